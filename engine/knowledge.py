@@ -1,0 +1,546 @@
+"""Schemas of the knowledge base and its loader.
+
+Every entry carries ``source`` and ``as_of``; files carry ``schema_version``. Loading validates each file
+with pydantic and then the references between files (an offer's GPU, provider and regions; a citation's
+document), so a corrupt knowledge base fails at start-up with the file, the entry and the field named.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from ..knowledge import KNOWLEDGE_DIR
+from .errors import KnowledgeError
+
+SCHEMA_VERSION = 1
+
+Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
+PRECISIONS: tuple[str, ...] = ("fp32", "bf16", "fp16", "fp8", "int8", "int4")
+Interconnect = Literal["nvlink", "xgmi", "pcie"]
+PricingKind = Literal["on_demand", "spot", "reserved", "capacity_block"]
+Jurisdiction = Literal["EU", "US", "UK", "CH", "unknown"]
+
+PositiveFloat = Annotated[float, Field(gt=0)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Citation(Strict):
+    """Where a figure or rule comes from: a source document and section, or a public URL."""
+
+    document: str | None = None
+    section: str | None = None
+    url: str | None = None
+    title: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _url_shorthand(cls, data: Any) -> Any:
+        if isinstance(data, str):
+            return {"url": data}
+        return data
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Citation:
+        if (self.document is None) == (self.url is None):
+            raise ValueError("a source names either a document (with a section) or a url")
+        if self.document is not None and not self.section:
+            raise ValueError("a document citation needs a section")
+        return self
+
+    def label(self) -> str:
+        if self.document is not None:
+            return f"{self.document}, {self.section}"
+        return self.title or self.url or ""
+
+
+class Sourced(Strict):
+    source: Citation
+    as_of: dt.date
+
+
+class Document(Strict):
+    id: str
+    title: str
+    language: str
+    published: dt.date | None
+    as_of: dt.date
+    summary: str
+
+
+class Gpu(Sourced):
+    id: str
+    name: str
+    vendor: Literal["nvidia", "amd", "google", "aws"]
+    memory_gb: PositiveFloat
+    memory_bandwidth_gb_s: PositiveFloat
+    bf16_dense_tflops: PositiveFloat
+    fp8_dense_tflops: PositiveFloat | None
+    fp4_dense_tflops: PositiveFloat | None
+    tdp_watts: PositiveFloat
+    interconnect: Interconnect
+    segment: Literal["datacenter", "consumer"]
+    note: str | None = None
+
+
+class Region(Strict):
+    id: str
+    name: str
+    jurisdiction: Jurisdiction
+
+
+class Provider(Sourced):
+    id: str
+    name: str
+    kind: Literal["hyperscaler", "neocloud", "marketplace", "european"]
+    enterprise_sla: bool
+    regions: tuple[Region, ...] = Field(min_length=1)
+
+
+class Offer(Sourced):
+    provider: str
+    offer: str
+    gpu: str
+    usd_per_gpu_hour: PositiveFloat
+    usd_per_gpu_hour_low: PositiveFloat | None = None
+    usd_per_gpu_hour_high: PositiveFloat | None = None
+    instance_usd_per_hour: PositiveFloat | None = None
+    pricing: PricingKind
+    commitment_months: int | None = Field(default=None, gt=0)
+    gpus_per_instance: int = Field(ge=1)
+    regions: tuple[str, ...] = Field(min_length=1)
+    note: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.provider}/{self.offer}/{self.gpu}"
+
+    @model_validator(mode="after")
+    def _consistent_prices(self) -> Offer:
+        low, high = self.usd_per_gpu_hour_low, self.usd_per_gpu_hour_high
+        if (low is None) != (high is None):
+            raise ValueError("usd_per_gpu_hour_low and usd_per_gpu_hour_high come together")
+        if low is not None and high is not None and not low <= self.usd_per_gpu_hour <= high:
+            raise ValueError("usd_per_gpu_hour must lie within usd_per_gpu_hour_low..usd_per_gpu_hour_high")
+        if self.instance_usd_per_hour is not None:
+            per_gpu = self.instance_usd_per_hour / self.gpus_per_instance
+            if abs(per_gpu - self.usd_per_gpu_hour) > 0.01:
+                raise ValueError(
+                    f"instance_usd_per_hour / gpus_per_instance is {per_gpu:.4f}, "
+                    f"not usd_per_gpu_hour {self.usd_per_gpu_hour}"
+                )
+        return self
+
+
+class ApiPrice(Sourced):
+    id: str
+    name: str
+    kind: Literal["proprietary", "open_weights_hosted"]
+    currency: Literal["EUR", "USD"]
+    input_per_million_tokens: PositiveFloat
+    output_per_million_tokens: PositiveFloat
+
+
+class OwnServer(Sourced):
+    id: str
+    name: str
+    gpu: str
+    gpus_per_server: int = Field(ge=1)
+    price_usd: PositiveFloat
+    price_usd_low: PositiveFloat
+    price_usd_high: PositiveFloat
+    months: int = Field(gt=0)
+    hours_per_month: PositiveFloat
+    gpu_watts: PositiveFloat
+    power_overhead_factor: float = Field(ge=1)
+    usd_per_kwh: float = Field(ge=0)
+    rack_usd_per_month: float = Field(ge=0)
+    residual_share: float = Field(ge=0, lt=1)
+    residual_share_scenario: float = Field(ge=0, lt=1)
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _price_in_range(self) -> OwnServer:
+        if not self.price_usd_low <= self.price_usd <= self.price_usd_high:
+            raise ValueError("price_usd must lie within price_usd_low..price_usd_high")
+        return self
+
+
+class ModelConfig(Strict):
+    id: str
+    name: str
+    hf_repo: str
+    params_b: PositiveFloat
+    params_b_exact: PositiveFloat | None
+    active_params_b: PositiveFloat
+    architecture: str
+    attention: Literal["gqa", "mla"]
+    num_layers: int = Field(gt=0)
+    num_attention_heads: int = Field(gt=0)
+    num_kv_heads: int = Field(gt=0)
+    head_dim: int = Field(gt=0)
+    kv_lora_rank: int | None = Field(default=None, gt=0)
+    qk_rope_head_dim: int | None = Field(default=None, gt=0)
+    max_context_tokens: int = Field(gt=0)
+    num_experts: int | None = Field(default=None, gt=0)
+    experts_per_token: int | None = Field(default=None, gt=0)
+    source: Citation
+    as_of: dt.date
+
+    @model_validator(mode="after")
+    def _shape(self) -> ModelConfig:
+        if self.active_params_b > self.params_b:
+            raise ValueError("active_params_b cannot exceed params_b")
+        if self.attention == "mla" and (self.kv_lora_rank is None or self.qk_rope_head_dim is None):
+            raise ValueError("mla attention needs kv_lora_rank and qk_rope_head_dim")
+        return self
+
+
+class Threshold(Sourced):
+    key: str
+    value: float
+    unit: str
+    description: str
+
+
+class Schedule(Sourced):
+    id: Literal["always", "workdays", "office_hours"]
+    hours_per_month: PositiveFloat
+    hours_per_day: PositiveFloat
+    days_per_month: PositiveFloat
+    description: str
+
+
+class BytesPerParameter(Sourced):
+    precision: Precision
+    bytes: PositiveFloat
+
+
+class CardCounts(Sourced):
+    counts: tuple[int, ...] = Field(min_length=1)
+    node_gpus: int = Field(gt=0)
+
+    @field_validator("counts")
+    @classmethod
+    def _ascending(cls, counts: tuple[int, ...]) -> tuple[int, ...]:
+        if list(counts) != sorted(set(counts)) or counts[0] < 1:
+            raise ValueError("counts must be positive, ascending and unique")
+        return counts
+
+
+class KvCache(Sourced):
+    bytes_per_element_by_precision: dict[Precision, PositiveFloat]
+
+
+class RestrictedCountry(Sourced):
+    country: str = Field(pattern=r"^[A-Z]{2}$")
+    name: str
+
+
+class ExchangeRate(Sourced):
+    from_currency: Literal["EUR", "USD"]
+    to_currency: Literal["EUR", "USD"]
+    rate: PositiveFloat
+
+
+class WorkloadDefault(Sourced):
+    field: str
+    value: str | int | float | bool
+
+
+class UtilizationDefault(Sourced):
+    load_pattern: Literal["steady", "variable", "batch"]
+    utilization: float = Field(gt=0, le=1)
+
+
+# --- files -------------------------------------------------------------------------------------------
+
+
+class VersionedFile(Strict):
+    schema_version: Literal[1]
+
+
+class DocumentsFile(VersionedFile):
+    documents: tuple[Document, ...]
+
+
+class GpusFile(VersionedFile):
+    gpus: tuple[Gpu, ...]
+
+
+class ProvidersFile(VersionedFile):
+    providers: tuple[Provider, ...]
+
+
+class OffersFile(VersionedFile):
+    offers: tuple[Offer, ...]
+
+
+class ApiPricesFile(VersionedFile):
+    apis: tuple[ApiPrice, ...]
+
+
+class OwnHardwareFile(VersionedFile):
+    servers: tuple[OwnServer, ...]
+
+
+class ModelsFile(VersionedFile):
+    models: tuple[ModelConfig, ...]
+
+
+class ThresholdsFile(VersionedFile):
+    thresholds: tuple[Threshold, ...]
+
+
+class SchedulesFile(VersionedFile):
+    schedules: tuple[Schedule, ...]
+
+
+class SizingFile(VersionedFile):
+    bytes_per_parameter: tuple[BytesPerParameter, ...]
+    card_counts: CardCounts
+    kv_cache: KvCache
+
+
+class ExportControlFile(VersionedFile):
+    restricted_countries: tuple[RestrictedCountry, ...]
+
+
+class ExchangeRatesFile(VersionedFile):
+    rates: tuple[ExchangeRate, ...]
+
+
+class WorkloadDefaultsFile(VersionedFile):
+    defaults: tuple[WorkloadDefault, ...]
+    utilization_by_load_pattern: tuple[UtilizationDefault, ...]
+
+
+class Knowledge(Strict):
+    """The whole knowledge base, validated and cross-checked."""
+
+    documents: DocumentsFile
+    gpus: GpusFile
+    providers: ProvidersFile
+    offers: OffersFile
+    api_prices: ApiPricesFile
+    own_hardware: OwnHardwareFile
+    models: ModelsFile
+    thresholds: ThresholdsFile
+    schedules: SchedulesFile
+    sizing: SizingFile
+    export_control: ExportControlFile
+    exchange_rates: ExchangeRatesFile
+    workload_defaults: WorkloadDefaultsFile
+
+    # -- look-ups ----------------------------------------------------------------------------------------
+    def gpu(self, gpu_id: str) -> Gpu:
+        return _by_id(self.gpus.gpus, gpu_id)
+
+    def provider(self, provider_id: str) -> Provider:
+        return _by_id(self.providers.providers, provider_id)
+
+    def model(self, model_id: str) -> ModelConfig:
+        return _by_id(self.models.models, model_id)
+
+    def document(self, document_id: str) -> Document:
+        return _by_id(self.documents.documents, document_id)
+
+    def schedule(self, schedule_id: str) -> Schedule:
+        return _by_id(self.schedules.schedules, schedule_id)
+
+    def threshold(self, key: str) -> Threshold:
+        for threshold in self.thresholds.thresholds:
+            if threshold.key == key:
+                return threshold
+        raise KeyError(key)
+
+    def threshold_values(self) -> dict[str, float]:
+        return {t.key: t.value for t in self.thresholds.thresholds}
+
+    def bytes_per_parameter(self, precision: str) -> float:
+        for entry in self.sizing.bytes_per_parameter:
+            if entry.precision == precision:
+                return entry.bytes
+        raise KeyError(precision)
+
+    def own_server(self, server_id: str | None = None) -> OwnServer:
+        servers = self.own_hardware.servers
+        return servers[0] if server_id is None else _by_id(servers, server_id)
+
+    def eur_to_usd(self) -> ExchangeRate:
+        for rate in self.exchange_rates.rates:
+            if rate.from_currency == "EUR" and rate.to_currency == "USD":
+                return rate
+        raise KeyError("EUR->USD")
+
+    def offer_jurisdictions(self, offer: Offer) -> tuple[str, ...]:
+        regions = {region.id: region for region in self.provider(offer.provider).regions}
+        return tuple(regions[region_id].jurisdiction for region_id in offer.regions)
+
+    def offer_is_eu(self, offer: Offer) -> bool:
+        return "EU" in self.offer_jurisdictions(offer)
+
+
+def _by_id(entries: tuple[Any, ...], entry_id: str) -> Any:
+    for entry in entries:
+        if entry.id == entry_id:
+            return entry
+    raise KeyError(entry_id)
+
+
+# --- loading -----------------------------------------------------------------------------------------
+
+KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {
+    "documents": DocumentsFile,
+    "gpus": GpusFile,
+    "providers": ProvidersFile,
+    "offers": OffersFile,
+    "api_prices": ApiPricesFile,
+    "own_hardware": OwnHardwareFile,
+    "models": ModelsFile,
+    "thresholds": ThresholdsFile,
+    "schedules": SchedulesFile,
+    "sizing": SizingFile,
+    "export_control": ExportControlFile,
+    "exchange_rates": ExchangeRatesFile,
+    "workload_defaults": WorkloadDefaultsFile,
+}
+
+
+def read_yaml(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise KnowledgeError(f"{path}: cannot be read ({error.strerror})") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise KnowledgeError(f"{path}: not valid YAML ({error})") from None
+
+
+def describe_validation_error(path: Path, data: Any, error: ValidationError) -> str:
+    """Name the file, the entry (by its id where it has one) and the field of each problem."""
+    lines = [f"{path}: invalid knowledge file"]
+    for problem in error.errors():
+        location = problem["loc"]
+        entry = _entry_label(data, location)
+        field = ".".join(str(part) for part in location)
+        lines.append(f"  {entry}field {field}: {problem['msg']}")
+    return "\n".join(lines)
+
+
+def _entry_label(data: Any, location: tuple[Any, ...]) -> str:
+    if len(location) >= 2 and isinstance(data, dict) and isinstance(location[1], int):
+        entries = data.get(location[0])
+        if isinstance(entries, list) and location[1] < len(entries) and isinstance(entries[location[1]], dict):
+            entry = entries[location[1]]
+            name = entry.get("id") or entry.get("key") or entry.get("field") or entry.get("precision")
+            if name is None and "provider" in entry:
+                name = f"{entry.get('provider')}/{entry.get('offer')}/{entry.get('gpu')}"
+            if name is not None:
+                return f"entry {name!r}: "
+    return ""
+
+
+def load_file(path: Path, schema: type[VersionedFile]) -> VersionedFile:
+    data = read_yaml(path)
+    try:
+        return schema.model_validate(data)
+    except ValidationError as error:
+        raise KnowledgeError(describe_validation_error(path, data, error)) from None
+
+
+def load_knowledge_from(directory: Path) -> Knowledge:
+    files = {
+        name: load_file(directory / f"{name}.yaml", schema) for name, schema in KNOWLEDGE_FILES.items()
+    }
+    knowledge = Knowledge.model_validate(files)
+    check_references(knowledge, directory)
+    return knowledge
+
+
+@cache
+def load_knowledge() -> Knowledge:
+    """The shipped knowledge base, loaded once per process."""
+    return load_knowledge_from(KNOWLEDGE_DIR)
+
+
+def check_references(knowledge: Knowledge, directory: Path) -> None:
+    """Cross-file consistency: unique ids, known GPUs, providers, regions and documents."""
+    problems: list[str] = []
+
+    def unique(file: str, ids: list[str]) -> None:
+        seen: set[str] = set()
+        for entry_id in ids:
+            if entry_id in seen:
+                problems.append(f"{directory / file}: entry {entry_id!r}: duplicate id")
+            seen.add(entry_id)
+
+    unique("documents.yaml", [d.id for d in knowledge.documents.documents])
+    unique("gpus.yaml", [g.id for g in knowledge.gpus.gpus])
+    unique("providers.yaml", [p.id for p in knowledge.providers.providers])
+    unique("offers.yaml", [o.key for o in knowledge.offers.offers])
+    unique("api_prices.yaml", [a.id for a in knowledge.api_prices.apis])
+    unique("models.yaml", [m.id for m in knowledge.models.models])
+    unique("thresholds.yaml", [t.key for t in knowledge.thresholds.thresholds])
+    unique("schedules.yaml", [s.id for s in knowledge.schedules.schedules])
+    unique("sizing.yaml", [b.precision for b in knowledge.sizing.bytes_per_parameter])
+    unique("workload_defaults.yaml", [d.field for d in knowledge.workload_defaults.defaults])
+
+    gpu_ids = {g.id for g in knowledge.gpus.gpus}
+    providers = {p.id: p for p in knowledge.providers.providers}
+    document_ids = {d.id for d in knowledge.documents.documents}
+
+    for offer in knowledge.offers.offers:
+        where = f"{directory / 'offers.yaml'}: entry {offer.key!r}"
+        if offer.gpu not in gpu_ids:
+            problems.append(f"{where}: field gpu: unknown GPU {offer.gpu!r}")
+        provider = providers.get(offer.provider)
+        if provider is None:
+            problems.append(f"{where}: field provider: unknown provider {offer.provider!r}")
+        else:
+            region_ids = {r.id for r in provider.regions}
+            for region in offer.regions:
+                if region not in region_ids:
+                    problems.append(f"{where}: field regions: {region!r} is not a region of {provider.id}")
+    for server in knowledge.own_hardware.servers:
+        if server.gpu not in gpu_ids:
+            problems.append(f"{directory / 'own_hardware.yaml'}: entry {server.id!r}: field gpu: unknown GPU")
+    for precision in PRECISIONS:
+        if precision not in {b.precision for b in knowledge.sizing.bytes_per_parameter}:
+            problems.append(f"{directory / 'sizing.yaml'}: bytes_per_parameter: missing precision {precision!r}")
+    if {s.id for s in knowledge.schedules.schedules} != {"always", "workdays", "office_hours"}:
+        problems.append(f"{directory / 'schedules.yaml'}: schedules must be always, workdays and office_hours")
+
+    for file, entry_id, citation in _citations(knowledge):
+        if citation.document is not None and citation.document not in document_ids:
+            problems.append(
+                f"{directory / file}: entry {entry_id!r}: field source: unknown document {citation.document!r}"
+            )
+    if problems:
+        raise KnowledgeError("\n".join(problems))
+
+
+def _citations(knowledge: Knowledge) -> list[tuple[str, str, Citation]]:
+    found: list[tuple[str, str, Citation]] = []
+    for name in KNOWLEDGE_FILES:
+        file_model = getattr(knowledge, name)
+        for field_name in type(file_model).model_fields:
+            value = getattr(file_model, field_name)
+            entries = value if isinstance(value, tuple) else (value,)
+            for entry in entries:
+                citation = getattr(entry, "source", None)
+                if isinstance(citation, Citation):
+                    entry_id = str(
+                        getattr(entry, "id", None) or getattr(entry, "key", None) or getattr(entry, "field", "")
+                    )
+                    found.append((f"{name}.yaml", entry_id, citation))
+    return found

@@ -1,0 +1,238 @@
+"""Result models: what ``size``, ``tco`` and ``recommend`` return, as JSON and to the templates.
+
+Field names are a contract with other tools: add fields freely, never rename.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from .rulebook import Deployment, PricingKind, Severity, Topic
+
+RESULT_SCHEMA_VERSION = 1
+
+
+class ResultModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --- size --------------------------------------------------------------------------------------------
+
+
+class GpuSizing(ResultModel):
+    gpu: str
+    name: str
+    memory_gb: float
+    interconnect: str
+    segment: str
+    gpus_for_weights: int | None
+    gpus_recommended: int | None
+    """Usual count with KV reserve; None where that GPU should not serve the model."""
+    gpus_with_kv_reserve: int | None
+    kv_headroom_gb: float | None
+    kv_tokens_capacity: int | None
+    not_recommended_by: tuple[str, ...]
+
+
+class Finding(ResultModel):
+    rule_id: str
+    topic: Topic
+    severity: Severity
+    title: str
+    message: str
+    rationale: str
+    source: str
+
+
+class SizeResult(ResultModel):
+    schema_version: int = RESULT_SCHEMA_VERSION
+    model: str | None
+    params_b: float
+    active_params_b: float
+    precision: str
+    bytes_per_parameter: float
+    weights_gb: float
+    kv_bytes_per_token: float | None
+    gpus: tuple[GpuSizing, ...]
+    findings: tuple[Finding, ...]
+
+
+# --- tco ---------------------------------------------------------------------------------------------
+
+
+class UsdPerGpuHour(ResultModel):
+    capital: float
+    power: float
+    rack: float
+    total: float
+
+
+class BreakEven(ResultModel):
+    provider: str
+    offer: str
+    gpu: str
+    pricing: PricingKind
+    usd_per_gpu_hour: float
+    utilization: float
+    as_of: dt.date
+
+
+class TcoScenario(ResultModel):
+    name: str
+    server_price_usd: float
+    residual: float
+    usd_per_gpu_hour: UsdPerGpuHour
+
+
+class TcoResult(ResultModel):
+    schema_version: int = RESULT_SCHEMA_VERSION
+    server: str
+    gpu: str
+    server_price_usd: float
+    gpus_per_server: int
+    months: int
+    hours_per_month: float
+    hours_written_off: float
+    gpu_watts: float
+    power_overhead: float
+    node_kw: float
+    usd_per_kwh: float
+    rack_usd_per_month: float
+    residual: float
+    power_usd_per_month: float
+    server_usd_per_month: float
+    usd_per_gpu_hour: UsdPerGpuHour
+    break_even: tuple[BreakEven, ...]
+    scenarios: tuple[TcoScenario, ...]
+    overridden: tuple[str, ...]
+    source: str
+    as_of: dt.date
+
+
+# --- recommend ---------------------------------------------------------------------------------------
+
+
+class Option(ResultModel):
+    provider: str
+    offer: str
+    gpu: str
+    gpus: int
+    """Cards the workload needs (replicas × cards per replica)."""
+    gpus_rented: int
+    """Cards paid for: offers sold as whole 8-GPU instances round up."""
+    replicas: int
+    usd_per_gpu_hour: float
+    usd_per_hour: float
+    usd_per_month: float
+    eu: bool
+    jurisdictions: tuple[str, ...]
+    pricing: PricingKind
+    interconnect: str
+    provider_kind: str
+    enterprise_sla: bool
+    chosen: bool
+    excluded_by: tuple[str, ...]
+    as_of: dt.date
+    source: str
+
+
+class ApiCost(ResultModel):
+    api: str
+    name: str
+    kind: str
+    currency: str
+    usd_per_month: float
+    usd_per_request: float
+    as_of: dt.date
+    compared: bool
+    """The API the cost comparison uses: the hosted open-weights model, the like-for-like alternative."""
+
+
+class OwnHardware(ResultModel):
+    applicable: bool
+    server: str
+    gpu: str
+    nodes: int
+    gpus_needed: int
+    node_utilization: float
+    usd_per_gpu_hour: UsdPerGpuHour
+    usd_per_month: float
+    break_even_utilization: float | None
+    compared_with: str | None
+
+
+class Proposal(ResultModel):
+    rule_id: str
+    deployment: Deployment
+    precedence: int
+    status: Literal["won", "lost", "ruled_out"]
+    ruled_out_by: tuple[str, ...]
+
+
+class Resolution(ResultModel):
+    winner_rule_id: str
+    proposals: tuple[Proposal, ...]
+
+
+class Decision(ResultModel):
+    deployment: Deployment
+    pricing: PricingKind | None
+    provider: str | None
+    offer: str | None
+    gpu: str | None
+    gpus: int | None
+    usd_per_month: float | None
+    deciding_rule_id: str
+
+
+class WorkloadSummary(ResultModel):
+    name: str
+    model: str | None
+    params_b: float
+    active_params_b: float
+    precision: str
+    custom_weights: bool
+    requests_per_day: int
+    avg_input_tokens: int
+    avg_output_tokens: int
+    context_tokens: int
+    load_pattern: str
+    schedule: str
+    hours_per_month: float
+    days_per_month: float
+    utilization: float
+    utilization_source: str
+    latency_sensitive: bool
+    personal_data: bool
+    on_premises_required: bool
+    model_stable: bool
+    company_country: str
+    defaults_used: tuple[str, ...]
+
+
+class PriceDate(ResultModel):
+    document: str
+    title: str
+    as_of: dt.date
+    used_for: str
+
+
+class Recommendation(ResultModel):
+    schema_version: int = RESULT_SCHEMA_VERSION
+    evaluated_on: dt.date
+    workload: WorkloadSummary
+    decision: Decision
+    resolution: Resolution
+    sizing: SizeResult
+    replicas: int
+    options: tuple[Option, ...]
+    api_costs: tuple[ApiCost, ...]
+    own_hardware: OwnHardware
+    findings: tuple[Finding, ...]
+    fired_rules: tuple[str, ...]
+    price_dates: tuple[PriceDate, ...]
+    exchange_rate_usd_per_eur: float
+    exchange_rate_as_of: dt.date

@@ -1,0 +1,261 @@
+"""The workload: what a team wants to run, validated strictly, then completed from the knowledge base.
+
+``Workload`` is exactly what the user wrote (unknown keys rejected, no silent type coercion).
+``ResolvedWorkload`` is the same workload with catalog model facts and documented defaults filled in,
+and remembers which values were defaults so the memo can list them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .errors import InputError, close_match, unknown_value_message
+from .knowledge import Knowledge, ModelConfig, Precision
+
+LoadPattern = Literal["steady", "variable", "batch"]
+ScheduleId = Literal["always", "workdays", "office_hours"]
+
+MAX_INPUT_BYTES = 1_000_000
+MAX_NESTING_DEPTH = 20
+
+PositiveInt = Annotated[int, Field(gt=0)]
+PositiveFloat = Annotated[float, Field(gt=0)]
+
+
+class StrictInput(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class ModelSpec(StrictInput):
+    name: str | None = Field(default=None, description="Catalog model ID, e.g. llama-3.1-70b.")
+    params_b: PositiveFloat | None = Field(default=None, le=100_000, description="Total parameters, billions.")
+    active_params_b: PositiveFloat | None = Field(
+        default=None, le=100_000, description="Parameters active per token (mixture-of-experts), billions."
+    )
+    precision: Precision = Field(description="Weight precision: fp32, bf16, fp16, fp8, int8 or int4.")
+    custom_weights: bool = Field(
+        default=False, description="Own or fine-tuned weights: a third-party model API cannot serve them."
+    )
+
+    @model_validator(mode="after")
+    def _size_given(self) -> ModelSpec:
+        if self.name is None and self.params_b is None:
+            raise ValueError("give model.name (a catalog ID) or model.params_b")
+        if self.params_b is not None and self.active_params_b is not None and self.active_params_b > self.params_b:
+            raise ValueError("model.active_params_b cannot exceed model.params_b")
+        return self
+
+
+class Workload(StrictInput):
+    name: str = Field(min_length=1, max_length=200)
+    model: ModelSpec
+    requests_per_day: int = Field(ge=0, le=10_000_000_000)
+    avg_input_tokens: PositiveInt | None = Field(default=None, le=10_000_000)
+    avg_output_tokens: PositiveInt | None = Field(default=None, le=10_000_000)
+    context_tokens: PositiveInt | None = Field(default=None, le=10_000_000)
+    load_pattern: LoadPattern | None = None
+    schedule: ScheduleId | None = None
+    hours_per_month: PositiveFloat | None = Field(default=None, le=744)
+    utilization: float | None = Field(default=None, gt=0, le=1)
+    latency_sensitive: bool | None = None
+    personal_data: bool | None = None
+    on_premises_required: bool | None = None
+    model_stable: bool | None = None
+    company_country: str | None = Field(default=None, pattern=r"^[A-Z]{2}$")
+
+
+class ResolvedWorkload(BaseModel):
+    """A workload with every fact present: catalog model facts and defaults filled in."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    model_id: str | None
+    model_config_entry: ModelConfig | None
+    params_b: float
+    active_params_b: float
+    precision: Precision
+    custom_weights: bool
+    requests_per_day: int
+    avg_input_tokens: int
+    avg_output_tokens: int
+    context_tokens: int
+    load_pattern: LoadPattern
+    schedule: ScheduleId
+    hours_per_month: float
+    days_per_month: float
+    utilization: float
+    utilization_source: Literal["input", "load_pattern_default"]
+    latency_sensitive: bool
+    personal_data: bool
+    on_premises_required: bool
+    model_stable: bool
+    company_country: str
+    defaults_used: tuple[str, ...]
+
+    @property
+    def is_moe(self) -> bool:
+        return self.active_params_b < self.params_b
+
+
+# --- parsing -----------------------------------------------------------------------------------------
+
+
+def parse_workload_text(text: str, origin: str) -> Workload:
+    """Parse YAML or JSON text into a validated ``Workload``; errors name the field and value."""
+    if len(text.encode("utf-8")) > MAX_INPUT_BYTES:
+        raise InputError(f"{origin}: input is larger than {MAX_INPUT_BYTES} bytes")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise InputError(f"{origin}: not valid YAML or JSON ({_one_line(error)})") from None
+    return validate_workload(data, origin)
+
+
+def load_workload(path: str) -> Workload:
+    """Read a workload from a file path, or from standard input when the path is ``-``."""
+    if path == "-":
+        import sys
+
+        return parse_workload_text(sys.stdin.read(), "<stdin>")
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"{path}: cannot be read ({_one_line(error)})") from None
+    return parse_workload_text(text, path)
+
+
+def validate_workload(data: Any, origin: str) -> Workload:
+    if not isinstance(data, dict):
+        raise InputError(f"{origin}: a workload is a mapping of fields, got {type(data).__name__}")
+    if _depth(data) > MAX_NESTING_DEPTH:
+        raise InputError(f"{origin}: input is nested deeper than {MAX_NESTING_DEPTH} levels")
+    try:
+        return Workload.model_validate(data)
+    except ValidationError as error:
+        raise InputError(describe_input_error(origin, error, Workload)) from None
+
+
+def describe_input_error(origin: str, error: ValidationError, schema: type[BaseModel]) -> str:
+    lines = [f"{origin}: invalid workload"]
+    for problem in error.errors():
+        field = ".".join(str(part) for part in problem["loc"]) or "(top level)"
+        if problem["type"] == "extra_forbidden":
+            allowed = _allowed_fields(schema, problem["loc"][:-1])
+            message = f"unknown field; allowed fields: {', '.join(allowed)}"
+            suggestion = close_match(str(problem["loc"][-1]), allowed)
+            if suggestion:
+                message += f" (did you mean {suggestion!r}?)"
+            lines.append(f"  {field}: {message}")
+            continue
+        shown = problem.get("input")
+        value = "" if problem["type"] == "missing" else f" (got {_short_repr(shown)})"
+        lines.append(f"  {field}: {problem['msg']}{value}")
+    return "\n".join(lines)
+
+
+def _allowed_fields(schema: type[BaseModel], location: tuple[Any, ...]) -> list[str]:
+    model: type[BaseModel] = schema
+    for part in location:
+        annotation = model.model_fields[str(part)].annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            model = annotation
+    return list(model.model_fields)
+
+
+def _short_repr(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if level > MAX_NESTING_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+# --- resolution --------------------------------------------------------------------------------------
+
+
+def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorkload:
+    """Fill in catalog model facts and documented defaults; the result has no missing fact."""
+    spec = workload.model
+    catalog: ModelConfig | None = None
+    if spec.name is not None:
+        model_ids = [m.id for m in knowledge.models.models]
+        if spec.name not in model_ids:
+            raise InputError(unknown_value_message("model.name", spec.name, model_ids), field="model.name")
+        catalog = knowledge.model(spec.name)
+    params_b = spec.params_b if spec.params_b is not None else catalog.params_b  # type: ignore[union-attr]
+    if spec.active_params_b is not None:
+        active_params_b = spec.active_params_b
+    elif catalog is not None and spec.params_b is None:
+        active_params_b = catalog.active_params_b
+    else:
+        active_params_b = params_b
+    if active_params_b > params_b:
+        raise InputError(
+            f"model.active_params_b: {active_params_b} exceeds the total of {params_b} billion parameters",
+            field="model.active_params_b",
+        )
+
+    defaults = {entry.field: entry.value for entry in knowledge.workload_defaults.defaults}
+    given = workload.model_dump(exclude_none=True)
+    defaults_used: list[str] = []
+
+    def pick(field: str) -> Any:
+        if field in given:
+            return given[field]
+        defaults_used.append(field)
+        return defaults[field]
+
+    schedule_id = pick("schedule")
+    schedule = knowledge.schedule(schedule_id)
+    load_pattern = pick("load_pattern")
+    if workload.utilization is not None:
+        utilization, utilization_source = workload.utilization, "input"
+    else:
+        by_pattern = {u.load_pattern: u.utilization for u in knowledge.workload_defaults.utilization_by_load_pattern}
+        utilization, utilization_source = by_pattern[load_pattern], "load_pattern_default"
+        defaults_used.append("utilization")
+
+    return ResolvedWorkload(
+        name=workload.name,
+        model_id=spec.name,
+        model_config_entry=catalog,
+        params_b=params_b,
+        active_params_b=active_params_b,
+        precision=spec.precision,
+        custom_weights=spec.custom_weights,
+        requests_per_day=workload.requests_per_day,
+        avg_input_tokens=pick("avg_input_tokens"),
+        avg_output_tokens=pick("avg_output_tokens"),
+        context_tokens=pick("context_tokens"),
+        load_pattern=load_pattern,
+        schedule=schedule_id,
+        hours_per_month=workload.hours_per_month if workload.hours_per_month is not None else schedule.hours_per_month,
+        days_per_month=schedule.days_per_month,
+        utilization=utilization,
+        utilization_source=utilization_source,
+        latency_sensitive=pick("latency_sensitive"),
+        personal_data=pick("personal_data"),
+        on_premises_required=pick("on_premises_required"),
+        model_stable=pick("model_stable"),
+        company_country=pick("company_country"),
+        defaults_used=tuple(defaults_used),
+    )
