@@ -1,1 +1,208 @@
-def main(): print("ok")
+"""Command line: parse options, call the engine, pick a format. Engine imports are lazy so that
+``--help`` stays fast.
+
+Exit codes: 0 success; 2 bad input (the message names the field, the value and what is allowed);
+3 the shipped knowledge base or rule catalog is broken.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from . import __version__
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_BAD_INPUT = 2
+EXIT_BROKEN_KNOWLEDGE = 3
+
+
+def handle_errors(function: F) -> F:
+    """Turn the engine's user-facing errors into a message on stderr and an exit code, no traceback."""
+    import functools
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from .engine.errors import EngineError, InputError, KnowledgeError
+
+        try:
+            return function(*args, **kwargs)
+        except InputError as error:
+            click.echo(f"error: {error}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except (KnowledgeError, EngineError) as error:
+            click.echo(f"error: {error}", err=True)
+            sys.exit(EXIT_BROKEN_KNOWLEDGE)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def to_json(result: Any) -> str:
+    return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+
+def emit(text: str, output: str | None) -> None:
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as error:
+        from .engine.errors import InputError
+
+        raise InputError(f"--output: cannot write {output!r} ({error.strerror})") from None
+
+
+def parse_date(value: str | None) -> dt.date:
+    if value is None:
+        return dt.date.today()
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        from .engine.errors import InputError
+
+        raise InputError(f"--as-of: {value!r} is not a date; use YYYY-MM-DD") from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="gpu-advisor")
+def main() -> None:
+    """Decide how to run an LLM inference workload, and show why.
+
+    Managed API or self-hosting, serverless or dedicated GPUs, which GPU and how many cards, which
+    offer and price tier, EU or not, rent or buy an 8-GPU server: one deterministic decision, traced to
+    dated sources and cited rules.
+    """
+
+
+@main.command()
+@click.argument("workload_file", metavar="FILE|-")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["markdown", "json"]),
+    default="markdown",
+    show_default=True,
+    help="Decision memo in Markdown, or the full result as JSON.",
+)
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
+@click.option(
+    "--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date, for the age of prices (default: today)."
+)
+@handle_errors
+def recommend(workload_file: str, output_format: str, output: str | None, as_of: str | None) -> None:
+    """Recommend how to run the workload in FILE (YAML or JSON; - reads standard input)."""
+    from .engine.advisor import recommend as run_recommend
+    from .engine.text import render
+    from .engine.workload import load_workload
+
+    result = run_recommend(load_workload(workload_file), parse_date(as_of))
+    text = to_json(result) if output_format == "json" else render("memo.md.j2", r=result, version=__version__)
+    emit(text, output)
+
+
+@main.command()
+@click.option("--model", "model_id", metavar="ID", help="Catalog model ID (see knowledge/models.yaml).")
+@click.option("--params-b", type=click.FloatRange(min=0, min_open=True), help="Total parameters, billions.")
+@click.option(
+    "--active-params-b",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Active parameters per token (mixture of experts), billions.",
+)
+@click.option(
+    "--precision",
+    required=True,
+    type=click.Choice(["fp32", "bf16", "fp16", "fp8", "int8", "int4"]),
+    help="Weight precision.",
+)
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@handle_errors
+def size(
+    model_id: str | None,
+    params_b: float | None,
+    active_params_b: float | None,
+    precision: str,
+    output_format: str,
+) -> None:
+    """Card counts per GPU for a model: weights fit, and the usual count with KV-cache reserve."""
+    from .engine.advisor import size as run_size
+    from .engine.errors import InputError, unknown_value_message
+    from .engine.knowledge import load_knowledge
+    from .engine.text import render
+
+    if (model_id is None) == (params_b is None):
+        raise InputError("give exactly one of --model ID or --params-b N")
+    if model_id is not None:
+        model_ids = [m.id for m in load_knowledge().models.models]
+        if model_id not in model_ids:
+            raise InputError(unknown_value_message("--model", model_id, model_ids))
+    if params_b is not None and active_params_b is not None and active_params_b > params_b:
+        raise InputError(f"--active-params-b: {active_params_b} exceeds --params-b {params_b}")
+    if active_params_b is not None and model_id is not None:
+        raise InputError(
+            "--active-params-b goes with --params-b; a catalog model knows its active parameters"
+        )
+    result = run_size(
+        precision=precision, model_id=model_id, params_b=params_b, active_params_b=active_params_b
+    )
+    emit(to_json(result) if output_format == "json" else render("size.txt.j2", r=result), None)
+
+
+@main.command()
+@click.option(
+    "--server-price",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="USD",
+    help="Price of the 8-GPU server (default: $285,000, midpoint of $250,000-$320,000).",
+)
+@click.option("--gpus-per-server", type=click.IntRange(min=1), metavar="N")
+@click.option("--months", type=click.IntRange(min=1), metavar="N", help="Write-off period (default 36).")
+@click.option(
+    "--gpu-watts",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="W",
+    help="Power per GPU (default 700 W, H100 SXM TDP; a B200 runs at about 1,000 W).",
+)
+@click.option(
+    "--power-overhead",
+    type=click.FloatRange(min=1),
+    metavar="F",
+    help="Factor for CPU, NICs and power-supply losses (default 1.3).",
+)
+@click.option(
+    "--usd-per-kwh", type=click.FloatRange(min=0), metavar="X", help="Electricity price (default 0.12)."
+)
+@click.option(
+    "--rack-usd-per-month", type=click.FloatRange(min=0), metavar="X", help="Rack cost (default 1,000)."
+)
+@click.option(
+    "--residual",
+    type=click.FloatRange(min=0, max=1, max_open=True),
+    metavar="F",
+    help="Resale value after the write-off period as a share of the price (default 0).",
+)
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@handle_errors
+def tco(output_format: str, **overrides: float | None) -> None:
+    """Own 8-GPU server cost per GPU-hour (capital, power, rack) and break-even utilization per offer."""
+    from .engine.advisor import tco as run_tco
+    from .engine.text import render
+
+    names = {"server_price": "server_price_usd", "power_overhead": "power_overhead"}
+    result = run_tco({names.get(key, key): value for key, value in overrides.items()})
+    emit(to_json(result) if output_format == "json" else render("tco.txt.j2", r=result), None)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -15,12 +15,13 @@ durable-rules 2.0.28 this module avoids:
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import EngineError
 from .facts import Fact
@@ -37,6 +38,17 @@ class Firing:
 
     rule_id: str
     fact: Mapping[str, Any]
+
+
+class FactSession(Protocol):
+    def assert_fact(self, fact: Fact) -> list[Firing]: ...
+
+
+class Evaluator(Protocol):
+    """Anything that evaluates the rulebook over facts: the durable-rules engine here, or the tests'
+    plain-Python reference evaluator that reads the same declarations."""
+
+    def session(self) -> contextlib.AbstractContextManager[FactSession]: ...
 
 
 def compile_condition(condition: Condition, thresholds: Mapping[str, float]) -> dict[str, Any]:
@@ -97,10 +109,9 @@ class RulesEngine:
                 yield Session(self, sid)
             finally:
                 self._firings.clear()
-                try:
+                # A session whose facts matched no rule stored no state; deleting it may raise.
+                with contextlib.suppress(Exception):
                     self._host.delete_state(RULESET_NAME, sid)
-                except Exception:  # noqa: BLE001 - a session that never stored state has none to delete
-                    pass
 
     def _assert(self, sid: str, fact: Fact) -> list[Firing]:
         self._firings.clear()

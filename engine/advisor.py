@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from .adapter import Firing, RulesEngine
+from .adapter import Evaluator, Firing, RulesEngine
 from .costs import (
     ServerAssumptions,
     api_usd_per_month,
@@ -157,17 +157,22 @@ def size(
     model_id: str | None = None,
     params_b: float | None = None,
     active_params_b: float | None = None,
+    evaluator: Evaluator | None = None,
 ) -> SizeResult:
     """Card counts per GPU for one model, with the sizing and interconnect rules applied."""
     knowledge = load_knowledge()
     catalog = knowledge.model(model_id) if model_id is not None else None
     total = params_b if params_b is not None else catalog.params_b  # type: ignore[union-attr]
-    active = active_params_b if active_params_b is not None else (
-        catalog.active_params_b if catalog is not None and params_b is None else total
+    active = (
+        active_params_b
+        if active_params_b is not None
+        else (catalog.active_params_b if catalog is not None and params_b is None else total)
     )
     figures = size_model(knowledge, total, active, precision, catalog)
-    with rules_engine().session() as session:
-        firings = [f for fit in figures.fits for f in session.assert_fact(gpu_fit_fact(fit, figures.weights_gb))]
+    with (evaluator or rules_engine()).session() as session:
+        firings = [
+            f for fit in figures.fits for f in session.assert_fact(gpu_fit_fact(fit, figures.weights_gb))
+        ]
     return size_result(figures, model_id, firings, knowledge)
 
 
@@ -334,7 +339,9 @@ def option_order(option: Option) -> tuple[Any, ...]:
     return (option.usd_per_month, option.provider, option.offer, option.gpu)
 
 
-def best_option(options: Sequence[Option], preferred: tuple[str, str] | None, gpu: str | None = None) -> Option | None:
+def best_option(
+    options: Sequence[Option], preferred: tuple[str, str] | None, gpu: str | None = None
+) -> Option | None:
     """The cheapest eligible option, within the preferred pricing kind when any eligible option has it."""
     eligible = [o for o in options if not o.excluded_by and (gpu is None or o.gpu == gpu)]
     if preferred is not None:
@@ -463,42 +470,62 @@ def workload_summary(resolved: ResolvedWorkload) -> WorkloadSummary:
     )
 
 
-def price_dates(knowledge: Knowledge, options: Sequence[Option], apis: Sequence[ApiCost]) -> tuple[PriceDate, ...]:
-    used: dict[tuple[str, str], PriceDate] = {}
-    citations: list[tuple[Citation, str]] = [(o.source, "GPU offers") for o in knowledge.offers.offers]
-    citations += [(a.source, "managed API prices") for a in knowledge.api_prices.apis]
-    citations += [(knowledge.own_server().source, "own-server cost lines")]
-    citations += [(knowledge.eur_to_usd().source, "EUR/USD exchange rate")]
+def price_dates(
+    knowledge: Knowledge, options: Sequence[Option], apis: Sequence[ApiCost]
+) -> tuple[PriceDate, ...]:
+    """The dated sources of every price the result shows: offers considered, API prices, the own-server
+    lines and the exchange rate. Entries of one source and date are listed once."""
     considered = {(o.provider, o.offer, o.gpu) for o in options}
-    for citation, used_for in citations:
-        if citation.document is None:
-            continue
-        document = knowledge.document(citation.document)
-        if used_for == "GPU offers" and not any(
-            (offer.provider, offer.offer, offer.gpu) in considered and offer.source.document == document.id
-            for offer in knowledge.offers.offers
-        ):
-            continue
-        used.setdefault((document.id, used_for), PriceDate(
-            document=document.id, title=document.title, as_of=document.as_of, used_for=used_for
-        ))
+    entries: list[tuple[Citation, dt.date, str]] = [
+        (o.source, o.as_of, "GPU offers")
+        for o in knowledge.offers.offers
+        if (o.provider, o.offer, o.gpu) in considered
+    ]
+    entries += [
+        (a.source, a.as_of, "managed API prices")
+        for a in knowledge.api_prices.apis
+        if a.id in {x.api for x in apis}
+    ]
+    server = knowledge.own_server()
+    rate = knowledge.eur_to_usd()
+    entries += [
+        (server.source, server.as_of, "own-server cost lines"),
+        (rate.source, rate.as_of, "EUR/USD exchange rate"),
+    ]
+    used: dict[tuple[str, dt.date, str], PriceDate] = {}
+    for citation, as_of, used_for in entries:
+        document = citation.document or citation.url or ""
+        title = (
+            knowledge.document(citation.document).title if citation.document else (citation.title or document)
+        )
+        used.setdefault(
+            (document, as_of, used_for),
+            PriceDate(document=document, title=title, as_of=as_of, used_for=used_for),
+        )
     return tuple(sorted(used.values(), key=lambda p: (p.as_of, p.document, p.used_for)))
 
 
-def recommend(workload: Workload, evaluated_on: dt.date) -> Recommendation:
-    """The full decision for one workload. ``evaluated_on`` dates the evaluation (price ages)."""
+def recommend(
+    workload: Workload, evaluated_on: dt.date, evaluator: Evaluator | None = None
+) -> Recommendation:
+    """The full decision for one workload. ``evaluated_on`` dates the evaluation (price ages);
+    ``evaluator`` defaults to the process-wide durable-rules engine."""
     knowledge = load_knowledge()
     rulebook = load_rulebook()
     resolved = resolve_workload(workload, knowledge)
     figures = size_model(
-        knowledge, resolved.params_b, resolved.active_params_b, resolved.precision, resolved.model_config_entry
+        knowledge,
+        resolved.params_b,
+        resolved.active_params_b,
+        resolved.precision,
+        resolved.model_config_entry,
     )
     replicas = 1
     server = knowledge.own_server()
     apis = api_costs(knowledge, resolved)
     compared_api = next((a for a in apis if a.compared), None)
 
-    with rules_engine().session() as session:
+    with (evaluator or rules_engine()).session() as session:
         firings: list[Firing] = []
         for fit in figures.fits:
             firings += session.assert_fact(gpu_fit_fact(fit, figures.weights_gb))
@@ -507,7 +534,9 @@ def recommend(workload: Workload, evaluated_on: dt.date) -> Recommendation:
         constraint_rules = fired_rules(firings, rulebook)
         unsuitable = unsuitable_gpus(firings, rulebook)
         preferred = preferred_pricing(constraint_rules)
-        options = build_options(knowledge, figures, unsuitable, constraint_rules, replicas, resolved.hours_per_month)
+        options = build_options(
+            knowledge, figures, unsuitable, constraint_rules, replicas, resolved.hours_per_month
+        )
         best = best_option(options, preferred)
         rent_against = best_option(options, preferred, gpu=server.gpu)
         own = own_hardware_position(knowledge, figures, unsuitable, resolved, replicas, rent_against)
@@ -529,7 +558,9 @@ def recommend(workload: Workload, evaluated_on: dt.date) -> Recommendation:
         workload=workload_summary(resolved),
         decision=decision,
         resolution=resolution,
-        sizing=size_result(figures, resolved.model_id, [f for f in firings if f.fact["kind"] == "gpu_fit"], knowledge),
+        sizing=size_result(
+            figures, resolved.model_id, [f for f in firings if f.fact["kind"] == "gpu_fit"], knowledge
+        ),
         replicas=replicas,
         options=tuple(options),
         api_costs=apis,

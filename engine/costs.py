@@ -36,7 +36,7 @@ def rent(offer: Offer, gpus_needed: int, hours_per_month: float) -> Rental:
 
 
 class ServerAssumptions(BaseModel):
-    """The inputs of the own-server calculation; defaults come from the knowledge base, any can be overridden."""
+    """Inputs of the own-server calculation: defaults from the knowledge base, each can be overridden."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

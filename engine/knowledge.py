@@ -440,7 +440,11 @@ def describe_validation_error(path: Path, data: Any, error: ValidationError) -> 
 def _entry_label(data: Any, location: tuple[Any, ...]) -> str:
     if len(location) >= 2 and isinstance(data, dict) and isinstance(location[1], int):
         entries = data.get(location[0])
-        if isinstance(entries, list) and location[1] < len(entries) and isinstance(entries[location[1]], dict):
+        if (
+            isinstance(entries, list)
+            and location[1] < len(entries)
+            and isinstance(entries[location[1]], dict)
+        ):
             entry = entries[location[1]]
             name = entry.get("id") or entry.get("key") or entry.get("field") or entry.get("precision")
             if name is None and "provider" in entry:
@@ -459,9 +463,7 @@ def load_file(path: Path, schema: type[VersionedFile]) -> VersionedFile:
 
 
 def load_knowledge_from(directory: Path) -> Knowledge:
-    files = {
-        name: load_file(directory / f"{name}.yaml", schema) for name, schema in KNOWLEDGE_FILES.items()
-    }
+    files = {name: load_file(directory / f"{name}.yaml", schema) for name, schema in KNOWLEDGE_FILES.items()}
     knowledge = Knowledge.model_validate(files)
     check_references(knowledge, directory)
     return knowledge
@@ -516,15 +518,18 @@ def check_references(knowledge: Knowledge, directory: Path) -> None:
             problems.append(f"{directory / 'own_hardware.yaml'}: entry {server.id!r}: field gpu: unknown GPU")
     for precision in PRECISIONS:
         if precision not in {b.precision for b in knowledge.sizing.bytes_per_parameter}:
-            problems.append(f"{directory / 'sizing.yaml'}: bytes_per_parameter: missing precision {precision!r}")
+            problems.append(
+                f"{directory / 'sizing.yaml'}: bytes_per_parameter: missing precision {precision!r}"
+            )
     if {s.id for s in knowledge.schedules.schedules} != {"always", "workdays", "office_hours"}:
-        problems.append(f"{directory / 'schedules.yaml'}: schedules must be always, workdays and office_hours")
+        problems.append(
+            f"{directory / 'schedules.yaml'}: schedules must be always, workdays and office_hours"
+        )
 
     for file, entry_id, citation in _citations(knowledge):
         if citation.document is not None and citation.document not in document_ids:
-            problems.append(
-                f"{directory / file}: entry {entry_id!r}: field source: unknown document {citation.document!r}"
-            )
+            where = f"{directory / file}: entry {entry_id!r}"
+            problems.append(f"{where}: field source: unknown document {citation.document!r}")
     if problems:
         raise KnowledgeError("\n".join(problems))
 
@@ -540,7 +545,9 @@ def _citations(knowledge: Knowledge) -> list[tuple[str, str, Citation]]:
                 citation = getattr(entry, "source", None)
                 if isinstance(citation, Citation):
                     entry_id = str(
-                        getattr(entry, "id", None) or getattr(entry, "key", None) or getattr(entry, "field", "")
+                        getattr(entry, "id", None)
+                        or getattr(entry, "key", None)
+                        or getattr(entry, "field", "")
                     )
                     found.append((f"{name}.yaml", entry_id, citation))
     return found

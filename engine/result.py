@@ -120,7 +120,7 @@ class Option(ResultModel):
     offer: str
     gpu: str
     gpus: int
-    """Cards the workload needs (replicas × cards per replica)."""
+    """Cards the workload needs (replicas x cards per replica)."""
     gpus_rented: int
     """Cards paid for: offers sold as whole 8-GPU instances round up."""
     replicas: int

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..rules import RULES_DIR, RULE_FILES
+from ..rules import RULE_FILES, RULES_DIR
 from .errors import KnowledgeError
 from .facts import FACT_MODELS
 from .knowledge import Citation, Knowledge, describe_validation_error, read_yaml
@@ -161,7 +161,9 @@ def load_rulebook_from(directory: Path, files: tuple[str, ...], knowledge: Knowl
             if rule.id in seen:
                 problems.append(f"{path}: rule {rule.id}: duplicate id (also in {seen[rule.id]})")
             if rule.name in names:
-                problems.append(f"{path}: rule {rule.id}: duplicate name {rule.name!r} (also {names[rule.name]})")
+                problems.append(
+                    f"{path}: rule {rule.id}: duplicate name {rule.name!r} (also {names[rule.name]})"
+                )
             seen[rule.id] = file_name
             names[rule.name] = rule.id
             problems.extend(f"{path}: rule {rule.id}: {p}" for p in check_rule(rule, knowledge))
@@ -196,11 +198,18 @@ def check_rule(rule: Rule, knowledge: Knowledge) -> list[str]:
             if condition.threshold not in thresholds:
                 problems.append(f"{where}.threshold: unknown threshold key {condition.threshold!r}")
             if kind not in (int, float):
-                problems.append(f"{where}: a threshold compares with a number, {condition.fact} is {kind.__name__}")
+                problems.append(
+                    f"{where}: a threshold compares with a number, {condition.fact} is {kind.__name__}"
+                )
         elif condition.other_fact is not None:
             if condition.other_fact not in fields:
-                problems.append(f"{where}.other_fact: {condition.other_fact!r} is not a field of {rule.fact} facts")
-            elif _python_type(fields[condition.other_fact].annotation) not in (int, float) or kind not in (int, float):
+                problems.append(
+                    f"{where}.other_fact: {condition.other_fact!r} is not a field of {rule.fact} facts"
+                )
+            elif _python_type(fields[condition.other_fact].annotation) not in (int, float) or kind not in (
+                int,
+                float,
+            ):
                 problems.append(f"{where}: other_fact compares two numbers")
         elif not isinstance(condition.value, kind):
             problems.append(f"{where}.value: {condition.fact} is {kind.__name__}, got {condition.value!r}")

@@ -38,7 +38,7 @@ def fmt_usd_small(value: float) -> str:
         return "$0"
     if abs(value) >= 0.01:
         return fmt_usd(value)
-    digits = 2 - int(math.floor(math.log10(abs(value))))
+    digits = 2 - math.floor(math.log10(abs(value)))
     return f"${value:.{digits}f}"
 
 

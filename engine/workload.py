@@ -32,7 +32,9 @@ class StrictInput(BaseModel):
 
 class ModelSpec(StrictInput):
     name: str | None = Field(default=None, description="Catalog model ID, e.g. llama-3.1-70b.")
-    params_b: PositiveFloat | None = Field(default=None, le=100_000, description="Total parameters, billions.")
+    params_b: PositiveFloat | None = Field(
+        default=None, le=100_000, description="Total parameters, billions."
+    )
     active_params_b: PositiveFloat | None = Field(
         default=None, le=100_000, description="Parameters active per token (mixture-of-experts), billions."
     )
@@ -45,7 +47,11 @@ class ModelSpec(StrictInput):
     def _size_given(self) -> ModelSpec:
         if self.name is None and self.params_b is None:
             raise ValueError("give model.name (a catalog ID) or model.params_b")
-        if self.params_b is not None and self.active_params_b is not None and self.active_params_b > self.params_b:
+        if (
+            self.params_b is not None
+            and self.active_params_b is not None
+            and self.active_params_b > self.params_b
+        ):
             raise ValueError("model.active_params_b cannot exceed model.params_b")
         return self
 
@@ -230,7 +236,9 @@ def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorklo
     if workload.utilization is not None:
         utilization, utilization_source = workload.utilization, "input"
     else:
-        by_pattern = {u.load_pattern: u.utilization for u in knowledge.workload_defaults.utilization_by_load_pattern}
+        by_pattern = {
+            u.load_pattern: u.utilization for u in knowledge.workload_defaults.utilization_by_load_pattern
+        }
         utilization, utilization_source = by_pattern[load_pattern], "load_pattern_default"
         defaults_used.append("utilization")
 
@@ -248,7 +256,9 @@ def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorklo
         context_tokens=pick("context_tokens"),
         load_pattern=load_pattern,
         schedule=schedule_id,
-        hours_per_month=workload.hours_per_month if workload.hours_per_month is not None else schedule.hours_per_month,
+        hours_per_month=workload.hours_per_month
+        if workload.hours_per_month is not None
+        else schedule.hours_per_month,
         days_per_month=schedule.days_per_month,
         utilization=utilization,
         utilization_source=utilization_source,
