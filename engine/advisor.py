@@ -84,6 +84,7 @@ def findings_for(firings: Sequence[Firing], rulebook: Rulebook, knowledge: Knowl
         findings.append(
             Finding(
                 rule_id=rule.id,
+                subject=str(firing.fact["gpu"]) if rule.fact == "gpu_fit" else None,
                 topic=rule.topic,
                 severity=rule.severity,
                 title=rule.title,
@@ -308,7 +309,7 @@ def build_options(
             continue
         attributes = option_attributes(offer, knowledge)
         gpus = fit.gpus_with_kv_reserve * replicas
-        rental = rent(offer, gpus, hours_per_month)
+        rental = rent(offer, gpus, hours_per_month, knowledge.schedule("always").hours_per_month)
         options.append(
             Option(
                 provider=offer.provider,
@@ -319,6 +320,7 @@ def build_options(
                 replicas=replicas,
                 usd_per_gpu_hour=offer.usd_per_gpu_hour,
                 usd_per_hour=rental.usd_per_hour,
+                billed_hours_per_month=rental.billed_hours_per_month,
                 usd_per_month=rental.usd_per_month,
                 eu=attributes["eu"],
                 jurisdictions=tuple(sorted(set(knowledge.offer_jurisdictions(offer)))),
@@ -549,8 +551,10 @@ def recommend(
     rules = fired_rules(firings, rulebook)
     resolution = resolve_deployment(rules)
     winner = next(p for p in resolution.proposals if p.status == "won")
-    chosen = best if winner.deployment == "dedicated_cloud" else None
-    options = [o.model_copy(update={"chosen": o is chosen}) for o in options]
+    if best is not None:
+        best = best.model_copy(update={"chosen": winner.deployment == "dedicated_cloud"})
+        options = [best if option_order(o) == option_order(best) else o for o in options]
+    chosen = best if best is not None and best.chosen else None
     decision = decide(winner.deployment, winner.rule_id, chosen, compared_api, own, server.gpus_per_server)
 
     return Recommendation(
@@ -563,6 +567,7 @@ def recommend(
         ),
         replicas=replicas,
         options=tuple(options),
+        best_option=best,
         api_costs=apis,
         own_hardware=own,
         findings=findings_for(firings, rulebook, knowledge),

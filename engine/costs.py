@@ -20,18 +20,22 @@ class Rental(BaseModel):
     gpus_rented: int
     """Cards paid for: offers sold as whole instances (an 8-GPU plan) round up to full instances."""
     usd_per_hour: float
+    billed_hours_per_month: float
     usd_per_month: float
 
 
-def rent(offer: Offer, gpus_needed: int, hours_per_month: float) -> Rental:
+def rent(offer: Offer, gpus_needed: int, hours_per_month: float, calendar_hours_per_month: float) -> Rental:
+    """Hourly offers cost the workload's paid hours; a reservation costs every calendar hour."""
     instances = math.ceil(gpus_needed / offer.gpus_per_instance)
     gpus_rented = instances * offer.gpus_per_instance
     usd_per_hour = gpus_rented * offer.usd_per_gpu_hour
+    billed_hours = calendar_hours_per_month if offer.billing == "committed" else hours_per_month
     return Rental(
         gpus_needed=gpus_needed,
         gpus_rented=gpus_rented,
         usd_per_hour=usd_per_hour,
-        usd_per_month=usd_per_hour * hours_per_month,
+        billed_hours_per_month=billed_hours,
+        usd_per_month=usd_per_hour * billed_hours,
     )
 
 

@@ -114,6 +114,8 @@ class Offer(Sourced):
     usd_per_gpu_hour_high: PositiveFloat | None = None
     instance_usd_per_hour: PositiveFloat | None = None
     pricing: PricingKind
+    billing: Literal["hourly", "committed"] = "hourly"
+    """hourly: paid for the hours used; committed: a reservation is paid for every calendar hour."""
     commitment_months: int | None = Field(default=None, gt=0)
     gpus_per_instance: int = Field(ge=1)
     regions: tuple[str, ...] = Field(min_length=1)
@@ -130,6 +132,8 @@ class Offer(Sourced):
             raise ValueError("usd_per_gpu_hour_low and usd_per_gpu_hour_high come together")
         if low is not None and high is not None and not low <= self.usd_per_gpu_hour <= high:
             raise ValueError("usd_per_gpu_hour must lie within usd_per_gpu_hour_low..usd_per_gpu_hour_high")
+        if (self.pricing == "reserved") != (self.billing == "committed"):
+            raise ValueError("reserved offers, and only they, are billed as committed")
         if self.instance_usd_per_hour is not None:
             per_gpu = self.instance_usd_per_hour / self.gpus_per_instance
             if abs(per_gpu - self.usd_per_gpu_hour) > 0.01:

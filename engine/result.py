@@ -39,6 +39,8 @@ class GpuSizing(ResultModel):
 
 class Finding(ResultModel):
     rule_id: str
+    subject: str | None
+    """What the rule fired on when it fires once per item (the GPU of a gpu_fit fact); None otherwise."""
     topic: Topic
     severity: Severity
     title: str
@@ -126,6 +128,8 @@ class Option(ResultModel):
     replicas: int
     usd_per_gpu_hour: float
     usd_per_hour: float
+    billed_hours_per_month: float
+    """The workload's paid hours, or every calendar hour for a reservation."""
     usd_per_month: float
     eu: bool
     jurisdictions: tuple[str, ...]
@@ -229,6 +233,8 @@ class Recommendation(ResultModel):
     sizing: SizeResult
     replicas: int
     options: tuple[Option, ...]
+    best_option: Option | None
+    """The cheapest option no rule excluded (within a preferred pricing kind), whatever the decision."""
     api_costs: tuple[ApiCost, ...]
     own_hardware: OwnHardware
     findings: tuple[Finding, ...]

@@ -211,7 +211,7 @@ def check_rule(rule: Rule, knowledge: Knowledge) -> list[str]:
                 float,
             ):
                 problems.append(f"{where}: other_fact compares two numbers")
-        elif not isinstance(condition.value, kind):
+        elif isinstance(condition.value, bool) != (kind is bool) or not isinstance(condition.value, kind):
             problems.append(f"{where}.value: {condition.fact} is {kind.__name__}, got {condition.value!r}")
     return problems
 

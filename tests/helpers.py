@@ -1,0 +1,32 @@
+"""Shared test helpers: a fixed evaluation date, the repository paths, and running a workload."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from gpu_advisor.engine.adapter import Evaluator
+from gpu_advisor.engine.advisor import recommend
+from gpu_advisor.engine.result import Recommendation
+from gpu_advisor.engine.workload import validate_workload
+
+EVALUATED_ON = dt.date(2026, 11, 30)
+TESTS_DIR = Path(__file__).resolve().parent
+REPO_ROOT = TESTS_DIR.parent
+EXAMPLES_DIR = REPO_ROOT / "examples"
+GOLDEN_DIR = TESTS_DIR / "golden"
+
+
+def merged(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``overrides`` applied; a nested ``model`` mapping replaces the base model whole."""
+    result = copy.deepcopy(base)
+    result.update(copy.deepcopy(overrides))
+    return result
+
+
+def run(
+    workload: dict[str, Any], evaluated_on: dt.date = EVALUATED_ON, evaluator: Evaluator | None = None
+) -> Recommendation:
+    return recommend(validate_workload(workload, "test"), evaluated_on, evaluator)

@@ -1,0 +1,53 @@
+"""A plain-Python evaluator of the same rule declarations, for differential testing only.
+
+It reads the conditions exactly as declared (fact kind, operator, threshold by key, other fact) and
+fires every rule whose conditions all hold, in catalog order. The engine must agree with it on every
+workload; a difference means a surprise in durable-rules or in the adapter's compilation.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from gpu_advisor.engine.adapter import Firing
+from gpu_advisor.engine.facts import Fact
+from gpu_advisor.engine.rulebook import Condition, Rulebook
+
+OPERATORS = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+}
+
+
+class ReferenceEvaluator:
+    def __init__(self, rulebook: Rulebook, thresholds: Mapping[str, float]) -> None:
+        self.rulebook = rulebook
+        self.thresholds = thresholds
+
+    def holds(self, condition: Condition, fact: Mapping[str, Any]) -> bool:
+        if condition.threshold is not None:
+            right = self.thresholds[condition.threshold]
+        elif condition.other_fact is not None:
+            right = fact[condition.other_fact]
+        else:
+            right = condition.value
+        return bool(OPERATORS[condition.op](fact[condition.fact], right))
+
+    def assert_fact(self, fact: Fact) -> list[Firing]:
+        data = fact.model_dump(mode="json")
+        return [
+            Firing(rule.id, data)
+            for rule in self.rulebook.rules
+            if rule.fact == data["kind"] and all(self.holds(c, data) for c in rule.when)
+        ]
+
+    @contextmanager
+    def session(self) -> Iterator[ReferenceEvaluator]:
+        yield self

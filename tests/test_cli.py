@@ -1,0 +1,224 @@
+"""The command line as users and scripts meet it: exit codes, messages, formats and the JSON contract."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from gpu_advisor.cli import main
+from helpers import EXAMPLES_DIR
+
+PUBLIC_CHAT = str(EXAMPLES_DIR / "public-chat.yaml")
+
+
+def invoke(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(main, list(args), input=stdin)
+
+
+def test_help_lists_the_commands() -> None:
+    result = invoke("--help")
+    assert result.exit_code == 0
+    for command in ("recommend", "size", "tco"):
+        assert command in result.output
+
+
+def test_recommend_json_contract() -> None:
+    result = invoke("recommend", PUBLIC_CHAT, "--format", "json", "--as-of", "2026-11-30")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["decision"]["deployment"] == "dedicated_cloud"
+    assert data["decision"]["pricing"] == "on_demand"
+    assert {"weights_gb", "kv_bytes_per_token", "gpus"} <= set(data["sizing"])
+    assert {"gpu", "memory_gb", "gpus_for_weights", "gpus_recommended"} <= set(data["sizing"]["gpus"][0])
+    option_fields = {
+        "provider",
+        "offer",
+        "gpu",
+        "gpus",
+        "replicas",
+        "usd_per_hour",
+        "usd_per_month",
+        "eu",
+        "pricing",
+        "chosen",
+    }
+    assert all(option_fields <= set(o) for o in data["options"])
+    assert sum(o["chosen"] for o in data["options"]) == 1
+    assert all(
+        {"rule_id", "topic", "severity", "title", "message", "source"} <= set(f) for f in data["findings"]
+    )
+
+
+def test_same_input_gives_byte_identical_output() -> None:
+    first = invoke("recommend", PUBLIC_CHAT, "--as-of", "2026-11-30").output
+    second = invoke("recommend", PUBLIC_CHAT, "--as-of", "2026-11-30").output
+    assert first == second
+    assert (
+        invoke("recommend", PUBLIC_CHAT, "--format", "json", "--as-of", "2026-11-30").output
+        == invoke("recommend", PUBLIC_CHAT, "--format", "json", "--as-of", "2026-11-30").output
+    )
+
+
+def test_reads_standard_input_and_json() -> None:
+    workload = {"name": "stdin", "model": {"params_b": 8, "precision": "bf16"}, "requests_per_day": 500}
+    result = invoke("recommend", "-", "--format", "json", "--as-of", "2026-11-30", stdin=json.dumps(workload))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["decision"]["deployment"] == "api"
+
+
+def test_writes_output_file(tmp_path: Path) -> None:
+    target = tmp_path / "memo.md"
+    result = invoke("recommend", PUBLIC_CHAT, "-o", str(target), "--as-of", "2026-11-30")
+    assert result.exit_code == 0
+    assert result.output == ""
+    assert target.read_text(encoding="utf-8").startswith("# GPU decision memo: public-chat")
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        (
+            "name: x\nmodel: {name: llama-3.1-70b, precision: fp9}\nrequests_per_day: 1\n",
+            "model.precision: Input should be 'fp32', 'bf16', 'fp16', 'fp8', 'int8' or 'int4' (got 'fp9')",
+        ),
+        (
+            "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequest_per_day: 1\n",
+            "request_per_day: unknown field; allowed fields:",
+        ),
+        (
+            "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequest_per_day: 1\n",
+            "(did you mean 'requests_per_day'?)",
+        ),
+        ("name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\n", "requests_per_day: Field required"),
+        (
+            "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: '5'\n",
+            "requests_per_day: Input should be a valid integer (got '5')",
+        ),
+        (
+            "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 5\nutilization: 1.5\n",
+            "utilization: Input should be less than or equal to 1 (got 1.5)",
+        ),
+        (
+            "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 5\n"
+            "load_pattern: spiky\n",
+            "load_pattern: Input should be 'steady', 'variable' or 'batch' (got 'spiky')",
+        ),
+        (
+            "name: x\nmodel: {name: llama-3.1-07b, precision: fp8}\nrequests_per_day: 5\n",
+            "model.name: unknown value 'llama-3.1-07b'; allowed: ",
+        ),
+        (
+            "name: x\nmodel: {precision: fp8}\nrequests_per_day: 5\n",
+            "give model.name (a catalog ID) or model.params_b",
+        ),
+        (
+            "name: x\nmodel: {params_b: 7, active_params_b: 9, precision: fp8}\nrequests_per_day: 5\n",
+            "model.active_params_b cannot exceed model.params_b",
+        ),
+        (
+            "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 5\n"
+            "company_country: de\n",
+            "company_country: String should match pattern",
+        ),
+        ("- just\n- a list\n", "a workload is a mapping of fields, got list"),
+        ("name: [unclosed\n", "not valid YAML or JSON"),
+    ],
+)
+def test_bad_input_exits_2_with_a_clear_message(document: str, expected: str) -> None:
+    result = invoke("recommend", "-", stdin=document)
+    assert result.exit_code == 2
+    assert expected in result.output
+    assert "Traceback" not in result.output
+
+
+def test_missing_file_exits_2() -> None:
+    result = invoke("recommend", "no/such/file.yaml")
+    assert result.exit_code == 2
+    assert "no/such/file.yaml: no such file" in result.output
+
+
+def test_bad_date_exits_2() -> None:
+    result = invoke("recommend", PUBLIC_CHAT, "--as-of", "30.11.2026")
+    assert result.exit_code == 2
+    assert "--as-of: '30.11.2026' is not a date; use YYYY-MM-DD" in result.output
+
+
+def test_size_json_contract() -> None:
+    result = invoke("size", "--model", "llama-3.1-70b", "--precision", "bf16", "--format", "json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["weights_gb"] == 140
+    assert data["kv_bytes_per_token"] == 327680
+    rows = {row["gpu"]: row for row in data["gpus"]}
+    assert (rows["h100-sxm"]["gpus_for_weights"], rows["h100-sxm"]["gpus_recommended"]) == (2, 4)
+    assert (rows["h200"]["gpus_for_weights"], rows["h200"]["gpus_recommended"]) == (1, 2)
+    assert rows["h100-pcie"]["gpus_recommended"] is None  # a multi-card replica over PCIe
+    assert rows["h100-pcie"]["not_recommended_by"] == ["NET001"]
+
+
+def test_size_by_parameters_has_no_kv_figure() -> None:
+    data = json.loads(invoke("size", "--params-b", "32", "--precision", "bf16", "--format", "json").output)
+    assert data["weights_gb"] == 64
+    assert data["kv_bytes_per_token"] is None
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["size", "--precision", "bf16"], "give exactly one of --model ID or --params-b N"),
+        (["size", "--model", "llama-70b", "--precision", "bf16"], "--model: unknown value 'llama-70b'"),
+        (["size", "--params-b", "7", "--active-params-b", "9", "--precision", "bf16"], "exceeds --params-b"),
+        (["size", "--params-b", "7", "--precision", "fp9"], "'fp9' is not one of"),
+        (["size", "--params-b", "-7", "--precision", "bf16"], "-7.0 is not in the range x>0"),
+        (["tco", "--residual", "1.5"], "Invalid value for '--residual'"),
+    ],
+)
+def test_bad_options_exit_2(args: list[str], expected: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert expected in result.output
+
+
+def test_tco_json_contract() -> None:
+    data = json.loads(invoke("tco", "--format", "json").output)
+    lines = data["usd_per_gpu_hour"]
+    assert [round(lines[k], 2) for k in ("capital", "power", "rack", "total")] == [1.36, 0.11, 0.17, 1.64]
+    row = next(b for b in data["break_even"] if b["provider"] == "runpod" and b["offer"] == "community")
+    assert (row["usd_per_gpu_hour"], round(row["utilization"], 2)) == (2.69, 0.61)
+    assert data["overridden"] == []
+
+
+def test_tco_overrides() -> None:
+    data = json.loads(invoke("tco", "--server-price", "250000", "--format", "json").output)
+    assert round(data["usd_per_gpu_hour"]["total"], 2) == 1.47
+    assert data["overridden"] == ["server_price_usd"]
+    b200 = json.loads(invoke("tco", "--gpu-watts", "1000", "--format", "json").output)
+    assert round(b200["usd_per_gpu_hour"]["power"], 3) == round(1.0 * 1.3 * 0.12, 3)
+
+
+def test_tco_text() -> None:
+    text = invoke("tco").output
+    assert "  total    $1.64" in text
+    assert "runpod/community" in text and "61 %" in text
+
+
+def test_console_script_is_installed() -> None:
+    completed = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "gpu-advisor"),
+            "size",
+            "--model",
+            "llama-3.1-8b",
+            "--precision",
+            "bf16",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "Weights: 8B x 2 bytes = 16 GB" in completed.stdout

@@ -1,0 +1,249 @@
+"""The worked figures of the source documents, reproduced exactly (to the documents' rounding)."""
+
+from __future__ import annotations
+
+import pytest
+from gpu_advisor.engine.advisor import size, tco
+from gpu_advisor.engine.costs import ServerAssumptions, break_even_utilization, own_hardware_cost, rent
+from gpu_advisor.engine.knowledge import load_knowledge
+from gpu_advisor.engine.sizing import kv_bytes_per_token, weights_gb
+from helpers import merged, run
+
+
+def offer(provider: str, name: str, gpu: str):
+    for entry in load_knowledge().offers.offers:
+        if (entry.provider, entry.offer, entry.gpu) == (provider, name, gpu):
+            return entry
+    raise AssertionError(f"no offer {provider}/{name}/{gpu}")
+
+
+# --- card-count document: weights and card counts -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("params_b", "precision", "expected_gb"),
+    [
+        (8, "bf16", 16),
+        (32, "bf16", 64),
+        (70, "bf16", 140),
+        (70, "fp8", 70),
+        (405, "fp8", 405),
+        (671, "fp8", 671),
+        (70, "int4", 35),
+        (7, "fp32", 28),
+    ],
+)
+def test_weights_are_parameters_times_bytes(params_b: float, precision: str, expected_gb: float) -> None:
+    assert weights_gb(params_b, load_knowledge().bytes_per_parameter(precision)) == expected_gb
+
+
+def counts(result, gpu: str) -> tuple[int | None, int | None]:
+    row = next(r for r in result.gpus if r.gpu == gpu)
+    return row.gpus_for_weights, row.gpus_recommended
+
+
+@pytest.mark.parametrize(
+    ("model", "params_b", "precision", "gpu", "expected"),
+    [
+        # "70B in BF16 auf zwei H100 ... Ein öffentlicher Dienst nimmt dafür üblicherweise 4 Karten."
+        ("llama-3.1-70b", None, "bf16", "h100-sxm", (2, 4)),
+        # "Eine H200 hat 141 GB ... fast keinen KV-Cache. Üblich bleiben 2 Karten."
+        ("llama-3.1-70b", None, "bf16", "h200", (1, 2)),
+        # "70B in FP8 sind etwa 70 GB, üblicherweise 2 H100." / "eine H200 für $3.59"
+        ("llama-3.1-70b", None, "fp8", "h100-sxm", (1, 2)),
+        ("llama-3.1-70b", None, "fp8", "h200", (1, 1)),
+        # "32B in BF16 ... Üblich sind 2 Karten. Eine H200 oder eine B200 hat noch Luft."
+        (None, 32, "bf16", "h100-sxm", (1, 2)),
+        (None, 32, "bf16", "h200", (1, 1)),
+        (None, 32, "bf16", "b200", (1, 1)),
+        # "32B in BF16 sind 64 GB und passen nicht auf eine 5090 mit 32 GB" (one card)
+        (None, 32, "bf16", "rtx-5090", (2, None)),
+        # "Ein internes 8B-Werkzeug: eine RTX 5090 (32 GB) oder eine L40S (48 GB) trägt BF16."
+        ("llama-3.1-8b", None, "bf16", "rtx-5090", (1, 1)),
+        ("llama-3.1-8b", None, "bf16", "l40s", (1, 1)),
+        # "405 GB passen in die 640 GB von 8×H100. 671 GB FP8 passen nicht ... 8×H200 ... oder 16×H100."
+        ("llama-3.1-405b", None, "fp8", "h100-sxm", (8, 8)),
+        ("deepseek-r1", None, "fp8", "h100-sxm", (16, 16)),
+        ("deepseek-r1", None, "fp8", "h200", (8, 8)),
+    ],
+)
+def test_card_counts_of_the_document(model, params_b, precision, gpu, expected) -> None:
+    result = size(precision=precision, model_id=model, params_b=params_b)
+    assert counts(result, gpu) == expected
+
+
+def test_eight_h100_cannot_hold_671_gb() -> None:
+    h100 = load_knowledge().gpu("h100-sxm")
+    assert 8 * h100.memory_gb == 640 < 671
+    h200 = load_knowledge().gpu("h200")
+    assert 8 * h200.memory_gb == 1128
+
+
+def test_kv_cache_per_token_from_attention_shape() -> None:
+    knowledge = load_knowledge()
+    # Llama 3.1 70B: 2 (K and V) x 80 layers x 8 KV heads x 128 dims x 2 bytes (BF16)
+    assert kv_bytes_per_token(knowledge.model("llama-3.1-70b"), 2) == 327_680
+    # DeepSeek-R1 MLA: 61 layers x (512 latent + 64 rotary) x 1 byte (FP8 cache)
+    assert kv_bytes_per_token(knowledge.model("deepseek-r1"), 1) == 35_136
+
+
+def test_moe_is_sized_by_total_parameters() -> None:
+    result = size(precision="fp8", model_id="deepseek-r1")
+    assert result.weights_gb == 671
+    assert result.active_params_b == 37
+
+
+# --- card-count document: monthly rental costs --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("provider", "name", "gpu", "cards", "hours", "expected_usd"),
+    [
+        ("runpod", "community", "h100-sxm", 1, 730, 1963.70),  # "2,69 × 730 ≈ $1.964"
+        ("runpod", "community", "h100-sxm", 8, 730, 15709.60),  # "acht Karten etwa $15.710"
+        ("lambda", "8-gpu-plan", "h100-sxm", 8, 730, 23301.60),  # "bei Lambda $3.99 sind etwa $23.300"
+        ("aws", "p5-capacity-block", "h100-sxm", 8, 730, 34864.80),  # "bei AWS $5.97 etwa $34.865"
+        ("runpod", "community", "h100-sxm", 1, 264, 710.16),  # "eine H100 auf Community etwa $710"
+        ("runpod", "community", "h100-sxm", 2, 264, 1420.32),  # "zwei Karten etwa $1.420 im Monat"
+        ("runpod", "community", "rtx-5090", 1, 176, 121.44),  # "etwa $121 im Monat"
+    ],
+)
+def test_monthly_rental_costs(provider, name, gpu, cards, hours, expected_usd) -> None:
+    assert rent(offer(provider, name, gpu), cards, hours, 730).usd_per_month == pytest.approx(expected_usd)
+
+
+def test_hourly_rates_of_the_70b_fp8_replica() -> None:
+    # "Community-Miete 2 × $2.69 = $5.38 pro Stunde. Eine H200 kostet $3.59, eine B200 $5.98."
+    assert rent(offer("runpod", "community", "h100-sxm"), 2, 1, 730).usd_per_hour == pytest.approx(5.38)
+    assert rent(offer("runpod", "community", "h200"), 1, 1, 730).usd_per_hour == pytest.approx(3.59)
+    assert rent(offer("runpod", "community", "b200"), 1, 1, 730).usd_per_hour == pytest.approx(5.98)
+
+
+def test_capacity_block_per_accelerator() -> None:
+    block = offer("aws", "p5-capacity-block", "h100-sxm")
+    assert block.instance_usd_per_hour == 47.757
+    assert block.instance_usd_per_hour / block.gpus_per_instance == pytest.approx(5.970, abs=0.0005)
+
+
+def test_reservation_is_paid_for_every_calendar_hour() -> None:
+    reserved = rent(offer("aws", "p5-reserved-3y", "h100-sxm"), 2, 264, 730)
+    assert (reserved.billed_hours_per_month, reserved.usd_per_month) == (730, pytest.approx(2 * 1.90 * 730))
+
+
+def test_eight_gpu_plan_rounds_up_to_whole_instances() -> None:
+    assert rent(offer("lambda", "8-gpu-plan", "h100-sxm"), 2, 730, 730).gpus_rented == 8
+
+
+# --- card-count document: own 8-GPU server ------------------------------------------------------------
+
+
+def default_assumptions() -> ServerAssumptions:
+    return ServerAssumptions.from_server(load_knowledge().own_server())
+
+
+def test_three_cost_lines_at_the_midpoint() -> None:
+    cost = own_hardware_cost(default_assumptions())
+    assert cost.usd_per_gpu_capital == 35_625  # 285,000 / 8
+    assert cost.hours_written_off == 26_280  # 36 x 730
+    assert round(cost.capital, 2) == 1.36
+    assert cost.node_kw == pytest.approx(7.28)  # 8 x 700 W x 1.3
+    assert round(cost.power_usd_per_month) == 638  # 7.28 x 730 x 0.12
+    assert round(cost.power, 2) == 0.11
+    assert round(cost.rack, 2) == 0.17
+    assert round(cost.total, 2) == 1.64
+
+
+@pytest.mark.parametrize(("price", "capital", "total"), [(250_000, 1.19, 1.47), (320_000, 1.52, 1.80)])
+def test_price_range(price: float, capital: float, total: float) -> None:
+    cost = own_hardware_cost(default_assumptions().model_copy(update={"server_price_usd": price}))
+    assert (round(cost.capital, 2), round(cost.total, 2)) == (capital, total)
+
+
+def test_residual_value_of_thirty_percent() -> None:
+    cost = own_hardware_cost(default_assumptions().model_copy(update={"residual": 0.30}))
+    assert (round(cost.capital, 2), round(cost.total, 2)) == (0.95, 1.23)
+
+
+@pytest.mark.parametrize(("rent_price", "expected"), [(2.69, 0.61), (3.99, 0.41), (5.97, 0.27)])
+def test_break_even_utilization_at_the_midpoint(rent_price: float, expected: float) -> None:
+    total = own_hardware_cost(default_assumptions()).total
+    assert round(break_even_utilization(total, rent_price), 2) == expected
+
+
+@pytest.mark.parametrize(("price", "expected"), [(250_000, 0.55), (320_000, 0.67)])
+def test_break_even_at_the_ends_of_the_price_range(price: float, expected: float) -> None:
+    total = own_hardware_cost(default_assumptions().model_copy(update={"server_price_usd": price})).total
+    assert round(break_even_utilization(total, 2.69), 2) == expected
+
+
+def test_break_even_with_residual_value() -> None:
+    total = own_hardware_cost(default_assumptions().model_copy(update={"residual": 0.30})).total
+    assert round(break_even_utilization(total, 2.69), 2) == 0.46
+
+
+def test_tco_result_lists_break_even_per_offer() -> None:
+    result = tco()
+    rows = {(b.provider, b.offer): round(b.utilization, 2) for b in result.break_even}
+    assert rows[("runpod", "community")] == 0.61
+    assert rows[("lambda", "8-gpu-plan")] == 0.41
+    assert rows[("aws", "p5-capacity-block")] == 0.27
+    assert round(result.usd_per_gpu_hour.total, 2) == 1.64
+
+
+# --- the worked scenarios, end to end -----------------------------------------------------------------
+
+SCENARIO_BASE = {
+    "name": "scenario",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 150000,
+    "load_pattern": "steady",
+    "utilization": 0.7,
+    "latency_sensitive": True,
+    "personal_data": False,
+    "on_premises_required": False,
+    "model_stable": True,
+    "company_country": "DE",
+}
+
+
+def test_internal_8b_assistant_on_a_community_5090() -> None:
+    # "Ein interner 8B-Assistent ... Eine Community-5090 für 176 Stunden im Monat kostet etwa $121."
+    result = run(
+        merged(
+            SCENARIO_BASE,
+            {
+                "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+                "requests_per_day": 20000,
+                "schedule": "office_hours",
+            },
+        )
+    )
+    assert (result.decision.deployment, result.decision.gpu, result.decision.gpus) == (
+        "dedicated_cloud",
+        "rtx-5090",
+        1,
+    )
+    assert result.decision.usd_per_month == pytest.approx(121.44)
+
+
+def test_public_70b_fp8_service_on_workdays() -> None:
+    # "üblicherweise 2×H100. Zum Community-Preis und 264 Stunden sind zwei Karten etwa $1.420 im Monat ...
+    #  Ein H200-Replikat senkt die Stundenrechnung von $5.38 auf $3.59."
+    result = run(merged(SCENARIO_BASE, {"schedule": "workdays"}))
+    community = next(
+        o for o in result.options if (o.provider, o.offer, o.gpu) == ("runpod", "community", "h100-sxm")
+    )
+    assert (community.gpus, community.usd_per_hour) == (2, pytest.approx(5.38))
+    assert community.usd_per_month == pytest.approx(1420.32)
+    assert (result.decision.gpu, result.decision.usd_per_month) == ("h200", pytest.approx(3.59 * 264))
+    assert result.own_hardware.node_utilization < 0.5  # "noch kein Grund, einen 8-GPU-Server zu kaufen"
+    assert result.decision.deployment == "dedicated_cloud"
+
+
+def test_two_card_service_does_not_justify_a_node() -> None:
+    # "Wer zwei H100 braucht und einen Acht-Karten-Node kauft, lässt sechs Karten leer."
+    result = run(merged(SCENARIO_BASE, {"utilization": 1.0}))
+    assert result.own_hardware.gpus_needed == 2
+    assert result.own_hardware.node_utilization == pytest.approx(0.25)
+    assert {"TCO002", "TCO004"} <= set(result.fired_rules)
+    assert result.decision.deployment != "own_hardware"

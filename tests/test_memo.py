@@ -1,0 +1,54 @@
+"""The memo for each example is kept as a golden file and compared exactly.
+
+After an intended change to the memo, regenerate with
+``GPU_ADVISOR_UPDATE_GOLDEN=1 pytest tests/test_memo.py``
+and review the diff like any other change.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from gpu_advisor.cli import main
+from helpers import EXAMPLES_DIR, GOLDEN_DIR
+
+EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
+UPDATE = os.environ.get("GPU_ADVISOR_UPDATE_GOLDEN") == "1"
+
+
+def render(example: Path, output_format: str) -> str:
+    result = CliRunner().invoke(
+        main, ["recommend", str(example), "--as-of", "2026-11-30", "--format", output_format]
+    )
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("output_format", ["markdown", "json"])
+def test_output_matches_golden_file(example: Path, output_format: str) -> None:
+    golden = GOLDEN_DIR / f"{example.stem}.{'md' if output_format == 'markdown' else 'json'}"
+    text = render(example, output_format)
+    if UPDATE:
+        golden.write_text(text, encoding="utf-8")
+    assert golden.exists(), f"missing golden file {golden.name}; run with GPU_ADVISOR_UPDATE_GOLDEN=1"
+    assert text == golden.read_text(encoding="utf-8")
+
+
+def test_examples_exist() -> None:
+    assert len(EXAMPLES) >= 5
+
+
+def test_memo_leads_with_the_decision_and_its_reason() -> None:
+    text = render(EXAMPLES_DIR / "public-chat.yaml", "markdown")
+    assert text.startswith("# GPU decision memo: public-chat\n")
+    decision = text.index("## Decision")
+    assert decision < text.index("## Sizing") < text.index("## Options considered") < text.index("## Costs")
+    assert "**Dedicated cloud GPUs**: 1 × h200 at runpod (community, on-demand), $2,621 per month" in text
+    assert "| ✔ | runpod | community | h200 | 1 | on-demand | no | $3.59 | $2,621 | 2026-10-10 | — |" in text
+    assert (
+        "| Wie viele GPUs braucht KI-Inferenz: Cloud oder Eigenbau 2026 | 2026-10-10 | GPU offers |" in text
+    )

@@ -1,0 +1,101 @@
+"""The rule catalog: every rule is complete, cited, and compiles to the engine's form."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from gpu_advisor.engine.adapter import compile_rule
+from gpu_advisor.engine.errors import KnowledgeError
+from gpu_advisor.engine.knowledge import load_knowledge
+from gpu_advisor.engine.rulebook import load_rulebook, load_rulebook_from
+from gpu_advisor.rules import RULE_FILES, RULES_DIR
+
+
+def test_catalog_files_are_listed_explicitly() -> None:
+    assert {p.name for p in RULES_DIR.glob("*.yaml")} == set(RULE_FILES)
+
+
+def test_ids_are_stable_and_families_match() -> None:
+    for file_name in RULE_FILES:
+        data = yaml.safe_load((RULES_DIR / file_name).read_text(encoding="utf-8"))
+        assert all(rule["id"].startswith(data["family"]) for rule in data["rules"]), file_name
+
+
+def test_every_rule_cites_a_document_section_and_has_a_rationale() -> None:
+    documents = {d.id for d in load_knowledge().documents.documents} - {"gpu-advisor"}
+    for rule in load_rulebook().rules:
+        assert rule.source.document in documents, rule.id
+        assert rule.source.section and rule.rationale.strip() and rule.title.strip(), rule.id
+
+
+def test_no_number_in_a_rule_condition() -> None:
+    for rule in load_rulebook().rules:
+        for condition in rule.when:
+            assert not isinstance(condition.value, (int, float)) or isinstance(condition.value, bool), rule.id
+
+
+def test_compiled_form_reads_thresholds_from_data() -> None:
+    rule = load_rulebook().rule("DEP001")
+    assert compile_rule(rule, {"api_max_requests_per_day": 123}) == {
+        "all": [{"m": {"$and": [{"kind": "workload"}, {"$lt": {"requests_per_day": 123}}]}}]
+    }
+    assert compile_rule(load_rulebook().rule("DEP003"), load_knowledge().threshold_values())["all"][0]["m"][
+        "$and"
+    ][-1] == {"$lte": {"api_usd_per_month": {"$m": "best_option_usd_per_month"}}}
+
+
+def write_rules(directory: Path, rules: list[dict]) -> None:
+    (directory / "x.yaml").write_text(yaml.safe_dump({"schema_version": 1, "family": "DEP", "rules": rules}))
+
+
+RULE = {
+    "id": "DEP900",
+    "name": "test-rule",
+    "topic": "deployment",
+    "severity": "info",
+    "fact": "workload",
+    "when": [{"fact": "requests_per_day", "op": "lt", "threshold": "api_max_requests_per_day"}],
+    "title": "t",
+    "message": "m",
+    "rationale": "r",
+    "source": {"document": "gpu-choice-2026", "section": "Entscheidungshilfe"},
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"when": [{"fact": "request_per_day", "op": "lt", "threshold": "api_max_requests_per_day"}]},
+            "'request_per_day' is not a field of workload facts",
+        ),
+        (
+            {"when": [{"fact": "requests_per_day", "op": "lt", "threshold": "api_max"}]},
+            "unknown threshold key 'api_max'",
+        ),
+        ({"when": [{"fact": "personal_data", "value": "yes"}]}, "personal_data is bool, got 'yes'"),
+        (
+            {"when": [{"fact": "load_pattern", "op": "lt", "threshold": "api_max_requests_per_day"}]},
+            "a threshold compares with a number",
+        ),
+        ({"source": {"document": "nowhere", "section": "x"}}, "unknown document 'nowhere'"),
+    ],
+)
+def test_bad_rule_declarations_are_rejected(tmp_path: Path, change: dict, message: str) -> None:
+    write_rules(tmp_path, [{**RULE, **change}])
+    with pytest.raises(KnowledgeError, match=message):
+        load_rulebook_from(tmp_path, ("x.yaml",), load_knowledge())
+
+
+def test_duplicate_rule_ids_are_rejected(tmp_path: Path) -> None:
+    write_rules(tmp_path, [RULE, {**RULE, "name": "other"}])
+    with pytest.raises(KnowledgeError, match="DEP900: duplicate id"):
+        load_rulebook_from(tmp_path, ("x.yaml",), load_knowledge())
+
+
+def test_numbers_as_literal_values_are_rejected(tmp_path: Path) -> None:
+    write_rules(tmp_path, [{**RULE, "when": [{"fact": "requests_per_day", "op": "lt", "value": 10000}]}])
+    with pytest.raises(KnowledgeError):
+        load_rulebook_from(tmp_path, ("x.yaml",), load_knowledge())
