@@ -3,40 +3,27 @@
 The flow for ``recommend``: complete the workload from the knowledge base, size the model on every GPU,
 assert the facts into the rules engine stage by stage (GPU fit, workload constraints, economics), carry
 out the fired rules' conclusions and settle conflicts by declared precedence. ``size`` and ``tco`` are
-the first two steps on their own.
+the first steps on their own.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
-from .adapter import Evaluator, Firing, RulesEngine
-from .costs import (
-    ServerAssumptions,
-    api_usd_per_month,
-    break_even_utilization,
-    own_hardware_cost,
-    rent,
-)
-from .facts import EconomicsFact, GpuFitFact, WorkloadFact
-from .knowledge import Citation, Knowledge, Offer, load_knowledge
-from .resolution import (
-    excluded_by,
-    fired_rules,
-    option_filters,
-    preferred_pricing,
-    resolve_deployment,
-    unsuitable_gpus,
-)
+from .adapter import Evaluator, FactSession, Firing, RulesEngine
+from .costs import ServerAssumptions, break_even_utilization, own_hardware_cost
+from .economics import api_costs, choose_alternatives, economics_fact, own_hardware_position, per_gpu_hour
+from .facts import GpuFitFact, WorkloadFact
+from .findings import cite, findings_for
+from .knowledge import Citation, Knowledge, load_knowledge
+from .options import build_options, option_order
+from .resolution import fired_rules, preferred_pricing, resolve_deployment, unsuitable_gpus
 from .result import (
     ApiCost,
     BreakEven,
     Decision,
-    Finding,
     GpuSizing,
     Option,
     OwnHardware,
@@ -45,13 +32,14 @@ from .result import (
     SizeResult,
     TcoResult,
     TcoScenario,
-    UsdPerGpuHour,
     WorkloadSummary,
 )
-from .rulebook import Rule, Rulebook, load_rulebook
+from .rulebook import Rulebook, load_rulebook
 from .sizing import GpuFit, SizingFigures, size_model
-from .text import render_message
 from .workload import ResolvedWorkload, Workload, resolve_workload
+
+WORKLOAD_SCENARIO = "workload"
+QUANTIZED_SCENARIO = "quantized"
 
 
 @cache
@@ -60,57 +48,41 @@ def rules_engine() -> RulesEngine:
     return RulesEngine(load_rulebook(), load_knowledge().threshold_values())
 
 
-# --- citations and findings --------------------------------------------------------------------------
-
-
-def cite(citation: Citation, knowledge: Knowledge) -> str:
-    if citation.document is not None:
-        document = knowledge.document(citation.document)
-        return f"{document.title} ({document.as_of.isoformat()}), {citation.section}"
-    return f"{citation.title or citation.url} <{citation.url}>" if citation.title else str(citation.url)
-
-
-def message_context(fact: dict[str, Any], knowledge: Knowledge) -> dict[str, Any]:
-    return {**fact, "t": knowledge.threshold_values(), "k": {"server": knowledge.own_server()}}
-
-
-def findings_for(firings: Sequence[Firing], rulebook: Rulebook, knowledge: Knowledge) -> tuple[Finding, ...]:
-    """One finding per firing, in catalog order of the rules (firing order within a rule)."""
-    order = {rule_id: index for index, rule_id in enumerate(rulebook.ids)}
-    ordered = sorted(enumerate(firings), key=lambda pair: (order[pair[1].rule_id], pair[0]))
-    findings = []
-    for _, firing in ordered:
-        rule = rulebook.rule(firing.rule_id)
-        findings.append(
-            Finding(
-                rule_id=rule.id,
-                subject=str(firing.fact["gpu"]) if rule.fact == "gpu_fit" else None,
-                topic=rule.topic,
-                severity=rule.severity,
-                title=rule.title,
-                message=render_message(rule.message, message_context(dict(firing.fact), knowledge)),
-                rationale=" ".join(rule.rationale.split()),
-                source=cite(rule.source, knowledge),
-            )
-        )
-    return tuple(findings)
-
-
 # --- size --------------------------------------------------------------------------------------------
 
 
-def gpu_fit_fact(fit: GpuFit, weights_gb: float) -> GpuFitFact:
+def gpu_fit_fact(fit: GpuFit, figures: SizingFigures, knowledge: Knowledge, scenario: str) -> GpuFitFact:
+    gpu = knowledge.gpu(fit.gpu)
+    node_gpus = knowledge.sizing.card_counts.node_gpus
+    native = figures.precision != "fp8" or gpu.fp8_dense_tflops is not None
+    reference = next(f for f in figures.fits if f.gpu == knowledge.sizing.reference_gpu.gpu)
     return GpuFitFact(
+        scenario=scenario,
         gpu=fit.gpu,
+        vendor=gpu.vendor,
         interconnect=fit.interconnect,
         segment=fit.segment,
         memory_gb=float(fit.memory_gb),
-        weights_gb=float(weights_gb),
+        weights_gb=float(figures.weights_gb),
         gpus_for_weights=fit.gpus_for_weights or 0,
         gpus_with_kv_reserve=fit.gpus_with_kv_reserve or 0,
         multi_card=fit.multi_card,
         fits=fit.gpus_with_kv_reserve is not None,
+        needs_two_nodes=fit.gpus_for_weights is None or fit.gpus_for_weights > node_gpus,
+        node_memory_gb=float(node_gpus * fit.memory_gb),
+        native_precision=native,
+        reference_gpus=reference.gpus_with_kv_reserve or 0,
     )
+
+
+def assert_gpu_fits(
+    session: FactSession, figures: SizingFigures, knowledge: Knowledge, scenario: str
+) -> list[Firing]:
+    return [
+        firing
+        for fit in figures.fits
+        for firing in session.assert_fact(gpu_fit_fact(fit, figures, knowledge, scenario))
+    ]
 
 
 def sizing_rows(figures: SizingFigures, unsuitable: dict[str, list[str]]) -> tuple[GpuSizing, ...]:
@@ -171,18 +143,11 @@ def size(
     )
     figures = size_model(knowledge, total, active, precision, catalog)
     with (evaluator or rules_engine()).session() as session:
-        firings = [
-            f for fit in figures.fits for f in session.assert_fact(gpu_fit_fact(fit, figures.weights_gb))
-        ]
+        firings = assert_gpu_fits(session, figures, knowledge, WORKLOAD_SCENARIO)
     return size_result(figures, model_id, firings, knowledge)
 
 
 # --- tco ---------------------------------------------------------------------------------------------
-
-
-def per_gpu_hour(assumptions: ServerAssumptions) -> UsdPerGpuHour:
-    cost = own_hardware_cost(assumptions)
-    return UsdPerGpuHour(capital=cost.capital, power=cost.power, rack=cost.rack, total=cost.total)
 
 
 def tco(overrides: dict[str, float] | None = None) -> TcoResult:
@@ -254,7 +219,12 @@ def tco(overrides: dict[str, float] | None = None) -> TcoResult:
 # --- recommend ---------------------------------------------------------------------------------------
 
 
-def workload_fact(resolved: ResolvedWorkload, weights_gb: float, knowledge: Knowledge) -> WorkloadFact:
+def fits_one_small_card(figures: SizingFigures, knowledge: Knowledge) -> bool:
+    limit = knowledge.threshold("small_card_max_memory_gb").value
+    return any(fit.gpus_with_kv_reserve == 1 and fit.memory_gb <= limit for fit in figures.fits)
+
+
+def workload_fact(resolved: ResolvedWorkload, figures: SizingFigures, knowledge: Knowledge) -> WorkloadFact:
     restricted = {c.country for c in knowledge.export_control.restricted_countries}
     return WorkloadFact(
         requests_per_day=resolved.requests_per_day,
@@ -273,203 +243,20 @@ def workload_fact(resolved: ResolvedWorkload, weights_gb: float, knowledge: Know
         params_b=float(resolved.params_b),
         active_params_b=float(resolved.active_params_b),
         is_moe=resolved.is_moe,
-        weights_gb=float(weights_gb),
-    )
-
-
-def option_attributes(offer: Offer, knowledge: Knowledge) -> dict[str, Any]:
-    provider = knowledge.provider(offer.provider)
-    gpu = knowledge.gpu(offer.gpu)
-    return {
-        "eu": knowledge.offer_is_eu(offer),
-        "pricing": offer.pricing,
-        "interconnect": gpu.interconnect,
-        "provider_kind": provider.kind,
-        "enterprise_sla": provider.enterprise_sla,
-        "segment": gpu.segment,
-    }
-
-
-def build_options(
-    knowledge: Knowledge,
-    figures: SizingFigures,
-    unsuitable: dict[str, list[str]],
-    rules: Sequence[Rule],
-    replicas: int,
-    hours_per_month: float,
-) -> list[Option]:
-    """Every catalog offer whose GPU can hold the model, priced for this workload, with the IDs of the
-    rules that exclude it. Nothing is chosen yet."""
-    fits = {fit.gpu: fit for fit in figures.fits}
-    filters = option_filters(rules)
-    options = []
-    for offer in knowledge.offers.offers:
-        fit = fits[offer.gpu]
-        if fit.gpus_with_kv_reserve is None:
-            continue
-        attributes = option_attributes(offer, knowledge)
-        gpus = fit.gpus_with_kv_reserve * replicas
-        rental = rent(offer, gpus, hours_per_month, knowledge.schedule("always").hours_per_month)
-        options.append(
-            Option(
-                provider=offer.provider,
-                offer=offer.offer,
-                gpu=offer.gpu,
-                gpus=gpus,
-                gpus_rented=rental.gpus_rented,
-                replicas=replicas,
-                usd_per_gpu_hour=offer.usd_per_gpu_hour,
-                usd_per_hour=rental.usd_per_hour,
-                billed_hours_per_month=rental.billed_hours_per_month,
-                usd_per_month=rental.usd_per_month,
-                eu=attributes["eu"],
-                jurisdictions=tuple(sorted(set(knowledge.offer_jurisdictions(offer)))),
-                pricing=offer.pricing,
-                interconnect=attributes["interconnect"],
-                provider_kind=attributes["provider_kind"],
-                enterprise_sla=attributes["enterprise_sla"],
-                chosen=False,
-                excluded_by=tuple(unsuitable.get(offer.gpu, [])) + tuple(excluded_by(attributes, filters)),
-                as_of=offer.as_of,
-                source=cite(offer.source, knowledge),
-            )
-        )
-    return sorted(options, key=option_order)
-
-
-def option_order(option: Option) -> tuple[Any, ...]:
-    return (option.usd_per_month, option.provider, option.offer, option.gpu)
-
-
-def best_option(
-    options: Sequence[Option], preferred: tuple[str, str] | None, gpu: str | None = None
-) -> Option | None:
-    """The cheapest eligible option, within the preferred pricing kind when any eligible option has it."""
-    eligible = [o for o in options if not o.excluded_by and (gpu is None or o.gpu == gpu)]
-    if preferred is not None:
-        within = [o for o in eligible if o.pricing == preferred[0]]
-        eligible = within or eligible
-    return min(eligible, key=option_order, default=None)
-
-
-def api_costs(knowledge: Knowledge, resolved: ResolvedWorkload) -> tuple[ApiCost, ...]:
-    usd_per_eur = knowledge.eur_to_usd().rate
-    costs = []
-    for api in knowledge.api_prices.apis:
-        monthly = api_usd_per_month(
-            api,
-            resolved.requests_per_day,
-            resolved.days_per_month,
-            resolved.avg_input_tokens,
-            resolved.avg_output_tokens,
-            usd_per_eur,
-        )
-        requests = resolved.requests_per_day * resolved.days_per_month
-        costs.append(
-            ApiCost(
-                api=api.id,
-                name=api.name,
-                kind=api.kind,
-                currency=api.currency,
-                usd_per_month=monthly,
-                usd_per_request=monthly / requests if requests else 0.0,
-                as_of=api.as_of,
-                compared=api.kind == "open_weights_hosted",
-            )
-        )
-    return tuple(costs)
-
-
-def own_hardware_position(
-    knowledge: Knowledge,
-    figures: SizingFigures,
-    unsuitable: dict[str, list[str]],
-    resolved: ResolvedWorkload,
-    replicas: int,
-    rent_against: Option | None,
-) -> OwnHardware:
-    server = knowledge.own_server()
-    assumptions = ServerAssumptions.from_server(server)
-    cost = own_hardware_cost(assumptions)
-    fit = next(f for f in figures.fits if f.gpu == server.gpu)
-    applicable = fit.gpus_with_kv_reserve is not None and server.gpu not in unsuitable
-    gpus_needed = (fit.gpus_with_kv_reserve or 0) * replicas
-    nodes = max(1, math.ceil(gpus_needed / server.gpus_per_server))
-    busy_gpu_hours = gpus_needed * resolved.utilization * resolved.hours_per_month
-    node_utilization = busy_gpu_hours / (nodes * server.gpus_per_server * server.hours_per_month)
-    return OwnHardware(
-        applicable=applicable,
-        server=server.id,
-        gpu=server.gpu,
-        nodes=nodes,
-        gpus_needed=gpus_needed,
-        node_utilization=node_utilization,
-        usd_per_gpu_hour=per_gpu_hour(assumptions),
-        usd_per_month=nodes * cost.server_usd_per_month,
-        break_even_utilization=(
-            break_even_utilization(cost.total, rent_against.usd_per_gpu_hour) if rent_against else None
-        ),
-        compared_with=f"{rent_against.provider}/{rent_against.offer}" if rent_against else None,
-    )
-
-
-def economics_fact(
-    resolved: ResolvedWorkload,
-    best: Option | None,
-    compared_api: ApiCost | None,
-    own: OwnHardware,
-    rent_against: Option | None,
-    evaluated_on: dt.date,
-    server_gpus: int,
-) -> EconomicsFact:
-    return EconomicsFact(
-        requests_per_day=resolved.requests_per_day,
-        load_pattern=resolved.load_pattern,
-        utilization=float(resolved.utilization),
-        model_stable=resolved.model_stable,
-        on_premises_required=resolved.on_premises_required,
-        has_eligible_option=best is not None,
-        best_option_usd_per_month=float(best.usd_per_month) if best else 0.0,
-        best_option_price_age_days=(evaluated_on - best.as_of).days if best else 0,
-        api_priced=compared_api is not None,
-        api_usd_per_month=float(compared_api.usd_per_month) if compared_api else 0.0,
-        own_hardware_applicable=own.applicable,
-        own_usd_per_month=float(own.usd_per_month),
-        own_usd_per_gpu_hour=float(own.usd_per_gpu_hour.total),
-        rent_usd_per_gpu_hour=float(rent_against.usd_per_gpu_hour) if rent_against else 0.0,
-        break_even_utilization=float(own.break_even_utilization or 0.0),
-        node_utilization=float(own.node_utilization),
-        node_has_idle_gpus=own.gpus_needed < own.nodes * server_gpus,
-        replica_gpus_on_server_gpu=own.gpus_needed,
-        server_gpus=server_gpus,
+        weights_gb=float(figures.weights_gb),
+        context_tokens=resolved.context_tokens,
+        volume_growing=resolved.volume_growing,
+        devops_capacity=resolved.devops_capacity,
+        business_critical=resolved.business_critical,
+        framework=resolved.framework,
+        needs_gpu=resolved.needs_gpu,
+        fits_one_small_card=fits_one_small_card(figures, knowledge),
     )
 
 
 def workload_summary(resolved: ResolvedWorkload) -> WorkloadSummary:
-    return WorkloadSummary(
-        name=resolved.name,
-        model=resolved.model_id,
-        params_b=resolved.params_b,
-        active_params_b=resolved.active_params_b,
-        precision=resolved.precision,
-        custom_weights=resolved.custom_weights,
-        requests_per_day=resolved.requests_per_day,
-        avg_input_tokens=resolved.avg_input_tokens,
-        avg_output_tokens=resolved.avg_output_tokens,
-        context_tokens=resolved.context_tokens,
-        load_pattern=resolved.load_pattern,
-        schedule=resolved.schedule,
-        hours_per_month=resolved.hours_per_month,
-        days_per_month=resolved.days_per_month,
-        utilization=resolved.utilization,
-        utilization_source=resolved.utilization_source,
-        latency_sensitive=resolved.latency_sensitive,
-        personal_data=resolved.personal_data,
-        on_premises_required=resolved.on_premises_required,
-        model_stable=resolved.model_stable,
-        company_country=resolved.company_country,
-        defaults_used=resolved.defaults_used,
-    )
+    fields = set(WorkloadSummary.model_fields) - {"model"}
+    return WorkloadSummary(model=resolved.model_id, **{name: getattr(resolved, name) for name in fields})
 
 
 def price_dates(
@@ -483,10 +270,9 @@ def price_dates(
         for o in knowledge.offers.offers
         if (o.provider, o.offer, o.gpu) in considered
     ]
+    api_ids = {a.api for a in apis}
     entries += [
-        (a.source, a.as_of, "managed API prices")
-        for a in knowledge.api_prices.apis
-        if a.id in {x.api for x in apis}
+        (a.source, a.as_of, "managed API prices") for a in knowledge.api_prices.apis if a.id in api_ids
     ]
     server = knowledge.own_server()
     rate = knowledge.eur_to_usd()
@@ -507,6 +293,10 @@ def price_dates(
     return tuple(sorted(used.values(), key=lambda p: (p.as_of, p.document, p.used_for)))
 
 
+def residency_rule_ids(rulebook: Rulebook) -> set[str]:
+    return {rule.id for rule in rulebook.rules if rule.topic == "residency"}
+
+
 def recommend(
     workload: Workload, evaluated_on: dt.date, evaluator: Evaluator | None = None
 ) -> Recommendation:
@@ -515,47 +305,71 @@ def recommend(
     knowledge = load_knowledge()
     rulebook = load_rulebook()
     resolved = resolve_workload(workload, knowledge)
-    figures = size_model(
-        knowledge,
-        resolved.params_b,
-        resolved.active_params_b,
-        resolved.precision,
-        resolved.model_config_entry,
+    model = resolved.model_config_entry
+    figures = size_model(knowledge, resolved.params_b, resolved.active_params_b, resolved.precision, model)
+    quantized_precision = knowledge.sizing.quantization_steps.steps.get(resolved.precision)
+    quantized = (
+        size_model(knowledge, resolved.params_b, resolved.active_params_b, quantized_precision, model)
+        if quantized_precision
+        else None
     )
     replicas = 1
-    server = knowledge.own_server()
     apis = api_costs(knowledge, resolved)
     compared_api = next((a for a in apis if a.compared), None)
 
     with (evaluator or rules_engine()).session() as session:
-        firings: list[Firing] = []
-        for fit in figures.fits:
-            firings += session.assert_fact(gpu_fit_fact(fit, figures.weights_gb))
-        firings += session.assert_fact(workload_fact(resolved, figures.weights_gb, knowledge))
-
+        # Stage 1: which GPUs may serve a replica, as given and one quantization step down.
+        firings = assert_gpu_fits(session, figures, knowledge, WORKLOAD_SCENARIO)
+        quantized_firings = (
+            assert_gpu_fits(session, quantized, knowledge, QUANTIZED_SCENARIO) if quantized else []
+        )
+        # Stage 2: the workload's own constraints.
+        firings += session.assert_fact(workload_fact(resolved, figures, knowledge))
         constraint_rules = fired_rules(firings, rulebook)
         unsuitable = unsuitable_gpus(firings, rulebook)
-        preferred = preferred_pricing(constraint_rules)
-        options = build_options(
-            knowledge, figures, unsuitable, constraint_rules, replicas, resolved.hours_per_month
-        )
-        best = best_option(options, preferred)
-        rent_against = best_option(options, preferred, gpu=server.gpu)
-        own = own_hardware_position(knowledge, figures, unsuitable, resolved, replicas, rent_against)
-        firings += session.assert_fact(
-            economics_fact(
-                resolved, best, compared_api, own, rent_against, evaluated_on, server.gpus_per_server
+        pricing = preferred_pricing(constraint_rules)
+        preferred = pricing[0] if pricing else None
+        hours = resolved.hours_per_month
+        options = build_options(knowledge, figures, unsuitable, constraint_rules, replicas, hours)
+        quantized_options = (
+            build_options(
+                knowledge,
+                quantized,
+                unsuitable_gpus(quantized_firings, rulebook),
+                constraint_rules,
+                replicas,
+                hours,
             )
+            if quantized
+            else []
+        )
+        alternatives = choose_alternatives(
+            knowledge,
+            options,
+            preferred,
+            residency_rule_ids(rulebook),
+            quantized_options,
+            quantized_precision,
+            quantized.weights_gb if quantized else 0.0,
+        )
+        own = own_hardware_position(
+            knowledge, figures, unsuitable, resolved, replicas, alternatives.rent_against
+        )
+        # Stage 3: economics over the options the constraints left.
+        firings += session.assert_fact(
+            economics_fact(knowledge, resolved, alternatives, compared_api, own, evaluated_on)
         )
 
     rules = fired_rules(firings, rulebook)
     resolution = resolve_deployment(rules)
     winner = next(p for p in resolution.proposals if p.status == "won")
+    best = alternatives.best
     if best is not None:
         best = best.model_copy(update={"chosen": winner.deployment == "dedicated_cloud"})
         options = [best if option_order(o) == option_order(best) else o for o in options]
     chosen = best if best is not None and best.chosen else None
-    decision = decide(winner.deployment, winner.rule_id, chosen, compared_api, own, server.gpus_per_server)
+    server_gpus = knowledge.own_server().gpus_per_server
+    decision = decide(winner.deployment, winner.rule_id, chosen, compared_api, own, server_gpus)
 
     return Recommendation(
         evaluated_on=evaluated_on,

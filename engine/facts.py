@@ -21,7 +21,10 @@ class Fact(BaseModel):
 
 class GpuFitFact(Fact):
     kind: Literal["gpu_fit"] = "gpu_fit"
+    scenario: str
+    """"workload": the workload as given; "quantized": one quantization step down (for OPT rules)."""
     gpu: str
+    vendor: str
     interconnect: str
     segment: str
     memory_gb: float
@@ -32,6 +35,13 @@ class GpuFitFact(Fact):
     """0 when even the largest allowed count leaves no KV reserve."""
     multi_card: bool
     fits: bool
+    needs_two_nodes: bool
+    """The weights alone need more cards than one node holds."""
+    node_memory_gb: float
+    native_precision: bool
+    """The card computes in the workload's precision natively (FP8 needs FP8 tensor cores)."""
+    reference_gpus: int
+    """Cards with KV reserve on the reference GPU (H100 SXM), 0 when it cannot hold the model."""
 
 
 class WorkloadFact(Fact):
@@ -53,6 +63,14 @@ class WorkloadFact(Fact):
     active_params_b: float
     is_moe: bool
     weights_gb: float
+    context_tokens: int
+    volume_growing: bool
+    devops_capacity: bool
+    business_critical: bool
+    framework: str
+    needs_gpu: bool
+    fits_one_small_card: bool
+    """One card of at most ``small_card_max_memory_gb`` holds a replica with KV reserve."""
 
 
 class EconomicsFact(Fact):
@@ -79,6 +97,45 @@ class EconomicsFact(Fact):
     node_has_idle_gpus: bool
     replica_gpus_on_server_gpu: int
     server_gpus: int
+    rent_comparison_available: bool
+    """An admitted rental of the own server's GPU exists, so the break-even figures are defined."""
+    break_even_low_price: float
+    break_even_high_price: float
+    break_even_residual: float
+    latency_sensitive: bool
+    personal_data: bool
+    best_option_provider: str
+    best_option_provider_kind: str
+    best_option_offer: str
+    best_option_gpu: str
+    best_option_gpus: int
+    best_option_pricing: str
+    best_option_usd_per_hour: float
+    best_option_tdp_watts: float
+    server_gpu_watts: float
+    """The power per GPU of the catalog's own-server cost line."""
+    best_option_has_other_prices: bool
+    best_option_other_prices: str
+    """The provider's other catalog prices for the same GPU, with kind and date, for the message."""
+    hyperscaler_option_available: bool
+    hyperscaler_best_usd_per_month: float
+    saving_vs_hyperscaler: float
+    non_eu_cheaper: bool
+    """Personal data only: the cheapest option that only the residency rules exclude costs less."""
+    non_eu_best_usd_per_month: float
+    eu_premium: float
+    reference_gpu: str
+    reference_option_available: bool
+    reference_gpus: int
+    reference_usd_per_hour: float
+    best_fewer_cards_than_reference: bool
+    quantization_available: bool
+    quantized_precision: str
+    quantized_has_option: bool
+    quantized_best_usd_per_month: float
+    quantized_best_gpu: str
+    quantized_best_gpus: int
+    quantized_weights_gb: float
 
 
 FACT_MODELS: dict[str, type[Fact]] = {

@@ -244,6 +244,14 @@ class KvCache(Sourced):
     bytes_per_element_by_precision: dict[Precision, PositiveFloat]
 
 
+class ReferenceGpu(Sourced):
+    gpu: str
+
+
+class QuantizationSteps(Sourced):
+    steps: dict[Precision, Precision]
+
+
 class RestrictedCountry(Sourced):
     country: str = Field(pattern=r"^[A-Z]{2}$")
     name: str
@@ -258,6 +266,22 @@ class ExchangeRate(Sourced):
 class WorkloadDefault(Sourced):
     field: str
     value: str | int | float | bool
+
+
+class MarketFigure(Sourced):
+    """A figure of the documents that is neither an offer nor a spec: a range or a single value."""
+
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    description: str
+    value_low: float
+    value_high: float
+    unit: str
+
+    @model_validator(mode="after")
+    def _ordered(self) -> MarketFigure:
+        if self.value_low > self.value_high:
+            raise ValueError("value_low must not exceed value_high")
+        return self
 
 
 class UtilizationDefault(Sourced):
@@ -312,6 +336,8 @@ class SizingFile(VersionedFile):
     bytes_per_parameter: tuple[BytesPerParameter, ...]
     card_counts: CardCounts
     kv_cache: KvCache
+    reference_gpu: ReferenceGpu
+    quantization_steps: QuantizationSteps
 
 
 class ExportControlFile(VersionedFile):
@@ -320,6 +346,10 @@ class ExportControlFile(VersionedFile):
 
 class ExchangeRatesFile(VersionedFile):
     rates: tuple[ExchangeRate, ...]
+
+
+class MarketFiguresFile(VersionedFile):
+    figures: tuple[MarketFigure, ...]
 
 
 class WorkloadDefaultsFile(VersionedFile):
@@ -343,6 +373,7 @@ class Knowledge(Strict):
     export_control: ExportControlFile
     exchange_rates: ExchangeRatesFile
     workload_defaults: WorkloadDefaultsFile
+    market_figures: MarketFiguresFile
 
     # -- look-ups ----------------------------------------------------------------------------------------
     def gpu(self, gpu_id: str) -> Gpu:
@@ -365,6 +396,12 @@ class Knowledge(Strict):
             if threshold.key == key:
                 return threshold
         raise KeyError(key)
+
+    def figure(self, figure_id: str) -> MarketFigure:
+        return _by_id(self.market_figures.figures, figure_id)
+
+    def figures_by_id(self) -> dict[str, MarketFigure]:
+        return {figure.id: figure for figure in self.market_figures.figures}
 
     def threshold_values(self) -> dict[str, float]:
         return {t.key: t.value for t in self.thresholds.thresholds}
@@ -416,6 +453,7 @@ KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {
     "export_control": ExportControlFile,
     "exchange_rates": ExchangeRatesFile,
     "workload_defaults": WorkloadDefaultsFile,
+    "market_figures": MarketFiguresFile,
 }
 
 
@@ -500,6 +538,7 @@ def check_references(knowledge: Knowledge, directory: Path) -> None:
     unique("schedules.yaml", [s.id for s in knowledge.schedules.schedules])
     unique("sizing.yaml", [b.precision for b in knowledge.sizing.bytes_per_parameter])
     unique("workload_defaults.yaml", [d.field for d in knowledge.workload_defaults.defaults])
+    unique("market_figures.yaml", [f.id for f in knowledge.market_figures.figures])
 
     gpu_ids = {g.id for g in knowledge.gpus.gpus}
     providers = {p.id: p for p in knowledge.providers.providers}
@@ -517,6 +556,8 @@ def check_references(knowledge: Knowledge, directory: Path) -> None:
             for region in offer.regions:
                 if region not in region_ids:
                     problems.append(f"{where}: field regions: {region!r} is not a region of {provider.id}")
+    if knowledge.sizing.reference_gpu.gpu not in gpu_ids:
+        problems.append(f"{directory / 'sizing.yaml'}: reference_gpu: unknown GPU")
     for server in knowledge.own_hardware.servers:
         if server.gpu not in gpu_ids:
             problems.append(f"{directory / 'own_hardware.yaml'}: entry {server.id!r}: field gpu: unknown GPU")

@@ -51,6 +51,25 @@ def fmt_gb(value: float) -> str:
     return fmt_num(round(value, 1)) if not float(value).is_integer() else f"{value:,.0f}"
 
 
+def _range(figure: Any, fmt: Any) -> str:
+    low, high = fmt(figure.value_low), fmt(figure.value_high)
+    return low if low == high else f"{low} to {high}"
+
+
+def fmt_range_pct(figure: Any) -> str:
+    """A market figure that is a share, as the documents write it: '60 to 90 %' or '44 %'."""
+    low, high = (f"{v * 100:.0f}" for v in (figure.value_low, figure.value_high))
+    return f"{low} %" if low == high else f"{low} to {high} %"
+
+
+def fmt_range_num(figure: Any) -> str:
+    return _range(figure, fmt_num)
+
+
+def fmt_range_usd(figure: Any) -> str:
+    return _range(figure, fmt_usd)
+
+
 FILTERS: dict[str, Any] = {
     "num": fmt_num,
     "usd": fmt_usd,
@@ -58,6 +77,9 @@ FILTERS: dict[str, Any] = {
     "usd_small": fmt_usd_small,
     "pct": fmt_pct,
     "gb": fmt_gb,
+    "range_pct": fmt_range_pct,
+    "range_num": fmt_range_num,
+    "range_usd": fmt_range_usd,
 }
 
 

@@ -17,6 +17,7 @@ from .errors import InputError, close_match, unknown_value_message
 from .knowledge import Knowledge, ModelConfig, Precision
 
 LoadPattern = Literal["steady", "variable", "batch"]
+Framework = Literal["pytorch", "jax", "tensorflow"]
 ScheduleId = Literal["always", "workdays", "office_hours"]
 
 MAX_INPUT_BYTES = 1_000_000
@@ -72,6 +73,11 @@ class Workload(StrictInput):
     on_premises_required: bool | None = None
     model_stable: bool | None = None
     company_country: str | None = Field(default=None, pattern=r"^[A-Z]{2}$")
+    volume_growing: bool | None = None
+    devops_capacity: bool | None = None
+    business_critical: bool | None = None
+    framework: Framework | None = None
+    needs_gpu: bool | None = None
 
 
 class ResolvedWorkload(BaseModel):
@@ -101,6 +107,11 @@ class ResolvedWorkload(BaseModel):
     on_premises_required: bool
     model_stable: bool
     company_country: str
+    volume_growing: bool
+    devops_capacity: bool
+    business_critical: bool
+    framework: Framework
+    needs_gpu: bool
     defaults_used: tuple[str, ...]
 
     @property
@@ -267,5 +278,10 @@ def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorklo
         on_premises_required=pick("on_premises_required"),
         model_stable=pick("model_stable"),
         company_country=pick("company_country"),
+        volume_growing=pick("volume_growing"),
+        devops_capacity=pick("devops_capacity"),
+        business_critical=pick("business_critical"),
+        framework=pick("framework"),
+        needs_gpu=pick("needs_gpu"),
         defaults_used=tuple(defaults_used),
     )

@@ -12,6 +12,8 @@ RULE_FILES: tuple[str, ...] = (
     "interconnect.yaml",
     "sizing.yaml",
     "tco.yaml",
+    "provider.yaml",
+    "optimization.yaml",
     "export_control.yaml",
     "knowledge.yaml",
 )

@@ -1,0 +1,230 @@
+"""The economics stage: what the API, the cheapest rentals and an owned server cost for this workload,
+condensed into the complete ``EconomicsFact`` the deployment, pricing, provider and TCO rules read."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .costs import ServerAssumptions, api_usd_per_month, break_even_utilization, own_hardware_cost
+from .facts import EconomicsFact
+from .knowledge import Knowledge
+from .options import cheapest
+from .result import ApiCost, Option, OwnHardware, UsdPerGpuHour
+from .sizing import SizingFigures
+from .workload import ResolvedWorkload
+
+
+def per_gpu_hour(assumptions: ServerAssumptions) -> UsdPerGpuHour:
+    cost = own_hardware_cost(assumptions)
+    return UsdPerGpuHour(capital=cost.capital, power=cost.power, rack=cost.rack, total=cost.total)
+
+
+def api_costs(knowledge: Knowledge, resolved: ResolvedWorkload) -> tuple[ApiCost, ...]:
+    """Monthly cost of every managed API for the workload's tokens; the hosted open-weights model is the
+    like-for-like comparison."""
+    usd_per_eur = knowledge.eur_to_usd().rate
+    requests = resolved.requests_per_day * resolved.days_per_month
+    costs = []
+    for api in knowledge.api_prices.apis:
+        monthly = api_usd_per_month(
+            api,
+            resolved.requests_per_day,
+            resolved.days_per_month,
+            resolved.avg_input_tokens,
+            resolved.avg_output_tokens,
+            usd_per_eur,
+        )
+        costs.append(
+            ApiCost(
+                api=api.id,
+                name=api.name,
+                kind=api.kind,
+                currency=api.currency,
+                usd_per_month=monthly,
+                usd_per_request=monthly / requests if requests else 0.0,
+                as_of=api.as_of,
+                compared=api.kind == "open_weights_hosted",
+            )
+        )
+    return tuple(costs)
+
+
+def own_hardware_position(
+    knowledge: Knowledge,
+    figures: SizingFigures,
+    unsuitable: dict[str, list[str]],
+    resolved: ResolvedWorkload,
+    replicas: int,
+    rent_against: Option | None,
+) -> OwnHardware:
+    """The catalog's own server serving this workload: nodes, node utilization, monthly cost, break-even.
+
+    Node utilization counts the whole node: busy card-hours of the cards the workload needs, divided by
+    all cards' calendar hours, so idle cards of a node bought for a smaller replica count against it.
+    """
+    server = knowledge.own_server()
+    assumptions = ServerAssumptions.from_server(server)
+    cost = own_hardware_cost(assumptions)
+    fit = next(f for f in figures.fits if f.gpu == server.gpu)
+    applicable = fit.gpus_with_kv_reserve is not None and server.gpu not in unsuitable
+    gpus_needed = (fit.gpus_with_kv_reserve or 0) * replicas
+    nodes = max(1, math.ceil(gpus_needed / server.gpus_per_server))
+    busy_gpu_hours = gpus_needed * resolved.utilization * resolved.hours_per_month
+    node_utilization = busy_gpu_hours / (nodes * server.gpus_per_server * server.hours_per_month)
+    return OwnHardware(
+        applicable=applicable,
+        server=server.id,
+        gpu=server.gpu,
+        nodes=nodes,
+        gpus_needed=gpus_needed,
+        node_utilization=node_utilization,
+        usd_per_gpu_hour=per_gpu_hour(assumptions),
+        usd_per_month=nodes * cost.server_usd_per_month,
+        break_even_utilization=(
+            break_even_utilization(cost.total, rent_against.usd_per_gpu_hour) if rent_against else None
+        ),
+        compared_with=f"{rent_against.provider}/{rent_against.offer}" if rent_against else None,
+    )
+
+
+@dataclass(frozen=True)
+class Alternatives:
+    """The options the economics rules compare the best one with."""
+
+    best: Option | None
+    rent_against: Option | None
+    """Cheapest admitted rental of the own server's GPU: the price buying must beat."""
+    hyperscaler: Option | None
+    without_residency: Option | None
+    """Cheapest option that only residency rules exclude (for the EU premium)."""
+    reference: Option | None
+    quantized: Option | None
+    quantized_precision: str | None
+    quantized_weights_gb: float
+
+
+def other_prices(knowledge: Knowledge, best: Option | None) -> str:
+    if best is None:
+        return ""
+    labels = [
+        f"{o.offer} ${o.usd_per_gpu_hour:.2f} ({o.pricing.replace('_', '-')}, {o.as_of.isoformat()})"
+        for o in knowledge.offers.offers
+        if o.provider == best.provider and o.gpu == best.gpu and o.offer != best.offer
+    ]
+    return "; ".join(labels)
+
+
+def break_even_at(knowledge: Knowledge, rent_price: float | None, **changes: float) -> float:
+    if not rent_price:
+        return 0.0
+    assumptions = ServerAssumptions.from_server(knowledge.own_server()).model_copy(update=changes)
+    return break_even_utilization(own_hardware_cost(assumptions).total, rent_price)
+
+
+def economics_fact(
+    knowledge: Knowledge,
+    resolved: ResolvedWorkload,
+    alternatives: Alternatives,
+    compared_api: ApiCost | None,
+    own: OwnHardware,
+    evaluated_on: dt.date,
+) -> EconomicsFact:
+    server = knowledge.own_server()
+    best, reference, quantized = alternatives.best, alternatives.reference, alternatives.quantized
+    hyperscaler, non_eu = alternatives.hyperscaler, alternatives.without_residency
+    rent_price = alternatives.rent_against.usd_per_gpu_hour if alternatives.rent_against else None
+    best_monthly = best.usd_per_month if best else 0.0
+    return EconomicsFact(
+        requests_per_day=resolved.requests_per_day,
+        load_pattern=resolved.load_pattern,
+        utilization=float(resolved.utilization),
+        model_stable=resolved.model_stable,
+        on_premises_required=resolved.on_premises_required,
+        has_eligible_option=best is not None,
+        best_option_usd_per_month=float(best_monthly),
+        best_option_price_age_days=(evaluated_on - best.as_of).days if best else 0,
+        api_priced=compared_api is not None,
+        api_usd_per_month=float(compared_api.usd_per_month) if compared_api else 0.0,
+        own_hardware_applicable=own.applicable,
+        own_usd_per_month=float(own.usd_per_month),
+        own_usd_per_gpu_hour=float(own.usd_per_gpu_hour.total),
+        rent_usd_per_gpu_hour=float(rent_price or 0.0),
+        break_even_utilization=float(own.break_even_utilization or 0.0),
+        node_utilization=float(own.node_utilization),
+        node_has_idle_gpus=own.gpus_needed < own.nodes * server.gpus_per_server,
+        replica_gpus_on_server_gpu=own.gpus_needed,
+        server_gpus=server.gpus_per_server,
+        rent_comparison_available=rent_price is not None,
+        break_even_low_price=break_even_at(knowledge, rent_price, server_price_usd=server.price_usd_low),
+        break_even_high_price=break_even_at(knowledge, rent_price, server_price_usd=server.price_usd_high),
+        break_even_residual=break_even_at(knowledge, rent_price, residual=server.residual_share_scenario),
+        latency_sensitive=resolved.latency_sensitive,
+        personal_data=resolved.personal_data,
+        best_option_provider=best.provider if best else "",
+        best_option_provider_kind=best.provider_kind if best else "",
+        best_option_offer=best.offer if best else "",
+        best_option_gpu=best.gpu if best else "",
+        best_option_gpus=best.gpus if best else 0,
+        best_option_pricing=best.pricing if best else "",
+        best_option_usd_per_hour=float(best.usd_per_hour) if best else 0.0,
+        best_option_tdp_watts=float(knowledge.gpu(best.gpu).tdp_watts) if best else 0.0,
+        server_gpu_watts=float(server.gpu_watts),
+        best_option_has_other_prices=bool(other_prices(knowledge, best)),
+        best_option_other_prices=other_prices(knowledge, best),
+        hyperscaler_option_available=hyperscaler is not None,
+        hyperscaler_best_usd_per_month=float(hyperscaler.usd_per_month) if hyperscaler else 0.0,
+        saving_vs_hyperscaler=1 - best_monthly / hyperscaler.usd_per_month if hyperscaler and best else 0.0,
+        non_eu_cheaper=bool(
+            resolved.personal_data and best and non_eu and non_eu.usd_per_month < best_monthly
+        ),
+        non_eu_best_usd_per_month=float(non_eu.usd_per_month) if non_eu else 0.0,
+        eu_premium=best_monthly / non_eu.usd_per_month - 1 if best and non_eu else 0.0,
+        reference_gpu=knowledge.sizing.reference_gpu.gpu,
+        reference_option_available=reference is not None,
+        reference_gpus=reference.gpus if reference else 0,
+        reference_usd_per_hour=float(reference.usd_per_hour) if reference else 0.0,
+        best_fewer_cards_than_reference=bool(best and reference and best.gpus < reference.gpus),
+        quantization_available=alternatives.quantized_precision is not None,
+        quantized_precision=alternatives.quantized_precision or "",
+        quantized_has_option=quantized is not None,
+        quantized_best_usd_per_month=float(quantized.usd_per_month) if quantized else 0.0,
+        quantized_best_gpu=quantized.gpu if quantized else "",
+        quantized_best_gpus=quantized.gpus if quantized else 0,
+        quantized_weights_gb=float(alternatives.quantized_weights_gb),
+    )
+
+
+def choose_alternatives(
+    knowledge: Knowledge,
+    options: Sequence[Option],
+    preferred_pricing: str | None,
+    residency_rule_ids: set[str],
+    quantized_options: Sequence[Option],
+    quantized_precision: str | None,
+    quantized_weights_gb: float,
+) -> Alternatives:
+    server_gpu = knowledge.own_server().gpu
+    reference_gpu = knowledge.sizing.reference_gpu.gpu
+
+    def admitted(option: Option) -> bool:
+        return not option.excluded_by
+
+    return Alternatives(
+        best=cheapest(options, preferred_pricing),
+        rent_against=cheapest(options, preferred_pricing, lambda o: admitted(o) and o.gpu == server_gpu),
+        hyperscaler=cheapest(
+            options, preferred_pricing, lambda o: admitted(o) and o.provider_kind == "hyperscaler"
+        ),
+        without_residency=cheapest(
+            options,
+            preferred_pricing,
+            lambda o: bool(o.excluded_by) and set(o.excluded_by) <= residency_rule_ids,
+        ),
+        reference=cheapest(options, preferred_pricing, lambda o: admitted(o) and o.gpu == reference_gpu),
+        quantized=cheapest(quantized_options, preferred_pricing),
+        quantized_precision=quantized_precision,
+        quantized_weights_gb=quantized_weights_gb,
+    )

@@ -1,0 +1,93 @@
+"""Options: every catalog offer whose GPU holds the model, priced for the workload, with the IDs of the
+rules that exclude it; and the choice of the cheapest option no rule excluded."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .costs import rent
+from .findings import cite
+from .knowledge import Knowledge, Offer
+from .resolution import excluded_by, option_filters
+from .result import Option
+from .rulebook import Rule
+from .sizing import SizingFigures
+
+
+def option_attributes(offer: Offer, knowledge: Knowledge) -> dict[str, Any]:
+    """The attributes exclusion rules can name (``OptionField`` in the rule schema)."""
+    provider = knowledge.provider(offer.provider)
+    gpu = knowledge.gpu(offer.gpu)
+    return {
+        "eu": knowledge.offer_is_eu(offer),
+        "pricing": offer.pricing,
+        "interconnect": gpu.interconnect,
+        "provider_kind": provider.kind,
+        "enterprise_sla": provider.enterprise_sla,
+        "segment": gpu.segment,
+    }
+
+
+def build_options(
+    knowledge: Knowledge,
+    figures: SizingFigures,
+    unsuitable: dict[str, list[str]],
+    rules: Sequence[Rule],
+    replicas: int,
+    hours_per_month: float,
+) -> list[Option]:
+    """Every offer whose GPU can hold the model, cheapest first; nothing is chosen yet."""
+    fits = {fit.gpu: fit for fit in figures.fits}
+    filters = option_filters(rules)
+    calendar_hours = knowledge.schedule("always").hours_per_month
+    options = []
+    for offer in knowledge.offers.offers:
+        fit = fits[offer.gpu]
+        if fit.gpus_with_kv_reserve is None:
+            continue
+        attributes = option_attributes(offer, knowledge)
+        gpus = fit.gpus_with_kv_reserve * replicas
+        rental = rent(offer, gpus, hours_per_month, calendar_hours)
+        options.append(
+            Option(
+                provider=offer.provider,
+                offer=offer.offer,
+                gpu=offer.gpu,
+                gpus=gpus,
+                gpus_rented=rental.gpus_rented,
+                replicas=replicas,
+                usd_per_gpu_hour=offer.usd_per_gpu_hour,
+                usd_per_hour=rental.usd_per_hour,
+                billed_hours_per_month=rental.billed_hours_per_month,
+                usd_per_month=rental.usd_per_month,
+                eu=attributes["eu"],
+                jurisdictions=tuple(sorted(set(knowledge.offer_jurisdictions(offer)))),
+                pricing=offer.pricing,
+                interconnect=attributes["interconnect"],
+                provider_kind=attributes["provider_kind"],
+                enterprise_sla=attributes["enterprise_sla"],
+                chosen=False,
+                excluded_by=tuple(unsuitable.get(offer.gpu, [])) + tuple(excluded_by(attributes, filters)),
+                as_of=offer.as_of,
+                source=cite(offer.source, knowledge),
+            )
+        )
+    return sorted(options, key=option_order)
+
+
+def option_order(option: Option) -> tuple[Any, ...]:
+    """Cheapest first; provider, offer and GPU break ties so the order never depends on the catalog's."""
+    return (option.usd_per_month, option.provider, option.offer, option.gpu)
+
+
+def cheapest(
+    options: Sequence[Option],
+    preferred_pricing: str | None,
+    include: Callable[[Option], bool] = lambda option: not option.excluded_by,
+) -> Option | None:
+    """The cheapest option ``include`` admits, within the preferred pricing kind when any has it."""
+    admitted = [o for o in options if include(o)]
+    if preferred_pricing is not None:
+        admitted = [o for o in admitted if o.pricing == preferred_pricing] or admitted
+    return min(admitted, key=option_order, default=None)
