@@ -214,6 +214,11 @@ class WorkloadSummary(ResultModel):
     on_premises_required: bool
     model_stable: bool
     company_country: str
+    volume_growing: bool
+    devops_capacity: bool
+    business_critical: bool
+    framework: str
+    needs_gpu: bool
     defaults_used: tuple[str, ...]
 
 
