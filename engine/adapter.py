@@ -6,6 +6,9 @@ durable-rules 2.0.28 this module avoids:
 
 - the stock host starts two timer threads that race with synchronous calls: ``_QuietHost`` starts none;
 - a ruleset holds at most 1,024 live sessions: each evaluation uses a fresh session and deletes it;
+- asserting a fact no rule matches still creates the session, and deleting a session that never
+  stored a fact crashes the process: every session first asserts a marker fact that an internal rule
+  matches, so it can always be deleted;
 - ``post`` consumes events: facts are only ever asserted with ``assert_fact``;
 - ``none()`` is not truth-maintained: "no rule concluded X" is decided in Python after the run;
 - comparisons with missing or mistyped properties misfire: facts are complete pydantic models;
@@ -28,6 +31,8 @@ from .facts import Fact
 from .rulebook import Condition, Rule, Rulebook
 
 RULESET_NAME = "gpu_advisor"
+SESSION_RULE = "session-open"
+"""Internal rule matching the marker fact that opens every session; not part of the rulebook."""
 
 _OPERATORS = {"eq": None, "ne": "$neq", "lt": "$lt", "le": "$lte", "gt": "$gt", "ge": "$gte"}
 
@@ -74,6 +79,10 @@ def compile_rulebook(rulebook: Rulebook, thresholds: Mapping[str, float]) -> dic
     return {rule.id: compile_rule(rule, thresholds) for rule in rulebook.rules}
 
 
+def _ignore(c: Any) -> None:
+    """Action of the session marker rule: nothing to do."""
+
+
 class RulesEngine:
     """A compiled rulebook on a private durable-rules host. Build once per process; reuse for every call."""
 
@@ -91,11 +100,12 @@ class RulesEngine:
         definition = compile_rulebook(rulebook, thresholds)
         for rule_id in definition:
             definition[rule_id]["run"] = self._action(rule_id)
+        definition[SESSION_RULE] = {"all": [{"m": {"kind": SESSION_RULE}}], "run": _ignore}
         self._host = _QuietHost({RULESET_NAME: definition})
 
     def _action(self, rule_id: str) -> Any:
         def action(c: Any) -> None:
-            fact = {key: value for key, value in c.m._d.items() if key != "sid"}
+            fact = {key: value for key, value in c.m.items() if key != "sid"}
             self._firings.append(Firing(rule_id, fact))
 
         return action
@@ -105,13 +115,12 @@ class RulesEngine:
         """A fresh engine session, deleted afterwards; evaluations are serialized across threads."""
         with self._lock:
             sid = str(next(self._sessions))
+            self._host.assert_fact(RULESET_NAME, {"sid": sid, "kind": SESSION_RULE})
             try:
                 yield Session(self, sid)
             finally:
                 self._firings.clear()
-                # A session whose facts matched no rule stored no state; deleting it may raise.
-                with contextlib.suppress(Exception):
-                    self._host.delete_state(RULESET_NAME, sid)
+                self._host.delete_state(RULESET_NAME, sid)
 
     def _assert(self, sid: str, fact: Fact) -> list[Firing]:
         self._firings.clear()

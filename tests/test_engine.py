@@ -1,0 +1,57 @@
+"""The durable-rules adapter survives the engine's measured traps (see engine/adapter.py)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from gpu_advisor.engine.adapter import RulesEngine
+from gpu_advisor.engine.advisor import recommend, size
+from gpu_advisor.engine.facts import GpuFitFact
+from gpu_advisor.engine.knowledge import load_knowledge
+from gpu_advisor.engine.rulebook import load_rulebook
+from gpu_advisor.engine.workload import load_workload
+from helpers import EVALUATED_ON, EXAMPLES_DIR
+
+SESSION_LIMIT = 1024  # durable-rules' live sessions per ruleset; the 1,025th raises MemoryError
+
+
+def quiet_fact(index: int) -> GpuFitFact:
+    """A fact that matches no rule: a 1B model on one big NVLink card."""
+    return GpuFitFact(
+        scenario="workload",
+        gpu=f"gpu-{index}",
+        vendor="nvidia",
+        interconnect="nvlink",
+        segment="datacenter",
+        memory_gb=192.0,
+        weights_gb=2.0,
+        gpus_for_weights=1,
+        gpus_with_kv_reserve=1,
+        multi_card=False,
+        fits=True,
+        needs_two_nodes=False,
+        node_memory_gb=1536.0,
+        native_precision=True,
+        reference_gpus=1,
+    )
+
+
+def test_sessions_whose_facts_match_no_rule_are_deleted() -> None:
+    engine = RulesEngine(load_rulebook(), load_knowledge().threshold_values())
+    for index in range(SESSION_LIMIT * 2):
+        with engine.session() as session:
+            assert session.assert_fact(quiet_fact(index)) == []
+
+
+def test_many_evaluations_do_not_exhaust_sessions() -> None:
+    for index in range(SESSION_LIMIT + 100):
+        result = size(precision="bf16", params_b=1 + index % 5)
+        assert result.weights_gb == 2 * (1 + index % 5)
+
+
+def test_threads_get_the_serial_answers() -> None:
+    workloads = [load_workload(str(path)) for path in sorted(EXAMPLES_DIR.glob("*.yaml"))]
+    serial = [recommend(w, EVALUATED_ON) for w in workloads]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        parallel = list(pool.map(lambda w: recommend(w, EVALUATED_ON), workloads * 10))
+    assert parallel == serial * 10
