@@ -60,6 +60,18 @@ def emit(text: str, output: str | None) -> None:
         raise InputError(f"--output: cannot write {output!r} ({error.strerror})") from None
 
 
+class FiniteFloat(click.FloatRange):
+    """A float option that also rejects nan and inf, which click's FloatRange lets through."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        import math
+
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{param.opts[0] if param else 'value'}: not a finite number", param, ctx)
+        return number
+
+
 def parse_date(value: str | None) -> dt.date:
     if value is None:
         return dt.date.today()
@@ -110,10 +122,10 @@ def recommend(workload_file: str, output_format: str, output: str | None, as_of:
 
 @main.command()
 @click.option("--model", "model_id", metavar="ID", help="Catalog model ID (see knowledge/models.yaml).")
-@click.option("--params-b", type=click.FloatRange(min=0, min_open=True), help="Total parameters, billions.")
+@click.option("--params-b", type=FiniteFloat(min=0, min_open=True), help="Total parameters, billions.")
 @click.option(
     "--active-params-b",
-    type=click.FloatRange(min=0, min_open=True),
+    type=FiniteFloat(min=0, min_open=True),
     help="Active parameters per token (mixture of experts), billions.",
 )
 @click.option(
@@ -160,7 +172,7 @@ def size(
 @main.command()
 @click.option(
     "--server-price",
-    type=click.FloatRange(min=0, min_open=True),
+    type=FiniteFloat(min=0, min_open=True),
     metavar="USD",
     help="Price of the 8-GPU server (default: $285,000, midpoint of $250,000-$320,000).",
 )
@@ -168,25 +180,21 @@ def size(
 @click.option("--months", type=click.IntRange(min=1), metavar="N", help="Write-off period (default 36).")
 @click.option(
     "--gpu-watts",
-    type=click.FloatRange(min=0, min_open=True),
+    type=FiniteFloat(min=0, min_open=True),
     metavar="W",
     help="Power per GPU (default 700 W, H100 SXM TDP; a B200 runs at about 1,000 W).",
 )
 @click.option(
     "--power-overhead",
-    type=click.FloatRange(min=1),
+    type=FiniteFloat(min=1),
     metavar="F",
     help="Factor for CPU, NICs and power-supply losses (default 1.3).",
 )
-@click.option(
-    "--usd-per-kwh", type=click.FloatRange(min=0), metavar="X", help="Electricity price (default 0.12)."
-)
-@click.option(
-    "--rack-usd-per-month", type=click.FloatRange(min=0), metavar="X", help="Rack cost (default 1,000)."
-)
+@click.option("--usd-per-kwh", type=FiniteFloat(min=0), metavar="X", help="Electricity price (default 0.12).")
+@click.option("--rack-usd-per-month", type=FiniteFloat(min=0), metavar="X", help="Rack cost (default 1,000).")
 @click.option(
     "--residual",
-    type=click.FloatRange(min=0, max=1, max_open=True),
+    type=FiniteFloat(min=0, max=1, max_open=True),
     metavar="F",
     help="Resale value after the write-off period as a share of the price (default 0).",
 )

@@ -250,6 +250,7 @@ def workload_fact(resolved: ResolvedWorkload, figures: SizingFigures, knowledge:
         business_critical=resolved.business_critical,
         framework=resolved.framework,
         needs_gpu=resolved.needs_gpu,
+        fits_any_gpu=any(fit.gpus_with_kv_reserve is not None for fit in figures.fits),
         fits_one_small_card=fits_one_small_card(figures, knowledge),
     )
 
@@ -409,6 +410,18 @@ def decide(
             gpu=chosen.gpu,
             gpus=chosen.gpus,
             usd_per_month=chosen.usd_per_month,
+            deciding_rule_id=rule_id,
+        )
+    if deployment == "own_hardware" and not own.applicable:
+        # No catalog hardware holds the model: the decision names no server, count or price.
+        return Decision(
+            deployment="own_hardware",
+            pricing=None,
+            provider=None,
+            offer=None,
+            gpu=None,
+            gpus=None,
+            usd_per_month=None,
             deciding_rule_id=rule_id,
         )
     if deployment == "own_hardware":

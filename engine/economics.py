@@ -46,7 +46,8 @@ def api_costs(knowledge: Knowledge, resolved: ResolvedWorkload) -> tuple[ApiCost
                 usd_per_month=monthly,
                 usd_per_request=monthly / requests if requests else 0.0,
                 as_of=api.as_of,
-                compared=api.kind == "open_weights_hosted",
+                compared=api.stands_in_up_to_params_b is not None
+                and resolved.params_b <= api.stands_in_up_to_params_b,
             )
         )
     return tuple(costs)

@@ -69,6 +69,8 @@ class WorkloadFact(Fact):
     business_critical: bool
     framework: str
     needs_gpu: bool
+    fits_any_gpu: bool
+    """Some catalog GPU holds a replica with KV reserve at 16 cards or fewer."""
     fits_one_small_card: bool
     """One card of at most ``small_card_max_memory_gb`` holds a replica with KV reserve."""
 

@@ -151,6 +151,9 @@ class ApiPrice(Sourced):
     currency: Literal["EUR", "USD"]
     input_per_million_tokens: PositiveFloat
     output_per_million_tokens: PositiveFloat
+    stands_in_up_to_params_b: PositiveFloat | None = None
+    """An open-weights API can replace a self-hosted open model of at most this size; None: no
+    like-for-like comparison (a proprietary model)."""
 
 
 class OwnServer(Sourced):
@@ -287,6 +290,7 @@ class MarketFigure(Sourced):
 class UtilizationDefault(Sourced):
     load_pattern: Literal["steady", "variable", "batch"]
     utilization: float = Field(gt=0, le=1)
+    latency_sensitive: bool
 
 
 # --- files -------------------------------------------------------------------------------------------

@@ -152,7 +152,7 @@ class ApiCost(ResultModel):
     usd_per_request: float
     as_of: dt.date
     compared: bool
-    """The API the cost comparison uses: the hosted open-weights model, the like-for-like alternative."""
+    """The API the cost comparison uses: a hosted open-weights model of the workload's size class."""
 
 
 class OwnHardware(ResultModel):

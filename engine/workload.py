@@ -58,9 +58,9 @@ class ModelSpec(StrictInput):
 
 
 class Workload(StrictInput):
-    name: str = Field(min_length=1, max_length=200)
+    name: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]+$")
     model: ModelSpec
-    requests_per_day: int = Field(ge=0, le=10_000_000_000)
+    requests_per_day: int = Field(gt=0, le=10_000_000_000)
     avg_input_tokens: PositiveInt | None = Field(default=None, le=10_000_000)
     avg_output_tokens: PositiveInt | None = Field(default=None, le=10_000_000)
     context_tokens: PositiveInt | None = Field(default=None, le=10_000_000)
@@ -122,12 +122,27 @@ class ResolvedWorkload(BaseModel):
 # --- parsing -----------------------------------------------------------------------------------------
 
 
+class UniqueKeyLoader(yaml.SafeLoader):
+    """Safe YAML that rejects a key given twice in one mapping instead of keeping the last value."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} is given twice", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def parse_workload_text(text: str, origin: str) -> Workload:
     """Parse YAML or JSON text into a validated ``Workload``; errors name the field and value."""
     if len(text.encode("utf-8")) > MAX_INPUT_BYTES:
         raise InputError(f"{origin}: input is larger than {MAX_INPUT_BYTES} bytes")
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=UniqueKeyLoader)
     except yaml.YAMLError as error:
         raise InputError(f"{origin}: not valid YAML or JSON ({_one_line(error)})") from None
     return validate_workload(data, origin)
@@ -138,15 +153,24 @@ def load_workload(path: str) -> Workload:
     if path == "-":
         import sys
 
-        return parse_workload_text(sys.stdin.read(), "<stdin>")
-    file = Path(path)
+        return parse_workload_text(decode(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), "<stdin>"), "<stdin>")
     try:
-        text = file.read_text(encoding="utf-8")
+        with Path(path).open("rb") as file:
+            data = file.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"{path}: cannot be read ({_one_line(error)})") from None
-    return parse_workload_text(text, path)
+    except OSError as error:
+        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+    return parse_workload_text(decode(data, path), path)
+
+
+def decode(data: bytes, origin: str) -> str:
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"{origin}: input is larger than {MAX_INPUT_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{origin}: not UTF-8 text (byte {error.start})") from None
 
 
 def validate_workload(data: Any, origin: str) -> Workload:
@@ -164,6 +188,11 @@ def describe_input_error(origin: str, error: ValidationError, schema: type[BaseM
     lines = [f"{origin}: invalid workload"]
     for problem in error.errors():
         field = ".".join(str(part) for part in problem["loc"]) or "(top level)"
+        if problem["type"] == "string_pattern_mismatch" and field == "company_country":
+            given = str(problem.get("input"))
+            hint = f" (did you mean {given.upper()!r}?)" if len(given) == 2 and given.isalpha() else ""
+            lines.append(f"  {field}: an ISO 3166 code of two capital letters, got {given!r}{hint}")
+            continue
         if problem["type"] == "extra_forbidden":
             allowed = _allowed_fields(schema, problem["loc"][:-1])
             message = f"unknown field; allowed fields: {', '.join(allowed)}"
@@ -209,6 +238,30 @@ def _depth(value: Any, level: int = 0) -> int:
 # --- resolution --------------------------------------------------------------------------------------
 
 
+CATALOG_TOLERANCE = 0.05
+"""A params_b given beside a catalog model may differ from the catalog's count by this share (rounding)."""
+
+
+def check_against_catalog(spec: ModelSpec, catalog: ModelConfig) -> None:
+    """Numbers given beside a catalog ID must describe the same model: the attention shape used for the
+    KV cache comes from the catalog, so a different size would silently mix two models."""
+    known = [catalog.params_b] + ([catalog.params_b_exact] if catalog.params_b_exact else [])
+    if spec.params_b is not None and all(abs(spec.params_b - k) > CATALOG_TOLERANCE * k for k in known):
+        raise InputError(
+            f"model.params_b: {spec.params_b} contradicts the catalog's {catalog.id} ({catalog.params_b}B); "
+            "give the catalog ID or the parameter count, not both",
+            field="model.params_b",
+        )
+    if spec.active_params_b is not None and (
+        abs(spec.active_params_b - catalog.active_params_b) > CATALOG_TOLERANCE * catalog.active_params_b
+    ):
+        raise InputError(
+            f"model.active_params_b: {spec.active_params_b} contradicts the catalog's {catalog.id} "
+            f"({catalog.active_params_b}B active); leave it out for a catalog model",
+            field="model.active_params_b",
+        )
+
+
 def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorkload:
     """Fill in catalog model facts and documented defaults; the result has no missing fact."""
     spec = workload.model
@@ -218,6 +271,8 @@ def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorklo
         if spec.name not in model_ids:
             raise InputError(unknown_value_message("model.name", spec.name, model_ids), field="model.name")
         catalog = knowledge.model(spec.name)
+    if catalog is not None:
+        check_against_catalog(spec, catalog)
     params_b = spec.params_b if spec.params_b is not None else catalog.params_b  # type: ignore[union-attr]
     if spec.active_params_b is not None:
         active_params_b = spec.active_params_b
@@ -244,14 +299,17 @@ def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorklo
     schedule_id = pick("schedule")
     schedule = knowledge.schedule(schedule_id)
     load_pattern = pick("load_pattern")
+    by_pattern = {u.load_pattern: u for u in knowledge.workload_defaults.utilization_by_load_pattern}
     if workload.utilization is not None:
         utilization, utilization_source = workload.utilization, "input"
     else:
-        by_pattern = {
-            u.load_pattern: u.utilization for u in knowledge.workload_defaults.utilization_by_load_pattern
-        }
-        utilization, utilization_source = by_pattern[load_pattern], "load_pattern_default"
+        utilization, utilization_source = by_pattern[load_pattern].utilization, "load_pattern_default"
         defaults_used.append("utilization")
+    if workload.latency_sensitive is not None:
+        latency_sensitive = workload.latency_sensitive
+    else:
+        latency_sensitive = by_pattern[load_pattern].latency_sensitive
+        defaults_used.append("latency_sensitive")
 
     return ResolvedWorkload(
         name=workload.name,
@@ -273,7 +331,7 @@ def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorklo
         days_per_month=schedule.days_per_month,
         utilization=utilization,
         utilization_source=utilization_source,
-        latency_sensitive=pick("latency_sensitive"),
+        latency_sensitive=latency_sensitive,
         personal_data=pick("personal_data"),
         on_premises_required=pick("on_premises_required"),
         model_stable=pick("model_stable"),

@@ -20,10 +20,11 @@ GOLDEN_DIR = TESTS_DIR / "golden"
 
 
 def merged(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
-    """``base`` with ``overrides`` applied; a nested ``model`` mapping replaces the base model whole."""
+    """``base`` with ``overrides`` applied; a nested ``model`` mapping replaces the base model whole, and
+    an override of null removes the field (so its documented default applies)."""
     result = copy.deepcopy(base)
     result.update(copy.deepcopy(overrides))
-    return result
+    return {key: value for key, value in result.items() if value is not None}
 
 
 def run(

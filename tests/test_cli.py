@@ -122,9 +122,29 @@ def test_writes_output_file(tmp_path: Path) -> None:
         (
             "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 5\n"
             "company_country: de\n",
-            "company_country: String should match pattern",
+            "company_country: an ISO 3166 code of two capital letters, got 'de' (did you mean 'DE'?)",
         ),
         ("- just\n- a list\n", "a workload is a mapping of fields, got list"),
+        (
+            "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 0\n",
+            "requests_per_day: Input should be greater than 0 (got 0)",
+        ),
+        (
+            "name: x\nname: y\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 5\n",
+            "key 'name' is given twice",
+        ),
+        (
+            'name: "a\\nb"\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 5\n',
+            "name: String should match pattern",
+        ),
+        (
+            "name: x\nmodel: {name: llama-3.1-70b, params_b: 7, precision: fp8}\nrequests_per_day: 5\n",
+            "model.params_b: 7.0 contradicts the catalog's llama-3.1-70b (70.0B)",
+        ),
+        (
+            "name: x\nmodel: {name: llama-3.1-70b, active_params_b: 20, precision: fp8}\nrequests_per_day: 5\n",
+            "model.active_params_b: 20.0 contradicts the catalog's llama-3.1-70b",
+        ),
         ("name: [unclosed\n", "not valid YAML or JSON"),
     ],
 )
@@ -133,6 +153,17 @@ def test_bad_input_exits_2_with_a_clear_message(document: str, expected: str) ->
     assert result.exit_code == 2
     assert expected in result.output
     assert "Traceback" not in result.output
+
+
+def test_non_utf8_input_exits_2() -> None:
+    result = CliRunner().invoke(main, ["recommend", "-"], input=b"name: \xff\xfe\n")
+    assert result.exit_code == 2
+    assert "<stdin>: not UTF-8 text (byte 6)" in result.output
+
+
+def test_catalog_rounding_is_accepted() -> None:
+    workload = "name: x\nmodel: {name: llama-3.1-70b, params_b: 70.55, precision: fp8}\nrequests_per_day: 5\n"
+    assert invoke("recommend", "-", "--as-of", "2026-11-30", stdin=workload).exit_code == 0
 
 
 def test_missing_file_exits_2() -> None:
@@ -175,6 +206,9 @@ def test_size_by_parameters_has_no_kv_figure() -> None:
         (["size", "--params-b", "7", "--precision", "fp9"], "'fp9' is not one of"),
         (["size", "--params-b", "-7", "--precision", "bf16"], "-7.0 is not in the range x>0"),
         (["tco", "--residual", "1.5"], "Invalid value for '--residual'"),
+        (["tco", "--server-price", "nan"], "--server-price: not a finite number"),
+        (["tco", "--server-price", "inf"], "--server-price: not a finite number"),
+        (["size", "--params-b", "inf", "--precision", "bf16"], "--params-b: not a finite number"),
     ],
 )
 def test_bad_options_exit_2(args: list[str], expected: str) -> None:
@@ -204,6 +238,13 @@ def test_tco_text() -> None:
     text = invoke("tco").output
     assert "  total    $1.64" in text
     assert "runpod/community" in text and "61 %" in text
+
+
+@pytest.mark.parametrize("params_b", ["1", "0.5", "3"])
+def test_small_models_where_no_rule_fires(params_b: str) -> None:
+    result = invoke("size", "--params-b", params_b, "--precision", "bf16", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["findings"] == []
 
 
 def test_console_script_is_installed() -> None:

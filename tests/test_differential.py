@@ -37,8 +37,8 @@ def workloads(draw: st.DrawFn) -> dict[str, Any]:
         # Around the 10,000 and 100,000 lines, and far from them.
         "requests_per_day": draw(
             st.one_of(
-                st.sampled_from([0, 9_999, 10_000, 10_001, 99_999, 100_000, 100_001]),
-                st.integers(min_value=0, max_value=5_000_000),
+                st.sampled_from([1, 9_999, 10_000, 10_001, 99_999, 100_000, 100_001]),
+                st.integers(min_value=1, max_value=5_000_000),
             )
         ),
     }

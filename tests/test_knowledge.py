@@ -56,7 +56,7 @@ def test_every_price_of_the_documents_is_in_the_catalog() -> None:
     assert prices[("aws", "p5-on-demand", "h100-sxm")] == (3.90, "on_demand", "2026-03-27")
     assert prices[("azure", "nd-h100-v5-on-demand", "h100-sxm")] == (6.98, "on_demand", "2026-03-27")
     assert prices[("gcp", "a3-high-on-demand", "h100-sxm")] == (3.00, "on_demand", "2026-03-27")
-    assert prices[("vast", "spot", "h100-sxm")] == (1.49, "spot", "2026-03-27")
+    assert prices[("vast", "spot", "h100-pcie")] == (1.49, "spot", "2026-03-27")
     assert prices[("gmi", "on-demand", "h100-sxm")] == (2.10, "on_demand", "2026-03-27")
     assert prices[("aws", "p5-reserved-3y", "h100-sxm")] == (1.90, "reserved", "2026-03-27")
     assert prices[("aws", "p5-reserved-1y", "h100-sxm")] == (2.10, "reserved", "2026-03-27")
