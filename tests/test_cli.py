@@ -142,7 +142,8 @@ def test_writes_output_file(tmp_path: Path) -> None:
             "model.params_b: 7.0 contradicts the catalog's llama-3.1-70b (70.0B)",
         ),
         (
-            "name: x\nmodel: {name: llama-3.1-70b, active_params_b: 20, precision: fp8}\nrequests_per_day: 5\n",
+            "name: x\nmodel: {name: llama-3.1-70b, active_params_b: 20, precision: fp8}\n"
+            "requests_per_day: 5\n",
             "model.active_params_b: 20.0 contradicts the catalog's llama-3.1-70b",
         ),
         ("name: [unclosed\n", "not valid YAML or JSON"),
