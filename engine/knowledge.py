@@ -119,6 +119,8 @@ class Offer(Sourced):
     commitment_months: int | None = Field(default=None, gt=0)
     gpus_per_instance: int = Field(ge=1)
     regions: tuple[str, ...] = Field(min_length=1)
+    price_jurisdiction: Jurisdiction
+    """Where the list price applies; other jurisdictions' regions are priced by estimate (EU premium)."""
     note: str | None = None
 
     @property
@@ -287,6 +289,12 @@ class MarketFigure(Sourced):
         return self
 
 
+class EuRegionPremium(Sourced):
+    value: float = Field(ge=0, lt=1)
+    value_low: float = Field(ge=0, lt=1)
+    value_high: float = Field(ge=0, lt=1)
+
+
 class UtilizationDefault(Sourced):
     load_pattern: Literal["steady", "variable", "batch"]
     utilization: float = Field(gt=0, le=1)
@@ -356,6 +364,10 @@ class MarketFiguresFile(VersionedFile):
     figures: tuple[MarketFigure, ...]
 
 
+class PricingAssumptionsFile(VersionedFile):
+    eu_region_premium: EuRegionPremium
+
+
 class WorkloadDefaultsFile(VersionedFile):
     defaults: tuple[WorkloadDefault, ...]
     utilization_by_load_pattern: tuple[UtilizationDefault, ...]
@@ -378,6 +390,7 @@ class Knowledge(Strict):
     exchange_rates: ExchangeRatesFile
     workload_defaults: WorkloadDefaultsFile
     market_figures: MarketFiguresFile
+    pricing_assumptions: PricingAssumptionsFile
 
     # -- look-ups ----------------------------------------------------------------------------------------
     def gpu(self, gpu_id: str) -> Gpu:
@@ -426,12 +439,13 @@ class Knowledge(Strict):
                 return rate
         raise KeyError("EUR->USD")
 
-    def offer_jurisdictions(self, offer: Offer) -> tuple[str, ...]:
+    def offer_regions_by_jurisdiction(self, offer: Offer) -> dict[str, tuple[str, ...]]:
+        """The offer's region IDs grouped by jurisdiction, jurisdictions in sorted order."""
         regions = {region.id: region for region in self.provider(offer.provider).regions}
-        return tuple(regions[region_id].jurisdiction for region_id in offer.regions)
-
-    def offer_is_eu(self, offer: Offer) -> bool:
-        return "EU" in self.offer_jurisdictions(offer)
+        grouped: dict[str, list[str]] = {}
+        for region_id in offer.regions:
+            grouped.setdefault(regions[region_id].jurisdiction, []).append(region_id)
+        return {jurisdiction: tuple(grouped[jurisdiction]) for jurisdiction in sorted(grouped)}
 
 
 def _by_id(entries: tuple[Any, ...], entry_id: str) -> Any:
@@ -458,6 +472,7 @@ KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {
     "exchange_rates": ExchangeRatesFile,
     "workload_defaults": WorkloadDefaultsFile,
     "market_figures": MarketFiguresFile,
+    "pricing_assumptions": PricingAssumptionsFile,
 }
 
 

@@ -15,18 +15,27 @@ from .rulebook import Rule
 from .sizing import SizingFigures
 
 
-def option_attributes(offer: Offer, knowledge: Knowledge) -> dict[str, Any]:
+def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> dict[str, Any]:
     """The attributes exclusion rules can name (``OptionField`` in the rule schema)."""
     provider = knowledge.provider(offer.provider)
     gpu = knowledge.gpu(offer.gpu)
     return {
-        "eu": knowledge.offer_is_eu(offer),
+        "eu": jurisdiction == "EU",
         "pricing": offer.pricing,
         "interconnect": gpu.interconnect,
         "provider_kind": provider.kind,
         "enterprise_sla": provider.enterprise_sla,
         "segment": gpu.segment,
     }
+
+
+def regional_price(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> tuple[float, str]:
+    """USD per GPU-hour in a jurisdiction's regions, and its basis: the list price where it applies,
+    the list price plus the documents' EU premium for EU regions of a US-priced offer."""
+    if jurisdiction == "EU" and offer.price_jurisdiction == "US":
+        premium = knowledge.pricing_assumptions.eu_region_premium.value
+        return offer.usd_per_gpu_hour * (1 + premium), "eu_premium_estimate"
+    return offer.usd_per_gpu_hour, "list"
 
 
 def build_options(
@@ -37,7 +46,8 @@ def build_options(
     replicas: int,
     hours_per_month: float,
 ) -> list[Option]:
-    """Every offer whose GPU can hold the model, cheapest first; nothing is chosen yet."""
+    """Every offer whose GPU can hold the model, one option per jurisdiction of its regions, cheapest
+    first; nothing is chosen yet."""
     fits = {fit.gpu: fit for fit in figures.fits}
     filters = option_filters(rules)
     calendar_hours = knowledge.schedule("always").hours_per_month
@@ -46,39 +56,44 @@ def build_options(
         fit = fits[offer.gpu]
         if fit.gpus_with_kv_reserve is None:
             continue
-        attributes = option_attributes(offer, knowledge)
         gpus = fit.gpus_with_kv_reserve * replicas
-        rental = rent(offer, gpus, hours_per_month, calendar_hours)
-        options.append(
-            Option(
-                provider=offer.provider,
-                offer=offer.offer,
-                gpu=offer.gpu,
-                gpus=gpus,
-                gpus_rented=rental.gpus_rented,
-                replicas=replicas,
-                usd_per_gpu_hour=offer.usd_per_gpu_hour,
-                usd_per_hour=rental.usd_per_hour,
-                billed_hours_per_month=rental.billed_hours_per_month,
-                usd_per_month=rental.usd_per_month,
-                eu=attributes["eu"],
-                jurisdictions=tuple(sorted(set(knowledge.offer_jurisdictions(offer)))),
-                pricing=offer.pricing,
-                interconnect=attributes["interconnect"],
-                provider_kind=attributes["provider_kind"],
-                enterprise_sla=attributes["enterprise_sla"],
-                chosen=False,
-                excluded_by=tuple(unsuitable.get(offer.gpu, [])) + tuple(excluded_by(attributes, filters)),
-                as_of=offer.as_of,
-                source=cite(offer.source, knowledge),
+        for jurisdiction, regions in knowledge.offer_regions_by_jurisdiction(offer).items():
+            attributes = option_attributes(offer, jurisdiction, knowledge)
+            usd_per_gpu_hour, price_basis = regional_price(offer, jurisdiction, knowledge)
+            priced = offer.model_copy(update={"usd_per_gpu_hour": usd_per_gpu_hour})
+            rental = rent(priced, gpus, hours_per_month, calendar_hours)
+            options.append(
+                Option(
+                    provider=offer.provider,
+                    offer=offer.offer,
+                    gpu=offer.gpu,
+                    jurisdiction=jurisdiction,
+                    regions=regions,
+                    gpus=gpus,
+                    gpus_rented=rental.gpus_rented,
+                    replicas=replicas,
+                    usd_per_gpu_hour=usd_per_gpu_hour,
+                    price_basis=price_basis,
+                    usd_per_hour=rental.usd_per_hour,
+                    billed_hours_per_month=rental.billed_hours_per_month,
+                    usd_per_month=rental.usd_per_month,
+                    eu=attributes["eu"],
+                    pricing=offer.pricing,
+                    interconnect=attributes["interconnect"],
+                    provider_kind=attributes["provider_kind"],
+                    enterprise_sla=attributes["enterprise_sla"],
+                    chosen=False,
+                    excluded_by=tuple(unsuitable.get(offer.gpu, [])) + tuple(excluded_by(attributes, filters)),
+                    as_of=offer.as_of,
+                    source=cite(offer.source, knowledge),
+                )
             )
-        )
     return sorted(options, key=option_order)
 
 
 def option_order(option: Option) -> tuple[Any, ...]:
     """Cheapest first; provider, offer and GPU break ties so the order never depends on the catalog's."""
-    return (option.usd_per_month, option.provider, option.offer, option.gpu)
+    return (option.usd_per_month, option.provider, option.offer, option.gpu, option.jurisdiction)
 
 
 def cheapest(

@@ -121,18 +121,23 @@ class Option(ResultModel):
     provider: str
     offer: str
     gpu: str
+    jurisdiction: str
+    """Jurisdiction of this option's regions (EU, US, UK, unknown); an offer yields one option per
+    jurisdiction of its regions."""
+    regions: tuple[str, ...]
     gpus: int
     """Cards the workload needs (replicas x cards per replica)."""
     gpus_rented: int
     """Cards paid for: offers sold as whole 8-GPU instances round up."""
     replicas: int
     usd_per_gpu_hour: float
+    price_basis: Literal["list", "eu_premium_estimate"]
+    """list: the catalog's list price; eu_premium_estimate: a US list price plus the EU premium."""
     usd_per_hour: float
     billed_hours_per_month: float
     """The workload's paid hours, or every calendar hour for a reservation."""
     usd_per_month: float
     eu: bool
-    jurisdictions: tuple[str, ...]
     pricing: PricingKind
     interconnect: str
     provider_kind: str
