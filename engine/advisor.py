@@ -14,7 +14,14 @@ from functools import cache
 
 from .adapter import Evaluator, FactSession, Firing, RulesEngine
 from .costs import ServerAssumptions, break_even_utilization, own_hardware_cost
-from .economics import api_costs, choose_alternatives, economics_fact, own_hardware_position, per_gpu_hour
+from .economics import (
+    api_costs,
+    choose_alternatives,
+    economics_fact,
+    own_hardware_position,
+    per_gpu_hour,
+    select_own_server,
+)
 from .facts import GpuFitFact, WorkloadFact
 from .findings import cite, findings_for
 from .knowledge import Citation, Knowledge, load_knowledge
@@ -344,8 +351,10 @@ def recommend(
             if quantized
             else []
         )
+        server = select_own_server(knowledge, figures, unsuitable, replicas)
         alternatives = choose_alternatives(
             knowledge,
+            server,
             options,
             preferred,
             residency_rule_ids(rulebook),
@@ -354,11 +363,11 @@ def recommend(
             quantized.weights_gb if quantized else 0.0,
         )
         own = own_hardware_position(
-            knowledge, figures, unsuitable, resolved, replicas, alternatives.rent_against
+            knowledge, server, figures, unsuitable, resolved, replicas, alternatives.rent_against
         )
         # Stage 3: economics over the options the constraints left.
         firings += session.assert_fact(
-            economics_fact(knowledge, resolved, alternatives, compared_api, own, evaluated_on)
+            economics_fact(knowledge, server, resolved, alternatives, compared_api, own, evaluated_on)
         )
 
     rules = fired_rules(firings, rulebook)
@@ -369,8 +378,7 @@ def recommend(
         best = best.model_copy(update={"chosen": winner.deployment == "dedicated_cloud"})
         options = [best if option_order(o) == option_order(best) else o for o in options]
     chosen = best if best is not None and best.chosen else None
-    server_gpus = knowledge.own_server().gpus_per_server
-    decision = decide(winner.deployment, winner.rule_id, chosen, compared_api, own, server_gpus)
+    decision = decide(winner.deployment, winner.rule_id, chosen, compared_api, own)
 
     return Recommendation(
         evaluated_on=evaluated_on,
@@ -399,7 +407,6 @@ def decide(
     chosen: Option | None,
     compared_api: ApiCost | None,
     own: OwnHardware,
-    server_gpus: int,
 ) -> Decision:
     if deployment == "dedicated_cloud" and chosen is not None:
         return Decision(
@@ -431,7 +438,7 @@ def decide(
             provider=None,
             offer=own.server,
             gpu=own.gpu,
-            gpus=own.nodes * server_gpus,
+            gpus=own.nodes * own.gpus_per_server,
             usd_per_month=own.usd_per_month,
             deciding_rule_id=rule_id,
         )

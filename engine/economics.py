@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .costs import ServerAssumptions, api_usd_per_month, break_even_utilization, own_hardware_cost
 from .facts import EconomicsFact
-from .knowledge import Knowledge
+from .knowledge import Knowledge, OwnServer
 from .options import cheapest
 from .result import ApiCost, Option, OwnHardware, UsdPerGpuHour
 from .sizing import SizingFigures
@@ -53,8 +53,29 @@ def api_costs(knowledge: Knowledge, resolved: ResolvedWorkload) -> tuple[ApiCost
     return tuple(costs)
 
 
+def select_own_server(
+    knowledge: Knowledge, figures: SizingFigures, unsuitable: dict[str, list[str]], replicas: int
+) -> OwnServer:
+    """The first catalog server whose GPU holds the replicas within its ``max_servers``; else the default.
+
+    The catalog lists a single office card before the 8-GPU node, so a small model is costed on the
+    card the documents recommend for it, not on a datacenter node."""
+    fits = {fit.gpu: fit for fit in figures.fits}
+    for server in knowledge.own_hardware.servers:
+        cards = fits[server.gpu].gpus_with_kv_reserve
+        if cards is None or server.gpu in unsuitable:
+            continue
+        if (
+            server.max_servers is None
+            or math.ceil(cards * replicas / server.gpus_per_server) <= server.max_servers
+        ):
+            return server
+    return knowledge.own_server()
+
+
 def own_hardware_position(
     knowledge: Knowledge,
+    server: OwnServer,
     figures: SizingFigures,
     unsuitable: dict[str, list[str]],
     resolved: ResolvedWorkload,
@@ -66,7 +87,6 @@ def own_hardware_position(
     Node utilization counts the whole node: busy card-hours of the cards the workload needs, divided by
     all cards' calendar hours, so idle cards of a node bought for a smaller replica count against it.
     """
-    server = knowledge.own_server()
     assumptions = ServerAssumptions.from_server(server)
     cost = own_hardware_cost(assumptions)
     fit = next(f for f in figures.fits if f.gpu == server.gpu)
@@ -78,6 +98,8 @@ def own_hardware_position(
     return OwnHardware(
         applicable=applicable,
         server=server.id,
+        server_name=server.name,
+        gpus_per_server=server.gpus_per_server,
         gpu=server.gpu,
         nodes=nodes,
         gpus_needed=gpus_needed,
@@ -118,22 +140,22 @@ def other_prices(knowledge: Knowledge, best: Option | None) -> str:
     return "; ".join(labels)
 
 
-def break_even_at(knowledge: Knowledge, rent_price: float | None, **changes: float) -> float:
+def break_even_at(server: OwnServer, rent_price: float | None, **changes: float) -> float:
     if not rent_price:
         return 0.0
-    assumptions = ServerAssumptions.from_server(knowledge.own_server()).model_copy(update=changes)
+    assumptions = ServerAssumptions.from_server(server).model_copy(update=changes)
     return break_even_utilization(own_hardware_cost(assumptions).total, rent_price)
 
 
 def economics_fact(
     knowledge: Knowledge,
+    server: OwnServer,
     resolved: ResolvedWorkload,
     alternatives: Alternatives,
     compared_api: ApiCost | None,
     own: OwnHardware,
     evaluated_on: dt.date,
 ) -> EconomicsFact:
-    server = knowledge.own_server()
     best, reference, quantized = alternatives.best, alternatives.reference, alternatives.quantized
     hyperscaler, non_eu = alternatives.hyperscaler, alternatives.without_residency
     rent_price = alternatives.rent_against.usd_per_gpu_hour if alternatives.rent_against else None
@@ -159,9 +181,9 @@ def economics_fact(
         replica_gpus_on_server_gpu=own.gpus_needed,
         server_gpus=server.gpus_per_server,
         rent_comparison_available=rent_price is not None,
-        break_even_low_price=break_even_at(knowledge, rent_price, server_price_usd=server.price_usd_low),
-        break_even_high_price=break_even_at(knowledge, rent_price, server_price_usd=server.price_usd_high),
-        break_even_residual=break_even_at(knowledge, rent_price, residual=server.residual_share_scenario),
+        break_even_low_price=break_even_at(server, rent_price, server_price_usd=server.price_usd_low),
+        break_even_high_price=break_even_at(server, rent_price, server_price_usd=server.price_usd_high),
+        break_even_residual=break_even_at(server, rent_price, residual=server.residual_share_scenario),
         latency_sensitive=resolved.latency_sensitive,
         personal_data=resolved.personal_data,
         best_option_provider=best.provider if best else "",
@@ -200,6 +222,7 @@ def economics_fact(
 
 def choose_alternatives(
     knowledge: Knowledge,
+    server: OwnServer,
     options: Sequence[Option],
     preferred_pricing: str | None,
     residency_rule_ids: set[str],
@@ -207,7 +230,7 @@ def choose_alternatives(
     quantized_precision: str | None,
     quantized_weights_gb: float,
 ) -> Alternatives:
-    server_gpu = knowledge.own_server().gpu
+    server_gpu = server.gpu
     reference_gpu = knowledge.sizing.reference_gpu.gpu
 
     def admitted(option: Option) -> bool:

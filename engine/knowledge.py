@@ -163,6 +163,10 @@ class OwnServer(Sourced):
     name: str
     gpu: str
     gpus_per_server: int = Field(ge=1)
+    max_servers: int | None = Field(ge=1)
+    """How many of these a workload may use; None: as many nodes as it needs."""
+    default: bool
+    """The server ``gpu-advisor tco`` shows and rule messages quote."""
     price_usd: PositiveFloat
     price_usd_low: PositiveFloat
     price_usd_high: PositiveFloat
@@ -430,8 +434,11 @@ class Knowledge(Strict):
         raise KeyError(precision)
 
     def own_server(self, server_id: str | None = None) -> OwnServer:
+        """The server with ``server_id``, or the default one."""
         servers = self.own_hardware.servers
-        return servers[0] if server_id is None else _by_id(servers, server_id)
+        if server_id is None:
+            return next(server for server in servers if server.default)
+        return _by_id(servers, server_id)
 
     def eur_to_usd(self) -> ExchangeRate:
         for rate in self.exchange_rates.rates:
@@ -577,6 +584,8 @@ def check_references(knowledge: Knowledge, directory: Path) -> None:
                     problems.append(f"{where}: field regions: {region!r} is not a region of {provider.id}")
     if knowledge.sizing.reference_gpu.gpu not in gpu_ids:
         problems.append(f"{directory / 'sizing.yaml'}: reference_gpu: unknown GPU")
+    if sum(server.default for server in knowledge.own_hardware.servers) != 1:
+        problems.append(f"{directory / 'own_hardware.yaml'}: exactly one server must be the default")
     for server in knowledge.own_hardware.servers:
         if server.gpu not in gpu_ids:
             problems.append(f"{directory / 'own_hardware.yaml'}: entry {server.id!r}: field gpu: unknown GPU")

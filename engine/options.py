@@ -83,7 +83,8 @@ def build_options(
                     provider_kind=attributes["provider_kind"],
                     enterprise_sla=attributes["enterprise_sla"],
                     chosen=False,
-                    excluded_by=tuple(unsuitable.get(offer.gpu, [])) + tuple(excluded_by(attributes, filters)),
+                    excluded_by=tuple(unsuitable.get(offer.gpu, []))
+                    + tuple(excluded_by(attributes, filters)),
                     as_of=offer.as_of,
                     source=cite(offer.source, knowledge),
                 )

@@ -163,6 +163,8 @@ class ApiCost(ResultModel):
 class OwnHardware(ResultModel):
     applicable: bool
     server: str
+    server_name: str
+    gpus_per_server: int
     gpu: str
     nodes: int
     gpus_needed: int

@@ -48,7 +48,10 @@ def test_memo_leads_with_the_decision_and_its_reason() -> None:
     decision = text.index("## Decision")
     assert decision < text.index("## Sizing") < text.index("## Options considered") < text.index("## Costs")
     assert "**Dedicated cloud GPUs**: 1 × h200 at runpod (community, on-demand), $2,621 per month" in text
-    assert "| ✔ | runpod | community | h200 | 1 | on-demand | unknown | $3.59 | $2,621 | 2026-10-10 | — |" in text
+    assert (
+        "| ✔ | runpod | community | h200 | 1 | on-demand | unknown | $3.59 | $2,621 | 2026-10-10 | — |"
+        in text
+    )
     assert (
         "| Wie viele GPUs braucht KI-Inferenz: Cloud oder Eigenbau 2026 | 2026-10-10 | GPU offers |" in text
     )
