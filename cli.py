@@ -212,5 +212,62 @@ def tco(output_format: str, **overrides: float | None) -> None:
     emit(to_json(result) if output_format == "json" else render("tco.txt.j2", r=result), None)
 
 
+@main.group(invoke_without_command=True)
+@click.option("--topic", help="Only rules of this topic.")
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.pass_context
+@handle_errors
+def rules(ctx: click.Context, topic: str | None, output_format: str) -> None:
+    """List the rule catalog: ID, topic, severity and title of every rule."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from .engine.errors import InputError, unknown_value_message
+    from .engine.knowledge import load_knowledge
+    from .engine.rule_docs import rule_doc
+    from .engine.rulebook import TOPICS, load_rulebook
+    from .engine.text import render
+
+    if topic is not None and topic not in TOPICS:
+        raise InputError(unknown_value_message("--topic", topic, TOPICS))
+    knowledge = load_knowledge()
+    docs = [rule_doc(rule, knowledge) for rule in load_rulebook().rules if topic in (None, rule.topic)]
+    if output_format == "json":
+        emit(json.dumps([d.model_dump(mode="json") for d in docs], indent=2, ensure_ascii=False) + "\n", None)
+    else:
+        emit(render("rules_list.txt.j2", rules=docs), None)
+
+
+@rules.command("show")
+@click.argument("rule_id", metavar="ID")
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@handle_errors
+def rules_show(rule_id: str, output_format: str) -> None:
+    """Explain one rule: conditions, thresholds with their sources, conclusion, rationale, source."""
+    from .engine.errors import InputError, unknown_value_message
+    from .engine.knowledge import load_knowledge
+    from .engine.rule_docs import rule_doc
+    from .engine.rulebook import load_rulebook
+    from .engine.text import render
+
+    rulebook = load_rulebook()
+    if rule_id.upper() not in rulebook.ids:
+        raise InputError(unknown_value_message("ID", rule_id, rulebook.ids))
+    doc = rule_doc(rulebook.rule(rule_id.upper()), load_knowledge())
+    emit(to_json(doc) if output_format == "json" else render("rule_show.txt.j2", r=doc), None)
+
+
+@rules.command("coverage")
+@handle_errors
+def rules_coverage() -> None:
+    """Print the coverage table: each heuristic and figure of the source documents and where it lives."""
+    from .engine.coverage import render_coverage
+
+    emit(render_coverage(), None)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

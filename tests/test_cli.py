@@ -264,3 +264,32 @@ def test_console_script_is_installed() -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert "Weights: 8B x 2 bytes = 16 GB" in completed.stdout
+
+
+def test_rules_lists_the_catalog() -> None:
+    result = invoke("rules")
+    assert result.exit_code == 0
+    assert "DEP001  deployment      advice    Under the API line: use a managed API" in result.output
+    data = json.loads(invoke("rules", "--format", "json", "--topic", "residency").output)
+    assert [rule["id"] for rule in data] == ["RES001", "RES002", "RES003", "RES004"]
+
+
+def test_rules_show_explains_one_rule() -> None:
+    result = invoke("rules", "show", "dep001")
+    assert result.exit_code == 0
+    assert "DEP001 low-volume-use-managed-api: Under the API line: use a managed API" in result.output
+    assert "  - requests_per_day < api_max_requests_per_day (10000 requests/day)" in result.output
+    assert "  - proposes deployment api at precedence 50" in result.output
+    assert "Source: GPU-Auswahl und Inference-Kosten (2026-01-01), Entscheidungshilfe" in result.output
+
+
+def test_rules_show_unknown_id_suggests_a_close_one() -> None:
+    result = invoke("rules", "show", "DEP0011")
+    assert result.exit_code == 2
+    assert "(did you mean 'DEP011'?)" in result.output
+
+
+def test_rules_unknown_topic() -> None:
+    result = invoke("rules", "--topic", "residence")
+    assert result.exit_code == 2
+    assert "did you mean 'residency'?" in result.output
