@@ -135,6 +135,26 @@ def recommend(workload_file: str, output_format: str, output: str | None, as_of:
     help="Weight precision.",
 )
 @click.option(
+    "--context-tokens",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Serving context window the KV reserve must hold (default 8,192).",
+)
+@click.option(
+    "--requests-per-day",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="With a load: replicas, GPUs and utilization per GPU for its peak.",
+)
+@click.option(
+    "--input-tokens", type=click.IntRange(min=1), metavar="N", help="Average prompt tokens (default 300)."
+)
+@click.option(
+    "--output-tokens", type=click.IntRange(min=1), metavar="N", help="Average answer tokens (default 150)."
+)
+@click.option("--load-pattern", type=click.Choice(["steady", "variable", "batch"]), help="Default steady.")
+@click.option("--schedule", type=click.Choice(["always", "workdays", "office_hours"]), help="Default always.")
+@click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 @handle_errors
@@ -143,9 +163,17 @@ def size(
     params_b: float | None,
     active_params_b: float | None,
     precision: str,
+    context_tokens: int | None,
+    requests_per_day: int | None,
+    input_tokens: int | None,
+    output_tokens: int | None,
+    load_pattern: str | None,
+    schedule: str | None,
     output_format: str,
 ) -> None:
-    """Card counts per GPU for a model: weights fit, and the usual count with KV-cache reserve."""
+    """Card counts per GPU for a model: weights fit, and the usual count with KV-cache reserve; with
+    --requests-per-day, the replicas each GPU needs for the peak."""
+    from .engine.advisor import LoadInput
     from .engine.advisor import size as run_size
     from .engine.errors import InputError, unknown_value_message
     from .engine.knowledge import load_knowledge
@@ -163,8 +191,32 @@ def size(
         raise InputError(
             "--active-params-b goes with --params-b; a catalog model knows its active parameters"
         )
+    load_options = {
+        "--input-tokens": input_tokens,
+        "--output-tokens": output_tokens,
+        "--load-pattern": load_pattern,
+        "--schedule": schedule,
+    }
+    load_input = None
+    if requests_per_day is not None:
+        defaults = {d.field: d.value for d in load_knowledge().workload_defaults.defaults}
+        load_input = LoadInput(
+            requests_per_day=requests_per_day,
+            avg_input_tokens=input_tokens or int(defaults["avg_input_tokens"]),
+            avg_output_tokens=output_tokens or int(defaults["avg_output_tokens"]),
+            load_pattern=load_pattern or str(defaults["load_pattern"]),
+            schedule=schedule or str(defaults["schedule"]),
+        )
+    elif any(value is not None for value in load_options.values()):
+        given = ", ".join(name for name, value in load_options.items() if value is not None)
+        raise InputError(f"{given}: describe a load, give --requests-per-day too")
     result = run_size(
-        precision=precision, model_id=model_id, params_b=params_b, active_params_b=active_params_b
+        precision=precision,
+        model_id=model_id,
+        params_b=params_b,
+        active_params_b=active_params_b,
+        context_tokens=context_tokens,
+        load_input=load_input,
     )
     emit(to_json(result) if output_format == "json" else render("size.txt.j2", r=result), None)
 
@@ -267,6 +319,16 @@ def rules_coverage() -> None:
     from .engine.coverage import render_coverage
 
     emit(render_coverage(), None)
+
+
+@main.command()
+@handle_errors
+def calibration() -> None:
+    """Print the throughput estimate against every recorded published measurement, with the error."""
+    from .engine.calibration import render_calibration
+    from .engine.knowledge import load_knowledge
+
+    emit(render_calibration(load_knowledge()), None)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,7 +12,10 @@ import datetime as dt
 from collections.abc import Sequence
 from functools import cache
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from .adapter import Evaluator, FactSession, Firing, RulesEngine
+from .calibration import calibration_rows, error_band
 from .costs import ServerAssumptions, break_even_utilization, own_hardware_cost
 from .economics import (
     api_costs,
@@ -39,10 +42,12 @@ from .result import (
     SizeResult,
     TcoResult,
     TcoScenario,
+    ThroughputAccuracy,
     WorkloadSummary,
 )
 from .rulebook import Rulebook, load_rulebook
 from .sizing import GpuFit, SizingFigures, size_model
+from .throughput import Load, ReplicaPlan, plans_by_gpu, workload_load
 from .workload import ResolvedWorkload, Workload, resolve_workload
 
 WORKLOAD_SCENARIO = "workload"
@@ -92,10 +97,13 @@ def assert_gpu_fits(
     ]
 
 
-def sizing_rows(figures: SizingFigures, unsuitable: dict[str, list[str]]) -> tuple[GpuSizing, ...]:
+def sizing_rows(
+    figures: SizingFigures, unsuitable: dict[str, list[str]], plans: dict[str, ReplicaPlan]
+) -> tuple[GpuSizing, ...]:
     rows = []
     for fit in figures.fits:
         blocked = tuple(unsuitable.get(fit.gpu, ()))
+        plan = None if blocked else plans.get(fit.gpu)
         rows.append(
             GpuSizing(
                 gpu=fit.gpu,
@@ -109,13 +117,27 @@ def sizing_rows(figures: SizingFigures, unsuitable: dict[str, list[str]]) -> tup
                 kv_headroom_gb=fit.kv_headroom_gb,
                 kv_tokens_capacity=fit.kv_tokens_capacity,
                 not_recommended_by=blocked,
+                replicas=plan.replicas if plan else None,
+                gpus_total=plan.gpus if plan else None,
+                requests_per_second_per_replica=plan.requests_per_second_per_replica if plan else None,
+                output_tokens_per_second_per_replica=plan.output_tokens_per_second_per_replica
+                if plan
+                else None,
+                utilization=plan.utilization if plan else None,
+                time_to_first_token_ms=plan.time_to_first_token_ms if plan else None,
+                time_per_output_token_ms=plan.time_per_output_token_ms if plan else None,
             )
         )
     return tuple(rows)
 
 
 def size_result(
-    figures: SizingFigures, model_id: str | None, firings: Sequence[Firing], knowledge: Knowledge
+    figures: SizingFigures,
+    model_id: str | None,
+    firings: Sequence[Firing],
+    knowledge: Knowledge,
+    load: Load | None,
+    plans: dict[str, ReplicaPlan],
 ) -> SizeResult:
     rulebook = load_rulebook()
     return SizeResult(
@@ -126,9 +148,26 @@ def size_result(
         bytes_per_parameter=figures.bytes_per_parameter,
         weights_gb=figures.weights_gb,
         kv_bytes_per_token=figures.kv_bytes_per_token,
-        gpus=sizing_rows(figures, unsuitable_gpus(firings, rulebook)),
+        kv_bytes_per_token_used=figures.kv_bytes_per_token_used,
+        kv_estimated_from=figures.kv_estimated_from,
+        context_tokens=figures.context_tokens,
+        min_sequences_at_full_context=knowledge.throughput.concurrency.min_sequences_at_full_context,
+        load=load,
+        gpus=sizing_rows(figures, unsuitable_gpus(firings, rulebook), plans),
         findings=findings_for(firings, rulebook, knowledge),
     )
+
+
+class LoadInput(BaseModel):
+    """The load ``size`` can be given to show replicas per GPU; fields left out take the defaults."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    requests_per_day: int = Field(gt=0)
+    avg_input_tokens: int = Field(gt=0)
+    avg_output_tokens: int = Field(gt=0)
+    load_pattern: str
+    schedule: str
 
 
 def size(
@@ -137,9 +176,12 @@ def size(
     model_id: str | None = None,
     params_b: float | None = None,
     active_params_b: float | None = None,
+    context_tokens: int | None = None,
+    load_input: LoadInput | None = None,
     evaluator: Evaluator | None = None,
 ) -> SizeResult:
-    """Card counts per GPU for one model, with the sizing and interconnect rules applied."""
+    """Card counts per GPU for one model, with the sizing and interconnect rules applied; with a load,
+    the replicas each GPU needs for its peak."""
     knowledge = load_knowledge()
     catalog = knowledge.model(model_id) if model_id is not None else None
     total = params_b if params_b is not None else catalog.params_b  # type: ignore[union-attr]
@@ -148,10 +190,26 @@ def size(
         if active_params_b is not None
         else (catalog.active_params_b if catalog is not None and params_b is None else total)
     )
-    figures = size_model(knowledge, total, active, precision, catalog)
+    defaults = {entry.field: entry.value for entry in knowledge.workload_defaults.defaults}
+    context = context_tokens or int(defaults["context_tokens"])
+    figures = size_model(knowledge, total, active, precision, catalog, context)
+    load = None
+    plans: dict[str, ReplicaPlan] = {}
+    if load_input is not None:
+        load = workload_load(
+            knowledge,
+            load_input.requests_per_day,
+            knowledge.schedule(load_input.schedule).hours_per_day,
+            load_input.load_pattern,
+            load_input.avg_input_tokens,
+            load_input.avg_output_tokens,
+        )
+        plans = plans_by_gpu(
+            knowledge, figures, load, load_input.avg_input_tokens, load_input.avg_output_tokens
+        )
     with (evaluator or rules_engine()).session() as session:
         firings = assert_gpu_fits(session, figures, knowledge, WORKLOAD_SCENARIO)
-    return size_result(figures, model_id, firings, knowledge)
+    return size_result(figures, model_id, firings, knowledge, load, plans)
 
 
 # --- tco ---------------------------------------------------------------------------------------------
@@ -238,7 +296,6 @@ def workload_fact(resolved: ResolvedWorkload, figures: SizingFigures, knowledge:
         load_pattern=resolved.load_pattern,
         schedule=resolved.schedule,
         hours_per_month=float(resolved.hours_per_month),
-        utilization=float(resolved.utilization),
         latency_sensitive=resolved.latency_sensitive,
         personal_data=resolved.personal_data,
         on_premises_required=resolved.on_premises_required,
@@ -305,6 +362,42 @@ def residency_rule_ids(rulebook: Rulebook) -> set[str]:
     return {rule.id for rule in rulebook.rules if rule.topic == "residency"}
 
 
+def derived_utilization(
+    resolved: ResolvedWorkload, best: Option | None, plans: dict[str, ReplicaPlan], knowledge: Knowledge
+) -> tuple[float, str]:
+    """The utilization the rules read: the input's, else the load on the cheapest admitted option's
+    replicas, else (no option) on the reference GPU's, else the load pattern's assumption."""
+    if resolved.utilization is not None:
+        return resolved.utilization, "input"
+    if best is not None:
+        return best.utilization, "derived"
+    reference = plans.get(knowledge.sizing.reference_gpu.gpu)
+    if reference is not None:
+        return reference.utilization, "derived"
+    return resolved.fallback_utilization(knowledge), "load_pattern_default"
+
+
+def workload_load_for(resolved: ResolvedWorkload, knowledge: Knowledge) -> Load:
+    return workload_load(
+        knowledge,
+        resolved.requests_per_day,
+        knowledge.schedule(resolved.schedule).hours_per_day,
+        resolved.load_pattern,
+        resolved.avg_input_tokens,
+        resolved.avg_output_tokens,
+    )
+
+
+@cache
+def throughput_accuracy() -> ThroughputAccuracy:
+    """The calibration band of the shipped knowledge base, computed once per process."""
+    rows = calibration_rows(load_knowledge())
+    low, high = error_band(rows)
+    return ThroughputAccuracy(
+        lowest_error=low, highest_error=high, measurements=sum(r.tolerance is not None for r in rows)
+    )
+
+
 def recommend(
     workload: Workload, evaluated_on: dt.date, evaluator: Evaluator | None = None
 ) -> Recommendation:
@@ -314,16 +407,34 @@ def recommend(
     rulebook = load_rulebook()
     resolved = resolve_workload(workload, knowledge)
     model = resolved.model_config_entry
-    figures = size_model(knowledge, resolved.params_b, resolved.active_params_b, resolved.precision, model)
+    tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
+    figures = size_model(
+        knowledge,
+        resolved.params_b,
+        resolved.active_params_b,
+        resolved.precision,
+        model,
+        resolved.context_tokens,
+    )
     quantized_precision = knowledge.sizing.quantization_steps.steps.get(resolved.precision)
     quantized = (
-        size_model(knowledge, resolved.params_b, resolved.active_params_b, quantized_precision, model)
+        size_model(
+            knowledge,
+            resolved.params_b,
+            resolved.active_params_b,
+            quantized_precision,
+            model,
+            resolved.context_tokens,
+        )
         if quantized_precision
         else None
     )
-    replicas = 1
+    load = workload_load_for(resolved, knowledge)
+    plans = plans_by_gpu(knowledge, figures, load, *tokens)
+    quantized_plans = plans_by_gpu(knowledge, quantized, load, *tokens) if quantized else {}
     apis = api_costs(knowledge, resolved)
     compared_api = next((a for a in apis if a.compared), None)
+    hours = resolved.hours_per_month
 
     with (evaluator or rules_engine()).session() as session:
         # Stage 1: which GPUs may serve a replica, as given and one quantization step down.
@@ -337,21 +448,11 @@ def recommend(
         unsuitable = unsuitable_gpus(firings, rulebook)
         pricing = preferred_pricing(constraint_rules)
         preferred = pricing[0] if pricing else None
-        hours = resolved.hours_per_month
-        options = build_options(knowledge, figures, unsuitable, constraint_rules, replicas, hours)
-        quantized_options = (
-            build_options(
-                knowledge,
-                quantized,
-                unsuitable_gpus(quantized_firings, rulebook),
-                constraint_rules,
-                replicas,
-                hours,
-            )
-            if quantized
-            else []
+        options = build_options(knowledge, unsuitable, constraint_rules, plans, hours)
+        quantized_options = build_options(
+            knowledge, unsuitable_gpus(quantized_firings, rulebook), constraint_rules, quantized_plans, hours
         )
-        server = select_own_server(knowledge, figures, unsuitable, replicas)
+        server = select_own_server(knowledge, plans, unsuitable)
         alternatives = choose_alternatives(
             knowledge,
             server,
@@ -362,9 +463,9 @@ def recommend(
             quantized_precision,
             quantized.weights_gb if quantized else 0.0,
         )
-        own = own_hardware_position(
-            knowledge, server, figures, unsuitable, resolved, replicas, alternatives.rent_against
-        )
+        utilization, source = derived_utilization(resolved, alternatives.best, plans, knowledge)
+        resolved = resolved.model_copy(update={"utilization": utilization, "utilization_source": source})
+        own = own_hardware_position(server, plans, unsuitable, resolved, alternatives.rent_against)
         # Stage 3: economics over the options the constraints left.
         firings += session.assert_fact(
             economics_fact(knowledge, server, resolved, alternatives, compared_api, own, evaluated_on)
@@ -379,16 +480,17 @@ def recommend(
         options = [best if option_order(o) == option_order(best) else o for o in options]
     chosen = best if best is not None and best.chosen else None
     decision = decide(winner.deployment, winner.rule_id, chosen, compared_api, own)
+    gpu_fit_firings = [f for f in firings if f.fact["kind"] == "gpu_fit"]
 
     return Recommendation(
         evaluated_on=evaluated_on,
         workload=workload_summary(resolved),
         decision=decision,
         resolution=resolution,
-        sizing=size_result(
-            figures, resolved.model_id, [f for f in firings if f.fact["kind"] == "gpu_fit"], knowledge
-        ),
-        replicas=replicas,
+        sizing=size_result(figures, resolved.model_id, gpu_fit_firings, knowledge, load, plans),
+        load=load,
+        throughput_accuracy=throughput_accuracy(),
+        replicas=best.replicas if best is not None else None,
         options=tuple(options),
         best_option=best,
         api_costs=apis,

@@ -13,7 +13,7 @@ from .facts import EconomicsFact
 from .knowledge import Knowledge, OwnServer
 from .options import cheapest
 from .result import ApiCost, Option, OwnHardware, UsdPerGpuHour
-from .sizing import SizingFigures
+from .throughput import ReplicaPlan
 from .workload import ResolvedWorkload
 
 
@@ -54,46 +54,45 @@ def api_costs(knowledge: Knowledge, resolved: ResolvedWorkload) -> tuple[ApiCost
 
 
 def select_own_server(
-    knowledge: Knowledge, figures: SizingFigures, unsuitable: dict[str, list[str]], replicas: int
+    knowledge: Knowledge, plans: dict[str, ReplicaPlan], unsuitable: dict[str, list[str]]
 ) -> OwnServer:
-    """The first catalog server whose GPU holds the replicas within its ``max_servers``; else the default.
+    """The first catalog server whose GPU carries the load within its ``max_servers``; else the default.
 
     The catalog lists a single office card before the 8-GPU node, so a small model is costed on the
     card the documents recommend for it, not on a datacenter node."""
-    fits = {fit.gpu: fit for fit in figures.fits}
     for server in knowledge.own_hardware.servers:
-        cards = fits[server.gpu].gpus_with_kv_reserve
-        if cards is None or server.gpu in unsuitable:
+        plan = plans.get(server.gpu)
+        if plan is None or server.gpu in unsuitable:
             continue
-        if (
-            server.max_servers is None
-            or math.ceil(cards * replicas / server.gpus_per_server) <= server.max_servers
-        ):
+        if server.max_servers is None or math.ceil(plan.gpus / server.gpus_per_server) <= server.max_servers:
             return server
     return knowledge.own_server()
 
 
 def own_hardware_position(
-    knowledge: Knowledge,
     server: OwnServer,
-    figures: SizingFigures,
+    plans: dict[str, ReplicaPlan],
     unsuitable: dict[str, list[str]],
     resolved: ResolvedWorkload,
-    replicas: int,
     rent_against: Option | None,
 ) -> OwnHardware:
-    """The catalog's own server serving this workload: nodes, node utilization, monthly cost, break-even.
+    """The selected own server carrying this workload: nodes, node utilization, monthly cost, break-even.
 
     Node utilization counts the whole node: busy card-hours of the cards the workload needs, divided by
     all cards' calendar hours, so idle cards of a node bought for a smaller replica count against it.
     """
     assumptions = ServerAssumptions.from_server(server)
     cost = own_hardware_cost(assumptions)
-    fit = next(f for f in figures.fits if f.gpu == server.gpu)
-    applicable = fit.gpus_with_kv_reserve is not None and server.gpu not in unsuitable
-    gpus_needed = (fit.gpus_with_kv_reserve or 0) * replicas
+    plan = plans.get(server.gpu)
+    applicable = plan is not None and server.gpu not in unsuitable
+    gpus_needed = plan.gpus if plan is not None else 0
     nodes = max(1, math.ceil(gpus_needed / server.gpus_per_server))
-    busy_gpu_hours = gpus_needed * resolved.utilization * resolved.hours_per_month
+    # The cards' own utilization: the input's figure where given, else the load on these replicas.
+    if resolved.utilization_source == "input" and resolved.utilization is not None:
+        card_utilization = resolved.utilization
+    else:
+        card_utilization = plan.utilization if plan is not None else 0.0
+    busy_gpu_hours = gpus_needed * card_utilization * resolved.hours_per_month
     node_utilization = busy_gpu_hours / (nodes * server.gpus_per_server * server.hours_per_month)
     return OwnHardware(
         applicable=applicable,
@@ -163,7 +162,7 @@ def economics_fact(
     return EconomicsFact(
         requests_per_day=resolved.requests_per_day,
         load_pattern=resolved.load_pattern,
-        utilization=float(resolved.utilization),
+        utilization=float(resolved.utilization or 0.0),
         model_stable=resolved.model_stable,
         on_premises_required=resolved.on_premises_required,
         has_eligible_option=best is not None,

@@ -50,7 +50,6 @@ class WorkloadFact(Fact):
     load_pattern: str
     schedule: str
     hours_per_month: float
-    utilization: float
     latency_sensitive: bool
     personal_data: bool
     on_premises_required: bool

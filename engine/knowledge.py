@@ -299,6 +299,64 @@ class EuRegionPremium(Sourced):
     value_high: float = Field(ge=0, lt=1)
 
 
+class Efficiency(Sourced):
+    decode_bandwidth_share: float = Field(gt=0, le=1)
+    compute_share: float = Field(gt=0, le=1)
+    kv_memory_share: float = Field(gt=0, le=1)
+
+
+class TensorParallelEfficiency(Sourced):
+    interconnect: Interconnect
+    efficiency_per_doubling: float = Field(gt=0, le=1)
+
+
+class Concurrency(Sourced):
+    max_sequences: int = Field(ge=1)
+    min_sequences_at_full_context: int = Field(ge=1)
+
+
+class PeakToAverage(Sourced):
+    load_pattern: Literal["steady", "variable", "batch"]
+    factor: float = Field(ge=1)
+
+
+class Measurement(Sourced):
+    """A published throughput measurement of one replica."""
+
+    id: str
+    model: str
+    precision: Precision
+    gpu: str
+    gpus: int = Field(ge=1)
+    input_tokens: int = Field(gt=0)
+    output_tokens: int = Field(gt=0)
+    concurrency: int | None = Field(ge=1)
+    output_tokens_per_second: PositiveFloat | None
+    total_tokens_per_second: PositiveFloat | None
+    time_to_first_token_ms: PositiveFloat | None
+    inter_token_latency_ms: PositiveFloat | None
+    engine: str | None
+    tolerance: float | None = Field(gt=0)
+    """Largest relative error of the estimate accepted by the tests; None: shown, not held to it."""
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _one_throughput(self) -> Measurement:
+        if (self.output_tokens_per_second is None) == (self.total_tokens_per_second is None):
+            raise ValueError("give exactly one of output_tokens_per_second and total_tokens_per_second")
+        return self
+
+
+class ThroughputReference(Sourced):
+    """A published throughput figure that names too little (hardware, lengths) to calibrate with."""
+
+    id: str
+    description: str
+    value: float
+    unit: str
+    note: str | None = None
+
+
 class UtilizationDefault(Sourced):
     load_pattern: Literal["steady", "variable", "batch"]
     utilization: float = Field(gt=0, le=1)
@@ -372,6 +430,18 @@ class PricingAssumptionsFile(VersionedFile):
     eu_region_premium: EuRegionPremium
 
 
+class CalibrationFile(VersionedFile):
+    measurements: tuple[Measurement, ...]
+    references: tuple[ThroughputReference, ...]
+
+
+class ThroughputFile(VersionedFile):
+    efficiency: Efficiency
+    tensor_parallel: tuple[TensorParallelEfficiency, ...]
+    concurrency: Concurrency
+    peak_to_average: tuple[PeakToAverage, ...]
+
+
 class WorkloadDefaultsFile(VersionedFile):
     defaults: tuple[WorkloadDefault, ...]
     utilization_by_load_pattern: tuple[UtilizationDefault, ...]
@@ -395,6 +465,8 @@ class Knowledge(Strict):
     workload_defaults: WorkloadDefaultsFile
     market_figures: MarketFiguresFile
     pricing_assumptions: PricingAssumptionsFile
+    throughput: ThroughputFile
+    calibration: CalibrationFile
 
     # -- look-ups ----------------------------------------------------------------------------------------
     def gpu(self, gpu_id: str) -> Gpu:
@@ -480,6 +552,8 @@ KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {
     "workload_defaults": WorkloadDefaultsFile,
     "market_figures": MarketFiguresFile,
     "pricing_assumptions": PricingAssumptionsFile,
+    "throughput": ThroughputFile,
+    "calibration": CalibrationFile,
 }
 
 
@@ -565,6 +639,7 @@ def check_references(knowledge: Knowledge, directory: Path) -> None:
     unique("sizing.yaml", [b.precision for b in knowledge.sizing.bytes_per_parameter])
     unique("workload_defaults.yaml", [d.field for d in knowledge.workload_defaults.defaults])
     unique("market_figures.yaml", [f.id for f in knowledge.market_figures.figures])
+    unique("calibration.yaml", [m.id for m in knowledge.calibration.measurements])
 
     gpu_ids = {g.id for g in knowledge.gpus.gpus}
     providers = {p.id: p for p in knowledge.providers.providers}
@@ -582,6 +657,17 @@ def check_references(knowledge: Knowledge, directory: Path) -> None:
             for region in offer.regions:
                 if region not in region_ids:
                     problems.append(f"{where}: field regions: {region!r} is not a region of {provider.id}")
+    if {t.interconnect for t in knowledge.throughput.tensor_parallel} != {"nvlink", "xgmi", "pcie"}:
+        problems.append(f"{directory / 'throughput.yaml'}: tensor_parallel needs nvlink, xgmi and pcie")
+    if {p.load_pattern for p in knowledge.throughput.peak_to_average} != {"steady", "variable", "batch"}:
+        problems.append(f"{directory / 'throughput.yaml'}: peak_to_average needs steady, variable and batch")
+    model_ids = {m.id for m in knowledge.models.models}
+    for measurement in knowledge.calibration.measurements:
+        where = f"{directory / 'calibration.yaml'}: entry {measurement.id!r}"
+        if measurement.model not in model_ids:
+            problems.append(f"{where}: field model: unknown model {measurement.model!r}")
+        if measurement.gpu not in gpu_ids:
+            problems.append(f"{where}: field gpu: unknown GPU {measurement.gpu!r}")
     if knowledge.sizing.reference_gpu.gpu not in gpu_ids:
         problems.append(f"{directory / 'sizing.yaml'}: reference_gpu: unknown GPU")
     if sum(server.default for server in knowledge.own_hardware.servers) != 1:

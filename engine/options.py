@@ -12,7 +12,7 @@ from .knowledge import Knowledge, Offer
 from .resolution import excluded_by, option_filters
 from .result import Option
 from .rulebook import Rule
-from .sizing import SizingFigures
+from .throughput import ReplicaPlan
 
 
 def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> dict[str, Any]:
@@ -40,23 +40,21 @@ def regional_price(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> tup
 
 def build_options(
     knowledge: Knowledge,
-    figures: SizingFigures,
     unsuitable: dict[str, list[str]],
     rules: Sequence[Rule],
-    replicas: int,
+    plans: dict[str, ReplicaPlan],
     hours_per_month: float,
 ) -> list[Option]:
     """Every offer whose GPU can hold the model, one option per jurisdiction of its regions, cheapest
     first; nothing is chosen yet."""
-    fits = {fit.gpu: fit for fit in figures.fits}
     filters = option_filters(rules)
     calendar_hours = knowledge.schedule("always").hours_per_month
     options = []
     for offer in knowledge.offers.offers:
-        fit = fits[offer.gpu]
-        if fit.gpus_with_kv_reserve is None:
+        plan = plans.get(offer.gpu)
+        if plan is None:
             continue
-        gpus = fit.gpus_with_kv_reserve * replicas
+        gpus = plan.gpus
         for jurisdiction, regions in knowledge.offer_regions_by_jurisdiction(offer).items():
             attributes = option_attributes(offer, jurisdiction, knowledge)
             usd_per_gpu_hour, price_basis = regional_price(offer, jurisdiction, knowledge)
@@ -71,7 +69,8 @@ def build_options(
                     regions=regions,
                     gpus=gpus,
                     gpus_rented=rental.gpus_rented,
-                    replicas=replicas,
+                    replicas=plan.replicas,
+                    utilization=plan.utilization,
                     usd_per_gpu_hour=usd_per_gpu_hour,
                     price_basis=price_basis,
                     usd_per_hour=rental.usd_per_hour,

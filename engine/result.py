@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from .rulebook import Deployment, PricingKind, Severity, Topic
+from .throughput import Load
 
 RESULT_SCHEMA_VERSION = 1
 
@@ -35,6 +36,16 @@ class GpuSizing(ResultModel):
     kv_headroom_gb: float | None
     kv_tokens_capacity: int | None
     not_recommended_by: tuple[str, ...]
+    replicas: int | None
+    """Replicas the peak load needs on this GPU (None without a load, or where the GPU is not recommended)."""
+    gpus_total: int | None
+    """replicas x gpus_recommended."""
+    requests_per_second_per_replica: float | None
+    output_tokens_per_second_per_replica: float | None
+    utilization: float | None
+    """Derived: average load over the replicas' capacity."""
+    time_to_first_token_ms: float | None
+    time_per_output_token_ms: float | None
 
 
 class Finding(ResultModel):
@@ -58,6 +69,13 @@ class SizeResult(ResultModel):
     bytes_per_parameter: float
     weights_gb: float
     kv_bytes_per_token: float | None
+    kv_bytes_per_token_used: float
+    """The KV figure sizing and throughput use: the model's own, or the closest catalog model's."""
+    kv_estimated_from: str | None
+    context_tokens: int
+    min_sequences_at_full_context: int
+    """The usual card count holds the KV cache of this many full-context sequences."""
+    load: Load | None
     gpus: tuple[GpuSizing, ...]
     findings: tuple[Finding, ...]
 
@@ -130,6 +148,8 @@ class Option(ResultModel):
     gpus_rented: int
     """Cards paid for: offers sold as whole 8-GPU instances round up."""
     replicas: int
+    utilization: float
+    """Derived from the load on this option's replicas (the input's utilization does not change it)."""
     usd_per_gpu_hour: float
     price_basis: Literal["list", "eu_premium_estimate"]
     """list: the catalog's list price; eu_premium_estimate: a US list price plus the EU premium."""
@@ -236,6 +256,14 @@ class PriceDate(ResultModel):
     used_for: str
 
 
+class ThroughputAccuracy(ResultModel):
+    """How far the throughput estimate was from the published measurements it is held to."""
+
+    lowest_error: float
+    highest_error: float
+    measurements: int
+
+
 class Recommendation(ResultModel):
     schema_version: int = RESULT_SCHEMA_VERSION
     evaluated_on: dt.date
@@ -243,7 +271,10 @@ class Recommendation(ResultModel):
     decision: Decision
     resolution: Resolution
     sizing: SizeResult
-    replicas: int
+    load: Load
+    throughput_accuracy: ThroughputAccuracy
+    replicas: int | None
+    """Replicas of the chosen option (or of the best rental when none is chosen)."""
     options: tuple[Option, ...]
     best_option: Option | None
     """The cheapest option no rule excluded (within a preferred pricing kind), whatever the decision."""

@@ -2,6 +2,8 @@
 
 This is the card-count document's arithmetic, not a throughput measurement: weights are parameters times
 bytes per parameter, the KV cache comes on top, and counts are rounded up to the allowed card counts.
+The usual count leaves room for the KV cache twice over: the weights fill at most a set share of the
+replica's memory, and the rest holds several full-context sequences at once.
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ class GpuFit(BaseModel):
     gpus_with_kv_reserve: int | None
     """Fewest cards that leave the KV-cache reserve beside the weights (capacity arithmetic only)."""
     kv_headroom_gb: float | None
-    """Memory left for the KV cache at ``gpus_with_kv_reserve`` cards."""
+    """Memory left beside the weights at ``gpus_with_kv_reserve`` cards."""
     kv_tokens_capacity: int | None
-    """Tokens of KV cache that fit in the headroom (None without the model's attention shape)."""
+    """Tokens of KV cache that fit in the usable headroom (None without a KV figure)."""
 
     @property
     def multi_card(self) -> bool:
@@ -54,9 +56,34 @@ def kv_bytes_per_token(model: ModelConfig, bytes_per_element: float) -> float:
     return 2 * model.num_layers * model.num_kv_heads * model.head_dim * bytes_per_element
 
 
+def nearest_catalog_model(knowledge: Knowledge, params_b: float) -> ModelConfig:
+    """The catalog model closest in size (on a log scale): stands in for an unknown attention shape."""
+    return min(
+        knowledge.models.models,
+        key=lambda m: (abs(math.log(m.params_b / params_b)), m.id),
+    )
+
+
 def smallest_count(counts: tuple[int, ...], needed_gb: float, usable_gb_per_card: float) -> int | None:
     for count in counts:
         if count * usable_gb_per_card >= needed_gb:
+            return count
+    return None
+
+
+def count_with_kv_reserve(
+    gpu: Gpu,
+    weights: float,
+    counts: tuple[int, ...],
+    max_weights_share: float,
+    kv_gb_needed: float,
+    kv_memory_share: float,
+) -> int | None:
+    """Fewest cards where the weights fill at most ``max_weights_share`` of the memory and the usable
+    rest holds ``kv_gb_needed`` of KV cache."""
+    for count in counts:
+        memory = count * gpu.memory_gb
+        if weights <= memory * max_weights_share and (memory - weights) * kv_memory_share >= kv_gb_needed:
             return count
     return None
 
@@ -67,13 +94,18 @@ def fit_gpu(
     counts: tuple[int, ...],
     max_weights_share: float,
     kv_bytes: float | None,
+    kv_tokens_needed: int,
+    kv_memory_share: float,
 ) -> GpuFit:
+    kv_gb_needed = kv_tokens_needed * kv_bytes / 1e9 if kv_bytes else 0.0
     for_weights = smallest_count(counts, weights, gpu.memory_gb)
-    with_reserve = smallest_count(counts, weights, gpu.memory_gb * max_weights_share)
+    with_reserve = count_with_kv_reserve(
+        gpu, weights, counts, max_weights_share, kv_gb_needed, kv_memory_share
+    )
     headroom = None if with_reserve is None else with_reserve * gpu.memory_gb - weights
     tokens = None
     if headroom is not None and kv_bytes:
-        tokens = math.floor(headroom * 1e9 / kv_bytes)
+        tokens = math.floor(headroom * kv_memory_share * 1e9 / kv_bytes)
     return GpuFit(
         gpu=gpu.id,
         name=gpu.name,
@@ -96,7 +128,17 @@ class SizingFigures(BaseModel):
     bytes_per_parameter: float
     weights_gb: float
     kv_bytes_per_token: float | None
+    """From the catalog model's attention shape; None without a catalog model."""
+    kv_bytes_per_token_used: float
+    """What the sizing and throughput use: the model's figure, or the closest catalog model's."""
+    kv_estimated_from: str | None
+    """The catalog model whose KV figure stands in for an unknown model."""
+    context_tokens: int
     fits: tuple[GpuFit, ...]
+
+
+def kv_element_bytes(knowledge: Knowledge, precision: str) -> float:
+    return knowledge.sizing.kv_cache.bytes_per_element_by_precision[precision]  # type: ignore[index]
 
 
 def size_model(
@@ -105,16 +147,23 @@ def size_model(
     active_params_b: float,
     precision: str,
     model: ModelConfig | None,
+    context_tokens: int,
 ) -> SizingFigures:
     bytes_per_parameter = knowledge.bytes_per_parameter(precision)
     weights = weights_gb(params_b, bytes_per_parameter)
-    kv_bytes = None
-    if model is not None:
-        element = knowledge.sizing.kv_cache.bytes_per_element_by_precision[precision]  # type: ignore[index]
-        kv_bytes = kv_bytes_per_token(model, element)
+    element = kv_element_bytes(knowledge, precision)
+    kv_bytes = kv_bytes_per_token(model, element) if model is not None else None
+    stand_in = None if model is not None else nearest_catalog_model(knowledge, params_b)
+    kv_used = kv_bytes if kv_bytes is not None else kv_bytes_per_token(stand_in, element)  # type: ignore[arg-type]
     share = knowledge.threshold("kv_reserve_max_weights_share").value
     counts = knowledge.sizing.card_counts.counts
-    fits = tuple(fit_gpu(gpu, weights, counts, share, kv_bytes) for gpu in knowledge.gpus.gpus)
+    concurrency = knowledge.throughput.concurrency
+    kv_tokens_needed = concurrency.min_sequences_at_full_context * context_tokens
+    kv_share = knowledge.throughput.efficiency.kv_memory_share
+    fits = tuple(
+        fit_gpu(gpu, weights, counts, share, kv_used, kv_tokens_needed, kv_share)
+        for gpu in knowledge.gpus.gpus
+    )
     return SizingFigures(
         params_b=params_b,
         active_params_b=active_params_b,
@@ -122,5 +171,8 @@ def size_model(
         bytes_per_parameter=bytes_per_parameter,
         weights_gb=round(weights, 6),
         kv_bytes_per_token=kv_bytes,
+        kv_bytes_per_token_used=kv_used,
+        kv_estimated_from=stand_in.id if stand_in is not None else None,
+        context_tokens=context_tokens,
         fits=fits,
     )

@@ -47,6 +47,12 @@ def fmt_pct(value: float) -> str:
     return f"{value * 100:.0f} %"
 
 
+def fmt_signed_pct(value: float) -> str:
+    """A relative error: 0.084 -> '+8 %', -0.12 -> '-12 %'."""
+    rounded = round(value * 100)
+    return "0 %" if rounded == 0 else f"{rounded:+d} %"
+
+
 def fmt_gb(value: float) -> str:
     return fmt_num(round(value, 1)) if not float(value).is_integer() else f"{value:,.0f}"
 
@@ -76,6 +82,7 @@ FILTERS: dict[str, Any] = {
     "usd0": fmt_usd0,
     "usd_small": fmt_usd_small,
     "pct": fmt_pct,
+    "signed_pct": fmt_signed_pct,
     "gb": fmt_gb,
     "range_pct": fmt_range_pct,
     "range_num": fmt_range_num,

@@ -100,8 +100,9 @@ class ResolvedWorkload(BaseModel):
     schedule: ScheduleId
     hours_per_month: float
     days_per_month: float
-    utilization: float
-    utilization_source: Literal["input", "load_pattern_default"]
+    utilization: float | None
+    """Given in the input, or derived from the load once the model is sized (None until then)."""
+    utilization_source: Literal["input", "derived", "load_pattern_default"]
     latency_sensitive: bool
     personal_data: bool
     on_premises_required: bool
@@ -117,6 +118,14 @@ class ResolvedWorkload(BaseModel):
     @property
     def is_moe(self) -> bool:
         return self.active_params_b < self.params_b
+
+    def fallback_utilization(self, knowledge: Knowledge) -> float:
+        """The load pattern's assumed utilization, for a model no GPU can serve (nothing to derive from)."""
+        return next(
+            u.utilization
+            for u in knowledge.workload_defaults.utilization_by_load_pattern
+            if u.load_pattern == self.load_pattern
+        )
 
 
 # --- parsing -----------------------------------------------------------------------------------------
@@ -300,11 +309,7 @@ def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorklo
     schedule = knowledge.schedule(schedule_id)
     load_pattern = pick("load_pattern")
     by_pattern = {u.load_pattern: u for u in knowledge.workload_defaults.utilization_by_load_pattern}
-    if workload.utilization is not None:
-        utilization, utilization_source = workload.utilization, "input"
-    else:
-        utilization, utilization_source = by_pattern[load_pattern].utilization, "load_pattern_default"
-        defaults_used.append("utilization")
+    utilization_source = "input" if workload.utilization is not None else "derived"
     if workload.latency_sensitive is not None:
         latency_sensitive = workload.latency_sensitive
     else:
@@ -329,7 +334,7 @@ def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorklo
         if workload.hours_per_month is not None
         else schedule.hours_per_month,
         days_per_month=schedule.days_per_month,
-        utilization=utilization,
+        utilization=workload.utilization,
         utilization_source=utilization_source,
         latency_sensitive=latency_sensitive,
         personal_data=pick("personal_data"),

@@ -31,7 +31,7 @@ def test_recommend_json_contract() -> None:
     assert result.exit_code == 0
     data = json.loads(result.output)
     assert data["decision"]["deployment"] == "dedicated_cloud"
-    assert data["decision"]["pricing"] == "on_demand"
+    assert data["decision"]["pricing"] == "reserved"
     assert {"weights_gb", "kv_bytes_per_token", "gpus"} <= set(data["sizing"])
     assert {"gpu", "memory_gb", "gpus_for_weights", "gpus_recommended"} <= set(data["sizing"]["gpus"][0])
     option_fields = {

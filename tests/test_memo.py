@@ -47,9 +47,11 @@ def test_memo_leads_with_the_decision_and_its_reason() -> None:
     assert text.startswith("# GPU decision memo: public-chat\n")
     decision = text.index("## Decision")
     assert decision < text.index("## Sizing") < text.index("## Options considered") < text.index("## Costs")
-    assert "**Dedicated cloud GPUs**: 1 × h200 at runpod (community, on-demand), $2,621 per month" in text
     assert (
-        "| ✔ | runpod | community | h200 | 1 | on-demand | unknown | $3.59 | $2,621 | 2026-10-10 | — |"
+        "**Dedicated cloud GPUs**: 2 × h100-sxm at aws (p5-reserved-3y, reserved), $2,774 per month" in text
+    )
+    assert (
+        "| ✔ | aws | p5-reserved-3y | h100-sxm | 2 | reserved | US | $1.90 | $2,774 | 2026-03-27 | — |"
         in text
     )
     assert (

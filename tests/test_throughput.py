@@ -1,0 +1,169 @@
+"""From load to replicas: the throughput estimate, its calibration, peak sizing and derived utilization."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+from gpu_advisor.cli import main
+from gpu_advisor.engine.advisor import LoadInput, size
+from gpu_advisor.engine.calibration import calibration_rows, render_calibration
+from gpu_advisor.engine.knowledge import load_knowledge
+from helpers import REPO_ROOT, run
+
+MID_SIZE_1000_PER_MINUTE = {
+    "name": "1,000 requests per minute",
+    "model": {"name": "llama-3.1-70b", "precision": "bf16"},
+    "requests_per_day": 1000 * 60 * 24,
+}
+
+
+@pytest.mark.parametrize("row", calibration_rows(load_knowledge()), ids=lambda r: r.id)
+def test_estimate_within_the_stated_tolerance(row) -> None:
+    assert row.estimate is not None
+    if row.tolerance is not None:
+        assert abs(row.error) <= row.tolerance, f"{row.id}: {row.estimate:.0f} against {row.published}"
+
+
+def test_calibration_table_is_up_to_date() -> None:
+    committed = (REPO_ROOT / "docs" / "calibration.md").read_text(encoding="utf-8")
+    assert render_calibration(load_knowledge()) == committed, (
+        "regenerate: gpu-advisor calibration > docs/calibration.md"
+    )
+    assert CliRunner().invoke(main, ["calibration"]).output == committed
+
+
+def test_every_measurement_is_in_the_table() -> None:
+    table = (REPO_ROOT / "docs" / "calibration.md").read_text(encoding="utf-8")
+    for measurement in load_knowledge().calibration.measurements:
+        assert f"| {measurement.id} |" in table
+
+
+def test_thousand_requests_a_minute_land_on_a_few_gpus() -> None:
+    # "Bei 1.000 Anfragen pro Minute braucht ein mittelgroßes Modell vier bis acht GPUs permanent."
+    result = run(MID_SIZE_1000_PER_MINUTE)
+    h100 = next(row for row in result.sizing.gpus if row.gpu == "h100-sxm")
+    assert 4 <= h100.gpus_total <= 8
+    assert 1 < result.decision.gpus <= 8
+
+
+def test_replicas_follow_the_peak() -> None:
+    result = run(MID_SIZE_1000_PER_MINUTE)
+    load = result.load
+    assert load.average_requests_per_second == pytest.approx(1000 / 60)
+    assert load.peak_factor == 1.5
+    assert load.peak_requests_per_second == pytest.approx(25)
+    for row in result.sizing.gpus:
+        if row.replicas is not None:
+            assert row.replicas == max(1, math.ceil(25 / row.requests_per_second_per_replica))
+            assert row.gpus_total == row.replicas * row.gpus_recommended
+            assert row.utilization == pytest.approx(
+                min(1.0, (1000 / 60) / (row.replicas * row.requests_per_second_per_replica))
+            )
+
+
+def test_batch_is_sized_for_throughput_not_peak() -> None:
+    steady = run({**MID_SIZE_1000_PER_MINUTE, "load_pattern": "steady"})
+    batch = run({**MID_SIZE_1000_PER_MINUTE, "load_pattern": "batch"})
+    assert batch.load.peak_factor == 1.0
+    assert batch.load.peak_requests_per_second < steady.load.peak_requests_per_second
+
+
+def test_variable_load_needs_more_replicas_than_steady() -> None:
+    steady = run({**MID_SIZE_1000_PER_MINUTE, "load_pattern": "steady"})
+    variable = run({**MID_SIZE_1000_PER_MINUTE, "load_pattern": "variable"})
+    h100 = {
+        r.load.peak_factor: next(g for g in r.sizing.gpus if g.gpu == "h100-sxm") for r in (steady, variable)
+    }
+    assert h100[3.0].replicas > h100[1.5].replicas
+
+
+def test_derived_utilization_unless_given() -> None:
+    derived = run(MID_SIZE_1000_PER_MINUTE)
+    assert derived.workload.utilization_source == "derived"
+    assert derived.workload.utilization == pytest.approx(derived.best_option.utilization)
+    given = run({**MID_SIZE_1000_PER_MINUTE, "utilization": 0.9})
+    assert (given.workload.utilization, given.workload.utilization_source) == (0.9, "input")
+    assert given.best_option.utilization == derived.best_option.utilization  # options keep the load's figure
+
+
+def test_low_volume_derives_low_utilization_and_serverless() -> None:
+    result = run(
+        {
+            "name": "quiet",
+            "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+            "requests_per_day": 20000,
+        }
+    )
+    assert result.workload.utilization < 0.30
+    assert result.decision.deployment == "serverless"
+
+
+def test_longer_context_needs_four_h100() -> None:
+    # "Ein 70B-Modell mit längerem Kontext oder mehr Nebenläufigkeit: üblich sind 4×H100."
+    short = size(precision="fp8", model_id="llama-3.1-70b", context_tokens=8192)
+    long = size(precision="fp8", model_id="llama-3.1-70b", context_tokens=131072)
+    count = {
+        r.context_tokens: next(g for g in r.gpus if g.gpu == "h100-sxm").gpus_recommended
+        for r in (short, long)
+    }
+    assert count == {8192: 2, 131072: 4}
+
+
+def test_size_with_load_shows_replicas_per_gpu() -> None:
+    result = CliRunner().invoke(
+        main,
+        [
+            "size",
+            "--model",
+            "llama-3.1-70b",
+            "--precision",
+            "bf16",
+            "--requests-per-day",
+            "1440000",
+            "--format",
+            "json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    h100 = next(g for g in data["gpus"] if g["gpu"] == "h100-sxm")
+    assert (h100["gpus_recommended"], h100["replicas"], h100["gpus_total"]) == (4, 2, 8)
+    assert data["load"]["peak_requests_per_second"] == pytest.approx(25)
+
+
+def test_size_without_load_has_no_replicas() -> None:
+    result = size(precision="bf16", model_id="llama-3.1-8b")
+    assert result.load is None
+    assert all(row.replicas is None for row in result.gpus)
+    with_load = size(
+        precision="bf16",
+        model_id="llama-3.1-8b",
+        load_input=LoadInput(
+            requests_per_day=1000,
+            avg_input_tokens=300,
+            avg_output_tokens=150,
+            load_pattern="steady",
+            schedule="always",
+        ),
+    )
+    assert next(g for g in with_load.gpus if g.gpu == "rtx-5090").replicas == 1
+
+
+def test_memo_shows_the_chain_from_load_to_cost() -> None:
+    text = (
+        CliRunner()
+        .invoke(
+            main, ["recommend", str(REPO_ROOT / "examples" / "public-chat.yaml"), "--as-of", "2026-11-30"]
+        )
+        .output
+    )
+    load = text.index("## Load and capacity")
+    assert "requests/s on average" in text[load:]
+    assert "replica(s) carry the peak" in text[load:]
+    assert (
+        "Utilization used by the rules: 42 %, derived from the load on the cheapest admitted option." in text
+    )
+    assert "Accuracy: the throughput estimate" in text
