@@ -179,6 +179,13 @@ def economics_fact(
         node_has_idle_gpus=own.gpus_needed < own.nodes * server.gpus_per_server,
         replica_gpus_on_server_gpu=own.gpus_needed,
         server_gpus=server.gpus_per_server,
+        utilization_given=resolved.utilization_source == "input",
+        load_utilization=float(best.utilization) if best else 0.0,
+        utilization_gap=(
+            abs(float(resolved.utilization or 0.0) - best.utilization)
+            if best and resolved.utilization_source == "input"
+            else 0.0
+        ),
         rent_comparison_available=rent_price is not None,
         break_even_low_price=break_even_at(server, rent_price, server_price_usd=server.price_usd_low),
         break_even_high_price=break_even_at(server, rent_price, server_price_usd=server.price_usd_high),

@@ -98,6 +98,12 @@ class EconomicsFact(Fact):
     node_has_idle_gpus: bool
     replica_gpus_on_server_gpu: int
     server_gpus: int
+    utilization_given: bool
+    """The workload states its utilization (otherwise it is derived from the load)."""
+    load_utilization: float
+    """The utilization the load itself would give the cheapest admitted option (0 without one)."""
+    utilization_gap: float
+    """|stated - load-derived| when the utilization is stated and an option exists; 0 otherwise."""
     rent_comparison_available: bool
     """An admitted rental of the own server's GPU exists, so the break-even figures are defined."""
     break_even_low_price: float
