@@ -331,5 +331,9 @@ def calibration() -> None:
     emit(render_calibration(load_knowledge()), None)
 
 
+# --- serve (HTTP service) ---
+
+# --- batch and sweep ---
+
 if __name__ == "__main__":  # pragma: no cover
     main()

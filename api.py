@@ -1,0 +1,80 @@
+"""gpu-advisor as a Python library: typed functions that return the pydantic result models.
+
+    from gpu_advisor.api import recommend, load_workload
+    result = recommend(load_workload("examples/public-chat.yaml"))
+    print(result.decision.deployment, result.decision.usd_per_month)
+
+Every function is safe to call from many threads at once: the rules-engine adapter serializes what
+durable-rules cannot share. The first call builds the engine (tens of milliseconds); later calls cost a
+few milliseconds. Errors a caller can act on are raised as ``InputError`` (bad input) or
+``KnowledgeError`` (a broken knowledge base), both ``AdvisorError``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from .engine.advisor import LoadInput
+from .engine.advisor import recommend as _recommend
+from .engine.advisor import size as _size
+from .engine.advisor import tco as _tco
+from .engine.errors import AdvisorError, InputError, KnowledgeError
+from .engine.result import Recommendation, SizeResult, TcoResult
+from .engine.workload import Workload, load_workload, parse_workload_text, validate_workload
+
+__all__ = [
+    "AdvisorError",
+    "InputError",
+    "KnowledgeError",
+    "LoadInput",
+    "Recommendation",
+    "SizeResult",
+    "TcoResult",
+    "Workload",
+    "load_workload",
+    "parse_workload_text",
+    "recommend",
+    "size",
+    "tco",
+    "workload_from_dict",
+]
+
+
+def workload_from_dict(data: dict[str, Any], origin: str = "<dict>") -> Workload:
+    """Validate a workload given as a mapping (as parsed from YAML or JSON)."""
+    return validate_workload(data, origin)
+
+
+def recommend(workload: Workload | dict[str, Any], evaluated_on: dt.date | None = None) -> Recommendation:
+    """The full decision for one workload; ``evaluated_on`` (default today) dates the price ages."""
+    if isinstance(workload, dict):
+        workload = workload_from_dict(workload)
+    return _recommend(workload, evaluated_on or dt.date.today())
+
+
+def size(
+    *,
+    precision: str,
+    model_id: str | None = None,
+    params_b: float | None = None,
+    active_params_b: float | None = None,
+    context_tokens: int | None = None,
+    load: LoadInput | None = None,
+) -> SizeResult:
+    """Card counts per GPU for one model; with ``load``, replicas per GPU for its peak."""
+    return _size(
+        precision=precision,
+        model_id=model_id,
+        params_b=params_b,
+        active_params_b=active_params_b,
+        context_tokens=context_tokens,
+        load_input=load,
+    )
+
+
+def tco(**overrides: float) -> TcoResult:
+    """Own-server cost per GPU-hour and break-even per offer; keyword arguments replace assumptions
+    (server_price_usd, gpus_per_server, months, gpu_watts, power_overhead, usd_per_kwh,
+    rack_usd_per_month, residual)."""
+    return _tco(overrides)
