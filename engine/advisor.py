@@ -215,10 +215,10 @@ def size(
 # --- tco ---------------------------------------------------------------------------------------------
 
 
-def tco(overrides: dict[str, float] | None = None) -> TcoResult:
+def tco(overrides: dict[str, float] | None = None, knowledge: Knowledge | None = None) -> TcoResult:
     """Own 8-GPU server cost per GPU-hour in three lines, and break-even utilization against every
     catalog offer of the same GPU. ``overrides`` replaces any ``ServerAssumptions`` field."""
-    knowledge = load_knowledge()
+    knowledge = knowledge or load_knowledge()
     server = knowledge.own_server()
     defaults = ServerAssumptions.from_server(server)
     overrides = {key: value for key, value in (overrides or {}).items() if value is not None}
@@ -399,11 +399,16 @@ def throughput_accuracy() -> ThroughputAccuracy:
 
 
 def recommend(
-    workload: Workload, evaluated_on: dt.date, evaluator: Evaluator | None = None
+    workload: Workload,
+    evaluated_on: dt.date,
+    evaluator: Evaluator | None = None,
+    knowledge: Knowledge | None = None,
 ) -> Recommendation:
     """The full decision for one workload. ``evaluated_on`` dates the evaluation (price ages);
-    ``evaluator`` defaults to the process-wide durable-rules engine."""
-    knowledge = load_knowledge()
+    ``evaluator`` defaults to the process-wide durable-rules engine; ``knowledge`` to the shipped
+    knowledge base (pass a modified copy for the user's own prices or a sweep; rule thresholds are
+    compiled into the engine, so a copy with other thresholds needs its own evaluator)."""
+    knowledge = knowledge or load_knowledge()
     rulebook = load_rulebook()
     resolved = resolve_workload(workload, knowledge)
     model = resolved.model_config_entry
