@@ -20,6 +20,7 @@ from . import __version__
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+EXIT_CHECK_FAILED = 1
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_KNOWLEDGE = 3
 
@@ -331,7 +332,106 @@ def calibration() -> None:
     emit(render_calibration(load_knowledge()), None)
 
 
+@main.command()
+@click.argument("proposal_file", metavar="PROPOSAL|-")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "markdown", "sarif", "junit"]),
+    default="text",
+    show_default=True,
+    help="markdown for a pull-request comment, sarif for code scanning, junit for CI test reports.",
+)
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["fail", "warn"]),
+    default="fail",
+    show_default=True,
+    help="Exit 1 on failed checks only, or on warnings too.",
+)
+@click.option("--soft-fail", is_flag=True, help="Report, but exit 0 whatever the checks say (for rollout).")
+@click.option("--policy", "policy_dir", metavar="DIR", help="Add an organization's rules from DIR/*.yaml.")
+@click.option("--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date (default: today).")
+@handle_errors
+def check(
+    proposal_file: str,
+    output_format: str,
+    output: str | None,
+    fail_on: str,
+    soft_fail: bool,
+    policy_dir: str | None,
+    as_of: str | None,
+) -> None:
+    """Check a proposal (a workload plus what someone intends to do) against every applicable rule.
+
+    Exit codes: 0 passed, 1 failed (--fail-on warn: warnings too), 2 bad input.
+    """
+    from .engine.advisor import rulebook_for
+    from .engine.check import check_file
+    from .engine.check_formats import junit, sarif
+    from .engine.text import render
+
+    results = check_file(proposal_file, parse_date(as_of), policy_dir=policy_path(policy_dir))
+    if output_format == "json":
+        text = json.dumps([r.model_dump(mode="json") for r in results], indent=2, ensure_ascii=False) + "\n"
+    elif output_format == "sarif":
+        text = sarif(results, rulebook_for(policy_path(policy_dir)))
+    elif output_format == "junit":
+        text = junit(results)
+    else:
+        text = render("check.md.j2" if output_format == "markdown" else "check.txt.j2", results=results)
+    emit(text, output)
+    failing = {"fail"} if fail_on == "fail" else {"fail", "warn"}
+    if not soft_fail and any(r.status in failing for r in results):
+        sys.exit(EXIT_CHECK_FAILED)
+
+
+def policy_path(policy_dir: str | None) -> str | None:
+    """An absolute path, so that the same directory given two ways shares one engine."""
+    return None if policy_dir is None else str(Path(policy_dir).resolve())
+
+
+@main.command()
+@click.argument("kind", type=click.Choice(["workload", "proposal", "result", "check-result"]))
+def schema(kind: str) -> None:
+    """Print the JSON Schema of an input (workload, proposal) or an output (result, check-result)."""
+    from .engine.check import CheckResult, ProposalDocument
+    from .engine.result import Recommendation
+    from .engine.workload import Workload
+
+    models = {
+        "workload": Workload,
+        "proposal": ProposalDocument,
+        "result": Recommendation,
+        "check-result": CheckResult,
+    }
+    emit(json.dumps(models[kind].model_json_schema(), indent=2, ensure_ascii=False) + "\n", None)
+
+
 # --- serve (HTTP service) ---
+
+
+@main.command()
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Interface to listen on; 0.0.0.0 serves every interface.",
+)
+@click.option("--port", type=click.IntRange(min=1, max=65535), default=8000, show_default=True)
+@handle_errors
+def serve(host: str, port: int) -> None:
+    """Run the HTTP service: POST /recommend, GET /rules, GET /rules/{id}, GET /healthz, /openapi.json."""
+    import uvicorn
+
+    from .engine.advisor import rules_engine
+
+    # Load the knowledge base and rule catalog first: a broken one exits with code 3 and its message,
+    # like every other command, instead of a server start-up traceback.
+    rules_engine()
+    uvicorn.run("gpu_advisor.service:create_app", factory=True, host=host, port=port)
+
 
 # --- batch and sweep ---
 

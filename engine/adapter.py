@@ -39,10 +39,14 @@ _OPERATORS = {"eq": None, "ne": "$neq", "lt": "$lt", "le": "$lte", "gt": "$gt", 
 
 @dataclass(frozen=True)
 class Firing:
-    """One rule that fired on one fact, in firing order."""
+    """One rule that fired on one fact, in firing order.
+
+    For a proposal check, ``applicability`` marks the firing that only says the check applies; the
+    check's own firing says the proposal violates it."""
 
     rule_id: str
     fact: Mapping[str, Any]
+    applicability: bool = False
 
 
 class FactSession(Protocol):
@@ -69,14 +73,32 @@ def compile_condition(condition: Condition, thresholds: Mapping[str, float]) -> 
     return {operator: {condition.fact: right}}
 
 
-def compile_rule(rule: Rule, thresholds: Mapping[str, float]) -> dict[str, Any]:
-    """One rule as durable-rules JSON: every condition on the same fact, joined with ``$and``."""
-    tests = [{"kind": rule.fact}] + [compile_condition(c, thresholds) for c in rule.when]
+APPLICABILITY_SUFFIX = "/applies"
+
+
+def compile_conditions(
+    fact: str, conditions: tuple[Condition, ...], thresholds: Mapping[str, float]
+) -> dict[str, Any]:
+    """Conditions on one fact of one kind as durable-rules JSON, joined with ``$and``."""
+    tests = [{"kind": fact}] + [compile_condition(c, thresholds) for c in conditions]
     return {"all": [{"m": {"$and": tests}}]}
 
 
+def compile_rule(rule: Rule, thresholds: Mapping[str, float]) -> dict[str, Any]:
+    """One rule as durable-rules JSON: its preconditions and conditions on the same fact."""
+    return compile_conditions(rule.fact, rule.applies + rule.when, thresholds)
+
+
 def compile_rulebook(rulebook: Rulebook, thresholds: Mapping[str, float]) -> dict[str, dict[str, Any]]:
-    return {rule.id: compile_rule(rule, thresholds) for rule in rulebook.rules}
+    """Every rule; a proposal check also as a second rule that fires when the check applies at all."""
+    definition = {}
+    for rule in rulebook.rules:
+        definition[rule.id] = compile_rule(rule, thresholds)
+        if rule.is_check:
+            definition[rule.id + APPLICABILITY_SUFFIX] = compile_conditions(
+                rule.fact, rule.applies, thresholds
+            )
+    return definition
 
 
 def _ignore(c: Any) -> None:
@@ -103,10 +125,13 @@ class RulesEngine:
         definition[SESSION_RULE] = {"all": [{"m": {"kind": SESSION_RULE}}], "run": _ignore}
         self._host = _QuietHost({RULESET_NAME: definition})
 
-    def _action(self, rule_id: str) -> Any:
+    def _action(self, name: str) -> Any:
+        applicability = name.endswith(APPLICABILITY_SUFFIX)
+        rule_id = name.removesuffix(APPLICABILITY_SUFFIX)
+
         def action(c: Any) -> None:
             fact = {key: value for key, value in c.m.items() if key != "sid"}
-            self._firings.append(Firing(rule_id, fact))
+            self._firings.append(Firing(rule_id, fact, applicability))
 
         return action
 

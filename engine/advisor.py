@@ -9,7 +9,8 @@ the first steps on their own.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -25,9 +26,9 @@ from .economics import (
     per_gpu_hour,
     select_own_server,
 )
-from .facts import GpuFitFact, WorkloadFact
+from .facts import Fact, GpuFitFact, WorkloadFact
 from .findings import cite, findings_for
-from .knowledge import Citation, Knowledge, load_knowledge
+from .knowledge import Citation, Knowledge, OwnServer, load_knowledge
 from .options import build_options, option_order
 from .resolution import fired_rules, preferred_pricing, resolve_deployment, unsuitable_gpus
 from .result import (
@@ -39,13 +40,14 @@ from .result import (
     OwnHardware,
     PriceDate,
     Recommendation,
+    Resolution,
     SizeResult,
     TcoResult,
     TcoScenario,
     ThroughputAccuracy,
     WorkloadSummary,
 )
-from .rulebook import Rulebook, load_rulebook
+from .rulebook import Rule, Rulebook, load_rulebook, load_rulebook_with_policies
 from .sizing import GpuFit, SizingFigures, size_model
 from .throughput import Load, ReplicaPlan, plans_by_gpu, workload_load
 from .workload import ResolvedWorkload, Workload, resolve_workload
@@ -55,9 +57,15 @@ QUANTIZED_SCENARIO = "quantized"
 
 
 @cache
-def rules_engine() -> RulesEngine:
-    """The process-wide engine: durable-rules hosts are built once, then reused for every evaluation."""
-    return RulesEngine(load_rulebook(), load_knowledge().threshold_values())
+def rules_engine(policy_dir: str | None = None) -> RulesEngine:
+    """The process-wide engine for the catalog (plus an organization's policies): durable-rules hosts are
+    built once, then reused for every evaluation."""
+    rulebook = rulebook_for(policy_dir)
+    return RulesEngine(rulebook, rulebook.threshold_values(load_knowledge()))
+
+
+def rulebook_for(policy_dir: str | None) -> Rulebook:
+    return load_rulebook() if policy_dir is None else load_rulebook_with_policies(policy_dir)
 
 
 # --- size --------------------------------------------------------------------------------------------
@@ -398,18 +406,53 @@ def throughput_accuracy() -> ThroughputAccuracy:
     )
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """Everything one evaluation worked out, for checks that judge a proposal against it."""
+
+    knowledge: Knowledge
+    rulebook: Rulebook
+    resolved: ResolvedWorkload
+    figures: SizingFigures
+    plans: dict[str, ReplicaPlan]
+    unsuitable: dict[str, list[str]]
+    rules: list[Rule]
+    resolution: Resolution
+    decision: Decision
+    server: OwnServer
+
+
+ProposalHook = Callable[[Evaluation], Fact]
+
+
 def recommend(
     workload: Workload,
     evaluated_on: dt.date,
     evaluator: Evaluator | None = None,
     knowledge: Knowledge | None = None,
+    policy_dir: str | None = None,
 ) -> Recommendation:
     """The full decision for one workload. ``evaluated_on`` dates the evaluation (price ages);
     ``evaluator`` defaults to the process-wide durable-rules engine; ``knowledge`` to the shipped
     knowledge base (pass a modified copy for the user's own prices or a sweep; rule thresholds are
-    compiled into the engine, so a copy with other thresholds needs its own evaluator)."""
+    compiled into the engine, so a copy with other thresholds needs its own evaluator); ``policy_dir``
+    adds an organization's rules."""
+    return evaluate(workload, evaluated_on, evaluator, knowledge, policy_dir)[0]
+
+
+def evaluate(
+    workload: Workload,
+    evaluated_on: dt.date,
+    evaluator: Evaluator | None = None,
+    knowledge: Knowledge | None = None,
+    policy_dir: str | None = None,
+    proposal: ProposalHook | None = None,
+) -> tuple[Recommendation, list[Firing], Evaluation]:
+    """``recommend``, plus the firings of a proposal fact built by ``proposal`` from the evaluation and
+    asserted last in the same session."""
     knowledge = knowledge or load_knowledge()
-    rulebook = load_rulebook()
+    rulebook = rulebook_for(policy_dir)
+    evaluator = evaluator or rules_engine(policy_dir)
     resolved = resolve_workload(workload, knowledge)
     model = resolved.model_config_entry
     tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
@@ -441,7 +484,7 @@ def recommend(
     compared_api = next((a for a in apis if a.compared), None)
     hours = resolved.hours_per_month
 
-    with (evaluator or rules_engine()).session() as session:
+    with evaluator.session() as session:
         # Stage 1: which GPUs may serve a replica, as given and one quantization step down.
         firings = assert_gpu_fits(session, figures, knowledge, WORKLOAD_SCENARIO)
         quantized_firings = (
@@ -475,19 +518,23 @@ def recommend(
         firings += session.assert_fact(
             economics_fact(knowledge, server, resolved, alternatives, compared_api, own, evaluated_on)
         )
-
-    rules = fired_rules(firings, rulebook)
-    resolution = resolve_deployment(rules)
-    winner = next(p for p in resolution.proposals if p.status == "won")
-    best = alternatives.best
-    if best is not None:
-        best = best.model_copy(update={"chosen": winner.deployment == "dedicated_cloud"})
-        options = [best if option_order(o) == option_order(best) else o for o in options]
-    chosen = best if best is not None and best.chosen else None
-    decision = decide(winner.deployment, winner.rule_id, chosen, compared_api, own)
+        rules = fired_rules(firings, rulebook)
+        resolution = resolve_deployment(rules)
+        winner = next(p for p in resolution.proposals if p.status == "won")
+        best = alternatives.best
+        if best is not None:
+            best = best.model_copy(update={"chosen": winner.deployment == "dedicated_cloud"})
+            options = [best if option_order(o) == option_order(best) else o for o in options]
+        chosen = best if best is not None and best.chosen else None
+        decision = decide(winner.deployment, winner.rule_id, chosen, compared_api, own)
+        evaluation = Evaluation(
+            knowledge, rulebook, resolved, figures, plans, unsuitable, rules, resolution, decision, server
+        )
+        # Stage 4 (check only): the proposal against everything above.
+        proposal_firings = session.assert_fact(proposal(evaluation)) if proposal is not None else []
     gpu_fit_firings = [f for f in firings if f.fact["kind"] == "gpu_fit"]
 
-    return Recommendation(
+    recommendation = Recommendation(
         evaluated_on=evaluated_on,
         workload=workload_summary(resolved),
         decision=decision,
@@ -506,6 +553,7 @@ def recommend(
         exchange_rate_usd_per_eur=knowledge.eur_to_usd().rate,
         exchange_rate_as_of=knowledge.eur_to_usd().as_of,
     )
+    return recommendation, proposal_firings, evaluation
 
 
 def decide(

@@ -145,9 +145,68 @@ class EconomicsFact(Fact):
     quantized_weights_gb: float
 
 
+class ProposalFact(Fact):
+    """What someone intends to do, next to what the workload needs (``gpu-advisor check``).
+
+    Fields a proposal may leave out come with a ``<name>_known`` flag; a check that needs an unknown one
+    reports 'unknown' instead of guessing.
+    """
+
+    kind: Literal["proposal"] = "proposal"
+    deployment: str
+    recommended_deployment: str
+    deployment_differs: bool
+    deployment_ruled_out: bool
+    ruled_out_by: str
+    """IDs of the rules that ruled the proposed deployment out, for the message."""
+    rental: bool
+    buying: bool
+    gpu: str
+    gpu_known: bool
+    gpus: int
+    gpus_known: bool
+    gpu_fits: bool
+    """The proposed GPU holds the model with KV reserve at 16 cards or fewer."""
+    gpu_interconnect: str
+    multi_card: bool
+    """A replica on the proposed GPU spans several cards."""
+    gpu_unsuitable: bool
+    unsuitable_by: str
+    gpus_for_weights: int
+    gpus_needed: int
+    """Cards the peak load needs on the proposed GPU (replicas x cards per replica)."""
+    pricing: str
+    pricing_known: bool
+    region: str
+    region_known: bool
+    eu: bool
+    provider: str
+    provider_known: bool
+    provider_kind: str
+    provider_self_managed: bool
+    """A neo-cloud or marketplace: GPUs without the managed services around them."""
+    enterprise_sla: bool
+    offer_known: bool
+    """provider/offer/gpu is a catalog offer."""
+    usd_per_month: float
+    cost_known: bool
+    servers: int
+    server_gpus: int
+    node_utilization: float
+    node_has_idle_gpus: bool
+    load_pattern: str
+    personal_data: bool
+    latency_sensitive: bool
+    business_critical: bool
+    devops_capacity: bool
+    export_restricted_country: bool
+    company_country: str
+
+
 FACT_MODELS: dict[str, type[Fact]] = {
     "gpu_fit": GpuFitFact,
     "workload": WorkloadFact,
     "economics": EconomicsFact,
+    "proposal": ProposalFact,
 }
 FACT_KINDS: tuple[str, ...] = tuple(FACT_MODELS)

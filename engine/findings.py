@@ -8,7 +8,7 @@ from typing import Any
 from .adapter import Firing
 from .knowledge import Citation, Knowledge
 from .result import Finding
-from .rulebook import Rulebook
+from .rulebook import Rule, Rulebook
 from .text import render_message
 
 
@@ -20,19 +20,24 @@ def cite(citation: Citation, knowledge: Knowledge) -> str:
     return f"{citation.title} <{citation.url}>" if citation.title else str(citation.url)
 
 
-def message_context(fact: dict[str, Any], knowledge: Knowledge) -> dict[str, Any]:
+def message_context(fact: dict[str, Any], knowledge: Knowledge, rulebook: Rulebook) -> dict[str, Any]:
     """What a rule's message template sees: the fact's fields, thresholds as ``t`` and knowledge as ``k``."""
     return {
         **fact,
-        "t": knowledge.threshold_values(),
+        "t": rulebook.threshold_values(knowledge),
         "k": {"server": knowledge.own_server(), "figures": knowledge.figures_by_id()},
     }
+
+
+def render_rule_message(rule: Rule, fact: dict[str, Any], knowledge: Knowledge, rulebook: Rulebook) -> str:
+    return render_message(rule.message, message_context(fact, knowledge, rulebook))
 
 
 def findings_for(firings: Sequence[Firing], rulebook: Rulebook, knowledge: Knowledge) -> tuple[Finding, ...]:
     """One finding per firing, in catalog order of the rules (firing order within a rule)."""
     order = {rule_id: index for index, rule_id in enumerate(rulebook.ids)}
-    ordered = sorted(enumerate(firings), key=lambda pair: (order[pair[1].rule_id], pair[0]))
+    relevant = [firing for firing in firings if not firing.applicability]
+    ordered = sorted(enumerate(relevant), key=lambda pair: (order[pair[1].rule_id], pair[0]))
     findings = []
     for _, firing in ordered:
         rule = rulebook.rule(firing.rule_id)
@@ -43,7 +48,8 @@ def findings_for(firings: Sequence[Firing], rulebook: Rulebook, knowledge: Knowl
                 topic=rule.topic,
                 severity=rule.severity,
                 title=rule.title,
-                message=render_message(rule.message, message_context(dict(firing.fact), knowledge)),
+                message=render_rule_message(rule, dict(firing.fact), knowledge, rulebook),
+                origin=rulebook.origin(rule.id),
                 rationale=" ".join(rule.rationale.split()),
                 source=cite(rule.source, knowledge),
             )

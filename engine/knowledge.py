@@ -222,6 +222,8 @@ class Threshold(Sourced):
     value: float
     unit: str
     description: str
+    currency: Literal["USD", "EUR"] | None = None
+    """For money thresholds: EUR values are converted to USD at the catalog's dated rate."""
 
 
 class Schedule(Sourced):

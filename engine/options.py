@@ -26,6 +26,8 @@ def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> 
         "provider_kind": provider.kind,
         "enterprise_sla": provider.enterprise_sla,
         "segment": gpu.segment,
+        "provider": offer.provider,
+        "gpu": offer.gpu,
     }
 
 

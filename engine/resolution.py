@@ -16,8 +16,9 @@ from .rulebook import OptionFilter, Rule, Rulebook
 
 
 def fired_rules(firings: Iterable[Firing], rulebook: Rulebook) -> list[Rule]:
-    """The rules that fired, each once, in catalog order."""
-    fired = {firing.rule_id for firing in firings}
+    """The rules that fired, each once, in catalog order (a proposal check's applicability marker is
+    not a firing)."""
+    fired = {firing.rule_id for firing in firings if not firing.applicability}
     return [rule for rule in rulebook.rules if rule.id in fired]
 
 
@@ -36,7 +37,7 @@ def option_filters(rules: Sequence[Rule]) -> list[tuple[str, OptionFilter]]:
 
 def excluded_by(attributes: dict[str, object], filters: Sequence[tuple[str, OptionFilter]]) -> list[str]:
     """IDs of the rules whose exclusion matches an option's attributes."""
-    return [rule_id for rule_id, f in filters if attributes[f.field] == f.equals]
+    return [rule_id for rule_id, f in filters if f.matches(attributes[f.field])]
 
 
 def preferred_pricing(rules: Sequence[Rule]) -> tuple[str, str] | None:

@@ -58,6 +58,8 @@ class Finding(ResultModel):
     message: str
     rationale: str
     source: str
+    origin: Literal["builtin", "organization"] = "builtin"
+    """Organization rules come from --policy files."""
 
 
 class SizeResult(ResultModel):

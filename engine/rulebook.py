@@ -8,7 +8,6 @@ checks every condition against the fact model it reads, so a typo in a rule file
 
 from __future__ import annotations
 
-import datetime as dt
 import types
 import typing
 from functools import cache
@@ -20,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from ..rules import RULE_FILES, RULES_DIR
 from .errors import KnowledgeError
 from .facts import FACT_MODELS
-from .knowledge import Citation, Knowledge, describe_validation_error, read_yaml
+from .knowledge import Citation, Knowledge, Threshold, describe_validation_error, read_yaml
 
 Topic = Literal[
     "deployment",
@@ -40,7 +39,12 @@ Deployment = Literal["api", "serverless", "dedicated_cloud", "own_hardware", "hy
 DEPLOYMENTS: tuple[str, ...] = typing.get_args(Deployment)
 PricingKind = Literal["on_demand", "spot", "reserved", "capacity_block"]
 Operator = Literal["eq", "ne", "lt", "le", "gt", "ge"]
-OptionField = Literal["eu", "pricing", "interconnect", "provider_kind", "enterprise_sla", "segment"]
+OptionField = Literal[
+    "eu", "pricing", "interconnect", "provider_kind", "enterprise_sla", "segment", "provider", "gpu"
+]
+FactKind = Literal["gpu_fit", "workload", "economics", "proposal"]
+Verdict = Literal["fail", "warn"]
+Origin = Literal["builtin", "organization"]
 
 Precedence = Annotated[int, Field(ge=1, le=1000)]
 
@@ -80,8 +84,22 @@ class RuleOut(Strict):
 
 
 class OptionFilter(Strict):
+    """Excludes options whose ``field`` equals ``equals``, or (for an allow-list) is not in ``not_in``."""
+
     field: OptionField
-    equals: bool | str
+    equals: bool | str | None = None
+    not_in: tuple[str, ...] | None = None
+
+    @model_validator(mode="after")
+    def _one_test(self) -> OptionFilter:
+        if (self.equals is None) == (self.not_in is None):
+            raise ValueError("an option filter gives exactly one of equals or not_in")
+        return self
+
+    def matches(self, value: object) -> bool:
+        if self.not_in is not None:
+            return value not in self.not_in
+        return value == self.equals
 
 
 class Conclusion(Strict):
@@ -90,6 +108,8 @@ class Conclusion(Strict):
     prefer_pricing: PricingKind | None = None
     exclude_options: tuple[OptionFilter, ...] = ()
     gpu_unsuitable: bool = False
+    verdict: Verdict | None = None
+    """Proposal checks only: the result when the proposal meets ``when`` (a violation)."""
 
 
 class Rule(Strict):
@@ -97,8 +117,14 @@ class Rule(Strict):
     name: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
     topic: Topic
     severity: Severity
-    fact: Literal["gpu_fit", "workload", "economics"]
-    when: tuple[Condition, ...] = Field(min_length=1)
+    fact: FactKind
+    applies: tuple[Condition, ...] = ()
+    """Proposal checks only: when the check applies at all; it then passes unless ``when`` holds."""
+    needs: tuple[str, ...] = ()
+    """Proposal checks only: proposal facts that must be known (``<name>_known``), else the result is
+    'unknown'."""
+    when: tuple[Condition, ...] = ()
+    """Conditions on the fact, all of which must hold; empty: the rule fires for every fact of its kind."""
     then: Conclusion = Conclusion()
     title: str
     message: str
@@ -112,24 +138,52 @@ class Rule(Strict):
             raise ValueError("a rule cites a source document and its section")
         if self.then.gpu_unsuitable and self.fact != "gpu_fit":
             raise ValueError("gpu_unsuitable is a conclusion of gpu_fit rules only")
+        is_check = self.fact == "proposal"
+        if is_check != (self.then.verdict is not None):
+            raise ValueError("proposal rules, and only they, conclude with a verdict (fail or warn)")
+        if not is_check and (self.applies or self.needs):
+            raise ValueError("applies and needs belong to proposal rules")
+        if is_check and not self.when:
+            raise ValueError("a proposal rule states the violation it looks for in when")
         return self
 
     @property
     def threshold_keys(self) -> tuple[str, ...]:
-        return tuple(c.threshold for c in self.when if c.threshold is not None)
+        return tuple(c.threshold for c in (*self.applies, *self.when) if c.threshold is not None)
+
+    @property
+    def is_check(self) -> bool:
+        return self.fact == "proposal"
 
 
 class RuleFile(Strict):
     schema_version: Literal[1]
     family: str
     rules: tuple[Rule, ...]
+    thresholds: tuple[Threshold, ...] = ()
+    """Organization policy files may define their own thresholds; the shipped catalog keeps them in
+    knowledge/thresholds.yaml."""
 
 
 class Rulebook(Strict):
-    """All rules in catalog order (file order, then order within the file)."""
+    """All rules in catalog order (file order, then order within the file); organization rules last."""
 
     rules: tuple[Rule, ...]
-    as_of: dt.date | None = None
+    origins: dict[str, Origin] = Field(default_factory=dict)
+    """Rule ID -> where it comes from; rules not listed are built in."""
+    thresholds: tuple[Threshold, ...] = ()
+    """Thresholds that organization policies add to the knowledge base's."""
+
+    def origin(self, rule_id: str) -> Origin:
+        return self.origins.get(rule_id, "builtin")
+
+    def threshold_values(self, knowledge: Knowledge) -> dict[str, float]:
+        """The knowledge base's thresholds plus the policies' (USD; EUR thresholds converted)."""
+        values = knowledge.threshold_values()
+        rate = knowledge.eur_to_usd().rate
+        for threshold in self.thresholds:
+            values[threshold.key] = threshold.value * (rate if threshold.currency == "EUR" else 1.0)
+        return values
 
     def rule(self, rule_id: str) -> Rule:
         for rule in self.rules:
@@ -150,27 +204,66 @@ def load_rule_file(path: Path) -> RuleFile:
         raise KnowledgeError(describe_validation_error(path, data, error)) from None
 
 
-def load_rulebook_from(directory: Path, files: tuple[str, ...], knowledge: Knowledge) -> Rulebook:
+def collect_rules(
+    paths: list[Path],
+    knowledge: Knowledge,
+    origin: Origin,
+    known_ids: dict[str, str],
+    known_names: dict[str, str],
+    extra_thresholds: dict[str, float],
+) -> tuple[list[Rule], list[Threshold], list[str]]:
+    """Rules and policy thresholds of ``paths``, with every problem found (duplicates across all files)."""
     rules: list[Rule] = []
+    thresholds: list[Threshold] = []
     problems: list[str] = []
-    seen: dict[str, str] = {}
-    names: dict[str, str] = {}
-    for file_name in files:
-        path = directory / file_name
-        for rule in load_rule_file(path).rules:
-            if rule.id in seen:
-                problems.append(f"{path}: rule {rule.id}: duplicate id (also in {seen[rule.id]})")
-            if rule.name in names:
+    for path in paths:
+        rule_file = load_rule_file(path)
+        if origin == "builtin" and rule_file.thresholds:
+            problems.append(f"{path}: built-in thresholds belong in knowledge/thresholds.yaml")
+        for threshold in rule_file.thresholds:
+            if threshold.key in extra_thresholds or threshold.key in knowledge.threshold_values():
+                problems.append(f"{path}: threshold {threshold.key!r}: duplicate key")
+            extra_thresholds[threshold.key] = threshold.value
+            thresholds.append(threshold)
+        for rule in rule_file.rules:
+            if rule.id in known_ids:
+                problems.append(f"{path}: rule {rule.id}: duplicate id (also in {known_ids[rule.id]})")
+            if rule.name in known_names:
                 problems.append(
-                    f"{path}: rule {rule.id}: duplicate name {rule.name!r} (also {names[rule.name]})"
+                    f"{path}: rule {rule.id}: duplicate name {rule.name!r} (also {known_names[rule.name]})"
                 )
-            seen[rule.id] = file_name
-            names[rule.name] = rule.id
-            problems.extend(f"{path}: rule {rule.id}: {p}" for p in check_rule(rule, knowledge))
+            known_ids[rule.id] = path.name
+            known_names[rule.name] = rule.id
             rules.append(rule)
+    for rule in rules:
+        problems.extend(f"rule {rule.id}: {p}" for p in check_rule(rule, knowledge, extra_thresholds))
+    return rules, thresholds, problems
+
+
+def load_rulebook_from(
+    directory: Path,
+    files: tuple[str, ...],
+    knowledge: Knowledge,
+    policy_files: tuple[Path, ...] = (),
+) -> Rulebook:
+    """The built-in catalog, plus organization rules and thresholds from ``policy_files``."""
+    ids: dict[str, str] = {}
+    names: dict[str, str] = {}
+    extra: dict[str, float] = {}
+    builtin, _, problems = collect_rules(
+        [directory / f for f in files], knowledge, "builtin", ids, names, extra
+    )
+    organization, thresholds, more = collect_rules(
+        list(policy_files), knowledge, "organization", ids, names, extra
+    )
+    problems += more
     if problems:
         raise KnowledgeError("\n".join(problems))
-    return Rulebook(rules=tuple(rules))
+    return Rulebook(
+        rules=tuple(builtin + organization),
+        origins={rule.id: "organization" for rule in organization},
+        thresholds=tuple(thresholds),
+    )
 
 
 @cache
@@ -180,40 +273,67 @@ def load_rulebook() -> Rulebook:
     return load_rulebook_from(RULES_DIR, RULE_FILES, load_knowledge())
 
 
-def check_rule(rule: Rule, knowledge: Knowledge) -> list[str]:
+def policy_files(directory: Path) -> tuple[Path, ...]:
+    """An organization's policy directory: every *.yaml and *.yml file in it, in name order."""
+    if not directory.is_dir():
+        from .errors import InputError
+
+        raise InputError(f"--policy: {directory} is not a directory")
+    return tuple(sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()))
+
+
+@cache
+def load_rulebook_with_policies(directory: str) -> Rulebook:
+    """The catalog plus the organization policies in ``directory`` (loaded once per process)."""
+    from .knowledge import load_knowledge
+
+    return load_rulebook_from(RULES_DIR, RULE_FILES, load_knowledge(), policy_files(Path(directory)))
+
+
+def check_rule(
+    rule: Rule, knowledge: Knowledge, extra_thresholds: dict[str, float] | None = None
+) -> list[str]:
     """Conditions must name fields of the fact kind, with a right-hand side of the field's type."""
     problems: list[str] = []
     fields = FACT_MODELS[rule.fact].model_fields
-    thresholds = knowledge.threshold_values()
+    thresholds = {**knowledge.threshold_values(), **(extra_thresholds or {})}
     document_ids = {d.id for d in knowledge.documents.documents}
     if rule.source.document not in document_ids:
         problems.append(f"field source: unknown document {rule.source.document!r}")
-    for index, condition in enumerate(rule.when):
-        where = f"field when.{index}"
-        if condition.fact not in fields:
-            problems.append(f"{where}.fact: {condition.fact!r} is not a field of {rule.fact} facts")
-            continue
-        kind = _python_type(fields[condition.fact].annotation)
-        if condition.threshold is not None:
-            if condition.threshold not in thresholds:
-                problems.append(f"{where}.threshold: unknown threshold key {condition.threshold!r}")
-            if kind not in (int, float):
-                problems.append(
-                    f"{where}: a threshold compares with a number, {condition.fact} is {kind.__name__}"
-                )
-        elif condition.other_fact is not None:
-            if condition.other_fact not in fields:
-                problems.append(
-                    f"{where}.other_fact: {condition.other_fact!r} is not a field of {rule.fact} facts"
-                )
-            elif _python_type(fields[condition.other_fact].annotation) not in (int, float) or kind not in (
-                int,
-                float,
-            ):
-                problems.append(f"{where}: other_fact compares two numbers")
-        elif isinstance(condition.value, bool) != (kind is bool) or not isinstance(condition.value, kind):
-            problems.append(f"{where}.value: {condition.fact} is {kind.__name__}, got {condition.value!r}")
+    for name in rule.needs:
+        if f"{name}_known" not in fields:
+            problems.append(f"field needs: {name!r} has no {name}_known field in {rule.fact} facts")
+    for part, conditions in (("applies", rule.applies), ("when", rule.when)):
+        for index, condition in enumerate(conditions):
+            problems += check_condition(f"field {part}.{index}", condition, rule.fact, fields, thresholds)
     return problems
+
+
+def check_condition(
+    where: str, condition: Condition, fact: str, fields: dict[str, Any], thresholds: dict[str, float]
+) -> list[str]:
+    if condition.fact not in fields:
+        return [f"{where}.fact: {condition.fact!r} is not a field of {fact} facts"]
+    kind = _python_type(fields[condition.fact].annotation)
+    numeric = (int, float)
+    if condition.threshold is not None:
+        problems = []
+        if condition.threshold not in thresholds:
+            problems.append(f"{where}.threshold: unknown threshold key {condition.threshold!r}")
+        if kind not in numeric:
+            problems.append(
+                f"{where}: a threshold compares with a number, {condition.fact} is {kind.__name__}"
+            )
+        return problems
+    if condition.other_fact is not None:
+        if condition.other_fact not in fields:
+            return [f"{where}.other_fact: {condition.other_fact!r} is not a field of {fact} facts"]
+        if _python_type(fields[condition.other_fact].annotation) not in numeric or kind not in numeric:
+            return [f"{where}: other_fact compares two numbers"]
+        return []
+    if isinstance(condition.value, bool) != (kind is bool) or not isinstance(condition.value, kind):
+        return [f"{where}.value: {condition.fact} is {kind.__name__}, got {condition.value!r}"]
+    return []
 
 
 def _python_type(annotation: Any) -> type:

@@ -193,8 +193,10 @@ def validate_workload(data: Any, origin: str) -> Workload:
         raise InputError(describe_input_error(origin, error, Workload)) from None
 
 
-def describe_input_error(origin: str, error: ValidationError, schema: type[BaseModel]) -> str:
-    lines = [f"{origin}: invalid workload"]
+def describe_input_error(
+    origin: str, error: ValidationError, schema: type[BaseModel], what: str = "workload"
+) -> str:
+    lines = [f"{origin}: invalid {what}"]
     for problem in error.errors():
         field = ".".join(str(part) for part in problem["loc"]) or "(top level)"
         if problem["type"] == "string_pattern_mismatch" and field == "company_country":

@@ -42,11 +42,15 @@ class ReferenceEvaluator:
 
     def assert_fact(self, fact: Fact) -> list[Firing]:
         data = fact.model_dump(mode="json")
-        return [
-            Firing(rule.id, data)
-            for rule in self.rulebook.rules
-            if rule.fact == data["kind"] and all(self.holds(c, data) for c in rule.when)
-        ]
+        firings = []
+        for rule in self.rulebook.rules:
+            if rule.fact != data["kind"] or not all(self.holds(c, data) for c in rule.applies):
+                continue
+            if rule.is_check:
+                firings.append(Firing(rule.id, data, applicability=True))
+            if all(self.holds(c, data) for c in rule.when):
+                firings.append(Firing(rule.id, data))
+        return firings
 
     @contextmanager
     def session(self) -> Iterator[ReferenceEvaluator]:

@@ -1,0 +1,195 @@
+"""gpu-advisor check: every applicable rule judges a concrete proposal; exit codes and output formats."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from gpu_advisor.cli import main
+from gpu_advisor.engine.check import ProposalDocument, check_document
+from gpu_advisor.engine.rulebook import load_rulebook
+from helpers import REPO_ROOT, TESTS_DIR, merged
+
+CASES: dict[str, Any] = yaml.safe_load((TESTS_DIR / "rule_cases" / "checks.yaml").read_text(encoding="utf-8"))
+SARIF_SCHEMA = REPO_ROOT.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+
+
+def document(case: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "workload": merged(CASES["base_workload"], case.get("workload", {})),
+        "proposal": merged(CASES["base_proposal"], case.get("proposal", {})),
+        "waivers": case.get("waivers", []),
+    }
+
+
+@pytest.mark.parametrize("case", CASES["cases"], ids=lambda c: c["name"])
+def test_check_case(case: dict[str, Any]) -> None:
+    result = check_document(
+        ProposalDocument.model_validate(document(case)), "case.yaml", 1, dt.date(2026, 11, 30)
+    )
+    statuses = {item.rule_id: item.status for item in result.results}
+    for rule_id, expected in case["results"].items():
+        assert statuses.get(rule_id) == expected, (
+            f"{rule_id}: {statuses.get(rule_id)} != {expected}; {statuses}"
+        )
+    if "status" in case:
+        assert result.status == case["status"]
+    assert sorted(item.rule_id for item in result.results if item.waived) == sorted(case.get("waived", []))
+
+
+def test_every_check_has_a_violating_and_a_passing_case() -> None:
+    violated: set[str] = set()
+    passed: set[str] = set()
+    for case in CASES["cases"]:
+        for rule_id, status in case["results"].items():
+            (passed if status == "pass" else violated).add(rule_id)
+    checks = {rule.id for rule in load_rulebook().rules if rule.is_check}
+    assert checks - violated == set(), "checks without a violating case"
+    assert checks - passed == set(), "checks without a passing case"
+
+
+def write_cases(tmp_path: Path, names: list[str]) -> Path:
+    chosen = [document(c) for c in CASES["cases"] if c["name"] in names]
+    path = tmp_path / "proposals.yaml"
+    path.write_text(yaml.safe_dump(chosen, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def invoke(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(main, [*args, "--as-of", "2026-11-30"], input=stdin)
+
+
+SOUND = "a sound proposal passes every check"
+PCIE = "two H100 PCIe cards for a 70B tensor-parallel replica"
+RESERVATION = "a three-year reservation for a variable load"
+
+
+def test_exit_codes(tmp_path: Path) -> None:
+    assert invoke("check", str(write_cases(tmp_path, [SOUND]))).exit_code == 0
+    assert invoke("check", str(write_cases(tmp_path, [SOUND, PCIE]))).exit_code == 1
+    assert invoke("check", str(write_cases(tmp_path, [SOUND, PCIE])), "--soft-fail").exit_code == 0
+    warning_only = write_cases(tmp_path, [RESERVATION])
+    assert invoke("check", str(warning_only)).exit_code == 0
+    assert invoke("check", str(warning_only), "--fail-on", "warn").exit_code == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("workload: {}\n", "proposal: Field required"),
+        ("- 1\n", "a proposal is a mapping with workload and proposal"),
+        (
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: dedicated_cloud, gpu: h100-sxn}\n",
+            "proposal.gpu: unknown value 'h100-sxn'",
+        ),
+        (
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: api}\nwaivers: [{rule: NET002, reason: '  '}]\n",
+            "a waiver needs a written reason",
+        ),
+        (
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: api}\nwaivers: [{rule: NET020, reason: test}]\n",
+            "waivers.rule: unknown value 'NET020'",
+        ),
+        (
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 0}\n"
+            "proposal: {deployment: api}\n",
+            "requests_per_day: Input should be greater than 0",
+        ),
+    ],
+)
+def test_bad_proposals_exit_2(text: str, expected: str) -> None:
+    result = invoke("check", "-", stdin=text)
+    assert result.exit_code == 2
+    assert expected in result.output
+    assert "Traceback" not in result.output
+
+
+def test_text_and_markdown(tmp_path: Path) -> None:
+    path = write_cases(tmp_path, [PCIE])
+    text = invoke("check", str(path)).output
+    assert "FAIL    NET002 A multi-card replica over PCIe" in text
+    markdown = invoke("check", str(path), "--format", "markdown").output
+    assert markdown.startswith("## gpu-advisor check\n")
+    assert "| ❌ fail | NET002 | A multi-card replica over PCIe |" in markdown
+
+
+def test_json_carries_evidence_and_sources(tmp_path: Path) -> None:
+    data = json.loads(invoke("check", str(write_cases(tmp_path, [PCIE])), "--format", "json").output)
+    net = next(item for item in data[0]["results"] if item["rule_id"] == "NET002")
+    assert net["status"] == "fail"
+    assert net["evidence"] == {"gpu_known": True, "gpu_interconnect": "pcie", "multi_card": True}
+    assert net["source"].startswith("Wie viele GPUs braucht KI-Inferenz")
+    assert data[0]["recommendation"]["deployment"] == "dedicated_cloud"
+
+
+def test_waiver_and_reason_in_every_format(tmp_path: Path) -> None:
+    path = write_cases(tmp_path, ["a waived failure does not fail the proposal"])
+    result = invoke("check", str(path))
+    assert result.exit_code == 0
+    assert "waived: two-week load test with a smaller model on the same cards" in result.output
+    sarif = json.loads(invoke("check", str(path), "--format", "sarif").output)
+    suppressed = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "NET002"]
+    assert suppressed[0]["suppressions"][0]["justification"].startswith("two-week load test")
+
+
+def test_sarif_is_valid_against_the_official_schema(tmp_path: Path) -> None:
+    if not SARIF_SCHEMA.exists():
+        pytest.skip(f"SARIF 2.1.0 schema not found at {SARIF_SCHEMA}: validation skipped")
+    import jsonschema
+
+    path = write_cases(
+        tmp_path, [SOUND, PCIE, "personal data without a region on an offer with US and EU regions"]
+    )
+    document = json.loads(invoke("check", str(path), "--format", "sarif").output)
+    jsonschema.validate(document, json.loads(SARIF_SCHEMA.read_text(encoding="utf-8")))
+    levels = {(r["ruleId"], r["level"]) for r in document["runs"][0]["results"]}
+    assert ("NET002", "error") in levels
+    assert ("RES005", "note") in levels
+
+
+def test_junit_reads_back(tmp_path: Path) -> None:
+    from junitparser import Failure, JUnitXml, Skipped
+
+    path = write_cases(tmp_path, [SOUND, PCIE])
+    report = tmp_path / "report.xml"
+    invoke("check", str(path), "--format", "junit", "-o", str(report))
+    xml = JUnitXml.fromfile(str(report))
+    suites = list(xml)
+    assert len(suites) == 2
+    failed = [
+        case.name for suite in suites for case in suite if any(isinstance(r, Failure) for r in case.result)
+    ]
+    assert failed == ["NET002 A multi-card replica over PCIe"]
+    assert not any(isinstance(r, Skipped) for suite in suites for case in suite for r in case.result)
+
+
+def test_schema_command_prints_json_schema() -> None:
+    for kind, title in (
+        ("workload", "Workload"),
+        ("proposal", "ProposalDocument"),
+        ("result", "Recommendation"),
+        ("check-result", "CheckResult"),
+    ):
+        result = CliRunner().invoke(main, ["schema", kind])
+        assert result.exit_code == 0
+        assert json.loads(result.output)["title"] == title
+
+
+def test_reference_evaluator_agrees_on_every_case() -> None:
+    from gpu_advisor.engine.knowledge import load_knowledge
+    from reference_evaluator import ReferenceEvaluator
+
+    reference = ReferenceEvaluator(load_rulebook(), load_knowledge().threshold_values())
+    for case in CASES["cases"]:
+        parsed = ProposalDocument.model_validate(document(case))
+        engine = check_document(parsed, "case.yaml", 1, dt.date(2026, 11, 30))
+        plain = check_document(parsed, "case.yaml", 1, dt.date(2026, 11, 30), evaluator=reference)
+        assert engine == plain, case["name"]
