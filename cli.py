@@ -435,5 +435,69 @@ def serve(host: str, port: int) -> None:
 
 # --- batch and sweep ---
 
+
+@main.command()
+@click.argument("input_file", metavar="INPUT|-")
+@click.option(
+    "--input-format",
+    type=click.Choice(["csv", "jsonl", "yaml"]),
+    help="Format of INPUT; required for - (default: from the extension .csv, .jsonl, .yaml or .yml).",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["jsonl", "csv"]),
+    default="jsonl",
+    show_default=True,
+    help="JSON Lines: the full result per workload with its line and name; CSV: one flat row each.",
+)
+@click.option("-o", "--output", metavar="FILE", help="Write the results to FILE instead of standard output.")
+@click.option(
+    "--summary",
+    "summary_file",
+    metavar="FILE",
+    help="Write the summary as JSON to FILE instead of as text on standard error.",
+)
+@click.option(
+    "--jobs", type=click.IntRange(min=1), metavar="N", help="Worker processes (default: the number of CPUs)."
+)
+@click.option("--strict", is_flag=True, help="Stop at the first bad row with exit code 2 instead of skipping it.")
+@click.option(
+    "--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date, for the age of prices (default: today)."
+)
+@handle_errors
+def batch(
+    input_file: str,
+    input_format: str | None,
+    output_format: str,
+    output: str | None,
+    summary_file: str | None,
+    jobs: int | None,
+    strict: bool,
+    as_of: str | None,
+) -> None:
+    """Recommend for every workload in INPUT (CSV, JSON Lines or a YAML list; - reads standard input).
+
+    One result per workload, in input order; bad rows are reported with their line number and skipped.
+    A summary (counts per deployment, total monthly cost, workloads needing attention) goes to standard
+    error. Ctrl-C stops with exit code 130 and keeps every result already written."""
+    from .engine.batch import batch_file
+
+    evaluated_on = parse_date(as_of)
+    try:
+        batch_file(
+            input_file,
+            input_format,
+            output_format,  # type: ignore[arg-type]
+            output,
+            summary_file,
+            jobs,
+            strict,
+            evaluated_on,
+        )
+    except KeyboardInterrupt:
+        click.echo("interrupted: the output keeps every result written before Ctrl-C", err=True)
+        sys.exit(130)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

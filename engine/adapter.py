@@ -61,6 +61,10 @@ class Evaluator(Protocol):
 
 
 def compile_condition(condition: Condition, thresholds: Mapping[str, float]) -> dict[str, Any]:
+    if condition.values is not None:
+        if condition.op == "in":
+            return {"$or": [{condition.fact: value} for value in condition.values]}
+        return {"$and": [{"$neq": {condition.fact: value}} for value in condition.values]}
     if condition.threshold is not None:
         right: Any = thresholds[condition.threshold]
     elif condition.other_fact is not None:
@@ -149,7 +153,7 @@ class RulesEngine:
 
     def _assert(self, sid: str, fact: Fact) -> list[Firing]:
         self._firings.clear()
-        payload = fact.model_dump(mode="json")
+        payload = fact.payload()
         payload["sid"] = sid
         try:
             state = self._host.assert_fact(RULESET_NAME, payload)

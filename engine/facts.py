@@ -10,13 +10,35 @@ workload's own facts), ``economics`` (the cost comparison over the options the c
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 
+SMALLEST_ENGINE_NUMBER = 1e-4
+"""durable-rules' JSON parser rejects numbers written with an exponent (1e-05, 1e+16; error code
+204). Python writes floats under 1e-4 and from 1e16 that way: the former become 0 (no threshold or
+comparison in the rulebook is that fine), the latter integers, which are never written with an exponent."""
+
+
+def engine_number(value: float) -> float | int:
+    if value != 0 and abs(value) < SMALLEST_ENGINE_NUMBER:
+        return 0.0
+    if abs(value) >= 1e16:
+        return round(value)
+    return value
+
+
 class Fact(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    def payload(self) -> dict[str, Any]:
+        """The fact as the engine (and the reference evaluator) sees it: JSON types, numbers that
+        durable-rules can parse."""
+        data = self.model_dump(mode="json")
+        return {
+            key: engine_number(value) if isinstance(value, float) else value for key, value in data.items()
+        }
 
 
 class GpuFitFact(Fact):

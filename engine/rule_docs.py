@@ -11,7 +11,16 @@ from .findings import cite
 from .knowledge import Knowledge
 from .rulebook import Condition, Rule
 
-OPERATOR_SYMBOLS = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥"}
+OPERATOR_SYMBOLS = {
+    "eq": "=",
+    "ne": "≠",
+    "lt": "<",
+    "le": "≤",
+    "gt": ">",
+    "ge": "≥",
+    "in": "in",
+    "not_in": "not in",
+}
 
 
 class ThresholdDoc(BaseModel):
@@ -44,6 +53,8 @@ class RuleDoc(BaseModel):
 
 def describe_condition(condition: Condition, knowledge: Knowledge) -> str:
     symbol = OPERATOR_SYMBOLS[condition.op]
+    if condition.values is not None:
+        return f"{condition.fact} {symbol} {', '.join(condition.values)}"
     if condition.threshold is not None:
         threshold = knowledge.threshold(condition.threshold)
         return f"{condition.fact} {symbol} {condition.threshold} ({threshold.value:g} {threshold.unit})"

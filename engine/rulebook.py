@@ -38,7 +38,7 @@ Severity = Literal["info", "advice", "warning", "critical"]
 Deployment = Literal["api", "serverless", "dedicated_cloud", "own_hardware", "hybrid"]
 DEPLOYMENTS: tuple[str, ...] = typing.get_args(Deployment)
 PricingKind = Literal["on_demand", "spot", "reserved", "capacity_block"]
-Operator = Literal["eq", "ne", "lt", "le", "gt", "ge"]
+Operator = Literal["eq", "ne", "lt", "le", "gt", "ge", "in", "not_in"]
 OptionField = Literal[
     "eu", "pricing", "interconnect", "provider_kind", "enterprise_sla", "segment", "provider", "gpu"
 ]
@@ -54,21 +54,29 @@ class Strict(BaseModel):
 
 
 class Condition(Strict):
-    """``fact <op> value | threshold | other_fact``: exactly one right-hand side."""
+    """``fact <op> value | values | threshold | other_fact``: exactly one right-hand side."""
 
     fact: str
     op: Operator = "eq"
     value: bool | str | None = None
+    values: tuple[str, ...] | None = None
+    """For ``in`` and ``not_in``: the names the fact is compared with."""
     threshold: str | None = None
     other_fact: str | None = None
 
     @model_validator(mode="after")
     def _one_right_hand_side(self) -> Condition:
-        given = [x for x in (self.value, self.threshold, self.other_fact) if x is not None]
+        given = [x for x in (self.value, self.values, self.threshold, self.other_fact) if x is not None]
         if len(given) != 1:
-            raise ValueError("a condition compares with exactly one of value, threshold or other_fact")
+            raise ValueError(
+                "a condition compares with exactly one of value, values, threshold or other_fact"
+            )
         if self.value is not None and self.op not in ("eq", "ne"):
             raise ValueError("a literal value (true/false or a name) is only compared with eq or ne")
+        if (self.values is not None) != (self.op in ("in", "not_in")):
+            raise ValueError("in and not_in compare with a list of values, and only they do")
+        if self.values is not None and not self.values:
+            raise ValueError("values must not be empty")
         return self
 
 
@@ -331,6 +339,12 @@ def check_condition(
         if _python_type(fields[condition.other_fact].annotation) not in numeric or kind not in numeric:
             return [f"{where}: other_fact compares two numbers"]
         return []
+    if condition.values is not None:
+        return (
+            []
+            if kind is str
+            else [f"{where}: in and not_in compare names, {condition.fact} is {kind.__name__}"]
+        )
     if isinstance(condition.value, bool) != (kind is bool) or not isinstance(condition.value, kind):
         return [f"{where}.value: {condition.fact} is {kind.__name__}, got {condition.value!r}"]
     return []

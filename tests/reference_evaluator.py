@@ -32,6 +32,8 @@ class ReferenceEvaluator:
         self.thresholds = thresholds
 
     def holds(self, condition: Condition, fact: Mapping[str, Any]) -> bool:
+        if condition.values is not None:
+            return (fact[condition.fact] in condition.values) == (condition.op == "in")
         if condition.threshold is not None:
             right = self.thresholds[condition.threshold]
         elif condition.other_fact is not None:
@@ -41,7 +43,7 @@ class ReferenceEvaluator:
         return bool(OPERATORS[condition.op](fact[condition.fact], right))
 
     def assert_fact(self, fact: Fact) -> list[Firing]:
-        data = fact.model_dump(mode="json")
+        data = fact.payload()
         firings = []
         for rule in self.rulebook.rules:
             if rule.fact != data["kind"] or not all(self.holds(c, data) for c in rule.applies):

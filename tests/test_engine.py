@@ -55,3 +55,13 @@ def test_threads_get_the_serial_answers() -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         parallel = list(pool.map(lambda w: recommend(w, EVALUATED_ON), workloads * 10))
     assert parallel == serial * 10
+
+
+def test_numbers_written_with_an_exponent_reach_the_engine() -> None:
+    """durable-rules cannot parse 1e-05 or 1e+16; facts carry numbers it can."""
+    engine = RulesEngine(load_rulebook(), load_knowledge().threshold_values())
+    tiny = quiet_fact(0).model_copy(update={"weights_gb": 2e-5, "memory_gb": 1e17})
+    with engine.session() as session:
+        assert session.assert_fact(tiny) == []
+    assert tiny.payload()["weights_gb"] == 0.0
+    assert tiny.payload()["memory_gb"] == 10**17

@@ -1,0 +1,306 @@
+"""HTTP service: the library API over HTTP, for tools that approve GPU spending from another process.
+
+``create_app()`` builds a FastAPI application; ``gpu-advisor serve`` runs it with uvicorn. The request
+body of ``POST /recommend`` is the strict ``Workload`` model itself, so the OpenAPI document describes
+exactly what is accepted and FastAPI answers schema violations with 422 before the engine runs. What
+the schema cannot express (an unknown catalog model, numbers that contradict it) is rejected by the
+engine as an ``InputError`` and answered in the same 422 shape.
+
+Endpoints are plain ``def`` functions, so FastAPI runs them in its thread pool: the engine adapter
+serializes what durable-rules cannot share, and the event loop stays free for other requests.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from . import __version__
+from .engine.errors import EngineError, InputError, KnowledgeError, close_match, unknown_value_message
+from .engine.result import Recommendation
+from .engine.rule_docs import RuleDoc
+from .engine.rulebook import Topic
+from .engine.workload import MAX_INPUT_BYTES, Workload
+
+MAX_BODY_BYTES = MAX_INPUT_BYTES
+"""The same bound as for a workload file: a workload is a few hundred bytes, so anything near this is
+a mistake or an attack, and is refused before it is parsed."""
+
+logger = logging.getLogger("gpu_advisor.service")
+
+
+# --- response models (they document the error shapes in the OpenAPI document) -------------------------
+
+
+class FieldError(BaseModel):
+    """One problem with the input: where (``loc``, starting with ``body`` or ``query``), what, which kind."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class InvalidInput(BaseModel):
+    """422: every problem found, each naming its field."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    detail: list[FieldError]
+
+
+class ErrorMessage(BaseModel):
+    """404, 413 and 500: one message meant for a person."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    detail: str
+
+
+class Health(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    status: str
+    version: str
+
+
+INVALID_INPUT: dict[int | str, dict[str, Any]] = {
+    422: {"model": InvalidInput, "description": "Invalid input: the field errors."}
+}
+UNPARSABLE: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorMessage, "description": "The body could not be parsed (e.g. nested too deeply)."}
+}
+TOO_LARGE: dict[int | str, dict[str, Any]] = {
+    413: {"model": ErrorMessage, "description": f"Request body larger than {MAX_BODY_BYTES} bytes."}
+}
+SERVER_ERROR: dict[int | str, dict[str, Any]] = {
+    500: {"model": ErrorMessage, "description": "Broken knowledge base or rule catalog, or a bug."}
+}
+
+
+# --- request size ------------------------------------------------------------------------------------
+
+
+class BodySizeLimit:
+    """Refuse request bodies over ``max_bytes`` with 413 before anything parses them.
+
+    A declared Content-Length over the limit is refused without reading the body; otherwise the body
+    is read here, counting bytes as they stream in (chunked uploads declare no length), and handed to
+    the application only once it is complete and within the limit. Buffering costs nothing that the
+    JSON parser would not need anyway, and it means no endpoint can start on a body that is cut off.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+            await self._refuse(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # the client is gone; nobody to answer
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await self._refuse(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = JSONResponse(
+            {"detail": f"request body is larger than {self.max_bytes} bytes"},
+            status_code=413,
+            headers={"Connection": "close"},
+        )
+        await response(scope, receive, send)
+
+
+# --- errors ------------------------------------------------------------------------------------------
+
+
+BODY_MODELS: dict[str, type[BaseModel]] = {"/recommend": Workload}
+"""The body model of each path, to name the allowed fields when a body has an unknown one."""
+
+
+def allowed_fields(model: type[BaseModel], path: Sequence[str | int]) -> list[str]:
+    """The field names of the model found by following ``path`` (e.g. ``["model"]``) from ``model``."""
+    for part in path:
+        field = model.model_fields.get(str(part))
+        annotation = field.annotation if field else None
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            model = annotation
+    return list(model.model_fields)
+
+
+def field_errors(errors: Sequence[Any], body_model: type[BaseModel] | None = None) -> list[dict[str, Any]]:
+    """Pydantic's errors reduced to ``loc``, ``msg`` and ``type``.
+
+    The rejected input itself is left out: it may be large, and a non-finite number (Python's JSON
+    parser accepts ``NaN``) cannot be written back as JSON. An unknown body field gets the allowed
+    names and a close match, as on the command line.
+    """
+    problems = []
+    for error in errors:
+        loc = list(error.get("loc", ()))
+        message = str(error.get("msg", "invalid value"))
+        if error.get("type") == "extra_forbidden" and body_model is not None and loc[:1] == ["body"]:
+            allowed = allowed_fields(body_model, loc[1:-1])
+            message = f"unknown field; allowed fields: {', '.join(allowed)}"
+            suggestion = close_match(str(loc[-1]), allowed)
+            if suggestion:
+                message += f" (did you mean {suggestion!r}?)"
+        problems.append({"loc": loc, "msg": message, "type": str(error.get("type", "value_error"))})
+    return problems
+
+
+async def invalid_request(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    body_model = BODY_MODELS.get(request.url.path)
+    return JSONResponse({"detail": field_errors(error.errors(), body_model)}, status_code=422)
+
+
+async def invalid_input(request: Request, error: Exception) -> JSONResponse:
+    """An ``InputError`` from the engine (e.g. an unknown catalog model): the field it names, if any."""
+    assert isinstance(error, InputError)
+    loc: list[str | int] = ["body", *error.field.split(".")] if error.field else ["body"]
+    return JSONResponse({"detail": [{"loc": loc, "msg": str(error), "type": "value_error"}]}, status_code=422)
+
+
+async def broken_knowledge(request: Request, error: Exception) -> JSONResponse:
+    """The shipped knowledge base or rule catalog is broken: the message names file, entry and field,
+    which is what an operator needs; it reveals nothing about the request."""
+    logger.error("knowledge base or rule catalog broken: %s", error)
+    return JSONResponse({"detail": str(error)}, status_code=500)
+
+
+async def unexpected(request: Request, error: Exception) -> JSONResponse:
+    """Anything else is a bug: answer with JSON, keep serving; uvicorn logs the traceback."""
+    return JSONResponse({"detail": "internal error; the server log has the details"}, status_code=500)
+
+
+# --- application -------------------------------------------------------------------------------------
+
+
+@asynccontextmanager
+async def warm_up(app: FastAPI) -> AsyncIterator[None]:
+    """Load the knowledge base and rule catalog and build the engine before the first request, so a
+    broken catalog stops the start instead of failing requests, and the first caller waits no longer
+    than the others."""
+    from .engine.advisor import rules_engine
+
+    rules_engine()
+    yield
+
+
+def create_app() -> FastAPI:
+    """The HTTP service as an ASGI application (``uvicorn gpu_advisor.service:create_app --factory``)."""
+    app = FastAPI(
+        title="gpu-advisor",
+        version=__version__,
+        description="Decide how to run an LLM inference workload, and show why: every decision is a "
+        "cited rule, every figure a dated source.",
+        lifespan=warm_up,
+    )
+    app.add_middleware(BodySizeLimit, max_bytes=MAX_BODY_BYTES)
+    app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(InputError, invalid_input)
+    app.add_exception_handler(KnowledgeError, broken_knowledge)
+    app.add_exception_handler(EngineError, broken_knowledge)
+    app.add_exception_handler(Exception, unexpected)
+
+    @app.post(
+        "/recommend",
+        response_model=Recommendation,
+        responses={**UNPARSABLE, **INVALID_INPUT, **TOO_LARGE, **SERVER_ERROR},
+        summary="Recommend how to run a workload",
+    )
+    def recommend(
+        workload: Workload,
+        as_of: Annotated[
+            dt.date | None,
+            Query(description="Evaluation date (YYYY-MM-DD), for the age of prices; default today."),
+        ] = None,
+    ) -> JSONResponse:
+        """The full decision for one workload: the same JSON as ``gpu-advisor recommend --format json``."""
+        from .api import recommend as run_recommend
+
+        result = run_recommend(workload, evaluated_on=as_of or dt.date.today())
+        # Returned as is: the result is already validated, and re-validating it would only cost time.
+        return JSONResponse(result.model_dump(mode="json"))
+
+    # POST /check is added with the check command
+
+    @app.get(
+        "/rules",
+        response_model=list[RuleDoc],
+        responses={**INVALID_INPUT, **SERVER_ERROR},
+        summary="The rule catalog",
+    )
+    def rules(
+        topic: Annotated[Topic | None, Query(description="Only rules of this topic.")] = None,
+    ) -> list[RuleDoc]:
+        """Every rule with its conditions, thresholds, conclusions, rationale and source."""
+        from .engine.knowledge import load_knowledge
+        from .engine.rule_docs import rule_doc
+        from .engine.rulebook import load_rulebook
+
+        knowledge = load_knowledge()
+        return [rule_doc(rule, knowledge) for rule in load_rulebook().rules if topic in (None, rule.topic)]
+
+    @app.get(
+        "/rules/{rule_id}",
+        response_model=RuleDoc,
+        responses={404: {"model": ErrorMessage, "description": "No rule has this ID."}, **SERVER_ERROR},
+        summary="One rule",
+    )
+    def rule(rule_id: str) -> RuleDoc | JSONResponse:
+        """One rule, like ``gpu-advisor rules show ID``; the ID is case-insensitive."""
+        from .engine.knowledge import load_knowledge
+        from .engine.rule_docs import rule_doc
+        from .engine.rulebook import load_rulebook
+
+        rulebook = load_rulebook()
+        if rule_id.upper() not in rulebook.ids:
+            return JSONResponse(
+                {"detail": unknown_value_message("rule ID", rule_id, rulebook.ids)}, status_code=404
+            )
+        return rule_doc(rulebook.rule(rule_id.upper()), load_knowledge())
+
+    @app.get("/healthz", response_model=Health, summary="Liveness and version")
+    def healthz() -> Health:
+        """Cheap on purpose: a load balancer calls it often."""
+        return Health(status="ok", version=__version__)
+
+    return app
