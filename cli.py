@@ -109,14 +109,18 @@ def main() -> None:
 @click.option(
     "--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date, for the age of prices (default: today)."
 )
+@click.option("--policy", "policy_dir", metavar="DIR", help="Add an organization's rules from DIR/*.yaml.")
 @handle_errors
-def recommend(workload_file: str, output_format: str, output: str | None, as_of: str | None) -> None:
+def recommend(
+    workload_file: str, output_format: str, output: str | None, as_of: str | None, policy_dir: str | None
+) -> None:
     """Recommend how to run the workload in FILE (YAML or JSON; - reads standard input)."""
     from .engine.advisor import recommend as run_recommend
     from .engine.text import render
     from .engine.workload import load_workload
 
-    result = run_recommend(load_workload(workload_file), parse_date(as_of))
+    workload = load_workload(workload_file)
+    result = run_recommend(workload, parse_date(as_of), policy_dir=policy_path(policy_dir))
     text = to_json(result) if output_format == "json" else render("memo.md.j2", r=result, version=__version__)
     emit(text, output)
 
@@ -270,22 +274,28 @@ def tco(output_format: str, **overrides: float | None) -> None:
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@click.option(
+    "--policy", "policy_dir", metavar="DIR", help="Include an organization's rules from DIR/*.yaml."
+)
 @click.pass_context
 @handle_errors
-def rules(ctx: click.Context, topic: str | None, output_format: str) -> None:
+def rules(ctx: click.Context, topic: str | None, output_format: str, policy_dir: str | None) -> None:
     """List the rule catalog: ID, topic, severity and title of every rule."""
+    ctx.obj = {"policy_dir": policy_path(policy_dir)}
     if ctx.invoked_subcommand is not None:
         return
+    from .engine.advisor import rulebook_for
     from .engine.errors import InputError, unknown_value_message
     from .engine.knowledge import load_knowledge
     from .engine.rule_docs import rule_doc
-    from .engine.rulebook import TOPICS, load_rulebook
+    from .engine.rulebook import TOPICS
     from .engine.text import render
 
     if topic is not None and topic not in TOPICS:
         raise InputError(unknown_value_message("--topic", topic, TOPICS))
     knowledge = load_knowledge()
-    docs = [rule_doc(rule, knowledge) for rule in load_rulebook().rules if topic in (None, rule.topic)]
+    rulebook = rulebook_for(policy_path(policy_dir))
+    docs = [rule_doc(rule, knowledge, rulebook) for rule in rulebook.rules if topic in (None, rule.topic)]
     if output_format == "json":
         emit(json.dumps([d.model_dump(mode="json") for d in docs], indent=2, ensure_ascii=False) + "\n", None)
     else:
@@ -297,19 +307,20 @@ def rules(ctx: click.Context, topic: str | None, output_format: str) -> None:
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@click.pass_context
 @handle_errors
-def rules_show(rule_id: str, output_format: str) -> None:
+def rules_show(ctx: click.Context, rule_id: str, output_format: str) -> None:
     """Explain one rule: conditions, thresholds with their sources, conclusion, rationale, source."""
+    from .engine.advisor import rulebook_for
     from .engine.errors import InputError, unknown_value_message
     from .engine.knowledge import load_knowledge
     from .engine.rule_docs import rule_doc
-    from .engine.rulebook import load_rulebook
     from .engine.text import render
 
-    rulebook = load_rulebook()
+    rulebook = rulebook_for((ctx.obj or {}).get("policy_dir"))
     if rule_id.upper() not in rulebook.ids:
         raise InputError(unknown_value_message("ID", rule_id, rulebook.ids))
-    doc = rule_doc(rulebook.rule(rule_id.upper()), load_knowledge())
+    doc = rule_doc(rulebook.rule(rule_id.upper()), load_knowledge(), rulebook)
     emit(to_json(doc) if output_format == "json" else render("rule_show.txt.j2", r=doc), None)
 
 
@@ -461,7 +472,9 @@ def serve(host: str, port: int) -> None:
 @click.option(
     "--jobs", type=click.IntRange(min=1), metavar="N", help="Worker processes (default: the number of CPUs)."
 )
-@click.option("--strict", is_flag=True, help="Stop at the first bad row with exit code 2 instead of skipping it.")
+@click.option(
+    "--strict", is_flag=True, help="Stop at the first bad row with exit code 2 instead of skipping it."
+)
 @click.option(
     "--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date, for the age of prices (default: today)."
 )
@@ -498,6 +511,7 @@ def batch(
     except KeyboardInterrupt:
         click.echo("interrupted: the output keeps every result written before Ctrl-C", err=True)
         sys.exit(130)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -14,7 +14,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-
 SMALLEST_ENGINE_NUMBER = 1e-4
 """durable-rules' JSON parser rejects numbers written with an exponent (1e-05, 1e+16; error code
 204). Python writes floats under 1e-4 and from 1e16 that way: the former become 0 (no threshold or

@@ -8,8 +8,8 @@ import datetime as dt
 from pydantic import BaseModel, ConfigDict
 
 from .findings import cite
-from .knowledge import Knowledge
-from .rulebook import Condition, Rule
+from .knowledge import Knowledge, Threshold
+from .rulebook import Condition, Rule, Rulebook
 
 OPERATOR_SYMBOLS = {
     "eq": "=",
@@ -49,15 +49,23 @@ class RuleDoc(BaseModel):
     source: str
     thresholds: tuple[ThresholdDoc, ...]
     message_template: str
+    origin: str
+    applies: tuple[str, ...]
+    """Proposal checks: when the check applies at all."""
 
 
-def describe_condition(condition: Condition, knowledge: Knowledge) -> str:
+def describe_condition(
+    condition: Condition, knowledge: Knowledge, policy_thresholds: dict[str, Threshold] | None = None
+) -> str:
     symbol = OPERATOR_SYMBOLS[condition.op]
     if condition.values is not None:
         return f"{condition.fact} {symbol} {', '.join(condition.values)}"
     if condition.threshold is not None:
-        threshold = knowledge.threshold(condition.threshold)
-        return f"{condition.fact} {symbol} {condition.threshold} ({threshold.value:g} {threshold.unit})"
+        threshold = (policy_thresholds or {}).get(condition.threshold) or knowledge.threshold(
+            condition.threshold
+        )
+        currency = f"{threshold.currency} " if threshold.currency else ""
+        return f"{condition.fact} {symbol} {condition.threshold} ({threshold.value:g} {currency}{threshold.unit})"
     if condition.other_fact is not None:
         return f"{condition.fact} {symbol} {condition.other_fact}"
     value = str(condition.value).lower() if isinstance(condition.value, bool) else condition.value
@@ -74,23 +82,34 @@ def describe_conclusions(rule: Rule) -> tuple[str, ...]:
         lines.append(f"rules out {ruled} proposals of precedence below {then.rule_out.precedence}")
     if then.prefer_pricing is not None:
         lines.append(f"prefers {then.prefer_pricing} offers")
-    lines += [f"excludes options where {f.field} = {str(f.equals).lower()}" for f in then.exclude_options]
+    lines += [
+        f"excludes options where {f.field} = {str(f.equals).lower()}"
+        if f.not_in is None
+        else f"excludes options where {f.field} is not one of {', '.join(f.not_in)}"
+        for f in then.exclude_options
+    ]
     if then.gpu_unsuitable:
         lines.append("marks the GPU as not recommended for the model")
+    if then.verdict is not None:
+        lines.append(f"the proposal check gives '{then.verdict}'")
     return tuple(lines) or ("reports a finding",)
 
 
-def rule_doc(rule: Rule, knowledge: Knowledge) -> RuleDoc:
+def rule_doc(rule: Rule, knowledge: Knowledge, rulebook: Rulebook | None = None) -> RuleDoc:
+    policy_thresholds = {t.key: t for t in rulebook.thresholds} if rulebook else {}
     thresholds = tuple(
         ThresholdDoc(
             key=t.key,
             value=t.value,
-            unit=t.unit,
+            unit=f"{t.currency} {t.unit}" if t.currency else t.unit,
             description=t.description.strip(),
             source=cite(t.source, knowledge),
             as_of=t.as_of,
         )
-        for t in (knowledge.threshold(key) for key in dict.fromkeys(rule.threshold_keys))
+        for t in (
+            policy_thresholds.get(key) or knowledge.threshold(key)
+            for key in dict.fromkeys(rule.threshold_keys)
+        )
     )
     return RuleDoc(
         id=rule.id,
@@ -99,10 +118,12 @@ def rule_doc(rule: Rule, knowledge: Knowledge) -> RuleDoc:
         topic=rule.topic,
         severity=rule.severity,
         fact=rule.fact,
-        conditions=tuple(describe_condition(c, knowledge) for c in rule.when),
+        conditions=tuple(describe_condition(c, knowledge, policy_thresholds) for c in rule.when),
         conclusions=describe_conclusions(rule),
         rationale=" ".join(rule.rationale.split()),
         source=cite(rule.source, knowledge),
         thresholds=thresholds,
         message_template=" ".join(rule.message.split()),
+        origin=rulebook.origin(rule.id) if rulebook else "builtin",
+        applies=tuple(describe_condition(c, knowledge, policy_thresholds) for c in rule.applies),
     )

@@ -292,10 +292,15 @@ def policy_files(directory: Path) -> tuple[Path, ...]:
 
 @cache
 def load_rulebook_with_policies(directory: str) -> Rulebook:
-    """The catalog plus the organization policies in ``directory`` (loaded once per process)."""
+    """The catalog plus the organization policies in ``directory`` (loaded once per process). A broken
+    policy is the user's input: it is reported as an input error naming the file, rule and field."""
+    from .errors import InputError
     from .knowledge import load_knowledge
 
-    return load_rulebook_from(RULES_DIR, RULE_FILES, load_knowledge(), policy_files(Path(directory)))
+    try:
+        return load_rulebook_from(RULES_DIR, RULE_FILES, load_knowledge(), policy_files(Path(directory)))
+    except KnowledgeError as error:
+        raise InputError(f"--policy {directory}: invalid organization policy\n{error}") from None
 
 
 def check_rule(

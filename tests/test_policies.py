@@ -1,0 +1,139 @@
+"""Organization policies: an organization's own rules and thresholds, in the catalog's format (--policy)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from gpu_advisor.cli import main
+from helpers import EXAMPLES_DIR, REPO_ROOT
+
+POLICY = str(REPO_ROOT / "examples" / "org-policy")
+
+
+def invoke(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(main, list(args), input=stdin)
+
+
+def test_rules_lists_organization_rules() -> None:
+    result = invoke("rules", "--policy", POLICY)
+    assert result.exit_code == 0
+    assert (
+        "ORG001  residency       critical  Company policy: EU infrastructure for every workload  [organization]"
+        in (result.output)
+    )
+    assert "ORG001" not in invoke("rules").output
+    shown = invoke("rules", "--policy", POLICY, "show", "ORG005").output
+    assert "best_option_usd_per_month > cfo_approval_per_month (20000 EUR per month)" in shown
+
+
+def test_recommend_applies_them_and_marks_them() -> None:
+    result = invoke(
+        "recommend",
+        str(EXAMPLES_DIR / "public-chat.yaml"),
+        "--as-of",
+        "2026-11-30",
+        "--policy",
+        POLICY,
+        "--format",
+        "json",
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    chosen = next(o for o in data["options"] if o["chosen"])
+    assert chosen["eu"] and chosen["provider"] in {"aws", "gcp", "azure", "ovhcloud"}
+    organization = {f["rule_id"] for f in data["findings"] if f["origin"] == "organization"}
+    assert organization == {"ORG001", "ORG003"}
+    memo = invoke(
+        "recommend", str(EXAMPLES_DIR / "public-chat.yaml"), "--as-of", "2026-11-30", "--policy", POLICY
+    )
+    assert (
+        "**ORG001** (organization rule) Company policy: EU infrastructure for every workload" in memo.output
+    )
+
+
+def test_budget_threshold_in_eur() -> None:
+    big = {
+        "name": "big",
+        "model": {"name": "llama-3.1-405b", "precision": "fp8"},
+        "requests_per_day": 3000000,
+    }
+    data = json.loads(
+        invoke(
+            "recommend",
+            "-",
+            "--as-of",
+            "2026-11-30",
+            "--policy",
+            POLICY,
+            "--format",
+            "json",
+            stdin=json.dumps(big),
+        ).output
+    )
+    finding = next(f for f in data["findings"] if f["rule_id"] == "ORG005")
+    assert "above the $23,200 (20,000 EUR)" in finding["message"]
+
+
+def test_check_applies_organization_checks(tmp_path: Path) -> None:
+    proposal = {
+        "workload": {
+            "name": "chat",
+            "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+            "requests_per_day": 50000,
+        },
+        "proposal": {
+            "deployment": "dedicated_cloud",
+            "provider": "runpod",
+            "offer": "community",
+            "gpu": "rtx-5090",
+            "gpus": 1,
+            "pricing": "on_demand",
+        },
+    }
+    path = tmp_path / "p.yaml"
+    path.write_text(yaml.safe_dump(proposal), encoding="utf-8")
+    result = invoke("check", str(path), "--as-of", "2026-11-30", "--policy", POLICY, "--format", "json")
+    assert result.exit_code == 1
+    items = {i["rule_id"]: (i["status"], i["origin"]) for i in json.loads(result.output)[0]["results"]}
+    assert items["ORG004"] == ("fail", "organization")
+    assert items["ORG002"] == ("fail", "organization")  # variable locations give no EU guarantee
+    assert items["ORG006"] == ("pass", "organization")
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda rules: rules[0].update(id="DEP001"), "rule DEP001: duplicate id"),
+        (lambda rules: rules[0].update(fact="workloads"), "fact"),
+        (
+            lambda rules: rules[0]["when"].append({"fact": "price", "value": "x"}),
+            "'price' is not a field of workload facts",
+        ),
+        (
+            lambda rules: rules[0].update(source={"document": "intranet", "section": "x"}),
+            "unknown document 'intranet'",
+        ),
+    ],
+)
+def test_broken_policies_are_input_errors(tmp_path: Path, change, expected: str) -> None:
+    directory = tmp_path / "policy"
+    shutil.copytree(POLICY, directory)
+    path = directory / "eu-only.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data["rules"])
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    result = invoke("rules", "--policy", str(directory))
+    assert result.exit_code == 2
+    assert "invalid organization policy" in result.output
+    assert expected in result.output
+
+
+def test_policy_must_be_a_directory() -> None:
+    result = invoke("rules", "--policy", "no/such/dir")
+    assert result.exit_code == 2
+    assert "is not a directory" in result.output
