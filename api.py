@@ -19,19 +19,24 @@ from .engine.advisor import LoadInput
 from .engine.advisor import recommend as _recommend
 from .engine.advisor import size as _size
 from .engine.advisor import tco as _tco
+from .engine.check import CheckResult, ProposalDocument, check_document, check_file
 from .engine.errors import AdvisorError, InputError, KnowledgeError
 from .engine.result import Recommendation, SizeResult, TcoResult
 from .engine.workload import Workload, load_workload, parse_workload_text, validate_workload
 
 __all__ = [
     "AdvisorError",
+    "CheckResult",
     "InputError",
     "KnowledgeError",
     "LoadInput",
+    "ProposalDocument",
     "Recommendation",
     "SizeResult",
     "TcoResult",
     "Workload",
+    "check",
+    "check_path",
     "load_workload",
     "parse_workload_text",
     "recommend",
@@ -78,3 +83,28 @@ def tco(**overrides: float) -> TcoResult:
     (server_price_usd, gpus_per_server, months, gpu_watts, power_overhead, usd_per_kwh,
     rack_usd_per_month, residual)."""
     return _tco(overrides)
+
+
+def check(
+    document: ProposalDocument | dict[str, Any],
+    evaluated_on: dt.date | None = None,
+    policy_dir: str | None = None,
+) -> CheckResult:
+    """Check one proposal (a workload, what someone intends to do, waivers) against every applicable rule."""
+    if isinstance(document, dict):
+        from pydantic import ValidationError
+
+        from .engine.workload import describe_input_error
+
+        try:
+            document = ProposalDocument.model_validate(document)
+        except ValidationError as error:
+            raise InputError(describe_input_error("<dict>", error, ProposalDocument, "proposal")) from None
+    return check_document(document, "<api>", 1, evaluated_on or dt.date.today(), policy_dir=policy_dir)
+
+
+def check_path(
+    path: str, evaluated_on: dt.date | None = None, policy_dir: str | None = None
+) -> list[CheckResult]:
+    """Check every proposal of a YAML or JSON file."""
+    return check_file(path, evaluated_on or dt.date.today(), policy_dir=policy_dir)

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
+from .engine.check import CheckResult, ProposalDocument
 from .engine.errors import EngineError, InputError, KnowledgeError, close_match, unknown_value_message
 from .engine.result import Recommendation
 from .engine.rule_docs import RuleDoc
@@ -260,7 +261,24 @@ def create_app() -> FastAPI:
         # Returned as is: the result is already validated, and re-validating it would only cost time.
         return JSONResponse(result.model_dump(mode="json"))
 
-    # POST /check is added with the check command
+    @app.post(
+        "/check",
+        response_model=CheckResult,
+        responses={**UNPARSABLE, **INVALID_INPUT, **TOO_LARGE, **SERVER_ERROR},
+        summary="Check a proposal against every applicable rule",
+    )
+    def check(
+        document: ProposalDocument,
+        as_of: Annotated[
+            dt.date | None,
+            Query(description="Evaluation date (YYYY-MM-DD), for the age of prices; default today."),
+        ] = None,
+    ) -> JSONResponse:
+        """The same JSON as one entry of ``gpu-advisor check --format json``."""
+        from .api import check as run_check
+
+        result = run_check(document, evaluated_on=as_of or dt.date.today())
+        return JSONResponse(result.model_dump(mode="json"))
 
     @app.get(
         "/rules",

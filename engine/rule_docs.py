@@ -64,8 +64,8 @@ def describe_condition(
         threshold = (policy_thresholds or {}).get(condition.threshold) or knowledge.threshold(
             condition.threshold
         )
-        currency = f"{threshold.currency} " if threshold.currency else ""
-        return f"{condition.fact} {symbol} {condition.threshold} ({threshold.value:g} {currency}{threshold.unit})"
+        unit = f"{threshold.currency} {threshold.unit}" if threshold.currency else threshold.unit
+        return f"{condition.fact} {symbol} {condition.threshold} ({threshold.value:g} {unit})"
     if condition.other_fact is not None:
         return f"{condition.fact} {symbol} {condition.other_fact}"
     value = str(condition.value).lower() if isinstance(condition.value, bool) else condition.value

@@ -24,7 +24,7 @@ import httpx
 import pytest
 import schemathesis
 import yaml
-from gpu_advisor.api import recommend
+from gpu_advisor.api import check, recommend
 from gpu_advisor.engine.knowledge import load_knowledge
 from gpu_advisor.engine.rulebook import load_rulebook
 from gpu_advisor.engine.workload import MAX_INPUT_BYTES
@@ -331,3 +331,24 @@ def test_errors_become_json_not_crashes() -> None:
     assert crashed.status_code == 500
     assert "internal error" in crashed.json()["detail"]
     assert healthy.status_code == 200
+
+
+def test_check_endpoint_matches_the_library(client: httpx.Client) -> None:
+    document = {
+        "workload": read_example(EXAMPLES_DIR / "public-chat.yaml"),
+        "proposal": {
+            "deployment": "dedicated_cloud",
+            "provider": "runpod",
+            "offer": "community",
+            "gpu": "h100-pcie",
+            "gpus": 2,
+            "pricing": "on_demand",
+        },
+    }
+    response = client.post("/check", params={"as_of": "2026-11-30"}, json=document)
+    assert response.status_code == 200, response.text
+    expected = check(document, evaluated_on=dt.date(2026, 11, 30)).model_dump(mode="json")
+    assert response.json() == expected
+    assert response.json()["status"] == "fail"
+    bad = client.post("/check", json={"workload": {}, "proposal": {"deployment": "gpu"}})
+    assert bad.status_code == 422
