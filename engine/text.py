@@ -1,97 +1,187 @@
-"""The Jinja environment: templates from ``templates/``, rule messages from the rule declarations, and the
-number formats every text shares."""
+"""The Jinja environments: templates from ``templates/``, rule messages from the rule declarations, the
+message catalogs of each language, and the number and money formats every text shares.
+
+Every text gpu-advisor writes goes through here. Templates mark their sentences for translation
+(``_()`` and ``{% trans %}``); ``templates/i18n/<lang>.yaml`` maps each English sentence to its
+translation. Numbers and money follow the language (1,420.32 in English, 1.420,32 in German) and the
+chosen currency: amounts are computed in USD and shown in EUR at the knowledge base's dated rate.
+"""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 import jinja2
+import yaml
 
 from ..templates import TEMPLATES_DIR
 
-
-def fmt_num(value: float | int, digits: int = 0) -> str:
-    """1234567.8 -> '1,234,568'; small non-integers keep enough digits to be read."""
-    if isinstance(value, float) and digits == 0 and not value.is_integer() and abs(value) < 100:
-        digits = 2 if abs(value) < 10 else 1
-        return f"{value:,.{digits}f}".rstrip("0").rstrip(".")
-    return f"{value:,.{digits}f}"
+Language = Literal["en", "de"]
+LANGUAGES: tuple[str, ...] = ("en", "de")
+Currency = Literal["USD", "EUR"]
+I18N_DIR = TEMPLATES_DIR / "i18n"
 
 
-def fmt_usd(value: float) -> str:
-    """Dollars with cents: 1963.7 -> '$1,963.70'."""
-    sign = "-" if value < 0 else ""
-    return f"{sign}${abs(value):,.2f}"
+@dataclass(frozen=True)
+class Format:
+    """How numbers and money are written: language, currency and the dated USD-per-EUR rate."""
+
+    lang: Language = "en"
+    currency: Currency = "USD"
+    usd_per_eur: float = 1.0
+
+    def number(self, value: float | int, digits: int = 0) -> str:
+        """1234567.8 -> '1,234,568' (en) or '1.234.568' (de); small non-integers keep the digits that
+        make them readable."""
+        trim = False
+        if isinstance(value, float) and digits == 0 and not value.is_integer() and abs(value) < 100:
+            digits, trim = (2 if abs(value) < 10 else 1), True
+        text = f"{value:,.{digits}f}"
+        if trim and "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return self._localize(text)
+
+    def _localize(self, text: str) -> str:
+        if self.lang == "de":
+            return text.replace(",", "\0").replace(".", ",").replace("\0", ".")
+        return text
+
+    def money(self, usd: float, digits: int = 2) -> str:
+        """An amount computed in USD, in the chosen currency: '$1,963.70', '€1,692.84' or '1.692,84 €'."""
+        amount = usd / self.usd_per_eur if self.currency == "EUR" else usd
+        sign = "-" if amount < 0 else ""
+        text = self._localize(f"{abs(amount):,.{digits}f}")
+        symbol = "€" if self.currency == "EUR" else "$"
+        if self.lang == "de":
+            return f"{sign}{text} {symbol}"
+        return f"{sign}{symbol}{text}"
+
+    def money_small(self, usd: float) -> str:
+        """Tiny per-request amounts keep three significant digits: 0.0000163 -> '$0.0000163'."""
+        if usd == 0:
+            return self.money(0, 0)
+        amount = usd / self.usd_per_eur if self.currency == "EUR" else usd
+        if abs(amount) >= 0.01:
+            return self.money(usd)
+        return self.money(usd, 2 - math.floor(math.log10(abs(amount))))
+
+    def pct(self, share: float) -> str:
+        """A share as a whole percentage: 0.6098 -> '61 %' (the documents' style, in both languages)."""
+        return f"{share * 100:.0f} %"
+
+    def signed_pct(self, share: float) -> str:
+        """A relative error: 0.084 -> '+8 %', -0.12 -> '-12 %', 0.003 -> '0 %'."""
+        rounded = round(share * 100)
+        return "0 %" if rounded == 0 else f"{rounded:+d} %"
+
+    def gb(self, value: float) -> str:
+        return self.number(round(value, 1)) if not float(value).is_integer() else self.number(int(value))
 
 
-def fmt_usd0(value: float) -> str:
-    """Whole dollars: 15709.6 -> '$15,710'."""
-    sign = "-" if value < 0 else ""
-    return f"{sign}${abs(value):,.0f}"
+DEFAULT_FORMAT = Format()
 
 
-def fmt_usd_small(value: float) -> str:
-    """Tiny per-request amounts keep significant digits: 0.0000163 -> '$0.0000163'."""
-    if value == 0:
-        return "$0"
-    if abs(value) >= 0.01:
-        return fmt_usd(value)
-    digits = 2 - math.floor(math.log10(abs(value)))
-    return f"${value:.{digits}f}"
+def _format(context: jinja2.runtime.Context) -> Format:
+    fmt = context.get("fmt")
+    return fmt if isinstance(fmt, Format) else DEFAULT_FORMAT
 
 
-def fmt_pct(value: float) -> str:
-    """A share as a whole percentage: 0.6098 -> '61 %' (the documents' style)."""
-    return f"{value * 100:.0f} %"
+@jinja2.pass_context
+def _num(context: jinja2.runtime.Context, value: float | int, digits: int = 0) -> str:
+    return _format(context).number(value, digits)
 
 
-def fmt_signed_pct(value: float) -> str:
-    """A relative error: 0.084 -> '+8 %', -0.12 -> '-12 %'."""
-    rounded = round(value * 100)
-    return "0 %" if rounded == 0 else f"{rounded:+d} %"
+@jinja2.pass_context
+def _money(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).money(value)
 
 
-def fmt_gb(value: float) -> str:
-    return fmt_num(round(value, 1)) if not float(value).is_integer() else f"{value:,.0f}"
+@jinja2.pass_context
+def _money0(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).money(value, 0)
 
 
-def _range(figure: Any, fmt: Any) -> str:
-    low, high = fmt(figure.value_low), fmt(figure.value_high)
-    return low if low == high else f"{low} to {high}"
+@jinja2.pass_context
+def _money_small(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).money_small(value)
 
 
-def fmt_range_pct(figure: Any) -> str:
+@jinja2.pass_context
+def _pct(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).pct(value)
+
+
+@jinja2.pass_context
+def _signed_pct(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).signed_pct(value)
+
+
+@jinja2.pass_context
+def _gb(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).gb(value)
+
+
+def _range(context: jinja2.runtime.Context, figure: Any, write: Any) -> str:
+    low, high = write(figure.value_low), write(figure.value_high)
+    if low == high:
+        return low
+    return f"{low} {'bis' if _format(context).lang == 'de' else 'to'} {high}"
+
+
+@jinja2.pass_context
+def _range_pct(context: jinja2.runtime.Context, figure: Any) -> str:
     """A market figure that is a share, as the documents write it: '60 to 90 %' or '44 %'."""
     low, high = (f"{v * 100:.0f}" for v in (figure.value_low, figure.value_high))
-    return f"{low} %" if low == high else f"{low} to {high} %"
+    if low == high:
+        return f"{low} %"
+    return f"{low} {'bis' if _format(context).lang == 'de' else 'to'} {high} %"
 
 
-def fmt_range_num(figure: Any) -> str:
-    return _range(figure, fmt_num)
+@jinja2.pass_context
+def _range_num(context: jinja2.runtime.Context, figure: Any) -> str:
+    return _range(context, figure, _format(context).number)
 
 
-def fmt_range_usd(figure: Any) -> str:
-    return _range(figure, fmt_usd)
+@jinja2.pass_context
+def _range_money(context: jinja2.runtime.Context, figure: Any) -> str:
+    return _range(context, figure, _format(context).money)
 
 
 FILTERS: dict[str, Any] = {
-    "num": fmt_num,
-    "usd": fmt_usd,
-    "usd0": fmt_usd0,
-    "usd_small": fmt_usd_small,
-    "pct": fmt_pct,
-    "signed_pct": fmt_signed_pct,
-    "gb": fmt_gb,
-    "range_pct": fmt_range_pct,
-    "range_num": fmt_range_num,
-    "range_usd": fmt_range_usd,
+    "num": _num,
+    "money": _money,
+    "money0": _money0,
+    "money_small": _money_small,
+    "pct": _pct,
+    "signed_pct": _signed_pct,
+    "gb": _gb,
+    "range_pct": _range_pct,
+    "range_num": _range_num,
+    "range_money": _range_money,
+    # The first names of the money filters, kept for templates written before EUR output.
+    "usd": _money,
+    "usd0": _money0,
+    "usd_small": _money_small,
+    "range_usd": _range_money,
 }
 
 
 @cache
-def environment() -> jinja2.Environment:
+def catalog(lang: str) -> dict[str, str]:
+    """English sentence -> translation for ``lang`` (empty for English)."""
+    if lang == "en":
+        return {}
+    path = I18N_DIR / f"{lang}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {str(key): str(value) for key, value in data.get("messages", {}).items()}
+
+
+@cache
+def environment(lang: str = "en") -> jinja2.Environment:
+    """One environment per language: the gettext callables installed are the language's catalog."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
         undefined=jinja2.StrictUndefined,
@@ -99,20 +189,30 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
     env.filters.update(FILTERS)
+    messages = catalog(lang)
+
+    def gettext(message: str) -> str:
+        return messages.get(message, message)
+
+    def ngettext(singular: str, plural: str, count: int) -> str:
+        return gettext(singular if count == 1 else plural)
+
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     return env
 
 
 @cache
-def _message_template(source: str) -> jinja2.Template:
-    return environment().from_string(source)
+def _message_template(lang: str, source: str) -> jinja2.Template:
+    return environment(lang).from_string(source)
 
 
-def render_message(source: str, context: dict[str, Any]) -> str:
+def render_message(source: str, context: dict[str, Any], fmt: Format = DEFAULT_FORMAT) -> str:
     """Render a rule's message template; whitespace folded to single spaces (YAML folds lines)."""
-    return " ".join(_message_template(source).render(**context).split())
+    return " ".join(_message_template(fmt.lang, source).render(**context, fmt=fmt).split())
 
 
-def render(template_name: str, **context: Any) -> str:
-    return environment().get_template(template_name).render(**context)
+def render(template_name: str, fmt: Format = DEFAULT_FORMAT, **context: Any) -> str:
+    return environment(fmt.lang).get_template(template_name).render(**context, fmt=fmt)
