@@ -110,18 +110,73 @@ def main() -> None:
     "--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date, for the age of prices (default: today)."
 )
 @click.option("--policy", "policy_dir", metavar="DIR", help="Add an organization's rules from DIR/*.yaml.")
+@click.option(
+    "--lang", type=click.Choice(["en", "de"]), default="en", show_default=True, help="Memo language."
+)
+@click.option(
+    "--currency",
+    type=click.Choice(["USD", "EUR"]),
+    default="USD",
+    show_default=True,
+    help="Currency of amounts.",
+)
+@click.option(
+    "--overrides", metavar="FILE", help="Your own prices: negotiated rates, server, electricity, rate."
+)
+@click.option("--charts", "charts_dir", metavar="DIR", help="Also write the charts as PNG files to DIR.")
 @handle_errors
 def recommend(
-    workload_file: str, output_format: str, output: str | None, as_of: str | None, policy_dir: str | None
+    workload_file: str,
+    output_format: str,
+    output: str | None,
+    as_of: str | None,
+    policy_dir: str | None,
+    lang: str,
+    currency: str,
+    overrides: str | None,
+    charts_dir: str | None,
 ) -> None:
     """Recommend how to run the workload in FILE (YAML or JSON; - reads standard input)."""
     from .engine.advisor import recommend as run_recommend
-    from .engine.text import render
+    from .engine.knowledge import load_knowledge
+    from .engine.text import Format, render
     from .engine.workload import load_workload
 
+    evaluated_on = parse_date(as_of)
+    knowledge, replaced = load_knowledge(), ()
+    if overrides is not None:
+        from .engine.overrides import apply_overrides, read_overrides
+
+        knowledge, replaced = apply_overrides(knowledge, read_overrides(overrides), overrides, evaluated_on)
+    fmt = Format(lang=lang, currency=currency, usd_per_eur=knowledge.eur_to_usd().rate)  # type: ignore[arg-type]
     workload = load_workload(workload_file)
-    result = run_recommend(workload, parse_date(as_of), policy_dir=policy_path(policy_dir))
-    text = to_json(result) if output_format == "json" else render("memo.md.j2", r=result, version=__version__)
+    result = run_recommend(
+        workload, evaluated_on, knowledge=knowledge, policy_dir=policy_path(policy_dir), fmt=fmt
+    )
+    if output_format == "json":
+        emit(to_json(result), output)
+        return
+    chart_files = {}
+    if charts_dir is not None:
+        from .engine.chart_images import write_charts
+
+        chart_files = write_charts(
+            result, Path(charts_dir), fmt, relative_to=Path(output).parent if output else None
+        )
+    text = render(
+        "memo.md.j2", fmt, r=result, version=__version__, chart_files=chart_files, overridden=replaced
+    )
+    show_markdown(text, output)
+
+
+def show_markdown(text: str, output: str | None) -> None:
+    """Markdown to a file or a pipe as is; to a terminal, rendered (headings, tables, emphasis)."""
+    if output is None and sys.stdout.isatty():
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console().print(Markdown(text))
+        return
     emit(text, output)
 
 
@@ -511,6 +566,39 @@ def batch(
     except KeyboardInterrupt:
         click.echo("interrupted: the output keeps every result written before Ctrl-C", err=True)
         sys.exit(130)
+
+
+@main.command()
+@click.argument("workload_file", metavar="FILE|-")
+@click.option(
+    "--vary",
+    "specs",
+    multiple=True,
+    required=True,
+    metavar="NAME=START:STOP:STEP",
+    help="A workload field (utilization, requests_per_day, ...), server_price_usd, usd_per_kwh or "
+    "price:PROVIDER/OFFER/GPU; give one or two.",
+)
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
+@click.option(
+    "--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date, for the age of prices (default: today)."
+)
+@handle_errors
+def sweep(
+    workload_file: str, specs: tuple[str, ...], output_format: str, output: str | None, as_of: str | None
+) -> None:
+    """Vary one or two inputs of the workload in FILE over a range and show where the decision changes
+    (deployment, provider, offer, GPU, pricing): the break-even points, a table and a chart."""
+    from .engine.knowledge import load_knowledge
+    from .engine.sweep import render_sweep
+    from .engine.sweep import sweep as run_sweep
+    from .engine.workload import load_workload
+
+    result = run_sweep(load_workload(workload_file), specs, parse_date(as_of), load_knowledge())
+    emit(to_json(result) if output_format == "json" else render_sweep(result), output)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .adapter import Evaluator, FactSession, Firing, RulesEngine
 from .calibration import calibration_rows, error_band
+from .charts import api_versus_self_hosted, buy_versus_rent
 from .costs import ServerAssumptions, break_even_utilization, own_hardware_cost
 from .economics import (
     api_costs,
@@ -34,6 +35,7 @@ from .resolution import fired_rules, preferred_pricing, resolve_deployment, unsu
 from .result import (
     ApiCost,
     BreakEven,
+    Charts,
     Decision,
     GpuSizing,
     Option,
@@ -49,6 +51,7 @@ from .result import (
 )
 from .rulebook import Rule, Rulebook, load_rulebook, load_rulebook_with_policies
 from .sizing import GpuFit, SizingFigures, size_model
+from .text import DEFAULT_FORMAT, Format
 from .throughput import Load, ReplicaPlan, plans_by_gpu, workload_load
 from .workload import ResolvedWorkload, Workload, resolve_workload
 
@@ -146,8 +149,10 @@ def size_result(
     knowledge: Knowledge,
     load: Load | None,
     plans: dict[str, ReplicaPlan],
+    rulebook: Rulebook | None = None,
+    fmt: Format = DEFAULT_FORMAT,
 ) -> SizeResult:
-    rulebook = load_rulebook()
+    rulebook = rulebook or load_rulebook()
     return SizeResult(
         model=model_id,
         params_b=figures.params_b,
@@ -162,7 +167,7 @@ def size_result(
         min_sequences_at_full_context=knowledge.throughput.concurrency.min_sequences_at_full_context,
         load=load,
         gpus=sizing_rows(figures, unsuitable_gpus(firings, rulebook), plans),
-        findings=findings_for(firings, rulebook, knowledge),
+        findings=findings_for(firings, rulebook, knowledge, fmt),
     )
 
 
@@ -431,13 +436,14 @@ def recommend(
     evaluator: Evaluator | None = None,
     knowledge: Knowledge | None = None,
     policy_dir: str | None = None,
+    fmt: Format = DEFAULT_FORMAT,
 ) -> Recommendation:
     """The full decision for one workload. ``evaluated_on`` dates the evaluation (price ages);
     ``evaluator`` defaults to the process-wide durable-rules engine; ``knowledge`` to the shipped
     knowledge base (pass a modified copy for the user's own prices or a sweep; rule thresholds are
     compiled into the engine, so a copy with other thresholds needs its own evaluator); ``policy_dir``
-    adds an organization's rules."""
-    return evaluate(workload, evaluated_on, evaluator, knowledge, policy_dir)[0]
+    adds an organization's rules; ``fmt`` sets the language and currency of the finding texts."""
+    return evaluate(workload, evaluated_on, evaluator, knowledge, policy_dir, fmt=fmt)[0]
 
 
 def evaluate(
@@ -447,6 +453,7 @@ def evaluate(
     knowledge: Knowledge | None = None,
     policy_dir: str | None = None,
     proposal: ProposalHook | None = None,
+    fmt: Format = DEFAULT_FORMAT,
 ) -> tuple[Recommendation, list[Firing], Evaluation]:
     """``recommend``, plus the firings of a proposal fact built by ``proposal`` from the evaluation and
     asserted last in the same session."""
@@ -539,7 +546,9 @@ def evaluate(
         workload=workload_summary(resolved),
         decision=decision,
         resolution=resolution,
-        sizing=size_result(figures, resolved.model_id, gpu_fit_firings, knowledge, load, plans),
+        sizing=size_result(
+            figures, resolved.model_id, gpu_fit_firings, knowledge, load, plans, rulebook, fmt
+        ),
         load=load,
         throughput_accuracy=throughput_accuracy(),
         replicas=best.replicas if best is not None else None,
@@ -547,9 +556,19 @@ def evaluate(
         best_option=best,
         api_costs=apis,
         own_hardware=own,
-        findings=findings_for(firings, rulebook, knowledge),
+        findings=findings_for(firings, rulebook, knowledge, fmt),
         fired_rules=tuple(rule.id for rule in rules),
         price_dates=price_dates(knowledge, options, apis),
+        charts=Charts(
+            buy_versus_rent=buy_versus_rent(own, own.rent_usd_per_gpu_hour),
+            api_versus_self_hosted=api_versus_self_hosted(
+                compared_api,
+                best,
+                plans[best.gpu].requests_per_second_per_replica if best is not None else None,
+                load,
+                resolved.requests_per_day,
+            ),
+        ),
         exchange_rate_usd_per_eur=knowledge.eur_to_usd().rate,
         exchange_rate_as_of=knowledge.eur_to_usd().as_of,
     )

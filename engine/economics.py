@@ -109,7 +109,18 @@ def own_hardware_position(
             break_even_utilization(cost.total, rent_against.usd_per_gpu_hour) if rent_against else None
         ),
         compared_with=f"{rent_against.provider}/{rent_against.offer}" if rent_against else None,
+        rent_usd_per_gpu_hour=rent_against.usd_per_gpu_hour if rent_against else None,
+        break_even_low_price=scenario(server, rent_against, server_price_usd=server.price_usd_low),
+        break_even_high_price=scenario(server, rent_against, server_price_usd=server.price_usd_high),
+        break_even_residual=scenario(server, rent_against, residual=server.residual_share_scenario),
+        server_price_usd_low=server.price_usd_low,
+        server_price_usd_high=server.price_usd_high,
+        residual_share_scenario=server.residual_share_scenario,
     )
+
+
+def scenario(server: OwnServer, rent_against: Option | None, **changes: float) -> float | None:
+    return break_even_at(server, rent_against.usd_per_gpu_hour, **changes) if rent_against else None
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from typing import Any
 from .adapter import Firing
 from .knowledge import Citation, Knowledge
 from .result import Finding
-from .rulebook import Rule, Rulebook
-from .text import render_message
+from .rulebook import Rule, Rulebook, rule_text
+from .text import DEFAULT_FORMAT, Format, render_message
 
 
 def cite(citation: Citation, knowledge: Knowledge) -> str:
@@ -29,11 +29,15 @@ def message_context(fact: dict[str, Any], knowledge: Knowledge, rulebook: Rulebo
     }
 
 
-def render_rule_message(rule: Rule, fact: dict[str, Any], knowledge: Knowledge, rulebook: Rulebook) -> str:
-    return render_message(rule.message, message_context(fact, knowledge, rulebook))
+def render_rule_message(
+    rule: Rule, fact: dict[str, Any], knowledge: Knowledge, rulebook: Rulebook, fmt: Format = DEFAULT_FORMAT
+) -> str:
+    return render_message(rule_text(rule, fmt.lang).message, message_context(fact, knowledge, rulebook), fmt)
 
 
-def findings_for(firings: Sequence[Firing], rulebook: Rulebook, knowledge: Knowledge) -> tuple[Finding, ...]:
+def findings_for(
+    firings: Sequence[Firing], rulebook: Rulebook, knowledge: Knowledge, fmt: Format = DEFAULT_FORMAT
+) -> tuple[Finding, ...]:
     """One finding per firing, in catalog order of the rules (firing order within a rule)."""
     order = {rule_id: index for index, rule_id in enumerate(rulebook.ids)}
     relevant = [firing for firing in firings if not firing.applicability]
@@ -41,16 +45,17 @@ def findings_for(firings: Sequence[Firing], rulebook: Rulebook, knowledge: Knowl
     findings = []
     for _, firing in ordered:
         rule = rulebook.rule(firing.rule_id)
+        text = rule_text(rule, fmt.lang)
         findings.append(
             Finding(
                 rule_id=rule.id,
                 subject=str(firing.fact["gpu"]) if rule.fact == "gpu_fit" else None,
                 topic=rule.topic,
                 severity=rule.severity,
-                title=rule.title,
-                message=render_rule_message(rule, dict(firing.fact), knowledge, rulebook),
+                title=text.title,
+                message=render_rule_message(rule, dict(firing.fact), knowledge, rulebook, fmt),
                 origin=rulebook.origin(rule.id),
-                rationale=" ".join(rule.rationale.split()),
+                rationale=" ".join(text.rationale.split()),
                 source=cite(rule.source, knowledge),
             )
         )

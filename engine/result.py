@@ -195,6 +195,15 @@ class OwnHardware(ResultModel):
     usd_per_month: float
     break_even_utilization: float | None
     compared_with: str | None
+    rent_usd_per_gpu_hour: float | None
+    """The compared offer's price per GPU-hour."""
+    break_even_low_price: float | None
+    """Break-even at the low and high end of the server price range, and with the residual value."""
+    break_even_high_price: float | None
+    break_even_residual: float | None
+    server_price_usd_low: float
+    server_price_usd_high: float
+    residual_share_scenario: float
 
 
 class Proposal(ResultModel):
@@ -266,6 +275,27 @@ class ThroughputAccuracy(ResultModel):
     measurements: int
 
 
+class BuyVersusRent(ResultModel):
+    utilization: tuple[float, ...]
+    own_usd_per_month: tuple[float, ...]
+    rent_usd_per_month: tuple[float, ...]
+    compared_with: str
+    break_even_utilization: float
+
+
+class ApiVersusSelfHosted(ResultModel):
+    requests_per_day: tuple[int, ...]
+    api_usd_per_month: tuple[float, ...]
+    self_hosted_usd_per_month: tuple[float, ...]
+    api: str
+    self_hosted: str
+
+
+class Charts(ResultModel):
+    buy_versus_rent: BuyVersusRent | None
+    api_versus_self_hosted: ApiVersusSelfHosted | None
+
+
 class Recommendation(ResultModel):
     schema_version: int = RESULT_SCHEMA_VERSION
     evaluated_on: dt.date
@@ -285,5 +315,6 @@ class Recommendation(ResultModel):
     findings: tuple[Finding, ...]
     fired_rules: tuple[str, ...]
     price_dates: tuple[PriceDate, ...]
+    charts: Charts
     exchange_rate_usd_per_eur: float
     exchange_rate_as_of: dt.date

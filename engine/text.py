@@ -179,6 +179,11 @@ def catalog(lang: str) -> dict[str, str]:
     return {str(key): str(value) for key, value in data.get("messages", {}).items()}
 
 
+def translate(lang: str, message: str) -> str:
+    """One sentence of the catalog, for text written outside a template (chart labels)."""
+    return catalog(lang).get(message, message)
+
+
 @cache
 def environment(lang: str = "en") -> jinja2.Environment:
     """One environment per language: the gettext callables installed are the language's catalog."""

@@ -45,15 +45,37 @@ def test_examples_exist() -> None:
 def test_memo_leads_with_the_decision_and_its_reason() -> None:
     text = render(EXAMPLES_DIR / "public-chat.yaml", "markdown")
     assert text.startswith("# GPU decision memo: public-chat\n")
-    decision = text.index("## Decision")
-    assert decision < text.index("## Sizing") < text.index("## Options considered") < text.index("## Costs")
+    order = [
+        "## Summary",
+        "## Why",
+        "## Workload",
+        "## Load and capacity",
+        "## Sizing",
+        "## Options considered",
+        "## Costs",
+        "### Buy versus rent",
+        "## Charts",
+        "## Risks and caveats",
+        "## Findings",
+        "## Assumptions",
+        "## Sources and dates",
+    ]
+    positions = [text.index(heading) for heading in order]
+    assert positions == sorted(positions)
+    summary = text[text.index("## Summary") : text.index("## Why")]
     assert (
-        "**Dedicated cloud GPUs**: 2 × h100-sxm at aws (p5-reserved-3y, reserved), $2,774 per month" in text
+        "Recommendation: **Dedicated cloud GPUs**, 2 × h100-sxm at aws (p5-reserved-3y, reserved), **$2,774 per month**"
+        in summary
     )
     assert (
         "| ✔ | aws | p5-reserved-3y | h100-sxm | 2 | reserved | US | $1.90 | $2,774 | 2026-03-27 | — |"
         in text
     )
     assert (
+        "|  | aws | p5-reserved-1y | h100-sxm | 2 | reserved | US | $2.10 | $3,066 | 2026-03-27 | +$292 |"
+        in text
+    )
+    assert (
         "| Wie viele GPUs braucht KI-Inferenz: Cloud oder Eigenbau 2026 | 2026-10-10 | GPU offers |" in text
     )
+    assert "```mermaid\nxychart-beta" in text

@@ -162,8 +162,8 @@ def test_memo_shows_the_chain_from_load_to_cost() -> None:
     )
     load = text.index("## Load and capacity")
     assert "requests/s on average" in text[load:]
-    assert "replica carry the peak" in text[load:] or "replicas carry the peak" in text[load:]
     assert (
-        "Utilization used by the rules: 42 %, derived from the load on the cheapest admitted option." in text
+        "one replica carries the peak: 2 GPUs in all, at 42 % utilization, $2,774 per month." in text[load:]
     )
+    assert "| Utilization | 42 % (derived from the load) |" in text
     assert "Accuracy: the throughput estimate" in text

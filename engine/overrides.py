@@ -1,0 +1,144 @@
+"""The user's own figures: negotiated cloud rates, an own server price, electricity, the exchange rate.
+
+The documents tell readers to replace the default cost lines with their own. An overrides file
+(``--overrides FILE``) does that for one run: it yields a modified copy of the knowledge base, and every
+replaced figure is listed so the memo can mark it.
+
+    offers:                       # negotiated rates for catalog offers
+      - {provider: aws, offer: p5-on-demand, gpu: h100-sxm, usd_per_gpu_hour: 2.80}
+    own_server:                   # fields of the default own server
+      price_usd: 240000
+      usd_per_kwh: 0.31
+    exchange_rate:
+      usd_per_eur: 1.05
+    as_of: 2026-11-28             # when these figures were agreed (default: the evaluation date)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import InputError, unknown_value_message
+from .knowledge import Citation, Knowledge
+from .workload import MAX_INPUT_BYTES, UniqueKeyLoader, decode, describe_input_error
+
+OVERRIDE_SOURCE_TITLE = "your overrides file"
+
+
+class StrictInput(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class OfferOverride(StrictInput):
+    provider: str
+    offer: str
+    gpu: str
+    usd_per_gpu_hour: float = Field(gt=0, lt=1000)
+
+
+class ServerOverride(StrictInput):
+    price_usd: float | None = Field(default=None, gt=0)
+    months: int | None = Field(default=None, gt=0, le=240)
+    gpu_watts: float | None = Field(default=None, gt=0, le=5000)
+    power_overhead_factor: float | None = Field(default=None, ge=1, le=5)
+    usd_per_kwh: float | None = Field(default=None, ge=0, le=10)
+    rack_usd_per_month: float | None = Field(default=None, ge=0)
+    residual_share: float | None = Field(default=None, ge=0, lt=1)
+
+
+class RateOverride(StrictInput):
+    usd_per_eur: float = Field(gt=0, le=10)
+
+
+class Overrides(StrictInput):
+    offers: list[OfferOverride] = Field(default_factory=list)
+    own_server: ServerOverride | None = None
+    exchange_rate: RateOverride | None = None
+    as_of: dt.date | None = None
+
+
+def read_overrides(path: str) -> Overrides:
+    import yaml
+
+    try:
+        with Path(path).open("rb") as file:
+            text = decode(file.read(MAX_INPUT_BYTES + 1), path)
+    except FileNotFoundError:
+        raise InputError(f"--overrides: {path}: no such file") from None
+    except OSError as error:
+        raise InputError(f"--overrides: {path}: cannot be read ({error.strerror})") from None
+    try:
+        data = yaml.load(text, Loader=UniqueKeyLoader)
+    except yaml.YAMLError as error:
+        raise InputError(f"--overrides: {path}: not valid YAML ({' '.join(str(error).split())})") from None
+    try:
+        return Overrides.model_validate(data or {}, strict=False)
+    except ValidationError as error:
+        raise InputError(describe_input_error(f"--overrides {path}", error, Overrides, "overrides")) from None
+
+
+def apply_overrides(
+    knowledge: Knowledge, overrides: Overrides, path: str, today: dt.date
+) -> tuple[Knowledge, tuple[str, ...]]:
+    """A copy of ``knowledge`` with the user's figures, and the list of what was replaced."""
+    as_of = overrides.as_of or today
+    source = Citation(url=Path(path).resolve().as_uri(), title=OVERRIDE_SOURCE_TITLE)
+    replaced: list[str] = []
+    update: dict[str, Any] = {}
+
+    if overrides.offers:
+        offers = list(knowledge.offers.offers)
+        keys = [o.key for o in offers]
+        for override in overrides.offers:
+            key = f"{override.provider}/{override.offer}/{override.gpu}"
+            if key not in keys:
+                raise InputError(f"--overrides: {unknown_value_message('offers', key, keys)}")
+            index = keys.index(key)
+            old = offers[index]
+            offers[index] = old.model_copy(
+                update={
+                    "usd_per_gpu_hour": override.usd_per_gpu_hour,
+                    "usd_per_gpu_hour_low": None,
+                    "usd_per_gpu_hour_high": None,
+                    "instance_usd_per_hour": None,
+                    "source": source,
+                    "as_of": as_of,
+                    "note": f"your rate (catalog: {old.usd_per_gpu_hour:g} USD, {old.as_of.isoformat()})",
+                }
+            )
+            replaced.append(f"{key} = {override.usd_per_gpu_hour:g} USD per GPU-hour")
+        update["offers"] = knowledge.offers.model_copy(update={"offers": tuple(offers)})
+
+    if overrides.own_server is not None:
+        changes = overrides.own_server.model_dump(exclude_none=True)
+        if changes:
+            servers = list(knowledge.own_hardware.servers)
+            index = next(i for i, s in enumerate(servers) if s.default)
+            server = servers[index]
+            if "price_usd" in changes:
+                # The user's price replaces the range the documents give.
+                changes["price_usd_low"] = changes["price_usd_high"] = changes["price_usd"]
+            servers[index] = server.model_copy(update={**changes, "source": source, "as_of": as_of})
+            update["own_hardware"] = knowledge.own_hardware.model_copy(update={"servers": tuple(servers)})
+            replaced += [
+                f"{server.id}.{name} = {value:g}"
+                for name, value in overrides.own_server.model_dump(exclude_none=True).items()
+            ]
+
+    if overrides.exchange_rate is not None:
+        rates = tuple(
+            rate.model_copy(
+                update={"rate": overrides.exchange_rate.usd_per_eur, "source": source, "as_of": as_of}
+            )
+            if (rate.from_currency, rate.to_currency) == ("EUR", "USD")
+            else rate
+            for rate in knowledge.exchange_rates.rates
+        )
+        update["exchange_rates"] = knowledge.exchange_rates.model_copy(update={"rates": rates})
+        replaced.append(f"EUR/USD = {overrides.exchange_rate.usd_per_eur:g}")
+
+    return knowledge.model_copy(update=update), tuple(replaced)

@@ -1,0 +1,281 @@
+"""`gpu-advisor batch`: workloads from CSV, JSON Lines or a YAML list, one result each, in input order."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from gpu_advisor.cli import main
+from gpu_advisor.engine.result import Recommendation
+
+AS_OF = "2026-11-30"
+CSV_HEADER = "name,model.name,model.params_b,model.precision,requests_per_day,personal_data,load_pattern\n"
+# Line 4 (the third workload) names a precision that does not exist.
+CSV_INPUT = (
+    CSV_HEADER
+    + "public-chat,llama-3.1-70b,,fp8,1000000,false,steady\n"
+    + "prototype,,8,bf16,500,,\n"
+    + "typo,llama-3.1-70b,,fp9,1000,,\n"
+    + "hr,llama-3.1-70b,,fp8,40000,yes,variable\n"
+)
+GOOD = {"name": "small", "model": {"params_b": 8, "precision": "bf16"}, "requests_per_day": 500}
+BIG = {"name": "big", "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "requests_per_day": 1_000_000}
+JSONL_INPUT = "\n".join(
+    [json.dumps(GOOD), json.dumps(BIG), '{"name": "broken", ', "", json.dumps({**GOOD, "name": "last"})]
+)
+YAML_INPUT = """\
+- name: small
+  model: {params_b: 8, precision: bf16}
+  requests_per_day: 500
+- name: quoted-number
+  model: {params_b: 8, precision: bf16}
+  requests_per_day: "500"
+- name: big
+  model: {name: llama-3.1-70b, precision: fp8}
+  requests_per_day: 1000000
+"""
+
+
+def invoke(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(main, ["batch", *args, "--as-of", AS_OF], input=stdin)
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def jsonl(output: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in output.splitlines()]
+
+
+def csv_rows(output: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(output)))
+
+
+def test_csv_bad_row_is_reported_with_its_line_and_skipped(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "portfolio.csv", CSV_INPUT), "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    rows = jsonl(result.stdout)
+    assert [(r["line"], r["name"]) for r in rows] == [(2, "public-chat"), (3, "prototype"), (5, "hr")]
+    assert "portfolio.csv:4: invalid workload" in result.stderr
+    assert "model.precision" in result.stderr and "'fp9'" in result.stderr
+
+
+def test_csv_cells_are_typed_by_the_workload_model(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "portfolio.csv", CSV_INPUT), "--jobs", "1")
+    by_name = {r["name"]: r for r in jsonl(result.stdout)}
+    # "yes" is a boolean because personal_data is one; an empty cell leaves the field to its default.
+    assert by_name["hr"]["workload"]["personal_data"] is True
+    assert by_name["hr"]["workload"]["load_pattern"] == "variable"
+    assert "load_pattern" in by_name["prototype"]["workload"]["defaults_used"]
+    assert by_name["prototype"]["workload"]["params_b"] == 8.0
+
+
+def test_csv_cell_of_the_wrong_type_names_the_column(tmp_path: Path) -> None:
+    text = CSV_HEADER + "x,,8,bf16,lots,,\n"
+    result = invoke(write(tmp_path, "w.csv", text))
+    assert result.exit_code == 0
+    assert "w.csv:2: requests_per_day: 'lots' is not a whole number" in result.stderr
+
+
+def test_csv_unknown_column_stops_with_a_suggestion(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "w.csv", "name,model.precison\nx,fp8\n"))
+    assert result.exit_code == 2
+    assert "unknown column 'model.precison'" in result.stderr
+    assert "did you mean 'model.precision'?" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_jsonl_bad_line_is_reported_and_the_rest_continues(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "w.jsonl", JSONL_INPUT), "--jobs", "2")
+    assert result.exit_code == 0, result.stderr
+    assert [(r["line"], r["name"]) for r in jsonl(result.stdout)] == [(1, "small"), (2, "big"), (5, "last")]
+    assert "w.jsonl:3: not valid JSON" in result.stderr
+
+
+def test_yaml_list_bad_item_is_reported_at_its_line(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "w.yaml", YAML_INPUT), "--format", "csv")
+    assert result.exit_code == 0, result.stderr
+    assert [(r["line"], r["name"]) for r in csv_rows(result.stdout)] == [("1", "small"), ("7", "big")]
+    assert "w.yaml:4: invalid workload" in result.stderr
+    assert "requests_per_day: Input should be a valid integer (got '500')" in result.stderr
+
+
+def test_yaml_aliases_are_refused(tmp_path: Path) -> None:
+    text = "- &w {name: a, model: {params_b: 8, precision: bf16}, requests_per_day: 5}\n- *w\n"
+    result = invoke(write(tmp_path, "w.yaml", text))
+    assert result.exit_code == 2
+    assert "aliases (*name) are not allowed" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "bad_line"),
+    [("w.csv", CSV_INPUT, 4), ("w.jsonl", JSONL_INPUT, 3), ("w.yaml", YAML_INPUT, 4)],
+)
+def test_strict_stops_at_the_first_bad_row_with_exit_2(
+    tmp_path: Path, name: str, text: str, bad_line: int
+) -> None:
+    result = invoke(write(tmp_path, name, text), "--strict", "--jobs", "2")
+    assert result.exit_code == 2
+    assert f"{name}:{bad_line}:" in result.stderr
+    assert "--strict: stopped at the first bad row" in result.stderr
+    assert all(row["line"] < bad_line for row in jsonl(result.stdout))
+    assert "Traceback" not in result.output
+
+
+def portfolio(count: int) -> str:
+    models = [
+        ("llama-3.1-70b", "fp8"),
+        ("llama-3.1-8b", "bf16"),
+        ("qwen2.5-72b", "fp8"),
+        ("deepseek-r1", "fp8"),
+    ]
+    lines = []
+    for index in range(count):
+        model, precision = models[index % len(models)]
+        workload = {
+            "name": f"w{index:03d}",
+            "model": {"name": model, "precision": precision},
+            "requests_per_day": 1000 + 7919 * index,
+            "personal_data": index % 3 == 0,
+        }
+        lines.append(json.dumps(workload))
+    return "\n".join(lines) + "\n"
+
+
+def test_output_order_is_input_order_whatever_the_jobs(tmp_path: Path) -> None:
+    # More rows than one chunk, so several chunks are in flight on two workers.
+    path = write(tmp_path, "many.jsonl", portfolio(150))
+    serial = invoke(path, "--format", "csv", "--jobs", "1")
+    parallel = invoke(path, "--format", "csv", "--jobs", "2")
+    assert serial.exit_code == parallel.exit_code == 0
+    assert serial.stdout == parallel.stdout
+    assert [row["name"] for row in csv_rows(parallel.stdout)] == [f"w{i:03d}" for i in range(150)]
+
+
+def test_csv_output_columns(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "w.jsonl", json.dumps(BIG) + "\n"), "--format", "csv")
+    assert result.stdout.splitlines()[0] == (
+        "line,name,deployment,pricing,provider,offer,gpu,gpus,usd_per_month,fired_rules,attention"
+    )
+    (row,) = csv_rows(result.stdout)
+    full = jsonl(invoke(write(tmp_path, "w.jsonl", json.dumps(BIG) + "\n")).stdout)[0]
+    decision = full["decision"]
+    assert row["deployment"] == decision["deployment"] == "dedicated_cloud"
+    assert (row["provider"], row["offer"], row["gpu"]) == (
+        decision["provider"],
+        decision["offer"],
+        decision["gpu"],
+    )
+    assert int(row["gpus"]) == decision["gpus"]
+    assert float(row["usd_per_month"]) == pytest.approx(decision["usd_per_month"], abs=0.005)
+    assert row["fired_rules"].split() == full["fired_rules"]
+
+
+def test_jsonl_output_is_the_full_result_plus_line_and_name(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "w.jsonl", json.dumps(BIG) + "\n"))
+    (record,) = jsonl(result.stdout)
+    assert list(record)[:2] == ["line", "name"]
+    assert (record.pop("line"), record.pop("name")) == (1, "big")
+    assert Recommendation.model_validate(record).workload.name == "big"
+
+
+def test_summary_counts(tmp_path: Path) -> None:
+    summary_file = tmp_path / "summary.json"
+    result = invoke(
+        write(tmp_path, "portfolio.csv", CSV_INPUT), "--format", "csv", "--summary", str(summary_file)
+    )
+    assert result.exit_code == 0
+    assert result.stderr.startswith("error: ")  # the bad row only: the summary went to the file
+    summary = json.loads(summary_file.read_text(encoding="utf-8"))
+    rows = csv_rows(result.stdout)
+    assert (summary["workloads"], summary["evaluated"], summary["errors"]) == (4, 3, 1)
+    expected: dict[str, int] = {}
+    for row in rows:
+        expected[row["deployment"]] = expected.get(row["deployment"], 0) + 1
+    assert summary["by_deployment"] == dict(sorted(expected.items()))
+    total = sum(float(row["usd_per_month"]) for row in rows if row["usd_per_month"])
+    assert summary["total_usd_per_month"] == pytest.approx(total, abs=0.05)
+    attention = [row for row in rows if row["attention"]]
+    assert summary["attention_count"] == len(attention)
+    assert [a["line"] for a in summary["attention"]] == [int(row["line"]) for row in attention]
+    assert summary["error_list"][0]["line"] == 4
+
+
+def test_text_summary_on_stderr(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "portfolio.csv", CSV_INPUT), "--format", "csv")
+    assert "portfolio.csv: 4 workloads, 3 evaluated, 1 with errors" in result.stderr
+    assert "By deployment:" in result.stderr
+    assert "Total monthly cost: $" in result.stderr
+    assert "Need attention (a critical or warning finding):" in result.stderr
+
+
+def test_standard_input_needs_a_format() -> None:
+    result = invoke("-", stdin=json.dumps(GOOD))
+    assert result.exit_code == 2
+    assert "--input-format: required" in result.stderr
+    result = invoke("-", "--input-format", "jsonl", stdin=json.dumps(GOOD))
+    assert result.exit_code == 0
+    assert jsonl(result.stdout)[0]["name"] == "small"
+
+
+def test_unknown_extension_exits_2(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "w.txt", "x"))
+    assert result.exit_code == 2
+    assert "cannot tell the format" in result.stderr
+
+
+def test_writes_the_output_file(tmp_path: Path) -> None:
+    target = tmp_path / "out.csv"
+    result = invoke(write(tmp_path, "w.jsonl", JSONL_INPUT), "--format", "csv", "-o", str(target))
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    assert len(csv_rows(target.read_text(encoding="utf-8"))) == 3
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_what_was_written(tmp_path: Path) -> None:
+    path = write(tmp_path, "many.jsonl", portfolio(3000))
+    output = tmp_path / "out.csv"
+    command = [sys.executable, "-m", "gpu_advisor.cli", "batch", path, "--format", "csv", "-o", str(output)]
+    process = subprocess.Popen(
+        [*command, "--jobs", "2", "--as-of", AS_OF],
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and (not output.exists() or output.read_text().count("\n") < 100):
+        time.sleep(0.05)
+    # As a terminal does: Ctrl-C reaches the whole process group, workers included.
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=20)
+    assert process.returncode == 130
+    assert "Traceback" not in stderr
+    assert "interrupted" in stderr
+    rows = csv_rows(output.read_text(encoding="utf-8"))
+    assert 100 <= len(rows) < 3000
+    assert [row["name"] for row in rows] == [f"w{i:03d}" for i in range(len(rows))]
+
+
+def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    path = write(tmp_path, "many.jsonl", portfolio(200))
+    args = ["-m", "gpu_advisor.cli", "batch", path, "--jobs", "1", "-o", str(tmp_path / "out.jsonl")]
+    child = pexpect.spawn(sys.executable, [*args, "--as-of", AS_OF], encoding="utf-8", timeout=30)
+    child.expect("workloads/s")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "200/200" in (child.before or "")

@@ -1,0 +1,167 @@
+"""`gpu-advisor sweep`: one workload over a range of one or two inputs, and where its decision flips."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from gpu_advisor.cli import main
+from gpu_advisor.engine.knowledge import load_knowledge
+from gpu_advisor.engine.sweep import apply_knowledge, parse_vary
+from helpers import EXAMPLES_DIR
+
+PUBLIC_CHAT = str(EXAMPLES_DIR / "public-chat.yaml")
+# DeepSeek-R1 in the cloud, busy around the clock: buying 16 H100s competes with renting 8 H200s.
+REASONING = """\
+name: reasoning-cloud
+model: {name: deepseek-r1, precision: fp8}
+requests_per_day: 30000
+avg_input_tokens: 2000
+avg_output_tokens: 2000
+schedule: always
+utilization: 0.8
+latency_sensitive: false
+"""
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, ["sweep", *args, "--as-of", "2026-11-30"])
+
+
+def sweep_json(*args: str) -> dict[str, Any]:
+    result = invoke(*args, "--format", "json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_utilization_sweep_crosses_the_serverless_line() -> None:
+    # Below the 30 % edge of the serverless band serverless wins (DEP007); from 30 % on, dedicated GPUs.
+    data = sweep_json(PUBLIC_CHAT, "--vary", "utilization=0.25:0.35:0.05")
+    labels = {d["label"]: d for d in data["decisions"]}
+    points = [(p["values"][0], labels[p["decision"]]["deployment"]) for p in data["points"]]
+    assert points == [(0.25, "serverless"), (0.3, "dedicated_cloud"), (0.35, "dedicated_cloud")]
+    (flip,) = data["flips"]
+    assert (flip["variable"], flip["below"], flip["above"]) == ("utilization", 0.25, 0.3)
+    assert labels[flip["from_decision"]]["deployment"] == "serverless"
+    assert labels[flip["to_decision"]]["deployment"] == "dedicated_cloud"
+    assert "deployment" in flip["changed"]
+    assert data["points"][0]["deciding_rule_id"] == "DEP007"
+
+
+def test_utilization_sweep_text_shows_break_even_table_and_chart() -> None:
+    result = invoke(PUBLIC_CHAT, "--vary", "utilization=0.1:0.5:0.1")
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "utilization between 0.2 and 0.3: B -> A (deployment, pricing, provider, offer, gpu)" in text
+    assert "  B  serverless\n" in text
+    assert "\n0.3            A            2       $2,774  DEP002\n" in text  # table: value, decision, GPUs
+    assert "Monthly cost by utilization" in text
+    assert (
+        "\n           0.3 A |AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA $2,774\n" in text
+    )  # bar in the letter
+    assert "\n           0.1 B |                                         no monthly figure\n" in text
+
+
+def test_server_price_sweep_finds_buy_versus_rent(tmp_path: Path) -> None:
+    workload = tmp_path / "reasoning.yaml"
+    workload.write_text(REASONING, encoding="utf-8")
+    data = sweep_json(str(workload), "--vary", "server_price_usd=150000:350000:50000")
+    labels = {d["label"]: d for d in data["decisions"]}
+    deployments = [labels[p["decision"]]["deployment"] for p in data["points"]]
+    assert deployments == ["own_hardware"] * 3 + ["dedicated_cloud"] * 2
+    (flip,) = data["flips"]
+    assert (flip["below"], flip["above"]) == (250_000, 300_000)
+    costs = [p["usd_per_month"] for p in data["points"][:3]]
+    assert costs == sorted(costs) and costs[0] < costs[-1]  # a dearer server costs more a month
+    variable = data["variables"][0]
+    assert (variable["kind"], variable["baseline"]) == ("knowledge", 285_000)
+
+
+def test_two_variables_give_a_decision_map(tmp_path: Path) -> None:
+    workload = tmp_path / "reasoning.yaml"
+    workload.write_text(REASONING, encoding="utf-8")
+    result = invoke(
+        str(workload), "--vary", "server_price_usd=200000:300000:50000", "--vary", "usd_per_kwh=0.1:0.5:0.2"
+    )
+    assert result.exit_code == 0, result.output
+    assert "Decision map: rows server_price_usd, columns usd_per_kwh from 0.1 (left) to 0.5" in result.stdout
+    rows = result.stdout.splitlines()[-3:]
+    assert [row.split(" | ") for row in rows] == [
+        ["         200,000", "B B A"],
+        ["         250,000", "B A A"],
+        ["         300,000", "A A A"],
+    ]
+
+
+def test_offer_price_changes_only_that_offer() -> None:
+    knowledge = load_knowledge()
+    variable, _ = parse_vary("price:runpod/community/h200=1:2:1", knowledge)
+    cheaper = apply_knowledge(variable, 1.0, knowledge, "hgx-h100-8")
+    changed = [
+        (old.key, new.usd_per_gpu_hour)
+        for old, new in zip(knowledge.offers.offers, cheaper.offers.offers, strict=True)
+        if old != new
+    ]
+    assert changed == [("runpod/community/h200", 1.0)]
+    assert load_knowledge().offers == knowledge.offers  # the shipped knowledge base is untouched
+
+
+def test_offer_price_sweep_moves_the_choice() -> None:
+    data = sweep_json(
+        PUBLIC_CHAT, "--vary", "price:runpod/community/h200=1:3:1", "--vary", "utilization=0.8:0.8:0.1"
+    )
+    labels = {d["label"]: d for d in data["decisions"]}
+    cheapest = labels[data["points"][0]["decision"]]
+    assert (cheapest["provider"], cheapest["offer"], cheapest["gpu"]) == ("runpod", "community", "h200")
+    assert data["flips"] and data["flips"][0]["variable"] == "price:runpod/community/h200"
+
+
+def test_ranges_are_exact_decimals() -> None:
+    _, variable = parse_vary("utilization=0.1:0.3:0.05", load_knowledge())
+    assert variable.values == (0.1, 0.15, 0.2, 0.25, 0.3)
+    _, whole = parse_vary("requests_per_day=1000:3000:1000", load_knowledge())
+    assert whole.values == (1000, 2000, 3000) and all(isinstance(v, int) for v in whole.values)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("utilisation=0.1:0.5:0.1", "unknown variable 'utilisation'; allowed: "),
+        ("utilisation=0.1:0.5:0.1", "(did you mean 'utilization'?)"),
+        ("utilization=0.1:0.5", "expected NAME=START:STOP:STEP"),
+        ("utilization", "expected NAME=START:STOP:STEP"),
+        ("utilization=0.5:0.1:0.1", "STOP must not be below START"),
+        ("utilization=0.1:0.5:0", "STEP must be greater than 0"),
+        ("utilization=a:0.5:0.1", "START 'a' is not a number"),
+        ("utilization=0.1:1.5:0.1", "utilization: Input should be less than or equal to 1"),
+        ("requests_per_day=1000:2000:0.5", "requests_per_day takes whole numbers"),
+        ("utilization=0:1:0.001", "at most 200 per variable"),
+        ("server_price_usd=0:100000:50000", "a price must be greater than 0"),
+        ("price:runpod/comunity/h200=1:2:1", "did you mean price:runpod/community/h200?"),
+    ],
+)
+def test_bad_vary_exits_2_with_a_clear_message(spec: str, message: str) -> None:
+    result = invoke(PUBLIC_CHAT, "--vary", spec)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_at_most_two_variables() -> None:
+    spec = "utilization=0.1:0.2:0.1"
+    result = invoke(
+        PUBLIC_CHAT, "--vary", spec, "--vary", "requests_per_day=1:2:1", "--vary", "usd_per_kwh=0:1:1"
+    )
+    assert result.exit_code == 2
+    assert "give one or two variables" in result.stderr
+    result = invoke(PUBLIC_CHAT, "--vary", spec, "--vary", spec)
+    assert result.exit_code == 2
+    assert "utilization is given twice" in result.stderr
+
+
+def test_same_sweep_gives_identical_output() -> None:
+    args = (PUBLIC_CHAT, "--vary", "utilization=0.2:0.4:0.1")
+    assert invoke(*args).stdout == invoke(*args).stdout
