@@ -21,6 +21,7 @@ from . import __version__
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_CHECK_FAILED = 1
+EXIT_INTERRUPTED = 130
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_KNOWLEDGE = 3
 
@@ -473,6 +474,127 @@ def schema(kind: str) -> None:
         "check-result": CheckResult,
     }
     emit(json.dumps(models[kind].model_json_schema(), indent=2, ensure_ascii=False) + "\n", None)
+
+
+@main.command()
+@click.argument("kind", type=click.Choice(["gpus", "offers", "models", "apis"]))
+@click.option("--gpu", metavar="ID", help="Only this GPU (gpus, offers).")
+@click.option("--provider", metavar="ID", help="Only this provider (offers).")
+@click.option("--eu/--non-eu", "eu", default=None, help="Only offers with (or without) an EU region.")
+@click.option("--as-of", "as_of", metavar="YYYY-MM-DD", help="Date against which prices count as stale.")
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@handle_errors
+def catalog(
+    kind: str, gpu: str | None, provider: str | None, eu: bool | None, as_of: str | None, output_format: str
+) -> None:
+    """List the knowledge base: GPUs, offers, models or API prices, with sources and dates."""
+    from .engine.catalog import catalog_rows
+    from .engine.knowledge import load_knowledge
+    from .engine.text import render
+
+    knowledge = load_knowledge()
+    today = parse_date(as_of)
+    rows = catalog_rows(knowledge, kind, today, gpu=gpu, provider=provider, eu=eu)
+    if output_format == "json":
+        emit(json.dumps(rows, indent=2, ensure_ascii=False, default=str) + "\n", None)
+        return
+    stale_days = int(knowledge.threshold("stale_price_days").value)
+    emit(render("catalog.txt.j2", kind=kind, rows=rows, today=today, stale_days=stale_days), None)
+
+
+@main.command()
+@click.option(
+    "--from", "from_file", metavar="FILE", help="Pre-fill the answers from an existing workload file."
+)
+@click.option("--save", "save_file", metavar="FILE", help="Where to save the answers (default: NAME.yaml).")
+@click.option("--memo", "memo_file", metavar="FILE", help="Where to save the memo (default: NAME-memo.md).")
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+@click.option("--currency", type=click.Choice(["USD", "EUR"]), default="USD", show_default=True)
+@click.option("--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date (default: today).")
+@handle_errors
+def ask(
+    from_file: str | None,
+    save_file: str | None,
+    memo_file: str | None,
+    lang: str,
+    currency: str,
+    as_of: str | None,
+) -> None:
+    """Answer questions about the workload; get the workload file and the decision memo."""
+    import yaml
+
+    from .engine.advisor import recommend as run_recommend
+    from .engine.knowledge import load_knowledge
+    from .engine.questionnaire import (
+        AnswerError,
+        applies,
+        choices_of,
+        default_for,
+        load_questions,
+        parse_answer,
+        prefill_from,
+        workload_document,
+    )
+    from .engine.text import Format, render
+    from .engine.workload import load_workload, validate_workload
+
+    knowledge = load_knowledge()
+    fmt = Format(lang=lang, currency=currency, usd_per_eur=knowledge.eur_to_usd().rate)  # type: ignore[arg-type]
+    prefill = prefill_from(load_workload(from_file).model_dump(exclude_none=True)) if from_file else {}
+    evaluated_on = parse_date(as_of)
+    click.echo(render("ask_intro.txt.j2", fmt), nl=False)
+    answers: dict[str, object] = {}
+    try:
+        asked = 0
+        for question in load_questions():
+            if not applies(question, answers):
+                continue
+            asked += 1
+            choices = choices_of(question, knowledge)
+            click.echo(render("question.txt.j2", fmt, q=question, number=asked, choices=choices), nl=False)
+            default = default_for(question, answers, prefill)
+            shown = (
+                ""
+                if default is None
+                else (yes_no_text(default, fmt) if question.kind == "yes_no" else default)
+            )
+            while True:
+                # An empty default lets Enter through to the check, which says what is missing.
+                text = click.prompt("  ", default=shown, show_default=shown != "", prompt_suffix="> ")
+                try:
+                    answers[question.field] = parse_answer(question, str(text), knowledge, fmt)
+                    break
+                except AnswerError as error:
+                    click.echo(f"   {error}")
+    except click.Abort:
+        click.echo(render("ask_stopped.txt.j2", fmt), nl=False)
+        sys.exit(EXIT_INTERRUPTED)
+    document = workload_document(answers)
+    workload = validate_workload(document, "answers")
+    name = slug(workload.name)
+    save_file = save_file or f"{name}.yaml"
+    memo_file = memo_file or f"{name}-memo.md"
+    emit(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), save_file)
+    result = run_recommend(workload, evaluated_on, knowledge=knowledge, fmt=fmt)
+    memo = render("memo.md.j2", fmt, r=result, version=__version__)
+    emit(memo, memo_file)
+    show_markdown(memo, None)
+    click.echo(render("ask_done.txt.j2", fmt, workload_file=save_file, memo_file=memo_file), nl=False)
+
+
+def yes_no_text(value: object, fmt: object) -> str:
+    from .engine.text import translate
+
+    return translate(fmt.lang, "yes" if value else "no")  # type: ignore[attr-defined]
+
+
+def slug(name: str) -> str:
+    """A file-name-safe form of the workload name."""
+    import re
+
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "workload"
 
 
 # --- serve (HTTP service) ---

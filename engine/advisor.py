@@ -37,6 +37,7 @@ from .result import (
     BreakEven,
     Charts,
     Decision,
+    Finding,
     GpuSizing,
     Option,
     OwnHardware,
@@ -116,7 +117,7 @@ def sizing_rows(
         blocked = tuple(unsuitable.get(fit.gpu, ()))
         plan = None if blocked else plans.get(fit.gpu)
         rows.append(
-            GpuSizing(
+            GpuSizing.model_construct(
                 gpu=fit.gpu,
                 name=fit.name,
                 memory_gb=fit.memory_gb,
@@ -151,7 +152,9 @@ def size_result(
     plans: dict[str, ReplicaPlan],
     rulebook: Rulebook | None = None,
     fmt: Format = DEFAULT_FORMAT,
+    findings: tuple[Finding, ...] | None = None,
 ) -> SizeResult:
+    """The sizing part of a result; ``findings`` when the caller rendered them already."""
     rulebook = rulebook or load_rulebook()
     return SizeResult(
         model=model_id,
@@ -167,7 +170,7 @@ def size_result(
         min_sequences_at_full_context=knowledge.throughput.concurrency.min_sequences_at_full_context,
         load=load,
         gpus=sizing_rows(figures, unsuitable_gpus(firings, rulebook), plans),
-        findings=findings_for(firings, rulebook, knowledge, fmt),
+        findings=findings if findings is not None else findings_for(firings, rulebook, knowledge, fmt),
     )
 
 
@@ -540,6 +543,9 @@ def evaluate(
         # Stage 4 (check only): the proposal against everything above.
         proposal_firings = session.assert_fact(proposal(evaluation)) if proposal is not None else []
     gpu_fit_firings = [f for f in firings if f.fact["kind"] == "gpu_fit"]
+    findings = findings_for(firings, rulebook, knowledge, fmt)
+    # The GPU findings are the ones with a subject; rendering them twice would only cost time.
+    gpu_findings = tuple(f for f in findings if f.subject is not None)
 
     recommendation = Recommendation(
         evaluated_on=evaluated_on,
@@ -547,7 +553,7 @@ def evaluate(
         decision=decision,
         resolution=resolution,
         sizing=size_result(
-            figures, resolved.model_id, gpu_fit_firings, knowledge, load, plans, rulebook, fmt
+            figures, resolved.model_id, gpu_fit_firings, knowledge, load, plans, rulebook, fmt, gpu_findings
         ),
         load=load,
         throughput_accuracy=throughput_accuracy(),
@@ -556,7 +562,7 @@ def evaluate(
         best_option=best,
         api_costs=apis,
         own_hardware=own,
-        findings=findings_for(firings, rulebook, knowledge, fmt),
+        findings=findings,
         fired_rules=tuple(rule.id for rule in rules),
         price_dates=price_dates(knowledge, options, apis),
         charts=Charts(

@@ -47,7 +47,7 @@ def findings_for(
         rule = rulebook.rule(firing.rule_id)
         text = rule_text(rule, fmt.lang)
         findings.append(
-            Finding(
+            Finding.model_construct(
                 rule_id=rule.id,
                 subject=str(firing.fact["gpu"]) if rule.fact == "gpu_fit" else None,
                 topic=rule.topic,

@@ -62,8 +62,9 @@ def build_options(
             usd_per_gpu_hour, price_basis = regional_price(offer, jurisdiction, knowledge)
             priced = offer.model_copy(update={"usd_per_gpu_hour": usd_per_gpu_hour})
             rental = rent(priced, gpus, hours_per_month, calendar_hours)
+            # Built from validated knowledge; skipping re-validation keeps a recommendation in milliseconds.
             options.append(
-                Option(
+                Option.model_construct(
                     provider=offer.provider,
                     offer=offer.offer,
                     gpu=offer.gpu,

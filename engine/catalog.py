@@ -1,0 +1,54 @@
+"""``gpu-advisor catalog``: the knowledge base as tables, with sources and dates, filtered, stale prices
+flagged."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from .errors import InputError, unknown_value_message
+from .findings import cite
+from .knowledge import Knowledge
+
+KINDS = ("gpus", "offers", "models", "apis")
+
+
+def catalog_rows(
+    knowledge: Knowledge,
+    kind: str,
+    today: dt.date,
+    gpu: str | None = None,
+    provider: str | None = None,
+    eu: bool | None = None,
+) -> list[dict[str, Any]]:
+    """Rows of one part of the knowledge base as plain mappings (for the JSON output and the template)."""
+    stale_days = knowledge.threshold("stale_price_days").value
+    if gpu is not None and gpu not in {g.id for g in knowledge.gpus.gpus}:
+        raise InputError(unknown_value_message("--gpu", gpu, [g.id for g in knowledge.gpus.gpus]))
+    if provider is not None and provider not in {p.id for p in knowledge.providers.providers}:
+        raise InputError(
+            unknown_value_message("--provider", provider, [p.id for p in knowledge.providers.providers])
+        )
+    if kind == "gpus":
+        entries = [g for g in knowledge.gpus.gpus if gpu in (None, g.id)]
+    elif kind == "offers":
+        entries = [
+            o
+            for o in knowledge.offers.offers
+            if gpu in (None, o.gpu)
+            and provider in (None, o.provider)
+            and eu in (None, "EU" in knowledge.offer_regions_by_jurisdiction(o))
+        ]
+    elif kind == "models":
+        entries = list(knowledge.models.models)
+    else:
+        entries = list(knowledge.api_prices.apis)
+    rows = []
+    for entry in entries:
+        row = entry.model_dump(mode="python")
+        row["source_label"] = cite(entry.source, knowledge)
+        row["stale"] = kind in ("offers", "apis") and (today - entry.as_of).days > stale_days
+        if kind == "offers":
+            row["jurisdictions"] = "/".join(knowledge.offer_regions_by_jurisdiction(entry))
+        rows.append(row)
+    return rows

@@ -1,0 +1,34 @@
+"""Which sentences the texts ask to translate: every ``_()`` and ``{% trans %}`` in the templates, and the
+questionnaire's prompts. Used by the tests (every sentence has a translation) and by translators."""
+
+from __future__ import annotations
+
+from ..templates import TEMPLATES_DIR
+from .questionnaire import load_questions
+from .text import environment
+
+TRANSLATED_TEMPLATES = (
+    "_labels.j2",
+    "memo.md.j2",
+    "answer_error.txt.j2",
+    "question.txt.j2",
+    "ask_intro.txt.j2",
+    "ask_done.txt.j2",
+    "ask_stopped.txt.j2",
+)
+
+
+def messages() -> list[str]:
+    """Every sentence to translate, once, in order of appearance."""
+    env = environment("en")
+    found: dict[str, None] = {}
+    for name in TRANSLATED_TEMPLATES:
+        source = (TEMPLATES_DIR / name).read_text(encoding="utf-8")
+        for _line, _function, message in env.extract_translations(source):
+            for text in message if isinstance(message, tuple) else (message,):
+                if text:
+                    found[text] = None
+    for question in load_questions():
+        found[question.prompt] = None
+        found[question.help] = None
+    return list(found)

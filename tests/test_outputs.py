@@ -1,0 +1,125 @@
+"""Memo options a reader meets: currency and language formats, the user's own prices, chart files, and
+the catalog listings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from gpu_advisor.cli import main
+from gpu_advisor.engine.text import Format
+from helpers import EXAMPLES_DIR
+
+PUBLIC_CHAT = str(EXAMPLES_DIR / "public-chat.yaml")
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, [*args, "--as-of", "2026-11-30"])
+
+
+@pytest.mark.parametrize(
+    ("fmt", "amount", "number"),
+    [
+        (Format(), "$1,420.32", "1,420.3"),
+        (Format(lang="de"), "1.420,32 $", "1.420,3"),
+        (Format(currency="EUR", usd_per_eur=1.16), "€1,224.41", "1,420.3"),
+        (Format(lang="de", currency="EUR", usd_per_eur=1.16), "1.224,41 €", "1.420,3"),
+    ],
+)
+def test_number_and_money_formats(fmt: Format, amount: str, number: str) -> None:
+    assert fmt.money(1420.32) == amount
+    assert fmt.number(1420.32, 1) == number
+    assert fmt.money(0.0000163) == fmt.money(0.0000163, 2)
+    assert fmt.money_small(0.0000163).startswith(("$0.0000163", "0,0000163", "€0.0000141", "0,0000141"))
+
+
+def test_memo_in_eur_states_the_rate() -> None:
+    text = invoke("recommend", PUBLIC_CHAT, "--currency", "EUR").output
+    assert "Amounts are shown in EUR, converted from USD at 1.16 USD per EUR (2025-12-31)." in text
+    assert "**€2,391 per month**" in text
+    assert "$2,774" not in text
+
+
+def test_overrides_replace_prices_and_are_marked(tmp_path: Path) -> None:
+    overrides = tmp_path / "own.yaml"
+    overrides.write_text(
+        yaml.safe_dump(
+            {
+                "offers": [
+                    {"provider": "runpod", "offer": "community", "gpu": "h100-sxm", "usd_per_gpu_hour": 1.5}
+                ],
+                "own_server": {"price_usd": 200000, "usd_per_kwh": 0.3},
+                "exchange_rate": {"usd_per_eur": 1.05},
+                "as_of": "2026-11-28",
+            }
+        ),
+        encoding="utf-8",
+    )
+    result = invoke("recommend", PUBLIC_CHAT, "--overrides", str(overrides), "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    chosen = next(o for o in data["options"] if o["chosen"])
+    assert (chosen["provider"], chosen["offer"], chosen["usd_per_gpu_hour"]) == ("runpod", "community", 1.5)
+    assert chosen["as_of"] == "2026-11-28"
+    assert data["exchange_rate_usd_per_eur"] == 1.05
+    memo = invoke("recommend", PUBLIC_CHAT, "--overrides", str(overrides)).output
+    assert (
+        "Figures replaced with the user's own values: runpod/community/h100-sxm = 1.5 USD per GPU-hour"
+        in memo
+    )
+    assert "hgx-h100-8.price_usd = 200000" in memo
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (
+            {
+                "offers": [
+                    {"provider": "runpod", "offer": "community", "gpu": "h100-sxn", "usd_per_gpu_hour": 1}
+                ]
+            },
+            "did you mean 'runpod/community/h100-sxm'?",
+        ),
+        ({"own_server": {"price": 1}}, "own_server.price: unknown field"),
+        ({"exchange_rate": {"usd_per_eur": -1}}, "exchange_rate.usd_per_eur: Input should be greater than 0"),
+    ],
+)
+def test_bad_overrides_exit_2(tmp_path: Path, content: dict, expected: str) -> None:
+    overrides = tmp_path / "own.yaml"
+    overrides.write_text(yaml.safe_dump(content), encoding="utf-8")
+    result = invoke("recommend", PUBLIC_CHAT, "--overrides", str(overrides))
+    assert result.exit_code == 2
+    assert expected in result.output
+
+
+def test_chart_files_are_written_and_linked(tmp_path: Path) -> None:
+    memo = tmp_path / "memo.md"
+    result = invoke("recommend", PUBLIC_CHAT, "--charts", str(tmp_path / "charts"), "-o", str(memo))
+    assert result.exit_code == 0, result.output
+    pngs = sorted(p.name for p in (tmp_path / "charts").iterdir())
+    assert pngs == ["api-versus-self-hosted.png", "buy-versus-rent.png"]
+    for name in pngs:
+        assert (tmp_path / "charts" / name).read_bytes().startswith(b"\x89PNG")
+    text = memo.read_text(encoding="utf-8")
+    assert "![Monthly cost against node utilization](charts/buy-versus-rent.png)" in text
+    first = (tmp_path / "charts" / "buy-versus-rent.png").read_bytes()
+    invoke("recommend", PUBLIC_CHAT, "--charts", str(tmp_path / "charts"), "-o", str(memo))
+    assert (tmp_path / "charts" / "buy-versus-rent.png").read_bytes() == first
+
+
+def test_catalog_lists_with_sources_and_flags_stale_prices() -> None:
+    offers = invoke("catalog", "offers", "--gpu", "h100-sxm", "--provider", "runpod").output
+    assert (
+        "runpod    community             h100-sxm       $2.69 on_demand       unknown       2026-10-10"
+        in offers
+    )
+    eu = json.loads(invoke("catalog", "offers", "--eu", "--format", "json").output)
+    assert {row["provider"] for row in eu} == {"aws", "azure", "gcp"}
+    assert all(row["stale"] for row in eu)  # the March prices are older than 180 days on 2026-11-30
+    models = invoke("catalog", "models").output
+    assert "deepseek-r1" in models and "671" in models
+    assert invoke("catalog", "offers", "--provider", "lambda-labs").exit_code == 2

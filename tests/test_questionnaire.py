@@ -1,0 +1,136 @@
+"""gpu-advisor ask, driven through a pseudo-terminal as a person would: wrong answers are explained and
+asked again, the answers are saved as a workload file, the memo is written."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pexpect
+import yaml
+from helpers import EXAMPLES_DIR
+
+from gpu_advisor.engine.questionnaire import load_questions
+
+GPU_ADVISOR = str(Path(sys.executable).parent / "gpu-advisor")
+TIMEOUT = 30
+
+
+def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
+    return pexpect.spawn(
+        GPU_ADVISOR,
+        [
+            "ask",
+            "--save",
+            str(tmp_path / "w.yaml"),
+            "--memo",
+            str(tmp_path / "memo.md"),
+            "--as-of",
+            "2026-11-30",
+            *args,
+        ],
+        cwd=str(tmp_path),
+        encoding="utf-8",
+        timeout=TIMEOUT,
+        dimensions=(50, 200),
+        env={"PATH": str(Path(sys.executable).parent), "TERM": "dumb", "COLUMNS": "200", "LANG": "C.UTF-8"},
+    )
+
+
+def answer(child: pexpect.spawn, question: str, text: str) -> None:
+    child.expect_exact(question)
+    child.expect_exact("> ")
+    child.sendline(text)
+
+
+def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
+    child = spawn(tmp_path)
+    answer(child, "What is the workload called?", "support bot")
+    answer(child, "Which model will it run?", "llama-70")  # not a choice
+    child.expect_exact("Please pick a number from 1 to 11")
+    child.sendline("2")  # llama-3.1-70b
+    answer(child, "In which precision are the weights served?", "fp8")
+    answer(child, "Are the weights your own or fine-tuned?", "maybe")
+    child.expect_exact("Please answer yes or no (y/n).")
+    child.sendline("n")
+    answer(child, "How many requests a day?", "lots")
+    child.expect_exact("Please give a whole number, for example 150000.")
+    child.sendline("-5")
+    child.expect_exact("That value is not allowed: Input should be greater than 0.")
+    child.sendline("1,000,000")
+    answer(child, "How many tokens does an average prompt have?", "")  # default 300
+    answer(child, "How many tokens does an average answer have?", "")
+    answer(child, "How long is the context window the service must hold?", "")
+    answer(child, "How does the load behave?", "1")
+    answer(child, "When does it run?", "always")
+    answer(child, "Do you know the GPU utilization (0 to 1)?", "1.5")
+    child.expect_exact("That value is not allowed: Input should be less than or equal to 1.")
+    child.sendline("")  # derive it
+    answer(child, "Do users wait for the answers?", "")
+    answer(child, "Does it process personal data (DSGVO/GDPR)?", "yes")
+    for question in ("Must the data stay in your building?", "Is the model size settled?"):
+        answer(child, question, "")
+    answer(child, "In which country is the company based?", "")
+    for question in (
+        "Is the volume growing?",
+        "Does the team have DevOps capacity to run rented GPUs?",
+        "Is the workload business-critical?",
+    ):
+        answer(child, question, "")
+    child.expect_exact("Saved the answers to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    saved = yaml.safe_load((tmp_path / "w.yaml").read_text(encoding="utf-8"))
+    assert saved["name"] == "support bot"
+    assert saved["model"] == {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": False}
+    assert saved["requests_per_day"] == 1_000_000
+    assert saved["personal_data"] is True
+    assert "utilization" not in saved
+    memo = (tmp_path / "memo.md").read_text(encoding="utf-8")
+    assert memo.startswith("# GPU decision memo: support bot")
+    assert "RES001" in memo  # personal data: EU only
+
+
+def test_prefilled_answers_are_offered_as_defaults(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--from", str(EXAMPLES_DIR / "hr-assistant.yaml"))
+    for _ in load_questions():
+        index = child.expect([r"\n\d+\. ", "Saved the answers to"])
+        if index == 1:
+            break
+        child.expect_exact("> ")
+        child.sendline("")
+    child.expect(pexpect.EOF)
+    saved = yaml.safe_load((tmp_path / "w.yaml").read_text(encoding="utf-8"))
+    original = yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text(encoding="utf-8"))
+    assert {key: saved[key] for key in original} == original
+
+
+def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
+    child = spawn(tmp_path)
+    answer(child, "What is the workload called?", "x")
+    child.expect_exact("Which model will it run?")
+    child.sendintr()
+    child.expect_exact("Stopped: nothing was saved.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in (child.before or "")
+    assert not (tmp_path / "w.yaml").exists()
+
+
+def test_end_of_input_leaves_cleanly(tmp_path: Path) -> None:
+    child = spawn(tmp_path)
+    child.expect_exact("What is the workload called?")
+    child.sendeof()
+    child.expect_exact("Stopped: nothing was saved.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+
+
+def test_german_questions(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--lang", "de")
+    child.expect_exact("Wie heißt der Workload?")
+    child.sendintr()
+    child.expect_exact("Abgebrochen: nichts wurde gespeichert.")
