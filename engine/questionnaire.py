@@ -68,7 +68,7 @@ def load_questions() -> tuple[Question, ...]:
 
 def choices_of(question: Question, knowledge: Knowledge) -> tuple[str, ...]:
     if question.choices == "models":
-        return tuple(m.id for m in knowledge.models.models) + (OTHER_MODEL,)
+        return (*(m.id for m in knowledge.models.models), OTHER_MODEL)
     return question.choices or ()
 
 
