@@ -94,12 +94,12 @@ def check(
     if isinstance(document, dict):
         from pydantic import ValidationError
 
-        from .engine.workload import describe_input_error
+        from .engine.workload import input_error
 
         try:
             document = ProposalDocument.model_validate(document)
         except ValidationError as error:
-            raise InputError(describe_input_error("<dict>", error, ProposalDocument, "proposal")) from None
+            raise input_error("<dict>", error, ProposalDocument, "proposal") from None
     return check_document(document, "<api>", 1, evaluated_on or dt.date.today(), policy_dir=policy_dir)
 
 

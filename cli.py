@@ -27,7 +27,8 @@ EXIT_BROKEN_KNOWLEDGE = 3
 
 
 def handle_errors(function: F) -> F:
-    """Turn the engine's user-facing errors into a message on stderr and an exit code, no traceback."""
+    """Turn the engine's user-facing errors into a message on stderr and an exit code, no traceback.
+    Validation errors are said in the command's --lang."""
     import functools
 
     @functools.wraps(function)
@@ -37,7 +38,15 @@ def handle_errors(function: F) -> F:
         try:
             return function(*args, **kwargs)
         except InputError as error:
-            click.echo(f"error: {error}", err=True)
+            lang = kwargs.get("lang", "en")
+            if error.problems and lang != "en":
+                from .engine.text import Format, render
+                from .engine.workload import render_problems
+
+                message = render_problems(str(error.origin), error.problems, str(error.what), lang)
+                click.echo(render("error_prefix.txt.j2", Format(lang=lang), message=message), err=True)
+            else:
+                click.echo(f"error: {error}", err=True)
             sys.exit(EXIT_BAD_INPUT)
         except (KnowledgeError, EngineError) as error:
             click.echo(f"error: {error}", err=True)

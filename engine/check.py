@@ -32,7 +32,7 @@ from .workload import (
     UniqueKeyLoader,
     Workload,
     decode,
-    describe_input_error,
+    input_error,
     validate_workload,
 )
 
@@ -152,7 +152,7 @@ def read_proposal_documents(path: str) -> list[tuple[int, ProposalDocument]]:
         try:
             parsed.append((index, ProposalDocument.model_validate(document)))
         except ValidationError as error:
-            raise InputError(describe_input_error(origin, error, ProposalDocument, "proposal")) from None
+            raise input_error(origin, error, ProposalDocument, "proposal") from None
     return parsed
 
 

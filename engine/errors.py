@@ -11,11 +11,25 @@ class AdvisorError(Exception):
 
 
 class InputError(AdvisorError):
-    """Bad user input: names the field, the bad value and what is allowed."""
+    """Bad user input: names the field, the bad value and what is allowed.
 
-    def __init__(self, message: str, *, field: str | None = None) -> None:
+    A validation error also keeps its ``problems`` (field, type, context) so the command line can say
+    it in the reader's language; ``str(error)`` is the English text."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        problems: list[dict[str, object]] | None = None,
+        origin: str | None = None,
+        what: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.field = field
+        self.problems = problems
+        self.origin = origin
+        self.what = what
 
 
 class KnowledgeError(AdvisorError):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..templates import TEMPLATES_DIR
 from .questionnaire import load_questions
 from .text import environment
+from .workload import TYPE_MESSAGES, VALUE_ERRORS
 
 TRANSLATED_TEMPLATES = (
     "_labels.j2",
@@ -15,6 +16,8 @@ TRANSLATED_TEMPLATES = (
     "ask_intro.txt.j2",
     "ask_done.txt.j2",
     "ask_stopped.txt.j2",
+    "input_error.txt.j2",
+    "error_prefix.txt.j2",
 )
 
 
@@ -31,4 +34,6 @@ def messages() -> list[str]:
     for question in load_questions():
         found[question.prompt] = None
         found[question.help] = None
+    for text in (*TYPE_MESSAGES.values(), *VALUE_ERRORS):
+        found[text] = None
     return list(found)

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import InputError, unknown_value_message
 from .knowledge import Citation, Knowledge
-from .workload import MAX_INPUT_BYTES, UniqueKeyLoader, decode, describe_input_error
+from .workload import MAX_INPUT_BYTES, UniqueKeyLoader, decode, input_error
 
 OVERRIDE_SOURCE_TITLE = "your overrides file"
 
@@ -78,7 +78,7 @@ def read_overrides(path: str) -> Overrides:
     try:
         return Overrides.model_validate(data or {}, strict=False)
     except ValidationError as error:
-        raise InputError(describe_input_error(f"--overrides {path}", error, Overrides, "overrides")) from None
+        raise input_error(f"--overrides {path}", error, Overrides, "overrides") from None
 
 
 def apply_overrides(

@@ -47,13 +47,13 @@ class ModelSpec(StrictInput):
     @model_validator(mode="after")
     def _size_given(self) -> ModelSpec:
         if self.name is None and self.params_b is None:
-            raise ValueError("give model.name (a catalog ID) or model.params_b")
+            raise ValueError(MISSING_SIZE)
         if (
             self.params_b is not None
             and self.active_params_b is not None
             and self.active_params_b > self.params_b
         ):
-            raise ValueError("model.active_params_b cannot exceed model.params_b")
+            raise ValueError(ACTIVE_ABOVE_TOTAL)
         return self
 
 
@@ -190,32 +190,95 @@ def validate_workload(data: Any, origin: str) -> Workload:
     try:
         return Workload.model_validate(data)
     except ValidationError as error:
-        raise InputError(describe_input_error(origin, error, Workload)) from None
+        raise input_error(origin, error, Workload) from None
+
+
+# The workload's own validation messages (raised in model validators), translated like pydantic's.
+MISSING_SIZE = "give model.name (a catalog ID) or model.params_b"
+ACTIVE_ABOVE_TOTAL = "model.active_params_b cannot exceed model.params_b"
+VALUE_ERRORS: tuple[str, ...] = (MISSING_SIZE, ACTIVE_ABOVE_TOTAL)
+
+# pydantic's messages for type errors, as msgids the language catalogs translate.
+TYPE_MESSAGES: dict[str, str] = {
+    "int_type": "Input should be a valid integer",
+    "int_parsing": "Input should be a valid integer, unable to parse string as an integer",
+    "int_from_float": "Input should be a valid integer, got a number with a fractional part",
+    "float_type": "Input should be a valid number",
+    "float_parsing": "Input should be a valid number, unable to parse string as a number",
+    "bool_type": "Input should be a valid boolean",
+    "bool_parsing": "Input should be a valid boolean, unable to interpret input",
+    "string_type": "Input should be a valid string",
+    "string_too_short": "String should have at least 1 character",
+    "dict_type": "Input should be a valid dictionary",
+    "model_type": "Input should be a valid dictionary or instance of the model",
+    "list_type": "Input should be a valid list",
+    "date_from_datetime_parsing": "Input should be a valid date",
+    "date_type": "Input should be a valid date",
+    "finite_number": "Input should be a finite number",
+}
+
+
+def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list[dict[str, Any]]:
+    """Each problem of a pydantic error with what a reader needs: field, kind, limits, a suggestion."""
+    problems = []
+    for problem in error.errors():
+        field = ".".join(str(part) for part in problem["loc"]) or "(top level)"
+        kind = problem["type"]
+        given = problem.get("input")
+        entry: dict[str, Any] = {
+            "field": field,
+            "type": kind,
+            "msg": problem["msg"],
+            "ctx": {key: _plain_number(value) for key, value in problem.get("ctx", {}).items()},
+            "input": _short_repr(given),
+            "show_input": kind not in ("missing", "extra_forbidden"),
+            "allowed": [],
+            "suggestion": None,
+        }
+        if kind == "string_pattern_mismatch" and field == "company_country":
+            entry["type"] = "iso_country"
+            text = str(given)
+            entry["suggestion"] = text.upper() if len(text) == 2 and text.isalpha() else None
+        if kind == "extra_forbidden":
+            entry["allowed"] = _allowed_fields(schema, problem["loc"][:-1])
+            entry["suggestion"] = close_match(str(problem["loc"][-1]), entry["allowed"])
+        problems.append(entry)
+    return problems
+
+
+def _plain_number(value: Any) -> Any:
+    """Limits as pydantic writes them: 1 rather than 1.0."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def input_error(
+    origin: str, error: ValidationError, schema: type[BaseModel], what: str = "workload"
+) -> InputError:
+    """A pydantic validation error as an ``InputError`` the reader can act on."""
+    problems = validation_problems(error, schema)
+    return InputError(
+        render_problems(origin, problems, what, "en"), problems=problems, origin=origin, what=what
+    )
+
+
+def render_problems(origin: str, problems: list[dict[str, Any]], what: str, lang: str) -> str:
+    from .text import Format, render
+
+    text = render(
+        "input_error.txt.j2",
+        Format(lang=lang),
+        origin=origin,
+        problems=problems,
+        what=what,
+        type_messages=TYPE_MESSAGES,  # type: ignore[arg-type]
+    )
+    return text.rstrip("\n")
 
 
 def describe_input_error(
     origin: str, error: ValidationError, schema: type[BaseModel], what: str = "workload"
 ) -> str:
-    lines = [f"{origin}: invalid {what}"]
-    for problem in error.errors():
-        field = ".".join(str(part) for part in problem["loc"]) or "(top level)"
-        if problem["type"] == "string_pattern_mismatch" and field == "company_country":
-            given = str(problem.get("input"))
-            hint = f" (did you mean {given.upper()!r}?)" if len(given) == 2 and given.isalpha() else ""
-            lines.append(f"  {field}: an ISO 3166 code of two capital letters, got {given!r}{hint}")
-            continue
-        if problem["type"] == "extra_forbidden":
-            allowed = _allowed_fields(schema, problem["loc"][:-1])
-            message = f"unknown field; allowed fields: {', '.join(allowed)}"
-            suggestion = close_match(str(problem["loc"][-1]), allowed)
-            if suggestion:
-                message += f" (did you mean {suggestion!r}?)"
-            lines.append(f"  {field}: {message}")
-            continue
-        shown = problem.get("input")
-        value = "" if problem["type"] == "missing" else f" (got {_short_repr(shown)})"
-        lines.append(f"  {field}: {problem['msg']}{value}")
-    return "\n".join(lines)
+    return str(input_error(origin, error, schema, what))
 
 
 def _allowed_fields(schema: type[BaseModel], location: tuple[Any, ...]) -> list[str]:

@@ -122,7 +122,7 @@ def test_writes_output_file(tmp_path: Path) -> None:
         (
             "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 5\n"
             "company_country: de\n",
-            "company_country: an ISO 3166 code of two capital letters, got 'de' (did you mean 'DE'?)",
+            "company_country: an ISO 3166 code of two capital letters (got 'de') (did you mean 'DE'?)",
         ),
         ("- just\n- a list\n", "a workload is a mapping of fields, got list"),
         (
