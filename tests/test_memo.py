@@ -19,9 +19,9 @@ EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
 UPDATE = os.environ.get("GPU_ADVISOR_UPDATE_GOLDEN") == "1"
 
 
-def render(example: Path, output_format: str) -> str:
+def render(example: Path, output_format: str, *options: str) -> str:
     result = CliRunner().invoke(
-        main, ["recommend", str(example), "--as-of", "2026-11-30", "--format", output_format]
+        main, ["recommend", str(example), "--as-of", "2026-11-30", "--format", output_format, *options]
     )
     assert result.exit_code == 0, result.output
     return result.output
@@ -32,6 +32,16 @@ def render(example: Path, output_format: str) -> str:
 def test_output_matches_golden_file(example: Path, output_format: str) -> None:
     golden = GOLDEN_DIR / f"{example.stem}.{'md' if output_format == 'markdown' else 'json'}"
     text = render(example, output_format)
+    if UPDATE:
+        golden.write_text(text, encoding="utf-8")
+    assert golden.exists(), f"missing golden file {golden.name}; run with GPU_ADVISOR_UPDATE_GOLDEN=1"
+    assert text == golden.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
+def test_german_memo_matches_golden_file(example: Path) -> None:
+    golden = GOLDEN_DIR / f"{example.stem}.de.md"
+    text = render(example, "markdown", "--lang", "de", "--currency", "EUR")
     if UPDATE:
         golden.write_text(text, encoding="utf-8")
     assert golden.exists(), f"missing golden file {golden.name}; run with GPU_ADVISOR_UPDATE_GOLDEN=1"
