@@ -29,10 +29,10 @@ from .rulebook import Deployment, PricingKind, Rule
 from .text import render
 from .workload import (
     MAX_INPUT_BYTES,
-    UniqueKeyLoader,
     Workload,
     decode,
     input_error,
+    load_yaml,
     validate_workload,
 )
 
@@ -123,8 +123,6 @@ def read_proposal_documents(path: str) -> list[tuple[int, ProposalDocument]]:
     """The proposals of a file (YAML or JSON; one mapping, a list, or a mapping with 'proposals')."""
     import sys
 
-    import yaml
-
     if path == "-":
         text = decode(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), "<stdin>")
     else:
@@ -135,10 +133,7 @@ def read_proposal_documents(path: str) -> list[tuple[int, ProposalDocument]]:
             raise InputError(f"{path}: no such file") from None
         except OSError as error:
             raise InputError(f"{path}: cannot be read ({error.strerror})") from None
-    try:
-        data = yaml.load(text, Loader=UniqueKeyLoader)
-    except yaml.YAMLError as error:
-        raise InputError(f"{path}: not valid YAML or JSON ({' '.join(str(error).split())})") from None
+    data = load_yaml(text, path)
     if isinstance(data, dict) and set(data) == {"proposals"}:
         data = data["proposals"]
     documents = data if isinstance(data, list) else [data]

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import InputError, unknown_value_message
 from .knowledge import Citation, Knowledge
-from .workload import MAX_INPUT_BYTES, UniqueKeyLoader, decode, input_error
+from .workload import MAX_INPUT_BYTES, decode, input_error, load_yaml
 
 OVERRIDE_SOURCE_TITLE = "your overrides file"
 
@@ -62,7 +62,6 @@ class Overrides(StrictInput):
 
 
 def read_overrides(path: str) -> Overrides:
-    import yaml
 
     try:
         with Path(path).open("rb") as file:
@@ -71,10 +70,7 @@ def read_overrides(path: str) -> Overrides:
         raise InputError(f"--overrides: {path}: no such file") from None
     except OSError as error:
         raise InputError(f"--overrides: {path}: cannot be read ({error.strerror})") from None
-    try:
-        data = yaml.load(text, Loader=UniqueKeyLoader)
-    except yaml.YAMLError as error:
-        raise InputError(f"--overrides: {path}: not valid YAML ({' '.join(str(error).split())})") from None
+    data = load_yaml(text, f"--overrides: {path}")
     try:
         return Overrides.model_validate(data or {}, strict=False)
     except ValidationError as error:

@@ -132,13 +132,28 @@ class ResolvedWorkload(BaseModel):
 
 
 class UniqueKeyLoader(yaml.SafeLoader):
-    """Safe YAML that rejects a key given twice in one mapping instead of keeping the last value."""
+    """Safe YAML for user input: a key given twice is an error instead of the last value winning, keys
+    must be plain values, and aliases are refused (a few nested aliases expand to billions of nodes)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.events.AliasEvent):  # type: ignore[no-untyped-call]
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise yaml.composer.ComposerError(
+                None, None, "aliases (*name) are not allowed in gpu-advisor input", event.start_mark
+            )
+        return super().compose_node(parent, index)  # type: ignore[misc]
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
-            if key in seen:
+            try:
+                duplicate = key in seen
+            except TypeError:
+                raise yaml.constructor.ConstructorError(
+                    None, None, "a key must be a plain value, not a list or mapping", key_node.start_mark
+                ) from None
+            if duplicate:
                 raise yaml.constructor.ConstructorError(
                     None, None, f"key {key!r} is given twice", key_node.start_mark
                 )
@@ -150,11 +165,17 @@ def parse_workload_text(text: str, origin: str) -> Workload:
     """Parse YAML or JSON text into a validated ``Workload``; errors name the field and value."""
     if len(text.encode("utf-8")) > MAX_INPUT_BYTES:
         raise InputError(f"{origin}: input is larger than {MAX_INPUT_BYTES} bytes")
+    return validate_workload(load_yaml(text, origin), origin)
+
+
+def load_yaml(text: str, origin: str) -> Any:
+    """User input as YAML (JSON is YAML): safe, strict about keys, bounded in depth."""
     try:
-        data = yaml.load(text, Loader=UniqueKeyLoader)
+        return yaml.load(text, Loader=UniqueKeyLoader)
     except yaml.YAMLError as error:
         raise InputError(f"{origin}: not valid YAML or JSON ({_one_line(error)})") from None
-    return validate_workload(data, origin)
+    except RecursionError:
+        raise InputError(f"{origin}: input is nested deeper than {MAX_NESTING_DEPTH} levels") from None
 
 
 def load_workload(path: str) -> Workload:

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pexpect
 import yaml
-from helpers import EXAMPLES_DIR
-
 from gpu_advisor.engine.questionnaire import load_questions
+from helpers import EXAMPLES_DIR
 
 GPU_ADVISOR = str(Path(sys.executable).parent / "gpu-advisor")
 TIMEOUT = 30
