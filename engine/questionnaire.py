@@ -15,7 +15,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from ..templates import TEMPLATES_DIR
-from .knowledge import Knowledge
+from .knowledge import SAFE_LOADER, Knowledge
 from .text import Format, render
 from .workload import ModelSpec, Workload
 
@@ -62,7 +62,7 @@ class AnswerError(ValueError):
 
 @cache
 def load_questions() -> tuple[Question, ...]:
-    data = yaml.safe_load((TEMPLATES_DIR / "questionnaire.yaml").read_text(encoding="utf-8"))
+    data = yaml.load((TEMPLATES_DIR / "questionnaire.yaml").read_text(encoding="utf-8"), Loader=SAFE_LOADER)
     return QuestionsFile.model_validate(data).questions
 
 

@@ -169,13 +169,32 @@ FILTERS: dict[str, Any] = {
 }
 
 
+def bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between runs in the user's cache directory (the memo template takes a
+    tenth of a second to compile); keyed by the template's source, so an edited template is recompiled.
+    None where no cache directory can be written: then every run compiles."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    directory = Path(base) / "gpu-advisor" / "jinja"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=directory).close()
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(directory))
+
+
 @cache
 def catalog(lang: str) -> dict[str, str]:
     """English sentence -> translation for ``lang`` (empty for English)."""
     if lang == "en":
         return {}
     path = I18N_DIR / f"{lang}.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}
     return {str(key): str(value) for key, value in data.get("messages", {}).items()}
 
 
@@ -189,6 +208,7 @@ def environment(lang: str = "en") -> jinja2.Environment:
     """One environment per language: the gettext callables installed are the language's catalog."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        bytecode_cache=bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
