@@ -30,7 +30,7 @@ from .economics import (
 from .facts import Fact, GpuFitFact, WorkloadFact
 from .findings import cite, findings_for
 from .knowledge import Citation, Knowledge, OwnServer, load_knowledge
-from .options import build_options, option_order
+from .options import build_options, cheapest_admitted, option_order
 from .resolution import fired_rules, preferred_pricing, resolve_deployment, unsuitable_gpus
 from .result import (
     ApiCost,
@@ -507,8 +507,13 @@ def evaluate(
         pricing = preferred_pricing(constraint_rules)
         preferred = pricing[0] if pricing else None
         options = build_options(knowledge, unsuitable, constraint_rules, plans, hours)
-        quantized_options = build_options(
-            knowledge, unsuitable_gpus(quantized_firings, rulebook), constraint_rules, quantized_plans, hours
+        quantized_best = cheapest_admitted(
+            knowledge,
+            unsuitable_gpus(quantized_firings, rulebook),
+            constraint_rules,
+            quantized_plans,
+            hours,
+            preferred,
         )
         server = select_own_server(knowledge, plans, unsuitable)
         alternatives = choose_alternatives(
@@ -517,7 +522,7 @@ def evaluate(
             options,
             preferred,
             residency_rule_ids(rulebook),
-            quantized_options,
+            quantized_best,
             quantized_precision,
             quantized.weights_gb if quantized else 0.0,
         )

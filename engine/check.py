@@ -316,9 +316,8 @@ def proposal_cost(
         return servers * own_hardware_cost(ServerAssumptions.from_server(server)).server_usd_per_month, True
     if offer is not None and gpus is not None:
         price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
-        priced = offer.model_copy(update={"usd_per_gpu_hour": price})
         calendar = knowledge.schedule("always").hours_per_month
-        return rent(priced, gpus, evaluation.resolved.hours_per_month, calendar).usd_per_month, True
+        return rent(offer, gpus, evaluation.resolved.hours_per_month, calendar, price).usd_per_month, True
     return 0.0, False
 
 

@@ -24,13 +24,20 @@ class Rental(BaseModel):
     usd_per_month: float
 
 
-def rent(offer: Offer, gpus_needed: int, hours_per_month: float, calendar_hours_per_month: float) -> Rental:
-    """Hourly offers cost the workload's paid hours; a reservation costs every calendar hour."""
+def rent(
+    offer: Offer,
+    gpus_needed: int,
+    hours_per_month: float,
+    calendar_hours_per_month: float,
+    usd_per_gpu_hour: float | None = None,
+) -> Rental:
+    """Hourly offers cost the workload's paid hours; a reservation costs every calendar hour.
+    ``usd_per_gpu_hour`` replaces the list price (a regional estimate)."""
     instances = math.ceil(gpus_needed / offer.gpus_per_instance)
     gpus_rented = instances * offer.gpus_per_instance
-    usd_per_hour = gpus_rented * offer.usd_per_gpu_hour
+    usd_per_hour = gpus_rented * (offer.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour)
     billed_hours = calendar_hours_per_month if offer.billing == "committed" else hours_per_month
-    return Rental(
+    return Rental.model_construct(
         gpus_needed=gpus_needed,
         gpus_rented=gpus_rented,
         usd_per_hour=usd_per_hour,

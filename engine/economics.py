@@ -243,7 +243,7 @@ def choose_alternatives(
     options: Sequence[Option],
     preferred_pricing: str | None,
     residency_rule_ids: set[str],
-    quantized_options: Sequence[Option],
+    quantized_best: Option | None,
     quantized_precision: str | None,
     quantized_weights_gb: float,
 ) -> Alternatives:
@@ -265,7 +265,7 @@ def choose_alternatives(
             lambda o: bool(o.excluded_by) and set(o.excluded_by) <= residency_rule_ids,
         ),
         reference=cheapest(options, preferred_pricing, lambda o: admitted(o) and o.gpu == reference_gpu),
-        quantized=cheapest(quantized_options, preferred_pricing),
+        quantized=quantized_best,
         quantized_precision=quantized_precision,
         quantized_weights_gb=quantized_weights_gb,
     )

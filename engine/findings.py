@@ -20,19 +20,25 @@ def cite(citation: Citation, knowledge: Knowledge) -> str:
     return f"{citation.title} <{citation.url}>" if citation.title else str(citation.url)
 
 
-def message_context(fact: dict[str, Any], knowledge: Knowledge, rulebook: Rulebook) -> dict[str, Any]:
-    """What a rule's message template sees: the fact's fields, thresholds as ``t`` and knowledge as ``k``."""
+def shared_context(knowledge: Knowledge, rulebook: Rulebook) -> dict[str, Any]:
+    """What every rule message sees besides its fact: thresholds as ``t`` and knowledge as ``k``."""
     return {
-        **fact,
         "t": rulebook.threshold_values(knowledge),
         "k": {"server": knowledge.own_server(), "figures": knowledge.figures_by_id()},
     }
 
 
 def render_rule_message(
-    rule: Rule, fact: dict[str, Any], knowledge: Knowledge, rulebook: Rulebook, fmt: Format = DEFAULT_FORMAT
+    rule: Rule,
+    fact: dict[str, Any],
+    knowledge: Knowledge,
+    rulebook: Rulebook,
+    fmt: Format = DEFAULT_FORMAT,
+    shared: dict[str, Any] | None = None,
 ) -> str:
-    return render_message(rule_text(rule, fmt.lang).message, message_context(fact, knowledge, rulebook), fmt)
+    """The rule's message with this fact's numbers; ``shared`` when the caller renders many at once."""
+    context = {**fact, **(shared or shared_context(knowledge, rulebook))}
+    return render_message(rule_text(rule, fmt.lang).message, context, fmt)
 
 
 def findings_for(
@@ -43,6 +49,7 @@ def findings_for(
     relevant = [firing for firing in firings if not firing.applicability]
     ordered = sorted(enumerate(relevant), key=lambda pair: (order[pair[1].rule_id], pair[0]))
     findings = []
+    shared = shared_context(knowledge, rulebook)
     for _, firing in ordered:
         rule = rulebook.rule(firing.rule_id)
         text = rule_text(rule, fmt.lang)
@@ -53,10 +60,26 @@ def findings_for(
                 topic=rule.topic,
                 severity=rule.severity,
                 title=text.title,
-                message=render_rule_message(rule, dict(firing.fact), knowledge, rulebook, fmt),
+                message=render_rule_message(rule, dict(firing.fact), knowledge, rulebook, fmt, shared),
                 origin=rulebook.origin(rule.id),
                 rationale=" ".join(text.rationale.split()),
-                source=cite(rule.source, knowledge),
+                source=rule_sources(rulebook, knowledge)[rule.id],
             )
         )
     return tuple(findings)
+
+
+_SOURCES: dict[tuple[int, int], tuple[Rulebook, Knowledge, dict[str, str]]] = {}
+
+
+def rule_sources(rulebook: Rulebook, knowledge: Knowledge) -> dict[str, str]:
+    """Each rule's citation as text, worked out once per rulebook and knowledge base. Keyed by identity;
+    the objects are kept so their ids cannot be reused."""
+    key = (id(rulebook), id(knowledge))
+    cached = _SOURCES.get(key)
+    if cached is None or cached[0] is not rulebook or cached[1] is not knowledge:
+        if len(_SOURCES) > 16:
+            _SOURCES.clear()
+        cached = (rulebook, knowledge, {rule.id: cite(rule.source, knowledge) for rule in rulebook.rules})
+        _SOURCES[key] = cached
+    return cached[2]

@@ -3,10 +3,11 @@ rules that exclude it; and the choice of the cheapest option no rule excluded.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from .costs import rent
+from .costs import Rental, rent
 from .findings import cite
 from .knowledge import Knowledge, Offer
 from .resolution import excluded_by, option_filters
@@ -40,6 +41,82 @@ def regional_price(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> tup
     return offer.usd_per_gpu_hour, "list"
 
 
+@dataclass(frozen=True)
+class PricedOffer:
+    """One offer in one jurisdiction, priced for the workload: what an ``Option`` is made from."""
+
+    offer: Offer
+    jurisdiction: str
+    regions: tuple[str, ...]
+    usd_per_gpu_hour: float
+    price_basis: str
+    rental: Rental
+    attributes: dict[str, Any]
+    excluded_by: tuple[str, ...]
+    plan: ReplicaPlan
+
+
+def priced_offers(
+    knowledge: Knowledge,
+    unsuitable: dict[str, list[str]],
+    rules: Sequence[Rule],
+    plans: dict[str, ReplicaPlan],
+    hours_per_month: float,
+) -> Iterator[PricedOffer]:
+    """Every offer whose GPU can hold the model, one per jurisdiction of its regions, with the IDs of the
+    rules that exclude it."""
+    filters = option_filters(rules)
+    calendar_hours = knowledge.schedule("always").hours_per_month
+    for offer in knowledge.offers.offers:
+        plan = plans.get(offer.gpu)
+        if plan is None:
+            continue
+        for jurisdiction, regions in knowledge.offer_regions_by_jurisdiction(offer).items():
+            attributes = option_attributes(offer, jurisdiction, knowledge)
+            usd_per_gpu_hour, price_basis = regional_price(offer, jurisdiction, knowledge)
+            yield PricedOffer(
+                offer=offer,
+                jurisdiction=jurisdiction,
+                regions=regions,
+                usd_per_gpu_hour=usd_per_gpu_hour,
+                price_basis=price_basis,
+                rental=rent(offer, plan.gpus, hours_per_month, calendar_hours, usd_per_gpu_hour),
+                attributes=attributes,
+                excluded_by=tuple(unsuitable.get(offer.gpu, [])) + tuple(excluded_by(attributes, filters)),
+                plan=plan,
+            )
+
+
+def to_option(priced: PricedOffer, labels: dict[str, str]) -> Option:
+    offer, rental, attributes, plan = priced.offer, priced.rental, priced.attributes, priced.plan
+    # Built from validated knowledge; skipping re-validation keeps a recommendation in milliseconds.
+    return Option.model_construct(
+        provider=offer.provider,
+        offer=offer.offer,
+        gpu=offer.gpu,
+        jurisdiction=priced.jurisdiction,
+        regions=priced.regions,
+        gpus=plan.gpus,
+        gpus_rented=rental.gpus_rented,
+        replicas=plan.replicas,
+        utilization=plan.utilization,
+        usd_per_gpu_hour=priced.usd_per_gpu_hour,
+        price_basis=priced.price_basis,
+        usd_per_hour=rental.usd_per_hour,
+        billed_hours_per_month=rental.billed_hours_per_month,
+        usd_per_month=rental.usd_per_month,
+        eu=attributes["eu"],
+        pricing=offer.pricing,
+        interconnect=attributes["interconnect"],
+        provider_kind=attributes["provider_kind"],
+        enterprise_sla=attributes["enterprise_sla"],
+        chosen=False,
+        excluded_by=priced.excluded_by,
+        as_of=offer.as_of,
+        source=labels[offer.key],
+    )
+
+
 def build_options(
     knowledge: Knowledge,
     unsuitable: dict[str, list[str]],
@@ -47,51 +124,51 @@ def build_options(
     plans: dict[str, ReplicaPlan],
     hours_per_month: float,
 ) -> list[Option]:
-    """Every offer whose GPU can hold the model, one option per jurisdiction of its regions, cheapest
-    first; nothing is chosen yet."""
-    filters = option_filters(rules)
-    calendar_hours = knowledge.schedule("always").hours_per_month
-    options = []
-    for offer in knowledge.offers.offers:
-        plan = plans.get(offer.gpu)
-        if plan is None:
-            continue
-        gpus = plan.gpus
-        for jurisdiction, regions in knowledge.offer_regions_by_jurisdiction(offer).items():
-            attributes = option_attributes(offer, jurisdiction, knowledge)
-            usd_per_gpu_hour, price_basis = regional_price(offer, jurisdiction, knowledge)
-            priced = offer.model_copy(update={"usd_per_gpu_hour": usd_per_gpu_hour})
-            rental = rent(priced, gpus, hours_per_month, calendar_hours)
-            # Built from validated knowledge; skipping re-validation keeps a recommendation in milliseconds.
-            options.append(
-                Option.model_construct(
-                    provider=offer.provider,
-                    offer=offer.offer,
-                    gpu=offer.gpu,
-                    jurisdiction=jurisdiction,
-                    regions=regions,
-                    gpus=gpus,
-                    gpus_rented=rental.gpus_rented,
-                    replicas=plan.replicas,
-                    utilization=plan.utilization,
-                    usd_per_gpu_hour=usd_per_gpu_hour,
-                    price_basis=price_basis,
-                    usd_per_hour=rental.usd_per_hour,
-                    billed_hours_per_month=rental.billed_hours_per_month,
-                    usd_per_month=rental.usd_per_month,
-                    eu=attributes["eu"],
-                    pricing=offer.pricing,
-                    interconnect=attributes["interconnect"],
-                    provider_kind=attributes["provider_kind"],
-                    enterprise_sla=attributes["enterprise_sla"],
-                    chosen=False,
-                    excluded_by=tuple(unsuitable.get(offer.gpu, []))
-                    + tuple(excluded_by(attributes, filters)),
-                    as_of=offer.as_of,
-                    source=cite(offer.source, knowledge),
-                )
-            )
+    """Every priced offer as an option, cheapest first; nothing is chosen yet."""
+    labels = source_labels(knowledge)
+    options = [
+        to_option(p, labels) for p in priced_offers(knowledge, unsuitable, rules, plans, hours_per_month)
+    ]
     return sorted(options, key=option_order)
+
+
+def cheapest_admitted(
+    knowledge: Knowledge,
+    unsuitable: dict[str, list[str]],
+    rules: Sequence[Rule],
+    plans: dict[str, ReplicaPlan],
+    hours_per_month: float,
+    preferred_pricing: str | None,
+) -> Option | None:
+    """What ``cheapest(build_options(...), preferred_pricing)`` returns, without building every option
+    (the quantized scenario needs only its best one)."""
+    admitted = [
+        p for p in priced_offers(knowledge, unsuitable, rules, plans, hours_per_month) if not p.excluded_by
+    ]
+    if preferred_pricing is not None:
+        admitted = [p for p in admitted if p.offer.pricing == preferred_pricing] or admitted
+    if not admitted:
+        return None
+    best = min(
+        admitted,
+        key=lambda p: (p.rental.usd_per_month, p.offer.provider, p.offer.offer, p.offer.gpu, p.jurisdiction),
+    )
+    return to_option(best, source_labels(knowledge))
+
+
+_LABELS: dict[int, tuple[Knowledge, dict[str, str]]] = {}
+
+
+def source_labels(knowledge: Knowledge) -> dict[str, str]:
+    """Each offer's citation as text, worked out once per knowledge base (it is the same for every
+    workload). Keyed by identity; the knowledge object is kept so its id cannot be reused."""
+    cached = _LABELS.get(id(knowledge))
+    if cached is None or cached[0] is not knowledge:
+        if len(_LABELS) > 16:
+            _LABELS.clear()
+        cached = (knowledge, {offer.key: cite(offer.source, knowledge) for offer in knowledge.offers.offers})
+        _LABELS[id(knowledge)] = cached
+    return cached[1]
 
 
 def option_order(option: Option) -> tuple[Any, ...]:
