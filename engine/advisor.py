@@ -26,6 +26,7 @@ from .economics import (
     own_hardware_position,
     per_gpu_hour,
     select_own_server,
+    serverless_estimate,
 )
 from .facts import Fact, GpuFitFact, WorkloadFact
 from .findings import cite, findings_for
@@ -48,6 +49,7 @@ from .result import (
     TcoResult,
     TcoScenario,
     ThroughputAccuracy,
+    UncheckedMeasurement,
     WorkloadSummary,
 )
 from .rulebook import Rule, Rulebook, load_rulebook, load_rulebook_with_policies
@@ -409,8 +411,16 @@ def throughput_accuracy() -> ThroughputAccuracy:
     """The calibration band of the shipped knowledge base, computed once per process."""
     rows = calibration_rows(load_knowledge())
     low, high = error_band(rows)
+    unchecked = tuple(
+        UncheckedMeasurement(id=r.id, published=r.published, metric=r.metric, error=r.error)
+        for r in rows
+        if r.tolerance is None and r.error is not None
+    )
     return ThroughputAccuracy(
-        lowest_error=low, highest_error=high, measurements=sum(r.tolerance is not None for r in rows)
+        lowest_error=low,
+        highest_error=high,
+        measurements=sum(r.tolerance is not None for r in rows),
+        unchecked=unchecked,
     )
 
 
@@ -541,7 +551,12 @@ def evaluate(
             best = best.model_copy(update={"chosen": winner.deployment == "dedicated_cloud"})
             options = [best if option_order(o) == option_order(best) else o for o in options]
         chosen = best if best is not None and best.chosen else None
-        decision = decide(winner.deployment, winner.rule_id, chosen, compared_api, own)
+        serverless = (
+            serverless_estimate(knowledge, alternatives.best.usd_per_month, resolved.utilization or 0.0)
+            if alternatives.best is not None
+            else None
+        )
+        decision = decide(winner.deployment, winner.rule_id, chosen, compared_api, own, serverless)
         evaluation = Evaluation(
             knowledge, rulebook, resolved, figures, plans, unsuitable, rules, resolution, decision, server
         )
@@ -592,6 +607,7 @@ def decide(
     chosen: Option | None,
     compared_api: ApiCost | None,
     own: OwnHardware,
+    serverless_usd_per_month: float | None = None,
 ) -> Decision:
     if deployment == "dedicated_cloud" and chosen is not None:
         return Decision(
@@ -645,6 +661,7 @@ def decide(
         offer=None,
         gpu=None,
         gpus=None,
-        usd_per_month=None,
+        usd_per_month=serverless_usd_per_month if deployment == "serverless" else None,
+        cost_is_estimate=deployment == "serverless" and serverless_usd_per_month is not None,
         deciding_rule_id=rule_id,
     )

@@ -150,6 +150,14 @@ def other_prices(knowledge: Knowledge, best: Option | None) -> str:
     return "; ".join(labels)
 
 
+def serverless_estimate(knowledge: Knowledge, dedicated_usd_per_month: float, utilization: float) -> float:
+    """Serverless bills the hours used; at the break-even utilization it costs as much as a dedicated
+    GPU. The documents give that break-even (30 to 50 %), not a price: the estimate scales the dedicated
+    cost by utilization over the band's midpoint."""
+    break_even = knowledge.threshold("serverless_break_even_utilization").value
+    return dedicated_usd_per_month * utilization / break_even
+
+
 def break_even_at(server: OwnServer, rent_price: float | None, **changes: float) -> float:
     if not rent_price:
         return 0.0
@@ -170,6 +178,10 @@ def economics_fact(
     hyperscaler, non_eu = alternatives.hyperscaler, alternatives.without_residency
     rent_price = alternatives.rent_against.usd_per_gpu_hour if alternatives.rent_against else None
     best_monthly = best.usd_per_month if best else 0.0
+    serverless = serverless_estimate(knowledge, best_monthly, resolved.utilization or 0.0)
+    band_top = knowledge.threshold("serverless_utilization_high").value
+    serverless_applies = best is not None and (resolved.utilization or 0.0) < band_top
+    self_hosted = min(best_monthly, serverless) if serverless_applies else best_monthly
     return EconomicsFact(
         requests_per_day=resolved.requests_per_day,
         load_pattern=resolved.load_pattern,
@@ -181,6 +193,8 @@ def economics_fact(
         best_option_price_age_days=(evaluated_on - best.as_of).days if best else 0,
         api_priced=compared_api is not None,
         api_usd_per_month=float(compared_api.usd_per_month) if compared_api else 0.0,
+        serverless_usd_per_month=float(serverless),
+        self_hosted_usd_per_month=float(self_hosted),
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
         own_usd_per_gpu_hour=float(own.usd_per_gpu_hour.total),

@@ -107,6 +107,7 @@ def to_option(priced: PricedOffer, labels: dict[str, str]) -> Option:
         usd_per_month=rental.usd_per_month,
         eu=attributes["eu"],
         pricing=offer.pricing,
+        commitment_months=offer.commitment_months,
         interconnect=attributes["interconnect"],
         provider_kind=attributes["provider_kind"],
         enterprise_sla=attributes["enterprise_sla"],

@@ -86,4 +86,8 @@ def resolve_deployment(rules: Sequence[Rule]) -> Resolution:
         )
         for rule, against, _ in candidates
     )
-    return Resolution(winner_rule_id=winner[0].id, proposals=proposals)
+    ruled_out: dict[str, tuple[str, ...]] = {}
+    for rule_id, rule_out in rule_outs:
+        for deployment in rule_out.deployments:
+            ruled_out[deployment] = (*ruled_out.get(deployment, ()), rule_id)
+    return Resolution(winner_rule_id=winner[0].id, proposals=proposals, ruled_out=ruled_out)

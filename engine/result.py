@@ -161,6 +161,8 @@ class Option(ResultModel):
     usd_per_month: float
     eu: bool
     pricing: PricingKind
+    commitment_months: int | None = None
+    """Reservations: the term one commits to."""
     interconnect: str
     provider_kind: str
     enterprise_sla: bool
@@ -217,6 +219,8 @@ class Proposal(ResultModel):
 class Resolution(ResultModel):
     winner_rule_id: str
     proposals: tuple[Proposal, ...]
+    ruled_out: dict[str, tuple[str, ...]] = {}
+    """Deployment -> IDs of the fired rules that rule it out (whatever the precedence they beat)."""
 
 
 class Decision(ResultModel):
@@ -227,6 +231,8 @@ class Decision(ResultModel):
     gpu: str | None
     gpus: int | None
     usd_per_month: float | None
+    cost_is_estimate: bool = False
+    """True for serverless: estimated from the documents' break-even, not from a price."""
     deciding_rule_id: str
 
 
@@ -267,12 +273,24 @@ class PriceDate(ResultModel):
     used_for: str
 
 
+class UncheckedMeasurement(ResultModel):
+    """A published measurement shown beside the estimate but not held to a tolerance."""
+
+    id: str
+    published: float
+    metric: str
+    error: float
+    """The estimate's relative error against the published figure."""
+
+
 class ThroughputAccuracy(ResultModel):
     """How far the throughput estimate was from the published measurements it is held to."""
 
     lowest_error: float
     highest_error: float
     measurements: int
+    unchecked: tuple[UncheckedMeasurement, ...] = ()
+    """Measurements shown but not held to a tolerance (conditions unknown), with their error."""
 
 
 class BuyVersusRent(ResultModel):

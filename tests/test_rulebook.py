@@ -43,7 +43,7 @@ def test_compiled_form_reads_thresholds_from_data() -> None:
     }
     assert compile_rule(load_rulebook().rule("DEP003"), load_knowledge().threshold_values())["all"][0]["m"][
         "$and"
-    ][-1] == {"$lte": {"api_usd_per_month": {"$m": "best_option_usd_per_month"}}}
+    ][-1] == {"$lte": {"api_usd_per_month": {"$m": "self_hosted_usd_per_month"}}}
 
 
 def write_rules(directory: Path, rules: list[dict]) -> None:
