@@ -357,6 +357,34 @@ def check_against_catalog(spec: ModelSpec, catalog: ModelConfig) -> None:
         )
 
 
+def check_context(
+    avg_input_tokens: int,
+    avg_output_tokens: int,
+    context_tokens: int,
+    given: bool,
+    catalog: ModelConfig | None,
+) -> None:
+    """The KV cache is sized for the context window: a request longer than it, or a window longer than
+    the model supports, would size the wrong cache."""
+    request = avg_input_tokens + avg_output_tokens
+    if request > context_tokens:
+        window = (
+            f"context_tokens: {context_tokens:,}" if given else f"the default context of {context_tokens:,}"
+        )
+        raise InputError(
+            f"context_tokens: an average request ({avg_input_tokens:,} in + {avg_output_tokens:,} out = "
+            f"{request:,} tokens) does not fit {window} tokens; "
+            f"give a context_tokens of at least {request:,}",
+            field="context_tokens",
+        )
+    if catalog is not None and context_tokens > catalog.max_context_tokens:
+        raise InputError(
+            f"context_tokens: {context_tokens:,} exceeds {catalog.id}'s maximum context of "
+            f"{catalog.max_context_tokens:,} tokens",
+            field="context_tokens",
+        )
+
+
 def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorkload:
     """Fill in catalog model facts and documented defaults; the result has no missing fact."""
     spec = workload.model
@@ -402,6 +430,10 @@ def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorklo
         latency_sensitive = by_pattern[load_pattern].latency_sensitive
         defaults_used.append("latency_sensitive")
 
+    avg_input_tokens, avg_output_tokens = pick("avg_input_tokens"), pick("avg_output_tokens")
+    context_tokens = pick("context_tokens")
+    check_context(avg_input_tokens, avg_output_tokens, context_tokens, "context_tokens" in given, catalog)
+
     return ResolvedWorkload(
         name=workload.name,
         model_id=spec.name,
@@ -411,9 +443,9 @@ def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorklo
         precision=spec.precision,
         custom_weights=spec.custom_weights,
         requests_per_day=workload.requests_per_day,
-        avg_input_tokens=pick("avg_input_tokens"),
-        avg_output_tokens=pick("avg_output_tokens"),
-        context_tokens=pick("context_tokens"),
+        avg_input_tokens=avg_input_tokens,
+        avg_output_tokens=avg_output_tokens,
+        context_tokens=context_tokens,
         load_pattern=load_pattern,
         schedule=schedule_id,
         hours_per_month=workload.hours_per_month

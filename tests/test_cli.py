@@ -147,6 +147,23 @@ def test_writes_output_file(tmp_path: Path) -> None:
             "model.active_params_b: 20.0 contradicts the catalog's llama-3.1-70b",
         ),
         ("name: [unclosed\n", "not valid YAML or JSON"),
+        (
+            "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 5\n"
+            "avg_input_tokens: 30000\n",
+            "context_tokens: an average request (30,000 in + 150 out = 30,150 tokens) does not fit the "
+            "default context of 8,192 tokens; give a context_tokens of at least 30,150",
+        ),
+        (
+            "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 5\n"
+            "avg_input_tokens: 4000\navg_output_tokens: 1000\ncontext_tokens: 4096\n",
+            "context_tokens: an average request (4,000 in + 1,000 out = 5,000 tokens) does not fit "
+            "context_tokens: 4,096 tokens; give a context_tokens of at least 5,000",
+        ),
+        (
+            "name: x\nmodel: {name: mistral-7b, precision: bf16}\nrequests_per_day: 5\n"
+            "context_tokens: 100000\n",
+            "context_tokens: 100,000 exceeds mistral-7b's maximum context of 32,768 tokens",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message(document: str, expected: str) -> None:
@@ -160,6 +177,14 @@ def test_non_utf8_input_exits_2() -> None:
     result = CliRunner().invoke(main, ["recommend", "-"], input=b"name: \xff\xfe\n")
     assert result.exit_code == 2
     assert "<stdin>: not UTF-8 text (byte 6)" in result.output
+
+
+def test_a_request_exactly_filling_the_context_is_accepted() -> None:
+    workload = (
+        "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 5\n"
+        "avg_input_tokens: 4000\navg_output_tokens: 96\ncontext_tokens: 4096\n"
+    )
+    assert invoke("recommend", "-", "--as-of", "2026-11-30", stdin=workload).exit_code == 0
 
 
 def test_catalog_rounding_is_accepted() -> None:

@@ -14,6 +14,8 @@ from reference_evaluator import ReferenceEvaluator
 
 REFERENCE = ReferenceEvaluator(load_rulebook(), load_knowledge().threshold_values())
 MODEL_IDS = [m.id for m in load_knowledge().models.models]
+DEFAULT_CONTEXT = 8192
+SMALLEST_MAX_CONTEXT = min(m.max_context_tokens for m in load_knowledge().models.models)
 
 
 @st.composite
@@ -53,10 +55,20 @@ def workloads(draw: st.DrawFn) -> dict[str, Any]:
         "on_premises_required": st.booleans(),
         "model_stable": st.booleans(),
         "company_country": st.sampled_from(["DE", "AT", "CH", "CN", "US", "HK"]),
+        "hours_per_month": st.floats(min_value=1, max_value=744),
+        "volume_growing": st.booleans(),
+        "devops_capacity": st.booleans(),
+        "business_critical": st.booleans(),
+        "framework": st.sampled_from(["pytorch", "jax", "tensorflow"]),
+        "needs_gpu": st.booleans(),
     }
     for field, strategy in optional.items():
         if draw(st.booleans()):
             workload[field] = draw(strategy)
+    # A context window, when given, holds an average request and stays within every catalog model's.
+    request = workload.get("avg_input_tokens", 300) + workload.get("avg_output_tokens", 150)
+    if request > DEFAULT_CONTEXT or draw(st.booleans()):
+        workload["context_tokens"] = draw(st.integers(min_value=request, max_value=SMALLEST_MAX_CONTEXT))
     return workload
 
 
