@@ -171,7 +171,19 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
         if proposal.region not in regions:
             allowed = sorted(regions) + list(JURISDICTIONS)
             raise InputError(
-                f"{origin}: {unknown_value_message('proposal.region', proposal.region, allowed)}"
+                f"{origin}: {unknown_value_message('proposal.region', proposal.region, allowed)}",
+                field="proposal.region",
+            )
+    if proposal.region in JURISDICTIONS and proposal.provider is not None:
+        # A jurisdiction the provider has no region in cannot be where it runs: checking the proposal as
+        # if it did would pass a residency rule on a promise the provider cannot keep. Marketplaces with
+        # variable locations (jurisdiction unknown) are left to the residency rules.
+        served = sorted({r.jurisdiction for r in knowledge.provider(proposal.provider).regions})
+        if served and "unknown" not in served and proposal.region not in served:
+            raise InputError(
+                f"{origin}: proposal.region: {proposal.provider} has no region in {proposal.region}; "
+                f"its regions are in {', '.join(served)}",
+                field="proposal.region",
             )
 
 

@@ -103,6 +103,11 @@ def test_exit_codes(tmp_path: Path) -> None:
             "proposal: {deployment: api}\n",
             "requests_per_day: Input should be greater than 0",
         ),
+        (
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: dedicated_cloud, provider: lambda, gpu: h100-sxm, region: EU}\n",
+            "proposal.region: lambda has no region in EU; its regions are in UK, US",
+        ),
     ],
 )
 def test_bad_proposals_exit_2(text: str, expected: str) -> None:
@@ -110,6 +115,16 @@ def test_bad_proposals_exit_2(text: str, expected: str) -> None:
     assert result.exit_code == 2
     assert expected in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_jurisdiction_on_a_marketplace_with_variable_locations_is_accepted() -> None:
+    text = (
+        "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+        "proposal: {deployment: dedicated_cloud, provider: runpod, gpu: h100-sxm, region: EU}\n"
+    )
+    result = invoke("check", "-", stdin=text)
+    assert result.exit_code == 0, result.output
+    assert "proposal.region" not in result.output
 
 
 def test_text_and_markdown(tmp_path: Path) -> None:
