@@ -247,3 +247,39 @@ def test_two_card_service_does_not_justify_a_node() -> None:
     assert result.own_hardware.node_utilization == pytest.approx(0.25)
     assert {"TCO002", "TCO004"} <= set(result.fired_rules)
     assert result.decision.deployment != "own_hardware"
+
+
+# --- the documents' own arithmetic, held between the figures the knowledge base keeps -----------------
+
+HOURS_PER_MONTH = 730
+
+
+def figure(figure_id: str):
+    return load_knowledge().figure(figure_id)
+
+
+def test_self_hosted_cost_per_request_is_the_gpu_hour_over_an_hour_of_requests() -> None:
+    """'3 €/Stunde ÷ (50 Requests/s × 3.600) ≈ 0,000016 €': the document rounds 0.0000167 down."""
+    per_request = figure("gpu_hour_h100_cloud_eur").value_low / (
+        figure("llama70b_optimized_requests_per_second").value_low * 3600
+    )
+    assert per_request == pytest.approx(figure("cost_per_request_self_hosted_eur").value_low, rel=0.05)
+    assert figure("cost_per_request_api_eur").value_low / per_request == pytest.approx(120)
+
+
+def test_gpu_month_range_is_the_h100_list_range_over_a_month() -> None:
+    """2,800 to 5,000 € per GPU-month is the 3.90 to 6.98 (AWS to Azure) H100 hour over 730 hours."""
+    per_gpu_month = figure("medium_model_10_rps_eur_per_gpu_month")
+    assert per_gpu_month.value_low / HOURS_PER_MONTH == pytest.approx(
+        offer("aws", "p5-on-demand", "h100-sxm").usd_per_gpu_hour, rel=0.03
+    )
+    assert per_gpu_month.value_high / HOURS_PER_MONTH == pytest.approx(
+        figure("h100_on_demand_usd_range").value_high, rel=0.03
+    )
+
+
+def test_the_1000_rpm_example_costs_a_gpu_month_within_that_range() -> None:
+    gpus, monthly = figure("medium_model_1000_rpm_gpus"), figure("medium_model_1000_rpm_eur_per_month")
+    per_gpu_month = figure("medium_model_10_rps_eur_per_gpu_month")
+    assert per_gpu_month.value_low <= monthly.value_low / gpus.value_low <= per_gpu_month.value_high
+    assert per_gpu_month.value_low <= monthly.value_high / gpus.value_high <= per_gpu_month.value_high
