@@ -586,7 +586,14 @@ def ask(
     save_file = save_file or f"{name}.yaml"
     memo_file = memo_file or f"{name}-memo.md"
     emit(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), save_file)
-    result = run_recommend(workload, evaluated_on, knowledge=knowledge, fmt=fmt)
+    from .engine.errors import InputError
+
+    try:
+        result = run_recommend(workload, evaluated_on, knowledge=knowledge, fmt=fmt)
+    except InputError:
+        # Each answer was valid alone; a combination (a prompt longer than the context) fails only now.
+        click.echo(render("ask_unresolved.txt.j2", fmt, workload_file=save_file), nl=False)
+        raise
     memo = render("memo.md.j2", fmt, r=result, version=__version__)
     emit(memo, memo_file)
     show_markdown(memo, None)

@@ -16,6 +16,7 @@ TRANSLATED_TEMPLATES = (
     "ask_intro.txt.j2",
     "ask_done.txt.j2",
     "ask_stopped.txt.j2",
+    "ask_unresolved.txt.j2",
     "input_error.txt.j2",
     "error_prefix.txt.j2",
 )

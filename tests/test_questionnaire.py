@@ -62,6 +62,9 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
     answer(child, "How long is the context window the service must hold?", "")
     answer(child, "How does the load behave?", "1")
     answer(child, "When does it run?", "always")
+    answer(child, "How many paid hours a month, if not the schedule's?", "800")
+    child.expect_exact("That value is not allowed: Input should be less than or equal to 744.")
+    child.sendline("")  # the schedule's hours
     answer(child, "Do you know the GPU utilization (0 to 1)?", "1.5")
     child.expect_exact("That value is not allowed: Input should be less than or equal to 1.")
     child.sendline("")  # derive it
@@ -76,6 +79,8 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
         "Is the workload business-critical?",
     ):
         answer(child, question, "")
+    answer(child, "Which framework serves the model?", "jax")
+    answer(child, "Does the work need a GPU at all?", "")
     child.expect_exact("Saved the answers to")
     child.expect(pexpect.EOF)
     child.close()
@@ -86,6 +91,9 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
     assert saved["requests_per_day"] == 1_000_000
     assert saved["personal_data"] is True
     assert "utilization" not in saved
+    assert "hours_per_month" not in saved
+    assert saved["framework"] == "jax"
+    assert saved["needs_gpu"] is True
     memo = (tmp_path / "memo.md").read_text(encoding="utf-8")
     assert memo.startswith("# GPU decision memo: support bot")
     assert "RES001" in memo  # personal data: EU only
@@ -133,3 +141,28 @@ def test_german_questions(tmp_path: Path) -> None:
     child.expect_exact("Wie heißt der Workload?")
     child.sendintr()
     child.expect_exact("Abgebrochen: nichts wurde gespeichert.")
+
+
+def test_answers_that_do_not_fit_together_are_saved_with_a_way_forward(tmp_path: Path) -> None:
+    """Each answer is valid alone; a prompt longer than the context window fails only at the end."""
+    child = spawn(tmp_path)
+    answer(child, "What is the workload called?", "long prompts")
+    answer(child, "Which model will it run?", "1")
+    answer(child, "In which precision are the weights served?", "")
+    answer(child, "Are the weights your own or fine-tuned?", "")
+    answer(child, "How many requests a day?", "5000")
+    answer(child, "How many tokens does an average prompt have?", "30000")
+    for _ in load_questions():
+        index = child.expect([r"\n\d+\. ", "The answers are saved in"])
+        if index == 1:
+            break
+        child.expect_exact("> ")
+        child.sendline("")
+    child.expect_exact("Correct the field there and run")
+    child.expect_exact("give a context_tokens of at least 30,150")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    saved = yaml.safe_load((tmp_path / "w.yaml").read_text(encoding="utf-8"))
+    assert saved["avg_input_tokens"] == 30000
+    assert not (tmp_path / "memo.md").exists()
