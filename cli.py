@@ -372,9 +372,12 @@ def rules(ctx: click.Context, topic: str | None, output_format: str, policy_dir:
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@click.option(
+    "--policy", "policy_dir", metavar="DIR", help="Include an organization's rules from DIR/*.yaml."
+)
 @click.pass_context
 @handle_errors
-def rules_show(ctx: click.Context, rule_id: str, output_format: str) -> None:
+def rules_show(ctx: click.Context, rule_id: str, output_format: str, policy_dir: str | None) -> None:
     """Explain one rule: conditions, thresholds with their sources, conclusion, rationale, source."""
     from .engine.advisor import rulebook_for
     from .engine.errors import InputError, unknown_value_message
@@ -382,7 +385,8 @@ def rules_show(ctx: click.Context, rule_id: str, output_format: str) -> None:
     from .engine.rule_docs import rule_doc
     from .engine.text import render
 
-    rulebook = rulebook_for((ctx.obj or {}).get("policy_dir"))
+    # Either place works: `rules --policy DIR show ID` or `rules show ID --policy DIR`.
+    rulebook = rulebook_for(policy_path(policy_dir) or (ctx.obj or {}).get("policy_dir"))
     if rule_id.upper() not in rulebook.ids:
         raise InputError(unknown_value_message("ID", rule_id, rulebook.ids))
     doc = rule_doc(rulebook.rule(rule_id.upper()), load_knowledge(), rulebook)

@@ -27,6 +27,8 @@ def test_rules_lists_organization_rules() -> None:
     assert "ORG001" not in invoke("rules").output
     shown = invoke("rules", "--policy", POLICY, "show", "ORG005").output
     assert "best_option_usd_per_month > cfo_approval_per_month (20000 EUR per month)" in shown
+    assert invoke("rules", "show", "ORG005", "--policy", POLICY).output == shown
+    assert invoke("rules", "show", "ORG005").exit_code == 2
 
 
 def test_recommend_applies_them_and_marks_them() -> None:
