@@ -39,6 +39,7 @@ from .workload import (
 CHECK_SCHEMA_VERSION = 1
 Status = Literal["pass", "warn", "fail", "unknown"]
 RENTAL_DEPLOYMENTS = ("dedicated_cloud", "hybrid")
+CLOUD_HOSTED_DEPLOYMENTS = (*RENTAL_DEPLOYMENTS, "serverless")
 SELF_MANAGED_PROVIDER_KINDS = ("neocloud", "marketplace")
 JURISDICTIONS = ("EU", "US", "UK", "CH")
 
@@ -274,6 +275,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> ProposalFa
         deployment_ruled_out=bool(ruled_out_by) and proposal.deployment != evaluation.decision.deployment,
         ruled_out_by=", ".join(ruled_out_by),
         rental=rental,
+        cloud_hosted=proposal.deployment in CLOUD_HOSTED_DEPLOYMENTS,
         buying=buying,
         gpu=gpu or "",
         gpu_known=gpu is not None,

@@ -186,6 +186,8 @@ class ProposalFact(Fact):
     ruled_out_by: str
     """IDs of the rules that ruled the proposed deployment out, for the message."""
     rental: bool
+    cloud_hosted: bool
+    """Runs in a provider's region: dedicated, hybrid or serverless (the residency checks apply)."""
     buying: bool
     gpu: str
     gpu_known: bool
