@@ -557,6 +557,9 @@ def evaluate(
             else None
         )
         decision = decide(winner.deployment, winner.rule_id, chosen, compared_api, own, serverless)
+        if decision.cost_is_estimate:
+            break_even = knowledge.threshold("serverless_break_even_utilization").value
+            decision = decision.model_copy(update={"estimate_break_even_utilization": break_even})
         evaluation = Evaluation(
             knowledge, rulebook, resolved, figures, plans, unsuitable, rules, resolution, decision, server
         )

@@ -60,6 +60,7 @@ CSV_COLUMNS = (
     "usd_per_month",
     "fired_rules",
     "attention",
+    "cost_is_estimate",
 )
 
 
@@ -392,6 +393,7 @@ class Outcome:
     error: str | None
     deployment: str | None = None
     usd_per_month: float | None = None
+    cost_is_estimate: bool = False
     attention: tuple[str, ...] = ()
 
 
@@ -447,6 +449,7 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         error=None,
         deployment=result.decision.deployment,
         usd_per_month=result.decision.usd_per_month,
+        cost_is_estimate=result.decision.cost_is_estimate,
         attention=attention,
     )
 
@@ -472,6 +475,7 @@ def format_result(line: int, result: Recommendation, attention: tuple[str, ...],
         "" if decision.usd_per_month is None else f"{decision.usd_per_month:.2f}",
         " ".join(result.fired_rules),
         " ".join(attention),
+        "true" if decision.cost_is_estimate else "false",
     ]
     return csv_line(cells)
 
@@ -555,7 +559,10 @@ class BatchSummary(SummaryModel):
     errors: int
     by_deployment: dict[str, int]
     total_usd_per_month: float
-    """Sum of the decisions' monthly cost; decisions without a monthly figure (serverless) add nothing."""
+    """Sum of the decisions' monthly cost, estimates (serverless) included; decisions without a monthly
+    figure add nothing."""
+    estimated_usd_per_month: float = 0.0
+    """The part of the total that is estimated rather than priced (serverless)."""
     without_monthly_cost: int
     attention_count: int
     attention: tuple[Attention, ...]
@@ -577,6 +584,7 @@ class Tally:
     errors: int = 0
     by_deployment: dict[str, int] = field(default_factory=dict)
     total_usd_per_month: float = 0.0
+    estimated_usd_per_month: float = 0.0
     without_monthly_cost: int = 0
     attention_count: int = 0
     attention: list[Attention] = field(default_factory=list)
@@ -597,6 +605,8 @@ class Tally:
             self.without_monthly_cost += 1
         else:
             self.total_usd_per_month += outcome.usd_per_month
+            if outcome.cost_is_estimate:
+                self.estimated_usd_per_month += outcome.usd_per_month
         if outcome.attention:
             self.attention_count += 1
             if len(self.attention) < LISTED_MAX:
@@ -613,6 +623,7 @@ class Tally:
             errors=self.errors,
             by_deployment=dict(sorted(self.by_deployment.items())),
             total_usd_per_month=round(self.total_usd_per_month, 2),
+            estimated_usd_per_month=round(self.estimated_usd_per_month, 2),
             without_monthly_cost=self.without_monthly_cost,
             attention_count=self.attention_count,
             attention=tuple(self.attention),

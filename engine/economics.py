@@ -153,7 +153,7 @@ def other_prices(knowledge: Knowledge, best: Option | None) -> str:
 def serverless_estimate(knowledge: Knowledge, dedicated_usd_per_month: float, utilization: float) -> float:
     """Serverless bills the hours used; at the break-even utilization it costs as much as a dedicated
     GPU. The documents give that break-even (30 to 50 %), not a price: the estimate scales the dedicated
-    cost by utilization over the band's midpoint."""
+    cost by utilization over the band's top, where the rules still recommend serverless for variable load."""
     break_even = knowledge.threshold("serverless_break_even_utilization").value
     return dedicated_usd_per_month * utilization / break_even
 
@@ -178,10 +178,17 @@ def economics_fact(
     hyperscaler, non_eu = alternatives.hyperscaler, alternatives.without_residency
     rent_price = alternatives.rent_against.usd_per_gpu_hour if alternatives.rent_against else None
     best_monthly = best.usd_per_month if best else 0.0
-    serverless = serverless_estimate(knowledge, best_monthly, resolved.utilization or 0.0)
-    band_top = knowledge.threshold("serverless_utilization_high").value
-    serverless_applies = best is not None and (resolved.utilization or 0.0) < band_top
-    self_hosted = min(best_monthly, serverless) if serverless_applies else best_monthly
+    utilization = resolved.utilization or 0.0
+    serverless = serverless_estimate(knowledge, best_monthly, utilization)
+    # The API is compared with the self-hosted route the rules can propose: serverless only inside the
+    # bands where DEP007 (any load) and DEP008 (variable load) propose it. This mirrors their conditions
+    # on the same thresholds; tests/test_serverless_estimate.py holds the two together.
+    band_low = knowledge.threshold("serverless_utilization_low").value
+    band_high = knowledge.threshold("serverless_utilization_high").value
+    serverless_in_band = utilization < band_low or (
+        resolved.load_pattern == "variable" and utilization < band_high
+    )
+    self_hosted = min(best_monthly, serverless) if best is not None and serverless_in_band else best_monthly
     return EconomicsFact(
         requests_per_day=resolved.requests_per_day,
         load_pattern=resolved.load_pattern,

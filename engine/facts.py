@@ -109,10 +109,12 @@ class EconomicsFact(Fact):
     """A managed API in the catalog can serve the workload's volume (its price is known)."""
     api_usd_per_month: float
     serverless_usd_per_month: float
-    """Estimated: the best option's cost scaled by utilization over the serverless break-even (the
-    documents' 30 to 50 % band), i.e. a used hour costs about 2.5 dedicated hours; 0 without an option."""
+    """Estimated: the best option's cost scaled by utilization over the serverless break-even (the top
+    of the documents' 30 to 50 % band), i.e. a used hour costs about 2 dedicated hours; 0 without an
+    option."""
     self_hosted_usd_per_month: float
-    """The cheaper self-hosted route: the best rental or, below the serverless band's top, serverless."""
+    """The cheaper self-hosted route the rules can propose: the best rental or, where a serverless rule
+    (DEP007, DEP008) applies, the serverless estimate."""
     own_hardware_applicable: bool
     """The catalog's own server uses a GPU that can serve the model."""
     own_usd_per_month: float

@@ -233,6 +233,8 @@ class Decision(ResultModel):
     usd_per_month: float | None
     cost_is_estimate: bool = False
     """True for serverless: estimated from the documents' break-even, not from a price."""
+    estimate_break_even_utilization: float | None = None
+    """For an estimated cost: the utilization at which serverless is taken to cost as much as dedicated."""
     deciding_rule_id: str
 
 

@@ -168,7 +168,8 @@ def test_output_order_is_input_order_whatever_the_jobs(tmp_path: Path) -> None:
 def test_csv_output_columns(tmp_path: Path) -> None:
     result = invoke(write(tmp_path, "w.jsonl", json.dumps(BIG) + "\n"), "--format", "csv")
     assert result.stdout.splitlines()[0] == (
-        "line,name,deployment,pricing,provider,offer,gpu,gpus,usd_per_month,fired_rules,attention"
+        "line,name,deployment,pricing,provider,offer,gpu,gpus,usd_per_month,fired_rules,attention,"
+        "cost_is_estimate"
     )
     (row,) = csv_rows(result.stdout)
     full = jsonl(invoke(write(tmp_path, "w.jsonl", json.dumps(BIG) + "\n")).stdout)[0]
@@ -182,6 +183,21 @@ def test_csv_output_columns(tmp_path: Path) -> None:
     assert int(row["gpus"]) == decision["gpus"]
     assert float(row["usd_per_month"]) == pytest.approx(decision["usd_per_month"], abs=0.005)
     assert row["fired_rules"].split() == full["fired_rules"]
+    assert row["cost_is_estimate"] == "false"
+
+
+def test_serverless_costs_are_marked_as_estimates(tmp_path: Path) -> None:
+    idle = {**BIG, "name": "idle", "requests_per_day": 150_000, "utilization": 0.1}
+    path = write(tmp_path, "w.jsonl", json.dumps(idle) + "\n" + json.dumps(BIG) + "\n")
+    result = invoke(path, "--format", "csv")
+    estimated, priced = csv_rows(result.stdout)
+    assert (estimated["deployment"], estimated["cost_is_estimate"]) == ("serverless", "true")
+    assert (priced["deployment"], priced["cost_is_estimate"]) == ("dedicated_cloud", "false")
+    total = float(estimated["usd_per_month"]) + float(priced["usd_per_month"])
+    assert (
+        f"Total monthly cost: ${total:,.0f}, of which ${float(estimated['usd_per_month']):,.0f} estimated"
+        in (result.stderr)
+    )
 
 
 def test_jsonl_output_is_the_full_result_plus_line_and_name(tmp_path: Path) -> None:

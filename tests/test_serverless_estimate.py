@@ -3,6 +3,7 @@ utilization): the estimate built on it takes part in the API-versus-self-hosting
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,12 @@ from click.testing import CliRunner
 from gpu_advisor import api
 from gpu_advisor.cli import main
 from gpu_advisor.engine.economics import serverless_estimate
+from gpu_advisor.engine.errors import InputError
 from gpu_advisor.engine.knowledge import load_knowledge
 from gpu_advisor.engine.result import Recommendation
-from helpers import EVALUATED_ON, EXAMPLES_DIR
+from helpers import EVALUATED_ON, EXAMPLES_DIR, run
+from hypothesis import HealthCheck, given, settings
+from test_differential import workloads
 
 
 def hr_assistant_workload(**changes: Any) -> dict[str, Any]:
@@ -32,8 +36,8 @@ def hr_assistant_on_a_public_model(**changes: Any) -> Recommendation:
     return api.recommend(workload, evaluated_on=EVALUATED_ON)
 
 
-@pytest.mark.parametrize(("utilization", "expected"), [(0.4, 1000.0), (0.1, 250.0), (0.8, 2000.0)])
-def test_a_used_serverless_hour_costs_2_5_dedicated_hours(utilization: float, expected: float) -> None:
+@pytest.mark.parametrize(("utilization", "expected"), [(0.5, 1000.0), (0.1, 200.0), (0.8, 1600.0)])
+def test_a_used_serverless_hour_costs_2_dedicated_hours(utilization: float, expected: float) -> None:
     assert serverless_estimate(load_knowledge(), 1000.0, utilization) == pytest.approx(expected)
 
 
@@ -41,9 +45,10 @@ def test_low_utilization_compares_the_api_with_the_serverless_estimate() -> None
     result = hr_assistant_on_a_public_model(utilization=0.1)
     assert result.decision.deployment == "serverless"
     assert result.decision.cost_is_estimate is True
-    assert result.decision.usd_per_month == pytest.approx(947.76 * 0.1 / 0.4)
+    assert result.decision.usd_per_month == pytest.approx(947.76 * 0.1 / 0.5)
+    assert result.decision.estimate_break_even_utilization == 0.5
     [dep004] = [f for f in result.findings if f.rule_id == "DEP004"]
-    assert "self-hosted option at $236.94/month undercuts the managed API at $979.97/month" in dep004.message
+    assert "self-hosted option at $189.55/month undercuts the managed API at $979.97/month" in dep004.message
 
 
 def test_high_utilization_compares_the_api_with_the_dedicated_price() -> None:
@@ -61,7 +66,52 @@ def test_the_memo_says_the_serverless_cost_is_an_estimate(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     memo = result.stdout
     assert (
-        "Recommendation: **Serverless inference (pay per request)**, about **$237 per month**, an estimate: "
-        "the documents give no serverless price but its break-even against a dedicated GPU (30 to 50 % "
-        "utilization), so a used serverless hour is taken to cost about 2.5 dedicated hours." in memo
+        "Recommendation: **Serverless inference (pay per request)**, about **$190 per month**, an estimate: "
+        "the documents give no serverless price, only its break-even against a dedicated GPU. Taken at 50 % "
+        "utilization, a used serverless hour costs about 2 dedicated hours, so the estimate is the best "
+        "dedicated option's cost × utilization / 50 %." in memo
     )
+
+
+@pytest.mark.parametrize("load_pattern", ["steady", "batch"])
+def test_outside_the_serverless_rules_the_api_is_compared_with_dedicated(load_pattern: str) -> None:
+    """At 35 % a steady or batch load gets no serverless proposal (DEP007 ends at 30 %, DEP008 is for
+    variable load), so the serverless estimate must not decide the API comparison."""
+    result = hr_assistant_on_a_public_model(
+        utilization=0.35, load_pattern=load_pattern, requests_per_day=38000
+    )
+    fired = {f.rule_id for f in result.findings}
+    assert not fired & {"DEP007", "DEP008"}
+    assert result.decision.deployment == "api"
+    assert "DEP003" in fired
+
+
+def test_variable_load_at_the_top_of_the_band_gets_serverless_below_the_dedicated_price() -> None:
+    result = hr_assistant_on_a_public_model(utilization=0.45)
+    assert result.decision.deployment == "serverless"
+    assert "DEP008" in {f.rule_id for f in result.findings}
+    assert result.decision.usd_per_month == pytest.approx(947.76 * 0.45 / 0.5)
+    assert result.decision.usd_per_month < 947.76
+
+
+QUOTED_SELF_HOSTED = re.compile(r"self-hosted option at \$([\d,]+\.\d\d)/month")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(workload=workloads())
+def test_the_self_hosted_cost_quoted_is_the_route_recommended(workload: dict[str, Any]) -> None:
+    """The API comparison quotes the self-hosted route the rules can propose: a dedicated decision by the
+    comparison quotes the dedicated price, and a serverless estimate never exceeds the best rental."""
+    try:
+        result = run(workload)
+    except InputError:
+        return
+    decision = result.decision
+    best = next((o for o in result.options if not o.excluded_by), None)
+    if decision.deployment == "serverless" and decision.usd_per_month is not None and best is not None:
+        assert decision.usd_per_month <= best.usd_per_month + 0.01
+    if decision.deployment == "dedicated_cloud" and decision.deciding_rule_id in ("DEP002", "DEP004"):
+        [finding] = [f for f in result.findings if f.rule_id == decision.deciding_rule_id]
+        quoted = QUOTED_SELF_HOSTED.search(finding.message)
+        assert quoted is not None
+        assert float(quoted.group(1).replace(",", "")) == pytest.approx(decision.usd_per_month, abs=0.01)

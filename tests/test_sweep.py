@@ -63,8 +63,8 @@ def test_utilization_sweep_text_shows_break_even_table_and_chart() -> None:
         "\n           0.3 A |AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA $2,774\n" in text
     )  # bar in the letter
     # Serverless has no price in the documents: the bar is the estimate from its break-even utilization.
-    assert "\n0.1            B            -         $694  DEP007\n" in text
-    assert "\n           0.1 B |BBBBBBBBBB                               $694\n" in text
+    assert "\n0.1            B            -         $555  DEP007\n" in text
+    assert "\n           0.1 B |BBBBBBBB                                 $555\n" in text
 
 
 def test_server_price_sweep_finds_buy_versus_rent(tmp_path: Path) -> None:
