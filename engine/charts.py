@@ -65,4 +65,8 @@ def api_versus_self_hosted(
         self_hosted_usd_per_month=tuple(self_hosted),
         api=api.name,
         self_hosted=f"{best.provider} {best.offer}, {best.gpus // best.replicas} × {best.gpu} per replica",
+        self_hosted_provider=best.provider,
+        self_hosted_offer=best.offer,
+        self_hosted_gpu=best.gpu,
+        self_hosted_cards_per_replica=best.gpus // best.replicas,
     )

@@ -309,6 +309,11 @@ class ApiVersusSelfHosted(ResultModel):
     self_hosted_usd_per_month: tuple[float, ...]
     api: str
     self_hosted: str
+    """The self-hosted step line's label, in English (the memo builds its own from the fields below)."""
+    self_hosted_provider: str = ""
+    self_hosted_offer: str = ""
+    self_hosted_gpu: str = ""
+    self_hosted_cards_per_replica: int = 0
 
 
 class Charts(ResultModel):
