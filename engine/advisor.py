@@ -56,7 +56,7 @@ from .rulebook import Rule, Rulebook, load_rulebook, load_rulebook_with_policies
 from .sizing import GpuFit, SizingFigures, size_model
 from .text import DEFAULT_FORMAT, Format
 from .throughput import Load, ReplicaPlan, plans_by_gpu, workload_load
-from .workload import ResolvedWorkload, Workload, resolve_workload
+from .workload import ResolvedWorkload, Workload, check_context, resolve_workload
 
 WORKLOAD_SCENARIO = "workload"
 QUANTIZED_SCENARIO = "quantized"
@@ -210,6 +210,13 @@ def size(
     )
     defaults = {entry.field: entry.value for entry in knowledge.workload_defaults.defaults}
     context = context_tokens or int(defaults["context_tokens"])
+    check_context(
+        load_input.avg_input_tokens if load_input else 0,
+        load_input.avg_output_tokens if load_input else 0,
+        context,
+        context_tokens is not None,
+        catalog,
+    )
     figures = size_model(knowledge, total, active, precision, catalog, context)
     load = None
     plans: dict[str, ReplicaPlan] = {}

@@ -235,6 +235,17 @@ def test_size_by_parameters_has_no_kv_figure() -> None:
         (["tco", "--server-price", "nan"], "--server-price: not a finite number"),
         (["tco", "--server-price", "inf"], "--server-price: not a finite number"),
         (["size", "--params-b", "inf", "--precision", "bf16"], "--params-b: not a finite number"),
+        (
+            ["size", "--model", "mistral-7b", "--precision", "bf16", "--context-tokens", "1000000"],
+            "context_tokens: 1,000,000 exceeds mistral-7b's maximum context of 32,768 tokens",
+        ),
+        (
+            [
+                *("size", "--params-b", "7", "--precision", "bf16", "--requests-per-day", "100"),
+                *("--input-tokens", "30000", "--context-tokens", "1000"),
+            ],
+            "(30,000 in + 150 out = 30,150 tokens) does not fit context_tokens: 1,000 tokens",
+        ),
     ],
 )
 def test_bad_options_exit_2(args: list[str], expected: str) -> None:
