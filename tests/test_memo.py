@@ -89,3 +89,21 @@ def test_memo_leads_with_the_decision_and_its_reason() -> None:
         "| Wie viele GPUs braucht KI-Inferenz: Cloud oder Eigenbau 2026 | 2026-10-10 | GPU offers |" in text
     )
     assert "```mermaid\nxychart-beta" in text
+
+
+def test_a_winner_that_was_ruled_out_is_called_a_conflict() -> None:
+    """No GPU in the catalog holds 4 TB of weights (no rental), and a model still changing argues against
+    buying (TCO003): every proposal is ruled out, and the memo says so instead of calling it clean."""
+    workload = (
+        "name: huge\nmodel: {params_b: 1000, precision: fp32}\nrequests_per_day: 50000\n"
+        "utilization: 0.6\nmodel_stable: false\n"
+    )
+    result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
+    assert result.exit_code == 0, result.output
+    assert "| DEP009 | Own hardware | 5 | won (TCO003) |" in result.stdout
+    assert (
+        "Here every proposal was ruled out, so the one with the weakest objection won: DEP009, despite "
+        "TCO003. Resolve that conflict before signing" in result.stdout
+    )
+    clean = CliRunner().invoke(main, ["recommend", str(EXAMPLES_DIR / "public-chat.yaml")])
+    assert "Here every proposal was ruled out" not in clean.stdout
