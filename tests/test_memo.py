@@ -107,3 +107,10 @@ def test_a_winner_that_was_ruled_out_is_called_a_conflict() -> None:
     )
     clean = CliRunner().invoke(main, ["recommend", str(EXAMPLES_DIR / "public-chat.yaml")])
     assert "Here every proposal was ruled out" not in clean.stdout
+
+
+def test_the_summary_states_the_hours_the_chosen_offer_bills() -> None:
+    """A reservation bills the 730 calendar hours of a month, whatever the workload's own hours."""
+    workload = (EXAMPLES_DIR / "public-chat.yaml").read_text(encoding="utf-8") + "hours_per_month: 744\n"
+    result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
+    assert "(p5-reserved-3y, reserved), **$2,774 per month** for 730 paid hours." in result.stdout
