@@ -394,7 +394,7 @@ def sweep(
     combinations = list(itertools.product(*(v.values for v in variables)))
     inputs = [prepare(parsed, values, data, knowledge, server_id) for values in combinations]
     points = tuple(
-        point(values, recommend(case, evaluated_on, knowledge=case_knowledge), labels)
+        point(values, recommend_point(parsed, values, case, case_knowledge, evaluated_on), labels)
         for values, (case, case_knowledge) in zip(combinations, inputs, strict=True)
     )
     decisions = labels.decisions()
@@ -407,6 +407,22 @@ def sweep(
         points=points,
         flips=all_flips(points, variables, {d.label: d for d in decisions}),
     )
+
+
+def recommend_point(
+    parsed: Sequence[tuple[Variable, SweepVariable]],
+    values: Sequence[Value],
+    case: Workload,
+    knowledge: Knowledge,
+    evaluated_on: dt.date,
+) -> Recommendation:
+    """One combination's recommendation; an input error names the combination it came from (a value can
+    be valid alone and still clash with the workload, like a prompt longer than its context window)."""
+    try:
+        return recommend(case, evaluated_on, knowledge=knowledge)
+    except InputError as error:
+        origin = ", ".join(f"{v.name}={value}" for (v, _), value in zip(parsed, values, strict=True))
+        raise InputError(f"--vary {origin}: {error}", field=error.field) from None
 
 
 def prepare(

@@ -143,6 +143,10 @@ def test_ranges_are_exact_decimals() -> None:
         ("utilization=0:1:0.001", "at most 200 per variable"),
         ("server_price_usd=0:100000:50000", "a price must be greater than 0"),
         ("price:runpod/comunity/h200=1:2:1", "did you mean price:runpod/community/h200?"),
+        (
+            "avg_input_tokens=1000:20000:5000",
+            "--vary avg_input_tokens=11000: context_tokens: an average request (11,000 in + 150 out",
+        ),
     ],
 )
 def test_bad_vary_exits_2_with_a_clear_message(spec: str, message: str) -> None:
