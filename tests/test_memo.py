@@ -114,3 +114,13 @@ def test_the_summary_states_the_hours_the_chosen_offer_bills() -> None:
     workload = (EXAMPLES_DIR / "public-chat.yaml").read_text(encoding="utf-8") + "hours_per_month: 744\n"
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
     assert "(p5-reserved-3y, reserved), **$2,774 per month** for 730 paid hours." in result.stdout
+
+
+def test_a_single_constraint_is_counted_in_the_singular() -> None:
+    workload = (
+        "name: nightly\nmodel: {name: llama-3.1-8b, precision: fp8}\nrequests_per_day: 500000\n"
+        "load_pattern: batch\nlatency_sensitive: false\ncompany_country: CH\n"
+    )
+    result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
+    assert "\nOne constraint or warning shapes this decision; it is listed below.\n" in result.stdout
+    assert "1 constraints" not in result.stdout
