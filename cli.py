@@ -577,7 +577,7 @@ def ask(
                 # An empty default lets Enter through to the check, which says what is missing.
                 text = click.prompt("  ", default=shown, show_default=shown != "", prompt_suffix="> ")
                 try:
-                    answers[question.field] = parse_answer(question, str(text), knowledge, fmt)
+                    answers[question.field] = parse_answer(question, str(text), knowledge, fmt, answers)
                     break
                 except AnswerError as error:
                     click.echo(f"   {error}")

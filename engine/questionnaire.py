@@ -45,6 +45,9 @@ class Question(BaseModel):
     choices: tuple[str, ...] | Literal["models"] | None = None
     default: str | int | float | bool | None = None
     default_when: DefaultWhen | None = None
+    at_least_sum_of: tuple[str, ...] = ()
+    """Earlier answers whose sum this answer must reach (the context window holds prompt plus answer):
+    the default rises to it, and a smaller answer is explained and asked again."""
     optional: bool = False
     when: Condition | None = None
 
@@ -77,13 +80,25 @@ def applies(question: Question, answers: dict[str, Any]) -> bool:
 
 
 def default_for(question: Question, answers: dict[str, Any], prefill: dict[str, Any]) -> Any:
-    """The answer offered with Enter: a pre-filled one, else the question's default for these answers."""
+    """The answer offered with Enter: a pre-filled one, else the question's default for these answers;
+    never below the sum it must reach."""
     if question.field in prefill:
-        return prefill[question.field]
-    when = question.default_when
-    if when is not None and answers.get(when.field) == when.equals:
-        return when.value
-    return question.default
+        default = prefill[question.field]
+    elif question.default_when is not None and answers.get(question.default_when.field) == (
+        question.default_when.equals
+    ):
+        default = question.default_when.value
+    else:
+        default = question.default
+    need = required_sum(question, answers)
+    if need and isinstance(default, int) and not isinstance(default, bool) and default < need:
+        return need
+    return default
+
+
+def required_sum(question: Question, answers: dict[str, Any]) -> int:
+    """The sum of the earlier answers this one must reach; 0 when it has none or they are unanswered."""
+    return sum(int(answers.get(field) or 0) for field in question.at_least_sum_of)
 
 
 def field_adapter(field: str) -> TypeAdapter[Any]:
@@ -94,7 +109,13 @@ def field_adapter(field: str) -> TypeAdapter[Any]:
     return TypeAdapter(Annotated[(info.annotation, *info.metadata)])
 
 
-def parse_answer(question: Question, text: str, knowledge: Knowledge, fmt: Format) -> Any:
+def parse_answer(
+    question: Question,
+    text: str,
+    knowledge: Knowledge,
+    fmt: Format,
+    answers: dict[str, Any] | None = None,
+) -> Any:
     """The value of a typed answer; raises ``AnswerError`` with an explanation."""
     text = text.strip()
     if not text:
@@ -124,6 +145,9 @@ def parse_answer(question: Question, text: str, knowledge: Knowledge, fmt: Forma
         field_adapter(question.field).validate_python(value)
     except ValidationError as error:
         raise AnswerError(explain("invalid", fmt, detail=error.errors()[0]["msg"])) from None
+    need = required_sum(question, answers or {})
+    if need and value < need:  # type: ignore[operator]
+        raise AnswerError(explain("below_sum", fmt, need=need)) from None
     return value
 
 

@@ -144,14 +144,16 @@ def test_german_questions(tmp_path: Path) -> None:
 
 
 def test_answers_that_do_not_fit_together_are_saved_with_a_way_forward(tmp_path: Path) -> None:
-    """Each answer is valid alone; a prompt longer than the context window fails only at the end."""
+    """Each answer is valid alone; a context longer than the model's maximum fails only at the end."""
     child = spawn(tmp_path)
-    answer(child, "What is the workload called?", "long prompts")
-    answer(child, "Which model will it run?", "1")
+    answer(child, "What is the workload called?", "long context")
+    answer(child, "Which model will it run?", "mistral-7b")
     answer(child, "In which precision are the weights served?", "")
     answer(child, "Are the weights your own or fine-tuned?", "")
     answer(child, "How many requests a day?", "5000")
-    answer(child, "How many tokens does an average prompt have?", "30000")
+    answer(child, "How many tokens does an average prompt have?", "")
+    answer(child, "How many tokens does an average answer have?", "")
+    answer(child, "How long is the context window the service must hold?", "100000")
     for _ in load_questions():
         index = child.expect([r"\n\d+\. ", "The answers are saved in"])
         if index == 1:
@@ -159,10 +161,41 @@ def test_answers_that_do_not_fit_together_are_saved_with_a_way_forward(tmp_path:
         child.expect_exact("> ")
         child.sendline("")
     child.expect_exact("Correct the field there and run")
-    child.expect_exact("give a context_tokens of at least 30,150")
+    child.expect_exact("context_tokens: 100,000 exceeds mistral-7b's maximum context of 32,768 tokens")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
     saved = yaml.safe_load((tmp_path / "w.yaml").read_text(encoding="utf-8"))
-    assert saved["avg_input_tokens"] == 30000
+    assert saved["context_tokens"] == 100000
     assert not (tmp_path / "memo.md").exists()
+
+
+def test_the_context_question_holds_a_long_prompt(tmp_path: Path) -> None:
+    """After a 30,000-token prompt the context default rises to prompt plus answer, and a smaller
+    context is explained and asked again."""
+    child = spawn(tmp_path)
+    answer(child, "What is the workload called?", "long prompts")
+    answer(child, "Which model will it run?", "1")
+    answer(child, "In which precision are the weights served?", "")
+    answer(child, "Are the weights your own or fine-tuned?", "")
+    answer(child, "How many requests a day?", "5000")
+    answer(child, "How many tokens does an average prompt have?", "30000")
+    answer(child, "How many tokens does an average answer have?", "")
+    child.expect_exact("How long is the context window the service must hold?")
+    child.expect_exact("[30150]> ")
+    child.sendline("8192")
+    child.expect_exact(
+        "The context window must hold an average request: at least 30,150 tokens (prompt plus answer)."
+    )
+    child.sendline("")
+    for _ in load_questions():
+        index = child.expect([r"\n\d+\. ", "Saved the answers to"])
+        if index == 1:
+            break
+        child.expect_exact("> ")
+        child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    saved = yaml.safe_load((tmp_path / "w.yaml").read_text(encoding="utf-8"))
+    assert (saved["avg_input_tokens"], saved["context_tokens"]) == (30000, 30150)
