@@ -83,6 +83,8 @@ class SweepPoint(SweepModel):
     """Label of the decision (see ``decisions``)."""
     gpus: int | None
     usd_per_month: float | None
+    cost_is_estimate: bool = False
+    """The cost is the serverless estimate, not a price (marked ~ in the text)."""
     deciding_rule_id: str
 
 
@@ -450,6 +452,7 @@ def point(values: Sequence[Value], result: Recommendation, labels: Labels) -> Sw
         decision=labels.label(decision),
         gpus=decision.gpus,
         usd_per_month=decision.usd_per_month,
+        cost_is_estimate=decision.cost_is_estimate,
         deciding_rule_id=decision.deciding_rule_id,
     )
 

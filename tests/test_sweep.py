@@ -63,8 +63,9 @@ def test_utilization_sweep_text_shows_break_even_table_and_chart() -> None:
         "\n           0.3 A |AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA $2,774\n" in text
     )  # bar in the letter
     # Serverless has no price in the documents: the bar is the estimate from its break-even utilization.
-    assert "\n0.1            B            -         $555  DEP007\n" in text
-    assert "\n           0.1 B |BBBBBBBB                                 $555\n" in text
+    assert "\n0.1            B            -        ~$555  DEP007\n" in text
+    assert "\n           0.1 B |BBBBBBBB                                 ~$555\n" in text
+    assert "\n~ an estimate: serverless has no list price" in text
 
 
 def test_server_price_sweep_finds_buy_versus_rent(tmp_path: Path) -> None:
@@ -80,6 +81,9 @@ def test_server_price_sweep_finds_buy_versus_rent(tmp_path: Path) -> None:
     assert costs == sorted(costs) and costs[0] < costs[-1]  # a dearer server costs more a month
     variable = data["variables"][0]
     assert (variable["kind"], variable["baseline"]) == ("knowledge", 285_000)
+    assert not any(p["cost_is_estimate"] for p in data["points"])
+    text = invoke(str(workload), "--vary", "server_price_usd=150000:350000:50000").stdout
+    assert "~" not in text
 
 
 def test_two_variables_give_a_decision_map(tmp_path: Path) -> None:
