@@ -32,7 +32,7 @@ from .facts import Fact, GpuFitFact, WorkloadFact
 from .findings import cite, findings_for
 from .knowledge import Citation, Knowledge, OwnServer, load_knowledge
 from .options import build_options, cheapest_admitted, option_order
-from .resolution import fired_rules, preferred_pricing, resolve_deployment, unsuitable_gpus
+from .resolution import fired_rules, preferred_pricing, resolve_deployment, resolve_ruled_out, unsuitable_gpus
 from .result import (
     ApiCost,
     BreakEven,
@@ -56,7 +56,7 @@ from .rulebook import Rule, Rulebook, load_rulebook, load_rulebook_with_policies
 from .sizing import GpuFit, SizingFigures, size_model
 from .text import DEFAULT_FORMAT, Format
 from .throughput import Load, ReplicaPlan, plans_by_gpu, workload_load
-from .workload import ResolvedWorkload, Workload, check_context, resolve_workload
+from .workload import ResolvedWorkload, Workload, context_for, resolve_workload
 
 WORKLOAD_SCENARIO = "workload"
 QUANTIZED_SCENARIO = "quantized"
@@ -210,7 +210,7 @@ def size(
     )
     defaults = {entry.field: entry.value for entry in knowledge.workload_defaults.defaults}
     context = context_tokens or int(defaults["context_tokens"])
-    check_context(
+    context = context_for(
         load_input.avg_input_tokens if load_input else 0,
         load_input.avg_output_tokens if load_input else 0,
         context,
@@ -547,8 +547,20 @@ def evaluate(
         resolved = resolved.model_copy(update={"utilization": utilization, "utilization_source": source})
         own = own_hardware_position(server, plans, unsuitable, resolved, alternatives.rent_against)
         # Stage 3: economics over the options the constraints left.
+        # A rule that already ruled serverless out (residency, an organization's policy) keeps its
+        # estimate out of the API comparison.
+        serverless_ruled_out = "serverless" in resolve_ruled_out(fired_rules(firings, rulebook))
         firings += session.assert_fact(
-            economics_fact(knowledge, server, resolved, alternatives, compared_api, own, evaluated_on)
+            economics_fact(
+                knowledge,
+                server,
+                resolved,
+                alternatives,
+                compared_api,
+                own,
+                evaluated_on,
+                serverless_ruled_out=serverless_ruled_out,
+            )
         )
         rules = fired_rules(firings, rulebook)
         resolution = resolve_deployment(rules)

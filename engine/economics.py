@@ -173,6 +173,8 @@ def economics_fact(
     compared_api: ApiCost | None,
     own: OwnHardware,
     evaluated_on: dt.date,
+    *,
+    serverless_ruled_out: bool = False,
 ) -> EconomicsFact:
     best, reference, quantized = alternatives.best, alternatives.reference, alternatives.quantized
     hyperscaler, non_eu = alternatives.hyperscaler, alternatives.without_residency
@@ -188,7 +190,8 @@ def economics_fact(
     serverless_in_band = utilization < band_low or (
         resolved.load_pattern == "variable" and utilization < band_high
     )
-    self_hosted = min(best_monthly, serverless) if best is not None and serverless_in_band else best_monthly
+    serverless_counts = best is not None and serverless_in_band and not serverless_ruled_out
+    self_hosted = min(best_monthly, serverless) if serverless_counts else best_monthly
     return EconomicsFact(
         requests_per_day=resolved.requests_per_day,
         load_pattern=resolved.load_pattern,

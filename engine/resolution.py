@@ -86,8 +86,14 @@ def resolve_deployment(rules: Sequence[Rule]) -> Resolution:
         )
         for rule, against, _ in candidates
     )
+    return Resolution(winner_rule_id=winner[0].id, proposals=proposals, ruled_out=resolve_ruled_out(rules))
+
+
+def resolve_ruled_out(rules: Sequence[Rule]) -> dict[str, tuple[str, ...]]:
+    """Deployment -> IDs of the fired rules that rule it out, in catalog order."""
     ruled_out: dict[str, tuple[str, ...]] = {}
-    for rule_id, rule_out in rule_outs:
-        for deployment in rule_out.deployments:
-            ruled_out[deployment] = (*ruled_out.get(deployment, ()), rule_id)
-    return Resolution(winner_rule_id=winner[0].id, proposals=proposals, ruled_out=ruled_out)
+    for rule in rules:
+        if rule.then.rule_out is not None:
+            for deployment in rule.then.rule_out.deployments:
+                ruled_out[deployment] = (*ruled_out.get(deployment, ()), rule.id)
+    return ruled_out

@@ -357,32 +357,33 @@ def check_against_catalog(spec: ModelSpec, catalog: ModelConfig) -> None:
         )
 
 
-def check_context(
+def context_for(
     avg_input_tokens: int,
     avg_output_tokens: int,
     context_tokens: int,
     given: bool,
     catalog: ModelConfig | None,
-) -> None:
-    """The KV cache is sized for the context window: a request longer than it, or a window longer than
-    the model supports, would size the wrong cache."""
+) -> int:
+    """The context window the KV cache is sized for. A default window grows to hold an average request;
+    a given one that cannot hold it, or any window longer than the model supports, is an input error."""
     request = avg_input_tokens + avg_output_tokens
+    if not given:
+        context_tokens = max(context_tokens, request)
     if request > context_tokens:
-        window = (
-            f"context_tokens: {context_tokens:,}" if given else f"the default context of {context_tokens:,}"
-        )
         raise InputError(
             f"context_tokens: an average request ({avg_input_tokens:,} in + {avg_output_tokens:,} out = "
-            f"{request:,} tokens) does not fit {window} tokens; "
+            f"{request:,} tokens) does not fit context_tokens: {context_tokens:,} tokens; "
             f"give a context_tokens of at least {request:,}",
             field="context_tokens",
         )
     if catalog is not None and context_tokens > catalog.max_context_tokens:
+        what = f"context_tokens: {context_tokens:,}" if given else f"an average request of {request:,} tokens"
         raise InputError(
-            f"context_tokens: {context_tokens:,} exceeds {catalog.id}'s maximum context of "
+            f"context_tokens: {what} exceeds {catalog.id}'s maximum context of "
             f"{catalog.max_context_tokens:,} tokens",
             field="context_tokens",
         )
+    return context_tokens
 
 
 def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorkload:
@@ -432,7 +433,9 @@ def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorklo
 
     avg_input_tokens, avg_output_tokens = pick("avg_input_tokens"), pick("avg_output_tokens")
     context_tokens = pick("context_tokens")
-    check_context(avg_input_tokens, avg_output_tokens, context_tokens, "context_tokens" in given, catalog)
+    context_tokens = context_for(
+        avg_input_tokens, avg_output_tokens, context_tokens, "context_tokens" in given, catalog
+    )
 
     return ResolvedWorkload(
         name=workload.name,

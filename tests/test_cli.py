@@ -148,10 +148,10 @@ def test_writes_output_file(tmp_path: Path) -> None:
         ),
         ("name: [unclosed\n", "not valid YAML or JSON"),
         (
-            "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 5\n"
-            "avg_input_tokens: 30000\n",
-            "context_tokens: an average request (30,000 in + 150 out = 30,150 tokens) does not fit the "
-            "default context of 8,192 tokens; give a context_tokens of at least 30,150",
+            "name: x\nmodel: {name: mistral-7b, precision: bf16}\nrequests_per_day: 5\n"
+            "avg_input_tokens: 40000\n",
+            "context_tokens: an average request of 40,150 tokens exceeds mistral-7b's maximum context of "
+            "32,768 tokens",
         ),
         (
             "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 5\n"
@@ -177,6 +177,16 @@ def test_non_utf8_input_exits_2() -> None:
     result = CliRunner().invoke(main, ["recommend", "-"], input=b"name: \xff\xfe\n")
     assert result.exit_code == 2
     assert "<stdin>: not UTF-8 text (byte 6)" in result.output
+
+
+def test_the_default_context_grows_to_hold_a_long_request() -> None:
+    workload = (
+        "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 5\n"
+        "avg_input_tokens: 30000\n"
+    )
+    result = invoke("recommend", "-", "--as-of", "2026-11-30", stdin=workload)
+    assert result.exit_code == 0, result.output
+    assert "| Context | 30,150 tokens (default) |" in result.output
 
 
 def test_a_request_exactly_filling_the_context_is_accepted() -> None:

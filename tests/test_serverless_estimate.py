@@ -3,6 +3,7 @@ utilization): the estimate built on it takes part in the API-versus-self-hosting
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -115,3 +116,42 @@ def test_the_self_hosted_cost_quoted_is_the_route_recommended(workload: dict[str
         quoted = QUOTED_SELF_HOSTED.search(finding.message)
         assert quoted is not None
         assert float(quoted.group(1).replace(",", "")) == pytest.approx(decision.usd_per_month, abs=0.01)
+
+
+NO_SERVERLESS_POLICY = """\
+schema_version: 1
+family: ORG
+rules:
+  - id: ORG101
+    name: no-serverless
+    topic: deployment
+    severity: critical
+    fact: workload
+    when: []
+    then:
+      rule_out: {deployments: [serverless], precedence: 60}
+    title: "Company policy: no serverless endpoints"
+    message: "Company policy allows no serverless endpoints."
+    rationale: "One operations model for every workload."
+    source: {document: cloud-gpu-costs-2026, section: "Fünf Strategien zur GPU-Kostenoptimierung"}
+"""
+
+
+def test_a_serverless_route_a_policy_rules_out_is_not_compared_with_the_api(tmp_path: Path) -> None:
+    policy = tmp_path / "policy"
+    policy.mkdir()
+    (policy / "no-serverless.yaml").write_text(NO_SERVERLESS_POLICY, encoding="utf-8")
+    workload = tmp_path / "w.yaml"
+    workload.write_text(yaml.safe_dump(hr_assistant_workload(utilization=0.1)), encoding="utf-8")
+    args = ["recommend", str(workload), "--as-of", EVALUATED_ON.isoformat(), "--format", "json"]
+    without_policy = json.loads(CliRunner().invoke(main, args).stdout)
+    assert without_policy["decision"]["deployment"] == "serverless"
+    result = CliRunner().invoke(main, [*args, "--policy", str(policy)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    # The dedicated route ($947.76) still undercuts the API ($979.97): DEP004 decides and quotes the
+    # dedicated price, not the serverless estimate the policy forbids.
+    assert data["decision"]["deployment"] == "dedicated_cloud"
+    [dep004] = [f for f in data["findings"] if f["rule_id"] == "DEP004"]
+    quote = "self-hosted option at $947.76/month undercuts the managed API at $979.97/month"
+    assert quote in dep004["message"]

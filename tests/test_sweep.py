@@ -148,8 +148,8 @@ def test_ranges_are_exact_decimals() -> None:
         ("server_price_usd=0:100000:50000", "a price must be greater than 0"),
         ("price:runpod/comunity/h200=1:2:1", "did you mean price:runpod/community/h200?"),
         (
-            "avg_input_tokens=1000:20000:5000",
-            "--vary avg_input_tokens=11000: context_tokens: an average request (11,000 in + 150 out",
+            "context_tokens=256:8192:2048",
+            "--vary context_tokens=256: context_tokens: an average request (300 in + 150 out = 450 tokens)",
         ),
     ],
 )
