@@ -377,7 +377,7 @@ def context_for(
             field="context_tokens",
         )
     if catalog is not None and context_tokens > catalog.max_context_tokens:
-        what = f"context_tokens: {context_tokens:,}" if given else f"an average request of {request:,} tokens"
+        what = f"{context_tokens:,}" if given else f"an average request of {request:,} tokens"
         raise InputError(
             f"context_tokens: {what} exceeds {catalog.id}'s maximum context of "
             f"{catalog.max_context_tokens:,} tokens",

@@ -162,7 +162,7 @@ def test_writes_output_file(tmp_path: Path) -> None:
         (
             "name: x\nmodel: {name: mistral-7b, precision: bf16}\nrequests_per_day: 5\n"
             "context_tokens: 100000\n",
-            "context_tokens: 100,000 exceeds mistral-7b's maximum context of 32,768 tokens",
+            "error: context_tokens: 100,000 exceeds mistral-7b's maximum context of 32,768 tokens",
         ),
     ],
 )
@@ -247,7 +247,7 @@ def test_size_by_parameters_has_no_kv_figure() -> None:
         (["size", "--params-b", "inf", "--precision", "bf16"], "--params-b: not a finite number"),
         (
             ["size", "--model", "mistral-7b", "--precision", "bf16", "--context-tokens", "1000000"],
-            "context_tokens: 1,000,000 exceeds mistral-7b's maximum context of 32,768 tokens",
+            "error: context_tokens: 1,000,000 exceeds mistral-7b's maximum context of 32,768 tokens",
         ),
         (
             [

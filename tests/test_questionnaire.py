@@ -161,7 +161,7 @@ def test_answers_that_do_not_fit_together_are_saved_with_a_way_forward(tmp_path:
         child.expect_exact("> ")
         child.sendline("")
     child.expect_exact("Correct the field there and run")
-    child.expect_exact("context_tokens: 100,000 exceeds mistral-7b's maximum context of 32,768 tokens")
+    child.expect_exact("error: context_tokens: 100,000 exceeds mistral-7b's maximum context of 32,768 tokens")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
