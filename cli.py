@@ -94,6 +94,25 @@ def parse_date(value: str | None) -> dt.date:
         raise InputError(f"--as-of: {value!r} is not a date; use YYYY-MM-DD") from None
 
 
+# Options several commands share, declared once so their names, choices and help stay the same.
+as_of_option = click.option(
+    "--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date, for the age of prices (default: today)."
+)
+policy_option = click.option(
+    "--policy", "policy_dir", metavar="DIR", help="Add an organization's rules from DIR/*.yaml."
+)
+lang_option = click.option(
+    "--lang", type=click.Choice(["en", "de"]), default="en", show_default=True, help="Memo language."
+)
+currency_option = click.option(
+    "--currency",
+    type=click.Choice(["USD", "EUR"]),
+    default="USD",
+    show_default=True,
+    help="Currency of amounts.",
+)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="gpu-advisor")
 def main() -> None:
@@ -116,20 +135,10 @@ def main() -> None:
     help="Decision memo in Markdown, or the full result as JSON.",
 )
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
-@click.option(
-    "--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date, for the age of prices (default: today)."
-)
-@click.option("--policy", "policy_dir", metavar="DIR", help="Add an organization's rules from DIR/*.yaml.")
-@click.option(
-    "--lang", type=click.Choice(["en", "de"]), default="en", show_default=True, help="Memo language."
-)
-@click.option(
-    "--currency",
-    type=click.Choice(["USD", "EUR"]),
-    default="USD",
-    show_default=True,
-    help="Currency of amounts.",
-)
+@as_of_option
+@policy_option
+@lang_option
+@currency_option
 @click.option(
     "--overrides", metavar="FILE", help="Your own prices: negotiated rates, server, electricity, rate."
 )
@@ -339,9 +348,7 @@ def tco(output_format: str, **overrides: float | None) -> None:
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-@click.option(
-    "--policy", "policy_dir", metavar="DIR", help="Include an organization's rules from DIR/*.yaml."
-)
+@policy_option
 @click.pass_context
 @handle_errors
 def rules(ctx: click.Context, topic: str | None, output_format: str, policy_dir: str | None) -> None:
@@ -372,9 +379,7 @@ def rules(ctx: click.Context, topic: str | None, output_format: str, policy_dir:
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-@click.option(
-    "--policy", "policy_dir", metavar="DIR", help="Include an organization's rules from DIR/*.yaml."
-)
+@policy_option
 @click.pass_context
 @handle_errors
 def rules_show(ctx: click.Context, rule_id: str, output_format: str, policy_dir: str | None) -> None:
@@ -431,8 +436,8 @@ def calibration() -> None:
     help="Exit 1 on failed checks only, or on warnings too.",
 )
 @click.option("--soft-fail", is_flag=True, help="Report, but exit 0 whatever the checks say (for rollout).")
-@click.option("--policy", "policy_dir", metavar="DIR", help="Add an organization's rules from DIR/*.yaml.")
-@click.option("--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date (default: today).")
+@policy_option
+@as_of_option
 @handle_errors
 def check(
     proposal_file: str,
@@ -523,9 +528,9 @@ def catalog(
 )
 @click.option("--save", "save_file", metavar="FILE", help="Where to save the answers (default: NAME.yaml).")
 @click.option("--memo", "memo_file", metavar="FILE", help="Where to save the memo (default: NAME-memo.md).")
-@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
-@click.option("--currency", type=click.Choice(["USD", "EUR"]), default="USD", show_default=True)
-@click.option("--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date (default: today).")
+@lang_option
+@currency_option
+@as_of_option
 @handle_errors
 def ask(
     from_file: str | None,
@@ -672,9 +677,7 @@ def serve(host: str, port: int) -> None:
 @click.option(
     "--strict", is_flag=True, help="Stop at the first bad row with exit code 2 instead of skipping it."
 )
-@click.option(
-    "--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date, for the age of prices (default: today)."
-)
+@as_of_option
 @handle_errors
 def batch(
     input_file: str,
@@ -725,9 +728,7 @@ def batch(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
-@click.option(
-    "--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date, for the age of prices (default: today)."
-)
+@as_of_option
 @handle_errors
 def sweep(
     workload_file: str, specs: tuple[str, ...], output_format: str, output: str | None, as_of: str | None

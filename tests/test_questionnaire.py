@@ -42,6 +42,16 @@ def answer(child: pexpect.spawn, question: str, text: str) -> None:
     child.sendline(text)
 
 
+def take_defaults_until(child: pexpect.spawn, end: str) -> None:
+    """Press Enter at every remaining question until ``end`` appears."""
+    for _ in load_questions():
+        if child.expect([r"\n\d+\. ", end]) == 1:
+            return
+        child.expect_exact("> ")
+        child.sendline("")
+    child.expect_exact(end)
+
+
 def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
     child = spawn(tmp_path)
     answer(child, "What is the workload called?", "support bot")
@@ -101,12 +111,7 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
 
 def test_prefilled_answers_are_offered_as_defaults(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--from", str(EXAMPLES_DIR / "hr-assistant.yaml"))
-    for _ in load_questions():
-        index = child.expect([r"\n\d+\. ", "Saved the answers to"])
-        if index == 1:
-            break
-        child.expect_exact("> ")
-        child.sendline("")
+    take_defaults_until(child, "Saved the answers to")
     child.expect(pexpect.EOF)
     saved = yaml.safe_load((tmp_path / "w.yaml").read_text(encoding="utf-8"))
     original = yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text(encoding="utf-8"))
@@ -154,12 +159,7 @@ def test_answers_that_do_not_fit_together_are_saved_with_a_way_forward(tmp_path:
     answer(child, "How many tokens does an average prompt have?", "")
     answer(child, "How many tokens does an average answer have?", "")
     answer(child, "How long is the context window the service must hold?", "100000")
-    for _ in load_questions():
-        index = child.expect([r"\n\d+\. ", "The answers are saved in"])
-        if index == 1:
-            break
-        child.expect_exact("> ")
-        child.sendline("")
+    take_defaults_until(child, "The answers are saved in")
     child.expect_exact("Correct the field there and run")
     child.expect_exact("error: context_tokens: 100,000 exceeds mistral-7b's maximum context of 32,768 tokens")
     child.expect(pexpect.EOF)
@@ -188,12 +188,7 @@ def test_the_context_question_holds_a_long_prompt(tmp_path: Path) -> None:
         "The context window must hold an average request: at least 30,150 tokens (prompt plus answer)."
     )
     child.sendline("")
-    for _ in load_questions():
-        index = child.expect([r"\n\d+\. ", "Saved the answers to"])
-        if index == 1:
-            break
-        child.expect_exact("> ")
-        child.sendline("")
+    take_defaults_until(child, "Saved the answers to")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
