@@ -278,7 +278,7 @@ def size(
     }
     load_input = None
     if requests_per_day is not None:
-        defaults = {d.field: d.value for d in load_knowledge().workload_defaults.defaults}
+        defaults = load_knowledge().workload_default_values()
         load_input = LoadInput(
             requests_per_day=requests_per_day,
             avg_input_tokens=input_tokens or int(defaults["avg_input_tokens"]),

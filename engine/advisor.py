@@ -208,7 +208,7 @@ def size(
         if active_params_b is not None
         else (catalog.active_params_b if catalog is not None and params_b is None else total)
     )
-    defaults = {entry.field: entry.value for entry in knowledge.workload_defaults.defaults}
+    defaults = knowledge.workload_default_values()
     context = context_tokens or int(defaults["context_tokens"])
     context = context_for(
         load_input.avg_input_tokens if load_input else 0,
@@ -315,7 +315,6 @@ def fits_one_small_card(figures: SizingFigures, knowledge: Knowledge) -> bool:
 
 
 def workload_fact(resolved: ResolvedWorkload, figures: SizingFigures, knowledge: Knowledge) -> WorkloadFact:
-    restricted = {c.country for c in knowledge.export_control.restricted_countries}
     return WorkloadFact(
         requests_per_day=resolved.requests_per_day,
         load_pattern=resolved.load_pattern,
@@ -327,7 +326,7 @@ def workload_fact(resolved: ResolvedWorkload, figures: SizingFigures, knowledge:
         model_stable=resolved.model_stable,
         custom_weights=resolved.custom_weights,
         company_country=resolved.company_country,
-        export_restricted_country=resolved.company_country in restricted,
+        export_restricted_country=knowledge.export_restricted(resolved.company_country),
         precision=resolved.precision,
         params_b=float(resolved.params_b),
         active_params_b=float(resolved.active_params_b),

@@ -266,7 +266,6 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> ProposalFa
     utilization = resolved.utilization or 0.0
     busy = needed * utilization * resolved.hours_per_month
     node_utilization = busy / (node_cards * server.hours_per_month) if server and node_cards else 0.0
-    restricted = {c.country for c in knowledge.export_control.restricted_countries}
 
     return ProposalFact(
         deployment=proposal.deployment,
@@ -310,7 +309,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> ProposalFa
         latency_sensitive=resolved.latency_sensitive,
         business_critical=resolved.business_critical,
         devops_capacity=resolved.devops_capacity,
-        export_restricted_country=resolved.company_country in restricted,
+        export_restricted_country=knowledge.export_restricted(resolved.company_country),
         company_country=resolved.company_country,
     )
 

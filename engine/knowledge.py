@@ -501,6 +501,14 @@ class Knowledge(Strict):
     def threshold_values(self) -> dict[str, float]:
         return {t.key: t.value for t in self.thresholds.thresholds}
 
+    def export_restricted(self, country: str) -> bool:
+        """The country is on the documents' export-control list for data-center GPUs."""
+        return any(entry.country == country for entry in self.export_control.restricted_countries)
+
+    def workload_default_values(self) -> dict[str, Any]:
+        """Workload field -> the value used when a workload leaves it out."""
+        return {entry.field: entry.value for entry in self.workload_defaults.defaults}
+
     def bytes_per_parameter(self, precision: str) -> float:
         for entry in self.sizing.bytes_per_parameter:
             if entry.precision == precision:

@@ -410,7 +410,7 @@ def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorklo
             field="model.active_params_b",
         )
 
-    defaults = {entry.field: entry.value for entry in knowledge.workload_defaults.defaults}
+    defaults = knowledge.workload_default_values()
     given = workload.model_dump(exclude_none=True)
     defaults_used: list[str] = []
 
