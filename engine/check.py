@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -28,11 +27,10 @@ from .result import Decision, ResultModel
 from .rulebook import Deployment, PricingKind, Rule
 from .text import render
 from .workload import (
-    MAX_INPUT_BYTES,
     Workload,
-    decode,
     input_error,
     load_yaml,
+    read_input_text,
     validate_workload,
 )
 
@@ -122,19 +120,7 @@ class CheckResult(ResultModel):
 
 def read_proposal_documents(path: str) -> list[tuple[int, ProposalDocument]]:
     """The proposals of a file (YAML or JSON; one mapping, a list, or a mapping with 'proposals')."""
-    import sys
-
-    if path == "-":
-        text = decode(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), "<stdin>")
-    else:
-        try:
-            with Path(path).open("rb") as file:
-                text = decode(file.read(MAX_INPUT_BYTES + 1), path)
-        except FileNotFoundError:
-            raise InputError(f"{path}: no such file") from None
-        except OSError as error:
-            raise InputError(f"{path}: cannot be read ({error.strerror})") from None
-    data = load_yaml(text, path)
+    data = load_yaml(read_input_text(path), path)
     if isinstance(data, dict) and set(data) == {"proposals"}:
         data = data["proposals"]
     documents = data if isinstance(data, list) else [data]

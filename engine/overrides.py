@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import InputError, unknown_value_message
 from .knowledge import Citation, Knowledge
-from .workload import MAX_INPUT_BYTES, decode, input_error, load_yaml
+from .workload import input_error, load_yaml, read_input_text
 
 OVERRIDE_SOURCE_TITLE = "your overrides file"
 
@@ -62,14 +62,7 @@ class Overrides(StrictInput):
 
 
 def read_overrides(path: str) -> Overrides:
-
-    try:
-        with Path(path).open("rb") as file:
-            text = decode(file.read(MAX_INPUT_BYTES + 1), path)
-    except FileNotFoundError:
-        raise InputError(f"--overrides: {path}: no such file") from None
-    except OSError as error:
-        raise InputError(f"--overrides: {path}: cannot be read ({error.strerror})") from None
+    text = read_input_text(path, error_prefix="--overrides: ", stdin=False)
     data = load_yaml(text, f"--overrides: {path}")
     try:
         return Overrides.model_validate(data or {}, strict=False)

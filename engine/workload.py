@@ -180,18 +180,24 @@ def load_yaml(text: str, origin: str) -> Any:
 
 def load_workload(path: str) -> Workload:
     """Read a workload from a file path, or from standard input when the path is ``-``."""
-    if path == "-":
+    return parse_workload_text(read_input_text(path), "<stdin>" if path == "-" else path)
+
+
+def read_input_text(path: str, *, error_prefix: str = "", stdin: bool = True) -> str:
+    """A user's input file as text, or standard input for ``-``: bounded in size, UTF-8, and every
+    failure an input error naming the file (after ``error_prefix``, e.g. the option that named it)."""
+    if stdin and path == "-":
         import sys
 
-        return parse_workload_text(decode(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), "<stdin>"), "<stdin>")
+        return decode(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), "<stdin>")
     try:
         with Path(path).open("rb") as file:
             data = file.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
+        raise InputError(f"{error_prefix}{path}: no such file") from None
     except OSError as error:
-        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
-    return parse_workload_text(decode(data, path), path)
+        raise InputError(f"{error_prefix}{path}: cannot be read ({error.strerror})") from None
+    return decode(data, path)
 
 
 def decode(data: bytes, origin: str) -> str:
