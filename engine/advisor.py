@@ -26,7 +26,6 @@ from .economics import (
     own_hardware_position,
     per_gpu_hour,
     select_own_server,
-    serverless_estimate,
 )
 from .facts import Fact, GpuFitFact, WorkloadFact
 from .findings import cite, findings_for
@@ -549,18 +548,17 @@ def evaluate(
         # A rule that already ruled serverless out (residency, an organization's policy) keeps its
         # estimate out of the API comparison.
         serverless_ruled_out = "serverless" in resolve_ruled_out(fired_rules(firings, rulebook))
-        firings += session.assert_fact(
-            economics_fact(
-                knowledge,
-                server,
-                resolved,
-                alternatives,
-                compared_api,
-                own,
-                evaluated_on,
-                serverless_ruled_out=serverless_ruled_out,
-            )
+        economics = economics_fact(
+            knowledge,
+            server,
+            resolved,
+            alternatives,
+            compared_api,
+            own,
+            evaluated_on,
+            serverless_ruled_out=serverless_ruled_out,
         )
+        firings += session.assert_fact(economics)
         rules = fired_rules(firings, rulebook)
         resolution = resolve_deployment(rules)
         winner = next(p for p in resolution.proposals if p.status == "won")
@@ -569,15 +567,12 @@ def evaluate(
             best = best.model_copy(update={"chosen": winner.deployment == "dedicated_cloud"})
             options = [best if option_order(o) == option_order(best) else o for o in options]
         chosen = best if best is not None and best.chosen else None
-        serverless = (
-            serverless_estimate(knowledge, alternatives.best.usd_per_month, resolved.utilization or 0.0)
-            if alternatives.best is not None
-            else None
+        # The serverless estimate needs a dedicated price to scale; without an option there is none.
+        serverless = economics.serverless_usd_per_month if alternatives.best is not None else None
+        break_even = knowledge.threshold("serverless_break_even_utilization").value
+        decision = decide(
+            winner.deployment, winner.rule_id, chosen, compared_api, own, serverless, break_even
         )
-        decision = decide(winner.deployment, winner.rule_id, chosen, compared_api, own, serverless)
-        if decision.cost_is_estimate:
-            break_even = knowledge.threshold("serverless_break_even_utilization").value
-            decision = decision.model_copy(update={"estimate_break_even_utilization": break_even})
         evaluation = Evaluation(
             knowledge, rulebook, resolved, figures, plans, unsuitable, rules, resolution, decision, server
         )
@@ -629,6 +624,7 @@ def decide(
     compared_api: ApiCost | None,
     own: OwnHardware,
     serverless_usd_per_month: float | None = None,
+    serverless_break_even: float | None = None,
 ) -> Decision:
     if deployment == "dedicated_cloud" and chosen is not None:
         return Decision(
@@ -675,6 +671,7 @@ def decide(
             usd_per_month=compared_api.usd_per_month if compared_api else None,
             deciding_rule_id=rule_id,
         )
+    estimated = serverless_usd_per_month if deployment == "serverless" else None
     return Decision(
         deployment=deployment,  # type: ignore[arg-type]
         pricing=None,
@@ -682,7 +679,8 @@ def decide(
         offer=None,
         gpu=None,
         gpus=None,
-        usd_per_month=serverless_usd_per_month if deployment == "serverless" else None,
-        cost_is_estimate=deployment == "serverless" and serverless_usd_per_month is not None,
+        usd_per_month=estimated,
+        cost_is_estimate=estimated is not None,
+        estimate_break_even_utilization=serverless_break_even if estimated is not None else None,
         deciding_rule_id=rule_id,
     )
