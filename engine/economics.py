@@ -195,7 +195,7 @@ def economics_fact(
     return EconomicsFact(
         requests_per_day=resolved.requests_per_day,
         load_pattern=resolved.load_pattern,
-        utilization=float(resolved.utilization or 0.0),
+        utilization=float(utilization),
         model_stable=resolved.model_stable,
         on_premises_required=resolved.on_premises_required,
         has_eligible_option=best is not None,
