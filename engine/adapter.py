@@ -1,29 +1,43 @@
 """The one module that talks to durable-rules.
 
 Rule declarations are compiled into durable-rules' native JSON form (rule names are our rule IDs, so the
-DSL's process-wide registry is never touched) and registered on one host per process. Measured traps of
-durable-rules 2.0.28 this module avoids:
+DSL's process-wide registry is never touched) and loaded into durable-rules' C engine, which matches
+facts against them (its Rete network) and hands back the rules that fired, one at a time, in its
+agenda order.
 
-- the stock host starts two timer threads that race with synchronous calls: ``_QuietHost`` starts none;
+This module drives the C engine (``durable_rules_engine``, the extension module every durable-rules
+install builds) directly instead of through ``durable.engine.Host``. The host's Python layer exists
+for asynchronous actions, timers and statecharts, none of which an evaluation uses: for every fired
+rule it decoded and re-encoded the session state as JSON and built closure objects, which took most of
+an evaluation's engine time, and it started two timer threads that raced with synchronous calls. The
+calls used here are the ones that layer makes; durable-rules is pinned to the version they were read
+from (2.0.28).
+
+Measured traps of durable-rules 2.0.28 this module avoids:
+
 - a ruleset holds at most 1,024 live sessions: each evaluation uses a fresh session and deletes it;
 - asserting a fact no rule matches still creates the session, and deleting a session that never
   stored a fact crashes the process: every session first asserts a marker fact that an internal rule
   matches, so it can always be deleted;
-- ``post`` consumes events: facts are only ever asserted with ``assert_fact``;
+- ``post`` consumes events: facts are only ever asserted;
 - ``none()`` is not truth-maintained: "no rule concluded X" is decided in Python after the run;
 - comparisons with missing or mistyped properties misfire: facts are complete pydantic models;
-- exceptions inside actions are swallowed into ``state['exception']``: checked after every assert;
-- the host is not safe to share between threads: a lock serializes evaluations.
+- the engine is not safe to share between threads: a lock serializes evaluations.
+
+Every rule matches one fact, so the rules that fire after an assert are about the fact just asserted:
+a firing carries that fact as it was sent.
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from .errors import EngineError
@@ -105,65 +119,77 @@ def compile_rulebook(rulebook: Rulebook, thresholds: Mapping[str, float]) -> dic
     return definition
 
 
-def _ignore(c: Any) -> None:
-    """Action of the session marker rule: nothing to do."""
+_RULES_OK, _NOT_HANDLED = 0, 1
+"""Result codes of an assert (durable-rules' ``rules.h``): every other code raises in the C engine."""
+
+
+def fired_rule_name(message: str) -> str:
+    """The rule name of one fired action as the C engine serializes it: ``{"<rule>":{"m":{...}}}``."""
+    if not message.startswith('{"'):
+        raise EngineError(f"rules engine returned an action it could not name: {message[:80]!r}")
+    return message[2 : message.index('"', 2)]
 
 
 class RulesEngine:
-    """A compiled rulebook on a private durable-rules host. Build once per process; reuse for every call."""
+    """A compiled rulebook in durable-rules' C engine. Build once per process; reuse for every call."""
 
     def __init__(self, rulebook: Rulebook, thresholds: Mapping[str, float]) -> None:
-        from durable import engine as durable_engine
+        import durable_rules_engine
 
-        class _QuietHost(durable_engine.Host):  # type: ignore[misc]
-            def _run(self) -> None:
-                """Start no timer threads: every evaluation here is synchronous."""
-
-        self._not_handled = durable_engine.MessageNotHandledException
+        self._c = durable_rules_engine
         self._lock = threading.Lock()
         self._sessions = itertools.count(1)
-        self._firings: list[Firing] = []
         definition = compile_rulebook(rulebook, thresholds)
-        for rule_id in definition:
-            definition[rule_id]["run"] = self._action(rule_id)
-        definition[SESSION_RULE] = {"all": [{"m": {"kind": SESSION_RULE}}], "run": _ignore}
-        self._host = _QuietHost({RULESET_NAME: definition})
-
-    def _action(self, name: str) -> Any:
-        applicability = name.endswith(APPLICABILITY_SUFFIX)
-        rule_id = name.removesuffix(APPLICABILITY_SUFFIX)
-
-        def action(c: Any) -> None:
-            fact = {key: value for key, value in c.m.items() if key != "sid"}
-            self._firings.append(Firing(rule_id, fact, applicability))
-
-        return action
+        definition[SESSION_RULE] = {"all": [{"m": {"kind": SESSION_RULE}}]}
+        self._applicability = {
+            name: (name.removesuffix(APPLICABILITY_SUFFIX), name.endswith(APPLICABILITY_SUFFIX))
+            for name in definition
+        }
+        self._handle = self._c.create_ruleset(RULESET_NAME, json.dumps(definition, ensure_ascii=False))
 
     @contextmanager
     def session(self) -> Iterator[Session]:
         """A fresh engine session, deleted afterwards; evaluations are serialized across threads."""
         with self._lock:
             sid = str(next(self._sessions))
-            self._host.assert_fact(RULESET_NAME, {"sid": sid, "kind": SESSION_RULE})
+            self._send({"sid": sid, "kind": SESSION_RULE})
             try:
                 yield Session(self, sid)
             finally:
-                self._firings.clear()
-                self._host.delete_state(RULESET_NAME, sid)
+                self._c.delete_state(self._handle, sid)
 
     def _assert(self, sid: str, fact: Fact) -> list[Firing]:
-        self._firings.clear()
         payload = fact.payload()
         payload["sid"] = sid
+        names = self._send(payload)
+        del payload["sid"]
+        fact_seen = MappingProxyType(payload)
+        firings = []
+        for name in names:
+            rule_id, applicability = self._applicability[name]
+            if rule_id != SESSION_RULE:
+                firings.append(Firing(rule_id, fact_seen, applicability))
+        return firings
+
+    def _send(self, payload: dict[str, Any]) -> list[str]:
+        """Assert one fact and run the engine's agenda: the names of the rules that fired, in order."""
         try:
-            state = self._host.assert_fact(RULESET_NAME, payload)
-        except self._not_handled:
-            return []
-        if isinstance(state, dict) and state.get("exception"):
-            raise EngineError(f"rules engine failed while evaluating {fact.kind} facts: {state['exception']}")
-        fired = list(self._firings)
-        self._firings.clear()
-        return fired
+            code, state = self._c.assert_fact(self._handle, json.dumps(payload, ensure_ascii=False))
+            if code == _NOT_HANDLED:
+                return []
+            if code != _RULES_OK:  # observed or deferred: nothing new to fire
+                return []
+            names = []
+            action = self._c.start_action_for_state(self._handle, state)
+            message = action[1] if action else None
+            while message:
+                names.append(fired_rule_name(message))
+                message = self._c.complete_and_start_action(self._handle, state)
+        except self._c.error as error:
+            raise EngineError(
+                f"rules engine failed while evaluating {payload['kind']} facts: {error}"
+            ) from None
+        return names
 
 
 class Session:

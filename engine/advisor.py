@@ -55,6 +55,7 @@ from .rulebook import Rule, Rulebook, load_rulebook, load_rulebook_with_policies
 from .sizing import GpuFit, SizingFigures, size_model
 from .text import DEFAULT_FORMAT, Format
 from .throughput import Load, ReplicaPlan, plans_by_gpu, workload_load
+from .trusted import trusted
 from .workload import ResolvedWorkload, Workload, context_for, resolve_workload
 
 WORKLOAD_SCENARIO = "workload"
@@ -118,7 +119,8 @@ def sizing_rows(
         blocked = tuple(unsuitable.get(fit.gpu, ()))
         plan = None if blocked else plans.get(fit.gpu)
         rows.append(
-            GpuSizing.model_construct(
+            trusted(
+                GpuSizing,
                 gpu=fit.gpu,
                 name=fit.name,
                 memory_gb=fit.memory_gb,

@@ -7,6 +7,7 @@ import math
 from pydantic import BaseModel, ConfigDict, Field
 
 from .knowledge import ApiPrice, Offer, OwnServer
+from .trusted import trusted
 
 TOKENS_PER_MILLION = 1_000_000
 
@@ -37,7 +38,8 @@ def rent(
     gpus_rented = instances * offer.gpus_per_instance
     usd_per_hour = gpus_rented * (offer.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour)
     billed_hours = calendar_hours_per_month if offer.billing == "committed" else hours_per_month
-    return Rental.model_construct(
+    return trusted(
+        Rental,
         gpus_needed=gpus_needed,
         gpus_rented=gpus_rented,
         usd_per_hour=usd_per_hour,

@@ -34,9 +34,10 @@ class Fact(BaseModel):
     def payload(self) -> dict[str, Any]:
         """The fact as the engine (and the reference evaluator) sees it: JSON types, numbers that
         durable-rules can parse."""
-        data = self.model_dump(mode="json")
+        # Every field is a str, int, float or bool (strict), so the instance's own values are JSON types.
         return {
-            key: engine_number(value) if isinstance(value, float) else value for key, value in data.items()
+            key: engine_number(value) if type(value) is float else value
+            for key, value in self.__dict__.items()
         }
 
 

@@ -10,6 +10,7 @@ from .knowledge import Citation, Knowledge
 from .result import Finding
 from .rulebook import Rule, Rulebook, rule_text
 from .text import DEFAULT_FORMAT, Format, render_message
+from .trusted import trusted
 
 
 def cite(citation: Citation, knowledge: Knowledge) -> str:
@@ -54,7 +55,8 @@ def findings_for(
         rule = rulebook.rule(firing.rule_id)
         text = rule_text(rule, fmt.lang)
         findings.append(
-            Finding.model_construct(
+            trusted(
+                Finding,
                 rule_id=rule.id,
                 subject=str(firing.fact["gpu"]) if rule.fact == "gpu_fit" else None,
                 topic=rule.topic,

@@ -14,6 +14,7 @@ from .resolution import excluded_by, option_filters
 from .result import Option
 from .rulebook import Rule
 from .throughput import ReplicaPlan
+from .trusted import trusted
 
 
 def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> dict[str, Any]:
@@ -89,8 +90,9 @@ def priced_offers(
 
 def to_option(priced: PricedOffer, labels: dict[str, str]) -> Option:
     offer, rental, attributes, plan = priced.offer, priced.rental, priced.attributes, priced.plan
-    # Built from validated knowledge; skipping re-validation keeps a recommendation in milliseconds.
-    return Option.model_construct(
+    # Built from validated knowledge: no re-validation (see engine/trusted.py).
+    return trusted(
+        Option,
         provider=offer.provider,
         offer=offer.offer,
         gpu=offer.gpu,
