@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+import jinja2
 
 from .adapter import Firing
 from .knowledge import Citation, Knowledge
 from .result import Finding
 from .rulebook import Rule, Rulebook, rule_text
-from .text import DEFAULT_FORMAT, Format, render_message
+from .text import DEFAULT_FORMAT, Format, environment, message_template, render_compiled_message
 from .trusted import trusted
 
 
@@ -21,12 +24,78 @@ def cite(citation: Citation, knowledge: Knowledge) -> str:
     return f"{citation.title} <{citation.url}>" if citation.title else str(citation.url)
 
 
-def shared_context(knowledge: Knowledge, rulebook: Rulebook) -> dict[str, Any]:
-    """What every rule message sees besides its fact: thresholds as ``t`` and knowledge as ``k``."""
-    return {
+@dataclass(frozen=True)
+class RuleFinding:
+    """What every finding of one rule shares in one language: all but the message's numbers."""
+
+    rule_id: str
+    per_gpu: bool
+    """The rule fires once per GPU (on gpu_fit facts): its findings name the GPU as their subject."""
+    topic: str
+    severity: str
+    title: str
+    rationale: str
+    source: str
+    origin: str
+    template: jinja2.Template
+
+
+@dataclass(frozen=True)
+class FindingTexts:
+    """Every rule's shared parts in one language, and what every message sees besides its fact."""
+
+    rules: dict[str, RuleFinding]
+    order: dict[str, int]
+    """Rule ID -> position in the catalog: findings are listed in catalog order."""
+    template_globals: dict[str, Any]
+    references: dict[str, Any]
+    """Thresholds as ``t`` and knowledge as ``k``: they win over a fact field of the same name."""
+
+    def context(self, fact: Mapping[str, Any], fmt: Format) -> dict[str, Any]:
+        return {**self.template_globals, **fact, **self.references, "fmt": fmt}
+
+
+def build_finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> FindingTexts:
+    rules = {}
+    for rule in rulebook.rules:
+        text = rule_text(rule, lang)
+        rules[rule.id] = RuleFinding(
+            rule_id=rule.id,
+            per_gpu=rule.fact == "gpu_fit",
+            topic=rule.topic,
+            severity=rule.severity,
+            title=text.title,
+            rationale=" ".join(text.rationale.split()),
+            source=cite(rule.source, knowledge),
+            origin=rulebook.origin(rule.id),
+            template=message_template(lang, text.message),
+        )
+    references = {
         "t": rulebook.threshold_values(knowledge),
         "k": {"server": knowledge.own_server(), "figures": knowledge.figures_by_id()},
     }
+    return FindingTexts(
+        rules=rules,
+        order={rule_id: index for index, rule_id in enumerate(rules)},
+        template_globals=dict(environment(lang).globals),
+        references=references,
+    )
+
+
+_TEXTS: dict[tuple[int, int, str], tuple[Rulebook, Knowledge, FindingTexts]] = {}
+
+
+def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> FindingTexts:
+    """The rules' shared finding parts, worked out once per rulebook, knowledge base and language (the
+    same for every workload). Keyed by identity; the objects are kept so their ids cannot be reused."""
+    key = (id(rulebook), id(knowledge), lang)
+    cached = _TEXTS.get(key)
+    if cached is None or cached[0] is not rulebook or cached[1] is not knowledge:
+        if len(_TEXTS) > 16:
+            _TEXTS.clear()
+        cached = (rulebook, knowledge, build_finding_texts(rulebook, knowledge, lang))
+        _TEXTS[key] = cached
+    return cached[2]
 
 
 def render_rule_message(
@@ -35,53 +104,34 @@ def render_rule_message(
     knowledge: Knowledge,
     rulebook: Rulebook,
     fmt: Format = DEFAULT_FORMAT,
-    shared: dict[str, Any] | None = None,
 ) -> str:
-    """The rule's message with this fact's numbers; ``shared`` when the caller renders many at once."""
-    context = {**fact, **(shared or shared_context(knowledge, rulebook))}
-    return render_message(rule_text(rule, fmt.lang).message, context, fmt)
+    """The rule's message with this fact's numbers."""
+    texts = finding_texts(rulebook, knowledge, fmt.lang)
+    return render_compiled_message(texts.rules[rule.id].template, texts.context(fact, fmt))
 
 
 def findings_for(
     firings: Sequence[Firing], rulebook: Rulebook, knowledge: Knowledge, fmt: Format = DEFAULT_FORMAT
 ) -> tuple[Finding, ...]:
     """One finding per firing, in catalog order of the rules (firing order within a rule)."""
-    order = {rule_id: index for index, rule_id in enumerate(rulebook.ids)}
+    texts = finding_texts(rulebook, knowledge, fmt.lang)
     relevant = [firing for firing in firings if not firing.applicability]
-    ordered = sorted(enumerate(relevant), key=lambda pair: (order[pair[1].rule_id], pair[0]))
+    ordered = sorted(enumerate(relevant), key=lambda pair: (texts.order[pair[1].rule_id], pair[0]))
     findings = []
-    shared = shared_context(knowledge, rulebook)
     for _, firing in ordered:
-        rule = rulebook.rule(firing.rule_id)
-        text = rule_text(rule, fmt.lang)
+        parts = texts.rules[firing.rule_id]
         findings.append(
             trusted(
                 Finding,
-                rule_id=rule.id,
-                subject=str(firing.fact["gpu"]) if rule.fact == "gpu_fit" else None,
-                topic=rule.topic,
-                severity=rule.severity,
-                title=text.title,
-                message=render_rule_message(rule, dict(firing.fact), knowledge, rulebook, fmt, shared),
-                origin=rulebook.origin(rule.id),
-                rationale=" ".join(text.rationale.split()),
-                source=rule_sources(rulebook, knowledge)[rule.id],
+                rule_id=parts.rule_id,
+                subject=str(firing.fact["gpu"]) if parts.per_gpu else None,
+                topic=parts.topic,
+                severity=parts.severity,
+                title=parts.title,
+                message=render_compiled_message(parts.template, texts.context(firing.fact, fmt)),
+                rationale=parts.rationale,
+                source=parts.source,
+                origin=parts.origin,
             )
         )
     return tuple(findings)
-
-
-_SOURCES: dict[tuple[int, int], tuple[Rulebook, Knowledge, dict[str, str]]] = {}
-
-
-def rule_sources(rulebook: Rulebook, knowledge: Knowledge) -> dict[str, str]:
-    """Each rule's citation as text, worked out once per rulebook and knowledge base. Keyed by identity;
-    the objects are kept so their ids cannot be reused."""
-    key = (id(rulebook), id(knowledge))
-    cached = _SOURCES.get(key)
-    if cached is None or cached[0] is not rulebook or cached[1] is not knowledge:
-        if len(_SOURCES) > 16:
-            _SOURCES.clear()
-        cached = (rulebook, knowledge, {rule.id: cite(rule.source, knowledge) for rule in rulebook.rules})
-        _SOURCES[key] = cached
-    return cached[2]
