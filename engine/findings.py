@@ -9,6 +9,7 @@ from typing import Any
 import jinja2
 
 from .adapter import Firing
+from .identity_cache import per_object
 from .knowledge import Citation, Knowledge
 from .result import Finding
 from .rulebook import Rule, Rulebook, rule_text
@@ -55,7 +56,10 @@ class FindingTexts:
         return {**self.template_globals, **fact, **self.references, "fmt": fmt}
 
 
-def build_finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> FindingTexts:
+@per_object
+def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> FindingTexts:
+    """The rules' shared finding parts, worked out once per rulebook, knowledge base and language (the
+    same for every workload)."""
     rules = {}
     for rule in rulebook.rules:
         text = rule_text(rule, lang)
@@ -80,22 +84,6 @@ def build_finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> 
         template_globals=dict(environment(lang).globals),
         references=references,
     )
-
-
-_TEXTS: dict[tuple[int, int, str], tuple[Rulebook, Knowledge, FindingTexts]] = {}
-
-
-def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> FindingTexts:
-    """The rules' shared finding parts, worked out once per rulebook, knowledge base and language (the
-    same for every workload). Keyed by identity; the objects are kept so their ids cannot be reused."""
-    key = (id(rulebook), id(knowledge), lang)
-    cached = _TEXTS.get(key)
-    if cached is None or cached[0] is not rulebook or cached[1] is not knowledge:
-        if len(_TEXTS) > 16:
-            _TEXTS.clear()
-        cached = (rulebook, knowledge, build_finding_texts(rulebook, knowledge, lang))
-        _TEXTS[key] = cached
-    return cached[2]
 
 
 def render_rule_message(

@@ -9,6 +9,7 @@ from typing import Any
 
 from .costs import Rental, rent
 from .findings import cite
+from .identity_cache import per_object
 from .knowledge import Knowledge, Offer
 from .resolution import excluded_by, option_filters
 from .result import Option
@@ -43,16 +44,47 @@ def regional_price(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> tup
 
 
 @dataclass(frozen=True)
-class PricedOffer:
-    """One offer in one jurisdiction, priced for the workload: what an ``Option`` is made from."""
+class Listing:
+    """One offer in one jurisdiction of its regions: everything about it no workload changes."""
 
     offer: Offer
     jurisdiction: str
     regions: tuple[str, ...]
     usd_per_gpu_hour: float
     price_basis: str
-    rental: Rental
     attributes: dict[str, Any]
+    source: str
+
+
+@per_object
+def listings(knowledge: Knowledge) -> tuple[Listing, ...]:
+    """Every offer in every jurisdiction of its regions, in catalog order, worked out once per
+    knowledge base."""
+    found = []
+    for offer in knowledge.offers.offers:
+        source = cite(offer.source, knowledge)
+        for jurisdiction, regions in knowledge.offer_regions_by_jurisdiction(offer).items():
+            usd_per_gpu_hour, price_basis = regional_price(offer, jurisdiction, knowledge)
+            found.append(
+                Listing(
+                    offer=offer,
+                    jurisdiction=jurisdiction,
+                    regions=regions,
+                    usd_per_gpu_hour=usd_per_gpu_hour,
+                    price_basis=price_basis,
+                    attributes=option_attributes(offer, jurisdiction, knowledge),
+                    source=source,
+                )
+            )
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class PricedOffer:
+    """One listing priced for the workload: what an ``Option`` is made from."""
+
+    listing: Listing
+    rental: Rental
     excluded_by: tuple[str, ...]
     plan: ReplicaPlan
 
@@ -64,46 +96,40 @@ def priced_offers(
     plans: dict[str, ReplicaPlan],
     hours_per_month: float,
 ) -> Iterator[PricedOffer]:
-    """Every offer whose GPU can hold the model, one per jurisdiction of its regions, with the IDs of the
-    rules that exclude it."""
+    """Every listing whose GPU can hold the model, with the IDs of the rules that exclude it."""
     filters = option_filters(rules)
     calendar_hours = knowledge.schedule("always").hours_per_month
-    for offer in knowledge.offers.offers:
+    for listing in listings(knowledge):
+        offer = listing.offer
         plan = plans.get(offer.gpu)
         if plan is None:
             continue
-        for jurisdiction, regions in knowledge.offer_regions_by_jurisdiction(offer).items():
-            attributes = option_attributes(offer, jurisdiction, knowledge)
-            usd_per_gpu_hour, price_basis = regional_price(offer, jurisdiction, knowledge)
-            yield PricedOffer(
-                offer=offer,
-                jurisdiction=jurisdiction,
-                regions=regions,
-                usd_per_gpu_hour=usd_per_gpu_hour,
-                price_basis=price_basis,
-                rental=rent(offer, plan.gpus, hours_per_month, calendar_hours, usd_per_gpu_hour),
-                attributes=attributes,
-                excluded_by=tuple(unsuitable.get(offer.gpu, [])) + tuple(excluded_by(attributes, filters)),
-                plan=plan,
-            )
+        yield PricedOffer(
+            listing=listing,
+            rental=rent(offer, plan.gpus, hours_per_month, calendar_hours, listing.usd_per_gpu_hour),
+            excluded_by=tuple(unsuitable.get(offer.gpu, ()))
+            + tuple(excluded_by(listing.attributes, filters)),
+            plan=plan,
+        )
 
 
-def to_option(priced: PricedOffer, labels: dict[str, str]) -> Option:
-    offer, rental, attributes, plan = priced.offer, priced.rental, priced.attributes, priced.plan
+def to_option(priced: PricedOffer) -> Option:
+    listing, rental, plan = priced.listing, priced.rental, priced.plan
+    offer, attributes = listing.offer, listing.attributes
     # Built from validated knowledge: no re-validation (see engine/trusted.py).
     return trusted(
         Option,
         provider=offer.provider,
         offer=offer.offer,
         gpu=offer.gpu,
-        jurisdiction=priced.jurisdiction,
-        regions=priced.regions,
+        jurisdiction=listing.jurisdiction,
+        regions=listing.regions,
         gpus=plan.gpus,
         gpus_rented=rental.gpus_rented,
         replicas=plan.replicas,
         utilization=plan.utilization,
-        usd_per_gpu_hour=priced.usd_per_gpu_hour,
-        price_basis=priced.price_basis,
+        usd_per_gpu_hour=listing.usd_per_gpu_hour,
+        price_basis=listing.price_basis,
         usd_per_hour=rental.usd_per_hour,
         billed_hours_per_month=rental.billed_hours_per_month,
         usd_per_month=rental.usd_per_month,
@@ -116,7 +142,7 @@ def to_option(priced: PricedOffer, labels: dict[str, str]) -> Option:
         chosen=False,
         excluded_by=priced.excluded_by,
         as_of=offer.as_of,
-        source=labels[offer.key],
+        source=listing.source,
     )
 
 
@@ -128,10 +154,7 @@ def build_options(
     hours_per_month: float,
 ) -> list[Option]:
     """Every priced offer as an option, cheapest first; nothing is chosen yet."""
-    labels = source_labels(knowledge)
-    options = [
-        to_option(p, labels) for p in priced_offers(knowledge, unsuitable, rules, plans, hours_per_month)
-    ]
+    options = [to_option(p) for p in priced_offers(knowledge, unsuitable, rules, plans, hours_per_month)]
     return sorted(options, key=option_order)
 
 
@@ -149,29 +172,20 @@ def cheapest_admitted(
         p for p in priced_offers(knowledge, unsuitable, rules, plans, hours_per_month) if not p.excluded_by
     ]
     if preferred_pricing is not None:
-        admitted = [p for p in admitted if p.offer.pricing == preferred_pricing] or admitted
+        admitted = [p for p in admitted if p.listing.offer.pricing == preferred_pricing] or admitted
     if not admitted:
         return None
     best = min(
         admitted,
-        key=lambda p: (p.rental.usd_per_month, p.offer.provider, p.offer.offer, p.offer.gpu, p.jurisdiction),
+        key=lambda p: (
+            p.rental.usd_per_month,
+            p.listing.offer.provider,
+            p.listing.offer.offer,
+            p.listing.offer.gpu,
+            p.listing.jurisdiction,
+        ),
     )
-    return to_option(best, source_labels(knowledge))
-
-
-_LABELS: dict[int, tuple[Knowledge, dict[str, str]]] = {}
-
-
-def source_labels(knowledge: Knowledge) -> dict[str, str]:
-    """Each offer's citation as text, worked out once per knowledge base (it is the same for every
-    workload). Keyed by identity; the knowledge object is kept so its id cannot be reused."""
-    cached = _LABELS.get(id(knowledge))
-    if cached is None or cached[0] is not knowledge:
-        if len(_LABELS) > 16:
-            _LABELS.clear()
-        cached = (knowledge, {offer.key: cite(offer.source, knowledge) for offer in knowledge.offers.offers})
-        _LABELS[id(knowledge)] = cached
-    return cached[1]
+    return to_option(best)
 
 
 def option_order(option: Option) -> tuple[Any, ...]:

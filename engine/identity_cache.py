@@ -1,0 +1,37 @@
+"""Caching what is worked out once per knowledge base or rulebook.
+
+A knowledge base or rulebook is read once per process, but a sweep or a user's price overrides make
+modified copies: results are cached per object, by identity. The objects are kept with their result so
+their ids cannot be reused by a later object; the cache holds a few entries and starts over when full.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+R = TypeVar("R")
+
+_ENTRIES = 16
+
+
+def per_object(function: Callable[..., R]) -> Callable[..., R]:
+    """Cache ``function``'s result per identity of its arguments (strings by value)."""
+    store: dict[tuple[Any, ...], tuple[tuple[Any, ...], R]] = {}
+
+    @functools.wraps(function)
+    def cached(*args: Any) -> R:
+        key = tuple(arg if isinstance(arg, str) else id(arg) for arg in args)
+        hit = store.get(key)
+        if hit is not None and all(
+            kept is arg or isinstance(arg, str) for kept, arg in zip(hit[0], args, strict=True)
+        ):
+            return hit[1]
+        if len(store) >= _ENTRIES:
+            store.clear()
+        value = function(*args)
+        store[key] = (args, value)
+        return value
+
+    return cached
