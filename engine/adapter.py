@@ -119,6 +119,9 @@ def compile_rulebook(rulebook: Rulebook, thresholds: Mapping[str, float]) -> dic
     return definition
 
 
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+"""Facts as JSON, non-ASCII text kept as it is (the C engine compares the bytes it is given)."""
+
 _RULES_OK, _NOT_HANDLED = 0, 1
 """Result codes of an assert (durable-rules' ``rules.h``): every other code raises in the C engine."""
 
@@ -174,7 +177,7 @@ class RulesEngine:
     def _send(self, payload: dict[str, Any]) -> list[str]:
         """Assert one fact and run the engine's agenda: the names of the rules that fired, in order."""
         try:
-            code, state = self._c.assert_fact(self._handle, json.dumps(payload, ensure_ascii=False))
+            code, state = self._c.assert_fact(self._handle, _encode(payload))
             if code == _NOT_HANDLED:
                 return []
             if code != _RULES_OK:  # observed or deferred: nothing new to fire

@@ -376,10 +376,10 @@ def price_dates(
         title = (
             knowledge.document(citation.document).title if citation.document else (citation.title or document)
         )
-        used.setdefault(
-            (document, as_of, used_for),
-            PriceDate(document=document, title=title, as_of=as_of, used_for=used_for),
-        )
+        if (document, as_of, used_for) not in used:
+            used[document, as_of, used_for] = PriceDate(
+                document=document, title=title, as_of=as_of, used_for=used_for
+            )
     return tuple(sorted(used.values(), key=lambda p: (p.as_of, p.document, p.used_for)))
 
 

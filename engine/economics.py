@@ -8,8 +8,15 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .costs import ServerAssumptions, api_usd_per_month, break_even_utilization, own_hardware_cost
+from .costs import (
+    OwnHardwareCost,
+    ServerAssumptions,
+    api_usd_per_month,
+    break_even_utilization,
+    own_hardware_cost,
+)
 from .facts import EconomicsFact
+from .identity_cache import per_object
 from .knowledge import Knowledge, OwnServer
 from .options import cheapest
 from .result import ApiCost, Option, OwnHardware, UsdPerGpuHour
@@ -18,7 +25,10 @@ from .workload import ResolvedWorkload
 
 
 def per_gpu_hour(assumptions: ServerAssumptions) -> UsdPerGpuHour:
-    cost = own_hardware_cost(assumptions)
+    return hourly_lines(own_hardware_cost(assumptions))
+
+
+def hourly_lines(cost: OwnHardwareCost) -> UsdPerGpuHour:
     return UsdPerGpuHour(capital=cost.capital, power=cost.power, rack=cost.rack, total=cost.total)
 
 
@@ -81,8 +91,7 @@ def own_hardware_position(
     Node utilization counts the whole node: busy card-hours of the cards the workload needs, divided by
     all cards' calendar hours, so idle cards of a node bought for a smaller replica count against it.
     """
-    assumptions = ServerAssumptions.from_server(server)
-    cost = own_hardware_cost(assumptions)
+    cost = server_cost(server)
     plan = plans.get(server.gpu)
     applicable = plan is not None and server.gpu not in unsuitable
     gpus_needed = plan.gpus if plan is not None else 0
@@ -103,24 +112,24 @@ def own_hardware_position(
         nodes=nodes,
         gpus_needed=gpus_needed,
         node_utilization=node_utilization,
-        usd_per_gpu_hour=per_gpu_hour(assumptions),
+        usd_per_gpu_hour=hourly_lines(cost),
         usd_per_month=nodes * cost.server_usd_per_month,
         break_even_utilization=(
             break_even_utilization(cost.total, rent_against.usd_per_gpu_hour) if rent_against else None
         ),
         compared_with=f"{rent_against.provider}/{rent_against.offer}" if rent_against else None,
         rent_usd_per_gpu_hour=rent_against.usd_per_gpu_hour if rent_against else None,
-        break_even_low_price=scenario(server, rent_against, server_price_usd=server.price_usd_low),
-        break_even_high_price=scenario(server, rent_against, server_price_usd=server.price_usd_high),
-        break_even_residual=scenario(server, rent_against, residual=server.residual_share_scenario),
+        break_even_low_price=scenario(server, rent_against, "server_price_usd", server.price_usd_low),
+        break_even_high_price=scenario(server, rent_against, "server_price_usd", server.price_usd_high),
+        break_even_residual=scenario(server, rent_against, "residual", server.residual_share_scenario),
         server_price_usd_low=server.price_usd_low,
         server_price_usd_high=server.price_usd_high,
         residual_share_scenario=server.residual_share_scenario,
     )
 
 
-def scenario(server: OwnServer, rent_against: Option | None, **changes: float) -> float | None:
-    return break_even_at(server, rent_against.usd_per_gpu_hour, **changes) if rent_against else None
+def scenario(server: OwnServer, rent_against: Option | None, field: str, value: float) -> float | None:
+    return break_even_at(server, rent_against.usd_per_gpu_hour, field, value) if rent_against else None
 
 
 @dataclass(frozen=True)
@@ -158,11 +167,22 @@ def serverless_estimate(knowledge: Knowledge, dedicated_usd_per_month: float, ut
     return dedicated_usd_per_month * utilization / break_even
 
 
-def break_even_at(server: OwnServer, rent_price: float | None, **changes: float) -> float:
+def break_even_at(server: OwnServer, rent_price: float | None, field: str = "", value: float = 0.0) -> float:
+    """Break-even utilization against ``rent_price`` with one server assumption changed (none when
+    ``field`` is empty)."""
     if not rent_price:
         return 0.0
-    assumptions = ServerAssumptions.from_server(server).model_copy(update=changes)
-    return break_even_utilization(own_hardware_cost(assumptions).total, rent_price)
+    return break_even_utilization(server_cost(server, field, value).total, rent_price)
+
+
+@per_object
+def server_cost(server: OwnServer, field: str = "", value: float = 0.0) -> OwnHardwareCost:
+    """An own card's cost per calendar hour, with one assumption changed when ``field`` is given: the
+    same for every workload, so worked out once per server and change."""
+    assumptions = ServerAssumptions.from_server(server)
+    if field:
+        assumptions = assumptions.model_copy(update={field: value})
+    return own_hardware_cost(assumptions)
 
 
 def economics_fact(
@@ -222,9 +242,9 @@ def economics_fact(
             else 0.0
         ),
         rent_comparison_available=rent_price is not None,
-        break_even_low_price=break_even_at(server, rent_price, server_price_usd=server.price_usd_low),
-        break_even_high_price=break_even_at(server, rent_price, server_price_usd=server.price_usd_high),
-        break_even_residual=break_even_at(server, rent_price, residual=server.residual_share_scenario),
+        break_even_low_price=break_even_at(server, rent_price, "server_price_usd", server.price_usd_low),
+        break_even_high_price=break_even_at(server, rent_price, "server_price_usd", server.price_usd_high),
+        break_even_residual=break_even_at(server, rent_price, "residual", server.residual_share_scenario),
         latency_sensitive=resolved.latency_sensitive,
         personal_data=resolved.personal_data,
         best_option_provider=best.provider if best else "",

@@ -14,18 +14,20 @@ from typing import Any, TypeVar
 R = TypeVar("R")
 
 _ENTRIES = 16
+_VALUES = (str, int, float)
+"""Arguments compared by value: immutable, and equal values give equal results (bool is an int)."""
 
 
 def per_object(function: Callable[..., R]) -> Callable[..., R]:
-    """Cache ``function``'s result per identity of its arguments (strings by value)."""
+    """Cache ``function``'s result per identity of its arguments (strings and numbers by value)."""
     store: dict[tuple[Any, ...], tuple[tuple[Any, ...], R]] = {}
 
     @functools.wraps(function)
     def cached(*args: Any) -> R:
-        key = tuple(arg if isinstance(arg, str) else id(arg) for arg in args)
+        key = tuple(arg if isinstance(arg, _VALUES) else id(arg) for arg in args)
         hit = store.get(key)
         if hit is not None and all(
-            kept is arg or isinstance(arg, str) for kept, arg in zip(hit[0], args, strict=True)
+            kept is arg or isinstance(arg, _VALUES) for kept, arg in zip(hit[0], args, strict=True)
         ):
             return hit[1]
         if len(store) >= _ENTRIES:

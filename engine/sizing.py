@@ -13,6 +13,7 @@ import math
 from pydantic import BaseModel, ConfigDict
 
 from .knowledge import Gpu, Knowledge, ModelConfig
+from .trusted import trusted
 
 
 class GpuFit(BaseModel):
@@ -106,7 +107,8 @@ def fit_gpu(
     tokens = None
     if headroom is not None and kv_bytes:
         tokens = math.floor(headroom * kv_memory_share * 1e9 / kv_bytes)
-    return GpuFit(
+    return trusted(
+        GpuFit,
         gpu=gpu.id,
         name=gpu.name,
         memory_gb=gpu.memory_gb,

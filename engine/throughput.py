@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .knowledge import Gpu, Knowledge
 from .sizing import GpuFit, SizingFigures
+from .trusted import trusted
 
 SECONDS_PER_HOUR = 3600
 FLOPS_PER_PARAMETER_AND_TOKEN = 2
@@ -111,7 +112,8 @@ def replica_performance(
     prefill_tps = flops / (FLOPS_PER_PARAMETER_AND_TOKEN * figures.active_params_b * 1e9)
     seconds_per_request = input_tokens / prefill_tps + output_tokens / decode_tps
     requests_per_second = 1 / seconds_per_request
-    return ReplicaPerformance(
+    return trusted(
+        ReplicaPerformance,
         gpu=fit.gpu,
         cards=cards,
         batch=batch,
@@ -181,7 +183,8 @@ class ReplicaPlan(BaseModel):
 def plan_replicas(performance: ReplicaPerformance, load: Load) -> ReplicaPlan:
     replicas = max(1, math.ceil(load.peak_requests_per_second / performance.requests_per_second))
     capacity = replicas * performance.requests_per_second
-    return ReplicaPlan(
+    return trusted(
+        ReplicaPlan,
         gpu=performance.gpu,
         cards_per_replica=performance.cards,
         replicas=replicas,

@@ -9,6 +9,7 @@ model's fields, so a missing or misspelt name fails loudly instead of leaving a 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -18,17 +19,24 @@ M = TypeVar("M", bound=BaseModel)
 _set_attribute = object.__setattr__
 
 
+@cache
+def _field_names(cls: type[BaseModel]) -> tuple[str, ...]:
+    return tuple(cls.__pydantic_fields__)
+
+
 def trusted(cls: type[M], **values: Any) -> M:
     """An instance of ``cls`` holding ``values`` as they are: every field given, none extra, no
     validation. Only for plain models (no private attributes, no post-init, no extras)."""
-    fields = cls.__pydantic_fields__
-    if values.keys() != fields.keys():
-        missing = sorted(set(fields) - set(values))
-        extra = sorted(set(values) - set(fields))
-        raise TypeError(f"{cls.__name__}: missing fields {missing}, unknown fields {extra}")
+    names = _field_names(cls)
+    if tuple(values) != names:
+        # JSON output follows the order of ``__dict__``: keep the model's field order, as validation does.
+        if set(values) != set(names):
+            missing = sorted(set(names) - set(values))
+            extra = sorted(set(values) - set(names))
+            raise TypeError(f"{cls.__name__}: missing fields {missing}, unknown fields {extra}")
+        values = {name: values[name] for name in names}
     instance = cls.__new__(cls)
-    # In field order, as validation would store them: JSON output follows this order.
-    _set_attribute(instance, "__dict__", {name: values[name] for name in fields})
+    _set_attribute(instance, "__dict__", values)
     _set_attribute(instance, "__pydantic_fields_set__", set(values))
     _set_attribute(instance, "__pydantic_extra__", None)
     _set_attribute(instance, "__pydantic_private__", None)
