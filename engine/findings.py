@@ -38,7 +38,14 @@ class RuleFinding:
     rationale: str
     source: str
     origin: str
-    template: jinja2.Template
+    lang: str
+    message_source: str
+
+    @property
+    def template(self) -> jinja2.Template:
+        """Compiled on first use (once per process and language): compiling every rule's message up
+        front would cost a one-off command more than it renders."""
+        return message_template(self.lang, self.message_source)
 
 
 @dataclass(frozen=True)
@@ -72,7 +79,8 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
             rationale=" ".join(text.rationale.split()),
             source=cite(rule.source, knowledge),
             origin=rulebook.origin(rule.id),
-            template=message_template(lang, text.message),
+            lang=lang,
+            message_source=text.message,
         )
     references = {
         "t": rulebook.threshold_values(knowledge),

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..knowledge import KNOWLEDGE_DIR
 from .errors import KnowledgeError
+from .identity_cache import per_object
 
 SCHEMA_VERSION = 1
 
@@ -538,10 +539,12 @@ class Knowledge(Strict):
 
 
 def _by_id(entries: tuple[Any, ...], entry_id: str) -> Any:
-    for entry in entries:
-        if entry.id == entry_id:
-            return entry
-    raise KeyError(entry_id)
+    return _index_by_id(entries)[entry_id]
+
+
+@per_object
+def _index_by_id(entries: tuple[Any, ...]) -> dict[str, Any]:
+    return {entry.id: entry for entry in entries}
 
 
 # --- loading -----------------------------------------------------------------------------------------

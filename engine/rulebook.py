@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from ..rules import RULE_FILES, RULES_DIR
 from .errors import KnowledgeError
 from .facts import FACT_MODELS
+from .identity_cache import per_object
 from .knowledge import Citation, Knowledge, Threshold, describe_validation_error, read_yaml
 
 Topic = Literal[
@@ -194,14 +195,16 @@ class Rulebook(Strict):
         return values
 
     def rule(self, rule_id: str) -> Rule:
-        for rule in self.rules:
-            if rule.id == rule_id:
-                return rule
-        raise KeyError(rule_id)
+        return _rules_by_id(self.rules)[rule_id]
 
     @property
     def ids(self) -> tuple[str, ...]:
         return tuple(rule.id for rule in self.rules)
+
+
+@per_object
+def _rules_by_id(rules: tuple[Rule, ...]) -> dict[str, Rule]:
+    return {rule.id: rule for rule in rules}
 
 
 class RuleText(Strict):
