@@ -29,6 +29,7 @@ from .economics import (
 )
 from .facts import Fact, GpuFitFact, WorkloadFact
 from .findings import cite, findings_for
+from .identity_cache import per_object
 from .knowledge import Citation, Knowledge, OwnServer, load_knowledge
 from .options import build_options, cheapest_admitted, option_order
 from .resolution import fired_rules, preferred_pricing, resolve_deployment, resolve_ruled_out, unsuitable_gpus
@@ -354,33 +355,49 @@ def price_dates(
 ) -> tuple[PriceDate, ...]:
     """The dated sources of every price the result shows: offers considered, API prices, the own-server
     lines and the exchange rate. Entries of one source and date are listed once."""
-    considered = {(o.provider, o.offer, o.gpu) for o in options}
-    entries: list[tuple[Citation, dt.date, str]] = [
-        (o.source, o.as_of, "GPU offers")
-        for o in knowledge.offers.offers
-        if (o.provider, o.offer, o.gpu) in considered
-    ]
-    api_ids = {a.api for a in apis}
-    entries += [
-        (a.source, a.as_of, "managed API prices") for a in knowledge.api_prices.apis if a.id in api_ids
-    ]
+    sources = dated_sources(knowledge)
+    used = {sources.offers[o.provider, o.offer, o.gpu] for o in options}
+    used.update(sources.apis[a.api] for a in apis)
+    used.update(sources.always)
+    return tuple(sorted(used, key=lambda p: (p.as_of, p.document, p.used_for)))
+
+
+@dataclass(frozen=True)
+class DatedSources:
+    """The dated source of every price in the knowledge base, one ``PriceDate`` per source, date and use."""
+
+    offers: dict[tuple[str, str, str], PriceDate]
+    """(provider, offer, GPU) -> its source."""
+    apis: dict[str, PriceDate]
+    always: tuple[PriceDate, ...]
+    """The own-server lines and the exchange rate, which every result shows."""
+
+
+@per_object
+def dated_sources(knowledge: Knowledge) -> DatedSources:
+    made: dict[tuple[str, dt.date, str], PriceDate] = {}
+
+    def dated(citation: Citation, as_of: dt.date, used_for: str) -> PriceDate:
+        document = citation.document or citation.url or ""
+        key = (document, as_of, used_for)
+        if key not in made:
+            title = knowledge.document(citation.document).title if citation.document else citation.title
+            made[key] = PriceDate(document=document, title=title or document, as_of=as_of, used_for=used_for)
+        return made[key]
+
     server = knowledge.own_server()
     rate = knowledge.eur_to_usd()
-    entries += [
-        (server.source, server.as_of, "own-server cost lines"),
-        (rate.source, rate.as_of, "EUR/USD exchange rate"),
-    ]
-    used: dict[tuple[str, dt.date, str], PriceDate] = {}
-    for citation, as_of, used_for in entries:
-        document = citation.document or citation.url or ""
-        title = (
-            knowledge.document(citation.document).title if citation.document else (citation.title or document)
-        )
-        if (document, as_of, used_for) not in used:
-            used[document, as_of, used_for] = PriceDate(
-                document=document, title=title, as_of=as_of, used_for=used_for
-            )
-    return tuple(sorted(used.values(), key=lambda p: (p.as_of, p.document, p.used_for)))
+    return DatedSources(
+        offers={
+            (o.provider, o.offer, o.gpu): dated(o.source, o.as_of, "GPU offers")
+            for o in knowledge.offers.offers
+        },
+        apis={a.id: dated(a.source, a.as_of, "managed API prices") for a in knowledge.api_prices.apis},
+        always=(
+            dated(server.source, server.as_of, "own-server cost lines"),
+            dated(rate.source, rate.as_of, "EUR/USD exchange rate"),
+        ),
+    )
 
 
 def residency_rule_ids(rulebook: Rulebook) -> set[str]:

@@ -3,11 +3,13 @@
 A knowledge base or rulebook is read once per process, but a sweep or a user's price overrides make
 modified copies: results are cached per object, by identity. The objects are kept with their result so
 their ids cannot be reused by a later object; the cache holds a few entries and starts over when full.
+Look-ups sit on the hot path of every recommendation, so the one-argument case has its own short path.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -20,6 +22,8 @@ _VALUES = (str, int, float)
 
 def per_object(function: Callable[..., R]) -> Callable[..., R]:
     """Cache ``function``'s result per identity of its arguments (strings and numbers by value)."""
+    if len(inspect.signature(function).parameters) == 1:
+        return _per_single_object(function)
     store: dict[tuple[Any, ...], tuple[tuple[Any, ...], R]] = {}
 
     @functools.wraps(function)
@@ -34,6 +38,23 @@ def per_object(function: Callable[..., R]) -> Callable[..., R]:
             store.clear()
         value = function(*args)
         store[key] = (args, value)
+        return value
+
+    return cached
+
+
+def _per_single_object(function: Callable[[Any], R]) -> Callable[[Any], R]:
+    store: dict[int, tuple[Any, R]] = {}
+
+    @functools.wraps(function)
+    def cached(arg: Any) -> R:
+        hit = store.get(id(arg))
+        if hit is not None and hit[0] is arg:
+            return hit[1]
+        if len(store) >= _ENTRIES:
+            store.clear()
+        value = function(arg)
+        store[id(arg)] = (arg, value)
         return value
 
     return cached
