@@ -38,6 +38,7 @@ from .result import (
     BreakEven,
     Charts,
     Decision,
+    DecisionSummary,
     Finding,
     GpuSizing,
     Option,
@@ -52,7 +53,7 @@ from .result import (
     UncheckedMeasurement,
     WorkloadSummary,
 )
-from .rulebook import Rule, Rulebook, load_rulebook, load_rulebook_with_policies
+from .rulebook import ATTENTION_SEVERITIES, Rule, Rulebook, load_rulebook, load_rulebook_with_policies
 from .sizing import GpuFit, SizingFigures, size_model
 from .text import DEFAULT_FORMAT, Format
 from .throughput import Load, ReplicaPlan, plans_by_gpu, workload_load
@@ -450,7 +451,8 @@ def throughput_accuracy() -> ThroughputAccuracy:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Everything one evaluation worked out, for checks that judge a proposal against it."""
+    """Everything one evaluation worked out: what checks judge a proposal against, and what the full
+    result is built from."""
 
     knowledge: Knowledge
     rulebook: Rulebook
@@ -462,6 +464,15 @@ class Evaluation:
     resolution: Resolution
     decision: Decision
     server: OwnServer
+    evaluated_on: dt.date
+    firings: list[Firing]
+    """Every firing of the GPU-fit, workload and economics stages, in firing order."""
+    load: Load
+    options: tuple[Option, ...]
+    best: Option | None
+    apis: tuple[ApiCost, ...]
+    compared_api: ApiCost | None
+    own: OwnHardware
 
 
 ProposalHook = Callable[[Evaluation], Fact]
@@ -483,6 +494,24 @@ def recommend(
     return evaluate(workload, evaluated_on, evaluator, knowledge, policy_dir, fmt=fmt)[0]
 
 
+def decide_workload(
+    workload: Workload,
+    evaluated_on: dt.date,
+    evaluator: Evaluator | None = None,
+    knowledge: Knowledge | None = None,
+    policy_dir: str | None = None,
+) -> DecisionSummary:
+    """The decision of ``recommend`` with the rules that fired, without rendering the findings or
+    building the tables: for callers that show only the decision (batch tables, sweeps)."""
+    evaluation, _ = evaluate_decision(workload, evaluated_on, evaluator, knowledge, policy_dir)
+    return DecisionSummary(
+        workload=workload.name,
+        decision=evaluation.decision,
+        fired_rules=tuple(rule.id for rule in evaluation.rules),
+        attention=tuple(rule.id for rule in evaluation.rules if rule.severity in ATTENTION_SEVERITIES),
+    )
+
+
 def evaluate(
     workload: Workload,
     evaluated_on: dt.date,
@@ -494,6 +523,22 @@ def evaluate(
 ) -> tuple[Recommendation, list[Firing], Evaluation]:
     """``recommend``, plus the firings of a proposal fact built by ``proposal`` from the evaluation and
     asserted last in the same session."""
+    evaluation, proposal_firings = evaluate_decision(
+        workload, evaluated_on, evaluator, knowledge, policy_dir, proposal
+    )
+    return recommendation_from(evaluation, fmt), proposal_firings, evaluation
+
+
+def evaluate_decision(
+    workload: Workload,
+    evaluated_on: dt.date,
+    evaluator: Evaluator | None = None,
+    knowledge: Knowledge | None = None,
+    policy_dir: str | None = None,
+    proposal: ProposalHook | None = None,
+) -> tuple[Evaluation, list[Firing]]:
+    """The rules engine's part of a recommendation: every stage up to the decision, and the proposal
+    stage of a check. Nothing here renders text."""
     knowledge = knowledge or load_knowledge()
     rulebook = rulebook_for(policy_dir)
     evaluator = evaluator or rules_engine(policy_dir)
@@ -593,47 +638,78 @@ def evaluate(
             winner.deployment, winner.rule_id, chosen, compared_api, own, serverless, break_even
         )
         evaluation = Evaluation(
-            knowledge, rulebook, resolved, figures, plans, unsuitable, rules, resolution, decision, server
+            knowledge=knowledge,
+            rulebook=rulebook,
+            resolved=resolved,
+            figures=figures,
+            plans=plans,
+            unsuitable=unsuitable,
+            rules=rules,
+            resolution=resolution,
+            decision=decision,
+            server=server,
+            evaluated_on=evaluated_on,
+            firings=firings,
+            load=load,
+            options=tuple(options),
+            best=best,
+            apis=apis,
+            compared_api=compared_api,
+            own=own,
         )
         # Stage 4 (check only): the proposal against everything above.
         proposal_firings = session.assert_fact(proposal(evaluation)) if proposal is not None else []
-    gpu_fit_firings = [f for f in firings if f.fact["kind"] == "gpu_fit"]
-    findings = findings_for(firings, rulebook, knowledge, fmt)
+    return evaluation, proposal_firings
+
+
+def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) -> Recommendation:
+    """The full result of an evaluation: findings rendered in ``fmt``, sizing table, options, price
+    dates and chart data."""
+    e = evaluation
+    knowledge, best, plans = e.knowledge, e.best, e.plans
+    gpu_fit_firings = [f for f in e.firings if f.fact["kind"] == "gpu_fit"]
+    findings = findings_for(e.firings, e.rulebook, knowledge, fmt)
     # The GPU findings are the ones with a subject; rendering them twice would only cost time.
     gpu_findings = tuple(f for f in findings if f.subject is not None)
-
-    recommendation = Recommendation(
-        evaluated_on=evaluated_on,
-        workload=workload_summary(resolved),
-        decision=decision,
-        resolution=resolution,
+    return Recommendation(
+        evaluated_on=e.evaluated_on,
+        workload=workload_summary(e.resolved),
+        decision=e.decision,
+        resolution=e.resolution,
         sizing=size_result(
-            figures, resolved.model_id, gpu_fit_firings, knowledge, load, plans, rulebook, fmt, gpu_findings
+            e.figures,
+            e.resolved.model_id,
+            gpu_fit_firings,
+            knowledge,
+            e.load,
+            plans,
+            e.rulebook,
+            fmt,
+            gpu_findings,
         ),
-        load=load,
+        load=e.load,
         throughput_accuracy=throughput_accuracy(),
         replicas=best.replicas if best is not None else None,
-        options=tuple(options),
+        options=e.options,
         best_option=best,
-        api_costs=apis,
-        own_hardware=own,
+        api_costs=e.apis,
+        own_hardware=e.own,
         findings=findings,
-        fired_rules=tuple(rule.id for rule in rules),
-        price_dates=price_dates(knowledge, options, apis),
+        fired_rules=tuple(rule.id for rule in e.rules),
+        price_dates=price_dates(knowledge, e.options, e.apis),
         charts=Charts(
-            buy_versus_rent=buy_versus_rent(own, own.rent_usd_per_gpu_hour),
+            buy_versus_rent=buy_versus_rent(e.own, e.own.rent_usd_per_gpu_hour),
             api_versus_self_hosted=api_versus_self_hosted(
-                compared_api,
+                e.compared_api,
                 best,
                 plans[best.gpu].requests_per_second_per_replica if best is not None else None,
-                load,
-                resolved.requests_per_day,
+                e.load,
+                e.resolved.requests_per_day,
             ),
         ),
         exchange_rate_usd_per_eur=knowledge.eur_to_usd().rate,
         exchange_rate_as_of=knowledge.eur_to_usd().as_of,
     )
-    return recommendation, proposal_firings, evaluation
 
 
 def decide(

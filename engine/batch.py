@@ -27,11 +27,11 @@ from typing import IO, Any, Literal, Protocol
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-from .advisor import recommend, rules_engine
+from .advisor import decide_workload, recommend, rules_engine
 from .errors import AdvisorError, InputError, close_match
 from .knowledge import load_knowledge
-from .result import Recommendation
-from .rulebook import load_rulebook
+from .result import DecisionSummary, Recommendation
+from .rulebook import ATTENTION_SEVERITIES, load_rulebook
 from .text import render
 from .workload import MAX_INPUT_BYTES, UniqueKeyLoader, Workload, validate_workload
 
@@ -47,7 +47,6 @@ CHUNKS_IN_FLIGHT_PER_JOB = 4
 """Chunks submitted ahead per worker: keeps every core busy while bounding memory."""
 LISTED_MAX = 100
 """The summary lists at most this many errors and workloads needing attention (counts are complete)."""
-ATTENTION_SEVERITIES = frozenset({"critical", "warning"})
 CSV_COLUMNS = (
     "line",
     "name",
@@ -431,7 +430,12 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
     origin = f"{settings.origin}:{row.line}"
     try:
         workload = validate_workload(row.data, origin)
-        result = recommend(workload, settings.evaluated_on)
+        # A CSV line shows only the decision: its texts and tables need not be built.
+        result = (
+            recommend(workload, settings.evaluated_on)
+            if settings.output_format == "jsonl"
+            else decide_workload(workload, settings.evaluated_on)
+        )
     except InputError as error:
         message = str(error)
         return Outcome(
@@ -441,11 +445,18 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         return Outcome(row.line, name, None, f"{origin}: {error}")
     except RecursionError:
         return Outcome(row.line, name, None, f"{origin}: input is nested too deeply")
-    attention = tuple(dict.fromkeys(f.rule_id for f in result.findings if f.severity in ATTENTION_SEVERITIES))
+    if isinstance(result, Recommendation):
+        attention = tuple(
+            dict.fromkeys(f.rule_id for f in result.findings if f.severity in ATTENTION_SEVERITIES)
+        )
+        text = json_line(row.line, result)
+    else:
+        attention = result.attention
+        text = csv_result_line(row.line, result)
     return Outcome(
         line=row.line,
         name=workload.name,
-        text=format_result(row.line, result, attention, settings.output_format),
+        text=text,
         error=None,
         deployment=result.decision.deployment,
         usd_per_month=result.decision.usd_per_month,
@@ -454,18 +465,18 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
     )
 
 
-def format_result(line: int, result: Recommendation, attention: tuple[str, ...], output: OutputFormat) -> str:
-    if output == "jsonl":
-        # pydantic's serializer is several times faster than json.dumps of model_dump; line and name go first.
-        body = result.model_dump_json()
-        head = json.dumps(
-            {"line": line, "name": result.workload.name}, ensure_ascii=False, separators=(",", ":")
-        )
-        return f"{head[:-1]},{body[1:]}\n"
+def json_line(line: int, result: Recommendation) -> str:
+    # pydantic's serializer is several times faster than json.dumps of model_dump; line and name go first.
+    body = result.model_dump_json()
+    head = json.dumps({"line": line, "name": result.workload.name}, ensure_ascii=False, separators=(",", ":"))
+    return f"{head[:-1]},{body[1:]}\n"
+
+
+def csv_result_line(line: int, result: DecisionSummary) -> str:
     decision = result.decision
     cells = [
         line,
-        result.workload.name,
+        result.workload,
         decision.deployment,
         decision.pricing or "",
         decision.provider or "",
@@ -474,7 +485,7 @@ def format_result(line: int, result: Recommendation, attention: tuple[str, ...],
         "" if decision.gpus is None else decision.gpus,
         "" if decision.usd_per_month is None else f"{decision.usd_per_month:.2f}",
         " ".join(result.fired_rules),
-        " ".join(attention),
+        " ".join(result.attention),
         "true" if decision.cost_is_estimate else "false",
     ]
     return csv_line(cells)

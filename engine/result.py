@@ -238,6 +238,17 @@ class Decision(ResultModel):
     deciding_rule_id: str
 
 
+class DecisionSummary(ResultModel):
+    """What a recommendation decides, without its texts and tables: for batch tables and sweeps, which
+    show nothing else and so need not render it."""
+
+    workload: str
+    decision: Decision
+    fired_rules: tuple[str, ...]
+    attention: tuple[str, ...]
+    """IDs of the fired rules with a critical or warning finding, in catalog order."""
+
+
 class WorkloadSummary(ResultModel):
     name: str
     model: str | None

@@ -36,6 +36,8 @@ Topic = Literal[
 ]
 TOPICS: tuple[str, ...] = typing.get_args(Topic)
 Severity = Literal["info", "advice", "warning", "critical"]
+ATTENTION_SEVERITIES = frozenset({"critical", "warning"})
+"""A finding of these severities means the workload needs attention (batch summaries, decision summaries)."""
 Deployment = Literal["api", "serverless", "dedicated_cloud", "own_hardware", "hybrid"]
 DEPLOYMENTS: tuple[str, ...] = typing.get_args(Deployment)
 PricingKind = Literal["on_demand", "spot", "reserved", "capacity_block"]

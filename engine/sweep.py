@@ -21,11 +21,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .advisor import recommend
+from .advisor import decide_workload, recommend
 from .batch import field_kinds
 from .errors import InputError, close_match
 from .knowledge import Knowledge, Offer, OwnServer
-from .result import Decision, Recommendation
+from .result import Decision, DecisionSummary
 from .rulebook import Deployment, PricingKind
 from .workload import Workload, validate_workload
 
@@ -417,11 +417,11 @@ def recommend_point(
     case: Workload,
     knowledge: Knowledge,
     evaluated_on: dt.date,
-) -> Recommendation:
-    """One combination's recommendation; an input error names the combination it came from (a value can
-    be valid alone and still clash with the workload, like a prompt longer than its context window)."""
+) -> DecisionSummary:
+    """One combination's decision; an input error names the combination it came from (a value can be
+    valid alone and still clash with the workload, like a prompt longer than its context window)."""
     try:
-        return recommend(case, evaluated_on, knowledge=knowledge)
+        return decide_workload(case, evaluated_on, knowledge=knowledge)
     except InputError as error:
         origin = ", ".join(f"{v.name}={value}" for (v, _), value in zip(parsed, values, strict=True))
         raise InputError(f"--vary {origin}: {error}", field=error.field) from None
@@ -445,7 +445,7 @@ def prepare(
     return validate_workload(case, origin), knowledge
 
 
-def point(values: Sequence[Value], result: Recommendation, labels: Labels) -> SweepPoint:
+def point(values: Sequence[Value], result: DecisionSummary, labels: Labels) -> SweepPoint:
     decision = result.decision
     return SweepPoint(
         values=tuple(values),
