@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .knowledge import ApiPrice, Offer, OwnServer
-from .trusted import trusted
 
 TOKENS_PER_MILLION = 1_000_000
 
 
-class Rental(BaseModel):
-    """What renting ``gpus_needed`` cards of one offer costs for the workload's paid hours."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
+@dataclass(frozen=True, slots=True)
+class Rental:
+    """What renting ``gpus_needed`` cards of one offer costs for the workload's paid hours. An
+    intermediate figure (options carry the numbers), made for every offer of every recommendation:
+    a plain value object."""
 
     gpus_needed: int
     gpus_rented: int
@@ -38,14 +39,7 @@ def rent(
     gpus_rented = instances * offer.gpus_per_instance
     usd_per_hour = gpus_rented * (offer.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour)
     billed_hours = calendar_hours_per_month if offer.billing == "committed" else hours_per_month
-    return trusted(
-        Rental,
-        gpus_needed=gpus_needed,
-        gpus_rented=gpus_rented,
-        usd_per_hour=usd_per_hour,
-        billed_hours_per_month=billed_hours,
-        usd_per_month=usd_per_hour * billed_hours,
-    )
+    return Rental(gpus_needed, gpus_rented, usd_per_hour, billed_hours, usd_per_hour * billed_hours)
 
 
 class ServerAssumptions(BaseModel):
