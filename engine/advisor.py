@@ -31,7 +31,7 @@ from .facts import Fact, GpuFitFact, WorkloadFact
 from .findings import cite, findings_for
 from .identity_cache import per_object
 from .knowledge import Citation, Knowledge, OwnServer, load_knowledge
-from .options import build_options, cheapest_admitted, option_order
+from .options import build_options, cheapest_admitted, option_order, rule_exclusions
 from .resolution import fired_rules, preferred_pricing, resolve_deployment, resolve_ruled_out, unsuitable_gpus
 from .result import (
     ApiCost,
@@ -79,11 +79,13 @@ def rulebook_for(policy_dir: str | None) -> Rulebook:
 # --- size --------------------------------------------------------------------------------------------
 
 
-def gpu_fit_fact(fit: GpuFit, figures: SizingFigures, knowledge: Knowledge, scenario: str) -> GpuFitFact:
+def gpu_fit_fact(
+    fit: GpuFit, figures: SizingFigures, knowledge: Knowledge, scenario: str, reference: GpuFit
+) -> GpuFitFact:
+    """``reference``: the fit on the reference GPU, which every GPU's fact compares itself with."""
     gpu = knowledge.gpu(fit.gpu)
     node_gpus = knowledge.sizing.card_counts.node_gpus
     native = figures.precision != "fp8" or gpu.fp8_dense_tflops is not None
-    reference = next(f for f in figures.fits if f.gpu == knowledge.sizing.reference_gpu.gpu)
     return GpuFitFact(
         scenario=scenario,
         gpu=fit.gpu,
@@ -106,10 +108,11 @@ def gpu_fit_fact(fit: GpuFit, figures: SizingFigures, knowledge: Knowledge, scen
 def assert_gpu_fits(
     session: FactSession, figures: SizingFigures, knowledge: Knowledge, scenario: str
 ) -> list[Firing]:
+    reference = next(f for f in figures.fits if f.gpu == knowledge.sizing.reference_gpu.gpu)
     return [
         firing
         for fit in figures.fits
-        for firing in session.assert_fact(gpu_fit_fact(fit, figures, knowledge, scenario))
+        for firing in session.assert_fact(gpu_fit_fact(fit, figures, knowledge, scenario, reference))
     ]
 
 
@@ -585,11 +588,12 @@ def evaluate_decision(
         unsuitable = unsuitable_gpus(firings, rulebook)
         pricing = preferred_pricing(constraint_rules)
         preferred = pricing[0] if pricing else None
-        options = build_options(knowledge, unsuitable, constraint_rules, plans, hours)
+        exclusions = rule_exclusions(knowledge, constraint_rules)
+        options = build_options(knowledge, unsuitable, exclusions, plans, hours)
         quantized_best = cheapest_admitted(
             knowledge,
             unsuitable_gpus(quantized_firings, rulebook),
-            constraint_rules,
+            exclusions,
             quantized_plans,
             hours,
             preferred,

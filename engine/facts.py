@@ -10,6 +10,7 @@ workload's own facts), ``economics`` (the cost comparison over the options the c
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -20,10 +21,13 @@ SMALLEST_ENGINE_NUMBER = 1e-4
 comparison in the rulebook is that fine), the latter integers, which are never written with an exponent."""
 
 
+LARGEST_ENGINE_FLOAT = 1e16
+
+
 def engine_number(value: float) -> float | int:
     if value != 0 and abs(value) < SMALLEST_ENGINE_NUMBER:
         return 0.0
-    if abs(value) >= 1e16:
+    if abs(value) >= LARGEST_ENGINE_FLOAT:
         return round(value)
     return value
 
@@ -34,11 +38,19 @@ class Fact(BaseModel):
     def payload(self) -> dict[str, Any]:
         """The fact as the engine (and the reference evaluator) sees it: JSON types, numbers that
         durable-rules can parse."""
-        # Every field is a str, int, float or bool (strict), so the instance's own values are JSON types.
-        return {
-            key: engine_number(value) if type(value) is float else value
-            for key, value in self.__dict__.items()
-        }
+        # Every field is a str, int, float or bool (strict), so the instance's own values are JSON types;
+        # only the floats may need rewriting.
+        data = dict(self.__dict__)
+        for key in _float_fields(type(self)):
+            value = data[key]
+            if value and not SMALLEST_ENGINE_NUMBER <= abs(value) < LARGEST_ENGINE_FLOAT:
+                data[key] = engine_number(value)
+        return data
+
+
+@cache
+def _float_fields(model: type[Fact]) -> tuple[str, ...]:
+    return tuple(name for name, field in model.model_fields.items() if field.annotation in (float, "float"))
 
 
 class GpuFitFact(Fact):

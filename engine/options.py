@@ -79,42 +79,41 @@ def listings(knowledge: Knowledge) -> tuple[Listing, ...]:
     return tuple(found)
 
 
-@dataclass(frozen=True)
-class PricedOffer:
-    """One listing priced for the workload: what an ``Option`` is made from."""
+def rule_exclusions(knowledge: Knowledge, rules: Sequence[Rule]) -> tuple[tuple[str, ...], ...]:
+    """For every listing (in ``listings`` order), the IDs of the fired rules whose exclusions match it;
+    the same for the workload as given and for its quantized variant."""
+    filters = option_filters(rules)
+    if not filters:
+        return ((),) * len(listings(knowledge))
+    return tuple(tuple(excluded_by(listing.attributes, filters)) for listing in listings(knowledge))
 
-    listing: Listing
-    rental: Rental
-    excluded_by: tuple[str, ...]
-    plan: ReplicaPlan
+
+PricedListing = tuple[Listing, ReplicaPlan, Rental, tuple[str, ...]]
+"""A listing priced for the workload: the replica plan on its GPU, the rental, and the IDs of the rules
+that exclude it (the GPU's, then the option rules')."""
 
 
-def priced_offers(
+def priced_listings(
     knowledge: Knowledge,
     unsuitable: dict[str, list[str]],
-    rules: Sequence[Rule],
+    exclusions: tuple[tuple[str, ...], ...],
     plans: dict[str, ReplicaPlan],
     hours_per_month: float,
-) -> Iterator[PricedOffer]:
-    """Every listing whose GPU can hold the model, with the IDs of the rules that exclude it."""
-    filters = option_filters(rules)
+) -> Iterator[PricedListing]:
+    """Every listing whose GPU can hold the model, in catalog order."""
     calendar_hours = knowledge.schedule("always").hours_per_month
-    for listing in listings(knowledge):
+    for listing, excluded in zip(listings(knowledge), exclusions, strict=True):
         offer = listing.offer
         plan = plans.get(offer.gpu)
         if plan is None:
             continue
-        yield PricedOffer(
-            listing=listing,
-            rental=rent(offer, plan.gpus, hours_per_month, calendar_hours, listing.usd_per_gpu_hour),
-            excluded_by=tuple(unsuitable.get(offer.gpu, ()))
-            + tuple(excluded_by(listing.attributes, filters)),
-            plan=plan,
-        )
+        blocked = unsuitable.get(offer.gpu)
+        rental = rent(offer, plan.gpus, hours_per_month, calendar_hours, listing.usd_per_gpu_hour)
+        yield listing, plan, rental, (*blocked, *excluded) if blocked else excluded
 
 
-def to_option(priced: PricedOffer) -> Option:
-    listing, rental, plan = priced.listing, priced.rental, priced.plan
+def to_option(priced: PricedListing) -> Option:
+    listing, plan, rental, excluded = priced
     offer, attributes = listing.offer, listing.attributes
     # Built from validated knowledge: no re-validation (see engine/trusted.py).
     return trusted(
@@ -140,7 +139,7 @@ def to_option(priced: PricedOffer) -> Option:
         provider_kind=attributes["provider_kind"],
         enterprise_sla=attributes["enterprise_sla"],
         chosen=False,
-        excluded_by=priced.excluded_by,
+        excluded_by=excluded,
         as_of=offer.as_of,
         source=listing.source,
     )
@@ -149,19 +148,21 @@ def to_option(priced: PricedOffer) -> Option:
 def build_options(
     knowledge: Knowledge,
     unsuitable: dict[str, list[str]],
-    rules: Sequence[Rule],
+    exclusions: tuple[tuple[str, ...], ...],
     plans: dict[str, ReplicaPlan],
     hours_per_month: float,
 ) -> list[Option]:
-    """Every priced offer as an option, cheapest first; nothing is chosen yet."""
-    options = [to_option(p) for p in priced_offers(knowledge, unsuitable, rules, plans, hours_per_month)]
+    """Every priced listing as an option, cheapest first; nothing is chosen yet."""
+    options = [
+        to_option(p) for p in priced_listings(knowledge, unsuitable, exclusions, plans, hours_per_month)
+    ]
     return sorted(options, key=option_order)
 
 
 def cheapest_admitted(
     knowledge: Knowledge,
     unsuitable: dict[str, list[str]],
-    rules: Sequence[Rule],
+    exclusions: tuple[tuple[str, ...], ...],
     plans: dict[str, ReplicaPlan],
     hours_per_month: float,
     preferred_pricing: str | None,
@@ -169,20 +170,20 @@ def cheapest_admitted(
     """What ``cheapest(build_options(...), preferred_pricing)`` returns, without building every option
     (the quantized scenario needs only its best one)."""
     admitted = [
-        p for p in priced_offers(knowledge, unsuitable, rules, plans, hours_per_month) if not p.excluded_by
+        p for p in priced_listings(knowledge, unsuitable, exclusions, plans, hours_per_month) if not p[3]
     ]
     if preferred_pricing is not None:
-        admitted = [p for p in admitted if p.listing.offer.pricing == preferred_pricing] or admitted
+        admitted = [p for p in admitted if p[0].offer.pricing == preferred_pricing] or admitted
     if not admitted:
         return None
     best = min(
         admitted,
         key=lambda p: (
-            p.rental.usd_per_month,
-            p.listing.offer.provider,
-            p.listing.offer.offer,
-            p.listing.offer.gpu,
-            p.listing.jurisdiction,
+            p[2].usd_per_month,
+            p[0].offer.provider,
+            p[0].offer.offer,
+            p[0].offer.gpu,
+            p[0].jurisdiction,
         ),
     )
     return to_option(best)
