@@ -31,7 +31,7 @@ from .facts import Fact, GpuFitFact, WorkloadFact
 from .findings import cite, findings_for
 from .identity_cache import per_object
 from .knowledge import Citation, Knowledge, OwnServer, load_knowledge
-from .options import build_options, cheapest_admitted, option_order, rule_exclusions
+from .options import PricedListing, build_options, cheapest_option, priced_listings, rule_exclusions
 from .resolution import fired_rules, preferred_pricing, resolve_deployment, resolve_ruled_out, unsuitable_gpus
 from .result import (
     ApiCost,
@@ -471,7 +471,8 @@ class Evaluation:
     firings: list[Firing]
     """Every firing of the GPU-fit, workload and economics stages, in firing order."""
     load: Load
-    options: tuple[Option, ...]
+    priced: tuple[PricedListing, ...]
+    """Every priced listing, cheapest first: the result's options are built from these."""
     best: Option | None
     apis: tuple[ApiCost, ...]
     compared_api: ApiCost | None
@@ -589,20 +590,16 @@ def evaluate_decision(
         pricing = preferred_pricing(constraint_rules)
         preferred = pricing[0] if pricing else None
         exclusions = rule_exclusions(knowledge, constraint_rules)
-        options = build_options(knowledge, unsuitable, exclusions, plans, hours)
-        quantized_best = cheapest_admitted(
-            knowledge,
-            unsuitable_gpus(quantized_firings, rulebook),
-            exclusions,
-            quantized_plans,
-            hours,
-            preferred,
+        priced = priced_listings(knowledge, unsuitable, exclusions, plans, hours)
+        quantized_unsuitable = unsuitable_gpus(quantized_firings, rulebook)
+        quantized_best = cheapest_option(
+            priced_listings(knowledge, quantized_unsuitable, exclusions, quantized_plans, hours), preferred
         )
         server = select_own_server(knowledge, plans, unsuitable)
         alternatives = choose_alternatives(
             knowledge,
             server,
-            options,
+            priced,
             preferred,
             residency_rule_ids(rulebook),
             quantized_best,
@@ -633,7 +630,6 @@ def evaluate_decision(
         best = alternatives.best
         if best is not None:
             best = best.model_copy(update={"chosen": winner.deployment == "dedicated_cloud"})
-            options = [best if option_order(o) == option_order(best) else o for o in options]
         chosen = best if best is not None and best.chosen else None
         # The serverless estimate needs a dedicated price to scale; without an option there is none.
         serverless = economics.serverless_usd_per_month if alternatives.best is not None else None
@@ -655,7 +651,7 @@ def evaluate_decision(
             evaluated_on=evaluated_on,
             firings=firings,
             load=load,
-            options=tuple(options),
+            priced=tuple(priced),
             best=best,
             apis=apis,
             compared_api=compared_api,
@@ -671,6 +667,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
     dates and chart data."""
     e = evaluation
     knowledge, best, plans = e.knowledge, e.best, e.plans
+    options = build_options(e.priced, best)
     gpu_fit_firings = [f for f in e.firings if f.fact["kind"] == "gpu_fit"]
     findings = findings_for(e.firings, e.rulebook, knowledge, fmt)
     # The GPU findings are the ones with a subject; rendering them twice would only cost time.
@@ -694,13 +691,13 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         load=e.load,
         throughput_accuracy=throughput_accuracy(),
         replicas=best.replicas if best is not None else None,
-        options=e.options,
+        options=options,
         best_option=best,
         api_costs=e.apis,
         own_hardware=e.own,
         findings=findings,
         fired_rules=tuple(rule.id for rule in e.rules),
-        price_dates=price_dates(knowledge, e.options, e.apis),
+        price_dates=price_dates(knowledge, options, e.apis),
         charts=Charts(
             buy_versus_rent=buy_versus_rent(e.own, e.own.rent_usd_per_gpu_hour),
             api_versus_self_hosted=api_versus_self_hosted(

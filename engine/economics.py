@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .costs import (
@@ -18,7 +18,7 @@ from .costs import (
 from .facts import EconomicsFact
 from .identity_cache import per_object
 from .knowledge import Knowledge, OwnServer
-from .options import cheapest
+from .options import PricedListing, cheapest_option
 from .result import ApiCost, Option, OwnHardware, UsdPerGpuHour
 from .throughput import ReplicaPlan
 from .workload import ResolvedWorkload
@@ -284,31 +284,34 @@ def economics_fact(
 def choose_alternatives(
     knowledge: Knowledge,
     server: OwnServer,
-    options: Sequence[Option],
+    priced: Sequence[PricedListing],
     preferred_pricing: str | None,
     residency_rule_ids: set[str],
     quantized_best: Option | None,
     quantized_precision: str | None,
     quantized_weights_gb: float,
 ) -> Alternatives:
+    """The cheapest admitted option of each kind the economics rules compare; ``priced`` cheapest first."""
     server_gpu = server.gpu
     reference_gpu = knowledge.sizing.reference_gpu.gpu
 
-    def admitted(option: Option) -> bool:
-        return not option.excluded_by
+    def admitted_on(gpu: str) -> Callable[[PricedListing], bool]:
+        return lambda p: not p.excluded_by and p.listing.offer.gpu == gpu
 
     return Alternatives(
-        best=cheapest(options, preferred_pricing),
-        rent_against=cheapest(options, preferred_pricing, lambda o: admitted(o) and o.gpu == server_gpu),
-        hyperscaler=cheapest(
-            options, preferred_pricing, lambda o: admitted(o) and o.provider_kind == "hyperscaler"
-        ),
-        without_residency=cheapest(
-            options,
+        best=cheapest_option(priced, preferred_pricing),
+        rent_against=cheapest_option(priced, preferred_pricing, admitted_on(server_gpu)),
+        hyperscaler=cheapest_option(
+            priced,
             preferred_pricing,
-            lambda o: bool(o.excluded_by) and set(o.excluded_by) <= residency_rule_ids,
+            lambda p: not p.excluded_by and p.listing.attributes["provider_kind"] == "hyperscaler",
         ),
-        reference=cheapest(options, preferred_pricing, lambda o: admitted(o) and o.gpu == reference_gpu),
+        without_residency=cheapest_option(
+            priced,
+            preferred_pricing,
+            lambda p: bool(p.excluded_by) and set(p.excluded_by) <= residency_rule_ids,
+        ),
+        reference=cheapest_option(priced, preferred_pricing, admitted_on(reference_gpu)),
         quantized=quantized_best,
         quantized_precision=quantized_precision,
         quantized_weights_gb=quantized_weights_gb,

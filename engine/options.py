@@ -3,9 +3,9 @@ rules that exclude it; and the choice of the cheapest option no rule excluded.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .costs import Rental, rent
 from .findings import cite
@@ -88,9 +88,22 @@ def rule_exclusions(knowledge: Knowledge, rules: Sequence[Rule]) -> tuple[tuple[
     return tuple(tuple(excluded_by(listing.attributes, filters)) for listing in listings(knowledge))
 
 
-PricedListing = tuple[Listing, ReplicaPlan, Rental, tuple[str, ...]]
-"""A listing priced for the workload: the replica plan on its GPU, the rental, and the IDs of the rules
-that exclude it (the GPU's, then the option rules')."""
+class PricedListing(NamedTuple):
+    """A listing priced for the workload. Options are built from these only for the result: the
+    decision needs just the few cheapest."""
+
+    listing: Listing
+    plan: ReplicaPlan
+    """The replica plan on the listing's GPU."""
+    rental: Rental
+    excluded_by: tuple[str, ...]
+    """IDs of the rules that exclude it: the GPU's, then the option rules'."""
+
+    @property
+    def order(self) -> tuple[Any, ...]:
+        """``option_order`` of the option it becomes."""
+        offer = self.listing.offer
+        return (self.rental.usd_per_month, offer.provider, offer.offer, offer.gpu, self.listing.jurisdiction)
 
 
 def priced_listings(
@@ -99,9 +112,10 @@ def priced_listings(
     exclusions: tuple[tuple[str, ...], ...],
     plans: dict[str, ReplicaPlan],
     hours_per_month: float,
-) -> Iterator[PricedListing]:
-    """Every listing whose GPU can hold the model, in catalog order."""
+) -> list[PricedListing]:
+    """Every listing whose GPU can hold the model, cheapest first (``option_order``)."""
     calendar_hours = knowledge.schedule("always").hours_per_month
+    priced = []
     for listing, excluded in zip(listings(knowledge), exclusions, strict=True):
         offer = listing.offer
         plan = plans.get(offer.gpu)
@@ -109,7 +123,12 @@ def priced_listings(
             continue
         blocked = unsuitable.get(offer.gpu)
         rental = rent(offer, plan.gpus, hours_per_month, calendar_hours, listing.usd_per_gpu_hour)
-        yield listing, plan, rental, (*blocked, *excluded) if blocked else excluded
+        priced.append(PricedListing(listing, plan, rental, (*blocked, *excluded) if blocked else excluded))
+    priced.sort(key=_order)
+    return priced
+
+
+_order = PricedListing.order.fget  # type: ignore[attr-defined]
 
 
 def to_option(priced: PricedListing) -> Option:
@@ -145,62 +164,40 @@ def to_option(priced: PricedListing) -> Option:
     )
 
 
-def build_options(
-    knowledge: Knowledge,
-    unsuitable: dict[str, list[str]],
-    exclusions: tuple[tuple[str, ...], ...],
-    plans: dict[str, ReplicaPlan],
-    hours_per_month: float,
-) -> list[Option]:
-    """Every priced listing as an option, cheapest first; nothing is chosen yet."""
-    options = [
-        to_option(p) for p in priced_listings(knowledge, unsuitable, exclusions, plans, hours_per_month)
-    ]
-    return sorted(options, key=option_order)
+def build_options(priced: Sequence[PricedListing], best: Option | None = None) -> tuple[Option, ...]:
+    """Every priced listing as an option, cheapest first, with ``best`` itself in its place (the memo
+    tells it apart by identity; it carries whether it was chosen)."""
+    best_order = option_order(best) if best is not None else None
+    return tuple(best if best is not None and p.order == best_order else to_option(p) for p in priced)
 
 
-def cheapest_admitted(
-    knowledge: Knowledge,
-    unsuitable: dict[str, list[str]],
-    exclusions: tuple[tuple[str, ...], ...],
-    plans: dict[str, ReplicaPlan],
-    hours_per_month: float,
+def cheapest_priced(
+    priced: Sequence[PricedListing],
     preferred_pricing: str | None,
+    include: Callable[[PricedListing], bool] = lambda p: not p.excluded_by,
+) -> PricedListing | None:
+    """The cheapest listing ``include`` admits, within the preferred pricing kind when any has it.
+    ``priced`` is cheapest first, so that is the first one admitted."""
+    fallback = None
+    for candidate in priced:
+        if not include(candidate):
+            continue
+        if preferred_pricing is None or candidate.listing.offer.pricing == preferred_pricing:
+            return candidate
+        if fallback is None:
+            fallback = candidate
+    return fallback
+
+
+def cheapest_option(
+    priced: Sequence[PricedListing],
+    preferred_pricing: str | None,
+    include: Callable[[PricedListing], bool] = lambda p: not p.excluded_by,
 ) -> Option | None:
-    """What ``cheapest(build_options(...), preferred_pricing)`` returns, without building every option
-    (the quantized scenario needs only its best one)."""
-    admitted = [
-        p for p in priced_listings(knowledge, unsuitable, exclusions, plans, hours_per_month) if not p[3]
-    ]
-    if preferred_pricing is not None:
-        admitted = [p for p in admitted if p[0].offer.pricing == preferred_pricing] or admitted
-    if not admitted:
-        return None
-    best = min(
-        admitted,
-        key=lambda p: (
-            p[2].usd_per_month,
-            p[0].offer.provider,
-            p[0].offer.offer,
-            p[0].offer.gpu,
-            p[0].jurisdiction,
-        ),
-    )
-    return to_option(best)
+    found = cheapest_priced(priced, preferred_pricing, include)
+    return to_option(found) if found is not None else None
 
 
 def option_order(option: Option) -> tuple[Any, ...]:
     """Cheapest first; provider, offer and GPU break ties so the order never depends on the catalog's."""
     return (option.usd_per_month, option.provider, option.offer, option.gpu, option.jurisdiction)
-
-
-def cheapest(
-    options: Sequence[Option],
-    preferred_pricing: str | None,
-    include: Callable[[Option], bool] = lambda option: not option.excluded_by,
-) -> Option | None:
-    """The cheapest option ``include`` admits, within the preferred pricing kind when any has it."""
-    admitted = [o for o in options if include(o)]
-    if preferred_pricing is not None:
-        admitted = [o for o in admitted if o.pricing == preferred_pricing] or admitted
-    return min(admitted, key=option_order, default=None)
