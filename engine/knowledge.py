@@ -488,10 +488,7 @@ class Knowledge(Strict):
         return _by_id(self.schedules.schedules, schedule_id)
 
     def threshold(self, key: str) -> Threshold:
-        for threshold in self.thresholds.thresholds:
-            if threshold.key == key:
-                return threshold
-        raise KeyError(key)
+        return _thresholds_by_key(self.thresholds.thresholds)[key]
 
     def figure(self, figure_id: str) -> MarketFigure:
         return _by_id(self.market_figures.figures, figure_id)
@@ -540,6 +537,11 @@ class Knowledge(Strict):
 
 def _by_id(entries: tuple[Any, ...], entry_id: str) -> Any:
     return _index_by_id(entries)[entry_id]
+
+
+@per_object
+def _thresholds_by_key(thresholds: tuple[Threshold, ...]) -> dict[str, Threshold]:
+    return {threshold.key: threshold for threshold in thresholds}
 
 
 @per_object

@@ -166,9 +166,10 @@ def size_model(
         fit_gpu(gpu, weights, counts, share, kv_used, kv_tokens_needed, kv_share)
         for gpu in knowledge.gpus.gpus
     )
-    return SizingFigures(
-        params_b=params_b,
-        active_params_b=active_params_b,
+    return trusted(
+        SizingFigures,
+        params_b=float(params_b),
+        active_params_b=float(active_params_b),
         precision=precision,
         bytes_per_parameter=bytes_per_parameter,
         weights_gb=round(weights, 6),
