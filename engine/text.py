@@ -9,7 +9,9 @@ chosen currency: amounts are computed in USD and shown in EUR at the knowledge b
 
 from __future__ import annotations
 
+import hashlib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
@@ -207,7 +209,7 @@ def translate(lang: str, message: str) -> str:
 def environment(lang: str = "en") -> jinja2.Environment:
     """One environment per language: the gettext callables installed are the language's catalog."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        loader=jinja2.ChoiceLoader([_MESSAGES, jinja2.FileSystemLoader(str(TEMPLATES_DIR))]),
         bytecode_cache=bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
@@ -229,10 +231,37 @@ def environment(lang: str = "en") -> jinja2.Environment:
     return env
 
 
+class MessageLoader(jinja2.BaseLoader):
+    """Rule messages as named templates, so the bytecode cache keeps them compiled between runs like
+    the template files (compiling the messages a recommendation fires took longer than rendering
+    it). A message is registered under a name derived from its text before it is loaded."""
+
+    PREFIX = "rule-message/"
+
+    def __init__(self) -> None:
+        self.sources: dict[str, str] = {}
+
+    def register(self, source: str) -> str:
+        name = self.PREFIX + hashlib.sha256(source.encode("utf-8")).hexdigest()
+        self.sources[name] = source
+        return name
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, None, Callable[[], bool]]:
+        source = self.sources.get(template)
+        if source is None:
+            raise jinja2.TemplateNotFound(template)
+        return source, None, lambda: True
+
+
+_MESSAGES = MessageLoader()
+
+
 @cache
 def message_template(lang: str, source: str) -> jinja2.Template:
     """A rule message compiled once per language (the filters and catalog differ)."""
-    return environment(lang).from_string(source)
+    return environment(lang).get_template(_MESSAGES.register(source))
 
 
 def render_message(source: str, context: dict[str, Any], fmt: Format = DEFAULT_FORMAT) -> str:
