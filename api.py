@@ -16,17 +16,19 @@ import datetime as dt
 from typing import Any
 
 from .engine.advisor import LoadInput
+from .engine.advisor import decide_workload as _decide_workload
 from .engine.advisor import recommend as _recommend
 from .engine.advisor import size as _size
 from .engine.advisor import tco as _tco
 from .engine.check import CheckResult, ProposalDocument, check_document, check_file
 from .engine.errors import AdvisorError, InputError, KnowledgeError
-from .engine.result import Recommendation, SizeResult, TcoResult
+from .engine.result import DecisionSummary, Recommendation, SizeResult, TcoResult
 from .engine.workload import Workload, load_workload, parse_workload_text, validate_workload
 
 __all__ = [
     "AdvisorError",
     "CheckResult",
+    "DecisionSummary",
     "InputError",
     "KnowledgeError",
     "LoadInput",
@@ -37,6 +39,7 @@ __all__ = [
     "Workload",
     "check",
     "check_path",
+    "decide",
     "load_workload",
     "parse_workload_text",
     "recommend",
@@ -56,6 +59,15 @@ def recommend(workload: Workload | dict[str, Any], evaluated_on: dt.date | None 
     if isinstance(workload, dict):
         workload = workload_from_dict(workload)
     return _recommend(workload, evaluated_on or dt.date.today())
+
+
+def decide(workload: Workload | dict[str, Any], evaluated_on: dt.date | None = None) -> DecisionSummary:
+    """The decision of ``recommend`` with the IDs of the rules that fired and of those that need
+    attention, without the findings' texts and the tables: for portfolios and sweeps, in about two
+    thirds of the time."""
+    if isinstance(workload, dict):
+        workload = workload_from_dict(workload)
+    return _decide_workload(workload, evaluated_on or dt.date.today())
 
 
 def size(

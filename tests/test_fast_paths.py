@@ -212,3 +212,15 @@ def test_the_listings_of_a_modified_knowledge_base_are_its_own() -> None:
     cheaper = knowledge.model_copy(update={"offers": offers})
     assert {listing.offer.usd_per_gpu_hour for listing in listings(cheaper)} == {9.99}
     assert 9.99 not in {listing.offer.usd_per_gpu_hour for listing in listings(knowledge)}
+
+
+def test_the_library_decides_from_a_mapping() -> None:
+    from gpu_advisor.api import decide
+
+    summary = decide(_example("public-chat"), EVALUATED_ON)
+    assert (
+        summary.decision
+        == recommend(validate_workload(_example("public-chat"), "test"), EVALUATED_ON).decision
+    )
+    with pytest.raises(InputError, match="requests_per_day"):
+        decide({**_example("public-chat"), "requests_per_day": -1}, EVALUATED_ON)
