@@ -478,11 +478,14 @@ def policy_path(policy_dir: str | None) -> str | None:
 
 
 @main.command()
-@click.argument("kind", type=click.Choice(["workload", "proposal", "result", "check-result"]))
+@click.argument(
+    "kind", type=click.Choice(["workload", "proposal", "result", "check-result", "decision-summary"])
+)
 def schema(kind: str) -> None:
-    """Print the JSON Schema of an input (workload, proposal) or an output (result, check-result)."""
+    """Print the JSON Schema of an input (workload, proposal) or an output (result, check-result, and
+    decision-summary: what the library's decide() returns)."""
     from .engine.check import CheckResult, ProposalDocument
-    from .engine.result import Recommendation
+    from .engine.result import DecisionSummary, Recommendation
     from .engine.workload import Workload
 
     models = {
@@ -490,6 +493,7 @@ def schema(kind: str) -> None:
         "proposal": ProposalDocument,
         "result": Recommendation,
         "check-result": CheckResult,
+        "decision-summary": DecisionSummary,
     }
     emit(json.dumps(models[kind].model_json_schema(), indent=2, ensure_ascii=False) + "\n", None)
 

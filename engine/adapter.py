@@ -129,14 +129,20 @@ def _encode(payload: dict[str, Any]) -> str:
 
 
 _RULES_OK, _NOT_HANDLED = 0, 1
-"""Result codes of an assert (durable-rules' ``rules.h``): every other code raises in the C engine."""
+"""Result codes an assert returns (durable-rules' ``rules.h``): taken, or matched by no rule. It also
+returns 2 (this very fact was asserted before in the session: kept once, nothing fires) and 3 (deferred),
+which facts that all differ never meet, so they are reported as errors; every other code raises
+``durable_rules_engine.error``."""
 
 
-def fired_rule_name(message: str) -> str:
-    """The rule name of one fired action as the C engine serializes it: ``{"<rule>":{"m":{...}}}``."""
-    if not message.startswith('{"'):
+def fired_rule_name(message: str, known: Mapping[str, object]) -> str:
+    """The rule name of one fired action as the C engine serializes it, ``{"<rule>":{"m":{...}}}``;
+    it must be one of the ``known`` names."""
+    end = message.find('"', 2) if message.startswith('{"') else -1
+    name = message[2:end] if end > 2 else None
+    if name is None or name not in known:
         raise EngineError(f"rules engine returned an action it could not name: {message[:80]!r}")
-    return message[2 : message.index('"', 2)]
+    return name
 
 
 class RulesEngine:
@@ -186,13 +192,16 @@ class RulesEngine:
             code, state = self._c.assert_fact(self._handle, _encode(payload))
             if code == _NOT_HANDLED:
                 return []
-            if code != _RULES_OK:  # observed or deferred: nothing new to fire
-                return []
+            if code != _RULES_OK:
+                raise EngineError(
+                    f"rules engine did not take a {payload['kind']} fact (result code {code}): "
+                    "was the same fact asserted twice in one evaluation?"
+                )
             names = []
             action = self._c.start_action_for_state(self._handle, state)
             message = action[1] if action else None
             while message:
-                names.append(fired_rule_name(message))
+                names.append(fired_rule_name(message, self._applicability))
                 message = self._c.complete_and_start_action(self._handle, state)
         except self._c.error as error:
             raise EngineError(

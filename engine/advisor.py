@@ -468,11 +468,13 @@ class Evaluation:
     decision: Decision
     server: OwnServer
     evaluated_on: dt.date
-    firings: list[Firing]
+    firings: tuple[Firing, ...]
     """Every firing of the GPU-fit, workload and economics stages, in firing order."""
     load: Load
     priced: tuple[PricedListing, ...]
     """Every priced listing, cheapest first: the result's options are built from these."""
+    best_listing: PricedListing | None
+    """The listing of ``priced`` that ``best`` was made of."""
     best: Option | None
     apis: tuple[ApiCost, ...]
     compared_api: ApiCost | None
@@ -512,8 +514,13 @@ def decide_workload(
         workload=workload.name,
         decision=evaluation.decision,
         fired_rules=tuple(rule.id for rule in evaluation.rules),
-        attention=tuple(rule.id for rule in evaluation.rules if rule.severity in ATTENTION_SEVERITIES),
+        attention=attention_rule_ids(evaluation.rules),
     )
+
+
+def attention_rule_ids(rules: Sequence[Rule]) -> tuple[str, ...]:
+    """The fired rules (in catalog order) whose findings need attention: critical or warning."""
+    return tuple(rule.id for rule in rules if rule.severity in ATTENTION_SEVERITIES)
 
 
 def evaluate(
@@ -634,7 +641,7 @@ def evaluate_decision(
         # The serverless estimate needs a dedicated price to scale; without an option there is none.
         serverless = economics.serverless_usd_per_month if alternatives.best is not None else None
         break_even = knowledge.threshold("serverless_break_even_utilization").value
-        decision = decide(
+        decision = decision_for(
             winner.deployment, winner.rule_id, chosen, compared_api, own, serverless, break_even
         )
         evaluation = Evaluation(
@@ -649,9 +656,10 @@ def evaluate_decision(
             decision=decision,
             server=server,
             evaluated_on=evaluated_on,
-            firings=firings,
+            firings=tuple(firings),
             load=load,
             priced=tuple(priced),
+            best_listing=alternatives.best_listing,
             best=best,
             apis=apis,
             compared_api=compared_api,
@@ -667,7 +675,9 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
     dates and chart data."""
     e = evaluation
     knowledge, best, plans = e.knowledge, e.best, e.plans
-    options = build_options(e.priced, best)
+    options = build_options(
+        e.priced, (e.best_listing, best) if e.best_listing is not None and best is not None else None
+    )
     gpu_fit_firings = [f for f in e.firings if f.fact["kind"] == "gpu_fit"]
     findings = findings_for(e.firings, e.rulebook, knowledge, fmt)
     # The GPU findings are the ones with a subject; rendering them twice would only cost time.
@@ -713,7 +723,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
     )
 
 
-def decide(
+def decision_for(
     deployment: str,
     rule_id: str,
     chosen: Option | None,

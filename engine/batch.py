@@ -27,11 +27,11 @@ from typing import IO, Any, Literal, Protocol
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-from .advisor import decide_workload, recommend, rules_engine
+from .advisor import attention_rule_ids, decide_workload, evaluate, rules_engine
 from .errors import AdvisorError, InputError, close_match
 from .knowledge import load_knowledge
 from .result import DecisionSummary, Recommendation
-from .rulebook import ATTENTION_SEVERITIES, load_rulebook
+from .rulebook import load_rulebook
 from .text import render
 from .workload import MAX_INPUT_BYTES, UniqueKeyLoader, Workload, validate_workload
 
@@ -432,7 +432,7 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         workload = validate_workload(row.data, origin)
         # A CSV line shows only the decision: its texts and tables need not be built.
         result = (
-            recommend(workload, settings.evaluated_on)
+            evaluate(workload, settings.evaluated_on)
             if settings.output_format == "jsonl"
             else decide_workload(workload, settings.evaluated_on)
         )
@@ -445,22 +445,21 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         return Outcome(row.line, name, None, f"{origin}: {error}")
     except RecursionError:
         return Outcome(row.line, name, None, f"{origin}: input is nested too deeply")
-    if isinstance(result, Recommendation):
-        attention = tuple(
-            dict.fromkeys(f.rule_id for f in result.findings if f.severity in ATTENTION_SEVERITIES)
-        )
-        text = json_line(row.line, result)
-    else:
-        attention = result.attention
+    if isinstance(result, DecisionSummary):
+        decision, attention = result.decision, result.attention
         text = csv_result_line(row.line, result)
+    else:
+        recommendation, _, evaluation = result
+        decision, attention = recommendation.decision, attention_rule_ids(evaluation.rules)
+        text = json_line(row.line, recommendation)
     return Outcome(
         line=row.line,
         name=workload.name,
         text=text,
         error=None,
-        deployment=result.decision.deployment,
-        usd_per_month=result.decision.usd_per_month,
-        cost_is_estimate=result.decision.cost_is_estimate,
+        deployment=decision.deployment,
+        usd_per_month=decision.usd_per_month,
+        cost_is_estimate=decision.cost_is_estimate,
         attention=attention,
     )
 

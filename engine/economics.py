@@ -7,6 +7,7 @@ import datetime as dt
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from .costs import (
     OwnHardwareCost,
@@ -18,7 +19,7 @@ from .costs import (
 from .facts import EconomicsFact
 from .identity_cache import per_object
 from .knowledge import Knowledge, OwnServer
-from .options import PricedListing, cheapest_option
+from .options import PricedListing, cheapest_option, cheapest_priced, to_option
 from .result import ApiCost, Option, OwnHardware, UsdPerGpuHour
 from .throughput import ReplicaPlan
 from .workload import ResolvedWorkload
@@ -91,7 +92,7 @@ def own_hardware_position(
     Node utilization counts the whole node: busy card-hours of the cards the workload needs, divided by
     all cards' calendar hours, so idle cards of a node bought for a smaller replica count against it.
     """
-    cost = server_cost(server)
+    cost = server_cost(server, None, 0.0)
     plan = plans.get(server.gpu)
     applicable = plan is not None and server.gpu not in unsuitable
     gpus_needed = plan.gpus if plan is not None else 0
@@ -128,8 +129,14 @@ def own_hardware_position(
     )
 
 
-def scenario(server: OwnServer, rent_against: Option | None, field: str, value: float) -> float | None:
+def scenario(
+    server: OwnServer, rent_against: Option | None, field: ServerScenario, value: float
+) -> float | None:
     return break_even_at(server, rent_against.usd_per_gpu_hour, field, value) if rent_against else None
+
+
+ServerScenario = Literal["server_price_usd", "residual"]
+"""The own-server assumptions the documents vary: the price range and a residual value."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +144,8 @@ class Alternatives:
     """The options the economics rules compare the best one with."""
 
     best: Option | None
+    best_listing: PricedListing | None
+    """The priced listing ``best`` was made of."""
     rent_against: Option | None
     """Cheapest admitted rental of the own server's GPU: the price buying must beat."""
     hyperscaler: Option | None
@@ -167,20 +176,22 @@ def serverless_estimate(knowledge: Knowledge, dedicated_usd_per_month: float, ut
     return dedicated_usd_per_month * utilization / break_even
 
 
-def break_even_at(server: OwnServer, rent_price: float | None, field: str = "", value: float = 0.0) -> float:
-    """Break-even utilization against ``rent_price`` with one server assumption changed (none when
-    ``field`` is empty)."""
+def break_even_at(
+    server: OwnServer, rent_price: float | None, field: ServerScenario | None = None, value: float = 0.0
+) -> float:
+    """Break-even utilization against ``rent_price``, with one server assumption changed when ``field``
+    is given."""
     if not rent_price:
         return 0.0
     return break_even_utilization(server_cost(server, field, value).total, rent_price)
 
 
 @per_object
-def server_cost(server: OwnServer, field: str = "", value: float = 0.0) -> OwnHardwareCost:
+def server_cost(server: OwnServer, field: ServerScenario | None, value: float) -> OwnHardwareCost:
     """An own card's cost per calendar hour, with one assumption changed when ``field`` is given: the
     same for every workload, so worked out once per server and change."""
     assumptions = ServerAssumptions.from_server(server)
-    if field:
+    if field is not None:
         assumptions = assumptions.model_copy(update={field: value})
     return own_hardware_cost(assumptions)
 
@@ -298,8 +309,10 @@ def choose_alternatives(
     def admitted_on(gpu: str) -> Callable[[PricedListing], bool]:
         return lambda p: not p.excluded_by and p.listing.offer.gpu == gpu
 
+    best_listing = cheapest_priced(priced, preferred_pricing)
     return Alternatives(
-        best=cheapest_option(priced, preferred_pricing),
+        best=to_option(best_listing) if best_listing is not None else None,
+        best_listing=best_listing,
         rent_against=cheapest_option(priced, preferred_pricing, admitted_on(server_gpu)),
         hyperscaler=cheapest_option(
             priced,

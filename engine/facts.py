@@ -50,7 +50,7 @@ class Fact(BaseModel):
 
 @cache
 def _float_fields(model: type[Fact]) -> tuple[str, ...]:
-    return tuple(name for name, field in model.model_fields.items() if field.annotation in (float, "float"))
+    return tuple(name for name, field in model.model_fields.items() if field.annotation is float)
 
 
 class GpuFitFact(Fact):

@@ -17,7 +17,7 @@ R = TypeVar("R")
 
 _ENTRIES = 16
 _VALUES = (str, int, float)
-"""Arguments compared by value: immutable, and equal values give equal results (bool is an int)."""
+"""Arguments compared by value (and type): immutable, so an equal value gives an equal result."""
 
 
 def per_object(function: Callable[..., R]) -> Callable[..., R]:
@@ -28,7 +28,8 @@ def per_object(function: Callable[..., R]) -> Callable[..., R]:
 
     @functools.wraps(function)
     def cached(*args: Any) -> R:
-        key = tuple(arg if isinstance(arg, _VALUES) else id(arg) for arg in args)
+        # A value is keyed with its type, so 1, 1.0 and True differ and no value equals an id.
+        key = tuple((type(arg), arg) if isinstance(arg, _VALUES) else id(arg) for arg in args)
         hit = store.get(key)
         if hit is not None and all(
             kept is arg or isinstance(arg, _VALUES) for kept, arg in zip(hit[0], args, strict=True)

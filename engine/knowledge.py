@@ -541,12 +541,12 @@ def _by_id(entries: tuple[Any, ...], entry_id: str) -> Any:
 
 @per_object
 def _thresholds_by_key(thresholds: tuple[Threshold, ...]) -> dict[str, Threshold]:
-    return {threshold.key: threshold for threshold in thresholds}
+    return {threshold.key: threshold for threshold in reversed(thresholds)}  # the first of duplicates
 
 
 @per_object
 def _index_by_id(entries: tuple[Any, ...]) -> dict[str, Any]:
-    return {entry.id: entry for entry in entries}
+    return {entry.id: entry for entry in reversed(entries)}  # the first of duplicates, as a scan finds
 
 
 # --- loading -----------------------------------------------------------------------------------------

@@ -99,11 +99,12 @@ class PricedListing(NamedTuple):
     excluded_by: tuple[str, ...]
     """IDs of the rules that exclude it: the GPU's, then the option rules'."""
 
-    @property
-    def order(self) -> tuple[Any, ...]:
-        """``option_order`` of the option it becomes."""
-        offer = self.listing.offer
-        return (self.rental.usd_per_month, offer.provider, offer.offer, offer.gpu, self.listing.jurisdiction)
+
+def priced_order(priced: PricedListing) -> tuple[Any, ...]:
+    """Cheapest first; provider, offer, GPU and jurisdiction break ties, so the order never depends on
+    the catalog's."""
+    offer = priced.listing.offer
+    return (priced.rental.usd_per_month, offer.provider, offer.offer, offer.gpu, priced.listing.jurisdiction)
 
 
 def priced_listings(
@@ -113,7 +114,7 @@ def priced_listings(
     plans: dict[str, ReplicaPlan],
     hours_per_month: float,
 ) -> list[PricedListing]:
-    """Every listing whose GPU can hold the model, cheapest first (``option_order``)."""
+    """Every listing whose GPU can hold the model, cheapest first (``priced_order``)."""
     calendar_hours = knowledge.schedule("always").hours_per_month
     priced = []
     for listing, excluded in zip(listings(knowledge), exclusions, strict=True):
@@ -124,11 +125,8 @@ def priced_listings(
         blocked = unsuitable.get(offer.gpu)
         rental = rent(offer, plan.gpus, hours_per_month, calendar_hours, listing.usd_per_gpu_hour)
         priced.append(PricedListing(listing, plan, rental, (*blocked, *excluded) if blocked else excluded))
-    priced.sort(key=_order)
+    priced.sort(key=priced_order)
     return priced
-
-
-_order = PricedListing.order.fget  # type: ignore[attr-defined]
 
 
 def to_option(priced: PricedListing) -> Option:
@@ -164,11 +162,16 @@ def to_option(priced: PricedListing) -> Option:
     )
 
 
-def build_options(priced: Sequence[PricedListing], best: Option | None = None) -> tuple[Option, ...]:
-    """Every priced listing as an option, cheapest first, with ``best`` itself in its place (the memo
-    tells it apart by identity; it carries whether it was chosen)."""
-    best_order = option_order(best) if best is not None else None
-    return tuple(best if best is not None and p.order == best_order else to_option(p) for p in priced)
+def build_options(
+    priced: Sequence[PricedListing], best: tuple[PricedListing, Option] | None = None
+) -> tuple[Option, ...]:
+    """Every priced listing as an option, cheapest first; ``best`` (a listing of ``priced`` and the
+    option made of it) in its place, as it is: the memo tells it apart by identity, and it carries
+    whether it was chosen."""
+    if best is None:
+        return tuple(to_option(p) for p in priced)
+    best_listing, best_option = best
+    return tuple(best_option if p is best_listing else to_option(p) for p in priced)
 
 
 def cheapest_priced(
@@ -196,8 +199,3 @@ def cheapest_option(
 ) -> Option | None:
     found = cheapest_priced(priced, preferred_pricing, include)
     return to_option(found) if found is not None else None
-
-
-def option_order(option: Option) -> tuple[Any, ...]:
-    """Cheapest first; provider, offer and GPU break ties so the order never depends on the catalog's."""
-    return (option.usd_per_month, option.provider, option.offer, option.gpu, option.jurisdiction)

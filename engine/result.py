@@ -242,6 +242,7 @@ class DecisionSummary(ResultModel):
     """What a recommendation decides, without its texts and tables: for batch tables and sweeps, which
     show nothing else and so need not render it."""
 
+    schema_version: int = RESULT_SCHEMA_VERSION
     workload: str
     decision: Decision
     fired_rules: tuple[str, ...]

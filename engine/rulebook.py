@@ -206,7 +206,7 @@ class Rulebook(Strict):
 
 @per_object
 def _rules_by_id(rules: tuple[Rule, ...]) -> dict[str, Rule]:
-    return {rule.id: rule for rule in rules}
+    return {rule.id: rule for rule in reversed(rules)}  # the first of duplicates, as a scan finds
 
 
 class RuleText(Strict):
@@ -283,7 +283,42 @@ def collect_rules(
             rules.append(rule)
     for rule in rules:
         problems.extend(f"rule {rule.id}: {p}" for p in check_rule(rule, knowledge, extra_thresholds))
+        if origin == "organization":
+            # Built-in messages are rendered by the rule-case tests; an organization's are checked here,
+            # so a typo is reported at load instead of failing the first recommendation it fires in.
+            problems.extend(f"rule {rule.id}: {p}" for p in check_message(rule, extra_thresholds, knowledge))
     return rules, thresholds, problems
+
+
+def check_message(rule: Rule, extra_thresholds: dict[str, float], knowledge: Knowledge) -> list[str]:
+    """The message must parse, and name only fields of the rule's fact kind, thresholds (``t.key``),
+    the knowledge references (``k``) and known filters."""
+    import jinja2
+    from jinja2 import meta, nodes
+
+    from .text import environment
+
+    env = environment("en")
+    try:
+        tree = env.parse(rule.message)
+    except jinja2.TemplateSyntaxError as error:
+        return [f"field message: line {error.lineno}: {error.message}"]
+    unknown_filters = sorted(
+        {node.name for node in tree.find_all(nodes.Filter) if node.name not in env.filters}
+    )
+    if unknown_filters:  # the variable analysis below compiles the message, which needs its filters
+        return [f"field message: unknown filter {name!r}" for name in unknown_filters]
+    fields = FACT_MODELS[rule.fact].model_fields
+    known = {*fields, "t", "k", "fmt", *env.globals}
+    problems = [
+        f"field message: {name!r} is not a field of {rule.fact} facts"
+        for name in sorted(meta.find_undeclared_variables(tree) - known)
+    ]
+    thresholds = {**knowledge.threshold_values(), **extra_thresholds}
+    for node in tree.find_all(nodes.Getattr):
+        if isinstance(node.node, nodes.Name) and node.node.name == "t" and node.attr not in thresholds:
+            problems.append(f"field message: t.{node.attr}: unknown threshold key")
+    return problems
 
 
 def load_rulebook_from(

@@ -9,6 +9,7 @@ chosen currency: amounts are computed in USD and shown in EUR at the knowledge b
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 from collections.abc import Callable
@@ -186,7 +187,19 @@ def bytecode_cache() -> jinja2.BytecodeCache | None:
         tempfile.TemporaryFile(dir=directory).close()
     except OSError:
         return None
-    return jinja2.FileSystemBytecodeCache(str(directory))
+    return ForgivingBytecodeCache(str(directory))
+
+
+class ForgivingBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """A cache directory removed, made read-only or full after start-up costs a compile, not the run."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
 
 
 @cache
@@ -254,6 +267,10 @@ class MessageLoader(jinja2.BaseLoader):
             raise jinja2.TemplateNotFound(template)
         return source, None, lambda: True
 
+    def list_templates(self) -> list[str]:
+        """None to list: messages are registered as they are used, not found on disk."""
+        return []
+
 
 _MESSAGES = MessageLoader()
 
@@ -264,18 +281,16 @@ def message_template(lang: str, source: str) -> jinja2.Template:
     return environment(lang).get_template(_MESSAGES.register(source))
 
 
-def render_message(source: str, context: dict[str, Any], fmt: Format = DEFAULT_FORMAT) -> str:
-    """Render a rule's message template; whitespace folded to single spaces (YAML folds lines)."""
-    template = message_template(fmt.lang, source)
-    return render_compiled_message(template, {**template.globals, **context, "fmt": fmt})
-
-
 def render_compiled_message(template: jinja2.Template, context: dict[str, Any]) -> str:
     """Render a compiled message with ``context`` as its whole context: the caller puts in the
     template's globals and ``fmt``. ``Template.render`` would copy every variable over the globals
     first, which cost more than the rendering of a short message itself."""
-    parts = template.root_render_func(template.new_context(context, shared=True))
-    return " ".join("".join(parts).split())
+    try:
+        text = "".join(template.root_render_func(template.new_context(context, shared=True)))
+    except Exception:
+        # As Template.render does: the error then points at the message's own line.
+        template.environment.handle_exception()
+    return " ".join(text.split())
 
 
 def render(template_name: str, fmt: Format = DEFAULT_FORMAT, **context: Any) -> str:

@@ -9,13 +9,15 @@ import typing
 from typing import Any
 
 import pytest
-from gpu_advisor.engine.adapter import fired_rule_name
+from gpu_advisor.engine.adapter import RulesEngine, fired_rule_name
 from gpu_advisor.engine.advisor import decide_workload, recommend
 from gpu_advisor.engine.errors import EngineError, InputError
 from gpu_advisor.engine.facts import FACT_MODELS, GpuFitFact, _float_fields
 from gpu_advisor.engine.identity_cache import per_object
 from gpu_advisor.engine.knowledge import load_knowledge
 from gpu_advisor.engine.result import PriceDate
+from gpu_advisor.engine.rulebook import load_rulebook
+from gpu_advisor.engine.text import MessageLoader
 from gpu_advisor.engine.trusted import trusted
 from gpu_advisor.engine.workload import validate_workload
 from helpers import EVALUATED_ON, EXAMPLES_DIR
@@ -69,11 +71,31 @@ def test_per_object_caches_by_identity_and_by_value_for_strings_and_numbers() ->
         return box.value * factor
 
     first, twin = Box(2), Box(2)
-    assert work(first, "a", 1.5) == 3.0
-    assert work(first, "".join(["a"]), 1.5) == 3.0  # an equal string of another object: cached
-    assert work(twin, "a", 1.5) == 3.0  # an equal but other object: worked out again
-    assert work(first, "a", 2.0) == 4.0
-    assert len(calls) == 3
+    label = "".join(["lab", "el"])
+    assert work(first, label, 1.5) == 3.0
+    same_label = "".join(["la", "bel"])
+    assert same_label is not label
+    assert work(first, same_label, 1.5) == 3.0  # an equal string, another object: cached
+    assert work(twin, label, 1.5) == 3.0  # an equal but other object: worked out again
+    assert work(first, label, 2.0) == 4.0
+    assert work(first, label, 2) == 4.0  # an int is not the float of the same value
+    assert len(calls) == 4
+
+
+def test_a_cached_object_is_kept_alive_so_its_id_cannot_come_back() -> None:
+    import gc
+    import weakref
+
+    @per_object
+    def work(box: Box) -> int:
+        return box.value
+
+    box = Box(7)
+    alive = weakref.ref(box)
+    work(box)
+    del box
+    gc.collect()
+    assert alive() is not None
 
 
 def test_a_one_argument_cache_holds_a_bounded_number_of_objects() -> None:
@@ -138,25 +160,29 @@ def test_every_float_field_of_a_fact_is_rewritten_for_the_engine(kind: str) -> N
     assert floats == set(_float_fields(model))
 
 
+def fact_on(**changes: Any) -> GpuFitFact:
+    values: dict[str, Any] = {
+        "scenario": "workload",
+        "gpu": "h100-sxm",
+        "vendor": "nvidia",
+        "interconnect": "nvlink",
+        "segment": "datacenter",
+        "memory_gb": 80.0,
+        "weights_gb": 140.0,
+        "gpus_for_weights": 2,
+        "gpus_with_kv_reserve": 4,
+        "multi_card": True,
+        "fits": True,
+        "needs_two_nodes": False,
+        "node_memory_gb": 640.0,
+        "native_precision": True,
+        "reference_gpus": 4,
+    }
+    return GpuFitFact(**{**values, **changes})
+
+
 def test_a_fact_payload_rewrites_only_numbers_the_engine_cannot_read() -> None:
-    fact = GpuFitFact(
-        scenario="workload",
-        gpu="h100-sxm",
-        vendor="nvidia",
-        interconnect="nvlink",
-        segment="datacenter",
-        memory_gb=80.0,
-        weights_gb=3e-6,
-        gpus_for_weights=1,
-        gpus_with_kv_reserve=1,
-        multi_card=False,
-        fits=True,
-        needs_two_nodes=False,
-        node_memory_gb=2.5e16,
-        native_precision=True,
-        reference_gpus=1,
-    )
-    payload = fact.payload()
+    payload = fact_on(weights_gb=3e-6, node_memory_gb=2.5e16).payload()
     assert payload["memory_gb"] == 80.0
     assert payload["weights_gb"] == 0.0
     assert payload["node_memory_gb"] == 25_000_000_000_000_000
@@ -164,34 +190,94 @@ def test_a_fact_payload_rewrites_only_numbers_the_engine_cannot_read() -> None:
     assert list(payload) == list(GpuFitFact.model_fields)
 
 
-def test_an_action_the_engine_cannot_name_is_an_engine_error() -> None:
-    assert fired_rule_name('{"DEP001":{"m":{"sid": "1"}}}') == "DEP001"
-    with pytest.raises(EngineError, match="could not name"):
-        fired_rule_name("[1, 2]")
+def test_the_engine_names_the_rules_that_fire_and_an_unknown_name_is_an_engine_error() -> None:
+    engine = RulesEngine(load_rulebook(), load_knowledge().threshold_values())
+    with engine.session() as session:
+        firings = session.assert_fact(fact_on(interconnect="pcie"))
+    assert [f.rule_id for f in firings] == ["NET001"]
+    known = {"DEP001": None}
+    assert fired_rule_name('{"DEP001":{"m":{"sid": "1"}}}', known) == "DEP001"
+    for message in ("[1, 2]", '{"DEP001', '{"XYZ999":{"m":{}}}'):
+        with pytest.raises(EngineError, match="could not name"):
+            fired_rule_name(message, known)
+
+
+def test_the_same_fact_twice_in_one_evaluation_is_an_engine_error() -> None:
+    engine = RulesEngine(load_rulebook(), load_knowledge().threshold_values())
+    with engine.session() as session:
+        session.assert_fact(fact_on(interconnect="pcie"))
+        with pytest.raises(EngineError, match="same fact asserted twice"):
+            session.assert_fact(fact_on(interconnect="pcie"))
+    with engine.session() as session:  # the engine goes on
+        assert [f.rule_id for f in session.assert_fact(fact_on(interconnect="pcie"))] == ["NET001"]
 
 
 # --- rule messages through the bytecode cache ----------------------------------------------------------
 
 
+RUN_EXAMPLE = (
+    "import datetime as dt, sys;"
+    "from gpu_advisor.engine.advisor import recommend;"
+    "from gpu_advisor.engine.workload import load_workload;"
+    "recommend(load_workload(sys.argv[1]), dt.date(2026, 11, 30))"
+)
+
+
+def run_example(name: str) -> None:
+    import subprocess
+    import sys
+
+    subprocess.run([sys.executable, "-c", RUN_EXAMPLE, str(EXAMPLES_DIR / f"{name}.yaml")], check=True)
+
+
+def cache_file(message: str) -> str:
+    """Where Jinja's file cache keeps a rule message: named after the template name it is loaded by."""
+    import hashlib
+
+    name = MessageLoader.PREFIX + hashlib.sha256(message.encode("utf-8")).hexdigest()
+    return f"__jinja2_{hashlib.sha1(name.encode('utf-8')).hexdigest()}.cache"
+
+
 def test_rule_messages_are_kept_compiled_between_runs(tmp_path: Any, monkeypatch: Any) -> None:
-    """A fresh process compiles a fired rule's message once and finds it in the cache the next time."""
+    """A fresh process compiles each fired rule's message once and finds it in the cache the next time."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    run_example("public-chat")
+    directory = tmp_path / "gpu-advisor" / "jinja"
+    rulebook = load_rulebook()
+    fired = recommend(validate_workload(_example("public-chat"), "test"), EVALUATED_ON).fired_rules
+    expected = {cache_file(rulebook.rule(rule_id).message) for rule_id in fired}
+    assert expected <= {path.name for path in directory.iterdir()}
+    stamps = {path.name: path.stat().st_mtime_ns for path in directory.iterdir()}
+    run_example("public-chat")
+    assert {path.name: path.stat().st_mtime_ns for path in directory.iterdir()} == stamps
+
+
+def test_a_cache_directory_gone_after_start_up_costs_a_compile_not_the_run(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    import shutil
     import subprocess
     import sys
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     script = (
-        "import datetime as dt;"
+        "import datetime as dt, shutil, sys;"
         "from gpu_advisor.engine.advisor import recommend;"
         "from gpu_advisor.engine.workload import load_workload;"
-        f"recommend(load_workload({str(EXAMPLES_DIR / 'public-chat.yaml')!r}), dt.date(2026, 11, 30))"
+        "recommend(load_workload(sys.argv[1]), dt.date(2026, 11, 30));"
+        "shutil.rmtree(sys.argv[3]);"
+        "print(len(recommend(load_workload(sys.argv[2]), dt.date(2026, 11, 30)).findings))"
     )
-    subprocess.run([sys.executable, "-c", script], check=True)
-    cached = sorted((tmp_path / "gpu-advisor" / "jinja").iterdir())
-    fired = recommend(validate_workload(_example("public-chat"), "test"), EVALUATED_ON).findings
-    assert len(cached) >= len({f.rule_id for f in fired})
-    stamps = {path.name: path.stat().st_mtime_ns for path in cached}
-    subprocess.run([sys.executable, "-c", script], check=True)
-    assert {path.name: path.stat().st_mtime_ns for path in cached} == stamps
+    directory = tmp_path / "gpu-advisor"
+    paths = [str(EXAMPLES_DIR / "prototype.yaml"), str(EXAMPLES_DIR / "deepseek-on-premises.yaml")]
+    done = subprocess.run(
+        [sys.executable, "-c", script, *paths, str(directory)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    expected = recommend(validate_workload(_example("deepseek-on-premises"), "test"), EVALUATED_ON)
+    assert int(done.stdout) == len(expected.findings)
+    assert not directory.exists()
+    shutil.rmtree(tmp_path)
 
 
 def _example(name: str) -> dict[str, Any]:
@@ -200,18 +286,32 @@ def _example(name: str) -> dict[str, Any]:
     return yaml.safe_load((EXAMPLES_DIR / f"{name}.yaml").read_text(encoding="utf-8"))
 
 
-def test_the_listings_of_a_modified_knowledge_base_are_its_own() -> None:
+def test_what_is_worked_out_once_per_knowledge_base_follows_a_modified_copy() -> None:
+    """Sweeps and price overrides recommend with modified copies of the knowledge base; each copy gets
+    its own listings, server costs and price dates, and the shipped one keeps its own."""
     from gpu_advisor.engine.options import listings
 
     knowledge = load_knowledge()
-    offers = knowledge.offers.model_copy(
+    workload = validate_workload(_example("deepseek-on-premises"), "test")
+    before = recommend(workload, EVALUATED_ON, knowledge=knowledge)
+    repriced = tuple(o.model_copy(update={"usd_per_gpu_hour": 9.99}) for o in knowledge.offers.offers)
+    servers = tuple(
+        s.model_copy(update={"price_usd": s.price_usd * 2}) for s in knowledge.own_hardware.servers
+    )
+    changed = knowledge.model_copy(
         update={
-            "offers": tuple(o.model_copy(update={"usd_per_gpu_hour": 9.99}) for o in knowledge.offers.offers)
+            "offers": knowledge.offers.model_copy(update={"offers": repriced}),
+            "own_hardware": knowledge.own_hardware.model_copy(update={"servers": servers}),
         }
     )
-    cheaper = knowledge.model_copy(update={"offers": offers})
-    assert {listing.offer.usd_per_gpu_hour for listing in listings(cheaper)} == {9.99}
-    assert 9.99 not in {listing.offer.usd_per_gpu_hour for listing in listings(knowledge)}
+    assert {listing.offer.usd_per_gpu_hour for listing in listings(changed)} == {9.99}
+    after = recommend(workload, EVALUATED_ON, knowledge=changed)
+    premium = knowledge.pricing_assumptions.eu_region_premium.value
+    assert {option.usd_per_gpu_hour for option in after.options} <= {9.99, 9.99 * (1 + premium)}
+    assert after.own_hardware.usd_per_gpu_hour.capital == pytest.approx(
+        2 * before.own_hardware.usd_per_gpu_hour.capital
+    )
+    assert recommend(workload, EVALUATED_ON, knowledge=knowledge) == before
 
 
 def test_the_library_decides_from_a_mapping() -> None:

@@ -118,6 +118,23 @@ def test_check_applies_organization_checks(tmp_path: Path) -> None:
             lambda rules: rules[0].update(source={"document": "intranet", "section": "x"}),
             "unknown document 'intranet'",
         ),
+        # A message is checked at load, not when the rule first fires in a recommendation.
+        (
+            lambda rules: rules[0].update(message="{{ personal_dta }} stays in the EU."),
+            "field message: 'personal_dta' is not a field of workload facts",
+        ),
+        (
+            lambda rules: rules[0].update(message="Above {{ t.no_such_threshold }}."),
+            "field message: t.no_such_threshold: unknown threshold key",
+        ),
+        (
+            lambda rules: rules[0].update(message="{{ requests_per_day | dollars }} a day."),
+            "field message: unknown filter 'dollars'",
+        ),
+        (
+            lambda rules: rules[0].update(message="{% if personal_data %}EU only."),
+            "field message: line 1: Unexpected end of template",
+        ),
     ],
 )
 def test_broken_policies_are_input_errors(tmp_path: Path, change, expected: str) -> None:
