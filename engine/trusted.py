@@ -21,7 +21,7 @@ _set_attribute = object.__setattr__
 
 @cache
 def _field_names(cls: type[BaseModel]) -> tuple[str, ...]:
-    return tuple(cls.__pydantic_fields__)
+    return tuple(cls.model_fields)
 
 
 def trusted(cls: type[M], **values: Any) -> M:
