@@ -33,7 +33,7 @@ def engine_number(value: float) -> float | int:
 
 
 class Fact(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, protected_namespaces=())
 
     def payload(self) -> dict[str, Any]:
         """The fact as the engine (and the reference evaluator) sees it: JSON types, numbers that

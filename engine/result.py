@@ -17,7 +17,7 @@ RESULT_SCHEMA_VERSION = 1
 
 
 class ResultModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, protected_namespaces=())
 
 
 # --- size --------------------------------------------------------------------------------------------

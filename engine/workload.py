@@ -28,7 +28,7 @@ PositiveFloat = Annotated[float, Field(gt=0)]
 
 
 class StrictInput(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, protected_namespaces=())
 
 
 class ModelSpec(StrictInput):
@@ -83,7 +83,7 @@ class Workload(StrictInput):
 class ResolvedWorkload(BaseModel):
     """A workload with every fact present: catalog model facts and defaults filled in."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, protected_namespaces=())
 
     name: str
     model_id: str | None
