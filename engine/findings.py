@@ -9,6 +9,7 @@ from typing import Any
 import jinja2
 
 from .adapter import Firing
+from .errors import InputError, KnowledgeError
 from .identity_cache import per_object
 from .knowledge import Citation, Knowledge
 from .result import Finding
@@ -94,6 +95,19 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
     )
 
 
+def render_finding_message(parts: RuleFinding, context: dict[str, Any]) -> str:
+    """A rule's message for one firing. Messages are checked when the rules load; one that still fails
+    here is reported against its rule: an organization's as bad input, a built-in one as a broken
+    catalog."""
+    try:
+        return render_compiled_message(parts.template, context)
+    except jinja2.TemplateError as error:
+        problem = f"rule {parts.rule_id}: its message cannot be written: {error}"
+        if parts.origin == "organization":
+            raise InputError(f"--policy: {problem}") from None
+        raise KnowledgeError(problem) from None
+
+
 def render_rule_message(
     rule: Rule,
     fact: dict[str, Any],
@@ -103,7 +117,7 @@ def render_rule_message(
 ) -> str:
     """The rule's message with this fact's numbers."""
     texts = finding_texts(rulebook, knowledge, fmt.lang)
-    return render_compiled_message(texts.rules[rule.id].template, texts.context(fact, fmt))
+    return render_finding_message(texts.rules[rule.id], texts.context(fact, fmt))
 
 
 def findings_for(
@@ -116,6 +130,7 @@ def findings_for(
     findings = []
     for _, firing in ordered:
         parts = texts.rules[firing.rule_id]
+        message = render_finding_message(parts, texts.context(firing.fact, fmt))
         findings.append(
             trusted(
                 Finding,
@@ -124,7 +139,7 @@ def findings_for(
                 topic=parts.topic,
                 severity=parts.severity,
                 title=parts.title,
-                message=render_compiled_message(parts.template, texts.context(firing.fact, fmt)),
+                message=message,
                 rationale=parts.rationale,
                 source=parts.source,
                 origin=parts.origin,

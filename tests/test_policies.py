@@ -154,3 +154,25 @@ def test_policy_must_be_a_directory() -> None:
     result = invoke("rules", "--policy", "no/such/dir")
     assert result.exit_code == 2
     assert "is not a directory" in result.output
+
+
+def test_a_policy_message_that_cannot_be_written_is_bad_input_not_a_traceback(tmp_path: Path) -> None:
+    """The load check cannot see into the knowledge references (``k``); rendering catches the rest."""
+    directory = tmp_path / "policy"
+    shutil.copytree(POLICY, directory)
+    path = directory / "budget.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["rules"][0]["message"] = "Above {{ k.figures.no_such_figure.value }} a month."
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    big = {
+        "name": "big",
+        "model": {"name": "llama-3.1-405b", "precision": "fp8"},
+        "requests_per_day": 3000000,
+    }
+    result = invoke(
+        "recommend", "-", "--as-of", "2026-11-30", "--policy", str(directory), stdin=json.dumps(big)
+    )
+    assert result.exit_code == 2
+    assert "rule ORG005: its message cannot be written" in result.output
+    assert "no_such_figure" in result.output
+    assert "Traceback" not in result.output
