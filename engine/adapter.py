@@ -20,6 +20,8 @@ Measured traps of durable-rules 2.0.28 this module avoids:
   stored a fact crashes the process: every session first asserts a marker fact that an internal rule
   matches, so it can always be deleted;
 - ``post`` consumes events: facts are only ever asserted;
+- a fact asserted twice in one session is kept once and fires nothing the second time: reported as an
+  engine error (the facts of one evaluation all differ, so it would be a bug);
 - ``none()`` is not truth-maintained: "no rule concluded X" is decided in Python after the run;
 - comparisons with missing or mistyped properties misfire: facts are complete pydantic models;
 - the engine is not safe to share between threads: a lock serializes evaluations.
@@ -156,7 +158,8 @@ class RulesEngine:
         self._sessions = itertools.count(1)
         definition = compile_rulebook(rulebook, thresholds)
         definition[SESSION_RULE] = {"all": [{"m": {"kind": SESSION_RULE}}]}
-        self._applicability = {
+        # Engine rule name -> (rule ID, whether the firing only marks a proposal check as applicable).
+        self._rule_names = {
             name: (name.removesuffix(APPLICABILITY_SUFFIX), name.endswith(APPLICABILITY_SUFFIX))
             for name in definition
         }
@@ -181,7 +184,7 @@ class RulesEngine:
         fact_seen = MappingProxyType(payload)
         firings = []
         for name in names:
-            rule_id, applicability = self._applicability[name]
+            rule_id, applicability = self._rule_names[name]
             if rule_id != SESSION_RULE:
                 firings.append(Firing(rule_id, fact_seen, applicability))
         return firings
@@ -201,7 +204,7 @@ class RulesEngine:
             action = self._c.start_action_for_state(self._handle, state)
             message = action[1] if action else None
             while message:
-                names.append(fired_rule_name(message, self._applicability))
+                names.append(fired_rule_name(message, self._rule_names))
                 message = self._c.complete_and_start_action(self._handle, state)
         except self._c.error as error:
             raise EngineError(
