@@ -4,9 +4,9 @@ A recommendation builds about a hundred models (options, sizing rows, findings) 
 out of validated knowledge and the calculators. ``model_construct`` skips validation but still walks
 every field for aliases and defaults in Python, for every model. ``trusted`` sets the instance state
 directly, as ``model_construct`` does at its end, and insists on exactly the model's fields, so a
-missing or misspelt name fails loudly instead of leaving a hole. The values must already have the
-declared types (a float field given an int would be written as one in JSON): the tests build every
-example both ways and compare.
+missing or misspelt name fails loudly instead of leaving a hole. The values must already be what
+validation accepts (types, allowed literals, bounds): the tests validate every example's result, and
+generated ones, after writing it as JSON.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from gpu_advisor.engine.errors import EngineError, InputError
 from gpu_advisor.engine.facts import FACT_MODELS, GpuFitFact, _float_fields
 from gpu_advisor.engine.identity_cache import per_object
 from gpu_advisor.engine.knowledge import load_knowledge
-from gpu_advisor.engine.result import PriceDate
+from gpu_advisor.engine.result import PriceDate, Recommendation
 from gpu_advisor.engine.rulebook import load_rulebook
 from gpu_advisor.engine.text import MessageLoader
 from gpu_advisor.engine.trusted import trusted
@@ -125,6 +125,10 @@ def assert_same_decision(data: dict[str, Any]) -> None:
         with pytest.raises(InputError):
             decide_workload(workload, EVALUATED_ON)
         return
+    # Models built without validation hold what validation accepts: the result read back from its JSON
+    # is the same result (a value outside a literal or a bound would fail here).
+    written = full.model_dump_json()
+    assert Recommendation.model_validate_json(written).model_dump_json() == written
     summary = decide_workload(workload, EVALUATED_ON)
     assert summary.workload == full.workload.name
     assert summary.decision == full.decision
@@ -135,6 +139,7 @@ def assert_same_decision(data: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES_DIR.glob("*.yaml")), ids=lambda p: p.stem)
 def test_the_decision_alone_is_the_recommendations_decision_for_every_example(path: Any) -> None:
+    """Also: the result, written as JSON and validated, is the same result."""
     import yaml
 
     assert_same_decision(yaml.safe_load(path.read_text(encoding="utf-8")))
