@@ -21,6 +21,7 @@ import math
 
 from pydantic import BaseModel, ConfigDict
 
+from .identity_cache import per_object
 from .knowledge import Gpu, Knowledge
 from .sizing import GpuFit, SizingFigures
 from .trusted import trusted
@@ -70,6 +71,34 @@ def tensor_parallel_efficiency(knowledge: Knowledge, interconnect: str, cards: i
     return per_doubling ** math.log2(cards)
 
 
+def replica_hardware(
+    knowledge: Knowledge, gpu_id: str, precision: str, cards: int
+) -> tuple[float, float, float]:
+    """What ``cards`` cards of a GPU give one replica: usable memory bandwidth for decoding (bytes/s),
+    usable compute (FLOP/s), both after tensor-parallel losses, and memory (bytes). The same for every
+    workload, so kept per knowledge base."""
+    table = _hardware_tables(knowledge)
+    key = (gpu_id, precision, cards)
+    found = table.get(key)
+    if found is None:
+        gpu = knowledge.gpu(gpu_id)
+        efficiency = knowledge.throughput.efficiency
+        parallel = tensor_parallel_efficiency(knowledge, gpu.interconnect, cards)
+        found = (
+            cards * gpu.memory_bandwidth_gb_s * 1e9 * efficiency.decode_bandwidth_share * parallel,
+            cards * compute_tflops(gpu, precision) * 1e12 * efficiency.compute_share * parallel,
+            cards * gpu.memory_gb * 1e9,
+        )
+        table[key] = found
+    return found
+
+
+@per_object
+def _hardware_tables(knowledge: Knowledge) -> dict[tuple[str, str, int], tuple[float, float, float]]:
+    """Filled as GPU, precision and card counts come up (at most every combination of the catalog)."""
+    return {}
+
+
 def replica_performance(
     knowledge: Knowledge,
     figures: SizingFigures,
@@ -85,16 +114,13 @@ def replica_performance(
     cards = cards or fit.gpus_with_kv_reserve
     if cards is None:
         return None
-    gpu = knowledge.gpu(fit.gpu)
+    bandwidth, flops, memory_bytes = replica_hardware(knowledge, fit.gpu, figures.precision, cards)
     efficiency = knowledge.throughput.efficiency
-    parallel = tensor_parallel_efficiency(knowledge, gpu.interconnect, cards)
-    bandwidth = cards * gpu.memory_bandwidth_gb_s * 1e9 * efficiency.decode_bandwidth_share * parallel
-    flops = cards * compute_tflops(gpu, figures.precision) * 1e12 * efficiency.compute_share * parallel
 
     weights_bytes = figures.weights_gb * 1e9
     active_bytes = figures.active_params_b * 1e9 * figures.bytes_per_parameter
     kv_bytes = figures.kv_bytes_per_token_used
-    headroom_bytes = (cards * gpu.memory_gb * 1e9 - weights_bytes) * efficiency.kv_memory_share
+    headroom_bytes = (memory_bytes - weights_bytes) * efficiency.kv_memory_share
     sequence_tokens = input_tokens + output_tokens
     max_sequences = knowledge.throughput.concurrency.max_sequences
     batch = min(concurrency or max_sequences, math.floor(headroom_bytes / (sequence_tokens * kv_bytes)))
