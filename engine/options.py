@@ -3,8 +3,9 @@ rules that exclude it; and the choice of the cheapest option no rule excluded.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .costs import Rental, rent
@@ -52,7 +53,8 @@ class Listing:
     regions: tuple[str, ...]
     usd_per_gpu_hour: float
     price_basis: str
-    attributes: dict[str, Any]
+    attributes: Mapping[str, Any]
+    """Read-only: one listing serves every workload."""
     source: str
 
 
@@ -72,7 +74,7 @@ def listings(knowledge: Knowledge) -> tuple[Listing, ...]:
                     regions=regions,
                     usd_per_gpu_hour=usd_per_gpu_hour,
                     price_basis=price_basis,
-                    attributes=option_attributes(offer, jurisdiction, knowledge),
+                    attributes=MappingProxyType(option_attributes(offer, jurisdiction, knowledge)),
                     source=source,
                 )
             )

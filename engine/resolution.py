@@ -8,7 +8,7 @@ who won, who lost and who was ruled out by whom, for the memo.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from .adapter import Firing
 from .result import Proposal, Resolution
@@ -35,7 +35,7 @@ def option_filters(rules: Sequence[Rule]) -> list[tuple[str, OptionFilter]]:
     return [(rule.id, option_filter) for rule in rules for option_filter in rule.then.exclude_options]
 
 
-def excluded_by(attributes: dict[str, object], filters: Sequence[tuple[str, OptionFilter]]) -> list[str]:
+def excluded_by(attributes: Mapping[str, object], filters: Sequence[tuple[str, OptionFilter]]) -> list[str]:
     """IDs of the rules whose exclusion matches an option's attributes."""
     return [rule_id for rule_id, f in filters if f.matches(attributes[f.field])]
 
