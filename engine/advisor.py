@@ -379,6 +379,8 @@ class DatedSources:
 
 @per_object
 def dated_sources(knowledge: Knowledge) -> DatedSources:
+    """The dated source of every offer and API price and of the lines every result shows, worked out
+    once per knowledge base (a source's title: the document's, else the citation's first title)."""
     made: dict[tuple[str, dt.date, str], PriceDate] = {}
 
     def dated(citation: Citation, as_of: dt.date, used_for: str) -> PriceDate:
