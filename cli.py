@@ -590,7 +590,9 @@ def ask(
                     break
                 except AnswerError as error:
                     click.echo(f"   {error}")
-    except click.Abort:
+    except (click.Abort, KeyboardInterrupt):
+        # click.prompt turns Ctrl-C and end of input into Abort; Ctrl-C between prompts (while a question
+        # is written) arrives as it is.
         click.echo(render("ask_stopped.txt.j2", fmt), nl=False)
         sys.exit(EXIT_INTERRUPTED)
     document = workload_document(answers)
