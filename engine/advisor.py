@@ -406,8 +406,9 @@ def dated_sources(knowledge: Knowledge) -> DatedSources:
     )
 
 
-def residency_rule_ids(rulebook: Rulebook) -> set[str]:
-    return {rule.id for rule in rulebook.rules if rule.topic == "residency"}
+@per_object
+def residency_rule_ids(rulebook: Rulebook) -> frozenset[str]:
+    return frozenset(rule.id for rule in rulebook.rules if rule.topic == "residency")
 
 
 def derived_utilization(
@@ -621,7 +622,7 @@ def evaluate_decision(
         # Stage 3: economics over the options the constraints left.
         # A rule that already ruled serverless out (residency, an organization's policy) keeps its
         # estimate out of the API comparison.
-        serverless_ruled_out = "serverless" in resolve_ruled_out(fired_rules(firings, rulebook))
+        serverless_ruled_out = "serverless" in resolve_ruled_out(constraint_rules)
         economics = economics_fact(
             knowledge,
             server,

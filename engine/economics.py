@@ -297,7 +297,7 @@ def choose_alternatives(
     server: OwnServer,
     priced: Sequence[PricedListing],
     preferred_pricing: str | None,
-    residency_rule_ids: set[str],
+    residency_rule_ids: frozenset[str],
     quantized_best: Option | None,
     quantized_precision: str | None,
     quantized_weights_gb: float,
