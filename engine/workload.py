@@ -302,12 +302,6 @@ def render_problems(origin: str, problems: list[dict[str, Any]], what: str, lang
     return text.rstrip("\n")
 
 
-def describe_input_error(
-    origin: str, error: ValidationError, schema: type[BaseModel], what: str = "workload"
-) -> str:
-    return str(input_error(origin, error, schema, what))
-
-
 def _allowed_fields(schema: type[BaseModel], location: tuple[Any, ...]) -> list[str]:
     model: type[BaseModel] = schema
     for part in location:
