@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -15,8 +17,23 @@ from helpers import EXAMPLES_DIR, REPO_ROOT
 POLICY = str(REPO_ROOT / "examples" / "org-policy")
 
 
+BIG = {"name": "big", "model": {"name": "llama-3.1-405b", "precision": "fp8"}, "requests_per_day": 3000000}
+"""Costs more than the example policy's CFO threshold, so ORG005 fires."""
+
+
 def invoke(*args: str, stdin: str | None = None):
     return CliRunner().invoke(main, list(args), input=stdin)
+
+
+def changed_policy(tmp_path: Path, file_name: str, change: Callable[[list[dict[str, Any]]], object]) -> Path:
+    """A copy of the example policy with ``change`` applied to the rules of one of its files."""
+    directory = tmp_path / "policy"
+    shutil.copytree(POLICY, directory)
+    path = directory / file_name
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data["rules"])
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return directory
 
 
 def test_rules_lists_organization_rules() -> None:
@@ -57,11 +74,6 @@ def test_recommend_applies_them_and_marks_them() -> None:
 
 
 def test_budget_threshold_in_eur() -> None:
-    big = {
-        "name": "big",
-        "model": {"name": "llama-3.1-405b", "precision": "fp8"},
-        "requests_per_day": 3000000,
-    }
     data = json.loads(
         invoke(
             "recommend",
@@ -72,7 +84,7 @@ def test_budget_threshold_in_eur() -> None:
             POLICY,
             "--format",
             "json",
-            stdin=json.dumps(big),
+            stdin=json.dumps(BIG),
         ).output
     )
     finding = next(f for f in data["findings"] if f["rule_id"] == "ORG005")
@@ -138,12 +150,7 @@ def test_check_applies_organization_checks(tmp_path: Path) -> None:
     ],
 )
 def test_broken_policies_are_input_errors(tmp_path: Path, change, expected: str) -> None:
-    directory = tmp_path / "policy"
-    shutil.copytree(POLICY, directory)
-    path = directory / "eu-only.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    change(data["rules"])
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    directory = changed_policy(tmp_path, "eu-only.yaml", change)
     result = invoke("rules", "--policy", str(directory))
     assert result.exit_code == 2
     assert "invalid organization policy" in result.output
@@ -158,19 +165,13 @@ def test_policy_must_be_a_directory() -> None:
 
 def test_a_policy_message_that_cannot_be_written_is_bad_input_not_a_traceback(tmp_path: Path) -> None:
     """The load check cannot see into the knowledge references (``k``); rendering catches the rest."""
-    directory = tmp_path / "policy"
-    shutil.copytree(POLICY, directory)
-    path = directory / "budget.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    data["rules"][0]["message"] = "Above {{ k.figures.no_such_figure.value }} a month."
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    big = {
-        "name": "big",
-        "model": {"name": "llama-3.1-405b", "precision": "fp8"},
-        "requests_per_day": 3000000,
-    }
+    directory = changed_policy(
+        tmp_path,
+        "budget.yaml",
+        lambda rules: rules[0].update(message="Above {{ k.figures.no_such_figure.value }} a month."),
+    )
     result = invoke(
-        "recommend", "-", "--as-of", "2026-11-30", "--policy", str(directory), stdin=json.dumps(big)
+        "recommend", "-", "--as-of", "2026-11-30", "--policy", str(directory), stdin=json.dumps(BIG)
     )
     assert result.exit_code == 2
     assert "rule ORG005: its message cannot be written" in result.output
