@@ -54,7 +54,7 @@ from .result import (
     WorkloadSummary,
 )
 from .rulebook import ATTENTION_SEVERITIES, Rule, Rulebook, load_rulebook, load_rulebook_with_policies
-from .sizing import GpuFit, SizingFigures, size_model
+from .sizing import SIZINGS_KEPT, GpuFit, SizingFigures, size_model
 from .text import DEFAULT_FORMAT, Format
 from .throughput import Load, ReplicaPlan, plans_by_gpu, workload_load
 from .trusted import trusted
@@ -105,14 +105,19 @@ def gpu_fit_fact(
     )
 
 
+@per_object(entries=2 * SIZINGS_KEPT)
+def gpu_fit_facts(knowledge: Knowledge, figures: SizingFigures, scenario: str) -> tuple[GpuFitFact, ...]:
+    """The GPU-fit facts of one sizing, in catalog order: the same for every workload with this sizing,
+    so built and validated once (facts are frozen). The engine still evaluates them in every session."""
+    reference = next(f for f in figures.fits if f.gpu == knowledge.sizing.reference_gpu.gpu)
+    return tuple(gpu_fit_fact(fit, figures, knowledge, scenario, reference) for fit in figures.fits)
+
+
 def assert_gpu_fits(
     session: FactSession, figures: SizingFigures, knowledge: Knowledge, scenario: str
 ) -> list[Firing]:
-    reference = next(f for f in figures.fits if f.gpu == knowledge.sizing.reference_gpu.gpu)
     return [
-        firing
-        for fit in figures.fits
-        for firing in session.assert_fact(gpu_fit_fact(fit, figures, knowledge, scenario, reference))
+        firing for fact in gpu_fit_facts(knowledge, figures, scenario) for firing in session.assert_fact(fact)
     ]
 
 

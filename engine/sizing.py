@@ -12,6 +12,7 @@ import math
 
 from pydantic import BaseModel, ConfigDict
 
+from .identity_cache import per_object
 from .knowledge import Gpu, Knowledge, ModelConfig
 from .trusted import trusted
 
@@ -143,6 +144,11 @@ def kv_element_bytes(knowledge: Knowledge, precision: str) -> float:
     return knowledge.sizing.kv_cache.bytes_per_element_by_precision[precision]  # type: ignore[index]
 
 
+SIZINGS_KEPT = 64
+"""Model sizings cached per knowledge base: a portfolio uses a few models in a few precisions."""
+
+
+@per_object(entries=SIZINGS_KEPT)
 def size_model(
     knowledge: Knowledge,
     params_b: float,
@@ -151,6 +157,8 @@ def size_model(
     model: ModelConfig | None,
     context_tokens: int,
 ) -> SizingFigures:
+    """Weights, KV cache and card counts on every GPU. The same for every workload with this model,
+    precision and context, so cached (the figures are frozen)."""
     bytes_per_parameter = knowledge.bytes_per_parameter(precision)
     weights = weights_gb(params_b, bytes_per_parameter)
     element = kv_element_bytes(knowledge, precision)

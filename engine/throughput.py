@@ -225,13 +225,28 @@ def plan_replicas(performance: ReplicaPerformance, load: Load) -> ReplicaPlan:
     )
 
 
+PERFORMANCES_KEPT = 256
+"""Replica performances cached per knowledge base: one entry per sizing and token counts."""
+
+
+@per_object(entries=PERFORMANCES_KEPT)
+def replica_performances(
+    knowledge: Knowledge, figures: SizingFigures, input_tokens: int, output_tokens: int
+) -> tuple[ReplicaPerformance, ...]:
+    """One replica's performance on every GPU type that can run a sequence of the workload's length,
+    in catalog order. It does not depend on the load, so workloads with the same model, precision and
+    token counts share it."""
+    found = (
+        replica_performance(knowledge, figures, fit, input_tokens, output_tokens) for fit in figures.fits
+    )
+    return tuple(performance for performance in found if performance is not None)
+
+
 def plans_by_gpu(
     knowledge: Knowledge, figures: SizingFigures, load: Load, input_tokens: int, output_tokens: int
 ) -> dict[str, ReplicaPlan]:
     """A replica plan for every GPU type that can hold the model with KV reserve."""
-    plans = {}
-    for fit in figures.fits:
-        performance = replica_performance(knowledge, figures, fit, input_tokens, output_tokens)
-        if performance is not None:
-            plans[fit.gpu] = plan_replicas(performance, load)
-    return plans
+    return {
+        performance.gpu: plan_replicas(performance, load)
+        for performance in replica_performances(knowledge, figures, input_tokens, output_tokens)
+    }

@@ -10,14 +10,16 @@ from typing import Any
 
 import pytest
 from gpu_advisor.engine.adapter import RulesEngine, fired_rule_name
-from gpu_advisor.engine.advisor import decide_workload, recommend
+from gpu_advisor.engine.advisor import decide_workload, gpu_fit_facts, recommend
 from gpu_advisor.engine.errors import EngineError, InputError
 from gpu_advisor.engine.facts import FACT_MODELS, GpuFitFact, _float_fields
-from gpu_advisor.engine.identity_cache import per_object
+from gpu_advisor.engine.identity_cache import clear_caches, per_object
 from gpu_advisor.engine.knowledge import load_knowledge
 from gpu_advisor.engine.result import PriceDate, Recommendation
 from gpu_advisor.engine.rulebook import load_rulebook
+from gpu_advisor.engine.sizing import size_model
 from gpu_advisor.engine.text import MessageLoader
+from gpu_advisor.engine.throughput import replica_performances
 from gpu_advisor.engine.trusted import trusted
 from gpu_advisor.engine.workload import validate_workload
 from helpers import EVALUATED_ON, EXAMPLES_DIR
@@ -112,6 +114,56 @@ def test_a_one_argument_cache_holds_a_bounded_number_of_objects() -> None:
     assert len(calls) == 40
     assert work(boxes[0]) == 0  # long dropped: worked out again
     assert len(calls) == 41
+
+
+def test_a_cache_can_be_given_its_size_and_every_cache_can_be_emptied() -> None:
+    calls: list[int] = []
+
+    @per_object(entries=3)
+    def work(box: Box, factor: int) -> int:
+        calls.append(box.value)
+        return box.value * factor
+
+    box = Box(5)
+    assert [work(box, factor) for factor in (1, 2, 3)] == [5, 10, 15]
+    assert work(box, 3) == 15 and len(calls) == 3  # still held
+    assert work(box, 4) == 20  # the fourth entry starts the cache over
+    assert work(box, 1) == 5 and len(calls) == 5
+    clear_caches()
+    assert work(box, 1) == 5 and len(calls) == 6
+
+
+# --- calculators cached per model ------------------------------------------------------------------------
+
+
+def test_a_sizing_is_worked_out_once_per_model_precision_and_context_and_per_knowledge_base() -> None:
+    knowledge = load_knowledge()
+    model = knowledge.model("llama-3.1-70b")
+    figures = size_model(knowledge, 70.6, 70.6, "fp8", model, 8192)
+    assert size_model(knowledge, 70.6, 70.6, "fp8", model, 8192) is figures
+    assert size_model(knowledge, 70.6, 70.6, "bf16", model, 8192) is not figures
+    assert size_model(knowledge, 70.6, 70.6, "fp8", model, 4096) is not figures
+    copy = knowledge.model_copy()
+    assert size_model(copy, 70.6, 70.6, "fp8", model, 8192) is not figures
+    performances = replica_performances(knowledge, figures, 500, 300)
+    assert replica_performances(knowledge, figures, 500, 300) is performances
+    assert replica_performances(knowledge, figures, 500, 301) is not performances
+    facts = gpu_fit_facts(knowledge, figures, "workload")
+    assert gpu_fit_facts(knowledge, figures, "workload") is facts
+    assert [fact.scenario for fact in gpu_fit_facts(knowledge, figures, "quantized")] == ["quantized"] * len(
+        facts
+    )
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES_DIR.glob("*.yaml")), ids=lambda p: p.stem)
+def test_a_recommendation_from_cached_calculations_is_the_one_worked_out_afresh(path: Any) -> None:
+    import yaml
+
+    workload = validate_workload(yaml.safe_load(path.read_text(encoding="utf-8")), "test")
+    clear_caches()
+    afresh = recommend(workload, EVALUATED_ON).model_dump_json()
+    recommend(workload, EVALUATED_ON)
+    assert recommend(workload, EVALUATED_ON).model_dump_json() == afresh
 
 
 # --- the decision without its texts ---------------------------------------------------------------------
