@@ -46,6 +46,7 @@ from pydantic_core import to_json
 
 from .errors import EngineError
 from .facts import Fact
+from .identity_cache import per_object
 from .rulebook import Condition, Rule, Rulebook
 
 RULESET_NAME = "gpu_advisor"
@@ -130,6 +131,18 @@ def _encode(payload: dict[str, Any]) -> str:
     return to_json(payload).decode()
 
 
+FACTS_KEPT_ENCODED = 2048
+"""Facts kept with their JSON text. The GPU-fit facts of a sizing are the same objects in every
+evaluation with that sizing (``advisor.gpu_fit_facts``), so they are encoded once; the rest pass through."""
+
+
+@per_object(entries=FACTS_KEPT_ENCODED)
+def _as_sent(fact: Fact) -> tuple[str, Mapping[str, Any]]:
+    """A fact as the engine reads it (JSON text without the session ID) and as its firings show it."""
+    payload = fact.payload()
+    return _encode(payload), MappingProxyType(payload)
+
+
 _RULES_OK, _NOT_HANDLED = 0, 1
 """Result codes an assert returns (durable-rules' ``rules.h``): taken, or matched by no rule. It also
 returns 2 (this very fact was asserted before in the session: kept once, nothing fires) and 3 (deferred),
@@ -170,18 +183,16 @@ class RulesEngine:
         """A fresh engine session, deleted afterwards; evaluations are serialized across threads."""
         with self._lock:
             sid = str(next(self._sessions))
-            self._send({"sid": sid, "kind": SESSION_RULE})
+            self._send(_encode({"sid": sid, "kind": SESSION_RULE}), SESSION_RULE)
             try:
                 yield Session(self, sid)
             finally:
                 self._c.delete_state(self._handle, sid)
 
     def _assert(self, sid: str, fact: Fact) -> list[Firing]:
-        payload = fact.payload()
-        payload["sid"] = sid
-        names = self._send(payload)
-        del payload["sid"]
-        fact_seen = MappingProxyType(payload)
+        text, fact_seen = _as_sent(fact)
+        # The session ID goes first: the rest of the text is the same in every session.
+        names = self._send(f'{{"sid":"{sid}",{text[1:]}', fact_seen["kind"])
         firings = []
         for name in names:
             rule_id, applicability = self._rule_names[name]
@@ -189,15 +200,16 @@ class RulesEngine:
                 firings.append(Firing(rule_id, fact_seen, applicability))
         return firings
 
-    def _send(self, payload: dict[str, Any]) -> list[str]:
-        """Assert one fact and run the engine's agenda: the names of the rules that fired, in order."""
+    def _send(self, text: str, kind: str) -> list[str]:
+        """Assert one fact (JSON text) and run the engine's agenda: the names of the rules that fired,
+        in order."""
         try:
-            code, state = self._c.assert_fact(self._handle, _encode(payload))
+            code, state = self._c.assert_fact(self._handle, text)
             if code == _NOT_HANDLED:
                 return []
             if code != _RULES_OK:
                 raise EngineError(
-                    f"rules engine did not take a {payload['kind']} fact (result code {code}): "
+                    f"rules engine did not take a {kind} fact (result code {code}): "
                     "was the same fact asserted twice in one evaluation?"
                 )
             names = []
@@ -207,9 +219,7 @@ class RulesEngine:
                 names.append(fired_rule_name(message, self._rule_names))
                 message = self._c.complete_and_start_action(self._handle, state)
         except self._c.error as error:
-            raise EngineError(
-                f"rules engine failed while evaluating {payload['kind']} facts: {error}"
-            ) from None
+            raise EngineError(f"rules engine failed while evaluating {kind} facts: {error}") from None
         return names
 
 
