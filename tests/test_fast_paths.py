@@ -259,6 +259,18 @@ def test_the_engine_names_the_rules_that_fire_and_an_unknown_name_is_an_engine_e
             fired_rule_name(message, known)
 
 
+def test_one_fact_object_asserted_in_many_sessions_fires_alike_and_its_firings_show_the_fact() -> None:
+    """The adapter keeps a fact's JSON text with the fact; each session still evaluates it afresh."""
+    engine = RulesEngine(load_rulebook(), load_knowledge().threshold_values())
+    fact = fact_on(interconnect="pcie")
+    for _ in range(3):
+        with engine.session() as session:
+            firings = session.assert_fact(fact)
+            assert [f.rule_id for f in firings] == ["NET001"]
+            assert dict(firings[0].fact) == fact.payload()  # no session ID in it
+            assert session.assert_fact(fact_on(interconnect="nvlink")) == []
+
+
 def test_the_same_fact_twice_in_one_evaluation_is_an_engine_error() -> None:
     engine = RulesEngine(load_rulebook(), load_knowledge().threshold_values())
     with engine.session() as session:
