@@ -38,9 +38,8 @@ import json
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pydantic_core import to_json
 
@@ -56,9 +55,8 @@ SESSION_RULE = "session-open"
 _OPERATORS = {"eq": None, "ne": "$neq", "lt": "$lt", "le": "$lte", "gt": "$gt", "ge": "$gte"}
 
 
-@dataclass(frozen=True)
-class Firing:
-    """One rule that fired on one fact, in firing order.
+class Firing(NamedTuple):
+    """One rule that fired on one fact, in firing order (a named tuple: about twenty per evaluation).
 
     For a proposal check, ``applicability`` marks the firing that only says the check applies; the
     check's own firing says the proposal violates it."""

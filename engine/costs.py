@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -12,11 +12,10 @@ from .knowledge import ApiPrice, Offer, OwnServer
 TOKENS_PER_MILLION = 1_000_000
 
 
-@dataclass(frozen=True, slots=True)
-class Rental:
+class Rental(NamedTuple):
     """What renting ``gpus_needed`` cards of one offer costs for the workload's paid hours. An
     intermediate figure (options carry the numbers), made for every offer of every recommendation:
-    a plain value object."""
+    a named tuple, which builds several times faster than a frozen dataclass."""
 
     gpus_needed: int
     gpus_rented: int
