@@ -129,16 +129,18 @@ def _encode(payload: dict[str, Any]) -> str:
     return to_json(payload).decode()
 
 
-FACTS_KEPT_ENCODED = 2048
-"""Facts kept with their JSON text. The GPU-fit facts of a sizing are the same objects in every
-evaluation with that sizing (``advisor.gpu_fit_facts``), so they are encoded once; the rest pass through."""
+SHARED_FACTS_KEPT_ENCODED = 1024
+"""Shared facts kept with their JSON text: the GPU-fit facts of about a hundred model sizings."""
 
 
-@per_object(entries=FACTS_KEPT_ENCODED)
 def _as_sent(fact: Fact) -> tuple[str, Mapping[str, Any]]:
     """A fact as the engine reads it (JSON text without the session ID) and as its firings show it."""
     payload = fact.payload()
     return _encode(payload), MappingProxyType(payload)
+
+
+_shared_as_sent = per_object(entries=SHARED_FACTS_KEPT_ENCODED)(_as_sent)
+"""``_as_sent`` worked out once per shared fact object; its firings share the read-only payload."""
 
 
 _RULES_OK, _NOT_HANDLED = 0, 1
@@ -188,7 +190,7 @@ class RulesEngine:
                 self._c.delete_state(self._handle, sid)
 
     def _assert(self, sid: str, fact: Fact) -> list[Firing]:
-        text, fact_seen = _as_sent(fact)
+        text, fact_seen = (_shared_as_sent if fact.shared_between_evaluations else _as_sent)(fact)
         # The session ID goes first: the rest of the text is the same in every session.
         names = self._send(f'{{"sid":"{sid}",{text[1:]}', fact_seen["kind"])
         firings = []

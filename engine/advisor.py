@@ -105,8 +105,8 @@ def gpu_fit_fact(
     )
 
 
-@per_object(entries=2 * SIZINGS_KEPT)
-def gpu_fit_facts(knowledge: Knowledge, figures: SizingFigures, scenario: str) -> tuple[GpuFitFact, ...]:
+@per_object(entries=2 * SIZINGS_KEPT)  # a sizing serves as given and as a quantized variant
+def gpu_fit_facts(knowledge: Knowledge, figures: SizingFigures, scenario: str, /) -> tuple[GpuFitFact, ...]:
     """The GPU-fit facts of one sizing, in catalog order: the same for every workload with this sizing,
     so built and validated once (facts are frozen). The engine still evaluates them in every session."""
     reference = next(f for f in figures.fits if f.gpu == knowledge.sizing.reference_gpu.gpu)

@@ -11,7 +11,7 @@ workload's own facts), ``economics`` (the cost comparison over the options the c
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -35,6 +35,10 @@ def engine_number(value: float) -> float | int:
 class Fact(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, protected_namespaces=())
 
+    shared_between_evaluations: ClassVar[bool] = False
+    """The same fact object is asserted in many evaluations (built once per model sizing), so the
+    engine adapter keeps its JSON text; other facts are new in every evaluation."""
+
     def payload(self) -> dict[str, Any]:
         """The fact as the engine (and the reference evaluator) sees it: JSON types, numbers that
         durable-rules can parse."""
@@ -54,6 +58,8 @@ def _float_fields(model: type[Fact]) -> tuple[str, ...]:
 
 
 class GpuFitFact(Fact):
+    shared_between_evaluations: ClassVar[bool] = True
+
     kind: Literal["gpu_fit"] = "gpu_fit"
     scenario: str
     """"workload": the workload as given; "quantized": one quantization step down (for OPT rules)."""

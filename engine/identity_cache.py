@@ -44,7 +44,8 @@ def per_object(
     function: Callable[..., R] | None = None, *, entries: int = _ENTRIES
 ) -> Callable[..., R] | Callable[[Callable[..., R]], Callable[..., R]]:
     """Cache ``function``'s result per identity of its arguments (strings and numbers by value), at
-    most ``entries`` results; ``@per_object`` or ``@per_object(entries=N)``."""
+    most ``entries`` results; ``@per_object`` or ``@per_object(entries=N)``. The cached function takes
+    its arguments by position only."""
     if function is None:
         return functools.partial(per_object, entries=entries)
     if len(inspect.signature(function).parameters) == 1:

@@ -17,9 +17,7 @@ RESULT_SCHEMA_VERSION = 1
 
 
 class ResultModel(BaseModel):
-    # Built on first use: most are made from computed values without validation (engine/trusted.py),
-    # and a command that renders a memo never serializes them, so it need not build them at import.
-    model_config = ConfigDict(extra="forbid", frozen=True, protected_namespaces=(), defer_build=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, protected_namespaces=())
 
 
 # --- size --------------------------------------------------------------------------------------------

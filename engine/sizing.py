@@ -144,8 +144,9 @@ def kv_element_bytes(knowledge: Knowledge, precision: str) -> float:
     return knowledge.sizing.kv_cache.bytes_per_element_by_precision[precision]  # type: ignore[index]
 
 
-SIZINGS_KEPT = 64
-"""Model sizings cached per knowledge base: a portfolio uses a few models in a few precisions."""
+SIZINGS_KEPT = 32
+"""Model sizings cached (one store for every knowledge base, keyed by it): a portfolio uses a few models
+in a few precisions."""
 
 
 @per_object(entries=SIZINGS_KEPT)
@@ -156,6 +157,7 @@ def size_model(
     precision: str,
     model: ModelConfig | None,
     context_tokens: int,
+    /,
 ) -> SizingFigures:
     """Weights, KV cache and card counts on every GPU. The same for every workload with this model,
     precision and context, so cached (the figures are frozen)."""

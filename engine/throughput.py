@@ -225,13 +225,14 @@ def plan_replicas(performance: ReplicaPerformance, load: Load) -> ReplicaPlan:
     )
 
 
-PERFORMANCES_KEPT = 256
-"""Replica performances cached per knowledge base: one entry per sizing and token counts."""
+PERFORMANCES_KEPT = 64
+"""Replica performances cached (one store for every knowledge base, keyed by it): one entry per sizing
+and token counts."""
 
 
 @per_object(entries=PERFORMANCES_KEPT)
 def replica_performances(
-    knowledge: Knowledge, figures: SizingFigures, input_tokens: int, output_tokens: int
+    knowledge: Knowledge, figures: SizingFigures, input_tokens: int, output_tokens: int, /
 ) -> tuple[ReplicaPerformance, ...]:
     """One replica's performance on every GPU type that can run a sequence of the workload's length,
     in catalog order. It does not depend on the load, so workloads with the same model, precision and

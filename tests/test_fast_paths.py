@@ -155,15 +155,42 @@ def test_a_sizing_is_worked_out_once_per_model_precision_and_context_and_per_kno
     )
 
 
-@pytest.mark.parametrize("path", sorted(EXAMPLES_DIR.glob("*.yaml")), ids=lambda p: p.stem)
-def test_a_recommendation_from_cached_calculations_is_the_one_worked_out_afresh(path: Any) -> None:
+CACHE_VARIANTS: tuple[dict[str, Any], ...] = (
+    {},
+    {"context_tokens": 6000},
+    {"avg_input_tokens": 700, "avg_output_tokens": 90},
+    {"model": {"precision": "int8"}},
+)
+"""Each changes one input of the cached calculators: context (sizing), token counts (replica
+performance), precision (sizing and GPU-fit facts)."""
+
+
+def cache_variant_workloads() -> list[Any]:
     import yaml
 
-    workload = validate_workload(yaml.safe_load(path.read_text(encoding="utf-8")), "test")
-    clear_caches()
-    afresh = recommend(workload, EVALUATED_ON).model_dump_json()
-    recommend(workload, EVALUATED_ON)
-    assert recommend(workload, EVALUATED_ON).model_dump_json() == afresh
+    workloads = []
+    for path in sorted(EXAMPLES_DIR.glob("*.yaml")):
+        base = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for change in CACHE_VARIANTS:
+            data = {**base, **change}
+            if "model" in change:
+                data["model"] = {**base["model"], **change["model"]}
+            workloads.append(validate_workload(data, path.stem))
+    return workloads
+
+
+def test_recommendations_from_cached_calculations_are_the_ones_worked_out_afresh() -> None:
+    """A cache key that left out an input would hand one variant another's figures: every variant,
+    run after all the others have filled the caches, must equal its run from empty caches."""
+    workloads = cache_variant_workloads()
+    afresh = []
+    for workload in workloads:
+        clear_caches()
+        afresh.append(recommend(workload, EVALUATED_ON).model_dump_json())
+    assert len(set(afresh)) == len(workloads)  # every variant changes the result
+    for workload in workloads:
+        recommend(workload, EVALUATED_ON)
+    assert [recommend(w, EVALUATED_ON).model_dump_json() for w in reversed(workloads)] == afresh[::-1]
 
 
 # --- the decision without its texts ---------------------------------------------------------------------
@@ -277,6 +304,12 @@ def test_the_same_fact_twice_in_one_evaluation_is_an_engine_error() -> None:
         session.assert_fact(fact_on(interconnect="pcie"))
         with pytest.raises(EngineError, match="same fact asserted twice"):
             session.assert_fact(fact_on(interconnect="pcie"))
+    shared = fact_on(interconnect="pcie")
+    assert shared.shared_between_evaluations  # its JSON text is kept: the cached path
+    with engine.session() as session:
+        session.assert_fact(shared)
+        with pytest.raises(EngineError, match="same fact asserted twice"):
+            session.assert_fact(shared)
     with engine.session() as session:  # the engine goes on
         assert [f.rule_id for f in session.assert_fact(fact_on(interconnect="pcie"))] == ["NET001"]
 
