@@ -364,6 +364,48 @@ def median_seconds(commands: dict[str, list[str]], runs: int) -> dict[str, float
     return {name: statistics.median(values) for name, values in times.items()}
 
 
+START_UP_PHASES = """
+import json, sys, time
+marks = [("interpreter", time.perf_counter())]
+import durable.lang, jinja2, click, yaml
+marks.append(("dependencies", time.perf_counter()))
+from pydantic import BaseModel
+class Model(BaseModel):
+    x: int
+Model(x=1)
+marks.append(("pydantic's model machinery", time.perf_counter()))
+import gpu_advisor.cli, gpu_advisor.engine.advisor as advisor
+marks.append(("gpu-advisor's modules", time.perf_counter()))
+from gpu_advisor.engine.knowledge import load_knowledge
+from gpu_advisor.engine.rulebook import load_rulebook
+load_knowledge(); load_rulebook(); advisor.rules_engine()
+marks.append(("knowledge, rules, engine", time.perf_counter()))
+import datetime as dt
+from gpu_advisor.engine.text import render
+from gpu_advisor.engine.workload import load_workload
+result = advisor.recommend(load_workload(sys.argv[1]), dt.date(2026, 11, 30))
+render("memo.md.j2", r=result, version="bench")
+marks.append(("first recommendation and memo", time.perf_counter()))
+print(json.dumps([(name, (end - start) * 1000) for (_, start), (name, end) in zip(marks, marks[1:])]))
+"""
+"""Where a fresh interpreter's time goes on the way to a memo, phase by phase (in milliseconds)."""
+
+
+def start_up_phases(runs: int) -> Figure:
+    """The median of each phase over ``runs`` fresh interpreters (the interpreter's own start is not in
+    it: the first mark is taken by the script)."""
+    phases: dict[str, list[float]] = {}
+    example = str(REPO / "examples" / "public-chat.yaml")
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, "-c", START_UP_PHASES, example], check=True, capture_output=True, text=True
+        )
+        for name, milliseconds in json.loads(done.stdout):
+            phases.setdefault(name, []).append(milliseconds)
+    text = ", ".join(f"{name} {statistics.median(values):.0f} ms" for name, values in phases.items())
+    return Figure("(c) where a start-up goes, median per phase", text, "(context)", None)
+
+
 def end_to_end_figures(runs: int) -> list[Figure]:
     cli = gpu_advisor_command()
     medians = median_seconds(
@@ -392,6 +434,7 @@ def end_to_end_figures(runs: int) -> list[Figure]:
             None,
         ),
         Figure("(c) gpu-advisor --help", f"{medians['help'] * 1000:.0f} ms", "(context)", None),
+        start_up_phases(runs),
     ]
 
 
