@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..knowledge import KNOWLEDGE_DIR
 from .errors import KnowledgeError
 from .identity_cache import per_object
+from .parse_cache import parsed
 
 SCHEMA_VERSION = 1
 
@@ -578,14 +579,21 @@ SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_yaml(path: Path) -> Any:
+    """A knowledge, rules or policy file, parsed (from the parse cache when the file is unchanged)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes()
     except OSError as error:
         raise KnowledgeError(f"{path}: cannot be read ({error.strerror})") from None
     try:
-        return yaml.load(text, Loader=SAFE_LOADER)
+        return parsed(text, SAFE_LOADER, _parse_utf8)
+    except UnicodeDecodeError as error:
+        raise KnowledgeError(f"{path}: not UTF-8 text ({error})") from None
     except yaml.YAMLError as error:
         raise KnowledgeError(f"{path}: not valid YAML ({error})") from None
+
+
+def _parse_utf8(text: bytes) -> Any:
+    return yaml.load(text.decode("utf-8"), Loader=SAFE_LOADER)
 
 
 def describe_validation_error(path: Path, data: Any, error: ValidationError) -> str:

@@ -21,6 +21,7 @@ import jinja2
 import yaml
 
 from ..templates import TEMPLATES_DIR
+from .parse_cache import cache_directory
 
 Language = Literal["en", "de"]
 LANGUAGES: tuple[str, ...] = ("en", "de")
@@ -176,18 +177,8 @@ def bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiled templates kept between runs in the user's cache directory (the memo template takes a
     tenth of a second to compile); keyed by the template's source, so an edited template is recompiled.
     None where no cache directory can be written: then every run compiles."""
-    import os
-    import tempfile
-    from pathlib import Path
-
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    directory = Path(base) / "gpu-advisor" / "jinja"
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryFile(dir=directory).close()
-    except OSError:
-        return None
-    return ForgivingBytecodeCache(str(directory))
+    directory = cache_directory("jinja")
+    return None if directory is None else ForgivingBytecodeCache(str(directory))
 
 
 class ForgivingBytecodeCache(jinja2.FileSystemBytecodeCache):
