@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import pickle
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 import yaml
 from gpu_advisor.engine.errors import KnowledgeError
 from gpu_advisor.engine.knowledge import SAFE_LOADER, load_knowledge_from, read_yaml
+from gpu_advisor.engine.parse_cache import cache_directory, parsed, parser_version
 from gpu_advisor.knowledge import KNOWLEDGE_DIR
 from gpu_advisor.rules import RULES_DIR
 
@@ -37,18 +39,69 @@ def test_every_shipped_file_reads_back_from_the_cache_as_a_fresh_parse_gives_it(
     fresh = [yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER) for path in files]
     assert [read_yaml(path) for path in files] == fresh  # parsed, and stored
     assert len(entries(cache_home)) == len(set(path.read_bytes() for path in files))
-    stamps = {entry: entry.stat().st_mtime_ns for entry in entries(cache_home)}
-    assert [read_yaml(path) for path in files] == fresh  # read back
-    assert {entry: entry.stat().st_mtime_ns for entry in entries(cache_home)} == stamps
-    assert any(isinstance(value, dt.date) for value in _leaves(fresh))  # dates survive the round trip
+    cached = [parsed(path.read_bytes(), SAFE_LOADER, not_again) for path in files]
+    assert [tagged(data) for data in cached] == [tagged(data) for data in fresh]
 
 
-def _leaves(data: Any) -> list[Any]:
+def not_again(text: bytes) -> Any:
+    pytest.fail("parsed again: the entry was not read back")
+
+
+def tagged(data: Any) -> Any:
+    """Data with every value's type and every mapping's key order spelled out: ``==`` alone takes 1 for
+    1.0 and True, and ignores key order and time zones."""
     if isinstance(data, dict):
-        return [leaf for value in data.values() for leaf in _leaves(value)]
-    if isinstance(data, list):
-        return [leaf for value in data for leaf in _leaves(value)]
-    return [data]
+        return ("dict", [(tagged(key), tagged(value)) for key, value in data.items()])
+    if isinstance(data, list | tuple):
+        return (type(data).__name__, [tagged(item) for item in data])
+    if isinstance(data, set):
+        return ("set", sorted(repr(tagged(item)) for item in data))
+    if isinstance(data, dt.datetime):
+        return ("datetime", data.isoformat(), repr(data.tzinfo))
+    return (type(data).__name__, repr(data))
+
+
+EVERY_KIND = """
+z_first: 1
+a_second: 1.0
+flag: true
+nothing: null
+day: 2026-03-27
+moment: 2026-03-27T10:15:00+02:00
+naive: 2026-03-27 10:15:00
+large: 123456789012345678901234567890
+not_a_number: .nan
+text: "ünïcode"
+raw: !!binary aGVsbG8=
+members: !!set {a, b}
+ordered: !!omap [{x: 1}, {y: 2}]
+shared: &shared {price: 1.5}
+again: *shared
+"""
+
+
+@pytest.mark.parametrize("loader", [yaml.SafeLoader, SAFE_LOADER], ids=["python", "default"])
+def test_every_kind_of_safe_yaml_value_reads_back_with_its_type_and_order(
+    cache_home: Path, loader: Any
+) -> None:
+    text = EVERY_KIND.encode("utf-8")
+
+    def parse(raw: bytes) -> Any:
+        return yaml.load(raw.decode("utf-8"), Loader=loader)
+
+    fresh = parse(text)
+    assert tagged(parsed(text, loader, parse)) == tagged(fresh)  # parsed, and stored
+    cached = parsed(text, loader, not_again)
+    assert tagged(cached) == tagged(fresh)
+    assert cached["again"] is cached["shared"]  # an alias stays one object
+
+
+def test_each_parser_keeps_its_own_entries(cache_home: Path) -> None:
+    text = b"price: 1.5\n"
+    parsed(text, yaml.SafeLoader, lambda raw: yaml.load(raw, Loader=yaml.SafeLoader))
+    parsed(text, yaml.FullLoader, lambda raw: yaml.load(raw, Loader=yaml.FullLoader))
+    assert len(entries(cache_home)) == 2
+    assert "PyYAML " + yaml.__version__ in parser_version(yaml.SafeLoader)
 
 
 def test_an_edited_file_is_parsed_afresh(cache_home: Path, tmp_path: Path) -> None:
@@ -120,3 +173,40 @@ def test_a_file_that_is_not_utf8_or_not_yaml_is_a_knowledge_error_and_is_not_kep
     with pytest.raises(KnowledgeError, match=r"gpus\.yaml: not valid YAML"):
         read_yaml(not_yaml)
     assert entries(cache_home) == []
+
+
+def test_a_file_too_deeply_nested_to_keep_is_parsed_and_not_kept(cache_home: Path, tmp_path: Path) -> None:
+    path = tmp_path / "deep.yaml"
+    path.write_text("[" * 900 + "]" * 900 + "\n", encoding="utf-8")
+    data = read_yaml(path)
+    for _ in range(899):
+        (data,) = data
+    assert data == []
+    assert entries(cache_home) == []
+
+
+def test_a_cache_directory_others_may_write_is_made_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    shared = tmp_path / "gpu-advisor" / "parsed"
+    shared.mkdir(parents=True)
+    os.chmod(shared.parent, 0o777)
+    os.chmod(shared, 0o775)
+    assert cache_directory("parsed") == shared
+    assert stat.S_IMODE(shared.parent.stat().st_mode) == 0o755
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o755
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="no user IDs on this system")
+def test_a_cache_directory_another_user_owns_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    (tmp_path / "gpu-advisor" / "parsed").mkdir(parents=True)
+    monkeypatch.setattr(os, "getuid", lambda: os.stat(tmp_path).st_uid + 1)
+    assert cache_directory("parsed") is None
+    path = tmp_path / "file.yaml"
+    path.write_text("price: 1.5\n", encoding="utf-8")
+    assert read_yaml(path) == {"price": 1.5}
+    assert list((tmp_path / "gpu-advisor" / "parsed").iterdir()) == []

@@ -3,6 +3,7 @@ asked again, the answers are saved as a workload file, the memo is written."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -32,7 +33,13 @@ def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
         encoding="utf-8",
         timeout=TIMEOUT,
         dimensions=(50, 200),
-        env={"PATH": str(Path(sys.executable).parent), "TERM": "dumb", "COLUMNS": "200", "LANG": "C.UTF-8"},
+        env={
+            "PATH": str(Path(sys.executable).parent),
+            "TERM": "dumb",
+            "COLUMNS": "200",
+            "LANG": "C.UTF-8",
+            "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"],  # the suite's own (tests/conftest.py)
+        },
     )
 
 
