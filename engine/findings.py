@@ -46,7 +46,7 @@ class RuleFinding:
     def template(self) -> jinja2.Template:
         """Compiled on first use (once per process and language): compiling every rule's message up
         front would cost a one-off command more than it renders."""
-        return message_template(self.lang, self.message_source)
+        return message_template(self.lang, self.message_source, self.origin == "organization")
 
 
 @dataclass(frozen=True)

@@ -210,11 +210,23 @@ def translate(lang: str, message: str) -> str:
 
 
 @cache
-def environment(lang: str = "en") -> jinja2.Environment:
-    """One environment per language: the gettext callables installed are the language's catalog."""
-    env = jinja2.Environment(
+def environment(lang: str = "en", sandboxed: bool = False) -> jinja2.Environment:
+    """One environment per language: the gettext callables installed are the language's catalog.
+
+    ``sandboxed``: for the messages of organization rules. A policy file is input, not code, and a
+    message is a template: the sandbox refuses what a message has no need for (attributes starting with
+    an underscore, a function's globals, changing data). It compiles without the bytecode cache, whose
+    entries are found by template name and source alone, so that a sandboxed message never runs code
+    compiled outside the sandbox."""
+    if sandboxed:
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        kind: type[jinja2.Environment] = ImmutableSandboxedEnvironment
+    else:
+        kind = jinja2.Environment
+    env = kind(
         loader=jinja2.ChoiceLoader([_MESSAGES, jinja2.FileSystemLoader(str(TEMPLATES_DIR))]),
-        bytecode_cache=bytecode_cache(),
+        bytecode_cache=None if sandboxed else bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
@@ -267,9 +279,10 @@ _MESSAGES = MessageLoader()
 
 
 @cache
-def message_template(lang: str, source: str) -> jinja2.Template:
-    """A rule message compiled once per language (the filters and catalog differ)."""
-    return environment(lang).get_template(_MESSAGES.register(source))
+def message_template(lang: str, source: str, sandboxed: bool = False) -> jinja2.Template:
+    """A rule message compiled once per language (the filters and catalog differ); ``sandboxed`` for an
+    organization's rules (see ``environment``)."""
+    return environment(lang, sandboxed).get_template(_MESSAGES.register(source))
 
 
 def render_compiled_message(template: jinja2.Template, context: dict[str, Any]) -> str:

@@ -177,3 +177,31 @@ def test_a_policy_message_that_cannot_be_written_is_bad_input_not_a_traceback(tm
     assert "rule ORG005: its message cannot be written" in result.output
     assert "no_such_figure" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "{{ cycler.__init__.__globals__.os.system('touch REACHED') }}",
+        "{{ k.server.__class__.__mro__ }}",
+        "{{ range.__self__ }}",
+    ],
+    ids=["function globals", "class internals", "builtins"],
+)
+def test_a_policy_message_cannot_reach_past_its_data(tmp_path: Path, message: str) -> None:
+    """An organization's messages render in Jinja's sandbox: a policy file is input, not code."""
+    directory = changed_policy(tmp_path, "budget.yaml", lambda rules: rules[0].update(message=message))
+    result = invoke(
+        "recommend", "-", "--as-of", "2026-11-30", "--policy", str(directory), stdin=json.dumps(BIG)
+    )
+    assert result.exit_code == 2, result.output
+    assert "rule ORG005: its message cannot be written" in result.output
+    assert not (Path.cwd() / "REACHED").exists()
+    assert "Traceback" not in result.output
+
+
+def test_built_in_messages_render_outside_the_sandbox_and_policy_messages_inside() -> None:
+    from gpu_advisor.engine.text import message_template
+
+    assert not message_template("en", "{{ gpu }}").environment.sandboxed
+    assert message_template("en", "{{ gpu }}", True).environment.sandboxed
