@@ -5,9 +5,9 @@ modified copies: results are cached per object, by identity. The objects are kep
 their ids cannot be reused by a later object; the cache holds a few entries and starts over when full.
 Look-ups sit on the hot path of every recommendation, so the one-argument case has its own short path.
 
-The same decorator caches what depends only on the model (its sizing, one replica's performance, the GPU-
-fit facts and their JSON text): a portfolio or a sweep asks for the same few models over and over. Their
-caches hold more entries; each is still bounded, so memory stays flat however many workloads pass.
+The same decorator caches what depends only on the model (its sizing, one replica's performance, the
+GPU-fit facts and their JSON text): a portfolio or a sweep asks for the same few models over and over.
+Their caches hold more entries; each is still bounded, so memory stays flat however many workloads pass.
 ``clear_caches`` empties every cache, for measuring a call that finds nothing cached.
 """
 
