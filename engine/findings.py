@@ -14,7 +14,7 @@ from .identity_cache import per_object
 from .knowledge import Citation, Knowledge
 from .result import Finding
 from .rulebook import Rule, Rulebook, rule_text
-from .text import DEFAULT_FORMAT, Format, environment, message_template, render_compiled_message
+from .text import DEFAULT_FORMAT, Format, message_template, render_compiled_message
 from .trusted import trusted
 
 
@@ -56,12 +56,8 @@ class FindingTexts:
     rules: dict[str, RuleFinding]
     order: dict[str, int]
     """Rule ID -> position in the catalog: findings are listed in catalog order."""
-    template_globals: dict[str, Any]
     references: dict[str, Any]
     """Thresholds as ``t`` and knowledge as ``k``: they win over a fact field of the same name."""
-
-    def context(self, fact: Mapping[str, Any], fmt: Format) -> dict[str, Any]:
-        return {**self.template_globals, **fact, **self.references, "fmt": fmt}
 
 
 @per_object
@@ -90,18 +86,22 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
     return FindingTexts(
         rules=rules,
         order={rule_id: index for index, rule_id in enumerate(rules)},
-        template_globals=dict(environment(lang).globals),
         references=references,
     )
 
 
-def render_finding_message(parts: RuleFinding, context: dict[str, Any]) -> str:
-    """A rule's message for one firing. Messages are checked when the rules load; one that still fails
+def render_finding_message(
+    parts: RuleFinding, texts: FindingTexts, fact: Mapping[str, Any], fmt: Format
+) -> str:
+    """A rule's message for one firing. It sees its environment's globals (the sandbox has its own),
+    the fact, ``t``, ``k`` and ``fmt``. Messages are checked when the rules load; one that still fails
     here is reported against its rule: an organization's as bad input, a built-in one as a broken
-    catalog."""
+    catalog, never as a traceback."""
+    template = parts.template
+    context = {**template.environment.globals, **fact, **texts.references, "fmt": fmt}
     try:
-        return render_compiled_message(parts.template, context)
-    except jinja2.TemplateError as error:
+        return render_compiled_message(template, context)
+    except Exception as error:  # a template can fail in any way: a filter, arithmetic, the sandbox
         problem = f"rule {parts.rule_id}: its message cannot be written: {error}"
         if parts.origin == "organization":
             raise InputError(f"--policy: {problem}") from None
@@ -117,7 +117,7 @@ def render_rule_message(
 ) -> str:
     """The rule's message with this fact's numbers."""
     texts = finding_texts(rulebook, knowledge, fmt.lang)
-    return render_finding_message(texts.rules[rule.id], texts.context(fact, fmt))
+    return render_finding_message(texts.rules[rule.id], texts, fact, fmt)
 
 
 def findings_for(
@@ -130,7 +130,7 @@ def findings_for(
     findings = []
     for _, firing in ordered:
         parts = texts.rules[firing.rule_id]
-        message = render_finding_message(parts, texts.context(firing.fact, fmt))
+        message = render_finding_message(parts, texts, firing.fact, fmt)
         findings.append(
             trusted(
                 Finding,

@@ -209,21 +209,18 @@ def translate(lang: str, message: str) -> str:
     return catalog(lang).get(message, message)
 
 
-@cache
 def environment(lang: str = "en", sandboxed: bool = False) -> jinja2.Environment:
     """One environment per language: the gettext callables installed are the language's catalog.
 
-    ``sandboxed``: for the messages of organization rules. A policy file is input, not code, and a
-    message is a template: the sandbox refuses what a message has no need for (attributes starting with
-    an underscore, a function's globals, changing data). It compiles without the bytecode cache, whose
-    entries are found by template name and source alone, so that a sandboxed message never runs code
-    compiled outside the sandbox."""
-    if sandboxed:
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
+    ``sandboxed``: for the messages of organization rules (``MessageSandbox``). It compiles without the
+    bytecode cache, whose entries are found by template name and source alone, so that a sandboxed
+    message never runs code compiled outside the sandbox."""
+    return _environment(lang, sandboxed)
 
-        kind: type[jinja2.Environment] = ImmutableSandboxedEnvironment
-    else:
-        kind = jinja2.Environment
+
+@cache
+def _environment(lang: str, sandboxed: bool) -> jinja2.Environment:
+    kind: type[jinja2.Environment] = message_sandbox() if sandboxed else jinja2.Environment
     env = kind(
         loader=jinja2.ChoiceLoader([_MESSAGES, jinja2.FileSystemLoader(str(TEMPLATES_DIR))]),
         bytecode_cache=None if sandboxed else bytecode_cache(),
@@ -245,6 +242,29 @@ def environment(lang: str = "en", sandboxed: bool = False) -> jinja2.Environment
 
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     return env
+
+
+@cache
+def message_sandbox() -> type[jinja2.Environment]:
+    """Jinja's immutable sandbox, with pydantic models read as data.
+
+    An organization's rule messages are templates from a policy file: input, not code. Jinja's sandbox
+    refuses attributes starting with an underscore, a function's internals and changes to lists and
+    dicts, but would still let a message call a model's methods (``parse_raw`` unpickles). Here a
+    model shows its fields and nothing else, and a class shows nothing. Imported when a policy is used:
+    the built-in rules do not need it."""
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    from pydantic import BaseModel
+
+    class MessageSandbox(ImmutableSandboxedEnvironment):
+        def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+            if isinstance(obj, BaseModel):
+                return attr in type(obj).model_fields
+            if isinstance(obj, type):
+                return False
+            return bool(super().is_safe_attribute(obj, attr, value))
+
+    return MessageSandbox
 
 
 class MessageLoader(jinja2.BaseLoader):

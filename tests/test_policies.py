@@ -179,29 +179,72 @@ def test_a_policy_message_that_cannot_be_written_is_bad_input_not_a_traceback(tm
     assert "Traceback" not in result.output
 
 
+TOUCH_PICKLE = repr("cos\nsystem\n(S'touch REACHED'\ntR.")
+"""A pickle that runs ``touch REACHED`` when loaded, as a Jinja string literal."""
+
+
 @pytest.mark.parametrize(
     "message",
     [
         "{{ cycler.__init__.__globals__.os.system('touch REACHED') }}",
+        "{{ lipsum.__globals__.os.system('touch REACHED') }}",
         "{{ k.server.__class__.__mro__ }}",
-        "{{ range.__self__ }}",
+        # pydantic's v1 methods unpickle: a model must show its fields and nothing else
+        "{{ k.server.parse_raw(PICKLE, proto='pickle', allow_pickle=True) }}".replace("PICKLE", TOUCH_PICKLE),
+        "{{ k.server.model_dump() }}",
+        "{{ k.figures.spot_discount.model_copy }}",
+        "{{ range(10 ** 9) | list | length }}",
+        "{{ 1 // 0 }}",
     ],
-    ids=["function globals", "class internals", "builtins"],
+    ids=[
+        "function globals",
+        "another function's globals",
+        "class internals",
+        "model methods: parse_raw",
+        "model methods: dump",
+        "model methods: copy",
+        "a huge range",
+        "arithmetic",
+    ],
 )
-def test_a_policy_message_cannot_reach_past_its_data(tmp_path: Path, message: str) -> None:
-    """An organization's messages render in Jinja's sandbox: a policy file is input, not code."""
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # as outside the suite: parse_raw would run
+def test_a_policy_message_cannot_reach_past_its_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, message: str
+) -> None:
+    """An organization's messages render in a sandbox that shows data only; whatever goes wrong is
+    bad input naming the rule, not a traceback."""
     directory = changed_policy(tmp_path, "budget.yaml", lambda rules: rules[0].update(message=message))
+    monkeypatch.chdir(tmp_path)
     result = invoke(
         "recommend", "-", "--as-of", "2026-11-30", "--policy", str(directory), stdin=json.dumps(BIG)
     )
     assert result.exit_code == 2, result.output
     assert "rule ORG005: its message cannot be written" in result.output
-    assert not (Path.cwd() / "REACHED").exists()
+    assert not (tmp_path / "REACHED").exists()
     assert "Traceback" not in result.output
 
 
+def test_a_policy_message_reads_fields_thresholds_and_figures() -> None:
+    from gpu_advisor.engine.knowledge import load_knowledge
+    from gpu_advisor.engine.text import DEFAULT_FORMAT, message_template, render_compiled_message
+
+    knowledge = load_knowledge()
+    source = (
+        "{{ k.server.name }} {{ k.figures.spot_discount.value_low }} {{ fmt.currency }} {{ range(3)|list }}"
+    )
+    template = message_template("en", source, True)
+    context = {
+        **template.environment.globals,
+        "k": {"server": knowledge.own_server(), "figures": knowledge.figures_by_id()},
+        "fmt": DEFAULT_FORMAT,
+    }
+    server, discount = knowledge.own_server().name, knowledge.figures_by_id()["spot_discount"].value_low
+    assert render_compiled_message(template, context) == f"{server} {discount} USD [0, 1, 2]"
+
+
 def test_built_in_messages_render_outside_the_sandbox_and_policy_messages_inside() -> None:
-    from gpu_advisor.engine.text import message_template
+    from gpu_advisor.engine.text import environment, message_template
 
     assert not message_template("en", "{{ gpu }}").environment.sandboxed
     assert message_template("en", "{{ gpu }}", True).environment.sandboxed
+    assert environment("de") is environment("de", False)  # one environment per language and kind
