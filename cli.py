@@ -513,6 +513,7 @@ def catalog(
 ) -> None:
     """List the knowledge base: GPUs, offers, models or API prices, with sources and dates."""
     from .engine.catalog import catalog_rows
+    from .engine.findings import cite
     from .engine.knowledge import load_knowledge
     from .engine.text import render
 
@@ -523,7 +524,18 @@ def catalog(
         emit(json.dumps(rows, indent=2, ensure_ascii=False, default=str) + "\n", None)
         return
     stale_days = int(knowledge.threshold("stale_price_days").value)
-    emit(render("catalog.txt.j2", kind=kind, rows=rows, today=today, stale_days=stale_days), None)
+    premium = knowledge.pricing_assumptions.eu_region_premium
+    text = render(
+        "catalog.txt.j2",
+        kind=kind,
+        rows=rows,
+        today=today,
+        stale_days=stale_days,
+        eu=eu,
+        eu_premium=premium.value,
+        eu_premium_source=cite(premium.source, knowledge),
+    )
+    emit(text, None)
 
 
 @main.command()

@@ -9,6 +9,7 @@ from typing import Any
 from .errors import InputError, unknown_value_message
 from .findings import cite
 from .knowledge import Knowledge
+from .options import regional_price
 
 KINDS = ("gpus", "offers", "models", "apis")
 
@@ -49,6 +50,12 @@ def catalog_rows(
         row["source_label"] = cite(entry.source, knowledge)
         row["stale"] = kind in ("offers", "apis") and (today - entry.as_of).days > stale_days
         if kind == "offers":
-            row["jurisdictions"] = "/".join(knowledge.offer_regions_by_jurisdiction(entry))
+            regions = knowledge.offer_regions_by_jurisdiction(entry)
+            row["jurisdictions"] = "/".join(regions)
+            # What a recommendation pays in the offer's EU regions: the list price, or for a US-priced
+            # offer the list price plus the documents' EU premium (an estimate).
+            eu_price, eu_basis = regional_price(entry, "EU", knowledge) if "EU" in regions else (None, None)
+            row["eu_usd_per_gpu_hour"] = eu_price
+            row["eu_price_basis"] = eu_basis
         rows.append(row)
     return rows

@@ -123,3 +123,18 @@ def test_catalog_lists_with_sources_and_flags_stale_prices() -> None:
     models = invoke("catalog", "models").output
     assert "deepseek-r1" in models and "671" in models
     assert invoke("catalog", "offers", "--provider", "lambda-labs").exit_code == 2
+
+
+def test_catalog_of_eu_offers_shows_the_price_recommendations_use_in_the_eu() -> None:
+    """The documents price the hyperscalers' H100 in the US; an EU region costs the EU premium more
+    (20 %, the midpoint of their 10 to 30 %), as in every recommendation."""
+    text = invoke("catalog", "offers", "--eu", "--gpu", "h100-sxm", "--provider", "aws").output
+    assert "aws       p5-on-demand          h100-sxm       $3.90     ~$4.68 on_demand" in text
+    assert "~ priced in the US: the EU price is an estimate, the list price plus 20 %" in text
+    rows = json.loads(invoke("catalog", "offers", "--format", "json").output)
+    by_offer = {(row["provider"], row["offer"], row["gpu"]): row for row in rows}
+    aws = by_offer[("aws", "p5-on-demand", "h100-sxm")]
+    assert (aws["eu_usd_per_gpu_hour"], aws["eu_price_basis"]) == (pytest.approx(4.68), "eu_premium_estimate")
+    runpod = by_offer[("runpod", "community", "h100-sxm")]
+    assert (runpod["eu_usd_per_gpu_hour"], runpod["eu_price_basis"]) == (None, None)  # not sold in the EU
+    assert "EU $/GPU-h" not in invoke("catalog", "offers").output
