@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..knowledge import KNOWLEDGE_DIR
 from .errors import KnowledgeError
 from .identity_cache import per_object
-from .parse_cache import parsed
+from .parse_cache import SAFE_LOADER, parsed
 
 SCHEMA_VERSION = 1
 
@@ -571,11 +571,6 @@ KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {
     "throughput": ThroughputFile,
     "calibration": CalibrationFile,
 }
-
-
-# libyaml's safe loader where PyYAML was built with it: the knowledge base and the rules are read at every
-# start, and the C loader reads them several times faster than the pure-Python one.
-SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_yaml(path: Path) -> Any:

@@ -27,6 +27,10 @@ from typing import Any
 
 import yaml
 
+SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader where PyYAML was built with it: the knowledge base and the rules are read at every
+start, and the C loader reads them several times faster than the pure-Python one."""
+
 CACHE_FORMAT = "1"
 """Part of every key: change it when the stored form changes, or what a parse returns (the parse
 function itself is not part of the key)."""

@@ -15,7 +15,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from ..templates import TEMPLATES_DIR
-from .knowledge import SAFE_LOADER, Knowledge
+from .knowledge import Knowledge
+from .parse_cache import SAFE_LOADER
 from .text import Format, render
 from .workload import ModelSpec, Workload
 

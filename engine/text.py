@@ -21,7 +21,7 @@ import jinja2
 import yaml
 
 from ..templates import TEMPLATES_DIR
-from .parse_cache import cache_directory
+from .parse_cache import SAFE_LOADER, cache_directory
 
 Language = Literal["en", "de"]
 LANGUAGES: tuple[str, ...] = ("en", "de")
@@ -199,8 +199,7 @@ def catalog(lang: str) -> dict[str, str]:
     if lang == "en":
         return {}
     path = I18N_DIR / f"{lang}.yaml"
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or {}
     return {str(key): str(value) for key, value in data.get("messages", {}).items()}
 
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import yaml
 from gpu_advisor.engine.errors import KnowledgeError
-from gpu_advisor.engine.knowledge import SAFE_LOADER, load_knowledge_from, read_yaml
-from gpu_advisor.engine.parse_cache import cache_directory, parsed, parser_version
+from gpu_advisor.engine.knowledge import load_knowledge_from, read_yaml
+from gpu_advisor.engine.parse_cache import SAFE_LOADER, cache_directory, parsed, parser_version
 from gpu_advisor.knowledge import KNOWLEDGE_DIR
 from gpu_advisor.rules import RULES_DIR
 
