@@ -306,31 +306,11 @@ def csv_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
         text.detach()
 
 
-class _BatchYamlLoader(UniqueKeyLoader):
-    """The workload YAML loader without aliases: a workload needs none, and aliases let a few bytes
-    expand into a structure that takes minutes to walk."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.composer.ComposerError(
-                None, None, "aliases (*name) are not allowed in a workload list", event.start_mark
-            )
-        return super().compose_node(parent, index)
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        # A list or mapping as a key ("? [a]") cannot be hashed; say so instead of raising TypeError.
-        for key_node, _ in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise yaml.constructor.ConstructorError(
-                    None, None, "a key must be a plain value, not a list or mapping", key_node.start_mark
-                )
-        return super().construct_mapping(node, deep=deep)
-
-
 def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
     """A YAML list of workloads, composed and constructed one item at a time (flat memory)."""
-    loader = _BatchYamlLoader(stream)
+    # The user-input loader: keys given once and plain, no aliases (a few bytes could expand into a
+    # structure that takes minutes to walk).
+    loader = UniqueKeyLoader(stream)
     try:
         loader.get_event()  # stream start
         if loader.check_event(yaml.StreamEndEvent):
