@@ -8,7 +8,7 @@ Look-ups sit on the hot path of every recommendation, so the one-argument case h
 The same decorator caches what depends only on the model (its sizing, one replica's performance, the
 GPU-fit facts and their JSON text): a portfolio or a sweep asks for the same few models over and over.
 Their caches hold more entries; each is still bounded, so memory stays flat however many workloads pass.
-``clear_caches`` empties every cache, for measuring a call that finds nothing cached.
+``clear_caches`` empties every cache: the tests compare cached results with ones worked out afresh.
 """
 
 from __future__ import annotations
