@@ -7,6 +7,8 @@ An entry is read back with pickle restricted to the types a safe YAML load makes
 numbers, dates): it cannot name any other class. Validation is not cached: the data is validated at
 every load as before. Any problem with the cache costs a parse, never the run.
 
+The cache keeps the newest ``KEPT_ENTRIES`` entries: each edit of a file adds one.
+
 What the cache holds decides results (prices, thresholds, rule messages, which are templates), and the
 compiled templates beside it are code. So, as for any cache of code, only the user may write the
 directory: ``cache_directory`` creates it private and uses none that another user owns or may write.
@@ -21,6 +23,7 @@ import os
 import pickle
 import stat
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,6 +39,13 @@ CACHE_FORMAT = "1"
 function itself is not part of the key)."""
 PICKLE_PROTOCOL = 5
 """Fixed, so interpreters of different versions sharing a cache write the same entries."""
+
+KEPT_ENTRIES = 256
+"""Entries kept when a new one is written; the oldest written go first. The knowledge base and the rules
+are 28 files, so this leaves room for many edited versions of them and of organization policies (an
+entry is a few kilobytes). An entry removed while still in use costs its file one parse."""
+ABANDONED_AFTER_SECONDS = 3600
+"""A temporary file this old was left by a writer that was killed mid-write (a write takes milliseconds)."""
 
 PLAIN_DATA_CLASSES = frozenset(
     {("datetime", "date"), ("datetime", "datetime"), ("datetime", "timedelta"), ("datetime", "timezone")}
@@ -97,7 +107,12 @@ def parsed(text: bytes, loader: Any, parse: Callable[[bytes], Any]) -> Any:
     with contextlib.suppress(Exception), path.open("rb") as file:
         return _PlainDataUnpickler(file).load()
     data = parse(text)
-    _store(path, data)
+    if _store(path, data):
+        _prune(directory)
+    else:
+        # The directory may have been deleted since it was checked (a long-running service outlives a
+        # user's cache clean-up): check it again at the next store.
+        _private_directory.cache_clear()
     return data
 
 
@@ -112,17 +127,44 @@ def parser_version(loader: Any) -> str:
     return version
 
 
-def _store(path: Path, data: Any) -> None:
+def _store(path: Path, data: Any) -> bool:
     """Best effort: written to a temporary file and moved into place, so a reader never sees half an
-    entry; a cache that cannot take it costs the next run a parse."""
+    entry; a cache that cannot take it costs the next run a parse. False when the directory failed (it
+    may have been deleted), True when it worked or only the data could not be kept."""
     try:
         handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     except OSError:
-        return
+        return False
     try:
         with os.fdopen(handle, "wb") as file:
             pickle.dump(data, file, protocol=PICKLE_PROTOCOL)
         os.replace(temporary, path)
-    except (OSError, pickle.PicklingError, RecursionError, TypeError, ValueError):
+        return True
+    except OSError:
+        directory_works = False
+    except (pickle.PicklingError, RecursionError, TypeError, ValueError):
+        directory_works = True  # data nested too deep to keep says nothing about the directory
+    with contextlib.suppress(OSError):
+        os.unlink(temporary)
+    return directory_works
+
+
+def _prune(directory: Path) -> None:
+    """Removes the entries written before the newest ``KEPT_ENTRIES``, and abandoned temporary files.
+    Runs only after a new entry was written, which is rare (a file was edited), so a start that finds
+    everything cached never lists the directory. Another process pruning at the same time is harmless:
+    whatever either removes costs a parse at most."""
+    abandoned_before = time.time() - ABANDONED_AFTER_SECONDS
+    written: list[tuple[float, str]] = []
+    with contextlib.suppress(OSError), os.scandir(directory) as found:
+        for item in found:
+            with contextlib.suppress(OSError):
+                modified = item.stat(follow_symlinks=False).st_mtime
+                if item.name.endswith(".pickle"):
+                    written.append((modified, item.path))
+                elif item.name.endswith(".tmp") and modified < abandoned_before:
+                    os.unlink(item.path)
+    written.sort()
+    for _, path in written[: max(len(written) - KEPT_ENTRIES, 0)]:
         with contextlib.suppress(OSError):
-            os.unlink(temporary)
+            os.unlink(path)

@@ -6,12 +6,15 @@ from __future__ import annotations
 import datetime as dt
 import os
 import pickle
+import shutil
 import stat
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from gpu_advisor.engine import parse_cache
 from gpu_advisor.engine.errors import KnowledgeError
 from gpu_advisor.engine.knowledge import load_knowledge_from, read_yaml
 from gpu_advisor.engine.parse_cache import SAFE_LOADER, cache_directory, parsed, parser_version
@@ -210,3 +213,65 @@ def test_a_cache_directory_another_user_owns_is_not_used(
     path.write_text("price: 1.5\n", encoding="utf-8")
     assert read_yaml(path) == {"price": 1.5}
     assert list((tmp_path / "gpu-advisor" / "parsed").iterdir()) == []
+
+
+def write_entry(cache_home: Path, tmp_path: Path, price: int) -> Path:
+    """Reads a file of its own through the cache, so that one entry is written; returns that entry."""
+    before = set(entries(cache_home))
+    path = tmp_path / f"file-{price}.yaml"
+    path.write_text(f"price: {price}\n", encoding="utf-8")
+    assert read_yaml(path) == {"price": price}
+    (entry,) = set(entries(cache_home)) - before
+    return entry
+
+
+def test_writing_an_entry_removes_the_oldest_beyond_those_kept(
+    cache_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(parse_cache, "KEPT_ENTRIES", 3)
+    written = []
+    for price in range(5):
+        entry = write_entry(cache_home, tmp_path, price)
+        os.utime(entry, (1_000_000 + price, 1_000_000 + price))  # written in this order, whatever the clock
+        written.append(entry)
+    assert entries(cache_home) == sorted(written[2:])
+    assert len(entries(cache_home)) == 3
+
+
+def test_reading_cached_entries_removes_nothing(
+    cache_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(parse_cache, "KEPT_ENTRIES", 1)
+    entry = write_entry(cache_home, tmp_path, 1)
+    stray = entry.with_name("0" * 64 + ".pickle")
+    stray.write_bytes(entry.read_bytes())
+    assert read_yaml(tmp_path / "file-1.yaml") == {"price": 1}
+    assert entries(cache_home) == sorted([entry, stray])
+
+
+def test_a_temporary_file_a_killed_writer_left_is_removed_once_abandoned(
+    cache_home: Path, tmp_path: Path
+) -> None:
+    entry = write_entry(cache_home, tmp_path, 1)
+    abandoned = entry.with_name("abandoned.tmp")
+    in_progress = entry.with_name("in-progress.tmp")
+    for temporary in (abandoned, in_progress):
+        temporary.write_bytes(b"half an entr")
+    hours_ago = time.time() - parse_cache.ABANDONED_AFTER_SECONDS - 60
+    os.utime(abandoned, (hours_ago, hours_ago))
+    write_entry(cache_home, tmp_path, 2)
+    assert not abandoned.exists()
+    assert in_progress.exists()
+
+
+def test_caching_resumes_when_the_directory_is_deleted_while_running(
+    cache_home: Path, tmp_path: Path
+) -> None:
+    write_entry(cache_home, tmp_path, 1)
+    shutil.rmtree(cache_home)
+    path = tmp_path / "file-2.yaml"
+    path.write_text("price: 2\n", encoding="utf-8")
+    assert read_yaml(path) == {"price": 2}  # the directory is found gone: parsed, not kept
+    assert read_yaml(path) == {"price": 2}  # checked again: made afresh, and kept
+    assert len(entries(cache_home)) == 1
+    assert stat.S_IMODE((cache_home / "gpu-advisor" / "parsed").stat().st_mode) == 0o700
