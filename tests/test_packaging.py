@@ -1,0 +1,41 @@
+"""A regular install ships every data file the code reads: the tests run from an editable install,
+which reads the source tree and so cannot notice a file that ``pip install .`` leaves out."""
+
+from __future__ import annotations
+
+import fnmatch
+
+import pytest
+from helpers import REPO_ROOT
+
+tomllib = pytest.importorskip("tomllib")  # Python 3.11+; the globs do not depend on the interpreter
+
+DATA_PACKAGES = ("knowledge", "rules", "templates")
+
+
+def package_data_globs() -> dict[str, list[str]]:
+    pyproject = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return pyproject["tool"]["setuptools"]["package-data"]
+
+
+def data_files(package: str) -> list[str]:
+    root = REPO_ROOT / package
+    return sorted(
+        path.relative_to(root).as_posix()
+        for path in root.rglob("*")
+        if path.is_file() and path.suffix not in {".py", ".pyc"} and "__pycache__" not in path.parts
+    )
+
+
+def shipped(name: str, globs: list[str]) -> bool:
+    # setuptools matches a glob per directory level: "*.yaml" does not reach into i18n/.
+    return any(fnmatch.fnmatch(name, glob) and name.count("/") == glob.count("/") for glob in globs)
+
+
+@pytest.mark.parametrize("package", DATA_PACKAGES)
+def test_every_data_file_of_the_package_is_installed(package: str) -> None:
+    globs = package_data_globs()[f"gpu_advisor.{package}"]
+    files = data_files(package)
+    assert files, f"{package}/ holds no data files: the test would pass for nothing"
+    assert [name for name in files if not shipped(name, globs)] == []
+
