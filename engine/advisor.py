@@ -232,10 +232,12 @@ def size(
     load = None
     plans: dict[str, ReplicaPlan] = {}
     if load_input is not None:
+        schedule = knowledge.schedule(load_input.schedule)
         load = workload_load(
             knowledge,
             load_input.requests_per_day,
-            knowledge.schedule(load_input.schedule).hours_per_day,
+            schedule,
+            schedule.hours_per_month,
             load_input.load_pattern,
             load_input.avg_input_tokens,
             load_input.avg_output_tokens,
@@ -435,7 +437,8 @@ def workload_load_for(resolved: ResolvedWorkload, knowledge: Knowledge) -> Load:
     return workload_load(
         knowledge,
         resolved.requests_per_day,
-        knowledge.schedule(resolved.schedule).hours_per_day,
+        knowledge.schedule(resolved.schedule),
+        resolved.hours_per_month,
         resolved.load_pattern,
         resolved.avg_input_tokens,
         resolved.avg_output_tokens,

@@ -22,7 +22,7 @@ import math
 from pydantic import BaseModel, ConfigDict
 
 from .identity_cache import per_object
-from .knowledge import Gpu, Knowledge
+from .knowledge import Gpu, Knowledge, Schedule
 from .sizing import GpuFit, SizingFigures
 from .trusted import trusted
 
@@ -154,36 +154,52 @@ def replica_performance(
 
 
 class Load(BaseModel):
-    """The workload's load: average and peak request rate over the schedule's hours."""
+    """The workload's load: average and peak request rate over the hours a day in which it is served."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     hours_per_day: float
+    """The schedule's hours a day, or fewer where fewer hours a month are paid: the month's requests are
+    then served in the paid hours."""
+    schedule_hours_per_day: float
+    """The schedule's hours a day, in which requests come in."""
     average_requests_per_second: float
     peak_factor: float
     peak_requests_per_second: float
     peak_output_tokens_per_second: float
     peak_input_tokens_per_second: float
+    served_share_of_paid_hours: float
+    """The serving hours over the paid hours, at most 1: below 1 where more hours are paid than the
+    schedule serves requests in, and the cards idle in the rest."""
 
 
 def workload_load(
     knowledge: Knowledge,
     requests_per_day: int,
-    hours_per_day: float,
+    schedule: Schedule,
+    paid_hours_per_month: float,
     load_pattern: str,
     input_tokens: int,
     output_tokens: int,
 ) -> Load:
     factor = next(p.factor for p in knowledge.throughput.peak_to_average if p.load_pattern == load_pattern)
+    serving_hours_per_month = min(schedule.hours_per_month, paid_hours_per_month)
+    hours_per_day = (
+        schedule.hours_per_day
+        if paid_hours_per_month >= schedule.hours_per_month
+        else paid_hours_per_month / schedule.days_per_month
+    )
     average = requests_per_day / (hours_per_day * SECONDS_PER_HOUR)
     peak = average * factor
     return Load(
         hours_per_day=hours_per_day,
+        schedule_hours_per_day=schedule.hours_per_day,
         average_requests_per_second=average,
         peak_factor=factor,
         peak_requests_per_second=peak,
         peak_output_tokens_per_second=peak * output_tokens,
         peak_input_tokens_per_second=peak * input_tokens,
+        served_share_of_paid_hours=serving_hours_per_month / paid_hours_per_month,
     )
 
 
@@ -217,7 +233,7 @@ def plan_replicas(performance: ReplicaPerformance, load: Load) -> ReplicaPlan:
         gpus=replicas * performance.cards,
         requests_per_second_per_replica=performance.requests_per_second,
         output_tokens_per_second_per_replica=performance.output_tokens_per_second,
-        utilization=min(1.0, load.average_requests_per_second / capacity),
+        utilization=min(1.0, load.average_requests_per_second * load.served_share_of_paid_hours / capacity),
         time_to_first_token_ms=performance.time_to_first_token_ms,
         time_per_output_token_ms=performance.time_per_output_token_ms,
         batch=performance.batch,

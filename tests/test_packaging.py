@@ -38,4 +38,3 @@ def test_every_data_file_of_the_package_is_installed(package: str) -> None:
     files = data_files(package)
     assert files, f"{package}/ holds no data files: the test would pass for nothing"
     assert [name for name in files if not shipped(name, globs)] == []
-

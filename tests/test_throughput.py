@@ -11,6 +11,8 @@ from gpu_advisor.cli import main
 from gpu_advisor.engine.advisor import LoadInput, size
 from gpu_advisor.engine.calibration import calibration_rows, render_calibration
 from gpu_advisor.engine.knowledge import load_knowledge
+from gpu_advisor.engine.result import Recommendation
+from gpu_advisor.engine.text import render
 from helpers import REPO_ROOT, run
 
 MID_SIZE_1000_PER_MINUTE = {
@@ -78,6 +80,60 @@ def test_variable_load_needs_more_replicas_than_steady() -> None:
         r.load.peak_factor: next(g for g in r.sizing.gpus if g.gpu == "h100-sxm") for r in (steady, variable)
     }
     assert h100[3.0].replicas > h100[1.5].replicas
+
+
+def test_fewer_paid_hours_than_the_schedule_serve_the_month_in_the_paid_hours() -> None:
+    # Around the clock is 730 hours on 30.42 days; paying 176 of them serves 1,440,000 requests a day in
+    # 176 / 30.42 = 5.79 hours a day, not spread over 24.
+    always = {**MID_SIZE_1000_PER_MINUTE, "load_pattern": "batch"}
+    paid = run({**always, "hours_per_month": 176})
+    assert paid.load.hours_per_day == pytest.approx(176 / 30.42)
+    assert paid.load.average_requests_per_second == pytest.approx(1_440_000 * 30.42 / (176 * 3600))
+    assert paid.load.served_share_of_paid_hours == 1.0
+    spread = run(always)
+    assert spread.load.hours_per_day == 24
+    h100 = [next(g for g in r.sizing.gpus if g.gpu == "h100-sxm") for r in (paid, spread)]
+    assert h100[0].replicas > h100[1].replicas
+    for row in paid.sizing.gpus:
+        if row.replicas is not None:
+            capacity = row.replicas * row.requests_per_second_per_replica
+            average = paid.load.average_requests_per_second
+            assert row.utilization == pytest.approx(min(1.0, average / capacity))
+
+
+def test_more_paid_hours_than_the_schedule_idle_and_lower_utilization() -> None:
+    office = {**MID_SIZE_1000_PER_MINUTE, "schedule": "office_hours"}
+    served = run(office)
+    paid = run({**office, "hours_per_month": 730})
+    assert paid.load.hours_per_day == served.load.hours_per_day == 8
+    assert paid.load.average_requests_per_second == served.load.average_requests_per_second
+    assert paid.load.served_share_of_paid_hours == pytest.approx(176 / 730)
+    assert served.load.served_share_of_paid_hours == 1.0
+    rows = {row.gpu: row for row in served.sizing.gpus if row.replicas is not None}
+    for row in paid.sizing.gpus:
+        if row.replicas is not None:
+            assert row.replicas == rows[row.gpu].replicas
+            assert row.utilization == pytest.approx(rows[row.gpu].utilization * 176 / 730)
+
+
+def memo(result: Recommendation) -> str:
+    return render("memo.md.j2", r=result, version="test")
+
+
+def test_the_memo_says_when_paid_hours_and_schedule_differ() -> None:
+    base = {**MID_SIZE_1000_PER_MINUTE, "requests_per_day": 100_000, "load_pattern": "batch"}
+    fewer = memo(run({**base, "hours_per_month": 176}))
+    assert (
+        "Only 176 hours a month are paid, fewer than the schedule's 24 hours a day: the month's requests are "
+        "served in the paid hours, 5.79 hours a day." in fewer
+    )
+    more = memo(run({**base, "schedule": "office_hours", "hours_per_month": 730}))
+    assert (
+        "730 hours a month are paid, and requests come in 24 % of them: the cards idle in the rest, and "
+        "utilization counts them." in more
+    )
+    neither = memo(run(base))
+    assert "hours a month are paid" not in neither
 
 
 def test_derived_utilization_unless_given() -> None:
