@@ -292,6 +292,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> ProposalFa
         node_has_idle_gpus=bool(server and needed < node_cards),
         load_pattern=resolved.load_pattern,
         personal_data=resolved.personal_data,
+        on_premises_required=resolved.on_premises_required,
         latency_sensitive=resolved.latency_sensitive,
         business_critical=resolved.business_critical,
         devops_capacity=resolved.devops_capacity,

@@ -245,6 +245,7 @@ class ProposalFact(Fact):
     node_has_idle_gpus: bool
     load_pattern: str
     personal_data: bool
+    on_premises_required: bool
     latency_sensitive: bool
     business_critical: bool
     devops_capacity: bool
