@@ -166,7 +166,7 @@ REAL_EXAMPLES: dict[str, Verdicts] = {
     # Personal data, and the engine chose an EU option: residency stays silent.
     "hr-assistant": {"findings.warn": knb("hr-assistant", "KNB001", "KNB003")},
     # Personal data on own hardware, 19,109 USD a month: under the default budget of 20,000.
-    "deepseek-on-premises": {"findings.warn": knb("research-reasoning", "KNB001", "KNB003")},
+    "deepseek-on-premises": {"findings.warn": knb("research-reasoning", "KNB003")},
     "internal-assistant": {"findings.warn": knb("internal-assistant", "KNB003")},
     "nightly-batch": {"findings.warn": knb("nightly-reports", "KNB001")},
     # The managed API without personal data: nothing to say.
