@@ -59,9 +59,12 @@ def kv_bytes_per_token(model: ModelConfig, bytes_per_element: float) -> float:
 
 
 def nearest_catalog_model(knowledge: Knowledge, params_b: float) -> ModelConfig:
-    """The catalog model closest in size (on a log scale): stands in for an unknown attention shape."""
+    """The grouped-query catalog model closest in size (on a log scale): stands in for an unknown
+    attention shape. Never a latent-attention model: DeepSeek's compressed cache is several times smaller
+    than any grouped-query cache of its size, and a model that does not say it has one would be sized
+    with too little KV memory."""
     return min(
-        knowledge.models.models,
+        (m for m in knowledge.models.models if m.attention == "gqa"),
         key=lambda m: (abs(math.log(m.params_b / params_b)), m.id),
     )
 

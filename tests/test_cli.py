@@ -339,3 +339,18 @@ def test_rules_unknown_topic() -> None:
     result = invoke("rules", "--topic", "residence")
     assert result.exit_code == 2
     assert "did you mean 'residency'?" in result.output
+
+
+@pytest.mark.parametrize(
+    ("params_b", "stand_in"),
+    [(32, "qwen2.5-32b"), (400, "llama-3.1-405b"), (700, "llama-3.1-405b"), (1000, "llama-3.1-405b")],
+)
+def test_a_model_given_by_size_takes_its_kv_cache_from_the_nearest_grouped_query_model(
+    params_b: int, stand_in: str
+) -> None:
+    # deepseek-r1 (671B) is nearer to 700B and 1,000B, but its latent cache is a seventh of a
+    # grouped-query one: a model that does not say it has latent attention must not be sized by it.
+    data = json.loads(
+        invoke("size", "--params-b", str(params_b), "--precision", "bf16", "--format", "json").output
+    )
+    assert data["kv_estimated_from"] == stand_in
