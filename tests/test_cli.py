@@ -354,3 +354,24 @@ def test_a_model_given_by_size_takes_its_kv_cache_from_the_nearest_grouped_query
         invoke("size", "--params-b", str(params_b), "--precision", "bf16", "--format", "json").output
     )
     assert data["kv_estimated_from"] == stand_in
+
+
+def test_size_tells_weights_too_large_from_no_room_for_the_kv_cache() -> None:
+    lines = invoke("size", "--model", "llama-3.1-405b", "--precision", "fp8").output.splitlines()
+    row = {
+        line.split()[0]: line for line in lines if line.split() and line.split()[0] in {"rtx-5090", "a10g"}
+    }
+    assert row["rtx-5090"].split()[3:] == [
+        "16",
+        "-",
+        "no",
+        "room",
+        "for",
+        "the",
+        "KV",
+        "cache",
+        "in",
+        "16",
+        "cards",
+    ]
+    assert row["a10g"].split()[3:] == ["no", "fit", "-", "too", "large", "for", "16", "cards"]
