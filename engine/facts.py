@@ -134,6 +134,9 @@ class EconomicsFact(Fact):
     self_hosted_usd_per_month: float
     """The cheaper self-hosted route the rules can propose: the best rental or, where a serverless rule
     (DEP007, DEP008) applies, the serverless estimate."""
+    self_hosted_is_estimate: bool
+    """The self-hosted figure is the serverless estimate (the documents give no serverless price), not a
+    rental's list price: the messages that quote it say so."""
     own_hardware_applicable: bool
     """The catalog's own server uses a GPU that can serve the model."""
     own_usd_per_month: float

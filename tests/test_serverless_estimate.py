@@ -49,7 +49,10 @@ def test_low_utilization_compares_the_api_with_the_serverless_estimate() -> None
     assert result.decision.usd_per_month == pytest.approx(947.76 * 0.1 / 0.5)
     assert result.decision.estimate_break_even_utilization == 0.5
     [dep004] = [f for f in result.findings if f.rule_id == "DEP004"]
-    assert "self-hosted option at $189.55/month undercuts the managed API at $979.97/month" in dep004.message
+    assert (
+        "self-hosted option at $189.55/month (serverless, estimated from the documents' break-even, not a "
+        "price) undercuts the managed API at $979.97/month" in dep004.message
+    )
 
 
 def test_high_utilization_compares_the_api_with_the_dedicated_price() -> None:
