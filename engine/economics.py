@@ -59,6 +59,7 @@ def api_costs(knowledge: Knowledge, resolved: ResolvedWorkload) -> tuple[ApiCost
                 as_of=api.as_of,
                 compared=api.stands_in_up_to_params_b is not None
                 and resolved.params_b <= api.stands_in_up_to_params_b,
+                model_params_b=api.model_params_b,
             )
         )
     return tuple(costs)
@@ -233,6 +234,9 @@ def economics_fact(
         best_option_usd_per_month=float(best_monthly),
         best_option_price_age_days=(evaluated_on - best.as_of).days if best else 0,
         api_priced=compared_api is not None,
+        api_name=compared_api.name if compared_api else "",
+        api_model_params_b=float(compared_api.model_params_b or 0.0) if compared_api else 0.0,
+        params_b=float(resolved.params_b),
         api_usd_per_month=float(compared_api.usd_per_month) if compared_api else 0.0,
         serverless_usd_per_month=float(serverless),
         self_hosted_usd_per_month=float(self_hosted),

@@ -126,6 +126,12 @@ class EconomicsFact(Fact):
     best_option_price_age_days: int
     api_priced: bool
     """A managed API in the catalog can serve the workload's volume (its price is known)."""
+    api_name: str
+    """The compared API's name, for messages ("" without one)."""
+    api_model_params_b: float
+    """The size of the open model behind the compared API; 0 without one or for a proprietary model."""
+    params_b: float
+    """The workload model's total parameters."""
     api_usd_per_month: float
     serverless_usd_per_month: float
     """Estimated: the best option's cost scaled by utilization over the serverless break-even (the top

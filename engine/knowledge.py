@@ -158,6 +158,8 @@ class ApiPrice(Sourced):
     stands_in_up_to_params_b: PositiveFloat | None = None
     """An open-weights API can replace a self-hosted open model of at most this size; None: no
     like-for-like comparison (a proprietary model)."""
+    model_params_b: PositiveFloat | None = None
+    """The size of the open model the API hosts; None for a proprietary model, whose size is not public."""
 
 
 class OwnServer(Sourced):

@@ -182,6 +182,8 @@ class ApiCost(ResultModel):
     as_of: dt.date
     compared: bool
     """The API the cost comparison uses: a hosted open-weights model of the workload's size class."""
+    model_params_b: float | None = None
+    """The size of the hosted open model; None for a proprietary one."""
 
 
 class OwnHardware(ResultModel):
