@@ -41,8 +41,16 @@ class EngineError(AdvisorError):
 
 
 def close_match(value: str, allowed: Iterable[str]) -> str | None:
-    """The allowed value closest to ``value``, if one is close enough to suggest."""
-    matches = difflib.get_close_matches(value, list(allowed), n=1, cutoff=0.6)
+    """The allowed value closest to ``value``, if one is close enough to suggest. A value that starts
+    several allowed ones ('h100' of h100-sxm and h100-pcie) gets no suggestion: the closest spelling
+    would be a different thing ('h200')."""
+    candidates = list(allowed)
+    extending = [candidate for candidate in candidates if candidate.startswith(value)]
+    if len(extending) == 1:
+        return extending[0]
+    if extending:
+        return None
+    matches = difflib.get_close_matches(value, candidates, n=1, cutoff=0.6)
     return matches[0] if matches else None
 
 

@@ -258,7 +258,8 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             "msg": problem["msg"],
             "ctx": {key: _plain_number(value) for key, value in problem.get("ctx", {}).items()},
             "input": _short_repr(given),
-            "show_input": kind not in ("missing", "extra_forbidden"),
+            # A check across fields gets the whole mapping as its input: the message names the fields.
+            "show_input": kind not in ("missing", "extra_forbidden") and not isinstance(given, dict | list),
             "allowed": [],
             "suggestion": None,
         }

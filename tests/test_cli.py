@@ -117,7 +117,7 @@ def test_writes_output_file(tmp_path: Path) -> None:
         ),
         (
             "name: x\nmodel: {params_b: 7, active_params_b: 9, precision: fp8}\nrequests_per_day: 5\n",
-            "model.active_params_b cannot exceed model.params_b",
+            "  model: model.active_params_b cannot exceed model.params_b\n",
         ),
         (
             "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 5\n"
@@ -375,3 +375,14 @@ def test_size_tells_weights_too_large_from_no_room_for_the_kv_cache() -> None:
         "cards",
     ]
     assert row["a10g"].split()[3:] == ["no", "fit", "-", "too", "large", "for", "16", "cards"]
+
+
+def test_a_value_that_starts_one_allowed_value_suggests_it_and_one_that_starts_several_suggests_none() -> (
+    None
+):
+    one = invoke("catalog", "offers", "--gpu", "rtx")
+    assert one.exit_code == 2
+    assert one.output.rstrip().endswith("rtx-5090 (did you mean 'rtx-5090'?)")
+    several = invoke("catalog", "offers", "--gpu", "h100")  # h100-sxm and h100-pcie: not h200
+    assert several.exit_code == 2
+    assert several.output.rstrip().endswith("mi300x, rtx-5090")
