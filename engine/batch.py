@@ -740,6 +740,7 @@ def _write_chunk(
     for outcome in outcomes:
         if outcome.error is not None and strict:
             sink.flush()
+            tally.add(outcome)  # the row that stopped the run counts among those with errors
             tally.stopped_at_line = outcome.line
             raise InputError(f"{outcome.error}\n(--strict: stopped at the first bad row)")
         if outcome.text is not None:

@@ -133,6 +133,11 @@ def test_strict_stops_at_the_first_bad_row_with_exit_2(
     assert "--strict: stopped at the first bad row" in result.stderr
     assert all(row["line"] < bad_line for row in jsonl(result.stdout))
     assert "Traceback" not in result.output
+    evaluated = len(jsonl(result.stdout))
+    assert (
+        f"{evaluated + 1} workloads, {evaluated} evaluated, 1 with errors (evaluated on "
+    ) in result.stderr
+    assert f"; stopped at line {bad_line}\n" in result.stderr
 
 
 def portfolio(count: int) -> str:
