@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cache
 from typing import Any, Literal
 
@@ -64,13 +64,16 @@ class Format:
         return f"{sign}{symbol}{text}"
 
     def money_small(self, usd: float) -> str:
-        """Tiny per-request amounts keep three significant digits: 0.0000163 -> '$0.0000163'."""
+        """Per-request amounts under one unit keep three significant digits, at least two decimals and
+        no trailing zeros beyond them: 0.0000163 -> '$0.0000163', 0.016 -> '$0.016', 0.35 -> '$0.35'
+        (two decimals alone would show GPT-4o's $0.016 and Claude's $0.021 both as $0.02)."""
         if usd == 0:
             return self.money(0, 0)
         amount = usd / self.usd_per_eur if self.currency == "EUR" else usd
-        if abs(amount) >= 0.01:
+        if abs(amount) >= 1:
             return self.money(usd)
-        return self.money(usd, 2 - math.floor(math.log10(abs(amount))))
+        exponent = Decimal(f"{abs(amount):.3g}").normalize().as_tuple().exponent
+        return self.money(usd, max(2, -int(exponent)))
 
     def pct(self, share: float) -> str:
         """A share as a whole percentage: 0.6098 -> '61 %' (the documents' style, in both languages)."""

@@ -36,6 +36,15 @@ def test_number_and_money_formats(fmt: Format, amount: str, number: str) -> None
     assert fmt.money_small(0.0000163).startswith(("$0.0000163", "0,0000163", "€0.0000141", "0,0000141"))
 
 
+@pytest.mark.parametrize(
+    ("usd", "text"),
+    [(0.016, "$0.016"), (0.021, "$0.021"), (0.35, "$0.35"), (0.0000163, "$0.0000163"), (2.5, "$2.50")],
+)
+def test_amounts_under_a_dollar_keep_three_significant_digits(usd: float, text: str) -> None:
+    # GPT-4o's $0.016 and Claude's $0.021 per request were both '$0.02' at two decimals.
+    assert Format().money_small(usd) == text
+
+
 def test_memo_in_eur_states_the_rate() -> None:
     text = invoke("recommend", PUBLIC_CHAT, "--currency", "EUR").output
     assert "Amounts are shown in EUR, converted from USD at 1.16 USD per EUR (2025-12-31)." in text
