@@ -147,3 +147,10 @@ def test_catalog_of_eu_offers_shows_the_price_recommendations_use_in_the_eu() ->
     runpod = by_offer[("runpod", "community", "h100-sxm")]
     assert (runpod["eu_usd_per_gpu_hour"], runpod["eu_price_basis"]) == (None, None)  # not sold in the EU
     assert "EU $/GPU-h" not in invoke("catalog", "offers").output
+
+
+@pytest.mark.parametrize(
+    ("share", "text"), [(0.0, "0 %"), (0.0004, "< 1 %"), (0.005, "< 1 %"), (0.0051, "1 %"), (0.6098, "61 %")]
+)
+def test_a_share_above_zero_never_reads_as_zero_percent(share: float, text: str) -> None:
+    assert Format().pct(share) == text
