@@ -230,6 +230,7 @@ def economics_fact(
         utilization=float(utilization),
         model_stable=resolved.model_stable,
         on_premises_required=resolved.on_premises_required,
+        custom_weights=resolved.custom_weights,
         has_eligible_option=best is not None,
         best_option_usd_per_month=float(best_monthly),
         best_option_price_age_days=(evaluated_on - best.as_of).days if best else 0,

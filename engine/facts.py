@@ -90,6 +90,10 @@ class WorkloadFact(Fact):
     load_pattern: str
     schedule: str
     hours_per_month: float
+    schedule_hours_per_month: float
+    requests_wait_for_paid_hours: bool
+    """The load pattern's requests wait for the paid hours (a batch job), instead of arriving on the
+    schedule whether a GPU runs or not."""
     latency_sensitive: bool
     personal_data: bool
     on_premises_required: bool
@@ -121,6 +125,7 @@ class EconomicsFact(Fact):
     utilization: float
     model_stable: bool
     on_premises_required: bool
+    custom_weights: bool
     has_eligible_option: bool
     best_option_usd_per_month: float
     best_option_price_age_days: int

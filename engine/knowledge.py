@@ -324,6 +324,9 @@ class Concurrency(Sourced):
 class PeakToAverage(Sourced):
     load_pattern: Literal["steady", "variable", "batch"]
     factor: float = Field(ge=1)
+    waits_for_paid_hours: bool = False
+    """Requests wait for the paid hours (a batch job), so fewer paid hours than the schedule's serve the
+    month's requests in them; otherwise requests arrive on the schedule, paid or not."""
 
 
 class Measurement(Sourced):
@@ -489,6 +492,9 @@ class Knowledge(Strict):
 
     def schedule(self, schedule_id: str) -> Schedule:
         return _by_id(self.schedules.schedules, schedule_id)
+
+    def peak_to_average(self, load_pattern: str) -> PeakToAverage:
+        return next(p for p in self.throughput.peak_to_average if p.load_pattern == load_pattern)
 
     def threshold(self, key: str) -> Threshold:
         return _thresholds_by_key(self.thresholds.thresholds)[key]

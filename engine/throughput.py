@@ -27,6 +27,7 @@ from .sizing import GpuFit, SizingFigures
 from .trusted import trusted
 
 SECONDS_PER_HOUR = 3600
+HOURS_PER_DAY = 24
 FLOPS_PER_PARAMETER_AND_TOKEN = 2
 
 
@@ -159,18 +160,20 @@ class Load(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     hours_per_day: float
-    """The schedule's hours a day, or fewer where fewer hours a month are paid: the month's requests are
-    then served in the paid hours."""
-    schedule_hours_per_day: float
-    """The schedule's hours a day, in which requests come in."""
+    """The schedule's hours a day, or fewer where a batch job is paid fewer hours a month than the
+    schedule has: its requests wait and are served in the paid hours."""
     average_requests_per_second: float
     peak_factor: float
     peak_requests_per_second: float
     peak_output_tokens_per_second: float
     peak_input_tokens_per_second: float
+    schedule_hours_per_month: float
+    """The schedule's hours a month, in which requests arrive."""
+    served_in_paid_hours: bool
+    """A batch job paid fewer hours than the schedule has: the month's requests are served in them."""
     served_share_of_paid_hours: float
-    """The serving hours over the paid hours, at most 1: below 1 where more hours are paid than the
-    schedule serves requests in, and the cards idle in the rest."""
+    """The paid hours in which requests come, at most 1: below 1 where more hours are paid than a schedule
+    of fewer than 24 hours a day serves requests in, and the cards idle in the rest."""
 
 
 def workload_load(
@@ -182,24 +185,28 @@ def workload_load(
     input_tokens: int,
     output_tokens: int,
 ) -> Load:
-    factor = next(p.factor for p in knowledge.throughput.peak_to_average if p.load_pattern == load_pattern)
-    serving_hours_per_month = min(schedule.hours_per_month, paid_hours_per_month)
+    pattern = knowledge.peak_to_average(load_pattern)
+    served_in_paid_hours = pattern.waits_for_paid_hours and paid_hours_per_month < schedule.hours_per_month
     hours_per_day = (
-        schedule.hours_per_day
-        if paid_hours_per_month >= schedule.hours_per_month
-        else paid_hours_per_month / schedule.days_per_month
+        paid_hours_per_month / schedule.days_per_month if served_in_paid_hours else schedule.hours_per_day
     )
+    # Around the clock every paid hour is an hour requests come in (a 31-day month pays 744 hours).
+    around_the_clock = schedule.hours_per_day >= HOURS_PER_DAY
+    serving_hours = paid_hours_per_month if around_the_clock else schedule.hours_per_month
     average = requests_per_day / (hours_per_day * SECONDS_PER_HOUR)
-    peak = average * factor
+    peak = average * pattern.factor
     return Load(
         hours_per_day=hours_per_day,
-        schedule_hours_per_day=schedule.hours_per_day,
         average_requests_per_second=average,
-        peak_factor=factor,
+        peak_factor=pattern.factor,
         peak_requests_per_second=peak,
         peak_output_tokens_per_second=peak * output_tokens,
         peak_input_tokens_per_second=peak * input_tokens,
-        served_share_of_paid_hours=serving_hours_per_month / paid_hours_per_month,
+        schedule_hours_per_month=schedule.hours_per_month,
+        served_in_paid_hours=served_in_paid_hours,
+        served_share_of_paid_hours=1.0
+        if served_in_paid_hours
+        else min(1.0, serving_hours / paid_hours_per_month),
     )
 
 

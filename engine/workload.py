@@ -66,7 +66,7 @@ class Workload(StrictInput):
     context_tokens: PositiveInt | None = Field(default=None, le=10_000_000)
     load_pattern: LoadPattern | None = None
     schedule: ScheduleId | None = None
-    hours_per_month: PositiveFloat | None = Field(default=None, le=744)
+    hours_per_month: float | None = Field(default=None, ge=1, le=744)
     utilization: float | None = Field(default=None, gt=0, le=1)
     latency_sensitive: bool | None = None
     personal_data: bool | None = None
@@ -258,8 +258,9 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             "msg": problem["msg"],
             "ctx": {key: _plain_number(value) for key, value in problem.get("ctx", {}).items()},
             "input": _short_repr(given),
-            # A check across fields gets the whole mapping as its input: the message names the fields.
-            "show_input": kind not in ("missing", "extra_forbidden") and not isinstance(given, dict | list),
+            # A check across fields gets the whole mapping as its input: its message names the fields.
+            "show_input": kind not in ("missing", "extra_forbidden")
+            and not (kind == "value_error" and isinstance(given, dict)),
             "allowed": [],
             "suggestion": None,
         }

@@ -120,6 +120,10 @@ def test_writes_output_file(tmp_path: Path) -> None:
             "  model: model.active_params_b cannot exceed model.params_b\n",
         ),
         (
+            "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: [5, 6]\n",
+            "requests_per_day: Input should be a valid integer (got [5, 6])",
+        ),
+        (
             "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 5\n"
             "company_country: de\n",
             "company_country: an ISO 3166 code of two capital letters (got 'de') (did you mean 'DE'?)",

@@ -82,23 +82,37 @@ def test_variable_load_needs_more_replicas_than_steady() -> None:
     assert h100[3.0].replicas > h100[1.5].replicas
 
 
-def test_fewer_paid_hours_than_the_schedule_serve_the_month_in_the_paid_hours() -> None:
-    # Around the clock is 730 hours on 30.42 days; paying 176 of them serves 1,440,000 requests a day in
-    # 176 / 30.42 = 5.79 hours a day, not spread over 24.
+def test_a_batch_paid_fewer_hours_than_the_schedule_is_served_in_the_paid_hours() -> None:
+    # Around the clock is 730 hours on 30.42 days; a batch job paid 176 of them waits for them, so
+    # 1,440,000 requests a day are served in 176 / 30.42 = 5.79 hours a day, not spread over 24.
     always = {**MID_SIZE_1000_PER_MINUTE, "load_pattern": "batch"}
     paid = run({**always, "hours_per_month": 176})
+    compressed_average = 1_440_000 * 30.42 / (176 * 3600)
+    assert paid.load.served_in_paid_hours is True
     assert paid.load.hours_per_day == pytest.approx(176 / 30.42)
-    assert paid.load.average_requests_per_second == pytest.approx(1_440_000 * 30.42 / (176 * 3600))
+    assert paid.load.average_requests_per_second == pytest.approx(compressed_average)
     assert paid.load.served_share_of_paid_hours == 1.0
     spread = run(always)
-    assert spread.load.hours_per_day == 24
+    assert (spread.load.served_in_paid_hours, spread.load.hours_per_day) == (False, 24)
     h100 = [next(g for g in r.sizing.gpus if g.gpu == "h100-sxm") for r in (paid, spread)]
     assert h100[0].replicas > h100[1].replicas
-    for row in paid.sizing.gpus:
-        if row.replicas is not None:
-            capacity = row.replicas * row.requests_per_second_per_replica
-            average = paid.load.average_requests_per_second
-            assert row.utilization == pytest.approx(min(1.0, average / capacity))
+    capacity = h100[0].replicas * h100[0].requests_per_second_per_replica
+    assert h100[0].utilization == pytest.approx(min(1.0, compressed_average / capacity))
+
+
+def test_requests_that_do_not_wait_keep_the_schedule_when_fewer_hours_are_paid() -> None:
+    # A steady service's requests arrive around the clock whether a GPU runs or not: the sizing keeps
+    # the schedule's load, and PRC009 says that the paid hours leave requests without a GPU.
+    steady = {**MID_SIZE_1000_PER_MINUTE, "load_pattern": "steady"}
+    paid = run({**steady, "hours_per_month": 176})
+    spread = run(steady)
+    assert paid.load == spread.load.model_copy(update={"served_share_of_paid_hours": 1.0})
+    assert paid.load.served_in_paid_hours is False
+    assert [(g.gpu, g.replicas) for g in paid.sizing.gpus] == [
+        (g.gpu, g.replicas) for g in spread.sizing.gpus
+    ]
+    assert "PRC009" in paid.fired_rules
+    assert "PRC009" not in spread.fired_rules
 
 
 def test_more_paid_hours_than_the_schedule_idle_and_lower_utilization() -> None:
@@ -116,6 +130,14 @@ def test_more_paid_hours_than_the_schedule_idle_and_lower_utilization() -> None:
             assert row.utilization == pytest.approx(rows[row.gpu].utilization * 176 / 730)
 
 
+def test_around_the_clock_every_paid_hour_is_served() -> None:
+    # A 31-day month pays 744 hours around the clock: requests come in all of them, none idle.
+    always = {**MID_SIZE_1000_PER_MINUTE, "schedule": "always"}
+    month_of_31_days = run({**always, "hours_per_month": 744})
+    assert month_of_31_days.load.served_share_of_paid_hours == 1.0
+    assert month_of_31_days.best_option.utilization == run(always).best_option.utilization
+
+
 def memo(result: Recommendation) -> str:
     return render("memo.md.j2", r=result, version="test")
 
@@ -124,8 +146,8 @@ def test_the_memo_says_when_paid_hours_and_schedule_differ() -> None:
     base = {**MID_SIZE_1000_PER_MINUTE, "requests_per_day": 100_000, "load_pattern": "batch"}
     fewer = memo(run({**base, "hours_per_month": 176}))
     assert (
-        "Only 176 hours a month are paid, fewer than the schedule's 24 hours a day: the month's requests are "
-        "served in the paid hours, 5.79 hours a day." in fewer
+        "Only 176 hours a month are paid, fewer than the schedule's 730: the batch waits for them, and the "
+        "month's requests are served in the paid hours, 5.79 hours a day." in fewer
     )
     more = memo(run({**base, "schedule": "office_hours", "hours_per_month": 730}))
     assert (
