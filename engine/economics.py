@@ -104,7 +104,8 @@ def own_hardware_position(
     else:
         card_utilization = plan.utilization if plan is not None else 0.0
     busy_gpu_hours = gpus_needed * card_utilization * resolved.hours_per_month
-    node_utilization = busy_gpu_hours / (nodes * server.gpus_per_server * server.hours_per_month)
+    # A 31-day month pays 744 hours against the server's 730 calendar hours: busy is at most always.
+    node_utilization = min(1.0, busy_gpu_hours / (nodes * server.gpus_per_server * server.hours_per_month))
     return OwnHardware(
         applicable=applicable,
         server=server.id,
