@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .adapter import Evaluator, Firing
 from .advisor import Evaluation, evaluate
-from .costs import ServerAssumptions, own_hardware_cost, rent
+from .costs import ServerAssumptions, node_busy_share, own_hardware_cost, rent
 from .errors import InputError, unknown_value_message
 from .facts import ProposalFact
 from .findings import cite, render_rule_message
@@ -250,8 +250,9 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> ProposalFa
     needed = plan.gpus if plan else 0
     node_cards = servers * server.gpus_per_server if server else 0
     utilization = resolved.utilization or 0.0
-    busy = needed * utilization * resolved.hours_per_month
-    node_utilization = busy / (node_cards * server.hours_per_month) if server and node_cards else 0.0
+    node_utilization = (
+        node_busy_share(needed, utilization, resolved.hours_per_month, node_cards, server) if server else 0.0
+    )
 
     return ProposalFact(
         deployment=proposal.deployment,

@@ -132,3 +132,14 @@ def api_usd_per_month(
     ) / TOKENS_PER_MILLION
     to_usd = usd_per_eur if api.currency == "EUR" else 1.0
     return per_request * to_usd * requests_per_day * days_per_month
+
+
+def node_busy_share(
+    gpus_needed: int, card_utilization: float, paid_hours_per_month: float, node_cards: int, server: OwnServer
+) -> float:
+    """Busy card-hours of the cards the workload needs over all of the node's calendar card-hours. A
+    31-day month pays 744 hours against the server's 730: a node is busy at most always."""
+    if node_cards == 0:
+        return 0.0
+    busy_gpu_hours = gpus_needed * card_utilization * paid_hours_per_month
+    return min(1.0, busy_gpu_hours / (node_cards * server.hours_per_month))

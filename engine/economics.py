@@ -14,6 +14,7 @@ from .costs import (
     ServerAssumptions,
     api_usd_per_month,
     break_even_utilization,
+    node_busy_share,
     own_hardware_cost,
 )
 from .facts import EconomicsFact
@@ -103,9 +104,9 @@ def own_hardware_position(
         card_utilization = resolved.utilization
     else:
         card_utilization = plan.utilization if plan is not None else 0.0
-    busy_gpu_hours = gpus_needed * card_utilization * resolved.hours_per_month
-    # A 31-day month pays 744 hours against the server's 730 calendar hours: busy is at most always.
-    node_utilization = min(1.0, busy_gpu_hours / (nodes * server.gpus_per_server * server.hours_per_month))
+    node_utilization = node_busy_share(
+        gpus_needed, card_utilization, resolved.hours_per_month, nodes * server.gpus_per_server, server
+    )
     return OwnHardware(
         applicable=applicable,
         server=server.id,
