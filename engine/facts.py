@@ -91,6 +91,8 @@ class WorkloadFact(Fact):
     schedule: str
     hours_per_month: float
     schedule_hours_per_month: float
+    calendar_hours_per_month: float
+    """The hours a reservation bills and an owned machine stands: the around-the-clock schedule's."""
     requests_wait_for_paid_hours: bool
     """The load pattern's requests wait for the paid hours (a batch job), instead of arriving on the
     schedule whether a GPU runs or not."""
