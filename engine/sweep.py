@@ -25,7 +25,7 @@ from .advisor import decide_workload, recommend
 from .batch import field_kinds
 from .errors import InputError, close_match
 from .knowledge import Knowledge, Offer, OwnServer
-from .result import Decision, DecisionSummary
+from .result import Decision, DecisionSummary, Recommendation
 from .rulebook import Deployment, PricingKind
 from .workload import Workload, validate_workload
 
@@ -52,6 +52,9 @@ class SweepModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+BaselineSource = Literal["file", "default", "derived", "knowledge"]
+
+
 class SweepVariable(SweepModel):
     name: str
     kind: VariableKind
@@ -63,6 +66,9 @@ class SweepVariable(SweepModel):
     values: tuple[Value, ...]
     baseline: Value | None
     """The workload's or the knowledge base's own value; None where the workload leaves it to be derived."""
+    baseline_source: BaselineSource = "file"
+    """Where the baseline comes from: the file, a default the file leaves to gpu-advisor (the schedule's
+    hours, the default token counts), the load (utilization), or the knowledge base."""
 
 
 class SweepDecision(SweepModel):
@@ -205,6 +211,20 @@ def _set_path(data: dict[str, Any], path: str, value: Value) -> None:
     for part in parents:
         data = data.setdefault(part, {})
     data[leaf] = value
+
+
+def baseline(
+    variable: Variable, data: dict[str, Any], base: Recommendation
+) -> tuple[Value | None, BaselineSource]:
+    """A workload variable's own value: the file's, else what gpu-advisor filled in for it (None where
+    the load derives it, as utilization)."""
+    stated = _get_path(data, variable.target)
+    if stated is not None:
+        return stated, "file"
+    field = variable.target.rsplit(".", 1)[-1]
+    if field == "utilization" and base.workload.utilization_source != "input":
+        return None, "derived"
+    return getattr(base.workload, field, None), "default"
 
 
 def _get_path(data: dict[str, Any], path: str) -> Any:
@@ -381,15 +401,15 @@ def sweep(
     base = recommend(workload, evaluated_on, knowledge=knowledge)
     server_id = base.own_hardware.server
     data = workload.model_dump(exclude_none=True)
+    own_values = [
+        baseline(variable, data, base)
+        if variable.kind == "workload"
+        else (knowledge_baseline(variable, knowledge, server_id), "knowledge")
+        for variable, _ in parsed
+    ]
     variables = tuple(
-        sweep_variable.model_copy(
-            update={
-                "baseline": _get_path(data, variable.target)
-                if variable.kind == "workload"
-                else knowledge_baseline(variable, knowledge, server_id)
-            }
-        )
-        for variable, sweep_variable in parsed
+        sweep_variable.model_copy(update={"baseline": value, "baseline_source": source})
+        for (_, sweep_variable), (value, source) in zip(parsed, own_values, strict=True)
     )
     labels = Labels()
     baseline_label = labels.label(base.decision)

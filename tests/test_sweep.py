@@ -175,3 +175,21 @@ def test_at_most_two_variables() -> None:
 def test_same_sweep_gives_identical_output() -> None:
     args = (PUBLIC_CHAT, "--vary", "utilization=0.2:0.4:0.1")
     assert invoke(*args).stdout == invoke(*args).stdout
+
+
+@pytest.mark.parametrize(
+    ("example", "vary", "own_value"),
+    [
+        ("public-chat", "requests_per_day=100000:300000:100000", "the file's: 1,000,000"),
+        ("nightly-batch", "hours_per_month=100:700:200", "the default: 176"),  # office hours' 176
+        ("prototype", "utilization=0.1:0.9:0.4", "derived from the load"),
+        ("public-chat", "server_price_usd=200000:300000:50000", "the knowledge base's: 285,000"),
+    ],
+)
+def test_the_header_says_where_the_varied_input_s_own_value_comes_from(
+    example: str, vary: str, own_value: str
+) -> None:
+    # A value the file leaves out was once called "the file's: derived from the load", whatever it was.
+    result = invoke(str(EXAMPLES_DIR / f"{example}.yaml"), "--vary", vary)
+    assert result.exit_code == 0, result.output
+    assert f"values; {own_value}). Evaluated on" in result.stdout.splitlines()[0]
