@@ -50,6 +50,9 @@ def test_memo_in_eur_states_the_rate() -> None:
     assert "Amounts are shown in EUR, converted from USD at 1.16 USD per EUR (2025-12-31)." in text
     assert "**€2,391 per month**" in text
     assert "$2,774" not in text
+    # The API prices are the documents' own EUR figures: no round trip through USD is mentioned.
+    assert "(300 input + 150 output tokens) at the documents' EUR prices.\n" in text
+    assert "converted at" not in text.split("### Managed APIs")[1].split("###")[0]
 
 
 def test_overrides_replace_prices_and_are_marked(tmp_path: Path) -> None:
