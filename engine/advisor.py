@@ -334,7 +334,7 @@ def workload_fact(resolved: ResolvedWorkload, figures: SizingFigures, knowledge:
         schedule=resolved.schedule,
         hours_per_month=float(resolved.hours_per_month),
         schedule_hours_per_month=knowledge.schedule(resolved.schedule).hours_per_month,
-        calendar_hours_per_month=knowledge.schedule("always").hours_per_month,
+        calendar_hours_per_month=knowledge.calendar_hours_per_month(),
         requests_wait_for_paid_hours=knowledge.peak_to_average(resolved.load_pattern).waits_for_paid_hours,
         latency_sensitive=resolved.latency_sensitive,
         personal_data=resolved.personal_data,

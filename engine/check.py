@@ -317,7 +317,7 @@ def proposal_cost(
         return servers * own_hardware_cost(ServerAssumptions.from_server(server)).server_usd_per_month, True
     if offer is not None and gpus is not None:
         price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
-        calendar = knowledge.schedule("always").hours_per_month
+        calendar = knowledge.calendar_hours_per_month()
         return rent(offer, gpus, evaluation.resolved.hours_per_month, calendar, price).usd_per_month, True
     return 0.0, False
 

@@ -493,6 +493,11 @@ class Knowledge(Strict):
     def schedule(self, schedule_id: str) -> Schedule:
         return _by_id(self.schedules.schedules, schedule_id)
 
+    def calendar_hours_per_month(self) -> float:
+        """The hours of a whole month: what a reservation bills and an owned machine stands, the
+        around-the-clock schedule's."""
+        return self.schedule("always").hours_per_month
+
     def peak_to_average(self, load_pattern: str) -> PeakToAverage:
         return next(p for p in self.throughput.peak_to_average if p.load_pattern == load_pattern)
 

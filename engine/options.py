@@ -117,7 +117,7 @@ def priced_listings(
     hours_per_month: float,
 ) -> list[PricedListing]:
     """Every listing whose GPU can hold the model, cheapest first (``priced_order``)."""
-    calendar_hours = knowledge.schedule("always").hours_per_month
+    calendar_hours = knowledge.calendar_hours_per_month()
     priced = []
     for listing, excluded in zip(listings(knowledge), exclusions, strict=True):
         offer = listing.offer
