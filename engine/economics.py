@@ -243,7 +243,7 @@ def economics_fact(
         api_usd_per_month=float(compared_api.usd_per_month) if compared_api else 0.0,
         serverless_usd_per_month=float(serverless),
         self_hosted_usd_per_month=float(self_hosted),
-        self_hosted_is_estimate=serverless_counts and serverless < best_monthly,
+        self_hosted_is_estimate=self_hosted < best_monthly,  # only the serverless estimate undercuts it
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
         own_usd_per_gpu_hour=float(own.usd_per_gpu_hour.total),
