@@ -15,15 +15,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from .engine.advisor import LoadInput
-from .engine.advisor import decide_workload as _decide_workload
-from .engine.advisor import recommend as _recommend
-from .engine.advisor import size as _size
-from .engine.advisor import tco as _tco
-from .engine.check import CheckResult, ProposalDocument, check_document, check_file
-from .engine.errors import AdvisorError, InputError, KnowledgeError
-from .engine.result import DecisionSummary, Recommendation, SizeResult, TcoResult
-from .engine.workload import Workload, load_workload, parse_workload_text, validate_workload
+from .engine.apps.check.run import check_document, check_file
+from .engine.apps.recommend import decide_workload as _decide_workload
+from .engine.apps.recommend import recommend as _recommend
+from .engine.apps.size import LoadInput
+from .engine.apps.size import size as _size
+from .engine.apps.tco import tco as _tco
+from .engine.common.errors import AdvisorError, InputError, KnowledgeError
+from .engine.domain.proposal import CheckResult, ProposalDocument
+from .engine.domain.results import DecisionSummary, Recommendation, SizeResult, TcoResult
+from .engine.domain.workload import Workload, load_workload, parse_workload_text, validate_workload
 
 __all__ = [
     "AdvisorError",
@@ -106,7 +107,7 @@ def check(
     if isinstance(document, dict):
         from pydantic import ValidationError
 
-        from .engine.workload import input_error
+        from .engine.domain.input_errors import input_error
 
         try:
             document = ProposalDocument.model_validate(document)

@@ -33,15 +33,16 @@ def handle_errors(function: F) -> F:
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from .engine.errors import EngineError, InputError, KnowledgeError
+        from .engine.common.errors import EngineError, InputError, KnowledgeError
 
         try:
             return function(*args, **kwargs)
         except InputError as error:
             lang = kwargs.get("lang", "en")
             if error.problems and lang != "en":
-                from .engine.text import Format, render
-                from .engine.workload import render_problems
+                from .engine.domain.input_errors import render_problems
+                from .engine.i18n.environment import render
+                from .engine.i18n.formats import Format
 
                 message = render_problems(str(error.origin), error.problems, str(error.what), lang)
                 click.echo(render("error_prefix.txt.j2", Format(lang=lang), message=message), err=True)
@@ -66,7 +67,7 @@ def emit(text: str, output: str | None) -> None:
     try:
         Path(output).write_text(text, encoding="utf-8")
     except OSError as error:
-        from .engine.errors import InputError
+        from .engine.common.errors import InputError
 
         raise InputError(f"--output: cannot write {output!r} ({error.strerror})") from None
 
@@ -89,7 +90,7 @@ def parse_date(value: str | None) -> dt.date:
     try:
         return dt.date.fromisoformat(value)
     except ValueError:
-        from .engine.errors import InputError
+        from .engine.common.errors import InputError
 
         raise InputError(f"--as-of: {value!r} is not a date; use YYYY-MM-DD") from None
 
@@ -156,15 +157,16 @@ def recommend(
     charts_dir: str | None,
 ) -> None:
     """Recommend how to run the workload in FILE (YAML or JSON; - reads standard input)."""
-    from .engine.advisor import recommend as run_recommend
-    from .engine.knowledge import load_knowledge
-    from .engine.text import Format, render
-    from .engine.workload import load_workload
+    from .engine.apps.recommend import recommend as run_recommend
+    from .engine.domain.knowledge.loading import load_knowledge
+    from .engine.domain.workload import load_workload
+    from .engine.i18n.environment import render
+    from .engine.i18n.formats import Format
 
     evaluated_on = parse_date(as_of)
     knowledge, replaced = load_knowledge(), ()
     if overrides is not None:
-        from .engine.overrides import apply_overrides, read_overrides
+        from .engine.apps.overrides import apply_overrides, read_overrides
 
         knowledge, replaced = apply_overrides(knowledge, read_overrides(overrides), overrides, evaluated_on)
     fmt = Format(lang=lang, currency=currency, usd_per_eur=knowledge.eur_to_usd().rate)  # type: ignore[arg-type]
@@ -177,7 +179,7 @@ def recommend(
         return
     chart_files = {}
     if charts_dir is not None:
-        from .engine.chart_images import write_charts
+        from .engine.present.chart_images import write_charts
 
         chart_files = write_charts(
             result, Path(charts_dir), fmt, relative_to=Path(output).parent if output else None
@@ -252,11 +254,11 @@ def size(
 ) -> None:
     """Card counts per GPU for a model: weights fit, and the usual count with KV-cache reserve; with
     --requests-per-day, the replicas each GPU needs for the peak."""
-    from .engine.advisor import LoadInput
-    from .engine.advisor import size as run_size
-    from .engine.errors import InputError, unknown_value_message
-    from .engine.knowledge import load_knowledge
-    from .engine.text import render
+    from .engine.apps.size import LoadInput
+    from .engine.apps.size import size as run_size
+    from .engine.common.errors import InputError, unknown_value_message
+    from .engine.domain.knowledge.loading import load_knowledge
+    from .engine.i18n.environment import render
 
     if (model_id is None) == (params_b is None):
         raise InputError("give exactly one of --model ID or --params-b N")
@@ -335,8 +337,8 @@ def size(
 @handle_errors
 def tco(output_format: str, **overrides: float | None) -> None:
     """Own 8-GPU server cost per GPU-hour (capital, power, rack) and break-even utilization per offer."""
-    from .engine.advisor import tco as run_tco
-    from .engine.text import render
+    from .engine.apps.tco import tco as run_tco
+    from .engine.i18n.environment import render
 
     names = {"server_price": "server_price_usd", "power_overhead": "power_overhead"}
     result = run_tco({names.get(key, key): value for key, value in overrides.items()})
@@ -356,12 +358,12 @@ def rules(ctx: click.Context, topic: str | None, output_format: str, policy_dir:
     ctx.obj = {"policy_dir": policy_path(policy_dir)}
     if ctx.invoked_subcommand is not None:
         return
-    from .engine.advisor import rulebook_for
-    from .engine.errors import InputError, unknown_value_message
-    from .engine.knowledge import load_knowledge
-    from .engine.rule_docs import rule_doc
-    from .engine.rulebook import TOPICS
-    from .engine.text import render
+    from .engine.apps.rule_docs import rule_doc
+    from .engine.common.errors import InputError, unknown_value_message
+    from .engine.domain.choices import TOPICS
+    from .engine.domain.knowledge.loading import load_knowledge
+    from .engine.i18n.environment import render
+    from .engine.pipeline.engines import rulebook_for
 
     if topic is not None and topic not in TOPICS:
         raise InputError(unknown_value_message("--topic", topic, TOPICS))
@@ -384,11 +386,11 @@ def rules(ctx: click.Context, topic: str | None, output_format: str, policy_dir:
 @handle_errors
 def rules_show(ctx: click.Context, rule_id: str, output_format: str, policy_dir: str | None) -> None:
     """Explain one rule: conditions, thresholds with their sources, conclusion, rationale, source."""
-    from .engine.advisor import rulebook_for
-    from .engine.errors import InputError, unknown_value_message
-    from .engine.knowledge import load_knowledge
-    from .engine.rule_docs import rule_doc
-    from .engine.text import render
+    from .engine.apps.rule_docs import rule_doc
+    from .engine.common.errors import InputError, unknown_value_message
+    from .engine.domain.knowledge.loading import load_knowledge
+    from .engine.i18n.environment import render
+    from .engine.pipeline.engines import rulebook_for
 
     # Either place works: `rules --policy DIR show ID` or `rules show ID --policy DIR`.
     rulebook = rulebook_for(policy_path(policy_dir) or (ctx.obj or {}).get("policy_dir"))
@@ -402,7 +404,7 @@ def rules_show(ctx: click.Context, rule_id: str, output_format: str, policy_dir:
 @handle_errors
 def rules_coverage() -> None:
     """Print the coverage table: each heuristic and figure of the source documents and where it lives."""
-    from .engine.coverage import render_coverage
+    from .engine.present.docs import render_coverage
 
     emit(render_coverage(), None)
 
@@ -411,8 +413,8 @@ def rules_coverage() -> None:
 @handle_errors
 def calibration() -> None:
     """Print the throughput estimate against every recorded published measurement, with the error."""
-    from .engine.calibration import render_calibration
-    from .engine.knowledge import load_knowledge
+    from .engine.domain.knowledge.loading import load_knowledge
+    from .engine.present.docs import render_calibration
 
     emit(render_calibration(load_knowledge()), None)
 
@@ -452,10 +454,10 @@ def check(
 
     Exit codes: 0 passed, 1 failed (--fail-on warn: warnings too), 2 bad input.
     """
-    from .engine.advisor import rulebook_for
-    from .engine.check import check_file
-    from .engine.check_formats import junit, sarif
-    from .engine.text import render
+    from .engine.apps.check.run import check_file
+    from .engine.i18n.environment import render
+    from .engine.pipeline.engines import rulebook_for
+    from .engine.present.check_formats import junit, sarif
 
     results = check_file(proposal_file, parse_date(as_of), policy_dir=policy_path(policy_dir))
     if output_format == "json":
@@ -484,9 +486,9 @@ def policy_path(policy_dir: str | None) -> str | None:
 def schema(kind: str) -> None:
     """Print the JSON Schema of an input (workload, proposal) or an output (result, check-result, and
     decision-summary: what the library's decide() returns)."""
-    from .engine.check import CheckResult, ProposalDocument
-    from .engine.result import DecisionSummary, Recommendation
-    from .engine.workload import Workload
+    from .engine.domain.proposal import CheckResult, ProposalDocument
+    from .engine.domain.results import DecisionSummary, Recommendation
+    from .engine.domain.workload import Workload
 
     models = {
         "workload": Workload,
@@ -512,10 +514,10 @@ def catalog(
     kind: str, gpu: str | None, provider: str | None, eu: bool | None, as_of: str | None, output_format: str
 ) -> None:
     """List the knowledge base: GPUs, offers, models or API prices, with sources and dates."""
-    from .engine.catalog import catalog_rows
-    from .engine.findings import cite
-    from .engine.knowledge import load_knowledge
-    from .engine.text import render
+    from .engine.apps.catalog import catalog_rows
+    from .engine.domain.knowledge.base import cite
+    from .engine.domain.knowledge.loading import load_knowledge
+    from .engine.i18n.environment import render
 
     knowledge = load_knowledge()
     today = parse_date(as_of)
@@ -559,9 +561,7 @@ def ask(
     """Answer questions about the workload; get the workload file and the decision memo."""
     import yaml
 
-    from .engine.advisor import recommend as run_recommend
-    from .engine.knowledge import load_knowledge
-    from .engine.questionnaire import (
+    from .engine.apps.questionnaire import (
         AnswerError,
         applies,
         choices_of,
@@ -571,8 +571,11 @@ def ask(
         prefill_from,
         workload_document,
     )
-    from .engine.text import Format, render
-    from .engine.workload import load_workload, validate_workload
+    from .engine.apps.recommend import recommend as run_recommend
+    from .engine.domain.knowledge.loading import load_knowledge
+    from .engine.domain.workload import load_workload, validate_workload
+    from .engine.i18n.environment import render
+    from .engine.i18n.formats import Format
 
     knowledge = load_knowledge()
     fmt = Format(lang=lang, currency=currency, usd_per_eur=knowledge.eur_to_usd().rate)  # type: ignore[arg-type]
@@ -613,7 +616,7 @@ def ask(
     save_file = save_file or f"{name}.yaml"
     memo_file = memo_file or f"{name}-memo.md"
     emit(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), save_file)
-    from .engine.errors import InputError
+    from .engine.common.errors import InputError
 
     try:
         result = run_recommend(workload, evaluated_on, knowledge=knowledge, fmt=fmt)
@@ -628,7 +631,7 @@ def ask(
 
 
 def yes_no_text(value: object, fmt: object) -> str:
-    from .engine.text import translate
+    from .engine.i18n.environment import translate
 
     return translate(fmt.lang, "yes" if value else "no")  # type: ignore[attr-defined]
 
@@ -656,7 +659,7 @@ def serve(host: str, port: int) -> None:
     """Run the HTTP service: POST /recommend, GET /rules, GET /rules/{id}, GET /healthz, /openapi.json."""
     import uvicorn
 
-    from .engine.advisor import rules_engine
+    from .engine.pipeline.engines import rules_engine
 
     # Load the knowledge base and rule catalog first: a broken one exits with code 3 and its message,
     # like every other command, instead of a server start-up traceback.
@@ -712,7 +715,7 @@ def batch(
     One result per workload, in input order; bad rows are reported with their line number and skipped.
     A summary (counts per deployment, total monthly cost, workloads needing attention) goes to standard
     error. Ctrl-C stops with exit code 130 and keeps every result already written."""
-    from .engine.batch import batch_file
+    from .engine.apps.batch.run import batch_file
 
     evaluated_on = parse_date(as_of)
     try:
@@ -753,10 +756,10 @@ def sweep(
 ) -> None:
     """Vary one or two inputs of the workload in FILE over a range and show where the decision changes
     (deployment, provider, offer, GPU, pricing): the break-even points, a table and a chart."""
-    from .engine.knowledge import load_knowledge
-    from .engine.sweep import render_sweep
-    from .engine.sweep import sweep as run_sweep
-    from .engine.workload import load_workload
+    from .engine.apps.sweep.run import sweep as run_sweep
+    from .engine.domain.knowledge.loading import load_knowledge
+    from .engine.domain.workload import load_workload
+    from .engine.present.sweep_text import render_sweep
 
     result = run_sweep(load_workload(workload_file), specs, parse_date(as_of), load_knowledge())
     emit(to_json(result) if output_format == "json" else render_sweep(result), output)

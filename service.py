@@ -25,12 +25,13 @@ from pydantic import BaseModel, ConfigDict
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
-from .engine.check import CheckResult, ProposalDocument
-from .engine.errors import EngineError, InputError, KnowledgeError, close_match, unknown_value_message
-from .engine.result import Recommendation
-from .engine.rule_docs import RuleDoc
-from .engine.rulebook import Topic
-from .engine.workload import MAX_INPUT_BYTES, Workload
+from .engine.apps.rule_docs import RuleDoc
+from .engine.common.errors import EngineError, InputError, KnowledgeError, close_match, unknown_value_message
+from .engine.common.user_input import MAX_INPUT_BYTES
+from .engine.domain.choices import Topic
+from .engine.domain.proposal import CheckResult, ProposalDocument
+from .engine.domain.results import Recommendation
+from .engine.domain.workload import Workload
 
 MAX_BODY_BYTES = MAX_INPUT_BYTES
 """The same bound as for a workload file: a workload is a few hundred bytes, so anything near this is
@@ -219,7 +220,7 @@ async def warm_up(app: FastAPI) -> AsyncIterator[None]:
     """Load the knowledge base and rule catalog and build the engine before the first request, so a
     broken catalog stops the start instead of failing requests, and the first caller waits no longer
     than the others."""
-    from .engine.advisor import rules_engine
+    from .engine.pipeline.engines import rules_engine
 
     rules_engine()
     yield
@@ -290,9 +291,9 @@ def create_app() -> FastAPI:
         topic: Annotated[Topic | None, Query(description="Only rules of this topic.")] = None,
     ) -> list[RuleDoc]:
         """Every rule with its conditions, thresholds, conclusions, rationale and source."""
-        from .engine.knowledge import load_knowledge
-        from .engine.rule_docs import rule_doc
-        from .engine.rulebook import load_rulebook
+        from .engine.apps.rule_docs import rule_doc
+        from .engine.domain.knowledge.loading import load_knowledge
+        from .engine.rulebook.loading import load_rulebook
 
         knowledge = load_knowledge()
         return [rule_doc(rule, knowledge) for rule in load_rulebook().rules if topic in (None, rule.topic)]
@@ -305,9 +306,9 @@ def create_app() -> FastAPI:
     )
     def rule(rule_id: str) -> RuleDoc | JSONResponse:
         """One rule, like ``gpu-advisor rules show ID``; the ID is case-insensitive."""
-        from .engine.knowledge import load_knowledge
-        from .engine.rule_docs import rule_doc
-        from .engine.rulebook import load_rulebook
+        from .engine.apps.rule_docs import rule_doc
+        from .engine.domain.knowledge.loading import load_knowledge
+        from .engine.rulebook.loading import load_rulebook
 
         rulebook = load_rulebook()
         if rule_id.upper() not in rulebook.ids:

@@ -69,7 +69,7 @@ class Figure:
 
 
 def workloads_from_examples() -> list[Any]:
-    from gpu_advisor.engine.workload import load_workload
+    from gpu_advisor.engine.domain.workload import load_workload
 
     return [load_workload(str(path)) for path in EXAMPLES]
 
@@ -111,7 +111,7 @@ class _TimedSession:
 def time_calls(calls: int, evaluators: dict[str, Any | None]) -> dict[str, tuple[list[float], list[float]]]:
     """Milliseconds per whole recommendation and per rule evaluation inside it, for each evaluator (None:
     the default engine, untimed). They take turns call by call, so a busy machine slows all alike."""
-    from gpu_advisor.engine.advisor import recommend
+    from gpu_advisor.engine.apps.recommend import recommend
 
     workloads = workloads_from_examples()
     timed = {name: TimedEvaluator(e) if e is not None else None for name, e in evaluators.items()}
@@ -135,7 +135,7 @@ def time_uncached_calls(calls: int) -> list[float]:
     """Milliseconds per recommendation when nothing is cached for the workload's model: each call asks
     for a context length not seen before, so its sizing, replica performance and GPU-fit facts are
     worked out afresh (the examples above repeat, as the models of a portfolio do)."""
-    from gpu_advisor.engine.advisor import recommend
+    from gpu_advisor.engine.apps.recommend import recommend
 
     workloads = workloads_from_examples()
     for workload in workloads:
@@ -154,10 +154,11 @@ def time_uncached_calls(calls: int) -> list[float]:
 
 def library_figures(calls: int) -> list[Figure]:
     sys.path.insert(0, str(REPO / "tests"))
-    from gpu_advisor.engine.advisor import rules_engine
-    from gpu_advisor.engine.knowledge import load_knowledge
-    from gpu_advisor.engine.rulebook import load_rulebook
     from reference_evaluator import ReferenceEvaluator
+
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.pipeline.engines import rules_engine
+    from gpu_advisor.engine.rulebook.loading import load_rulebook
 
     reference = ReferenceEvaluator(load_rulebook(), load_knowledge().threshold_values())
     results = time_calls(calls, {"plain": None, "engine": rules_engine(), "reference": reference})
@@ -376,13 +377,13 @@ Model(x=1)
 marks.append(("pydantic's model machinery", time.perf_counter()))
 import gpu_advisor.cli, gpu_advisor.engine.advisor as advisor
 marks.append(("gpu-advisor's modules", time.perf_counter()))
-from gpu_advisor.engine.knowledge import load_knowledge
-from gpu_advisor.engine.rulebook import load_rulebook
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.rulebook.loading import load_rulebook
 load_knowledge(); load_rulebook(); advisor.rules_engine()
 marks.append(("knowledge, rules, engine", time.perf_counter()))
 import datetime as dt
-from gpu_advisor.engine.text import render
-from gpu_advisor.engine.workload import load_workload
+from gpu_advisor.engine.i18n.environment import render
+from gpu_advisor.engine.domain.workload import load_workload
 result = advisor.recommend(load_workload(sys.argv[1]), dt.date(2026, 11, 30))
 render("memo.md.j2", r=result, version="bench")
 marks.append(("first recommendation and memo", time.perf_counter()))
@@ -458,8 +459,10 @@ def profiles() -> None:
     start = time.perf_counter()
 
     def start_up() -> None:
-        from gpu_advisor.engine.advisor import recommend, rules_engine, throughput_accuracy
-        from gpu_advisor.engine.text import render
+        from gpu_advisor.engine.apps.recommend import recommend
+        from gpu_advisor.engine.i18n.environment import render
+        from gpu_advisor.engine.pipeline.engines import rules_engine
+        from gpu_advisor.engine.report.recommendation import throughput_accuracy
 
         workload = workloads_from_examples()[0]
         rules_engine()
@@ -469,7 +472,7 @@ def profiles() -> None:
     print("Start-up (import, knowledge, rules, engine, first memo):")
     print(top_functions(start_up))
     print(f"start-up took {time.perf_counter() - start:.2f} s under the profiler")
-    from gpu_advisor.engine.advisor import recommend
+    from gpu_advisor.engine.apps.recommend import recommend
 
     workloads = workloads_from_examples()
     print("300 recommendations after start-up:")

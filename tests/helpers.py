@@ -7,10 +7,10 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from gpu_advisor.engine.adapter import Evaluator
-from gpu_advisor.engine.advisor import recommend
-from gpu_advisor.engine.result import Recommendation
-from gpu_advisor.engine.workload import validate_workload
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.rulebook.durable import Evaluator
 
 EVALUATED_ON = dt.date(2026, 11, 30)
 TESTS_DIR = Path(__file__).resolve().parent

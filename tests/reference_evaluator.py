@@ -12,9 +12,9 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from gpu_advisor.engine.adapter import Firing
-from gpu_advisor.engine.facts import Fact
-from gpu_advisor.engine.rulebook import Condition, Rulebook
+from gpu_advisor.engine.rulebook.durable import Firing
+from gpu_advisor.engine.rulebook.facts import Fact
+from gpu_advisor.engine.rulebook.schema import Condition, Rulebook
 
 OPERATORS = {
     "eq": operator.eq,

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+
 from gpu_advisor.cli import main
-from gpu_advisor.engine.result import Recommendation
+from gpu_advisor.engine.domain.results import Recommendation
 
 AS_OF = "2026-11-30"
 CSV_HEADER = "name,model.name,model.params_b,model.precision,requests_per_day,personal_data,load_pattern\n"

@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from gpu_advisor.cli import main
-from gpu_advisor.engine.check import ProposalDocument, check_document
-from gpu_advisor.engine.rulebook import load_rulebook
 from helpers import TESTS_DIR, merged
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.check.run import check_document
+from gpu_advisor.engine.domain.proposal import ProposalDocument
+from gpu_advisor.engine.rulebook.loading import load_rulebook
 
 CASES: dict[str, Any] = yaml.safe_load((TESTS_DIR / "rule_cases" / "checks.yaml").read_text(encoding="utf-8"))
 # The OASIS SARIF 2.1.0 schema (errata 01), kept beside the tests so the check runs from a clean clone.
@@ -199,8 +201,9 @@ def test_schema_command_prints_json_schema() -> None:
 
 
 def test_reference_evaluator_agrees_on_every_case() -> None:
-    from gpu_advisor.engine.knowledge import load_knowledge
     from reference_evaluator import ReferenceEvaluator
+
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
     reference = ReferenceEvaluator(load_rulebook(), load_knowledge().threshold_values())
     for case in CASES["cases"]:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from gpu_advisor.cli import main
 from helpers import EXAMPLES_DIR
+
+from gpu_advisor.cli import main
 
 PUBLIC_CHAT = str(EXAMPLES_DIR / "public-chat.yaml")
 

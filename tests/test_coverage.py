@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 
 from click.testing import CliRunner
-from gpu_advisor.cli import main
-from gpu_advisor.engine.coverage import load_coverage, render_coverage
-from gpu_advisor.engine.rulebook import load_rulebook
 from helpers import REPO_ROOT
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.coverage import load_coverage
+from gpu_advisor.engine.present.docs import render_coverage
+from gpu_advisor.engine.rulebook.loading import load_rulebook
 
 
 def test_generated_table_is_up_to_date() -> None:

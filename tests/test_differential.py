@@ -5,12 +5,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from gpu_advisor.engine.knowledge import load_knowledge
-from gpu_advisor.engine.rulebook import load_rulebook
 from helpers import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_evaluator import ReferenceEvaluator
+
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.rulebook.loading import load_rulebook
 
 REFERENCE = ReferenceEvaluator(load_rulebook(), load_knowledge().threshold_values())
 MODEL_IDS = [m.id for m in load_knowledge().models.models]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from gpu_advisor.engine.advisor import size, tco
-from gpu_advisor.engine.costs import ServerAssumptions, break_even_utilization, own_hardware_cost, rent
-from gpu_advisor.engine.knowledge import load_knowledge
-from gpu_advisor.engine.sizing import kv_bytes_per_token, weights_gb
 from helpers import merged, run
+
+from gpu_advisor.engine.apps.size import size
+from gpu_advisor.engine.apps.tco import tco
+from gpu_advisor.engine.calc.costs import ServerAssumptions, break_even_utilization, own_hardware_cost, rent
+from gpu_advisor.engine.calc.sizing import kv_bytes_per_token, weights_gb
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 
 def offer(provider: str, name: str, gpu: str):

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from gpu_advisor.engine.adapter import RulesEngine
-from gpu_advisor.engine.advisor import recommend, size
-from gpu_advisor.engine.facts import GpuFitFact
-from gpu_advisor.engine.knowledge import load_knowledge
-from gpu_advisor.engine.rulebook import load_rulebook
-from gpu_advisor.engine.workload import load_workload
 from helpers import EVALUATED_ON, EXAMPLES_DIR
+
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.apps.size import size
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.workload import load_workload
+from gpu_advisor.engine.rulebook.durable import RulesEngine
+from gpu_advisor.engine.rulebook.facts import GpuFitFact
+from gpu_advisor.engine.rulebook.loading import load_rulebook
 
 SESSION_LIMIT = 1024  # durable-rules' live sessions per ruleset; the 1,025th raises MemoryError
 

@@ -9,22 +9,24 @@ import typing
 from typing import Any
 
 import pytest
-from gpu_advisor.engine.adapter import RulesEngine, fired_rule_name
-from gpu_advisor.engine.advisor import decide_workload, gpu_fit_facts, recommend
-from gpu_advisor.engine.errors import EngineError, InputError
-from gpu_advisor.engine.facts import FACT_MODELS, GpuFitFact, _float_fields
-from gpu_advisor.engine.identity_cache import clear_caches, per_object
-from gpu_advisor.engine.knowledge import load_knowledge
-from gpu_advisor.engine.result import PriceDate, Recommendation
-from gpu_advisor.engine.rulebook import load_rulebook
-from gpu_advisor.engine.sizing import size_model
-from gpu_advisor.engine.text import MessageLoader
-from gpu_advisor.engine.throughput import replica_performances
-from gpu_advisor.engine.trusted import trusted
-from gpu_advisor.engine.workload import validate_workload
 from helpers import EVALUATED_ON, EXAMPLES_DIR
 from hypothesis import HealthCheck, given, settings
 from test_robustness import valid_workloads
+
+from gpu_advisor.engine.apps.recommend import decide_workload, recommend
+from gpu_advisor.engine.calc.performance import replica_performances
+from gpu_advisor.engine.calc.sizing import size_model
+from gpu_advisor.engine.common.caching import clear_caches, per_object
+from gpu_advisor.engine.common.errors import EngineError, InputError
+from gpu_advisor.engine.common.trusted import trusted
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.results import PriceDate, Recommendation
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.i18n.environment import MessageLoader
+from gpu_advisor.engine.pipeline.fit import gpu_fit_facts
+from gpu_advisor.engine.rulebook.durable import RulesEngine, fired_rule_name
+from gpu_advisor.engine.rulebook.facts import FACT_MODELS, GpuFitFact, _float_fields
+from gpu_advisor.engine.rulebook.loading import load_rulebook
 
 PRICE_DATE = {
     "document": "cloud-gpu-costs-2026",
@@ -319,8 +321,8 @@ def test_the_same_fact_twice_in_one_evaluation_is_an_engine_error() -> None:
 
 RUN_EXAMPLE = (
     "import datetime as dt, sys;"
-    "from gpu_advisor.engine.advisor import recommend;"
-    "from gpu_advisor.engine.workload import load_workload;"
+    "from gpu_advisor.engine.apps.recommend import recommend;"
+    "from gpu_advisor.engine.domain.workload import load_workload;"
     "recommend(load_workload(sys.argv[1]), dt.date(2026, 11, 30))"
 )
 
@@ -364,8 +366,8 @@ def test_a_cache_directory_gone_after_start_up_costs_a_compile_not_the_run(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     script = (
         "import datetime as dt, shutil, sys;"
-        "from gpu_advisor.engine.advisor import recommend;"
-        "from gpu_advisor.engine.workload import load_workload;"
+        "from gpu_advisor.engine.apps.recommend import recommend;"
+        "from gpu_advisor.engine.domain.workload import load_workload;"
         "recommend(load_workload(sys.argv[1]), dt.date(2026, 11, 30));"
         "shutil.rmtree(sys.argv[3]);"
         "print(len(recommend(load_workload(sys.argv[2]), dt.date(2026, 11, 30)).findings))"
@@ -391,7 +393,7 @@ def _example(name: str) -> dict[str, Any]:
 def test_what_is_worked_out_once_per_knowledge_base_follows_a_modified_copy() -> None:
     """Sweeps and price overrides recommend with modified copies of the knowledge base; each copy gets
     its own listings, server costs and price dates, and the shipped one keeps its own."""
-    from gpu_advisor.engine.options import listings
+    from gpu_advisor.engine.calc.listings import listings
 
     knowledge = load_knowledge()
     workload = validate_workload(_example("deepseek-on-premises"), "test")

@@ -7,9 +7,11 @@ import re
 
 import jinja2.meta
 import pytest
-from gpu_advisor.engine.i18n_check import messages
-from gpu_advisor.engine.rulebook import load_rulebook, rule_texts
-from gpu_advisor.engine.text import catalog, environment
+
+from gpu_advisor.engine.i18n.environment import catalog, environment
+from gpu_advisor.engine.present.translations import messages
+from gpu_advisor.engine.rulebook.loading import load_rulebook
+from gpu_advisor.engine.rulebook.texts import rule_texts
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from gpu_advisor.engine.errors import KnowledgeError
-from gpu_advisor.engine.knowledge import KNOWLEDGE_FILES, load_knowledge, load_knowledge_from
+
+from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.knowledge.loading import KNOWLEDGE_FILES, load_knowledge, load_knowledge_from
 from gpu_advisor.knowledge import KNOWLEDGE_DIR
 
 REQUIRED_GPUS = {"h100-sxm", "h100-pcie", "h200", "b200", "l40s", "rtx-5090", "a10g", "mi300x"}

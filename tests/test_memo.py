@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from gpu_advisor.cli import main
 from helpers import EXAMPLES_DIR, GOLDEN_DIR
+
+from gpu_advisor.cli import main
 
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
 UPDATE = os.environ.get("GPU_ADVISOR_UPDATE_GOLDEN") == "1"

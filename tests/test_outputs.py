@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from gpu_advisor.cli import main
-from gpu_advisor.engine.text import Format
 from helpers import EXAMPLES_DIR
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.i18n.formats import Format
 
 PUBLIC_CHAT = str(EXAMPLES_DIR / "public-chat.yaml")
 

@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 import yaml
-from gpu_advisor.engine import parse_cache
-from gpu_advisor.engine.errors import KnowledgeError
-from gpu_advisor.engine.knowledge import load_knowledge_from, read_yaml
-from gpu_advisor.engine.parse_cache import SAFE_LOADER, cache_directory, parsed, parser_version
+
+from gpu_advisor.engine.common import parse_cache
+from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.common.parse_cache import SAFE_LOADER, cache_directory, parsed, parser_version
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge_from, read_yaml
 from gpu_advisor.knowledge import KNOWLEDGE_DIR
 from gpu_advisor.rules import RULES_DIR
 

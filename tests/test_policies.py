@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from gpu_advisor.cli import main
 from helpers import EXAMPLES_DIR, REPO_ROOT
+
+from gpu_advisor.cli import main
 
 POLICY = str(REPO_ROOT / "examples" / "org-policy")
 
@@ -225,8 +226,9 @@ def test_a_policy_message_cannot_reach_past_its_data(
 
 
 def test_a_policy_message_reads_fields_thresholds_and_figures() -> None:
-    from gpu_advisor.engine.knowledge import load_knowledge
-    from gpu_advisor.engine.text import DEFAULT_FORMAT, message_template, render_compiled_message
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.i18n.environment import message_template, render_compiled_message
+    from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT
 
     knowledge = load_knowledge()
     source = (
@@ -243,7 +245,7 @@ def test_a_policy_message_reads_fields_thresholds_and_figures() -> None:
 
 
 def test_built_in_messages_render_outside_the_sandbox_and_policy_messages_inside() -> None:
-    from gpu_advisor.engine.text import environment, message_template
+    from gpu_advisor.engine.i18n.environment import environment, message_template
 
     assert not message_template("en", "{{ gpu }}").environment.sandboxed
     assert message_template("en", "{{ gpu }}", True).environment.sandboxed

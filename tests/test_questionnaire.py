@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pexpect
 import yaml
-from gpu_advisor.engine.questionnaire import load_questions
 from helpers import EXAMPLES_DIR
+
+from gpu_advisor.engine.apps.questionnaire import load_questions
 
 GPU_ADVISOR = str(Path(sys.executable).parent / "gpu-advisor")
 TIMEOUT = 30

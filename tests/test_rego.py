@@ -26,9 +26,10 @@ import click
 import pytest
 import regopy
 import yaml
+from helpers import EXAMPLES_DIR
+
 from gpu_advisor import api
 from gpu_advisor.cli import main
-from helpers import EXAMPLES_DIR
 
 POLICY_DIR = EXAMPLES_DIR / "policies"
 CI_DIR = EXAMPLES_DIR / "ci"

@@ -12,16 +12,19 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from gpu_advisor.cli import main
-from gpu_advisor.engine.advisor import recommend, size
-from gpu_advisor.engine.errors import InputError
-from gpu_advisor.engine.knowledge import load_knowledge
-from gpu_advisor.engine.result import Recommendation
-from gpu_advisor.engine.sweep import apply_knowledge, parse_vary
-from gpu_advisor.engine.workload import MAX_INPUT_BYTES, validate_workload
 from helpers import EVALUATED_ON, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.apps.size import size
+from gpu_advisor.engine.apps.sweep.variables import apply_knowledge, parse_vary
+from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.domain.workload import validate_workload
 
 FAST = settings(max_examples=120, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 

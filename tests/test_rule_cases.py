@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 import yaml
-from gpu_advisor.engine.rulebook import load_rulebook
 from helpers import TESTS_DIR, merged, run
+
+from gpu_advisor.engine.rulebook.loading import load_rulebook
 
 CASES_FILE = TESTS_DIR / "rule_cases" / "cases.yaml"
 CASES: dict[str, Any] = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from gpu_advisor.engine.adapter import compile_rule
-from gpu_advisor.engine.errors import KnowledgeError
-from gpu_advisor.engine.knowledge import load_knowledge
-from gpu_advisor.engine.rulebook import load_rulebook, load_rulebook_from
+
+from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.rulebook.compiler import compile_rule
+from gpu_advisor.engine.rulebook.loading import load_rulebook, load_rulebook_from
 from gpu_advisor.rules import RULE_FILES, RULES_DIR
 
 

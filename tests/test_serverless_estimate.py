@@ -11,15 +11,16 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from gpu_advisor import api
-from gpu_advisor.cli import main
-from gpu_advisor.engine.economics import serverless_estimate
-from gpu_advisor.engine.errors import InputError
-from gpu_advisor.engine.knowledge import load_knowledge
-from gpu_advisor.engine.result import Recommendation
 from helpers import EVALUATED_ON, EXAMPLES_DIR, run
 from hypothesis import HealthCheck, given, settings
 from test_differential import workloads
+
+from gpu_advisor import api
+from gpu_advisor.cli import main
+from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.pipeline.economics import serverless_estimate
 
 
 def hr_assistant_workload(**changes: Any) -> dict[str, Any]:

@@ -24,15 +24,16 @@ import httpx
 import pytest
 import schemathesis
 import yaml
-from gpu_advisor.api import check, recommend
-from gpu_advisor.engine.knowledge import load_knowledge
-from gpu_advisor.engine.rulebook import load_rulebook
-from gpu_advisor.engine.workload import MAX_INPUT_BYTES
 from helpers import EVALUATED_ON, EXAMPLES_DIR
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import positive_data_acceptance
+
+from gpu_advisor.api import check, recommend
+from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.rulebook.loading import load_rulebook
 
 START_TIMEOUT_S = 30.0
 REQUEST_TIMEOUT_S = 30.0
@@ -203,7 +204,7 @@ def test_rules(client: httpx.Client) -> None:
 
 
 def test_one_rule(client: httpx.Client) -> None:
-    from gpu_advisor.engine.rule_docs import rule_doc
+    from gpu_advisor.engine.apps.rule_docs import rule_doc
 
     rule = load_rulebook().rules[0]
     response = client.get(f"/rules/{rule.id.lower()}")
@@ -307,7 +308,7 @@ def test_fuzz_against_the_openapi_document(api_schema: Any, mode: GenerationMode
 def test_errors_become_json_not_crashes() -> None:
     """A broken knowledge base or a bug gets a JSON 500 and the service keeps answering. (In process:
     these failures cannot be provoked from outside a correctly installed server.)"""
-    from gpu_advisor.engine.errors import KnowledgeError
+    from gpu_advisor.engine.common.errors import KnowledgeError
     from gpu_advisor.service import create_app
 
     app = create_app()

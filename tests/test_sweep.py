@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from gpu_advisor.cli import main
-from gpu_advisor.engine.knowledge import load_knowledge
-from gpu_advisor.engine.sweep import apply_knowledge, parse_vary
 from helpers import EXAMPLES_DIR
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.sweep.variables import apply_knowledge, parse_vary
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 PUBLIC_CHAT = str(EXAMPLES_DIR / "public-chat.yaml")
 # DeepSeek-R1 in the cloud, busy around the clock: buying 16 H100s competes with renting 8 H200s.

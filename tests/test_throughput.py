@@ -7,13 +7,15 @@ import math
 
 import pytest
 from click.testing import CliRunner
-from gpu_advisor.cli import main
-from gpu_advisor.engine.advisor import LoadInput, size
-from gpu_advisor.engine.calibration import calibration_rows, render_calibration
-from gpu_advisor.engine.knowledge import load_knowledge
-from gpu_advisor.engine.result import Recommendation
-from gpu_advisor.engine.text import render
 from helpers import REPO_ROOT, run
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.size import LoadInput, size
+from gpu_advisor.engine.calc.calibration import calibration_rows
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.i18n.environment import render
+from gpu_advisor.engine.present.docs import render_calibration
 
 MID_SIZE_1000_PER_MINUTE = {
     "name": "1,000 requests per minute",

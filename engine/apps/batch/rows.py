@@ -1,0 +1,320 @@
+"""Reading a portfolio: CSV, JSON Lines or a YAML list, one workload at a time."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+import types
+import typing
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import yaml
+from pydantic import BaseModel
+
+from gpu_advisor.engine.common.errors import InputError, close_match
+from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES, UniqueKeyLoader, _one_line
+from gpu_advisor.engine.domain.workload import Workload
+
+InputFormat = Literal["csv", "jsonl", "yaml"]
+
+
+FieldKind = Literal["bool", "int", "float", "str"]
+
+
+INPUT_FORMATS: dict[str, InputFormat] = {".csv": "csv", ".jsonl": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
+
+
+def field_kinds(schema: type[BaseModel] = Workload, prefix: str = "") -> dict[str, FieldKind]:
+    """Every leaf field of the workload model, dotted (``model.params_b``), with the scalar type its
+    annotation declares. Cell text is converted by this table, so a CSV column means what the model says."""
+    kinds: dict[str, FieldKind] = {}
+    for name, info in schema.model_fields.items():
+        scalar = _scalar(info.annotation)
+        if isinstance(scalar, type) and issubclass(scalar, BaseModel):
+            kinds.update(field_kinds(scalar, f"{prefix}{name}."))
+        else:
+            kinds[f"{prefix}{name}"] = scalar  # type: ignore[assignment]
+    return kinds
+
+
+def _scalar(annotation: Any) -> FieldKind | type[BaseModel]:
+    """Strip Optional and Annotated from an annotation; Literal choices are strings."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _scalar(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        members = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        if len(members) != 1:
+            raise TypeError(f"workload field of several types: {annotation!r}")
+        return _scalar(members[0])
+    if origin is Literal:
+        return "str"
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for kind, python_type in (("bool", bool), ("int", int), ("float", float), ("str", str)):
+        if annotation is python_type:
+            return kind  # type: ignore[return-value]
+    raise TypeError(f"workload field of unsupported type: {annotation!r}")
+
+
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+_DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+_BOOLEANS = {"true": True, "false": False, "yes": True, "no": False, "1": True, "0": False}
+
+
+def convert_cell(text: str, kind: FieldKind) -> Any:
+    """Cell text as the field's type; raises ValueError naming what is allowed."""
+    if kind == "str":
+        return text
+    value = text.strip()
+    if kind == "bool":
+        if value.lower() not in _BOOLEANS:
+            raise ValueError(f"{text!r} is not a boolean; use true or false")
+        return _BOOLEANS[value.lower()]
+    if kind == "int":
+        if not _INTEGER.fullmatch(value):
+            raise ValueError(f"{text!r} is not a whole number")
+        return int(value)
+    if not _DECIMAL.fullmatch(value) or not math.isfinite(float(value)):
+        raise ValueError(f"{text!r} is not a finite number")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One workload as read: its data, or why it could not be read."""
+
+    line: int
+    data: dict[str, Any] | None
+    error: str | None = None
+
+
+def input_format_for(path: str, given: str | None) -> InputFormat:
+    if given is not None:
+        return given  # type: ignore[return-value]
+    if path == "-":
+        raise InputError("--input-format: required when INPUT is - (standard input); use csv, jsonl or yaml")
+    suffix = Path(path).suffix.lower()
+    if suffix not in INPUT_FORMATS:
+        raise InputError(
+            f"{path}: cannot tell the format from the extension {suffix or '(none)'!r}; "
+            "use .csv, .jsonl, .yaml or .yml, or give --input-format"
+        )
+    return INPUT_FORMATS[suffix]
+
+
+def open_input(path: str) -> IO[bytes]:
+    if path == "-":
+        import sys
+
+        return sys.stdin.buffer
+    try:
+        return Path(path).open("rb")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+
+
+def read_rows(stream: IO[bytes], input_format: InputFormat, origin: str) -> Iterator[Row]:
+    """The workloads of ``stream`` one at a time. A row that cannot be read is a ``Row`` with an error;
+    a file that cannot be read further raises ``InputError``."""
+    if input_format == "jsonl":
+        return jsonl_rows(stream, origin)
+    if input_format == "csv":
+        return csv_rows(stream, origin)
+    return yaml_rows(stream, origin)
+
+
+def _bounded_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes | None]]:
+    """Lines with their numbers; a line longer than one workload may be is None (and not kept)."""
+    number = 0
+    while True:
+        line = stream.readline(MAX_INPUT_BYTES + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_INPUT_BYTES and not line.endswith(b"\n"):
+            while (rest := stream.readline(MAX_INPUT_BYTES)) and not rest.endswith(b"\n"):
+                pass
+            yield number, None
+            continue
+        yield number, line
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise ValueError(f"key {key!r} is given twice")
+        data[key] = value
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def jsonl_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
+    for number, raw in _bounded_lines(stream):
+        if raw is None:
+            yield Row(number, None, f"{origin}:{number}: line is longer than {MAX_INPUT_BYTES} bytes")
+            continue
+        try:
+            text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as error:
+            yield Row(number, None, f"{origin}:{number}: not UTF-8 text (byte {error.start})")
+            continue
+        if not text.strip():
+            continue
+        try:
+            data = json.loads(text, object_pairs_hook=_unique_object, parse_constant=_no_constant)
+        except RecursionError:
+            yield Row(number, None, f"{origin}:{number}: input is nested too deeply")
+            continue
+        except ValueError as error:
+            yield Row(number, None, f"{origin}:{number}: not valid JSON ({error})")
+            continue
+        yield Row(number, data)
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    path: tuple[str, ...]
+    kind: FieldKind
+
+
+def csv_columns(header: list[str], origin: str) -> list[Column]:
+    """The header's columns, each a known workload field; an unknown or repeated column stops the file."""
+    kinds = field_kinds()
+    groups = sorted({name.split(".")[0] for name in kinds if "." in name})
+    columns: list[Column] = []
+    seen: set[str] = set()
+    for raw in header:
+        name = raw.strip()
+        if name in seen:
+            raise InputError(f"{origin}:1: column {name!r} is given twice")
+        seen.add(name)
+        if name in groups:
+            members = ", ".join(k for k in kinds if k.startswith(f"{name}."))
+            raise InputError(f"{origin}:1: column {name!r} is a group; use its fields: {members}")
+        if name not in kinds:
+            message = f"{origin}:1: unknown column {name!r}; allowed: {', '.join(kinds)}"
+            suggestion = close_match(name, kinds)
+            raise InputError(message + (f" (did you mean {suggestion!r}?)" if suggestion else ""))
+        columns.append(Column(name, tuple(name.split(".")), kinds[name]))
+    return columns
+
+
+def csv_record(columns: list[Column], cells: list[str]) -> dict[str, Any]:
+    """One CSV row as a workload mapping; an empty cell leaves its field out."""
+    data: dict[str, Any] = {}
+    for column, cell in zip(columns, cells, strict=True):
+        if cell.strip() == "":
+            continue
+        try:
+            value = convert_cell(cell, column.kind)
+        except ValueError as error:
+            raise ValueError(f"{column.name}: {error}") from None
+        target = data
+        for part in column.path[:-1]:
+            target = target.setdefault(part, {})
+        target[column.path[-1]] = value
+    return data
+
+
+def csv_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")
+    reader = csv.reader(text, strict=True)
+    columns: list[Column] | None = None
+    next_line = 1
+    try:
+        while True:
+            line = next_line
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as error:
+                next_line = reader.line_num + 1
+                yield Row(line, None, f"{origin}:{line}: not valid CSV ({error})")
+                continue
+            next_line = reader.line_num + 1
+            if columns is None:
+                columns = csv_columns(cells, origin)
+                continue
+            if not cells or all(cell.strip() == "" for cell in cells):
+                continue
+            if len(cells) != len(columns):
+                yield Row(line, None, f"{origin}:{line}: {len(cells)} cells, the header has {len(columns)}")
+                continue
+            try:
+                yield Row(line, csv_record(columns, cells))
+            except ValueError as error:
+                yield Row(line, None, f"{origin}:{line}: {error}")
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"{origin}: not UTF-8 text after line {next_line - 1} (byte {error.start})"
+        ) from None
+    finally:
+        text.detach()
+
+
+def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
+    """A YAML list of workloads, composed and constructed one item at a time (flat memory)."""
+    # The user-input loader: keys given once and plain, no aliases (a few bytes could expand into a
+    # structure that takes minutes to walk).
+    loader = UniqueKeyLoader(stream)
+    try:
+        loader.get_event()  # stream start
+        if loader.check_event(yaml.StreamEndEvent):
+            return
+        loader.get_event()  # document start
+        if not loader.check_event(yaml.SequenceStartEvent):
+            raise InputError(f"{origin}: a workload list is a YAML list of mappings (- name: ...)")
+        loader.get_event()
+        while not loader.check_event(yaml.SequenceEndEvent):
+            node = loader.compose_node(None, None)
+            line = node.start_mark.line + 1
+            try:
+                yield Row(line, loader.construct_object(node, deep=True))
+            except yaml.YAMLError as error:
+                yield Row(line, None, f"{origin}:{line}: {_one_line(error)}")
+            # The composer and constructor remember every node; forget them after each item.
+            loader.anchors = {}
+            loader.constructed_objects = {}
+        loader.get_event()
+        loader.get_event()  # document end
+        if not loader.check_event(yaml.StreamEndEvent):
+            raise InputError(f"{origin}: holds more than one YAML document; give one list")
+    except yaml.YAMLError as error:
+        raise InputError(f"{origin}: not valid YAML ({_one_line(error)})") from None
+    except RecursionError:
+        raise InputError(f"{origin}: input is nested too deeply") from None
+    finally:
+        loader.dispose()
+
+
+def count_rows(path: str, input_format: InputFormat) -> int | None:
+    """Workloads in a file, for the progress bar's time left; None where counting means parsing."""
+    if path == "-" or input_format == "yaml":
+        return None
+    try:
+        with Path(path).open("rb") as file:
+            if input_format == "jsonl":
+                return sum(1 for line in file if line.strip())
+            text = io.TextIOWrapper(file, encoding="utf-8-sig", errors="replace", newline="")
+            return max(0, sum(1 for cells in csv.reader(text) if any(c.strip() for c in cells)) - 1)
+    except (OSError, csv.Error):
+        return None

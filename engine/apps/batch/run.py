@@ -1,0 +1,349 @@
+"""Batch: many workloads in, one result per workload out, in input order, on every core.
+
+Input is streamed (CSV, JSON Lines, or a YAML list read item by item) and results are written as they
+complete, so memory stays flat however long the portfolio. Worker processes each build the rules engine
+once; chunks of rows go out and come back in submission order, with a bounded number in flight, so the
+output order never depends on ``jobs``. A bad row becomes an error outcome with its line number, not an
+exception: the caller decides whether to skip it or stop.
+
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Literal, Protocol
+
+from gpu_advisor.engine.apps.batch.rows import Row, count_rows, input_format_for, open_input, read_rows
+from gpu_advisor.engine.apps.batch.summary import BatchSummary, Outcome, Tally
+from gpu_advisor.engine.apps.recommend import attention_rule_ids, decide_workload, evaluate
+from gpu_advisor.engine.common.errors import AdvisorError, InputError
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.results import DecisionSummary, Recommendation
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.i18n.environment import render
+from gpu_advisor.engine.pipeline.engines import rules_engine
+from gpu_advisor.engine.present.batch_progress import StderrReport, TerminalProgress
+from gpu_advisor.engine.rulebook.loading import load_rulebook
+
+OutputFormat = Literal["jsonl", "csv"]
+
+
+CHUNK_SIZE = 64
+"""Rows per task sent to a worker: large enough that inter-process overhead stays small next to the
+evaluations, small enough that progress and Ctrl-C react within a fraction of a second."""
+
+
+CHUNKS_IN_FLIGHT_PER_JOB = 4
+"""Chunks submitted ahead per worker: keeps every core busy while bounding memory."""
+
+
+CSV_COLUMNS = (
+    "line",
+    "name",
+    "deployment",
+    "pricing",
+    "provider",
+    "offer",
+    "gpu",
+    "gpus",
+    "usd_per_month",
+    "fired_rules",
+    "attention",
+    "cost_is_estimate",
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    evaluated_on: dt.date
+    output_format: OutputFormat
+    origin: str
+
+
+_worker_settings: Settings | None = None
+
+
+def _init_worker(settings: Settings) -> None:
+    """Worker start: ignore Ctrl-C (the parent stops the run) and build the engine once."""
+    import signal
+
+    global _worker_settings
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_settings = settings
+    load_knowledge()
+    rules_engine()
+
+
+def _evaluate_chunk(rows: list[Row]) -> list[Outcome]:
+    assert _worker_settings is not None, "worker not initialized"
+    return [evaluate_row(row, _worker_settings) for row in rows]
+
+
+def evaluate_row(row: Row, settings: Settings) -> Outcome:
+    raw_name = row.data.get("name") if isinstance(row.data, dict) else None
+    name = raw_name if isinstance(raw_name, str) else None
+    if row.error is not None or row.data is None:
+        return Outcome(row.line, name, None, row.error or f"{settings.origin}:{row.line}: empty row")
+    origin = f"{settings.origin}:{row.line}"
+    try:
+        workload = validate_workload(row.data, origin)
+        # A CSV line shows only the decision: its texts and tables need not be built.
+        result = (
+            evaluate(workload, settings.evaluated_on)
+            if settings.output_format == "jsonl"
+            else decide_workload(workload, settings.evaluated_on)
+        )
+    except InputError as error:
+        message = str(error)
+        return Outcome(
+            row.line, name, None, message if message.startswith(origin) else f"{origin}: {message}"
+        )
+    except AdvisorError as error:
+        return Outcome(row.line, name, None, f"{origin}: {error}")
+    except RecursionError:
+        return Outcome(row.line, name, None, f"{origin}: input is nested too deeply")
+    if isinstance(result, DecisionSummary):
+        decision, attention = result.decision, result.attention
+        text = csv_result_line(row.line, result)
+    else:
+        recommendation, _, evaluation = result
+        decision, attention = recommendation.decision, attention_rule_ids(evaluation.rules)
+        text = json_line(row.line, recommendation)
+    return Outcome(
+        line=row.line,
+        name=workload.name,
+        text=text,
+        error=None,
+        deployment=decision.deployment,
+        usd_per_month=decision.usd_per_month,
+        cost_is_estimate=decision.cost_is_estimate,
+        attention=attention,
+    )
+
+
+def json_line(line: int, result: Recommendation) -> str:
+    # pydantic's serializer is several times faster than json.dumps of model_dump; line and name go first.
+    body = result.model_dump_json()
+    head = json.dumps({"line": line, "name": result.workload.name}, ensure_ascii=False, separators=(",", ":"))
+    return f"{head[:-1]},{body[1:]}\n"
+
+
+def csv_result_line(line: int, result: DecisionSummary) -> str:
+    decision = result.decision
+    cells = [
+        line,
+        result.workload,
+        decision.deployment,
+        decision.pricing or "",
+        decision.provider or "",
+        decision.offer or "",
+        decision.gpu or "",
+        "" if decision.gpus is None else decision.gpus,
+        "" if decision.usd_per_month is None else f"{decision.usd_per_month:.2f}",
+        " ".join(result.fired_rules),
+        " ".join(result.attention),
+        "true" if decision.cost_is_estimate else "false",
+    ]
+    return csv_line(cells)
+
+
+def csv_line(cells: Iterable[Any]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow(cells)
+    return buffer.getvalue()
+
+
+def _chunks(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:
+    chunk: list[Row] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def evaluate_rows(rows: Iterable[Row], settings: Settings, jobs: int) -> Iterator[list[Outcome]]:
+    """Outcomes chunk by chunk, in input order. With ``jobs`` > 1, a pool of worker processes, each with
+    its own engine; at most ``jobs * CHUNKS_IN_FLIGHT_PER_JOB`` chunks are pending at any time."""
+    chunks = _chunks(rows, CHUNK_SIZE)
+    if jobs == 1:
+        for chunk in chunks:
+            yield [evaluate_row(row, settings) for row in chunk]
+        return
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    # fork shares the loaded knowledge base with the workers; no other thread runs at this point (the
+    # progress bar refreshes from this thread), so forking is safe.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(settings,))
+    pending: deque[Future[list[Outcome]]] = deque()
+    try:
+        for chunk in chunks:
+            pending.append(pool.submit(_evaluate_chunk, chunk))
+            if len(pending) >= jobs * CHUNKS_IN_FLIGHT_PER_JOB:
+                break
+        while pending:
+            outcomes = pending.popleft().result()
+            chunk = next(chunks, None)
+            if chunk is not None:
+                pending.append(pool.submit(_evaluate_chunk, chunk))
+            yield outcomes
+    finally:
+        # Stopping early (strict mode, Ctrl-C, an unreadable file): drop what has not started.
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Progress(Protocol):
+    def advance(self, rows: int) -> None: ...
+
+    def report(self, message: str) -> None: ...
+
+
+def default_jobs() -> int:
+    """The CPUs this process may run on (respects affinity and container limits where the OS reports them)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def output_header(output_format: OutputFormat) -> str:
+    return csv_line(CSV_COLUMNS) if output_format == "csv" else ""
+
+
+def run_batch(
+    rows: Iterable[Row],
+    sink: IO[str],
+    tally: Tally,
+    *,
+    output_format: OutputFormat,
+    jobs: int,
+    strict: bool,
+    progress: Progress,
+) -> None:
+    """Evaluate ``rows`` and write each result to ``sink`` in input order, flushing after every chunk so
+    an interrupted run keeps every result written so far. Bad rows are reported through ``progress`` and
+    counted; with ``strict`` the first bad row raises ``InputError`` instead."""
+    from contextlib import closing
+
+    settings = Settings(tally.evaluated_on, output_format, tally.input)
+    sink.write(output_header(output_format))
+    # closing(): stopping early shuts the worker pool down now, not when the generator is collected.
+    with closing(evaluate_rows(rows, settings, jobs)) as chunks:
+        for outcomes in chunks:
+            _write_chunk(outcomes, sink, tally, strict, progress)
+
+
+def _write_chunk(
+    outcomes: list[Outcome], sink: IO[str], tally: Tally, strict: bool, progress: Progress
+) -> None:
+    for outcome in outcomes:
+        if outcome.error is not None and strict:
+            sink.flush()
+            tally.add(outcome)  # the row that stopped the run counts among those with errors
+            tally.stopped_at_line = outcome.line
+            raise InputError(f"{outcome.error}\n(--strict: stopped at the first bad row)")
+        if outcome.text is not None:
+            sink.write(outcome.text)
+        elif outcome.error is not None:
+            progress.report(f"error: {outcome.error}")
+        tally.add(outcome)
+    sink.flush()
+    progress.advance(len(outcomes))
+
+
+def open_output(output: str | None) -> tuple[IO[str], bool]:
+    """The sink for results and whether this code owns it (standard output is never closed)."""
+    import sys
+
+    if output is None or output == "-":
+        return sys.stdout, False
+    try:
+        return Path(output).open("w", encoding="utf-8", newline=""), True
+    except OSError as error:
+        raise InputError(f"--output: cannot write {output!r} ({error.strerror})") from None
+
+
+def write_summary(summary: BatchSummary, summary_file: str | None) -> None:
+    """The summary as JSON to ``summary_file``, else as text on standard error."""
+    import sys
+
+    if summary_file is None:
+        sys.stderr.write(render("batch_summary.txt.j2", s=summary))
+        sys.stderr.flush()
+        return
+    text = json.dumps(summary.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    try:
+        Path(summary_file).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"--summary: cannot write {summary_file!r} ({error.strerror})") from None
+
+
+def batch_file(
+    input_path: str,
+    input_format: str | None,
+    output_format: OutputFormat,
+    output: str | None,
+    summary_file: str | None,
+    jobs: int | None,
+    strict: bool,
+    evaluated_on: dt.date,
+) -> BatchSummary:
+    """The ``batch`` command: read ``input_path``, write results and the summary. Ctrl-C propagates as
+    KeyboardInterrupt after the results so far are flushed and the summary (marked interrupted) written."""
+    import sys
+    from contextlib import ExitStack
+
+    found_format = input_format_for(input_path, input_format)
+    # A broken knowledge base or rule catalog stops here, once, before any worker starts.
+    load_knowledge()
+    load_rulebook()
+    tally = Tally(input=input_path, evaluated_on=evaluated_on)
+    with ExitStack() as stack:
+        stream = open_input(input_path)
+        if input_path != "-":
+            stack.callback(stream.close)
+        sink, owned = open_output(output)
+        if owned:
+            stack.callback(sink.close)
+        # The bar goes to a terminal's standard error, and not over results streaming to the same terminal.
+        bar = sys.stderr.isatty() and not (not owned and sys.stdout.isatty())
+        progress: Progress = StderrReport()
+        if bar:
+            progress = stack.enter_context(TerminalProgress(count_rows(input_path, found_format)))
+        try:
+            run_batch(
+                read_rows(stream, found_format, input_path),
+                sink,
+                tally,
+                output_format=output_format,
+                jobs=jobs or default_jobs(),
+                strict=strict,
+                progress=progress,
+            )
+        except KeyboardInterrupt:
+            tally.interrupted = True
+            raise
+        finally:
+            sink.flush()
+            stack.close()
+            # A file rejected before its first row (bad header, not a list) gets its error, not a summary.
+            if (
+                tally.evaluated + tally.errors
+                or tally.interrupted
+                or tally.stopped_at_line
+                or not sys.exc_info()[0]
+            ):
+                write_summary(tally.summary(), summary_file)
+    return tally.summary()

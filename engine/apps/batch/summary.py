@@ -1,0 +1,126 @@
+"""The batch summary: running totals over the outcomes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One row's result: the output text to write, or the error; and what the summary counts."""
+
+    line: int
+    name: str | None
+    text: str | None
+    error: str | None
+    deployment: str | None = None
+    usd_per_month: float | None = None
+    cost_is_estimate: bool = False
+    attention: tuple[str, ...] = ()
+
+
+LISTED_MAX = 100
+"""The summary lists at most this many errors and workloads needing attention (counts are complete)."""
+
+
+class SummaryModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RowError(SummaryModel):
+    line: int
+    name: str | None
+    error: str
+
+
+class Attention(SummaryModel):
+    line: int
+    name: str | None
+    rules: tuple[str, ...]
+    """Rules that fired with severity critical or warning."""
+
+
+class BatchSummary(SummaryModel):
+    input: str
+    evaluated_on: dt.date
+    workloads: int
+    """Rows read (evaluated plus errors)."""
+    evaluated: int
+    errors: int
+    by_deployment: dict[str, int]
+    total_usd_per_month: float
+    """Sum of the decisions' monthly cost, estimates (serverless) included; decisions without a monthly
+    figure add nothing."""
+    estimated_usd_per_month: float = 0.0
+    """The part of the total that is estimated rather than priced (serverless)."""
+    without_monthly_cost: int
+    attention_count: int
+    attention: tuple[Attention, ...]
+    """The first LISTED_MAX workloads needing attention; the CSV output's attention column has all."""
+    error_list: tuple[RowError, ...]
+    """The first LISTED_MAX errors (every error is also reported on standard error as it happens)."""
+    interrupted: bool
+    stopped_at_line: int | None
+    """--strict: the line of the first bad row."""
+
+
+@dataclass
+class Tally:
+    """Running totals over the outcomes; holds no per-workload data beyond the listed few."""
+
+    input: str
+    evaluated_on: dt.date
+    evaluated: int = 0
+    errors: int = 0
+    by_deployment: dict[str, int] = field(default_factory=dict)
+    total_usd_per_month: float = 0.0
+    estimated_usd_per_month: float = 0.0
+    without_monthly_cost: int = 0
+    attention_count: int = 0
+    attention: list[Attention] = field(default_factory=list)
+    error_list: list[RowError] = field(default_factory=list)
+    interrupted: bool = False
+    stopped_at_line: int | None = None
+
+    def add(self, outcome: Outcome) -> None:
+        if outcome.error is not None:
+            self.errors += 1
+            if len(self.error_list) < LISTED_MAX:
+                self.error_list.append(RowError(line=outcome.line, name=outcome.name, error=outcome.error))
+            return
+        self.evaluated += 1
+        kind = outcome.deployment or "none"
+        self.by_deployment[kind] = self.by_deployment.get(kind, 0) + 1
+        if outcome.usd_per_month is None:
+            self.without_monthly_cost += 1
+        else:
+            self.total_usd_per_month += outcome.usd_per_month
+            if outcome.cost_is_estimate:
+                self.estimated_usd_per_month += outcome.usd_per_month
+        if outcome.attention:
+            self.attention_count += 1
+            if len(self.attention) < LISTED_MAX:
+                self.attention.append(
+                    Attention(line=outcome.line, name=outcome.name, rules=outcome.attention)
+                )
+
+    def summary(self) -> BatchSummary:
+        return BatchSummary(
+            input=self.input,
+            evaluated_on=self.evaluated_on,
+            workloads=self.evaluated + self.errors,
+            evaluated=self.evaluated,
+            errors=self.errors,
+            by_deployment=dict(sorted(self.by_deployment.items())),
+            total_usd_per_month=round(self.total_usd_per_month, 2),
+            estimated_usd_per_month=round(self.estimated_usd_per_month, 2),
+            without_monthly_cost=self.without_monthly_cost,
+            attention_count=self.attention_count,
+            attention=tuple(self.attention),
+            error_list=tuple(self.error_list),
+            interrupted=self.interrupted,
+            stopped_at_line=self.stopped_at_line,
+        )

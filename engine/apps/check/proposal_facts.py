@@ -1,0 +1,206 @@
+"""The proposal fact: what someone intends to do, next to what the workload needs."""
+
+from __future__ import annotations
+
+import math
+
+from gpu_advisor.engine.calc.costs import ServerAssumptions, node_busy_share, own_hardware_cost, rent
+from gpu_advisor.engine.calc.listings import regional_price
+from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
+from gpu_advisor.engine.domain.proposal import ProposalInput
+from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.rulebook.facts import ProposalFact
+
+RENTAL_DEPLOYMENTS = ("dedicated_cloud", "hybrid")
+
+
+CLOUD_HOSTED_DEPLOYMENTS = (*RENTAL_DEPLOYMENTS, "serverless")
+
+
+SELF_MANAGED_PROVIDER_KINDS = ("neocloud", "marketplace")
+
+
+JURISDICTIONS = ("EU", "US", "UK", "CH")
+
+
+def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: str) -> None:
+    """Names in the proposal must exist in the catalog; a typo is an input error, not a silent 'unknown'."""
+    checks = [
+        ("proposal.provider", proposal.provider, [p.id for p in knowledge.providers.providers]),
+        ("proposal.gpu", proposal.gpu, [g.id for g in knowledge.gpus.gpus]),
+        ("proposal.server", proposal.server, [s.id for s in knowledge.own_hardware.servers]),
+    ]
+    for field, value, allowed in checks:
+        if value is not None and value not in allowed:
+            raise InputError(f"{origin}: {unknown_value_message(field, value, allowed)}", field=field)
+    if proposal.region is not None and proposal.region not in JURISDICTIONS:
+        regions = {r.id for p in knowledge.providers.providers for r in p.regions}
+        if proposal.provider is not None:
+            regions = {r.id for r in knowledge.provider(proposal.provider).regions}
+        if proposal.region not in regions:
+            allowed = sorted(regions) + list(JURISDICTIONS)
+            raise InputError(
+                f"{origin}: {unknown_value_message('proposal.region', proposal.region, allowed)}",
+                field="proposal.region",
+            )
+    if proposal.region in JURISDICTIONS and proposal.provider is not None:
+        # A jurisdiction the provider has no region in cannot be where it runs: checking the proposal as
+        # if it did would pass a residency rule on a promise the provider cannot keep. Marketplaces with
+        # variable locations (jurisdiction unknown) are left to the residency rules.
+        served = sorted({r.jurisdiction for r in knowledge.provider(proposal.provider).regions})
+        if served and "unknown" not in served and proposal.region not in served:
+            raise InputError(
+                f"{origin}: proposal.region: {proposal.provider} has no region in {proposal.region}; "
+                f"its regions are in {', '.join(served)}",
+                field="proposal.region",
+            )
+
+
+def catalog_offer(proposal: ProposalInput, knowledge: Knowledge) -> Offer | None:
+    for offer in knowledge.offers.offers:
+        if (offer.provider, offer.offer) == (proposal.provider, proposal.offer) and proposal.gpu in (
+            None,
+            offer.gpu,
+        ):
+            return offer
+    return None
+
+
+def proposal_jurisdictions(
+    proposal: ProposalInput, offer: Offer | None, knowledge: Knowledge
+) -> tuple[str, ...]:
+    """The jurisdictions the proposal may run in: the one its region names, else every jurisdiction of
+    its offer's (or provider's) regions; empty when the proposal names none of these."""
+    if proposal.region in JURISDICTIONS:
+        return (proposal.region,)
+    providers = (
+        [knowledge.provider(proposal.provider)] if proposal.provider else list(knowledge.providers.providers)
+    )
+    if proposal.region is not None:
+        for provider in providers:
+            for region in provider.regions:
+                if region.id == proposal.region:
+                    return (region.jurisdiction,)
+    if offer is not None:
+        return tuple(knowledge.offer_regions_by_jurisdiction(offer))
+    if proposal.provider is not None:
+        return tuple(sorted({region.jurisdiction for region in providers[0].regions}))
+    return ()
+
+
+def own_server_for(proposal: ProposalInput, evaluation: Evaluation) -> OwnServer:
+    knowledge = evaluation.knowledge
+    if proposal.server is not None:
+        return knowledge.own_server(proposal.server)
+    if proposal.gpu is not None:
+        for server in knowledge.own_hardware.servers:
+            if server.gpu == proposal.gpu:
+                return server
+    return evaluation.server
+
+
+def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> ProposalFact:
+    knowledge = evaluation.knowledge
+    resolved = evaluation.resolved
+    buying = proposal.deployment == "own_hardware"
+    rental = proposal.deployment in RENTAL_DEPLOYMENTS
+    offer = catalog_offer(proposal, knowledge)
+    server = own_server_for(proposal, evaluation) if buying else None
+    gpu = proposal.gpu or (offer.gpu if offer else None) or (server.gpu if server else None)
+    gpus = proposal.gpus
+    if gpus is None and buying and server is not None and proposal.servers is not None:
+        gpus = proposal.servers * server.gpus_per_server
+    fit = next((f for f in evaluation.figures.fits if f.gpu == gpu), None)
+    per_replica = fit.gpus_with_kv_reserve if fit else None
+    if per_replica is not None and gpus is not None:
+        per_replica = min(per_replica, gpus)
+    plan = evaluation.plans.get(gpu) if gpu else None
+    pricing = proposal.pricing or (offer.pricing if offer else None)
+    jurisdictions = proposal_jurisdictions(proposal, offer, knowledge)
+    # EU or not is known when every possible jurisdiction agrees (all EU, or none EU).
+    eu_known = bool(jurisdictions) and (set(jurisdictions) == {"EU"} or "EU" not in jurisdictions)
+    jurisdiction = jurisdictions[0] if len(jurisdictions) == 1 else None
+    provider = knowledge.provider(proposal.provider) if proposal.provider else None
+
+    ruled_out_by = [
+        rule.id
+        for rule in evaluation.rules
+        if rule.then.rule_out is not None and proposal.deployment in rule.then.rule_out.deployments
+    ]
+    usd_per_month, cost_known = proposal_cost(proposal, evaluation, offer, jurisdiction, gpus, server)
+    servers = proposal.servers or (math.ceil((gpus or 0) / server.gpus_per_server) if server and gpus else 0)
+    needed = plan.gpus if plan else 0
+    node_cards = servers * server.gpus_per_server if server else 0
+    utilization = resolved.utilization or 0.0
+    node_utilization = (
+        node_busy_share(needed, utilization, resolved.hours_per_month, node_cards, server) if server else 0.0
+    )
+
+    return ProposalFact(
+        deployment=proposal.deployment,
+        recommended_deployment=evaluation.decision.deployment,
+        deployment_differs=proposal.deployment != evaluation.decision.deployment,
+        deployment_ruled_out=bool(ruled_out_by) and proposal.deployment != evaluation.decision.deployment,
+        ruled_out_by=", ".join(ruled_out_by),
+        rental=rental,
+        cloud_hosted=proposal.deployment in CLOUD_HOSTED_DEPLOYMENTS,
+        buying=buying,
+        gpu=gpu or "",
+        gpu_known=gpu is not None,
+        gpus=gpus or 0,
+        gpus_known=gpus is not None,
+        gpu_fits=fit is not None and fit.gpus_with_kv_reserve is not None,
+        gpu_interconnect=knowledge.gpu(gpu).interconnect if gpu else "",
+        multi_card=per_replica is not None and per_replica > 1,
+        gpu_unsuitable=bool(gpu and gpu in evaluation.unsuitable),
+        unsuitable_by=", ".join(evaluation.unsuitable.get(gpu or "", [])),
+        gpus_for_weights=(fit.gpus_for_weights or 0) if fit else 0,
+        gpus_needed=needed,
+        pricing=pricing or "",
+        pricing_known=pricing is not None,
+        region=proposal.region or "/".join(jurisdictions),
+        region_known=eu_known,
+        eu=eu_known and jurisdictions[0] == "EU",
+        provider=proposal.provider or "",
+        provider_known=provider is not None,
+        provider_kind=provider.kind if provider else "",
+        provider_self_managed=provider is not None and provider.kind in SELF_MANAGED_PROVIDER_KINDS,
+        enterprise_sla=provider.enterprise_sla if provider else False,
+        offer_known=offer is not None,
+        usd_per_month=float(usd_per_month),
+        cost_known=cost_known,
+        servers=servers,
+        server_gpus=server.gpus_per_server if server else 0,
+        node_utilization=float(node_utilization),
+        node_has_idle_gpus=bool(server and needed < node_cards),
+        load_pattern=resolved.load_pattern,
+        personal_data=resolved.personal_data,
+        on_premises_required=resolved.on_premises_required,
+        latency_sensitive=resolved.latency_sensitive,
+        business_critical=resolved.business_critical,
+        devops_capacity=resolved.devops_capacity,
+        export_restricted_country=knowledge.export_restricted(resolved.company_country),
+        company_country=resolved.company_country,
+    )
+
+
+def proposal_cost(
+    proposal: ProposalInput,
+    evaluation: Evaluation,
+    offer: Offer | None,
+    jurisdiction: str | None,
+    gpus: int | None,
+    server: OwnServer | None,
+) -> tuple[float, bool]:
+    """Monthly cost of what is proposed, where the catalog can price it."""
+    knowledge = evaluation.knowledge
+    if proposal.deployment == "own_hardware" and server is not None and (proposal.servers or gpus):
+        servers = proposal.servers or math.ceil((gpus or 0) / server.gpus_per_server)
+        return servers * own_hardware_cost(ServerAssumptions.from_server(server)).server_usd_per_month, True
+    if offer is not None and gpus is not None:
+        price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
+        calendar = knowledge.calendar_hours_per_month()
+        return rent(offer, gpus, evaluation.resolved.hours_per_month, calendar, price).usd_per_month, True
+    return 0.0, False

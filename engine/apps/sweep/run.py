@@ -1,0 +1,226 @@
+"""Sweep: vary one or two inputs of one workload over a range and find where the decision changes.
+
+A variable is a numeric workload field (``utilization``, ``requests_per_day``, ``model.params_b``, ...) or a
+knowledge value: ``server_price_usd`` (the own server this workload is costed on), ``usd_per_kwh`` (every
+own server) or ``price:PROVIDER/OFFER/GPU`` (one offer's usd_per_gpu_hour). Knowledge values change a copy
+of the knowledge base, never the shipped one; rule thresholds stay as compiled into the engine.
+
+Ranges are read as decimals, so ``0.1:0.6:0.05`` gives exactly 0.1, 0.15, ..., 0.6 (not 0.15000000000000002).
+
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from gpu_advisor.engine.apps.recommend import decide_workload, recommend
+from gpu_advisor.engine.apps.sweep.model import (
+    DECISION_FIELDS,
+    SweepDecision,
+    SweepFlip,
+    SweepPoint,
+    SweepResult,
+    SweepVariable,
+    Value,
+)
+from gpu_advisor.engine.apps.sweep.variables import (
+    Variable,
+    _set_path,
+    apply_knowledge,
+    baseline,
+    knowledge_baseline,
+    parse_vary,
+)
+from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.results import Decision, DecisionSummary
+from gpu_advisor.engine.domain.workload import Workload, validate_workload
+
+MAX_POINTS = 2_000
+"""A two-variable sweep evaluates every pair: about 5 ms each, so 2,000 points take about ten seconds."""
+
+
+def decision_key(decision: Decision) -> tuple[str | None, ...]:
+    return tuple(getattr(decision, name) for name in DECISION_FIELDS)
+
+
+def describe(decision: Decision) -> str:
+    pricing = (decision.pricing or "").replace("_", "-")
+    if decision.deployment == "dedicated_cloud":
+        return f"dedicated cloud GPUs: {decision.provider} {decision.offer}, {decision.gpu}, {pricing}"
+    if decision.deployment == "own_hardware":
+        return f"own hardware: {decision.offer or 'hardware sized for the model (none in the catalog)'}"
+    if decision.deployment == "api":
+        return f"managed API: {decision.offer or 'no priced API'}"
+    return decision.deployment.replace("_", " ")
+
+
+def _label(index: int) -> str:
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return letters[index] if index < len(letters) else f"Z{index - len(letters) + 1}"
+
+
+class Labels:
+    """Gives each distinct decision a letter in order of first appearance."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[tuple[str | None, ...], SweepDecision] = {}
+
+    def label(self, decision: Decision) -> str:
+        key = decision_key(decision)
+        if key not in self._by_key:
+            self._by_key[key] = SweepDecision(
+                label=_label(len(self._by_key)),
+                deployment=decision.deployment,
+                pricing=decision.pricing,
+                provider=decision.provider,
+                offer=decision.offer,
+                gpu=decision.gpu,
+                description=describe(decision),
+            )
+        return self._by_key[key].label
+
+    def decisions(self) -> tuple[SweepDecision, ...]:
+        return tuple(self._by_key.values())
+
+
+def flips_along(
+    points: Sequence[SweepPoint],
+    axis: int,
+    variable: str,
+    decisions: dict[str, SweepDecision],
+    fixed: dict[str, Value],
+) -> list[SweepFlip]:
+    """Neighbouring points along one variable whose decisions differ."""
+    flips = []
+    for before, after in itertools.pairwise(points):
+        if before.decision == after.decision:
+            continue
+        old, new = decisions[before.decision], decisions[after.decision]
+        flips.append(
+            SweepFlip(
+                variable=variable,
+                below=before.values[axis],
+                above=after.values[axis],
+                from_decision=before.decision,
+                to_decision=after.decision,
+                changed=tuple(n for n in DECISION_FIELDS if getattr(old, n) != getattr(new, n)),
+                fixed=fixed,
+            )
+        )
+    return flips
+
+
+def all_flips(
+    points: Sequence[SweepPoint], variables: Sequence[SweepVariable], decisions: dict[str, SweepDecision]
+) -> tuple[SweepFlip, ...]:
+    if len(variables) == 1:
+        return tuple(flips_along(points, 0, variables[0].name, decisions, {}))
+    first, second = variables
+    width = len(second.values)
+    rows = [points[index : index + width] for index in range(0, len(points), width)]
+    flips: list[SweepFlip] = []
+    for row_value, row in zip(first.values, rows, strict=True):
+        flips += flips_along(row, 1, second.name, decisions, {first.name: row_value})
+    for column, column_value in enumerate(second.values):
+        line = [row[column] for row in rows]
+        flips += flips_along(line, 0, first.name, decisions, {second.name: column_value})
+    return tuple(flips)
+
+
+def sweep(
+    workload: Workload, specs: Sequence[str], evaluated_on: dt.date, knowledge: Knowledge
+) -> SweepResult:
+    """Evaluate ``workload`` at every combination of the ``--vary`` specs (one or two)."""
+    if not 1 <= len(specs) <= 2:
+        raise InputError(f"--vary: give one or two variables, got {len(specs)}")
+    parsed = [parse_vary(spec, knowledge) for spec in specs]
+    if len(parsed) == 2 and parsed[0][0].name == parsed[1][0].name:
+        raise InputError(f"--vary: {parsed[0][0].name} is given twice")
+    total = 1
+    for _, sweep_variable in parsed:
+        total *= len(sweep_variable.values)
+    if total > MAX_POINTS:
+        raise InputError(f"--vary: {total} combinations, at most {MAX_POINTS}; take larger steps")
+
+    base = recommend(workload, evaluated_on, knowledge=knowledge)
+    server_id = base.own_hardware.server
+    data = workload.model_dump(exclude_none=True)
+    own_values = [
+        baseline(variable, data, base)
+        if variable.kind == "workload"
+        else (knowledge_baseline(variable, knowledge, server_id), "knowledge")
+        for variable, _ in parsed
+    ]
+    variables = tuple(
+        sweep_variable.model_copy(update={"baseline": value, "baseline_source": source})
+        for (_, sweep_variable), (value, source) in zip(parsed, own_values, strict=True)
+    )
+    labels = Labels()
+    baseline_label = labels.label(base.decision)
+    combinations = list(itertools.product(*(v.values for v in variables)))
+    inputs = [prepare(parsed, values, data, knowledge, server_id) for values in combinations]
+    points = tuple(
+        point(values, recommend_point(parsed, values, case, case_knowledge, evaluated_on), labels)
+        for values, (case, case_knowledge) in zip(combinations, inputs, strict=True)
+    )
+    decisions = labels.decisions()
+    return SweepResult(
+        evaluated_on=evaluated_on,
+        workload=workload.name,
+        variables=variables,
+        baseline_decision=baseline_label,
+        decisions=decisions,
+        points=points,
+        flips=all_flips(points, variables, {d.label: d for d in decisions}),
+    )
+
+
+def recommend_point(
+    parsed: Sequence[tuple[Variable, SweepVariable]],
+    values: Sequence[Value],
+    case: Workload,
+    knowledge: Knowledge,
+    evaluated_on: dt.date,
+) -> DecisionSummary:
+    """One combination's decision; an input error names the combination it came from (a value can be
+    valid alone and still clash with the workload, like a prompt longer than its context window)."""
+    try:
+        return decide_workload(case, evaluated_on, knowledge=knowledge)
+    except InputError as error:
+        origin = ", ".join(f"{v.name}={value}" for (v, _), value in zip(parsed, values, strict=True))
+        raise InputError(f"--vary {origin}: {error}", field=error.field) from None
+
+
+def prepare(
+    parsed: Sequence[tuple[Variable, SweepVariable]],
+    values: Sequence[Value],
+    data: dict[str, Any],
+    knowledge: Knowledge,
+    server_id: str,
+) -> tuple[Workload, Knowledge]:
+    """The workload and knowledge base for one combination; every combination is checked before any runs."""
+    case = copy.deepcopy(data)
+    for (variable, _), value in zip(parsed, values, strict=True):
+        if variable.kind == "workload":
+            _set_path(case, variable.target, value)
+        else:
+            knowledge = apply_knowledge(variable, value, knowledge, server_id)
+    origin = "--vary " + ", ".join(f"{v.name}={value}" for (v, _), value in zip(parsed, values, strict=True))
+    return validate_workload(case, origin), knowledge
+
+
+def point(values: Sequence[Value], result: DecisionSummary, labels: Labels) -> SweepPoint:
+    decision = result.decision
+    return SweepPoint(
+        values=tuple(values),
+        decision=labels.label(decision),
+        gpus=decision.gpus,
+        usd_per_month=decision.usd_per_month,
+        cost_is_estimate=decision.cost_is_estimate,
+        deciding_rule_id=decision.deciding_rule_id,
+    )

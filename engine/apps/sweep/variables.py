@@ -1,0 +1,193 @@
+"""Sweep variables: which inputs can vary, their ranges, and setting one value."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from gpu_advisor.engine.apps.batch.rows import field_kinds
+from gpu_advisor.engine.apps.sweep.model import BaselineSource, SweepVariable, Value, VariableKind
+from gpu_advisor.engine.common.errors import InputError, close_match
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
+from gpu_advisor.engine.domain.results import Recommendation
+
+MAX_POINTS_PER_VARIABLE = 200
+
+
+PRICE_PREFIX = "price:"
+
+
+KNOWLEDGE_VARIABLES = {
+    "server_price_usd": "price of the own server the workload is costed on, USD",
+    "usd_per_kwh": "electricity price of every own server, USD per kWh",
+}
+
+
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+@dataclass(frozen=True)
+class Variable:
+    name: str
+    kind: VariableKind
+    target: str
+    """Dotted workload field, knowledge key, or offer key PROVIDER/OFFER/GPU."""
+    integer: bool
+
+
+def workload_variables() -> dict[str, bool]:
+    """Numeric workload fields a sweep may vary, and whether each takes whole numbers."""
+    return {name: kind == "int" for name, kind in field_kinds().items() if kind in ("int", "float")}
+
+
+def resolve_variable(name: str, knowledge: Knowledge) -> Variable:
+    numeric = workload_variables()
+    if name in numeric:
+        return Variable(name, "workload", name, numeric[name])
+    if name in KNOWLEDGE_VARIABLES:
+        return Variable(name, "knowledge", name, False)
+    if name.startswith(PRICE_PREFIX):
+        key = name[len(PRICE_PREFIX) :]
+        keys = [offer.key for offer in knowledge.offers.offers]
+        if key not in keys:
+            message = f"--vary {name}: no offer {key!r} in the catalog; give price:PROVIDER/OFFER/GPU"
+            suggestion = close_match(key, keys)
+            raise InputError(message + (f" (did you mean {PRICE_PREFIX}{suggestion}?)" if suggestion else ""))
+        return Variable(name, "offer_price", key, False)
+    allowed = [*numeric, *KNOWLEDGE_VARIABLES, f"{PRICE_PREFIX}PROVIDER/OFFER/GPU"]
+    message = f"--vary: unknown variable {name!r}; allowed: {', '.join(allowed)}"
+    suggestion = close_match(name, allowed)
+    raise InputError(message + (f" (did you mean {suggestion!r}?)" if suggestion else ""))
+
+
+def _decimal(text: str, spec: str, part: str) -> Decimal:
+    if not _NUMBER.fullmatch(text.strip()):
+        raise InputError(f"--vary {spec}: {part} {text!r} is not a number")
+    return Decimal(text.strip())
+
+
+def parse_vary(spec: str, knowledge: Knowledge) -> tuple[Variable, SweepVariable]:
+    """``NAME=START:STOP:STEP`` as a variable and its values (START, START+STEP, ... up to STOP)."""
+    name, equals, bounds = spec.partition("=")
+    parts = bounds.split(":")
+    if not equals or not name.strip() or len(parts) != 3:
+        raise InputError(f"--vary {spec}: expected NAME=START:STOP:STEP, for example utilization=0.1:0.9:0.1")
+    variable = resolve_variable(name.strip(), knowledge)
+    start, stop, step = (
+        _decimal(text, spec, part) for text, part in zip(parts, ("START", "STOP", "STEP"), strict=True)
+    )
+    if step <= 0:
+        raise InputError(f"--vary {spec}: STEP must be greater than 0")
+    if stop < start:
+        raise InputError(f"--vary {spec}: STOP must not be below START")
+    if variable.integer and any(number != number.to_integral_value() for number in (start, stop, step)):
+        raise InputError(
+            f"--vary {spec}: {variable.name} takes whole numbers; START, STOP and STEP must be too"
+        )
+    count = int((stop - start) / step) + 1
+    if count > MAX_POINTS_PER_VARIABLE:
+        raise InputError(
+            f"--vary {spec}: {count} values, at most {MAX_POINTS_PER_VARIABLE} per variable; "
+            "take a larger STEP"
+        )
+    exact = [start + index * step for index in range(count)]
+    values: tuple[Value, ...] = tuple(int(v) if variable.integer else float(v) for v in exact)
+    decimals = max(0, *(-number.normalize().as_tuple().exponent for number in (start, stop, step)))  # type: ignore[operator]
+    convert: Callable[[Decimal], Value] = int if variable.integer else float
+    return variable, SweepVariable(
+        name=variable.name,
+        kind=variable.kind,
+        start=convert(start),
+        stop=convert(stop),
+        step=convert(step),
+        decimals=decimals,
+        values=values,
+        baseline=None,
+    )
+
+
+def _set_path(data: dict[str, Any], path: str, value: Value) -> None:
+    *parents, leaf = path.split(".")
+    for part in parents:
+        data = data.setdefault(part, {})
+    data[leaf] = value
+
+
+def baseline(
+    variable: Variable, data: dict[str, Any], base: Recommendation
+) -> tuple[Value | None, BaselineSource]:
+    """A workload variable's own value: the file's, else what gpu-advisor filled in for it (None where
+    the load derives it, as utilization)."""
+    stated = _get_path(data, variable.target)
+    if stated is not None:
+        return stated, "file"
+    field = variable.target.rsplit(".", 1)[-1]
+    if field == "utilization" and base.workload.utilization_source != "input":
+        return None, "derived"
+    return getattr(base.workload, field, None), "default"
+
+
+def _get_path(data: dict[str, Any], path: str) -> Any:
+    for part in path.split("."):
+        if not isinstance(data, dict) or part not in data:
+            return None
+        data = data[part]
+    return data
+
+
+def _with_servers(knowledge: Knowledge, change: Callable[[OwnServer], OwnServer]) -> Knowledge:
+    servers = tuple(change(server) for server in knowledge.own_hardware.servers)
+    return knowledge.model_copy(
+        update={"own_hardware": knowledge.own_hardware.model_copy(update={"servers": servers})}
+    )
+
+
+def _priced_server(server: OwnServer, price: float) -> OwnServer:
+    # The market range stays quoted in messages; it widens only to take in a price outside it.
+    return server.model_copy(
+        update={
+            "price_usd": price,
+            "price_usd_low": min(server.price_usd_low, price),
+            "price_usd_high": max(server.price_usd_high, price),
+        }
+    )
+
+
+def _priced_offer(offer: Offer, price: float) -> Offer:
+    update: dict[str, Any] = {"usd_per_gpu_hour": price}
+    if offer.usd_per_gpu_hour_low is not None and offer.usd_per_gpu_hour_high is not None:
+        update["usd_per_gpu_hour_low"] = min(offer.usd_per_gpu_hour_low, price)
+        update["usd_per_gpu_hour_high"] = max(offer.usd_per_gpu_hour_high, price)
+    if offer.instance_usd_per_hour is not None:
+        update["instance_usd_per_hour"] = price * offer.gpus_per_instance
+    return offer.model_copy(update=update)
+
+
+def apply_knowledge(variable: Variable, value: Value, knowledge: Knowledge, server_id: str) -> Knowledge:
+    """A copy of ``knowledge`` with the variable set; values that cannot be prices are rejected."""
+    spec = f"--vary {variable.name}={value}"
+    if variable.target == "usd_per_kwh":
+        if value < 0:
+            raise InputError(f"{spec}: an electricity price cannot be negative")
+        return _with_servers(knowledge, lambda s: s.model_copy(update={"usd_per_kwh": float(value)}))
+    if value <= 0:
+        raise InputError(f"{spec}: a price must be greater than 0")
+    if variable.target == "server_price_usd":
+        return _with_servers(knowledge, lambda s: _priced_server(s, float(value)) if s.id == server_id else s)
+    offers = tuple(
+        _priced_offer(offer, float(value)) if offer.key == variable.target else offer
+        for offer in knowledge.offers.offers
+    )
+    return knowledge.model_copy(update={"offers": knowledge.offers.model_copy(update={"offers": offers})})
+
+
+def knowledge_baseline(variable: Variable, knowledge: Knowledge, server_id: str) -> Value:
+    if variable.target == "server_price_usd":
+        return knowledge.own_server(server_id).price_usd
+    if variable.target == "usd_per_kwh":
+        return knowledge.own_server(server_id).usd_per_kwh
+    return next(o.usd_per_gpu_hour for o in knowledge.offers.offers if o.key == variable.target)

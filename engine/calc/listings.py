@@ -1,0 +1,193 @@
+"""Options: every catalog offer whose GPU holds the model, priced for the workload, with the IDs of the
+rules that exclude it; and the choice of the cheapest option no rule excluded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from gpu_advisor.engine.calc.costs import Rental, rent
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.common.trusted import trusted
+from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
+from gpu_advisor.engine.domain.knowledge.entries import Offer
+from gpu_advisor.engine.domain.results import Option
+
+
+def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> dict[str, Any]:
+    """The attributes exclusion rules can name (``OptionField`` in the rule schema)."""
+    provider = knowledge.provider(offer.provider)
+    gpu = knowledge.gpu(offer.gpu)
+    return {
+        "eu": jurisdiction == "EU",
+        "pricing": offer.pricing,
+        "interconnect": gpu.interconnect,
+        "provider_kind": provider.kind,
+        "enterprise_sla": provider.enterprise_sla,
+        "segment": gpu.segment,
+        "provider": offer.provider,
+        "gpu": offer.gpu,
+    }
+
+
+def regional_price(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> tuple[float, str]:
+    """USD per GPU-hour in a jurisdiction's regions, and its basis: the list price where it applies,
+    the list price plus the documents' EU premium for EU regions of a US-priced offer."""
+    if jurisdiction == "EU" and offer.price_jurisdiction == "US":
+        premium = knowledge.pricing_assumptions.eu_region_premium.value
+        return offer.usd_per_gpu_hour * (1 + premium), "eu_premium_estimate"
+    return offer.usd_per_gpu_hour, "list"
+
+
+@dataclass(frozen=True)
+class Listing:
+    """One offer in one jurisdiction of its regions: everything about it no workload changes."""
+
+    offer: Offer
+    jurisdiction: str
+    regions: tuple[str, ...]
+    usd_per_gpu_hour: float
+    price_basis: str
+    attributes: Mapping[str, Any]
+    """Read-only: one listing serves every workload."""
+    source: str
+
+
+@per_object
+def listings(knowledge: Knowledge) -> tuple[Listing, ...]:
+    """Every offer in every jurisdiction of its regions, in catalog order, worked out once per
+    knowledge base."""
+    found = []
+    for offer in knowledge.offers.offers:
+        source = cite(offer.source, knowledge)
+        for jurisdiction, regions in knowledge.offer_regions_by_jurisdiction(offer).items():
+            usd_per_gpu_hour, price_basis = regional_price(offer, jurisdiction, knowledge)
+            found.append(
+                Listing(
+                    offer=offer,
+                    jurisdiction=jurisdiction,
+                    regions=regions,
+                    usd_per_gpu_hour=usd_per_gpu_hour,
+                    price_basis=price_basis,
+                    attributes=MappingProxyType(option_attributes(offer, jurisdiction, knowledge)),
+                    source=source,
+                )
+            )
+    return tuple(found)
+
+
+class PricedListing(NamedTuple):
+    """A listing priced for the workload. Options are built from these only for the result: the
+    decision needs just the few cheapest."""
+
+    listing: Listing
+    plan: ReplicaPlan
+    """The replica plan on the listing's GPU."""
+    rental: Rental
+    excluded_by: tuple[str, ...]
+    """IDs of the rules that exclude it: the GPU's, then the option rules'."""
+
+
+def priced_order(priced: PricedListing) -> tuple[Any, ...]:
+    """Cheapest first; provider, offer, GPU and jurisdiction break ties, so the order never depends on
+    the catalog's."""
+    offer = priced.listing.offer
+    return (priced.rental.usd_per_month, offer.provider, offer.offer, offer.gpu, priced.listing.jurisdiction)
+
+
+def priced_listings(
+    knowledge: Knowledge,
+    unsuitable: dict[str, list[str]],
+    exclusions: tuple[tuple[str, ...], ...],
+    plans: dict[str, ReplicaPlan],
+    hours_per_month: float,
+) -> list[PricedListing]:
+    """Every listing whose GPU can hold the model, cheapest first (``priced_order``)."""
+    calendar_hours = knowledge.calendar_hours_per_month()
+    priced = []
+    for listing, excluded in zip(listings(knowledge), exclusions, strict=True):
+        offer = listing.offer
+        plan = plans.get(offer.gpu)
+        if plan is None:
+            continue
+        blocked = unsuitable.get(offer.gpu)
+        rental = rent(offer, plan.gpus, hours_per_month, calendar_hours, listing.usd_per_gpu_hour)
+        priced.append(PricedListing(listing, plan, rental, (*blocked, *excluded) if blocked else excluded))
+    priced.sort(key=priced_order)
+    return priced
+
+
+def to_option(priced: PricedListing) -> Option:
+    listing, plan, rental, excluded = priced
+    offer, attributes = listing.offer, listing.attributes
+    # Built from validated knowledge: no re-validation (see engine/trusted.py).
+    return trusted(
+        Option,
+        provider=offer.provider,
+        offer=offer.offer,
+        gpu=offer.gpu,
+        jurisdiction=listing.jurisdiction,
+        regions=listing.regions,
+        gpus=plan.gpus,
+        gpus_rented=rental.gpus_rented,
+        replicas=plan.replicas,
+        utilization=plan.utilization,
+        usd_per_gpu_hour=listing.usd_per_gpu_hour,
+        price_basis=listing.price_basis,
+        usd_per_hour=rental.usd_per_hour,
+        billed_hours_per_month=rental.billed_hours_per_month,
+        usd_per_month=rental.usd_per_month,
+        eu=attributes["eu"],
+        pricing=offer.pricing,
+        commitment_months=offer.commitment_months,
+        interconnect=attributes["interconnect"],
+        provider_kind=attributes["provider_kind"],
+        enterprise_sla=attributes["enterprise_sla"],
+        chosen=False,
+        excluded_by=excluded,
+        as_of=offer.as_of,
+        source=listing.source,
+    )
+
+
+def build_options(
+    priced: Sequence[PricedListing], best: tuple[PricedListing, Option] | None = None
+) -> tuple[Option, ...]:
+    """Every priced listing as an option, cheapest first; ``best`` (a listing of ``priced`` and the
+    option made of it) in its place, as it is: the memo tells it apart by identity, and it carries
+    whether it was chosen."""
+    if best is None:
+        return tuple(to_option(p) for p in priced)
+    best_listing, best_option = best
+    return tuple(best_option if p is best_listing else to_option(p) for p in priced)
+
+
+def cheapest_priced(
+    priced: Sequence[PricedListing],
+    preferred_pricing: str | None,
+    include: Callable[[PricedListing], bool] = lambda p: not p.excluded_by,
+) -> PricedListing | None:
+    """The cheapest listing ``include`` admits, within the preferred pricing kind when any has it.
+    ``priced`` is cheapest first, so that is the first one admitted."""
+    fallback = None
+    for candidate in priced:
+        if not include(candidate):
+            continue
+        if preferred_pricing is None or candidate.listing.offer.pricing == preferred_pricing:
+            return candidate
+        if fallback is None:
+            fallback = candidate
+    return fallback
+
+
+def cheapest_option(
+    priced: Sequence[PricedListing],
+    preferred_pricing: str | None,
+    include: Callable[[PricedListing], bool] = lambda p: not p.excluded_by,
+) -> Option | None:
+    found = cheapest_priced(priced, preferred_pricing, include)
+    return to_option(found) if found is not None else None

@@ -1,0 +1,126 @@
+"""An owned server carrying the workload: which server, how many nodes, their busy share, the cost per
+GPU-hour in three lines and the break-even utilization against renting.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from gpu_advisor.engine.calc.costs import (
+    OwnHardwareCost,
+    ServerAssumptions,
+    break_even_utilization,
+    node_busy_share,
+    own_hardware_cost,
+)
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import OwnServer
+from gpu_advisor.engine.domain.results import Option, OwnHardware, UsdPerGpuHour
+from gpu_advisor.engine.domain.workload import ResolvedWorkload
+
+
+def per_gpu_hour(assumptions: ServerAssumptions) -> UsdPerGpuHour:
+    return hourly_lines(own_hardware_cost(assumptions))
+
+
+def hourly_lines(cost: OwnHardwareCost) -> UsdPerGpuHour:
+    return UsdPerGpuHour(capital=cost.capital, power=cost.power, rack=cost.rack, total=cost.total)
+
+
+def select_own_server(
+    knowledge: Knowledge, plans: dict[str, ReplicaPlan], unsuitable: dict[str, list[str]]
+) -> OwnServer:
+    """The first catalog server whose GPU carries the load within its ``max_servers``; else the default.
+
+    The catalog lists a single office card before the 8-GPU node, so a small model is costed on the
+    card the documents recommend for it, not on a datacenter node."""
+    for server in knowledge.own_hardware.servers:
+        plan = plans.get(server.gpu)
+        if plan is None or server.gpu in unsuitable:
+            continue
+        if server.max_servers is None or math.ceil(plan.gpus / server.gpus_per_server) <= server.max_servers:
+            return server
+    return knowledge.own_server()
+
+
+def own_hardware_position(
+    server: OwnServer,
+    plans: dict[str, ReplicaPlan],
+    unsuitable: dict[str, list[str]],
+    resolved: ResolvedWorkload,
+    rent_against: Option | None,
+) -> OwnHardware:
+    """The selected own server carrying this workload: nodes, node utilization, monthly cost, break-even.
+
+    Node utilization counts the whole node: busy card-hours of the cards the workload needs, divided by
+    all cards' calendar hours, so idle cards of a node bought for a smaller replica count against it.
+    """
+    cost = server_cost(server, None, 0.0)
+    plan = plans.get(server.gpu)
+    applicable = plan is not None and server.gpu not in unsuitable
+    gpus_needed = plan.gpus if plan is not None else 0
+    nodes = max(1, math.ceil(gpus_needed / server.gpus_per_server))
+    # The cards' own utilization: the input's figure where given, else the load on these replicas.
+    if resolved.utilization_source == "input" and resolved.utilization is not None:
+        card_utilization = resolved.utilization
+    else:
+        card_utilization = plan.utilization if plan is not None else 0.0
+    node_utilization = node_busy_share(
+        gpus_needed, card_utilization, resolved.hours_per_month, nodes * server.gpus_per_server, server
+    )
+    return OwnHardware(
+        applicable=applicable,
+        server=server.id,
+        server_name=server.name,
+        gpus_per_server=server.gpus_per_server,
+        gpu=server.gpu,
+        nodes=nodes,
+        gpus_needed=gpus_needed,
+        node_utilization=node_utilization,
+        usd_per_gpu_hour=hourly_lines(cost),
+        usd_per_month=nodes * cost.server_usd_per_month,
+        break_even_utilization=(
+            break_even_utilization(cost.total, rent_against.usd_per_gpu_hour) if rent_against else None
+        ),
+        compared_with=f"{rent_against.provider}/{rent_against.offer}" if rent_against else None,
+        rent_usd_per_gpu_hour=rent_against.usd_per_gpu_hour if rent_against else None,
+        break_even_low_price=scenario(server, rent_against, "server_price_usd", server.price_usd_low),
+        break_even_high_price=scenario(server, rent_against, "server_price_usd", server.price_usd_high),
+        break_even_residual=scenario(server, rent_against, "residual", server.residual_share_scenario),
+        server_price_usd_low=server.price_usd_low,
+        server_price_usd_high=server.price_usd_high,
+        residual_share_scenario=server.residual_share_scenario,
+    )
+
+
+def scenario(
+    server: OwnServer, rent_against: Option | None, field: ServerScenario, value: float
+) -> float | None:
+    return break_even_at(server, rent_against.usd_per_gpu_hour, field, value) if rent_against else None
+
+
+ServerScenario = Literal["server_price_usd", "residual"]
+"""The own-server assumptions the documents vary: the price range and a residual value."""
+
+
+def break_even_at(
+    server: OwnServer, rent_price: float | None, field: ServerScenario | None = None, value: float = 0.0
+) -> float:
+    """Break-even utilization against ``rent_price``, with one server assumption changed when ``field``
+    is given."""
+    if not rent_price:
+        return 0.0
+    return break_even_utilization(server_cost(server, field, value).total, rent_price)
+
+
+@per_object
+def server_cost(server: OwnServer, field: ServerScenario | None, value: float) -> OwnHardwareCost:
+    """An own card's cost per calendar hour, with one assumption changed when ``field`` is given: the
+    same for every workload, so worked out once per server and change."""
+    assumptions = ServerAssumptions.from_server(server)
+    if field is not None:
+        assumptions = assumptions.model_copy(update={field: value})
+    return own_hardware_cost(assumptions)

@@ -1,0 +1,47 @@
+"""Building result models from values the engine computed itself, without pydantic's per-field work.
+
+A recommendation builds about a hundred models (options, sizing rows, findings) from numbers that come
+out of validated knowledge and the calculators. ``model_construct`` skips validation but still walks
+every field for aliases and defaults in Python, for every model. ``trusted`` sets the instance state
+directly, as ``model_construct`` does at its end, and insists on exactly the model's fields, so a
+missing or misspelt name fails loudly instead of leaving a hole. The values must already be what
+validation accepts (types, allowed literals, bounds): the tests validate every example's result, and
+generated ones, after writing it as JSON.
+
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+M = TypeVar("M", bound=BaseModel)
+
+
+_set_attribute = object.__setattr__
+
+
+@cache
+def _field_names(cls: type[BaseModel]) -> tuple[str, ...]:
+    return tuple(cls.model_fields)
+
+
+def trusted(cls: type[M], **values: Any) -> M:
+    """An instance of ``cls`` holding ``values`` as they are: every field given, none extra, no
+    validation. Only for plain models (no private attributes, no post-init, no extras)."""
+    names = _field_names(cls)
+    if tuple(values) != names:
+        # JSON output follows the order of ``__dict__``: keep the model's field order, as validation does.
+        if set(values) != set(names):
+            missing = sorted(set(names) - set(values))
+            extra = sorted(set(values) - set(names))
+            raise TypeError(f"{cls.__name__}: missing fields {missing}, unknown fields {extra}")
+        values = {name: values[name] for name in names}
+    instance = cls.__new__(cls)
+    _set_attribute(instance, "__dict__", values)
+    _set_attribute(instance, "__pydantic_fields_set__", set(values))
+    _set_attribute(instance, "__pydantic_extra__", None)
+    _set_attribute(instance, "__pydantic_private__", None)
+    return instance

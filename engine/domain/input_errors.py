@@ -1,0 +1,104 @@
+"""Validation errors as a reader can act on them: the field, the bad value, the limits, a close match;
+written in the reader's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from gpu_advisor.engine.common.errors import InputError, close_match
+
+# pydantic's messages for type errors, as msgids the language catalogs translate.
+TYPE_MESSAGES: dict[str, str] = {
+    "int_type": "Input should be a valid integer",
+    "int_parsing": "Input should be a valid integer, unable to parse string as an integer",
+    "int_from_float": "Input should be a valid integer, got a number with a fractional part",
+    "float_type": "Input should be a valid number",
+    "float_parsing": "Input should be a valid number, unable to parse string as a number",
+    "bool_type": "Input should be a valid boolean",
+    "bool_parsing": "Input should be a valid boolean, unable to interpret input",
+    "string_type": "Input should be a valid string",
+    "string_too_short": "String should have at least 1 character",
+    "dict_type": "Input should be a valid dictionary",
+    "model_type": "Input should be a valid dictionary or instance of the model",
+    "list_type": "Input should be a valid list",
+    "date_from_datetime_parsing": "Input should be a valid date",
+    "date_type": "Input should be a valid date",
+    "finite_number": "Input should be a finite number",
+}
+
+
+def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list[dict[str, Any]]:
+    """Each problem of a pydantic error with what a reader needs: field, kind, limits, a suggestion."""
+    problems = []
+    for problem in error.errors():
+        field = ".".join(str(part) for part in problem["loc"]) or "(top level)"
+        kind = problem["type"]
+        given = problem.get("input")
+        entry: dict[str, Any] = {
+            "field": field,
+            "type": kind,
+            "msg": problem["msg"],
+            "ctx": {key: _plain_number(value) for key, value in problem.get("ctx", {}).items()},
+            "input": _short_repr(given),
+            # A check across fields gets the whole mapping as its input: its message names the fields.
+            "show_input": kind not in ("missing", "extra_forbidden")
+            and not (kind == "value_error" and isinstance(given, dict)),
+            "allowed": [],
+            "suggestion": None,
+        }
+        if kind == "string_pattern_mismatch" and field == "company_country":
+            entry["type"] = "iso_country"
+            text = str(given)
+            entry["suggestion"] = text.upper() if len(text) == 2 and text.isalpha() else None
+        if kind == "extra_forbidden":
+            entry["allowed"] = _allowed_fields(schema, problem["loc"][:-1])
+            entry["suggestion"] = close_match(str(problem["loc"][-1]), entry["allowed"])
+        problems.append(entry)
+    return problems
+
+
+def _plain_number(value: Any) -> Any:
+    """Limits as pydantic writes them: 1 rather than 1.0."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def input_error(
+    origin: str, error: ValidationError, schema: type[BaseModel], what: str = "workload"
+) -> InputError:
+    """A pydantic validation error as an ``InputError`` the reader can act on."""
+    problems = validation_problems(error, schema)
+    return InputError(
+        render_problems(origin, problems, what, "en"), problems=problems, origin=origin, what=what
+    )
+
+
+def render_problems(origin: str, problems: list[dict[str, Any]], what: str, lang: str) -> str:
+    from gpu_advisor.engine.i18n.environment import render
+    from gpu_advisor.engine.i18n.formats import Format
+
+    text = render(
+        "input_error.txt.j2",
+        Format(lang=lang),
+        origin=origin,
+        problems=problems,
+        what=what,
+        type_messages=TYPE_MESSAGES,  # type: ignore[arg-type]
+    )
+    return text.rstrip("\n")
+
+
+def _allowed_fields(schema: type[BaseModel], location: tuple[Any, ...]) -> list[str]:
+    model: type[BaseModel] = schema
+    for part in location:
+        annotation = model.model_fields[str(part)].annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            model = annotation
+    return list(model.model_fields)
+
+
+def _short_repr(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,235 @@
+"""The knowledge base as one validated object: its files and the look-ups the calculators use."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.domain.knowledge.entries import (
+    ApiPrice,
+    Citation,
+    Document,
+    Gpu,
+    ModelConfig,
+    Offer,
+    OwnServer,
+    Provider,
+    Strict,
+)
+from gpu_advisor.engine.domain.knowledge.figures import (
+    BytesPerParameter,
+    CardCounts,
+    Concurrency,
+    Efficiency,
+    EuRegionPremium,
+    ExchangeRate,
+    KvCache,
+    MarketFigure,
+    Measurement,
+    PeakToAverage,
+    QuantizationSteps,
+    ReferenceGpu,
+    RestrictedCountry,
+    Schedule,
+    TensorParallelEfficiency,
+    Threshold,
+    ThroughputReference,
+    UtilizationDefault,
+    WorkloadDefault,
+)
+
+
+class VersionedFile(Strict):
+    schema_version: Literal[1]
+
+
+class DocumentsFile(VersionedFile):
+    documents: tuple[Document, ...]
+
+
+class GpusFile(VersionedFile):
+    gpus: tuple[Gpu, ...]
+
+
+class ProvidersFile(VersionedFile):
+    providers: tuple[Provider, ...]
+
+
+class OffersFile(VersionedFile):
+    offers: tuple[Offer, ...]
+
+
+class ApiPricesFile(VersionedFile):
+    apis: tuple[ApiPrice, ...]
+
+
+class OwnHardwareFile(VersionedFile):
+    servers: tuple[OwnServer, ...]
+
+
+class ModelsFile(VersionedFile):
+    models: tuple[ModelConfig, ...]
+
+
+class ThresholdsFile(VersionedFile):
+    thresholds: tuple[Threshold, ...]
+
+
+class SchedulesFile(VersionedFile):
+    schedules: tuple[Schedule, ...]
+
+
+class SizingFile(VersionedFile):
+    bytes_per_parameter: tuple[BytesPerParameter, ...]
+    card_counts: CardCounts
+    kv_cache: KvCache
+    reference_gpu: ReferenceGpu
+    quantization_steps: QuantizationSteps
+
+
+class ExportControlFile(VersionedFile):
+    restricted_countries: tuple[RestrictedCountry, ...]
+
+
+class ExchangeRatesFile(VersionedFile):
+    rates: tuple[ExchangeRate, ...]
+
+
+class MarketFiguresFile(VersionedFile):
+    figures: tuple[MarketFigure, ...]
+
+
+class PricingAssumptionsFile(VersionedFile):
+    eu_region_premium: EuRegionPremium
+
+
+class CalibrationFile(VersionedFile):
+    measurements: tuple[Measurement, ...]
+    references: tuple[ThroughputReference, ...]
+
+
+class ThroughputFile(VersionedFile):
+    efficiency: Efficiency
+    tensor_parallel: tuple[TensorParallelEfficiency, ...]
+    concurrency: Concurrency
+    peak_to_average: tuple[PeakToAverage, ...]
+
+
+class WorkloadDefaultsFile(VersionedFile):
+    defaults: tuple[WorkloadDefault, ...]
+    utilization_by_load_pattern: tuple[UtilizationDefault, ...]
+
+
+class Knowledge(Strict):
+    """The whole knowledge base, validated and cross-checked."""
+
+    documents: DocumentsFile
+    gpus: GpusFile
+    providers: ProvidersFile
+    offers: OffersFile
+    api_prices: ApiPricesFile
+    own_hardware: OwnHardwareFile
+    models: ModelsFile
+    thresholds: ThresholdsFile
+    schedules: SchedulesFile
+    sizing: SizingFile
+    export_control: ExportControlFile
+    exchange_rates: ExchangeRatesFile
+    workload_defaults: WorkloadDefaultsFile
+    market_figures: MarketFiguresFile
+    pricing_assumptions: PricingAssumptionsFile
+    throughput: ThroughputFile
+    calibration: CalibrationFile
+
+    # -- look-ups ----------------------------------------------------------------------------------------
+    def gpu(self, gpu_id: str) -> Gpu:
+        return _by_id(self.gpus.gpus, gpu_id)
+
+    def provider(self, provider_id: str) -> Provider:
+        return _by_id(self.providers.providers, provider_id)
+
+    def model(self, model_id: str) -> ModelConfig:
+        return _by_id(self.models.models, model_id)
+
+    def document(self, document_id: str) -> Document:
+        return _by_id(self.documents.documents, document_id)
+
+    def schedule(self, schedule_id: str) -> Schedule:
+        return _by_id(self.schedules.schedules, schedule_id)
+
+    def calendar_hours_per_month(self) -> float:
+        """The hours of a whole month: what a reservation bills and an owned machine stands, the
+        around-the-clock schedule's."""
+        return self.schedule("always").hours_per_month
+
+    def peak_to_average(self, load_pattern: str) -> PeakToAverage:
+        return next(p for p in self.throughput.peak_to_average if p.load_pattern == load_pattern)
+
+    def threshold(self, key: str) -> Threshold:
+        return _thresholds_by_key(self.thresholds.thresholds)[key]
+
+    def figure(self, figure_id: str) -> MarketFigure:
+        return _by_id(self.market_figures.figures, figure_id)
+
+    def figures_by_id(self) -> dict[str, MarketFigure]:
+        return {figure.id: figure for figure in self.market_figures.figures}
+
+    def threshold_values(self) -> dict[str, float]:
+        return {t.key: t.value for t in self.thresholds.thresholds}
+
+    def export_restricted(self, country: str) -> bool:
+        """The country is on the documents' export-control list for data-center GPUs."""
+        return any(entry.country == country for entry in self.export_control.restricted_countries)
+
+    def workload_default_values(self) -> dict[str, Any]:
+        """Workload field -> the value used when a workload leaves it out."""
+        return {entry.field: entry.value for entry in self.workload_defaults.defaults}
+
+    def bytes_per_parameter(self, precision: str) -> float:
+        for entry in self.sizing.bytes_per_parameter:
+            if entry.precision == precision:
+                return entry.bytes
+        raise KeyError(precision)
+
+    def own_server(self, server_id: str | None = None) -> OwnServer:
+        """The server with ``server_id``, or the default one."""
+        servers = self.own_hardware.servers
+        if server_id is None:
+            return next(server for server in servers if server.default)
+        return _by_id(servers, server_id)
+
+    def eur_to_usd(self) -> ExchangeRate:
+        for rate in self.exchange_rates.rates:
+            if rate.from_currency == "EUR" and rate.to_currency == "USD":
+                return rate
+        raise KeyError("EUR->USD")
+
+    def offer_regions_by_jurisdiction(self, offer: Offer) -> dict[str, tuple[str, ...]]:
+        """The offer's region IDs grouped by jurisdiction, jurisdictions in sorted order."""
+        regions = {region.id: region for region in self.provider(offer.provider).regions}
+        grouped: dict[str, list[str]] = {}
+        for region_id in offer.regions:
+            grouped.setdefault(regions[region_id].jurisdiction, []).append(region_id)
+        return {jurisdiction: tuple(grouped[jurisdiction]) for jurisdiction in sorted(grouped)}
+
+
+def _by_id(entries: tuple[Any, ...], entry_id: str) -> Any:
+    return _index_by_id(entries)[entry_id]
+
+
+@per_object
+def _thresholds_by_key(thresholds: tuple[Threshold, ...]) -> dict[str, Threshold]:
+    return {threshold.key: threshold for threshold in reversed(thresholds)}  # the first of duplicates
+
+
+@per_object
+def _index_by_id(entries: tuple[Any, ...]) -> dict[str, Any]:
+    return {entry.id: entry for entry in reversed(entries)}  # the first of duplicates, as a scan finds
+
+
+def cite(citation: Citation, knowledge: Knowledge) -> str:
+    """'Title (date), section' for a document citation; 'title <url>' for a public page."""
+    if citation.document is not None:
+        document = knowledge.document(citation.document)
+        return f"{document.title} ({document.as_of.isoformat()}), {citation.section}"
+    return f"{citation.title} <{citation.url}>" if citation.title else str(citation.url)

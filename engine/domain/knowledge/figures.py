@@ -1,0 +1,163 @@
+"""The knowledge base's figures and assumptions: thresholds, schedules, sizing, throughput and
+calibration figures, defaults. Every entry carries ``source`` and ``as_of``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from gpu_advisor.engine.domain.choices import Interconnect, Precision
+from gpu_advisor.engine.domain.knowledge.entries import PositiveFloat, Sourced
+
+
+class Threshold(Sourced):
+    key: str
+    value: float
+    unit: str
+    description: str
+    currency: Literal["USD", "EUR"] | None = None
+    """For money thresholds: EUR values are converted to USD at the catalog's dated rate."""
+
+
+class Schedule(Sourced):
+    id: Literal["always", "workdays", "office_hours"]
+    hours_per_month: PositiveFloat
+    hours_per_day: PositiveFloat
+    days_per_month: PositiveFloat
+    description: str
+
+
+class BytesPerParameter(Sourced):
+    precision: Precision
+    bytes: PositiveFloat
+
+
+class CardCounts(Sourced):
+    counts: tuple[int, ...] = Field(min_length=1)
+    node_gpus: int = Field(gt=0)
+
+    @field_validator("counts")
+    @classmethod
+    def _ascending(cls, counts: tuple[int, ...]) -> tuple[int, ...]:
+        if list(counts) != sorted(set(counts)) or counts[0] < 1:
+            raise ValueError("counts must be positive, ascending and unique")
+        return counts
+
+
+class KvCache(Sourced):
+    bytes_per_element_by_precision: dict[Precision, PositiveFloat]
+
+
+class ReferenceGpu(Sourced):
+    gpu: str
+
+
+class QuantizationSteps(Sourced):
+    steps: dict[Precision, Precision]
+
+
+class RestrictedCountry(Sourced):
+    country: str = Field(pattern=r"^[A-Z]{2}$")
+    name: str
+
+
+class ExchangeRate(Sourced):
+    from_currency: Literal["EUR", "USD"]
+    to_currency: Literal["EUR", "USD"]
+    rate: PositiveFloat
+
+
+class WorkloadDefault(Sourced):
+    field: str
+    value: str | int | float | bool
+
+
+class MarketFigure(Sourced):
+    """A figure of the documents that is neither an offer nor a spec: a range or a single value."""
+
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    description: str
+    value_low: float
+    value_high: float
+    unit: str
+
+    @model_validator(mode="after")
+    def _ordered(self) -> MarketFigure:
+        if self.value_low > self.value_high:
+            raise ValueError("value_low must not exceed value_high")
+        return self
+
+
+class EuRegionPremium(Sourced):
+    value: float = Field(ge=0, lt=1)
+    value_low: float = Field(ge=0, lt=1)
+    value_high: float = Field(ge=0, lt=1)
+
+
+class Efficiency(Sourced):
+    decode_bandwidth_share: float = Field(gt=0, le=1)
+    compute_share: float = Field(gt=0, le=1)
+    kv_memory_share: float = Field(gt=0, le=1)
+
+
+class TensorParallelEfficiency(Sourced):
+    interconnect: Interconnect
+    efficiency_per_doubling: float = Field(gt=0, le=1)
+
+
+class Concurrency(Sourced):
+    max_sequences: int = Field(ge=1)
+    min_sequences_at_full_context: int = Field(ge=1)
+
+
+class PeakToAverage(Sourced):
+    load_pattern: Literal["steady", "variable", "batch"]
+    factor: float = Field(ge=1)
+    waits_for_paid_hours: bool = False
+    """Requests wait for the paid hours (a batch job), so fewer paid hours than the schedule's serve the
+    month's requests in them; otherwise requests arrive on the schedule, paid or not."""
+
+
+class Measurement(Sourced):
+    """A published throughput measurement of one replica."""
+
+    id: str
+    model: str
+    precision: Precision
+    gpu: str
+    gpus: int = Field(ge=1)
+    input_tokens: int = Field(gt=0)
+    output_tokens: int = Field(gt=0)
+    concurrency: int | None = Field(ge=1)
+    output_tokens_per_second: PositiveFloat | None
+    total_tokens_per_second: PositiveFloat | None
+    time_to_first_token_ms: PositiveFloat | None
+    inter_token_latency_ms: PositiveFloat | None
+    engine: str | None
+    tolerance: float | None = Field(gt=0)
+    """Largest relative error of the estimate accepted by the tests; None: shown, not held to it."""
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _one_throughput(self) -> Measurement:
+        if (self.output_tokens_per_second is None) == (self.total_tokens_per_second is None):
+            raise ValueError("give exactly one of output_tokens_per_second and total_tokens_per_second")
+        return self
+
+
+class ThroughputReference(Sourced):
+    """A published throughput figure that names too little (hardware, lengths) to calibrate with."""
+
+    id: str
+    description: str
+    value: float
+    unit: str
+    note: str | None = None
+
+
+class UtilizationDefault(Sourced):
+    load_pattern: Literal["steady", "variable", "batch"]
+    utilization: float = Field(gt=0, le=1)
+    latency_sensitive: bool

@@ -1,0 +1,351 @@
+"""Result models: what ``size``, ``tco`` and ``recommend`` return, as JSON and to the templates.
+
+Field names are a contract with other tools: add fields freely, never rename.
+
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from gpu_advisor.engine.domain.choices import Deployment, PricingKind, Severity, Topic
+from gpu_advisor.engine.domain.load import Load
+
+RESULT_SCHEMA_VERSION = 1
+
+
+class ResultModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, protected_namespaces=())
+
+
+class GpuSizing(ResultModel):
+    gpu: str
+    name: str
+    memory_gb: float
+    interconnect: str
+    segment: str
+    gpus_for_weights: int | None
+    gpus_recommended: int | None
+    """Usual count with KV reserve; None where that GPU should not serve the model."""
+    gpus_with_kv_reserve: int | None
+    kv_headroom_gb: float | None
+    kv_tokens_capacity: int | None
+    not_recommended_by: tuple[str, ...]
+    replicas: int | None
+    """Replicas the peak load needs on this GPU (None without a load, or where the GPU is not recommended)."""
+    gpus_total: int | None
+    """replicas x gpus_recommended."""
+    requests_per_second_per_replica: float | None
+    output_tokens_per_second_per_replica: float | None
+    utilization: float | None
+    """Derived: average load over the replicas' capacity."""
+    time_to_first_token_ms: float | None
+    time_per_output_token_ms: float | None
+
+
+class Finding(ResultModel):
+    rule_id: str
+    subject: str | None
+    """What the rule fired on when it fires once per item (the GPU of a gpu_fit fact); None otherwise."""
+    topic: Topic
+    severity: Severity
+    title: str
+    message: str
+    rationale: str
+    source: str
+    origin: Literal["builtin", "organization"] = "builtin"
+    """Organization rules come from --policy files."""
+
+
+class SizeResult(ResultModel):
+    schema_version: int = RESULT_SCHEMA_VERSION
+    model: str | None
+    params_b: float
+    active_params_b: float
+    precision: str
+    bytes_per_parameter: float
+    weights_gb: float
+    kv_bytes_per_token: float | None
+    kv_bytes_per_token_used: float
+    """The KV figure sizing and throughput use: the model's own, or the closest catalog model's."""
+    kv_estimated_from: str | None
+    context_tokens: int
+    min_sequences_at_full_context: int
+    """The usual card count holds the KV cache of this many full-context sequences."""
+    load: Load | None
+    gpus: tuple[GpuSizing, ...]
+    findings: tuple[Finding, ...]
+
+
+class UsdPerGpuHour(ResultModel):
+    capital: float
+    power: float
+    rack: float
+    total: float
+
+
+class BreakEven(ResultModel):
+    provider: str
+    offer: str
+    gpu: str
+    pricing: PricingKind
+    usd_per_gpu_hour: float
+    utilization: float
+    as_of: dt.date
+
+
+class TcoScenario(ResultModel):
+    name: str
+    server_price_usd: float
+    residual: float
+    usd_per_gpu_hour: UsdPerGpuHour
+
+
+class TcoResult(ResultModel):
+    schema_version: int = RESULT_SCHEMA_VERSION
+    server: str
+    gpu: str
+    server_price_usd: float
+    gpus_per_server: int
+    months: int
+    hours_per_month: float
+    hours_written_off: float
+    gpu_watts: float
+    power_overhead: float
+    node_kw: float
+    usd_per_kwh: float
+    rack_usd_per_month: float
+    residual: float
+    power_usd_per_month: float
+    server_usd_per_month: float
+    usd_per_gpu_hour: UsdPerGpuHour
+    break_even: tuple[BreakEven, ...]
+    scenarios: tuple[TcoScenario, ...]
+    overridden: tuple[str, ...]
+    source: str
+    as_of: dt.date
+
+
+class Option(ResultModel):
+    provider: str
+    offer: str
+    gpu: str
+    jurisdiction: str
+    """Jurisdiction of this option's regions (EU, US, UK, unknown); an offer yields one option per
+    jurisdiction of its regions."""
+    regions: tuple[str, ...]
+    gpus: int
+    """Cards the workload needs (replicas x cards per replica)."""
+    gpus_rented: int
+    """Cards paid for: offers sold as whole 8-GPU instances round up."""
+    replicas: int
+    utilization: float
+    """Derived from the load on this option's replicas (the input's utilization does not change it)."""
+    usd_per_gpu_hour: float
+    price_basis: Literal["list", "eu_premium_estimate"]
+    """list: the catalog's list price; eu_premium_estimate: a US list price plus the EU premium."""
+    usd_per_hour: float
+    billed_hours_per_month: float
+    """The workload's paid hours, or every calendar hour for a reservation."""
+    usd_per_month: float
+    eu: bool
+    pricing: PricingKind
+    commitment_months: int | None = None
+    """Reservations: the term one commits to."""
+    interconnect: str
+    provider_kind: str
+    enterprise_sla: bool
+    chosen: bool
+    excluded_by: tuple[str, ...]
+    as_of: dt.date
+    source: str
+
+
+class ApiCost(ResultModel):
+    api: str
+    name: str
+    kind: str
+    currency: str
+    usd_per_month: float
+    usd_per_request: float
+    as_of: dt.date
+    compared: bool
+    """The API the cost comparison uses: a hosted open-weights model of the workload's size class."""
+    model_params_b: float | None = None
+    """The size of the hosted open model; None for a proprietary one."""
+
+
+class OwnHardware(ResultModel):
+    applicable: bool
+    server: str
+    server_name: str
+    gpus_per_server: int
+    gpu: str
+    nodes: int
+    gpus_needed: int
+    node_utilization: float
+    usd_per_gpu_hour: UsdPerGpuHour
+    usd_per_month: float
+    break_even_utilization: float | None
+    compared_with: str | None
+    rent_usd_per_gpu_hour: float | None
+    """The compared offer's price per GPU-hour."""
+    break_even_low_price: float | None
+    """Break-even at the low and high end of the server price range, and with the residual value."""
+    break_even_high_price: float | None
+    break_even_residual: float | None
+    server_price_usd_low: float
+    server_price_usd_high: float
+    residual_share_scenario: float
+
+
+class Proposal(ResultModel):
+    rule_id: str
+    deployment: Deployment
+    precedence: int
+    status: Literal["won", "lost", "ruled_out"]
+    ruled_out_by: tuple[str, ...]
+
+
+class Resolution(ResultModel):
+    winner_rule_id: str
+    proposals: tuple[Proposal, ...]
+    ruled_out: dict[str, tuple[str, ...]] = {}
+    """Deployment -> IDs of the fired rules that rule it out (whatever the precedence they beat)."""
+
+
+class Decision(ResultModel):
+    deployment: Deployment
+    pricing: PricingKind | None
+    provider: str | None
+    offer: str | None
+    gpu: str | None
+    gpus: int | None
+    usd_per_month: float | None
+    cost_is_estimate: bool = False
+    """True for serverless: estimated from the documents' break-even, not from a price."""
+    estimate_break_even_utilization: float | None = None
+    """For an estimated cost: the utilization at which serverless is taken to cost as much as dedicated."""
+    deciding_rule_id: str
+
+
+class DecisionSummary(ResultModel):
+    """What a recommendation decides, without its texts and tables: for batch tables and sweeps, which
+    show nothing else and so need not render it."""
+
+    schema_version: int = RESULT_SCHEMA_VERSION
+    workload: str
+    decision: Decision
+    fired_rules: tuple[str, ...]
+    attention: tuple[str, ...]
+    """IDs of the fired rules with a critical or warning finding, in catalog order."""
+
+
+class WorkloadSummary(ResultModel):
+    name: str
+    model: str | None
+    params_b: float
+    active_params_b: float
+    precision: str
+    custom_weights: bool
+    requests_per_day: int
+    avg_input_tokens: int
+    avg_output_tokens: int
+    context_tokens: int
+    load_pattern: str
+    schedule: str
+    hours_per_month: float
+    days_per_month: float
+    utilization: float
+    utilization_source: str
+    latency_sensitive: bool
+    personal_data: bool
+    on_premises_required: bool
+    model_stable: bool
+    company_country: str
+    volume_growing: bool
+    devops_capacity: bool
+    business_critical: bool
+    framework: str
+    needs_gpu: bool
+    defaults_used: tuple[str, ...]
+
+
+class PriceDate(ResultModel):
+    document: str
+    title: str
+    as_of: dt.date
+    used_for: str
+
+
+class UncheckedMeasurement(ResultModel):
+    """A published measurement shown beside the estimate but not held to a tolerance."""
+
+    id: str
+    published: float
+    metric: str
+    error: float
+    """The estimate's relative error against the published figure."""
+
+
+class ThroughputAccuracy(ResultModel):
+    """How far the throughput estimate was from the published measurements it is held to."""
+
+    lowest_error: float
+    highest_error: float
+    measurements: int
+    unchecked: tuple[UncheckedMeasurement, ...] = ()
+    """Measurements shown but not held to a tolerance (conditions unknown), with their error."""
+
+
+class BuyVersusRent(ResultModel):
+    utilization: tuple[float, ...]
+    own_usd_per_month: tuple[float, ...]
+    rent_usd_per_month: tuple[float, ...]
+    compared_with: str
+    break_even_utilization: float
+
+
+class ApiVersusSelfHosted(ResultModel):
+    requests_per_day: tuple[int, ...]
+    api_usd_per_month: tuple[float, ...]
+    self_hosted_usd_per_month: tuple[float, ...]
+    api: str
+    self_hosted: str
+    """The self-hosted step line's label, in English (the memo builds its own from the fields below)."""
+    self_hosted_provider: str = ""
+    self_hosted_offer: str = ""
+    self_hosted_gpu: str = ""
+    self_hosted_cards_per_replica: int = 0
+
+
+class Charts(ResultModel):
+    buy_versus_rent: BuyVersusRent | None
+    api_versus_self_hosted: ApiVersusSelfHosted | None
+
+
+class Recommendation(ResultModel):
+    schema_version: int = RESULT_SCHEMA_VERSION
+    evaluated_on: dt.date
+    workload: WorkloadSummary
+    decision: Decision
+    resolution: Resolution
+    sizing: SizeResult
+    load: Load
+    throughput_accuracy: ThroughputAccuracy
+    replicas: int | None
+    """Replicas of the chosen option (or of the best rental when none is chosen)."""
+    options: tuple[Option, ...]
+    best_option: Option | None
+    """The cheapest option no rule excluded (within a preferred pricing kind), whatever the decision."""
+    api_costs: tuple[ApiCost, ...]
+    own_hardware: OwnHardware
+    findings: tuple[Finding, ...]
+    fired_rules: tuple[str, ...]
+    price_dates: tuple[PriceDate, ...]
+    charts: Charts
+    exchange_rate_usd_per_eur: float
+    exchange_rate_as_of: dt.date

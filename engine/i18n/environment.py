@@ -1,0 +1,258 @@
+"""The Jinja environments: templates from ``templates/``, rule messages from the rule declarations, the
+message catalogs of each language, and the number and money formats every text shares.
+
+Every text gpu-advisor writes goes through here. Templates mark their sentences for translation
+(``_()`` and ``{% trans %}``); ``templates/i18n/<lang>.yaml`` maps each English sentence to its
+translation. Numbers and money follow the language (1,420.32 in English, 1.420,32 in German) and the
+chosen currency: amounts are computed in USD and shown in EUR at the knowledge base's dated rate.
+
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import jinja2
+import yaml
+
+from gpu_advisor.engine.common.parse_cache import SAFE_LOADER, cache_directory
+from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
+from gpu_advisor.templates import TEMPLATES_DIR
+
+I18N_DIR = TEMPLATES_DIR / "i18n"
+
+
+def _format(context: jinja2.runtime.Context) -> Format:
+    fmt = context.get("fmt")
+    return fmt if isinstance(fmt, Format) else DEFAULT_FORMAT
+
+
+@jinja2.pass_context
+def _num(context: jinja2.runtime.Context, value: float | int, digits: int = 0) -> str:
+    return _format(context).number(value, digits)
+
+
+@jinja2.pass_context
+def _money(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).money(value)
+
+
+@jinja2.pass_context
+def _money0(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).money(value, 0)
+
+
+@jinja2.pass_context
+def _money_small(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).money_small(value)
+
+
+@jinja2.pass_context
+def _pct(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).pct(value)
+
+
+@jinja2.pass_context
+def _signed_pct(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).signed_pct(value)
+
+
+@jinja2.pass_context
+def _gb(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).gb(value)
+
+
+def _range(context: jinja2.runtime.Context, figure: Any, write: Any) -> str:
+    low, high = write(figure.value_low), write(figure.value_high)
+    if low == high:
+        return low
+    return f"{low} {'bis' if _format(context).lang == 'de' else 'to'} {high}"
+
+
+@jinja2.pass_context
+def _range_pct(context: jinja2.runtime.Context, figure: Any) -> str:
+    """A market figure that is a share, as the documents write it: '60 to 90 %' or '44 %'."""
+    low, high = (f"{v * 100:.0f}" for v in (figure.value_low, figure.value_high))
+    if low == high:
+        return f"{low} %"
+    return f"{low} {'bis' if _format(context).lang == 'de' else 'to'} {high} %"
+
+
+@jinja2.pass_context
+def _range_num(context: jinja2.runtime.Context, figure: Any) -> str:
+    return _range(context, figure, _format(context).number)
+
+
+@jinja2.pass_context
+def _range_money(context: jinja2.runtime.Context, figure: Any) -> str:
+    return _range(context, figure, _format(context).money)
+
+
+FILTERS: dict[str, Any] = {
+    "num": _num,
+    "money": _money,
+    "money0": _money0,
+    "money_small": _money_small,
+    "pct": _pct,
+    "signed_pct": _signed_pct,
+    "gb": _gb,
+    "range_pct": _range_pct,
+    "range_num": _range_num,
+    "range_money": _range_money,
+    # The first names of the money filters, kept for templates written before EUR output.
+    "usd": _money,
+    "usd0": _money0,
+    "usd_small": _money_small,
+    "range_usd": _range_money,
+}
+
+
+def bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between runs in the user's cache directory (the memo template takes a
+    tenth of a second to compile); keyed by the template's source, so an edited template is recompiled.
+    None where no cache directory can be written: then every run compiles."""
+    directory = cache_directory("jinja")
+    return None if directory is None else ForgivingBytecodeCache(str(directory))
+
+
+class ForgivingBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """A cache directory removed, made read-only or full after start-up costs a compile, not the run."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """English sentence -> translation for ``lang`` (empty for English)."""
+    if lang == "en":
+        return {}
+    path = I18N_DIR / f"{lang}.yaml"
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or {}
+    return {str(key): str(value) for key, value in data.get("messages", {}).items()}
+
+
+def translate(lang: str, message: str) -> str:
+    """One sentence of the catalog, for text written outside a template (chart labels)."""
+    return catalog(lang).get(message, message)
+
+
+def environment(lang: str = "en", sandboxed: bool = False) -> jinja2.Environment:
+    """One environment per language: the gettext callables installed are the language's catalog.
+
+    ``sandboxed``: for the messages of organization rules (``MessageSandbox``). It compiles without the
+    bytecode cache, whose entries are found by template name and source alone, so that a sandboxed
+    message never runs code compiled outside the sandbox."""
+    return _environment(lang, sandboxed)
+
+
+@cache
+def _environment(lang: str, sandboxed: bool) -> jinja2.Environment:
+    kind: type[jinja2.Environment] = message_sandbox() if sandboxed else jinja2.Environment
+    env = kind(
+        loader=jinja2.ChoiceLoader([_MESSAGES, jinja2.FileSystemLoader(str(TEMPLATES_DIR))]),
+        bytecode_cache=None if sandboxed else bytecode_cache(),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
+    )
+    env.filters.update(FILTERS)
+    messages = catalog(lang)
+
+    def gettext(message: str) -> str:
+        return messages.get(message, message)
+
+    def ngettext(singular: str, plural: str, count: int) -> str:
+        return gettext(singular if count == 1 else plural)
+
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+@cache
+def message_sandbox() -> type[jinja2.Environment]:
+    """Jinja's immutable sandbox, with pydantic models read as data.
+
+    An organization's rule messages are templates from a policy file: input, not code. Jinja's sandbox
+    refuses attributes starting with an underscore, a function's internals and changes to lists and
+    dicts, but would still let a message call a model's methods (``parse_raw`` unpickles). Here a
+    model shows its fields and nothing else, and a class shows nothing. Imported when a policy is used:
+    the built-in rules do not need it."""
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    from pydantic import BaseModel
+
+    class MessageSandbox(ImmutableSandboxedEnvironment):
+        def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+            if isinstance(obj, BaseModel):
+                return attr in type(obj).model_fields
+            if isinstance(obj, type):
+                return False
+            return bool(super().is_safe_attribute(obj, attr, value))
+
+    return MessageSandbox
+
+
+class MessageLoader(jinja2.BaseLoader):
+    """Rule messages as named templates, so the bytecode cache keeps them compiled between runs like
+    the template files (compiling the messages a recommendation fires took longer than rendering
+    it). A message is registered under a name derived from its text before it is loaded."""
+
+    PREFIX = "rule-message/"
+
+    def __init__(self) -> None:
+        self.sources: dict[str, str] = {}
+
+    def register(self, source: str) -> str:
+        name = self.PREFIX + hashlib.sha256(source.encode("utf-8")).hexdigest()
+        self.sources[name] = source
+        return name
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, None, Callable[[], bool]]:
+        source = self.sources.get(template)
+        if source is None:
+            raise jinja2.TemplateNotFound(template)
+        return source, None, lambda: True
+
+    def list_templates(self) -> list[str]:
+        """None to list: messages are registered as they are used, not found on disk."""
+        return []
+
+
+_MESSAGES = MessageLoader()
+
+
+@cache
+def message_template(lang: str, source: str, sandboxed: bool = False) -> jinja2.Template:
+    """A rule message compiled once per language (the filters and catalog differ); ``sandboxed`` for an
+    organization's rules (see ``environment``)."""
+    return environment(lang, sandboxed).get_template(_MESSAGES.register(source))
+
+
+def render_compiled_message(template: jinja2.Template, context: dict[str, Any]) -> str:
+    """Render a compiled message with ``context`` as its whole context: the caller puts in the
+    template's globals and ``fmt``. ``Template.render`` would copy every variable over the globals
+    first, which cost more than the rendering of a short message itself."""
+    try:
+        text = "".join(template.root_render_func(template.new_context(context, shared=True)))
+    except Exception:
+        # As Template.render does: the error then points at the message's own line.
+        template.environment.handle_exception()
+    return " ".join(text.split())
+
+
+def render(template_name: str, fmt: Format = DEFAULT_FORMAT, **context: Any) -> str:
+    return environment(fmt.lang).get_template(template_name).render(**context, fmt=fmt)

@@ -1,0 +1,79 @@
+"""How numbers and money are written in each language and currency."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Literal
+
+Language = Literal["en", "de"]
+
+
+LANGUAGES: tuple[str, ...] = ("en", "de")
+
+
+Currency = Literal["USD", "EUR"]
+
+
+@dataclass(frozen=True)
+class Format:
+    """How numbers and money are written: language, currency and the dated USD-per-EUR rate."""
+
+    lang: Language = "en"
+    currency: Currency = "USD"
+    usd_per_eur: float = 1.0
+
+    def number(self, value: float | int, digits: int = 0) -> str:
+        """1234567.8 -> '1,234,568' (en) or '1.234.568' (de); small non-integers keep the digits that
+        make them readable."""
+        trim = False
+        if isinstance(value, float) and digits == 0 and not value.is_integer() and abs(value) < 100:
+            digits, trim = (2 if abs(value) < 10 else 1), True
+        text = f"{value:,.{digits}f}"
+        if trim and "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return self._localize(text)
+
+    def _localize(self, text: str) -> str:
+        if self.lang == "de":
+            return text.replace(",", "\0").replace(".", ",").replace("\0", ".")
+        return text
+
+    def money(self, usd: float, digits: int = 2) -> str:
+        """An amount computed in USD, in the chosen currency: '$1,963.70', '€1,692.84' or '1.692,84 €'."""
+        amount = usd / self.usd_per_eur if self.currency == "EUR" else usd
+        sign = "-" if amount < 0 else ""
+        text = self._localize(f"{abs(amount):,.{digits}f}")
+        symbol = "€" if self.currency == "EUR" else "$"
+        if self.lang == "de":
+            return f"{sign}{text} {symbol}"
+        return f"{sign}{symbol}{text}"
+
+    def money_small(self, usd: float) -> str:
+        """Per-request amounts under one unit keep three significant digits, at least two decimals and
+        no trailing zeros beyond them: 0.0000163 -> '$0.0000163', 0.016 -> '$0.016', 0.35 -> '$0.35'
+        (two decimals alone would show GPT-4o's $0.016 and Claude's $0.021 both as $0.02)."""
+        if usd == 0:
+            return self.money(0, 0)
+        amount = usd / self.usd_per_eur if self.currency == "EUR" else usd
+        if abs(amount) >= 1:
+            return self.money(usd)
+        exponent = Decimal(f"{abs(amount):.3g}").normalize().as_tuple().exponent
+        return self.money(usd, max(2, -int(exponent)))
+
+    def pct(self, share: float) -> str:
+        """A share as a whole percentage: 0.6098 -> '61 %' (the documents' style, in both languages); a
+        share above zero that would round to 0 is '< 1 %', so a lightly used GPU does not read as idle."""
+        whole = f"{share * 100:.0f}"
+        return "< 1 %" if share > 0 and whole == "0" else f"{whole} %"
+
+    def signed_pct(self, share: float) -> str:
+        """A relative error: 0.084 -> '+8 %', -0.12 -> '-12 %', 0.003 -> '0 %'."""
+        rounded = round(share * 100)
+        return "0 %" if rounded == 0 else f"{rounded:+d} %"
+
+    def gb(self, value: float) -> str:
+        return self.number(round(value, 1)) if not float(value).is_integer() else self.number(int(value))
+
+
+DEFAULT_FORMAT = Format()

@@ -1,0 +1,56 @@
+"""Stage 1: which GPUs may serve one replica of the model (the GPU-fit facts)."""
+
+from __future__ import annotations
+
+from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, GpuFit, SizingFigures
+from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.rulebook.durable import FactSession, Firing
+from gpu_advisor.engine.rulebook.facts import GpuFitFact
+
+WORKLOAD_SCENARIO = "workload"
+
+
+QUANTIZED_SCENARIO = "quantized"
+
+
+def gpu_fit_fact(
+    fit: GpuFit, figures: SizingFigures, knowledge: Knowledge, scenario: str, reference: GpuFit
+) -> GpuFitFact:
+    """``reference``: the fit on the reference GPU, which every GPU's fact compares itself with."""
+    gpu = knowledge.gpu(fit.gpu)
+    node_gpus = knowledge.sizing.card_counts.node_gpus
+    native = figures.precision != "fp8" or gpu.fp8_dense_tflops is not None
+    return GpuFitFact(
+        scenario=scenario,
+        gpu=fit.gpu,
+        vendor=gpu.vendor,
+        interconnect=fit.interconnect,
+        segment=fit.segment,
+        memory_gb=float(fit.memory_gb),
+        weights_gb=float(figures.weights_gb),
+        gpus_for_weights=fit.gpus_for_weights or 0,
+        gpus_with_kv_reserve=fit.gpus_with_kv_reserve or 0,
+        multi_card=fit.multi_card,
+        fits=fit.gpus_with_kv_reserve is not None,
+        needs_two_nodes=fit.gpus_for_weights is None or fit.gpus_for_weights > node_gpus,
+        node_memory_gb=float(node_gpus * fit.memory_gb),
+        native_precision=native,
+        reference_gpus=reference.gpus_with_kv_reserve or 0,
+    )
+
+
+@per_object(entries=2 * SIZINGS_KEPT)  # a sizing serves as given and as a quantized variant
+def gpu_fit_facts(knowledge: Knowledge, figures: SizingFigures, scenario: str, /) -> tuple[GpuFitFact, ...]:
+    """The GPU-fit facts of one sizing, in catalog order: the same for every workload with this sizing,
+    so built and validated once (facts are frozen). The engine still evaluates them in every session."""
+    reference = next(f for f in figures.fits if f.gpu == knowledge.sizing.reference_gpu.gpu)
+    return tuple(gpu_fit_fact(fit, figures, knowledge, scenario, reference) for fit in figures.fits)
+
+
+def assert_gpu_fits(
+    session: FactSession, figures: SizingFigures, knowledge: Knowledge, scenario: str
+) -> list[Firing]:
+    return [
+        firing for fact in gpu_fit_facts(knowledge, figures, scenario) for firing in session.assert_fact(fact)
+    ]

@@ -1,0 +1,71 @@
+"""Progress of a batch run on standard error: a bar on a terminal, error lines otherwise."""
+
+from __future__ import annotations
+
+
+class StderrReport:
+    """No progress bar (standard error is not a terminal): errors are printed line by line."""
+
+    def advance(self, rows: int) -> None:
+        pass
+
+    def report(self, message: str) -> None:
+        import sys
+
+        print(message, file=sys.stderr, flush=True)
+
+
+class TerminalProgress:
+    """A rich progress bar on standard error with rate and time left. It refreshes from the calling
+    thread only (no refresh thread), so worker processes are never forked beside a running thread."""
+
+    def __init__(self, total: int | None) -> None:
+        import time
+
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._clock = time.monotonic
+        self._last_refresh = 0.0
+        self._progress = Progress(
+            TextColumn("evaluating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("elapsed,"),
+            TimeRemainingColumn(),
+            TextColumn("left"),
+            console=Console(stderr=True),
+            auto_refresh=False,
+            transient=False,
+        )
+        self._task = self._progress.add_task("batch", total=total, rate="")
+
+    def __enter__(self) -> TerminalProgress:
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.refresh()
+        self._progress.stop()
+
+    def advance(self, rows: int) -> None:
+        self._progress.advance(self._task, rows)
+        now = self._clock()
+        if now - self._last_refresh >= 0.1:
+            speed = self._progress.tasks[0].speed
+            rate = f"{speed:,.0f} workloads/s" if speed else ""
+            self._progress.update(self._task, rate=rate)
+            self._progress.refresh()
+            self._last_refresh = now
+
+    def report(self, message: str) -> None:
+        self._progress.console.print(message, markup=False, highlight=False)

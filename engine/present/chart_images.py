@@ -1,0 +1,78 @@
+"""PNG files of the memo's charts (``recommend --charts DIR``), drawn with matplotlib from the same data
+as the Mermaid charts in the memo. Imported only when asked for: matplotlib is slow to import.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.i18n.environment import translate as translate_to
+from gpu_advisor.engine.i18n.formats import Format
+
+
+def write_charts(
+    result: Recommendation, directory: Path, fmt: Format, relative_to: Path | None = None
+) -> dict[str, str]:
+    """Write the charts that have data; return their titles with the path the memo links to."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"--charts: cannot create {directory} ({error.strerror})") from None
+
+    def translate(message: str) -> str:
+        return translate_to(fmt.lang, message)
+
+    scale = fmt.usd_per_eur if fmt.currency == "EUR" else 1.0
+    written: dict[str, str] = {}
+    charts = result.charts
+
+    if charts.buy_versus_rent is not None:
+        chart = charts.buy_versus_rent
+        title = translate("Monthly cost against node utilization")
+        figure, axes = plt.subplots(figsize=(7, 4), dpi=100)
+        percent = [u * 100 for u in chart.utilization]
+        axes.plot(percent, [v / scale for v in chart.own_usd_per_month], label=translate("Own hardware"))
+        axes.plot(percent, [v / scale for v in chart.rent_usd_per_month], label=chart.compared_with)
+        axes.axvline(chart.break_even_utilization * 100, linestyle=":", color="grey")
+        axes.set_xlabel(translate("utilization in percent"))
+        axes.set_ylabel(f"{fmt.currency} / {translate('month')}")
+        written[title] = save(figure, axes, title, directory / "buy-versus-rent.png", relative_to)
+
+    if charts.api_versus_self_hosted is not None:
+        chart = charts.api_versus_self_hosted
+        title = translate("Monthly cost against requests per day")
+        figure, axes = plt.subplots(figsize=(7, 4), dpi=100)
+        axes.plot(chart.requests_per_day, [v / scale for v in chart.api_usd_per_month], label=chart.api)
+        axes.step(
+            chart.requests_per_day,
+            [v / scale for v in chart.self_hosted_usd_per_month],
+            where="post",
+            label=chart.self_hosted,
+        )
+        axes.set_xscale("log")
+        axes.set_yscale("log")
+        axes.set_xlabel(translate("requests per day"))
+        axes.set_ylabel(f"{fmt.currency} / {translate('month')}")
+        written[title] = save(figure, axes, title, directory / "api-versus-self-hosted.png", relative_to)
+    return written
+
+
+def save(figure: object, axes: object, title: str, path: Path, relative_to: Path | None) -> str:
+    import matplotlib.pyplot as plt
+
+    axes.set_title(title)  # type: ignore[attr-defined]
+    axes.legend()  # type: ignore[attr-defined]
+    axes.grid(True, alpha=0.3)  # type: ignore[attr-defined]
+    figure.tight_layout()  # type: ignore[attr-defined]
+    # No software or date in the file: the same input gives the same bytes.
+    figure.savefig(path, format="png", metadata={"Software": None})  # type: ignore[attr-defined]
+    plt.close(figure)  # type: ignore[arg-type]
+    return os.path.relpath(path, relative_to) if relative_to is not None else str(path)

@@ -1,0 +1,42 @@
+"""Which sentences the texts ask to translate: every ``_()`` and ``{% trans %}`` in the templates, and the
+questionnaire's prompts. Used by the tests (every sentence has a translation) and by translators.
+"""
+
+from __future__ import annotations
+
+from gpu_advisor.engine.apps.questionnaire import load_questions
+from gpu_advisor.engine.domain.input_errors import TYPE_MESSAGES
+from gpu_advisor.engine.domain.workload import VALUE_ERRORS
+from gpu_advisor.engine.i18n.environment import environment
+from gpu_advisor.templates import TEMPLATES_DIR
+
+TRANSLATED_TEMPLATES = (
+    "_labels.j2",
+    "memo.md.j2",
+    "answer_error.txt.j2",
+    "question.txt.j2",
+    "ask_intro.txt.j2",
+    "ask_done.txt.j2",
+    "ask_stopped.txt.j2",
+    "ask_unresolved.txt.j2",
+    "input_error.txt.j2",
+    "error_prefix.txt.j2",
+)
+
+
+def messages() -> list[str]:
+    """Every sentence to translate, once, in order of appearance."""
+    env = environment("en")
+    found: dict[str, None] = {}
+    for name in TRANSLATED_TEMPLATES:
+        source = (TEMPLATES_DIR / name).read_text(encoding="utf-8")
+        for _line, _function, message in env.extract_translations(source):
+            for text in message if isinstance(message, tuple) else (message,):
+                if text:
+                    found[text] = None
+    for question in load_questions():
+        found[question.prompt] = None
+        found[question.help] = None
+    for text in (*TYPE_MESSAGES.values(), *VALUE_ERRORS):
+        found[text] = None
+    return list(found)

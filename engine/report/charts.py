@@ -1,0 +1,77 @@
+"""The data behind the memo's two charts, computed once so that the Mermaid charts in the memo, the PNG
+files of ``--charts`` and the JSON result show the same numbers.
+
+- Buy versus rent: the monthly cost of the own hardware (fixed, whatever its utilization) against the
+  cost of renting the same busy card-hours at the compared offer's price; they cross at the break-even.
+- API versus self-hosted: the monthly cost at other volumes of the same workload, per-token API against
+  the replicas of the best rental that the volume's peak needs.
+
+"""
+
+from __future__ import annotations
+
+import math
+
+from gpu_advisor.engine.domain.load import Load
+from gpu_advisor.engine.domain.results import ApiCost, ApiVersusSelfHosted, BuyVersusRent, Option, OwnHardware
+
+UTILIZATION_POINTS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+VOLUME_POINTS: tuple[int, ...] = (
+    1_000,
+    3_000,
+    10_000,
+    30_000,
+    100_000,
+    300_000,
+    1_000_000,
+    3_000_000,
+    10_000_000,
+)
+
+
+SECONDS_PER_HOUR = 3600
+
+
+def buy_versus_rent(own: OwnHardware, rent_price: float | None) -> BuyVersusRent | None:
+    if not own.applicable or not rent_price or own.break_even_utilization is None:
+        return None
+    cards = own.nodes * own.gpus_per_server
+    calendar_hours = own.usd_per_month / (own.usd_per_gpu_hour.total * cards)
+    return BuyVersusRent(
+        utilization=UTILIZATION_POINTS,
+        own_usd_per_month=tuple(own.usd_per_month for _ in UTILIZATION_POINTS),
+        rent_usd_per_month=tuple(u * cards * calendar_hours * rent_price for u in UTILIZATION_POINTS),
+        compared_with=own.compared_with or "",
+        break_even_utilization=own.break_even_utilization,
+    )
+
+
+def api_versus_self_hosted(
+    api: ApiCost | None,
+    best: Option | None,
+    requests_per_second_per_replica: float | None,
+    load: Load,
+    requests_per_day: int,
+) -> ApiVersusSelfHosted | None:
+    if api is None or best is None or not requests_per_second_per_replica or requests_per_day <= 0:
+        return None
+    per_request = api.usd_per_month / requests_per_day
+    per_replica = best.usd_per_month / best.replicas
+    points = tuple(sorted({*VOLUME_POINTS, requests_per_day}))
+    self_hosted = []
+    for volume in points:
+        peak = volume / (load.hours_per_day * SECONDS_PER_HOUR) * load.peak_factor
+        self_hosted.append(max(1, math.ceil(peak / requests_per_second_per_replica)) * per_replica)
+    return ApiVersusSelfHosted(
+        requests_per_day=points,
+        api_usd_per_month=tuple(per_request * volume for volume in points),
+        self_hosted_usd_per_month=tuple(self_hosted),
+        api=api.name,
+        self_hosted=f"{best.provider} {best.offer}, {best.gpus // best.replicas} × {best.gpu} per replica",
+        self_hosted_provider=best.provider,
+        self_hosted_offer=best.offer,
+        self_hosted_gpu=best.gpu,
+        self_hosted_cards_per_replica=best.gpus // best.replicas,
+    )

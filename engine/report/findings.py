@@ -1,0 +1,142 @@
+"""Findings: a fired rule rendered with the numbers of the fact it fired on, plus its citation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import jinja2
+
+from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.common.errors import InputError, KnowledgeError
+from gpu_advisor.engine.common.trusted import trusted
+from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
+from gpu_advisor.engine.domain.results import Finding
+from gpu_advisor.engine.i18n.environment import message_template, render_compiled_message
+from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
+from gpu_advisor.engine.rulebook.durable import Firing
+from gpu_advisor.engine.rulebook.schema import Rule, Rulebook
+from gpu_advisor.engine.rulebook.texts import rule_text
+
+
+@dataclass(frozen=True)
+class RuleFinding:
+    """What every finding of one rule shares in one language: all but the message's numbers."""
+
+    rule_id: str
+    per_gpu: bool
+    """The rule fires once per GPU (on gpu_fit facts): its findings name the GPU as their subject."""
+    topic: str
+    severity: str
+    title: str
+    rationale: str
+    source: str
+    origin: str
+    lang: str
+    message_source: str
+
+    @property
+    def template(self) -> jinja2.Template:
+        """Compiled on first use (once per process and language): compiling every rule's message up
+        front would cost a one-off command more than it renders."""
+        return message_template(self.lang, self.message_source, self.origin == "organization")
+
+
+@dataclass(frozen=True)
+class FindingTexts:
+    """Every rule's shared parts in one language, and what every message sees besides its fact."""
+
+    rules: dict[str, RuleFinding]
+    order: dict[str, int]
+    """Rule ID -> position in the catalog: findings are listed in catalog order."""
+    references: dict[str, Any]
+    """Thresholds as ``t`` and knowledge as ``k``: they win over a fact field of the same name."""
+
+
+@per_object
+def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> FindingTexts:
+    """The rules' shared finding parts, worked out once per rulebook, knowledge base and language (the
+    same for every workload)."""
+    rules = {}
+    for rule in rulebook.rules:
+        text = rule_text(rule, lang)
+        rules[rule.id] = RuleFinding(
+            rule_id=rule.id,
+            per_gpu=rule.fact == "gpu_fit",
+            topic=rule.topic,
+            severity=rule.severity,
+            title=text.title,
+            rationale=" ".join(text.rationale.split()),
+            source=cite(rule.source, knowledge),
+            origin=rulebook.origin(rule.id),
+            lang=lang,
+            message_source=text.message,
+        )
+    references = {
+        "t": rulebook.threshold_values(knowledge),
+        "k": {"server": knowledge.own_server(), "figures": knowledge.figures_by_id()},
+    }
+    return FindingTexts(
+        rules=rules,
+        order={rule_id: index for index, rule_id in enumerate(rules)},
+        references=references,
+    )
+
+
+def render_finding_message(
+    parts: RuleFinding, texts: FindingTexts, fact: Mapping[str, Any], fmt: Format
+) -> str:
+    """A rule's message for one firing. It sees its environment's globals (the sandbox has its own),
+    the fact, ``t``, ``k`` and ``fmt``. Messages are checked when the rules load; one that still fails
+    here is reported against its rule: an organization's as bad input, a built-in one as a broken
+    catalog, never as a traceback."""
+    template = parts.template
+    context = {**template.environment.globals, **fact, **texts.references, "fmt": fmt}
+    try:
+        return render_compiled_message(template, context)
+    except Exception as error:  # a template can fail in any way: a filter, arithmetic, the sandbox
+        problem = f"rule {parts.rule_id}: its message cannot be written: {error}"
+        if parts.origin == "organization":
+            raise InputError(f"--policy: {problem}") from None
+        raise KnowledgeError(problem) from None
+
+
+def render_rule_message(
+    rule: Rule,
+    fact: dict[str, Any],
+    knowledge: Knowledge,
+    rulebook: Rulebook,
+    fmt: Format = DEFAULT_FORMAT,
+) -> str:
+    """The rule's message with this fact's numbers."""
+    texts = finding_texts(rulebook, knowledge, fmt.lang)
+    return render_finding_message(texts.rules[rule.id], texts, fact, fmt)
+
+
+def findings_for(
+    firings: Sequence[Firing], rulebook: Rulebook, knowledge: Knowledge, fmt: Format = DEFAULT_FORMAT
+) -> tuple[Finding, ...]:
+    """One finding per firing, in catalog order of the rules (firing order within a rule)."""
+    texts = finding_texts(rulebook, knowledge, fmt.lang)
+    relevant = [firing for firing in firings if not firing.applicability]
+    ordered = sorted(enumerate(relevant), key=lambda pair: (texts.order[pair[1].rule_id], pair[0]))
+    findings = []
+    for _, firing in ordered:
+        parts = texts.rules[firing.rule_id]
+        message = render_finding_message(parts, texts, firing.fact, fmt)
+        findings.append(
+            trusted(
+                Finding,
+                rule_id=parts.rule_id,
+                subject=str(firing.fact["gpu"]) if parts.per_gpu else None,
+                topic=parts.topic,
+                severity=parts.severity,
+                title=parts.title,
+                message=message,
+                rationale=parts.rationale,
+                source=parts.source,
+                origin=parts.origin,
+            )
+        )
+    return tuple(findings)

@@ -1,0 +1,177 @@
+"""The full result of an evaluation: findings, sizing table, options, price dates, chart data."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from gpu_advisor.engine.calc.calibration import calibration_rows, error_band
+from gpu_advisor.engine.calc.listings import build_options
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.calc.sizing import SizingFigures
+from gpu_advisor.engine.common.trusted import trusted
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.load import Load
+from gpu_advisor.engine.domain.results import (
+    Charts,
+    Finding,
+    GpuSizing,
+    Recommendation,
+    SizeResult,
+    ThroughputAccuracy,
+    UncheckedMeasurement,
+    WorkloadSummary,
+)
+from gpu_advisor.engine.domain.workload import ResolvedWorkload
+from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
+from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_rent
+from gpu_advisor.engine.report.findings import findings_for
+from gpu_advisor.engine.report.sources import price_dates
+from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
+from gpu_advisor.engine.rulebook.durable import Firing
+from gpu_advisor.engine.rulebook.loading import load_rulebook
+from gpu_advisor.engine.rulebook.schema import Rulebook
+
+
+def sizing_rows(
+    figures: SizingFigures, unsuitable: dict[str, list[str]], plans: dict[str, ReplicaPlan]
+) -> tuple[GpuSizing, ...]:
+    rows = []
+    for fit in figures.fits:
+        blocked = tuple(unsuitable.get(fit.gpu, ()))
+        plan = None if blocked else plans.get(fit.gpu)
+        rows.append(
+            trusted(
+                GpuSizing,
+                gpu=fit.gpu,
+                name=fit.name,
+                memory_gb=fit.memory_gb,
+                interconnect=fit.interconnect,
+                segment=fit.segment,
+                gpus_for_weights=fit.gpus_for_weights,
+                gpus_recommended=None if blocked else fit.gpus_with_kv_reserve,
+                gpus_with_kv_reserve=fit.gpus_with_kv_reserve,
+                kv_headroom_gb=fit.kv_headroom_gb,
+                kv_tokens_capacity=fit.kv_tokens_capacity,
+                not_recommended_by=blocked,
+                replicas=plan.replicas if plan else None,
+                gpus_total=plan.gpus if plan else None,
+                requests_per_second_per_replica=plan.requests_per_second_per_replica if plan else None,
+                output_tokens_per_second_per_replica=plan.output_tokens_per_second_per_replica
+                if plan
+                else None,
+                utilization=plan.utilization if plan else None,
+                time_to_first_token_ms=plan.time_to_first_token_ms if plan else None,
+                time_per_output_token_ms=plan.time_per_output_token_ms if plan else None,
+            )
+        )
+    return tuple(rows)
+
+
+def size_result(
+    figures: SizingFigures,
+    model_id: str | None,
+    firings: Sequence[Firing],
+    knowledge: Knowledge,
+    load: Load | None,
+    plans: dict[str, ReplicaPlan],
+    rulebook: Rulebook | None = None,
+    fmt: Format = DEFAULT_FORMAT,
+    findings: tuple[Finding, ...] | None = None,
+) -> SizeResult:
+    """The sizing part of a result; ``findings`` when the caller rendered them already."""
+    rulebook = rulebook or load_rulebook()
+    return SizeResult(
+        model=model_id,
+        params_b=figures.params_b,
+        active_params_b=figures.active_params_b,
+        precision=figures.precision,
+        bytes_per_parameter=figures.bytes_per_parameter,
+        weights_gb=figures.weights_gb,
+        kv_bytes_per_token=figures.kv_bytes_per_token,
+        kv_bytes_per_token_used=figures.kv_bytes_per_token_used,
+        kv_estimated_from=figures.kv_estimated_from,
+        context_tokens=figures.context_tokens,
+        min_sequences_at_full_context=knowledge.throughput.concurrency.min_sequences_at_full_context,
+        load=load,
+        gpus=sizing_rows(figures, unsuitable_gpus(firings, rulebook), plans),
+        findings=findings if findings is not None else findings_for(firings, rulebook, knowledge, fmt),
+    )
+
+
+def workload_summary(resolved: ResolvedWorkload) -> WorkloadSummary:
+    fields = set(WorkloadSummary.model_fields) - {"model"}
+    return WorkloadSummary(model=resolved.model_id, **{name: getattr(resolved, name) for name in fields})
+
+
+@cache
+def throughput_accuracy() -> ThroughputAccuracy:
+    """The calibration band of the shipped knowledge base, computed once per process."""
+    rows = calibration_rows(load_knowledge())
+    low, high = error_band(rows)
+    unchecked = tuple(
+        UncheckedMeasurement(id=r.id, published=r.published, metric=r.metric, error=r.error)
+        for r in rows
+        if r.tolerance is None and r.error is not None
+    )
+    return ThroughputAccuracy(
+        lowest_error=low,
+        highest_error=high,
+        measurements=sum(r.tolerance is not None for r in rows),
+        unchecked=unchecked,
+    )
+
+
+def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) -> Recommendation:
+    """The full result of an evaluation: findings rendered in ``fmt``, sizing table, options, price
+    dates and chart data."""
+    e = evaluation
+    knowledge, best, plans = e.knowledge, e.best, e.plans
+    options = build_options(
+        e.priced, (e.best_listing, best) if e.best_listing is not None and best is not None else None
+    )
+    gpu_fit_firings = [f for f in e.firings if f.fact["kind"] == "gpu_fit"]
+    findings = findings_for(e.firings, e.rulebook, knowledge, fmt)
+    # The GPU findings are the ones with a subject; rendering them twice would only cost time.
+    gpu_findings = tuple(f for f in findings if f.subject is not None)
+    return Recommendation(
+        evaluated_on=e.evaluated_on,
+        workload=workload_summary(e.resolved),
+        decision=e.decision,
+        resolution=e.resolution,
+        sizing=size_result(
+            e.figures,
+            e.resolved.model_id,
+            gpu_fit_firings,
+            knowledge,
+            e.load,
+            plans,
+            e.rulebook,
+            fmt,
+            gpu_findings,
+        ),
+        load=e.load,
+        throughput_accuracy=throughput_accuracy(),
+        replicas=best.replicas if best is not None else None,
+        options=options,
+        best_option=best,
+        api_costs=e.apis,
+        own_hardware=e.own,
+        findings=findings,
+        fired_rules=tuple(rule.id for rule in e.rules),
+        price_dates=price_dates(knowledge, options, e.apis),
+        charts=Charts(
+            buy_versus_rent=buy_versus_rent(e.own, e.own.rent_usd_per_gpu_hour),
+            api_versus_self_hosted=api_versus_self_hosted(
+                e.compared_api,
+                best,
+                plans[best.gpu].requests_per_second_per_replica if best is not None else None,
+                e.load,
+                e.resolved.requests_per_day,
+            ),
+        ),
+        exchange_rate_usd_per_eur=knowledge.eur_to_usd().rate,
+        exchange_rate_as_of=knowledge.eur_to_usd().as_of,
+    )

@@ -1,0 +1,64 @@
+"""The dated sources of every price a result shows."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import Citation
+from gpu_advisor.engine.domain.results import ApiCost, Option, PriceDate
+
+
+def price_dates(
+    knowledge: Knowledge, options: Sequence[Option], apis: Sequence[ApiCost]
+) -> tuple[PriceDate, ...]:
+    """The dated sources of every price the result shows: offers considered, API prices, the own-server
+    lines and the exchange rate. Entries of one source and date are listed once."""
+    sources = dated_sources(knowledge)
+    used = {sources.offers[o.provider, o.offer, o.gpu] for o in options}
+    used.update(sources.apis[a.api] for a in apis)
+    used.update(sources.always)
+    return tuple(sorted(used, key=lambda p: (p.as_of, p.document, p.used_for)))
+
+
+@dataclass(frozen=True)
+class DatedSources:
+    """The dated source of every price in the knowledge base, one ``PriceDate`` per source, date and use."""
+
+    offers: dict[tuple[str, str, str], PriceDate]
+    """(provider, offer, GPU) -> its source."""
+    apis: dict[str, PriceDate]
+    always: tuple[PriceDate, ...]
+    """The own-server lines and the exchange rate, which every result shows."""
+
+
+@per_object
+def dated_sources(knowledge: Knowledge) -> DatedSources:
+    """The dated source of every offer and API price and of the lines every result shows, worked out
+    once per knowledge base (a source's title: the document's, else the citation's first title)."""
+    made: dict[tuple[str, dt.date, str], PriceDate] = {}
+
+    def dated(citation: Citation, as_of: dt.date, used_for: str) -> PriceDate:
+        document = citation.document or citation.url or ""
+        key = (document, as_of, used_for)
+        if key not in made:
+            title = knowledge.document(citation.document).title if citation.document else citation.title
+            made[key] = PriceDate(document=document, title=title or document, as_of=as_of, used_for=used_for)
+        return made[key]
+
+    server = knowledge.own_server()
+    rate = knowledge.eur_to_usd()
+    return DatedSources(
+        offers={
+            (o.provider, o.offer, o.gpu): dated(o.source, o.as_of, "GPU offers")
+            for o in knowledge.offers.offers
+        },
+        apis={a.id: dated(a.source, a.as_of, "managed API prices") for a in knowledge.api_prices.apis},
+        always=(
+            dated(server.source, server.as_of, "own-server cost lines"),
+            dated(rate.source, rate.as_of, "EUR/USD exchange rate"),
+        ),
+    )

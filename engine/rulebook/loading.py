@@ -1,0 +1,223 @@
+"""Rule declarations: the schema of ``rules/*.yaml`` and its loader.
+
+A rule is data: a stable ID, a name that says what it flags, topic, severity, the fact kind it reads,
+conditions over that fact's fields, a conclusion, a message template, a rationale and a source. Thresholds
+are named by key and looked up in ``knowledge/thresholds.yaml``; a rule body holds no number. Loading
+checks every condition against the fact model it reads, so a typo in a rule file fails at start-up.
+
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.figures import Threshold
+from gpu_advisor.engine.domain.knowledge.loading import describe_validation_error, read_yaml
+from gpu_advisor.engine.rulebook.facts import FACT_MODELS
+from gpu_advisor.engine.rulebook.schema import Condition, Origin, Rule, Rulebook, RuleFile
+from gpu_advisor.rules import RULE_FILES, RULES_DIR
+
+
+def load_rule_file(path: Path) -> RuleFile:
+    data = read_yaml(path)
+    try:
+        return RuleFile.model_validate(data)
+    except ValidationError as error:
+        raise KnowledgeError(describe_validation_error(path, data, error)) from None
+
+
+def collect_rules(
+    paths: list[Path],
+    knowledge: Knowledge,
+    origin: Origin,
+    known_ids: dict[str, str],
+    known_names: dict[str, str],
+    extra_thresholds: dict[str, float],
+) -> tuple[list[Rule], list[Threshold], list[str]]:
+    """Rules and policy thresholds of ``paths``, with every problem found (duplicates across all files)."""
+    rules: list[Rule] = []
+    thresholds: list[Threshold] = []
+    problems: list[str] = []
+    for path in paths:
+        rule_file = load_rule_file(path)
+        if origin == "builtin" and rule_file.thresholds:
+            problems.append(f"{path}: built-in thresholds belong in knowledge/thresholds.yaml")
+        for threshold in rule_file.thresholds:
+            if threshold.key in extra_thresholds or threshold.key in knowledge.threshold_values():
+                problems.append(f"{path}: threshold {threshold.key!r}: duplicate key")
+            extra_thresholds[threshold.key] = threshold.value
+            thresholds.append(threshold)
+        for rule in rule_file.rules:
+            if rule.id in known_ids:
+                problems.append(f"{path}: rule {rule.id}: duplicate id (also in {known_ids[rule.id]})")
+            if rule.name in known_names:
+                problems.append(
+                    f"{path}: rule {rule.id}: duplicate name {rule.name!r} (also {known_names[rule.name]})"
+                )
+            known_ids[rule.id] = path.name
+            known_names[rule.name] = rule.id
+            rules.append(rule)
+    for rule in rules:
+        problems.extend(f"rule {rule.id}: {p}" for p in check_rule(rule, knowledge, extra_thresholds))
+        if origin == "organization":
+            # Built-in messages are rendered by the rule-case tests; an organization's are checked here,
+            # so a typo is reported at load instead of failing the first recommendation it fires in.
+            problems.extend(f"rule {rule.id}: {p}" for p in check_message(rule, extra_thresholds, knowledge))
+    return rules, thresholds, problems
+
+
+def check_message(rule: Rule, extra_thresholds: dict[str, float], knowledge: Knowledge) -> list[str]:
+    """The message must parse, and name only fields of the rule's fact kind, thresholds (``t.key``),
+    the knowledge references (``k``) and known filters."""
+    import jinja2
+    from jinja2 import meta, nodes
+
+    from gpu_advisor.engine.i18n.environment import environment
+
+    env = environment("en")
+    try:
+        tree = env.parse(rule.message)
+    except jinja2.TemplateSyntaxError as error:
+        return [f"field message: line {error.lineno}: {error.message}"]
+    unknown_filters = sorted(
+        {node.name for node in tree.find_all(nodes.Filter) if node.name not in env.filters}
+    )
+    if unknown_filters:  # the variable analysis below compiles the message, which needs its filters
+        return [f"field message: unknown filter {name!r}" for name in unknown_filters]
+    fields = FACT_MODELS[rule.fact].model_fields
+    known = {*fields, "t", "k", "fmt", *env.globals}
+    problems = [
+        f"field message: {name!r} is not a field of {rule.fact} facts"
+        for name in sorted(meta.find_undeclared_variables(tree) - known)
+    ]
+    thresholds = {**knowledge.threshold_values(), **extra_thresholds}
+    for node in tree.find_all(nodes.Getattr):
+        if isinstance(node.node, nodes.Name) and node.node.name == "t" and node.attr not in thresholds:
+            problems.append(f"field message: t.{node.attr}: unknown threshold key")
+    return problems
+
+
+def load_rulebook_from(
+    directory: Path,
+    files: tuple[str, ...],
+    knowledge: Knowledge,
+    policy_files: tuple[Path, ...] = (),
+) -> Rulebook:
+    """The built-in catalog, plus organization rules and thresholds from ``policy_files``."""
+    ids: dict[str, str] = {}
+    names: dict[str, str] = {}
+    extra: dict[str, float] = {}
+    builtin, _, problems = collect_rules(
+        [directory / f for f in files], knowledge, "builtin", ids, names, extra
+    )
+    organization, thresholds, more = collect_rules(
+        list(policy_files), knowledge, "organization", ids, names, extra
+    )
+    problems += more
+    if problems:
+        raise KnowledgeError("\n".join(problems))
+    return Rulebook(
+        rules=tuple(builtin + organization),
+        origins={rule.id: "organization" for rule in organization},
+        thresholds=tuple(thresholds),
+    )
+
+
+@cache
+def load_rulebook() -> Rulebook:
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    return load_rulebook_from(RULES_DIR, RULE_FILES, load_knowledge())
+
+
+def policy_files(directory: Path) -> tuple[Path, ...]:
+    """An organization's policy directory: every *.yaml and *.yml file in it, in name order."""
+    if not directory.is_dir():
+        from gpu_advisor.engine.common.errors import InputError
+
+        raise InputError(f"--policy: {directory} is not a directory")
+    return tuple(sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()))
+
+
+@cache
+def load_rulebook_with_policies(directory: str) -> Rulebook:
+    """The catalog plus the organization policies in ``directory`` (loaded once per process). A broken
+    policy is the user's input: it is reported as an input error naming the file, rule and field."""
+    from gpu_advisor.engine.common.errors import InputError
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    try:
+        return load_rulebook_from(RULES_DIR, RULE_FILES, load_knowledge(), policy_files(Path(directory)))
+    except KnowledgeError as error:
+        raise InputError(f"--policy {directory}: invalid organization policy\n{error}") from None
+
+
+def check_rule(
+    rule: Rule, knowledge: Knowledge, extra_thresholds: dict[str, float] | None = None
+) -> list[str]:
+    """Conditions must name fields of the fact kind, with a right-hand side of the field's type."""
+    problems: list[str] = []
+    fields = FACT_MODELS[rule.fact].model_fields
+    thresholds = {**knowledge.threshold_values(), **(extra_thresholds or {})}
+    document_ids = {d.id for d in knowledge.documents.documents}
+    if rule.source.document not in document_ids:
+        problems.append(f"field source: unknown document {rule.source.document!r}")
+    for name in rule.needs:
+        if f"{name}_known" not in fields:
+            problems.append(f"field needs: {name!r} has no {name}_known field in {rule.fact} facts")
+    for part, conditions in (("applies", rule.applies), ("when", rule.when)):
+        for index, condition in enumerate(conditions):
+            problems += check_condition(f"field {part}.{index}", condition, rule.fact, fields, thresholds)
+    return problems
+
+
+def check_condition(
+    where: str, condition: Condition, fact: str, fields: dict[str, Any], thresholds: dict[str, float]
+) -> list[str]:
+    if condition.fact not in fields:
+        return [f"{where}.fact: {condition.fact!r} is not a field of {fact} facts"]
+    kind = _python_type(fields[condition.fact].annotation)
+    numeric = (int, float)
+    if condition.threshold is not None:
+        problems = []
+        if condition.threshold not in thresholds:
+            problems.append(f"{where}.threshold: unknown threshold key {condition.threshold!r}")
+        if kind not in numeric:
+            problems.append(
+                f"{where}: a threshold compares with a number, {condition.fact} is {kind.__name__}"
+            )
+        return problems
+    if condition.other_fact is not None:
+        if condition.other_fact not in fields:
+            return [f"{where}.other_fact: {condition.other_fact!r} is not a field of {fact} facts"]
+        if _python_type(fields[condition.other_fact].annotation) not in numeric or kind not in numeric:
+            return [f"{where}: other_fact compares two numbers"]
+        return []
+    if condition.values is not None:
+        return (
+            []
+            if kind is str
+            else [f"{where}: in and not_in compare names, {condition.fact} is {kind.__name__}"]
+        )
+    if isinstance(condition.value, bool) != (kind is bool) or not isinstance(condition.value, kind):
+        return [f"{where}.value: {condition.fact} is {kind.__name__}, got {condition.value!r}"]
+    return []
+
+
+def _python_type(annotation: Any) -> type:
+    if isinstance(annotation, type):
+        return annotation
+    origin = typing.get_origin(annotation)
+    if origin is Literal:
+        return type(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        return next(a for a in typing.get_args(annotation) if a is not type(None))
+    return object

@@ -1,0 +1,196 @@
+"""Rule declarations: the schema of ``rules/*.yaml`` and its loader.
+
+A rule is data: a stable ID, a name that says what it flags, topic, severity, the fact kind it reads,
+conditions over that fact's fields, a conclusion, a message template, a rationale and a source. Thresholds
+are named by key and looked up in ``knowledge/thresholds.yaml``; a rule body holds no number. Loading
+checks every condition against the fact model it reads, so a typo in a rule file fails at start-up.
+
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.domain.choices import Deployment, PricingKind, Severity, Topic
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import Citation
+from gpu_advisor.engine.domain.knowledge.figures import Threshold
+
+Operator = Literal["eq", "ne", "lt", "le", "gt", "ge", "in", "not_in"]
+
+
+OptionField = Literal[
+    "eu", "pricing", "interconnect", "provider_kind", "enterprise_sla", "segment", "provider", "gpu"
+]
+
+
+FactKind = Literal["gpu_fit", "workload", "economics", "proposal"]
+
+
+Verdict = Literal["fail", "warn"]
+
+
+Origin = Literal["builtin", "organization"]
+
+
+Precedence = Annotated[int, Field(ge=1, le=1000)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Condition(Strict):
+    """``fact <op> value | values | threshold | other_fact``: exactly one right-hand side."""
+
+    fact: str
+    op: Operator = "eq"
+    value: bool | str | None = None
+    values: tuple[str, ...] | None = None
+    """For ``in`` and ``not_in``: the names the fact is compared with."""
+    threshold: str | None = None
+    other_fact: str | None = None
+
+    @model_validator(mode="after")
+    def _one_right_hand_side(self) -> Condition:
+        given = [x for x in (self.value, self.values, self.threshold, self.other_fact) if x is not None]
+        if len(given) != 1:
+            raise ValueError(
+                "a condition compares with exactly one of value, values, threshold or other_fact"
+            )
+        if self.value is not None and self.op not in ("eq", "ne"):
+            raise ValueError("a literal value (true/false or a name) is only compared with eq or ne")
+        if (self.values is not None) != (self.op in ("in", "not_in")):
+            raise ValueError("in and not_in compare with a list of values, and only they do")
+        if self.values is not None and not self.values:
+            raise ValueError("values must not be empty")
+        return self
+
+
+class Proposal(Strict):
+    deployment: Deployment
+    precedence: Precedence
+
+
+class RuleOut(Strict):
+    deployments: tuple[Deployment, ...] = Field(min_length=1)
+    precedence: Precedence
+    """Removes proposals of these deployments whose precedence is lower than this."""
+
+
+class OptionFilter(Strict):
+    """Excludes options whose ``field`` equals ``equals``, or (for an allow-list) is not in ``not_in``."""
+
+    field: OptionField
+    equals: bool | str | None = None
+    not_in: tuple[str, ...] | None = None
+
+    @model_validator(mode="after")
+    def _one_test(self) -> OptionFilter:
+        if (self.equals is None) == (self.not_in is None):
+            raise ValueError("an option filter gives exactly one of equals or not_in")
+        return self
+
+    def matches(self, value: object) -> bool:
+        if self.not_in is not None:
+            return value not in self.not_in
+        return value == self.equals
+
+
+class Conclusion(Strict):
+    propose: Proposal | None = None
+    rule_out: RuleOut | None = None
+    prefer_pricing: PricingKind | None = None
+    exclude_options: tuple[OptionFilter, ...] = ()
+    gpu_unsuitable: bool = False
+    verdict: Verdict | None = None
+    """Proposal checks only: the result when the proposal meets ``when`` (a violation)."""
+
+
+class Rule(Strict):
+    id: str = Field(pattern=r"^[A-Z]{3}[0-9]{3}$")
+    name: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
+    topic: Topic
+    severity: Severity
+    fact: FactKind
+    applies: tuple[Condition, ...] = ()
+    """Proposal checks only: when the check applies at all; it then passes unless ``when`` holds."""
+    needs: tuple[str, ...] = ()
+    """Proposal checks only: proposal facts that must be known (``<name>_known``), else the result is
+    'unknown'."""
+    when: tuple[Condition, ...] = ()
+    """Conditions on the fact, all of which must hold; empty: the rule fires for every fact of its kind."""
+    then: Conclusion = Conclusion()
+    title: str
+    message: str
+    """Jinja template rendered with the matched fact's fields, ``t`` (thresholds) and ``k`` (knowledge)."""
+    rationale: str
+    source: Citation
+
+    @model_validator(mode="after")
+    def _source_is_a_document(self) -> Rule:
+        if self.source.document is None:
+            raise ValueError("a rule cites a source document and its section")
+        if self.then.gpu_unsuitable and self.fact != "gpu_fit":
+            raise ValueError("gpu_unsuitable is a conclusion of gpu_fit rules only")
+        is_check = self.fact == "proposal"
+        if is_check != (self.then.verdict is not None):
+            raise ValueError("proposal rules, and only they, conclude with a verdict (fail or warn)")
+        if not is_check and (self.applies or self.needs):
+            raise ValueError("applies and needs belong to proposal rules")
+        if is_check and not self.when:
+            raise ValueError("a proposal rule states the violation it looks for in when")
+        return self
+
+    @property
+    def threshold_keys(self) -> tuple[str, ...]:
+        return tuple(c.threshold for c in (*self.applies, *self.when) if c.threshold is not None)
+
+    @property
+    def is_check(self) -> bool:
+        return self.fact == "proposal"
+
+
+class RuleFile(Strict):
+    schema_version: Literal[1]
+    family: str
+    rules: tuple[Rule, ...]
+    thresholds: tuple[Threshold, ...] = ()
+    """Organization policy files may define their own thresholds; the shipped catalog keeps them in
+    knowledge/thresholds.yaml."""
+
+
+class Rulebook(Strict):
+    """All rules in catalog order (file order, then order within the file); organization rules last."""
+
+    rules: tuple[Rule, ...]
+    origins: dict[str, Origin] = Field(default_factory=dict)
+    """Rule ID -> where it comes from; rules not listed are built in."""
+    thresholds: tuple[Threshold, ...] = ()
+    """Thresholds that organization policies add to the knowledge base's."""
+
+    def origin(self, rule_id: str) -> Origin:
+        return self.origins.get(rule_id, "builtin")
+
+    def threshold_values(self, knowledge: Knowledge) -> dict[str, float]:
+        """The knowledge base's thresholds plus the policies' (USD; EUR thresholds converted)."""
+        values = knowledge.threshold_values()
+        rate = knowledge.eur_to_usd().rate
+        for threshold in self.thresholds:
+            values[threshold.key] = threshold.value * (rate if threshold.currency == "EUR" else 1.0)
+        return values
+
+    def rule(self, rule_id: str) -> Rule:
+        return _rules_by_id(self.rules)[rule_id]
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(rule.id for rule in self.rules)
+
+
+@per_object
+def _rules_by_id(rules: tuple[Rule, ...]) -> dict[str, Rule]:
+    return {rule.id: rule for rule in reversed(rules)}  # the first of duplicates, as a scan finds
