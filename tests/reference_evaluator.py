@@ -12,8 +12,9 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from gpu_advisor.engine.rulebook.durable import Firing
+from gpu_advisor.engine.rulebook.durable import Firing, fact_payload
 from gpu_advisor.engine.rulebook.facts import Fact
+from gpu_advisor.engine.rulebook.guards import effective_when
 from gpu_advisor.engine.rulebook.schema import Condition, Rulebook
 
 OPERATORS = {
@@ -42,15 +43,15 @@ class ReferenceEvaluator:
             right = condition.value
         return bool(OPERATORS[condition.op](fact[condition.fact], right))
 
-    def assert_fact(self, fact: Fact) -> list[Firing]:
-        data = fact.payload()
+    def assert_fact(self, fact: Fact, workload: Fact | None = None) -> list[Firing]:
+        data = fact_payload(fact, workload)
         firings = []
         for rule in self.rulebook.rules:
             if rule.fact != data["kind"] or not all(self.holds(c, data) for c in rule.applies):
                 continue
             if rule.is_check:
                 firings.append(Firing(rule.id, data, applicability=True))
-            if all(self.holds(c, data) for c in rule.when):
+            if all(self.holds(c, data) for c in effective_when(rule)):
                 firings.append(Firing(rule.id, data))
         return firings
 

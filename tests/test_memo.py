@@ -1,23 +1,21 @@
 """The memo for each example is kept as a golden file and compared exactly.
 
-After an intended change to the memo, regenerate with
-``GPU_ADVISOR_UPDATE_GOLDEN=1 pytest tests/test_memo.py``
-and review the diff like any other change.
+After an intended change of the memo, regenerate the files with ``python tests/update_golden.py`` and
+review the diff like any other change; a test here never writes a golden file.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import EXAMPLES_DIR, GOLDEN_DIR
+from golden import GOLDEN_CASES, GoldenCase, golden_arguments
+from helpers import EXAMPLES_DIR
 
 from gpu_advisor.cli import main
 
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
-UPDATE = os.environ.get("GPU_ADVISOR_UPDATE_GOLDEN") == "1"
 
 
 def render(example: Path, output_format: str, *options: str) -> str:
@@ -28,29 +26,16 @@ def render(example: Path, output_format: str, *options: str) -> str:
     return result.output
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
-@pytest.mark.parametrize("output_format", ["markdown", "json"])
-def test_output_matches_golden_file(example: Path, output_format: str) -> None:
-    golden = GOLDEN_DIR / f"{example.stem}.{'md' if output_format == 'markdown' else 'json'}"
-    text = render(example, output_format)
-    if UPDATE:
-        golden.write_text(text, encoding="utf-8")
-    assert golden.exists(), f"missing golden file {golden.name}; run with GPU_ADVISOR_UPDATE_GOLDEN=1"
-    assert text == golden.read_text(encoding="utf-8")
-
-
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
-def test_german_memo_matches_golden_file(example: Path) -> None:
-    golden = GOLDEN_DIR / f"{example.stem}.de.md"
-    text = render(example, "markdown", "--lang", "de", "--currency", "EUR")
-    if UPDATE:
-        golden.write_text(text, encoding="utf-8")
-    assert golden.exists(), f"missing golden file {golden.name}; run with GPU_ADVISOR_UPDATE_GOLDEN=1"
-    assert text == golden.read_text(encoding="utf-8")
+@pytest.mark.parametrize("case", GOLDEN_CASES, ids=lambda case: case.id)
+def test_output_matches_golden_file(case: GoldenCase) -> None:
+    result = CliRunner().invoke(main, golden_arguments(case))
+    assert result.exit_code == 0, result.output
+    assert case.file.exists(), f"missing golden file {case.file.name}; run python tests/update_golden.py"
+    assert result.output == case.file.read_text(encoding="utf-8")
 
 
 def test_examples_exist() -> None:
-    assert len(EXAMPLES) >= 5
+    assert len({case.example for case in GOLDEN_CASES}) >= 5
 
 
 def test_memo_leads_with_the_decision_and_its_reason() -> None:

@@ -42,9 +42,16 @@ def test_compiled_form_reads_thresholds_from_data() -> None:
     assert compile_rule(rule, {"api_max_requests_per_day": 123}) == {
         "all": [{"m": {"$and": [{"kind": "workload"}, {"$lt": {"requests_per_day": 123}}]}}]
     }
-    assert compile_rule(load_rulebook().rule("DEP003"), load_knowledge().threshold_values())["all"][0]["m"][
-        "$and"
-    ][-1] == {"$lte": {"api_usd_per_month": {"$m": "self_hosted_usd_per_month"}}}
+    thresholds = load_knowledge().threshold_values()
+    assert compile_rule(load_rulebook().rule("DEP003"), thresholds)["all"][0]["m"]["$and"] == [
+        {"kind": "economics"},
+        {"$gte": {"requests_per_day": thresholds["api_max_requests_per_day"]}},
+        {"$lte": {"requests_per_day": thresholds["self_hosting_min_requests_per_day"]}},
+        {"$lte": {"api_usd_per_month": {"$m": "self_hosted_usd_per_month"}}},
+        # The guards of the two amounts, which the rule file leaves to the fact declaration.
+        {"api_priced": True},
+        {"has_eligible_option": True},
+    ]
 
 
 def write_rules(directory: Path, rules: list[dict]) -> None:

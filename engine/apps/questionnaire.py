@@ -113,7 +113,7 @@ def field_adapter(field: str) -> TypeAdapter[Any]:
     'model.precision'."""
     model: type[BaseModel] = ModelSpec if field.startswith("model.") else Workload
     info = model.model_fields[field.removeprefix("model.")]
-    return TypeAdapter(Annotated[(info.annotation, *info.metadata)])
+    return TypeAdapter(Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation)
 
 
 def parse_answer(

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.figures import Threshold
+from gpu_advisor.engine.rulebook.guards import effective_needs, inserted_guards
 from gpu_advisor.engine.rulebook.schema import Condition, Rule, Rulebook
 
 OPERATOR_SYMBOLS = {
@@ -53,6 +54,8 @@ class RuleDoc(BaseModel):
     origin: str
     applies: tuple[str, ...]
     """Proposal checks: when the check applies at all."""
+    needs: tuple[str, ...] = ()
+    """Proposal checks: the facts the proposal must state, else the check reports 'unknown'."""
 
 
 def describe_condition(
@@ -119,7 +122,10 @@ def rule_doc(rule: Rule, knowledge: Knowledge, rulebook: Rulebook | None = None)
         topic=rule.topic,
         severity=rule.severity,
         fact=rule.fact,
-        conditions=tuple(describe_condition(c, knowledge, policy_thresholds) for c in rule.when),
+        conditions=tuple(describe_condition(c, knowledge, policy_thresholds) for c in rule.when)
+        + tuple(
+            f"{describe_condition(c, knowledge)} (guard of a field read above)" for c in inserted_guards(rule)
+        ),
         conclusions=describe_conclusions(rule),
         rationale=" ".join(rule.rationale.split()),
         source=cite(rule.source, knowledge),
@@ -127,4 +133,5 @@ def rule_doc(rule: Rule, knowledge: Knowledge, rulebook: Rulebook | None = None)
         message_template=" ".join(rule.message.split()),
         origin=rulebook.origin(rule.id) if rulebook else "builtin",
         applies=tuple(describe_condition(c, knowledge, policy_thresholds) for c in rule.applies),
+        needs=effective_needs(rule),
     )

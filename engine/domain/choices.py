@@ -1,5 +1,5 @@
 """The closed sets of names the inputs, the knowledge base and the rules share, defined once: the
-command line's choices and the JSON Schemas derive from them.
+command line's choices, the JSON Schemas and the knowledge base's checks derive from them.
 """
 
 from __future__ import annotations
@@ -8,29 +8,13 @@ import typing
 from typing import Literal
 
 Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
-
-
-PRECISIONS: tuple[str, ...] = ("fp32", "bf16", "fp16", "fp8", "int8", "int4")
-
-
 Interconnect = Literal["nvlink", "xgmi", "pcie"]
-
-
 PricingKind = Literal["on_demand", "spot", "reserved", "capacity_block"]
-
-
 Jurisdiction = Literal["EU", "US", "UK", "CH", "unknown"]
-
-
 LoadPattern = Literal["steady", "variable", "batch"]
-
-
-Framework = Literal["pytorch", "jax", "tensorflow"]
-
-
 ScheduleId = Literal["always", "workdays", "office_hours"]
-
-
+Framework = Literal["pytorch", "jax", "tensorflow"]
+Deployment = Literal["api", "serverless", "dedicated_cloud", "own_hardware", "hybrid"]
 Topic = Literal[
     "deployment",
     "sizing",
@@ -43,19 +27,22 @@ Topic = Literal[
     "optimization",
     "knowledge",
 ]
-
-
-TOPICS: tuple[str, ...] = typing.get_args(Topic)
-
-
 Severity = Literal["info", "advice", "warning", "critical"]
+FactKind = Literal["gpu_fit", "workload", "economics", "proposal"]
+"""The kinds of facts the rules read, in the order an evaluation asserts them."""
 
 
+def names(choice: object) -> tuple[str, ...]:
+    """The names of a ``Literal`` choice, in declaration order."""
+    return tuple(str(name) for name in typing.get_args(choice))
+
+
+PRECISIONS = names(Precision)
+LOAD_PATTERNS = names(LoadPattern)
+SCHEDULES = names(ScheduleId)
+FRAMEWORKS = names(Framework)
+INTERCONNECTS = names(Interconnect)
+DEPLOYMENTS = names(Deployment)
+TOPICS = names(Topic)
 ATTENTION_SEVERITIES = frozenset({"critical", "warning"})
 """A finding of these severities means the workload needs attention (batch summaries, decision summaries)."""
-
-
-Deployment = Literal["api", "serverless", "dedicated_cloud", "own_hardware", "hybrid"]
-
-
-DEPLOYMENTS: tuple[str, ...] = typing.get_args(Deployment)

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind, Severity, Topic
 from gpu_advisor.engine.domain.load import Load
+from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
 RESULT_SCHEMA_VERSION = 1
 
@@ -244,36 +245,6 @@ class DecisionSummary(ResultModel):
     """IDs of the fired rules with a critical or warning finding, in catalog order."""
 
 
-class WorkloadSummary(ResultModel):
-    name: str
-    model: str | None
-    params_b: float
-    active_params_b: float
-    precision: str
-    custom_weights: bool
-    requests_per_day: int
-    avg_input_tokens: int
-    avg_output_tokens: int
-    context_tokens: int
-    load_pattern: str
-    schedule: str
-    hours_per_month: float
-    days_per_month: float
-    utilization: float
-    utilization_source: str
-    latency_sensitive: bool
-    personal_data: bool
-    on_premises_required: bool
-    model_stable: bool
-    company_country: str
-    volume_growing: bool
-    devops_capacity: bool
-    business_critical: bool
-    framework: str
-    needs_gpu: bool
-    defaults_used: tuple[str, ...]
-
-
 class PriceDate(ResultModel):
     document: str
     title: str
@@ -330,7 +301,7 @@ class Charts(ResultModel):
 class Recommendation(ResultModel):
     schema_version: int = RESULT_SCHEMA_VERSION
     evaluated_on: dt.date
-    workload: WorkloadSummary
+    workload: ResolvedWorkload
     decision: Decision
     resolution: Resolution
     sizing: SizeResult

@@ -1,16 +1,25 @@
-"""The workload: what a team wants to run, validated strictly, then completed from the knowledge base.
+"""The workload: what a team wants to run, declared once.
 
-``Workload`` is exactly what the user wrote (unknown keys rejected, no silent type coercion).
-``ResolvedWorkload`` is the same workload with catalog model facts and documented defaults filled in,
-and remembers which values were defaults so the memo can list them.
+``ResolvedWorkload`` declares every workload field once: its type, bounds and description, and how the
+user gives it (``Given``): required, left to a documented default (``knowledge/workload_defaults.yaml``),
+or left to be worked out from the other fields. Everything else derives from that declaration:
 
+- ``Workload``, the input model: exactly the fields a user may give, strict (unknown keys rejected, no
+  silent type coercion), with ``model`` as a nested ``ModelSpec``;
+- the workload part of the rule facts (``rulebook/facts.py``): every scalar field;
+- the workload summary of a result: the resolved workload itself.
+
+A new workload field is therefore one declaration here, its default in the knowledge base where it has
+one, and the rules that read it.
 """
 
 from __future__ import annotations
 
+import enum
+import typing
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.user_input import (
@@ -25,10 +34,23 @@ from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
 
-PositiveInt = Annotated[int, Field(gt=0)]
-
-
 PositiveFloat = Annotated[float, Field(gt=0)]
+
+# The workload's own validation messages (raised in model validators), translated like pydantic's.
+MISSING_SIZE = "give model.name (a catalog ID) or model.params_b"
+ACTIVE_ABOVE_TOTAL = "model.active_params_b cannot exceed model.params_b"
+VALUE_ERRORS: tuple[str, ...] = (MISSING_SIZE, ACTIVE_ABOVE_TOTAL)
+
+
+class Given(enum.Enum):
+    """How a workload field reaches the resolved workload."""
+
+    REQUIRED = "required"
+    """The user must give it."""
+    DEFAULT = "default"
+    """The user may give it; left out, the knowledge base's documented default applies."""
+    DERIVED = "derived"
+    """The user may give it; left out, it is worked out from the other fields (``pipeline/defaults.py``)."""
 
 
 class StrictInput(BaseModel):
@@ -61,63 +83,107 @@ class ModelSpec(StrictInput):
         return self
 
 
-class Workload(StrictInput):
-    name: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]+$")
+class WorkloadInput(StrictInput):
+    """What identifies a workload in its input file: its name and its model. ``Workload`` adds every
+    field ``ResolvedWorkload`` lets the user give."""
+
+    name: str = Field(
+        min_length=1,
+        max_length=200,
+        pattern=r"^[^\x00-\x1f\x7f]+$",
+        description="Free text; names the files.",
+    )
     model: ModelSpec
-    requests_per_day: int = Field(gt=0, le=10_000_000_000)
-    avg_input_tokens: PositiveInt | None = Field(default=None, le=10_000_000)
-    avg_output_tokens: PositiveInt | None = Field(default=None, le=10_000_000)
-    context_tokens: PositiveInt | None = Field(default=None, le=10_000_000)
-    load_pattern: LoadPattern | None = None
-    schedule: ScheduleId | None = None
-    hours_per_month: float | None = Field(default=None, ge=1, le=744)
-    utilization: float | None = Field(default=None, gt=0, le=1)
-    latency_sensitive: bool | None = None
-    personal_data: bool | None = None
-    on_premises_required: bool | None = None
-    model_stable: bool | None = None
-    company_country: str | None = Field(default=None, pattern=r"^[A-Z]{2}$")
-    volume_growing: bool | None = None
-    devops_capacity: bool | None = None
-    business_critical: bool | None = None
-    framework: Framework | None = None
-    needs_gpu: bool | None = None
 
 
 class ResolvedWorkload(BaseModel):
-    """A workload with every fact present: catalog model facts and defaults filled in."""
+    """A workload with every fact present: the declaration of each workload field (see the module's
+    docstring). Fields without a ``Given`` come from the model specification or are worked out."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, protected_namespaces=())
 
     name: str
-    model_id: str | None
-    model_config_entry: ModelConfig | None
+    model: str | None = Field(description="The catalog model ID; None for a model given by its size.")
+    model_config_entry: ModelConfig | None = Field(default=None, exclude=True, repr=False)
+    """The catalog model's configuration (attention shape, context); not part of the summary, so a result
+    read back from its JSON has None here."""
     params_b: float
     active_params_b: float
     precision: Precision
     custom_weights: bool
-    requests_per_day: int
-    avg_input_tokens: int
-    avg_output_tokens: int
-    context_tokens: int
-    load_pattern: LoadPattern
-    schedule: ScheduleId
-    hours_per_month: float
+    requests_per_day: Annotated[
+        int, Field(gt=0, le=10_000_000_000, description="Requests a day."), Given.REQUIRED
+    ]
+    avg_input_tokens: Annotated[
+        int, Field(gt=0, le=10_000_000, description="Average prompt tokens."), Given.DEFAULT
+    ]
+    avg_output_tokens: Annotated[
+        int, Field(gt=0, le=10_000_000, description="Average answer tokens."), Given.DEFAULT
+    ]
+    context_tokens: Annotated[
+        int,
+        Field(
+            gt=0,
+            le=10_000_000,
+            description="Serving context window the KV cache is sized for; at least one average request.",
+        ),
+        Given.DEFAULT,
+    ]
+    load_pattern: Annotated[
+        LoadPattern, Field(description="How requests arrive over the day."), Given.DEFAULT
+    ]
+    schedule: Annotated[ScheduleId, Field(description="When the service runs."), Given.DEFAULT]
+    hours_per_month: Annotated[
+        float,
+        Field(ge=1, le=744, description="Paid hours a month; default the schedule's hours."),
+        Given.DERIVED,
+    ]
     days_per_month: float
-    utilization: float | None
+    utilization: Annotated[
+        float | None,
+        Field(
+            gt=0,
+            le=1,
+            description="Share of paid hours in which the GPUs emit tokens; derived from the load if left out.",
+        ),
+        Given.DERIVED,
+    ]
     """Given in the input, or derived from the load once the model is sized (None until then)."""
     utilization_source: Literal["input", "derived", "load_pattern_default"]
-    latency_sensitive: bool
-    personal_data: bool
-    on_premises_required: bool
-    model_stable: bool
-    company_country: str
-    volume_growing: bool
-    devops_capacity: bool
-    business_critical: bool
-    framework: Framework
-    needs_gpu: bool
+    latency_sensitive: Annotated[
+        bool,
+        Field(description="Users wait for the answer; default true, false for batch."),
+        Given.DERIVED,
+    ]
+    personal_data: Annotated[
+        bool, Field(description="DSGVO/GDPR personal data: EU infrastructure only."), Given.DEFAULT
+    ]
+    on_premises_required: Annotated[
+        bool, Field(description="The data must not leave the building."), Given.DEFAULT
+    ]
+    model_stable: Annotated[
+        bool, Field(description="False while the model size is still changing."), Given.DEFAULT
+    ]
+    company_country: Annotated[
+        str,
+        Field(pattern=r"^[A-Z]{2}$", description="ISO 3166 code, for export-control notes."),
+        Given.DEFAULT,
+    ]
+    volume_growing: Annotated[
+        bool, Field(description="Inference cost grows linearly with use."), Given.DEFAULT
+    ]
+    devops_capacity: Annotated[
+        bool, Field(description="False: neo-clouds and marketplaces are excluded."), Given.DEFAULT
+    ]
+    business_critical: Annotated[
+        bool, Field(description="Only providers with an enterprise SLA."), Given.DEFAULT
+    ]
+    framework: Annotated[Framework, Field(description="JAX/TensorFlow: TPU v5p is named."), Given.DEFAULT]
+    needs_gpu: Annotated[
+        bool, Field(description="False: the work should not run as GPU hours at all."), Given.DEFAULT
+    ]
     defaults_used: tuple[str, ...]
+    """The fields the input left to a documented default, in field order."""
 
     @property
     def is_moe(self) -> bool:
@@ -125,26 +191,53 @@ class ResolvedWorkload(BaseModel):
 
     def fallback_utilization(self, knowledge: Knowledge) -> float:
         """The load pattern's assumed utilization, for a model no GPU can serve (nothing to derive from)."""
-        return next(
-            u.utilization
-            for u in knowledge.workload_defaults.utilization_by_load_pattern
-            if u.load_pattern == self.load_pattern
-        )
+        return knowledge.utilization_default(self.load_pattern).utilization
 
 
-def parse_workload_text(text: str, origin: str) -> Workload:
+def given(field: str) -> Given | None:
+    """How the user gives a field of ``ResolvedWorkload``; None where it is never given at top level."""
+    found = [m for m in ResolvedWorkload.model_fields[field].metadata if isinstance(m, Given)]
+    return found[0] if found else None
+
+
+def fields_given(*kinds: Given) -> tuple[str, ...]:
+    """The fields of ``ResolvedWorkload`` given in one of these ways, in declaration order."""
+    return tuple(name for name in ResolvedWorkload.model_fields if given(name) in kinds)
+
+
+def _input_model() -> type[WorkloadInput]:
+    """``Workload``: ``WorkloadInput`` plus every field the user may give, with the declaration's type,
+    bounds and description; the fields left to defaults are optional."""
+    fields: dict[str, Any] = {}
+    for name in fields_given(*Given):
+        info = ResolvedWorkload.model_fields[name]
+        bounds = [m for m in info.metadata if not isinstance(m, Given)]
+        annotation: Any = Annotated[(info.annotation, *bounds)] if bounds else info.annotation
+        if given(name) is Given.REQUIRED:
+            fields[name] = (annotation, Field(description=info.description))
+        else:
+            fields[name] = (typing.Optional[annotation], Field(default=None, description=info.description))  # noqa: UP045
+    return create_model("Workload", __base__=WorkloadInput, __module__=__name__, **fields)
+
+
+Workload = _input_model()
+"""The input model. Its static type is ``WorkloadInput``: Python code reads a workload's other fields
+from its ``ResolvedWorkload``."""
+
+
+def parse_workload_text(text: str, origin: str) -> WorkloadInput:
     """Parse YAML or JSON text into a validated ``Workload``; errors name the field and value."""
     if len(text.encode("utf-8")) > MAX_INPUT_BYTES:
         raise InputError(f"{origin}: input is larger than {MAX_INPUT_BYTES} bytes")
     return validate_workload(load_yaml(text, origin), origin)
 
 
-def load_workload(path: str) -> Workload:
+def load_workload(path: str) -> WorkloadInput:
     """Read a workload from a file path, or from standard input when the path is ``-``."""
     return parse_workload_text(read_input_text(path), "<stdin>" if path == "-" else path)
 
 
-def validate_workload(data: Any, origin: str) -> Workload:
+def validate_workload(data: Any, origin: str) -> WorkloadInput:
     if not isinstance(data, dict):
         raise InputError(f"{origin}: a workload is a mapping of fields, got {type(data).__name__}")
     if _depth(data) > MAX_NESTING_DEPTH:
@@ -153,13 +246,3 @@ def validate_workload(data: Any, origin: str) -> Workload:
         return Workload.model_validate(data)
     except ValidationError as error:
         raise input_error(origin, error, Workload) from None
-
-
-# The workload's own validation messages (raised in model validators), translated like pydantic's.
-MISSING_SIZE = "give model.name (a catalog ID) or model.params_b"
-
-
-ACTIVE_ABOVE_TOTAL = "model.active_params_b cannot exceed model.params_b"
-
-
-VALUE_ERRORS: tuple[str, ...] = (MISSING_SIZE, ACTIVE_ABOVE_TOTAL)

@@ -1,16 +1,45 @@
-"""Stage 2: the workload's own constraints (the workload fact)."""
+"""Stage 2, constraints: the workload's own facts. Its rules rule deployments out, exclude options, prefer
+a pricing kind and propose deployments that need no price (the API under the volume line, own hardware on
+premises)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.listings import listings
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
-from gpu_advisor.engine.rulebook.conclusions import excluded_by, option_filters
-from gpu_advisor.engine.rulebook.facts import WorkloadFact
-from gpu_advisor.engine.rulebook.schema import Rule
+from gpu_advisor.engine.pipeline.fit import GpuVerdicts
+from gpu_advisor.engine.rulebook.conclusions import (
+    excluded_by,
+    fired_rules,
+    option_filters,
+    preferred_pricing,
+    ruled_out_deployments,
+)
+from gpu_advisor.engine.rulebook.durable import FactSession, Firing
+from gpu_advisor.engine.rulebook.facts import Fact, WorkloadFact, WorkloadFacts
+from gpu_advisor.engine.rulebook.schema import Rule, Rulebook
+
+
+def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
+    """The workload's facts, asserted beside every fact about the workload: its own fields, and what the
+    knowledge base says about them."""
+    own = {
+        name: getattr(resolved, name)
+        for name in WorkloadFacts.model_fields
+        if name in type(resolved).model_fields
+    }
+    return WorkloadFacts(
+        **own,
+        schedule_hours_per_month=knowledge.schedule(resolved.schedule).hours_per_month,
+        calendar_hours_per_month=knowledge.calendar_hours_per_month(),
+        requests_wait_for_paid_hours=knowledge.peak_to_average(resolved.load_pattern).waits_for_paid_hours,
+        export_restricted_country=knowledge.export_restricted(resolved.company_country),
+        is_moe=resolved.is_moe,
+    )
 
 
 def fits_one_small_card(figures: SizingFigures, knowledge: Knowledge) -> bool:
@@ -18,33 +47,9 @@ def fits_one_small_card(figures: SizingFigures, knowledge: Knowledge) -> bool:
     return any(fit.gpus_with_kv_reserve == 1 and fit.memory_gb <= limit for fit in figures.fits)
 
 
-def workload_fact(resolved: ResolvedWorkload, figures: SizingFigures, knowledge: Knowledge) -> WorkloadFact:
+def workload_fact(figures: SizingFigures, knowledge: Knowledge) -> WorkloadFact:
     return WorkloadFact(
-        requests_per_day=resolved.requests_per_day,
-        load_pattern=resolved.load_pattern,
-        schedule=resolved.schedule,
-        hours_per_month=float(resolved.hours_per_month),
-        schedule_hours_per_month=knowledge.schedule(resolved.schedule).hours_per_month,
-        calendar_hours_per_month=knowledge.calendar_hours_per_month(),
-        requests_wait_for_paid_hours=knowledge.peak_to_average(resolved.load_pattern).waits_for_paid_hours,
-        latency_sensitive=resolved.latency_sensitive,
-        personal_data=resolved.personal_data,
-        on_premises_required=resolved.on_premises_required,
-        model_stable=resolved.model_stable,
-        custom_weights=resolved.custom_weights,
-        company_country=resolved.company_country,
-        export_restricted_country=knowledge.export_restricted(resolved.company_country),
-        precision=resolved.precision,
-        params_b=float(resolved.params_b),
-        active_params_b=float(resolved.active_params_b),
-        is_moe=resolved.is_moe,
         weights_gb=float(figures.weights_gb),
-        context_tokens=resolved.context_tokens,
-        volume_growing=resolved.volume_growing,
-        devops_capacity=resolved.devops_capacity,
-        business_critical=resolved.business_critical,
-        framework=resolved.framework,
-        needs_gpu=resolved.needs_gpu,
         fits_any_gpu=any(fit.gpus_with_kv_reserve is not None for fit in figures.fits),
         fits_one_small_card=fits_one_small_card(figures, knowledge),
     )
@@ -57,3 +62,37 @@ def rule_exclusions(knowledge: Knowledge, rules: Sequence[Rule]) -> tuple[tuple[
     if not filters:
         return ((),) * len(listings(knowledge))
     return tuple(tuple(excluded_by(listing.attributes, filters)) for listing in listings(knowledge))
+
+
+@dataclass(frozen=True)
+class Constraints:
+    firings: tuple[Firing, ...]
+    """The workload fact's firings, in firing order."""
+    rules: tuple[Rule, ...]
+    """The rules fired so far (GPU fit and workload), in catalog order."""
+    preferred_pricing: str | None
+    """The pricing kind the first rule that prefers one names (spot for batch), if any."""
+    exclusions: tuple[tuple[str, ...], ...]
+    """Per listing, the rules that exclude it."""
+    ruled_out: dict[str, tuple[str, ...]]
+    """Deployment -> the rules that ruled it out."""
+
+
+def apply_constraints(
+    session: FactSession,
+    facts: Fact,
+    capacity_figures: SizingFigures,
+    verdicts: GpuVerdicts,
+    knowledge: Knowledge,
+    rulebook: Rulebook,
+) -> Constraints:
+    firings = session.assert_fact(workload_fact(capacity_figures, knowledge), facts)
+    rules = tuple(fired_rules([*verdicts.firings, *firings], rulebook))
+    pricing = preferred_pricing(rules)
+    return Constraints(
+        firings=tuple(firings),
+        rules=rules,
+        preferred_pricing=pricing[0] if pricing else None,
+        exclusions=rule_exclusions(knowledge, rules),
+        ruled_out=ruled_out_deployments(rules),
+    )

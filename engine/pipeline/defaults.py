@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
-from gpu_advisor.engine.domain.workload import ModelSpec, ResolvedWorkload, Workload
+from gpu_advisor.engine.domain.workload import Given, ModelSpec, ResolvedWorkload, WorkloadInput, fields_given
 
 CATALOG_TOLERANCE = 0.05
 """A params_b given beside a catalog model may differ from the catalog's count by this share (rounding)."""
@@ -62,16 +64,40 @@ def context_for(
     return context_tokens
 
 
-def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorkload:
-    """Fill in catalog model facts and documented defaults; the result has no missing fact."""
-    spec = workload.model
+@dataclass(frozen=True)
+class Derivation:
+    """How a field left out of the input is worked out from the fields before it."""
+
+    work_out: Callable[[dict[str, Any], Knowledge], Any]
+    listed_as_default: bool
+    """The memo marks the value as a default (a documented assumption, not a figure of the load)."""
+
+
+DERIVATIONS: dict[str, Derivation] = {
+    # Users wait for a steady or variable service's answers, not for a batch job's.
+    "latency_sensitive": Derivation(
+        lambda values, knowledge: knowledge.utilization_default(values["load_pattern"]).latency_sensitive,
+        listed_as_default=True,
+    ),
+    "hours_per_month": Derivation(
+        lambda values, knowledge: knowledge.schedule(values["schedule"]).hours_per_month,
+        listed_as_default=False,
+    ),
+    # Derived from the load once the model is sized (``pipeline/market.py``).
+    "utilization": Derivation(lambda values, knowledge: None, listed_as_default=False),
+}
+"""One entry for every field declared ``Given.DERIVED``."""
+
+
+def model_facts(spec: ModelSpec, knowledge: Knowledge) -> dict[str, Any]:
+    """The model's catalog entry and sizes: the catalog's where the spec names a model, checked against
+    the numbers given beside it."""
     catalog: ModelConfig | None = None
     if spec.name is not None:
         model_ids = [m.id for m in knowledge.models.models]
         if spec.name not in model_ids:
             raise InputError(unknown_value_message("model.name", spec.name, model_ids), field="model.name")
         catalog = knowledge.model(spec.name)
-    if catalog is not None:
         check_against_catalog(spec, catalog)
     params_b = spec.params_b if spec.params_b is not None else catalog.params_b  # type: ignore[union-attr]
     if spec.active_params_b is not None:
@@ -85,63 +111,41 @@ def resolve_workload(workload: Workload, knowledge: Knowledge) -> ResolvedWorklo
             f"model.active_params_b: {active_params_b} exceeds the total of {params_b} billion parameters",
             field="model.active_params_b",
         )
+    return {
+        "model": spec.name,
+        "model_config_entry": catalog,
+        "params_b": params_b,
+        "active_params_b": active_params_b,
+        "precision": spec.precision,
+        "custom_weights": spec.custom_weights,
+    }
 
+
+def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> ResolvedWorkload:
+    """Fill in catalog model facts, documented defaults and derived values; the result has no missing
+    fact. The fields are completed in declaration order, so a derivation sees the fields before it."""
+    given = workload.model_dump(exclude_none=True, exclude={"name", "model"})
     defaults = knowledge.workload_default_values()
-    given = workload.model_dump(exclude_none=True)
+    values: dict[str, Any] = {"name": workload.name, **model_facts(workload.model, knowledge)}
     defaults_used: list[str] = []
-
-    def pick(field: str) -> Any:
+    for field in fields_given(*Given):
         if field in given:
-            return given[field]
-        defaults_used.append(field)
-        return defaults[field]
-
-    schedule_id = pick("schedule")
-    schedule = knowledge.schedule(schedule_id)
-    load_pattern = pick("load_pattern")
-    by_pattern = {u.load_pattern: u for u in knowledge.workload_defaults.utilization_by_load_pattern}
-    utilization_source = "input" if workload.utilization is not None else "derived"
-    if workload.latency_sensitive is not None:
-        latency_sensitive = workload.latency_sensitive
-    else:
-        latency_sensitive = by_pattern[load_pattern].latency_sensitive
-        defaults_used.append("latency_sensitive")
-
-    avg_input_tokens, avg_output_tokens = pick("avg_input_tokens"), pick("avg_output_tokens")
-    context_tokens = pick("context_tokens")
-    context_tokens = context_for(
-        avg_input_tokens, avg_output_tokens, context_tokens, "context_tokens" in given, catalog
+            values[field] = given[field]
+        elif field in DERIVATIONS:
+            values[field] = DERIVATIONS[field].work_out(values, knowledge)
+            if DERIVATIONS[field].listed_as_default:
+                defaults_used.append(field)
+        else:
+            values[field] = defaults[field]
+            defaults_used.append(field)
+    catalog = values["model_config_entry"]
+    values["context_tokens"] = context_for(
+        values["avg_input_tokens"],
+        values["avg_output_tokens"],
+        values["context_tokens"],
+        "context_tokens" in given,
+        catalog,
     )
-
-    return ResolvedWorkload(
-        name=workload.name,
-        model_id=spec.name,
-        model_config_entry=catalog,
-        params_b=params_b,
-        active_params_b=active_params_b,
-        precision=spec.precision,
-        custom_weights=spec.custom_weights,
-        requests_per_day=workload.requests_per_day,
-        avg_input_tokens=avg_input_tokens,
-        avg_output_tokens=avg_output_tokens,
-        context_tokens=context_tokens,
-        load_pattern=load_pattern,
-        schedule=schedule_id,
-        hours_per_month=workload.hours_per_month
-        if workload.hours_per_month is not None
-        else schedule.hours_per_month,
-        days_per_month=schedule.days_per_month,
-        utilization=workload.utilization,
-        utilization_source=utilization_source,
-        latency_sensitive=latency_sensitive,
-        personal_data=pick("personal_data"),
-        on_premises_required=pick("on_premises_required"),
-        model_stable=pick("model_stable"),
-        company_country=pick("company_country"),
-        volume_growing=pick("volume_growing"),
-        devops_capacity=pick("devops_capacity"),
-        business_critical=pick("business_critical"),
-        framework=pick("framework"),
-        needs_gpu=pick("needs_gpu"),
-        defaults_used=tuple(defaults_used),
-    )
+    values["days_per_month"] = knowledge.schedule(values["schedule"]).days_per_month
+    values["utilization_source"] = "input" if values["utilization"] is not None else "derived"
+    return ResolvedWorkload(**values, defaults_used=tuple(defaults_used))

@@ -1,12 +1,18 @@
-"""Stage 1: which GPUs may serve one replica of the model (the GPU-fit facts)."""
+"""Stage 1, GPU fit: which GPUs may serve one replica of the model. One ``gpu_fit`` fact per GPU, for the
+model as given and one quantization step down; the rules declare GPUs unsuitable."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, GpuFit, SizingFigures
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.pipeline.capacity import Capacity
+from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import GpuFitFact
+from gpu_advisor.engine.rulebook.schema import Rulebook
 
 WORKLOAD_SCENARIO = "workload"
 
@@ -54,3 +60,28 @@ def assert_gpu_fits(
     return [
         firing for fact in gpu_fit_facts(knowledge, figures, scenario) for firing in session.assert_fact(fact)
     ]
+
+
+@dataclass(frozen=True)
+class GpuVerdicts:
+    firings: tuple[Firing, ...]
+    """The rules that fired on the model as given, in firing order."""
+    unsuitable: dict[str, list[str]]
+    """GPU -> the rules that declared it unsuitable for the model as given."""
+    quantized_unsuitable: dict[str, list[str]]
+    """The same for the model one quantization step down."""
+
+
+def judge_gpus(
+    session: FactSession, capacity: Capacity, knowledge: Knowledge, rulebook: Rulebook
+) -> GpuVerdicts:
+    firings = assert_gpu_fits(session, capacity.figures, knowledge, WORKLOAD_SCENARIO)
+    quantized = capacity.quantized_figures
+    quantized_firings = (
+        assert_gpu_fits(session, quantized, knowledge, QUANTIZED_SCENARIO) if quantized else []
+    )
+    return GpuVerdicts(
+        firings=tuple(firings),
+        unsuitable=unsuitable_gpus(firings, rulebook),
+        quantized_unsuitable=unsuitable_gpus(quantized_firings, rulebook),
+    )

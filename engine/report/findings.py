@@ -15,6 +15,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.results import Finding
 from gpu_advisor.engine.i18n.environment import message_template, render_compiled_message
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
+from gpu_advisor.engine.rulebook.details import Details
 from gpu_advisor.engine.rulebook.durable import Firing
 from gpu_advisor.engine.rulebook.schema import Rule, Rulebook
 from gpu_advisor.engine.rulebook.texts import rule_text
@@ -85,14 +86,19 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
 
 
 def render_finding_message(
-    parts: RuleFinding, texts: FindingTexts, fact: Mapping[str, Any], fmt: Format
+    parts: RuleFinding,
+    texts: FindingTexts,
+    fact: Mapping[str, Any],
+    fmt: Format,
+    details: Details | None = None,
 ) -> str:
     """A rule's message for one firing. It sees its environment's globals (the sandbox has its own),
-    the fact, ``t``, ``k`` and ``fmt``. Messages are checked when the rules load; one that still fails
+    the fact, the details of its fact kind, ``t``, ``k`` and ``fmt``. Messages are checked when the rules load; one that still fails
     here is reported against its rule: an organization's as bad input, a built-in one as a broken
     catalog, never as a traceback."""
     template = parts.template
-    context = {**template.environment.globals, **fact, **texts.references, "fmt": fmt}
+    shown = dict(details) if details is not None else {}
+    context = {**template.environment.globals, **shown, **fact, **texts.references, "fmt": fmt}
     try:
         return render_compiled_message(template, context)
     except Exception as error:  # a template can fail in any way: a filter, arithmetic, the sandbox
@@ -108,23 +114,30 @@ def render_rule_message(
     knowledge: Knowledge,
     rulebook: Rulebook,
     fmt: Format = DEFAULT_FORMAT,
+    details: Details | None = None,
 ) -> str:
     """The rule's message with this fact's numbers."""
     texts = finding_texts(rulebook, knowledge, fmt.lang)
-    return render_finding_message(texts.rules[rule.id], texts, fact, fmt)
+    return render_finding_message(texts.rules[rule.id], texts, fact, fmt, details)
 
 
 def findings_for(
-    firings: Sequence[Firing], rulebook: Rulebook, knowledge: Knowledge, fmt: Format = DEFAULT_FORMAT
+    firings: Sequence[Firing],
+    rulebook: Rulebook,
+    knowledge: Knowledge,
+    fmt: Format = DEFAULT_FORMAT,
+    details: Mapping[str, Details] | None = None,
 ) -> tuple[Finding, ...]:
-    """One finding per firing, in catalog order of the rules (firing order within a rule)."""
+    """One finding per firing, in catalog order of the rules (firing order within a rule); ``details``:
+    per fact kind, the details its rules' messages show."""
     texts = finding_texts(rulebook, knowledge, fmt.lang)
     relevant = [firing for firing in firings if not firing.applicability]
     ordered = sorted(enumerate(relevant), key=lambda pair: (texts.order[pair[1].rule_id], pair[0]))
     findings = []
     for _, firing in ordered:
         parts = texts.rules[firing.rule_id]
-        message = render_finding_message(parts, texts, firing.fact, fmt)
+        kind = str(firing.fact["kind"])
+        message = render_finding_message(parts, texts, firing.fact, fmt, (details or {}).get(kind))
         findings.append(
             trusted(
                 Finding,

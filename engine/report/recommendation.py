@@ -21,9 +21,7 @@ from gpu_advisor.engine.domain.results import (
     SizeResult,
     ThroughputAccuracy,
     UncheckedMeasurement,
-    WorkloadSummary,
 )
-from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_rent
@@ -101,11 +99,6 @@ def size_result(
     )
 
 
-def workload_summary(resolved: ResolvedWorkload) -> WorkloadSummary:
-    fields = set(WorkloadSummary.model_fields) - {"model"}
-    return WorkloadSummary(model=resolved.model_id, **{name: getattr(resolved, name) for name in fields})
-
-
 @cache
 def throughput_accuracy() -> ThroughputAccuracy:
     """The calibration band of the shipped knowledge base, computed once per process."""
@@ -128,48 +121,46 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
     """The full result of an evaluation: findings rendered in ``fmt``, sizing table, options, price
     dates and chart data."""
     e = evaluation
-    knowledge, best, plans = e.knowledge, e.best, e.plans
-    options = build_options(
-        e.priced, (e.best_listing, best) if e.best_listing is not None and best is not None else None
-    )
-    gpu_fit_firings = [f for f in e.firings if f.fact["kind"] == "gpu_fit"]
-    findings = findings_for(e.firings, e.rulebook, knowledge, fmt)
+    knowledge, best, market, capacity = e.knowledge, e.best, e.market, e.capacity
+    best_listing = market.alternatives.best_listing
+    options = build_options(market.priced, (best_listing, best) if best_listing and best else None)
+    findings = findings_for(e.firings, e.rulebook, knowledge, fmt, e.details)
     # The GPU findings are the ones with a subject; rendering them twice would only cost time.
     gpu_findings = tuple(f for f in findings if f.subject is not None)
     return Recommendation(
         evaluated_on=e.evaluated_on,
-        workload=workload_summary(e.resolved),
+        workload=e.workload,
         decision=e.decision,
         resolution=e.resolution,
         sizing=size_result(
-            e.figures,
-            e.resolved.model_id,
-            gpu_fit_firings,
+            capacity.figures,
+            e.workload.model,
+            e.verdicts.firings,
             knowledge,
-            e.load,
-            plans,
+            capacity.load,
+            capacity.plans,
             e.rulebook,
             fmt,
             gpu_findings,
         ),
-        load=e.load,
+        load=capacity.load,
         throughput_accuracy=throughput_accuracy(),
         replicas=best.replicas if best is not None else None,
         options=options,
         best_option=best,
-        api_costs=e.apis,
-        own_hardware=e.own,
+        api_costs=market.apis,
+        own_hardware=market.own,
         findings=findings,
         fired_rules=tuple(rule.id for rule in e.rules),
-        price_dates=price_dates(knowledge, options, e.apis),
+        price_dates=price_dates(knowledge, options, market.apis),
         charts=Charts(
-            buy_versus_rent=buy_versus_rent(e.own, e.own.rent_usd_per_gpu_hour),
+            buy_versus_rent=buy_versus_rent(market.own, market.own.rent_usd_per_gpu_hour),
             api_versus_self_hosted=api_versus_self_hosted(
-                e.compared_api,
+                market.compared_api,
                 best,
-                plans[best.gpu].requests_per_second_per_replica if best is not None else None,
-                e.load,
-                e.resolved.requests_per_day,
+                capacity.plans[best.gpu].requests_per_second_per_replica if best is not None else None,
+                capacity.load,
+                e.workload.requests_per_day,
             ),
         ),
         exchange_rate_usd_per_eur=knowledge.eur_to_usd().rate,

@@ -1,10 +1,13 @@
-"""Rule declarations compiled into durable-rules' native JSON form."""
+"""Rule declarations compiled into durable-rules' native JSON form: rule names are the rule IDs, and each
+rule matches one fact on its conditions joined with ``$and``, the guards of the fields it reads included
+(``guards.py``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from gpu_advisor.engine.rulebook.guards import effective_when
 from gpu_advisor.engine.rulebook.schema import Condition, Rule, Rulebook
 
 _OPERATORS = {"eq": None, "ne": "$neq", "lt": "$lt", "le": "$lte", "gt": "$gt", "ge": "$gte"}
@@ -40,7 +43,7 @@ def compile_conditions(
 
 def compile_rule(rule: Rule, thresholds: Mapping[str, float]) -> dict[str, Any]:
     """One rule as durable-rules JSON: its preconditions and conditions on the same fact."""
-    return compile_conditions(rule.fact, rule.applies + rule.when, thresholds)
+    return compile_conditions(rule.fact, rule.applies + effective_when(rule), thresholds)
 
 
 def compile_rulebook(rulebook: Rulebook, thresholds: Mapping[str, float]) -> dict[str, dict[str, Any]]:

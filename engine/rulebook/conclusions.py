@@ -49,7 +49,7 @@ def preferred_pricing(rules: Sequence[Rule]) -> tuple[str, str] | None:
     return None
 
 
-def resolve_deployment(rules: Sequence[Rule]) -> Resolution:
+def settle_deployment(rules: Sequence[Rule]) -> Resolution:
     """Settle the proposed deployments.
 
     A proposal is ruled out by a fired rule-out naming its deployment with a higher precedence than the
@@ -87,10 +87,12 @@ def resolve_deployment(rules: Sequence[Rule]) -> Resolution:
         )
         for rule, against, _ in candidates
     )
-    return Resolution(winner_rule_id=winner[0].id, proposals=proposals, ruled_out=resolve_ruled_out(rules))
+    return Resolution(
+        winner_rule_id=winner[0].id, proposals=proposals, ruled_out=ruled_out_deployments(rules)
+    )
 
 
-def resolve_ruled_out(rules: Sequence[Rule]) -> dict[str, tuple[str, ...]]:
+def ruled_out_deployments(rules: Sequence[Rule]) -> dict[str, tuple[str, ...]]:
     """Deployment -> IDs of the fired rules that rule it out, in catalog order."""
     ruled_out: dict[str, tuple[str, ...]] = {}
     for rule in rules:

@@ -69,7 +69,10 @@ class Firing(NamedTuple):
 
 
 class FactSession(Protocol):
-    def assert_fact(self, fact: Fact) -> list[Firing]: ...
+    def assert_fact(self, fact: Fact, workload: Fact | None = None) -> list[Firing]:
+        """Assert ``fact`` (with ``workload``, the workload's facts, where the fact is about the
+        workload) and return the rules it fired, in firing order."""
+        ...
 
 
 class Evaluator(Protocol):
@@ -90,9 +93,18 @@ SHARED_FACTS_KEPT_ENCODED = 1024
 """Shared facts kept with their JSON text: the GPU-fit facts of about a hundred model sizings."""
 
 
-def _as_sent(fact: Fact) -> tuple[str, Mapping[str, Any]]:
+def fact_payload(fact: Fact, workload: Fact | None) -> dict[str, Any]:
+    """What a rule on ``fact`` reads: its fields, and the workload's facts where it is about the workload."""
+    if fact.about_workload != (workload is not None):
+        raise TypeError(
+            f"{fact.__class__.__name__} is asserted with the workload's facts where it is about the workload"
+        )
+    return fact.payload() if workload is None else {**workload.payload(), **fact.payload()}
+
+
+def _as_sent(fact: Fact, workload: Fact | None = None) -> tuple[str, Mapping[str, Any]]:
     """A fact as the engine reads it (JSON text without the session ID) and as its firings show it."""
-    payload = fact.payload()
+    payload = fact_payload(fact, workload)
     return _encode(payload), MappingProxyType(payload)
 
 
@@ -146,8 +158,11 @@ class RulesEngine:
             finally:
                 self._c.delete_state(self._handle, sid)
 
-    def _assert(self, sid: str, fact: Fact) -> list[Firing]:
-        text, fact_seen = (_shared_as_sent if fact.shared_between_evaluations else _as_sent)(fact)
+    def _assert(self, sid: str, fact: Fact, workload: Fact | None) -> list[Firing]:
+        if fact.shared_between_evaluations:
+            text, fact_seen = _shared_as_sent(fact)
+        else:
+            text, fact_seen = _as_sent(fact, workload)
         # The session ID goes first: the rest of the text is the same in every session.
         names = self._send(f'{{"sid":"{sid}",{text[1:]}', fact_seen["kind"])
         firings = []
@@ -187,5 +202,5 @@ class Session:
         self._engine = engine
         self._sid = sid
 
-    def assert_fact(self, fact: Fact) -> list[Firing]:
-        return self._engine._assert(self._sid, fact)
+    def assert_fact(self, fact: Fact, workload: Fact | None = None) -> list[Firing]:
+        return self._engine._assert(self._sid, fact, workload)

@@ -3,25 +3,35 @@
 durable-rules compares missing properties and mixed types silently, so every fact is complete: each field
 is always present with its declared type. Rule declarations are checked against these models at load.
 
-Evaluation asserts the kinds in order, each stage reading the conclusions of the one before:
+Evaluation asserts the kinds stage by stage, each reading the conclusions of the one before:
 ``gpu_fit`` (one per GPU: can this card type serve one replica?), ``workload`` (constraints from the
-workload's own facts), ``economics`` (the cost comparison over the options the constraints left).
+workload's own facts), ``economics`` (the cost comparison over the options the constraints left), and for
+a check ``proposal`` (what someone intends to do).
 
+The facts about a workload (``workload``, ``economics``, ``proposal``) carry the workload's own fields,
+derived from ``ResolvedWorkload`` (``WorkloadFacts``), beside the stage's fields. A field that only means
+something under a condition names that condition with ``Guard`` (the best option's price means nothing
+without an option); the rule compiler adds the guard to every rule that reads the field. Values a rule
+message shows but no condition reads are not facts: they reach the message as details (``details.py``).
 """
 
 from __future__ import annotations
 
+import typing
+from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, create_model
+from pydantic.fields import FieldInfo
+
+from gpu_advisor.engine.domain.choices import FactKind
+from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
 SMALLEST_ENGINE_NUMBER = 1e-4
 """durable-rules' JSON parser rejects numbers written with an exponent (1e-05, 1e+16; error code
 204). Python writes floats under 1e-4 and from 1e16 that way: the former become 0 (no threshold or
 comparison in the rulebook is that fine), the latter integers, which are never written with an exponent."""
-
-
 LARGEST_ENGINE_FLOAT = 1e16
 
 
@@ -33,12 +43,26 @@ def engine_number(value: float) -> float | int:
     return value
 
 
+@dataclass(frozen=True)
+class Guard:
+    """Field metadata: the field is meaningful only where these boolean fields of the same fact hold (it
+    holds a placeholder 0 or "" otherwise). In a proposal a guard ``<name>_known`` makes a check that
+    reads the field report 'unknown' where it is not known."""
+
+    fields: tuple[str, ...]
+
+    def __init__(self, *fields: str) -> None:
+        object.__setattr__(self, "fields", fields)
+
+
 class Fact(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, protected_namespaces=())
 
     shared_between_evaluations: ClassVar[bool] = False
     """The same fact object is asserted in many evaluations (built once per model sizing), so the
     engine adapter keeps its JSON text; other facts are new in every evaluation."""
+    about_workload: ClassVar[bool] = False
+    """The fact is asserted with the workload's facts beside its own fields."""
 
     def payload(self) -> dict[str, Any]:
         """The fact as the engine (and the reference evaluator) sees it: JSON types, numbers that
@@ -58,6 +82,51 @@ def _float_fields(model: type[Fact]) -> tuple[str, ...]:
     return tuple(name for name, field in model.model_fields.items() if field.annotation is float)
 
 
+# --- the workload's facts -------------------------------------------------------------------------------
+
+
+class WorkloadContext(Fact):
+    """What the knowledge base says about a workload's own fields (the rest of ``WorkloadFacts`` is
+    derived from ``ResolvedWorkload``)."""
+
+    schedule_hours_per_month: float
+    calendar_hours_per_month: float
+    """The hours a reservation bills and an owned machine stands: the around-the-clock schedule's."""
+    requests_wait_for_paid_hours: bool
+    """The load pattern's requests wait for the paid hours (a batch job), instead of arriving on the
+    schedule whether a GPU runs or not."""
+    export_restricted_country: bool
+    is_moe: bool
+
+
+NOT_FACTS = frozenset({"name", "utilization_source"})
+"""Scalar workload fields that are no facts: the name is free text for people; where the utilization comes
+from is settled only after the prices are compared, later than the first facts are asserted."""
+
+
+def _is_scalar(annotation: Any) -> bool:
+    if annotation in (str, int, float, bool):
+        return True
+    return typing.get_origin(annotation) is Literal
+
+
+def _workload_facts() -> type[WorkloadContext]:
+    """Every scalar field of ``ResolvedWorkload`` (nothing that may be None), beside ``WorkloadContext``."""
+    fields: dict[str, Any] = {
+        name: (info.annotation, ...)
+        for name, info in ResolvedWorkload.model_fields.items()
+        if _is_scalar(info.annotation) and name not in NOT_FACTS
+    }
+    return create_model("WorkloadFacts", __base__=WorkloadContext, __module__=__name__, **fields)
+
+
+WorkloadFacts = _workload_facts()
+"""The workload's facts, asserted beside every fact about the workload."""
+
+
+# --- the fact kinds -------------------------------------------------------------------------------------
+
+
 class GpuFitFact(Fact):
     shared_between_evaluations: ClassVar[bool] = True
 
@@ -72,7 +141,7 @@ class GpuFitFact(Fact):
     weights_gb: float
     gpus_for_weights: int
     """0 when even the largest allowed count cannot hold the weights."""
-    gpus_with_kv_reserve: int
+    gpus_with_kv_reserve: Annotated[int, Guard("fits")]
     """0 when even the largest allowed count leaves no KV reserve."""
     multi_card: bool
     fits: bool
@@ -86,143 +155,82 @@ class GpuFitFact(Fact):
 
 
 class WorkloadFact(Fact):
+    about_workload: ClassVar[bool] = True
+
     kind: Literal["workload"] = "workload"
-    requests_per_day: int
-    load_pattern: str
-    schedule: str
-    hours_per_month: float
-    schedule_hours_per_month: float
-    calendar_hours_per_month: float
-    """The hours a reservation bills and an owned machine stands: the around-the-clock schedule's."""
-    requests_wait_for_paid_hours: bool
-    """The load pattern's requests wait for the paid hours (a batch job), instead of arriving on the
-    schedule whether a GPU runs or not."""
-    latency_sensitive: bool
-    personal_data: bool
-    on_premises_required: bool
-    model_stable: bool
-    custom_weights: bool
-    company_country: str
-    export_restricted_country: bool
-    precision: str
-    params_b: float
-    active_params_b: float
-    is_moe: bool
     weights_gb: float
-    context_tokens: int
-    volume_growing: bool
-    devops_capacity: bool
-    business_critical: bool
-    framework: str
-    needs_gpu: bool
     fits_any_gpu: bool
     """Some catalog GPU holds a replica with KV reserve at 16 cards or fewer."""
     fits_one_small_card: bool
     """One card of at most ``small_card_max_memory_gb`` holds a replica with KV reserve."""
 
 
+OPTION = "has_eligible_option"
+API = "api_priced"
+OWNED = "own_hardware_applicable"
+
+
 class EconomicsFact(Fact):
+    about_workload: ClassVar[bool] = True
+
     kind: Literal["economics"] = "economics"
-    requests_per_day: int
-    load_pattern: str
     utilization: float
-    model_stable: bool
-    on_premises_required: bool
-    custom_weights: bool
     has_eligible_option: bool
-    best_option_usd_per_month: float
-    best_option_price_age_days: int
-    api_priced: bool
-    """A managed API in the catalog can serve the workload's volume (its price is known)."""
-    api_name: str
-    """The compared API's name, for messages ("" without one)."""
-    api_model_params_b: float
-    """The size of the open model behind the compared API; 0 without one or for a proprietary model."""
-    params_b: float
-    """The workload model's total parameters."""
-    api_usd_per_month: float
-    serverless_usd_per_month: float
-    """Estimated: the best option's cost scaled by utilization over the serverless break-even (the top
-    of the documents' 30 to 50 % band), i.e. a used hour costs about 2 dedicated hours; 0 without an
-    option."""
-    self_hosted_usd_per_month: float
-    """The cheaper self-hosted route the rules can propose: the best rental or, where a serverless rule
-    (DEP007, DEP008) applies, the serverless estimate."""
-    self_hosted_is_estimate: bool
-    """The self-hosted figure is the serverless estimate (the documents give no serverless price), not a
-    rental's list price: the messages that quote it say so."""
-    own_hardware_applicable: bool
-    """The catalog's own server uses a GPU that can serve the model."""
-    own_usd_per_month: float
-    own_usd_per_gpu_hour: float
-    rent_usd_per_gpu_hour: float
-    """Cheapest eligible rental price per GPU-hour of the own server's GPU (0 when there is none)."""
-    break_even_utilization: float
-    node_utilization: float
-    node_has_idle_gpus: bool
-    replica_gpus_on_server_gpu: int
-    server_gpus: int
-    utilization_given: bool
-    """The workload states its utilization (otherwise it is derived from the load)."""
-    load_utilization: float
-    """The utilization the load itself would give the cheapest admitted option (0 without one)."""
-    utilization_gap: float
-    """|stated - load-derived| when the utilization is stated and an option exists; 0 otherwise."""
-    rent_comparison_available: bool
-    """An admitted rental of the own server's GPU exists, so the break-even figures are defined."""
-    break_even_low_price: float
-    break_even_high_price: float
-    break_even_residual: float
-    latency_sensitive: bool
-    personal_data: bool
-    best_option_provider: str
-    best_option_provider_kind: str
-    best_option_offer: str
-    best_option_gpu: str
-    best_option_gpus: int
-    best_option_pricing: str
-    best_option_usd_per_hour: float
-    best_option_tdp_watts: float
+    """Some option no rule excluded: the best option (``best_option_*``) exists."""
+    best_option_usd_per_month: Annotated[float, Guard(OPTION)]
+    best_option_price_age_days: Annotated[int, Guard(OPTION)]
+    best_option_provider: Annotated[str, Guard(OPTION)]
+    best_option_provider_kind: Annotated[str, Guard(OPTION)]
+    best_option_pricing: Annotated[str, Guard(OPTION)]
+    best_option_tdp_watts: Annotated[float, Guard(OPTION)]
+    best_option_has_other_prices: Annotated[bool, Guard(OPTION)]
     server_gpu_watts: float
     """The power per GPU of the catalog's own-server cost line."""
-    best_option_has_other_prices: bool
-    best_option_other_prices: str
-    """The provider's other catalog prices for the same GPU, with kind and date, for the message."""
+    api_priced: bool
+    """A managed API in the catalog can serve the workload's volume (its price is known)."""
+    api_usd_per_month: Annotated[float, Guard(API)]
+    api_model_params_b: Annotated[float, Guard(API)]
+    """The size of the open model behind the compared API; 0 for a proprietary model."""
+    self_hosted_usd_per_month: Annotated[float, Guard(OPTION)]
+    """The cheaper self-hosted route the rules can propose: the best rental or, where a serverless rule
+    (DEP007, DEP008) applies, the serverless estimate."""
+    own_hardware_applicable: bool
+    """The catalog's own server uses a GPU that can serve the model."""
+    own_usd_per_month: Annotated[float, Guard(OWNED)]
+    node_utilization: Annotated[float, Guard(OWNED)]
+    node_has_idle_gpus: Annotated[bool, Guard(OWNED)]
+    rent_comparison_available: bool
+    """An admitted rental of the own server's GPU exists, so the break-even figures are defined."""
+    break_even_utilization: Annotated[float, Guard(OWNED, "rent_comparison_available")]
+    utilization_given: bool
+    """The workload states its utilization (otherwise it is derived from the load)."""
+    utilization_gap: Annotated[float, Guard("utilization_given", OPTION)]
+    """|stated - load-derived| utilization."""
     hyperscaler_option_available: bool
-    hyperscaler_best_usd_per_month: float
-    saving_vs_hyperscaler: float
+    saving_vs_hyperscaler: Annotated[float, Guard(OPTION, "hyperscaler_option_available")]
     non_eu_cheaper: bool
     """Personal data only: the cheapest option that only the residency rules exclude costs less."""
-    non_eu_best_usd_per_month: float
-    eu_premium: float
-    reference_gpu: str
     reference_option_available: bool
-    reference_gpus: int
-    reference_usd_per_hour: float
-    best_fewer_cards_than_reference: bool
+    best_fewer_cards_than_reference: Annotated[bool, Guard(OPTION, "reference_option_available")]
     quantization_available: bool
-    quantized_precision: str
     quantized_has_option: bool
-    quantized_best_usd_per_month: float
-    quantized_best_gpu: str
-    quantized_best_gpus: int
-    quantized_weights_gb: float
+    quantized_best_usd_per_month: Annotated[float, Guard("quantization_available", "quantized_has_option")]
 
 
 class ProposalFact(Fact):
     """What someone intends to do, next to what the workload needs (``gpu-advisor check``).
 
-    Fields a proposal may leave out come with a ``<name>_known`` flag; a check that needs an unknown one
-    reports 'unknown' instead of guessing.
+    Fields a proposal may leave out are guarded by a ``<name>_known`` flag; a check that reads one that
+    is not known reports 'unknown' instead of guessing.
     """
+
+    about_workload: ClassVar[bool] = True
 
     kind: Literal["proposal"] = "proposal"
     deployment: str
     recommended_deployment: str
     deployment_differs: bool
     deployment_ruled_out: bool
-    ruled_out_by: str
-    """IDs of the rules that ruled the proposed deployment out, for the message."""
     rental: bool
     cloud_hosted: bool
     """Runs in a provider's region: dedicated, hybrid or serverless (the residency checks apply)."""
@@ -237,21 +245,20 @@ class ProposalFact(Fact):
     multi_card: bool
     """A replica on the proposed GPU spans several cards."""
     gpu_unsuitable: bool
-    unsuitable_by: str
     gpus_for_weights: int
     gpus_needed: int
     """Cards the peak load needs on the proposed GPU (replicas x cards per replica)."""
-    pricing: str
+    pricing: Annotated[str, Guard("pricing_known")]
     pricing_known: bool
     region: str
     region_known: bool
-    eu: bool
+    eu: Annotated[bool, Guard("region_known")]
     provider: str
     provider_known: bool
     provider_kind: str
-    provider_self_managed: bool
+    provider_self_managed: Annotated[bool, Guard("provider_known")]
     """A neo-cloud or marketplace: GPUs without the managed services around them."""
-    enterprise_sla: bool
+    enterprise_sla: Annotated[bool, Guard("provider_known")]
     offer_known: bool
     """provider/offer/gpu is a catalog offer."""
     usd_per_month: float
@@ -260,14 +267,6 @@ class ProposalFact(Fact):
     server_gpus: int
     node_utilization: float
     node_has_idle_gpus: bool
-    load_pattern: str
-    personal_data: bool
-    on_premises_required: bool
-    latency_sensitive: bool
-    business_critical: bool
-    devops_capacity: bool
-    export_restricted_country: bool
-    company_country: str
 
 
 FACT_MODELS: dict[str, type[Fact]] = {
@@ -276,6 +275,38 @@ FACT_MODELS: dict[str, type[Fact]] = {
     "economics": EconomicsFact,
     "proposal": ProposalFact,
 }
-
-
 FACT_KINDS: tuple[str, ...] = tuple(FACT_MODELS)
+
+
+@cache
+def fact_fields(kind: FactKind) -> dict[str, FieldInfo]:
+    """Every field a rule on facts of ``kind`` may read: the kind's own, and the workload's where the
+    fact is about the workload."""
+    model = FACT_MODELS[kind]
+    fields = dict(model.model_fields)
+    if model.about_workload:
+        fields = {**WorkloadFacts.model_fields, **fields}
+    return fields
+
+
+@cache
+def guards(kind: FactKind) -> dict[str, tuple[str, ...]]:
+    """Field -> the boolean fields that must hold for it to mean something."""
+    found: dict[str, tuple[str, ...]] = {}
+    for name, info in fact_fields(kind).items():
+        for marker in info.metadata:
+            if isinstance(marker, Guard):
+                found[name] = marker.fields
+    return found
+
+
+def _check_no_shadowing() -> None:
+    """A stage's own field must not hide a workload field of the same name (the payloads merge)."""
+    for kind, model in FACT_MODELS.items():
+        if model.about_workload:
+            clash = (set(model.model_fields) - {"kind"}) & set(WorkloadFacts.model_fields)
+            if clash:
+                raise TypeError(f"{kind} facts repeat workload fields: {sorted(clash)}")
+
+
+_check_no_shadowing()

@@ -1,4 +1,4 @@
-"""Rule declarations: the schema of ``rules/*.yaml`` and its loader.
+"""Loading the rule catalog (``rules/*.yaml``) and an organization's policies, and validating them.
 
 A rule is data: a stable ID, a name that says what it flags, topic, severity, the fact kind it reads,
 conditions over that fact's fields, a conclusion, a message template, a rationale and a source. Thresholds
@@ -21,7 +21,8 @@ from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import Threshold
 from gpu_advisor.engine.domain.knowledge.loading import describe_validation_error, read_yaml
-from gpu_advisor.engine.rulebook.facts import FACT_MODELS
+from gpu_advisor.engine.rulebook.details import DETAIL_MODELS
+from gpu_advisor.engine.rulebook.facts import fact_fields
 from gpu_advisor.engine.rulebook.schema import Condition, Origin, Rule, Rulebook, RuleFile
 from gpu_advisor.rules import RULE_FILES, RULES_DIR
 
@@ -66,15 +67,17 @@ def collect_rules(
             known_names[rule.name] = rule.id
             rules.append(rule)
     for rule in rules:
-        problems.extend(f"rule {rule.id}: {p}" for p in check_rule(rule, knowledge, extra_thresholds))
+        problems.extend(f"rule {rule.id}: {p}" for p in validate_rule(rule, knowledge, extra_thresholds))
         if origin == "organization":
             # Built-in messages are rendered by the rule-case tests; an organization's are checked here,
             # so a typo is reported at load instead of failing the first recommendation it fires in.
-            problems.extend(f"rule {rule.id}: {p}" for p in check_message(rule, extra_thresholds, knowledge))
+            problems.extend(
+                f"rule {rule.id}: {p}" for p in validate_message(rule, extra_thresholds, knowledge)
+            )
     return rules, thresholds, problems
 
 
-def check_message(rule: Rule, extra_thresholds: dict[str, float], knowledge: Knowledge) -> list[str]:
+def validate_message(rule: Rule, extra_thresholds: dict[str, float], knowledge: Knowledge) -> list[str]:
     """The message must parse, and name only fields of the rule's fact kind, thresholds (``t.key``),
     the knowledge references (``k``) and known filters."""
     import jinja2
@@ -92,8 +95,9 @@ def check_message(rule: Rule, extra_thresholds: dict[str, float], knowledge: Kno
     )
     if unknown_filters:  # the variable analysis below compiles the message, which needs its filters
         return [f"field message: unknown filter {name!r}" for name in unknown_filters]
-    fields = FACT_MODELS[rule.fact].model_fields
-    known = {*fields, "t", "k", "fmt", *env.globals}
+    fields = fact_fields(rule.fact)
+    details = DETAIL_MODELS.get(rule.fact)
+    known = {*fields, *(details.model_fields if details else ()), "t", "k", "fmt", *env.globals}
     problems = [
         f"field message: {name!r} is not a field of {rule.fact} facts"
         for name in sorted(meta.find_undeclared_variables(tree) - known)
@@ -160,12 +164,12 @@ def load_rulebook_with_policies(directory: str) -> Rulebook:
         raise InputError(f"--policy {directory}: invalid organization policy\n{error}") from None
 
 
-def check_rule(
+def validate_rule(
     rule: Rule, knowledge: Knowledge, extra_thresholds: dict[str, float] | None = None
 ) -> list[str]:
     """Conditions must name fields of the fact kind, with a right-hand side of the field's type."""
     problems: list[str] = []
-    fields = FACT_MODELS[rule.fact].model_fields
+    fields = fact_fields(rule.fact)
     thresholds = {**knowledge.threshold_values(), **(extra_thresholds or {})}
     document_ids = {d.id for d in knowledge.documents.documents}
     if rule.source.document not in document_ids:
@@ -175,11 +179,11 @@ def check_rule(
             problems.append(f"field needs: {name!r} has no {name}_known field in {rule.fact} facts")
     for part, conditions in (("applies", rule.applies), ("when", rule.when)):
         for index, condition in enumerate(conditions):
-            problems += check_condition(f"field {part}.{index}", condition, rule.fact, fields, thresholds)
+            problems += validate_condition(f"field {part}.{index}", condition, rule.fact, fields, thresholds)
     return problems
 
 
-def check_condition(
+def validate_condition(
     where: str, condition: Condition, fact: str, fields: dict[str, Any], thresholds: dict[str, float]
 ) -> list[str]:
     if condition.fact not in fields:

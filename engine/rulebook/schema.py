@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpu_advisor.engine.common.caching import per_object
-from gpu_advisor.engine.domain.choices import Deployment, PricingKind, Severity, Topic
+from gpu_advisor.engine.domain.choices import Deployment, FactKind, PricingKind, Severity, Topic
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Citation
 from gpu_advisor.engine.domain.knowledge.figures import Threshold
@@ -25,9 +25,6 @@ Operator = Literal["eq", "ne", "lt", "le", "gt", "ge", "in", "not_in"]
 OptionField = Literal[
     "eu", "pricing", "interconnect", "provider_kind", "enterprise_sla", "segment", "provider", "gpu"
 ]
-
-
-FactKind = Literal["gpu_fit", "workload", "economics", "proposal"]
 
 
 Verdict = Literal["fail", "warn"]

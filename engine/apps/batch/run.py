@@ -23,7 +23,7 @@ from typing import IO, Any, Literal, Protocol
 
 from gpu_advisor.engine.apps.batch.rows import Row, count_rows, input_format_for, open_input, read_rows
 from gpu_advisor.engine.apps.batch.summary import BatchSummary, Outcome, Tally
-from gpu_advisor.engine.apps.recommend import attention_rule_ids, decide_workload, evaluate
+from gpu_advisor.engine.apps.recommend import decision_summary, evaluate_workload
 from gpu_advisor.engine.common.errors import AdvisorError, InputError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import DecisionSummary, Recommendation
@@ -31,6 +31,7 @@ from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.i18n.environment import render
 from gpu_advisor.engine.pipeline.engines import rules_engine
 from gpu_advisor.engine.present.batch_progress import StderrReport, TerminalProgress
+from gpu_advisor.engine.report.recommendation import recommendation_from
 from gpu_advisor.engine.rulebook.loading import load_rulebook
 
 OutputFormat = Literal["jsonl", "csv"]
@@ -95,12 +96,13 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
     origin = f"{settings.origin}:{row.line}"
     try:
         workload = validate_workload(row.data, origin)
+        evaluation = evaluate_workload(workload, settings.evaluated_on)
         # A CSV line shows only the decision: its texts and tables need not be built.
-        result = (
-            evaluate(workload, settings.evaluated_on)
-            if settings.output_format == "jsonl"
-            else decide_workload(workload, settings.evaluated_on)
-        )
+        summary = decision_summary(evaluation)
+        if settings.output_format == "jsonl":
+            text = json_line(row.line, recommendation_from(evaluation))
+        else:
+            text = csv_result_line(row.line, summary)
     except InputError as error:
         message = str(error)
         return Outcome(
@@ -110,13 +112,7 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         return Outcome(row.line, name, None, f"{origin}: {error}")
     except RecursionError:
         return Outcome(row.line, name, None, f"{origin}: input is nested too deeply")
-    if isinstance(result, DecisionSummary):
-        decision, attention = result.decision, result.attention
-        text = csv_result_line(row.line, result)
-    else:
-        recommendation, _, evaluation = result
-        decision, attention = recommendation.decision, attention_rule_ids(evaluation.rules)
-        text = json_line(row.line, recommendation)
+    decision = summary.decision
     return Outcome(
         line=row.line,
         name=workload.name,
@@ -125,7 +121,7 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         deployment=decision.deployment,
         usd_per_month=decision.usd_per_month,
         cost_is_estimate=decision.cost_is_estimate,
-        attention=attention,
+        attention=summary.attention,
     )
 
 

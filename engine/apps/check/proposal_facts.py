@@ -11,6 +11,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.rulebook.details import ProposalDetails
 from gpu_advisor.engine.rulebook.facts import ProposalFact
 
 RENTAL_DEPLOYMENTS = ("dedicated_cloud", "hybrid")
@@ -98,12 +99,12 @@ def own_server_for(proposal: ProposalInput, evaluation: Evaluation) -> OwnServer
         for server in knowledge.own_hardware.servers:
             if server.gpu == proposal.gpu:
                 return server
-    return evaluation.server
+    return evaluation.market.server
 
 
-def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> ProposalFact:
+def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> tuple[ProposalFact, ProposalDetails]:
     knowledge = evaluation.knowledge
-    resolved = evaluation.resolved
+    resolved = evaluation.workload
     buying = proposal.deployment == "own_hardware"
     rental = proposal.deployment in RENTAL_DEPLOYMENTS
     offer = catalog_offer(proposal, knowledge)
@@ -112,11 +113,11 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> ProposalFa
     gpus = proposal.gpus
     if gpus is None and buying and server is not None and proposal.servers is not None:
         gpus = proposal.servers * server.gpus_per_server
-    fit = next((f for f in evaluation.figures.fits if f.gpu == gpu), None)
+    fit = next((f for f in evaluation.capacity.figures.fits if f.gpu == gpu), None)
     per_replica = fit.gpus_with_kv_reserve if fit else None
     if per_replica is not None and gpus is not None:
         per_replica = min(per_replica, gpus)
-    plan = evaluation.plans.get(gpu) if gpu else None
+    plan = evaluation.capacity.plans.get(gpu) if gpu else None
     pricing = proposal.pricing or (offer.pricing if offer else None)
     jurisdictions = proposal_jurisdictions(proposal, offer, knowledge)
     # EU or not is known when every possible jurisdiction agrees (all EU, or none EU).
@@ -138,12 +139,15 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> ProposalFa
         node_busy_share(needed, utilization, resolved.hours_per_month, node_cards, server) if server else 0.0
     )
 
-    return ProposalFact(
+    details = ProposalDetails(
+        ruled_out_by=", ".join(ruled_out_by),
+        unsuitable_by=", ".join(evaluation.verdicts.unsuitable.get(gpu or "", [])),
+    )
+    fact = ProposalFact(
         deployment=proposal.deployment,
         recommended_deployment=evaluation.decision.deployment,
         deployment_differs=proposal.deployment != evaluation.decision.deployment,
         deployment_ruled_out=bool(ruled_out_by) and proposal.deployment != evaluation.decision.deployment,
-        ruled_out_by=", ".join(ruled_out_by),
         rental=rental,
         cloud_hosted=proposal.deployment in CLOUD_HOSTED_DEPLOYMENTS,
         buying=buying,
@@ -154,8 +158,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> ProposalFa
         gpu_fits=fit is not None and fit.gpus_with_kv_reserve is not None,
         gpu_interconnect=knowledge.gpu(gpu).interconnect if gpu else "",
         multi_card=per_replica is not None and per_replica > 1,
-        gpu_unsuitable=bool(gpu and gpu in evaluation.unsuitable),
-        unsuitable_by=", ".join(evaluation.unsuitable.get(gpu or "", [])),
+        gpu_unsuitable=bool(gpu and gpu in evaluation.verdicts.unsuitable),
         gpus_for_weights=(fit.gpus_for_weights or 0) if fit else 0,
         gpus_needed=needed,
         pricing=pricing or "",
@@ -175,15 +178,8 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> ProposalFa
         server_gpus=server.gpus_per_server if server else 0,
         node_utilization=float(node_utilization),
         node_has_idle_gpus=bool(server and needed < node_cards),
-        load_pattern=resolved.load_pattern,
-        personal_data=resolved.personal_data,
-        on_premises_required=resolved.on_premises_required,
-        latency_sensitive=resolved.latency_sensitive,
-        business_critical=resolved.business_critical,
-        devops_capacity=resolved.devops_capacity,
-        export_restricted_country=knowledge.export_restricted(resolved.company_country),
-        company_country=resolved.company_country,
     )
+    return fact, details
 
 
 def proposal_cost(
@@ -202,5 +198,5 @@ def proposal_cost(
     if offer is not None and gpus is not None:
         price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
         calendar = knowledge.calendar_hours_per_month()
-        return rent(offer, gpus, evaluation.resolved.hours_per_month, calendar, price).usd_per_month, True
+        return rent(offer, gpus, evaluation.workload.hours_per_month, calendar, price).usd_per_month, True
     return 0.0, False

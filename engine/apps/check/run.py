@@ -2,8 +2,8 @@
 
 A proposal file holds one or many documents, each a workload, a proposal (deployment, provider and
 offer, GPU and count, pricing, region, or servers to buy) and optional waivers. The workload is evaluated
-as for ``recommend``; then a ``proposal`` fact is asserted into the same engine session, where the
-proposal checks (rules of fact kind ``proposal``) fire. Each check that applies gives ``pass``, ``warn``,
+as for ``recommend``; then a ``proposal`` fact is asserted, with the workload's facts, into a session of
+its own, where the proposal checks (rules of fact kind ``proposal``) fire. Each check that applies gives ``pass``, ``warn``,
 ``fail`` or ``unknown`` (the proposal leaves out a fact the check needs), with the evidence it read.
 
 """
@@ -16,19 +16,22 @@ from typing import Any
 from pydantic import ValidationError
 
 from gpu_advisor.engine.apps.check.proposal_facts import proposal_fact, validate_references
-from gpu_advisor.engine.apps.recommend import evaluate
+from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
 from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import cite
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.proposal import CheckItem, CheckResult, ProposalDocument, Status, Waiver
-from gpu_advisor.engine.domain.workload import Workload, validate_workload
+from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.i18n.environment import render
+from gpu_advisor.engine.pipeline.engines import rules_engine
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.report.findings import render_rule_message
+from gpu_advisor.engine.rulebook.details import ProposalDetails
 from gpu_advisor.engine.rulebook.durable import Evaluator, Firing
 from gpu_advisor.engine.rulebook.facts import ProposalFact
+from gpu_advisor.engine.rulebook.guards import effective_needs, fields_read
 from gpu_advisor.engine.rulebook.schema import Rule
 
 
@@ -53,24 +56,28 @@ def read_proposal_documents(path: str) -> list[tuple[int, ProposalDocument]]:
 
 
 def check_items(
-    fact: ProposalFact, firings: list[Firing], evaluation: Evaluation, waivers: list[Waiver]
+    fact: ProposalFact,
+    details: ProposalDetails,
+    firings: list[Firing],
+    evaluation: Evaluation,
+    waivers: list[Waiver],
 ) -> tuple[CheckItem, ...]:
     applicable = {f.rule_id for f in firings if f.applicability}
     violated = {f.rule_id for f in firings if not f.applicability}
     waived = {w.rule: w.reason for w in waivers}
-    data = fact.model_dump(mode="json")
+    data = {**evaluation.facts.model_dump(mode="json"), **fact.model_dump(mode="json")}
     items = []
     for rule in evaluation.rulebook.rules:
         if not rule.is_check or rule.id not in applicable:
             continue
-        missing = [name for name in rule.needs if not data[f"{name}_known"]]
+        missing = [name for name in effective_needs(rule) if not data[f"{name}_known"]]
         if missing:
             status: Status = "unknown"
         elif rule.id in violated:
             status = rule.then.verdict  # type: ignore[assignment]
         else:
             status = "pass"
-        items.append(check_item(rule, status, missing, data, evaluation, waived.get(rule.id)))
+        items.append(check_item(rule, status, missing, data, details, evaluation, waived.get(rule.id)))
     return tuple(items)
 
 
@@ -79,14 +86,12 @@ def check_item(
     status: Status,
     missing: list[str],
     data: dict[str, Any],
+    details: ProposalDetails,
     evaluation: Evaluation,
     waiver_reason: str | None,
 ) -> CheckItem:
     knowledge, rulebook = evaluation.knowledge, evaluation.rulebook
-    read = dict.fromkeys(
-        [c.fact for c in (*rule.applies, *rule.when)] + [c.other_fact for c in rule.when if c.other_fact]
-    )
-    evidence = {name: data[name] for name in read if name is not None}
+    evidence = {name: data[name] for name in fields_read(rule.applies + rule.when)}
     thresholds = rulebook.threshold_values(knowledge)
     entries = [
         f"thresholds: {key} = {thresholds[key]:g} ({threshold_date(key, evaluation)})"
@@ -105,7 +110,7 @@ def check_item(
             f"offers: {offer.key} at {offer.usd_per_gpu_hour:g} USD per GPU-hour ({offer.as_of.isoformat()})"
         )
     if status in ("fail", "warn"):
-        message = render_rule_message(rule, data, knowledge, rulebook)
+        message = render_rule_message(rule, data, knowledge, rulebook, details=details)
     else:
         message = " ".join(render("check_message.txt.j2", rule=rule, status=status, missing=missing).split())
     return CheckItem(
@@ -150,24 +155,19 @@ def check_document(
 ) -> CheckResult:
     knowledge = load_knowledge()
     origin = f"{file} (proposal {index})"
-    workload: Workload = validate_workload(document.workload, f"{origin}: workload")
+    workload = validate_workload(document.workload, f"{origin}: workload")
     validate_references(document.proposal, knowledge, origin)
-    built: list[ProposalFact] = []
-
-    def build(evaluation: Evaluation) -> ProposalFact:
-        built.append(proposal_fact(document.proposal, evaluation))
-        return built[0]
-
-    recommendation, firings, evaluation = evaluate(
-        workload, evaluated_on, evaluator, knowledge, policy_dir, proposal=build
-    )
+    evaluation = evaluate_workload(workload, evaluated_on, evaluator, knowledge, policy_dir)
     rule_ids = set(evaluation.rulebook.ids)
     for waiver in document.waivers:
         if waiver.rule not in rule_ids:
             raise InputError(
                 f"{origin}: {unknown_value_message('waivers.rule', waiver.rule, sorted(rule_ids))}"
             )
-    items = check_items(built[0], firings, evaluation, document.waivers)
+    fact, details = proposal_fact(document.proposal, evaluation)
+    with (evaluator or rules_engine(policy_dir)).session() as session:
+        firings = session.assert_fact(fact, evaluation.facts)
+    items = check_items(fact, details, firings, evaluation, document.waivers)
     counts = {
         status: sum(item.status == status for item in items) for status in ("pass", "warn", "fail", "unknown")
     }
@@ -178,7 +178,7 @@ def check_document(
         name=document.proposal.name or f"{workload.name} ({document.proposal.deployment})",
         evaluated_on=evaluated_on,
         proposal=document.proposal,
-        recommendation=recommendation.decision,
+        recommendation=evaluation.decision,
         status=overall_status(items),
         counts=counts,
         results=items,

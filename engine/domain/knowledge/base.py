@@ -165,6 +165,12 @@ class Knowledge(Strict):
     def peak_to_average(self, load_pattern: str) -> PeakToAverage:
         return next(p for p in self.throughput.peak_to_average if p.load_pattern == load_pattern)
 
+    def utilization_default(self, load_pattern: str) -> UtilizationDefault:
+        """The load pattern's assumed utilization and latency sensitivity."""
+        return next(
+            u for u in self.workload_defaults.utilization_by_load_pattern if u.load_pattern == load_pattern
+        )
+
     def threshold(self, key: str) -> Threshold:
         return _thresholds_by_key(self.thresholds.thresholds)[key]
 

@@ -1,0 +1,1 @@
+"""The command line's commands: parse options, call the applications, choose the output."""
