@@ -144,7 +144,7 @@ class ResolvedWorkload(BaseModel):
         Field(
             gt=0,
             le=1,
-            description="Share of paid hours in which the GPUs emit tokens; derived from the load if left out.",
+            description="Share of paid hours in which the GPUs emit tokens; left out, derived from the load.",
         ),
         Given.DERIVED,
     ]
