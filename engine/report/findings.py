@@ -94,8 +94,8 @@ def render_finding_message(
 ) -> str:
     """A rule's message for one firing. It sees its environment's globals (the sandbox has its own),
     the fact, the details of its fact kind, ``t``, ``k`` and ``fmt``. Messages are checked when the rules
-    load; one that still fails here is reported against its rule: an organization's as bad input, a built-in one as a broken
-    catalog, never as a traceback."""
+    load; one that still fails here is reported against its rule: an organization's as bad input, a
+    built-in one as a broken catalog, never as a traceback."""
     template = parts.template
     shown = dict(details) if details is not None else {}
     context = {**template.environment.globals, **shown, **fact, **texts.references, "fmt": fmt}

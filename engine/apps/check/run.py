@@ -4,8 +4,8 @@ A proposal file holds one or many documents, each a workload, a proposal (deploy
 offer, GPU and count, pricing, region, or servers to buy) and optional waivers. The workload is evaluated
 as for ``recommend``; then a ``proposal`` fact is asserted, with the workload's facts, into a session of
 its own, where the proposal checks (rules of fact kind ``proposal``) fire. Each check that applies gives
-``pass``, ``warn``, ``fail`` or ``unknown`` (the proposal leaves out a fact the check needs), with the evidence it read.
-
+``pass``, ``warn``, ``fail`` or ``unknown`` (the proposal leaves out a fact the check needs), with the
+evidence it read.
 """
 
 from __future__ import annotations
