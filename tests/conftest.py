@@ -7,6 +7,12 @@ import shutil
 import tempfile
 
 import pytest
+from hypothesis import settings
+
+# CI runs every property test derandomized (the same examples on every run, none from a database): a
+# failure there is reproducible. Locally the default profile explores new examples each run.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 _cache_home: list[str] = []
 

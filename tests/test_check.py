@@ -17,7 +17,9 @@ from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.proposal import ProposalDocument
 from gpu_advisor.engine.rulebook.loading import load_rulebook
 
-CASES: dict[str, Any] = yaml.safe_load((TESTS_DIR / "rule_cases" / "checks.yaml").read_text(encoding="utf-8"))
+CASES: dict[str, Any] = yaml.safe_load(
+    (TESTS_DIR / "scenarios" / "proposals.yaml").read_text(encoding="utf-8")
+)
 # The OASIS SARIF 2.1.0 schema (errata 01), kept beside the tests so the check runs from a clean clone.
 SARIF_SCHEMA = TESTS_DIR / "schemas" / "sarif-schema-2.1.0.json"
 
