@@ -148,3 +148,26 @@ def test_region_not_of_the_provider(knowledge_copy: Path) -> None:
 def test_every_file_has_a_schema(knowledge_copy: Path) -> None:
     shipped = {p.stem for p in KNOWLEDGE_DIR.glob("*.yaml")}
     assert shipped == set(KNOWLEDGE_FILES)
+
+
+def test_a_workload_field_without_its_default(knowledge_copy: Path) -> None:
+    edit(
+        knowledge_copy,
+        "workload_defaults",
+        lambda d: d["defaults"].pop(next(i for i, e in enumerate(d["defaults"]) if e["field"] == "framework")),
+    )
+    with pytest.raises(KnowledgeError, match="no default for the workload field 'framework'"):
+        load_knowledge_from(knowledge_copy)
+
+
+def test_a_default_of_the_wrong_type_or_for_no_field(knowledge_copy: Path) -> None:
+    def change(document: dict) -> None:
+        entry = next(e for e in document["defaults"] if e["field"] == "avg_input_tokens")
+        entry["value"] = 0
+        document["defaults"].append({**entry, "field": "gpu_count", "value": 1})
+
+    edit(knowledge_copy, "workload_defaults", change)
+    with pytest.raises(KnowledgeError) as raised:
+        load_knowledge_from(knowledge_copy)
+    assert "entry 'avg_input_tokens': field value: Input should be greater than 0" in str(raised.value)
+    assert "entry 'gpu_count': not a workload field that takes a default" in str(raised.value)

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from gpu_advisor.engine.domain.choices import Interconnect, Precision
+from gpu_advisor.engine.domain.choices import Interconnect, LoadPattern, Precision, ScheduleId
 from gpu_advisor.engine.domain.knowledge.entries import PositiveFloat, Sourced
 
 
@@ -22,7 +22,7 @@ class Threshold(Sourced):
 
 
 class Schedule(Sourced):
-    id: Literal["always", "workdays", "office_hours"]
+    id: ScheduleId
     hours_per_month: PositiveFloat
     hours_per_day: PositiveFloat
     days_per_month: PositiveFloat
@@ -113,7 +113,7 @@ class Concurrency(Sourced):
 
 
 class PeakToAverage(Sourced):
-    load_pattern: Literal["steady", "variable", "batch"]
+    load_pattern: LoadPattern
     factor: float = Field(ge=1)
     waits_for_paid_hours: bool = False
     """Requests wait for the paid hours (a batch job), so fewer paid hours than the schedule's serve the
@@ -158,6 +158,6 @@ class ThroughputReference(Sourced):
 
 
 class UtilizationDefault(Sourced):
-    load_pattern: Literal["steady", "variable", "batch"]
+    load_pattern: LoadPattern
     utilization: float = Field(gt=0, le=1)
     latency_sensitive: bool

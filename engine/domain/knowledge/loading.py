@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
 from pydantic import ValidationError
 
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.common.parse_cache import SAFE_LOADER, parsed
-from gpu_advisor.engine.domain.choices import PRECISIONS
+from gpu_advisor.engine.domain.choices import LOAD_PATTERNS, PRECISIONS, SCHEDULES
 from gpu_advisor.engine.domain.knowledge.base import (
     ApiPricesFile,
     CalibrationFile,
@@ -169,8 +169,8 @@ def check_references(knowledge: Knowledge, directory: Path) -> None:
                     problems.append(f"{where}: field regions: {region!r} is not a region of {provider.id}")
     if {t.interconnect for t in knowledge.throughput.tensor_parallel} != {"nvlink", "xgmi", "pcie"}:
         problems.append(f"{directory / 'throughput.yaml'}: tensor_parallel needs nvlink, xgmi and pcie")
-    if {p.load_pattern for p in knowledge.throughput.peak_to_average} != {"steady", "variable", "batch"}:
-        problems.append(f"{directory / 'throughput.yaml'}: peak_to_average needs steady, variable and batch")
+    if {p.load_pattern for p in knowledge.throughput.peak_to_average} != set(LOAD_PATTERNS):
+        problems.append(f"{directory / 'throughput.yaml'}: peak_to_average needs {', '.join(LOAD_PATTERNS)}")
     model_ids = {m.id for m in knowledge.models.models}
     for measurement in knowledge.calibration.measurements:
         where = f"{directory / 'calibration.yaml'}: entry {measurement.id!r}"
@@ -190,10 +190,10 @@ def check_references(knowledge: Knowledge, directory: Path) -> None:
             problems.append(
                 f"{directory / 'sizing.yaml'}: bytes_per_parameter: missing precision {precision!r}"
             )
-    if {s.id for s in knowledge.schedules.schedules} != {"always", "workdays", "office_hours"}:
-        problems.append(
-            f"{directory / 'schedules.yaml'}: schedules must be always, workdays and office_hours"
-        )
+    if {s.id for s in knowledge.schedules.schedules} != set(SCHEDULES):
+        problems.append(f"{directory / 'schedules.yaml'}: schedules must be {', '.join(SCHEDULES)}")
+
+    problems += workload_default_problems(knowledge, directory)
 
     for file, entry_id, citation in _citations(knowledge):
         if citation.document is not None and citation.document not in document_ids:
@@ -220,3 +220,32 @@ def _citations(knowledge: Knowledge) -> list[tuple[str, str, Citation]]:
                     )
                     found.append((f"{name}.yaml", entry_id, citation))
     return found
+
+
+def workload_default_problems(knowledge: Knowledge, directory: Path) -> list[str]:
+    """Every workload field left to a documented default has one, of the field's type and bounds, and
+    every default names such a field."""
+    from pydantic import TypeAdapter
+
+    from gpu_advisor.engine.domain.workload import Given, ResolvedWorkload, fields_given
+
+    where = directory / "workload_defaults.yaml"
+    expected = fields_given(Given.DEFAULT)
+    defaults = {entry.field: entry.value for entry in knowledge.workload_defaults.defaults}
+    problems = [
+        f"{where}: no default for the workload field {name!r}" for name in expected if name not in defaults
+    ]
+    for name, value in defaults.items():
+        if name not in expected:
+            problems.append(f"{where}: entry {name!r}: not a workload field that takes a default")
+            continue
+        info = ResolvedWorkload.model_fields[name]
+        bounds = [m for m in info.metadata if not isinstance(m, Given)]
+        adapter: TypeAdapter[Any] = TypeAdapter(
+            Annotated[(info.annotation, *bounds)] if bounds else info.annotation
+        )
+        try:
+            adapter.validate_python(value, strict=True)
+        except ValidationError as error:
+            problems.append(f"{where}: entry {name!r}: field value: {error.errors()[0]['msg']}")
+    return problems
