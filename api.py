@@ -1,30 +1,44 @@
 """gpu-advisor as a Python library: typed functions that return the pydantic result models.
 
-    from gpu_advisor.api import recommend, load_workload
+    from gpu_advisor.api import recommend, load_workload, render_memo
     result = recommend(load_workload("examples/public-chat.yaml"))
     print(result.decision.deployment, result.decision.usd_per_month)
+    print(render_memo(result, lang="de", currency="EUR"))
 
+Every input is validated as on the command line and over HTTP (the same models): bad input raises
+``InputError`` naming the field, a broken knowledge base ``KnowledgeError``; both are ``AdvisorError``.
 Every function is safe to call from many threads at once: the rules-engine adapter serializes what
 durable-rules cannot share. The first call builds the engine (tens of milliseconds); later calls cost a
-few milliseconds. Errors a caller can act on are raised as ``InputError`` (bad input) or
-``KnowledgeError`` (a broken knowledge base), both ``AdvisorError``.
+few milliseconds.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from .engine.apps.check.run import check_document, check_file
-from .engine.apps.recommend import decide_workload as _decide_workload
+from .engine.apps.recommend import decide_workload
 from .engine.apps.recommend import recommend as _recommend
-from .engine.apps.size import LoadInput
 from .engine.apps.size import size as _size
 from .engine.apps.tco import tco as _tco
-from .engine.common.errors import AdvisorError, InputError, KnowledgeError
+from .engine.common.errors import AdvisorError, InputError, KnowledgeError, unknown_value_message
+from .engine.domain.input_errors import input_error
+from .engine.domain.knowledge.loading import load_knowledge
 from .engine.domain.proposal import CheckResult, ProposalDocument
+from .engine.domain.requests import LoadRequest, SizeRequest, TcoRequest
 from .engine.domain.results import DecisionSummary, Recommendation, SizeResult, TcoResult
-from .engine.domain.workload import Workload, load_workload, parse_workload_text, validate_workload
+from .engine.domain.workload import (
+    Workload,
+    WorkloadInput,
+    load_workload,
+    parse_workload_text,
+    validate_workload,
+)
+from .engine.i18n.formats import CURRENCIES, LANGUAGES, Format
+from .engine.present.memo import render_memo as _render_memo
 
 __all__ = [
     "AdvisorError",
@@ -32,92 +46,126 @@ __all__ = [
     "DecisionSummary",
     "InputError",
     "KnowledgeError",
-    "LoadInput",
+    "LoadRequest",
     "ProposalDocument",
     "Recommendation",
+    "SizeRequest",
     "SizeResult",
+    "TcoRequest",
     "TcoResult",
     "Workload",
+    "WorkloadInput",
     "check",
     "check_path",
     "decide",
     "load_workload",
     "parse_workload_text",
     "recommend",
+    "render_memo",
     "size",
     "tco",
     "workload_from_dict",
 ]
 
 
-def workload_from_dict(data: dict[str, Any], origin: str = "<dict>") -> Workload:
+def workload_from_dict(data: dict[str, Any], origin: str = "<dict>") -> WorkloadInput:
     """Validate a workload given as a mapping (as parsed from YAML or JSON)."""
     return validate_workload(data, origin)
 
 
-def recommend(workload: Workload | dict[str, Any], evaluated_on: dt.date | None = None) -> Recommendation:
-    """The full decision for one workload; ``evaluated_on`` (default today) dates the price ages."""
-    if isinstance(workload, dict):
-        workload = workload_from_dict(workload)
-    return _recommend(workload, evaluated_on or dt.date.today())
+def _workload(workload: WorkloadInput | dict[str, Any]) -> WorkloadInput:
+    return workload_from_dict(workload) if isinstance(workload, dict) else workload
 
 
-def decide(workload: Workload | dict[str, Any], evaluated_on: dt.date | None = None) -> DecisionSummary:
-    """The decision of ``recommend`` with the IDs of the rules that fired and of those that need
-    attention, without the findings' texts and the tables: for portfolios and sweeps, in about two
-    thirds of the time."""
-    if isinstance(workload, dict):
-        workload = workload_from_dict(workload)
-    return _decide_workload(workload, evaluated_on or dt.date.today())
+def _policy(policy_dir: str | Path | None) -> str | None:
+    """An absolute path, so that one directory given two ways shares one engine."""
+    return None if policy_dir is None else str(Path(policy_dir).resolve())
 
 
-def size(
-    *,
-    precision: str,
-    model_id: str | None = None,
-    params_b: float | None = None,
-    active_params_b: float | None = None,
-    context_tokens: int | None = None,
-    load: LoadInput | None = None,
-) -> SizeResult:
-    """Card counts per GPU for one model; with ``load``, replicas per GPU for its peak."""
-    return _size(
-        precision=precision,
-        model_id=model_id,
-        params_b=params_b,
-        active_params_b=active_params_b,
-        context_tokens=context_tokens,
-        load_input=load,
+def _format(lang: str, currency: str, usd_per_eur: float) -> Format:
+    if lang not in LANGUAGES:
+        raise InputError(unknown_value_message("lang", lang, LANGUAGES), field="lang")
+    if currency not in CURRENCIES:
+        raise InputError(unknown_value_message("currency", currency, CURRENCIES), field="currency")
+    return Format(lang=lang, currency=currency, usd_per_eur=usd_per_eur)  # type: ignore[arg-type]
+
+
+def recommend(
+    workload: WorkloadInput | dict[str, Any],
+    evaluated_on: dt.date | None = None,
+    policy_dir: str | Path | None = None,
+    lang: str = "en",
+    currency: str = "USD",
+) -> Recommendation:
+    """The full decision for one workload; ``evaluated_on`` (default today) dates the price ages;
+    ``policy_dir`` adds an organization's rules (``DIR/*.yaml``), as ``--policy`` does; ``lang`` and
+    ``currency`` are those of the findings' texts (and of ``render_memo`` after it)."""
+    fmt = _format(lang, currency, load_knowledge().eur_to_usd().rate)
+    return _recommend(
+        _workload(workload), evaluated_on or dt.date.today(), policy_dir=_policy(policy_dir), fmt=fmt
     )
 
 
-def tco(**overrides: float) -> TcoResult:
-    """Own-server cost per GPU-hour and break-even per offer; keyword arguments replace assumptions
-    (server_price_usd, gpus_per_server, months, gpu_watts, power_overhead, usd_per_kwh,
-    rack_usd_per_month, residual)."""
-    return _tco(overrides)
+def decide(
+    workload: WorkloadInput | dict[str, Any],
+    evaluated_on: dt.date | None = None,
+    policy_dir: str | Path | None = None,
+) -> DecisionSummary:
+    """The decision of ``recommend`` with the IDs of the rules that fired and of those that need
+    attention, without the findings' texts and the tables: for portfolios and sweeps."""
+    return decide_workload(
+        _workload(workload), evaluated_on or dt.date.today(), policy_dir=_policy(policy_dir)
+    )
+
+
+def render_memo(
+    result: Recommendation,
+    lang: str = "en",
+    currency: str = "USD",
+    chart_files: Mapping[str, str] | None = None,
+    overridden: Sequence[str] = (),
+) -> str:
+    """The Markdown memo of a result, as the command line writes it. Give the ``lang`` and ``currency``
+    the result was made with (``recommend``'s): the findings' texts are the result's own. Amounts are
+    converted at the result's own exchange rate."""
+    fmt = _format(lang, currency, result.exchange_rate_usd_per_eur)
+    return _render_memo(result, fmt, chart_files, overridden)
+
+
+def size(**request: Any) -> SizeResult:
+    """Card counts per GPU for one model. Keyword arguments are the fields of ``SizeRequest``: ``model``
+    (a catalog ID) or ``params_b``, ``precision``, optionally ``active_params_b``, ``context_tokens`` and
+    ``load`` (the fields of ``LoadRequest``: replicas per GPU for its peak)."""
+    return _size(SizeRequest.read(request, "size"))
+
+
+def tco(**request: Any) -> TcoResult:
+    """Own-server cost per GPU-hour and break-even per offer. Keyword arguments are the fields of
+    ``TcoRequest`` (server_price_usd, gpus_per_server, months, hours_per_month, gpu_watts, power_overhead,
+    usd_per_kwh, rack_usd_per_month, residual); an unknown one is an ``InputError``."""
+    return _tco(TcoRequest.read(request, "tco"))
 
 
 def check(
     document: ProposalDocument | dict[str, Any],
     evaluated_on: dt.date | None = None,
-    policy_dir: str | None = None,
+    policy_dir: str | Path | None = None,
 ) -> CheckResult:
     """Check one proposal (a workload, what someone intends to do, waivers) against every applicable rule."""
     if isinstance(document, dict):
         from pydantic import ValidationError
 
-        from .engine.domain.input_errors import input_error
-
         try:
             document = ProposalDocument.model_validate(document)
         except ValidationError as error:
             raise input_error("<dict>", error, ProposalDocument, "proposal") from None
-    return check_document(document, "<api>", 1, evaluated_on or dt.date.today(), policy_dir=policy_dir)
+    return check_document(
+        document, "<api>", 1, evaluated_on or dt.date.today(), policy_dir=_policy(policy_dir)
+    )
 
 
 def check_path(
-    path: str, evaluated_on: dt.date | None = None, policy_dir: str | None = None
+    path: str, evaluated_on: dt.date | None = None, policy_dir: str | Path | None = None
 ) -> list[CheckResult]:
     """Check every proposal of a YAML or JSON file."""
-    return check_file(path, evaluated_on or dt.date.today(), policy_dir=policy_dir)
+    return check_file(path, evaluated_on or dt.date.today(), policy_dir=_policy(policy_dir))

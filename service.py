@@ -30,7 +30,8 @@ from .engine.common.errors import EngineError, InputError, KnowledgeError, close
 from .engine.common.user_input import MAX_INPUT_BYTES
 from .engine.domain.choices import Topic
 from .engine.domain.proposal import CheckResult, ProposalDocument
-from .engine.domain.results import Recommendation
+from .engine.domain.requests import SizeRequest, TcoRequest
+from .engine.domain.results import Recommendation, SizeResult, TcoResult
 from .engine.domain.workload import Workload
 
 MAX_BODY_BYTES = MAX_INPUT_BYTES
@@ -152,7 +153,7 @@ class BodySizeLimit:
 # --- errors ------------------------------------------------------------------------------------------
 
 
-BODY_MODELS: dict[str, type[BaseModel]] = {"/recommend": Workload}
+BODY_MODELS: dict[str, type[BaseModel]] = {"/recommend": Workload, "/size": SizeRequest, "/tco": TcoRequest}
 """The body model of each path, to name the allowed fields when a body has an unknown one."""
 
 
@@ -256,9 +257,9 @@ def create_app() -> FastAPI:
         ] = None,
     ) -> JSONResponse:
         """The full decision for one workload: the same JSON as ``gpu-advisor recommend --format json``."""
-        from .api import recommend as run_recommend
+        from .engine.apps.recommend import recommend as run_recommend
 
-        result = run_recommend(workload, evaluated_on=as_of or dt.date.today())
+        result = run_recommend(workload, as_of or dt.date.today())
         # Returned as is: the result is already validated, and re-validating it would only cost time.
         return JSONResponse(result.model_dump(mode="json"))
 
@@ -276,10 +277,34 @@ def create_app() -> FastAPI:
         ] = None,
     ) -> JSONResponse:
         """The same JSON as one entry of ``gpu-advisor check --format json``."""
-        from .api import check as run_check
+        from .engine.apps.check.run import check_document
 
-        result = run_check(document, evaluated_on=as_of or dt.date.today())
+        result = check_document(document, "<api>", 1, as_of or dt.date.today())
         return JSONResponse(result.model_dump(mode="json"))
+
+    @app.post(
+        "/size",
+        response_model=SizeResult,
+        responses={**UNPARSABLE, **INVALID_INPUT, **TOO_LARGE, **SERVER_ERROR},
+        summary="Card counts per GPU for one model",
+    )
+    def size(request: SizeRequest) -> JSONResponse:
+        """The same JSON as ``gpu-advisor size --format json``."""
+        from .engine.apps.size import size as run_size
+
+        return JSONResponse(run_size(request).model_dump(mode="json"))
+
+    @app.post(
+        "/tco",
+        response_model=TcoResult,
+        responses={**UNPARSABLE, **INVALID_INPUT, **TOO_LARGE, **SERVER_ERROR},
+        summary="The own server's cost per GPU-hour and its break-even per offer",
+    )
+    def tco(request: TcoRequest) -> JSONResponse:
+        """The same JSON as ``gpu-advisor tco --format json``; the body replaces server assumptions."""
+        from .engine.apps.tco import tco as run_tco
+
+        return JSONResponse(run_tco(request).model_dump(mode="json"))
 
     @app.get(
         "/rules",

@@ -241,9 +241,12 @@ def test_size_by_parameters_has_no_kv_figure() -> None:
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["size", "--precision", "bf16"], "give exactly one of --model ID or --params-b N"),
-        (["size", "--model", "llama-70b", "--precision", "bf16"], "--model: unknown value 'llama-70b'"),
-        (["size", "--params-b", "7", "--active-params-b", "9", "--precision", "bf16"], "exceeds --params-b"),
+        (["size", "--precision", "bf16"], "give exactly one of --model or --params-b"),
+        (["size", "--model", "llama-70b", "--precision", "bf16"], "model: unknown value 'llama-70b'"),
+        (
+            ["size", "--params-b", "7", "--active-params-b", "9", "--precision", "bf16"],
+            "--active-params-b cannot exceed --params-b",
+        ),
         (["size", "--params-b", "7", "--precision", "fp9"], "'fp9' is not one of"),
         (["size", "--params-b", "-7", "--precision", "bf16"], "-7.0 is not in the range x>0"),
         (["tco", "--residual", "1.5"], "Invalid value for '--residual'"),

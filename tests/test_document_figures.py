@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import merged, run
 
-from gpu_advisor.engine.apps.size import size
+from gpu_advisor.api import size
 from gpu_advisor.engine.apps.tco import tco
 from gpu_advisor.engine.calc.costs import ServerAssumptions, break_even_utilization, own_hardware_cost, rent
 from gpu_advisor.engine.calc.sizing import kv_bytes_per_token, weights_gb
@@ -70,7 +70,7 @@ def counts(result, gpu: str) -> tuple[int | None, int | None]:
     ],
 )
 def test_card_counts_of_the_document(model, params_b, precision, gpu, expected) -> None:
-    result = size(precision=precision, model_id=model, params_b=params_b)
+    result = size(precision=precision, model=model, params_b=params_b)
     assert counts(result, gpu) == expected
 
 
@@ -90,7 +90,7 @@ def test_kv_cache_per_token_from_attention_shape() -> None:
 
 
 def test_moe_is_sized_by_total_parameters() -> None:
-    result = size(precision="fp8", model_id="deepseek-r1")
+    result = size(precision="fp8", model="deepseek-r1")
     assert result.weights_gb == 671
     assert result.active_params_b == 37
 

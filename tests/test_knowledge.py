@@ -154,7 +154,9 @@ def test_a_workload_field_without_its_default(knowledge_copy: Path) -> None:
     edit(
         knowledge_copy,
         "workload_defaults",
-        lambda d: d["defaults"].pop(next(i for i, e in enumerate(d["defaults"]) if e["field"] == "framework")),
+        lambda d: d["defaults"].pop(
+            next(i for i, e in enumerate(d["defaults"]) if e["field"] == "framework")
+        ),
     )
     with pytest.raises(KnowledgeError, match="no default for the workload field 'framework'"):
         load_knowledge_from(knowledge_copy)

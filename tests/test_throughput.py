@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from helpers import REPO_ROOT, run
 
 from gpu_advisor.cli import main
-from gpu_advisor.engine.apps.size import LoadInput, size
+from gpu_advisor.api import size
 from gpu_advisor.engine.calc.calibration import calibration_rows
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation
@@ -183,8 +183,8 @@ def test_low_volume_derives_low_utilization_and_serverless() -> None:
 
 def test_longer_context_needs_four_h100() -> None:
     # "Ein 70B-Modell mit längerem Kontext oder mehr Nebenläufigkeit: üblich sind 4×H100."
-    short = size(precision="fp8", model_id="llama-3.1-70b", context_tokens=8192)
-    long = size(precision="fp8", model_id="llama-3.1-70b", context_tokens=131072)
+    short = size(precision="fp8", model="llama-3.1-70b", context_tokens=8192)
+    long = size(precision="fp8", model="llama-3.1-70b", context_tokens=131072)
     count = {
         r.context_tokens: next(g for g in r.gpus if g.gpu == "h100-sxm").gpus_recommended
         for r in (short, long)
@@ -215,13 +215,13 @@ def test_size_with_load_shows_replicas_per_gpu() -> None:
 
 
 def test_size_without_load_has_no_replicas() -> None:
-    result = size(precision="bf16", model_id="llama-3.1-8b")
+    result = size(precision="bf16", model="llama-3.1-8b")
     assert result.load is None
     assert all(row.replicas is None for row in result.gpus)
     with_load = size(
         precision="bf16",
-        model_id="llama-3.1-8b",
-        load_input=LoadInput(
+        model="llama-3.1-8b",
+        load=dict(
             requests_per_day=1000,
             avg_input_tokens=300,
             avg_output_tokens=150,

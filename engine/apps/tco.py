@@ -6,18 +6,17 @@ from gpu_advisor.engine.calc.costs import ServerAssumptions, break_even_utilizat
 from gpu_advisor.engine.calc.own_hardware import per_gpu_hour
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.requests import TcoRequest
 from gpu_advisor.engine.domain.results import BreakEven, TcoResult, TcoScenario
 
 
-def tco(overrides: dict[str, float] | None = None, knowledge: Knowledge | None = None) -> TcoResult:
+def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -> TcoResult:
     """Own 8-GPU server cost per GPU-hour in three lines, and break-even utilization against every
-    catalog offer of the same GPU. ``overrides`` replaces any ``ServerAssumptions`` field."""
+    catalog offer of the same GPU; ``request`` replaces any of the server's assumptions."""
     knowledge = knowledge or load_knowledge()
     server = knowledge.own_server()
-    defaults = ServerAssumptions.from_server(server)
-    overrides = {key: value for key, value in (overrides or {}).items() if value is not None}
-    assumptions = defaults.model_copy(update=overrides)
-    assumptions = ServerAssumptions.model_validate(assumptions.model_dump())
+    overrides = request.replaced() if request is not None else {}
+    assumptions = ServerAssumptions.from_server(server).model_copy(update=overrides)
     cost = own_hardware_cost(assumptions)
     lines = per_gpu_hour(assumptions)
     break_even = tuple(

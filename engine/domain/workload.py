@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 import typing
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 
@@ -220,9 +220,13 @@ def _input_model() -> type[WorkloadInput]:
     return create_model("Workload", __base__=WorkloadInput, __module__=__name__, **fields)
 
 
-Workload = _input_model()
-"""The input model. Its static type is ``WorkloadInput``: Python code reads a workload's other fields
-from its ``ResolvedWorkload``."""
+if TYPE_CHECKING:
+    # Statically a workload is its ``WorkloadInput`` part: Python code reads its other fields from the
+    # ``ResolvedWorkload``, whose declaration they come from.
+    Workload = WorkloadInput
+else:
+    Workload = _input_model()
+    """The input model: every field a user may give."""
 
 
 def parse_workload_text(text: str, origin: str) -> WorkloadInput:

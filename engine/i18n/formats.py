@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
 Language = Literal["en", "de"]
-
-
-LANGUAGES: tuple[str, ...] = ("en", "de")
-
-
 Currency = Literal["USD", "EUR"]
+LANGUAGES: tuple[str, ...] = typing.get_args(Language)
+CURRENCIES: tuple[str, ...] = typing.get_args(Currency)
 
 
 @dataclass(frozen=True)

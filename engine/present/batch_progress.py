@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from gpu_advisor.engine.apps.batch.summary import BatchSummary
+from gpu_advisor.engine.i18n.environment import render
+
 
 class StderrReport:
     """No progress bar (standard error is not a terminal): errors are printed line by line."""
@@ -69,3 +72,8 @@ class TerminalProgress:
 
     def report(self, message: str) -> None:
         self._progress.console.print(message, markup=False, highlight=False)
+
+
+def render_summary(summary: BatchSummary) -> str:
+    """The batch summary as text for standard error."""
+    return render("batch_summary.txt.j2", s=summary)

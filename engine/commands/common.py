@@ -1,0 +1,132 @@
+"""What every command shares: error handling and exit codes, writing output, the shared options.
+
+Engine imports are lazy (inside the commands), so that ``--help`` stays fast. Exit codes: 0 success;
+1 a check failed; 2 bad input (the message names the field, the value and what is allowed); 3 the
+shipped knowledge base or rule catalog is broken; 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import json
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from gpu_advisor.engine.domain.choices import LOAD_PATTERNS, PRECISIONS, SCHEDULES
+from gpu_advisor.engine.i18n.formats import CURRENCIES, LANGUAGES
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_CHECK_FAILED = 1
+EXIT_BAD_INPUT = 2
+EXIT_BROKEN_KNOWLEDGE = 3
+EXIT_INTERRUPTED = 130
+
+
+def handle_errors(function: F) -> F:
+    """Turn the engine's user-facing errors into a message on stderr and an exit code, no traceback.
+    Validation errors are said in the command's --lang."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from gpu_advisor.engine.common.errors import EngineError, InputError, KnowledgeError
+
+        try:
+            return function(*args, **kwargs)
+        except InputError as error:
+            lang = kwargs.get("lang", "en")
+            if error.problems and lang != "en":
+                from gpu_advisor.engine.domain.input_errors import render_problems
+                from gpu_advisor.engine.i18n.environment import render
+                from gpu_advisor.engine.i18n.formats import Format
+
+                message = render_problems(str(error.origin), error.problems, str(error.what), lang)
+                click.echo(render("error_prefix.txt.j2", Format(lang=lang), message=message), err=True)
+            else:
+                click.echo(f"error: {error}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except (KnowledgeError, EngineError) as error:
+            click.echo(f"error: {error}", err=True)
+            sys.exit(EXIT_BROKEN_KNOWLEDGE)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def to_json(result: Any) -> str:
+    return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+
+def emit(text: str, output: str | None) -> None:
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as error:
+        from gpu_advisor.engine.common.errors import InputError
+
+        raise InputError(f"--output: cannot write {output!r} ({error.strerror})") from None
+
+
+def show_markdown(text: str, output: str | None) -> None:
+    """Markdown to a file or a pipe as is; to a terminal, rendered (headings, tables, emphasis)."""
+    from gpu_advisor.engine.present.terminal import is_terminal, print_markdown
+
+    if output is None and is_terminal():
+        print_markdown(text)
+        return
+    emit(text, output)
+
+
+class FiniteFloat(click.FloatRange):
+    """A float option that also rejects nan and inf, which click's FloatRange lets through."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{param.opts[0] if param else 'value'}: not a finite number", param, ctx)
+        return number
+
+
+def parse_date(value: str | None) -> dt.date:
+    if value is None:
+        return dt.date.today()
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        from gpu_advisor.engine.common.errors import InputError
+
+        raise InputError(f"--as-of: {value!r} is not a date; use YYYY-MM-DD") from None
+
+
+def policy_path(policy_dir: str | None) -> str | None:
+    """An absolute path, so that the same directory given two ways shares one engine."""
+    return None if policy_dir is None else str(Path(policy_dir).resolve())
+
+
+# Options several commands share, declared once so their names, choices and help stay the same.
+as_of_option = click.option(
+    "--as-of", "as_of", metavar="YYYY-MM-DD", help="Evaluation date, for the age of prices (default: today)."
+)
+policy_option = click.option(
+    "--policy", "policy_dir", metavar="DIR", help="Add an organization's rules from DIR/*.yaml."
+)
+lang_option = click.option(
+    "--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Memo language."
+)
+currency_option = click.option(
+    "--currency",
+    type=click.Choice(CURRENCIES),
+    default="USD",
+    show_default=True,
+    help="Currency of amounts.",
+)
+precision_choice = click.Choice(PRECISIONS)
+load_pattern_choice = click.Choice(LOAD_PATTERNS)
+schedule_choice = click.Choice(SCHEDULES)

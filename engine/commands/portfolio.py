@@ -1,0 +1,111 @@
+"""``gpu-advisor batch`` and ``gpu-advisor sweep``: many workloads, or one workload over a range of inputs."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from gpu_advisor.engine.commands.common import (
+    as_of_option,
+    emit,
+    handle_errors,
+    parse_date,
+    to_json,
+)
+
+
+@click.command()
+@click.argument("input_file", metavar="INPUT|-")
+@click.option(
+    "--input-format",
+    type=click.Choice(["csv", "jsonl", "yaml"]),
+    help="Format of INPUT; required for - (default: from the extension .csv, .jsonl, .yaml or .yml).",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["jsonl", "csv"]),
+    default="jsonl",
+    show_default=True,
+    help="JSON Lines: the full result per workload with its line and name; CSV: one flat row each.",
+)
+@click.option("-o", "--output", metavar="FILE", help="Write the results to FILE instead of standard output.")
+@click.option(
+    "--summary",
+    "summary_file",
+    metavar="FILE",
+    help="Write the summary as JSON to FILE instead of as text on standard error.",
+)
+@click.option(
+    "--jobs", type=click.IntRange(min=1), metavar="N", help="Worker processes (default: the number of CPUs)."
+)
+@click.option(
+    "--strict", is_flag=True, help="Stop at the first bad row with exit code 2 instead of skipping it."
+)
+@as_of_option
+@handle_errors
+def batch(
+    input_file: str,
+    input_format: str | None,
+    output_format: str,
+    output: str | None,
+    summary_file: str | None,
+    jobs: int | None,
+    strict: bool,
+    as_of: str | None,
+) -> None:
+    """Recommend for every workload in INPUT (CSV, JSON Lines or a YAML list; - reads standard input).
+
+    One result per workload, in input order; bad rows are reported with their line number and skipped.
+    A summary (counts per deployment, total monthly cost, workloads needing attention) goes to standard
+    error. Ctrl-C stops with exit code 130 and keeps every result already written."""
+
+    from gpu_advisor.engine.commands.batch_run import batch_file
+
+    evaluated_on = parse_date(as_of)
+    try:
+        batch_file(
+            input_file,
+            input_format,
+            output_format,  # type: ignore[arg-type]
+            output,
+            summary_file,
+            jobs,
+            strict,
+            evaluated_on,
+        )
+    except KeyboardInterrupt:
+        click.echo("interrupted: the output keeps every result written before Ctrl-C", err=True)
+        sys.exit(130)
+
+
+@click.command()
+@click.argument("workload_file", metavar="FILE|-")
+@click.option(
+    "--vary",
+    "specs",
+    multiple=True,
+    required=True,
+    metavar="NAME=START:STOP:STEP",
+    help="A workload field (utilization, requests_per_day, ...), server_price_usd, usd_per_kwh or "
+    "price:PROVIDER/OFFER/GPU; give one or two.",
+)
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
+@as_of_option
+@handle_errors
+def sweep(
+    workload_file: str, specs: tuple[str, ...], output_format: str, output: str | None, as_of: str | None
+) -> None:
+    """Vary one or two inputs of the workload in FILE over a range and show where the decision changes
+    (deployment, provider, offer, GPU, pricing): the break-even points, a table and a chart."""
+    from gpu_advisor.engine.apps.sweep.run import sweep as run_sweep
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.domain.workload import load_workload
+    from gpu_advisor.engine.present.sweep_text import render_sweep
+
+    result = run_sweep(load_workload(workload_file), specs, parse_date(as_of), load_knowledge())
+    emit(to_json(result) if output_format == "json" else render_sweep(result), output)

@@ -1,0 +1,81 @@
+"""``gpu-advisor recommend``: the decision memo or the full result of one workload."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from gpu_advisor.engine.commands.common import (
+    as_of_option,
+    currency_option,
+    emit,
+    handle_errors,
+    lang_option,
+    parse_date,
+    policy_option,
+    policy_path,
+    show_markdown,
+    to_json,
+)
+
+
+@click.command()
+@click.argument("workload_file", metavar="FILE|-")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["markdown", "json"]),
+    default="markdown",
+    show_default=True,
+    help="Decision memo in Markdown, or the full result as JSON.",
+)
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
+@as_of_option
+@policy_option
+@lang_option
+@currency_option
+@click.option(
+    "--overrides", metavar="FILE", help="Your own prices: negotiated rates, server, electricity, rate."
+)
+@click.option("--charts", "charts_dir", metavar="DIR", help="Also write the charts as PNG files to DIR.")
+@handle_errors
+def recommend(
+    workload_file: str,
+    output_format: str,
+    output: str | None,
+    as_of: str | None,
+    policy_dir: str | None,
+    lang: str,
+    currency: str,
+    overrides: str | None,
+    charts_dir: str | None,
+) -> None:
+    """Recommend how to run the workload in FILE (YAML or JSON; - reads standard input)."""
+    from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides
+    from gpu_advisor.engine.apps.recommend import recommend as run_recommend
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.domain.workload import load_workload
+    from gpu_advisor.engine.i18n.formats import Format
+    from gpu_advisor.engine.present.memo import render_memo
+
+    evaluated_on = parse_date(as_of)
+    knowledge, replaced = load_knowledge(), ()
+    if overrides is not None:
+        knowledge, replaced = apply_overrides(knowledge, read_overrides(overrides), overrides, evaluated_on)
+    fmt = Format(lang=lang, currency=currency, usd_per_eur=knowledge.eur_to_usd().rate)  # type: ignore[arg-type]
+    workload = load_workload(workload_file)
+    result = run_recommend(
+        workload, evaluated_on, knowledge=knowledge, policy_dir=policy_path(policy_dir), fmt=fmt
+    )
+    if output_format == "json":
+        emit(to_json(result), output)
+        return
+    chart_files = {}
+    if charts_dir is not None:
+        from gpu_advisor.engine.present.chart_images import write_charts
+
+        chart_files = write_charts(
+            result, Path(charts_dir), fmt, relative_to=Path(output).parent if output else None
+        )
+    show_markdown(render_memo(result, fmt, chart_files, replaced), output)

@@ -1,0 +1,152 @@
+"""The reference commands: ``rules`` (the catalog, one rule, coverage), ``calibration``, ``schema`` and
+``catalog``."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from gpu_advisor.engine.commands.common import (
+    emit,
+    handle_errors,
+    parse_date,
+    policy_option,
+    policy_path,
+    to_json,
+)
+
+
+@click.group(invoke_without_command=True)
+@click.option("--topic", help="Only rules of this topic.")
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@policy_option
+@click.pass_context
+@handle_errors
+def rules(ctx: click.Context, topic: str | None, output_format: str, policy_dir: str | None) -> None:
+    """List the rule catalog: ID, topic, severity and title of every rule."""
+    ctx.obj = {"policy_dir": policy_path(policy_dir)}
+    if ctx.invoked_subcommand is not None:
+        return
+    from gpu_advisor.engine.apps.rule_docs import rule_doc
+    from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+    from gpu_advisor.engine.domain.choices import TOPICS
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.i18n.environment import render
+    from gpu_advisor.engine.pipeline.engines import rulebook_for
+
+    if topic is not None and topic not in TOPICS:
+        raise InputError(unknown_value_message("--topic", topic, TOPICS))
+    knowledge = load_knowledge()
+    rulebook = rulebook_for(policy_path(policy_dir))
+    docs = [rule_doc(rule, knowledge, rulebook) for rule in rulebook.rules if topic in (None, rule.topic)]
+    if output_format == "json":
+        emit(json.dumps([d.model_dump(mode="json") for d in docs], indent=2, ensure_ascii=False) + "\n", None)
+    else:
+        emit(render("rules_list.txt.j2", rules=docs), None)
+
+
+@rules.command("show")
+@click.argument("rule_id", metavar="ID")
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@policy_option
+@click.pass_context
+@handle_errors
+def rules_show(ctx: click.Context, rule_id: str, output_format: str, policy_dir: str | None) -> None:
+    """Explain one rule: conditions, thresholds with their sources, conclusion, rationale, source."""
+    from gpu_advisor.engine.apps.rule_docs import rule_doc
+    from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.i18n.environment import render
+    from gpu_advisor.engine.pipeline.engines import rulebook_for
+
+    # Either place works: `rules --policy DIR show ID` or `rules show ID --policy DIR`.
+    rulebook = rulebook_for(policy_path(policy_dir) or (ctx.obj or {}).get("policy_dir"))
+    if rule_id.upper() not in rulebook.ids:
+        raise InputError(unknown_value_message("ID", rule_id, rulebook.ids))
+    doc = rule_doc(rulebook.rule(rule_id.upper()), load_knowledge(), rulebook)
+    emit(to_json(doc) if output_format == "json" else render("rule_show.txt.j2", r=doc), None)
+
+
+@rules.command("coverage")
+@handle_errors
+def rules_coverage() -> None:
+    """Print the coverage table: each heuristic and figure of the source documents and where it lives."""
+    from gpu_advisor.engine.present.docs import render_coverage
+
+    emit(render_coverage(), None)
+
+
+@click.command()
+@handle_errors
+def calibration() -> None:
+    """Print the throughput estimate against every recorded published measurement, with the error."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.present.docs import render_calibration
+
+    emit(render_calibration(load_knowledge()), None)
+
+
+@click.command()
+@click.argument(
+    "kind", type=click.Choice(["workload", "proposal", "result", "check-result", "decision-summary"])
+)
+def schema(kind: str) -> None:
+    """Print the JSON Schema of an input (workload, proposal) or an output (result, check-result, and
+    decision-summary: what the library's decide() returns)."""
+    from gpu_advisor.engine.domain.proposal import CheckResult, ProposalDocument
+    from gpu_advisor.engine.domain.results import DecisionSummary, Recommendation
+    from gpu_advisor.engine.domain.workload import Workload
+
+    models = {
+        "workload": Workload,
+        "proposal": ProposalDocument,
+        "result": Recommendation,
+        "check-result": CheckResult,
+        "decision-summary": DecisionSummary,
+    }
+    emit(json.dumps(models[kind].model_json_schema(), indent=2, ensure_ascii=False) + "\n", None)
+
+
+@click.command()
+@click.argument("kind", type=click.Choice(["gpus", "offers", "models", "apis"]))
+@click.option("--gpu", metavar="ID", help="Only this GPU (gpus, offers).")
+@click.option("--provider", metavar="ID", help="Only this provider (offers).")
+@click.option("--eu/--non-eu", "eu", default=None, help="Only offers with (or without) an EU region.")
+@click.option("--as-of", "as_of", metavar="YYYY-MM-DD", help="Date against which prices count as stale.")
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@handle_errors
+def catalog(
+    kind: str, gpu: str | None, provider: str | None, eu: bool | None, as_of: str | None, output_format: str
+) -> None:
+    """List the knowledge base: GPUs, offers, models or API prices, with sources and dates."""
+    from gpu_advisor.engine.apps.catalog import catalog_rows
+    from gpu_advisor.engine.domain.knowledge.base import cite
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.i18n.environment import render
+
+    knowledge = load_knowledge()
+    today = parse_date(as_of)
+    rows = catalog_rows(knowledge, kind, today, gpu=gpu, provider=provider, eu=eu)
+    if output_format == "json":
+        emit(json.dumps(rows, indent=2, ensure_ascii=False, default=str) + "\n", None)
+        return
+    stale_days = int(knowledge.threshold("stale_price_days").value)
+    premium = knowledge.pricing_assumptions.eu_region_premium
+    text = render(
+        "catalog.txt.j2",
+        kind=kind,
+        rows=rows,
+        today=today,
+        stale_days=stale_days,
+        eu=eu,
+        eu_premium=premium.value,
+        eu_premium_source=cite(premium.source, knowledge),
+    )
+    emit(text, None)

@@ -1,0 +1,143 @@
+"""``gpu-advisor size`` and ``gpu-advisor tco``: card counts per GPU, and the own server's cost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from gpu_advisor.engine.commands.common import (
+    FiniteFloat,
+    emit,
+    handle_errors,
+    load_pattern_choice,
+    precision_choice,
+    schedule_choice,
+    to_json,
+)
+
+SIZE_OPTIONS = {
+    "model": "--model",
+    "params_b": "--params-b",
+    "active_params_b": "--active-params-b",
+    "precision": "--precision",
+    "context_tokens": "--context-tokens",
+    "load.avg_input_tokens": "--input-tokens",
+    "load.avg_output_tokens": "--output-tokens",
+}
+"""The command line's option for each field of the size request, for its error messages."""
+FORMAT_OPTION = click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+
+
+@click.command()
+@click.option("--model", "model_id", metavar="ID", help="Catalog model ID (see knowledge/models.yaml).")
+@click.option("--params-b", type=FiniteFloat(min=0, min_open=True), help="Total parameters, billions.")
+@click.option(
+    "--active-params-b",
+    type=FiniteFloat(min=0, min_open=True),
+    help="Active parameters per token (mixture of experts), billions.",
+)
+@click.option("--precision", required=True, type=precision_choice, help="Weight precision.")
+@click.option(
+    "--context-tokens",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Serving context window the KV reserve must hold (default 8,192).",
+)
+@click.option(
+    "--requests-per-day",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="With a load: replicas, GPUs and utilization per GPU for its peak.",
+)
+@click.option(
+    "--input-tokens", type=click.IntRange(min=1), metavar="N", help="Average prompt tokens (default 300)."
+)
+@click.option(
+    "--output-tokens", type=click.IntRange(min=1), metavar="N", help="Average answer tokens (default 150)."
+)
+@click.option("--load-pattern", type=load_pattern_choice, help="Default steady.")
+@click.option("--schedule", type=schedule_choice, help="Default always.")
+@FORMAT_OPTION
+@handle_errors
+def size(
+    model_id: str | None,
+    params_b: float | None,
+    active_params_b: float | None,
+    precision: str,
+    context_tokens: int | None,
+    requests_per_day: int | None,
+    input_tokens: int | None,
+    output_tokens: int | None,
+    load_pattern: str | None,
+    schedule: str | None,
+    output_format: str,
+) -> None:
+    """Card counts per GPU for a model: weights fit, and the usual count with KV-cache reserve; with
+    --requests-per-day, the replicas each GPU needs for the peak."""
+    from gpu_advisor.engine.apps.size import size as run_size
+    from gpu_advisor.engine.common.errors import InputError
+    from gpu_advisor.engine.domain.requests import SizeRequest
+    from gpu_advisor.engine.i18n.environment import render
+
+    load_options = {
+        "avg_input_tokens": input_tokens,
+        "avg_output_tokens": output_tokens,
+        "load_pattern": load_pattern,
+        "schedule": schedule,
+    }
+    given = {name: value for name, value in load_options.items() if value is not None}
+    if given and requests_per_day is None:
+        options = ", ".join(f"--{name.removeprefix('avg_').replace('_', '-')}" for name in given)
+        raise InputError(f"{options}: describe a load, give --requests-per-day too")
+    request: dict[str, Any] = {"model": model_id, "params_b": params_b, "active_params_b": active_params_b}
+    request |= {"precision": precision, "context_tokens": context_tokens}
+    if requests_per_day is not None:
+        request["load"] = {"requests_per_day": requests_per_day, **given}
+    result = run_size(SizeRequest.read(request, "size", SIZE_OPTIONS))
+    emit(to_json(result) if output_format == "json" else render("size.txt.j2", r=result), None)
+
+
+@click.command()
+@click.option(
+    "--server-price",
+    type=FiniteFloat(min=0, min_open=True),
+    metavar="USD",
+    help="Price of the 8-GPU server (default: $285,000, midpoint of $250,000-$320,000).",
+)
+@click.option("--gpus-per-server", type=click.IntRange(min=1), metavar="N")
+@click.option("--months", type=click.IntRange(min=1), metavar="N", help="Write-off period (default 36).")
+@click.option(
+    "--gpu-watts",
+    type=FiniteFloat(min=0, min_open=True),
+    metavar="W",
+    help="Power per GPU (default 700 W, H100 SXM TDP; a B200 runs at about 1,000 W).",
+)
+@click.option(
+    "--power-overhead",
+    type=FiniteFloat(min=1),
+    metavar="F",
+    help="Factor for CPU, NICs and power-supply losses (default 1.3).",
+)
+@click.option("--usd-per-kwh", type=FiniteFloat(min=0), metavar="X", help="Electricity price (default 0.12).")
+@click.option("--rack-usd-per-month", type=FiniteFloat(min=0), metavar="X", help="Rack cost (default 1,000).")
+@click.option(
+    "--residual",
+    type=FiniteFloat(min=0, max=1, max_open=True),
+    metavar="F",
+    help="Resale value after the write-off period as a share of the price (default 0).",
+)
+@FORMAT_OPTION
+@handle_errors
+def tco(output_format: str, **overrides: float | None) -> None:
+    """Own 8-GPU server cost per GPU-hour (capital, power, rack) and break-even utilization per offer."""
+    from gpu_advisor.engine.apps.tco import tco as run_tco
+    from gpu_advisor.engine.domain.requests import TcoRequest
+    from gpu_advisor.engine.i18n.environment import render
+
+    names = {"server_price": "server_price_usd"}
+    request = {names.get(key, key): value for key, value in overrides.items() if value is not None}
+    result = run_tco(TcoRequest.read(request, "tco"))
+    emit(to_json(result) if output_format == "json" else render("tco.txt.j2", r=result), None)

@@ -1,0 +1,107 @@
+"""What the ``size`` and ``tco`` commands are asked, as validated models.
+
+The command line, the library (``gpu_advisor.api``) and the HTTP service build the same request, so the
+same input is accepted or refused with the same message everywhere: unknown fields, wrong types,
+non-finite numbers and values out of bounds are ``InputError``s naming the field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId
+from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, strict=True, allow_inf_nan=False, protected_namespaces=()
+    )
+
+    @classmethod
+    def read(cls, data: dict[str, Any], origin: str, names: Mapping[str, str] | None = None) -> Any:
+        """The request made of ``data``; an ``InputError`` naming each bad field otherwise, by the name
+        the caller knows it by (``names``: the command line's options for the fields)."""
+        try:
+            return cls.model_validate(data)
+        except ValidationError as error:
+            if not names:
+                raise input_error(origin, error, cls, "request") from None
+            problems = [renamed(problem, names) for problem in validation_problems(error, cls)]
+            text = render_problems(origin, problems, "request", "en")
+            raise InputError(text, problems=problems, origin=origin, what="request") from None
+
+
+def renamed(problem: dict[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """A validation problem with its field, and the fields its message names, called as ``names`` says."""
+
+    def rename(text: str) -> str:
+        return re.sub(r"\b[a-z_.]+\b", lambda m: names.get(m.group(0), m.group(0)), text)
+
+    problem = {**problem, "field": names.get(problem["field"], problem["field"])}
+    if problem["type"] == "value_error":
+        problem["ctx"] = {**problem["ctx"], "error": rename(str(problem["ctx"]["error"]))}
+    return problem
+
+
+class LoadRequest(Request):
+    """The load ``size`` can be given to show replicas per GPU; fields left out take the workload defaults."""
+
+    requests_per_day: int = Field(gt=0, le=10_000_000_000)
+    avg_input_tokens: int | None = Field(default=None, gt=0, le=10_000_000)
+    avg_output_tokens: int | None = Field(default=None, gt=0, le=10_000_000)
+    load_pattern: LoadPattern | None = None
+    schedule: ScheduleId | None = None
+
+
+class SizeRequest(Request):
+    """Card counts per GPU for one model: a catalog model or a parameter count, with a load optionally."""
+
+    model: str | None = Field(default=None, description="Catalog model ID.")
+    params_b: float | None = Field(default=None, gt=0, le=100_000, description="Total parameters, billions.")
+    active_params_b: float | None = Field(
+        default=None, gt=0, le=100_000, description="Active parameters per token (mixture of experts)."
+    )
+    precision: Precision
+    context_tokens: int | None = Field(default=None, gt=0, le=10_000_000)
+    load: LoadRequest | None = None
+
+    @model_validator(mode="after")
+    def _one_model(self) -> SizeRequest:
+        if (self.model is None) == (self.params_b is None):
+            raise ValueError("give exactly one of model or params_b")
+        if self.active_params_b is not None and self.model is not None:
+            raise ValueError(
+                "active_params_b goes with params_b; the catalog knows the active parameters of its models"
+            )
+        if (
+            self.params_b is not None
+            and self.active_params_b is not None
+            and self.active_params_b > self.params_b
+        ):
+            raise ValueError("active_params_b cannot exceed params_b")
+        return self
+
+
+class TcoRequest(Request):
+    """The own server's assumptions to replace; every field left out keeps the knowledge base's figure.
+    The bounds keep every cost line finite."""
+
+    server_price_usd: float | None = Field(default=None, gt=0, le=1e9)
+    gpus_per_server: int | None = Field(default=None, ge=1, le=1024)
+    months: int | None = Field(default=None, ge=1, le=240)
+    hours_per_month: float | None = Field(default=None, gt=0, le=744)
+    gpu_watts: float | None = Field(default=None, gt=0, le=10_000)
+    power_overhead: float | None = Field(default=None, ge=1, le=10)
+    usd_per_kwh: float | None = Field(default=None, ge=0, le=10)
+    rack_usd_per_month: float | None = Field(default=None, ge=0, le=10_000_000)
+    residual: float | None = Field(default=None, ge=0, lt=1)
+
+    def replaced(self) -> dict[str, float]:
+        """The assumptions this request replaces, by name."""
+        return self.model_dump(exclude_none=True)
