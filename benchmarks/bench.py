@@ -100,10 +100,10 @@ class _TimedSession:
         self._session = session
         self._owner = owner
 
-    def assert_fact(self, fact: Any) -> Any:
+    def assert_fact(self, fact: Any, workload: Any = None) -> Any:
         start = time.perf_counter_ns()
         try:
-            return self._session.assert_fact(fact)
+            return self._session.assert_fact(fact, workload)
         finally:
             self._owner.ns += time.perf_counter_ns() - start
 
@@ -375,17 +375,19 @@ class Model(BaseModel):
     x: int
 Model(x=1)
 marks.append(("pydantic's model machinery", time.perf_counter()))
-import gpu_advisor.cli, gpu_advisor.engine.advisor as advisor
+import gpu_advisor.cli
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.pipeline.engines import rules_engine
 marks.append(("gpu-advisor's modules", time.perf_counter()))
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.rulebook.loading import load_rulebook
-load_knowledge(); load_rulebook(); advisor.rules_engine()
+load_knowledge(); load_rulebook(); rules_engine()
 marks.append(("knowledge, rules, engine", time.perf_counter()))
 import datetime as dt
-from gpu_advisor.engine.i18n.environment import render
+from gpu_advisor.engine.present.memo import render_memo
 from gpu_advisor.engine.domain.workload import load_workload
-result = advisor.recommend(load_workload(sys.argv[1]), dt.date(2026, 11, 30))
-render("memo.md.j2", r=result, version="bench")
+result = recommend(load_workload(sys.argv[1]), dt.date(2026, 11, 30))
+render_memo(result)
 marks.append(("first recommendation and memo", time.perf_counter()))
 print(json.dumps([(name, (end - start) * 1000) for (_, start), (name, end) in zip(marks, marks[1:])]))
 """

@@ -13,9 +13,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.loading import KNOWLEDGE_FILES, describe_validation_error, read_yaml
+from gpu_advisor.engine.domain.knowledge.loading import KNOWLEDGE_FILES, describe_validation_error
 from gpu_advisor.engine.rulebook.schema import Rulebook
 from gpu_advisor.rules import RULES_DIR
 

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from gpu_advisor.engine.common.parse_cache import SAFE_LOADER
+from gpu_advisor.engine.common.data_files import SAFE_LOADER
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ModelSpec, Workload
 from gpu_advisor.engine.i18n.environment import render

@@ -16,6 +16,7 @@ one, and the rules that read it.
 from __future__ import annotations
 
 import enum
+import functools
 import typing
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -200,6 +201,7 @@ def given(field: str) -> Given | None:
     return found[0] if found else None
 
 
+@functools.cache
 def fields_given(*kinds: Given) -> tuple[str, ...]:
     """The fields of ``ResolvedWorkload`` given in one of these ways, in declaration order."""
     return tuple(name for name in ResolvedWorkload.model_fields if given(name) in kinds)

@@ -19,7 +19,8 @@ from typing import Any
 import jinja2
 import yaml
 
-from gpu_advisor.engine.common.parse_cache import SAFE_LOADER, cache_directory
+from gpu_advisor.engine.common.cache_directory import cache_directory
+from gpu_advisor.engine.common.data_files import SAFE_LOADER
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.templates import TEMPLATES_DIR
 

@@ -90,15 +90,14 @@ def render_finding_message(
     texts: FindingTexts,
     fact: Mapping[str, Any],
     fmt: Format,
-    details: Details | None = None,
+    details: Mapping[str, Any] | None = None,
 ) -> str:
     """A rule's message for one firing. It sees its environment's globals (the sandbox has its own),
     the fact, the details of its fact kind, ``t``, ``k`` and ``fmt``. Messages are checked when the rules
     load; one that still fails here is reported against its rule: an organization's as bad input, a
     built-in one as a broken catalog, never as a traceback."""
     template = parts.template
-    shown = dict(details) if details is not None else {}
-    context = {**template.environment.globals, **shown, **fact, **texts.references, "fmt": fmt}
+    context = {**template.environment.globals, **(details or {}), **fact, **texts.references, "fmt": fmt}
     try:
         return render_compiled_message(template, context)
     except Exception as error:  # a template can fail in any way: a filter, arithmetic, the sandbox
@@ -118,7 +117,7 @@ def render_rule_message(
 ) -> str:
     """The rule's message with this fact's numbers."""
     texts = finding_texts(rulebook, knowledge, fmt.lang)
-    return render_finding_message(texts.rules[rule.id], texts, fact, fmt, details)
+    return render_finding_message(texts.rules[rule.id], texts, fact, fmt, dict(details or {}))
 
 
 def findings_for(
@@ -132,12 +131,13 @@ def findings_for(
     per fact kind, the details its rules' messages show."""
     texts = finding_texts(rulebook, knowledge, fmt.lang)
     relevant = [firing for firing in firings if not firing.applicability]
+    # A message reads its details by name: each kind's are made a mapping once, not once per finding.
+    shown = {kind: dict(kind_details) for kind, kind_details in (details or {}).items()}
     ordered = sorted(enumerate(relevant), key=lambda pair: (texts.order[pair[1].rule_id], pair[0]))
     findings = []
     for _, firing in ordered:
         parts = texts.rules[firing.rule_id]
-        kind = str(firing.fact["kind"])
-        message = render_finding_message(parts, texts, firing.fact, fmt, (details or {}).get(kind))
+        message = render_finding_message(parts, texts, firing.fact, fmt, shown.get(str(firing.fact["kind"])))
         findings.append(
             trusted(
                 Finding,

@@ -17,10 +17,11 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import Threshold
-from gpu_advisor.engine.domain.knowledge.loading import describe_validation_error, read_yaml
+from gpu_advisor.engine.domain.knowledge.loading import describe_validation_error
 from gpu_advisor.engine.rulebook.details import DETAIL_MODELS
 from gpu_advisor.engine.rulebook.facts import fact_fields
 from gpu_advisor.engine.rulebook.schema import Condition, Origin, Rule, Rulebook, RuleFile

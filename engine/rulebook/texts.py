@@ -7,9 +7,10 @@ from typing import Literal
 
 from pydantic import ValidationError
 
+from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.entries import Strict
-from gpu_advisor.engine.domain.knowledge.loading import describe_validation_error, read_yaml
+from gpu_advisor.engine.domain.knowledge.loading import describe_validation_error
 from gpu_advisor.engine.rulebook.schema import Rule
 from gpu_advisor.rules import RULES_DIR
 

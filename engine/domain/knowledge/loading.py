@@ -9,11 +9,10 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
 
-import yaml
 from pydantic import ValidationError
 
+from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.errors import KnowledgeError
-from gpu_advisor.engine.common.parse_cache import SAFE_LOADER, parsed
 from gpu_advisor.engine.domain.choices import LOAD_PATTERNS, PRECISIONS, SCHEDULES
 from gpu_advisor.engine.domain.knowledge.base import (
     ApiPricesFile,
@@ -58,24 +57,6 @@ KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {
     "throughput": ThroughputFile,
     "calibration": CalibrationFile,
 }
-
-
-def read_yaml(path: Path) -> Any:
-    """A knowledge, rules or policy file, parsed (from the parse cache when the file is unchanged)."""
-    try:
-        text = path.read_bytes()
-    except OSError as error:
-        raise KnowledgeError(f"{path}: cannot be read ({error.strerror})") from None
-    try:
-        return parsed(text, SAFE_LOADER, _parse_utf8)
-    except UnicodeDecodeError as error:
-        raise KnowledgeError(f"{path}: not UTF-8 text ({error})") from None
-    except yaml.YAMLError as error:
-        raise KnowledgeError(f"{path}: not valid YAML ({error})") from None
-
-
-def _parse_utf8(text: bytes) -> Any:
-    return yaml.load(text.decode("utf-8"), Loader=SAFE_LOADER)
 
 
 def describe_validation_error(path: Path, data: Any, error: ValidationError) -> str:
