@@ -6,8 +6,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from helpers import EVALUATED_ON, EXAMPLES_DIR
 
-from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.api import size
+from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.workload import load_workload
 from gpu_advisor.engine.rulebook.durable import RulesEngine

@@ -16,9 +16,9 @@ from helpers import EVALUATED_ON, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gpu_advisor.api import size
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.recommend import recommend
-from gpu_advisor.api import size
 from gpu_advisor.engine.apps.sweep.variables import apply_knowledge, parse_vary
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES

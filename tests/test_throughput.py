@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 from helpers import REPO_ROOT, run
 
-from gpu_advisor.cli import main
 from gpu_advisor.api import size
+from gpu_advisor.cli import main
 from gpu_advisor.engine.calc.calibration import calibration_rows
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation
