@@ -87,7 +87,7 @@ def _format(lang: str, currency: str, usd_per_eur: float) -> Format:
         raise InputError(unknown_value_message("lang", lang, LANGUAGES), field="lang")
     if currency not in CURRENCIES:
         raise InputError(unknown_value_message("currency", currency, CURRENCIES), field="currency")
-    return Format(lang=lang, currency=currency, usd_per_eur=usd_per_eur)  # type: ignore[arg-type]
+    return Format.named(lang, currency, usd_per_eur)
 
 
 def recommend(

@@ -38,3 +38,9 @@ def test_every_data_file_of_the_package_is_installed(package: str) -> None:
     files = data_files(package)
     assert files, f"{package}/ holds no data files: the test would pass for nothing"
     assert [name for name in files if not shipped(name, globs)] == []
+
+
+def test_the_package_declares_its_type_hints() -> None:
+    """``py.typed`` at the package root tells type checkers that gpu_advisor's hints are meant for them."""
+    assert (REPO_ROOT / "py.typed").is_file()
+    assert "py.typed" in package_data_globs()["gpu_advisor"]

@@ -30,6 +30,7 @@ def catalog_rows(
         raise InputError(
             unknown_value_message("--provider", provider, [p.id for p in knowledge.providers.providers])
         )
+    entries: list[Any]
     if kind == "gpus":
         entries = [g for g in knowledge.gpus.gpus if gpu in (None, g.id)]
     elif kind == "offers":

@@ -10,14 +10,14 @@ with, so the questionnaire can never accept what ``recommend`` would reject.
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from gpu_advisor.engine.common.data_files import SAFE_LOADER
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.workload import ModelSpec, Workload
+from gpu_advisor.engine.domain.workload import ModelSpec, Workload, declared_type
 from gpu_advisor.engine.i18n.environment import render
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.templates import TEMPLATES_DIR
@@ -113,7 +113,7 @@ def field_adapter(field: str) -> TypeAdapter[Any]:
     'model.precision'."""
     model: type[BaseModel] = ModelSpec if field.startswith("model.") else Workload
     info = model.model_fields[field.removeprefix("model.")]
-    return TypeAdapter(Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation)
+    return TypeAdapter(declared_type(info))
 
 
 def parse_answer(
@@ -142,19 +142,21 @@ def parse_answer(
         if text in choices:
             return text
         raise AnswerError(explain("choice", fmt, choices=choices, count=len(choices)))
-    if question.kind in ("integer", "number"):
-        value = read_number(text, question.kind == "integer", fmt)
-    else:
-        value = text
-    if question.field == "model.name" or question.kind == "choice":
-        return value
+    if question.kind == "text":
+        return text if question.field == "model.name" else checked(question.field, text, fmt)
+    value = checked(question.field, read_number(text, question.kind == "integer", fmt), fmt)
+    need = required_sum(question, answers or {})
+    if need and value < need:
+        raise AnswerError(explain("below_sum", fmt, need=need)) from None
+    return value
+
+
+def checked(field: str, value: Any, fmt: Format) -> Any:
+    """``value`` if the workload field takes it; an ``AnswerError`` saying why not otherwise."""
     try:
-        field_adapter(question.field).validate_python(value)
+        field_adapter(field).validate_python(value)
     except ValidationError as error:
         raise AnswerError(explain("invalid", fmt, detail=error.errors()[0]["msg"])) from None
-    need = required_sum(question, answers or {})
-    if need and value < need:  # type: ignore[operator]
-        raise AnswerError(explain("below_sum", fmt, need=need)) from None
     return value
 
 

@@ -53,7 +53,7 @@ def tensor_parallel_efficiency(knowledge: Knowledge, interconnect: str, cards: i
         for t in knowledge.throughput.tensor_parallel
         if t.interconnect == interconnect
     )
-    return per_doubling ** math.log2(cards)
+    return float(per_doubling ** math.log2(cards))
 
 
 def replica_hardware(

@@ -55,7 +55,7 @@ def ask(
     from gpu_advisor.engine.present.memo import render_memo
 
     knowledge = load_knowledge()
-    fmt = Format(lang=lang, currency=currency, usd_per_eur=knowledge.eur_to_usd().rate)  # type: ignore[arg-type]
+    fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
     prefill = prefill_from(load_workload(from_file).model_dump(exclude_none=True)) if from_file else {}
     evaluated_on = parse_date(as_of)
     document = workload_document(ask_questions(knowledge, fmt, prefill))

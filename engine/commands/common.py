@@ -47,7 +47,7 @@ def handle_errors(function: F) -> F:
                 from gpu_advisor.engine.i18n.formats import Format
 
                 message = render_problems(str(error.origin), error.problems, str(error.what), lang)
-                click.echo(render("error_prefix.txt.j2", Format(lang=lang), message=message), err=True)
+                click.echo(render("error_prefix.txt.j2", Format.named(lang), message=message), err=True)
             else:
                 click.echo(f"error: {error}", err=True)
             sys.exit(EXIT_BAD_INPUT)

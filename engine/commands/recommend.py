@@ -60,10 +60,10 @@ def recommend(
     from gpu_advisor.engine.present.memo import render_memo
 
     evaluated_on = parse_date(as_of)
-    knowledge, replaced = load_knowledge(), ()
+    knowledge, replaced = load_knowledge(), tuple[str, ...]()
     if overrides is not None:
         knowledge, replaced = apply_overrides(knowledge, read_overrides(overrides), overrides, evaluated_on)
-    fmt = Format(lang=lang, currency=currency, usd_per_eur=knowledge.eur_to_usd().rate)  # type: ignore[arg-type]
+    fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
     workload = load_workload(workload_file)
     result = run_recommend(
         workload, evaluated_on, knowledge=knowledge, policy_dir=policy_path(policy_dir), fmt=fmt

@@ -98,11 +98,13 @@ def calibration() -> None:
 def schema(kind: str) -> None:
     """Print the JSON Schema of an input (workload, proposal) or an output (result, check-result, and
     decision-summary: what the library's decide() returns)."""
+    from pydantic import BaseModel
+
     from gpu_advisor.engine.domain.proposal import CheckResult, ProposalDocument
     from gpu_advisor.engine.domain.results import DecisionSummary, Recommendation
     from gpu_advisor.engine.domain.workload import Workload
 
-    models = {
+    models: dict[str, type[BaseModel]] = {
         "workload": Workload,
         "proposal": ProposalDocument,
         "result": Recommendation,

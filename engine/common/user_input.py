@@ -22,17 +22,17 @@ class UniqueKeyLoader(yaml.SafeLoader):
     must be plain values, and aliases are refused (a few nested aliases expand to billions of nodes)."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.events.AliasEvent):  # type: ignore[no-untyped-call]
+        if self.check_event(yaml.events.AliasEvent):
             event = self.peek_event()  # type: ignore[no-untyped-call]
             raise yaml.composer.ComposerError(
                 None, None, "aliases (*name) are not allowed in gpu-advisor input", event.start_mark
             )
-        return super().compose_node(parent, index)  # type: ignore[misc]
+        return super().compose_node(parent, index)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+            key = self.construct_object(key_node, deep=deep)
             try:
                 duplicate = key in seen
             except TypeError:

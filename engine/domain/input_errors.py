@@ -81,11 +81,11 @@ def render_problems(origin: str, problems: list[dict[str, Any]], what: str, lang
 
     text = render(
         "input_error.txt.j2",
-        Format(lang=lang),
+        Format.named(lang),
         origin=origin,
         problems=problems,
         what=what,
-        type_messages=TYPE_MESSAGES,  # type: ignore[arg-type]
+        type_messages=TYPE_MESSAGES,
     )
     return text.rstrip("\n")
 

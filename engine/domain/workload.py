@@ -21,6 +21,7 @@ import typing
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
+from pydantic.fields import FieldInfo
 
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.user_input import (
@@ -207,14 +208,23 @@ def fields_given(*kinds: Given) -> tuple[str, ...]:
     return tuple(name for name in ResolvedWorkload.model_fields if given(name) in kinds)
 
 
+def declared_type(info: FieldInfo) -> Any:
+    """A field's type with its bounds (``Annotated``), as a ``TypeAdapter`` validates it; the ``Given``
+    marker left out."""
+    bounds = tuple(m for m in info.metadata if not isinstance(m, Given))
+    if not bounds:
+        return info.annotation
+    parameters = (info.annotation, *bounds)
+    return Annotated.__class_getitem__(parameters)  # type: ignore[attr-defined]
+
+
 def _input_model() -> type[WorkloadInput]:
     """``Workload``: ``WorkloadInput`` plus every field the user may give, with the declaration's type,
     bounds and description; the fields left to defaults are optional."""
     fields: dict[str, Any] = {}
     for name in fields_given(*Given):
         info = ResolvedWorkload.model_fields[name]
-        bounds = [m for m in info.metadata if not isinstance(m, Given)]
-        annotation: Any = Annotated[(info.annotation, *bounds)] if bounds else info.annotation
+        annotation = declared_type(info)
         if given(name) is Given.REQUIRED:
             fields[name] = (annotation, Field(description=info.description))
         else:

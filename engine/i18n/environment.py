@@ -67,7 +67,7 @@ def _gb(context: jinja2.runtime.Context, value: float) -> str:
     return _format(context).gb(value)
 
 
-def _range(context: jinja2.runtime.Context, figure: Any, write: Any) -> str:
+def _range(context: jinja2.runtime.Context, figure: Any, write: Callable[[float], str]) -> str:
     low, high = write(figure.value_low), write(figure.value_high)
     if low == high:
         return low

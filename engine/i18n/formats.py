@@ -21,6 +21,13 @@ class Format:
     currency: Currency = "USD"
     usd_per_eur: float = 1.0
 
+    @classmethod
+    def named(cls, lang: str = "en", currency: str = "USD", usd_per_eur: float = 1.0) -> Format:
+        """The format of a language and currency given by name; ValueError for one it does not know."""
+        if lang not in LANGUAGES or currency not in CURRENCIES:
+            raise ValueError(f"no format for language {lang!r} and currency {currency!r}")
+        return cls(typing.cast(Language, lang), typing.cast(Currency, currency), usd_per_eur)
+
     def number(self, value: float | int, digits: int = 0) -> str:
         """1234567.8 -> '1,234,568' (en) or '1.234.568' (de); small non-integers keep the digits that
         make them readable."""

@@ -47,15 +47,15 @@ def write_charts(
         written[title] = save(figure, axes, title, directory / "buy-versus-rent.png", relative_to)
 
     if charts.api_versus_self_hosted is not None:
-        chart = charts.api_versus_self_hosted
+        volume = charts.api_versus_self_hosted
         title = translate("Monthly cost against requests per day")
         figure, axes = plt.subplots(figsize=(7, 4), dpi=100)
-        axes.plot(chart.requests_per_day, [v / scale for v in chart.api_usd_per_month], label=chart.api)
+        axes.plot(volume.requests_per_day, [v / scale for v in volume.api_usd_per_month], label=volume.api)
         axes.step(
-            chart.requests_per_day,
-            [v / scale for v in chart.self_hosted_usd_per_month],
+            volume.requests_per_day,
+            [v / scale for v in volume.self_hosted_usd_per_month],
             where="post",
-            label=chart.self_hosted,
+            label=volume.self_hosted,
         )
         axes.set_xscale("log")
         axes.set_yscale("log")

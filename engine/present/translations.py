@@ -30,7 +30,8 @@ def messages() -> list[str]:
     found: dict[str, None] = {}
     for name in TRANSLATED_TEMPLATES:
         source = (TEMPLATES_DIR / name).read_text(encoding="utf-8")
-        for _line, _function, message in env.extract_translations(source):
+        # extract_translations is added by the i18n extension, which the type stubs do not know.
+        for _line, _function, message in env.extract_translations(source):  # type: ignore[attr-defined]
             for text in message if isinstance(message, tuple) else (message,):
                 if text:
                     found[text] = None

@@ -224,5 +224,6 @@ def _python_type(annotation: Any) -> type:
     if origin is Literal:
         return type(typing.get_args(annotation)[0])
     if origin in (typing.Union, types.UnionType):
-        return next(a for a in typing.get_args(annotation) if a is not type(None))
+        member: type = next(a for a in typing.get_args(annotation) if a is not type(None))
+        return member
     return object

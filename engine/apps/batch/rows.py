@@ -39,7 +39,7 @@ def field_kinds(schema: type[BaseModel] = Workload, prefix: str = "") -> dict[st
         if isinstance(scalar, type) and issubclass(scalar, BaseModel):
             kinds.update(field_kinds(scalar, f"{prefix}{name}."))
         else:
-            kinds[f"{prefix}{name}"] = scalar  # type: ignore[assignment]
+            kinds[f"{prefix}{name}"] = scalar
     return kinds
 
 
@@ -277,13 +277,13 @@ def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
     # structure that takes minutes to walk).
     loader = UniqueKeyLoader(stream)
     try:
-        loader.get_event()  # stream start
+        loader.get_event()  # type: ignore[no-untyped-call]
         if loader.check_event(yaml.StreamEndEvent):
             return
-        loader.get_event()  # document start
+        loader.get_event()  # type: ignore[no-untyped-call]
         if not loader.check_event(yaml.SequenceStartEvent):
             raise InputError(f"{origin}: a workload list is a YAML list of mappings (- name: ...)")
-        loader.get_event()
+        loader.get_event()  # type: ignore[no-untyped-call]
         while not loader.check_event(yaml.SequenceEndEvent):
             node = loader.compose_node(None, None)
             line = node.start_mark.line + 1
@@ -294,8 +294,8 @@ def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
             # The composer and constructor remember every node; forget them after each item.
             loader.anchors = {}
             loader.constructed_objects = {}
-        loader.get_event()
-        loader.get_event()  # document end
+        loader.get_event()  # type: ignore[no-untyped-call]
+        loader.get_event()  # type: ignore[no-untyped-call]
         if not loader.check_event(yaml.StreamEndEvent):
             raise InputError(f"{origin}: holds more than one YAML document; give one list")
     except yaml.YAMLError as error:

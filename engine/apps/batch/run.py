@@ -13,10 +13,11 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import itertools
 import json
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Literal, Protocol
 
@@ -164,7 +165,7 @@ def _chunks(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:
         yield chunk
 
 
-def evaluate_rows(rows: Iterable[Row], settings: Settings, jobs: int) -> Iterator[list[Outcome]]:
+def evaluate_rows(rows: Iterable[Row], settings: Settings, jobs: int) -> Generator[list[Outcome], None, None]:
     """Outcomes chunk by chunk, in input order. With ``jobs`` > 1, a pool of worker processes, each with
     its own engine; at most ``jobs * CHUNKS_IN_FLIGHT_PER_JOB`` chunks are pending at any time."""
     chunks = _chunks(rows, CHUNK_SIZE)
@@ -188,8 +189,7 @@ def evaluate_rows(rows: Iterable[Row], settings: Settings, jobs: int) -> Iterato
                 break
         while pending:
             outcomes = pending.popleft().result()
-            chunk = next(chunks, None)
-            if chunk is not None:
+            for chunk in itertools.islice(chunks, 1):
                 pending.append(pool.submit(_evaluate_chunk, chunk))
             yield outcomes
     finally:

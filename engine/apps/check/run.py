@@ -139,10 +139,8 @@ def threshold_date(key: str, evaluation: Evaluation) -> str:
 
 def overall_status(items: tuple[CheckItem, ...]) -> Status:
     counted = [item.status for item in items if not item.waived]
-    for status in ("fail", "warn", "unknown"):
-        if status in counted:
-            return status  # type: ignore[return-value]
-    return "pass"
+    statuses: tuple[Status, ...] = ("fail", "warn", "unknown")
+    return next((status for status in statuses if status in counted), "pass")
 
 
 def check_document(

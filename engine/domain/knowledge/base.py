@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.entries import (
@@ -219,8 +219,12 @@ class Knowledge(Strict):
         return {jurisdiction: tuple(grouped[jurisdiction]) for jurisdiction in sorted(grouped)}
 
 
-def _by_id(entries: tuple[Any, ...], entry_id: str) -> Any:
-    return _index_by_id(entries)[entry_id]
+E = TypeVar("E")
+
+
+def _by_id(entries: tuple[E, ...], entry_id: str) -> E:
+    found: E = _index_by_id(entries)[entry_id]
+    return found
 
 
 @per_object

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -208,7 +208,7 @@ def workload_default_problems(knowledge: Knowledge, directory: Path) -> list[str
     every default names such a field."""
     from pydantic import TypeAdapter
 
-    from gpu_advisor.engine.domain.workload import Given, ResolvedWorkload, fields_given
+    from gpu_advisor.engine.domain.workload import Given, ResolvedWorkload, declared_type, fields_given
 
     where = directory / "workload_defaults.yaml"
     expected = fields_given(Given.DEFAULT)
@@ -220,11 +220,7 @@ def workload_default_problems(knowledge: Knowledge, directory: Path) -> list[str
         if name not in expected:
             problems.append(f"{where}: entry {name!r}: not a workload field that takes a default")
             continue
-        info = ResolvedWorkload.model_fields[name]
-        bounds = [m for m in info.metadata if not isinstance(m, Given)]
-        adapter: TypeAdapter[Any] = TypeAdapter(
-            Annotated[(info.annotation, *bounds)] if bounds else info.annotation
-        )
+        adapter: TypeAdapter[Any] = TypeAdapter(declared_type(ResolvedWorkload.model_fields[name]))
         try:
             adapter.validate_python(value, strict=True)
         except ValidationError as error:
