@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
@@ -227,6 +227,119 @@ async def warm_up(app: FastAPI) -> AsyncIterator[None]:
     yield
 
 
+router = APIRouter()
+"""The endpoints; ``create_app`` adds them to an application with its limits and error handlers."""
+AS_OF = Annotated[
+    dt.date | None,
+    Query(description="Evaluation date (YYYY-MM-DD), for the age of prices; default today."),
+]
+
+
+@router.post(
+    "/recommend",
+    response_model=Recommendation,
+    responses={**UNPARSABLE, **INVALID_INPUT, **TOO_LARGE, **SERVER_ERROR},
+    summary="Recommend how to run a workload",
+)
+def recommend(
+    workload: Workload,
+    as_of: AS_OF = None,
+) -> JSONResponse:
+    """The full decision for one workload: the same JSON as ``gpu-advisor recommend --format json``."""
+    from .engine.apps.recommend import recommend as run_recommend
+
+    result = run_recommend(workload, as_of or dt.date.today())
+    # Returned as is: the result is already validated, and re-validating it would only cost time.
+    return JSONResponse(result.model_dump(mode="json"))
+
+
+@router.post(
+    "/check",
+    response_model=CheckResult,
+    responses={**UNPARSABLE, **INVALID_INPUT, **TOO_LARGE, **SERVER_ERROR},
+    summary="Check a proposal against every applicable rule",
+)
+def check(
+    document: ProposalDocument,
+    as_of: AS_OF = None,
+) -> JSONResponse:
+    """The same JSON as one entry of ``gpu-advisor check --format json``."""
+    from .engine.apps.check.run import check_document
+
+    result = check_document(document, "<api>", 1, as_of or dt.date.today())
+    return JSONResponse(result.model_dump(mode="json"))
+
+
+@router.post(
+    "/size",
+    response_model=SizeResult,
+    responses={**UNPARSABLE, **INVALID_INPUT, **TOO_LARGE, **SERVER_ERROR},
+    summary="Card counts per GPU for one model",
+)
+def size(request: SizeRequest) -> JSONResponse:
+    """The same JSON as ``gpu-advisor size --format json``."""
+    from .engine.apps.size import size as run_size
+
+    return JSONResponse(run_size(request).model_dump(mode="json"))
+
+
+@router.post(
+    "/tco",
+    response_model=TcoResult,
+    responses={**UNPARSABLE, **INVALID_INPUT, **TOO_LARGE, **SERVER_ERROR},
+    summary="The own server's cost per GPU-hour and its break-even per offer",
+)
+def tco(request: TcoRequest) -> JSONResponse:
+    """The same JSON as ``gpu-advisor tco --format json``; the body replaces server assumptions."""
+    from .engine.apps.tco import tco as run_tco
+
+    return JSONResponse(run_tco(request).model_dump(mode="json"))
+
+
+@router.get(
+    "/rules",
+    response_model=list[RuleDoc],
+    responses={**INVALID_INPUT, **SERVER_ERROR},
+    summary="The rule catalog",
+)
+def rules(
+    topic: Annotated[Topic | None, Query(description="Only rules of this topic.")] = None,
+) -> list[RuleDoc]:
+    """Every rule with its conditions, thresholds, conclusions, rationale and source."""
+    from .engine.apps.rule_docs import rule_doc
+    from .engine.domain.knowledge.loading import load_knowledge
+    from .engine.rulebook.loading import load_rulebook
+
+    knowledge = load_knowledge()
+    return [rule_doc(rule, knowledge) for rule in load_rulebook().rules if topic in (None, rule.topic)]
+
+
+@router.get(
+    "/rules/{rule_id}",
+    response_model=RuleDoc,
+    responses={404: {"model": ErrorMessage, "description": "No rule has this ID."}, **SERVER_ERROR},
+    summary="One rule",
+)
+def rule(rule_id: str) -> RuleDoc | JSONResponse:
+    """One rule, like ``gpu-advisor rules show ID``; the ID is case-insensitive."""
+    from .engine.apps.rule_docs import rule_doc
+    from .engine.domain.knowledge.loading import load_knowledge
+    from .engine.rulebook.loading import load_rulebook
+
+    rulebook = load_rulebook()
+    if rule_id.upper() not in rulebook.ids:
+        return JSONResponse(
+            {"detail": unknown_value_message("rule ID", rule_id, rulebook.ids)}, status_code=404
+        )
+    return rule_doc(rulebook.rule(rule_id.upper()), load_knowledge())
+
+
+@router.get("/healthz", response_model=Health, summary="Liveness and version")
+def healthz() -> Health:
+    """Cheap on purpose: a load balancer calls it often."""
+    return Health(status="ok", version=__version__)
+
+
 def create_app() -> FastAPI:
     """The HTTP service as an ASGI application (``uvicorn gpu_advisor.service:create_app --factory``)."""
     app = FastAPI(
@@ -243,108 +356,5 @@ def create_app() -> FastAPI:
     app.add_exception_handler(EngineError, broken_knowledge)
     app.add_exception_handler(Exception, unexpected)
 
-    @app.post(
-        "/recommend",
-        response_model=Recommendation,
-        responses={**UNPARSABLE, **INVALID_INPUT, **TOO_LARGE, **SERVER_ERROR},
-        summary="Recommend how to run a workload",
-    )
-    def recommend(
-        workload: Workload,
-        as_of: Annotated[
-            dt.date | None,
-            Query(description="Evaluation date (YYYY-MM-DD), for the age of prices; default today."),
-        ] = None,
-    ) -> JSONResponse:
-        """The full decision for one workload: the same JSON as ``gpu-advisor recommend --format json``."""
-        from .engine.apps.recommend import recommend as run_recommend
-
-        result = run_recommend(workload, as_of or dt.date.today())
-        # Returned as is: the result is already validated, and re-validating it would only cost time.
-        return JSONResponse(result.model_dump(mode="json"))
-
-    @app.post(
-        "/check",
-        response_model=CheckResult,
-        responses={**UNPARSABLE, **INVALID_INPUT, **TOO_LARGE, **SERVER_ERROR},
-        summary="Check a proposal against every applicable rule",
-    )
-    def check(
-        document: ProposalDocument,
-        as_of: Annotated[
-            dt.date | None,
-            Query(description="Evaluation date (YYYY-MM-DD), for the age of prices; default today."),
-        ] = None,
-    ) -> JSONResponse:
-        """The same JSON as one entry of ``gpu-advisor check --format json``."""
-        from .engine.apps.check.run import check_document
-
-        result = check_document(document, "<api>", 1, as_of or dt.date.today())
-        return JSONResponse(result.model_dump(mode="json"))
-
-    @app.post(
-        "/size",
-        response_model=SizeResult,
-        responses={**UNPARSABLE, **INVALID_INPUT, **TOO_LARGE, **SERVER_ERROR},
-        summary="Card counts per GPU for one model",
-    )
-    def size(request: SizeRequest) -> JSONResponse:
-        """The same JSON as ``gpu-advisor size --format json``."""
-        from .engine.apps.size import size as run_size
-
-        return JSONResponse(run_size(request).model_dump(mode="json"))
-
-    @app.post(
-        "/tco",
-        response_model=TcoResult,
-        responses={**UNPARSABLE, **INVALID_INPUT, **TOO_LARGE, **SERVER_ERROR},
-        summary="The own server's cost per GPU-hour and its break-even per offer",
-    )
-    def tco(request: TcoRequest) -> JSONResponse:
-        """The same JSON as ``gpu-advisor tco --format json``; the body replaces server assumptions."""
-        from .engine.apps.tco import tco as run_tco
-
-        return JSONResponse(run_tco(request).model_dump(mode="json"))
-
-    @app.get(
-        "/rules",
-        response_model=list[RuleDoc],
-        responses={**INVALID_INPUT, **SERVER_ERROR},
-        summary="The rule catalog",
-    )
-    def rules(
-        topic: Annotated[Topic | None, Query(description="Only rules of this topic.")] = None,
-    ) -> list[RuleDoc]:
-        """Every rule with its conditions, thresholds, conclusions, rationale and source."""
-        from .engine.apps.rule_docs import rule_doc
-        from .engine.domain.knowledge.loading import load_knowledge
-        from .engine.rulebook.loading import load_rulebook
-
-        knowledge = load_knowledge()
-        return [rule_doc(rule, knowledge) for rule in load_rulebook().rules if topic in (None, rule.topic)]
-
-    @app.get(
-        "/rules/{rule_id}",
-        response_model=RuleDoc,
-        responses={404: {"model": ErrorMessage, "description": "No rule has this ID."}, **SERVER_ERROR},
-        summary="One rule",
-    )
-    def rule(rule_id: str) -> RuleDoc | JSONResponse:
-        """One rule, like ``gpu-advisor rules show ID``; the ID is case-insensitive."""
-        from .engine.apps.rule_docs import rule_doc
-        from .engine.domain.knowledge.loading import load_knowledge
-        from .engine.rulebook.loading import load_rulebook
-
-        rulebook = load_rulebook()
-        if rule_id.upper() not in rulebook.ids:
-            return JSONResponse(
-                {"detail": unknown_value_message("rule ID", rule_id, rulebook.ids)}, status_code=404
-            )
-        return rule_doc(rulebook.rule(rule_id.upper()), load_knowledge())
-
-    @app.get("/healthz", response_model=Health, summary="Liveness and version")
-    def healthz() -> Health:
-        """Cheap on purpose: a load balancer calls it often."""
-        return Health(status="ok", version=__version__)
-
+    app.include_router(router)
     return app

@@ -46,60 +46,74 @@ def apply_overrides(
     knowledge: Knowledge, overrides: Overrides, path: str, today: dt.date
 ) -> tuple[Knowledge, tuple[str, ...]]:
     """A copy of ``knowledge`` with the user's figures, and the list of what was replaced."""
-    as_of = overrides.as_of or today
-    source = Citation(url=Path(path).resolve().as_uri(), title=OVERRIDE_SOURCE_TITLE)
-    replaced: list[str] = []
+    stamp = {
+        "source": Citation(url=Path(path).resolve().as_uri(), title=OVERRIDE_SOURCE_TITLE),
+        "as_of": overrides.as_of or today,
+    }
     update: dict[str, Any] = {}
-
-    if overrides.offers:
-        offers = list(knowledge.offers.offers)
-        keys = [o.key for o in offers]
-        for override in overrides.offers:
-            key = f"{override.provider}/{override.offer}/{override.gpu}"
-            if key not in keys:
-                raise InputError(f"--overrides: {unknown_value_message('offers', key, keys)}")
-            index = keys.index(key)
-            old = offers[index]
-            offers[index] = old.model_copy(
-                update={
-                    "usd_per_gpu_hour": override.usd_per_gpu_hour,
-                    "usd_per_gpu_hour_low": None,
-                    "usd_per_gpu_hour_high": None,
-                    "instance_usd_per_hour": None,
-                    "source": source,
-                    "as_of": as_of,
-                    "note": f"your rate (catalog: {old.usd_per_gpu_hour:g} USD, {old.as_of.isoformat()})",
-                }
-            )
-            replaced.append(f"{key} = {override.usd_per_gpu_hour:g} USD per GPU-hour")
-        update["offers"] = knowledge.offers.model_copy(update={"offers": tuple(offers)})
-
-    if overrides.own_server is not None:
-        changes = overrides.own_server.model_dump(exclude_none=True)
-        if changes:
-            servers = list(knowledge.own_hardware.servers)
-            index = next(i for i, s in enumerate(servers) if s.default)
-            server = servers[index]
-            if "price_usd" in changes:
-                # The user's price replaces the range the documents give.
-                changes["price_usd_low"] = changes["price_usd_high"] = changes["price_usd"]
-            servers[index] = server.model_copy(update={**changes, "source": source, "as_of": as_of})
-            update["own_hardware"] = knowledge.own_hardware.model_copy(update={"servers": tuple(servers)})
-            replaced += [
-                f"{server.id}.{name} = {value:g}"
-                for name, value in overrides.own_server.model_dump(exclude_none=True).items()
-            ]
-
-    if overrides.exchange_rate is not None:
-        rates = tuple(
-            rate.model_copy(
-                update={"rate": overrides.exchange_rate.usd_per_eur, "source": source, "as_of": as_of}
-            )
-            if (rate.from_currency, rate.to_currency) == ("EUR", "USD")
-            else rate
-            for rate in knowledge.exchange_rates.rates
-        )
-        update["exchange_rates"] = knowledge.exchange_rates.model_copy(update={"rates": rates})
-        replaced.append(f"EUR/USD = {overrides.exchange_rate.usd_per_eur:g}")
-
+    replaced: list[str] = []
+    for part in (replaced_offers, replaced_server, replaced_rate):
+        files, lines = part(knowledge, overrides, stamp)
+        update |= files
+        replaced += lines
     return knowledge.model_copy(update=update), tuple(replaced)
+
+
+Replacement = tuple[dict[str, Any], list[str]]
+"""The knowledge files replaced, by name, and a line for each figure replaced."""
+
+
+def replaced_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
+    if not overrides.offers:
+        return {}, []
+    offers = list(knowledge.offers.offers)
+    keys = [o.key for o in offers]
+    lines = []
+    for override in overrides.offers:
+        key = f"{override.provider}/{override.offer}/{override.gpu}"
+        if key not in keys:
+            raise InputError(f"--overrides: {unknown_value_message('offers', key, keys)}")
+        index = keys.index(key)
+        old = offers[index]
+        offers[index] = old.model_copy(
+            update={
+                "usd_per_gpu_hour": override.usd_per_gpu_hour,
+                "usd_per_gpu_hour_low": None,
+                "usd_per_gpu_hour_high": None,
+                "instance_usd_per_hour": None,
+                **stamp,
+                "note": f"your rate (catalog: {old.usd_per_gpu_hour:g} USD, {old.as_of.isoformat()})",
+            }
+        )
+        lines.append(f"{key} = {override.usd_per_gpu_hour:g} USD per GPU-hour")
+    return {"offers": knowledge.offers.model_copy(update={"offers": tuple(offers)})}, lines
+
+
+def replaced_server(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
+    changes = overrides.own_server.model_dump(exclude_none=True) if overrides.own_server else {}
+    if not changes:
+        return {}, []
+    servers = list(knowledge.own_hardware.servers)
+    index = next(i for i, s in enumerate(servers) if s.default)
+    server = servers[index]
+    lines = [f"{server.id}.{name} = {value:g}" for name, value in changes.items()]
+    if "price_usd" in changes:
+        # The user's price replaces the range the documents give.
+        changes["price_usd_low"] = changes["price_usd_high"] = changes["price_usd"]
+    servers[index] = server.model_copy(update={**changes, **stamp})
+    return {"own_hardware": knowledge.own_hardware.model_copy(update={"servers": tuple(servers)})}, lines
+
+
+def replaced_rate(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
+    if overrides.exchange_rate is None:
+        return {}, []
+    usd_per_eur = overrides.exchange_rate.usd_per_eur
+    rates = tuple(
+        rate.model_copy(update={"rate": usd_per_eur, **stamp})
+        if (rate.from_currency, rate.to_currency) == ("EUR", "USD")
+        else rate
+        for rate in knowledge.exchange_rates.rates
+    )
+    return {"exchange_rates": knowledge.exchange_rates.model_copy(update={"rates": rates})}, [
+        f"EUR/USD = {usd_per_eur:g}"
+    ]

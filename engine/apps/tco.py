@@ -5,6 +5,7 @@ from __future__ import annotations
 from gpu_advisor.engine.calc.costs import ServerAssumptions, break_even_utilization, own_hardware_cost
 from gpu_advisor.engine.calc.own_hardware import per_gpu_hour
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
+from gpu_advisor.engine.domain.knowledge.entries import OwnServer
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.requests import TcoRequest
 from gpu_advisor.engine.domain.results import BreakEven, TcoResult, TcoScenario
@@ -18,15 +19,35 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
     overrides = request.replaced() if request is not None else {}
     assumptions = ServerAssumptions.from_server(server).model_copy(update=overrides)
     cost = own_hardware_cost(assumptions)
-    lines = per_gpu_hour(assumptions)
-    break_even = tuple(
+    return TcoResult(
+        server=server.id,
+        gpu=server.gpu,
+        **assumptions.model_dump(),
+        hours_written_off=cost.hours_written_off,
+        node_kw=cost.node_kw,
+        power_usd_per_month=cost.power_usd_per_month,
+        server_usd_per_month=cost.server_usd_per_month,
+        usd_per_gpu_hour=per_gpu_hour(assumptions),
+        break_even=break_evens(knowledge, server, cost.total),
+        scenarios=scenarios(server, assumptions),
+        overridden=tuple(sorted(overrides)),
+        source=cite(server.source, knowledge),
+        as_of=server.as_of,
+    )
+
+
+def break_evens(
+    knowledge: Knowledge, server: OwnServer, own_usd_per_gpu_hour: float
+) -> tuple[BreakEven, ...]:
+    """The break-even utilization against every catalog offer of the server's GPU, cheapest first."""
+    return tuple(
         BreakEven(
             provider=offer.provider,
             offer=offer.offer,
             gpu=offer.gpu,
             pricing=offer.pricing,
             usd_per_gpu_hour=offer.usd_per_gpu_hour,
-            utilization=break_even_utilization(cost.total, offer.usd_per_gpu_hour),
+            utilization=break_even_utilization(own_usd_per_gpu_hour, offer.usd_per_gpu_hour),
             as_of=offer.as_of,
         )
         for offer in sorted(
@@ -34,7 +55,11 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
             key=lambda o: (o.usd_per_gpu_hour, o.provider, o.offer),
         )
     )
-    scenarios = tuple(
+
+
+def scenarios(server: OwnServer, assumptions: ServerAssumptions) -> tuple[TcoScenario, ...]:
+    """The cost per GPU-hour at the ends of the documents' price range and with a resale value."""
+    return tuple(
         TcoScenario(
             name=name,
             server_price_usd=price,
@@ -48,27 +73,4 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
             ("high price", server.price_usd_high, assumptions.residual),
             ("residual value", assumptions.server_price_usd, server.residual_share_scenario),
         )
-    )
-    return TcoResult(
-        server=server.id,
-        gpu=server.gpu,
-        server_price_usd=assumptions.server_price_usd,
-        gpus_per_server=assumptions.gpus_per_server,
-        months=assumptions.months,
-        hours_per_month=assumptions.hours_per_month,
-        hours_written_off=cost.hours_written_off,
-        gpu_watts=assumptions.gpu_watts,
-        power_overhead=assumptions.power_overhead,
-        node_kw=cost.node_kw,
-        usd_per_kwh=assumptions.usd_per_kwh,
-        rack_usd_per_month=assumptions.rack_usd_per_month,
-        residual=assumptions.residual,
-        power_usd_per_month=cost.power_usd_per_month,
-        server_usd_per_month=cost.server_usd_per_month,
-        usd_per_gpu_hour=lines,
-        break_even=break_even,
-        scenarios=scenarios,
-        overridden=tuple(sorted(overrides)),
-        source=cite(server.source, knowledge),
-        as_of=server.as_of,
     )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Any
 
 from gpu_advisor.engine.calc.costs import ServerAssumptions, node_busy_share, own_hardware_cost, rent
 from gpu_advisor.engine.calc.listings import regional_price
@@ -102,82 +104,126 @@ def own_server_for(proposal: ProposalInput, evaluation: Evaluation) -> OwnServer
     return evaluation.market.server
 
 
-def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> tuple[ProposalFact, ProposalDetails]:
-    knowledge = evaluation.knowledge
-    resolved = evaluation.workload
-    buying = proposal.deployment == "own_hardware"
-    rental = proposal.deployment in RENTAL_DEPLOYMENTS
-    offer = catalog_offer(proposal, knowledge)
-    server = own_server_for(proposal, evaluation) if buying else None
+@dataclass(frozen=True)
+class Hardware:
+    """What the proposal runs on, as far as it says: the catalog offer, the server to buy, the GPU and
+    the cards in all."""
+
+    offer: Offer | None
+    server: OwnServer | None
+    gpu: str | None
+    gpus: int | None
+
+
+def proposed_hardware(proposal: ProposalInput, evaluation: Evaluation) -> Hardware:
+    offer = catalog_offer(proposal, evaluation.knowledge)
+    server = own_server_for(proposal, evaluation) if proposal.deployment == "own_hardware" else None
     gpu = proposal.gpu or (offer.gpu if offer else None) or (server.gpu if server else None)
     gpus = proposal.gpus
-    if gpus is None and buying and server is not None and proposal.servers is not None:
+    if gpus is None and server is not None and proposal.servers is not None:
         gpus = proposal.servers * server.gpus_per_server
+    return Hardware(offer, server, gpu, gpus)
+
+
+def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
+    """What the proposed GPU can do for this model: whether it holds it, over which link, with how many
+    cards per replica, and the cards the peak load needs on it."""
+    gpu, gpus = hardware.gpu, hardware.gpus
     fit = next((f for f in evaluation.capacity.figures.fits if f.gpu == gpu), None)
     per_replica = fit.gpus_with_kv_reserve if fit else None
     if per_replica is not None and gpus is not None:
         per_replica = min(per_replica, gpus)
     plan = evaluation.capacity.plans.get(gpu) if gpu else None
-    pricing = proposal.pricing or (offer.pricing if offer else None)
-    jurisdictions = proposal_jurisdictions(proposal, offer, knowledge)
-    # EU or not is known when every possible jurisdiction agrees (all EU, or none EU).
-    eu_known = bool(jurisdictions) and (set(jurisdictions) == {"EU"} or "EU" not in jurisdictions)
-    jurisdiction = jurisdictions[0] if len(jurisdictions) == 1 else None
-    provider = knowledge.provider(proposal.provider) if proposal.provider else None
+    return {
+        "gpu": gpu or "",
+        "gpu_known": gpu is not None,
+        "gpus": gpus or 0,
+        "gpus_known": gpus is not None,
+        "gpu_fits": fit is not None and fit.gpus_with_kv_reserve is not None,
+        "gpu_interconnect": evaluation.knowledge.gpu(gpu).interconnect if gpu else "",
+        "multi_card": per_replica is not None and per_replica > 1,
+        "gpu_unsuitable": bool(gpu and gpu in evaluation.verdicts.unsuitable),
+        "gpus_for_weights": (fit.gpus_for_weights or 0) if fit else 0,
+        "gpus_needed": plan.gpus if plan else 0,
+    }
 
+
+def place_facts(proposal: ProposalInput, hardware: Hardware, knowledge: Knowledge) -> dict[str, Any]:
+    """Where the proposal runs and with whom: region, EU or not (known when every possible jurisdiction
+    agrees), the provider and its kind."""
+    jurisdictions = proposal_jurisdictions(proposal, hardware.offer, knowledge)
+    eu_known = bool(jurisdictions) and (set(jurisdictions) == {"EU"} or "EU" not in jurisdictions)
+    provider = knowledge.provider(proposal.provider) if proposal.provider else None
+    return {
+        "region": proposal.region or "/".join(jurisdictions),
+        "region_known": eu_known,
+        "eu": eu_known and jurisdictions[0] == "EU",
+        "provider": proposal.provider or "",
+        "provider_known": provider is not None,
+        "provider_kind": provider.kind if provider else "",
+        "provider_self_managed": provider is not None and provider.kind in SELF_MANAGED_PROVIDER_KINDS,
+        "enterprise_sla": provider.enterprise_sla if provider else False,
+        "offer_known": hardware.offer is not None,
+    }
+
+
+def node_facts(
+    proposal: ProposalInput, hardware: Hardware, evaluation: Evaluation, needed: int
+) -> dict[str, Any]:
+    """For own hardware: the servers bought and how busy their cards are."""
+    server, gpus, resolved = hardware.server, hardware.gpus, evaluation.workload
+    if server is None:
+        servers = proposal.servers or 0
+        return {"servers": servers, "server_gpus": 0, "node_utilization": 0.0, "node_has_idle_gpus": False}
+    servers = proposal.servers or (math.ceil((gpus or 0) / server.gpus_per_server) if gpus else 0)
+    cards = servers * server.gpus_per_server
+    utilization = resolved.utilization or 0.0
+    return {
+        "servers": servers,
+        "server_gpus": server.gpus_per_server,
+        "node_utilization": float(
+            node_busy_share(needed, utilization, resolved.hours_per_month, cards, server)
+        ),
+        "node_has_idle_gpus": needed < cards,
+    }
+
+
+def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> tuple[ProposalFact, ProposalDetails]:
+    """The proposal fact, and the details the messages of the proposal checks show."""
+    knowledge, decision = evaluation.knowledge, evaluation.decision
+    hardware = proposed_hardware(proposal, evaluation)
+    pricing = proposal.pricing or (hardware.offer.pricing if hardware.offer else None)
+    place = place_facts(proposal, hardware, knowledge)
     ruled_out_by = [
         rule.id
         for rule in evaluation.rules
         if rule.then.rule_out is not None and proposal.deployment in rule.then.rule_out.deployments
     ]
-    usd_per_month, cost_known = proposal_cost(proposal, evaluation, offer, jurisdiction, gpus, server)
-    servers = proposal.servers or (math.ceil((gpus or 0) / server.gpus_per_server) if server and gpus else 0)
-    needed = plan.gpus if plan else 0
-    node_cards = servers * server.gpus_per_server if server else 0
-    utilization = resolved.utilization or 0.0
-    node_utilization = (
-        node_busy_share(needed, utilization, resolved.hours_per_month, node_cards, server) if server else 0.0
+    jurisdictions = proposal_jurisdictions(proposal, hardware.offer, knowledge)
+    jurisdiction = jurisdictions[0] if len(jurisdictions) == 1 else None
+    usd_per_month, cost_known = proposal_cost(
+        proposal, evaluation, hardware.offer, jurisdiction, hardware.gpus, hardware.server
     )
-
-    details = ProposalDetails(
-        ruled_out_by=", ".join(ruled_out_by),
-        unsuitable_by=", ".join(evaluation.verdicts.unsuitable.get(gpu or "", [])),
-    )
+    gpu = gpu_facts(hardware, evaluation)
     fact = ProposalFact(
         deployment=proposal.deployment,
-        recommended_deployment=evaluation.decision.deployment,
-        deployment_differs=proposal.deployment != evaluation.decision.deployment,
-        deployment_ruled_out=bool(ruled_out_by) and proposal.deployment != evaluation.decision.deployment,
-        rental=rental,
+        recommended_deployment=decision.deployment,
+        deployment_differs=proposal.deployment != decision.deployment,
+        deployment_ruled_out=bool(ruled_out_by) and proposal.deployment != decision.deployment,
+        rental=proposal.deployment in RENTAL_DEPLOYMENTS,
         cloud_hosted=proposal.deployment in CLOUD_HOSTED_DEPLOYMENTS,
-        buying=buying,
-        gpu=gpu or "",
-        gpu_known=gpu is not None,
-        gpus=gpus or 0,
-        gpus_known=gpus is not None,
-        gpu_fits=fit is not None and fit.gpus_with_kv_reserve is not None,
-        gpu_interconnect=knowledge.gpu(gpu).interconnect if gpu else "",
-        multi_card=per_replica is not None and per_replica > 1,
-        gpu_unsuitable=bool(gpu and gpu in evaluation.verdicts.unsuitable),
-        gpus_for_weights=(fit.gpus_for_weights or 0) if fit else 0,
-        gpus_needed=needed,
+        buying=proposal.deployment == "own_hardware",
         pricing=pricing or "",
         pricing_known=pricing is not None,
-        region=proposal.region or "/".join(jurisdictions),
-        region_known=eu_known,
-        eu=eu_known and jurisdictions[0] == "EU",
-        provider=proposal.provider or "",
-        provider_known=provider is not None,
-        provider_kind=provider.kind if provider else "",
-        provider_self_managed=provider is not None and provider.kind in SELF_MANAGED_PROVIDER_KINDS,
-        enterprise_sla=provider.enterprise_sla if provider else False,
-        offer_known=offer is not None,
         usd_per_month=float(usd_per_month),
         cost_known=cost_known,
-        servers=servers,
-        server_gpus=server.gpus_per_server if server else 0,
-        node_utilization=float(node_utilization),
-        node_has_idle_gpus=bool(server and needed < node_cards),
+        **gpu,
+        **place,
+        **node_facts(proposal, hardware, evaluation, gpu["gpus_needed"]),
+    )
+    details = ProposalDetails(
+        ruled_out_by=", ".join(ruled_out_by),
+        unsuitable_by=", ".join(evaluation.verdicts.unsuitable.get(hardware.gpu or "", [])),
     )
     return fact, details
 

@@ -1,0 +1,164 @@
+"""The knowledge base's consistency across files: unique IDs, known references (GPUs, providers,
+regions, models, documents), complete tables, and a default for every workload field that takes one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.choices import INTERCONNECTS, LOAD_PATTERNS, PRECISIONS, SCHEDULES
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import Citation
+
+
+def check_references(knowledge: Knowledge, directory: Path, files: tuple[str, ...]) -> None:
+    """Every problem across the files, or nothing; ``files``: the knowledge base's file names."""
+    problems = [
+        *duplicate_ids(knowledge, directory),
+        *offer_references(knowledge, directory),
+        *calibration_references(knowledge, directory),
+        *incomplete_tables(knowledge, directory),
+        *workload_default_problems(knowledge, directory),
+        *citation_references(knowledge, directory, files),
+    ]
+    if problems:
+        raise KnowledgeError("\n".join(problems))
+
+
+def duplicate_ids(knowledge: Knowledge, directory: Path) -> list[str]:
+    tables: dict[str, list[str]] = {
+        "documents.yaml": [d.id for d in knowledge.documents.documents],
+        "gpus.yaml": [g.id for g in knowledge.gpus.gpus],
+        "providers.yaml": [p.id for p in knowledge.providers.providers],
+        "offers.yaml": [o.key for o in knowledge.offers.offers],
+        "api_prices.yaml": [a.id for a in knowledge.api_prices.apis],
+        "models.yaml": [m.id for m in knowledge.models.models],
+        "thresholds.yaml": [t.key for t in knowledge.thresholds.thresholds],
+        "schedules.yaml": [s.id for s in knowledge.schedules.schedules],
+        "sizing.yaml": [b.precision for b in knowledge.sizing.bytes_per_parameter],
+        "workload_defaults.yaml": [d.field for d in knowledge.workload_defaults.defaults],
+        "market_figures.yaml": [f.id for f in knowledge.market_figures.figures],
+        "calibration.yaml": [m.id for m in knowledge.calibration.measurements],
+    }
+    problems = []
+    for file, ids in tables.items():
+        seen: set[str] = set()
+        for entry_id in ids:
+            if entry_id in seen:
+                problems.append(f"{directory / file}: entry {entry_id!r}: duplicate id")
+            seen.add(entry_id)
+    return problems
+
+
+def offer_references(knowledge: Knowledge, directory: Path) -> list[str]:
+    gpu_ids = {g.id for g in knowledge.gpus.gpus}
+    providers = {p.id: p for p in knowledge.providers.providers}
+    problems = []
+    for offer in knowledge.offers.offers:
+        where = f"{directory / 'offers.yaml'}: entry {offer.key!r}"
+        if offer.gpu not in gpu_ids:
+            problems.append(f"{where}: field gpu: unknown GPU {offer.gpu!r}")
+        provider = providers.get(offer.provider)
+        if provider is None:
+            problems.append(f"{where}: field provider: unknown provider {offer.provider!r}")
+            continue
+        region_ids = {r.id for r in provider.regions}
+        problems += [
+            f"{where}: field regions: {region!r} is not a region of {provider.id}"
+            for region in offer.regions
+            if region not in region_ids
+        ]
+    for server in knowledge.own_hardware.servers:
+        if server.gpu not in gpu_ids:
+            problems.append(f"{directory / 'own_hardware.yaml'}: entry {server.id!r}: field gpu: unknown GPU")
+    if knowledge.sizing.reference_gpu.gpu not in gpu_ids:
+        problems.append(f"{directory / 'sizing.yaml'}: reference_gpu: unknown GPU")
+    return problems
+
+
+def calibration_references(knowledge: Knowledge, directory: Path) -> list[str]:
+    gpu_ids = {g.id for g in knowledge.gpus.gpus}
+    model_ids = {m.id for m in knowledge.models.models}
+    problems = []
+    for measurement in knowledge.calibration.measurements:
+        where = f"{directory / 'calibration.yaml'}: entry {measurement.id!r}"
+        if measurement.model not in model_ids:
+            problems.append(f"{where}: field model: unknown model {measurement.model!r}")
+        if measurement.gpu not in gpu_ids:
+            problems.append(f"{where}: field gpu: unknown GPU {measurement.gpu!r}")
+    return problems
+
+
+def incomplete_tables(knowledge: Knowledge, directory: Path) -> list[str]:
+    """Tables the calculators look every choice up in must hold every choice."""
+    problems = []
+    if {t.interconnect for t in knowledge.throughput.tensor_parallel} != set(INTERCONNECTS):
+        problems.append(f"{directory / 'throughput.yaml'}: tensor_parallel needs {', '.join(INTERCONNECTS)}")
+    if {p.load_pattern for p in knowledge.throughput.peak_to_average} != set(LOAD_PATTERNS):
+        problems.append(f"{directory / 'throughput.yaml'}: peak_to_average needs {', '.join(LOAD_PATTERNS)}")
+    if sum(server.default for server in knowledge.own_hardware.servers) != 1:
+        problems.append(f"{directory / 'own_hardware.yaml'}: exactly one server must be the default")
+    precisions = {b.precision for b in knowledge.sizing.bytes_per_parameter}
+    problems += [
+        f"{directory / 'sizing.yaml'}: bytes_per_parameter: missing precision {precision!r}"
+        for precision in PRECISIONS
+        if precision not in precisions
+    ]
+    if {s.id for s in knowledge.schedules.schedules} != set(SCHEDULES):
+        problems.append(f"{directory / 'schedules.yaml'}: schedules must be {', '.join(SCHEDULES)}")
+    return problems
+
+
+def citation_references(knowledge: Knowledge, directory: Path, files: tuple[str, ...]) -> list[str]:
+    document_ids = {d.id for d in knowledge.documents.documents}
+    problems = []
+    for file, entry_id, citation in _citations(knowledge, files):
+        if citation.document is not None and citation.document not in document_ids:
+            where = f"{directory / file}: entry {entry_id!r}"
+            problems.append(f"{where}: field source: unknown document {citation.document!r}")
+    return problems
+
+
+def _citations(knowledge: Knowledge, files: tuple[str, ...]) -> list[tuple[str, str, Citation]]:
+    found: list[tuple[str, str, Citation]] = []
+    for name in files:
+        file_model = getattr(knowledge, name)
+        for field_name in type(file_model).model_fields:
+            value = getattr(file_model, field_name)
+            entries = value if isinstance(value, tuple) else (value,)
+            for entry in entries:
+                citation = getattr(entry, "source", None)
+                if isinstance(citation, Citation):
+                    entry_id = str(
+                        getattr(entry, "id", None)
+                        or getattr(entry, "key", None)
+                        or getattr(entry, "field", "")
+                    )
+                    found.append((f"{name}.yaml", entry_id, citation))
+    return found
+
+
+def workload_default_problems(knowledge: Knowledge, directory: Path) -> list[str]:
+    """Every workload field left to a documented default has one, of the field's type and bounds, and
+    every default names such a field."""
+    from gpu_advisor.engine.domain.workload import Given, ResolvedWorkload, declared_type, fields_given
+
+    where = directory / "workload_defaults.yaml"
+    expected = fields_given(Given.DEFAULT)
+    defaults = {entry.field: entry.value for entry in knowledge.workload_defaults.defaults}
+    problems = [
+        f"{where}: no default for the workload field {name!r}" for name in expected if name not in defaults
+    ]
+    for name, value in defaults.items():
+        if name not in expected:
+            problems.append(f"{where}: entry {name!r}: not a workload field that takes a default")
+            continue
+        adapter: TypeAdapter[Any] = TypeAdapter(declared_type(ResolvedWorkload.model_fields[name]))
+        try:
+            adapter.validate_python(value, strict=True)
+        except ValidationError as error:
+            problems.append(f"{where}: entry {name!r}: field value: {error.errors()[0]['msg']}")
+    return problems
