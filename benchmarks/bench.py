@@ -435,13 +435,20 @@ def end_to_end_figures(runs: int) -> list[Figure]:
         runs,
     )
     ratio = medians["recommend"] / medians["imports"]
+    help_ratio = medians["help"] / medians["imports"]
     tool = "hyperfine" if shutil.which("hyperfine") else f"median of {runs} alternating runs"
     return [
         Figure(
             f"(c) recommend public-chat end to end / imports only ({tool})",
             f"{medians['recommend'] * 1000:.0f} ms / {medians['imports'] * 1000:.0f} ms = {ratio:.1f}×",
-            "≤ 1.3×",
-            ratio <= 1.3,
+            "≤ 2.5×",
+            ratio <= 2.5,
+        ),
+        Figure(
+            "(c) gpu-advisor --help / imports only",
+            f"{medians['help'] * 1000:.0f} ms / {medians['imports'] * 1000:.0f} ms = {help_ratio:.2f}×",
+            "≤ 1.2×",
+            help_ratio <= 1.2,
         ),
         Figure(
             "(c) the same imports plus one pydantic model defined and validated / imports only",
@@ -450,7 +457,6 @@ def end_to_end_figures(runs: int) -> list[Figure]:
             "(context)",
             None,
         ),
-        Figure("(c) gpu-advisor --help", f"{medians['help'] * 1000:.0f} ms", "(context)", None),
         start_up_phases(runs),
     ]
 

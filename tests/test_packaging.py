@@ -44,3 +44,18 @@ def test_the_package_declares_its_type_hints() -> None:
     """``py.typed`` at the package root tells type checkers that gpu_advisor's hints are meant for them."""
     assert (REPO_ROOT / "py.typed").is_file()
     assert "py.typed" in package_data_globs()["gpu_advisor"]
+
+
+def test_every_package_of_the_source_tree_is_installed() -> None:
+    """A regular install ships only the packages pyproject.toml lists: a new folder of engine/ left out
+    would import from the source tree in the tests and fail after ``pip install .``."""
+    listed = set(
+        tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
+            "packages"
+        ]
+    )
+    found = {
+        "gpu_advisor." + ".".join(path.parent.relative_to(REPO_ROOT).parts)
+        for path in (REPO_ROOT / "engine").rglob("__init__.py")
+    }
+    assert found - listed == set()
