@@ -192,18 +192,27 @@ def test_csv_output_columns(tmp_path: Path) -> None:
     assert row["cost_is_estimate"] == "false"
 
 
-def test_serverless_costs_are_marked_as_estimates(tmp_path: Path) -> None:
-    idle = {**BIG, "name": "idle", "requests_per_day": 150_000, "utilization": 0.1}
-    path = write(tmp_path, "w.jsonl", json.dumps(idle) + "\n" + json.dumps(BIG) + "\n")
+def test_serverless_costs_are_catalog_prices_not_estimates(tmp_path: Path) -> None:
+    sporadic = {
+        "name": "sporadic",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 300,
+        "load_pattern": "variable",
+        "latency_sensitive": False,
+    }
+    path = write(tmp_path, "w.jsonl", json.dumps(sporadic) + "\n" + json.dumps(BIG) + "\n")
     result = invoke(path, "--format", "csv")
-    estimated, priced = csv_rows(result.stdout)
-    assert (estimated["deployment"], estimated["cost_is_estimate"]) == ("serverless", "true")
-    assert (priced["deployment"], priced["cost_is_estimate"]) == ("dedicated_cloud", "false")
-    total = float(estimated["usd_per_month"]) + float(priced["usd_per_month"])
-    assert (
-        f"Total monthly cost: ${total:,.0f}, of which ${float(estimated['usd_per_month']):,.0f} estimated"
-        in (result.stderr)
+    serverless, dedicated = csv_rows(result.stdout)
+    assert (serverless["deployment"], serverless["pricing"], serverless["cost_is_estimate"]) == (
+        "serverless",
+        "serverless",
+        "false",
     )
+    assert (serverless["provider"], serverless["offer"]) == ("runpod", "serverless")
+    assert (dedicated["deployment"], dedicated["cost_is_estimate"]) == ("dedicated_cloud", "false")
+    total = float(serverless["usd_per_month"]) + float(dedicated["usd_per_month"])
+    assert f"Total monthly cost: ${total:,.0f}\n" in result.stderr
+    assert "estimated" not in result.stderr
 
 
 def test_jsonl_output_is_the_full_result_plus_line_and_name(tmp_path: Path) -> None:

@@ -32,7 +32,20 @@ def test_recommend_json_contract() -> None:
     assert result.exit_code == 0
     data = json.loads(result.output)
     assert data["decision"]["deployment"] == "dedicated_cloud"
-    assert data["decision"]["pricing"] == "reserved"
+    assert data["decision"]["pricing"] == "on_demand"
+    assert data["decision"]["cost_is_estimate"] is False
+    load = data["load"]
+    assert 0 <= load["busy_share"] <= 1 and len(load["profile"]) == 24
+    assert load["requests_in_flight_peak"] > load["requests_in_flight_average"] > 0
+    assert {"load_profile", "batch_window_hours", "min_replicas"} <= set(data["workload"])
+    for option in data["options"]:
+        assert {"capacity_utilization_at_peak", "spare_replicas", "hours_per_day_running"} <= set(option)
+    serverless = [o for o in data["options"] if o["pricing"] == "serverless"]
+    assert serverless and all(
+        o["provider"] and o["offer"] and o["billed_hours_per_month"] > 0 for o in serverless
+    )
+    assert all(o["serverless"] is not None for o in serverless)
+    assert all(o["serverless"] is None for o in data["options"] if o["pricing"] != "serverless")
     assert {"weights_gb", "kv_bytes_per_token", "gpus"} <= set(data["sizing"])
     assert {"gpu", "memory_gb", "gpus_for_weights", "gpus_recommended"} <= set(data["sizing"]["gpus"][0])
     option_fields = {

@@ -7,7 +7,13 @@ from helpers import merged, run
 
 from gpu_advisor.api import size
 from gpu_advisor.engine.apps.tco import tco
-from gpu_advisor.engine.calc.costs import ServerAssumptions, break_even_utilization, own_hardware_cost, rent
+from gpu_advisor.engine.calc.costs import (
+    ServerAssumptions,
+    billed_hours,
+    break_even_utilization,
+    own_hardware_cost,
+    rent,
+)
 from gpu_advisor.engine.calc.sizing import kv_bytes_per_token, weights_gb
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
@@ -111,14 +117,14 @@ def test_moe_is_sized_by_total_parameters() -> None:
     ],
 )
 def test_monthly_rental_costs(provider, name, gpu, cards, hours, expected_usd) -> None:
-    assert rent(offer(provider, name, gpu), cards, hours, 730).usd_per_month == pytest.approx(expected_usd)
+    assert rent(offer(provider, name, gpu), cards, hours).usd_per_month == pytest.approx(expected_usd)
 
 
 def test_hourly_rates_of_the_70b_fp8_replica() -> None:
     # "Community-Miete 2 × $2.69 = $5.38 pro Stunde. Eine H200 kostet $3.59, eine B200 $5.98."
-    assert rent(offer("runpod", "community", "h100-sxm"), 2, 1, 730).usd_per_hour == pytest.approx(5.38)
-    assert rent(offer("runpod", "community", "h200"), 1, 1, 730).usd_per_hour == pytest.approx(3.59)
-    assert rent(offer("runpod", "community", "b200"), 1, 1, 730).usd_per_hour == pytest.approx(5.98)
+    assert rent(offer("runpod", "community", "h100-sxm"), 2, 1).usd_per_hour == pytest.approx(5.38)
+    assert rent(offer("runpod", "community", "h200"), 1, 1).usd_per_hour == pytest.approx(3.59)
+    assert rent(offer("runpod", "community", "b200"), 1, 1).usd_per_hour == pytest.approx(5.98)
 
 
 def test_capacity_block_per_accelerator() -> None:
@@ -128,12 +134,13 @@ def test_capacity_block_per_accelerator() -> None:
 
 
 def test_reservation_is_paid_for_every_calendar_hour() -> None:
-    reserved = rent(offer("aws", "p5-reserved-3y", "h100-sxm"), 2, 264, 730)
+    reservation = offer("aws", "p5-reserved-3y", "h100-sxm")
+    reserved = rent(reservation, 2, billed_hours(reservation, 264, 730, None, 0.05))
     assert (reserved.billed_hours_per_month, reserved.usd_per_month) == (730, pytest.approx(2 * 1.90 * 730))
 
 
 def test_eight_gpu_plan_rounds_up_to_whole_instances() -> None:
-    assert rent(offer("lambda", "8-gpu-plan", "h100-sxm"), 2, 730, 730).gpus_rented == 8
+    assert rent(offer("lambda", "8-gpu-plan", "h100-sxm"), 2, 730).gpus_rented == 8
 
 
 # --- card-count document: own 8-GPU server ------------------------------------------------------------
@@ -209,7 +216,8 @@ SCENARIO_BASE = {
 
 
 def test_internal_8b_assistant_on_a_community_5090() -> None:
-    # "Ein interner 8B-Assistent ... Eine Community-5090 für 176 Stunden im Monat kostet etwa $121."
+    # "Ein interner 8B-Assistent ... Eine Community-5090 für 176 Stunden im Monat kostet etwa $121." The
+    # document counts one card: min_replicas 1 replaces the spare a latency-sensitive service gets.
     result = run(
         merged(
             SCENARIO_BASE,
@@ -217,6 +225,7 @@ def test_internal_8b_assistant_on_a_community_5090() -> None:
                 "model": {"name": "llama-3.1-8b", "precision": "bf16"},
                 "requests_per_day": 20000,
                 "schedule": "office_hours",
+                "min_replicas": 1,
             },
         )
     )
@@ -231,7 +240,7 @@ def test_internal_8b_assistant_on_a_community_5090() -> None:
 def test_public_70b_fp8_service_on_workdays() -> None:
     # "üblicherweise 2×H100. Zum Community-Preis und 264 Stunden sind zwei Karten etwa $1.420 im Monat ...
     #  Ein H200-Replikat senkt die Stundenrechnung von $5.38 auf $3.59."
-    result = run(merged(SCENARIO_BASE, {"schedule": "workdays"}))
+    result = run(merged(SCENARIO_BASE, {"schedule": "workdays", "min_replicas": 1}))
     community = next(
         o for o in result.options if (o.provider, o.offer, o.gpu) == ("runpod", "community", "h100-sxm")
     )
@@ -243,8 +252,9 @@ def test_public_70b_fp8_service_on_workdays() -> None:
 
 
 def test_two_card_service_does_not_justify_a_node() -> None:
-    # "Wer zwei H100 braucht und einen Acht-Karten-Node kauft, lässt sechs Karten leer."
-    result = run(merged(SCENARIO_BASE, {"utilization": 1.0}))
+    # "Wer zwei H100 braucht und einen Acht-Karten-Node kauft, lässt sechs Karten leer." (One replica, as
+    # the document counts it: min_replicas 1 replaces the spare.)
+    result = run(merged(SCENARIO_BASE, {"utilization": 1.0, "min_replicas": 1}))
     assert result.own_hardware.gpus_needed == 2
     assert result.own_hardware.node_utilization == pytest.approx(0.25)
     assert {"TCO002", "TCO004"} <= set(result.fired_rules)

@@ -59,16 +59,20 @@ def test_memo_leads_with_the_decision_and_its_reason() -> None:
     positions = [text.index(heading) for heading in order]
     assert positions == sorted(positions)
     summary = text[text.index("## Summary") : text.index("## Why")]
-    decision = (
-        "**Dedicated cloud GPUs**, 2 × h100-sxm at aws (p5-reserved-3y, reserved), **$2,774 per month**"
-    )
-    assert f"Recommendation: {decision}" in summary
+    # Two H200 replicas carry the peak within the headroom target and a third is the spare:
+    # 3 x 3.59 x 730 = $7,862.
+    decision = "**Dedicated cloud GPUs**, 3 × h200 at runpod (community, on-demand), **$7,862 per month**"
+    assert f"Recommendation: {decision} for 730 billed hours." in summary
     assert (
-        "| ✔ | aws | p5-reserved-3y | h100-sxm | 2 | reserved | US | $1.90 | $2,774 | 2026-03-27 | — |"
+        "The cheapest serverless option (RunPod Serverless (flex workers), h200, $6,517 per month) is ruled "
+        "out for this workload (DEP024)." in summary
+    )
+    assert (
+        "| ✔ | runpod | community | h200 | 3 | on-demand | unknown | $3.59 | $7,862 | 2026-10-10 | — |"
         in text
     )
     assert (
-        "|  | aws | p5-reserved-1y | h100-sxm | 2 | reserved | US | $2.10 | $3,066 | 2026-03-27 | +$292 |"
+        "|  | aws | p5-reserved-3y | h100-sxm | 6 | reserved | US | $1.90 | $8,322 | 2026-03-27 | +$460 |"
         in text
     )
     assert (
@@ -97,9 +101,15 @@ def test_a_winner_that_was_ruled_out_is_called_a_conflict() -> None:
 
 def test_the_summary_states_the_hours_the_chosen_offer_bills() -> None:
     """A reservation bills the 730 calendar hours of a month, whatever the workload's own hours."""
-    workload = (EXAMPLES_DIR / "public-chat.yaml").read_text(encoding="utf-8") + "hours_per_month: 744\n"
+    # Without DevOps capacity the team stays on a hyperscaler, whose three-year reservation is cheapest.
+    workload = (EXAMPLES_DIR / "public-chat.yaml").read_text(encoding="utf-8") + (
+        "hours_per_month: 744\ndevops_capacity: false\n"
+    )
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
-    assert "(p5-reserved-3y, reserved), **$2,774 per month** for 730 paid hours." in result.stdout
+    assert "(p5-reserved-3y, reserved), **$8,322 per month** for 730 billed hours." in result.stdout
+    hourly = (EXAMPLES_DIR / "public-chat.yaml").read_text(encoding="utf-8") + "hours_per_month: 744\n"
+    result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=hourly)
+    assert "(community, on-demand), **$8,013 per month** for 744 billed hours." in result.stdout
 
 
 def test_a_single_constraint_is_counted_in_the_singular() -> None:

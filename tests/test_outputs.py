@@ -49,8 +49,8 @@ def test_amounts_under_a_dollar_keep_three_significant_digits(usd: float, text: 
 def test_memo_in_eur_states_the_rate() -> None:
     text = invoke("recommend", PUBLIC_CHAT, "--currency", "EUR").output
     assert "Amounts are shown in EUR, converted from USD at 1.16 USD per EUR (2025-12-31)." in text
-    assert "**€2,391 per month**" in text
-    assert "$2,774" not in text
+    assert "**€6,778 per month**" in text  # 3 x 3.59 x 730 / 1.16
+    assert "$7,862" not in text
     # The API prices are the documents' own EUR figures: no round trip through USD is mentioned.
     assert "(300 input + 150 output tokens) at the documents' EUR prices.\n" in text
     assert "converted at" not in text.split("### Managed APIs")[1].split("###")[0]

@@ -62,8 +62,16 @@ def test_recommend_applies_them_and_marks_them() -> None:
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    chosen = next(o for o in data["options"] if o["chosen"])
-    assert chosen["eu"] and chosen["provider"] in {"aws", "gcp", "azure", "ovhcloud"}
+    # Within the policy the best rental is an approved provider's EU region (and owning the 8-GPU node it
+    # would fill three quarters of beats it: TCO001).
+    best = data["best_option"]
+    assert best["eu"] and best["provider"] in {"aws", "gcp", "azure", "ovhcloud"}
+    assert all(
+        o["eu"] and o["provider"] in {"aws", "gcp", "azure", "ovhcloud"}
+        for o in data["options"]
+        if not o["excluded_by"]
+    )
+    assert data["decision"]["deciding_rule_id"] == "TCO001"
     organization = {f["rule_id"] for f in data["findings"] if f["origin"] == "organization"}
     assert organization == {"ORG001", "ORG003"}
     memo = invoke(

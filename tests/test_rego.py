@@ -167,12 +167,14 @@ REAL_EXAMPLES: dict[str, Verdicts] = {
     # Personal data, and the engine chose an EU option: residency stays silent.
     "hr-assistant": {"findings.warn": knb("hr-assistant", "KNB001", "KNB003")},
     # Personal data on own hardware, 19,109 USD a month: under the default budget of 20,000.
-    "deepseek-on-premises": {"findings.warn": knb("research-reasoning", "KNB003")},
-    "internal-assistant": {"findings.warn": knb("internal-assistant", "KNB003")},
-    "nightly-batch": {"findings.warn": knb("nightly-reports", "KNB001")},
+    "deepseek-on-premises": {},
+    # The managed API; its stated utilization is near enough the load's busy share.
+    "internal-assistant": {},
+    # A B200 batch at a price of October 2026: nothing stale.
+    "nightly-batch": {},
     # The managed API without personal data: nothing to say.
     "prototype": {},
-    "public-chat": {"findings.warn": knb("public-chat", "KNB001")},
+    "public-chat": {},
 }
 
 
@@ -197,7 +199,7 @@ def test_the_facts_the_real_results_rest_on() -> None:
     assert chosen(deepseek) == []
     public_chat = real_result("public-chat")
     assert public_chat["workload"]["latency_sensitive"] is True
-    assert chosen(public_chat) == [("aws", "p5-reserved-3y", "reserved", "US", False)]
+    assert chosen(public_chat) == [("runpod", "community", "on_demand", "unknown", False)]
     assert real_result("prototype")["decision"]["deployment"] == "api"
 
 
@@ -208,8 +210,8 @@ def test_residency_denies_personal_data_on_the_chosen_non_eu_option() -> None:
     result = real_result("public-chat")
     result["workload"]["personal_data"] = True
     assert verdicts(result)["residency.deny"] == {
-        "workload public-chat handles personal data, but the chosen option aws p5-reserved-3y "
-        "(reserved, jurisdiction US) is not in the EU"
+        "workload public-chat handles personal data, but the chosen option runpod community "
+        "(on_demand, jurisdiction unknown) is not in the EU"
     }
 
 
@@ -237,7 +239,8 @@ def test_residency_denies_personal_data_sent_to_a_managed_api() -> None:
 
 def test_residency_is_silent_when_the_engine_itself_keeps_personal_data_off_the_api() -> None:
     result = real_result("prototype", personal_data=True)
-    assert result["decision"]["deployment"] == "serverless"
+    assert result["decision"]["deployment"] == "dedicated_cloud"
+    assert chosen(result) == [("aws", "p5-reserved-3y", "reserved", "EU", True)]
     assert "residency.deny" not in verdicts(result)
 
 

@@ -122,7 +122,29 @@ def check_invariants(result: Recommendation) -> None:
     assert all(a.usd_per_month >= 0 for a in result.api_costs)
     assert result.own_hardware.usd_per_month >= 0
     chosen = [o for o in result.options if o.chosen]
-    assert len(chosen) == (1 if decision.deployment == "dedicated_cloud" else 0)
+    priced = decision.deployment in ("dedicated_cloud", "serverless") and decision.offer is not None
+    assert len(chosen) == (1 if priced else 0)
+    if chosen:
+        assert (chosen[0].provider, chosen[0].offer, chosen[0].usd_per_month) == (
+            decision.provider,
+            decision.offer,
+            decision.usd_per_month,
+        )
+    target = result.sizing_policy.headroom_target_share if result.sizing_policy else 1.0
+    for option in result.options:
+        if option.hours_per_day_running is None and option.pricing != "serverless":
+            # No plan runs its peak above the headroom target.
+            assert option.capacity_utilization_at_peak <= target + 1e-9, option
+        billing = option.serverless
+        if billing is not None:
+            parts = (
+                billing.busy_hours_per_month
+                + billing.idle_hours_per_month
+                + billing.cold_start_hours_per_month
+            )
+            assert parts == pytest.approx(option.billed_hours_per_month)
+            assert min(billing.busy_hours_per_month, billing.idle_hours_per_month) >= 0
+    assert result.load.busy_share is None or 0 <= result.load.busy_share <= 1
     if result.workload.personal_data:
         assert all(o.eu for o in chosen), "personal data chosen outside the EU"
     if result.workload.latency_sensitive:

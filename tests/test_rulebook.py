@@ -50,7 +50,7 @@ def test_compiled_form_reads_thresholds_from_data() -> None:
         {"$lte": {"api_usd_per_month": {"$m": "self_hosted_usd_per_month"}}},
         # The guards of the two amounts, which the rule file leaves to the fact declaration.
         {"api_priced": True},
-        {"has_eligible_option": True},
+        {"self_hosted_priced": True},
     ]
 
 

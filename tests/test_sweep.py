@@ -39,34 +39,36 @@ def sweep_json(*args: str) -> dict[str, Any]:
 
 
 def test_utilization_sweep_crosses_the_serverless_line() -> None:
-    # Below the 30 % edge of the serverless band serverless wins (DEP007); from 30 % on, dedicated GPUs.
-    data = sweep_json(PUBLIC_CHAT, "--vary", "utilization=0.25:0.35:0.05")
+    # A steady service is not run serverless once its stated utilization reaches the top of the documents'
+    # band (50 %, DEP024); below it the priced serverless option is cheaper and wins (DEP018).
+    data = sweep_json(PUBLIC_CHAT, "--vary", "utilization=0.4:0.6:0.1")
     labels = {d["label"]: d for d in data["decisions"]}
     points = [(p["values"][0], labels[p["decision"]]["deployment"]) for p in data["points"]]
-    assert points == [(0.25, "serverless"), (0.3, "dedicated_cloud"), (0.35, "dedicated_cloud")]
+    assert points == [(0.4, "serverless"), (0.5, "dedicated_cloud"), (0.6, "dedicated_cloud")]
     (flip,) = data["flips"]
-    assert (flip["variable"], flip["below"], flip["above"]) == ("utilization", 0.25, 0.3)
+    assert (flip["variable"], flip["below"], flip["above"]) == ("utilization", 0.4, 0.5)
     assert labels[flip["from_decision"]]["deployment"] == "serverless"
     assert labels[flip["to_decision"]]["deployment"] == "dedicated_cloud"
     assert "deployment" in flip["changed"]
-    assert data["points"][0]["deciding_rule_id"] == "DEP007"
+    assert [p["deciding_rule_id"] for p in data["points"]] == ["DEP018", "DEP002", "DEP002"]
+    assert not any(p["cost_is_estimate"] for p in data["points"])
 
 
 def test_utilization_sweep_text_shows_break_even_table_and_chart() -> None:
-    result = invoke(PUBLIC_CHAT, "--vary", "utilization=0.1:0.5:0.1")
+    result = invoke(PUBLIC_CHAT, "--vary", "utilization=0.3:0.6:0.1")
     assert result.exit_code == 0, result.output
     text = result.stdout
-    assert "utilization between 0.2 and 0.3: B -> A (deployment, pricing, provider, offer, gpu)" in text
-    assert "  B  serverless\n" in text
-    assert "\n0.3            A            2       $2,774  DEP002\n" in text  # table: value, decision, GPUs
+    assert "utilization between 0.4 and 0.5: B -> A (deployment, pricing, offer)" in text
+    assert "  B  serverless: runpod serverless, h200\n" in text
+    assert "\n0.5            A            3       $7,862  DEP002\n" in text  # table: value, decision, GPUs
+    assert "\n0.4            B            2       $6,517  DEP018\n" in text
     assert "Monthly cost by utilization" in text
     assert (
-        "\n           0.3 A |AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA $2,774\n" in text
+        "\n           0.5 A |AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA $7,862\n" in text
     )  # bar in the letter
-    # Serverless has no price in the documents: the bar is the estimate from its break-even utilization.
-    assert "\n0.1            B            -        ~$555  DEP007\n" in text
-    assert "\n           0.1 B |BBBBBBBB                                 ~$555\n" in text
-    assert "\n~ an estimate: serverless has no list price" in text
+    # 6,517 / 7,862 of the 40-character bar is 33 characters.
+    assert "\n           0.4 B |" + "B" * 33 + " " * 7 + " $6,517\n" in text
+    assert "~" not in text
 
 
 def test_server_price_sweep_finds_buy_versus_rent(tmp_path: Path) -> None:
@@ -118,7 +120,7 @@ def test_offer_price_changes_only_that_offer() -> None:
 
 def test_offer_price_sweep_moves_the_choice() -> None:
     data = sweep_json(
-        PUBLIC_CHAT, "--vary", "price:runpod/community/h200=1:3:1", "--vary", "utilization=0.8:0.8:0.1"
+        PUBLIC_CHAT, "--vary", "price:runpod/community/h200=1:5:2", "--vary", "utilization=0.8:0.8:0.1"
     )
     labels = {d["label"]: d for d in data["decisions"]}
     cheapest = labels[data["points"][0]["decision"]]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from gpu_advisor.engine.calc.calibration import highest_error
 from gpu_advisor.engine.calc.load import workload_load
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, plans_by_gpu
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, plans_by_gpu, sizing_policy
 from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -36,12 +37,16 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
 
     schedule = knowledge.schedule(str(pick("schedule")))
     input_tokens, output_tokens = int(pick("avg_input_tokens")), int(pick("avg_output_tokens"))
+    pattern = str(pick("load_pattern"))
     load = workload_load(
         knowledge,
         request.requests_per_day,
         schedule,
         schedule.hours_per_month,
-        str(pick("load_pattern")),
+        pattern,
+        knowledge.load_profile(pattern).hourly,
+        False,
+        float(defaults["batch_window_hours"]),
         input_tokens,
         output_tokens,
     )
@@ -69,7 +74,8 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
     figures = size_model(knowledge, total, active, request.precision, catalog, context)
     plans: dict[str, ReplicaPlan] = {}
     if sized is not None:
-        plans = plans_by_gpu(knowledge, figures, sized.load, sized.input_tokens, sized.output_tokens)
+        sizing = sizing_policy(knowledge, highest_error(knowledge), False, 1)
+        plans = plans_by_gpu(knowledge, figures, sized.load, sized.input_tokens, sized.output_tokens, sizing)
     with (evaluator or rules_engine()).session() as session:
         firings = assert_gpu_fits(session, figures, knowledge, WORKLOAD_SCENARIO)
     return size_result(figures, request.model, firings, knowledge, sized.load if sized else None, plans)

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.calc.performance import replica_performance
 from gpu_advisor.engine.calc.sizing import size_model
+from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import Measurement
 
@@ -91,6 +92,13 @@ def calibration_rows(knowledge: Knowledge) -> tuple[CalibrationRow, ...]:
             )
         )
     return tuple(rows)
+
+
+@per_object
+def highest_error(knowledge: Knowledge) -> float:
+    """The most the estimate overstates a measurement held to a tolerance (replicas are sized with it
+    taken off)."""
+    return error_band(calibration_rows(knowledge))[1]
 
 
 def error_band(rows: tuple[CalibrationRow, ...]) -> tuple[float, float]:

@@ -25,20 +25,54 @@ class Rental(NamedTuple):
     usd_per_month: float
 
 
+def running_hours_billed(hours_per_day: float, increment_seconds: int | None) -> float:
+    """A day's run as billed: rounded up to the offer's billing increment (whole hours where the offer
+    publishes none)."""
+    increment = (increment_seconds or SECONDS_PER_HOUR) / SECONDS_PER_HOUR
+    return math.ceil(hours_per_day / increment - ROUNDING_SLACK) * increment
+
+
+ROUNDING_SLACK = 1e-9
+"""A run of exactly 5 hours, computed as 5.000000000001, is billed 5 hours."""
+SECONDS_PER_HOUR = 3600
+
+
+def billed_hours(
+    offer: Offer,
+    hours_per_month: float,
+    calendar_hours_per_month: float,
+    run: BatchRun | None,
+    spot_overhead: float,
+) -> float:
+    """The hours a month an offer bills: every calendar hour for a reservation; for a batch on an hourly
+    offer, the hours it runs each day as billed, on the days it runs (spot: plus the work redone after
+    interruptions); otherwise the workload's paid hours."""
+    if offer.billing == "committed":
+        return calendar_hours_per_month
+    if run is None:
+        return hours_per_month
+    hours = running_hours_billed(run.hours_per_day, offer.billing_increment_seconds) * run.days_per_month
+    return hours * (1 + spot_overhead) if offer.pricing == "spot" else hours
+
+
+class BatchRun(NamedTuple):
+    hours_per_day: float
+    """The hours a day the batch's replicas run."""
+    days_per_month: float
+
+
 def rent(
     offer: Offer,
     gpus_needed: int,
-    hours_per_month: float,
-    calendar_hours_per_month: float,
+    hours_billed: float,
     usd_per_gpu_hour: float | None = None,
 ) -> Rental:
-    """Hourly offers cost the workload's paid hours; a reservation costs every calendar hour.
+    """``gpus_needed`` cards of an offer for ``hours_billed`` hours a month (``billed_hours``).
     ``usd_per_gpu_hour`` replaces the list price (a regional estimate)."""
     instances = math.ceil(gpus_needed / offer.gpus_per_instance)
     gpus_rented = instances * offer.gpus_per_instance
     usd_per_hour = gpus_rented * (offer.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour)
-    billed_hours = calendar_hours_per_month if offer.billing == "committed" else hours_per_month
-    return Rental(gpus_needed, gpus_rented, usd_per_hour, billed_hours, usd_per_hour * billed_hours)
+    return Rental(gpus_needed, gpus_rented, usd_per_hour, hours_billed, usd_per_hour * hours_billed)
 
 
 class ServerAssumptions(BaseModel):

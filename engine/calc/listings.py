@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from gpu_advisor.engine.calc.costs import Rental, rent
+from gpu_advisor.engine.calc.costs import BatchRun, Rental, billed_hours, rent
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
@@ -80,6 +80,25 @@ def listings(knowledge: Knowledge) -> tuple[Listing, ...]:
     return tuple(found)
 
 
+def offer_hours(
+    knowledge: Knowledge, offer: Offer, plan: ReplicaPlan, hours_per_month: float, days_per_month: float
+) -> float:
+    """The hours a month ``offer`` bills for ``plan`` (a batch's plan runs some hours a day on
+    ``days_per_month`` days)."""
+    run = (
+        BatchRun(plan.hours_per_day_running, days_per_month)
+        if plan.hours_per_day_running is not None
+        else None
+    )
+    return billed_hours(
+        offer,
+        hours_per_month,
+        knowledge.calendar_hours_per_month(),
+        run,
+        knowledge.pricing_assumptions.spot_interruption.overhead,
+    )
+
+
 class PricedListing(NamedTuple):
     """A listing priced for the workload. Options are built from these only for the result: the
     decision needs just the few cheapest."""
@@ -90,6 +109,8 @@ class PricedListing(NamedTuple):
     rental: Rental
     excluded_by: tuple[str, ...]
     """IDs of the rules that exclude it: the GPU's, then the option rules'."""
+    utilization: float
+    """The load's throughput share of what the rental delivers in its billed hours."""
 
 
 def priced_order(priced: PricedListing) -> tuple[Any, ...]:
@@ -105,9 +126,10 @@ def priced_listings(
     exclusions: tuple[tuple[str, ...], ...],
     plans: dict[str, ReplicaPlan],
     hours_per_month: float,
+    days_per_month: float,
 ) -> list[PricedListing]:
-    """Every listing whose GPU can hold the model, cheapest first (``priced_order``)."""
-    calendar_hours = knowledge.calendar_hours_per_month()
+    """Every listing whose GPU can hold the model, cheapest first (``priced_order``). A batch's plan
+    says how many hours a day it runs on ``days_per_month`` days."""
     priced = []
     for listing, excluded in zip(listings(knowledge), exclusions, strict=True):
         offer = listing.offer
@@ -115,14 +137,17 @@ def priced_listings(
         if plan is None:
             continue
         blocked = unsuitable.get(offer.gpu)
-        rental = rent(offer, plan.gpus, hours_per_month, calendar_hours, listing.usd_per_gpu_hour)
-        priced.append(PricedListing(listing, plan, rental, (*blocked, *excluded) if blocked else excluded))
+        hours = offer_hours(knowledge, offer, plan, hours_per_month, days_per_month)
+        rental = rent(offer, plan.gpus, hours, listing.usd_per_gpu_hour)
+        excluded_by = (*blocked, *excluded) if blocked else excluded
+        utilization = rental_utilization(plan, rental, days_per_month)
+        priced.append(PricedListing(listing, plan, rental, excluded_by, utilization))
     priced.sort(key=priced_order)
     return priced
 
 
-def to_option(priced: PricedListing) -> Option:
-    listing, plan, rental, excluded = priced
+def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
+    listing, plan, rental, excluded, utilization = priced
     offer, attributes = listing.offer, listing.attributes
     # Built from validated knowledge: no re-validation (see engine/trusted.py).
     return trusted(
@@ -135,7 +160,7 @@ def to_option(priced: PricedListing) -> Option:
         gpus=plan.gpus,
         gpus_rented=rental.gpus_rented,
         replicas=plan.replicas,
-        utilization=plan.utilization,
+        utilization=utilization,
         usd_per_gpu_hour=listing.usd_per_gpu_hour,
         price_basis=listing.price_basis,
         usd_per_hour=rental.usd_per_hour,
@@ -151,19 +176,37 @@ def to_option(priced: PricedListing) -> Option:
         excluded_by=excluded,
         as_of=offer.as_of,
         source=listing.source,
+        capacity_utilization_at_peak=plan.capacity_utilization_at_peak,
+        spare_replicas=plan.spare_replicas,
+        hours_per_day_running=plan.hours_per_day_running,
+        busy_share=busy_share,
+        serverless=None,
     )
 
 
+def rental_utilization(plan: ReplicaPlan, rental: Rental, days_per_month: float) -> float:
+    """The plan's throughput share over the paid hours; a batch's work hours over the hours the rental
+    bills (near 1 where it bills the hours run, lower for a reservation's calendar hours)."""
+    if plan.hours_per_day_running is None:
+        return plan.utilization
+    return min(1.0, plan.hours_per_day_running * days_per_month / rental.billed_hours_per_month)
+
+
 def build_options(
-    priced: Sequence[PricedListing], best: tuple[PricedListing, Option] | None = None
+    priced: Sequence[PricedListing],
+    best: tuple[PricedListing, Option] | None,
+    busy_share: Callable[[str], float | None],
 ) -> tuple[Option, ...]:
     """Every priced listing as an option, cheapest first; ``best`` (a listing of ``priced`` and the
     option made of it) in its place, as it is: the memo tells it apart by identity, and it carries
     whether it was chosen."""
-    if best is None:
-        return tuple(to_option(p) for p in priced)
-    best_listing, best_option = best
-    return tuple(best_option if p is best_listing else to_option(p) for p in priced)
+    best_listing, best_option = best if best is not None else (None, None)
+    return tuple(
+        best_option
+        if p is best_listing and best_option is not None
+        else to_option(p, busy_share(p.listing.offer.gpu))
+        for p in priced
+    )
 
 
 def cheapest_priced(

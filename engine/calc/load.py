@@ -1,15 +1,37 @@
-"""The workload's load: average and peak requests per second over the hours it is served."""
+"""The workload's load: requests per second in each hour of a served day, their average and the peak the
+replicas are sized for; for a batch, the window its work is done in."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, DailyTraffic, daily_traffic, hourly_rates
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import Schedule
 from gpu_advisor.engine.domain.load import Load
 
-SECONDS_PER_HOUR = 3600
+BATCH = "batch"
 
 
-HOURS_PER_DAY = 24
+def batch_window(schedule: Schedule, paid_hours_per_month: float, window_hours: float) -> float:
+    """The hours a day a batch's work must be done in: its window, within the schedule's hours a day and
+    the paid hours a day."""
+    return min(window_hours, schedule.hours_per_day, paid_hours_per_month / schedule.days_per_month)
+
+
+def traffic_for(
+    schedule: Schedule,
+    paid_hours_per_month: float,
+    load_pattern: str,
+    profile: Sequence[float],
+    window_hours: float,
+) -> DailyTraffic:
+    """How a served day's requests spread: a batch flat over its window from the schedule's first hour,
+    other loads over the schedule's hours by their profile."""
+    if load_pattern == BATCH:
+        window = batch_window(schedule, paid_hours_per_month, window_hours)
+        return daily_traffic((1.0,) * 24, schedule.first_hour, window)
+    return daily_traffic(tuple(profile), schedule.first_hour, schedule.hours_per_day)
 
 
 def workload_load(
@@ -18,29 +40,35 @@ def workload_load(
     schedule: Schedule,
     paid_hours_per_month: float,
     load_pattern: str,
+    profile: Sequence[float],
+    profile_given: bool,
+    window_hours: float,
     input_tokens: int,
     output_tokens: int,
 ) -> Load:
-    pattern = knowledge.peak_to_average(load_pattern)
-    served_in_paid_hours = pattern.waits_for_paid_hours and paid_hours_per_month < schedule.hours_per_month
-    hours_per_day = (
-        paid_hours_per_month / schedule.days_per_month if served_in_paid_hours else schedule.hours_per_day
-    )
+    """The load without the busy share, which needs a GPU's service time (``with_busy_share``)."""
+    traffic = traffic_for(schedule, paid_hours_per_month, load_pattern, profile, window_hours)
+    batch = load_pattern == BATCH
+    average = requests_per_day / (traffic.hours_per_day * SECONDS_PER_HOUR)
+    within_hour = 1.0 if batch else knowledge.load_profile(load_pattern).peak_within_hour
+    peak = average * traffic.busiest * within_hour
     # Around the clock every paid hour is an hour requests come in (a 31-day month pays 744 hours).
-    around_the_clock = schedule.hours_per_day >= HOURS_PER_DAY
-    serving_hours = paid_hours_per_month if around_the_clock else schedule.hours_per_month
-    average = requests_per_day / (hours_per_day * SECONDS_PER_HOUR)
-    peak = average * pattern.factor
+    around_the_clock = traffic.hours_per_day >= 24
+    served_hours = traffic.hours_per_day * schedule.days_per_month
+    serving_hours = paid_hours_per_month if around_the_clock else served_hours
     return Load(
-        hours_per_day=hours_per_day,
+        hours_per_day=traffic.hours_per_day,
         average_requests_per_second=average,
-        peak_factor=pattern.factor,
+        peak_factor=peak / average if average else 1.0,
         peak_requests_per_second=peak,
         peak_output_tokens_per_second=peak * output_tokens,
         peak_input_tokens_per_second=peak * input_tokens,
         schedule_hours_per_month=schedule.hours_per_month,
-        served_in_paid_hours=served_in_paid_hours,
-        served_share_of_paid_hours=1.0
-        if served_in_paid_hours
-        else min(1.0, serving_hours / paid_hours_per_month),
+        served_in_paid_hours=batch,
+        served_share_of_paid_hours=min(1.0, serving_hours / paid_hours_per_month),
+        busiest_hour_requests_per_second=average * traffic.busiest,
+        peak_within_hour=within_hour,
+        first_hour=schedule.first_hour,
+        profile=hourly_rates(traffic, average),
+        profile_source="input" if profile_given and not batch else "load_pattern",
     )

@@ -35,6 +35,10 @@ class ReplicaPerformance(BaseModel):
     """One decode step at the full batch: what each user sees between tokens at peak."""
     decode_bound: str
     """'memory' or 'compute': what limits a decode step at this batch."""
+    seconds_alone: float
+    """One request from prompt to last token on an otherwise idle replica (batch of one)."""
+    seconds_at_full_batch: float
+    """One request's time with the batch full: ``batch`` requests in flight at ``requests_per_second``."""
 
 
 def compute_tflops(gpu: Gpu, precision: str) -> float:
@@ -112,16 +116,21 @@ def replica_performance(
     if batch < 1:
         return None
 
-    # One decode step: weights (at most the experts the batch touches) plus every sequence's KV cache,
-    # which holds on average the prompt and half the answer.
-    weights_read = min(weights_bytes, batch * active_bytes)
-    kv_read = batch * (input_tokens + output_tokens / 2) * kv_bytes
-    memory_seconds = (weights_read + kv_read) / bandwidth
-    compute_seconds = FLOPS_PER_PARAMETER_AND_TOKEN * figures.active_params_b * 1e9 * batch / flops
+    active_flops = FLOPS_PER_PARAMETER_AND_TOKEN * figures.active_params_b * 1e9
+
+    def step(sequences: int) -> tuple[float, float]:
+        """Memory and compute seconds of one decode step: weights (at most the experts the batch
+        touches) plus every sequence's KV cache, which holds on average the prompt and half the answer."""
+        weights_read = min(weights_bytes, sequences * active_bytes)
+        kv_read = sequences * (input_tokens + output_tokens / 2) * kv_bytes
+        return (weights_read + kv_read) / bandwidth, active_flops * sequences / flops
+
+    memory_seconds, compute_seconds = step(batch)
     step_seconds = max(memory_seconds, compute_seconds)
     decode_tps = batch / step_seconds
-    prefill_tps = flops / (FLOPS_PER_PARAMETER_AND_TOKEN * figures.active_params_b * 1e9)
-    seconds_per_request = input_tokens / prefill_tps + output_tokens / decode_tps
+    prefill_tps = flops / active_flops
+    prefill_seconds = input_tokens / prefill_tps
+    seconds_per_request = prefill_seconds + output_tokens / decode_tps
     requests_per_second = 1 / seconds_per_request
     return trusted(
         ReplicaPerformance,
@@ -135,6 +144,8 @@ def replica_performance(
         time_to_first_token_ms=input_tokens / prefill_tps * 1000,
         time_per_output_token_ms=step_seconds * 1000,
         decode_bound="memory" if memory_seconds >= compute_seconds else "compute",
+        seconds_alone=prefill_seconds + output_tokens * max(step(1)),
+        seconds_at_full_batch=batch / requests_per_second,
     )
 
 

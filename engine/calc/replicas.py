@@ -1,49 +1,119 @@
-"""From load to replicas: how many replicas the peak needs on each GPU, and the utilization that follows."""
+"""From load to replicas: how many replicas each GPU needs, and how busy they are.
+
+A service is sized for its peak with headroom: the busiest minutes may fill at most the target share
+(``knowledge/throughput.yaml``, headroom) of what the replicas deliver, after the throughput estimate's
+error band is taken off (the estimate overstates published measurements by up to the band's top). A rule
+may add spare replicas beyond that (``add_spare_replica``); a workload's ``min_replicas`` sets the least.
+
+A batch is work, not a load: the day's requests at full throughput take some replica-hours, and as many
+replicas run as finish them within the batch's window. It runs saturated while it runs, so no headroom
+applies; the error band still does, so that the window holds if the estimate is optimistic.
+"""
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
 from gpu_advisor.engine.calc.sizing import SizingFigures
+from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, DailyTraffic, ServiceTime, busy_hours_per_day
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.load import Load
 
 
 class ReplicaPlan(BaseModel):
-    """How one GPU type carries the load: replicas for the peak, cards in all, utilization that follows."""
+    """How one GPU type carries the load: replicas, cards in all, how busy they are."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     gpu: str
     cards_per_replica: int
     replicas: int
+    """All replicas: those the peak (or the batch's window) needs, and the spares."""
+    replicas_for_peak: int
+    spare_replicas: int
     gpus: int
+    gpus_for_peak: int
     requests_per_second_per_replica: float
     output_tokens_per_second_per_replica: float
     utilization: float
-    """Average load over provisioned capacity in the paid hours: the share in which the cards emit tokens."""
+    """Average load over the replicas' capacity in the paid hours: a throughput share, not time."""
+    capacity_utilization_at_peak: float
+    """The peak over what all replicas deliver by the estimate; for a batch, the day's work over what
+    they deliver in its window."""
+    hours_per_day_running: float | None
+    """A batch: the hours a day its replicas run to finish the day's work (None for a service)."""
+    service: ServiceTime
     time_to_first_token_ms: float
     time_per_output_token_ms: float
     batch: int
     decode_bound: str
 
 
-def plan_replicas(performance: ReplicaPerformance, load: Load) -> ReplicaPlan:
-    replicas = max(1, math.ceil(load.peak_requests_per_second / performance.requests_per_second))
-    capacity = replicas * performance.requests_per_second
+class Sizing(NamedTuple):
+    """The sizing policy: what a replica's estimated capacity is worth, and the replicas a rule adds."""
+
+    capacity_share: float
+    """The share of the estimated capacity the replicas are sized to use (headroom and error band)."""
+    batch_capacity_share: float
+    """The same for a batch: the error band only."""
+    spare_replicas: int
+    min_replicas: int
+
+
+def sizing_policy(knowledge: Knowledge, highest_error: float, spare: bool, min_replicas: int) -> Sizing:
+    """``highest_error``: the most the estimate overstated a published measurement (estimate / published
+    - 1, docs/calibration.md)."""
+    derate = 1 / (1 + max(0.0, highest_error))
+    return Sizing(
+        capacity_share=derate * knowledge.throughput.headroom.target_share,
+        batch_capacity_share=derate,
+        spare_replicas=knowledge.throughput.redundancy.spare_replicas if spare else 0,
+        min_replicas=min_replicas,
+    )
+
+
+def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> ReplicaPlan:
+    rps = performance.requests_per_second
+    if load.served_in_paid_hours:
+        work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
+        needed = work_seconds / sizing.batch_capacity_share / (load.hours_per_day * SECONDS_PER_HOUR)
+        for_peak = max(1, math.ceil(needed))
+        replicas = max(for_peak, sizing.min_replicas)
+        running = work_seconds / replicas / SECONDS_PER_HOUR
+        hours_running: float | None = running
+        at_peak = running / load.hours_per_day
+        average_share = at_peak * load.served_share_of_paid_hours
+    else:
+        for_peak = max(1, math.ceil(load.peak_requests_per_second / (rps * sizing.capacity_share)))
+        replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
+        hours_running = None
+        at_peak = load.peak_requests_per_second / (replicas * rps)
+        average_share = load.average_requests_per_second * load.served_share_of_paid_hours / (replicas * rps)
     return trusted(
         ReplicaPlan,
         gpu=performance.gpu,
         cards_per_replica=performance.cards,
         replicas=replicas,
+        replicas_for_peak=for_peak,
+        spare_replicas=replicas - for_peak,
         gpus=replicas * performance.cards,
-        requests_per_second_per_replica=performance.requests_per_second,
+        gpus_for_peak=for_peak * performance.cards,
+        requests_per_second_per_replica=rps,
         output_tokens_per_second_per_replica=performance.output_tokens_per_second,
-        utilization=min(1.0, load.average_requests_per_second * load.served_share_of_paid_hours / capacity),
+        utilization=min(1.0, average_share),
+        capacity_utilization_at_peak=at_peak,
+        hours_per_day_running=hours_running,
+        service=ServiceTime(
+            alone=performance.seconds_alone,
+            at_full_batch=performance.seconds_at_full_batch,
+            batch=performance.batch,
+            replicas=replicas,
+        ),
         time_to_first_token_ms=performance.time_to_first_token_ms,
         time_per_output_token_ms=performance.time_per_output_token_ms,
         batch=performance.batch,
@@ -52,10 +122,48 @@ def plan_replicas(performance: ReplicaPerformance, load: Load) -> ReplicaPlan:
 
 
 def plans_by_gpu(
-    knowledge: Knowledge, figures: SizingFigures, load: Load, input_tokens: int, output_tokens: int
+    knowledge: Knowledge,
+    figures: SizingFigures,
+    load: Load,
+    input_tokens: int,
+    output_tokens: int,
+    sizing: Sizing,
 ) -> dict[str, ReplicaPlan]:
     """A replica plan for every GPU type that can hold the model with KV reserve."""
     return {
-        performance.gpu: plan_replicas(performance, load)
+        performance.gpu: plan_replicas(performance, load, sizing)
         for performance in replica_performances(knowledge, figures, input_tokens, output_tokens)
     }
+
+
+def busy_share(
+    plan: ReplicaPlan, load: Load, traffic: DailyTraffic, days_per_month: float, paid_hours: float
+) -> float:
+    """The share of the paid hours in which at least one request is in flight on ``plan``'s GPU: a
+    batch's running hours; a service's busy hours (``busy_hours_per_day``) over its served hours, times
+    the share of the paid hours that are served."""
+    if plan.hours_per_day_running is not None:
+        return min(1.0, plan.hours_per_day_running * days_per_month / paid_hours)
+    busy = busy_hours_per_day(traffic, load.average_requests_per_second, plan.service)
+    return min(1.0, busy / traffic.hours_per_day * load.served_share_of_paid_hours)
+
+
+def load_on(
+    plan: ReplicaPlan, load: Load, traffic: DailyTraffic, days_per_month: float, paid_hours: float
+) -> Load:
+    """The load with its busy share and requests in flight on ``plan``'s GPU. A batch keeps every
+    replica's batch full while it runs."""
+    if plan.hours_per_day_running is not None:
+        average = peak = float(plan.replicas * plan.batch)
+    else:
+        average = plan.service.in_flight(load.average_requests_per_second)
+        peak = plan.service.in_flight(load.peak_requests_per_second)
+    return load.model_copy(
+        update={
+            "busy_share": busy_share(plan, load, traffic, days_per_month, paid_hours),
+            "busy_share_gpu": plan.gpu,
+            "requests_in_flight_average": average,
+            "requests_in_flight_peak": peak,
+            "service_seconds_alone": plan.service.alone,
+        }
+    )

@@ -9,7 +9,7 @@ from typing import Literal
 
 Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
 Interconnect = Literal["nvlink", "xgmi", "pcie"]
-PricingKind = Literal["on_demand", "spot", "reserved", "capacity_block"]
+PricingKind = Literal["on_demand", "spot", "reserved", "capacity_block", "serverless"]
 Jurisdiction = Literal["EU", "US", "UK", "CH", "unknown"]
 LoadPattern = Literal["steady", "variable", "batch"]
 ScheduleId = Literal["always", "workdays", "office_hours"]
@@ -28,7 +28,7 @@ Topic = Literal[
     "knowledge",
 ]
 Severity = Literal["info", "advice", "warning", "critical"]
-FactKind = Literal["gpu_fit", "workload", "economics", "proposal"]
+FactKind = Literal["gpu_fit", "workload", "serverless", "economics", "proposal"]
 """The kinds of facts the rules read, in the order an evaluation asserts them."""
 
 

@@ -1,19 +1,6 @@
-"""From load to replicas: what one replica delivers, how many the peak needs, the utilization that follows.
+"""The workload's load: when requests arrive, how many at peak, and how much of the time a GPU is needed.
 
-The estimate is deliberately simple and stated in full, so that a reader can check it:
-
-- Decode (one output token for every running sequence) reads the weights once per step for the whole
-  batch plus each sequence's KV cache: it is bound by memory bandwidth, unless the matrix work of the
-  batch takes longer (then by compute). A mixture of experts reads at most the experts its batch uses.
-- Prefill (the prompt) is bound by compute: two FLOPs per active parameter and token.
-- Tensor parallelism over several cards keeps a share of the combined bandwidth and compute per doubling
-  of the card count, which depends on the link between the cards (NVLink, Infinity Fabric, PCIe).
-- The batch is as large as the KV cache allows for the workload's average sequence, up to the engine's
-  maximum number of running sequences.
-
-The share of datasheet peaks really reached is knowledge (``knowledge/throughput.yaml``), calibrated
-against published measurements (``knowledge/calibration.yaml``); docs/calibration.md shows the error.
-
+Field names are a contract with other tools (``Recommendation.load``): add freely, never rename.
 """
 
 from __future__ import annotations
@@ -22,22 +9,48 @@ from pydantic import BaseModel, ConfigDict
 
 
 class Load(BaseModel):
-    """The workload's load: average and peak request rate over the hours a day in which it is served."""
+    """The workload's load over a served day (``engine/calc/traffic.py`` says how it is worked out)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     hours_per_day: float
-    """The schedule's hours a day, or fewer where a batch job is paid fewer hours a month than the
-    schedule has: its requests wait and are served in the paid hours."""
+    """The hours a day in which requests are served: the schedule's, or for a batch its window (the
+    hours within which the day's work must finish, at most the paid hours a day)."""
     average_requests_per_second: float
+    """Over the served hours."""
     peak_factor: float
+    """peak_requests_per_second over average_requests_per_second."""
     peak_requests_per_second: float
+    """The busiest hour's rate times the burst within an hour (the load profile's ``peak_within_hour``):
+    what the replicas are sized for. A batch runs flat: its peak is its average."""
     peak_output_tokens_per_second: float
     peak_input_tokens_per_second: float
     schedule_hours_per_month: float
     """The schedule's hours a month, in which requests arrive."""
     served_in_paid_hours: bool
-    """A batch job paid fewer hours than the schedule has: the month's requests are served in them."""
+    """The requests wait for the GPUs (a batch): the day's work is processed in the hours it runs."""
     served_share_of_paid_hours: float
-    """The paid hours in which requests come, at most 1: below 1 where more hours are paid than a schedule
-    of fewer than 24 hours a day serves requests in, and the cards idle in the rest."""
+    """The paid hours in which requests come, at most 1: below 1 where more hours are paid than the
+    schedule serves requests in (or than a batch's window spans), and the cards idle in the rest."""
+    busiest_hour_requests_per_second: float
+    """The busiest hour's mean rate (a batch: its flat rate)."""
+    peak_within_hour: float
+    """The busiest minutes' rate over the busiest hour's mean (1 for a batch)."""
+    first_hour: int
+    """The hour of the day (0 to 23) the served hours start."""
+    profile: tuple[float, ...]
+    """Requests per second in each hour of a served day, 0 to 23 (0 where none arrive)."""
+    profile_source: str
+    """'load_pattern': the load pattern's published profile; 'input': the workload's own."""
+    busy_share: float | None = None
+    """The share of the paid hours in which at least one request is in flight (M/G/∞: 1 - e^(-λS) per
+    hour), on the GPU of the best option: the time-based utilization. None without a GPU that holds
+    the model."""
+    busy_share_gpu: str | None = None
+    """The GPU whose service time S the busy share and the requests in flight use."""
+    requests_in_flight_average: float | None = None
+    """Requests in flight on average over the served hours (λS, Little's law)."""
+    requests_in_flight_peak: float | None = None
+    """Requests in flight at the peak rate."""
+    service_seconds_alone: float | None = None
+    """One request's time on an idle replica of that GPU (prefill and decode)."""

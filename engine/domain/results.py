@@ -42,7 +42,12 @@ class GpuSizing(ResultModel):
     requests_per_second_per_replica: float | None
     output_tokens_per_second_per_replica: float | None
     utilization: float | None
-    """Derived: average load over the replicas' capacity."""
+    """Derived: average load over the replicas' capacity (a throughput share, not time)."""
+    capacity_utilization_at_peak: float | None = None
+    """The peak over what the replicas deliver by the estimate (a batch: its work over its window's)."""
+    spare_replicas: int | None = None
+    hours_per_day_running: float | None = None
+    """A batch: the hours a day its replicas run."""
     time_to_first_token_ms: float | None
     time_per_output_token_ms: float | None
 
@@ -130,6 +135,32 @@ class TcoResult(ResultModel):
     as_of: dt.date
 
 
+class ServerlessBilling(ResultModel):
+    """How a serverless option's month is billed: the hours an instance is up, and why it is up."""
+
+    product: str
+    name: str
+    instance_gpus: int
+    """GPUs of one instance (the smallest the product offers that holds a replica)."""
+    kept_warm: bool
+    """One instance is kept running every hour of the month (a latency-sensitive service cannot wait
+    for a cold start); otherwise instances scale to zero."""
+    busy_hours_per_month: float
+    """Instance-hours with a request in flight (a batch: its work)."""
+    idle_hours_per_month: float
+    """Instance-hours waiting: the idle timeout after the last request, the billing increment's rounding,
+    and a kept-warm instance's quiet hours."""
+    cold_start_hours_per_month: float
+    """Instance-hours starting: the platform's start and the weights' load, billed."""
+    cold_starts_per_month: float
+    cold_start_seconds: float
+    """One cold start: the platform's start plus the weights at the product's load rate (a lower bound)."""
+    idle_timeout_seconds: float
+    billing_increment_seconds: int
+    warm_usd_per_gpu_hour: float | None
+    """The price of a kept-warm instance's GPU-hour, where it differs from the scale-to-zero price."""
+
+
 class Option(ResultModel):
     provider: str
     offer: str
@@ -144,13 +175,16 @@ class Option(ResultModel):
     """Cards paid for: offers sold as whole 8-GPU instances round up."""
     replicas: int
     utilization: float
-    """Derived from the load on this option's replicas (the input's utilization does not change it)."""
+    """The load's throughput share: average requests over what this option's replicas deliver in the
+    billed hours (the input's utilization does not change it). Not the time-based ``busy_share``."""
     usd_per_gpu_hour: float
     price_basis: Literal["list", "eu_premium_estimate"]
     """list: the catalog's list price; eu_premium_estimate: a US list price plus the EU premium."""
     usd_per_hour: float
+    """One instance-hour of ``gpus_rented`` cards (serverless: one instance of ``gpus / replicas``)."""
     billed_hours_per_month: float
-    """The workload's paid hours, or every calendar hour for a reservation."""
+    """The workload's paid hours; every calendar hour for a reservation; a batch's running hours as the
+    offer bills them (spot: plus the interruption overhead); serverless: the instance-hours up."""
     usd_per_month: float
     eu: bool
     pricing: PricingKind
@@ -163,6 +197,16 @@ class Option(ResultModel):
     excluded_by: tuple[str, ...]
     as_of: dt.date
     source: str
+    capacity_utilization_at_peak: float = 0.0
+    """The peak over what the replicas deliver by the estimate (a batch: its work over the window's)."""
+    spare_replicas: int = 0
+    """Replicas beyond those the peak needs (redundancy)."""
+    hours_per_day_running: float | None = None
+    """A batch: the hours a day its replicas run."""
+    busy_share: float | None = None
+    """The share of the paid hours with a request in flight, with this option's GPU's service time."""
+    serverless: ServerlessBilling | None = None
+    """Serverless options: how the month is billed."""
 
 
 class ApiCost(ResultModel):
@@ -227,9 +271,10 @@ class Decision(ResultModel):
     gpus: int | None
     usd_per_month: float | None
     cost_is_estimate: bool = False
-    """True for serverless: estimated from the documents' break-even, not from a price."""
+    """True where the cost is not a catalog price (no deployment is estimated since serverless products
+    are priced: kept for readers of older results)."""
     estimate_break_even_utilization: float | None = None
-    """For an estimated cost: the utilization at which serverless is taken to cost as much as dedicated."""
+    """Kept for readers of older results; always None."""
     deciding_rule_id: str
 
 
@@ -293,6 +338,18 @@ class ApiVersusSelfHosted(ResultModel):
     self_hosted_cards_per_replica: int = 0
 
 
+class SizingPolicy(ResultModel):
+    """How the replicas were sized (knowledge/throughput.yaml and the rules)."""
+
+    headroom_target_share: float
+    """The busiest minutes fill at most this share of the replicas' capacity..."""
+    estimate_error_taken_off: float
+    """...after the capacity is divided by 1 + this (the top of the throughput estimate's error band)."""
+    spare_replicas: int
+    """Replicas added beyond the peak's, where a rule asks for them."""
+    min_replicas: int
+
+
 class Charts(ResultModel):
     buy_versus_rent: BuyVersusRent | None
     api_versus_self_hosted: ApiVersusSelfHosted | None
@@ -311,7 +368,13 @@ class Recommendation(ResultModel):
     """Replicas of the chosen option (or of the best rental when none is chosen)."""
     options: tuple[Option, ...]
     best_option: Option | None
-    """The cheapest option no rule excluded (within a preferred pricing kind), whatever the decision."""
+    """The cheapest dedicated option no rule excluded (within a preferred pricing kind), whatever the
+    decision."""
+    serverless_option: Option | None = None
+    """The cheapest serverless option no rule excluded, whatever the decision."""
+    sizing_policy: SizingPolicy | None = None
+    spot_interruption_overhead: float = 0.0
+    """The share of a spot rental's hours added for work redone after interruptions."""
     api_costs: tuple[ApiCost, ...]
     own_hardware: OwnHardware
     findings: tuple[Finding, ...]

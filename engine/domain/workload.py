@@ -20,7 +20,15 @@ import functools
 import typing
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    create_model,
+    model_validator,
+)
 from pydantic.fields import FieldInfo
 
 from gpu_advisor.engine.common.errors import InputError
@@ -35,6 +43,7 @@ from gpu_advisor.engine.domain.choices import Framework, LoadPattern, Precision,
 from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
+from gpu_advisor.engine.domain.knowledge.serving import checked_profile
 
 PositiveFloat = Annotated[float, Field(gt=0)]
 
@@ -183,6 +192,30 @@ class ResolvedWorkload(BaseModel):
     framework: Annotated[Framework, Field(description="JAX/TensorFlow: TPU v5p is named."), Given.DEFAULT]
     needs_gpu: Annotated[
         bool, Field(description="False: the work should not run as GPU hours at all."), Given.DEFAULT
+    ]
+    load_profile: Annotated[
+        list[float],
+        AfterValidator(checked_profile),
+        Field(
+            description="Relative request rate in each hour of the day, 0 to 23 (24 numbers); default the "
+            "load pattern's published profile."
+        ),
+        Given.DERIVED,
+    ]
+    batch_window_hours: Annotated[
+        float,
+        Field(gt=0, le=24, description="Batch: the hours a day within which the day's work must finish."),
+        Given.DEFAULT,
+    ]
+    min_replicas: Annotated[
+        int,
+        Field(
+            ge=1,
+            le=10_000,
+            description="The fewest replicas to run; given, it replaces the spare replica the rules add for "
+            "business-critical and latency-sensitive services.",
+        ),
+        Given.DEFAULT,
     ]
     defaults_used: tuple[str, ...]
     """The fields the input left to a documented default, in field order."""

@@ -44,7 +44,7 @@ def _money(context: jinja2.runtime.Context, value: float) -> str:
 
 @jinja2.pass_context
 def _money0(context: jinja2.runtime.Context, value: float) -> str:
-    return _format(context).money(value, 0)
+    return _format(context).money_whole(value)
 
 
 @jinja2.pass_context

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import typing
 from dataclasses import dataclass
 from decimal import Decimal
@@ -11,6 +12,8 @@ Language = Literal["en", "de"]
 Currency = Literal["USD", "EUR"]
 LANGUAGES: tuple[str, ...] = typing.get_args(Language)
 CURRENCIES: tuple[str, ...] = typing.get_args(Currency)
+SMALL = 0.01
+"""Numbers below this are written with two significant digits."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,8 @@ class Format:
         trim = False
         if isinstance(value, float) and digits == 0 and not value.is_integer() and abs(value) < 100:
             digits, trim = (2 if abs(value) < 10 else 1), True
+            if abs(value) < SMALL:  # two significant digits, so that a rate of 0.00046/s does not read 0
+                digits = 1 - math.floor(math.log10(abs(value)))
         text = f"{value:,.{digits}f}"
         if trim and "." in text:
             text = text.rstrip("0").rstrip(".")
@@ -43,6 +48,11 @@ class Format:
         if self.lang == "de":
             return text.replace(",", "\0").replace(".", ",").replace("\0", ".")
         return text
+
+    def money_whole(self, usd: float) -> str:
+        """Whole units, except under ten, where the cents still say something: '$1,964', '$3.12'."""
+        amount = usd / self.usd_per_eur if self.currency == "EUR" else usd
+        return self.money(usd, 2 if 0 < abs(amount) < 10 else 0)
 
     def money(self, usd: float, digits: int = 2) -> str:
         """An amount computed in USD, in the chosen currency: '$1,963.70', '€1,692.84' or '1.692,84 €'."""

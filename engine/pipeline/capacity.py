@@ -1,13 +1,17 @@
-"""Capacity: the model sized on every GPU (as given and one quantization step down), the load, and the
-replicas each GPU needs for its peak. No rule is involved yet."""
+"""Capacity: the model sized on every GPU (as given and one quantization step down), and the load over
+the day. No rule is involved yet; the replicas follow once the rules have said whether a spare is
+needed (``replica_plans``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_advisor.engine.calc.load import workload_load
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, plans_by_gpu
+from gpu_advisor.engine.calc.calibration import highest_error
+from gpu_advisor.engine.calc.load import traffic_for, workload_load
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing, plans_by_gpu, sizing_policy
 from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
+from gpu_advisor.engine.calc.traffic import DailyTraffic
+from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -21,8 +25,18 @@ class Capacity:
     """The same one quantization step down, where the knowledge base names a step."""
     quantized_precision: str | None
     load: Load
+    """Without the busy share, which needs the chosen GPU (``market``)."""
+    traffic: DailyTraffic
+    days_per_month: float
+    """The days a month requests come (the schedule's)."""
+
+
+@dataclass(frozen=True)
+class ReplicaPlans:
+    sizing: Sizing
     plans: dict[str, ReplicaPlan]
-    """GPU -> replicas for the peak, for every GPU that holds the model with KV reserve."""
+    """GPU -> replicas for the peak (with headroom and spares), for every GPU that holds the model with
+    KV reserve."""
     quantized_plans: dict[str, ReplicaPlan]
 
 
@@ -33,6 +47,23 @@ def size(resolved: ResolvedWorkload, knowledge: Knowledge, precision: str) -> Si
     )
 
 
+def workload_traffic(resolved: ResolvedWorkload, knowledge: Knowledge) -> DailyTraffic:
+    schedule = knowledge.schedule(resolved.schedule)
+    try:
+        return traffic_for(
+            schedule,
+            resolved.hours_per_month,
+            resolved.load_pattern,
+            resolved.load_profile,
+            resolved.batch_window_hours,
+        )
+    except ValueError as error:
+        raise InputError(
+            f"load_profile: {error} ({schedule.description}, from {schedule.first_hour}:00)",
+            field="load_profile",
+        ) from None
+
+
 def workload_load_for(resolved: ResolvedWorkload, knowledge: Knowledge) -> Load:
     return workload_load(
         knowledge,
@@ -40,22 +71,40 @@ def workload_load_for(resolved: ResolvedWorkload, knowledge: Knowledge) -> Load:
         knowledge.schedule(resolved.schedule),
         resolved.hours_per_month,
         resolved.load_pattern,
+        resolved.load_profile,
+        "load_profile" not in resolved.defaults_used,
+        resolved.batch_window_hours,
         resolved.avg_input_tokens,
         resolved.avg_output_tokens,
     )
 
 
 def plan_capacity(resolved: ResolvedWorkload, knowledge: Knowledge) -> Capacity:
-    tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
     figures = size(resolved, knowledge, resolved.precision)
     quantized_precision = knowledge.sizing.quantization_steps.steps.get(resolved.precision)
     quantized = size(resolved, knowledge, quantized_precision) if quantized_precision else None
-    load = workload_load_for(resolved, knowledge)
+    traffic = workload_traffic(resolved, knowledge)  # first: it names a profile without traffic
     return Capacity(
         figures=figures,
         quantized_figures=quantized,
         quantized_precision=quantized_precision,
-        load=load,
-        plans=plans_by_gpu(knowledge, figures, load, *tokens),
-        quantized_plans=plans_by_gpu(knowledge, quantized, load, *tokens) if quantized else {},
+        load=workload_load_for(resolved, knowledge),
+        traffic=traffic,
+        days_per_month=knowledge.schedule(resolved.schedule).days_per_month,
+    )
+
+
+def replica_plans(
+    resolved: ResolvedWorkload, capacity: Capacity, knowledge: Knowledge, spare: bool
+) -> ReplicaPlans:
+    """The replicas every GPU needs, with the spares the rules asked for (``spare``)."""
+    tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
+    sizing = sizing_policy(knowledge, highest_error(knowledge), spare, resolved.min_replicas)
+    quantized = capacity.quantized_figures
+    return ReplicaPlans(
+        sizing=sizing,
+        plans=plans_by_gpu(knowledge, capacity.figures, capacity.load, *tokens, sizing),
+        quantized_plans=plans_by_gpu(knowledge, quantized, capacity.load, *tokens, sizing)
+        if quantized
+        else {},
     )

@@ -7,12 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gpu_advisor.engine.calc.listings import listings
+from gpu_advisor.engine.calc.listings import Listing, listings
+from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts
 from gpu_advisor.engine.rulebook.conclusions import (
+    concludes,
     excluded_by,
     fired_rules,
     option_filters,
@@ -36,7 +38,7 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         **own,
         schedule_hours_per_month=knowledge.schedule(resolved.schedule).hours_per_month,
         calendar_hours_per_month=knowledge.calendar_hours_per_month(),
-        requests_wait_for_paid_hours=knowledge.peak_to_average(resolved.load_pattern).waits_for_paid_hours,
+        min_replicas_given="min_replicas" not in resolved.defaults_used,
         export_restricted_country=knowledge.export_restricted(resolved.company_country),
         is_moe=resolved.is_moe,
     )
@@ -55,13 +57,15 @@ def workload_fact(figures: SizingFigures, knowledge: Knowledge) -> WorkloadFact:
     )
 
 
-def rule_exclusions(knowledge: Knowledge, rules: Sequence[Rule]) -> tuple[tuple[str, ...], ...]:
-    """For every listing (in ``listings`` order), the IDs of the fired rules whose exclusions match it;
+def rule_exclusions(
+    listed: Sequence[ServerlessListing] | Sequence[Listing], rules: Sequence[Rule]
+) -> tuple[tuple[str, ...], ...]:
+    """For every listing (in the order given), the IDs of the fired rules whose exclusions match it;
     the same for the workload as given and for its quantized variant."""
     filters = option_filters(rules)
     if not filters:
-        return ((),) * len(listings(knowledge))
-    return tuple(tuple(excluded_by(listing.attributes, filters)) for listing in listings(knowledge))
+        return ((),) * len(listed)
+    return tuple(tuple(excluded_by(listing.attributes, filters)) for listing in listed)
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,12 @@ class Constraints:
     """Per listing, the rules that exclude it."""
     ruled_out: dict[str, tuple[str, ...]]
     """Deployment -> the rules that ruled it out."""
+    serverless_exclusions: tuple[tuple[str, ...], ...]
+    """Per serverless listing, the rules that exclude it."""
+    spare_replica: bool
+    """A rule asked for spare replicas (redundancy)."""
+    keep_serverless_warm: bool
+    """A rule asked serverless options to keep an instance warm."""
 
 
 def apply_constraints(
@@ -93,6 +103,9 @@ def apply_constraints(
         firings=tuple(firings),
         rules=rules,
         preferred_pricing=pricing[0] if pricing else None,
-        exclusions=rule_exclusions(knowledge, rules),
+        exclusions=rule_exclusions(listings(knowledge), rules),
         ruled_out=ruled_out_deployments(rules),
+        serverless_exclusions=rule_exclusions(serverless_listings(knowledge), rules),
+        spare_replica=concludes(rules, "add_spare_replica"),
+        keep_serverless_warm=concludes(rules, "keep_serverless_warm"),
     )

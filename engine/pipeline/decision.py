@@ -1,5 +1,5 @@
-"""Stage 5, the decision: the proposals of every rule that fired settled by their declared precedence,
-and the winning deployment made concrete (the option, the server, the API or the serverless estimate)."""
+"""The decision: the proposals of every rule that fired settled by their declared precedence, and the
+winning deployment made concrete (the dedicated option, the serverless option, the server or the API)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from gpu_advisor.engine.domain.choices import Deployment
 from gpu_advisor.engine.domain.results import Decision, Option, Resolution
 from gpu_advisor.engine.pipeline.market import Market
+from gpu_advisor.engine.pipeline.serverless import serverless_option
 from gpu_advisor.engine.rulebook.conclusions import settle_deployment
 from gpu_advisor.engine.rulebook.schema import Rule
 
@@ -21,20 +22,15 @@ class Settlement:
     decision: Decision
     best: Option | None
     """The best option, marked chosen where the decision is dedicated cloud GPUs."""
+    serverless: Option | None
+    """The best serverless option, marked chosen where the decision is serverless."""
 
 
-def decision_for(
-    deployment: Deployment,
-    rule_id: str,
-    chosen: Option | None,
-    market: Market,
-    serverless_usd_per_month: float | None,
-    serverless_break_even: float,
-) -> Decision:
+def decision_for(deployment: Deployment, rule_id: str, chosen: Option | None, market: Market) -> Decision:
     own, api = market.own, market.compared_api
-    if deployment == "dedicated_cloud" and chosen is not None:
+    if deployment in ("dedicated_cloud", "serverless") and chosen is not None:
         return Decision(
-            deployment="dedicated_cloud",
+            deployment=deployment,
             pricing=chosen.pricing,
             provider=chosen.provider,
             offer=chosen.offer,
@@ -57,30 +53,26 @@ def decision_for(
             usd_per_month=api.usd_per_month if api else None,
             deciding_rule_id=rule_id,
         )
-    # Own hardware that no catalog server holds names no server, count or price; serverless has an
-    # estimate only where there is a dedicated price to scale.
-    estimated = serverless_usd_per_month if deployment == "serverless" else None
-    return Decision(
-        **NO_CHOICE,
-        deployment=deployment,
-        usd_per_month=estimated,
-        cost_is_estimate=estimated is not None,
-        estimate_break_even_utilization=serverless_break_even if estimated is not None else None,
-        deciding_rule_id=rule_id,
-    )
+    # Own hardware that no catalog server holds, serverless without an admitted product, a hybrid:
+    # no offer, count or price to name.
+    return Decision(**NO_CHOICE, deployment=deployment, usd_per_month=None, deciding_rule_id=rule_id)
 
 
-def settle(
-    rules: Sequence[Rule], market: Market, serverless_usd_per_month: float, serverless_break_even: float
-) -> Settlement:
+def settle(rules: Sequence[Rule], market: Market) -> Settlement:
     resolution = settle_deployment(rules)
     winner = next(p for p in resolution.proposals if p.status == "won")
     best = market.alternatives.best
     if best is not None:
-        best = best.model_copy(update={"chosen": winner.deployment == "dedicated_cloud"})
-    chosen = best if best is not None and best.chosen else None
-    serverless = serverless_usd_per_month if market.alternatives.best is not None else None
-    decision = decision_for(
-        winner.deployment, winner.rule_id, chosen, market, serverless, serverless_break_even
-    )
-    return Settlement(resolution=resolution, decision=decision, best=best)
+        best = best.model_copy(
+            update={"chosen": winner.deployment == "dedicated_cloud", "busy_share": market.busy.of(best.gpu)}
+        )
+    priced_serverless = market.serverless.best
+    serverless = None
+    if priced_serverless is not None:
+        busy = market.busy.of(priced_serverless.listing.gpu.gpu)
+        serverless = serverless_option(priced_serverless, busy).model_copy(
+            update={"chosen": winner.deployment == "serverless"}
+        )
+    chosen = next((o for o in (best, serverless) if o is not None and o.chosen), None)
+    decision = decision_for(winner.deployment, winner.rule_id, chosen, market)
+    return Settlement(resolution=resolution, decision=decision, best=best, serverless=serverless)

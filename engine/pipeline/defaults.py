@@ -85,6 +85,11 @@ DERIVATIONS: dict[str, Derivation] = {
     ),
     # Derived from the load once the model is sized (``pipeline/market.py``).
     "utilization": Derivation(lambda values, knowledge: None, listed_as_default=False),
+    # The load pattern's published profile (knowledge/load_profiles.yaml).
+    "load_profile": Derivation(
+        lambda values, knowledge: list(knowledge.load_profile(values["load_pattern"]).hourly),
+        listed_as_default=True,
+    ),
 }
 """One entry for every field declared ``Given.DERIVED``."""
 

@@ -4,16 +4,20 @@ and TCO rules read, and the details their messages show."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.own_hardware import break_even_at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
-from gpu_advisor.engine.pipeline.constraints import Constraints
 from gpu_advisor.engine.pipeline.market import Market
+from gpu_advisor.engine.pipeline.serverless import option_name, serverless_name
+from gpu_advisor.engine.rulebook.conclusions import proposal_stands
 from gpu_advisor.engine.rulebook.details import EconomicsDetails, OtherPrice
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import EconomicsFact, Fact
+from gpu_advisor.engine.rulebook.schema import Rule
 
 
 def other_prices(knowledge: Knowledge, best: Option | None) -> tuple[OtherPrice, ...]:
@@ -27,37 +31,32 @@ def other_prices(knowledge: Knowledge, best: Option | None) -> tuple[OtherPrice,
     )
 
 
-def serverless_estimate(knowledge: Knowledge, dedicated_usd_per_month: float, utilization: float) -> float:
-    """Serverless bills the hours used; at the break-even utilization it costs as much as a dedicated
-    GPU. The documents give that break-even (30 to 50 %), not a price: the estimate scales the dedicated
-    cost by utilization over the band's top, where the rules still recommend serverless for variable load."""
-    break_even = knowledge.threshold("serverless_break_even_utilization").value
-    return dedicated_usd_per_month * utilization / break_even
+@dataclass(frozen=True)
+class SelfHosted:
+    """The self-hosted route the API is compared with."""
+
+    usd_per_month: float | None
+    """None: neither a dedicated option nor a proposed serverless one has a price."""
+    serverless: bool
+    name: str
 
 
-def self_hosted_cost(
-    knowledge: Knowledge, resolved: ResolvedWorkload, market: Market, serverless_ruled_out: bool
-) -> tuple[float, float]:
-    """The serverless estimate, and the self-hosted route the API is compared with: the best rental, or
-    the serverless estimate inside the bands where DEP007 (any load) and DEP008 (variable load) propose
-    it. This mirrors their conditions on the same thresholds; tests/test_serverless_estimate.py holds the
-    two together."""
-    best = market.alternatives.best
-    best_monthly = best.usd_per_month if best else 0.0
-    utilization = resolved.utilization or 0.0
-    serverless = serverless_estimate(knowledge, best_monthly, utilization)
-    band_low = knowledge.threshold("serverless_utilization_low").value
-    band_high = knowledge.threshold("serverless_utilization_high").value
-    in_band = utilization < band_low or (resolved.load_pattern == "variable" and utilization < band_high)
-    counts = best is not None and in_band and not serverless_ruled_out
-    return serverless, min(best_monthly, serverless) if counts else best_monthly
+def self_hosted_route(market: Market, rules: Sequence[Rule]) -> SelfHosted:
+    """The cheapest serverless option where a rule fired so far proposes serverless and no fired rule
+    rules it out; else the best rental. Read from the rules' conclusions, never from their conditions."""
+    best, serverless = market.alternatives.best, market.serverless.best
+    if serverless is not None and proposal_stands(rules, "serverless"):
+        return SelfHosted(serverless.bill.usd_per_month, True, serverless_name(serverless))
+    if best is not None:
+        return SelfHosted(best.usd_per_month, False, option_name(best))
+    return SelfHosted(None, False, "")
 
 
 def economics_fact(
     knowledge: Knowledge,
     resolved: ResolvedWorkload,
     market: Market,
-    self_hosted: float,
+    self_hosted: SelfHosted,
     evaluated_on: dt.date,
 ) -> EconomicsFact:
     alternatives, own, server, api = market.alternatives, market.own, market.server, market.compared_api
@@ -65,6 +64,7 @@ def economics_fact(
     hyperscaler, non_eu = alternatives.hyperscaler, alternatives.without_residency
     best_monthly = best.usd_per_month if best else 0.0
     given = resolved.utilization_source == "input"
+    busy = market.busy.of(best.gpu) if best else None
     return EconomicsFact(
         utilization=float(resolved.utilization or 0.0),
         has_eligible_option=best is not None,
@@ -79,7 +79,8 @@ def economics_fact(
         api_priced=api is not None,
         api_usd_per_month=float(api.usd_per_month) if api else 0.0,
         api_model_params_b=float(api.model_params_b or 0.0) if api else 0.0,
-        self_hosted_usd_per_month=float(self_hosted),
+        self_hosted_priced=self_hosted.usd_per_month is not None,
+        self_hosted_usd_per_month=float(self_hosted.usd_per_month or 0.0),
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
         node_utilization=float(own.node_utilization),
@@ -87,7 +88,7 @@ def economics_fact(
         rent_comparison_available=alternatives.rent_against is not None,
         break_even_utilization=float(own.break_even_utilization or 0.0),
         utilization_given=given,
-        utilization_gap=abs(float(resolved.utilization or 0.0) - best.utilization) if best and given else 0.0,
+        utilization_gap=abs(float(resolved.utilization or 0.0) - busy) if busy is not None and given else 0.0,
         hyperscaler_option_available=hyperscaler is not None,
         saving_vs_hyperscaler=1 - best_monthly / hyperscaler.usd_per_month if hyperscaler and best else 0.0,
         non_eu_cheaper=bool(
@@ -101,9 +102,7 @@ def economics_fact(
     )
 
 
-def economics_details(
-    knowledge: Knowledge, market: Market, serverless: float, self_hosted: float
-) -> EconomicsDetails:
+def economics_details(knowledge: Knowledge, market: Market, self_hosted: SelfHosted) -> EconomicsDetails:
     alternatives, own, server, api = market.alternatives, market.own, market.server, market.compared_api
     best, reference, quantized = alternatives.best, alternatives.reference, alternatives.quantized
     non_eu = alternatives.without_residency
@@ -111,13 +110,13 @@ def economics_details(
     rent_price = alternatives.rent_against.usd_per_gpu_hour if alternatives.rent_against else None
     return EconomicsDetails(
         api_name=api.name if api else "",
-        self_hosted_is_estimate=self_hosted < best_monthly,  # only the serverless estimate undercuts it
-        serverless_usd_per_month=serverless,
+        self_hosted_is_serverless=self_hosted.serverless,
+        self_hosted_name=self_hosted.name,
         own_usd_per_gpu_hour=own.usd_per_gpu_hour.total,
         rent_usd_per_gpu_hour=rent_price or 0.0,
         replica_gpus_on_server_gpu=own.gpus_needed,
         server_gpus=server.gpus_per_server,
-        load_utilization=best.utilization if best else 0.0,
+        load_utilization=(market.busy.of(best.gpu) or 0.0) if best else 0.0,
         break_even_low_price=break_even_at(server, rent_price, "server_price_usd", server.price_usd_low),
         break_even_high_price=break_even_at(server, rent_price, "server_price_usd", server.price_usd_high),
         break_even_residual=break_even_at(server, rent_price, "residual", server.residual_share_scenario),
@@ -146,16 +145,13 @@ def weigh_economics(
     facts: Fact,
     resolved: ResolvedWorkload,
     market: Market,
-    constraints: Constraints,
+    rules: Sequence[Rule],
     knowledge: Knowledge,
     evaluated_on: dt.date,
 ) -> tuple[list[Firing], EconomicsDetails]:
-    """Assert the economics fact; its firings and the details their messages show. A rule that already
-    ruled serverless out (residency, an organization's policy) keeps its estimate out of the API
-    comparison."""
-    serverless, self_hosted = self_hosted_cost(
-        knowledge, resolved, market, "serverless" in constraints.ruled_out
-    )
+    """Assert the economics fact; its firings and the details their messages show. ``rules``: the rules
+    fired so far, whose conclusions say whether serverless is the self-hosted route."""
+    self_hosted = self_hosted_route(market, rules)
     fact = economics_fact(knowledge, resolved, market, self_hosted, evaluated_on)
     firings = session.assert_fact(fact, facts)
-    return firings, economics_details(knowledge, market, serverless, self_hosted)
+    return firings, economics_details(knowledge, market, self_hosted)

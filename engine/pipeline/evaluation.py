@@ -1,12 +1,16 @@
 """The pipeline: one workload through every stage to its decision.
 
 1. ``defaults``: the workload completed from the catalog and the documented defaults;
-2. ``capacity``: the model sized on every GPU, the load, the replicas for its peak;
+2. ``capacity``: the model sized on every GPU, the load over the day;
 3. ``fit``: the GPU-fit facts (which GPUs may serve a replica);
-4. ``constraints``: the workload fact (residency, pricing and deployment constraints);
-5. ``market``: every offer priced with the rules' exclusions, the own server, the APIs;
-6. ``economics``: the economics fact (API versus self-hosting, buy versus rent);
-7. ``decision``: the proposals settled by precedence.
+4. ``constraints``: the workload fact (residency, pricing and deployment constraints, spare replicas,
+   warm serverless instances);
+5. ``market``: the replicas every GPU needs, every offer and serverless product priced with the rules'
+   exclusions, the busy share, the own server, the APIs;
+6. ``serverless``: the serverless fact (the priced serverless option against the best dedicated one);
+7. ``economics``: the economics fact (API versus self-hosting, buy versus rent), with the self-hosted
+   route the serverless rules concluded;
+8. ``decision``: the proposals settled by precedence.
 
 Each stage takes the typed results of the ones before and returns its own; the rule stages share one
 engine session, since every rule matches one fact. Nothing here renders text.
@@ -27,6 +31,7 @@ from gpu_advisor.engine.pipeline.defaults import complete_workload
 from gpu_advisor.engine.pipeline.economics import weigh_economics
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts, judge_gpus
 from gpu_advisor.engine.pipeline.market import Market, survey_market
+from gpu_advisor.engine.pipeline.serverless import weigh_serverless
 from gpu_advisor.engine.rulebook.conclusions import fired_rules
 from gpu_advisor.engine.rulebook.details import Details
 from gpu_advisor.engine.rulebook.durable import Evaluator, Firing
@@ -51,7 +56,7 @@ class Evaluation:
     constraints: Constraints
     market: Market
     firings: tuple[Firing, ...]
-    """Every firing of the GPU-fit, workload and economics stages, in firing order."""
+    """Every firing of the GPU-fit, workload, serverless and economics stages, in firing order."""
     rules: tuple[Rule, ...]
     """The rules that fired, in catalog order."""
     details: dict[str, Details]
@@ -59,7 +64,9 @@ class Evaluation:
     resolution: Resolution
     decision: Decision
     best: Option | None
-    """The cheapest option no rule excluded, marked chosen where the decision is dedicated GPUs."""
+    """The cheapest dedicated option no rule excluded, marked chosen where the decision is dedicated GPUs."""
+    serverless: Option | None
+    """The cheapest serverless option no rule excluded, marked chosen where the decision is serverless."""
 
 
 def evaluate(
@@ -76,13 +83,23 @@ def evaluate(
         verdicts = judge_gpus(session, capacity, knowledge, rulebook)
         constraints = apply_constraints(session, facts, capacity.figures, verdicts, knowledge, rulebook)
         market, resolved = survey_market(resolved, capacity, verdicts, constraints, knowledge, rulebook)
-        economic_firings, details = weigh_economics(
-            session, facts, resolved, market, constraints, knowledge, evaluated_on
+        best = market.alternatives.best
+        serverless_firings, serverless_details = weigh_serverless(
+            session,
+            facts,
+            resolved,
+            market.serverless,
+            best,
+            market.load.busy_share,
+            capacity.figures.weights_gb,
         )
-    firings = (*verdicts.firings, *constraints.firings, *economic_firings)
+        so_far = fired_rules((*verdicts.firings, *constraints.firings, *serverless_firings), rulebook)
+        economic_firings, details = weigh_economics(
+            session, facts, resolved, market, so_far, knowledge, evaluated_on
+        )
+    firings = (*verdicts.firings, *constraints.firings, *serverless_firings, *economic_firings)
     rules = tuple(fired_rules(firings, rulebook))
-    break_even = knowledge.threshold("serverless_break_even_utilization").value
-    settlement = settle(rules, market, details.serverless_usd_per_month, break_even)
+    settlement = settle(rules, market)
     return Evaluation(
         knowledge=knowledge,
         rulebook=rulebook,
@@ -95,8 +112,9 @@ def evaluate(
         market=market,
         firings=firings,
         rules=rules,
-        details={"economics": details},
+        details={"serverless": serverless_details, "economics": details},
         resolution=settlement.resolution,
         decision=settlement.decision,
         best=settlement.best,
+        serverless=settlement.serverless,
     )

@@ -1,7 +1,8 @@
-"""Stage 3, the market: every offer priced for the workload with the rules' exclusions, the cheapest
-admitted option of each kind the economics rules compare, the own server carrying the load, the managed
-APIs, and the utilization the load gives the best option. Python arithmetic only: the rules read the
-result in the economics stage."""
+"""Stage 3, the market: the replicas every GPU needs (with the spares the rules asked for), every offer
+and serverless product priced for the workload with the rules' exclusions, the cheapest admitted option
+of each kind the economics rules compare, the own server carrying the load, the managed APIs, and the
+busy share the load gives the best option. Python arithmetic only: the rules read the result in the
+serverless and economics stages."""
 
 from __future__ import annotations
 
@@ -17,15 +18,17 @@ from gpu_advisor.engine.calc.listings import (
     to_option,
 )
 from gpu_advisor.engine.calc.own_hardware import own_hardware_position, select_own_server
-from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, busy_share, load_on
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
+from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.results import ApiCost, Option, OwnHardware
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
-from gpu_advisor.engine.pipeline.capacity import Capacity
+from gpu_advisor.engine.pipeline.capacity import Capacity, ReplicaPlans, replica_plans
 from gpu_advisor.engine.pipeline.constraints import Constraints
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts
+from gpu_advisor.engine.pipeline.serverless import ServerlessMarket, price_serverless
 from gpu_advisor.engine.rulebook.schema import Rulebook
 
 
@@ -47,8 +50,32 @@ class Alternatives:
     quantized_weights_gb: float
 
 
+class BusyShares:
+    """The busy share on each GPU's plan, worked out when first asked for (it sums over the day's hours)."""
+
+    def __init__(self, capacity: Capacity, plans: dict[str, ReplicaPlan], paid_hours: float) -> None:
+        self._capacity, self._plans, self._paid = capacity, plans, paid_hours
+        self._found: dict[str, float] = {}
+
+    def of(self, gpu: str) -> float | None:
+        found = self._found.get(gpu)
+        if found is None:
+            plan = self._plans.get(gpu)
+            if plan is None:
+                return None
+            c = self._capacity
+            found = self._found[gpu] = busy_share(plan, c.load, c.traffic, c.days_per_month, self._paid)
+        return found
+
+
 @dataclass(frozen=True)
 class Market:
+    replicas: ReplicaPlans
+    busy: BusyShares
+    load: Load
+    """The load with its busy share and requests in flight on the best option's GPU (else the best
+    serverless option's, else the reference GPU's)."""
+    serverless: ServerlessMarket
     priced: tuple[PricedListing, ...]
     """Every priced listing, cheapest first: the result's options are built from these."""
     alternatives: Alternatives
@@ -57,6 +84,10 @@ class Market:
     apis: tuple[ApiCost, ...]
     compared_api: ApiCost | None
     """The like-for-like API: a hosted open-weights model of the workload's size class."""
+
+    @property
+    def plans(self) -> dict[str, ReplicaPlan]:
+        return self.replicas.plans
 
 
 @per_object
@@ -103,19 +134,26 @@ def choose_alternatives(
     )
 
 
-def derived_utilization(
-    resolved: ResolvedWorkload, best: Option | None, plans: dict[str, ReplicaPlan], knowledge: Knowledge
-) -> ResolvedWorkload:
-    """The workload with the utilization the rules read: the input's, else the load on the cheapest
-    admitted option's replicas, else (no option) on the reference GPU's, else the load pattern's
-    assumption."""
+def load_gpu(
+    best: Option | None, serverless: ServerlessMarket, plans: dict[str, ReplicaPlan], knowledge: Knowledge
+) -> str | None:
+    """The GPU whose service time the load's busy share uses: the best option's, else the best
+    serverless option's, else the reference GPU's where it holds the model."""
+    if best is not None:
+        return best.gpu
+    if serverless.best is not None:
+        return serverless.best.listing.gpu.gpu
+    reference = knowledge.sizing.reference_gpu.gpu
+    return reference if reference in plans else None
+
+
+def derived_utilization(resolved: ResolvedWorkload, load: Load, knowledge: Knowledge) -> ResolvedWorkload:
+    """The workload with the utilization the rules read: the input's, else the load's busy share (the
+    time-based utilization), else (no GPU holds the model) the load pattern's assumption."""
     if resolved.utilization is not None:
         return resolved
-    reference = plans.get(knowledge.sizing.reference_gpu.gpu)
-    if best is not None:
-        utilization, source = best.utilization, "derived"
-    elif reference is not None:
-        utilization, source = reference.utilization, "derived"
+    if load.busy_share is not None:
+        utilization, source = load.busy_share, "derived"
     else:
         utilization, source = resolved.fallback_utilization(knowledge), "load_pattern_default"
     return resolved.model_copy(update={"utilization": utilization, "utilization_source": source})
@@ -130,13 +168,20 @@ def survey_market(
     rulebook: Rulebook,
 ) -> tuple[Market, ResolvedWorkload]:
     """The market for the workload, and the workload with its utilization settled."""
-    hours = resolved.hours_per_month
+    hours, days = resolved.hours_per_month, capacity.days_per_month
     preferred = constraints.preferred_pricing
-    priced = priced_listings(knowledge, verdicts.unsuitable, constraints.exclusions, capacity.plans, hours)
+    replicas = replica_plans(resolved, capacity, knowledge, constraints.spare_replica)
+    plans = replicas.plans
+    priced = priced_listings(knowledge, verdicts.unsuitable, constraints.exclusions, plans, hours, days)
     quantized_priced = priced_listings(
-        knowledge, verdicts.quantized_unsuitable, constraints.exclusions, capacity.quantized_plans, hours
+        knowledge,
+        verdicts.quantized_unsuitable,
+        constraints.exclusions,
+        replicas.quantized_plans,
+        hours,
+        days,
     )
-    server = select_own_server(knowledge, capacity.plans, verdicts.unsuitable)
+    server = select_own_server(knowledge, plans, verdicts.unsuitable)
     quantized = capacity.quantized_figures
     alternatives = choose_alternatives(
         knowledge,
@@ -148,12 +193,20 @@ def survey_market(
         capacity.quantized_precision,
         quantized.weights_gb if quantized else 0.0,
     )
-    resolved = derived_utilization(resolved, alternatives.best, capacity.plans, knowledge)
+    serverless = price_serverless(resolved, capacity, replicas, verdicts.unsuitable, constraints, knowledge)
+    busy = BusyShares(capacity, plans, hours)
+    gpu = load_gpu(alternatives.best, serverless, plans, knowledge)
+    load = load_on(plans[gpu], capacity.load, capacity.traffic, days, hours) if gpu else capacity.load
+    resolved = derived_utilization(resolved, load, knowledge)
     own = own_hardware_position(
-        server, capacity.plans, verdicts.unsuitable, resolved, alternatives.rent_against
+        server, plans, verdicts.unsuitable, resolved, alternatives.rent_against, busy.of(server.gpu)
     )
     apis = api_costs(knowledge, resolved)
     market = Market(
+        replicas=replicas,
+        busy=busy,
+        load=load,
+        serverless=serverless,
         priced=tuple(priced),
         alternatives=alternatives,
         server=server,

@@ -13,6 +13,8 @@ from gpu_advisor.templates import TEMPLATES_DIR
 TRANSLATED_TEMPLATES = (
     "_labels.j2",
     "memo.md.j2",
+    "_memo_load.md.j2",
+    "_memo_serverless.md.j2",
     "answer_error.txt.j2",
     "question.txt.j2",
     "ask_intro.txt.j2",

@@ -76,7 +76,11 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
         )
     references = {
         "t": rulebook.threshold_values(knowledge),
-        "k": {"server": knowledge.own_server(), "figures": knowledge.figures_by_id()},
+        "k": {
+            "server": knowledge.own_server(),
+            "figures": knowledge.figures_by_id(),
+            "throughput": knowledge.throughput,
+        },
     }
     return FindingTexts(
         rules=rules,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from gpu_advisor.engine.calc.calibration import calibration_rows, error_band
+from gpu_advisor.engine.calc.calibration import calibration_rows, error_band, highest_error
 from gpu_advisor.engine.calc.listings import build_options
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.sizing import SizingFigures
@@ -17,13 +17,16 @@ from gpu_advisor.engine.domain.results import (
     Charts,
     Finding,
     GpuSizing,
+    Option,
     Recommendation,
     SizeResult,
+    SizingPolicy,
     ThroughputAccuracy,
     UncheckedMeasurement,
 )
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.pipeline.serverless import serverless_option
 from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_rent
 from gpu_advisor.engine.report.findings import findings_for
 from gpu_advisor.engine.report.sources import price_dates
@@ -61,6 +64,9 @@ def sizing_rows(
                 if plan
                 else None,
                 utilization=plan.utilization if plan else None,
+                capacity_utilization_at_peak=plan.capacity_utilization_at_peak if plan else None,
+                spare_replicas=plan.spare_replicas if plan else None,
+                hours_per_day_running=plan.hours_per_day_running if plan else None,
                 time_to_first_token_ms=plan.time_to_first_token_ms if plan else None,
                 time_per_output_token_ms=plan.time_per_output_token_ms if plan else None,
             )
@@ -117,13 +123,32 @@ def throughput_accuracy() -> ThroughputAccuracy:
     )
 
 
+def serverless_options(evaluation: Evaluation) -> tuple[Option, ...]:
+    """Every priced serverless option, cheapest first; the best one as the decision marked it."""
+    market, best = evaluation.market, evaluation.serverless
+    return tuple(
+        best
+        if best is not None and priced is market.serverless.best
+        else serverless_option(priced, market.busy.of(priced.listing.gpu.gpu))
+        for priced in market.serverless.priced
+    )
+
+
+def with_serverless(dedicated: tuple[Option, ...], serverless: tuple[Option, ...]) -> tuple[Option, ...]:
+    """Both kinds in one list, cheapest first (a stable merge: ties keep dedicated options first)."""
+    return tuple(sorted((*dedicated, *serverless), key=lambda option: option.usd_per_month))
+
+
 def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) -> Recommendation:
     """The full result of an evaluation: findings rendered in ``fmt``, sizing table, options, price
     dates and chart data."""
     e = evaluation
     knowledge, best, market, capacity = e.knowledge, e.best, e.market, e.capacity
     best_listing = market.alternatives.best_listing
-    options = build_options(market.priced, (best_listing, best) if best_listing and best else None)
+    dedicated = build_options(
+        market.priced, (best_listing, best) if best_listing and best else None, market.busy.of
+    )
+    options = with_serverless(dedicated, serverless_options(e))
     findings = findings_for(e.firings, e.rulebook, knowledge, fmt, e.details)
     # The GPU findings are the ones with a subject; rendering them twice would only cost time.
     gpu_findings = tuple(f for f in findings if f.subject is not None)
@@ -137,17 +162,25 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
             e.workload.model,
             e.verdicts.firings,
             knowledge,
-            capacity.load,
-            capacity.plans,
+            market.load,
+            market.plans,
             e.rulebook,
             fmt,
             gpu_findings,
         ),
-        load=capacity.load,
+        load=market.load,
         throughput_accuracy=throughput_accuracy(),
         replicas=best.replicas if best is not None else None,
         options=options,
         best_option=best,
+        serverless_option=e.serverless,
+        spot_interruption_overhead=knowledge.pricing_assumptions.spot_interruption.overhead,
+        sizing_policy=SizingPolicy(
+            headroom_target_share=knowledge.throughput.headroom.target_share,
+            estimate_error_taken_off=max(0.0, highest_error(knowledge)),
+            spare_replicas=market.replicas.sizing.spare_replicas,
+            min_replicas=market.replicas.sizing.min_replicas,
+        ),
         api_costs=market.apis,
         own_hardware=market.own,
         findings=findings,
@@ -158,8 +191,8 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
             api_versus_self_hosted=api_versus_self_hosted(
                 market.compared_api,
                 best,
-                capacity.plans[best.gpu].requests_per_second_per_replica if best is not None else None,
-                capacity.load,
+                market.plans[best.gpu].requests_per_second_per_replica if best is not None else None,
+                market.load,
                 e.workload.requests_per_day,
             ),
         ),

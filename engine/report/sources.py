@@ -29,7 +29,7 @@ class DatedSources:
     """The dated source of every price in the knowledge base, one ``PriceDate`` per source, date and use."""
 
     offers: dict[tuple[str, str, str], PriceDate]
-    """(provider, offer, GPU) -> its source."""
+    """(provider, offer or serverless product, GPU) -> its source."""
     apis: dict[str, PriceDate]
     always: tuple[PriceDate, ...]
     """The own-server lines and the exchange rate, which every result shows."""
@@ -53,8 +53,15 @@ def dated_sources(knowledge: Knowledge) -> DatedSources:
     rate = knowledge.eur_to_usd()
     return DatedSources(
         offers={
-            (o.provider, o.offer, o.gpu): dated(o.source, o.as_of, "GPU offers")
-            for o in knowledge.offers.offers
+            **{
+                (o.provider, o.offer, o.gpu): dated(o.source, o.as_of, "GPU offers")
+                for o in knowledge.offers.offers
+            },
+            **{
+                (p.provider, p.id, g.gpu): dated(p.source, p.as_of, "serverless GPU prices")
+                for p in knowledge.serverless.products
+                for g in p.gpus
+            },
         },
         apis={a.id: dated(a.source, a.as_of, "managed API prices") for a in knowledge.api_prices.apis},
         always=(

@@ -49,6 +49,29 @@ def preferred_pricing(rules: Sequence[Rule]) -> tuple[str, str] | None:
     return None
 
 
+def concludes(rules: Sequence[Rule], conclusion: str) -> bool:
+    """Some fired rule draws the boolean ``conclusion`` (add_spare_replica, keep_serverless_warm)."""
+    return any(getattr(rule.then, conclusion) for rule in rules)
+
+
+def proposal_stands(rules: Sequence[Rule], deployment: str) -> bool:
+    """Some fired rule proposes ``deployment`` and no fired rule rules that proposal out (the test
+    ``settle_deployment`` applies)."""
+    strongest_rule_out = max(
+        (
+            r.then.rule_out.precedence
+            for r in rules
+            if r.then.rule_out and deployment in r.then.rule_out.deployments
+        ),
+        default=0,
+    )
+    return any(
+        r.then.propose.deployment == deployment and r.then.propose.precedence >= strongest_rule_out
+        for r in rules
+        if r.then.propose is not None
+    )
+
+
 def settle_deployment(rules: Sequence[Rule]) -> Resolution:
     """Settle the proposed deployments.
 

@@ -27,23 +27,43 @@ class OtherPrice(Details):
     as_of: dt.date
 
 
+class ServerlessDetails(Details):
+    """The cheapest admitted serverless option and the best dedicated one, as the messages name them."""
+
+    serverless_name: str
+    """'Modal serverless functions (eu), 1 × h100-sxm per instance' ("" without an option)."""
+    serverless_gpu: str
+    serverless_instance_gpus: int
+    serverless_billed_hours: float
+    serverless_busy_hours: float
+    serverless_idle_hours: float
+    serverless_cold_start_hours: float
+    serverless_cold_starts: float
+    serverless_cold_start_seconds: float
+    best_option_name: str
+    """'runpod community, 2 × h100-sxm' ("" without an option)."""
+    busy_share: float
+    """The load's busy share on the best option's GPU (the utilization, unless one is stated)."""
+    utilization_stated: bool
+    """The utilization the rules read is the workload's own figure, not the busy share."""
+    model_weights_gb: float
+
+
 class EconomicsDetails(Details):
     api_name: str
     """The compared API's name ("" without one)."""
-    self_hosted_is_estimate: bool
-    """The self-hosted figure is the serverless estimate (the documents give no serverless price), not a
-    rental's list price: the messages that quote it say so."""
-    serverless_usd_per_month: float
-    """Estimated: the best option's cost scaled by utilization over the serverless break-even (the top
-    of the documents' 30 to 50 % band), i.e. a used hour costs about 2 dedicated hours; 0 without an
-    option."""
+    self_hosted_is_serverless: bool
+    """The self-hosted figure is the cheapest serverless option (a rule proposed serverless), not the
+    best rental: the messages that quote it say so."""
+    self_hosted_name: str
+    """What the self-hosted figure buys: the serverless product or the rental, as the messages name it."""
     own_usd_per_gpu_hour: float
     rent_usd_per_gpu_hour: float
     """Cheapest eligible rental price per GPU-hour of the own server's GPU (0 when there is none)."""
     replica_gpus_on_server_gpu: int
     server_gpus: int
     load_utilization: float
-    """The utilization the load itself would give the cheapest admitted option (0 without one)."""
+    """The busy share the load itself gives the cheapest admitted option's GPU (0 without one)."""
     break_even_low_price: float
     break_even_high_price: float
     break_even_residual: float
@@ -73,6 +93,7 @@ class ProposalDetails(Details):
 
 
 DETAIL_MODELS: dict[FactKind, type[Details]] = {
+    "serverless": ServerlessDetails,
     "economics": EconomicsDetails,
     "proposal": ProposalDetails,
 }

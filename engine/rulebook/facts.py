@@ -5,8 +5,9 @@ is always present with its declared type. Rule declarations are checked against 
 
 Evaluation asserts the kinds stage by stage, each reading the conclusions of the one before:
 ``gpu_fit`` (one per GPU: can this card type serve one replica?), ``workload`` (constraints from the
-workload's own facts), ``economics`` (the cost comparison over the options the constraints left), and for
-a check ``proposal`` (what someone intends to do).
+workload's own facts), ``serverless`` (the serverless products priced against the best dedicated option),
+``economics`` (the cost comparison over the options the constraints left, with what the serverless rules
+concluded), and for a check ``proposal`` (what someone intends to do).
 
 The facts about a workload (``workload``, ``economics``, ``proposal``) carry the workload's own fields,
 derived from ``ResolvedWorkload`` (``WorkloadFacts``), beside the stage's fields. A field that only means
@@ -92,9 +93,8 @@ class WorkloadContext(Fact):
     schedule_hours_per_month: float
     calendar_hours_per_month: float
     """The hours a reservation bills and an owned machine stands: the around-the-clock schedule's."""
-    requests_wait_for_paid_hours: bool
-    """The load pattern's requests wait for the paid hours (a batch job), instead of arriving on the
-    schedule whether a GPU runs or not."""
+    min_replicas_given: bool
+    """The workload states its min_replicas (which then replaces the spare replica rules add)."""
     export_restricted_country: bool
     is_moe: bool
 
@@ -168,6 +168,27 @@ class WorkloadFact(Fact):
 OPTION = "has_eligible_option"
 API = "api_priced"
 OWNED = "own_hardware_applicable"
+SERVERLESS = "serverless_offered"
+
+
+class ServerlessFact(Fact):
+    """What the serverless products cost for this workload, beside the best dedicated option, and the
+    time-based utilization the documents' serverless band is about."""
+
+    about_workload: ClassVar[bool] = True
+
+    kind: Literal["serverless"] = "serverless"
+    utilization: float
+    """The stated utilization, else the busy share: paid hours with a request in flight."""
+    serverless_fits: bool
+    """Some serverless product's instance holds a replica of the model."""
+    serverless_offered: bool
+    """Some such product no rule excluded: the cheapest is ``serverless_usd_per_month``."""
+    serverless_usd_per_month: Annotated[float, Guard(SERVERLESS)]
+    serverless_kept_warm: bool
+    """A rule keeps a serverless instance warm (latency-sensitive): it is priced so."""
+    has_eligible_option: bool
+    best_option_usd_per_month: Annotated[float, Guard(OPTION)]
 
 
 class EconomicsFact(Fact):
@@ -191,9 +212,11 @@ class EconomicsFact(Fact):
     api_usd_per_month: Annotated[float, Guard(API)]
     api_model_params_b: Annotated[float, Guard(API)]
     """The size of the open model behind the compared API; 0 for a proprietary model."""
-    self_hosted_usd_per_month: Annotated[float, Guard(OPTION)]
-    """The cheaper self-hosted route the rules can propose: the best rental or, where a serverless rule
-    (DEP007, DEP008) applies, the serverless estimate."""
+    self_hosted_priced: bool
+    """A self-hosted route has a price: a dedicated option, or a proposed serverless one."""
+    self_hosted_usd_per_month: Annotated[float, Guard("self_hosted_priced")]
+    """The self-hosted route the API is compared with: the best serverless option where a rule of the
+    serverless stage proposed serverless and nothing ruled it out, else the best rental."""
     own_hardware_applicable: bool
     """The catalog's own server uses a GPU that can serve the model."""
     own_usd_per_month: Annotated[float, Guard(OWNED)]
@@ -247,7 +270,10 @@ class ProposalFact(Fact):
     gpu_unsuitable: bool
     gpus_for_weights: int
     gpus_needed: int
-    """Cards the peak load needs on the proposed GPU (replicas x cards per replica)."""
+    """Cards the load needs on the proposed GPU with headroom and the spare replicas the rules add
+    (replicas x cards per replica)."""
+    gpus_for_peak: int
+    """The same without the spares: what the peak needs within the headroom target."""
     pricing: Annotated[str, Guard("pricing_known")]
     pricing_known: bool
     region: str
@@ -272,6 +298,7 @@ class ProposalFact(Fact):
 FACT_MODELS: dict[str, type[Fact]] = {
     "gpu_fit": GpuFitFact,
     "workload": WorkloadFact,
+    "serverless": ServerlessFact,
     "economics": EconomicsFact,
     "proposal": ProposalFact,
 }

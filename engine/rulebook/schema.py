@@ -103,6 +103,10 @@ class Conclusion(Strict):
     prefer_pricing: PricingKind | None = None
     exclude_options: tuple[OptionFilter, ...] = ()
     gpu_unsuitable: bool = False
+    add_spare_replica: bool = False
+    """Services: run the redundancy's spare replicas beyond those the peak needs (throughput.yaml)."""
+    keep_serverless_warm: bool = False
+    """Serverless options keep one instance warm every hour instead of scaling to zero."""
     verdict: Verdict | None = None
     """Proposal checks only: the result when the proposal meets ``when`` (a violation)."""
 
@@ -133,6 +137,10 @@ class Rule(Strict):
             raise ValueError("a rule cites a source document and its section")
         if self.then.gpu_unsuitable and self.fact != "gpu_fit":
             raise ValueError("gpu_unsuitable is a conclusion of gpu_fit rules only")
+        if (self.then.add_spare_replica or self.then.keep_serverless_warm) and self.fact != "workload":
+            raise ValueError(
+                "add_spare_replica and keep_serverless_warm are conclusions of workload rules only"
+            )
         is_check = self.fact == "proposal"
         if is_check != (self.then.verdict is not None):
             raise ValueError("proposal rules, and only they, conclude with a verdict (fail or warn)")

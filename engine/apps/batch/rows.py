@@ -24,7 +24,8 @@ from gpu_advisor.engine.domain.workload import Workload
 InputFormat = Literal["csv", "jsonl", "yaml"]
 
 
-FieldKind = Literal["bool", "int", "float", "str"]
+FieldKind = Literal["bool", "int", "float", "str", "floats"]
+"""``floats``: a list of numbers (``load_profile``), in a CSV cell separated by spaces or semicolons."""
 
 
 INPUT_FORMATS: dict[str, InputFormat] = {".csv": "csv", ".jsonl": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
@@ -55,6 +56,8 @@ def _scalar(annotation: Any) -> FieldKind | type[BaseModel]:
         return _scalar(members[0])
     if origin is Literal:
         return "str"
+    if origin is list and typing.get_args(annotation) == (float,):
+        return "floats"
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     for kind, python_type in (("bool", bool), ("int", int), ("float", float), ("str", str)):
@@ -85,6 +88,8 @@ def convert_cell(text: str, kind: FieldKind) -> Any:
         if not _INTEGER.fullmatch(value):
             raise ValueError(f"{text!r} is not a whole number")
         return int(value)
+    if kind == "floats":
+        return [convert_cell(part, "float") for part in re.split(r"[;\s]+", value) if part]
     if not _DECIMAL.fullmatch(value) or not math.isfinite(float(value)):
         raise ValueError(f"{text!r} is not a finite number")
     return float(value)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpu_advisor.engine.calc.costs import ServerAssumptions, node_busy_share, own_hardware_cost, rent
-from gpu_advisor.engine.calc.listings import regional_price
+from gpu_advisor.engine.calc.listings import offer_hours, regional_price
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
@@ -133,7 +133,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
     per_replica = fit.gpus_with_kv_reserve if fit else None
     if per_replica is not None and gpus is not None:
         per_replica = min(per_replica, gpus)
-    plan = evaluation.capacity.plans.get(gpu) if gpu else None
+    plan = evaluation.market.plans.get(gpu) if gpu else None
     return {
         "gpu": gpu or "",
         "gpu_known": gpu is not None,
@@ -145,6 +145,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
         "gpu_unsuitable": bool(gpu and gpu in evaluation.verdicts.unsuitable),
         "gpus_for_weights": (fit.gpus_for_weights or 0) if fit else 0,
         "gpus_needed": plan.gpus if plan else 0,
+        "gpus_for_peak": plan.gpus_for_peak if plan else 0,
     }
 
 
@@ -243,6 +244,13 @@ def proposal_cost(
         return servers * own_hardware_cost(ServerAssumptions.from_server(server)).server_usd_per_month, True
     if offer is not None and gpus is not None:
         price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
-        calendar = knowledge.calendar_hours_per_month()
-        return rent(offer, gpus, evaluation.workload.hours_per_month, calendar, price).usd_per_month, True
+        workload = evaluation.workload
+        plan = evaluation.market.plans.get(offer.gpu)
+        days = knowledge.schedule(workload.schedule).days_per_month
+        hours = (
+            offer_hours(knowledge, offer, plan, workload.hours_per_month, days)
+            if plan is not None
+            else workload.hours_per_month
+        )
+        return rent(offer, gpus, hours, price).usd_per_month, True
     return 0.0, False

@@ -61,7 +61,8 @@ class SweepPoint(SweepModel):
     gpus: int | None
     usd_per_month: float | None
     cost_is_estimate: bool = False
-    """The cost is the serverless estimate, not a price (marked ~ in the text)."""
+    """The decision's ``cost_is_estimate``: kept for readers of older results; every cost is now a
+    catalog price."""
     deciding_rule_id: str
 
 

@@ -52,6 +52,8 @@ def describe(decision: Decision) -> str:
     pricing = (decision.pricing or "").replace("_", "-")
     if decision.deployment == "dedicated_cloud":
         return f"dedicated cloud GPUs: {decision.provider} {decision.offer}, {decision.gpu}, {pricing}"
+    if decision.deployment == "serverless" and decision.provider:
+        return f"serverless: {decision.provider} {decision.offer}, {decision.gpu}"
     if decision.deployment == "own_hardware":
         return f"own hardware: {decision.offer or 'hardware sized for the model (none in the catalog)'}"
     if decision.deployment == "api":

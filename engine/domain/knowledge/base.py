@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any, Literal, TypeVar
 
 from gpu_advisor.engine.common.caching import per_object
@@ -13,6 +14,7 @@ from gpu_advisor.engine.domain.knowledge.entries import (
     ModelConfig,
     Offer,
     OwnServer,
+    PositiveFloat,
     Provider,
     Strict,
 )
@@ -26,7 +28,6 @@ from gpu_advisor.engine.domain.knowledge.figures import (
     KvCache,
     MarketFigure,
     Measurement,
-    PeakToAverage,
     QuantizationSteps,
     ReferenceGpu,
     RestrictedCountry,
@@ -36,6 +37,13 @@ from gpu_advisor.engine.domain.knowledge.figures import (
     ThroughputReference,
     UtilizationDefault,
     WorkloadDefault,
+)
+from gpu_advisor.engine.domain.knowledge.serving import (
+    Headroom,
+    LoadProfile,
+    Redundancy,
+    ServerlessProduct,
+    SpotInterruption,
 )
 
 
@@ -101,6 +109,7 @@ class MarketFiguresFile(VersionedFile):
 
 class PricingAssumptionsFile(VersionedFile):
     eu_region_premium: EuRegionPremium
+    spot_interruption: SpotInterruption
 
 
 class CalibrationFile(VersionedFile):
@@ -112,7 +121,19 @@ class ThroughputFile(VersionedFile):
     efficiency: Efficiency
     tensor_parallel: tuple[TensorParallelEfficiency, ...]
     concurrency: Concurrency
-    peak_to_average: tuple[PeakToAverage, ...]
+    headroom: Headroom
+    redundancy: Redundancy
+
+
+class LoadProfilesFile(VersionedFile):
+    profiles: tuple[LoadProfile, ...]
+
+
+class ServerlessFile(VersionedFile):
+    weights_load_gb_per_second: PositiveFloat
+    weights_load_source: Citation
+    weights_load_as_of: dt.date
+    products: tuple[ServerlessProduct, ...]
 
 
 class WorkloadDefaultsFile(VersionedFile):
@@ -140,6 +161,8 @@ class Knowledge(Strict):
     pricing_assumptions: PricingAssumptionsFile
     throughput: ThroughputFile
     calibration: CalibrationFile
+    load_profiles: LoadProfilesFile
+    serverless: ServerlessFile
 
     # -- look-ups ----------------------------------------------------------------------------------------
     def gpu(self, gpu_id: str) -> Gpu:
@@ -162,8 +185,11 @@ class Knowledge(Strict):
         around-the-clock schedule's."""
         return self.schedule("always").hours_per_month
 
-    def peak_to_average(self, load_pattern: str) -> PeakToAverage:
-        return next(p for p in self.throughput.peak_to_average if p.load_pattern == load_pattern)
+    def load_profile(self, load_pattern: str) -> LoadProfile:
+        return next(p for p in self.load_profiles.profiles if p.load_pattern == load_pattern)
+
+    def serverless_product(self, product_id: str) -> ServerlessProduct:
+        return _by_id(self.serverless.products, product_id)
 
     def utilization_default(self, load_pattern: str) -> UtilizationDefault:
         """The load pattern's assumed utilization and latency sensitivity."""

@@ -19,6 +19,7 @@ def check_references(knowledge: Knowledge, directory: Path, files: tuple[str, ..
     problems = [
         *duplicate_ids(knowledge, directory),
         *offer_references(knowledge, directory),
+        *serverless_references(knowledge, directory),
         *calibration_references(knowledge, directory),
         *incomplete_tables(knowledge, directory),
         *workload_default_problems(knowledge, directory),
@@ -42,6 +43,7 @@ def duplicate_ids(knowledge: Knowledge, directory: Path) -> list[str]:
         "workload_defaults.yaml": [d.field for d in knowledge.workload_defaults.defaults],
         "market_figures.yaml": [f.id for f in knowledge.market_figures.figures],
         "calibration.yaml": [m.id for m in knowledge.calibration.measurements],
+        "serverless.yaml": [p.id for p in knowledge.serverless.products],
     }
     problems = []
     for file, ids in tables.items():
@@ -79,6 +81,33 @@ def offer_references(knowledge: Knowledge, directory: Path) -> list[str]:
     return problems
 
 
+def serverless_references(knowledge: Knowledge, directory: Path) -> list[str]:
+    """Every serverless product names a known provider, its regions and known GPUs, each GPU and
+    instance size once."""
+    gpu_ids = {g.id for g in knowledge.gpus.gpus}
+    providers = {p.id: p for p in knowledge.providers.providers}
+    problems = []
+    for product in knowledge.serverless.products:
+        where = f"{directory / 'serverless.yaml'}: entry {product.id!r}"
+        provider = providers.get(product.provider)
+        if provider is None:
+            problems.append(f"{where}: field provider: unknown provider {product.provider!r}")
+        else:
+            region_ids = {r.id for r in provider.regions}
+            problems += [
+                f"{where}: field regions: {r.region!r} is not a region of {provider.id}"
+                for r in product.regions
+                if r.region not in region_ids
+            ]
+        sizes = [(g.gpu, size) for g in product.gpus for size in g.instance_gpus]
+        problems += [
+            f"{where}: field gpus: unknown GPU {g.gpu!r}" for g in product.gpus if g.gpu not in gpu_ids
+        ]
+        if len(sizes) != len(set(sizes)):
+            problems.append(f"{where}: field gpus: a GPU and instance size is priced twice")
+    return problems
+
+
 def calibration_references(knowledge: Knowledge, directory: Path) -> list[str]:
     gpu_ids = {g.id for g in knowledge.gpus.gpus}
     model_ids = {m.id for m in knowledge.models.models}
@@ -97,8 +126,10 @@ def incomplete_tables(knowledge: Knowledge, directory: Path) -> list[str]:
     problems = []
     if {t.interconnect for t in knowledge.throughput.tensor_parallel} != set(INTERCONNECTS):
         problems.append(f"{directory / 'throughput.yaml'}: tensor_parallel needs {', '.join(INTERCONNECTS)}")
-    if {p.load_pattern for p in knowledge.throughput.peak_to_average} != set(LOAD_PATTERNS):
-        problems.append(f"{directory / 'throughput.yaml'}: peak_to_average needs {', '.join(LOAD_PATTERNS)}")
+    if sorted(p.load_pattern for p in knowledge.load_profiles.profiles) != sorted(LOAD_PATTERNS):
+        problems.append(
+            f"{directory / 'load_profiles.yaml'}: one profile for each of {', '.join(LOAD_PATTERNS)}"
+        )
     if sum(server.default for server in knowledge.own_hardware.servers) != 1:
         problems.append(f"{directory / 'own_hardware.yaml'}: exactly one server must be the default")
     precisions = {b.precision for b in knowledge.sizing.bytes_per_parameter}

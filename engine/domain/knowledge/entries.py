@@ -109,6 +109,11 @@ class Offer(Sourced):
     regions: tuple[str, ...] = Field(min_length=1)
     price_jurisdiction: Jurisdiction
     """Where the list price applies; other jurisdictions' regions are priced by estimate (EU premium)."""
+    billing_increment_seconds: int | None = Field(default=None, ge=1, le=3600)
+    """What a running instance is billed in (1: per second, 60: per minute); None: not published, so
+    whole hours are assumed. Matters where an instance runs part of a day (a batch)."""
+    billing_source: Citation | None = None
+    """Where ``billing_increment_seconds`` comes from."""
     note: str | None = None
 
     @property
@@ -122,6 +127,10 @@ class Offer(Sourced):
             raise ValueError("usd_per_gpu_hour_low and usd_per_gpu_hour_high come together")
         if low is not None and high is not None and not low <= self.usd_per_gpu_hour <= high:
             raise ValueError("usd_per_gpu_hour must lie within usd_per_gpu_hour_low..usd_per_gpu_hour_high")
+        if (self.billing_increment_seconds is None) != (self.billing_source is None):
+            raise ValueError("billing_increment_seconds and billing_source come together")
+        if self.pricing == "serverless":
+            raise ValueError("serverless products are priced in serverless.yaml, not as offers")
         if (self.pricing == "reserved") != (self.billing == "committed"):
             raise ValueError("reserved offers, and only they, are billed as committed")
         if self.instance_usd_per_hour is not None:

@@ -24,7 +24,9 @@ class Threshold(Sourced):
 class Schedule(Sourced):
     id: ScheduleId
     hours_per_month: PositiveFloat
-    hours_per_day: PositiveFloat
+    hours_per_day: PositiveFloat = Field(le=24)
+    first_hour: int = Field(ge=0, le=23)
+    """The hour of the day the schedule's hours start; they run for ``hours_per_day`` hours."""
     days_per_month: PositiveFloat
     description: str
 
@@ -110,14 +112,6 @@ class TensorParallelEfficiency(Sourced):
 class Concurrency(Sourced):
     max_sequences: int = Field(ge=1)
     min_sequences_at_full_context: int = Field(ge=1)
-
-
-class PeakToAverage(Sourced):
-    load_pattern: LoadPattern
-    factor: float = Field(ge=1)
-    waits_for_paid_hours: bool = False
-    """Requests wait for the paid hours (a batch job), so fewer paid hours than the schedule's serve the
-    month's requests in them; otherwise requests arrive on the schedule, paid or not."""
 
 
 class Measurement(Sourced):

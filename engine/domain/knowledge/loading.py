@@ -21,6 +21,7 @@ from gpu_advisor.engine.domain.knowledge.base import (
     ExportControlFile,
     GpusFile,
     Knowledge,
+    LoadProfilesFile,
     MarketFiguresFile,
     ModelsFile,
     OffersFile,
@@ -28,6 +29,7 @@ from gpu_advisor.engine.domain.knowledge.base import (
     PricingAssumptionsFile,
     ProvidersFile,
     SchedulesFile,
+    ServerlessFile,
     SizingFile,
     ThresholdsFile,
     ThroughputFile,
@@ -55,6 +57,8 @@ KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {
     "pricing_assumptions": PricingAssumptionsFile,
     "throughput": ThroughputFile,
     "calibration": CalibrationFile,
+    "load_profiles": LoadProfilesFile,
+    "serverless": ServerlessFile,
 }
 
 

@@ -1,0 +1,111 @@
+"""When requests arrive, and how much of the time a GPU is needed at all.
+
+The day's requests are spread over the hours the schedule serves in proportion to the load profile
+(``knowledge/load_profiles.yaml`` or the workload's own ``load_profile``). Within an hour arrivals are
+taken as Poisson, and a request stays in flight for its service time S. The number of requests in
+flight is then Poisson with mean λS whatever S's distribution (the M/G/∞ queue), so the share of an
+hour in which at least one request is in flight, and a GPU is needed at all, is
+
+    P(N ≥ 1) = 1 - e^(-λS).
+
+The busy share is that share over the paid hours: the time-based utilization the documents' serverless
+and buy-versus-rent lines are about. It is not the throughput share (load over capacity): a service whose
+replica runs at 20 % of its throughput may still have a request in flight every minute of the day.
+
+S grows with the load: more requests in flight make a larger batch and a slower decode step. It is taken
+linearly between one request alone on the replica and the full batch, and solved with the requests in
+flight it implies (exact for a dense model whose decode step is bound by memory bandwidth, where a
+step's time grows linearly with the batch).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+SECONDS_PER_HOUR = 3600
+HOURS_PER_DAY = 24
+
+
+@dataclass(frozen=True)
+class DailyTraffic:
+    """How a served day's requests spread over its hours."""
+
+    served: tuple[float, ...]
+    """Per hour of the day (0 to 23): the share of the hour in which requests arrive."""
+    relative_rate: tuple[float, ...]
+    """Per hour: the request rate over the day's mean rate in served time (0 where none arrive)."""
+    hours_per_day: float
+
+    @property
+    def busiest(self) -> float:
+        return max(self.relative_rate)
+
+
+@functools.lru_cache(maxsize=64)
+def daily_traffic(profile: tuple[float, ...], first_hour: int, hours_per_day: float) -> DailyTraffic:
+    """The profile restricted to the ``hours_per_day`` hours from ``first_hour`` (wrapping past
+    midnight), scaled so that the rate is 1 on average over them. ``ValueError`` where the profile has
+    no traffic in those hours."""
+    served = [0.0] * HOURS_PER_DAY
+    remaining = hours_per_day
+    hour = first_hour
+    while remaining > 0:
+        served[hour % HOURS_PER_DAY] = min(1.0, remaining)
+        remaining -= 1
+        hour += 1
+    weight = sum(p * s for p, s in zip(profile, served, strict=True))
+    if weight <= 0:
+        raise ValueError("the load profile has no traffic in the hours the schedule serves")
+    # An hour's share of the day's requests is profile × served share / weight; its rate over the mean
+    # rate of the served time is that share over the hour's served share, times the served hours.
+    relative = tuple(
+        p * hours_per_day / weight if s > 0 else 0.0 for p, s in zip(profile, served, strict=True)
+    )
+    return DailyTraffic(served=tuple(served), relative_rate=relative, hours_per_day=hours_per_day)
+
+
+@dataclass(frozen=True)
+class ServiceTime:
+    """How long one request is in flight on a replica, as the load grows."""
+
+    alone: float
+    """Seconds with no other request on the replica."""
+    at_full_batch: float
+    """Seconds with the batch full."""
+    batch: int
+    replicas: int
+
+    def seconds(self, requests_per_second: float) -> float:
+        """S at a request rate spread evenly over the replicas: S(c) = alone + k (c - 1) for c requests in
+        flight per replica, with c = λ S(c) / replicas, solved for c and kept between 1 and the batch."""
+        if self.batch <= 1:
+            return self.alone
+        slope = (self.at_full_batch - self.alone) / (self.batch - 1)
+        per_replica = requests_per_second / self.replicas
+        if per_replica * slope >= 1:
+            in_flight = float(self.batch)
+        else:
+            in_flight = per_replica * (self.alone - slope) / (1 - per_replica * slope)
+        in_flight = min(max(in_flight, 1.0), float(self.batch))
+        return self.alone + slope * (in_flight - 1)
+
+    def in_flight(self, requests_per_second: float) -> float:
+        """Requests in flight on average at this rate (Little's law: λS)."""
+        return requests_per_second * self.seconds(requests_per_second)
+
+
+def busy_hours_per_day(traffic: DailyTraffic, average_rps: float, service: ServiceTime) -> float:
+    """The hours of a served day in which at least one request is in flight: Σ served × (1 - e^(-λS))."""
+    busy = 0.0
+    for served, relative in zip(traffic.served, traffic.relative_rate, strict=True):
+        if served > 0 and relative > 0:
+            rate = average_rps * relative
+            busy += served * -math.expm1(-rate * service.seconds(rate))
+    return busy
+
+
+def hourly_rates(traffic: DailyTraffic, average_rps: float) -> tuple[float, ...]:
+    """Requests per second in each hour of a served day (0 where none arrive)."""
+    return tuple(average_rps * relative for relative in traffic.relative_rate)

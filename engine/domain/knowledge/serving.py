@@ -1,0 +1,88 @@
+"""How a workload's requests arrive over the day, how serverless GPU products bill, and the sizing
+policy's headroom: the knowledge behind time-based utilization and serverless prices."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TypeVar
+
+from pydantic import Field, field_validator
+
+from gpu_advisor.engine.domain.choices import LoadPattern
+from gpu_advisor.engine.domain.knowledge.entries import PositiveFloat, Sourced, Strict
+
+HOURS_PER_DAY = 24
+
+
+H = TypeVar("H", bound=Sequence[float])
+
+
+def checked_profile(hourly: H) -> H:
+    """24 finite values, none negative, not all zero."""
+    if len(hourly) != HOURS_PER_DAY:
+        raise ValueError(f"a load profile has {HOURS_PER_DAY} hourly values, got {len(hourly)}")
+    if any(not math.isfinite(v) or v < 0 for v in hourly) or sum(hourly) <= 0:
+        raise ValueError("a load profile's values are finite, none negative, and not all zero")
+    return hourly
+
+
+class LoadProfile(Sourced):
+    load_pattern: LoadPattern
+    hourly: tuple[float, ...]
+    """Relative request rate in each hour of the day, 0 to 23 (the scale does not matter)."""
+    peak_within_hour: float = Field(ge=1, le=10)
+    """The busiest minutes' rate over the busiest hour's mean: the peak the replicas are sized for."""
+    note: str | None = None
+
+    @field_validator("hourly")
+    @classmethod
+    def _24_hours(cls, hourly: tuple[float, ...]) -> tuple[float, ...]:
+        return checked_profile(hourly)
+
+
+class ServerlessRegion(Strict):
+    region: str
+    """A region ID of the product's provider (providers.yaml)."""
+    price_multiplier: float = Field(ge=1, le=10)
+    """What pinning the product to this region costs, over its list price."""
+
+
+class ServerlessGpu(Strict):
+    gpu: str
+    usd_per_gpu_hour: PositiveFloat
+    """The price of a GPU-hour an instance is up (scaled to zero, nothing is billed)."""
+    warm_usd_per_gpu_hour: PositiveFloat | None = None
+    """What an instance kept running costs, where the product prices that apart (always-on workers)."""
+    instance_gpus: tuple[int, ...] = Field(min_length=1)
+    """The GPU counts one instance may have at this price."""
+
+
+class ServerlessProduct(Sourced):
+    id: str
+    provider: str
+    name: str
+    billing_increment_seconds: int = Field(ge=1, le=3600)
+    idle_timeout_seconds: float = Field(ge=0, le=86_400)
+    """How long an instance stays up after its last request before it scales to zero (billed)."""
+    start_seconds: float = Field(ge=0, le=3600)
+    """The platform's part of a cold start, before the weights load (billed)."""
+    regions: tuple[ServerlessRegion, ...] = Field(min_length=1)
+    gpus: tuple[ServerlessGpu, ...] = Field(min_length=1)
+    note: str | None = None
+
+
+class Headroom(Sourced):
+    target_share: float = Field(gt=0, le=1)
+    """The share of a replica's estimated capacity its busiest minutes may fill (the estimate's error band
+    is taken off first)."""
+
+
+class Redundancy(Sourced):
+    spare_replicas: int = Field(ge=1, le=8)
+    """Replicas beyond the peak's that a rule adds for a service that must stay up."""
+
+
+class SpotInterruption(Sourced):
+    overhead: float = Field(ge=0, lt=1)
+    """Work redone or waited for after interruptions, as a share of the hours a spot rental runs."""

@@ -1,0 +1,189 @@
+"""Serverless: every serverless product priced for the workload (part of the market), and the stage that
+asserts the ``serverless`` fact, whose rules decide whether serverless is proposed. It comes before the
+economics stage, which reads what they concluded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.calc.serverless import (
+    ServerlessBill,
+    ServerlessListing,
+    serverless_bill,
+    serverless_listings,
+)
+from gpu_advisor.engine.common.trusted import trusted
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.results import Option
+from gpu_advisor.engine.domain.workload import ResolvedWorkload
+from gpu_advisor.engine.pipeline.capacity import Capacity, ReplicaPlans
+from gpu_advisor.engine.pipeline.constraints import Constraints
+from gpu_advisor.engine.rulebook.details import ServerlessDetails
+from gpu_advisor.engine.rulebook.durable import FactSession, Firing
+from gpu_advisor.engine.rulebook.facts import Fact, ServerlessFact
+
+
+class PricedServerless(NamedTuple):
+    listing: ServerlessListing
+    plan: ReplicaPlan
+    """The replica plan on the listing's GPU."""
+    bill: ServerlessBill
+    excluded_by: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ServerlessMarket:
+    priced: tuple[PricedServerless, ...]
+    """Every product GPU whose instances hold a replica, cheapest first."""
+    best: PricedServerless | None
+    """The cheapest one no rule excluded."""
+    kept_warm: bool
+
+
+def priced_order(priced: PricedServerless) -> tuple[object, ...]:
+    listing = priced.listing
+    return (priced.bill.usd_per_month, listing.product.id, listing.gpu.gpu, listing.region)
+
+
+def price_serverless(
+    resolved: ResolvedWorkload,
+    capacity: Capacity,
+    plans: ReplicaPlans,
+    unsuitable: dict[str, list[str]],
+    constraints: Constraints,
+    knowledge: Knowledge,
+) -> ServerlessMarket:
+    keep_warm = constraints.keep_serverless_warm
+    priced = []
+    for listing, excluded in zip(
+        serverless_listings(knowledge), constraints.serverless_exclusions, strict=True
+    ):
+        plan = plans.plans.get(listing.gpu.gpu)
+        if plan is None:
+            continue
+        bill = serverless_bill(
+            listing,
+            plan,
+            capacity.load,
+            capacity.traffic,
+            plans.sizing,
+            capacity.figures.weights_gb,
+            knowledge,
+            capacity.days_per_month,
+            resolved.hours_per_month,
+            keep_warm,
+        )
+        if bill is None:
+            continue
+        blocked = unsuitable.get(listing.gpu.gpu)
+        priced.append(PricedServerless(listing, plan, bill, (*blocked, *excluded) if blocked else excluded))
+    priced.sort(key=priced_order)
+    best = next((p for p in priced if not p.excluded_by), None)
+    return ServerlessMarket(priced=tuple(priced), best=best, kept_warm=keep_warm)
+
+
+def serverless_option(priced: PricedServerless, busy_share: float | None = None) -> Option:
+    listing, plan, bill, excluded = priced
+    attributes = listing.attributes
+    billing = bill.billing
+    return trusted(
+        Option,
+        provider=listing.product.provider,
+        offer=listing.product.id,
+        gpu=listing.gpu.gpu,
+        jurisdiction=listing.jurisdiction,
+        regions=(listing.region,),
+        gpus=bill.instances_at_peak * billing.instance_gpus,
+        gpus_rented=bill.instances_at_peak * billing.instance_gpus,
+        replicas=bill.instances_at_peak,
+        utilization=min(1.0, bill.work_hours_per_month / bill.billed_hours_per_month),
+        usd_per_gpu_hour=listing.usd_per_gpu_hour,
+        price_basis="list",
+        usd_per_hour=bill.usd_per_instance_hour,
+        billed_hours_per_month=bill.billed_hours_per_month,
+        usd_per_month=bill.usd_per_month,
+        eu=attributes["eu"],
+        pricing="serverless",
+        commitment_months=None,
+        interconnect=attributes["interconnect"],
+        provider_kind=attributes["provider_kind"],
+        enterprise_sla=attributes["enterprise_sla"],
+        chosen=False,
+        excluded_by=excluded,
+        as_of=listing.product.as_of,
+        source=listing.source,
+        capacity_utilization_at_peak=plan.capacity_utilization_at_peak,
+        spare_replicas=0,
+        hours_per_day_running=plan.hours_per_day_running,
+        busy_share=busy_share,
+        serverless=billing,
+    )
+
+
+def serverless_fact(
+    resolved: ResolvedWorkload, market: ServerlessMarket, best_dedicated: Option | None
+) -> ServerlessFact:
+    best = market.best
+    return ServerlessFact(
+        utilization=float(resolved.utilization or 0.0),
+        serverless_fits=bool(market.priced),
+        serverless_offered=best is not None,
+        serverless_usd_per_month=float(best.bill.usd_per_month) if best else 0.0,
+        serverless_kept_warm=market.kept_warm,
+        has_eligible_option=best_dedicated is not None,
+        best_option_usd_per_month=float(best_dedicated.usd_per_month) if best_dedicated else 0.0,
+    )
+
+
+def serverless_details(
+    market: ServerlessMarket,
+    best_dedicated: Option | None,
+    busy_share: float | None,
+    stated: bool,
+    weights_gb: float,
+) -> ServerlessDetails:
+    best = market.best
+    billing = best.bill.billing if best else None
+    return ServerlessDetails(
+        serverless_name=serverless_name(best) if best else "",
+        serverless_gpu=best.listing.gpu.gpu if best else "",
+        serverless_instance_gpus=billing.instance_gpus if billing else 0,
+        serverless_billed_hours=best.bill.billed_hours_per_month if best else 0.0,
+        serverless_busy_hours=billing.busy_hours_per_month if billing else 0.0,
+        serverless_idle_hours=billing.idle_hours_per_month if billing else 0.0,
+        serverless_cold_start_hours=billing.cold_start_hours_per_month if billing else 0.0,
+        serverless_cold_starts=billing.cold_starts_per_month if billing else 0.0,
+        serverless_cold_start_seconds=billing.cold_start_seconds if billing else 0.0,
+        best_option_name=option_name(best_dedicated) if best_dedicated else "",
+        busy_share=busy_share or 0.0,
+        utilization_stated=stated,
+        model_weights_gb=weights_gb,
+    )
+
+
+def option_name(option: Option) -> str:
+    return f"{option.provider} {option.offer}, {option.gpus} × {option.gpu}"
+
+
+def serverless_name(priced: PricedServerless) -> str:
+    billing = priced.bill.billing
+    gpu = priced.listing.gpu.gpu
+    return f"{billing.name} in {priced.listing.region}, {billing.instance_gpus} × {gpu} per instance"
+
+
+def weigh_serverless(
+    session: FactSession,
+    facts: Fact,
+    resolved: ResolvedWorkload,
+    market: ServerlessMarket,
+    best_dedicated: Option | None,
+    busy_share: float | None,
+    weights_gb: float,
+) -> tuple[list[Firing], ServerlessDetails]:
+    """Assert the serverless fact (the band's statements, the priced comparison's proposal); its
+    firings and the details their messages show."""
+    firings = session.assert_fact(serverless_fact(resolved, market, best_dedicated), facts)
+    stated = resolved.utilization_source == "input"
+    return firings, serverless_details(market, best_dedicated, busy_share, stated, weights_gb)
