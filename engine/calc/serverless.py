@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, DailyTraffic, ServiceTime
 from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.serving import ServerlessGpu, ServerlessProduct
 from gpu_advisor.engine.domain.load import Load
@@ -50,6 +51,15 @@ class ServerlessListing:
     attributes: Mapping[str, Any]
     """What exclusion rules can name, as for offers (pricing is "serverless")."""
     source: str
+    product_sizes: tuple[int, ...]
+    """Every instance size the product offers with this GPU, at any price entry."""
+
+    def smallest_instance(self, cards_per_replica: int) -> int | None:
+        """The size of this entry's instance for a replica of ``cards_per_replica`` cards, where it is
+        the product's smallest for this GPU that holds one (a larger one is the same product, dearer)."""
+        own = instance_size(self.gpu, cards_per_replica)
+        smallest = min((size for size in self.product_sizes if size >= cards_per_replica), default=None)
+        return own if own is not None and own == smallest else None
 
 
 @per_object
@@ -60,6 +70,9 @@ def serverless_listings(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
         provider = knowledge.provider(product.provider)
         jurisdictions = {region.id: region.jurisdiction for region in provider.regions}
         source = cite(product.source, knowledge)
+        sizes: dict[str, tuple[int, ...]] = {}
+        for entry in product.gpus:
+            sizes[entry.gpu] = tuple(sorted({*sizes.get(entry.gpu, ()), *entry.instance_gpus}))
         for entry in product.gpus:
             gpu = knowledge.gpu(entry.gpu)
             for region in product.regions:
@@ -86,19 +99,10 @@ def serverless_listings(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
                         warm_usd_per_gpu_hour=warm,
                         attributes=MappingProxyType(attributes),
                         source=source,
+                        product_sizes=sizes[entry.gpu],
                     )
                 )
     return tuple(found)
-
-
-class ServerlessBill(NamedTuple):
-    billing: ServerlessBilling
-    instances_at_peak: int
-    billed_hours_per_month: float
-    usd_per_month: float
-    usd_per_instance_hour: float
-    work_hours_per_month: float
-    """Instance-hours of work at full throughput (the throughput share's numerator)."""
 
 
 class Month(NamedTuple):
@@ -121,11 +125,39 @@ def cold_start_seconds(knowledge: Knowledge, product: ServerlessProduct, weights
     return product.start_seconds + weights_gb / knowledge.serverless.weights_load_gb_per_second
 
 
+class HourDemand(NamedTuple):
+    """One served hour of the day on one GPU's instances."""
+
+    served: float
+    """The share of the hour served."""
+    rate: float
+    seconds: float
+    """One request's service time at that rate."""
+    in_flight: float
+    """Instance-hours per hour with a request in flight: P(N >= 1), or the instances the rate needs."""
+    needed: float
+    """Instances the rate needs at the headroom target."""
+
+
+def hourly_demand(
+    traffic: DailyTraffic, load: Load, service: ServiceTime, instance_rps: float
+) -> tuple[HourDemand, ...]:
+    """The served hours of a day on instances of ``instance_rps`` each (at the headroom target); the
+    same for every product on that GPU and instance size."""
+    hours = []
+    seconds = service.seconds
+    average = load.average_requests_per_second
+    for served, relative in traffic.active:
+        rate = average * relative
+        needed = rate / instance_rps
+        hour_seconds = seconds(rate / needed if needed > 1 else rate)
+        busy = -math.expm1(-rate * hour_seconds)
+        hours.append(HourDemand(served, rate, hour_seconds, busy if busy > needed else needed, needed))
+    return tuple(hours)
+
+
 def service_month(
-    traffic: DailyTraffic,
-    load: Load,
-    service: ServiceTime,
-    instance_rps: float,
+    demand: tuple[HourDemand, ...],
     product: ServerlessProduct,
     cold: float,
     days: float,
@@ -133,19 +165,19 @@ def service_month(
 ) -> Month:
     """A service's month on one product. ``warm``: the instances kept running and the hours a month
     they are kept (None: it scales to zero)."""
+    if warm is not None:
+        kept_count, kept_hours = warm
+        in_use = extra = 0.0
+        for served, _rate, _seconds, in_flight, needed in demand:
+            in_use += served * (in_flight if in_flight < kept_count else kept_count)
+            if needed > kept_count:
+                extra += served * (needed - kept_count)
+        kept = kept_count * kept_hours
+        kept_busy = min(in_use * days, kept)
+        return Month(busy=kept_busy + extra * days, idle=kept - kept_busy, cold=0.0, starts=0.0, kept=kept)
     timeout, rounding = product.idle_timeout_seconds, product.billing_increment_seconds / 2
-    busy = idle = cold_hours = starts = extra = 0.0
-    for served, relative in zip(traffic.served, traffic.relative_rate, strict=True):
-        if served == 0 or relative == 0:
-            continue
-        rate = load.average_requests_per_second * relative
-        needed = rate / instance_rps
-        seconds = service.seconds(rate / max(1.0, needed))
-        in_flight = max(-math.expm1(-rate * seconds), needed)
-        if warm is not None:
-            busy += served * min(float(warm[0]), in_flight)
-            extra += served * max(0.0, needed - warm[0])
-            continue
+    busy = idle = cold_hours = starts = 0.0
+    for served, rate, seconds, in_flight, needed in demand:
         down = math.exp(-rate * (seconds + timeout))
         starting = rate * down * cold  # the share of the hour spent starting
         up = min(1.0, 1 - down + rate * down * (cold + rounding))
@@ -156,10 +188,6 @@ def service_month(
         cold_hours += served * hour_cold
         idle += served * (billed - hour_busy - hour_cold)
         starts += served * rate * down * SECONDS_PER_HOUR
-    if warm is not None:
-        kept = warm[0] * warm[1]
-        kept_busy = min(busy * days, kept)
-        return Month(busy=kept_busy + extra * days, idle=kept - kept_busy, cold=0.0, starts=0.0, kept=kept)
     return Month(busy=busy * days, idle=idle * days, cold=cold_hours * days, starts=starts * days, kept=0.0)
 
 
@@ -179,68 +207,104 @@ def batch_month(
     )
 
 
-def serverless_bill(
-    listing: ServerlessListing,
+@dataclass(frozen=True)
+class ServerlessWorkload:
+    """What every serverless listing is priced against: the workload's load and its replica plans."""
+
+    load: Load
+    traffic: DailyTraffic
+    sizing: Sizing
+    weights_gb: float
+    days_per_month: float
+    paid_hours_per_month: float
+    keep_warm: bool
+
+
+class ProductMonth(NamedTuple):
+    """One product's month on one GPU and instance size: the same in every region of the product."""
+
+    month: Month
+    size: int
+    """GPUs per instance."""
+    instances_at_peak: int
+    instance_rps: float
+    cold: float
+    warm: bool
+    work_hours: float
+    """Instance-hours of work at full throughput a month (the throughput share's numerator)."""
+
+
+def product_month(
+    product: ServerlessProduct,
     plan: ReplicaPlan,
-    load: Load,
-    traffic: DailyTraffic,
-    sizing: Sizing,
-    weights_gb: float,
+    size: int,
+    workload: ServerlessWorkload,
     knowledge: Knowledge,
-    days_per_month: float,
-    paid_hours_per_month: float,
-    keep_warm: bool,
-) -> ServerlessBill | None:
-    """The month of ``listing`` for a workload whose replica on its GPU is ``plan``; None where no
-    instance of the product holds a replica."""
-    product, entry = listing.product, listing.gpu
-    size = instance_size(entry, plan.cards_per_replica)
-    if size is None:
-        return None
+    demand: dict[tuple[str, int], tuple[HourDemand, ...]],
+) -> ProductMonth:
+    """``demand``: the hourly demand per GPU and instance size, filled as products need it."""
+    load, sizing = workload.load, workload.sizing
     instance_rps = size // plan.cards_per_replica * plan.requests_per_second_per_replica
-    cold = cold_start_seconds(knowledge, product, weights_gb)
-    service = ServiceTime(plan.service.alone, plan.service.at_full_batch, plan.service.batch, 1)
+    cold = cold_start_seconds(knowledge, product, workload.weights_gb)
+    work_hours = (
+        load.average_requests_per_second * load.hours_per_day / instance_rps * workload.days_per_month
+    )
     if load.served_in_paid_hours:
         work_per_day = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR
         window = load.hours_per_day * SECONDS_PER_HOUR
         instances = max(1, math.ceil(work_per_day / (instance_rps * sizing.batch_capacity_share) / window))
-        month = batch_month(load, instance_rps, instances, product, cold, days_per_month)
-        warm = False
-    else:
-        instances = max(1, math.ceil(load.peak_requests_per_second / (instance_rps * sizing.capacity_share)))
-        warm = keep_warm
-        # Kept warm: one instance, the spares the rules ask for, at least min_replicas, every hour.
-        kept = max(1 + sizing.spare_replicas, sizing.min_replicas)
-        kept_for = (kept, paid_hours_per_month) if warm else None
-        capacity = instance_rps * sizing.capacity_share
-        month = service_month(traffic, load, service, capacity, product, cold, days_per_month, kept_for)
-        instances = max(instances, kept) if warm else instances
-    price = listing.usd_per_gpu_hour * size
-    kept_price = listing.warm_usd_per_gpu_hour * size
+        month = batch_month(load, instance_rps, instances, product, cold, workload.days_per_month)
+        return ProductMonth(month, size, instances, instance_rps, cold, False, work_hours)
+    instances = max(1, math.ceil(load.peak_requests_per_second / (instance_rps * sizing.capacity_share)))
+    key = (plan.gpu, size)
+    if key not in demand:
+        service = ServiceTime(plan.service.alone, plan.service.at_full_batch, plan.service.batch, 1)
+        demand[key] = hourly_demand(workload.traffic, load, service, instance_rps * sizing.capacity_share)
+    # Kept warm: one instance, the spares the rules ask for, at least min_replicas, every paid hour.
+    kept = max(1 + sizing.spare_replicas, sizing.min_replicas)
+    warm = (kept, workload.paid_hours_per_month) if workload.keep_warm else None
+    month = service_month(demand[key], product, cold, workload.days_per_month, warm)
+    at_peak = max(instances, kept) if warm else instances
+    return ProductMonth(month, size, at_peak, instance_rps, cold, warm is not None, work_hours)
+
+
+class ServerlessBill(NamedTuple):
+    """A listing's month at its region's prices."""
+
+    priced: ProductMonth
+    billed_hours_per_month: float
+    usd_per_month: float
+    usd_per_instance_hour: float
+
+
+def serverless_bill(listing: ServerlessListing, priced: ProductMonth) -> ServerlessBill:
+    month = priced.month
+    price = listing.usd_per_gpu_hour * priced.size
+    kept_price = listing.warm_usd_per_gpu_hour * priced.size
     billed = month.busy + month.idle + month.cold
     usd = (billed - month.kept) * price + month.kept * kept_price
-    billing = ServerlessBilling(
+    return ServerlessBill(priced, billed, usd, kept_price if priced.warm else price)
+
+
+def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> ServerlessBilling:
+    """How the month of ``bill`` is billed, for the result."""
+    product, priced = listing.product, bill.priced
+    month, warm = priced.month, priced.warm
+    # Built from validated knowledge and computed figures: no re-validation (engine/common/trusted.py).
+    return trusted(
+        ServerlessBilling,
         product=product.id,
         name=product.name,
-        instance_gpus=size,
+        instance_gpus=priced.size,
         kept_warm=warm,
         busy_hours_per_month=month.busy,
         idle_hours_per_month=month.idle,
         cold_start_hours_per_month=month.cold,
         cold_starts_per_month=month.starts,
-        cold_start_seconds=cold,
+        cold_start_seconds=priced.cold,
         idle_timeout_seconds=product.idle_timeout_seconds,
         billing_increment_seconds=product.billing_increment_seconds,
         warm_usd_per_gpu_hour=listing.warm_usd_per_gpu_hour
         if warm and listing.warm_usd_per_gpu_hour != listing.usd_per_gpu_hour
         else None,
-    )
-    work = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / instance_rps
-    return ServerlessBill(
-        billing=billing,
-        instances_at_peak=instances,
-        billed_hours_per_month=billed,
-        usd_per_month=usd,
-        usd_per_instance_hour=kept_price if warm else price,
-        work_hours_per_month=work / SECONDS_PER_HOUR * days_per_month,
     )

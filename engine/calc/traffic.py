@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 SECONDS_PER_HOUR = 3600
 HOURS_PER_DAY = 24
@@ -37,6 +38,8 @@ class DailyTraffic:
     relative_rate: tuple[float, ...]
     """Per hour: the request rate over the day's mean rate in served time (0 where none arrive)."""
     hours_per_day: float
+    active: tuple[tuple[float, float], ...]
+    """(served share, relative rate) of every hour in which requests arrive: what the sums run over."""
 
     @property
     def busiest(self) -> float:
@@ -63,11 +66,13 @@ def daily_traffic(profile: tuple[float, ...], first_hour: int, hours_per_day: fl
     relative = tuple(
         p * hours_per_day / weight if s > 0 else 0.0 for p, s in zip(profile, served, strict=True)
     )
-    return DailyTraffic(served=tuple(served), relative_rate=relative, hours_per_day=hours_per_day)
+    active = tuple((s, r) for s, r in zip(served, relative, strict=True) if s > 0 and r > 0)
+    return DailyTraffic(
+        served=tuple(served), relative_rate=relative, hours_per_day=hours_per_day, active=active
+    )
 
 
-@dataclass(frozen=True)
-class ServiceTime:
+class ServiceTime(NamedTuple):
     """How long one request is in flight on a replica, as the load grows."""
 
     alone: float
@@ -77,15 +82,22 @@ class ServiceTime:
     batch: int
     replicas: int
 
+    @property
+    def slope(self) -> float:
+        """Seconds added per further request in flight on the replica."""
+        return (self.at_full_batch - self.alone) / (self.batch - 1) if self.batch > 1 else 0.0
+
     def seconds(self, requests_per_second: float) -> float:
         """S at a request rate spread evenly over the replicas: S(c) = alone + k (c - 1) for c requests in
         flight per replica, with c = λ S(c) / replicas, solved for c and kept between 1 and the batch."""
         if self.batch <= 1:
             return self.alone
-        slope = (self.at_full_batch - self.alone) / (self.batch - 1)
         per_replica = requests_per_second / self.replicas
+        slope = self.slope
         if per_replica * slope >= 1:
             in_flight = float(self.batch)
+        elif per_replica * self.alone <= 1:
+            return self.alone  # the fixed point lies at c <= 1: one request in flight at most
         else:
             in_flight = per_replica * (self.alone - slope) / (1 - per_replica * slope)
         in_flight = min(max(in_flight, 1.0), float(self.batch))
@@ -99,10 +111,10 @@ class ServiceTime:
 def busy_hours_per_day(traffic: DailyTraffic, average_rps: float, service: ServiceTime) -> float:
     """The hours of a served day in which at least one request is in flight: Σ served × (1 - e^(-λS))."""
     busy = 0.0
-    for served, relative in zip(traffic.served, traffic.relative_rate, strict=True):
-        if served > 0 and relative > 0:
-            rate = average_rps * relative
-            busy += served * -math.expm1(-rate * service.seconds(rate))
+    seconds = service.seconds
+    for served, relative in traffic.active:
+        rate = average_rps * relative
+        busy -= served * math.expm1(-rate * seconds(rate))
     return busy
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from gpu_advisor.engine.calc.listings import Listing, listings
 from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
 from gpu_advisor.engine.calc.sizing import SizingFigures
+from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts
@@ -57,15 +58,37 @@ def workload_fact(figures: SizingFigures, knowledge: Knowledge) -> WorkloadFact:
     )
 
 
-def rule_exclusions(
-    listed: Sequence[ServerlessListing] | Sequence[Listing], rules: Sequence[Rule]
-) -> tuple[tuple[str, ...], ...]:
+Listed = tuple[ServerlessListing, ...] | tuple[Listing, ...]
+
+
+def rule_exclusions(listed: Listed, rules: Sequence[Rule]) -> tuple[tuple[str, ...], ...]:
     """For every listing (in the order given), the IDs of the fired rules whose exclusions match it;
-    the same for the workload as given and for its quantized variant."""
-    filters = option_filters(rules)
-    if not filters:
+    the same for the workload as given and for its quantized variant. Few sets of excluding rules
+    occur, so the table is kept per set."""
+    excluding = tuple(rule for rule in rules if rule.then.exclude_options)
+    if not excluding:
         return ((),) * len(listed)
-    return tuple(tuple(excluded_by(listing.attributes, filters)) for listing in listed)
+    tables = _exclusion_tables(listed)
+    key = tuple(map(id, excluding))
+    found = tables.get(key)
+    if found is None:
+        if len(tables) >= EXCLUSION_TABLES_KEPT:
+            tables.clear()
+        filters = option_filters(excluding)
+        table = tuple(tuple(excluded_by(listing.attributes, filters)) for listing in listed)
+        found = tables[key] = (excluding, table)  # the rules are kept, so their ids stay theirs
+    return found[1]
+
+
+EXCLUSION_TABLES_KEPT = 64
+
+
+@per_object
+def _exclusion_tables(
+    listed: Listed, /
+) -> dict[tuple[int, ...], tuple[tuple[Rule, ...], tuple[tuple[str, ...], ...]]]:
+    """Excluding rules (by identity) -> the exclusions they make, per tuple of listings."""
+    return {}
 
 
 @dataclass(frozen=True)

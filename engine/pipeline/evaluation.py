@@ -79,8 +79,8 @@ def evaluate(
     resolved = complete_workload(workload, knowledge)
     capacity = plan_capacity(resolved, knowledge)
     facts = workload_facts(resolved, knowledge)
+    verdicts = judge_gpus(evaluator, capacity, knowledge, rulebook)
     with evaluator.session() as session:
-        verdicts = judge_gpus(session, capacity, knowledge, rulebook)
         constraints = apply_constraints(session, facts, capacity.figures, verdicts, knowledge, rulebook)
         market, resolved = survey_market(resolved, capacity, verdicts, constraints, knowledge, rulebook)
         best = market.alternatives.best

@@ -10,7 +10,7 @@ from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.pipeline.capacity import Capacity
 from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
-from gpu_advisor.engine.rulebook.durable import FactSession, Firing
+from gpu_advisor.engine.rulebook.durable import Evaluator, FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import GpuFitFact
 from gpu_advisor.engine.rulebook.schema import Rulebook
 
@@ -49,7 +49,7 @@ def gpu_fit_fact(
 @per_object(entries=2 * SIZINGS_KEPT)  # a sizing serves as given and as a quantized variant
 def gpu_fit_facts(knowledge: Knowledge, figures: SizingFigures, scenario: str, /) -> tuple[GpuFitFact, ...]:
     """The GPU-fit facts of one sizing, in catalog order: the same for every workload with this sizing,
-    so built and validated once (facts are frozen). The engine still evaluates them in every session."""
+    so built and validated once (facts are frozen)."""
     reference = next(f for f in figures.fits if f.gpu == knowledge.sizing.reference_gpu.gpu)
     return tuple(gpu_fit_fact(fit, figures, knowledge, scenario, reference) for fit in figures.fits)
 
@@ -72,13 +72,22 @@ class GpuVerdicts:
     """The same for the model one quantization step down."""
 
 
+@per_object(entries=2 * SIZINGS_KEPT)
+def fit_firings(evaluator: Evaluator, facts: tuple[GpuFitFact, ...], /) -> tuple[Firing, ...]:
+    """What the rules make of one sizing's GPU-fit facts. A rule reads one fact, and a GPU-fit fact holds
+    nothing of the workload, so the same facts fire the same rules in every evaluation: the engine
+    evaluates them once per sizing, in a session of their own."""
+    with evaluator.session() as session:
+        return tuple(firing for fact in facts for firing in session.assert_fact(fact))
+
+
 def judge_gpus(
-    session: FactSession, capacity: Capacity, knowledge: Knowledge, rulebook: Rulebook
+    evaluator: Evaluator, capacity: Capacity, knowledge: Knowledge, rulebook: Rulebook
 ) -> GpuVerdicts:
-    firings = assert_gpu_fits(session, capacity.figures, knowledge, WORKLOAD_SCENARIO)
+    firings = fit_firings(evaluator, gpu_fit_facts(knowledge, capacity.figures, WORKLOAD_SCENARIO))
     quantized = capacity.quantized_figures
     quantized_firings = (
-        assert_gpu_fits(session, quantized, knowledge, QUANTIZED_SCENARIO) if quantized else []
+        fit_firings(evaluator, gpu_fit_facts(knowledge, quantized, QUANTIZED_SCENARIO)) if quantized else ()
     )
     return GpuVerdicts(
         firings=tuple(firings),

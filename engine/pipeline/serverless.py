@@ -9,9 +9,14 @@ from typing import NamedTuple
 
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.serverless import (
+    HourDemand,
+    ProductMonth,
     ServerlessBill,
     ServerlessListing,
+    ServerlessWorkload,
+    product_month,
     serverless_bill,
+    serverless_billing,
     serverless_listings,
 )
 from gpu_advisor.engine.common.trusted import trusted
@@ -36,7 +41,8 @@ class PricedServerless(NamedTuple):
 @dataclass(frozen=True)
 class ServerlessMarket:
     priced: tuple[PricedServerless, ...]
-    """Every product GPU whose instances hold a replica, cheapest first."""
+    """Every product GPU whose instances hold a replica and that no rule calls unsuitable for the model,
+    cheapest first."""
     best: PricedServerless | None
     """The cheapest one no rule excluded."""
     kept_warm: bool
@@ -55,39 +61,42 @@ def price_serverless(
     constraints: Constraints,
     knowledge: Knowledge,
 ) -> ServerlessMarket:
-    keep_warm = constraints.keep_serverless_warm
+    workload = ServerlessWorkload(
+        load=capacity.load,
+        traffic=capacity.traffic,
+        sizing=plans.sizing,
+        weights_gb=capacity.figures.weights_gb,
+        days_per_month=capacity.days_per_month,
+        paid_hours_per_month=resolved.hours_per_month,
+        keep_warm=constraints.keep_serverless_warm,
+    )
+    demand: dict[tuple[str, int], tuple[HourDemand, ...]] = {}
+    month: ProductMonth | None = None
+    entry = None
     priced = []
     for listing, excluded in zip(
         serverless_listings(knowledge), constraints.serverless_exclusions, strict=True
     ):
-        plan = plans.plans.get(listing.gpu.gpu)
-        if plan is None:
+        gpu = listing.gpu.gpu
+        plan = plans.plans.get(gpu)
+        if plan is None or gpu in unsuitable:
+            continue  # a GPU the rules call unsuitable for the model is not priced serverless
+        if listing.gpu is not entry:  # the listings of one GPU entry, region by region, come together
+            entry = listing.gpu
+            size = listing.smallest_instance(plan.cards_per_replica)
+            month = product_month(listing.product, plan, size, workload, knowledge, demand) if size else None
+        if month is None:
             continue
-        bill = serverless_bill(
-            listing,
-            plan,
-            capacity.load,
-            capacity.traffic,
-            plans.sizing,
-            capacity.figures.weights_gb,
-            knowledge,
-            capacity.days_per_month,
-            resolved.hours_per_month,
-            keep_warm,
-        )
-        if bill is None:
-            continue
-        blocked = unsuitable.get(listing.gpu.gpu)
-        priced.append(PricedServerless(listing, plan, bill, (*blocked, *excluded) if blocked else excluded))
+        priced.append(PricedServerless(listing, plan, serverless_bill(listing, month), excluded))
     priced.sort(key=priced_order)
     best = next((p for p in priced if not p.excluded_by), None)
-    return ServerlessMarket(priced=tuple(priced), best=best, kept_warm=keep_warm)
+    return ServerlessMarket(priced=tuple(priced), best=best, kept_warm=workload.keep_warm)
 
 
 def serverless_option(priced: PricedServerless, busy_share: float | None = None) -> Option:
     listing, plan, bill, excluded = priced
     attributes = listing.attributes
-    billing = bill.billing
+    billing = serverless_billing(listing, bill)
     return trusted(
         Option,
         provider=listing.product.provider,
@@ -95,10 +104,10 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         gpu=listing.gpu.gpu,
         jurisdiction=listing.jurisdiction,
         regions=(listing.region,),
-        gpus=bill.instances_at_peak * billing.instance_gpus,
-        gpus_rented=bill.instances_at_peak * billing.instance_gpus,
-        replicas=bill.instances_at_peak,
-        utilization=min(1.0, bill.work_hours_per_month / bill.billed_hours_per_month),
+        gpus=bill.priced.instances_at_peak * billing.instance_gpus,
+        gpus_rented=bill.priced.instances_at_peak * billing.instance_gpus,
+        replicas=bill.priced.instances_at_peak,
+        utilization=min(1.0, bill.priced.work_hours / bill.billed_hours_per_month),
         usd_per_gpu_hour=listing.usd_per_gpu_hour,
         price_basis="list",
         usd_per_hour=bill.usd_per_instance_hour,
@@ -145,17 +154,18 @@ def serverless_details(
     weights_gb: float,
 ) -> ServerlessDetails:
     best = market.best
-    billing = best.bill.billing if best else None
+    priced = best.bill.priced if best else None
+    month = priced.month if priced else None
     return ServerlessDetails(
         serverless_name=serverless_name(best) if best else "",
         serverless_gpu=best.listing.gpu.gpu if best else "",
-        serverless_instance_gpus=billing.instance_gpus if billing else 0,
+        serverless_instance_gpus=priced.size if priced else 0,
         serverless_billed_hours=best.bill.billed_hours_per_month if best else 0.0,
-        serverless_busy_hours=billing.busy_hours_per_month if billing else 0.0,
-        serverless_idle_hours=billing.idle_hours_per_month if billing else 0.0,
-        serverless_cold_start_hours=billing.cold_start_hours_per_month if billing else 0.0,
-        serverless_cold_starts=billing.cold_starts_per_month if billing else 0.0,
-        serverless_cold_start_seconds=billing.cold_start_seconds if billing else 0.0,
+        serverless_busy_hours=month.busy if month else 0.0,
+        serverless_idle_hours=month.idle if month else 0.0,
+        serverless_cold_start_hours=month.cold if month else 0.0,
+        serverless_cold_starts=month.starts if month else 0.0,
+        serverless_cold_start_seconds=priced.cold if priced else 0.0,
         best_option_name=option_name(best_dedicated) if best_dedicated else "",
         busy_share=busy_share or 0.0,
         utilization_stated=stated,
@@ -168,9 +178,9 @@ def option_name(option: Option) -> str:
 
 
 def serverless_name(priced: PricedServerless) -> str:
-    billing = priced.bill.billing
-    gpu = priced.listing.gpu.gpu
-    return f"{billing.name} in {priced.listing.region}, {billing.instance_gpus} × {gpu} per instance"
+    listing = priced.listing
+    size = priced.bill.priced.size
+    return f"{listing.product.name} in {listing.region}, {size} × {listing.gpu.gpu} per instance"
 
 
 def weigh_serverless(

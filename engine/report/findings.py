@@ -138,22 +138,46 @@ def findings_for(
     # A message reads its details by name: each kind's are made a mapping once, not once per finding.
     shown = {kind: dict(kind_details) for kind, kind_details in (details or {}).items()}
     ordered = sorted(enumerate(relevant), key=lambda pair: (texts.order[pair[1].rule_id], pair[0]))
+    shared = _shared_findings(texts, fmt.lang, fmt.currency, fmt.usd_per_eur)
     findings = []
     for _, firing in ordered:
-        parts = texts.rules[firing.rule_id]
-        message = render_finding_message(parts, texts, firing.fact, fmt, shown.get(str(firing.fact["kind"])))
-        findings.append(
-            trusted(
-                Finding,
-                rule_id=parts.rule_id,
-                subject=str(firing.fact["gpu"]) if parts.per_gpu else None,
-                topic=parts.topic,
-                severity=parts.severity,
-                title=parts.title,
-                message=message,
-                rationale=parts.rationale,
-                source=parts.source,
-                origin=parts.origin,
-            )
-        )
+        kept = shared.get(id(firing)) if firing.fact["kind"] == SHARED_KIND else None
+        if kept is not None and kept[0] is firing:
+            findings.append(kept[1])
+            continue
+        finding = finding_for(firing, texts, fmt, shown.get(str(firing.fact["kind"])))
+        if firing.fact["kind"] == SHARED_KIND:
+            if len(shared) >= SHARED_FINDINGS_KEPT:
+                shared.clear()
+            shared[id(firing)] = (firing, finding)  # the firing is kept, so its id stays its own
+        findings.append(finding)
     return tuple(findings)
+
+
+def finding_for(firing: Firing, texts: FindingTexts, fmt: Format, details: dict[str, Any] | None) -> Finding:
+    parts = texts.rules[firing.rule_id]
+    return trusted(
+        Finding,
+        rule_id=parts.rule_id,
+        subject=str(firing.fact["gpu"]) if parts.per_gpu else None,
+        topic=parts.topic,
+        severity=parts.severity,
+        title=parts.title,
+        message=render_finding_message(parts, texts, firing.fact, fmt, details),
+        rationale=parts.rationale,
+        source=parts.source,
+        origin=parts.origin,
+    )
+
+
+SHARED_KIND = "gpu_fit"
+"""GPU-fit firings are the same objects for every workload of a sizing (``pipeline/fit.py``): their
+findings are rendered once per language and currency."""
+SHARED_FINDINGS_KEPT = 4096
+
+
+@per_object
+def _shared_findings(
+    texts: FindingTexts, lang: str, currency: str, usd_per_eur: float, /
+) -> dict[int, tuple[Firing, Finding]]:
+    return {}

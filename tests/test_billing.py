@@ -1,0 +1,321 @@
+"""How each way of paying bills, with the figures worked out by hand here: the day's traffic, the busy
+share (M/G/∞), the service time under load, dedicated hours for a batch (billing increments, spot),
+serverless instance-hours (scale to zero, kept warm, batch), and the rules' choice of the self-hosted
+cost the API is compared with."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import run
+
+from gpu_advisor import api
+from gpu_advisor.engine.calc.costs import BatchRun, billed_hours, running_hours_billed
+from gpu_advisor.engine.calc.load import batch_window
+from gpu_advisor.engine.calc.serverless import batch_month, hourly_demand, service_month
+from gpu_advisor.engine.calc.traffic import ServiceTime, busy_hours_per_day, daily_traffic
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
+from gpu_advisor.engine.domain.load import Load
+
+FLAT = (1.0,) * 24
+
+
+def product(idle: float = 60, start: float = 1, increment: int = 1) -> ServerlessProduct:
+    return ServerlessProduct.model_validate(
+        {
+            "id": "test",
+            "provider": "modal",
+            "name": "test product",
+            "billing_increment_seconds": increment,
+            "idle_timeout_seconds": idle,
+            "start_seconds": start,
+            "regions": [{"region": "us", "price_multiplier": 1.0}],
+            "gpus": [{"gpu": "h100-sxm", "usd_per_gpu_hour": 4.0, "instance_gpus": [1]}],
+            "source": "https://example.org/pricing",
+            "as_of": "2026-11-30",
+        }
+    )
+
+
+def flat_load(average_rps: float, hours: float = 24.0, batch: bool = False) -> Load:
+    return Load(
+        hours_per_day=hours,
+        average_requests_per_second=average_rps,
+        peak_factor=1.0,
+        peak_requests_per_second=average_rps,
+        peak_output_tokens_per_second=0.0,
+        peak_input_tokens_per_second=0.0,
+        schedule_hours_per_month=730.0,
+        served_in_paid_hours=batch,
+        served_share_of_paid_hours=1.0,
+        busiest_hour_requests_per_second=average_rps,
+        peak_within_hour=1.0,
+        first_hour=0,
+        profile=(average_rps,) * 24,
+        profile_source="load_pattern",
+    )
+
+
+# --- the day's traffic --------------------------------------------------------------------------------
+
+
+def test_a_profile_is_spread_over_the_schedules_hours() -> None:
+    # Office hours, 9:00 to 17:00, with the steady profile: hours 9 to 16 carry 1.09, 0.97, 1.03, 1.15,
+    # 1.28, 1.33, 1.25, 1.13 (sum 9.23); each hour's rate over the mean of the eight is p x 8 / 9.23.
+    steady = load_knowledge().load_profile("steady").hourly
+    traffic = daily_traffic(steady, 9, 8)
+    assert traffic.served == (0,) * 9 + (1,) * 8 + (0,) * 7
+    assert traffic.relative_rate[14] == pytest.approx(1.33 * 8 / 9.23)
+    assert traffic.relative_rate[8] == 0 and traffic.relative_rate[17] == 0
+    assert sum(traffic.relative_rate) / 8 == pytest.approx(1.0)
+
+
+def test_a_schedule_wraps_past_midnight_and_serves_part_of_an_hour() -> None:
+    traffic = daily_traffic(FLAT, 22, 3.5)
+    assert traffic.served[22:] == (1, 1) and traffic.served[:2] == (1, 0.5)
+    assert traffic.relative_rate[1] == pytest.approx(1.0)  # the rate within the half hour served
+
+
+def test_a_profile_without_traffic_in_the_schedules_hours_is_refused() -> None:
+    night = (1.0,) * 6 + (0.0,) * 18
+    with pytest.raises(ValueError, match="no traffic in the hours the schedule serves"):
+        daily_traffic(night, 9, 8)
+    workload = {
+        "name": "night",
+        "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+        "requests_per_day": 1000,
+        "schedule": "office_hours",
+        "load_profile": list(night),
+    }
+    with pytest.raises(api.InputError, match="load_profile") as error:
+        run(workload)
+    assert error.value.field == "load_profile"
+
+
+def test_a_profile_needs_24_values() -> None:
+    workload = {
+        "name": "short",
+        "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+        "requests_per_day": 1000,
+        "load_profile": [1.0] * 23,
+    }
+    with pytest.raises(api.InputError, match="24 hourly values"):
+        api.workload_from_dict(workload, "short")
+
+
+def test_a_workloads_own_profile_moves_the_peak() -> None:
+    # All traffic in two hours of the day: each carries half of it, at 12 times the day's mean rate.
+    base = {"name": "own", "model": {"name": "llama-3.1-8b", "precision": "bf16"}, "requests_per_day": 86_400}
+    two_hours = [0.0] * 24
+    two_hours[10] = two_hours[11] = 1.0
+    result = run({**base, "load_profile": two_hours})
+    assert result.load.profile_source == "input"
+    assert result.load.busiest_hour_requests_per_second == pytest.approx(12.0)
+    assert result.load.peak_requests_per_second == pytest.approx(12.0 * 1.27)  # the steady pattern's burst
+    assert "load_profile" not in result.workload.defaults_used
+    assert "load_profile" in run(base).workload.defaults_used
+
+
+# --- busy share and service time ----------------------------------------------------------------------
+
+
+def test_busy_hours_follow_m_g_infinity() -> None:
+    # 0.1 requests/s around the clock, 2 s each: each hour is busy 1 - e^(-0.2) = 18.127 % of its time.
+    service = ServiceTime(alone=2.0, at_full_batch=2.0, batch=1, replicas=1)
+    busy = busy_hours_per_day(daily_traffic(FLAT, 0, 24), 0.1, service)
+    assert busy == pytest.approx(24 * (1 - math.exp(-0.2)))
+    assert busy == pytest.approx(4.3505, abs=1e-4)
+
+
+def test_service_time_grows_with_the_requests_in_flight() -> None:
+    # 3 s alone, 7 s with a full batch of 3: 2 s more per request sharing the replica. At 0.4 requests/s
+    # c = 0.4 x S(c) has c = 2: S = 3 + 2 x (2 - 1) = 5 s, and Little's law holds, 0.4 x 5 = 2.
+    service = ServiceTime(alone=3.0, at_full_batch=7.0, batch=3, replicas=1)
+    assert service.seconds(0.4) == pytest.approx(5.0)
+    assert service.in_flight(0.4) == pytest.approx(2.0)
+    assert service.seconds(0.1) == 3.0  # under one request in flight: alone
+    assert service.seconds(10.0) == 7.0  # saturated: the full batch
+    # Two replicas share the rate: 0.8 requests/s is 0.4 on each.
+    assert ServiceTime(3.0, 7.0, 3, replicas=2).seconds(0.8) == pytest.approx(5.0)
+
+
+# --- dedicated GPUs for a batch -----------------------------------------------------------------------
+
+
+def test_a_days_run_is_billed_to_the_offers_increment() -> None:
+    hours = 2.3456  # 2 h 20 min 44.16 s
+    assert running_hours_billed(hours, 1) == pytest.approx(8445 / 3600)  # per second: 8,444.16 s -> 8,445
+    assert running_hours_billed(hours, 60) == pytest.approx(141 / 60)  # per minute: 140.7 -> 141
+    assert running_hours_billed(hours, None) == 3  # no published increment: whole hours
+    assert running_hours_billed(5.0 + 1e-12, None) == 5  # a float's noise is no extra hour
+
+
+def test_batch_hours_on_hourly_spot_and_reserved_offers() -> None:
+    knowledge = load_knowledge()
+    offers = {o.key: o for o in knowledge.offers.offers}
+    run_ = BatchRun(hours_per_day=2.3456, days_per_month=22)
+    lambda_ = offers["lambda/on-demand/h100-sxm"]  # per minute
+    assert billed_hours(lambda_, 176, 730, run_, 0.05) == pytest.approx(141 / 60 * 22)
+    spot = offers["vast/spot/h100-pcie"]  # per second, plus 5 % redone after interruptions
+    assert billed_hours(spot, 176, 730, run_, 0.05) == pytest.approx(8445 / 3600 * 22 * 1.05)
+    gmi = offers["gmi/on-demand/h100-sxm"]  # no published increment
+    assert billed_hours(gmi, 176, 730, run_, 0.05) == 3 * 22
+    reserved = offers["aws/p5-reserved-3y/h100-sxm"]
+    assert billed_hours(reserved, 176, 730, run_, 0.05) == 730  # every calendar hour
+    assert billed_hours(gmi, 176, 730, None, 0.05) == 176  # a service: the paid hours
+
+
+def test_a_batch_window_is_cut_by_the_schedule_and_the_paid_hours() -> None:
+    office = load_knowledge().schedule("office_hours")  # 8 hours on 22 days
+    assert batch_window(office, 176, 10) == 8
+    assert batch_window(office, 88, 10) == 4  # 88 paid hours on 22 days
+    assert batch_window(load_knowledge().schedule("always"), 730, 6) == 6
+
+
+def test_a_nightly_batch_is_priced_for_the_hours_it_runs() -> None:
+    # 300,000 requests a night for a 70B FP8 model, within the default 8-hour window from 0:00.
+    result = run(
+        {
+            "name": "nightly",
+            "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+            "requests_per_day": 300_000,
+            "load_pattern": "batch",
+        }
+    )
+    best = result.best_option
+    plan = next(g for g in result.sizing.gpus if g.gpu == best.gpu)
+    hours = 300_000 / (best.replicas * plan.requests_per_second_per_replica * 3600)
+    assert best.hours_per_day_running == pytest.approx(hours)
+    assert hours < 8
+    assert best.billed_hours_per_month == pytest.approx(math.ceil(hours * 3600) / 3600 * 30.42)  # per second
+    assert best.usd_per_month == pytest.approx(best.usd_per_hour * best.billed_hours_per_month)
+    assert result.decision.usd_per_month == best.usd_per_month < 1000  # not 730 hours a month
+    assert result.load.busy_share == pytest.approx(hours * 30.42 / 730)
+
+
+# --- serverless ---------------------------------------------------------------------------------------
+
+
+def test_scale_to_zero_bills_busy_time_idle_tails_and_cold_starts() -> None:
+    # 0.01 requests/s around the clock, 2 s each, a 60 s idle timeout, a 9 s cold start, per-second
+    # billing (half a second of rounding per start). In every hour the instance is down with probability
+    # e^(-0.01 x 62) = 0.53794; up 1 - 0.53794 + 0.01 x 0.53794 x 9.5 = 0.51316 of the hour; busy
+    # 1 - e^(-0.02) = 0.01980; starting 0.01 x 0.53794 x 9 = 0.04841; 19.37 starts an hour.
+    service = ServiceTime(alone=2.0, at_full_batch=2.0, batch=1, replicas=1)
+    demand = hourly_demand(daily_traffic(FLAT, 0, 24), flat_load(0.01), service, 100.0)
+    month = service_month(demand, product(), 9.0, 30.0, None)
+    down = math.exp(-0.62)
+    up = 1 - down + 0.01 * down * 9.5
+    assert month.busy == pytest.approx((1 - math.exp(-0.02)) * 24 * 30)
+    assert month.cold == pytest.approx(0.01 * down * 9 * 24 * 30)
+    assert month.busy + month.idle + month.cold == pytest.approx(up * 24 * 30)
+    assert month.busy + month.idle + month.cold == pytest.approx(369.47, abs=0.01)
+    assert month.starts == pytest.approx(0.01 * down * 3600 * 24 * 30)
+    assert month.kept == 0
+
+
+def test_a_warm_instance_is_billed_every_paid_hour() -> None:
+    # Two instances kept for 176 paid hours; the load needs 0.5 instance at most: no extra instance.
+    service = ServiceTime(alone=2.0, at_full_batch=2.0, batch=1, replicas=1)
+    office = daily_traffic(FLAT, 9, 8)
+    demand = hourly_demand(office, flat_load(0.5, hours=8), service, 1.0)
+    month = service_month(demand, product(), 9.0, 22.0, (2, 176.0))
+    assert month.kept == 352
+    assert month.busy + month.idle + month.cold == pytest.approx(352)
+    assert month.busy == pytest.approx((1 - math.exp(-1.0)) * 8 * 22)
+    assert month.cold == 0 and month.starts == 0
+    # At 3 requests/s an instance carries 1 request/s: three are needed, one beyond the two kept.
+    busy = service_month(
+        hourly_demand(office, flat_load(3.0, hours=8), service, 1.0), product(), 9.0, 22.0, (2, 176.0)
+    )
+    assert busy.busy + busy.idle == pytest.approx(352 + 1.0 * 8 * 22)
+
+
+def test_a_serverless_batch_bills_its_work_and_one_start_a_day_per_instance() -> None:
+    # 36,000 requests in an 8-hour window, 5 requests/s per instance: 2 hours of work a day; two
+    # instances each start once (9 s) and wait out 60 s and half a second of rounding.
+    load = flat_load(36_000 / (8 * 3600), hours=8, batch=True)
+    month = batch_month(load, 5.0, 2, product(), 9.0, 30.0)
+    assert month.busy == pytest.approx(2 * 30)
+    assert month.cold == pytest.approx(2 * 9 / 3600 * 30)
+    assert month.idle == pytest.approx(2 * 60.5 / 3600 * 30)
+    assert month.starts == 60
+
+
+def test_a_sporadic_workload_on_the_catalogs_products() -> None:
+    # 40 requests a day for 70B FP8 own weights, not latency-sensitive: the cheapest product scales to
+    # zero between requests, and nearly every request starts an instance.
+    result = run(
+        {
+            "name": "sporadic",
+            "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+            "requests_per_day": 40,
+            "load_pattern": "variable",
+            "latency_sensitive": False,
+        }
+    )
+    chosen = result.serverless_option
+    assert chosen is not None and chosen.chosen
+    billing = chosen.serverless
+    knowledge = load_knowledge()
+    product_entry = knowledge.serverless_product(billing.product)
+    cold = product_entry.start_seconds + 70 / knowledge.serverless.weights_load_gb_per_second
+    assert billing.cold_start_seconds == pytest.approx(cold)
+    assert not billing.kept_warm
+    assert 0.9 * 40 * 30.42 < billing.cold_starts_per_month <= 40 * 30.42
+    assert chosen.usd_per_month == pytest.approx(chosen.billed_hours_per_month * chosen.usd_per_gpu_hour)
+    assert chosen.usd_per_month < result.best_option.usd_per_month / 10
+    assert result.decision.cost_is_estimate is False
+
+
+# --- the rules choose the self-hosted cost ------------------------------------------------------------
+
+RULE_OUT_SERVERLESS = {
+    "schema_version": 1,
+    "family": "ORG",
+    "rules": [
+        {
+            "id": "ORG101",
+            "name": "no-serverless",
+            "topic": "deployment",
+            "severity": "warning",
+            "fact": "workload",
+            "when": [],
+            "then": {"rule_out": {"deployments": ["serverless"], "precedence": 100}},
+            "title": "Company policy: no serverless endpoints",
+            "message": "Serverless endpoints are not approved.",
+            "rationale": "Procurement has no contract with a serverless provider.",
+            "source": {"document": "cloud-gpu-costs-2026", "section": "Fazit"},
+        }
+    ],
+}
+
+
+def test_a_policy_that_rules_out_serverless_changes_the_cost_the_api_is_compared_with(tmp_path: Path) -> None:
+    workload = {
+        "name": "long prompts",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+        "requests_per_day": 100_000,
+        "avg_input_tokens": 3000,
+        "avg_output_tokens": 1500,
+        "load_pattern": "variable",
+    }
+    free = api.recommend(workload, dt.date(2026, 11, 30))
+    assert free.decision.deployment == "serverless" and "DEP018" in free.fired_rules
+    serverless_cost = free.serverless_option.usd_per_month
+    dep004 = next(f for f in free.findings if f.rule_id == "DEP004")
+    assert f"${serverless_cost:,.2f}/month (serverless:" in dep004.message
+
+    (tmp_path / "no-serverless.yaml").write_text(yaml.safe_dump(RULE_OUT_SERVERLESS), encoding="utf-8")
+    bound = api.recommend(workload, dt.date(2026, 11, 30), policy_dir=tmp_path)
+    assert bound.decision.deployment != "serverless"
+    assert bound.resolution.ruled_out["serverless"] == ("ORG101",)
+    dedicated = bound.best_option.usd_per_month
+    compared = [f for f in bound.findings if f.rule_id in ("DEP002", "DEP003", "DEP004", "DEP011")]
+    assert compared and all("serverless" not in f.message for f in compared)
+    assert all(f"${dedicated:,.2f}/month" in f.message for f in compared)
