@@ -91,6 +91,25 @@ def test_csv_cell_of_the_wrong_type_names_the_column(tmp_path: Path) -> None:
     assert "w.csv:2: requests_per_day: 'lots' is not a whole number" in result.stderr
 
 
+def test_csv_load_profile_cell_holds_24_numbers(tmp_path: Path) -> None:
+    day = " ".join(["0"] * 9 + ["1"] * 8 + ["0"] * 7)
+    text = (
+        "name,model.name,model.precision,requests_per_day,schedule,load_profile\n"
+        f"office,llama-3.1-8b,bf16,20000,office_hours,{day}\n"
+        "short,llama-3.1-8b,bf16,20000,office_hours,1;2\n"
+        "words,llama-3.1-8b,bf16,20000,office_hours,flat\n"
+    )
+    result = invoke(write(tmp_path, "w.csv", text), "--jobs", "1")
+    (row,) = jsonl(result.stdout)
+    assert row["workload"]["load_profile"] == [0.0] * 9 + [1.0] * 8 + [0.0] * 7
+    assert row["load"]["profile_source"] == "input"
+    assert (
+        "w.csv:3: invalid workload\n  load_profile: a load profile has 24 hourly values, got 2"
+        in result.stderr
+    )
+    assert "w.csv:4: load_profile: 'flat' is not a finite number" in result.stderr
+
+
 def test_csv_unknown_column_stops_with_a_suggestion(tmp_path: Path) -> None:
     result = invoke(write(tmp_path, "w.csv", "name,model.precison\nx,fp8\n"))
     assert result.exit_code == 2

@@ -81,10 +81,24 @@ valid_workloads = st.fixed_dictionaries(
         "business_critical": st.booleans(),
         "framework": st.sampled_from(["pytorch", "jax", "tensorflow"]),
         "needs_gpu": st.booleans(),
+        "load_profile": st.lists(st.floats(min_value=0, max_value=1000), min_size=24, max_size=24),
+        "batch_window_hours": st.floats(min_value=0.01, max_value=24),
+        "min_replicas": st.integers(min_value=1, max_value=50),
     },
 )
 """Workloads the model accepts (the engine may still reject some: a catalog contradiction, say)."""
-FIELDS = ["name", "model", "requests_per_day", "utilization", "hours_per_month", "company_country", "extra"]
+FIELDS = [
+    "name",
+    "model",
+    "requests_per_day",
+    "utilization",
+    "hours_per_month",
+    "company_country",
+    "load_profile",
+    "batch_window_hours",
+    "min_replicas",
+    "extra",
+]
 
 
 def spoil(workload: dict[str, Any], key: str, value: Any) -> dict[str, Any]:

@@ -198,7 +198,10 @@ class ResolvedWorkload(BaseModel):
         AfterValidator(checked_profile),
         Field(
             description="Relative request rate in each hour of the day, 0 to 23 (24 numbers); default the "
-            "load pattern's published profile."
+            "load pattern's published profile.",
+            # The length and signs are checked by checked_profile, whose message names them; the schema
+            # says the same to other tools.
+            json_schema_extra={"minItems": 24, "maxItems": 24, "items": {"type": "number", "minimum": 0}},
         ),
         Given.DERIVED,
     ]
@@ -258,10 +261,14 @@ def _input_model() -> type[WorkloadInput]:
     for name in fields_given(*Given):
         info = ResolvedWorkload.model_fields[name]
         annotation = declared_type(info)
+        extra = info.json_schema_extra
         if given(name) is Given.REQUIRED:
-            fields[name] = (annotation, Field(description=info.description))
+            fields[name] = (annotation, Field(description=info.description, json_schema_extra=extra))
         else:
-            fields[name] = (typing.Optional[annotation], Field(default=None, description=info.description))  # noqa: UP045
+            fields[name] = (
+                typing.Optional[annotation],  # noqa: UP045
+                Field(default=None, description=info.description, json_schema_extra=extra),
+            )
     return create_model("Workload", __base__=WorkloadInput, __module__=__name__, **fields)
 
 
