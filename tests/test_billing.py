@@ -16,6 +16,7 @@ from helpers import run
 from gpu_advisor import api
 from gpu_advisor.engine.calc.costs import BatchRun, billed_hours, running_hours_billed
 from gpu_advisor.engine.calc.load import batch_window
+from gpu_advisor.engine.calc.replicas import Sizing
 from gpu_advisor.engine.calc.serverless import batch_month, hourly_demand, service_month
 from gpu_advisor.engine.calc.traffic import ServiceTime, busy_hours_per_day, daily_traffic
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -23,6 +24,8 @@ from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
 from gpu_advisor.engine.domain.load import Load
 
 FLAT = (1.0,) * 24
+SIZING = Sizing(capacity_share=0.5, batch_capacity_share=1.0, spare_replicas=0, min_replicas=1)
+SIZING_FULL = Sizing(capacity_share=1.0, batch_capacity_share=1.0, spare_replicas=0, min_replicas=1)
 
 
 def product(idle: float = 60, start: float = 1, increment: int = 1) -> ServerlessProduct:
@@ -153,6 +156,7 @@ def test_a_days_run_is_billed_to_the_offers_increment() -> None:
     assert running_hours_billed(hours, 60) == pytest.approx(141 / 60)  # per minute: 140.7 -> 141
     assert running_hours_billed(hours, None) == 3  # no published increment: whole hours
     assert running_hours_billed(5.0 + 1e-12, None) == 5  # a float's noise is no extra hour
+    assert running_hours_billed(1e-12, 1) == 1 / 3600  # a run of a moment is one increment
 
 
 def test_batch_hours_on_hourly_spot_and_reserved_offers() -> None:
@@ -203,37 +207,56 @@ def test_a_nightly_batch_is_priced_for_the_hours_it_runs() -> None:
 
 def test_scale_to_zero_bills_busy_time_idle_tails_and_cold_starts() -> None:
     # 0.01 requests/s around the clock, 2 s each, a 60 s idle timeout, a 9 s cold start, per-second
-    # billing (half a second of rounding per start). In every hour the instance is down with probability
-    # e^(-0.01 x 62) = 0.53794; up 1 - 0.53794 + 0.01 x 0.53794 x 9.5 = 0.51316 of the hour; busy
-    # 1 - e^(-0.02) = 0.01980; starting 0.01 x 0.53794 x 9 = 0.04841; 19.37 starts an hour.
+    # billing (half a second of rounding per start). An up period lasts U = 9 + (e^0.62 - 1) / 0.01 =
+    # 94.89 s, a down period 100 s on average: the instance is up 94.89 / 194.89 = 48.69 % of the time and
+    # starts 0.01 / 1.9489 = 0.005131 times a second, 18.47 times an hour.
     service = ServiceTime(alone=2.0, at_full_batch=2.0, batch=1, replicas=1)
-    demand = hourly_demand(daily_traffic(FLAT, 0, 24), flat_load(0.01), service, 100.0)
-    month = service_month(demand, product(), 9.0, 30.0, None)
-    down = math.exp(-0.62)
-    up = 1 - down + 0.01 * down * 9.5
+    demand = hourly_demand(daily_traffic(FLAT, 0, 24), flat_load(0.01), service, 100.0, SIZING)
+    month = service_month(demand, product(), 9.0, 30.0, 0, None)
+    up_period = 9 + math.expm1(0.62) / 0.01
+    assert up_period == pytest.approx(94.89, abs=0.01)
+    starts = 0.01 / (1 + 0.01 * up_period)
+    billed = 0.01 * up_period / (1 + 0.01 * up_period) + starts * 0.5
     assert month.busy == pytest.approx((1 - math.exp(-0.02)) * 24 * 30)
-    assert month.cold == pytest.approx(0.01 * down * 9 * 24 * 30)
-    assert month.busy + month.idle + month.cold == pytest.approx(up * 24 * 30)
-    assert month.busy + month.idle + month.cold == pytest.approx(369.47, abs=0.01)
-    assert month.starts == pytest.approx(0.01 * down * 3600 * 24 * 30)
+    assert month.cold == pytest.approx(starts * 9 * 24 * 30)
+    assert month.busy + month.idle + month.cold == pytest.approx(billed * 24 * 30)
+    assert month.busy + month.idle + month.cold == pytest.approx(352.4, abs=0.1)
+    assert month.starts == pytest.approx(starts * 3600 * 24 * 30)
+    assert month.starts / (24 * 30) == pytest.approx(18.47, abs=0.01)
     assert month.kept == 0
 
 
-def test_a_warm_instance_is_billed_every_paid_hour() -> None:
-    # Two instances kept for 176 paid hours; the load needs 0.5 instance at most: no extra instance.
+def test_a_busier_hour_runs_the_instances_its_busiest_minutes_need() -> None:
+    # 3 requests/s on instances carrying 1 request/s at the headroom target, with a burst of 1.27:
+    # 3.81 instances are needed, so 4 run all hour, and a rule's spare makes 5.
+    service = ServiceTime(alone=2.0, at_full_batch=2.0, batch=1, replicas=1)
+    load = flat_load(3.0).model_copy(update={"peak_within_hour": 1.27})
+    demand = hourly_demand(daily_traffic(FLAT, 0, 24), load, service, 2.0, SIZING)
+    assert demand[0].needed == pytest.approx(3.81)
+    assert service_month(demand, product(), 9.0, 30.0, 0, None).idle + service_month(
+        demand, product(), 9.0, 30.0, 0, None
+    ).busy == pytest.approx(4 * 24 * 30)
+    spared = service_month(demand, product(), 9.0, 30.0, 1, None)
+    assert spared.busy + spared.idle == pytest.approx(5 * 24 * 30)
+    assert spared.busy == pytest.approx(3.0 / 2.0 * 24 * 30)  # the work: 1.5 instances' throughput
+    assert spared.starts == 0
+
+
+def test_warm_instances_are_billed_every_hour_of_the_month() -> None:
+    # Two instances kept for the month's 730 hours; office-hours traffic at 0.5 requests/s needs half an
+    # instance: nothing beyond the two.
     service = ServiceTime(alone=2.0, at_full_batch=2.0, batch=1, replicas=1)
     office = daily_traffic(FLAT, 9, 8)
-    demand = hourly_demand(office, flat_load(0.5, hours=8), service, 1.0)
-    month = service_month(demand, product(), 9.0, 22.0, (2, 176.0))
-    assert month.kept == 352
-    assert month.busy + month.idle + month.cold == pytest.approx(352)
+    demand = hourly_demand(office, flat_load(0.5, hours=8), service, 1.0, SIZING_FULL)
+    month = service_month(demand, product(), 9.0, 22.0, 0, (2, 730.0))
+    assert month.kept == 1460
+    assert month.busy + month.idle + month.cold == pytest.approx(1460)
     assert month.busy == pytest.approx((1 - math.exp(-1.0)) * 8 * 22)
     assert month.cold == 0 and month.starts == 0
-    # At 3 requests/s an instance carries 1 request/s: three are needed, one beyond the two kept.
-    busy = service_month(
-        hourly_demand(office, flat_load(3.0, hours=8), service, 1.0), product(), 9.0, 22.0, (2, 176.0)
-    )
-    assert busy.busy + busy.idle == pytest.approx(352 + 1.0 * 8 * 22)
+    # At 3 requests/s an instance carries 1 request/s: three run in the office hours, one beyond the two.
+    busy = hourly_demand(office, flat_load(3.0, hours=8), service, 1.0, SIZING_FULL)
+    month = service_month(busy, product(), 9.0, 22.0, 0, (2, 730.0))
+    assert month.busy + month.idle == pytest.approx(1460 + 1 * 8 * 22)
 
 
 def test_a_serverless_batch_bills_its_work_and_one_start_a_day_per_instance() -> None:
@@ -304,6 +327,7 @@ def test_a_policy_that_rules_out_serverless_changes_the_cost_the_api_is_compared
         "avg_input_tokens": 3000,
         "avg_output_tokens": 1500,
         "load_pattern": "variable",
+        "latency_sensitive": False,
     }
     free = api.recommend(workload, dt.date(2026, 11, 30))
     assert free.decision.deployment == "serverless" and "DEP018" in free.fired_rules
@@ -315,7 +339,11 @@ def test_a_policy_that_rules_out_serverless_changes_the_cost_the_api_is_compared
     bound = api.recommend(workload, dt.date(2026, 11, 30), policy_dir=tmp_path)
     assert bound.decision.deployment != "serverless"
     assert bound.resolution.ruled_out["serverless"] == ("ORG101",)
-    dedicated = bound.best_option.usd_per_month
+    # Without serverless the cheapest standing route is the owned 8-GPU node TCO001 proposes, cheaper
+    # than the best rental.
+    owned = bound.own_hardware.usd_per_month
+    assert owned < bound.best_option.usd_per_month and "TCO001" in bound.fired_rules
     compared = [f for f in bound.findings if f.rule_id in ("DEP002", "DEP003", "DEP004", "DEP011")]
     assert compared and all("serverless" not in f.message for f in compared)
-    assert all(f"${dedicated:,.2f}/month" in f.message for f in compared)
+    assert all(f"${owned:,.2f}/month (own hardware:" in f.message for f in compared)
+    assert bound.decision.deployment == "own_hardware"

@@ -256,7 +256,8 @@ def test_two_card_service_does_not_justify_a_node() -> None:
     # the document counts it: min_replicas 1 replaces the spare.)
     result = run(merged(SCENARIO_BASE, {"utilization": 1.0, "min_replicas": 1}))
     assert result.own_hardware.gpus_needed == 2
-    assert result.own_hardware.node_utilization == pytest.approx(0.25)
+    # Two of eight cards, each needed nearly all the time (a request in flight in 99 % of the hours).
+    assert result.own_hardware.node_utilization == pytest.approx(0.25, abs=0.005)
     assert {"TCO002", "TCO004"} <= set(result.fired_rules)
     assert result.decision.deployment != "own_hardware"
 

@@ -64,8 +64,8 @@ def test_memo_leads_with_the_decision_and_its_reason() -> None:
     decision = "**Dedicated cloud GPUs**, 3 × h200 at runpod (community, on-demand), **$7,862 per month**"
     assert f"Recommendation: {decision} for 730 billed hours." in summary
     assert (
-        "The cheapest serverless option (RunPod Serverless (flex workers), h200, $6,517 per month) is ruled "
-        "out for this workload (DEP024)." in summary
+        "The cheapest serverless option (Modal serverless functions, b200, $9,124 per month) is ruled out "
+        "for this workload (DEP024)." in summary
     )
     assert (
         "| ✔ | runpod | community | h200 | 3 | on-demand | unknown | $3.59 | $7,862 | 2026-10-10 | — |"

@@ -44,7 +44,7 @@ def test_compiled_form_reads_thresholds_from_data() -> None:
     }
     thresholds = load_knowledge().threshold_values()
     assert compile_rule(load_rulebook().rule("DEP003"), thresholds)["all"][0]["m"]["$and"] == [
-        {"kind": "economics"},
+        {"kind": "api"},
         {"$gte": {"requests_per_day": thresholds["api_max_requests_per_day"]}},
         {"$lte": {"requests_per_day": thresholds["self_hosting_min_requests_per_day"]}},
         {"$lte": {"api_usd_per_month": {"$m": "self_hosted_usd_per_month"}}},

@@ -28,6 +28,15 @@ latency_sensitive: false
 """
 
 
+OWN_WEIGHTS = """\
+name: own-70b
+model: {name: llama-3.1-70b, precision: fp8, custom_weights: true}
+requests_per_day: 1000
+load_pattern: variable
+latency_sensitive: false
+"""
+
+
 def invoke(*args: str) -> Result:
     return CliRunner().invoke(main, ["sweep", *args, "--as-of", "2026-11-30"])
 
@@ -38,37 +47,46 @@ def sweep_json(*args: str) -> dict[str, Any]:
     return json.loads(result.stdout)
 
 
-def test_utilization_sweep_crosses_the_serverless_line() -> None:
-    # A steady service is not run serverless once its stated utilization reaches the top of the documents'
-    # band (50 %, DEP024); below it the priced serverless option is cheaper and wins (DEP018).
-    data = sweep_json(PUBLIC_CHAT, "--vary", "utilization=0.4:0.6:0.1")
+def test_requests_sweep_crosses_the_serverless_line(tmp_path: Path) -> None:
+    # Own 70B weights, variable load, not latency-sensitive: a scale-to-zero H200 costs less than a rented
+    # one up to a few thousand requests a day, then the rental wins (DEP005's dedicated proposal).
+    workload = tmp_path / "own.yaml"
+    workload.write_text(OWN_WEIGHTS, encoding="utf-8")
+    data = sweep_json(str(workload), "--vary", "requests_per_day=1000:9000:2000")
     labels = {d["label"]: d for d in data["decisions"]}
     points = [(p["values"][0], labels[p["decision"]]["deployment"]) for p in data["points"]]
-    assert points == [(0.4, "serverless"), (0.5, "dedicated_cloud"), (0.6, "dedicated_cloud")]
+    assert points == [(1000, "serverless"), (3000, "serverless"), (5000, "serverless")] + [
+        (7000, "dedicated_cloud"),
+        (9000, "dedicated_cloud"),
+    ]
     (flip,) = data["flips"]
-    assert (flip["variable"], flip["below"], flip["above"]) == ("utilization", 0.4, 0.5)
-    assert labels[flip["from_decision"]]["deployment"] == "serverless"
-    assert labels[flip["to_decision"]]["deployment"] == "dedicated_cloud"
+    assert (flip["variable"], flip["below"], flip["above"]) == ("requests_per_day", 5000, 7000)
     assert "deployment" in flip["changed"]
-    assert [p["deciding_rule_id"] for p in data["points"]] == ["DEP018", "DEP002", "DEP002"]
+    assert [p["deciding_rule_id"] for p in data["points"]] == ["DEP018"] * 3 + ["DEP005"] * 2
+    costs = [p["usd_per_month"] for p in data["points"]]
+    assert costs[:3] == sorted(costs[:3]) and costs[2] < costs[3]  # serverless grows with the load
     assert not any(p["cost_is_estimate"] for p in data["points"])
 
 
-def test_utilization_sweep_text_shows_break_even_table_and_chart() -> None:
-    result = invoke(PUBLIC_CHAT, "--vary", "utilization=0.3:0.6:0.1")
+def test_requests_sweep_text_shows_break_even_table_and_chart(tmp_path: Path) -> None:
+    workload = tmp_path / "own.yaml"
+    workload.write_text(OWN_WEIGHTS, encoding="utf-8")
+    result = invoke(str(workload), "--vary", "requests_per_day=1000:9000:2000")
     assert result.exit_code == 0, result.output
     text = result.stdout
-    assert "utilization between 0.4 and 0.5: B -> A (deployment, pricing, offer)" in text
-    assert "  B  serverless: runpod serverless, h200\n" in text
-    assert "\n0.5            A            3       $7,862  DEP002\n" in text  # table: value, decision, GPUs
-    assert "\n0.4            B            2       $6,517  DEP018\n" in text
-    assert "Monthly cost by utilization" in text
-    assert (
-        "\n           0.5 A |AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA $7,862\n" in text
-    )  # bar in the letter
-    # 6,517 / 7,862 of the 40-character bar is 33 characters.
-    assert "\n           0.4 B |" + "B" * 33 + " " * 7 + " $6,517\n" in text
+    assert "requests_per_day between 5,000 and 7,000: A -> B (deployment, pricing, offer)" in text
+    assert "  A  serverless: runpod serverless, h200  (at the file's own values)\n" in text
+    assert "\n7,000            B            1       $2,621  DEP005\n" in text  # 3.59 x 730
+    assert "Monthly cost by requests_per_day" in text
+    assert "\n           7,000 B |" + "B" * 40 + " $2,621\n" in text  # the longest bar
     assert "~" not in text
+
+
+def test_a_stated_utilization_does_not_move_the_decision() -> None:
+    # The serverless band and buy versus rent read the busy share; a stated figure only draws KNB003.
+    data = sweep_json(PUBLIC_CHAT, "--vary", "utilization=0.1:0.9:0.4")
+    assert len({p["decision"] for p in data["points"]}) == 1
+    assert data["flips"] == []
 
 
 def test_server_price_sweep_finds_buy_versus_rent(tmp_path: Path) -> None:
@@ -77,10 +95,10 @@ def test_server_price_sweep_finds_buy_versus_rent(tmp_path: Path) -> None:
     data = sweep_json(str(workload), "--vary", "server_price_usd=150000:350000:50000")
     labels = {d["label"]: d for d in data["decisions"]}
     deployments = [labels[p["decision"]]["deployment"] for p in data["points"]]
-    assert deployments == ["own_hardware"] * 3 + ["dedicated_cloud"] * 2
+    assert deployments == ["own_hardware"] * 2 + ["dedicated_cloud"] * 3
     (flip,) = data["flips"]
-    assert (flip["below"], flip["above"]) == (250_000, 300_000)
-    costs = [p["usd_per_month"] for p in data["points"][:3]]
+    assert (flip["below"], flip["above"]) == (200_000, 250_000)
+    costs = [p["usd_per_month"] for p in data["points"][:2]]
     assert costs == sorted(costs) and costs[0] < costs[-1]  # a dearer server costs more a month
     variable = data["variables"][0]
     assert (variable["kind"], variable["baseline"]) == ("knowledge", 285_000)
@@ -93,15 +111,15 @@ def test_two_variables_give_a_decision_map(tmp_path: Path) -> None:
     workload = tmp_path / "reasoning.yaml"
     workload.write_text(REASONING, encoding="utf-8")
     result = invoke(
-        str(workload), "--vary", "server_price_usd=200000:300000:50000", "--vary", "usd_per_kwh=0.1:0.5:0.2"
+        str(workload), "--vary", "server_price_usd=150000:250000:50000", "--vary", "usd_per_kwh=0.1:0.5:0.2"
     )
     assert result.exit_code == 0, result.output
     assert "Decision map: rows server_price_usd, columns usd_per_kwh from 0.1 (left) to 0.5" in result.stdout
     rows = result.stdout.splitlines()[-3:]
     assert [row.split(" | ") for row in rows] == [
-        ["         200,000", "B B A"],
-        ["         250,000", "B A A"],
-        ["         300,000", "A A A"],
+        ["         150,000", "B B A"],
+        ["         200,000", "B A A"],
+        ["         250,000", "A A A"],
     ]
 
 

@@ -27,9 +27,9 @@ class Rental(NamedTuple):
 
 def running_hours_billed(hours_per_day: float, increment_seconds: int | None) -> float:
     """A day's run as billed: rounded up to the offer's billing increment (whole hours where the offer
-    publishes none)."""
+    publishes none), at least one increment."""
     increment = (increment_seconds or SECONDS_PER_HOUR) / SECONDS_PER_HOUR
-    return math.ceil(hours_per_day / increment - ROUNDING_SLACK) * increment
+    return max(1, math.ceil(hours_per_day / increment - ROUNDING_SLACK)) * increment
 
 
 ROUNDING_SLACK = 1e-9

@@ -52,26 +52,21 @@ def own_hardware_position(
     unsuitable: dict[str, list[str]],
     resolved: ResolvedWorkload,
     rent_against: Option | None,
-    busy_share: float | None,
+    busy_share: float,
 ) -> OwnHardware:
     """The selected own server carrying this workload: nodes, node utilization, monthly cost, break-even.
 
     Node utilization counts the whole node: busy card-hours of the cards the workload needs, divided by
     all cards' calendar hours, so idle cards of a node bought for a smaller replica count against it. A
-    card is busy in the hours a request is in flight (``busy_share`` on the server's GPU), or the share
-    the workload states.
+    card is busy in the hours a request is in flight (``busy_share`` on the server's GPU).
     """
     cost = server_cost(server, None, 0.0)
     plan = plans.get(server.gpu)
     applicable = plan is not None and server.gpu not in unsuitable
     gpus_needed = plan.gpus if plan is not None else 0
     nodes = max(1, math.ceil(gpus_needed / server.gpus_per_server))
-    if resolved.utilization_source == "input" and resolved.utilization is not None:
-        card_utilization = resolved.utilization
-    else:
-        card_utilization = busy_share or 0.0
     node_utilization = node_busy_share(
-        gpus_needed, card_utilization, resolved.hours_per_month, nodes * server.gpus_per_server, server
+        gpus_needed, busy_share, resolved.hours_per_month, nodes * server.gpus_per_server, server
     )
     return OwnHardware(
         applicable=applicable,

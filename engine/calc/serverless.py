@@ -133,27 +133,47 @@ class HourDemand(NamedTuple):
     rate: float
     seconds: float
     """One request's service time at that rate."""
-    in_flight: float
-    """Instance-hours per hour with a request in flight: P(N >= 1), or the instances the rate needs."""
+    busy: float
+    """Instance-hours per hour with a request in flight: P(N >= 1), or the work in instance-hours."""
     needed: float
-    """Instances the rate needs at the headroom target."""
+    """Instances the hour's busiest minutes need at the headroom target (fractional)."""
 
 
 def hourly_demand(
-    traffic: DailyTraffic, load: Load, service: ServiceTime, instance_rps: float
+    traffic: DailyTraffic, load: Load, service: ServiceTime, instance_rps: float, sizing: Sizing
 ) -> tuple[HourDemand, ...]:
-    """The served hours of a day on instances of ``instance_rps`` each (at the headroom target); the
-    same for every product on that GPU and instance size."""
+    """The served hours of a day on instances of ``instance_rps`` each; the same for every product on
+    that GPU and instance size. An hour's instances are sized as dedicated replicas are: for its busiest
+    minutes (the load profile's burst) at the headroom target."""
     hours = []
     seconds = service.seconds
-    average = load.average_requests_per_second
+    average, burst = load.average_requests_per_second, load.peak_within_hour
+    capacity = instance_rps * sizing.capacity_share
     for served, relative in traffic.active:
         rate = average * relative
-        needed = rate / instance_rps
+        needed = rate * burst / capacity
+        work = rate / instance_rps
         hour_seconds = seconds(rate / needed if needed > 1 else rate)
         busy = -math.expm1(-rate * hour_seconds)
-        hours.append(HourDemand(served, rate, hour_seconds, busy if busy > needed else needed, needed))
+        hours.append(HourDemand(served, rate, hour_seconds, busy if busy > work else work, needed))
     return tuple(hours)
+
+
+GAP_EXPONENT_MAX = 50.0
+"""Beyond e^50 the instance is, to every printed digit, never down between requests."""
+
+
+def single_instance_hour(rate: float, seconds: float, timeout: float, cold: float) -> tuple[float, float]:
+    """The up share of an hour and the starts per second of one instance that scales to zero. An up
+    period is a cold start C and then lasts until no request arrives for S + T seconds; for Poisson
+    arrivals its mean is U = C + (e^(λ(S+T)) - 1) / λ, and a down period lasts 1/λ on average (a renewal
+    process): up share λU / (1 + λU), starts λ / (1 + λU) a second."""
+    exponent = rate * (seconds + timeout)
+    if exponent > GAP_EXPONENT_MAX:
+        return 1.0, 0.0
+    up_period = cold + math.expm1(exponent) / rate
+    cycle = 1 + rate * up_period
+    return rate * up_period / cycle, rate / cycle
 
 
 def service_month(
@@ -161,34 +181,38 @@ def service_month(
     product: ServerlessProduct,
     cold: float,
     days: float,
+    spare: int,
     warm: tuple[int, float] | None,
 ) -> Month:
-    """A service's month on one product. ``warm``: the instances kept running and the hours a month
-    they are kept (None: it scales to zero)."""
-    if warm is not None:
-        kept_count, kept_hours = warm
-        in_use = extra = 0.0
-        for served, _rate, _seconds, in_flight, needed in demand:
-            in_use += served * (in_flight if in_flight < kept_count else kept_count)
-            if needed > kept_count:
-                extra += served * (needed - kept_count)
-        kept = kept_count * kept_hours
-        kept_busy = min(in_use * days, kept)
-        return Month(busy=kept_busy + extra * days, idle=kept - kept_busy, cold=0.0, starts=0.0, kept=kept)
-    timeout, rounding = product.idle_timeout_seconds, product.billing_increment_seconds / 2
-    busy = idle = cold_hours = starts = 0.0
-    for served, rate, seconds, in_flight, needed in demand:
-        down = math.exp(-rate * (seconds + timeout))
-        starting = rate * down * cold  # the share of the hour spent starting
-        up = min(1.0, 1 - down + rate * down * (cold + rounding))
-        billed = max(up, needed)
-        hour_busy = min(in_flight, billed)
-        hour_cold = min(starting, billed - hour_busy)
-        busy += served * hour_busy
+    """A service's month on one product. An hour that one instance carries at the headroom target scales
+    to zero between requests; a busier one runs the instances it needs all hour, plus ``spare``.
+    ``warm``: the instances kept running and the hours a month they are kept (None: scale to zero)."""
+    rounding = product.billing_increment_seconds / 2
+    busy = idle = cold_hours = starts = extra = 0.0
+    for served, rate, seconds, hour_busy, needed in demand:
+        instances = math.ceil(needed) + spare if needed > 1 else 0
+        if warm is not None:
+            billed = float(max(warm[0], instances))
+            extra += served * (billed - warm[0])
+            hour_cold = hour_starts = 0.0
+        elif instances:
+            billed, hour_cold, hour_starts = float(instances), 0.0, 0.0
+        else:
+            up, per_second = single_instance_hour(rate, seconds, product.idle_timeout_seconds, cold)
+            billed = min(1.0, up + per_second * rounding)
+            hour_cold = min(per_second * cold, billed)
+            hour_starts = per_second * SECONDS_PER_HOUR
+        in_use = min(hour_busy, billed - hour_cold)
+        busy += served * in_use
         cold_hours += served * hour_cold
-        idle += served * (billed - hour_busy - hour_cold)
-        starts += served * rate * down * SECONDS_PER_HOUR
-    return Month(busy=busy * days, idle=idle * days, cold=cold_hours * days, starts=starts * days, kept=0.0)
+        idle += served * (billed - in_use - hour_cold)
+        starts += served * hour_starts
+    if warm is None:
+        return Month(busy * days, idle * days, cold_hours * days, starts * days, kept=0.0)
+    # The kept instances run every hour they are kept, with or without requests; more run in the served
+    # hours that need them.
+    kept = warm[0] * warm[1]
+    return Month(busy=busy * days, idle=kept + extra * days - busy * days, cold=0.0, starts=0.0, kept=kept)
 
 
 def batch_month(
@@ -216,7 +240,8 @@ class ServerlessWorkload:
     sizing: Sizing
     weights_gb: float
     days_per_month: float
-    paid_hours_per_month: float
+    warm_hours_per_month: float
+    """The hours a kept-warm instance is billed: every calendar hour."""
     keep_warm: bool
 
 
@@ -227,11 +252,16 @@ class ProductMonth(NamedTuple):
     size: int
     """GPUs per instance."""
     instances_at_peak: int
+    spare_replicas: int
+    kept: int
+    """Instances kept warm (0: it scales to zero)."""
     instance_rps: float
     cold: float
-    warm: bool
     work_hours: float
     """Instance-hours of work at full throughput a month (the throughput share's numerator)."""
+    capacity_utilization_at_peak: float
+    hours_per_day_running: float | None
+    """A batch: the hours a day each instance runs."""
 
 
 def product_month(
@@ -246,26 +276,28 @@ def product_month(
     load, sizing = workload.load, workload.sizing
     instance_rps = size // plan.cards_per_replica * plan.requests_per_second_per_replica
     cold = cold_start_seconds(knowledge, product, workload.weights_gb)
-    work_hours = (
-        load.average_requests_per_second * load.hours_per_day / instance_rps * workload.days_per_month
-    )
+    days, spare = workload.days_per_month, sizing.spare_replicas
+    work_per_day = load.average_requests_per_second * load.hours_per_day / instance_rps  # instance-hours
+    work_hours = work_per_day * days
     if load.served_in_paid_hours:
-        work_per_day = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR
-        window = load.hours_per_day * SECONDS_PER_HOUR
-        instances = max(1, math.ceil(work_per_day / (instance_rps * sizing.batch_capacity_share) / window))
-        month = batch_month(load, instance_rps, instances, product, cold, workload.days_per_month)
-        return ProductMonth(month, size, instances, instance_rps, cold, False, work_hours)
-    instances = max(1, math.ceil(load.peak_requests_per_second / (instance_rps * sizing.capacity_share)))
+        needed = work_per_day / (load.hours_per_day * sizing.batch_capacity_share)
+        instances = max(1, math.ceil(needed)) + spare
+        month = batch_month(load, instance_rps, instances, product, cold, days)
+        running = work_per_day / instances
+        share = running / load.hours_per_day
+        return ProductMonth(month, size, instances, spare, 0, instance_rps, cold, work_hours, share, running)
     key = (plan.gpu, size)
     if key not in demand:
         service = ServiceTime(plan.service.alone, plan.service.at_full_batch, plan.service.batch, 1)
-        demand[key] = hourly_demand(workload.traffic, load, service, instance_rps * sizing.capacity_share)
-    # Kept warm: one instance, the spares the rules ask for, at least min_replicas, every paid hour.
-    kept = max(1 + sizing.spare_replicas, sizing.min_replicas)
-    warm = (kept, workload.paid_hours_per_month) if workload.keep_warm else None
-    month = service_month(demand[key], product, cold, workload.days_per_month, warm)
-    at_peak = max(instances, kept) if warm else instances
-    return ProductMonth(month, size, at_peak, instance_rps, cold, warm is not None, work_hours)
+        demand[key] = hourly_demand(workload.traffic, load, service, instance_rps, sizing)
+    for_peak = max(1, math.ceil(load.peak_requests_per_second / (instance_rps * sizing.capacity_share)))
+    # Kept warm: one instance, the spares the rules ask for, at least min_replicas, every calendar hour.
+    kept = max(1 + spare, sizing.min_replicas) if workload.keep_warm else 0
+    warm = (kept, workload.warm_hours_per_month) if kept else None
+    month = service_month(demand[key], product, cold, days, spare, warm)
+    at_peak = max(for_peak + spare, kept)
+    share = load.peak_requests_per_second / (at_peak * instance_rps)
+    return ProductMonth(month, size, at_peak, spare, kept, instance_rps, cold, work_hours, share, None)
 
 
 class ServerlessBill(NamedTuple):
@@ -275,6 +307,7 @@ class ServerlessBill(NamedTuple):
     billed_hours_per_month: float
     usd_per_month: float
     usd_per_instance_hour: float
+    """The month's cost over its billed instance-hours (kept-warm hours may cost less)."""
 
 
 def serverless_bill(listing: ServerlessListing, priced: ProductMonth) -> ServerlessBill:
@@ -283,13 +316,13 @@ def serverless_bill(listing: ServerlessListing, priced: ProductMonth) -> Serverl
     kept_price = listing.warm_usd_per_gpu_hour * priced.size
     billed = month.busy + month.idle + month.cold
     usd = (billed - month.kept) * price + month.kept * kept_price
-    return ServerlessBill(priced, billed, usd, kept_price if priced.warm else price)
+    return ServerlessBill(priced, billed, usd, usd / billed if billed else price)
 
 
 def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> ServerlessBilling:
     """How the month of ``bill`` is billed, for the result."""
     product, priced = listing.product, bill.priced
-    month, warm = priced.month, priced.warm
+    month, warm = priced.month, priced.kept > 0
     # Built from validated knowledge and computed figures: no re-validation (engine/common/trusted.py).
     return trusted(
         ServerlessBilling,

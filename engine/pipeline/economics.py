@@ -1,23 +1,18 @@
-"""Stage 4, economics: the market condensed into the ``economics`` fact the deployment, pricing, provider
-and TCO rules read, and the details their messages show."""
+"""The economics stage: the market condensed into the ``economics`` fact the deployment, pricing,
+provider and buy-versus-rent rules read, and the details their messages show."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
-from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.own_hardware import break_even_at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.market import Market
-from gpu_advisor.engine.pipeline.serverless import option_name, serverless_name
-from gpu_advisor.engine.rulebook.conclusions import proposal_stands
 from gpu_advisor.engine.rulebook.details import EconomicsDetails, OtherPrice
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import EconomicsFact, Fact
-from gpu_advisor.engine.rulebook.schema import Rule
 
 
 def other_prices(knowledge: Knowledge, best: Option | None) -> tuple[OtherPrice, ...]:
@@ -31,42 +26,20 @@ def other_prices(knowledge: Knowledge, best: Option | None) -> tuple[OtherPrice,
     )
 
 
-@dataclass(frozen=True)
-class SelfHosted:
-    """The self-hosted route the API is compared with."""
-
-    usd_per_month: float | None
-    """None: neither a dedicated option nor a proposed serverless one has a price."""
-    serverless: bool
-    name: str
-
-
-def self_hosted_route(market: Market, rules: Sequence[Rule]) -> SelfHosted:
-    """The cheapest serverless option where a rule fired so far proposes serverless and no fired rule
-    rules it out; else the best rental. Read from the rules' conclusions, never from their conditions."""
-    best, serverless = market.alternatives.best, market.serverless.best
-    if serverless is not None and proposal_stands(rules, "serverless"):
-        return SelfHosted(serverless.bill.usd_per_month, True, serverless_name(serverless))
-    if best is not None:
-        return SelfHosted(best.usd_per_month, False, option_name(best))
-    return SelfHosted(None, False, "")
-
-
 def economics_fact(
     knowledge: Knowledge,
     resolved: ResolvedWorkload,
     market: Market,
-    self_hosted: SelfHosted,
     evaluated_on: dt.date,
 ) -> EconomicsFact:
-    alternatives, own, server, api = market.alternatives, market.own, market.server, market.compared_api
+    alternatives, own, server = market.alternatives, market.own, market.server
     best, reference, quantized = alternatives.best, alternatives.reference, alternatives.quantized
     hyperscaler, non_eu = alternatives.hyperscaler, alternatives.without_residency
     best_monthly = best.usd_per_month if best else 0.0
     given = resolved.utilization_source == "input"
     busy = market.busy.of(best.gpu) if best else None
     return EconomicsFact(
-        utilization=float(resolved.utilization or 0.0),
+        utilization=float(market.time_utilization),
         has_eligible_option=best is not None,
         best_option_usd_per_month=float(best_monthly),
         best_option_price_age_days=(evaluated_on - best.as_of).days if best else 0,
@@ -76,11 +49,6 @@ def economics_fact(
         best_option_tdp_watts=float(knowledge.gpu(best.gpu).tdp_watts) if best else 0.0,
         best_option_has_other_prices=bool(other_prices(knowledge, best)),
         server_gpu_watts=float(server.gpu_watts),
-        api_priced=api is not None,
-        api_usd_per_month=float(api.usd_per_month) if api else 0.0,
-        api_model_params_b=float(api.model_params_b or 0.0) if api else 0.0,
-        self_hosted_priced=self_hosted.usd_per_month is not None,
-        self_hosted_usd_per_month=float(self_hosted.usd_per_month or 0.0),
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
         node_utilization=float(own.node_utilization),
@@ -102,16 +70,16 @@ def economics_fact(
     )
 
 
-def economics_details(knowledge: Knowledge, market: Market, self_hosted: SelfHosted) -> EconomicsDetails:
-    alternatives, own, server, api = market.alternatives, market.own, market.server, market.compared_api
+def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWorkload) -> EconomicsDetails:
+    alternatives, own, server = market.alternatives, market.own, market.server
     best, reference, quantized = alternatives.best, alternatives.reference, alternatives.quantized
     non_eu = alternatives.without_residency
     best_monthly = best.usd_per_month if best else 0.0
     rent_price = alternatives.rent_against.usd_per_gpu_hour if alternatives.rent_against else None
     return EconomicsDetails(
-        api_name=api.name if api else "",
-        self_hosted_is_serverless=self_hosted.serverless,
-        self_hosted_name=self_hosted.name,
+        stated_utilization=float(resolved.utilization or 0.0)
+        if resolved.utilization_source == "input"
+        else 0.0,
         own_usd_per_gpu_hour=own.usd_per_gpu_hour.total,
         rent_usd_per_gpu_hour=rent_price or 0.0,
         replica_gpus_on_server_gpu=own.gpus_needed,
@@ -145,13 +113,10 @@ def weigh_economics(
     facts: Fact,
     resolved: ResolvedWorkload,
     market: Market,
-    rules: Sequence[Rule],
     knowledge: Knowledge,
     evaluated_on: dt.date,
 ) -> tuple[list[Firing], EconomicsDetails]:
-    """Assert the economics fact; its firings and the details their messages show. ``rules``: the rules
-    fired so far, whose conclusions say whether serverless is the self-hosted route."""
-    self_hosted = self_hosted_route(market, rules)
-    fact = economics_fact(knowledge, resolved, market, self_hosted, evaluated_on)
+    """Assert the economics fact; its firings and the details their messages show."""
+    fact = economics_fact(knowledge, resolved, market, evaluated_on)
     firings = session.assert_fact(fact, facts)
-    return firings, economics_details(knowledge, market, self_hosted)
+    return firings, economics_details(knowledge, market, resolved)

@@ -7,10 +7,12 @@
    warm serverless instances);
 5. ``market``: the replicas every GPU needs, every offer and serverless product priced with the rules'
    exclusions, the busy share, the own server, the APIs;
-6. ``serverless``: the serverless fact (the priced serverless option against the best dedicated one);
-7. ``economics``: the economics fact (API versus self-hosting, buy versus rent), with the self-hosted
-   route the serverless rules concluded;
-8. ``decision``: the proposals settled by precedence.
+6. ``economics``: the economics fact (buy versus rent, providers, pricing);
+7. ``serverless``: the serverless fact (the priced serverless option against the cheapest other
+   self-hosted route the rules left standing);
+8. ``api``: the api fact (the managed API against the cheapest self-hosted route the rules left
+   standing);
+9. ``decision``: the proposals settled by precedence.
 
 Each stage takes the typed results of the ones before and returns its own; the rule stages share one
 engine session, since every rule matches one fact. Nothing here renders text.
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Decision, Option, Resolution
 from gpu_advisor.engine.domain.workload import ResolvedWorkload, WorkloadInput
+from gpu_advisor.engine.pipeline.api_comparison import weigh_api
 from gpu_advisor.engine.pipeline.capacity import Capacity, plan_capacity
 from gpu_advisor.engine.pipeline.constraints import Constraints, apply_constraints, workload_facts
 from gpu_advisor.engine.pipeline.decision import settle
@@ -31,6 +34,7 @@ from gpu_advisor.engine.pipeline.defaults import complete_workload
 from gpu_advisor.engine.pipeline.economics import weigh_economics
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts, judge_gpus
 from gpu_advisor.engine.pipeline.market import Market, survey_market
+from gpu_advisor.engine.pipeline.routes import BESIDE_SERVERLESS, cheapest_route
 from gpu_advisor.engine.pipeline.serverless import weigh_serverless
 from gpu_advisor.engine.rulebook.conclusions import fired_rules
 from gpu_advisor.engine.rulebook.details import Details
@@ -83,21 +87,20 @@ def evaluate(
     with evaluator.session() as session:
         constraints = apply_constraints(session, facts, capacity.figures, verdicts, knowledge, rulebook)
         market, resolved = survey_market(resolved, capacity, verdicts, constraints, knowledge, rulebook)
-        best = market.alternatives.best
+        economic_firings, details = weigh_economics(session, facts, resolved, market, knowledge, evaluated_on)
+        before = (*verdicts.firings, *constraints.firings, *economic_firings)
+        so_far = fired_rules(before, rulebook)
         serverless_firings, serverless_details = weigh_serverless(
             session,
             facts,
-            resolved,
             market.serverless,
-            best,
-            market.load.busy_share,
+            cheapest_route(market, so_far, BESIDE_SERVERLESS),
+            market.time_utilization,
             capacity.figures.weights_gb,
         )
-        so_far = fired_rules((*verdicts.firings, *constraints.firings, *serverless_firings), rulebook)
-        economic_firings, details = weigh_economics(
-            session, facts, resolved, market, so_far, knowledge, evaluated_on
-        )
-    firings = (*verdicts.firings, *constraints.firings, *serverless_firings, *economic_firings)
+        so_far = fired_rules((*before, *serverless_firings), rulebook)
+        api_firings, api_details = weigh_api(session, facts, market, so_far)
+    firings = (*verdicts.firings, *constraints.firings, *economic_firings, *serverless_firings, *api_firings)
     rules = tuple(fired_rules(firings, rulebook))
     settlement = settle(rules, market)
     return Evaluation(
@@ -112,7 +115,7 @@ def evaluate(
         market=market,
         firings=firings,
         rules=rules,
-        details={"serverless": serverless_details, "economics": details},
+        details={"serverless": serverless_details, "economics": details, "api": api_details},
         resolution=settlement.resolution,
         decision=settlement.decision,
         best=settlement.best,

@@ -75,6 +75,9 @@ class Market:
     load: Load
     """The load with its busy share and requests in flight on the best option's GPU (else the best
     serverless option's, else the reference GPU's)."""
+    time_utilization: float
+    """What the serverless band and buy versus rent read: the load's busy share; where no GPU holds the
+    model, the workload's utilization (stated, or the load pattern's assumption)."""
     serverless: ServerlessMarket
     priced: tuple[PricedListing, ...]
     """Every priced listing, cheapest first: the result's options are built from these."""
@@ -193,19 +196,27 @@ def survey_market(
         capacity.quantized_precision,
         quantized.weights_gb if quantized else 0.0,
     )
-    serverless = price_serverless(resolved, capacity, replicas, verdicts.unsuitable, constraints, knowledge)
+    serverless = price_serverless(capacity, replicas, verdicts.unsuitable, constraints, knowledge)
     busy = BusyShares(capacity, plans, hours)
     gpu = load_gpu(alternatives.best, serverless, plans, knowledge)
     load = load_on(plans[gpu], capacity.load, capacity.traffic, days, hours) if gpu else capacity.load
     resolved = derived_utilization(resolved, load, knowledge)
+    time_utilization = load.busy_share if load.busy_share is not None else float(resolved.utilization or 0.0)
+    server_busy = busy.of(server.gpu)
     own = own_hardware_position(
-        server, plans, verdicts.unsuitable, resolved, alternatives.rent_against, busy.of(server.gpu)
+        server,
+        plans,
+        verdicts.unsuitable,
+        resolved,
+        alternatives.rent_against,
+        server_busy if server_busy is not None else time_utilization,
     )
     apis = api_costs(knowledge, resolved)
     market = Market(
         replicas=replicas,
         busy=busy,
         load=load,
+        time_utilization=time_utilization,
         serverless=serverless,
         priced=tuple(priced),
         alternatives=alternatives,

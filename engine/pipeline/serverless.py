@@ -5,7 +5,7 @@ economics stage, which reads what they concluded."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.serverless import (
@@ -22,7 +22,6 @@ from gpu_advisor.engine.calc.serverless import (
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option
-from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.capacity import Capacity, ReplicaPlans
 from gpu_advisor.engine.pipeline.constraints import Constraints
 from gpu_advisor.engine.rulebook.details import ServerlessDetails
@@ -54,7 +53,6 @@ def priced_order(priced: PricedServerless) -> tuple[object, ...]:
 
 
 def price_serverless(
-    resolved: ResolvedWorkload,
     capacity: Capacity,
     plans: ReplicaPlans,
     unsuitable: dict[str, list[str]],
@@ -67,7 +65,7 @@ def price_serverless(
         sizing=plans.sizing,
         weights_gb=capacity.figures.weights_gb,
         days_per_month=capacity.days_per_month,
-        paid_hours_per_month=resolved.hours_per_month,
+        warm_hours_per_month=knowledge.calendar_hours_per_month(),
         keep_warm=constraints.keep_serverless_warm,
     )
     demand: dict[tuple[str, int], tuple[HourDemand, ...]] = {}
@@ -94,7 +92,7 @@ def price_serverless(
 
 
 def serverless_option(priced: PricedServerless, busy_share: float | None = None) -> Option:
-    listing, plan, bill, excluded = priced
+    listing, _plan, bill, excluded = priced
     attributes = listing.attributes
     billing = serverless_billing(listing, bill)
     return trusted(
@@ -108,7 +106,7 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         gpus_rented=bill.priced.instances_at_peak * billing.instance_gpus,
         replicas=bill.priced.instances_at_peak,
         utilization=min(1.0, bill.priced.work_hours / bill.billed_hours_per_month),
-        usd_per_gpu_hour=listing.usd_per_gpu_hour,
+        usd_per_gpu_hour=bill.usd_per_instance_hour / bill.priced.size,
         price_basis="list",
         usd_per_hour=bill.usd_per_instance_hour,
         billed_hours_per_month=bill.billed_hours_per_month,
@@ -123,35 +121,31 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         excluded_by=excluded,
         as_of=listing.product.as_of,
         source=listing.source,
-        capacity_utilization_at_peak=plan.capacity_utilization_at_peak,
-        spare_replicas=0,
-        hours_per_day_running=plan.hours_per_day_running,
+        capacity_utilization_at_peak=bill.priced.capacity_utilization_at_peak,
+        spare_replicas=bill.priced.spare_replicas,
+        hours_per_day_running=bill.priced.hours_per_day_running,
         busy_share=busy_share,
         serverless=billing,
     )
 
 
 def serverless_fact(
-    resolved: ResolvedWorkload, market: ServerlessMarket, best_dedicated: Option | None
+    time_utilization: float, market: ServerlessMarket, alternative: Alternative | None
 ) -> ServerlessFact:
     best = market.best
     return ServerlessFact(
-        utilization=float(resolved.utilization or 0.0),
+        utilization=float(time_utilization),
         serverless_fits=bool(market.priced),
         serverless_offered=best is not None,
         serverless_usd_per_month=float(best.bill.usd_per_month) if best else 0.0,
         serverless_kept_warm=market.kept_warm,
-        has_eligible_option=best_dedicated is not None,
-        best_option_usd_per_month=float(best_dedicated.usd_per_month) if best_dedicated else 0.0,
+        has_alternative=alternative is not None,
+        alternative_usd_per_month=float(alternative.usd_per_month) if alternative else 0.0,
     )
 
 
 def serverless_details(
-    market: ServerlessMarket,
-    best_dedicated: Option | None,
-    busy_share: float | None,
-    stated: bool,
-    weights_gb: float,
+    market: ServerlessMarket, alternative: Alternative | None, weights_gb: float
 ) -> ServerlessDetails:
     best = market.best
     priced = best.bill.priced if best else None
@@ -166,34 +160,45 @@ def serverless_details(
         serverless_cold_start_hours=month.cold if month else 0.0,
         serverless_cold_starts=month.starts if month else 0.0,
         serverless_cold_start_seconds=priced.cold if priced else 0.0,
-        best_option_name=option_name(best_dedicated) if best_dedicated else "",
-        busy_share=busy_share or 0.0,
-        utilization_stated=stated,
+        serverless_kept_warm_instances=priced.kept if priced else 0,
+        alternative_name=alternative.name if alternative else "",
+        alternative_kind=alternative.kind if alternative else "",
         model_weights_gb=weights_gb,
     )
 
 
+class Alternative(Protocol):
+    """A self-hosted route beside serverless (``pipeline/routes.py``)."""
+
+    @property
+    def usd_per_month(self) -> float: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+
+
 def option_name(option: Option) -> str:
-    return f"{option.provider} {option.offer}, {option.gpus} × {option.gpu}"
+    """'runpod community (2 × h200)': the same in every language."""
+    return f"{option.provider} {option.offer} ({option.gpus} × {option.gpu})"
 
 
 def serverless_name(priced: PricedServerless) -> str:
+    """'RunPod Serverless (flex workers) (eu-datacenters, 1 × h200)': the same in every language."""
     listing = priced.listing
-    size = priced.bill.priced.size
-    return f"{listing.product.name} in {listing.region}, {size} × {listing.gpu.gpu} per instance"
+    return f"{listing.product.name} ({listing.region}, {priced.bill.priced.size} × {listing.gpu.gpu})"
 
 
 def weigh_serverless(
     session: FactSession,
     facts: Fact,
-    resolved: ResolvedWorkload,
     market: ServerlessMarket,
-    best_dedicated: Option | None,
-    busy_share: float | None,
+    alternative: Alternative | None,
+    time_utilization: float,
     weights_gb: float,
 ) -> tuple[list[Firing], ServerlessDetails]:
-    """Assert the serverless fact (the band's statements, the priced comparison's proposal); its
+    """Assert the serverless fact: the band's statements, and the comparison of the cheapest serverless
+    option with ``alternative``, the cheapest other self-hosted route the rules left standing; its
     firings and the details their messages show."""
-    firings = session.assert_fact(serverless_fact(resolved, market, best_dedicated), facts)
-    stated = resolved.utilization_source == "input"
-    return firings, serverless_details(market, best_dedicated, busy_share, stated, weights_gb)
+    firings = session.assert_fact(serverless_fact(time_utilization, market, alternative), facts)
+    return firings, serverless_details(market, alternative, weights_gb)

@@ -31,7 +31,7 @@ class ServerlessDetails(Details):
     """The cheapest admitted serverless option and the best dedicated one, as the messages name them."""
 
     serverless_name: str
-    """'Modal serverless functions (eu), 1 × h100-sxm per instance' ("" without an option)."""
+    """'RunPod Serverless (flex workers) (eu-datacenters, 1 × h200)' ("" without an option)."""
     serverless_gpu: str
     serverless_instance_gpus: int
     serverless_billed_hours: float
@@ -40,23 +40,27 @@ class ServerlessDetails(Details):
     serverless_cold_start_hours: float
     serverless_cold_starts: float
     serverless_cold_start_seconds: float
-    best_option_name: str
-    """'runpod community, 2 × h100-sxm' ("" without an option)."""
-    busy_share: float
-    """The load's busy share on the best option's GPU (the utilization, unless one is stated)."""
-    utilization_stated: bool
-    """The utilization the rules read is the workload's own figure, not the busy share."""
+    serverless_kept_warm_instances: int
+    """Instances kept warm around the clock (0: it scales to zero)."""
+    alternative_name: str
+    """The cheapest other self-hosted route, as the messages name it ("" without one)."""
+    alternative_kind: str
+    """own_hardware or dedicated_cloud ("" without one)."""
     model_weights_gb: float
 
 
-class EconomicsDetails(Details):
+class ApiDetails(Details):
     api_name: str
     """The compared API's name ("" without one)."""
-    self_hosted_is_serverless: bool
-    """The self-hosted figure is the cheapest serverless option (a rule proposed serverless), not the
-    best rental: the messages that quote it say so."""
+    self_hosted_kind: str
+    """The deployment the self-hosted figure is: serverless, own_hardware or dedicated_cloud."""
     self_hosted_name: str
-    """What the self-hosted figure buys: the serverless product or the rental, as the messages name it."""
+    """What the self-hosted figure buys, as the messages name it."""
+
+
+class EconomicsDetails(Details):
+    stated_utilization: float
+    """The workload's own utilization, where it states one (KNB003 compares it with the busy share)."""
     own_usd_per_gpu_hour: float
     rent_usd_per_gpu_hour: float
     """Cheapest eligible rental price per GPU-hour of the own server's GPU (0 when there is none)."""
@@ -95,5 +99,6 @@ class ProposalDetails(Details):
 DETAIL_MODELS: dict[FactKind, type[Details]] = {
     "serverless": ServerlessDetails,
     "economics": EconomicsDetails,
+    "api": ApiDetails,
     "proposal": ProposalDetails,
 }

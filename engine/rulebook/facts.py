@@ -6,8 +6,9 @@ is always present with its declared type. Rule declarations are checked against 
 Evaluation asserts the kinds stage by stage, each reading the conclusions of the one before:
 ``gpu_fit`` (one per GPU: can this card type serve one replica?), ``workload`` (constraints from the
 workload's own facts), ``serverless`` (the serverless products priced against the best dedicated option),
-``economics`` (the cost comparison over the options the constraints left, with what the serverless rules
-concluded), and for a check ``proposal`` (what someone intends to do).
+``economics`` (buy versus rent and the other comparisons over the options the constraints left), ``api``
+(the managed API against the cheapest self-hosted route the rules left standing), and for a check
+``proposal`` (what someone intends to do).
 
 The facts about a workload (``workload``, ``economics``, ``proposal``) carry the workload's own fields,
 derived from ``ResolvedWorkload`` (``WorkloadFacts``), beside the stage's fields. A field that only means
@@ -179,7 +180,8 @@ class ServerlessFact(Fact):
 
     kind: Literal["serverless"] = "serverless"
     utilization: float
-    """The stated utilization, else the busy share: paid hours with a request in flight."""
+    """The time-based utilization: the load's busy share (paid hours with a request in flight); where no
+    GPU holds the model, the workload's utilization."""
     serverless_fits: bool
     """Some serverless product's instance holds a replica of the model."""
     serverless_offered: bool
@@ -187,8 +189,10 @@ class ServerlessFact(Fact):
     serverless_usd_per_month: Annotated[float, Guard(SERVERLESS)]
     serverless_kept_warm: bool
     """A rule keeps a serverless instance warm (latency-sensitive): it is priced so."""
-    has_eligible_option: bool
-    best_option_usd_per_month: Annotated[float, Guard(OPTION)]
+    has_alternative: bool
+    """Another self-hosted route stands after the economics stage (own hardware or dedicated GPUs)."""
+    alternative_usd_per_month: Annotated[float, Guard("has_alternative")]
+    """The cheapest of them."""
 
 
 class EconomicsFact(Fact):
@@ -207,16 +211,6 @@ class EconomicsFact(Fact):
     best_option_has_other_prices: Annotated[bool, Guard(OPTION)]
     server_gpu_watts: float
     """The power per GPU of the catalog's own-server cost line."""
-    api_priced: bool
-    """A managed API in the catalog can serve the workload's volume (its price is known)."""
-    api_usd_per_month: Annotated[float, Guard(API)]
-    api_model_params_b: Annotated[float, Guard(API)]
-    """The size of the open model behind the compared API; 0 for a proprietary model."""
-    self_hosted_priced: bool
-    """A self-hosted route has a price: a dedicated option, or a proposed serverless one."""
-    self_hosted_usd_per_month: Annotated[float, Guard("self_hosted_priced")]
-    """The self-hosted route the API is compared with: the best serverless option where a rule of the
-    serverless stage proposed serverless and nothing ruled it out, else the best rental."""
     own_hardware_applicable: bool
     """The catalog's own server uses a GPU that can serve the model."""
     own_usd_per_month: Annotated[float, Guard(OWNED)]
@@ -238,6 +232,24 @@ class EconomicsFact(Fact):
     quantization_available: bool
     quantized_has_option: bool
     quantized_best_usd_per_month: Annotated[float, Guard("quantization_available", "quantized_has_option")]
+
+
+class ApiFact(Fact):
+    """The managed API against the cheapest self-hosted route the rules left standing."""
+
+    about_workload: ClassVar[bool] = True
+
+    kind: Literal["api"] = "api"
+    api_priced: bool
+    """A managed API in the catalog can serve the workload's volume (its price is known)."""
+    api_usd_per_month: Annotated[float, Guard(API)]
+    api_model_params_b: Annotated[float, Guard(API)]
+    """The size of the open model behind the compared API; 0 for a proprietary model."""
+    self_hosted_priced: bool
+    """A self-hosted route the rules left standing has a price."""
+    self_hosted_usd_per_month: Annotated[float, Guard("self_hosted_priced")]
+    """The cheapest of the self-hosted routes (serverless, own hardware, dedicated) whose proposal
+    stands after the serverless and economics stages."""
 
 
 class ProposalFact(Fact):
@@ -300,6 +312,7 @@ FACT_MODELS: dict[str, type[Fact]] = {
     "workload": WorkloadFact,
     "serverless": ServerlessFact,
     "economics": EconomicsFact,
+    "api": ApiFact,
     "proposal": ProposalFact,
 }
 FACT_KINDS: tuple[str, ...] = tuple(FACT_MODELS)

@@ -178,7 +178,7 @@ def node_facts(
         return {"servers": servers, "server_gpus": 0, "node_utilization": 0.0, "node_has_idle_gpus": False}
     servers = proposal.servers or (math.ceil((gpus or 0) / server.gpus_per_server) if gpus else 0)
     cards = servers * server.gpus_per_server
-    utilization = resolved.utilization or 0.0
+    utilization = evaluation.market.time_utilization
     return {
         "servers": servers,
         "server_gpus": server.gpus_per_server,

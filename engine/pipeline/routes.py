@@ -1,0 +1,45 @@
+"""The self-hosted routes the rules left standing, with their prices: what the serverless stage compares a
+serverless product with, and the API stage the managed API. Read from the rules' conclusions (a route
+stands where some fired rule proposes it and none rules it out), never from their conditions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from gpu_advisor.engine.pipeline.market import Market
+from gpu_advisor.engine.pipeline.serverless import option_name, serverless_name
+from gpu_advisor.engine.rulebook.conclusions import proposal_stands
+from gpu_advisor.engine.rulebook.schema import Rule
+
+
+class SelfHosted(NamedTuple):
+    """A self-hosted route with a price."""
+
+    usd_per_month: float
+    kind: str
+    """serverless, own_hardware or dedicated_cloud."""
+    name: str
+
+
+def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> list[SelfHosted]:
+    """The routes of ``kinds`` some fired rule proposes and none rules out, where the market prices them."""
+    routes = []
+    serverless, own, best = market.serverless.best, market.own, market.alternatives.best
+    if "serverless" in kinds and serverless is not None and proposal_stands(rules, "serverless"):
+        routes.append(SelfHosted(serverless.bill.usd_per_month, "serverless", serverless_name(serverless)))
+    if "own_hardware" in kinds and own.applicable and proposal_stands(rules, "own_hardware"):
+        name = f"{own.nodes} × {own.server_name} ({own.gpus_needed} × {own.gpu})"
+        routes.append(SelfHosted(own.usd_per_month, "own_hardware", name))
+    if "dedicated_cloud" in kinds and best is not None and proposal_stands(rules, "dedicated_cloud"):
+        routes.append(SelfHosted(best.usd_per_month, "dedicated_cloud", option_name(best)))
+    return routes
+
+
+SELF_HOSTED = ("serverless", "own_hardware", "dedicated_cloud")
+BESIDE_SERVERLESS = ("own_hardware", "dedicated_cloud")
+
+
+def cheapest_route(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> SelfHosted | None:
+    """The cheapest standing route of ``kinds`` (ties: in the order serverless, own, dedicated)."""
+    return min(standing_routes(market, rules, kinds), key=lambda route: route.usd_per_month, default=None)
