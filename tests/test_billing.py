@@ -37,7 +37,8 @@ def product(idle: float = 60, start: float = 1, increment: int = 1) -> Serverles
             "billing_increment_seconds": increment,
             "idle_timeout_seconds": idle,
             "start_seconds": start,
-            "regions": [{"region": "us", "price_multiplier": 1.0}],
+            "start_source": "https://example.org/cold-starts",
+            "regions": [{"region": "global", "price_multiplier": 1.0}],
             "gpus": [{"gpu": "h100-sxm", "usd_per_gpu_hour": 4.0, "instance_gpus": [1]}],
             "source": "https://example.org/pricing",
             "as_of": "2026-11-30",
@@ -200,6 +201,13 @@ def test_a_nightly_batch_is_priced_for_the_hours_it_runs() -> None:
     assert best.usd_per_month == pytest.approx(best.usd_per_hour * best.billed_hours_per_month)
     assert result.decision.usd_per_month == best.usd_per_month < 1000  # not 730 hours a month
     assert result.load.busy_share == pytest.approx(hours * 30.42 / 730)
+    # The figures: about 5 GPU-hours a night on one H200, some 160 hours a month, about $580 at
+    # RunPod's 3.59 per hour.
+    h200 = next(o for o in result.options if (o.provider, o.offer, o.gpu) == ("runpod", "community", "h200"))
+    assert h200.gpus == 1 and 5 < h200.hours_per_day_running < 5.5
+    assert h200.billed_hours_per_month == pytest.approx(161, abs=2)
+    assert h200.usd_per_month == pytest.approx(3.59 * h200.billed_hours_per_month)
+    assert h200.usd_per_month == pytest.approx(580, abs=10)
 
 
 # --- serverless ---------------------------------------------------------------------------------------
@@ -270,6 +278,39 @@ def test_a_serverless_batch_bills_its_work_and_one_start_a_day_per_instance() ->
     assert month.starts == 60
 
 
+def test_a_sporadic_workload_priced_by_hand() -> None:
+    # 40 requests a day, spread evenly over the day, for 70B FP8 own weights on RunPod's H200 flex worker
+    # (USD 5.58 an hour, 5 s idle timeout, 2.3 s start plus 70 GB at 2.5 GB/s = 30.3 s cold start,
+    # billed per second). Each hour is a renewal process of up periods
+    # U = C + (e^(λ(S+T)) - 1) / λ and down periods 1/λ.
+    workload = {
+        "name": "sporadic",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 40,
+        "load_pattern": "variable",
+        "latency_sensitive": False,
+        "load_profile": [1.0] * 24,
+    }
+    result = run(workload)
+    chosen = result.serverless_option
+    assert (chosen.provider, chosen.offer, chosen.gpu, chosen.jurisdiction) == (
+        "runpod",
+        "serverless",
+        "h200",
+        "EU",
+    )
+    rate, seconds, cold = 40 / 86_400, result.load.service_seconds_alone, 2.3 + 70 / 2.5
+    up_period = cold + math.expm1(rate * (seconds + 5)) / rate
+    per_second = rate / (1 + rate * up_period)
+    billed_share = rate * up_period / (1 + rate * up_period) + per_second * 0.5
+    hours = billed_share * 24 * 30.42
+    assert chosen.billed_hours_per_month == pytest.approx(hours)
+    assert chosen.usd_per_month == pytest.approx(hours * 5.58)
+    assert chosen.serverless.cold_starts_per_month == pytest.approx(per_second * 86_400 * 30.42)
+    assert 35 * 30.42 < chosen.serverless.cold_starts_per_month < 40 * 30.42  # most requests start one
+    assert result.decision.usd_per_month == chosen.usd_per_month
+
+
 def test_a_sporadic_workload_on_the_catalogs_products() -> None:
     # 40 requests a day for 70B FP8 own weights, not latency-sensitive: the cheapest product scales to
     # zero between requests, and nearly every request starts an instance.
@@ -286,7 +327,7 @@ def test_a_sporadic_workload_on_the_catalogs_products() -> None:
     assert chosen is not None and chosen.chosen
     billing = chosen.serverless
     knowledge = load_knowledge()
-    product_entry = knowledge.serverless_product(billing.product)
+    product_entry = next(p for p in knowledge.serverless.products if p.id == billing.product)
     cold = product_entry.start_seconds + 70 / knowledge.serverless.weights_load_gb_per_second
     assert billing.cold_start_seconds == pytest.approx(cold)
     assert not billing.kept_warm

@@ -55,7 +55,10 @@ def test_requests_sweep_crosses_the_serverless_line(tmp_path: Path) -> None:
     data = sweep_json(str(workload), "--vary", "requests_per_day=1000:9000:2000")
     labels = {d["label"]: d for d in data["decisions"]}
     points = [(p["values"][0], labels[p["decision"]]["deployment"]) for p in data["points"]]
-    assert points == [(1000, "serverless"), (3000, "serverless"), (5000, "serverless")] + [
+    assert points == [
+        (1000, "serverless"),
+        (3000, "serverless"),
+        (5000, "serverless"),
         (7000, "dedicated_cloud"),
         (9000, "dedicated_cloud"),
     ]

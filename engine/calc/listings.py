@@ -131,20 +131,13 @@ def priced_listings(
     """Every listing whose GPU can hold the model, cheapest first (``priced_order``). A batch's plan
     says how many hours a day it runs on ``days_per_month`` days."""
     priced = []
-    calendar_hours = knowledge.calendar_hours_per_month()
-    spot_overhead = knowledge.pricing_assumptions.spot_interruption.overhead
     for listing, excluded in zip(listings(knowledge), exclusions, strict=True):
         offer = listing.offer
         plan = plans.get(offer.gpu)
         if plan is None:
             continue
         blocked = unsuitable.get(offer.gpu)
-        run = (
-            BatchRun(plan.hours_per_day_running, days_per_month)
-            if plan.hours_per_day_running is not None
-            else None
-        )
-        hours = billed_hours(offer, hours_per_month, calendar_hours, run, spot_overhead)
+        hours = offer_hours(knowledge, offer, plan, hours_per_month, days_per_month)
         rental = rent(offer, plan.gpus, hours, listing.usd_per_gpu_hour)
         excluded_by = (*blocked, *excluded) if blocked else excluded
         utilization = rental_utilization(plan, rental, days_per_month)

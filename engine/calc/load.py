@@ -10,8 +10,6 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import Schedule
 from gpu_advisor.engine.domain.load import Load
 
-BATCH = "batch"
-
 
 def batch_window(schedule: Schedule, paid_hours_per_month: float, window_hours: float) -> float:
     """The hours a day a batch's work must be done in: its window, within the schedule's hours a day and
@@ -20,15 +18,16 @@ def batch_window(schedule: Schedule, paid_hours_per_month: float, window_hours: 
 
 
 def traffic_for(
+    knowledge: Knowledge,
     schedule: Schedule,
     paid_hours_per_month: float,
     load_pattern: str,
     profile: Sequence[float],
     window_hours: float,
 ) -> DailyTraffic:
-    """How a served day's requests spread: a batch flat over its window from the schedule's first hour,
-    other loads over the schedule's hours by their profile."""
-    if load_pattern == BATCH:
+    """How a served day's requests spread: work that waits for its GPUs (a batch) flat over its window
+    from the schedule's first hour, other loads over the schedule's hours by their profile."""
+    if knowledge.load_profile(load_pattern).work_waits:
         window = batch_window(schedule, paid_hours_per_month, window_hours)
         return daily_traffic((1.0,) * 24, schedule.first_hour, window)
     return daily_traffic(tuple(profile), schedule.first_hour, schedule.hours_per_day)
@@ -47,8 +46,8 @@ def workload_load(
     output_tokens: int,
 ) -> Load:
     """The load without the busy share, which needs a GPU's service time (``with_busy_share``)."""
-    traffic = traffic_for(schedule, paid_hours_per_month, load_pattern, profile, window_hours)
-    batch = load_pattern == BATCH
+    traffic = traffic_for(knowledge, schedule, paid_hours_per_month, load_pattern, profile, window_hours)
+    batch = knowledge.load_profile(load_pattern).work_waits
     average = requests_per_day / (traffic.hours_per_day * SECONDS_PER_HOUR)
     within_hour = 1.0 if batch else knowledge.load_profile(load_pattern).peak_within_hour
     peak = average * traffic.busiest * within_hour

@@ -83,7 +83,7 @@ def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -
         work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
         needed = work_seconds / sizing.batch_capacity_share / (load.hours_per_day * SECONDS_PER_HOUR)
         for_peak = max(1, math.ceil(needed))
-        replicas = max(for_peak, sizing.min_replicas)
+        replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         running = work_seconds / replicas / SECONDS_PER_HOUR
         hours_running: float | None = running
         at_peak = running / load.hours_per_day

@@ -207,7 +207,12 @@ class ResolvedWorkload(BaseModel):
     ]
     batch_window_hours: Annotated[
         float,
-        Field(gt=0, le=24, description="Batch: the hours a day within which the day's work must finish."),
+        Field(
+            ge=0.25,
+            le=24,
+            description="Batch: the hours a day within which the day's work must finish (a quarter of an "
+            "hour to 24).",
+        ),
         Given.DEFAULT,
     ]
     min_replicas: Annotated[

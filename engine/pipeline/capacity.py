@@ -51,6 +51,7 @@ def workload_traffic(resolved: ResolvedWorkload, knowledge: Knowledge) -> DailyT
     schedule = knowledge.schedule(resolved.schedule)
     try:
         return traffic_for(
+            knowledge,
             schedule,
             resolved.hours_per_month,
             resolved.load_pattern,

@@ -52,10 +52,11 @@ class BatchSummary(SummaryModel):
     errors: int
     by_deployment: dict[str, int]
     total_usd_per_month: float
-    """Sum of the decisions' monthly cost, estimates (serverless) included; decisions without a monthly
+    """Sum of the decisions' monthly cost; decisions without a monthly
     figure add nothing."""
     estimated_usd_per_month: float = 0.0
-    """The part of the total that is estimated rather than priced (serverless)."""
+    """The part of the total whose decision is marked an estimate (none since serverless products are priced;
+    kept for readers of older summaries)."""
     without_monthly_cost: int
     attention_count: int
     attention: tuple[Attention, ...]

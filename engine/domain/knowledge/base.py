@@ -188,9 +188,6 @@ class Knowledge(Strict):
     def load_profile(self, load_pattern: str) -> LoadProfile:
         return next(p for p in self.load_profiles.profiles if p.load_pattern == load_pattern)
 
-    def serverless_product(self, product_id: str) -> ServerlessProduct:
-        return _by_id(self.serverless.products, product_id)
-
     def utilization_default(self, load_pattern: str) -> UtilizationDefault:
         """The load pattern's assumed utilization and latency sensitivity."""
         return next(

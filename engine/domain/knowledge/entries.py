@@ -109,9 +109,9 @@ class Offer(Sourced):
     regions: tuple[str, ...] = Field(min_length=1)
     price_jurisdiction: Jurisdiction
     """Where the list price applies; other jurisdictions' regions are priced by estimate (EU premium)."""
-    billing_increment_seconds: int | None = Field(default=None, ge=1, le=3600)
-    """What a running instance is billed in (1: per second, 60: per minute); None: not published, so
-    whole hours are assumed. Matters where an instance runs part of a day (a batch)."""
+    billing_increment_seconds: int | None = Field(default=None, ge=1, le=86_400)
+    """What a running instance is billed in (1: per second, 60: per minute, 86,400: whole days); None: not
+    published, so whole hours are assumed. Matters where an instance runs part of a day (a batch)."""
     billing_source: Citation | None = None
     """Where ``billing_increment_seconds`` comes from."""
     note: str | None = None

@@ -10,7 +10,7 @@ from typing import TypeVar
 from pydantic import Field, field_validator
 
 from gpu_advisor.engine.domain.choices import LoadPattern
-from gpu_advisor.engine.domain.knowledge.entries import PositiveFloat, Sourced, Strict
+from gpu_advisor.engine.domain.knowledge.entries import Citation, PositiveFloat, Sourced, Strict
 
 HOURS_PER_DAY = 24
 
@@ -33,6 +33,9 @@ class LoadProfile(Sourced):
     """Relative request rate in each hour of the day, 0 to 23 (the scale does not matter)."""
     peak_within_hour: float = Field(ge=1, le=10)
     """The busiest minutes' rate over the busiest hour's mean: the peak the replicas are sized for."""
+    work_waits: bool = False
+    """The requests wait for the GPUs (a batch): the day's work is done in a window, not served as it
+    arrives, and the profile is not used."""
     note: str | None = None
 
     @field_validator("hourly")
@@ -67,6 +70,8 @@ class ServerlessProduct(Sourced):
     """How long an instance stays up after its last request before it scales to zero (billed)."""
     start_seconds: float = Field(ge=0, le=3600)
     """The platform's part of a cold start, before the weights load (billed)."""
+    start_source: Citation
+    """Where ``start_seconds`` comes from (or that it is gpu-advisor's assumption)."""
     regions: tuple[ServerlessRegion, ...] = Field(min_length=1)
     gpus: tuple[ServerlessGpu, ...] = Field(min_length=1)
     note: str | None = None
