@@ -85,18 +85,25 @@ def offer_hours(
 ) -> float:
     """The hours a month ``offer`` bills for ``plan`` (a batch's plan runs some hours a day on
     ``days_per_month`` days)."""
+    calendar = knowledge.calendar_hours_per_month()
+    overhead = knowledge.pricing_assumptions.spot_interruption.overhead
+    return plan_hours(offer, plan, hours_per_month, days_per_month, calendar, overhead)
+
+
+def plan_hours(
+    offer: Offer,
+    plan: ReplicaPlan,
+    hours_per_month: float,
+    days_per_month: float,
+    calendar_hours: float,
+    spot_overhead: float,
+) -> float:
     run = (
         BatchRun(plan.hours_per_day_running, days_per_month)
         if plan.hours_per_day_running is not None
         else None
     )
-    return billed_hours(
-        offer,
-        hours_per_month,
-        knowledge.calendar_hours_per_month(),
-        run,
-        knowledge.pricing_assumptions.spot_interruption.overhead,
-    )
+    return billed_hours(offer, hours_per_month, calendar_hours, run, spot_overhead)
 
 
 class PricedListing(NamedTuple):
@@ -131,13 +138,15 @@ def priced_listings(
     """Every listing whose GPU can hold the model, cheapest first (``priced_order``). A batch's plan
     says how many hours a day it runs on ``days_per_month`` days."""
     priced = []
+    calendar = knowledge.calendar_hours_per_month()
+    overhead = knowledge.pricing_assumptions.spot_interruption.overhead
     for listing, excluded in zip(listings(knowledge), exclusions, strict=True):
         offer = listing.offer
         plan = plans.get(offer.gpu)
         if plan is None:
             continue
         blocked = unsuitable.get(offer.gpu)
-        hours = offer_hours(knowledge, offer, plan, hours_per_month, days_per_month)
+        hours = plan_hours(offer, plan, hours_per_month, days_per_month, calendar, overhead)
         rental = rent(offer, plan.gpus, hours, listing.usd_per_gpu_hour)
         excluded_by = (*blocked, *excluded) if blocked else excluded
         utilization = rental_utilization(plan, rental, days_per_month)

@@ -53,13 +53,23 @@ class ServerlessListing:
     source: str
     product_sizes: tuple[int, ...]
     """Every instance size the product offers with this GPU, at any price entry."""
+    sizes: Mapping[int, int]
+    """Cards per replica -> the size of this entry's instance for it, where that is the product's
+    smallest for this GPU that holds a replica (a larger one is the same product, dearer)."""
 
     def smallest_instance(self, cards_per_replica: int) -> int | None:
-        """The size of this entry's instance for a replica of ``cards_per_replica`` cards, where it is
-        the product's smallest for this GPU that holds one (a larger one is the same product, dearer)."""
-        own = instance_size(self.gpu, cards_per_replica)
-        smallest = min((size for size in self.product_sizes if size >= cards_per_replica), default=None)
-        return own if own is not None and own == smallest else None
+        return self.sizes.get(cards_per_replica)
+
+
+def entry_sizes(entry: ServerlessGpu, product_sizes: tuple[int, ...]) -> Mapping[int, int]:
+    """``ServerlessListing.sizes`` for every card count a replica may have."""
+    found = {}
+    for cards in range(1, max(product_sizes) + 1):
+        own = instance_size(entry, cards)
+        smallest = min((size for size in product_sizes if size >= cards), default=None)
+        if own is not None and own == smallest:
+            found[cards] = own
+    return MappingProxyType(found)
 
 
 @per_object
@@ -100,6 +110,7 @@ def serverless_listings(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
                         attributes=MappingProxyType(attributes),
                         source=source,
                         product_sizes=sizes[entry.gpu],
+                        sizes=entry_sizes(entry, sizes[entry.gpu]),
                     )
                 )
     return tuple(found)
@@ -199,7 +210,8 @@ def service_month(
             billed, hour_cold, hour_starts = float(instances), 0.0, 0.0
         else:
             up, per_second = single_instance_hour(rate, seconds, product.idle_timeout_seconds, cold)
-            billed = min(1.0, up + per_second * rounding)
+            # An instance is up at least as long as its work takes.
+            billed = max(min(1.0, up + per_second * rounding), hour_busy)
             hour_cold = min(per_second * cold, billed)
             hour_starts = per_second * SECONDS_PER_HOUR
         in_use = min(hour_busy, billed - hour_cold)

@@ -4,6 +4,7 @@ economics stage, which reads what they concluded."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
@@ -37,19 +38,76 @@ class PricedServerless(NamedTuple):
     excluded_by: tuple[str, ...]
 
 
+class Candidate(NamedTuple):
+    """A serverless listing whose instance holds a replica, before its month is priced."""
+
+    listing: ServerlessListing
+    plan: ReplicaPlan
+    size: int
+    excluded_by: tuple[str, ...]
+    lower_bound: float
+    """No month of it costs less: its work at the lower of its prices, or its kept-warm instances."""
+
+
+class Pricer:
+    """Prices candidates' months, each product's month on a GPU once (the same in every region)."""
+
+    def __init__(self, workload: ServerlessWorkload, knowledge: Knowledge) -> None:
+        self.workload, self.knowledge = workload, knowledge
+        self._demand: dict[tuple[str, int], tuple[HourDemand, ...]] = {}
+        self._months: dict[int, ProductMonth] = {}
+
+    def price(self, candidate: Candidate) -> PricedServerless:
+        listing = candidate.listing
+        month = self._months.get(id(listing.gpu))
+        if month is None:
+            month = self._months[id(listing.gpu)] = product_month(
+                listing.product, candidate.plan, candidate.size, self.workload, self.knowledge, self._demand
+            )
+        bill = serverless_bill(listing, month)
+        return PricedServerless(listing, candidate.plan, bill, candidate.excluded_by)
+
+
 @dataclass(frozen=True)
 class ServerlessMarket:
-    priced: tuple[PricedServerless, ...]
-    """Every product GPU whose instances hold a replica and that no rule calls unsuitable for the model,
-    cheapest first."""
+    candidates: tuple[Candidate, ...]
+    """Every product GPU whose instances hold a replica and that no rule calls unsuitable for the model."""
     best: PricedServerless | None
     """The cheapest one no rule excluded."""
     kept_warm: bool
+    pricer: Pricer
+
+    @functools.cached_property
+    def priced(self) -> tuple[PricedServerless, ...]:
+        """Every candidate priced, cheapest first: for the result's options (the decision needs only
+        ``best``, found without pricing every one)."""
+        best = self.best
+        priced = (
+            best if best is not None and c.listing is best.listing else self.pricer.price(c)
+            for c in self.candidates
+        )
+        return tuple(sorted(priced, key=priced_order))
 
 
 def priced_order(priced: PricedServerless) -> tuple[object, ...]:
     listing = priced.listing
     return (priced.bill.usd_per_month, listing.product.id, listing.gpu.gpu, listing.region)
+
+
+def lower_bound(
+    listing: ServerlessListing, plan: ReplicaPlan, size: int, workload: ServerlessWorkload
+) -> float:
+    load, sizing = workload.load, workload.sizing
+    instance_rps = size // plan.cards_per_replica * plan.requests_per_second_per_replica
+    work_hours = (
+        load.average_requests_per_second * load.hours_per_day / instance_rps * workload.days_per_month
+    )
+    price, kept_price = listing.usd_per_gpu_hour * size, listing.warm_usd_per_gpu_hour * size
+    bound = work_hours * min(price, kept_price)
+    if workload.keep_warm and not load.served_in_paid_hours:
+        kept = max(1 + sizing.spare_replicas, sizing.min_replicas)
+        bound = max(bound, kept * workload.warm_hours_per_month * kept_price)
+    return bound
 
 
 def price_serverless(
@@ -68,10 +126,7 @@ def price_serverless(
         warm_hours_per_month=knowledge.calendar_hours_per_month(),
         keep_warm=constraints.keep_serverless_warm,
     )
-    demand: dict[tuple[str, int], tuple[HourDemand, ...]] = {}
-    month: ProductMonth | None = None
-    entry = None
-    priced = []
+    candidates = []
     for listing, excluded in zip(
         serverless_listings(knowledge), constraints.serverless_exclusions, strict=True
     ):
@@ -79,16 +134,25 @@ def price_serverless(
         plan = plans.plans.get(gpu)
         if plan is None or gpu in unsuitable:
             continue  # a GPU the rules call unsuitable for the model is not priced serverless
-        if listing.gpu is not entry:  # the listings of one GPU entry, region by region, come together
-            entry = listing.gpu
-            size = listing.smallest_instance(plan.cards_per_replica)
-            month = product_month(listing.product, plan, size, workload, knowledge, demand) if size else None
-        if month is None:
-            continue
-        priced.append(PricedServerless(listing, plan, serverless_bill(listing, month), excluded))
-    priced.sort(key=priced_order)
-    best = next((p for p in priced if not p.excluded_by), None)
-    return ServerlessMarket(priced=tuple(priced), best=best, kept_warm=workload.keep_warm)
+        size = listing.smallest_instance(plan.cards_per_replica)
+        if size is not None:
+            bound = lower_bound(listing, plan, size, workload)
+            candidates.append(Candidate(listing, plan, size, excluded, bound))
+    pricer = Pricer(workload, knowledge)
+    return ServerlessMarket(tuple(candidates), cheapest(candidates, pricer), workload.keep_warm, pricer)
+
+
+def cheapest(candidates: list[Candidate], pricer: Pricer) -> PricedServerless | None:
+    """The cheapest admitted candidate, pricing them in the order of their lower bounds until none left
+    can cost less (ties broken as ``priced_order`` breaks them)."""
+    best: PricedServerless | None = None
+    for candidate in sorted((c for c in candidates if not c.excluded_by), key=lambda c: c.lower_bound):
+        if best is not None and candidate.lower_bound > best.bill.usd_per_month:
+            break
+        priced = pricer.price(candidate)
+        if best is None or priced_order(priced) < priced_order(best):
+            best = priced
+    return best
 
 
 def serverless_option(priced: PricedServerless, busy_share: float | None = None) -> Option:
@@ -135,7 +199,7 @@ def serverless_fact(
     best = market.best
     return ServerlessFact(
         utilization=float(time_utilization),
-        serverless_fits=bool(market.priced),
+        serverless_fits=bool(market.candidates),
         serverless_offered=best is not None,
         serverless_usd_per_month=float(best.bill.usd_per_month) if best else 0.0,
         serverless_kept_warm=market.kept_warm,
