@@ -17,7 +17,7 @@ from gpu_advisor import api
 from gpu_advisor.engine.calc.costs import BatchRun, billed_hours, running_hours_billed
 from gpu_advisor.engine.calc.load import batch_window
 from gpu_advisor.engine.calc.replicas import Sizing
-from gpu_advisor.engine.calc.serverless import batch_month, hourly_demand, service_month
+from gpu_advisor.engine.calc.serverless import HourDemand, batch_month, hourly_demand, service_month
 from gpu_advisor.engine.calc.traffic import ServiceTime, busy_hours_per_day, daily_traffic
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
@@ -265,6 +265,15 @@ def test_warm_instances_are_billed_every_hour_of_the_month() -> None:
     busy = hourly_demand(office, flat_load(3.0, hours=8), service, 1.0, SIZING_FULL)
     month = service_month(busy, product(), 9.0, 22.0, 0, (2, 730.0))
     assert month.busy + month.idle == pytest.approx(1460 + 1 * 8 * 22)
+
+
+def test_kept_instances_busy_every_hour_have_no_idle_time_not_a_rounding_error_below_zero() -> None:
+    # Two instances busy in every tenth of an hour served, one of them kept: 48 kept hours, 48 more, 96
+    # busy. Summed in floating point, the idle hours come out at -1.4e-14 unless held at zero.
+    demand = tuple(HourDemand(served=0.1, rate=1.0, seconds=2.0, busy=2.0, needed=1.5) for _ in range(24))
+    month = service_month(demand, product(), 9.0, 20.0, 0, (1, 48.0))
+    assert month.busy == pytest.approx(96)
+    assert month.idle == 0.0
 
 
 def test_a_serverless_batch_bills_its_work_and_one_start_a_day_per_instance() -> None:

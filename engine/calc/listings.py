@@ -134,9 +134,11 @@ def priced_listings(
     plans: dict[str, ReplicaPlan],
     hours_per_month: float,
     days_per_month: float,
+    admitted_only: bool = False,
 ) -> list[PricedListing]:
-    """Every listing whose GPU can hold the model, cheapest first (``priced_order``). A batch's plan
-    says how many hours a day it runs on ``days_per_month`` days."""
+    """Every listing whose GPU can hold the model, cheapest first (``priced_order``); with
+    ``admitted_only``, only those no rule excludes. A batch's plan says how many hours a day it runs on
+    ``days_per_month`` days."""
     priced = []
     calendar = knowledge.calendar_hours_per_month()
     overhead = knowledge.pricing_assumptions.spot_interruption.overhead
@@ -146,6 +148,8 @@ def priced_listings(
         if plan is None:
             continue
         blocked = unsuitable.get(offer.gpu)
+        if admitted_only and (blocked or excluded):
+            continue
         hours = plan_hours(offer, plan, hours_per_month, days_per_month, calendar, overhead)
         rental = rent(offer, plan.gpus, hours, listing.usd_per_gpu_hour)
         excluded_by = (*blocked, *excluded) if blocked else excluded

@@ -15,20 +15,16 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from pydantic import BaseModel, ConfigDict
-
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, DailyTraffic, ServiceTime, busy_hours_per_day
-from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.load import Load
 
 
-class ReplicaPlan(BaseModel):
-    """How one GPU type carries the load: replicas, cards in all, how busy they are."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class ReplicaPlan(NamedTuple):
+    """How one GPU type carries the load: replicas, cards in all, how busy they are. A named tuple: about
+    twenty are built per recommendation from computed figures, and none leaves the engine as it is."""
 
     gpu: str
     cards_per_replica: int
@@ -94,8 +90,7 @@ def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -
         hours_running = None
         at_peak = load.peak_requests_per_second / (replicas * rps)
         average_share = load.average_requests_per_second * load.served_share_of_paid_hours / (replicas * rps)
-    return trusted(
-        ReplicaPlan,
+    return ReplicaPlan(
         gpu=performance.gpu,
         cards_per_replica=performance.cards,
         replicas=replicas,

@@ -224,7 +224,9 @@ def service_month(
     # The kept instances run every hour they are kept, with or without requests; more run in the served
     # hours that need them.
     kept = warm[0] * warm[1]
-    return Month(busy=busy * days, idle=kept + extra * days - busy * days, cold=0.0, starts=0.0, kept=kept)
+    # Where the requests keep every kept hour busy, the difference is zero up to rounding.
+    idle = max(0.0, kept + extra * days - busy * days)
+    return Month(busy=busy * days, idle=idle, cold=0.0, starts=0.0, kept=kept)
 
 
 def batch_month(

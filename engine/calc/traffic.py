@@ -90,18 +90,19 @@ class ServiceTime(NamedTuple):
     def seconds(self, requests_per_second: float) -> float:
         """S at a request rate spread evenly over the replicas: S(c) = alone + k (c - 1) for c requests in
         flight per replica, with c = λ S(c) / replicas, solved for c and kept between 1 and the batch."""
-        if self.batch <= 1:
-            return self.alone
-        per_replica = requests_per_second / self.replicas
-        slope = self.slope
+        # Called for every served hour of every GPU's plan: the fields are unpacked once, not looked up.
+        alone, at_full_batch, batch, replicas = self
+        if batch <= 1:
+            return alone
+        per_replica = requests_per_second / replicas
+        slope = (at_full_batch - alone) / (batch - 1)
         if per_replica * slope >= 1:
-            in_flight = float(self.batch)
-        elif per_replica * self.alone <= 1:
-            return self.alone  # the fixed point lies at c <= 1: one request in flight at most
-        else:
-            in_flight = per_replica * (self.alone - slope) / (1 - per_replica * slope)
-        in_flight = min(max(in_flight, 1.0), float(self.batch))
-        return self.alone + slope * (in_flight - 1)
+            return at_full_batch  # the batch stays full
+        if per_replica * alone <= 1:
+            return alone  # the fixed point lies at c <= 1: one request in flight at most
+        # Above 1: λ·alone > 1 makes the numerator exceed the denominator.
+        in_flight = per_replica * (alone - slope) / (1 - per_replica * slope)
+        return alone + slope * (min(in_flight, float(batch)) - 1)
 
     def in_flight(self, requests_per_second: float) -> float:
         """Requests in flight on average at this rate (Little's law: λS)."""

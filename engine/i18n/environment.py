@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 import jinja2
+import jinja2.meta
 import yaml
 
 from gpu_advisor.engine.common.cache_directory import cache_directory
@@ -241,6 +242,14 @@ def message_template(lang: str, source: str, sandboxed: bool = False) -> jinja2.
     """A rule message compiled once per language (the filters and catalog differ); ``sandboxed`` for an
     organization's rules (see ``environment``)."""
     return environment(lang, sandboxed).get_template(_MESSAGES.register(source))
+
+
+@cache
+def message_names(lang: str, source: str, sandboxed: bool = False) -> tuple[str, ...]:
+    """The names a rule message reads from its context, sorted: a finding's context holds only these,
+    since merging every fact field, detail and global for each finding cost more than rendering it."""
+    parsed = environment(lang, sandboxed).parse(source)
+    return tuple(sorted(jinja2.meta.find_undeclared_variables(parsed)))
 
 
 def render_compiled_message(template: jinja2.Template, context: dict[str, Any]) -> str:

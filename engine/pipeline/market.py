@@ -176,6 +176,7 @@ def survey_market(
     replicas = replica_plans(resolved, capacity, knowledge, constraints.spare_replica)
     plans = replicas.plans
     priced = priced_listings(knowledge, verdicts.unsuitable, constraints.exclusions, plans, hours, days)
+    # Only the cheapest admitted quantized option is compared: the excluded ones are not priced.
     quantized_priced = priced_listings(
         knowledge,
         verdicts.quantized_unsuitable,
@@ -183,6 +184,7 @@ def survey_market(
         replicas.quantized_plans,
         hours,
         days,
+        admitted_only=True,
     )
     server = select_own_server(knowledge, plans, verdicts.unsuitable)
     quantized = capacity.quantized_figures

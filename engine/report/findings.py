@@ -13,7 +13,7 @@ from gpu_advisor.engine.common.errors import InputError, KnowledgeError
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.results import Finding
-from gpu_advisor.engine.i18n.environment import message_template, render_compiled_message
+from gpu_advisor.engine.i18n.environment import message_names, message_template, render_compiled_message
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.rulebook.details import Details
 from gpu_advisor.engine.rulebook.durable import Firing
@@ -42,6 +42,11 @@ class RuleFinding:
         """Compiled on first use (once per process and language): compiling every rule's message up
         front would cost a one-off command more than it renders."""
         return message_template(self.lang, self.message_source, self.origin == "organization")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names the message reads (``message_names``)."""
+        return message_names(self.lang, self.message_source, self.origin == "organization")
 
 
 @dataclass(frozen=True)
@@ -101,7 +106,16 @@ def render_finding_message(
     load; one that still fails here is reported against its rule: an organization's as bad input, a
     built-in one as a broken catalog, never as a traceback."""
     template = parts.template
-    context = {**template.environment.globals, **(details or {}), **fact, **texts.references, "fmt": fmt}
+    # The environment's globals (the translation calls of ``{% trans %}`` are among them, unnamed in the
+    # message), ``fmt`` (the formatting filters read it) and the names the message reads, each where a
+    # merge of them all would find it: ``t`` and ``k`` over the fact, the fact over the details.
+    context: dict[str, Any] = {**template.environment.globals, "fmt": fmt}
+    scopes = (texts.references, fact, details or {})
+    for name in parts.names:
+        for scope in scopes:
+            if name in scope:
+                context[name] = scope[name]
+                break
     try:
         return render_compiled_message(template, context)
     except Exception as error:  # a template can fail in any way: a filter, arithmetic, the sandbox
