@@ -117,30 +117,38 @@ def test_moe_is_sized_by_total_parameters() -> None:
     ],
 )
 def test_monthly_rental_costs(provider, name, gpu, cards, hours, expected_usd) -> None:
-    assert rent(offer(provider, name, gpu), cards, hours).usd_per_month == pytest.approx(expected_usd)
+    # One-card replicas: the document prices cards, whichever instance sizes carry them.
+    sold = offer(provider, name, gpu)
+    rental = rent(sold, 1, cards, hours, sold.instance_gpus)
+    assert rental.usd_per_month == pytest.approx(expected_usd)
 
 
 def test_hourly_rates_of_the_70b_fp8_replica() -> None:
     # "Community-Miete 2 × $2.69 = $5.38 pro Stunde. Eine H200 kostet $3.59, eine B200 $5.98."
-    assert rent(offer("runpod", "community", "h100-sxm"), 2, 1).usd_per_hour == pytest.approx(5.38)
-    assert rent(offer("runpod", "community", "h200"), 1, 1).usd_per_hour == pytest.approx(3.59)
-    assert rent(offer("runpod", "community", "b200"), 1, 1).usd_per_hour == pytest.approx(5.98)
+    h100, h200, b200 = (offer("runpod", "community", gpu) for gpu in ("h100-sxm", "h200", "b200"))
+    assert rent(h100, 2, 1, 1, (2, 4, 8)).usd_per_hour == pytest.approx(5.38)
+    assert rent(h200, 1, 1, 1, ()).usd_per_hour == pytest.approx(3.59)
+    assert rent(b200, 1, 1, 1, ()).usd_per_hour == pytest.approx(5.98)
 
 
 def test_capacity_block_per_accelerator() -> None:
     block = offer("aws", "p5-capacity-block", "h100-sxm")
     assert block.instance_usd_per_hour == 47.757
-    assert block.instance_usd_per_hour / block.gpus_per_instance == pytest.approx(5.970, abs=0.0005)
+    assert block.instance_gpus == (8,)
+    assert block.instance_usd_per_hour / 8 == pytest.approx(5.970, abs=0.0005)
 
 
 def test_reservation_is_paid_for_every_calendar_hour() -> None:
     reservation = offer("aws", "p5-reserved-3y", "h100-sxm")
-    reserved = rent(reservation, 2, billed_hours(reservation, 264, 730, None, 0.05))
-    assert (reserved.billed_hours_per_month, reserved.usd_per_month) == (730, pytest.approx(2 * 1.90 * 730))
+    reserved = rent(reservation, 2, 1, billed_hours(reservation, 264, 730, None, 0.05), (8,))
+    # Reserved P5 capacity is sold as the 8-GPU p5.48xlarge only: a 2-card replica pays for 8 cards.
+    assert (reserved.billed_hours_per_month, reserved.gpus_rented) == (730, 8)
+    assert reserved.usd_per_month == pytest.approx(8 * 1.90 * 730)
 
 
 def test_eight_gpu_plan_rounds_up_to_whole_instances() -> None:
-    assert rent(offer("lambda", "8-gpu-plan", "h100-sxm"), 2, 730).gpus_rented == 8
+    rental = rent(offer("lambda", "8-gpu-plan", "h100-sxm"), 2, 1, 730, (8,))
+    assert (rental.gpus_rented, rental.placement.replicas_hosted) == (8, 4)
 
 
 # --- card-count document: own 8-GPU server ------------------------------------------------------------

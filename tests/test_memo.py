@@ -72,8 +72,9 @@ def test_memo_leads_with_the_decision_and_its_reason() -> None:
         in text
     )
     assert (
-        "|  | aws | p5-reserved-3y | h100-sxm | 6 | reserved | US | $1.90 | $8,322 | 2026-03-27 | +$460 |"
-        in text
+        # Six cards in three 2-card replicas; reserved P5 is sold as 8-GPU instances: 8 x 1.90 x 730.
+        "|  | aws | p5-reserved-3y | h100-sxm | 6 (pays 8) | reserved | US | $1.90 | $11,096 | 2026-03-27 | "
+        "+$3,234 |" in text
     )
     assert (
         "| Wie viele GPUs braucht KI-Inferenz: Cloud oder Eigenbau 2026 | 2026-10-10 | GPU offers |" in text
@@ -101,12 +102,13 @@ def test_a_winner_that_was_ruled_out_is_called_a_conflict() -> None:
 
 def test_the_summary_states_the_hours_the_chosen_offer_bills() -> None:
     """A reservation bills the 730 calendar hours of a month, whatever the workload's own hours."""
-    # Without DevOps capacity the team stays on a hyperscaler, whose three-year reservation is cheapest.
-    workload = (EXAMPLES_DIR / "public-chat.yaml").read_text(encoding="utf-8") + (
-        "hours_per_month: 744\ndevops_capacity: false\n"
-    )
+    # Without DevOps capacity the team stays on a hyperscaler, whose three-year reservation is cheapest
+    # at 1.3 million requests a day (at a million the same 8-GPU instance loses to the managed API).
+    workload = (EXAMPLES_DIR / "public-chat.yaml").read_text(encoding="utf-8").replace(
+        "requests_per_day: 1000000", "requests_per_day: 1300000"
+    ) + ("hours_per_month: 744\ndevops_capacity: false\n")
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
-    assert "(p5-reserved-3y, reserved), **$8,322 per month** for 730 billed hours." in result.stdout
+    assert "(p5-reserved-3y, reserved), **$11,096 per month** for 730 billed hours." in result.stdout
     hourly = (EXAMPLES_DIR / "public-chat.yaml").read_text(encoding="utf-8") + "hours_per_month: 744\n"
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=hourly)
     assert "(community, on-demand), **$8,013 per month** for 744 billed hours." in result.stdout

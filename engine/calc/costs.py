@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gpu_advisor.engine.calc.instances import Placement, place
 from gpu_advisor.engine.domain.knowledge.entries import ApiPrice, Offer, OwnServer
 
 TOKENS_PER_MILLION = 1_000_000
@@ -19,10 +20,11 @@ class Rental(NamedTuple):
 
     gpus_needed: int
     gpus_rented: int
-    """Cards paid for: offers sold as whole instances (an 8-GPU plan) round up to full instances."""
+    """Cards paid for: whole instances of the sizes the offer sells (``instances.place``)."""
     usd_per_hour: float
     billed_hours_per_month: float
     usd_per_month: float
+    placement: Placement
 
 
 def running_hours_billed(hours_per_day: float, increment_seconds: int | None) -> float:
@@ -63,16 +65,28 @@ class BatchRun(NamedTuple):
 
 def rent(
     offer: Offer,
-    gpus_needed: int,
+    cards_per_replica: int,
+    replicas: int,
     hours_billed: float,
+    linked: tuple[int, ...],
     usd_per_gpu_hour: float | None = None,
 ) -> Rental:
-    """``gpus_needed`` cards of an offer for ``hours_billed`` hours a month (``billed_hours``).
-    ``usd_per_gpu_hour`` replaces the list price (a regional estimate)."""
-    instances = math.ceil(gpus_needed / offer.gpus_per_instance)
-    gpus_rented = instances * offer.gpus_per_instance
-    usd_per_hour = gpus_rented * (offer.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour)
-    return Rental(gpus_needed, gpus_rented, usd_per_hour, hours_billed, usd_per_hour * hours_billed)
+    """``replicas`` replicas of ``cards_per_replica`` cards on an offer's instances for
+    ``hours_billed`` hours a month (``billed_hours``); ``linked``: its sizes whose cards share a fast
+    link (``instances.linked_sizes``). ``usd_per_gpu_hour`` replaces the list price (a regional
+    estimate)."""
+    placement = place(cards_per_replica, replicas, offer.instance_gpus, linked)
+    usd_per_hour = placement.gpus_rented * (
+        offer.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour
+    )
+    return Rental(
+        cards_per_replica * replicas,
+        placement.gpus_rented,
+        usd_per_hour,
+        hours_billed,
+        usd_per_hour * hours_billed,
+        placement,
+    )
 
 
 class ServerAssumptions(BaseModel):

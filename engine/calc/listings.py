@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.costs import BatchRun, Rental, billed_hours, rent
+from gpu_advisor.engine.calc.instances import linked_sizes
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
@@ -43,6 +44,12 @@ def regional_price(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> tup
     return offer.usd_per_gpu_hour, "list"
 
 
+def offer_linked_sizes(offer: Offer, knowledge: Knowledge) -> tuple[int, ...]:
+    """The offer's instance sizes whose cards share a fast link (NVLink or Infinity Fabric)."""
+    fast_link = knowledge.gpu(offer.gpu).interconnect != "pcie"
+    return linked_sizes(offer.instance_gpus, offer.nvlink_instance_gpus, fast_link)
+
+
 @dataclass(frozen=True)
 class Listing:
     """One offer in one jurisdiction of its regions: everything about it no workload changes."""
@@ -55,6 +62,8 @@ class Listing:
     attributes: Mapping[str, Any]
     """Read-only: one listing serves every workload."""
     source: str
+    linked: tuple[int, ...]
+    """The offer's instance sizes whose cards share a fast link (``instances.linked_sizes``)."""
 
 
 @per_object
@@ -64,6 +73,7 @@ def listings(knowledge: Knowledge) -> tuple[Listing, ...]:
     found = []
     for offer in knowledge.offers.offers:
         source = cite(offer.source, knowledge)
+        linked = offer_linked_sizes(offer, knowledge)
         for jurisdiction, regions in knowledge.offer_regions_by_jurisdiction(offer).items():
             usd_per_gpu_hour, price_basis = regional_price(offer, jurisdiction, knowledge)
             found.append(
@@ -75,6 +85,7 @@ def listings(knowledge: Knowledge) -> tuple[Listing, ...]:
                     price_basis=price_basis,
                     attributes=MappingProxyType(option_attributes(offer, jurisdiction, knowledge)),
                     source=source,
+                    linked=linked,
                 )
             )
     return tuple(found)
@@ -151,7 +162,9 @@ def priced_listings(
         if admitted_only and (blocked or excluded):
             continue
         hours = plan_hours(offer, plan, hours_per_month, days_per_month, calendar, overhead)
-        rental = rent(offer, plan.gpus, hours, listing.usd_per_gpu_hour)
+        rental = rent(
+            offer, plan.cards_per_replica, plan.replicas, hours, listing.linked, listing.usd_per_gpu_hour
+        )
         excluded_by = (*blocked, *excluded) if blocked else excluded
         utilization = rental_utilization(plan, rental, days_per_month)
         priced.append(PricedListing(listing, plan, rental, excluded_by, utilization))

@@ -279,6 +279,9 @@ class ProposalFact(Fact):
     gpu_interconnect: str
     multi_card: bool
     """A replica on the proposed GPU spans several cards."""
+    cards_per_replica: Annotated[int, Guard("gpu_fits")]
+    largest_linked_instance_gpus: Annotated[int, Guard("offer_known")]
+    """The offer's largest instance whose cards share a fast link; 0 when none does."""
     gpu_unsuitable: bool
     gpus_for_weights: int
     gpus_needed: int

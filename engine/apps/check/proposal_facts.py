@@ -6,8 +6,14 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from gpu_advisor.engine.calc.costs import ServerAssumptions, node_busy_share, own_hardware_cost, rent
-from gpu_advisor.engine.calc.listings import offer_hours, regional_price
+from gpu_advisor.engine.calc.costs import (
+    Rental,
+    ServerAssumptions,
+    node_busy_share,
+    own_hardware_cost,
+    rent,
+)
+from gpu_advisor.engine.calc.listings import offer_hours, offer_linked_sizes, regional_price
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
@@ -130,9 +136,9 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
     cards per replica, and the cards the peak load needs on it."""
     gpu, gpus = hardware.gpu, hardware.gpus
     fit = next((f for f in evaluation.capacity.figures.fits if f.gpu == gpu), None)
-    per_replica = fit.gpus_with_kv_reserve if fit else None
-    if per_replica is not None and gpus is not None:
-        per_replica = min(per_replica, gpus)
+    per_replica = replica_cards(gpu, gpus, evaluation)
+    offer = hardware.offer
+    linked = offer_linked_sizes(offer, evaluation.knowledge) if offer is not None else ()
     plan = evaluation.market.plans.get(gpu) if gpu else None
     return {
         "gpu": gpu or "",
@@ -142,6 +148,8 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
         "gpu_fits": fit is not None and fit.gpus_with_kv_reserve is not None,
         "gpu_interconnect": evaluation.knowledge.gpu(gpu).interconnect if gpu else "",
         "multi_card": per_replica is not None and per_replica > 1,
+        "cards_per_replica": per_replica or 0,
+        "largest_linked_instance_gpus": max(linked, default=0),
         "gpu_unsuitable": bool(gpu and gpu in evaluation.verdicts.unsuitable),
         "gpus_for_weights": (fit.gpus_for_weights or 0) if fit else 0,
         "gpus_needed": plan.gpus if plan else 0,
@@ -252,5 +260,23 @@ def proposal_cost(
             if plan is not None
             else workload.hours_per_month
         )
-        return rent(offer, gpus, hours, price).usd_per_month, True
+        return proposed_rental(offer, gpus, hours, price, evaluation).usd_per_month, True
     return 0.0, False
+
+
+def proposed_rental(offer: Offer, gpus: int, hours: float, price: float, evaluation: Evaluation) -> Rental:
+    """The proposed cards on the offer's instances: replicas of the cards one needs on its GPU (all the
+    cards as one replica where fewer are proposed), each inside one instance."""
+    per_replica = replica_cards(offer.gpu, gpus, evaluation) or 1
+    linked = offer_linked_sizes(offer, evaluation.knowledge)
+    return rent(offer, per_replica, math.ceil(gpus / per_replica), hours, linked, price)
+
+
+def replica_cards(gpu: str | None, gpus: int | None, evaluation: Evaluation) -> int | None:
+    """The cards one replica of the model needs on ``gpu`` (at most the cards proposed); None where the
+    GPU is unknown or cannot hold the model."""
+    fit = next((f for f in evaluation.capacity.figures.fits if f.gpu == gpu), None)
+    per_replica = fit.gpus_with_kv_reserve if fit else None
+    if per_replica is not None and gpus is not None:
+        per_replica = min(per_replica, gpus)
+    return per_replica

@@ -163,7 +163,7 @@ def _priced_offer(offer: Offer, price: float) -> Offer:
         update["usd_per_gpu_hour_low"] = min(offer.usd_per_gpu_hour_low, price)
         update["usd_per_gpu_hour_high"] = max(offer.usd_per_gpu_hour_high, price)
     if offer.instance_usd_per_hour is not None:
-        update["instance_usd_per_hour"] = price * offer.gpus_per_instance
+        update["instance_usd_per_hour"] = price * offer.instance_gpus[-1]
     return offer.model_copy(update=update)
 
 

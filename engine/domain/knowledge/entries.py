@@ -105,7 +105,14 @@ class Offer(Sourced):
     billing: Literal["hourly", "committed"] = "hourly"
     """hourly: paid for the hours used; committed: a reservation is paid for every calendar hour."""
     commitment_months: int | None = Field(default=None, gt=0)
-    gpus_per_instance: int = Field(ge=1)
+    instance_gpus: tuple[Annotated[int, Field(ge=1, le=64)], ...] = Field(min_length=1)
+    """The instance sizes the offer is sold in, in cards (``[1, 8]``: a 1-GPU and an 8-GPU instance);
+    billing is per whole instance."""
+    nvlink_instance_gpus: tuple[Annotated[int, Field(ge=2, le=64)], ...] | None = None
+    """The sizes whose cards share NVLink (or another fast link); None: the GPU's interconnect decides
+    for every multi-card size (SXM modules sit on a baseboard whose switch links all of them)."""
+    shapes_source: Citation | None = None
+    """Where ``instance_gpus`` and ``nvlink_instance_gpus`` come from, where not from ``source``."""
     regions: tuple[str, ...] = Field(min_length=1)
     price_jurisdiction: Jurisdiction
     """Where the list price applies; other jurisdictions' regions are priced by estimate (EU premium)."""
@@ -133,11 +140,18 @@ class Offer(Sourced):
             raise ValueError("serverless products are priced in serverless.yaml, not as offers")
         if (self.pricing == "reserved") != (self.billing == "committed"):
             raise ValueError("reserved offers, and only they, are billed as committed")
+        if list(self.instance_gpus) != sorted(set(self.instance_gpus)):
+            raise ValueError("instance_gpus lists each size once, smallest first")
+        if self.nvlink_instance_gpus is not None and not set(self.nvlink_instance_gpus) <= set(
+            self.instance_gpus
+        ):
+            raise ValueError("nvlink_instance_gpus names sizes of instance_gpus only")
         if self.instance_usd_per_hour is not None:
-            per_gpu = self.instance_usd_per_hour / self.gpus_per_instance
+            # The instance price quoted is the largest size's.
+            per_gpu = self.instance_usd_per_hour / self.instance_gpus[-1]
             if abs(per_gpu - self.usd_per_gpu_hour) > 0.01:
                 raise ValueError(
-                    f"instance_usd_per_hour / gpus_per_instance is {per_gpu:.4f}, "
+                    f"instance_usd_per_hour / the largest of instance_gpus is {per_gpu:.4f}, "
                     f"not usd_per_gpu_hour {self.usd_per_gpu_hour}"
                 )
         return self

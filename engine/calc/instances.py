@@ -1,0 +1,91 @@
+"""Replicas placed on instances as an offer sells them: whole instances of the sizes it lists, a
+multi-card replica inside one instance whose cards share a fast link (tensor parallelism needs it).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import NamedTuple
+
+
+class Placement(NamedTuple):
+    """The instances that carry a number of replicas, and what they leave idle."""
+
+    instances: tuple[tuple[int, int], ...]
+    """The instances billed: (size in cards, how many), largest size first."""
+    gpus_rented: int
+    replicas_hosted: int
+    """How many replicas the rented cards hold (at least those asked for): the rest of a bought
+    instance is idle, and room for this many minus the replicas placed."""
+    fits_linked_instance: bool
+    """Every replica's cards sit in one instance whose cards share the fast link (always, for one card)."""
+
+
+def linked_sizes(
+    instance_gpus: tuple[int, ...], nvlink_instance_gpus: tuple[int, ...] | None, fast_link: bool
+) -> tuple[int, ...]:
+    """The sizes whose cards share a fast link: those the offer names, else every multi-card size of a
+    GPU whose cards have one (an SXM baseboard links all its modules), else none."""
+    if nvlink_instance_gpus is not None:
+        return nvlink_instance_gpus
+    return tuple(size for size in instance_gpus if size > 1) if fast_link else ()
+
+
+def place(
+    cards_per_replica: int,
+    replicas: int,
+    instance_gpus: tuple[int, ...],
+    linked: tuple[int, ...],
+) -> Placement:
+    """The fewest cards that hold ``replicas`` replicas of ``cards_per_replica`` cards each, in whole
+    instances of ``instance_gpus``; a multi-card replica needs a size of ``linked`` that holds it.
+    A replica larger than every linked size spans instances of the largest size (over the network),
+    and the placement says it does not fit."""
+    if replicas <= 0:
+        return Placement((), 0, 0, True)
+    if cards_per_replica == 1:
+        usable = instance_gpus
+    else:
+        usable = tuple(size for size in linked if size >= cards_per_replica)
+    if not usable:
+        largest = instance_gpus[-1]
+        per_replica = math.ceil(cards_per_replica / largest)
+        count = per_replica * replicas
+        return Placement(((largest, count),), count * largest, replicas, False)
+    mix = _cheapest_mix(replicas, tuple((size, size // cards_per_replica) for size in usable))
+    instances = tuple((size, mix.count(size)) for size in sorted(set(mix), reverse=True))
+    hosted = sum(size // cards_per_replica * count for size, count in instances)
+    return Placement(instances, sum(size * count for size, count in instances), hosted, True)
+
+
+# Beyond this many replicas the bulk goes on the size that wastes the least, and the mix is worked out for
+# the rest only: the exact search is linear in the replica count.
+EXACT_REPLICAS = 64
+
+
+@lru_cache(maxsize=4096)
+def _cheapest_mix(replicas: int, sizes: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """Instance sizes (cards, replicas each holds) whose replicas reach ``replicas`` with the fewest
+    cards, then the fewest instances; largest first. Prices per card are equal across an offer's sizes,
+    so the fewest cards is the cheapest."""
+    bulk: list[int] = []
+    if replicas > EXACT_REPLICAS:
+        cards, holds = min(sizes, key=lambda size: (size[0] / size[1], -size[0]))
+        count = (replicas - EXACT_REPLICAS) // holds
+        bulk, replicas = [cards] * count, replicas - count * holds
+    # best[n]: (cards, instances, the size added last) for n replicas.
+    best: list[tuple[int, int, int]] = [(0, 0, 0)]
+    for needed in range(1, replicas + 1):
+        best.append(
+            min(
+                (best[max(0, needed - holds)][0] + cards, best[max(0, needed - holds)][1] + 1, cards)
+                for cards, holds in sizes
+            )
+        )
+    mix, needed = bulk, replicas
+    while needed > 0:
+        cards = best[needed][2]
+        mix.append(cards)
+        needed -= dict(sizes)[cards]
+    return tuple(sorted(mix, reverse=True))
