@@ -83,6 +83,9 @@ class Region(Strict):
     id: str
     name: str
     jurisdiction: Jurisdiction
+    countries: tuple[Annotated[str, Field(pattern=r"^[A-Z]{2}$")], ...] = ()
+    """Where the region's data centres are (ISO 3166-1 alpha-2); empty where the source names a group
+    of regions or variable locations."""
 
 
 class Provider(Sourced):
