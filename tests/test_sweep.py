@@ -16,9 +16,12 @@ from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 PUBLIC_CHAT = str(EXAMPLES_DIR / "public-chat.yaml")
 # DeepSeek-R1 in the cloud, busy around the clock: buying 16 H100s competes with renting 8 H200s.
+# Llama 3.1 405B FP8 holds one replica on eight H100: one own HGX node against the reserved 8-GPU
+# p5.48xlarge at 8 x 1.90 x 730 = $11,096 a month (DeepSeek-R1 needs sixteen H100, which no instance of
+# the catalog links in one machine).
 REASONING = """\
 name: reasoning-cloud
-model: {name: deepseek-r1, precision: fp8}
+model: {name: llama-3.1-405b, precision: fp8}
 requests_per_day: 30000
 avg_input_tokens: 2000
 avg_output_tokens: 2000
@@ -98,9 +101,12 @@ def test_server_price_sweep_finds_buy_versus_rent(tmp_path: Path) -> None:
     data = sweep_json(str(workload), "--vary", "server_price_usd=150000:350000:50000")
     labels = {d["label"]: d for d in data["decisions"]}
     deployments = [labels[p["decision"]]["deployment"] for p in data["points"]]
-    assert deployments == ["own_hardware"] * 2 + ["dedicated_cloud"] * 3
+    assert deployments == ["own_hardware"] * 4 + ["dedicated_cloud"]
     (flip,) = data["flips"]
-    assert (flip["below"], flip["above"]) == (200_000, 250_000)
+    # Own at $300k: 300,000 / 36 + 8 x 0.7 kW x 1.3 x 730 h x $0.12 + $1,000 = $9,971 < $11,096;
+    # at $350k: $11,360 > $11,096.
+    assert (flip["below"], flip["above"]) == (300_000, 350_000)
+    assert [round(p["usd_per_month"]) for p in data["points"]][3:] == [9971, 11096]
     costs = [p["usd_per_month"] for p in data["points"][:2]]
     assert costs == sorted(costs) and costs[0] < costs[-1]  # a dearer server costs more a month
     variable = data["variables"][0]
@@ -114,15 +120,16 @@ def test_two_variables_give_a_decision_map(tmp_path: Path) -> None:
     workload = tmp_path / "reasoning.yaml"
     workload.write_text(REASONING, encoding="utf-8")
     result = invoke(
-        str(workload), "--vary", "server_price_usd=150000:250000:50000", "--vary", "usd_per_kwh=0.1:0.5:0.2"
+        str(workload), "--vary", "server_price_usd=250000:350000:50000", "--vary", "usd_per_kwh=0.1:0.5:0.2"
     )
     assert result.exit_code == 0, result.output
     assert "Decision map: rows server_price_usd, columns usd_per_kwh from 0.1 (left) to 0.5" in result.stdout
     rows = result.stdout.splitlines()[-3:]
     assert [row.split(" | ") for row in rows] == [
-        ["         150,000", "B B A"],
-        ["         200,000", "B A A"],
+        # At $300k and $0.50/kWh: 8,333 + 8 x 0.7 x 1.3 x 730 x 0.5 (2,657) + 1,000 = $11,991 > $11,096.
         ["         250,000", "A A A"],
+        ["         300,000", "A A B"],
+        ["         350,000", "B B B"],
     ]
 
 

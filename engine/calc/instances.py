@@ -23,13 +23,14 @@ class Placement(NamedTuple):
 
 
 def linked_sizes(
-    instance_gpus: tuple[int, ...], nvlink_instance_gpus: tuple[int, ...] | None, fast_link: bool
+    instance_gpus: tuple[int, ...], nvlink_instance_gpus: tuple[int, ...] | None
 ) -> tuple[int, ...]:
-    """The sizes whose cards share a fast link: those the offer names, else every multi-card size of a
-    GPU whose cards have one (an SXM baseboard links all its modules), else none."""
+    """The multi-card sizes whose cards share the GPU's link inside one machine: those the offer names
+    (``nvlink_instance_gpus``), else every multi-card size (an SXM baseboard links all its modules;
+    PCIe cards of one host share the host's PCIe)."""
     if nvlink_instance_gpus is not None:
         return nvlink_instance_gpus
-    return tuple(size for size in instance_gpus if size > 1) if fast_link else ()
+    return tuple(size for size in instance_gpus if size > 1)
 
 
 def place(
@@ -39,7 +40,8 @@ def place(
     linked: tuple[int, ...],
 ) -> Placement:
     """The fewest cards that hold ``replicas`` replicas of ``cards_per_replica`` cards each, in whole
-    instances of ``instance_gpus``; a multi-card replica needs a size of ``linked`` that holds it.
+    instances of ``instance_gpus``; a multi-card replica needs a size of ``linked`` that holds it (its
+    cards on one link).
     A replica larger than every linked size spans instances of the largest size (over the network),
     and the placement says it does not fit."""
     if replicas <= 0:

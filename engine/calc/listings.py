@@ -16,7 +16,7 @@ from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.entries import Offer
-from gpu_advisor.engine.domain.results import Option
+from gpu_advisor.engine.domain.results import InstanceCount, Option
 
 
 def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> dict[str, Any]:
@@ -44,10 +44,9 @@ def regional_price(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> tup
     return offer.usd_per_gpu_hour, "list"
 
 
-def offer_linked_sizes(offer: Offer, knowledge: Knowledge) -> tuple[int, ...]:
-    """The offer's instance sizes whose cards share a fast link (NVLink or Infinity Fabric)."""
-    fast_link = knowledge.gpu(offer.gpu).interconnect != "pcie"
-    return linked_sizes(offer.instance_gpus, offer.nvlink_instance_gpus, fast_link)
+def offer_linked_sizes(offer: Offer) -> tuple[int, ...]:
+    """The offer's multi-card instance sizes whose cards share the GPU's link (``linked_sizes``)."""
+    return linked_sizes(offer.instance_gpus, offer.nvlink_instance_gpus)
 
 
 @dataclass(frozen=True)
@@ -73,7 +72,7 @@ def listings(knowledge: Knowledge) -> tuple[Listing, ...]:
     found = []
     for offer in knowledge.offers.offers:
         source = cite(offer.source, knowledge)
-        linked = offer_linked_sizes(offer, knowledge)
+        linked = offer_linked_sizes(offer)
         for jurisdiction, regions in knowledge.offer_regions_by_jurisdiction(offer).items():
             usd_per_gpu_hour, price_basis = regional_price(offer, jurisdiction, knowledge)
             found.append(
@@ -141,6 +140,7 @@ def priced_order(priced: PricedListing) -> tuple[Any, ...]:
 def priced_listings(
     knowledge: Knowledge,
     unsuitable: dict[str, list[str]],
+    unsuitable_offers: dict[str, list[str]],
     exclusions: tuple[tuple[str, ...], ...],
     plans: dict[str, ReplicaPlan],
     hours_per_month: float,
@@ -148,8 +148,9 @@ def priced_listings(
     admitted_only: bool = False,
 ) -> list[PricedListing]:
     """Every listing whose GPU can hold the model, cheapest first (``priced_order``); with
-    ``admitted_only``, only those no rule excludes. A batch's plan says how many hours a day it runs on
-    ``days_per_month`` days."""
+    ``admitted_only``, only those no rule excludes. ``unsuitable`` names the rules against a GPU,
+    ``unsuitable_offers`` those against an offer as it is sold (by ``Offer.key``). A batch's plan says
+    how many hours a day it runs on ``days_per_month`` days."""
     priced = []
     calendar = knowledge.calendar_hours_per_month()
     overhead = knowledge.pricing_assumptions.spot_interruption.overhead
@@ -159,6 +160,9 @@ def priced_listings(
         if plan is None:
             continue
         blocked = unsuitable.get(offer.gpu)
+        unfit = unsuitable_offers.get(offer.key) if unsuitable_offers else None
+        if unfit:
+            blocked = [*(blocked or ()), *unfit]
         if admitted_only and (blocked or excluded):
             continue
         hours = plan_hours(offer, plan, hours_per_month, days_per_month, calendar, overhead)
@@ -207,6 +211,11 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         hours_per_day_running=plan.hours_per_day_running,
         busy_share=busy_share,
         serverless=None,
+        instance_gpus=offer.instance_gpus,
+        instances=tuple(
+            trusted(InstanceCount, gpus=size, count=count) for size, count in rental.placement.instances
+        ),
+        replica_room=rental.placement.replicas_hosted - plan.replicas,
     )
 
 

@@ -28,7 +28,7 @@ Topic = Literal[
     "knowledge",
 ]
 Severity = Literal["info", "advice", "warning", "critical"]
-FactKind = Literal["gpu_fit", "workload", "serverless", "economics", "api", "proposal"]
+FactKind = Literal["gpu_fit", "instance_fit", "workload", "serverless", "economics", "api", "proposal"]
 """The kinds of facts the rules read, in the order an evaluation asserts them."""
 
 

@@ -161,6 +161,14 @@ class ServerlessBilling(ResultModel):
     """The price of a kept-warm instance's GPU-hour, where it differs from the scale-to-zero price."""
 
 
+class InstanceCount(ResultModel):
+    """Instances of one size an option bills."""
+
+    gpus: int
+    """Cards per instance."""
+    count: int
+
+
 class Option(ResultModel):
     provider: str
     offer: str
@@ -172,7 +180,7 @@ class Option(ResultModel):
     gpus: int
     """Cards the workload needs (replicas x cards per replica)."""
     gpus_rented: int
-    """Cards paid for: offers sold as whole 8-GPU instances round up."""
+    """Cards paid for: whole instances of the sizes the offer sells (``instances``)."""
     replicas: int
     utilization: float
     """The load's throughput share: average requests over what this option's replicas deliver in the
@@ -207,6 +215,14 @@ class Option(ResultModel):
     """The share of the paid hours with a request in flight, with this option's GPU's service time."""
     serverless: ServerlessBilling | None = None
     """Serverless options: how the month is billed."""
+    instance_gpus: tuple[int, ...] = ()
+    """Dedicated options: the instance sizes the offer is sold in, in cards."""
+    instances: tuple[InstanceCount, ...] = ()
+    """Dedicated options: the instances billed, largest size first; each replica sits in one instance
+    whose cards share the GPU's link."""
+    replica_room: int = 0
+    """Replicas the idle cards of those instances could carry besides ``replicas`` (0: none, or the
+    idle cards are too few for a replica)."""
 
 
 class ApiCost(ResultModel):

@@ -47,6 +47,8 @@ def economics_fact(
         best_option_provider_kind=best.provider_kind if best else "",
         best_option_pricing=best.pricing if best else "",
         best_option_tdp_watts=float(knowledge.gpu(best.gpu).tdp_watts) if best else 0.0,
+        best_option_cards_needed=best.gpus if best else 0,
+        best_option_cards_rented=best.gpus_rented if best else 0,
         best_option_has_other_prices=bool(other_prices(knowledge, best)),
         server_gpu_watts=float(server.gpu_watts),
         own_hardware_applicable=own.applicable,
@@ -92,6 +94,14 @@ def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWo
         best_option_gpu=best.gpu if best else "",
         best_option_gpus=best.gpus if best else 0,
         best_option_usd_per_hour=best.usd_per_hour if best else 0.0,
+        best_option_idle_usd_per_month=(best.gpus_rented - best.gpus)
+        * best.usd_per_gpu_hour
+        * best.billed_hours_per_month
+        if best
+        else 0.0,
+        best_option_replica_room=best.replica_room if best else 0,
+        best_option_cards_per_replica=best.gpus // best.replicas if best else 0,
+        best_option_instance_sizes=best.instance_gpus if best else (),
         best_option_other_prices=other_prices(knowledge, best),
         hyperscaler_best_usd_per_month=alternatives.hyperscaler.usd_per_month
         if alternatives.hyperscaler

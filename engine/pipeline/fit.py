@@ -1,17 +1,20 @@
 """Stage 1, GPU fit: which GPUs may serve one replica of the model. One ``gpu_fit`` fact per GPU, for the
-model as given and one quantization step down; the rules declare GPUs unsuitable."""
+model as given and one quantization step down; the rules declare GPUs unsuitable. Where a replica spans
+several cards, one ``instance_fit`` fact per offer of the GPU: the rules declare offers unsuitable whose
+instances cannot hold a replica on one fast link."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpu_advisor.engine.calc.listings import offer_linked_sizes
 from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, GpuFit, SizingFigures
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.pipeline.capacity import Capacity
-from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
+from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus, unsuitable_offers
 from gpu_advisor.engine.rulebook.durable import Evaluator, FactSession, Firing
-from gpu_advisor.engine.rulebook.facts import GpuFitFact
+from gpu_advisor.engine.rulebook.facts import Fact, GpuFitFact, InstanceFitFact
 from gpu_advisor.engine.rulebook.schema import Rulebook
 
 WORKLOAD_SCENARIO = "workload"
@@ -54,6 +57,34 @@ def gpu_fit_facts(knowledge: Knowledge, figures: SizingFigures, scenario: str, /
     return tuple(gpu_fit_fact(fit, figures, knowledge, scenario, reference) for fit in figures.fits)
 
 
+@per_object(entries=2 * SIZINGS_KEPT)
+def instance_fit_facts(
+    knowledge: Knowledge, figures: SizingFigures, scenario: str, /
+) -> tuple[InstanceFitFact, ...]:
+    """One fact per offer whose GPU holds the model only on several cards, in catalog order."""
+    fits = {fit.gpu: fit for fit in figures.fits}
+    facts = []
+    for offer in knowledge.offers.offers:
+        fit = fits.get(offer.gpu)
+        cards = fit.gpus_with_kv_reserve if fit is not None else None
+        if fit is None or cards is None or cards < 2:
+            continue
+        facts.append(
+            InstanceFitFact(
+                scenario=scenario,
+                provider=offer.provider,
+                offer=offer.offer,
+                gpu=offer.gpu,
+                interconnect=fit.interconnect,
+                multi_card=fit.multi_card,
+                cards_per_replica=cards,
+                largest_linked_instance_gpus=max(offer_linked_sizes(offer), default=0),
+                largest_instance_gpus=offer.instance_gpus[-1],
+            )
+        )
+    return tuple(facts)
+
+
 def assert_gpu_fits(
     session: FactSession, figures: SizingFigures, knowledge: Knowledge, scenario: str
 ) -> list[Firing]:
@@ -70,10 +101,13 @@ class GpuVerdicts:
     """GPU -> the rules that declared it unsuitable for the model as given."""
     quantized_unsuitable: dict[str, list[str]]
     """The same for the model one quantization step down."""
+    unsuitable_offers: dict[str, list[str]]
+    """Offer key (provider/offer/gpu) -> the rules that declared it unable to carry the model as given."""
+    quantized_unsuitable_offers: dict[str, list[str]]
 
 
 @per_object(entries=2 * SIZINGS_KEPT)
-def fit_firings(evaluator: Evaluator, facts: tuple[GpuFitFact, ...], /) -> tuple[Firing, ...]:
+def fit_firings(evaluator: Evaluator, facts: tuple[Fact, ...], /) -> tuple[Firing, ...]:
     """What the rules make of one sizing's GPU-fit facts. A rule reads one fact, and a GPU-fit fact holds
     nothing of the workload, so the same facts fire the same rules in every evaluation: the engine
     evaluates them once per sizing, in a session of their own."""
@@ -84,13 +118,22 @@ def fit_firings(evaluator: Evaluator, facts: tuple[GpuFitFact, ...], /) -> tuple
 def judge_gpus(
     evaluator: Evaluator, capacity: Capacity, knowledge: Knowledge, rulebook: Rulebook
 ) -> GpuVerdicts:
-    firings = fit_firings(evaluator, gpu_fit_facts(knowledge, capacity.figures, WORKLOAD_SCENARIO))
+    firings = fit_firings(evaluator, sizing_facts(knowledge, capacity.figures, WORKLOAD_SCENARIO))
     quantized = capacity.quantized_figures
     quantized_firings = (
-        fit_firings(evaluator, gpu_fit_facts(knowledge, quantized, QUANTIZED_SCENARIO)) if quantized else ()
+        fit_firings(evaluator, sizing_facts(knowledge, quantized, QUANTIZED_SCENARIO)) if quantized else ()
     )
     return GpuVerdicts(
         firings=tuple(firings),
         unsuitable=unsuitable_gpus(firings, rulebook),
         quantized_unsuitable=unsuitable_gpus(quantized_firings, rulebook),
+        unsuitable_offers=unsuitable_offers(firings, rulebook),
+        quantized_unsuitable_offers=unsuitable_offers(quantized_firings, rulebook),
     )
+
+
+@per_object(entries=2 * SIZINGS_KEPT)
+def sizing_facts(knowledge: Knowledge, figures: SizingFigures, scenario: str, /) -> tuple[Fact, ...]:
+    """The GPU-fit facts of one sizing, then its instance-fit facts: the same object for every workload
+    of the sizing, so their firings are worked out once (``fit_firings``)."""
+    return (*gpu_fit_facts(knowledge, figures, scenario), *instance_fit_facts(knowledge, figures, scenario))

@@ -175,11 +175,20 @@ def survey_market(
     preferred = constraints.preferred_pricing
     replicas = replica_plans(resolved, capacity, knowledge, constraints.spare_replica)
     plans = replicas.plans
-    priced = priced_listings(knowledge, verdicts.unsuitable, constraints.exclusions, plans, hours, days)
+    priced = priced_listings(
+        knowledge,
+        verdicts.unsuitable,
+        verdicts.unsuitable_offers,
+        constraints.exclusions,
+        plans,
+        hours,
+        days,
+    )
     # Only the cheapest admitted quantized option is compared: the excluded ones are not priced.
     quantized_priced = priced_listings(
         knowledge,
         verdicts.quantized_unsuitable,
+        verdicts.quantized_unsuitable_offers,
         constraints.exclusions,
         replicas.quantized_plans,
         hours,

@@ -32,6 +32,16 @@ def unsuitable_gpus(firings: Iterable[Firing], rulebook: Rulebook) -> dict[str, 
     return found
 
 
+def unsuitable_offers(firings: Iterable[Firing], rulebook: Rulebook) -> dict[str, list[str]]:
+    """Offer key (provider/offer/gpu) -> IDs of the rules that declared it unable to carry the model."""
+    found: dict[str, list[str]] = {}
+    for firing in firings:
+        if rulebook.rule(firing.rule_id).then.offer_unsuitable:
+            fact = firing.fact
+            found.setdefault(f"{fact['provider']}/{fact['offer']}/{fact['gpu']}", []).append(firing.rule_id)
+    return found
+
+
 def option_filters(rules: Sequence[Rule]) -> list[tuple[str, OptionFilter]]:
     return [(rule.id, option_filter) for rule in rules for option_filter in rule.then.exclude_options]
 

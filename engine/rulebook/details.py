@@ -75,6 +75,13 @@ class EconomicsDetails(Details):
     best_option_gpu: str
     best_option_gpus: int
     best_option_usd_per_hour: float
+    best_option_idle_usd_per_month: float
+    """What the best option's idle cards cost a month."""
+    best_option_replica_room: int
+    """Replicas its idle cards could carry."""
+    best_option_cards_per_replica: int
+    best_option_instance_sizes: tuple[int, ...]
+    """The instance sizes it is sold in, in cards."""
     best_option_other_prices: tuple[OtherPrice, ...]
     """The provider's other catalog prices for the same GPU."""
     hyperscaler_best_usd_per_month: float

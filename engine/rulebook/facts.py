@@ -155,6 +155,26 @@ class GpuFitFact(Fact):
     """Cards with KV reserve on the reference GPU (H100 SXM), 0 when it cannot hold the model."""
 
 
+class InstanceFitFact(Fact):
+    """One per offer whose GPU needs several cards for a replica: can the offer's instances hold one
+    replica with all its cards on one fast link?"""
+
+    shared_between_evaluations: ClassVar[bool] = True
+
+    kind: Literal["instance_fit"] = "instance_fit"
+    scenario: str
+    """As on gpu_fit facts: the model as given, or one quantization step down."""
+    provider: str
+    offer: str
+    gpu: str
+    interconnect: str
+    multi_card: bool
+    cards_per_replica: int
+    largest_linked_instance_gpus: int
+    """The offer's largest instance whose cards share the fast link; 0 when none does."""
+    largest_instance_gpus: int
+
+
 class WorkloadFact(Fact):
     about_workload: ClassVar[bool] = True
 
@@ -208,6 +228,10 @@ class EconomicsFact(Fact):
     best_option_provider_kind: Annotated[str, Guard(OPTION)]
     best_option_pricing: Annotated[str, Guard(OPTION)]
     best_option_tdp_watts: Annotated[float, Guard(OPTION)]
+    best_option_cards_needed: Annotated[int, Guard(OPTION)]
+    """Cards the best option's replicas use."""
+    best_option_cards_rented: Annotated[int, Guard(OPTION)]
+    """Cards its whole instances bill."""
     best_option_has_other_prices: Annotated[bool, Guard(OPTION)]
     server_gpu_watts: float
     """The power per GPU of the catalog's own-server cost line."""
@@ -312,6 +336,7 @@ class ProposalFact(Fact):
 
 FACT_MODELS: dict[str, type[Fact]] = {
     "gpu_fit": GpuFitFact,
+    "instance_fit": InstanceFitFact,
     "workload": WorkloadFact,
     "serverless": ServerlessFact,
     "economics": EconomicsFact,

@@ -103,6 +103,8 @@ class Conclusion(Strict):
     prefer_pricing: PricingKind | None = None
     exclude_options: tuple[OptionFilter, ...] = ()
     gpu_unsuitable: bool = False
+    offer_unsuitable: bool = False
+    """The offer cannot carry the model's replicas as it is sold (instance_fit rules)."""
     add_spare_replica: bool = False
     """Services: run the redundancy's spare replicas beyond those the peak needs (throughput.yaml)."""
     keep_serverless_warm: bool = False
@@ -137,6 +139,8 @@ class Rule(Strict):
             raise ValueError("a rule cites a source document and its section")
         if self.then.gpu_unsuitable and self.fact != "gpu_fit":
             raise ValueError("gpu_unsuitable is a conclusion of gpu_fit rules only")
+        if self.then.offer_unsuitable and self.fact != "instance_fit":
+            raise ValueError("offer_unsuitable is a conclusion of instance_fit rules only")
         if (self.then.add_spare_replica or self.then.keep_serverless_warm) and self.fact != "workload":
             raise ValueError(
                 "add_spare_replica and keep_serverless_warm are conclusions of workload rules only"

@@ -138,7 +138,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
     fit = next((f for f in evaluation.capacity.figures.fits if f.gpu == gpu), None)
     per_replica = replica_cards(gpu, gpus, evaluation)
     offer = hardware.offer
-    linked = offer_linked_sizes(offer, evaluation.knowledge) if offer is not None else ()
+    linked = offer_linked_sizes(offer) if offer is not None else ()
     plan = evaluation.market.plans.get(gpu) if gpu else None
     return {
         "gpu": gpu or "",
@@ -268,7 +268,7 @@ def proposed_rental(offer: Offer, gpus: int, hours: float, price: float, evaluat
     """The proposed cards on the offer's instances: replicas of the cards one needs on its GPU (all the
     cards as one replica where fewer are proposed), each inside one instance."""
     per_replica = replica_cards(offer.gpu, gpus, evaluation) or 1
-    linked = offer_linked_sizes(offer, evaluation.knowledge)
+    linked = offer_linked_sizes(offer)
     return rent(offer, per_replica, math.ceil(gpus / per_replica), hours, linked, price)
 
 
