@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from gpu_advisor.engine.calc.listings import regional_price
+from gpu_advisor.engine.calc.listings import offer_linked_sizes, regional_price
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 
@@ -53,6 +53,9 @@ def catalog_rows(
         if kind == "offers":
             regions = knowledge.offer_regions_by_jurisdiction(entry)
             row["jurisdictions"] = "/".join(regions)
+            # The multi-card sizes whose cards share the GPU's link, as the packing reads them.
+            row["linked_instance_gpus"] = offer_linked_sizes(entry)
+            row["interconnect"] = knowledge.gpu(entry.gpu).interconnect
             # What a recommendation pays in the offer's EU regions: the list price, or for a US-priced
             # offer the list price plus the documents' EU premium (an estimate).
             eu_price, eu_basis = regional_price(entry, "EU", knowledge) if "EU" in regions else (None, None)
