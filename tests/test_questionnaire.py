@@ -11,7 +11,8 @@ import pexpect
 import yaml
 from helpers import EXAMPLES_DIR
 
-from gpu_advisor.engine.apps.questionnaire import load_questions
+from gpu_advisor.engine.apps.questionnaire import applies, default_for, load_questions
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 GPU_ADVISOR = str(Path(sys.executable).parent / "gpu-advisor")
 TIMEOUT = 30
@@ -91,6 +92,11 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
     for question in ("Must the data stay in your building?", "Is the model size settled?"):
         answer(child, question, "")
     answer(child, "In which country is the company based?", "")
+    child.expect_exact("Where are the people whose personal data it processes?")
+    child.expect_exact("[eu]> ")  # the company's country, DE, is in the EU
+    child.sendline("eea")
+    child.expect_exact("Please pick a number from 1 to 5 or one of: eu, ch, uk, us, other.")
+    child.sendline("")
     for question in (
         "Is the volume growing?",
         "Does the team have DevOps capacity to run rented GPUs?",
@@ -108,6 +114,7 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
     assert saved["model"] == {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": False}
     assert saved["requests_per_day"] == 1_000_000
     assert saved["personal_data"] is True
+    assert saved["personal_data_region"] == "eu"
     assert "utilization" not in saved
     assert "hours_per_month" not in saved
     assert saved["framework"] == "jax"
@@ -202,3 +209,19 @@ def test_the_context_question_holds_a_long_prompt(tmp_path: Path) -> None:
     assert child.exitstatus == 0
     saved = yaml.safe_load((tmp_path / "w.yaml").read_text(encoding="utf-8"))
     assert (saved["avg_input_tokens"], saved["context_tokens"]) == (30000, 30150)
+
+
+def test_the_personal_data_region_is_asked_for_personal_data_and_defaults_to_the_company_country() -> None:
+    (question,) = [q for q in load_questions() if q.field == "personal_data_region"]
+    fields = [q.field for q in load_questions()]
+    assert fields.index("company_country") < fields.index("personal_data_region")
+    assert not applies(question, {"personal_data": False})
+    assert applies(question, {"personal_data": True})
+    knowledge = load_knowledge()
+    defaults = {
+        country: default_for(question, {"personal_data": True, "company_country": country}, {}, knowledge)
+        for country in ("DE", "NO", "CH", "GB", "UK", "US", "JP")
+    }
+    assert defaults == {"DE": "eu", "NO": "eu", "CH": "ch", "GB": "uk", "UK": "uk", "US": "us", "JP": "other"}
+    # A workload file's own value wins, as for every other question.
+    assert default_for(question, {"company_country": "DE"}, {"personal_data_region": "us"}, knowledge) == "us"

@@ -206,26 +206,63 @@ def test_the_facts_the_real_results_rest_on() -> None:
 # --- residency -----------------------------------------------------------------------------------------
 
 
+def outside(workload: str, region: str, provider: str, offer: str, pricing: str, jurisdiction: str) -> str:
+    return (
+        f"workload {workload} handles personal data (people in: {region}), but the chosen option {provider} "
+        f"{offer} ({pricing}, jurisdiction {jurisdiction}) lies outside the jurisdictions its law admits"
+    )
+
+
 def test_residency_denies_personal_data_on_the_chosen_non_eu_option() -> None:
     result = real_result("public-chat")
     result["workload"]["personal_data"] = True
+    assert result["workload"]["personal_data_region"] == "eu"  # from the company's country, DE
     assert verdicts(result)["residency.deny"] == {
-        "workload public-chat handles personal data, but the chosen option runpod community "
-        "(on_demand, jurisdiction unknown) is not in the EU"
+        outside("public-chat", "eu", "runpod", "community", "on_demand", "unknown")
     }
 
 
 def test_residency_denies_a_chosen_option_moved_out_of_the_eu() -> None:
     result = choose(real_result("hr-assistant"), "aws", "p5-on-demand", "US")
     assert verdicts(result)["residency.deny"] == {
-        "workload hr-assistant handles personal data, but the chosen option aws p5-on-demand "
-        "(on_demand, jurisdiction US) is not in the EU"
+        outside("hr-assistant", "eu", "aws", "p5-on-demand", "on_demand", "US")
     }
 
 
 def test_residency_accepts_a_chosen_option_moved_within_the_eu() -> None:
     result = choose(real_result("hr-assistant"), "aws", "p5-on-demand", "EU")
     assert "residency.deny" not in verdicts(result)
+
+
+def test_residency_accepts_a_uk_option_for_swiss_personal_data_and_denies_a_us_one() -> None:
+    swiss = real_result("hr-assistant", company_country="CH")
+    assert swiss["workload"]["personal_data_region"] == "ch"
+    assert chosen(swiss) == [("lambda", "on-demand", "on_demand", "UK", False)]
+    assert "residency.deny" not in verdicts(swiss)
+    moved = choose(swiss, "aws", "p5-on-demand", "US")
+    assert verdicts(moved)["residency.deny"] == {
+        outside("hr-assistant", "ch", "aws", "p5-on-demand", "on_demand", "US")
+    }
+
+
+def test_residency_accepts_a_us_option_for_us_personal_data_of_a_us_company() -> None:
+    result = choose(real_result("hr-assistant", company_country="US"), "aws", "p5-on-demand", "US")
+    assert result["workload"]["personal_data_region"] == "us"
+    assert "residency.deny" not in verdicts(result)
+
+
+def test_residency_holds_a_company_in_the_eu_to_the_engine_exclusions_for_us_personal_data() -> None:
+    # The people's region (us) sets no limit of its own; the company's law does, through RES006.
+    result = real_result("hr-assistant", personal_data_region="us")
+    assert {o["jurisdiction"] for o in result["options"] if "RES006" in o["excluded_by"]} == {
+        "US",
+        "UK",
+        "unknown",
+    }
+    moved = choose(result, "aws", "p5-on-demand", "US")
+    assert verdicts(moved)["residency.deny"] == {
+        outside("hr-assistant", "us", "aws", "p5-on-demand", "on_demand", "US")
+    }
 
 
 def test_residency_denies_personal_data_sent_to_a_managed_api() -> None:
@@ -235,6 +272,14 @@ def test_residency_denies_personal_data_sent_to_a_managed_api() -> None:
         "workload support-prototype handles personal data, but the decision sends it to the managed API "
         "llama-3-70b-hosted"
     }
+
+
+def test_residency_lets_us_personal_data_of_a_us_company_go_to_a_managed_api() -> None:
+    result = real_result("prototype", company_country="US")
+    result["workload"]["personal_data"] = True
+    result["workload"]["personal_data_region"] = "us"
+    assert result["decision"]["deployment"] == "api"
+    assert "residency.deny" not in verdicts(result)
 
 
 def test_residency_is_silent_when_the_engine_itself_keeps_personal_data_off_the_api() -> None:

@@ -89,6 +89,19 @@ RULE = {
             "a threshold compares with a number",
         ),
         ({"source": {"document": "nowhere", "section": "x"}}, "unknown document 'nowhere'"),
+        ({"see_also": [{"document": "nowhere", "section": "x"}]}, "see_also.0: unknown document 'nowhere'"),
+        (
+            {"when": [{"fact": "personal_data_region", "value": "eea"}]},
+            "personal_data_region is one of eu, ch, uk, us, other, got 'eea'",
+        ),
+        (
+            {"when": [{"fact": "company_region", "op": "in", "values": ["ch", "gb"]}]},
+            "company_region is one of eu, ch, uk, us, other, got 'gb'",
+        ),
+        (
+            {"then": {"exclude_options": [{"field": "jurisdiction", "not_in": ["EU", "EEA"]}]}},
+            "unknown jurisdiction 'EEA'",
+        ),
     ],
 )
 def test_bad_rule_declarations_are_rejected(tmp_path: Path, change: dict, message: str) -> None:

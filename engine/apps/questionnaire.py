@@ -20,6 +20,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ModelSpec, Workload, declared_type
 from gpu_advisor.engine.i18n.environment import render
 from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.pipeline.defaults import DERIVATIONS
 from gpu_advisor.templates import TEMPLATES_DIR
 
 OTHER_MODEL = "other"
@@ -57,6 +58,9 @@ class Question(BaseModel):
     the default rises to it, and a smaller answer is explained and asked again."""
     optional: bool = False
     when: Condition | None = None
+    default_derived: bool = False
+    """The default is what a workload file that leaves the field out gets, worked out from the answers
+    so far (``pipeline/defaults.py``): personal_data_region from company_country."""
 
 
 class QuestionsFile(BaseModel):
@@ -86,11 +90,18 @@ def applies(question: Question, answers: dict[str, Any]) -> bool:
     return question.when is None or answers.get(question.when.field) == question.when.equals
 
 
-def default_for(question: Question, answers: dict[str, Any], prefill: dict[str, Any]) -> Any:
-    """The answer offered with Enter: a pre-filled one, else the question's default for these answers;
-    never below the sum it must reach."""
+def default_for(
+    question: Question,
+    answers: dict[str, Any],
+    prefill: dict[str, Any],
+    knowledge: Knowledge | None = None,
+) -> Any:
+    """The answer offered with Enter: a pre-filled one, else the question's default for these answers
+    (a derived one needs ``knowledge``); never below the sum it must reach."""
     if question.field in prefill:
         default = prefill[question.field]
+    elif question.default_derived and knowledge is not None:
+        default = DERIVATIONS[question.field].work_out(answers, knowledge)
     elif question.default_when is not None and answers.get(question.default_when.field) == (
         question.default_when.equals
     ):

@@ -8,7 +8,7 @@ import datetime as dt
 
 from pydantic import BaseModel, ConfigDict
 
-from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
+from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite, cite_all
 from gpu_advisor.engine.domain.knowledge.figures import Threshold
 from gpu_advisor.engine.rulebook.guards import effective_needs, inserted_guards
 from gpu_advisor.engine.rulebook.schema import Condition, Rule, Rulebook
@@ -128,7 +128,7 @@ def rule_doc(rule: Rule, knowledge: Knowledge, rulebook: Rulebook | None = None)
         ),
         conclusions=describe_conclusions(rule),
         rationale=" ".join(rule.rationale.split()),
-        source=cite(rule.source, knowledge),
+        source=cite_all(rule.citations, knowledge),
         thresholds=thresholds,
         message_template=" ".join(rule.message.split()),
         origin=rulebook.origin(rule.id) if rulebook else "builtin",

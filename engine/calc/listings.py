@@ -25,6 +25,7 @@ def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> 
     gpu = knowledge.gpu(offer.gpu)
     return {
         "eu": jurisdiction == "EU",
+        "jurisdiction": jurisdiction,
         "pricing": offer.pricing,
         "interconnect": gpu.interconnect,
         "provider_kind": provider.kind,
@@ -56,6 +57,8 @@ class Listing:
     offer: Offer
     jurisdiction: str
     regions: tuple[str, ...]
+    countries: tuple[str, ...]
+    """Where the regions' data centres are (ISO codes); empty where the catalog does not say."""
     usd_per_gpu_hour: float
     price_basis: str
     attributes: Mapping[str, Any]
@@ -80,6 +83,7 @@ def listings(knowledge: Knowledge) -> tuple[Listing, ...]:
                     offer=offer,
                     jurisdiction=jurisdiction,
                     regions=regions,
+                    countries=knowledge.region_countries(offer.provider, regions),
                     usd_per_gpu_hour=usd_per_gpu_hour,
                     price_basis=price_basis,
                     attributes=MappingProxyType(option_attributes(offer, jurisdiction, knowledge)),
@@ -187,6 +191,7 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         gpu=offer.gpu,
         jurisdiction=listing.jurisdiction,
         regions=listing.regions,
+        countries=listing.countries,
         gpus=plan.gpus,
         gpus_rented=rental.gpus_rented,
         replicas=plan.replicas,

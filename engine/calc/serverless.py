@@ -45,6 +45,8 @@ class ServerlessListing:
     gpu: ServerlessGpu
     region: str
     jurisdiction: str
+    countries: tuple[str, ...]
+    """Where the region's data centres are (ISO codes); empty where the catalog does not say."""
     usd_per_gpu_hour: float
     """The product's price times the region's multiplier."""
     warm_usd_per_gpu_hour: float
@@ -91,6 +93,7 @@ def serverless_listings(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
                 warm = (entry.warm_usd_per_gpu_hour or entry.usd_per_gpu_hour) * region.price_multiplier
                 attributes = {
                     "eu": jurisdiction == "EU",
+                    "jurisdiction": jurisdiction,
                     "pricing": "serverless",
                     "interconnect": gpu.interconnect,
                     "provider_kind": provider.kind,
@@ -105,6 +108,7 @@ def serverless_listings(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
                         gpu=entry,
                         region=region.region,
                         jurisdiction=jurisdiction,
+                        countries=knowledge.region_countries(product.provider, (region.region,)),
                         usd_per_gpu_hour=price,
                         warm_usd_per_gpu_hour=warm,
                         attributes=MappingProxyType(attributes),

@@ -111,7 +111,7 @@ def ask_one(
 
     choices = choices_of(question, knowledge)
     click.echo(render("question.txt.j2", fmt, q=question, number=number, choices=choices), nl=False)
-    default = default_for(question, answers, prefill)
+    default = default_for(question, answers, prefill, knowledge)
     shown = "" if default is None else (yes_no_text(default, fmt) if question.kind == "yes_no" else default)
     while True:
         # An empty default lets Enter through to the check, which says what is missing.

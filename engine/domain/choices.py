@@ -11,6 +11,11 @@ Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
 Interconnect = Literal["nvlink", "xgmi", "pcie"]
 PricingKind = Literal["on_demand", "spot", "reserved", "capacity_block", "serverless"]
 Jurisdiction = Literal["EU", "US", "UK", "CH", "unknown"]
+"""Where a provider region is, as data-protection law sees it: the EU (the EEA's regions count as EU), the
+US, the UK, Switzerland, or not known (marketplaces with variable locations)."""
+PersonalDataRegion = Literal["eu", "ch", "uk", "us", "other"]
+"""Whose personal data a workload processes: people in the EU/EEA, Switzerland, the UK, the US, or
+elsewhere. The residency rules (rules/residency.yaml) decide from it which law applies."""
 LoadPattern = Literal["steady", "variable", "batch"]
 ScheduleId = Literal["always", "workdays", "office_hours"]
 Framework = Literal["pytorch", "jax", "tensorflow"]
@@ -43,6 +48,8 @@ SCHEDULES = names(ScheduleId)
 FRAMEWORKS = names(Framework)
 INTERCONNECTS = names(Interconnect)
 DEPLOYMENTS = names(Deployment)
+JURISDICTIONS = names(Jurisdiction)
+PERSONAL_DATA_REGIONS = names(PersonalDataRegion)
 TOPICS = names(Topic)
 ATTENTION_SEVERITIES = frozenset({"critical", "warning"})
 """A finding of these severities means the workload needs attention (batch summaries, decision summaries)."""

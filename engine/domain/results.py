@@ -174,9 +174,12 @@ class Option(ResultModel):
     offer: str
     gpu: str
     jurisdiction: str
-    """Jurisdiction of this option's regions (EU, US, UK, unknown); an offer yields one option per
+    """Jurisdiction of this option's regions (EU, US, UK, CH, unknown); an offer yields one option per
     jurisdiction of its regions."""
     regions: tuple[str, ...]
+    countries: tuple[str, ...] = ()
+    """Where the regions' data centres are (ISO 3166 codes, in the order the regions name them); empty
+    where the catalog names a group of regions or variable locations."""
     gpus: int
     """Cards the workload needs (replicas x cards per replica)."""
     gpus_rented: int

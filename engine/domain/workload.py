@@ -39,7 +39,13 @@ from gpu_advisor.engine.common.user_input import (
     load_yaml,
     read_input_text,
 )
-from gpu_advisor.engine.domain.choices import Framework, LoadPattern, Precision, ScheduleId
+from gpu_advisor.engine.domain.choices import (
+    Framework,
+    LoadPattern,
+    PersonalDataRegion,
+    Precision,
+    ScheduleId,
+)
 from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
@@ -167,7 +173,12 @@ class ResolvedWorkload(BaseModel):
         Given.DERIVED,
     ]
     personal_data: Annotated[
-        bool, Field(description="DSGVO/GDPR personal data: EU infrastructure only."), Given.DEFAULT
+        bool,
+        Field(
+            description="Processes personal data: where it may run follows the data-protection law that "
+            "applies (GDPR, revDSG, UK GDPR; see personal_data_region)."
+        ),
+        Given.DEFAULT,
     ]
     on_premises_required: Annotated[
         bool, Field(description="The data must not leave the building."), Given.DEFAULT
@@ -177,8 +188,21 @@ class ResolvedWorkload(BaseModel):
     ]
     company_country: Annotated[
         str,
-        Field(pattern=r"^[A-Z]{2}$", description="ISO 3166 code, for export-control notes."),
+        Field(
+            pattern=r"^[A-Z]{2}$",
+            description="ISO 3166 code: export-control notes, and the data-protection law of the company's "
+            "establishment.",
+        ),
         Given.DEFAULT,
+    ]
+    personal_data_region: Annotated[
+        PersonalDataRegion,
+        Field(
+            description="Where the people are whose personal data the workload processes: eu (EU/EEA), ch "
+            "(Switzerland), uk, us or other; with company_country it decides which law's residency rules "
+            "apply. Default: the region of company_country."
+        ),
+        Given.DERIVED,
     ]
     volume_growing: Annotated[
         bool, Field(description="Inference cost grows linearly with use."), Given.DEFAULT

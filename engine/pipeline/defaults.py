@@ -83,6 +83,11 @@ DERIVATIONS: dict[str, Derivation] = {
         lambda values, knowledge: knowledge.schedule(values["schedule"]).hours_per_month,
         listed_as_default=False,
     ),
+    # The people whose data it is are taken to be where the company is (knowledge/data_protection.yaml).
+    "personal_data_region": Derivation(
+        lambda values, knowledge: knowledge.data_protection_region(values["company_country"]),
+        listed_as_default=True,
+    ),
     # Derived from the load once the model is sized (``pipeline/market.py``).
     "utilization": Derivation(lambda values, knowledge: None, listed_as_default=False),
     # The load pattern's published profile (knowledge/load_profiles.yaml).

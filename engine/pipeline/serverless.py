@@ -166,6 +166,7 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         gpu=listing.gpu.gpu,
         jurisdiction=listing.jurisdiction,
         regions=(listing.region,),
+        countries=listing.countries,
         gpus=bill.priced.instances_at_peak * billing.instance_gpus,
         gpus_rented=bill.priced.instances_at_peak * billing.instance_gpus,
         replicas=bill.priced.instances_at_peak,

@@ -11,7 +11,7 @@ import jinja2
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.errors import InputError, KnowledgeError
 from gpu_advisor.engine.common.trusted import trusted
-from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
+from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite_all
 from gpu_advisor.engine.domain.results import Finding
 from gpu_advisor.engine.i18n.environment import message_names, message_template, render_compiled_message
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
@@ -74,7 +74,7 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
             severity=rule.severity,
             title=text.title,
             rationale=" ".join(text.rationale.split()),
-            source=cite(rule.source, knowledge),
+            source=cite_all(rule.citations, knowledge),
             origin=rulebook.origin(rule.id),
             lang=lang,
             message_source=text.message,

@@ -101,6 +101,8 @@ class ProposalDetails(Details):
     """IDs of the rules that ruled the proposed deployment out."""
     unsuitable_by: str
     """IDs of the rules that declared the proposed GPU unsuitable."""
+    residency_rules: str = ""
+    """The residency rules that exclude the proposal's jurisdiction, each with its title."""
 
 
 DETAIL_MODELS: dict[FactKind, type[Details]] = {

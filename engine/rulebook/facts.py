@@ -27,7 +27,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, create_model
 from pydantic.fields import FieldInfo
 
-from gpu_advisor.engine.domain.choices import FactKind
+from gpu_advisor.engine.domain.choices import FactKind, PersonalDataRegion
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
 SMALLEST_ENGINE_NUMBER = 1e-4
@@ -97,6 +97,9 @@ class WorkloadContext(Fact):
     min_replicas_given: bool
     """The workload states its min_replicas (which then replaces the spare replica rules add)."""
     export_restricted_country: bool
+    company_region: PersonalDataRegion
+    """The data-protection region of the company's country (knowledge/data_protection.yaml): the law of
+    its establishment, beside the region of the people whose data it is (``personal_data_region``)."""
     is_moe: bool
 
 
@@ -317,7 +320,17 @@ class ProposalFact(Fact):
     pricing_known: bool
     region: str
     region_known: bool
+    """Whether the proposal runs in the EU is known: every jurisdiction it may run in agrees."""
     eu: Annotated[bool, Guard("region_known")]
+    jurisdiction: str
+    """The jurisdictions the proposal may run in (EU, US, UK, CH, unknown), '/'-separated; "" if none."""
+    countries: str
+    """The countries of the regions it may run in (ISO codes, ', '-separated); "" where not known."""
+    jurisdiction_known: bool
+    """The residency rules give every jurisdiction the proposal may run in the same answer."""
+    jurisdiction_excluded: Annotated[bool, Guard("jurisdiction_known")]
+    """The residency rules that fired for the workload exclude the jurisdiction it runs in (their
+    conclusions, as they exclude options)."""
     provider: str
     provider_known: bool
     provider_kind: str

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.choices import JURISDICTIONS
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import Threshold
 from gpu_advisor.engine.domain.knowledge.loading import describe_validation_error
@@ -175,12 +176,26 @@ def validate_rule(
     document_ids = {d.id for d in knowledge.documents.documents}
     if rule.source.document not in document_ids:
         problems.append(f"field source: unknown document {rule.source.document!r}")
+    problems += [
+        f"field see_also.{index}: unknown document {citation.document!r}"
+        for index, citation in enumerate(rule.see_also)
+        if citation.document not in document_ids
+    ]
     for name in rule.needs:
         if f"{name}_known" not in fields:
             problems.append(f"field needs: {name!r} has no {name}_known field in {rule.fact} facts")
     for part, conditions in (("applies", rule.applies), ("when", rule.when)):
         for index, condition in enumerate(conditions):
             problems += validate_condition(f"field {part}.{index}", condition, rule.fact, fields, thresholds)
+    for index, option_filter in enumerate(rule.then.exclude_options):
+        if option_filter.field == "jurisdiction":
+            named = option_filter.not_in or (option_filter.equals,)
+            problems += [
+                f"field then.exclude_options.{index}: unknown jurisdiction {name!r} "
+                f"(one of {', '.join(JURISDICTIONS)})"
+                for name in named
+                if name not in JURISDICTIONS
+            ]
     return problems
 
 
@@ -206,6 +221,11 @@ def validate_condition(
         if _python_type(fields[condition.other_fact].annotation) not in numeric or kind not in numeric:
             return [f"{where}: other_fact compares two numbers"]
         return []
+    choices = _choices(fields[condition.fact].annotation)
+    named = condition.values or ((condition.value,) if isinstance(condition.value, str) else ())
+    unknown = [name for name in named if choices and name not in choices]
+    if unknown:
+        return [f"{where}: {condition.fact} is one of {', '.join(choices)}, got {name!r}" for name in unknown]
     if condition.values is not None:
         return (
             []
@@ -215,6 +235,13 @@ def validate_condition(
     if isinstance(condition.value, bool) != (kind is bool) or not isinstance(condition.value, kind):
         return [f"{where}.value: {condition.fact} is {kind.__name__}, got {condition.value!r}"]
     return []
+
+
+def _choices(annotation: Any) -> tuple[str, ...]:
+    """The names a field of a closed set of names (a ``Literal`` of strings) can hold; empty otherwise."""
+    if typing.get_origin(annotation) is Literal:
+        return tuple(str(arg) for arg in typing.get_args(annotation) if isinstance(arg, str))
+    return ()
 
 
 def _python_type(annotation: Any) -> type:

@@ -23,8 +23,18 @@ Operator = Literal["eq", "ne", "lt", "le", "gt", "ge", "in", "not_in"]
 
 
 OptionField = Literal[
-    "eu", "pricing", "interconnect", "provider_kind", "enterprise_sla", "segment", "provider", "gpu"
+    "eu",
+    "jurisdiction",
+    "pricing",
+    "interconnect",
+    "provider_kind",
+    "enterprise_sla",
+    "segment",
+    "provider",
+    "gpu",
 ]
+"""What an option filter can name: ``eu`` (its regions are in the EU), ``jurisdiction`` (EU, US, UK, CH or
+unknown), the pricing kind, the GPU's interconnect and segment, the provider, its kind and SLA."""
 
 
 Verdict = Literal["fail", "warn"]
@@ -132,10 +142,13 @@ class Rule(Strict):
     """Jinja template rendered with the matched fact's fields, ``t`` (thresholds) and ``k`` (knowledge)."""
     rationale: str
     source: Citation
+    see_also: tuple[Citation, ...] = ()
+    """Further documents the rule rests on (a law's list of adequate states beside its article), each a
+    document and section; cited after ``source``."""
 
     @model_validator(mode="after")
     def _source_is_a_document(self) -> Rule:
-        if self.source.document is None:
+        if any(citation.document is None for citation in (self.source, *self.see_also)):
             raise ValueError("a rule cites a source document and its section")
         if self.then.gpu_unsuitable and self.fact != "gpu_fit":
             raise ValueError("gpu_unsuitable is a conclusion of gpu_fit rules only")
@@ -153,6 +166,11 @@ class Rule(Strict):
         if is_check and not self.when:
             raise ValueError("a proposal rule states the violation it looks for in when")
         return self
+
+    @property
+    def citations(self) -> tuple[Citation, ...]:
+        """The source, then the further documents."""
+        return (self.source, *self.see_also)
 
     @property
     def threshold_keys(self) -> tuple[str, ...]:

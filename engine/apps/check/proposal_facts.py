@@ -16,9 +16,10 @@ from gpu_advisor.engine.calc.costs import (
 from gpu_advisor.engine.calc.listings import offer_hours, offer_linked_sizes, regional_price
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
+from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer, Region
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.rulebook.conclusions import excluded_by, option_filters
 from gpu_advisor.engine.rulebook.details import ProposalDetails
 from gpu_advisor.engine.rulebook.facts import ProposalFact
 
@@ -97,6 +98,67 @@ def proposal_jurisdictions(
     if proposal.provider is not None:
         return tuple(sorted({region.jurisdiction for region in providers[0].regions}))
     return ()
+
+
+def proposal_regions(
+    proposal: ProposalInput, offer: Offer | None, knowledge: Knowledge
+) -> tuple[Region, ...]:
+    """The catalog regions the proposal may run in, as ``proposal_jurisdictions`` reads it: the region it
+    names, its offer's (or provider's) regions in the jurisdiction it names, or all of them."""
+    providers = (
+        [knowledge.provider(proposal.provider)] if proposal.provider else list(knowledge.providers.providers)
+    )
+    if proposal.region is not None and proposal.region not in JURISDICTIONS:
+        for provider in providers:
+            for region in provider.regions:
+                if region.id == proposal.region:
+                    return (region,)
+        return ()
+    if offer is not None:
+        by_id = {region.id: region for region in knowledge.provider(offer.provider).regions}
+        regions = tuple(by_id[region_id] for region_id in offer.regions)
+    elif proposal.provider is not None:
+        regions = providers[0].regions
+    else:
+        return ()
+    if proposal.region in JURISDICTIONS:
+        regions = tuple(region for region in regions if region.jurisdiction == proposal.region)
+    return regions
+
+
+LOCATION_FIELDS = ("jurisdiction", "eu")
+"""The option attributes that depend only on where an option runs."""
+
+
+def residency_facts(
+    proposal: ProposalInput, offer: Offer | None, evaluation: Evaluation
+) -> tuple[dict[str, Any], str]:
+    """Where the proposal runs (jurisdictions and countries) and whether the residency rules that fired
+    for the workload exclude it, by their own conclusions (the option filters on its location); and the
+    excluding rules with their titles, for the message."""
+    knowledge, rulebook = evaluation.knowledge, evaluation.rulebook
+    jurisdictions = proposal_jurisdictions(proposal, offer, knowledge)
+    regions = proposal_regions(proposal, offer, knowledge)
+    residency = [
+        rule
+        for rule in evaluation.rules
+        if rule.topic == "residency" and rulebook.origin(rule.id) == "builtin"
+    ]
+    filters = [(rule_id, f) for rule_id, f in option_filters(residency) if f.field in LOCATION_FIELDS]
+    excluding = {
+        jurisdiction: excluded_by({"jurisdiction": jurisdiction, "eu": jurisdiction == "EU"}, filters)
+        for jurisdiction in jurisdictions
+    }
+    known = bool(jurisdictions) and len({bool(rule_ids) for rule_ids in excluding.values()}) == 1
+    rule_ids = {rule_id for rule_ids in excluding.values() for rule_id in rule_ids}
+    facts = {
+        "jurisdiction": "/".join(jurisdictions),
+        "countries": ", ".join(dict.fromkeys(c for region in regions for c in region.countries)),
+        "jurisdiction_known": known,
+        "jurisdiction_excluded": known and bool(rule_ids),
+    }
+    named = "; ".join(f"{rule.id} ({rule.title})" for rule in residency if rule.id in rule_ids)
+    return facts, named
 
 
 def own_server_for(proposal: ProposalInput, evaluation: Evaluation) -> OwnServer:
@@ -203,6 +265,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> tuple[Prop
     hardware = proposed_hardware(proposal, evaluation)
     pricing = proposal.pricing or (hardware.offer.pricing if hardware.offer else None)
     place = place_facts(proposal, hardware, knowledge)
+    residency, residency_rules = residency_facts(proposal, hardware.offer, evaluation)
     ruled_out_by = [
         rule.id
         for rule in evaluation.rules
@@ -228,11 +291,13 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> tuple[Prop
         cost_known=cost_known,
         **gpu,
         **place,
+        **residency,
         **node_facts(proposal, hardware, evaluation, gpu["gpus_needed"]),
     )
     details = ProposalDetails(
         ruled_out_by=", ".join(ruled_out_by),
         unsuitable_by=", ".join(evaluation.verdicts.unsuitable.get(hardware.gpu or "", [])),
+        residency_rules=residency_rules,
     )
     return fact, details
 

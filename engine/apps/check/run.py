@@ -20,7 +20,7 @@ from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
 from gpu_advisor.engine.domain.input_errors import input_error
-from gpu_advisor.engine.domain.knowledge.base import cite
+from gpu_advisor.engine.domain.knowledge.base import cite_all
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.proposal import CheckItem, CheckResult, ProposalDocument, Status, Waiver
 from gpu_advisor.engine.domain.workload import validate_workload
@@ -53,6 +53,11 @@ def read_proposal_documents(path: str) -> list[tuple[int, ProposalDocument]]:
         except ValidationError as error:
             raise input_error(origin, error, ProposalDocument, "proposal") from None
     return parsed
+
+
+LOCATION_FACTS = frozenset({"eu", "region", "jurisdiction", "jurisdiction_excluded"})
+"""Proposal facts about where it runs: a check that reads one shows the region, its jurisdictions and
+their countries in its evidence."""
 
 
 def check_items(
@@ -92,6 +97,9 @@ def check_item(
 ) -> CheckItem:
     knowledge, rulebook = evaluation.knowledge, evaluation.rulebook
     evidence = {name: data[name] for name in fields_read(rule.applies + rule.when)}
+    if LOCATION_FACTS & evidence.keys() and data["region"]:
+        # Where the proposal runs, down to the countries of its regions, beside the check's verdict on it.
+        evidence.update({name: data[name] for name in ("region", "jurisdiction", "countries")})
     thresholds = rulebook.threshold_values(knowledge)
     entries = [
         f"thresholds: {key} = {thresholds[key]:g} ({threshold_date(key, evaluation)})"
@@ -124,7 +132,7 @@ def check_item(
         message=message,
         evidence=evidence,
         knowledge=tuple(entries),
-        source=cite(rule.source, knowledge),
+        source=cite_all(rule.citations, knowledge),
         waived=waiver_reason is not None and status in ("fail", "warn"),
         waiver_reason=waiver_reason,
     )

@@ -5,7 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal, TypeVar
 
+from pydantic import model_validator
+
 from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.domain.choices import PersonalDataRegion
 from gpu_advisor.engine.domain.knowledge.entries import (
     ApiPrice,
     Citation,
@@ -22,6 +25,7 @@ from gpu_advisor.engine.domain.knowledge.figures import (
     BytesPerParameter,
     CardCounts,
     Concurrency,
+    DataProtectionRegion,
     Efficiency,
     EuRegionPremium,
     ExchangeRate,
@@ -99,6 +103,22 @@ class ExportControlFile(VersionedFile):
     restricted_countries: tuple[RestrictedCountry, ...]
 
 
+class DataProtectionFile(VersionedFile):
+    regions: tuple[DataProtectionRegion, ...]
+
+    @model_validator(mode="after")
+    def _each_country_once(self) -> DataProtectionFile:
+        seen: dict[str, str] = {}
+        for entry in self.regions:
+            for country in entry.countries:
+                if country in seen:
+                    raise ValueError(f"country {country} is listed in {seen[country]} and {entry.region}")
+                seen[country] = entry.region
+        if len({entry.region for entry in self.regions}) != len(self.regions):
+            raise ValueError("each region is listed once")
+        return self
+
+
 class ExchangeRatesFile(VersionedFile):
     rates: tuple[ExchangeRate, ...]
 
@@ -155,6 +175,7 @@ class Knowledge(Strict):
     schedules: SchedulesFile
     sizing: SizingFile
     export_control: ExportControlFile
+    data_protection: DataProtectionFile
     exchange_rates: ExchangeRatesFile
     workload_defaults: WorkloadDefaultsFile
     market_figures: MarketFiguresFile
@@ -210,6 +231,17 @@ class Knowledge(Strict):
         """The country is on the documents' export-control list for data-center GPUs."""
         return any(entry.country == country for entry in self.export_control.restricted_countries)
 
+    def data_protection_region(self, country: str) -> PersonalDataRegion:
+        """The data-protection region of a country (ISO 3166 code): the region that lists it, else 'other'."""
+        return _regions_by_country(self.data_protection.regions).get(country, "other")
+
+    def region_countries(self, provider_id: str, region_ids: tuple[str, ...]) -> tuple[str, ...]:
+        """The countries of a provider's regions, each once, in the order the regions name them; empty
+        where none names its countries."""
+        regions = {region.id: region for region in self.provider(provider_id).regions}
+        found = (country for region_id in region_ids for country in regions[region_id].countries)
+        return tuple(dict.fromkeys(found))
+
     def workload_default_values(self) -> dict[str, Any]:
         """Workload field -> the value used when a workload leaves it out."""
         return {entry.field: entry.value for entry in self.workload_defaults.defaults}
@@ -251,6 +283,11 @@ def _by_id(entries: tuple[E, ...], entry_id: str) -> E:
 
 
 @per_object
+def _regions_by_country(regions: tuple[DataProtectionRegion, ...]) -> dict[str, PersonalDataRegion]:
+    return {country: entry.region for entry in regions for country in entry.countries}
+
+
+@per_object
 def _thresholds_by_key(thresholds: tuple[Threshold, ...]) -> dict[str, Threshold]:
     return {threshold.key: threshold for threshold in reversed(thresholds)}  # the first of duplicates
 
@@ -260,9 +297,15 @@ def _index_by_id(entries: tuple[Any, ...]) -> dict[str, Any]:
     return {entry.id: entry for entry in reversed(entries)}  # the first of duplicates, as a scan finds
 
 
+def cite_all(citations: tuple[Citation, ...], knowledge: Knowledge) -> str:
+    """Several citations, '; '-separated, in the order given."""
+    return "; ".join(cite(citation, knowledge) for citation in citations)
+
+
 def cite(citation: Citation, knowledge: Knowledge) -> str:
     """'Title (date), section' for a document citation; 'title <url>' for a public page."""
     if citation.document is not None:
         document = knowledge.document(citation.document)
-        return f"{document.title} ({document.as_of.isoformat()}), {citation.section}"
+        cited = f"{document.title} ({document.as_of.isoformat()}), {citation.section}"
+        return f"{cited} <{document.url}>" if document.url else cited
     return f"{citation.title} <{citation.url}>" if citation.title else str(citation.url)

@@ -62,6 +62,8 @@ class Document(Strict):
     published: dt.date | None
     as_of: dt.date
     summary: str
+    url: str | None = Field(default=None, pattern=r"^https://[^\s<>]+$")
+    """Where the document is published (the legal texts); the source articles are not online."""
 
 
 class Gpu(Sourced):

@@ -4,11 +4,17 @@ calibration figures, defaults. Every entry carries ``source`` and ``as_of``.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from gpu_advisor.engine.domain.choices import Interconnect, LoadPattern, Precision, ScheduleId
+from gpu_advisor.engine.domain.choices import (
+    Interconnect,
+    LoadPattern,
+    PersonalDataRegion,
+    Precision,
+    ScheduleId,
+)
 from gpu_advisor.engine.domain.knowledge.entries import PositiveFloat, Sourced
 
 
@@ -63,6 +69,23 @@ class QuantizationSteps(Sourced):
 class RestrictedCountry(Sourced):
     country: str = Field(pattern=r"^[A-Z]{2}$")
     name: str
+
+
+class DataProtectionRegion(Sourced):
+    """The countries whose companies and residents fall under one data-protection region: the default of
+    a workload's ``personal_data_region`` and the region of its company (``company_region``)."""
+
+    region: PersonalDataRegion
+    name: str
+    countries: tuple[Annotated[str, Field(pattern=r"^[A-Z]{2}$")], ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _listed(self) -> DataProtectionRegion:
+        if self.region == "other":
+            raise ValueError("'other' is every country no region lists; it lists no countries")
+        if len(set(self.countries)) != len(self.countries):
+            raise ValueError("countries lists each country once")
+        return self
 
 
 class ExchangeRate(Sourced):

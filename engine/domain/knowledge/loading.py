@@ -16,6 +16,7 @@ from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.base import (
     ApiPricesFile,
     CalibrationFile,
+    DataProtectionFile,
     DocumentsFile,
     ExchangeRatesFile,
     ExportControlFile,
@@ -51,6 +52,7 @@ KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {
     "schedules": SchedulesFile,
     "sizing": SizingFile,
     "export_control": ExportControlFile,
+    "data_protection": DataProtectionFile,
     "exchange_rates": ExchangeRatesFile,
     "workload_defaults": WorkloadDefaultsFile,
     "market_figures": MarketFiguresFile,

@@ -1,0 +1,327 @@
+"""Where personal data may run, by the law that applies (rules/residency.yaml), end to end: the region of
+the people (personal_data_region, by default the company's), the options each law admits, the countries
+the options name, and a proposal held to the same rules. The rules one by one are in
+tests/rule_cases/RES.yaml; the scenarios in tests/scenarios/ pin the decisions."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from helpers import TESTS_DIR, merged, run
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
+from gpu_advisor.engine.domain.results import Option, Recommendation
+from gpu_advisor.knowledge import KNOWLEDGE_DIR
+
+BASE: dict[str, Any] = yaml.safe_load((TESTS_DIR / "scenarios" / "workloads.yaml").read_text("utf-8"))["base"]
+"""A public 70B FP8 chat service of a German company, 400,000 requests a day."""
+
+
+def personal(**changes: Any) -> Recommendation:
+    return run(merged(BASE, {"personal_data": True, **changes}))
+
+
+def admitted(result: Recommendation) -> list[Option]:
+    """Every option no rule excluded (rentals and serverless products)."""
+    return [option for option in result.options if not option.excluded_by]
+
+
+def residency_exclusions(option: Option) -> list[str]:
+    return [rule_id for rule_id in option.excluded_by if rule_id.startswith("RES")]
+
+
+def finding(result: Recommendation, rule_id: str) -> str:
+    (message,) = [f.message for f in result.findings if f.rule_id == rule_id]
+    return message
+
+
+# --- the field and its default ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("country", "region"),
+    [
+        ("DE", "eu"),
+        ("AT", "eu"),
+        ("NO", "eu"),
+        ("LI", "eu"),
+        ("CH", "ch"),
+        ("GB", "uk"),
+        ("UK", "uk"),
+        ("US", "us"),
+        ("JP", "other"),
+        ("CN", "other"),
+    ],
+)
+def test_the_region_of_the_people_defaults_to_the_company_country(country: str, region: str) -> None:
+    workload = run(merged(BASE, {"company_country": country, "requests_per_day": 5000})).workload
+    assert workload.personal_data_region == region
+    assert "personal_data_region" in workload.defaults_used
+
+
+def test_a_given_region_is_kept_and_not_listed_as_a_default() -> None:
+    workload = run(merged(BASE, {"personal_data_region": "us", "requests_per_day": 5000})).workload
+    assert workload.company_country == "DE"
+    assert workload.personal_data_region == "us"
+    assert "personal_data_region" not in workload.defaults_used
+
+
+@pytest.mark.parametrize("value", ["eea", "EU", "de", "", 1, True])
+def test_an_invalid_region_exits_2_naming_the_field(value: object) -> None:
+    document = {"name": "x", "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "requests_per_day": 5}
+    result = CliRunner().invoke(
+        main, ["recommend", "-"], input=json.dumps({**document, "personal_data_region": value})
+    )
+    assert result.exit_code == 2
+    assert "personal_data_region: " in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_json_schema_names_the_regions() -> None:
+    result = CliRunner().invoke(main, ["schema", "workload"])
+    schema = json.loads(result.output)
+    assert schema["properties"]["personal_data_region"]["anyOf"][0]["enum"] == [
+        "eu",
+        "ch",
+        "uk",
+        "us",
+        "other",
+    ]
+
+
+# --- the law that applies, option by option -------------------------------------------------------------
+
+
+def test_a_us_company_with_personal_data_of_people_in_the_us_can_choose_a_us_region() -> None:
+    result = personal(
+        company_country="US",
+        devops_capacity=False,
+        model={"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+    )
+    assert all(not residency_exclusions(option) for option in result.options)
+    (chosen,) = [option for option in result.options if option.chosen]
+    assert (chosen.provider, chosen.offer, chosen.jurisdiction, chosen.countries) == (
+        "aws",
+        "p5-reserved-3y",
+        "US",
+        ("US",),
+    )
+    # One 8-GPU P5 reserved for three years at the US list price, every hour of the month.
+    assert chosen.usd_per_month == pytest.approx(8 * 1.90 * 730)
+    assert "HIPAA" in finding(result, "RES013")
+
+
+def test_a_swiss_company_gets_swiss_eu_or_uk_regions_under_the_revdsg() -> None:
+    result = personal(company_country="CH")
+    jurisdictions = {option.jurisdiction for option in admitted(result)}
+    assert jurisdictions <= {"CH", "EU", "UK"}
+    assert {"EU", "UK"} <= jurisdictions
+    for option in result.options:
+        if option.jurisdiction in ("US", "unknown"):
+            assert "RES007" in option.excluded_by, option
+    (chosen,) = [option for option in result.options if option.chosen]
+    assert (chosen.provider, chosen.offer, chosen.jurisdiction, chosen.countries) == (
+        "lambda",
+        "on-demand",
+        "UK",
+        ("GB",),
+    )
+    assert chosen.usd_per_month == pytest.approx(4 * 2.99 * 730)
+    message = finding(result, "RES007")
+    assert "revised Federal Act on Data Protection applies (revDSG/nFADP, SR 235.1, Art. 3)" in message
+    assert "Art. 16(1)" in message and "DSV, SR 235.11, Annex 1" in message
+    assert "RES001" not in result.fired_rules
+
+
+def test_a_uk_company_gets_uk_eu_or_swiss_regions_under_the_uk_gdpr() -> None:
+    result = personal(company_country="GB")
+    assert {option.jurisdiction for option in admitted(result)} <= {"UK", "EU", "CH"}
+    for option in result.options:
+        if option.jurisdiction in ("US", "unknown"):
+            assert "RES009" in option.excluded_by, option
+    message = finding(result, "RES009")
+    assert "the UK GDPR and the Data Protection Act 2018 apply (UK GDPR Art. 3)" in message
+    assert "Art. 44A, 45A" in message and "DPA 2018, Sch. 21 paras 4, 5" in message
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"personal_data_region": "us"},
+        {"personal_data_region": "ch"},
+        {"personal_data_region": "uk"},
+        {"personal_data_region": "other"},
+        {"company_country": "FR", "requests_per_day": 1_000_000},
+        {"company_country": "AT", "load_pattern": "variable", "schedule": "office_hours"},
+        {"model": {"name": "llama-3.1-8b", "precision": "bf16"}, "requests_per_day": 50_000},
+        {"company_country": "CH", "personal_data_region": "eu"},
+        {"company_country": "US", "personal_data_region": "eu"},
+    ],
+)
+def test_personal_data_under_the_gdpr_never_gets_a_non_eu_option(changes: dict[str, Any]) -> None:
+    result = personal(**changes)
+    assert result.options
+    for option in admitted(result):
+        assert option.jurisdiction == "EU", option
+    assert result.decision.deployment != "api"
+    chosen = [option for option in result.options if option.chosen]
+    assert all(option.jurisdiction == "EU" for option in chosen)
+
+
+def test_a_swiss_company_with_personal_data_of_people_in_the_eu_keeps_to_the_stricter_set() -> None:
+    result = personal(company_country="CH", personal_data_region="eu")
+    assert {"RES001", "RES008"} <= set(result.fired_rules)
+    uk = [option for option in result.options if option.jurisdiction == "UK"]
+    assert uk and all(residency_exclusions(option) == ["RES001"] for option in uk)
+
+
+def test_a_country_without_a_law_table_keeps_the_eu_default_and_says_so() -> None:
+    result = personal(company_country="BR")
+    assert result.workload.personal_data_region == "other"
+    assert {option.jurisdiction for option in admitted(result)} == {"EU"}
+    assert "gpu-advisor has no table of their law" in finding(result, "RES011")
+
+
+# --- countries ------------------------------------------------------------------------------------------
+
+
+def test_options_name_the_countries_of_their_regions() -> None:
+    result = personal(requests_per_day=1_000_000)
+    countries = {(o.provider, o.offer, o.jurisdiction): o.countries for o in result.options}
+    assert countries[("aws", "p5-reserved-3y", "EU")] == ("DE",)
+    assert countries[("azure", "nd-h100-v5-on-demand", "EU")] == ("NL",)
+    assert countries[("lambda", "on-demand", "UK")] == ("GB",)
+    assert countries[("runpod", "serverless", "EU")] == ("RO", "SE", "NL", "CZ", "FR")
+    assert countries[("huggingface", "inference-endpoints", "EU")] == ("IE",)
+    assert countries[("gcp", "a3-high-on-demand", "EU")] == ()  # the source names a group of regions
+    assert countries[("runpod", "community", "unknown")] == ()
+
+
+def test_the_memo_shows_the_countries_and_whose_data_it_is() -> None:
+    from gpu_advisor.engine.present.memo import render_memo
+
+    memo = render_memo(personal(company_country="CH"))
+    assert "| Whose personal data | people in Switzerland (from the company country) |" in memo
+    assert "| on-demand | UK (GB) | $2.99 |" in memo
+    assert "| reserved | EU (DE) | $2.28 (est.) |" in memo
+    assert "| reserved | US | $1.90 |" in memo
+
+
+# --- check ----------------------------------------------------------------------------------------------
+
+
+def check(tmp_path: Path, workload: dict[str, Any], proposal: dict[str, Any]) -> dict[str, Any]:
+    document = {
+        "workload": {
+            "name": "chat",
+            "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+            "requests_per_day": 400000,
+            "personal_data": True,
+            **workload,
+        },
+        "proposal": {
+            "deployment": "dedicated_cloud",
+            "provider": "aws",
+            "offer": "p5-on-demand",
+            "gpu": "h100-sxm",
+            "gpus": 4,
+            "pricing": "on_demand",
+            **proposal,
+        },
+    }
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path), "--format", "json", "--soft-fail"])
+    assert result.exit_code == 0, result.output
+    (item,) = [i for i in json.loads(result.output)[0]["results"] if i["rule_id"] == "RES005"]
+    return dict(item)
+
+
+def test_check_evidence_names_the_countries_of_the_proposed_region(tmp_path: Path) -> None:
+    item = check(tmp_path, {"company_country": "CH"}, {"region": "eu-central-1"})
+    assert item["status"] == "pass"
+    assert item["evidence"] == {
+        "personal_data": True,
+        "cloud_hosted": True,
+        "jurisdiction_excluded": False,
+        "region": "eu-central-1",
+        "jurisdiction": "EU",
+        "countries": "DE",
+    }
+
+
+def test_check_fails_a_swiss_proposal_in_the_us_naming_the_rule_and_law(tmp_path: Path) -> None:
+    item = check(tmp_path, {"company_country": "CH"}, {"region": "us-east-1"})
+    assert item["status"] == "fail"
+    assert item["message"] == (
+        "The workload processes personal data, and the proposed region (us-east-1, US) lies outside the "
+        "jurisdictions the law that applies admits: RES007 (revDSG: personal data of people in Switzerland "
+        "stays in Swiss, EU/EEA or UK regions)."
+    )
+
+
+def test_check_passes_a_us_company_in_us_east_1(tmp_path: Path) -> None:
+    item = check(tmp_path, {"company_country": "US"}, {"region": "us-east-1"})
+    assert item["status"] == "pass"
+    assert item["evidence"]["countries"] == "US"
+
+
+def test_check_fails_personal_data_of_an_eu_company_on_a_marketplace(tmp_path: Path) -> None:
+    item = check(tmp_path, {}, {"provider": "vast", "offer": "spot", "gpu": "h100-pcie", "pricing": "spot"})
+    assert item["status"] == "fail"
+    assert item["evidence"]["jurisdiction"] == "unknown"
+    assert "RES001 (GDPR: personal data of people in the EU/EEA stays in EU regions)" in item["message"]
+
+
+# --- the knowledge behind it ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def knowledge_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "knowledge"
+    shutil.copytree(KNOWLEDGE_DIR, target, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    return target
+
+
+def edit(directory: Path, name: str, change: Callable[[dict[str, Any]], None]) -> None:
+    path = directory / f"{name}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+
+def test_the_eea_is_the_eu_with_iceland_liechtenstein_and_norway() -> None:
+    (eu,) = [entry for entry in load_knowledge().data_protection.regions if entry.region == "eu"]
+    assert len(eu.countries) == 27 + 3
+    assert {"IS", "LI", "NO"} <= set(eu.countries)
+    assert not {"CH", "GB", "UK"} & set(eu.countries)
+
+
+def test_a_country_in_two_regions_is_rejected(knowledge_copy: Path) -> None:
+    edit(knowledge_copy, "data_protection", lambda d: d["regions"][0]["countries"].append("CH"))
+    with pytest.raises(KnowledgeError) as error:
+        load_knowledge_from(knowledge_copy)
+    assert "data_protection.yaml" in str(error.value)
+    assert "country CH is listed in eu and ch" in str(error.value)
+
+
+def test_the_other_region_lists_no_countries(knowledge_copy: Path) -> None:
+    edit(knowledge_copy, "data_protection", lambda d: d["regions"][3].update(region="other"))
+    with pytest.raises(KnowledgeError, match="'other' is every country no region lists"):
+        load_knowledge_from(knowledge_copy)
+
+
+def test_a_document_url_must_be_https(knowledge_copy: Path) -> None:
+    edit(knowledge_copy, "documents", lambda d: d["documents"][-1].update(url="ftp://example.org/law"))
+    with pytest.raises(KnowledgeError, match=r"entry 'uk-dpa-2018': field documents\.\d+\.url"):
+        load_knowledge_from(knowledge_copy)
