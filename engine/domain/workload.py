@@ -177,7 +177,10 @@ class ResolvedWorkload(BaseModel):
     ]
     company_country: Annotated[
         str,
-        Field(pattern=r"^[A-Z]{2}$", description="ISO 3166 code, for export-control notes."),
+        Field(
+            pattern=r"^[A-Z]{2}$",
+            description="ISO 3166 code, for export-control notes and own-hardware cost defaults.",
+        ),
         Given.DEFAULT,
     ]
     volume_growing: Annotated[

@@ -66,8 +66,8 @@ class RestrictedCountry(Sourced):
 
 
 class ExchangeRate(Sourced):
-    from_currency: Literal["EUR", "USD"]
-    to_currency: Literal["EUR", "USD"]
+    from_currency: Literal["EUR", "USD", "CHF"]
+    to_currency: Literal["EUR", "USD", "CHF"]
     rate: PositiveFloat
 
 

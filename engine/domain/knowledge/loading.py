@@ -16,6 +16,7 @@ from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.base import (
     ApiPricesFile,
     CalibrationFile,
+    CostDefaultsFile,
     DocumentsFile,
     ExchangeRatesFile,
     ExportControlFile,
@@ -59,6 +60,7 @@ KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {
     "calibration": CalibrationFile,
     "load_profiles": LoadProfilesFile,
     "serverless": ServerlessFile,
+    "cost_defaults": CostDefaultsFile,
 }
 
 
