@@ -141,8 +141,9 @@ def size(**request: Any) -> SizeResult:
 
 def tco(**request: Any) -> TcoResult:
     """Own-server cost per GPU-hour and break-even per offer. Keyword arguments are the fields of
-    ``TcoRequest`` (server_price_usd, gpus_per_server, months, hours_per_month, gpu_watts, power_overhead,
-    usd_per_kwh, rack_usd_per_month, residual); an unknown one is an ``InputError``."""
+    ``TcoRequest`` (country, server_price_usd, gpus_per_server, months or depreciation_years,
+    hours_per_month, gpu_watts, power_overhead, usd_per_kwh, rack_usd_per_month, colocation_usd_per_month,
+    staff_usd_per_month, residual); an unknown one is an ``InputError``."""
     return _tco(TcoRequest.read(request, "tco"))
 
 

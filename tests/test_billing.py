@@ -378,6 +378,8 @@ def test_a_policy_that_rules_out_serverless_changes_the_cost_the_api_is_compared
         "avg_output_tokens": 1500,
         "load_pattern": "variable",
         "latency_sensitive": False,
+        # The documents' own (US) cost lines for the owned node.
+        "company_country": "US",
     }
     free = api.recommend(workload, dt.date(2026, 11, 30))
     assert free.decision.deployment == "serverless" and "DEP018" in free.fired_rules

@@ -286,7 +286,8 @@ def test_bad_options_exit_2(args: list[str], expected: str) -> None:
 
 
 def test_tco_json_contract() -> None:
-    data = json.loads(invoke("tco", "--format", "json").output)
+    # The documents' own figures are the US defaults.
+    data = json.loads(invoke("tco", "--country", "US", "--format", "json").output)
     lines = data["usd_per_gpu_hour"]
     assert [round(lines[k], 2) for k in ("capital", "power", "rack", "total")] == [1.36, 0.11, 0.17, 1.64]
     row = next(b for b in data["break_even"] if b["provider"] == "runpod" and b["offer"] == "community")
@@ -295,16 +296,16 @@ def test_tco_json_contract() -> None:
 
 
 def test_tco_overrides() -> None:
-    data = json.loads(invoke("tco", "--server-price", "250000", "--format", "json").output)
+    data = json.loads(invoke("tco", "--country", "US", "--server-price", "250000", "--format", "json").output)
     assert round(data["usd_per_gpu_hour"]["total"], 2) == 1.47
     assert data["overridden"] == ["server_price_usd"]
-    b200 = json.loads(invoke("tco", "--gpu-watts", "1000", "--format", "json").output)
+    b200 = json.loads(invoke("tco", "--country", "US", "--gpu-watts", "1000", "--format", "json").output)
     assert round(b200["usd_per_gpu_hour"]["power"], 3) == round(1.0 * 1.3 * 0.12, 3)
 
 
 def test_tco_text() -> None:
-    text = invoke("tco").output
-    assert "  total    $1.64" in text
+    text = invoke("tco", "--country", "US").output
+    assert "  total       $1.64   ($9,554/month; spares and InfiniBand not included)" in text
     assert "runpod/community" in text and "61 %" in text
 
 

@@ -16,6 +16,7 @@ from gpu_advisor.engine.calc.costs import (
 )
 from gpu_advisor.engine.calc.sizing import kv_bytes_per_token, weights_gb
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.requests import TcoRequest
 
 
 def offer(provider: str, name: str, gpu: str):
@@ -199,7 +200,8 @@ def test_break_even_with_residual_value() -> None:
 
 
 def test_tco_result_lists_break_even_per_offer() -> None:
-    result = tco()
+    # The documents' own figures are the US defaults (a German company's are in test_cost_defaults.py).
+    result = tco(TcoRequest(country="US"))
     rows = {(b.provider, b.offer): round(b.utilization, 2) for b in result.break_even}
     assert rows[("runpod", "community")] == 0.61
     assert rows[("lambda", "8-gpu-plan")] == 0.41

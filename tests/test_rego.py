@@ -166,8 +166,14 @@ def knb(workload: str, *rule_ids: str) -> set[str]:
 REAL_EXAMPLES: dict[str, Verdicts] = {
     # Personal data, and the engine chose an EU option: residency stays silent.
     "hr-assistant": {"findings.warn": knb("hr-assistant", "KNB001", "KNB003")},
-    # Personal data on own hardware, 19,109 USD a month: under the default budget of 20,000.
-    "deepseek-on-premises": {},
+    # Personal data on own hardware, 20,851 USD a month at a German company's cost defaults (power, staff;
+    # the documents' rack, as the data stays in the building): over the default budget of 20,000.
+    "deepseek-on-premises": {
+        "budget.warn": {
+            "workload research-reasoning: the decision own_hardware (hgx-h100-8) costs 20851 USD per month, "
+            "over the budget of 20000 USD per month"
+        }
+    },
     # The managed API; its stated utilization is near enough the load's busy share.
     "internal-assistant": {},
     # A B200 batch at a price of October 2026: nothing stale.
@@ -195,7 +201,7 @@ def test_the_facts_the_real_results_rest_on() -> None:
     deepseek = real_result("deepseek-on-premises")
     assert deepseek["workload"]["personal_data"] is True
     assert deepseek["decision"]["deployment"] == "own_hardware"
-    assert round(deepseek["decision"]["usd_per_month"]) == 19109
+    assert round(deepseek["decision"]["usd_per_month"]) == 20851
     assert chosen(deepseek) == []
     public_chat = real_result("public-chat")
     assert public_chat["workload"]["latency_sensitive"] is True
@@ -295,13 +301,14 @@ def test_residency_is_silent_when_the_engine_itself_keeps_personal_data_off_the_
 def test_budget_warns_over_a_budget_given_as_data() -> None:
     result = real_result("deepseek-on-premises")
     assert verdicts(result, {"budget": {"usd_per_month": 15000}})["budget.warn"] == {
-        "workload research-reasoning: the decision own_hardware (hgx-h100-8) costs 19109 USD per month, "
+        "workload research-reasoning: the decision own_hardware (hgx-h100-8) costs 20851 USD per month, "
         "over the budget of 15000 USD per month"
     }
 
 
 def test_budget_default_is_20000_usd() -> None:
     result = real_result("deepseek-on-premises")
+    result["decision"]["usd_per_month"] = 19999.99
     assert "budget.warn" not in verdicts(result)
     result["decision"]["usd_per_month"] = 20000.01
     assert verdicts(result)["budget.warn"] == {
@@ -335,7 +342,9 @@ def test_budget_is_silent_without_a_monthly_cost() -> None:
     ("budget", "shown"), [("lots", "lots"), (0, "0"), (-5, "-5")], ids=["text", "zero", "negative"]
 )
 def test_budget_that_is_not_a_positive_number_is_denied(budget: Any, shown: str) -> None:
-    found = verdicts(real_result("deepseek-on-premises"), {"budget": {"usd_per_month": budget}})
+    result = real_result("deepseek-on-premises")
+    result["decision"]["usd_per_month"] = 19999.99  # under the default budget
+    found = verdicts(result, {"budget": {"usd_per_month": budget}})
     assert found["budget.deny"] == {
         f"data.budget.usd_per_month must be a positive number of USD, got {shown}"
     }

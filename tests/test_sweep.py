@@ -28,6 +28,7 @@ avg_output_tokens: 2000
 schedule: always
 utilization: 0.8
 latency_sensitive: false
+company_country: US  # the documents' own (US) cost lines for the owned node
 """
 
 

@@ -6,9 +6,11 @@ replaced figure is listed so the memo can mark it.
 
     offers:                       # negotiated rates for catalog offers
       - {provider: aws, offer: p5-on-demand, gpu: h100-sxm, usd_per_gpu_hour: 2.80}
-    own_server:                   # fields of the default own server
-      price_usd: 240000
-      usd_per_kwh: 0.31
+    own_server:                   # the own server: price, write-off, power draw; power price, housing, staff
+      price_eur: 240000           # or price_usd; EUR figures are converted at the catalog's rate
+      depreciation_years: 4       # 3, 4 or 5; or months
+      eur_per_kwh: 0.25           # or usd_per_kwh; replaces the company country's default
+      staff_eur_per_month: 400    # or staff_usd_per_month; also rack_..., colocation_..._per_month
     exchange_rate:
       usd_per_eur: 1.05
     as_of: 2026-11-28             # when these figures were agreed (default: the evaluation date)
@@ -23,10 +25,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from gpu_advisor.engine.calc.server_costs import MONTHS_PER_YEAR
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
 from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.costs import YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import Citation
 from gpu_advisor.engine.domain.overrides import Overrides
 
@@ -89,19 +93,54 @@ def replaced_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
     return {"offers": knowledge.offers.model_copy(update={"offers": tuple(offers)})}, lines
 
 
+EUR_FIELDS = frozenset(
+    {"price_eur", "eur_per_kwh", "rack_eur_per_month", "colocation_eur_per_month", "staff_eur_per_month"}
+)
+"""Figures given in EUR: converted to USD at the overrides' rate, else the catalog's."""
+
+YOUR_LINES = {
+    "usd_per_kwh": ("usd_per_kwh", "eur_per_kwh"),
+    "rack_usd_per_month": ("rack_usd_per_month", "rack_eur_per_month"),
+    "colocation_usd_per_month": ("colocation_usd_per_month", "colocation_eur_per_month"),
+    "staff_usd_per_month": ("staff_usd_per_month", "staff_eur_per_month"),
+}
+"""Your cost lines (``YourCosts``), each given in USD or in EUR; they replace the country's defaults."""
+
+
 def replaced_server(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
-    changes = overrides.own_server.model_dump(exclude_none=True) if overrides.own_server else {}
-    if not changes:
+    given = overrides.own_server.model_dump(exclude_none=True) if overrides.own_server else {}
+    if not given:
         return {}, []
+    rate = overrides.exchange_rate.usd_per_eur if overrides.exchange_rate else knowledge.eur_to_usd().rate
     servers = list(knowledge.own_hardware.servers)
     index = next(i for i, s in enumerate(servers) if s.default)
     server = servers[index]
-    lines = [f"{server.id}.{name} = {value:g}" for name, value in changes.items()]
-    if "price_usd" in changes:
-        # The user's price replaces the range the documents give.
-        changes["price_usd_low"] = changes["price_usd_high"] = changes["price_usd"]
-    servers[index] = server.model_copy(update={**changes, **stamp})
-    return {"own_hardware": knowledge.own_hardware.model_copy(update={"servers": tuple(servers)})}, lines
+    changes: dict[str, Any] = {}
+    yours: dict[str, float] = {}
+    lines = []
+    for name, value in given.items():
+        usd = value * rate if name in EUR_FIELDS else value
+        converted = f" (= {usd:,.6g} USD at {rate:g} USD per EUR)" if name in EUR_FIELDS else ""
+        target = next((key for key, names in YOUR_LINES.items() if name in names), None)
+        if target is not None:
+            yours[target] = usd
+            lines.append(f"own_server.{name} = {value:g}{converted}")
+            continue
+        lines.append(f"{server.id}.{name} = {value:g}{converted}")
+        if name in ("price_usd", "price_eur"):
+            # The user's price replaces the range the documents give.
+            changes.update(price_usd=usd, price_usd_low=usd, price_usd_high=usd)
+        elif name == "depreciation_years":
+            changes["months"] = value * MONTHS_PER_YEAR
+        else:
+            changes[name] = value
+    update: dict[str, Any] = {}
+    if changes:
+        servers[index] = server.model_copy(update={**changes, **stamp})
+        update["own_hardware"] = knowledge.own_hardware.model_copy(update={"servers": tuple(servers)})
+    if yours:
+        update["cost_defaults"] = knowledge.cost_defaults.model_copy(update={"yours": YourCosts(**yours)})
+    return update, lines
 
 
 def replaced_rate(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:

@@ -2,22 +2,40 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from gpu_advisor.engine.calc.costs import ServerAssumptions, break_even_utilization, own_hardware_cost
 from gpu_advisor.engine.calc.own_hardware import per_gpu_hour
+from gpu_advisor.engine.calc.server_costs import MONTHS_PER_YEAR, resolve_costs
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
+from gpu_advisor.engine.domain.knowledge.costs import YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.requests import TcoRequest
 from gpu_advisor.engine.domain.results import BreakEven, TcoResult, TcoScenario
 
+YOUR_LINES = ("usd_per_kwh", "rack_usd_per_month", "colocation_usd_per_month", "staff_usd_per_month")
+"""The request's fields that replace the company country's defaults rather than the server's."""
+
 
 def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -> TcoResult:
-    """Own 8-GPU server cost per GPU-hour in three lines, and break-even utilization against every
-    catalog offer of the same GPU; ``request`` replaces any of the server's assumptions."""
+    """Own 8-GPU server cost per GPU-hour in its lines (capital, power, rack, colocation, staff) at the
+    company country's defaults, and break-even utilization against every catalog offer of the same GPU;
+    ``request`` replaces any of the server's assumptions."""
     knowledge = knowledge or load_knowledge()
+    request = request or TcoRequest()
     server = knowledge.own_server()
-    overrides = request.replaced() if request is not None else {}
-    assumptions = ServerAssumptions.from_server(server).model_copy(update=overrides)
+    given = request.replaced()
+    country = request.country or str(knowledge.workload_default_values()["company_country"])
+    capital: dict[str, Any] = {k: v for k, v in given.items() if k not in YOUR_LINES}
+    if "depreciation_years" in capital:
+        capital["months"] = capital.pop("depreciation_years") * MONTHS_PER_YEAR
+    yours = {k: v for k, v in given.items() if k in YOUR_LINES}
+    base = ServerAssumptions.from_server(server).model_copy(update=capital)
+    priced = resolve_costs(
+        knowledge, server, base, country, YourCosts(**yours) if yours else knowledge.cost_defaults.yours
+    )
+    assumptions = priced.assumptions
     cost = own_hardware_cost(assumptions)
     return TcoResult(
         server=server.id,
@@ -26,11 +44,14 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
         hours_written_off=cost.hours_written_off,
         node_kw=cost.node_kw,
         power_usd_per_month=cost.power_usd_per_month,
+        capital_usd_per_month=cost.capital_usd_per_month,
+        colocation_total_usd_per_month=cost.colocation_usd_per_month,
         server_usd_per_month=cost.server_usd_per_month,
         usd_per_gpu_hour=per_gpu_hour(assumptions),
+        costs=priced.costs,
         break_even=break_evens(knowledge, server, cost.total),
         scenarios=scenarios(server, assumptions),
-        overridden=tuple(sorted(overrides)),
+        overridden=tuple(sorted(given)),
         source=cite(server.source, knowledge),
         as_of=server.as_of,
     )

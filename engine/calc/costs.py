@@ -90,7 +90,9 @@ def rent(
 
 
 class ServerAssumptions(BaseModel):
-    """Inputs of the own-server calculation: defaults from the knowledge base, each can be overridden."""
+    """Inputs of the own-server calculation: defaults from the knowledge base, each can be overridden.
+    ``from_server`` takes the documents' own lines (capital, power, rack); colocation and staff are
+    added by the company country's defaults (``calc.server_costs``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -103,6 +105,12 @@ class ServerAssumptions(BaseModel):
     usd_per_kwh: float = Field(ge=0)
     rack_usd_per_month: float = Field(ge=0)
     residual: float = Field(ge=0, lt=1)
+    colocation_usd_per_kw_month: float = Field(default=0.0, ge=0)
+    """Colocation priced per kW of the node's draw and month (a country's default)."""
+    colocation_usd_per_month: float = Field(default=0.0, ge=0)
+    """Colocation as a flat monthly amount (your own figure)."""
+    staff_usd_per_month: float = Field(default=0.0, ge=0)
+    """The share of an engineer's salary one server takes, per month."""
 
     @classmethod
     def from_server(cls, server: OwnServer) -> ServerAssumptions:
@@ -120,41 +128,55 @@ class ServerAssumptions(BaseModel):
 
 
 class OwnHardwareCost(BaseModel):
-    """Cost of one owned GPU per calendar hour, in the document's three lines."""
+    """Cost of one owned GPU per calendar hour: the documents' three lines (capital, power, rack) and
+    colocation and staff beside them."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     capital: float
     power: float
     rack: float
+    colocation: float
+    staff: float
     total: float
     hours_written_off: float
     usd_per_gpu_capital: float
     node_kw: float
+    capital_usd_per_month: float
     power_usd_per_month: float
+    colocation_usd_per_month: float
     server_usd_per_month: float
 
 
 def own_hardware_cost(a: ServerAssumptions) -> OwnHardwareCost:
-    """Capital (price after residual value over the write-off hours), power and rack per GPU-hour."""
+    """Capital (price after residual value over the write-off hours), power, rack, colocation and staff
+    per GPU-hour."""
     hours = a.months * a.hours_per_month
+    gpu_hours_per_month = a.gpus_per_server * a.hours_per_month
     per_gpu = a.server_price_usd / a.gpus_per_server
     capital = per_gpu * (1 - a.residual) / hours
     node_kw = a.gpu_watts * a.gpus_per_server * a.power_overhead / 1000
     power_per_month = node_kw * a.hours_per_month * a.usd_per_kwh
-    power = power_per_month / (a.gpus_per_server * a.hours_per_month)
-    rack = a.rack_usd_per_month / (a.gpus_per_server * a.hours_per_month)
-    total = capital + power + rack
+    power = power_per_month / gpu_hours_per_month
+    rack = a.rack_usd_per_month / gpu_hours_per_month
+    colocation_per_month = node_kw * a.colocation_usd_per_kw_month + a.colocation_usd_per_month
+    colocation = colocation_per_month / gpu_hours_per_month
+    staff = a.staff_usd_per_month / gpu_hours_per_month
+    total = capital + power + rack + colocation + staff
     return OwnHardwareCost(
         capital=capital,
         power=power,
         rack=rack,
+        colocation=colocation,
+        staff=staff,
         total=total,
         hours_written_off=hours,
         usd_per_gpu_capital=per_gpu,
         node_kw=node_kw,
+        capital_usd_per_month=a.server_price_usd * (1 - a.residual) / a.months,
         power_usd_per_month=power_per_month,
-        server_usd_per_month=total * a.gpus_per_server * a.hours_per_month,
+        colocation_usd_per_month=colocation_per_month,
+        server_usd_per_month=total * gpu_hours_per_month,
     )
 
 

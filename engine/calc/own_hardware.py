@@ -1,5 +1,6 @@
 """An owned server carrying the workload: which server, how many nodes, their busy share, the cost per
-GPU-hour in three lines and the break-even utilization against renting.
+GPU-hour in its lines (the documents' capital, power and rack; colocation and staff at the company
+country's defaults) and the break-even utilization against renting.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from gpu_advisor.engine.calc.costs import (
     own_hardware_cost,
 )
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.calc.server_costs import ServerCosts
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
@@ -27,7 +29,14 @@ def per_gpu_hour(assumptions: ServerAssumptions) -> UsdPerGpuHour:
 
 
 def hourly_lines(cost: OwnHardwareCost) -> UsdPerGpuHour:
-    return UsdPerGpuHour(capital=cost.capital, power=cost.power, rack=cost.rack, total=cost.total)
+    return UsdPerGpuHour(
+        capital=cost.capital,
+        power=cost.power,
+        rack=cost.rack,
+        colocation=cost.colocation,
+        staff=cost.staff,
+        total=cost.total,
+    )
 
 
 def select_own_server(
@@ -48,6 +57,7 @@ def select_own_server(
 
 def own_hardware_position(
     server: OwnServer,
+    priced: ServerCosts,
     plans: dict[str, ReplicaPlan],
     unsuitable: dict[str, list[str]],
     resolved: ResolvedWorkload,
@@ -58,9 +68,11 @@ def own_hardware_position(
 
     Node utilization counts the whole node: busy card-hours of the cards the workload needs, divided by
     all cards' calendar hours, so idle cards of a node bought for a smaller replica count against it. A
-    card is busy in the hours a request is in flight (``busy_share`` on the server's GPU).
+    card is busy in the hours a request is in flight (``busy_share`` on the server's GPU). ``priced``:
+    the server at the company country's defaults (``server_costs``).
     """
-    cost = server_cost(server, None, 0.0)
+    assumptions = priced.assumptions
+    cost = server_cost(assumptions, None, 0.0)
     plan = plans.get(server.gpu)
     applicable = plan is not None and server.gpu not in unsuitable
     gpus_needed = plan.gpus if plan is not None else 0
@@ -84,19 +96,23 @@ def own_hardware_position(
         ),
         compared_with=f"{rent_against.provider}/{rent_against.offer}" if rent_against else None,
         rent_usd_per_gpu_hour=rent_against.usd_per_gpu_hour if rent_against else None,
-        break_even_low_price=scenario(server, rent_against, "server_price_usd", server.price_usd_low),
-        break_even_high_price=scenario(server, rent_against, "server_price_usd", server.price_usd_high),
-        break_even_residual=scenario(server, rent_against, "residual", server.residual_share_scenario),
+        break_even_low_price=scenario(assumptions, rent_against, "server_price_usd", server.price_usd_low),
+        break_even_high_price=scenario(assumptions, rent_against, "server_price_usd", server.price_usd_high),
+        break_even_residual=scenario(assumptions, rent_against, "residual", server.residual_share_scenario),
         server_price_usd_low=server.price_usd_low,
         server_price_usd_high=server.price_usd_high,
         residual_share_scenario=server.residual_share_scenario,
+        capital_usd_per_month=cost.capital_usd_per_month,
+        server_price_usd=assumptions.server_price_usd,
+        residual=assumptions.residual,
+        costs=priced.costs,
     )
 
 
 def scenario(
-    server: OwnServer, rent_against: Option | None, field: ServerScenario, value: float
+    assumptions: ServerAssumptions, rent_against: Option | None, field: ServerScenario, value: float
 ) -> float | None:
-    return break_even_at(server, rent_against.usd_per_gpu_hour, field, value) if rent_against else None
+    return break_even_at(assumptions, rent_against.usd_per_gpu_hour, field, value) if rent_against else None
 
 
 ServerScenario = Literal["server_price_usd", "residual"]
@@ -104,20 +120,24 @@ ServerScenario = Literal["server_price_usd", "residual"]
 
 
 def break_even_at(
-    server: OwnServer, rent_price: float | None, field: ServerScenario | None = None, value: float = 0.0
+    assumptions: ServerAssumptions,
+    rent_price: float | None,
+    field: ServerScenario | None = None,
+    value: float = 0.0,
 ) -> float:
     """Break-even utilization against ``rent_price``, with one server assumption changed when ``field``
     is given."""
     if not rent_price:
         return 0.0
-    return break_even_utilization(server_cost(server, field, value).total, rent_price)
+    return break_even_utilization(server_cost(assumptions, field, value).total, rent_price)
 
 
 @per_object
-def server_cost(server: OwnServer, field: ServerScenario | None, value: float) -> OwnHardwareCost:
+def server_cost(
+    assumptions: ServerAssumptions, field: ServerScenario | None, value: float
+) -> OwnHardwareCost:
     """An own card's cost per calendar hour, with one assumption changed when ``field`` is given: the
-    same for every workload, so worked out once per server and change."""
-    assumptions = ServerAssumptions.from_server(server)
+    same for every workload of a country, so worked out once per server, country and change."""
     if field is not None:
         assumptions = assumptions.model_copy(update={field: value})
     return own_hardware_cost(assumptions)

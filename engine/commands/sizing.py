@@ -100,7 +100,30 @@ def size(
     emit(to_json(result) if output_format == "json" else render("size.txt.j2", r=result), None)
 
 
+TCO_OPTIONS = {
+    "country": "--country",
+    "server_price_usd": "--server-price",
+    "gpus_per_server": "--gpus-per-server",
+    "months": "--months",
+    "depreciation_years": "--depreciation-years",
+    "gpu_watts": "--gpu-watts",
+    "power_overhead": "--power-overhead",
+    "usd_per_kwh": "--usd-per-kwh",
+    "rack_usd_per_month": "--rack-usd-per-month",
+    "colocation_usd_per_month": "--colocation-usd-per-month",
+    "staff_usd_per_month": "--staff-usd-per-month",
+    "residual": "--residual",
+}
+"""The command line's option for each field of the tco request, for its error messages."""
+
+
 @click.command()
+@click.option(
+    "--country",
+    metavar="CC",
+    help="ISO code of the company's country: its power, housing and staff defaults apply "
+    "(knowledge/cost_defaults.yaml; default DE; US: the documents' own figures).",
+)
 @click.option(
     "--server-price",
     type=FiniteFloat(min=0, min_open=True),
@@ -109,6 +132,12 @@ def size(
 )
 @click.option("--gpus-per-server", type=click.IntRange(min=1), metavar="N")
 @click.option("--months", type=click.IntRange(min=1), metavar="N", help="Write-off period (default 36).")
+@click.option(
+    "--depreciation-years",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Economic life: 3, 4 or 5 years (instead of --months; default 3).",
+)
 @click.option(
     "--gpu-watts",
     type=FiniteFloat(min=0, min_open=True),
@@ -121,8 +150,27 @@ def size(
     metavar="F",
     help="Factor for CPU, NICs and power-supply losses (default 1.3).",
 )
-@click.option("--usd-per-kwh", type=FiniteFloat(min=0), metavar="X", help="Electricity price (default 0.12).")
-@click.option("--rack-usd-per-month", type=FiniteFloat(min=0), metavar="X", help="Rack cost (default 1,000).")
+@click.option(
+    "--usd-per-kwh", type=FiniteFloat(min=0), metavar="X", help="Electricity price (default: the country's)."
+)
+@click.option(
+    "--rack-usd-per-month",
+    type=FiniteFloat(min=0),
+    metavar="X",
+    help="Rack cost per server; replaces the country's housing (documents: 1,000).",
+)
+@click.option(
+    "--colocation-usd-per-month",
+    type=FiniteFloat(min=0),
+    metavar="X",
+    help="Colocation per server and month; replaces the country's housing.",
+)
+@click.option(
+    "--staff-usd-per-month",
+    type=FiniteFloat(min=0),
+    metavar="X",
+    help="Staff cost per server and month (default: the country's salary x the staff share).",
+)
 @click.option(
     "--residual",
     type=FiniteFloat(min=0, max=1, max_open=True),
@@ -131,13 +179,14 @@ def size(
 )
 @FORMAT_OPTION
 @handle_errors
-def tco(output_format: str, **overrides: float | None) -> None:
-    """Own 8-GPU server cost per GPU-hour (capital, power, rack) and break-even utilization per offer."""
+def tco(output_format: str, **overrides: Any) -> None:
+    """Own 8-GPU server cost per GPU-hour (capital, power, rack, colocation, staff) at the company
+    country's defaults, and break-even utilization per offer."""
     from gpu_advisor.engine.apps.tco import tco as run_tco
     from gpu_advisor.engine.domain.requests import TcoRequest
     from gpu_advisor.engine.i18n.environment import render
 
     names = {"server_price": "server_price_usd"}
     request = {names.get(key, key): value for key, value in overrides.items() if value is not None}
-    result = run_tco(TcoRequest.read(request, "tco"))
+    result = run_tco(TcoRequest.read(request, "tco", TCO_OPTIONS))
     emit(to_json(result) if output_format == "json" else render("tco.txt.j2", r=result), None)

@@ -9,13 +9,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
+
+
+def offered_years(years: int) -> int:
+    """An economic life the knowledge base offers (``cost_defaults.yaml``: 3, 4 or 5 years)."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    offered = load_knowledge().cost_defaults.depreciation.years
+    if years not in offered:
+        raise ValueError(f"the years must be one of {', '.join(str(y) for y in offered)}")
+    return years
+
+
+DepreciationYears = Annotated[int, AfterValidator(offered_years)]
+"""The economic life an owned server is written off over, in years."""
 
 
 class Request(BaseModel):
@@ -89,19 +103,36 @@ class SizeRequest(Request):
 
 
 class TcoRequest(Request):
-    """The own server's assumptions to replace; every field left out keeps the knowledge base's figure.
-    The bounds keep every cost line finite."""
+    """The own server's assumptions to replace; every field left out keeps the knowledge base's figure
+    or the company country's default. The bounds keep every cost line finite."""
 
+    country: str | None = Field(
+        default=None,
+        pattern=r"^[A-Z]{2}$",
+        description="ISO 3166 code of the company's country, whose cost defaults apply (default: the "
+        "workload default, DE).",
+    )
     server_price_usd: float | None = Field(default=None, gt=0, le=1e9)
     gpus_per_server: int | None = Field(default=None, ge=1, le=1024)
     months: int | None = Field(default=None, ge=1, le=240)
+    depreciation_years: DepreciationYears | None = Field(
+        default=None, description="Economic life in years: 3, 4 or 5 (replaces months)."
+    )
     hours_per_month: float | None = Field(default=None, gt=0, le=744)
     gpu_watts: float | None = Field(default=None, gt=0, le=10_000)
     power_overhead: float | None = Field(default=None, ge=1, le=10)
     usd_per_kwh: float | None = Field(default=None, ge=0, le=10)
     rack_usd_per_month: float | None = Field(default=None, ge=0, le=10_000_000)
+    colocation_usd_per_month: float | None = Field(default=None, ge=0, le=10_000_000)
+    staff_usd_per_month: float | None = Field(default=None, ge=0, le=10_000_000)
     residual: float | None = Field(default=None, ge=0, lt=1)
+
+    @model_validator(mode="after")
+    def _one_life(self) -> TcoRequest:
+        if self.months is not None and self.depreciation_years is not None:
+            raise ValueError("give months or depreciation_years, not both")
+        return self
 
     def replaced(self) -> dict[str, float]:
         """The assumptions this request replaces, by name."""
-        return self.model_dump(exclude_none=True)
+        return self.model_dump(exclude_none=True, exclude={"country"})

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind, Severity, Topic
 from gpu_advisor.engine.domain.load import Load
+from gpu_advisor.engine.domain.own_costs import OwnCosts
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
 RESULT_SCHEMA_VERSION = 1
@@ -91,6 +92,8 @@ class UsdPerGpuHour(ResultModel):
     power: float
     rack: float
     total: float
+    colocation: float = 0.0
+    staff: float = 0.0
 
 
 class BreakEven(ResultModel):
@@ -125,9 +128,15 @@ class TcoResult(ResultModel):
     usd_per_kwh: float
     rack_usd_per_month: float
     residual: float
+    colocation_usd_per_kw_month: float
+    colocation_usd_per_month: float
+    staff_usd_per_month: float
     power_usd_per_month: float
+    capital_usd_per_month: float
+    colocation_total_usd_per_month: float
     server_usd_per_month: float
     usd_per_gpu_hour: UsdPerGpuHour
+    costs: OwnCosts
     break_even: tuple[BreakEven, ...]
     scenarios: tuple[TcoScenario, ...]
     overridden: tuple[str, ...]
@@ -264,6 +273,11 @@ class OwnHardware(ResultModel):
     server_price_usd_low: float
     server_price_usd_high: float
     residual_share_scenario: float
+    capital_usd_per_month: float
+    server_price_usd: float
+    residual: float
+    costs: OwnCosts
+    """Where the power, rack, colocation and staff figures come from, and the depreciation period."""
 
 
 class Proposal(ResultModel):

@@ -190,8 +190,8 @@ class ResolvedWorkload(BaseModel):
         str,
         Field(
             pattern=r"^[A-Z]{2}$",
-            description="ISO 3166 code: export-control notes, and the data-protection law of the company's "
-            "establishment.",
+            description="ISO 3166 code: export-control notes, the data-protection law of the company's "
+            "establishment and the own-hardware cost defaults.",
         ),
         Given.DEFAULT,
     ]

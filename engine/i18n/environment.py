@@ -39,6 +39,11 @@ def _num(context: jinja2.runtime.Context, value: float | int, digits: int = 0) -
 
 
 @jinja2.pass_context
+def _figure(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).figure(value)
+
+
+@jinja2.pass_context
 def _money(context: jinja2.runtime.Context, value: float) -> str:
     return _format(context).money(value)
 
@@ -96,6 +101,7 @@ def _range_money(context: jinja2.runtime.Context, figure: Any) -> str:
 
 FILTERS: dict[str, Any] = {
     "num": _num,
+    "figure": _figure,
     "money": _money,
     "money0": _money0,
     "money_small": _money_small,

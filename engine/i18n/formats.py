@@ -49,6 +49,12 @@ class Format:
             return text.replace(",", "\0").replace(".", ",").replace("\0", ".")
         return text
 
+    def figure(self, value: float) -> str:
+        """A source's figure as it gives it, in its own currency: up to four decimals, no trailing zeros:
+        0.1833, 217.3, 52,200 (en) or 0,1833, 52.200 (de)."""
+        text = f"{value:,.4f}".rstrip("0").rstrip(".")
+        return self._localize(text)
+
     def money_whole(self, usd: float) -> str:
         """Whole units, except under ten, where the cents still say something: '$1,964', '$3.12'."""
         amount = usd / self.usd_per_eur if self.currency == "EUR" else usd

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from gpu_advisor.engine.calc.own_hardware import break_even_at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -87,9 +86,9 @@ def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWo
         replica_gpus_on_server_gpu=own.gpus_needed,
         server_gpus=server.gpus_per_server,
         load_utilization=(market.busy.of(best.gpu) or 0.0) if best else 0.0,
-        break_even_low_price=break_even_at(server, rent_price, "server_price_usd", server.price_usd_low),
-        break_even_high_price=break_even_at(server, rent_price, "server_price_usd", server.price_usd_high),
-        break_even_residual=break_even_at(server, rent_price, "residual", server.residual_share_scenario),
+        break_even_low_price=own.break_even_low_price or 0.0,
+        break_even_high_price=own.break_even_high_price or 0.0,
+        break_even_residual=own.break_even_residual or 0.0,
         best_option_offer=best.offer if best else "",
         best_option_gpu=best.gpu if best else "",
         best_option_gpus=best.gpus if best else 0,

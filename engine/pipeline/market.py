@@ -19,6 +19,7 @@ from gpu_advisor.engine.calc.listings import (
 )
 from gpu_advisor.engine.calc.own_hardware import own_hardware_position, select_own_server
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, busy_share, load_on
+from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
@@ -216,6 +217,7 @@ def survey_market(
     server_busy = busy.of(server.gpu)
     own = own_hardware_position(
         server,
+        server_costs(knowledge, server, resolved.company_country, resolved.on_premises_required),
         plans,
         verdicts.unsuitable,
         resolved,

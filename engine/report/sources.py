@@ -7,20 +7,49 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpu_advisor.engine.common.caching import per_object
-from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.entries import Citation
+from gpu_advisor.engine.domain.own_costs import OwnCosts
 from gpu_advisor.engine.domain.results import ApiCost, Option, PriceDate
+
+COST_DEFAULTS = "own-server cost defaults"
 
 
 def price_dates(
-    knowledge: Knowledge, options: Sequence[Option], apis: Sequence[ApiCost]
+    knowledge: Knowledge, options: Sequence[Option], apis: Sequence[ApiCost], own: OwnCosts | None = None
 ) -> tuple[PriceDate, ...]:
     """The dated sources of every price the result shows: offers considered, API prices, the own-server
-    lines and the exchange rate. Entries of one source and date are listed once."""
+    lines, the company country's cost defaults behind them and the exchange rate. Entries of one source
+    and date are listed once."""
     sources = dated_sources(knowledge)
     used = {sources.offers[o.provider, o.offer, o.gpu] for o in options}
     used.update(sources.apis[a.api] for a in apis)
     used.update(sources.always)
+    if own is not None:
+        used.update(
+            PriceDate(document=part.source, title=part.source, as_of=part.as_of, used_for=COST_DEFAULTS)
+            for line in own.lines
+            if line.origin == "country"
+            for part in line.parts
+        )
+        if any(line.line == "staff" and line.origin == "country" for line in own.lines):
+            staff = own.staff
+            used.add(
+                PriceDate(
+                    document=staff.source, title=staff.source, as_of=staff.as_of, used_for=COST_DEFAULTS
+                )
+            )
+        used.update(
+            PriceDate(
+                document=cite(r.source, knowledge),
+                title=cite(r.source, knowledge),
+                as_of=r.as_of,
+                used_for="EUR/CHF exchange rate",
+            )
+            for r in knowledge.exchange_rates.rates
+            if (r.from_currency, r.to_currency) == ("EUR", "CHF")
+            and any(p.currency == "CHF" for line in own.lines if line.origin == "country" for p in line.parts)
+        )
     return tuple(sorted(used, key=lambda p: (p.as_of, p.document, p.used_for)))
 
 

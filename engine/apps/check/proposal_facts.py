@@ -8,12 +8,12 @@ from typing import Any
 
 from gpu_advisor.engine.calc.costs import (
     Rental,
-    ServerAssumptions,
     node_busy_share,
     own_hardware_cost,
     rent,
 )
 from gpu_advisor.engine.calc.listings import offer_hours, offer_linked_sizes, regional_price
+from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer, Region
@@ -314,7 +314,11 @@ def proposal_cost(
     knowledge = evaluation.knowledge
     if proposal.deployment == "own_hardware" and server is not None and (proposal.servers or gpus):
         servers = proposal.servers or math.ceil((gpus or 0) / server.gpus_per_server)
-        return servers * own_hardware_cost(ServerAssumptions.from_server(server)).server_usd_per_month, True
+        workload = evaluation.workload
+        assumptions = server_costs(
+            knowledge, server, workload.company_country, workload.on_premises_required
+        ).assumptions
+        return servers * own_hardware_cost(assumptions).server_usd_per_month, True
     if offer is not None and gpus is not None:
         price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
         workload = evaluation.workload

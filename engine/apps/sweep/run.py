@@ -155,7 +155,7 @@ def sweep(
     own_values = [
         baseline(variable, data, base)
         if variable.kind == "workload"
-        else (knowledge_baseline(variable, knowledge, server_id), "knowledge")
+        else (knowledge_baseline(variable, knowledge, base), "knowledge")
         for variable, _ in parsed
     ]
     variables = tuple(

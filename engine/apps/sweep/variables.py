@@ -12,6 +12,7 @@ from gpu_advisor.engine.apps.batch.rows import field_kinds
 from gpu_advisor.engine.apps.sweep.model import BaselineSource, SweepVariable, Value, VariableKind
 from gpu_advisor.engine.common.errors import InputError, close_match
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.costs import YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.results import Recommendation
 
@@ -173,7 +174,10 @@ def apply_knowledge(variable: Variable, value: Value, knowledge: Knowledge, serv
     if variable.target == "usd_per_kwh":
         if value < 0:
             raise InputError(f"{spec}: an electricity price cannot be negative")
-        return _with_servers(knowledge, lambda s: s.model_copy(update={"usd_per_kwh": float(value)}))
+        # The power price replaces the company country's default, as an overrides file's does.
+        costs = knowledge.cost_defaults
+        yours = (costs.yours or YourCosts()).model_copy(update={"usd_per_kwh": float(value)})
+        return knowledge.model_copy(update={"cost_defaults": costs.model_copy(update={"yours": yours})})
     if value <= 0:
         raise InputError(f"{spec}: a price must be greater than 0")
     if variable.target == "server_price_usd":
@@ -185,9 +189,11 @@ def apply_knowledge(variable: Variable, value: Value, knowledge: Knowledge, serv
     return knowledge.model_copy(update={"offers": knowledge.offers.model_copy(update={"offers": offers})})
 
 
-def knowledge_baseline(variable: Variable, knowledge: Knowledge, server_id: str) -> Value:
+def knowledge_baseline(variable: Variable, knowledge: Knowledge, base: Recommendation) -> Value:
     if variable.target == "server_price_usd":
-        return knowledge.own_server(server_id).price_usd
+        return knowledge.own_server(base.own_hardware.server).price_usd
     if variable.target == "usd_per_kwh":
-        return knowledge.own_server(server_id).usd_per_kwh
+        # The price the base run used: yours, else the company country's, else the documents'.
+        price = next(line.usd for line in base.own_hardware.costs.lines if line.line == "power")
+        return float(f"{price:.6g}")  # a converted EUR price, without the float's tail (0.236408)
     return next(o.usd_per_gpu_hour for o in knowledge.offers.offers if o.key == variable.target)

@@ -5,10 +5,17 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal, TypeVar
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.choices import PersonalDataRegion
+from gpu_advisor.engine.domain.knowledge.costs import (
+    CountryCode,
+    CountryCosts,
+    Depreciation,
+    StaffShare,
+    YourCosts,
+)
 from gpu_advisor.engine.domain.knowledge.entries import (
     ApiPrice,
     Citation,
@@ -156,6 +163,16 @@ class ServerlessFile(VersionedFile):
     products: tuple[ServerlessProduct, ...]
 
 
+class CostDefaultsFile(VersionedFile):
+    fallback: CountryCode
+    """The country whose figures stand in where a country has none: the documents' own (US)."""
+    staff_share: StaffShare
+    depreciation: Depreciation
+    countries: tuple[CountryCosts, ...] = Field(min_length=1)
+    yours: YourCosts | None = None
+    """Set from an overrides file for one run; never in the shipped file."""
+
+
 class WorkloadDefaultsFile(VersionedFile):
     defaults: tuple[WorkloadDefault, ...]
     utilization_by_load_pattern: tuple[UtilizationDefault, ...]
@@ -184,6 +201,7 @@ class Knowledge(Strict):
     calibration: CalibrationFile
     load_profiles: LoadProfilesFile
     serverless: ServerlessFile
+    cost_defaults: CostDefaultsFile
 
     # -- look-ups ----------------------------------------------------------------------------------------
     def gpu(self, gpu_id: str) -> Gpu:
@@ -258,6 +276,26 @@ class Knowledge(Strict):
         if server_id is None:
             return next(server for server in servers if server.default)
         return _by_id(servers, server_id)
+
+    def country_costs(self, country: str) -> CountryCosts | None:
+        """The country's own-hardware cost defaults, None where the knowledge base has none."""
+        return next((c for c in self.cost_defaults.countries if c.country == country), None)
+
+    def fallback_costs(self) -> CountryCosts:
+        """The documents' own (US) figures, which stand in where a country has none."""
+        return next(c for c in self.cost_defaults.countries if c.country == self.cost_defaults.fallback)
+
+    def usd_per(self, currency: str) -> float:
+        """What one unit of ``currency`` is in USD at the catalog's dated rates."""
+        if currency == "USD":
+            return 1.0
+        usd_per_eur = self.eur_to_usd().rate
+        if currency == "EUR":
+            return usd_per_eur
+        for rate in self.exchange_rates.rates:
+            if (rate.from_currency, rate.to_currency) == ("EUR", currency):
+                return usd_per_eur / rate.rate
+        raise KeyError(f"EUR->{currency}")
 
     def eur_to_usd(self) -> ExchangeRate:
         for rate in self.exchange_rates.rates:

@@ -11,6 +11,7 @@ from pydantic import TypeAdapter, ValidationError
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.choices import INTERCONNECTS, LOAD_PATTERNS, PRECISIONS, SCHEDULES
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.cost_checks import cost_default_problems
 from gpu_advisor.engine.domain.knowledge.entries import Citation
 
 
@@ -24,6 +25,7 @@ def check_references(knowledge: Knowledge, directory: Path, files: tuple[str, ..
         *incomplete_tables(knowledge, directory),
         *workload_default_problems(knowledge, directory),
         *citation_references(knowledge, directory, files),
+        *cost_default_problems(knowledge, directory),
     ]
     if problems:
         raise KnowledgeError("\n".join(problems))

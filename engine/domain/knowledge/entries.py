@@ -196,6 +196,10 @@ class OwnServer(Sourced):
     rack_usd_per_month: float = Field(ge=0)
     residual_share: float = Field(ge=0, lt=1)
     residual_share_scenario: float = Field(ge=0, lt=1)
+    housing: Literal["datacenter", "office"] = "datacenter"
+    """datacenter: housed in a rack or colocation and operated by staff, at the company country's
+    defaults (``cost_defaults.yaml``); office: a machine that already stands and is looked after in an
+    office, so only the power of the card is added (no rack, colocation or staff line)."""
     note: str | None = None
 
     @model_validator(mode="after")

@@ -89,8 +89,8 @@ class DataProtectionRegion(Sourced):
 
 
 class ExchangeRate(Sourced):
-    from_currency: Literal["EUR", "USD"]
-    to_currency: Literal["EUR", "USD"]
+    from_currency: Literal["EUR", "USD", "CHF"]
+    to_currency: Literal["EUR", "USD", "CHF"]
     rate: PositiveFloat
 
 

@@ -16,6 +16,7 @@ from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.base import (
     ApiPricesFile,
     CalibrationFile,
+    CostDefaultsFile,
     DataProtectionFile,
     DocumentsFile,
     ExchangeRatesFile,
@@ -61,6 +62,7 @@ KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {
     "calibration": CalibrationFile,
     "load_profiles": LoadProfilesFile,
     "serverless": ServerlessFile,
+    "cost_defaults": CostDefaultsFile,
 }
 
 

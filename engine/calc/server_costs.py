@@ -1,0 +1,213 @@
+"""An owned server's assumptions at the company country's defaults (``cost_defaults.yaml``).
+
+The documents cost a server in three lines (capital, power, rack) at US prices. Here the power price,
+the housing (a rack, or colocation per kW of the node's draw) and a staff line come from the company's
+country; a figure the country lacks is the documents' (US), and the result says so line by line. Your
+own figures (``--overrides``, ``tco`` options) win over both. A rack or colocation figure of yours
+replaces the housing; an office machine has no rack, colocation or staff line. A server whose data must
+stay in the building (``on_premises_required``) stands in the company's own rack, never in colocation:
+its rack line is the country's rack price, else the documents'.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from gpu_advisor.engine.calc.costs import ServerAssumptions
+from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
+from gpu_advisor.engine.domain.knowledge.costs import CostFigure, CountryCosts, YourCosts
+from gpu_advisor.engine.domain.knowledge.entries import OwnServer
+from gpu_advisor.engine.domain.own_costs import (
+    CostLine,
+    CostLineName,
+    CostPart,
+    CostUnit,
+    OwnCosts,
+    StaffBasis,
+    TaxNote,
+)
+
+MONTHS_PER_YEAR = 12
+
+
+class ServerCosts(NamedTuple):
+    assumptions: ServerAssumptions
+    costs: OwnCosts
+
+
+@per_object
+def server_costs(
+    knowledge: Knowledge, server: OwnServer, country: str, in_house: bool = False
+) -> ServerCosts:
+    """``server`` for a company in ``country``, with the user's figures of the knowledge base's
+    overrides; ``in_house``: the data must stay in the building. The same for every workload of that
+    country, so worked out once."""
+    base = ServerAssumptions.from_server(server)
+    return resolve_costs(knowledge, server, base, country, knowledge.cost_defaults.yours, in_house)
+
+
+def resolve_costs(
+    knowledge: Knowledge,
+    server: OwnServer,
+    base: ServerAssumptions,
+    country: str,
+    yours: YourCosts | None,
+    in_house: bool = False,
+) -> ServerCosts:
+    """``base`` (the documents' lines, with any of your capital and power-draw figures) with the power
+    price, housing and staff set by ``yours``, else the country's defaults, else the documents'."""
+    own = knowledge.country_costs(country)
+    fallback = knowledge.fallback_costs()
+    node_kw = base.gpu_watts * base.gpus_per_server * base.power_overhead / 1000
+    hours = base.hours_per_month
+    power = _power(knowledge, own, fallback, yours, node_kw * hours)
+    if server.housing == "office":
+        lines = (power, _none("rack", "month"), _none("colocation", "month"), _none("staff", "month"))
+    else:
+        rack, colocation = _housing(knowledge, own, fallback, yours, node_kw, in_house)
+        lines = (power, rack, colocation, _staff(knowledge, own, yours))
+    _, rack_line, colocation_line, staff_line = lines
+    per_kw = colocation_line.usd if colocation_line.unit == "kw_month" else 0.0
+    assumptions = base.model_copy(
+        update={
+            "usd_per_kwh": power.usd,
+            "rack_usd_per_month": rack_line.usd_per_month,
+            "colocation_usd_per_kw_month": per_kw,
+            "colocation_usd_per_month": colocation_line.usd_per_month if not per_kw else 0.0,
+            "staff_usd_per_month": staff_line.usd_per_month,
+        }
+    )
+    share = knowledge.cost_defaults.staff_share
+    tax = next((t for t in knowledge.cost_defaults.depreciation.tax if t.country == country), None)
+    costs = OwnCosts(
+        country=country,
+        country_name=own.name if own is not None else None,
+        not_found=own.not_found if own is not None else None,
+        housing="office" if server.housing == "office" else "in_house" if in_house else "datacenter",
+        node_kw=node_kw,
+        hours_per_month=hours,
+        months=base.months,
+        depreciation_years=knowledge.cost_defaults.depreciation.years,
+        lines=lines,
+        staff=StaffBasis(
+            share=share.value,
+            covers=share.covers,
+            note=share.note,
+            assumption=share.assumption,
+            source=cite(share.source, knowledge),
+            as_of=share.as_of,
+        ),
+        tax=TaxNote(
+            country=tax.country,
+            useful_life_years=tax.useful_life_years,
+            applies_from=tax.applies_from,
+            note=tax.note,
+            source=cite(tax.source, knowledge),
+            as_of=tax.as_of,
+        )
+        if tax is not None
+        else None,
+    )
+    return ServerCosts(assumptions, costs)
+
+
+def _parts(knowledge: Knowledge, figures: tuple[CostFigure, ...]) -> tuple[CostPart, ...]:
+    return tuple(
+        CostPart(
+            amount=f.value, currency=f.currency, note=f.note, source=cite(f.source, knowledge), as_of=f.as_of
+        )
+        for f in figures
+    )
+
+
+def _usd(knowledge: Knowledge, figures: tuple[CostFigure, ...]) -> float:
+    return sum(f.value * knowledge.usd_per(f.currency) for f in figures)
+
+
+def _line(
+    knowledge: Knowledge,
+    line: CostLineName,
+    unit: CostUnit,
+    owner: CountryCosts,
+    figures: tuple[CostFigure, ...],
+    to_month: float,
+) -> CostLine:
+    """A country's figure (the documents' where ``owner`` is the fallback); ``to_month``: what turns
+    one ``unit`` into a month's amount for one server."""
+    usd = _usd(knowledge, figures)
+    return CostLine(
+        line=line,
+        origin="documents" if owner.documents else "country",
+        country=owner.country,
+        unit=unit,
+        parts=_parts(knowledge, figures),
+        usd=usd,
+        usd_per_month=usd * to_month,
+    )
+
+
+def _yours(line: CostLineName, unit: CostUnit, usd: float, to_month: float) -> CostLine:
+    return CostLine(line=line, origin="yours", country="", unit=unit, usd=usd, usd_per_month=usd * to_month)
+
+
+def _none(line: CostLineName, unit: CostUnit) -> CostLine:
+    return CostLine(line=line, origin="none", country="", unit=unit, usd=0.0, usd_per_month=0.0)
+
+
+def _power(
+    knowledge: Knowledge,
+    own: CountryCosts | None,
+    fallback: CountryCosts,
+    yours: YourCosts | None,
+    kwh_per_month: float,
+) -> CostLine:
+    if yours is not None and yours.usd_per_kwh is not None:
+        return _yours("power", "kwh", yours.usd_per_kwh, kwh_per_month)
+    owner = own if own is not None and own.electricity_per_kwh else fallback
+    return _line(knowledge, "power", "kwh", owner, owner.electricity_per_kwh, kwh_per_month)
+
+
+def _housing(
+    knowledge: Knowledge,
+    own: CountryCosts | None,
+    fallback: CountryCosts,
+    yours: YourCosts | None,
+    node_kw: float,
+    in_house: bool,
+) -> tuple[CostLine, CostLine]:
+    """The rack and colocation lines: yours, else the country's housing, else the documents' rack; in
+    the company's own building, the country's rack price, else the documents'."""
+    if yours is not None and (
+        yours.rack_usd_per_month is not None or yours.colocation_usd_per_month is not None
+    ):
+        your_rack, your_colocation = yours.rack_usd_per_month, yours.colocation_usd_per_month
+        return (
+            _yours("rack", "month", your_rack, 1) if your_rack is not None else _none("rack", "month"),
+            _yours("colocation", "month", your_colocation, 1)
+            if your_colocation is not None
+            else _none("colocation", "month"),
+        )
+    if in_house:
+        owner = own if own is not None and own.rack_per_month is not None else fallback
+    else:
+        owner = (
+            own
+            if own is not None and (own.rack_per_month is not None or own.colocation_per_kw_month is not None)
+            else fallback
+        )
+    if owner.colocation_per_kw_month is not None and not in_house:
+        colocation = (owner.colocation_per_kw_month,)
+        return _none("rack", "month"), _line(knowledge, "colocation", "kw_month", owner, colocation, node_kw)
+    rack = (owner.rack_per_month,) if owner.rack_per_month is not None else ()
+    return _line(knowledge, "rack", "month", owner, rack, 1), _none("colocation", "month")
+
+
+def _staff(knowledge: Knowledge, own: CountryCosts | None, yours: YourCosts | None) -> CostLine:
+    if yours is not None and yours.staff_usd_per_month is not None:
+        return _yours("staff", "month", yours.staff_usd_per_month, 1)
+    if own is None or own.staff_salary_per_year is None:
+        return _none("staff", "year")
+    share = knowledge.cost_defaults.staff_share.value
+    line = _line(knowledge, "staff", "year", own, (own.staff_salary_per_year,), share / MONTHS_PER_YEAR)
+    return line.model_copy(update={"share": share})

@@ -1,0 +1,101 @@
+"""Own-hardware cost defaults by country (``cost_defaults.yaml``): the power price, the housing (a rack
+at a flat monthly price or colocation per kW of the node's draw), an engineer's salary, the share of an
+engineer an owned server takes, and the depreciation periods one may choose. Every figure names its
+currency, source and date; a figure a country lacks is left out and the documents' (US) figure is used.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from gpu_advisor.engine.domain.knowledge.entries import Sourced, Strict
+
+Currency = Literal["EUR", "USD", "CHF"]
+"""The currencies a cost figure may be given in; each is converted to USD at the catalog's rates."""
+
+FiniteAmount = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+CountryCode = Annotated[str, Field(pattern=r"^[A-Z]{2}$")]
+
+
+class CostFigure(Sourced):
+    """One sourced amount in its own currency; what it is per (kWh, kW and month, month, year) follows
+    from the field that holds it."""
+
+    value: FiniteAmount
+    currency: Currency
+    note: str
+
+
+class CountryCosts(Strict):
+    """One country's defaults. A figure left out was not found; the fallback country's is used."""
+
+    country: CountryCode
+    name: str
+    documents: bool = False
+    """The documents' own figures (US prices), used where a country has none."""
+    electricity_per_kwh: tuple[CostFigure, ...] = ()
+    """The parts of the price of a kWh (energy and network price, electricity tax), added up."""
+    rack_per_month: CostFigure | None = None
+    """Housing as a flat monthly rack price."""
+    colocation_per_kw_month: CostFigure | None = None
+    """Housing in a colocation data centre, priced per kW of the node's draw and month."""
+    staff_salary_per_year: CostFigure | None = None
+    """An engineer's gross annual salary; the staff line is its ``staff_share`` per server."""
+    not_found: str | None = None
+    """What was looked for and not found, in words."""
+
+    @model_validator(mode="after")
+    def _one_housing(self) -> CountryCosts:
+        if self.rack_per_month is not None and self.colocation_per_kw_month is not None:
+            raise ValueError(
+                "give rack_per_month or colocation_per_kw_month, not both: a server is housed once"
+            )
+        return self
+
+
+class StaffShare(Sourced):
+    """The share of one engineer's working time an owned data-centre server takes."""
+
+    value: float = Field(gt=0, le=1, allow_inf_nan=False)
+    covers: str
+    """What the time is spent on."""
+    note: str
+    assumption: bool
+    """True: gpu-advisor's reading of the source, marked as an assumption in the memo."""
+
+
+class TaxDepreciation(Sourced):
+    """A country's tax rule for writing off computer hardware, shown beside the economic life."""
+
+    country: CountryCode
+    useful_life_years: int = Field(ge=0, le=50)
+    applies_from: dt.date
+    note: str
+
+
+class Depreciation(Sourced):
+    """The economic lives one may choose for an owned server; the documents' 36 months is the default."""
+
+    years: tuple[Annotated[int, Field(ge=1, le=20)], ...] = Field(min_length=1)
+    note: str
+    tax: tuple[TaxDepreciation, ...] = ()
+
+    @model_validator(mode="after")
+    def _ascending(self) -> Depreciation:
+        if list(self.years) != sorted(set(self.years)):
+            raise ValueError("years: each period once, shortest first")
+        return self
+
+
+class YourCosts(Strict):
+    """Cost lines the user gave (``--overrides``), already in USD; they win over every country's. A
+    rack or colocation figure of yours replaces the housing: the other housing line is then zero unless
+    you give it too."""
+
+    usd_per_kwh: float | None = None
+    rack_usd_per_month: float | None = None
+    colocation_usd_per_month: float | None = None
+    staff_usd_per_month: float | None = None

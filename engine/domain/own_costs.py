@@ -1,0 +1,94 @@
+"""Result models of an owned server's cost lines: where each line's figure comes from (the company
+country's default, the documents' US figure standing in, or your own) and the depreciation period."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+CostLineName = Literal["power", "rack", "colocation", "staff"]
+CostOrigin = Literal["country", "documents", "yours", "none"]
+CostUnit = Literal["kwh", "kw_month", "month", "year"]
+
+
+class _Result(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, protected_namespaces=())
+
+
+class CostPart(_Result):
+    """One sourced figure behind a line, in its own currency."""
+
+    amount: float
+    currency: str
+    note: str
+    source: str
+    as_of: dt.date
+
+
+class CostLine(_Result):
+    """One of the lines a country's defaults set, for one server."""
+
+    line: CostLineName
+    origin: CostOrigin
+    """country: the company country's figure; documents: the documents' US figure, because the country
+    has none; yours: your overrides; none: no such line (the server is housed otherwise, stands in an
+    office, or no figure exists)."""
+    country: str
+    """Whose figure it is: the company country, the documents' (US), or empty for yours and none."""
+    unit: CostUnit
+    """What ``parts`` and ``usd`` are per: kWh, kW of the node's draw and month, month, or year (a
+    salary)."""
+    parts: tuple[CostPart, ...] = ()
+    """The sourced figures, added up (the parts of a power price); empty for yours and none."""
+    usd: float
+    """The figure in USD per ``unit``."""
+    share: float | None = None
+    """The staff line: the share of an engineer's salary one server takes."""
+    usd_per_month: float
+    """The line for one server and month, in USD."""
+
+
+class StaffBasis(_Result):
+    share: float
+    covers: str
+    note: str
+    assumption: bool
+    source: str
+    as_of: dt.date
+
+
+class TaxNote(_Result):
+    """The company country's tax write-off rule for computer hardware, beside the economic life."""
+
+    country: str
+    useful_life_years: int
+    applies_from: dt.date
+    note: str
+    source: str
+    as_of: dt.date
+
+
+class OwnCosts(_Result):
+    """Which defaults an owned server is costed at, and why."""
+
+    country: str
+    """The workload's company_country (``tco``: --country)."""
+    country_name: str | None
+    """None: the knowledge base has no defaults for the country; the documents' figures stand in."""
+    not_found: str | None
+    """What was looked for the country and not found."""
+    housing: Literal["datacenter", "in_house", "office"]
+    """datacenter: a rack or colocation at the country's defaults; in_house: the company's own rack (the
+    data must stay in the building); office: a machine in an office, with no housing or staff line."""
+    node_kw: float
+    """The node's draw: GPUs x watts per GPU x the overhead factor; power and colocation scale with it."""
+    hours_per_month: float
+    months: int
+    """The economic life the capital is written off over."""
+    depreciation_years: tuple[int, ...]
+    """The periods one may choose (``--depreciation-years``, ``depreciation_years``)."""
+    lines: tuple[CostLine, ...]
+    staff: StaffBasis
+    tax: TaxNote | None

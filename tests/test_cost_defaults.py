@@ -1,0 +1,411 @@
+"""Own-hardware cost defaults by the company's country: every line of a German company's server worked
+out by hand from the knowledge figures, the documents' own (US) figures unchanged, the depreciation period,
+figures given in EUR, and bad input refused with the field named."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from helpers import EXAMPLES_DIR, merged, run
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.overrides import apply_overrides
+from gpu_advisor.engine.apps.tco import tco
+from gpu_advisor.engine.calc.costs import ServerAssumptions, own_hardware_cost
+from gpu_advisor.engine.calc.server_costs import server_costs
+from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
+from gpu_advisor.engine.domain.overrides import Overrides
+from gpu_advisor.engine.domain.requests import TcoRequest
+from gpu_advisor.knowledge import KNOWLEDGE_DIR
+
+HOURS = 730
+GPUS = 8
+PUBLIC_CHAT = str(EXAMPLES_DIR / "public-chat.yaml")
+WORKLOAD = {
+    "name": "cost-defaults",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 1_000_000,
+    "company_country": "DE",
+}
+
+
+def invoke(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, [*args], input=input)
+
+
+def line(costs, name: str):
+    return next(entry for entry in costs.lines if entry.line == name)
+
+
+# --- a German company, every line by hand -------------------------------------------------------------
+
+
+def test_the_knowledge_holds_the_cited_german_figures() -> None:
+    knowledge = load_knowledge()
+    de = knowledge.country_costs("DE")
+    assert [(p.value, p.currency) for p in de.electricity_per_kwh] == [(0.1833, "EUR"), (0.0205, "EUR")]
+    assert (de.colocation_per_kw_month.value, de.colocation_per_kw_month.currency) == (217.30, "USD")
+    assert (de.staff_salary_per_year.value, de.staff_salary_per_year.currency) == (52_200, "EUR")
+    assert de.rack_per_month is None
+    assert knowledge.cost_defaults.staff_share.value == 0.05
+    assert knowledge.eur_to_usd().rate == 1.16
+
+
+def test_a_german_companys_server_month_line_by_line() -> None:
+    knowledge = load_knowledge()
+    de = knowledge.country_costs("DE")
+    usd_per_eur = knowledge.eur_to_usd().rate
+    share = knowledge.cost_defaults.staff_share.value
+    # By hand from the knowledge figures: 285,000 USD over 36 months; a node of 8 x 700 W x 1.3 = 7.28 kW;
+    # power (0.1833 + 0.0205) EUR x 1.16 = 0.236408 USD per kWh over 730 hours; colocation 217.30 USD per kW;
+    # staff 5 % of 52,200 EUR a year.
+    node_kw = 8 * 700 * 1.3 / 1000
+    usd_per_kwh = sum(p.value for p in de.electricity_per_kwh) * usd_per_eur
+    capital = 285_000 / 36
+    power = node_kw * HOURS * usd_per_kwh
+    colocation = node_kw * de.colocation_per_kw_month.value
+    staff = de.staff_salary_per_year.value * share / 12 * usd_per_eur
+    assert node_kw == pytest.approx(7.28)
+    assert usd_per_kwh == pytest.approx(0.236408)
+    assert (round(capital, 2), round(power, 2), round(colocation, 2), round(staff, 2)) == (
+        7916.67,
+        1256.37,
+        1581.94,
+        252.30,
+    )
+    total = capital + power + colocation + staff
+    assert round(total, 2) == 11007.28
+
+    priced = server_costs(knowledge, knowledge.own_server(), "DE")
+    cost = own_hardware_cost(priced.assumptions)
+    assert cost.capital_usd_per_month == pytest.approx(capital)
+    assert cost.power_usd_per_month == pytest.approx(power)
+    assert cost.rack == 0
+    assert cost.colocation_usd_per_month == pytest.approx(colocation)
+    assert cost.staff * GPUS * HOURS == pytest.approx(staff)
+    assert cost.server_usd_per_month == pytest.approx(total)
+    per_gpu_hour = [round(v, 2) for v in (cost.capital, cost.power, cost.rack, cost.colocation, cost.staff)]
+    assert per_gpu_hour == [1.36, 0.22, 0.0, 0.27, 0.04]
+    assert round(cost.total, 2) == 1.88
+    assert [(entry.line, entry.origin) for entry in priced.costs.lines] == [
+        ("power", "country"),
+        ("rack", "none"),
+        ("colocation", "country"),
+        ("staff", "country"),
+    ]
+
+
+def test_the_default_company_country_is_costed_at_german_defaults_in_tco_and_the_memo() -> None:
+    result = tco()
+    assert result.costs.country == "DE"
+    assert round(result.server_usd_per_month, 2) == 11007.28
+    assert round(result.usd_per_gpu_hour.total, 2) == 1.88
+    memo = invoke("recommend", PUBLIC_CHAT, "--as-of", "2026-11-30").output
+    assert (
+        "Per GPU-hour: $1.36 capital + $0.22 power + $0.00 rack + $0.27 colocation + $0.04 staff = "
+        "**$1.88**, $11,007 per month whether busy or not; spares and InfiniBand are not included." in memo
+    )
+    assert "| Power | $0.22 | $1,256 | 7.28 kW × 730 h × $0.236/kWh (default for DE) |" in memo
+    assert "| Colocation | $0.27 | $1,582 | 7.28 kW × $217.30 per kW and month (default for DE) |" in memo
+    assert "| Staff | $0.04 | $252 | 5 % of an engineer's salary of $60,552 a year (default for DE) |" in memo
+    assert "| Rack | $0.00 | $0 | none: housed in colocation |" in memo
+    assert "- Own-hardware cost defaults for DE (Germany, the company's country):" in memo
+    assert "Tax in DE: computer hardware may be written off in 1 year since 2021" in memo
+
+
+def test_a_server_whose_data_stays_in_the_building_is_in_an_own_rack_not_in_colocation() -> None:
+    result = run(merged(WORKLOAD, {"on_premises_required": True}))
+    costs = result.own_hardware.costs
+    assert costs.housing == "in_house"
+    rack, colocation = line(costs, "rack"), line(costs, "colocation")
+    # Germany has no sourced rack price: the documents' 1,000 USD stands in, marked as theirs.
+    assert (rack.origin, rack.country, rack.usd_per_month) == ("documents", "US", 1000)
+    assert (colocation.origin, colocation.usd_per_month) == ("none", 0)
+
+
+# --- the documents' own figures, unchanged ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("country", ["US", "FR"])
+def test_the_documents_figures_for_the_us_and_for_a_country_without_defaults(country: str) -> None:
+    knowledge = load_knowledge()
+    server = knowledge.own_server()
+    priced = server_costs(knowledge, server, country)
+    assert priced.assumptions == ServerAssumptions.from_server(server)
+    cost = own_hardware_cost(priced.assumptions)
+    assert [round(v, 2) for v in (cost.capital, cost.power, cost.rack, cost.total)] == [
+        1.36,
+        0.11,
+        0.17,
+        1.64,
+    ]
+    assert (cost.colocation, cost.staff) == (0, 0)
+    assert {entry.origin for entry in priced.costs.lines} == {"documents", "none"}
+    assert priced.costs.country_name == (
+        None if country == "FR" else "United States (the documents' figures)"
+    )
+
+
+def test_the_documents_figures_stand_in_for_what_a_country_lacks() -> None:
+    knowledge = load_knowledge()
+    austria = server_costs(knowledge, knowledge.own_server(), "AT").costs
+    assert (line(austria, "power").origin, line(austria, "power").usd) == (
+        "country",
+        pytest.approx(0.158 * 1.16),
+    )
+    assert (line(austria, "rack").origin, line(austria, "rack").usd_per_month) == ("documents", 1000)
+    switzerland = server_costs(knowledge, knowledge.own_server(), "CH").costs
+    assert line(switzerland, "power").origin == "documents"
+    # 105,000 CHF a year at the ECB's 0.9197 CHF per EUR and 1.16 USD per EUR, 5 % of it a month.
+    staff = line(switzerland, "staff")
+    assert staff.usd == pytest.approx(105_000 / 0.9197 * 1.16)
+    assert staff.usd_per_month == pytest.approx(105_000 / 0.9197 * 1.16 * 0.05 / 12)
+    memo = invoke(
+        "recommend",
+        "-",
+        "--as-of",
+        "2026-11-30",
+        input=json.dumps(merged(WORKLOAD, {"company_country": "CH"})),
+    )
+    assert (
+        "| Power | $0.11 | $638 | 7.28 kW × 730 h × $0.12/kWh (the documents' US figure; none for CH) |"
+        in memo.output
+    )
+    assert "| Rack | $0.17 | $1,000 | the documents' US figure; none for CH |" in memo.output
+
+
+def test_an_office_machine_has_no_housing_or_staff_line_but_the_countrys_power() -> None:
+    knowledge = load_knowledge()
+    workstation = knowledge.own_server("workstation-rtx-5090")
+    cost = own_hardware_cost(server_costs(knowledge, workstation, "DE").assumptions)
+    # 1,999 USD over 36 months; 575 W x 730 h at 0.236408 USD per kWh.
+    assert cost.server_usd_per_month == pytest.approx(1999 / 36 + 0.575 * 730 * (0.1833 + 0.0205) * 1.16)
+    assert (cost.rack, cost.colocation, cost.staff) == (0, 0, 0)
+
+
+# --- depreciation -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("years", [3, 4, 5])
+def test_the_depreciation_period_changes_capital_per_month_exactly(years: int) -> None:
+    result = tco(TcoRequest(depreciation_years=years))
+    assert result.months == 12 * years
+    assert result.capital_usd_per_month == pytest.approx(285_000 / (12 * years))
+    assert result.usd_per_gpu_hour.capital == pytest.approx(285_000 / GPUS / (12 * years * HOURS))
+    # Only the capital line moves.
+    three = tco(TcoRequest(depreciation_years=3)).usd_per_gpu_hour
+    lines = result.usd_per_gpu_hour
+    assert (lines.power, lines.rack, lines.colocation, lines.staff) == (
+        three.power,
+        three.rack,
+        three.colocation,
+        three.staff,
+    )
+
+
+@pytest.mark.parametrize(
+    ("years", "per_gpu_hour", "per_month"),
+    # 285,000 / (8 x 12N x 730) and 285,000 / 12N.
+    [(3, "$1.36", "$7,917"), (4, "$1.02", "$5,938"), (5, "$0.81", "$4,750")],
+)
+def test_depreciation_years_in_an_overrides_file(
+    tmp_path: Path, years: int, per_gpu_hour: str, per_month: str
+) -> None:
+    path = tmp_path / "own.yaml"
+    path.write_text(yaml.safe_dump({"own_server": {"depreciation_years": years}}), encoding="utf-8")
+    args = ("recommend", PUBLIC_CHAT, "--as-of", "2026-11-30", "--overrides", str(path))
+    own = json.loads(invoke(*args, "--format", "json").output)["own_hardware"]
+    assert own["costs"]["months"] == 12 * years
+    assert own["capital_usd_per_month"] == pytest.approx(285_000 / (12 * years))
+    memo = invoke(*args).output
+    months = 12 * years
+    assert (
+        f"| Capital | {per_gpu_hour} | {per_month} | $285,000 over {months} months ({years} years) |" in memo
+    )
+    assert (
+        f"- Depreciation: the capital is written off over {months} months ({years} years), its economic "
+        "life" in memo
+    )
+    assert f"hgx-h100-8.depreciation_years = {years}" in memo
+
+
+def test_months_still_work_in_tco_and_overrides(tmp_path: Path) -> None:
+    assert tco(TcoRequest(months=48)).capital_usd_per_month == pytest.approx(285_000 / 48)
+    knowledge = load_knowledge()
+    changed, lines = apply_overrides(
+        knowledge, Overrides(own_server={"months": 48}), "own.yaml", dt.date(2026, 11, 30)
+    )
+    assert changed.own_server().months == 48
+    assert lines == ("hgx-h100-8.months = 48",)
+
+
+# --- figures in EUR -----------------------------------------------------------------------------------
+
+
+def test_eur_figures_are_converted_at_the_catalogs_rate() -> None:
+    knowledge = load_knowledge()
+    overrides = Overrides.model_validate(
+        {
+            "own_server": {
+                "price_eur": 240_000,
+                "eur_per_kwh": 0.25,
+                "rack_eur_per_month": 800,
+                "staff_eur_per_month": 400,
+            }
+        },
+        strict=False,
+    )
+    changed, lines = apply_overrides(knowledge, overrides, "own.yaml", dt.date(2026, 11, 30))
+    server = changed.own_server()
+    assert (server.price_usd, server.price_usd_low, server.price_usd_high) == (pytest.approx(278_400),) * 3
+    assumptions = server_costs(changed, server, "DE").assumptions
+    assert assumptions.usd_per_kwh == pytest.approx(0.29)
+    # Your rack replaces the country's housing: no colocation line.
+    assert assumptions.rack_usd_per_month == pytest.approx(928)
+    assert (assumptions.colocation_usd_per_kw_month, assumptions.colocation_usd_per_month) == (0, 0)
+    assert assumptions.staff_usd_per_month == pytest.approx(464)
+    assert lines == (
+        "hgx-h100-8.price_eur = 240000 (= 278,400 USD at 1.16 USD per EUR)",
+        "own_server.eur_per_kwh = 0.25 (= 0.29 USD at 1.16 USD per EUR)",
+        "own_server.rack_eur_per_month = 800 (= 928 USD at 1.16 USD per EUR)",
+        "own_server.staff_eur_per_month = 400 (= 464 USD at 1.16 USD per EUR)",
+    )
+
+
+def test_eur_figures_take_the_overrides_own_exchange_rate(tmp_path: Path) -> None:
+    path = tmp_path / "own.yaml"
+    path.write_text(
+        yaml.safe_dump(
+            {"own_server": {"colocation_eur_per_month": 1000}, "exchange_rate": {"usd_per_eur": 1.05}}
+        ),
+        encoding="utf-8",
+    )
+    result = invoke(
+        "recommend", PUBLIC_CHAT, "--as-of", "2026-11-30", "--overrides", str(path), "--format", "json"
+    )
+    assert result.exit_code == 0, result.output
+    costs = json.loads(result.output)["own_hardware"]["costs"]
+    colocation = line_of(costs, "colocation")
+    assert (colocation["origin"], colocation["usd_per_month"]) == ("yours", pytest.approx(1050))
+    assert line_of(costs, "rack")["origin"] == "none"
+
+
+def line_of(costs: dict, name: str) -> dict:
+    return next(entry for entry in costs["lines"] if entry["line"] == name)
+
+
+# --- bad input: exit 2, the field named ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("own_server", "expected"),
+    [
+        ({"price_usd": 250000, "price_eur": 200000}, "own_server: give price_usd or price_eur, not both"),
+        ({"months": 48, "depreciation_years": 4}, "own_server: give months or depreciation_years, not both"),
+        ({"usd_per_kwh": 0.2, "eur_per_kwh": 0.2}, "own_server: give usd_per_kwh or eur_per_kwh, not both"),
+        (
+            {"staff_usd_per_month": 1, "staff_eur_per_month": 1},
+            "own_server: give staff_usd_per_month or staff_eur_per_month, not both",
+        ),
+        (
+            {"depreciation_years": 6},
+            "own_server.depreciation_years: the years must be one of 3, 4, 5 (got 6)",
+        ),
+        ({"eur_per_kwh": -0.1}, "own_server.eur_per_kwh: Input should be greater than or equal to 0"),
+        ({"colocation_eur_per_month": "lots"}, "own_server.colocation_eur_per_month"),
+    ],
+)
+def test_bad_cost_overrides_exit_2(tmp_path: Path, own_server: dict, expected: str) -> None:
+    path = tmp_path / "own.yaml"
+    path.write_text(yaml.safe_dump({"own_server": own_server}), encoding="utf-8")
+    result = invoke("recommend", PUBLIC_CHAT, "--overrides", str(path))
+    assert result.exit_code == 2
+    assert expected in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--months", "48", "--depreciation-years", "4"], "give --months or --depreciation-years, not both"),
+        (["--depreciation-years", "6"], "--depreciation-years: the years must be one of 3, 4, 5 (got 6)"),
+        (["--country", "de"], "--country: String should match pattern"),
+    ],
+)
+def test_bad_tco_options_exit_2(args: list[str], expected: str) -> None:
+    result = invoke("tco", *args)
+    assert result.exit_code == 2
+    assert expected in result.output
+
+
+# --- the knowledge file is checked at load -----------------------------------------------------------
+
+
+@pytest.fixture
+def knowledge_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "knowledge"
+    shutil.copytree(KNOWLEDGE_DIR, target, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    return target
+
+
+def edit(directory: Path, change) -> None:
+    path = directory / "cost_defaults.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+
+def country(data: dict, code: str) -> dict:
+    return next(entry for entry in data["countries"] if entry["country"] == code)
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda d: d["countries"].append(dict(country(d, "AT"))), r"entry 'AT': duplicate country"),
+        (
+            lambda d: country(d, "DE")["staff_salary_per_year"].update(value=float("inf")),
+            r"field countries\.0\.staff_salary_per_year\.value: Input should be a finite number",
+        ),
+        (
+            lambda d: country(d, "DE")["staff_salary_per_year"].pop("as_of"),
+            r"staff_salary_per_year\.as_of: Field required",
+        ),
+        (
+            lambda d: country(d, "DE")["staff_salary_per_year"].pop("source"),
+            r"staff_salary_per_year\.source: Field required",
+        ),
+        (
+            lambda d: country(d, "DE")["staff_salary_per_year"].pop("currency"),
+            r"staff_salary_per_year\.currency: Field required",
+        ),
+        (
+            lambda d: country(d, "AT")["staff_salary_per_year"].update(currency="GBP"),
+            r"currency: Input should be 'EUR', 'USD' or 'CHF'",
+        ),
+        (
+            lambda d: country(d, "DE").update(rack_per_month=dict(country(d, "US")["rack_per_month"])),
+            r"give rack_per_month or colocation_per_kw_month, not both",
+        ),
+        (lambda d: d.update(fallback="GB"), r"field fallback: no country 'GB'"),
+        (
+            lambda d: country(d, "US")["electricity_per_kwh"][0].update(value=0.13),
+            r"own_hardware\.yaml: entry 'workstation-rtx-5090': usd_per_kwh and rack_usd_per_month must be "
+            r"the documents' figures",
+        ),
+    ],
+)
+def test_a_broken_cost_defaults_file_is_refused_naming_it(
+    knowledge_copy: Path, change, expected: str
+) -> None:
+    edit(knowledge_copy, change)
+    with pytest.raises(KnowledgeError, match=expected) as raised:
+        load_knowledge_from(knowledge_copy)
+    assert "cost_defaults.yaml" in str(raised.value) or "own_hardware.yaml" in str(raised.value)
