@@ -161,6 +161,18 @@ class ServerlessBilling(ResultModel):
     """The price of a kept-warm instance's GPU-hour, where it differs from the scale-to-zero price."""
 
 
+class PriceOrigin(ResultModel):
+    """Where an option's price came from."""
+
+    kind: Literal["catalog", "overrides", "import"]
+    """catalog: the shipped knowledge base; overrides: an overrides file; import: ``catalog import``."""
+    file: str | None = None
+    """The overrides file's or the imported file's name."""
+    format: str | None = None
+    """The imported catalog's format: skypilot, gpuhunt or csv."""
+    as_of: dt.date
+
+
 class Option(ResultModel):
     provider: str
     offer: str
@@ -207,6 +219,8 @@ class Option(ResultModel):
     """The share of the paid hours with a request in flight, with this option's GPU's service time."""
     serverless: ServerlessBilling | None = None
     """Serverless options: how the month is billed."""
+    price_origin: PriceOrigin | None = None
+    """Where ``usd_per_gpu_hour`` came from: the catalog, an overrides file or an import."""
 
 
 class ApiCost(ResultModel):
@@ -295,6 +309,8 @@ class PriceDate(ResultModel):
     title: str
     as_of: dt.date
     used_for: str
+    origin: PriceOrigin | None = None
+    """Set where the prices come from an overrides file or an import."""
 
 
 class UncheckedMeasurement(ResultModel):
