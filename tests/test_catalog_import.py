@@ -469,3 +469,21 @@ def test_a_region_with_a_jurisdiction_needs_a_source(tmp_path: Path) -> None:
     )
     with pytest.raises(InputError, match="source"):
         read_overrides(str(path))
+
+
+def test_the_text_report(tmp_path: Path) -> None:
+    source = DATA / "skypilot" / "aws" / "vms.csv"
+    out = tmp_path / "aws.yaml"
+    result = invoke(
+        "catalog", "import", str(source), "--format", "skypilot", "-o", str(out), "--as-of", "2026-11-28"
+    )
+    assert result.exit_code == 0
+    assert result.output.splitlines()[1:] == [
+        "8 rows read, 6 used: 7 offers added.",
+        "1 price left out: a cheaper zone or region of the same jurisdiction has the same instance and "
+        "pricing kind.",
+        "1 row skipped: no GPU.",
+        "1 row skipped: the catalog does not know the GPU V100 at aws.",
+        "Regions the catalog does not know, added with jurisdiction unknown (never counted as EU):",
+        "  aws/ap-south-1 (1 row)",
+    ]
