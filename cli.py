@@ -12,6 +12,7 @@ import click
 
 from . import __version__
 from .engine.commands.ask import ask
+from .engine.commands.catalog_import import catalog_group
 from .engine.commands.check import check
 from .engine.commands.portfolio import batch, sweep
 from .engine.commands.recommend import recommend
@@ -31,7 +32,20 @@ def main() -> None:
     """
 
 
-for command in (recommend, size, tco, rules, calibration, check, schema, catalog, ask, serve, batch, sweep):
+for command in (
+    recommend,
+    size,
+    tco,
+    rules,
+    calibration,
+    check,
+    schema,
+    catalog_group(catalog),
+    ask,
+    serve,
+    batch,
+    sweep,
+):
     main.add_command(command)
 
 

@@ -33,6 +33,7 @@ PRICE_DATE = {
     "title": "Cloud GPU costs",
     "as_of": dt.date(2026, 3, 27),
     "used_for": "GPU offers",
+    "origin": None,
 }
 
 
@@ -49,7 +50,7 @@ def test_a_trusted_model_equals_the_validated_one_and_serializes_alike() -> None
 
 def test_a_trusted_model_keeps_the_field_order_whatever_the_call_order() -> None:
     built = trusted(PriceDate, **dict(reversed(PRICE_DATE.items())))
-    assert list(built.model_dump()) == ["document", "title", "as_of", "used_for"]
+    assert list(built.model_dump()) == ["document", "title", "as_of", "used_for", "origin"]
 
 
 def test_a_trusted_model_names_missing_and_unknown_fields() -> None:

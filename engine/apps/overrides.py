@@ -6,6 +6,8 @@ replaced figure is listed so the memo can mark it.
 
     offers:                       # negotiated rates for catalog offers
       - {provider: aws, offer: p5-on-demand, gpu: h100-sxm, usd_per_gpu_hour: 2.80}
+    added_offers: [...]           # offers the catalog lacks (engine/apps/overrides_added.py)
+    regions: [...]                # regions of catalog providers the catalog lacks
     own_server:                   # the own server: price, write-off, power draw; power price, housing, staff
       price_eur: 240000           # or price_usd; EUR figures are converted at the catalog's rate
       depreciation_years: 4       # 3, 4 or 5; or months
@@ -25,13 +27,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from gpu_advisor.engine.apps.overrides_added import added_offers, added_regions
 from gpu_advisor.engine.calc.server_costs import MONTHS_PER_YEAR
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
 from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.costs import YourCosts
-from gpu_advisor.engine.domain.knowledge.entries import Citation
+from gpu_advisor.engine.domain.knowledge.entries import Citation, PriceOrigin
 from gpu_advisor.engine.domain.overrides import Overrides
 
 OVERRIDE_SOURCE_TITLE = "your overrides file"
@@ -46,21 +49,52 @@ def read_overrides(path: str) -> Overrides:
         raise input_error(f"--overrides {path}", error, Overrides, "overrides") from None
 
 
+def knowledge_with_overrides(path: str | None, today: dt.date) -> Knowledge:
+    """The shipped knowledge base, with the overrides file at ``path`` applied where one is given."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    knowledge = load_knowledge()
+    if path is None:
+        return knowledge
+    return apply_overrides(knowledge, read_overrides(path), path, today)[0]
+
+
 def apply_overrides(
     knowledge: Knowledge, overrides: Overrides, path: str, today: dt.date
 ) -> tuple[Knowledge, tuple[str, ...]]:
     """A copy of ``knowledge`` with the user's figures, and the list of what was replaced."""
     stamp = {
-        "source": Citation(url=Path(path).resolve().as_uri(), title=OVERRIDE_SOURCE_TITLE),
+        "source": Citation(url=Path(path).resolve().as_uri(), title=source_title(overrides, path)),
         "as_of": overrides.as_of or today,
+        "origin": price_origin(overrides, path),
     }
     update: dict[str, Any] = {}
     replaced: list[str] = []
-    for part in (replaced_offers, replaced_server, replaced_rate):
+    for part in (added_regions, replaced_offers, added_offers, replaced_server, replaced_rate):
         files, lines = part(knowledge, overrides, stamp)
         update |= files
         replaced += lines
+        # Offers added later name the regions added before.
+        knowledge = knowledge.model_copy(update=files)
     return knowledge.model_copy(update=update), tuple(replaced)
+
+
+def source_title(overrides: Overrides, path: str) -> str:
+    """The title an overrides file's figures are cited with: the imported file where it is an import."""
+    if overrides.source is not None:
+        return f"{overrides.source.file} ({overrides.source.format})"
+    return OVERRIDE_SOURCE_TITLE
+
+
+def price_origin(overrides: Overrides, path: str) -> PriceOrigin:
+    if overrides.source is not None:
+        return PriceOrigin(kind="import", file=overrides.source.file, format=overrides.source.format)
+    return PriceOrigin(kind="overrides", file=Path(path).name)
+
+
+def dated(stamp: dict[str, Any]) -> dict[str, Any]:
+    """The source and date of the stamp, for entries that record no origin."""
+    return {"source": stamp["source"], "as_of": stamp["as_of"]}
 
 
 Replacement = tuple[dict[str, Any], list[str]]
@@ -86,6 +120,8 @@ def replaced_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
                 "usd_per_gpu_hour_high": None,
                 "instance_usd_per_hour": None,
                 **stamp,
+                "as_of": override.as_of or stamp["as_of"],
+                "origin": stamp["origin"],
                 "note": f"your rate (catalog: {old.usd_per_gpu_hour:g} USD, {old.as_of.isoformat()})",
             }
         )
@@ -136,7 +172,7 @@ def replaced_server(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
             changes[name] = value
     update: dict[str, Any] = {}
     if changes:
-        servers[index] = server.model_copy(update={**changes, **stamp})
+        servers[index] = server.model_copy(update={**changes, **dated(stamp)})
         update["own_hardware"] = knowledge.own_hardware.model_copy(update={"servers": tuple(servers)})
     if yours:
         update["cost_defaults"] = knowledge.cost_defaults.model_copy(update={"yours": YourCosts(**yours)})
@@ -148,7 +184,7 @@ def replaced_rate(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, A
         return {}, []
     usd_per_eur = overrides.exchange_rate.usd_per_eur
     rates = tuple(
-        rate.model_copy(update={"rate": usd_per_eur, **stamp})
+        rate.model_copy(update={"rate": usd_per_eur, **dated(stamp)})
         if (rate.from_currency, rate.to_currency) == ("EUR", "USD")
         else rate
         for rate in knowledge.exchange_rates.rates

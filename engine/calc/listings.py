@@ -16,7 +16,7 @@ from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.entries import Offer
-from gpu_advisor.engine.domain.results import InstanceCount, Option
+from gpu_advisor.engine.domain.results import InstanceCount, Option, PriceOrigin
 
 
 def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> dict[str, Any]:
@@ -66,6 +66,8 @@ class Listing:
     source: str
     linked: tuple[int, ...]
     """The offer's instance sizes whose cards share a fast link (``instances.linked_sizes``)."""
+    price_origin: PriceOrigin
+    """Where the offer's price came from (catalog, overrides file or import)."""
 
 
 @per_object
@@ -76,6 +78,7 @@ def listings(knowledge: Knowledge) -> tuple[Listing, ...]:
     for offer in knowledge.offers.offers:
         source = cite(offer.source, knowledge)
         linked = offer_linked_sizes(offer)
+        origin = offer_price_origin(offer)
         for jurisdiction, regions in knowledge.offer_regions_by_jurisdiction(offer).items():
             usd_per_gpu_hour, price_basis = regional_price(offer, jurisdiction, knowledge)
             found.append(
@@ -89,9 +92,18 @@ def listings(knowledge: Knowledge) -> tuple[Listing, ...]:
                     attributes=MappingProxyType(option_attributes(offer, jurisdiction, knowledge)),
                     source=source,
                     linked=linked,
+                    price_origin=origin,
                 )
             )
     return tuple(found)
+
+
+def offer_price_origin(offer: Offer) -> PriceOrigin:
+    """The catalog, or the overrides file or import the offer's price came from, with its date."""
+    origin = offer.origin
+    if origin is None:
+        return trusted(PriceOrigin, kind="catalog", file=None, format=None, as_of=offer.as_of)
+    return trusted(PriceOrigin, kind=origin.kind, file=origin.file, format=origin.format, as_of=offer.as_of)
 
 
 def offer_hours(
@@ -221,6 +233,7 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
             trusted(InstanceCount, gpus=size, count=count) for size, count in rental.placement.instances
         ),
         replica_room=rental.placement.replicas_hosted - plan.replicas,
+        price_origin=listing.price_origin,
     )
 
 

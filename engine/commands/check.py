@@ -37,6 +37,7 @@ from gpu_advisor.engine.commands.common import (
     help="Exit 1 on failed checks only, or on warnings too.",
 )
 @click.option("--soft-fail", is_flag=True, help="Report, but exit 0 whatever the checks say (for rollout).")
+@click.option("--overrides", metavar="FILE", help="Your own prices, or an imported catalog (catalog import).")
 @policy_option
 @as_of_option
 @handle_errors
@@ -48,17 +49,21 @@ def check(
     soft_fail: bool,
     policy_dir: str | None,
     as_of: str | None,
+    overrides: str | None = None,
 ) -> None:
     """Check a proposal (a workload plus what someone intends to do) against every applicable rule.
 
     Exit codes: 0 passed, 1 failed (--fail-on warn: warnings too), 2 bad input.
     """
     from gpu_advisor.engine.apps.check.run import check_file
+    from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
     from gpu_advisor.engine.i18n.environment import render
     from gpu_advisor.engine.pipeline.engines import rulebook_for
     from gpu_advisor.engine.present.check_formats import junit, sarif
 
-    results = check_file(proposal_file, parse_date(as_of), policy_dir=policy_path(policy_dir))
+    evaluated_on = parse_date(as_of)
+    knowledge = knowledge_with_overrides(overrides, evaluated_on)
+    results = check_file(proposal_file, evaluated_on, policy_dir=policy_path(policy_dir), knowledge=knowledge)
     if output_format == "json":
         text = json.dumps([r.model_dump(mode="json") for r in results], indent=2, ensure_ascii=False) + "\n"
     elif output_format == "sarif":

@@ -95,17 +95,25 @@ def batch(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
+@click.option("--overrides", metavar="FILE", help="Your own prices, or an imported catalog (catalog import).")
 @as_of_option
 @handle_errors
 def sweep(
-    workload_file: str, specs: tuple[str, ...], output_format: str, output: str | None, as_of: str | None
+    workload_file: str,
+    specs: tuple[str, ...],
+    output_format: str,
+    output: str | None,
+    as_of: str | None,
+    overrides: str | None = None,
 ) -> None:
     """Vary one or two inputs of the workload in FILE over a range and show where the decision changes
     (deployment, provider, offer, GPU, pricing): the break-even points, a table and a chart."""
+    from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
     from gpu_advisor.engine.apps.sweep.run import sweep as run_sweep
-    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.domain.workload import load_workload
     from gpu_advisor.engine.present.sweep_text import render_sweep
 
-    result = run_sweep(load_workload(workload_file), specs, parse_date(as_of), load_knowledge())
+    evaluated_on = parse_date(as_of)
+    knowledge = knowledge_with_overrides(overrides, evaluated_on)
+    result = run_sweep(load_workload(workload_file), specs, evaluated_on, knowledge)
     emit(to_json(result) if output_format == "json" else render_sweep(result), output)

@@ -178,6 +178,18 @@ class InstanceCount(ResultModel):
     count: int
 
 
+class PriceOrigin(ResultModel):
+    """Where an option's price came from."""
+
+    kind: Literal["catalog", "overrides", "import"]
+    """catalog: the shipped knowledge base; overrides: an overrides file; import: ``catalog import``."""
+    file: str | None = None
+    """The overrides file's or the imported file's name."""
+    format: str | None = None
+    """The imported catalog's format: skypilot, gpuhunt or csv."""
+    as_of: dt.date
+
+
 class Option(ResultModel):
     provider: str
     offer: str
@@ -235,6 +247,8 @@ class Option(ResultModel):
     replica_room: int = 0
     """Replicas the idle cards of those instances could carry besides ``replicas`` (0: none, or the
     idle cards are too few for a replica)."""
+    price_origin: PriceOrigin | None = None
+    """Where ``usd_per_gpu_hour`` came from: the catalog, an overrides file or an import."""
 
 
 class ApiCost(ResultModel):
@@ -328,6 +342,8 @@ class PriceDate(ResultModel):
     title: str
     as_of: dt.date
     used_for: str
+    origin: PriceOrigin | None = None
+    """Set where the prices come from an overrides file or an import."""
 
 
 class UncheckedMeasurement(ResultModel):

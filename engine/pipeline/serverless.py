@@ -22,7 +22,7 @@ from gpu_advisor.engine.calc.serverless import (
 )
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.results import Option
+from gpu_advisor.engine.domain.results import Option, PriceOrigin
 from gpu_advisor.engine.pipeline.capacity import Capacity, ReplicaPlans
 from gpu_advisor.engine.pipeline.constraints import Constraints
 from gpu_advisor.engine.rulebook.details import ServerlessDetails
@@ -194,6 +194,9 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         instance_gpus=(),
         instances=(),
         replica_room=0,
+        price_origin=trusted(
+            PriceOrigin, kind="catalog", file=None, format=None, as_of=listing.product.as_of
+        ),
     )
 
 

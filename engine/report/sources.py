@@ -6,11 +6,12 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gpu_advisor.engine.calc.listings import offer_price_origin
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.entries import Citation
 from gpu_advisor.engine.domain.own_costs import OwnCosts
-from gpu_advisor.engine.domain.results import ApiCost, Option, PriceDate
+from gpu_advisor.engine.domain.results import ApiCost, Option, PriceDate, PriceOrigin
 
 COST_DEFAULTS = "own-server cost defaults"
 
@@ -70,12 +71,16 @@ def dated_sources(knowledge: Knowledge) -> DatedSources:
     once per knowledge base (a source's title: the document's, else the citation's first title)."""
     made: dict[tuple[str, dt.date, str], PriceDate] = {}
 
-    def dated(citation: Citation, as_of: dt.date, used_for: str) -> PriceDate:
+    def dated(
+        citation: Citation, as_of: dt.date, used_for: str, origin: PriceOrigin | None = None
+    ) -> PriceDate:
         document = citation.document or citation.url or ""
         key = (document, as_of, used_for)
         if key not in made:
             title = knowledge.document(citation.document).title if citation.document else citation.title
-            made[key] = PriceDate(document=document, title=title or document, as_of=as_of, used_for=used_for)
+            made[key] = PriceDate(
+                document=document, title=title or document, as_of=as_of, used_for=used_for, origin=origin
+            )
         return made[key]
 
     server = knowledge.own_server()
@@ -83,7 +88,9 @@ def dated_sources(knowledge: Knowledge) -> DatedSources:
     return DatedSources(
         offers={
             **{
-                (o.provider, o.offer, o.gpu): dated(o.source, o.as_of, "GPU offers")
+                (o.provider, o.offer, o.gpu): dated(
+                    o.source, o.as_of, "GPU offers", offer_price_origin(o) if o.origin else None
+                )
                 for o in knowledge.offers.offers
             },
             **{

@@ -20,7 +20,7 @@ from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
 from gpu_advisor.engine.domain.input_errors import input_error
-from gpu_advisor.engine.domain.knowledge.base import cite_all
+from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite_all
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.proposal import CheckItem, CheckResult, ProposalDocument, Status, Waiver
 from gpu_advisor.engine.domain.workload import validate_workload
@@ -158,8 +158,9 @@ def check_document(
     evaluated_on: dt.date,
     evaluator: Evaluator | None = None,
     policy_dir: str | None = None,
+    knowledge: Knowledge | None = None,
 ) -> CheckResult:
-    knowledge = load_knowledge()
+    knowledge = knowledge or load_knowledge()
     origin = f"{file} (proposal {index})"
     workload = validate_workload(document.workload, f"{origin}: workload")
     validate_references(document.proposal, knowledge, origin)
@@ -192,9 +193,13 @@ def check_document(
 
 
 def check_file(
-    path: str, evaluated_on: dt.date, evaluator: Evaluator | None = None, policy_dir: str | None = None
+    path: str,
+    evaluated_on: dt.date,
+    evaluator: Evaluator | None = None,
+    policy_dir: str | None = None,
+    knowledge: Knowledge | None = None,
 ) -> list[CheckResult]:
     return [
-        check_document(document, path, index, evaluated_on, evaluator, policy_dir)
+        check_document(document, path, index, evaluated_on, evaluator, policy_dir, knowledge)
         for index, document in read_proposal_documents(path)
     ]

@@ -98,6 +98,16 @@ class Provider(Sourced):
     regions: tuple[Region, ...] = Field(min_length=1)
 
 
+class PriceOrigin(Strict):
+    """Where an offer's price came from when not from the shipped catalog."""
+
+    kind: Literal["overrides", "import"]
+    file: str
+    """The file's name, without its directory."""
+    format: Literal["skypilot", "gpuhunt", "csv"] | None = None
+    """The imported catalog's format (imports only)."""
+
+
 class Offer(Sourced):
     provider: str
     offer: str
@@ -127,6 +137,8 @@ class Offer(Sourced):
     billing_source: Citation | None = None
     """Where ``billing_increment_seconds`` comes from."""
     note: str | None = None
+    origin: PriceOrigin | None = None
+    """Set for a price from an overrides file or an import; None: the shipped catalog's."""
 
     @property
     def key(self) -> str:

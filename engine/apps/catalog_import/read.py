@@ -1,0 +1,96 @@
+"""Reading a price catalog's CSV: every row validated by its format's model, every problem named by
+its line and column. A file with any bad row is refused as a whole (exit code 2)."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+
+from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.domain.import_rows import GpuhuntRow, PlainRow, Row, SkyPilotRow
+
+MAX_IMPORT_BYTES = 200_000_000
+"""The largest file read (SkyPilot's biggest vms.csv is some tens of megabytes)."""
+
+MAX_PROBLEMS_SHOWN = 20
+
+ROW_MODELS: dict[str, type[Row]] = {"skypilot": SkyPilotRow, "gpuhunt": GpuhuntRow, "csv": PlainRow}
+
+R = TypeVar("R", bound=Row)
+
+
+def read_rows(path: str, fmt: str) -> list[tuple[int, Row]]:
+    """Every data row of ``path`` with its line number, validated; an ``InputError`` listing the bad
+    ones (line and column) otherwise."""
+    model = ROW_MODELS[fmt]
+    rows: list[tuple[int, Row]] = []
+    problems: list[str] = []
+    for line, cells in csv_records(path, model):
+        try:
+            rows.append((line, model.model_validate(cells)))
+        except ValidationError as error:
+            problems += [row_problem(line, problem) for problem in error.errors()]
+    if problems:
+        shown = problems[:MAX_PROBLEMS_SHOWN]
+        more = len(problems) - len(shown)
+        tail = [f"  ... and {more} more"] if more else []
+        raise InputError("\n".join([f"{path}: invalid {fmt} catalog", *[f"  {p}" for p in shown], *tail]))
+    return rows
+
+
+def row_problem(line: int, problem: ErrorDetails) -> str:
+    location = problem["loc"]
+    column = str(location[0]) if isinstance(location, tuple) and location else "?"
+    given = problem.get("input")
+    shown = f" (given {given!r})" if isinstance(given, str) else ""
+    message = str(problem["msg"]).removeprefix("Value error, ")
+    return f"line {line}, column {column}: {message}{shown}"
+
+
+def csv_records(path: str, model: type[Row]) -> Iterator[tuple[int, dict[str, str]]]:
+    """The rows of a CSV file as column -> cell, with the line each row starts on."""
+    file = Path(path)
+    try:
+        size = file.stat().st_size
+    except OSError as error:
+        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+    if size > MAX_IMPORT_BYTES:
+        raise InputError(f"{path}: {size:,} bytes is more than the {MAX_IMPORT_BYTES:,} bytes read")
+    try:
+        with file.open(encoding="utf-8-sig", newline="") as handle:
+            reader = csv.reader(handle)
+            header = next(reader, None)
+            if header is None:
+                raise InputError(f"{path}: line 1: the file is empty; a header row is needed")
+            header = [name.strip() for name in header]
+            missing = [name for name in model.REQUIRED_COLUMNS if name not in header]  # type: ignore[attr-defined]
+            if missing:
+                raise InputError(
+                    f"{path}: line 1, column {missing[0]}: missing from the header "
+                    f"(required: {', '.join(model.REQUIRED_COLUMNS)})"  # type: ignore[attr-defined]
+                )
+            line = reader.line_num + 1
+            for cells in reader:
+                start, line = line, reader.line_num + 1
+                if not any(cell.strip() for cell in cells):
+                    continue
+                if len(cells) > len(header):
+                    raise InputError(
+                        f"{path}: line {start}: {len(cells)} cells, "
+                        f"but the header names {len(header)} columns"
+                    )
+                if len(cells) < len(header):
+                    column = header[len(cells)]
+                    raise InputError(
+                        f"{path}: line {start}, column {column}: the row ends before this column"
+                    )
+                yield start, dict(zip(header, cells, strict=True))
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    except csv.Error as error:
+        raise InputError(f"{path}: not valid CSV ({error})") from None

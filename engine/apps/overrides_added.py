@@ -1,0 +1,118 @@
+"""Regions and offers an overrides file adds to a copy of the knowledge base.
+
+An added offer is validated like a catalog offer (the same ``Offer`` model, so every rule of the
+knowledge base holds: prices within their ranges, instance sizes in order, reservations committed), and
+it must name a known provider, a known GPU and regions of that provider: the catalog's, or regions the
+same file adds. A region the catalog lacks carries its jurisdiction and countries only with a source;
+otherwise its jurisdiction is unknown, which no residency rule admits as EU.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import Citation, Offer, Region
+from gpu_advisor.engine.domain.overrides import AddedOffer, AddedRegion, Overrides
+
+Replacement = tuple[dict[str, Any], list[str]]
+
+
+def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
+    """The providers file with the overrides' regions added; a line for each region."""
+    if not overrides.regions:
+        return {}, []
+    providers = {p.id: p for p in knowledge.providers.providers}
+    added: dict[str, list[Region]] = {}
+    lines = []
+    for index, region in enumerate(overrides.regions):
+        where = f"--overrides: regions[{index}]"
+        provider = providers.get(region.provider)
+        if provider is None:
+            raise InputError(f"{where}: {unknown_value_message('provider', region.provider, providers)}")
+        known = {r.id for r in provider.regions} | {r.id for r in added.get(region.provider, [])}
+        if region.id in known:
+            raise InputError(f"{where}: field id: {region.id!r} is already a region of {provider.id}")
+        added.setdefault(region.provider, []).append(
+            Region(
+                id=region.id, name=region.name, jurisdiction=region.jurisdiction, countries=region.countries
+            )
+        )
+        lines.append(region_line(region))
+    if overrides.source is not None:
+        lines = [
+            f"{len(overrides.regions)} regions of unknown jurisdiction added from {overrides.source.file}"
+        ]
+    updated = tuple(
+        p.model_copy(update={"regions": (*p.regions, *added[p.id])}) if p.id in added else p
+        for p in knowledge.providers.providers
+    )
+    return {"providers": knowledge.providers.model_copy(update={"providers": updated})}, lines
+
+
+def region_line(region: AddedRegion) -> str:
+    return f"region {region.provider}/{region.id} ({region.jurisdiction})"
+
+
+def added_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
+    """The offers file with the overrides' offers added; a line for each offer."""
+    if not overrides.added_offers:
+        return {}, []
+    offers = list(knowledge.offers.offers)
+    keys = {o.key for o in offers}
+    gpus = {g.id for g in knowledge.gpus.gpus}
+    providers = {p.id: p for p in knowledge.providers.providers}
+    lines = []
+    for index, added in enumerate(overrides.added_offers):
+        where = f"--overrides: added_offers[{index}] ({added.key})"
+        check_references(added, where, keys, gpus, providers)
+        offers.append(to_offer(added, where, stamp))
+        keys.add(added.key)
+        lines.append(f"{added.key} = {added.usd_per_gpu_hour:g} USD per GPU-hour (added)")
+    if overrides.source is not None:
+        # An import adds offers by the hundred: one line says where they came from.
+        source = overrides.source
+        lines = [f"{len(overrides.added_offers)} offers added from {source.file} ({source.format})"]
+    return {"offers": knowledge.offers.model_copy(update={"offers": tuple(offers)})}, lines
+
+
+def check_references(
+    added: AddedOffer, where: str, keys: set[str], gpus: set[str], providers: dict[str, Any]
+) -> None:
+    if added.key in keys:
+        raise InputError(f"{where}: the offer exists already; re-price it under offers instead")
+    if added.gpu not in gpus:
+        raise InputError(f"{where}: {unknown_value_message('gpu', added.gpu, sorted(gpus))}")
+    provider = providers.get(added.provider)
+    if provider is None:
+        raise InputError(f"{where}: {unknown_value_message('provider', added.provider, sorted(providers))}")
+    regions = {r.id: r for r in provider.regions}
+    for region in added.regions:
+        if region not in regions:
+            raise InputError(
+                f"{where}: field regions: {region!r} is not a region of {provider.id}; "
+                f"add it under regions ({', '.join(sorted(regions))} are known)"
+            )
+    jurisdictions = {regions[region].jurisdiction for region in added.regions}
+    if added.price_jurisdiction not in jurisdictions:
+        raise InputError(
+            f"{where}: field price_jurisdiction: {added.price_jurisdiction!r} is not the jurisdiction of "
+            f"any of its regions ({', '.join(sorted(jurisdictions))})"
+        )
+
+
+def to_offer(added: AddedOffer, where: str, stamp: dict[str, Any]) -> Offer:
+    values = added.model_dump(exclude={"as_of"}, exclude_none=True)
+    billing = {"billing": "committed"} if added.pricing == "reserved" else {}
+    source: Citation = stamp["source"]
+    try:
+        return Offer.model_validate(
+            {**values, **billing, "source": source, "as_of": added.as_of, "origin": stamp["origin"]}
+        )
+    except ValidationError as error:
+        problem = error.errors()[0]
+        field = ".".join(str(part) for part in problem["loc"]) or "offer"
+        raise InputError(f"{where}: field {field}: {problem['msg']}") from None

@@ -1,0 +1,115 @@
+"""``gpu-advisor catalog import`` and ``catalog diff``, beside the catalog listings (``catalog gpus|offers|
+models|apis``, ``engine/commands/reference.py``), which keep their command line unchanged."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from gpu_advisor.engine.commands.common import emit, handle_errors, parse_date
+
+FORMATS = ("skypilot", "gpuhunt", "csv")
+
+
+class CatalogGroup(click.Group):
+    """``catalog import`` and ``catalog diff`` as subcommands; anything else goes to the listing
+    command as before (``catalog offers --gpu h200``)."""
+
+    def __init__(self, listing: click.Command, **attrs: Any) -> None:
+        super().__init__(name="catalog", **attrs)
+        self.listing = listing
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and args[0] not in self.commands:
+            return "", self.listing, args
+        return super().resolve_command(ctx, args)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_usage(ctx.command_path, "gpus|offers|models|apis [OPTIONS] | import ... | diff ...")
+
+
+def catalog_group(listing: click.Command) -> click.Group:
+    group = CatalogGroup(
+        listing,
+        help="List the knowledge base (gpus, offers, models, apis: see `catalog offers --help`), import a "
+        "published price catalog as an overrides file, or compare two such files.",
+        no_args_is_help=True,
+    )
+    group.add_command(catalog_import)
+    group.add_command(catalog_diff)
+    return group
+
+
+@click.command("import")
+@click.argument("file", metavar="FILE")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    required=True,
+    help="skypilot: SkyPilot's vms.csv; gpuhunt: a gpuhunt <provider>.csv; csv: the plain CSV of your rates.",
+)
+@click.option("-o", "--output", metavar="OUT", required=True, help="The overrides file to write.")
+@click.option(
+    "--provider",
+    metavar="NAME",
+    help="The cloud the file lists, as the format names it "
+    "(default: SkyPilot's directory, gpuhunt's file name).",
+)
+@click.option(
+    "--as-of", "as_of", metavar="YYYY-MM-DD", help="The date the prices were read (default: today)."
+)
+@click.option(
+    "--report-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="The import's report on standard output.",
+)
+@handle_errors
+def catalog_import(
+    file: str, fmt: str, output: str, provider: str | None, as_of: str | None, report_format: str
+) -> None:
+    """Read a published price catalog (FILE) and write its offers as a dated overrides file (OUT) for
+    --overrides. A malformed row stops the import (exit 2) naming its line and column."""
+    from gpu_advisor.engine.apps.catalog_import.run import run_import
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.i18n.environment import render
+
+    report = run_import(file, fmt, output, parse_date(as_of), provider, load_knowledge())
+    if report_format == "json":
+        emit(json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n", None)
+    else:
+        emit(render("catalog_import.txt.j2", r=report), None)
+
+
+@click.command("diff")
+@click.argument("files", metavar="OLD NEW", nargs=-1)
+@click.option("--builtin", is_flag=True, help="Compare NEW with the shipped catalog (give NEW only).")
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@handle_errors
+def catalog_diff(files: tuple[str, ...], builtin: bool, output_format: str) -> None:
+    """Compare two overrides files (OLD NEW), or one with the shipped catalog (--builtin NEW): offers
+    added, removed and moved, by how much (USD per GPU-hour and percent)."""
+    from gpu_advisor.engine.apps.catalog_import.diff import diff_files
+    from gpu_advisor.engine.common.errors import InputError
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.i18n.environment import render
+
+    wanted = 1 if builtin else 2
+    if len(files) != wanted:
+        raise InputError(
+            "catalog diff: give NEW only with --builtin" if builtin else "catalog diff: give OLD and NEW"
+        )
+    old, new = (None, files[0]) if builtin else (files[0], files[1])
+    result = diff_files(old, new, load_knowledge(), parse_date(None))
+    if output_format == "json":
+        emit(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n", None)
+    else:
+        emit(render("catalog_diff.txt.j2", d=result), None)
