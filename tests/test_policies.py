@@ -62,8 +62,8 @@ def test_recommend_applies_them_and_marks_them() -> None:
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    # Within the policy the best rental is an approved provider's EU region (and owning the 8-GPU node it
-    # would fill three quarters of beats it: TCO001).
+    # Within the policy the best rental is an approved provider's EU region: AWS's 3-year reservation in
+    # Frankfurt, paid every calendar hour like the 8-GPU node, which costs less for the same hours: TCO012.
     best = data["best_option"]
     assert best["eu"] and best["provider"] in {"aws", "gcp", "azure", "ovhcloud"}
     assert all(
@@ -71,7 +71,7 @@ def test_recommend_applies_them_and_marks_them() -> None:
         for o in data["options"]
         if not o["excluded_by"]
     )
-    assert data["decision"]["deciding_rule_id"] == "TCO001"
+    assert data["decision"]["deciding_rule_id"] == "TCO012"
     organization = {f["rule_id"] for f in data["findings"] if f["origin"] == "organization"}
     assert organization == {"ORG001", "ORG003"}
     memo = invoke(

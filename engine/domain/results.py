@@ -101,6 +101,8 @@ class BreakEven(ResultModel):
     usd_per_gpu_hour: float
     utilization: float
     as_of: dt.date
+    billing: Literal["hourly", "committed"] = "hourly"
+    commitment_months: int | None = None
 
 
 class TcoScenario(ResultModel):
@@ -245,6 +247,17 @@ class OwnHardware(ResultModel):
     server_price_usd_low: float
     server_price_usd_high: float
     residual_share_scenario: float
+    # Owning against renting over the same hours: docs/economics.md, engine/calc/commitments.py.
+    server_price_usd: float = 0.0
+    write_off_months: int = 0
+    compared_billing: Literal["hourly", "committed"] | None = None
+    compared_commitment_months: int | None = None
+    rent_gpus_rented: int | None = None
+    rent_usd_per_month: float | None = None
+    rent_usd_per_month_same_hours: float | None = None
+    cheapest_same_hours: str | None = None
+    cheapest_same_hours_billing: Literal["hourly", "committed"] | None = None
+    cheapest_same_hours_usd_per_month: float | None = None
 
 
 class Proposal(ResultModel):
@@ -323,6 +336,7 @@ class BuyVersusRent(ResultModel):
     rent_usd_per_month: tuple[float, ...]
     compared_with: str
     break_even_utilization: float
+    compared_billing: Literal["hourly", "committed"] = "hourly"
 
 
 class ApiVersusSelfHosted(ResultModel):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.own_hardware import break_even_at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option
@@ -55,6 +56,11 @@ def economics_fact(
         node_has_idle_gpus=own.gpus_needed < own.nodes * server.gpus_per_server,
         rent_comparison_available=alternatives.rent_against is not None,
         break_even_utilization=float(own.break_even_utilization or 0.0),
+        rent_against_billing=own.compared_billing or "none",
+        rent_against_commitment_months=own.compared_commitment_months or 0,
+        server_write_off_months=own.write_off_months,
+        cheapest_rental_usd_per_month_same_hours=float(own.cheapest_same_hours_usd_per_month or 0.0),
+        rental_to_beat_billing=option_billing(best) if best else "none",
         utilization_given=given,
         utilization_gap=abs(float(resolved.utilization or 0.0) - busy) if busy is not None and given else 0.0,
         hyperscaler_option_available=hyperscaler is not None,
@@ -88,9 +94,19 @@ def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWo
         break_even_low_price=break_even_at(server, rent_price, "server_price_usd", server.price_usd_low),
         break_even_high_price=break_even_at(server, rent_price, "server_price_usd", server.price_usd_high),
         break_even_residual=break_even_at(server, rent_price, "residual", server.residual_share_scenario),
+        compared_with=own.compared_with or "",
+        rent_usd_per_month=own.rent_usd_per_month or 0.0,
+        rent_usd_per_month_same_hours=own.rent_usd_per_month_same_hours or 0.0,
+        rent_gpus_rented=own.rent_gpus_rented or 0,
+        own_nodes=own.nodes,
+        own_gpus=own.nodes * own.gpus_per_server,
+        server_price_usd=server.price_usd,
+        cheapest_same_hours_name=own.cheapest_same_hours or "",
+        cheapest_same_hours_billing=own.cheapest_same_hours_billing or "",
         best_option_offer=best.offer if best else "",
         best_option_gpu=best.gpu if best else "",
         best_option_gpus=best.gpus if best else 0,
+        best_option_gpus_rented=best.gpus_rented if best else 0,
         best_option_usd_per_hour=best.usd_per_hour if best else 0.0,
         best_option_other_prices=other_prices(knowledge, best),
         hyperscaler_best_usd_per_month=alternatives.hyperscaler.usd_per_month

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.api_costs import api_costs
+from gpu_advisor.engine.calc.commitments import cheapest_at_same_hours
 from gpu_advisor.engine.calc.listings import (
     PricedListing,
     cheapest_option,
@@ -212,6 +213,7 @@ def survey_market(
         resolved,
         alternatives.rent_against,
         server_busy if server_busy is not None else time_utilization,
+        cheapest_at_same_hours(priced, busy.of, hours),
     )
     apis = api_costs(knowledge, resolved)
     market = Market(

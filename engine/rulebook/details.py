@@ -71,9 +71,23 @@ class EconomicsDetails(Details):
     break_even_low_price: float
     break_even_high_price: float
     break_even_residual: float
+    compared_with: str
+    """provider/offer of the rental buying must beat ("" without one)."""
+    rent_usd_per_month: float
+    """Its monthly bill as it bills (0 without one)."""
+    rent_usd_per_month_same_hours: float
+    rent_gpus_rented: int
+    own_nodes: int
+    own_gpus: int
+    """The owned cards: nodes × cards per server."""
+    server_price_usd: float
+    cheapest_same_hours_name: str
+    """provider/offer/gpu of the admitted rental that costs least at the same hours ("" without one)."""
+    cheapest_same_hours_billing: str
     best_option_offer: str
     best_option_gpu: str
     best_option_gpus: int
+    best_option_gpus_rented: int
     best_option_usd_per_hour: float
     best_option_other_prices: tuple[OtherPrice, ...]
     """The provider's other catalog prices for the same GPU."""

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import (
     Rental,
     ServerAssumptions,
@@ -197,6 +198,13 @@ def node_facts(
     }
 
 
+def rental_to_beat_billing(evaluation: Evaluation) -> Literal["hourly", "committed", "none"]:
+    """How the rental buying must beat in the evaluation bills: the best option, what would be rented
+    instead ("none" without one)."""
+    best = evaluation.market.alternatives.best
+    return option_billing(best) if best else "none"
+
+
 def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> tuple[ProposalFact, ProposalDetails]:
     """The proposal fact, and the details the messages of the proposal checks show."""
     knowledge, decision = evaluation.knowledge, evaluation.decision
@@ -229,6 +237,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> tuple[Prop
         **gpu,
         **place,
         **node_facts(proposal, hardware, evaluation, gpu["gpus_needed"]),
+        rental_to_beat_billing=rental_to_beat_billing(evaluation),
     )
     details = ProposalDetails(
         ruled_out_by=", ".join(ruled_out_by),
