@@ -92,7 +92,10 @@ def test_owning_wins_exactly_where_it_costs_less_for_the_same_hours(
     paid = workload["hours_per_month"]
     dedicated = [o for o in r["options"] if o["pricing"] != "serverless" and not o["excluded_by"]]
     assert dedicated, "the grid keeps rentals in play"
-    cheapest = min(at_same_hours(o, paid) for o in dedicated)
+    # A mixed fleet bills its base every calendar hour and its peak for the hours it runs: its monthly
+    # bill is its cost at the same hours.
+    mixed = [r["mixed_fleet"]["usd_per_month"]] if r["mixed_fleet"] else []
+    cheapest = min([at_same_hours(o, paid) for o in dedicated] + mixed)
     assert own["cheapest_same_hours_usd_per_month"] == pytest.approx(cheapest, rel=RELATIVE)
     compared = next(
         o
@@ -233,3 +236,59 @@ def test_against_an_hourly_offer_owning_is_compared_at_the_hours_the_load_needs(
         "| Compared offer: gmi/on-demand ($2.10/GPU-hour) | $9,198 | the hours the load needs (6 cards) | — "
         "| utilization 70 % |"
     ) in memo
+
+
+CHAT_3M = MARKETS["open-market"]
+
+
+def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours() -> None:
+    """Three million requests a day of a 70B FP8 service around the clock on the steady profile: on H100
+    (two cards a replica) the hours need 3 to 5 replicas, spare included. One reserved 8-GPU P5 holds 4
+    of them every hour; hours 13 to 15 need a fifth, 2 cards on GMI's hourly H100 for 3 hours a day."""
+    workload = validate_workload({**CHAT_3M, "name": "chat-3m", "requests_per_day": 3_000_000}, "test")
+    result = recommend(workload, EVALUATED_ON)
+    mixed = result.mixed_fleet
+    assert mixed is not None and mixed.fleet is not None
+    fleet = mixed.fleet
+    assert fleet.replicas_by_hour == (4,) * 13 + (5,) * 3 + (4,) * 5 + (3,) * 3
+    assert (fleet.base_provider, fleet.base_offer, fleet.base_replicas, fleet.base_replicas_hosted) == (
+        "aws",
+        "p5-reserved-3y",
+        3,
+        4,
+    )
+    assert fleet.base_usd_per_month == pytest.approx(8 * 1.90 * 730)  # $11,096
+    days = result.workload.days_per_month  # 30.42
+    assert (fleet.peak_provider, fleet.peak_offer, fleet.peak_gpus_rented_max) == ("gmi", "on-demand", 2)
+    assert fleet.peak_gpu_hours_per_month == pytest.approx(2 * 3 * days)  # 182.5 card-hours
+    assert fleet.peak_usd_per_month == pytest.approx(2 * 3 * days * 2.10)  # $383.29
+    assert mixed.usd_per_month == pytest.approx(8 * 1.90 * 730 + 2 * 3 * days * 2.10)  # $11,479.29
+    best = result.best_option
+    assert best is not None and (best.provider, best.offer, best.gpus) == ("gmi", "on-demand", 10)
+    assert best.usd_per_month == pytest.approx(10 * 2.10 * 730)  # $15,330: the peak size every hour
+    assert result.decision.deployment == "hybrid"
+    assert result.decision.deciding_rule_id == "DEP025"
+    assert result.decision.usd_per_month == pytest.approx(mixed.usd_per_month)
+    assert mixed.chosen
+    memo = render_memo(result)
+    assert (
+        "Recommendation: **Hybrid**, a mixed fleet of h100-sxm: 8 cards reserved at aws p5-reserved-3y, "
+        "holding 4 replicas in every hour, and up to 2 cards more at gmi on-demand in the busier hours, "
+        "**$11,479 per month**."
+    ) in memo
+    assert "| Peak: by the hour, in the busier hours | gmi on-demand ($2.10/GPU-hour) | up to 2 | " in memo
+    assert "25 % less than the cheapest single-kind fleet at $15,330.00/month" in memo
+
+
+def test_a_mixed_fleet_that_owning_undercuts_is_shown_not_chosen() -> None:
+    """With a $100,000 server, two owned nodes ($8,832) undercut the mixed fleet ($11,479): owning wins,
+    and the memo shows the mixed fleet for comparison."""
+    knowledge = with_server_price(load_knowledge(), 100_000)
+    workload = validate_workload({**CHAT_3M, "name": "chat-3m", "requests_per_day": 3_000_000}, "test")
+    result = recommend(workload, EVALUATED_ON, knowledge=knowledge)
+    assert result.decision.deployment == "own_hardware"
+    assert result.own_hardware.usd_per_month == pytest.approx(2 * own_per_gpu_hour(100_000) * 8 * 730)
+    assert result.own_hardware.cheapest_same_hours_billing == "mixed"
+    assert result.mixed_fleet is not None and not result.mixed_fleet.chosen
+    assert "DEP025" in result.fired_rules  # proposed, but owning's proposal takes precedence
+    assert "Shown for comparison; the decision is Own hardware." in render_memo(result)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
 
+from gpu_advisor.engine.calc.fleets import MixedFleet
 from gpu_advisor.engine.calc.listings import PricedListing
 from gpu_advisor.engine.domain.results import Option
 
@@ -55,8 +56,10 @@ def option_at_same_hours(option: Option, busy_share: float, paid_hours: float) -
 class SameHours(NamedTuple):
     """The admitted rental that costs least at the same hours as owning, and that cost."""
 
-    listing: PricedListing
-    billing: Billing
+    name: str
+    """provider/offer/gpu, or for a mixed fleet its base's and its peak's offers."""
+    billing: Billing | Literal["mixed"]
+    """mixed: a reservation for the base and an hourly offer for the busier hours (``calc.fleets``)."""
     usd_per_month: float
 
 
@@ -82,5 +85,18 @@ def cheapest_at_same_hours(
             paid_hours,
         )
         if found is None or cost < found.usd_per_month:
-            found = SameHours(candidate, offer.billing, cost)
+            found = SameHours(f"{offer.provider}/{offer.offer}/{offer.gpu}", offer.billing, cost)
     return found
+
+
+def with_mixed_fleet(cheapest: SameHours | None, fleet: MixedFleet | None) -> SameHours | None:
+    """The cheaper of ``cheapest`` and a mixed fleet, which bills its base every calendar hour and its
+    peak for the hours it runs: its monthly bill is its cost at the same hours."""
+    if fleet is None or (cheapest is not None and cheapest.usd_per_month <= fleet.usd_per_month):
+        return cheapest
+    return SameHours(fleet_name(fleet), "mixed", fleet.usd_per_month)
+
+
+def fleet_name(fleet: MixedFleet) -> str:
+    base, peak = fleet.base.listing.offer, fleet.peak.listing.offer
+    return f"{base.provider}/{base.offer} + {peak.provider}/{peak.offer} ({base.gpu})"

@@ -207,6 +207,7 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         hours_per_day_running=plan.hours_per_day_running,
         busy_share=busy_share,
         serverless=None,
+        fleet=None,
     )
 
 

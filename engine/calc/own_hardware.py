@@ -103,17 +103,10 @@ def own_hardware_position(
         rent_usd_per_month_same_hours=(
             option_at_same_hours(rent_against, busy_share, resolved.hours_per_month) if rent_against else None
         ),
-        cheapest_same_hours=same_hours_name(cheapest),
+        cheapest_same_hours=cheapest.name if cheapest else None,
         cheapest_same_hours_billing=cheapest.billing if cheapest else None,
         cheapest_same_hours_usd_per_month=cheapest.usd_per_month if cheapest else None,
     )
-
-
-def same_hours_name(cheapest: SameHours | None) -> str | None:
-    if cheapest is None:
-        return None
-    offer = cheapest.listing.listing.offer
-    return f"{offer.provider}/{offer.offer}/{offer.gpu}"
 
 
 def scenario(

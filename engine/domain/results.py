@@ -1,7 +1,6 @@
 """Result models: what ``size``, ``tco`` and ``recommend`` return, as JSON and to the templates.
 
 Field names are a contract with other tools: add fields freely, never rename.
-
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind, Severity, Topic
+from gpu_advisor.engine.domain.fleets import MixedFleetBilling
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
@@ -208,6 +208,7 @@ class Option(ResultModel):
     busy_share: float | None = None
     """The share of the paid hours with a request in flight, with this option's GPU's service time."""
     serverless: ServerlessBilling | None = None
+    fleet: MixedFleetBilling | None = None
     """Serverless options: how the month is billed."""
 
 
@@ -247,7 +248,6 @@ class OwnHardware(ResultModel):
     server_price_usd_low: float
     server_price_usd_high: float
     residual_share_scenario: float
-    # Owning against renting over the same hours: docs/economics.md, engine/calc/commitments.py.
     server_price_usd: float = 0.0
     write_off_months: int = 0
     compared_billing: Literal["hourly", "committed"] | None = None
@@ -256,7 +256,7 @@ class OwnHardware(ResultModel):
     rent_usd_per_month: float | None = None
     rent_usd_per_month_same_hours: float | None = None
     cheapest_same_hours: str | None = None
-    cheapest_same_hours_billing: Literal["hourly", "committed"] | None = None
+    cheapest_same_hours_billing: Literal["hourly", "committed", "mixed"] | None = None
     cheapest_same_hours_usd_per_month: float | None = None
 
 
@@ -386,6 +386,7 @@ class Recommendation(ResultModel):
     decision."""
     serverless_option: Option | None = None
     """The cheapest serverless option no rule excluded, whatever the decision."""
+    mixed_fleet: Option | None = None  # the cheapest mixed fleet (its ``fleet`` block), where one is priced
     sizing_policy: SizingPolicy | None = None
     spot_interruption_overhead: float = 0.0
     """The share of a spot rental's hours added for work redone after interruptions."""

@@ -190,6 +190,7 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         hours_per_day_running=bill.priced.hours_per_day_running,
         busy_share=busy_share,
         serverless=billing,
+        fleet=None,
     )
 
 

@@ -84,6 +84,15 @@ class EconomicsDetails(Details):
     cheapest_same_hours_name: str
     """provider/offer/gpu of the admitted rental that costs least at the same hours ("" without one)."""
     cheapest_same_hours_billing: str
+    mixed_fleet_name: str
+    """Its base's and its peak's offers ("" without a mixed fleet)."""
+    mixed_fleet_base_usd_per_month: float
+    mixed_fleet_quietest_replicas: int
+    """The replicas every hour needs; the base's instances hold ``mixed_fleet_base_replicas``."""
+    mixed_fleet_busiest_replicas: int
+    mixed_fleet_base_replicas: int
+    mixed_fleet_peak_usd_per_month: float
+    mixed_fleet_peak_gpu_hours: float
     best_option_offer: str
     best_option_gpu: str
     best_option_gpus: int

@@ -234,6 +234,12 @@ class EconomicsFact(Fact):
     rental_to_beat_billing: Literal["hourly", "committed", "none"]
     """How the rental buying must beat bills: the best option, what would be rented instead; none where
     no rental is admitted. Against a committed one (a reservation) the idle hours are paid either way."""
+    mixed_fleet_priced: bool
+    """A mixed fleet is priced: a reservation for the replicas every hour needs, an hourly offer of the
+    same GPU for the busier hours' extra replicas (``calc.fleets``)."""
+    mixed_fleet_usd_per_month: Annotated[float, Guard("mixed_fleet_priced")]
+    mixed_fleet_saving: Annotated[float, Guard("mixed_fleet_priced", OPTION)]
+    """1 - the mixed fleet's monthly cost over the best option's: what it saves on renting one kind alone."""
     utilization_given: bool
     """The workload states its utilization (otherwise it is derived from the load)."""
     utilization_gap: Annotated[float, Guard("utilization_given", OPTION)]
