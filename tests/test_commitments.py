@@ -74,10 +74,11 @@ def result_json(market: str, requests_per_day: int, server_price: float | None =
 
 def at_same_hours(option: dict[str, Any], paid_hours: float) -> float:
     """A reservation at every calendar hour (its bill); a pay-per-hour offer at the hours the load
-    needs: the workload's cards at its price per GPU-hour in the busy share of the paid hours."""
+    needs: the cards it rents (whole instances) at its price per GPU-hour in the busy share of the paid
+    hours."""
     if option["pricing"] == "reserved":
         return float(option["usd_per_month"])
-    return float(option["usd_per_gpu_hour"] * option["gpus"] * option["busy_share"] * paid_hours)
+    return float(option["usd_per_gpu_hour"] * option["gpus_rented"] * option["busy_share"] * paid_hours)
 
 
 @pytest.mark.parametrize("server_price", SERVER_PRICES)

@@ -4,9 +4,10 @@ An owned machine is paid for every calendar hour, busy or not, and so is a reser
 ``committed``): between the two only the price differs, so they are compared at equal hours, the
 reservation's monthly bill against the owned machine's, and the break-even is a price ratio (owned cost
 per GPU-hour over the reserved price). A pay-per-hour offer (on-demand, spot, a capacity block) can end
-its hours with the load: it is compared at the hours the load needs, the workload's cards at its price
-per GPU-hour in the paid hours a request is in flight (the busy share), which is what the break-even
-utilization says.
+its hours with the load: it is compared at the hours the load needs, the cards it rents (whole
+instances) at its price per GPU-hour in the paid hours a request is in flight (the busy share). Where
+those are just the cards the load needs, that is what the break-even utilization says; an offer sold in
+larger instances costs more at those hours, and owning wins before the break-even utilization.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ def at_same_hours(
     paid_hours: float,
 ) -> float:
     """What a rental costs a month at the hours owning is compared with: a reservation its bill (every
-    calendar hour, as owning); a pay-per-hour offer ``gpus`` cards at its price in the busy share of the
-    paid hours (the hours the load needs)."""
+    calendar hour, as owning); a pay-per-hour offer its ``gpus`` rented cards (whole instances) at its
+    price in the busy share of the paid hours (the hours the load needs)."""
     if billing == "committed":
         return usd_per_month
     return usd_per_gpu_hour * gpus * busy_share * paid_hours
@@ -47,7 +48,7 @@ def option_at_same_hours(option: Option, busy_share: float, paid_hours: float) -
         option_billing(option),
         option.usd_per_month,
         option.usd_per_gpu_hour,
-        option.gpus,
+        option.gpus_rented,
         busy_share,
         paid_hours,
     )
@@ -80,7 +81,7 @@ def cheapest_at_same_hours(
             offer.billing,
             candidate.rental.usd_per_month,
             candidate.listing.usd_per_gpu_hour,
-            candidate.plan.gpus,
+            candidate.rental.gpus_rented,
             busy,
             paid_hours,
         )
