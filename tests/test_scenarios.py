@@ -36,3 +36,8 @@ def test_rule_case(case: dict[str, Any]) -> None:
     decision = result.decision.model_dump()
     for field, expected in case.get("decision", {}).items():
         assert decision[field] == expected, f"decision.{field}: {decision[field]!r} != {expected!r}"
+    if "best_option" in case:
+        assert result.best_option is not None
+        best = result.best_option.model_dump()
+        for field, expected in case["best_option"].items():
+            assert best[field] == expected, f"best_option.{field}: {best[field]!r} != {expected!r}"

@@ -126,6 +126,10 @@ def test_two_variables_give_a_decision_map(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Decision map: rows server_price_usd, columns usd_per_kwh from 0.1 (left) to 0.5" in result.stdout
     rows = result.stdout.splitlines()[-3:]
+    # The rental buying must beat is AWS's 3-year H100 reservation (two 8-GPU instances, $22,192), paid
+    # every calendar hour like the two servers: owning is compared with every rental at the same hours,
+    # here RunPod's H200 at $15,900 for the hours the load needs, which two $150,000 servers undercut
+    # even at $0.50/kWh ($15,648).
     assert [row.split(" | ") for row in rows] == [
         # At $300k and $0.50/kWh: 8,333 + 8 x 0.7 x 1.3 x 730 x 0.5 (2,657) + 1,000 = $11,991 > $11,096.
         ["         250,000", "A A A"],

@@ -70,6 +70,8 @@ def break_evens(
             usd_per_gpu_hour=offer.usd_per_gpu_hour,
             utilization=break_even_utilization(own_usd_per_gpu_hour, offer.usd_per_gpu_hour),
             as_of=offer.as_of,
+            billing=offer.billing,
+            commitment_months=offer.commitment_months,
         )
         for offer in sorted(
             (o for o in knowledge.offers.offers if o.gpu == server.gpu),

@@ -234,6 +234,7 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         ),
         replica_room=rental.placement.replicas_hosted - plan.replicas,
         price_origin=listing.price_origin,
+        fleet=None,
     )
 
 

@@ -1,7 +1,6 @@
 """Result models: what ``size``, ``tco`` and ``recommend`` return, as JSON and to the templates.
 
 Field names are a contract with other tools: add fields freely, never rename.
-
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind, Severity, Topic
+from gpu_advisor.engine.domain.fleets import MixedFleetBilling
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.own_costs import OwnCosts
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -104,6 +104,8 @@ class BreakEven(ResultModel):
     usd_per_gpu_hour: float
     utilization: float
     as_of: dt.date
+    billing: Literal["hourly", "committed"] = "hourly"
+    commitment_months: int | None = None
 
 
 class TcoScenario(ResultModel):
@@ -238,6 +240,7 @@ class Option(ResultModel):
     busy_share: float | None = None
     """The share of the paid hours with a request in flight, with this option's GPU's service time."""
     serverless: ServerlessBilling | None = None
+    fleet: MixedFleetBilling | None = None
     """Serverless options: how the month is billed."""
     instance_gpus: tuple[int, ...] = ()
     """Dedicated options: the instance sizes the offer is sold in, in cards."""
@@ -292,6 +295,15 @@ class OwnHardware(ResultModel):
     residual: float
     costs: OwnCosts
     """Where the power, rack, colocation and staff figures come from, and the depreciation period."""
+    write_off_months: int = 0
+    compared_billing: Literal["hourly", "committed"] | None = None
+    compared_commitment_months: int | None = None
+    rent_gpus_rented: int | None = None
+    rent_usd_per_month: float | None = None
+    rent_usd_per_month_same_hours: float | None = None
+    cheapest_same_hours: str | None = None
+    cheapest_same_hours_billing: Literal["hourly", "committed"] | None = None
+    cheapest_same_hours_usd_per_month: float | None = None
 
 
 class Proposal(ResultModel):
@@ -372,6 +384,7 @@ class BuyVersusRent(ResultModel):
     rent_usd_per_month: tuple[float, ...]
     compared_with: str
     break_even_utilization: float
+    compared_billing: Literal["hourly", "committed"] = "hourly"
 
 
 class ApiVersusSelfHosted(ResultModel):
@@ -421,6 +434,7 @@ class Recommendation(ResultModel):
     decision."""
     serverless_option: Option | None = None
     """The cheapest serverless option no rule excluded, whatever the decision."""
+    mixed_fleet: Option | None = None  # the cheapest mixed fleet (its ``fleet`` block), where one is priced
     sizing_policy: SizingPolicy | None = None
     spot_interruption_overhead: float = 0.0
     """The share of a spot rental's hours added for work redone after interruptions."""

@@ -24,6 +24,8 @@ class Settlement:
     """The best option, marked chosen where the decision is dedicated cloud GPUs."""
     serverless: Option | None
     """The best serverless option, marked chosen where the decision is serverless."""
+    mixed_fleet: Option | None = None
+    """The cheapest mixed fleet, marked chosen where the decision is hybrid."""
 
 
 def decision_for(deployment: Deployment, rule_id: str, chosen: Option | None, market: Market) -> Decision:
@@ -44,6 +46,18 @@ def decision_for(deployment: Deployment, rule_id: str, chosen: Option | None, ma
             **{**NO_CHOICE, "offer": own.server, "gpu": own.gpu, "gpus": own.nodes * own.gpus_per_server},
             deployment="own_hardware",
             usd_per_month=own.usd_per_month,
+            deciding_rule_id=rule_id,
+        )
+    if deployment == "hybrid" and chosen is not None and chosen.fleet is not None:
+        # A mixed fleet has no single pricing kind: its base is reserved, its peak hourly (``fleet``).
+        return Decision(
+            deployment="hybrid",
+            pricing=None,
+            provider=chosen.provider,
+            offer=chosen.offer,
+            gpu=chosen.gpu,
+            gpus=chosen.gpus,
+            usd_per_month=chosen.usd_per_month,
             deciding_rule_id=rule_id,
         )
     if deployment == "api":
@@ -73,6 +87,13 @@ def settle(rules: Sequence[Rule], market: Market) -> Settlement:
         serverless = serverless_option(priced_serverless, busy).model_copy(
             update={"chosen": winner.deployment == "serverless"}
         )
-    chosen = next((o for o in (best, serverless) if o is not None and o.chosen), None)
+    mixed = market.mixed_option
+    if mixed is not None:
+        mixed = mixed.model_copy(
+            update={"chosen": winner.deployment == "hybrid", "busy_share": market.busy.of(mixed.gpu)}
+        )
+    chosen = next((o for o in (best, serverless, mixed) if o is not None and o.chosen), None)
     decision = decision_for(winner.deployment, winner.rule_id, chosen, market)
-    return Settlement(resolution=resolution, decision=decision, best=best, serverless=serverless)
+    return Settlement(
+        resolution=resolution, decision=decision, best=best, serverless=serverless, mixed_fleet=mixed
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from gpu_advisor.engine.calc.commitments import fleet_name, option_billing
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -37,6 +38,7 @@ def economics_fact(
     best_monthly = best.usd_per_month if best else 0.0
     given = resolved.utilization_source == "input"
     busy = market.busy.of(best.gpu) if best else None
+    fleet = market.mixed_option
     return EconomicsFact(
         utilization=float(market.time_utilization),
         has_eligible_option=best is not None,
@@ -56,6 +58,14 @@ def economics_fact(
         node_has_idle_gpus=own.gpus_needed < own.nodes * server.gpus_per_server,
         rent_comparison_available=alternatives.rent_against is not None,
         break_even_utilization=float(own.break_even_utilization or 0.0),
+        rent_against_billing=own.compared_billing or "none",
+        rent_against_commitment_months=own.compared_commitment_months or 0,
+        server_write_off_months=own.write_off_months,
+        cheapest_rental_usd_per_month_same_hours=float(own.cheapest_same_hours_usd_per_month or 0.0),
+        rental_to_beat_billing=option_billing(best) if best else "none",
+        mixed_fleet_priced=fleet is not None,
+        mixed_fleet_usd_per_month=float(fleet.usd_per_month) if fleet else 0.0,
+        mixed_fleet_saving=1 - fleet.usd_per_month / best_monthly if fleet and best else 0.0,
         utilization_given=given,
         utilization_gap=abs(float(resolved.utilization or 0.0) - busy) if busy is not None and given else 0.0,
         hyperscaler_option_available=hyperscaler is not None,
@@ -89,9 +99,26 @@ def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWo
         break_even_low_price=own.break_even_low_price or 0.0,
         break_even_high_price=own.break_even_high_price or 0.0,
         break_even_residual=own.break_even_residual or 0.0,
+        compared_with=own.compared_with or "",
+        rent_usd_per_month=own.rent_usd_per_month or 0.0,
+        rent_usd_per_month_same_hours=own.rent_usd_per_month_same_hours or 0.0,
+        rent_gpus_rented=own.rent_gpus_rented or 0,
+        own_nodes=own.nodes,
+        own_gpus=own.nodes * own.gpus_per_server,
+        server_price_usd=own.server_price_usd,
+        cheapest_same_hours_name=own.cheapest_same_hours or "",
+        cheapest_same_hours_billing=own.cheapest_same_hours_billing or "",
+        mixed_fleet_name=fleet_name(market.mixed_fleet) if market.mixed_fleet else "",
+        mixed_fleet_base_usd_per_month=market.mixed_fleet.base_usd_per_month if market.mixed_fleet else 0.0,
+        mixed_fleet_quietest_replicas=market.mixed_fleet.base_replicas if market.mixed_fleet else 0,
+        mixed_fleet_busiest_replicas=max(market.mixed_fleet.replicas_by_hour) if market.mixed_fleet else 0,
+        mixed_fleet_base_replicas=market.mixed_fleet.base_replicas_hosted if market.mixed_fleet else 0,
+        mixed_fleet_peak_usd_per_month=market.mixed_fleet.peak_usd_per_month if market.mixed_fleet else 0.0,
+        mixed_fleet_peak_gpu_hours=market.mixed_fleet.peak_gpu_hours_per_month if market.mixed_fleet else 0.0,
         best_option_offer=best.offer if best else "",
         best_option_gpu=best.gpu if best else "",
         best_option_gpus=best.gpus if best else 0,
+        best_option_gpus_rented=best.gpus_rented if best else 0,
         best_option_usd_per_hour=best.usd_per_hour if best else 0.0,
         best_option_idle_usd_per_month=(best.gpus_rented - best.gpus)
         * best.usd_per_gpu_hour

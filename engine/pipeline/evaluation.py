@@ -71,6 +71,8 @@ class Evaluation:
     """The cheapest dedicated option no rule excluded, marked chosen where the decision is dedicated GPUs."""
     serverless: Option | None
     """The cheapest serverless option no rule excluded, marked chosen where the decision is serverless."""
+    mixed_fleet: Option | None = None
+    """The cheapest mixed fleet, marked chosen where the decision is hybrid."""
 
 
 def evaluate(
@@ -120,4 +122,5 @@ def evaluate(
         decision=settlement.decision,
         best=settlement.best,
         serverless=settlement.serverless,
+        mixed_fleet=settlement.mixed_fleet,
     )

@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.api_costs import api_costs
+from gpu_advisor.engine.calc.commitments import cheapest_at_same_hours
+from gpu_advisor.engine.calc.fleets import MixedFleet, cheapest_mixed_fleet, fleet_option, replicas_by_hour
 from gpu_advisor.engine.calc.listings import (
     PricedListing,
     cheapest_option,
@@ -88,6 +90,9 @@ class Market:
     apis: tuple[ApiCost, ...]
     compared_api: ApiCost | None
     """The like-for-like API: a hosted open-weights model of the workload's size class."""
+    mixed_fleet: MixedFleet | None = None
+    mixed_option: Option | None = None
+    """The cheapest mixed fleet (a reserved base, hourly instances for the busier hours) as an option."""
 
     @property
     def plans(self) -> dict[str, ReplicaPlan]:
@@ -215,6 +220,7 @@ def survey_market(
     resolved = derived_utilization(resolved, load, knowledge)
     time_utilization = load.busy_share if load.busy_share is not None else float(resolved.utilization or 0.0)
     server_busy = busy.of(server.gpu)
+    fleet = mixed_fleet(capacity, replicas, priced, days, knowledge.calendar_hours_per_month())
     own = own_hardware_position(
         server,
         server_costs(knowledge, server, resolved.company_country, resolved.on_premises_required),
@@ -223,6 +229,8 @@ def survey_market(
         resolved,
         alternatives.rent_against,
         server_busy if server_busy is not None else time_utilization,
+        # Single-kind rentals only: a mixed fleet competes with owning by rules (TCO016, DEP025).
+        cheapest_at_same_hours(priced, busy.of, hours),
     )
     apis = api_costs(knowledge, resolved)
     market = Market(
@@ -237,5 +245,22 @@ def survey_market(
         own=own,
         apis=apis,
         compared_api=next((a for a in apis if a.compared), None),
+        mixed_fleet=fleet,
+        mixed_option=fleet_option(fleet, knowledge.calendar_hours_per_month()) if fleet else None,
     )
     return market, resolved
+
+
+def mixed_fleet(
+    capacity: Capacity, replicas: ReplicaPlans, priced: Sequence[PricedListing], days: float, calendar: float
+) -> MixedFleet | None:
+    """The cheapest mixed fleet on a GPU some admitted reservation offers (a service's plans only)."""
+    reserved = {
+        p.listing.offer.gpu for p in priced if not p.excluded_by and p.listing.offer.billing == "committed"
+    }
+    hours_of = {
+        gpu: replicas_by_hour(plan, capacity.traffic, capacity.load, replicas.sizing)
+        for gpu, plan in replicas.plans.items()
+        if gpu in reserved and plan.hours_per_day_running is None
+    }
+    return cheapest_mixed_fleet(priced, hours_of, capacity.traffic, days, calendar) if hours_of else None

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from gpu_advisor.engine.calc.commitments import fleet_name
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.serverless import option_name, serverless_name
 from gpu_advisor.engine.rulebook.conclusions import proposal_stands
@@ -18,7 +19,7 @@ class SelfHosted(NamedTuple):
 
     usd_per_month: float
     kind: str
-    """serverless, own_hardware or dedicated_cloud."""
+    """serverless, own_hardware, dedicated_cloud or hybrid (a mixed fleet)."""
     name: str
 
 
@@ -33,11 +34,14 @@ def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str])
         routes.append(SelfHosted(own.usd_per_month, "own_hardware", name))
     if "dedicated_cloud" in kinds and best is not None and proposal_stands(rules, "dedicated_cloud"):
         routes.append(SelfHosted(best.usd_per_month, "dedicated_cloud", option_name(best)))
+    fleet = market.mixed_fleet
+    if "hybrid" in kinds and fleet is not None and proposal_stands(rules, "hybrid"):
+        routes.append(SelfHosted(fleet.usd_per_month, "hybrid", fleet_name(fleet)))
     return routes
 
 
-SELF_HOSTED = ("serverless", "own_hardware", "dedicated_cloud")
-BESIDE_SERVERLESS = ("own_hardware", "dedicated_cloud")
+SELF_HOSTED = ("serverless", "own_hardware", "dedicated_cloud", "hybrid")
+BESIDE_SERVERLESS = ("own_hardware", "dedicated_cloud", "hybrid")
 
 
 def cheapest_route(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> SelfHosted | None:

@@ -41,7 +41,8 @@ def write_charts(
         percent = [u * 100 for u in chart.utilization]
         axes.plot(percent, [v / scale for v in chart.own_usd_per_month], label=translate("Own hardware"))
         axes.plot(percent, [v / scale for v in chart.rent_usd_per_month], label=chart.compared_with)
-        axes.axvline(chart.break_even_utilization * 100, linestyle=":", color="grey")
+        if chart.compared_billing == "hourly":
+            axes.axvline(chart.break_even_utilization * 100, linestyle=":", color="grey")
         axes.set_xlabel(translate("utilization in percent"))
         axes.set_ylabel(f"{fmt.currency} / {translate('month')}")
         written[title] = save(figure, axes, title, directory / "buy-versus-rent.png", relative_to)

@@ -3,6 +3,7 @@ files of ``--charts`` and the JSON result show the same numbers.
 
 - Buy versus rent: the monthly cost of the own hardware (fixed, whatever its utilization) against the
   cost of renting the same busy card-hours at the compared offer's price; they cross at the break-even.
+  Against a reservation, paid every calendar hour, both lines are flat and do not cross.
 - API versus self-hosted: the monthly cost at other volumes of the same workload, per-token API against
   the replicas of the best rental that the volume's peak needs.
 
@@ -39,12 +40,18 @@ def buy_versus_rent(own: OwnHardware, rent_price: float | None) -> BuyVersusRent
         return None
     cards = own.nodes * own.gpus_per_server
     calendar_hours = own.usd_per_month / (own.usd_per_gpu_hour.total * cards)
+    committed = own.compared_billing == "committed" and own.rent_usd_per_month is not None
     return BuyVersusRent(
         utilization=UTILIZATION_POINTS,
         own_usd_per_month=tuple(own.usd_per_month for _ in UTILIZATION_POINTS),
-        rent_usd_per_month=tuple(u * cards * calendar_hours * rent_price for u in UTILIZATION_POINTS),
+        # A reservation bills every calendar hour whatever the utilization: a flat line like owning.
+        rent_usd_per_month=tuple(
+            (own.rent_usd_per_month or 0.0) if committed else u * cards * calendar_hours * rent_price
+            for u in UTILIZATION_POINTS
+        ),
         compared_with=own.compared_with or "",
         break_even_utilization=own.break_even_utilization,
+        compared_billing="committed" if committed else "hourly",
     )
 
 

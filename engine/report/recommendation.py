@@ -174,6 +174,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         options=options,
         best_option=best,
         serverless_option=e.serverless,
+        mixed_fleet=e.mixed_fleet,
         spot_interruption_overhead=knowledge.pricing_assumptions.spot_interruption.overhead,
         sizing_policy=SizingPolicy(
             headroom_target_share=knowledge.throughput.headroom.target_share,

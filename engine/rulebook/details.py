@@ -71,9 +71,32 @@ class EconomicsDetails(Details):
     break_even_low_price: float
     break_even_high_price: float
     break_even_residual: float
+    compared_with: str
+    """provider/offer of the rental buying must beat ("" without one)."""
+    rent_usd_per_month: float
+    """Its monthly bill as it bills (0 without one)."""
+    rent_usd_per_month_same_hours: float
+    rent_gpus_rented: int
+    own_nodes: int
+    own_gpus: int
+    """The owned cards: nodes × cards per server."""
+    server_price_usd: float
+    cheapest_same_hours_name: str
+    """provider/offer/gpu of the admitted rental that costs least at the same hours ("" without one)."""
+    cheapest_same_hours_billing: str
+    mixed_fleet_name: str
+    """Its base's and its peak's offers ("" without a mixed fleet)."""
+    mixed_fleet_base_usd_per_month: float
+    mixed_fleet_quietest_replicas: int
+    """The replicas every hour needs; the base's instances hold ``mixed_fleet_base_replicas``."""
+    mixed_fleet_busiest_replicas: int
+    mixed_fleet_base_replicas: int
+    mixed_fleet_peak_usd_per_month: float
+    mixed_fleet_peak_gpu_hours: float
     best_option_offer: str
     best_option_gpu: str
     best_option_gpus: int
+    best_option_gpus_rented: int
     best_option_usd_per_hour: float
     best_option_idle_usd_per_month: float
     """What the best option's idle cards cost a month."""

@@ -246,6 +246,27 @@ class EconomicsFact(Fact):
     rent_comparison_available: bool
     """An admitted rental of the own server's GPU exists, so the break-even figures are defined."""
     break_even_utilization: Annotated[float, Guard(OWNED, "rent_comparison_available")]
+    """Owned cost per GPU-hour over the compared rental's price: against a pay-per-hour offer the node
+    utilization at which owning costs what renting the busy card-hours costs; against a reservation (paid
+    every calendar hour, as owning) a plain price ratio."""
+    rent_against_billing: Literal["hourly", "committed", "none"]
+    """How the rental buying must beat (the cheapest admitted rental of the own server's GPU) bills:
+    committed (a reservation, every calendar hour), hourly (the hours used), none where there is none."""
+    rent_against_commitment_months: Annotated[int, Guard("rent_comparison_available")]
+    """The compared reservation's term; 0 for a pay-per-hour offer."""
+    server_write_off_months: Annotated[int, Guard(OWNED)]
+    cheapest_rental_usd_per_month_same_hours: Annotated[float, Guard(OPTION)]
+    """The least any admitted rental costs at the same hours as owning: a reservation its bill (every
+    calendar hour), a pay-per-hour offer its price for the workload's cards in the hours the load needs."""
+    rental_to_beat_billing: Literal["hourly", "committed", "none"]
+    """How the rental buying must beat bills: the best option, what would be rented instead; none where
+    no rental is admitted. Against a committed one (a reservation) the idle hours are paid either way."""
+    mixed_fleet_priced: bool
+    """A mixed fleet is priced: a reservation for the replicas every hour needs, an hourly offer of the
+    same GPU for the busier hours' extra replicas (``calc.fleets``)."""
+    mixed_fleet_usd_per_month: Annotated[float, Guard("mixed_fleet_priced")]
+    mixed_fleet_saving: Annotated[float, Guard("mixed_fleet_priced", OPTION)]
+    """1 - the mixed fleet's monthly cost over the best option's: what it saves on renting one kind alone."""
     utilization_given: bool
     """The workload states its utilization (otherwise it is derived from the load)."""
     utilization_gap: Annotated[float, Guard("utilization_given", OPTION)]
@@ -345,6 +366,8 @@ class ProposalFact(Fact):
     server_gpus: int
     node_utilization: float
     node_has_idle_gpus: bool
+    rental_to_beat_billing: Literal["hourly", "committed", "none"]
+    """How the rental buying must beat in the workload's evaluation bills (see ``EconomicsFact``)."""
 
 
 FACT_MODELS: dict[str, type[Fact]] = {

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import (
     Rental,
     node_busy_share,
@@ -259,6 +260,13 @@ def node_facts(
     }
 
 
+def rental_to_beat_billing(evaluation: Evaluation) -> Literal["hourly", "committed", "none"]:
+    """How the rental buying must beat in the evaluation bills: the best option, what would be rented
+    instead ("none" without one)."""
+    best = evaluation.market.alternatives.best
+    return option_billing(best) if best else "none"
+
+
 def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> tuple[ProposalFact, ProposalDetails]:
     """The proposal fact, and the details the messages of the proposal checks show."""
     knowledge, decision = evaluation.knowledge, evaluation.decision
@@ -293,6 +301,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> tuple[Prop
         **place,
         **residency,
         **node_facts(proposal, hardware, evaluation, gpu["gpus_needed"]),
+        rental_to_beat_billing=rental_to_beat_billing(evaluation),
     )
     details = ProposalDetails(
         ruled_out_by=", ".join(ruled_out_by),

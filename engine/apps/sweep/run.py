@@ -58,6 +58,8 @@ def describe(decision: Decision) -> str:
         return f"own hardware: {decision.offer or 'hardware sized for the model (none in the catalog)'}"
     if decision.deployment == "api":
         return f"managed API: {decision.offer or 'no priced API'}"
+    if decision.deployment == "hybrid" and decision.provider:
+        return f"mixed fleet: {decision.provider} {decision.offer} base, {decision.gpu}, hourly peak"
     return decision.deployment.replace("_", " ")
 
 

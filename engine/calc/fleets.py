@@ -1,0 +1,195 @@
+"""Mixed fleets: a committed base for the replicas every hour needs and pay-per-hour instances for the
+extra replicas of the busier hours.
+
+A dedicated fleet is sized for its peak and paid for every paid hour. The load over the day
+(``traffic.DailyTraffic``) says how many replicas each hour needs, sized as the peak is (the hour's rate
+times the burst within an hour at the headroom target, plus the spares, at least ``min_replicas``). The
+fewest of them, those every hour of the day needs, go on a reservation (paid every calendar hour, in
+whole instances: the instances may hold more replicas than that, and every replica they hold serves);
+the replicas beyond what the base holds run on an hourly offer of the same GPU in the hours they are
+needed, billed as the offer bills: whole instances, the hour's served share rounded up to the billing
+increment, and an offer billed in whole days (a capacity block) for every day an instance runs at all.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from gpu_advisor.engine.calc.costs import SECONDS_PER_HOUR
+from gpu_advisor.engine.calc.instances import place
+from gpu_advisor.engine.calc.listings import PricedListing, to_option
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing
+from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, DailyTraffic
+from gpu_advisor.engine.domain.fleets import MixedFleetBilling
+from gpu_advisor.engine.domain.load import Load
+from gpu_advisor.engine.domain.results import Option
+
+ROUNDING_SLACK = 1e-9
+
+
+def replicas_by_hour(plan: ReplicaPlan, traffic: DailyTraffic, load: Load, sizing: Sizing) -> tuple[int, ...]:
+    """The replicas each hour of a served day needs (0 in the hours the schedule does not serve): its
+    busiest minutes at the headroom target, at least one, plus the plan's spares, at least
+    ``min_replicas``; at the busiest hour that is the plan's own count."""
+    capacity = plan.requests_per_second_per_replica * sizing.capacity_share
+    burst, average = load.peak_within_hour, load.average_requests_per_second
+    counts = []
+    for served, relative in zip(traffic.served, traffic.relative_rate, strict=True):
+        if served <= 0:
+            counts.append(0)
+            continue
+        for_hour = max(1, math.ceil(average * relative * burst / capacity - ROUNDING_SLACK))
+        counts.append(max(for_hour + plan.spare_replicas, sizing.min_replicas))
+    return tuple(counts)
+
+
+class MixedFleet(NamedTuple):
+    """A committed base and the hourly instances for the busier hours, priced for a month."""
+
+    base: PricedListing
+    peak: PricedListing
+    replicas_by_hour: tuple[int, ...]
+    base_replicas: int
+    """The replicas every hour needs (the fewest of any hour)."""
+    base_gpus_rented: int
+    base_replicas_hosted: int
+    """The replicas the base's whole instances hold: at least ``base_replicas``."""
+    base_usd_per_month: float
+    peak_gpu_hours_per_month: float
+    """Card-hours the hourly instances bill a month."""
+    peak_gpus_rented_max: int
+    peak_usd_per_month: float
+
+    @property
+    def usd_per_month(self) -> float:
+        return self.base_usd_per_month + self.peak_usd_per_month
+
+
+def peak_bill(
+    peak: PricedListing, extra: Sequence[int], served: Sequence[float], days_per_month: float
+) -> tuple[float, int]:
+    """Card-hours a month the hourly ``peak`` offer bills for ``extra`` replicas in each hour of the day,
+    and the most cards it rents at once."""
+    offer, plan = peak.listing.offer, peak.plan
+    rented = [
+        place(plan.cards_per_replica, count, offer.instance_gpus, peak.listing.linked).gpus_rented
+        for count in extra
+    ]
+    increment = (offer.billing_increment_seconds or SECONDS_PER_HOUR) / SECONDS_PER_HOUR
+    if increment >= HOURS_PER_DAY:
+        # Billed in whole days: every card that runs at all on a day is paid for the day.
+        return max(rented) * HOURS_PER_DAY * days_per_month, max(rented)
+    per_day = sum(
+        cards * math.ceil(share / increment - ROUNDING_SLACK) * increment
+        for cards, share in zip(rented, served, strict=True)
+        if cards
+    )
+    return per_day * days_per_month, max(rented)
+
+
+def price_mixed_fleet(
+    base: PricedListing,
+    peak: PricedListing,
+    hours: tuple[int, ...],
+    traffic: DailyTraffic,
+    days_per_month: float,
+    calendar_hours: float,
+) -> MixedFleet | None:
+    """``base`` (a reservation) for the replicas every hour needs and ``peak`` (an hourly offer of the same
+    GPU) for the rest; None where the base alone holds every hour's replicas or no hour is unserved-free."""
+    plan = base.plan
+    base_replicas = min(hours)
+    if base_replicas <= 0:
+        return None
+    placement = place(
+        plan.cards_per_replica, base_replicas, base.listing.offer.instance_gpus, base.listing.linked
+    )
+    extra = [max(0, count - placement.replicas_hosted) for count in hours]
+    if not any(extra):
+        return None
+    gpu_hours, most = peak_bill(peak, extra, traffic.served, days_per_month)
+    return MixedFleet(
+        base=base,
+        peak=peak,
+        replicas_by_hour=hours,
+        base_replicas=base_replicas,
+        base_gpus_rented=placement.gpus_rented,
+        base_replicas_hosted=placement.replicas_hosted,
+        base_usd_per_month=placement.gpus_rented * base.listing.usd_per_gpu_hour * calendar_hours,
+        peak_gpu_hours_per_month=gpu_hours,
+        peak_gpus_rented_max=most,
+        peak_usd_per_month=gpu_hours * peak.listing.usd_per_gpu_hour,
+    )
+
+
+def cheapest_mixed_fleet(
+    priced: Sequence[PricedListing],
+    hours_of: dict[str, tuple[int, ...]],
+    traffic: DailyTraffic,
+    days_per_month: float,
+    calendar_hours: float,
+) -> MixedFleet | None:
+    """The cheapest mixed fleet of an admitted reservation and an admitted hourly offer of the same GPU
+    and jurisdiction; ``hours_of``: each service GPU's replicas by hour (a batch has none). ``priced`` is
+    in a fixed order, so ties keep the first pair."""
+    admitted = [p for p in priced if not p.excluded_by and p.listing.offer.gpu in hours_of]
+    found: MixedFleet | None = None
+    for base in admitted:
+        if base.listing.offer.billing != "committed":
+            continue
+        for peak in admitted:
+            same_place = (peak.listing.offer.gpu, peak.listing.jurisdiction) == (
+                base.listing.offer.gpu,
+                base.listing.jurisdiction,
+            )
+            if peak.listing.offer.billing == "committed" or not same_place:
+                continue
+            fleet = price_mixed_fleet(
+                base, peak, hours_of[base.listing.offer.gpu], traffic, days_per_month, calendar_hours
+            )
+            if fleet is not None and (found is None or fleet.usd_per_month < found.usd_per_month):
+                found = fleet
+    return found
+
+
+def fleet_billing(fleet: MixedFleet) -> MixedFleetBilling:
+    base, peak = fleet.base.listing, fleet.peak.listing
+    return MixedFleetBilling(
+        cards_per_replica=fleet.base.plan.cards_per_replica,
+        replicas_by_hour=fleet.replicas_by_hour,
+        base_provider=base.offer.provider,
+        base_offer=base.offer.offer,
+        base_commitment_months=base.offer.commitment_months,
+        base_usd_per_gpu_hour=base.usd_per_gpu_hour,
+        base_replicas=fleet.base_replicas,
+        base_replicas_hosted=fleet.base_replicas_hosted,
+        base_gpus_rented=fleet.base_gpus_rented,
+        base_usd_per_month=fleet.base_usd_per_month,
+        peak_provider=peak.offer.provider,
+        peak_offer=peak.offer.offer,
+        peak_pricing=peak.offer.pricing,
+        peak_usd_per_gpu_hour=peak.usd_per_gpu_hour,
+        peak_gpus_rented_max=fleet.peak_gpus_rented_max,
+        peak_gpu_hours_per_month=fleet.peak_gpu_hours_per_month,
+        peak_usd_per_month=fleet.peak_usd_per_month,
+    )
+
+
+def fleet_option(fleet: MixedFleet, calendar_hours: float) -> Option:
+    """The mixed fleet as an option: its base's offer, price and term, the cards of its busiest hour, and
+    the whole fleet's monthly cost; ``fleet`` says how it bills."""
+    cards = fleet.base.plan.cards_per_replica
+    busiest = max(fleet.replicas_by_hour)
+    return to_option(fleet.base).model_copy(
+        update={
+            "gpus": busiest * cards,
+            "gpus_rented": fleet.base_gpus_rented + fleet.peak_gpus_rented_max,
+            "replicas": busiest,
+            "usd_per_hour": fleet.usd_per_month / calendar_hours,
+            "billed_hours_per_month": calendar_hours,
+            "usd_per_month": fleet.usd_per_month,
+            "fleet": fleet_billing(fleet),
+        }
+    )

@@ -1,0 +1,36 @@
+"""The result model of a mixed fleet: a committed base and hourly instances for the busier hours
+(``engine/calc/fleets.py``), carried by the ``Option`` that prices it (``Option.fleet``)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+
+class MixedFleetBilling(BaseModel):
+    """How a mixed fleet bills a month. Field names are a contract with other tools: add, never rename."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    cards_per_replica: int
+    replicas_by_hour: tuple[int, ...]
+    """The replicas each hour of a served day needs (hour 0 to 23), spares included."""
+    base_provider: str
+    base_offer: str
+    base_commitment_months: int | None
+    base_usd_per_gpu_hour: float
+    base_replicas: int
+    """The replicas every hour needs: the fewest of any hour."""
+    base_replicas_hosted: int
+    """The replicas the base's whole instances hold (at least ``base_replicas``)."""
+    base_gpus_rented: int
+    base_usd_per_month: float
+    """Every calendar hour, whatever the load."""
+    peak_provider: str
+    peak_offer: str
+    peak_pricing: str
+    peak_usd_per_gpu_hour: float
+    peak_gpus_rented_max: int
+    peak_gpu_hours_per_month: float
+    """Card-hours the hourly instances bill: whole instances, in the hours the replicas beyond the base
+    are needed, rounded up to the offer's billing increment."""
+    peak_usd_per_month: float
