@@ -18,7 +18,7 @@ PUBLIC_CHAT = str(EXAMPLES_DIR / "public-chat.yaml")
 # DeepSeek-R1 in the cloud, busy around the clock: buying 16 H100s competes with renting 8 H200s.
 REASONING = """\
 name: reasoning-cloud
-model: {name: deepseek-r1, precision: fp8}
+model: {name: deepseek-r1, precision: fp8, custom_weights: true}
 requests_per_day: 30000
 avg_input_tokens: 2000
 avg_output_tokens: 2000

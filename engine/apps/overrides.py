@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
 from gpu_advisor.engine.domain.input_errors import input_error
-from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowledge, relisted_offers
 from gpu_advisor.engine.domain.knowledge.entries import Citation
 from gpu_advisor.engine.domain.overrides import Overrides
 
@@ -56,7 +56,12 @@ def apply_overrides(
         files, lines = part(knowledge, overrides, stamp)
         update |= files
         replaced += lines
-    return knowledge.model_copy(update=update), tuple(replaced)
+    knowledge = knowledge.model_copy(update=update)
+    if overrides.exchange_rate is not None:
+        # Offers listed in EUR follow the user's rate, as the EUR API prices do.
+        relisted = relisted_offers(knowledge.offers, overrides.exchange_rate.usd_per_eur)
+        knowledge = knowledge.model_copy(update={"offers": relisted})
+    return knowledge, tuple(replaced)
 
 
 Replacement = tuple[dict[str, Any], list[str]]
@@ -81,6 +86,7 @@ def replaced_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
                 "usd_per_gpu_hour_low": None,
                 "usd_per_gpu_hour_high": None,
                 "instance_usd_per_hour": None,
+                **LIST_PRICE_CLEARED,
                 **stamp,
                 "note": f"your rate (catalog: {old.usd_per_gpu_hour:g} USD, {old.as_of.isoformat()})",
             }

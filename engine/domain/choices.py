@@ -10,7 +10,7 @@ from typing import Literal
 Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
 Interconnect = Literal["nvlink", "xgmi", "pcie"]
 PricingKind = Literal["on_demand", "spot", "reserved", "capacity_block", "serverless"]
-Jurisdiction = Literal["EU", "US", "UK", "CH", "unknown"]
+Jurisdiction = Literal["EU", "US", "UK", "CH", "CN", "unknown"]
 LoadPattern = Literal["steady", "variable", "batch"]
 ScheduleId = Literal["always", "workdays", "office_hours"]
 Framework = Literal["pytorch", "jax", "tensorflow"]

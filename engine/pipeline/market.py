@@ -213,7 +213,7 @@ def survey_market(
         alternatives.rent_against,
         server_busy if server_busy is not None else time_utilization,
     )
-    apis = api_costs(knowledge, resolved)
+    apis = api_costs(knowledge, resolved, constraints.api_exclusions)
     market = Market(
         replicas=replicas,
         busy=busy,

@@ -15,6 +15,7 @@ TRANSLATED_TEMPLATES = (
     "memo.md.j2",
     "_memo_load.md.j2",
     "_memo_serverless.md.j2",
+    "_memo_apis.md.j2",
     "answer_error.txt.j2",
     "question.txt.j2",
     "ask_intro.txt.j2",

@@ -260,6 +260,30 @@ def _index_by_id(entries: tuple[Any, ...]) -> dict[str, Any]:
     return {entry.id: entry for entry in reversed(entries)}  # the first of duplicates, as a scan finds
 
 
+LIST_PRICE_CLEARED: dict[str, Any] = {
+    "currency": "USD",
+    "list_price_per_gpu_hour": None,
+    "list_instance_price_per_hour": None,
+    "vat": None,
+}
+"""The fields that make an offer a USD price of its own (a negotiated rate, a swept price)."""
+
+
+def relisted_offers(offers: OffersFile, usd_per_eur: float) -> OffersFile:
+    """The offers with every EUR list price converted again at ``usd_per_eur`` (another rate than the
+    knowledge base's, such as the user's own)."""
+    return offers.model_copy(
+        update={
+            "offers": tuple(
+                o.model_copy(update={"usd_per_gpu_hour": o.list_price_per_gpu_hour * usd_per_eur})
+                if o.currency == "EUR" and o.list_price_per_gpu_hour is not None
+                else o
+                for o in offers.offers
+            )
+        }
+    )
+
+
 def cite(citation: Citation, knowledge: Knowledge) -> str:
     """'Title (date), section' for a document citation; 'title <url>' for a public page."""
     if citation.document is not None:
