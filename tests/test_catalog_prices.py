@@ -203,17 +203,17 @@ def test_a_batch_workload_is_compared_with_a_batch_api_price() -> None:
         pytest.approx(0.032),
     )
     assert api.usd_per_month == pytest.approx(58.4064)
-    assert {"DEP025", "DEP026", "DEP027"}.isdisjoint(result.fired_rules)
+    assert {"DEP028", "DEP029", "DEP030"}.isdisjoint(result.fired_rules)
     assert "Compared like for like: Llama 3.1 8B Instruct Turbo (DeepInfra), batch API," in render_memo(
         result
     )
     # A window shorter than the batch APIs' 24 hours keeps the price per request.
     short = run({**batch, "batch_window_hours": 8})
-    assert "DEP027" in short.fired_rules
+    assert "DEP030" in short.fired_rules
     assert compared(short).batch is False and compared(short).usd_per_month == pytest.approx(73.008)
     # A latency-sensitive batch does not take a batch API either.
     urgent = run({**batch, "latency_sensitive": True})
-    assert "DEP026" in urgent.fired_rules and compared(urgent).batch is False
+    assert "DEP029" in urgent.fired_rules and compared(urgent).batch is False
 
 
 def test_personal_data_compares_with_an_eu_hosted_price_of_the_nearest_class() -> None:
