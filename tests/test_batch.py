@@ -30,7 +30,12 @@ CSV_INPUT = (
     + "hr,llama-3.1-70b,,fp8,40000,yes,variable\n"
 )
 GOOD = {"name": "small", "model": {"params_b": 8, "precision": "bf16"}, "requests_per_day": 500}
-BIG = {"name": "big", "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "requests_per_day": 1_000_000}
+# Own weights: no model API may serve them, so the decision is a rental.
+BIG = {
+    "name": "big",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 1_000_000,
+}
 JSONL_INPUT = "\n".join(
     [json.dumps(GOOD), json.dumps(BIG), '{"name": "broken", ', "", json.dumps({**GOOD, "name": "last"})]
 )

@@ -59,17 +59,22 @@ def test_memo_leads_with_the_decision_and_its_reason() -> None:
     positions = [text.index(heading) for heading in order]
     assert positions == sorted(positions)
     summary = text[text.index("## Summary") : text.index("## Why")]
-    # Two H200 replicas carry the peak within the headroom target and a third is the spare:
-    # 3 x 3.59 x 730 = $7,862.
-    decision = "**Dedicated cloud GPUs**, 3 × h200 at runpod (community, on-demand), **$7,862 per month**"
-    assert f"Recommendation: {decision} for 730 billed hours." in summary
+    # The same model's hosted API: 1,000,000 x 30.42 x 450 x 0.40 / 1e6 = $5,475.60 a month, less than the
+    # cheapest rental: two H200 replicas carry the peak within the headroom target and a third is the
+    # spare, 3 x 3.59 x 730 = $7,862.
+    decision = "**Managed API**, about **$5,476 per month** at the price of Llama 3.1 70B Instruct Turbo"
+    assert f"Recommendation: {decision} (DeepInfra)." in summary
+    assert (
+        "The cheapest rental no rule excluded would be runpod community (3 × h200) at $7,862 per month."
+        in summary
+    )
     assert (
         "The cheapest serverless option (Modal serverless functions, b200, $9,124 per month) is ruled out "
         "for this workload (DEP024)." in summary
     )
     assert (
-        "| ✔ | runpod | community | h200 | 3 | on-demand | unknown | $3.59 | $7,862 | 2026-10-10 | — |"
-        in text
+        "|  | runpod | community | h200 | 3 | on-demand | unknown | $3.59 | $7,862 | 2026-10-10 | "
+        "cheapest admitted |" in text
     )
     assert (
         # Six cards in three 2-card replicas; reserved P5 is sold as 8-GPU instances: 8 x 1.90 x 730.
@@ -103,13 +108,18 @@ def test_a_winner_that_was_ruled_out_is_called_a_conflict() -> None:
 def test_the_summary_states_the_hours_the_chosen_offer_bills() -> None:
     """A reservation bills the 730 calendar hours of a month, whatever the workload's own hours."""
     # Without DevOps capacity the team stays on a hyperscaler, whose three-year reservation is cheapest
-    # at 1.3 million requests a day (at a million the same 8-GPU instance loses to the managed API).
-    workload = (EXAMPLES_DIR / "public-chat.yaml").read_text(encoding="utf-8").replace(
-        "requests_per_day: 1000000", "requests_per_day: 1300000"
-    ) + ("hours_per_month: 744\ndevops_capacity: false\n")
+    # at 1.3 million requests a day; own weights keep the workload off the managed API.
+    own_weights = (
+        (EXAMPLES_DIR / "public-chat.yaml")
+        .read_text(encoding="utf-8")
+        .replace("  precision: fp8\n", "  precision: fp8\n  custom_weights: true\n")
+    )
+    workload = own_weights.replace("requests_per_day: 1000000", "requests_per_day: 1300000") + (
+        "hours_per_month: 744\ndevops_capacity: false\n"
+    )
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
     assert "(p5-reserved-3y, reserved), **$11,096 per month** for 730 billed hours." in result.stdout
-    hourly = (EXAMPLES_DIR / "public-chat.yaml").read_text(encoding="utf-8") + "hours_per_month: 744\n"
+    hourly = own_weights + "hours_per_month: 744\n"
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=hourly)
     assert "(community, on-demand), **$8,013 per month** for 744 billed hours." in result.stdout
 

@@ -49,11 +49,11 @@ def test_amounts_under_a_dollar_keep_three_significant_digits(usd: float, text: 
 def test_memo_in_eur_states_the_rate() -> None:
     text = invoke("recommend", PUBLIC_CHAT, "--currency", "EUR").output
     assert "Amounts are shown in EUR, converted from USD at 1.16 USD per EUR (2025-12-31)." in text
-    assert "**€6,778 per month**" in text  # 3 x 3.59 x 730 / 1.16
-    assert "$7,862" not in text
-    # The API prices are the documents' own EUR figures: no round trip through USD is mentioned.
-    assert "(300 input + 150 output tokens) at the documents' EUR prices.\n" in text
-    assert "converted at" not in text.split("### Managed APIs")[1].split("###")[0]
+    # The hosted API: 1,000,000 x 30.42 x 450 x 0.40 / 1e6 = $5,475.60 = EUR 4,720.34.
+    assert "**€4,720 per month**" in text
+    assert "$5,476" not in text
+    # A EUR list price shows as it is listed (OVHcloud's H100 at 2.80 EUR), not converted twice.
+    assert "| ovhcloud | h100 | h100-pcie |" in text and "| €2.80 |" in text and "(€2.80)" not in text
 
 
 def test_overrides_replace_prices_and_are_marked(tmp_path: Path) -> None:
@@ -71,14 +71,21 @@ def test_overrides_replace_prices_and_are_marked(tmp_path: Path) -> None:
         ),
         encoding="utf-8",
     )
-    result = invoke("recommend", PUBLIC_CHAT, "--overrides", str(overrides), "--format", "json")
+    # Own weights: no model API may serve them, so a rental is chosen.
+    workload = tmp_path / "chat.yaml"
+    chat = yaml.safe_load(Path(PUBLIC_CHAT).read_text(encoding="utf-8"))
+    workload.write_text(yaml.safe_dump({**chat, "model": {**chat["model"], "custom_weights": True}}))
+    result = invoke("recommend", str(workload), "--overrides", str(overrides), "--format", "json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     chosen = next(o for o in data["options"] if o["chosen"])
     assert (chosen["provider"], chosen["offer"], chosen["usd_per_gpu_hour"]) == ("runpod", "community", 1.5)
     assert chosen["as_of"] == "2026-11-28"
     assert data["exchange_rate_usd_per_eur"] == 1.05
-    memo = invoke("recommend", PUBLIC_CHAT, "--overrides", str(overrides)).output
+    # Offers listed in EUR follow the user's rate: OVHcloud's H100 at 2.80 EUR x 1.05.
+    ovh = next(o for o in data["options"] if (o["provider"], o["offer"]) == ("ovhcloud", "h100"))
+    assert (ovh["list_price_per_gpu_hour"], ovh["usd_per_gpu_hour"]) == (2.80, pytest.approx(2.94))
+    memo = invoke("recommend", str(workload), "--overrides", str(overrides)).output
     assert (
         "Figures replaced with the user's own values: runpod/community/h100-sxm = 1.5 USD per GPU-hour"
         in memo
@@ -127,12 +134,14 @@ def test_chart_files_are_written_and_linked(tmp_path: Path) -> None:
 def test_catalog_lists_with_sources_and_flags_stale_prices() -> None:
     offers = invoke("catalog", "offers", "--gpu", "h100-sxm", "--provider", "runpod").output
     assert (
-        "runpod    community             h100-sxm       $2.69 on_demand       1/2/4/8    unknown       "
-        "2026-10-10" in offers
+        "runpod    community                h100-sxm           $2.69         - on_demand       unknown       "
+        "1,2,4,8   2026-10-10" in offers
     )
     eu = json.loads(invoke("catalog", "offers", "--eu", "--format", "json").output)
-    assert {row["provider"] for row in eu} == {"aws", "azure", "gcp"}
-    assert all(row["stale"] for row in eu)  # the March prices are older than 180 days on 2026-11-30
+    assert {row["provider"] for row in eu} == {"aws", "azure", "gcp", "stackit", "ovhcloud", "scaleway"}
+    # The documents' March prices are older than 180 days on 2026-11-30; the providers' own are not.
+    assert {row["stale"] for row in eu if row["as_of"] == "2026-03-27"} == {True}
+    assert {row["stale"] for row in eu if row["as_of"] > "2026-06-01"} == {False}
     models = invoke("catalog", "models").output
     assert "deepseek-r1" in models and "671" in models
     assert invoke("catalog", "offers", "--provider", "lambda-labs").exit_code == 2
@@ -141,13 +150,24 @@ def test_catalog_lists_with_sources_and_flags_stale_prices() -> None:
 def test_catalog_of_eu_offers_shows_the_price_recommendations_use_in_the_eu() -> None:
     """The documents price the hyperscalers' H100 in the US; an EU region costs the EU premium more
     (20 %, the midpoint of their 10 to 30 %), as in every recommendation."""
-    text = invoke("catalog", "offers", "--eu", "--gpu", "h100-sxm", "--provider", "aws").output
-    assert "aws       p5-on-demand          h100-sxm       $3.90     ~$4.68 on_demand" in text
+    text = invoke("catalog", "offers", "--eu", "--gpu", "h100-sxm", "--provider", "gcp").output
+    assert (
+        "gcp       a3-high-on-demand        h100-sxm           $3.00         -     ~$3.60 on_demand" in text
+    )
     assert "~ priced in the US: the EU price is an estimate, the list price plus 20 %" in text
     rows = json.loads(invoke("catalog", "offers", "--format", "json").output)
     by_offer = {(row["provider"], row["offer"], row["gpu"]): row for row in rows}
+    gcp = by_offer[("gcp", "a3-high-on-demand", "h100-sxm")]
+    assert (gcp["eu_usd_per_gpu_hour"], gcp["eu_price_basis"]) == (pytest.approx(3.60), "eu_premium_estimate")
+    # AWS lists no P5 in Frankfurt: the documents' P5 price is a US price only.
     aws = by_offer[("aws", "p5-on-demand", "h100-sxm")]
-    assert (aws["eu_usd_per_gpu_hour"], aws["eu_price_basis"]) == (pytest.approx(4.68), "eu_premium_estimate")
+    assert (aws["eu_usd_per_gpu_hour"], aws["eu_price_basis"]) == (None, None)
+    # An EU provider's price is its list price, converted from EUR, with no premium.
+    stackit = by_offer[("stackit", "n3-gpu-server", "h100-sxm")]
+    assert (stackit["eu_usd_per_gpu_hour"], stackit["eu_price_basis"]) == (
+        pytest.approx(8.04134722222 * 1.16),
+        "list",
+    )
     runpod = by_offer[("runpod", "community", "h100-sxm")]
     assert (runpod["eu_usd_per_gpu_hour"], runpod["eu_price_basis"]) == (None, None)  # not sold in the EU
     assert "EU $/GPU-h" not in invoke("catalog", "offers").output

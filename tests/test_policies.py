@@ -62,10 +62,9 @@ def test_recommend_applies_them_and_marks_them() -> None:
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    # Within the policy the best rental is an approved provider's EU region: AWS's 3-year reservation in
-    # Frankfurt ($13,315 for 8 cards), paid every calendar hour like the 8-GPU node, which costs less for
-    # the same hours at German cost lines ($11,007, TCO012); the hosted API costs less than both ($10,586):
-    # DEP011.
+    # Within the policy the best rental is an approved provider's EU region: Google's A3 in an EU region,
+    # 8-GPU instances for six cards ($21,024). The 8-GPU node at German cost lines ($11,007), three
+    # quarters busy, costs less for the same hours (TCO001); the EU-hosted API costs less than both: DEP011.
     best = data["best_option"]
     assert best["eu"] and best["provider"] in {"aws", "gcp", "azure", "ovhcloud"}
     assert all(
@@ -73,7 +72,7 @@ def test_recommend_applies_them_and_marks_them() -> None:
         for o in data["options"]
         if not o["excluded_by"]
     )
-    assert {"TCO012", "DEP011"} <= set(data["fired_rules"])
+    assert {"TCO001", "DEP011"} <= set(data["fired_rules"])
     assert data["decision"]["deciding_rule_id"] == "DEP011"
     organization = {f["rule_id"] for f in data["findings"] if f["origin"] == "organization"}
     assert organization == {"ORG001", "ORG003"}

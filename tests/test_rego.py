@@ -176,10 +176,11 @@ REAL_EXAMPLES: dict[str, Verdicts] = {
     },
     # The managed API; its stated utilization is near enough the load's busy share.
     "internal-assistant": {},
-    # A B200 batch at a price of October 2026: nothing stale.
+    # A serverless B200 batch at a price of August 2026: nothing stale.
     "nightly-batch": {},
     # The managed API without personal data: nothing to say.
     "prototype": {},
+    # The managed API of the same model, priced in November 2026.
     "public-chat": {},
 }
 
@@ -205,7 +206,9 @@ def test_the_facts_the_real_results_rest_on() -> None:
     assert chosen(deepseek) == []
     public_chat = real_result("public-chat")
     assert public_chat["workload"]["latency_sensitive"] is True
-    assert chosen(public_chat) == [("runpod", "community", "on_demand", "unknown", False)]
+    assert public_chat["decision"]["deployment"] == "api" and chosen(public_chat) == []
+    nightly = real_result("nightly-batch")
+    assert chosen(nightly) == [("modal", "functions", "serverless", "unknown", False)]
     assert real_result("prototype")["decision"]["deployment"] == "api"
 
 
@@ -220,11 +223,11 @@ def outside(workload: str, region: str, provider: str, offer: str, pricing: str,
 
 
 def test_residency_denies_personal_data_on_the_chosen_non_eu_option() -> None:
-    result = real_result("public-chat")
+    result = real_result("nightly-batch")
     result["workload"]["personal_data"] = True
-    assert result["workload"]["personal_data_region"] == "eu"  # from the company's country, DE
+    assert result["workload"]["personal_data_region"] == "ch"  # from the company's country, CH
     assert verdicts(result)["residency.deny"] == {
-        outside("public-chat", "eu", "runpod", "community", "on_demand", "unknown")
+        outside("nightly-reports", "ch", "modal", "functions", "serverless", "unknown")
     }
 
 
@@ -236,7 +239,7 @@ def test_residency_denies_a_chosen_option_moved_out_of_the_eu() -> None:
 
 
 def test_residency_accepts_a_chosen_option_moved_within_the_eu() -> None:
-    result = choose(real_result("hr-assistant"), "aws", "p5-on-demand", "EU")
+    result = choose(real_result("hr-assistant"), "aws", "p5-on-demand-stockholm", "EU")
     assert "residency.deny" not in verdicts(result)
 
 
@@ -276,7 +279,7 @@ def test_residency_denies_personal_data_sent_to_a_managed_api() -> None:
     result["workload"]["personal_data"] = True
     assert verdicts(result)["residency.deny"] == {
         "workload support-prototype handles personal data, but the decision sends it to the managed API "
-        "llama-3-70b-hosted"
+        "llama-3.1-70b-deepinfra"
     }
 
 
@@ -290,8 +293,8 @@ def test_residency_lets_us_personal_data_of_a_us_company_go_to_a_managed_api() -
 
 def test_residency_is_silent_when_the_engine_itself_keeps_personal_data_off_the_api() -> None:
     result = real_result("prototype", personal_data=True)
-    assert result["decision"]["deployment"] == "dedicated_cloud"
-    assert chosen(result) == [("aws", "p5-reserved-3y", "reserved", "EU", True)]
+    assert result["decision"]["deployment"] == "serverless"
+    assert chosen(result) == [("huggingface", "inference-endpoints", "serverless", "EU", True)]
     assert "residency.deny" not in verdicts(result)
 
 
@@ -325,15 +328,16 @@ def test_budget_is_silent_at_exactly_the_budget() -> None:
 
 def test_budget_names_the_managed_api_it_warns_about() -> None:
     result = real_result("prototype")
-    assert verdicts(result, {"budget": {"usd_per_month": 30}})["budget.warn"] == {
-        "workload support-prototype: the decision api (llama-3-70b-hosted) costs 32 USD per month, "
-        "over the budget of 30 USD per month"
+    # 3,000 requests a day x 30.42 days x 450 tokens x 0.40 USD per million = $16.43.
+    assert verdicts(result, {"budget": {"usd_per_month": 15}})["budget.warn"] == {
+        "workload support-prototype: the decision api (llama-3.1-70b-deepinfra) costs 16 USD per month, "
+        "over the budget of 15 USD per month"
     }
 
 
 def test_budget_is_silent_without_a_monthly_cost() -> None:
-    # Above the largest like-for-like API model: the catalog has no price for the API it recommends.
-    result = real_result("prototype", model={"name": "deepseek-r1", "precision": "bf16"})
+    # Above the largest hosted model: the catalog has no price for the API it recommends.
+    result = real_result("prototype", model={"params_b": 1000, "precision": "fp8"})
     assert result["decision"]["usd_per_month"] is None
     assert "budget.warn" not in verdicts(result, {"budget": {"usd_per_month": 1}})
 

@@ -198,7 +198,9 @@ def test_a_country_without_a_law_table_keeps_the_eu_default_and_says_so() -> Non
 def test_options_name_the_countries_of_their_regions() -> None:
     result = personal(requests_per_day=1_000_000)
     countries = {(o.provider, o.offer, o.jurisdiction): o.countries for o in result.options}
-    assert countries[("aws", "p5-reserved-3y", "EU")] == ("DE",)
+    # AWS sells no P5 in Frankfurt; its EU price is Stockholm's.
+    assert countries[("aws", "p5-on-demand-stockholm", "EU")] == ("SE",)
+    assert countries[("aws", "p5-reserved-3y", "US")] == ("US",)
     assert countries[("azure", "nd-h100-v5-on-demand", "EU")] == ("NL",)
     assert countries[("lambda", "on-demand", "UK")] == ("GB",)
     assert countries[("runpod", "serverless", "EU")] == ("RO", "SE", "NL", "CZ", "FR")
@@ -213,7 +215,8 @@ def test_the_memo_shows_the_countries_and_whose_data_it_is() -> None:
     memo = render_memo(personal(company_country="CH"))
     assert "| Whose personal data | people in Switzerland (from the company country) |" in memo
     assert "| on-demand | UK (GB) | $2.99 |" in memo
-    assert "| reserved | EU (DE) | $2.28 (est.) |" in memo
+    assert "| on-demand | EU (SE) | $7.36 |" in memo
+    assert "| on-demand | EU (FR) | $3.67 (€3.17) |" in memo
     assert "| reserved | US | $1.90 |" in memo
 
 

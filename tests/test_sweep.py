@@ -16,12 +16,13 @@ from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 PUBLIC_CHAT = str(EXAMPLES_DIR / "public-chat.yaml")
 # DeepSeek-R1 in the cloud, busy around the clock: buying 16 H100s competes with renting 8 H200s.
-# Llama 3.1 405B FP8 holds one replica on eight H100: one own HGX node against the reserved 8-GPU
-# p5.48xlarge at 8 x 1.90 x 730 = $11,096 a month (DeepSeek-R1 needs sixteen H100, which no instance of
+# Llama 3.1 405B FP8 on its own weights (no hosted API serves them) holds one replica on eight H100: one
+# own HGX node at the documents' US cost lines against the reserved 8-GPU p5.48xlarge at
+# 8 x 1.90 x 730 = $11,096 a month (DeepSeek-R1 needs sixteen H100, which no instance of
 # the catalog links in one machine).
 REASONING = """\
 name: reasoning-cloud
-model: {name: llama-3.1-405b, precision: fp8}
+model: {name: llama-3.1-405b, precision: fp8, custom_weights: true}
 requests_per_day: 30000
 avg_input_tokens: 2000
 avg_output_tokens: 2000

@@ -32,7 +32,7 @@ from gpu_advisor.engine.calc.server_costs import MONTHS_PER_YEAR
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
 from gpu_advisor.engine.domain.input_errors import input_error
-from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowledge, relisted_offers
 from gpu_advisor.engine.domain.knowledge.costs import YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import Citation, PriceOrigin
 from gpu_advisor.engine.domain.overrides import Overrides
@@ -76,7 +76,12 @@ def apply_overrides(
         replaced += lines
         # Offers added later name the regions added before.
         knowledge = knowledge.model_copy(update=files)
-    return knowledge.model_copy(update=update), tuple(replaced)
+    knowledge = knowledge.model_copy(update=update)
+    if overrides.exchange_rate is not None:
+        # Offers listed in EUR follow the user's rate, as the EUR API prices do.
+        relisted = relisted_offers(knowledge.offers, overrides.exchange_rate.usd_per_eur)
+        knowledge = knowledge.model_copy(update={"offers": relisted})
+    return knowledge, tuple(replaced)
 
 
 def source_title(overrides: Overrides, path: str) -> str:
@@ -119,6 +124,7 @@ def replaced_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
                 "usd_per_gpu_hour_low": None,
                 "usd_per_gpu_hour_high": None,
                 "instance_usd_per_hour": None,
+                **LIST_PRICE_CLEARED,
                 **stamp,
                 "as_of": override.as_of or stamp["as_of"],
                 "origin": stamp["origin"],

@@ -1,21 +1,89 @@
-"""What every managed API in the catalog costs for the workload's tokens."""
+"""What every managed API in the catalog costs for the workload's tokens, and which of them the cost
+comparison uses: a hosted open-weights model of the workload's own size class.
+
+Each price is a listing, and each price with a published batch discount a second one for its batch API.
+The rules exclude listings (personal data: hosted in the EU only; batch APIs only for batch work); of
+those they admit, the comparison takes the workload's own model where a host serves it, else the
+nearest size class at or above the workload's model, and within it the cheapest.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
 from gpu_advisor.engine.calc.costs import api_usd_per_month
+from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import ApiPrice
 from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
+BATCH_API = "batch_api"
+"""The ``pricing`` a batch API listing shows the rules (the standard price is ``on_demand``)."""
 
-def api_costs(knowledge: Knowledge, resolved: ResolvedWorkload) -> tuple[ApiCost, ...]:
-    """Monthly cost of every managed API for the workload's tokens; the hosted open-weights model is the
-    like-for-like comparison."""
+
+@dataclass(frozen=True)
+class ApiListing:
+    """One API price as sold: per request, or (``batch``) through the provider's batch API."""
+
+    api: ApiPrice
+    batch: bool
+    attributes: Mapping[str, Any]
+    """What option exclusions can name: eu, pricing, provider (read-only)."""
+
+    @property
+    def price_factor(self) -> float:
+        return 1.0 - (self.api.batch_discount or 0.0) if self.batch else 1.0
+
+
+@per_object
+def api_listings(knowledge: Knowledge) -> tuple[ApiListing, ...]:
+    """Every API price, each with a batch discount followed by its batch API; in catalog order."""
+    found = []
+    for api in knowledge.api_prices.apis:
+        for batch in (False, True) if api.batch_discount is not None else (False,):
+            attributes = {
+                "eu": api.jurisdiction == "EU",
+                "jurisdiction": api.jurisdiction,
+                "pricing": BATCH_API if batch else "on_demand",
+                "provider": api.provider or "",
+            }
+            found.append(ApiListing(api, batch, MappingProxyType(attributes)))
+    return tuple(found)
+
+
+def stands_in(api: ApiPrice, params_b: float, active_params_b: float) -> bool:
+    """The hosted model is of the workload model's size or larger: at least its parameters and, for a
+    mixture of experts, at least its active ones, so its price is at most an upper bound."""
+    largest = api.largest_stood_in_for
+    if largest is None or params_b > largest:
+        return False
+    return api.model_active_params_b is None or active_params_b <= api.model_active_params_b
+
+
+class _Priced(NamedTuple):
+    listing: ApiListing
+    usd_per_month: float
+    stands_in: bool
+    same_model: bool
+    excluded_by: tuple[str, ...]
+
+
+def api_costs(
+    knowledge: Knowledge, resolved: ResolvedWorkload, exclusions: Sequence[tuple[str, ...]]
+) -> tuple[ApiCost, ...]:
+    """Monthly cost of every API listing for the workload's tokens, in the order of ``api_listings``;
+    ``exclusions``: the rules that exclude each listing. The compared one is marked."""
     usd_per_eur = knowledge.eur_to_usd().rate
     requests = resolved.requests_per_day * resolved.days_per_month
-    costs = []
-    for api in knowledge.api_prices.apis:
-        monthly = api_usd_per_month(
+    priced = []
+    for listing, excluded in zip(api_listings(knowledge), exclusions, strict=True):
+        api = listing.api
+        monthly = listing.price_factor * api_usd_per_month(
             api,
             resolved.requests_per_day,
             resolved.days_per_month,
@@ -23,18 +91,62 @@ def api_costs(knowledge: Knowledge, resolved: ResolvedWorkload) -> tuple[ApiCost
             resolved.avg_output_tokens,
             usd_per_eur,
         )
-        costs.append(
-            ApiCost(
-                api=api.id,
-                name=api.name,
-                kind=api.kind,
-                currency=api.currency,
-                usd_per_month=monthly,
-                usd_per_request=monthly / requests if requests else 0.0,
-                as_of=api.as_of,
-                compared=api.stands_in_up_to_params_b is not None
-                and resolved.params_b <= api.stands_in_up_to_params_b,
-                model_params_b=api.model_params_b,
-            )
-        )
-    return tuple(costs)
+        fits = stands_in(api, resolved.params_b, resolved.active_params_b)
+        same = api.model is not None and api.model == resolved.model
+        priced.append(_Priced(listing, monthly, fits, same, excluded))
+    compared = comparable(priced)
+    return tuple(_cost(p, requests, compared is p, listed(p, compared)) for p in priced)
+
+
+def _cost(priced: _Priced, requests: float, compared: bool, shown: bool) -> ApiCost:
+    listing, monthly = priced.listing, priced.usd_per_month
+    api, factor = listing.api, listing.price_factor
+    # Built from validated knowledge: no re-validation (see engine/common/trusted.py).
+    return trusted(
+        ApiCost,
+        api=api.id,
+        name=api.name,
+        kind=api.kind,
+        currency=api.currency,
+        usd_per_month=monthly,
+        usd_per_request=monthly / requests if requests else 0.0,
+        as_of=api.as_of,
+        compared=compared,
+        model_params_b=api.model_params_b,
+        provider=api.provider,
+        input_per_million_tokens=api.input_per_million_tokens * factor,
+        output_per_million_tokens=api.output_per_million_tokens * factor,
+        batch=listing.batch,
+        jurisdiction=api.jurisdiction,
+        stands_in=priced.stands_in,
+        same_model=priced.same_model,
+        excluded_by=priced.excluded_by,
+        listed=shown,
+    )
+
+
+def listed(priced: _Priced, compared: _Priced | None) -> bool:
+    """Shown beside the comparison (``ApiCost.listed``): proprietary references, and the prices that
+    stand in for the model up to the compared one's size class (all of them where none is compared)."""
+    api = priced.listing.api
+    if api.kind == "proprietary":
+        return True
+    if not priced.stands_in:
+        return False
+    if compared is None or priced.same_model:
+        return True
+    return float(api.model_params_b or 0.0) <= float(compared.listing.api.model_params_b or 0.0)
+
+
+def comparable(priced: Sequence[_Priced]) -> _Priced | None:
+    """The price the comparison uses: among those the rules admit and that stand in for the model, the
+    workload's own model where a host serves it, else the nearest size class at or above it; the
+    cheapest of them (ties: catalog ID, the standard price before the batch API)."""
+    admitted = [p for p in priced if p.stands_in and not p.excluded_by]
+    if not admitted:
+        return None
+    tier = [p for p in admitted if p.same_model]
+    if not tier:
+        nearest = min(float(p.listing.api.model_params_b or 0.0) for p in admitted)
+        tier = [p for p in admitted if p.listing.api.model_params_b == nearest]
+    return min(tier, key=lambda p: (p.usd_per_month, p.listing.api.id, p.listing.batch))

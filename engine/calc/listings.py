@@ -10,8 +10,8 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.costs import BatchRun, Rental, billed_hours, rent
-from gpu_advisor.engine.calc.instances import linked_sizes
-from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.calc.instances import linked_sizes, place
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, batch_on_instances
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
@@ -181,6 +181,10 @@ def priced_listings(
             blocked = [*(blocked or ()), *unfit]
         if admitted_only and (blocked or excluded):
             continue
+        if plan.hours_per_day_running is not None:
+            # A batch runs on every replica the whole instances hold (``batch_on_instances``).
+            hosted = place(plan.cards_per_replica, plan.replicas, offer.instance_gpus, listing.linked)
+            plan = batch_on_instances(plan, hosted.replicas_hosted)
         hours = plan_hours(offer, plan, hours_per_month, days_per_month, calendar, overhead)
         rental = rent(
             offer, plan.cards_per_replica, plan.replicas, hours, listing.linked, listing.usd_per_gpu_hour
@@ -209,6 +213,8 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         replicas=plan.replicas,
         utilization=utilization,
         usd_per_gpu_hour=listing.usd_per_gpu_hour,
+        currency=offer.currency,
+        list_price_per_gpu_hour=offer.list_price_per_gpu_hour,
         price_basis=listing.price_basis,
         usd_per_hour=rental.usd_per_hour,
         billed_hours_per_month=rental.billed_hours_per_month,

@@ -116,6 +116,25 @@ def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -
     )
 
 
+def batch_on_instances(plan: ReplicaPlan, replicas_hosted: int) -> ReplicaPlan:
+    """A batch plan run on every replica the rented instances hold: whole instances that hold more
+    replicas than the plan needs finish the day's work sooner on them, and bill fewer hours."""
+    if plan.hours_per_day_running is None or replicas_hosted <= plan.replicas:
+        return plan
+    share = plan.replicas / replicas_hosted
+    working = replicas_hosted - plan.spare_replicas
+    return plan._replace(
+        replicas=replicas_hosted,
+        replicas_for_peak=working,
+        gpus=replicas_hosted * plan.cards_per_replica,
+        gpus_for_peak=working * plan.cards_per_replica,
+        utilization=plan.utilization * share,
+        capacity_utilization_at_peak=plan.capacity_utilization_at_peak * share,
+        hours_per_day_running=plan.hours_per_day_running * share,
+        service=plan.service._replace(replicas=replicas_hosted),
+    )
+
+
 def plans_by_gpu(
     knowledge: Knowledge,
     figures: SizingFigures,

@@ -150,5 +150,7 @@ def catalog(
         eu=eu,
         eu_premium=premium.value,
         eu_premium_source=cite(premium.source, knowledge),
+        usd_per_eur=knowledge.eur_to_usd().rate,
+        batch_hours=knowledge.threshold("batch_api_completion_hours").value,
     )
     emit(text, None)

@@ -10,9 +10,10 @@ from typing import Literal
 Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
 Interconnect = Literal["nvlink", "xgmi", "pcie"]
 PricingKind = Literal["on_demand", "spot", "reserved", "capacity_block", "serverless"]
-Jurisdiction = Literal["EU", "US", "UK", "CH", "unknown"]
+Jurisdiction = Literal["EU", "US", "UK", "CH", "CN", "unknown"]
 """Where a provider region is, as data-protection law sees it: the EU (the EEA's regions count as EU), the
-US, the UK, Switzerland, or not known (marketplaces with variable locations)."""
+US, the UK, Switzerland, China (where a hosted API processes requests), or not known (marketplaces with
+variable locations)."""
 PersonalDataRegion = Literal["eu", "ch", "uk", "us", "other"]
 """Whose personal data a workload processes: people in the EU/EEA, Switzerland, the UK, the US, or
 elsewhere. The residency rules (rules/residency.yaml) decide from it which law applies."""

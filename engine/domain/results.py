@@ -212,6 +212,9 @@ class Option(ResultModel):
     """The load's throughput share: average requests over what this option's replicas deliver in the
     billed hours (the input's utilization does not change it). Not the time-based ``busy_share``."""
     usd_per_gpu_hour: float
+    currency: Literal["USD", "EUR"] = "USD"
+    list_price_per_gpu_hour: float | None = None
+    """An offer listed in EUR: its list price per GPU-hour (net), converted at the catalog's rate."""
     price_basis: Literal["list", "eu_premium_estimate"]
     """list: the catalog's list price; eu_premium_estimate: a US list price plus the EU premium."""
     usd_per_hour: float
@@ -263,9 +266,21 @@ class ApiCost(ResultModel):
     usd_per_request: float
     as_of: dt.date
     compared: bool
-    """The API the cost comparison uses: a hosted open-weights model of the workload's size class."""
+    """Used by the comparison: the cheapest admitted price of the model, else of the nearest larger class."""
     model_params_b: float | None = None
     """The size of the hosted open model; None for a proprietary one."""
+    provider: str | None = None
+    input_per_million_tokens: float = 0.0
+    output_per_million_tokens: float = 0.0
+    batch: bool = False
+    """The provider's batch API (same ``api`` ID): its discount off both prices, in ``currency``."""
+    jurisdiction: str = "unknown"
+    """Where the provider processes requests (EU, US, CN, unknown: no location guaranteed)."""
+    stands_in: bool = False  # a hosted open model of the workload's size or larger (total and active)
+    same_model: bool = False
+    excluded_by: tuple[str, ...] = ()
+    listed: bool = False
+    """Shown beside the comparison (proprietary ones, and those that stand in up to the compared class)."""
 
 
 class OwnHardware(ResultModel):

@@ -59,6 +59,13 @@ def _money_small(context: jinja2.runtime.Context, value: float) -> str:
 
 
 @jinja2.pass_context
+def _eur(context: jinja2.runtime.Context, value: float) -> str:
+    """An amount the source gives in EUR, as it is (a list price shown beside its USD conversion)."""
+    fmt = _format(context)
+    return Format(fmt.lang, "EUR", 1.0).money(value)
+
+
+@jinja2.pass_context
 def _pct(context: jinja2.runtime.Context, value: float) -> str:
     return _format(context).pct(value)
 
@@ -105,6 +112,7 @@ FILTERS: dict[str, Any] = {
     "money": _money,
     "money0": _money0,
     "money_small": _money_small,
+    "eur": _eur,
     "pct": _pct,
     "signed_pct": _signed_pct,
     "gb": _gb,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gpu_advisor.engine.calc.api_costs import ApiListing, api_listings
 from gpu_advisor.engine.calc.listings import Listing, listings
 from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
 from gpu_advisor.engine.calc.sizing import SizingFigures
@@ -83,6 +84,34 @@ def rule_exclusions(listed: Listed, rules: Sequence[Rule]) -> tuple[tuple[str, .
 
 EXCLUSION_TABLES_KEPT = 64
 
+API_OPTION_FIELDS = frozenset({"eu", "jurisdiction", "pricing", "provider"})
+"""The option fields an API price has: where it processes requests (EU or not, and the jurisdiction), how
+it is sold (``on_demand`` or ``batch_api``), who sells it. Exclusions by a GPU's or a rental's properties
+do not concern it."""
+
+
+def api_exclusions(listed: tuple[ApiListing, ...], rules: Sequence[Rule]) -> tuple[tuple[str, ...], ...]:
+    """For every API listing, the IDs of the fired rules whose exclusions on its fields match it; kept
+    per set of excluding rules, as ``rule_exclusions`` does."""
+    excluding = tuple(rule for rule in rules if rule.then.exclude_options)
+    tables = _api_exclusion_tables(listed)
+    key = tuple(map(id, excluding))
+    found = tables.get(key)
+    if found is None:
+        if len(tables) >= EXCLUSION_TABLES_KEPT:
+            tables.clear()
+        filters = [(rule_id, f) for rule_id, f in option_filters(excluding) if f.field in API_OPTION_FIELDS]
+        table = tuple(tuple(excluded_by(listing.attributes, filters)) for listing in listed)
+        found = tables[key] = (excluding, table)  # the rules are kept, so their ids stay theirs
+    return found[1]
+
+
+@per_object
+def _api_exclusion_tables(
+    listed: tuple[ApiListing, ...], /
+) -> dict[tuple[int, ...], tuple[tuple[Rule, ...], tuple[tuple[str, ...], ...]]]:
+    return {}
+
 
 @per_object
 def _exclusion_tables(
@@ -110,6 +139,8 @@ class Constraints:
     """A rule asked for spare replicas (redundancy)."""
     keep_serverless_warm: bool
     """A rule asked serverless options to keep an instance warm."""
+    api_exclusions: tuple[tuple[str, ...], ...]
+    """Per API listing (``api_listings``), the rules that exclude it."""
 
 
 def apply_constraints(
@@ -132,4 +163,5 @@ def apply_constraints(
         serverless_exclusions=rule_exclusions(serverless_listings(knowledge), rules),
         spare_replica=concludes(rules, "add_spare_replica"),
         keep_serverless_warm=concludes(rules, "keep_serverless_warm"),
+        api_exclusions=api_exclusions(api_listings(knowledge), rules),
     )

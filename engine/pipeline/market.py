@@ -216,7 +216,11 @@ def survey_market(
     serverless = price_serverless(capacity, replicas, verdicts.unsuitable, constraints, knowledge)
     busy = BusyShares(capacity, plans, hours)
     gpu = load_gpu(alternatives.best, serverless, plans, knowledge)
-    load = load_on(plans[gpu], capacity.load, capacity.traffic, days, hours) if gpu else capacity.load
+    # The best option's own plan where it is the load's GPU: a batch on whole instances runs on every
+    # replica they hold (``batch_on_instances``).
+    best_listing = alternatives.best_listing
+    plan = best_listing.plan if best_listing is not None and best_listing.plan.gpu == gpu else None
+    load = load_on(plan or plans[gpu], capacity.load, capacity.traffic, days, hours) if gpu else capacity.load
     resolved = derived_utilization(resolved, load, knowledge)
     time_utilization = load.busy_share if load.busy_share is not None else float(resolved.utilization or 0.0)
     server_busy = busy.of(server.gpu)
@@ -232,7 +236,7 @@ def survey_market(
         # Single-kind rentals only: a mixed fleet competes with owning by rules (TCO016, DEP025).
         cheapest_at_same_hours(priced, busy.of, hours),
     )
-    apis = api_costs(knowledge, resolved)
+    apis = api_costs(knowledge, resolved, constraints.api_exclusions)
     market = Market(
         replicas=replicas,
         busy=busy,

@@ -17,6 +17,7 @@ TRANSLATED_TEMPLATES = (
     "_memo_serverless.md.j2",
     "_own_costs.j2",
     "_memo_fleet.md.j2",
+    "_memo_apis.md.j2",
     "answer_error.txt.j2",
     "question.txt.j2",
     "ask_intro.txt.j2",

@@ -11,7 +11,7 @@ from typing import Any
 from gpu_advisor.engine.apps.batch.rows import field_kinds
 from gpu_advisor.engine.apps.sweep.model import BaselineSource, SweepVariable, Value, VariableKind
 from gpu_advisor.engine.common.errors import InputError, close_match
-from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowledge
 from gpu_advisor.engine.domain.knowledge.costs import YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.results import Recommendation
@@ -159,7 +159,7 @@ def _priced_server(server: OwnServer, price: float) -> OwnServer:
 
 
 def _priced_offer(offer: Offer, price: float) -> Offer:
-    update: dict[str, Any] = {"usd_per_gpu_hour": price}
+    update: dict[str, Any] = {"usd_per_gpu_hour": price, **LIST_PRICE_CLEARED}
     if offer.usd_per_gpu_hour_low is not None and offer.usd_per_gpu_hour_high is not None:
         update["usd_per_gpu_hour_low"] = min(offer.usd_per_gpu_hour_low, price)
         update["usd_per_gpu_hour_high"] = max(offer.usd_per_gpu_hour_high, price)

@@ -340,6 +340,30 @@ def cite_all(citations: tuple[Citation, ...], knowledge: Knowledge) -> str:
     return "; ".join(cite(citation, knowledge) for citation in citations)
 
 
+LIST_PRICE_CLEARED: dict[str, Any] = {
+    "currency": "USD",
+    "list_price_per_gpu_hour": None,
+    "list_instance_price_per_hour": None,
+    "vat": None,
+}
+"""The fields that make an offer a USD price of its own (a negotiated rate, a swept price)."""
+
+
+def relisted_offers(offers: OffersFile, usd_per_eur: float) -> OffersFile:
+    """The offers with every EUR list price converted again at ``usd_per_eur`` (another rate than the
+    knowledge base's, such as the user's own)."""
+    return offers.model_copy(
+        update={
+            "offers": tuple(
+                o.model_copy(update={"usd_per_gpu_hour": o.list_price_per_gpu_hour * usd_per_eur})
+                if o.currency == "EUR" and o.list_price_per_gpu_hour is not None
+                else o
+                for o in offers.offers
+            )
+        }
+    )
+
+
 def cite(citation: Citation, knowledge: Knowledge) -> str:
     """'Title (date), section' for a document citation; 'title <url>' for a public page."""
     if citation.document is not None:

@@ -20,6 +20,7 @@ def check_references(knowledge: Knowledge, directory: Path, files: tuple[str, ..
     problems = [
         *duplicate_ids(knowledge, directory),
         *offer_references(knowledge, directory),
+        *api_price_references(knowledge, directory),
         *serverless_references(knowledge, directory),
         *calibration_references(knowledge, directory),
         *incomplete_tables(knowledge, directory),
@@ -80,6 +81,28 @@ def offer_references(knowledge: Knowledge, directory: Path) -> list[str]:
             problems.append(f"{directory / 'own_hardware.yaml'}: entry {server.id!r}: field gpu: unknown GPU")
     if knowledge.sizing.reference_gpu.gpu not in gpu_ids:
         problems.append(f"{directory / 'sizing.yaml'}: reference_gpu: unknown GPU")
+    return problems
+
+
+def api_price_references(knowledge: Knowledge, directory: Path) -> list[str]:
+    """A hosted model named by its catalog ID has the catalog's size (total and, for a mixture of
+    experts, active parameters)."""
+    models = {m.id: m for m in knowledge.models.models}
+    problems = []
+    for api in knowledge.api_prices.apis:
+        if api.model is None:
+            continue
+        where = f"{directory / 'api_prices.yaml'}: entry {api.id!r}"
+        model = models.get(api.model)
+        if model is None:
+            problems.append(f"{where}: field model: unknown model {api.model!r}")
+            continue
+        active = model.active_params_b if model.active_params_b < model.params_b else None
+        if (api.model_params_b, api.model_active_params_b) != (model.params_b, active):
+            problems.append(
+                f"{where}: field model_params_b: {api.model} has {model.params_b:g}B parameters"
+                + (f", {active:g}B active" if active is not None else "")
+            )
     return problems
 
 

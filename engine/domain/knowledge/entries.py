@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from gpu_advisor.engine.domain.choices import Interconnect, Jurisdiction, PricingKind
 
@@ -15,6 +15,13 @@ SCHEMA_VERSION = 1
 
 
 PositiveFloat = Annotated[float, Field(gt=0)]
+CountryCode = Annotated[str, Field(pattern=r"^[A-Z]{2}$")]
+Currency = Literal["EUR", "USD"]
+Vat = Literal["excluded", "not_stated"]
+"""Whether a list price excludes VAT (net, as the source says) or the source does not say."""
+
+USD_PER_EUR = "usd_per_eur"
+"""The validation context key the loader passes EUR list prices' conversion rate under."""
 
 
 class Strict(BaseModel):
@@ -85,7 +92,7 @@ class Region(Strict):
     id: str
     name: str
     jurisdiction: Jurisdiction
-    countries: tuple[Annotated[str, Field(pattern=r"^[A-Z]{2}$")], ...] = ()
+    countries: tuple[CountryCode, ...] = ()
     """Where the region's data centres are (ISO 3166-1 alpha-2); empty where the source names a group
     of regions or variable locations."""
 
@@ -113,6 +120,16 @@ class Offer(Sourced):
     offer: str
     gpu: str
     usd_per_gpu_hour: PositiveFloat
+    """USD per GPU-hour; for a list price in another currency, converted from it at load."""
+    currency: Currency = "USD"
+    """The currency the provider lists the offer in."""
+    list_price_per_gpu_hour: PositiveFloat | None = None
+    """The list price per GPU-hour in ``currency``, where that is not USD: the figure the source gives
+    (or its instance price over the instance's cards), kept as it is."""
+    list_instance_price_per_hour: PositiveFloat | None = None
+    """The largest instance's list price per hour in ``currency``, where the source quotes one."""
+    vat: Vat | None = None
+    """VAT treatment of a list price in EUR: excluded (net) or not stated by the source."""
     usd_per_gpu_hour_low: PositiveFloat | None = None
     usd_per_gpu_hour_high: PositiveFloat | None = None
     instance_usd_per_hour: PositiveFloat | None = None
@@ -144,6 +161,24 @@ class Offer(Sourced):
     def key(self) -> str:
         return f"{self.provider}/{self.offer}/{self.gpu}"
 
+    @model_validator(mode="before")
+    @classmethod
+    def _convert_list_price(cls, data: Any, info: ValidationInfo) -> Any:
+        """A list price in EUR is converted to USD with the rate the loader passes; the file states the
+        list price only, so the two cannot disagree."""
+        rate = (info.context or {}).get(USD_PER_EUR)
+        if not isinstance(data, dict) or data.get("currency", "USD") == "USD" or rate is None:
+            return data
+        if "usd_per_gpu_hour" in data:
+            raise ValueError(
+                "an offer listed in EUR gives list_price_per_gpu_hour only; usd_per_gpu_hour is converted "
+                "at load with exchange_rates.yaml"
+            )
+        price = data.get("list_price_per_gpu_hour")
+        if not isinstance(price, int | float) or isinstance(price, bool):
+            raise ValueError("an offer listed in EUR needs list_price_per_gpu_hour (a number)")
+        return {**data, "usd_per_gpu_hour": price * rate}
+
     @model_validator(mode="after")
     def _consistent_prices(self) -> Offer:
         low, high = self.usd_per_gpu_hour_low, self.usd_per_gpu_hour_high
@@ -171,21 +206,87 @@ class Offer(Sourced):
                     f"instance_usd_per_hour / the largest of instance_gpus is {per_gpu:.4f}, "
                     f"not usd_per_gpu_hour {self.usd_per_gpu_hour}"
                 )
+        self._check_list_price()
         return self
+
+    def _check_list_price(self) -> None:
+        listed = self.currency != "USD"
+        if listed != (self.list_price_per_gpu_hour is not None) or listed != (self.vat is not None):
+            raise ValueError(
+                "list_price_per_gpu_hour and vat are given for, and only for, a price not in USD"
+            )
+        if self.list_instance_price_per_hour is not None:
+            if self.list_price_per_gpu_hour is None:
+                raise ValueError("list_instance_price_per_hour comes with list_price_per_gpu_hour")
+            per_gpu = self.list_instance_price_per_hour / self.instance_gpus[-1]
+            if abs(per_gpu - self.list_price_per_gpu_hour) > 0.0001:
+                raise ValueError(
+                    f"list_instance_price_per_hour / the largest of instance_gpus is {per_gpu:.6f}, "
+                    f"not list_price_per_gpu_hour {self.list_price_per_gpu_hour}"
+                )
 
 
 class ApiPrice(Sourced):
     id: str
     name: str
     kind: Literal["proprietary", "open_weights_hosted"]
-    currency: Literal["EUR", "USD"]
+    provider: str | None = None
+    """Who serves it (free text ID, e.g. deepinfra); None where the source names no host."""
+    currency: Currency
     input_per_million_tokens: PositiveFloat
     output_per_million_tokens: PositiveFloat
-    stands_in_up_to_params_b: PositiveFloat | None = None
-    """An open-weights API can replace a self-hosted open model of at most this size; None: no
-    like-for-like comparison (a proprietary model)."""
+    model: str | None = None
+    """The catalog model (models.yaml) the API serves, where it serves one of them."""
     model_params_b: PositiveFloat | None = None
     """The size of the open model the API hosts; None for a proprietary model, whose size is not public."""
+    model_active_params_b: PositiveFloat | None = None
+    """A mixture-of-experts model's parameters active per token; None for a dense model."""
+    stands_in_up_to_params_b: PositiveFloat | None = None
+    """The largest open model the price stands in for, where a source counts a larger one into its size
+    class (the documents' 70B price for the 72B Qwen); None: up to ``model_params_b``."""
+    jurisdiction: Jurisdiction = "unknown"
+    """Where the API processes requests; unknown where the provider guarantees no location."""
+    countries: tuple[CountryCode, ...] = ()
+    location_source: Citation | None = None
+    """Where ``jurisdiction`` comes from (the provider's own statement)."""
+    batch_discount: float | None = Field(default=None, gt=0, lt=1)
+    """The provider's batch API: the share taken off both prices for work returned within its
+    completion window; None: no flat batch discount published."""
+    batch_source: Citation | None = None
+    batch_as_of: dt.date | None = None
+    vat: Vat | None = None
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _size_and_terms(self) -> ApiPrice:
+        hosted = self.kind == "open_weights_hosted"
+        if hosted != (self.model_params_b is not None):
+            raise ValueError("model_params_b is given for, and only for, a hosted open-weights model")
+        if not hosted and (self.model or self.stands_in_up_to_params_b or self.model_active_params_b):
+            raise ValueError(
+                "model, stands_in_up_to_params_b and model_active_params_b describe hosted open models"
+            )
+        if self.model_params_b is not None:
+            if self.model_active_params_b is not None and self.model_active_params_b > self.model_params_b:
+                raise ValueError("model_active_params_b cannot exceed model_params_b")
+            if (
+                self.stands_in_up_to_params_b is not None
+                and self.stands_in_up_to_params_b < self.model_params_b
+            ):
+                raise ValueError("stands_in_up_to_params_b cannot be below model_params_b")
+        if (self.jurisdiction == "unknown") != (self.location_source is None):
+            raise ValueError("a known jurisdiction comes with its location_source, and only it")
+        batch = (self.batch_discount, self.batch_source, self.batch_as_of)
+        if any(x is None for x in batch) != all(x is None for x in batch):
+            raise ValueError("batch_discount, batch_source and batch_as_of come together")
+        if (self.currency == "EUR") != (self.vat is not None) and self.source.document is None:
+            raise ValueError("a EUR price from a public source states its vat treatment, a USD price none")
+        return self
+
+    @property
+    def largest_stood_in_for(self) -> float | None:
+        """The largest open model this price stands in for."""
+        return self.stands_in_up_to_params_b or self.model_params_b
 
 
 class OwnServer(Sourced):

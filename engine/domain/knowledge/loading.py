@@ -39,6 +39,7 @@ from gpu_advisor.engine.domain.knowledge.base import (
     WorkloadDefaultsFile,
 )
 from gpu_advisor.engine.domain.knowledge.checks import check_references
+from gpu_advisor.engine.domain.knowledge.entries import USD_PER_EUR
 from gpu_advisor.knowledge import KNOWLEDGE_DIR
 
 KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {
@@ -94,16 +95,30 @@ def _entry_label(data: Any, location: tuple[Any, ...]) -> str:
     return ""
 
 
-def load_file(path: Path, schema: type[VersionedFile]) -> VersionedFile:
+def load_file(
+    path: Path, schema: type[VersionedFile], context: dict[str, Any] | None = None
+) -> VersionedFile:
     data = read_yaml(path)
     try:
-        return schema.model_validate(data)
+        return schema.model_validate(data, context=context)
     except ValidationError as error:
         raise KnowledgeError(describe_validation_error(path, data, error)) from None
 
 
 def load_knowledge_from(directory: Path) -> Knowledge:
-    files = {name: load_file(directory / f"{name}.yaml", schema) for name, schema in KNOWLEDGE_FILES.items()}
+    rates = load_file(directory / "exchange_rates.yaml", ExchangeRatesFile)
+    assert isinstance(rates, ExchangeRatesFile)
+    # Offers listed in EUR are converted to USD at the knowledge base's rate as they are read.
+    usd_per_eur = next(
+        (r.rate for r in rates.rates if (r.from_currency, r.to_currency) == ("EUR", "USD")), None
+    )
+    context = {USD_PER_EUR: usd_per_eur} if usd_per_eur is not None else None
+    files = {
+        name: rates
+        if name == "exchange_rates"
+        else load_file(directory / f"{name}.yaml", schema, context if name == "offers" else None)
+        for name, schema in KNOWLEDGE_FILES.items()
+    }
     knowledge = Knowledge.model_validate(files)
     check_references(knowledge, directory, tuple(KNOWLEDGE_FILES))
     return knowledge
