@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
@@ -21,7 +22,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
@@ -229,8 +230,19 @@ async def warm_up(app: FastAPI) -> AsyncIterator[None]:
 
 router = APIRouter()
 """The endpoints; ``create_app`` adds them to an application with its limits and error handlers."""
+
+
+def iso_date(value: Any) -> Any:
+    """Only a date written YYYY-MM-DD: pydantic would also read a number as a Unix timestamp."""
+    if value is None or isinstance(value, dt.date) or (isinstance(value, str) and ISO_DATE.fullmatch(value)):
+        return value
+    raise ValueError("a date is written YYYY-MM-DD")
+
+
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 AS_OF = Annotated[
     dt.date | None,
+    BeforeValidator(iso_date),
     Query(description="Evaluation date (YYYY-MM-DD), for the age of prices; default today."),
 ]
 

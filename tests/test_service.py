@@ -136,6 +136,10 @@ def test_as_of_dates_the_evaluation(client: httpx.Client) -> None:
     assert problem_fields(client.post("/recommend", params={"as_of": "2026-02-30"}, json=workload)) == [
         ["query", "as_of"]
     ]
+    # A number is not a date, though pydantic would read it as a Unix timestamp (found by schemathesis).
+    for number in ("0", "-5.879917941734593e-255"):
+        response = client.post("/recommend", params={"as_of": number}, json=workload)
+        assert problem_fields(response) == [["query", "as_of"]]
 
 
 @pytest.mark.parametrize(
