@@ -12,10 +12,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from gpu_advisor.engine.common.data_files import SAFE_LOADER
+from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ModelSpec, Workload, declared_type
 from gpu_advisor.engine.i18n.environment import render
@@ -72,7 +71,7 @@ class AnswerError(ValueError):
 
 @cache
 def load_questions() -> tuple[Question, ...]:
-    data = yaml.load((TEMPLATES_DIR / "questionnaire.yaml").read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+    data = read_yaml(TEMPLATES_DIR / "questionnaire.yaml")
     return QuestionsFile.model_validate(data).questions
 
 

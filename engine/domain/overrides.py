@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class StrictInput(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
 
 class OfferOverride(StrictInput):
@@ -19,12 +19,12 @@ class OfferOverride(StrictInput):
 
 
 class ServerOverride(StrictInput):
-    price_usd: float | None = Field(default=None, gt=0)
+    price_usd: float | None = Field(default=None, gt=0, le=1e9)
     months: int | None = Field(default=None, gt=0, le=240)
     gpu_watts: float | None = Field(default=None, gt=0, le=5000)
     power_overhead_factor: float | None = Field(default=None, ge=1, le=5)
     usd_per_kwh: float | None = Field(default=None, ge=0, le=10)
-    rack_usd_per_month: float | None = Field(default=None, ge=0)
+    rack_usd_per_month: float | None = Field(default=None, ge=0, le=10_000_000)
     residual_share: float | None = Field(default=None, ge=0, lt=1)
 
 

@@ -18,7 +18,10 @@ PositiveFloat = Annotated[float, Field(gt=0)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """A knowledge entry: unknown fields refused, and every number finite (NaN and infinities refused
+    here as well as by the reader, ``common/yaml_core.py``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Citation(Strict):
@@ -96,14 +99,19 @@ class Provider(Sourced):
     regions: tuple[Region, ...] = Field(min_length=1)
 
 
+GpuHourPrice = Annotated[float, Field(gt=0, lt=1000)]
+"""A price per GPU-hour: below 1,000 USD, as an overrides file's (``domain/overrides.py``), which keeps every
+monthly and yearly sum finite."""
+
+
 class Offer(Sourced):
     provider: str
     offer: str
     gpu: str
-    usd_per_gpu_hour: PositiveFloat
-    usd_per_gpu_hour_low: PositiveFloat | None = None
-    usd_per_gpu_hour_high: PositiveFloat | None = None
-    instance_usd_per_hour: PositiveFloat | None = None
+    usd_per_gpu_hour: GpuHourPrice
+    usd_per_gpu_hour_low: GpuHourPrice | None = None
+    usd_per_gpu_hour_high: GpuHourPrice | None = None
+    instance_usd_per_hour: float | None = Field(default=None, gt=0, lt=64_000)
     pricing: PricingKind
     billing: Literal["hourly", "committed"] = "hourly"
     """hourly: paid for the hours used; committed: a reservation is paid for every calendar hour."""
