@@ -306,3 +306,31 @@ def test_generated_malformed_workloads_exit_cleanly_naming_the_field(case: tuple
     assert "Traceback" not in result.output
     if result.exit_code == 2 and field is not None and "not valid YAML" not in result.output:
         assert field in result.output, (text, result.output)
+
+
+def test_ask_refuses_numbers_no_field_can_take() -> None:
+    from gpu_advisor.engine.apps.questionnaire import AnswerError, read_number
+    from gpu_advisor.engine.i18n.formats import Format
+
+    for text, integer in (("nan", False), ("inf", False), ("1e400", False), ("9" * 5000, True)):
+        with pytest.raises(AnswerError):
+            read_number(text, integer, Format.named("en"))
+    assert read_number("0.7", False, Format.named("en")) == 0.7
+
+
+def test_a_policy_file_is_read_as_user_input(tmp_path: Path) -> None:
+    """Aliases refused, values under the same rules; the problem is the user's: exit 2."""
+    example = str(TESTS_DIR.parent / "examples" / "prototype.yaml")
+    for body, message in (
+        ("rules: &r []\nthresholds: *r\n", "aliases (*name) are not allowed"),
+        (
+            "rules: []\nthresholds: [{key: x, value: .nan}]\n",
+            "thresholds.0.value: '.nan' is not a finite number",
+        ),
+    ):
+        policies = tmp_path / f"policies{len(message)}"
+        policies.mkdir()
+        (policies / "org.yaml").write_text(body, encoding="utf-8")
+        result = invoke("recommend", example, "--policy", str(policies), "--as-of", AS_OF)
+        assert result.exit_code == 2, result.output
+        assert message in result.output and "Traceback" not in result.output

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from gpu_advisor.engine.common.data_files import read_yaml
+from gpu_advisor.engine.common.values import finite
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ModelSpec, Workload, declared_type
 from gpu_advisor.engine.i18n.environment import render
@@ -167,9 +168,11 @@ def read_number(text: str, integer: bool, fmt: Format) -> int | float:
     elif integer:
         cleaned = cleaned.replace(",", "")
     try:
-        return int(cleaned) if integer else float(cleaned)
-    except ValueError:
+        number = int(cleaned) if integer else float(cleaned)
+        finite(float(number))  # as every input: no nan, inf or 1e400 (``common/values.py``)
+    except (ValueError, OverflowError):
         raise AnswerError(explain("integer" if integer else "number", fmt)) from None
+    return number
 
 
 def explain(problem: str, fmt: Format, **context: Any) -> str:

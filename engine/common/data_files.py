@@ -15,8 +15,9 @@ from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.common.values import ValueProblem
 
 
-def read_yaml(path: Path) -> Any:
-    """A data file, parsed."""
+def read_yaml(path: Path, *, aliases: bool = True) -> Any:
+    """A data file, parsed; ``aliases=False`` refuses anchors and aliases (an organization's policy: a
+    few nested aliases can expand into billions of values)."""
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -25,13 +26,13 @@ def read_yaml(path: Path) -> Any:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise KnowledgeError(f"{path}: not UTF-8 text ({error})") from None
-    return parse_yaml(text, str(path))
+    return parse_yaml(text, str(path), aliases=aliases)
 
 
-def parse_yaml(text: str, origin: str) -> Any:
+def parse_yaml(text: str, origin: str, *, aliases: bool = True) -> Any:
     """Data file text, parsed; ``origin`` names it in errors."""
     try:
-        return yaml_core.build(yaml_core.compose(text, data_file=True))
+        return yaml_core.build(yaml_core.compose(text, data_file=True), aliases=aliases)
     except yaml.YAMLError as error:
         raise KnowledgeError(f"{origin}: not valid YAML ({error})") from None
     except ValueProblem as problem:

@@ -13,8 +13,9 @@ and ``2026-02-30`` is a date that fails to construct. Here a plain value is:
 
 Tags may only be the core ones (``!!str``, ``!!int``, ``!!float``, ``!!bool``, ``!!null``, ``!!seq``,
 ``!!map``), and a tagged value must be written as that type is (``!!bool maybe`` is refused). Keys are text,
-each given once. The document is composed by PyYAML's parser (libyaml's where PyYAML has it) and built
-into values here, so a problem is reported with the path of the field and its line, never as a traceback.
+each given once; aliases are refused in user input. The document is composed by PyYAML's parser
+(libyaml's where PyYAML has it) and built into values here, so a problem is reported with the path of the
+field and its line, never as a traceback.
 """
 
 from __future__ import annotations
@@ -59,8 +60,8 @@ CoreResolver.add_implicit_resolver(NULL, re.compile("^$"), [""])
 class CoreLoader(
     yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer, CoreResolver
 ):
-    """The pure-Python composer with the core resolver; for user input it refuses aliases (``*name``): a
-    few nested aliases expand to billions of nodes."""
+    """The pure-Python composer with the core resolver. It refuses aliases (``*name``) where it meets
+    them, so that the error names the alias's line: a few nested aliases expand to billions of nodes."""
 
     refuse_aliases = True
 
@@ -80,13 +81,22 @@ class CoreLoader(
         return super().compose_node(parent, index)
 
 
-if hasattr(yaml, "CParser"):
+try:
+    from yaml._yaml import CParser
 
-    class DataLoader(yaml.CParser, CoreResolver):  # type: ignore[name-defined,misc]
-        """libyaml's parser with the core resolver, for the shipped data files read at every start."""
+    LIBYAML = True
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    LIBYAML = False
+
+
+if LIBYAML:
+
+    class DataLoader(CParser, CoreResolver):
+        """libyaml's parser with the core resolver, for the shipped data files read at every start: it
+        composes them several times faster than the pure-Python parser."""
 
         def __init__(self, stream: Any) -> None:
-            yaml.CParser.__init__(self, stream)  # type: ignore[attr-defined]
+            CParser.__init__(self, stream)
             CoreResolver.__init__(self)
 
 else:  # pragma: no cover - PyYAML built without libyaml
@@ -105,38 +115,49 @@ def compose(source: Any, *, data_file: bool = False) -> Node | None:
         loader.dispose()
 
 
-def build(node: Node | None, path: Path = (), *, max_depth: int | None = None) -> Any:
-    """The value of a composed node under the core schema; raises ``ValueProblem`` naming the field."""
+def build(node: Node | None, path: Path = (), *, max_depth: int | None = None, aliases: bool = False) -> Any:
+    """The value of a composed node under the core schema; raises ``ValueProblem`` naming the field.
+    ``aliases``: an alias shares the value of the node it names, as PyYAML's constructor does (the shipped
+    data files); otherwise it is refused."""
     if node is None:
         return None
-    return _Builder(max_depth).value(node, path)
+    return _Builder(max_depth, aliases).value(node, path)
 
 
 class _Builder:
-    def __init__(self, max_depth: int | None) -> None:
+    def __init__(self, max_depth: int | None, aliases: bool) -> None:
         self.max_depth = max_depth
+        self.aliases = aliases
+        self.built: dict[int, Any] = {}
         self.building: set[int] = set()
 
     def value(self, node: Node, path: Path) -> Any:
         line = node.start_mark.line + 1
         try:
-            if isinstance(node, ScalarNode):
-                return scalar(node.tag, node.value, path)
-            if self.max_depth is not None and len(path) >= self.max_depth:
-                raise ValueProblem(path, f"input is nested deeper than {self.max_depth} levels")
-            if id(node) in self.building:
-                raise ValueProblem(path, "an alias refers to the mapping or list it stands in")
+            if id(node) in self.built or id(node) in self.building:
+                # libyaml's parser composes an alias as the node it names. Shared, it stays one value
+                # however often it is named; refused, it cannot expand into billions of values.
+                if not self.aliases:
+                    raise ValueProblem(path, "aliases (*name) are not allowed in gpu-advisor input")
+                if id(node) in self.building:
+                    raise ValueProblem(path, "an alias refers to the mapping or list it stands in")
+                return self.built[id(node)]
             self.building.add(id(node))
-            try:
-                if isinstance(node, SequenceNode):
-                    _expect(node, SEQ, path)
-                    return [self.value(item, (*path, index)) for index, item in enumerate(node.value)]
-                if isinstance(node, MappingNode):
-                    _expect(node, MAP, path)
-                    return self.mapping(node, path)
-            finally:
-                self.building.discard(id(node))
-            raise ValueProblem(path, "not a value")  # pragma: no cover - every node is one of the three
+            if isinstance(node, ScalarNode):
+                value: Any = scalar(node.tag, node.value, path)
+            elif self.max_depth is not None and len(path) >= self.max_depth:
+                raise ValueProblem(path, f"input is nested deeper than {self.max_depth} levels")
+            elif isinstance(node, SequenceNode):
+                _expect(node, SEQ, path)
+                value = [self.value(item, (*path, index)) for index, item in enumerate(node.value)]
+            elif isinstance(node, MappingNode):
+                _expect(node, MAP, path)
+                value = self.mapping(node, path)
+            else:  # pragma: no cover - every node is one of the three
+                raise ValueProblem(path, "not a value")
+            self.building.discard(id(node))
+            self.built[id(node)] = value
+            return value
         except ValueProblem as problem:
             if problem.line is None:
                 problem.line = line
