@@ -19,17 +19,19 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, BeforeValidator, ConfigDict
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
 from .engine.apps.rule_docs import RuleDoc
 from .engine.common.errors import EngineError, InputError, KnowledgeError, close_match, unknown_value_message
-from .engine.common.user_input import MAX_INPUT_BYTES
+from .engine.common.user_input import MAX_INPUT_BYTES, NotJsonText, load_json
 from .engine.domain.choices import Topic
+from .engine.domain.input_errors import model_at
 from .engine.domain.proposal import CheckResult, ProposalDocument
 from .engine.domain.requests import SizeRequest, TcoRequest
 from .engine.domain.results import Recommendation, SizeResult, TcoResult
@@ -64,7 +66,7 @@ class InvalidInput(BaseModel):
 
 
 class ErrorMessage(BaseModel):
-    """404, 413 and 500: one message meant for a person."""
+    """404, 413, 415 and 500: one message meant for a person."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -82,7 +84,7 @@ INVALID_INPUT: dict[int | str, dict[str, Any]] = {
     422: {"model": InvalidInput, "description": "Invalid input: the field errors."}
 }
 UNPARSABLE: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorMessage, "description": "The body could not be parsed (e.g. nested too deeply)."}
+    415: {"model": ErrorMessage, "description": "The body is not declared as JSON (Content-Type)."}
 }
 TOO_LARGE: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorMessage, "description": f"Request body larger than {MAX_BODY_BYTES} bytes."}
@@ -154,18 +156,18 @@ class BodySizeLimit:
 # --- errors ------------------------------------------------------------------------------------------
 
 
-BODY_MODELS: dict[str, type[BaseModel]] = {"/recommend": Workload, "/size": SizeRequest, "/tco": TcoRequest}
+BODY_MODELS: dict[str, type[BaseModel]] = {
+    "/recommend": Workload,
+    "/check": ProposalDocument,
+    "/size": SizeRequest,
+    "/tco": TcoRequest,
+}
 """The body model of each path, to name the allowed fields when a body has an unknown one."""
 
 
 def allowed_fields(model: type[BaseModel], path: Sequence[str | int]) -> list[str]:
-    """The field names of the model found by following ``path`` (e.g. ``["model"]``) from ``model``."""
-    for part in path:
-        field = model.model_fields.get(str(part))
-        annotation = field.annotation if field else None
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            model = annotation
-    return list(model.model_fields)
+    """The field names of the model found by following ``path`` (e.g. ``["waivers", 0]``) from ``model``."""
+    return list(model_at(model, path).model_fields)
 
 
 def field_errors(errors: Sequence[Any], body_model: type[BaseModel] | None = None) -> list[dict[str, Any]]:
@@ -196,10 +198,14 @@ async def invalid_request(request: Request, error: Exception) -> JSONResponse:
 
 
 async def invalid_input(request: Request, error: Exception) -> JSONResponse:
-    """An ``InputError`` from the engine (e.g. an unknown catalog model): the field it names, if any."""
+    """An ``InputError`` (a value the input reader refuses, an unknown catalog model): the field it
+    names, if any."""
     assert isinstance(error, InputError)
-    loc: list[str | int] = ["body", *error.field.split(".")] if error.field else ["body"]
-    return JSONResponse({"detail": [{"loc": loc, "msg": str(error), "type": "value_error"}]}, status_code=422)
+    path = [int(part) if part.isdigit() else part for part in error.field.split(".")] if error.field else []
+    kind = "json_invalid" if isinstance(error, NotJsonText) else "value_error"
+    return JSONResponse(
+        {"detail": [{"loc": ["body", *path], "msg": str(error), "type": kind}]}, status_code=422
+    )
 
 
 async def broken_knowledge(request: Request, error: Exception) -> JSONResponse:
@@ -228,7 +234,59 @@ async def warm_up(app: FastAPI) -> AsyncIterator[None]:
     yield
 
 
-router = APIRouter()
+def is_json(content_type: str | None) -> bool:
+    """``application/json`` or ``application/*+json``, with or without parameters."""
+    import email.message
+
+    if not content_type:
+        return False
+    message = email.message.Message()
+    message["content-type"] = content_type
+    subtype = message.get_content_subtype()
+    return message.get_content_maintype() == "application" and (
+        subtype == "json" or subtype.endswith("+json")
+    )
+
+
+class ParsedJsonRequest(Request):
+    """A request whose body has been read by the input reader of every entry point."""
+
+    parsed: Any = None
+
+    async def json(self) -> Any:
+        return self.parsed
+
+
+class InputRoute(APIRoute):
+    """An endpoint whose JSON body is read as the command line and ``batch`` read JSON
+    (``common/json_input.py``: keys given once, numbers finite and in range, what ``json.dumps`` writes),
+    not by FastAPI's own parser; a body not declared as JSON is refused with 415."""
+
+    def get_route_handler(self) -> Any:
+        handler = super().get_route_handler()
+        if self.body_field is None:
+            return handler
+
+        async def read_body(request: Request) -> Response:
+            parsed = ParsedJsonRequest(request.scope, request.receive)
+            body = await parsed.body()
+            content_type = request.headers.get("content-type")
+            if (body or content_type) and not is_json(content_type):
+                return JSONResponse(
+                    {"detail": f"Content-Type must be application/json, not {content_type or '(none)'}"},
+                    status_code=415,
+                )
+            if body:
+                try:
+                    parsed.parsed = load_json(body, "request body")
+                except InputError as error:
+                    return await invalid_input(request, error)
+            return await handler(parsed)
+
+        return read_body
+
+
+router = APIRouter(route_class=InputRoute)
 """The endpoints; ``create_app`` adds them to an application with its limits and error handlers."""
 
 

@@ -112,7 +112,7 @@ def test_csv_load_profile_cell_holds_24_numbers(tmp_path: Path) -> None:
         "w.csv:3: invalid workload\n  load_profile: a load profile has 24 hourly values, got 2"
         in result.stderr
     )
-    assert "w.csv:4: load_profile: 'flat' is not a finite number" in result.stderr
+    assert "w.csv:4: load_profile: 'flat' is not a number" in result.stderr
 
 
 def test_csv_unknown_column_stops_with_a_suggestion(tmp_path: Path) -> None:

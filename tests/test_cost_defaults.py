@@ -372,7 +372,7 @@ def country(data: dict, code: str) -> dict:
         (lambda d: d["countries"].append(dict(country(d, "AT"))), r"entry 'AT': duplicate country"),
         (
             lambda d: country(d, "DE")["staff_salary_per_year"].update(value=float("inf")),
-            r"field countries\.0\.staff_salary_per_year\.value: Input should be a finite number",
+            r"countries\.0\.staff_salary_per_year\.value: '\.inf' is not a finite number",
         ),
         (
             lambda d: country(d, "DE")["staff_salary_per_year"].pop("as_of"),

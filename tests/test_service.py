@@ -357,3 +357,57 @@ def test_check_endpoint_matches_the_library(client: httpx.Client) -> None:
     assert response.json()["status"] == "fail"
     bad = client.post("/check", json={"workload": {}, "proposal": {"deployment": "gpu"}})
     assert bad.status_code == 422
+
+
+CORPUS = Path(__file__).resolve().parent / "malformed"
+CORPUS_WORKLOADS: dict[str, Any] = yaml.safe_load((CORPUS / "expected.yaml").read_text(encoding="utf-8"))[
+    "workloads"
+]
+
+
+# --- the malformed-input corpus (tests/malformed/) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(name for name in CORPUS_WORKLOADS if name.endswith(".json")))
+def test_the_service_reads_json_as_the_command_line_does(client: httpx.Client, name: str) -> None:
+    expected = CORPUS_WORKLOADS[name]
+    response = client.post(
+        "/recommend",
+        params=AS_OF,
+        content=(CORPUS / name).read_bytes(),
+        headers={"content-type": "application/json"},
+    )
+    if expected["exit"] == 0:
+        assert response.status_code == 200, response.text
+        assert response.json()["workload"][expected["field"]] == expected["value"]
+        return
+    assert response.status_code == 422, response.text
+    (problem,) = response.json()["detail"]
+    assert expected["field"] in problem["msg"] or expected["field"] == ".".join(map(str, problem["loc"][1:]))
+
+
+def test_the_service_names_the_field_in_a_list_item(client: httpx.Client) -> None:
+    document = yaml.safe_load((CORPUS / "proposal-waiver-extra-key.yaml").read_text(encoding="utf-8"))
+    response = client.post("/check", params=AS_OF, json=document)
+    assert response.status_code == 422
+    (problem,) = response.json()["detail"]
+    assert problem["loc"] == ["body", "waivers", 0, "owner"]
+    assert problem["msg"] == "unknown field; allowed fields: rule, reason"
+
+
+def test_a_body_not_declared_as_json_is_415(client: httpx.Client) -> None:
+    body = (CORPUS / "json-dumps.json").read_bytes()
+    for headers in (
+        {"content-type": "text/plain"},
+        {"content-type": "application/x-www-form-urlencoded"},
+        {},
+    ):
+        response = client.post("/recommend", content=body, headers=headers)
+        assert response.status_code == 415, headers
+        assert "application/json" in response.json()["detail"]
+    assert (
+        client.post(
+            "/recommend", content=body, headers={"content-type": "application/json; charset=utf-8"}
+        ).status_code
+        == 200
+    )

@@ -12,10 +12,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from gpu_advisor.engine.common.data_files import SAFE_LOADER
+from gpu_advisor.engine.common.data_files import read_yaml
+from gpu_advisor.engine.common.values import finite
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ModelSpec, Workload, declared_type
 from gpu_advisor.engine.i18n.environment import render
@@ -76,7 +76,7 @@ class AnswerError(ValueError):
 
 @cache
 def load_questions() -> tuple[Question, ...]:
-    data = yaml.load((TEMPLATES_DIR / "questionnaire.yaml").read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+    data = read_yaml(TEMPLATES_DIR / "questionnaire.yaml")
     return QuestionsFile.model_validate(data).questions
 
 
@@ -179,9 +179,11 @@ def read_number(text: str, integer: bool, fmt: Format) -> int | float:
     elif integer:
         cleaned = cleaned.replace(",", "")
     try:
-        return int(cleaned) if integer else float(cleaned)
-    except ValueError:
+        number = int(cleaned) if integer else float(cleaned)
+        finite(float(number))  # as every input: no nan, inf or 1e400 (``common/values.py``)
+    except (ValueError, OverflowError):
         raise AnswerError(explain("integer" if integer else "number", fmt)) from None
+    return number
 
 
 def explain(problem: str, fmt: Format, **context: Any) -> str:

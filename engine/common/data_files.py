@@ -1,5 +1,7 @@
 """Reading the shipped data files (knowledge base, rules, translations, questionnaire) and policy files:
-safe YAML, parsed with libyaml where PyYAML has it; every failure a ``KnowledgeError`` naming the file."""
+YAML under the same schema and value rules as user input (``yaml_core.py``: the YAML 1.2 core schema,
+keys given once, numbers finite and in range), parsed with libyaml where PyYAML has it; every failure a
+``KnowledgeError`` naming the file, the field and the line."""
 
 from __future__ import annotations
 
@@ -8,22 +10,33 @@ from typing import Any
 
 import yaml
 
+from gpu_advisor.engine.common import yaml_core
 from gpu_advisor.engine.common.errors import KnowledgeError
-
-SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's safe loader where PyYAML was built with it: the knowledge base and the rules are read at every
-start, and the C loader reads them several times faster than the pure-Python one."""
+from gpu_advisor.engine.common.values import ValueProblem
 
 
-def read_yaml(path: Path) -> Any:
-    """A data file, parsed."""
+def read_yaml(path: Path, *, aliases: bool = True) -> Any:
+    """A data file, parsed; ``aliases=False`` refuses anchors and aliases (an organization's policy: a
+    few nested aliases can expand into billions of values)."""
     try:
-        text = path.read_bytes()
+        data = path.read_bytes()
     except OSError as error:
         raise KnowledgeError(f"{path}: cannot be read ({error.strerror})") from None
     try:
-        return yaml.load(text.decode("utf-8"), Loader=SAFE_LOADER)
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise KnowledgeError(f"{path}: not UTF-8 text ({error})") from None
+    return parse_yaml(text, str(path), aliases=aliases)
+
+
+def parse_yaml(text: str, origin: str, *, aliases: bool = True) -> Any:
+    """Data file text, parsed; ``origin`` names it in errors."""
+    try:
+        return yaml_core.build(yaml_core.compose(text, data_file=True), aliases=aliases)
     except yaml.YAMLError as error:
-        raise KnowledgeError(f"{path}: not valid YAML ({error})") from None
+        raise KnowledgeError(f"{origin}: not valid YAML ({error})") from None
+    except ValueProblem as problem:
+        line = "" if problem.line is None else f":{problem.line}"
+        raise KnowledgeError(f"{origin}{line}: {problem}") from None
+    except RecursionError:
+        raise KnowledgeError(f"{origin}: nested too deeply") from None

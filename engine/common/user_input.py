@@ -1,5 +1,6 @@
-"""Reading a user's input file: bounded in size, UTF-8, safe YAML (JSON is YAML) with unique plain keys,
-no aliases, bounded nesting; every failure an ``InputError`` naming the file.
+"""Reading a user's input file: bounded in size, UTF-8, YAML (1.2 core schema, ``yaml_core.py``) or JSON
+(``json_input.py``) under one set of value rules (``values.py``): keys given once, no aliases, numbers
+finite and in range, bounded nesting; every failure an ``InputError`` naming the file and the field.
 """
 
 from __future__ import annotations
@@ -9,52 +10,54 @@ from typing import Any
 
 import yaml
 
+from gpu_advisor.engine.common import json_input, yaml_core
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem
 
 MAX_INPUT_BYTES = 1_000_000
 
 
-MAX_NESTING_DEPTH = 20
-
-
-class UniqueKeyLoader(yaml.SafeLoader):
-    """Safe YAML for user input: a key given twice is an error instead of the last value winning, keys
-    must be plain values, and aliases are refused (a few nested aliases expand to billions of nodes)."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.events.AliasEvent):
-            event = self.peek_event()  # type: ignore[no-untyped-call]
-            raise yaml.composer.ComposerError(
-                None, None, "aliases (*name) are not allowed in gpu-advisor input", event.start_mark
-            )
-        return super().compose_node(parent, index)
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            try:
-                duplicate = key in seen
-            except TypeError:
-                raise yaml.constructor.ConstructorError(
-                    None, None, "a key must be a plain value, not a list or mapping", key_node.start_mark
-                ) from None
-            if duplicate:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"key {key!r} is given twice", key_node.start_mark
-                )
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-
 def load_yaml(text: str, origin: str) -> Any:
-    """User input as YAML (JSON is YAML): safe, strict about keys, bounded in depth."""
+    """User input as YAML or JSON: JSON text is read by the JSON reader, anything else as YAML (1.2 core
+    schema); both build the same values under the same rules (``values.py``)."""
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            return load_json(text, origin)
+        except NotJsonText:
+            pass  # YAML's flow style ({name: x}) looks like JSON and is read as YAML
     try:
-        return yaml.load(text, Loader=UniqueKeyLoader)
+        return yaml_core.build(yaml_core.compose(text), max_depth=MAX_NESTING_DEPTH)
     except yaml.YAMLError as error:
         raise InputError(f"{origin}: not valid YAML or JSON ({_one_line(error)})") from None
+    except ValueProblem as problem:
+        raise value_error(origin, problem) from None
     except RecursionError:
         raise InputError(f"{origin}: input is nested deeper than {MAX_NESTING_DEPTH} levels") from None
+
+
+class NotJsonText(InputError):
+    """Not JSON text at all (as opposed to JSON with a value the rules refuse)."""
+
+
+def load_json(source: str | bytes, origin: str) -> Any:
+    """User input as JSON (RFC 8259: what ``json.dumps`` writes), under the value rules; every failure an
+    ``InputError`` naming the field where there is one."""
+    if isinstance(source, bytes):
+        source = decode(source, origin)
+    try:
+        return json_input.parse_json(source, max_depth=MAX_NESTING_DEPTH)
+    except json_input.NotJson as error:
+        raise NotJsonText(f"{origin}: not valid JSON ({error})") from None
+    except ValueProblem as problem:
+        raise value_error(origin, problem) from None
+    except RecursionError:
+        raise InputError(f"{origin}: input is nested deeper than {MAX_NESTING_DEPTH} levels") from None
+
+
+def value_error(origin: str, problem: ValueProblem) -> InputError:
+    """A refused value as an input error: the origin (and line, where known), the field, what is wrong."""
+    where = origin if problem.line is None else f"{origin}:{problem.line}"
+    return InputError(f"{where}: {problem}", field=problem.field if problem.path else None, origin=origin)
 
 
 def read_input_text(path: str, *, error_prefix: str = "", stdin: bool = True) -> str:

@@ -4,6 +4,8 @@ written in the reader's language.
 
 from __future__ import annotations
 
+import typing
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -91,14 +93,36 @@ def render_problems(origin: str, problems: list[dict[str, Any]], what: str, lang
 
 
 def _allowed_fields(schema: type[BaseModel], location: tuple[Any, ...]) -> list[str]:
-    model: type[BaseModel] = schema
+    return list(model_at(schema, location).model_fields)
+
+
+def model_at(schema: type[BaseModel], location: Sequence[Any]) -> type[BaseModel]:
+    """The model a location (``("waivers", 0)``, ``("model",)``) leads to from ``schema``: through nested
+    models, lists and optional fields; list indexes and dictionary keys lead to the item's model."""
+    model = schema
     for part in location:
-        annotation = model.model_fields[str(part)].annotation
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            model = annotation
-    return list(model.model_fields)
+        info = model.model_fields.get(str(part))
+        if info is None:
+            continue  # an index or a key: the item's model was found with its field
+        found = _nested_model(info.annotation)
+        if found is not None:
+            model = found
+    return model
+
+
+def _nested_model(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for argument in typing.get_args(annotation):
+        found = _nested_model(argument)
+        if found is not None:
+            return found
+    return None
 
 
 def _short_repr(value: Any) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an integer of more digits than Python converts to text
+        return "(a number too long to show)"
     return text if len(text) <= 60 else text[:57] + "..."

@@ -22,7 +22,7 @@ Identifier = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[A-Za
 
 
 class StrictInput(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
 
 class OfferOverride(StrictInput):

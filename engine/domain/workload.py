@@ -34,11 +34,11 @@ from pydantic.fields import FieldInfo
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.user_input import (
     MAX_INPUT_BYTES,
-    MAX_NESTING_DEPTH,
     _depth,
     load_yaml,
     read_input_text,
 )
+from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH
 from gpu_advisor.engine.domain.choices import (
     Framework,
     LoadPattern,
@@ -71,7 +71,9 @@ class Given(enum.Enum):
 
 
 class StrictInput(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, protected_namespaces=())
+    model_config = ConfigDict(
+        extra="forbid", strict=True, frozen=True, allow_inf_nan=False, protected_namespaces=()
+    )
 
 
 class ModelSpec(StrictInput):

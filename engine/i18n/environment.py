@@ -18,10 +18,9 @@ from typing import Any
 
 import jinja2
 import jinja2.meta
-import yaml
 
 from gpu_advisor.engine.common.cache_directory import cache_directory
-from gpu_advisor.engine.common.data_files import SAFE_LOADER
+from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.templates import TEMPLATES_DIR
 
@@ -153,7 +152,7 @@ def catalog(lang: str) -> dict[str, str]:
     if lang == "en":
         return {}
     path = I18N_DIR / f"{lang}.yaml"
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER) or {}
+    data = read_yaml(path) or {}
     return {str(key): str(value) for key, value in data.get("messages", {}).items()}
 
 

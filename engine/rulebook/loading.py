@@ -29,8 +29,8 @@ from gpu_advisor.engine.rulebook.schema import Condition, Origin, Rule, Rulebook
 from gpu_advisor.rules import RULE_FILES, RULES_DIR
 
 
-def load_rule_file(path: Path) -> RuleFile:
-    data = read_yaml(path)
+def load_rule_file(path: Path, *, aliases: bool = True) -> RuleFile:
+    data = read_yaml(path, aliases=aliases)
     try:
         return RuleFile.model_validate(data)
     except ValidationError as error:
@@ -50,7 +50,7 @@ def collect_rules(
     thresholds: list[Threshold] = []
     problems: list[str] = []
     for path in paths:
-        rule_file = load_rule_file(path)
+        rule_file = load_rule_file(path, aliases=origin == "builtin")
         if origin == "builtin" and rule_file.thresholds:
             problems.append(f"{path}: built-in thresholds belong in knowledge/thresholds.yaml")
         for threshold in rule_file.thresholds:

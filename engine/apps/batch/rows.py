@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import math
 import re
 import types
 import typing
@@ -17,8 +15,10 @@ from typing import IO, Any, Literal
 import yaml
 from pydantic import BaseModel
 
+from gpu_advisor.engine.common import json_input, values, yaml_core
 from gpu_advisor.engine.common.errors import InputError, close_match
-from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES, UniqueKeyLoader, _one_line
+from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES, _one_line
+from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem
 from gpu_advisor.engine.domain.workload import Workload
 
 InputFormat = Literal["csv", "jsonl", "yaml"]
@@ -66,17 +66,16 @@ def _scalar(annotation: Any) -> FieldKind | type[BaseModel]:
     raise TypeError(f"workload field of unsupported type: {annotation!r}")
 
 
-_INTEGER = re.compile(r"[+-]?\d+")
-
-
-_DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
-
-
 _BOOLEANS = {"true": True, "false": False, "yes": True, "no": False, "1": True, "0": False}
 
 
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")
+"""A byte that is not UTF-8, as the CSV reader's ``surrogateescape`` decoding keeps it."""
+
+
 def convert_cell(text: str, kind: FieldKind) -> Any:
-    """Cell text as the field's type; raises ValueError naming what is allowed."""
+    """Cell text as the field's type, under the value rules of every input (``values.py``); raises
+    ValueError naming what is allowed."""
     if kind == "str":
         return text
     value = text.strip()
@@ -84,15 +83,16 @@ def convert_cell(text: str, kind: FieldKind) -> Any:
         if value.lower() not in _BOOLEANS:
             raise ValueError(f"{text!r} is not a boolean; use true or false")
         return _BOOLEANS[value.lower()]
-    if kind == "int":
-        if not _INTEGER.fullmatch(value):
-            raise ValueError(f"{text!r} is not a whole number")
-        return int(value)
     if kind == "floats":
         return [convert_cell(part, "float") for part in re.split(r"[;\s]+", value) if part]
-    if not _DECIMAL.fullmatch(value) or not math.isfinite(float(value)):
-        raise ValueError(f"{text!r} is not a finite number")
-    return float(value)
+    try:
+        if kind == "int":
+            if not values.DECIMAL_INTEGER.fullmatch(value):
+                raise ValueError(f"{text!r} is not a whole number")
+            return values.integer(value)
+        return values.number(value)
+    except ValueProblem as problem:
+        raise ValueError(problem.message) from None
 
 
 @dataclass(frozen=True)
@@ -157,19 +157,6 @@ def _bounded_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes | None]]:
         yield number, line
 
 
-def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise ValueError(f"key {key!r} is given twice")
-        data[key] = value
-    return data
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
 def jsonl_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
     for number, raw in _bounded_lines(stream):
         if raw is None:
@@ -183,12 +170,15 @@ def jsonl_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
         if not text.strip():
             continue
         try:
-            data = json.loads(text, object_pairs_hook=_unique_object, parse_constant=_no_constant)
+            data = json_input.parse_json(text, max_depth=MAX_NESTING_DEPTH)
         except RecursionError:
             yield Row(number, None, f"{origin}:{number}: input is nested too deeply")
             continue
-        except ValueError as error:
+        except json_input.NotJson as error:
             yield Row(number, None, f"{origin}:{number}: not valid JSON ({error})")
+            continue
+        except ValueProblem as problem:
+            yield Row(number, None, f"{origin}:{number}: {problem}")
             continue
         yield Row(number, data)
 
@@ -240,7 +230,8 @@ def csv_record(columns: list[Column], cells: list[str]) -> dict[str, Any]:
 
 
 def csv_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
-    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")
+    # A byte that is not UTF-8 spoils its row, not the file: it is kept as a surrogate and reported.
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="surrogateescape", newline="")
     reader = csv.reader(text, strict=True)
     columns: list[Column] | None = None
     next_line = 1
@@ -256,10 +247,17 @@ def csv_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
                 yield Row(line, None, f"{origin}:{line}: not valid CSV ({error})")
                 continue
             next_line = reader.line_num + 1
+            bad = [index for index, cell in enumerate(cells) if _NOT_UTF8.search(cell)]
             if columns is None:
+                if bad:
+                    raise InputError(f"{origin}:{line}: not UTF-8 text (the header's column {bad[0] + 1})")
                 columns = csv_columns(cells, origin)
                 continue
             if not cells or all(cell.strip() == "" for cell in cells):
+                continue
+            if bad:
+                where = columns[bad[0]].name if bad[0] < len(columns) else f"cell {bad[0] + 1}"
+                yield Row(line, None, f"{origin}:{line}: {where}: not UTF-8 text")
                 continue
             if len(cells) != len(columns):
                 yield Row(line, None, f"{origin}:{line}: {len(cells)} cells, the header has {len(columns)}")
@@ -268,19 +266,15 @@ def csv_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
                 yield Row(line, csv_record(columns, cells))
             except ValueError as error:
                 yield Row(line, None, f"{origin}:{line}: {error}")
-    except UnicodeDecodeError as error:
-        raise InputError(
-            f"{origin}: not UTF-8 text after line {next_line - 1} (byte {error.start})"
-        ) from None
     finally:
         text.detach()
 
 
 def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
     """A YAML list of workloads, composed and constructed one item at a time (flat memory)."""
-    # The user-input loader: keys given once and plain, no aliases (a few bytes could expand into a
-    # structure that takes minutes to walk).
-    loader = UniqueKeyLoader(stream)
+    # The user-input loader: the YAML 1.2 core schema, keys given once, no aliases (a few bytes could
+    # expand into a structure that takes minutes to walk).
+    loader = yaml_core.CoreLoader(stream)
     try:
         loader.get_event()  # type: ignore[no-untyped-call]
         if loader.check_event(yaml.StreamEndEvent):
@@ -293,12 +287,11 @@ def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
             node = loader.compose_node(None, None)
             line = node.start_mark.line + 1
             try:
-                yield Row(line, loader.construct_object(node, deep=True))
-            except yaml.YAMLError as error:
-                yield Row(line, None, f"{origin}:{line}: {_one_line(error)}")
-            # The composer and constructor remember every node; forget them after each item.
+                yield Row(line, yaml_core.build(node, max_depth=MAX_NESTING_DEPTH))
+            except ValueProblem as problem:
+                yield Row(line, None, f"{origin}:{problem.line or line}: {problem}")
+            # The composer remembers every anchored node; forget them after each item.
             loader.anchors = {}
-            loader.constructed_objects = {}
         loader.get_event()  # type: ignore[no-untyped-call]
         loader.get_event()  # type: ignore[no-untyped-call]
         if not loader.check_event(yaml.StreamEndEvent):

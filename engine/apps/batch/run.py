@@ -148,9 +148,21 @@ def csv_result_line(line: int, result: DecisionSummary) -> str:
     return csv_line(cells)
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads a cell starting with as a formula (OWASP, CSV injection)."""
+
+
+def csv_cell(cell: Any) -> Any:
+    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe, as OWASP
+    recommends (``=HYPERLINK(...)`` is written ``'=HYPERLINK(...)``); quotes are the CSV writer's."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
 def csv_line(cells: Iterable[Any]) -> str:
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow(cells)
+    csv.writer(buffer, lineterminator="\n").writerow([csv_cell(cell) for cell in cells])
     return buffer.getvalue()
 
 

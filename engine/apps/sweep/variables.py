@@ -6,14 +6,19 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from gpu_advisor.engine.apps.batch.rows import field_kinds
 from gpu_advisor.engine.apps.sweep.model import BaselineSource, SweepVariable, Value, VariableKind
+from gpu_advisor.engine.common import values
 from gpu_advisor.engine.common.errors import InputError, close_match
+from gpu_advisor.engine.common.values import ValueProblem
 from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowledge
 from gpu_advisor.engine.domain.knowledge.costs import YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
+from gpu_advisor.engine.domain.overrides import OfferOverride, ServerOverride
 from gpu_advisor.engine.domain.results import Recommendation
 
 MAX_POINTS_PER_VARIABLE = 200
@@ -68,6 +73,10 @@ def resolve_variable(name: str, knowledge: Knowledge) -> Variable:
 def _decimal(text: str, spec: str, part: str) -> Decimal:
     if not _NUMBER.fullmatch(text.strip()):
         raise InputError(f"--vary {spec}: {part} {text!r} is not a number")
+    try:
+        values.number(text.strip())
+    except ValueProblem as problem:
+        raise InputError(f"--vary {spec}: {part} {problem.message}") from None
     return Decimal(text.strip())
 
 
@@ -174,19 +183,31 @@ def apply_knowledge(variable: Variable, value: Value, knowledge: Knowledge, serv
     if variable.target == "usd_per_kwh":
         if value < 0:
             raise InputError(f"{spec}: an electricity price cannot be negative")
+        kwh = _within(spec, value, ServerOverride, "usd_per_kwh")
         # The power price replaces the company country's default, as an overrides file's does.
         costs = knowledge.cost_defaults
-        yours = (costs.yours or YourCosts()).model_copy(update={"usd_per_kwh": float(value)})
+        yours = (costs.yours or YourCosts()).model_copy(update={"usd_per_kwh": kwh})
         return knowledge.model_copy(update={"cost_defaults": costs.model_copy(update={"yours": yours})})
     if value <= 0:
         raise InputError(f"{spec}: a price must be greater than 0")
     if variable.target == "server_price_usd":
-        return _with_servers(knowledge, lambda s: _priced_server(s, float(value)) if s.id == server_id else s)
+        price = _within(spec, value, ServerOverride, "price_usd")
+        return _with_servers(knowledge, lambda s: _priced_server(s, price) if s.id == server_id else s)
+    rate = _within(spec, value, OfferOverride, "usd_per_gpu_hour")
     offers = tuple(
-        _priced_offer(offer, float(value)) if offer.key == variable.target else offer
+        _priced_offer(offer, rate) if offer.key == variable.target else offer
         for offer in knowledge.offers.offers
     )
     return knowledge.model_copy(update={"offers": knowledge.offers.model_copy(update={"offers": offers})})
+
+
+def _within(spec: str, value: Value, model: type[BaseModel], field: str) -> float:
+    """A swept figure within the bounds an overrides file has for it, which keep every cost finite."""
+    bounded = Annotated.__class_getitem__((float, *model.model_fields[field].metadata))  # type: ignore[attr-defined]
+    try:
+        return float(TypeAdapter(bounded).validate_python(float(value)))
+    except ValidationError as error:
+        raise InputError(f"{spec}: {error.errors()[0]['msg']}") from None
 
 
 def knowledge_baseline(variable: Variable, knowledge: Knowledge, base: Recommendation) -> Value:

@@ -165,6 +165,17 @@ def incomplete_tables(knowledge: Knowledge, directory: Path) -> list[str]:
     ]
     if {s.id for s in knowledge.schedules.schedules} != set(SCHEDULES):
         problems.append(f"{directory / 'schedules.yaml'}: schedules must be {', '.join(SCHEDULES)}")
+    utilization = sorted(u.load_pattern for u in knowledge.workload_defaults.utilization_by_load_pattern)
+    if utilization != sorted(LOAD_PATTERNS):
+        problems.append(
+            f"{directory / 'workload_defaults.yaml'}: utilization_by_load_pattern: one entry for each of "
+            f"{', '.join(LOAD_PATTERNS)}"
+        )
+    rates = [(r.from_currency, r.to_currency) for r in knowledge.exchange_rates.rates]
+    if ("EUR", "USD") not in rates:
+        problems.append(
+            f"{directory / 'exchange_rates.yaml'}: rates: no EUR to USD rate (EUR prices need it)"
+        )
     return problems
 
 

@@ -25,7 +25,10 @@ USD_PER_EUR = "usd_per_eur"
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """A knowledge entry: unknown fields refused, and every number finite (NaN and infinities refused
+    here as well as by the reader, ``common/yaml_core.py``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Citation(Strict):
@@ -115,11 +118,16 @@ class PriceOrigin(Strict):
     """The imported catalog's format (imports only)."""
 
 
+GpuHourPrice = Annotated[float, Field(gt=0, lt=1000)]
+"""A price per GPU-hour: below 1,000 USD, as an overrides file's (``domain/overrides.py``), which keeps every
+monthly and yearly sum finite."""
+
+
 class Offer(Sourced):
     provider: str
     offer: str
     gpu: str
-    usd_per_gpu_hour: PositiveFloat
+    usd_per_gpu_hour: GpuHourPrice
     """USD per GPU-hour; for a list price in another currency, converted from it at load."""
     currency: Currency = "USD"
     """The currency the provider lists the offer in."""
@@ -130,9 +138,9 @@ class Offer(Sourced):
     """The largest instance's list price per hour in ``currency``, where the source quotes one."""
     vat: Vat | None = None
     """VAT treatment of a list price in EUR: excluded (net) or not stated by the source."""
-    usd_per_gpu_hour_low: PositiveFloat | None = None
-    usd_per_gpu_hour_high: PositiveFloat | None = None
-    instance_usd_per_hour: PositiveFloat | None = None
+    usd_per_gpu_hour_low: GpuHourPrice | None = None
+    usd_per_gpu_hour_high: GpuHourPrice | None = None
+    instance_usd_per_hour: float | None = Field(default=None, gt=0, lt=64_000)
     pricing: PricingKind
     billing: Literal["hourly", "committed"] = "hourly"
     """hourly: paid for the hours used; committed: a reservation is paid for every calendar hour."""

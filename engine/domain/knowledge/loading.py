@@ -112,7 +112,11 @@ def load_knowledge_from(directory: Path) -> Knowledge:
     usd_per_eur = next(
         (r.rate for r in rates.rates if (r.from_currency, r.to_currency) == ("EUR", "USD")), None
     )
-    context = {USD_PER_EUR: usd_per_eur} if usd_per_eur is not None else None
+    if usd_per_eur is None:
+        raise KnowledgeError(
+            f"{directory / 'exchange_rates.yaml'}: rates: no EUR to USD rate (EUR prices need it)"
+        )
+    context = {USD_PER_EUR: usd_per_eur}
     files = {
         name: rates
         if name == "exchange_rates"
