@@ -18,8 +18,6 @@ class Placement(NamedTuple):
     replicas_hosted: int
     """How many replicas the rented cards hold (at least those asked for): the rest of a bought
     instance is idle, and room for this many minus the replicas placed."""
-    fits_linked_instance: bool
-    """Every replica's cards sit in one instance whose cards share the fast link (always, for one card)."""
 
 
 def linked_sizes(
@@ -41,11 +39,10 @@ def place(
 ) -> Placement:
     """The fewest cards that hold ``replicas`` replicas of ``cards_per_replica`` cards each, in whole
     instances of ``instance_gpus``; a multi-card replica needs a size of ``linked`` that holds it (its
-    cards on one link).
-    A replica larger than every linked size spans instances of the largest size (over the network),
-    and the placement says it does not fit."""
+    cards on one link). A replica larger than every linked size spans instances of the largest size
+    (over the network), which NET003 does not admit."""
     if replicas <= 0:
-        return Placement((), 0, 0, True)
+        return Placement((), 0, 0)
     if cards_per_replica == 1:
         usable = instance_gpus
     else:
@@ -54,16 +51,17 @@ def place(
         largest = instance_gpus[-1]
         per_replica = math.ceil(cards_per_replica / largest)
         count = per_replica * replicas
-        return Placement(((largest, count),), count * largest, replicas, False)
+        return Placement(((largest, count),), count * largest, replicas)
     mix = _cheapest_mix(replicas, tuple((size, size // cards_per_replica) for size in usable))
     instances = tuple((size, mix.count(size)) for size in sorted(set(mix), reverse=True))
     hosted = sum(size // cards_per_replica * count for size, count in instances)
-    return Placement(instances, sum(size * count for size, count in instances), hosted, True)
+    return Placement(instances, sum(size * count for size, count in instances), hosted)
 
 
 # Beyond this many replicas the bulk goes on the size that wastes the least, and the mix is worked out for
-# the rest only: the exact search is linear in the replica count.
-EXACT_REPLICAS = 64
+# the rest only, which is far more than any two sizes' least common multiple of replicas: the exact
+# search is linear in the replica count.
+EXACT_REPLICAS = 4096
 
 
 @lru_cache(maxsize=4096)

@@ -253,8 +253,10 @@ class Alternative(Protocol):
 
 
 def option_name(option: Option) -> str:
-    """'runpod community (2 × h200)': the same in every language."""
-    return f"{option.provider} {option.offer} ({option.gpus} × {option.gpu})"
+    """'runpod community (2 × h200)', or with the cards whole instances bill 'aws p5-reserved-3y
+    (6 × h100-sxm, 8 billed)': the same in every language."""
+    billed = f", {option.gpus_rented} billed" if option.gpus_rented != option.gpus else ""
+    return f"{option.provider} {option.offer} ({option.gpus} × {option.gpu}{billed})"
 
 
 def serverless_name(priced: PricedServerless) -> str:

@@ -1,0 +1,73 @@
+"""Replicas on instances as offers sell them (engine/calc/instances.py), worked out by hand and checked
+against a brute-force search over every mix of sizes."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from gpu_advisor.engine.calc.instances import linked_sizes, place
+
+
+def test_nothing_to_place() -> None:
+    assert place(2, 0, (1, 8), (8,)) == ((), 0, 0)
+
+
+def test_a_two_card_replica_needs_the_eight_gpu_p5() -> None:
+    # AWS P5 on demand: p5.4xlarge (1 card) and p5.48xlarge (8, NVSwitch). Three 2-card replicas cannot
+    # sit on 1-card instances: one 8-card instance holds four of them.
+    assert place(2, 3, (1, 8), (8,)) == (((8, 1),), 8, 4)
+
+
+def test_one_card_replicas_take_the_fewest_cards() -> None:
+    assert place(1, 3, (1, 8), (8,)) == (((1, 3),), 3, 3)
+    assert place(1, 9, (1, 8), (8,)) == (((8, 1), (1, 1)), 9, 9)
+
+
+def test_a_replica_larger_than_every_linked_size_spans_instances() -> None:
+    # 16 cards per replica on 8-GPU instances: two instances a replica, over the network (NET003).
+    assert place(16, 1, (1, 8), (8,)) == (((8, 2),), 16, 1)
+    # No multi-card size shares the link (GMI, sold as single cards): two 1-card instances.
+    assert place(2, 1, (1,), ()) == (((1, 2),), 2, 1)
+
+
+def test_many_replicas_are_placed_in_bulk_on_the_size_that_wastes_least() -> None:
+    placed = place(2, 10_000, (1, 2, 4, 8), (2, 4, 8))
+    assert placed.gpus_rented == 20_000 and placed.replicas_hosted == 10_000
+    assert placed.instances == ((8, 2500),)
+
+
+def test_linked_sizes_default_to_every_multi_card_size() -> None:
+    assert linked_sizes((1, 2, 4, 8), None) == (2, 4, 8)
+    assert linked_sizes((1, 8), (8,)) == (8,)
+    assert linked_sizes((2,), ()) == ()
+
+
+def brute_force(cards: int, replicas: int, sizes: tuple[int, ...]) -> int:
+    """The fewest cards of any mix of the usable sizes that holds ``replicas``."""
+    usable = [size for size in sizes if size >= cards]
+    best = math.inf
+    most = max(math.ceil(replicas / (size // cards)) for size in usable)
+    for counts in itertools.product(range(most + 1), repeat=len(usable)):
+        held = sum(n * (size // cards) for n, size in zip(counts, usable, strict=True))
+        if held >= replicas:
+            best = min(best, sum(n * size for n, size in zip(counts, usable, strict=True)))
+    return int(best)
+
+
+@pytest.mark.parametrize("sizes", [(1, 8), (1, 2, 4, 8), (2, 4, 8), (4, 8), (3, 8), (6, 8)])
+@pytest.mark.parametrize("cards", [1, 2, 3, 4])
+def test_the_mix_has_the_fewest_cards(sizes: tuple[int, ...], cards: int) -> None:
+    if not any(size >= cards for size in sizes):
+        return
+    for replicas in range(1, 13):
+        placed = place(cards, replicas, sizes, tuple(s for s in sizes if s > 1))
+        assert placed.gpus_rented == brute_force(cards, replicas, sizes), (cards, replicas, sizes)
+        assert placed.replicas_hosted >= replicas
+
+
+def test_sizes_that_do_not_divide_each_other() -> None:
+    # 129 one-card replicas on 48- and 64-card instances: three 48s (144 cards), not 64 + 48 + 48.
+    assert place(1, 129, (48, 64), (48, 64)).gpus_rented == 144
