@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
@@ -28,10 +28,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
 from .engine.apps.rule_docs import RuleDoc
-from .engine.common.errors import EngineError, InputError, KnowledgeError, close_match, unknown_value_message
+from .engine.commands.http_errors import BODY_MODELS, field_errors
+from .engine.common.errors import EngineError, InputError, KnowledgeError, unknown_value_message
 from .engine.common.user_input import MAX_INPUT_BYTES, NotJsonText, load_json
 from .engine.domain.choices import Topic
-from .engine.domain.input_errors import model_at
 from .engine.domain.proposal import CheckResult, ProposalDocument
 from .engine.domain.requests import SizeRequest, TcoRequest
 from .engine.domain.results import Recommendation, SizeResult, TcoResult
@@ -154,41 +154,6 @@ class BodySizeLimit:
 
 
 # --- errors ------------------------------------------------------------------------------------------
-
-
-BODY_MODELS: dict[str, type[BaseModel]] = {
-    "/recommend": Workload,
-    "/check": ProposalDocument,
-    "/size": SizeRequest,
-    "/tco": TcoRequest,
-}
-"""The body model of each path, to name the allowed fields when a body has an unknown one."""
-
-
-def allowed_fields(model: type[BaseModel], path: Sequence[str | int]) -> list[str]:
-    """The field names of the model found by following ``path`` (e.g. ``["waivers", 0]``) from ``model``."""
-    return list(model_at(model, path).model_fields)
-
-
-def field_errors(errors: Sequence[Any], body_model: type[BaseModel] | None = None) -> list[dict[str, Any]]:
-    """Pydantic's errors reduced to ``loc``, ``msg`` and ``type``.
-
-    The rejected input itself is left out: it may be large, and a non-finite number (Python's JSON
-    parser accepts ``NaN``) cannot be written back as JSON. An unknown body field gets the allowed
-    names and a close match, as on the command line.
-    """
-    problems = []
-    for error in errors:
-        loc = list(error.get("loc", ()))
-        message = str(error.get("msg", "invalid value"))
-        if error.get("type") == "extra_forbidden" and body_model is not None and loc[:1] == ["body"]:
-            allowed = allowed_fields(body_model, loc[1:-1])
-            message = f"unknown field; allowed fields: {', '.join(allowed)}"
-            suggestion = close_match(str(loc[-1]), allowed)
-            if suggestion:
-                message += f" (did you mean {suggestion!r}?)"
-        problems.append({"loc": loc, "msg": message, "type": str(error.get("type", "value_error"))})
-    return problems
 
 
 async def invalid_request(request: Request, error: Exception) -> JSONResponse:

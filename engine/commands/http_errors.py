@@ -1,0 +1,49 @@
+"""The HTTP service's validation errors as the command line words them: the field's path, the message, and
+for an unknown field the allowed names with a close match."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from gpu_advisor.engine.common.errors import close_match
+from gpu_advisor.engine.domain.input_errors import model_at
+from gpu_advisor.engine.domain.proposal import ProposalDocument
+from gpu_advisor.engine.domain.requests import SizeRequest, TcoRequest
+from gpu_advisor.engine.domain.workload import Workload
+
+BODY_MODELS: dict[str, type[BaseModel]] = {
+    "/recommend": Workload,
+    "/check": ProposalDocument,
+    "/size": SizeRequest,
+    "/tco": TcoRequest,
+}
+"""The body model of each path, to name the allowed fields when a body has an unknown one."""
+
+
+def allowed_fields(model: type[BaseModel], path: Sequence[str | int]) -> list[str]:
+    """The field names of the model found by following ``path`` (e.g. ``["waivers", 0]``) from ``model``."""
+    return list(model_at(model, path).model_fields)
+
+
+def field_errors(errors: Sequence[Any], body_model: type[BaseModel] | None = None) -> list[dict[str, Any]]:
+    """Pydantic's errors reduced to ``loc``, ``msg`` and ``type``.
+
+    The rejected input itself is left out: it may be large, and a non-finite number (Python's JSON
+    parser accepts ``NaN``) cannot be written back as JSON. An unknown body field gets the allowed
+    names and a close match, as on the command line.
+    """
+    problems = []
+    for error in errors:
+        loc = list(error.get("loc", ()))
+        message = str(error.get("msg", "invalid value"))
+        if error.get("type") == "extra_forbidden" and body_model is not None and loc[:1] == ["body"]:
+            allowed = allowed_fields(body_model, loc[1:-1])
+            message = f"unknown field; allowed fields: {', '.join(allowed)}"
+            suggestion = close_match(str(loc[-1]), allowed)
+            if suggestion:
+                message += f" (did you mean {suggestion!r}?)"
+        problems.append({"loc": loc, "msg": message, "type": str(error.get("type", "value_error"))})
+    return problems

@@ -1,0 +1,122 @@
+"""Result models of one way to run the workload: an option (a priced offer or serverless product), how it
+bills, and where its price came from. Field names are a contract with other tools: add, never rename."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from gpu_advisor.engine.domain.choices import PricingKind
+from gpu_advisor.engine.domain.fleets import MixedFleetBilling
+from gpu_advisor.engine.domain.result_model import ResultModel
+
+
+class ServerlessBilling(ResultModel):
+    """How a serverless option's month is billed: the hours an instance is up, and why it is up."""
+
+    product: str
+    name: str
+    instance_gpus: int
+    """GPUs of one instance (the smallest the product offers that holds a replica)."""
+    kept_warm: bool
+    """One instance is kept running every hour of the month (a latency-sensitive service cannot wait
+    for a cold start); otherwise instances scale to zero."""
+    busy_hours_per_month: float
+    """Instance-hours with a request in flight (a batch: its work)."""
+    idle_hours_per_month: float
+    """Instance-hours waiting: the idle timeout after the last request, the billing increment's rounding,
+    and a kept-warm instance's quiet hours."""
+    cold_start_hours_per_month: float
+    """Instance-hours starting: the platform's start and the weights' load, billed."""
+    cold_starts_per_month: float
+    cold_start_seconds: float
+    """One cold start: the platform's start plus the weights at the product's load rate (a lower bound)."""
+    idle_timeout_seconds: float
+    billing_increment_seconds: int
+    warm_usd_per_gpu_hour: float | None
+    """The price of a kept-warm instance's GPU-hour, where it differs from the scale-to-zero price."""
+
+
+class InstanceCount(ResultModel):
+    """Instances of one size an option bills."""
+
+    gpus: int
+    """Cards per instance."""
+    count: int
+
+
+class PriceOrigin(ResultModel):
+    """Where an option's price came from."""
+
+    kind: Literal["catalog", "overrides", "import"]
+    """catalog: the shipped knowledge base; overrides: an overrides file; import: ``catalog import``."""
+    file: str | None = None
+    """The overrides file's or the imported file's name."""
+    format: str | None = None
+    """The imported catalog's format: skypilot, gpuhunt or csv."""
+    as_of: dt.date
+
+
+class Option(ResultModel):
+    provider: str
+    offer: str
+    gpu: str
+    jurisdiction: str
+    """Jurisdiction of this option's regions (EU, US, UK, CH, unknown); an offer yields one option per
+    jurisdiction of its regions."""
+    regions: tuple[str, ...]
+    countries: tuple[str, ...] = ()
+    """Where the regions' data centres are (ISO 3166 codes, in the order the regions name them); empty
+    where the catalog names a group of regions or variable locations."""
+    gpus: int
+    """Cards the workload needs (replicas x cards per replica)."""
+    gpus_rented: int
+    """Cards paid for: whole instances of the sizes the offer sells (``instances``)."""
+    replicas: int
+    utilization: float
+    """The load's throughput share: average requests over what this option's replicas deliver in the
+    billed hours (the input's utilization does not change it). Not the time-based ``busy_share``."""
+    usd_per_gpu_hour: float
+    currency: Literal["USD", "EUR"] = "USD"
+    list_price_per_gpu_hour: float | None = None
+    """An offer listed in EUR: its list price per GPU-hour (net), converted at the catalog's rate."""
+    price_basis: Literal["list", "eu_premium_estimate"]
+    """list: the catalog's list price; eu_premium_estimate: a US list price plus the EU premium."""
+    usd_per_hour: float
+    """One instance-hour of ``gpus_rented`` cards (serverless: one instance of ``gpus / replicas``)."""
+    billed_hours_per_month: float
+    """The workload's paid hours; every calendar hour for a reservation; a batch's running hours as the
+    offer bills them (spot: plus the interruption overhead); serverless: the instance-hours up."""
+    usd_per_month: float
+    eu: bool
+    pricing: PricingKind
+    commitment_months: int | None = None
+    """Reservations: the term one commits to."""
+    interconnect: str
+    provider_kind: str
+    enterprise_sla: bool
+    chosen: bool
+    excluded_by: tuple[str, ...]
+    as_of: dt.date
+    source: str
+    capacity_utilization_at_peak: float = 0.0
+    """The peak over what the replicas deliver by the estimate (a batch: its work over the window's)."""
+    spare_replicas: int = 0
+    """Replicas beyond those the peak needs (redundancy)."""
+    hours_per_day_running: float | None = None
+    """A batch: the hours a day its replicas run."""
+    busy_share: float | None = None
+    """The share of the paid hours with a request in flight, with this option's GPU's service time."""
+    serverless: ServerlessBilling | None = None
+    fleet: MixedFleetBilling | None = None
+    """Serverless options: how the month is billed."""
+    instance_gpus: tuple[int, ...] = ()
+    """Dedicated options: the instance sizes the offer is sold in, in cards."""
+    instances: tuple[InstanceCount, ...] = ()
+    """Dedicated options: the instances billed, largest size first; each replica sits in one instance
+    whose cards share the GPU's link."""
+    replica_room: int = 0
+    """Replicas the idle cards of those instances could carry besides ``replicas`` (0: none, or the
+    idle cards are too few for a replica)."""
+    price_origin: PriceOrigin | None = None
+    """Where ``usd_per_gpu_hour`` came from: the catalog, an overrides file or an import."""
