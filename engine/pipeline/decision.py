@@ -30,10 +30,13 @@ class Settlement:
 
 def decision_for(deployment: Deployment, rule_id: str, chosen: Option | None, market: Market) -> Decision:
     own, api = market.own, market.compared_api
-    if deployment in ("dedicated_cloud", "serverless") and chosen is not None:
+    rented = deployment in ("dedicated_cloud", "serverless") and chosen is not None
+    mixed = deployment == "hybrid" and chosen is not None and chosen.fleet is not None
+    if chosen is not None and (rented or mixed):
         return Decision(
             deployment=deployment,
-            pricing=chosen.pricing,
+            # A mixed fleet has no single pricing kind: its base is reserved, its peak hourly (``fleet``).
+            pricing=None if mixed else chosen.pricing,
             provider=chosen.provider,
             offer=chosen.offer,
             gpu=chosen.gpu,
@@ -46,18 +49,6 @@ def decision_for(deployment: Deployment, rule_id: str, chosen: Option | None, ma
             **{**NO_CHOICE, "offer": own.server, "gpu": own.gpu, "gpus": own.nodes * own.gpus_per_server},
             deployment="own_hardware",
             usd_per_month=own.usd_per_month,
-            deciding_rule_id=rule_id,
-        )
-    if deployment == "hybrid" and chosen is not None and chosen.fleet is not None:
-        # A mixed fleet has no single pricing kind: its base is reserved, its peak hourly (``fleet``).
-        return Decision(
-            deployment="hybrid",
-            pricing=None,
-            provider=chosen.provider,
-            offer=chosen.offer,
-            gpu=chosen.gpu,
-            gpus=chosen.gpus,
-            usd_per_month=chosen.usd_per_month,
             deciding_rule_id=rule_id,
         )
     if deployment == "api":
