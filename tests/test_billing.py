@@ -197,13 +197,19 @@ def test_a_nightly_batch_is_priced_for_the_hours_it_runs() -> None:
     hours = 300_000 / (best.replicas * plan.requests_per_second_per_replica * 3600)
     assert best.hours_per_day_running == pytest.approx(hours)
     assert hours < 8
-    # Batch prefers spot (PRC001): the best is AWS's P5 spot, billed per second, its hours carrying the
-    # spot interruption overhead. It is sold as 8-GPU instances, which hold four 2-card replicas: the batch
-    # runs on all four and finishes sooner (a 1-GPU A3 spot instance cannot hold a 2-card replica: NET003).
-    assert (best.provider, best.offer, best.pricing) == ("aws", "p5-spot", "spot")
-    assert (best.gpus, best.gpus_rented, best.replicas) == (8, 8, 4)
+    # Batch prefers spot (PRC001) where it costs no more; here RunPod's B200 on demand, billed per second,
+    # runs the night's work on one card for less than any spot offer.
+    assert (best.provider, best.offer, best.gpu, best.pricing) == ("runpod", "community", "b200", "on_demand")
+    assert best.billed_hours_per_month == pytest.approx(math.ceil(hours * 3600) / 3600 * 30.42)
+    spot = [o for o in result.options if o.pricing == "spot" and not o.excluded_by]
+    assert spot and all(o.usd_per_month > best.usd_per_month for o in spot)
+    p5_spot = next(o for o in spot if (o.provider, o.offer) == ("aws", "p5-spot"))
+    # P5 spot is sold as 8-GPU instances, which hold four 2-card replicas: the batch runs on all four.
+    assert (p5_spot.gpus, p5_spot.gpus_rented, p5_spot.replicas) == (8, 8, 4)
     overhead = 1 + result.spot_interruption_overhead
-    assert best.billed_hours_per_month == pytest.approx(math.ceil(hours * 3600) / 3600 * 30.42 * overhead)
+    assert p5_spot.billed_hours_per_month == pytest.approx(
+        math.ceil(p5_spot.hours_per_day_running * 3600) / 3600 * 30.42 * overhead
+    )
     assert best.usd_per_month == pytest.approx(best.usd_per_hour * best.billed_hours_per_month)
     assert best.billed_hours_per_month < 100  # not 730 hours a month
     assert result.load.busy_share == pytest.approx(hours * 30.42 / 730)

@@ -208,7 +208,7 @@ def test_the_facts_the_real_results_rest_on() -> None:
     assert public_chat["workload"]["latency_sensitive"] is True
     assert public_chat["decision"]["deployment"] == "api" and chosen(public_chat) == []
     nightly = real_result("nightly-batch")
-    assert chosen(nightly) == [("modal", "functions", "serverless", "unknown", False)]
+    assert chosen(nightly) == [("runpod", "community", "on_demand", "unknown", False)]
     assert real_result("prototype")["decision"]["deployment"] == "api"
 
 
@@ -227,7 +227,7 @@ def test_residency_denies_personal_data_on_the_chosen_non_eu_option() -> None:
     result["workload"]["personal_data"] = True
     assert result["workload"]["personal_data_region"] == "ch"  # from the company's country, CH
     assert verdicts(result)["residency.deny"] == {
-        outside("nightly-reports", "ch", "modal", "functions", "serverless", "unknown")
+        outside("nightly-reports", "ch", "runpod", "community", "on_demand", "unknown")
     }
 
 
@@ -279,7 +279,7 @@ def test_residency_denies_personal_data_sent_to_a_managed_api() -> None:
     result["workload"]["personal_data"] = True
     assert verdicts(result)["residency.deny"] == {
         "workload support-prototype handles personal data, but the decision sends it to the managed API "
-        "llama-3.1-70b-deepinfra"
+        "llama-3.1-70b-deepinfra (processing in unknown)"
     }
 
 
@@ -291,10 +291,10 @@ def test_residency_lets_us_personal_data_of_a_us_company_go_to_a_managed_api() -
     assert "residency.deny" not in verdicts(result)
 
 
-def test_residency_is_silent_when_the_engine_itself_keeps_personal_data_off_the_api() -> None:
+def test_residency_admits_personal_data_at_an_api_that_processes_in_the_eu() -> None:
     result = real_result("prototype", personal_data=True)
-    assert result["decision"]["deployment"] == "serverless"
-    assert chosen(result) == [("huggingface", "inference-endpoints", "serverless", "EU", True)]
+    # The cheapest 70B API that processes requests in the EU (IONOS, Germany).
+    assert result["decision"] == {**result["decision"], "deployment": "api", "offer": "llama-3.3-70b-ionos"}
     assert "residency.deny" not in verdicts(result)
 
 

@@ -128,14 +128,18 @@ def test_a_swiss_company_gets_swiss_eu_or_uk_regions_under_the_revdsg() -> None:
     for option in result.options:
         if option.jurisdiction in ("US", "unknown"):
             assert "RES007" in option.excluded_by, option
-    (chosen,) = [option for option in result.options if option.chosen]
-    assert (chosen.provider, chosen.offer, chosen.jurisdiction, chosen.countries) == (
+    # The best rental is Lambda's UK region; a managed API that processes requests in the EU costs less.
+    best = result.best_option
+    assert best is not None
+    assert (best.provider, best.offer, best.jurisdiction, best.countries) == (
         "lambda",
         "on-demand",
         "UK",
         ("GB",),
     )
-    assert chosen.usd_per_month == pytest.approx(4 * 2.99 * 730)
+    assert best.usd_per_month == pytest.approx(4 * 2.99 * 730)
+    assert result.decision.deployment == "api"
+    assert next(a for a in result.api_costs if a.api == result.decision.offer).jurisdiction == "EU"
     message = finding(result, "RES007")
     assert "revised Federal Act on Data Protection applies (revDSG/nFADP, SR 235.1, Art. 3)" in message
     assert "Art. 16(1)" in message and "DSV, SR 235.11, Annex 1" in message
@@ -173,7 +177,10 @@ def test_personal_data_under_the_gdpr_never_gets_a_non_eu_option(changes: dict[s
     assert result.options
     for option in admitted(result):
         assert option.jurisdiction == "EU", option
-    assert result.decision.deployment != "api"
+    # A managed API only where it processes requests in the EU.
+    assert all(a.jurisdiction == "EU" for a in result.api_costs if not a.excluded_by)
+    if result.decision.deployment == "api":
+        assert next(a for a in result.api_costs if a.api == result.decision.offer).jurisdiction == "EU"
     chosen = [option for option in result.options if option.chosen]
     assert all(option.jurisdiction == "EU" for option in chosen)
 

@@ -274,17 +274,20 @@ def cheapest_priced(
     preferred_pricing: str | None,
     include: Callable[[PricedListing], bool] = lambda p: not p.excluded_by,
 ) -> PricedListing | None:
-    """The cheapest listing ``include`` admits, within the preferred pricing kind when any has it.
-    ``priced`` is cheapest first, so that is the first one admitted."""
-    fallback = None
+    """The cheapest listing ``include`` admits; of the preferred pricing kind where one of that kind costs
+    no more (a rule prefers spot for a batch because spot is cheaper: a spot offer dearer than an
+    on-demand one is not preferred). ``priced`` is cheapest first."""
+    cheapest = None
     for candidate in priced:
         if not include(candidate):
             continue
+        if cheapest is None:
+            cheapest = candidate
+        if candidate.rental.usd_per_month > cheapest.rental.usd_per_month:
+            break
         if preferred_pricing is None or candidate.listing.offer.pricing == preferred_pricing:
             return candidate
-        if fallback is None:
-            fallback = candidate
-    return fallback
+    return cheapest
 
 
 def cheapest_option(

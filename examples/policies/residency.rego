@@ -59,12 +59,17 @@ deny contains msg if {
 	)
 }
 
+# The managed API the decision sends the data to, where it processes requests outside the jurisdictions
+# the people's law admits (api_costs[].jurisdiction, from the provider's statement in the catalog).
 deny contains msg if {
 	input.workload.personal_data == true
 	input.workload.personal_data_region in object.keys(admitted)
 	input.decision.deployment == "api"
+	some api in input.api_costs
+	api.api == input.decision.offer
+	not api.jurisdiction in admitted[input.workload.personal_data_region]
 	msg := sprintf(
-		"workload %s handles personal data, but the decision sends it to the managed API %s",
-		[input.workload.name, input.decision.offer],
+		"workload %s handles personal data, but the decision sends it to the managed API %s (processing in %s)",
+		[input.workload.name, input.decision.offer, api.jurisdiction],
 	)
 }
