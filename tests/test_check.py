@@ -165,7 +165,7 @@ def test_sarif_is_valid_against_the_official_schema(tmp_path: Path) -> None:
     import jsonschema
 
     path = write_cases(
-        tmp_path, [SOUND, PCIE, "personal data without a region on an offer with US and EU regions"]
+        tmp_path, [SOUND, PCIE, "personal data without a region on an offer with US and UK regions"]
     )
     document = json.loads(invoke("check", str(path), "--format", "sarif").output)
     jsonschema.validate(document, json.loads(SARIF_SCHEMA.read_text(encoding="utf-8")))

@@ -139,8 +139,11 @@ def test_catalog_lists_with_sources_and_flags_stale_prices() -> None:
     )
     eu = json.loads(invoke("catalog", "offers", "--eu", "--format", "json").output)
     assert {row["provider"] for row in eu} == {"aws", "azure", "gcp", "stackit", "ovhcloud", "scaleway"}
-    # The documents' March prices are older than 180 days on 2026-11-30; the providers' own are not.
-    assert {row["stale"] for row in eu if row["as_of"] == "2026-03-27"} == {True}
+    # The documents' March prices are older than 180 days on 2026-11-30, and none of them is an EU price
+    # any more (the providers' own EU prices are); the providers' own are not stale.
+    every = json.loads(invoke("catalog", "offers", "--format", "json").output)
+    assert {row["stale"] for row in every if row["as_of"] == "2026-03-27"} == {True}
+    assert not [row for row in eu if row["as_of"] == "2026-03-27"]
     assert {row["stale"] for row in eu if row["as_of"] > "2026-06-01"} == {False}
     models = invoke("catalog", "models").output
     assert "deepseek-r1" in models and "671" in models
@@ -148,17 +151,17 @@ def test_catalog_lists_with_sources_and_flags_stale_prices() -> None:
 
 
 def test_catalog_of_eu_offers_shows_the_price_recommendations_use_in_the_eu() -> None:
-    """The documents price the hyperscalers' H100 in the US; an EU region costs the EU premium more
-    (20 %, the midpoint of their 10 to 30 %), as in every recommendation."""
+    """The documents price the hyperscalers' H100 in the US. Where the catalog holds the provider's own EU
+    price, that is the EU price; the documents' EU premium (20 %, the midpoint of their 10 to 30 %) is no
+    longer estimated on top of their US price."""
     text = invoke("catalog", "offers", "--eu", "--gpu", "h100-sxm", "--provider", "gcp").output
-    assert (
-        "gcp       a3-high-on-demand        h100-sxm           $3.00         -     ~$3.60 on_demand" in text
-    )
-    assert "~ priced in the US: the EU price is an estimate, the list price plus 20 %" in text
+    assert "a3-high-europe-west4" in text and "a3-high-on-demand " not in text
     rows = json.loads(invoke("catalog", "offers", "--format", "json").output)
     by_offer = {(row["provider"], row["offer"], row["gpu"]): row for row in rows}
     gcp = by_offer[("gcp", "a3-high-on-demand", "h100-sxm")]
-    assert (gcp["eu_usd_per_gpu_hour"], gcp["eu_price_basis"]) == (pytest.approx(3.60), "eu_premium_estimate")
+    assert (gcp["eu_usd_per_gpu_hour"], gcp["eu_price_basis"]) == (None, None)
+    gcp_eu = by_offer[("gcp", "a3-high-europe-west4", "h100-sxm")]
+    assert gcp_eu["eu_price_basis"] == "list" and gcp_eu["eu_usd_per_gpu_hour"] > 13
     # AWS lists no P5 in Frankfurt: the documents' P5 price is a US price only.
     aws = by_offer[("aws", "p5-on-demand", "h100-sxm")]
     assert (aws["eu_usd_per_gpu_hour"], aws["eu_price_basis"]) == (None, None)

@@ -62,9 +62,10 @@ def test_recommend_applies_them_and_marks_them() -> None:
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    # Within the policy the best rental is an approved provider's EU region: Google's A3 in an EU region,
-    # 8-GPU instances for six cards ($21,024). The 8-GPU node at German cost lines ($11,007), three
-    # quarters busy, costs less for the same hours (TCO001); the EU-hosted API costs less than both: DEP011.
+    # Within the policy the best rental is an approved provider's EU region: OVHcloud's H200, sold as
+    # 8-GPU instances, for three cards ($35,566), over the CFO threshold (ORG005). The 8-GPU node at
+    # German cost lines ($11,007), three quarters busy, costs less for the same hours (TCO001); the
+    # EU-hosted API costs less than both: DEP011.
     best = data["best_option"]
     assert best["eu"] and best["provider"] in {"aws", "gcp", "azure", "ovhcloud"}
     assert all(
@@ -75,7 +76,7 @@ def test_recommend_applies_them_and_marks_them() -> None:
     assert {"TCO001", "DEP011"} <= set(data["fired_rules"])
     assert data["decision"]["deciding_rule_id"] == "DEP011"
     organization = {f["rule_id"] for f in data["findings"] if f["origin"] == "organization"}
-    assert organization == {"ORG001", "ORG003"}
+    assert organization == {"ORG001", "ORG003", "ORG005"}
     memo = invoke(
         "recommend", str(EXAMPLES_DIR / "public-chat.yaml"), "--as-of", "2026-11-30", "--policy", POLICY
     )

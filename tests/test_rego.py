@@ -165,7 +165,8 @@ def knb(workload: str, *rule_ids: str) -> set[str]:
 
 REAL_EXAMPLES: dict[str, Verdicts] = {
     # Personal data, and the engine chose an EU option: residency stays silent.
-    "hr-assistant": {"findings.warn": knb("hr-assistant", "KNB001", "KNB003")},
+    # Scaleway's own September price: no stale price (KNB001) any more.
+    "hr-assistant": {"findings.warn": knb("hr-assistant", "KNB003")},
     # Personal data on own hardware, 20,851 USD a month at a German company's cost defaults (power, staff;
     # the documents' rack, as the data stays in the building): over the default budget of 20,000.
     "deepseek-on-premises": {
@@ -198,7 +199,7 @@ def test_the_facts_the_real_results_rest_on() -> None:
     """What makes the silent residency and spot verdicts above meaningful."""
     hr = real_result("hr-assistant")
     assert hr["workload"]["personal_data"] is True
-    assert chosen(hr) == [("gcp", "a3-high-on-demand", "on_demand", "EU", True)]
+    assert chosen(hr) == [("scaleway", "h100-sxm-8-80g", "on_demand", "EU", True)]
     deepseek = real_result("deepseek-on-premises")
     assert deepseek["workload"]["personal_data"] is True
     assert deepseek["decision"]["deployment"] == "own_hardware"

@@ -208,11 +208,11 @@ def test_options_name_the_countries_of_their_regions() -> None:
     # AWS sells no P5 in Frankfurt; its EU price is Stockholm's.
     assert countries[("aws", "p5-on-demand-stockholm", "EU")] == ("SE",)
     assert countries[("aws", "p5-reserved-3y", "US")] == ("US",)
-    assert countries[("azure", "nd-h100-v5-on-demand", "EU")] == ("NL",)
+    assert countries[("azure", "nd-h100-v5-swedencentral", "EU")] == ("SE",)
     assert countries[("lambda", "on-demand", "UK")] == ("GB",)
     assert countries[("runpod", "serverless", "EU")] == ("RO", "SE", "NL", "CZ", "FR")
     assert countries[("huggingface", "inference-endpoints", "EU")] == ("IE",)
-    assert countries[("gcp", "a3-high-on-demand", "EU")] == ()  # the source names a group of regions
+    assert countries[("gcp", "a3-high-europe-west4", "EU")] == ("NL",)
     assert countries[("runpod", "community", "unknown")] == ()
 
 
