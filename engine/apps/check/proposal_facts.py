@@ -15,6 +15,7 @@ from gpu_advisor.engine.calc.costs import (
 )
 from gpu_advisor.engine.calc.listings import offer_hours, offer_linked_sizes, regional_price
 from gpu_advisor.engine.calc.server_costs import server_costs
+from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer, Region
@@ -198,8 +199,8 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
     """What the proposed GPU can do for this model: whether it holds it, over which link, with how many
     cards per replica, and the cards the peak load needs on it."""
     gpu, gpus = hardware.gpu, hardware.gpus
-    fit = next((f for f in evaluation.capacity.figures.fits if f.gpu == gpu), None)
-    per_replica = replica_cards(gpu, gpus, evaluation)
+    fit = gpu_fit(gpu, evaluation)
+    per_replica = replica_cards(fit, gpus)
     offer = hardware.offer
     linked = offer_linked_sizes(offer) if offer is not None else ()
     plan = evaluation.market.plans.get(gpu) if gpu else None
@@ -345,15 +346,19 @@ def proposal_cost(
 def proposed_rental(offer: Offer, gpus: int, hours: float, price: float, evaluation: Evaluation) -> Rental:
     """The proposed cards on the offer's instances: replicas of the cards one needs on its GPU (all the
     cards as one replica where fewer are proposed), each inside one instance."""
-    per_replica = replica_cards(offer.gpu, gpus, evaluation) or 1
+    per_replica = replica_cards(gpu_fit(offer.gpu, evaluation), gpus) or 1
     linked = offer_linked_sizes(offer)
     return rent(offer, per_replica, math.ceil(gpus / per_replica), hours, linked, price)
 
 
-def replica_cards(gpu: str | None, gpus: int | None, evaluation: Evaluation) -> int | None:
-    """The cards one replica of the model needs on ``gpu`` (at most the cards proposed); None where the
-    GPU is unknown or cannot hold the model."""
-    fit = next((f for f in evaluation.capacity.figures.fits if f.gpu == gpu), None)
+def gpu_fit(gpu: str | None, evaluation: Evaluation) -> GpuFit | None:
+    """The model's fit on ``gpu``; None where the GPU is unknown."""
+    return next((f for f in evaluation.capacity.figures.fits if f.gpu == gpu), None)
+
+
+def replica_cards(fit: GpuFit | None, gpus: int | None) -> int | None:
+    """The cards one replica of the model needs on the fit's GPU (at most the cards proposed); None where
+    the GPU is unknown or cannot hold the model."""
     per_replica = fit.gpus_with_kv_reserve if fit else None
     if per_replica is not None and gpus is not None:
         per_replica = min(per_replica, gpus)
