@@ -77,15 +77,15 @@ def _cheapest_mix(replicas: int, sizes: tuple[tuple[int, int], ...]) -> tuple[in
     # best[n]: (cards, instances, the size added last) for n replicas.
     best: list[tuple[int, int, int]] = [(0, 0, 0)]
     for needed in range(1, replicas + 1):
-        best.append(
-            min(
-                (best[max(0, needed - holds)][0] + cards, best[max(0, needed - holds)][1] + 1, cards)
-                for cards, holds in sizes
-            )
-        )
+        choices = []
+        for cards, holds in sizes:
+            rest_cards, rest_instances, _ = best[max(0, needed - holds)]
+            choices.append((rest_cards + cards, rest_instances + 1, cards))
+        best.append(min(choices))
+    holds_by_size = dict(sizes)
     mix, needed = bulk, replicas
     while needed > 0:
         cards = best[needed][2]
         mix.append(cards)
-        needed -= dict(sizes)[cards]
+        needed -= holds_by_size[cards]
     return tuple(sorted(mix, reverse=True))
