@@ -11,6 +11,7 @@ RULE_FILES: tuple[str, ...] = (
     "pricing.yaml",
     "interconnect.yaml",
     "sizing.yaml",
+    "latency.yaml",
     "tco.yaml",
     "provider.yaml",
     "optimization.yaml",

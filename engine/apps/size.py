@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.calibration import highest_error
+from gpu_advisor.engine.calc.latency import at_concurrency
 from gpu_advisor.engine.calc.load import workload_load
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, plans_by_gpu, sizing_policy
-from gpu_advisor.engine.calc.sizing import size_model
+from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performance
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, plan_replicas, sizing_policy
+from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -71,11 +73,60 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
         request.context_tokens is not None,
         catalog,
     )
-    figures = size_model(knowledge, total, active, request.precision, catalog, context)
+    figures = size_model(
+        knowledge, total, active, request.precision, catalog, context, request.serving_engine
+    )
+    gpu_ids = [gpu.id for gpu in knowledge.gpus.gpus]
+    if request.gpu is not None and request.gpu not in gpu_ids:
+        raise InputError(unknown_value_message("gpu", request.gpu, gpu_ids), field="gpu")
+    tokens = (
+        (sized.input_tokens, sized.output_tokens)
+        if sized
+        else (
+            request.input_tokens or int(knowledge.workload_default_values()["avg_input_tokens"]),
+            request.output_tokens or int(knowledge.workload_default_values()["avg_output_tokens"]),
+        )
+    )
+    performances = configurations(knowledge, figures, request, tokens)
     plans: dict[str, ReplicaPlan] = {}
     if sized is not None:
         sizing = sizing_policy(knowledge, highest_error(knowledge), False, 1)
-        plans = plans_by_gpu(knowledge, figures, sized.load, sized.input_tokens, sized.output_tokens, sizing)
+        plans = {gpu: plan_replicas(p, sized.load, sizing) for gpu, p in performances.items()}
+    points = (
+        {gpu: at_concurrency(p.roofline, request.concurrency) for gpu, p in performances.items()}
+        if request.concurrency
+        else {}
+    )
     with (evaluator or rules_engine()).session() as session:
         firings = assert_gpu_fits(session, figures, knowledge, WORKLOAD_SCENARIO)
-    return size_result(figures, request.model, firings, knowledge, sized.load if sized else None, plans)
+    result = size_result(
+        figures,
+        request.model,
+        firings,
+        knowledge,
+        sized.load if sized else None,
+        plans,
+        performances=performances,
+        points=points,
+        concurrency=request.concurrency,
+    )
+    if request.gpu is not None:
+        result = result.model_copy(update={"gpus": tuple(g for g in result.gpus if g.gpu == request.gpu)})
+    return result.model_copy(
+        update={"input_tokens": tokens[0], "output_tokens": tokens[1], "concurrency": request.concurrency}
+    )
+
+
+def configurations(
+    knowledge: Knowledge, figures: SizingFigures, request: SizeRequest, tokens: tuple[int, int]
+) -> dict[str, ReplicaPerformance]:
+    """One replica per GPU at its usual card count, or of the GPU and cards the request fixes (the way
+    published benchmarks fix the tensor-parallel size)."""
+    found = {}
+    for fit in figures.fits:
+        if request.gpu is not None and fit.gpu != request.gpu:
+            continue
+        performance = replica_performance(knowledge, figures, fit, *tokens, cards=request.cards)
+        if performance is not None:
+            found[fit.gpu] = performance
+    return found

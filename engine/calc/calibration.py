@@ -44,6 +44,7 @@ def estimate(knowledge: Knowledge, measurement: Measurement) -> float | None:
         measurement.precision,
         model,
         measurement.input_tokens + measurement.output_tokens,
+        "trtllm",
     )
     fit = next(f for f in figures.fits if f.gpu == measurement.gpu)
     performance = replica_performance(

@@ -1,4 +1,13 @@
-"""What one replica delivers on one GPU type: throughput and latency from a roofline estimate."""
+"""What one replica delivers on one GPU type: a roofline of its prefill and decode steps, and its
+throughput when the serving engine runs as many sequences at once as it may (saturation).
+
+A replica of ``cards`` cards runs tensor parallel within one node; a replica larger than a node runs one
+pipeline stage per node (vLLM's and TensorRT-LLM's advice for several nodes), so the slow link between
+nodes carries only the activations between stages, never an all-reduce. A decode step reads the weights
+once for every sequence decoding and each sequence's KV cache; a prompt's prefill is compute: the
+weights' multiply-adds per token and attention, quadratic in the prompt. Latency at a load is in
+``calc/latency.py``.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +24,53 @@ from gpu_advisor.engine.domain.knowledge.entries import Gpu
 FLOPS_PER_PARAMETER_AND_TOKEN = 2
 
 
+class Roofline(BaseModel):
+    """One replica's step times for the workload's average request: what the latency at any load is
+    worked out from."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    input_tokens: int
+    output_tokens: int
+    pipeline_stages: int
+    weights_seconds: float
+    """Reading all weights once on one pipeline stage's cards, summed over the stages."""
+    active_weights_seconds: float
+    """Reading one sequence's active weights (all of them for a dense model, the routed experts of a
+    mixture of experts) over the stages."""
+    kv_seconds_per_sequence: float
+    """Reading one sequence's KV cache (the prompt and half the answer, on average) in a decode step."""
+    compute_seconds_per_sequence: float
+    """One sequence's decode-step compute: its active weights' multiply-adds and its attention."""
+    prefill_seconds: float
+    """One prompt's prefill alone on the replica: its compute through every stage in turn."""
+    max_batch: int
+    """Sequences the replica runs at once: the KV cache's room for whole requests, at most the serving
+    engine's maximum."""
+
+    def decode_step(self, sequences: float) -> tuple[float, float]:
+        """Memory and compute seconds until each of ``sequences`` sequences has its next token. With
+        pipeline stages, the sequences run as one micro-batch per stage, and a token passes every stage."""
+        per_stage = sequences / self.pipeline_stages
+        weights = min(self.weights_seconds, per_stage * self.active_weights_seconds)
+        memory = weights + per_stage * self.kv_seconds_per_sequence
+        return memory, per_stage * self.compute_seconds_per_sequence
+
+    def step_seconds(self, sequences: float) -> float:
+        return max(self.decode_step(sequences))
+
+    @property
+    def prefill_busy_seconds(self) -> float:
+        """Replica time one prompt's prefill takes from decoding: the stages work on different prompts at
+        once, so each is busy with this one for its share only."""
+        return self.prefill_seconds / self.pipeline_stages
+
+    def requests_per_second(self, sequences: float) -> float:
+        """Requests finished per second with ``sequences`` decoding: the prefills and the decode steps
+        share the replica's time."""
+        return 1 / (self.prefill_busy_seconds + self.output_tokens * self.step_seconds(sequences) / sequences)
+
+
 class ReplicaPerformance(BaseModel):
     """Estimated performance of one replica on one GPU type, for the workload's average request."""
 
@@ -22,33 +78,46 @@ class ReplicaPerformance(BaseModel):
 
     gpu: str
     cards: int
+    serving_engine: str
+    tensor_parallel: int
+    """Cards per pipeline stage, sharing one fast link."""
+    pipeline_stages: int
     batch: int
     """Sequences running at once: as many as the KV cache holds, up to the engine's maximum."""
     prefill_tokens_per_second: float
     decode_tokens_per_second: float
     """Output tokens per second across the whole batch."""
     requests_per_second: float
+    """At saturation: the batch full, the prefills between its steps."""
     output_tokens_per_second: float
     time_to_first_token_ms: float
     """Prefill of one average prompt on an otherwise idle replica: a lower bound, without queueing."""
     time_per_output_token_ms: float
-    """One decode step at the full batch: what each user sees between tokens at peak."""
+    """The time between tokens at saturation, prefills included."""
     decode_bound: str
     """'memory' or 'compute': what limits a decode step at this batch."""
     seconds_alone: float
     """One request from prompt to last token on an otherwise idle replica (batch of one)."""
     seconds_at_full_batch: float
     """One request's time with the batch full: ``batch`` requests in flight at ``requests_per_second``."""
+    roofline: Roofline
 
 
-def compute_tflops(gpu: Gpu, precision: str) -> float:
-    """Dense tensor throughput for the weight precision: FP8 kernels where the card has them (8- and 4-bit
-    weights are served with 8-bit math there), BF16 otherwise; FP32 at half the BF16 rate (TF32)."""
-    if precision in ("fp8", "int8", "int4") and gpu.fp8_dense_tflops is not None:
+def compute_tflops(gpu: Gpu, math_kind: str) -> float:
+    """Dense tensor throughput in the math a precision runs in (``ComputeMath``): FP8 where the card has
+    FP8 tensor cores, else BF16; TF32 at half the BF16 rate."""
+    if math_kind == "fp8" and gpu.fp8_dense_tflops is not None:
         return gpu.fp8_dense_tflops
-    if precision == "fp32":
+    if math_kind == "tf32":
         return gpu.bf16_dense_tflops / 2
     return gpu.bf16_dense_tflops
+
+
+def compute_math(knowledge: Knowledge, gpu: Gpu, precision: str) -> str:
+    """The math a precision's matrix multiplications run in on ``gpu``: 16-bit where an 8-bit precision
+    finds no FP8 tensor cores."""
+    kind = knowledge.throughput.compute_math.by_precision[precision]  # type: ignore[index]
+    return "bf16" if kind == "fp8" and gpu.fp8_dense_tflops is None else kind
 
 
 def tensor_parallel_efficiency(knowledge: Knowledge, interconnect: str, cards: int) -> float:
@@ -60,32 +129,82 @@ def tensor_parallel_efficiency(knowledge: Knowledge, interconnect: str, cards: i
     return float(per_doubling ** math.log2(cards))
 
 
-def replica_hardware(
-    knowledge: Knowledge, gpu_id: str, precision: str, cards: int
-) -> tuple[float, float, float]:
-    """What ``cards`` cards of a GPU give one replica: usable memory bandwidth for decoding (bytes/s),
-    usable compute (FLOP/s), both after tensor-parallel losses, and memory (bytes). The same for every
-    workload, so kept per knowledge base."""
+def parallelism(knowledge: Knowledge, cards: int) -> tuple[int, int]:
+    """Tensor-parallel cards and pipeline stages of a replica: one stage per node."""
+    node = knowledge.sizing.card_counts.node_gpus
+    stages = max(1, math.ceil(cards / node))
+    return cards // stages, stages
+
+
+def replica_hardware(knowledge: Knowledge, gpu_id: str, precision: str, cards: int) -> tuple[float, float]:
+    """Usable memory bandwidth (bytes/s) and compute (FLOP/s) of one pipeline stage's cards, after the
+    tensor-parallel losses. The same for every workload, so kept per knowledge base."""
     table = _hardware_tables(knowledge)
     key = (gpu_id, precision, cards)
     found = table.get(key)
     if found is None:
         gpu = knowledge.gpu(gpu_id)
         efficiency = knowledge.throughput.efficiency
-        parallel = tensor_parallel_efficiency(knowledge, gpu.interconnect, cards)
+        tensor, _ = parallelism(knowledge, cards)
+        parallel = tensor_parallel_efficiency(knowledge, gpu.interconnect, tensor)
+        kind = compute_math(knowledge, gpu, precision)
         found = (
-            cards * gpu.memory_bandwidth_gb_s * 1e9 * efficiency.decode_bandwidth_share * parallel,
-            cards * compute_tflops(gpu, precision) * 1e12 * efficiency.compute_share * parallel,
-            cards * gpu.memory_gb * 1e9,
+            tensor * gpu.memory_bandwidth_gb_s * 1e9 * efficiency.decode_bandwidth_share * parallel,
+            tensor
+            * compute_tflops(gpu, kind)
+            * 1e12
+            * efficiency.compute_share_by_math[kind]  # type: ignore[index]
+            * parallel,
         )
         table[key] = found
     return found
 
 
 @per_object
-def _hardware_tables(knowledge: Knowledge) -> dict[tuple[str, str, int], tuple[float, float, float]]:
+def _hardware_tables(knowledge: Knowledge) -> dict[tuple[str, str, int], tuple[float, float]]:
     """Filled as GPU, precision and card counts come up (at most every combination of the catalog)."""
     return {}
+
+
+def replica_roofline(
+    knowledge: Knowledge,
+    figures: SizingFigures,
+    fit: GpuFit,
+    input_tokens: int,
+    output_tokens: int,
+    cards: int,
+) -> Roofline | None:
+    """The step times of one replica of ``cards`` cards; None if its KV cache cannot hold one request."""
+    gpu = knowledge.gpu(fit.gpu)
+    engine = knowledge.serving_engine(figures.serving_engine)
+    bandwidth, flops = replica_hardware(knowledge, fit.gpu, figures.precision, cards)
+    _, stages = parallelism(knowledge, cards)
+    weights_bytes = figures.weights_gb * 1e9
+    cache_bytes = engine.kv_cache_bytes(cards * gpu.memory_bytes, weights_bytes, cards)
+    kv_bytes = figures.kv_bytes_per_token_used
+    batch = min(
+        engine.max_sequences_on(gpu), math.floor(cache_bytes / ((input_tokens + output_tokens) * kv_bytes))
+    )
+    if batch < 1:
+        return None
+    active_flops = FLOPS_PER_PARAMETER_AND_TOKEN * figures.active_params_b * 1e9
+    # Attention adds, per pair of a token and an earlier one, FLOPs the weights do not count: quadratic in
+    # the prompt for prefill (s²/2 pairs), linear in the context for each decode step.
+    average_context = input_tokens + output_tokens / 2
+    pairs = figures.attention_flops_per_token_pair
+    prefill_flops = input_tokens * active_flops + pairs * input_tokens**2 / 2
+    return trusted(
+        Roofline,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        pipeline_stages=stages,
+        weights_seconds=weights_bytes / bandwidth,
+        active_weights_seconds=figures.active_params_b * 1e9 * figures.bytes_per_parameter / bandwidth,
+        kv_seconds_per_sequence=average_context * kv_bytes / bandwidth,
+        compute_seconds_per_sequence=(active_flops + pairs * average_context) / flops,
+        prefill_seconds=prefill_flops / flops,
+        max_batch=batch,
+    )
 
 
 def replica_performance(
@@ -97,55 +216,39 @@ def replica_performance(
     cards: int | None = None,
     concurrency: int | None = None,
 ) -> ReplicaPerformance | None:
-    """Performance of one replica of ``fit`` (at ``cards``, default the usual count; at most
-    ``concurrency`` sequences at once, default as many as fit); None if it cannot run one sequence of
-    the workload's length."""
+    """Performance of one replica of ``fit`` at saturation (at ``cards``, default the usual count; at most
+    ``concurrency`` sequences at once, default as many as fit); None if it cannot run one request of the
+    workload's length."""
     cards = cards or fit.gpus_with_kv_reserve
     if cards is None:
         return None
-    bandwidth, flops, memory_bytes = replica_hardware(knowledge, fit.gpu, figures.precision, cards)
-    efficiency = knowledge.throughput.efficiency
-
-    weights_bytes = figures.weights_gb * 1e9
-    active_bytes = figures.active_params_b * 1e9 * figures.bytes_per_parameter
-    kv_bytes = figures.kv_bytes_per_token_used
-    headroom_bytes = (memory_bytes - weights_bytes) * efficiency.kv_memory_share
-    sequence_tokens = input_tokens + output_tokens
-    max_sequences = knowledge.throughput.concurrency.max_sequences
-    batch = min(concurrency or max_sequences, math.floor(headroom_bytes / (sequence_tokens * kv_bytes)))
-    if batch < 1:
+    roofline = replica_roofline(knowledge, figures, fit, input_tokens, output_tokens, cards)
+    if roofline is None:
         return None
-
-    active_flops = FLOPS_PER_PARAMETER_AND_TOKEN * figures.active_params_b * 1e9
-
-    def step(sequences: int) -> tuple[float, float]:
-        """Memory and compute seconds of one decode step: weights (at most the experts the batch
-        touches) plus every sequence's KV cache, which holds on average the prompt and half the answer."""
-        weights_read = min(weights_bytes, sequences * active_bytes)
-        kv_read = sequences * (input_tokens + output_tokens / 2) * kv_bytes
-        return (weights_read + kv_read) / bandwidth, active_flops * sequences / flops
-
-    memory_seconds, compute_seconds = step(batch)
+    batch = min(concurrency or roofline.max_batch, roofline.max_batch)
+    memory_seconds, compute_seconds = roofline.decode_step(batch)
     step_seconds = max(memory_seconds, compute_seconds)
-    decode_tps = batch / step_seconds
-    prefill_tps = flops / active_flops
-    prefill_seconds = input_tokens / prefill_tps
-    seconds_per_request = prefill_seconds + output_tokens / decode_tps
-    requests_per_second = 1 / seconds_per_request
+    requests_per_second = roofline.requests_per_second(batch)
+    busy_prefill = requests_per_second * roofline.prefill_busy_seconds
+    tensor, stages = parallelism(knowledge, cards)
     return trusted(
         ReplicaPerformance,
         gpu=fit.gpu,
         cards=cards,
+        serving_engine=figures.serving_engine,
+        tensor_parallel=tensor,
+        pipeline_stages=stages,
         batch=batch,
-        prefill_tokens_per_second=prefill_tps,
-        decode_tokens_per_second=decode_tps,
+        prefill_tokens_per_second=input_tokens / roofline.prefill_busy_seconds,
+        decode_tokens_per_second=batch / step_seconds,
         requests_per_second=requests_per_second,
         output_tokens_per_second=requests_per_second * output_tokens,
-        time_to_first_token_ms=input_tokens / prefill_tps * 1000,
-        time_per_output_token_ms=step_seconds * 1000,
+        time_to_first_token_ms=roofline.prefill_seconds * 1000,
+        time_per_output_token_ms=step_seconds / (1 - busy_prefill) * 1000,
         decode_bound="memory" if memory_seconds >= compute_seconds else "compute",
-        seconds_alone=prefill_seconds + output_tokens * max(step(1)),
+        seconds_alone=roofline.prefill_seconds + output_tokens * roofline.step_seconds(1),
         seconds_at_full_batch=batch / requests_per_second,
+        roofline=roofline,
     )
 
 
@@ -158,10 +261,41 @@ and token counts."""
 def replica_performances(
     knowledge: Knowledge, figures: SizingFigures, input_tokens: int, output_tokens: int, /
 ) -> tuple[ReplicaPerformance, ...]:
-    """One replica's performance on every GPU type that can run a sequence of the workload's length,
-    in catalog order. It does not depend on the load, so workloads with the same model, precision and
-    token counts share it."""
+    """One replica's performance on every GPU type that can run a request of the workload's length, in
+    catalog order. It does not depend on the load, so workloads with the same model, precision, engine
+    and token counts share it."""
     found = (
         replica_performance(knowledge, figures, fit, input_tokens, output_tokens) for fit in figures.fits
     )
     return tuple(performance for performance in found if performance is not None)
+
+
+@per_object(entries=PERFORMANCES_KEPT)
+def candidate_performances(
+    knowledge: Knowledge, figures: SizingFigures, input_tokens: int, output_tokens: int, /
+) -> dict[str, tuple[ReplicaPerformance, ...]]:
+    """Per GPU, one replica at every card count worth considering: from the fewest cards that hold the
+    model up to one node, over a fast link (a PCIe card only at its fewest: more cards over PCIe are the
+    wrong offer). A larger replica holds more requests at once and may carry a load on fewer cards."""
+    node = knowledge.sizing.card_counts.node_gpus
+    found: dict[str, tuple[ReplicaPerformance, ...]] = {}
+    for fit in figures.fits:
+        least = fit.gpus_with_kv_reserve
+        if least is None:
+            continue
+        counts = [least]
+        if fit.interconnect != "pcie":
+            counts += [c for c in knowledge.sizing.card_counts.counts if least < c <= node]
+        performances = tuple(
+            performance
+            for count in counts
+            if (
+                performance := replica_performance(
+                    knowledge, figures, fit, input_tokens, output_tokens, count
+                )
+            )
+            is not None
+        )
+        if performances:
+            found[fit.gpu] = performances
+    return found

@@ -13,9 +13,11 @@ applies; the error band still does, so that the window holds if the estimate is 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
+from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, highest_rate_within, saturation
+from gpu_advisor.engine.calc.performance import ReplicaPerformance, Roofline, candidate_performances
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, DailyTraffic, ServiceTime, busy_hours_per_day
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -44,10 +46,18 @@ class ReplicaPlan(NamedTuple):
     hours_per_day_running: float | None
     """A batch: the hours a day its replicas run to finish the day's work (None for a service)."""
     service: ServiceTime
-    time_to_first_token_ms: float
-    time_per_output_token_ms: float
     batch: int
     decode_bound: str
+    roofline: Roofline
+    """The replica's step times: the latency at any load follows (``latency_at_peak``)."""
+    peak_requests_per_second_per_replica: float | None
+    """A service's peak spread over its replicas, spares included; None for a batch."""
+    pipeline_stages: int
+    latency_bound: bool
+    """The latency targets, not the throughput headroom, set the replicas for the peak."""
+    rate_within_targets_per_replica: float | None
+    """The highest request rate per replica that keeps the latency targets (None without targets, 0
+    when even a lone request misses one)."""
 
 
 class Sizing(NamedTuple):
@@ -59,9 +69,19 @@ class Sizing(NamedTuple):
     """The same for a batch: the error band only."""
     spare_replicas: int
     min_replicas: int
+    max_time_to_first_token_ms: float | None = None
+    max_time_per_output_token_ms: float | None = None
+    """A service's latency targets at peak; None: none."""
 
 
-def sizing_policy(knowledge: Knowledge, highest_error: float, spare: bool, min_replicas: int) -> Sizing:
+def sizing_policy(
+    knowledge: Knowledge,
+    highest_error: float,
+    spare: bool,
+    min_replicas: int,
+    max_time_to_first_token_ms: float | None = None,
+    max_time_per_output_token_ms: float | None = None,
+) -> Sizing:
     """``highest_error``: the most the estimate overstated a published measurement (estimate / published
     - 1, docs/calibration.md)."""
     derate = 1 / (1 + max(0.0, highest_error))
@@ -70,11 +90,28 @@ def sizing_policy(knowledge: Knowledge, highest_error: float, spare: bool, min_r
         batch_capacity_share=derate,
         spare_replicas=knowledge.throughput.redundancy.spare_replicas if spare else 0,
         min_replicas=min_replicas,
+        max_time_to_first_token_ms=max_time_to_first_token_ms,
+        max_time_per_output_token_ms=max_time_per_output_token_ms,
+    )
+
+
+def rate_within_targets(performance: ReplicaPerformance, sizing: Sizing) -> float | None:
+    """The request rate one replica carries within the latency targets and the headroom; None without
+    targets."""
+    if sizing.max_time_to_first_token_ms is None and sizing.max_time_per_output_token_ms is None:
+        return None
+    return highest_rate_within(
+        performance.roofline,
+        performance.requests_per_second * sizing.capacity_share,
+        sizing.max_time_to_first_token_ms,
+        sizing.max_time_per_output_token_ms,
     )
 
 
 def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> ReplicaPlan:
     rps = performance.requests_per_second
+    roofline = performance.roofline
+    within: float | None = None
     if load.served_in_paid_hours:
         work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
         needed = work_seconds / sizing.batch_capacity_share / (load.hours_per_day * SECONDS_PER_HOUR)
@@ -84,12 +121,16 @@ def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -
         hours_running: float | None = running
         at_peak = running / load.hours_per_day
         average_share = at_peak * load.served_share_of_paid_hours
+        peak_rate: float | None = None
     else:
-        for_peak = max(1, math.ceil(load.peak_requests_per_second / (rps * sizing.capacity_share)))
+        within = rate_within_targets(performance, sizing)
+        per_replica = within if within else rps * sizing.capacity_share
+        for_peak = max(1, math.ceil(load.peak_requests_per_second / per_replica))
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         hours_running = None
         at_peak = load.peak_requests_per_second / (replicas * rps)
         average_share = load.average_requests_per_second * load.served_share_of_paid_hours / (replicas * rps)
+        peak_rate = load.peak_requests_per_second / replicas
     return ReplicaPlan(
         gpu=performance.gpu,
         cards_per_replica=performance.cards,
@@ -109,11 +150,22 @@ def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -
             batch=performance.batch,
             replicas=replicas,
         ),
-        time_to_first_token_ms=performance.time_to_first_token_ms,
-        time_per_output_token_ms=performance.time_per_output_token_ms,
         batch=performance.batch,
         decode_bound=performance.decode_bound,
+        roofline=roofline,
+        peak_requests_per_second_per_replica=peak_rate,
+        pipeline_stages=performance.pipeline_stages,
+        latency_bound=within is not None and 0 < within < rps * sizing.capacity_share,
+        rate_within_targets_per_replica=within,
     )
+
+
+def latency_at_peak(plan: ReplicaPlan) -> OperatingPoint:
+    """What a user sees at the peak: a service's peak spread over the replicas (queueing for the prefill
+    included); a batch's replicas with their batch full."""
+    if plan.peak_requests_per_second_per_replica is None:
+        return saturation(plan.roofline)
+    return at_rate(plan.roofline, plan.peak_requests_per_second_per_replica)
 
 
 def batch_on_instances(plan: ReplicaPlan, replicas_hosted: int) -> ReplicaPlan:
@@ -142,12 +194,48 @@ def plans_by_gpu(
     input_tokens: int,
     output_tokens: int,
     sizing: Sizing,
+    cards: Mapping[str, int] | None = None,
 ) -> dict[str, ReplicaPlan]:
-    """A replica plan for every GPU type that can hold the model with KV reserve."""
-    return {
-        performance.gpu: plan_replicas(performance, load, sizing)
-        for performance in replica_performances(knowledge, figures, input_tokens, output_tokens)
-    }
+    """A replica plan for every GPU that can hold the model with KV reserve: at the cards per replica
+    given (``cards``, from ``cards_per_replica``), else at the count that carries the load on the
+    fewest cards."""
+    plans = {}
+    for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items():
+        if cards is not None and gpu in cards:
+            candidates = tuple(p for p in candidates if p.cards == cards[gpu]) or candidates[:1]
+        plans[gpu] = min(
+            (plan_replicas(performance, load, sizing) for performance in candidates),
+            key=lambda plan: (plan.gpus_for_peak, plan.cards_per_replica),
+        )
+    return plans
+
+
+def cards_key(cards: Mapping[str, int]) -> str:
+    """Cards per replica by GPU as one value (``gpu=cards,...``), so that what is built from them is
+    cached by value."""
+    return ",".join(f"{gpu}={count}" for gpu, count in sorted(cards.items()))
+
+
+def parse_cards(key: str) -> dict[str, int]:
+    """The cards per replica by GPU a ``cards_key`` holds."""
+    return {gpu: int(count) for gpu, _, count in (item.partition("=") for item in key.split(",")) if key}
+
+
+def cards_per_replica(
+    knowledge: Knowledge,
+    figures: SizingFigures,
+    load: Load,
+    input_tokens: int,
+    output_tokens: int,
+    sizing: Sizing,
+) -> dict[str, int]:
+    """Per GPU, the cards per replica that carry the peak (or the batch's work) on the fewest cards
+    within the headroom and the latency targets; the fewer cards where two counts tie. Spares are left
+    out, so the count is settled before the rules say whether a spare runs."""
+    plans = plans_by_gpu(
+        knowledge, figures, load, input_tokens, output_tokens, sizing._replace(spare_replicas=0)
+    )
+    return {gpu: plan.cards_per_replica for gpu, plan in plans.items()}
 
 
 def busy_share(

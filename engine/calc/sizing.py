@@ -2,8 +2,8 @@
 
 This is the card-count document's arithmetic, not a throughput measurement: weights are parameters times
 bytes per parameter, the KV cache comes on top, and counts are rounded up to the allowed card counts.
-The usual count leaves room for the KV cache twice over: the weights fill at most a set share of the
-replica's memory, and the rest holds several full-context sequences at once.
+The usual count is the fewest cards whose memory, after the weights and the serving engine's reserve,
+holds the KV cache of several full-context sequences at once under the engine's memory rule.
 
 """
 
@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
 from gpu_advisor.engine.domain.knowledge.entries import Gpu, ModelConfig
 
 
@@ -32,11 +33,12 @@ class GpuFit(BaseModel):
     gpus_for_weights: int | None
     """Fewest cards (from the allowed counts) whose memory holds the weights; None: not even the largest."""
     gpus_with_kv_reserve: int | None
-    """Fewest cards that leave the KV-cache reserve beside the weights (capacity arithmetic only)."""
+    """Fewest cards whose memory holds the weights, the engine's reserve and the KV cache of the working
+    concurrency (``min_sequences_at_full_context`` sequences of the serving context)."""
     kv_headroom_gb: float | None
-    """Memory left beside the weights at ``gpus_with_kv_reserve`` cards."""
+    """Memory left beside the weights at ``gpus_with_kv_reserve`` cards (decimal GB)."""
     kv_tokens_capacity: int | None
-    """Tokens of KV cache that fit in the usable headroom (None without a KV figure)."""
+    """Tokens of KV cache the serving engine keeps at ``gpus_with_kv_reserve`` cards."""
 
     @property
     def multi_card(self) -> bool:
@@ -71,48 +73,39 @@ def nearest_catalog_model(knowledge: Knowledge, params_b: float) -> ModelConfig:
     )
 
 
-def smallest_count(counts: tuple[int, ...], needed_gb: float, usable_gb_per_card: float) -> int | None:
+def smallest_count(counts: tuple[int, ...], needed_bytes: float, bytes_per_card: float) -> int | None:
     for count in counts:
-        if count * usable_gb_per_card >= needed_gb:
+        if count * bytes_per_card >= needed_bytes:
             return count
     return None
 
 
 def count_with_kv_reserve(
-    gpu: Gpu,
-    weights: float,
-    counts: tuple[int, ...],
-    max_weights_share: float,
-    kv_gb_needed: float,
-    kv_memory_share: float,
+    gpu: Gpu, engine: ServingEngine, weights_bytes: float, counts: tuple[int, ...], kv_bytes_needed: float
 ) -> int | None:
-    """Fewest cards where the weights fill at most ``max_weights_share`` of the memory and the usable
-    rest holds ``kv_gb_needed`` of KV cache."""
+    """Fewest cards whose memory, after the weights and the engine's reserve, holds ``kv_bytes_needed``
+    of KV cache under the engine's memory rule."""
     for count in counts:
-        memory = count * gpu.memory_gb
-        if weights <= memory * max_weights_share and (memory - weights) * kv_memory_share >= kv_gb_needed:
+        if engine.kv_cache_bytes(count * gpu.memory_bytes, weights_bytes, count) >= kv_bytes_needed:
             return count
     return None
 
 
 def fit_gpu(
     gpu: Gpu,
-    weights: float,
+    engine: ServingEngine,
+    weights_bytes: float,
     counts: tuple[int, ...],
-    max_weights_share: float,
-    kv_bytes: float | None,
+    kv_bytes: float,
     kv_tokens_needed: int,
-    kv_memory_share: float,
 ) -> GpuFit:
-    kv_gb_needed = kv_tokens_needed * kv_bytes / 1e9 if kv_bytes else 0.0
-    for_weights = smallest_count(counts, weights, gpu.memory_gb)
-    with_reserve = count_with_kv_reserve(
-        gpu, weights, counts, max_weights_share, kv_gb_needed, kv_memory_share
-    )
-    headroom = None if with_reserve is None else with_reserve * gpu.memory_gb - weights
+    for_weights = smallest_count(counts, weights_bytes, gpu.memory_bytes)
+    with_reserve = count_with_kv_reserve(gpu, engine, weights_bytes, counts, kv_tokens_needed * kv_bytes)
+    headroom = None if with_reserve is None else (with_reserve * gpu.memory_bytes - weights_bytes) / 1e9
     tokens = None
-    if headroom is not None and kv_bytes:
-        tokens = math.floor(headroom * kv_memory_share * 1e9 / kv_bytes)
+    if with_reserve is not None:
+        cache = engine.kv_cache_bytes(with_reserve * gpu.memory_bytes, weights_bytes, with_reserve)
+        tokens = math.floor(cache / kv_bytes)
     return trusted(
         GpuFit,
         gpu=gpu.id,
@@ -141,12 +134,38 @@ class SizingFigures(BaseModel):
     """What the sizing and throughput use: the model's figure, or the closest catalog model's."""
     kv_estimated_from: str | None
     """The catalog model whose KV figure stands in for an unknown model."""
+    attention_flops_per_token_pair: float
+    """Attention FLOPs for one query token against one earlier token, over all layers and heads
+    (``attention_flops_per_token_pair``): a prompt of s tokens costs this times s²/2 in prefill, and a
+    decode step this times the context per sequence. The stand-in model's for an unknown model."""
     context_tokens: int
+    serving_engine: str
+    kv_bytes_per_element: float
+    """1 for an FP8 KV cache, else the model's activation type (2 for 16 bit)."""
     fits: tuple[GpuFit, ...]
 
 
-def kv_element_bytes(knowledge: Knowledge, precision: str) -> float:
-    return knowledge.sizing.kv_cache.bytes_per_element_by_precision[precision]  # type: ignore[index]
+def attention_flops_per_token_pair(model: ModelConfig) -> float:
+    """FLOPs of one query token attending to one key: a multiply and an add per element of the query-key
+    dot product and of the weighted sum of values, for every head of every layer. Multi-head latent
+    attention (DeepSeek) computes its queries and keys in the no-position part (``head_dim``) plus the
+    rotary part, its values in ``head_dim``."""
+    key_dim = model.head_dim + (model.qk_rope_head_dim or 0) if model.attention == "mla" else model.head_dim
+    return float(
+        FLOPS_PER_MULTIPLY_ADD * model.num_layers * model.num_attention_heads * (key_dim + model.head_dim)
+    )
+
+
+FLOPS_PER_MULTIPLY_ADD = 2
+
+
+def kv_element_bytes(knowledge: Knowledge, precision: str, engine: ServingEngine) -> float:
+    """The KV cache's bytes per element under the engine's default: FP8 where the engine runs an FP8
+    cache beside FP8 weights, else the model's activation type."""
+    kv = knowledge.sizing.kv_cache
+    if precision == "fp8" and engine.kv_cache_fp8_with_fp8_weights:
+        return kv.fp8_bytes_per_element
+    return kv.bytes_per_element_by_precision[precision]  # type: ignore[index]
 
 
 SIZINGS_KEPT = 32
@@ -162,24 +181,24 @@ def size_model(
     precision: str,
     model: ModelConfig | None,
     context_tokens: int,
+    engine_id: str = "vllm",
+    kv_bytes_per_element: float | None = None,
     /,
 ) -> SizingFigures:
-    """Weights, KV cache and card counts on every GPU. The same for every workload with this model,
-    precision and context, so cached (the figures are frozen)."""
+    """Weights, KV cache and card counts on every GPU under a serving engine's defaults
+    (``kv_bytes_per_element`` replaces the engine's KV precision). The same for every workload with this
+    model, precision, context and engine, so cached (the figures are frozen)."""
+    engine = knowledge.serving_engine(engine_id)
     bytes_per_parameter = knowledge.bytes_per_parameter(precision)
     weights = weights_gb(params_b, bytes_per_parameter)
-    element = kv_element_bytes(knowledge, precision)
+    element = kv_bytes_per_element or kv_element_bytes(knowledge, precision, engine)
     kv_bytes = kv_bytes_per_token(model, element) if model is not None else None
     stand_in = None if model is not None else nearest_catalog_model(knowledge, params_b)
     kv_used = kv_bytes if kv_bytes is not None else kv_bytes_per_token(stand_in, element)  # type: ignore[arg-type]
-    share = knowledge.threshold("kv_reserve_max_weights_share").value
     counts = knowledge.sizing.card_counts.counts
-    concurrency = knowledge.throughput.concurrency
-    kv_tokens_needed = concurrency.min_sequences_at_full_context * context_tokens
-    kv_share = knowledge.throughput.efficiency.kv_memory_share
+    kv_tokens_needed = knowledge.throughput.concurrency.min_sequences_at_full_context * context_tokens
     fits = tuple(
-        fit_gpu(gpu, weights, counts, share, kv_used, kv_tokens_needed, kv_share)
-        for gpu in knowledge.gpus.gpus
+        fit_gpu(gpu, engine, weights * 1e9, counts, kv_used, kv_tokens_needed) for gpu in knowledge.gpus.gpus
     )
     return trusted(
         SizingFigures,
@@ -191,6 +210,9 @@ def size_model(
         kv_bytes_per_token=kv_bytes,
         kv_bytes_per_token_used=kv_used,
         kv_estimated_from=stand_in.id if stand_in is not None else None,
+        attention_flops_per_token_pair=attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]
         context_tokens=context_tokens,
+        serving_engine=engine.id,
+        kv_bytes_per_element=element,
         fits=fits,
     )

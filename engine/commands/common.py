@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import click
 
-from gpu_advisor.engine.domain.choices import LOAD_PATTERNS, PRECISIONS, SCHEDULES
+from gpu_advisor.engine.domain.choices import LOAD_PATTERNS, PRECISIONS, SCHEDULES, SERVING_ENGINES
 from gpu_advisor.engine.i18n.formats import CURRENCIES, LANGUAGES
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -130,3 +130,4 @@ currency_option = click.option(
 precision_choice = click.Choice(PRECISIONS)
 load_pattern_choice = click.Choice(LOAD_PATTERNS)
 schedule_choice = click.Choice(SCHEDULES)
+serving_engine_choice = click.Choice(SERVING_ENGINES)

@@ -13,6 +13,7 @@ from gpu_advisor.engine.commands.common import (
     load_pattern_choice,
     precision_choice,
     schedule_choice,
+    serving_engine_choice,
     to_json,
 )
 
@@ -24,6 +25,12 @@ SIZE_OPTIONS = {
     "context_tokens": "--context-tokens",
     "load.avg_input_tokens": "--input-tokens",
     "load.avg_output_tokens": "--output-tokens",
+    "input_tokens": "--input-tokens",
+    "output_tokens": "--output-tokens",
+    "serving_engine": "--serving-engine",
+    "concurrency": "--concurrency",
+    "gpu": "--gpu",
+    "cards": "--cards",
 }
 """The command line's option for each field of the size request, for its error messages."""
 FORMAT_OPTION = click.option(
@@ -60,6 +67,27 @@ FORMAT_OPTION = click.option(
 )
 @click.option("--load-pattern", type=load_pattern_choice, help="Default steady.")
 @click.option("--schedule", type=schedule_choice, help="Default always.")
+@click.option(
+    "--serving-engine",
+    type=serving_engine_choice,
+    default="vllm",
+    show_default=True,
+    help="The engine's defaults set the requests run at once and the KV cache's precision.",
+)
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1, max=1_000_000),
+    metavar="N",
+    help="Requests in flight per replica (each answered one replaced by the next, as benchmarks run): "
+    "throughput, time to first token and time per output token at N.",
+)
+@click.option("--gpu", "gpu_id", metavar="ID", help="Evaluate only this GPU (see knowledge/gpus.yaml).")
+@click.option(
+    "--cards",
+    type=click.IntRange(min=1, max=64),
+    metavar="N",
+    help="With --gpu: one replica of N cards instead of the usual count.",
+)
 @FORMAT_OPTION
 @handle_errors
 def size(
@@ -73,10 +101,15 @@ def size(
     output_tokens: int | None,
     load_pattern: str | None,
     schedule: str | None,
+    serving_engine: str,
+    concurrency: int | None,
+    gpu_id: str | None,
+    cards: int | None,
     output_format: str,
 ) -> None:
     """Card counts per GPU for a model: weights fit, and the usual count with KV-cache reserve; with
-    --requests-per-day, the replicas each GPU needs for the peak."""
+    --requests-per-day, the replicas each GPU needs for the peak; with --concurrency, throughput and
+    latency at that many requests in flight."""
     from gpu_advisor.engine.apps.size import size as run_size
     from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.domain.requests import SizeRequest
@@ -89,13 +122,17 @@ def size(
         "schedule": schedule,
     }
     given = {name: value for name, value in load_options.items() if value is not None}
-    if given and requests_per_day is None:
-        options = ", ".join(f"--{name.removeprefix('avg_').replace('_', '-')}" for name in given)
+    pattern = {name: given[name] for name in ("load_pattern", "schedule") if name in given}
+    if pattern and requests_per_day is None:
+        options = ", ".join(f"--{name.replace('_', '-')}" for name in pattern)
         raise InputError(f"{options}: describe a load, give --requests-per-day too")
     request: dict[str, Any] = {"model": model_id, "params_b": params_b, "active_params_b": active_params_b}
-    request |= {"precision": precision, "context_tokens": context_tokens}
+    request |= {"precision": precision, "context_tokens": context_tokens, "serving_engine": serving_engine}
+    request |= {"concurrency": concurrency, "gpu": gpu_id, "cards": cards}
     if requests_per_day is not None:
         request["load"] = {"requests_per_day": requests_per_day, **given}
+    else:
+        request |= {"input_tokens": input_tokens, "output_tokens": output_tokens}
     result = run_size(SizeRequest.read(request, "size", SIZE_OPTIONS))
     emit(to_json(result) if output_format == "json" else render("size.txt.j2", r=result), None)
 

@@ -20,6 +20,9 @@ elsewhere. The residency rules (rules/residency.yaml) decide from it which law a
 LoadPattern = Literal["steady", "variable", "batch"]
 ScheduleId = Literal["always", "workdays", "office_hours"]
 Framework = Literal["pytorch", "jax", "tensorflow"]
+ServingEngineId = Literal["vllm", "sglang", "trtllm"]
+"""The serving engine a self-hosted replica runs: vLLM, SGLang or TensorRT-LLM (knowledge/throughput.yaml
+holds each one's defaults)."""
 Deployment = Literal["api", "serverless", "dedicated_cloud", "own_hardware", "hybrid"]
 Topic = Literal[
     "deployment",
@@ -34,7 +37,9 @@ Topic = Literal[
     "knowledge",
 ]
 Severity = Literal["info", "advice", "warning", "critical"]
-FactKind = Literal["gpu_fit", "instance_fit", "workload", "serverless", "economics", "api", "proposal"]
+FactKind = Literal[
+    "gpu_fit", "instance_fit", "latency_fit", "workload", "serverless", "economics", "api", "proposal"
+]
 """The kinds of facts the rules read, in the order an evaluation asserts them."""
 
 
@@ -46,6 +51,7 @@ def names(choice: object) -> tuple[str, ...]:
 PRECISIONS = names(Precision)
 LOAD_PATTERNS = names(LoadPattern)
 SCHEDULES = names(ScheduleId)
+SERVING_ENGINES = names(ServingEngineId)
 FRAMEWORKS = names(Framework)
 INTERCONNECTS = names(Interconnect)
 DEPLOYMENTS = names(Deployment)

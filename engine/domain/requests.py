@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gpu_advisor.engine.common.errors import InputError
-from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId
+from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId, ServingEngineId
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
 
 
@@ -84,6 +84,26 @@ class SizeRequest(Request):
     precision: Precision
     context_tokens: int | None = Field(default=None, gt=0, le=10_000_000)
     load: LoadRequest | None = None
+    serving_engine: ServingEngineId = Field(default="vllm", description="vllm, sglang or trtllm.")
+    input_tokens: int | None = Field(
+        default=None, gt=0, le=10_000_000, description="Prompt tokens per request, without a load."
+    )
+    output_tokens: int | None = Field(
+        default=None, gt=0, le=10_000_000, description="Answer tokens per request, without a load."
+    )
+    concurrency: int | None = Field(
+        default=None,
+        gt=0,
+        le=1_000_000,
+        description="Requests in flight per replica: throughput and latency are reported at it.",
+    )
+    gpu: str | None = Field(default=None, description="Evaluate only this GPU (a catalog GPU ID).")
+    cards: int | None = Field(
+        default=None,
+        gt=0,
+        le=64,
+        description="With gpu: one replica of this many cards, not the usual count.",
+    )
 
     @model_validator(mode="after")
     def _one_model(self) -> SizeRequest:
@@ -99,6 +119,12 @@ class SizeRequest(Request):
             and self.active_params_b > self.params_b
         ):
             raise ValueError("active_params_b cannot exceed params_b")
+        if self.cards is not None and self.gpu is None:
+            raise ValueError("cards goes with gpu: name the GPU whose replica has that many cards")
+        if self.load is not None and (self.input_tokens is not None or self.output_tokens is not None):
+            raise ValueError(
+                "with a load, give the tokens as the load's avg_input_tokens and avg_output_tokens"
+            )
         return self
 
 

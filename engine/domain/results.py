@@ -27,6 +27,20 @@ __all__ = [
 ]
 
 
+class OperatingPointResult(ResultModel):
+    """One replica at a fixed number of requests in flight (``size --concurrency``)."""
+
+    concurrency: int
+    requests_per_second: float
+    output_tokens_per_second: float
+    decoding: float
+    """Sequences in each decode step; the rest wait for their first token."""
+    time_to_first_token_ms: float
+    time_per_output_token_ms: float
+    saturated: bool
+    """More requests than the replica runs at once: the rest queue for a slot."""
+
+
 class GpuSizing(ResultModel):
     gpu: str
     name: str
@@ -54,7 +68,24 @@ class GpuSizing(ResultModel):
     hours_per_day_running: float | None = None
     """A batch: the hours a day its replicas run."""
     time_to_first_token_ms: float | None
+    """At the peak with the load spread over the replicas (a batch: a lone prompt's prefill)."""
     time_per_output_token_ms: float | None
+    cards_per_replica: int | None = None
+    """The replica evaluated: the usual count, or the cards asked for (``size --gpu --cards``)."""
+    tensor_parallel: int | None = None
+    pipeline_stages: int | None = None
+    """Stages over nodes: a replica larger than one node runs one stage per node."""
+    concurrent_requests: int | None = None
+    """Requests of the workload's length one replica holds in its KV cache at once, at most the serving
+    engine's maximum."""
+    time_to_first_token_alone_ms: float | None = None
+    time_per_output_token_alone_ms: float | None = None
+    """A lone request on an idle replica: the least any load sees."""
+    meets_latency_targets: bool | None = None
+    """None without targets or without a load."""
+    sized_for_latency: bool | None = None
+    """The latency targets, not the throughput headroom, set the replicas for the peak."""
+    at_concurrency: OperatingPointResult | None = None
 
 
 class Finding(ResultModel):
@@ -86,6 +117,14 @@ class SizeResult(ResultModel):
     context_tokens: int
     min_sequences_at_full_context: int
     """The usual card count holds the KV cache of this many full-context sequences."""
+    serving_engine: str = "vllm"
+    kv_bytes_per_element: float = 2.0
+    """1: an FP8 KV cache; 2: 16-bit (the engine's default for the weights, or as given)."""
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    concurrency: int | None = None
+    max_time_to_first_token_ms: float | None = None
+    max_time_per_output_token_ms: float | None = None
     load: Load | None
     gpus: tuple[GpuSizing, ...]
     findings: tuple[Finding, ...]

@@ -45,6 +45,7 @@ from gpu_advisor.engine.domain.choices import (
     PersonalDataRegion,
     Precision,
     ScheduleId,
+    ServingEngineId,
 )
 from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -250,6 +251,35 @@ class ResolvedWorkload(BaseModel):
             "business-critical and latency-sensitive services.",
         ),
         Given.DEFAULT,
+    ]
+    serving_engine: Annotated[
+        ServingEngineId,
+        Field(
+            description="The serving engine of a self-hosted replica: vllm, sglang or trtllm (TensorRT-LLM, "
+            "also inside NVIDIA NIM). Its defaults set how many requests run at once and the KV cache's "
+            "precision."
+        ),
+        Given.DEFAULT,
+    ]
+    max_time_to_first_token_ms: Annotated[
+        float | None,
+        Field(
+            gt=0,
+            le=3_600_000,
+            description="Latency target: the longest wait for the first token at peak, milliseconds; "
+            "null for none. Default for latency-sensitive work: about a second.",
+        ),
+        Given.DERIVED,
+    ]
+    max_time_per_output_token_ms: Annotated[
+        float | None,
+        Field(
+            gt=0,
+            le=600_000,
+            description="Latency target: the longest time between two tokens at peak, milliseconds; null "
+            "for none. Default for latency-sensitive work: reading speed.",
+        ),
+        Given.DERIVED,
     ]
     defaults_used: tuple[str, ...]
     """The fields the input left to a documented default, in field order."""

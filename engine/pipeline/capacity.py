@@ -8,7 +8,15 @@ from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.calibration import highest_error
 from gpu_advisor.engine.calc.load import traffic_for, workload_load
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing, plans_by_gpu, sizing_policy
+from gpu_advisor.engine.calc.replicas import (
+    ReplicaPlan,
+    Sizing,
+    cards_key,
+    cards_per_replica,
+    parse_cards,
+    plans_by_gpu,
+    sizing_policy,
+)
 from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
 from gpu_advisor.engine.calc.traffic import DailyTraffic
 from gpu_advisor.engine.common.errors import InputError
@@ -29,6 +37,9 @@ class Capacity:
     traffic: DailyTraffic
     days_per_month: float
     """The days a month requests come (the schedule's)."""
+    cards: str = ""
+    """Cards per replica by GPU (``fit.cards_key``): the count that carries the load on the fewest cards."""
+    quantized_cards: str = ""
 
 
 @dataclass(frozen=True)
@@ -43,7 +54,13 @@ class ReplicaPlans:
 def size(resolved: ResolvedWorkload, knowledge: Knowledge, precision: str) -> SizingFigures:
     model = resolved.model_config_entry
     return size_model(
-        knowledge, resolved.params_b, resolved.active_params_b, precision, model, resolved.context_tokens
+        knowledge,
+        resolved.params_b,
+        resolved.active_params_b,
+        precision,
+        model,
+        resolved.context_tokens,
+        resolved.serving_engine,
     )
 
 
@@ -85,13 +102,31 @@ def plan_capacity(resolved: ResolvedWorkload, knowledge: Knowledge) -> Capacity:
     quantized_precision = knowledge.sizing.quantization_steps.steps.get(resolved.precision)
     quantized = size(resolved, knowledge, quantized_precision) if quantized_precision else None
     traffic = workload_traffic(resolved, knowledge)  # first: it names a profile without traffic
+    load = workload_load_for(resolved, knowledge)
+    tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
+    sizing = workload_sizing(resolved, knowledge, spare=False)
     return Capacity(
         figures=figures,
         quantized_figures=quantized,
         quantized_precision=quantized_precision,
-        load=workload_load_for(resolved, knowledge),
+        load=load,
         traffic=traffic,
         days_per_month=knowledge.schedule(resolved.schedule).days_per_month,
+        cards=cards_key(cards_per_replica(knowledge, figures, load, *tokens, sizing)),
+        quantized_cards=cards_key(cards_per_replica(knowledge, quantized, load, *tokens, sizing))
+        if quantized
+        else "",
+    )
+
+
+def workload_sizing(resolved: ResolvedWorkload, knowledge: Knowledge, spare: bool) -> Sizing:
+    return sizing_policy(
+        knowledge,
+        highest_error(knowledge),
+        spare,
+        resolved.min_replicas,
+        resolved.max_time_to_first_token_ms,
+        resolved.max_time_per_output_token_ms,
     )
 
 
@@ -100,12 +135,16 @@ def replica_plans(
 ) -> ReplicaPlans:
     """The replicas every GPU needs, with the spares the rules asked for (``spare``)."""
     tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
-    sizing = sizing_policy(knowledge, highest_error(knowledge), spare, resolved.min_replicas)
+    sizing = workload_sizing(resolved, knowledge, spare)
     quantized = capacity.quantized_figures
     return ReplicaPlans(
         sizing=sizing,
-        plans=plans_by_gpu(knowledge, capacity.figures, capacity.load, *tokens, sizing),
-        quantized_plans=plans_by_gpu(knowledge, quantized, capacity.load, *tokens, sizing)
+        plans=plans_by_gpu(
+            knowledge, capacity.figures, capacity.load, *tokens, sizing, parse_cards(capacity.cards)
+        ),
+        quantized_plans=plans_by_gpu(
+            knowledge, quantized, capacity.load, *tokens, sizing, parse_cards(capacity.quantized_cards)
+        )
         if quantized
         else {},
     )

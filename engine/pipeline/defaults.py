@@ -79,6 +79,19 @@ DERIVATIONS: dict[str, Derivation] = {
         lambda values, knowledge: knowledge.utilization_default(values["load_pattern"]).latency_sensitive,
         listed_as_default=True,
     ),
+    # A latency-sensitive service is held to the documented targets; a batch job to none.
+    "max_time_to_first_token_ms": Derivation(
+        lambda values, knowledge: (
+            knowledge.latency_target("max_time_to_first_token_ms") if values["latency_sensitive"] else None
+        ),
+        listed_as_default=True,
+    ),
+    "max_time_per_output_token_ms": Derivation(
+        lambda values, knowledge: (
+            knowledge.latency_target("max_time_per_output_token_ms") if values["latency_sensitive"] else None
+        ),
+        listed_as_default=True,
+    ),
     "hours_per_month": Derivation(
         lambda values, knowledge: knowledge.schedule(values["schedule"]).hours_per_month,
         listed_as_default=False,

@@ -85,7 +85,7 @@ def evaluate(
     resolved = complete_workload(workload, knowledge)
     capacity = plan_capacity(resolved, knowledge)
     facts = workload_facts(resolved, knowledge)
-    verdicts = judge_gpus(evaluator, capacity, knowledge, rulebook)
+    verdicts = judge_gpus(evaluator, capacity, knowledge, rulebook, resolved)
     with evaluator.session() as session:
         constraints = apply_constraints(session, facts, capacity.figures, verdicts, knowledge, rulebook)
         market, resolved = survey_market(resolved, capacity, verdicts, constraints, knowledge, rulebook)

@@ -7,14 +7,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpu_advisor.engine.calc.latency import lone_request
 from gpu_advisor.engine.calc.listings import offer_linked_sizes
+from gpu_advisor.engine.calc.performance import PERFORMANCES_KEPT, candidate_performances
+from gpu_advisor.engine.calc.replicas import parse_cards
 from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, GpuFit, SizingFigures
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.capacity import Capacity
 from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus, unsuitable_offers
 from gpu_advisor.engine.rulebook.durable import Evaluator, FactSession, Firing
-from gpu_advisor.engine.rulebook.facts import Fact, GpuFitFact, InstanceFitFact
+from gpu_advisor.engine.rulebook.facts import Fact, GpuFitFact, InstanceFitFact, LatencyFitFact
 from gpu_advisor.engine.rulebook.schema import Rulebook
 
 WORKLOAD_SCENARIO = "workload"
@@ -59,15 +63,19 @@ def gpu_fit_facts(knowledge: Knowledge, figures: SizingFigures, scenario: str, /
 
 @per_object(entries=2 * SIZINGS_KEPT)
 def instance_fit_facts(
-    knowledge: Knowledge, figures: SizingFigures, scenario: str, /
+    knowledge: Knowledge, figures: SizingFigures, scenario: str, cards: str = "", /
 ) -> tuple[InstanceFitFact, ...]:
-    """One fact per offer whose GPU holds the model only on several cards, in catalog order."""
+    """One fact per offer whose GPU runs the model's replicas on several cards, in catalog order; at the
+    cards per replica the load was sized with (``cards``, from ``cards_key``), else the fewest that hold
+    the model."""
     fits = {fit.gpu: fit for fit in figures.fits}
+    chosen = parse_cards(cards)
     facts = []
     for offer in knowledge.offers.offers:
         fit = fits.get(offer.gpu)
-        cards = fit.gpus_with_kv_reserve if fit is not None else None
-        if fit is None or cards is None or cards < 2:
+        least = fit.gpus_with_kv_reserve if fit is not None else None
+        count = chosen.get(offer.gpu, least) if least is not None else None
+        if fit is None or count is None or count < 2:
             continue
         facts.append(
             InstanceFitFact(
@@ -76,8 +84,8 @@ def instance_fit_facts(
                 offer=offer.offer,
                 gpu=offer.gpu,
                 interconnect=fit.interconnect,
-                multi_card=fit.multi_card,
-                cards_per_replica=cards,
+                multi_card=count > 1,
+                cards_per_replica=count,
                 largest_linked_instance_gpus=max(offer_linked_sizes(offer), default=0),
                 largest_instance_gpus=offer.instance_gpus[-1],
             )
@@ -116,12 +124,37 @@ def fit_firings(evaluator: Evaluator, facts: tuple[Fact, ...], /) -> tuple[Firin
 
 
 def judge_gpus(
-    evaluator: Evaluator, capacity: Capacity, knowledge: Knowledge, rulebook: Rulebook
+    evaluator: Evaluator,
+    capacity: Capacity,
+    knowledge: Knowledge,
+    rulebook: Rulebook,
+    resolved: ResolvedWorkload | None = None,
 ) -> GpuVerdicts:
-    firings = fit_firings(evaluator, sizing_facts(knowledge, capacity.figures, WORKLOAD_SCENARIO))
+    """The rules' verdicts on every GPU and offer; with ``resolved``, also on the GPUs that cannot meet
+    its latency targets (a service's, ``latency_fit`` facts)."""
+    firings = fit_firings(
+        evaluator, sizing_facts(knowledge, capacity.figures, WORKLOAD_SCENARIO, capacity.cards)
+    )
+    if resolved is not None and not capacity.load.served_in_paid_hours:
+        facts = latency_fit_facts(
+            knowledge,
+            capacity.figures,
+            resolved.avg_input_tokens,
+            resolved.avg_output_tokens,
+            resolved.max_time_to_first_token_ms,
+            resolved.max_time_per_output_token_ms,
+            ",".join(sorted(unsuitable_gpus(firings, rulebook))),
+            capacity.cards,
+        )
+        if facts:
+            firings = (*firings, *fit_firings(evaluator, facts))
     quantized = capacity.quantized_figures
     quantized_firings = (
-        fit_firings(evaluator, sizing_facts(knowledge, quantized, QUANTIZED_SCENARIO)) if quantized else ()
+        fit_firings(
+            evaluator, sizing_facts(knowledge, quantized, QUANTIZED_SCENARIO, capacity.quantized_cards)
+        )
+        if quantized
+        else ()
     )
     return GpuVerdicts(
         firings=tuple(firings),
@@ -132,8 +165,66 @@ def judge_gpus(
     )
 
 
+@per_object(entries=PERFORMANCES_KEPT)
+def latency_fit_facts(
+    knowledge: Knowledge,
+    figures: SizingFigures,
+    input_tokens: int,
+    output_tokens: int,
+    max_ttft_ms: float | None,
+    max_tpot_ms: float | None,
+    unsuitable: str,
+    cards: str,
+    /,
+) -> tuple[LatencyFitFact, ...]:
+    """One fact per GPU the gpu_fit rules left standing, for a workload with latency targets: what a
+    lone request sees on it, and the fastest GPU's figures (``unsuitable``: the GPUs those rules ruled
+    out, comma-separated), each at the cards per replica the load is sized with (``cards``, from
+    ``cards_key``). The same for every workload with this sizing, token counts, targets and counts, so
+    built once."""
+    if max_ttft_ms is None and max_tpot_ms is None:
+        return ()
+    chosen = parse_cards(cards)
+    alone = [
+        (performance, lone_request(performance.roofline))
+        for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items()
+        if gpu not in unsuitable.split(",")
+        for performance in candidates
+        if performance.cards == chosen.get(gpu, candidates[0].cards)
+    ]
+    if not alone:
+        return ()
+    ttft = min(alone, key=lambda item: item[1].time_to_first_token_ms)
+    tpot = min(alone, key=lambda item: item[1].time_per_output_token_ms)
+    return tuple(
+        LatencyFitFact(
+            gpu=performance.gpu,
+            cards_per_replica=performance.cards,
+            time_to_first_token_alone_ms=point.time_to_first_token_ms,
+            time_per_output_token_alone_ms=point.time_per_output_token_ms,
+            ttft_target_given=max_ttft_ms is not None,
+            max_time_to_first_token_ms=max_ttft_ms or 0.0,
+            tpot_target_given=max_tpot_ms is not None,
+            max_time_per_output_token_ms=max_tpot_ms or 0.0,
+            fastest_ttft_gpu=ttft[0].gpu,
+            fastest_time_to_first_token_alone_ms=ttft[1].time_to_first_token_ms,
+            fastest_tpot_gpu=tpot[0].gpu,
+            fastest_time_per_output_token_alone_ms=tpot[1].time_per_output_token_ms,
+            fastest_for_ttft=performance is ttft[0],
+            fastest_for_tpot=performance is tpot[0],
+        )
+        for performance, point in alone
+    )
+
+
 @per_object(entries=2 * SIZINGS_KEPT)
-def sizing_facts(knowledge: Knowledge, figures: SizingFigures, scenario: str, /) -> tuple[Fact, ...]:
-    """The GPU-fit facts of one sizing, then its instance-fit facts: the same object for every workload
-    of the sizing, so their firings are worked out once (``fit_firings``)."""
-    return (*gpu_fit_facts(knowledge, figures, scenario), *instance_fit_facts(knowledge, figures, scenario))
+def sizing_facts(
+    knowledge: Knowledge, figures: SizingFigures, scenario: str, cards: str, /
+) -> tuple[Fact, ...]:
+    """The GPU-fit facts of one sizing, then its instance-fit facts at the cards per replica (``cards``,
+    from ``cards_key``): the same object for every workload of the sizing and counts, so their firings
+    are worked out once (``fit_firings``)."""
+    return (
+        *gpu_fit_facts(knowledge, figures, scenario),
+        *instance_fit_facts(knowledge, figures, scenario, cards),
+    )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 
 from gpu_advisor.engine.calc.calibration import calibration_rows, error_band, highest_error
+from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.listings import build_options
-from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -17,6 +19,7 @@ from gpu_advisor.engine.domain.results import (
     Charts,
     Finding,
     GpuSizing,
+    OperatingPointResult,
     Option,
     Recommendation,
     SizeResult,
@@ -37,12 +40,22 @@ from gpu_advisor.engine.rulebook.schema import Rulebook
 
 
 def sizing_rows(
-    figures: SizingFigures, unsuitable: dict[str, list[str]], plans: dict[str, ReplicaPlan]
+    figures: SizingFigures,
+    unsuitable: dict[str, list[str]],
+    plans: dict[str, ReplicaPlan],
+    performances: Mapping[str, ReplicaPerformance] | None = None,
+    points: Mapping[str, OperatingPoint] | None = None,
+    concurrency: int | None = None,
 ) -> tuple[GpuSizing, ...]:
     rows = []
     for fit in figures.fits:
         blocked = tuple(unsuitable.get(fit.gpu, ()))
         plan = None if blocked else plans.get(fit.gpu)
+        performance = (performances or {}).get(fit.gpu)
+        point = (points or {}).get(fit.gpu)
+        within = plan.rate_within_targets_per_replica if plan else None
+        at_peak = latency_at_peak(plan) if plan else None
+        alone = lone_request(plan.roofline) if plan else None
         rows.append(
             trusted(
                 GpuSizing,
@@ -67,8 +80,34 @@ def sizing_rows(
                 capacity_utilization_at_peak=plan.capacity_utilization_at_peak if plan else None,
                 spare_replicas=plan.spare_replicas if plan else None,
                 hours_per_day_running=plan.hours_per_day_running if plan else None,
-                time_to_first_token_ms=plan.time_to_first_token_ms if plan else None,
-                time_per_output_token_ms=plan.time_per_output_token_ms if plan else None,
+                time_to_first_token_ms=at_peak.time_to_first_token_ms if at_peak else None,
+                time_per_output_token_ms=at_peak.time_per_output_token_ms if at_peak else None,
+                cards_per_replica=plan.cards_per_replica
+                if plan
+                else (performance.cards if performance else None),
+                tensor_parallel=(plan.cards_per_replica // plan.pipeline_stages)
+                if plan
+                else (performance.tensor_parallel if performance else None),
+                pipeline_stages=plan.pipeline_stages
+                if plan
+                else (performance.pipeline_stages if performance else None),
+                concurrent_requests=plan.batch if plan else (performance.batch if performance else None),
+                time_to_first_token_alone_ms=alone.time_to_first_token_ms if alone else None,
+                time_per_output_token_alone_ms=alone.time_per_output_token_ms if alone else None,
+                meets_latency_targets=None if within is None else within > 0,
+                sized_for_latency=plan.latency_bound if plan else None,
+                at_concurrency=None
+                if point is None or performance is None or concurrency is None
+                else trusted(
+                    OperatingPointResult,
+                    concurrency=concurrency,
+                    requests_per_second=point.requests_per_second,
+                    output_tokens_per_second=point.requests_per_second * performance.roofline.output_tokens,
+                    decoding=point.decoding,
+                    time_to_first_token_ms=point.time_to_first_token_ms,
+                    time_per_output_token_ms=point.time_per_output_token_ms,
+                    saturated=point.saturated,
+                ),
             )
         )
     return tuple(rows)
@@ -84,6 +123,9 @@ def size_result(
     rulebook: Rulebook | None = None,
     fmt: Format = DEFAULT_FORMAT,
     findings: tuple[Finding, ...] | None = None,
+    performances: Mapping[str, ReplicaPerformance] | None = None,
+    points: Mapping[str, OperatingPoint] | None = None,
+    concurrency: int | None = None,
 ) -> SizeResult:
     """The sizing part of a result; ``findings`` when the caller rendered them already."""
     rulebook = rulebook or load_rulebook()
@@ -99,8 +141,12 @@ def size_result(
         kv_estimated_from=figures.kv_estimated_from,
         context_tokens=figures.context_tokens,
         min_sequences_at_full_context=knowledge.throughput.concurrency.min_sequences_at_full_context,
+        serving_engine=figures.serving_engine,
+        kv_bytes_per_element=figures.kv_bytes_per_element,
         load=load,
-        gpus=sizing_rows(figures, unsuitable_gpus(firings, rulebook), plans),
+        gpus=sizing_rows(
+            figures, unsuitable_gpus(firings, rulebook), plans, performances, points, concurrency
+        ),
         findings=findings if findings is not None else findings_for(firings, rulebook, knowledge, fmt),
     )
 
@@ -167,6 +213,19 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
             e.rulebook,
             fmt,
             gpu_findings,
+            performances={
+                p.gpu: p
+                for p in replica_performances(
+                    knowledge, capacity.figures, e.workload.avg_input_tokens, e.workload.avg_output_tokens
+                )
+            },
+        ).model_copy(
+            update={
+                "input_tokens": e.workload.avg_input_tokens,
+                "output_tokens": e.workload.avg_output_tokens,
+                "max_time_to_first_token_ms": e.workload.max_time_to_first_token_ms,
+                "max_time_per_output_token_ms": e.workload.max_time_per_output_token_ms,
+            }
         ),
         load=market.load,
         throughput_accuracy=throughput_accuracy(),

@@ -36,12 +36,14 @@ from gpu_advisor.engine.rulebook.fact_base import (
     _float_fields,
     engine_number,
 )
+from gpu_advisor.engine.rulebook.latency_facts import LatencyFitFact
 
 __all__ = [
     "LARGEST_ENGINE_FLOAT",
     "SMALLEST_ENGINE_NUMBER",
     "Fact",
     "Guard",
+    "LatencyFitFact",
     "_float_fields",
     "engine_number",
 ]
@@ -297,6 +299,17 @@ class ProposalFact(Fact):
     (replicas x cards per replica)."""
     gpus_for_peak: int
     """The same without the spares: what the peak needs within the headroom target."""
+    latency_known: bool
+    """A service whose proposal names a GPU and cards that hold a replica: its latency at peak is
+    worked out (not for a batch, whose requests wait their turn by design)."""
+    ttft_target_given: bool
+    max_time_to_first_token_ms: Annotated[float, Guard("ttft_target_given")]
+    tpot_target_given: bool
+    max_time_per_output_token_ms: Annotated[float, Guard("tpot_target_given")]
+    time_to_first_token_at_peak_ms: Annotated[float, Guard("latency_known")]
+    time_per_output_token_at_peak_ms: Annotated[float, Guard("latency_known")]
+    peak_overloads_replicas: Annotated[bool, Guard("latency_known")]
+    """The proposed replicas cannot carry the peak: the queue, and so the wait, grows without bound."""
     pricing: Annotated[str, Guard("pricing_known")]
     pricing_known: bool
     region: str
@@ -333,6 +346,7 @@ class ProposalFact(Fact):
 FACT_MODELS: dict[str, type[Fact]] = {
     "gpu_fit": GpuFitFact,
     "instance_fit": InstanceFitFact,
+    "latency_fit": LatencyFitFact,
     "workload": WorkloadFact,
     "serverless": ServerlessFact,
     "economics": EconomicsFact,

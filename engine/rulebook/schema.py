@@ -150,8 +150,8 @@ class Rule(Strict):
     def _source_is_a_document(self) -> Rule:
         if any(citation.document is None for citation in (self.source, *self.see_also)):
             raise ValueError("a rule cites a source document and its section")
-        if self.then.gpu_unsuitable and self.fact != "gpu_fit":
-            raise ValueError("gpu_unsuitable is a conclusion of gpu_fit rules only")
+        if self.then.gpu_unsuitable and self.fact not in ("gpu_fit", "latency_fit"):
+            raise ValueError("gpu_unsuitable is a conclusion of gpu_fit and latency_fit rules only")
         if self.then.offer_unsuitable and self.fact != "instance_fit":
             raise ValueError("offer_unsuitable is a conclusion of instance_fit rules only")
         if (self.then.add_spare_replica or self.then.keep_serverless_warm) and self.fact != "workload":

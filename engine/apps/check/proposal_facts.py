@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from gpu_advisor.engine.apps.check.proposal_latency import latency_facts
 from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import (
     Rental,
@@ -218,6 +219,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
         "gpus_for_weights": (fit.gpus_for_weights or 0) if fit else 0,
         "gpus_needed": plan.gpus if plan else 0,
         "gpus_for_peak": plan.gpus_for_peak if plan else 0,
+        **latency_facts(fit, gpus, per_replica, evaluation),
     }
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import typing
 from typing import Any, Literal, TypeVar
 
 from pydantic import Field, model_validator
 
 from gpu_advisor.engine.common.caching import per_object
-from gpu_advisor.engine.domain.choices import PersonalDataRegion
+from gpu_advisor.engine.domain.choices import PersonalDataRegion, ServingEngineId
 from gpu_advisor.engine.domain.knowledge.costs import (
     CountryCode,
     CountryCosts,
@@ -16,6 +17,7 @@ from gpu_advisor.engine.domain.knowledge.costs import (
     StaffShare,
     YourCosts,
 )
+from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
 from gpu_advisor.engine.domain.knowledge.entries import (
     ApiPrice,
     Citation,
@@ -31,6 +33,7 @@ from gpu_advisor.engine.domain.knowledge.entries import (
 from gpu_advisor.engine.domain.knowledge.figures import (
     BytesPerParameter,
     CardCounts,
+    ComputeMath,
     Concurrency,
     DataProtectionRegion,
     Efficiency,
@@ -148,8 +151,17 @@ class ThroughputFile(VersionedFile):
     efficiency: Efficiency
     tensor_parallel: tuple[TensorParallelEfficiency, ...]
     concurrency: Concurrency
+    compute_math: ComputeMath
     headroom: Headroom
     redundancy: Redundancy
+    serving_engines: tuple[ServingEngine, ...]
+
+    @model_validator(mode="after")
+    def _every_engine_once(self) -> ThroughputFile:
+        ids = [engine.id for engine in self.serving_engines]
+        if sorted(ids) != sorted(set(typing.get_args(ServingEngineId))):
+            raise ValueError("serving_engines lists each of vllm, sglang and trtllm once")
+        return self
 
 
 class LoadProfilesFile(VersionedFile):
@@ -176,6 +188,8 @@ class CostDefaultsFile(VersionedFile):
 class WorkloadDefaultsFile(VersionedFile):
     defaults: tuple[WorkloadDefault, ...]
     utilization_by_load_pattern: tuple[UtilizationDefault, ...]
+    latency_targets: tuple[WorkloadDefault, ...]
+    """What a latency-sensitive workload that sets no target is held to."""
 
 
 class Knowledge(Strict):
@@ -207,6 +221,9 @@ class Knowledge(Strict):
     def gpu(self, gpu_id: str) -> Gpu:
         return _by_id(self.gpus.gpus, gpu_id)
 
+    def serving_engine(self, engine_id: str) -> ServingEngine:
+        return _by_id(self.throughput.serving_engines, engine_id)
+
     def provider(self, provider_id: str) -> Provider:
         return _by_id(self.providers.providers, provider_id)
 
@@ -232,6 +249,10 @@ class Knowledge(Strict):
         return next(
             u for u in self.workload_defaults.utilization_by_load_pattern if u.load_pattern == load_pattern
         )
+
+    def latency_target(self, field: str) -> float:
+        found = next(t.value for t in self.workload_defaults.latency_targets if t.field == field)
+        return float(found)
 
     def threshold(self, key: str) -> Threshold:
         return _thresholds_by_key(self.thresholds.thresholds)[key]

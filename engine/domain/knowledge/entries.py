@@ -81,6 +81,10 @@ class Gpu(Sourced):
     name: str
     vendor: Literal["nvidia", "amd", "google", "aws"]
     memory_gb: PositiveFloat
+    """The memory as the vendor and the documents state it: 80 for an H100."""
+    memory_unit: Literal["GB", "GiB"]
+    """What the vendor's figure counts: an H100's "80 GB" of HBM3 are 80 GiB (the driver shows
+    81,559 MiB), a B200's "192 GB" are decimal (183,359 MiB)."""
     memory_bandwidth_gb_s: PositiveFloat
     bf16_dense_tflops: PositiveFloat
     fp8_dense_tflops: PositiveFloat | None
@@ -89,6 +93,10 @@ class Gpu(Sourced):
     interconnect: Interconnect
     segment: Literal["datacenter", "consumer"]
     note: str | None = None
+
+    @property
+    def memory_bytes(self) -> float:
+        return self.memory_gb * (2**30 if self.memory_unit == "GiB" else 1e9)
 
 
 class Region(Strict):

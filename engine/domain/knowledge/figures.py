@@ -4,6 +4,7 @@ calibration figures, defaults. Every entry carries ``source`` and ``as_of``.
 
 from __future__ import annotations
 
+import typing
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -56,6 +57,8 @@ class CardCounts(Sourced):
 
 class KvCache(Sourced):
     bytes_per_element_by_precision: dict[Precision, PositiveFloat]
+    """The model's activation type by weight precision: what a cache the engine does not quantize uses."""
+    fp8_bytes_per_element: PositiveFloat
 
 
 class ReferenceGpu(Sourced):
@@ -121,10 +124,22 @@ class EuRegionPremium(Sourced):
     value_high: float = Field(ge=0, lt=1)
 
 
+ComputeMathKind = Literal["tf32", "bf16", "fp8"]
+
+
 class Efficiency(Sourced):
+    """The shares of the datasheet peaks a replica reaches: memory bandwidth in decode, dense tensor
+    throughput per math (8-bit kernels reach a smaller share of their doubled peak than 16-bit ones)."""
+
     decode_bandwidth_share: float = Field(gt=0, le=1)
-    compute_share: float = Field(gt=0, le=1)
-    kv_memory_share: float = Field(gt=0, le=1)
+    compute_share_by_math: dict[ComputeMathKind, Annotated[float, Field(gt=0, le=1)]]
+
+    @model_validator(mode="after")
+    def _every_math(self) -> Efficiency:
+        missing = set(typing.get_args(ComputeMathKind)) - set(self.compute_share_by_math)
+        if missing:
+            raise ValueError(f"compute_share_by_math lacks {sorted(missing)}")
+        return self
 
 
 class TensorParallelEfficiency(Sourced):
@@ -132,9 +147,23 @@ class TensorParallelEfficiency(Sourced):
     efficiency_per_doubling: float = Field(gt=0, le=1)
 
 
+class ComputeMath(Sourced):
+    """The tensor-core math the matrix multiplications of a weight precision run in: 8-bit weights in
+    8-bit math where the card has it (else 16-bit), 4-bit weights dequantized to 16-bit (W4A16)."""
+
+    by_precision: dict[Precision, ComputeMathKind]
+
+    @model_validator(mode="after")
+    def _every_precision(self) -> ComputeMath:
+        missing = set(typing.get_args(Precision)) - set(self.by_precision)
+        if missing:
+            raise ValueError(f"by_precision lacks {sorted(missing)}")
+        return self
+
+
 class Concurrency(Sourced):
-    max_sequences: int = Field(ge=1)
     min_sequences_at_full_context: int = Field(ge=1)
+    """The usual card count holds the KV cache of this many sequences of the full serving context."""
 
 
 class Measurement(Sourced):

@@ -1,0 +1,54 @@
+"""A proposal's latency at the workload's peak: the peak spread over the replicas its cards hold, against
+the workload's latency targets (the LAT checks)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_advisor.engine.calc.latency import UNBOUNDED_MS, at_rate
+from gpu_advisor.engine.calc.performance import replica_performance
+from gpu_advisor.engine.calc.sizing import GpuFit
+from gpu_advisor.engine.pipeline.evaluation import Evaluation
+
+
+def latency_facts(
+    fit: GpuFit | None, gpus: int | None, per_replica: int | None, evaluation: Evaluation
+) -> dict[str, Any]:
+    """What a user sees at the peak on the proposed cards: the peak spread over the replicas they hold
+    (the usual card count each), and the workload's targets."""
+    resolved, load = evaluation.workload, evaluation.capacity.load
+    ttft, tpot = resolved.max_time_to_first_token_ms, resolved.max_time_per_output_token_ms
+    targets = {
+        "ttft_target_given": ttft is not None,
+        "max_time_to_first_token_ms": ttft or 0.0,
+        "tpot_target_given": tpot is not None,
+        "max_time_per_output_token_ms": tpot or 0.0,
+    }
+    performance = None
+    if fit is not None and gpus and per_replica and gpus >= per_replica and not load.served_in_paid_hours:
+        performance = replica_performance(
+            evaluation.knowledge,
+            evaluation.capacity.figures,
+            fit,
+            resolved.avg_input_tokens,
+            resolved.avg_output_tokens,
+            per_replica,
+        )
+    if performance is None or not gpus:
+        return {
+            **targets,
+            "latency_known": False,
+            "time_to_first_token_at_peak_ms": 0.0,
+            "time_per_output_token_at_peak_ms": 0.0,
+            "peak_overloads_replicas": False,
+        }
+    point = at_rate(performance.roofline, load.peak_requests_per_second / (gpus // performance.cards))
+    return {
+        **targets,
+        "latency_known": True,
+        "time_to_first_token_at_peak_ms": UNBOUNDED_MS if point.saturated else point.time_to_first_token_ms,
+        "time_per_output_token_at_peak_ms": UNBOUNDED_MS
+        if point.saturated
+        else point.time_per_output_token_ms,
+        "peak_overloads_replicas": point.saturated,
+    }

@@ -1,0 +1,184 @@
+"""Latency at an operating point: what a user of one replica sees at a given load.
+
+An engine that batches continuously runs every sequence that has its prompt processed in each decode
+step, and processes new prompts between the steps (chunked or whole). So at a load:
+
+- the replica's time is shared: a share ``rho`` (arrival rate times one prefill's busy time) goes to
+  prefills, the rest to decode steps, so the time between tokens is the decode step of the sequences
+  decoding, stretched by ``1 / (1 - rho)``;
+- a new prompt waits for the prefills ahead of it (an M/D/1 queue: Poisson arrivals, fixed prefill time)
+  and half a decode step on average, then takes its own prefill;
+- the sequences decoding follow from Little's law: the arrival rate times the time each one decodes.
+
+A fixed number of users who each send the next request when the last one is answered (how published
+benchmarks fix "concurrency") is a closed loop: those not decoding wait for their first token, so the time
+to first token follows from Little's law over the users instead.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from gpu_advisor.engine.calc.performance import Roofline
+from gpu_advisor.engine.common.caching import per_object
+
+ITERATIONS = 30
+"""Bisection steps: enough to pin a rate or a batch to a billionth of its range."""
+
+QUICK_ITERATIONS = 12
+"""Steps of the plain fixed-point iteration before bisection takes over."""
+
+RATES_KEPT = 256
+"""Highest rates within latency targets cached: one per GPU, sizing, token counts and targets. They do
+not depend on the load."""
+
+
+UNBOUNDED_MS = 1e12
+"""Stands for a wait that grows without bound: a load the replicas cannot carry."""
+
+
+class OperatingPoint(NamedTuple):
+    requests_per_second: float
+    decoding: float
+    """Sequences decoding at once (the batch of a decode step)."""
+    in_flight: float
+    """Requests in the replica: waiting, in prefill and decoding."""
+    time_to_first_token_ms: float
+    time_per_output_token_ms: float
+    saturated: bool
+    """The load asks more than the replica delivers: the figures are its ceiling, and the queue grows."""
+
+
+def _queue_and_prefill_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
+    """Time to first token of a prompt arriving at ``rate`` with ``decoding`` sequences in their steps."""
+    busy = rate * roofline.prefill_busy_seconds
+    waiting = busy * roofline.prefill_busy_seconds / (2 * (1 - busy))
+    # The step in progress when the prompt arrives: half a step on average, none on an idle replica.
+    in_progress = min(decoding, 1.0) * roofline.step_seconds(max(decoding, 1.0)) / 2
+    return waiting + in_progress + roofline.prefill_seconds
+
+
+def _tpot_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
+    return roofline.step_seconds(max(decoding, 1.0)) / (1 - rate * roofline.prefill_busy_seconds)
+
+
+def saturation(roofline: Roofline) -> OperatingPoint:
+    """The replica with its batch full and requests always waiting (an offline run)."""
+    batch = roofline.max_batch
+    rate = roofline.requests_per_second(batch)
+    tpot = _tpot_seconds(roofline, rate, batch)
+    return OperatingPoint(
+        requests_per_second=rate,
+        decoding=batch,
+        in_flight=float(batch),
+        time_to_first_token_ms=roofline.prefill_seconds * 1000,
+        time_per_output_token_ms=tpot * 1000,
+        saturated=True,
+    )
+
+
+def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
+    """Requests arriving at ``rate`` a second (Poisson): the batch that carries them and what each user
+    sees. Past the replica's capacity, its saturation point."""
+    ceiling = saturation(roofline)
+    if rate >= ceiling.requests_per_second or rate * roofline.prefill_busy_seconds >= 1:
+        return ceiling
+    # The batch that carries the rate: each of its sequences decodes for output_tokens steps, so by
+    # Little's law decoding = rate x output_tokens x time per token, which grows with the batch. The
+    # iteration from an empty batch climbs to the smallest such batch; it is quick at light load, and
+    # bisection takes over where it is slow (near the replica's capacity).
+    per_token = rate * roofline.output_tokens
+    decoding = 0.0
+    for _ in range(QUICK_ITERATIONS):
+        following = per_token * _tpot_seconds(roofline, rate, decoding)
+        if abs(following - decoding) <= 1e-9 * following:
+            decoding = following
+            break
+        decoding = following
+    else:
+        low, high = 0.0, float(roofline.max_batch)
+        for _ in range(ITERATIONS):
+            middle = (low + high) / 2
+            if per_token * _tpot_seconds(roofline, rate, middle) > middle:
+                low = middle
+            else:
+                high = middle
+        decoding = high
+    ttft = _queue_and_prefill_seconds(roofline, rate, decoding)
+    return OperatingPoint(
+        requests_per_second=rate,
+        decoding=decoding,
+        in_flight=decoding + rate * ttft,
+        time_to_first_token_ms=ttft * 1000,
+        time_per_output_token_ms=_tpot_seconds(roofline, rate, decoding) * 1000,
+        saturated=False,
+    )
+
+
+def at_concurrency(roofline: Roofline, users: int) -> OperatingPoint:
+    """``users`` requests always in flight (each answered request replaced by the next): the closed loop
+    of published benchmarks."""
+
+    def waiting(decoding: float) -> tuple[float, float]:
+        rate = roofline.requests_per_second(decoding)
+        return rate, rate * _queue_and_prefill_seconds(roofline, rate, decoding)
+
+    full = min(float(users), float(roofline.max_batch))
+    rate, not_decoding = waiting(full)
+    if full + not_decoding <= users:
+        # Every slot is taken; the rest queue for one, and wait until a request finishes.
+        ttft = (users - full) / rate
+        decoding = full
+    else:
+        low, high = 0.0, full
+        for _ in range(ITERATIONS):
+            middle = (low + high) / 2
+            if middle + waiting(middle)[1] < users:
+                low = middle
+            else:
+                high = middle
+        decoding = max(low, 1e-9)
+        rate, _ = waiting(decoding)
+        ttft = (users - decoding) / rate
+    return OperatingPoint(
+        requests_per_second=rate,
+        decoding=decoding,
+        in_flight=float(users),
+        time_to_first_token_ms=ttft * 1000,
+        time_per_output_token_ms=_tpot_seconds(roofline, rate, decoding) * 1000,
+        saturated=decoding >= roofline.max_batch,
+    )
+
+
+@per_object(entries=RATES_KEPT)
+def lone_request(roofline: Roofline) -> OperatingPoint:
+    """One request on an idle replica: the fastest any load sees."""
+    return at_rate(roofline, 0.0)
+
+
+@per_object(entries=RATES_KEPT)
+def highest_rate_within(
+    roofline: Roofline, ceiling: float, max_ttft_ms: float | None, max_tpot_ms: float | None, /
+) -> float:
+    """The highest arrival rate, at most ``ceiling``, at which the time to first token and the time per
+    output token stay within the targets; 0 when even a lone request misses one."""
+
+    def meets(rate: float) -> bool:
+        point = at_rate(roofline, rate)
+        return not point.saturated and (
+            (max_ttft_ms is None or point.time_to_first_token_ms <= max_ttft_ms)
+            and (max_tpot_ms is None or point.time_per_output_token_ms <= max_tpot_ms)
+        )
+
+    if meets(ceiling):
+        return ceiling
+    low, high = 0.0, ceiling
+    if not meets(ceiling * 1e-9):
+        return 0.0
+    for _ in range(ITERATIONS):
+        middle = (low + high) / 2
+        if meets(middle):
+            low = middle
+        else:
+            high = middle
+    return low

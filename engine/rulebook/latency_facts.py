@@ -1,0 +1,36 @@
+"""The ``latency_fit`` fact: can a GPU meet the workload's latency targets at all?
+
+One per GPU that holds the model, for a workload with latency targets: what a lone request sees on an
+idle replica of the usual card count (no load makes it faster), the targets, and the fastest GPU's
+figures, so that a rule can tell a GPU that misses a target others meet from a target no GPU meets.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from gpu_advisor.engine.rulebook.fact_base import Fact, Guard
+
+
+class LatencyFitFact(Fact):
+    shared_between_evaluations: ClassVar[bool] = True
+
+    kind: Literal["latency_fit"] = "latency_fit"
+    gpu: str
+    cards_per_replica: int
+    time_to_first_token_alone_ms: float
+    """A lone prompt's prefill and its first decode step on an idle replica."""
+    time_per_output_token_alone_ms: float
+    """One decode step for a lone sequence: the fastest any load sees."""
+    ttft_target_given: bool
+    max_time_to_first_token_ms: Annotated[float, Guard("ttft_target_given")]
+    tpot_target_given: bool
+    max_time_per_output_token_ms: Annotated[float, Guard("tpot_target_given")]
+    fastest_ttft_gpu: str
+    """The GPU with the shortest lone time to first token among those that hold the model."""
+    fastest_time_to_first_token_alone_ms: float
+    fastest_tpot_gpu: str
+    fastest_time_per_output_token_alone_ms: float
+    fastest_for_ttft: bool
+    """This GPU is ``fastest_ttft_gpu``: a rule about every GPU missing the target speaks once, here."""
+    fastest_for_tpot: bool
