@@ -20,6 +20,7 @@ from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Gpu
+from gpu_advisor.engine.domain.knowledge.figures import ComputeMathKind
 
 FLOPS_PER_PARAMETER_AND_TOKEN = 2
 
@@ -51,7 +52,8 @@ class Roofline(BaseModel):
     def decode_step(self, sequences: float) -> tuple[float, float]:
         """Memory and compute seconds until each of ``sequences`` sequences has its next token. With
         pipeline stages, the sequences run as one micro-batch per stage, and a token passes every stage."""
-        per_stage = sequences / self.pipeline_stages
+        # Fewer sequences than stages still pass every stage one after the other.
+        per_stage = max(sequences / self.pipeline_stages, min(sequences, 1.0))
         weights = min(self.weights_seconds, per_stage * self.active_weights_seconds)
         memory = weights + per_stage * self.kv_seconds_per_sequence
         return memory, per_stage * self.compute_seconds_per_sequence
@@ -113,7 +115,7 @@ def compute_tflops(gpu: Gpu, math_kind: str) -> float:
     return gpu.bf16_dense_tflops
 
 
-def compute_math(knowledge: Knowledge, gpu: Gpu, precision: str) -> str:
+def compute_math(knowledge: Knowledge, gpu: Gpu, precision: str) -> ComputeMathKind:
     """The math a precision's matrix multiplications run in on ``gpu``: 16-bit where an 8-bit precision
     finds no FP8 tensor cores."""
     kind = knowledge.throughput.compute_math.by_precision[precision]  # type: ignore[index]
@@ -136,9 +138,13 @@ def parallelism(knowledge: Knowledge, cards: int) -> tuple[int, int]:
     return cards // stages, stages
 
 
-def replica_hardware(knowledge: Knowledge, gpu_id: str, precision: str, cards: int) -> tuple[float, float]:
-    """Usable memory bandwidth (bytes/s) and compute (FLOP/s) of one pipeline stage's cards, after the
-    tensor-parallel losses. The same for every workload, so kept per knowledge base."""
+def replica_hardware(
+    knowledge: Knowledge, gpu_id: str, precision: str, cards: int
+) -> tuple[float, float, float]:
+    """Usable memory bandwidth (bytes/s), compute for the weights' matrix multiplications and compute
+    for attention (FLOP/s) of one pipeline stage's cards, after the tensor-parallel losses. Attention runs
+    in 16-bit math whatever the weights (the engines' default attention kernels). The same for every
+    workload, so kept per knowledge base."""
     table = _hardware_tables(knowledge)
     key = (gpu_id, precision, cards)
     found = table.get(key)
@@ -148,20 +154,19 @@ def replica_hardware(knowledge: Knowledge, gpu_id: str, precision: str, cards: i
         tensor, _ = parallelism(knowledge, cards)
         parallel = tensor_parallel_efficiency(knowledge, gpu.interconnect, tensor)
         kind = compute_math(knowledge, gpu, precision)
+        attention: ComputeMathKind = "tf32" if kind == "tf32" else "bf16"
+        shares = efficiency.compute_share_by_math
         found = (
             tensor * gpu.memory_bandwidth_gb_s * 1e9 * efficiency.decode_bandwidth_share * parallel,
-            tensor
-            * compute_tflops(gpu, kind)
-            * 1e12
-            * efficiency.compute_share_by_math[kind]  # type: ignore[index]
-            * parallel,
+            tensor * compute_tflops(gpu, kind) * 1e12 * shares[kind] * parallel,
+            tensor * compute_tflops(gpu, attention) * 1e12 * shares[attention] * parallel,
         )
         table[key] = found
     return found
 
 
 @per_object
-def _hardware_tables(knowledge: Knowledge) -> dict[tuple[str, str, int], tuple[float, float]]:
+def _hardware_tables(knowledge: Knowledge) -> dict[tuple[str, str, int], tuple[float, float, float]]:
     """Filled as GPU, precision and card counts come up (at most every combination of the catalog)."""
     return {}
 
@@ -177,7 +182,7 @@ def replica_roofline(
     """The step times of one replica of ``cards`` cards; None if its KV cache cannot hold one request."""
     gpu = knowledge.gpu(fit.gpu)
     engine = knowledge.serving_engine(figures.serving_engine)
-    bandwidth, flops = replica_hardware(knowledge, fit.gpu, figures.precision, cards)
+    bandwidth, flops, attention_flops = replica_hardware(knowledge, fit.gpu, figures.precision, cards)
     _, stages = parallelism(knowledge, cards)
     weights_bytes = figures.weights_gb * 1e9
     cache_bytes = engine.kv_cache_bytes(cards * gpu.memory_bytes, weights_bytes, cards)
@@ -192,7 +197,7 @@ def replica_roofline(
     # the prompt for prefill (s²/2 pairs), linear in the context for each decode step.
     average_context = input_tokens + output_tokens / 2
     pairs = figures.attention_flops_per_token_pair
-    prefill_flops = input_tokens * active_flops + pairs * input_tokens**2 / 2
+    prefill_seconds = (input_tokens * active_flops) / flops + pairs * input_tokens**2 / 2 / attention_flops
     return trusted(
         Roofline,
         input_tokens=input_tokens,
@@ -201,8 +206,9 @@ def replica_roofline(
         weights_seconds=weights_bytes / bandwidth,
         active_weights_seconds=figures.active_params_b * 1e9 * figures.bytes_per_parameter / bandwidth,
         kv_seconds_per_sequence=average_context * kv_bytes / bandwidth,
-        compute_seconds_per_sequence=(active_flops + pairs * average_context) / flops,
-        prefill_seconds=prefill_flops / flops,
+        compute_seconds_per_sequence=active_flops / flops
+        + figures.decode_attention_flops_per_token_pair * average_context / attention_flops,
+        prefill_seconds=prefill_seconds,
         max_batch=batch,
     )
 

@@ -138,6 +138,8 @@ class SizingFigures(BaseModel):
     """Attention FLOPs for one query token against one earlier token, over all layers and heads
     (``attention_flops_per_token_pair``): a prompt of s tokens costs this times s²/2 in prefill, and a
     decode step this times the context per sequence. The stand-in model's for an unknown model."""
+    decode_attention_flops_per_token_pair: float
+    """The same for one decode step (``decode_attention_flops_per_token_pair``)."""
     context_tokens: int
     serving_engine: str
     kv_bytes_per_element: float
@@ -154,6 +156,18 @@ def attention_flops_per_token_pair(model: ModelConfig) -> float:
     return float(
         FLOPS_PER_MULTIPLY_ADD * model.num_layers * model.num_attention_heads * (key_dim + model.head_dim)
     )
+
+
+def decode_attention_flops_per_token_pair(model: ModelConfig) -> float:
+    """The same for a decode step. Grouped-query attention computes as in prefill. Latent attention
+    decodes in the absorbed form (vLLM, SGLang and TensorRT-LLM alike): each head's query meets the
+    compressed latent and its rotary part directly, and the weighted sum is taken over the latent, so a
+    pair costs the latent's width, not the head's."""
+    if model.attention != "mla":
+        return attention_flops_per_token_pair(model)
+    assert model.kv_lora_rank is not None and model.qk_rope_head_dim is not None
+    width = (model.kv_lora_rank + model.qk_rope_head_dim) + model.kv_lora_rank
+    return float(FLOPS_PER_MULTIPLY_ADD * model.num_layers * model.num_attention_heads * width)
 
 
 FLOPS_PER_MULTIPLY_ADD = 2
@@ -211,6 +225,7 @@ def size_model(
         kv_bytes_per_token_used=kv_used,
         kv_estimated_from=stand_in.id if stand_in is not None else None,
         attention_flops_per_token_pair=attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]
+        decode_attention_flops_per_token_pair=decode_attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]
         context_tokens=context_tokens,
         serving_engine=engine.id,
         kv_bytes_per_element=element,
