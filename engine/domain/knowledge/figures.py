@@ -191,7 +191,11 @@ class Measurement(Sourced):
         )
         if all(metric is None for metric in metrics):
             raise ValueError("give at least one measured figure (a throughput or a latency)")
-        if self.tolerance is not None and self.output_tokens_per_second is None and self.total_tokens_per_second is None:
+        if (
+            self.tolerance is not None
+            and self.output_tokens_per_second is None
+            and self.total_tokens_per_second is None
+        ):
             raise ValueError("a tolerance holds a throughput: give one or set tolerance to null")
         return self
 
