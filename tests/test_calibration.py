@@ -9,8 +9,16 @@ from pathlib import Path
 import pytest
 import yaml
 
+from gpu_advisor.engine.calc.calibration import (
+    CalibrationRow,
+    calibration_rows,
+    compare,
+    estimate,
+    set_statistics,
+)
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
+from gpu_advisor.engine.present.docs import render_calibration_rows
 from gpu_advisor.knowledge import KNOWLEDGE_DIR
 
 FIRST = "nim-llama33-70b-fp8-2xh100-5000-500-c1"
@@ -99,3 +107,131 @@ def test_an_unknown_model_or_gpu_is_refused(knowledge_copy: Path) -> None:
         load_knowledge_from(knowledge_copy)
     assert f"entry '{FIRST}': field model: unknown model 'llama-9'" in str(error.value)
     assert f"entry '{FIRST}': field gpu: unknown GPU 'h900'" in str(error.value)
+
+
+def row(row_id: str, split: str, published=None, estimate=None, **latencies) -> CalibrationRow:
+    """A compared measurement: 70B FP8 on 2 x H100, 1,000 in / 100 out, offline, with the figures given."""
+    throughput = compare(published, estimate)
+    return CalibrationRow(
+        id=row_id,
+        split=split,
+        serving_engine="vllm" if split == "held_out" else "trtllm",
+        engine=None,
+        model="llama-3.3-70b",
+        precision="fp8",
+        gpu="h100-sxm",
+        gpus=2,
+        input_tokens=1000,
+        output_tokens=100,
+        concurrency=None,
+        metric=None if published is None else "output tokens/s",
+        published=published,
+        estimate=estimate if published is not None else None,
+        error=None if throughput is None else throughput.error,
+        **{name: compare(*pair) for name, pair in latencies.items()},
+        tolerance=0.25 if row_id == "a" else None,
+        within_tolerance=True if row_id == "a" else None,
+        source="a source",
+        as_of="2026-11-30",
+    )
+
+
+# fit: a +10 % and b -25 % throughput, a's first token -20 %.
+# held out: c +30 % throughput and +20 % per output token, d's throughput cannot be estimated, e's
+# end-to-end latency -25 %.
+TINY = (
+    row("a", "fit", 100, 110, time_to_first_token=(50, 40)),
+    row("b", "fit", 200, 150),
+    row("c", "held_out", 1000, 1300, time_per_output_token=(10, 12)),
+    row("d", "held_out", 400, None),
+    row("e", "held_out", end_to_end_latency=(800, 600)),
+)
+
+
+def test_statistics_per_set_worked_out_by_hand() -> None:
+    found = {(s.split, s.metric): s for s in set_statistics(TINY)}
+    assert len(found) == 8
+
+    fit = found[("fit", "throughput")]
+    # |+10 %| and |-25 %| average to 17.5 %; the worst is b's -25 %.
+    assert (fit.count, fit.not_estimated, fit.worst_id) == (2, 0, "b")
+    assert fit.mean_absolute_error == pytest.approx(0.175)
+    assert fit.worst_error == pytest.approx(-0.25)
+
+    first_token = found[("fit", "time_to_first_token")]
+    assert (first_token.count, first_token.worst_id) == (1, "a")
+    assert first_token.mean_absolute_error == pytest.approx(0.20)
+    assert first_token.worst_error == pytest.approx(-0.20)
+    assert found[("fit", "time_per_output_token")].count == 0
+    assert found[("fit", "time_per_output_token")].mean_absolute_error is None
+
+    held_out = found[("held_out", "throughput")]
+    # d publishes a throughput the estimate cannot run: counted apart, not as an error of 0.
+    assert (held_out.count, held_out.not_estimated, held_out.worst_id) == (1, 1, "c")
+    assert held_out.mean_absolute_error == pytest.approx(0.30)
+    assert found[("held_out", "time_per_output_token")].worst_error == pytest.approx(0.20)
+    end_to_end = found[("held_out", "end_to_end_latency")]
+    assert (end_to_end.count, end_to_end.worst_id) == (1, "e")
+    assert end_to_end.worst_error == pytest.approx(-0.25)
+    assert found[("held_out", "time_to_first_token")].count == 0
+
+
+def test_the_report_for_a_fixed_input() -> None:
+    knowledge = load_knowledge()
+    text = render_calibration_rows(TINY, knowledge.throughput.efficiency, ())
+    assert "2 measurements are in the fit set and 3 held out (TensorRT-LLM: 2, vLLM: 3)." in text
+    assert (
+        "| Set | Figure | Measurements | Mean absolute error | Worst error | Worst measurement |\n"
+        "|---|---|---|---|---|---|\n"
+        "| fit | throughput | 2 | 18 % | -25 % | b |\n"
+        "| held out | throughput | 1 (+1 the estimate cannot run) | 30 % | +30 % | c |\n"
+    ) in text
+    assert (
+        "| fit | time to first token | 1 | 20 % | -20 % | a |\n"
+        "| fit | time per output token | 0 | — | — | — |\n"
+        "| fit | end-to-end latency | 0 | — | — | — |\n"
+        "| held out | time to first token | 0 | — | — | — |\n"
+        "| held out | time per output token | 1 | 20 % | +20 % | c |\n"
+        "| held out | end-to-end latency | 1 | 25 % | -25 % | e |\n"
+    ) in text
+    # The derate band comes from the one measurement held to a tolerance (a, +10 %).
+    assert "against those the estimate is off by +10 % to +10 %." in text
+    assert (
+        "| a | fit | TensorRT-LLM | llama-3.3-70b FP8, 2 × h100-sxm | 1,000 / 100 | all at once "
+        "| output tokens/s | 100 | 110 | +10 % | ± 25 % |"
+    ) in text
+    assert (
+        "| d | held out | vLLM | llama-3.3-70b FP8, 2 × h100-sxm | 1,000 / 100 | all at once "
+        "| output tokens/s | 400 | cannot run | — | reported |"
+    ) in text
+    assert (
+        "| e | held out | vLLM | llama-3.3-70b FP8, 2 × h100-sxm | 1,000 / 100 | all at once "
+        "| end-to-end latency | 800 | 600 | -25 % |"
+    ) in text
+    assert (
+        "| c | held out | vLLM | llama-3.3-70b FP8, 2 × h100-sxm | 1,000 / 100 | all at once "
+        "| time per output token | 10 | 12 | +20 % |"
+    ) in text
+
+
+def test_every_figure_of_a_measurement_gets_its_estimate() -> None:
+    """One light-load row of the TensorRT-LLM 0.14 table: throughput, first token and per-token time
+    each beside its estimate; the estimate serves at most the offered 2 requests/s."""
+    knowledge = load_knowledge()
+    rows = {r.id: r for r in calibration_rows(knowledge)}
+    light = rows["trtllm014-llama31-8b-bf16-1xh100-467-256-qps2"]
+    assert (light.split, light.serving_engine, light.request_rate_per_second) == ("held_out", "trtllm", 2)
+    assert light.published == 504
+    assert light.estimate == pytest.approx(2 * 256)
+    assert light.time_to_first_token is not None and light.time_to_first_token.published == 23
+    assert light.time_per_output_token is not None and light.time_per_output_token.published == 8
+    assert light.end_to_end_latency is None
+    batch = rows["vllm-mixtral-8x7b-bf16-2xh200-32-128-c8"]
+    assert (batch.published, batch.estimate, batch.error) == (None, None, None)
+    measurement = next(m for m in knowledge.calibration.measurements if m.id == batch.id)
+    value = estimate(knowledge, measurement)
+    assert value.time_to_first_token_ms is not None and value.time_per_output_token_ms is not None
+    assert batch.end_to_end_latency is not None
+    assert batch.end_to_end_latency.estimate == pytest.approx(
+        value.time_to_first_token_ms + 127 * value.time_per_output_token_ms
+    )

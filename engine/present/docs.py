@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from gpu_advisor.engine.apps.coverage import load_coverage
-from gpu_advisor.engine.calc.calibration import METRICS, calibration_rows, error_band, set_statistics
+from gpu_advisor.engine.calc.calibration import (
+    METRICS,
+    CalibrationRow,
+    calibration_rows,
+    error_band,
+    set_statistics,
+)
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.figures import Efficiency, ThroughputReference
 
 
 def render_coverage() -> str:
@@ -36,9 +43,17 @@ SERVING_ENGINES = {"trtllm": "TensorRT-LLM", "vllm": "vLLM", "sglang": "SGLang"}
 
 
 def render_calibration(knowledge: Knowledge) -> str:
+    return render_calibration_rows(
+        calibration_rows(knowledge), knowledge.throughput.efficiency, knowledge.calibration.references
+    )
+
+
+def render_calibration_rows(
+    rows: tuple[CalibrationRow, ...], efficiency: Efficiency, references: tuple[ThroughputReference, ...]
+) -> str:
+    """docs/calibration.md for measurements already compared with their estimates."""
     from gpu_advisor.engine.i18n.environment import render
 
-    rows = calibration_rows(knowledge)
     low, high = error_band(rows)
     engines = sorted({r.serving_engine for r in rows}, key=list(SERVING_ENGINES).index)
     return render(
@@ -55,6 +70,6 @@ def render_calibration(knowledge: Knowledge) -> str:
         set_names=CALIBRATION_SETS,
         metric_names=CALIBRATION_FIGURES,
         engine_names=SERVING_ENGINES,
-        efficiency=knowledge.throughput.efficiency,
-        references=knowledge.calibration.references,
+        efficiency=efficiency,
+        references=references,
     )
