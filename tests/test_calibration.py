@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import REPO_ROOT
 
 from gpu_advisor.engine.calc.calibration import (
     CalibrationRow,
@@ -235,3 +236,16 @@ def test_every_figure_of_a_measurement_gets_its_estimate() -> None:
     assert batch.end_to_end_latency.estimate == pytest.approx(
         value.time_to_first_token_ms + 127 * value.time_per_output_token_ms
     )
+
+
+def test_the_readme_quotes_the_held_out_throughput_error() -> None:
+    rows = calibration_rows(load_knowledge())
+    held_out = next(s for s in set_statistics(rows) if (s.split, s.metric) == ("held_out", "throughput"))
+    assert held_out.mean_absolute_error is not None and held_out.worst_error is not None
+    readme = " ".join((REPO_ROOT / "README.md").read_text(encoding="utf-8").split())
+    mean = round(held_out.mean_absolute_error * 100)
+    worst = f"{round(held_out.worst_error * 100):+d}"
+    assert (
+        f"held out from fitting, its throughput is off by {mean} % on average (worst {worst} %) "
+        f"across {held_out.count} published measurements"
+    ) in readme
