@@ -65,7 +65,7 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
     child = spawn(tmp_path)
     answer(child, "What is the workload called?", "support bot")
     answer(child, "Which model will it run?", "llama-70")  # not a choice
-    child.expect_exact("Please pick a number from 1 to 11")
+    child.expect_exact("Please pick a number from 1 to 12")
     child.sendline("2")  # llama-3.1-70b
     answer(child, "In which precision are the weights served?", "fp8")
     answer(child, "Are the weights your own or fine-tuned?", "maybe")

@@ -26,8 +26,8 @@ MID_SIZE_1000_PER_MINUTE = {
 
 @pytest.mark.parametrize("row", calibration_rows(load_knowledge()), ids=lambda r: r.id)
 def test_estimate_within_the_stated_tolerance(row) -> None:
-    assert row.estimate is not None
     if row.tolerance is not None:
+        assert row.estimate is not None
         assert abs(row.error) <= row.tolerance, f"{row.id}: {row.estimate:.0f} against {row.published}"
 
 

@@ -322,7 +322,8 @@ class ThroughputAccuracy(ResultModel):
     highest_error: float
     measurements: int
     unchecked: tuple[UncheckedMeasurement, ...] = ()
-    """Measurements shown but not held to a tolerance (conditions unknown), with their error."""
+    """Measurements shown but not held to a tolerance because their conditions are unknown, with their
+    error. Empty since such figures are kept as references (``gpu-advisor calibration``), not measurements."""
 
 
 class BuyVersusRent(ResultModel):

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from gpu_advisor.engine.apps.coverage import load_coverage
-from gpu_advisor.engine.calc.calibration import calibration_rows, error_band
+from gpu_advisor.engine.calc.calibration import (
+    METRICS,
+    CalibrationRow,
+    calibration_rows,
+    error_band,
+    set_statistics,
+)
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.figures import Efficiency, ThroughputReference
 
 
 def render_coverage() -> str:
@@ -25,16 +32,44 @@ def render_coverage() -> str:
     )
 
 
+CALIBRATION_SETS = {"fit": "fit", "held_out": "held out"}
+CALIBRATION_FIGURES = {
+    "throughput": "throughput",
+    "time_to_first_token": "time to first token",
+    "time_per_output_token": "time per output token",
+    "end_to_end_latency": "end-to-end latency",
+}
+SERVING_ENGINES = {"trtllm": "TensorRT-LLM", "vllm": "vLLM", "sglang": "SGLang"}
+
+
 def render_calibration(knowledge: Knowledge) -> str:
+    return render_calibration_rows(
+        calibration_rows(knowledge), knowledge.throughput.efficiency, knowledge.calibration.references
+    )
+
+
+def render_calibration_rows(
+    rows: tuple[CalibrationRow, ...], efficiency: Efficiency, references: tuple[ThroughputReference, ...]
+) -> str:
+    """docs/calibration.md for measurements already compared with their estimates."""
     from gpu_advisor.engine.i18n.environment import render
 
-    rows = calibration_rows(knowledge)
     low, high = error_band(rows)
+    engines = sorted({r.serving_engine for r in rows}, key=list(SERVING_ENGINES).index)
     return render(
         "calibration.md.j2",
         rows=rows,
         low=low,
         high=high,
-        efficiency=knowledge.throughput.efficiency,
-        references=knowledge.calibration.references,
+        statistics=set_statistics(rows),
+        counts={split: sum(r.split == split for r in rows) for split in CALIBRATION_SETS},
+        engines=", ".join(
+            f"{SERVING_ENGINES[e]}: {sum(r.serving_engine == e for r in rows)}" for e in engines
+        ),
+        latency_metrics=[m for m in METRICS if m != "throughput"],
+        set_names=CALIBRATION_SETS,
+        metric_names=CALIBRATION_FIGURES,
+        engine_names=SERVING_ENGINES,
+        efficiency=efficiency,
+        references=references,
     )

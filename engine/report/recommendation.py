@@ -25,7 +25,6 @@ from gpu_advisor.engine.domain.results import (
     SizeResult,
     SizingPolicy,
     ThroughputAccuracy,
-    UncheckedMeasurement,
 )
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
@@ -156,16 +155,10 @@ def throughput_accuracy() -> ThroughputAccuracy:
     """The calibration band of the shipped knowledge base, computed once per process."""
     rows = calibration_rows(load_knowledge())
     low, high = error_band(rows)
-    unchecked = tuple(
-        UncheckedMeasurement(id=r.id, published=r.published, metric=r.metric, error=r.error)
-        for r in rows
-        if r.tolerance is None and r.error is not None
-    )
     return ThroughputAccuracy(
         lowest_error=low,
         highest_error=high,
         measurements=sum(r.tolerance is not None for r in rows),
-        unchecked=unchecked,
     )
 
 

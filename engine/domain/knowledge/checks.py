@@ -45,7 +45,10 @@ def duplicate_ids(knowledge: Knowledge, directory: Path) -> list[str]:
         "sizing.yaml": [b.precision for b in knowledge.sizing.bytes_per_parameter],
         "workload_defaults.yaml": [d.field for d in knowledge.workload_defaults.defaults],
         "market_figures.yaml": [f.id for f in knowledge.market_figures.figures],
-        "calibration.yaml": [m.id for m in knowledge.calibration.measurements],
+        "calibration.yaml": [
+            *(m.id for m in knowledge.calibration.measurements),
+            *(r.id for r in knowledge.calibration.references),
+        ],
         "serverless.yaml": [p.id for p in knowledge.serverless.products],
     }
     problems = []

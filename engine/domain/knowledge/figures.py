@@ -166,10 +166,19 @@ class Concurrency(Sourced):
     """The usual card count holds the KV cache of this many sequences of the full serving context."""
 
 
+CalibrationSplit = Literal["fit", "held_out"]
+"""``fit``: the efficiency factors may be fitted on it; ``held_out``: only ever compared with."""
+
+ServingEngine = Literal["trtllm", "vllm", "sglang"]
+"""The serving engine that ran a measurement (NVIDIA NIM runs TensorRT-LLM: ``trtllm``)."""
+
+
 class Measurement(Sourced):
-    """A published throughput measurement of one replica."""
+    """A published throughput or latency measurement of one replica."""
 
     id: str
+    split: CalibrationSplit
+    """Fixed in the file by the rule stated at its top, before any factor is fitted."""
     model: str
     precision: Precision
     gpu: str
@@ -177,19 +186,46 @@ class Measurement(Sourced):
     input_tokens: int = Field(gt=0)
     output_tokens: int = Field(gt=0)
     concurrency: int | None = Field(ge=1)
+    """Requests kept in flight (closed loop); None with no request rate: offline, all requests at once."""
+    request_rate_per_second: PositiveFloat | None = None
+    """Open-loop arrival rate where the source fixes the rate instead of the concurrency."""
     output_tokens_per_second: PositiveFloat | None
     total_tokens_per_second: PositiveFloat | None
     time_to_first_token_ms: PositiveFloat | None
     inter_token_latency_ms: PositiveFloat | None
+    """Time per output token after the first, as the source reports it (ITL or TPOT)."""
+    end_to_end_latency_ms: PositiveFloat | None = None
+    """Time from sending a request to its last token."""
+    serving_engine: ServingEngine
     engine: str | None
+    """The engine and version as the source names it."""
+    kv_cache_precision: Literal["fp8", "bf16"] | None = None
+    """The KV cache precision as run, where the source says; None: the engine's default."""
     tolerance: float | None = Field(gt=0)
     """Largest relative error of the estimate accepted by the tests; None: shown, not held to it."""
     note: str | None = None
 
     @model_validator(mode="after")
     def _one_throughput(self) -> Measurement:
-        if (self.output_tokens_per_second is None) == (self.total_tokens_per_second is None):
-            raise ValueError("give exactly one of output_tokens_per_second and total_tokens_per_second")
+        if self.output_tokens_per_second is not None and self.total_tokens_per_second is not None:
+            raise ValueError("give at most one of output_tokens_per_second and total_tokens_per_second")
+        if self.concurrency is not None and self.request_rate_per_second is not None:
+            raise ValueError("give at most one of concurrency and request_rate_per_second")
+        metrics = (
+            self.output_tokens_per_second,
+            self.total_tokens_per_second,
+            self.time_to_first_token_ms,
+            self.inter_token_latency_ms,
+            self.end_to_end_latency_ms,
+        )
+        if all(metric is None for metric in metrics):
+            raise ValueError("give at least one measured figure (a throughput or a latency)")
+        if (
+            self.tolerance is not None
+            and self.output_tokens_per_second is None
+            and self.total_tokens_per_second is None
+        ):
+            raise ValueError("a tolerance holds a throughput: give one or set tolerance to null")
         return self
 
 
