@@ -5,12 +5,12 @@ each measurement held to a tolerance within it.
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performance
+from gpu_advisor.engine.calc.latency import at_concurrency, at_rate, saturation
+from gpu_advisor.engine.calc.performance import replica_performance
 from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -106,11 +106,19 @@ class SetStatistics(BaseModel):
 
 
 def estimate(knowledge: Knowledge, measurement: Measurement) -> MeasurementEstimate:
-    """The performance model run for the measurement's setup: model, precision, GPU and card count,
-    request lengths, and its load (a concurrency, an arrival rate, or all requests at once). The only
-    place the calibration calls the performance model."""
+    """The performance model run for the measurement's setup: model, precision, serving engine (its KV
+    cache precision unless the measurement states one), GPU and card count, request lengths, and its
+    load: a concurrency (a closed loop of users), an arrival rate, or all requests at once (offline).
+    The only place the calibration calls the performance model.
+
+    Offline runs publish a time to first token that depends on how many requests the run queued at
+    once, which the measurements do not state: it is not estimated."""
     nothing = MeasurementEstimate(throughput=None, time_to_first_token_ms=None, time_per_output_token_ms=None)
     model = knowledge.model(measurement.model)
+    kv_bytes = None
+    if measurement.kv_cache_precision is not None:
+        cache = knowledge.sizing.kv_cache
+        kv_bytes = cache.fp8_bytes_per_element if measurement.kv_cache_precision == "fp8" else 2.0
     figures = size_model(
         knowledge,
         model.params_b,
@@ -118,40 +126,33 @@ def estimate(knowledge: Knowledge, measurement: Measurement) -> MeasurementEstim
         measurement.precision,
         model,
         measurement.input_tokens + measurement.output_tokens,
-        "trtllm",
+        measurement.serving_engine,
+        kv_bytes,
     )
     fit = next(f for f in figures.fits if f.gpu == measurement.gpu)
-
-    def run(concurrency: int | None) -> ReplicaPerformance | None:
-        return replica_performance(
-            knowledge,
-            figures,
-            fit,
-            measurement.input_tokens,
-            measurement.output_tokens,
-            cards=measurement.gpus,
-            concurrency=concurrency,
-        )
-
-    saturated = run(measurement.concurrency)
-    if saturated is None:
+    performance = replica_performance(
+        knowledge, figures, fit, measurement.input_tokens, measurement.output_tokens, cards=measurement.gpus
+    )
+    if performance is None:
         return nothing
-    performance = saturated
-    requests_per_second = saturated.requests_per_second
-    rate = measurement.request_rate_per_second
-    if rate is not None:
-        # An open-loop rate: the replica serves at most its capacity; the requests in flight follow
-        # from Little's law at the time one request takes alone.
-        requests_per_second = min(rate, saturated.requests_per_second)
-        in_flight = max(1, math.ceil(requests_per_second * saturated.seconds_alone))
-        performance = run(in_flight) or saturated
+    roofline = performance.roofline
+    first_token: float | None
+    if measurement.concurrency is not None:
+        point = at_concurrency(roofline, measurement.concurrency)
+        first_token = point.time_to_first_token_ms
+    elif measurement.request_rate_per_second is not None:
+        point = at_rate(roofline, measurement.request_rate_per_second)
+        first_token = None if point.saturated else point.time_to_first_token_ms
+    else:
+        point = saturation(roofline)
+        first_token = None
     tokens = measurement.output_tokens
     if measurement.total_tokens_per_second is not None:
         tokens += measurement.input_tokens
     return MeasurementEstimate(
-        throughput=requests_per_second * tokens,
-        time_to_first_token_ms=performance.time_to_first_token_ms,
-        time_per_output_token_ms=performance.time_per_output_token_ms,
+        throughput=point.requests_per_second * tokens,
+        time_to_first_token_ms=first_token,
+        time_per_output_token_ms=point.time_per_output_token_ms,
     )
 
 
@@ -195,7 +196,10 @@ def calibration_row(knowledge: Knowledge, m: Measurement) -> CalibrationRow:
         published=published,
         estimate=None if published is None else value.throughput,
         error=error,
-        time_to_first_token=compare(m.time_to_first_token_ms, value.time_to_first_token_ms),
+        # An offline run's first token waits behind the whole run's queue, which the source does not size.
+        time_to_first_token=compare(m.time_to_first_token_ms, value.time_to_first_token_ms)
+        if m.concurrency is not None or m.request_rate_per_second is not None
+        else None,
         time_per_output_token=compare(m.inter_token_latency_ms, value.time_per_output_token_ms),
         end_to_end_latency=compare(m.end_to_end_latency_ms, end_to_end_ms(value, m.output_tokens)),
         tolerance=m.tolerance,

@@ -138,15 +138,25 @@ def parallelism(knowledge: Knowledge, cards: int) -> tuple[int, int]:
     return cards // stages, stages
 
 
+def attention_math(
+    knowledge: Knowledge, gpu: Gpu, weights_math: ComputeMathKind, engine_id: str, fp8_cache: bool
+) -> ComputeMathKind:
+    """The math attention runs in: FP8 where the engine runs FP8 attention kernels over an FP8 KV cache
+    on a card with FP8 tensor cores, else 16-bit whatever the weights (TF32 for FP32 models)."""
+    engine = knowledge.serving_engine(engine_id)
+    if fp8_cache and engine.fp8_attention_with_fp8_kv_cache and gpu.fp8_dense_tflops is not None:
+        return "fp8"
+    return "tf32" if weights_math == "tf32" else "bf16"
+
+
 def replica_hardware(
-    knowledge: Knowledge, gpu_id: str, precision: str, cards: int
+    knowledge: Knowledge, gpu_id: str, precision: str, cards: int, engine_id: str, fp8_cache: bool
 ) -> tuple[float, float, float]:
     """Usable memory bandwidth (bytes/s), compute for the weights' matrix multiplications and compute
-    for attention (FLOP/s) of one pipeline stage's cards, after the tensor-parallel losses. Attention runs
-    in 16-bit math whatever the weights (the engines' default attention kernels). The same for every
-    workload, so kept per knowledge base."""
+    for attention (FLOP/s) of one pipeline stage's cards, after the tensor-parallel losses
+    (``attention_math``). The same for every workload, so kept per knowledge base."""
     table = _hardware_tables(knowledge)
-    key = (gpu_id, precision, cards)
+    key = (gpu_id, precision, cards, engine_id, fp8_cache)
     found = table.get(key)
     if found is None:
         gpu = knowledge.gpu(gpu_id)
@@ -154,7 +164,7 @@ def replica_hardware(
         tensor, _ = parallelism(knowledge, cards)
         parallel = tensor_parallel_efficiency(knowledge, gpu.interconnect, tensor)
         kind = compute_math(knowledge, gpu, precision)
-        attention: ComputeMathKind = "tf32" if kind == "tf32" else "bf16"
+        attention = attention_math(knowledge, gpu, kind, engine_id, fp8_cache)
         shares = efficiency.compute_share_by_math
         found = (
             tensor * gpu.memory_bandwidth_gb_s * 1e9 * efficiency.decode_bandwidth_share * parallel,
@@ -166,7 +176,9 @@ def replica_hardware(
 
 
 @per_object
-def _hardware_tables(knowledge: Knowledge) -> dict[tuple[str, str, int], tuple[float, float, float]]:
+def _hardware_tables(
+    knowledge: Knowledge,
+) -> dict[tuple[str, str, int, str, bool], tuple[float, float, float]]:
     """Filled as GPU, precision and card counts come up (at most every combination of the catalog)."""
     return {}
 
@@ -182,7 +194,10 @@ def replica_roofline(
     """The step times of one replica of ``cards`` cards; None if its KV cache cannot hold one request."""
     gpu = knowledge.gpu(fit.gpu)
     engine = knowledge.serving_engine(figures.serving_engine)
-    bandwidth, flops, attention_flops = replica_hardware(knowledge, fit.gpu, figures.precision, cards)
+    fp8_cache = figures.kv_bytes_per_element == knowledge.sizing.kv_cache.fp8_bytes_per_element
+    bandwidth, flops, attention_flops = replica_hardware(
+        knowledge, fit.gpu, figures.precision, cards, figures.serving_engine, fp8_cache
+    )
     _, stages = parallelism(knowledge, cards)
     weights_bytes = figures.weights_gb * 1e9
     cache_bytes = engine.kv_cache_bytes(cards * gpu.memory_bytes, weights_bytes, cards)

@@ -43,13 +43,20 @@ SERVING_ENGINES = {"trtllm": "TensorRT-LLM", "vllm": "vLLM", "sglang": "SGLang"}
 
 
 def render_calibration(knowledge: Knowledge) -> str:
+    nvlink = next(t for t in knowledge.throughput.tensor_parallel if t.interconnect == "nvlink")
     return render_calibration_rows(
-        calibration_rows(knowledge), knowledge.throughput.efficiency, knowledge.calibration.references
+        calibration_rows(knowledge),
+        knowledge.throughput.efficiency,
+        knowledge.calibration.references,
+        nvlink.efficiency_per_doubling,
     )
 
 
 def render_calibration_rows(
-    rows: tuple[CalibrationRow, ...], efficiency: Efficiency, references: tuple[ThroughputReference, ...]
+    rows: tuple[CalibrationRow, ...],
+    efficiency: Efficiency,
+    references: tuple[ThroughputReference, ...],
+    nvlink: float,
 ) -> str:
     """docs/calibration.md for measurements already compared with their estimates."""
     from gpu_advisor.engine.i18n.environment import render
@@ -71,5 +78,6 @@ def render_calibration_rows(
         metric_names=CALIBRATION_FIGURES,
         engine_names=SERVING_ENGINES,
         efficiency=efficiency,
+        nvlink=nvlink,
         references=references,
     )

@@ -28,6 +28,9 @@ class ServingEngine(Sourced):
     kv_cache_fp8_with_fp8_weights: bool
     """True: an FP8 (or smaller) checkpoint runs an FP8 KV cache by default; False: the cache stays in
     the model's 16-bit activation type unless the checkpoint or the operator says otherwise."""
+    fp8_attention_with_fp8_kv_cache: bool
+    """Attention runs in FP8 kernels where the KV cache is FP8 (TensorRT-LLM's FP8 context FMHA), else
+    in 16-bit."""
     chunked_prefill: bool
     """Long prompts are split into chunks of ``max_batched_tokens`` that share steps with decoding."""
     max_batched_tokens: int = Field(ge=1)
