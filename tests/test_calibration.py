@@ -179,7 +179,8 @@ def test_statistics_per_set_worked_out_by_hand() -> None:
 
 def test_the_report_for_a_fixed_input() -> None:
     knowledge = load_knowledge()
-    text = render_calibration_rows(TINY, knowledge.throughput.efficiency, ())
+    text = render_calibration_rows(TINY, knowledge.throughput.efficiency, (), 0.80)
+    assert "keeps 80 % of it per doubling of the tensor-parallel cards over NVLink" in text
     assert "2 measurements are in the fit set and 3 held out (TensorRT-LLM: 2, vLLM: 3)." in text
     assert (
         "| Set | Figure | Measurements | Mean absolute error | Worst error | Worst measurement |\n"

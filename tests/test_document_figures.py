@@ -65,8 +65,10 @@ def counts(result, gpu: str) -> tuple[int | None, int | None]:
         (None, 32, "bf16", "h100-sxm", (1, 2)),
         (None, 32, "bf16", "h200", (1, 1)),
         (None, 32, "bf16", "b200", (1, 1)),
-        # "32B in BF16 sind 64 GB und passen nicht auf eine 5090 mit 32 GB" (one card)
-        (None, 32, "bf16", "rtx-5090", (2, None)),
+        # "32B in BF16 sind 64 GB und passen nicht auf eine 5090 mit 32 GB" (one card). Two hold 2 x 32 GiB =
+        # 68.7 GB, but vLLM keeps 3.5 GiB per card for activations and CUDA graphs: 61.2 GB, too little;
+        # four cards load the weights, and leave no room for the KV cache of eight 8,192-token sequences.
+        (None, 32, "bf16", "rtx-5090", (4, None)),
         # "Ein internes 8B-Werkzeug: eine RTX 5090 (32 GB) oder eine L40S (48 GB) trägt BF16."
         ("llama-3.1-8b", None, "bf16", "rtx-5090", (1, 1)),
         ("llama-3.1-8b", None, "bf16", "l40s", (1, 1)),

@@ -208,8 +208,9 @@ def node_busy_share(
     gpus_needed: int, card_utilization: float, paid_hours_per_month: float, node_cards: int, server: OwnServer
 ) -> float:
     """Busy card-hours of the cards the workload needs over all of the node's calendar card-hours. A
-    31-day month pays 744 hours against the server's 730: a node is busy at most always."""
+    31-day month pays 744 hours against the server's average 730: each card is busy at most always, so
+    the paid hours count at most the calendar's."""
     if node_cards == 0:
         return 0.0
-    busy_gpu_hours = gpus_needed * card_utilization * paid_hours_per_month
+    busy_gpu_hours = gpus_needed * card_utilization * min(paid_hours_per_month, server.hours_per_month)
     return min(1.0, busy_gpu_hours / (node_cards * server.hours_per_month))

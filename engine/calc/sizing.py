@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
+from gpu_advisor.engine.domain.knowledge.engines import GIB, ServingEngine
 from gpu_advisor.engine.domain.knowledge.entries import Gpu, ModelConfig
 
 
@@ -31,7 +31,8 @@ class GpuFit(BaseModel):
     interconnect: str
     segment: str
     gpus_for_weights: int | None
-    """Fewest cards (from the allowed counts) whose memory holds the weights; None: not even the largest."""
+    """Fewest cards (from the allowed counts) whose memory holds the weights beside the serving engine's
+    runtime reserve (activations, CUDA graphs), with no room for a KV cache; None: not even the largest."""
     gpus_with_kv_reserve: int | None
     """Fewest cards whose memory holds the weights, the engine's reserve and the KV cache of the working
     concurrency (``min_sequences_at_full_context`` sequences of the serving context)."""
@@ -73,13 +74,6 @@ def nearest_catalog_model(knowledge: Knowledge, params_b: float) -> ModelConfig:
     )
 
 
-def smallest_count(counts: tuple[int, ...], needed_bytes: float, bytes_per_card: float) -> int | None:
-    for count in counts:
-        if count * bytes_per_card >= needed_bytes:
-            return count
-    return None
-
-
 def count_with_kv_reserve(
     gpu: Gpu, engine: ServingEngine, weights_bytes: float, counts: tuple[int, ...], kv_bytes_needed: float
 ) -> int | None:
@@ -99,7 +93,8 @@ def fit_gpu(
     kv_bytes: float,
     kv_tokens_needed: int,
 ) -> GpuFit:
-    for_weights = smallest_count(counts, weights_bytes, gpu.memory_bytes)
+    reserve = engine.runtime_reserve_gib_per_card * GIB
+    for_weights = next((c for c in counts if c * (gpu.memory_bytes - reserve) >= weights_bytes), None)
     with_reserve = count_with_kv_reserve(gpu, engine, weights_bytes, counts, kv_tokens_needed * kv_bytes)
     headroom = None if with_reserve is None else (with_reserve * gpu.memory_bytes - weights_bytes) / 1e9
     tokens = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import cache
 
-from gpu_advisor.engine.calc.calibration import calibration_rows, error_band, highest_error
+from gpu_advisor.engine.calc.calibration import calibration_rows, error_band, highest_error, set_statistics
 from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.listings import build_options
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
@@ -155,10 +155,23 @@ def throughput_accuracy() -> ThroughputAccuracy:
     """The calibration band of the shipped knowledge base, computed once per process."""
     rows = calibration_rows(load_knowledge())
     low, high = error_band(rows)
+    held_out = {s.metric: s for s in set_statistics(rows) if s.split == "held_out"}
+    throughput = held_out["throughput"]
+    latency = [
+        abs(c.error)
+        for r in rows
+        if r.split == "held_out"
+        for c in (r.time_to_first_token, r.time_per_output_token)
+        if c is not None and c.error is not None
+    ]
     return ThroughputAccuracy(
         lowest_error=low,
         highest_error=high,
         measurements=sum(r.tolerance is not None for r in rows),
+        held_out_measurements=throughput.count,
+        held_out_mean_absolute_error=throughput.mean_absolute_error,
+        held_out_worst_error=throughput.worst_error,
+        held_out_latency_mean_absolute_error=sum(latency) / len(latency) if latency else None,
     )
 
 
