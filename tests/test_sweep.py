@@ -103,12 +103,12 @@ def test_server_price_sweep_finds_buy_versus_rent(tmp_path: Path) -> None:
     data = sweep_json(str(workload), "--vary", "server_price_usd=150000:350000:50000")
     labels = {d["label"]: d for d in data["decisions"]}
     deployments = [labels[p["decision"]]["deployment"] for p in data["points"]]
-    assert deployments == ["own_hardware"] * 4 + ["dedicated_cloud"]
+    assert deployments == ["own_hardware"] * 3 + ["dedicated_cloud"] * 2
     (flip,) = data["flips"]
-    # Own at $300k: 300,000 / 36 + 8 x 0.7 kW x 1.3 x 730 h x $0.12 + $1,000 = $9,971 < $11,096;
-    # at $350k: $11,360 > $11,096.
-    assert (flip["below"], flip["above"]) == (300_000, 350_000)
-    assert [round(p["usd_per_month"]) for p in data["points"]][3:] == [9971, 11096]
+    # The peak takes two replicas of 8 x H100, two servers. Own at $250k: 2 x (250,000 / 36 + 8 x 0.7 kW x
+    # 1.3 x 730 h x $0.12 + $1,000) = $17,164 < four B200 at 4 x 5.98 x 730 = $17,462; at $300k: $19,942.
+    assert (flip["below"], flip["above"]) == (250_000, 300_000)
+    assert [round(p["usd_per_month"]) for p in data["points"]][2:] == [17164, 17462, 17462]
     costs = [p["usd_per_month"] for p in data["points"][:2]]
     assert costs == sorted(costs) and costs[0] < costs[-1]  # a dearer server costs more a month
     variable = data["variables"][0]
@@ -127,15 +127,12 @@ def test_two_variables_give_a_decision_map(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Decision map: rows server_price_usd, columns usd_per_kwh from 0.1 (left) to 0.5" in result.stdout
     rows = result.stdout.splitlines()[-3:]
-    # The rental buying must beat is AWS's 3-year H100 reservation (two 8-GPU instances, $22,192), paid
-    # every calendar hour like the two servers: owning is compared with every rental at the same hours,
-    # here RunPod's H200 at $15,900 for the hours the load needs, which two $150,000 servers undercut
-    # even at $0.50/kWh ($15,648).
+    # Two servers against four B200 on demand every hour ($17,462): at $250k and $0.10/kWh 2 x (6,944 +
+    # 8 x 0.7 x 1.3 x 730 x 0.1 (531) + 1,000) = $16,951 undercuts them; at $0.30/kWh $19,076 does not.
     assert [row.split(" | ") for row in rows] == [
-        # At $300k and $0.50/kWh: 8,333 + 8 x 0.7 x 1.3 x 730 x 0.5 (2,657) + 1,000 = $11,991 > $11,096.
-        ["         250,000", "A A A"],
-        ["         300,000", "A A B"],
-        ["         350,000", "B B B"],
+        ["         250,000", "B A A"],
+        ["         300,000", "A A A"],
+        ["         350,000", "A A A"],
     ]
 
 
