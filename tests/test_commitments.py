@@ -265,8 +265,8 @@ def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours
     """Three million requests a day of a 70B FP8 service around the clock on the steady profile: on H100
     (two cards a replica) the hours need 3 to 5 replicas, spare included. One reserved 8-GPU P5 holds 4
     of them every hour; hour 8 and hours 12 to 16 need a fifth, 2 cards on Lambda's hourly H100 ($2.99,
-    sold in 1, 2, 4 and 8 cards) for 6 hours a day (GMI's $2.10 sells single cards only, which a 2-card replica cannot
-    use: NET003)."""
+    sold in 1, 2, 4 and 8 cards) for 6 hours a day (GMI's $2.10 sells single cards only, which a 2-card
+    replica cannot use: NET003)."""
     workload = validate_workload({**CHAT_3M, "name": "chat-3m", "requests_per_day": 3_000_000}, "test")
     result = recommend(workload, EVALUATED_ON)
     mixed = result.mixed_fleet
