@@ -173,6 +173,7 @@ def calibration_row(knowledge: Knowledge, m: Measurement) -> CalibrationRow:
     from gpu_advisor.engine.domain.knowledge.base import cite
 
     value = estimate(knowledge, m)
+    loaded = m.concurrency is not None or m.request_rate_per_second is not None
     published = m.output_tokens_per_second or m.total_tokens_per_second
     throughput = compare(published, value.throughput)
     error = None if throughput is None else throughput.error
@@ -196,11 +197,15 @@ def calibration_row(knowledge: Knowledge, m: Measurement) -> CalibrationRow:
         published=published,
         estimate=None if published is None else value.throughput,
         error=error,
-        # An offline run's first token waits behind the whole run's queue, which the source does not size.
+        # An offline run (all requests at once) has no operating point a user sees: its first token waits
+        # behind the whole run's queue and its steps run as many sequences as the release's batch limit
+        # allows, neither of which the sources state. Its latencies are shown, not compared.
         time_to_first_token=compare(m.time_to_first_token_ms, value.time_to_first_token_ms)
-        if m.concurrency is not None or m.request_rate_per_second is not None
+        if loaded
         else None,
-        time_per_output_token=compare(m.inter_token_latency_ms, value.time_per_output_token_ms),
+        time_per_output_token=compare(m.inter_token_latency_ms, value.time_per_output_token_ms)
+        if loaded
+        else None,
         end_to_end_latency=compare(m.end_to_end_latency_ms, end_to_end_ms(value, m.output_tokens)),
         tolerance=m.tolerance,
         within_tolerance=None if m.tolerance is None or error is None else abs(error) <= m.tolerance,
