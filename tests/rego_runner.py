@@ -1,14 +1,16 @@
-"""``docker run ... openpolicyagent/conftest test`` for the workflow test: conftest's evaluation of Rego
-policies on JSON files, by the regopy interpreter (no image is pulled). Arguments as the workflow gives
-them: ``run --rm --volume DIR:/project IMAGE test --all-namespaces --policy DIR [--data DIR] FILE...``.
-Output and exit code as conftest's: ``WARN - file - namespace - message`` and ``FAIL - ...`` lines, exit
-1 when a policy denies.
+"""``conftest test`` for the pipeline tests: conftest's evaluation of Rego policies on JSON files, by the
+regopy interpreter (no image is pulled, no binary downloaded). Arguments as the pipelines give them:
+``test --all-namespaces --policy DIR [--data DIR] [--output junit] FILE...`` (GitLab's conftest image), or
+the same after ``run --rm --volume DIR:/project IMAGE`` (``docker run`` in the GitHub workflow). Output
+and exit code as conftest's: ``WARN - file - namespace - message`` and ``FAIL - ...`` lines, exit 1 when a
+policy denies; ``--output junit`` writes one test case per message.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import regopy
@@ -16,12 +18,15 @@ import yaml
 
 
 def main(args: list[str]) -> int:
-    assert args[:2] == ["run", "--rm"] and args[2] == "--volume", args
-    project = Path(args[3].rsplit(":/project", 1)[0])
-    assert args[4].startswith("openpolicyagent/conftest:v") and args[5] == "test", args
-    if args[6] != "--all-namespaces":
-        raise SystemExit(f"expected --all-namespaces: {args}")
-    rest = args[7:]
+    project = Path.cwd()
+    if args[0] == "run":  # docker run --rm --volume DIR:/project IMAGE test ...
+        if args[1:3] != ["--rm", "--volume"] or not args[4].startswith("openpolicyagent/conftest:v"):
+            raise SystemExit(f"not a conftest container: {args}")
+        project = Path(args[3].rsplit(":/project", 1)[0])
+        args = args[5:]
+    if args[:2] != ["test", "--all-namespaces"]:
+        raise SystemExit(f"expected test --all-namespaces: {args}")
+    rest = args[2:]
     options: dict[str, str] = {}
     while rest[0].startswith("--"):
         name = rest.pop(0)
@@ -32,6 +37,7 @@ def main(args: list[str]) -> int:
         for path in sorted((project / options["--data"]).glob("*.y*ml")):
             data.update(yaml.safe_load(path.read_text(encoding="utf-8")))
     failed = False
+    cases = []
     for file in rest:
         rego = regopy.Interpreter()
         rego.add_data(data)
@@ -47,8 +53,18 @@ def main(args: list[str]) -> int:
             document = output[0].expressions[0]
             for kind, label in (("warn", "WARN"), ("deny", "FAIL")):
                 for message in sorted(document.get(kind, [])):
-                    print(f"{label} - {file} - {namespace} - {message}")
+                    cases.append((label, file, namespace, message))
                     failed = failed or kind == "deny"
+    if options.get("--output") == "junit":
+        suite = ElementTree.Element("testsuite", name="conftest", tests=str(len(cases)))
+        for label, file, namespace, message in cases:
+            case = ElementTree.SubElement(suite, "testcase", classname=namespace, name=f"{file} - {message}")
+            if label == "FAIL":
+                ElementTree.SubElement(case, "failure", message=message)
+        print(ElementTree.tostring(suite, encoding="unicode"))
+    else:
+        for label, file, namespace, message in cases:
+            print(f"{label} - {file} - {namespace} - {message}")
     return 1 if failed else 0
 
 

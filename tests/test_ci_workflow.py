@@ -30,6 +30,7 @@ import yaml
 from helpers import EXAMPLES_DIR, REPO_ROOT, TESTS_DIR
 
 WORKFLOW = EXAMPLES_DIR / "ci" / "github-actions.yml"
+PIPELINE = EXAMPLES_DIR / "ci" / "gitlab-ci.yml"
 SARIF_SCHEMA = TESTS_DIR / "schemas" / "sarif-schema-2.1.0.json"
 MARKER = "<!-- gpu-advisor check -->"
 NONE = "\N{EN DASH}"  # an empty cell of the Markdown tables
@@ -76,10 +77,11 @@ proposals:
 
 STAND_INS = {
     # python -m pip install PACKAGE: PACKAGE must be the gpu-advisor checkout; anything else runs Python.
-    "python": f"""#!/bin/sh
+    "python": f"""#!/bin/bash
 if [ "$1 $2 $3" = "-m pip install" ]; then
-  test -f "$4/pyproject.toml" && grep -q '^name = "gpu-advisor"' "$4/pyproject.toml" || exit 1
-  echo "$4" >> "$STAND_IN_LOG/pip"
+  package="${{@: -1}}"
+  test -f "$package/pyproject.toml" && grep -q '^name = "gpu-advisor"' "$package/pyproject.toml" || exit 1
+  echo "$package" >> "$STAND_IN_LOG/pip"
   exit 0
 fi
 exec {sys.executable} "$@"
@@ -110,6 +112,31 @@ store.write_text(json.dumps(comments))
     "docker": f"""#!/bin/sh
 exec {sys.executable} {TESTS_DIR / "rego_runner.py"} "$@"
 """,
+    "conftest": f"""#!/bin/sh
+exec {sys.executable} {TESTS_DIR / "rego_runner.py"} "$@"
+""",
+    # GitLab's notes API: GET lists the notes, POST adds one, PUT .../notes/ID replaces its body.
+    "curl": f"""#!{sys.executable}
+import json, os, sys
+from pathlib import Path
+store = Path(os.environ["STAND_IN_LOG"]) / "notes.json"
+notes = json.loads(store.read_text()) if store.exists() else []
+args = sys.argv[1:]
+with open(Path(os.environ["STAND_IN_LOG"]) / "curl", "a") as log:
+    log.write(" ".join(args) + "\\n")
+assert "PRIVATE-TOKEN: token" in args, args
+url = args[-1]
+if "--request" not in args:
+    print(json.dumps(notes))
+    sys.exit(0)
+method = args[args.index("--request") + 1]
+body = Path(args[args.index("--data-urlencode") + 1][len("body@"):]).read_text()
+if method == "POST":
+    notes.append({{"id": 100 + len(notes), "body": body}})
+else:
+    next(n for n in notes if n["id"] == int(url.rsplit("/", 1)[1]))["body"] = body
+store.write_text(json.dumps(notes))
+""",
 }
 
 
@@ -127,13 +154,28 @@ def expression(text: str, context: dict[str, str]) -> str:
     return re.sub(r"\$\{\{\s*([^}]+?)\s*\}\}", lambda m: context[m.group(1)], text)
 
 
+def stand_ins(tmp: Path) -> Path:
+    directory = tmp / "bin"
+    directory.mkdir(exist_ok=True)
+    for name, script in STAND_INS.items():
+        (directory / name).write_text(script, encoding="utf-8")
+        (directory / name).chmod(0o755)
+    return directory
+
+
+def search_path(tmp: Path) -> str:
+    """The stand-ins first, then this Python's scripts (gpu-advisor), then the system's. Checked, since
+    a real pip here would install the sample's gpu-advisor over the one under test."""
+    directory = stand_ins(tmp)
+    path = os.pathsep.join([str(directory), str(Path(sys.executable).parent), os.environ["PATH"]])
+    for name in STAND_INS:
+        assert shutil.which(name, path=path) == str(directory / name), name
+    return path
+
+
 def run_workflow(repo: Path, base: str, head: str, log: Path, tmp: Path) -> Run:
     workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
-    stand_ins = tmp / "bin"
-    stand_ins.mkdir(exist_ok=True)
-    for name, script in STAND_INS.items():
-        (stand_ins / name).write_text(script, encoding="utf-8")
-        (stand_ins / name).chmod(0o755)
+    path = search_path(tmp)
     subprocess.run(["git", "checkout", "-q", head], cwd=repo, check=True)
     context = {
         "github.event.pull_request.base.sha": base,
@@ -191,9 +233,7 @@ def run_workflow(repo: Path, base: str, head: str, log: Path, tmp: Path) -> Run:
                 env={
                     **os.environ,
                     **env,
-                    "PATH": os.pathsep.join(
-                        [str(stand_ins), str(Path(sys.executable).parent), os.environ["PATH"]]
-                    ),
+                    "PATH": path,
                     "GITHUB_OUTPUT": str(github_output),
                     "GITHUB_STEP_SUMMARY": str(runner_temp / "summary.md"),
                     "RUNNER_TEMP": str(runner_temp),
@@ -317,3 +357,88 @@ def test_the_workflow_fails_a_failing_proposal(sample: dict[str, Any], tmp_path:
     # Each result on the line of its own proposal: the second proposal of hr.yaml starts on line 5.
     assert ("RES005", "proposals/team/hr.yaml", 5) in located
     assert {line for rule, uri, line in located if uri == "proposals/team/hr.yaml"} == {5}
+
+
+# --- GitLab --------------------------------------------------------------------------------------------
+
+
+def run_pipeline(repo: Path, base: str, head: str, log: Path, tmp: Path) -> dict[str, Any]:
+    """The merge request pipeline's jobs, each job's script entries in one bash session, as the runner
+    runs them; the exit code and output of each job."""
+    pipeline = yaml.safe_load(PIPELINE.read_text(encoding="utf-8"))
+    subprocess.run(["git", "checkout", "-q", head], cwd=repo, check=True)
+    subprocess.run(["git", "worktree", "prune"], cwd=repo, check=True)
+    shutil.rmtree(repo / "gpu-advisor", ignore_errors=True)
+    builds = tmp / "builds"
+    shutil.rmtree(builds, ignore_errors=True)
+    builds.mkdir()
+    subprocess.run(["git", "worktree", "prune"], cwd=repo, check=True)
+    env = {
+        **os.environ,
+        **{key: str(value) for key, value in pipeline["variables"].items()},
+        "CI_MERGE_REQUEST_DIFF_BASE_SHA": base,
+        "CI_BUILDS_DIR": str(builds),
+        "CI_API_V4_URL": "https://gitlab.example.org/api/v4",
+        "CI_PROJECT_ID": "42",
+        "CI_MERGE_REQUEST_IID": "7",
+        "GPU_ADVISOR_API_TOKEN": "token",
+        "PATH": search_path(tmp),
+        "STAND_IN_LOG": str(log),
+    }
+    jobs = {}
+    for job in ("gpu-advisor-check", "gpu-advisor-policies"):
+        completed = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", "\n".join(pipeline[job]["script"])],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        jobs[job] = (completed.returncode, completed.stdout + completed.stderr)
+    return jobs
+
+
+def test_the_merge_request_pipeline_passes_a_passing_proposal_and_updates_its_note(
+    sample: dict[str, Any], tmp_path: Path
+) -> None:
+    log = tmp_path / "log"
+    log.mkdir()
+    jobs = run_pipeline(sample["repo"], sample["base"], sample["passing"], log, tmp_path)
+    assert {job: code for job, (code, _) in jobs.items()} == {
+        "gpu-advisor-check": 0,
+        "gpu-advisor-policies": 0,
+    }, jobs
+    (note,) = json.loads((log / "notes.json").read_text())
+    assert note["body"].startswith(MARKER + "\n")
+    assert "| **Total** | | **$22,776** | **$11,096** | **-$11,680** | | |" in note["body"]
+    run_pipeline(sample["repo"], sample["base"], sample["passing"], log, tmp_path)
+    assert len(json.loads((log / "notes.json").read_text())) == 1
+    assert "--request PUT" in (log / "curl").read_text()
+    assert "/projects/42/merge_requests/7/notes/100" in (log / "curl").read_text()
+
+
+def test_the_merge_request_pipeline_fails_a_failing_proposal(sample: dict[str, Any], tmp_path: Path) -> None:
+    from junitparser import Failure, JUnitXml
+
+    log = tmp_path / "log"
+    log.mkdir()
+    jobs = run_pipeline(sample["repo"], sample["base"], sample["failing"], log, tmp_path)
+    assert {job: code for job, (code, _) in jobs.items()} == {
+        "gpu-advisor-check": 1,
+        "gpu-advisor-policies": 1,
+    }, jobs
+    (note,) = json.loads((log / "notes.json").read_text())
+    assert "### hr-on-runpod: ❌ fail" in note["body"]
+    report = JUnitXml.fromfile(str(sample["repo"] / "gpu-advisor" / "check.junit.xml"))
+    failed = [
+        case.name for suite in report for case in suite if any(isinstance(r, Failure) for r in case.result)
+    ]
+    assert failed == ["RES005 Personal data in a jurisdiction its law does not admit"]
+    assert (
+        "FAIL - gpu-advisor/check.json - gpu_advisor.residency - hr-on-runpod"
+        in jobs["gpu-advisor-policies"][1]
+    )
+    conftest_report = (sample["repo"] / "conftest.junit.xml").read_text()
+    assert conftest_report.count("<failure") == 2

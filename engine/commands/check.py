@@ -138,7 +138,7 @@ def check(
         text = junit(results, gate)
     else:
         template = "check.md.j2" if output_format == "markdown" else "check.txt.j2"
-        shown = [r for r in results if show_all or worth_showing(r)]
+        shown = [r for r in results if show_all or worth_showing(r, gate)]
         text = render(
             template,
             results=results,

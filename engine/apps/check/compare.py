@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gpu_advisor.engine.apps.check.gating import Gate
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.domain.proposal import CheckResult, Comparison
 
@@ -47,10 +48,14 @@ def keyed(results: Sequence[CheckResult], root: str) -> dict[Key, CheckResult]:
     return by_key
 
 
-def worth_showing(result: CheckResult) -> bool:
-    """Shown by default: a proposal that did not pass, or that the change added or changed."""
-    changed = result.comparison is not None and result.comparison.change != "unchanged"
-    return result.status != "pass" or changed
+def worth_showing(result: CheckResult, gate: Gate) -> bool:
+    """Shown by default: without a comparison, a proposal that did not pass every check; in a
+    comparison, one the change added or changed, and one that fails (or has a result that fails the run),
+    changed or not."""
+    if result.comparison is None:
+        return result.status != "pass"
+    failing = result.status == "fail" or any(gate.gates(item) for item in result.results)
+    return failing or result.comparison.change != "unchanged"
 
 
 def difference(head: float | None, base: float | None) -> float | None:
@@ -130,5 +135,10 @@ def compare(head: Sequence[CheckResult], head_root: str, base: Sequence[CheckRes
                 fixed_findings=tuple(f for f in then if f not in now),
             )
         compared.append(result.model_copy(update={"comparison": comparison}))
-    removed = tuple(result for key, result in bases.items() if key not in heads)
+    removed = tuple(
+        # Named where the proposal was, as the change's files are: not under the base's checkout.
+        result.model_copy(update={"file": (Path(head_root) / key[0]).as_posix() if key[0] else head_root})
+        for key, result in bases.items()
+        if key not in heads
+    )
     return Diff(tuple(compared), removed)
