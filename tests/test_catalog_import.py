@@ -317,10 +317,11 @@ def test_check_and_sweep_take_the_imported_file(tmp_path: Path) -> None:
     # Without the import the offer is unknown (KNB004 warns); with it, its price and date are checked.
     without = invoke("check", str(proposal), "--as-of", "2026-11-30")
     assert "WARN    KNB004 The proposed offer is not in the catalog" in without.output
-    checked = invoke("check", str(proposal), "--as-of", "2026-11-30", "--overrides", overrides)
+    # --show-all: a proposal that passes every check is otherwise only counted.
+    checked = invoke("check", str(proposal), "--as-of", "2026-11-30", "--overrides", overrides, "--show-all")
     assert checked.exit_code == 0, checked.output
     assert "recommended: dedicated_cloud (3 x h200 at runpod 1x-h200-sxm-secure-unknown)" in checked.output
-    assert "KNB004" not in checked.output and "0 warnings, 0 failed" in checked.output
+    assert "WARN    KNB004" not in checked.output and "0 warnings, 0 failed" in checked.output
 
 
 def test_diff_added_removed_moved(tmp_path: Path) -> None:

@@ -138,8 +138,9 @@ def test_text_and_markdown(tmp_path: Path) -> None:
     text = invoke("check", str(path)).output
     assert "FAIL    NET002 A multi-card replica over PCIe" in text
     markdown = invoke("check", str(path), "--format", "markdown").output
-    assert markdown.startswith("## gpu-advisor check\n")
-    assert "| ❌ fail | NET002 | A multi-card replica over PCIe |" in markdown
+    # The first line is the marker a CI step finds its comment by, to update it in place.
+    assert markdown.startswith("<!-- gpu-advisor check -->\n## gpu-advisor check\n")
+    assert "| ❌ fail (fails the run) | NET002 | A multi-card replica over PCIe |" in markdown
 
 
 def test_json_carries_evidence_and_sources(tmp_path: Path) -> None:

@@ -1,24 +1,24 @@
 """The examples for approval pipelines, checked by real clients.
 
 The Rego policies in ``examples/policies`` are evaluated by a real Rego interpreter (``regopy``, a declared
-test dependency: without it this module fails to import, it does not skip) against real JSON results of the
-example workloads, and against results derived from real ones, so that every ``deny`` and ``warn`` rule is
-shown to fire and to stay silent. The CI definitions in ``examples/ci`` are parsed as YAML, and every
-gpu-advisor command line in them is checked against the real command-line interface.
+test dependency: without it this module fails to import, it does not skip) on the real output of
+``gpu-advisor check --format json`` (a list with one entry per proposal: the workload as evaluated, the
+proposal, its monthly cost, where it runs and every check's result), for proposal files written here, and
+on outputs derived from real ones, so that every ``deny`` and ``warn`` rule is shown to fire and to stay
+silent. The CI definitions in ``examples/ci`` are parsed as YAML, and every gpu-advisor command line in
+them is checked against the real command-line interface (``test_ci_workflow.py`` runs the GitHub one).
 """
 
 from __future__ import annotations
 
 import copy
-import datetime as dt
 import functools
 import json
 import os
 import re
 import shlex
 import subprocess
-import sys
-import textwrap
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -26,38 +26,58 @@ import click
 import pytest
 import regopy
 import yaml
+from click.testing import CliRunner
 from helpers import EXAMPLES_DIR
 
-from gpu_advisor import api
 from gpu_advisor.cli import main
 
 POLICY_DIR = EXAMPLES_DIR / "policies"
 CI_DIR = EXAMPLES_DIR / "ci"
-EVALUATED_ON = dt.date(2026, 11, 30)
 PACKAGES = ("budget", "findings", "residency", "spot")
 
-Result = dict[str, Any]
+Result = list[dict[str, Any]]
 Verdicts = dict[str, set[str]]
 
 
-# --- evaluating the policies ---------------------------------------------------------------------------
+# --- the input: gpu-advisor check --format json ---------------------------------------------------------
+
+
+def workload(name: str, **changes: Any) -> dict[str, Any]:
+    base = {"name": name, "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "requests_per_day": 20000}
+    return {**base, **changes}
+
+
+HR = workload("hr-assistant", personal_data=True, company_country="DE")
+RUNPOD = {
+    "deployment": "dedicated_cloud",
+    "provider": "runpod",
+    "offer": "community",
+    "gpu": "h100-sxm",
+    "gpus": 2,
+    "pricing": "on_demand",
+}
 
 
 @functools.cache
-def _recommendation(example: str, overrides_json: str) -> Result:
-    overrides = json.loads(overrides_json)
-    if overrides:
-        workload = yaml.safe_load((EXAMPLES_DIR / f"{example}.yaml").read_text(encoding="utf-8"))
-        workload.update(overrides)
-        loaded = api.workload_from_dict(workload, f"{example} (modified)")
-    else:
-        loaded = api.load_workload(str(EXAMPLES_DIR / f"{example}.yaml"))
-    return api.recommend(loaded, evaluated_on=EVALUATED_ON).model_dump(mode="json")
+def _checked(text: str) -> tuple[int, str]:
+    here = Path.cwd()
+    with tempfile.TemporaryDirectory() as directory:
+        os.chdir(directory)
+        try:
+            Path("proposals").mkdir()
+            Path("proposals/p.yaml").write_text(text, encoding="utf-8")
+            arguments = ["check", "proposals", "--format", "json", "--as-of", "2026-11-30"]
+            run = CliRunner().invoke(main, arguments, catch_exceptions=False)
+        finally:
+            os.chdir(here)
+    return run.exit_code, run.output
 
 
-def real_result(example: str, **workload_changes: Any) -> Result:
-    """The JSON result of an example workload (optionally with changed inputs), as the engine gives it."""
-    return copy.deepcopy(_recommendation(example, json.dumps(workload_changes, sort_keys=True)))
+def checked(*documents: dict[str, Any]) -> tuple[int, Result]:
+    """The exit code and JSON of ``gpu-advisor check proposals --format json`` on a file holding the
+    documents (each a workload, a proposal and optional waivers)."""
+    exit_code, output = _checked(yaml.safe_dump({"proposals": list(documents)}, sort_keys=False))
+    return exit_code, copy.deepcopy(json.loads(output))
 
 
 def interpreter(data: dict[str, Any] | None = None) -> regopy.Interpreter:
@@ -70,12 +90,6 @@ def interpreter(data: dict[str, Any] | None = None) -> regopy.Interpreter:
     return rego
 
 
-def set_input(rego: regopy.Interpreter, result: Result) -> None:
-    """The result as JSON text, as conftest and OPA read a result file. (``set_input`` with a Python dict
-    would round floats to six decimals, so that a cost could not be compared exactly with a budget.)"""
-    rego.set_input_term(json.dumps(result))
-
-
 def query(rego: regopy.Interpreter, expression: str) -> Any:
     output = rego.query(expression)
     assert output.ok(), f"{expression}: {output}"
@@ -85,9 +99,10 @@ def query(rego: regopy.Interpreter, expression: str) -> Any:
 
 
 def verdicts(result: Result, data: dict[str, Any] | None = None) -> Verdicts:
-    """Every non-empty ``deny`` and ``warn`` set, keyed ``package.rule`` (a package may define only one)."""
+    """Every non-empty ``deny`` and ``warn`` set, keyed ``package.rule``. The input is the JSON text, as
+    conftest and OPA read a file (a Python dict would round floats to six decimals)."""
     rego = interpreter(data)
-    set_input(rego, result)
+    rego.set_input_term(json.dumps(result))
     found: Verdicts = {}
     for package in PACKAGES:
         document = query(rego, f"data.gpu_advisor.{package}")
@@ -95,41 +110,13 @@ def verdicts(result: Result, data: dict[str, Any] | None = None) -> Verdicts:
             messages = document.get(rule, [])
             assert isinstance(messages, list), f"{package}.{rule} is not a set: {messages!r}"
             assert all(isinstance(message, str) for message in messages)
-            assert len(set(messages)) == len(messages)
             if messages:
                 found[f"{package}.{rule}"] = set(messages)
     return found
 
 
-def choose(result: Result, provider: str, offer: str, jurisdiction: str) -> Result:
-    """The result with the chosen option moved to another of its real options, the decision to match."""
-    matches = [
-        option
-        for option in result["options"]
-        if (option["provider"], option["offer"], option["jurisdiction"]) == (provider, offer, jurisdiction)
-    ]
-    assert len(matches) == 1, f"no single option {provider} {offer} {jurisdiction}"
-    for option in result["options"]:
-        option["chosen"] = option is matches[0]
-    decision = result["decision"]
-    decision.update(
-        deployment="dedicated_cloud",
-        provider=provider,
-        offer=offer,
-        pricing=matches[0]["pricing"],
-        gpu=matches[0]["gpu"],
-        gpus=matches[0]["gpus"],
-        usd_per_month=matches[0]["usd_per_month"],
-    )
-    return result
-
-
-def chosen(result: Result) -> list[tuple[str, str, str, str, bool]]:
-    return [
-        (o["provider"], o["offer"], o["pricing"], o["jurisdiction"], o["eu"])
-        for o in result["options"]
-        if o["chosen"]
-    ]
+def statuses(result: dict[str, Any]) -> dict[str, str]:
+    return {item["rule_id"]: item["status"] for item in result["results"] if item["status"] != "pass"}
 
 
 # --- the policies load and answer in the conftest convention -------------------------------------------
@@ -138,11 +125,11 @@ def chosen(result: Result) -> list[tuple[str, str, str, str, bool]]:
 def test_every_policy_is_a_gpu_advisor_package_with_deny_and_warn_sets() -> None:
     assert sorted(path.stem for path in POLICY_DIR.glob("*.rego")) == sorted(PACKAGES)
     rego = interpreter()
-    set_input(rego, real_result("public-chat"))
+    rego.set_input_term(json.dumps(checked({"workload": HR, "proposal": RUNPOD})[1]))
     packages = query(rego, "data.gpu_advisor")
     assert sorted(packages) == sorted(PACKAGES)
     assert all("deny" in packages[name] for name in PACKAGES)
-    assert {name for name in PACKAGES if "warn" in packages[name]} == {"budget", "findings"}
+    assert {name for name in PACKAGES if "warn" in packages[name]} == {"budget", "findings", "residency"}
 
 
 def test_a_broken_policy_is_an_error_not_an_empty_set() -> None:
@@ -152,246 +139,175 @@ def test_a_broken_policy_is_an_error_not_an_empty_set() -> None:
         rego.query("data.gpu_advisor.broken.deny")
 
 
-# --- real results of the example workloads -------------------------------------------------------------
-
-
-def knb(workload: str, *rule_ids: str) -> set[str]:
-    return {
-        f"workload {workload}: finding {rule_id} needs review before approval "
-        f"(gpu-advisor rules show {rule_id})"
-        for rule_id in rule_ids
-    }
-
-
-REAL_EXAMPLES: dict[str, Verdicts] = {
-    # Personal data, and the engine chose an EU option: residency stays silent.
-    # Scaleway's own September price: no stale price (KNB001) any more.
-    "hr-assistant": {"findings.warn": knb("hr-assistant", "KNB003")},
-    # Personal data on own hardware, 20,851 USD a month at a German company's cost defaults (power, staff;
-    # the documents' rack, as the data stays in the building): over the default budget of 20,000.
-    "deepseek-on-premises": {
-        "budget.warn": {
-            "workload research-reasoning: the decision own_hardware (hgx-h100-8) costs 20851 USD per month, "
-            "over the budget of 20000 USD per month"
-        }
-    },
-    # The managed API; its stated utilization is near enough the load's busy share.
-    "internal-assistant": {},
-    # A serverless B200 batch at a price of August 2026: nothing stale.
-    "nightly-batch": {},
-    # The managed API without personal data: nothing to say.
-    "prototype": {},
-    # The managed API of the same model, priced in November 2026.
-    "public-chat": {},
-}
-
-
-def test_every_example_workload_is_covered() -> None:
-    assert sorted(REAL_EXAMPLES) == sorted(path.stem for path in EXAMPLES_DIR.glob("*.yaml"))
-
-
-@pytest.mark.parametrize("example", sorted(REAL_EXAMPLES))
-def test_real_result_of_example(example: str) -> None:
-    assert verdicts(real_result(example)) == REAL_EXAMPLES[example]
-
-
-def test_the_facts_the_real_results_rest_on() -> None:
-    """What makes the silent residency and spot verdicts above meaningful."""
-    hr = real_result("hr-assistant")
-    assert hr["workload"]["personal_data"] is True
-    assert chosen(hr) == [("scaleway", "h100-sxm-8-80g", "on_demand", "EU", True)]
-    deepseek = real_result("deepseek-on-premises")
-    assert deepseek["workload"]["personal_data"] is True
-    assert deepseek["decision"]["deployment"] == "own_hardware"
-    assert round(deepseek["decision"]["usd_per_month"]) == 20851
-    assert chosen(deepseek) == []
-    public_chat = real_result("public-chat")
-    assert public_chat["workload"]["latency_sensitive"] is True
-    assert public_chat["decision"]["deployment"] == "api" and chosen(public_chat) == []
-    nightly = real_result("nightly-batch")
-    assert chosen(nightly) == [("runpod", "community", "on_demand", "unknown", False)]
-    assert real_result("prototype")["decision"]["deployment"] == "api"
-
-
 # --- residency -----------------------------------------------------------------------------------------
 
-
-def outside(workload: str, region: str, provider: str, offer: str, pricing: str, jurisdiction: str) -> str:
-    return (
-        f"workload {workload} handles personal data (people in: {region}), but the chosen option {provider} "
-        f"{offer} ({pricing}, jurisdiction {jurisdiction}) lies outside the jurisdictions its law admits"
-    )
+ON_A_MARKETPLACE = "hr-assistant (dedicated_cloud) (proposals/p.yaml line 2)"
 
 
-def test_residency_denies_personal_data_on_the_chosen_non_eu_option() -> None:
-    result = real_result("nightly-batch")
-    result["workload"]["personal_data"] = True
-    assert result["workload"]["personal_data_region"] == "ch"  # from the company's country, CH
+def test_personal_data_on_a_non_eu_marketplace_fails_in_check_and_in_rego() -> None:
+    exit_code, result = checked({"workload": HR, "proposal": RUNPOD})
+    assert exit_code == 1
+    assert statuses(result[0]) == {"RES005": "fail", "DEP016": "warn", "SIZ012": "warn"}
+    assert result[0]["location"] == {"jurisdictions": ["unknown"], "countries": []}
+    assert verdicts(result) == {
+        "residency.deny": {
+            f"{ON_A_MARKETPLACE}: personal data of people in eu, but the proposal may run in jurisdiction "
+            "unknown, outside those its law admits",
+            f"{ON_A_MARKETPLACE}: RES005 failed: Personal data in a jurisdiction its law does not admit",
+        }
+    }
+
+
+def test_residency_is_silent_without_personal_data() -> None:
+    _exit_code, result = checked({"workload": workload("chat"), "proposal": RUNPOD})
+    assert "RES005" not in statuses(result[0])
+    assert "residency.deny" not in verdicts(result) and "residency.warn" not in verdicts(result)
+
+
+def test_residency_accepts_personal_data_in_an_eu_region() -> None:
+    proposal = {**RUNPOD, "provider": "aws", "offer": "p5-on-demand-stockholm", "gpus": 8, "region": "EU"}
+    _exit_code, result = checked({"workload": HR, "proposal": proposal})
+    assert result[0]["location"] == {"jurisdictions": ["EU"], "countries": ["SE"]}
+    assert "RES005" not in statuses(result[0])
+    assert "residency.deny" not in verdicts(result)
+
+
+def test_residency_accepts_a_uk_region_for_swiss_personal_data_and_denies_a_us_one() -> None:
+    swiss = workload("hr-assistant", personal_data=True, company_country="CH")
+    lambda_uk = {**RUNPOD, "provider": "lambda", "offer": "on-demand", "region": "uk"}
+    _, result = checked({"workload": swiss, "proposal": lambda_uk})
+    assert result[0]["workload"]["personal_data_region"] == "ch"
+    assert result[0]["location"] == {"jurisdictions": ["UK"], "countries": ["GB"]}
+    assert "residency.deny" not in verdicts(result)
+    _, result = checked({"workload": swiss, "proposal": {**lambda_uk, "region": "us"}})
+    assert statuses(result[0])["RES005"] == "fail"
+    assert len(verdicts(result)["residency.deny"]) == 2
+
+
+def test_a_waiver_does_not_lift_the_residency_table() -> None:
+    waiver = {"rule": "RES005", "reason": "legal review pending", "owner": "dpo", "until": "2026-12-31"}
+    exit_code, result = checked({"workload": HR, "proposal": RUNPOD, "waivers": [waiver]})
+    assert exit_code == 0  # waived in check
     assert verdicts(result)["residency.deny"] == {
-        outside("nightly-reports", "ch", "runpod", "community", "on_demand", "unknown")
+        f"{ON_A_MARKETPLACE}: personal data of people in eu, but the proposal may run in jurisdiction "
+        "unknown, outside those its law admits"
     }
 
 
-def test_residency_denies_a_chosen_option_moved_out_of_the_eu() -> None:
-    result = choose(real_result("hr-assistant"), "aws", "p5-on-demand", "US")
-    assert verdicts(result)["residency.deny"] == {
-        outside("hr-assistant", "eu", "aws", "p5-on-demand", "on_demand", "US")
+def test_an_edited_result_still_fails_on_the_table() -> None:
+    _, result = checked({"workload": workload("chat"), "proposal": RUNPOD})
+    result[0]["workload"]["personal_data"] = True
+    assert "residency.deny" in verdicts(result)
+
+
+def test_residency_warns_where_the_proposal_says_nothing_of_where_it_runs() -> None:
+    _, result = checked({"workload": HR, "proposal": {"deployment": "dedicated_cloud", "gpu": "h100-sxm"}})
+    assert result[0]["location"]["jurisdictions"] == []
+    assert verdicts(result)["residency.warn"] == {
+        "hr-assistant (dedicated_cloud) (proposals/p.yaml line 2): personal data, but the proposal names no "
+        "provider, offer or region, so where it runs is not known"
     }
-
-
-def test_residency_accepts_a_chosen_option_moved_within_the_eu() -> None:
-    result = choose(real_result("hr-assistant"), "aws", "p5-on-demand-stockholm", "EU")
-    assert "residency.deny" not in verdicts(result)
-
-
-def test_residency_accepts_a_uk_option_for_swiss_personal_data_and_denies_a_us_one() -> None:
-    swiss = real_result("hr-assistant", company_country="CH")
-    assert swiss["workload"]["personal_data_region"] == "ch"
-    assert chosen(swiss) == [("lambda", "on-demand", "on_demand", "UK", False)]
-    assert "residency.deny" not in verdicts(swiss)
-    moved = choose(swiss, "aws", "p5-on-demand", "US")
-    assert verdicts(moved)["residency.deny"] == {
-        outside("hr-assistant", "ch", "aws", "p5-on-demand", "on_demand", "US")
-    }
-
-
-def test_residency_accepts_a_us_option_for_us_personal_data_of_a_us_company() -> None:
-    result = choose(real_result("hr-assistant", company_country="US"), "aws", "p5-on-demand", "US")
-    assert result["workload"]["personal_data_region"] == "us"
-    assert "residency.deny" not in verdicts(result)
-
-
-def test_residency_holds_a_company_in_the_eu_to_the_engine_exclusions_for_us_personal_data() -> None:
-    # The people's region (us) sets no limit of its own; the company's law does, through RES006.
-    result = real_result("hr-assistant", personal_data_region="us")
-    assert {o["jurisdiction"] for o in result["options"] if "RES006" in o["excluded_by"]} == {
-        "US",
-        "UK",
-        "unknown",
-    }
-    moved = choose(result, "aws", "p5-on-demand", "US")
-    assert verdicts(moved)["residency.deny"] == {
-        outside("hr-assistant", "us", "aws", "p5-on-demand", "on_demand", "US")
-    }
-
-
-def test_residency_denies_personal_data_sent_to_a_managed_api() -> None:
-    result = real_result("prototype")
-    result["workload"]["personal_data"] = True
-    assert verdicts(result)["residency.deny"] == {
-        "workload support-prototype handles personal data, but the decision sends it to the managed API "
-        "llama-3.1-70b-deepinfra (processing in unknown)"
-    }
-
-
-def test_residency_lets_us_personal_data_of_a_us_company_go_to_a_managed_api() -> None:
-    result = real_result("prototype", company_country="US")
-    result["workload"]["personal_data"] = True
-    result["workload"]["personal_data_region"] = "us"
-    assert result["decision"]["deployment"] == "api"
-    assert "residency.deny" not in verdicts(result)
-
-
-def test_residency_admits_personal_data_at_an_api_that_processes_in_the_eu() -> None:
-    result = real_result("prototype", personal_data=True)
-    # The cheapest 70B API that processes requests in the EU (IONOS, Germany).
-    assert result["decision"] == {**result["decision"], "deployment": "api", "offer": "llama-3.3-70b-ionos"}
-    assert "residency.deny" not in verdicts(result)
 
 
 # --- budget --------------------------------------------------------------------------------------------
 
+# RunPod's community H100 SXM at $2.69 per GPU-hour, 2 cards for 730 hours: $3,927.40 a month.
+RUNPOD_USD_PER_MONTH = 2.69 * 2 * 730
+
+
+def test_the_proposal_carries_its_monthly_cost() -> None:
+    _, result = checked({"workload": workload("chat"), "proposal": RUNPOD})
+    assert result[0]["usd_per_month"] == pytest.approx(RUNPOD_USD_PER_MONTH, abs=0.005)
+
 
 def test_budget_warns_over_a_budget_given_as_data() -> None:
-    result = real_result("deepseek-on-premises")
-    assert verdicts(result, {"budget": {"usd_per_month": 15000}})["budget.warn"] == {
-        "workload research-reasoning: the decision own_hardware (hgx-h100-8) costs 20851 USD per month, "
-        "over the budget of 15000 USD per month"
+    _, result = checked({"workload": workload("chat"), "proposal": RUNPOD})
+    assert verdicts(result, {"budget": {"usd_per_month": 3000}}) == {
+        "budget.warn": {
+            "chat (dedicated_cloud) (proposals/p.yaml line 2): the proposal costs 3927 USD per month, over "
+            "the budget of 3000 USD per month"
+        }
     }
+    assert verdicts(result) == {}  # under the default of 20,000 USD
+    assert verdicts(result, {"budget": {"usd_per_month": result[0]["usd_per_month"]}}) == {}
 
 
-def test_budget_default_is_20000_usd() -> None:
-    result = real_result("deepseek-on-premises")
-    result["decision"]["usd_per_month"] = 19999.99
-    assert "budget.warn" not in verdicts(result)
-    result["decision"]["usd_per_month"] = 20000.01
-    assert verdicts(result)["budget.warn"] == {
-        "workload research-reasoning: the decision own_hardware (hgx-h100-8) costs 20000 USD per month, "
-        "over the budget of 20000 USD per month"
+def test_budget_denies_over_the_hard_limit() -> None:
+    _, result = checked({"workload": workload("chat"), "proposal": RUNPOD})
+    found = verdicts(result, {"budget": {"deny_usd_per_month": 3900}})
+    assert found["budget.deny"] == {
+        "chat (dedicated_cloud) (proposals/p.yaml line 2): the proposal costs 3927 USD per month, over the "
+        "limit of 3900 USD per month"
     }
-
-
-def test_budget_is_silent_at_exactly_the_budget() -> None:
-    result = real_result("deepseek-on-premises")
-    exact = {"budget": {"usd_per_month": result["decision"]["usd_per_month"]}}
-    assert "budget.warn" not in verdicts(result, exact)
-
-
-def test_budget_names_the_managed_api_it_warns_about() -> None:
-    result = real_result("prototype")
-    # 3,000 requests a day x 30.42 days x 450 tokens x 0.40 USD per million = $16.43.
-    assert verdicts(result, {"budget": {"usd_per_month": 15}})["budget.warn"] == {
-        "workload support-prototype: the decision api (llama-3.1-70b-deepinfra) costs 16 USD per month, "
-        "over the budget of 15 USD per month"
-    }
+    assert "budget.deny" not in verdicts(result, {"budget": {"deny_usd_per_month": 3928}})
 
 
 def test_budget_is_silent_without_a_monthly_cost() -> None:
-    # Above the largest hosted model: the catalog has no price for the API it recommends.
-    result = real_result("prototype", model={"params_b": 1000, "precision": "fp8"})
-    assert result["decision"]["usd_per_month"] is None
-    assert "budget.warn" not in verdicts(result, {"budget": {"usd_per_month": 1}})
+    _, result = checked({"workload": workload("chat"), "proposal": {"deployment": "api"}})
+    assert result[0]["usd_per_month"] is None
+    assert verdicts(result, {"budget": {"usd_per_month": 1, "deny_usd_per_month": 1}}) == {}
 
 
 @pytest.mark.parametrize(
     ("budget", "shown"), [("lots", "lots"), (0, "0"), (-5, "-5")], ids=["text", "zero", "negative"]
 )
 def test_budget_that_is_not_a_positive_number_is_denied(budget: Any, shown: str) -> None:
-    result = real_result("deepseek-on-premises")
-    result["decision"]["usd_per_month"] = 19999.99  # under the default budget
+    _, result = checked({"workload": workload("chat"), "proposal": {"deployment": "api"}})
     found = verdicts(result, {"budget": {"usd_per_month": budget}})
-    assert found["budget.deny"] == {
-        f"data.budget.usd_per_month must be a positive number of USD, got {shown}"
+    assert found == {
+        "budget.deny": {f"data.budget.usd_per_month must be a positive number of USD, got {shown}"}
     }
-    assert "budget.warn" not in found
 
 
 # --- spot ----------------------------------------------------------------------------------------------
 
-
-def test_spot_is_accepted_for_a_batch_workload() -> None:
-    result = choose(real_result("nightly-batch"), "vast", "spot", "unknown")
-    assert result["workload"]["latency_sensitive"] is False
-    assert chosen(result) == [("vast", "spot", "spot", "unknown", False)]
-    assert "spot.deny" not in verdicts(result)
+VAST_SPOT = {
+    "deployment": "dedicated_cloud",
+    "provider": "vast",
+    "offer": "spot",
+    "gpu": "h100-pcie",
+    "gpus": 1,
+    "pricing": "spot",
+}
+SMALL = {"name": "batch", "model": {"name": "llama-3.1-8b", "precision": "bf16"}, "requests_per_day": 5000}
 
 
 def test_spot_is_denied_for_a_latency_sensitive_workload() -> None:
-    result = choose(real_result("nightly-batch"), "vast", "spot", "unknown")
-    result["workload"]["latency_sensitive"] = True
+    _, result = checked({"workload": {**SMALL, "latency_sensitive": True}, "proposal": VAST_SPOT})
+    assert statuses(result[0])["PRC007"] == "fail"
     assert verdicts(result)["spot.deny"] == {
-        "workload nightly-reports is latency-sensitive, but the chosen option vast spot is spot capacity, "
-        "which can be reclaimed at any time"
+        "batch (dedicated_cloud) (proposals/p.yaml line 2): the workload is latency-sensitive, but the "
+        "proposal rents spot capacity, which can be reclaimed at any time"
     }
 
 
-def test_spot_is_silent_for_a_latency_sensitive_workload_on_demand() -> None:
-    result = real_result("nightly-batch")
-    result["workload"]["latency_sensitive"] = True
+def test_spot_is_accepted_for_work_that_can_wait() -> None:
+    _, result = checked({"workload": {**SMALL, "latency_sensitive": False}, "proposal": VAST_SPOT})
     assert "spot.deny" not in verdicts(result)
 
 
 # --- findings ------------------------------------------------------------------------------------------
 
 
+def test_findings_warns_on_an_expired_waiver_by_default() -> None:
+    waiver = {"rule": "DEP016", "reason": "benchmark", "owner": "platform-team", "until": "2026-10-31"}
+    _, result = checked({"workload": workload("chat"), "proposal": RUNPOD, "waivers": [waiver]})
+    assert statuses(result[0])["KNB006"] == "warn"
+    assert verdicts(result)["findings.warn"] == {
+        "chat (dedicated_cloud) (proposals/p.yaml line 2): KNB006 needs review before approval "
+        "(gpu-advisor rules show KNB006)"
+    }
+
+
 def test_findings_lists_come_from_data() -> None:
-    rules = {"findings": {"warn_rule_ids": [], "deny_rule_ids": ["RES001", "TCO005"]}}
-    assert verdicts(real_result("hr-assistant"), rules) == {
+    _, result = checked({"workload": workload("chat"), "proposal": RUNPOD})
+    rules = {"findings": {"warn_rule_ids": [], "deny_rule_ids": ["SIZ012", "NET002"]}}
+    assert verdicts(result, rules) == {
         "findings.deny": {
-            "workload hr-assistant: finding RES001 blocks approval (gpu-advisor rules show RES001)"
+            "chat (dedicated_cloud) (proposals/p.yaml line 2): SIZ012 blocks approval "
+            "(gpu-advisor rules show SIZ012)"
         }
     }
-    assert verdicts(real_result("prototype"), rules) == {}
 
 
 # --- the CI examples -----------------------------------------------------------------------------------
@@ -427,7 +343,7 @@ def gpu_advisor_commands(scripts: dict[str, str]) -> list[list[str]]:
     commands = []
     for script in scripts.values():
         for line in script.replace("\\\n", " ").splitlines():
-            match = re.search(r"\bgpu-advisor ([a-z]+ .*)", line)
+            match = re.match(r"\s*gpu-advisor ([a-z]+ .*)", line)  # a command, not a message
             if match and not line.lstrip().startswith("#"):
                 words = shlex.split(match.group(1).split("||")[0].split(" 2>")[0].split(" <")[0])
                 commands.append(words)
@@ -459,110 +375,123 @@ def test_github_actions_workflow() -> None:
     workflow = load_ci("github-actions.yml")
     trigger = workflow.get("on", workflow.get(True))  # YAML 1.1 reads the key "on" as true
     assert trigger == {"pull_request": {"paths": ["proposals/**"]}}
-    assert set(workflow["jobs"]) == {"changes", "check", "comment", "policies"}
+    assert set(workflow["jobs"]) == {"check", "comment", "policies"}
     scripts = github_scripts(workflow)
     text = "\n".join(scripts.values())
-    assert 'git diff --name-only --diff-filter=ACMR "$BASE_SHA...$HEAD_SHA" -- proposals/' in text
-    assert 'gpu-advisor check "$PROPOSAL" "${org[@]}" --format markdown --output check.md' in text
-    assert 'gpu-advisor check "$PROPOSAL" "${org[@]}" --format sarif --output gpu-advisor.sarif' in text
-    assert 'gh pr comment "$PR_NUMBER" --body-file comment.md' in text
-    assert 'gpu-advisor recommend "$workload" "${org[@]}" --format json' in text
-    assert 'org=(--policy "$ORG_POLICY_DIR")' in text
-    assert "--policy" in options_of("check") and "--policy" in options_of("recommend")
-    assert 'test --all-namespaces --policy "$REGO_DIR"' in text
+    assert 'base=$(git merge-base "$BASE_SHA" "$HEAD_SHA")' in text
+    assert (
+        'gpu-advisor check "$PROPOSALS_DIR" "${org[@]}" --compare-to "$RUNNER_TEMP/base/$PROPOSALS_DIR"'
+        in text
+    )
+    assert (
+        'gh api --method PATCH "repos/$GH_REPO/issues/comments/$id" -F body=@gpu-advisor/comment.md' in text
+    )
+    assert 'startswith("<!-- gpu-advisor check -->")' in text
+    assert 'test --all-namespaces --policy "$REGO_DIR" "${data_args[@]}" gpu-advisor/check.json' in text
+    assert "--policy" in options_of("check")
+    # Least privilege: read-only by default; each job adds only what it writes.
+    assert workflow["permissions"] == {"contents": "read"}
+    assert workflow["jobs"]["check"]["permissions"] == {
+        "contents": "read",
+        "security-events": "write",
+        "actions": "read",
+    }
+    assert workflow["jobs"]["comment"]["permissions"] == {"contents": "read", "pull-requests": "write"}
+    assert "permissions" not in workflow["jobs"]["policies"]
     check_steps = workflow["jobs"]["check"]["steps"]
     assert any(step.get("uses", "").startswith("github/codeql-action/upload-sarif@") for step in check_steps)
-    assert workflow["jobs"]["check"]["permissions"]["security-events"] == "write"
-    assert workflow["jobs"]["comment"]["permissions"]["pull-requests"] == "write"
     # Pull-request data reaches the scripts only through the environment, never as inline expressions.
     assert not [name for name, script in scripts.items() if "${{" in script]
     assert assert_real_command_lines(gpu_advisor_commands(scripts)) == {
         ("check", "markdown"),
         ("check", "sarif"),
-        ("recommend", "json"),
+        ("check", "json"),
     }
+
+
+UNREGISTERED = re.compile(r"^[A-Za-z0-9._-]+(\[[a-z,]+\])?([=<>!~]=?[^ ]*)?$")
+"""A requirement pip would look up on a package index: a bare name, optionally with extras and a version."""
+
+
+@pytest.mark.parametrize("name", ["github-actions.yml", "gitlab-ci.yml"])
+def test_ci_installs_gpu_advisor_from_its_repository_never_from_an_index(name: str) -> None:
+    document = load_ci(name)
+    package = (document.get("env") or document["variables"])["GPU_ADVISOR_PACKAGE"]
+    assert package == "./tools/gpu-advisor"
+    assert not UNREGISTERED.match(package)
+    installs = re.findall(r"pip install .*", (CI_DIR / name).read_text(encoding="utf-8"))
+    assert installs and all(line.endswith('"$GPU_ADVISOR_PACKAGE"') for line in installs)
+
+
+@pytest.mark.parametrize(
+    ("package", "accepted"),
+    [
+        ("./tools/gpu-advisor", True),
+        (
+            "gpu-advisor @ git+https://example.org/team/gpu-advisor@" + "0123456789abcdef" * 2 + "01234567",
+            True,
+        ),
+        ("gpu-advisor", False),
+        ("gpu-advisor==0.1.0", False),
+        ("gpu-advisor @ git+https://example.org/team/gpu-advisor@main", False),
+        ("gpu-advisor @ git+https://example.org/team/gpu-advisor", False),
+    ],
+)
+@pytest.mark.parametrize("name", ["github-actions.yml", "gitlab-ci.yml"])
+def test_the_install_step_refuses_a_name_or_an_unpinned_url(
+    name: str, package: str, accepted: bool, tmp_path: Path
+) -> None:
+    """The install step's own guard, run by bash with a stand-in pip."""
+    document = load_ci(name)
+    scripts = github_scripts(document) if name == "github-actions.yml" else gitlab_scripts(document)
+    (script,) = [s for s in scripts.values() if "GPU_ADVISOR_PACKAGE" in s and "pip install" in s]
+    (tmp_path / "tools" / "gpu-advisor").mkdir(parents=True)
+    (tmp_path / "tools" / "gpu-advisor" / "pyproject.toml").write_text('name = "gpu-advisor"\n')
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "python").write_text('#!/bin/bash\necho installed "${@: -1}"\n')
+    (tmp_path / "bin" / "python").chmod(0o755)
+    run = subprocess.run(
+        ["bash", "-eo", "pipefail", "-c", script],
+        cwd=tmp_path,
+        env={
+            **os.environ,
+            "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}",
+            "GPU_ADVISOR_PACKAGE": package,
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (run.returncode == 0) == accepted, run.stdout + run.stderr
+    assert (f"installed {package}" in run.stdout) == accepted
 
 
 def test_gitlab_ci_job() -> None:
     pipeline = load_ci("gitlab-ci.yml")
     jobs = {name for name, job in pipeline.items() if isinstance(job, dict) and "script" in job}
-    assert jobs == {"gpu-advisor-check", "gpu-advisor-recommend", "gpu-advisor-policies"}
-    for name in jobs:
-        rules = pipeline[name].get("rules") or pipeline[pipeline[name]["extends"]]["rules"]
-        assert rules == [
-            {"if": '$CI_PIPELINE_SOURCE == "merge_request_event"', "changes": ["proposals/**/*"]}
-        ]
-    assert pipeline["gpu-advisor-check"]["artifacts"]["reports"]["junit"] == "gpu-advisor/*.junit.xml"
-    assert pipeline["gpu-advisor-policies"]["needs"] == ["gpu-advisor-recommend"]
+    assert jobs == {"gpu-advisor-check", "gpu-advisor-policies"}
+    assert pipeline["gpu-advisor-check"]["rules"] == [
+        {"if": '$CI_PIPELINE_SOURCE == "merge_request_event"', "changes": ["proposals/**/*"]}
+    ]
+    assert pipeline["gpu-advisor-policies"]["rules"] == [
+        {
+            "if": '$CI_PIPELINE_SOURCE == "merge_request_event"',
+            "changes": ["proposals/**/*"],
+            "when": "always",
+        }
+    ]
+    assert pipeline["gpu-advisor-check"]["artifacts"]["reports"]["junit"] == "gpu-advisor/check.junit.xml"
+    assert pipeline["gpu-advisor-policies"]["needs"] == [{"job": "gpu-advisor-check", "artifacts": True}]
     scripts = gitlab_scripts(pipeline)
     text = "\n".join(scripts.values())
-    assert '"$CI_MERGE_REQUEST_DIFF_BASE_SHA" HEAD -- proposals/' in text
-    assert 'gpu-advisor check "$proposal" "$@" --format markdown --output "gpu-advisor/$name.md"' in text
-    assert 'gpu-advisor check "$proposal" "$@" --format junit --output "gpu-advisor/$name.junit.xml"' in text
+    assert 'git worktree add --detach "$base" "$CI_MERGE_REQUEST_DIFF_BASE_SHA"' in text
+    assert 'gpu-advisor check "$PROPOSALS_DIR" "$@" --compare-to "$base/$PROPOSALS_DIR"' in text
     assert "/merge_requests/$CI_MERGE_REQUEST_IID/notes" in text
-    assert 'gpu-advisor recommend "$workload" "$@" --format json' in text
-    assert 'set -- --policy "$ORG_POLICY_DIR"' in text
-    assert "--policy" in options_of("check") and "--policy" in options_of("recommend")
+    assert 'method=PUT; target="$notes/$note"' in text
     assert 'set -- --all-namespaces --policy "$REGO_DIR"' in text
-    assert 'conftest test "$@" results/*.json' in text
+    assert 'conftest test "$@" gpu-advisor/check.json' in text
     assert assert_real_command_lines(gpu_advisor_commands(scripts)) == {
         ("check", "markdown"),
         ("check", "junit"),
-        ("recommend", "json"),
-    }
-
-
-def embedded_python(script: str) -> str:
-    match = re.search(r"python - <<'PY'\n(.*?)\n\s*PY\n", script, re.DOTALL)
-    assert match, "no embedded Python program"
-    return textwrap.dedent(match.group(1))
-
-
-PROPOSAL_FILES = {
-    # One proposal, a list of them, a mapping with "proposals", and a file gpu-advisor check rejects.
-    "proposals/one.yaml": {"workload": {"name": "a"}, "proposal": {"deployment": "api"}},
-    "proposals/team/list.json": [
-        {"workload": {"name": "b"}, "proposal": {"deployment": "api"}},
-        {"workload": {"name": "c"}, "proposal": {"deployment": "api"}},
-    ],
-    "proposals/many.yml": {"proposals": [{"workload": {"name": "d"}, "proposal": {"deployment": "api"}}]},
-    "proposals/no-workload.yaml": {"proposal": {"deployment": "api"}},
-}
-
-
-@pytest.mark.parametrize("name", ["github-actions.yml", "gitlab-ci.yml"])
-def test_ci_examples_extract_the_workload_of_every_proposal(name: str, tmp_path: Path) -> None:
-    """The program that feeds each proposal's workload to ``gpu-advisor recommend``, run on real files."""
-    document = load_ci(name)
-    scripts = github_scripts(document) if name == "github-actions.yml" else gitlab_scripts(document)
-    (program,) = [embedded_python(script) for script in scripts.values() if "python - <<'PY'" in script]
-    for path, content in PROPOSAL_FILES.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(yaml.safe_dump(content), encoding="utf-8")
-    (tmp_path / "proposals/broken.yaml").write_text("workload: [", encoding="utf-8")
-    changed = [*PROPOSAL_FILES, "proposals/broken.yaml"]
-    (tmp_path / "gpu-advisor").mkdir()
-    (tmp_path / "gpu-advisor/changed.txt").write_text("\n".join(changed) + "\n", encoding="utf-8")
-    (tmp_path / "workloads").mkdir()
-    run = subprocess.run(
-        [sys.executable, "-"],
-        input=program,
-        cwd=tmp_path,
-        env={**os.environ, "PROPOSALS": json.dumps(changed)},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines() == [
-        "proposals/no-workload.yaml: proposal 1 has no workload mapping, skipped",
-        "proposals/broken.yaml: not readable as YAML or JSON, skipped",
-    ]
-    workloads = sorted((tmp_path / "workloads").iterdir())
-    assert {path.name: json.loads(path.read_text(encoding="utf-8")) for path in workloads} == {
-        "proposals_one-1.json": {"name": "a"},
-        "proposals_team_list-1.json": {"name": "b"},
-        "proposals_team_list-2.json": {"name": "c"},
-        "proposals_many-1.json": {"name": "d"},
+        ("check", "json"),
     }

@@ -391,8 +391,8 @@ def test_the_service_names_the_field_in_a_list_item(client: httpx.Client) -> Non
     response = client.post("/check", params=AS_OF, json=document)
     assert response.status_code == 422
     (problem,) = response.json()["detail"]
-    assert problem["loc"] == ["body", "waivers", 0, "owner"]
-    assert problem["msg"] == "unknown field; allowed fields: rule, reason"
+    assert problem["loc"] == ["body", "waivers", 0, "approver"]
+    assert problem["msg"] == "unknown field; allowed fields: rule, reason, owner, until"
 
 
 def test_a_body_not_declared_as_json_is_415(client: httpx.Client) -> None:

@@ -1,9 +1,10 @@
-"""``gpu-advisor check``: a proposal judged by every applicable rule, in the format a pipeline reads."""
+"""``gpu-advisor check``: proposals judged by every applicable rule, in the format a pipeline reads."""
 
 from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,9 +18,12 @@ from gpu_advisor.engine.commands.common import (
     policy_path,
 )
 
+if TYPE_CHECKING:
+    from gpu_advisor.engine.domain.proposal import CheckResult
+
 
 @click.command()
-@click.argument("proposal_file", metavar="PROPOSAL|-")
+@click.argument("proposal_file", metavar="PROPOSAL|DIR|-")
 @click.option(
     "--format",
     "output_format",
@@ -30,13 +34,43 @@ from gpu_advisor.engine.commands.common import (
 )
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
 @click.option(
+    "--compare-to",
+    metavar="BASE",
+    help="The same proposal file or directory on the base branch: report the monthly cost difference "
+    "and the new and fixed findings.",
+)
+@click.option(
     "--fail-on",
     type=click.Choice(["fail", "warn"]),
     default="fail",
     show_default=True,
     help="Exit 1 on failed checks only, or on warnings too.",
 )
+@click.option(
+    "--hard-fail-on",
+    metavar="RULE|SEVERITY",
+    multiple=True,
+    help="Exit 1 only on these rules, or on results of this severity or above (repeatable, or "
+    "comma-separated); a warning of such a rule fails too.",
+)
+@click.option(
+    "--soft-fail-on",
+    metavar="RULE|SEVERITY",
+    multiple=True,
+    help="Never exit 1 on these rules, or on results of this severity or below.",
+)
+@click.option(
+    "--skip-rule",
+    metavar="RULE|SEVERITY",
+    multiple=True,
+    help="Leave these rules (or this severity and below) out of the results.",
+)
 @click.option("--soft-fail", is_flag=True, help="Report, but exit 0 whatever the checks say (for rollout).")
+@click.option(
+    "--show-all",
+    is_flag=True,
+    help="text and markdown: every proposal and every check, not only failures and changes.",
+)
 @click.option("--overrides", metavar="FILE", help="Your own prices, or an imported catalog (catalog import).")
 @policy_option
 @as_of_option
@@ -45,34 +79,76 @@ def check(
     proposal_file: str,
     output_format: str,
     output: str | None,
+    compare_to: str | None,
     fail_on: str,
+    hard_fail_on: tuple[str, ...],
+    soft_fail_on: tuple[str, ...],
+    skip_rule: tuple[str, ...],
     soft_fail: bool,
+    show_all: bool,
     policy_dir: str | None,
     as_of: str | None,
     overrides: str | None = None,
 ) -> None:
-    """Check a proposal (a workload plus what someone intends to do) against every applicable rule.
+    """Check proposals (a workload plus what someone intends to do) against every applicable rule: one
+    file, or every *.yaml, *.yml and *.json file under a directory.
 
-    Exit codes: 0 passed, 1 failed (--fail-on warn: warnings too), 2 bad input.
+    Exit codes: 0 passed, 1 failed (--fail-on warn: warnings too; see --hard-fail-on and
+    --soft-fail-on), 2 bad input.
     """
+    from gpu_advisor.engine.apps.check.compare import compare, worth_showing
+    from gpu_advisor.engine.apps.check.gating import Gate, selector, skipped
     from gpu_advisor.engine.apps.check.run import check_file
     from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
+    from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.i18n.environment import render
     from gpu_advisor.engine.pipeline.engines import rulebook_for
-    from gpu_advisor.engine.present.check_formats import junit, sarif
+    from gpu_advisor.engine.present.check_formats import junit
+    from gpu_advisor.engine.present.sarif import sarif
 
     evaluated_on = parse_date(as_of)
+    rulebook = rulebook_for(policy_path(policy_dir))
+    ids = rulebook.ids
+    gate = Gate(
+        fail_on,
+        selector(hard_fail_on, "--hard-fail-on", ids, hard=True),
+        selector(soft_fail_on, "--soft-fail-on", ids, hard=False),
+    )
+    skip = selector(skip_rule, "--skip-rule", ids, hard=False)
     knowledge = knowledge_with_overrides(overrides, evaluated_on)
-    results = check_file(proposal_file, evaluated_on, policy_dir=policy_path(policy_dir), knowledge=knowledge)
+
+    def checked(path: str) -> list[CheckResult]:
+        results = check_file(path, evaluated_on, policy_dir=policy_path(policy_dir), knowledge=knowledge)
+        return [skipped(result, skip) for result in results]
+
+    results = checked(proposal_file)
+    diff = None
+    if compare_to is not None:
+        try:
+            base = checked(compare_to)
+        except InputError as error:
+            raise InputError(f"--compare-to: {error}", field="--compare-to") from None
+        diff = compare(results, proposal_file, base, compare_to)
+        results = list(diff.results)
     if output_format == "json":
         text = json.dumps([r.model_dump(mode="json") for r in results], indent=2, ensure_ascii=False) + "\n"
     elif output_format == "sarif":
-        text = sarif(results, rulebook_for(policy_path(policy_dir)))
+        text = sarif(results, rulebook, gate)
     elif output_format == "junit":
-        text = junit(results)
+        text = junit(results, gate)
     else:
-        text = render("check.md.j2" if output_format == "markdown" else "check.txt.j2", results=results)
+        template = "check.md.j2" if output_format == "markdown" else "check.txt.j2"
+        shown = [r for r in results if show_all or worth_showing(r, gate)]
+        text = render(
+            template,
+            results=results,
+            shown=shown,
+            hidden=len(results) - len(shown),
+            diff=diff,
+            gate=gate,
+            show_all=show_all,
+            base=compare_to,
+        )
     emit(text, output)
-    failing = {"fail"} if fail_on == "fail" else {"fail", "warn"}
-    if not soft_fail and any(r.status in failing for r in results):
+    if not soft_fail and gate.failed(results):
         sys.exit(EXIT_CHECK_FAILED)

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind
 from gpu_advisor.engine.domain.results import Decision, ResultModel
+from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
 CHECK_SCHEMA_VERSION = 1
 
@@ -39,8 +40,25 @@ class ProposalInput(StrictInput):
 
 
 class Waiver(StrictInput):
+    """A decision to accept a check's result for this proposal: whose it is, why, and until when."""
+
     rule: str
     reason: str = Field(min_length=1)
+    owner: str | None = Field(default=None, min_length=1, max_length=200)
+    """Who accepted the result and answers for it (a person or team)."""
+    until: dt.date | None = None
+    """The last day the waiver holds; from the next day on it waives nothing and KNB006 warns."""
+
+    @field_validator("until", mode="before")
+    @classmethod
+    def _until_from_text(cls, value: Any) -> Any:
+        # YAML and JSON give dates as text; strict mode would refuse the text form.
+        if isinstance(value, str):
+            try:
+                return dt.date.fromisoformat(value)
+            except ValueError:
+                raise ValueError("a date as YYYY-MM-DD") from None
+        return value
 
     @field_validator("reason")
     @classmethod
@@ -72,6 +90,32 @@ class CheckItem(ResultModel):
     source: str
     waived: bool
     waiver_reason: str | None
+    waiver_owner: str | None = None
+    waiver_until: dt.date | None = None
+
+
+class Location(ResultModel):
+    """Where the proposal may run, as the catalog reads its provider, offer and region."""
+
+    jurisdictions: tuple[str, ...]
+    """EU, US, UK, CH or unknown (a marketplace with variable locations); empty where it names none."""
+    countries: tuple[str, ...]
+    """ISO codes of the countries of those regions; empty where not known."""
+
+
+class Comparison(ResultModel):
+    """The proposal against the same proposal in the base (``check --compare-to``): matched by its file
+    (relative to the directory compared) and its name (the proposal's, else its workload's)."""
+
+    change: Literal["added", "changed", "unchanged"]
+    base_usd_per_month: float | None
+    usd_per_month_difference: float | None
+    """This proposal's monthly cost less the base's (an added one: its whole cost); None where either is
+    not priced."""
+    new_findings: tuple[str, ...]
+    """Failed or warning checks not in the base, as 'RULE status' (a waived one does not count)."""
+    fixed_findings: tuple[str, ...]
+    """Failed or warning checks of the base that this proposal no longer has."""
 
 
 class CheckResult(ResultModel):
@@ -79,11 +123,21 @@ class CheckResult(ResultModel):
     file: str
     index: int
     """Position of the proposal in its file, from 1."""
+    line: int = 1
+    """The line of the file on which the proposal starts, from 1."""
     name: str
     evaluated_on: dt.date
+    workload: ResolvedWorkload | None = None
+    """The workload as evaluated, with the defaults filled in (the same block as in ``recommend``)."""
     proposal: ProposalInput
+    usd_per_month: float | None = None
+    """What the proposal costs per month at the catalog's prices (or the overrides'); None where the
+    catalog cannot price it (an offer it does not know, no card count)."""
+    location: Location | None = None
     recommendation: Decision
     status: Status
     """fail if any check failed (waived ones do not count), else warn, else unknown, else pass."""
     counts: dict[str, int]
+    """Results by status (pass, warn, fail, unknown), a waived result under ``waived`` only."""
     results: tuple[CheckItem, ...]
+    comparison: Comparison | None = None

@@ -126,6 +126,8 @@ class ProposalDetails(Details):
     """IDs of the rules that declared the proposed GPU unsuitable."""
     residency_rules: str = ""
     """The residency rules that exclude the proposal's jurisdiction, each with its title."""
+    expired_waivers: str = ""
+    """The waivers past their end date: rule, end date and owner."""
 
 
 DETAIL_MODELS: dict[FactKind, type[Details]] = {

@@ -341,6 +341,10 @@ class ProposalFact(Fact):
     node_has_idle_gpus: bool
     rental_to_beat_billing: Literal["hourly", "committed", "none"]
     """How the rental buying must beat in the workload's evaluation bills (see ``EconomicsFact``)."""
+    waivers_dated: bool = False
+    """The proposal has a waiver with an end date (``until``)."""
+    waiver_expired: bool = False
+    """A waiver's end date lies before the day of the evaluation."""
 
 
 FACT_MODELS: dict[str, type[Fact]] = {

@@ -1,9 +1,11 @@
-# Budget: warn when the decision costs more per month than the budget.
+# Budget: what each proposal costs per month against the budget.
 #
-# The budget comes from data.budget.usd_per_month (20000 USD when absent), for example a data file
+# Input: the JSON of `gpu-advisor check PROPOSAL|DIR --format json` (a list, one entry per proposal; its
+# usd_per_month is what the proposal costs at the catalog's prices, null where it cannot be priced).
+# The budget comes from data (conftest test --data DIR, opa eval --data FILE), for example
 #   budget:
-#     usd_per_month: 15000
-# passed as `conftest test --data DIR` or `opa eval --data FILE`.
+#     usd_per_month: 15000        # warn above it (20000 when absent)
+#     deny_usd_per_month: 50000   # deny above it (no limit when absent)
 package gpu_advisor.budget
 
 import rego.v1
@@ -17,23 +19,34 @@ valid_budget(value) if {
 	value > 0
 }
 
-decision_label := sprintf("%s (%s)", [input.decision.deployment, input.decision.offer]) if {
-	is_string(input.decision.offer)
-} else := input.decision.deployment
-
 warn contains msg if {
-	cost := input.decision.usd_per_month
+	some result in input
+	cost := result.usd_per_month
 	is_number(cost)
 	cost > budget_usd_per_month
 	msg := sprintf(
-		"workload %s: the decision %s costs %d USD per month, over the budget of %d USD per month",
-		[input.workload.name, decision_label, round(cost), round(budget_usd_per_month)],
+		"%s (%s line %d): the proposal costs %d USD per month, over the budget of %d USD per month",
+		[result.name, result.file, result.line, round(cost), round(budget_usd_per_month)],
+	)
+}
+
+deny contains msg if {
+	some result in input
+	cost := result.usd_per_month
+	is_number(cost)
+	limit := data.budget.deny_usd_per_month
+	valid_budget(limit)
+	cost > limit
+	msg := sprintf(
+		"%s (%s line %d): the proposal costs %d USD per month, over the limit of %d USD per month",
+		[result.name, result.file, result.line, round(cost), round(limit)],
 	)
 }
 
 # A budget that is set but is not a positive number is a configuration error, not a silent default.
 deny contains msg if {
-	value := data.budget.usd_per_month
+	some key in ["usd_per_month", "deny_usd_per_month"]
+	value := data.budget[key]
 	not valid_budget(value)
-	msg := sprintf("data.budget.usd_per_month must be a positive number of USD, got %v", [value])
+	msg := sprintf("data.budget.%s must be a positive number of USD, got %v", [key, value])
 }

@@ -1,15 +1,14 @@
-# Findings that need a second look before approval, by rule ID (`gpu-advisor rules show ID` explains one).
+# Checks that need a person's review, or block approval, whatever gpu-advisor's own verdict.
 #
-# Defaults: warn on KNB001 (the chosen offer's list price is stale) and KNB003 (the stated utilization
-# does not match the load); deny on none. Replace the lists with a data file, for example
-#   findings:
-#     warn_rule_ids: [KNB001]
-#     deny_rule_ids: [RES003]
+# Input: the JSON of `gpu-advisor check PROPOSAL|DIR --format json` (a list, one entry per proposal, each
+# with results[]: rule_id, status pass|warn|fail|unknown, waived).
+# Data (optional): findings.warn_rule_ids (default KNB006, a waiver past its end date) and
+# findings.deny_rule_ids (default none). A check counts when it warned or failed without a waiver.
 package gpu_advisor.findings
 
 import rego.v1
 
-default warn_rule_ids := ["KNB001", "KNB003"]
+default warn_rule_ids := ["KNB006"]
 
 warn_rule_ids := data.findings.warn_rule_ids if is_array(data.findings.warn_rule_ids)
 
@@ -17,24 +16,23 @@ default deny_rule_ids := []
 
 deny_rule_ids := data.findings.deny_rule_ids if is_array(data.findings.deny_rule_ids)
 
-fired_rule_ids contains finding.rule_id if {
-	some finding in input.findings
+# Each proposal's checks that warned or failed without a waiver: where, and the rule.
+raised contains sprintf("%s (%s line %d): %s", [result.name, result.file, result.line, item.rule_id]) if {
+	some result in input
+	some item in result.results
+	item.rule_id in array.concat(warn_rule_ids, deny_rule_ids)
+	item.status in ["warn", "fail"]
+	item.waived == false
 }
 
-warn contains msg if {
+warn contains sprintf("%s needs review before approval (gpu-advisor rules show %s)", [where, rule_id]) if {
+	some where in raised
 	some rule_id in warn_rule_ids
-	rule_id in fired_rule_ids
-	msg := sprintf(
-		"workload %s: finding %s needs review before approval (gpu-advisor rules show %s)",
-		[input.workload.name, rule_id, rule_id],
-	)
+	endswith(where, sprintf(": %s", [rule_id]))
 }
 
-deny contains msg if {
+deny contains sprintf("%s blocks approval (gpu-advisor rules show %s)", [where, rule_id]) if {
+	some where in raised
 	some rule_id in deny_rule_ids
-	rule_id in fired_rule_ids
-	msg := sprintf(
-		"workload %s: finding %s blocks approval (gpu-advisor rules show %s)",
-		[input.workload.name, rule_id, rule_id],
-	)
+	endswith(where, sprintf(": %s", [rule_id]))
 }

@@ -1,75 +1,66 @@
-# Data residency: personal data stays in the jurisdictions the law that applies admits.
+# Data residency: a proposal that handles personal data runs only in the jurisdictions the law that
+# applies admits.
 #
-# Input: the JSON result of `gpu-advisor recommend WORKLOAD --format json`.
-#   conftest test --all-namespaces --policy examples/policies result.json
-#   opa eval --format pretty --data examples/policies --input result.json data.gpu_advisor.residency.deny
+# Input: the JSON of `gpu-advisor check PROPOSAL|DIR --format json`, a list with one entry per proposal:
+#   gpu-advisor check proposals/ --format json --output check.json
+#   conftest test --all-namespaces --policy examples/policies check.json
+#   opa eval --format pretty --data examples/policies --input check.json data.gpu_advisor.residency
 #
-# gpu-advisor's residency rules (rules/residency.yaml) decide the law from where the people are
-# (workload.personal_data_region) and where the company is, and exclude every option outside the
-# jurisdictions it admits (options[].excluded_by). This policy holds the chosen option to the same answer
-# in two ways: the engine's own (a residency rule excluded options in the chosen option's jurisdiction),
-# and the people's region alone, so that a result edited after the fact still fails.
+# Each entry holds the workload as evaluated (workload.personal_data, workload.personal_data_region), the
+# proposal, where it may run (location.jurisdictions: EU, US, UK, CH, or unknown for a marketplace with
+# variable locations) and the result of every check (results[]). This policy denies in two ways: by the
+# people's region alone, so that a result edited after the fact still fails, and by gpu-advisor's own
+# residency checks (RES005 and the organization's residency rules) that failed without a waiver.
+# A waiver in the proposal file does not lift the first: the proposal's author writes the waivers, the
+# platform team this policy.
 package gpu_advisor.residency
 
 import rego.v1
 
 # The jurisdictions the law of the people's region admits (GDPR; revDSG with DSV Annex 1; UK GDPR with
 # DPA 2018 Sch. 21; gpu-advisor's conservative default where it has no law table). People in the US: no
-# limit of their own; the company's law may still set one, which the engine's exclusions carry.
+# limit of their own; the company's law may still set one, which gpu-advisor's RES005 applies.
 admitted := {
-	"eu": {"EU"},
-	"ch": {"CH", "EU", "UK"},
-	"uk": {"UK", "EU", "CH"},
-	"other": {"EU"},
+	"eu": ["EU"],
+	"ch": ["CH", "EU", "UK"],
+	"uk": ["EU", "UK", "CH"],
+	"other": ["EU"],
 }
 
-# The option gpu-advisor chose; none when the decision is an API, serverless or own hardware.
-chosen_options contains option if {
-	some option in input.options
-	option.chosen == true
-}
-
-# Jurisdictions in which a residency rule excluded an option.
-excluded_jurisdictions contains option.jurisdiction if {
-	some option in input.options
-	some rule_id in option.excluded_by
-	startswith(rule_id, "RES")
-}
-
-outside contains option if {
-	some option in chosen_options
-	option.jurisdiction in excluded_jurisdictions
-}
-
-outside contains option if {
-	some option in chosen_options
-	not option.jurisdiction in admitted[input.workload.personal_data_region]
-	input.workload.personal_data_region in object.keys(admitted)
-}
+# Deployments that run in a provider's regions.
+hosted := ["dedicated_cloud", "hybrid", "serverless", "api"]
 
 deny contains msg if {
-	input.workload.personal_data == true
-	some option in outside
+	some result in input
+	result.workload.personal_data == true
+	allowed := admitted[result.workload.personal_data_region]
+	some jurisdiction in result.location.jurisdictions
+	not jurisdiction in allowed
 	msg := sprintf(
-		"workload %s handles personal data (people in: %s), but the chosen option %s %s (%s, jurisdiction %s) lies outside the jurisdictions its law admits",
-		[
-			input.workload.name, input.workload.personal_data_region,
-			option.provider, option.offer, option.pricing, option.jurisdiction,
-		],
+		"%s (%s line %d): personal data of people in %s, but the proposal may run in jurisdiction %s, outside those its law admits",
+		[result.name, result.file, result.line, result.workload.personal_data_region, jurisdiction],
 	)
 }
 
-# The managed API the decision sends the data to, where it processes requests outside the jurisdictions
-# the people's law admits (api_costs[].jurisdiction, from the provider's statement in the catalog).
 deny contains msg if {
-	input.workload.personal_data == true
-	input.workload.personal_data_region in object.keys(admitted)
-	input.decision.deployment == "api"
-	some api in input.api_costs
-	api.api == input.decision.offer
-	not api.jurisdiction in admitted[input.workload.personal_data_region]
+	some result in input
+	some item in result.results
+	item.topic == "residency"
+	item.status == "fail"
+	item.waived == false
 	msg := sprintf(
-		"workload %s handles personal data, but the decision sends it to the managed API %s (processing in %s)",
-		[input.workload.name, input.decision.offer, api.jurisdiction],
+		"%s (%s line %d): %s failed: %s",
+		[result.name, result.file, result.line, item.rule_id, item.title],
+	)
+}
+
+warn contains msg if {
+	some result in input
+	result.workload.personal_data == true
+	result.proposal.deployment in hosted
+	count(result.location.jurisdictions) == 0
+	msg := sprintf(
+		"%s (%s line %d): personal data, but the proposal names no provider, offer or region, so where it runs is not known",
+		[result.name, result.file, result.line],
 	)
 }

@@ -1,17 +1,16 @@
-# Spot capacity can be reclaimed at any time: not for a latency-sensitive workload.
+# Spot capacity only for work that can wait.
 #
-# Input: the JSON result of `gpu-advisor recommend WORKLOAD --format json`.
+# Input: the JSON of `gpu-advisor check PROPOSAL|DIR --format json` (a list, one entry per proposal).
 package gpu_advisor.spot
 
 import rego.v1
 
 deny contains msg if {
-	input.workload.latency_sensitive == true
-	some option in input.options
-	option.chosen == true
-	option.pricing == "spot"
+	some result in input
+	result.workload.latency_sensitive == true
+	result.proposal.pricing == "spot"
 	msg := sprintf(
-		"workload %s is latency-sensitive, but the chosen option %s %s is spot capacity, which can be reclaimed at any time",
-		[input.workload.name, option.provider, option.offer],
+		"%s (%s line %d): the workload is latency-sensitive, but the proposal rents spot capacity, which can be reclaimed at any time",
+		[result.name, result.file, result.line],
 	)
 }

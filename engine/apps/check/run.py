@@ -13,16 +13,28 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from pydantic import ValidationError
-
-from gpu_advisor.engine.apps.check.proposal_facts import proposal_fact, validate_references
+from gpu_advisor.engine.apps.check.files import proposal_files, read_proposal_documents
+from gpu_advisor.engine.apps.check.gating import counts, overall
+from gpu_advisor.engine.apps.check.proposal_facts import (
+    catalog_offer,
+    proposal_fact,
+    proposal_jurisdictions,
+    proposal_regions,
+    validate_references,
+)
 from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
-from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
-from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite_all
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-from gpu_advisor.engine.domain.proposal import CheckItem, CheckResult, ProposalDocument, Status, Waiver
+from gpu_advisor.engine.domain.proposal import (
+    CheckItem,
+    CheckResult,
+    Location,
+    ProposalDocument,
+    ProposalInput,
+    Status,
+    Waiver,
+)
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.i18n.environment import render
 from gpu_advisor.engine.pipeline.engines import rules_engine
@@ -33,27 +45,6 @@ from gpu_advisor.engine.rulebook.durable import Evaluator, Firing
 from gpu_advisor.engine.rulebook.facts import ProposalFact
 from gpu_advisor.engine.rulebook.guards import effective_needs, fields_read
 from gpu_advisor.engine.rulebook.schema import Rule
-
-
-def read_proposal_documents(path: str) -> list[tuple[int, ProposalDocument]]:
-    """The proposals of a file (YAML or JSON; one mapping, a list, or a mapping with 'proposals')."""
-    data = load_yaml(read_input_text(path), path)
-    if isinstance(data, dict) and set(data) == {"proposals"}:
-        data = data["proposals"]
-    documents = data if isinstance(data, list) else [data]
-    if not documents:
-        raise InputError(f"{path}: no proposal in the file")
-    parsed = []
-    for index, document in enumerate(documents, start=1):
-        origin = f"{path} (proposal {index})"
-        if not isinstance(document, dict):
-            raise InputError(f"{origin}: a proposal is a mapping with workload and proposal")
-        try:
-            parsed.append((index, ProposalDocument.model_validate(document)))
-        except ValidationError as error:
-            raise input_error(origin, error, ProposalDocument, "proposal") from None
-    return parsed
-
 
 LOCATION_FACTS = frozenset({"eu", "region", "jurisdiction", "jurisdiction_excluded"})
 """Proposal facts about where it runs: a check that reads one shows the region, its jurisdictions and
@@ -69,7 +60,7 @@ def check_items(
 ) -> tuple[CheckItem, ...]:
     applicable = {f.rule_id for f in firings if f.applicability}
     violated = {f.rule_id for f in firings if not f.applicability}
-    waived = {w.rule: w.reason for w in waivers}
+    waived = {w.rule: w for w in waivers}
     data = {**evaluation.facts.model_dump(mode="json"), **fact.model_dump(mode="json")}
     items = []
     for rule in evaluation.rulebook.rules:
@@ -93,7 +84,7 @@ def check_item(
     data: dict[str, Any],
     details: ProposalDetails,
     evaluation: Evaluation,
-    waiver_reason: str | None,
+    waiver: Waiver | None,
 ) -> CheckItem:
     knowledge, rulebook = evaluation.knowledge, evaluation.rulebook
     evidence = {name: data[name] for name in fields_read(rule.applies + rule.when)}
@@ -133,8 +124,10 @@ def check_item(
         evidence=evidence,
         knowledge=tuple(entries),
         source=cite_all(rule.citations, knowledge),
-        waived=waiver_reason is not None and status in ("fail", "warn"),
-        waiver_reason=waiver_reason,
+        waived=waiver is not None and status in ("fail", "warn"),
+        waiver_reason=waiver.reason if waiver else None,
+        waiver_owner=waiver.owner if waiver else None,
+        waiver_until=waiver.until if waiver else None,
     )
 
 
@@ -145,10 +138,27 @@ def threshold_date(key: str, evaluation: Evaluation) -> str:
     return "?"
 
 
-def overall_status(items: tuple[CheckItem, ...]) -> Status:
-    counted = [item.status for item in items if not item.waived]
-    statuses: tuple[Status, ...] = ("fail", "warn", "unknown")
-    return next((status for status in statuses if status in counted), "pass")
+def active_waivers(waivers: list[Waiver], evaluated_on: dt.date) -> tuple[list[Waiver], list[Waiver]]:
+    """The waivers that hold on the day of the evaluation (``until`` is the last day), and those past
+    their end date."""
+    active = [w for w in waivers if w.until is None or w.until >= evaluated_on]
+    return active, [w for w in waivers if w not in active]
+
+
+def waiver_facts(waivers: list[Waiver], expired: list[Waiver]) -> tuple[dict[str, bool], str]:
+    """The proposal facts about its waivers (KNB006 reads them), and the expired ones for the message."""
+    facts = {"waivers_dated": any(w.until is not None for w in waivers), "waiver_expired": bool(expired)}
+    named = "; ".join(f"{w.rule} ({w.until}, {w.owner or '-'})" for w in expired)
+    return facts, named
+
+
+def location(proposal: ProposalInput, knowledge: Knowledge) -> Location:
+    offer = catalog_offer(proposal, knowledge)
+    regions = proposal_regions(proposal, offer, knowledge)
+    return Location(
+        jurisdictions=proposal_jurisdictions(proposal, offer, knowledge),
+        countries=tuple(dict.fromkeys(c for region in regions for c in region.countries)),
+    )
 
 
 def check_document(
@@ -159,6 +169,7 @@ def check_document(
     evaluator: Evaluator | None = None,
     policy_dir: str | None = None,
     knowledge: Knowledge | None = None,
+    line: int = 1,
 ) -> CheckResult:
     knowledge = knowledge or load_knowledge()
     origin = f"{file} (proposal {index})"
@@ -172,22 +183,26 @@ def check_document(
                 f"{origin}: {unknown_value_message('waivers.rule', waiver.rule, sorted(rule_ids))}"
             )
     fact, details = proposal_fact(document.proposal, evaluation)
+    active, expired = active_waivers(document.waivers, evaluated_on)
+    facts, named = waiver_facts(document.waivers, expired)
+    fact = fact.model_copy(update=facts)
+    details = details.model_copy(update={"expired_waivers": named})
     with (evaluator or rules_engine(policy_dir)).session() as session:
         firings = session.assert_fact(fact, evaluation.facts)
-    items = check_items(fact, details, firings, evaluation, document.waivers)
-    counts = {
-        status: sum(item.status == status for item in items) for status in ("pass", "warn", "fail", "unknown")
-    }
-    counts["waived"] = sum(item.waived for item in items)
+    items = check_items(fact, details, firings, evaluation, active)
     return CheckResult(
         file=file,
         index=index,
+        line=line,
         name=document.proposal.name or f"{workload.name} ({document.proposal.deployment})",
         evaluated_on=evaluated_on,
+        workload=evaluation.workload,
         proposal=document.proposal,
+        usd_per_month=round(fact.usd_per_month, 2) if fact.cost_known else None,
+        location=location(document.proposal, evaluation.knowledge),
         recommendation=evaluation.decision,
-        status=overall_status(items),
-        counts=counts,
+        status=overall(items),
+        counts=counts(items),
         results=items,
     )
 
@@ -199,7 +214,9 @@ def check_file(
     policy_dir: str | None = None,
     knowledge: Knowledge | None = None,
 ) -> list[CheckResult]:
+    """Every proposal of a file, or of every proposal file under a directory (in path order)."""
     return [
-        check_document(document, path, index, evaluated_on, evaluator, policy_dir, knowledge)
-        for index, document in read_proposal_documents(path)
+        check_document(document, file, index, evaluated_on, evaluator, policy_dir, knowledge, line)
+        for file in proposal_files(path)
+        for index, line, document in read_proposal_documents(file)
     ]

@@ -1,0 +1,87 @@
+"""Proposal files: a file (YAML or JSON) or every such file under a directory; the proposals of a file
+with the line each starts on, so that a report can point at it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from gpu_advisor.engine.common import yaml_core
+from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
+from gpu_advisor.engine.domain.input_errors import input_error
+from gpu_advisor.engine.domain.proposal import ProposalDocument
+
+PROPOSAL_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def proposal_files(path: str) -> list[str]:
+    """``path`` itself, or for a directory every ``.yaml``, ``.yml`` and ``.json`` file under it (hidden
+    files and directories left out), sorted by path."""
+    if path == "-" or not Path(path).is_dir():
+        return [path]
+    root = Path(path)
+    files = sorted(
+        file
+        for file in root.rglob("*")
+        if file.suffix in PROPOSAL_SUFFIXES
+        and file.is_file()
+        and not any(part.startswith(".") for part in file.relative_to(root).parts)
+    )
+    if not files:
+        raise InputError(f"{path}: no proposal file (*.yaml, *.yml, *.json) under the directory")
+    return [file.as_posix() for file in files]
+
+
+def read_proposal_documents(path: str) -> list[tuple[int, int, ProposalDocument]]:
+    """The proposals of a file (one mapping, a list, or a mapping with 'proposals'): position from 1, the
+    line it starts on, the proposal."""
+    text = read_input_text(path)
+    data = load_yaml(text, path)
+    if isinstance(data, dict) and set(data) == {"proposals"}:
+        data = data["proposals"]
+    documents = data if isinstance(data, list) else [data]
+    if not documents:
+        raise InputError(f"{path}: no proposal in the file")
+    lines = document_lines(text, len(documents))
+    parsed = []
+    for index, document in enumerate(documents, start=1):
+        origin = f"{path} (proposal {index})"
+        if not isinstance(document, dict):
+            raise InputError(f"{origin}: a proposal is a mapping with workload and proposal")
+        try:
+            parsed.append((index, lines[index - 1], ProposalDocument.model_validate(document)))
+        except ValidationError as error:
+            raise input_error(origin, error, ProposalDocument, "proposal") from None
+    return parsed
+
+
+def document_lines(text: str, count: int) -> list[int]:
+    """The line (from 1) on which each of the file's ``count`` proposals starts; 1 for each where the
+    text cannot be composed as YAML (JSON is YAML's flow style)."""
+    try:
+        root = yaml_core.compose(text)
+    except (yaml.YAMLError, RecursionError):
+        return [1] * count
+    nodes: list[Node] = [root] if root is not None else []
+    if isinstance(root, MappingNode) and [_key(k) for k, _ in root.value] == ["proposals"]:
+        nodes = [root.value[0][1]]
+    if nodes and isinstance(nodes[0], SequenceNode):
+        nodes = list(nodes[0].value)
+    lines = [_first_line(node) for node in nodes]
+    return lines if len(lines) == count else [1] * count
+
+
+def _key(node: Node) -> Any:
+    return node.value if isinstance(node, ScalarNode) else None
+
+
+def _first_line(node: Node) -> int:
+    """The line of a proposal's first key (a block mapping starts there; a flow mapping at its brace)."""
+    if isinstance(node, MappingNode) and node.value and not node.flow_style:
+        return int(node.value[0][0].start_mark.line) + 1
+    return int(node.start_mark.line) + 1

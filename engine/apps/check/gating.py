@@ -1,0 +1,112 @@
+"""Which check results fail a pipeline, in checkov's terms: ``--hard-fail-on`` and ``--soft-fail-on`` by
+rule ID or severity, ``--skip-rule`` to leave a rule out, beside the global ``--fail-on fail|warn``.
+
+A result gates (makes ``check`` exit 1) when it failed or warned, is not waived, and:
+
+1. its rule ID is named by ``--hard-fail-on`` (it gates) or ``--soft-fail-on`` (it does not);
+2. else its severity is at or above a ``--hard-fail-on`` severity (it gates), or at or below a
+   ``--soft-fail-on`` severity (it does not);
+3. else, where ``--hard-fail-on`` was given, it does not gate (only what it names gates);
+4. else a failure gates, and a warning gates under ``--fail-on warn``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+from gpu_advisor.engine.domain.proposal import CheckItem, CheckResult, Status
+
+SEVERITIES = ("info", "advice", "warning", "critical")
+"""The rules' severities, lowest first."""
+
+
+@dataclass(frozen=True)
+class Selector:
+    """Rule IDs and the lowest (hard) or highest (soft) severity an option names."""
+
+    rule_ids: frozenset[str] = frozenset()
+    severity: str | None = None
+
+    @property
+    def given(self) -> bool:
+        return bool(self.rule_ids) or self.severity is not None
+
+
+def selector(values: Iterable[str], option: str, rule_ids: Sequence[str], *, hard: bool) -> Selector:
+    """The rule IDs and severity of an option's values (each a rule ID or a severity, case-insensitive
+    for severities; several may be given, comma-separated or by repeating the option). Of several
+    severities, the one that selects most counts."""
+    ids: set[str] = set()
+    severities: list[str] = []
+    for value in (part.strip() for raw in values for part in raw.split(",")):
+        if not value:
+            continue
+        if value.lower() in SEVERITIES:
+            severities.append(value.lower())
+        elif value in rule_ids:
+            ids.add(value)
+        else:
+            allowed = [*SEVERITIES, *sorted(rule_ids)]
+            raise InputError(unknown_value_message(option, value, allowed), field=option)
+    ranks = [SEVERITIES.index(s) for s in severities]
+    severity = SEVERITIES[min(ranks) if hard else max(ranks)] if ranks else None
+    return Selector(frozenset(ids), severity)
+
+
+@dataclass(frozen=True)
+class Gate:
+    fail_on: str = "fail"
+    """``fail``: failures gate; ``warn``: warnings too."""
+    hard: Selector = Selector()
+    soft: Selector = Selector()
+
+    def gates(self, item: CheckItem) -> bool:
+        if item.waived or item.status not in ("fail", "warn"):
+            return False
+        if item.rule_id in self.hard.rule_ids:
+            return True
+        if item.rule_id in self.soft.rule_ids:
+            return False
+        rank = SEVERITIES.index(item.severity)
+        if self.hard.severity is not None and rank >= SEVERITIES.index(self.hard.severity):
+            return True
+        if self.soft.severity is not None and rank <= SEVERITIES.index(self.soft.severity):
+            return False
+        if self.hard.given:
+            return False
+        return item.status == "fail" or self.fail_on == "warn"
+
+    def failed(self, results: Iterable[CheckResult]) -> bool:
+        return any(self.gates(item) for result in results for item in result.results)
+
+
+def skipped(result: CheckResult, skip: Selector) -> CheckResult:
+    """The result without the checks ``--skip-rule`` names (by ID, or by severity at or below the one
+    named), its status and counts worked out again."""
+    if not skip.given:
+        return result
+
+    def kept(item: CheckItem) -> bool:
+        low = skip.severity is not None and SEVERITIES.index(item.severity) <= SEVERITIES.index(skip.severity)
+        return item.rule_id not in skip.rule_ids and not low
+
+    items = tuple(item for item in result.results if kept(item))
+    return result.model_copy(update={"results": items, "status": overall(items), "counts": counts(items)})
+
+
+def overall(items: Sequence[CheckItem]) -> Status:
+    """fail if a check failed (waived ones do not count), else warn, else unknown, else pass."""
+    counted = [item.status for item in items if not item.waived]
+    statuses: tuple[Status, ...] = ("fail", "warn", "unknown")
+    return next((status for status in statuses if status in counted), "pass")
+
+
+def counts(items: Sequence[CheckItem]) -> dict[str, int]:
+    """Results by status, a waived result under ``waived`` only."""
+    by_status = {
+        status: sum(item.status == status and not item.waived for item in items)
+        for status in ("pass", "warn", "fail", "unknown")
+    }
+    return {**by_status, "waived": sum(item.waived for item in items)}

@@ -1,0 +1,371 @@
+"""gpu-advisor check in a pull-request pipeline: directories, --compare-to, gating by rule and severity,
+waivers that expire, SARIF located at each proposal, JUnit failures that match the exit code."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from helpers import REPO_ROOT, TESTS_DIR, merged
+
+from gpu_advisor.cli import main
+
+CASES: dict[str, Any] = yaml.safe_load((TESTS_DIR / "scenarios" / "proposals.yaml").read_text("utf-8"))
+SCHEMAS = [
+    TESTS_DIR / "schemas" / "sarif-schema-2.1.0.json",
+    # The copy shared beside the repository, where there is one (the project's CI lays it there).
+    REPO_ROOT.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json",
+]
+
+SOUND = "a sound proposal passes every check"
+PCIE = "two H100 PCIe cards for a 70B tensor-parallel replica"
+RESERVATION = "a three-year reservation for a variable load"
+
+
+def document(name: str, **extra: Any) -> dict[str, Any]:
+    case = next(c for c in CASES["cases"] if c["name"] == name)
+    return {
+        "workload": merged(CASES["base_workload"], case.get("workload", {})),
+        "proposal": merged(CASES["base_proposal"], case.get("proposal", {})),
+        **extra,
+    }
+
+
+def write(path: Path, *documents: dict[str, Any]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(list(documents), sort_keys=False), encoding="utf-8")
+    return path
+
+
+def invoke(*args: str) -> Any:
+    return CliRunner().invoke(main, ["check", *args, "--as-of", "2026-11-30"])
+
+
+def as_json(*args: str) -> list[dict[str, Any]]:
+    result = invoke(*args, "--format", "json")
+    assert result.exit_code in (0, 1), result.output
+    return json.loads(result.output)
+
+
+# --- SARIF ---------------------------------------------------------------------------------------------
+
+
+def test_sarif_results_sit_at_the_line_of_their_own_proposal(tmp_path: Path) -> None:
+    import jsonschema
+
+    path = write(tmp_path / "two.yaml", document(PCIE), document(RESERVATION))
+    starts = [n + 1 for n, line in enumerate(path.read_text().splitlines()) if line.startswith("- ")]
+    assert len(starts) == 2 and starts[0] == 1 and starts[1] > 1
+    sarif = json.loads(invoke(str(path), "--format", "sarif").output)
+    for schema in SCHEMAS:
+        if schema.exists():
+            jsonschema.validate(sarif, json.loads(schema.read_text(encoding="utf-8")))
+    lines = {
+        (r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+        for r in sarif["runs"][0]["results"]
+    }
+    assert ("NET002", starts[0]) in lines
+    assert ("PRC008", starts[1]) in lines
+    assert {line for _, line in lines} == set(starts)
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        (
+            "proposals:\n  # first\n  - workload: {}\n    proposal: {}\n  - {workload: {}, proposal: {}}\n",
+            [3, 5],
+        ),
+        ('[\n  {"workload": {},\n   "proposal": {}},\n  {"workload": {}, "proposal": {}}\n]\n', [2, 4]),
+        ("\n\nworkload: {}\nproposal: {}\n", [3]),
+    ],
+    ids=["proposals-block-and-flow", "json-list", "one-mapping"],
+)
+def test_the_line_of_each_proposal(text: str, lines: list[int]) -> None:
+    from gpu_advisor.engine.apps.check.files import document_lines
+
+    assert document_lines(text, len(lines)) == lines
+
+
+def test_sarif_names_the_installed_repository_documentation_not_a_package_index(tmp_path: Path) -> None:
+    sarif = json.loads(invoke(str(write(tmp_path / "p.yaml", document(PCIE))), "--format", "sarif").output)
+    uri = sarif["runs"][0]["tool"]["driver"].get("informationUri", "")
+    assert "pypi.org" not in uri
+    # This checkout is installed from its directory (pip's direct_url.json): its own README.
+    assert uri.startswith("file://") and uri.endswith("/README.md#checking-a-proposal")
+
+
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "expected"),
+    [
+        (
+            {
+                "url": "https://github.com/team/gpu-advisor.git",
+                "vcs_info": {"vcs": "git", "commit_id": COMMIT},
+            },
+            f"https://github.com/team/gpu-advisor/blob/{COMMIT}/README.md#checking-a-proposal",
+        ),
+        (
+            {"url": "https://gitlab.com/team/gpu-advisor", "vcs_info": {"vcs": "git", "commit_id": COMMIT}},
+            f"https://gitlab.com/team/gpu-advisor/-/blob/{COMMIT}/README.md#checking-a-proposal",
+        ),
+        (
+            {
+                "url": "https://git.example.org/team/gpu-advisor.git",
+                "vcs_info": {"vcs": "git", "commit_id": COMMIT},
+            },
+            "https://git.example.org/team/gpu-advisor",
+        ),
+        (
+            {"url": "file:///builds/team/tools/gpu-advisor", "dir_info": {}},
+            "file:///builds/team/tools/gpu-advisor/README.md#checking-a-proposal",
+        ),
+        ({"url": "ssh://git@github.com/team/gpu-advisor.git", "vcs_info": {"vcs": "git"}}, None),
+        ({"url": "https://token@github.com/team/gpu-advisor.git", "vcs_info": {"vcs": "git"}}, None),
+        ({"url": "file:///tmp/gpu_advisor-0.1.0.tar.gz", "archive_info": {}}, None),
+    ],
+    ids=["github", "gitlab", "other-host", "path", "ssh", "credentials", "archive"],
+)
+def test_documentation_uri_from_the_installation_record(
+    direct_url: dict[str, Any], expected: str | None
+) -> None:
+    from gpu_advisor.engine.present.sarif import documentation_uri
+
+    assert documentation_uri(direct_url) == expected
+
+
+# --- waivers and counts --------------------------------------------------------------------------------
+
+
+def test_a_waived_warning_is_counted_once(tmp_path: Path) -> None:
+    waiver = {"rule": "PRC008", "reason": "the load is planned to level out", "owner": "capacity-team"}
+    path = write(tmp_path / "p.yaml", document(RESERVATION, waivers=[waiver]))
+    text = invoke(str(path)).output
+    # DEP016 still warns (the rules recommend serverless); PRC008 is waived and counted as such only.
+    assert "  9 passed, 1 warnings, 0 failed, 0 unknown, 1 waived\n" in text
+    assert "waived: the load is planned to level out (owner: capacity-team)" in text
+    (result,) = as_json(str(path))
+    assert result["counts"] == {"pass": 9, "warn": 1, "fail": 0, "unknown": 0, "waived": 1}
+
+
+def test_an_expired_waiver_fails_the_run_again(tmp_path: Path) -> None:
+    waiver = {"rule": "NET002", "reason": "load test", "owner": "platform-team", "until": "2026-11-29"}
+    path = write(tmp_path / "p.yaml", document(PCIE, waivers=[waiver]))
+    result = invoke(str(path))
+    assert result.exit_code == 1
+    assert "WARN    KNB006 A waiver is past its end date" in result.output
+    assert (
+        "The waiver of NET002 (2026-11-29, platform-team) (rule, end date, owner) has ended" in result.output
+    )
+    # The day before, it still held.
+    assert CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-29"]).exit_code == 0
+
+
+def test_a_waiver_end_date_must_be_a_date(tmp_path: Path) -> None:
+    waiver = {"rule": "NET002", "reason": "load test", "until": "end of quarter"}
+    result = invoke(str(write(tmp_path / "p.yaml", document(PCIE, waivers=[waiver]))))
+    assert result.exit_code == 2
+    assert "waivers.0.until" in result.output and "a date as YYYY-MM-DD" in result.output
+    assert "Traceback" not in result.output
+
+
+# --- gating --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("case", "options", "exit_code"),
+    [
+        (PCIE, [], 1),
+        (PCIE, ["--soft-fail-on", "NET002"], 0),
+        (PCIE, ["--soft-fail-on", "critical"], 0),
+        (PCIE, ["--hard-fail-on", "PRC008"], 0),  # only PRC008 gates, and it passes
+        (PCIE, ["--hard-fail-on", "warning"], 1),  # critical is above warning
+        (
+            PCIE,
+            ["--hard-fail-on", "critical", "--soft-fail-on", "NET002"],
+            0,
+        ),  # a named rule before a severity
+        (PCIE, ["--hard-fail-on", "NET002", "--soft-fail-on", "critical"], 1),
+        (PCIE, ["--skip-rule", "NET002"], 0),
+        (PCIE, ["--soft-fail"], 0),
+        (RESERVATION, [], 0),
+        (RESERVATION, ["--fail-on", "warn"], 1),
+        (RESERVATION, ["--hard-fail-on", "PRC008"], 1),  # a warning of a named rule gates
+        (RESERVATION, ["--hard-fail-on", "critical"], 0),  # PRC008 is advice
+        (RESERVATION, ["--fail-on", "warn", "--soft-fail-on", "advice"], 0),
+        (RESERVATION, ["--fail-on", "warn", "--soft-fail-on", "PRC008"], 1),  # DEP016 still warns
+        (RESERVATION, ["--fail-on", "warn", "--soft-fail-on", "DEP016,PRC008"], 0),
+    ],
+)
+def test_gating_by_rule_and_severity(tmp_path: Path, case: str, options: list[str], exit_code: int) -> None:
+    result = invoke(str(write(tmp_path / "p.yaml", document(case))), *options)
+    assert result.exit_code == exit_code, result.output
+
+
+def test_skip_rule_leaves_the_rule_out_and_works_out_the_status_again(tmp_path: Path) -> None:
+    path = write(tmp_path / "p.yaml", document(PCIE))
+    (before,) = as_json(str(path))
+    assert before["status"] == "fail"
+    (after,) = as_json(str(path), "--skip-rule", "NET002")
+    assert "NET002" not in {item["rule_id"] for item in after["results"]}
+    assert after["status"] == "warn" and after["counts"]["fail"] == 0
+    assert after["counts"]["pass"] == before["counts"]["pass"]
+
+
+@pytest.mark.parametrize("option", ["--hard-fail-on", "--soft-fail-on", "--skip-rule"])
+def test_an_unknown_rule_or_severity_is_bad_input(tmp_path: Path, option: str) -> None:
+    result = invoke(str(write(tmp_path / "p.yaml", document(PCIE))), option, "NET020")
+    assert result.exit_code == 2
+    assert f"{option}: unknown value 'NET020'" in result.output
+
+
+def junit_failures(xml: str) -> list[str]:
+    from junitparser import Failure, JUnitXml
+
+    report = JUnitXml.fromstring(xml)
+    return [
+        case.name for suite in report for case in suite if any(isinstance(r, Failure) for r in case.result)
+    ]
+
+
+def test_junit_reports_what_gates_the_run_as_failures(tmp_path: Path) -> None:
+    path = str(write(tmp_path / "p.yaml", document(RESERVATION)))
+    title = "PRC008 A 1- to 3-year reservation for a load that is not steady"
+    assert junit_failures(invoke(path, "--format", "junit").output) == []
+    assert "warn (does not fail the run)" in invoke(path, "--format", "junit").output
+    differs = "DEP016 The proposal's deployment differs from the recommendation"
+    assert junit_failures(invoke(path, "--format", "junit", "--fail-on", "warn").output) == [differs, title]
+    assert junit_failures(invoke(path, "--format", "junit", "--hard-fail-on", "PRC008").output) == [title]
+    pcie = str(write(tmp_path / "pcie.yaml", document(PCIE)))
+    assert junit_failures(invoke(pcie, "--format", "junit", "--soft-fail-on", "NET002").output) == []
+
+
+# --- directories and comparison ------------------------------------------------------------------------
+
+RUNPOD_SXM = {
+    "provider": "runpod",
+    "offer": "community",
+    "gpu": "h100-sxm",
+    "gpus": 2,
+    "pricing": "on_demand",
+}
+AWS = {"provider": "aws", "offer": "p5-on-demand", "gpu": "h100-sxm", "gpus": 8, "pricing": "on_demand"}
+
+
+def proposal(name: str, **changes: Any) -> dict[str, Any]:
+    return {
+        "workload": {
+            "name": name,
+            "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+            "requests_per_day": 20000,
+        },
+        "proposal": {"deployment": "dedicated_cloud", "region": None, **changes},
+    }
+
+
+def test_a_directory_checks_every_proposal_file_under_it(tmp_path: Path) -> None:
+    write(tmp_path / "b.yaml", proposal("two", **AWS, region="us-east-1"))
+    write(tmp_path / "a" / "one.yml", proposal("one", **RUNPOD_SXM))
+    (tmp_path / "a" / "notes.txt").write_text("not a proposal")
+    write(tmp_path / ".drafts" / "draft.yaml", {"not": "read"})
+    results = as_json(str(tmp_path))
+    assert [(r["file"], r["index"], r["line"]) for r in results] == [
+        (f"{tmp_path}/a/one.yml", 1, 1),
+        (f"{tmp_path}/b.yaml", 1, 1),
+    ]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = invoke(str(empty))
+    assert (
+        result.exit_code == 2
+        and "no proposal file (*.yaml, *.yml, *.json) under the directory" in result.output
+    )
+
+
+@pytest.fixture
+def branches(tmp_path: Path) -> tuple[Path, Path]:
+    """A base with an AWS proposal, a kept one and one the change removes; the change moves the first to
+    RunPod, keeps the second and adds a third."""
+    base, head = tmp_path / "base", tmp_path / "head"
+    write(base / "chat.yaml", proposal("chat", **AWS, region="us-east-1"))
+    write(base / "kept.yaml", proposal("kept", **AWS, region="us-east-1"))
+    write(base / "old.yaml", proposal("old", **RUNPOD_SXM))
+    write(head / "chat.yaml", proposal("chat", **RUNPOD_SXM))
+    write(head / "kept.yaml", proposal("kept", **AWS, region="us-east-1"))
+    write(head / "team" / "new.yaml", proposal("new", **RUNPOD_SXM))
+    return base, head
+
+
+# 8 H100 SXM at AWS on demand, $3.90 per GPU-hour for 730 hours: $22,776; 2 at RunPod, $2.69: $3,927.40.
+AWS_USD, RUNPOD_USD = 3.90 * 8 * 730, 2.69 * 2 * 730
+
+
+def test_compare_to_reports_the_cost_difference_and_new_and_fixed_findings(
+    branches: tuple[Path, Path],
+) -> None:
+    base, head = branches
+    results = {r["workload"]["name"]: r for r in as_json(str(head), "--compare-to", str(base))}
+    chat = results["chat"]["comparison"]
+    assert chat["change"] == "changed"
+    assert chat["base_usd_per_month"] == pytest.approx(AWS_USD)
+    assert results["chat"]["usd_per_month"] == pytest.approx(RUNPOD_USD)
+    assert chat["usd_per_month_difference"] == pytest.approx(RUNPOD_USD - AWS_USD)
+    assert chat["new_findings"] == ["SIZ012 warn"]
+    assert chat["fixed_findings"] == []
+    assert results["kept"]["comparison"] == {
+        "change": "unchanged",
+        "base_usd_per_month": pytest.approx(AWS_USD),
+        "usd_per_month_difference": 0.0,
+        "new_findings": [],
+        "fixed_findings": [],
+    }
+    assert results["new"]["comparison"]["change"] == "added"
+    assert results["new"]["comparison"]["usd_per_month_difference"] == pytest.approx(RUNPOD_USD)
+
+
+def test_compare_to_in_text_shows_only_failures_and_changes(branches: tuple[Path, Path]) -> None:
+    base, head = branches
+    text = invoke(str(head), "--compare-to", str(base)).output
+    # Before: 2 x $22,776 + $3,927.40 = $49,479; after: 2 x $3,927.40 + $22,776 = $30,631;
+    # the difference: -$18,848.60 (chat) + $3,927.40 (new) - $3,927.40 (old) = -$18,849.
+    assert text.startswith(f"Compared with {base}: $49,479 -> $30,631 per month (-$18,849).\n")
+    assert f"  removed: {head}/old.yaml #1 old (dedicated_cloud) (-$3,927 per month)\n" in text
+    assert "  changed: $22,776 -> $3,927 per month (-$18,849); new: SIZ012 warn\n" in text
+    assert "  added: $3,927 per month (+$3,927); new: DEP016 warn, SIZ012 warn\n" in text
+    # kept warns (DEP016) as it did before: unchanged and not failing, so not shown.
+    assert "kept (dedicated_cloud)" not in text
+    assert text.endswith("1 proposal did not change and does not fail (--show-all lists it).\n")
+    assert "kept (dedicated_cloud)" in invoke(str(head), "--compare-to", str(base), "--show-all").output
+
+
+def test_compare_to_in_markdown(branches: tuple[Path, Path]) -> None:
+    base, head = branches
+    markdown = invoke(str(head), "--compare-to", str(base), "--format", "markdown").output
+    assert markdown.startswith("<!-- gpu-advisor check -->\n## gpu-advisor check\n\n3 proposals checked: ")
+    dash = "\N{EN DASH}"
+    chat = f"| chat (dedicated_cloud) (`{head}/chat.yaml`) | changed | $22,776 | $3,927 | -$18,849 |"
+    assert f"{chat} SIZ012 warn | {dash} |" in markdown
+    old = f"| old (dedicated_cloud) (`{head}/old.yaml`) | removed | $3,927 | {dash} | -$3,927 |"
+    assert f"{old} {dash} | {dash} |" in markdown
+    assert "| **Total** | | **$49,479** | **$30,631** | **-$18,849** | | |" in markdown
+    assert "kept (dedicated_cloud)" not in markdown
+
+
+def test_compare_to_needs_the_same_kind_and_a_valid_base(branches: tuple[Path, Path]) -> None:
+    base, head = branches
+    mixed = invoke(str(head), "--compare-to", str(base / "chat.yaml"))
+    assert (
+        mixed.exit_code == 2 and "compare a directory with a directory, or a file with a file" in mixed.output
+    )
+    (base / "broken.yaml").write_text("workload: [", encoding="utf-8")
+    broken = invoke(str(head), "--compare-to", str(base))
+    assert (
+        broken.exit_code == 2 and f"--compare-to: {base}/broken.yaml: not valid YAML or JSON" in broken.output
+    )
