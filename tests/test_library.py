@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from click.testing import CliRunner
-from helpers import EVALUATED_ON, EXAMPLES_DIR, TESTS_DIR
+from helpers import EVALUATED_ON, EXAMPLES_DIR
 
 from gpu_advisor import api
 from gpu_advisor.cli import main
@@ -19,7 +20,6 @@ from gpu_advisor.engine.domain.requests import TcoRequest
 POLICY_DIR = EXAMPLES_DIR / "org-policy"
 PUBLIC_CHAT = EXAMPLES_DIR / "public-chat.yaml"
 AS_OF = EVALUATED_ON.isoformat()
-PROPOSALS = TESTS_DIR / "scenarios" / "proposals.yaml"
 
 # --- tco ---------------------------------------------------------------------------------------------
 
@@ -102,13 +102,20 @@ def test_recommend_with_a_policy_directory_equals_the_command_line() -> None:
 
 def test_a_policy_directory_that_is_not_one_is_named_as_the_library_calls_it(tmp_path: Path) -> None:
     workload = api.load_workload(str(PUBLIC_CHAT))
+    proposal = tmp_path / "proposal.yaml"
+    proposal.write_text(
+        yaml.safe_dump(
+            {"workload": yaml.safe_load(PUBLIC_CHAT.read_text()), "proposal": {"deployment": "api"}}
+        )
+    )
+    assert [result.status for result in api.check_path(str(proposal), EVALUATED_ON, policy_dir=POLICY_DIR)]
     for missing in (tmp_path / "absent", PUBLIC_CHAT):
         with pytest.raises(api.InputError) as raised:
             api.recommend(workload, EVALUATED_ON, policy_dir=missing)
         assert str(raised.value) == f"policy_dir: {missing} is not a directory"
         assert raised.value.field == "policy_dir"
         with pytest.raises(api.InputError, match=r"^policy_dir: "):
-            api.check_path(str(PROPOSALS), EVALUATED_ON, policy_dir=missing)
+            api.check_path(str(proposal), EVALUATED_ON, policy_dir=missing)
 
 
 # --- render_memo -------------------------------------------------------------------------------------
