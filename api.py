@@ -78,8 +78,13 @@ def _workload(workload: WorkloadInput | dict[str, Any]) -> WorkloadInput:
 
 
 def _policy(policy_dir: str | Path | None) -> str | None:
-    """An absolute path, so that one directory given two ways shares one engine."""
-    return None if policy_dir is None else str(Path(policy_dir).resolve())
+    """An absolute path, so that one directory given two ways shares one engine; an ``InputError``
+    naming ``policy_dir`` (not the command line's ``--policy``) if it is not a directory."""
+    if policy_dir is None:
+        return None
+    if not Path(policy_dir).is_dir():
+        raise InputError(f"policy_dir: {policy_dir} is not a directory", field="policy_dir")
+    return str(Path(policy_dir).resolve())
 
 
 def _format(lang: str, currency: str, usd_per_eur: float) -> Format:

@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
 from .engine.apps.rule_docs import RuleDoc
+from .engine.commands import http_errors
 from .engine.commands.http_errors import BODY_MODELS, field_errors
 from .engine.common.errors import EngineError, InputError, KnowledgeError, unknown_value_message
 from .engine.common.user_input import MAX_INPUT_BYTES, NotJsonText, load_json
@@ -159,18 +160,18 @@ class BodySizeLimit:
 async def invalid_request(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
     body_model = BODY_MODELS.get(request.url.path)
-    return JSONResponse({"detail": field_errors(error.errors(), body_model)}, status_code=422)
+    body = request.scope.get(http_errors.PARSED_BODY)
+    errors = http_errors.with_workload_errors(error.errors(), body_model, body)
+    return JSONResponse({"detail": field_errors(errors, body_model)}, status_code=422)
 
 
 async def invalid_input(request: Request, error: Exception) -> JSONResponse:
     """An ``InputError`` (a value the input reader refuses, an unknown catalog model): the field it
     names, if any."""
     assert isinstance(error, InputError)
-    path = [int(part) if part.isdigit() else part for part in error.field.split(".")] if error.field else []
+    loc = http_errors.body_loc(error.field, BODY_MODELS.get(request.url.path))
     kind = "json_invalid" if isinstance(error, NotJsonText) else "value_error"
-    return JSONResponse(
-        {"detail": [{"loc": ["body", *path], "msg": str(error), "type": kind}]}, status_code=422
-    )
+    return JSONResponse({"detail": [{"loc": loc, "msg": str(error), "type": kind}]}, status_code=422)
 
 
 async def broken_knowledge(request: Request, error: Exception) -> JSONResponse:
@@ -243,7 +244,7 @@ class InputRoute(APIRoute):
                 )
             if body:
                 try:
-                    parsed.parsed = load_json(body, "request body")
+                    parsed.parsed = parsed.scope[http_errors.PARSED_BODY] = load_json(body, "request body")
                 except InputError as error:
                     return await invalid_input(request, error)
             return await handler(parsed)
@@ -301,6 +302,9 @@ def check(
     """The same JSON as one entry of ``gpu-advisor check --format json``."""
     from .engine.apps.check.run import check_document
 
+    # Each bad field of the workload with its own loc, as /recommend reports them.
+    if problems := http_errors.with_workload_errors([], ProposalDocument, {"workload": document.workload}):
+        raise RequestValidationError(problems)
     result = check_document(document, "<api>", 1, as_of or dt.date.today())
     return JSONResponse(result.model_dump(mode="json"))
 

@@ -411,3 +411,68 @@ def test_a_body_not_declared_as_json_is_415(client: httpx.Client) -> None:
         ).status_code
         == 200
     )
+
+
+def test_check_reports_every_bad_field_of_the_workload_with_its_own_loc(client: httpx.Client) -> None:
+    """The workload of a /check body is located and reported field by field, as /recommend reports its
+    own, together with the proposal's and the waivers' problems."""
+    workload = {
+        **read_example(EXAMPLES_DIR / "public-chat.yaml"),
+        "requests_per_day": -5,
+        "schedule": "sometimes",
+        "bogus": 1,
+    }
+    workload["model"] = {**workload["model"], "precision": "fp9"}
+    response = client.post(
+        "/check", params=AS_OF, json={"workload": workload, "proposal": {"deployment": "api"}}
+    )
+    assert problem_fields(response) == [
+        ["body", "workload", "model", "precision"],
+        ["body", "workload", "requests_per_day"],
+        ["body", "workload", "schedule"],
+        ["body", "workload", "bogus"],
+    ]
+    detail = response.json()["detail"]
+    assert detail[1] == {
+        "loc": ["body", "workload", "requests_per_day"],
+        "msg": "Input should be greater than 0",
+        "type": "greater_than",
+    }
+    assert detail[3]["msg"].startswith("unknown field; allowed fields: name, model, requests_per_day,")
+    # The same workload posted to /recommend: the same problems, one level up.
+    alone = post_recommend(client, workload).json()["detail"]
+    assert [{**problem, "loc": problem["loc"][2:]} for problem in detail] == [
+        {**problem, "loc": problem["loc"][1:]} for problem in alone
+    ]
+
+    # A bad proposal and a bad waiver do not hide the workload's problems, nor the other way round.
+    both = client.post(
+        "/check",
+        params=AS_OF,
+        json={"workload": {}, "proposal": {"deployment": "gpu"}, "waivers": [{"rule": "RES005"}]},
+    )
+    assert problem_fields(both) == [
+        ["body", "workload", "name"],
+        ["body", "workload", "model"],
+        ["body", "workload", "requests_per_day"],
+        ["body", "proposal", "deployment"],
+        ["body", "waivers", 0, "reason"],
+    ]
+
+
+def test_check_locates_a_workload_the_catalog_refuses_under_the_workload(client: httpx.Client) -> None:
+    workload = {**read_example(EXAMPLES_DIR / "public-chat.yaml")}
+    workload["model"] = {"name": "llama-9", "precision": "fp8"}
+    response = client.post(
+        "/check", params=AS_OF, json={"workload": workload, "proposal": {"deployment": "api"}}
+    )
+    assert problem_fields(response) == [["body", "workload", "model", "name"]]
+    assert response.json()["detail"][0]["msg"].startswith("model.name: unknown value 'llama-9'; allowed: ")
+    # A proposal's own field stays where it is.
+    proposal = {"deployment": "dedicated_cloud", "gpu": "h900"}
+    response = client.post(
+        "/check",
+        params=AS_OF,
+        json={"workload": read_example(EXAMPLES_DIR / "public-chat.yaml"), "proposal": proposal},
+    )
+    assert problem_fields(response) == [["body", "proposal", "gpu"]]

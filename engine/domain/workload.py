@@ -311,8 +311,10 @@ def declared_type(info: FieldInfo) -> Any:
     bounds = tuple(m for m in info.metadata if not isinstance(m, Given))
     if not bounds:
         return info.annotation
+    # Subscripting with a tuple is Annotated[annotation, *bounds] on every Python (3.13 dropped the
+    # __class_getitem__ this used to call).
     parameters = (info.annotation, *bounds)
-    return Annotated.__class_getitem__(parameters)  # type: ignore[attr-defined]
+    return Annotated[parameters]
 
 
 def _input_model() -> type[WorkloadInput]:

@@ -29,17 +29,26 @@ Measured traps of durable-rules 2.0.28 this module avoids:
 Every rule matches one fact, so the rules that fire after an assert are about the fact just asserted:
 a firing carries that fact as it was sent.
 
+On Python 3.13 and later the C engine refers to ``PyEval_CallObject``, which 3.13 removed: the package's
+own extension ``_durable_compat`` (``durable_compat.c``, built only there) defines it and is loaded into
+the process's global symbol scope before the engine (``load_c_engine``). The engine calls it only from
+the host's callbacks, which this module never registers.
+
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
+import importlib.util
 import itertools
 import json
+import os
+import sys
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Any, NamedTuple, Protocol
 
 from pydantic_core import to_json
@@ -129,13 +138,32 @@ def fired_rule_name(message: str, known: Mapping[str, object]) -> str:
     return name
 
 
+COMPAT_MODULE = "gpu_advisor.engine.rulebook._durable_compat"
+"""The extension that defines ``PyEval_CallObject`` on Python 3.13+ (``durable_compat.c``)."""
+
+
+def load_c_engine() -> ModuleType:
+    """durable-rules' C engine; on Python 3.13+ after the compatibility extension, loaded with
+    ``RTLD_GLOBAL`` so that the engine's reference to ``PyEval_CallObject`` resolves to it."""
+    if sys.version_info >= (3, 13):
+        import ctypes
+
+        spec = importlib.util.find_spec(COMPAT_MODULE)
+        if spec is None or not spec.origin or not spec.has_location:
+            raise EngineError(
+                f"{COMPAT_MODULE} is missing: on Python 3.13 and later gpu-advisor builds it at install "
+                "(a C compiler is needed, as for durable-rules); reinstall gpu-advisor"
+            )
+        # dlopen of a library already loaded only widens its scope to global, so this is safe to repeat.
+        ctypes.CDLL(spec.origin, mode=os.RTLD_GLOBAL)
+    return importlib.import_module("durable_rules_engine")
+
+
 class RulesEngine:
     """A compiled rulebook in durable-rules' C engine. Build once per process; reuse for every call."""
 
     def __init__(self, rulebook: Rulebook, thresholds: Mapping[str, float]) -> None:
-        import durable_rules_engine
-
-        self._c = durable_rules_engine
+        self._c: Any = load_c_engine()
         self._lock = threading.Lock()
         self._sessions = itertools.count(1)
         definition = compile_rulebook(rulebook, thresholds)

@@ -203,7 +203,8 @@ def apply_knowledge(variable: Variable, value: Value, knowledge: Knowledge, serv
 
 def _within(spec: str, value: Value, model: type[BaseModel], field: str) -> float:
     """A swept figure within the bounds an overrides file has for it, which keep every cost finite."""
-    bounded = Annotated.__class_getitem__((float, *model.model_fields[field].metadata))  # type: ignore[attr-defined]
+    parameters = (float, *model.model_fields[field].metadata)
+    bounded = Annotated[parameters]  # type: ignore[valid-type]
     try:
         return float(TypeAdapter(bounded).validate_python(float(value)))
     except ValidationError as error:

@@ -1,0 +1,145 @@
+"""The Python library (``gpu_advisor.api``) as a program calls it: every ``tco`` override applied or
+refused, ``recommend`` with an organization's policy directory, and ``render_memo`` writing the memo the
+command line writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from helpers import EVALUATED_ON, EXAMPLES_DIR
+
+from gpu_advisor import api
+from gpu_advisor.cli import main
+from gpu_advisor.engine.domain.requests import TcoRequest
+
+POLICY_DIR = EXAMPLES_DIR / "org-policy"
+PUBLIC_CHAT = EXAMPLES_DIR / "public-chat.yaml"
+AS_OF = EVALUATED_ON.isoformat()
+
+# --- tco ---------------------------------------------------------------------------------------------
+
+OVERRIDES: dict[str, Any] = {
+    "server_price_usd": 123_456.0,
+    "gpus_per_server": 4,
+    "months": 20,
+    "depreciation_years": 4,
+    "hours_per_month": 100.0,
+    "gpu_watts": 100.0,
+    "power_overhead": 2.0,
+    "usd_per_kwh": 0.9,
+    "rack_usd_per_month": 999.0,
+    "colocation_usd_per_month": 888.0,
+    "staff_usd_per_month": 777.0,
+    "residual": 0.5,
+}
+"""A value for every assumption ``tco`` can replace, each unlike the default it replaces."""
+
+
+def test_every_tco_field_has_an_override_case() -> None:
+    """A field added to ``TcoRequest`` gets a case below, so no override can be silently ignored."""
+    assert set(TcoRequest.model_fields) - {"country"} == set(OVERRIDES)
+
+
+@pytest.mark.parametrize("country", ["DE", "US"])
+@pytest.mark.parametrize("field", sorted(OVERRIDES))
+def test_every_tco_override_is_applied_and_reported(field: str, country: str) -> None:
+    default = api.tco(country=country)
+    replaced = api.tco(country=country, **{field: OVERRIDES[field]})
+    assert replaced.overridden == (field,)
+    assert replaced.usd_per_gpu_hour.total != default.usd_per_gpu_hour.total
+    data = replaced.model_dump()
+    if field == "depreciation_years":
+        assert data["months"] == 4 * 12
+    else:
+        assert data[field] == OVERRIDES[field]
+
+
+@pytest.mark.parametrize(
+    ("given", "field"),
+    [
+        ({"server_price": 1}, "server_price"),
+        ({"server_price_usd": 1, "watts": 700}, "watts"),
+        ({"country": "US", "usd_per_kwh_": 0.2}, "usd_per_kwh_"),
+    ],
+)
+def test_an_unknown_tco_argument_is_refused_not_ignored(given: dict[str, Any], field: str) -> None:
+    with pytest.raises(api.InputError) as raised:
+        api.tco(**given)
+    assert f"  {field}: unknown field; allowed fields: country, server_price_usd," in str(raised.value)
+    assert [problem["field"] for problem in raised.value.problems or []] == [field]
+
+
+def test_tco_refuses_a_value_it_cannot_apply() -> None:
+    with pytest.raises(api.InputError, match="gpus_per_server: Input should be a valid integer"):
+        api.tco(gpus_per_server=7.5)
+    with pytest.raises(api.InputError, match="give months or depreciation_years, not both"):
+        api.tco(months=24, depreciation_years=3)
+
+
+# --- recommend with a policy directory ---------------------------------------------------------------
+
+
+def test_recommend_with_a_policy_directory_equals_the_command_line() -> None:
+    workload = api.load_workload(str(PUBLIC_CHAT))
+    plain = api.recommend(workload, EVALUATED_ON)
+    policed = api.recommend(workload, EVALUATED_ON, policy_dir=POLICY_DIR)
+    organization = [f.rule_id for f in policed.findings if f.rule_id.startswith("ORG")]
+    assert organization and not [f for f in plain.findings if f.rule_id.startswith("ORG")]
+    cli = CliRunner().invoke(
+        main,
+        ["recommend", str(PUBLIC_CHAT), "--format", "json", "--as-of", AS_OF, "--policy", str(POLICY_DIR)],
+    )
+    assert cli.exit_code == 0, cli.output
+    assert json.loads(cli.output) == policed.model_dump(mode="json")
+    # The same directory given as text is the same policy.
+    assert api.recommend(workload, EVALUATED_ON, policy_dir=str(POLICY_DIR)) == policed
+
+
+def test_a_policy_directory_that_is_not_one_is_named_as_the_library_calls_it(tmp_path: Path) -> None:
+    workload = api.load_workload(str(PUBLIC_CHAT))
+    proposal = tmp_path / "proposal.yaml"
+    proposal.write_text(
+        yaml.safe_dump(
+            {"workload": yaml.safe_load(PUBLIC_CHAT.read_text()), "proposal": {"deployment": "api"}}
+        )
+    )
+    assert [result.status for result in api.check_path(str(proposal), EVALUATED_ON, policy_dir=POLICY_DIR)]
+    for missing in (tmp_path / "absent", PUBLIC_CHAT):
+        with pytest.raises(api.InputError) as raised:
+            api.recommend(workload, EVALUATED_ON, policy_dir=missing)
+        assert str(raised.value) == f"policy_dir: {missing} is not a directory"
+        assert raised.value.field == "policy_dir"
+        with pytest.raises(api.InputError, match=r"^policy_dir: "):
+            api.check_path(str(proposal), EVALUATED_ON, policy_dir=missing)
+
+
+# --- render_memo -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "currency"), [("en", "USD"), ("de", "EUR"), ("en", "EUR")])
+def test_render_memo_writes_the_memo_of_the_command_line(lang: str, currency: str) -> None:
+    result = api.recommend(
+        api.load_workload(str(PUBLIC_CHAT)), EVALUATED_ON, policy_dir=POLICY_DIR, lang=lang, currency=currency
+    )
+    cli = CliRunner().invoke(
+        main,
+        [
+            *("recommend", str(PUBLIC_CHAT), "--as-of", AS_OF, "--policy", str(POLICY_DIR)),
+            *("--lang", lang, "--currency", currency),
+        ],
+    )
+    assert cli.exit_code == 0, cli.output
+    assert api.render_memo(result, lang=lang, currency=currency) == cli.output
+
+
+def test_render_memo_refuses_a_language_or_currency_it_has_no_text_for() -> None:
+    result = api.recommend(api.load_workload(str(PUBLIC_CHAT)), EVALUATED_ON)
+    with pytest.raises(api.InputError, match="lang"):
+        api.render_memo(result, lang="fr")
+    with pytest.raises(api.InputError, match="currency"):
+        api.render_memo(result, currency="GBP")
