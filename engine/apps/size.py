@@ -8,7 +8,7 @@ from gpu_advisor.engine.calc.calibration import highest_error
 from gpu_advisor.engine.calc.latency import at_concurrency
 from gpu_advisor.engine.calc.load import workload_load
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performance
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, plan_replicas, sizing_policy
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, plan_replicas, plans_by_gpu, sizing_policy
 from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -87,11 +87,29 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             request.output_tokens or int(knowledge.workload_default_values()["avg_output_tokens"]),
         )
     )
-    performances = configurations(knowledge, figures, request, tokens)
+    if request.cards is not None and request.cards not in knowledge.sizing.card_counts.counts:
+        allowed = ", ".join(str(c) for c in knowledge.sizing.card_counts.counts)
+        raise InputError(
+            f"cards: {request.cards} is not a card count a replica runs on ({allowed})", field="cards"
+        )
     plans: dict[str, ReplicaPlan] = {}
-    if sized is not None:
+    if sized is not None and request.cards is None:
+        # The cards per replica that carry the peak on the fewest cards, as a recommendation sizes them.
+        sizing = sizing_policy(knowledge, highest_error(knowledge), False, 1)
+        plans = plans_by_gpu(knowledge, figures, sized.load, *tokens, sizing)
+        if request.gpu is not None:
+            plans = {gpu: plan for gpu, plan in plans.items() if gpu == request.gpu}
+    performances = configurations(knowledge, figures, request, tokens, plans)
+    if sized is not None and request.cards is not None:
         sizing = sizing_policy(knowledge, highest_error(knowledge), False, 1)
         plans = {gpu: plan_replicas(p, sized.load, sizing) for gpu, p in performances.items()}
+    if request.gpu is not None and request.gpu not in performances:
+        cards = request.cards or "the usual count of"
+        raise InputError(
+            f"gpu: {cards} × {request.gpu} cannot hold the weights and one request of "
+            f"{tokens[0] + tokens[1]:,} tokens",
+            field="cards" if request.cards else "gpu",
+        )
     points = (
         {gpu: at_concurrency(p.roofline, request.concurrency) for gpu, p in performances.items()}
         if request.concurrency
@@ -118,15 +136,21 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
 
 
 def configurations(
-    knowledge: Knowledge, figures: SizingFigures, request: SizeRequest, tokens: tuple[int, int]
+    knowledge: Knowledge,
+    figures: SizingFigures,
+    request: SizeRequest,
+    tokens: tuple[int, int],
+    plans: dict[str, ReplicaPlan],
 ) -> dict[str, ReplicaPerformance]:
-    """One replica per GPU at its usual card count, or of the GPU and cards the request fixes (the way
-    published benchmarks fix the tensor-parallel size)."""
+    """One replica per GPU: of the GPU and cards the request fixes (the way published benchmarks fix the
+    tensor-parallel size), else at the cards per replica a load is planned with, else the usual count."""
     found = {}
     for fit in figures.fits:
         if request.gpu is not None and fit.gpu != request.gpu:
             continue
-        performance = replica_performance(knowledge, figures, fit, *tokens, cards=request.cards)
+        plan = plans.get(fit.gpu)
+        cards = request.cards or (plan.cards_per_replica if plan else None)
+        performance = replica_performance(knowledge, figures, fit, *tokens, cards=cards)
         if performance is not None:
             found[fit.gpu] = performance
     return found

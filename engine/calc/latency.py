@@ -50,12 +50,14 @@ class OperatingPoint(NamedTuple):
 
 
 def _queue_and_prefill_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
-    """Time to first token of a prompt arriving at ``rate`` with ``decoding`` sequences in their steps."""
+    """Time to first token of a prompt with other prompts arriving at ``rate`` and ``decoding`` other
+    sequences in their steps."""
     busy = rate * roofline.prefill_busy_seconds
     waiting = busy * roofline.prefill_busy_seconds / (2 * (1 - busy))
-    # The step in progress when the prompt arrives: half a step on average, none on an idle replica.
-    in_progress = min(decoding, 1.0) * roofline.step_seconds(max(decoding, 1.0)) / 2
-    return waiting + in_progress + roofline.prefill_seconds
+    # The step in progress when the prompt arrives: half a step on average, none on an idle replica; a
+    # prompt split into chunks shares a step with the decoding sequences for each chunk after the first.
+    step = min(decoding, 1.0) * roofline.step_seconds(max(decoding, 1.0))
+    return waiting + step / 2 + (roofline.prefill_chunks - 1) * step + roofline.prefill_seconds
 
 
 def _tpot_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
@@ -117,11 +119,13 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
 
 def at_concurrency(roofline: Roofline, users: int) -> OperatingPoint:
     """``users`` requests always in flight (each answered request replaced by the next): the closed loop
-    of published benchmarks."""
+    of published benchmarks. A user's own prefill never waits for itself, so the others' share of the
+    prefills and the decode steps is what delays it: one user sees a lone request."""
+    others = (users - 1) / users
 
     def waiting(decoding: float) -> tuple[float, float]:
         rate = roofline.requests_per_second(decoding)
-        return rate, rate * _queue_and_prefill_seconds(roofline, rate, decoding)
+        return rate, rate * _queue_and_prefill_seconds(roofline, rate * others, decoding * others)
 
     full = min(float(users), float(roofline.max_batch))
     rate, not_decoding = waiting(full)
@@ -145,7 +149,7 @@ def at_concurrency(roofline: Roofline, users: int) -> OperatingPoint:
         decoding=decoding,
         in_flight=float(users),
         time_to_first_token_ms=ttft * 1000,
-        time_per_output_token_ms=_tpot_seconds(roofline, rate, decoding) * 1000,
+        time_per_output_token_ms=_tpot_seconds(roofline, rate * others, decoding) * 1000,
         saturated=decoding >= roofline.max_batch,
     )
 

@@ -45,6 +45,9 @@ class Roofline(BaseModel):
     """One sequence's decode-step compute: its active weights' multiply-adds and its attention."""
     prefill_seconds: float
     """One prompt's prefill alone on the replica: its compute through every stage in turn."""
+    prefill_chunks: int
+    """Steps a prompt's prefill takes: one, or with chunked prefill one per chunk of the engine's
+    batched-token limit, each shared with the decoding sequences."""
     max_batch: int
     """Sequences the replica runs at once: the KV cache's room for whole requests, at most the serving
     engine's maximum."""
@@ -224,6 +227,7 @@ def replica_roofline(
         compute_seconds_per_sequence=active_flops / flops
         + figures.decode_attention_flops_per_token_pair * average_context / attention_flops,
         prefill_seconds=prefill_seconds,
+        prefill_chunks=math.ceil(input_tokens / engine.max_batched_tokens) if engine.chunked_prefill else 1,
         max_batch=batch,
     )
 

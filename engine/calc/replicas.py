@@ -198,14 +198,18 @@ def plans_by_gpu(
 ) -> dict[str, ReplicaPlan]:
     """A replica plan for every GPU that can hold the model with KV reserve: at the cards per replica
     given (``cards``, from ``cards_per_replica``), else at the count that carries the load on the
-    fewest cards."""
+    fewest cards among those that can meet the latency targets (all counts where none can)."""
     plans = {}
     for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items():
         if cards is not None and gpu in cards:
             candidates = tuple(p for p in candidates if p.cards == cards[gpu]) or candidates[:1]
         plans[gpu] = min(
             (plan_replicas(performance, load, sizing) for performance in candidates),
-            key=lambda plan: (plan.gpus_for_peak, plan.cards_per_replica),
+            key=lambda plan: (
+                plan.rate_within_targets_per_replica == 0,
+                plan.gpus_for_peak,
+                plan.cards_per_replica,
+            ),
         )
     return plans
 
@@ -230,8 +234,9 @@ def cards_per_replica(
     sizing: Sizing,
 ) -> dict[str, int]:
     """Per GPU, the cards per replica that carry the peak (or the batch's work) on the fewest cards
-    within the headroom and the latency targets; the fewer cards where two counts tie. Spares are left
-    out, so the count is settled before the rules say whether a spare runs."""
+    within the headroom and the latency targets, a count that can meet the targets before one that
+    cannot; the fewer cards where two counts tie. Spares are left out, so the count is settled before
+    the rules say whether a spare runs."""
     plans = plans_by_gpu(
         knowledge, figures, load, input_tokens, output_tokens, sizing._replace(spare_replicas=0)
     )

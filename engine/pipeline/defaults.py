@@ -111,6 +111,10 @@ DERIVATIONS: dict[str, Derivation] = {
 }
 """One entry for every field declared ``Given.DERIVED``."""
 
+NO_TARGET_FIELDS = ("max_time_to_first_token_ms", "max_time_per_output_token_ms")
+"""Fields where an explicit null is a value of its own (no target), where elsewhere it leaves the field
+to its default or derivation."""
+
 
 def model_facts(spec: ModelSpec, knowledge: Knowledge) -> dict[str, Any]:
     """The model's catalog entry and sizes: the catalog's where the spec names a model, checked against
@@ -148,6 +152,10 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
     """Fill in catalog model facts, documented defaults and derived values; the result has no missing
     fact. The fields are completed in declaration order, so a derivation sees the fields before it."""
     given = workload.model_dump(exclude_none=True, exclude={"name", "model"})
+    # A latency target given as null means "no target", not "the default target".
+    given |= {
+        field: None for field in NO_TARGET_FIELDS if field in workload.model_fields_set and field not in given
+    }
     defaults = knowledge.workload_default_values()
     values: dict[str, Any] = {"name": workload.name, **model_facts(workload.model, knowledge)}
     defaults_used: list[str] = []

@@ -177,44 +177,51 @@ def latency_fit_facts(
     cards: str,
     /,
 ) -> tuple[LatencyFitFact, ...]:
-    """One fact per GPU the gpu_fit rules left standing, for a workload with latency targets: what a
-    lone request sees on it, and the fastest GPU's figures (``unsuitable``: the GPUs those rules ruled
-    out, comma-separated), each at the cards per replica the load is sized with (``cards``, from
-    ``cards_key``). The same for every workload with this sizing, token counts, targets and counts, so
-    built once."""
+    """One fact per GPU the gpu_fit rules left standing (``unsuitable``: the GPUs they ruled out,
+    comma-separated), for a workload with latency targets: what a lone request sees on it at the cards
+    per replica the load is sized with (``cards``, from ``cards_key``: a count that meets the targets
+    where one does), and the fastest GPU and card count's figures. The same for every workload with this
+    sizing, token counts, targets and counts, so built once."""
     if max_ttft_ms is None and max_tpot_ms is None:
         return ()
     chosen = parse_cards(cards)
-    alone = [
-        (performance, lone_request(performance.roofline))
+    standing = {
+        gpu: candidates
         for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items()
         if gpu not in unsuitable.split(",")
-        for performance in candidates
-        if performance.cards == chosen.get(gpu, candidates[0].cards)
-    ]
-    if not alone:
+    }
+    if not standing:
         return ()
-    ttft = min(alone, key=lambda item: item[1].time_to_first_token_ms)
-    tpot = min(alone, key=lambda item: item[1].time_per_output_token_ms)
-    return tuple(
-        LatencyFitFact(
-            gpu=performance.gpu,
-            cards_per_replica=performance.cards,
-            time_to_first_token_alone_ms=point.time_to_first_token_ms,
-            time_per_output_token_alone_ms=point.time_per_output_token_ms,
-            ttft_target_given=max_ttft_ms is not None,
-            max_time_to_first_token_ms=max_ttft_ms or 0.0,
-            tpot_target_given=max_tpot_ms is not None,
-            max_time_per_output_token_ms=max_tpot_ms or 0.0,
-            fastest_ttft_gpu=ttft[0].gpu,
-            fastest_time_to_first_token_alone_ms=ttft[1].time_to_first_token_ms,
-            fastest_tpot_gpu=tpot[0].gpu,
-            fastest_time_per_output_token_alone_ms=tpot[1].time_per_output_token_ms,
-            fastest_for_ttft=performance is ttft[0],
-            fastest_for_tpot=performance is tpot[0],
+    # The fastest any GPU gets at any card count it may run, for the rules that tell a GPU that misses a
+    # target from a target none meets.
+    every = [(p, lone_request(p.roofline)) for candidates in standing.values() for p in candidates]
+    ttft = min(every, key=lambda item: (item[1].time_to_first_token_ms, item[0].cards))
+    tpot = min(every, key=lambda item: (item[1].time_per_output_token_ms, item[0].cards))
+    facts = []
+    for gpu, candidates in standing.items():
+        performance = next((p for p in candidates if p.cards == chosen.get(gpu)), candidates[0])
+        point = lone_request(performance.roofline)
+        facts.append(
+            LatencyFitFact(
+                gpu=gpu,
+                cards_per_replica=performance.cards,
+                time_to_first_token_alone_ms=point.time_to_first_token_ms,
+                time_per_output_token_alone_ms=point.time_per_output_token_ms,
+                ttft_target_given=max_ttft_ms is not None,
+                max_time_to_first_token_ms=max_ttft_ms or 0.0,
+                tpot_target_given=max_tpot_ms is not None,
+                max_time_per_output_token_ms=max_tpot_ms or 0.0,
+                fastest_ttft_gpu=ttft[0].gpu,
+                fastest_ttft_cards=ttft[0].cards,
+                fastest_time_to_first_token_alone_ms=ttft[1].time_to_first_token_ms,
+                fastest_tpot_gpu=tpot[0].gpu,
+                fastest_tpot_cards=tpot[0].cards,
+                fastest_time_per_output_token_alone_ms=tpot[1].time_per_output_token_ms,
+                fastest_for_ttft=gpu == ttft[0].gpu,
+                fastest_for_tpot=gpu == tpot[0].gpu,
+            )
         )
-        for performance, point in alone
-    )
+    return tuple(facts)
 
 
 @per_object(entries=2 * SIZINGS_KEPT)

@@ -69,7 +69,7 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
         text = rule_text(rule, lang)
         rules[rule.id] = RuleFinding(
             rule_id=rule.id,
-            per_gpu=rule.fact == "gpu_fit",
+            per_gpu=rule.fact in ("gpu_fit", "latency_fit"),
             topic=rule.topic,
             severity=rule.severity,
             title=text.title,

@@ -1,8 +1,9 @@
 """The ``latency_fit`` fact: can a GPU meet the workload's latency targets at all?
 
 One per GPU that holds the model, for a workload with latency targets: what a lone request sees on an
-idle replica of the usual card count (no load makes it faster), the targets, and the fastest GPU's
-figures, so that a rule can tell a GPU that misses a target others meet from a target no GPU meets.
+idle replica of the cards per replica the load is sized with (no load makes it faster; a count that
+meets the targets where one does), the targets, and the fastest GPU and card count's figures, so that a
+rule can tell a GPU that misses a target others meet from a target no GPU meets.
 """
 
 from __future__ import annotations
@@ -27,9 +28,12 @@ class LatencyFitFact(Fact):
     tpot_target_given: bool
     max_time_per_output_token_ms: Annotated[float, Guard("tpot_target_given")]
     fastest_ttft_gpu: str
-    """The GPU with the shortest lone time to first token among those that hold the model."""
+    """The GPU with the shortest lone time to first token among those that hold the model, at any card
+    count up to a node."""
+    fastest_ttft_cards: int
     fastest_time_to_first_token_alone_ms: float
     fastest_tpot_gpu: str
+    fastest_tpot_cards: int
     fastest_time_per_output_token_alone_ms: float
     fastest_for_ttft: bool
     """This GPU is ``fastest_ttft_gpu``: a rule about every GPU missing the target speaks once, here."""

@@ -201,10 +201,10 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
     cards per replica, and the cards the peak load needs on it."""
     gpu, gpus = hardware.gpu, hardware.gpus
     fit = gpu_fit(gpu, evaluation)
-    per_replica = replica_cards(fit, gpus)
+    plan = evaluation.market.plans.get(gpu) if gpu else None
+    per_replica = replica_cards(fit, gpus, plan.cards_per_replica if plan else None)
     offer = hardware.offer
     linked = offer_linked_sizes(offer) if offer is not None else ()
-    plan = evaluation.market.plans.get(gpu) if gpu else None
     return {
         "gpu": gpu or "",
         "gpu_known": gpu is not None,
@@ -348,7 +348,10 @@ def proposal_cost(
 def proposed_rental(offer: Offer, gpus: int, hours: float, price: float, evaluation: Evaluation) -> Rental:
     """The proposed cards on the offer's instances: replicas of the cards one needs on its GPU (all the
     cards as one replica where fewer are proposed), each inside one instance."""
-    per_replica = replica_cards(gpu_fit(offer.gpu, evaluation), gpus) or 1
+    plan = evaluation.market.plans.get(offer.gpu)
+    per_replica = (
+        replica_cards(gpu_fit(offer.gpu, evaluation), gpus, plan.cards_per_replica if plan else None) or 1
+    )
     linked = offer_linked_sizes(offer)
     return rent(offer, per_replica, math.ceil(gpus / per_replica), hours, linked, price)
 
@@ -358,10 +361,13 @@ def gpu_fit(gpu: str | None, evaluation: Evaluation) -> GpuFit | None:
     return next((f for f in evaluation.capacity.figures.fits if f.gpu == gpu), None)
 
 
-def replica_cards(fit: GpuFit | None, gpus: int | None) -> int | None:
-    """The cards one replica of the model needs on the fit's GPU (at most the cards proposed); None where
-    the GPU is unknown or cannot hold the model."""
+def replica_cards(fit: GpuFit | None, gpus: int | None, planned: int | None = None) -> int | None:
+    """The cards one replica of the model runs on on the fit's GPU: the count the recommendation sizes
+    the load with (``planned``) where the proposed cards are whole replicas of it, else the fewest that
+    hold the model (at most the cards proposed); None where the GPU is unknown or cannot hold the model."""
     per_replica = fit.gpus_with_kv_reserve if fit else None
+    if per_replica is not None and planned is not None and gpus is not None and gpus % planned == 0:
+        return planned
     if per_replica is not None and gpus is not None:
         per_replica = min(per_replica, gpus)
     return per_replica
