@@ -324,6 +324,9 @@ class ThroughputAccuracy(ResultModel):
     unchecked: tuple[UncheckedMeasurement, ...] = ()
     """Measurements shown but not held to a tolerance because their conditions are unknown, with their
     error. Empty since such figures are kept as references (``gpu-advisor calibration``), not measurements."""
+    fit_measurements: int = 0
+    """Throughput measurements the efficiency factors were fitted on (``split: fit``)."""
+    fit_mean_absolute_error: float | None = None
     held_out_measurements: int = 0
     """Throughput measurements held out from fitting (``split: held_out``) that the estimate runs."""
     held_out_mean_absolute_error: float | None = None

@@ -155,7 +155,9 @@ def throughput_accuracy() -> ThroughputAccuracy:
     """The calibration band of the shipped knowledge base, computed once per process."""
     rows = calibration_rows(load_knowledge())
     low, high = error_band(rows)
-    held_out = {s.metric: s for s in set_statistics(rows) if s.split == "held_out"}
+    statistics = set_statistics(rows)
+    held_out = {s.metric: s for s in statistics if s.split == "held_out"}
+    fit = next(s for s in statistics if (s.split, s.metric) == ("fit", "throughput"))
     throughput = held_out["throughput"]
     latency = [
         abs(c.error)
@@ -168,6 +170,8 @@ def throughput_accuracy() -> ThroughputAccuracy:
         lowest_error=low,
         highest_error=high,
         measurements=sum(r.tolerance is not None for r in rows),
+        fit_measurements=fit.count,
+        fit_mean_absolute_error=fit.mean_absolute_error,
         held_out_measurements=throughput.count,
         held_out_mean_absolute_error=throughput.mean_absolute_error,
         held_out_worst_error=throughput.worst_error,
