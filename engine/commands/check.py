@@ -11,7 +11,9 @@ from gpu_advisor.engine.commands.common import (
     EXIT_CHECK_FAILED,
     as_of_option,
     emit,
+    force_option,
     handle_errors,
+    output_target,
     parse_date,
     policy_option,
     policy_path,
@@ -40,6 +42,7 @@ from gpu_advisor.engine.commands.common import (
 @click.option("--overrides", metavar="FILE", help="Your own prices, or an imported catalog (catalog import).")
 @policy_option
 @as_of_option
+@force_option
 @handle_errors
 def check(
     proposal_file: str,
@@ -50,6 +53,7 @@ def check(
     policy_dir: str | None,
     as_of: str | None,
     overrides: str | None = None,
+    force: bool = False,
 ) -> None:
     """Check a proposal (a workload plus what someone intends to do) against every applicable rule.
 
@@ -62,6 +66,7 @@ def check(
     from gpu_advisor.engine.present.check_formats import junit, sarif
 
     evaluated_on = parse_date(as_of)
+    target = output_target(output, inputs=(proposal_file, overrides), force=force)
     knowledge = knowledge_with_overrides(overrides, evaluated_on)
     results = check_file(proposal_file, evaluated_on, policy_dir=policy_path(policy_dir), knowledge=knowledge)
     if output_format == "json":
@@ -72,7 +77,7 @@ def check(
         text = junit(results)
     else:
         text = render("check.md.j2" if output_format == "markdown" else "check.txt.j2", results=results)
-    emit(text, output)
+    emit(text, target)
     failing = {"fail"} if fail_on == "fail" else {"fail", "warn"}
     if not soft_fail and any(r.status in failing for r in results):
         sys.exit(EXIT_CHECK_FAILED)

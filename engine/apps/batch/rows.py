@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import re
@@ -17,7 +18,7 @@ from pydantic import BaseModel
 
 from gpu_advisor.engine.common import json_input, values, yaml_core
 from gpu_advisor.engine.common.errors import InputError, close_match
-from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES, _one_line
+from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
 from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem
 from gpu_advisor.engine.domain.workload import Workload
 
@@ -267,7 +268,9 @@ def csv_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
             except ValueError as error:
                 yield Row(line, None, f"{origin}:{line}: {error}")
     finally:
-        text.detach()
+        # The stream may be closed already where the caller stopped early; nothing is left to hand back.
+        with contextlib.suppress(ValueError):
+            text.detach()
 
 
 def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
@@ -297,7 +300,7 @@ def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
         if not loader.check_event(yaml.StreamEndEvent):
             raise InputError(f"{origin}: holds more than one YAML document; give one list")
     except yaml.YAMLError as error:
-        raise InputError(f"{origin}: not valid YAML ({_one_line(error)})") from None
+        raise InputError(f"{origin}: not valid YAML ({yaml_core.yaml_problem(error)})") from None
     except RecursionError:
         raise InputError(f"{origin}: input is nested too deeply") from None
     finally:
