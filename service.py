@@ -24,11 +24,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, BeforeValidator, ConfigDict
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
 from .engine.apps.rule_docs import RuleDoc
-from .engine.commands.http_errors import BODY_MODELS, field_errors
+from .engine.commands.http_errors import BODY_MODELS, MAX_REPORTED_ERRORS, invalid_body
+from .engine.commands.http_limits import BodyLimits
+from .engine.commands.http_settings import WORKER_THREADS
 from .engine.common.errors import EngineError, InputError, KnowledgeError, unknown_value_message
 from .engine.common.user_input import MAX_INPUT_BYTES, NotJsonText, load_json
 from .engine.domain.choices import Topic
@@ -58,11 +59,14 @@ class FieldError(BaseModel):
 
 
 class InvalidInput(BaseModel):
-    """422: every problem found, each naming its field."""
+    """422: the problems found, each naming its field; at most ``MAX_REPORTED_ERRORS``, and where there
+    were more, ``error_count`` and a ``note`` say so."""
 
     model_config = ConfigDict(extra="forbid")
 
     detail: list[FieldError]
+    error_count: int | None = None
+    note: str | None = None
 
 
 class ErrorMessage(BaseModel):
@@ -94,72 +98,13 @@ SERVER_ERROR: dict[int | str, dict[str, Any]] = {
 }
 
 
-# --- request size ------------------------------------------------------------------------------------
-
-
-class BodySizeLimit:
-    """Refuse request bodies over ``max_bytes`` with 413 before anything parses them.
-
-    A declared Content-Length over the limit is refused without reading the body; otherwise the body
-    is read here, counting bytes as they stream in (chunked uploads declare no length), and handed to
-    the application only once it is complete and within the limit. Buffering costs nothing that the
-    JSON parser would not need anyway, and it means no endpoint can start on a body that is cut off.
-    """
-
-    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await self._refuse(scope, receive, send)
-            return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return  # the client is gone; nobody to answer
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                await self._refuse(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        delivered = False
-
-        async def replay() -> Message:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = JSONResponse(
-            {"detail": f"request body is larger than {self.max_bytes} bytes"},
-            status_code=413,
-            headers={"Connection": "close"},
-        )
-        await response(scope, receive, send)
-
-
 # --- errors ------------------------------------------------------------------------------------------
 
 
 async def invalid_request(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
     body_model = BODY_MODELS.get(request.url.path)
-    return JSONResponse({"detail": field_errors(error.errors(), body_model)}, status_code=422)
+    return JSONResponse(invalid_body(list(error.errors()), body_model), status_code=422)
 
 
 async def invalid_input(request: Request, error: Exception) -> JSONResponse:
@@ -192,11 +137,16 @@ async def unexpected(request: Request, error: Exception) -> JSONResponse:
 async def warm_up(app: FastAPI) -> AsyncIterator[None]:
     """Load the knowledge base and rule catalog and build the engine before the first request, so a
     broken catalog stops the start instead of failing requests, and the first caller waits no longer
-    than the others."""
+    than the others. Blocking work (validation, evaluations) runs in at most ``WORKER_THREADS`` threads."""
+    import anyio.to_thread
+
     from .engine.pipeline.engines import rules_engine
 
-    rules_engine()
+    anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
+    await anyio.to_thread.run_sync(rules_engine)
+    app.state.ready = True
     yield
+    app.state.ready = False
 
 
 def is_json(content_type: str | None) -> bool:
@@ -242,13 +192,39 @@ class InputRoute(APIRoute):
                     status_code=415,
                 )
             if body:
+                import anyio.to_thread
+
+                # Parsing and validating a body of up to 1 MB is CPU work: a worker thread does it, and
+                # FastAPI's own validation then meets only a body that is known to be valid.
+                body_model = BODY_MODELS.get(request.url.path)
                 try:
-                    parsed.parsed = load_json(body, "request body")
+                    parsed.parsed, problems = await anyio.to_thread.run_sync(
+                        read_and_validate, body, body_model
+                    )
                 except InputError as error:
                     return await invalid_input(request, error)
+                if problems is not None:
+                    return JSONResponse(problems, status_code=422)
             return await handler(parsed)
 
         return read_body
+
+
+def read_and_validate(body: bytes, model: type[BaseModel] | None) -> tuple[Any, dict[str, Any] | None]:
+    """The body read by the JSON reader of every entry point and validated by ``model``: the data, and
+    the 422 body where it is invalid (``MAX_REPORTED_ERRORS`` problems at most)."""
+    from pydantic import ValidationError
+
+    data = load_json(body, "request body")
+    if model is None:
+        return data, None
+    try:
+        model.model_validate(data)
+    except ValidationError as error:
+        problems = error.errors(include_url=False, include_input=False)[: MAX_REPORTED_ERRORS + 1]
+        loc_problems = [{**p, "loc": ("body", *p["loc"])} for p in problems]
+        return data, invalid_body(loc_problems, model, total=error.error_count())
+    return data, None
 
 
 router = APIRouter(route_class=InputRoute)
@@ -370,12 +346,37 @@ def rule(rule_id: str) -> RuleDoc | JSONResponse:
 
 
 @router.get("/healthz", response_model=Health, summary="Liveness and version")
-def healthz() -> Health:
-    """Cheap on purpose: a load balancer calls it often."""
+async def healthz() -> Health:
+    """Cheap on purpose: a load balancer calls it often. Answered on the event loop, never behind the
+    worker threads, so it stays fast while they are busy."""
     return Health(status="ok", version=__version__)
 
 
-def create_app() -> FastAPI:
+@router.get(
+    "/readyz",
+    response_model=Health,
+    responses={
+        503: {"model": Health, "description": "Starting, stopping, or every worker busy with a queue."}
+    },
+    summary="Readiness: the engine is loaded and requests do not pile up",
+)
+async def readyz(request: Request) -> Health | JSONResponse:
+    """200 once the knowledge base, rules and engine are loaded, while requests waiting for a worker
+    thread are fewer than the threads; 503 (``status`` says why) otherwise."""
+    import anyio.to_thread
+
+    waiting = anyio.to_thread.current_default_thread_limiter().statistics().tasks_waiting
+    status = "ready"
+    if not getattr(request.app.state, "ready", False):
+        status = "starting"
+    elif waiting >= WORKER_THREADS:
+        status = "busy"
+    if status != "ready":
+        return JSONResponse({"status": status, "version": __version__}, status_code=503)
+    return Health(status=status, version=__version__)
+
+
+def create_app(body_timeout: float | None = None) -> FastAPI:
     """The HTTP service as an ASGI application (``uvicorn gpu_advisor.service:create_app --factory``)."""
     app = FastAPI(
         title="gpu-advisor",
@@ -384,7 +385,8 @@ def create_app() -> FastAPI:
         "cited rule, every figure a dated source.",
         lifespan=warm_up,
     )
-    app.add_middleware(BodySizeLimit, max_bytes=MAX_BODY_BYTES)
+    app.state.ready = False
+    app.add_middleware(BodyLimits, max_bytes=MAX_BODY_BYTES, timeout=body_timeout)
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(InputError, invalid_input)
     app.add_exception_handler(KnowledgeError, broken_knowledge)

@@ -28,6 +28,24 @@ def allowed_fields(model: type[BaseModel], path: Sequence[str | int]) -> list[st
     return list(model_at(model, path).model_fields)
 
 
+MAX_REPORTED_ERRORS = 50
+"""Problems listed in one 422 at most: a body with 77,001 unknown keys would otherwise get a 30 MB
+answer that takes seconds to build. The count of all of them is given beside the list."""
+
+
+def invalid_body(
+    errors: Sequence[Any], body_model: type[BaseModel] | None = None, total: int | None = None
+) -> dict[str, Any]:
+    """The 422 body: the first ``MAX_REPORTED_ERRORS`` problems, and where there were more, their count
+    and a note that says so."""
+    total = len(errors) if total is None else total
+    body: dict[str, Any] = {"detail": field_errors(errors[:MAX_REPORTED_ERRORS], body_model)}
+    if total > MAX_REPORTED_ERRORS:
+        body["error_count"] = total
+        body["note"] = f"only the first {MAX_REPORTED_ERRORS} of {total} problems are listed"
+    return body
+
+
 def field_errors(errors: Sequence[Any], body_model: type[BaseModel] | None = None) -> list[dict[str, Any]]:
     """Pydantic's errors reduced to ``loc``, ``msg`` and ``type``.
 

@@ -1,0 +1,35 @@
+"""The HTTP service's limits as settings (``http_limits.py`` applies them); no imports, so that the
+command line's start stays fast."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MAX_CONNECTIONS = 1000
+"""Open connections at most; more than a gateway in front of the service would hold."""
+
+HEADER_TIMEOUT_SECONDS = 10.0
+"""A request line and headers take a few milliseconds; a client that needs longer is stalling."""
+
+BODY_TIMEOUT_SECONDS = 30.0
+"""A body of at most 1 MB arrives within this even over a slow link."""
+
+KEEP_ALIVE_SECONDS = 5
+"""uvicorn's default, stated: an idle kept-alive connection is closed after it."""
+
+WORKER_THREADS = 4
+"""Threads that validate bodies and run evaluations; the event loop only moves bytes, so /healthz stays
+fast while they are busy. Requests beyond them wait for a thread (``/readyz`` says when they pile up)."""
+
+FD_RESERVE = 64
+"""File descriptors kept for the service itself (logs, the knowledge files, the thread pool)."""
+
+
+@dataclass
+class Limits:
+    """What ``gpu-advisor serve`` was given; read by the application when uvicorn builds it."""
+
+    body_timeout: float = BODY_TIMEOUT_SECONDS
+
+
+limits = Limits()
