@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import sys
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -129,6 +130,11 @@ def fired_rule_name(message: str, known: Mapping[str, object]) -> str:
     return name
 
 
+def _finalizing() -> bool:
+    """At interpreter exit the process frees everything; the engine is not torn down piece by piece."""
+    return sys is None or sys.is_finalizing()
+
+
 class RulesEngine:
     """A compiled rulebook in durable-rules' C engine. Build once per process; reuse for every call."""
 
@@ -146,6 +152,15 @@ class RulesEngine:
             for name in definition
         }
         self._handle = self._c.create_ruleset(RULESET_NAME, json.dumps(definition, ensure_ascii=False))
+
+    def __del__(self) -> None:
+        """Free the C engine's ruleset once nothing refers to this engine (a policy engine dropped from
+        its bounded cache); no session can be open then, since a session holds the engine."""
+        handle = getattr(self, "_handle", None)
+        if handle is not None and not _finalizing():
+            self._handle = None
+            with contextlib.suppress(Exception):
+                self._c.delete_ruleset(handle)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
