@@ -27,7 +27,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict
 
 from . import __version__
 from .engine.apps.rule_docs import RuleDoc
-from .engine.commands.http_errors import BODY_MODELS, MAX_REPORTED_ERRORS, invalid_body
+from .engine.commands.http_errors import BODY_MODELS, MAX_REPORTED_ERRORS, invalid_body, within_bounds
 from .engine.commands.http_limits import BodyLimits
 from .engine.commands.http_settings import WORKER_THREADS
 from .engine.common.errors import EngineError, InputError, KnowledgeError, unknown_value_message
@@ -218,12 +218,13 @@ def read_and_validate(body: bytes, model: type[BaseModel] | None) -> tuple[Any, 
     data = load_json(body, "request body")
     if model is None:
         return data, None
+    checked, cut = within_bounds(data)
     try:
-        model.model_validate(data)
+        model.model_validate(checked)
     except ValidationError as error:
         problems = error.errors(include_url=False, include_input=False)[: MAX_REPORTED_ERRORS + 1]
         loc_problems = [{**p, "loc": ("body", *p["loc"])} for p in problems]
-        return data, invalid_body(loc_problems, model, total=error.error_count())
+        return data, invalid_body(loc_problems, model, total=error.error_count(), cut=cut)
     return data, None
 
 

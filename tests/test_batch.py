@@ -338,3 +338,31 @@ def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 0
     assert "200/200" in (child.before or "")
+
+
+def test_stale_prices_are_one_note_in_the_summary_not_attention_on_every_row(tmp_path: Path) -> None:
+    path = write(tmp_path, "many.jsonl", portfolio(8))
+    summary_file = tmp_path / "summary.json"
+    args = [path, "--format", "csv", "--jobs", "1", "--summary", str(summary_file)]
+    # Two years on, every catalog price is older than the stale-price line (KNB001 fires on every row).
+    result = CliRunner().invoke(main, ["batch", *args, "--as-of", "2028-11-30"])
+    assert result.exit_code == 0, result.stderr
+    rows = csv_rows(result.stdout)
+    stale = sum("KNB001" in row["fired_rules"].split() for row in rows)
+    assert stale >= 4
+    assert not any("KNB001" in row["attention"].split() for row in rows)
+    summary = json.loads(summary_file.read_text(encoding="utf-8"))
+    assert summary["portfolio_notes"] == [
+        {"rule": "KNB001", "title": "The best offer's list price is stale", "workloads": stale}
+    ]
+    assert all("KNB001" not in a["rules"] for a in summary["attention"])
+    text = CliRunner().invoke(main, ["batch", path, "--jobs", "1", "--as-of", "2028-11-30"]).stderr
+    assert f"KNB001 The best offer's list price is stale: {stale} workloads" in text
+    assert text.count("KNB001") == 1
+
+
+def test_skipped_rows_exit_1_unless_allowed(tmp_path: Path) -> None:
+    path = write(tmp_path, "w.jsonl", portfolio(2) + '{"name": "bad"}\n')
+    assert invoke(path, "--jobs", "1").exit_code == 1
+    assert invoke(path, "--jobs", "1", "--allow-bad-rows").exit_code == 0
+    assert invoke(write(tmp_path, "ok.jsonl", portfolio(2)), "--jobs", "1").exit_code == 0

@@ -334,3 +334,13 @@ def test_a_policy_file_is_read_as_user_input(tmp_path: Path) -> None:
         result = invoke("recommend", example, "--policy", str(policies), "--as-of", AS_OF)
         assert result.exit_code == 2, result.output
         assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_yaml_batch_list_with_a_byte_that_is_not_utf8_is_exit_2(tmp_path: Path) -> None:
+    portfolio = tmp_path / "bad.yaml"
+    portfolio.write_bytes(
+        b"- name: a\n  model: {name: llama-3.1-8b, precision: bf16}\n  requests_per_day: 5\n- name: b\xff\n"
+    )
+    result = invoke("batch", str(portfolio), "--jobs", "1", "--as-of", AS_OF)
+    assert result.exit_code == 2, result.output
+    assert "not valid YAML (unacceptable character #x00ff" in result.output

@@ -33,16 +33,55 @@ MAX_REPORTED_ERRORS = 50
 answer that takes seconds to build. The count of all of them is given beside the list."""
 
 
+MAX_CHECKED_MEMBERS = 1_000
+"""Members of one object or list that are validated at most: no request model has more than a few dozen
+fields or list items, and pydantic builds its list of errors while holding the interpreter (a body with
+77,001 unknown keys held it for half a second). The rest are counted, not checked."""
+
+
+def within_bounds(value: Any, path: tuple[str | int, ...] = ()) -> tuple[Any, list[tuple[str, int]]]:
+    """``value`` with every object and list cut to its first ``MAX_CHECKED_MEMBERS`` members, and where
+    it was cut: the dotted path and the number of members."""
+    cut: list[tuple[str, int]] = []
+    if isinstance(value, dict):
+        if len(value) > MAX_CHECKED_MEMBERS:
+            cut.append((".".join(map(str, ("body", *path))), len(value)))
+        result: dict[str, Any] = {}
+        for name, member in list(value.items())[:MAX_CHECKED_MEMBERS]:
+            result[name], inner = within_bounds(member, (*path, name))
+            cut += inner
+        return result, cut
+    if isinstance(value, list):
+        if len(value) > MAX_CHECKED_MEMBERS:
+            cut.append((".".join(map(str, ("body", *path))), len(value)))
+        items = []
+        for index, member in enumerate(value[:MAX_CHECKED_MEMBERS]):
+            item, inner = within_bounds(member, (*path, index))
+            items.append(item)
+            cut += inner
+        return items, cut
+    return value, cut
+
+
 def invalid_body(
-    errors: Sequence[Any], body_model: type[BaseModel] | None = None, total: int | None = None
+    errors: Sequence[Any],
+    body_model: type[BaseModel] | None = None,
+    total: int | None = None,
+    cut: Sequence[tuple[str, int]] = (),
 ) -> dict[str, Any]:
-    """The 422 body: the first ``MAX_REPORTED_ERRORS`` problems, and where there were more, their count
-    and a note that says so."""
+    """The 422 body: the first ``MAX_REPORTED_ERRORS`` problems, and where there were more (or members
+    of an oversized object went unchecked), their count and a note that says so."""
     total = len(errors) if total is None else total
     body: dict[str, Any] = {"detail": field_errors(errors[:MAX_REPORTED_ERRORS], body_model)}
+    notes = []
     if total > MAX_REPORTED_ERRORS:
         body["error_count"] = total
-        body["note"] = f"only the first {MAX_REPORTED_ERRORS} of {total} problems are listed"
+        notes.append(f"only the first {MAX_REPORTED_ERRORS} of {total} problems are listed")
+    notes += [
+        f"{where} has {size} members; the first {MAX_CHECKED_MEMBERS} were checked" for where, size in cut
+    ]
+    if notes:
+        body["note"] = "; ".join(notes)
     return body
 
 

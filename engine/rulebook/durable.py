@@ -38,7 +38,7 @@ import itertools
 import json
 import sys
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol
@@ -130,11 +130,6 @@ def fired_rule_name(message: str, known: Mapping[str, object]) -> str:
     return name
 
 
-def _finalizing() -> bool:
-    """At interpreter exit the process frees everything; the engine is not torn down piece by piece."""
-    return sys is None or sys.is_finalizing()
-
-
 class RulesEngine:
     """A compiled rulebook in durable-rules' C engine. Build once per process; reuse for every call."""
 
@@ -153,14 +148,18 @@ class RulesEngine:
         }
         self._handle = self._c.create_ruleset(RULESET_NAME, json.dumps(definition, ensure_ascii=False))
 
-    def __del__(self) -> None:
+    def __del__(self, _finalizing: Callable[[], bool] = sys.is_finalizing) -> None:
         """Free the C engine's ruleset once nothing refers to this engine (a policy engine dropped from
-        its bounded cache); no session can be open then, since a session holds the engine."""
+        its bounded cache); no session can be open then, since a session holds the engine. At
+        interpreter exit the process frees everything (and module globals may be gone): nothing to do."""
         handle = getattr(self, "_handle", None)
-        if handle is not None and not _finalizing():
-            self._handle = None
-            with contextlib.suppress(Exception):
-                self._c.delete_ruleset(handle)
+        if handle is None or _finalizing():
+            return
+        self._handle = None
+        try:
+            self._c.delete_ruleset(handle)
+        except Exception:  # a destructor must not raise
+            return
 
     @contextmanager
     def session(self) -> Iterator[Session]:

@@ -277,7 +277,11 @@ def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
     """A YAML list of workloads, composed and constructed one item at a time (flat memory)."""
     # The user-input loader: the YAML 1.2 core schema, keys given once, no aliases (a few bytes could
     # expand into a structure that takes minutes to walk).
-    loader = yaml_core.CoreLoader(stream)
+    try:
+        # The reader decodes its first chunk at once: a byte that is not UTF-8 there fails here.
+        loader = yaml_core.CoreLoader(stream)
+    except yaml.YAMLError as error:
+        raise InputError(f"{origin}: not valid YAML ({yaml_core.yaml_problem(error)})") from None
     try:
         loader.get_event()  # type: ignore[no-untyped-call]
         if loader.check_event(yaml.StreamEndEvent):
