@@ -27,11 +27,11 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict
 
 from . import __version__
 from .engine.apps.rule_docs import RuleDoc
-from .engine.commands.http_errors import BODY_MODELS, MAX_REPORTED_ERRORS, invalid_body, within_bounds
+from .engine.commands.http_errors import BODY_MODELS, invalid_body, read_and_validate
 from .engine.commands.http_limits import BodyLimits
 from .engine.commands.http_settings import WORKER_THREADS
 from .engine.common.errors import EngineError, InputError, KnowledgeError, unknown_value_message
-from .engine.common.user_input import MAX_INPUT_BYTES, NotJsonText, load_json
+from .engine.common.user_input import MAX_INPUT_BYTES, NotJsonText
 from .engine.domain.choices import Topic
 from .engine.domain.proposal import CheckResult, ProposalDocument
 from .engine.domain.requests import SizeRequest, TcoRequest
@@ -208,24 +208,6 @@ class InputRoute(APIRoute):
             return await handler(parsed)
 
         return read_body
-
-
-def read_and_validate(body: bytes, model: type[BaseModel] | None) -> tuple[Any, dict[str, Any] | None]:
-    """The body read by the JSON reader of every entry point and validated by ``model``: the data, and
-    the 422 body where it is invalid (``MAX_REPORTED_ERRORS`` problems at most)."""
-    from pydantic import ValidationError
-
-    data = load_json(body, "request body")
-    if model is None:
-        return data, None
-    checked, cut = within_bounds(data)
-    try:
-        model.model_validate(checked)
-    except ValidationError as error:
-        problems = error.errors(include_url=False, include_input=False)[: MAX_REPORTED_ERRORS + 1]
-        loc_problems = [{**p, "loc": ("body", *p["loc"])} for p in problems]
-        return data, invalid_body(loc_problems, model, total=error.error_count(), cut=cut)
-    return data, None
 
 
 router = APIRouter(route_class=InputRoute)

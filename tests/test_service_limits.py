@@ -88,10 +88,15 @@ def test_a_422_lists_at_most_the_cap_and_says_how_many_there_were(server: tuple[
     answer = response.json()
     assert len(answer["detail"]) == MAX_REPORTED_ERRORS
     # Of the 77,001 keys the first 1,000 are checked (pydantic would hold the interpreter while it lists
-    # 77,004 errors): 1,000 unknown keys and the three required fields missing.
-    assert answer["error_count"] == MAX_CHECKED_MEMBERS + 3
+    # 77,004 errors): the object's size, 1,000 unknown keys and the three required fields missing.
+    assert answer["detail"][0] == {
+        "loc": ["body"],
+        "msg": f"77001 members; no object or list of a request has more than {MAX_CHECKED_MEMBERS}",
+        "type": "too_long",
+    }
+    assert answer["error_count"] == 1 + MAX_CHECKED_MEMBERS + 3
     assert answer["note"] == (
-        f"only the first {MAX_REPORTED_ERRORS} of {MAX_CHECKED_MEMBERS + 3} problems are listed; "
+        f"only the first {MAX_REPORTED_ERRORS} of {MAX_CHECKED_MEMBERS + 4} problems are listed; "
         f"body has 77001 members; the first {MAX_CHECKED_MEMBERS} were checked"
     )
     assert len(response.content) < 30_000
@@ -142,3 +147,19 @@ def test_connections_beyond_the_limit_are_refused_with_503(server: tuple[str, in
     refusals = [line for line in log.splitlines() if "refused a connection" in line]
     assert len(refusals) == 1 and f"{MAX_CONNECTIONS} connections open" in refusals[0]
     assert "Traceback" not in log
+
+
+def test_a_list_longer_than_any_request_has_is_refused_by_name(server: tuple[str, int, Path]) -> None:
+    url, _, _ = server
+    workload = {"name": "w", "model": {"name": "llama-3.1-8b", "precision": "bf16"}, "requests_per_day": 5}
+    waivers = [{"rule": "DEP016", "reason": "r"}] * 1500
+    body = {"workload": workload, "proposal": {"deployment": "api"}, "waivers": waivers}
+    response = httpx.post(f"{url}/check", json=body, timeout=30)
+    assert response.status_code == 422
+    assert response.json()["detail"] == [
+        {
+            "loc": ["body", "waivers"],
+            "msg": f"1500 members; no object or list of a request has more than {MAX_CHECKED_MEMBERS}",
+            "type": "too_long",
+        }
+    ]

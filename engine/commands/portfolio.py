@@ -96,6 +96,8 @@ def batch(
         )
         sys.exit(exit_code_of(stop))
     if summary.errors and not allow_bad_rows:
+        skipped = f"{summary.errors} row{'s' if summary.errors != 1 else ''} skipped"
+        click.echo(f"{skipped}: exit code 1 (--allow-bad-rows: 0)", err=True)
         sys.exit(EXIT_ROWS_SKIPPED)
 
 
