@@ -489,3 +489,16 @@ def test_the_text_report(tmp_path: Path) -> None:
         "Regions the catalog does not know, added with jurisdiction unknown (never counted as EU):",
         "  aws/ap-south-1 (1 row)",
     ]
+
+
+def test_a_region_code_no_catalog_region_could_have_is_a_row_error(tmp_path: Path) -> None:
+    # Found by benchmarks/fuzz.py: the region was added to the overrides unchecked and failed there.
+    rates = tmp_path / "rates.csv"
+    header = (
+        "provider,offer,gpu,usd_per_gpu_hour,pricing,commitment_months,instance_gpus,regions,as_of,note\n"
+    )
+    rates.write_text(header + "ovhcloud,h100-eu,h100-pcie,2.60,on_demand,,1;2,0x" + "f" * 200 + ",,\n")
+    result = invoke("catalog", "import", str(rates), "--format", "csv", "-o", str(tmp_path / "o.yaml"))
+    assert result.exit_code == 2, result.output
+    assert "line 2, column regions: String should have at most 120 characters" in result.output
+    assert "Traceback" not in result.output
