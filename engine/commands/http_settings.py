@@ -21,6 +21,10 @@ WORKER_THREADS = 4
 """Threads that validate bodies and run evaluations; the event loop only moves bytes, so /healthz stays
 fast while they are busy. Requests beyond them wait for a thread (``/readyz`` says when they pile up)."""
 
+SWITCH_INTERVAL_SECONDS = 0.001
+"""How long a worker thread may hold the interpreter before the event loop gets a turn (Python's default
+is 5 ms): /healthz and the reading of other requests wait less behind an evaluation."""
+
 FD_RESERVE = 64
 """File descriptors kept for the service itself (logs, the knowledge files, the thread pool)."""
 
