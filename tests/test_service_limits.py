@@ -163,3 +163,47 @@ def test_a_list_longer_than_any_request_has_is_refused_by_name(server: tuple[str
             "type": "too_long",
         }
     ]
+
+
+def descendants(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            found += [int(child), *descendants(int(child))]
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGKILL"])
+def test_no_process_outlives_the_service(stop: str) -> None:
+    import signal
+
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gpu_advisor.cli", "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1.0).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.1)
+    helpers = descendants(process.pid)
+    assert helpers  # the worker process for large bodies (and multiprocessing's resource tracker)
+    process.send_signal(getattr(signal, stop))
+    process.wait(timeout=20)
+    deadline = time.monotonic() + 5
+    while any(alive(pid) for pid in helpers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in helpers if alive(pid)]

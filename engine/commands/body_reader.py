@@ -26,11 +26,15 @@ LARGE_BODY_BYTES = 64 * 1024
 Outcome = tuple[Any, dict[str, Any] | None]
 
 
-def _ignore_interrupts() -> None:
-    """The worker process leaves stopping to the server (Ctrl-C reaches the whole process group)."""
+def _start_worker(parent: int) -> None:
+    """The worker process leaves stopping to the server (Ctrl-C reaches the whole process group), and
+    ends when the server is gone."""
     import signal
 
+    from gpu_advisor.engine.common.signals import exit_with_parent
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent(parent)
 
 
 def read_elsewhere(body: bytes, path: str) -> tuple[str, Any]:
@@ -54,15 +58,19 @@ class BodyReader:
 
     def start(self) -> None:
         import multiprocessing
+        import os
 
         # spawn: the service runs threads, which a forked child must not inherit half-way.
         context = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(1, mp_context=context, initializer=_ignore_interrupts)
+        self.pool = ProcessPoolExecutor(
+            1, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+        )
         self.pool.submit(read_elsewhere, b"{}", "/size").result()  # import the models now, not at a request
 
     def stop(self) -> None:
+        """Stop the worker process and wait for it (it is idle or finishing one body)."""
         if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
 
     async def read(self, body: bytes, path: str) -> Outcome:

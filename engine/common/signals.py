@@ -60,3 +60,22 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+PARENT_CHECK_SECONDS = 0.5
+
+
+def exit_with_parent(parent: int) -> None:
+    """In a worker process: a thread that ends the process once ``parent`` is gone (killed outright,
+    SIGKILL, so that it could not stop its workers), instead of waiting for work forever while it holds
+    the caller's standard error and memory."""
+
+    def watch() -> None:
+        import os
+        import time
+
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()

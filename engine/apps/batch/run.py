@@ -73,28 +73,16 @@ def _init_worker(settings: Settings, parent: int) -> None:
     """Worker start: ignore Ctrl-C (the parent stops the run and its workers), leave when the parent is
     gone, and build the engine once."""
     import signal
-    import threading
+
+    from gpu_advisor.engine.common.signals import exit_with_parent
 
     global _worker_settings
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    exit_with_parent(parent)
     _worker_settings = settings
     load_knowledge()
     rules_engine()
-
-
-ORPHAN_CHECK_SECONDS = 0.5
-
-
-def _exit_with_parent(parent: int) -> None:
-    """A worker whose parent died without stopping it (SIGKILL) exits instead of waiting for work
-    forever while it holds the caller's standard error open."""
-    import time
-
-    while os.getppid() == parent:
-        time.sleep(ORPHAN_CHECK_SECONDS)
-    os._exit(1)
 
 
 def _evaluate_chunk(rows: list[Row]) -> list[Outcome]:
