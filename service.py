@@ -31,8 +31,9 @@ from .engine.apps.rule_docs import RuleDoc
 from .engine.commands.body_reader import BodyReader
 from .engine.commands.http_errors import BODY_MODELS, invalid_body
 from .engine.commands.http_limits import BodyLimits
-from .engine.commands.http_settings import SWITCH_INTERVAL_SECONDS, WORKER_THREADS
+from .engine.commands.http_settings import SWITCH_INTERVAL_SECONDS, WORKER_THREADS, limits
 from .engine.common.errors import EngineError, InputError, KnowledgeError, unknown_value_message
+from .engine.common.signals import exit_with_parent
 from .engine.common.user_input import MAX_INPUT_BYTES, NotJsonText
 from .engine.domain.choices import Topic
 from .engine.domain.proposal import CheckResult, ProposalDocument
@@ -144,6 +145,10 @@ async def warm_up(app: FastAPI) -> AsyncIterator[None]:
 
     from .engine.pipeline.engines import rules_engine
 
+    if limits.supervised:  # a worker of serve --workers: it ends with its supervisor, even a killed one
+        import os
+
+        exit_with_parent(os.getppid())
     anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
     # The event loop takes the interpreter back from a busy worker thread within 1 ms instead of 5 ms.
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)

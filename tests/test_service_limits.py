@@ -180,13 +180,13 @@ def alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.parametrize("stop", ["SIGTERM", "SIGKILL"])
-def test_no_process_outlives_the_service(stop: str) -> None:
+@pytest.mark.parametrize(("stop", "workers"), [("SIGTERM", "1"), ("SIGKILL", "1"), ("SIGKILL", "2")])
+def test_no_process_outlives_the_service(stop: str, workers: str) -> None:
     import signal
 
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "gpu_advisor.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "gpu_advisor.cli", "serve", "--port", str(port), "--workers", workers],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

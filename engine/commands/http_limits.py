@@ -23,12 +23,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from gpu_advisor.engine.commands.http_settings import (
-    FD_RESERVE,
-    HEADER_TIMEOUT_SECONDS,
-    MAX_CONNECTIONS,
-    limits,
-)
+from gpu_advisor.engine.commands.http_settings import FD_RESERVE, MAX_CONNECTIONS, limits
 
 logger = logging.getLogger("gpu_advisor.service")
 
@@ -57,13 +52,19 @@ def _peer(client: Any) -> str:
 
 
 class GuardedH11Protocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with a connection limit and a header timeout (the class attributes are
-    set by ``guarded_protocol``)."""
+    """uvicorn's HTTP/1.1 protocol with a connection limit and a header timeout (``limits``, as
+    ``gpu-advisor serve`` was given them)."""
 
-    max_connections = MAX_CONNECTIONS
-    header_timeout = HEADER_TIMEOUT_SECONDS
     refused = False
     header_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def max_connections(self) -> int:
+        return connection_limit(limits.max_connections)
+
+    @property
+    def header_timeout(self) -> float:
+        return limits.header_timeout
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         if len(self.connections) >= self.max_connections:
@@ -116,15 +117,6 @@ class GuardedH11Protocol(H11Protocol):
         )
         self.transport.write(TIMED_OUT)
         self.transport.close()
-
-
-def guarded_protocol(max_connections: int, header_timeout: float) -> type[GuardedH11Protocol]:
-    """The protocol class for uvicorn's ``http`` setting, with these limits."""
-    return type(
-        "GuardedH11Protocol",
-        (GuardedH11Protocol,),
-        {"max_connections": connection_limit(max_connections), "header_timeout": header_timeout},
-    )
 
 
 class BodyLimits:

@@ -29,11 +29,38 @@ FD_RESERVE = 64
 """File descriptors kept for the service itself (logs, the knowledge files, the thread pool)."""
 
 
+ENVIRONMENT_VARIABLE = "GPU_ADVISOR_SERVE_LIMITS"
+"""How ``gpu-advisor serve`` hands its limits to the worker processes of ``--workers``, which import the
+service afresh."""
+
+
 @dataclass
 class Limits:
-    """What ``gpu-advisor serve`` was given; read by the application when uvicorn builds it."""
+    """What ``gpu-advisor serve`` was given (per worker process); read when uvicorn builds the
+    application and its connections."""
 
+    max_connections: int = MAX_CONNECTIONS
+    header_timeout: float = HEADER_TIMEOUT_SECONDS
     body_timeout: float = BODY_TIMEOUT_SECONDS
+    supervised: bool = False
+    """A worker process of ``--workers``: it ends when its supervisor is gone."""
+
+    @classmethod
+    def from_environment(cls) -> Limits:
+        import json
+        import os
+
+        given = os.environ.get(ENVIRONMENT_VARIABLE)
+        return cls(**json.loads(given)) if given else cls()
+
+    def to_environment(self) -> None:
+        import dataclasses
+        import json
+        import os
+
+        os.environ[ENVIRONMENT_VARIABLE] = json.dumps(dataclasses.asdict(self))
+        for name, value in dataclasses.asdict(self).items():
+            setattr(limits, name, value)
 
 
-limits = Limits()
+limits = Limits.from_environment()

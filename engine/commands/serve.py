@@ -14,7 +14,7 @@ from gpu_advisor.engine.commands.http_settings import (
     HEADER_TIMEOUT_SECONDS,
     KEEP_ALIVE_SECONDS,
     MAX_CONNECTIONS,
-    limits,
+    Limits,
 )
 
 
@@ -47,8 +47,17 @@ from gpu_advisor.engine.commands.http_settings import (
     show_default=True,
     help="Seconds a client has to send its request body (408 after).",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=64),
+    default=1,
+    show_default=True,
+    help="Server processes, each with its own engine; more answer more requests at once on more cores.",
+)
 @handle_errors
-def serve(host: str, port: int, max_connections: int, header_timeout: float, body_timeout: float) -> None:
+def serve(
+    host: str, port: int, max_connections: int, header_timeout: float, body_timeout: float, workers: int = 1
+) -> None:
     """Run the HTTP service: POST /recommend, /check, /size, /tco; GET /rules, /rules/{id}, /healthz,
     /readyz, /openapi.json."""
     import uvicorn
@@ -58,7 +67,13 @@ def serve(host: str, port: int, max_connections: int, header_timeout: float, bod
     # Load the knowledge base and rule catalog first: a broken one exits with code 3 and its message,
     # like every other command, instead of a server start-up traceback.
     rules_engine()
-    uvicorn.Server(server_config(host, port, max_connections, header_timeout, body_timeout)).run()
+    config = server_config(host, port, max_connections, header_timeout, body_timeout, workers)
+    if workers == 1:
+        uvicorn.Server(config).run()
+        return
+    from uvicorn.supervisors import Multiprocess
+
+    Multiprocess(config, sockets=[config.bind_socket()]).run()
 
 
 def server_config(
@@ -67,19 +82,22 @@ def server_config(
     max_connections: int = MAX_CONNECTIONS,
     header_timeout: float = HEADER_TIMEOUT_SECONDS,
     body_timeout: float = BODY_TIMEOUT_SECONDS,
+    workers: int = 1,
 ) -> Any:
-    """uvicorn's configuration of the service with its limits (``http_limits.py``)."""
+    """uvicorn's configuration of the service with its limits (``http_limits.py``); with several
+    workers, each takes its share of the connections."""
     import uvicorn
 
-    from gpu_advisor.engine.commands.http_limits import guarded_protocol
+    from gpu_advisor.engine.commands.http_limits import GuardedH11Protocol
 
-    limits.body_timeout = body_timeout
+    Limits(max(1, max_connections // workers), header_timeout, body_timeout, workers > 1).to_environment()
     return uvicorn.Config(
         "gpu_advisor.service:create_app",
         factory=True,
         host=host,
         port=port,
-        http=guarded_protocol(max_connections, header_timeout),
+        http=GuardedH11Protocol,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
         ws="none",
+        workers=workers,
     )
