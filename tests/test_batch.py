@@ -72,7 +72,7 @@ def csv_rows(output: str) -> list[dict[str, str]]:
 
 def test_csv_bad_row_is_reported_with_its_line_and_skipped(tmp_path: Path) -> None:
     result = invoke(write(tmp_path, "portfolio.csv", CSV_INPUT), "--jobs", "1")
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1  # rows were skipped, result.stderr
     rows = jsonl(result.stdout)
     assert [(r["line"], r["name"]) for r in rows] == [(2, "public-chat"), (3, "prototype"), (5, "hr")]
     assert "portfolio.csv:4: invalid workload" in result.stderr
@@ -92,7 +92,7 @@ def test_csv_cells_are_typed_by_the_workload_model(tmp_path: Path) -> None:
 def test_csv_cell_of_the_wrong_type_names_the_column(tmp_path: Path) -> None:
     text = CSV_HEADER + "x,,8,bf16,lots,,\n"
     result = invoke(write(tmp_path, "w.csv", text))
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # rows were skipped
     assert "w.csv:2: requests_per_day: 'lots' is not a whole number" in result.stderr
 
 
@@ -125,14 +125,14 @@ def test_csv_unknown_column_stops_with_a_suggestion(tmp_path: Path) -> None:
 
 def test_jsonl_bad_line_is_reported_and_the_rest_continues(tmp_path: Path) -> None:
     result = invoke(write(tmp_path, "w.jsonl", JSONL_INPUT), "--jobs", "2")
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1  # rows were skipped, result.stderr
     assert [(r["line"], r["name"]) for r in jsonl(result.stdout)] == [(1, "small"), (2, "big"), (5, "last")]
     assert "w.jsonl:3: not valid JSON" in result.stderr
 
 
 def test_yaml_list_bad_item_is_reported_at_its_line(tmp_path: Path) -> None:
     result = invoke(write(tmp_path, "w.yaml", YAML_INPUT), "--format", "csv")
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1  # rows were skipped, result.stderr
     assert [(r["line"], r["name"]) for r in csv_rows(result.stdout)] == [("1", "small"), ("7", "big")]
     assert "w.yaml:4: invalid workload" in result.stderr
     assert "requests_per_day: Input should be a valid integer (got '500')" in result.stderr
@@ -252,7 +252,7 @@ def test_summary_counts(tmp_path: Path) -> None:
     result = invoke(
         write(tmp_path, "portfolio.csv", CSV_INPUT), "--format", "csv", "--summary", str(summary_file)
     )
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # rows were skipped
     assert result.stderr.startswith("error: ")  # the bad row only: the summary went to the file
     summary = json.loads(summary_file.read_text(encoding="utf-8"))
     rows = csv_rows(result.stdout)
@@ -295,7 +295,7 @@ def test_unknown_extension_exits_2(tmp_path: Path) -> None:
 def test_writes_the_output_file(tmp_path: Path) -> None:
     target = tmp_path / "out.csv"
     result = invoke(write(tmp_path, "w.jsonl", JSONL_INPUT), "--format", "csv", "-o", str(target))
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # rows were skipped
     assert result.stdout == ""
     assert len(csv_rows(target.read_text(encoding="utf-8"))) == 3
 
@@ -311,7 +311,11 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_written(tmp_path: Path) -> None
         start_new_session=True,
     )
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and (not output.exists() or output.read_text().count("\n") < 100):
+    # The results go to a temporary file beside the output until the run ends (then it is renamed).
+    while (
+        time.monotonic() < deadline
+        and sum(p.read_bytes().count(b"\n") for p in tmp_path.glob(".out.csv.*.tmp")) < 100
+    ):
         time.sleep(0.05)
     # As a terminal does: Ctrl-C reaches the whole process group, workers included.
     os.killpg(process.pid, signal.SIGINT)
@@ -334,3 +338,31 @@ def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 0
     assert "200/200" in (child.before or "")
+
+
+def test_stale_prices_are_one_note_in_the_summary_not_attention_on_every_row(tmp_path: Path) -> None:
+    path = write(tmp_path, "many.jsonl", portfolio(8))
+    summary_file = tmp_path / "summary.json"
+    args = [path, "--format", "csv", "--jobs", "1", "--summary", str(summary_file)]
+    # Two years on, every catalog price is older than the stale-price line (KNB001 fires on every row).
+    result = CliRunner().invoke(main, ["batch", *args, "--as-of", "2028-11-30"])
+    assert result.exit_code == 0, result.stderr
+    rows = csv_rows(result.stdout)
+    stale = sum("KNB001" in row["fired_rules"].split() for row in rows)
+    assert stale >= 4
+    assert not any("KNB001" in row["attention"].split() for row in rows)
+    summary = json.loads(summary_file.read_text(encoding="utf-8"))
+    assert summary["portfolio_notes"] == [
+        {"rule": "KNB001", "title": "The best offer's list price is stale", "workloads": stale}
+    ]
+    assert all("KNB001" not in a["rules"] for a in summary["attention"])
+    text = CliRunner().invoke(main, ["batch", path, "--jobs", "1", "--as-of", "2028-11-30"]).stderr
+    assert f"KNB001 The best offer's list price is stale: {stale} workloads" in text
+    assert text.count("KNB001") == 1
+
+
+def test_skipped_rows_exit_1_unless_allowed(tmp_path: Path) -> None:
+    path = write(tmp_path, "w.jsonl", portfolio(2) + '{"name": "bad"}\n')
+    assert invoke(path, "--jobs", "1").exit_code == 1
+    assert invoke(path, "--jobs", "1", "--allow-bad-rows").exit_code == 0
+    assert invoke(write(tmp_path, "ok.jsonl", portfolio(2)), "--jobs", "1").exit_code == 0

@@ -16,6 +16,7 @@ from helpers import EXAMPLES_DIR
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.catalog_import import run as import_run
 from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides
+from gpu_advisor.engine.common import safe_files
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.domain.import_mapping import load_mapping
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -218,7 +219,7 @@ def test_output_over_the_input_is_refused(tmp_path: Path) -> None:
     for out in (str(rates), str(tmp_path / "." / "rates.csv")):
         result = invoke("catalog", "import", str(rates), "--format", "csv", "-o", out)
         assert result.exit_code == 2
-        assert "is the file being imported" in result.output
+        assert "is an input file of this command" in result.output
     link = tmp_path / "link.csv"
     os.symlink(rates, link)
     assert invoke("catalog", "import", str(rates), "--format", "csv", "-o", str(link)).exit_code == 2
@@ -232,7 +233,7 @@ def test_the_output_is_written_atomically(tmp_path: Path, monkeypatch: pytest.Mo
     def failing_replace(source: str, target: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(import_run.os, "replace", failing_replace)
+    monkeypatch.setattr(safe_files.os, "replace", failing_replace)
     with pytest.raises(InputError, match="cannot write"):
         import_run.run_import(
             str(DATA / "rates.csv"),
@@ -241,6 +242,7 @@ def test_the_output_is_written_atomically(tmp_path: Path, monkeypatch: pytest.Mo
             load_knowledge().offers.offers[0].as_of,
             None,
             load_knowledge(),
+            force=True,
         )
     # The old file is whole and no temporary file is left beside it.
     assert out.read_text() == "as_of: 2026-01-01\n"
@@ -488,3 +490,16 @@ def test_the_text_report(tmp_path: Path) -> None:
         "Regions the catalog does not know, added with jurisdiction unknown (never counted as EU):",
         "  aws/ap-south-1 (1 row)",
     ]
+
+
+def test_a_region_code_no_catalog_region_could_have_is_a_row_error(tmp_path: Path) -> None:
+    # Found by benchmarks/fuzz.py: the region was added to the overrides unchecked and failed there.
+    rates = tmp_path / "rates.csv"
+    header = (
+        "provider,offer,gpu,usd_per_gpu_hour,pricing,commitment_months,instance_gpus,regions,as_of,note\n"
+    )
+    rates.write_text(header + "ovhcloud,h100-eu,h100-pcie,2.60,on_demand,,1;2,0x" + "f" * 200 + ",,\n")
+    result = invoke("catalog", "import", str(rates), "--format", "csv", "-o", str(tmp_path / "o.yaml"))
+    assert result.exit_code == 2, result.output
+    assert "line 2, column regions: String should have at most 120 characters" in result.output
+    assert "Traceback" not in result.output

@@ -97,7 +97,7 @@ def test_batch_reports_each_bad_row_and_keeps_the_others(jobs: str, tmp_path: Pa
     names = sorted(name for name in WORKLOADS if name != "alias.yaml")
     for path in batch_input(names, tmp_path):
         result = invoke("batch", str(path), "--jobs", jobs, "--as-of", AS_OF)
-        assert result.exit_code == 0, result.output
+        assert result.exit_code == 1, result.output  # bad rows were skipped
         assert "Traceback" not in result.output
         rows = [json.loads(line) for line in result.stdout.splitlines()]
         kind = ".yaml" if path.suffix == ".yaml" else ".json"
@@ -128,7 +128,7 @@ def test_strict_batch_stops_at_the_first_bad_row_with_exit_2(tmp_path: Path) -> 
 
 def test_a_csv_byte_that_is_not_utf8_spoils_its_row_only() -> None:
     result = invoke("batch", str(CORPUS / "bad-byte.csv"), "--jobs", "1", "--as-of", AS_OF)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # the bad row was skipped
     assert [json.loads(line)["name"] for line in result.stdout.splitlines()] == ["good", "also-good"]
     assert "bad-byte.csv:3: name: not UTF-8 text" in result.stderr
 
@@ -334,3 +334,13 @@ def test_a_policy_file_is_read_as_user_input(tmp_path: Path) -> None:
         result = invoke("recommend", example, "--policy", str(policies), "--as-of", AS_OF)
         assert result.exit_code == 2, result.output
         assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_yaml_batch_list_with_a_byte_that_is_not_utf8_is_exit_2(tmp_path: Path) -> None:
+    portfolio = tmp_path / "bad.yaml"
+    portfolio.write_bytes(
+        b"- name: a\n  model: {name: llama-3.1-8b, precision: bf16}\n  requests_per_day: 5\n- name: b\xff\n"
+    )
+    result = invoke("batch", str(portfolio), "--jobs", "1", "--as-of", AS_OF)
+    assert result.exit_code == 2, result.output
+    assert "not valid YAML (unacceptable character #x00ff" in result.output

@@ -261,3 +261,36 @@ def test_built_in_messages_render_outside_the_sandbox_and_policy_messages_inside
     assert not message_template("en", "{{ gpu }}").environment.sandboxed
     assert message_template("en", "{{ gpu }}", True).environment.sandboxed
     assert environment("de") is environment("de", False)  # one environment per language and kind
+
+
+def organization_rules_fired(policy_dir: Path) -> set[str]:
+    from gpu_advisor.api import load_workload, recommend
+
+    result = recommend(load_workload(str(EXAMPLES_DIR / "public-chat.yaml")), policy_dir=str(policy_dir))
+    return {f.rule_id for f in result.findings if f.origin == "organization"}
+
+
+def test_a_changed_or_deleted_policy_file_takes_effect(tmp_path: Path) -> None:
+    directory = tmp_path / "policy"
+    shutil.copytree(POLICY, directory)
+    assert organization_rules_fired(directory) == {"ORG001", "ORG003", "ORG005"}
+    (directory / "eu-only.yaml").unlink()
+    assert "ORG001" not in organization_rules_fired(directory)
+    shutil.copy(Path(POLICY) / "eu-only.yaml", directory / "eu-only.yaml")
+    assert "ORG001" in organization_rules_fired(directory)
+    budget = directory / "budget.yaml"
+    budget.write_text(budget.read_text(encoding="utf-8").replace("ORG005", "ORG105"), encoding="utf-8")
+    assert "ORG105" in organization_rules_fired(directory)
+
+
+def test_the_policy_engine_cache_is_bounded(tmp_path: Path) -> None:
+    from gpu_advisor.engine.pipeline.engines import policy_engine
+    from gpu_advisor.engine.rulebook.loading import POLICY_CACHE_ENTRIES, rulebook_for_policies
+
+    for index in range(POLICY_CACHE_ENTRIES + 4):
+        directory = tmp_path / f"policy-{index}"
+        directory.mkdir()
+        shutil.copy(Path(POLICY) / "eu-only.yaml", directory / "eu-only.yaml")
+        assert organization_rules_fired(directory) == {"ORG001"}
+    assert policy_engine.cache_info().currsize <= POLICY_CACHE_ENTRIES
+    assert rulebook_for_policies.cache_info().currsize <= POLICY_CACHE_ENTRIES

@@ -13,8 +13,10 @@ from gpu_advisor.engine.commands.common import (
     as_of_option,
     currency_option,
     emit,
+    force_option,
     handle_errors,
     lang_option,
+    output_target,
     parse_date,
     show_markdown,
 )
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 @lang_option
 @currency_option
 @as_of_option
+@force_option
 @handle_errors
 def ask(
     from_file: str | None,
@@ -41,6 +44,7 @@ def ask(
     lang: str,
     currency: str,
     as_of: str | None,
+    force: bool = False,
 ) -> None:
     """Answer questions about the workload; get the workload file and the decision memo."""
     import yaml
@@ -54,6 +58,9 @@ def ask(
     from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.present.memo import render_memo
 
+    # Files named on the command line are checked before the first question, not after the last.
+    for given, option in ((save_file, "--save"), (memo_file, "--memo")):
+        output_target(given, option, inputs=(from_file,), force=force)
     knowledge = load_knowledge()
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
     prefill = prefill_from(load_workload(from_file).model_dump(exclude_none=True)) if from_file else {}
@@ -61,9 +68,11 @@ def ask(
     document = workload_document(ask_questions(knowledge, fmt, prefill))
     workload = validate_workload(document, "answers")
     name = slug(workload.name)
-    save_file = save_file or f"{name}.yaml"
-    memo_file = memo_file or f"{name}-memo.md"
-    emit(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), save_file)
+    save_file = save_file or free_name(name, ".yaml", force)
+    memo_file = memo_file or free_name(f"{name}-memo", ".md", force)
+    save_target = output_target(save_file, "--save", inputs=(from_file,), force=force)
+    memo_target = output_target(memo_file, "--memo", inputs=(from_file, save_file), force=force)
+    emit(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), save_target)
     try:
         result = run_recommend(workload, evaluated_on, knowledge=knowledge, fmt=fmt)
     except InputError:
@@ -71,7 +80,7 @@ def ask(
         click.echo(render("ask_unresolved.txt.j2", fmt, workload_file=save_file), nl=False)
         raise
     memo = render_memo(result, fmt)
-    emit(memo, memo_file)
+    emit(memo, memo_target)
     show_markdown(memo, None)
     click.echo(render("ask_done.txt.j2", fmt, workload_file=save_file, memo_file=memo_file), nl=False)
 
@@ -126,6 +135,19 @@ def yes_no_text(value: object, fmt: Format) -> str:
     from gpu_advisor.engine.i18n.environment import translate
 
     return translate(fmt.lang, "yes" if value else "no")
+
+
+def free_name(stem: str, suffix: str, force: bool) -> str:
+    """The default file name; where it is taken (and no --force), the first free ``stem-N`` instead, so
+    that an earlier session's files are never replaced by surprise."""
+    import os
+
+    candidate = f"{stem}{suffix}"
+    number = 1
+    while not force and os.path.lexists(candidate):
+        number += 1
+        candidate = f"{stem}-{number}{suffix}"
+    return candidate
 
 
 def slug(name: str) -> str:

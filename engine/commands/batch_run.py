@@ -5,43 +5,46 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from pathlib import Path
 from typing import IO
 
 from gpu_advisor.engine.apps.batch.rows import count_rows, input_format_for, open_input, read_rows
 from gpu_advisor.engine.apps.batch.run import OutputFormat, Progress, default_jobs, run_batch
-from gpu_advisor.engine.apps.batch.summary import BatchSummary, Tally
+from gpu_advisor.engine.apps.batch.summary import PORTFOLIO_NOTE_RULES, BatchSummary, Tally
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.safe_files import OutputTarget, check_output, pending_output, write_output
+from gpu_advisor.engine.common.signals import Interrupted
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.present.batch_progress import StderrReport, TerminalProgress, render_summary
 from gpu_advisor.engine.rulebook.loading import load_rulebook
 
 
-def open_output(output: str | None) -> tuple[IO[str], bool]:
-    """The sink for results and whether this code owns it (standard output is never closed)."""
+def output_targets(
+    input_path: str, output: str | None, summary_file: str | None, force: bool
+) -> tuple[OutputTarget | None, OutputTarget | None]:
+    """The results file and the summary file, checked before the input is read: neither is the input,
+    a link, or an existing file without ``force``, and they are not one file."""
+    target = None
+    if output is not None and output != "-":
+        target = check_output(output, "-o/--output", inputs=(input_path,), force=force)
+    summary_target = None
+    if summary_file is not None:
+        summary_target = check_output(summary_file, "--summary", inputs=(input_path, output), force=force)
+        if target is not None and target.path.resolve() == summary_target.path.resolve():
+            raise InputError(f"--summary: {summary_file!r} is also the results file (-o); name another file")
+    return target, summary_target
+
+
+def write_summary(summary: BatchSummary, summary_target: OutputTarget | None) -> None:
+    """The summary as JSON to ``summary_target``, else as text on standard error."""
     import sys
 
-    if output is None or output == "-":
-        return sys.stdout, False
-    try:
-        return Path(output).open("w", encoding="utf-8", newline=""), True
-    except OSError as error:
-        raise InputError(f"--output: cannot write {output!r} ({error.strerror})") from None
-
-
-def write_summary(summary: BatchSummary, summary_file: str | None) -> None:
-    """The summary as JSON to ``summary_file``, else as text on standard error."""
-    import sys
-
-    if summary_file is None:
+    if summary_target is None:
         sys.stderr.write(render_summary(summary))
         sys.stderr.flush()
         return
-    text = json.dumps(summary.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
-    try:
-        Path(summary_file).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"--summary: cannot write {summary_file!r} ({error.strerror})") from None
+    write_output(
+        summary_target, json.dumps(summary.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    )
 
 
 def batch_file(
@@ -53,51 +56,71 @@ def batch_file(
     jobs: int | None,
     strict: bool,
     evaluated_on: dt.date,
+    force: bool = False,
 ) -> BatchSummary:
-    """The ``batch`` command: read ``input_path``, write results and the summary. Ctrl-C propagates as
-    KeyboardInterrupt after the results so far are flushed and the summary (marked interrupted) written."""
+    """The ``batch`` command: read ``input_path``, write results and the summary.
+
+    The results file is written beside its target and renamed into place at the end, also when a
+    signal stops the run (the rows written so far, each complete) or ``--strict`` stops it at a bad
+    row; a file rejected before its first row (a bad header) leaves an existing output as it was. A
+    signal propagates as ``KeyboardInterrupt`` (``Interrupted`` for SIGTERM) after the results are
+    kept and the summary, marked interrupted, is written."""
     import sys
     from contextlib import ExitStack
 
     found_format = input_format_for(input_path, input_format)
+    target, summary_target = output_targets(input_path, output, summary_file, force)
     # A broken knowledge base or rule catalog stops here, once, before any worker starts.
     load_knowledge()
-    load_rulebook()
-    tally = Tally(input=input_path, evaluated_on=evaluated_on)
-    with ExitStack() as stack:
-        stream = open_input(input_path)
-        if input_path != "-":
-            stack.callback(stream.close)
-        sink, owned = open_output(output)
-        if owned:
-            stack.callback(sink.close)
-        # The bar goes to a terminal's standard error, and not over results streaming to the same terminal.
-        bar = sys.stderr.isatty() and not (not owned and sys.stdout.isatty())
-        progress: Progress = StderrReport()
-        if bar:
-            progress = stack.enter_context(TerminalProgress(count_rows(input_path, found_format)))
-        try:
-            run_batch(
-                read_rows(stream, found_format, input_path),
-                sink,
-                tally,
-                output_format=output_format,
-                jobs=jobs or default_jobs(),
-                strict=strict,
-                progress=progress,
-            )
-        except KeyboardInterrupt:
-            tally.interrupted = True
-            raise
-        finally:
-            sink.flush()
-            stack.close()
-            # A file rejected before its first row (bad header, not a list) gets its error, not a summary.
-            if (
-                tally.evaluated + tally.errors
-                or tally.interrupted
-                or tally.stopped_at_line
-                or not sys.exc_info()[0]
-            ):
-                write_summary(tally.summary(), summary_file)
+    rulebook = load_rulebook()
+    titles = {rule: rulebook.rule(rule).title for rule in PORTFOLIO_NOTE_RULES if rule in rulebook.ids}
+    tally = Tally(input=input_path, evaluated_on=evaluated_on, note_titles=titles)
+    try:
+        with ExitStack() as stack:
+            stream = open_input(input_path)
+            if input_path != "-":
+                stack.callback(stream.close)
+            sink: IO[str] = sys.stdout
+            pending = None
+            if target is not None:
+                pending = stack.enter_context(pending_output(target))
+                sink = pending.handle
+            # Closed before the stream it reads (the stack unwinds in reverse).
+            rows = read_rows(stream, found_format, input_path)
+            stack.callback(getattr(rows, "close", lambda: None))
+            # The bar goes to a terminal's standard error, not over results streaming to the same terminal.
+            bar = sys.stderr.isatty() and not (target is None and sys.stdout.isatty())
+            progress: Progress = StderrReport()
+            if bar:
+                progress = stack.enter_context(TerminalProgress(count_rows(input_path, found_format)))
+            try:
+                run_batch(
+                    rows,
+                    sink,
+                    tally,
+                    output_format=output_format,
+                    jobs=jobs or default_jobs(),
+                    strict=strict,
+                    progress=progress,
+                )
+            except KeyboardInterrupt as stop:
+                tally.interrupted = True
+                tally.interrupted_by = stop.signal_name if isinstance(stop, Interrupted) else "SIGINT"
+                raise
+            except InputError:
+                if pending is not None and tally.stopped_at_line is not None:
+                    pending.keep = True  # --strict: the results before the bad row stand
+                raise
+            finally:
+                if not sink.closed:
+                    sink.flush()
+    finally:
+        # A file rejected before its first row (bad header, not a list) gets its error, not a summary.
+        if (
+            tally.evaluated + tally.errors
+            or tally.interrupted
+            or tally.stopped_at_line
+            or not sys.exc_info()[0]
+        ):
+            write_summary(tally.summary(), summary_target)
     return tally.summary()

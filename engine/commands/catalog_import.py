@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from gpu_advisor.engine.commands.common import emit, handle_errors, parse_date
+from gpu_advisor.engine.commands.common import emit, force_option, handle_errors, parse_date
 
 FORMATS = ("skypilot", "gpuhunt", "csv")
 
@@ -70,9 +70,16 @@ def catalog_group(listing: click.Command) -> click.Group:
     show_default=True,
     help="The import's report on standard output.",
 )
+@force_option
 @handle_errors
 def catalog_import(
-    file: str, fmt: str, output: str, provider: str | None, as_of: str | None, report_format: str
+    file: str,
+    fmt: str,
+    output: str,
+    provider: str | None,
+    as_of: str | None,
+    report_format: str,
+    force: bool = False,
 ) -> None:
     """Read a published price catalog (FILE) and write its offers as a dated overrides file (OUT) for
     --overrides. A malformed row stops the import (exit 2) naming its line and column."""
@@ -80,7 +87,7 @@ def catalog_import(
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.i18n.environment import render
 
-    report = run_import(file, fmt, output, parse_date(as_of), provider, load_knowledge())
+    report = run_import(file, fmt, output, parse_date(as_of), provider, load_knowledge(), force=force)
     if report_format == "json":
         emit(json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n", None)
     else:

@@ -12,7 +12,9 @@ from gpu_advisor.engine.commands.common import (
     EXIT_CHECK_FAILED,
     as_of_option,
     emit,
+    force_option,
     handle_errors,
+    output_target,
     parse_date,
     policy_option,
     policy_path,
@@ -74,6 +76,7 @@ if TYPE_CHECKING:
 @click.option("--overrides", metavar="FILE", help="Your own prices, or an imported catalog (catalog import).")
 @policy_option
 @as_of_option
+@force_option
 @handle_errors
 def check(
     proposal_file: str,
@@ -89,6 +92,7 @@ def check(
     policy_dir: str | None,
     as_of: str | None,
     overrides: str | None = None,
+    force: bool = False,
 ) -> None:
     """Check proposals (a workload plus what someone intends to do) against every applicable rule: one
     file, or every *.yaml, *.yml and *.json file under a directory.
@@ -115,6 +119,7 @@ def check(
         selector(soft_fail_on, "--soft-fail-on", ids, hard=False),
     )
     skip = selector(skip_rule, "--skip-rule", ids, hard=False)
+    target = output_target(output, inputs=(proposal_file, overrides, compare_to), force=force)
     knowledge = knowledge_with_overrides(overrides, evaluated_on)
 
     def checked(path: str) -> list[CheckResult]:
@@ -149,6 +154,6 @@ def check(
             show_all=show_all,
             base=compare_to,
         )
-    emit(text, output)
+    emit(text, target)
     if not soft_fail and gate.failed(results):
         sys.exit(EXIT_CHECK_FAILED)

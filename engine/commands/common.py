@@ -2,7 +2,7 @@
 
 Engine imports are lazy (inside the commands), so that ``--help`` stays fast. Exit codes: 0 success;
 1 a check failed; 2 bad input (the message names the field, the value and what is allowed); 3 the
-shipped knowledge base or rule catalog is broken; 130 interrupted.
+shipped knowledge base or rule catalog is broken; 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM.
 """
 
 from __future__ import annotations
@@ -14,16 +14,20 @@ import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from gpu_advisor.engine.domain.choices import LOAD_PATTERNS, PRECISIONS, SCHEDULES, SERVING_ENGINES
 from gpu_advisor.engine.i18n.formats import CURRENCIES, LANGUAGES
 
+if TYPE_CHECKING:
+    from gpu_advisor.engine.common.safe_files import OutputTarget
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_CHECK_FAILED = 1
+EXIT_ROWS_SKIPPED = 1
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_KNOWLEDGE = 3
 EXIT_INTERRUPTED = 130
@@ -62,19 +66,38 @@ def to_json(result: Any) -> str:
     return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
 
 
-def emit(text: str, output: str | None) -> None:
+OUTPUT_OPTION = "-o/--output"
+
+
+def output_target(
+    output: str | None,
+    option: str = OUTPUT_OPTION,
+    *,
+    inputs: tuple[str | None, ...] = (),
+    force: bool = False,
+) -> OutputTarget | None:
+    """The checked output file (``None``: standard output), refused before any work is done where it is
+    an input file, a symbolic link, a directory, or exists without ``--force`` (``common/safe_files.py``)."""
     if output is None or output == "-":
+        return None
+    from gpu_advisor.engine.common.safe_files import check_output
+
+    return check_output(output, option, inputs=inputs, force=force)
+
+
+def emit(text: str, output: OutputTarget | str | None) -> None:
+    """``text`` to standard output, or atomically to the output file (an unchecked path is checked here,
+    without ``--force``)."""
+    from gpu_advisor.engine.common.safe_files import write_output
+
+    target = output_target(output) if isinstance(output, str) else output
+    if target is None:
         click.echo(text, nl=False)
         return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as error:
-        from gpu_advisor.engine.common.errors import InputError
-
-        raise InputError(f"--output: cannot write {output!r} ({error.strerror})") from None
+    write_output(target, text)
 
 
-def show_markdown(text: str, output: str | None) -> None:
+def show_markdown(text: str, output: OutputTarget | str | None) -> None:
     """Markdown to a file or a pipe as is; to a terminal, rendered (headings, tables, emphasis)."""
     from gpu_advisor.engine.present.terminal import is_terminal, print_markdown
 
@@ -126,6 +149,11 @@ currency_option = click.option(
     default="USD",
     show_default=True,
     help="Currency of amounts.",
+)
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Replace an existing output file (default: refuse it with exit code 2, so CI never overwrites).",
 )
 precision_choice = click.Choice(PRECISIONS)
 load_pattern_choice = click.Choice(LOAD_PATTERNS)

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from gpu_advisor.engine.common.errors import close_match
+from gpu_advisor.engine.common.user_input import load_json
 from gpu_advisor.engine.domain.input_errors import model_at
 from gpu_advisor.engine.domain.proposal import ProposalDocument
 from gpu_advisor.engine.domain.requests import SizeRequest, TcoRequest
@@ -22,9 +23,6 @@ BODY_MODELS: dict[str, type[BaseModel]] = {
 }
 """The body model of each path, to name the allowed fields when a body has an unknown one."""
 
-
-PARSED_BODY = "gpu_advisor.parsed_body"
-"""The request scope's key under which the service keeps the body as parsed, for its error handler."""
 
 NESTED_WORKLOAD = "workload"
 """The field of a ``/check`` body that holds a workload. ``ProposalDocument`` takes it as a mapping (the
@@ -75,6 +73,68 @@ def with_workload_errors(errors: Sequence[Any], body_model: type[BaseModel] | No
     return [*workload_errors(body), *errors]
 
 
+MAX_REPORTED_ERRORS = 50
+"""Problems listed in one 422 at most: a body with 77,001 unknown keys would otherwise get a 30 MB
+answer that takes seconds to build. The count of all of them is given beside the list."""
+
+
+MAX_CHECKED_MEMBERS = 1_000
+"""Members of one object or list that are validated at most: no request model has more than a few dozen
+fields or list items, and pydantic builds its list of errors while holding the interpreter (a body with
+77,001 unknown keys held it for half a second). The rest are counted, not checked."""
+
+
+Cut = tuple[tuple[str | int, ...], int, int]
+"""Where an object or list was cut (``loc``, from ``body``), its number of members, and the limit."""
+
+
+def within_bounds(value: Any, path: tuple[str | int, ...] = ()) -> tuple[Any, list[Cut]]:
+    """``value`` with every object and list cut to its first ``MAX_CHECKED_MEMBERS`` members, and where
+    it was cut. No request model has an object or list that long, so each cut is itself a problem."""
+    cut: list[Cut] = []
+    if isinstance(value, dict):
+        if len(value) > MAX_CHECKED_MEMBERS:
+            cut.append((("body", *path), len(value), MAX_CHECKED_MEMBERS))
+        result: dict[str, Any] = {}
+        for name, member in list(value.items())[:MAX_CHECKED_MEMBERS]:
+            result[name], inner = within_bounds(member, (*path, name))
+            cut += inner
+        return result, cut
+    if isinstance(value, list):
+        if len(value) > MAX_CHECKED_MEMBERS:
+            cut.append((("body", *path), len(value), MAX_CHECKED_MEMBERS))
+        items = []
+        for index, member in enumerate(value[:MAX_CHECKED_MEMBERS]):
+            item, inner = within_bounds(member, (*path, index))
+            items.append(item)
+            cut += inner
+        return items, cut
+    return value, cut
+
+
+def invalid_body(
+    errors: Sequence[Any],
+    body_model: type[BaseModel] | None = None,
+    total: int | None = None,
+    cut: Sequence[Cut] = (),
+) -> dict[str, Any]:
+    """The 422 body: the first ``MAX_REPORTED_ERRORS`` problems, and where there were more (or members
+    of an oversized object went unchecked), their count and a note that says so."""
+    total = len(errors) if total is None else total
+    body: dict[str, Any] = {"detail": field_errors(errors[:MAX_REPORTED_ERRORS], body_model)}
+    notes = []
+    if total > MAX_REPORTED_ERRORS:
+        body["error_count"] = total
+        notes.append(f"only the first {MAX_REPORTED_ERRORS} of {total} problems are listed")
+    notes += [
+        f"{'.'.join(map(str, where))} has {size} members; the first {limit} were checked"
+        for where, size, limit in cut
+    ]
+    if notes:
+        body["note"] = "; ".join(notes)
+    return body
+
+
 def field_errors(errors: Sequence[Any], body_model: type[BaseModel] | None = None) -> list[dict[str, Any]]:
     """Pydantic's errors reduced to ``loc``, ``msg`` and ``type``.
 
@@ -94,3 +154,32 @@ def field_errors(errors: Sequence[Any], body_model: type[BaseModel] | None = Non
                 message += f" (did you mean {suggestion!r}?)"
         problems.append({"loc": loc, "msg": message, "type": str(error.get("type", "value_error"))})
     return problems
+
+
+def read_and_validate(body: bytes, model: type[BaseModel] | None) -> tuple[Any, dict[str, Any] | None]:
+    """The body read by the JSON reader of every entry point and validated by ``model``: the data, and
+    the 422 body where it is invalid (``MAX_REPORTED_ERRORS`` problems at most)."""
+    from pydantic import ValidationError
+
+    data = load_json(body, "request body")
+    if model is None:
+        return data, None
+    checked, cut = within_bounds(data)
+    problems: list[Any] = [
+        {
+            "loc": where,
+            "msg": f"{size} members; no object or list of a request has more than {limit}",
+            "type": "too_long",
+        }
+        for where, size, limit in cut
+    ]
+    try:
+        model.model_validate(checked)
+    except ValidationError as error:
+        found = error.errors(include_url=False, include_input=False)[: MAX_REPORTED_ERRORS + 1]
+        problems += [{**p, "loc": ("body", *p["loc"])} for p in found]
+        problems = with_workload_errors(problems, model, checked)
+        return data, invalid_body(
+            problems, model, total=max(len(problems), len(cut) + error.error_count()), cut=cut
+        )
+    return data, (invalid_body(problems, model, cut=cut) if problems else None)

@@ -7,9 +7,12 @@ import sys
 import click
 
 from gpu_advisor.engine.commands.common import (
+    EXIT_ROWS_SKIPPED,
     as_of_option,
     emit,
+    force_option,
     handle_errors,
+    output_target,
     parse_date,
     to_json,
 )
@@ -43,7 +46,13 @@ from gpu_advisor.engine.commands.common import (
 @click.option(
     "--strict", is_flag=True, help="Stop at the first bad row with exit code 2 instead of skipping it."
 )
+@click.option(
+    "--allow-bad-rows",
+    is_flag=True,
+    help="Exit 0 although bad rows were skipped (default: exit 1 when any row was skipped).",
+)
 @as_of_option
+@force_option
 @handle_errors
 def batch(
     input_file: str,
@@ -54,30 +63,48 @@ def batch(
     jobs: int | None,
     strict: bool,
     as_of: str | None,
+    allow_bad_rows: bool = False,
+    force: bool = False,
 ) -> None:
     """Recommend for every workload in INPUT (CSV, JSON Lines or a YAML list; - reads standard input).
 
-    One result per workload, in input order; bad rows are reported with their line number and skipped.
-    A summary (counts per deployment, total monthly cost, workloads needing attention) goes to standard
-    error. Ctrl-C stops with exit code 130 and keeps every result already written."""
+    One result per workload, in input order; bad rows are reported with their line number and skipped,
+    and the exit code is then 1 (--allow-bad-rows: 0). A summary (counts per deployment, total monthly
+    cost, workloads needing attention) goes to standard error. Ctrl-C or SIGTERM stops the run and its
+    workers with exit code 130 or 143; the output keeps every result already written."""
 
     from gpu_advisor.engine.commands.batch_run import batch_file
+    from gpu_advisor.engine.common.signals import exit_code_of, stop_on_signals
 
     evaluated_on = parse_date(as_of)
     try:
-        batch_file(
-            input_file,
-            input_format,
-            output_format,  # type: ignore[arg-type]
-            output,
-            summary_file,
-            jobs,
-            strict,
-            evaluated_on,
+        with stop_on_signals():
+            summary = batch_file(
+                input_file,
+                input_format,
+                output_format,  # type: ignore[arg-type]
+                output,
+                summary_file,
+                jobs,
+                strict,
+                evaluated_on,
+                force=force,
+            )
+    except KeyboardInterrupt as stop:
+        click.echo(
+            f"interrupted ({summary_signal(stop)}): the output keeps every result written before", err=True
         )
-    except KeyboardInterrupt:
-        click.echo("interrupted: the output keeps every result written before Ctrl-C", err=True)
-        sys.exit(130)
+        sys.exit(exit_code_of(stop))
+    if summary.errors and not allow_bad_rows:
+        skipped = f"{summary.errors} row{'s' if summary.errors != 1 else ''} skipped"
+        click.echo(f"{skipped}: exit code 1 (--allow-bad-rows: 0)", err=True)
+        sys.exit(EXIT_ROWS_SKIPPED)
+
+
+def summary_signal(stop: KeyboardInterrupt) -> str:
+    from gpu_advisor.engine.common.signals import Interrupted
+
+    return stop.signal_name if isinstance(stop, Interrupted) else "SIGINT"
 
 
 @click.command()
@@ -97,6 +124,7 @@ def batch(
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
 @click.option("--overrides", metavar="FILE", help="Your own prices, or an imported catalog (catalog import).")
 @as_of_option
+@force_option
 @handle_errors
 def sweep(
     workload_file: str,
@@ -105,15 +133,30 @@ def sweep(
     output: str | None,
     as_of: str | None,
     overrides: str | None = None,
+    force: bool = False,
 ) -> None:
     """Vary one or two inputs of the workload in FILE over a range and show where the decision changes
     (deployment, provider, offer, GPU, pricing): the break-even points, a table and a chart."""
     from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
     from gpu_advisor.engine.apps.sweep.run import sweep as run_sweep
+    from gpu_advisor.engine.common.signals import exit_code_of, stop_on_signals
     from gpu_advisor.engine.domain.workload import load_workload
     from gpu_advisor.engine.present.sweep_text import render_sweep
 
     evaluated_on = parse_date(as_of)
-    knowledge = knowledge_with_overrides(overrides, evaluated_on)
-    result = run_sweep(load_workload(workload_file), specs, evaluated_on, knowledge)
-    emit(to_json(result) if output_format == "json" else render_sweep(result), output)
+    target = output_target(output, inputs=(workload_file, overrides), force=force)
+    try:
+        with stop_on_signals():
+            knowledge = knowledge_with_overrides(overrides, evaluated_on)
+            result = run_sweep(load_workload(workload_file), specs, evaluated_on, knowledge)
+            emit(to_json(result) if output_format == "json" else render_sweep(result), target)
+    except KeyboardInterrupt as stop:
+        click.echo(f"interrupted ({summary_signal(stop)}) before any result", err=True)
+        sys.exit(exit_code_of(stop))
+    if result.interrupted_by is not None:
+        import signal
+
+        click.echo(
+            f"interrupted ({result.interrupted_by}): the output covers the values evaluated before", err=True
+        )
+        sys.exit(128 + signal.Signals[result.interrupted_by])

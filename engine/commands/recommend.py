@@ -10,8 +10,10 @@ from gpu_advisor.engine.commands.common import (
     as_of_option,
     currency_option,
     emit,
+    force_option,
     handle_errors,
     lang_option,
+    output_target,
     parse_date,
     policy_option,
     policy_path,
@@ -39,6 +41,7 @@ from gpu_advisor.engine.commands.common import (
     "--overrides", metavar="FILE", help="Your own prices: negotiated rates, server, electricity, rate."
 )
 @click.option("--charts", "charts_dir", metavar="DIR", help="Also write the charts as PNG files to DIR.")
+@force_option
 @handle_errors
 def recommend(
     workload_file: str,
@@ -50,6 +53,7 @@ def recommend(
     currency: str,
     overrides: str | None,
     charts_dir: str | None,
+    force: bool = False,
 ) -> None:
     """Recommend how to run the workload in FILE (YAML or JSON; - reads standard input)."""
     from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides
@@ -60,6 +64,13 @@ def recommend(
     from gpu_advisor.engine.present.memo import render_memo
 
     evaluated_on = parse_date(as_of)
+    inputs = (workload_file, overrides)
+    target = output_target(output, inputs=inputs, force=force)
+    chart_targets = None
+    if charts_dir is not None and output_format != "json":
+        from gpu_advisor.engine.present.chart_images import chart_targets as check_charts
+
+        chart_targets = check_charts(Path(charts_dir), inputs=inputs, force=force)
     knowledge, replaced = load_knowledge(), tuple[str, ...]()
     if overrides is not None:
         knowledge, replaced = apply_overrides(knowledge, read_overrides(overrides), overrides, evaluated_on)
@@ -69,13 +80,13 @@ def recommend(
         workload, evaluated_on, knowledge=knowledge, policy_dir=policy_path(policy_dir), fmt=fmt
     )
     if output_format == "json":
-        emit(to_json(result), output)
+        emit(to_json(result), target)
         return
     chart_files = {}
-    if charts_dir is not None:
+    if chart_targets is not None:
         from gpu_advisor.engine.present.chart_images import write_charts
 
         chart_files = write_charts(
-            result, Path(charts_dir), fmt, relative_to=Path(output).parent if output else None
+            result, chart_targets, fmt, relative_to=target.path.parent if target else None
         )
-    show_markdown(render_memo(result, fmt, chart_files, replaced), output)
+    show_markdown(render_memo(result, fmt, chart_files, replaced), target)

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from gpu_advisor.engine.commands.common import (
     handle_errors,
+)
+from gpu_advisor.engine.commands.http_settings import (
+    BODY_TIMEOUT_SECONDS,
+    HEADER_TIMEOUT_SECONDS,
+    KEEP_ALIVE_SECONDS,
+    MAX_CONNECTIONS,
+    Limits,
 )
 
 
@@ -17,9 +26,40 @@ from gpu_advisor.engine.commands.common import (
     help="Interface to listen on; 0.0.0.0 serves every interface.",
 )
 @click.option("--port", type=click.IntRange(min=1, max=65535), default=8000, show_default=True)
+@click.option(
+    "--max-connections",
+    type=click.IntRange(min=1),
+    default=MAX_CONNECTIONS,
+    show_default=True,
+    help="Open connections at most; one more is answered 503 and closed.",
+)
+@click.option(
+    "--header-timeout",
+    type=click.FloatRange(min=0.1, max=3600),
+    default=HEADER_TIMEOUT_SECONDS,
+    show_default=True,
+    help="Seconds a client has to send its request line and headers (408 after).",
+)
+@click.option(
+    "--body-timeout",
+    type=click.FloatRange(min=0.1, max=3600),
+    default=BODY_TIMEOUT_SECONDS,
+    show_default=True,
+    help="Seconds a client has to send its request body (408 after).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=64),
+    default=1,
+    show_default=True,
+    help="Server processes, each with its own engine; more answer more requests at once on more cores.",
+)
 @handle_errors
-def serve(host: str, port: int) -> None:
-    """Run the HTTP service: POST /recommend, GET /rules, GET /rules/{id}, GET /healthz, /openapi.json."""
+def serve(
+    host: str, port: int, max_connections: int, header_timeout: float, body_timeout: float, workers: int = 1
+) -> None:
+    """Run the HTTP service: POST /recommend, /check, /size, /tco; GET /rules, /rules/{id}, /healthz,
+    /readyz, /openapi.json."""
     import uvicorn
 
     from gpu_advisor.engine.pipeline.engines import rules_engine
@@ -27,4 +67,37 @@ def serve(host: str, port: int) -> None:
     # Load the knowledge base and rule catalog first: a broken one exits with code 3 and its message,
     # like every other command, instead of a server start-up traceback.
     rules_engine()
-    uvicorn.run("gpu_advisor.service:create_app", factory=True, host=host, port=port)
+    config = server_config(host, port, max_connections, header_timeout, body_timeout, workers)
+    if workers == 1:
+        uvicorn.Server(config).run()
+        return
+    from uvicorn.supervisors import Multiprocess
+
+    Multiprocess(config, sockets=[config.bind_socket()]).run()
+
+
+def server_config(
+    host: str,
+    port: int,
+    max_connections: int = MAX_CONNECTIONS,
+    header_timeout: float = HEADER_TIMEOUT_SECONDS,
+    body_timeout: float = BODY_TIMEOUT_SECONDS,
+    workers: int = 1,
+) -> Any:
+    """uvicorn's configuration of the service with its limits (``http_limits.py``); with several
+    workers, each takes its share of the connections."""
+    import uvicorn
+
+    from gpu_advisor.engine.commands.http_limits import GuardedH11Protocol
+
+    Limits(max(1, max_connections // workers), header_timeout, body_timeout, workers > 1).to_environment()
+    return uvicorn.Config(
+        "gpu_advisor.service:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        http=GuardedH11Protocol,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        ws="none",
+        workers=workers,
+    )

@@ -34,7 +34,7 @@ def parse_yaml(text: str, origin: str, *, aliases: bool = True) -> Any:
     try:
         return yaml_core.build(yaml_core.compose(text, data_file=True), aliases=aliases)
     except yaml.YAMLError as error:
-        raise KnowledgeError(f"{origin}: not valid YAML ({error})") from None
+        raise KnowledgeError(f"{origin}: not valid YAML ({yaml_core.yaml_problem(error)})") from None
     except ValueProblem as problem:
         line = "" if problem.line is None else f":{problem.line}"
         raise KnowledgeError(f"{origin}{line}: {problem}") from None

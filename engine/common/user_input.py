@@ -28,7 +28,7 @@ def load_yaml(text: str, origin: str) -> Any:
     try:
         return yaml_core.build(yaml_core.compose(text), max_depth=MAX_NESTING_DEPTH)
     except yaml.YAMLError as error:
-        raise InputError(f"{origin}: not valid YAML or JSON ({_one_line(error)})") from None
+        raise InputError(f"{origin}: not valid YAML or JSON ({yaml_core.yaml_problem(error)})") from None
     except ValueProblem as problem:
         raise value_error(origin, problem) from None
     except RecursionError:
@@ -84,10 +84,6 @@ def decode(data: bytes, origin: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(f"{origin}: not UTF-8 text (byte {error.start})") from None
-
-
-def _one_line(error: BaseException) -> str:
-    return " ".join(str(error).split())
 
 
 def _depth(value: Any, level: int = 0) -> int:

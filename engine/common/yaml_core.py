@@ -205,3 +205,17 @@ def scalar(tag: str, value: str, path: Path) -> Any:
     raise ValueProblem(
         path, f"the tag {tag.replace(_TAG, '!!')} is not allowed (only !!str, !!int, !!float, !!bool, !!null)"
     )
+
+
+def yaml_problem(error: yaml.YAMLError) -> str:
+    """A YAML parser's complaint on one line, without the excerpt of the text that PyYAML appends: where
+    (line and column) and what it found (a character or a token kind), never more of the file. A file
+    that is not YAML at all (a symbolic link to ``.git/config`` in a pull request) must not have its
+    lines quoted into an error message that a CI job posts."""
+    if isinstance(error, yaml.MarkedYAMLError):
+        what = ", ".join(part for part in (error.context, error.problem) if part)
+        mark = error.problem_mark or error.context_mark
+        if mark is not None:
+            return f"line {mark.line + 1}, column {mark.column + 1}: {what}"
+        return what
+    return " ".join(str(error).split())

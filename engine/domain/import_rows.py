@@ -14,6 +14,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from gpu_advisor.engine.domain.overrides import Identifier
 
+RegionCode = Annotated[str, Field(min_length=1, max_length=120)]
+"""A region or zone as the formats write it (``us-east-1``, ``europe-west4-a``): a region the catalog
+does not know is added to the overrides under this code (made an ID: lower case, other characters a
+dash), so it is held to an ID's length here, where the error can name the row and column."""
+
 PositivePrice = Annotated[float, Field(gt=0, lt=100_000, allow_inf_nan=False)]
 
 
@@ -51,8 +56,8 @@ class SkyPilotRow(Row):
     AcceleratorCount: Annotated[float, Field(allow_inf_nan=False)] | None = None
     Price: PositivePrice | None = None
     SpotPrice: PositivePrice | None = None
-    Region: str
-    AvailabilityZone: str | None = None
+    Region: RegionCode
+    AvailabilityZone: RegionCode | None = None
 
     REQUIRED_COLUMNS: ClassVar[tuple[str, ...]] = (
         "InstanceType",
@@ -77,7 +82,7 @@ class GpuhuntRow(Row):
     """A row of a gpuhunt catalog (``<provider>.csv``): one instance in one location, on demand or spot."""
 
     instance_name: str
-    location: str
+    location: RegionCode
     price: PositivePrice
     gpu_count: Annotated[int, Field(ge=0)]
     gpu_name: str | None = None
@@ -120,7 +125,7 @@ class PlainRow(Row):
     pricing: Literal["on_demand", "spot", "reserved", "capacity_block"] | None = None
     commitment_months: Annotated[int, Field(gt=0, le=120)] | None = None
     instance_gpus: tuple[Annotated[int, Field(ge=1, le=64)], ...] | None = None
-    regions: tuple[str, ...] | None = None
+    regions: tuple[RegionCode, ...] | None = None
     as_of: dt.date | None = None
     note: str | None = None
 

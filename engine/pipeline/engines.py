@@ -2,19 +2,39 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.rulebook.durable import RulesEngine
-from gpu_advisor.engine.rulebook.loading import load_rulebook, load_rulebook_with_policies
+from gpu_advisor.engine.rulebook.loading import (
+    POLICY_CACHE_ENTRIES,
+    PolicyKey,
+    load_rulebook,
+    load_rulebook_with_policies,
+    policy_key,
+    rulebook_for_policies,
+)
 from gpu_advisor.engine.rulebook.schema import Rulebook
 
 
-@cache
 def rules_engine(policy_dir: str | None = None) -> RulesEngine:
-    """The process-wide engine for the catalog (plus an organization's policies): durable-rules hosts are
-    built once, then reused for every evaluation."""
-    rulebook = rulebook_for(policy_dir)
+    """The engine for the catalog, built once per process, or for the catalog plus an organization's
+    policies, cached by the policy files' content (a changed or deleted file takes effect; at most
+    ``POLICY_CACHE_ENTRIES`` directories are kept)."""
+    if policy_dir is None:
+        return catalog_engine()
+    return policy_engine(policy_key(policy_dir))
+
+
+@cache
+def catalog_engine() -> RulesEngine:
+    rulebook = load_rulebook()
+    return RulesEngine(rulebook, rulebook.threshold_values(load_knowledge()))
+
+
+@lru_cache(maxsize=POLICY_CACHE_ENTRIES)
+def policy_engine(key: PolicyKey) -> RulesEngine:
+    rulebook = rulebook_for_policies(key)
     return RulesEngine(rulebook, rulebook.threshold_values(load_knowledge()))
 
 

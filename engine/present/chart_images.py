@@ -8,24 +8,40 @@ import os
 from pathlib import Path
 
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.safe_files import OutputTarget, check_output, write_output
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.i18n.environment import translate as translate_to
 from gpu_advisor.engine.i18n.formats import Format
 
+CHART_FILES = {
+    "buy_versus_rent": "buy-versus-rent.png",
+    "api_versus_self_hosted": "api-versus-self-hosted.png",
+}
+
+
+def chart_targets(directory: Path, inputs: tuple[str | None, ...], force: bool) -> dict[str, OutputTarget]:
+    """The chart files in ``directory`` (created if missing; never a symbolic link), each checked as an
+    output file before anything is evaluated."""
+    if directory.is_symlink():
+        raise InputError(f"--charts: {str(directory)!r} is a symbolic link; name the directory itself")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"--charts: cannot create {directory} ({error.strerror})") from None
+    return {
+        chart: check_output(str(directory / name), "--charts", inputs=inputs, force=force)
+        for chart, name in CHART_FILES.items()
+    }
+
 
 def write_charts(
-    result: Recommendation, directory: Path, fmt: Format, relative_to: Path | None = None
+    result: Recommendation, targets: dict[str, OutputTarget], fmt: Format, relative_to: Path | None = None
 ) -> dict[str, str]:
     """Write the charts that have data; return their titles with the path the memo links to."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise InputError(f"--charts: cannot create {directory} ({error.strerror})") from None
 
     def translate(message: str) -> str:
         return translate_to(fmt.lang, message)
@@ -45,7 +61,7 @@ def write_charts(
             axes.axvline(chart.break_even_utilization * 100, linestyle=":", color="grey")
         axes.set_xlabel(translate("utilization in percent"))
         axes.set_ylabel(f"{fmt.currency} / {translate('month')}")
-        written[title] = save(figure, axes, title, directory / "buy-versus-rent.png", relative_to)
+        written[title] = save(figure, axes, title, targets["buy_versus_rent"], relative_to)
 
     if charts.api_versus_self_hosted is not None:
         volume = charts.api_versus_self_hosted
@@ -62,11 +78,13 @@ def write_charts(
         axes.set_yscale("log")
         axes.set_xlabel(translate("requests per day"))
         axes.set_ylabel(f"{fmt.currency} / {translate('month')}")
-        written[title] = save(figure, axes, title, directory / "api-versus-self-hosted.png", relative_to)
+        written[title] = save(figure, axes, title, targets["api_versus_self_hosted"], relative_to)
     return written
 
 
-def save(figure: object, axes: object, title: str, path: Path, relative_to: Path | None) -> str:
+def save(figure: object, axes: object, title: str, target: OutputTarget, relative_to: Path | None) -> str:
+    import io
+
     import matplotlib.pyplot as plt
 
     axes.set_title(title)  # type: ignore[attr-defined]
@@ -74,6 +92,9 @@ def save(figure: object, axes: object, title: str, path: Path, relative_to: Path
     axes.grid(True, alpha=0.3)  # type: ignore[attr-defined]
     figure.tight_layout()  # type: ignore[attr-defined]
     # No software or date in the file: the same input gives the same bytes.
-    figure.savefig(path, format="png", metadata={"Software": None})  # type: ignore[attr-defined]
+    png = io.BytesIO()
+    figure.savefig(png, format="png", metadata={"Software": None})  # type: ignore[attr-defined]
     plt.close(figure)  # type: ignore[arg-type]
+    write_output(target, png.getvalue())
+    path = target.path
     return os.path.relpath(path, relative_to) if relative_to is not None else str(path)

@@ -46,7 +46,7 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from types import MappingProxyType, ModuleType
 from typing import Any, NamedTuple, Protocol
@@ -174,6 +174,19 @@ class RulesEngine:
             for name in definition
         }
         self._handle = self._c.create_ruleset(RULESET_NAME, json.dumps(definition, ensure_ascii=False))
+
+    def __del__(self, _finalizing: Callable[[], bool] = sys.is_finalizing) -> None:
+        """Free the C engine's ruleset once nothing refers to this engine (a policy engine dropped from
+        its bounded cache); no session can be open then, since a session holds the engine. At
+        interpreter exit the process frees everything (and module globals may be gone): nothing to do."""
+        handle = getattr(self, "_handle", None)
+        if handle is None or _finalizing():
+            return
+        self._handle = None
+        try:
+            self._c.delete_ruleset(handle)
+        except Exception:  # a destructor must not raise
+            return
 
     @contextmanager
     def session(self) -> Iterator[Session]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import types
 import typing
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -153,15 +153,45 @@ def policy_files(directory: Path) -> tuple[Path, ...]:
     return tuple(sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()))
 
 
-@cache
+POLICY_CACHE_ENTRIES = 8
+"""Policy directories whose rulebook (and engine) a process keeps at most: a service asked for many
+directories keeps the most recent, so memory stays bounded."""
+
+
+PolicyKey = tuple[str, tuple[tuple[str, str], ...]]
+"""A policy directory and, per policy file, its name and the SHA-256 of its content."""
+
+
+def policy_key(directory: str) -> PolicyKey:
+    """What a policy directory's rulebook depends on: its files' names and contents, read afresh, so a
+    changed, added or deleted policy file takes effect at the next call."""
+    import hashlib
+
+    from gpu_advisor.engine.common.errors import InputError
+
+    files = policy_files(Path(directory))
+    try:
+        return directory, tuple((f.name, hashlib.sha256(f.read_bytes()).hexdigest()) for f in files)
+    except OSError as error:
+        raise InputError(f"--policy {directory}: cannot be read ({error.strerror})") from None
+
+
 def load_rulebook_with_policies(directory: str) -> Rulebook:
-    """The catalog plus the organization policies in ``directory`` (loaded once per process). A broken
-    policy is the user's input: it is reported as an input error naming the file, rule and field."""
+    """The catalog plus the organization policies in ``directory``, cached by the files' content (at
+    most ``POLICY_CACHE_ENTRIES`` directories). A broken policy is the user's input: it is reported as
+    an input error naming the file, rule and field."""
+    return rulebook_for_policies(policy_key(directory))
+
+
+@lru_cache(maxsize=POLICY_CACHE_ENTRIES)
+def rulebook_for_policies(key: PolicyKey) -> Rulebook:
     from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
+    directory, contents = key
+    files = tuple(Path(directory) / name for name, _ in contents)
     try:
-        return load_rulebook_from(RULES_DIR, RULE_FILES, load_knowledge(), policy_files(Path(directory)))
+        return load_rulebook_from(RULES_DIR, RULE_FILES, load_knowledge(), files)
     except KnowledgeError as error:
         raise InputError(f"--policy {directory}: invalid organization policy\n{error}") from None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import re
@@ -17,7 +18,7 @@ from pydantic import BaseModel
 
 from gpu_advisor.engine.common import json_input, values, yaml_core
 from gpu_advisor.engine.common.errors import InputError, close_match
-from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES, _one_line
+from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
 from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem
 from gpu_advisor.engine.domain.workload import Workload
 
@@ -267,14 +268,20 @@ def csv_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
             except ValueError as error:
                 yield Row(line, None, f"{origin}:{line}: {error}")
     finally:
-        text.detach()
+        # The stream may be closed already where the caller stopped early; nothing is left to hand back.
+        with contextlib.suppress(ValueError):
+            text.detach()
 
 
 def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
     """A YAML list of workloads, composed and constructed one item at a time (flat memory)."""
     # The user-input loader: the YAML 1.2 core schema, keys given once, no aliases (a few bytes could
     # expand into a structure that takes minutes to walk).
-    loader = yaml_core.CoreLoader(stream)
+    try:
+        # The reader decodes its first chunk at once: a byte that is not UTF-8 there fails here.
+        loader = yaml_core.CoreLoader(stream)
+    except yaml.YAMLError as error:
+        raise InputError(f"{origin}: not valid YAML ({yaml_core.yaml_problem(error)})") from None
     try:
         loader.get_event()  # type: ignore[no-untyped-call]
         if loader.check_event(yaml.StreamEndEvent):
@@ -297,7 +304,7 @@ def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
         if not loader.check_event(yaml.StreamEndEvent):
             raise InputError(f"{origin}: holds more than one YAML document; give one list")
     except yaml.YAMLError as error:
-        raise InputError(f"{origin}: not valid YAML ({_one_line(error)})") from None
+        raise InputError(f"{origin}: not valid YAML ({yaml_core.yaml_problem(error)})") from None
     except RecursionError:
         raise InputError(f"{origin}: input is nested too deeply") from None
     finally:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Literal, Protocol
 
 from gpu_advisor.engine.apps.batch.rows import Row
-from gpu_advisor.engine.apps.batch.summary import Outcome, Tally
+from gpu_advisor.engine.apps.batch.summary import Outcome, Tally, portfolio_split
 from gpu_advisor.engine.apps.recommend import decision_summary, evaluate_workload
 from gpu_advisor.engine.common.errors import AdvisorError, InputError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -69,12 +69,17 @@ class Settings:
 _worker_settings: Settings | None = None
 
 
-def _init_worker(settings: Settings) -> None:
-    """Worker start: ignore Ctrl-C (the parent stops the run) and build the engine once."""
+def _init_worker(settings: Settings, parent: int) -> None:
+    """Worker start: ignore Ctrl-C (the parent stops the run and its workers), leave when the parent is
+    gone, and build the engine once."""
     import signal
+
+    from gpu_advisor.engine.common.signals import exit_with_parent
 
     global _worker_settings
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    exit_with_parent(parent)
     _worker_settings = settings
     load_knowledge()
     rules_engine()
@@ -110,6 +115,7 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
     except RecursionError:
         return Outcome(row.line, name, None, f"{origin}: input is nested too deeply")
     decision = summary.decision
+    attention, notes = portfolio_split(summary.attention)
     return Outcome(
         line=row.line,
         name=workload.name,
@@ -118,7 +124,8 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         deployment=decision.deployment,
         usd_per_month=decision.usd_per_month,
         cost_is_estimate=decision.cost_is_estimate,
-        attention=summary.attention,
+        attention=attention,
+        notes=notes,
     )
 
 
@@ -142,7 +149,7 @@ def csv_result_line(line: int, result: DecisionSummary) -> str:
         "" if decision.gpus is None else decision.gpus,
         "" if decision.usd_per_month is None else f"{decision.usd_per_month:.2f}",
         " ".join(result.fired_rules),
-        " ".join(result.attention),
+        " ".join(portfolio_split(result.attention)[0]),
         "true" if decision.cost_is_estimate else "false",
     ]
     return csv_line(cells)
@@ -192,8 +199,11 @@ def evaluate_rows(rows: Iterable[Row], settings: Settings, jobs: int) -> Generat
     # progress bar refreshes from this thread), so forking is safe.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker, initargs=(settings,))
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_init_worker, initargs=(settings, os.getpid())
+    )
     pending: deque[Future[list[Outcome]]] = deque()
+    finished = False
     try:
         for chunk in chunks:
             pending.append(pool.submit(_evaluate_chunk, chunk))
@@ -204,9 +214,28 @@ def evaluate_rows(rows: Iterable[Row], settings: Settings, jobs: int) -> Generat
             for chunk in itertools.islice(chunks, 1):
                 pending.append(pool.submit(_evaluate_chunk, chunk))
             yield outcomes
+        finished = True
     finally:
-        # Stopping early (strict mode, Ctrl-C, an unreadable file): drop what has not started.
-        pool.shutdown(wait=False, cancel_futures=True)
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            stop_workers(pool)
+
+
+def stop_workers(pool: Any) -> None:
+    """Stopping early (strict mode, a signal, an unreadable file): drop the chunks not started, end the
+    workers now (a chunk in progress is not waited for) and reap them, so that no process is left
+    behind holding standard error."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join(timeout=5)
 
 
 class Progress(Protocol):

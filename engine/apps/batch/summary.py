@@ -20,6 +20,23 @@ class Outcome:
     usd_per_month: float | None = None
     cost_is_estimate: bool = False
     attention: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    """Portfolio-wide notes that fired on this workload (``PORTFOLIO_NOTE_RULES``)."""
+
+
+PORTFOLIO_NOTE_RULES = ("KNB001",)
+"""Rules whose finding is about the catalog rather than the workload (KNB001: the chosen offer's list
+price is older than the stale-price line). In a portfolio they would flag nearly every workload, so the
+summary reports each once, with the number of workloads it concerns, and they do not count as a reason
+for attention; each workload's own result still lists the finding."""
+
+
+def portfolio_split(rule_ids: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``rule_ids`` without the portfolio-wide notes, and those notes."""
+    return (
+        tuple(r for r in rule_ids if r not in PORTFOLIO_NOTE_RULES),
+        tuple(r for r in rule_ids if r in PORTFOLIO_NOTE_RULES),
+    )
 
 
 LISTED_MAX = 100
@@ -41,6 +58,13 @@ class Attention(SummaryModel):
     name: str | None
     rules: tuple[str, ...]
     """Rules that fired with severity critical or warning."""
+
+
+class PortfolioNote(SummaryModel):
+    rule: str
+    title: str
+    workloads: int
+    """The workloads it fired on."""
 
 
 class BatchSummary(SummaryModel):
@@ -66,6 +90,10 @@ class BatchSummary(SummaryModel):
     interrupted: bool
     stopped_at_line: int | None
     """--strict: the line of the first bad row."""
+    interrupted_by: str | None = None
+    """SIGINT (Ctrl-C) or SIGTERM, where a signal stopped the run."""
+    portfolio_notes: tuple[PortfolioNote, ...] = ()
+    """Findings about the catalog rather than any one workload, each once (``PORTFOLIO_NOTE_RULES``)."""
 
 
 @dataclass
@@ -85,6 +113,9 @@ class Tally:
     error_list: list[RowError] = field(default_factory=list)
     interrupted: bool = False
     stopped_at_line: int | None = None
+    interrupted_by: str | None = None
+    note_titles: dict[str, str] = field(default_factory=dict)
+    notes: dict[str, int] = field(default_factory=dict)
 
     def add(self, outcome: Outcome) -> None:
         if outcome.error is not None:
@@ -101,6 +132,8 @@ class Tally:
             self.total_usd_per_month += outcome.usd_per_month
             if outcome.cost_is_estimate:
                 self.estimated_usd_per_month += outcome.usd_per_month
+        for rule in outcome.notes:
+            self.notes[rule] = self.notes.get(rule, 0) + 1
         if outcome.attention:
             self.attention_count += 1
             if len(self.attention) < LISTED_MAX:
@@ -124,4 +157,9 @@ class Tally:
             error_list=tuple(self.error_list),
             interrupted=self.interrupted,
             stopped_at_line=self.stopped_at_line,
+            interrupted_by=self.interrupted_by,
+            portfolio_notes=tuple(
+                PortfolioNote(rule=rule, title=self.note_titles.get(rule, rule), workloads=count)
+                for rule, count in sorted(self.notes.items())
+            ),
         )

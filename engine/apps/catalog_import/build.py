@@ -82,7 +82,7 @@ class Regions:
 
 def slug(text: str) -> str:
     """An ID from a catalog's name: lower case, anything but letters, digits, dots and dashes a dash."""
-    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9.+-]", "-", text.strip().lower())).strip("-.") or "x"
+    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9.+-]", "-", text.strip().lower())).strip("-.+") or "x"
 
 
 def vendor_candidates(

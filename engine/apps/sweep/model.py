@@ -90,3 +90,8 @@ class SweepResult(SweepModel):
     points: tuple[SweepPoint, ...]
     """Every combination; for two variables row by row (the first variable's value changes slowest)."""
     flips: tuple[SweepFlip, ...]
+    interrupted_by: str | None = None
+    """SIGINT or SIGTERM where a signal stopped the sweep: ``points`` hold the combinations evaluated
+    before (whole rows of the first variable), and the variables' values only those."""
+    planned_points: int | None = None
+    """Where interrupted: the combinations the sweep was to evaluate."""

@@ -168,10 +168,17 @@ def sweep(
     baseline_label = labels.label(base.decision)
     combinations = list(itertools.product(*(v.values for v in variables)))
     inputs = [prepare(parsed, values, data, knowledge, server_id) for values in combinations]
-    points = tuple(
-        point(values, recommend_point(parsed, values, case, case_knowledge, evaluated_on), labels)
-        for values, (case, case_knowledge) in zip(combinations, inputs, strict=True)
-    )
+    evaluated: list[SweepPoint] = []
+    interrupted_by = None
+    try:
+        for values, (case, case_knowledge) in zip(combinations, inputs, strict=True):
+            result = recommend_point(parsed, values, case, case_knowledge, evaluated_on)
+            evaluated.append(point(values, result, labels))
+    except KeyboardInterrupt as stop:
+        # A signal (signals.py) stops the sweep; the combinations evaluated so far are its result.
+        interrupted_by = getattr(stop, "signal_name", "SIGINT")
+        variables, evaluated = whole_rows(variables, evaluated)
+    points = tuple(evaluated)
     decisions = labels.decisions()
     return SweepResult(
         evaluated_on=evaluated_on,
@@ -181,7 +188,21 @@ def sweep(
         decisions=decisions,
         points=points,
         flips=all_flips(points, variables, {d.label: d for d in decisions}),
+        interrupted_by=interrupted_by,
+        planned_points=len(combinations) if interrupted_by else None,
     )
+
+
+def whole_rows(
+    variables: tuple[SweepVariable, ...], points: list[SweepPoint]
+) -> tuple[tuple[SweepVariable, ...], list[SweepPoint]]:
+    """An interrupted sweep cut to what it evaluated: the first variable's values up to the last whole
+    row (with two variables, every value of the second for each), so that the table and break-even
+    points describe a complete, smaller grid."""
+    width = len(variables[1].values) if len(variables) == 2 else 1
+    rows = len(points) // width
+    first = variables[0].model_copy(update={"values": variables[0].values[:rows]})
+    return (first, *variables[1:]), points[: rows * width]
 
 
 def recommend_point(

@@ -1,0 +1,186 @@
+"""Output files written safely, by every command that writes one (``-o``, ``--summary``, ``--charts``,
+``ask --save/--memo``, ``catalog import -o``).
+
+- **Atomic**: the text goes to a temporary file beside the target, which is renamed onto the target only
+  once it is complete; a reader sees the old file or the whole new one, never a part, and an error (a
+  batch file's bad header) leaves an existing file as it was.
+- **Never onto an input**: a target that is one of the command's input files (the same path, another
+  path to it, or a hard link) is refused, ``--force`` or not.
+- **No symbolic links**: a target that is a symbolic link is refused; the rename would replace the link,
+  and writing through it would change a file the user did not name.
+- **No silent overwrite**: an existing target is refused unless ``--force``; without it, the new file is
+  linked into place, which fails if another process created the target in the meantime.
+
+Every refusal is an ``InputError`` naming the option and the file (exit code 2).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from gpu_advisor.engine.common.errors import InputError
+
+STANDARD_OUTPUT = "-"
+
+
+@dataclass(frozen=True)
+class OutputTarget:
+    """A checked output file: where it goes, the option that named it, and whether it may replace one."""
+
+    path: Path
+    option: str
+    force: bool
+
+
+def _same_file(target: Path, source: Path) -> bool:
+    try:
+        if target.resolve() == source.resolve():
+            return True
+        return source.exists() and target.exists() and os.path.samefile(source, target)
+    except (OSError, RuntimeError):  # a loop of links, a vanished file: not provably the same
+        return False
+
+
+def check_output(
+    output: str, option: str, *, inputs: Iterable[str | None] = (), force: bool = False
+) -> OutputTarget:
+    """Check ``output`` before any work is done; the refusals are listed in the module's docstring."""
+    target = Path(output)
+    try:
+        mode: int | None = os.lstat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise InputError(f"{option}: cannot write {output!r} ({error.strerror})") from None
+    if mode is not None and stat.S_ISLNK(mode):
+        raise InputError(
+            f"{option}: {output!r} is a symbolic link; outputs are never written through a link "
+            "(name the file itself)"
+        )
+    if mode is not None and stat.S_ISDIR(mode):
+        raise InputError(f"{option}: {output!r} is a directory; name a file")
+    for source in inputs:
+        if source is not None and source != STANDARD_OUTPUT and _same_file(target, Path(source)):
+            raise InputError(
+                f"{option}: {output!r} is an input file of this command ({source!r}); write the output "
+                "elsewhere"
+            )
+    if mode is not None and not force:
+        raise InputError(f"{option}: {output!r} exists; pass --force to replace it")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"{option}: cannot write {output!r} (no directory {str(parent)!r})")
+    return OutputTarget(target, option, force)
+
+
+class PendingOutput:
+    """The temporary file of an output being written; ``keep`` publishes it even when the block ends in
+    an error (an interrupted batch keeps the results it has written)."""
+
+    def __init__(self, target: OutputTarget, handle: IO[Any]) -> None:
+        self.target = target
+        self.handle = handle
+        self.keep = False
+
+
+def _refuse_os(target: OutputTarget, error: OSError) -> InputError:
+    return InputError(f"{target.option}: cannot write {str(target.path)!r} ({error.strerror})")
+
+
+def _publish(target: OutputTarget, temporary: str) -> None:
+    """Move the complete temporary file onto the target: replace it with ``force``, else link it into
+    place so that a file created meanwhile is not overwritten."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temporary, 0o666 & ~umask)  # a temporary file is private; the output gets the usual mode
+    if target.force:
+        os.replace(temporary, target.path)
+        return
+    try:
+        os.link(temporary, target.path)
+    except FileExistsError:
+        raise InputError(
+            f"{target.option}: {str(target.path)!r} exists; pass --force to replace it"
+        ) from None
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+            raise
+        if os.path.lexists(target.path):  # a file system without hard links: check, then rename
+            raise InputError(
+                f"{target.option}: {str(target.path)!r} exists; pass --force to replace it"
+            ) from None
+        os.replace(temporary, target.path)
+        return
+    os.unlink(temporary)
+
+
+@contextlib.contextmanager
+def pending_output(target: OutputTarget, *, binary: bool = False) -> Iterator[PendingOutput]:
+    """A temporary file beside ``target``, published when the block ends normally (or with ``keep``
+    set), removed otherwise; Ctrl-C and SIGTERM (``KeyboardInterrupt``) keep what was written."""
+    directory = target.path.parent if str(target.path.parent) else Path(".")
+    try:
+        handle: IO[Any] = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed below)
+            "wb" if binary else "w",
+            encoding=None if binary else "utf-8",
+            newline=None if binary else "",
+            dir=directory,
+            prefix=f".{target.path.name}.",
+            suffix=".tmp",
+            delete=False,
+        )
+    except OSError as error:
+        raise _refuse_os(target, error) from None
+    pending = PendingOutput(target, handle)
+    try:
+        yield pending
+    except KeyboardInterrupt:
+        _finish_quietly(pending)
+        raise
+    except BaseException:
+        if pending.keep:
+            _finish_quietly(pending)
+        else:
+            handle.close()
+            with contextlib.suppress(OSError):
+                os.unlink(handle.name)
+        raise
+    _finish(pending)
+
+
+def _finish(pending: PendingOutput) -> None:
+    handle = pending.handle
+    try:
+        handle.flush()
+        os.fsync(handle.fileno())
+        handle.close()
+        _publish(pending.target, handle.name)
+    except OSError as error:
+        handle.close()
+        with contextlib.suppress(OSError):
+            os.unlink(handle.name)
+        raise _refuse_os(pending.target, error) from None
+    except InputError:
+        with contextlib.suppress(OSError):
+            os.unlink(handle.name)
+        raise
+
+
+def _finish_quietly(pending: PendingOutput) -> None:
+    """Publish what an interrupted command wrote; a failure to do so must not hide the interruption."""
+    with contextlib.suppress(InputError, OSError):
+        _finish(pending)
+
+
+def write_output(target: OutputTarget, content: str | bytes) -> None:
+    """Write all of ``content`` to ``target`` atomically."""
+    with pending_output(target, binary=isinstance(content, bytes)) as pending:
+        pending.handle.write(content)

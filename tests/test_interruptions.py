@@ -1,0 +1,136 @@
+"""SIGTERM and SIGINT stop ``batch`` and ``sweep`` cleanly: workers included (no process left behind, standard
+error closed), a valid partial output, a summary that says the run was interrupted, exit 130 or 143, and no
+traceback or "Exception ignored" message."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from helpers import EXAMPLES_DIR
+
+AS_OF = "2026-11-30"
+
+
+def csv_portfolio(path: Path, count: int) -> None:
+    lines = ["name,model.name,model.precision,requests_per_day"]
+    lines += [f"w{index:04d},llama-3.1-8b,bf16,{1000 + 37 * index}" for index in range(count)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(child) for child in text.split()]
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def wait_for_rows(directory: Path, rows: int, timeout: float = 60) -> None:
+    """Until the results being written (the temporary file beside the output) hold ``rows`` lines."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for temporary in [*directory.glob(".out.*.tmp"), *directory.glob("out.csv")]:
+            try:
+                if temporary.read_bytes().count(b"\n") > rows:
+                    return
+            except OSError:
+                pass
+        time.sleep(0.05)
+    raise AssertionError("the batch wrote no results")
+
+
+def start_batch(tmp_path: Path, jobs: str, *extra: str) -> tuple[subprocess.Popen[str], Path]:
+    source = tmp_path / "portfolio.csv"
+    csv_portfolio(source, 5000)
+    output = tmp_path / "out.csv"
+    command = [sys.executable, "-m", "gpu_advisor.cli", "batch", str(source), "--format", "csv"]
+    process = subprocess.Popen(
+        [*command, "-o", str(output), "--jobs", jobs, "--as-of", AS_OF, *extra],
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    return process, output
+
+
+def test_sigterm_stops_batch_and_its_workers_with_a_partial_output_and_a_summary(tmp_path: Path) -> None:
+    process, output = start_batch(tmp_path, "2", "--summary", str(tmp_path / "summary.json"))
+    wait_for_rows(tmp_path, 100)
+    workers = children(process.pid)
+    assert len(workers) >= 2
+    process.send_signal(signal.SIGTERM)  # to the parent only, as a supervisor sends it
+    # communicate() returns only once every holder of standard error has closed it, workers included
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 143, stderr
+    assert not [pid for pid in workers if alive(pid)]
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr
+    assert "interrupted (SIGTERM)" in stderr
+    rows = list(csv.DictReader(io.StringIO(output.read_text(encoding="utf-8"))))
+    assert 100 <= len(rows) < 5000
+    assert [row["name"] for row in rows] == [f"w{index:04d}" for index in range(len(rows))]
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["interrupted"] is True and summary["interrupted_by"] == "SIGTERM"
+    assert summary["evaluated"] == len(rows)
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_ctrl_c_on_csv_input_prints_no_traceback(tmp_path: Path) -> None:
+    for jobs in ("1", "2"):
+        process, output = start_batch(tmp_path, jobs)
+        wait_for_rows(tmp_path, 64)
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal does: the whole process group
+        _, stderr = process.communicate(timeout=30)
+        assert process.returncode == 130, stderr
+        assert "Traceback" not in stderr and "Exception ignored" not in stderr, stderr
+        assert "I/O operation on closed file" not in stderr
+        assert "interrupted by SIGINT" in stderr
+        assert output.read_text(encoding="utf-8").startswith("line,name,")
+        output.unlink()
+
+
+def test_sigterm_stops_a_sweep_with_the_values_evaluated_so_far(tmp_path: Path) -> None:
+    output = tmp_path / "sweep.json"
+    command = [sys.executable, "-m", "gpu_advisor.cli", "sweep", str(EXAMPLES_DIR / "public-chat.yaml")]
+    process = subprocess.Popen(
+        [
+            *command,
+            "--vary",
+            "requests_per_day=1000:200000:1000",
+            "--vary",
+            "utilization=0.1:0.9:0.1",
+            "--format",
+            "json",
+            "-o",
+            str(output),
+            "--as-of",
+            AS_OF,
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3.5)  # start-up and the first rows of the grid (the whole grid takes about 10 s)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 143, stderr
+    assert "Traceback" not in stderr
+    result = json.loads(output.read_text(encoding="utf-8"))
+    assert result["interrupted_by"] == "SIGTERM" and result["planned_points"] == 1800
+    first, second = result["variables"]
+    # whole rows only: every evaluated value of the first variable with all 9 of the second
+    assert len(result["points"]) == len(first["values"]) * len(second["values"]) < 1800

@@ -1,0 +1,198 @@
+"""Output files of every command that writes one are safe: written atomically, never onto an input file,
+never through a symbolic link, never over an existing file without --force, and a batch whose header is
+refused leaves an existing output as it was."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from helpers import EXAMPLES_DIR
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.common import safe_files
+from gpu_advisor.engine.common.errors import InputError
+
+AS_OF = "2026-11-30"
+WORKLOAD = "name: w\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 5000\n"
+PROPOSAL = (
+    f"workload:\n  {WORKLOAD.rstrip().replace(chr(10), chr(10) + '  ')}\nproposal: {{deployment: api}}\n"
+)
+PORTFOLIO = f"- {WORKLOAD.rstrip().replace(chr(10), chr(10) + '  ')}\n"
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, [*args, "--as-of", AS_OF])
+
+
+def files(tmp_path: Path) -> dict[str, Path]:
+    paths = {
+        "workload": tmp_path / "w.yaml",
+        "proposal": tmp_path / "p.yaml",
+        "portfolio": tmp_path / "b.yaml",
+    }
+    paths["workload"].write_text(WORKLOAD, encoding="utf-8")
+    paths["proposal"].write_text(PROPOSAL, encoding="utf-8")
+    paths["portfolio"].write_text(PORTFOLIO, encoding="utf-8")
+    return paths
+
+
+def commands(paths: dict[str, Path], output: str) -> list[list[str]]:
+    """Every command that writes a file, writing ``output``."""
+    workload, proposal, portfolio = (str(paths[k]) for k in ("workload", "proposal", "portfolio"))
+    return [
+        ["recommend", workload, "-o", output],
+        ["recommend", workload, "--format", "json", "-o", output],
+        ["check", proposal, "-o", output],
+        ["sweep", workload, "--vary", "avg_output_tokens=100:200:100", "-o", output],
+        ["batch", portfolio, "--jobs", "1", "-o", output],
+        ["batch", portfolio, "--jobs", "1", "--summary", output],
+    ]
+
+
+def assert_refused(result: Result, text: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert text in result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_output_onto_its_own_input_is_refused_and_the_input_kept(tmp_path: Path) -> None:
+    paths = files(tmp_path)
+    before = {name: path.read_bytes() for name, path in paths.items()}
+    for args in [
+        ["recommend", str(paths["workload"]), "-o", str(paths["workload"])],
+        ["recommend", str(paths["workload"]), "--force", "-o", str(tmp_path / "." / "w.yaml")],
+        ["check", str(paths["proposal"]), "--force", "-o", str(paths["proposal"])],
+        [
+            "sweep",
+            str(paths["workload"]),
+            "--vary",
+            "avg_output_tokens=100:200:100",
+            "-o",
+            str(paths["workload"]),
+        ],
+        ["batch", str(paths["portfolio"]), "--force", "-o", str(paths["portfolio"])],
+        ["batch", str(paths["portfolio"]), "--summary", str(paths["portfolio"])],
+        [
+            "recommend",
+            str(paths["workload"]),
+            "--overrides",
+            str(paths["proposal"]),
+            "-o",
+            str(paths["proposal"]),
+        ],
+    ]:
+        assert_refused(invoke(*args), "is an input file of this command")
+    os.link(paths["workload"], tmp_path / "hard-link.yaml")
+    result = invoke("recommend", str(paths["workload"]), "--force", "-o", str(tmp_path / "hard-link.yaml"))
+    assert_refused(result, "is an input file of this command")
+    assert {name: path.read_bytes() for name, path in paths.items()} == before
+
+
+def test_an_existing_output_is_replaced_only_with_force(tmp_path: Path) -> None:
+    paths = files(tmp_path)
+    output = tmp_path / "out.txt"
+    for args in commands(paths, str(output)):
+        output.write_text("keep me\n", encoding="utf-8")
+        assert_refused(invoke(*args), "exists; pass --force to replace it")
+        assert output.read_text(encoding="utf-8") == "keep me\n"
+        result = invoke(*args, "--force")
+        assert result.exit_code == 0, (args, result.output)
+        assert output.read_text(encoding="utf-8") != "keep me\n"
+        output.unlink()
+        assert invoke(*args).exit_code == 0, args  # a new file needs no --force
+        output.unlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.yaml", "p.yaml", "w.yaml"]  # no temporary files
+
+
+def test_an_output_that_is_a_symbolic_link_is_refused_even_with_force(tmp_path: Path) -> None:
+    paths = files(tmp_path)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("not yours\n", encoding="utf-8")
+    link = tmp_path / "link.txt"
+    link.symlink_to(victim)
+    dangling = tmp_path / "dangling.txt"
+    dangling.symlink_to(tmp_path / "nowhere.txt")
+    for target in (link, dangling):
+        for args in commands(paths, str(target)):
+            assert_refused(invoke(*args, "--force"), "is a symbolic link")
+    assert victim.read_text(encoding="utf-8") == "not yours\n"
+    assert not (tmp_path / "nowhere.txt").exists()
+
+
+def test_charts_are_written_safely(tmp_path: Path) -> None:
+    workload = str(EXAMPLES_DIR / "public-chat.yaml")
+    charts = tmp_path / "charts"
+    memo = tmp_path / "memo.md"
+    assert invoke("recommend", workload, "--charts", str(charts), "-o", str(memo)).exit_code == 0
+    first = (charts / "buy-versus-rent.png").read_bytes()
+    memo.unlink()
+    assert_refused(invoke("recommend", workload, "--charts", str(charts), "-o", str(memo)), "--charts")
+    assert not memo.exists()  # refused before anything was written
+    assert invoke("recommend", workload, "--charts", str(charts), "-o", str(memo), "--force").exit_code == 0
+    assert (charts / "buy-versus-rent.png").read_bytes() == first
+    (charts / "buy-versus-rent.png").unlink()
+    (charts / "buy-versus-rent.png").symlink_to(tmp_path / "elsewhere.png")
+    result = invoke("recommend", workload, "--charts", str(charts), "-o", str(tmp_path / "m2.md"), "--force")
+    assert_refused(result, "is a symbolic link")
+    assert not (tmp_path / "elsewhere.png").exists()
+    linked_dir = tmp_path / "linked-charts"
+    linked_dir.symlink_to(charts)
+    result = invoke("recommend", workload, "--charts", str(linked_dir), "-o", str(tmp_path / "m3.md"))
+    assert_refused(result, "is a symbolic link")
+
+
+def test_a_batch_header_error_leaves_an_existing_output_untouched(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("name,model.nmae\nx,llama-3.1-8b\n", encoding="utf-8")
+    output = tmp_path / "out.jsonl"
+    output.write_text('{"line": 1}\n', encoding="utf-8")
+    result = invoke("batch", str(bad), "--jobs", "1", "-o", str(output), "--force")
+    assert result.exit_code == 2, result.output
+    assert output.read_text(encoding="utf-8") == '{"line": 1}\n'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.csv", "out.jsonl"]
+
+
+def test_catalog_import_and_the_questionnaire_refuse_to_overwrite(tmp_path: Path) -> None:
+    rates = Path(__file__).parent / "catalog_imports" / "rates.csv"
+    output = tmp_path / "prices.yaml"
+    output.write_text("as_of: 2026-01-01\n", encoding="utf-8")
+    result = invoke("catalog", "import", str(rates), "--format", "csv", "-o", str(output))
+    assert_refused(result, "exists; pass --force")
+    assert output.read_text(encoding="utf-8") == "as_of: 2026-01-01\n"
+    result = invoke("catalog", "import", str(rates), "--format", "csv", "-o", str(output), "--force")
+    assert result.exit_code == 0, result.output
+    saved = tmp_path / "answers.yaml"
+    saved.write_text("keep\n", encoding="utf-8")
+    # refused before the first question
+    result = CliRunner().invoke(main, ["ask", "--save", str(saved)], input="")
+    assert_refused(result, "--save")
+    assert saved.read_text(encoding="utf-8") == "keep\n"
+
+
+def test_a_failed_write_leaves_the_old_file_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    output = tmp_path / "memo.md"
+    output.write_text("old\n", encoding="utf-8")
+
+    def full_disk(source: str, target: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(safe_files.os, "replace", full_disk)
+    target = safe_files.check_output(str(output), "-o/--output", force=True)
+    with pytest.raises(InputError, match="No space left on device"):
+        safe_files.write_output(target, "new\n")
+    assert output.read_text(encoding="utf-8") == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["memo.md"]
+
+
+def test_an_output_created_meanwhile_is_not_overwritten_without_force(tmp_path: Path) -> None:
+    output = tmp_path / "out.txt"
+    target = safe_files.check_output(str(output), "-o/--output")
+    output.write_text("someone else's\n", encoding="utf-8")
+    with pytest.raises(InputError, match="exists"):
+        safe_files.write_output(target, "mine\n")
+    assert output.read_text(encoding="utf-8") == "someone else's\n"
+    shutil.rmtree(tmp_path)
