@@ -162,8 +162,14 @@ def check_invariants(result: Recommendation) -> None:
             assert parts == pytest.approx(option.billed_hours_per_month)
             assert min(billing.busy_hours_per_month, billing.idle_hours_per_month) >= 0
     assert result.load.busy_share is None or 0 <= result.load.busy_share <= 1
-    if result.workload.personal_data:
-        assert all(o.eu for o in chosen), "personal data chosen outside the EU"
+    workload = result.workload
+    gdpr = (
+        workload.personal_data_region == "eu"
+        or load_knowledge().data_protection_region(workload.company_country) == "eu"
+    )
+    if workload.personal_data and gdpr:
+        # The GDPR applies (people in the EU, or a company established there): EU regions only.
+        assert all(o.eu for o in chosen), "personal data under the GDPR chosen outside the EU"
     if result.workload.latency_sensitive:
         assert decision.pricing != "spot", "latency-sensitive workload on spot"
 

@@ -171,3 +171,52 @@ def test_the_highest_rate_within_targets_meets_them_and_a_little_more_does_not()
     assert at_rate(roofline, rate * 1.01).time_per_output_token_ms > 30.0
     # A target a lone request misses cannot be met at any rate.
     assert highest_rate_within(roofline, performance.requests_per_second, None, 10.0) == 0.0
+
+
+def test_bf16_decode_steps_match_the_published_light_load_rows() -> None:
+    # TensorRT-LLM 0.14 at 2 requests/s (held out from fitting): 8 ms between tokens for Llama 3.1 8B BF16
+    # on one H100 and 21 ms for 70B BF16 on four. A lone decode step reads the weights (16 GB, 141 GB)
+    # and one sequence's 16-bit cache (467 + 128 tokens of 131,072 and 327,680 bytes).
+    eight = replica("llama-3.1-8b", "bf16", "h100-sxm", 1, 467, 256, "trtllm")
+    seventy = replica("llama-3.1-70b", "bf16", "h100-sxm", 4, 467, 256, "trtllm")
+    one_card = 3350e9 * BANDWIDTH_SHARE
+    four_cards = 4 * 3350e9 * BANDWIDTH_SHARE * NVLINK**2
+    assert lone_request(eight.roofline).time_per_output_token_ms == pytest.approx(
+        (16e9 + 595 * 131_072) / one_card * 1000, rel=1e-9
+    )
+    assert lone_request(seventy.roofline).time_per_output_token_ms == pytest.approx(
+        (140e9 + 595 * 327_680) / four_cards * 1000, rel=1e-9
+    )
+    assert abs(lone_request(eight.roofline).time_per_output_token_ms / 8 - 1) <= 0.25
+    assert abs(lone_request(seventy.roofline).time_per_output_token_ms / 21 - 1) <= 0.25
+
+
+def test_a_latency_sensitive_chat_is_sized_to_meet_its_targets_at_the_peak() -> None:
+    # 2 million requests a day of a 70B FP8 chat with 25 ms between tokens: two-card H100 replicas take
+    # about 19 ms a step alone but more at the load the throughput headroom allows, so the H100 gets
+    # four-card replicas and as many as keep the peak within the target.
+    from helpers import run
+
+    result = run(
+        {
+            "name": "tight-chat",
+            "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+            "requests_per_day": 2_000_000,
+            "max_time_per_output_token_ms": 25,
+        }
+    )
+    rows = [g for g in result.sizing.gpus if g.replicas is not None]
+    assert rows and all(g.time_per_output_token_ms <= 25 for g in rows if g.meets_latency_targets)
+    h100 = next(g for g in rows if g.gpu == "h100-sxm")
+    assert h100.cards_per_replica == 4 and h100.meets_latency_targets
+    performance = replica("llama-3.3-70b", "fp8", "h100-sxm", 2, 300, 150)
+    rate = highest_rate_within(
+        performance.roofline,
+        performance.requests_per_second * 0.70 / (1 + result.throughput_accuracy.highest_error),
+        None,
+        25.0,
+    )
+    # Two-card replicas would carry so little within 25 ms that four-card ones need fewer cards.
+    assert 2 * math.ceil(result.load.peak_requests_per_second / rate) > h100.cards_per_replica * (
+        h100.replicas - h100.spare_replicas
+    )
