@@ -129,7 +129,8 @@ def test_memo_leads_with_the_decision_and_its_reason() -> None:
     assert (
         "| Wie viele GPUs braucht KI-Inferenz: Cloud oder Eigenbau 2026 | 2026-10-10 | GPU offers |" in text
     )
-    assert "```mermaid\nxychart-beta" in text
+    assert "```mermaid\n%%{init: " in text
+    assert "%%\nxychart-beta" in text
 
 
 def test_a_winner_that_was_ruled_out_is_called_a_conflict() -> None:

@@ -121,14 +121,14 @@ def test_chart_files_are_written_and_linked(tmp_path: Path) -> None:
     result = invoke("recommend", PUBLIC_CHAT, "--charts", str(tmp_path / "charts"), "-o", str(memo))
     assert result.exit_code == 0, result.output
     pngs = sorted(p.name for p in (tmp_path / "charts").iterdir())
-    assert pngs == ["api-versus-self-hosted.png", "buy-versus-rent.png"]
+    assert pngs == ["public-chat-api-versus-self-hosted.png", "public-chat-buy-versus-rent.png"]
     for name in pngs:
         assert (tmp_path / "charts" / name).read_bytes().startswith(b"\x89PNG")
     text = memo.read_text(encoding="utf-8")
-    assert "![Monthly cost against node utilization](charts/buy-versus-rent.png)" in text
-    first = (tmp_path / "charts" / "buy-versus-rent.png").read_bytes()
+    assert "![Monthly cost against node utilization](charts/public-chat-buy-versus-rent.png)" in text
+    first = (tmp_path / "charts" / "public-chat-buy-versus-rent.png").read_bytes()
     invoke("recommend", PUBLIC_CHAT, "--charts", str(tmp_path / "charts"), "-o", str(memo))
-    assert (tmp_path / "charts" / "buy-versus-rent.png").read_bytes() == first
+    assert (tmp_path / "charts" / "public-chat-buy-versus-rent.png").read_bytes() == first
 
 
 def test_catalog_lists_with_sources_and_flags_stale_prices() -> None:

@@ -128,14 +128,14 @@ def test_charts_are_written_safely(tmp_path: Path) -> None:
     charts = tmp_path / "charts"
     memo = tmp_path / "memo.md"
     assert invoke("recommend", workload, "--charts", str(charts), "-o", str(memo)).exit_code == 0
-    first = (charts / "buy-versus-rent.png").read_bytes()
+    first = (charts / "public-chat-buy-versus-rent.png").read_bytes()
     memo.unlink()
     assert_refused(invoke("recommend", workload, "--charts", str(charts), "-o", str(memo)), "--charts")
     assert not memo.exists()  # refused before anything was written
     assert invoke("recommend", workload, "--charts", str(charts), "-o", str(memo), "--force").exit_code == 0
-    assert (charts / "buy-versus-rent.png").read_bytes() == first
-    (charts / "buy-versus-rent.png").unlink()
-    (charts / "buy-versus-rent.png").symlink_to(tmp_path / "elsewhere.png")
+    assert (charts / "public-chat-buy-versus-rent.png").read_bytes() == first
+    (charts / "public-chat-buy-versus-rent.png").unlink()
+    (charts / "public-chat-buy-versus-rent.png").symlink_to(tmp_path / "elsewhere.png")
     result = invoke("recommend", workload, "--charts", str(charts), "-o", str(tmp_path / "m2.md"), "--force")
     assert_refused(result, "is a symbolic link")
     assert not (tmp_path / "elsewhere.png").exists()

@@ -23,6 +23,7 @@ from gpu_advisor.engine.i18n.formats import CURRENCIES, LANGUAGES
 
 if TYPE_CHECKING:
     from gpu_advisor.engine.common.safe_files import OutputTarget
+    from gpu_advisor.engine.present.terminal import Paging
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -97,12 +98,13 @@ def emit(text: str, output: OutputTarget | str | None) -> None:
     write_output(target, text)
 
 
-def show_markdown(text: str, output: OutputTarget | str | None) -> None:
-    """Markdown to a file or a pipe as is; to a terminal, rendered (headings, tables, emphasis)."""
+def show_markdown(text: str, output: OutputTarget | str | None, paging: Paging = "never") -> None:
+    """Markdown to a file or a pipe as is; to a terminal, rendered (headings, tables, emphasis), through
+    the pager where ``paging`` asks for it (``present/terminal.py``)."""
     from gpu_advisor.engine.present.terminal import is_terminal, print_markdown
 
     if output is None and is_terminal():
-        print_markdown(text)
+        print_markdown(text, paging)
         return
     emit(text, output)
 
@@ -149,6 +151,13 @@ currency_option = click.option(
     default="USD",
     show_default=True,
     help="Currency of amounts.",
+)
+pager_option = click.option(
+    "--pager/--no-pager",
+    "pager",
+    default=None,
+    help="Show the memo on a terminal through the pager (PAGER, else less), or never; default: when it is "
+    "longer than the screen. Never for a file or a pipe.",
 )
 force_option = click.option(
     "--force",

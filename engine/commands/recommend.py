@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,12 +15,16 @@ from gpu_advisor.engine.commands.common import (
     handle_errors,
     lang_option,
     output_target,
+    pager_option,
     parse_date,
     policy_option,
     policy_path,
     show_markdown,
     to_json,
 )
+
+if TYPE_CHECKING:
+    from gpu_advisor.engine.present.terminal import Paging
 
 
 @click.command()
@@ -41,6 +46,12 @@ from gpu_advisor.engine.commands.common import (
     "--overrides", metavar="FILE", help="Your own prices: negotiated rates, server, electricity, rate."
 )
 @click.option("--charts", "charts_dir", metavar="DIR", help="Also write the charts as PNG files to DIR.")
+@click.option(
+    "--brief",
+    is_flag=True,
+    help="A one-screen summary: the decision, its cost, the top findings and the chosen GPU's sizing row.",
+)
+@pager_option
 @force_option
 @handle_errors
 def recommend(
@@ -53,6 +64,8 @@ def recommend(
     currency: str,
     overrides: str | None,
     charts_dir: str | None,
+    brief: bool = False,
+    pager: bool | None = None,
     force: bool = False,
 ) -> None:
     """Recommend how to run the workload in FILE (YAML or JSON; - reads standard input)."""
@@ -61,21 +74,21 @@ def recommend(
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.domain.workload import load_workload
     from gpu_advisor.engine.i18n.formats import Format
-    from gpu_advisor.engine.present.memo import render_memo
+    from gpu_advisor.engine.present.memo import render_brief, render_memo
 
     evaluated_on = parse_date(as_of)
     inputs = (workload_file, overrides)
     target = output_target(output, inputs=inputs, force=force)
+    workload = load_workload(workload_file)
     chart_targets = None
     if charts_dir is not None and output_format != "json":
         from gpu_advisor.engine.present.chart_images import chart_targets as check_charts
 
-        chart_targets = check_charts(Path(charts_dir), inputs=inputs, force=force)
+        chart_targets = check_charts(Path(charts_dir), workload.name, inputs=inputs, force=force)
     knowledge, replaced = load_knowledge(), tuple[str, ...]()
     if overrides is not None:
         knowledge, replaced = apply_overrides(knowledge, read_overrides(overrides), overrides, evaluated_on)
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
-    workload = load_workload(workload_file)
     result = run_recommend(
         workload, evaluated_on, knowledge=knowledge, policy_dir=policy_path(policy_dir), fmt=fmt
     )
@@ -89,4 +102,8 @@ def recommend(
         chart_files = write_charts(
             result, chart_targets, fmt, relative_to=target.path.parent if target else None
         )
-    show_markdown(render_memo(result, fmt, chart_files, replaced), target)
+    paging: Paging = "auto" if pager is None else ("always" if pager else "never")
+    if brief:
+        show_markdown(render_brief(result, fmt, replaced), target, paging)
+        return
+    show_markdown(render_memo(result, fmt, chart_files, replaced), target, paging)

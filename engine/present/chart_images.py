@@ -5,6 +5,7 @@ as the Mermaid charts in the memo. Imported only when asked for: matplotlib is s
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from gpu_advisor.engine.common.errors import InputError
@@ -18,10 +19,28 @@ CHART_FILES = {
     "api_versus_self_hosted": "api-versus-self-hosted.png",
 }
 
+# The series colours, the same as the Mermaid charts' in the memo (templates/memo.md.j2): a blue and an
+# orange with a contrast of at least 3:1 on a white and on a dark background.
+SERIES_COLOURS = ("#2563EB", "#EA580C")
 
-def chart_targets(directory: Path, inputs: tuple[str | None, ...], force: bool) -> dict[str, OutputTarget]:
-    """The chart files in ``directory`` (created if missing; never a symbolic link), each checked as an
-    output file before anything is evaluated."""
+
+def file_stem(workload_name: str) -> str:
+    """The workload's name as the start of a file name: letters, digits, dots, dashes and underscores."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", workload_name).strip("-.") or "workload"
+
+
+def chart_file_names(workload_name: str) -> dict[str, str]:
+    """Each chart's file name, the workload's name first, so that the charts of several workloads can
+    share one directory: ``public-chat-buy-versus-rent.png``."""
+    stem = file_stem(workload_name)
+    return {chart: f"{stem}-{name}" for chart, name in CHART_FILES.items()}
+
+
+def chart_targets(
+    directory: Path, workload_name: str, inputs: tuple[str | None, ...], force: bool
+) -> dict[str, OutputTarget]:
+    """The chart files of the workload named ``workload_name`` in ``directory`` (created if missing;
+    never a symbolic link), each checked as an output file before anything is evaluated."""
     if directory.is_symlink():
         raise InputError(f"--charts: {str(directory)!r} is a symbolic link; name the directory itself")
     try:
@@ -30,7 +49,7 @@ def chart_targets(directory: Path, inputs: tuple[str | None, ...], force: bool) 
         raise InputError(f"--charts: cannot create {directory} ({error.strerror})") from None
     return {
         chart: check_output(str(directory / name), "--charts", inputs=inputs, force=force)
-        for chart, name in CHART_FILES.items()
+        for chart, name in chart_file_names(workload_name).items()
     }
 
 
@@ -55,8 +74,18 @@ def write_charts(
         title = translate("Monthly cost against node utilization")
         figure, axes = plt.subplots(figsize=(7, 4), dpi=100)
         percent = [u * 100 for u in chart.utilization]
-        axes.plot(percent, [v / scale for v in chart.own_usd_per_month], label=translate("Own hardware"))
-        axes.plot(percent, [v / scale for v in chart.rent_usd_per_month], label=chart.compared_with)
+        axes.plot(
+            percent,
+            [v / scale for v in chart.own_usd_per_month],
+            label=translate("Own hardware"),
+            color=SERIES_COLOURS[0],
+        )
+        axes.plot(
+            percent,
+            [v / scale for v in chart.rent_usd_per_month],
+            label=chart.compared_with,
+            color=SERIES_COLOURS[1],
+        )
         if chart.compared_billing == "hourly":
             axes.axvline(chart.break_even_utilization * 100, linestyle=":", color="grey")
         axes.set_xlabel(translate("utilization in percent"))
@@ -67,12 +96,18 @@ def write_charts(
         volume = charts.api_versus_self_hosted
         title = translate("Monthly cost against requests per day")
         figure, axes = plt.subplots(figsize=(7, 4), dpi=100)
-        axes.plot(volume.requests_per_day, [v / scale for v in volume.api_usd_per_month], label=volume.api)
+        axes.plot(
+            volume.requests_per_day,
+            [v / scale for v in volume.api_usd_per_month],
+            label=volume.api,
+            color=SERIES_COLOURS[0],
+        )
         axes.step(
             volume.requests_per_day,
             [v / scale for v in volume.self_hosted_usd_per_month],
             where="post",
             label=volume.self_hosted,
+            color=SERIES_COLOURS[1],
         )
         axes.set_xscale("log")
         axes.set_yscale("log")

@@ -27,3 +27,37 @@ def render_memo(
         chart_files=dict(chart_files or {}),
         overridden=tuple(overridden),
     )
+
+
+SEVERITY_ORDER = {"critical": 0, "warning": 1, "advice": 2, "info": 3}
+BRIEF_FINDINGS = 5
+
+
+def render_brief(result: Recommendation, fmt: Format = DEFAULT_FORMAT, overridden: Sequence[str] = ()) -> str:
+    """A one-screen summary of the memo: its title and Summary section as the memo says them, the sizing
+    table's row of the chosen GPU, and the most severe findings (the deciding rule's first)."""
+    sections = render_memo(result, fmt, overridden=overridden).split("\n## ")
+    summary = "\n## ".join(sections[:2]).rstrip()
+    sizing = next((s for s in sections if s.splitlines()[0].strip() == _sizing_heading(fmt)), "")
+    table = [line for line in sizing.splitlines() if line.startswith("|")]
+    chosen = [line for line in table[2:] if line.startswith(f"| {result.decision.gpu} |")]
+    first = {f.rule_id: f for f in reversed(result.findings)}  # a rule that fired for several GPUs once
+    findings = sorted(
+        (f for f in result.findings if first[f.rule_id] is f),
+        key=lambda f: (f.rule_id != result.decision.deciding_rule_id, SEVERITY_ORDER.get(f.severity, 4)),
+    )
+    return render(
+        "memo_brief.md.j2",
+        fmt,
+        r=result,
+        summary=summary,
+        sizing_rows="\n".join(table[:2] + chosen) if chosen else "",
+        findings=findings[:BRIEF_FINDINGS],
+        more=max(0, len(findings) - BRIEF_FINDINGS),
+    )
+
+
+def _sizing_heading(fmt: Format) -> str:
+    from gpu_advisor.engine.i18n.environment import translate
+
+    return translate(fmt.lang, "Sizing")

@@ -13,6 +13,7 @@ from gpu_advisor.templates import TEMPLATES_DIR
 TRANSLATED_TEMPLATES = (
     "_labels.j2",
     "memo.md.j2",
+    "memo_brief.md.j2",
     "_memo_load.md.j2",
     "_memo_serverless.md.j2",
     "_own_costs.j2",
