@@ -187,3 +187,11 @@ def test_the_review_refuses_a_number_it_does_not_list(tmp_path: Path) -> None:
     result = run_ask(tmp_path, ["bot", "2", "", "", "5000", *[""] * 17, "99", ""], "--lang", "de")
     assert result.exit_code == 0, result.output
     assert "Bitte eine Zahl von 1 bis 22 eingeben oder mit Enter speichern." in result.output
+
+
+def test_with_force_the_review_says_the_existing_file_is_replaced(tmp_path: Path) -> None:
+    (tmp_path / "bot.yaml").write_text("old\n", encoding="utf-8")
+    result = run_ask(tmp_path, ["bot", "2", "", "", "5000"], "--force", "--lang", "de")
+    assert result.exit_code == 0, result.output
+    assert "bot.yaml gibt es bereits; die Datei wird ersetzt (--force)." in result.output
+    assert yaml.safe_load(result.files["bot.yaml"])["name"] == "bot"  # type: ignore[attr-defined]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -145,7 +146,10 @@ def review(
         rows = [(q, shown_answer(q, answers.get(q.field), fmt)) for q in questions]
         where = target(str(answers.get("name", "")))
         file, taken = where if isinstance(where, tuple) else (where, None)
-        click.echo(render("ask_review.txt.j2", fmt, rows=rows, file=file, taken=taken), nl=False)
+        replaced = os.path.lexists(file)  # only with --force: otherwise refused or a free name taken
+        click.echo(
+            render("ask_review.txt.j2", fmt, rows=rows, file=file, taken=taken, replaced=replaced), nl=False
+        )
         text = str(click.prompt("  ", default="", show_default=False, prompt_suffix="> ", type=click.STRING))
         text = text.strip()
         if not text:
@@ -221,8 +225,6 @@ def yes_no_text(value: object, fmt: Format) -> str:
 def free_name(stem: str, suffix: str, force: bool) -> str:
     """The default file name; where it is taken (and no --force), the first free ``stem-N`` instead, so
     that an earlier session's files are never replaced by surprise."""
-    import os
-
     candidate = f"{stem}{suffix}"
     number = 1
     while not force and os.path.lexists(candidate):
