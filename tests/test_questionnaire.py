@@ -16,6 +16,7 @@ from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 GPU_ADVISOR = str(Path(sys.executable).parent / "gpu-advisor")
 TIMEOUT = 30
+REVIEW = "or press Enter to save"
 
 
 def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
@@ -53,10 +54,12 @@ def answer(child: pexpect.spawn, question: str, text: str) -> None:
 
 def take_defaults_until(child: pexpect.spawn, end: str) -> None:
     """Press Enter at every remaining question until ``end`` appears."""
-    for _ in load_questions():
-        if child.expect([r"\n\d+\. ", end]) == 1:
+    for _ in (*load_questions(), "review"):
+        found = child.expect([r"\n\d+\. ", REVIEW, end])
+        if found == 2:
             return
-        child.expect_exact("> ")
+        if found == 0:
+            child.expect_exact("> ")
         child.sendline("")
     child.expect_exact(end)
 
@@ -105,6 +108,7 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
         answer(child, question, "")
     answer(child, "Which framework serves the model?", "jax")
     answer(child, "Does the work need a GPU at all?", "")
+    answer(child, "Your answers:", "")
     child.expect_exact("Saved the answers to")
     child.expect(pexpect.EOF)
     child.close()

@@ -12,14 +12,17 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from gpu_advisor.engine.common.data_files import read_yaml
+from gpu_advisor.engine.common.errors import close_match
 from gpu_advisor.engine.common.values import finite
+from gpu_advisor.engine.domain.input_errors import render_problems, validation_problems
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ModelSpec, Workload, declared_type
-from gpu_advisor.engine.i18n.environment import render
+from gpu_advisor.engine.i18n.environment import render, translate
 from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.i18n.reading import number_text
 from gpu_advisor.engine.pipeline.defaults import DERIVATIONS
 from gpu_advisor.templates import TEMPLATES_DIR
 
@@ -119,12 +122,16 @@ def required_sum(question: Question, answers: dict[str, Any]) -> int:
     return sum(int(answers.get(field) or 0) for field in question.at_least_sum_of)
 
 
-def field_adapter(field: str) -> TypeAdapter[Any]:
-    """The pydantic type (with its constraints) of a workload field, e.g. 'requests_per_day' or
-    'model.precision'."""
+@cache
+def field_model(field: str) -> type[BaseModel]:
+    """A model of one workload field (with its constraints), e.g. 'requests_per_day' or 'model.precision':
+    an answer is checked as the workload file's field is, and its problems are named like it."""
     model: type[BaseModel] = ModelSpec if field.startswith("model.") else Workload
-    info = model.model_fields[field.removeprefix("model.")]
-    return TypeAdapter(declared_type(info))
+    name = field.removeprefix("model.")
+    info = model.model_fields[name]
+    definition: Any = (declared_type(info), ...)
+    answer: type[BaseModel] = create_model("Answer", **{name: definition})
+    return answer
 
 
 def parse_answer(
@@ -147,12 +154,7 @@ def parse_answer(
             return False
         raise AnswerError(explain("yes_no", fmt))
     if question.kind == "choice":
-        choices = choices_of(question, knowledge)
-        if text.isdigit() and 1 <= int(text) <= len(choices):
-            return choices[int(text) - 1]
-        if text in choices:
-            return text
-        raise AnswerError(explain("choice", fmt, choices=choices, count=len(choices)))
+        return chosen(question, text, knowledge, fmt)
     if question.kind == "text":
         return text if question.field == "model.name" else checked(question.field, text, fmt)
     value = checked(question.field, read_number(text, question.kind == "integer", fmt), fmt)
@@ -162,23 +164,50 @@ def parse_answer(
     return value
 
 
+def chosen(question: Question, text: str, knowledge: Knowledge, fmt: Format) -> str:
+    """The choice an answer names: its number, the choice in any case, or the choice's word in the
+    language (German 'andere' for 'other'); otherwise an ``AnswerError`` with a close match."""
+    choices = choices_of(question, knowledge)
+    if text.isdigit() and 1 <= int(text) <= len(choices):
+        return choices[int(text) - 1]
+    words = choice_words(choices, fmt.lang)
+    if text.lower() in words:
+        return words[text.lower()]
+    suggestion = close_match(text.lower(), words)
+    raise AnswerError(explain("choice", fmt, choices=choices, count=len(choices), suggestion=suggestion))
+
+
+def choice_words(choices: tuple[str, ...], lang: str) -> dict[str, str]:
+    """Lower-case word -> choice: each choice, and its translation in the language's catalog."""
+    words = {choice.lower(): choice for choice in choices}
+    for choice in choices:
+        words.setdefault(translate(lang, choice).lower(), choice)
+    return words
+
+
 def checked(field: str, value: Any, fmt: Format) -> Any:
-    """``value`` if the workload field takes it; an ``AnswerError`` saying why not otherwise."""
+    """``value`` if the workload field takes it; an ``AnswerError`` saying why not otherwise, in the
+    language of ``fmt``, as a workload file's error says it (``domain/input_errors.py``)."""
+    schema = field_model(field)
     try:
-        field_adapter(field).validate_python(value)
+        schema.model_validate({field.removeprefix("model."): value})
     except ValidationError as error:
-        raise AnswerError(explain("invalid", fmt, detail=error.errors()[0]["msg"])) from None
+        problems = validation_problems(error, schema)[:1]
+        for problem in problems:  # the question names the field; the value is the one just typed
+            problem.update(field="(top level)", show_input=False)
+        text = render_problems(field, problems, "workload", fmt.lang)
+        detail = " ".join(text.split("\n", 1)[-1].split())
+        raise AnswerError(explain("invalid", fmt, detail=detail)) from None
     return value
 
 
 def read_number(text: str, integer: bool, fmt: Format) -> int | float:
-    """Numbers as people type them: '150000', '150,000' or '150.000' (de), '0.7' or '0,7' (de)."""
-    cleaned = text.replace(" ", "").replace("_", "")
-    if fmt.lang == "de":
-        cleaned = cleaned.replace(".", "").replace(",", ".") if integer else cleaned.replace(",", ".")
-    elif integer:
-        cleaned = cleaned.replace(",", "")
+    """Numbers as people type them, read by the language (``i18n/reading.py``): '150000', '150,000' (en)
+    or '150.000' (de); '0.7' (en) or '0,7' (de). A whole-number question takes no decimals."""
+    cleaned = number_text(text, fmt.lang)
     try:
+        if cleaned is None or (integer and not cleaned.lstrip("+-").isdigit()):
+            raise ValueError(text)
         number = int(cleaned) if integer else float(cleaned)
         finite(float(number))  # as every input: no nan, inf or 1e400 (``common/values.py``)
     except (ValueError, OverflowError):

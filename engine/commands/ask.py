@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -65,10 +67,11 @@ def ask(
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
     prefill = prefill_from(load_workload(from_file).model_dump(exclude_none=True)) if from_file else {}
     evaluated_on = parse_date(as_of)
-    document = workload_document(ask_questions(knowledge, fmt, prefill))
+    answers = ask_questions(knowledge, fmt, prefill, lambda name: save_file or default_file(name, force))
+    document = workload_document(answers)
     workload = validate_workload(document, "answers")
     name = slug(workload.name)
-    save_file = save_file or free_name(name, ".yaml", force)
+    save_file = save_file or default_file(workload.name, force)[0]
     memo_file = memo_file or free_name(f"{name}-memo", ".md", force)
     save_target = output_target(save_file, "--save", inputs=(from_file,), force=force)
     memo_target = output_target(memo_file, "--memo", inputs=(from_file, save_file), force=force)
@@ -85,26 +88,95 @@ def ask(
     click.echo(render("ask_done.txt.j2", fmt, workload_file=save_file, memo_file=memo_file), nl=False)
 
 
-def ask_questions(knowledge: Knowledge, fmt: Format, prefill: dict[str, Any]) -> dict[str, object]:
-    """Every question that applies, asked until its answer is valid; Ctrl-C or the end of input stops
-    the command (exit code 130) without saving."""
-    from gpu_advisor.engine.apps.questionnaire import applies, load_questions
+def ask_questions(
+    knowledge: Knowledge,
+    fmt: Format,
+    prefill: dict[str, Any],
+    target: Callable[[str], str | tuple[str, str | None]],
+) -> dict[str, object]:
+    """Every question that applies, asked until its answer is valid, then the review of all answers
+    (``target``: where the answers of a workload name go); Ctrl-C or the end of input stops the command
+    (exit code 130) without saving."""
     from gpu_advisor.engine.i18n.environment import render
 
     click.echo(render("ask_intro.txt.j2", fmt), nl=False)
     answers: dict[str, object] = {}
     try:
-        asked = 0
-        for question in load_questions():
-            if applies(question, answers):
-                asked += 1
-                answers[question.field] = ask_one(question, asked, knowledge, fmt, answers, prefill)
+        complete(answers, knowledge, fmt, prefill)
+        review(answers, knowledge, fmt, target)
     except (click.Abort, KeyboardInterrupt):
         # click.prompt turns Ctrl-C and end of input into Abort; Ctrl-C between prompts (while a question
         # is written) arrives as it is.
         click.echo(render("ask_stopped.txt.j2", fmt), nl=False)
         sys.exit(EXIT_INTERRUPTED)
     return answers
+
+
+def complete(answers: dict[str, object], knowledge: Knowledge, fmt: Format, prefill: dict[str, Any]) -> None:
+    """Ask what is unanswered and applies, forget what no longer applies, and ask again a context window
+    an earlier answer has outgrown; ``answers`` ends in the questions' order."""
+    from gpu_advisor.engine.apps.questionnaire import applies, load_questions, required_sum
+
+    asked = 0
+    for question in load_questions():
+        if not applies(question, answers):
+            answers.pop(question.field, None)
+            continue
+        asked += 1
+        value = answers.get(question.field)
+        outgrown = isinstance(value, int) and value < required_sum(question, answers)
+        if question.field not in answers or outgrown:
+            answers[question.field] = ask_one(question, asked, knowledge, fmt, answers, prefill)
+        answers[question.field] = answers.pop(question.field)  # to the end: the questions' order
+
+
+def review(
+    answers: dict[str, object],
+    knowledge: Knowledge,
+    fmt: Format,
+    target: Callable[[str], str | tuple[str, str | None]],
+) -> None:
+    """All answers, numbered; a number asks that question again (with the answer as its default), Enter
+    goes on to saving."""
+    from gpu_advisor.engine.apps.questionnaire import applies, explain, load_questions
+    from gpu_advisor.engine.i18n.environment import render
+
+    while True:
+        questions = [q for q in load_questions() if applies(q, answers)]
+        rows = [(q, shown_answer(q, answers.get(q.field), fmt)) for q in questions]
+        where = target(str(answers.get("name", "")))
+        file, taken = where if isinstance(where, tuple) else (where, None)
+        replaced = os.path.lexists(file)  # only with --force: otherwise refused or a free name taken
+        click.echo(
+            render("ask_review.txt.j2", fmt, rows=rows, file=file, taken=taken, replaced=replaced), nl=False
+        )
+        text = str(click.prompt("  ", default="", show_default=False, prompt_suffix="> ", type=click.STRING))
+        text = text.strip()
+        if not text:
+            return
+        if not (text.isdigit() and 1 <= int(text) <= len(questions)):
+            click.echo(f"   {explain('review', fmt, count=len(questions))}")
+            continue
+        question = questions[int(text) - 1]
+        current = {question.field: answers[question.field]}
+        answers[question.field] = ask_one(question, int(text), knowledge, fmt, answers, current)
+        complete(answers, knowledge, fmt, {})
+
+
+def shown_answer(question: Any, value: object, fmt: Format) -> str | None:
+    """An answer as the review writes it: yes/no, numbers and choices in the language; None where the
+    question was left empty."""
+    from gpu_advisor.engine.i18n.environment import translate
+
+    if value is None:
+        return None
+    if question.kind == "yes_no":
+        return yes_no_text(value, fmt)
+    if question.kind == "choice":
+        return translate(fmt.lang, str(value))
+    if isinstance(value, (int, float)):
+        return fmt.figure(value)
+    return str(value)
 
 
 def ask_one(
@@ -121,14 +193,27 @@ def ask_one(
     choices = choices_of(question, knowledge)
     click.echo(render("question.txt.j2", fmt, q=question, number=number, choices=choices), nl=False)
     default = default_for(question, answers, prefill, knowledge)
-    shown = "" if default is None else (yes_no_text(default, fmt) if question.kind == "yes_no" else default)
+    shown = "" if default is None else default_text(question, default, fmt)
     while True:
-        # An empty default lets Enter through to the check, which says what is missing.
-        text = click.prompt("  ", default=shown, show_default=shown != "", prompt_suffix="> ")
+        # An empty default lets Enter through to the check, which says what is missing. The answer is read
+        # as text (never by click's own conversion, whose messages are English) and checked below.
+        text = click.prompt(
+            "  ", default=shown, show_default=shown != "", prompt_suffix="> ", type=click.STRING
+        )
         try:
             return parse_answer(question, str(text), knowledge, fmt, answers)
         except AnswerError as error:
             click.echo(f"   {error}")
+
+
+def default_text(question: Any, default: object, fmt: Format) -> str:
+    """The default in brackets, as the answer would be typed: 'ja', '0,7' (de), '30150'."""
+    if question.kind == "yes_no":
+        return yes_no_text(default, fmt)
+    if isinstance(default, float):
+        text = f"{default:.4f}".rstrip("0").rstrip(".")
+        return text.replace(".", ",") if fmt.lang == "de" else text
+    return str(default)
 
 
 def yes_no_text(value: object, fmt: Format) -> str:
@@ -140,14 +225,20 @@ def yes_no_text(value: object, fmt: Format) -> str:
 def free_name(stem: str, suffix: str, force: bool) -> str:
     """The default file name; where it is taken (and no --force), the first free ``stem-N`` instead, so
     that an earlier session's files are never replaced by surprise."""
-    import os
-
     candidate = f"{stem}{suffix}"
     number = 1
     while not force and os.path.lexists(candidate):
         number += 1
         candidate = f"{stem}-{number}{suffix}"
     return candidate
+
+
+def default_file(name: str, force: bool) -> tuple[str, str | None]:
+    """Where the answers of a workload called ``name`` go without --save, and the file name it avoids
+    (``None`` where that one is free or --force replaces it)."""
+    wanted = f"{slug(name)}.yaml"
+    chosen = free_name(slug(name), ".yaml", force)
+    return chosen, (wanted if chosen != wanted else None)
 
 
 def slug(name: str) -> str:

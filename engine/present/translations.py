@@ -4,7 +4,7 @@ questionnaire's prompts. Used by the tests (every sentence has a translation) an
 
 from __future__ import annotations
 
-from gpu_advisor.engine.apps.questionnaire import load_questions
+from gpu_advisor.engine.apps.questionnaire import OTHER_MODEL, load_questions
 from gpu_advisor.engine.domain.input_errors import TYPE_MESSAGES
 from gpu_advisor.engine.domain.workload import VALUE_ERRORS
 from gpu_advisor.engine.i18n.environment import environment
@@ -25,6 +25,7 @@ TRANSLATED_TEMPLATES = (
     "ask_done.txt.j2",
     "ask_stopped.txt.j2",
     "ask_unresolved.txt.j2",
+    "ask_review.txt.j2",
     "input_error.txt.j2",
     "error_prefix.txt.j2",
 )
@@ -44,6 +45,9 @@ def messages() -> list[str]:
     for question in load_questions():
         found[question.prompt] = None
         found[question.help] = None
+        # a choice's word in the language is shown beside it and taken as an answer ('andere')
+        for choice in (OTHER_MODEL,) if question.choices == "models" else question.choices or ():
+            found[choice] = None
     for text in (*TYPE_MESSAGES.values(), *VALUE_ERRORS):
         found[text] = None
     return list(found)

@@ -1,0 +1,40 @@
+"""Numbers as people type them, read the way their language writes them: German '1.234,5' and English
+'1,234.5'. One reader for every number the questionnaire asks for."""
+
+from __future__ import annotations
+
+import re
+
+SEPARATORS: dict[str, tuple[str, str]] = {"en": (".", ","), "de": (",", ".")}
+"""Language -> (decimal separator, thousands separator)."""
+
+_SPACES = re.compile(r"[\s_\u00a0\u202f]")
+_SCIENTIFIC = re.compile(r"\d+(?:\.\d+)?[eE][+-]?\d+")
+
+
+def number_text(text: str, lang: str) -> str | None:
+    """The number in ``text`` written as Python reads it ('1234.5'), or None where it is no number.
+
+    - '5.000' (de) and '5,000' (en) are five thousand: the language's thousands separator in groups of
+      three; spaces and '_' between digits are ignored ('150 000').
+    - '0,7' (de) and '0.7' (en) are seven tenths.
+    - The other language's decimal mark is read as typed where it cannot be a thousands group: '0.7' in
+      German and '0,7' in English are 0.7 too, but '5.000' stays five thousand in German.
+    """
+    decimal, group = SEPARATORS.get(lang, SEPARATORS["en"])
+    cleaned = _SPACES.sub("", text)
+    sign = ""
+    if cleaned[:1] in ("+", "-"):
+        sign, cleaned = cleaned[0], cleaned[1:]
+    d, g = re.escape(decimal), re.escape(group)
+    if re.fullmatch(rf"\d{{1,3}}(?:{g}\d{{3}})+(?:{d}\d+)?", cleaned):
+        body = cleaned.replace(group, "").replace(decimal, ".")
+    elif re.fullmatch(rf"\d+(?:{d}\d+)?|{d}\d+", cleaned):
+        body = cleaned.replace(decimal, ".")
+    elif re.fullmatch(rf"\d*{g}\d+", cleaned):
+        body = cleaned.replace(group, ".")
+    elif _SCIENTIFIC.fullmatch(cleaned):
+        body = cleaned
+    else:
+        return None
+    return sign + body

@@ -1,0 +1,197 @@
+"""gpu-advisor ask driven with typed input: every message in the chosen language, numbers read as the
+language writes them, choices matched forgivingly, a review of all answers before saving."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.questionnaire import AnswerError, load_questions, parse_answer, read_number
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.i18n.formats import Format
+
+ENGLISH_LEAKS = ("Input should", "is not a valid", "Error:", "Please ", "That value")
+
+
+def run_ask(tmp_path: Path, lines: list[str], *args: str) -> Result:
+    """``ask`` in ``tmp_path`` with one line of input per entry; Enter for every question left over, and
+    Enter at the review (which saves)."""
+    result = CliRunner().invoke(
+        main,
+        ["ask", "--as-of", "2026-11-30", *args],
+        input="\n".join(lines) + "\n" * (len(load_questions()) + 2),
+    )
+    result.files = {  # type: ignore[attr-defined]
+        p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir() if p.is_file()
+    }
+    return result
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+
+GERMAN_START = ["Chat", "2", "", "nein"]  # name, llama-3.1-70b, precision default, own weights
+
+
+def test_german_answers_to_questions_with_a_default_are_explained_in_german(tmp_path: Path) -> None:
+    # avg_input_tokens has a default (300): "abc" once went through click's English int conversion.
+    result = run_ask(tmp_path, [*GERMAN_START, "5000", "abc", "400"], "--lang", "de")
+    assert result.exit_code == 0, result.output
+    assert "Bitte eine ganze Zahl angeben, zum Beispiel 150000." in result.output
+    assert "is not a valid integer" not in result.output
+    assert yaml.safe_load(result.files["Chat.yaml"])["avg_input_tokens"] == 400  # type: ignore[attr-defined]
+
+
+def test_german_limits_are_explained_in_german(tmp_path: Path) -> None:
+    result = run_ask(tmp_path, [*GERMAN_START, "-5", "5000"], "--lang", "de")
+    assert result.exit_code == 0, result.output
+    assert "Dieser Wert ist nicht zulässig: Erwartet wird ein Wert größer als 0." in result.output
+    for leak in ENGLISH_LEAKS:
+        assert leak not in result.output, leak
+
+
+def test_a_lowercase_country_code_is_explained_with_the_code_it_likely_means(tmp_path: Path) -> None:
+    fmt = Format.named("de")
+    (question,) = [q for q in load_questions() if q.field == "company_country"]
+    with pytest.raises(AnswerError) as error:
+        parse_answer(question, "de", load_knowledge(), fmt)
+    assert str(error.value) == (
+        "Dieser Wert ist nicht zulässig: ein ISO-3166-Code aus zwei Großbuchstaben (meinten Sie 'DE'?)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "integer", "value"),
+    [
+        ("de", "0,7", False, 0.7),
+        ("de", "0.7", False, 0.7),  # not a thousands group: a decimal point, as typed
+        ("de", "5.000", False, 5000),
+        ("de", "5.000", True, 5000),
+        ("de", "1.000.000", True, 1_000_000),
+        ("de", "1.234,5", False, 1234.5),
+        ("de", "5,000", False, 5.0),
+        ("en", "0.7", False, 0.7),
+        ("en", "0,7", False, 0.7),  # not a thousands group: a decimal comma, as typed
+        ("en", "5,000", False, 5000),
+        ("en", "5,000", True, 5000),
+        ("en", "1,234.5", False, 1234.5),
+        ("en", "5.000", False, 5.0),
+        ("en", "150 000", True, 150000),
+    ],
+)
+def test_one_number_reader_by_language(lang: str, text: str, integer: bool, value: float) -> None:
+    assert read_number(text, integer, Format.named(lang)) == value
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"), [("de", "5,000"), ("de", "0,7"), ("en", "5.000"), ("en", "1.5"), ("en", "1,00")]
+)
+def test_a_decimal_is_no_whole_number(lang: str, text: str) -> None:
+    with pytest.raises(AnswerError):
+        read_number(text, True, Format.named(lang))
+
+
+def test_every_number_question_reads_numbers_alike(tmp_path: Path) -> None:
+    """hours_per_month and utilization (numbers) read like requests_per_day (a whole number)."""
+    knowledge, fmt = load_knowledge(), Format.named("de")
+    by_field = {q.field: q for q in load_questions()}
+    assert parse_answer(by_field["requests_per_day"], "5.000", knowledge, fmt) == 5000
+    # one thousand hours, not one: above the 744 hours of a month
+    with pytest.raises(AnswerError, match="höchstens 744"):
+        parse_answer(by_field["hours_per_month"], "1.000", knowledge, fmt)
+    assert parse_answer(by_field["hours_per_month"], "176,5", knowledge, fmt) == 176.5
+    assert parse_answer(by_field["utilization"], "0,7", knowledge, fmt) == 0.7
+    assert parse_answer(by_field["utilization"], "0.7", knowledge, Format.named("en")) == 0.7
+    assert parse_answer(by_field["utilization"], "0,7", knowledge, Format.named("en")) == 0.7
+
+
+def test_choices_ignore_case_and_suggest_a_close_match(tmp_path: Path) -> None:
+    knowledge, fmt = load_knowledge(), Format.named("en")
+    by_field = {q.field: q for q in load_questions()}
+    assert parse_answer(by_field["model.name"], "Llama-3.1-70B", knowledge, fmt) == "llama-3.1-70b"
+    assert parse_answer(by_field["load_pattern"], "Steady", knowledge, fmt) == "steady"
+    with pytest.raises(AnswerError, match=r"Did you mean 'llama-3\.1-70b'\?"):
+        parse_answer(by_field["model.name"], "llama-3.1-7b", knowledge, fmt)
+    with pytest.raises(AnswerError, match=r"Meinten Sie 'variable'\?"):
+        parse_answer(by_field["load_pattern"], "varible", knowledge, Format.named("de"))
+
+
+def test_german_words_are_choices_for_german_users(tmp_path: Path) -> None:
+    knowledge, fmt = load_knowledge(), Format.named("de")
+    by_field = {q.field: q for q in load_questions()}
+    assert parse_answer(by_field["model.name"], "andere", knowledge, fmt) == "other"
+    assert parse_answer(by_field["personal_data_region"], "Andere", knowledge, fmt) == "other"
+    assert parse_answer(by_field["load_pattern"], "gleichmäßig", knowledge, fmt) == "steady"
+    assert parse_answer(by_field["schedule"], "Bürozeiten", knowledge, fmt) == "office_hours"
+    assert parse_answer(by_field["model.custom_weights"], "Ja", knowledge, fmt) is True
+    assert parse_answer(by_field["model.custom_weights"], "NEIN", knowledge, fmt) is False
+
+
+def test_the_review_lists_every_answer_and_changes_one_by_number(tmp_path: Path) -> None:
+    # Answers: name, model, precision, own weights, requests; Enter for the rest; then at the review
+    # change answer 5 (requests per day) and save.
+    lines = ["bot", "2", "", "", "5000", *[""] * 17, "5", "7000", ""]
+    result = run_ask(tmp_path, lines)
+    assert result.exit_code == 0, result.output
+    review = result.output.split("Your answers:")[1]
+    assert "  5. How many requests a day? 5,000" in review
+    assert "Enter a number to change that answer, or press Enter to save bot.yaml." in review
+    assert yaml.safe_load(result.files["bot.yaml"])["requests_per_day"] == 7000  # type: ignore[attr-defined]
+
+
+def test_a_changed_answer_asks_the_questions_it_brings_in(tmp_path: Path) -> None:
+    """Changing the model to 'other' asks for its size before the review comes back."""
+    lines = ["bot", "2", "", "", "5000", *[""] * 17, "2", "other", "8", "", ""]
+    result = run_ask(tmp_path, lines)
+    assert result.exit_code == 0, result.output
+    saved = yaml.safe_load(result.files["bot.yaml"])  # type: ignore[attr-defined]
+    assert saved["model"] == {"params_b": 8, "precision": "bf16", "custom_weights": False}
+
+
+def test_the_german_review_is_german(tmp_path: Path) -> None:
+    result = run_ask(tmp_path, [*GERMAN_START, "5000"], "--lang", "de")
+    assert result.exit_code == 0, result.output
+    review = result.output.split("Ihre Antworten:")[1]
+    assert "  5. Wie viele Anfragen pro Tag? 5.000" in review
+    save = "Eine Zahl eingeben, um diese Antwort zu ändern, oder Enter drücken, um Chat.yaml zu speichern."
+    assert save in review
+
+
+def test_an_existing_workload_file_is_named_before_saving_and_kept(tmp_path: Path) -> None:
+    (tmp_path / "bot.yaml").write_text("keep\n", encoding="utf-8")
+    result = run_ask(tmp_path, ["bot", "2", "", "", "5000"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "bot.yaml").read_text(encoding="utf-8") == "keep\n"
+    assert yaml.safe_load(result.files["bot-2.yaml"])["name"] == "bot"  # type: ignore[attr-defined]
+    assert "bot.yaml exists already; the answers go to bot-2.yaml" in result.output
+
+
+def test_a_changed_prompt_length_asks_again_for_the_context_it_outgrows(tmp_path: Path) -> None:
+    """The context window (8,192) held prompt plus answer; a 10,000-token prompt asks for it again, with
+    the sum as the default."""
+    lines = ["bot", "2", "", "", "5000", *[""] * 17, "6", "10000", "", "", ""]
+    result = run_ask(tmp_path, lines)
+    assert result.exit_code == 0, result.output
+    assert "[10150]> " in result.output
+    saved = yaml.safe_load(result.files["bot.yaml"])  # type: ignore[attr-defined]
+    assert (saved["avg_input_tokens"], saved["context_tokens"]) == (10000, 10150)
+
+
+def test_the_review_refuses_a_number_it_does_not_list(tmp_path: Path) -> None:
+    result = run_ask(tmp_path, ["bot", "2", "", "", "5000", *[""] * 17, "99", ""], "--lang", "de")
+    assert result.exit_code == 0, result.output
+    assert "Bitte eine Zahl von 1 bis 22 eingeben oder mit Enter speichern." in result.output
+
+
+def test_with_force_the_review_says_the_existing_file_is_replaced(tmp_path: Path) -> None:
+    (tmp_path / "bot.yaml").write_text("old\n", encoding="utf-8")
+    result = run_ask(tmp_path, ["bot", "2", "", "", "5000"], "--force", "--lang", "de")
+    assert result.exit_code == 0, result.output
+    assert "bot.yaml gibt es bereits; die Datei wird ersetzt (--force)." in result.output
+    assert yaml.safe_load(result.files["bot.yaml"])["name"] == "bot"  # type: ignore[attr-defined]
