@@ -14,8 +14,10 @@ from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.safe_files import OutputTarget, check_output, pending_output, write_output
 from gpu_advisor.engine.common.signals import Interrupted
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.present.batch_progress import StderrReport, TerminalProgress, render_summary
 from gpu_advisor.engine.rulebook.loading import load_rulebook
+from gpu_advisor.engine.rulebook.texts import rule_text
 
 
 def output_targets(
@@ -34,12 +36,14 @@ def output_targets(
     return target, summary_target
 
 
-def write_summary(summary: BatchSummary, summary_target: OutputTarget | None) -> None:
+def write_summary(
+    summary: BatchSummary, summary_target: OutputTarget | None, fmt: Format = DEFAULT_FORMAT
+) -> None:
     """The summary as JSON to ``summary_target``, else as text on standard error."""
     import sys
 
     if summary_target is None:
-        sys.stderr.write(render_summary(summary))
+        sys.stderr.write(render_summary(summary, fmt))
         sys.stderr.flush()
         return
     write_output(
@@ -57,6 +61,8 @@ def batch_file(
     strict: bool,
     evaluated_on: dt.date,
     force: bool = False,
+    lang: str = "en",
+    currency: str = "USD",
 ) -> BatchSummary:
     """The ``batch`` command: read ``input_path``, write results and the summary.
 
@@ -71,9 +77,13 @@ def batch_file(
     found_format = input_format_for(input_path, input_format)
     target, summary_target = output_targets(input_path, output, summary_file, force)
     # A broken knowledge base or rule catalog stops here, once, before any worker starts.
-    load_knowledge()
+    fmt = Format.named(lang, currency, load_knowledge().eur_to_usd().rate)
     rulebook = load_rulebook()
-    titles = {rule: rulebook.rule(rule).title for rule in PORTFOLIO_NOTE_RULES if rule in rulebook.ids}
+    titles = {
+        rule: rule_text(rulebook.rule(rule), lang).title
+        for rule in PORTFOLIO_NOTE_RULES
+        if rule in rulebook.ids
+    }
     tally = Tally(input=input_path, evaluated_on=evaluated_on, note_titles=titles)
     try:
         with ExitStack() as stack:
@@ -122,5 +132,5 @@ def batch_file(
             or tally.stopped_at_line
             or not sys.exc_info()[0]
         ):
-            write_summary(tally.summary(), summary_target)
+            write_summary(tally.summary(), summary_target, fmt)
     return tally.summary()

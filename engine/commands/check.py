@@ -11,9 +11,11 @@ import click
 from gpu_advisor.engine.commands.common import (
     EXIT_CHECK_FAILED,
     as_of_option,
+    currency_option,
     emit,
     force_option,
     handle_errors,
+    lang_option,
     output_target,
     parse_date,
     policy_option,
@@ -76,6 +78,8 @@ if TYPE_CHECKING:
 @click.option("--overrides", metavar="FILE", help="Your own prices, or an imported catalog (catalog import).")
 @policy_option
 @as_of_option
+@lang_option
+@currency_option
 @force_option
 @handle_errors
 def check(
@@ -93,6 +97,8 @@ def check(
     as_of: str | None,
     overrides: str | None = None,
     force: bool = False,
+    lang: str = "en",
+    currency: str = "USD",
 ) -> None:
     """Check proposals (a workload plus what someone intends to do) against every applicable rule: one
     file, or every *.yaml, *.yml and *.json file under a directory.
@@ -106,6 +112,7 @@ def check(
     from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
     from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.i18n.environment import render
+    from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.pipeline.engines import rulebook_for
     from gpu_advisor.engine.present.check_formats import junit
     from gpu_advisor.engine.present.sarif import sarif
@@ -121,9 +128,12 @@ def check(
     skip = selector(skip_rule, "--skip-rule", ids, hard=False)
     target = output_target(output, inputs=(proposal_file, overrides, compare_to), force=force)
     knowledge = knowledge_with_overrides(overrides, evaluated_on)
+    fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
 
     def checked(path: str) -> list[CheckResult]:
-        results = check_file(path, evaluated_on, policy_dir=policy_path(policy_dir), knowledge=knowledge)
+        results = check_file(
+            path, evaluated_on, policy_dir=policy_path(policy_dir), knowledge=knowledge, fmt=fmt
+        )
         return [skipped(result, skip) for result in results]
 
     results = checked(proposal_file)
@@ -146,6 +156,7 @@ def check(
         shown = [r for r in results if show_all or worth_showing(r, gate)]
         text = render(
             template,
+            fmt,
             results=results,
             shown=shown,
             hidden=len(results) - len(shown),

@@ -143,14 +143,23 @@ policy_option = click.option(
     "--policy", "policy_dir", metavar="DIR", help="Add an organization's rules from DIR/*.yaml."
 )
 lang_option = click.option(
-    "--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Memo language."
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default="en",
+    show_default=True,
+    envvar="GPU_ADVISOR_LANG",
+    show_envvar=True,
+    help="Language of the text (the option wins over GPU_ADVISOR_LANG).",
 )
 currency_option = click.option(
     "--currency",
     type=click.Choice(CURRENCIES),
     default="USD",
     show_default=True,
-    help="Currency of amounts.",
+    envvar="GPU_ADVISOR_CURRENCY",
+    show_envvar=True,
+    help="Currency of amounts, converted at the knowledge base's dated rate (the option wins over "
+    "GPU_ADVISOR_CURRENCY).",
 )
 pager_option = click.option(
     "--pager/--no-pager",

@@ -9,9 +9,11 @@ import click
 from gpu_advisor.engine.commands.common import (
     EXIT_ROWS_SKIPPED,
     as_of_option,
+    currency_option,
     emit,
     force_option,
     handle_errors,
+    lang_option,
     output_target,
     parse_date,
     to_json,
@@ -52,6 +54,8 @@ from gpu_advisor.engine.commands.common import (
     help="Exit 0 although bad rows were skipped (default: exit 1 when any row was skipped).",
 )
 @as_of_option
+@lang_option
+@currency_option
 @force_option
 @handle_errors
 def batch(
@@ -65,6 +69,8 @@ def batch(
     as_of: str | None,
     allow_bad_rows: bool = False,
     force: bool = False,
+    lang: str = "en",
+    currency: str = "USD",
 ) -> None:
     """Recommend for every workload in INPUT (CSV, JSON Lines or a YAML list; - reads standard input).
 
@@ -89,6 +95,8 @@ def batch(
                 strict,
                 evaluated_on,
                 force=force,
+                lang=lang,
+                currency=currency,
             )
     except KeyboardInterrupt as stop:
         click.echo(
@@ -124,6 +132,8 @@ def summary_signal(stop: KeyboardInterrupt) -> str:
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
 @click.option("--overrides", metavar="FILE", help="Your own prices, or an imported catalog (catalog import).")
 @as_of_option
+@lang_option
+@currency_option
 @force_option
 @handle_errors
 def sweep(
@@ -134,6 +144,8 @@ def sweep(
     as_of: str | None,
     overrides: str | None = None,
     force: bool = False,
+    lang: str = "en",
+    currency: str = "USD",
 ) -> None:
     """Vary one or two inputs of the workload in FILE over a range and show where the decision changes
     (deployment, provider, offer, GPU, pricing): the break-even points, a table and a chart."""
@@ -141,6 +153,7 @@ def sweep(
     from gpu_advisor.engine.apps.sweep.run import sweep as run_sweep
     from gpu_advisor.engine.common.signals import exit_code_of, stop_on_signals
     from gpu_advisor.engine.domain.workload import load_workload
+    from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.present.sweep_text import render_sweep
 
     evaluated_on = parse_date(as_of)
@@ -149,7 +162,8 @@ def sweep(
         with stop_on_signals():
             knowledge = knowledge_with_overrides(overrides, evaluated_on)
             result = run_sweep(load_workload(workload_file), specs, evaluated_on, knowledge)
-            emit(to_json(result) if output_format == "json" else render_sweep(result), target)
+            fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
+            emit(to_json(result) if output_format == "json" else render_sweep(result, fmt), target)
     except KeyboardInterrupt as stop:
         click.echo(f"interrupted ({summary_signal(stop)}) before any result", err=True)
         sys.exit(exit_code_of(stop))

@@ -8,8 +8,10 @@ import click
 
 from gpu_advisor.engine.commands.common import (
     FiniteFloat,
+    currency_option,
     emit,
     handle_errors,
+    lang_option,
     load_pattern_choice,
     precision_choice,
     schedule_choice,
@@ -215,15 +217,23 @@ TCO_OPTIONS = {
     help="Resale value after the write-off period as a share of the price (default 0).",
 )
 @FORMAT_OPTION
+@lang_option
+@currency_option
 @handle_errors
-def tco(output_format: str, **overrides: Any) -> None:
+def tco(output_format: str, lang: str = "en", currency: str = "USD", **overrides: Any) -> None:
     """Own 8-GPU server cost per GPU-hour (capital, power, rack, colocation, staff) at the company
     country's defaults, and break-even utilization per offer."""
     from gpu_advisor.engine.apps.tco import tco as run_tco
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.domain.requests import TcoRequest
     from gpu_advisor.engine.i18n.environment import render
+    from gpu_advisor.engine.i18n.formats import Format
 
     names = {"server_price": "server_price_usd"}
     request = {names.get(key, key): value for key, value in overrides.items() if value is not None}
     result = run_tco(TcoRequest.read(request, "tco", TCO_OPTIONS))
-    emit(to_json(result) if output_format == "json" else render("tco.txt.j2", r=result), None)
+    if output_format == "json":
+        emit(to_json(result), None)
+        return
+    fmt = Format.named(lang, currency, load_knowledge().eur_to_usd().rate)
+    emit(render("tco.txt.j2", fmt, r=result), None)

@@ -44,6 +44,10 @@ class Format:
             text = text.rstrip("0").rstrip(".")
         return self._localize(text)
 
+    def localize(self, text: str) -> str:
+        """A number written the English way ('1,234.5'), in the language's separators ('1.234,5')."""
+        return self._localize(text)
+
     def _localize(self, text: str) -> str:
         if self.lang == "de":
             return text.replace(",", "\0").replace(".", ",").replace("\0", ".")

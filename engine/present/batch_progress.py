@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gpu_advisor.engine.apps.batch.summary import BatchSummary
 from gpu_advisor.engine.i18n.environment import render
+from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 
 
 class StderrReport:
@@ -74,6 +75,6 @@ class TerminalProgress:
         self._progress.console.print(message, markup=False, highlight=False)
 
 
-def render_summary(summary: BatchSummary) -> str:
-    """The batch summary as text for standard error."""
-    return render("batch_summary.txt.j2", s=summary)
+def render_summary(summary: BatchSummary, fmt: Format = DEFAULT_FORMAT) -> str:
+    """The batch summary as text for standard error, in ``fmt``'s language and currency."""
+    return render("batch_summary.txt.j2", fmt, s=summary)

@@ -8,6 +8,7 @@ from gpu_advisor.engine.apps.questionnaire import OTHER_MODEL, load_questions
 from gpu_advisor.engine.domain.input_errors import TYPE_MESSAGES
 from gpu_advisor.engine.domain.workload import VALUE_ERRORS
 from gpu_advisor.engine.i18n.environment import environment
+from gpu_advisor.engine.present.sweep_text import WORDS as SWEEP_WORDS
 from gpu_advisor.templates import TEMPLATES_DIR
 
 TRANSLATED_TEMPLATES = (
@@ -28,6 +29,12 @@ TRANSLATED_TEMPLATES = (
     "ask_review.txt.j2",
     "input_error.txt.j2",
     "error_prefix.txt.j2",
+    "check.txt.j2",
+    "check.md.j2",
+    "check_message.txt.j2",
+    "batch_summary.txt.j2",
+    "sweep.txt.j2",
+    "tco.txt.j2",
 )
 
 
@@ -48,6 +55,6 @@ def messages() -> list[str]:
         # a choice's word in the language is shown beside it and taken as an answer ('andere')
         for choice in (OTHER_MODEL,) if question.choices == "models" else question.choices or ():
             found[choice] = None
-    for text in (*TYPE_MESSAGES.values(), *VALUE_ERRORS):
+    for text in (*TYPE_MESSAGES.values(), *VALUE_ERRORS, *SWEEP_WORDS):
         found[text] = None
     return list(found)

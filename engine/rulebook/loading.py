@@ -76,6 +76,14 @@ def collect_rules(
             problems.extend(
                 f"rule {rule.id}: {p}" for p in validate_message(rule, extra_thresholds, knowledge)
             )
+            german = rule.translations.de
+            if german is not None:
+                problems.extend(
+                    f"rule {rule.id}: translations.de.{p.removeprefix('field ')}"
+                    for p in validate_message(
+                        rule.model_copy(update={"message": german.message}), extra_thresholds, knowledge
+                    )
+                )
     return rules, thresholds, problems
 
 

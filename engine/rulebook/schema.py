@@ -123,6 +123,22 @@ class Conclusion(Strict):
     """Proposal checks only: the result when the proposal meets ``when`` (a violation)."""
 
 
+class RuleTranslation(Strict):
+    """An organization rule's texts in another language; the rationale may stay in English."""
+
+    title: str
+    message: str
+    """The same Jinja template as the English message, over the same fields."""
+    rationale: str | None = None
+
+
+class RuleTranslations(Strict):
+    """An organization rule's texts by language (``--lang de``); the built-in rules' translations live in
+    ``rules/i18n/<lang>.yaml``."""
+
+    de: RuleTranslation | None = None
+
+
 class Rule(Strict):
     id: str = Field(pattern=r"^[A-Z]{3}[0-9]{3}$")
     name: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -142,6 +158,8 @@ class Rule(Strict):
     """Jinja template rendered with the matched fact's fields, ``t`` (thresholds) and ``k`` (knowledge)."""
     rationale: str
     source: Citation
+    translations: RuleTranslations = RuleTranslations()
+    """Organization rules: the title and message in other languages."""
     see_also: tuple[Citation, ...] = ()
     """Further documents the rule rests on (a law's list of adequate states beside its article), each a
     document and section; cited after ``source``."""

@@ -42,7 +42,11 @@ def rule_texts(lang: str) -> dict[str, RuleText]:
 
 
 def rule_text(rule: Rule, lang: str) -> RuleText:
-    """The rule's texts in ``lang``; organization rules and untranslated ones keep their own."""
+    """The rule's texts in ``lang``: a built-in rule's from ``rules/i18n``, an organization rule's from its
+    own ``translations``; an untranslated one keeps its English texts."""
+    own = getattr(rule.translations, lang, None) if lang != "en" else None
+    if own is not None:
+        return RuleText(title=own.title, message=own.message, rationale=own.rationale or rule.rationale)
     return rule_texts(lang).get(rule.id) or RuleText(
         title=rule.title, message=rule.message, rationale=rule.rationale
     )

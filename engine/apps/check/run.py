@@ -37,6 +37,7 @@ from gpu_advisor.engine.domain.proposal import (
 )
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.i18n.environment import render
+from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.engines import rules_engine
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.report.findings import render_rule_message
@@ -45,6 +46,7 @@ from gpu_advisor.engine.rulebook.durable import Evaluator, Firing
 from gpu_advisor.engine.rulebook.facts import ProposalFact
 from gpu_advisor.engine.rulebook.guards import effective_needs, fields_read
 from gpu_advisor.engine.rulebook.schema import Rule
+from gpu_advisor.engine.rulebook.texts import rule_text
 
 LOCATION_FACTS = frozenset({"eu", "region", "jurisdiction", "jurisdiction_excluded"})
 """Proposal facts about where it runs: a check that reads one shows the region, its jurisdictions and
@@ -57,6 +59,7 @@ def check_items(
     firings: list[Firing],
     evaluation: Evaluation,
     waivers: list[Waiver],
+    fmt: Format = DEFAULT_FORMAT,
 ) -> tuple[CheckItem, ...]:
     applicable = {f.rule_id for f in firings if f.applicability}
     violated = {f.rule_id for f in firings if not f.applicability}
@@ -73,7 +76,7 @@ def check_items(
             status = rule.then.verdict  # type: ignore[assignment]
         else:
             status = "pass"
-        items.append(check_item(rule, status, missing, data, details, evaluation, waived.get(rule.id)))
+        items.append(check_item(rule, status, missing, data, details, evaluation, waived.get(rule.id), fmt))
     return tuple(items)
 
 
@@ -85,8 +88,10 @@ def check_item(
     details: ProposalDetails,
     evaluation: Evaluation,
     waiver: Waiver | None,
+    fmt: Format = DEFAULT_FORMAT,
 ) -> CheckItem:
     knowledge, rulebook = evaluation.knowledge, evaluation.rulebook
+    title = rule_text(rule, fmt.lang).title
     evidence = {name: data[name] for name in fields_read(rule.applies + rule.when)}
     if LOCATION_FACTS & evidence.keys() and data["region"]:
         # Where the proposal runs, down to the countries of its regions, beside the check's verdict on it.
@@ -109,9 +114,11 @@ def check_item(
             f"offers: {offer.key} at {offer.usd_per_gpu_hour:g} USD per GPU-hour ({offer.as_of.isoformat()})"
         )
     if status in ("fail", "warn"):
-        message = render_rule_message(rule, data, knowledge, rulebook, details=details)
+        message = render_rule_message(rule, data, knowledge, rulebook, fmt, details=details)
     else:
-        message = " ".join(render("check_message.txt.j2", rule=rule, status=status, missing=missing).split())
+        message = " ".join(
+            render("check_message.txt.j2", fmt, title=title, status=status, missing=missing).split()
+        )
     return CheckItem(
         rule_id=rule.id,
         name=rule.name,
@@ -119,7 +126,7 @@ def check_item(
         severity=rule.severity,
         origin=rulebook.origin(rule.id),
         status=status,
-        title=rule.title,
+        title=title,
         message=message,
         evidence=evidence,
         knowledge=tuple(entries),
@@ -170,6 +177,7 @@ def check_document(
     policy_dir: str | None = None,
     knowledge: Knowledge | None = None,
     line: int = 1,
+    fmt: Format = DEFAULT_FORMAT,
 ) -> CheckResult:
     knowledge = knowledge or load_knowledge()
     origin = f"{file} (proposal {index})"
@@ -189,7 +197,7 @@ def check_document(
     details = details.model_copy(update={"expired_waivers": named})
     with (evaluator or rules_engine(policy_dir)).session() as session:
         firings = session.assert_fact(fact, evaluation.facts)
-    items = check_items(fact, details, firings, evaluation, active)
+    items = check_items(fact, details, firings, evaluation, active, fmt)
     return CheckResult(
         file=file,
         index=index,
@@ -213,10 +221,12 @@ def check_file(
     evaluator: Evaluator | None = None,
     policy_dir: str | None = None,
     knowledge: Knowledge | None = None,
+    fmt: Format = DEFAULT_FORMAT,
 ) -> list[CheckResult]:
-    """Every proposal of a file, or of every proposal file under a directory (in path order)."""
+    """Every proposal of a file, or of every proposal file under a directory (in path order); ``fmt``
+    sets the language and currency of the results' titles and messages."""
     return [
-        check_document(document, file, index, evaluated_on, evaluator, policy_dir, knowledge, line)
+        check_document(document, file, index, evaluated_on, evaluator, policy_dir, knowledge, line, fmt)
         for file in proposal_files(path)
         for index, line, document in read_proposal_documents(file)
     ]
