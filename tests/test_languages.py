@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -70,7 +71,8 @@ def test_tco_in_german_and_euro() -> None:
     assert "niedriger Preis" in result.output and "$" not in result.output
 
 
-def test_batch_summary_in_german_and_euro(tmp_path: Path) -> None:
+def german_batch(tmp_path: Path) -> tuple[Path, Any]:
+    """The example rows through ``batch`` in German and EUR: the rows file and the result."""
     source = tmp_path / "rows.csv"
     source.write_text(BATCH_CSV, encoding="utf-8")
     result = CliRunner().invoke(
@@ -90,6 +92,11 @@ def test_batch_summary_in_german_and_euro(tmp_path: Path) -> None:
             str(tmp_path / "out.jsonl"),
         ],
     )
+    return source, result
+
+
+def test_batch_summary_in_german_and_euro(tmp_path: Path) -> None:
+    source, result = german_batch(tmp_path)
     assert result.exit_code == 0, result.stderr
     assert f"{source}: 1 Workloads, 1 ausgewertet, 0 mit Fehlern (ausgewertet am {AS_OF})" in result.stderr
     assert "Nach Bereitstellung:\n  Verwaltete API" in result.stderr
@@ -256,24 +263,6 @@ def test_german_tco_has_no_english_sentence() -> None:
 
 
 def test_german_batch_summary_has_no_english_sentence(tmp_path: Path) -> None:
-    source = tmp_path / "rows.csv"
-    source.write_text(BATCH_CSV, encoding="utf-8")
-    result = CliRunner().invoke(
-        main,
-        [
-            "batch",
-            str(source),
-            "--as-of",
-            AS_OF,
-            "--lang",
-            "de",
-            "--currency",
-            "EUR",
-            "--jobs",
-            "1",
-            "-o",
-            str(tmp_path / "out.jsonl"),
-        ],
-    )
+    _, result = german_batch(tmp_path)
     assert result.exit_code == 0, result.stderr
     assert english_words(result.stderr) == []
