@@ -28,7 +28,7 @@ ITERATIONS = 30
 QUICK_ITERATIONS = 12
 """Steps of the plain fixed-point iteration before bisection takes over."""
 
-RATES_KEPT = 256
+RATES_KEPT = 8192
 """Highest rates within latency targets cached: one per GPU, sizing, token counts and targets. They do
 not depend on the load."""
 

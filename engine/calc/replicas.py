@@ -108,14 +108,32 @@ def rate_within_targets(performance: ReplicaPerformance, sizing: Sizing) -> floa
     )
 
 
+def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing) -> int:
+    """The replicas the peak (or the batch's work in its window) needs, spares aside; ``within``: the
+    rate per replica within the latency targets (``rate_within_targets``)."""
+    if load.served_in_paid_hours:
+        work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
+        needed = work_seconds / sizing.batch_capacity_share / (load.hours_per_day * SECONDS_PER_HOUR)
+        return max(1, math.ceil(needed))
+    per_replica = within if within else rps * sizing.capacity_share
+    return max(1, math.ceil(load.peak_requests_per_second / per_replica))
+
+
+def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> tuple[bool, int, int]:
+    """How ``plans_by_gpu`` ranks a card count: one that can meet the latency targets first, then the
+    fewest cards for the peak, then the fewer cards per replica."""
+    within = None if load.served_in_paid_hours else rate_within_targets(performance, sizing)
+    cards = performance.cards
+    return within == 0, _for_peak(performance.requests_per_second, within, load, sizing) * cards, cards
+
+
 def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> ReplicaPlan:
     rps = performance.requests_per_second
     roofline = performance.roofline
     within: float | None = None
     if load.served_in_paid_hours:
         work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
-        needed = work_seconds / sizing.batch_capacity_share / (load.hours_per_day * SECONDS_PER_HOUR)
-        for_peak = max(1, math.ceil(needed))
+        for_peak = _for_peak(rps, None, load, sizing)
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         running = work_seconds / replicas / SECONDS_PER_HOUR
         hours_running: float | None = running
@@ -124,8 +142,7 @@ def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -
         peak_rate: float | None = None
     else:
         within = rate_within_targets(performance, sizing)
-        per_replica = within if within else rps * sizing.capacity_share
-        for_peak = max(1, math.ceil(load.peak_requests_per_second / per_replica))
+        for_peak = _for_peak(rps, within, load, sizing)
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         hours_running = None
         at_peak = load.peak_requests_per_second / (replicas * rps)
@@ -203,14 +220,9 @@ def plans_by_gpu(
     for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items():
         if cards is not None and gpu in cards:
             candidates = tuple(p for p in candidates if p.cards == cards[gpu]) or candidates[:1]
-        plans[gpu] = min(
-            (plan_replicas(performance, load, sizing) for performance in candidates),
-            key=lambda plan: (
-                plan.rate_within_targets_per_replica == 0,
-                plan.gpus_for_peak,
-                plan.cards_per_replica,
-            ),
-        )
+        # The plan of the winning count only: the others are compared by what decides between them.
+        chosen = min(candidates, key=lambda performance: _count_order(performance, load, sizing))
+        plans[gpu] = plan_replicas(chosen, load, sizing)
     return plans
 
 

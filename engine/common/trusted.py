@@ -12,7 +12,6 @@ generated ones, after writing it as JSON.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -23,25 +22,30 @@ M = TypeVar("M", bound=BaseModel)
 _set_attribute = object.__setattr__
 
 
-@cache
-def _field_names(cls: type[BaseModel]) -> tuple[str, ...]:
-    return tuple(cls.model_fields)
+_FIELDS: dict[type[BaseModel], tuple[tuple[str, ...], frozenset[str]]] = {}
+"""Per model class: its field names in order, and as a set (a plain dict: this sits on the hot path)."""
 
 
-def trusted(cls: type[M], **values: Any) -> M:
+def _fields(cls: type[BaseModel]) -> tuple[tuple[str, ...], frozenset[str]]:
+    names = tuple(cls.model_fields)
+    _FIELDS[cls] = fields = (names, frozenset(names))
+    return fields
+
+
+def trusted(cls: type[M], /, **values: Any) -> M:
     """An instance of ``cls`` holding ``values`` as they are: every field given, none extra, no
     validation. Only for plain models (no private attributes, no post-init, no extras)."""
-    names = _field_names(cls)
+    names, name_set = _FIELDS.get(cls) or _fields(cls)
+    if values.keys() != name_set:
+        missing = sorted(name_set - values.keys())
+        extra = sorted(values.keys() - name_set)
+        raise TypeError(f"{cls.__name__}: missing fields {missing}, unknown fields {extra}")
     if tuple(values) != names:
         # JSON output follows the order of ``__dict__``: keep the model's field order, as validation does.
-        if set(values) != set(names):
-            missing = sorted(set(names) - set(values))
-            extra = sorted(set(values) - set(names))
-            raise TypeError(f"{cls.__name__}: missing fields {missing}, unknown fields {extra}")
         values = {name: values[name] for name in names}
     instance = cls.__new__(cls)
     _set_attribute(instance, "__dict__", values)
-    _set_attribute(instance, "__pydantic_fields_set__", set(values))
+    _set_attribute(instance, "__pydantic_fields_set__", set(name_set))
     _set_attribute(instance, "__pydantic_extra__", None)
     _set_attribute(instance, "__pydantic_private__", None)
     return instance
