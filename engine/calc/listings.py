@@ -235,13 +235,31 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         busy_share=busy_share,
         serverless=None,
         instance_gpus=offer.instance_gpus,
-        instances=tuple(
-            trusted(InstanceCount, gpus=size, count=count) for size, count in rental.placement.instances
-        ),
+        instances=instance_counts(rental.placement.instances),
         replica_room=rental.placement.replicas_hosted - plan.replicas,
         price_origin=listing.price_origin,
         fleet=None,
     )
+
+
+_INSTANCE_COUNTS: dict[tuple[tuple[int, int], ...], tuple[InstanceCount, ...]] = {}
+"""The few instance mixes rentals come in, each built once: result models are never changed after
+they are built, so options may share them."""
+
+
+def instance_counts(instances: tuple[tuple[int, int], ...]) -> tuple[InstanceCount, ...]:
+    """(GPUs per instance, instances) pairs as result models."""
+    counts = _INSTANCE_COUNTS.get(instances)
+    if counts is None:
+        if len(_INSTANCE_COUNTS) >= INSTANCE_MIXES_KEPT:
+            _INSTANCE_COUNTS.clear()
+        counts = _INSTANCE_COUNTS[instances] = tuple(
+            trusted(InstanceCount, gpus=size, count=count) for size, count in instances
+        )
+    return counts
+
+
+INSTANCE_MIXES_KEPT = 1024
 
 
 def rental_utilization(plan: ReplicaPlan, rental: Rental, days_per_month: float) -> float:

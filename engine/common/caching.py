@@ -28,8 +28,9 @@ _ENTRIES = 16
 _CLEARERS: list[Callable[[], None]] = []
 
 
-_VALUES = (str, int, float)
-"""Arguments compared by value (and type): immutable, so an equal value gives an equal result."""
+_VALUES = frozenset({str, int, float, bool})
+"""Classes of arguments compared by value (and class): immutable, so an equal value gives an equal
+result. Anything else, subclasses of these included, is keyed by identity."""
 
 
 def clear_caches() -> None:
@@ -61,12 +62,12 @@ def per_object(
 
     @functools.wraps(function)
     def cached(*args: Any) -> R:
-        # A value is keyed with its type, so 1, 1.0 and True differ and no value equals an id.
-        key = tuple((type(arg), arg) if isinstance(arg, _VALUES) else id(arg) for arg in args)
+        # A value is keyed with its class, so 1, 1.0 and True differ and no value equals an id. An
+        # object's id is its key: the entry keeps the object alive, so while the entry exists no other
+        # object can have that id, and a hit is the same object.
+        key = tuple([(arg.__class__, arg) if arg.__class__ in _VALUES else id(arg) for arg in args])
         hit = store.get(key)
-        if hit is not None and all(
-            kept is arg or isinstance(arg, _VALUES) for kept, arg in zip(hit[0], args, strict=True)
-        ):
+        if hit is not None:
             return hit[1]
         if len(store) >= entries:
             store.clear()

@@ -110,19 +110,32 @@ def render_finding_message(
     # message), ``fmt`` (the formatting filters read it) and the names the message reads, each where a
     # merge of them all would find it: ``t`` and ``k`` over the fact, the fact over the details.
     context: dict[str, Any] = {**template.environment.globals, "fmt": fmt}
-    scopes = (texts.references, fact, details or {})
+    references = texts.references
+    scopes = (references, fact, details or {})
     for name in parts.names:
         for scope in scopes:
             if name in scope:
                 context[name] = scope[name]
                 break
+    # A message depends on nothing but the values it reads; those from ``references`` are the same for
+    # every message of these texts. Where the rest can be hashed, an earlier rendering is reused.
+    messages = _rendered_messages(texts, fmt.lang, fmt.currency, fmt.usd_per_eur)
+    key = _message_key(parts, context, references)
+    known = messages.get(key) if key is not None else None
+    if known is not None:
+        return known
     try:
-        return render_compiled_message(template, context)
+        text = render_compiled_message(template, context)
     except Exception as error:  # a template can fail in any way: a filter, arithmetic, the sandbox
         problem = f"rule {parts.rule_id}: its message cannot be written: {error}"
         if parts.origin == "organization":
             raise InputError(f"--policy: {problem}") from None
         raise KnowledgeError(problem) from None
+    if key is not None:
+        if len(messages) >= MESSAGES_KEPT:
+            messages.clear()
+        messages[key] = text
+    return text
 
 
 def render_rule_message(
@@ -182,6 +195,45 @@ def finding_for(firing: Firing, texts: FindingTexts, fmt: Format, details: dict[
         source=parts.source,
         origin=parts.origin,
     )
+
+
+_ABSENT = ("absent",)
+"""Stands for a name the message reads that no scope has (Jinja renders it as undefined)."""
+
+_KEYED = frozenset({str, int, float, bool, type(None)})
+"""Classes of the values a message key holds: immutable, and keyed with their class (1, 1.0 and True
+are equal in Python but are written differently)."""
+
+
+def _message_key(parts: RuleFinding, context: dict[str, Any], references: Mapping[str, Any]) -> Any:
+    """What ``parts``' message depends on besides ``references``, as a key; None where a value is not a
+    plain string, number or None (such messages are rendered every time)."""
+    key: list[Any] = [parts.rule_id]
+    for name in parts.names:
+        if name in references:
+            continue
+        value = context.get(name, _ABSENT)
+        kind = value.__class__
+        if value is _ABSENT:
+            key.append(value)
+        elif kind not in _KEYED:
+            return None
+        elif kind is float and value == 0.0:
+            key.append((kind, str(value)))  # 0.0 and -0.0 are equal but written differently
+        else:
+            key.append((kind, value))
+    return tuple(key)
+
+
+MESSAGES_KEPT = 4096
+"""Rendered messages kept per texts and format: a portfolio repeats many messages word for word."""
+
+
+@per_object
+def _rendered_messages(
+    texts: FindingTexts, lang: str, currency: str, usd_per_eur: float, /
+) -> dict[Any, str]:
+    return {}
 
 
 SHARED_KIND = "gpu_fit"
