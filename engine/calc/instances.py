@@ -31,6 +31,9 @@ def linked_sizes(
     return tuple(size for size in instance_gpus if size > 1)
 
 
+# A recommendation prices every offer on every GPU, and the same few counts recur: the placement of
+# given counts on given sizes never changes.
+@lru_cache(maxsize=4096)
 def place(
     cards_per_replica: int,
     replicas: int,

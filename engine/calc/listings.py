@@ -234,11 +234,11 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         hours_per_day_running=plan.hours_per_day_running,
         busy_share=busy_share,
         serverless=None,
+        fleet=None,
         instance_gpus=offer.instance_gpus,
         instances=instance_counts(rental.placement.instances),
         replica_room=rental.placement.replicas_hosted - plan.replicas,
         price_origin=listing.price_origin,
-        fleet=None,
     )
 
 

@@ -214,7 +214,7 @@ def plans_by_gpu(
     cards: Mapping[str, int] | None = None,
 ) -> dict[str, ReplicaPlan]:
     """A replica plan for every GPU that can hold the model with KV reserve: at the cards per replica
-    given (``cards``, from ``cards_per_replica``), else at the count that carries the load on the
+    given (``cards``: the counts a plan without spares chose), else at the count that carries the load on the
     fewest cards among those that can meet the latency targets (all counts where none can)."""
     plans = {}
     for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items():
@@ -235,24 +235,6 @@ def cards_key(cards: Mapping[str, int]) -> str:
 def parse_cards(key: str) -> dict[str, int]:
     """The cards per replica by GPU a ``cards_key`` holds."""
     return {gpu: int(count) for gpu, _, count in (item.partition("=") for item in key.split(",")) if key}
-
-
-def cards_per_replica(
-    knowledge: Knowledge,
-    figures: SizingFigures,
-    load: Load,
-    input_tokens: int,
-    output_tokens: int,
-    sizing: Sizing,
-) -> dict[str, int]:
-    """Per GPU, the cards per replica that carry the peak (or the batch's work) on the fewest cards
-    within the headroom and the latency targets, a count that can meet the targets before one that
-    cannot; the fewer cards where two counts tie. Spares are left out, so the count is settled before
-    the rules say whether a spare runs."""
-    plans = plans_by_gpu(
-        knowledge, figures, load, input_tokens, output_tokens, sizing._replace(spare_replicas=0)
-    )
-    return {gpu: plan.cards_per_replica for gpu, plan in plans.items()}
 
 
 def busy_share(

@@ -4,7 +4,7 @@ needed (``replica_plans``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gpu_advisor.engine.calc.calibration import highest_error
 from gpu_advisor.engine.calc.load import traffic_for, workload_load
@@ -12,7 +12,6 @@ from gpu_advisor.engine.calc.replicas import (
     ReplicaPlan,
     Sizing,
     cards_key,
-    cards_per_replica,
     parse_cards,
     plans_by_gpu,
     sizing_policy,
@@ -40,6 +39,11 @@ class Capacity:
     cards: str = ""
     """Cards per replica by GPU (``fit.cards_key``): the count that carries the load on the fewest cards."""
     quantized_cards: str = ""
+    sizing: Sizing | None = None
+    """The sizing policy without spares that chose the cards per replica."""
+    plans: dict[str, ReplicaPlan] = field(default_factory=dict)
+    """The replica plans at those cards without spares: ``replica_plans`` where no rule adds a spare."""
+    quantized_plans: dict[str, ReplicaPlan] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,10 @@ def plan_capacity(resolved: ResolvedWorkload, knowledge: Knowledge) -> Capacity:
     load = workload_load_for(resolved, knowledge)
     tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
     sizing = workload_sizing(resolved, knowledge, spare=False)
+    # The cards per replica are settled without spares, so the count does not depend on whether a rule
+    # later adds one; the plans that chose them serve as they are where none does.
+    plans = plans_by_gpu(knowledge, figures, load, *tokens, sizing)
+    quantized_plans = plans_by_gpu(knowledge, quantized, load, *tokens, sizing) if quantized else {}
     return Capacity(
         figures=figures,
         quantized_figures=quantized,
@@ -112,10 +120,13 @@ def plan_capacity(resolved: ResolvedWorkload, knowledge: Knowledge) -> Capacity:
         load=load,
         traffic=traffic,
         days_per_month=knowledge.schedule(resolved.schedule).days_per_month,
-        cards=cards_key(cards_per_replica(knowledge, figures, load, *tokens, sizing)),
-        quantized_cards=cards_key(cards_per_replica(knowledge, quantized, load, *tokens, sizing))
+        cards=cards_key({gpu: plan.cards_per_replica for gpu, plan in plans.items()}),
+        quantized_cards=cards_key({gpu: plan.cards_per_replica for gpu, plan in quantized_plans.items()})
         if quantized
         else "",
+        sizing=sizing,
+        plans=plans,
+        quantized_plans=quantized_plans,
     )
 
 
@@ -136,6 +147,8 @@ def replica_plans(
     """The replicas every GPU needs, with the spares the rules asked for (``spare``)."""
     tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
     sizing = workload_sizing(resolved, knowledge, spare)
+    if sizing == capacity.sizing:
+        return ReplicaPlans(sizing=sizing, plans=capacity.plans, quantized_plans=capacity.quantized_plans)
     quantized = capacity.quantized_figures
     return ReplicaPlans(
         sizing=sizing,

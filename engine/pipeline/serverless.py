@@ -193,13 +193,13 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         hours_per_day_running=bill.priced.hours_per_day_running,
         busy_share=busy_share,
         serverless=billing,
+        fleet=None,
         instance_gpus=(),
         instances=(),
         replica_room=0,
         price_origin=trusted(
             PriceOrigin, kind="catalog", file=None, format=None, as_of=listing.product.as_of
         ),
-        fleet=None,
     )
 
 
