@@ -54,10 +54,27 @@ def _queue_and_prefill_seconds(roofline: Roofline, rate: float, decoding: float)
     sequences in their steps."""
     busy = rate * roofline.prefill_busy_seconds
     waiting = busy * roofline.prefill_busy_seconds / (2 * (1 - busy))
-    # The step in progress when the prompt arrives: half a step on average, none on an idle replica; a
-    # prompt split into chunks shares a step with the decoding sequences for each chunk after the first.
-    step = min(decoding, 1.0) * roofline.step_seconds(max(decoding, 1.0))
-    return waiting + step / 2 + (roofline.prefill_chunks - 1) * step + roofline.prefill_seconds
+    # The step in progress when the prompt arrives: half a step on average, none on an idle replica.
+    decoding_share = min(decoding, 1.0)
+    step = roofline.step_seconds(max(decoding, 1.0))
+    return (
+        waiting
+        + decoding_share * step / 2
+        + roofline.prefill_chunks * _prompt_pass_seconds(roofline, decoding)
+    )
+
+
+def _prompt_pass_seconds(roofline: Roofline, decoding: float) -> float:
+    """One forward pass that carries (a chunk of) a prompt. The engines batch by iteration: the pass also
+    carries the decoding sequences' step, so it reads their weights and KV cache once and computes both
+    the prompt's tokens and theirs: the longer of the reads and the sum of the FLOPs, plus the layers'
+    fixed time. On an idle replica it is the prompt's own pass."""
+    share = min(decoding, 1.0)
+    memory, compute = roofline.decode_step(max(decoding, 1.0))
+    chunk_tokens = roofline.input_tokens / roofline.prefill_chunks
+    prompt_compute = roofline.prefill_seconds / roofline.prefill_chunks
+    weights = roofline.weights_read_seconds(chunk_tokens)
+    return max(share * memory, weights, share * compute + prompt_compute) + roofline.fixed_step_seconds
 
 
 def _tpot_seconds(roofline: Roofline, rate: float, decoding: float) -> float:

@@ -39,6 +39,18 @@ class Roofline(BaseModel):
     active_weights_seconds: float
     """Reading one sequence's active weights (all of them for a dense model, the routed experts of a
     mixture of experts) over the stages."""
+    experts: int | None
+    """Routed experts per layer of a mixture of experts (None: dense, or not known), and how many each
+    token uses."""
+    experts_per_token: int | None
+    shared_weights_seconds: float
+    """Reading the weights every token uses (attention, shared experts, embeddings) over the stages; all
+    of them for a dense model."""
+    expert_weights_seconds: float
+    """Reading one routed expert in every layer over the stages; 0 for a dense model."""
+    fixed_step_seconds: float
+    """What every forward pass takes on top of its bytes and FLOPs: the layers' fixed time
+    (``step_overheads``)."""
     kv_seconds_per_sequence: float
     """Reading one sequence's KV cache (the prompt and half the answer, on average) in a decode step."""
     compute_seconds_per_sequence: float
@@ -57,12 +69,23 @@ class Roofline(BaseModel):
         pipeline stages, the sequences run as one micro-batch per stage, and a token passes every stage."""
         # Fewer sequences than stages still pass every stage one after the other.
         per_stage = max(sequences / self.pipeline_stages, min(sequences, 1.0))
-        weights = min(self.weights_seconds, per_stage * self.active_weights_seconds)
-        memory = weights + per_stage * self.kv_seconds_per_sequence
+        memory = self.weights_read_seconds(per_stage) + per_stage * self.kv_seconds_per_sequence
         return memory, per_stage * self.compute_seconds_per_sequence
 
+    def weights_read_seconds(self, sequences: float) -> float:
+        """Reading the weights a step of ``sequences`` sequences touches. A dense model reads all of them
+        once. A mixture of experts reads its shared weights and, in each layer, every expert that at
+        least one sequence was routed to: with each sequence picking k of E experts, an expert stays
+        untouched with probability (1 - k/E)^B, so E(1 - (1 - k/E)^B) experts are read at a batch of B
+        (k at one sequence, all E at a large batch)."""
+        if self.experts is None or self.experts_per_token is None or sequences < 1:
+            return min(self.weights_seconds, sequences * self.active_weights_seconds)
+        untouched: float = (1 - self.experts_per_token / self.experts) ** sequences
+        touched = self.experts * (1 - untouched)
+        return min(self.weights_seconds, self.shared_weights_seconds + touched * self.expert_weights_seconds)
+
     def step_seconds(self, sequences: float) -> float:
-        return max(self.decode_step(sequences))
+        return max(self.decode_step(sequences)) + self.fixed_step_seconds
 
     @property
     def prefill_busy_seconds(self) -> float:
@@ -216,13 +239,29 @@ def replica_roofline(
     average_context = input_tokens + output_tokens / 2
     pairs = figures.attention_flops_per_token_pair
     prefill_seconds = (input_tokens * active_flops) / flops + pairs * input_tokens**2 / 2 / attention_flops
+    bytes_per_parameter = figures.bytes_per_parameter
+    experts, per_token = figures.num_experts, figures.experts_per_token
+    # A mixture of experts: the parameters a token does not use are the routed experts it skips, so one
+    # expert (in every layer) holds (total - active) / (E - k) of them; the rest is shared.
+    expert_params = 0.0
+    if experts is not None and per_token is not None and experts > per_token:
+        expert_params = (figures.params_b - figures.active_params_b) * 1e9 / (experts - per_token)
+    shared_params = figures.params_b * 1e9 - (experts or 0) * expert_params
+    overheads = knowledge.throughput.step_overheads
+    moe = figures.active_params_b < figures.params_b
+    layer_seconds = overheads.layer_seconds + (overheads.moe_layer_seconds if moe else 0.0)
     return trusted(
         Roofline,
         input_tokens=input_tokens,
         output_tokens=output_tokens,
         pipeline_stages=stages,
         weights_seconds=weights_bytes / bandwidth,
-        active_weights_seconds=figures.active_params_b * 1e9 * figures.bytes_per_parameter / bandwidth,
+        active_weights_seconds=figures.active_params_b * 1e9 * bytes_per_parameter / bandwidth,
+        experts=experts if expert_params else None,
+        experts_per_token=per_token if expert_params else None,
+        shared_weights_seconds=shared_params * bytes_per_parameter / bandwidth,
+        expert_weights_seconds=expert_params * bytes_per_parameter / bandwidth,
+        fixed_step_seconds=figures.num_layers * layer_seconds,
         kv_seconds_per_sequence=average_context * kv_bytes / bandwidth,
         compute_seconds_per_sequence=active_flops / flops
         + figures.decode_attention_flops_per_token_pair * average_context / attention_flops,
@@ -252,7 +291,7 @@ def replica_performance(
         return None
     batch = min(concurrency or roofline.max_batch, roofline.max_batch)
     memory_seconds, compute_seconds = roofline.decode_step(batch)
-    step_seconds = max(memory_seconds, compute_seconds)
+    step_seconds = roofline.step_seconds(batch)
     requests_per_second = roofline.requests_per_second(batch)
     busy_prefill = requests_per_second * roofline.prefill_busy_seconds
     tensor, stages = parallelism(knowledge, cards)

@@ -135,6 +135,13 @@ class SizingFigures(BaseModel):
     decode step this times the context per sequence. The stand-in model's for an unknown model."""
     decode_attention_flops_per_token_pair: float
     """The same for one decode step (``decode_attention_flops_per_token_pair``)."""
+    num_layers: int
+    """Transformer layers, each paying a fixed time per forward pass; the stand-in model's for an unknown
+    model."""
+    num_experts: int | None
+    """Routed experts per layer of a mixture of experts, and how many each token uses; None for a dense
+    model and for an unknown one."""
+    experts_per_token: int | None
     context_tokens: int
     serving_engine: str
     kv_bytes_per_element: float
@@ -221,6 +228,9 @@ def size_model(
         kv_estimated_from=stand_in.id if stand_in is not None else None,
         attention_flops_per_token_pair=attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]
         decode_attention_flops_per_token_pair=decode_attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]
+        num_layers=(model or stand_in).num_layers,  # type: ignore[union-attr]
+        num_experts=model.num_experts if model is not None else None,
+        experts_per_token=model.experts_per_token if model is not None else None,
         context_tokens=context_tokens,
         serving_engine=engine.id,
         kv_bytes_per_element=element,

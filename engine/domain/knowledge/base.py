@@ -46,6 +46,7 @@ from gpu_advisor.engine.domain.knowledge.figures import (
     ReferenceGpu,
     RestrictedCountry,
     Schedule,
+    StepOverheads,
     TensorParallelEfficiency,
     Threshold,
     ThroughputReference,
@@ -149,6 +150,7 @@ class CalibrationFile(VersionedFile):
 
 class ThroughputFile(VersionedFile):
     efficiency: Efficiency
+    step_overheads: StepOverheads
     tensor_parallel: tuple[TensorParallelEfficiency, ...]
     concurrency: Concurrency
     compute_math: ComputeMath

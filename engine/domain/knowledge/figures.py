@@ -142,6 +142,16 @@ class Efficiency(Sourced):
         return self
 
 
+class StepOverheads(Sourced):
+    """Fixed time each layer adds to every forward pass, whatever the batch: the kernels' minimum
+    durations (norms, activations, attention, the tensor-parallel all-reduces) that a bandwidth or FLOP
+    count does not see, and for a mixture-of-experts layer its routing, token permutation and
+    expert-parallel exchange on top."""
+
+    layer_seconds: float = Field(ge=0, lt=1e-3)
+    moe_layer_seconds: float = Field(ge=0, lt=1e-3)
+
+
 class TensorParallelEfficiency(Sourced):
     interconnect: Interconnect
     efficiency_per_doubling: float = Field(gt=0, le=1)

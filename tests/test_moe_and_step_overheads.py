@@ -1,0 +1,118 @@
+"""The mechanisms added to the roofline for mixtures of experts and small batches, worked out by hand:
+a decode step reads only the experts its sequences were routed to, every forward pass pays a fixed time
+per layer (more in a mixture-of-experts layer), and a prompt's pass also carries the decoding sequences'
+step.
+
+Factors (knowledge/throughput.yaml): 71 % of the memory bandwidth, 57 % of the tensor throughput, 79 %
+kept per doubling over NVLink, 2.5 microseconds per layer and 100 more per mixture-of-experts layer.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.engine.calc.latency import at_rate, lone_request
+from gpu_advisor.engine.calc.performance import replica_performance
+from gpu_advisor.engine.calc.sizing import size_model
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+KNOWLEDGE = load_knowledge()
+BANDWIDTH_SHARE, NVLINK = 0.71, 0.79
+LAYER, MOE_LAYER = 2.5e-6, 100e-6
+
+
+def replica(model_id: str, precision: str, gpu: str, cards: int, prompt: int, answer: int, engine: str):
+    model = KNOWLEDGE.model(model_id)
+    figures = size_model(
+        KNOWLEDGE, model.params_b, model.active_params_b, precision, model, prompt + answer, engine
+    )
+    fit = next(f for f in figures.fits if f.gpu == gpu)
+    performance = replica_performance(KNOWLEDGE, figures, fit, prompt, answer, cards=cards)
+    assert performance is not None
+    return performance
+
+
+def test_a_decode_step_reads_the_experts_its_sequences_touch() -> None:
+    # Mixtral 8x7B BF16 on one H200: 46.7B parameters, 12.9B active, 2 of 8 experts per token. One
+    # expert (in all 32 layers) holds (46.7 - 12.9) / (8 - 2) = 5.6333B parameters, the shared rest
+    # 46.7 - 8 x 5.6333 = 1.6333B. An expert stays untouched by B sequences with probability 0.75^B.
+    roofline = replica("mixtral-8x7b", "bf16", "h200", 1, 1000, 1000, "vllm").roofline
+    bandwidth = 4800e9 * BANDWIDTH_SHARE
+    expert, shared = 33.8e9 / 6, 1.6333333e9
+
+    def read_bytes(sequences: float) -> float:
+        return roofline.weights_read_seconds(sequences) * bandwidth
+
+    # One sequence: its active weights, 12.9B x 2 bytes.
+    assert read_bytes(1) == pytest.approx(12.9e9 * 2, rel=1e-6)
+    # Two: 8 x (1 - 0.75^2) = 3.5 experts, (1.6333 + 3.5 x 5.6333)B = 21.35B parameters, 42.7 GB; the
+    # active weights twice over would be 51.6 GB.
+    experts_touched = 8 * (1 - 0.75**2)
+    assert experts_touched == pytest.approx(3.5)
+    assert read_bytes(2) == pytest.approx((shared + 3.5 * expert) * 2, rel=1e-6)
+    assert read_bytes(2) == pytest.approx(42.7e9, rel=1e-6)
+    # Sixty-four: every expert, all 93.4 GB of weights once.
+    assert read_bytes(64) == pytest.approx(46.7e9 * 2, rel=1e-6)
+
+
+def test_deepseek_at_eight_sequences_reads_fewer_than_eight_times_its_experts() -> None:
+    # DeepSeek-R1 FP8: 256 routed experts, 8 per token; 671B parameters, 37B active. One expert holds
+    # (671 - 37) / 248 = 2.5565B, the shared rest 671 - 256 x 2.5565 = 16.5484B. Eight sequences touch
+    # 256 x (1 - (31/32)^8) = 57.42 experts, not 64: 163.34B parameters read, a byte each.
+    roofline = replica("deepseek-r1", "fp8", "h200", 8, 1000, 1000, "vllm").roofline
+    bandwidth = 8 * 4800e9 * BANDWIDTH_SHARE * NVLINK**3
+    expert = 634e9 / 248
+    touched = 256 * (1 - (31 / 32) ** 8)
+    assert touched == pytest.approx(57.42, abs=0.01)
+    assert roofline.weights_read_seconds(8) * bandwidth == pytest.approx(
+        671e9 - 256 * expert + touched * expert, rel=1e-9
+    )
+    assert roofline.weights_read_seconds(8) * bandwidth == pytest.approx(163.34e9, rel=1e-4)
+
+
+def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
+    # DeepSeek-R1 has 61 layers, a mixture of experts: 61 x (2.5 + 100) microseconds = 6.25 ms a step,
+    # which a lone token's bytes (37 GB over 8 H200 at 71 % and 79 % per doubling: 2.8 ms) do not see.
+    deepseek = replica("deepseek-r1", "fp8", "h200", 8, 1000, 1000, "vllm").roofline
+    assert deepseek.fixed_step_seconds == pytest.approx(61 * (LAYER + MOE_LAYER))
+    assert deepseek.fixed_step_seconds * 1000 == pytest.approx(6.2525)
+    memory, compute = deepseek.decode_step(1)
+    assert memory > compute
+    assert deepseek.step_seconds(1) == pytest.approx(memory + 61 * (LAYER + MOE_LAYER), rel=1e-12)
+    bandwidth = 8 * 4800e9 * BANDWIDTH_SHARE * NVLINK**3
+    kv = 1500 * 61 * (512 + 64) * 2  # vLLM keeps the latent cache in 16 bits
+    assert memory == pytest.approx((37e9 + kv) / bandwidth, rel=1e-9)
+    # A dense 70B model: 80 layers x 2.5 microseconds.
+    dense = replica("llama-3.3-70b", "fp8", "h100-sxm", 2, 1000, 300, "vllm").roofline
+    assert dense.fixed_step_seconds == pytest.approx(80 * LAYER)
+
+
+def test_a_short_prompt_alone_waits_for_the_weights_not_its_flops() -> None:
+    # 32 prompt tokens of Llama 3.1 70B BF16 on four H200: 32 x 140 GFLOP is far less work than reading
+    # the 140 GB of weights (140e9 / (4 x 4,800e9 x 0.71 x 0.79^2) = 16.456 ms), so the first token comes
+    # after one read of the weights and 80 layers of fixed time: 16.656 ms.
+    roofline = replica("llama-3.1-70b", "bf16", "h200", 4, 32, 128, "vllm").roofline
+    weights = 140e9 / (4 * 4800e9 * BANDWIDTH_SHARE * NVLINK**2)
+    assert roofline.prefill_seconds < weights
+    assert weights * 1000 == pytest.approx(16.456, abs=0.001)
+    assert lone_request(roofline).time_to_first_token_ms == pytest.approx(
+        (weights + 80 * LAYER) * 1000, rel=1e-9
+    )
+
+
+def test_a_prompt_under_load_shares_its_pass_with_the_decode_step() -> None:
+    # NIM's 5,000-token prompts on 2 x H100 (TensorRT-LLM, no chunking) at 1 request a second: the
+    # prompt waits in the prefill queue (M/D/1), for half the step in progress, then for one pass that
+    # computes its 5,000 tokens and the decoding sequences' tokens (compute bound), and 80 layers' time.
+    roofline = replica("llama-3.3-70b", "fp8", "h100-sxm", 2, 5000, 500, "trtllm").roofline
+    rate = 1.0
+    point = at_rate(roofline, rate)
+    busy = rate * roofline.prefill_busy_seconds
+    waiting = busy * roofline.prefill_busy_seconds / (2 * (1 - busy))
+    memory, compute = roofline.decode_step(point.decoding)
+    assert point.decoding > 1 and compute + roofline.prefill_seconds > memory
+    step = roofline.step_seconds(point.decoding)
+    expected = waiting + step / 2 + compute + roofline.prefill_seconds + 80 * LAYER
+    assert point.time_to_first_token_ms == pytest.approx(expected * 1000, rel=1e-9)
+    # It is later than the prefill alone by at least the other sequences' compute and half a step.
+    assert point.time_to_first_token_ms > (roofline.prefill_seconds + compute + step / 2) * 1000
