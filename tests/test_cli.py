@@ -403,12 +403,26 @@ def test_size_tells_weights_too_large_from_no_room_for_the_kv_cache() -> None:
     assert row["a10g"].split()[3:] == ["no", "fit", "-", "too", "large", "for", "16", "cards"]
 
 
-def test_a_value_that_starts_one_allowed_value_suggests_it_and_one_that_starts_several_suggests_none() -> (
-    None
-):
+def test_a_value_that_starts_one_allowed_value_suggests_it_and_one_that_starts_several_lists_them() -> None:
     one = invoke("catalog", "offers", "--gpu", "rtx")
     assert one.exit_code == 2
     assert one.output.rstrip().endswith("rtx-5090 (did you mean 'rtx-5090'?)")
-    several = invoke("catalog", "offers", "--gpu", "h100")  # h100-sxm and h100-pcie: not h200
+    several = invoke("catalog", "offers", "--gpu", "h100")  # the H100 variants, not the closest spelling h200
     assert several.exit_code == 2
-    assert several.output.rstrip().endswith("mi300x, rtx-5090")
+    assert several.output.rstrip().endswith(
+        "mi300x, rtx-5090 (did you mean one of 'h100-nvl', 'h100-pcie', 'h100-sxm'?)"
+    )
+    size = invoke("size", "--model", "llama-3.1-70b", "--precision", "bf16", "--gpu", "h100")
+    assert size.exit_code == 2
+    assert "(did you mean one of 'h100-nvl', 'h100-pcie', 'h100-sxm'?)" in size.output
+
+
+def test_size_at_a_concurrency_shows_the_requests_in_flight_asked_for() -> None:
+    text = invoke(
+        "size", "--model", "llama-3.1-8b", "--precision", "bf16", "--concurrency", "300", "--gpu", "h100-sxm"
+    )
+    lines = text.output.splitlines()
+    header = lines.index("GPU         Cards In flight     Req/s   Tokens/s     TTFT ms     TPOT ms")
+    assert lines[header + 1].split()[:3] == ["h100-sxm", "1", "300"]  # not the replica's 1,024 at most
+    assert "throughput and latency (TTFT, TPOT at 300 requests in flight per replica)" in " ".join(lines)
+    assert "at the peak" not in text.output

@@ -65,6 +65,8 @@ def start_batch(tmp_path: Path, jobs: str, *extra: str) -> tuple[subprocess.Pope
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # without COLUMNS (which pytest's environment may hold): the summary's lines stay whole in a pipe
+        env={name: value for name, value in os.environ.items() if name != "COLUMNS"},
     )
     return process, output
 

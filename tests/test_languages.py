@@ -266,3 +266,73 @@ def test_german_batch_summary_has_no_english_sentence(tmp_path: Path) -> None:
     _, result = german_batch(tmp_path)
     assert result.exit_code == 0, result.stderr
     assert english_words(result.stderr) == []
+
+
+# --- batch and sweep messages in German ----------------------------------------------------------------
+
+BAD_ROWS_CSV = BATCH_CSV + "bad,llama-3.1-8b,fp9,-5\n"
+
+
+def test_batch_row_errors_and_the_exit_message_in_german(tmp_path: Path) -> None:
+    source = tmp_path / "rows.csv"
+    source.write_text(BAD_ROWS_CSV, encoding="utf-8")
+    args = ["batch", str(source), "--as-of", AS_OF, "--jobs", "1", "-o", str(tmp_path / "out.jsonl")]
+    result = CliRunner().invoke(main, [*args, "--lang", "de"])
+    assert result.exit_code == 1
+    assert (
+        f"Fehler: {source}:3: ungültiger Workload\n"
+        "  model.precision: Erwartet wird 'fp32', 'bf16', 'fp16', 'fp8', 'int8' oder 'int4' "
+        "(angegeben: 'fp9')\n"
+        "  requests_per_day: Erwartet wird ein Wert größer als 0 (angegeben: -5)\n"
+    ) in result.stderr
+    assert result.stderr.endswith("1 Zeile übersprungen: Exit-Code 1 (--allow-bad-rows: 0)\n")
+    strict = CliRunner().invoke(main, [*args, "--lang", "de", "--strict", "--force"])
+    assert strict.exit_code == 2
+    assert strict.stderr.endswith("(--strict: bei der ersten fehlerhaften Zeile angehalten)\n")
+    assert english_words(strict.stderr.replace("--strict", "")) == []
+    english = CliRunner().invoke(main, [*args, "--force"])
+    assert english.stderr.endswith("1 row skipped: exit code 1 (--allow-bad-rows: 0)\n")
+    assert f"error: {source}:3: invalid workload\n" in english.stderr
+
+
+@pytest.mark.parametrize(
+    ("kind", "context", "german", "english"),
+    [
+        (
+            "batch_interrupted",
+            {"signal": "SIGINT"},
+            "abgebrochen (SIGINT): Die Ausgabe enthält jedes Ergebnis, das vorher geschrieben wurde",
+            "interrupted (SIGINT): the output keeps every result written before",
+        ),
+        (
+            "sweep_stopped",
+            {"signal": "SIGTERM"},
+            "abgebrochen (SIGTERM), bevor ein Ergebnis vorlag",
+            "interrupted (SIGTERM) before any result",
+        ),
+        (
+            "sweep_interrupted",
+            {"signal": "SIGINT"},
+            "abgebrochen (SIGINT): Die Ausgabe umfasst die Werte, die vorher ausgewertet wurden",
+            "interrupted (SIGINT): the output covers the values evaluated before",
+        ),
+        ("rows_skipped", {"rows": 2}, "2 Zeilen übersprungen: Exit-Code 1 (--allow-bad-rows: 0)", None),
+        ("empty_row", {"origin": "rows.csv:4"}, "rows.csv:4: leere Zeile", "rows.csv:4: empty row"),
+    ],
+)
+def test_run_messages_in_german(kind: str, context: dict[str, Any], german: str, english: str | None) -> None:
+    from gpu_advisor.engine.apps.batch.run import said
+
+    assert said("de", kind, **context) == german
+    if english is not None:
+        assert said("en", kind, **context) == english
+
+
+def test_the_load_section_reads_as_german() -> None:
+    memo = invoke(
+        "recommend", str(EXAMPLES_DIR / "public-chat.yaml"), "--as-of", AS_OF, "--lang", "de"
+    ).output
+    assert "Nach dem Lastprofil „gleichmäßig“ bringt die stärkste Stunde" in memo
+    assert "länger, wenn sich mehrere Anfragen das Replikat teilen;" in memo
+    assert "(bei der Bemessung der Replikate ist der obere Rand dieses Bandes schon abgezogen)" in memo
+    assert "Nach das" not in memo and "abgezogen bemessen" not in memo

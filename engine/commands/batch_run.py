@@ -43,7 +43,9 @@ def write_summary(
     import sys
 
     if summary_target is None:
-        sys.stderr.write(render_summary(summary, fmt))
+        from gpu_advisor.engine.present.terminal import text_layout
+
+        sys.stderr.write(render_summary(summary, fmt, *text_layout(sys.stderr)))
         sys.stderr.flush()
         return
     write_output(
@@ -112,6 +114,7 @@ def batch_file(
                     jobs=jobs or default_jobs(),
                     strict=strict,
                     progress=progress,
+                    lang=lang,
                 )
             except KeyboardInterrupt as stop:
                 tally.interrupted = True

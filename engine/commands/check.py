@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -116,6 +116,8 @@ def check(
     from gpu_advisor.engine.pipeline.engines import rulebook_for
     from gpu_advisor.engine.present.check_formats import junit
     from gpu_advisor.engine.present.sarif import sarif
+    from gpu_advisor.engine.present.terminal import text_layout
+    from gpu_advisor.engine.present.text import render_text
 
     evaluated_on = parse_date(as_of)
     rulebook = rulebook_for(policy_path(policy_dir))
@@ -152,19 +154,20 @@ def check(
     elif output_format == "junit":
         text = junit(results, gate)
     else:
-        template = "check.md.j2" if output_format == "markdown" else "check.txt.j2"
         shown = [r for r in results if show_all or worth_showing(r, gate)]
-        text = render(
-            template,
-            fmt,
-            results=results,
-            shown=shown,
-            hidden=len(results) - len(shown),
-            diff=diff,
-            gate=gate,
-            show_all=show_all,
-            base=compare_to,
-        )
+        context: dict[str, Any] = {
+            "results": results,
+            "shown": shown,
+            "hidden": len(results) - len(shown),
+            "diff": diff,
+            "gate": gate,
+            "show_all": show_all,
+            "base": compare_to,
+        }
+        if output_format == "markdown":
+            text = render("check.md.j2", fmt, **context)
+        else:
+            text = render_text("check.txt.j2", fmt, *text_layout(to_file=target is not None), **context)
     emit(text, target)
     if not soft_fail and gate.failed(results):
         sys.exit(EXIT_CHECK_FAILED)

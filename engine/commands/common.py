@@ -46,13 +46,16 @@ def handle_errors(function: F) -> F:
             return function(*args, **kwargs)
         except InputError as error:
             lang = kwargs.get("lang", "en")
-            if error.problems and lang != "en":
+            if lang != "en":
                 from gpu_advisor.engine.domain.input_errors import render_problems
                 from gpu_advisor.engine.i18n.environment import render
                 from gpu_advisor.engine.i18n.formats import Format
 
-                message = render_problems(str(error.origin), error.problems, str(error.what), lang)
-                click.echo(render("error_prefix.txt.j2", Format.named(lang), message=message), err=True)
+                message = str(error)
+                if error.problems:
+                    message = render_problems(str(error.origin), error.problems, str(error.what), lang)
+                said = render("error_prefix.txt.j2", Format.named(lang), message=message)
+                click.echo(said.rstrip("\n"), err=True)
             else:
                 click.echo(f"error: {error}", err=True)
             sys.exit(EXIT_BAD_INPUT)

@@ -99,14 +99,19 @@ def batch(
                 currency=currency,
             )
     except KeyboardInterrupt as stop:
-        click.echo(
-            f"interrupted ({summary_signal(stop)}): the output keeps every result written before", err=True
-        )
+        click.echo(said(lang, "batch_interrupted", signal=summary_signal(stop)), err=True)
         sys.exit(exit_code_of(stop))
     if summary.errors and not allow_bad_rows:
-        skipped = f"{summary.errors} row{'s' if summary.errors != 1 else ''} skipped"
-        click.echo(f"{skipped}: exit code 1 (--allow-bad-rows: 0)", err=True)
+        click.echo(said(lang, "rows_skipped", rows=summary.errors), err=True)
         sys.exit(EXIT_ROWS_SKIPPED)
+
+
+def said(lang: str, kind: str, **context: object) -> str:
+    """A message of the run on standard error, in ``lang`` (``templates/run_message.txt.j2``)."""
+    from gpu_advisor.engine.i18n.environment import render
+    from gpu_advisor.engine.i18n.formats import Format
+
+    return render("run_message.txt.j2", Format.named(lang), kind=kind, **context).strip()
 
 
 def summary_signal(stop: KeyboardInterrupt) -> str:
@@ -155,6 +160,7 @@ def sweep(
     from gpu_advisor.engine.domain.workload import load_workload
     from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.present.sweep_text import render_sweep
+    from gpu_advisor.engine.present.terminal import text_layout
 
     evaluated_on = parse_date(as_of)
     target = output_target(output, inputs=(workload_file, overrides), force=force)
@@ -163,14 +169,14 @@ def sweep(
             knowledge = knowledge_with_overrides(overrides, evaluated_on)
             result = run_sweep(load_workload(workload_file), specs, evaluated_on, knowledge)
             fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
-            emit(to_json(result) if output_format == "json" else render_sweep(result, fmt), target)
+            width, wrap = text_layout(to_file=target is not None)
+            text = to_json(result) if output_format == "json" else render_sweep(result, fmt, width, wrap)
+            emit(text, target)
     except KeyboardInterrupt as stop:
-        click.echo(f"interrupted ({summary_signal(stop)}) before any result", err=True)
+        click.echo(said(lang, "sweep_stopped", signal=summary_signal(stop)), err=True)
         sys.exit(exit_code_of(stop))
     if result.interrupted_by is not None:
         import signal
 
-        click.echo(
-            f"interrupted ({result.interrupted_by}): the output covers the values evaluated before", err=True
-        )
+        click.echo(said(lang, "sweep_interrupted", signal=result.interrupted_by), err=True)
         sys.exit(128 + signal.Signals[result.interrupted_by])

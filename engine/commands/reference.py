@@ -131,7 +131,8 @@ def catalog(
     from gpu_advisor.engine.apps.catalog import catalog_rows
     from gpu_advisor.engine.domain.knowledge.base import cite
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-    from gpu_advisor.engine.i18n.environment import render
+    from gpu_advisor.engine.present.terminal import text_layout
+    from gpu_advisor.engine.present.text import render_text
 
     knowledge = load_knowledge()
     today = parse_date(as_of)
@@ -141,8 +142,11 @@ def catalog(
         return
     stale_days = int(knowledge.threshold("stale_price_days").value)
     premium = knowledge.pricing_assumptions.eu_region_premium
-    text = render(
+    width, wrap = text_layout()
+    text = render_text(
         "catalog.txt.j2",
+        width=width,
+        wrap=wrap,
         kind=kind,
         rows=rows,
         today=today,

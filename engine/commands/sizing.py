@@ -115,7 +115,8 @@ def size(
     from gpu_advisor.engine.apps.size import size as run_size
     from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.domain.requests import SizeRequest
-    from gpu_advisor.engine.i18n.environment import render
+    from gpu_advisor.engine.present.terminal import text_layout
+    from gpu_advisor.engine.present.text import render_text
 
     load_options = {
         "avg_input_tokens": input_tokens,
@@ -136,7 +137,11 @@ def size(
     else:
         request |= {"input_tokens": input_tokens, "output_tokens": output_tokens}
     result = run_size(SizeRequest.read(request, "size", SIZE_OPTIONS))
-    emit(to_json(result) if output_format == "json" else render("size.txt.j2", r=result), None)
+    if output_format == "json":
+        emit(to_json(result), None)
+        return
+    width, wrap = text_layout()
+    emit(render_text("size.txt.j2", width=width, wrap=wrap, r=result), None)
 
 
 TCO_OPTIONS = {
@@ -226,8 +231,9 @@ def tco(output_format: str, lang: str = "en", currency: str = "USD", **overrides
     from gpu_advisor.engine.apps.tco import tco as run_tco
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.domain.requests import TcoRequest
-    from gpu_advisor.engine.i18n.environment import render
     from gpu_advisor.engine.i18n.formats import Format
+    from gpu_advisor.engine.present.terminal import text_layout
+    from gpu_advisor.engine.present.text import render_text
 
     names = {"server_price": "server_price_usd"}
     request = {names.get(key, key): value for key, value in overrides.items() if value is not None}
@@ -236,4 +242,4 @@ def tco(output_format: str, lang: str = "en", currency: str = "USD", **overrides
         emit(to_json(result), None)
         return
     fmt = Format.named(lang, currency, load_knowledge().eur_to_usd().rate)
-    emit(render("tco.txt.j2", fmt, r=result), None)
+    emit(render_text("tco.txt.j2", fmt, *text_layout(), r=result), None)

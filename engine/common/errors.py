@@ -58,6 +58,9 @@ def unknown_value_message(field: str, value: str, allowed: Iterable[str]) -> str
     allowed_sorted = sorted(allowed)
     message = f"{field}: unknown value {value!r}; allowed: {', '.join(allowed_sorted)}"
     suggestion = close_match(value, allowed_sorted)
+    extending = [candidate for candidate in allowed_sorted if candidate.startswith(value)]
     if suggestion:
         message += f" (did you mean {suggestion!r}?)"
+    elif len(extending) > 1:  # 'h100': h100-nvl, h100-pcie and h100-sxm, each a GPU of its own
+        message += f" (did you mean one of {', '.join(repr(candidate) for candidate in extending)}?)"
     return message

@@ -181,7 +181,7 @@ def _environment(lang: str, sandboxed: bool) -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        extensions=["jinja2.ext.i18n"],
+        extensions=["jinja2.ext.i18n", "jinja2.ext.do"],
     )
     env.filters.update(FILTERS)
     messages = catalog(lang)

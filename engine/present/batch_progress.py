@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from gpu_advisor.engine.apps.batch.summary import BatchSummary
-from gpu_advisor.engine.i18n.environment import render
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 
 
@@ -75,6 +74,11 @@ class TerminalProgress:
         self._progress.console.print(message, markup=False, highlight=False)
 
 
-def render_summary(summary: BatchSummary, fmt: Format = DEFAULT_FORMAT) -> str:
-    """The batch summary as text for standard error, in ``fmt``'s language and currency."""
-    return render("batch_summary.txt.j2", fmt, s=summary)
+def render_summary(
+    summary: BatchSummary, fmt: Format = DEFAULT_FORMAT, width: int | None = None, wrap: bool = True
+) -> str:
+    """The batch summary as text for standard error, in ``fmt``'s language and currency, ``width``
+    columns wide (``None``: as wide as it needs), its prose wrapped there where ``wrap``."""
+    from gpu_advisor.engine.present.text import render_text
+
+    return render_text("batch_summary.txt.j2", fmt, width, wrap, s=summary)

@@ -36,28 +36,41 @@ def localized(text: str, fmt: Format) -> str:
 
 
 BAR_WIDTH = 40
+"""The longest cost bar; narrower where the text's width leaves less room (at least ``BAR_MIN``)."""
+BAR_MIN = 10
 
 
-def bar(point: SweepPoint, highest: float) -> str:
+def bar(point: SweepPoint, highest: float, width: int = BAR_WIDTH) -> str:
     """A cost bar drawn with the decision's letter, so the chart shows both the cost and where it flips."""
     if point.usd_per_month is None or highest <= 0:
         return ""
-    length = max(1, round(point.usd_per_month / highest * BAR_WIDTH))
+    length = max(1, round(point.usd_per_month / highest * width))
     return point.decision[0] * length
 
 
-def render_sweep(result: SweepResult, fmt: Format = DEFAULT_FORMAT) -> str:
-    """The sweep as text, in ``fmt``'s language and currency."""
-    from gpu_advisor.engine.i18n.environment import render
+def render_sweep(
+    result: SweepResult, fmt: Format = DEFAULT_FORMAT, width: int | None = None, wrap: bool = True
+) -> str:
+    """The sweep as text, in ``fmt``'s language and currency, its tables ``width`` columns wide
+    (``None``: as wide as they need), its prose wrapped there where ``wrap``."""
+    from gpu_advisor.engine.present.text import render_text
 
     costs = [p.usd_per_month for p in result.points if p.usd_per_month is not None]
-    return render(
+    highest = max(costs, default=0.0)
+    bar_width = BAR_WIDTH
+    if width is not None:
+        # a line of the chart: the value, the letter, the bar and the highest cost after it
+        label = max(len(result.variables[0].name), 14)
+        bar_width = max(BAR_MIN, min(BAR_WIDTH, width - label - 5 - len(fmt.money_whole(highest))))
+    return render_text(
         "sweep.txt.j2",
         fmt,
+        width,
+        wrap,
         r=result,
         value=lambda value, variable: localized(format_value(value, variable), fmt),
         baseline=lambda value: localized(format_baseline(value), fmt),
         bar=bar,
-        highest=max(costs, default=0.0),
-        width=BAR_WIDTH,
+        highest=highest,
+        bar_width=bar_width,
     )

@@ -4,6 +4,11 @@ On a terminal, tables fit its width (``COLUMNS`` overrides it): a cell too narro
 within the cell, a word too long for it is folded onto the next line, never cut with an ellipsis, so
 that ``p5-reserved-1y`` and ``p5-reserved-3y`` stay apart. A memo longer than the screen goes through
 the pager (``PAGER``, else ``less -R``), as git does; never when the output is a file or a pipe.
+
+The plain-text outputs (catalog, size, tco, check, sweep, the batch summary) lay their tables out with
+the same folding table (``fit_table``): as wide as the text's own column widths where they fit, else each
+column as wide as its longest cell, else free text (a source, a note) wrapped first and then every
+column folded; ``text_layout`` says the width they fit.
 """
 
 from __future__ import annotations
@@ -13,9 +18,14 @@ import os
 import shutil
 import subprocess
 import sys
-from typing import Any, ClassVar, Literal
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import IO, Any, ClassVar, Literal
 
 Paging = Literal["auto", "always", "never"]
+
+FIXED_WIDTH = 100
+"""The width of text written to a file or a pipe, where no terminal says one (``COLUMNS`` overrides it)."""
 
 
 def is_terminal() -> bool:
@@ -25,6 +35,141 @@ def is_terminal() -> bool:
 def terminal_size() -> os.terminal_size:
     """The terminal's columns and lines; ``COLUMNS`` and ``LINES`` override them (as in tests)."""
     return shutil.get_terminal_size()
+
+
+def text_layout(stream: IO[str] | None = None, to_file: bool = False) -> tuple[int, bool]:
+    """The width plain text written to ``stream`` (default: standard output) or to a file fits, and
+    whether its prose is wrapped too: ``COLUMNS`` where set, else a terminal's width (prose wrapped), else
+    ``FIXED_WIDTH`` for the tables, the prose left in whole lines for search tools and editors."""
+    given = os.environ.get("COLUMNS", "")
+    if given.isdigit() and int(given) > 0:
+        return int(given), True
+    if not to_file and (sys.stdout if stream is None else stream).isatty():
+        return terminal_size().columns, True
+    return FIXED_WIDTH, False
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a plain-text table: its heading, alignment (``<`` or ``>``), the width it keeps where
+    the table fits (as ``%-10s`` does), ``prose`` for free text that wraps before any other column
+    narrows, the spaces before it (``gap``), and ``notes`` for free text that, where the table is too
+    wide for it, is listed under the table as numbered notes, the cells showing their numbers."""
+
+    heading: str
+    width: int = 0
+    align: Literal["<", ">"] = "<"
+    prose: bool = False
+    gap: int = 1
+    notes: bool = False
+
+
+PROSE_FLOOR = 24
+"""The narrowest a free-text column wraps to before the other columns are folded too."""
+
+
+def table_fits(columns: Sequence[Column], rows: Sequence[Sequence[object]], width: int | None) -> bool:
+    """Whether the table fits ``width`` with every column at its own width, one line per row."""
+    from rich.cells import cell_len
+
+    if width is None:
+        return True
+    natural = [
+        max([column.width, cell_len(column.heading), *(cell_len(str(row[index])) for row in rows)])
+        for index, column in enumerate(columns)
+    ]
+    return sum(natural) + sum(column.gap for column in columns[1:]) <= width
+
+
+def fit_table(columns: Sequence[Column], rows: Sequence[Sequence[object]], width: int | None) -> str:
+    """``rows`` under ``columns``' headings (none where every heading is empty), at most ``width`` columns
+    wide (``None``: as wide as the text needs), one line per row where it fits; lines end without spaces
+    and with a newline."""
+    from rich.cells import cell_len
+
+    cells = [[str(cell) for cell in row] for row in rows]
+    # A column of empty cells (a margin) keeps its width.
+    content = [
+        max([cell_len(column.heading), *(cell_len(row[index]) for row in cells)]) or column.width
+        for index, column in enumerate(columns)
+    ]
+    widths: list[int] | None = [
+        max(column.width, size) for column, size in zip(columns, content, strict=True)
+    ]
+    if not table_fits(columns, cells, width):
+        assert width is not None
+        gaps = sum(column.gap for column in columns[1:])
+        widths = _narrowed(columns, cells, content, width - gaps, folding=False)
+        if widths is None:  # one space between columns before a heading folds
+            columns = [replace(column, gap=1) for column in columns]
+            widths = _narrowed(columns, cells, content, width - len(columns) + 1, folding=True)
+    return _render_table(columns, cells, widths, width)
+
+
+def _narrowed(
+    columns: Sequence[Column], cells: list[list[str]], content: list[int], room: int, folding: bool
+) -> list[int] | None:
+    """Widths within ``room``, each column at its own width and then narrowed in steps until the table
+    fits: free text wrapped down to ``PROSE_FLOOR``, every other column as wide as its longest cell, free
+    text wrapped to its longest word and headings at their spaces, then (``folding``) headings folded (a
+    cell keeps its width); None where that is not enough (then every column folds)."""
+    from rich.cells import cell_len
+
+    def longest(texts: list[str]) -> int:
+        return max([0, *(cell_len(word) for text in texts for word in text.split())])
+
+    values = [[row[index] for row in cells] for index in range(len(columns))]
+    cell_widths = [max([0, *(cell_len(value) for value in column)]) for column in values]
+    words = [longest(column) for column in values]
+    heading_words = [longest([column.heading]) for column in columns]
+    prose = [column.prose for column in columns]
+    natural = [max(column.width, size) for column, size in zip(columns, content, strict=True)]
+    stages = [
+        [max(PROSE_FLOOR, words[i]) if prose[i] else natural[i] for i in range(len(columns))],
+        [max(PROSE_FLOOR, words[i]) if prose[i] else content[i] for i in range(len(columns))],
+        [words[i] if prose[i] else max(cell_widths[i], heading_words[i]) for i in range(len(columns))],
+        [words[i] if prose[i] else cell_widths[i] for i in range(len(columns))],
+    ][: 4 if folding else 3]
+    widths = list(natural)
+    for floors in stages:
+        # one column at a time, the one with the most to give first, so that they narrow evenly
+        while sum(widths) > room:
+            slack, index = max((widths[i] - floors[i], i) for i in range(len(columns)))
+            if slack <= 0:
+                break
+            widths[index] -= 1
+    return widths if sum(widths) <= room else None
+
+
+def _render_table(
+    columns: Sequence[Column], cells: list[list[str]], widths: list[int] | None, width: int | None
+) -> str:
+    from rich.console import Console
+    from rich.table import Table
+
+    headed = any(column.heading for column in columns)
+    table = Table(box=None, pad_edge=False, padding=(0, 1), collapse_padding=True, show_header=headed)
+    for index, column in enumerate(columns):
+        extra = column.gap - 1 if index else 0
+        fixed = None if widths is None else widths[index] + extra
+        justify: Literal["left", "right"] = "right" if column.align == ">" else "left"
+        table.add_column(
+            _cell(column.heading, extra), justify=justify, overflow="fold", width=fixed, header_style=""
+        )
+    for row in cells:
+        table.add_row(*(_cell(cell, columns[i].gap - 1 if i else 0) for i, cell in enumerate(row)))
+    buffer = io.StringIO()
+    total = width if widths is None and width is not None else 100_000
+    Console(file=buffer, width=total, color_system=None, force_terminal=False).print(table)
+    return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
+
+
+def _cell(text: str, gap: int) -> Any:
+    from rich.padding import Padding
+    from rich.text import Text
+
+    cell = Text(text)
+    return Padding(cell, (0, 0, 0, gap), expand=False) if gap else cell
 
 
 def render_markdown(text: str, width: int | None = None) -> str:

@@ -35,6 +35,7 @@ TRANSLATED_TEMPLATES = (
     "batch_summary.txt.j2",
     "sweep.txt.j2",
     "tco.txt.j2",
+    "run_message.txt.j2",
 )
 
 

@@ -64,6 +64,8 @@ class Settings:
     evaluated_on: dt.date
     output_format: OutputFormat
     origin: str
+    lang: str = "en"
+    """The language of the rows' error messages."""
 
 
 _worker_settings: Settings | None = None
@@ -94,7 +96,8 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
     raw_name = row.data.get("name") if isinstance(row.data, dict) else None
     name = raw_name if isinstance(raw_name, str) else None
     if row.error is not None or row.data is None:
-        return Outcome(row.line, name, None, row.error or f"{settings.origin}:{row.line}: empty row")
+        empty = said(settings.lang, "empty_row", origin=f"{settings.origin}:{row.line}")
+        return Outcome(row.line, name, None, row.error or empty)
     origin = f"{settings.origin}:{row.line}"
     try:
         workload = validate_workload(row.data, origin)
@@ -107,13 +110,17 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
             text = csv_result_line(row.line, summary)
     except InputError as error:
         message = str(error)
+        if error.problems and settings.lang != "en":
+            from gpu_advisor.engine.domain.input_errors import render_problems
+
+            message = render_problems(str(error.origin), error.problems, str(error.what), settings.lang)
         return Outcome(
             row.line, name, None, message if message.startswith(origin) else f"{origin}: {message}"
         )
     except AdvisorError as error:
         return Outcome(row.line, name, None, f"{origin}: {error}")
     except RecursionError:
-        return Outcome(row.line, name, None, f"{origin}: input is nested too deeply")
+        return Outcome(row.line, name, None, said(settings.lang, "nested", origin=origin))
     decision = summary.decision
     attention, notes = portfolio_split(summary.attention)
     return Outcome(
@@ -127,6 +134,14 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         attention=attention,
         notes=notes,
     )
+
+
+def said(lang: str, kind: str, **context: object) -> str:
+    """A message of the run (``templates/run_message.txt.j2``) in ``lang``."""
+    from gpu_advisor.engine.i18n.environment import render
+    from gpu_advisor.engine.i18n.formats import Format
+
+    return render("run_message.txt.j2", Format.named(lang), kind=kind, **context).strip()
 
 
 def json_line(line: int, result: Recommendation) -> str:
@@ -264,33 +279,34 @@ def run_batch(
     jobs: int,
     strict: bool,
     progress: Progress,
+    lang: str = "en",
 ) -> None:
     """Evaluate ``rows`` and write each result to ``sink`` in input order, flushing after every chunk so
     an interrupted run keeps every result written so far. Bad rows are reported through ``progress`` and
-    counted; with ``strict`` the first bad row raises ``InputError`` instead."""
+    counted; with ``strict`` the first bad row raises ``InputError`` instead. Messages are in ``lang``."""
     from contextlib import closing
 
-    settings = Settings(tally.evaluated_on, output_format, tally.input)
+    settings = Settings(tally.evaluated_on, output_format, tally.input, lang)
     sink.write(output_header(output_format))
     # closing(): stopping early shuts the worker pool down now, not when the generator is collected.
     with closing(evaluate_rows(rows, settings, jobs)) as chunks:
         for outcomes in chunks:
-            _write_chunk(outcomes, sink, tally, strict, progress)
+            _write_chunk(outcomes, sink, tally, strict, progress, lang)
 
 
 def _write_chunk(
-    outcomes: list[Outcome], sink: IO[str], tally: Tally, strict: bool, progress: Progress
+    outcomes: list[Outcome], sink: IO[str], tally: Tally, strict: bool, progress: Progress, lang: str
 ) -> None:
     for outcome in outcomes:
         if outcome.error is not None and strict:
             sink.flush()
             tally.add(outcome)  # the row that stopped the run counts among those with errors
             tally.stopped_at_line = outcome.line
-            raise InputError(f"{outcome.error}\n(--strict: stopped at the first bad row)")
+            raise InputError(said(lang, "strict", message=outcome.error))
         if outcome.text is not None:
             sink.write(outcome.text)
         elif outcome.error is not None:
-            progress.report(f"error: {outcome.error}")
+            progress.report(said(lang, "row_error", message=outcome.error))
         tally.add(outcome)
     sink.flush()
     progress.advance(len(outcomes))

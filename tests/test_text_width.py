@@ -1,0 +1,222 @@
+"""Plain-text outputs fit the width: tables laid out like the memo's (cells wrap or fold, never cut),
+prose wrapped at the width on a terminal or where COLUMNS says so; a pipe or a file gets tables of
+100 columns and whole prose lines. Text that fits is the same at every width."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from helpers import EXAMPLES_DIR
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.present.terminal import Column, fit_table
+from gpu_advisor.engine.present.text import wrap_lines
+
+AS_OF = "2026-11-30"
+
+
+def run(*args: str, columns: int | None = None) -> str:
+    env = {"COLUMNS": str(columns)} if columns else {"COLUMNS": ""}
+    result = CliRunner().invoke(main, list(args), env=env)
+    assert result.exit_code in (0, 1), result.output
+    return result.output
+
+
+def widest(text: str) -> int:
+    return max(len(line) for line in text.splitlines())
+
+
+def test_a_table_that_fits_is_laid_out_as_printf_did() -> None:
+    columns = [Column("GPU", 10), Column("Cards", 6, ">"), Column("Note", prose=True, gap=2)]
+    rows = [["h100-sxm", 4, ""], ["l4", 8, "not recommended: NET001"]]
+    expected = "".join(
+        line.rstrip() + "\n"
+        for line in (
+            "%-10s %6s  %s" % ("GPU", "Cards", "Note"),  # noqa: UP031 (the templates' former layout)
+            "%-10s %6s  %s" % ("h100-sxm", 4, ""),  # noqa: UP031
+            "%-10s %6s  %s" % ("l4", 8, "not recommended: NET001"),  # noqa: UP031
+        )
+    )
+    assert fit_table(columns, rows, 100) == expected
+    assert fit_table(columns, rows, None) == expected
+
+
+def test_a_cell_longer_than_its_column_widens_the_column_instead_of_shifting_its_row() -> None:
+    columns = [Column("GPU", 10), Column("Cards", 6, ">")]
+    assert fit_table(columns, [["h100-sxm", 4], ["a100-80gb-pcie", 2]], 100) == (
+        "GPU             Cards\nh100-sxm            4\na100-80gb-pcie      2\n"
+    )
+
+
+def test_free_text_wraps_first_and_other_cells_keep_their_width() -> None:
+    columns = [Column("GPU", 10), Column("Cards", 6, ">"), Column("Note", prose=True, gap=2)]
+    rows = [["a100-80gb-pcie", 2, "not recommended: NET001 and a note that goes on"]]
+    assert fit_table(columns, rows, 50) == (
+        "GPU             Cards  Note\n"
+        "a100-80gb-pcie      2  not recommended: NET001 and\n"
+        "                       a note that goes on\n"
+    )
+
+
+def test_prose_wraps_under_its_indent_and_a_link_stays_whole() -> None:
+    text = "  - Power: a price <https://example.com/a/very/long/address/that/does/not/fit> and more words"
+    assert wrap_lines(text, 40) == (
+        "  - Power: a price\n"
+        "    <https://example.com/a/very/long/address/that/does/not/fit>\n"
+        "    and more words"
+    )
+    assert wrap_lines(text, None) == text
+
+
+SIZE = ("size", "--model", "llama-3.1-8b", "--precision", "bf16", "--requests-per-day", "100000")
+
+
+def test_size_at_100_columns() -> None:
+    text = run(*SIZE, columns=100)
+    assert widest(text) <= 100
+    assert (
+        "\n".join(text.split("\n")[4:20]) + "\n"
+        == """Load: 1.16 requests/s on average over 24 h/day, 1.95 at peak (factor 1.69)
+
+                                                                              TTFT TPOT
+GPU            Memory Weights Recommended Req/s/rep Replicas GPUs Utilization   ms   ms Note
+h100-sxm        80 GB       1           1      76.4        1    1         2 % 12.2 6.98
+h100-pcie       80 GB       1           1      54.3        1    1         2 % 17.3 11.8
+h100-nvl        94 GB       1           1      64.5        1    1         2 % 13.4 6.01
+h200           141 GB       1           1      76.4        1    1         2 % 11.2 4.87
+b200           192 GB       1           1       174        1    1         1 % 5.06 2.89
+l40s            48 GB       1           1      19.4        1    1         6 % 37.9 28.5
+l4              24 GB       1           -         -        -    -           -    -    - not
+                                                                                        recommended:
+                                                                                        NET001
+rtx-5090        32 GB       1           1      16.2        1    1         7 % 49.4   14
+a10g            24 GB       1           -         -        -    -           -    -    - not
+                                                                                        recommended:
+"""
+    )
+
+
+def test_size_at_80_columns_folds_headings_not_figures() -> None:
+    text = run(*SIZE, columns=80)
+    assert widest(text) <= 80
+    assert (
+        "\n".join(text.split("\n")[4:20]) + "\n"
+        == """Load: 1.16 requests/s on average over 24 h/day, 1.95 at peak (factor 1.69)
+
+                            Reco
+                      Weigh mmen Req/s/r Repl      Utiliz TTFT TPOT
+GPU            Memory    ts  ded      ep icas GPUs  ation   ms   ms Note
+h100-sxm        80 GB     1    1    76.4    1    1    2 % 12.2 6.98
+h100-pcie       80 GB     1    1    54.3    1    1    2 % 17.3 11.8
+h100-nvl        94 GB     1    1    64.5    1    1    2 % 13.4 6.01
+h200           141 GB     1    1    76.4    1    1    2 % 11.2 4.87
+b200           192 GB     1    1     174    1    1    1 % 5.06 2.89
+l40s            48 GB     1    1    19.4    1    1    6 % 37.9 28.5
+l4              24 GB     1    -       -    -    -      -    -    - not
+                                                                    recommended:
+                                                                    NET001
+rtx-5090        32 GB     1    1    16.2    1    1    7 % 49.4   14
+a10g            24 GB     1    -       -    -    -      -    -    - not
+"""
+    )
+
+
+CATALOG = ("catalog", "offers", "--gpu", "h100-sxm", "--provider", "runpod", "--as-of", AS_OF)
+
+
+def test_catalog_sources_become_numbered_notes_where_the_table_is_too_wide() -> None:
+    assert (
+        run(*CATALOG, columns=80)
+        == """                                    Lis                                      Sou
+Provider Offer     GPU      $/GPU-h ted Pricing   Regions Sizes   As of      rce
+runpod   community h100-sxm   $2.69   - on_demand unknown 1,2,4,8 2026-10-10 [1]
+runpod   secure    h100-sxm   $3.29   - on_demand unknown 1,2,4,8 2026-10-10 [2]
+
+[1] Wie viele GPUs braucht KI-Inferenz: Cloud oder Eigenbau 2026 (2026-10-10),
+    Cloud-GPU-Stundenpreise am 10.10.2026
+[2] Wie viele GPUs braucht KI-Inferenz: Cloud oder Eigenbau 2026 (2026-10-10),
+    Fragen: Was kostet eine gemietete H100 im Jahr 2026?
+"""
+    )
+    # a pipe: 100 columns for the table, the notes wrapped with it
+    pipe = run(*CATALOG)
+    assert (
+        pipe
+        == """\
+Provider  Offer       GPU          $/GPU-h   Listed Pricing     Regions  Sizes    As of       Source
+runpod    community   h100-sxm       $2.69        - on_demand   unknown  1,2,4,8  2026-10-10  [1]
+runpod    secure      h100-sxm       $3.29        - on_demand   unknown  1,2,4,8  2026-10-10  [2]
+
+[1] Wie viele GPUs braucht KI-Inferenz: Cloud oder Eigenbau 2026 (2026-10-10),
+    Cloud-GPU-Stundenpreise am 10.10.2026
+[2] Wie viele GPUs braucht KI-Inferenz: Cloud oder Eigenbau 2026 (2026-10-10), Fragen: Was kostet
+    eine gemietete H100 im Jahr 2026?
+"""
+    )
+    wide = run(*CATALOG, columns=300)
+    assert "[1]" not in wide and widest(wide) > 100
+
+
+def test_sweep_at_80_columns() -> None:
+    text = run(
+        "sweep",
+        str(EXAMPLES_DIR / "public-chat.yaml"),
+        "--vary",
+        "requests_per_day=100000:300000:100000",
+        "--as-of",
+        AS_OF,
+        columns=80,
+    )
+    assert (
+        text
+        == """Sweep of public-chat: requests_per_day from 100,000 to 300,000 in steps of
+100,000 (3 values; the file's: 1,000,000). Evaluated on 2026-11-30.
+
+Decisions:
+  A  managed API: llama-3.1-70b-deepinfra  (at the file's own values)
+
+Break-even (the decision changes between two neighbouring values):
+  none: the decision is the same over the whole range
+
+requests_per_day Decision  GPUs    USD/month  Deciding rule
+100,000          A            -         $548  DEP003
+200,000          A            -       $1,095  DEP011
+300,000          A            -       $1,643  DEP011
+
+Monthly cost by requests_per_day (bar length is the cost, up to $1,643; drawn
+with the decision's letter):
+         100,000 A |AAAAAAAAAAAAA                            $548
+         200,000 A |AAAAAAAAAAAAAAAAAAAAAAAAAAA              $1,095
+         300,000 A |AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA $1,643
+"""
+    )
+
+
+@pytest.mark.parametrize(("columns", "name"), [(80, "check80.txt"), (100, "check100.txt")])
+def test_check_messages_wrap_under_their_indent(
+    columns: int, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(EXAMPLES_DIR.parent)
+    text = run("check", "examples/proposals/public-chat.yaml", "--as-of", AS_OF, columns=columns)
+    expected = {
+        "check80.txt": """examples/proposals/public-chat.yaml:3 #1 chat on four reserved H100: WARN
+  recommended: dedicated_cloud (3 x h200 at runpod community)
+  WARN    SIZ012 No spare replica for a service that needs one
+          4 × h100-sxm carry the peak, but the workload needs 6 cards of this
+          GPU: the spare replica the rules add for a business-critical or
+          latency-sensitive service, or the workload's own min_replicas. With
+          one card down the peak is no longer served.
+  12 passed, 1 warnings, 0 failed, 0 unknown
+
+""",
+        "check100.txt": """examples/proposals/public-chat.yaml:3 #1 chat on four reserved H100: WARN
+  recommended: dedicated_cloud (3 x h200 at runpod community)
+  WARN    SIZ012 No spare replica for a service that needs one
+          4 × h100-sxm carry the peak, but the workload needs 6 cards of this GPU: the spare replica
+          the rules add for a business-critical or latency-sensitive service, or the workload's own
+          min_replicas. With one card down the peak is no longer served.
+  12 passed, 1 warnings, 0 failed, 0 unknown
+
+""",
+    }
+    assert text == expected[name]
