@@ -80,16 +80,16 @@ def test_size_at_100_columns() -> None:
 
                                                                               TTFT TPOT
 GPU            Memory Weights Recommended Req/s/rep Replicas GPUs Utilization   ms   ms Note
-h100-sxm        80 GB       1           1      76.4        1    1         2 % 12.2 6.98
-h100-pcie       80 GB       1           1      54.3        1    1         2 % 17.3 11.8
-h100-nvl        94 GB       1           1      64.5        1    1         2 % 13.4 6.01
-h200           141 GB       1           1      76.4        1    1         2 % 11.2 4.87
-b200           192 GB       1           1       174        1    1         1 % 5.06 2.89
-l40s            48 GB       1           1      19.4        1    1         6 % 37.9 28.5
+h100-sxm        80 GB       1           1      77.6        1    1         1 % 12.2 6.97
+h100-pcie       80 GB       1           1      55.2        1    1         2 % 17.3 11.7
+h100-nvl        94 GB       1           1      65.6        1    1         2 % 13.3 6.01
+h200           141 GB       1           1      77.7        1    1         1 % 11.1 4.88
+b200           192 GB       1           1       176        1    1         1 % 5.11 2.93
+l40s            48 GB       1           1      19.7        1    1         6 % 40.8 28.1
 l4              24 GB       1           -         -        -    -           -    -    - not
                                                                                         recommended:
                                                                                         NET001
-rtx-5090        32 GB       1           1      16.2        1    1         7 % 49.4   14
+rtx-5090        32 GB       1           1      16.4        1    1         7 % 49.2 13.9
 a10g            24 GB       1           -         -        -    -           -    -    - not
                                                                                         recommended:
 """
@@ -106,16 +106,16 @@ def test_size_at_80_columns_folds_headings_not_figures() -> None:
                             Reco
                       Weigh mmen Req/s/r Repl      Utiliz TTFT TPOT
 GPU            Memory    ts  ded      ep icas GPUs  ation   ms   ms Note
-h100-sxm        80 GB     1    1    76.4    1    1    2 % 12.2 6.98
-h100-pcie       80 GB     1    1    54.3    1    1    2 % 17.3 11.8
-h100-nvl        94 GB     1    1    64.5    1    1    2 % 13.4 6.01
-h200           141 GB     1    1    76.4    1    1    2 % 11.2 4.87
-b200           192 GB     1    1     174    1    1    1 % 5.06 2.89
-l40s            48 GB     1    1    19.4    1    1    6 % 37.9 28.5
+h100-sxm        80 GB     1    1    77.6    1    1    1 % 12.2 6.97
+h100-pcie       80 GB     1    1    55.2    1    1    2 % 17.3 11.7
+h100-nvl        94 GB     1    1    65.6    1    1    2 % 13.3 6.01
+h200           141 GB     1    1    77.7    1    1    1 % 11.1 4.88
+b200           192 GB     1    1     176    1    1    1 % 5.11 2.93
+l40s            48 GB     1    1    19.7    1    1    6 % 40.8 28.1
 l4              24 GB     1    -       -    -    -      -    -    - not
                                                                     recommended:
                                                                     NET001
-rtx-5090        32 GB     1    1    16.2    1    1    7 % 49.4   14
+rtx-5090        32 GB     1    1    16.4    1    1    7 % 49.2 13.9
 a10g            24 GB     1    -       -    -    -      -    -    - not
 """
     )
