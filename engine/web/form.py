@@ -108,6 +108,16 @@ def initial_text(question: Question, knowledge: Knowledge, lang: str) -> str:
     return value_text(question, default_for(question, {}, {}, knowledge), lang)
 
 
+def prefilled(params: Mapping[str, str], knowledge: Knowledge, lang: str) -> FormState:
+    """A form pre-filled from a query string (a loaded file, a link): the answers it gives, the
+    defaults for the others, as ``ask --from`` offers them."""
+    texts = {
+        q.field: params[q.field] if q.field in params else initial_text(q, knowledge, lang)
+        for q in load_questions()
+    }
+    return FormState(texts=texts)
+
+
 def read_form(params: Mapping[str, str], knowledge: Knowledge, fmt: Format) -> FormState:
     """Every answer of the query string read and checked as ``ask`` reads a typed answer; then the
     workload checked as a whole, as ``recommend`` would read the file."""

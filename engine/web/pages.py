@@ -20,9 +20,11 @@ from gpu_advisor.engine.web import charts as chart_geometry
 from gpu_advisor.engine.web.environment import render_page
 from gpu_advisor.engine.web.form import (
     EXTRA,
+    SETTINGS,
     FormState,
     error_text,
     fields,
+    prefilled,
     query_from_answers,
     read_form,
     value_text,
@@ -132,9 +134,8 @@ def form_page(
 ) -> str:
     """The questionnaire: empty with its defaults, pre-filled from a query string, or with problems."""
     knowledge = load_knowledge()
-    if state is None and params:
-        state = FormState(texts={k: v for k, v in params.items() if k not in ("lang", "currency", "as_of")})
-        state.extra = {}
+    if state is None and params and any(name not in SETTINGS for name in params):
+        state = prefilled(params, knowledge, settings.lang)
     extra = params.get(EXTRA, "") if params else ""
 
     def query_for(lang: str) -> dict[str, str]:

@@ -154,7 +154,7 @@ def check_form(request: Request) -> Response:
     return html(check_page(settings_of(request)))
 
 
-@router.post("/check", response_class=HTMLResponse)
+@router.post("/check/upload", response_class=HTMLResponse)
 async def check_upload(request: Request) -> Response:
     """An uploaded proposal file checked as ``gpu-advisor check FILE`` checks it."""
     settings = settings_of(request)
