@@ -382,3 +382,15 @@ def test_no_page_refers_beyond_the_server(client: httpx.Client, path: str) -> No
             assert not re.match(r"^[a-z]+:|^//", target), (element.tag, target)
     for asset in {e.attrs.get("src") or e.attrs.get("href") for e in page.all("script") + page.all("link")}:
         assert asset and client.get(asset).status_code == 200
+
+
+def test_a_what_if_price_that_is_no_price_is_explained(client: httpx.Client) -> None:
+    form = load_into_form(client, EXAMPLES_DIR / "public-chat.yaml", "de", "EUR")
+    whatif = FormValues(submit(client, form.text).text, "whatif-form").values
+    response = client.get("/memo", params={**whatif, "whatif.offer_price": "-3"})
+    assert response.status_code == 422
+    expected = (
+        "Ein Was-wäre-wenn-Preis muss eine Zahl über 0 sein, in der Währung der Seite (EUR), "
+        "nicht höher, als eine Overrides-Datei zulässt."
+    )
+    assert Page(response.text).by_id("form-problems").content.endswith(expected)

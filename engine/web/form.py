@@ -67,6 +67,16 @@ class Field:
         return {"integer": "numeric", "number": "decimal"}.get(self.kind, "text")
 
 
+@dataclass(frozen=True)
+class Problem:
+    """A problem to show: one of the page's own (``code``, said in the page's language by
+    ``templates/web/_problems.html.j2``) or an input error's text."""
+
+    code: str | None = None
+    name: str = ""
+    text: str = ""
+
+
 @dataclass
 class FormState:
     """What a query string says: the answers that could be read, the problems beside their fields, the
@@ -76,6 +86,7 @@ class FormState:
     answers: dict[str, Any] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     general_errors: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     document: dict[str, Any] | None = None
     workload: WorkloadInput | None = None

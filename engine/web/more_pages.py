@@ -3,27 +3,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from gpu_advisor.engine.apps.rule_docs import RuleDoc
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.proposal import CheckResult
 from gpu_advisor.engine.web.environment import render_page
-from gpu_advisor.engine.web.form import error_text
+from gpu_advisor.engine.web.form import Problem, error_text
 from gpu_advisor.engine.web.memo_html import plain
 from gpu_advisor.engine.web.pages import Settings, page
 from gpu_advisor.engine.web.upload import UploadProblem
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A problem to show: one of the page's own (``code``, said in the page's language) or an input
-    error's text."""
-
-    code: str | None = None
-    name: str = ""
-    text: str = ""
 
 
 def problem_of(error: Exception, lang: str) -> Problem:

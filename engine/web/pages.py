@@ -22,6 +22,7 @@ from gpu_advisor.engine.web.form import (
     EXTRA,
     SETTINGS,
     FormState,
+    Problem,
     error_text,
     fields,
     prefilled,
@@ -155,7 +156,7 @@ def form_page(
         **shell.context(),
         fields=fields(state, knowledge, settings.lang),
         general_errors=state.general_errors if state else [],
-        problems=problems,
+        problems=[*(state.problems if state else []), *problems],
         extra=extra,
     )
 
@@ -187,6 +188,10 @@ def evaluate(settings: Settings, params: Mapping[str, str]) -> Evaluated | FormS
         if not change.empty:
             base = recommend(state.workload, settings.evaluated_on, knowledge=knowledge)
             knowledge = priced_knowledge(change, knowledge, base.own_hardware.server)
+    except InputError as error:
+        state.problems.append(Problem(code="price", text=str(error)))
+        return state
+    try:
         result = recommend(state.workload, settings.evaluated_on, knowledge=knowledge, fmt=fmt)
     except InputError as error:
         state.general_errors.append(error_text(error, settings.lang))

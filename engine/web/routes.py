@@ -15,8 +15,8 @@ from starlette.concurrency import run_in_threadpool
 
 from gpu_advisor.engine.apps.rule_docs import RuleDoc
 from gpu_advisor.engine.common.errors import InputError
-from gpu_advisor.engine.web.form import FormState
-from gpu_advisor.engine.web.more_pages import Problem, check_page, problem_of, run_check
+from gpu_advisor.engine.web.form import FormState, Problem
+from gpu_advisor.engine.web.more_pages import check_page, problem_of, run_check
 from gpu_advisor.engine.web.pages import (
     Evaluated,
     Settings,
