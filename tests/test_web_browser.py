@@ -80,8 +80,10 @@ def artifacts(request: pytest.FixtureRequest) -> Iterator[Path]:
     ARTIFACTS.mkdir(parents=True)
     yield ARTIFACTS
     reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"browser test screenshots and the printed memo: {ARTIFACTS}")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and capture is not None:
+        with capture.global_and_fixture_disabled():  # shown, not captured with the test's output
+            reporter.write_line(f"\nbrowser test screenshots and the printed memo: {ARTIFACTS}")
 
 
 @pytest.fixture(scope="module")
@@ -306,7 +308,7 @@ def test_keyboard_alone_reaches_every_control_and_submits(page: Page, base_url: 
     page.locator("#f-name").focus()
     page.keyboard.type("tastatur")
     page.keyboard.press("Tab")
-    page.keyboard.type("llama-3.1-8b")  # a select picks the option typed
+    page.keyboard.type("l")  # a select picks the first option with the letter typed: llama-3.1-8b
     page.locator("#f-requests-per-day").focus()
     page.keyboard.type("20.000")
     page.keyboard.press("Enter")
