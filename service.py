@@ -41,6 +41,7 @@ from .engine.domain.proposal import CheckResult, ProposalDocument
 from .engine.domain.requests import SizeRequest, TcoRequest
 from .engine.domain.results import Recommendation, SizeResult, TcoResult
 from .engine.domain.workload import Workload
+from .engine.web import routes as web
 
 MAX_BODY_BYTES = MAX_INPUT_BYTES
 """The same bound as for a workload file: a workload is a few hundred bytes, so anything near this is
@@ -314,15 +315,17 @@ def tco(request: TcoRequest) -> Response:
     summary="The rule catalog",
 )
 def rules(
+    request: Request,
     topic: Annotated[Topic | None, Query(description="Only rules of this topic.")] = None,
-) -> list[RuleDoc]:
-    """Every rule with its conditions, thresholds, conclusions, rationale and source."""
+) -> list[RuleDoc] | Response:
+    """Every rule with its conditions, thresholds, conclusions, rationale and source (a browser: a page)."""
     from .engine.apps.rule_docs import rule_doc
     from .engine.domain.knowledge.loading import load_knowledge
     from .engine.rulebook.loading import load_rulebook
 
     knowledge = load_knowledge()
-    return [rule_doc(rule, knowledge) for rule in load_rulebook().rules if topic in (None, rule.topic)]
+    docs = [rule_doc(rule, knowledge) for rule in load_rulebook().rules if topic in (None, rule.topic)]
+    return web.rules_answer(request, docs)
 
 
 @router.get(
@@ -331,18 +334,16 @@ def rules(
     responses={404: {"model": ErrorMessage, "description": "No rule has this ID."}, **SERVER_ERROR},
     summary="One rule",
 )
-def rule(rule_id: str) -> RuleDoc | JSONResponse:
-    """One rule, like ``gpu-advisor rules show ID``; the ID is case-insensitive."""
+def rule(rule_id: str, request: Request) -> RuleDoc | Response:
+    """One rule, like ``gpu-advisor rules show ID``; the ID is case-insensitive (a page for a browser)."""
     from .engine.apps.rule_docs import rule_doc
     from .engine.domain.knowledge.loading import load_knowledge
     from .engine.rulebook.loading import load_rulebook
 
     rulebook = load_rulebook()
     if rule_id.upper() not in rulebook.ids:
-        return JSONResponse(
-            {"detail": unknown_value_message("rule ID", rule_id, rulebook.ids)}, status_code=404
-        )
-    return rule_doc(rulebook.rule(rule_id.upper()), load_knowledge())
+        return web.missing_rule(request, unknown_value_message("rule ID", rule_id, rulebook.ids))
+    return web.rule_answer(request, rule_doc(rulebook.rule(rule_id.upper()), load_knowledge()))
 
 
 @router.get("/healthz", response_model=Health, summary="Liveness and version")
@@ -384,6 +385,7 @@ def create_app(body_timeout: float | None = None) -> FastAPI:
         description="Decide how to run an LLM inference workload, and show why: every decision is a "
         "cited rule, every figure a dated source.",
         lifespan=warm_up,
+        **web.OFFLINE_DOCS,
     )
     app.state.ready = False
     app.add_middleware(BodyLimits, max_bytes=MAX_BODY_BYTES, timeout=body_timeout)
@@ -394,4 +396,5 @@ def create_app(body_timeout: float | None = None) -> FastAPI:
     app.add_exception_handler(Exception, unexpected)
 
     app.include_router(router)
+    web.mount(app)  # the web page for people (engine/web/): questionnaire, memo, checks, /docs
     return app

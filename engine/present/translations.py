@@ -36,6 +36,17 @@ TRANSLATED_TEMPLATES = (
     "sweep.txt.j2",
     "tco.txt.j2",
     "run_message.txt.j2",
+    # the web page (gpu-advisor serve, /)
+    "web/base.html.j2",
+    "web/form.html.j2",
+    "web/memo.html.j2",
+    "web/check.html.j2",
+    "web/rules.html.j2",
+    "web/rule.html.j2",
+    "web/rule_missing.html.j2",
+    "web/_chart.html.j2",
+    "web/_findings.html.j2",
+    "web/_problems.html.j2",
 )
 
 

@@ -40,7 +40,12 @@ def proposal_files(path: str) -> list[str]:
 def read_proposal_documents(path: str) -> list[tuple[int, int, ProposalDocument]]:
     """The proposals of a file (one mapping, a list, or a mapping with 'proposals'): position from 1, the
     line it starts on, the proposal."""
-    text = read_input_text(path)
+    return proposal_documents(read_input_text(path), path)
+
+
+def proposal_documents(text: str, path: str) -> list[tuple[int, int, ProposalDocument]]:
+    """The proposals of a file's ``text`` (``path`` names it in messages), as ``read_proposal_documents``
+    reads them: for a file that arrives as text (an upload to the web page)."""
     data = load_yaml(text, path)
     if isinstance(data, dict) and set(data) == {"proposals"}:
         data = data["proposals"]
