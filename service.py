@@ -56,7 +56,7 @@ logger = logging.getLogger("gpu_advisor.service")
 class FieldError(BaseModel):
     """One problem with the input: where (``loc``, starting with ``body`` or ``query``), what, which kind."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     loc: list[str | int]
     msg: str
@@ -67,7 +67,7 @@ class InvalidInput(BaseModel):
     """422: the problems found, each naming its field; at most ``MAX_REPORTED_ERRORS``, and where there
     were more, ``error_count`` and a ``note`` say so."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     detail: list[FieldError]
     error_count: int | None = None
@@ -77,13 +77,13 @@ class InvalidInput(BaseModel):
 class ErrorMessage(BaseModel):
     """404, 413, 415 and 500: one message meant for a person."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     detail: str
 
 
 class Health(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     status: str
     version: str

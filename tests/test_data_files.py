@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -59,3 +60,69 @@ def test_without_a_writable_cache_directory_nothing_is_cached(
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     _private_directory.cache_clear()
     assert cache_directory("jinja") is None
+
+
+def test_a_data_file_is_parsed_once_and_then_read_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    _private_directory.cache_clear()
+    source = tmp_path / "offers.yaml"
+    source.write_text(
+        "offers:\n  - id: a\n    price: 2.5\n    linked: [8, 4]\n    eu: true\n", encoding="utf-8"
+    )
+    expected = {"offers": [{"id": "a", "price": 2.5, "linked": [8, 4], "eu": True}]}
+    assert read_yaml(source) == expected
+    [kept] = (tmp_path / "cache" / "gpu-advisor" / "data").glob("*.json")
+    # The second read does not parse: it is the cached values, even where the cache says otherwise.
+    kept.write_text('{"offers": "from the cache"}', encoding="utf-8")
+    assert read_yaml(source) == {"offers": "from the cache"}
+    # Other bytes are another entry: an edited file is parsed afresh.
+    source.write_text("offers: []\n", encoding="utf-8")
+    assert read_yaml(source) == {"offers": []}
+    # A damaged entry is parsed again and written anew.
+    kept.write_text('{"offers": [', encoding="utf-8")
+    source.write_text(
+        "offers:\n  - id: a\n    price: 2.5\n    linked: [8, 4]\n    eu: true\n", encoding="utf-8"
+    )
+    assert read_yaml(source) == expected
+    assert read_yaml(source) == expected
+    assert len(list(kept.parent.glob("*.json"))) == 2
+
+
+def test_values_json_would_change_are_not_cached_and_errors_never_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    _private_directory.cache_clear()
+    from gpu_advisor.engine.common import data_files
+
+    source = tmp_path / "sizes.yaml"
+    source.write_text("a: 1\n", encoding="utf-8")
+    # A parse whose values JSON cannot give back (an integer key) is used but not kept.
+    monkeypatch.setattr(data_files, "parse_yaml", lambda text, origin, aliases=True: {8: "eight"})
+    assert read_yaml(source) == {8: "eight"}
+    assert not list((tmp_path / "cache" / "gpu-advisor" / "data").glob("*.json"))
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("a: [unclosed\n", encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(KnowledgeError, match="not valid YAML"):
+            read_yaml(broken)
+
+
+def test_the_parse_cache_keeps_the_newest_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpu_advisor.engine.common import data_files
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(data_files, "PARSED_FILES_KEPT", 3)
+    _private_directory.cache_clear()
+    for index in range(5):
+        source = tmp_path / f"f{index}.yaml"
+        source.write_text(f"n: {index}\n", encoding="utf-8")
+        read_yaml(source)
+        kept = tmp_path / "cache" / "gpu-advisor" / "data"
+        for entry in kept.glob("*.json"):  # distinct times, oldest first, whatever the clock's resolution
+            os.utime(entry, (entry.stat().st_mtime - 10, entry.stat().st_mtime - 10))
+    assert sorted(json.loads(e.read_text(encoding="utf-8"))["n"] for e in kept.glob("*.json")) == [2, 3, 4]

@@ -24,7 +24,7 @@ COVERAGE_FILE = "coverage.yaml"
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 class Heuristic(Strict):

@@ -36,7 +36,7 @@ NO = ("n", "no", "nein", "false", "0")
 
 
 class Condition(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     field: str
     equals: str | bool
@@ -47,7 +47,7 @@ class DefaultWhen(Condition):
 
 
 class Question(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     field: str
     prompt: str
@@ -67,7 +67,7 @@ class Question(BaseModel):
 
 
 class QuestionsFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     schema_version: Literal[1]
     questions: tuple[Question, ...]

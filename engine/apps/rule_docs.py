@@ -26,7 +26,7 @@ OPERATOR_SYMBOLS = {
 
 
 class ThresholdDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     key: str
     value: float
@@ -37,7 +37,7 @@ class ThresholdDoc(BaseModel):
 
 
 class RuleDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     id: str
     name: str

@@ -29,7 +29,7 @@ SPLITS: tuple[CalibrationSplit, ...] = ("fit", "held_out")
 class MeasurementEstimate(BaseModel):
     """The estimate for one measurement's setup; None where the estimate cannot run it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     throughput: float | None
     """In the measurement's unit: output tokens/s, or input + output tokens/s where it counts both."""
@@ -40,7 +40,7 @@ class MeasurementEstimate(BaseModel):
 class Comparison(BaseModel):
     """One published figure beside its estimate."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     published: float
     estimate: float | None
@@ -49,7 +49,7 @@ class Comparison(BaseModel):
 
 
 class CalibrationRow(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     id: str
     split: CalibrationSplit
@@ -91,7 +91,7 @@ class CalibrationRow(BaseModel):
 class SetStatistics(BaseModel):
     """The error of one metric across one set (fit or held out)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     split: CalibrationSplit
     metric: Metric

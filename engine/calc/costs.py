@@ -94,7 +94,7 @@ class ServerAssumptions(BaseModel):
     ``from_server`` takes the documents' own lines (capital, power, rack); colocation and staff are
     added by the company country's defaults (``calc.server_costs``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     server_price_usd: float = Field(gt=0)
     gpus_per_server: int = Field(ge=1)
@@ -131,7 +131,7 @@ class OwnHardwareCost(BaseModel):
     """Cost of one owned GPU per calendar hour: the documents' three lines (capital, power, rack) and
     colocation and staff beside them."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     capital: float
     power: float

@@ -29,7 +29,7 @@ class Roofline(BaseModel):
     """One replica's step times for the workload's average request: what the latency at any load is
     worked out from."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     input_tokens: int
     output_tokens: int
@@ -102,7 +102,7 @@ class Roofline(BaseModel):
 class ReplicaPerformance(BaseModel):
     """Estimated performance of one replica on one GPU type, for the workload's average request."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     gpu: str
     cards: int

@@ -23,7 +23,7 @@ from gpu_advisor.engine.domain.knowledge.entries import Gpu, ModelConfig
 class GpuFit(BaseModel):
     """How one GPU type holds one copy (replica) of the model."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     gpu: str
     name: str
@@ -116,7 +116,7 @@ def fit_gpu(
 
 
 class SizingFigures(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     params_b: float
     active_params_b: float

@@ -69,7 +69,6 @@ def recommend(
     force: bool = False,
 ) -> None:
     """Recommend how to run the workload in FILE (YAML or JSON; - reads standard input)."""
-    from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides
     from gpu_advisor.engine.apps.recommend import recommend as run_recommend
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.domain.workload import load_workload
@@ -87,6 +86,9 @@ def recommend(
         chart_targets = check_charts(Path(charts_dir), workload.name, inputs=inputs, force=force)
     knowledge, replaced = load_knowledge(), tuple[str, ...]()
     if overrides is not None:
+        # Imported only here: the overrides' models cost a run without them start-up time.
+        from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides
+
         knowledge, replaced = apply_overrides(knowledge, read_overrides(overrides), overrides, evaluated_on)
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
     result = run_recommend(

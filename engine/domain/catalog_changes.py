@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 
 class ResultModel(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
 
 class SkippedName(ResultModel):

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict
 class MixedFleetBilling(BaseModel):
     """How a mixed fleet bills a month. Field names are a contract with other tools: add, never rename."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     cards_per_replica: int
     replicas_by_hour: tuple[int, ...]

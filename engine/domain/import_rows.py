@@ -23,7 +23,7 @@ PositivePrice = Annotated[float, Field(gt=0, lt=100_000, allow_inf_nan=False)]
 
 
 class Row(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="ignore", frozen=True)
 
     @model_validator(mode="before")
     @classmethod

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 class Load(BaseModel):
     """The workload's load over a served day (``engine/calc/traffic.py`` says how it is worked out)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     hours_per_day: float
     """The hours a day in which requests are served: the schedule's, or for a batch its window (the

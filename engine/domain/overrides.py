@@ -22,7 +22,7 @@ Identifier = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[A-Za
 
 
 class StrictInput(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(defer_build=True, extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
 
 class OfferOverride(StrictInput):
@@ -106,7 +106,7 @@ class ServerOverride(StrictInput):
     rate, or at ``exchange_rate`` of the same file), never both; the write-off as ``months`` or as
     ``depreciation_years`` (3, 4 or 5), never both."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(defer_build=True, extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     price_usd: float | None = Field(default=None, gt=0, le=1e9)
     price_eur: float | None = Field(default=None, gt=0, le=1e9)

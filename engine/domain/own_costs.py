@@ -14,7 +14,7 @@ CostUnit = Literal["kwh", "kw_month", "month", "year"]
 
 
 class _Result(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, protected_namespaces=())
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, protected_namespaces=())
 
 
 class CostPart(_Result):

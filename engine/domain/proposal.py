@@ -18,7 +18,7 @@ Status = Literal["pass", "warn", "fail", "unknown"]
 
 
 class StrictInput(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", strict=True, frozen=True)
 
 
 class ProposalInput(StrictInput):

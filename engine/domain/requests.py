@@ -34,7 +34,12 @@ DepreciationYears = Annotated[int, AfterValidator(offered_years)]
 
 class Request(BaseModel):
     model_config = ConfigDict(
-        extra="forbid", frozen=True, strict=True, allow_inf_nan=False, protected_namespaces=()
+        defer_build=True,
+        extra="forbid",
+        frozen=True,
+        strict=True,
+        allow_inf_nan=False,
+        protected_namespaces=(),
     )
 
     @classmethod

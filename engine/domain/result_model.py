@@ -8,4 +8,4 @@ RESULT_SCHEMA_VERSION = 1
 
 
 class ResultModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, protected_namespaces=())
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, protected_namespaces=())

@@ -73,7 +73,12 @@ class Given(enum.Enum):
 
 class StrictInput(BaseModel):
     model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, allow_inf_nan=False, protected_namespaces=()
+        defer_build=True,
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        allow_inf_nan=False,
+        protected_namespaces=(),
     )
 
 
@@ -120,7 +125,7 @@ class ResolvedWorkload(BaseModel):
     """A workload with every fact present: the declaration of each workload field (see the module's
     docstring). Fields without a ``Given`` come from the model specification or are worked out."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, protected_namespaces=())
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, protected_namespaces=())
 
     name: str
     model: str | None = Field(description="The catalog model ID; None for a model given by its size.")

@@ -15,7 +15,7 @@ from gpu_advisor.engine.domain.choices import FactKind
 
 
 class Details(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, protected_namespaces=())
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, protected_namespaces=())
 
 
 class OtherPrice(Details):

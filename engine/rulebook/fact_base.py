@@ -37,7 +37,9 @@ class Guard:
 
 
 class Fact(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, protected_namespaces=())
+    model_config = ConfigDict(
+        defer_build=True, extra="forbid", frozen=True, strict=True, protected_namespaces=()
+    )
 
     shared_between_evaluations: ClassVar[bool] = False
     """The same fact object is asserted in many evaluations (built once per model sizing), so the

@@ -47,7 +47,7 @@ Precedence = Annotated[int, Field(ge=1, le=1000)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 class Condition(Strict):

@@ -44,7 +44,7 @@ LISTED_MAX = 100
 
 
 class SummaryModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 class RowError(SummaryModel):

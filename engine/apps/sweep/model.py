@@ -20,7 +20,7 @@ Value = float | int
 
 
 class SweepModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 BaselineSource = Literal["file", "default", "derived", "knowledge"]

@@ -28,7 +28,7 @@ class Strict(BaseModel):
     """A knowledge entry: unknown fields refused, and every number finite (NaN and infinities refused
     here as well as by the reader, ``common/yaml_core.py``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Citation(Strict):
