@@ -59,6 +59,7 @@ from gpu_advisor.engine.domain.knowledge.serving import (
     ServerlessProduct,
     SpotInterruption,
 )
+from gpu_advisor.engine.domain.knowledge.uncertainty import UncertainInput
 
 
 class VersionedFile(Strict):
@@ -142,6 +143,10 @@ class PricingAssumptionsFile(VersionedFile):
     spot_interruption: SpotInterruption
 
 
+class UncertaintyFile(VersionedFile):
+    inputs: tuple[UncertainInput, ...]
+
+
 class CalibrationFile(VersionedFile):
     measurements: tuple[Measurement, ...]
     references: tuple[ThroughputReference, ...]
@@ -216,6 +221,7 @@ class Knowledge(Strict):
     load_profiles: LoadProfilesFile
     serverless: ServerlessFile
     cost_defaults: CostDefaultsFile
+    uncertainty: UncertaintyFile
 
     # -- look-ups ----------------------------------------------------------------------------------------
     def gpu(self, gpu_id: str) -> Gpu:
