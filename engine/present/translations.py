@@ -22,6 +22,7 @@ TRANSLATED_TEMPLATES = (
     "_memo_fleet.md.j2",
     "_memo_apis.md.j2",
     "_memo_robustness.md.j2",
+    "_robustness_labels.j2",
     "answer_error.txt.j2",
     "question.txt.j2",
     "ask_intro.txt.j2",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from gpu_advisor.engine.apps.recommend import evaluate_workload
+from gpu_advisor.engine.apps.scenarios.findings import robustness_findings
 from gpu_advisor.engine.apps.scenarios.inputs import scenario_inputs
 from gpu_advisor.engine.apps.scenarios.outcomes import outcome
 from gpu_advisor.engine.apps.scenarios.run import (
@@ -15,7 +16,7 @@ from gpu_advisor.engine.apps.scenarios.run import (
     local_mapper,
     one_at_a_time,
 )
-from gpu_advisor.engine.apps.scenarios.summary import summarize
+from gpu_advisor.engine.apps.scenarios.summary import option_share, summarize
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.overrides import Overrides
@@ -23,6 +24,7 @@ from gpu_advisor.engine.domain.robustness import Robustness, ScenarioRecommendat
 from gpu_advisor.engine.domain.workload import WorkloadInput
 from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
+from gpu_advisor.engine.pipeline.engines import rules_engine
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.report.recommendation import recommendation_from
 
@@ -73,4 +75,8 @@ def recommend_scenarios(
     base = evaluate_workload(workload, evaluated_on, knowledge=knowledge, policy_dir=policy_dir)
     result = recommendation_from(base, fmt)
     robustness = robustness_of(base, workload, ranges, overrides, policy_dir, scenarios, seed, mapper)
-    return ScenarioRecommendation(**dict(result), robustness=robustness)
+    recommended = option_share(outcome(base).decision, robustness.recommended_win_share)
+    found = robustness_findings(base, robustness, recommended, rules_engine(policy_dir), fmt)
+    order = {rule_id: index for index, rule_id in enumerate(base.rulebook.ids)}
+    findings = tuple(sorted((*result.findings, *found), key=lambda f: order[f.rule_id]))
+    return ScenarioRecommendation(**{**dict(result), "findings": findings}, robustness=robustness)

@@ -50,6 +50,10 @@ def _option(key: OptionKey) -> dict[str, str | None]:
     return {"deployment": deployment, "pricing": pricing, "provider": provider, "offer": offer, "gpu": gpu}
 
 
+def option_share(key: OptionKey, share: float) -> OptionShare:
+    return OptionShare(**_option(key), share=share)
+
+
 def rival_of(recommended: OptionKey, wins: Counter[OptionKey], base: Outcome) -> OptionKey | None:
     """The option other than the recommended one that wins the most scenarios; where none wins any, the
     cheapest other route the base evaluation weighed."""
