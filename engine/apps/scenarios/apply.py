@@ -14,9 +14,6 @@ from gpu_advisor.engine.domain.knowledge.uncertain_ranges import selected_offers
 from gpu_advisor.engine.domain.workload import WorkloadInput
 from gpu_advisor.engine.domain.workload_ranges import MAX_REQUESTS_PER_DAY
 
-MAX_SHARE = 0.99
-"""A drawn share (a premium, a discount) is kept below one: a log-normal draw may pass the range's high."""
-
 
 def scenario_knowledge(
     base: Knowledge, inputs: Sequence[Drawn], values: Mapping[str, float], fixed_offers: frozenset[str]
@@ -25,6 +22,7 @@ def scenario_knowledge(
     rates, from an overrides file) keep their price."""
     update: dict[str, Any] = {}
     factors: dict[str, float] = {}
+    max_share = base.uncertainty.analysis.max_drawn_share.value  # a log-normal draw may pass one
     for drawn in inputs:
         entry, value = drawn.entry, values[drawn.summary.id]
         if entry is None:
@@ -36,7 +34,7 @@ def scenario_knowledge(
             update["own_hardware"] = base.own_hardware.model_copy(update={"servers": servers})
         elif entry.applies_to == "eu_region_premium":
             premium = base.pricing_assumptions.eu_region_premium.model_copy(
-                update={"value": min(max(value, 0.0), MAX_SHARE)}
+                update={"value": min(max(value, 0.0), max_share)}
             )
             update["pricing_assumptions"] = base.pricing_assumptions.model_copy(
                 update={"eu_region_premium": premium}
@@ -44,7 +42,7 @@ def scenario_knowledge(
         else:
             point = drawn.summary.point
             factor = (
-                (1 - min(value, MAX_SHARE)) / (1 - point)
+                (1 - min(value, max_share)) / (1 - point)
                 if entry.applies_to == "spot_discount"
                 else max(value, 0.0) / point
             )

@@ -56,7 +56,15 @@ def robustness_of(
     draws = draw(inputs, scenarios, seed)
     oat = one_at_a_time(inputs)
     outcomes = (mapper or local_mapper())(job, [*draws, *oat])
-    return summarize(seed, inputs, outcome(base), draws, outcomes[:scenarios], outcomes[scenarios:])
+    return summarize(
+        knowledge.uncertainty.analysis,
+        seed,
+        inputs,
+        outcome(base),
+        draws,
+        outcomes[:scenarios],
+        outcomes[scenarios:],
+    )
 
 
 def recommend_scenarios(

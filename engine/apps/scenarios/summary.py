@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from gpu_advisor.engine.apps.scenarios.inputs import Drawn
 from gpu_advisor.engine.apps.scenarios.outcomes import OptionKey, Outcome
 from gpu_advisor.engine.apps.scenarios.run import Values
+from gpu_advisor.engine.domain.knowledge.uncertainty import AnalysisSettings
 from gpu_advisor.engine.domain.robustness import (
     CostBands,
     LossCondition,
@@ -23,13 +24,6 @@ from gpu_advisor.engine.domain.robustness import (
     Robustness,
     Sensitivity,
 )
-
-LOSS_SHARE = 0.9
-"""A loss condition names the value beyond which this share of the losing scenarios lie."""
-LOSS_CONTRAST = 0.1
-"""...for an input whose upper and lower halves lose at rates at least this far apart (of the scenarios
-in each half); weaker contrasts are not reported as a condition."""
-MAX_LOSS_CONDITIONS = 2
 
 
 def percentiles(costs: Sequence[float]) -> tuple[float | None, float | None, float | None]:
@@ -67,6 +61,7 @@ def rival_of(recommended: OptionKey, wins: Counter[OptionKey], base: Outcome) ->
 
 
 def summarize(
+    settings: AnalysisSettings,
     seed: int,
     inputs: Sequence[Drawn],
     base: Outcome,
@@ -113,7 +108,7 @@ def summarize(
         cost_usd_per_month=CostBands(p10=p10, p50=p50, p90=p90, priced_scenarios=len(own), rival=rival_cost),
         expected_regret_usd_per_month=sum(regrets) / len(regrets) if regrets else 0.0,
         sensitivity=sensitivity(inputs, recommended, rival, oat),
-        loses_when=loses_when(inputs, recommended, draws, outcomes),
+        loses_when=loses_when(settings, inputs, recommended, draws, outcomes),
         inputs=tuple(d.summary for d in inputs),
     )
 
@@ -153,10 +148,18 @@ def sensitivity(
 
 
 def loses_when(
-    inputs: Sequence[Drawn], recommended: OptionKey, draws: Sequence[Values], outcomes: Sequence[Outcome]
+    settings: AnalysisSettings,
+    inputs: Sequence[Drawn],
+    recommended: OptionKey,
+    draws: Sequence[Values],
+    outcomes: Sequence[Outcome],
 ) -> tuple[LossCondition, ...]:
     """The inputs whose upper (or lower) half of draws holds most of the losing scenarios, strongest first,
-    each with the value beyond which ``LOSS_SHARE`` of the losses lie."""
+    each with the value beyond which a share of the losses lie (``knowledge/uncertainty.yaml``,
+    ``analysis``: that share, the least gap between the halves' loss rates, and how many are named)."""
+    share = settings.loss_condition_share.value
+    min_gap = settings.loss_condition_min_rate_gap.value
+    most = int(settings.max_loss_conditions.value)
     lost = [o.decision != recommended for o in outcomes]
     if not any(lost):
         return ()
@@ -170,13 +173,11 @@ def loses_when(
         if not upper or not lower:
             continue
         contrast = sum(upper) / len(upper) - sum(lower) / len(lower)
-        if abs(contrast) < LOSS_CONTRAST:
+        if abs(contrast) < min_gap:
             continue
         losing = sorted(value for value, loss in zip(values, lost, strict=True) if loss)
         above = contrast > 0
-        index = (
-            math.floor((1 - LOSS_SHARE) * len(losing)) if above else math.ceil(LOSS_SHARE * len(losing)) - 1
-        )
+        index = math.floor((1 - share) * len(losing)) if above else math.ceil(share * len(losing)) - 1
         cut = losing[index]
         beyond = sum(1 for value in losing if (value >= cut if above else value <= cut))
         found.append(
@@ -193,6 +194,4 @@ def loses_when(
                 ),
             )
         )
-    return tuple(condition for _, _, condition in sorted(found, key=lambda f: (f[0], f[1])))[
-        :MAX_LOSS_CONDITIONS
-    ]
+    return tuple(condition for _, _, condition in sorted(found, key=lambda f: (f[0], f[1])))[:most]

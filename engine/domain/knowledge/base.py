@@ -59,7 +59,7 @@ from gpu_advisor.engine.domain.knowledge.serving import (
     ServerlessProduct,
     SpotInterruption,
 )
-from gpu_advisor.engine.domain.knowledge.uncertainty import UncertainInput
+from gpu_advisor.engine.domain.knowledge.uncertainty import AnalysisSettings, UncertainInput
 
 
 class VersionedFile(Strict):
@@ -145,6 +145,7 @@ class PricingAssumptionsFile(VersionedFile):
 
 class UncertaintyFile(VersionedFile):
     inputs: tuple[UncertainInput, ...]
+    analysis: AnalysisSettings
 
 
 class CalibrationFile(VersionedFile):

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from gpu_advisor.engine.domain.choices import PricingKind
 from gpu_advisor.engine.domain.distributions import Shape
-from gpu_advisor.engine.domain.knowledge.entries import Strict
+from gpu_advisor.engine.domain.knowledge.entries import Sourced, Strict
 
 AppliesTo = Literal["own_server_price", "eu_region_premium", "spot_discount", "offer_price"]
 """How a drawn value enters: the named own server's price (USD); the EU region premium (a share); the
@@ -41,3 +41,25 @@ class UncertainInput(Strict):
     """offer_price: the offers the drawn price applies to."""
     group: str | None = None
     """Inputs of one group move together: one draw for all of them (their quantile is shared)."""
+
+
+class AnalysisSetting(Sourced):
+    """A choice of the scenario analysis itself (not a figure of the market), with its reason as source."""
+
+    value: float
+    unit: str
+    description: str
+
+
+class AnalysisSettings(Strict):
+    """How a scenario run summarizes and bounds its draws; every setting is required."""
+
+    loss_condition_share: AnalysisSetting
+    """A loss condition names the value beyond which this share of the losing scenarios lie."""
+    loss_condition_min_rate_gap: AnalysisSetting
+    """An input is a loss condition only where its upper and lower halves of draws lose at rates at least
+    this far apart."""
+    max_loss_conditions: AnalysisSetting
+    """The most loss conditions reported, strongest first."""
+    max_drawn_share: AnalysisSetting
+    """A drawn share (a premium, a discount) is kept at or below this: a log-normal draw may pass one."""
