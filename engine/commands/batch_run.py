@@ -63,6 +63,9 @@ def batch_file(
     force: bool = False,
     lang: str = "en",
     currency: str = "USD",
+    scenarios: int | None = None,
+    seed: int = 1,
+    scheduler: str | None = None,
 ) -> BatchSummary:
     """The ``batch`` command: read ``input_path``, write results and the summary.
 
@@ -112,6 +115,9 @@ def batch_file(
                     jobs=jobs or default_jobs(),
                     strict=strict,
                     progress=progress,
+                    scenarios=scenarios,
+                    seed=seed,
+                    scheduler=scheduler,
                 )
             except KeyboardInterrupt as stop:
                 tally.interrupted = True

@@ -81,6 +81,23 @@ def recommend_scenarios(
 ) -> ScenarioRecommendation:
     check_scenarios(scenarios)
     base = evaluate_workload(workload, evaluated_on, knowledge=knowledge, policy_dir=policy_dir)
+    return scenario_recommendation(
+        base, workload, ranges, scenarios, seed, overrides, policy_dir, fmt, mapper
+    )
+
+
+def scenario_recommendation(
+    base: Evaluation,
+    workload: WorkloadInput,
+    ranges: WorkloadRanges,
+    scenarios: int,
+    seed: int,
+    overrides: Overrides | None = None,
+    policy_dir: str | None = None,
+    fmt: Format = DEFAULT_FORMAT,
+    mapper: Mapper | None = None,
+) -> ScenarioRecommendation:
+    """``base``'s result with its robustness section and the ROB rules' findings."""
     result = recommendation_from(base, fmt)
     robustness = robustness_of(base, workload, ranges, overrides, policy_dir, scenarios, seed, mapper)
     recommended = option_share(outcome(base).decision, robustness.recommended_win_share)
