@@ -194,3 +194,34 @@ def test_a_range_needs_a_range_in_the_knowledge_base(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace("figure: spot_discount", "figure: spot_notice_minutes"))
     with pytest.raises(KnowledgeError, match="spot_notice_minutes' is a single value"):
         load_knowledge_from(copy)
+
+
+def test_robustness_charts_as_png(tmp_path: Path) -> None:
+    """--charts DIR with --scenarios: the tornado and the cost band as PNG files the memo links to."""
+    memo = tmp_path / "memo.md"
+    result = invoke(
+        "recommend", BATCH, "--as-of", AS_OF, "--scenarios", "20", "--charts", str(tmp_path), "-o", str(memo)
+    )
+    assert result.exit_code == 0, result.output
+    for name, title in (
+        ("robustness-tornado", "What moves the decision (one at a time)"),
+        ("robustness-cost-band", "Monthly cost across the scenarios"),
+    ):
+        png = tmp_path / f"nightly-reports-{name}.png"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert png.stat().st_size > 1000
+        assert f"![{title}](nightly-reports-{name}.png)" in memo.read_text(encoding="utf-8")
+
+
+def test_the_workload_schema_shows_the_range_forms() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(invoke("schema", "workload").output)
+    workload = {
+        "name": "ranged",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+        "requests_per_day": {"low": 200000, "high": 600000},
+        "volume_growth": 0.3,
+    }
+    jsonschema.validate(workload, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**workload, "requests_per_day": {"low": 1}}, schema)

@@ -65,3 +65,32 @@ def split_ranges(data: dict[str, Any], origin: str) -> tuple[dict[str, Any], Wor
     if ranges.requests_per_day is not None:
         point["requests_per_day"] = max(1, round(ranges.requests_per_day.point))
     return point, ranges
+
+
+def schema_with_ranges(schema: dict[str, Any]) -> dict[str, Any]:
+    """The workload's JSON Schema with the forms a workload file may also give: ``requests_per_day`` as a
+    range, and ``volume_growth`` (a range or a number)."""
+    properties = dict(schema.get("properties", {}))
+    definitions = dict(schema.get("$defs", {}))
+    definitions["RequestsRange"] = RequestsRange.model_json_schema()
+    definitions["GrowthRange"] = GrowthRange.model_json_schema()
+    point = properties.get("requests_per_day")
+    if point is not None:
+        properties["requests_per_day"] = {
+            "anyOf": [point, {"$ref": "#/$defs/RequestsRange"}],
+            "description": (
+                f"{point.get('description', '')} Or a range {{low, high, shape, mode}}: its point value "
+                "is used, and recommend --scenarios N draws it."
+            ).strip(),
+        }
+    properties["volume_growth"] = {
+        "anyOf": [
+            {"type": "number", "exclusiveMinimum": -1, "maximum": 100},
+            {"$ref": "#/$defs/GrowthRange"},
+        ],
+        "description": (
+            "Next year's requests a day over today's, less one (a number or a range); only recommend "
+            "--scenarios N reads it."
+        ),
+    }
+    return {**schema, "properties": properties, "$defs": definitions}
