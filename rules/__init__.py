@@ -17,4 +17,5 @@ RULE_FILES: tuple[str, ...] = (
     "optimization.yaml",
     "export_control.yaml",
     "knowledge.yaml",
+    "robustness.yaml",
 )

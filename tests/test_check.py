@@ -35,7 +35,11 @@ def document(case: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("case", CASES["cases"], ids=lambda c: c["name"])
 def test_check_case(case: dict[str, Any]) -> None:
     result = check_document(
-        ProposalDocument.model_validate(document(case)), "case.yaml", 1, dt.date(2026, 11, 30)
+        ProposalDocument.model_validate(document(case)),
+        "case.yaml",
+        1,
+        dt.date(2026, 11, 30),
+        scenarios=case.get("scenarios"),
     )
     statuses = {item.rule_id: item.status for item in result.results}
     for rule_id, expected in case["results"].items():

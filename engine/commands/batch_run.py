@@ -65,6 +65,9 @@ def batch_file(
     force: bool = False,
     lang: str = "en",
     currency: str = "USD",
+    scenarios: int | None = None,
+    seed: int = 1,
+    scheduler: str | None = None,
 ) -> BatchSummary:
     """The ``batch`` command: read ``input_path``, write results and the summary.
 
@@ -115,6 +118,9 @@ def batch_file(
                     strict=strict,
                     progress=progress,
                     lang=lang,
+                    scenarios=scenarios,
+                    seed=seed,
+                    scheduler=scheduler,
                 )
             except KeyboardInterrupt as stop:
                 tally.interrupted = True

@@ -76,6 +76,15 @@ if TYPE_CHECKING:
     help="text and markdown: every proposal and every check, not only failures and changes.",
 )
 @click.option("--overrides", metavar="FILE", help="Your own prices, or an imported catalog (catalog import).")
+@click.option(
+    "--scenarios",
+    type=click.IntRange(1, 100_000),
+    default=None,
+    metavar="N",
+    help="Also draw N scenarios of each workload's uncertain figures; checks read how often the proposal "
+    "is their decision (ROB004, organization rules).",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="The seed of the scenario draws.")
 @policy_option
 @as_of_option
 @lang_option
@@ -99,6 +108,8 @@ def check(
     force: bool = False,
     lang: str = "en",
     currency: str = "USD",
+    scenarios: int | None = None,
+    seed: int = 1,
 ) -> None:
     """Check proposals (a workload plus what someone intends to do) against every applicable rule: one
     file, or every *.yaml, *.yml and *.json file under a directory.
@@ -134,7 +145,13 @@ def check(
 
     def checked(path: str) -> list[CheckResult]:
         results = check_file(
-            path, evaluated_on, policy_dir=policy_path(policy_dir), knowledge=knowledge, fmt=fmt
+            path,
+            evaluated_on,
+            policy_dir=policy_path(policy_dir),
+            knowledge=knowledge,
+            fmt=fmt,
+            scenarios=scenarios,
+            seed=seed,
         )
         return [skipped(result, skip) for result in results]
 

@@ -53,6 +53,26 @@ from gpu_advisor.engine.commands.common import (
     is_flag=True,
     help="Exit 0 although bad rows were skipped (default: exit 1 when any row was skipped).",
 )
+@click.option(
+    "--scenarios",
+    type=click.IntRange(1, 100_000),
+    default=None,
+    metavar="N",
+    help="Also draw N scenarios of each workload's uncertain figures: its robustness in the results.",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="The seed of the scenario draws.")
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="local: this machine's processes (--jobs); dask: a Dask distributed cluster (--scheduler).",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="--executor dask: the scheduler's address (tcp://host:8786); needs gpu-advisor[cluster].",
+)
 @as_of_option
 @lang_option
 @currency_option
@@ -71,6 +91,10 @@ def batch(
     force: bool = False,
     lang: str = "en",
     currency: str = "USD",
+    scenarios: int | None = None,
+    seed: int = 1,
+    executor: str = "local",
+    scheduler: str | None = None,
 ) -> None:
     """Recommend for every workload in INPUT (CSV, JSON Lines or a YAML list; - reads standard input).
 
@@ -83,6 +107,10 @@ def batch(
     from gpu_advisor.engine.common.signals import exit_code_of, stop_on_signals
 
     evaluated_on = parse_date(as_of)
+    if (executor == "dask") != (scheduler is not None):
+        from gpu_advisor.engine.common.errors import InputError
+
+        raise InputError("--executor dask and --scheduler ADDRESS go together", field="--scheduler")
     try:
         with stop_on_signals():
             summary = batch_file(
@@ -97,6 +125,9 @@ def batch(
                 force=force,
                 lang=lang,
                 currency=currency,
+                scenarios=scenarios,
+                seed=seed,
+                scheduler=scheduler,
             )
     except KeyboardInterrupt as stop:
         click.echo(said(lang, "batch_interrupted", signal=summary_signal(stop)), err=True)

@@ -24,6 +24,7 @@ from gpu_advisor.engine.commands.common import (
 )
 
 if TYPE_CHECKING:
+    from gpu_advisor.engine.domain.results import Recommendation
     from gpu_advisor.engine.present.terminal import Paging
 
 
@@ -51,6 +52,14 @@ if TYPE_CHECKING:
     is_flag=True,
     help="A one-screen summary: the decision, its cost, the top findings and the chosen GPU's sizing row.",
 )
+@click.option(
+    "--scenarios",
+    type=click.IntRange(1, 100_000),
+    default=None,
+    metavar="N",
+    help="Also draw N joint scenarios of the uncertain figures and report how often the decision holds.",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="The seed of the scenario draws.")
 @pager_option
 @force_option
 @handle_errors
@@ -67,6 +76,8 @@ def recommend(
     brief: bool = False,
     pager: bool | None = None,
     force: bool = False,
+    scenarios: int | None = None,
+    seed: int = 1,
 ) -> None:
     """Recommend how to run the workload in FILE (YAML or JSON; - reads standard input)."""
     from gpu_advisor.engine.apps.recommend import recommend as run_recommend
@@ -78,22 +89,51 @@ def recommend(
     evaluated_on = parse_date(as_of)
     inputs = (workload_file, overrides)
     target = output_target(output, inputs=inputs, force=force)
-    workload = load_workload(workload_file)
+    if scenarios is not None:
+        from gpu_advisor.engine.domain.workload import load_workload_with_ranges
+
+        workload, ranges = load_workload_with_ranges(workload_file)
+    else:
+        workload = load_workload(workload_file)
     chart_targets = None
+    robustness_targets = None
     if charts_dir is not None and output_format != "json":
         from gpu_advisor.engine.present.chart_images import chart_targets as check_charts
 
         chart_targets = check_charts(Path(charts_dir), workload.name, inputs=inputs, force=force)
-    knowledge, replaced = load_knowledge(), tuple[str, ...]()
+        if scenarios is not None:
+            from gpu_advisor.engine.present.robustness_charts import robustness_chart_targets
+
+            robustness_targets = robustness_chart_targets(
+                Path(charts_dir), workload.name, inputs=inputs, force=force
+            )
+    knowledge, replaced, your_figures = load_knowledge(), tuple[str, ...](), None
     if overrides is not None:
         # Imported only here: the overrides' models cost a run without them start-up time.
         from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides
 
-        knowledge, replaced = apply_overrides(knowledge, read_overrides(overrides), overrides, evaluated_on)
+        your_figures = read_overrides(overrides)
+        knowledge, replaced = apply_overrides(knowledge, your_figures, overrides, evaluated_on)
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
-    result = run_recommend(
-        workload, evaluated_on, knowledge=knowledge, policy_dir=policy_path(policy_dir), fmt=fmt
-    )
+    result: Recommendation
+    if scenarios is not None:
+        from gpu_advisor.engine.apps.scenarios.recommend import recommend_scenarios
+
+        result = recommend_scenarios(
+            workload,
+            ranges,
+            evaluated_on,
+            scenarios,
+            seed,
+            knowledge,
+            your_figures,
+            policy_path(policy_dir),
+            fmt,
+        )
+    else:
+        result = run_recommend(
+            workload, evaluated_on, knowledge=knowledge, policy_dir=policy_path(policy_dir), fmt=fmt
+        )
     if output_format == "json":
         emit(to_json(result), target)
         return
@@ -104,6 +144,16 @@ def recommend(
         chart_files = write_charts(
             result, chart_targets, fmt, relative_to=target.path.parent if target else None
         )
+        if robustness_targets is not None:
+            from gpu_advisor.engine.domain.robustness import ScenarioRecommendation
+            from gpu_advisor.engine.present.robustness_charts import write_robustness_charts
+
+            assert isinstance(result, ScenarioRecommendation)
+            chart_files.update(
+                write_robustness_charts(
+                    result, robustness_targets, fmt, relative_to=target.path.parent if target else None
+                )
+            )
     paging: Paging = "auto" if pager is None else ("always" if pager else "never")
     if brief:
         show_markdown(render_brief(result, fmt, replaced), target, paging)

@@ -111,7 +111,12 @@ def schema(kind: str) -> None:
         "check-result": CheckResult,
         "decision-summary": DecisionSummary,
     }
-    emit(json.dumps(models[kind].model_json_schema(), indent=2, ensure_ascii=False) + "\n", None)
+    found = models[kind].model_json_schema()
+    if kind == "workload":
+        from gpu_advisor.engine.domain.workload_ranges import schema_with_ranges
+
+        found = schema_with_ranges(found)
+    emit(json.dumps(found, indent=2, ensure_ascii=False) + "\n", None)
 
 
 @click.command()

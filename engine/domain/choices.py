@@ -35,10 +35,19 @@ Topic = Literal[
     "export_control",
     "optimization",
     "knowledge",
+    "robustness",
 ]
 Severity = Literal["info", "advice", "warning", "critical"]
 FactKind = Literal[
-    "gpu_fit", "instance_fit", "latency_fit", "workload", "serverless", "economics", "api", "proposal"
+    "gpu_fit",
+    "instance_fit",
+    "latency_fit",
+    "workload",
+    "serverless",
+    "economics",
+    "api",
+    "robustness",
+    "proposal",
 ]
 """The kinds of facts the rules read, in the order an evaluation asserts them."""
 

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gpu_advisor.engine.domain.choices import Jurisdiction
+from gpu_advisor.engine.domain.distributions import Range
 from gpu_advisor.engine.domain.requests import DepreciationYears
 
 ImportFormat = Literal["skypilot", "gpuhunt", "csv"]
@@ -156,3 +157,6 @@ class Overrides(StrictInput):
     """Set by ``catalog import``: the figures come from this imported file."""
     regions: list[AddedRegion] = Field(default_factory=list)
     added_offers: list[AddedOffer] = Field(default_factory=list)
+    ranges: dict[str, Range] = Field(default_factory=dict)
+    """Your ranges for ``recommend --scenarios``: an uncertain input's id (``knowledge/uncertainty.yaml``)
+    -> its low, high and shape, in the input's own unit."""

@@ -51,6 +51,7 @@ from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
 from gpu_advisor.engine.domain.knowledge.serving import checked_profile
+from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges, split_ranges
 
 PositiveFloat = Annotated[float, Field(gt=0)]
 
@@ -361,11 +362,24 @@ def load_workload(path: str) -> WorkloadInput:
     return parse_workload_text(read_input_text(path), "<stdin>" if path == "-" else path)
 
 
+def load_workload_with_ranges(path: str) -> tuple[WorkloadInput, WorkloadRanges]:
+    """``load_workload``, and the ranges the file gives (``workload_ranges.py``)."""
+    origin = "<stdin>" if path == "-" else path
+    text = read_input_text(path)
+    if len(text.encode("utf-8")) > MAX_INPUT_BYTES:
+        raise InputError(f"{origin}: input is larger than {MAX_INPUT_BYTES} bytes")
+    data = load_yaml(text, origin)
+    if not isinstance(data, dict):
+        return validate_workload(data, origin), WorkloadRanges()
+    return validate_workload(data, origin), split_ranges(data, origin)[1]
+
+
 def validate_workload(data: Any, origin: str) -> WorkloadInput:
     if not isinstance(data, dict):
         raise InputError(f"{origin}: a workload is a mapping of fields, got {type(data).__name__}")
     if _depth(data) > MAX_NESTING_DEPTH:
         raise InputError(f"{origin}: input is nested deeper than {MAX_NESTING_DEPTH} levels")
+    data, _ = split_ranges(data, origin)  # a range's point value; scenarios draw the range
     try:
         return Workload.model_validate(data)
     except ValidationError as error:

@@ -81,14 +81,21 @@ def evaluate(
     knowledge: Knowledge,
     rulebook: Rulebook,
     evaluator: Evaluator,
+    sizing_knowledge: Knowledge | None = None,
 ) -> Evaluation:
+    """``sizing_knowledge``: a knowledge base that differs from ``knowledge`` in prices only (a scenario's
+    copy is priced apart from the shipped base); the capacity and GPU-fit stages, which read no price, use
+    it, so that what they work out once per knowledge base is shared across the copies."""
     resolved = complete_workload(workload, knowledge)
-    capacity = plan_capacity(resolved, knowledge)
+    sized_by = sizing_knowledge or knowledge
+    capacity = plan_capacity(resolved, sized_by)
     facts = workload_facts(resolved, knowledge)
-    verdicts = judge_gpus(evaluator, capacity, knowledge, rulebook, resolved)
+    verdicts = judge_gpus(evaluator, capacity, sized_by, rulebook, resolved)
     with evaluator.session() as session:
         constraints = apply_constraints(session, facts, capacity.figures, verdicts, knowledge, rulebook)
-        market, resolved = survey_market(resolved, capacity, verdicts, constraints, knowledge, rulebook)
+        market, resolved = survey_market(
+            resolved, capacity, verdicts, constraints, knowledge, rulebook, sizing_knowledge
+        )
         economic_firings, details = weigh_economics(session, facts, resolved, market, knowledge, evaluated_on)
         before = (*verdicts.firings, *constraints.firings, *economic_firings)
         so_far = fired_rules(before, rulebook)

@@ -175,11 +175,13 @@ def survey_market(
     constraints: Constraints,
     knowledge: Knowledge,
     rulebook: Rulebook,
+    sizing_knowledge: Knowledge | None = None,
 ) -> tuple[Market, ResolvedWorkload]:
-    """The market for the workload, and the workload with its utilization settled."""
+    """The market for the workload, and the workload with its utilization settled; the replicas are
+    planned on ``sizing_knowledge`` where given (``evaluation.evaluate``)."""
     hours, days = resolved.hours_per_month, capacity.days_per_month
     preferred = constraints.preferred_pricing
-    replicas = replica_plans(resolved, capacity, knowledge, constraints.spare_replica)
+    replicas = replica_plans(resolved, capacity, sizing_knowledge or knowledge, constraints.spare_replica)
     plans = replicas.plans
     priced = priced_listings(
         knowledge,

@@ -8,6 +8,7 @@ from gpu_advisor.engine.apps.questionnaire import OTHER_MODEL, load_questions
 from gpu_advisor.engine.domain.input_errors import TYPE_MESSAGES
 from gpu_advisor.engine.domain.workload import VALUE_ERRORS
 from gpu_advisor.engine.i18n.environment import environment
+from gpu_advisor.engine.present.robustness_words import words as robustness_words
 from gpu_advisor.engine.present.sweep_text import WORDS as SWEEP_WORDS
 from gpu_advisor.templates import TEMPLATES_DIR
 
@@ -20,6 +21,8 @@ TRANSLATED_TEMPLATES = (
     "_own_costs.j2",
     "_memo_fleet.md.j2",
     "_memo_apis.md.j2",
+    "_memo_robustness.md.j2",
+    "_robustness_labels.j2",
     "answer_error.txt.j2",
     "question.txt.j2",
     "ask_intro.txt.j2",
@@ -67,6 +70,6 @@ def messages() -> list[str]:
         # a choice's word in the language is shown beside it and taken as an answer ('andere')
         for choice in (OTHER_MODEL,) if question.choices == "models" else question.choices or ():
             found[choice] = None
-    for text in (*TYPE_MESSAGES.values(), *VALUE_ERRORS, *SWEEP_WORDS):
+    for text in (*TYPE_MESSAGES.values(), *VALUE_ERRORS, *SWEEP_WORDS, *robustness_words()):
         found[text] = None
     return list(found)

@@ -130,9 +130,24 @@ class ProposalDetails(Details):
     """The waivers past their end date: rule, end date and owner."""
 
 
+class RobustnessDetails(Details):
+    """The options and the input a robustness finding names, in the finding's language."""
+
+    recommended_name: str
+    rival_name: str
+    """"" without a rival."""
+    deciding_input: str
+    """The input the one-at-a-time sensitivity ranks first ("" where none moves anything)."""
+    deciding_input_range: str
+    """Its low to its high, formatted ("" where none)."""
+    deciding_input_effect_usd_per_month: float
+    expected_regret_usd_per_month: float
+
+
 DETAIL_MODELS: dict[FactKind, type[Details]] = {
     "serverless": ServerlessDetails,
     "economics": EconomicsDetails,
     "api": ApiDetails,
+    "robustness": RobustnessDetails,
     "proposal": ProposalDetails,
 }

@@ -37,6 +37,7 @@ from gpu_advisor.engine.rulebook.fact_base import (
     engine_number,
 )
 from gpu_advisor.engine.rulebook.latency_facts import LatencyFitFact
+from gpu_advisor.engine.rulebook.robustness_facts import RobustnessFact
 
 __all__ = [
     "LARGEST_ENGINE_FLOAT",
@@ -44,6 +45,7 @@ __all__ = [
     "Fact",
     "Guard",
     "LatencyFitFact",
+    "RobustnessFact",
     "_float_fields",
     "engine_number",
 ]
@@ -345,6 +347,10 @@ class ProposalFact(Fact):
     """The proposal has a waiver with an end date (``until``)."""
     waiver_expired: bool = False
     """A waiver's end date lies before the day of the evaluation."""
+    robustness_known: bool = False
+    """``check --scenarios N``: the workload's scenarios were drawn and evaluated."""
+    proposal_win_share: Annotated[float, Guard("robustness_known")] = 0.0
+    """The share of those scenarios whose decision is the proposal (the fields it names agree)."""
 
 
 FACT_MODELS: dict[str, type[Fact]] = {
@@ -355,6 +361,7 @@ FACT_MODELS: dict[str, type[Fact]] = {
     "serverless": ServerlessFact,
     "economics": EconomicsFact,
     "api": ApiFact,
+    "robustness": RobustnessFact,
     "proposal": ProposalFact,
 }
 FACT_KINDS: tuple[str, ...] = tuple(FACT_MODELS)

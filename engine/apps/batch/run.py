@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Literal, Protocol
 
 from gpu_advisor.engine.apps.batch.rows import Row
+from gpu_advisor.engine.apps.batch.scenarios import SCENARIO_COLUMNS, robust_result, scenario_cells
 from gpu_advisor.engine.apps.batch.summary import Outcome, Tally, portfolio_split
 from gpu_advisor.engine.apps.recommend import decision_summary, evaluate_workload
 from gpu_advisor.engine.common.errors import AdvisorError, InputError
@@ -59,6 +60,9 @@ CSV_COLUMNS = (
 )
 
 
+Executor = Literal["local", "dask"]
+
+
 @dataclass(frozen=True)
 class Settings:
     evaluated_on: dt.date
@@ -66,6 +70,9 @@ class Settings:
     origin: str
     lang: str = "en"
     """The language of the rows' error messages."""
+    scenarios: int | None = None
+    """``--scenarios N``: each workload's robustness over N draws (``scenarios.py``)."""
+    seed: int = 1
 
 
 _worker_settings: Settings | None = None
@@ -89,7 +96,12 @@ def _init_worker(settings: Settings, parent: int) -> None:
 
 def _evaluate_chunk(rows: list[Row]) -> list[Outcome]:
     assert _worker_settings is not None, "worker not initialized"
-    return [evaluate_row(row, _worker_settings) for row in rows]
+    return evaluate_chunk(rows, _worker_settings)
+
+
+def evaluate_chunk(rows: list[Row], settings: Settings) -> list[Outcome]:
+    """A chunk's outcomes: what a worker, local or on a cluster, runs."""
+    return [evaluate_row(row, settings) for row in rows]
 
 
 def evaluate_row(row: Row, settings: Settings) -> Outcome:
@@ -104,7 +116,13 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         evaluation = evaluate_workload(workload, settings.evaluated_on)
         # A CSV line shows only the decision: its texts and tables need not be built.
         summary = decision_summary(evaluation)
-        if settings.output_format == "jsonl":
+        if settings.scenarios is not None:
+            robust = robust_result(row.data, workload, evaluation, settings.scenarios, settings.seed, origin)
+            if settings.output_format == "jsonl":
+                text = json_line(row.line, robust)
+            else:
+                text = csv_result_line(row.line, summary, scenario_cells(robust))
+        elif settings.output_format == "jsonl":
             text = json_line(row.line, recommendation_from(evaluation))
         else:
             text = csv_result_line(row.line, summary)
@@ -151,7 +169,7 @@ def json_line(line: int, result: Recommendation) -> str:
     return f"{head[:-1]},{body[1:]}\n"
 
 
-def csv_result_line(line: int, result: DecisionSummary) -> str:
+def csv_result_line(line: int, result: DecisionSummary, more: Iterable[Any] = ()) -> str:
     decision = result.decision
     cells = [
         line,
@@ -166,6 +184,7 @@ def csv_result_line(line: int, result: DecisionSummary) -> str:
         " ".join(result.fired_rules),
         " ".join(portfolio_split(result.attention)[0]),
         "true" if decision.cost_is_estimate else "false",
+        *more,
     ]
     return csv_line(cells)
 
@@ -199,10 +218,19 @@ def _chunks(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:
         yield chunk
 
 
-def evaluate_rows(rows: Iterable[Row], settings: Settings, jobs: int) -> Generator[list[Outcome], None, None]:
+def evaluate_rows(
+    rows: Iterable[Row], settings: Settings, jobs: int, scheduler: str | None = None
+) -> Generator[list[Outcome], None, None]:
     """Outcomes chunk by chunk, in input order. With ``jobs`` > 1, a pool of worker processes, each with
-    its own engine; at most ``jobs * CHUNKS_IN_FLIGHT_PER_JOB`` chunks are pending at any time."""
-    chunks = _chunks(rows, CHUNK_SIZE)
+    its own engine; at most ``jobs * CHUNKS_IN_FLIGHT_PER_JOB`` chunks are pending at any time. With
+    ``scheduler``, the chunks run on that Dask cluster instead (``distributed.py``)."""
+    # A workload with scenarios takes seconds: one per chunk keeps the workers evenly busy.
+    chunks = _chunks(rows, 1 if settings.scenarios is not None else CHUNK_SIZE)
+    if scheduler is not None:
+        from gpu_advisor.engine.apps.batch.distributed import dask_chunks
+
+        yield from dask_chunks(chunks, settings, scheduler, CHUNKS_IN_FLIGHT_PER_JOB)
+        return
     if jobs == 1:
         for chunk in chunks:
             yield [evaluate_row(row, settings) for row in chunk]
@@ -266,8 +294,10 @@ def default_jobs() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def output_header(output_format: OutputFormat) -> str:
-    return csv_line(CSV_COLUMNS) if output_format == "csv" else ""
+def output_header(output_format: OutputFormat, scenarios: bool = False) -> str:
+    if output_format != "csv":
+        return ""
+    return csv_line((*CSV_COLUMNS, *SCENARIO_COLUMNS) if scenarios else CSV_COLUMNS)
 
 
 def run_batch(
@@ -280,16 +310,19 @@ def run_batch(
     strict: bool,
     progress: Progress,
     lang: str = "en",
+    scenarios: int | None = None,
+    seed: int = 1,
+    scheduler: str | None = None,
 ) -> None:
     """Evaluate ``rows`` and write each result to ``sink`` in input order, flushing after every chunk so
     an interrupted run keeps every result written so far. Bad rows are reported through ``progress`` and
     counted; with ``strict`` the first bad row raises ``InputError`` instead. Messages are in ``lang``."""
     from contextlib import closing
 
-    settings = Settings(tally.evaluated_on, output_format, tally.input, lang)
-    sink.write(output_header(output_format))
+    settings = Settings(tally.evaluated_on, output_format, tally.input, lang, scenarios, seed)
+    sink.write(output_header(output_format, scenarios is not None))
     # closing(): stopping early shuts the worker pool down now, not when the generator is collected.
-    with closing(evaluate_rows(rows, settings, jobs)) as chunks:
+    with closing(evaluate_rows(rows, settings, jobs, scheduler)) as chunks:
         for outcomes in chunks:
             _write_chunk(outcomes, sink, tally, strict, progress, lang)
 

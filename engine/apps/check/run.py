@@ -22,6 +22,7 @@ from gpu_advisor.engine.apps.check.proposal_facts import (
     proposal_regions,
     validate_references,
 )
+from gpu_advisor.engine.apps.check.robustness import proposal_robustness, proposal_win_share
 from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite_all
@@ -178,7 +179,11 @@ def check_document(
     knowledge: Knowledge | None = None,
     line: int = 1,
     fmt: Format = DEFAULT_FORMAT,
+    scenarios: int | None = None,
+    seed: int = 1,
 ) -> CheckResult:
+    """``scenarios``: also draw the workload's scenarios and state how often the proposal is their
+    decision (``robustness.py``)."""
     knowledge = knowledge or load_knowledge()
     origin = f"{file} (proposal {index})"
     workload = validate_workload(document.workload, f"{origin}: workload")
@@ -193,6 +198,12 @@ def check_document(
     fact, details = proposal_fact(document.proposal, evaluation)
     active, expired = active_waivers(document.waivers, evaluated_on)
     facts, named = waiver_facts(document.waivers, expired)
+    if scenarios is not None:
+        robustness = proposal_robustness(
+            document.workload, workload, evaluation, policy_dir, scenarios, seed, f"{origin}: workload"
+        )
+        share = proposal_win_share(document.proposal, robustness)
+        fact = fact.model_copy(update={"robustness_known": True, "proposal_win_share": share})
     fact = fact.model_copy(update=facts)
     details = details.model_copy(update={"expired_waivers": named})
     with (evaluator or rules_engine(policy_dir)).session() as session:
@@ -222,11 +233,15 @@ def check_file(
     policy_dir: str | None = None,
     knowledge: Knowledge | None = None,
     fmt: Format = DEFAULT_FORMAT,
+    scenarios: int | None = None,
+    seed: int = 1,
 ) -> list[CheckResult]:
     """Every proposal of a file, or of every proposal file under a directory (in path order); ``fmt``
     sets the language and currency of the results' titles and messages."""
     return [
-        check_document(document, file, index, evaluated_on, evaluator, policy_dir, knowledge, line, fmt)
+        check_document(
+            document, file, index, evaluated_on, evaluator, policy_dir, knowledge, line, fmt, scenarios, seed
+        )
         for file in proposal_files(path)
         for index, line, document in read_proposal_documents(file)
     ]

@@ -60,6 +60,7 @@ from gpu_advisor.engine.domain.knowledge.serving import (
     ServerlessProduct,
     SpotInterruption,
 )
+from gpu_advisor.engine.domain.knowledge.uncertainty import AnalysisSettings, UncertainInput
 
 
 class VersionedFile(Strict):
@@ -143,6 +144,11 @@ class PricingAssumptionsFile(VersionedFile):
     spot_interruption: SpotInterruption
 
 
+class UncertaintyFile(VersionedFile):
+    inputs: tuple[UncertainInput, ...]
+    analysis: AnalysisSettings
+
+
 class CalibrationFile(VersionedFile):
     measurements: tuple[Measurement, ...]
     references: tuple[ThroughputReference, ...]
@@ -218,6 +224,7 @@ class Knowledge(Strict):
     load_profiles: LoadProfilesFile
     serverless: ServerlessFile
     cost_defaults: CostDefaultsFile
+    uncertainty: UncertaintyFile
 
     # -- look-ups ----------------------------------------------------------------------------------------
     def gpu(self, gpu_id: str) -> Gpu:

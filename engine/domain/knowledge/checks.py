@@ -13,6 +13,7 @@ from gpu_advisor.engine.domain.choices import INTERCONNECTS, LOAD_PATTERNS, PREC
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.cost_checks import cost_default_problems
 from gpu_advisor.engine.domain.knowledge.entries import Citation
+from gpu_advisor.engine.domain.knowledge.uncertain_ranges import uncertainty_problems
 
 
 def check_references(knowledge: Knowledge, directory: Path, files: tuple[str, ...]) -> None:
@@ -27,6 +28,7 @@ def check_references(knowledge: Knowledge, directory: Path, files: tuple[str, ..
         *workload_default_problems(knowledge, directory),
         *citation_references(knowledge, directory, files),
         *cost_default_problems(knowledge, directory),
+        *uncertainty_problems(knowledge, directory),
     ]
     if problems:
         raise KnowledgeError("\n".join(problems))

@@ -35,6 +35,7 @@ from gpu_advisor.engine.domain.knowledge.base import (
     SizingFile,
     ThresholdsFile,
     ThroughputFile,
+    UncertaintyFile,
     VersionedFile,
     WorkloadDefaultsFile,
 )
@@ -64,6 +65,7 @@ KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {
     "load_profiles": LoadProfilesFile,
     "serverless": ServerlessFile,
     "cost_defaults": CostDefaultsFile,
+    "uncertainty": UncertaintyFile,
 }
 
 

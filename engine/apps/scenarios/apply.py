@@ -1,0 +1,86 @@
+"""One scenario's knowledge base and workload: the drawn values put in place of the point values. The
+copies change prices and the volume only, so the capacity and GPU-fit stages can share the base's work
+(``evaluate(..., sizing_knowledge=base)``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gpu_advisor.engine.apps.scenarios.inputs import GROWTH, REQUESTS, Drawn
+from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
+from gpu_advisor.engine.domain.knowledge.uncertain_ranges import selected_offers
+from gpu_advisor.engine.domain.workload import WorkloadInput
+from gpu_advisor.engine.domain.workload_ranges import MAX_REQUESTS_PER_DAY
+
+
+def scenario_knowledge(
+    base: Knowledge, inputs: Sequence[Drawn], values: Mapping[str, float], fixed_offers: frozenset[str]
+) -> Knowledge:
+    """``base`` with every knowledge input at its drawn value; offers in ``fixed_offers`` (your own
+    rates, from an overrides file) keep their price."""
+    update: dict[str, Any] = {}
+    factors: dict[str, float] = {}
+    max_share = base.uncertainty.analysis.max_drawn_share.value  # a log-normal draw may pass one
+    for drawn in inputs:
+        entry, value = drawn.entry, values[drawn.summary.id]
+        if entry is None:
+            continue
+        if entry.applies_to == "own_server_price":
+            servers = tuple(
+                _priced_server(s, value) if s.id == entry.figure else s for s in base.own_hardware.servers
+            )
+            update["own_hardware"] = base.own_hardware.model_copy(update={"servers": servers})
+        elif entry.applies_to == "eu_region_premium":
+            premium = base.pricing_assumptions.eu_region_premium.model_copy(
+                update={"value": min(max(value, 0.0), max_share)}
+            )
+            update["pricing_assumptions"] = base.pricing_assumptions.model_copy(
+                update={"eu_region_premium": premium}
+            )
+        else:
+            point = drawn.summary.point
+            factor = (
+                (1 - min(value, max_share)) / (1 - point)
+                if entry.applies_to == "spot_discount"
+                else max(value, 0.0) / point
+            )
+            for offer in selected_offers(entry, base.offers.offers):
+                factors[offer.key] = factors.get(offer.key, 1.0) * factor
+    if factors:
+        offers = tuple(
+            _scaled_offer(o, factors[o.key]) if o.key in factors and o.key not in fixed_offers else o
+            for o in base.offers.offers
+        )
+        update["offers"] = base.offers.model_copy(update={"offers": offers})
+    return base.model_copy(update=update) if update else base
+
+
+def scenario_workload(workload: WorkloadInput, values: Mapping[str, float]) -> WorkloadInput:
+    """The workload at the drawn volume times one plus the drawn growth."""
+    if REQUESTS not in values and GROWTH not in values:
+        return workload
+    volume = values.get(REQUESTS, float(getattr(workload, REQUESTS))) * (1 + values.get(GROWTH, 0.0))
+    requests = min(max(1, round(volume)), MAX_REQUESTS_PER_DAY)
+    return workload.model_copy(update={"requests_per_day": requests})
+
+
+def _priced_server(server: OwnServer, price: float) -> OwnServer:
+    # The market range stays quoted in messages; it widens only to take in a draw outside it.
+    return server.model_copy(
+        update={
+            "price_usd": price,
+            "price_usd_low": min(server.price_usd_low, price),
+            "price_usd_high": max(server.price_usd_high, price),
+        }
+    )
+
+
+def _scaled_offer(offer: Offer, factor: float) -> Offer:
+    update: dict[str, Any] = {"usd_per_gpu_hour": offer.usd_per_gpu_hour * factor, **LIST_PRICE_CLEARED}
+    for name in ("usd_per_gpu_hour_low", "usd_per_gpu_hour_high", "instance_usd_per_hour"):
+        figure = getattr(offer, name)
+        if figure is not None:
+            update[name] = figure * factor
+    return offer.model_copy(update=update)

@@ -1,0 +1,132 @@
+"""The inputs a scenario run draws: the knowledge base's uncertain figures (``knowledge/uncertainty.yaml``),
+the workload's ranges, and the ranges an overrides file replaces."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gpu_advisor.engine.common.errors import InputError, close_match
+from gpu_advisor.engine.domain.distributions import Range
+from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
+from gpu_advisor.engine.domain.knowledge.uncertain_ranges import known_range
+from gpu_advisor.engine.domain.knowledge.uncertainty import UncertainInput
+from gpu_advisor.engine.domain.overrides import Overrides
+from gpu_advisor.engine.domain.robustness import ScenarioInput
+from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges
+
+REQUESTS = "requests_per_day"
+GROWTH = "volume_growth"
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One input as drawn: its summary for the result, its range, and the knowledge entry it moves."""
+
+    summary: ScenarioInput
+    range: Range
+    group: str
+    entry: UncertainInput | None
+    """None for the workload's own ranges."""
+
+
+def scenario_inputs(
+    knowledge: Knowledge, ranges: WorkloadRanges, overrides: Overrides | None
+) -> tuple[Drawn, ...]:
+    """Every input in a fixed order: the knowledge base's, then the workload's. An input whose point value
+    an overrides file replaced (your server price, your rate for an offer it re-prices) is left out unless
+    the file gives its range too."""
+    replaced = dict(overrides.ranges) if overrides is not None else {}
+    known_ids = [entry.id for entry in knowledge.uncertainty.inputs] + [REQUESTS, GROWTH]
+    for name in replaced:
+        if name not in known_ids:
+            suggestion = close_match(name, known_ids)
+            hint = f" (did you mean {suggestion!r}?)" if suggestion else ""
+            raise InputError(
+                f"ranges.{name}: no uncertain input of that name; allowed: {', '.join(known_ids)}{hint}",
+                field=f"ranges.{name}",
+            )
+    drawn = [
+        d
+        for entry in knowledge.uncertainty.inputs
+        if (d := _knowledge_input(entry, knowledge, replaced, overrides))
+    ]
+    requests = replaced.get(REQUESTS) or ranges.requests_per_day
+    if requests is not None:
+        drawn.append(
+            _workload_input(REQUESTS, "requests a day", "requests per day", requests, REQUESTS in replaced)
+        )
+    growth = replaced.get(GROWTH) or ranges.volume_growth
+    if growth is not None:
+        drawn.append(
+            _workload_input(GROWTH, "volume growth within a year", "share", growth, GROWTH in replaced)
+        )
+    return tuple(drawn)
+
+
+def _fixed_by_overrides(entry: UncertainInput, overrides: Overrides | None) -> bool:
+    if overrides is None:
+        return False
+    if entry.applies_to == "own_server_price":
+        server = overrides.own_server
+        return server is not None and (server.price_usd is not None or server.price_eur is not None)
+    return False
+
+
+def _knowledge_input(
+    entry: UncertainInput, knowledge: Knowledge, replaced: dict[str, Range], overrides: Overrides | None
+) -> Drawn | None:
+    found = known_range(entry, knowledge)
+    if entry.id in replaced:
+        mine = replaced[entry.id]
+        summary = ScenarioInput(
+            id=entry.id,
+            description=entry.description,
+            origin="overrides",
+            shape=mine.shape,
+            low=mine.low,
+            high=mine.high,
+            point=found.point,
+            unit=found.unit,
+            source="your overrides file",
+            as_of=None,
+        )
+        return Drawn(summary, mine, entry.group or entry.id, entry)
+    if _fixed_by_overrides(entry, overrides):
+        return None
+    mode = found.point if entry.shape == "triangular" else None
+    summary = ScenarioInput(
+        id=entry.id,
+        description=entry.description,
+        origin="knowledge",
+        shape=entry.shape,
+        low=found.low,
+        high=found.high,
+        point=found.point,
+        unit=found.unit,
+        source=cite(found.source, knowledge),
+        as_of=found.as_of,
+    )
+    span = Range(low=found.low, high=found.high, shape=entry.shape, mode=mode)
+    return Drawn(summary, span, entry.group or entry.id, entry)
+
+
+def _workload_input(name: str, description: str, unit: str, span: Range, overridden: bool) -> Drawn:
+    summary = ScenarioInput(
+        id=name,
+        description=description,
+        origin="overrides" if overridden else "workload",
+        shape=span.shape,
+        low=span.low,
+        high=span.high,
+        point=span.point if name == REQUESTS else 0.0,
+        unit=unit,
+        source="your overrides file" if overridden else "the workload file",
+        as_of=None,
+    )
+    return Drawn(summary, span, name, None)
+
+
+def groups(inputs: Sequence[Drawn]) -> tuple[str, ...]:
+    """The groups in order of first appearance: one draw each per scenario."""
+    return tuple(dict.fromkeys(d.group for d in inputs))

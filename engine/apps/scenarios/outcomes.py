@@ -1,0 +1,68 @@
+"""What one evaluation says for a scenario run: the decision as an option key, its monthly cost, and the
+monthly cost of every option the market priced (so that the recommended option and its rival can be
+costed in scenarios they do not win)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from gpu_advisor.engine.domain.results import Decision, Option
+from gpu_advisor.engine.pipeline.evaluation import Evaluation
+
+OptionKey = tuple[str, str | None, str | None, str | None, str | None]
+"""deployment, pricing, provider, offer, GPU: what a decision names."""
+
+
+class Outcome(NamedTuple):
+    decision: OptionKey
+    cost: float | None
+    costs: dict[OptionKey, float]
+    routes: tuple[OptionKey, ...]
+    """The cheapest admitted option of each route (dedicated, serverless, mixed fleet, own hardware, the
+    compared API): the rivals a decision was weighed against."""
+
+
+def decision_key(decision: Decision) -> OptionKey:
+    return (decision.deployment, decision.pricing, decision.provider, decision.offer, decision.gpu)
+
+
+def _option_key(deployment: str, option: Option) -> OptionKey:
+    pricing = None if deployment == "hybrid" else option.pricing
+    return (deployment, pricing, option.provider, option.offer, option.gpu)
+
+
+def outcome(evaluation: Evaluation) -> Outcome:
+    market = evaluation.market
+    costs: dict[OptionKey, float] = {}
+    excluded: dict[OptionKey, float] = {}
+    for priced in market.priced:  # cheapest first: the first admitted listing of an offer is its price
+        offer = priced.listing.offer
+        key: OptionKey = ("dedicated_cloud", offer.pricing, offer.provider, offer.offer, offer.gpu)
+        (excluded if priced.excluded_by else costs).setdefault(key, priced.rental.usd_per_month)
+    for key, cost in excluded.items():
+        costs.setdefault(key, cost)
+    routes: list[OptionKey] = []
+    for deployment, option in (
+        ("dedicated_cloud", evaluation.best),
+        ("serverless", evaluation.serverless),
+        ("hybrid", evaluation.mixed_fleet),
+    ):
+        if option is not None and option.usd_per_month is not None:
+            key = _option_key(deployment, option)
+            costs[key] = option.usd_per_month
+            if not option.excluded_by:
+                routes.append(key)
+    own = market.own
+    if own.applicable:
+        key = ("own_hardware", None, None, own.server, own.gpu)
+        costs[key] = own.usd_per_month
+        routes.append(key)
+    for api in market.apis:
+        costs.setdefault(("api", None, None, api.api, None), api.usd_per_month)
+    if market.compared_api is not None:
+        routes.append(("api", None, None, market.compared_api.api, None))
+    decision = evaluation.decision
+    key = decision_key(decision)
+    if decision.usd_per_month is not None:
+        costs[key] = decision.usd_per_month
+    return Outcome(key, decision.usd_per_month, costs, tuple(routes))

@@ -1,0 +1,130 @@
+"""Scenario runs: N joint draws of the uncertain inputs, each evaluated through the whole pipeline (the
+same stages and rules as ``recommend``), and the one-at-a-time runs of the sensitivity.
+
+Draws come from ``random.Random(seed)``: one uniform number per input group and scenario, in a fixed
+order, turned into a value by the input's shape (``calc/draws.py``). They are made before any evaluation,
+so a run split over processes or a cluster evaluates the same scenarios and gives the same result.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_all_start_methods, get_context
+
+from gpu_advisor.engine.apps.scenarios.apply import scenario_knowledge, scenario_workload
+from gpu_advisor.engine.apps.scenarios.inputs import Drawn, groups
+from gpu_advisor.engine.apps.scenarios.outcomes import Outcome, outcome
+from gpu_advisor.engine.calc.draws import at_quantile
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.workload import WorkloadInput
+from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
+from gpu_advisor.engine.pipeline.evaluation import evaluate
+
+Values = dict[str, float]
+MAX_SCENARIOS = 100_000
+PARALLEL_FROM = 200
+"""Fewer scenarios than this run in the calling process: starting a worker costs more than they take."""
+
+
+@dataclass(frozen=True)
+class ScenarioJob:
+    """Everything a scenario's evaluation needs besides its values; picklable, for worker processes and
+    cluster workers."""
+
+    workload: WorkloadInput
+    evaluated_on: dt.date
+    knowledge: Knowledge
+    policy_dir: str | None
+    inputs: tuple[Drawn, ...]
+    fixed_offers: frozenset[str]
+    """Offers an overrides file re-priced: your rates keep their price in every scenario."""
+
+
+Mapper = Callable[[ScenarioJob, Sequence[Values]], list[Outcome]]
+
+
+def draw(inputs: Sequence[Drawn], scenarios: int, seed: int) -> list[Values]:
+    """The inputs' values in each scenario; inputs of one group share their quantile."""
+    rng = random.Random(seed)
+    order = groups(inputs)
+    drawn = []
+    for _ in range(scenarios):
+        quantile = {group: rng.random() for group in order}
+        drawn.append(
+            {
+                d.summary.id: at_quantile(
+                    d.range.shape, d.range.low, d.range.high, d.range.mode, quantile[d.group]
+                )
+                for d in inputs
+            }
+        )
+    return drawn
+
+
+def one_at_a_time(inputs: Sequence[Drawn]) -> list[Values]:
+    """For each input, its low and then its high, every other input at its point value."""
+    points = {d.summary.id: d.summary.point for d in inputs}
+    runs = []
+    for d in inputs:
+        runs.append({**points, d.summary.id: d.summary.low})
+        runs.append({**points, d.summary.id: d.summary.high})
+    return runs
+
+
+def evaluate_values(job: ScenarioJob, runs: Sequence[Values]) -> list[Outcome]:
+    """Each run through the pipeline: its prices in a copy of the knowledge base, its volume in the
+    workload; sizing shared with the base (prices do not change it)."""
+    rulebook, evaluator = rulebook_for(job.policy_dir), rules_engine(job.policy_dir)
+    outcomes = []
+    for values in runs:
+        knowledge = scenario_knowledge(job.knowledge, job.inputs, values, job.fixed_offers)
+        workload = scenario_workload(job.workload, values)
+        evaluation = evaluate(
+            workload, job.evaluated_on, knowledge, rulebook, evaluator, sizing_knowledge=job.knowledge
+        )
+        outcomes.append(outcome(evaluation))
+    return outcomes
+
+
+def chunks(runs: Sequence[Values], count: int) -> list[Sequence[Values]]:
+    """``runs`` in ``count`` contiguous parts of nearly equal size (results are joined in order)."""
+    size, extra = divmod(len(runs), count)
+    parts, start = [], 0
+    for index in range(count):
+        end = start + size + (1 if index < extra else 0)
+        parts.append(runs[start:end])
+        start = end
+    return [part for part in parts if part]
+
+
+_JOB: ScenarioJob | None = None
+
+
+def _set_job(job: ScenarioJob) -> None:
+    global _JOB
+    _JOB = job
+
+
+def _evaluate_part(runs: Sequence[Values]) -> list[Outcome]:
+    assert _JOB is not None
+    return evaluate_values(_JOB, runs)
+
+
+def local_mapper(jobs: int | None = None) -> Mapper:
+    """Evaluates in this process, or over ``jobs`` forked worker processes (default: every CPU)."""
+
+    def run(job: ScenarioJob, runs: Sequence[Values]) -> list[Outcome]:
+        workers = min(jobs or os.cpu_count() or 1, max(1, len(runs) // (PARALLEL_FROM // 2)))
+        if workers <= 1 or "fork" not in get_all_start_methods():
+            return evaluate_values(job, runs)
+        context = get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_set_job, initargs=(job,)) as pool:
+            parts = list(pool.map(_evaluate_part, chunks(runs, workers)))
+        return [found for part in parts for found in part]
+
+    return run

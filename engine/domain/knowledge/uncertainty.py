@@ -1,0 +1,65 @@
+"""Uncertain knowledge values (``knowledge/uncertainty.yaml``): which figures scenarios draw, in what shape,
+and how a drawn value enters the evaluation.
+
+An entry restates no number: its low and high are those of the knowledge value it names (``figure``), with
+that value's source and date, so there is no range without a cited figure. The references are checked at
+load (``checks.uncertainty_problems``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from gpu_advisor.engine.domain.choices import PricingKind
+from gpu_advisor.engine.domain.distributions import Shape
+from gpu_advisor.engine.domain.knowledge.entries import Sourced, Strict
+
+AppliesTo = Literal["own_server_price", "eu_region_premium", "spot_discount", "offer_price"]
+"""How a drawn value enters: the named own server's price (USD); the EU region premium (a share); the
+spot discount against on-demand (a share: every spot offer's price moves by (1 - drawn) / (1 - the range's
+midpoint), the listed price standing at the midpoint); an offer price (USD per GPU-hour: the selected
+offers' prices move by drawn / the range's midpoint)."""
+
+
+class OfferSelector(Strict):
+    provider: str
+    gpu: str | None = None
+    pricing: PricingKind | None = None
+
+
+class UncertainInput(Strict):
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    description: str
+    applies_to: AppliesTo
+    figure: str
+    """own_server_price: an own server's id (its price_usd_low/high); eu_region_premium: the pricing
+    assumption's value_low/high (``eu_region_premium``); otherwise a market figure's id."""
+    shape: Shape = "uniform"
+    offers: OfferSelector | None = None
+    """offer_price: the offers the drawn price applies to."""
+    group: str | None = None
+    """Inputs of one group move together: one draw for all of them (their quantile is shared)."""
+
+
+class AnalysisSetting(Sourced):
+    """A choice of the scenario analysis itself (not a figure of the market), with its reason as source."""
+
+    value: float
+    unit: str
+    description: str
+
+
+class AnalysisSettings(Strict):
+    """How a scenario run summarizes and bounds its draws; every setting is required."""
+
+    loss_condition_share: AnalysisSetting
+    """A loss condition names the value beyond which this share of the losing scenarios lie."""
+    loss_condition_min_rate_gap: AnalysisSetting
+    """An input is a loss condition only where its upper and lower halves of draws lose at rates at least
+    this far apart."""
+    max_loss_conditions: AnalysisSetting
+    """The most loss conditions reported, strongest first."""
+    max_drawn_share: AnalysisSetting
+    """A drawn share (a premium, a discount) is kept at or below this: a log-normal draw may pass one."""

@@ -1,0 +1,96 @@
+"""Ranges a workload file may give instead of a point (``requests_per_day: {low: 200000, high: 600000}``)
+and its volume growth (``volume_growth: {low: 0.1, high: 0.5}`` or ``volume_growth: 0.3``: next year's
+requests a day over today's, less one).
+
+A run without scenarios uses each range's point value (``Range.point``, rounded to a whole number of
+requests) and ignores the growth; ``recommend --scenarios N`` draws both: a scenario's requests a day are
+the drawn volume times one plus the drawn growth, the volume the decision must carry within a year.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.domain.distributions import Range
+
+MAX_REQUESTS_PER_DAY = 10_000_000_000
+RANGE_FIELDS = ("requests_per_day", "volume_growth")
+
+
+class RequestsRange(Range):
+    low: float = Field(gt=0, le=MAX_REQUESTS_PER_DAY)
+    high: float = Field(gt=0, le=MAX_REQUESTS_PER_DAY)
+
+
+class GrowthRange(Range):
+    low: float = Field(gt=-1, le=100)
+    high: float = Field(gt=-1, le=100)
+
+
+class WorkloadRanges(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+
+    requests_per_day: RequestsRange | None = None
+    volume_growth: GrowthRange | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _growth_as_number(cls, data: Any) -> Any:
+        growth = data.get("volume_growth") if isinstance(data, dict) else None
+        if isinstance(growth, (int, float)) and not isinstance(growth, bool):
+            return {**data, "volume_growth": {"low": growth, "high": growth}}
+        return data
+
+
+def split_ranges(data: dict[str, Any], origin: str) -> tuple[dict[str, Any], WorkloadRanges]:
+    """The workload's data with each range replaced by its point value (growth left out), and the ranges.
+    A bad range is an input error naming the field."""
+    given = {
+        name: data[name]
+        for name in RANGE_FIELDS
+        if name in data and (name == "volume_growth" or isinstance(data[name], dict))
+    }
+    if not given:
+        return data, WorkloadRanges()
+    try:
+        ranges = WorkloadRanges.model_validate(given)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        field = ".".join(str(part) for part in problem["loc"])
+        raise InputError(f"{origin}: {field}: {problem['msg']}", field=field.split(".")[0]) from None
+    point = {name: value for name, value in data.items() if name != "volume_growth"}
+    if ranges.requests_per_day is not None:
+        point["requests_per_day"] = max(1, round(ranges.requests_per_day.point))
+    return point, ranges
+
+
+def schema_with_ranges(schema: dict[str, Any]) -> dict[str, Any]:
+    """The workload's JSON Schema with the forms a workload file may also give: ``requests_per_day`` as a
+    range, and ``volume_growth`` (a range or a number)."""
+    properties = dict(schema.get("properties", {}))
+    definitions = dict(schema.get("$defs", {}))
+    definitions["RequestsRange"] = RequestsRange.model_json_schema()
+    definitions["GrowthRange"] = GrowthRange.model_json_schema()
+    point = properties.get("requests_per_day")
+    if point is not None:
+        properties["requests_per_day"] = {
+            "anyOf": [point, {"$ref": "#/$defs/RequestsRange"}],
+            "description": (
+                f"{point.get('description', '')} Or a range {{low, high, shape, mode}}: its point value "
+                "is used, and recommend --scenarios N draws it."
+            ).strip(),
+        }
+    properties["volume_growth"] = {
+        "anyOf": [
+            {"type": "number", "exclusiveMinimum": -1, "maximum": 100},
+            {"$ref": "#/$defs/GrowthRange"},
+        ],
+        "description": (
+            "Next year's requests a day over today's, less one (a number or a range); only recommend "
+            "--scenarios N reads it."
+        ),
+    }
+    return {**schema, "properties": properties, "$defs": definitions}

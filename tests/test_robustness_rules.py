@@ -1,0 +1,98 @@
+"""The ROB rules on real scenario runs: a fragile decision, a coin flip near the flip of a sweep, a robust
+one, their German texts, and no ROB finding without ``--scenarios``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from helpers import EVALUATED_ON, EXAMPLES_DIR
+
+from gpu_advisor.cli import main
+
+BATCH = str(EXAMPLES_DIR / "nightly-batch.yaml")
+AS_OF = EVALUATED_ON.isoformat()
+DASH = " \N{EN DASH} "
+
+
+def run(*args: str) -> dict:
+    result = CliRunner().invoke(main, ["recommend", *args, "--format", "json", "--as-of", AS_OF])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def rob(result: dict) -> list[dict]:
+    return [f for f in result["findings"] if f["rule_id"].startswith("ROB")]
+
+
+def pct(share: float) -> str:
+    return f"{share * 100:.0f} %"
+
+
+def test_fragile_batch_decision() -> None:
+    """Seed 1, 400 draws: RunPod's B200 wins 295 (73.75 %, below the 75 % of fragile_below_win_share),
+    AWS's P5 spot the other 105; the spot discount, 60 to 90 %, moves their difference most."""
+    result = run(BATCH, "--scenarios", "400", "--seed", "1")
+    rb = result["robustness"]
+    assert rb["recommended_win_share"] == 295 / 400
+    assert rb["cost_usd_per_month"]["rival"]["share"] == 105 / 400
+    assert [f["rule_id"] for f in rob(result)] == ["ROB002"]
+    finding = rob(result)[0]
+    assert finding["severity"] == "warning" and finding["topic"] == "robustness"
+    assert finding["message"] == (
+        "The recommendation, runpod community, b200 (on-demand), wins in only 74 % of 400 scenarios "
+        "(below 75 %); aws p5-spot, h100-sxm (spot) wins in 26 %. Firm up the spot discount against "
+        f"on-demand (60 %{DASH}90 %) before committing: at one end of its range the rules decide differently."
+    )
+
+
+def test_fragile_batch_decision_in_german() -> None:
+    result = run(BATCH, "--scenarios", "400", "--seed", "1", "--lang", "de")
+    assert [f["message"] for f in rob(result)] == [
+        "Die Empfehlung, runpod community, b200 (On-Demand), gewinnt nur in 74 % von 400 Szenarien "
+        "(unter 75 %); aws p5-spot, h100-sxm (Spot) gewinnt in 26 %. Vor der Zusage absichern: der "
+        f"Spot-Rabatt gegenüber On-Demand (60 %{DASH}90 %); an einem Ende dieser Spanne entscheiden die "
+        "Regeln anders."
+    ]
+
+
+def test_coin_flip_near_the_flip(tmp_path: Path) -> None:
+    """A spot discount range centred on the discount at which AWS spot costs what RunPod does (the flip
+    test_scenario_runs finds with a sweep): the two split the scenarios, ROB001 names both and the input."""
+    point = run(BATCH)
+    runpod = point["decision"]["usd_per_month"]
+    spot = next(
+        o["usd_per_month"]
+        for o in point["options"]
+        if (o["provider"], o["offer"]) == ("aws", "p5-spot") and not o["excluded_by"]
+    )
+    flip = 1 - 0.25 * runpod / spot
+    overrides = tmp_path / "near.yaml"
+    overrides.write_text(f"ranges:\n  spot_discount: {{low: {flip - 0.05:.4f}, high: {flip + 0.05:.4f}}}\n")
+    result = run(BATCH, "--overrides", str(overrides), "--scenarios", "400")
+    rb = result["robustness"]
+    ours, theirs = rb["recommended_win_share"], rb["cost_usd_per_month"]["rival"]["share"]
+    assert ours + theirs == 1.0 and abs(ours - theirs) <= 0.2
+    [finding] = rob(result)
+    assert finding["rule_id"] == "ROB001"
+    effect = rb["sensitivity"][0]["effect"]
+    low, high = rb["sensitivity"][0]["low"], rb["sensitivity"][0]["high"]
+    assert finding["message"] == (
+        f"The decision is a coin flip between runpod community, b200 (on-demand) ({pct(ours)} of 400 "
+        f"scenarios) and aws p5-spot, h100-sxm (spot) ({pct(theirs)}): the documents' ranges do not decide "
+        f"between them. Gather a firm figure for the spot discount against on-demand ({pct(low)}{DASH}"
+        f"{pct(high)}) before committing: from its low to its high it moves the recommendation's advantage "
+        f"by ${effect:,.0f} a month."
+    )
+
+
+def test_robust_decision_and_none_without_scenarios() -> None:
+    chat = str(EXAMPLES_DIR / "public-chat.yaml")
+    result = run(chat, "--scenarios", "50")
+    assert [f["message"] for f in rob(result)] == [
+        "The recommendation, the managed API llama-3.1-70b-deepinfra, wins in 100 % of 50 scenarios drawn "
+        "from the documents' ranges (at least 90 %): the decision does not hinge on where within them the "
+        "figures fall."
+    ]
+    assert rob(run(chat)) == [] and rob(run(BATCH)) == []

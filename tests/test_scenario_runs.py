@@ -1,0 +1,227 @@
+"""``recommend --scenarios N``: the robustness section worked out by hand on the nightly batch, a decision
+near its flip against one far from any, the same bytes for the same seed, and ranges refused by name."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import EVALUATED_ON, EXAMPLES_DIR
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.scenarios.recommend import recommend_scenarios
+from gpu_advisor.engine.apps.scenarios.run import local_mapper
+from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
+from gpu_advisor.engine.domain.workload import load_workload_with_ranges
+
+BATCH = str(EXAMPLES_DIR / "nightly-batch.yaml")
+AS_OF = EVALUATED_ON.isoformat()
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def robustness(*args: str) -> dict:
+    result = invoke("recommend", *args, "--format", "json", "--as-of", AS_OF)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)["robustness"]
+
+
+def option_cost(result: dict, provider: str, offer: str, gpu: str) -> float:
+    return next(
+        o["usd_per_month"]
+        for o in result["options"]
+        if (o["provider"], o["offer"], o["gpu"]) == (provider, offer, gpu) and not o["excluded_by"]
+    )
+
+
+def decile(values: list[float], k: int) -> float:
+    """The k-th decile by linear interpolation between order statistics (numpy's default)."""
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * k / 10
+    below = int(position)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
+
+
+def test_batch_share_and_rival_percentile_by_hand() -> None:
+    """The nightly batch runs on RunPod's B200 on demand; AWS's P5 spot is its rival. The spot price moves
+    by (1 - d) / (1 - 0.75) with the drawn discount d (0.60 to 0.90, uniform), and a month's rental is the
+    price times fixed GPU-hours, so the spot option wins exactly where its point cost times that factor
+    is below RunPod's: the share follows from the draws alone."""
+    result = invoke(
+        "recommend", BATCH, "--format", "json", "--as-of", AS_OF, "--scenarios", "400", "--seed", "7"
+    )
+    data = json.loads(result.output)
+    rb = data["robustness"]
+    runpod = data["decision"]["usd_per_month"]
+    spot_point = option_cost(data, "aws", "p5-spot", "h100-sxm")
+    # the draws, independently: one uniform number per input, in the order of knowledge/uncertainty.yaml
+    # (server price, EU premium, spot discount, reserved price)
+    rng = random.Random(7)
+    discounts = []
+    for _ in range(400):
+        u = [rng.random() for _ in range(4)]
+        discounts.append(0.60 + u[2] * (0.90 - 0.60))
+    spot_costs = [spot_point * (1 - d) / 0.25 for d in discounts]
+    runpod_wins = sum(1 for cost in spot_costs if cost >= runpod)
+    assert rb["recommended_win_share"] == runpod_wins / 400
+    assert rb["deployment_win_share"] == {"dedicated_cloud": 1.0}
+    shares = {(o["provider"], o["offer"]): o["share"] for o in rb["option_win_share"]}
+    assert shares == {("runpod", "community"): runpod_wins / 400, ("aws", "p5-spot"): 1 - runpod_wins / 400}
+    rival = rb["cost_usd_per_month"]["rival"]
+    assert (rival["provider"], rival["offer"], rival["gpu"]) == ("aws", "p5-spot", "h100-sxm")
+    assert rival["p50"] == pytest.approx(decile(spot_costs, 5), rel=1e-9)
+    assert rival["p90"] == pytest.approx(decile(spot_costs, 9), rel=1e-9)
+    # RunPod's price does not move, so every percentile of the recommendation is its point cost
+    assert rb["cost_usd_per_month"]["p10"] == rb["cost_usd_per_month"]["p90"] == pytest.approx(runpod)
+    regret = sum(max(0.0, runpod - cost) for cost in spot_costs) / 400
+    assert rb["expected_regret_usd_per_month"] == pytest.approx(regret, rel=1e-9)
+    assert rb["sensitivity"][0]["input"] == "spot_discount"
+    assert rb["loses_when"][0]["input"] == "spot_discount"
+    assert rb["loses_when"][0]["direction"] == "above"
+
+
+def test_near_the_flip_the_share_is_near_the_middle(tmp_path: Path) -> None:
+    """AWS spot beats RunPod's B200 once its price falls to RunPod's monthly cost: a sweep of the spot
+    price shows that flip. A spot discount range centred on the discount that gives that price (from an
+    overrides file) wins about half the scenarios."""
+    data = json.loads(invoke("recommend", BATCH, "--format", "json", "--as-of", AS_OF).output)
+    runpod = data["decision"]["usd_per_month"]
+    spot_point = option_cost(data, "aws", "p5-spot", "h100-sxm")
+    flip_price = 2.598 * runpod / spot_point
+    sweep = invoke(
+        "sweep",
+        BATCH,
+        "--vary",
+        f"price:aws/p5-spot/h100-sxm={flip_price - 0.01:.3f}:{flip_price + 0.01:.3f}:0.02",
+        "--format",
+        "json",
+        "--as-of",
+        AS_OF,
+    )
+    flips = json.loads(sweep.output)["flips"]
+    assert [(f["variable"], f["changed"]) for f in flips] == [
+        ("price:aws/p5-spot/h100-sxm", ["pricing", "provider", "offer", "gpu"])
+    ]
+    flip_discount = 1 - 0.25 * runpod / spot_point  # the listed spot price stands at the 75 % midpoint
+    overrides = tmp_path / "near.yaml"
+    overrides.write_text(
+        f"ranges:\n  spot_discount: {{low: {flip_discount - 0.05:.4f}, high: {flip_discount + 0.05:.4f}}}\n"
+    )
+    near = robustness(BATCH, "--overrides", str(overrides), "--scenarios", "400")
+    assert 0.4 <= near["recommended_win_share"] <= 0.6
+    assert near["loses_when"][0]["input"] == "spot_discount"
+
+
+def test_far_from_any_threshold_the_share_is_whole() -> None:
+    rb = robustness(str(EXAMPLES_DIR / "public-chat.yaml"), "--scenarios", "200")
+    assert rb["recommended_win_share"] == 1.0
+    assert rb["expected_regret_usd_per_month"] == 0.0
+    assert rb["loses_when"] == []
+
+
+def test_same_seed_same_bytes_in_one_process_and_two() -> None:
+    args = ("recommend", BATCH, "--format", "json", "--as-of", AS_OF, "--scenarios", "300", "--seed", "3")
+    first, second = invoke(*args).output, invoke(*args).output
+    assert first == second
+    workload, ranges = load_workload_with_ranges(BATCH)
+    one, two = (
+        recommend_scenarios(
+            workload, ranges, EVALUATED_ON, 300, 3, load_knowledge(), mapper=local_mapper(jobs)
+        ).robustness
+        for jobs in (1, 2)
+    )
+    assert one == two
+    assert json.loads(first)["robustness"] == one.model_dump(mode="json")
+
+
+def test_workload_ranges_and_growth(tmp_path: Path) -> None:
+    workload = tmp_path / "w.yaml"
+    text = (EXAMPLES_DIR / "public-chat.yaml").read_text()
+    workload.write_text(
+        text.replace("requests_per_day: 1000000", "requests_per_day: {low: 200000, high: 600000}")
+        + "volume_growth: {low: 0.0, high: 0.5}\n"
+    )
+    plain = json.loads(invoke("recommend", str(workload), "--format", "json", "--as-of", AS_OF).output)
+    assert plain["workload"]["requests_per_day"] == 400000  # the range's midpoint
+    rb = robustness(str(workload), "--scenarios", "100")
+    inputs = {i["id"]: i for i in rb["inputs"]}
+    assert inputs["requests_per_day"]["origin"] == "workload"
+    assert (inputs["volume_growth"]["low"], inputs["volume_growth"]["high"]) == (0.0, 0.5)
+    # the API's cost grows with the requests: its P90 is at least its P10
+    bands = rb["cost_usd_per_month"]
+    assert bands["p10"] < bands["p50"] < bands["p90"]
+
+
+def test_bad_ranges_are_refused_by_name(tmp_path: Path) -> None:
+    workload = tmp_path / "w.yaml"
+    workload.write_text(
+        "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: {low: 5, high: 1}\n"
+    )
+    result = invoke("recommend", str(workload), "--as-of", AS_OF)
+    assert result.exit_code == 2
+    assert "requests_per_day" in result.output and "below low" in result.output
+    overrides = tmp_path / "o.yaml"
+    overrides.write_text("ranges:\n  spot_discont: {low: 0.5, high: 0.9}\n")
+    result = invoke("recommend", BATCH, "--overrides", str(overrides), "--scenarios", "10", "--as-of", AS_OF)
+    assert result.exit_code == 2
+    assert "ranges.spot_discont" in result.output and "spot_discount" in result.output
+
+
+def test_an_overridden_range_replaces_the_documents(tmp_path: Path) -> None:
+    overrides = tmp_path / "o.yaml"
+    overrides.write_text("ranges:\n  spot_discount: {low: 0.60, high: 0.61}\n")
+    rb = robustness(BATCH, "--overrides", str(overrides), "--scenarios", "50")
+    spot = next(i for i in rb["inputs"] if i["id"] == "spot_discount")
+    assert (spot["origin"], spot["low"], spot["high"]) == ("overrides", 0.6, 0.61)
+    assert rb["recommended_win_share"] == 1.0  # spot at most 61 % off never beats RunPod
+
+
+def test_a_range_needs_a_range_in_the_knowledge_base(tmp_path: Path) -> None:
+    import shutil
+
+    from gpu_advisor.knowledge import KNOWLEDGE_DIR
+
+    copy = tmp_path / "knowledge"
+    shutil.copytree(KNOWLEDGE_DIR, copy)
+    path = copy / "uncertainty.yaml"
+    path.write_text(path.read_text().replace("figure: spot_discount", "figure: spot_notice_minutes"))
+    with pytest.raises(KnowledgeError, match="spot_notice_minutes' is a single value"):
+        load_knowledge_from(copy)
+
+
+def test_robustness_charts_as_png(tmp_path: Path) -> None:
+    """--charts DIR with --scenarios: the tornado and the cost band as PNG files the memo links to."""
+    memo = tmp_path / "memo.md"
+    result = invoke(
+        "recommend", BATCH, "--as-of", AS_OF, "--scenarios", "20", "--charts", str(tmp_path), "-o", str(memo)
+    )
+    assert result.exit_code == 0, result.output
+    for name, title in (
+        ("robustness-tornado", "What moves the decision (one at a time)"),
+        ("robustness-cost-band", "Monthly cost across the scenarios"),
+    ):
+        png = tmp_path / f"nightly-reports-{name}.png"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert png.stat().st_size > 1000
+        assert f"![{title}](nightly-reports-{name}.png)" in memo.read_text(encoding="utf-8")
+
+
+def test_the_workload_schema_shows_the_range_forms() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(invoke("schema", "workload").output)
+    workload = {
+        "name": "ranged",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+        "requests_per_day": {"low": 200000, "high": 600000},
+        "volume_growth": 0.3,
+    }
+    jsonschema.validate(workload, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**workload, "requests_per_day": {"low": 1}}, schema)
