@@ -177,6 +177,32 @@ def test_german_rule_texts_read_as_german(translated: str) -> None:
     assert translated not in GERMAN_RULES
 
 
+GERMAN_CATALOG = (REPO_ROOT / "templates" / "i18n" / "de.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "translated",
+    [
+        "werden die Gewichte betrieben",  # weights are not operated: they are in a precision
+        "steady: gleichmäßig",  # the help names the German words the choices show
+        "always: 730 Stunden",
+        "Die Vorgabe folgt",  # the memo says Standardwert
+        "auf Spot-Kapazität",  # the memo says Spot-Instanz
+        "Token (Prompt",  # Tokens, as every question says
+        "Bitte eine Zahl",  # the questionnaire addresses the reader as Sie throughout
+        "Bitte mit ja oder nein",
+        "Eine Zahl eingeben",
+        "Das Feld dort korrigieren",
+    ],
+)
+def test_german_questionnaire_texts_read_as_german(translated: str) -> None:
+    assert translated not in GERMAN_CATALOG
+
+
+def test_rule_texts_write_infrage_as_one_word() -> None:
+    assert " in Frage" not in GERMAN_RULES and " in Frage" not in GERMAN_CATALOG
+
+
 def test_a_card_is_written_off_and_a_line_is_a_threshold() -> None:
     assert "Eine eigene Karte wird auch im Leerlauf abgeschrieben" in GERMAN_RULES
     assert "liegen über der Schwelle von" in GERMAN_RULES
@@ -238,13 +264,12 @@ def test_german_memo_has_no_english_sentence(example: str) -> None:
 
 def without_sources(text: str) -> str:
     """Without what the knowledge base quotes in its own (English) words: a source's title and note with
-    its date, the price dates' table rows, and the list of figures not found for a country."""
+    its date, and the price dates' table rows (the cost notes themselves are German: test_knowledge_texts)."""
     return "\n".join(line for line in text.splitlines() if not SOURCE_LINE.search(line))
 
 
 SOURCE_LINE = re.compile(
     r"\(\d{4}-\d{2}-\d{2}\)\.?$|<https?://|, \d{4}-\d{2}-\d{2}\)|\| \d{4}-\d{2}-\d{2} \|"
-    r"|^\s*- Für [A-Z]{2} nicht gefunden:"
 )
 
 

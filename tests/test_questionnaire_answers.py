@@ -43,7 +43,7 @@ def test_german_answers_to_questions_with_a_default_are_explained_in_german(tmp_
     # avg_input_tokens has a default (300): "abc" once went through click's English int conversion.
     result = run_ask(tmp_path, [*GERMAN_START, "5000", "abc", "400"], "--lang", "de")
     assert result.exit_code == 0, result.output
-    assert "Bitte eine ganze Zahl angeben, zum Beispiel 150000." in result.output
+    assert "Bitte geben Sie eine ganze Zahl an, zum Beispiel 150.000." in result.output
     assert "is not a valid integer" not in result.output
     assert yaml.safe_load(result.files["Chat.yaml"])["avg_input_tokens"] == 400  # type: ignore[attr-defined]
 
@@ -159,7 +159,10 @@ def test_the_german_review_is_german(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     review = result.output.split("Ihre Antworten:")[1]
     assert "  5. Wie viele Anfragen pro Tag? 5.000" in review
-    save = "Eine Zahl eingeben, um diese Antwort zu ändern, oder Enter drücken, um Chat.yaml zu speichern."
+    save = (
+        "Geben Sie die Nummer einer Antwort ein, um sie zu ändern, oder drücken Sie Enter, "
+        "um Chat.yaml zu speichern."
+    )
     assert save in review
 
 
@@ -186,7 +189,8 @@ def test_a_changed_prompt_length_asks_again_for_the_context_it_outgrows(tmp_path
 def test_the_review_refuses_a_number_it_does_not_list(tmp_path: Path) -> None:
     result = run_ask(tmp_path, ["bot", "2", "", "", "5000", *[""] * 17, "99", ""], "--lang", "de")
     assert result.exit_code == 0, result.output
-    assert "Bitte eine Zahl von 1 bis 22 eingeben oder mit Enter speichern." in result.output
+    retry = "Bitte geben Sie eine Zahl von 1 bis 22 ein oder drücken Sie Enter, um zu speichern."
+    assert retry in result.output
 
 
 def test_with_force_the_review_says_the_existing_file_is_replaced(tmp_path: Path) -> None:

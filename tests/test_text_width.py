@@ -78,47 +78,52 @@ def test_size_at_100_columns() -> None:
         "\n".join(text.split("\n")[4:20]) + "\n"
         == """Load: 1.16 requests/s on average over 24 h/day, 1.95 at peak (factor 1.69)
 
-                                                                              TTFT TPOT
-GPU            Memory Weights Recommended Req/s/rep Replicas GPUs Utilization   ms   ms Note
-h100-sxm        80 GB       1           1      77.6        1    1         1 % 12.2 6.97
-h100-pcie       80 GB       1           1      55.2        1    1         2 % 17.3 11.7
-h100-nvl        94 GB       1           1      65.6        1    1         2 % 13.3 6.01
-h200           141 GB       1           1      77.7        1    1         1 % 11.1 4.88
-b200           192 GB       1           1       176        1    1         1 % 5.11 2.93
-l40s            48 GB       1           1      19.7        1    1         6 % 40.8 28.1
-l4              24 GB       1           -         -        -    -           -    -    - not
-                                                                                        recommended:
-                                                                                        NET001
-rtx-5090        32 GB       1           1      16.4        1    1         7 % 49.2 13.9
-a10g            24 GB       1           -         -        -    -           -    -    - not
-                                                                                        recommended:
+                      Cards for Cards per Req/s per                    TTFT  TPOT
+GPU            Memory   weights   replica   replica Repl. GPUs Util.     ms    ms  Note
+h100-sxm        80 GB         1         1      77.6     1    1   1 %   12.2  6.97
+h100-pcie       80 GB         1         1      55.2     1    1   2 %   17.3  11.7
+h100-nvl        94 GB         1         1      65.6     1    1   2 %   13.3  6.01
+h200           141 GB         1         1      77.7     1    1   1 %   11.1  4.88
+b200           192 GB         1         1       176     1    1   1 %   5.11  2.93
+l40s            48 GB         1         1      19.7     1    1   6 %   40.8  28.1
+l4              24 GB         1         -         -     -    -     -      -     -  ruled out: NET001
+rtx-5090        32 GB         1         1      16.4     1    1   7 %   49.2  13.9
+a10g            24 GB         1         -         -     -    -     -      -     -  ruled out: NET001
+a100-80gb       80 GB         1         1      24.5     1    1   5 %   33.9  11.9
+a100-80gb-pcie  80 GB         1         1      24.5     1    1   5 %   34.2  12.5
+mi300x         192 GB         1         1       103     1    1   1 %    8.8   4.4
 """
     )
 
 
-def test_size_at_80_columns_folds_headings_not_figures() -> None:
+def test_size_at_80_columns_wraps_headings_at_spaces_and_folds_no_word() -> None:
+    # The headings wrap between their words before the note narrows; a heading word, a GPU ID and a
+    # figure are never folded, and the note wraps at its spaces.
     text = run(*SIZE, columns=80)
     assert widest(text) <= 80
     assert (
-        "\n".join(text.split("\n")[4:20]) + "\n"
+        "\n".join(text.split("\n")[4:21]) + "\n"
         == """Load: 1.16 requests/s on average over 24 h/day, 1.95 at peak (factor 1.69)
 
-                            Reco
-                      Weigh mmen Req/s/r Repl      Utiliz TTFT TPOT
-GPU            Memory    ts  ded      ep icas GPUs  ation   ms   ms Note
-h100-sxm        80 GB     1    1    77.6    1    1    1 % 12.2 6.97
-h100-pcie       80 GB     1    1    55.2    1    1    2 % 17.3 11.7
-h100-nvl        94 GB     1    1    65.6    1    1    2 % 13.3 6.01
-h200           141 GB     1    1    77.7    1    1    1 % 11.1 4.88
-b200           192 GB     1    1     176    1    1    1 % 5.11 2.93
-l40s            48 GB     1    1    19.7    1    1    6 % 40.8 28.1
-l4              24 GB     1    -       -    -    -      -    -    - not
-                                                                    recommended:
-                                                                    NET001
-rtx-5090        32 GB     1    1    16.4    1    1    7 % 49.2 13.9
-a10g            24 GB     1    -       -    -    -      -    -    - not
+                        Cards   Cards   Req/s
+                          for     per     per                  TTFT TPOT
+GPU            Memory weights replica replica Repl. GPUs Util.   ms   ms  Note
+h100-sxm        80 GB       1       1    77.6     1    1   1 % 12.2 6.97
+h100-pcie       80 GB       1       1    55.2     1    1   2 % 17.3 11.7
+h100-nvl        94 GB       1       1    65.6     1    1   2 % 13.3 6.01
+h200           141 GB       1       1    77.7     1    1   1 % 11.1 4.88
+b200           192 GB       1       1     176     1    1   1 % 5.11 2.93
+l40s            48 GB       1       1    19.7     1    1   6 % 40.8 28.1
+l4              24 GB       1       -       -     -    -     -    -    -  ruled
+                                                                          out:
+                                                                          NET001
+rtx-5090        32 GB       1       1    16.4     1    1   7 % 49.2 13.9
+a10g            24 GB       1       -       -     -    -     -    -    -  ruled
+                                                                          out:
 """
     )
+    headings = text.split("\n")[6:9]
+    assert "Weigh" not in "".join(headings) and "Utiliz" not in "".join(headings)
 
 
 CATALOG = ("catalog", "offers", "--gpu", "h100-sxm", "--provider", "runpod", "--as-of", AS_OF)

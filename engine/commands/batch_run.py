@@ -79,7 +79,7 @@ def batch_file(
     import sys
     from contextlib import ExitStack
 
-    found_format = input_format_for(input_path, input_format)
+    found_format = input_format_for(input_path, input_format, lang)
     target, summary_target = output_targets(input_path, output, summary_file, force)
     # A broken knowledge base or rule catalog stops here, once, before any worker starts.
     fmt = Format.named(lang, currency, load_knowledge().eur_to_usd().rate)
@@ -92,7 +92,7 @@ def batch_file(
     tally = Tally(input=input_path, evaluated_on=evaluated_on, note_titles=titles)
     try:
         with ExitStack() as stack:
-            stream = open_input(input_path)
+            stream = open_input(input_path, lang)
             if input_path != "-":
                 stack.callback(stream.close)
             sink: IO[str] = sys.stdout
@@ -101,13 +101,13 @@ def batch_file(
                 pending = stack.enter_context(pending_output(target))
                 sink = pending.handle
             # Closed before the stream it reads (the stack unwinds in reverse).
-            rows = read_rows(stream, found_format, input_path)
+            rows = read_rows(stream, found_format, input_path, lang)
             stack.callback(getattr(rows, "close", lambda: None))
             # The bar goes to a terminal's standard error, not over results streaming to the same terminal.
             bar = sys.stderr.isatty() and not (target is None and sys.stdout.isatty())
             progress: Progress = StderrReport()
             if bar:
-                progress = stack.enter_context(TerminalProgress(count_rows(input_path, found_format)))
+                progress = stack.enter_context(TerminalProgress(count_rows(input_path, found_format), lang))
             try:
                 run_batch(
                     rows,

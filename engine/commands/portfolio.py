@@ -198,7 +198,7 @@ def sweep(
     try:
         with stop_on_signals():
             knowledge = knowledge_with_overrides(overrides, evaluated_on)
-            result = run_sweep(load_workload(workload_file), specs, evaluated_on, knowledge)
+            result = run_sweep(load_workload(workload_file), specs, evaluated_on, knowledge, lang)
             fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
             width, wrap = text_layout(to_file=target is not None)
             text = to_json(result) if output_format == "json" else render_sweep(result, fmt, width, wrap)

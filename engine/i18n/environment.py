@@ -22,6 +22,7 @@ import jinja2.meta
 from gpu_advisor.engine.common.cache_directory import cache_directory
 from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
+from gpu_advisor.engine.i18n.knowledge_texts import country_name, known_text
 from gpu_advisor.templates import TEMPLATES_DIR
 
 I18N_DIR = TEMPLATES_DIR / "i18n"
@@ -105,7 +106,21 @@ def _range_money(context: jinja2.runtime.Context, figure: Any) -> str:
     return _range(context, figure, _format(context).money)
 
 
+@jinja2.pass_context
+def _known(context: jinja2.runtime.Context, text: str | None) -> str | None:
+    """Prose quoted from the knowledge base, in the reader's language where it has a translation."""
+    return text if not text else known_text(_format(context).lang, text)
+
+
+@jinja2.pass_context
+def _country(context: jinja2.runtime.Context, code: str, name: str | None = None) -> str:
+    """A country by its ISO code, named in the reader's language (``name``: the English one)."""
+    return country_name(_format(context).lang, code, name or code)
+
+
 FILTERS: dict[str, Any] = {
+    "known": _known,
+    "country": _country,
     "num": _num,
     "figure": _figure,
     "money": _money,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gpu_advisor.engine.apps.batch.messages import said
 from gpu_advisor.engine.apps.batch.summary import BatchSummary
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 
@@ -20,9 +21,10 @@ class StderrReport:
 
 class TerminalProgress:
     """A rich progress bar on standard error with rate and time left. It refreshes from the calling
-    thread only (no refresh thread), so worker processes are never forked beside a running thread."""
+    thread only (no refresh thread), so worker processes are never forked beside a running thread. Its
+    words are in ``lang``."""
 
-    def __init__(self, total: int | None) -> None:
+    def __init__(self, total: int | None, lang: str = "en") -> None:
         import time
 
         from rich.console import Console
@@ -35,17 +37,18 @@ class TerminalProgress:
             TimeRemainingColumn,
         )
 
+        self._lang = lang
         self._clock = time.monotonic
         self._last_refresh = 0.0
         self._progress = Progress(
-            TextColumn("evaluating"),
+            TextColumn(said(lang, "progress_evaluating")),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}"),
             TimeElapsedColumn(),
-            TextColumn("elapsed,"),
+            TextColumn(said(lang, "progress_elapsed")),
             TimeRemainingColumn(),
-            TextColumn("left"),
+            TextColumn(said(lang, "progress_left")),
             console=Console(stderr=True),
             auto_refresh=False,
             transient=False,
@@ -65,7 +68,11 @@ class TerminalProgress:
         now = self._clock()
         if now - self._last_refresh >= 0.1:
             speed = self._progress.tasks[0].speed
-            rate = f"{speed:,.0f} workloads/s" if speed else ""
+            rate = (
+                said(self._lang, "progress_rate", rate=Format.named(self._lang).number(speed))
+                if speed
+                else ""
+            )
             self._progress.update(self._task, rate=rate)
             self._progress.refresh()
             self._last_refresh = now

@@ -110,9 +110,9 @@ def _narrowed(
     columns: Sequence[Column], cells: list[list[str]], content: list[int], room: int, folding: bool
 ) -> list[int] | None:
     """Widths within ``room``, each column at its own width and then narrowed in steps until the table
-    fits: free text wrapped down to ``PROSE_FLOOR``, every other column as wide as its longest cell, free
-    text wrapped to its longest word and headings at their spaces, then (``folding``) headings folded (a
-    cell keeps its width); None where that is not enough (then every column folds)."""
+    fits: free text wrapped down to ``PROSE_FLOOR``, every other column as wide as its longest cell, the
+    headings wrapped at their spaces, free text wrapped to its longest word, then (``folding``) headings
+    folded (a cell keeps its width); None where that is not enough (then every column folds)."""
     from rich.cells import cell_len
 
     def longest(texts: list[str]) -> int:
@@ -127,9 +127,13 @@ def _narrowed(
     stages = [
         [max(PROSE_FLOOR, words[i]) if prose[i] else natural[i] for i in range(len(columns))],
         [max(PROSE_FLOOR, words[i]) if prose[i] else content[i] for i in range(len(columns))],
+        [
+            max(PROSE_FLOOR, words[i]) if prose[i] else max(cell_widths[i], heading_words[i])
+            for i in range(len(columns))
+        ],
         [words[i] if prose[i] else max(cell_widths[i], heading_words[i]) for i in range(len(columns))],
         [words[i] if prose[i] else cell_widths[i] for i in range(len(columns))],
-    ][: 4 if folding else 3]
+    ][: 5 if folding else 4]
     widths = list(natural)
     for floors in stages:
         # one column at a time, the one with the most to give first, so that they narrow evenly

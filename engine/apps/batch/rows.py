@@ -16,6 +16,7 @@ from typing import IO, Any, Literal
 import yaml
 from pydantic import BaseModel
 
+from gpu_advisor.engine.apps.batch.messages import said
 from gpu_advisor.engine.common import json_input, values, yaml_core
 from gpu_advisor.engine.common.errors import InputError, close_match
 from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
@@ -74,22 +75,22 @@ _NOT_UTF8 = re.compile("[\udc80-\udcff]")
 """A byte that is not UTF-8, as the CSV reader's ``surrogateescape`` decoding keeps it."""
 
 
-def convert_cell(text: str, kind: FieldKind) -> Any:
+def convert_cell(text: str, kind: FieldKind, lang: str = "en") -> Any:
     """Cell text as the field's type, under the value rules of every input (``values.py``); raises
-    ValueError naming what is allowed."""
+    ValueError naming what is allowed (in ``lang``)."""
     if kind == "str":
         return text
     value = text.strip()
     if kind == "bool":
         if value.lower() not in _BOOLEANS:
-            raise ValueError(f"{text!r} is not a boolean; use true or false")
+            raise ValueError(said(lang, "not_boolean", text=repr(text)))
         return _BOOLEANS[value.lower()]
     if kind == "floats":
-        return [convert_cell(part, "float") for part in re.split(r"[;\s]+", value) if part]
+        return [convert_cell(part, "float", lang) for part in re.split(r"[;\s]+", value) if part]
     try:
         if kind == "int":
             if not values.DECIMAL_INTEGER.fullmatch(value):
-                raise ValueError(f"{text!r} is not a whole number")
+                raise ValueError(said(lang, "not_whole", text=repr(text)))
             return values.integer(value)
         return values.number(value)
     except ValueProblem as problem:
@@ -105,21 +106,18 @@ class Row:
     error: str | None = None
 
 
-def input_format_for(path: str, given: str | None) -> InputFormat:
+def input_format_for(path: str, given: str | None, lang: str = "en") -> InputFormat:
     if given is not None:
         return given  # type: ignore[return-value]
     if path == "-":
-        raise InputError("--input-format: required when INPUT is - (standard input); use csv, jsonl or yaml")
+        raise InputError(said(lang, "input_format_required"))
     suffix = Path(path).suffix.lower()
     if suffix not in INPUT_FORMATS:
-        raise InputError(
-            f"{path}: cannot tell the format from the extension {suffix or '(none)'!r}; "
-            "use .csv, .jsonl, .yaml or .yml, or give --input-format"
-        )
+        raise InputError(said(lang, "unknown_extension", origin=path, suffix=repr(suffix or "(none)")))
     return INPUT_FORMATS[suffix]
 
 
-def open_input(path: str) -> IO[bytes]:
+def open_input(path: str, lang: str = "en") -> IO[bytes]:
     if path == "-":
         import sys
 
@@ -127,19 +125,19 @@ def open_input(path: str) -> IO[bytes]:
     try:
         return Path(path).open("rb")
     except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
+        raise InputError(said(lang, "no_such_file", origin=path)) from None
     except OSError as error:
-        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+        raise InputError(said(lang, "cannot_read", origin=path, problem=error.strerror)) from None
 
 
-def read_rows(stream: IO[bytes], input_format: InputFormat, origin: str) -> Iterator[Row]:
+def read_rows(stream: IO[bytes], input_format: InputFormat, origin: str, lang: str = "en") -> Iterator[Row]:
     """The workloads of ``stream`` one at a time. A row that cannot be read is a ``Row`` with an error;
-    a file that cannot be read further raises ``InputError``."""
+    a file that cannot be read further raises ``InputError``. Messages are in ``lang``."""
     if input_format == "jsonl":
-        return jsonl_rows(stream, origin)
+        return jsonl_rows(stream, origin, lang)
     if input_format == "csv":
-        return csv_rows(stream, origin)
-    return yaml_rows(stream, origin)
+        return csv_rows(stream, origin, lang)
+    return yaml_rows(stream, origin, lang)
 
 
 def _bounded_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes | None]]:
@@ -158,25 +156,26 @@ def _bounded_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes | None]]:
         yield number, line
 
 
-def jsonl_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
+def jsonl_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
     for number, raw in _bounded_lines(stream):
+        where = f"{origin}:{number}"
         if raw is None:
-            yield Row(number, None, f"{origin}:{number}: line is longer than {MAX_INPUT_BYTES} bytes")
+            yield Row(number, None, said(lang, "line_too_long", origin=where, limit=MAX_INPUT_BYTES))
             continue
         try:
             text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError as error:
-            yield Row(number, None, f"{origin}:{number}: not UTF-8 text (byte {error.start})")
+            yield Row(number, None, said(lang, "not_utf8_byte", origin=where, byte=error.start))
             continue
         if not text.strip():
             continue
         try:
             data = json_input.parse_json(text, max_depth=MAX_NESTING_DEPTH)
         except RecursionError:
-            yield Row(number, None, f"{origin}:{number}: input is nested too deeply")
+            yield Row(number, None, said(lang, "nested", origin=where))
             continue
         except json_input.NotJson as error:
-            yield Row(number, None, f"{origin}:{number}: not valid JSON ({error})")
+            yield Row(number, None, said(lang, "not_json", origin=where, problem=error))
             continue
         except ValueProblem as problem:
             yield Row(number, None, f"{origin}:{number}: {problem}")
@@ -191,7 +190,7 @@ class Column:
     kind: FieldKind
 
 
-def csv_columns(header: list[str], origin: str) -> list[Column]:
+def csv_columns(header: list[str], origin: str, lang: str = "en") -> list[Column]:
     """The header's columns, each a known workload field; an unknown or repeated column stops the file."""
     kinds = field_kinds()
     groups = sorted({name.split(".")[0] for name in kinds if "." in name})
@@ -200,27 +199,37 @@ def csv_columns(header: list[str], origin: str) -> list[Column]:
     for raw in header:
         name = raw.strip()
         if name in seen:
-            raise InputError(f"{origin}:1: column {name!r} is given twice")
+            raise InputError(said(lang, "column_twice", origin=f"{origin}:1", name=repr(name)))
         seen.add(name)
         if name in groups:
             members = ", ".join(k for k in kinds if k.startswith(f"{name}."))
-            raise InputError(f"{origin}:1: column {name!r} is a group; use its fields: {members}")
+            raise InputError(
+                said(lang, "column_group", origin=f"{origin}:1", name=repr(name), members=members)
+            )
         if name not in kinds:
-            message = f"{origin}:1: unknown column {name!r}; allowed: {', '.join(kinds)}"
             suggestion = close_match(name, kinds)
-            raise InputError(message + (f" (did you mean {suggestion!r}?)" if suggestion else ""))
+            raise InputError(
+                said(
+                    lang,
+                    "unknown_column",
+                    origin=f"{origin}:1",
+                    name=repr(name),
+                    allowed=", ".join(kinds),
+                    suggestion=repr(suggestion) if suggestion else None,
+                )
+            )
         columns.append(Column(name, tuple(name.split(".")), kinds[name]))
     return columns
 
 
-def csv_record(columns: list[Column], cells: list[str]) -> dict[str, Any]:
+def csv_record(columns: list[Column], cells: list[str], lang: str = "en") -> dict[str, Any]:
     """One CSV row as a workload mapping; an empty cell leaves its field out."""
     data: dict[str, Any] = {}
     for column, cell in zip(columns, cells, strict=True):
         if cell.strip() == "":
             continue
         try:
-            value = convert_cell(cell, column.kind)
+            value = convert_cell(cell, column.kind, lang)
         except ValueError as error:
             raise ValueError(f"{column.name}: {error}") from None
         target = data
@@ -230,7 +239,7 @@ def csv_record(columns: list[Column], cells: list[str]) -> dict[str, Any]:
     return data
 
 
-def csv_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
+def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
     # A byte that is not UTF-8 spoils its row, not the file: it is kept as a surrogate and reported.
     text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="surrogateescape", newline="")
     reader = csv.reader(text, strict=True)
@@ -245,35 +254,40 @@ def csv_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
                 return
             except csv.Error as error:
                 next_line = reader.line_num + 1
-                yield Row(line, None, f"{origin}:{line}: not valid CSV ({error})")
+                yield Row(line, None, said(lang, "not_csv", origin=f"{origin}:{line}", problem=error))
                 continue
             next_line = reader.line_num + 1
+            where = f"{origin}:{line}"
             bad = [index for index, cell in enumerate(cells) if _NOT_UTF8.search(cell)]
             if columns is None:
                 if bad:
-                    raise InputError(f"{origin}:{line}: not UTF-8 text (the header's column {bad[0] + 1})")
-                columns = csv_columns(cells, origin)
+                    raise InputError(
+                        said(lang, "not_utf8_header", origin=f"{origin}:{line}", column=bad[0] + 1)
+                    )
+                columns = csv_columns(cells, origin, lang)
                 continue
             if not cells or all(cell.strip() == "" for cell in cells):
                 continue
             if bad:
-                where = columns[bad[0]].name if bad[0] < len(columns) else f"cell {bad[0] + 1}"
-                yield Row(line, None, f"{origin}:{line}: {where}: not UTF-8 text")
+                cell = columns[bad[0]].name if bad[0] < len(columns) else None
+                yield Row(line, None, said(lang, "not_utf8_cell", origin=where, cell=cell, number=bad[0] + 1))
                 continue
             if len(cells) != len(columns):
-                yield Row(line, None, f"{origin}:{line}: {len(cells)} cells, the header has {len(columns)}")
+                yield Row(
+                    line, None, said(lang, "cell_count", origin=where, cells=len(cells), columns=len(columns))
+                )
                 continue
             try:
-                yield Row(line, csv_record(columns, cells))
+                yield Row(line, csv_record(columns, cells, lang))
             except ValueError as error:
-                yield Row(line, None, f"{origin}:{line}: {error}")
+                yield Row(line, None, f"{where}: {error}")
     finally:
         # The stream may be closed already where the caller stopped early; nothing is left to hand back.
         with contextlib.suppress(ValueError):
             text.detach()
 
 
-def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
+def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
     """A YAML list of workloads, composed and constructed one item at a time (flat memory)."""
     # The user-input loader: the YAML 1.2 core schema, keys given once, no aliases (a few bytes could
     # expand into a structure that takes minutes to walk).
@@ -281,14 +295,16 @@ def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
         # The reader decodes its first chunk at once: a byte that is not UTF-8 there fails here.
         loader = yaml_core.CoreLoader(stream)
     except yaml.YAMLError as error:
-        raise InputError(f"{origin}: not valid YAML ({yaml_core.yaml_problem(error)})") from None
+        raise InputError(
+            said(lang, "not_yaml", origin=origin, problem=yaml_core.yaml_problem(error))
+        ) from None
     try:
         loader.get_event()  # type: ignore[no-untyped-call]
         if loader.check_event(yaml.StreamEndEvent):
             return
         loader.get_event()  # type: ignore[no-untyped-call]
         if not loader.check_event(yaml.SequenceStartEvent):
-            raise InputError(f"{origin}: a workload list is a YAML list of mappings (- name: ...)")
+            raise InputError(said(lang, "yaml_not_a_list", origin=origin))
         loader.get_event()  # type: ignore[no-untyped-call]
         while not loader.check_event(yaml.SequenceEndEvent):
             node = loader.compose_node(None, None)
@@ -302,11 +318,13 @@ def yaml_rows(stream: IO[bytes], origin: str) -> Iterator[Row]:
         loader.get_event()  # type: ignore[no-untyped-call]
         loader.get_event()  # type: ignore[no-untyped-call]
         if not loader.check_event(yaml.StreamEndEvent):
-            raise InputError(f"{origin}: holds more than one YAML document; give one list")
+            raise InputError(said(lang, "yaml_documents", origin=origin))
     except yaml.YAMLError as error:
-        raise InputError(f"{origin}: not valid YAML ({yaml_core.yaml_problem(error)})") from None
+        raise InputError(
+            said(lang, "not_yaml", origin=origin, problem=yaml_core.yaml_problem(error))
+        ) from None
     except RecursionError:
-        raise InputError(f"{origin}: input is nested too deeply") from None
+        raise InputError(said(lang, "nested", origin=origin)) from None
     finally:
         loader.dispose()
 

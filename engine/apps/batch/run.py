@@ -21,6 +21,7 @@ from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Literal, Protocol
 
+from gpu_advisor.engine.apps.batch.messages import said
 from gpu_advisor.engine.apps.batch.rows import Row
 from gpu_advisor.engine.apps.batch.scenarios import SCENARIO_COLUMNS, robust_result, scenario_cells
 from gpu_advisor.engine.apps.batch.summary import Outcome, Tally, portfolio_split
@@ -152,14 +153,6 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         attention=attention,
         notes=notes,
     )
-
-
-def said(lang: str, kind: str, **context: object) -> str:
-    """A message of the run (``templates/run_message.txt.j2``) in ``lang``."""
-    from gpu_advisor.engine.i18n.environment import render
-    from gpu_advisor.engine.i18n.formats import Format
-
-    return render("run_message.txt.j2", Format.named(lang), kind=kind, **context).strip()
 
 
 def json_line(line: int, result: Recommendation) -> str:

@@ -17,6 +17,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
+from gpu_advisor.engine.apps.batch.messages import said
 from gpu_advisor.engine.apps.recommend import decide_workload, recommend
 from gpu_advisor.engine.apps.sweep.model import (
     DECISION_FIELDS,
@@ -137,19 +138,19 @@ def all_flips(
 
 
 def sweep(
-    workload: Workload, specs: Sequence[str], evaluated_on: dt.date, knowledge: Knowledge
+    workload: Workload, specs: Sequence[str], evaluated_on: dt.date, knowledge: Knowledge, lang: str = "en"
 ) -> SweepResult:
-    """Evaluate ``workload`` at every combination of the ``--vary`` specs (one or two)."""
+    """Evaluate ``workload`` at every combination of the ``--vary`` specs (one or two); errors in ``lang``."""
     if not 1 <= len(specs) <= 2:
-        raise InputError(f"--vary: give one or two variables, got {len(specs)}")
-    parsed = [parse_vary(spec, knowledge) for spec in specs]
+        raise InputError(said(lang, "vary_how_many", given=len(specs)))
+    parsed = [parse_vary(spec, knowledge, lang) for spec in specs]
     if len(parsed) == 2 and parsed[0][0].name == parsed[1][0].name:
-        raise InputError(f"--vary: {parsed[0][0].name} is given twice")
+        raise InputError(said(lang, "vary_twice", name=parsed[0][0].name))
     total = 1
     for _, sweep_variable in parsed:
         total *= len(sweep_variable.values)
     if total > MAX_POINTS:
-        raise InputError(f"--vary: {total} combinations, at most {MAX_POINTS}; take larger steps")
+        raise InputError(said(lang, "vary_combinations", total=total, most=MAX_POINTS))
 
     base = recommend(workload, evaluated_on, knowledge=knowledge)
     server_id = base.own_hardware.server
@@ -167,7 +168,7 @@ def sweep(
     labels = Labels()
     baseline_label = labels.label(base.decision)
     combinations = list(itertools.product(*(v.values for v in variables)))
-    inputs = [prepare(parsed, values, data, knowledge, server_id) for values in combinations]
+    inputs = [prepare(parsed, values, data, knowledge, server_id, lang) for values in combinations]
     evaluated: list[SweepPoint] = []
     interrupted_by = None
     try:
@@ -227,6 +228,7 @@ def prepare(
     data: dict[str, Any],
     knowledge: Knowledge,
     server_id: str,
+    lang: str = "en",
 ) -> tuple[Workload, Knowledge]:
     """The workload and knowledge base for one combination; every combination is checked before any runs."""
     case = copy.deepcopy(data)
@@ -234,7 +236,7 @@ def prepare(
         if variable.kind == "workload":
             _set_path(case, variable.target, value)
         else:
-            knowledge = apply_knowledge(variable, value, knowledge, server_id)
+            knowledge = apply_knowledge(variable, value, knowledge, server_id, lang)
     origin = "--vary " + ", ".join(f"{v.name}={value}" for (v, _), value in zip(parsed, values, strict=True))
     return validate_workload(case, origin), knowledge
 

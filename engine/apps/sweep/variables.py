@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from gpu_advisor.engine.apps.batch.messages import said
 from gpu_advisor.engine.apps.batch.rows import field_kinds
 from gpu_advisor.engine.apps.sweep.model import BaselineSource, SweepVariable, Value, VariableKind
 from gpu_advisor.engine.common import values
@@ -50,7 +51,7 @@ def workload_variables() -> dict[str, bool]:
     return {name: kind == "int" for name, kind in field_kinds().items() if kind in ("int", "float")}
 
 
-def resolve_variable(name: str, knowledge: Knowledge) -> Variable:
+def resolve_variable(name: str, knowledge: Knowledge, lang: str = "en") -> Variable:
     numeric = workload_variables()
     if name in numeric:
         return Variable(name, "workload", name, numeric[name])
@@ -60,50 +61,59 @@ def resolve_variable(name: str, knowledge: Knowledge) -> Variable:
         key = name[len(PRICE_PREFIX) :]
         keys = [offer.key for offer in knowledge.offers.offers]
         if key not in keys:
-            message = f"--vary {name}: no offer {key!r} in the catalog; give price:PROVIDER/OFFER/GPU"
             suggestion = close_match(key, keys)
-            raise InputError(message + (f" (did you mean {PRICE_PREFIX}{suggestion}?)" if suggestion else ""))
+            raise InputError(
+                said(
+                    lang,
+                    "vary_unknown_offer",
+                    name=name,
+                    key=repr(key),
+                    suggestion=f"{PRICE_PREFIX}{suggestion}" if suggestion else None,
+                )
+            )
         return Variable(name, "offer_price", key, False)
     allowed = [*numeric, *KNOWLEDGE_VARIABLES, f"{PRICE_PREFIX}PROVIDER/OFFER/GPU"]
-    message = f"--vary: unknown variable {name!r}; allowed: {', '.join(allowed)}"
     suggestion = close_match(name, allowed)
-    raise InputError(message + (f" (did you mean {suggestion!r}?)" if suggestion else ""))
+    raise InputError(
+        said(
+            lang,
+            "vary_unknown",
+            name=repr(name),
+            allowed=", ".join(allowed),
+            suggestion=repr(suggestion) if suggestion else None,
+        )
+    )
 
 
-def _decimal(text: str, spec: str, part: str) -> Decimal:
+def _decimal(text: str, spec: str, part: str, lang: str = "en") -> Decimal:
     if not _NUMBER.fullmatch(text.strip()):
-        raise InputError(f"--vary {spec}: {part} {text!r} is not a number")
+        raise InputError(said(lang, "vary_not_a_number", spec=spec, part=part, text=repr(text)))
     try:
         values.number(text.strip())
     except ValueProblem as problem:
-        raise InputError(f"--vary {spec}: {part} {problem.message}") from None
+        raise InputError(said(lang, "vary_value", spec=spec, part=part, problem=problem.message)) from None
     return Decimal(text.strip())
 
 
-def parse_vary(spec: str, knowledge: Knowledge) -> tuple[Variable, SweepVariable]:
+def parse_vary(spec: str, knowledge: Knowledge, lang: str = "en") -> tuple[Variable, SweepVariable]:
     """``NAME=START:STOP:STEP`` as a variable and its values (START, START+STEP, ... up to STOP)."""
     name, equals, bounds = spec.partition("=")
     parts = bounds.split(":")
     if not equals or not name.strip() or len(parts) != 3:
-        raise InputError(f"--vary {spec}: expected NAME=START:STOP:STEP, for example utilization=0.1:0.9:0.1")
-    variable = resolve_variable(name.strip(), knowledge)
+        raise InputError(said(lang, "vary_form", spec=spec))
+    variable = resolve_variable(name.strip(), knowledge, lang)
     start, stop, step = (
-        _decimal(text, spec, part) for text, part in zip(parts, ("START", "STOP", "STEP"), strict=True)
+        _decimal(text, spec, part, lang) for text, part in zip(parts, ("START", "STOP", "STEP"), strict=True)
     )
     if step <= 0:
-        raise InputError(f"--vary {spec}: STEP must be greater than 0")
+        raise InputError(said(lang, "vary_step", spec=spec))
     if stop < start:
-        raise InputError(f"--vary {spec}: STOP must not be below START")
+        raise InputError(said(lang, "vary_order", spec=spec))
     if variable.integer and any(number != number.to_integral_value() for number in (start, stop, step)):
-        raise InputError(
-            f"--vary {spec}: {variable.name} takes whole numbers; START, STOP and STEP must be too"
-        )
+        raise InputError(said(lang, "vary_whole", spec=spec, name=variable.name))
     count = int((stop - start) / step) + 1
     if count > MAX_POINTS_PER_VARIABLE:
-        raise InputError(
-            f"--vary {spec}: {count} values, at most {MAX_POINTS_PER_VARIABLE} per variable; "
-            "take a larger STEP"
-        )
+        raise InputError(said(lang, "vary_count", spec=spec, count=count, most=MAX_POINTS_PER_VARIABLE))
     exact = [start + index * step for index in range(count)]
     values: tuple[Value, ...] = tuple(int(v) if variable.integer else float(v) for v in exact)
     decimals = max(0, *(-number.normalize().as_tuple().exponent for number in (start, stop, step)))  # type: ignore[operator]
@@ -177,19 +187,21 @@ def _priced_offer(offer: Offer, price: float) -> Offer:
     return offer.model_copy(update=update)
 
 
-def apply_knowledge(variable: Variable, value: Value, knowledge: Knowledge, server_id: str) -> Knowledge:
+def apply_knowledge(
+    variable: Variable, value: Value, knowledge: Knowledge, server_id: str, lang: str = "en"
+) -> Knowledge:
     """A copy of ``knowledge`` with the variable set; values that cannot be prices are rejected."""
     spec = f"--vary {variable.name}={value}"
     if variable.target == "usd_per_kwh":
         if value < 0:
-            raise InputError(f"{spec}: an electricity price cannot be negative")
+            raise InputError(said(lang, "vary_negative_power", spec=spec))
         kwh = _within(spec, value, ServerOverride, "usd_per_kwh")
         # The power price replaces the company country's default, as an overrides file's does.
         costs = knowledge.cost_defaults
         yours = (costs.yours or YourCosts()).model_copy(update={"usd_per_kwh": kwh})
         return knowledge.model_copy(update={"cost_defaults": costs.model_copy(update={"yours": yours})})
     if value <= 0:
-        raise InputError(f"{spec}: a price must be greater than 0")
+        raise InputError(said(lang, "vary_price", spec=spec))
     if variable.target == "server_price_usd":
         price = _within(spec, value, ServerOverride, "price_usd")
         return _with_servers(knowledge, lambda s: _priced_server(s, price) if s.id == server_id else s)

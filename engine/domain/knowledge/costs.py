@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from gpu_advisor.engine.domain.knowledge.entries import Sourced, Strict
+from gpu_advisor.engine.domain.knowledge.entries import Sourced, Strict, Translated
 
 Currency = Literal["EUR", "USD", "CHF"]
 """The currencies a cost figure may be given in; each is converted to USD at the catalog's rates."""
@@ -20,7 +20,7 @@ FiniteAmount = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 CountryCode = Annotated[str, Field(pattern=r"^[A-Z]{2}$")]
 
 
-class CostFigure(Sourced):
+class CostFigure(Sourced, Translated):
     """One sourced amount in its own currency; what it is per (kWh, kW and month, month, year) follows
     from the field that holds it."""
 
@@ -29,7 +29,7 @@ class CostFigure(Sourced):
     note: str
 
 
-class CountryCosts(Strict):
+class CountryCosts(Translated):
     """One country's defaults. A figure left out was not found; the fallback country's is used."""
 
     country: CountryCode
@@ -56,7 +56,7 @@ class CountryCosts(Strict):
         return self
 
 
-class StaffShare(Sourced):
+class StaffShare(Sourced, Translated):
     """The share of one engineer's working time an owned data-centre server takes."""
 
     value: float = Field(gt=0, le=1, allow_inf_nan=False)
@@ -67,7 +67,7 @@ class StaffShare(Sourced):
     """True: gpu-advisor's reading of the source, marked as an assumption in the memo."""
 
 
-class TaxDepreciation(Sourced):
+class TaxDepreciation(Sourced, Translated):
     """A country's tax rule for writing off computer hardware, shown beside the economic life."""
 
     country: CountryCode

@@ -65,6 +65,28 @@ class Sourced(Strict):
     as_of: dt.date
 
 
+class Translations(Strict):
+    """An entry's prose in another language, by field name: ``translations: {de: {note: "..."}}``."""
+
+    de: dict[str, str] = Field(default_factory=dict)
+
+
+class Translated(Strict):
+    """An entry whose prose the texts quote: its German wording beside the English, shown under
+    ``--lang de`` (``engine/i18n/knowledge_texts.py``). Optional; an untranslated text stays English."""
+
+    translations: Translations = Translations()
+
+    @model_validator(mode="after")
+    def _translations_name_prose_fields(self) -> Translated:
+        for field, text in self.translations.de.items():
+            if field == "translations" or not isinstance(getattr(self, field, None), str):
+                raise ValueError(f"translations.de.{field}: not a text field of this entry")
+            if not text.strip():
+                raise ValueError(f"translations.de.{field}: empty")
+        return self
+
+
 class Document(Strict):
     id: str
     title: str
@@ -305,7 +327,7 @@ class ApiPrice(Sourced):
         return self.stands_in_up_to_params_b or self.model_params_b
 
 
-class OwnServer(Sourced):
+class OwnServer(Sourced, Translated):
     id: str
     name: str
     gpu: str

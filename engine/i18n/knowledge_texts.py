@@ -1,0 +1,64 @@
+"""The knowledge base's prose in the reader's language, and country names.
+
+A knowledge entry whose prose a text quotes (a cost figure's note, what was not found for a country)
+may carry its German wording beside the English: ``translations: {de: {note: "..."}}`` (validated with
+the entry, ``domain/knowledge/entries.py``). The calculators copy the English text into a result; a
+template shows it with the ``known`` filter, which gives the wording in the reader's language where the
+knowledge base has one. Country names are in the message catalog (``countries:``), by ISO 3166 code.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from gpu_advisor.engine.common.data_files import read_yaml
+from gpu_advisor.knowledge import KNOWLEDGE_DIR
+from gpu_advisor.templates import TEMPLATES_DIR
+
+MARKER = "translations:"
+"""Only the knowledge files that hold translations are read."""
+
+
+@cache
+def knowledge_texts(lang: str) -> dict[str, str]:
+    """English text of the knowledge base -> its wording in ``lang`` (empty for English)."""
+    found: dict[str, str] = {}
+    if lang == "en":
+        return found
+    for path in sorted(KNOWLEDGE_DIR.glob("*.yaml")):
+        if MARKER in path.read_text(encoding="utf-8"):
+            _collect(read_yaml(path), lang, found)
+    return found
+
+
+def _collect(node: Any, lang: str, found: dict[str, str]) -> None:
+    if isinstance(node, dict):
+        texts = (node.get("translations") or {}).get(lang) or {}
+        for field, text in texts.items():
+            if isinstance(node.get(field), str):
+                found[node[field]] = str(text)
+        for value in node.values():
+            _collect(value, lang, found)
+    elif isinstance(node, list):
+        for value in node:
+            _collect(value, lang, found)
+
+
+def known_text(lang: str, text: str) -> str:
+    """``text``, quoted from the knowledge base, in ``lang`` where the knowledge base words it so."""
+    return knowledge_texts(lang).get(text, text)
+
+
+@cache
+def country_names(lang: str) -> dict[str, str]:
+    """ISO 3166 code -> the country's name in ``lang`` (empty for English: the knowledge base's names)."""
+    if lang == "en":
+        return {}
+    data = read_yaml(TEMPLATES_DIR / "i18n" / f"{lang}.yaml") or {}
+    return {str(code): str(name) for code, name in (data.get("countries") or {}).items()}
+
+
+def country_name(lang: str, code: str, name: str) -> str:
+    """The country ``code`` in ``lang``; ``name`` (the knowledge base's English name) where none is given."""
+    return country_names(lang).get(code, name)
