@@ -39,9 +39,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from readme_record import record_between
+
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((REPO / "examples").glob("*.yaml"))
-README = Path(__file__).resolve().parent / "README.md"
 EVALUATED_ON = dt.date(2026, 11, 30)
 IMPORTS_ONLY = "import durable.lang, pydantic, jinja2, click, yaml"
 ONE_MODEL = (
@@ -528,13 +529,6 @@ def table(figures: list[Figure]) -> str:
     return "\n".join(rows)
 
 
-def record(text: str) -> None:
-    readme = README.read_text(encoding="utf-8")
-    before, _, rest = readme.partition(RECORD_START)
-    _, _, after = rest.partition(RECORD_END)
-    README.write_text(f"{before}{RECORD_START}\n{text}\n{RECORD_END}{after}", encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -564,7 +558,7 @@ def main() -> None:
     )
     print(text)
     if args.record:
-        record(text)
+        record_between(RECORD_START, RECORD_END, text)
 
 
 if __name__ == "__main__":

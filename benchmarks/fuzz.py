@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from readme_record import record_between
+
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 IMPORTS = REPO / "tests" / "catalog_imports"
@@ -368,14 +370,6 @@ def table(result: dict[str, Any]) -> str:
     )
 
 
-def record(text: str) -> None:
-    readme = REPO / "benchmarks" / "README.md"
-    content = readme.read_text(encoding="utf-8")
-    start = content.index(RECORD_START) + len(RECORD_START)
-    end = content.index(RECORD_END)
-    readme.write_text(content[:start] + "\n" + text + content[end:], encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -389,7 +383,7 @@ def main() -> None:
     for line in result["tracebacks"][:30]:
         print(line, file=sys.stderr)
     if args.record:
-        record(text)
+        record_between(RECORD_START, RECORD_END, text)
     sys.exit(1 if result["tracebacks"] else 0)
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from readme_record import record_between
 
 REPO = Path(__file__).resolve().parent.parent
 RECORD_START = "<!-- load test: written by load.py --record -->"
@@ -281,14 +282,6 @@ def run(n: int, workers: int = 1) -> str:
     )
 
 
-def record(text: str) -> None:
-    readme = REPO / "benchmarks" / "README.md"
-    content = readme.read_text(encoding="utf-8")
-    start = content.index(RECORD_START) + len(RECORD_START)
-    end = content.index(RECORD_END)
-    readme.write_text(content[:start] + "\n" + text + content[end:], encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -300,7 +293,7 @@ def main() -> None:
     text = run(args.n, args.workers)
     print(text)
     if args.record:
-        record(text)
+        record_between(RECORD_START, RECORD_END, text)
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ import statistics
 import time
 from pathlib import Path
 
+from readme_record import record_between
+
 REPO = Path(__file__).resolve().parent.parent
-README = Path(__file__).resolve().parent / "README.md"
 EVALUATED_ON = dt.date(2026, 11, 30)
 START = "<!-- scenario run: written by scenarios.py --record -->"
 END = "<!-- end of scenario run -->"
@@ -69,10 +70,7 @@ def main() -> None:
     )
     print(text)
     if args.record:
-        readme = README.read_text(encoding="utf-8")
-        before, _, rest = readme.partition(START)
-        _, _, after = rest.partition(END)
-        README.write_text(f"{before}{START}\n{text}\n{END}{after}", encoding="utf-8")
+        record_between(START, END, text)
 
 
 if __name__ == "__main__":
