@@ -73,7 +73,10 @@ def test_batch_share_and_rival_percentile_by_hand() -> None:
     assert rb["recommended_win_share"] == runpod_wins / 400
     assert rb["deployment_win_share"] == {"dedicated_cloud": 1.0}
     shares = {(o["provider"], o["offer"]): o["share"] for o in rb["option_win_share"]}
-    assert shares == {("runpod", "community"): runpod_wins / 400, ("aws", "p5-spot"): 1 - runpod_wins / 400}
+    assert shares == {
+        ("runpod", "community"): runpod_wins / 400,
+        ("aws", "p5-spot"): (400 - runpod_wins) / 400,
+    }
     rival = rb["cost_usd_per_month"]["rival"]
     assert (rival["provider"], rival["offer"], rival["gpu"]) == ("aws", "p5-spot", "h100-sxm")
     assert rival["p50"] == pytest.approx(decile(spot_costs, 5), rel=1e-9)

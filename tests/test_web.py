@@ -117,7 +117,7 @@ def test_problems_are_shown_beside_their_field_in_the_chosen_language(client: ht
     page = Page(response.text)
     assert (
         page.by_id("f-requests-per-day-error").content
-        == "Bitte eine ganze Zahl angeben, zum Beispiel 150000."
+        == "Bitte geben Sie eine ganze Zahl an, zum Beispiel 150.000."
     )
     assert page.by_id("f-requests-per-day").attrs["aria-invalid"] == "true"
     assert "f-requests-per-day-error" in page.by_id("f-requests-per-day").attrs["aria-describedby"]

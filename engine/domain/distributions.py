@@ -20,7 +20,7 @@ SHAPES: tuple[str, ...] = ("uniform", "triangular", "lognormal")
 class Range(BaseModel):
     """A low/high pair with a shape; ``mode`` only for a triangular range (default: the midpoint)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
     low: float = Field(ge=-1e15, le=1e15)
     high: float = Field(ge=-1e15, le=1e15)

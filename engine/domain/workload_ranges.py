@@ -31,7 +31,7 @@ class GrowthRange(Range):
 
 
 class WorkloadRanges(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
     requests_per_day: RequestsRange | None = None
     volume_growth: GrowthRange | None = None
