@@ -361,3 +361,28 @@ def test_the_load_section_reads_as_german() -> None:
     assert "länger, wenn sich mehrere Anfragen das Replikat teilen;" in memo
     assert "(bei der Bemessung der Replikate ist der obere Rand dieses Bandes schon abgezogen)" in memo
     assert "Nach das" not in memo and "abgezogen bemessen" not in memo
+
+
+def test_a_german_check_names_the_residency_rules_by_their_german_titles() -> None:
+    """RES005 quotes the residency rules that exclude the proposal's region: in German, with their German
+    titles (the English title appeared in the German message before)."""
+    proposal = str(REPO_ROOT / "tests" / "web" / "failing-proposal.yaml")
+    args = ["check", proposal, "--format", "json", "--as-of", "2026-11-30"]
+    for lang, title in (
+        (
+            "de",
+            "RES001 (DSGVO: personenbezogene Daten von Personen in der EU/im EWR bleiben in EU-Regionen).",
+        ),
+        ("en", "RES001 (GDPR: personal data of people in the EU/EEA stays in EU regions)."),
+    ):
+        result = CliRunner().invoke(main, [*args, "--lang", lang])
+        assert result.exit_code == 1, result.output
+        [message] = [i["message"] for i in json_items(result.output) if i["rule_id"] == "RES005"]
+        assert message.endswith(title)
+
+
+def json_items(output: str) -> list[dict[str, Any]]:
+    """Every check result of every proposal in ``check --format json``'s output."""
+    import json
+
+    return [item for proposal in json.loads(output) for item in proposal["results"]]

@@ -25,6 +25,7 @@ from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.rulebook.conclusions import excluded_by, option_filters
 from gpu_advisor.engine.rulebook.details import ProposalDetails
 from gpu_advisor.engine.rulebook.facts import ProposalFact
+from gpu_advisor.engine.rulebook.texts import rule_text
 
 RENTAL_DEPLOYMENTS = ("dedicated_cloud", "hybrid")
 
@@ -134,11 +135,11 @@ LOCATION_FIELDS = ("jurisdiction", "eu")
 
 
 def residency_facts(
-    proposal: ProposalInput, offer: Offer | None, evaluation: Evaluation
+    proposal: ProposalInput, offer: Offer | None, evaluation: Evaluation, lang: str = "en"
 ) -> tuple[dict[str, Any], str]:
     """Where the proposal runs (jurisdictions and countries) and whether the residency rules that fired
     for the workload exclude it, by their own conclusions (the option filters on its location); and the
-    excluding rules with their titles, for the message."""
+    excluding rules with their titles in ``lang``, for the message."""
     knowledge, rulebook = evaluation.knowledge, evaluation.rulebook
     jurisdictions = proposal_jurisdictions(proposal, offer, knowledge)
     regions = proposal_regions(proposal, offer, knowledge)
@@ -160,7 +161,9 @@ def residency_facts(
         "jurisdiction_known": known,
         "jurisdiction_excluded": known and bool(rule_ids),
     }
-    named = "; ".join(f"{rule.id} ({rule.title})" for rule in residency if rule.id in rule_ids)
+    named = "; ".join(
+        f"{rule.id} ({rule_text(rule, lang).title})" for rule in residency if rule.id in rule_ids
+    )
     return facts, named
 
 
@@ -270,13 +273,15 @@ def rental_to_beat_billing(evaluation: Evaluation) -> Literal["hourly", "committ
     return option_billing(best) if best else "none"
 
 
-def proposal_fact(proposal: ProposalInput, evaluation: Evaluation) -> tuple[ProposalFact, ProposalDetails]:
-    """The proposal fact, and the details the messages of the proposal checks show."""
+def proposal_fact(
+    proposal: ProposalInput, evaluation: Evaluation, lang: str = "en"
+) -> tuple[ProposalFact, ProposalDetails]:
+    """The proposal fact, and the details the messages of the proposal checks show (in ``lang``)."""
     knowledge, decision = evaluation.knowledge, evaluation.decision
     hardware = proposed_hardware(proposal, evaluation)
     pricing = proposal.pricing or (hardware.offer.pricing if hardware.offer else None)
     place = place_facts(proposal, hardware, knowledge)
-    residency, residency_rules = residency_facts(proposal, hardware.offer, evaluation)
+    residency, residency_rules = residency_facts(proposal, hardware.offer, evaluation, lang)
     ruled_out_by = [
         rule.id
         for rule in evaluation.rules

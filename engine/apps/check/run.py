@@ -195,7 +195,7 @@ def check_document(
             raise InputError(
                 f"{origin}: {unknown_value_message('waivers.rule', waiver.rule, sorted(rule_ids))}"
             )
-    fact, details = proposal_fact(document.proposal, evaluation)
+    fact, details = proposal_fact(document.proposal, evaluation, fmt.lang)
     active, expired = active_waivers(document.waivers, evaluated_on)
     facts, named = waiver_facts(document.waivers, expired)
     if scenarios is not None:
