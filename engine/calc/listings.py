@@ -4,6 +4,7 @@ rules that exclude it; and the choice of the cheapest option no rule excluded.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -11,7 +12,7 @@ from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.costs import BatchRun, Rental, billed_hours, rent
 from gpu_advisor.engine.calc.instances import linked_sizes, place
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, batch_on_instances
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing, batch_on_instances
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
@@ -130,6 +131,31 @@ def plan_hours(
         else None
     )
     return billed_hours(offer, hours_per_month, calendar_hours, run, spot_overhead)
+
+
+def batch_month_at(
+    priced: PricedListing,
+    share: float,
+    sizing: Sizing,
+    window_hours: float,
+    hours_per_month: float,
+    days_per_month: float,
+    calendar_hours: float,
+    spot_overhead: float,
+) -> float:
+    """What ``priced``'s batch would cost a month with ``share`` times its daily work: the replicas the
+    work needs in its window of ``window_hours`` a day (as ``plan_replicas`` sizes them), each billed as
+    the offer bills the hours it runs."""
+    plan = priced.plan
+    work = (plan.hours_per_day_running or 0.0) * plan.replicas * share  # replica-hours a day
+    for_peak = max(1, math.ceil(work / sizing.batch_capacity_share / window_hours))
+    replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
+    run = plan._replace(replicas=replicas, hours_per_day_running=work / replicas)
+    offer, listing = priced.listing.offer, priced.listing
+    hours = plan_hours(offer, run, hours_per_month, days_per_month, calendar_hours, spot_overhead)
+    return rent(
+        offer, plan.cards_per_replica, replicas, hours, listing.linked, listing.usd_per_gpu_hour
+    ).usd_per_month
 
 
 class PricedListing(NamedTuple):

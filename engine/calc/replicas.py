@@ -119,6 +119,16 @@ def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing) -> i
     return max(1, math.ceil(load.peak_requests_per_second / per_replica))
 
 
+def replicas_for_peak_rate(plan: ReplicaPlan, sizing: Sizing, peak_requests_per_second: float) -> int:
+    """The replicas, spares and least replicas included, that a service's plan would run for another
+    peak: what ``plan_replicas`` gives its GPU and card count at that load."""
+    rps = plan.requests_per_second_per_replica
+    within = plan.rate_within_targets_per_replica
+    per_replica = within if within else rps * sizing.capacity_share
+    for_peak = max(1, math.ceil(peak_requests_per_second / per_replica))
+    return max(for_peak + sizing.spare_replicas, sizing.min_replicas)
+
+
 def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> tuple[bool, int, int]:
     """How ``plans_by_gpu`` ranks a card count: one that can meet the latency targets first, then the
     fewest cards for the peak, then the fewer cards per replica."""

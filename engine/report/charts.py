@@ -5,14 +5,18 @@ files of ``--charts`` and the JSON result show the same numbers.
   cost of renting the same busy card-hours at the compared offer's price; they cross at the break-even.
   Against a reservation, paid every calendar hour, both lines are flat and do not cross.
 - API versus self-hosted: the monthly cost at other volumes of the same workload, per-token API against
-  the replicas of the best rental that the volume's peak needs.
+  the replicas of the best rental that the volume's peak needs, sized as the decision's own are (headroom,
+  latency targets, spares, the least replicas), so that at the workload's volume the line is the
+  decision's cost; a batch, the replicas its work needs in its window, billed as the offer bills the
+  hours they run.
 
 """
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
 
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing, replicas_for_peak_rate
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.results import ApiCost, ApiVersusSelfHosted, BuyVersusRent, Option, OwnHardware
 
@@ -58,19 +62,26 @@ def buy_versus_rent(own: OwnHardware, rent_price: float | None) -> BuyVersusRent
 def api_versus_self_hosted(
     api: ApiCost | None,
     best: Option | None,
-    requests_per_second_per_replica: float | None,
+    plan: ReplicaPlan | None,
+    sizing: Sizing,
     load: Load,
     requests_per_day: int,
+    batch_month: Callable[[float], float] | None = None,
 ) -> ApiVersusSelfHosted | None:
-    if api is None or best is None or not requests_per_second_per_replica or requests_per_day <= 0:
+    """``batch_month``: a batch's monthly cost at a multiple of its work (``listings.batch_month_at``)."""
+    if api is None or best is None or plan is None or requests_per_day <= 0:
         return None
     per_request = api.usd_per_month / requests_per_day
     per_replica = best.usd_per_month / best.replicas
     points = tuple(sorted({*VOLUME_POINTS, requests_per_day}))
     self_hosted = []
     for volume in points:
-        peak = volume / (load.hours_per_day * SECONDS_PER_HOUR) * load.peak_factor
-        self_hosted.append(max(1, math.ceil(peak / requests_per_second_per_replica)) * per_replica)
+        if plan.hours_per_day_running is not None and batch_month is not None:
+            cost = batch_month(volume / requests_per_day)
+        else:
+            peak = volume / (load.hours_per_day * SECONDS_PER_HOUR) * load.peak_factor
+            cost = replicas_for_peak_rate(plan, sizing, peak) * per_replica
+        self_hosted.append(cost)
     return ApiVersusSelfHosted(
         requests_per_day=points,
         api_usd_per_month=tuple(per_request * volume for volume in points),
