@@ -40,7 +40,17 @@ def test_no_number_in_a_rule_condition() -> None:
 def test_compiled_form_reads_thresholds_from_data() -> None:
     rule = load_rulebook().rule("DEP001")
     assert compile_rule(rule, {"api_max_requests_per_day": 123}) == {
-        "all": [{"m": {"$and": [{"kind": "workload"}, {"$lt": {"requests_per_day": 123}}]}}]
+        "all": [
+            {
+                "m": {
+                    "$and": [
+                        {"kind": "workload"},
+                        {"$lt": {"requests_per_day": 123}},
+                        {"on_premises_required": False},
+                    ]
+                }
+            }
+        ]
     }
     thresholds = load_knowledge().threshold_values()
     assert compile_rule(load_rulebook().rule("DEP003"), thresholds)["all"][0]["m"]["$and"] == [
