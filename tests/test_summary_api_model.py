@@ -1,0 +1,38 @@
+"""A managed API decided at another model's price says so in the summary: taking it means switching
+models (the API table alone said "a larger model, an upper bound")."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from helpers import EXAMPLES_DIR
+
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.workload import load_workload
+from gpu_advisor.engine.present.memo import render_memo
+
+AS_OF = dt.date(2026, 11, 30)
+
+
+def test_an_api_of_another_model_is_named_as_a_switch(tmp_path: Path) -> None:
+    source = tmp_path / "qwen.yaml"
+    source.write_text(
+        "name: qwen3-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\nrequests_per_day: 100000\n"
+        "avg_input_tokens: 600\navg_output_tokens: 400\ncompany_country: FR\n",
+        encoding="utf-8",
+    )
+    result = recommend(load_workload(str(source)), AS_OF)
+    assert result.decision.deployment == "api"
+    memo = render_memo(result)
+    assert (
+        "No API in the catalog serves qwen3-235b-a22b: this is the price of Llama 3.1 405B Instruct "
+        "(DeepInfra), another model. Taking the API means running that model instead (check its answers "
+        "for this workload), or asking the providers for a price for this one." in memo
+    )
+
+
+def test_an_api_of_the_same_model_needs_no_such_sentence() -> None:
+    result = recommend(load_workload(str(EXAMPLES_DIR / "public-chat.yaml")), AS_OF)
+    assert result.decision.deployment == "api"
+    assert "No API in the catalog serves" not in render_memo(result)
