@@ -228,3 +228,16 @@ def test_the_workload_schema_shows_the_range_forms() -> None:
     jsonschema.validate(workload, schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({**workload, "requests_per_day": {"low": 1}}, schema)
+
+
+def test_the_memo_says_its_other_figures_are_at_the_point_values(tmp_path: Path) -> None:
+    """The summary's cost is the point value's; the robustness section's percentiles are the scenarios':
+    the memo says which is which, so the two figures do not read as a contradiction."""
+    memo = tmp_path / "memo.md"
+    result = invoke("recommend", BATCH, "--as-of", AS_OF, "--scenarios", "20", "-o", str(memo))
+    assert result.exit_code == 0, result.output
+    text = " ".join(memo.read_text(encoding="utf-8").split())
+    assert (
+        "(P90). The rest of this memo is worked out at the point values (a workload's range at its middle, "
+        "without growth); these figures are the scenarios'." in text
+    )
