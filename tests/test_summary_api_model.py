@@ -36,3 +36,21 @@ def test_an_api_of_the_same_model_needs_no_such_sentence() -> None:
     result = recommend(load_workload(str(EXAMPLES_DIR / "public-chat.yaml")), AS_OF)
     assert result.decision.deployment == "api"
     assert "No API in the catalog serves" not in render_memo(result)
+
+
+def test_an_offer_named_after_its_pricing_is_named_once(tmp_path: Path) -> None:
+    """Lambda's offer is called "on-demand": the summary read "at lambda (on-demand, on-demand)"."""
+    source = tmp_path / "bank.yaml"
+    source.write_text(
+        "name: swiss-bank-advisor\nmodel: {name: qwen2.5-72b, precision: fp8}\nrequests_per_day: 30000\n"
+        "avg_input_tokens: 1500\navg_output_tokens: 300\nload_pattern: steady\nschedule: workdays\n"
+        "latency_sensitive: true\npersonal_data: true\npersonal_data_region: ch\ncompany_country: CH\n"
+        "business_critical: true\n",
+        encoding="utf-8",
+    )
+    result = recommend(load_workload(str(source)), AS_OF)
+    assert (result.decision.provider, result.decision.offer) == ("lambda", "on-demand")
+    summary = render_memo(result).split("## Summary")[1].split("\n\n")[1]
+    assert summary.startswith(
+        "Recommendation: **Dedicated cloud GPUs**, 4 × h100-sxm at lambda (on-demand), **"
+    )
