@@ -366,3 +366,15 @@ def test_skipped_rows_exit_1_unless_allowed(tmp_path: Path) -> None:
     assert invoke(path, "--jobs", "1").exit_code == 1
     assert invoke(path, "--jobs", "1", "--allow-bad-rows").exit_code == 0
     assert invoke(write(tmp_path, "ok.jsonl", portfolio(2)), "--jobs", "1").exit_code == 0
+
+
+def test_an_output_file_ending_in_csv_gets_csv_unless_format_says_otherwise(tmp_path: Path) -> None:
+    """``-o results.csv`` wrote JSON Lines into a file named .csv; --format still decides where given."""
+    row = '{"name": "a", "model": {"name": "llama-3.1-8b", "precision": "bf16"}, "requests_per_day": 5000}\n'
+    source = write(tmp_path, "w.jsonl", row)
+    target = tmp_path / "results.csv"
+    assert invoke(source, "-o", str(target)).exit_code == 0
+    assert target.read_text(encoding="utf-8").startswith("line,name,")
+    explicit = tmp_path / "explicit.csv"
+    assert invoke(source, "-o", str(explicit), "--format", "jsonl").exit_code == 0
+    assert explicit.read_text(encoding="utf-8").startswith("{")

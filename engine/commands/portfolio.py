@@ -31,9 +31,9 @@ from gpu_advisor.engine.commands.common import (
     "--format",
     "output_format",
     type=click.Choice(["jsonl", "csv"]),
-    default="jsonl",
-    show_default=True,
-    help="JSON Lines: the full result per workload with its line and name; CSV: one flat row each.",
+    default=None,
+    help="JSON Lines: the full result per workload with its line and name; CSV: one flat row each "
+    "(default: csv where -o FILE ends in .csv, else jsonl).",
 )
 @click.option("-o", "--output", metavar="FILE", help="Write the results to FILE instead of standard output.")
 @click.option(
@@ -81,7 +81,7 @@ from gpu_advisor.engine.commands.common import (
 def batch(
     input_file: str,
     input_format: str | None,
-    output_format: str,
+    output_format: str | None,
     output: str | None,
     summary_file: str | None,
     jobs: int | None,
@@ -107,6 +107,8 @@ def batch(
     from gpu_advisor.engine.common.signals import exit_code_of, stop_on_signals
 
     evaluated_on = parse_date(as_of)
+    if output_format is None:
+        output_format = "csv" if output is not None and output.lower().endswith(".csv") else "jsonl"
     if (executor == "dask") != (scheduler is not None):
         from gpu_advisor.engine.common.errors import InputError
 
