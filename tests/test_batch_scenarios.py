@@ -90,3 +90,47 @@ def test_dask_cluster_gives_the_local_bytes(tmp_path: Path) -> None:
         remote_csv = batch(*args, "--format", "csv", "--executor", "dask", "--scheduler", address)
     assert remote == local
     assert remote_csv == batch(*args, "--format", "csv", "--jobs", "2")
+
+
+@pytest.mark.parametrize("address", ["nonsense", "tcp://host-without-port"])
+def test_a_malformed_scheduler_address_is_refused_at_once(tmp_path: Path, address: str) -> None:
+    """A client built on a malformed address failed half-built and held the exit for a minute."""
+    pytest.importorskip(
+        "distributed", reason='Dask distributed is not installed (pip install -e ".[cluster]")'
+    )
+    args = ["batch", str(portfolio(tmp_path)), "--executor", "dask", "--scheduler", address]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert f"--scheduler: {address!r} is not a scheduler address (tcp://HOST:PORT)" in result.output
+
+
+def test_a_cluster_that_fails_mid_run_is_an_error_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    distributed = pytest.importorskip(
+        "distributed", reason='Dask distributed is not installed (pip install -e ".[cluster]")'
+    )
+    from gpu_advisor.engine.apps.batch import distributed as on_dask
+
+    def lost(rows: object, settings: object) -> object:
+        raise ConnectionError("scheduler-connection-lost")
+
+    monkeypatch.setattr(on_dask, "evaluate_on_worker", lost)
+    with distributed.LocalCluster(
+        processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None
+    ) as cluster:
+        args = [
+            "batch",
+            str(portfolio(tmp_path)),
+            "--executor",
+            "dask",
+            "--scheduler",
+            cluster.scheduler_address,
+        ]
+        result = CliRunner().invoke(main, args)
+    assert result.exit_code == 3, result.output
+    assert (
+        f"error: the Dask cluster at {cluster.scheduler_address} failed (FutureCancelledError"
+        in result.output
+    )
+    assert result.exception is None or isinstance(result.exception, SystemExit)

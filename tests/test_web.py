@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -214,6 +215,20 @@ def test_the_memo_page_shows_findings_by_severity_with_rule_links(client: httpx.
     assert "/rules/RES001?lang=de" in links
     assert page.all("svg", role="img") and len(page.with_class("chart")) == 2
     assert not [e for e in page.all("code") if e.attrs.get("class") == "language-mermaid"]
+
+
+def test_a_workload_name_cannot_put_a_link_or_an_image_on_the_page(client: httpx.Client) -> None:
+    """The name reaches the memo's title, which the page renders as Markdown: a name written as a link
+    and an image stays text (it travels in the share link, so it must not point elsewhere)."""
+    form = load_into_form(client, EXAMPLES_DIR / "internal-assistant.yaml", "en", "USD")
+    shared = Page(submit(client, form.text).text).by_id("share-url").attrs["value"]
+    name = "[b](http://evil.example) ![i](http://evil.example/x.png) <b>x</b>"
+    shared = re.sub(r"(?<=[?&])name=[^&]*", "name=" + quote(name), shared)
+    response = client.get(shared)
+    html = response.text
+    assert response.status_code == 200
+    assert "GPU decision memo: [b](http://evil.example)" in html
+    assert 'href="http://evil' not in html and 'src="http://evil' not in html and "<b>x</b>" not in html
 
 
 def test_the_share_link_and_the_language_switch_keep_every_answer(client: httpx.Client) -> None:

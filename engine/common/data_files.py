@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from gpu_advisor.engine.common import yaml_core
+from gpu_advisor.engine.common import values, yaml_core
 from gpu_advisor.engine.common.cache_directory import cache_directory
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.common.values import ValueProblem
@@ -60,7 +60,7 @@ def _parser_digest() -> str | None:
     None where the code cannot be read (then nothing is cached)."""
     digest = hashlib.sha256()
     try:
-        for module_file in (yaml_core.__file__, __file__):
+        for module_file in (yaml_core.__file__, values.__file__, __file__):
             digest.update(Path(module_file).read_bytes())
     except (OSError, TypeError):
         return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import re
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -118,7 +119,17 @@ def _country(context: jinja2.runtime.Context, code: str, name: str | None = None
     return country_name(_format(context).lang, code, name or code)
 
 
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
+
+
+def _markdown_text(text: str) -> str:
+    """Text the user wrote, as literal Markdown text: no link, image, HTML, code or table cell can start
+    in it, and it stays on its line (a workload's name in the memo's title, shown on the web page too)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
 FILTERS: dict[str, Any] = {
+    "md": _markdown_text,
     "known": _known,
     "country": _country,
     "num": _num,

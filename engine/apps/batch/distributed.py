@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from gpu_advisor.engine.apps.batch.rows import Row
 from gpu_advisor.engine.apps.batch.summary import Outcome
-from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.errors import EngineError, InputError
 
 if TYPE_CHECKING:
     from gpu_advisor.engine.apps.batch.run import Settings
 
 CLUSTER_EXTRA = 'pip install "gpu-advisor[cluster]"'
 _ONE_AT_A_TIME = threading.Lock()
-"""A worker process evaluates one chunk at a time: the rules engine and the per-object caches are one per
-process and not shared between threads (start workers with ``--nthreads 1`` to use every core)."""
+"""A worker process evaluates one chunk at a time: each process has one rules engine, whose sessions one
+thread at a time may use (start workers with ``--nthreads 1`` and one process per core)."""
 
 
 def evaluate_on_worker(rows: list[Row], settings: Settings) -> list[Outcome]:
@@ -43,6 +43,17 @@ def client_for(scheduler: str) -> Any:
     except ImportError:
         raise InputError(
             f"--executor dask needs Dask distributed: {CLUSTER_EXTRA}", field="--executor"
+        ) from None
+    try:
+        # A malformed address is refused before a client exists: a client that fails half-built blocks
+        # the interpreter's exit for a minute.
+        address = distributed.comm.normalize_address(scheduler)
+        if distributed.comm.parse_address(address)[0] != "inproc":  # a cluster in this process (tests)
+            distributed.comm.get_address_host_port(address)
+    except (ValueError, TypeError) as error:
+        raise InputError(
+            f"--scheduler: {scheduler!r} is not a scheduler address (tcp://HOST:PORT): {error}",
+            field="--scheduler",
         ) from None
     try:
         return distributed.Client(scheduler, set_as_default=False, timeout="30s")
@@ -65,7 +76,15 @@ def dask_chunks(
             if len(pending) >= limit:
                 break
         while pending:
-            outcomes: list[Outcome] = pending.popleft().result()
+            try:
+                outcomes: list[Outcome] = pending.popleft().result()
+            except Exception as error:
+                # A lost scheduler, a killed worker, a worker without gpu-advisor: the cluster's own
+                # errors, each of a different class.
+                raise EngineError(
+                    f"the Dask cluster at {scheduler} failed ({type(error).__name__}: {error}); "
+                    "the results written so far are kept"
+                ) from None
             for chunk in itertools.islice(chunks, 1):
                 pending.append(client.submit(evaluate_on_worker, chunk, settings, pure=False))
             yield outcomes
