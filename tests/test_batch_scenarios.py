@@ -130,7 +130,7 @@ def test_a_cluster_that_fails_mid_run_is_an_error_not_a_traceback(
         result = CliRunner().invoke(main, args)
     assert result.exit_code == 3, result.output
     assert (
-        f"error: the Dask cluster at {cluster.scheduler_address} failed (ConnectionError: scheduler-connection-lost)"
-        in result.output
+        f"error: the Dask cluster at {cluster.scheduler_address} failed "
+        "(ConnectionError: scheduler-connection-lost)" in result.output
     )
     assert result.exception is None or isinstance(result.exception, SystemExit)
