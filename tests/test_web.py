@@ -409,3 +409,16 @@ def test_a_what_if_price_that_is_no_price_is_explained(client: httpx.Client) -> 
         "nicht höher, als eine Overrides-Datei zulässt."
     )
     assert Page(response.text).by_id("form-problems").content.endswith(expected)
+
+
+def test_an_upload_of_more_proposals_than_the_page_checks_is_refused(client: httpx.Client) -> None:
+    """Each proposal is an evaluation: 3,000 in a 713 KB file held a worker for 25 s."""
+    proposals = yaml.safe_load(FAILING_PROPOSAL.read_text(encoding="utf-8"))["proposals"]
+    many = json.dumps({"proposals": (proposals * 26)[:51]})  # JSON: YAML would write aliases
+    response = client.post(
+        "/check/upload",
+        params={"as_of": AS_OF},
+        files={"proposal": ("many.json", many.encode("utf-8"), "application/json")},
+    )
+    assert response.status_code == 422
+    assert "many.json: 51 proposals; the page checks at most 50 a file" in response.text

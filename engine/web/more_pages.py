@@ -47,10 +47,20 @@ def run_check(settings: Settings, name: str, text: str) -> list[CheckResult]:
 
     knowledge = load_knowledge()
     fmt = settings.format(knowledge)
+    documents = list(proposal_documents(text, name))
+    if len(documents) > MAX_UPLOADED_PROPOSALS:
+        # Each proposal is a whole evaluation: a 1 MB file of thousands would hold a worker for minutes.
+        raise InputError(
+            f"{name}: {len(documents):,} proposals; the page checks at most {MAX_UPLOADED_PROPOSALS} a file "
+            "(gpu-advisor check FILE checks any number)"
+        )
     return [
         check_document(document, name, index, settings.evaluated_on, knowledge=knowledge, line=line, fmt=fmt)
-        for index, line, document in proposal_documents(text, name)
+        for index, line, document in documents
     ]
+
+
+MAX_UPLOADED_PROPOSALS = 50
 
 
 def localized(doc: RuleDoc, lang: str) -> RuleDoc:
