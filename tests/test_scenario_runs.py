@@ -241,3 +241,28 @@ def test_the_memo_says_its_other_figures_are_at_the_point_values(tmp_path: Path)
         "(P90). The rest of this memo is worked out at the point values (a workload's range at its middle, "
         "without growth); these figures are the scenarios'." in text
     )
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "problem"),
+    [
+        ("value: 0.9\n", "value: 1.5\n", "loss_condition_share: a share above 0 and at most 1, not 1.5"),
+        ("value: 2\n", "value: 2.5\n", "max_loss_conditions: a whole number of at least 1, not 2.5"),
+    ],
+)
+def test_an_analysis_setting_outside_its_meaning_is_refused(
+    tmp_path: Path, before: str, after: str, problem: str
+) -> None:
+    """A share above one picked no loss condition (an index error); a count of 2.5 was truncated."""
+    import shutil
+
+    from gpu_advisor.knowledge import KNOWLEDGE_DIR
+
+    copy = tmp_path / "knowledge"
+    shutil.copytree(KNOWLEDGE_DIR, copy)
+    path = copy / "uncertainty.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count(before) == 1
+    path.write_text(text.replace(before, after), encoding="utf-8")
+    with pytest.raises(KnowledgeError, match=problem):
+        load_knowledge_from(copy)

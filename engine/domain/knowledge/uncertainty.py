@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from gpu_advisor.engine.domain.choices import PricingKind
 from gpu_advisor.engine.domain.distributions import Shape
@@ -52,7 +52,19 @@ class AnalysisSetting(Sourced):
 
 
 class AnalysisSettings(Strict):
-    """How a scenario run summarizes and bounds its draws; every setting is required."""
+    """How a scenario run summarizes and bounds its draws; every setting is required, each within what
+    it can mean (shares above 0 and at most 1, a whole count of at least one)."""
+
+    @model_validator(mode="after")
+    def _within_meaning(self) -> AnalysisSettings:
+        for name in ("loss_condition_share", "loss_condition_min_rate_gap", "max_drawn_share"):
+            value = getattr(self, name).value
+            if not 0 < value <= 1:
+                raise ValueError(f"{name}: a share above 0 and at most 1, not {value}")
+        count = self.max_loss_conditions.value
+        if count < 1 or not float(count).is_integer():
+            raise ValueError(f"max_loss_conditions: a whole number of at least 1, not {count}")
+        return self
 
     loss_condition_share: AnalysisSetting
     """A loss condition names the value beyond which this share of the losing scenarios lie."""
