@@ -416,3 +416,25 @@ def test_a_policy_that_rules_out_serverless_changes_the_cost_the_api_is_compared
     assert compared and all("serverless" not in f.message for f in compared)
     assert all(f"${owned:,.2f}/month (own hardware:" in f.message for f in compared)
     assert bound.decision.deployment == "own_hardware"
+
+
+def test_kept_warm_instances_are_kept_in_the_paid_hours_of_the_schedule() -> None:
+    """hr-assistant works on workdays (264 paid hours) and keeps two serverless instances warm (one and
+    the spare of a business-critical service): they bill 2 x 264 hours, as a dedicated card is rented
+    for the schedule, not 2 x 730 (1,460 hours before)."""
+    import datetime as dt
+
+    from helpers import EXAMPLES_DIR
+
+    from gpu_advisor.engine.apps.recommend import recommend
+    from gpu_advisor.engine.domain.workload import load_workload
+
+    result = recommend(load_workload(str(EXAMPLES_DIR / "hr-assistant.yaml")), dt.date(2026, 11, 30))
+    assert result.workload.hours_per_month == 264
+    option = next(
+        o
+        for o in result.options
+        if (o.provider, o.offer, o.gpu, o.pricing) == ("runpod", "serverless", "h200", "serverless")
+    )
+    assert option.serverless is not None and option.serverless.kept_warm
+    assert option.billed_hours_per_month == pytest.approx(2 * 264)

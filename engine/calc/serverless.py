@@ -259,7 +259,8 @@ class ServerlessWorkload:
     weights_gb: float
     days_per_month: float
     warm_hours_per_month: float
-    """The hours a kept-warm instance is billed: every calendar hour."""
+    """The hours a kept-warm instance is billed: the workload's paid hours (every hour for a service
+    around the clock)."""
     keep_warm: bool
 
 
@@ -309,7 +310,7 @@ def product_month(
         service = ServiceTime(plan.service.alone, plan.service.at_full_batch, plan.service.batch, 1)
         demand[key] = hourly_demand(workload.traffic, load, service, instance_rps, sizing)
     for_peak = max(1, math.ceil(load.peak_requests_per_second / (instance_rps * sizing.capacity_share)))
-    # Kept warm: one instance, the spares the rules ask for, at least min_replicas, every calendar hour.
+    # Kept warm: one instance, the spares the rules ask for, at least min_replicas, in every paid hour.
     kept = max(1 + spare, sizing.min_replicas) if workload.keep_warm else 0
     warm = (kept, workload.warm_hours_per_month) if kept else None
     month = service_month(demand[key], product, cold, days, spare, warm)

@@ -215,7 +215,7 @@ def survey_market(
         capacity.quantized_precision,
         quantized.weights_gb if quantized else 0.0,
     )
-    serverless = price_serverless(capacity, replicas, verdicts.unsuitable, constraints, knowledge)
+    serverless = price_serverless(capacity, replicas, verdicts.unsuitable, constraints, knowledge, hours)
     busy = BusyShares(capacity, plans, hours)
     gpu = load_gpu(alternatives.best, serverless, plans, knowledge)
     # The best option's own plan where it is the load's GPU: a batch on whole instances runs on every

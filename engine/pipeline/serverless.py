@@ -116,14 +116,17 @@ def price_serverless(
     unsuitable: dict[str, list[str]],
     constraints: Constraints,
     knowledge: Knowledge,
+    paid_hours_per_month: float,
 ) -> ServerlessMarket:
+    """``paid_hours_per_month``: the hours the workload pays for (its schedule's), in which a kept-warm
+    instance is kept, as a dedicated card is rented for them."""
     workload = ServerlessWorkload(
         load=capacity.load,
         traffic=capacity.traffic,
         sizing=plans.sizing,
         weights_gb=capacity.figures.weights_gb,
         days_per_month=capacity.days_per_month,
-        warm_hours_per_month=knowledge.calendar_hours_per_month(),
+        warm_hours_per_month=min(paid_hours_per_month, knowledge.calendar_hours_per_month()),
         keep_warm=constraints.keep_serverless_warm,
     )
     candidates = []
