@@ -430,3 +430,19 @@ def test_the_library_decides_from_a_mapping() -> None:
     )
     with pytest.raises(InputError, match="requests_per_day"):
         decide({**_example("public-chat"), "requests_per_day": -1}, EVALUATED_ON)
+
+
+def test_serverless_listings_are_shared_by_copies_that_change_only_what_they_do_not_read() -> None:
+    """A scenario re-prices the offers: its copy of the knowledge base shares the serverless listings
+    (and with them their exclusion tables); a copy with other serverless products gets its own."""
+    from gpu_advisor.engine.calc.serverless import serverless_listings
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    base = load_knowledge()
+    offers = base.offers.model_copy(update={"offers": base.offers.offers[:-1]})
+    repriced = base.model_copy(update={"offers": offers})
+    assert serverless_listings(repriced) is serverless_listings(base)
+    products = base.serverless.model_copy(update={"products": base.serverless.products[:1]})
+    other = base.model_copy(update={"serverless": products})
+    assert serverless_listings(other) is not serverless_listings(base)
+    assert {listing.product.id for listing in serverless_listings(other)} == {base.serverless.products[0].id}

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, DailyTraffic, ServiceTime
-from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.serving import ServerlessGpu, ServerlessProduct
@@ -76,7 +76,28 @@ def entry_sizes(entry: ServerlessGpu, product_sizes: tuple[int, ...]) -> Mapping
 
 @per_object
 def serverless_listings(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
-    """Every product's GPU prices in every region, in catalog order, worked out once per knowledge base."""
+    """Every product's GPU prices in every region, in catalog order, worked out once per knowledge base,
+    and shared by knowledge bases that differ only in what the listings do not read (a scenario's copy,
+    re-priced in its offers and its own server)."""
+    parts = (knowledge.serverless, knowledge.providers, knowledge.gpus, knowledge.documents)
+    key = tuple(map(id, parts))
+    shared = _SHARED_LISTINGS.get(key)
+    if shared is None:
+        if len(_SHARED_LISTINGS) >= SHARED_LISTINGS_KEPT:
+            _SHARED_LISTINGS.clear()
+        # The parts are kept with the listings, so their ids stay theirs while the entry exists.
+        shared = _SHARED_LISTINGS[key] = (parts, _listings_of(knowledge))
+    return shared[1]
+
+
+SHARED_LISTINGS_KEPT = 16
+_SHARED_LISTINGS: dict[tuple[int, ...], tuple[tuple[object, ...], tuple[ServerlessListing, ...]]] = {}
+cleared_with_the_others(_SHARED_LISTINGS.clear)
+
+
+def _listings_of(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
+    """``serverless_listings`` worked out: it reads the serverless products, the providers and their
+    regions, the GPUs and the documents its citations name, and nothing else of ``knowledge``."""
     found = []
     for product in knowledge.serverless.products:
         provider = knowledge.provider(product.provider)
