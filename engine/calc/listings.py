@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from gpu_advisor.engine.calc.costs import BatchRun, Rental, billed_hours, rent
 from gpu_advisor.engine.calc.instances import linked_sizes, place
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing, batch_on_instances
-from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.entries import Offer
@@ -35,6 +35,27 @@ def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> 
         "provider": offer.provider,
         "gpu": offer.gpu,
     }
+
+
+def listing_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> Mapping[str, Any]:
+    """``option_attributes``, read-only and one object for every listing with the same attributes, in this
+    knowledge base or a copy with the same providers and GPUs (a scenario's, re-priced): the rules'
+    exclusion tables are kept per set of these objects (``pipeline.constraints``)."""
+    parts = (knowledge.providers, knowledge.gpus)
+    key = (id(parts[0]), id(parts[1]), offer.provider, offer.gpu, offer.pricing, jurisdiction)
+    shared = _SHARED_ATTRIBUTES.get(key)
+    if shared is None:
+        if len(_SHARED_ATTRIBUTES) >= SHARED_ATTRIBUTES_KEPT:
+            _SHARED_ATTRIBUTES.clear()
+        # The parts are kept with the attributes, so their ids stay theirs while the entry exists.
+        attributes = MappingProxyType(option_attributes(offer, jurisdiction, knowledge))
+        shared = _SHARED_ATTRIBUTES[key] = (parts, attributes)
+    return shared[1]
+
+
+SHARED_ATTRIBUTES_KEPT = 4096
+_SHARED_ATTRIBUTES: dict[tuple[Any, ...], tuple[tuple[Any, ...], Mapping[str, Any]]] = {}
+cleared_with_the_others(_SHARED_ATTRIBUTES.clear)
 
 
 def regional_price(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> tuple[float, str]:
@@ -90,7 +111,7 @@ def listings(knowledge: Knowledge) -> tuple[Listing, ...]:
                     countries=knowledge.region_countries(offer.provider, regions),
                     usd_per_gpu_hour=usd_per_gpu_hour,
                     price_basis=price_basis,
-                    attributes=MappingProxyType(option_attributes(offer, jurisdiction, knowledge)),
+                    attributes=listing_attributes(offer, jurisdiction, knowledge),
                     source=source,
                     linked=linked,
                     price_origin=origin,

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gpu_advisor.engine.calc.api_costs import ApiListing, api_listings
 from gpu_advisor.engine.calc.listings import Listing, listings
 from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
 from gpu_advisor.engine.calc.sizing import SizingFigures
-from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts
@@ -113,12 +114,27 @@ def _api_exclusion_tables(
     return {}
 
 
-@per_object
-def _exclusion_tables(
-    listed: Listed, /
-) -> dict[tuple[int, ...], tuple[tuple[Rule, ...], tuple[tuple[str, ...], ...]]]:
-    """Excluding rules (by identity) -> the exclusions they make, per tuple of listings."""
-    return {}
+ExclusionTables = dict[tuple[int, ...], tuple[tuple[Rule, ...], tuple[tuple[str, ...], ...]]]
+"""Excluding rules (by identity) -> those rules and the exclusions they make."""
+
+
+def _exclusion_tables(listed: Listed) -> ExclusionTables:
+    """Excluding rules (by identity) -> the exclusions they make, per sequence of listing attributes: the
+    listings of a scenario's re-priced knowledge base are new, their attributes the base's
+    (``listings.listing_attributes``)."""
+    attributes = tuple(listing.attributes for listing in listed)
+    key = tuple(map(id, attributes))
+    found = _TABLES_BY_ATTRIBUTES.get(key)
+    if found is None:
+        if len(_TABLES_BY_ATTRIBUTES) >= EXCLUSION_TABLES_KEPT:
+            _TABLES_BY_ATTRIBUTES.clear()
+        # The attributes are kept with the tables, so their ids stay theirs while the entry exists.
+        found = _TABLES_BY_ATTRIBUTES[key] = (attributes, {})
+    return found[1]
+
+
+_TABLES_BY_ATTRIBUTES: dict[tuple[int, ...], tuple[tuple[Any, ...], ExclusionTables]] = {}
+cleared_with_the_others(_TABLES_BY_ATTRIBUTES.clear)
 
 
 @dataclass(frozen=True)
