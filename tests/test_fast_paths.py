@@ -446,3 +446,22 @@ def test_serverless_listings_are_shared_by_copies_that_change_only_what_they_do_
     other = base.model_copy(update={"serverless": products})
     assert serverless_listings(other) is not serverless_listings(base)
     assert {listing.product.id for listing in serverless_listings(other)} == {base.serverless.products[0].id}
+
+
+def test_a_re_priced_copy_shares_the_exclusion_tables_of_the_base() -> None:
+    """Listings are priced, so a re-priced copy has its own; their attributes, and with them the rules'
+    exclusion tables, are the base's. Other providers make other attributes."""
+    from gpu_advisor.engine.calc.listings import listings
+    from gpu_advisor.engine.pipeline.constraints import _exclusion_tables
+
+    base = load_knowledge()
+    scaled = tuple(
+        o.model_copy(update={"usd_per_gpu_hour": o.usd_per_gpu_hour * 2}) for o in base.offers.offers
+    )
+    repriced = base.model_copy(update={"offers": base.offers.model_copy(update={"offers": scaled})})
+    assert listings(repriced) is not listings(base)
+    assert [a.attributes for a in listings(repriced)] == [a.attributes for a in listings(base)]
+    assert _exclusion_tables(listings(repriced)) is _exclusion_tables(listings(base))
+    providers = base.providers.model_copy(update={"providers": base.providers.providers})
+    other = base.model_copy(update={"providers": providers})
+    assert _exclusion_tables(listings(other)) is not _exclusion_tables(listings(base))
