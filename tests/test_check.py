@@ -218,3 +218,16 @@ def test_reference_evaluator_agrees_on_every_case() -> None:
         engine = check_document(parsed, "case.yaml", 1, dt.date(2026, 11, 30))
         plain = check_document(parsed, "case.yaml", 1, dt.date(2026, 11, 30), evaluator=reference)
         assert engine == plain, case["name"]
+
+
+def test_show_all_states_a_passing_check_once() -> None:
+    """A passing check's line said the rule's title (the condition it looks for, as if it held) and the
+    next line repeated it as "Not the case: ..."; now the one line says it is not the case."""
+    from helpers import EXAMPLES_DIR
+
+    proposal = str(EXAMPLES_DIR / "proposals" / "public-chat.yaml")
+    result = CliRunner().invoke(main, ["check", proposal, "--show-all", "--as-of", "2026-11-30"])
+    lines = result.output.splitlines()
+    expected = '  PASS    DEP016 Not the case: "The proposal\'s deployment differs from the recommendation".'
+    assert expected in lines
+    assert sum("The proposal's deployment differs from the recommendation" in line for line in lines) == 1
