@@ -44,8 +44,7 @@ from .engine.domain.workload import Workload
 from .engine.web import routes as web
 
 MAX_BODY_BYTES = MAX_INPUT_BYTES
-"""The same bound as for a workload file: a workload is a few hundred bytes, so anything near this is
-a mistake or an attack, and is refused before it is parsed."""
+"""As for a workload file: a workload is a few hundred bytes; near this is a mistake or an attack."""
 
 logger = logging.getLogger("gpu_advisor.service")
 
@@ -138,11 +137,11 @@ async def unexpected(request: Request, error: Exception) -> JSONResponse:
 
 @asynccontextmanager
 async def warm_up(app: FastAPI) -> AsyncIterator[None]:
-    """Load the knowledge base and rule catalog and build the engine before the first request, so a
-    broken catalog stops the start instead of failing requests, and the first caller waits no longer
-    than the others. Blocking work (validation, evaluations) runs in at most ``WORKER_THREADS`` threads."""
+    """Knowledge, rules, engine and models before the first request: a broken catalog stops the start, and
+    the first caller waits no longer than others. Blocking work runs in ``WORKER_THREADS`` threads."""
     import anyio.to_thread
 
+    from .engine.common.model_build import build_loaded_models
     from .engine.pipeline.engines import rules_engine
 
     if limits.supervised:  # a worker of serve --workers: it ends with its supervisor, even a killed one
@@ -153,6 +152,7 @@ async def warm_up(app: FastAPI) -> AsyncIterator[None]:
     # The event loop takes the interpreter back from a busy worker thread within 1 ms instead of 5 ms.
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
     await anyio.to_thread.run_sync(rules_engine)
+    await anyio.to_thread.run_sync(build_loaded_models)  # models defer their validators to first use
     app.state.body_reader = BodyReader()
     await anyio.to_thread.run_sync(app.state.body_reader.start)
     app.state.ready = True

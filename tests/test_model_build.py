@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import sys
 
 import pydantic
 
@@ -26,3 +27,36 @@ def test_every_model_defers_building_its_validator() -> None:
             ):
                 eager.append(f"{module.__name__}.{name}")
     assert eager == []
+
+
+def test_every_model_builds_and_the_service_builds_them_at_start() -> None:
+    """Deferred, a model that cannot build would fail only at its first use: build them all here. The
+    service does the same at start (``warm_up``), so no request builds one in a worker thread."""
+    import asyncio
+
+    from gpu_advisor.engine.common.model_build import build_loaded_models
+    from gpu_advisor.engine.domain.results import Recommendation
+    from gpu_advisor.service import create_app
+
+    for module_info in pkgutil.walk_packages(gpu_advisor.engine.__path__, "gpu_advisor.engine."):
+        importlib.import_module(module_info.name)
+    build_loaded_models()
+    unbuilt = [
+        f"{module.__name__}.{name}"
+        for module_name, module in list(sys.modules.items())
+        if module_name.startswith("gpu_advisor.engine.")
+        for name, value in vars(module).items()
+        if inspect.isclass(value)
+        and issubclass(value, pydantic.BaseModel)
+        and value.__module__ == module_name
+        and not value.__pydantic_complete__
+    ]
+    assert unbuilt == []
+    Recommendation.__pydantic_complete__ = False  # as a fresh process has it
+    app = create_app()
+
+    async def start_and_stop() -> None:
+        async with app.router.lifespan_context(app):
+            assert Recommendation.__pydantic_complete__
+
+    asyncio.run(start_and_stop())
