@@ -465,3 +465,19 @@ def test_a_re_priced_copy_shares_the_exclusion_tables_of_the_base() -> None:
     providers = base.providers.model_copy(update={"providers": base.providers.providers})
     other = base.model_copy(update={"providers": providers})
     assert _exclusion_tables(listings(other)) is not _exclusion_tables(listings(base))
+
+
+def test_a_rendered_message_is_reused_only_for_the_same_values_written_the_same_way() -> None:
+    """Rule messages are kept by the values they read, with their class; 0.0 and -0.0 are equal (and hash
+    alike) but are written "0" and "-0": rendered after 0.0, -0.0 must not get 0.0's text."""
+    from gpu_advisor.engine.i18n.formats import Format
+    from gpu_advisor.engine.report.findings import finding_texts, render_finding_message
+
+    texts = finding_texts(load_rulebook(), load_knowledge(), "en")
+    parts, fmt = texts.rules["DEP001"], Format.named("en", "USD", 1.0)
+    zero = render_finding_message(parts, texts, {"requests_per_day": 0.0}, fmt)
+    negative_zero = render_finding_message(parts, texts, {"requests_per_day": -0.0}, fmt)
+    assert zero.startswith("0 requests/day is below")
+    assert negative_zero.startswith("-0 requests/day is below")
+    again = render_finding_message(parts, texts, {"requests_per_day": 0.0}, fmt)
+    assert again == zero
