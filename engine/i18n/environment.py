@@ -209,6 +209,13 @@ def _environment(lang: str, sandboxed: bool) -> jinja2.Environment:
         lstrip_blocks=True,
         extensions=["jinja2.ext.i18n", "jinja2.ext.do"],
     )
+    install_language(env, lang)
+    return env
+
+
+def install_language(env: jinja2.Environment, lang: str) -> None:
+    """The filters (numbers and money in the reader's language and currency) and ``lang``'s message
+    catalog as the gettext callables of ``env``: the same for plain text, Markdown and the web page."""
     env.filters.update(FILTERS)
     messages = catalog(lang)
 
@@ -219,7 +226,6 @@ def _environment(lang: str, sandboxed: bool) -> jinja2.Environment:
         return gettext(singular if count == 1 else plural)
 
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
-    return env
 
 
 @cache

@@ -8,7 +8,7 @@ from typing import Any
 
 import jinja2
 
-from gpu_advisor.engine.i18n.environment import FILTERS, bytecode_cache, catalog
+from gpu_advisor.engine.i18n.environment import bytecode_cache, install_language
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.templates import TEMPLATES_DIR
 
@@ -27,16 +27,7 @@ def html_environment(lang: str) -> jinja2.Environment:
         lstrip_blocks=True,
         extensions=["jinja2.ext.i18n"],
     )
-    env.filters.update(FILTERS)
-    messages = catalog(lang)
-
-    def gettext(message: str) -> str:
-        return messages.get(message, message)
-
-    def ngettext(singular: str, plural: str, count: int) -> str:
-        return gettext(singular if count == 1 else plural)
-
-    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    install_language(env, lang)
     return env
 
 
