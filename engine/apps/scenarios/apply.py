@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gpu_advisor.engine.apps.scenarios.inputs import GROWTH, REQUESTS, Drawn
-from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowledge
-from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
+from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowledge, server_priced_at
+from gpu_advisor.engine.domain.knowledge.entries import Offer
 from gpu_advisor.engine.domain.knowledge.uncertain_ranges import selected_offers
 from gpu_advisor.engine.domain.workload import WorkloadInput
 from gpu_advisor.engine.domain.workload_ranges import MAX_REQUESTS_PER_DAY
@@ -29,7 +29,7 @@ def scenario_knowledge(
             continue
         if entry.applies_to == "own_server_price":
             servers = tuple(
-                _priced_server(s, value) if s.id == entry.figure else s for s in base.own_hardware.servers
+                server_priced_at(s, value) if s.id == entry.figure else s for s in base.own_hardware.servers
             )
             update["own_hardware"] = base.own_hardware.model_copy(update={"servers": servers})
         elif entry.applies_to == "eu_region_premium":
@@ -64,17 +64,6 @@ def scenario_workload(workload: WorkloadInput, values: Mapping[str, float]) -> W
     volume = values.get(REQUESTS, float(getattr(workload, REQUESTS))) * (1 + values.get(GROWTH, 0.0))
     requests = min(max(1, round(volume)), MAX_REQUESTS_PER_DAY)
     return workload.model_copy(update={"requests_per_day": requests})
-
-
-def _priced_server(server: OwnServer, price: float) -> OwnServer:
-    # The market range stays quoted in messages; it widens only to take in a draw outside it.
-    return server.model_copy(
-        update={
-            "price_usd": price,
-            "price_usd_low": min(server.price_usd_low, price),
-            "price_usd_high": max(server.price_usd_high, price),
-        }
-    )
 
 
 def _scaled_offer(offer: Offer, factor: float) -> Offer:

@@ -16,7 +16,7 @@ from gpu_advisor.engine.apps.sweep.model import BaselineSource, SweepVariable, V
 from gpu_advisor.engine.common import values
 from gpu_advisor.engine.common.errors import InputError, close_match
 from gpu_advisor.engine.common.values import ValueProblem
-from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowledge
+from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowledge, server_priced_at
 from gpu_advisor.engine.domain.knowledge.costs import YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.overrides import OfferOverride, ServerOverride
@@ -166,17 +166,6 @@ def _with_servers(knowledge: Knowledge, change: Callable[[OwnServer], OwnServer]
     )
 
 
-def _priced_server(server: OwnServer, price: float) -> OwnServer:
-    # The market range stays quoted in messages; it widens only to take in a price outside it.
-    return server.model_copy(
-        update={
-            "price_usd": price,
-            "price_usd_low": min(server.price_usd_low, price),
-            "price_usd_high": max(server.price_usd_high, price),
-        }
-    )
-
-
 def _priced_offer(offer: Offer, price: float) -> Offer:
     update: dict[str, Any] = {"usd_per_gpu_hour": price, **LIST_PRICE_CLEARED}
     if offer.usd_per_gpu_hour_low is not None and offer.usd_per_gpu_hour_high is not None:
@@ -204,7 +193,7 @@ def apply_knowledge(
         raise InputError(said(lang, "vary_price", spec=spec))
     if variable.target == "server_price_usd":
         price = _within(spec, value, ServerOverride, "price_usd")
-        return _with_servers(knowledge, lambda s: _priced_server(s, price) if s.id == server_id else s)
+        return _with_servers(knowledge, lambda s: server_priced_at(s, price) if s.id == server_id else s)
     rate = _within(spec, value, OfferOverride, "usd_per_gpu_hour")
     offers = tuple(
         _priced_offer(offer, rate) if offer.key == variable.target else offer

@@ -379,6 +379,18 @@ LIST_PRICE_CLEARED: dict[str, Any] = {
 """The fields that make an offer a USD price of its own (a negotiated rate, a swept price)."""
 
 
+def server_priced_at(server: OwnServer, price: float) -> OwnServer:
+    """``server`` at another price (a sweep's value, a scenario's draw). The market range stays quoted in
+    messages; it widens only to take in a price outside it."""
+    return server.model_copy(
+        update={
+            "price_usd": price,
+            "price_usd_low": min(server.price_usd_low, price),
+            "price_usd_high": max(server.price_usd_high, price),
+        }
+    )
+
+
 def relisted_offers(offers: OffersFile, usd_per_eur: float) -> OffersFile:
     """The offers with every EUR list price converted again at ``usd_per_eur`` (another rate than the
     knowledge base's, such as the user's own)."""
