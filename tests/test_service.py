@@ -11,10 +11,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -29,23 +25,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import positive_data_acceptance
+from web_pages import served
 
 from gpu_advisor.api import check, recommend
 from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.rulebook.loading import load_rulebook
 
-START_TIMEOUT_S = 30.0
 REQUEST_TIMEOUT_S = 30.0
 AS_OF = {"as_of": EVALUATED_ON.isoformat()}
 FUZZ_EXAMPLES = 30
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def read_example(path: Path) -> dict[str, Any]:
@@ -56,39 +46,9 @@ def read_example(path: Path) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Start ``gpu-advisor serve`` on a free loopback port, wait for /healthz, stop it afterwards."""
-    port = free_port()
-    log_path = tmp_path_factory.mktemp("service") / "server.log"
-    with log_path.open("wb") as log:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gpu_advisor.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + START_TIMEOUT_S
-            while True:
-                if server.poll() is not None:
-                    pytest.fail(f"the server exited with {server.returncode}:\n{log_path.read_text()}")
-                try:
-                    if httpx.get(f"{url}/healthz", timeout=1.0).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                if time.monotonic() > deadline:
-                    pytest.fail(
-                        f"the server did not answer within {START_TIMEOUT_S} s:\n{log_path.read_text()}"
-                    )
-                time.sleep(0.1)
-            yield url
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(timeout=10)
+    """``gpu-advisor serve`` on a free loopback port, once /healthz answers; stopped afterwards."""
+    with served(tmp_path_factory.mktemp("service") / "server.log") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
