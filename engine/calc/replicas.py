@@ -115,17 +115,25 @@ def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing) -> i
         work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
         needed = work_seconds / sizing.batch_capacity_share / (load.hours_per_day * SECONDS_PER_HOUR)
         return max(1, math.ceil(needed))
+    return _service_for_peak(load.peak_requests_per_second, rps, within, sizing)
+
+
+def _service_for_peak(peak: float, rps: float, within: float | None, sizing: Sizing) -> int:
+    """A service's replicas for ``peak`` requests a second, spares aside: each carries the rate within
+    the latency targets, else its estimated capacity times the headroom share."""
     per_replica = within if within else rps * sizing.capacity_share
-    return max(1, math.ceil(load.peak_requests_per_second / per_replica))
+    return max(1, math.ceil(peak / per_replica))
 
 
 def replicas_for_peak_rate(plan: ReplicaPlan, sizing: Sizing, peak_requests_per_second: float) -> int:
     """The replicas, spares and least replicas included, that a service's plan would run for another
     peak: what ``plan_replicas`` gives its GPU and card count at that load."""
-    rps = plan.requests_per_second_per_replica
-    within = plan.rate_within_targets_per_replica
-    per_replica = within if within else rps * sizing.capacity_share
-    for_peak = max(1, math.ceil(peak_requests_per_second / per_replica))
+    for_peak = _service_for_peak(
+        peak_requests_per_second,
+        plan.requests_per_second_per_replica,
+        plan.rate_within_targets_per_replica,
+        sizing,
+    )
     return max(for_peak + sizing.spare_replicas, sizing.min_replicas)
 
 
