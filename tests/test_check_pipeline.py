@@ -149,7 +149,7 @@ def test_a_waived_warning_is_counted_once(tmp_path: Path) -> None:
     path = write(tmp_path / "p.yaml", document(RESERVATION, waivers=[waiver]))
     text = invoke(str(path)).output
     # DEP016 still warns (the rules recommend serverless); PRC008 is waived and counted as such only.
-    assert "  11 passed, 1 warnings, 0 failed, 0 unknown, 1 waived\n" in text
+    assert "  11 passed, 1 with warnings, 0 failed, 0 unknown, 1 waived\n" in text
     assert "waived: the load is planned to level out (owner: capacity-team)" in text
     (result,) = as_json(str(path))
     assert result["counts"] == {"pass": 11, "warn": 1, "fail": 0, "unknown": 0, "waived": 1}

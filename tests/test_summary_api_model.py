@@ -27,9 +27,41 @@ def test_an_api_of_another_model_is_named_as_a_switch(tmp_path: Path) -> None:
     memo = render_memo(result)
     assert (
         "No API in the catalog serves qwen3-235b-a22b: this is the price of Llama 3.1 405B Instruct "
-        "(DeepInfra), another model. Taking the API means running that model instead (check its answers "
-        "for this workload), or asking the providers for a price for this one." in memo
+        "(DeepInfra), another model. Taking the API means using that model instead (check its answers "
+        "for this workload) or asking the providers for a price for qwen3-235b-a22b." in memo
     )
+
+
+def test_prices_of_the_model_excluded_for_the_workload_are_not_called_missing(tmp_path: Path) -> None:
+    """The catalog has Llama 3.1 8B prices, but personal data of people in the EU excludes them (RES001):
+    the summary read "No API in the catalog serves llama-3.1-8b"."""
+    source = tmp_path / "chat.yaml"
+    source.write_text(
+        "name: chat\nmodel: {name: llama-3.1-8b, precision: fp8}\nrequests_per_day: 60000\n"
+        "avg_input_tokens: 800\navg_output_tokens: 250\nschedule: workdays\npersonal_data: true\n"
+        "personal_data_region: eu\ncompany_country: DE\n",
+        encoding="utf-8",
+    )
+    result = recommend(load_workload(str(source)), AS_OF)
+    memo = render_memo(result)
+    assert "No API in the catalog serves" not in memo
+    assert (
+        "No API this workload may use serves llama-3.1-8b (the catalog's prices of it are excluded by "
+        "RES001, DEP028): this is the price of Qwen3.5 9B (OVHcloud AI Endpoints), another model." in memo
+    )
+    assert "The like-for-like managed API" not in memo
+
+
+def test_a_model_given_by_its_size_is_named_by_its_size(tmp_path: Path) -> None:
+    source = tmp_path / "custom.yaml"
+    source.write_text(
+        "name: custom\nmodel: {params_b: 30, precision: fp8}\nrequests_per_day: 2000\n"
+        "avg_input_tokens: 800\navg_output_tokens: 250\ncompany_country: DE\n",
+        encoding="utf-8",
+    )
+    memo = render_memo(recommend(load_workload(str(source)), AS_OF))
+    assert "No API in the catalog serves this 30B model: this is the price of " in memo
+    assert "30.0B" not in memo
 
 
 def test_an_api_of_the_same_model_needs_no_such_sentence() -> None:

@@ -211,7 +211,7 @@ def test_check_messages_wrap_under_their_indent(
           GPU: the spare replica the rules add for a business-critical or
           latency-sensitive service, or the workload's own min_replicas. With
           one card down the peak is no longer served.
-  12 passed, 1 warnings, 0 failed, 0 unknown
+  12 passed, 1 with warnings, 0 failed, 0 unknown
 
 """,
         "check100.txt": """examples/proposals/public-chat.yaml:3 #1 chat on four reserved H100: WARN
@@ -220,7 +220,7 @@ def test_check_messages_wrap_under_their_indent(
           4 × h100-sxm carry the peak, but the workload needs 6 cards of this GPU: the spare replica
           the rules add for a business-critical or latency-sensitive service, or the workload's own
           min_replicas. With one card down the peak is no longer served.
-  12 passed, 1 warnings, 0 failed, 0 unknown
+  12 passed, 1 with warnings, 0 failed, 0 unknown
 
 """,
     }

@@ -15,6 +15,16 @@ from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import EconomicsFact, Fact
 
 
+def cards_per_replica(option: Option) -> int:
+    return option.gpus // option.replicas
+
+
+def replica_usd_per_hour(option: Option) -> float:
+    """One replica's cards at the option's price per GPU-hour: what fitting the model costs, before whole
+    instances and replica counts."""
+    return cards_per_replica(option) * option.usd_per_gpu_hour
+
+
 def other_prices(knowledge: Knowledge, best: Option | None) -> tuple[OtherPrice, ...]:
     """The best option's provider's other catalog prices for the same GPU."""
     if best is None:
@@ -74,7 +84,13 @@ def economics_fact(
             resolved.personal_data and best and non_eu and non_eu.usd_per_month < best_monthly
         ),
         reference_option_available=reference is not None,
-        best_fewer_cards_than_reference=bool(best and reference and best.gpus < reference.gpus),
+        # Per replica, as the documents compare (one H200 holds the 70B replica that takes two H100): the
+        # fleets differ in replica counts too, since the faster card needs fewer replicas.
+        best_fewer_cards_than_reference=bool(
+            best and reference and cards_per_replica(best) < cards_per_replica(reference)
+        ),
+        best_replica_usd_per_hour=replica_usd_per_hour(best) if best else 0.0,
+        reference_replica_usd_per_hour=replica_usd_per_hour(reference) if reference else 0.0,
         quantization_available=alternatives.quantized_precision is not None,
         quantized_has_option=quantized is not None,
         quantized_best_usd_per_month=float(quantized.usd_per_month) if quantized else 0.0,
@@ -126,7 +142,7 @@ def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWo
         if best
         else 0.0,
         best_option_replica_room=best.replica_room if best else 0,
-        best_option_cards_per_replica=best.gpus // best.replicas if best else 0,
+        best_option_cards_per_replica=cards_per_replica(best) if best else 0,
         best_option_instance_sizes=best.instance_gpus if best else (),
         best_option_other_prices=other_prices(knowledge, best),
         hyperscaler_best_usd_per_month=alternatives.hyperscaler.usd_per_month
@@ -137,6 +153,10 @@ def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWo
         reference_gpu=knowledge.sizing.reference_gpu.gpu,
         reference_gpus=reference.gpus if reference else 0,
         reference_usd_per_hour=reference.usd_per_hour if reference else 0.0,
+        reference_provider=reference.provider if reference else "",
+        reference_offer=reference.offer if reference else "",
+        reference_pricing=reference.pricing if reference else "",
+        reference_cards_per_replica=cards_per_replica(reference) if reference else 0,
         quantized_precision=alternatives.quantized_precision or "",
         quantized_best_gpu=quantized.gpu if quantized else "",
         quantized_best_gpus=quantized.gpus if quantized else 0,

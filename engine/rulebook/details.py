@@ -113,6 +113,10 @@ class EconomicsDetails(Details):
     reference_gpu: str
     reference_gpus: int
     reference_usd_per_hour: float
+    reference_provider: str
+    reference_offer: str
+    reference_pricing: str
+    reference_cards_per_replica: int
     quantized_precision: str
     quantized_best_gpu: str
     quantized_best_gpus: int

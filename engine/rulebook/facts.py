@@ -37,6 +37,7 @@ from gpu_advisor.engine.rulebook.fact_base import (
     engine_number,
 )
 from gpu_advisor.engine.rulebook.latency_facts import LatencyFitFact
+from gpu_advisor.engine.rulebook.proposal_facts import ProposalFact
 from gpu_advisor.engine.rulebook.robustness_facts import RobustnessFact
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "Fact",
     "Guard",
     "LatencyFitFact",
+    "ProposalFact",
     "RobustnessFact",
     "_float_fields",
     "engine_number",
@@ -241,6 +243,10 @@ class EconomicsFact(Fact):
     """Personal data only: the cheapest option that only the residency rules exclude costs less."""
     reference_option_available: bool
     best_fewer_cards_than_reference: Annotated[bool, Guard(OPTION, "reference_option_available")]
+    """A replica of the best option takes fewer cards than one on the reference GPU (H100)."""
+    best_replica_usd_per_hour: Annotated[float, Guard(OPTION)]
+    """The cards of one replica of the best option, at its price per GPU-hour."""
+    reference_replica_usd_per_hour: Annotated[float, Guard(OPTION, "reference_option_available")]
     quantization_available: bool
     quantized_has_option: bool
     quantized_best_usd_per_month: Annotated[float, Guard("quantization_available", "quantized_has_option")]
@@ -262,95 +268,6 @@ class ApiFact(Fact):
     self_hosted_usd_per_month: Annotated[float, Guard("self_hosted_priced")]
     """The cheapest of the self-hosted routes (serverless, own hardware, dedicated) whose proposal
     stands after the serverless and economics stages."""
-
-
-class ProposalFact(Fact):
-    """What someone intends to do, next to what the workload needs (``gpu-advisor check``).
-
-    Fields a proposal may leave out are guarded by a ``<name>_known`` flag; a check that reads one that
-    is not known reports 'unknown' instead of guessing.
-    """
-
-    about_workload: ClassVar[bool] = True
-
-    kind: Literal["proposal"] = "proposal"
-    deployment: str
-    recommended_deployment: str
-    deployment_differs: bool
-    deployment_ruled_out: bool
-    rental: bool
-    cloud_hosted: bool
-    """Runs in a provider's region: dedicated, hybrid or serverless (the residency checks apply)."""
-    buying: bool
-    gpu: str
-    gpu_known: bool
-    gpus: int
-    gpus_known: bool
-    gpu_fits: bool
-    """The proposed GPU holds the model with KV reserve at 16 cards or fewer."""
-    gpu_interconnect: str
-    multi_card: bool
-    """A replica on the proposed GPU spans several cards."""
-    cards_per_replica: Annotated[int, Guard("gpu_fits")]
-    largest_linked_instance_gpus: Annotated[int, Guard("offer_known")]
-    """The offer's largest instance whose cards share a fast link; 0 when none does."""
-    gpu_unsuitable: bool
-    gpus_for_weights: int
-    gpus_needed: int
-    """Cards the load needs on the proposed GPU with headroom and the spare replicas the rules add
-    (replicas x cards per replica)."""
-    gpus_for_peak: int
-    """The same without the spares: what the peak needs within the headroom target."""
-    latency_known: bool
-    """A service whose proposal names a GPU and cards that hold a replica: its latency at peak is
-    worked out (not for a batch, whose requests wait their turn by design)."""
-    ttft_target_given: bool
-    max_time_to_first_token_ms: Annotated[float, Guard("ttft_target_given")]
-    tpot_target_given: bool
-    max_time_per_output_token_ms: Annotated[float, Guard("tpot_target_given")]
-    time_to_first_token_at_peak_ms: Annotated[float, Guard("latency_known")]
-    time_per_output_token_at_peak_ms: Annotated[float, Guard("latency_known")]
-    peak_overloads_replicas: Annotated[bool, Guard("latency_known")]
-    """The proposed replicas cannot carry the peak: the queue, and so the wait, grows without bound."""
-    pricing: Annotated[str, Guard("pricing_known")]
-    pricing_known: bool
-    region: str
-    region_known: bool
-    """Whether the proposal runs in the EU is known: every jurisdiction it may run in agrees."""
-    eu: Annotated[bool, Guard("region_known")]
-    jurisdiction: str
-    """The jurisdictions the proposal may run in (EU, US, UK, CH, unknown), '/'-separated; "" if none."""
-    countries: str
-    """The countries of the regions it may run in (ISO codes, ', '-separated); "" where not known."""
-    jurisdiction_known: bool
-    """The residency rules give every jurisdiction the proposal may run in the same answer."""
-    jurisdiction_excluded: Annotated[bool, Guard("jurisdiction_known")]
-    """The residency rules that fired for the workload exclude the jurisdiction it runs in (their
-    conclusions, as they exclude options)."""
-    provider: str
-    provider_known: bool
-    provider_kind: str
-    provider_self_managed: Annotated[bool, Guard("provider_known")]
-    """A neo-cloud or marketplace: GPUs without the managed services around them."""
-    enterprise_sla: Annotated[bool, Guard("provider_known")]
-    offer_known: bool
-    """provider/offer/gpu is a catalog offer."""
-    usd_per_month: float
-    cost_known: bool
-    servers: int
-    server_gpus: int
-    node_utilization: float
-    node_has_idle_gpus: bool
-    rental_to_beat_billing: Literal["hourly", "committed", "none"]
-    """How the rental buying must beat in the workload's evaluation bills (see ``EconomicsFact``)."""
-    waivers_dated: bool = False
-    """The proposal has a waiver with an end date (``until``)."""
-    waiver_expired: bool = False
-    """A waiver's end date lies before the day of the evaluation."""
-    robustness_known: bool = False
-    """``check --scenarios N``: the workload's scenarios were drawn and evaluated."""
-    proposal_win_share: Annotated[float, Guard("robustness_known")] = 0.0
-    """The share of those scenarios whose decision is the proposal (the fields it names agree)."""
 
 
 FACT_MODELS: dict[str, type[Fact]] = {
