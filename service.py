@@ -7,7 +7,9 @@ the schema cannot express (an unknown catalog model, numbers that contradict it)
 engine as an ``InputError`` and answered in the same 422 shape.
 
 Endpoints are plain ``def`` functions, so FastAPI runs them in its thread pool: the engine adapter
-serializes what durable-rules cannot share, and the event loop stays free for other requests.
+serializes what durable-rules cannot share, and the event loop stays free for other requests. ``POST
+/recommend``, the heaviest and most frequent, goes to a pool of evaluation processes where ``serve``
+starts one (``engine/commands/evaluation_pool.py``), so that its requests use every core.
 """
 
 from __future__ import annotations
@@ -23,19 +25,20 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
 from pydantic import BaseModel, BeforeValidator, ConfigDict
 
 from . import __version__
 from .engine.apps.rule_docs import RuleDoc
 from .engine.commands import http_errors
 from .engine.commands.body_reader import BodyReader
+from .engine.commands.evaluation_pool import EvaluationPool, recommend_json
 from .engine.commands.http_errors import BODY_MODELS, invalid_body
 from .engine.commands.http_limits import BodyLimits
 from .engine.commands.http_settings import SWITCH_INTERVAL_SECONDS, WORKER_THREADS, limits
+from .engine.commands.input_route import InputRoute, invalid_input
 from .engine.common.errors import EngineError, InputError, KnowledgeError, unknown_value_message
 from .engine.common.signals import exit_with_parent
-from .engine.common.user_input import MAX_INPUT_BYTES, NotJsonText
+from .engine.common.user_input import MAX_INPUT_BYTES
 from .engine.domain.choices import Topic
 from .engine.domain.proposal import CheckResult, ProposalDocument
 from .engine.domain.requests import SizeRequest, TcoRequest
@@ -111,15 +114,6 @@ async def invalid_request(request: Request, error: Exception) -> JSONResponse:
     return JSONResponse(invalid_body(list(error.errors()), body_model), status_code=422)
 
 
-async def invalid_input(request: Request, error: Exception) -> JSONResponse:
-    """An ``InputError`` (a value the input reader refuses, an unknown catalog model): the field it
-    names, if any."""
-    assert isinstance(error, InputError)
-    loc = http_errors.body_loc(error.field, BODY_MODELS.get(request.url.path))
-    kind = "json_invalid" if isinstance(error, NotJsonText) else "value_error"
-    return JSONResponse({"detail": [{"loc": loc, "msg": str(error), "type": kind}]}, status_code=422)
-
-
 async def broken_knowledge(request: Request, error: Exception) -> JSONResponse:
     """The shipped knowledge base or rule catalog is broken: the message names file, entry and field,
     which is what an operator needs; it reveals nothing about the request."""
@@ -155,68 +149,14 @@ async def warm_up(app: FastAPI) -> AsyncIterator[None]:
     await anyio.to_thread.run_sync(build_loaded_models)  # models defer their validators to first use
     app.state.body_reader = BodyReader()
     await anyio.to_thread.run_sync(app.state.body_reader.start)
+    app.state.evaluations = EvaluationPool(limits.processes)
+    if limits.processes:
+        await anyio.to_thread.run_sync(app.state.evaluations.start)
     app.state.ready = True
     yield
     app.state.ready = False
     app.state.body_reader.stop()
-
-
-def is_json(content_type: str | None) -> bool:
-    """``application/json`` or ``application/*+json``, with or without parameters."""
-    import email.message
-
-    if not content_type:
-        return False
-    message = email.message.Message()
-    message["content-type"] = content_type
-    subtype = message.get_content_subtype()
-    return message.get_content_maintype() == "application" and (
-        subtype == "json" or subtype.endswith("+json")
-    )
-
-
-class ParsedJsonRequest(Request):
-    """A request whose body has been read by the input reader of every entry point."""
-
-    parsed: Any = None
-
-    async def json(self) -> Any:
-        return self.parsed
-
-
-class InputRoute(APIRoute):
-    """An endpoint whose JSON body is read as the command line and ``batch`` read JSON
-    (``common/json_input.py``: keys given once, numbers finite and in range, what ``json.dumps`` writes),
-    not by FastAPI's own parser; a body not declared as JSON is refused with 415."""
-
-    def get_route_handler(self) -> Any:
-        handler = super().get_route_handler()
-        if self.body_field is None:
-            return handler
-
-        async def read_body(request: Request) -> Response:
-            parsed = ParsedJsonRequest(request.scope, request.receive)
-            body = await parsed.body()
-            content_type = request.headers.get("content-type")
-            if (body or content_type) and not is_json(content_type):
-                return JSONResponse(
-                    {"detail": f"Content-Type must be application/json, not {content_type or '(none)'}"},
-                    status_code=415,
-                )
-            if body:
-                # Parsing and validating a body of up to 1 MB is CPU work: a worker thread does it (a
-                # worker process, for a large one), and FastAPI's own validation then meets only a body
-                # that is known to be valid.
-                reader = getattr(request.app.state, "body_reader", None) or BodyReader()
-                try:
-                    parsed.parsed, problems = await reader.read(body, request.url.path)
-                except InputError as error:
-                    return await invalid_input(request, error)
-                if problems is not None:
-                    return JSONResponse(problems, status_code=422)
-            return await handler(parsed)
-
-        return read_body
+    app.state.evaluations.stop()
 
 
 def json_response(result: BaseModel) -> Response:
@@ -250,16 +190,16 @@ AS_OF = Annotated[
     responses={**UNPARSABLE, **INVALID_INPUT, **TOO_LARGE, **SERVER_ERROR},
     summary="Recommend how to run a workload",
 )
-def recommend(
+async def recommend(
     workload: Workload,
+    request: Request,
     as_of: AS_OF = None,
 ) -> Response:
     """The full decision for one workload: the same JSON as ``gpu-advisor recommend --format json``."""
-    from .engine.apps.recommend import recommend as run_recommend
-
-    result = run_recommend(workload, as_of or dt.date.today())
+    # In a worker process of the pool where the service has one (``serve --processes``), else in a thread.
     # Returned as is: the result is already validated, and re-validating it would only cost time.
-    return json_response(result)
+    text = await request.app.state.evaluations.run(recommend_json, workload, as_of or dt.date.today())
+    return Response(text, media_type="application/json")
 
 
 @router.post(

@@ -9,8 +9,9 @@
     and is reopened whenever the server cuts it off; p50 and p99 of the clients' latency.
 (f) GET /healthz every 20 ms while a 990 KB body with 77,001 unknown keys is processed (three in a row):
     the highest and the 99th-percentile latency, and each oversized request's own time and answer size.
-(g) resident memory of the server process (``/proc/PID/status``) after warm-up and after N mixed requests
-    (recommend, check, size, tco, rules, healthz, invalid bodies, an oversized 422 every 500th).
+(g) resident memory of the server and every process it started (``/proc/PID/status``) after warm-up and
+    after N mixed requests (recommend, check, size, tco, rules, healthz, invalid bodies, an oversized 422
+    every 500th).
 """
 
 from __future__ import annotations
@@ -206,20 +207,28 @@ def mixed_requests(port: int, count: int, clients: int = 4) -> None:
         thread.join()
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process below it (server workers, evaluation workers, the large-body reader)."""
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            found += process_tree(int(child))
+    return found
+
+
 def server_rss_mb(pid: int) -> float:
-    """The server's resident memory: the process, or with --workers its worker processes together."""
-    children = [
-        int(c) for t in Path(f"/proc/{pid}/task").iterdir() for c in (t / "children").read_text().split()
-    ]
-    workers = [c for c in children if "resource_tracker" not in Path(f"/proc/{c}/cmdline").read_text()]
-    return rss_mb(pid) if len(workers) <= 1 else sum(rss_mb(c) for c in workers)
+    """The service's resident memory: the server process and every process it started, together."""
+    return sum(rss_mb(member) for member in process_tree(pid))
 
 
-def run(n: int, workers: int = 1) -> str:
+def run(n: int, workers: int = 1, processes: int | None = None) -> str:
     port = free_port()
     log = open(os.devnull, "wb")  # noqa: SIM115 (closed at the end)
+    command = [sys.executable, "-m", "gpu_advisor.cli", "serve", "--port", str(port)]
+    command += ["--workers", str(workers)]
+    pool = [] if processes is None else ["--processes", str(processes)]
     server = subprocess.Popen(
-        [sys.executable, "-m", "gpu_advisor.cli", "serve", "--port", str(port), "--workers", str(workers)],
+        [*command, *pool],
         stdout=log,
         stderr=log,
     )
@@ -265,7 +274,10 @@ def run(n: int, workers: int = 1) -> str:
     big_text = ", ".join(f"{seconds:.2f} s / {size / 1000:.1f} KB" for seconds, size in big)
     return (
         f"Run on {dt.date.today().isoformat()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"{platform.system()}; `serve --workers {workers}`; load average {load_start:.2f} at the start and "
+        f"{platform.system()}; `serve --workers {workers}"
+        f"{'' if processes is None else f' --processes {processes}'}` (evaluation processes: "
+        f"{'one per CPU' if processes is None and workers == 1 else processes or 0}); load average "
+        f"{load_start:.2f} at the start and "
         f"{load_end:.2f} at the end.\n\n"
         "| Figure | Measured | Target | |\n|---|---|---|---|\n"
         f"| (e) POST /recommend, 8 clients × 150, 100 slow-loris connections held ({loris.reopened} reopened "
@@ -288,9 +300,10 @@ def main() -> None:
     )
     parser.add_argument("--n", type=int, default=20_000, help="mixed requests for the memory figure")
     parser.add_argument("--workers", type=int, default=1, help="serve --workers (default 1)")
+    parser.add_argument("--processes", type=int, default=None, help="serve --processes (default: serve's)")
     parser.add_argument("--record", action="store_true", help="write the table into benchmarks/README.md")
     args = parser.parse_args()
-    text = run(args.n, args.workers)
+    text = run(args.n, args.workers, args.processes)
     print(text)
     if args.record:
         record_between(RECORD_START, RECORD_END, text)

@@ -118,12 +118,21 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(log_path: Path) -> Iterator[str]:
-    """``gpu-advisor serve`` on a free loopback port; its base URL once /healthz answers."""
+def served(log_path: Path, *options: str) -> Iterator[str]:
+    """``gpu-advisor serve`` on a free loopback port (with ``options``); its base URL once /healthz
+    answers."""
+    with served_process(log_path, *options) as (url, _):
+        yield url
+
+
+@contextmanager
+def served_process(log_path: Path, *options: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """As ``served``, with the server's process."""
     port = free_port()
+    command = [sys.executable, "-m", "gpu_advisor.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     with log_path.open("wb") as log:
         server = subprocess.Popen(
-            [sys.executable, "-m", "gpu_advisor.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            [*command, *options],
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -143,7 +152,7 @@ def served(log_path: Path) -> Iterator[str]:
                         f"the server did not answer in {START_TIMEOUT_S} s:\n{log_path.read_text()}"
                     )
                 time.sleep(0.1)
-            yield url
+            yield url, server
         finally:
             server.terminate()
             try:

@@ -44,6 +44,8 @@ class Limits:
     body_timeout: float = BODY_TIMEOUT_SECONDS
     supervised: bool = False
     """A worker process of ``--workers``: it ends when its supervisor is gone."""
+    processes: int = 0
+    """Evaluation processes beside the server's own (``evaluation_pool.py``); 0 evaluates in its threads."""
 
     @classmethod
     def from_environment(cls) -> Limits:

@@ -54,9 +54,22 @@ from gpu_advisor.engine.commands.http_settings import (
     show_default=True,
     help="Server processes, each with its own engine; more answer more requests at once on more cores.",
 )
+@click.option(
+    "--processes",
+    type=click.IntRange(min=0, max=64),
+    default=None,
+    help="Processes that evaluate POST /recommend beside the server's own, each taking the next request "
+    "when free; 0 evaluates in the server's threads. Default: one per CPU with --workers 1, else 0.",
+)
 @handle_errors
 def serve(
-    host: str, port: int, max_connections: int, header_timeout: float, body_timeout: float, workers: int = 1
+    host: str,
+    port: int,
+    max_connections: int,
+    header_timeout: float,
+    body_timeout: float,
+    workers: int = 1,
+    processes: int | None = None,
 ) -> None:
     """Run the HTTP service: POST /recommend, /check, /size, /tco; GET /rules, /rules/{id}, /healthz,
     /readyz, /openapi.json."""
@@ -67,7 +80,9 @@ def serve(
     # Load the knowledge base and rule catalog first: a broken one exits with code 3 and its message,
     # like every other command, instead of a server start-up traceback.
     rules_engine()
-    config = server_config(host, port, max_connections, header_timeout, body_timeout, workers)
+    if processes is None:
+        processes = available_cpus() if workers == 1 else 0
+    config = server_config(host, port, max_connections, header_timeout, body_timeout, workers, processes)
     if workers == 1:
         uvicorn.Server(config).run()
         return
@@ -83,6 +98,7 @@ def server_config(
     header_timeout: float = HEADER_TIMEOUT_SECONDS,
     body_timeout: float = BODY_TIMEOUT_SECONDS,
     workers: int = 1,
+    processes: int = 0,
 ) -> Any:
     """uvicorn's configuration of the service with its limits (``http_limits.py``); with several
     workers, each takes its share of the connections."""
@@ -90,7 +106,9 @@ def server_config(
 
     from gpu_advisor.engine.commands.http_limits import GuardedH11Protocol
 
-    Limits(max(1, max_connections // workers), header_timeout, body_timeout, workers > 1).to_environment()
+    Limits(
+        max(1, max_connections // workers), header_timeout, body_timeout, workers > 1, processes
+    ).to_environment()
     return uvicorn.Config(
         "gpu_advisor.service:create_app",
         factory=True,
@@ -101,3 +119,12 @@ def server_config(
         ws="none",
         workers=workers,
     )
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (a container's share, not the host's count)."""
+    import os
+
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1

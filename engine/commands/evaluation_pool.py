@@ -1,0 +1,123 @@
+"""Evaluations of the HTTP service in worker processes, beside the event loop's process.
+
+An evaluation is several milliseconds of Python under one interpreter lock: in threads, the requests of
+all clients queue behind each other on one core, however many cores the machine has. A pool of processes
+takes the next evaluation in whichever process is free (unlike ``serve --workers``, whose server
+processes keep each connection to themselves, so that one may queue while another idles), and the
+server's own process only reads requests and writes answers, which keeps ``/healthz`` fast as well.
+
+A worker returns the answer as JSON text (the serializer runs there too) or, for a refused input, the
+error's message and field: exceptions do not cross the process boundary with their fields.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from gpu_advisor.engine.common.errors import EngineError, InputError, KnowledgeError
+
+Outcome = tuple[str, Any]
+"""``("ok", JSON text)``, ``("input_error", (message, field))``, ``("knowledge_error", message)`` or
+``("engine_error", message)``."""
+
+START_TIMEOUT_SECONDS = 120.0
+"""A worker imports the engine and builds its models in a few seconds; far longer means it cannot start."""
+
+
+def _start_worker(parent: int) -> None:
+    """Ctrl-C goes to the whole process group: the server stops the workers itself. A worker ends with
+    its server even when that is killed outright, and loads the engine before its first request."""
+    import signal
+
+    from gpu_advisor.engine.common.model_build import build_loaded_models
+    from gpu_advisor.engine.common.signals import exit_with_parent
+    from gpu_advisor.engine.pipeline.engines import rules_engine
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent(parent)
+    rules_engine()
+    build_loaded_models()
+
+
+def _started() -> None:
+    """A task that holds its worker briefly, so that each worker of the pool takes one at the start."""
+    import time
+
+    time.sleep(0.05)
+
+
+def recommend_json(workload: Any, as_of: dt.date) -> Outcome:
+    """``POST /recommend`` in a worker: the recommendation as the JSON the endpoint answers."""
+    from gpu_advisor.engine.apps.recommend import recommend
+
+    try:
+        return "ok", recommend(workload, as_of).model_dump_json()
+    except InputError as error:
+        return "input_error", (str(error), error.field)
+    except KnowledgeError as error:
+        return "knowledge_error", str(error)
+    except EngineError as error:
+        return "engine_error", str(error)
+
+
+def answer(outcome: Outcome) -> str:
+    """The JSON text of a worker's outcome; a refused input or a broken catalog raises as it would have in
+    the server's own process, for the service's error handlers."""
+    kind, value = outcome
+    if kind == "ok":
+        return str(value)
+    if kind == "input_error":
+        message, field = value
+        raise InputError(message, field=field)
+    if kind == "knowledge_error":
+        raise KnowledgeError(value)
+    raise EngineError(value)
+
+
+class EvaluationPool:
+    """The worker processes of one server process; started and stopped with the service."""
+
+    def __init__(self, processes: int) -> None:
+        self.processes = processes
+        self.pool: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        import multiprocessing
+        import os
+
+        # spawn: the server runs threads, which a forked child must not inherit half-way.
+        context = multiprocessing.get_context("spawn")
+        self.pool = ProcessPoolExecutor(
+            self.processes, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+        )
+        for started in [self.pool.submit(_started) for _ in range(self.processes)]:
+            started.result(timeout=START_TIMEOUT_SECONDS)
+
+    def stop(self) -> None:
+        """Stop the workers and wait for them (each is idle or finishing one evaluation)."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+    async def run(self, function: Any, *arguments: Any) -> str:
+        """``function(*arguments)`` in a worker; where the pool broke (a worker killed from outside), a new
+        pool is started for the next requests and this one is evaluated here."""
+        import anyio.to_thread
+
+        pool = self.pool
+        if pool is None:
+            return answer(await anyio.to_thread.run_sync(function, *arguments))
+        try:
+            outcome = await asyncio.get_running_loop().run_in_executor(pool, function, *arguments)
+        except BrokenProcessPool:
+            if self.pool is pool:  # the first request to find it broken replaces it
+                with contextlib.suppress(Exception):
+                    self.stop()
+                    await anyio.to_thread.run_sync(self.start)
+            outcome = await anyio.to_thread.run_sync(function, *arguments)
+        return answer(outcome)
