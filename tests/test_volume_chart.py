@@ -18,6 +18,7 @@ from helpers import EVALUATED_ON, EXAMPLES_DIR, TESTS_DIR, run
 from gpu_advisor.engine.apps.recommend import evaluate_workload, recommend
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import load_workload, validate_workload
+from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.pipeline.volumes import route_month_at
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -241,6 +242,21 @@ def test_a_per_second_batch_is_captioned_proportional_with_the_start_unbilled() 
     assert "Nearly proportional to the work" in memo
     assert "one more replica at a time" not in memo
     assert "Starting the replicas each day (loading the model) is billed neither in this line nor" in memo
+
+
+def test_the_sizing_sentence_gives_the_peak_on_the_replicas_it_counts() -> None:
+    """w10: one replica carries the peak and a spare is added; the peak fills 26 % of the one replica (13 %
+    spread over both, which the sentence gave)."""
+    result = result_of(VOLUME_DIR / "w10-latency.yaml")
+    best = result.best_option
+    assert best is not None and (best.replicas, best.spare_replicas) == (2, 1)
+    assert round(best.capacity_utilization_at_peak * 100) == 13
+    memo = render_memo(result)
+    assert (
+        "not the throughput: one replica for the peak. At the peak it runs at 26 % of its estimated" in memo
+    )
+    german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
+    assert "ein Replikat für die Spitze. In der Spitze läuft es bei 26 %" in german
 
 
 def test_volumes_where_the_route_has_no_price_are_left_out() -> None:
