@@ -1,50 +1,284 @@
-"""The memo's requests-per-day chart: at the workload's own volume its self-hosted line is the decision's
-cost of the best rental, so that the chart and the summary never disagree about which is cheaper."""
+"""The memo's requests-per-day chart prices every self-hosted point as a recommendation at that volume
+prices the same route: at the workload's own volume the line is the decided (or, where the API is decided,
+the compared) monthly cost, and at any other volume it is what ``recommend`` reports there for the same
+option. The workloads of ``tests/volume_chart/`` are ones on which the chart once disagreed with the
+tool's own prices (whole instances, a batch spread over an instance's cards, own hardware decided), and
+one each where serverless and a mixed fleet are decided."""
 
 from __future__ import annotations
 
-import datetime as dt
+import json
+import math
+from pathlib import Path
+from typing import Any
 
 import pytest
-from helpers import EXAMPLES_DIR
+from helpers import EVALUATED_ON, EXAMPLES_DIR, TESTS_DIR, run
 
-from gpu_advisor.engine.apps.recommend import recommend
-from gpu_advisor.engine.domain.workload import load_workload
+from gpu_advisor.engine.apps.recommend import evaluate_workload, recommend
+from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.domain.workload import load_workload, validate_workload
+from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.pipeline.volumes import route_month_at
+from gpu_advisor.engine.present.memo import render_memo
 
-AS_OF = dt.date(2026, 11, 30)
+VOLUME_DIR = TESTS_DIR / "volume_chart"
+WORKLOADS = sorted([*EXAMPLES_DIR.glob("*.yaml"), *VOLUME_DIR.glob("*.yaml")])
 
 
-@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES_DIR.glob("*.yaml")))
-def test_at_the_workloads_volume_the_chart_shows_the_best_rentals_cost(example: str) -> None:
-    result = recommend(load_workload(str(EXAMPLES_DIR / example)), AS_OF)
+def result_of(path: Path, requests_per_day: int | None = None) -> Recommendation:
+    workload = load_workload(str(path))
+    if requests_per_day is not None:
+        data = workload.model_dump(mode="json", exclude_unset=True)
+        workload = validate_workload({**data, "requests_per_day": requests_per_day}, "test")
+    return recommend(workload, EVALUATED_ON)
+
+
+def as_json(result: Recommendation) -> dict[str, Any]:
+    """The result as ``recommend --format json`` writes it."""
+    return json.loads(result.model_dump_json())  # type: ignore[no-any-return]
+
+
+def route_cost(result: dict[str, Any], kind: str, like: dict[str, Any]) -> float:
+    """The monthly cost ``result`` (JSON) reports for the route ``kind``: the own hardware, or the option
+    of the option table with the provider, offer, GPU and regions of ``like``."""
+    if kind == "own_hardware":
+        return float(result["own_hardware"]["usd_per_month"])
+    keys = ("provider", "offer", "gpu", "jurisdiction", "regions", "pricing")
+    [same] = [o for o in result["options"] if all(o[k] == like[k] for k in keys)]
+    return float(same["usd_per_month"])
+
+
+def followed(result: Recommendation) -> dict[str, Any] | None:
+    """The option the chart's line follows (as JSON), None for own hardware."""
+    chart = result.charts.api_versus_self_hosted
+    assert chart is not None
+    if chart.self_hosted_kind == "own_hardware":
+        return None
+    option = result.serverless_option if chart.self_hosted_kind == "serverless" else result.best_option
+    assert option is not None
+    return json.loads(option.model_dump_json())  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("path", WORKLOADS, ids=lambda p: p.stem)
+def test_at_the_workloads_volume_the_line_is_the_decided_cost(path: Path) -> None:
+    result = result_of(path)
+    chart, decision = result.charts.api_versus_self_hosted, result.decision
+    if chart is None:
+        # No like-for-like API to draw (deepseek-on-premises, w05's Swiss residency).
+        assert not any(api.compared for api in result.api_costs)
+        return
+    at = chart.requests_per_day.index(result.workload.requests_per_day)
+    hosted = chart.self_hosted_usd_per_month[at]
+    if decision.deployment == "api":
+        assert chart.api_usd_per_month[at] == decision.usd_per_month
+        assert chart.self_hosted_follows == "api_comparison"
+        option = followed(result)
+        expected = route_cost(as_json(result), chart.self_hosted_kind, option or {})
+        assert hosted == expected
+    elif decision.deployment == "hybrid":
+        # A mixed fleet is not priced at other volumes: the line is the cheapest rental, labelled so, and
+        # the decided cost is given beside it.
+        assert (chart.self_hosted_kind, chart.self_hosted_follows) == ("dedicated_cloud", "cheapest_rental")
+        assert result.best_option is not None and hosted == result.best_option.usd_per_month
+        assert chart.decided_usd_per_month == decision.usd_per_month
+    else:
+        assert chart.self_hosted_follows == "decision"
+        assert chart.self_hosted_kind == decision.deployment
+        assert hosted == decision.usd_per_month
+
+
+OTHER_VOLUMES = (3_000, 30_000, 3_000_000)
+
+
+@pytest.mark.parametrize("path", WORKLOADS, ids=lambda p: p.stem)
+def test_at_other_volumes_the_line_is_what_recommend_reports_there(path: Path) -> None:
+    """Two volumes other than the workload's own: the same route in ``recommend``'s JSON there (the
+    option of the table where the decision picks another option)."""
+    result = result_of(path)
     chart = result.charts.api_versus_self_hosted
     if chart is None:
-        assert result.best_option is None or result.api_costs == () or result.workload.on_premises_required
         return
-    assert result.best_option is not None
-    at = chart.requests_per_day.index(result.workload.requests_per_day)
-    assert chart.self_hosted_usd_per_month[at] == pytest.approx(result.best_option.usd_per_month, rel=1e-12)
+    option = followed(result)
+    [compared] = [api for api in result.api_costs if api.compared]
+    volumes = [v for v in OTHER_VOLUMES if v != result.workload.requests_per_day][:2]
+    for volume in volumes:
+        there = as_json(result_of(path, volume))
+        at = chart.requests_per_day.index(volume)
+        expected = route_cost(there, chart.self_hosted_kind, option or {})
+        assert chart.self_hosted_usd_per_month[at] == pytest.approx(expected, rel=1e-12), volume
+        [api] = [a for a in there["api_costs"] if (a["api"], a["batch"]) == (compared.api, compared.batch)]
+        assert chart.api_usd_per_month[at] == pytest.approx(api["usd_per_month"], rel=1e-12), volume
 
 
-def test_public_chat_the_api_is_cheaper_in_the_chart_as_in_the_summary() -> None:
-    """At 1,000,000 requests a day the API ($5,476) beats 3 x h200 with the spare ($7,862): the chart's
-    line left out the spare and the headroom and drew self-hosted below the API ($5,241)."""
-    result = recommend(load_workload(str(EXAMPLES_DIR / "public-chat.yaml")), AS_OF)
+def test_a_batch_on_whole_instances_is_spread_over_their_cards() -> None:
+    """w18: lambda 8-gpu-plan sells 8 × b200 only; the day's work runs on all 8 cards, billed by the
+    minute. At 30,000 requests a day: the work / 8 cards, rounded up to whole minutes, on 30.42 days, 8
+    cards at $6.69 ($461, as recommend prices it at that volume; the chart said $3,663)."""
+    result = result_of(VOLUME_DIR / "w18-batch-critical.yaml")
     chart = result.charts.api_versus_self_hosted
-    assert chart is not None and result.best_option is not None
-    at = chart.requests_per_day.index(1_000_000)
-    assert result.decision.deployment == "api"
-    assert chart.api_usd_per_month[at] < chart.self_hosted_usd_per_month[at]
-    per_replica = result.best_option.usd_per_month / result.best_option.replicas
-    assert chart.self_hosted_usd_per_month[at] == pytest.approx(3 * per_replica)
+    assert chart is not None and chart.self_hosted_offer == "8-gpu-plan"
+    rps = next(g for g in result.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
+    assert rps is not None
+    for volume, dollars in ((30_000, 461), (100_000, 1_520), (200_000, 3_039)):
+        minutes = math.ceil(volume / rps / 8 / 60)
+        cost = minutes / 60 * 30.42 * 8 * 6.69
+        assert chart.self_hosted_usd_per_month[chart.requests_per_day.index(volume)] == pytest.approx(cost)
+        assert round(cost) == dollars
+    assert chart.self_hosted_shape == "batch_proportional"
 
 
-def test_a_batch_costs_the_hours_its_work_runs() -> None:
-    """nightly-batch, billed by the hour it runs: a tenth of the work bills about a tenth of the hours."""
-    result = recommend(load_workload(str(EXAMPLES_DIR / "nightly-batch.yaml")), AS_OF)
+def test_a_service_on_whole_instances_pays_for_the_whole_instance() -> None:
+    """hr-assistant: 2 replicas of 2 × h100-sxm on Scaleway's 8-GPU instance bill 8 cards; so does a
+    tenth of the volume (the chart had half of it: 2 replicas' share of the bill)."""
+    result = result_of(EXAMPLES_DIR / "hr-assistant.yaml")
+    chart, best = result.charts.api_versus_self_hosted, result.best_option
+    assert chart is not None and best is not None and best.gpus_rented == 8
+    whole_instance = 8 * best.usd_per_gpu_hour * result.workload.hours_per_month
+    assert chart.self_hosted_usd_per_month[chart.requests_per_day.index(1_000)] == pytest.approx(
+        whole_instance
+    )
+
+
+def test_a_reservation_sold_in_8_card_instances_bills_8_cards_at_any_volume() -> None:
+    """w07's cheapest rental, AWS P5 reserved for 3 years, sells 8 × h100-sxm only: 1,000 requests a day
+    need 2 replicas of 2 cards, billed 8 × $1.90 × 730 h = $11,096 (the chart said $5,642)."""
+    evaluation = evaluate_workload(load_workload(str(VOLUME_DIR / "w07-rag-api.yaml")), EVALUATED_ON)
+    month = route_month_at(evaluation, "dedicated_cloud")
+    assert month is not None
+    assert month(1_000).name == "p5-reserved-3y"
+    assert month(1_000).usd_per_month == pytest.approx(8 * 1.90 * 730)
+
+
+def test_own_hardware_decided_is_the_line() -> None:
+    """w07: the decision is own hardware (15 servers, $143,316), below the API ($156,967) at 3,000,000
+    requests a day; the chart drew the rental ($166,440) above the API."""
+    result = result_of(VOLUME_DIR / "w07-rag-api.yaml")
     chart = result.charts.api_versus_self_hosted
-    assert chart is not None and result.best_option is not None
-    own = chart.requests_per_day.index(result.workload.requests_per_day)
-    lower = chart.requests_per_day.index(30_000)
-    ratio = chart.self_hosted_usd_per_month[lower] / chart.self_hosted_usd_per_month[own]
-    assert ratio == pytest.approx(30_000 / result.workload.requests_per_day, rel=0.01)
+    assert chart is not None and result.decision.deployment == "own_hardware"
+    at = chart.requests_per_day.index(3_000_000)
+    assert chart.self_hosted_kind == "own_hardware" and chart.self_hosted_shape == "servers"
+    per_server = result.own_hardware.usd_per_gpu_hour.total * 8 * 730
+    assert chart.self_hosted_usd_per_month[at] == pytest.approx(15 * per_server)
+    assert round(chart.self_hosted_usd_per_month[at]) == 143_316
+    assert chart.self_hosted_usd_per_month[at] < chart.api_usd_per_month[at]
+
+
+def test_on_premises_the_line_is_own_hardware_and_the_api_is_marked_ruled_out() -> None:
+    """w04: on premises (DEP006). The chart drew the API and AWS, both ruled out; it now draws the own
+    server (1 server up to 100,000 requests a day, $10,425) and marks the API as ruled out."""
+    result = result_of(VOLUME_DIR / "w04-bank-onprem.yaml")
+    chart = result.charts.api_versus_self_hosted
+    assert chart is not None and result.decision.deployment == "own_hardware"
+    assert chart.api_ruled_out_by == ("DEP006",)
+    assert chart.self_hosted_kind == "own_hardware"
+    one_server = result.own_hardware.usd_per_gpu_hour.total * 8 * 730
+    assert chart.self_hosted_usd_per_month[chart.requests_per_day.index(1_000)] == pytest.approx(one_server)
+    assert round(one_server) == 10_425
+    memo = render_memo(result)
+    assert (
+        "Legend: 🟦 blue line, the managed API (Llama 3.3 70B Instruct (IONOS AI Model Hub)), which this "
+        "workload may not use (DEP006): drawn for comparison only; 🟧 orange line, the recommendation, own "
+        "hardware (HGX H100 8-GPU)." in memo
+    )
+    assert "p5-on-demand-stockholm, 2 × h100-sxm per replica" not in memo
+
+
+def test_api_decided_the_line_is_the_route_it_was_weighed_against() -> None:
+    """w02: the API ($8,945) was weighed against one own 8-GPU server ($11,007), not against the
+    cheapest rental (Scaleway, $21,450): the line is the server."""
+    result = result_of(VOLUME_DIR / "w02-chat-70b-de.yaml")
+    chart = result.charts.api_versus_self_hosted
+    assert chart is not None and result.decision.deployment == "api"
+    assert (chart.self_hosted_kind, chart.self_hosted_follows) == ("own_hardware", "api_comparison")
+    at = chart.requests_per_day.index(300_000)
+    assert chart.self_hosted_usd_per_month[at] == result.own_hardware.usd_per_month
+    assert round(chart.self_hosted_usd_per_month[at]) == 11_007
+
+
+def test_a_larger_volume_may_need_a_larger_server() -> None:
+    """An 8B model on premises: one RTX 5090 workstation ($310) carries up to 60,000 requests a day;
+    100,000 need the 8-GPU server ($10,425), which the catalog selects once the workstations would exceed
+    their count. The label names both."""
+    result = run(
+        {
+            "name": "onprem-8b",
+            "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+            "requests_per_day": 60_000,
+            "avg_input_tokens": 800,
+            "avg_output_tokens": 250,
+            "load_pattern": "steady",
+            "schedule": "workdays",
+            "latency_sensitive": True,
+            "on_premises_required": True,
+            "company_country": "DE",
+        }
+    )
+    chart = result.charts.api_versus_self_hosted
+    assert chart is not None and result.decision.deployment == "own_hardware"
+    at = chart.requests_per_day.index
+    assert chart.self_hosted_servers[at(60_000)] == "RTX 5090 workstation"
+    assert chart.self_hosted_servers[at(100_000)] == "HGX H100 8-GPU"
+    assert chart.self_hosted_usd_per_month[at(60_000)] == result.decision.usd_per_month
+    assert round(chart.self_hosted_usd_per_month[at(100_000)]) == 10_425
+    assert "own hardware (RTX 5090 workstation; HGX H100 8-GPU from 100,000 requests a day)" in render_memo(
+        result
+    )
+
+
+def test_a_per_second_batch_is_captioned_proportional_with_the_start_unbilled() -> None:
+    """w11: vast spot bills by the second, so 1,000 requests a day cost cents (2 replicas' seconds, plus
+    the 5 % of spot work redone). The caption says so and that the daily start is not billed, as the
+    decision does not bill it either."""
+    result = result_of(VOLUME_DIR / "w11-spot-batch.yaml")
+    chart = result.charts.api_versus_self_hosted
+    assert chart is not None and chart.self_hosted_shape == "batch_proportional"
+    rps = next(g for g in result.sizing.gpus if g.gpu == "h100-pcie").requests_per_second_per_replica
+    assert rps is not None
+    seconds = math.ceil(1_000 / rps / 2)  # each of the 2 replicas' share, in whole seconds
+    cost = 2 * seconds / 3600 * 30.42 * 1.05 * 1.49
+    assert chart.self_hosted_usd_per_month[0] == pytest.approx(cost)
+    memo = render_memo(result)
+    assert "Nearly proportional to the work" in memo
+    assert "one more replica at a time" not in memo
+    assert "Starting the replicas each day (loading the model) is billed neither in this line nor" in memo
+
+
+def test_the_sizing_sentence_gives_the_peak_on_the_replicas_it_counts() -> None:
+    """w10: one replica carries the peak and a spare is added; the peak fills 26 % of the one replica (13 %
+    spread over both, which the sentence gave)."""
+    result = result_of(VOLUME_DIR / "w10-latency.yaml")
+    best = result.best_option
+    assert best is not None and (best.replicas, best.spare_replicas) == (2, 1)
+    assert round(best.capacity_utilization_at_peak * 100) == 13
+    memo = render_memo(result)
+    assert (
+        "not the throughput: one replica for the peak. At the peak it runs at 26 % of its estimated" in memo
+    )
+    german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
+    assert "ein Replikat für die Spitze. In der Spitze läuft es bei 26 %" in german
+
+
+def test_volumes_where_the_route_has_no_price_are_left_out() -> None:
+    """A 70B model at one request a day is weighed against RunPod's serverless A100s, one card per
+    instance. From 1,000,000 requests a day a replica takes 2 cards (they carry the peak on fewer cards in
+    all), which no instance of the product holds: ``recommend`` there offers no such option, and the
+    chart leaves those volumes out and says so."""
+    workload = {
+        "name": "generated",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+        "requests_per_day": 1,
+        "latency_sensitive": False,
+        "context_tokens": 450,
+    }
+    result = run(workload)
+    chart = result.charts.api_versus_self_hosted
+    assert chart is not None and chart.self_hosted_kind == "serverless"
+    assert chart.self_hosted_unpriced == (1_000_000, 3_000_000, 10_000_000)
+    assert chart.requests_per_day == (1, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000)
+    option = followed(result)
+    assert option is not None
+    there = as_json(run({**workload, "requests_per_day": 1_000_000}))
+    keys = ("provider", "offer", "gpu", "regions")
+    assert not [o for o in there["options"] if all(o[k] == option[k] for k in keys)]
+    assert "has no price at 1,000,000, 3,000,000, 10,000,000 requests a day" in render_memo(result)

@@ -4,7 +4,6 @@ rules that exclude it; and the choice of the cheapest option no rule excluded.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -12,7 +11,7 @@ from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.costs import BatchRun, Rental, billed_hours, rent
 from gpu_advisor.engine.calc.instances import linked_sizes, place
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing, batch_on_instances
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, batch_on_instances
 from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
@@ -154,29 +153,27 @@ def plan_hours(
     return billed_hours(offer, hours_per_month, calendar_hours, run, spot_overhead)
 
 
-def batch_month_at(
-    priced: PricedListing,
-    share: float,
-    sizing: Sizing,
-    window_hours: float,
+def price_plan(
+    listing: Listing,
+    plan: ReplicaPlan,
     hours_per_month: float,
     days_per_month: float,
     calendar_hours: float,
     spot_overhead: float,
-) -> float:
-    """What ``priced``'s batch would cost a month with ``share`` times its daily work: the replicas the
-    work needs in its window of ``window_hours`` a day (as ``plan_replicas`` sizes them), each billed as
-    the offer bills the hours it runs."""
-    plan = priced.plan
-    work = (plan.hours_per_day_running or 0.0) * plan.replicas * share  # replica-hours a day
-    for_peak = max(1, math.ceil(work / sizing.batch_capacity_share / window_hours))
-    replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
-    run = plan._replace(replicas=replicas, hours_per_day_running=work / replicas)
-    offer, listing = priced.listing.offer, priced.listing
-    hours = plan_hours(offer, run, hours_per_month, days_per_month, calendar_hours, spot_overhead)
-    return rent(
-        offer, plan.cards_per_replica, replicas, hours, listing.linked, listing.usd_per_gpu_hour
-    ).usd_per_month
+) -> tuple[ReplicaPlan, Rental]:
+    """``plan`` on ``listing`` as the offer bills it: a batch runs on every replica the whole instances
+    hold (``batch_on_instances``), each day's run billed in the offer's increments; a service for the
+    workload's paid hours. The plan as run, and the rental. Every option is priced here, and the
+    volume chart prices its points here too."""
+    offer = listing.offer
+    if plan.hours_per_day_running is not None:
+        hosted = place(plan.cards_per_replica, plan.replicas, offer.instance_gpus, listing.linked)
+        plan = batch_on_instances(plan, hosted.replicas_hosted)
+    hours = plan_hours(offer, plan, hours_per_month, days_per_month, calendar_hours, spot_overhead)
+    rental = rent(
+        offer, plan.cards_per_replica, plan.replicas, hours, listing.linked, listing.usd_per_gpu_hour
+    )
+    return plan, rental
 
 
 class PricedListing(NamedTuple):
@@ -228,14 +225,7 @@ def priced_listings(
             blocked = [*(blocked or ()), *unfit]
         if admitted_only and (blocked or excluded):
             continue
-        if plan.hours_per_day_running is not None:
-            # A batch runs on every replica the whole instances hold (``batch_on_instances``).
-            hosted = place(plan.cards_per_replica, plan.replicas, offer.instance_gpus, listing.linked)
-            plan = batch_on_instances(plan, hosted.replicas_hosted)
-        hours = plan_hours(offer, plan, hours_per_month, days_per_month, calendar, overhead)
-        rental = rent(
-            offer, plan.cards_per_replica, plan.replicas, hours, listing.linked, listing.usd_per_gpu_hour
-        )
+        plan, rental = price_plan(listing, plan, hours_per_month, days_per_month, calendar, overhead)
         excluded_by = (*blocked, *excluded) if blocked else excluded
         utilization = rental_utilization(plan, rental, days_per_month)
         priced.append(PricedListing(listing, plan, rental, excluded_by, utilization))

@@ -13,7 +13,7 @@ applies; the error band still does, so that the window holds if the estimate is 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, highest_rate_within, saturation
@@ -125,18 +125,6 @@ def _service_for_peak(peak: float, rps: float, within: float | None, sizing: Siz
     return max(1, math.ceil(peak / per_replica))
 
 
-def replicas_for_peak_rate(plan: ReplicaPlan, sizing: Sizing, peak_requests_per_second: float) -> int:
-    """The replicas, spares and least replicas included, that a service's plan would run for another
-    peak: what ``plan_replicas`` gives its GPU and card count at that load."""
-    for_peak = _service_for_peak(
-        peak_requests_per_second,
-        plan.requests_per_second_per_replica,
-        plan.rate_within_targets_per_replica,
-        sizing,
-    )
-    return max(for_peak + sizing.spare_replicas, sizing.min_replicas)
-
-
 def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> tuple[bool, int, int]:
     """How ``plans_by_gpu`` ranks a card count: one that can meet the latency targets first, then the
     fewest cards for the peak, then the fewer cards per replica."""
@@ -230,12 +218,16 @@ def plans_by_gpu(
     output_tokens: int,
     sizing: Sizing,
     cards: Mapping[str, int] | None = None,
+    only: Collection[str] | None = None,
 ) -> dict[str, ReplicaPlan]:
-    """A replica plan for every GPU that can hold the model with KV reserve: at the cards per replica
-    given (``cards``: the counts a plan without spares chose), else at the count that carries the load on the
-    fewest cards among those that can meet the latency targets (all counts where none can)."""
+    """A replica plan for every GPU that can hold the model with KV reserve (of ``only``, where given:
+    each GPU's plan depends on nothing of the others'): at the cards per replica given (``cards``: the
+    counts a plan without spares chose), else at the count that carries the load on the fewest cards
+    among those that can meet the latency targets (all counts where none can)."""
     plans = {}
     for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items():
+        if only is not None and gpu not in only:
+            continue
         if cards is not None and gpu in cards:
             candidates = tuple(p for p in candidates if p.cards == cards[gpu]) or candidates[:1]
         # The plan of the winning count only: the others are compared by what decides between them.

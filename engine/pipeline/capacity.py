@@ -4,6 +4,7 @@ needed (``replica_plans``)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from gpu_advisor.engine.calc.calibration import highest_error
@@ -142,9 +143,14 @@ def workload_sizing(resolved: ResolvedWorkload, knowledge: Knowledge, spare: boo
 
 
 def replica_plans(
-    resolved: ResolvedWorkload, capacity: Capacity, knowledge: Knowledge, spare: bool
+    resolved: ResolvedWorkload,
+    capacity: Capacity,
+    knowledge: Knowledge,
+    spare: bool,
+    only: Collection[str] | None = None,
 ) -> ReplicaPlans:
-    """The replicas every GPU needs, with the spares the rules asked for (``spare``)."""
+    """The replicas every GPU needs (of ``only``, where given), with the spares the rules asked for
+    (``spare``)."""
     tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
     sizing = workload_sizing(resolved, knowledge, spare)
     if sizing == capacity.sizing:
@@ -153,7 +159,7 @@ def replica_plans(
     return ReplicaPlans(
         sizing=sizing,
         plans=plans_by_gpu(
-            knowledge, capacity.figures, capacity.load, *tokens, sizing, parse_cards(capacity.cards)
+            knowledge, capacity.figures, capacity.load, *tokens, sizing, parse_cards(capacity.cards), only
         ),
         quantized_plans=plans_by_gpu(
             knowledge, quantized, capacity.load, *tokens, sizing, parse_cards(capacity.quantized_cards)

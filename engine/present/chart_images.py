@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import textwrap
 from pathlib import Path
 
 from gpu_advisor.engine.common.errors import InputError
@@ -13,6 +14,12 @@ from gpu_advisor.engine.common.safe_files import OutputTarget, check_output, wri
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.i18n.environment import translate as translate_to
 from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.present.chart_labels import (
+    DEPLOYMENT_LABELS,
+    STEP_SHAPES,
+    api_label,
+    self_hosted_label,
+)
 
 CHART_FILES = {
     "buy_versus_rent": "buy-versus-rent.png",
@@ -22,6 +29,9 @@ CHART_FILES = {
 # The series colours, the same as the Mermaid charts' in the memo (templates/memo.md.j2): a blue and an
 # orange with a contrast of at least 3:1 on a white and on a dark background.
 SERIES_COLOURS = ("#2563EB", "#EA580C")
+LEGEND_WIDTH = 60
+"""Characters per line of a legend entry: a longer label is wrapped, so that the legend stays in the
+figure."""
 
 
 def file_stem(workload_name: str) -> str:
@@ -99,16 +109,25 @@ def write_charts(
         axes.plot(
             volume.requests_per_day,
             [v / scale for v in volume.api_usd_per_month],
-            label=volume.api,
+            label=textwrap.fill(api_label(volume, fmt), LEGEND_WIDTH),
             color=SERIES_COLOURS[0],
         )
-        axes.step(
+        axes.plot(
             volume.requests_per_day,
             [v / scale for v in volume.self_hosted_usd_per_month],
-            where="post",
-            label=volume.self_hosted,
+            drawstyle="steps-post" if volume.self_hosted_shape in STEP_SHAPES else "default",
+            label=textwrap.fill(self_hosted_label(volume, fmt), LEGEND_WIDTH),
             color=SERIES_COLOURS[1],
         )
+        if volume.decided is not None and volume.decided_usd_per_month is not None:
+            axes.plot(
+                [result.workload.requests_per_day],
+                [volume.decided_usd_per_month / scale],
+                marker="o",
+                linestyle="none",
+                label=translate(DEPLOYMENT_LABELS[volume.decided]),
+                color="grey",
+            )
         axes.set_xscale("log")
         axes.set_yscale("log")
         axes.set_xlabel(translate("requests per day"))

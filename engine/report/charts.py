@@ -5,20 +5,28 @@ files of ``--charts`` and the JSON result show the same numbers.
   cost of renting the same busy card-hours at the compared offer's price; they cross at the break-even.
   Against a reservation, paid every calendar hour, both lines are flat and do not cross.
 - API versus self-hosted: the monthly cost at other volumes of the same workload, per-token API against
-  the replicas of the best rental that the volume's peak needs, sized as the decision's own are (headroom,
-  latency targets, spares, the least replicas), so that at the workload's volume the line is the
-  decision's cost; a batch, the replicas its work needs in its window, billed as the offer bills the
-  hours they run.
+  the self-hosted route the decision is about (the decided route; where the API is decided, the route it
+  was weighed against), each point priced as an evaluation at that volume prices the route
+  (``pipeline.volumes``): replicas sized as the decision's are, placed on the instances the offer sells, a
+  batch spread over their cards and billed in the offer's increments; own servers as many as the volume
+  needs. At the workload's volume the line is the decided (or compared) cost.
 
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing, replicas_for_peak_rate
-from gpu_advisor.engine.domain.load import Load
-from gpu_advisor.engine.domain.results import ApiCost, ApiVersusSelfHosted, BuyVersusRent, Option, OwnHardware
+from gpu_advisor.engine.calc.listings import PricedListing
+from gpu_advisor.engine.domain.results import (
+    ApiVersusSelfHosted,
+    BuyVersusRent,
+    OwnHardware,
+    SelfHostedLineFollows,
+    SelfHostedLineKind,
+    SelfHostedLineShape,
+)
+from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.pipeline.volumes import route_month_at
+from gpu_advisor.engine.rulebook.details import ApiDetails
 
 UTILIZATION_POINTS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
@@ -59,37 +67,102 @@ def buy_versus_rent(own: OwnHardware, rent_price: float | None) -> BuyVersusRent
     )
 
 
-def api_versus_self_hosted(
-    api: ApiCost | None,
-    best: Option | None,
-    plan: ReplicaPlan | None,
-    sizing: Sizing,
-    load: Load,
-    requests_per_day: int,
-    batch_month: Callable[[float], float] | None = None,
-) -> ApiVersusSelfHosted | None:
-    """``batch_month``: a batch's monthly cost at a multiple of its work (``listings.batch_month_at``)."""
-    if api is None or best is None or plan is None or requests_per_day <= 0:
+def volume_points(requests_per_day: int) -> tuple[int, ...]:
+    return tuple(sorted({*VOLUME_POINTS, requests_per_day}))
+
+
+LINE_KINDS: dict[str, SelfHostedLineKind] = {
+    "dedicated_cloud": "dedicated_cloud",
+    "own_hardware": "own_hardware",
+    "serverless": "serverless",
+}
+"""The routes ``pipeline.volumes`` prices at other volumes (a mixed fleet is not one of them)."""
+
+
+def line_kind(evaluation: Evaluation) -> tuple[SelfHostedLineKind, SelfHostedLineFollows]:
+    """The route the self-hosted line prices: the decided one; for the API, the self-hosted route the
+    rules weighed it against (``pipeline.api_comparison``); else (a mixed fleet, or no route priced)
+    the cheapest rental."""
+    deployment = evaluation.decision.deployment
+    follows: SelfHostedLineFollows = "decision"
+    route: str = deployment
+    if deployment == "api":
+        details = evaluation.details["api"]
+        route = details.self_hosted_kind if isinstance(details, ApiDetails) else ""
+        follows = "api_comparison"
+    kind = LINE_KINDS.get(route)
+    if kind is not None and route_month_at(evaluation, kind) is not None:
+        return kind, follows
+    return "dedicated_cloud", "cheapest_rental"
+
+
+def line_shape(kind: str, listing: PricedListing | None) -> SelfHostedLineShape:
+    if kind == "own_hardware":
+        return "servers"
+    if kind == "serverless":
+        return "serverless"
+    assert listing is not None
+    offer = listing.listing.offer
+    if listing.plan.hours_per_day_running is None:
+        return "replicas"
+    if offer.billing == "committed":
+        return "reserved"
+    increment = offer.billing_increment_seconds
+    return "batch_proportional" if increment is not None and increment < SECONDS_PER_HOUR else "batch_hours"
+
+
+def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None:
+    """The managed API against the self-hosted route the decision is about (``line_kind``), at the
+    volumes of ``VOLUME_POINTS`` and the workload's own, each point priced as the route is priced at
+    that volume (``pipeline.volumes``)."""
+    market, decision = evaluation.market, evaluation.decision
+    api, requests_per_day = market.compared_api, evaluation.workload.requests_per_day
+    if api is None or requests_per_day <= 0:
         return None
+    kind, follows = line_kind(evaluation)
+    month_at = route_month_at(evaluation, kind)
+    if month_at is None:
+        return None
+    priced = [(volume, month_at(volume)) for volume in volume_points(requests_per_day)]
+    hosted = [point for _, point in priced if point is not None]
+    points = tuple(volume for volume, point in priced if point is not None)
     per_request = api.usd_per_month / requests_per_day
-    per_replica = best.usd_per_month / best.replicas
-    points = tuple(sorted({*VOLUME_POINTS, requests_per_day}))
-    self_hosted = []
-    for volume in points:
-        if plan.hours_per_day_running is not None and batch_month is not None:
-            cost = batch_month(volume / requests_per_day)
-        else:
-            peak = volume / (load.hours_per_day * SECONDS_PER_HOUR) * load.peak_factor
-            cost = replicas_for_peak_rate(plan, sizing, peak) * per_replica
-        self_hosted.append(cost)
+    best, serverless, own = market.alternatives.best_listing, market.serverless.best, market.own
+    if kind == "own_hardware":
+        provider, offer, gpu, cards = "", own.server_name, own.gpu, 0
+        label = f"own hardware ({own.server_name})"
+    elif kind == "serverless":
+        assert serverless is not None
+        provider, offer = serverless.listing.product.provider, serverless.listing.product.name
+        gpu, cards = serverless.listing.gpu.gpu, serverless.plan.cards_per_replica
+        label = f"{offer}, {cards} × {gpu} per replica"
+    else:
+        assert best is not None
+        listed = best.listing.offer
+        provider, offer, gpu, cards = listed.provider, listed.offer, listed.gpu, best.plan.cards_per_replica
+        label = f"{provider} {offer}, {cards} × {gpu} per replica"
+    ruled_out = evaluation.resolution.ruled_out.get("api", ()) if decision.deployment != "api" else ()
     return ApiVersusSelfHosted(
         requests_per_day=points,
-        api_usd_per_month=tuple(per_request * volume for volume in points),
-        self_hosted_usd_per_month=tuple(self_hosted),
+        # At the workload's own volume, the API's own figure (the decision's, where the API is decided).
+        api_usd_per_month=tuple(
+            api.usd_per_month if volume == requests_per_day else per_request * volume for volume in points
+        ),
+        self_hosted_usd_per_month=tuple(point.usd_per_month for point in hosted),
         api=api.name,
-        self_hosted=f"{best.provider} {best.offer}, {best.gpus // best.replicas} × {best.gpu} per replica",
-        self_hosted_provider=best.provider,
-        self_hosted_offer=best.offer,
-        self_hosted_gpu=best.gpu,
-        self_hosted_cards_per_replica=best.gpus // best.replicas,
+        self_hosted=label,
+        self_hosted_provider=provider,
+        self_hosted_offer=offer,
+        self_hosted_gpu=gpu,
+        self_hosted_cards_per_replica=cards,
+        self_hosted_kind=kind,
+        self_hosted_follows=follows,
+        self_hosted_shape=line_shape(kind, best),
+        self_hosted_servers=tuple(point.name for point in hosted) if kind == "own_hardware" else (),
+        decided=decision.deployment,
+        decided_usd_per_month=decision.usd_per_month
+        if follows == "cheapest_rental" and decision.deployment != "api"
+        else None,
+        api_ruled_out_by=ruled_out,
+        self_hosted_unpriced=tuple(volume for volume, point in priced if point is None),
     )

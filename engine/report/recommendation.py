@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 
 from gpu_advisor.engine.calc.calibration import calibration_rows, error_band, highest_error, set_statistics
 from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
-from gpu_advisor.engine.calc.listings import batch_month_at, build_options
+from gpu_advisor.engine.calc.listings import build_options
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak
 from gpu_advisor.engine.calc.sizing import SizingFigures
@@ -180,23 +179,6 @@ def throughput_accuracy() -> ThroughputAccuracy:
     )
 
 
-def batch_month(evaluation: Evaluation) -> Callable[[float], float]:
-    """The best rental's monthly cost at a multiple of the batch's daily work (the volume chart)."""
-    market, workload, knowledge = evaluation.market, evaluation.workload, evaluation.knowledge
-    best_listing = market.alternatives.best_listing
-    assert best_listing is not None
-    return functools.partial(
-        batch_month_at,
-        best_listing,
-        sizing=market.replicas.sizing,
-        window_hours=market.load.hours_per_day,
-        hours_per_month=workload.hours_per_month,
-        days_per_month=evaluation.capacity.days_per_month,
-        calendar_hours=knowledge.calendar_hours_per_month(),
-        spot_overhead=knowledge.pricing_assumptions.spot_interruption.overhead,
-    )
-
-
 def serverless_options(evaluation: Evaluation) -> tuple[Option, ...]:
     """Every priced serverless option, cheapest first; the best one as the decision marked it."""
     market, best = evaluation.market, evaluation.serverless
@@ -276,17 +258,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         price_dates=price_dates(knowledge, options, [a for a in market.apis if a.listed], market.own.costs),
         charts=Charts(
             buy_versus_rent=buy_versus_rent(market.own, market.own.rent_usd_per_gpu_hour),
-            api_versus_self_hosted=api_versus_self_hosted(
-                market.compared_api,
-                best,
-                market.plans.get(best.gpu) if best is not None else None,
-                market.replicas.sizing,
-                market.load,
-                e.workload.requests_per_day,
-                batch_month(e)
-                if best_listing is not None and best_listing.plan.hours_per_day_running
-                else None,
-            ),
+            api_versus_self_hosted=api_versus_self_hosted(e),
         ),
         exchange_rate_usd_per_eur=knowledge.eur_to_usd().rate,
         exchange_rate_as_of=knowledge.eur_to_usd().as_of,

@@ -14,6 +14,12 @@ from dataclasses import dataclass
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.i18n.environment import translate
 from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.present.chart_labels import (
+    DEPLOYMENT_LABELS,
+    STEP_SHAPES,
+    api_label,
+    self_hosted_label,
+)
 
 WIDTH, HEIGHT = 640, 340
 LEFT, RIGHT, TOP, BOTTOM = 86, 30, 16, 48
@@ -166,12 +172,14 @@ def api_versus_self_hosted(result: Recommendation, fmt: Format) -> Chart | None:
     y_low, y_high = log_bounds(api + hosted)
     x, y = logarithmic(x_low, x_high), logarithmic(y_low, y_high)
     xs = [x(v) for v in data.requests_per_day]
-    label = translate(fmt.lang, "%(provider)s %(offer)s, %(cards)s × %(gpu)s per replica") % {
-        "provider": data.self_hosted_provider,
-        "offer": data.self_hosted_offer,
-        "cards": data.self_hosted_cards_per_replica,
-        "gpu": data.self_hosted_gpu,
-    }
+    markers: tuple[Marker, ...] = ()
+    if data.decided is not None and data.decided_usd_per_month is not None:
+        decided = translate(fmt.lang, DEPLOYMENT_LABELS[data.decided])
+        markers = (
+            Marker(
+                x(result.workload.requests_per_day), f"{decided} {money(convert(data.decided_usd_per_month))}"
+            ),
+        )
     return Chart(
         key="api_versus_self_hosted",
         title=translate(fmt.lang, "Monthly cost against requests per day"),
@@ -180,10 +188,14 @@ def api_versus_self_hosted(result: Recommendation, fmt: Format) -> Chart | None:
         x_ticks=log_ticks(x_low, x_high, fmt.number),
         y_ticks=log_ticks(y_low, y_high, money),
         series=(
-            Series(data.api, polyline(xs, [y(v) for v in api]), "series-1"),
-            Series(label, polyline(xs, [y(v) for v in hosted], step=True), "series-2"),
+            Series(api_label(data, fmt), polyline(xs, [y(v) for v in api]), "series-1"),
+            Series(
+                self_hosted_label(data, fmt),
+                polyline(xs, [y(v) for v in hosted], step=data.self_hosted_shape in STEP_SHAPES),
+                "series-2",
+            ),
         ),
-        markers=(),
+        markers=markers,
         rows=tuple(
             (fmt.number(r), money(a), money(h))
             for r, a, h in zip(data.requests_per_day, api, hosted, strict=True)
