@@ -22,6 +22,7 @@ import jinja2.meta
 
 from gpu_advisor.engine.common.cache_directory import cache_directory
 from gpu_advisor.engine.common.data_files import read_yaml
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.i18n.knowledge_texts import country_name, known_text
 from gpu_advisor.templates import TEMPLATES_DIR
@@ -185,6 +186,16 @@ def catalog(lang: str) -> dict[str, str]:
 def translate(lang: str, message: str) -> str:
     """One sentence of the catalog, for text written outside a template (chart labels)."""
     return catalog(lang).get(message, message)
+
+
+def say(lang: str, words: Words | str) -> str:
+    """A message the code built (``common/wording.py``: a reader's complaint, a refused value) in ``lang``;
+    text that is no such message as it is."""
+    if isinstance(words, str):
+        return words
+    if lang == "en":
+        return words.say()
+    return words.say(catalog(lang), Format.named(lang).number)
 
 
 def environment(lang: str = "en", sandboxed: bool = False) -> jinja2.Environment:
