@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+import typing
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -65,6 +66,12 @@ def _eur(context: jinja2.runtime.Context, value: float) -> str:
     """An amount the source gives in EUR, as it is (a list price shown beside its USD conversion)."""
     fmt = _format(context)
     return Format(fmt.lang, "EUR", 1.0).money(value)
+
+
+@jinja2.pass_context
+def _listed(context: jinja2.runtime.Context, value: float, currency: str, digits: int = 2) -> str:
+    """A price as its source lists it, in its own currency (an API's EUR or USD price per token)."""
+    return Format(_format(context).lang, typing.cast(Any, currency), 1.0).money(value, digits)
 
 
 @jinja2.pass_context
@@ -139,6 +146,7 @@ FILTERS: dict[str, Any] = {
     "money0": _money0,
     "money_small": _money_small,
     "eur": _eur,
+    "listed": _listed,
     "pct": _pct,
     "signed_pct": _signed_pct,
     "gb": _gb,

@@ -43,6 +43,7 @@ TRANSLATED_TEMPLATES = (
     "batch_summary.txt.j2",
     "sweep.txt.j2",
     "tco.txt.j2",
+    "catalog.txt.j2",
     "run_message.txt.j2",
     # the web page (gpu-advisor serve, /)
     "web/base.html.j2",
