@@ -171,6 +171,25 @@ GERMAN_RULES = (REPO_ROOT / "rules" / "i18n" / "de.yaml").read_text(encoding="ut
         "schreibt auch im Leerlauf ab",
         "Auslastung ist die Stunden",
         "Auslastung sind die Stunden",
+        "Self-Hosted-Option",  # Self-Hosting, as the questions and the memo say
+        "Self-Hosted-Weg",
+        "Self-Hosting zu evaluieren",  # prüfen; the documents' own "evaluieren" only where quoted
+        "auf den Use Case\n      ankommt",
+        "Produktions-Inference",  # Inferenz, as the documents' title says
+        "Serverless Inference,",
+        "Erst den Speicher klären",  # the texts address the reader as Sie
+        "ist neu zu prüfen",
+        "zu wählen ist eine GPU",
+        "den man\n      wirklich bekommt",
+        "Report-Generierung",
+        "aus Residency-Gründen",
+        "Residency-Regeln",
+        "Networking",
+        "des Traffics",
+        "Modellgröße bewegt sich",
+        "als {{ deployment }}",  # a deployment by its German name, not its ID
+        'replace("_", "-")',
+        "({{ provider_kind }})",
     ],
 )
 def test_german_rule_texts_read_as_german(translated: str) -> None:
@@ -193,6 +212,20 @@ GERMAN_CATALOG = (REPO_ROOT / "templates" / "i18n" / "de.yaml").read_text(encodi
         "Bitte mit ja oder nein",
         "Eine Zahl eingeben",
         "Das Feld dort korrigieren",
+        "ohne %(num)s ohne",  # not counting: nicht mitgezählt
+        "kostete %(cost)s",  # would cost: würde ... kosten (kostete reads as the past)
+        "kostete %(best_cost)s",
+        "Kauf-oder-Miete-Linien",  # the documents' rules of thumb, not their lines
+        "hält die Spitze bedient",
+        "halten die Spitze bedient",
+        "eine einzelne Anfrage sieht",
+        "2-Minuten-Kündigungsfrist",
+        "Die API zu nehmen heißt",
+        "vor einer Festlegung unter Last testen",  # Sie, as everywhere
+        "Diesen Konflikt vor der Unterschrift auflösen",
+        "Brauchen Aufmerksamkeit",
+        "Inference-Kosten steigen",
+        "nimmt seine Vorgabe",
     ],
 )
 def test_german_questionnaire_texts_read_as_german(translated: str) -> None:
