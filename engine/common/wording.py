@@ -73,7 +73,7 @@ class WordsError(ValueError):
         self.words = words
 
 
-def at(origin: str | Words, problem: Words) -> Words:
+def at(origin: str | Words, problem: str | Words) -> Words:
     """A problem after the file (and line, option) it is in: ``examples/chat.yaml:4: ...``."""
     return Words.joined("%(origin)s: %(problem)s", origin=origin, problem=problem)
 

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from gpu_advisor.engine.common.errors import InputError, close_match
-from gpu_advisor.engine.common.wording import Words, WordsError
+from gpu_advisor.engine.common.wording import Words, WordsError, at
 
 # pydantic's messages for type errors, as msgids the language catalogs translate.
 TYPE_MESSAGES: dict[str, str] = {
@@ -92,6 +92,18 @@ def error_text(error: InputError, lang: str) -> str:
     if error.words is not None:
         return say(lang, error.words)
     return str(error)
+
+
+def prefixed(error: InputError, prefix: str, field: str | None = None) -> InputError:
+    """``error`` after ``prefix`` (the option or combination it came from: ``--compare-to: ...``), still
+    said in the reader's language."""
+    english = f"{prefix}: {error}"
+    if error.problems:
+        origin = at(prefix, error.origin if error.origin is not None else "")
+        return InputError(english, field=field, problems=error.problems, origin=origin, what=error.what)
+    if error.words is not None:
+        return InputError(at(prefix, error.words), field=field)
+    return InputError(english, field=field)
 
 
 def render_problems(origin: str, problems: list[dict[str, Any]], what: str, lang: str) -> str:
