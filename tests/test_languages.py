@@ -159,54 +159,6 @@ def test_a_german_message_naming_an_unknown_field_is_refused_at_load(tmp_path: P
 
 # --- German and English phrases -------------------------------------------------------------------------
 
-GERMAN_RULES = (REPO_ROOT / "rules" / "i18n" / "de.yaml").read_text(encoding="utf-8")
-
-
-@pytest.mark.parametrize(
-    "translated",
-    [
-        "der Linie von",
-        "API-Linie",
-        "Self-Hosting-Linie",
-        "schreibt auch im Leerlauf ab",
-        "Auslastung ist die Stunden",
-        "Auslastung sind die Stunden",
-    ],
-)
-def test_german_rule_texts_read_as_german(translated: str) -> None:
-    assert translated not in GERMAN_RULES
-
-
-GERMAN_CATALOG = (REPO_ROOT / "templates" / "i18n" / "de.yaml").read_text(encoding="utf-8")
-
-
-@pytest.mark.parametrize(
-    "translated",
-    [
-        "werden die Gewichte betrieben",  # weights are not operated: they are in a precision
-        "steady: gleichmäßig",  # the help names the German words the choices show
-        "always: 730 Stunden",
-        "Die Vorgabe folgt",  # the memo says Standardwert
-        "auf Spot-Kapazität",  # the memo says Spot-Instanz
-        "Token (Prompt",  # Tokens, as every question says
-        "Bitte eine Zahl",  # the questionnaire addresses the reader as Sie throughout
-        "Bitte mit ja oder nein",
-        "Eine Zahl eingeben",
-        "Das Feld dort korrigieren",
-    ],
-)
-def test_german_questionnaire_texts_read_as_german(translated: str) -> None:
-    assert translated not in GERMAN_CATALOG
-
-
-def test_rule_texts_write_infrage_as_one_word() -> None:
-    assert " in Frage" not in GERMAN_RULES and " in Frage" not in GERMAN_CATALOG
-
-
-def test_a_card_is_written_off_and_a_line_is_a_threshold() -> None:
-    assert "Eine eigene Karte wird auch im Leerlauf abgeschrieben" in GERMAN_RULES
-    assert "liegen über der Schwelle von" in GERMAN_RULES
-
 
 def fp8_memo(lang: str) -> str:
     result = invoke("recommend", str(EXAMPLES_DIR / "public-chat.yaml"), "--as-of", AS_OF, "--lang", lang)

@@ -135,7 +135,7 @@ def test_catalog_lists_with_sources_and_flags_stale_prices() -> None:
     offers = invoke("catalog", "offers", "--gpu", "h100-sxm", "--provider", "runpod").output
     # a pipe: the table fits 100 columns, the sources listed under it (tests/test_text_width.py)
     assert (
-        "runpod    community   h100-sxm       $2.69        - on_demand   unknown  1,2,4,8  2026-10-10  [1]"
+        "runpod/community/h100-sxm     $2.69 on-demand       unknown       1,2,4,8   2026-10-10  [1]"
         in offers
     )
     eu = json.loads(invoke("catalog", "offers", "--eu", "--format", "json").output)
@@ -146,6 +146,10 @@ def test_catalog_lists_with_sources_and_flags_stale_prices() -> None:
     assert {row["stale"] for row in every if row["as_of"] == "2026-03-27"} == {True}
     assert not [row for row in eu if row["as_of"] == "2026-03-27"]
     assert {row["stale"] for row in eu if row["as_of"] > "2026-06-01"} == {False}
+    # a price older than the stale threshold carries a star, explained under the table
+    stale = invoke("catalog", "offers", "--provider", "vast", "--as-of", "2026-11-30").output
+    assert "vast/spot/h100-pcie    $1.49* spot" in stale
+    assert stale.endswith("* older than 180 days on 2026-11-30: check the provider's current price.\n")
     models = invoke("catalog", "models").output
     assert "deepseek-r1" in models and "671" in models
     assert invoke("catalog", "offers", "--provider", "lambda-labs").exit_code == 2

@@ -51,9 +51,9 @@ def test_fragile_batch_decision_in_german() -> None:
     result = run(BATCH, "--scenarios", "400", "--seed", "1", "--lang", "de")
     assert [f["message"] for f in rob(result)] == [
         "Die Empfehlung, runpod community, b200 (On-Demand), gewinnt nur in 74 % von 400 Szenarien "
-        "(unter 75 %); aws p5-spot, h100-sxm (Spot) gewinnt in 26 %. Vor der Zusage absichern: der "
-        f"Spot-Rabatt gegenüber On-Demand (60 %{DASH}90 %); an einem Ende dieser Spanne entscheiden die "
-        "Regeln anders."
+        "(unter 75 %); aws p5-spot, h100-sxm (Spot) gewinnt in 26 %. Sichern Sie vor der Zusage diese "
+        f"Zahl ab: der Spot-Rabatt gegenüber On-Demand (60 %{DASH}90 %); an einem Ende dieser Spanne "
+        "entscheiden die Regeln anders."
     ]
 
 

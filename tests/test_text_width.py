@@ -132,10 +132,9 @@ CATALOG = ("catalog", "offers", "--gpu", "h100-sxm", "--provider", "runpod", "--
 def test_catalog_sources_become_numbered_notes_where_the_table_is_too_wide() -> None:
     assert (
         run(*CATALOG, columns=80)
-        == """                                    Lis                                      Sou
-Provider Offer     GPU      $/GPU-h ted Pricing   Regions Sizes   As of      rce
-runpod   community h100-sxm   $2.69   - on_demand unknown 1,2,4,8 2026-10-10 [1]
-runpod   secure    h100-sxm   $3.29   - on_demand unknown 1,2,4,8 2026-10-10 [2]
+        == """Provider/offer/GPU        $/GPU-h Pricing      Regions Sizes   As of      Source
+runpod/community/h100-sxm   $2.69 on-demand    unknown 1,2,4,8 2026-10-10 [1]
+runpod/secure/h100-sxm      $3.29 on-demand    unknown 1,2,4,8 2026-10-10 [2]
 
 [1] Wie viele GPUs braucht KI-Inferenz: Cloud oder Eigenbau 2026 (2026-10-10),
     Cloud-GPU-Stundenpreise am 10.10.2026
@@ -148,9 +147,9 @@ runpod   secure    h100-sxm   $3.29   - on_demand unknown 1,2,4,8 2026-10-10 [2]
     assert (
         pipe
         == """\
-Provider  Offer       GPU          $/GPU-h   Listed Pricing     Regions  Sizes    As of       Source
-runpod    community   h100-sxm       $2.69        - on_demand   unknown  1,2,4,8  2026-10-10  [1]
-runpod    secure      h100-sxm       $3.29        - on_demand   unknown  1,2,4,8  2026-10-10  [2]
+Provider/offer/GPU          $/GPU-h Pricing         Regions       Sizes     As of       Source
+runpod/community/h100-sxm     $2.69 on-demand       unknown       1,2,4,8   2026-10-10  [1]
+runpod/secure/h100-sxm        $3.29 on-demand       unknown       1,2,4,8   2026-10-10  [2]
 
 [1] Wie viele GPUs braucht KI-Inferenz: Cloud oder Eigenbau 2026 (2026-10-10),
     Cloud-GPU-Stundenpreise am 10.10.2026
@@ -160,6 +159,48 @@ runpod    secure      h100-sxm       $3.29        - on_demand   unknown  1,2,4,8
     )
     wide = run(*CATALOG, columns=300)
     assert "[1]" not in wide and widest(wide) > 100
+
+
+OFFERS = ("catalog", "offers", "--as-of", AS_OF)
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_no_offer_or_gpu_id_is_split_at_any_width(columns: int, lang: str) -> None:
+    """The whole catalog: an offer is named by its key, which wraps only after a slash; an ID, a price, a
+    date is never folded, whatever the width and the language's headings."""
+    import json
+
+    text = run(*OFFERS, "--lang", lang, columns=columns)
+    table = text.split("\n\n")[0]
+    assert widest(table) <= columns  # a note's link stays whole
+    keys = [line.split(" ")[0] for line in table.splitlines()[1:]]
+    # a row's first line starts with its provider; a key's continuation lines hold its other parts
+    rows: list[str] = []
+    for part in keys:
+        if rows and (rows[-1].endswith("/") or not part):
+            rows[-1] += part
+        elif part:
+            rows.append(part)
+    offers = json.loads(run(*OFFERS, "--format", "json"))
+    assert rows == [f"{o['provider']}/{o['offer']}/{o['gpu']}" for o in offers]
+    for offer in offers:
+        assert offer["as_of"] in text
+    assert "p5-res\n" not in text and "erved-3y" not in text.replace("p5-reserved-3y", "")
+
+
+def test_the_catalog_at_80_columns_in_german_and_euro() -> None:
+    text = run(*OFFERS, "--lang", "de", "--currency", "EUR", columns=80)
+    assert text.startswith(
+        """Anbieter/Angebot/GPU       €/GPU-h Preismodell Regionen  GPUs  Stand      Quelle
+aws/p5-on-demand/h100-sxm  3,36 €* On-Demand   US        1,8   2026-03-27 [1]
+aws/p5-reserved-1y/        1,81 €* reserviert  US        8     2026-03-27 [2]
+h100-sxm
+"""
+    ), text
+    assert text.endswith(
+        "* am 2026-11-30 älter als 180 Tage: Fragen Sie beim Anbieter den aktuellen Preis\nnach.\n"
+    )
 
 
 def test_sweep_at_80_columns() -> None:

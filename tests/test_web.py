@@ -422,3 +422,23 @@ def test_an_upload_of_more_proposals_than_the_page_checks_is_refused(client: htt
     )
     assert response.status_code == 422
     assert "many.json: 51 proposals; the page checks at most 50 a file" in response.text
+
+
+def test_a_file_the_parser_refuses_is_explained_in_the_page_language(client: httpx.Client) -> None:
+    body = b"name: chat\n\tmodel: x\n"
+    response = client.post(
+        "/load", params={"lang": "de"}, files={"workload": ("bad.yaml", body, "text/yaml")}
+    )
+    assert response.status_code == 422
+    problem = Page(response.text).by_id("form-problems").content
+    assert problem.endswith(
+        "bad.yaml: kein gültiges YAML oder JSON (Zeile 2, Spalte 1: Tabulatorzeichen sind in YAML nicht "
+        "erlaubt; rücken Sie mit Leerzeichen ein)"
+    )
+    proposal = b"workload: {name: a}\nworkload: {name: b}\nproposal: {deployment: api}\n"
+    response = client.post(
+        "/check/upload", params={"lang": "de"}, files={"proposal": ("p.yaml", proposal, "text/yaml")}
+    )
+    assert response.status_code == 422
+    problem = Page(response.text).by_id("check-problem").content
+    assert problem.endswith("p.yaml:2: Schlüssel 'workload' ist doppelt angegeben")

@@ -8,7 +8,7 @@ import datetime as dt
 from typing import Any
 
 from gpu_advisor.engine.calc.listings import offer_linked_sizes, regional_price
-from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 
 KINDS = ("gpus", "offers", "models", "apis")
@@ -25,11 +25,9 @@ def catalog_rows(
     """Rows of one part of the knowledge base as plain mappings (for the JSON output and the template)."""
     stale_days = knowledge.threshold("stale_price_days").value
     if gpu is not None and gpu not in {g.id for g in knowledge.gpus.gpus}:
-        raise InputError(unknown_value_message("--gpu", gpu, [g.id for g in knowledge.gpus.gpus]))
+        raise InputError(unknown_value("--gpu", gpu, [g.id for g in knowledge.gpus.gpus]))
     if provider is not None and provider not in {p.id for p in knowledge.providers.providers}:
-        raise InputError(
-            unknown_value_message("--provider", provider, [p.id for p in knowledge.providers.providers])
-        )
+        raise InputError(unknown_value("--provider", provider, [p.id for p in knowledge.providers.providers]))
     entries: list[Any]
     if kind == "gpus":
         entries = [g for g in knowledge.gpus.gpus if gpu in (None, g.id)]

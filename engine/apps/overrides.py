@@ -29,8 +29,9 @@ from pydantic import ValidationError
 
 from gpu_advisor.engine.apps.overrides_added import added_offers, added_regions
 from gpu_advisor.engine.calc.server_costs import MONTHS_PER_YEAR
-from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
+from gpu_advisor.engine.common.wording import at
 from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowledge, relisted_offers
 from gpu_advisor.engine.domain.knowledge.costs import YourCosts
@@ -115,7 +116,7 @@ def replaced_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
     for override in overrides.offers:
         key = f"{override.provider}/{override.offer}/{override.gpu}"
         if key not in keys:
-            raise InputError(f"--overrides: {unknown_value_message('offers', key, keys)}")
+            raise InputError(at("--overrides", unknown_value("offers", key, keys)))
         index = keys.index(key)
         old = offers[index]
         offers[index] = old.model_copy(

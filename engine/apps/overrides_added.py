@@ -13,7 +13,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+from gpu_advisor.engine.common.errors import InputError, unknown_value
+from gpu_advisor.engine.common.wording import Words, at
+from gpu_advisor.engine.domain.input_errors import validation_problems
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Citation, Offer, Region
 from gpu_advisor.engine.domain.overrides import AddedOffer, AddedRegion, Overrides
@@ -32,10 +34,13 @@ def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, A
         where = f"--overrides: regions[{index}]"
         provider = providers.get(region.provider)
         if provider is None:
-            raise InputError(f"{where}: {unknown_value_message('provider', region.provider, providers)}")
+            raise InputError(at(where, unknown_value("provider", region.provider, providers)))
         known = {r.id for r in provider.regions} | {r.id for r in added.get(region.provider, [])}
         if region.id in known:
-            raise InputError(f"{where}: field id: {region.id!r} is already a region of {provider.id}")
+            problem = Words(
+                "%(region)s is already a region of %(provider)s", region=repr(region.id), provider=provider.id
+            )
+            raise InputError(at(where, Words.joined("field id: %(problem)s", problem=problem)))
         added.setdefault(region.provider, []).append(
             Region(
                 id=region.id, name=region.name, jurisdiction=region.jurisdiction, countries=region.countries
@@ -83,25 +88,30 @@ def check_references(
     added: AddedOffer, where: str, keys: set[str], gpus: set[str], providers: dict[str, Any]
 ) -> None:
     if added.key in keys:
-        raise InputError(f"{where}: the offer exists already; re-price it under offers instead")
+        raise InputError(at(where, Words("the offer exists already; re-price it under offers instead")))
     if added.gpu not in gpus:
-        raise InputError(f"{where}: {unknown_value_message('gpu', added.gpu, sorted(gpus))}")
+        raise InputError(at(where, unknown_value("gpu", added.gpu, sorted(gpus))))
     provider = providers.get(added.provider)
     if provider is None:
-        raise InputError(f"{where}: {unknown_value_message('provider', added.provider, sorted(providers))}")
+        raise InputError(at(where, unknown_value("provider", added.provider, sorted(providers))))
     regions = {r.id: r for r in provider.regions}
     for region in added.regions:
         if region not in regions:
-            raise InputError(
-                f"{where}: field regions: {region!r} is not a region of {provider.id}; "
-                f"add it under regions ({', '.join(sorted(regions))} are known)"
+            problem = Words(
+                "%(region)s is not a region of %(provider)s; add it under regions (%(known)s are known)",
+                region=repr(region),
+                provider=provider.id,
+                known=", ".join(sorted(regions)),
             )
+            raise InputError(at(where, Words.joined("field regions: %(problem)s", problem=problem)))
     jurisdictions = {regions[region].jurisdiction for region in added.regions}
     if added.price_jurisdiction not in jurisdictions:
-        raise InputError(
-            f"{where}: field price_jurisdiction: {added.price_jurisdiction!r} is not the jurisdiction of "
-            f"any of its regions ({', '.join(sorted(jurisdictions))})"
+        problem = Words(
+            "%(jurisdiction)s is not the jurisdiction of any of its regions (%(known)s)",
+            jurisdiction=repr(added.price_jurisdiction),
+            known=", ".join(sorted(jurisdictions)),
         )
+        raise InputError(at(where, Words.joined("field price_jurisdiction: %(problem)s", problem=problem)))
 
 
 def to_offer(added: AddedOffer, where: str, stamp: dict[str, Any]) -> Offer:
@@ -115,4 +125,10 @@ def to_offer(added: AddedOffer, where: str, stamp: dict[str, Any]) -> Offer:
     except ValidationError as error:
         problem = error.errors()[0]
         field = ".".join(str(part) for part in problem["loc"]) or "offer"
-        raise InputError(f"{where}: field {field}: {problem['msg']}") from None
+        # The first problem in English as before; every problem for the other languages.
+        raise InputError(
+            f"{where}: field {field}: {problem['msg']}",
+            problems=validation_problems(error, Offer),
+            origin=where,
+            what="overrides",
+        ) from None

@@ -25,6 +25,8 @@ import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from gpu_advisor.engine.common.wording import Words, WordsError
+
 SECONDS_PER_HOUR = 3600
 HOURS_PER_DAY = 24
 
@@ -60,7 +62,7 @@ def daily_traffic(profile: tuple[float, ...], first_hour: int, hours_per_day: fl
         hour += 1
     weight = sum(p * s for p, s in zip(profile, served, strict=True))
     if weight <= 0:
-        raise ValueError("the load profile has no traffic in the hours the schedule serves")
+        raise WordsError(Words("the load profile has no traffic in the hours the schedule serves"))
     # An hour's share of the day's requests is profile × served share / weight; its rate over the mean
     # rate of the served time is that share over the hour's served share, times the served hours.
     relative = tuple(

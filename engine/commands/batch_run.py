@@ -32,7 +32,12 @@ def output_targets(
     if summary_file is not None:
         summary_target = check_output(summary_file, "--summary", inputs=(input_path, output), force=force)
         if target is not None and target.path.resolve() == summary_target.path.resolve():
-            raise InputError(f"--summary: {summary_file!r} is also the results file (-o); name another file")
+            from gpu_advisor.engine.common.wording import Words, at
+
+            problem = Words(
+                "%(file)s is also the results file (-o); name another file", file=repr(summary_file)
+            )
+            raise InputError(at("--summary", problem))
     return target, summary_target
 
 

@@ -161,7 +161,9 @@ def check(
         try:
             base = checked(compare_to)
         except InputError as error:
-            raise InputError(f"--compare-to: {error}", field="--compare-to") from None
+            from gpu_advisor.engine.domain.input_errors import prefixed
+
+            raise prefixed(error, "--compare-to", field="--compare-to") from None
         diff = compare(results, proposal_file, base, compare_to)
         results = list(diff.results)
     if output_format == "json":

@@ -47,13 +47,11 @@ def handle_errors(function: F) -> F:
         except InputError as error:
             lang = kwargs.get("lang", "en")
             if lang != "en":
-                from gpu_advisor.engine.domain.input_errors import render_problems
+                from gpu_advisor.engine.domain.input_errors import error_text
                 from gpu_advisor.engine.i18n.environment import render
                 from gpu_advisor.engine.i18n.formats import Format
 
-                message = str(error)
-                if error.problems:
-                    message = render_problems(str(error.origin), error.problems, str(error.what), lang)
+                message = error_text(error, lang)
                 said = render("error_prefix.txt.j2", Format.named(lang), message=message)
                 click.echo(said.rstrip("\n"), err=True)
             else:
@@ -129,8 +127,11 @@ def parse_date(value: str | None) -> dt.date:
         return dt.date.fromisoformat(value)
     except ValueError:
         from gpu_advisor.engine.common.errors import InputError
+        from gpu_advisor.engine.common.wording import Words, at
 
-        raise InputError(f"--as-of: {value!r} is not a date; use YYYY-MM-DD") from None
+        raise InputError(
+            at("--as-of", Words("%(value)s is not a date; use YYYY-MM-DD", value=repr(value)))
+        ) from None
 
 
 def policy_path(policy_dir: str | None) -> str | None:

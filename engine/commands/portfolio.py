@@ -111,8 +111,9 @@ def batch(
         output_format = "csv" if output is not None and output.lower().endswith(".csv") else "jsonl"
     if (executor == "dask") != (scheduler is not None):
         from gpu_advisor.engine.common.errors import InputError
+        from gpu_advisor.engine.common.wording import Words
 
-        raise InputError("--executor dask and --scheduler ADDRESS go together", field="--scheduler")
+        raise InputError(Words("--executor dask and --scheduler ADDRESS go together"), field="--scheduler")
     try:
         with stop_on_signals():
             summary = batch_file(

@@ -8,8 +8,10 @@ import json
 import click
 
 from gpu_advisor.engine.commands.common import (
+    currency_option,
     emit,
     handle_errors,
+    lang_option,
     parse_date,
     policy_option,
     policy_path,
@@ -128,14 +130,24 @@ def schema(kind: str) -> None:
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@lang_option
+@currency_option
 @handle_errors
 def catalog(
-    kind: str, gpu: str | None, provider: str | None, eu: bool | None, as_of: str | None, output_format: str
+    kind: str,
+    gpu: str | None,
+    provider: str | None,
+    eu: bool | None,
+    as_of: str | None,
+    output_format: str,
+    lang: str,
+    currency: str,
 ) -> None:
     """List the knowledge base: GPUs, offers, models or API prices, with sources and dates."""
     from gpu_advisor.engine.apps.catalog import catalog_rows
     from gpu_advisor.engine.domain.knowledge.base import cite
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.present.terminal import text_layout
     from gpu_advisor.engine.present.text import render_text
 
@@ -150,6 +162,7 @@ def catalog(
     width, wrap = text_layout()
     text = render_text(
         "catalog.txt.j2",
+        Format.named(lang, currency, knowledge.eur_to_usd().rate),
         width=width,
         wrap=wrap,
         kind=kind,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from gpu_advisor.engine.common.wording import Words
+
 
 class AdvisorError(Exception):
     """Base class of errors that carry a message meant for the user."""
@@ -13,19 +15,21 @@ class AdvisorError(Exception):
 class InputError(AdvisorError):
     """Bad user input: names the field, the bad value and what is allowed.
 
-    A validation error also keeps its ``problems`` (field, type, context) so the command line can say
-    it in the reader's language; ``str(error)`` is the English text."""
+    A validation error also keeps its ``problems`` (field, type, context), and an error built from
+    ``Words`` its ``words``, so that the command line and the web page can say it in the reader's
+    language; ``str(error)`` is the English text. ``origin``: the file (and place) the problems are in."""
 
     def __init__(
         self,
-        message: str,
+        message: str | Words,
         *,
         field: str | None = None,
         problems: list[dict[str, object]] | None = None,
-        origin: str | None = None,
+        origin: str | Words | None = None,
         what: str | None = None,
     ) -> None:
-        super().__init__(message)
+        super().__init__(str(message))
+        self.words = message if isinstance(message, Words) else None
         self.field = field
         self.problems = problems
         self.origin = origin
@@ -55,12 +59,30 @@ def close_match(value: str, allowed: Iterable[str]) -> str | None:
 
 
 def unknown_value_message(field: str, value: str, allowed: Iterable[str]) -> str:
+    return str(unknown_value(field, value, allowed))
+
+
+def unknown_value(field: str, value: str, allowed: Iterable[str]) -> Words:
+    """``field: unknown value 'x'; allowed: ...``, with the allowed value meant where one is close."""
     allowed_sorted = sorted(allowed)
-    message = f"{field}: unknown value {value!r}; allowed: {', '.join(allowed_sorted)}"
+    message = Words.joined(
+        "%(field)s: %(problem)s",
+        field=field,
+        problem=Words(
+            "unknown value %(value)s; allowed: %(allowed)s",
+            value=repr(value),
+            allowed=", ".join(allowed_sorted),
+        ),
+    )
     suggestion = close_match(value, allowed_sorted)
     extending = [candidate for candidate in allowed_sorted if candidate.startswith(value)]
     if suggestion:
-        message += f" (did you mean {suggestion!r}?)"
+        hint = Words("did you mean %(suggestion)s?", suggestion=repr(suggestion))
     elif len(extending) > 1:  # 'h100': h100-nvl, h100-pcie and h100-sxm, each a GPU of its own
-        message += f" (did you mean one of {', '.join(repr(candidate) for candidate in extending)}?)"
-    return message
+        hint = Words(
+            "did you mean one of %(candidates)s?",
+            candidates=", ".join(repr(candidate) for candidate in extending),
+        )
+    else:
+        return message
+    return Words.joined("%(message)s (%(hint)s)", message=message, hint=hint)

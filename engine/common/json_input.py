@@ -10,7 +10,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gpu_advisor.engine.common.values import Path, ValueProblem, integer, key, number, text
+from gpu_advisor.engine.common.read_problems import json_problem
+from gpu_advisor.engine.common.values import (
+    Path,
+    ValueProblem,
+    given_twice,
+    integer,
+    key,
+    nested_deeper,
+    number,
+    text,
+)
+from gpu_advisor.engine.common.wording import Words
 
 
 class _Number(str):
@@ -26,10 +37,11 @@ class _Pairs(list[tuple[str, Any]]):
 
 
 class NotJson(ValueError):
-    """Not JSON text: the parser's message, line and column."""
+    """Not JSON text: the parser's message, line and column (``words``: said in any language)."""
 
     def __init__(self, message: str, line: int, column: int) -> None:
-        super().__init__(f"{message} (line {line}, column {column})")
+        self.words: Words = json_problem(message, line, column)
+        super().__init__(str(self.words))
         self.line = line
 
 
@@ -60,13 +72,13 @@ def build(raw: Any, path: Path, max_depth: int | None) -> Any:
         return text(raw, path)
     if isinstance(raw, (_Pairs, list)):
         if max_depth is not None and len(path) >= max_depth:
-            raise ValueProblem(path, f"input is nested deeper than {max_depth} levels")
+            raise ValueProblem(path, nested_deeper(max_depth))
         if isinstance(raw, _Pairs):
             result: dict[str, Any] = {}
             for name, value in raw:
                 name = key(name, path)
                 if name in result:
-                    raise ValueProblem(path, f"key {name!r} is given twice")
+                    raise ValueProblem(path, given_twice(name))
                 result[name] = build(value, (*path, name), max_depth)
             return result
         return [build(item, (*path, index), max_depth) for index, item in enumerate(raw)]

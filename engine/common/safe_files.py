@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.read_problems import os_problem
+from gpu_advisor.engine.common.wording import Words, at
 
 STANDARD_OUTPUT = "-"
 
@@ -59,26 +61,39 @@ def check_output(
     except FileNotFoundError:
         mode = None
     except OSError as error:
-        raise InputError(f"{option}: cannot write {output!r} ({error.strerror})") from None
+        raise InputError(cannot_write(option, output, os_problem(error))) from None
     if mode is not None and stat.S_ISLNK(mode):
-        raise InputError(
-            f"{option}: {output!r} is a symbolic link; outputs are never written through a link "
-            "(name the file itself)"
+        problem = Words(
+            "%(file)s is a symbolic link; outputs are never written through a link (name the file itself)",
+            file=repr(output),
         )
+        raise InputError(at(option, problem))
     if mode is not None and stat.S_ISDIR(mode):
-        raise InputError(f"{option}: {output!r} is a directory; name a file")
+        raise InputError(at(option, Words("%(file)s is a directory; name a file", file=repr(output))))
     for source in inputs:
         if source is not None and source != STANDARD_OUTPUT and _same_file(target, Path(source)):
-            raise InputError(
-                f"{option}: {output!r} is an input file of this command ({source!r}); write the output "
-                "elsewhere"
+            problem = Words(
+                "%(file)s is an input file of this command (%(source)s); write the output elsewhere",
+                file=repr(output),
+                source=repr(source),
             )
+            raise InputError(at(option, problem))
     if mode is not None and not force:
-        raise InputError(f"{option}: {output!r} exists; pass --force to replace it")
+        raise InputError(exists(option, output))
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
-        raise InputError(f"{option}: cannot write {output!r} (no directory {str(parent)!r})")
+        raise InputError(
+            cannot_write(option, output, Words("no directory %(directory)s", directory=repr(str(parent))))
+        )
     return OutputTarget(target, option, force)
+
+
+def cannot_write(option: str, output: str, problem: Words) -> Words:
+    return at(option, Words("cannot write %(file)s (%(problem)s)", file=repr(output), problem=problem))
+
+
+def exists(option: str, output: str) -> Words:
+    return at(option, Words("%(file)s exists; pass --force to replace it", file=repr(output)))
 
 
 class PendingOutput:
@@ -92,7 +107,7 @@ class PendingOutput:
 
 
 def _refuse_os(target: OutputTarget, error: OSError) -> InputError:
-    return InputError(f"{target.option}: cannot write {str(target.path)!r} ({error.strerror})")
+    return InputError(cannot_write(target.option, str(target.path), os_problem(error)))
 
 
 def _publish(target: OutputTarget, temporary: str) -> None:
@@ -107,16 +122,12 @@ def _publish(target: OutputTarget, temporary: str) -> None:
     try:
         os.link(temporary, target.path)
     except FileExistsError:
-        raise InputError(
-            f"{target.option}: {str(target.path)!r} exists; pass --force to replace it"
-        ) from None
+        raise InputError(exists(target.option, str(target.path))) from None
     except OSError as error:
         if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
             raise
         if os.path.lexists(target.path):  # a file system without hard links: check, then rename
-            raise InputError(
-                f"{target.option}: {str(target.path)!r} exists; pass --force to replace it"
-            ) from None
+            raise InputError(exists(target.option, str(target.path))) from None
         os.replace(temporary, target.path)
         return
     os.unlink(temporary)

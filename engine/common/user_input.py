@@ -12,7 +12,9 @@ import yaml
 
 from gpu_advisor.engine.common import json_input, yaml_core
 from gpu_advisor.engine.common.errors import InputError
-from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem
+from gpu_advisor.engine.common.read_problems import os_problem, yaml_problem
+from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem, nested_deeper
+from gpu_advisor.engine.common.wording import Words, at, marked
 
 MAX_INPUT_BYTES = 1_000_000
 
@@ -28,11 +30,13 @@ def load_yaml(text: str, origin: str) -> Any:
     try:
         return yaml_core.build(yaml_core.compose(text), max_depth=MAX_NESTING_DEPTH)
     except yaml.YAMLError as error:
-        raise InputError(f"{origin}: not valid YAML or JSON ({yaml_core.yaml_problem(error)})") from None
+        raise InputError(
+            at(origin, Words("not valid YAML or JSON (%(problem)s)", problem=yaml_problem(error)))
+        ) from None
     except ValueProblem as problem:
         raise value_error(origin, problem) from None
     except RecursionError:
-        raise InputError(f"{origin}: input is nested deeper than {MAX_NESTING_DEPTH} levels") from None
+        raise InputError(at(origin, nested_deeper(MAX_NESTING_DEPTH))) from None
 
 
 class NotJsonText(InputError):
@@ -47,17 +51,17 @@ def load_json(source: str | bytes, origin: str) -> Any:
     try:
         return json_input.parse_json(source, max_depth=MAX_NESTING_DEPTH)
     except json_input.NotJson as error:
-        raise NotJsonText(f"{origin}: not valid JSON ({error})") from None
+        raise NotJsonText(at(origin, Words("not valid JSON (%(problem)s)", problem=error.words))) from None
     except ValueProblem as problem:
         raise value_error(origin, problem) from None
     except RecursionError:
-        raise InputError(f"{origin}: input is nested deeper than {MAX_NESTING_DEPTH} levels") from None
+        raise InputError(at(origin, nested_deeper(MAX_NESTING_DEPTH))) from None
 
 
 def value_error(origin: str, problem: ValueProblem) -> InputError:
     """A refused value as an input error: the origin (and line, where known), the field, what is wrong."""
     where = origin if problem.line is None else f"{origin}:{problem.line}"
-    return InputError(f"{where}: {problem}", field=problem.field if problem.path else None, origin=origin)
+    return InputError(at(where, problem.words), field=problem.field if problem.path else None, origin=origin)
 
 
 def read_input_text(path: str, *, error_prefix: str = "", stdin: bool = True) -> str:
@@ -71,19 +75,49 @@ def read_input_text(path: str, *, error_prefix: str = "", stdin: bool = True) ->
         with Path(path).open("rb") as file:
             data = file.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
-        raise InputError(f"{error_prefix}{path}: no such file") from None
+        raise InputError(at(f"{error_prefix}{path}", Words("no such file"))) from None
     except OSError as error:
-        raise InputError(f"{error_prefix}{path}: cannot be read ({error.strerror})") from None
+        raise InputError(unreadable(f"{error_prefix}{path}", error)) from None
     return decode(data, path)
+
+
+def unreadable(origin: str, error: OSError) -> Words:
+    """``origin: cannot be read (the system's reason)``."""
+    return at(origin, Words("cannot be read (%(problem)s)", problem=os_problem(error)))
+
+
+def too_large(origin: str) -> Words:
+    return at(origin, Words("input is larger than %(limit)s bytes", limit=MAX_INPUT_BYTES))
+
+
+TYPE_NAMES = {
+    str: marked("a text"),
+    int: marked("a whole number"),
+    float: marked("a number"),
+    bool: marked("a boolean"),
+    list: marked("a list"),
+    type(None): marked("nothing (null)"),
+}
+"""What a value of each type is, as another language says it where English names the type."""
+
+
+def type_words(value: Any) -> Words:
+    """The type of a value that is not what a field takes: its Python name in English ('str'), what it is
+    in other languages."""
+    name = TYPE_NAMES.get(type(value))
+    otherwise = (
+        Words(name) if name is not None else Words("a value of type %(type)s", type=type(value).__name__)
+    )
+    return Words.verbatim(type(value).__name__, otherwise)
 
 
 def decode(data: bytes, origin: str) -> str:
     if len(data) > MAX_INPUT_BYTES:
-        raise InputError(f"{origin}: input is larger than {MAX_INPUT_BYTES} bytes")
+        raise InputError(too_large(origin))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise InputError(f"{origin}: not UTF-8 text (byte {error.start})") from None
+        raise InputError(at(origin, Words("not UTF-8 text (byte %(byte)s)", byte=error.start))) from None
 
 
 def _depth(value: Any, level: int = 0) -> int:

@@ -19,6 +19,8 @@ import math
 import re
 from typing import Any
 
+from gpu_advisor.engine.common.wording import Words
+
 MAX_MAGNITUDE = 1e15
 """The largest number read: far above every bound a field declares (ten billion requests a day), far
 below where sums and products of a few such numbers leave the floating-point range."""
@@ -47,20 +49,35 @@ Path = tuple[str | int, ...]
 
 
 class ValueProblem(ValueError):
-    """A value the rules above refuse: where it is, what is wrong, and the line where the format knows it."""
+    """A value the rules above refuse: where it is, what is wrong (``problem``, said in the reader's
+    language), and the line where the format knows it."""
 
-    def __init__(self, path: Path, message: str, line: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, path: Path, problem: Words, line: int | None = None) -> None:
+        super().__init__(str(problem))
         self.path = path
-        self.message = message
+        self.problem = problem
         self.line = line
+
+    @property
+    def message(self) -> str:
+        """What is wrong, in English."""
+        return str(self.problem)
 
     @property
     def field(self) -> str:
         return dotted(self.path)
 
+    @property
+    def words(self) -> Words:
+        """The field and what is wrong with it."""
+        return (
+            Words.joined("%(field)s: %(problem)s", field=self.field, problem=self.problem)
+            if self.path
+            else self.problem
+        )
+
     def __str__(self) -> str:
-        return f"{self.field}: {self.message}" if self.path else self.message
+        return str(self.words)
 
 
 def dotted(path: Path) -> str:
@@ -79,33 +96,43 @@ def integer(text: str, path: Path = ()) -> int:
     if HEX_INTEGER.fullmatch(text) or OCTAL_INTEGER.fullmatch(text):
         digits, base = text[2:].lstrip("0") or "0", 16 if text[1] == "x" else 8
         if len(digits) > _MAX_INTEGER_DIGITS:
-            raise ValueProblem(path, f"{shown(text)} is too large; a number is at most 1e15 in size")
+            raise ValueProblem(
+                path, Words("%(value)s is too large; a number is at most 1e15 in size", value=shown(text))
+            )
         return _bounded(int(digits, base), text, path)
     if not DECIMAL_INTEGER.fullmatch(text):
-        raise ValueProblem(path, f"{shown(text)} is not a whole number")
+        raise ValueProblem(path, Words("%(value)s is not a whole number", value=shown(text)))
     if len(body) > 1 and body.startswith("0"):
         raise ValueProblem(
             path,
-            f"{shown(text)}: a number with a leading zero is refused (YAML 1.1 reads it as octal); "
-            f"write {text[0] if text[0] in '+-' else ''}{body.lstrip('0') or '0'}",
+            Words(
+                "%(value)s: a number with a leading zero is refused (YAML 1.1 reads it as octal); "
+                "write %(number)s",
+                value=shown(text),
+                number=f"{text[0] if text[0] in '+-' else ''}{body.lstrip('0') or '0'}",
+            ),
         )
     if len(body) > _MAX_INTEGER_DIGITS:
-        raise ValueProblem(path, f"{shown(text)} is too large; a number is at most 1e15 in size")
+        raise ValueProblem(
+            path, Words("%(value)s is too large; a number is at most 1e15 in size", value=shown(text))
+        )
     return _bounded(int(text), text, path)
 
 
 def _bounded(value: int, text: str, path: Path) -> int:
     if abs(value) > MAX_MAGNITUDE:
-        raise ValueProblem(path, f"{shown(text)} is too large; a number is at most 1e15 in size")
+        raise ValueProblem(
+            path, Words("%(value)s is too large; a number is at most 1e15 in size", value=shown(text))
+        )
     return value
 
 
 def number(text: str, path: Path = ()) -> float:
     """A decimal number from its text (``2.5``, ``.5``, ``1e-05``)."""
     if NOT_FINITE.fullmatch(text):
-        raise ValueProblem(path, f"{shown(text)} is not a finite number")
+        raise ValueProblem(path, Words("%(value)s is not a finite number", value=shown(text)))
     if not DECIMAL_NUMBER.fullmatch(text):
-        raise ValueProblem(path, f"{shown(text)} is not a number")
+        raise ValueProblem(path, Words("%(value)s is not a number", value=shown(text)))
     return finite(float(text), path, text)
 
 
@@ -113,15 +140,21 @@ def finite(value: float, path: Path = (), text: str | None = None) -> float:
     """A float within the range numbers are read in."""
     written = text if text is not None else repr(value)
     if not math.isfinite(value):
-        raise ValueProblem(path, f"{shown(written)} is not a finite number")
+        raise ValueProblem(path, Words("%(value)s is not a finite number", value=shown(written)))
     size = abs(value)
     if size > MAX_MAGNITUDE:
-        raise ValueProblem(path, f"{shown(written)} is too large; a number is at most 1e15 in size")
+        raise ValueProblem(
+            path, Words("%(value)s is too large; a number is at most 1e15 in size", value=shown(written))
+        )
     if 0 < size < MIN_MAGNITUDE or (
         size == 0 and text is not None and _NONZERO.search(_MANTISSA.split(text)[0])
     ):
         raise ValueProblem(
-            path, f"{shown(written)} is too small; a number other than 0 is at least 1e-15 in size"
+            path,
+            Words(
+                "%(value)s is too small; a number other than 0 is at least 1e-15 in size",
+                value=shown(written),
+            ),
         )
     return value
 
@@ -134,10 +167,18 @@ def text(value: str, path: Path = ()) -> str:
     try:
         return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
     except UnicodeDecodeError:
-        raise ValueProblem(path, "not valid Unicode text (a lone surrogate such as \\ud83d)") from None
+        raise ValueProblem(path, Words("not valid Unicode text (a lone surrogate such as \\ud83d)")) from None
 
 
 def key(value: Any, path: Path) -> str:
     if not isinstance(value, str):
-        raise ValueProblem(path, f"a key is text, not {shown(str(value))}; quote it")
+        raise ValueProblem(path, Words("a key is text, not %(value)s; quote it", value=shown(str(value))))
     return text(value, path)
+
+
+def given_twice(name: str) -> Words:
+    return Words("key %(key)s is given twice", key=repr(name))
+
+
+def nested_deeper(levels: int) -> Words:
+    return Words("input is nested deeper than %(levels)s levels", levels=levels)

@@ -26,7 +26,19 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from gpu_advisor.engine.common.values import Path, ValueProblem, integer, key, number, shown, text
+from gpu_advisor.engine.common import read_problems
+from gpu_advisor.engine.common.values import (
+    Path,
+    ValueProblem,
+    given_twice,
+    integer,
+    key,
+    nested_deeper,
+    number,
+    shown,
+    text,
+)
+from gpu_advisor.engine.common.wording import Words
 
 _TAG = "tag:yaml.org,2002:"
 STR, INT, FLOAT, BOOL, NULL = (f"{_TAG}{name}" for name in ("str", "int", "float", "bool", "null"))
@@ -138,15 +150,15 @@ class _Builder:
                 # libyaml's parser composes an alias as the node it names. Shared, it stays one value
                 # however often it is named; refused, it cannot expand into billions of values.
                 if not self.aliases:
-                    raise ValueProblem(path, "aliases (*name) are not allowed in gpu-advisor input")
+                    raise ValueProblem(path, Words("aliases (*name) are not allowed in gpu-advisor input"))
                 if id(node) in self.building:
-                    raise ValueProblem(path, "an alias refers to the mapping or list it stands in")
+                    raise ValueProblem(path, Words("an alias refers to the mapping or list it stands in"))
                 return self.built[id(node)]
             self.building.add(id(node))
             if isinstance(node, ScalarNode):
                 value: Any = scalar(node.tag, node.value, path)
             elif self.max_depth is not None and len(path) >= self.max_depth:
-                raise ValueProblem(path, f"input is nested deeper than {self.max_depth} levels")
+                raise ValueProblem(path, nested_deeper(self.max_depth))
             elif isinstance(node, SequenceNode):
                 _expect(node, SEQ, path)
                 value = [self.value(item, (*path, index)) for index, item in enumerate(node.value)]
@@ -154,7 +166,7 @@ class _Builder:
                 _expect(node, MAP, path)
                 value = self.mapping(node, path)
             else:  # pragma: no cover - every node is one of the three
-                raise ValueProblem(path, "not a value")
+                raise ValueProblem(path, Words("not a value"))
             self.building.discard(id(node))
             self.built[id(node)] = value
             return value
@@ -168,7 +180,7 @@ class _Builder:
         for key_node, value_node in node.value:
             if not isinstance(key_node, ScalarNode):
                 raise ValueProblem(
-                    path, "a key must be text, not a list or mapping", key_node.start_mark.line + 1
+                    path, Words("a key must be text, not a list or mapping"), key_node.start_mark.line + 1
                 )
             try:
                 name = key(scalar(key_node.tag, key_node.value, path), path)
@@ -176,14 +188,16 @@ class _Builder:
                 problem.line = key_node.start_mark.line + 1
                 raise
             if name in result:
-                raise ValueProblem(path, f"key {name!r} is given twice", key_node.start_mark.line + 1)
+                raise ValueProblem(path, given_twice(name), key_node.start_mark.line + 1)
             result[name] = self.value(value_node, (*path, name))
         return result
 
 
 def _expect(node: Node, tag: str, path: Path) -> None:
     if node.tag != tag:
-        raise ValueProblem(path, f"the tag {node.tag.replace(_TAG, '!!')} is not allowed here")
+        raise ValueProblem(
+            path, Words("the tag %(tag)s is not allowed here", tag=node.tag.replace(_TAG, "!!"))
+        )
 
 
 def scalar(tag: str, value: str, path: Path) -> Any:
@@ -196,26 +210,23 @@ def scalar(tag: str, value: str, path: Path) -> Any:
         return float(integer(value, path)) if _INTEGER.fullmatch(value) else number(value, path)
     if tag == BOOL:
         if not _BOOLEAN.fullmatch(value):
-            raise ValueProblem(path, f"{shown(value)} is not a boolean; write true or false")
+            raise ValueProblem(
+                path, Words("%(value)s is not a boolean; write true or false", value=shown(value))
+            )
         return value.lower() == "true"
     if tag == NULL:
         if not _NULL.fullmatch(value):
-            raise ValueProblem(path, f"{shown(value)} is not null")
+            raise ValueProblem(path, Words("%(value)s is not null", value=shown(value)))
         return None
     raise ValueProblem(
-        path, f"the tag {tag.replace(_TAG, '!!')} is not allowed (only !!str, !!int, !!float, !!bool, !!null)"
+        path,
+        Words(
+            "the tag %(tag)s is not allowed (only !!str, !!int, !!float, !!bool, !!null)",
+            tag=tag.replace(_TAG, "!!"),
+        ),
     )
 
 
 def yaml_problem(error: yaml.YAMLError) -> str:
-    """A YAML parser's complaint on one line, without the excerpt of the text that PyYAML appends: where
-    (line and column) and what it found (a character or a token kind), never more of the file. A file
-    that is not YAML at all (a symbolic link to ``.git/config`` in a pull request) must not have its
-    lines quoted into an error message that a CI job posts."""
-    if isinstance(error, yaml.MarkedYAMLError):
-        what = ", ".join(part for part in (error.context, error.problem) if part)
-        mark = error.problem_mark or error.context_mark
-        if mark is not None:
-            return f"line {mark.line + 1}, column {mark.column + 1}: {what}"
-        return what
-    return " ".join(str(error).split())
+    """A YAML parser's complaint on one line, in English (``read_problems.yaml_problem``: in any language)."""
+    return str(read_problems.yaml_problem(error))

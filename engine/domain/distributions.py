@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from gpu_advisor.engine.common.wording import Words, WordsError
+
 Shape = Literal["uniform", "triangular", "lognormal"]
 SHAPES: tuple[str, ...] = ("uniform", "triangular", "lognormal")
 
@@ -30,14 +32,16 @@ class Range(BaseModel):
     @model_validator(mode="after")
     def _ordered(self) -> Range:
         if self.high < self.low:
-            raise ValueError(f"high ({self.high:g}) is below low ({self.low:g})")
+            raise WordsError(
+                Words("high (%(high)s) is below low (%(low)s)", high=f"{self.high:g}", low=f"{self.low:g}")
+            )
         if self.shape == "lognormal" and self.low <= 0:
-            raise ValueError("a lognormal range needs low above 0")
+            raise WordsError(Words("a lognormal range needs low above 0"))
         if self.mode is not None:
             if self.shape != "triangular":
-                raise ValueError("mode is given only for a triangular range")
+                raise WordsError(Words("mode is given only for a triangular range"))
             if not self.low <= self.mode <= self.high:
-                raise ValueError(f"mode ({self.mode:g}) is outside low to high")
+                raise WordsError(Words("mode (%(mode)s) is outside low to high", mode=f"{self.mode:g}"))
         return self
 
     @property

@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from gpu_advisor.engine.common.errors import InputError, close_match
+from gpu_advisor.engine.common.wording import Words, WordsError, at
 
 # pydantic's messages for type errors, as msgids the language catalogs translate.
 TYPE_MESSAGES: dict[str, str] = {
@@ -27,7 +28,10 @@ TYPE_MESSAGES: dict[str, str] = {
     "model_type": "Input should be a valid dictionary or instance of the model",
     "list_type": "Input should be a valid list",
     "date_from_datetime_parsing": "Input should be a valid date",
+    "date_from_datetime_inexact": "Input should be a valid date",
+    "date_parsing": "Input should be a valid date",
     "date_type": "Input should be a valid date",
+    "tuple_type": "Input should be a valid list",
     "finite_number": "Input should be a finite number",
 }
 
@@ -68,24 +72,56 @@ def _plain_number(value: Any) -> Any:
 
 
 def input_error(
-    origin: str, error: ValidationError, schema: type[BaseModel], what: str = "workload"
+    origin: str | Words, error: ValidationError, schema: type[BaseModel], what: str = "workload"
 ) -> InputError:
     """A pydantic validation error as an ``InputError`` the reader can act on."""
     problems = validation_problems(error, schema)
     return InputError(
-        render_problems(origin, problems, what, "en"), problems=problems, origin=origin, what=what
+        render_problems(str(origin), problems, what, "en"), problems=problems, origin=origin, what=what
     )
 
 
+def error_text(error: InputError, lang: str) -> str:
+    """An input error in ``lang``: its validation problems, or the message it was built from, said in the
+    language (the command line, the web page and a batch's rows say it so); else its English text."""
+    from gpu_advisor.engine.i18n.environment import say
+
+    if error.problems:
+        origin = say(lang, error.origin) if error.origin is not None else ""
+        return render_problems(origin, error.problems, str(error.what), lang)
+    if error.words is not None:
+        return say(lang, error.words)
+    return str(error)
+
+
+def prefixed(error: InputError, prefix: str, field: str | None = None) -> InputError:
+    """``error`` after ``prefix`` (the option or combination it came from: ``--compare-to: ...``), still
+    said in the reader's language."""
+    english = f"{prefix}: {error}"
+    if error.problems:
+        origin = at(prefix, error.origin if error.origin is not None else "")
+        return InputError(english, field=field, problems=error.problems, origin=origin, what=error.what)
+    if error.words is not None:
+        return InputError(at(prefix, error.words), field=field)
+    return InputError(english, field=field)
+
+
 def render_problems(origin: str, problems: list[dict[str, Any]], what: str, lang: str) -> str:
-    from gpu_advisor.engine.i18n.environment import render
+    from gpu_advisor.engine.i18n.environment import render, say
     from gpu_advisor.engine.i18n.formats import Format
 
+    # A validator's complaint built from Words is said in the language before the template reads it.
+    said = [
+        {**p, "said": say(lang, p["ctx"]["error"].words)}
+        if isinstance(p.get("ctx", {}).get("error"), WordsError)
+        else p
+        for p in problems
+    ]
     text = render(
         "input_error.txt.j2",
         Format.named(lang),
         origin=origin,
-        problems=problems,
+        problems=said,
         what=what,
         type_messages=TYPE_MESSAGES,
     )

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Jurisdiction
 from gpu_advisor.engine.domain.distributions import Range
 from gpu_advisor.engine.domain.requests import DepreciationYears
@@ -64,7 +65,9 @@ class AddedRegion(StrictInput):
     @model_validator(mode="after")
     def _sourced(self) -> AddedRegion:
         if (self.jurisdiction != "unknown" or self.countries) and self.source is None:
-            raise ValueError("a region with a jurisdiction or countries needs a source (url and title)")
+            raise WordsError(
+                Words("a region with a jurisdiction or countries needs a source (url and title)")
+            )
         return self
 
 
@@ -93,7 +96,7 @@ class AddedOffer(StrictInput):
     @model_validator(mode="after")
     def _commitment(self) -> AddedOffer:
         if (self.pricing == "reserved") != (self.commitment_months is not None):
-            raise ValueError("reserved offers, and only they, give commitment_months")
+            raise WordsError(Words("reserved offers, and only they, give commitment_months"))
         return self
 
 
@@ -129,7 +132,7 @@ class ServerOverride(StrictInput):
     def _one_form_each(self) -> ServerOverride:
         for first, second in ONE_OF:
             if getattr(self, first) is not None and getattr(self, second) is not None:
-                raise ValueError(f"give {first} or {second}, not both")
+                raise WordsError(Words("give %(first)s or %(second)s, not both", first=first, second=second))
         return self
 
 

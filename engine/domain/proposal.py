@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind
 from gpu_advisor.engine.domain.results import Decision, ResultModel
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -57,14 +58,14 @@ class Waiver(StrictInput):
             try:
                 return dt.date.fromisoformat(value)
             except ValueError:
-                raise ValueError("a date as YYYY-MM-DD") from None
+                raise WordsError(Words("a date as YYYY-MM-DD")) from None
         return value
 
     @field_validator("reason")
     @classmethod
     def _reason_is_written(cls, reason: str) -> str:
         if not reason.strip():
-            raise ValueError("a waiver needs a written reason")
+            raise WordsError(Words("a waiver needs a written reason"))
         return reason
 
 

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId, ServingEngineId
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
 
@@ -24,7 +25,9 @@ def offered_years(years: int) -> int:
 
     offered = load_knowledge().cost_defaults.depreciation.years
     if years not in offered:
-        raise ValueError(f"the years must be one of {', '.join(str(y) for y in offered)}")
+        raise WordsError(
+            Words("the years must be one of %(years)s", years=", ".join(str(y) for y in offered))
+        )
     return years
 
 
@@ -113,22 +116,25 @@ class SizeRequest(Request):
     @model_validator(mode="after")
     def _one_model(self) -> SizeRequest:
         if (self.model is None) == (self.params_b is None):
-            raise ValueError("give exactly one of model or params_b")
+            raise WordsError(Words("give exactly one of model or params_b"))
         if self.active_params_b is not None and self.model is not None:
-            raise ValueError(
-                "active_params_b goes with params_b; the catalog knows the active parameters of its models"
+            raise WordsError(
+                Words(
+                    "active_params_b goes with params_b; "
+                    "the catalog knows the active parameters of its models"
+                )
             )
         if (
             self.params_b is not None
             and self.active_params_b is not None
             and self.active_params_b > self.params_b
         ):
-            raise ValueError("active_params_b cannot exceed params_b")
+            raise WordsError(Words("active_params_b cannot exceed params_b"))
         if self.cards is not None and self.gpu is None:
-            raise ValueError("cards goes with gpu: name the GPU whose replica has that many cards")
+            raise WordsError(Words("cards goes with gpu: name the GPU whose replica has that many cards"))
         if self.load is not None and (self.input_tokens is not None or self.output_tokens is not None):
-            raise ValueError(
-                "with a load, give the tokens as the load's avg_input_tokens and avg_output_tokens"
+            raise WordsError(
+                Words("with a load, give the tokens as the load's avg_input_tokens and avg_output_tokens")
             )
         return self
 
@@ -161,7 +167,7 @@ class TcoRequest(Request):
     @model_validator(mode="after")
     def _one_life(self) -> TcoRequest:
         if self.months is not None and self.depreciation_years is not None:
-            raise ValueError("give months or depreciation_years, not both")
+            raise WordsError(Words("give months or depreciation_years, not both"))
         return self
 
     def replaced(self) -> dict[str, float]:

@@ -37,8 +37,11 @@ from gpu_advisor.engine.common.user_input import (
     _depth,
     load_yaml,
     read_input_text,
+    too_large,
+    type_words,
 )
-from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH
+from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, nested_deeper
+from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.choices import (
     Framework,
     LoadPattern,
@@ -353,7 +356,7 @@ else:
 def parse_workload_text(text: str, origin: str) -> WorkloadInput:
     """Parse YAML or JSON text into a validated ``Workload``; errors name the field and value."""
     if len(text.encode("utf-8")) > MAX_INPUT_BYTES:
-        raise InputError(f"{origin}: input is larger than {MAX_INPUT_BYTES} bytes")
+        raise InputError(too_large(origin))
     return validate_workload(load_yaml(text, origin), origin)
 
 
@@ -367,18 +370,21 @@ def load_workload_with_ranges(path: str) -> tuple[WorkloadInput, WorkloadRanges]
     origin = "<stdin>" if path == "-" else path
     text = read_input_text(path)
     if len(text.encode("utf-8")) > MAX_INPUT_BYTES:
-        raise InputError(f"{origin}: input is larger than {MAX_INPUT_BYTES} bytes")
+        raise InputError(too_large(origin))
     data = load_yaml(text, origin)
     if not isinstance(data, dict):
         return validate_workload(data, origin), WorkloadRanges()
     return validate_workload(data, origin), split_ranges(data, origin)[1]
 
 
-def validate_workload(data: Any, origin: str) -> WorkloadInput:
+def validate_workload(data: Any, origin: str | Words) -> WorkloadInput:
+    """``data`` as a workload; ``origin`` names where it comes from in a message."""
     if not isinstance(data, dict):
-        raise InputError(f"{origin}: a workload is a mapping of fields, got {type(data).__name__}")
+        raise InputError(
+            at(origin, Words("a workload is a mapping of fields, got %(type)s", type=type_words(data)))
+        )
     if _depth(data) > MAX_NESTING_DEPTH:
-        raise InputError(f"{origin}: input is nested deeper than {MAX_NESTING_DEPTH} levels")
+        raise InputError(at(origin, nested_deeper(MAX_NESTING_DEPTH)))
     data, _ = split_ranges(data, origin)  # a range's point value; scenarios draw the range
     try:
         return Workload.model_validate(data)

@@ -14,7 +14,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.distributions import Range
+from gpu_advisor.engine.domain.input_errors import validation_problems
 
 MAX_REQUESTS_PER_DAY = 10_000_000_000
 RANGE_FIELDS = ("requests_per_day", "volume_growth")
@@ -45,7 +47,7 @@ class WorkloadRanges(BaseModel):
         return data
 
 
-def split_ranges(data: dict[str, Any], origin: str) -> tuple[dict[str, Any], WorkloadRanges]:
+def split_ranges(data: dict[str, Any], origin: str | Words) -> tuple[dict[str, Any], WorkloadRanges]:
     """The workload's data with each range replaced by its point value (growth left out), and the ranges.
     A bad range is an input error naming the field."""
     given = {
@@ -60,7 +62,14 @@ def split_ranges(data: dict[str, Any], origin: str) -> tuple[dict[str, Any], Wor
     except ValidationError as error:
         problem = error.errors()[0]
         field = ".".join(str(part) for part in problem["loc"])
-        raise InputError(f"{origin}: {field}: {problem['msg']}", field=field.split(".")[0]) from None
+        # The first problem in English as before; every problem for the other languages.
+        raise InputError(
+            f"{origin}: {field}: {problem['msg']}",
+            field=field.split(".")[0],
+            problems=validation_problems(error, WorkloadRanges),
+            origin=origin,
+            what="workload",
+        ) from None
     point = {name: value for name, value in data.items() if name != "volume_growth"}
     if ranges.requests_per_day is not None:
         point["requests_per_day"] = max(1, round(ranges.requests_per_day.point))

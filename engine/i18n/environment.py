@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+import typing
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -22,6 +23,7 @@ import jinja2.meta
 
 from gpu_advisor.engine.common.cache_directory import cache_directory
 from gpu_advisor.engine.common.data_files import read_yaml
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.i18n.knowledge_texts import country_name, known_text
 from gpu_advisor.templates import TEMPLATES_DIR
@@ -64,6 +66,12 @@ def _eur(context: jinja2.runtime.Context, value: float) -> str:
     """An amount the source gives in EUR, as it is (a list price shown beside its USD conversion)."""
     fmt = _format(context)
     return Format(fmt.lang, "EUR", 1.0).money(value)
+
+
+@jinja2.pass_context
+def _listed(context: jinja2.runtime.Context, value: float, currency: str, digits: int = 2) -> str:
+    """A price as its source lists it, in its own currency (an API's EUR or USD price per token)."""
+    return Format(_format(context).lang, typing.cast(Any, currency), 1.0).money(value, digits)
 
 
 @jinja2.pass_context
@@ -138,6 +146,7 @@ FILTERS: dict[str, Any] = {
     "money0": _money0,
     "money_small": _money_small,
     "eur": _eur,
+    "listed": _listed,
     "pct": _pct,
     "signed_pct": _signed_pct,
     "gb": _gb,
@@ -185,6 +194,16 @@ def catalog(lang: str) -> dict[str, str]:
 def translate(lang: str, message: str) -> str:
     """One sentence of the catalog, for text written outside a template (chart labels)."""
     return catalog(lang).get(message, message)
+
+
+def say(lang: str, words: Words | str) -> str:
+    """A message the code built (``common/wording.py``: a reader's complaint, a refused value) in ``lang``;
+    text that is no such message as it is."""
+    if isinstance(words, str):
+        return words
+    if lang == "en":
+        return words.say()
+    return words.say(catalog(lang), Format.named(lang).number)
 
 
 def environment(lang: str = "en", sandboxed: bool = False) -> jinja2.Environment:

@@ -20,6 +20,7 @@ from gpu_advisor.engine.calc.replicas import (
 from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
 from gpu_advisor.engine.calc.traffic import DailyTraffic
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.wording import Words, WordsError, marked
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -81,10 +82,24 @@ def workload_traffic(resolved: ResolvedWorkload, knowledge: Knowledge) -> DailyT
             resolved.batch_window_hours,
         )
     except ValueError as error:
-        raise InputError(
-            f"load_profile: {error} ({schedule.description}, from {schedule.first_hour}:00)",
-            field="load_profile",
-        ) from None
+        problem = (
+            error.words
+            if isinstance(error, WordsError)
+            else Words.verbatim(str(error), Words("not a valid value"))
+        )
+        label = SCHEDULE_LABELS.get(schedule.id)
+        described = Words.verbatim(schedule.description, Words(label)) if label else schedule.description
+        where = Words("%(schedule)s, from %(hour)s:00", schedule=described, hour=schedule.first_hour)
+        said = Words.joined("load_profile: %(problem)s (%(where)s)", problem=problem, where=where)
+        raise InputError(said, field="load_profile") from None
+
+
+SCHEDULE_LABELS = {
+    "always": marked("around the clock"),
+    "workdays": marked("12 hours on working days"),
+    "office_hours": marked("office hours"),
+}
+"""The schedules by what a message in another language calls them (English quotes their description)."""
 
 
 def workload_load_for(resolved: ResolvedWorkload, knowledge: Knowledge) -> Load:

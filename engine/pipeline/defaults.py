@@ -6,7 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+from gpu_advisor.engine.common.errors import InputError, unknown_value
+from gpu_advisor.engine.common.wording import Grouped, Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
 from gpu_advisor.engine.domain.workload import Given, ModelSpec, ResolvedWorkload, WorkloadInput, fields_given
@@ -20,19 +21,25 @@ def check_against_catalog(spec: ModelSpec, catalog: ModelConfig) -> None:
     KV cache comes from the catalog, so a different size would silently mix two models."""
     known = [catalog.params_b] + ([catalog.params_b_exact] if catalog.params_b_exact else [])
     if spec.params_b is not None and all(abs(spec.params_b - k) > CATALOG_TOLERANCE * k for k in known):
-        raise InputError(
-            f"model.params_b: {spec.params_b} contradicts the catalog's {catalog.id} ({catalog.params_b}B); "
+        problem = Words(
+            "%(given)s contradicts the catalog's %(model)s (%(params)sB); "
             "give the catalog ID or the parameter count, not both",
-            field="model.params_b",
+            given=spec.params_b,
+            model=catalog.id,
+            params=catalog.params_b,
         )
+        raise InputError(at("model.params_b", problem), field="model.params_b")
     if spec.active_params_b is not None and (
         abs(spec.active_params_b - catalog.active_params_b) > CATALOG_TOLERANCE * catalog.active_params_b
     ):
-        raise InputError(
-            f"model.active_params_b: {spec.active_params_b} contradicts the catalog's {catalog.id} "
-            f"({catalog.active_params_b}B active); leave it out for a catalog model",
-            field="model.active_params_b",
+        problem = Words(
+            "%(given)s contradicts the catalog's %(model)s (%(params)sB active); "
+            "leave it out for a catalog model",
+            given=spec.active_params_b,
+            model=catalog.id,
+            params=catalog.active_params_b,
         )
+        raise InputError(at("model.active_params_b", problem), field="model.active_params_b")
 
 
 def context_for(
@@ -48,19 +55,27 @@ def context_for(
     if not given:
         context_tokens = max(context_tokens, request)
     if request > context_tokens:
-        raise InputError(
-            f"context_tokens: an average request ({avg_input_tokens:,} in + {avg_output_tokens:,} out = "
-            f"{request:,} tokens) does not fit context_tokens: {context_tokens:,} tokens; "
-            f"give a context_tokens of at least {request:,}",
-            field="context_tokens",
+        problem = Words(
+            "an average request (%(input)s in + %(output)s out = %(request)s tokens) does not fit "
+            "context_tokens: %(context)s tokens; give a context_tokens of at least %(request)s",
+            input=Grouped(avg_input_tokens),
+            output=Grouped(avg_output_tokens),
+            request=Grouped(request),
+            context=Grouped(context_tokens),
         )
+        raise InputError(at("context_tokens", problem), field="context_tokens")
     if catalog is not None and context_tokens > catalog.max_context_tokens:
-        what = f"{context_tokens:,}" if given else f"an average request of {request:,} tokens"
-        raise InputError(
-            f"context_tokens: {what} exceeds {catalog.id}'s maximum context of "
-            f"{catalog.max_context_tokens:,} tokens",
-            field="context_tokens",
+        if given:
+            what = Words.joined("%(tokens)s", tokens=Grouped(context_tokens))
+        else:
+            what = Words("an average request of %(tokens)s tokens", tokens=Grouped(request))
+        problem = Words(
+            "%(what)s exceeds %(model)s's maximum context of %(most)s tokens",
+            what=what,
+            model=catalog.id,
+            most=Grouped(catalog.max_context_tokens),
         )
+        raise InputError(at("context_tokens", problem), field="context_tokens")
     return context_tokens
 
 
@@ -123,7 +138,7 @@ def model_facts(spec: ModelSpec, knowledge: Knowledge) -> dict[str, Any]:
     if spec.name is not None:
         model_ids = [m.id for m in knowledge.models.models]
         if spec.name not in model_ids:
-            raise InputError(unknown_value_message("model.name", spec.name, model_ids), field="model.name")
+            raise InputError(unknown_value("model.name", spec.name, model_ids), field="model.name")
         catalog = knowledge.model(spec.name)
         check_against_catalog(spec, catalog)
     params_b = spec.params_b if spec.params_b is not None else catalog.params_b  # type: ignore[union-attr]
@@ -134,10 +149,12 @@ def model_facts(spec: ModelSpec, knowledge: Knowledge) -> dict[str, Any]:
     else:
         active_params_b = params_b
     if active_params_b > params_b:
-        raise InputError(
-            f"model.active_params_b: {active_params_b} exceeds the total of {params_b} billion parameters",
-            field="model.active_params_b",
+        problem = Words(
+            "%(active)s exceeds the total of %(total)s billion parameters",
+            active=active_params_b,
+            total=params_b,
         )
+        raise InputError(at("model.active_params_b", problem), field="model.active_params_b")
     return {
         "model": spec.name,
         "model_config_entry": catalog,

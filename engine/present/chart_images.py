@@ -10,7 +10,9 @@ import textwrap
 from pathlib import Path
 
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.read_problems import os_problem
 from gpu_advisor.engine.common.safe_files import OutputTarget, check_output, write_output
+from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.i18n.environment import translate as translate_to
 from gpu_advisor.engine.i18n.formats import Format
@@ -52,11 +54,17 @@ def chart_targets(
     """The chart files of the workload named ``workload_name`` in ``directory`` (created if missing;
     never a symbolic link), each checked as an output file before anything is evaluated."""
     if directory.is_symlink():
-        raise InputError(f"--charts: {str(directory)!r} is a symbolic link; name the directory itself")
+        problem = Words(
+            "%(directory)s is a symbolic link; name the directory itself", directory=repr(str(directory))
+        )
+        raise InputError(at("--charts", problem))
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise InputError(f"--charts: cannot create {directory} ({error.strerror})") from None
+        problem = Words(
+            "cannot create %(directory)s (%(problem)s)", directory=str(directory), problem=os_problem(error)
+        )
+        raise InputError(at("--charts", problem)) from None
     return {
         chart: check_output(str(directory / name), "--charts", inputs=inputs, force=force)
         for chart, name in chart_file_names(workload_name).items()

@@ -1,9 +1,12 @@
 """Writing text for a person: Markdown rendered on a terminal, plain into a pipe or a file.
 
 On a terminal, tables fit its width (``COLUMNS`` overrides it): a cell too narrow for its text wraps
-within the cell, a word too long for it is folded onto the next line, never cut with an ellipsis, so
-that ``p5-reserved-1y`` and ``p5-reserved-3y`` stay apart. A memo longer than the screen goes through
-the pager (``PAGER``, else ``less -R``), as git does; never when the output is a file or a pipe.
+within the cell, a word too long for it is folded onto the next line, never cut with an ellipsis. A
+column of identifiers or figures (``keep``) is never folded: ``p5-reserved-3y`` stays whole, and its cells
+wrap only at a space or after one of the column's ``breaks`` (``aws/p5-reserved-3y/`` above ``h100-sxm``).
+
+A memo longer than the screen goes through the pager (``PAGER``, else ``less -R``), as git does; never when
+the output is a file or a pipe.
 
 The plain-text outputs (catalog, size, tco, check, sweep, the batch summary) lay their tables out with
 the same folding table (``fit_table``): as wide as the text's own column widths where they fit, else each
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -53,8 +57,9 @@ def text_layout(stream: IO[str] | None = None, to_file: bool = False) -> tuple[i
 class Column:
     """A column of a plain-text table: its heading, alignment (``<`` or ``>``), the width it keeps where
     the table fits (as ``%-10s`` does), ``prose`` for free text that wraps before any other column
-    narrows, the spaces before it (``gap``), and ``notes`` for free text that, where the table is too
-    wide for it, is listed under the table as numbered notes, the cells showing their numbers."""
+    narrows, the spaces before it (``gap``), ``notes`` for free text that, where the table is too
+    wide for it, is listed under the table as numbered notes, the cells showing their numbers, and ``keep``
+    for identifiers and figures, which are never folded: they wrap at a space or after one of ``breaks``."""
 
     heading: str
     width: int = 0
@@ -62,6 +67,8 @@ class Column:
     prose: bool = False
     gap: int = 1
     notes: bool = False
+    keep: bool = False
+    breaks: str = ""
 
 
 PROSE_FLOOR = 24
@@ -121,28 +128,94 @@ def _narrowed(
     values = [[row[index] for row in cells] for index in range(len(columns))]
     cell_widths = [max([0, *(cell_len(value) for value in column)]) for column in values]
     words = [longest(column) for column in values]
-    heading_words = [longest([column.heading]) for column in columns]
+    heading_words = [max([0, *(cell_len(p) for p in heading_pieces(column.heading))]) for column in columns]
     prose = [column.prose for column in columns]
+    kept = [column.keep for column in columns]
+    # the longest part of a kept column's cells that never wraps
+    unbroken = [
+        max([0, *(cell_len(p) for value in values[i] for p in pieces(value, column.breaks))])
+        for i, column in enumerate(columns)
+    ]
     natural = [max(column.width, size) for column, size in zip(columns, content, strict=True)]
+    full = [max(cell_widths[i], heading_words[i]) for i in range(len(columns))]
+    wrapped = [max(unbroken[i], heading_words[i]) if kept[i] else full[i] for i in range(len(columns))]
+    # free text wraps to its longest word, its heading at its spaces
+    said = [max(words[i], heading_words[i]) for i in range(len(columns))]
     stages = [
         [max(PROSE_FLOOR, words[i]) if prose[i] else natural[i] for i in range(len(columns))],
         [max(PROSE_FLOOR, words[i]) if prose[i] else content[i] for i in range(len(columns))],
-        [
-            max(PROSE_FLOOR, words[i]) if prose[i] else max(cell_widths[i], heading_words[i])
-            for i in range(len(columns))
-        ],
-        [words[i] if prose[i] else max(cell_widths[i], heading_words[i]) for i in range(len(columns))],
-        [words[i] if prose[i] else cell_widths[i] for i in range(len(columns))],
-    ][: 5 if folding else 4]
+        [max(PROSE_FLOOR, words[i]) if prose[i] else full[i] for i in range(len(columns))],
+        [said[i] if prose[i] else full[i] for i in range(len(columns))],
+        # identifiers and figures wrap at their breaks, their headings at spaces
+        [said[i] if prose[i] else wrapped[i] for i in range(len(columns))],
+        # headings fold; a cell keeps its width, a kept cell its unbroken parts
+        [words[i] if prose[i] else unbroken[i] if kept[i] else cell_widths[i] for i in range(len(columns))],
+    ][: 6 if folding else 5]
     widths = list(natural)
     for floors in stages:
-        # one column at a time, the one with the most to give first, so that they narrow evenly
-        while sum(widths) > room:
-            slack, index = max((widths[i] - floors[i], i) for i in range(len(columns)))
-            if slack <= 0:
-                break
-            widths[index] -= 1
+        _narrow(widths, floors, room)
+    if sum(widths) > room and folding and any(kept):
+        # The other columns fold to make room; the kept ones never do, even past the width.
+        last = [unbroken[i] if kept[i] else words[i] if columns[i].notes else 1 for i in range(len(columns))]
+        _narrow(widths, last, room)
+        return widths
     return widths if sum(widths) <= room else None
+
+
+def _narrow(widths: list[int], floors: list[int], room: int) -> None:
+    """Narrow ``widths`` towards ``floors`` until they fit ``room``: one column at a time, the one with
+    the most to give first, so that they narrow evenly."""
+    while sum(widths) > room:
+        slack, index = max((widths[i] - floors[i], i) for i in range(len(widths)))
+        if slack <= 0:
+            return
+        widths[index] -= 1
+
+
+def _parts(text: str, breaks: str) -> list[str]:
+    """``text`` cut at its spaces (kept as parts of their own) and after each of ``breaks``."""
+    chars = re.escape(breaks)
+    pattern = rf" +|[^ {chars}]*[{chars}]|[^ {chars}]+" if breaks else r" +|[^ ]+"
+    return re.findall(pattern, text)
+
+
+def pieces(text: str, breaks: str = "") -> list[str]:
+    """A kept cell's parts that never wrap: it wraps at a space (dropped) or after one of ``breaks``."""
+    return [part for part in _parts(text, breaks) if part.strip()]
+
+
+_HYPHENATED = re.compile(r"(?<=\w\w-)(?=\w\w)")
+"""Where a heading's word may wrap: after a hyphen between two letters or more on each side (KV-Heads,
+not $/GPU-h)."""
+
+
+def heading_pieces(heading: str) -> list[str]:
+    """A heading's parts that never wrap: its words, a hyphenated word cut after its hyphens."""
+    return [part for word in heading.split() for part in _HYPHENATED.split(word)]
+
+
+def wrap_heading(heading: str, width: int) -> str:
+    """A heading's lines at ``width``: at its spaces, else after a hyphen (``heading_pieces``)."""
+    return wrap_kept(_HYPHENATED.sub("\x00", heading), width, "\x00").replace("\x00", "")
+
+
+def wrap_kept(text: str, width: int, breaks: str = "") -> str:
+    """A kept cell's lines at ``width``: whole parts (``pieces``) on each, a part wider than it alone."""
+    from rich.cells import cell_len
+
+    lines: list[str] = []
+    for line in text.split("\n"):
+        current = ""
+        for part in _parts(line, breaks):
+            if not part.strip():
+                current += " " if current else ""
+            elif current and cell_len(current + part) > width:
+                lines.append(current.rstrip())
+                current = part
+            else:
+                current += part
+        lines.append(current.rstrip())
+    return "\n".join(lines)
 
 
 def _render_table(
@@ -158,10 +231,18 @@ def _render_table(
         fixed = None if widths is None else widths[index] + extra
         justify: Literal["left", "right"] = "right" if column.align == ">" else "left"
         table.add_column(
-            _cell(column.heading, extra), justify=justify, overflow="fold", width=fixed, header_style=""
+            _cell(column.heading if fixed is None else wrap_heading(column.heading, fixed - extra), extra),
+            justify=justify,
+            overflow="fold",
+            width=fixed,
+            header_style="",
         )
     for row in cells:
-        table.add_row(*(_cell(cell, columns[i].gap - 1 if i else 0) for i, cell in enumerate(row)))
+        kept = [
+            wrap_kept(cell, widths[i], columns[i].breaks) if widths is not None and columns[i].keep else cell
+            for i, cell in enumerate(row)
+        ]
+        table.add_row(*(_cell(cell, columns[i].gap - 1 if i else 0) for i, cell in enumerate(kept)))
     buffer = io.StringIO()
     total = width if widths is None and width is not None else 100_000
     Console(file=buffer, width=total, color_system=None, force_terminal=False).print(table)

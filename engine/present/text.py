@@ -53,11 +53,20 @@ class TableBuilder:
 
 
 def column(
-    heading: str, width: int = 0, align: str = "<", prose: bool = False, gap: int = 1, notes: bool = False
+    heading: str,
+    width: int = 0,
+    align: str = "<",
+    prose: bool = False,
+    gap: int = 1,
+    notes: bool = False,
+    keep: bool = False,
+    breaks: str = "",
 ) -> Column:
+    """A column of a template's table; ``keep`` for identifiers and figures, which are never folded and
+    wrap only at a space or after one of ``breaks`` (``"/"`` for ``provider/offer/gpu``)."""
     if align not in ("<", ">"):
         raise ValueError(f"align {align!r}: '<' or '>'")
-    return Column(heading, width, "<" if align == "<" else ">", prose or notes, gap, notes)
+    return Column(heading, width, "<" if align == "<" else ">", prose or notes, gap, notes, keep, breaks)
 
 
 def wrap_lines(text: str, width: int | None, hanging: int = 0) -> str:

@@ -1,8 +1,13 @@
-"""Which sentences the texts ask to translate: every ``_()`` and ``{% trans %}`` in the templates, and the
-questionnaire's prompts. Used by the tests (every sentence has a translation) and by translators.
+"""Which sentences the texts ask to translate: every ``_()`` and ``{% trans %}`` in the templates, the
+questionnaire's prompts, and the messages the code builds (``Words("...")`` and ``marked("...")``,
+``common/wording.py``). Used by the tests (every sentence has a translation) and by translators.
 """
 
 from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
 
 from gpu_advisor.engine.apps.questionnaire import OTHER_MODEL, load_questions
 from gpu_advisor.engine.domain.input_errors import TYPE_MESSAGES
@@ -38,6 +43,7 @@ TRANSLATED_TEMPLATES = (
     "batch_summary.txt.j2",
     "sweep.txt.j2",
     "tco.txt.j2",
+    "catalog.txt.j2",
     "run_message.txt.j2",
     # the web page (gpu-advisor serve, /)
     "web/base.html.j2",
@@ -70,6 +76,32 @@ def messages() -> list[str]:
         # a choice's word in the language is shown beside it and taken as an answer ('andere')
         for choice in (OTHER_MODEL,) if question.choices == "models" else question.choices or ():
             found[choice] = None
-    for text in (*TYPE_MESSAGES.values(), *VALUE_ERRORS, *SWEEP_WORDS, *robustness_words()):
+    for text in (*TYPE_MESSAGES.values(), *VALUE_ERRORS, *SWEEP_WORDS, *robustness_words(), *code_messages()):
         found[text] = None
     return list(found)
+
+
+ENGINE_DIR = Path(__file__).resolve().parents[1]
+
+MARKERS = ("Words", "marked")
+"""The calls whose first argument, written as a string, is a sentence to translate."""
+
+
+@cache
+def code_messages() -> tuple[str, ...]:
+    """The sentences the code builds messages of, in the order of the files and their lines."""
+    found: dict[str, None] = {}
+    for path in sorted(ENGINE_DIR.rglob("*.py")):
+        calls = [
+            node
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in MARKERS
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ]
+        for call in sorted(calls, key=lambda call: (call.lineno, call.col_offset)):
+            found[call.args[0].value] = None  # type: ignore[attr-defined]
+    return tuple(found)

@@ -156,8 +156,9 @@ def policy_files(directory: Path) -> tuple[Path, ...]:
     """An organization's policy directory: every *.yaml and *.yml file in it, in name order."""
     if not directory.is_dir():
         from gpu_advisor.engine.common.errors import InputError
+        from gpu_advisor.engine.common.wording import Words, at
 
-        raise InputError(f"--policy: {directory} is not a directory")
+        raise InputError(at("--policy", Words("%(directory)s is not a directory", directory=str(directory))))
     return tuple(sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()))
 
 
@@ -176,12 +177,13 @@ def policy_key(directory: str) -> PolicyKey:
     import hashlib
 
     from gpu_advisor.engine.common.errors import InputError
+    from gpu_advisor.engine.common.user_input import unreadable
 
     files = policy_files(Path(directory))
     try:
         return directory, tuple((f.name, hashlib.sha256(f.read_bytes()).hexdigest()) for f in files)
     except OSError as error:
-        raise InputError(f"--policy {directory}: cannot be read ({error.strerror})") from None
+        raise InputError(unreadable(f"--policy {directory}", error)) from None
 
 
 def load_rulebook_with_policies(directory: str) -> Rulebook:

@@ -181,13 +181,10 @@ def read_extra(text: str, state: FormState) -> dict[str, Any]:
 
 
 def error_text(error: InputError, lang: str) -> str:
-    """An input error in the reader's language where it carries its problems (as the command line says
-    it), else its English text."""
-    if error.problems and lang != "en":
-        from gpu_advisor.engine.domain.input_errors import render_problems
+    """An input error in the reader's language, as the command line says it."""
+    from gpu_advisor.engine.domain.input_errors import error_text as said
 
-        return render_problems(str(error.origin), error.problems, str(error.what), lang)
-    return str(error)
+    return said(error, lang)
 
 
 def fields(state: FormState | None, knowledge: Knowledge, lang: str) -> list[Field]:

@@ -19,9 +19,11 @@ from pydantic import BaseModel
 from gpu_advisor.engine.apps.batch.messages import said
 from gpu_advisor.engine.common import json_input, values, yaml_core
 from gpu_advisor.engine.common.errors import InputError, close_match
+from gpu_advisor.engine.common.read_problems import csv_problem, os_problem, yaml_problem
 from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
 from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem
 from gpu_advisor.engine.domain.workload import Workload
+from gpu_advisor.engine.i18n.environment import say
 
 InputFormat = Literal["csv", "jsonl", "yaml"]
 
@@ -94,7 +96,7 @@ def convert_cell(text: str, kind: FieldKind, lang: str = "en") -> Any:
             return values.integer(value)
         return values.number(value)
     except ValueProblem as problem:
-        raise ValueError(problem.message) from None
+        raise ValueError(say(lang, problem.problem)) from None
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,9 @@ def open_input(path: str, lang: str = "en") -> IO[bytes]:
     except FileNotFoundError:
         raise InputError(said(lang, "no_such_file", origin=path)) from None
     except OSError as error:
-        raise InputError(said(lang, "cannot_read", origin=path, problem=error.strerror)) from None
+        raise InputError(
+            said(lang, "cannot_read", origin=path, problem=say(lang, os_problem(error)))
+        ) from None
 
 
 def read_rows(stream: IO[bytes], input_format: InputFormat, origin: str, lang: str = "en") -> Iterator[Row]:
@@ -175,10 +179,10 @@ def jsonl_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row
             yield Row(number, None, said(lang, "nested", origin=where))
             continue
         except json_input.NotJson as error:
-            yield Row(number, None, said(lang, "not_json", origin=where, problem=error))
+            yield Row(number, None, said(lang, "not_json", origin=where, problem=say(lang, error.words)))
             continue
         except ValueProblem as problem:
-            yield Row(number, None, f"{origin}:{number}: {problem}")
+            yield Row(number, None, f"{origin}:{number}: {say(lang, problem.words)}")
             continue
         yield Row(number, data)
 
@@ -254,7 +258,13 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
                 return
             except csv.Error as error:
                 next_line = reader.line_num + 1
-                yield Row(line, None, said(lang, "not_csv", origin=f"{origin}:{line}", problem=error))
+                yield Row(
+                    line,
+                    None,
+                    said(
+                        lang, "not_csv", origin=f"{origin}:{line}", problem=say(lang, csv_problem(str(error)))
+                    ),
+                )
                 continue
             next_line = reader.line_num + 1
             where = f"{origin}:{line}"
@@ -296,7 +306,7 @@ def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]
         loader = yaml_core.CoreLoader(stream)
     except yaml.YAMLError as error:
         raise InputError(
-            said(lang, "not_yaml", origin=origin, problem=yaml_core.yaml_problem(error))
+            said(lang, "not_yaml", origin=origin, problem=say(lang, yaml_problem(error)))
         ) from None
     try:
         loader.get_event()  # type: ignore[no-untyped-call]
@@ -312,7 +322,7 @@ def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]
             try:
                 yield Row(line, yaml_core.build(node, max_depth=MAX_NESTING_DEPTH))
             except ValueProblem as problem:
-                yield Row(line, None, f"{origin}:{problem.line or line}: {problem}")
+                yield Row(line, None, f"{origin}:{problem.line or line}: {say(lang, problem.words)}")
             # The composer remembers every anchored node; forget them after each item.
             loader.anchors = {}
         loader.get_event()  # type: ignore[no-untyped-call]
@@ -321,7 +331,7 @@ def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]
             raise InputError(said(lang, "yaml_documents", origin=origin))
     except yaml.YAMLError as error:
         raise InputError(
-            said(lang, "not_yaml", origin=origin, problem=yaml_core.yaml_problem(error))
+            said(lang, "not_yaml", origin=origin, problem=say(lang, yaml_problem(error)))
         ) from None
     except RecursionError:
         raise InputError(said(lang, "nested", origin=origin)) from None

@@ -128,11 +128,9 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         else:
             text = csv_result_line(row.line, summary)
     except InputError as error:
-        message = str(error)
-        if error.problems and settings.lang != "en":
-            from gpu_advisor.engine.domain.input_errors import render_problems
+        from gpu_advisor.engine.domain.input_errors import error_text
 
-            message = render_problems(str(error.origin), error.problems, str(error.what), settings.lang)
+        message = error_text(error, settings.lang)
         return Outcome(
             row.line, name, None, message if message.startswith(origin) else f"{origin}: {message}"
         )

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from gpu_advisor.engine.apps.check.gating import Gate
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.proposal import CheckResult, Comparison
 
 Key = tuple[str, str, int]
@@ -101,10 +102,8 @@ class Diff:
 
 def compare(head: Sequence[CheckResult], head_root: str, base: Sequence[CheckResult], base_root: str) -> Diff:
     if Path(head_root).is_dir() != Path(base_root).is_dir():
-        raise InputError(
-            f"--compare-to {base_root}: compare a directory with a directory, or a file with a file",
-            field="--compare-to",
-        )
+        problem = Words("compare a directory with a directory, or a file with a file")
+        raise InputError(at(f"--compare-to {base_root}", problem), field="--compare-to")
     heads, bases = keyed(head, head_root), keyed(base, base_root)
     compared = []
     for key, result in heads.items():

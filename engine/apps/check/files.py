@@ -13,6 +13,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from gpu_advisor.engine.common import yaml_core
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
+from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.proposal import ProposalDocument
 
@@ -33,7 +34,7 @@ def proposal_files(path: str) -> list[str]:
         and not any(part.startswith(".") for part in file.relative_to(root).parts)
     )
     if not files:
-        raise InputError(f"{path}: no proposal file (*.yaml, *.yml, *.json) under the directory")
+        raise InputError(at(path, Words("no proposal file (*.yaml, *.yml, *.json) under the directory")))
     return [file.as_posix() for file in files]
 
 
@@ -51,18 +52,23 @@ def proposal_documents(text: str, path: str) -> list[tuple[int, int, ProposalDoc
         data = data["proposals"]
     documents = data if isinstance(data, list) else [data]
     if not documents:
-        raise InputError(f"{path}: no proposal in the file")
+        raise InputError(at(path, Words("no proposal in the file")))
     lines = document_lines(text, len(documents))
     parsed = []
     for index, document in enumerate(documents, start=1):
-        origin = f"{path} (proposal {index})"
+        origin = proposal_origin(path, index)
         if not isinstance(document, dict):
-            raise InputError(f"{origin}: a proposal is a mapping with workload and proposal")
+            raise InputError(at(origin, Words("a proposal is a mapping with workload and proposal")))
         try:
             parsed.append((index, lines[index - 1], ProposalDocument.model_validate(document)))
         except ValidationError as error:
             raise input_error(origin, error, ProposalDocument, "proposal") from None
     return parsed
+
+
+def proposal_origin(path: str, index: int) -> Words:
+    """Where a proposal is in a message: ``proposals.yaml (proposal 2)``."""
+    return Words("%(file)s (proposal %(index)s)", file=path, index=index)
 
 
 def document_lines(text: str, count: int) -> list[int]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.domain.proposal import CheckItem, CheckResult, Status
 
 SEVERITIES = ("info", "advice", "warning", "critical")
@@ -49,7 +49,7 @@ def selector(values: Iterable[str], option: str, rule_ids: Sequence[str], *, har
             ids.add(value)
         else:
             allowed = [*SEVERITIES, *sorted(rule_ids)]
-            raise InputError(unknown_value_message(option, value, allowed), field=option)
+            raise InputError(unknown_value(option, value, allowed), field=option)
     ranks = [SEVERITIES.index(s) for s in severities]
     severity = SEVERITIES[min(ranks) if hard else max(ranks)] if ranks else None
     return Selector(frozenset(ids), severity)

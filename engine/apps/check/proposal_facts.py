@@ -17,7 +17,8 @@ from gpu_advisor.engine.calc.costs import (
 from gpu_advisor.engine.calc.listings import offer_hours, offer_linked_sizes, regional_price
 from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.calc.sizing import GpuFit
-from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+from gpu_advisor.engine.common.errors import InputError, unknown_value
+from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer, Region
 from gpu_advisor.engine.domain.proposal import ProposalInput
@@ -39,7 +40,7 @@ SELF_MANAGED_PROVIDER_KINDS = ("neocloud", "marketplace")
 JURISDICTIONS = ("EU", "US", "UK", "CH")
 
 
-def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: str) -> None:
+def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: str | Words) -> None:
     """Names in the proposal must exist in the catalog; a typo is an input error, not a silent 'unknown'."""
     checks = [
         ("proposal.provider", proposal.provider, [p.id for p in knowledge.providers.providers]),
@@ -48,7 +49,7 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
     ]
     for field, value, allowed in checks:
         if value is not None and value not in allowed:
-            raise InputError(f"{origin}: {unknown_value_message(field, value, allowed)}", field=field)
+            raise InputError(at(origin, unknown_value(field, value, allowed)), field=field)
     if proposal.region is not None and proposal.region not in JURISDICTIONS:
         regions = {r.id for p in knowledge.providers.providers for r in p.regions}
         if proposal.provider is not None:
@@ -56,7 +57,7 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
         if proposal.region not in regions:
             allowed = sorted(regions) + list(JURISDICTIONS)
             raise InputError(
-                f"{origin}: {unknown_value_message('proposal.region', proposal.region, allowed)}",
+                at(origin, unknown_value("proposal.region", proposal.region, allowed)),
                 field="proposal.region",
             )
     if proposal.region in JURISDICTIONS and proposal.provider is not None:
@@ -65,9 +66,14 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
         # variable locations (jurisdiction unknown) are left to the residency rules.
         served = sorted({r.jurisdiction for r in knowledge.provider(proposal.provider).regions})
         if served and "unknown" not in served and proposal.region not in served:
+            problem = Words(
+                "%(provider)s has no region in %(region)s; its regions are in %(served)s",
+                provider=proposal.provider,
+                region=proposal.region,
+                served=", ".join(served),
+            )
             raise InputError(
-                f"{origin}: proposal.region: {proposal.provider} has no region in {proposal.region}; "
-                f"its regions are in {', '.join(served)}",
+                at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)),
                 field="proposal.region",
             )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.engine.apps.scenarios.recommend import robustness_of
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.domain.robustness import OptionShare, Robustness
 from gpu_advisor.engine.domain.workload import WorkloadInput
@@ -40,7 +41,7 @@ def proposal_robustness(
     policy_dir: str | None,
     scenarios: int,
     seed: int,
-    origin: str,
+    origin: str | Words,
 ) -> Robustness:
     """The workload's scenarios (its ranges, if the document gives any, and the knowledge base's)."""
     _, ranges = split_ranges(workload_data, origin) if isinstance(workload_data, dict) else (None, None)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from gpu_advisor.engine.apps.check.files import proposal_files, read_proposal_documents
+from gpu_advisor.engine.apps.check.files import proposal_files, proposal_origin, read_proposal_documents
 from gpu_advisor.engine.apps.check.gating import counts, overall
 from gpu_advisor.engine.apps.check.proposal_facts import (
     catalog_offer,
@@ -24,7 +24,8 @@ from gpu_advisor.engine.apps.check.proposal_facts import (
 )
 from gpu_advisor.engine.apps.check.robustness import proposal_robustness, proposal_win_share
 from gpu_advisor.engine.apps.recommend import evaluate_workload
-from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+from gpu_advisor.engine.common.errors import InputError, unknown_value
+from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite_all
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.proposal import (
@@ -185,22 +186,26 @@ def check_document(
     """``scenarios``: also draw the workload's scenarios and state how often the proposal is their
     decision (``robustness.py``)."""
     knowledge = knowledge or load_knowledge()
-    origin = f"{file} (proposal {index})"
-    workload = validate_workload(document.workload, f"{origin}: workload")
+    origin = proposal_origin(file, index)
+    workload = validate_workload(document.workload, Words.joined("%(origin)s: workload", origin=origin))
     validate_references(document.proposal, knowledge, origin)
     evaluation = evaluate_workload(workload, evaluated_on, evaluator, knowledge, policy_dir)
     rule_ids = set(evaluation.rulebook.ids)
     for waiver in document.waivers:
         if waiver.rule not in rule_ids:
-            raise InputError(
-                f"{origin}: {unknown_value_message('waivers.rule', waiver.rule, sorted(rule_ids))}"
-            )
+            raise InputError(at(origin, unknown_value("waivers.rule", waiver.rule, sorted(rule_ids))))
     fact, details = proposal_fact(document.proposal, evaluation, fmt.lang)
     active, expired = active_waivers(document.waivers, evaluated_on)
     facts, named = waiver_facts(document.waivers, expired)
     if scenarios is not None:
         robustness = proposal_robustness(
-            document.workload, workload, evaluation, policy_dir, scenarios, seed, f"{origin}: workload"
+            document.workload,
+            workload,
+            evaluation,
+            policy_dir,
+            scenarios,
+            seed,
+            Words.joined("%(origin)s: workload", origin=origin),
         )
         share = proposal_win_share(document.proposal, robustness)
         fact = fact.model_copy(update={"robustness_known": True, "proposal_win_share": share})

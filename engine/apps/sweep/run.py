@@ -37,6 +37,7 @@ from gpu_advisor.engine.apps.sweep.variables import (
     parse_vary,
 )
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.domain.input_errors import prefixed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Decision, DecisionSummary
 from gpu_advisor.engine.domain.workload import Workload, validate_workload
@@ -219,7 +220,7 @@ def recommend_point(
         return decide_workload(case, evaluated_on, knowledge=knowledge)
     except InputError as error:
         origin = ", ".join(f"{v.name}={value}" for (v, _), value in zip(parsed, values, strict=True))
-        raise InputError(f"--vary {origin}: {error}", field=error.field) from None
+        raise prefixed(error, f"--vary {origin}", field=error.field) from None
 
 
 def prepare(

@@ -21,6 +21,7 @@ from gpu_advisor.engine.domain.knowledge.costs import YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.overrides import OfferOverride, ServerOverride
 from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.i18n.environment import say
 
 MAX_POINTS_PER_VARIABLE = 200
 
@@ -91,7 +92,8 @@ def _decimal(text: str, spec: str, part: str, lang: str = "en") -> Decimal:
     try:
         values.number(text.strip())
     except ValueProblem as problem:
-        raise InputError(said(lang, "vary_value", spec=spec, part=part, problem=problem.message)) from None
+        problem_said = say(lang, problem.problem)
+        raise InputError(said(lang, "vary_value", spec=spec, part=part, problem=problem_said)) from None
     return Decimal(text.strip())
 
 
