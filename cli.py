@@ -8,6 +8,10 @@ is broken; 130 interrupted.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
+from typing import Any
+
 import click
 
 from . import __version__
@@ -21,7 +25,18 @@ from .engine.commands.serve import serve
 from .engine.commands.sizing import size, tco
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class Commands(click.Group):
+    """The ``gpu-advisor`` group: click's own messages (a bad option value, a missing argument) speak the
+    language the command line asks for, like everything else the commands write."""
+
+    def main(self, args: Sequence[str] | None = None, *more: Any, **options: Any) -> Any:
+        from .engine.i18n.click_words import requested_language, speak_click
+
+        speak_click(requested_language(sys.argv[1:] if args is None else args))
+        return super().main(args, *more, **options)
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="gpu-advisor")
 def main() -> None:
     """Decide how to run an LLM inference workload, and show why.

@@ -12,6 +12,7 @@ from pathlib import Path
 from gpu_advisor.engine.apps.questionnaire import OTHER_MODEL, load_questions
 from gpu_advisor.engine.domain.input_errors import TYPE_MESSAGES
 from gpu_advisor.engine.domain.workload import VALUE_ERRORS
+from gpu_advisor.engine.i18n.click_words import CLICK_MESSAGES
 from gpu_advisor.engine.i18n.environment import environment
 from gpu_advisor.engine.present.robustness_words import words as robustness_words
 from gpu_advisor.engine.present.sweep_text import WORDS as SWEEP_WORDS
@@ -76,7 +77,14 @@ def messages() -> list[str]:
         # a choice's word in the language is shown beside it and taken as an answer ('andere')
         for choice in (OTHER_MODEL,) if question.choices == "models" else question.choices or ():
             found[choice] = None
-    for text in (*TYPE_MESSAGES.values(), *VALUE_ERRORS, *SWEEP_WORDS, *robustness_words(), *code_messages()):
+    for text in (
+        *TYPE_MESSAGES.values(),
+        *VALUE_ERRORS,
+        *SWEEP_WORDS,
+        *robustness_words(),
+        *code_messages(),
+        *CLICK_MESSAGES,
+    ):
         found[text] = None
     return list(found)
 

@@ -1,0 +1,68 @@
+"""click's own messages (a bad option value, an unknown option, a missing argument) in the language the
+command line asks for (``engine/i18n/click_words.py``)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+from helpers import EXAMPLES_DIR
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.i18n.click_words import CLICK_MESSAGES, requested_language
+from gpu_advisor.engine.i18n.environment import catalog
+
+FIELD = re.compile(r"\{(\w+)[^}]*\}")
+EXAMPLE = str(EXAMPLES_DIR / "prototype.yaml")
+
+
+def test_a_bad_option_value_is_said_in_german() -> None:
+    result = CliRunner().invoke(main, ["batch", "--lang", "de", EXAMPLE, "--jobs", "x"])
+    assert result.exit_code == 2
+    assert result.output == (
+        "Aufruf: main batch [OPTIONS] INPUT|-\n"
+        "Hilfe: 'main batch --help'.\n\n"
+        "Fehler: Ungültiger Wert für '--jobs': 'x' ist keine gültige Zahl.\n"
+    )
+
+
+def test_an_unknown_option_is_said_in_the_environments_language() -> None:
+    result = CliRunner().invoke(
+        main, ["recommend", EXAMPLE, "--formt", "json"], env={"GPU_ADVISOR_LANG": "de"}
+    )
+    assert result.exit_code == 2
+    assert result.output.endswith(
+        "Fehler: Die Option '--formt' gibt es nicht. (Meinten Sie eine davon: '--force', '--format'?)\n"
+    )
+
+
+def test_a_missing_argument_is_said_in_german_and_later_english_commands_stay_english() -> None:
+    german = CliRunner().invoke(main, ["check", "--lang=de"])
+    assert german.output.endswith("Fehler: Es fehlt das Argument 'PROPOSAL|DIR|-'.\n"), german.output
+    english = CliRunner().invoke(main, ["check"])
+    assert english.output.endswith("Error: Missing argument 'PROPOSAL|DIR|-'.\n"), english.output
+
+
+@pytest.mark.parametrize(
+    ("arguments", "environment", "lang"),
+    [
+        (["recommend", "x", "--lang", "de"], "en", "de"),
+        (["recommend", "--lang=de", "--lang", "en"], "de", "en"),
+        (["recommend", "x"], "de", "de"),
+        (["recommend", "--lang", "fr"], "en", "en"),
+        (["recommend", "--", "--lang", "de"], "en", "en"),
+    ],
+)
+def test_the_language_is_read_from_the_command_line_before_the_environment(
+    monkeypatch: pytest.MonkeyPatch, arguments: list[str], environment: str, lang: str
+) -> None:
+    monkeypatch.setenv("GPU_ADVISOR_LANG", environment)
+    assert requested_language(arguments) == lang
+
+
+@pytest.mark.parametrize("message", CLICK_MESSAGES)
+def test_a_translation_keeps_the_fields_click_fills_in(message: str) -> None:
+    german = catalog("de")[message]
+    dropped = {"number_type"}  # "integer range" would stay English: the German names no type
+    assert set(FIELD.findall(german)) == set(FIELD.findall(message)) - dropped
