@@ -66,6 +66,12 @@ def economics_fact(
         own_usd_per_month=float(own.usd_per_month),
         node_utilization=float(own.node_utilization),
         node_has_idle_gpus=own.gpus_needed < own.nodes * server.gpus_per_server,
+        needed_cards_utilization=float(own.node_utilization)
+        * own.nodes
+        * server.gpus_per_server
+        / own.gpus_needed
+        if own.gpus_needed
+        else 0.0,
         rent_comparison_available=alternatives.rent_against is not None,
         break_even_utilization=float(own.break_even_utilization or 0.0),
         rent_against_billing=own.compared_billing or "none",

@@ -122,6 +122,14 @@ def choose_alternatives(
         return lambda p: not p.excluded_by and p.listing.offer.gpu == gpu
 
     best_listing = cheapest_priced(priced, preferred_pricing)
+    best_pricing = best_listing.listing.offer.pricing if best_listing is not None else None
+
+    def reference_for_best(p: PricedListing) -> bool:
+        # SIZ006 sets a replica's cards on the best offer against those on the reference GPU at the price
+        # per GPU-hour: only within one pricing kind (an on-demand hour against a reserved one is no
+        # comparison).
+        return admitted_on(reference_gpu)(p) and p.listing.offer.pricing == best_pricing
+
     return Alternatives(
         best=to_option(best_listing) if best_listing is not None else None,
         best_listing=best_listing,
@@ -136,7 +144,7 @@ def choose_alternatives(
             preferred_pricing,
             lambda p: bool(p.excluded_by) and set(p.excluded_by) <= residency_rule_ids,
         ),
-        reference=cheapest_option(priced, preferred_pricing, admitted_on(reference_gpu)),
+        reference=cheapest_option(priced, preferred_pricing, reference_for_best),
         quantized=quantized_best,
         quantized_precision=quantized_precision,
         quantized_weights_gb=quantized_weights_gb,

@@ -209,6 +209,9 @@ class EconomicsFact(Fact):
     own_usd_per_month: Annotated[float, Guard(OWNED)]
     node_utilization: Annotated[float, Guard(OWNED)]
     node_has_idle_gpus: Annotated[bool, Guard(OWNED)]
+    needed_cards_utilization: Annotated[float, Guard(OWNED)]
+    """The node's utilization counted over the cards the load needs only: where it is above the rent line
+    and the node's is below, the idle cards tip the machine under it (TCO002)."""
     rent_comparison_available: bool
     """An admitted rental of the own server's GPU exists, so the break-even figures are defined."""
     break_even_utilization: Annotated[float, Guard(OWNED, "rent_comparison_available")]
