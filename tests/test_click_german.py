@@ -66,3 +66,20 @@ def test_a_translation_keeps_the_fields_click_fills_in(message: str) -> None:
     german = catalog("de")[message]
     dropped = {"number_type"}  # "integer range" would stay English: the German names no type
     assert set(FIELD.findall(german)) == set(FIELD.findall(message)) - dropped
+
+
+def test_every_translated_sentence_is_one_the_installed_click_says() -> None:
+    """A click release that words a sentence differently would leave it English: this names it."""
+    import ast
+    from pathlib import Path
+
+    import click
+
+    said: set[str] = set()
+    for source in Path(click.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("_", "ngettext"):
+                said.update(
+                    a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                )
+    assert [message for message in CLICK_MESSAGES if message not in said] == []

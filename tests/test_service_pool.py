@@ -4,6 +4,7 @@ from outside costs no request."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import time
@@ -14,7 +15,7 @@ import httpx
 import pytest
 import yaml
 from helpers import EVALUATED_ON, EXAMPLES_DIR
-from web_pages import served_process
+from web_pages import free_port, served_process
 
 from gpu_advisor.api import recommend
 from gpu_advisor.engine.commands.serve import available_cpus
@@ -106,5 +107,41 @@ def test_a_killed_worker_costs_no_request(server: tuple[str, int]) -> None:
     assert set(spawned(pid)).isdisjoint(before)
 
 
-def test_the_default_is_one_process_per_available_cpu() -> None:
-    assert available_cpus() == len(os.sched_getaffinity(0))
+@pytest.mark.parametrize(
+    ("cpu_max", "expected"),
+    [("max 100000\n", None), ("200000 100000\n", 2), ("150000 100000\n", 2), ("50000 100000\n", 1)],
+)
+def test_a_containers_cpu_quota_caps_the_processes(
+    tmp_path: Path, cpu_max: str, expected: int | None
+) -> None:
+    quota = tmp_path / "cpu.max"
+    quota.write_text(cpu_max, encoding="ascii")
+    cpus = len(os.sched_getaffinity(0))
+    assert available_cpus(quota) == (cpus if expected is None else min(cpus, expected))
+    assert available_cpus(tmp_path / "absent") == cpus
+
+
+@pytest.mark.parametrize(
+    ("options", "processes"), [([], None), (["--workers", "2"], 0), (["--processes", "3"], 3)]
+)
+def test_serve_starts_the_pool_with_one_server_process_only(
+    monkeypatch: pytest.MonkeyPatch, options: list[str], processes: int | None
+) -> None:
+    """Without --processes: one per CPU with --workers 1, none with several server processes (each would
+    start its own pool)."""
+    import uvicorn
+    from click.testing import CliRunner
+    from uvicorn.supervisors import Multiprocess
+
+    from gpu_advisor.engine.commands import serve as serve_module
+    from gpu_advisor.engine.commands.http_settings import limits
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
+    monkeypatch.setattr(Multiprocess, "run", lambda self: None)
+    monkeypatch.setattr(serve_module, "available_cpus", lambda: 5)
+    monkeypatch.setenv("GPU_ADVISOR_SERVE_LIMITS", "{}")
+    for name, value in dataclasses.asdict(limits).items():  # serve sets them for this process: restore them
+        monkeypatch.setattr(limits, name, value)
+    result = CliRunner().invoke(serve_module.serve, ["--port", str(free_port()), *options])
+    assert result.exit_code == 0, result.output
+    assert limits.processes == (5 if processes is None else processes)

@@ -13,8 +13,8 @@ error's message and field: exceptions do not cross the process boundary with the
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
+import logging
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -24,6 +24,8 @@ from gpu_advisor.engine.common.errors import EngineError, InputError, KnowledgeE
 Outcome = tuple[str, Any]
 """``("ok", JSON text)``, ``("input_error", (message, field))``, ``("knowledge_error", message)`` or
 ``("engine_error", message)``."""
+
+logger = logging.getLogger("gpu_advisor.service")
 
 START_TIMEOUT_SECONDS = 120.0
 """A worker imports the engine and builds its models in a few seconds; far longer means it cannot start."""
@@ -85,6 +87,7 @@ class EvaluationPool:
     def __init__(self, processes: int) -> None:
         self.processes = processes
         self.pool: ProcessPoolExecutor | None = None
+        self.replacing = asyncio.Lock()
 
     def start(self) -> None:
         import multiprocessing
@@ -105,19 +108,37 @@ class EvaluationPool:
             self.pool = None
 
     async def run(self, function: Any, *arguments: Any) -> str:
-        """``function(*arguments)`` in a worker; where the pool broke (a worker killed from outside), a new
-        pool is started for the next requests and this one is evaluated here."""
+        """``function(*arguments)`` in a worker. Where the pool broke (a worker killed from outside), the
+        first request to find it so starts a new one and is evaluated there, once: a request whose
+        evaluation itself kills its worker fails with a server error and cannot take the server down."""
         import anyio.to_thread
 
-        pool = self.pool
-        if pool is None:
+        if not self.processes:
             return answer(await anyio.to_thread.run_sync(function, *arguments))
+        loop = asyncio.get_running_loop()
+        pool = self.pool
+        if pool is not None:
+            try:
+                return answer(await loop.run_in_executor(pool, function, *arguments))
+            except BrokenProcessPool:
+                pass
+        async with self.replacing:  # one request replaces the pool; the others wait for it
+            if self.pool is pool:
+                # Stopping joins the dead pool's processes and starting spawns new ones: both block, so
+                # neither runs on the event loop (/healthz answers meanwhile).
+                await anyio.to_thread.run_sync(self.replace)
+        if self.pool is None:
+            raise RuntimeError("the evaluation processes could not be started; the log above says why")
         try:
-            outcome = await asyncio.get_running_loop().run_in_executor(pool, function, *arguments)
+            return answer(await loop.run_in_executor(self.pool, function, *arguments))
         except BrokenProcessPool:
-            if self.pool is pool:  # the first request to find it broken replaces it
-                with contextlib.suppress(Exception):
-                    self.stop()
-                    await anyio.to_thread.run_sync(self.start)
-            outcome = await anyio.to_thread.run_sync(function, *arguments)
-        return answer(outcome)
+            raise RuntimeError("an evaluation process ended while it answered this request") from None
+
+    def replace(self) -> None:
+        """A new pool for a broken one; where it cannot start, none (the error is logged)."""
+        self.stop()
+        try:
+            self.start()
+        except Exception:
+            logger.exception("could not start the evaluation processes")
+            self.stop()

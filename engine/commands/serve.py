@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -121,10 +122,17 @@ def server_config(
     )
 
 
-def available_cpus() -> int:
-    """The CPUs this process may run on (a container's share, not the host's count)."""
+def available_cpus(cgroup_cpu_max: Path = Path("/sys/fs/cgroup/cpu.max")) -> int:
+    """The CPUs this process may use: those it may run on, fewer where a container's CPU quota (cgroup
+    v2 ``cpu.max``, as ``docker --cpus`` and Kubernetes limits set it) allows less."""
+    import math
     import os
 
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    try:
+        quota, period = cgroup_cpu_max.read_text(encoding="ascii").split()[:2]
+        if quota != "max":
+            cpus = min(cpus, max(1, math.ceil(int(quota) / int(period))))
+    except (OSError, ValueError):
+        pass  # no cgroup v2 quota: the affinity stands
+    return cpus
