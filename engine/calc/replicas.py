@@ -146,9 +146,65 @@ def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) ->
 
 
 def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> ReplicaPlan:
-    rps = performance.requests_per_second
-    roofline = performance.roofline
-    within: float | None = None
+    within = None if load.served_in_paid_hours else rate_within_targets(performance, sizing)
+    return _planned(
+        ReplicaPlan(
+            gpu=performance.gpu,
+            cards_per_replica=performance.cards,
+            replicas=0,
+            replicas_for_peak=0,
+            spare_replicas=0,
+            gpus=0,
+            gpus_for_peak=0,
+            requests_per_second_per_replica=performance.requests_per_second,
+            output_tokens_per_second_per_replica=performance.output_tokens_per_second,
+            utilization=0.0,
+            capacity_utilization_at_peak=0.0,
+            hours_per_day_running=None,
+            service=ServiceTime(
+                performance.seconds_alone, performance.seconds_at_full_batch, performance.batch, 0
+            ),
+            batch=performance.batch,
+            decode_bound=performance.decode_bound,
+            roofline=performance.roofline,
+            peak_requests_per_second_per_replica=None,
+            pipeline_stages=performance.pipeline_stages,
+            latency_bound=False,
+            rate_within_targets_per_replica=within,
+        ),
+        load,
+        sizing,
+    )
+
+
+def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) -> ReplicaPlan:
+    """``plan`` for replicas that carry ``factor`` times the estimated rate (a scenario's drawn error of
+    the throughput estimate): the rate, the rate within the latency targets and the output tokens scale
+    by it, a request's time in flight by its inverse, and the replicas follow; the cards per replica and
+    the step times (the latencies shown) stay the estimate's."""
+    if factor == 1.0:
+        return plan
+    within = plan.rate_within_targets_per_replica
+    service = plan.service
+    return _planned(
+        plan._replace(
+            requests_per_second_per_replica=plan.requests_per_second_per_replica * factor,
+            output_tokens_per_second_per_replica=plan.output_tokens_per_second_per_replica * factor,
+            service=service._replace(
+                alone=service.alone / factor, at_full_batch=service.at_full_batch / factor
+            ),
+            rate_within_targets_per_replica=None if within is None else within * factor,
+        ),
+        load,
+        sizing,
+    )
+
+
+def _planned(plan: ReplicaPlan, load: Load, sizing: Sizing) -> ReplicaPlan:
+    """``plan``'s replicas and how busy they are, from its rate per replica (and, for a service, its rate
+    within the latency targets) at ``load``: the only part of a plan that depends on the load."""
+    rps = plan.requests_per_second_per_replica
+    within = plan.rate_within_targets_per_replica
     if load.served_in_paid_hours:
         work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
         for_peak = _for_peak(rps, None, load, sizing)
@@ -159,39 +215,25 @@ def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -
         average_share = at_peak * load.served_share_of_paid_hours
         peak_rate: float | None = None
     else:
-        within = rate_within_targets(performance, sizing)
         for_peak = _for_peak(rps, within, load, sizing)
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         hours_running = None
         at_peak = load.peak_requests_per_second / (replicas * rps)
         average_share = load.average_requests_per_second * load.served_share_of_paid_hours / (replicas * rps)
         peak_rate = load.peak_requests_per_second / replicas
-    return ReplicaPlan(
-        gpu=performance.gpu,
-        cards_per_replica=performance.cards,
+    cards = plan.cards_per_replica
+    return plan._replace(
         replicas=replicas,
         replicas_for_peak=for_peak,
         spare_replicas=replicas - for_peak,
-        gpus=replicas * performance.cards,
-        gpus_for_peak=for_peak * performance.cards,
-        requests_per_second_per_replica=rps,
-        output_tokens_per_second_per_replica=performance.output_tokens_per_second,
+        gpus=replicas * cards,
+        gpus_for_peak=for_peak * cards,
         utilization=min(1.0, average_share),
         capacity_utilization_at_peak=at_peak,
         hours_per_day_running=hours_running,
-        service=ServiceTime(
-            alone=performance.seconds_alone,
-            at_full_batch=performance.seconds_at_full_batch,
-            batch=performance.batch,
-            replicas=replicas,
-        ),
-        batch=performance.batch,
-        decode_bound=performance.decode_bound,
-        roofline=roofline,
+        service=plan.service._replace(replicas=replicas),
         peak_requests_per_second_per_replica=peak_rate,
-        pipeline_stages=performance.pipeline_stages,
         latency_bound=within is not None and 0 < within < rps * sizing.capacity_share,
-        rate_within_targets_per_replica=within,
     )
 
 

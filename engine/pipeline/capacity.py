@@ -11,6 +11,7 @@ from gpu_advisor.engine.calc.load import traffic_for, workload_load
 from gpu_advisor.engine.calc.replicas import (
     ReplicaPlan,
     Sizing,
+    at_throughput,
     cards_key,
     parse_cards,
     plans_by_gpu,
@@ -142,9 +143,31 @@ def workload_sizing(resolved: ResolvedWorkload, knowledge: Knowledge, spare: boo
 
 
 def replica_plans(
+    resolved: ResolvedWorkload,
+    capacity: Capacity,
+    knowledge: Knowledge,
+    spare: bool,
+    throughput_factor: float = 1.0,
+) -> ReplicaPlans:
+    """The replicas every GPU needs, with the spares the rules asked for (``spare``); with
+    ``throughput_factor``, for replicas that carry that many times the estimated rate (a scenario's,
+    ``replicas.at_throughput``)."""
+    found = _replica_plans(resolved, capacity, knowledge, spare)
+    if throughput_factor == 1.0:
+        return found
+    load, sizing = capacity.load, found.sizing
+    return ReplicaPlans(
+        sizing=sizing,
+        plans={gpu: at_throughput(p, throughput_factor, load, sizing) for gpu, p in found.plans.items()},
+        quantized_plans={
+            gpu: at_throughput(p, throughput_factor, load, sizing) for gpu, p in found.quantized_plans.items()
+        },
+    )
+
+
+def _replica_plans(
     resolved: ResolvedWorkload, capacity: Capacity, knowledge: Knowledge, spare: bool
 ) -> ReplicaPlans:
-    """The replicas every GPU needs, with the spares the rules asked for (``spare``)."""
     tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
     sizing = workload_sizing(resolved, knowledge, spare)
     if sizing == capacity.sizing:
