@@ -148,30 +148,17 @@ def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) ->
 def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> ReplicaPlan:
     within = None if load.served_in_paid_hours else rate_within_targets(performance, sizing)
     return _planned(
-        ReplicaPlan(
-            gpu=performance.gpu,
-            cards_per_replica=performance.cards,
-            replicas=0,
-            replicas_for_peak=0,
-            spare_replicas=0,
-            gpus=0,
-            gpus_for_peak=0,
-            requests_per_second_per_replica=performance.requests_per_second,
-            output_tokens_per_second_per_replica=performance.output_tokens_per_second,
-            utilization=0.0,
-            capacity_utilization_at_peak=0.0,
-            hours_per_day_running=None,
-            service=ServiceTime(
-                performance.seconds_alone, performance.seconds_at_full_batch, performance.batch, 0
-            ),
-            batch=performance.batch,
-            decode_bound=performance.decode_bound,
-            roofline=performance.roofline,
-            peak_requests_per_second_per_replica=None,
-            pipeline_stages=performance.pipeline_stages,
-            latency_bound=False,
-            rate_within_targets_per_replica=within,
-        ),
+        performance.gpu,
+        performance.cards,
+        performance.batch,
+        performance.decode_bound,
+        performance.roofline,
+        performance.pipeline_stages,
+        performance.requests_per_second,
+        performance.output_tokens_per_second,
+        performance.seconds_alone,
+        performance.seconds_at_full_batch,
+        within,
         load,
         sizing,
     )
@@ -187,24 +174,40 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
     within = plan.rate_within_targets_per_replica
     service = plan.service
     return _planned(
-        plan._replace(
-            requests_per_second_per_replica=plan.requests_per_second_per_replica * factor,
-            output_tokens_per_second_per_replica=plan.output_tokens_per_second_per_replica * factor,
-            service=service._replace(
-                alone=service.alone / factor, at_full_batch=service.at_full_batch / factor
-            ),
-            rate_within_targets_per_replica=None if within is None else within * factor,
-        ),
+        plan.gpu,
+        plan.cards_per_replica,
+        plan.batch,
+        plan.decode_bound,
+        plan.roofline,
+        plan.pipeline_stages,
+        plan.requests_per_second_per_replica * factor,
+        plan.output_tokens_per_second_per_replica * factor,
+        service.alone / factor,
+        service.at_full_batch / factor,
+        None if within is None else within * factor,
         load,
         sizing,
     )
 
 
-def _planned(plan: ReplicaPlan, load: Load, sizing: Sizing) -> ReplicaPlan:
-    """``plan``'s replicas and how busy they are, from its rate per replica (and, for a service, its rate
-    within the latency targets) at ``load``: the only part of a plan that depends on the load."""
-    rps = plan.requests_per_second_per_replica
-    within = plan.rate_within_targets_per_replica
+def _planned(
+    gpu: str,
+    cards: int,
+    batch: int,
+    decode_bound: str,
+    roofline: Roofline,
+    pipeline_stages: int,
+    rps: float,
+    output_tokens_per_second: float,
+    seconds_alone: float,
+    seconds_at_full_batch: float,
+    within: float | None,
+    load: Load,
+    sizing: Sizing,
+) -> ReplicaPlan:
+    """A replica's plan from its rate (and, for a service, its rate within the latency targets) at
+    ``load``: the replicas and how busy they are are the only parts that depend on the load and the
+    rate."""
     if load.served_in_paid_hours:
         work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
         for_peak = _for_peak(rps, None, load, sizing)
@@ -221,19 +224,29 @@ def _planned(plan: ReplicaPlan, load: Load, sizing: Sizing) -> ReplicaPlan:
         at_peak = load.peak_requests_per_second / (replicas * rps)
         average_share = load.average_requests_per_second * load.served_share_of_paid_hours / (replicas * rps)
         peak_rate = load.peak_requests_per_second / replicas
-    cards = plan.cards_per_replica
-    return plan._replace(
+    return ReplicaPlan(
+        gpu=gpu,
+        cards_per_replica=cards,
         replicas=replicas,
         replicas_for_peak=for_peak,
         spare_replicas=replicas - for_peak,
         gpus=replicas * cards,
         gpus_for_peak=for_peak * cards,
+        requests_per_second_per_replica=rps,
+        output_tokens_per_second_per_replica=output_tokens_per_second,
         utilization=min(1.0, average_share),
         capacity_utilization_at_peak=at_peak,
         hours_per_day_running=hours_running,
-        service=plan.service._replace(replicas=replicas),
+        service=ServiceTime(
+            alone=seconds_alone, at_full_batch=seconds_at_full_batch, batch=batch, replicas=replicas
+        ),
+        batch=batch,
+        decode_bound=decode_bound,
+        roofline=roofline,
         peak_requests_per_second_per_replica=peak_rate,
+        pipeline_stages=pipeline_stages,
         latency_bound=within is not None and 0 < within < rps * sizing.capacity_share,
+        rate_within_targets_per_replica=within,
     )
 
 
