@@ -524,6 +524,24 @@ def test_equal_workloads_share_their_capacity_and_another_volume_has_its_own() -
     assert plan_capacity(first, knowledge) == capacity
 
 
+def test_a_re_priced_server_shares_its_costs_and_only_the_capital_assumption_moves() -> None:
+    """The power, housing and staff lines read no price: a scenario's server at a drawn price shares the
+    base's costs; its assumptions differ in the server price alone, and a copy worked out afresh agrees."""
+    from gpu_advisor.engine.calc.server_costs import server_costs
+    from gpu_advisor.engine.domain.knowledge.base import server_priced_at
+
+    knowledge = load_knowledge()
+    server = knowledge.own_server()
+    drawn = server_priced_at(server, 300000.0)
+    base, scenario = server_costs(knowledge, server, "DE"), server_costs(knowledge, drawn, "DE")
+    assert scenario.costs is base.costs
+    assert scenario.assumptions.server_price_usd == 300000.0
+    assert scenario.assumptions.model_copy(update={"server_price_usd": server.price_usd}) == base.assumptions
+    clear_caches()
+    assert server_costs(knowledge, drawn, "DE") == scenario
+    assert server_costs(knowledge, server, "US").costs != base.costs
+
+
 def test_a_rendered_message_is_reused_only_for_the_same_values_written_the_same_way() -> None:
     """Rule messages are kept by the values they read, with their class; 0.0 and -0.0 are equal (and hash
     alike) but are written "0" and "-0": rendered after 0.0, -0.0 must not get 0.0's text."""
