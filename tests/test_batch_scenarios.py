@@ -4,6 +4,8 @@ byte for byte the local run's."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -134,3 +136,119 @@ def test_a_cluster_that_fails_mid_run_is_an_error_not_a_traceback(
         "(ConnectionError: scheduler-connection-lost)" in result.output
     )
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+RANGE_HEADER = (
+    "name,model.name,model.precision,requests_per_day,requests_per_day.low,requests_per_day.high,"
+    "requests_per_day.shape,volume_growth,volume_growth.low,volume_growth.high\n"
+)
+
+
+def test_csv_gives_ranges_as_the_yaml_nests_them(tmp_path: Path) -> None:
+    """``requests_per_day.low``/``.high``/``.shape`` and ``volume_growth`` (a number) or its ``.low``/
+    ``.high``: the same ranges, validated by the same models, as a workload file's
+    ``requests_per_day: {low, high, shape}`` and ``volume_growth``; without --scenarios the point value."""
+    csv_path = tmp_path / "portfolio.csv"
+    csv_path.write_text(
+        RANGE_HEADER
+        + "ranged,llama-3.1-8b,bf16,,200000,600000,triangular,,0.0,0.4\n"
+        + "grown,llama-3.1-8b,bf16,300000,,,,0.25,,\n",
+        encoding="utf-8",
+    )
+    yaml_path = tmp_path / "portfolio.yaml"
+    yaml_path.write_text(
+        "- {name: ranged, model: {name: llama-3.1-8b, precision: bf16},\n"
+        "   requests_per_day: {low: 200000, high: 600000, shape: triangular},\n"
+        "   volume_growth: {low: 0.0, high: 0.4}}\n"
+        "- {name: grown, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 300000,\n"
+        "   volume_growth: 0.25}\n",
+        encoding="utf-8",
+    )
+    args = ("--scenarios", "30", "--seed", "2")
+    from_csv = [json.loads(line) for line in batch(str(csv_path), *args).splitlines()]
+    from_yaml = [json.loads(line) for line in batch(str(yaml_path), *args).splitlines()]
+    assert [r["robustness"] for r in from_csv] == [r["robustness"] for r in from_yaml]
+    inputs = {i["id"]: i for i in from_csv[0]["robustness"]["inputs"]}
+    assert (inputs["requests_per_day"]["shape"], inputs["requests_per_day"]["low"]) == ("triangular", 200000)
+    assert (inputs["volume_growth"]["low"], inputs["volume_growth"]["high"]) == (0.0, 0.4)
+    growth = next(i for i in from_csv[1]["robustness"]["inputs"] if i["id"] == "volume_growth")
+    assert (growth["low"], growth["high"]) == (0.25, 0.25)
+    # without --scenarios: the triangular range's mode (its midpoint here), growth ignored
+    plain = [json.loads(line) for line in batch(str(csv_path)).splitlines()]
+    assert [r["workload"]["requests_per_day"] for r in plain] == [400000, 300000]
+
+
+@pytest.mark.parametrize(
+    ("cells", "message"),
+    [
+        (
+            "x,llama-3.1-8b,bf16,300000,200000,600000,,,,",
+            "requests_per_day: give a point or a range (requests_per_day.low, requests_per_day.high), "
+            "not both",
+        ),
+        (
+            "x,llama-3.1-8b,bf16,,600000,200000,,,,",
+            "requests_per_day: high (200000) is below low (600000)",
+        ),
+        ("x,llama-3.1-8b,bf16,,600000,,,,,", "requests_per_day.high: Field required"),
+        (
+            "x,llama-3.1-8b,bf16,,200000,600000,normal,,,",
+            "requests_per_day.shape: Input should be 'uniform', 'triangular' or 'lognormal'",
+        ),
+        (
+            "x,llama-3.1-8b,bf16,300000,,,,0.2,0.1,0.3",
+            "volume_growth: give a point or a range (volume_growth.low, volume_growth.high), not both",
+        ),
+    ],
+)
+def test_a_bad_range_in_a_csv_row_is_that_row_s_error(tmp_path: Path, cells: str, message: str) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text(RANGE_HEADER + cells + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["batch", str(path), "--as-of", AS_OF])
+    assert result.exit_code == 1
+    # the row's line, then the message (after "invalid workload" where the row's model refused it)
+    where = result.output.index("bad.csv:2: ")
+    assert message in result.output[where:].splitlines()[1 if "invalid workload" in result.output else 0]
+
+
+def test_the_same_bad_range_in_a_workload_file_says_the_same(tmp_path: Path) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_text(
+        "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\n"
+        "requests_per_day: {low: 600000, high: 200000}\n"
+    )
+    result = CliRunner().invoke(main, ["recommend", str(path), "--as-of", AS_OF])
+    assert result.exit_code == 2
+    assert "requests_per_day: high (200000) is below low (600000)" in result.output
+
+
+def test_a_point_and_its_range_in_german(tmp_path: Path) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text(RANGE_HEADER + "x,llama-3.1-8b,bf16,300000,200000,600000,,,,\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["batch", str(path), "--as-of", AS_OF, "--lang", "de"])
+    assert "requests_per_day: einen Wert oder eine Spanne angeben (requests_per_day.low, " in result.output
+
+
+def test_csv_fired_rules_include_the_rob_findings_as_the_json_lines_do(tmp_path: Path) -> None:
+    """Seed 1: the nightly batch is fragile (ROB002, a warning), the other two robust (ROB003, info).
+    The CSV row lists them among the fired rules, and ROB002 among the rules that need attention, as the
+    JSON line lists them in ``fired_rules`` and ``findings``; without --scenarios no ROB rule fires."""
+    path = portfolio(tmp_path)
+    args = ("--scenarios", "40", "--seed", "1")
+    jsonl = [json.loads(line) for line in batch(str(path), *args).splitlines()]
+    rows = list(csv.DictReader(io.StringIO(batch(str(path), "--format", "csv", *args))))
+    assert [[r for r in row["fired_rules"].split() if r.startswith("ROB")] for row in rows] == [
+        ["ROB002"],
+        ["ROB003"],
+        ["ROB003"],
+    ]
+    for row, line in zip(rows, jsonl, strict=True):
+        assert row["fired_rules"].split() == line["fired_rules"]
+        assert {f["rule_id"] for f in line["findings"]} <= set(line["fired_rules"])
+        warned = {f["rule_id"] for f in line["findings"] if f["severity"] in ("critical", "warning")}
+        assert row["attention"].split() == [r for r in line["fired_rules"] if r in warned]
+    assert "ROB002" in rows[0]["attention"].split()
+    summary = CliRunner().invoke(main, ["batch", str(path), "--format", "csv", *args, "--as-of", AS_OF])
+    assert "ROB002" in summary.stderr
+    plain = list(csv.DictReader(io.StringIO(batch(str(path), "--format", "csv"))))
+    assert not any(r.startswith("ROB") for row in plain for r in row["fired_rules"].split())

@@ -21,7 +21,7 @@ from gpu_advisor.engine.common.errors import EngineError, InputError
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import PriceDate, Recommendation
-from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.domain.workload import load_workload, validate_workload
 from gpu_advisor.engine.i18n.environment import MessageLoader
 from gpu_advisor.engine.pipeline.fit import gpu_fit_facts
 from gpu_advisor.engine.rulebook.durable import RulesEngine, fired_rule_name
@@ -465,6 +465,81 @@ def test_a_re_priced_copy_shares_the_exclusion_tables_of_the_base() -> None:
     providers = base.providers.model_copy(update={"providers": base.providers.providers})
     other = base.model_copy(update={"providers": providers})
     assert _exclusion_tables(listings(other)) is not _exclusion_tables(listings(base))
+
+
+def test_a_re_priced_offer_shares_its_listing_frames_and_only_its_price_moves() -> None:
+    """A listing's regions, countries, attributes, source and price origin read no price: an offer
+    re-priced in a copy of the knowledge base shares its original's frames, and its listings differ from
+    the original's in the price alone. An offer with other regions has frames of its own."""
+    from gpu_advisor.engine.calc.listing_frames import listing_frames
+    from gpu_advisor.engine.calc.listings import listings
+
+    base = load_knowledge()
+    scaled = tuple(
+        o.model_copy(update={"usd_per_gpu_hour": o.usd_per_gpu_hour * 2}) for o in base.offers.offers
+    )
+    repriced = base.model_copy(update={"offers": base.offers.model_copy(update={"offers": scaled})})
+    for original, copy in zip(base.offers.offers, scaled, strict=True):
+        assert listing_frames(copy, repriced) is listing_frames(original, base)
+    for before, after in zip(listings(base), listings(repriced), strict=True):
+        assert after.usd_per_gpu_hour == 2 * before.usd_per_gpu_hour
+        assert after.offer.usd_per_gpu_hour == 2 * before.offer.usd_per_gpu_hour
+        assert (after.regions, after.countries, after.source, after.price_origin, after.price_basis) == (
+            before.regions,
+            before.countries,
+            before.source,
+            before.price_origin,
+            before.price_basis,
+        )
+    several = next(o for o in base.offers.offers if len(o.regions) > 1)
+    fewer = several.model_copy(update={"regions": several.regions[:1]})
+    assert listing_frames(fewer, base) is not listing_frames(several, base)
+    assert [f.regions for f in listing_frames(fewer, base)] == [several.regions[:1]]
+
+
+def test_equal_workloads_share_their_capacity_and_another_volume_has_its_own() -> None:
+    """Every scenario of one volume sizes the same workload on the same knowledge base: its capacity
+    (and with it the replica plans with spares) is worked out once. A scenario's other volume is
+    another workload; the capacity worked out afresh is the same."""
+    from gpu_advisor.engine.pipeline.capacity import plan_capacity, replica_plans
+    from gpu_advisor.engine.pipeline.defaults import complete_workload
+
+    knowledge = load_knowledge()
+    workload = load_workload(str(EXAMPLES_DIR / "hr-assistant.yaml"))
+    first, second = (complete_workload(workload, knowledge) for _ in range(2))
+    assert first is not second and first == second
+    capacity = plan_capacity(first, knowledge)
+    assert plan_capacity(second, knowledge) is capacity
+    assert replica_plans(second, capacity, knowledge, True) == replica_plans(first, capacity, knowledge, True)
+    assert (
+        replica_plans(second, capacity, knowledge, True).plans
+        is replica_plans(first, capacity, knowledge, True).plans
+    )
+    more = complete_workload(workload.model_copy(update={"requests_per_day": 80000}), knowledge)
+    assert plan_capacity(more, knowledge) is not capacity
+    assert plan_capacity(more, knowledge).load.peak_requests_per_second == pytest.approx(
+        2 * capacity.load.peak_requests_per_second
+    )
+    clear_caches()
+    assert plan_capacity(first, knowledge) == capacity
+
+
+def test_a_re_priced_server_shares_its_costs_and_only_the_capital_assumption_moves() -> None:
+    """The power, housing and staff lines read no price: a scenario's server at a drawn price shares the
+    base's costs; its assumptions differ in the server price alone, and a copy worked out afresh agrees."""
+    from gpu_advisor.engine.calc.server_costs import server_costs
+    from gpu_advisor.engine.domain.knowledge.base import server_priced_at
+
+    knowledge = load_knowledge()
+    server = knowledge.own_server()
+    drawn = server_priced_at(server, 300000.0)
+    base, scenario = server_costs(knowledge, server, "DE"), server_costs(knowledge, drawn, "DE")
+    assert scenario.costs is base.costs
+    assert scenario.assumptions.server_price_usd == 300000.0
+    assert scenario.assumptions.model_copy(update={"server_price_usd": server.price_usd}) == base.assumptions
+    clear_caches()
+    assert server_costs(knowledge, drawn, "DE") == scenario
+    assert server_costs(knowledge, server, "US").costs != base.costs
 
 
 def test_a_rendered_message_is_reused_only_for_the_same_values_written_the_same_way() -> None:

@@ -49,24 +49,38 @@ def decile(values: list[float], k: int) -> float:
     return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
 
 
-def test_batch_share_and_rival_percentile_by_hand() -> None:
+def test_batch_share_and_rival_percentile_by_hand(tmp_path: Path) -> None:
     """The nightly batch runs on RunPod's B200 on demand; AWS's P5 spot is its rival. The spot price moves
     by (1 - d) / (1 - 0.75) with the drawn discount d (0.60 to 0.90, uniform), and a month's rental is the
     price times fixed GPU-hours, so the spot option wins exactly where its point cost times that factor
-    is below RunPod's: the share follows from the draws alone."""
+    is below RunPod's: the share follows from the draws alone. The throughput estimate's error, which
+    stretches both batches' hours, is held at zero here (tests/test_scenario_draws.py draws it)."""
+    overrides = tmp_path / "held.yaml"
+    overrides.write_text("ranges:\n  throughput_error: {low: 0, high: 0}\n")
     result = invoke(
-        "recommend", BATCH, "--format", "json", "--as-of", AS_OF, "--scenarios", "400", "--seed", "7"
+        "recommend",
+        BATCH,
+        "--format",
+        "json",
+        "--as-of",
+        AS_OF,
+        "--scenarios",
+        "400",
+        "--seed",
+        "7",
+        "--overrides",
+        str(overrides),
     )
     data = json.loads(result.output)
     rb = data["robustness"]
     runpod = data["decision"]["usd_per_month"]
     spot_point = option_cost(data, "aws", "p5-spot", "h100-sxm")
     # the draws, independently: one uniform number per input, in the order of knowledge/uncertainty.yaml
-    # (server price, EU premium, spot discount, reserved price)
+    # (server price, EU premium, spot discount, reserved price, throughput error, serverless break-even)
     rng = random.Random(7)
     discounts = []
     for _ in range(400):
-        u = [rng.random() for _ in range(4)]
+        u = [rng.random() for _ in range(6)]
         discounts.append(0.60 + u[2] * (0.90 - 0.60))
     spot_costs = [spot_point * (1 - d) / 0.25 for d in discounts]
     runpod_wins = sum(1 for cost in spot_costs if cost >= runpod)

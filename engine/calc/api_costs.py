@@ -40,11 +40,17 @@ class ApiListing:
         return 1.0 - (self.api.batch_discount or 0.0) if self.batch else 1.0
 
 
-@per_object
 def api_listings(knowledge: Knowledge) -> tuple[ApiListing, ...]:
-    """Every API price, each with a batch discount followed by its batch API; in catalog order."""
+    """Every API price, each with a batch discount followed by its batch API; in catalog order. Worked
+    out once per set of API prices, which a scenario's re-priced copy of the knowledge base keeps (and
+    with them the rules' exclusion tables, ``pipeline.constraints``)."""
+    return _listings_of(knowledge.api_prices.apis)
+
+
+@per_object
+def _listings_of(apis: tuple[ApiPrice, ...], /) -> tuple[ApiListing, ...]:
     found = []
-    for api in knowledge.api_prices.apis:
+    for api in apis:
         for batch in (False, True) if api.batch_discount is not None else (False,):
             attributes = {
                 "eu": api.jurisdiction == "EU",
@@ -77,22 +83,50 @@ def api_costs(
     knowledge: Knowledge, resolved: ResolvedWorkload, exclusions: Sequence[tuple[str, ...]]
 ) -> tuple[ApiCost, ...]:
     """Monthly cost of every API listing for the workload's tokens, in the order of ``api_listings``;
-    ``exclusions``: the rules that exclude each listing. The compared one is marked."""
-    usd_per_eur = knowledge.eur_to_usd().rate
-    requests = resolved.requests_per_day * resolved.days_per_month
+    ``exclusions``: the rules that exclude each listing. The compared one is marked. Worked out once
+    per listings, rate and the workload's figures it reads (``_costs``): every scenario of a scenario run
+    whose volume is the base's asks for the same."""
+    return _costs(
+        api_listings(knowledge),
+        knowledge.eur_to_usd().rate,
+        resolved.requests_per_day,
+        resolved.days_per_month,
+        resolved.avg_input_tokens,
+        resolved.avg_output_tokens,
+        resolved.params_b,
+        resolved.active_params_b,
+        resolved.model or "",
+        tuple(exclusions),
+    )
+
+
+API_COSTS_KEPT = 64
+"""API cost lists kept: a scenario run asks for one per volume it draws."""
+
+
+@per_object(entries=API_COSTS_KEPT)
+def _costs(
+    listings: tuple[ApiListing, ...],
+    usd_per_eur: float,
+    requests_per_day: int,
+    days_per_month: float,
+    input_tokens: int,
+    output_tokens: int,
+    params_b: float,
+    active_params_b: float,
+    model: str,
+    exclusions: tuple[tuple[str, ...], ...],
+    /,
+) -> tuple[ApiCost, ...]:
+    requests = requests_per_day * days_per_month
     priced = []
-    for listing, excluded in zip(api_listings(knowledge), exclusions, strict=True):
+    for listing, excluded in zip(listings, exclusions, strict=True):
         api = listing.api
         monthly = listing.price_factor * api_usd_per_month(
-            api,
-            resolved.requests_per_day,
-            resolved.days_per_month,
-            resolved.avg_input_tokens,
-            resolved.avg_output_tokens,
-            usd_per_eur,
+            api, requests_per_day, days_per_month, input_tokens, output_tokens, usd_per_eur
         )
-        fits = stands_in(api, resolved.params_b, resolved.active_params_b)
-        same = api.model is not None and api.model == resolved.model
+        fits = stands_in(api, params_b, active_params_b)
+        same = api.model is not None and api.model == model
         priced.append(_Priced(listing, monthly, fits, same, excluded))
     compared = comparable(priced)
     return tuple(_cost(p, requests, compared is p, listed(p, compared)) for p in priced)

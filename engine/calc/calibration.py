@@ -15,6 +15,8 @@ from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import CalibrationSplit, Measurement
+from gpu_advisor.engine.domain.knowledge.uncertain_ranges import KnownRange
+from gpu_advisor.engine.domain.knowledge.uncertainty import UncertainInput
 
 Metric = Literal["throughput", "time_to_first_token", "time_per_output_token", "end_to_end_latency"]
 METRICS: tuple[Metric, ...] = (
@@ -254,3 +256,18 @@ def error_band(rows: tuple[CalibrationRow, ...]) -> tuple[float, float]:
     """Lowest and highest throughput error among the measurements held to a tolerance."""
     errors = [r.error for r in rows if r.tolerance is not None and r.error is not None]
     return min(errors), max(errors)
+
+
+def estimate_error_range(knowledge: Knowledge, entry: UncertainInput) -> KnownRange:
+    """The throughput estimate's error as a scenario input draws it: from minus to plus the mean absolute
+    throughput error over the calibration set ``entry.figure`` names (docs/calibration.md, "Error per
+    set"), the estimate as it is (0) its point value, dated by the latest measurement of the set."""
+    statistics = next(
+        s
+        for s in set_statistics(calibration_rows(knowledge))
+        if s.split == entry.figure and s.metric == "throughput"
+    )
+    size = statistics.mean_absolute_error or 0.0
+    dates = [m.as_of for m in knowledge.calibration.measurements if m.split == entry.figure]
+    assert entry.source is not None, "checked at load"
+    return KnownRange(-size, size, 0.0, "share", entry.source, max(dates))

@@ -6,69 +6,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.costs import BatchRun, Rental, billed_hours, rent
-from gpu_advisor.engine.calc.instances import linked_sizes, place
+from gpu_advisor.engine.calc.instances import place
+from gpu_advisor.engine.calc.listing_frames import listing_attributes as listing_attributes
+from gpu_advisor.engine.calc.listing_frames import listing_frames
+from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes as offer_linked_sizes
+from gpu_advisor.engine.calc.listing_frames import offer_price_origin as offer_price_origin
+from gpu_advisor.engine.calc.listing_frames import option_attributes as option_attributes
+from gpu_advisor.engine.calc.listing_frames import regional_price as regional_price
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, batch_on_instances
-from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
+from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
-from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer
 from gpu_advisor.engine.domain.results import InstanceCount, Option, PriceOrigin
-
-
-def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> dict[str, Any]:
-    """The attributes exclusion rules can name (``OptionField`` in the rule schema)."""
-    provider = knowledge.provider(offer.provider)
-    gpu = knowledge.gpu(offer.gpu)
-    return {
-        "eu": jurisdiction == "EU",
-        "jurisdiction": jurisdiction,
-        "pricing": offer.pricing,
-        "interconnect": gpu.interconnect,
-        "provider_kind": provider.kind,
-        "enterprise_sla": provider.enterprise_sla,
-        "segment": gpu.segment,
-        "provider": offer.provider,
-        "gpu": offer.gpu,
-    }
-
-
-def listing_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> Mapping[str, Any]:
-    """``option_attributes``, read-only and one object for every listing with the same attributes, in this
-    knowledge base or a copy with the same providers and GPUs (a scenario's, re-priced): the rules'
-    exclusion tables are kept per set of these objects (``pipeline.constraints``)."""
-    parts = (knowledge.providers, knowledge.gpus)
-    key = (id(parts[0]), id(parts[1]), offer.provider, offer.gpu, offer.pricing, jurisdiction)
-    shared = _SHARED_ATTRIBUTES.get(key)
-    if shared is None:
-        if len(_SHARED_ATTRIBUTES) >= SHARED_ATTRIBUTES_KEPT:
-            _SHARED_ATTRIBUTES.clear()
-        # The parts are kept with the attributes, so their ids stay theirs while the entry exists.
-        attributes = MappingProxyType(option_attributes(offer, jurisdiction, knowledge))
-        shared = _SHARED_ATTRIBUTES[key] = (parts, attributes)
-    return shared[1]
-
-
-SHARED_ATTRIBUTES_KEPT = 4096
-_SHARED_ATTRIBUTES: dict[tuple[Any, ...], tuple[tuple[Any, ...], Mapping[str, Any]]] = {}
-cleared_with_the_others(_SHARED_ATTRIBUTES.clear)
-
-
-def regional_price(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> tuple[float, str]:
-    """USD per GPU-hour in a jurisdiction's regions, and its basis: the list price where it applies,
-    the list price plus the documents' EU premium for EU regions of a US-priced offer."""
-    if jurisdiction == "EU" and offer.price_jurisdiction == "US":
-        premium = knowledge.pricing_assumptions.eu_region_premium.value
-        return offer.usd_per_gpu_hour * (1 + premium), "eu_premium_estimate"
-    return offer.usd_per_gpu_hour, "list"
-
-
-def offer_linked_sizes(offer: Offer) -> tuple[int, ...]:
-    """The offer's multi-card instance sizes whose cards share the GPU's link (``linked_sizes``)."""
-    return linked_sizes(offer.instance_gpus, offer.nvlink_instance_gpus)
 
 
 @dataclass(frozen=True)
@@ -94,37 +47,27 @@ class Listing:
 @per_object
 def listings(knowledge: Knowledge) -> tuple[Listing, ...]:
     """Every offer in every jurisdiction of its regions, in catalog order, worked out once per
-    knowledge base."""
+    knowledge base; all but the prices once per offer (``listing_frames``), so that a scenario's
+    re-priced copy of the knowledge base only prices them."""
     found = []
     for offer in knowledge.offers.offers:
-        source = cite(offer.source, knowledge)
-        linked = offer_linked_sizes(offer)
-        origin = offer_price_origin(offer)
-        for jurisdiction, regions in knowledge.offer_regions_by_jurisdiction(offer).items():
-            usd_per_gpu_hour, price_basis = regional_price(offer, jurisdiction, knowledge)
+        for frame in listing_frames(offer, knowledge):
+            jurisdiction = frame.jurisdiction
             found.append(
                 Listing(
                     offer=offer,
                     jurisdiction=jurisdiction,
-                    regions=regions,
-                    countries=knowledge.region_countries(offer.provider, regions),
-                    usd_per_gpu_hour=usd_per_gpu_hour,
-                    price_basis=price_basis,
-                    attributes=listing_attributes(offer, jurisdiction, knowledge),
-                    source=source,
-                    linked=linked,
-                    price_origin=origin,
+                    regions=frame.regions,
+                    countries=frame.countries,
+                    usd_per_gpu_hour=regional_price(offer, jurisdiction, knowledge)[0],
+                    price_basis=frame.price_basis,
+                    attributes=frame.attributes,
+                    source=frame.source,
+                    linked=frame.linked,
+                    price_origin=frame.price_origin,
                 )
             )
     return tuple(found)
-
-
-def offer_price_origin(offer: Offer) -> PriceOrigin:
-    """The catalog, or the overrides file or import the offer's price came from, with its date."""
-    origin = offer.origin
-    if origin is None:
-        return trusted(PriceOrigin, kind="catalog", file=None, format=None, as_of=offer.as_of)
-    return trusted(PriceOrigin, kind=origin.kind, file=origin.file, format=origin.format, as_of=offer.as_of)
 
 
 def offer_hours(

@@ -134,9 +134,68 @@ def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) ->
 
 
 def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> ReplicaPlan:
-    rps = performance.requests_per_second
-    roofline = performance.roofline
-    within: float | None = None
+    within = None if load.served_in_paid_hours else rate_within_targets(performance, sizing)
+    return _planned(
+        performance.gpu,
+        performance.cards,
+        performance.batch,
+        performance.decode_bound,
+        performance.roofline,
+        performance.pipeline_stages,
+        performance.requests_per_second,
+        performance.output_tokens_per_second,
+        performance.seconds_alone,
+        performance.seconds_at_full_batch,
+        within,
+        load,
+        sizing,
+    )
+
+
+def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) -> ReplicaPlan:
+    """``plan`` for replicas that carry ``factor`` times the estimated rate (a scenario's drawn error of
+    the throughput estimate): the rate, the rate within the latency targets and the output tokens scale
+    by it, a request's time in flight by its inverse, and the replicas follow; the cards per replica and
+    the step times (the latencies shown) stay the estimate's."""
+    if factor == 1.0:
+        return plan
+    within = plan.rate_within_targets_per_replica
+    service = plan.service
+    return _planned(
+        plan.gpu,
+        plan.cards_per_replica,
+        plan.batch,
+        plan.decode_bound,
+        plan.roofline,
+        plan.pipeline_stages,
+        plan.requests_per_second_per_replica * factor,
+        plan.output_tokens_per_second_per_replica * factor,
+        service.alone / factor,
+        service.at_full_batch / factor,
+        None if within is None else within * factor,
+        load,
+        sizing,
+    )
+
+
+def _planned(
+    gpu: str,
+    cards: int,
+    batch: int,
+    decode_bound: str,
+    roofline: Roofline,
+    pipeline_stages: int,
+    rps: float,
+    output_tokens_per_second: float,
+    seconds_alone: float,
+    seconds_at_full_batch: float,
+    within: float | None,
+    load: Load,
+    sizing: Sizing,
+) -> ReplicaPlan:
+    """A replica's plan from its rate (and, for a service, its rate within the latency targets) at
+    ``load``: the replicas and how busy they are are the only parts that depend on the load and the
+    rate."""
     if load.served_in_paid_hours:
         work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
         for_peak = _for_peak(rps, None, load, sizing)
@@ -147,7 +206,6 @@ def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -
         average_share = at_peak * load.served_share_of_paid_hours
         peak_rate: float | None = None
     else:
-        within = rate_within_targets(performance, sizing)
         for_peak = _for_peak(rps, within, load, sizing)
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         hours_running = None
@@ -155,29 +213,26 @@ def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -
         average_share = load.average_requests_per_second * load.served_share_of_paid_hours / (replicas * rps)
         peak_rate = load.peak_requests_per_second / replicas
     return ReplicaPlan(
-        gpu=performance.gpu,
-        cards_per_replica=performance.cards,
+        gpu=gpu,
+        cards_per_replica=cards,
         replicas=replicas,
         replicas_for_peak=for_peak,
         spare_replicas=replicas - for_peak,
-        gpus=replicas * performance.cards,
-        gpus_for_peak=for_peak * performance.cards,
+        gpus=replicas * cards,
+        gpus_for_peak=for_peak * cards,
         requests_per_second_per_replica=rps,
-        output_tokens_per_second_per_replica=performance.output_tokens_per_second,
+        output_tokens_per_second_per_replica=output_tokens_per_second,
         utilization=min(1.0, average_share),
         capacity_utilization_at_peak=at_peak,
         hours_per_day_running=hours_running,
         service=ServiceTime(
-            alone=performance.seconds_alone,
-            at_full_batch=performance.seconds_at_full_batch,
-            batch=performance.batch,
-            replicas=replicas,
+            alone=seconds_alone, at_full_batch=seconds_at_full_batch, batch=batch, replicas=replicas
         ),
-        batch=performance.batch,
-        decode_bound=performance.decode_bound,
+        batch=batch,
+        decode_bound=decode_bound,
         roofline=roofline,
         peak_requests_per_second_per_replica=peak_rate,
-        pipeline_stages=performance.pipeline_stages,
+        pipeline_stages=pipeline_stages,
         latency_bound=within is not None and 0 < within < rps * sizing.capacity_share,
         rate_within_targets_per_replica=within,
     )

@@ -11,10 +11,11 @@ its rack line is the country's rack price, else the documents'.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import operator
+from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.costs import ServerAssumptions
-from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.common.caching import cleared_with_the_others
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.costs import CostFigure, CountryCosts, YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
@@ -36,15 +37,41 @@ class ServerCosts(NamedTuple):
     costs: OwnCosts
 
 
-@per_object
 def server_costs(
     knowledge: Knowledge, server: OwnServer, country: str, in_house: bool = False
 ) -> ServerCosts:
     """``server`` for a company in ``country``, with the user's figures of the knowledge base's
     overrides; ``in_house``: the data must stay in the building. The same for every workload of that
-    country, so worked out once."""
-    base = ServerAssumptions.from_server(server)
-    return resolve_costs(knowledge, server, base, country, knowledge.cost_defaults.yours, in_house)
+    country, so worked out once; and once for every price of the server (a scenario's draw, a sweep's
+    value), which only the capital assumption carries: the costs are kept by the server's other fields,
+    the cost defaults, the exchange rates and the documents they read."""
+    parts = (knowledge.cost_defaults, knowledge.exchange_rates, knowledge.documents)
+    key = (*map(id, parts), _UNPRICED_SERVER(server.__dict__), country, in_house)
+    found = _COSTS.get(key)
+    if found is None:
+        if len(_COSTS) >= COSTS_KEPT:
+            _COSTS.clear()
+        base = ServerAssumptions.from_server(server)
+        # The parts are kept with the costs, so their ids stay theirs while the entry exists.
+        found = _COSTS[key] = (
+            parts,
+            resolve_costs(knowledge, server, base, country, knowledge.cost_defaults.yours, in_house),
+        )
+    costs = found[1]
+    if costs.assumptions.server_price_usd == server.price_usd:
+        return costs
+    return costs._replace(
+        assumptions=costs.assumptions.model_copy(update={"server_price_usd": server.price_usd})
+    )
+
+
+NOT_READ_BY_COSTS = frozenset({"price_usd", "price_usd_low", "price_usd_high", "translations"})
+"""What ``server_priced_at`` changes, and the server's texts: the costs read none of them (the capital
+assumption aside)."""
+_UNPRICED_SERVER = operator.itemgetter(*(n for n in OwnServer.model_fields if n not in NOT_READ_BY_COSTS))
+COSTS_KEPT = 256
+_COSTS: dict[tuple[Any, ...], tuple[tuple[Any, ...], ServerCosts]] = {}
+cleared_with_the_others(_COSTS.clear)
 
 
 def resolve_costs(

@@ -55,7 +55,11 @@ class Sensitivity(ResultModel):
     high: float
     effect: float
     """How far the input moves the recommended option's monthly advantage over its rival (USD a month;
-    without a rival, its own monthly cost)."""
+    without a rival, its own monthly cost); for an input that moves neither but the rules' decision (a
+    rule threshold), how far the decided option's monthly cost moves between its ends (``effect_on``)."""
+    effect_on: Literal["advantage", "cost", "decision"] = "advantage"
+    """What ``effect`` measures: the advantage over the rival, the recommended option's own cost (no
+    rival), or the cost of what the rules decide at either end."""
     description: str
     unit: str
     cost_at_low: float | None
@@ -65,6 +69,9 @@ class Sensitivity(ResultModel):
     rival_cost_at_high: float | None
     decision_changes: bool
     """The decision at the input's low or high is not the recommended option."""
+    decision_cost_at_low: float | None = None
+    decision_cost_at_high: float | None = None
+    """The monthly cost of the decision at the input's low and high."""
 
 
 class LossCondition(ResultModel):

@@ -64,7 +64,8 @@ def split_ranges(data: dict[str, Any], origin: str | Words) -> tuple[dict[str, A
         field = ".".join(str(part) for part in problem["loc"])
         # The first problem in English as before; every problem for the other languages.
         raise InputError(
-            f"{origin}: {field}: {problem['msg']}",
+            # pydantic's "Value error, " says nothing a reader needs (the command line's rows drop it too)
+            f"{origin}: {field}: {str(problem['msg']).removeprefix('Value error, ')}",
             field=field.split(".")[0],
             problems=validation_problems(error, WorkloadRanges),
             origin=origin,

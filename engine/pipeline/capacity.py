@@ -12,6 +12,7 @@ from gpu_advisor.engine.calc.load import traffic_for, workload_load
 from gpu_advisor.engine.calc.replicas import (
     ReplicaPlan,
     Sizing,
+    at_throughput,
     cards_key,
     parse_cards,
     plans_by_gpu,
@@ -19,6 +20,7 @@ from gpu_advisor.engine.calc.replicas import (
 )
 from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
 from gpu_advisor.engine.calc.traffic import DailyTraffic
+from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.wording import Words, WordsError, marked
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -117,7 +119,30 @@ def workload_load_for(resolved: ResolvedWorkload, knowledge: Knowledge) -> Load:
     )
 
 
+CAPACITIES_KEPT = 64
+"""Capacities kept (``plan_capacity``): a scenario run asks for one per volume it draws."""
+_CAPACITIES: dict[tuple[int, str, int], tuple[Knowledge, ResolvedWorkload, Capacity]] = {}
+cleared_with_the_others(_CAPACITIES.clear)
+
+
 def plan_capacity(resolved: ResolvedWorkload, knowledge: Knowledge) -> Capacity:
+    """The capacity of ``resolved`` on ``knowledge``, worked out once per knowledge base and workload
+    (equal workloads share it): every scenario of a scenario run sizes the same workload, at most with
+    another volume, on the same knowledge base (``evaluate(..., sizing_knowledge=base)``). A capacity is
+    never changed once made."""
+    key = (id(knowledge), resolved.name, resolved.requests_per_day)
+    kept = _CAPACITIES.get(key)
+    if kept is not None and kept[0] is knowledge and kept[1] == resolved:
+        return kept[2]
+    capacity = _plan_capacity(resolved, knowledge)
+    if len(_CAPACITIES) >= CAPACITIES_KEPT:
+        _CAPACITIES.clear()
+    # The knowledge base is kept with its capacity, so its id stays its own while the entry exists.
+    _CAPACITIES[key] = (knowledge, resolved, capacity)
+    return capacity
+
+
+def _plan_capacity(resolved: ResolvedWorkload, knowledge: Knowledge) -> Capacity:
     figures = size(resolved, knowledge, resolved.precision)
     quantized_precision = knowledge.sizing.quantization_steps.steps.get(resolved.precision)
     quantized = size(resolved, knowledge, quantized_precision) if quantized_precision else None
@@ -163,18 +188,70 @@ def replica_plans(
     knowledge: Knowledge,
     spare: bool,
     only: Collection[str] | None = None,
+    throughput_factor: float = 1.0,
 ) -> ReplicaPlans:
     """The replicas every GPU needs (of ``only``, where given), with the spares the rules asked for
-    (``spare``)."""
-    tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
+    (``spare``); with ``throughput_factor``, for replicas that carry that many times the estimated rate
+    (a scenario's, ``replicas.at_throughput``)."""
+    found = _replica_plans(resolved, capacity, knowledge, spare, only)
+    if throughput_factor == 1.0:
+        return found
+    load, sizing = capacity.load, found.sizing
+    return ReplicaPlans(
+        sizing=sizing,
+        plans={gpu: at_throughput(p, throughput_factor, load, sizing) for gpu, p in found.plans.items()},
+        quantized_plans={
+            gpu: at_throughput(p, throughput_factor, load, sizing) for gpu, p in found.quantized_plans.items()
+        },
+    )
+
+
+def _replica_plans(
+    resolved: ResolvedWorkload,
+    capacity: Capacity,
+    knowledge: Knowledge,
+    spare: bool,
+    only: Collection[str] | None = None,
+) -> ReplicaPlans:
     sizing = workload_sizing(resolved, knowledge, spare)
     if sizing == capacity.sizing:
         return ReplicaPlans(sizing=sizing, plans=capacity.plans, quantized_plans=capacity.quantized_plans)
+    tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
+    if only is None:
+        return _plans_with_spares(capacity, knowledge, *tokens, *sizing)
+    # a few GPUs (the volume chart's): planned here, not kept
     quantized = capacity.quantized_figures
     return ReplicaPlans(
         sizing=sizing,
         plans=plans_by_gpu(
             knowledge, capacity.figures, capacity.load, *tokens, sizing, parse_cards(capacity.cards), only
+        ),
+        quantized_plans=plans_by_gpu(
+            knowledge, quantized, capacity.load, *tokens, sizing, parse_cards(capacity.quantized_cards)
+        )
+        if quantized
+        else {},
+    )
+
+
+@per_object(entries=CAPACITIES_KEPT)
+def _plans_with_spares(
+    capacity: Capacity,
+    knowledge: Knowledge,
+    input_tokens: int,
+    output_tokens: int,
+    /,
+    *policy: float | int | None,
+) -> ReplicaPlans:
+    """The plans at the capacity's cards per replica under another sizing policy (``Sizing``'s fields,
+    by value): worked out once per capacity and policy, which every scenario of one volume shares."""
+    sizing = Sizing(*policy)  # type: ignore[arg-type]
+    quantized = capacity.quantized_figures
+    tokens = (input_tokens, output_tokens)
+    return ReplicaPlans(
+        sizing=sizing,
+        plans=plans_by_gpu(
+            knowledge, capacity.figures, capacity.load, *tokens, sizing, parse_cards(capacity.cards)
         ),
         quantized_plans=plans_by_gpu(
             knowledge, quantized, capacity.load, *tokens, sizing, parse_cards(capacity.quantized_cards)

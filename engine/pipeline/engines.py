@@ -38,5 +38,20 @@ def policy_engine(key: PolicyKey) -> RulesEngine:
     return RulesEngine(rulebook, rulebook.threshold_values(load_knowledge()))
 
 
+def rules_engine_reading(policy_dir: str | None, sent_with_facts: frozenset[str]) -> RulesEngine:
+    """``rules_engine(policy_dir)``, but comparing with the thresholds ``sent_with_facts`` as each
+    session gives them (a scenario's drawn thresholds, ``RulesEngine.with_thresholds``); built once per
+    process and set of thresholds."""
+    if not sent_with_facts:
+        return rules_engine(policy_dir)
+    return _engine_reading(None if policy_dir is None else policy_key(policy_dir), sent_with_facts)
+
+
+@lru_cache(maxsize=POLICY_CACHE_ENTRIES)
+def _engine_reading(key: PolicyKey | None, sent_with_facts: frozenset[str]) -> RulesEngine:
+    rulebook = load_rulebook() if key is None else rulebook_for_policies(key)
+    return RulesEngine(rulebook, rulebook.threshold_values(load_knowledge()), sent_with_facts)
+
+
 def rulebook_for(policy_dir: str | None) -> Rulebook:
     return load_rulebook() if policy_dir is None else load_rulebook_with_policies(policy_dir)

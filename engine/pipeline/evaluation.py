@@ -82,19 +82,31 @@ def evaluate(
     rulebook: Rulebook,
     evaluator: Evaluator,
     sizing_knowledge: Knowledge | None = None,
+    fit_evaluator: Evaluator | None = None,
+    throughput_factor: float = 1.0,
 ) -> Evaluation:
     """``sizing_knowledge``: a knowledge base that differs from ``knowledge`` in prices only (a scenario's
     copy is priced apart from the shipped base); the capacity and GPU-fit stages, which read no price, use
-    it, so that what they work out once per knowledge base is shared across the copies."""
+    it, so that what they work out once per knowledge base is shared across the copies.
+    ``fit_evaluator``: the GPU-fit stage's, where ``evaluator`` is a scenario's with its drawn thresholds
+    (the GPU-fit rules read none of them, so their firings stay shared). ``throughput_factor``: the
+    replicas carry that many times the estimated rate (a scenario's drawn error of the estimate)."""
     resolved = complete_workload(workload, knowledge)
     sized_by = sizing_knowledge or knowledge
     capacity = plan_capacity(resolved, sized_by)
     facts = workload_facts(resolved, knowledge)
-    verdicts = judge_gpus(evaluator, capacity, sized_by, rulebook, resolved)
+    verdicts = judge_gpus(fit_evaluator or evaluator, capacity, sized_by, rulebook, resolved)
     with evaluator.session() as session:
         constraints = apply_constraints(session, facts, capacity.figures, verdicts, knowledge, rulebook)
         market, resolved = survey_market(
-            resolved, capacity, verdicts, constraints, knowledge, rulebook, sizing_knowledge
+            resolved,
+            capacity,
+            verdicts,
+            constraints,
+            knowledge,
+            rulebook,
+            sizing_knowledge,
+            throughput_factor,
         )
         economic_firings, details = weigh_economics(session, facts, resolved, market, knowledge, evaluated_on)
         before = (*verdicts.firings, *constraints.firings, *economic_firings)

@@ -184,12 +184,20 @@ def survey_market(
     knowledge: Knowledge,
     rulebook: Rulebook,
     sizing_knowledge: Knowledge | None = None,
+    throughput_factor: float = 1.0,
 ) -> tuple[Market, ResolvedWorkload]:
     """The market for the workload, and the workload with its utilization settled; the replicas are
-    planned on ``sizing_knowledge`` where given (``evaluation.evaluate``)."""
+    planned on ``sizing_knowledge`` where given, for ``throughput_factor`` times the estimated rate
+    (``evaluation.evaluate``)."""
     hours, days = resolved.hours_per_month, capacity.days_per_month
     preferred = constraints.preferred_pricing
-    replicas = replica_plans(resolved, capacity, sizing_knowledge or knowledge, constraints.spare_replica)
+    replicas = replica_plans(
+        resolved,
+        capacity,
+        sizing_knowledge or knowledge,
+        constraints.spare_replica,
+        throughput_factor=throughput_factor,
+    )
     plans = replicas.plans
     priced = priced_listings(
         knowledge,

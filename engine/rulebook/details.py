@@ -145,6 +145,9 @@ class RobustnessDetails(Details):
     deciding_input_range: str
     """Its low to its high, formatted ("" where none)."""
     deciding_input_effect_usd_per_month: float
+    deciding_input_effect_on: str
+    """What that effect measures (``Sensitivity.effect_on``): "advantage", "cost", or "decision" for an
+    input that moves no cost but the rules' decision."""
     expected_regret_usd_per_month: float
 
 

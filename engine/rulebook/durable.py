@@ -26,6 +26,11 @@ Measured traps of durable-rules 2.0.28 this module avoids:
 - comparisons with missing or mistyped properties misfire: facts are complete pydantic models;
 - the engine is not safe to share between threads: a lock serializes evaluations.
 
+Thresholds are compiled into the rules as numbers. An engine built with ``sent_with_facts`` compares with
+those thresholds as every fact of a session carries them instead (``compiler.sent_with_the_fact``): a
+scenario run draws a threshold in each scenario, and one engine serves every drawn value
+(``with_thresholds``), where compiling a ruleset per value would cost milliseconds a scenario.
+
 Every rule matches one fact, so the rules that fire after an assert are about the fact just asserted:
 a firing carries that fact as it was sent.
 
@@ -55,8 +60,13 @@ from pydantic_core import to_json
 
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.errors import EngineError
-from gpu_advisor.engine.rulebook.compiler import APPLICABILITY_SUFFIX, compile_rulebook
-from gpu_advisor.engine.rulebook.facts import Fact
+from gpu_advisor.engine.rulebook.compiler import (
+    APPLICABILITY_SUFFIX,
+    SENT_PREFIX,
+    compile_rulebook,
+    sent_with_the_fact,
+)
+from gpu_advisor.engine.rulebook.facts import Fact, engine_number
 from gpu_advisor.engine.rulebook.schema import Rulebook
 
 RULESET_NAME = "gpu_advisor"
@@ -162,11 +172,22 @@ def load_c_engine() -> ModuleType:
 class RulesEngine:
     """A compiled rulebook in durable-rules' C engine. Build once per process; reuse for every call."""
 
-    def __init__(self, rulebook: Rulebook, thresholds: Mapping[str, float]) -> None:
+    def __init__(
+        self,
+        rulebook: Rulebook,
+        thresholds: Mapping[str, float],
+        sent_with_facts: frozenset[str] = frozenset(),
+    ) -> None:
+        """``sent_with_facts``: thresholds that every session is given values for (``with_thresholds``)
+        and whose rules compare with them as each fact carries them."""
         self._c: Any = load_c_engine()
         self._lock = threading.Lock()
         self._sessions = itertools.count(1)
-        definition = compile_rulebook(rulebook, thresholds)
+        self.sent_with_facts = sent_with_facts
+        definition = compile_rulebook(
+            rulebook,
+            {key: sent_with_the_fact(key) if key in sent_with_facts else v for key, v in thresholds.items()},
+        )
         definition[SESSION_RULE] = {"all": [{"m": {"kind": SESSION_RULE}}]}
         # Engine rule name -> (rule ID, whether the firing only marks a proposal check as applicable).
         self._rule_names = {
@@ -189,23 +210,40 @@ class RulesEngine:
             return
 
     @contextmanager
-    def session(self) -> Iterator[Session]:
-        """A fresh engine session, deleted afterwards; evaluations are serialized across threads."""
+    def session(self, thresholds: Mapping[str, float] | None = None) -> Iterator[Session]:
+        """A fresh engine session, deleted afterwards; evaluations are serialized across threads.
+        ``thresholds``: a value for each threshold the engine reads from the facts, and only those."""
+        given = dict(thresholds or {})
+        if set(given) != self.sent_with_facts:
+            raise EngineError(
+                f"rules engine expects values for {sorted(self.sent_with_facts)}, was given {sorted(given)}"
+            )
+        # Every fact of the session carries them: after its own fields, in key order.
+        carried = "".join(
+            f",{_encode({SENT_PREFIX + key: engine_number(value)})[1:-1]}"
+            for key, value in sorted(given.items())
+        )
         with self._lock:
             sid = str(next(self._sessions))
             self._send(_encode({"sid": sid, "kind": SESSION_RULE}), SESSION_RULE)
             try:
-                yield Session(self, sid)
+                yield Session(self, sid, carried)
             finally:
                 self._c.delete_state(self._handle, sid)
 
-    def _assert(self, sid: str, fact: Fact, workload: Fact | None) -> list[Firing]:
+    def with_thresholds(self, values: Mapping[str, float]) -> ThresholdsGiven:
+        """This engine as an evaluator whose sessions give the thresholds it reads from the facts
+        ``values``."""
+        return ThresholdsGiven(self, values)
+
+    def _assert(self, sid: str, fact: Fact, workload: Fact | None, carried: str = "") -> list[Firing]:
         if fact.shared_between_evaluations:
             text, fact_seen = _shared_as_sent(fact)
         else:
             text, fact_seen = _as_sent(fact, workload)
         # The session ID goes first: the rest of the text is the same in every session.
-        names = self._send(f'{{"sid":"{sid}",{text[1:]}', fact_seen["kind"])
+        body = f"{text[1:-1]}{carried}}}" if carried else text[1:]
+        names = self._send(f'{{"sid":"{sid}",{body}', fact_seen["kind"])
         firings = []
         for name in names:
             rule_id, applicability = self._rule_names[name]
@@ -239,9 +277,23 @@ class RulesEngine:
 class Session:
     """Asserts facts into one engine session and returns the firings each assert caused."""
 
-    def __init__(self, engine: RulesEngine, sid: str) -> None:
+    def __init__(self, engine: RulesEngine, sid: str, carried: str = "") -> None:
         self._engine = engine
         self._sid = sid
+        self._carried = carried
+        """The thresholds every fact carries, as JSON members (``RulesEngine.session``)."""
 
     def assert_fact(self, fact: Fact, workload: Fact | None = None) -> list[Firing]:
-        return self._engine._assert(self._sid, fact, workload)
+        return self._engine._assert(self._sid, fact, workload, self._carried)
+
+
+class ThresholdsGiven:
+    """An engine built with thresholds sent with the facts, and values for them: an ``Evaluator`` (a
+    scenario's, with its drawn thresholds)."""
+
+    def __init__(self, engine: RulesEngine, values: Mapping[str, float]) -> None:
+        self._engine = engine
+        self._values = dict(values)
+
+    def session(self) -> contextlib.AbstractContextManager[Session]:
+        return self._engine.session(self._values)

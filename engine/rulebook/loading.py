@@ -24,7 +24,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import Threshold
 from gpu_advisor.engine.domain.knowledge.loading import describe_validation_error
 from gpu_advisor.engine.rulebook.details import DETAIL_MODELS
-from gpu_advisor.engine.rulebook.facts import fact_fields
+from gpu_advisor.engine.rulebook.facts import FACT_MODELS, fact_fields
 from gpu_advisor.engine.rulebook.schema import Condition, Origin, Rule, Rulebook, RuleFile
 from gpu_advisor.rules import RULE_FILES, RULES_DIR
 
@@ -224,9 +224,17 @@ def validate_rule(
     for name in rule.needs:
         if f"{name}_known" not in fields:
             problems.append(f"field needs: {name!r} has no {name}_known field in {rule.fact} facts")
+    drawn = {e.figure for e in knowledge.uncertainty.inputs if e.applies_to == "rule_threshold"}
     for part, conditions in (("applies", rule.applies), ("when", rule.when)):
         for index, condition in enumerate(conditions):
             problems += validate_condition(f"field {part}.{index}", condition, rule.fact, fields, thresholds)
+            if condition.threshold in drawn and FACT_MODELS[rule.fact].shared_between_evaluations:
+                # A scenario's engine reads a drawn threshold from the facts of its own evaluation; the
+                # GPU-fit facts' firings are worked out once for all evaluations, at the point value.
+                problems.append(
+                    f"field {part}.{index}.threshold: {condition.threshold!r} is drawn by scenarios "
+                    f"(knowledge/uncertainty.yaml), which {rule.fact} rules cannot read"
+                )
     for index, option_filter in enumerate(rule.then.exclude_options):
         if option_filter.field == "jurisdiction":
             named = option_filter.not_in or (option_filter.equals,)

@@ -23,6 +23,7 @@ from gpu_advisor.engine.common.read_problems import csv_problem, os_problem, yam
 from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
 from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem
 from gpu_advisor.engine.domain.workload import Workload
+from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges
 from gpu_advisor.engine.i18n.environment import say
 
 InputFormat = Literal["csv", "jsonl", "yaml"]
@@ -68,6 +69,14 @@ def _scalar(annotation: Any) -> FieldKind | type[BaseModel]:
         if annotation is python_type:
             return kind  # type: ignore[return-value]
     raise TypeError(f"workload field of unsupported type: {annotation!r}")
+
+
+def csv_field_kinds() -> dict[str, FieldKind]:
+    """The columns a CSV may have: every leaf field of the workload (``field_kinds``), and the ranges a
+    workload file may give instead of a point, named as the file nests them (``requests_per_day.low``,
+    ``.high``, ``.shape``, ``.mode``; ``volume_growth`` as a number or ``volume_growth.low`` and so on,
+    ``domain/workload_ranges.py``). The row is then validated as the file would be."""
+    return {**field_kinds(), **field_kinds(WorkloadRanges), "volume_growth": "float"}
 
 
 _BOOLEANS = {"true": True, "false": False, "yes": True, "no": False, "1": True, "0": False}
@@ -196,8 +205,8 @@ class Column:
 
 def csv_columns(header: list[str], origin: str, lang: str = "en") -> list[Column]:
     """The header's columns, each a known workload field; an unknown or repeated column stops the file."""
-    kinds = field_kinds()
-    groups = sorted({name.split(".")[0] for name in kinds if "." in name})
+    kinds = csv_field_kinds()
+    groups = sorted({name.split(".")[0] for name in kinds if "." in name} - set(kinds))
     columns: list[Column] = []
     seen: set[str] = set()
     for raw in header:
@@ -239,6 +248,10 @@ def csv_record(columns: list[Column], cells: list[str], lang: str = "en") -> dic
         target = data
         for part in column.path[:-1]:
             target = target.setdefault(part, {})
+            if not isinstance(target, dict):  # a point beside its range: requests_per_day and its .low
+                raise ValueError(said(lang, "point_and_range", name=part))
+        if isinstance(target.get(column.path[-1]), dict):
+            raise ValueError(said(lang, "point_and_range", name=column.name))
         target[column.path[-1]] = value
     return data
 

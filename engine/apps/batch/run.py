@@ -23,7 +23,12 @@ from typing import IO, Any, Literal, Protocol
 
 from gpu_advisor.engine.apps.batch.messages import said
 from gpu_advisor.engine.apps.batch.rows import Row
-from gpu_advisor.engine.apps.batch.scenarios import SCENARIO_COLUMNS, robust_result, scenario_cells
+from gpu_advisor.engine.apps.batch.scenarios import (
+    SCENARIO_COLUMNS,
+    robust_result,
+    scenario_cells,
+    summary_with_robustness,
+)
 from gpu_advisor.engine.apps.batch.summary import Outcome, Tally, portfolio_split
 from gpu_advisor.engine.apps.recommend import decision_summary, evaluate_workload
 from gpu_advisor.engine.common.errors import AdvisorError, InputError
@@ -119,6 +124,7 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         summary = decision_summary(evaluation)
         if settings.scenarios is not None:
             robust = robust_result(row.data, workload, evaluation, settings.scenarios, settings.seed, origin)
+            summary = summary_with_robustness(summary, robust)
             if settings.output_format == "jsonl":
                 text = json_line(row.line, robust)
             else:

@@ -11,6 +11,8 @@ from typing import Any
 
 from gpu_advisor.engine.apps.scenarios.recommend import check_scenarios, scenario_recommendation
 from gpu_advisor.engine.apps.scenarios.run import local_mapper
+from gpu_advisor.engine.domain.choices import ATTENTION_SEVERITIES
+from gpu_advisor.engine.domain.results import DecisionSummary
 from gpu_advisor.engine.domain.robustness import OptionShare, RivalCost, ScenarioRecommendation
 from gpu_advisor.engine.domain.workload import WorkloadInput
 from gpu_advisor.engine.domain.workload_ranges import split_ranges
@@ -42,3 +44,15 @@ def scenario_cells(result: ScenarioRecommendation) -> list[Any]:
         option_name(rival) if rival else "",
         f"{rival.share:.4f}" if rival else "",
     ]
+
+
+def summary_with_robustness(summary: DecisionSummary, result: ScenarioRecommendation) -> DecisionSummary:
+    """``summary`` with the ROB rules that fired on the scenario run among its fired rules, as the JSON
+    line's ``fired_rules`` has them (catalog order), and those with a warning among the ones that need
+    attention."""
+    added = [f for f in result.findings if f.rule_id not in summary.fired_rules]
+    needs = {*summary.attention, *(f.rule_id for f in added if f.severity in ATTENTION_SEVERITIES)}
+    fired = result.fired_rules
+    return summary.model_copy(
+        update={"fired_rules": fired, "attention": tuple(rule for rule in fired if rule in needs)}
+    )

@@ -1,6 +1,7 @@
-"""One scenario's knowledge base and workload: the drawn values put in place of the point values. The
-copies change prices and the volume only, so the capacity and GPU-fit stages can share the base's work
-(``evaluate(..., sizing_knowledge=base)``)."""
+"""One scenario's knowledge base and workload, its replicas' throughput and its rule thresholds: the drawn
+values put in place of the point values. The copies change prices and the volume only, so the capacity and
+GPU-fit stages can share the base's work (``evaluate(..., sizing_knowledge=base)``); the throughput and the
+thresholds enter the evaluation apart from them (``throughput_factor``, ``drawn_thresholds``)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def scenario_knowledge(
     max_share = base.uncertainty.analysis.max_drawn_share.value  # a log-normal draw may pass one
     for drawn in inputs:
         entry, value = drawn.entry, values[drawn.summary.id]
-        if entry is None:
+        if entry is None or entry.applies_to in ("throughput_error", "rule_threshold"):
             continue
         if entry.applies_to == "own_server_price":
             servers = tuple(
@@ -64,6 +65,25 @@ def scenario_workload(workload: WorkloadInput, values: Mapping[str, float]) -> W
     volume = values.get(REQUESTS, float(getattr(workload, REQUESTS))) * (1 + values.get(GROWTH, 0.0))
     requests = min(max(1, round(volume)), MAX_REQUESTS_PER_DAY)
     return workload.model_copy(update={"requests_per_day": requests})
+
+
+def throughput_factor(inputs: Sequence[Drawn], values: Mapping[str, float], max_share: float) -> float:
+    """What a replica carries against the estimate: 1 / (1 + the drawn error of the estimate), the error
+    kept above minus ``max_share`` (an error of -100 % would be a replica of infinite throughput)."""
+    factor = 1.0
+    for drawn in inputs:
+        if drawn.entry is not None and drawn.entry.applies_to == "throughput_error":
+            factor /= 1 + max(values[drawn.summary.id], -max_share)
+    return factor
+
+
+def drawn_thresholds(inputs: Sequence[Drawn], values: Mapping[str, float]) -> dict[str, float]:
+    """Rule threshold key -> its drawn value, for the rules engine (``RulesEngine.with_thresholds``)."""
+    return {
+        drawn.entry.figure: values[drawn.summary.id]
+        for drawn in inputs
+        if drawn.entry is not None and drawn.entry.applies_to == "rule_threshold"
+    }
 
 
 def _scaled_offer(offer: Offer, factor: float) -> Offer:

@@ -44,6 +44,7 @@ def robustness_details(robustness: Robustness, recommended: OptionShare, fmt: Fo
             else ""
         ),
         deciding_input_effect_usd_per_month=top.effect if top and deciding else 0.0,
+        deciding_input_effect_on=top.effect_on if top and deciding else "",
         expected_regret_usd_per_month=robustness.expected_regret_usd_per_month,
     )
 

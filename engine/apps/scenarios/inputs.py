@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gpu_advisor.engine.calc.calibration import estimate_error_range
 from gpu_advisor.engine.common.errors import InputError, close_match
 from gpu_advisor.engine.domain.distributions import Range
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
-from gpu_advisor.engine.domain.knowledge.uncertain_ranges import known_range
+from gpu_advisor.engine.domain.knowledge.uncertain_ranges import KnownRange, known_range
 from gpu_advisor.engine.domain.knowledge.uncertainty import UncertainInput
 from gpu_advisor.engine.domain.overrides import Overrides
 from gpu_advisor.engine.domain.robustness import ScenarioInput
@@ -76,7 +77,7 @@ def _fixed_by_overrides(entry: UncertainInput, overrides: Overrides | None) -> b
 def _knowledge_input(
     entry: UncertainInput, knowledge: Knowledge, replaced: dict[str, Range], overrides: Overrides | None
 ) -> Drawn | None:
-    found = known_range(entry, knowledge)
+    found = _known(entry, knowledge)
     if entry.id in replaced:
         mine = replaced[entry.id]
         summary = ScenarioInput(
@@ -109,6 +110,12 @@ def _knowledge_input(
     )
     span = Range(low=found.low, high=found.high, shape=entry.shape, mode=mode)
     return Drawn(summary, span, entry.group or entry.id, entry)
+
+
+def _known(entry: UncertainInput, knowledge: Knowledge) -> KnownRange:
+    if entry.applies_to == "throughput_error":
+        return estimate_error_range(knowledge, entry)
+    return known_range(entry, knowledge)
 
 
 def _workload_input(name: str, description: str, unit: str, span: Range, overridden: bool) -> Drawn:

@@ -97,11 +97,15 @@ def scenario_recommendation(
     fmt: Format = DEFAULT_FORMAT,
     mapper: Mapper | None = None,
 ) -> ScenarioRecommendation:
-    """``base``'s result with its robustness section and the ROB rules' findings."""
+    """``base``'s result with its robustness section and the ROB rules' findings, which ``findings`` and
+    ``fired_rules`` list among the others (catalog order)."""
     result = recommendation_from(base, fmt)
     robustness = robustness_of(base, workload, ranges, overrides, policy_dir, scenarios, seed, mapper)
     recommended = option_share(outcome(base).decision, robustness.recommended_win_share)
     found = robustness_findings(base, robustness, recommended, rules_engine(policy_dir), fmt)
     order = {rule_id: index for index, rule_id in enumerate(base.rulebook.ids)}
     findings = tuple(sorted((*result.findings, *found), key=lambda f: order[f.rule_id]))
-    return ScenarioRecommendation(**{**dict(result), "findings": findings}, robustness=robustness)
+    fired = tuple(sorted({*result.fired_rules, *(f.rule_id for f in found)}, key=order.__getitem__))
+    return ScenarioRecommendation(
+        **{**dict(result), "findings": findings, "fired_rules": fired}, robustness=robustness
+    )

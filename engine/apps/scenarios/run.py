@@ -16,13 +16,18 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_all_start_methods, get_context
 
-from gpu_advisor.engine.apps.scenarios.apply import scenario_knowledge, scenario_workload
+from gpu_advisor.engine.apps.scenarios.apply import (
+    drawn_thresholds,
+    scenario_knowledge,
+    scenario_workload,
+    throughput_factor,
+)
 from gpu_advisor.engine.apps.scenarios.inputs import Drawn, groups
 from gpu_advisor.engine.apps.scenarios.outcomes import Outcome, outcome
 from gpu_advisor.engine.calc.draws import at_quantile
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import WorkloadInput
-from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
+from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine, rules_engine_reading
 from gpu_advisor.engine.pipeline.evaluation import evaluate
 
 Values = dict[str, float]
@@ -78,14 +83,26 @@ def one_at_a_time(inputs: Sequence[Drawn]) -> list[Values]:
 
 def evaluate_values(job: ScenarioJob, runs: Sequence[Values]) -> list[Outcome]:
     """Each run through the pipeline: its prices in a copy of the knowledge base, its volume in the
-    workload; sizing shared with the base (prices do not change it)."""
-    rulebook, evaluator = rulebook_for(job.policy_dir), rules_engine(job.policy_dir)
+    workload, its replicas' throughput, its rule thresholds in an engine that reads them from the facts;
+    sizing and the GPU-fit rules' firings shared with the base (neither reads a drawn figure)."""
+    rulebook, base_engine = rulebook_for(job.policy_dir), rules_engine(job.policy_dir)
+    points = {d.summary.id: d.summary.point for d in job.inputs}
+    reading = frozenset(drawn_thresholds(job.inputs, points))
+    engine = rules_engine_reading(job.policy_dir, reading)
+    max_share = job.knowledge.uncertainty.analysis.max_drawn_share.value
     outcomes = []
     for values in runs:
         knowledge = scenario_knowledge(job.knowledge, job.inputs, values, job.fixed_offers)
         workload = scenario_workload(job.workload, values)
         evaluation = evaluate(
-            workload, job.evaluated_on, knowledge, rulebook, evaluator, sizing_knowledge=job.knowledge
+            workload,
+            job.evaluated_on,
+            knowledge,
+            rulebook,
+            engine.with_thresholds(drawn_thresholds(job.inputs, values)) if reading else base_engine,
+            sizing_knowledge=job.knowledge,
+            fit_evaluator=base_engine,
+            throughput_factor=throughput_factor(job.inputs, values, max_share),
         )
         outcomes.append(outcome(evaluation))
     return outcomes

@@ -117,31 +117,39 @@ def sensitivity(
     inputs: Sequence[Drawn], recommended: OptionKey, rival: OptionKey | None, oat: Sequence[Outcome]
 ) -> tuple[Sensitivity, ...]:
     """Each input at its low and its high (``run.one_at_a_time``), most important first: by how far it
-    moves the recommended option's advantage over its rival (its own cost where there is no rival)."""
+    moves the recommended option's advantage over its rival (its own cost where there is no rival). An
+    input that moves neither, but at one end the rules' decision (a rule threshold), by how far the
+    decided option's cost moves between its ends."""
     found = []
     for index, d in enumerate(inputs):
         at_low, at_high = oat[2 * index], oat[2 * index + 1]
         cost_low, cost_high = at_low.costs.get(recommended), at_high.costs.get(recommended)
         rival_low = at_low.costs.get(rival) if rival else None
         rival_high = at_high.costs.get(rival) if rival else None
-        effect = 0.0
+        effect, effect_on = 0.0, "advantage" if rival else "cost"
         if None not in (cost_low, cost_high, rival_low, rival_high):
             effect = abs((rival_high - cost_high) - (rival_low - cost_low))  # type: ignore[operator]
         elif cost_low is not None and cost_high is not None:
-            effect = abs(cost_high - cost_low)
+            effect, effect_on = abs(cost_high - cost_low), "cost"
+        changes = at_low.decision != recommended or at_high.decision != recommended
+        if effect == 0 and at_low.decision != at_high.decision and None not in (at_low.cost, at_high.cost):
+            effect, effect_on = abs(at_high.cost - at_low.cost), "decision"  # type: ignore[operator]
         found.append(
             Sensitivity(
                 input=d.summary.id,
                 low=d.summary.low,
                 high=d.summary.high,
                 effect=effect,
+                effect_on=effect_on,
                 description=d.summary.description,
                 unit=d.summary.unit,
                 cost_at_low=cost_low,
                 cost_at_high=cost_high,
                 rival_cost_at_low=rival_low,
                 rival_cost_at_high=rival_high,
-                decision_changes=at_low.decision != recommended or at_high.decision != recommended,
+                decision_changes=changes,
+                decision_cost_at_low=at_low.cost,
+                decision_cost_at_high=at_high.cost,
             )
         )
     return tuple(sorted(found, key=lambda s: (-s.effect, s.input)))

@@ -2,8 +2,9 @@
 and how a drawn value enters the evaluation.
 
 An entry restates no number: its low and high are those of the knowledge value it names (``figure``), with
-that value's source and date, so there is no range without a cited figure. The references are checked at
-load (``checks.uncertainty_problems``).
+that value's source and date, so there is no range without a cited figure; the throughput estimate's error
+is the calibration's own (worked out from ``calibration.yaml``, with the entry's ``source``). The
+references are checked at load (``checks.uncertainty_problems``).
 """
 
 from __future__ import annotations
@@ -14,13 +15,24 @@ from pydantic import Field, model_validator
 
 from gpu_advisor.engine.domain.choices import PricingKind
 from gpu_advisor.engine.domain.distributions import Shape
-from gpu_advisor.engine.domain.knowledge.entries import Sourced, Strict
+from gpu_advisor.engine.domain.knowledge.entries import Citation, Sourced, Strict
 
-AppliesTo = Literal["own_server_price", "eu_region_premium", "spot_discount", "offer_price"]
+AppliesTo = Literal[
+    "own_server_price",
+    "eu_region_premium",
+    "spot_discount",
+    "offer_price",
+    "throughput_error",
+    "rule_threshold",
+]
 """How a drawn value enters: the named own server's price (USD); the EU region premium (a share); the
 spot discount against on-demand (a share: every spot offer's price moves by (1 - drawn) / (1 - the range's
 midpoint), the listed price standing at the midpoint); an offer price (USD per GPU-hour: the selected
-offers' prices move by drawn / the range's midpoint)."""
+offers' prices move by drawn / the range's midpoint); the throughput estimate's error (a share, estimate /
+actual - 1 as the calibration counts it: every replica carries 1 / (1 + drawn) times the estimated rate,
+from minus to plus the mean absolute error of the calibration set named by ``figure``, the estimate as it
+is at zero); a rule threshold (the threshold named by ``figure`` takes the drawn value in the rules, from
+the value of ``low_figure`` up to its own, which is the point value)."""
 
 
 class OfferSelector(Strict):
@@ -35,7 +47,14 @@ class UncertainInput(Strict):
     applies_to: AppliesTo
     figure: str
     """own_server_price: an own server's id (its price_usd_low/high); eu_region_premium: the pricing
-    assumption's value_low/high (``eu_region_premium``); otherwise a market figure's id."""
+    assumption's value_low/high (``eu_region_premium``); throughput_error: a calibration set (``fit`` or
+    ``held_out``); rule_threshold: a threshold's key (the range's high); otherwise a market figure's id."""
+    low_figure: str | None = None
+    """rule_threshold: the threshold whose value is the range's low (the other edge of a documented
+    band)."""
+    source: Citation | None = None
+    """throughput_error: where the range comes from (a figure the calibration works out has no entry of
+    its own to cite); the other kinds take their figure's source."""
     shape: Shape = "uniform"
     offers: OfferSelector | None = None
     """offer_price: the offers the drawn price applies to."""
