@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from gpu_advisor.engine.domain.chart_results import ApiVersusSelfHosted, BuyVersusRent, Charts
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind, Severity, Topic
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.options import InstanceCount, Option, PriceOrigin, ServerlessBilling
@@ -19,6 +20,9 @@ from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
 __all__ = [
     "RESULT_SCHEMA_VERSION",
+    "ApiVersusSelfHosted",
+    "BuyVersusRent",
+    "Charts",
     "InstanceCount",
     "Option",
     "PriceOrigin",
@@ -336,59 +340,6 @@ class ThroughputAccuracy(ResultModel):
     publish them."""
 
 
-class BuyVersusRent(ResultModel):
-    utilization: tuple[float, ...]
-    own_usd_per_month: tuple[float, ...]
-    rent_usd_per_month: tuple[float, ...]
-    compared_with: str
-    break_even_utilization: float
-    compared_billing: Literal["hourly", "committed"] = "hourly"
-
-
-SelfHostedLineKind = Literal["dedicated_cloud", "own_hardware", "serverless"]
-SelfHostedLineFollows = Literal["decision", "api_comparison", "cheapest_rental"]
-SelfHostedLineShape = Literal[
-    "replicas", "servers", "serverless", "batch_hours", "batch_proportional", "reserved"
-]
-
-
-class ApiVersusSelfHosted(ResultModel):
-    """The managed API against one self-hosted route at other daily volumes of the same workload, each
-    point priced as a recommendation at that volume prices the route."""
-
-    requests_per_day: tuple[int, ...]
-    api_usd_per_month: tuple[float, ...]
-    self_hosted_usd_per_month: tuple[float, ...]
-    api: str
-    self_hosted: str
-    """The self-hosted line's label, in English (the memo builds its own from the fields below)."""
-    self_hosted_provider: str = ""
-    """The rental's or serverless product's provider; "" for own hardware."""
-    self_hosted_offer: str = ""
-    """The rental's offer, the serverless product's name or the own server's name."""
-    self_hosted_gpu: str = ""
-    self_hosted_cards_per_replica: int = 0
-    """At the workload's own volume (another volume may choose another count, as its evaluation would)."""
-    self_hosted_kind: SelfHostedLineKind = "dedicated_cloud"
-    self_hosted_follows: SelfHostedLineFollows = "decision"
-    """What the line is: the decided route; the route the decision to use the API was weighed against; or,
-    where the decided route is not priced at other volumes (a mixed fleet), the cheapest rental."""
-    self_hosted_shape: SelfHostedLineShape = "replicas"
-    """How the line grows: a service's replicas for each volume's peak on the instances the offer sells;
-    own servers; a serverless bill; a batch billed in whole hours (steps) or in seconds or minutes
-    (proportional to the work, the daily start unbilled); a batch on a reservation (every calendar hour)."""
-    self_hosted_servers: tuple[str, ...] = ()
-    """Own hardware: the server each point buys (a larger volume may need a larger server)."""
-    decided: Deployment | None = None
-    decided_usd_per_month: float | None = None
-    """The decision's monthly cost at the workload's volume where the line is not the decided route."""
-    api_ruled_out_by: tuple[str, ...] = ()
-    """The rules that rule the managed API out for this workload: its line is drawn for comparison only."""
-    self_hosted_unpriced: tuple[int, ...] = ()
-    """Volumes left out of the chart because the route has no price there: a serverless product whose
-    instances cannot hold a replica of the cards that volume needs."""
-
-
 class SizingPolicy(ResultModel):
     """How the replicas were sized (knowledge/throughput.yaml and the rules)."""
 
@@ -399,11 +350,6 @@ class SizingPolicy(ResultModel):
     spare_replicas: int
     """Replicas added beyond the peak's, where a rule asks for them."""
     min_replicas: int
-
-
-class Charts(ResultModel):
-    buy_versus_rent: BuyVersusRent | None
-    api_versus_self_hosted: ApiVersusSelfHosted | None
 
 
 class Recommendation(ResultModel):

@@ -16,13 +16,15 @@ files of ``--charts`` and the JSON result show the same numbers.
 from __future__ import annotations
 
 from gpu_advisor.engine.calc.listings import PricedListing
+from gpu_advisor.engine.domain.chart_results import (
+    SelfHostedLineFollows,
+    SelfHostedLineKind,
+    SelfHostedLineShape,
+)
 from gpu_advisor.engine.domain.results import (
     ApiVersusSelfHosted,
     BuyVersusRent,
     OwnHardware,
-    SelfHostedLineFollows,
-    SelfHostedLineKind,
-    SelfHostedLineShape,
 )
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.pipeline.volumes import route_month_at

@@ -13,7 +13,10 @@ from pydantic import ValidationError
 
 from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.errors import KnowledgeError
-from gpu_advisor.engine.domain.knowledge.base import (
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.checks import check_references
+from gpu_advisor.engine.domain.knowledge.entries import USD_PER_EUR
+from gpu_advisor.engine.domain.knowledge.files import (
     ApiPricesFile,
     CalibrationFile,
     CostDefaultsFile,
@@ -22,7 +25,6 @@ from gpu_advisor.engine.domain.knowledge.base import (
     ExchangeRatesFile,
     ExportControlFile,
     GpusFile,
-    Knowledge,
     LoadProfilesFile,
     MarketFiguresFile,
     ModelsFile,
@@ -39,8 +41,6 @@ from gpu_advisor.engine.domain.knowledge.base import (
     VersionedFile,
     WorkloadDefaultsFile,
 )
-from gpu_advisor.engine.domain.knowledge.checks import check_references
-from gpu_advisor.engine.domain.knowledge.entries import USD_PER_EUR
 from gpu_advisor.knowledge import KNOWLEDGE_DIR
 
 KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {

@@ -1,0 +1,200 @@
+"""The knowledge base's files as validated models: one per file of ``knowledge/``, each with its
+``schema_version`` (``base.Knowledge`` holds them together)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import typing
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from gpu_advisor.engine.domain.choices import ServingEngineId
+from gpu_advisor.engine.domain.knowledge.costs import (
+    CountryCode,
+    CountryCosts,
+    Depreciation,
+    StaffShare,
+    YourCosts,
+)
+from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
+from gpu_advisor.engine.domain.knowledge.entries import (
+    ApiPrice,
+    Citation,
+    Document,
+    Gpu,
+    ModelConfig,
+    Offer,
+    OwnServer,
+    PositiveFloat,
+    Provider,
+    Strict,
+)
+from gpu_advisor.engine.domain.knowledge.figures import (
+    BytesPerParameter,
+    CardCounts,
+    ComputeMath,
+    Concurrency,
+    DataProtectionRegion,
+    Efficiency,
+    EuRegionPremium,
+    ExchangeRate,
+    KvCache,
+    MarketFigure,
+    Measurement,
+    QuantizationSteps,
+    ReferenceGpu,
+    RestrictedCountry,
+    Schedule,
+    StepOverheads,
+    TensorParallelEfficiency,
+    Threshold,
+    ThroughputReference,
+    UtilizationDefault,
+    WorkloadDefault,
+)
+from gpu_advisor.engine.domain.knowledge.serving import (
+    Headroom,
+    LoadProfile,
+    Redundancy,
+    ServerlessProduct,
+    SpotInterruption,
+)
+from gpu_advisor.engine.domain.knowledge.uncertainty import AnalysisSettings, UncertainInput
+
+
+class VersionedFile(Strict):
+    schema_version: Literal[1]
+
+
+class DocumentsFile(VersionedFile):
+    documents: tuple[Document, ...]
+
+
+class GpusFile(VersionedFile):
+    gpus: tuple[Gpu, ...]
+
+
+class ProvidersFile(VersionedFile):
+    providers: tuple[Provider, ...]
+
+
+class OffersFile(VersionedFile):
+    offers: tuple[Offer, ...]
+
+
+class ApiPricesFile(VersionedFile):
+    apis: tuple[ApiPrice, ...]
+
+
+class OwnHardwareFile(VersionedFile):
+    servers: tuple[OwnServer, ...]
+
+
+class ModelsFile(VersionedFile):
+    models: tuple[ModelConfig, ...]
+
+
+class ThresholdsFile(VersionedFile):
+    thresholds: tuple[Threshold, ...]
+
+
+class SchedulesFile(VersionedFile):
+    schedules: tuple[Schedule, ...]
+
+
+class SizingFile(VersionedFile):
+    bytes_per_parameter: tuple[BytesPerParameter, ...]
+    card_counts: CardCounts
+    kv_cache: KvCache
+    reference_gpu: ReferenceGpu
+    quantization_steps: QuantizationSteps
+
+
+class ExportControlFile(VersionedFile):
+    restricted_countries: tuple[RestrictedCountry, ...]
+
+
+class DataProtectionFile(VersionedFile):
+    regions: tuple[DataProtectionRegion, ...]
+
+    @model_validator(mode="after")
+    def _each_country_once(self) -> DataProtectionFile:
+        seen: dict[str, str] = {}
+        for entry in self.regions:
+            for country in entry.countries:
+                if country in seen:
+                    raise ValueError(f"country {country} is listed in {seen[country]} and {entry.region}")
+                seen[country] = entry.region
+        if len({entry.region for entry in self.regions}) != len(self.regions):
+            raise ValueError("each region is listed once")
+        return self
+
+
+class ExchangeRatesFile(VersionedFile):
+    rates: tuple[ExchangeRate, ...]
+
+
+class MarketFiguresFile(VersionedFile):
+    figures: tuple[MarketFigure, ...]
+
+
+class PricingAssumptionsFile(VersionedFile):
+    eu_region_premium: EuRegionPremium
+    spot_interruption: SpotInterruption
+
+
+class UncertaintyFile(VersionedFile):
+    inputs: tuple[UncertainInput, ...]
+    analysis: AnalysisSettings
+
+
+class CalibrationFile(VersionedFile):
+    measurements: tuple[Measurement, ...]
+    references: tuple[ThroughputReference, ...]
+
+
+class ThroughputFile(VersionedFile):
+    efficiency: Efficiency
+    step_overheads: StepOverheads
+    tensor_parallel: tuple[TensorParallelEfficiency, ...]
+    concurrency: Concurrency
+    compute_math: ComputeMath
+    headroom: Headroom
+    redundancy: Redundancy
+    serving_engines: tuple[ServingEngine, ...]
+
+    @model_validator(mode="after")
+    def _every_engine_once(self) -> ThroughputFile:
+        ids = [engine.id for engine in self.serving_engines]
+        if sorted(ids) != sorted(set(typing.get_args(ServingEngineId))):
+            raise ValueError("serving_engines lists each of vllm, sglang and trtllm once")
+        return self
+
+
+class LoadProfilesFile(VersionedFile):
+    profiles: tuple[LoadProfile, ...]
+
+
+class ServerlessFile(VersionedFile):
+    weights_load_gb_per_second: PositiveFloat
+    weights_load_source: Citation
+    weights_load_as_of: dt.date
+    products: tuple[ServerlessProduct, ...]
+
+
+class CostDefaultsFile(VersionedFile):
+    fallback: CountryCode
+    """The country whose figures stand in where a country has none: the documents' own (US)."""
+    staff_share: StaffShare
+    depreciation: Depreciation
+    countries: tuple[CountryCosts, ...] = Field(min_length=1)
+    yours: YourCosts | None = None
+    """Set from an overrides file for one run; never in the shipped file."""
+
+
+class WorkloadDefaultsFile(VersionedFile):
+    defaults: tuple[WorkloadDefault, ...]
+    utilization_by_load_pattern: tuple[UtilizationDefault, ...]
+    latency_targets: tuple[WorkloadDefault, ...]
+    """What a latency-sensitive workload that sets no target is held to."""
