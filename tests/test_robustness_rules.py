@@ -99,7 +99,8 @@ def test_robust_decision_and_none_without_scenarios() -> None:
     chat = str(EXAMPLES_DIR / "public-chat.yaml")
     result = run(chat, "--scenarios", "50")
     assert [f["message"] for f in rob(result)] == [
-        "The recommendation, the managed API llama-3.1-70b-deepinfra, wins in 100 % of 50 scenarios drawn "
+        "The recommendation, the managed API Llama 3.1 70B Instruct Turbo (DeepInfra), wins in 100 % of 50 "
+        "scenarios drawn "
         "from the documents' ranges (at least 90 %): the decision does not hinge on where within them the "
         "figures fall."
     ]

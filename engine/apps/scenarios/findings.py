@@ -30,13 +30,16 @@ def robustness_fact(robustness: Robustness) -> RobustnessFact:
     )
 
 
-def robustness_details(robustness: Robustness, recommended: OptionShare, fmt: Format) -> RobustnessDetails:
+def robustness_details(
+    robustness: Robustness, recommended: OptionShare, fmt: Format, api_names: dict[str, str]
+) -> RobustnessDetails:
+    """The names and figures the ROB rules' messages show (an API by its catalog name)."""
     rival = robustness.cost_usd_per_month.rival
     top = robustness.sensitivity[0] if robustness.sensitivity else None
     deciding = top is not None and top.effect > 0
     return RobustnessDetails(
-        recommended_name=_name(recommended, fmt),
-        rival_name=_name(rival, fmt) if rival else "",
+        recommended_name=_name(recommended, fmt, api_names),
+        rival_name=_name(rival, fmt, api_names) if rival else "",
         deciding_input=top.description if top and deciding else "",
         deciding_input_range=(
             render("robustness_names.txt.j2", fmt, low=top.low, high=top.high, unit=top.unit).strip()
@@ -49,8 +52,8 @@ def robustness_details(robustness: Robustness, recommended: OptionShare, fmt: Fo
     )
 
 
-def _name(option: OptionShare | RivalCost, fmt: Format) -> str:
-    return render("robustness_names.txt.j2", fmt, o=option).strip()
+def _name(option: OptionShare | RivalCost, fmt: Format, api_names: dict[str, str]) -> str:
+    return render("robustness_names.txt.j2", fmt, o=option, api_names=api_names).strip()
 
 
 def robustness_findings(
@@ -60,5 +63,6 @@ def robustness_findings(
     fact = robustness_fact(robustness)
     with evaluator.session() as session:
         firings = session.assert_fact(fact)
-    details = {"robustness": robustness_details(robustness, recommended, fmt)}
+    api_names = {api.id: api.name for api in base.knowledge.api_prices.apis}
+    details = {"robustness": robustness_details(robustness, recommended, fmt, api_names)}
     return findings_for(firings, base.rulebook, base.knowledge, fmt, details)
