@@ -380,4 +380,5 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         warm_usd_per_gpu_hour=listing.warm_usd_per_gpu_hour
         if warm and listing.warm_usd_per_gpu_hour != listing.usd_per_gpu_hour
         else None,
+        scale_usd_per_gpu_hour=listing.usd_per_gpu_hour,
     )

@@ -35,6 +35,10 @@ class ServerlessBilling(ResultModel):
     billing_increment_seconds: int
     warm_usd_per_gpu_hour: float | None
     """The price of a kept-warm instance's GPU-hour, where it differs from the scale-to-zero price."""
+    scale_usd_per_gpu_hour: float | None = None
+    """The price of a GPU-hour of an instance that starts with the load and scales to zero (the option's
+    own ``usd_per_gpu_hour`` is the month's bill over its billed hours, a blend where a kept-warm instance
+    has a price of its own)."""
 
 
 class InstanceCount(ResultModel):
