@@ -109,6 +109,12 @@ def test_exit_codes(tmp_path: Path) -> None:
             "waivers.rule: unknown value 'NET020'",
         ),
         (
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: api}\nwaivers: [{rule: DEP006, reason: test}]\n",
+            "waivers.rule: DEP006 is a rule of the decision, not a check: it has no outcome to waive; "
+            "the checks are DEP016, DEP017,",
+        ),
+        (
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 0}\n"
             "proposal: {deployment: api}\n",
             "requests_per_day: Input should be greater than 0",

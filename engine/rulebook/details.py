@@ -52,6 +52,8 @@ class ServerlessDetails(Details):
 class ApiDetails(Details):
     api_name: str
     """The compared API's name ("" without one)."""
+    api_as_of: str
+    """The date of its price (YYYY-MM-DD; "" without one)."""
     self_hosted_kind: str
     """The deployment the self-hosted figure is: serverless, own_hardware or dedicated_cloud."""
     self_hosted_name: str

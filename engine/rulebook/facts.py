@@ -266,6 +266,8 @@ class ApiFact(Fact):
     api_usd_per_month: Annotated[float, Guard(API)]
     api_model_params_b: Annotated[float, Guard(API)]
     """The size of the open model behind the compared API; 0 for a proprietary model."""
+    api_price_age_days: Annotated[int, Guard(API)]
+    """Days between the compared API price's date and the evaluation."""
     self_hosted_priced: bool
     """A self-hosted route the rules left standing has a price."""
     self_hosted_usd_per_month: Annotated[float, Guard("self_hosted_priced")]

@@ -24,11 +24,11 @@ class Outcome:
     """Portfolio-wide notes that fired on this workload (``PORTFOLIO_NOTE_RULES``)."""
 
 
-PORTFOLIO_NOTE_RULES = ("KNB001",)
+PORTFOLIO_NOTE_RULES = ("KNB001", "KNB007")
 """Rules whose finding is about the catalog rather than the workload (KNB001: the chosen offer's list
-price is older than the stale-price line). In a portfolio they would flag nearly every workload, so the
-summary reports each once, with the number of workloads it concerns, and they do not count as a reason
-for attention; each workload's own result still lists the finding."""
+price is older than the stale-price line; KNB007: the compared API's). In a portfolio they would flag
+nearly every workload, so the summary reports each once, with the number of workloads it concerns, and
+they do not count as a reason for attention; each workload's own result still lists the finding."""
 
 
 def portfolio_split(rule_ids: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:

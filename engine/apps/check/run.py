@@ -190,10 +190,13 @@ def check_document(
     workload = validate_workload(document.workload, Words.joined("%(origin)s: workload", origin=origin))
     validate_references(document.proposal, knowledge, origin)
     evaluation = evaluate_workload(workload, evaluated_on, evaluator, knowledge, policy_dir)
-    rule_ids = set(evaluation.rulebook.ids)
+    # Only a check (a rule on the proposal) has an outcome to waive; a decision rule (DEP006) has none.
+    checks = {rule.id for rule in evaluation.rulebook.rules if rule.fact == "proposal"}
     for waiver in document.waivers:
-        if waiver.rule not in rule_ids:
-            raise InputError(at(origin, unknown_value("waivers.rule", waiver.rule, sorted(rule_ids))))
+        if waiver.rule in evaluation.rulebook.ids and waiver.rule not in checks:
+            raise InputError(at(origin, not_a_check(waiver.rule, sorted(checks))))
+        if waiver.rule not in checks:
+            raise InputError(at(origin, unknown_value("waivers.rule", waiver.rule, sorted(checks))))
     fact, details = proposal_fact(document.proposal, evaluation, fmt.lang)
     active, expired = active_waivers(document.waivers, evaluated_on)
     facts, named = waiver_facts(document.waivers, expired)
@@ -250,3 +253,16 @@ def check_file(
         for file in proposal_files(path)
         for index, line, document in read_proposal_documents(file)
     ]
+
+
+def not_a_check(rule_id: str, checks: list[str]) -> Words:
+    return Words.joined(
+        "%(field)s: %(problem)s",
+        field="waivers.rule",
+        problem=Words(
+            "%(rule)s is a rule of the decision, not a check: it has no outcome to waive; the checks are "
+            "%(checks)s",
+            rule=rule_id,
+            checks=", ".join(checks),
+        ),
+    )
