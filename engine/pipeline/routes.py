@@ -30,7 +30,8 @@ def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str])
     if "serverless" in kinds and serverless is not None and proposal_stands(rules, "serverless"):
         routes.append(SelfHosted(serverless.bill.usd_per_month, "serverless", serverless_name(serverless)))
     if "own_hardware" in kinds and own.applicable and proposal_stands(rules, "own_hardware"):
-        name = f"{own.nodes} × {own.server_name} ({own.gpus_needed} × {own.gpu})"
+        # The cards bought, as the summary counts them (the cost is theirs, busy or not)
+        name = f"{own.nodes} × {own.server_name} ({own.nodes * own.gpus_per_server} × {own.gpu})"
         routes.append(SelfHosted(own.usd_per_month, "own_hardware", name))
     if "dedicated_cloud" in kinds and best is not None and proposal_stands(rules, "dedicated_cloud"):
         routes.append(SelfHosted(best.usd_per_month, "dedicated_cloud", option_name(best)))
