@@ -31,3 +31,19 @@ def run(
     workload: dict[str, Any], evaluated_on: dt.date = EVALUATED_ON, evaluator: Evaluator | None = None
 ) -> Recommendation:
     return recommend(validate_workload(workload, "test"), evaluated_on, evaluator)
+
+
+def knowledge_with(directory: Path, file_name: str, before: str, after: str) -> Path:
+    """A copy of the shipped knowledge base in ``directory``/knowledge, with ``before`` (found exactly
+    once) replaced by ``after`` in ``file_name``: for a test that a bad entry is refused at load."""
+    import shutil
+
+    from gpu_advisor.knowledge import KNOWLEDGE_DIR
+
+    copy = directory / "knowledge"
+    shutil.copytree(KNOWLEDGE_DIR, copy)
+    path = copy / file_name
+    text = path.read_text(encoding="utf-8")
+    assert text.count(before) == 1, f"{before!r} is not in {file_name} once"
+    path.write_text(text.replace(before, after), encoding="utf-8")
+    return copy

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import EVALUATED_ON
+from helpers import EVALUATED_ON, knowledge_with
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.recommend import evaluate_workload
@@ -210,16 +210,7 @@ def test_the_rules_read_a_drawn_threshold_from_the_facts() -> None:
 def test_a_bad_entry_for_the_new_inputs_is_refused(
     tmp_path: Path, before: str, after: str, problem: str
 ) -> None:
-    import shutil
-
-    from gpu_advisor.knowledge import KNOWLEDGE_DIR
-
-    copy = tmp_path / "knowledge"
-    shutil.copytree(KNOWLEDGE_DIR, copy)
-    path = copy / "uncertainty.yaml"
-    text = path.read_text(encoding="utf-8")
-    assert text.count(before) == 1
-    path.write_text(text.replace(before, after), encoding="utf-8")
+    copy = knowledge_with(tmp_path, "uncertainty.yaml", before, after)
     with pytest.raises(KnowledgeError, match=problem):
         load_knowledge_from(copy)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import EVALUATED_ON, EXAMPLES_DIR
+from helpers import EVALUATED_ON, EXAMPLES_DIR, knowledge_with
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.scenarios.recommend import recommend_scenarios
@@ -201,14 +201,9 @@ def test_an_overridden_range_replaces_the_documents(tmp_path: Path) -> None:
 
 
 def test_a_range_needs_a_range_in_the_knowledge_base(tmp_path: Path) -> None:
-    import shutil
-
-    from gpu_advisor.knowledge import KNOWLEDGE_DIR
-
-    copy = tmp_path / "knowledge"
-    shutil.copytree(KNOWLEDGE_DIR, copy)
-    path = copy / "uncertainty.yaml"
-    path.write_text(path.read_text().replace("figure: spot_discount", "figure: spot_notice_minutes"))
+    copy = knowledge_with(
+        tmp_path, "uncertainty.yaml", "figure: spot_discount", "figure: spot_notice_minutes"
+    )
     with pytest.raises(KnowledgeError, match="spot_notice_minutes' is a single value"):
         load_knowledge_from(copy)
 
@@ -268,15 +263,6 @@ def test_an_analysis_setting_outside_its_meaning_is_refused(
     tmp_path: Path, before: str, after: str, problem: str
 ) -> None:
     """A share above one picked no loss condition (an index error); a count of 2.5 was truncated."""
-    import shutil
-
-    from gpu_advisor.knowledge import KNOWLEDGE_DIR
-
-    copy = tmp_path / "knowledge"
-    shutil.copytree(KNOWLEDGE_DIR, copy)
-    path = copy / "uncertainty.yaml"
-    text = path.read_text(encoding="utf-8")
-    assert text.count(before) == 1
-    path.write_text(text.replace(before, after), encoding="utf-8")
+    copy = knowledge_with(tmp_path, "uncertainty.yaml", before, after)
     with pytest.raises(KnowledgeError, match=problem):
         load_knowledge_from(copy)
