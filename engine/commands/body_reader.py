@@ -17,6 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from gpu_advisor.engine.commands.http_errors import BODY_MODELS, read_and_validate
+from gpu_advisor.engine.commands.worker_processes import follow_server, spawned_pool
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.user_input import NotJsonText
 
@@ -24,17 +25,6 @@ LARGE_BODY_BYTES = 64 * 1024
 """From this size on a body is read in the separate process; a workload or proposal is under 10 KB."""
 
 Outcome = tuple[Any, dict[str, Any] | None]
-
-
-def _start_worker(parent: int) -> None:
-    """The worker process leaves stopping to the server (Ctrl-C reaches the whole process group), and
-    ends when the server is gone."""
-    import signal
-
-    from gpu_advisor.engine.common.signals import exit_with_parent
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    exit_with_parent(parent)
 
 
 def read_elsewhere(body: bytes, path: str) -> tuple[str, Any]:
@@ -57,14 +47,7 @@ class BodyReader:
         self.pool: ProcessPoolExecutor | None = None
 
     def start(self) -> None:
-        import multiprocessing
-        import os
-
-        # spawn: the service runs threads, which a forked child must not inherit half-way.
-        context = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(
-            1, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
-        )
+        self.pool = spawned_pool(1, follow_server)
         self.pool.submit(read_elsewhere, b"{}", "/size").result()  # import the models now, not at a request
 
     def stop(self) -> None:

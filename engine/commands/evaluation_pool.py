@@ -19,6 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from gpu_advisor.engine.commands.worker_processes import follow_server, spawned_pool
 from gpu_advisor.engine.common.errors import EngineError, InputError, KnowledgeError
 
 Outcome = tuple[str, Any]
@@ -32,16 +33,12 @@ START_TIMEOUT_SECONDS = 120.0
 
 
 def _start_worker(parent: int) -> None:
-    """Ctrl-C goes to the whole process group: the server stops the workers itself. A worker ends with
-    its server even when that is killed outright, and loads the engine before its first request."""
-    import signal
-
+    """A worker follows its server (``worker_processes.follow_server``) and loads the engine before its
+    first request."""
     from gpu_advisor.engine.common.model_build import build_loaded_models
-    from gpu_advisor.engine.common.signals import exit_with_parent
     from gpu_advisor.engine.pipeline.engines import rules_engine
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    exit_with_parent(parent)
+    follow_server(parent)
     rules_engine()
     build_loaded_models()
 
@@ -90,14 +87,7 @@ class EvaluationPool:
         self.replacing = asyncio.Lock()
 
     def start(self) -> None:
-        import multiprocessing
-        import os
-
-        # spawn: the server runs threads, which a forked child must not inherit half-way.
-        context = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(
-            self.processes, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
-        )
+        self.pool = spawned_pool(self.processes, _start_worker)
         for started in [self.pool.submit(_started) for _ in range(self.processes)]:
             started.result(timeout=START_TIMEOUT_SECONDS)
 
