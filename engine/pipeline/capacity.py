@@ -220,18 +220,7 @@ def _replica_plans(
     if only is None:
         return _plans_with_spares(capacity, knowledge, *tokens, *sizing)
     # a few GPUs (the volume chart's): planned here, not kept
-    quantized = capacity.quantized_figures
-    return ReplicaPlans(
-        sizing=sizing,
-        plans=plans_by_gpu(
-            knowledge, capacity.figures, capacity.load, *tokens, sizing, parse_cards(capacity.cards), only
-        ),
-        quantized_plans=plans_by_gpu(
-            knowledge, quantized, capacity.load, *tokens, sizing, parse_cards(capacity.quantized_cards)
-        )
-        if quantized
-        else {},
-    )
+    return _plans_at(capacity, knowledge, tokens, sizing, only)
 
 
 @per_object(entries=CAPACITIES_KEPT)
@@ -245,13 +234,23 @@ def _plans_with_spares(
 ) -> ReplicaPlans:
     """The plans at the capacity's cards per replica under another sizing policy (``Sizing``'s fields,
     by value): worked out once per capacity and policy, which every scenario of one volume shares."""
-    sizing = Sizing(*policy)  # type: ignore[arg-type]
+    return _plans_at(capacity, knowledge, (input_tokens, output_tokens), Sizing(*policy))  # type: ignore[arg-type]
+
+
+def _plans_at(
+    capacity: Capacity,
+    knowledge: Knowledge,
+    tokens: tuple[int, int],
+    sizing: Sizing,
+    only: Collection[str] | None = None,
+) -> ReplicaPlans:
+    """The plans at the capacity's cards per replica under ``sizing`` (of the GPUs in ``only``, where
+    given; the quantized model's for every GPU)."""
     quantized = capacity.quantized_figures
-    tokens = (input_tokens, output_tokens)
     return ReplicaPlans(
         sizing=sizing,
         plans=plans_by_gpu(
-            knowledge, capacity.figures, capacity.load, *tokens, sizing, parse_cards(capacity.cards)
+            knowledge, capacity.figures, capacity.load, *tokens, sizing, parse_cards(capacity.cards), only
         ),
         quantized_plans=plans_by_gpu(
             knowledge, quantized, capacity.load, *tokens, sizing, parse_cards(capacity.quantized_cards)
