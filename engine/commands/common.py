@@ -12,7 +12,8 @@ import functools
 import json
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -62,6 +63,21 @@ def handle_errors(function: F) -> F:
             sys.exit(EXIT_BROKEN_KNOWLEDGE)
 
     return wrapper  # type: ignore[return-value]
+
+
+@contextmanager
+def naming_the_file(workload_file: str) -> Iterator[None]:
+    """A value the catalog refuses (an unknown model, a context beyond the model's) is found while
+    evaluating, where the file is not known: its error names the file, as the reader's errors do."""
+    from gpu_advisor.engine.common.errors import InputError
+    from gpu_advisor.engine.domain.input_errors import prefixed
+
+    try:
+        yield
+    except InputError as error:
+        if error.origin is not None:
+            raise
+        raise prefixed(error, "<stdin>" if workload_file == "-" else workload_file, error.field) from None
 
 
 def to_json(result: Any) -> str:

@@ -14,6 +14,7 @@ from gpu_advisor.engine.commands.common import (
     force_option,
     handle_errors,
     lang_option,
+    naming_the_file,
     output_target,
     parse_date,
     to_json,
@@ -201,7 +202,8 @@ def sweep(
     try:
         with stop_on_signals():
             knowledge = knowledge_with_overrides(overrides, evaluated_on)
-            result = run_sweep(load_workload(workload_file), specs, evaluated_on, knowledge, lang)
+            with naming_the_file(workload_file):
+                result = run_sweep(load_workload(workload_file), specs, evaluated_on, knowledge, lang)
             fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
             width, wrap = text_layout(to_file=target is not None)
             text = to_json(result) if output_format == "json" else render_sweep(result, fmt, width, wrap)

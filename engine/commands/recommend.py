@@ -14,6 +14,7 @@ from gpu_advisor.engine.commands.common import (
     force_option,
     handle_errors,
     lang_option,
+    naming_the_file,
     output_target,
     pager_option,
     parse_date,
@@ -81,8 +82,6 @@ def recommend(
 ) -> None:
     """Recommend how to run the workload in FILE (YAML or JSON; - reads standard input)."""
     from gpu_advisor.engine.apps.recommend import recommend as run_recommend
-    from gpu_advisor.engine.common.errors import InputError
-    from gpu_advisor.engine.domain.input_errors import prefixed
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.domain.workload import load_workload
     from gpu_advisor.engine.i18n.formats import Format
@@ -118,7 +117,7 @@ def recommend(
         knowledge, replaced = apply_overrides(knowledge, your_figures, overrides, evaluated_on)
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
     result: Recommendation
-    try:
+    with naming_the_file(workload_file):
         if scenarios is not None:
             from gpu_advisor.engine.apps.scenarios.recommend import recommend_scenarios
 
@@ -137,12 +136,6 @@ def recommend(
             result = run_recommend(
                 workload, evaluated_on, knowledge=knowledge, policy_dir=policy_path(policy_dir), fmt=fmt
             )
-    except InputError as error:
-        # A value the catalog refuses (an unknown model, a context beyond the model's) is found while
-        # evaluating: say which file it is in, as the reader's errors do.
-        if error.origin is not None:
-            raise
-        raise prefixed(error, "<stdin>" if workload_file == "-" else workload_file, error.field) from None
     if output_format == "json":
         emit(to_json(result), target)
         return
