@@ -123,12 +123,13 @@ def choose_alternatives(
 
     best_listing = cheapest_priced(priced, preferred_pricing)
     best_pricing = best_listing.listing.offer.pricing if best_listing is not None else None
+    on_reference_gpu = admitted_on(reference_gpu)
 
     def reference_for_best(p: PricedListing) -> bool:
         # SIZ006 sets a replica's cards on the best offer against those on the reference GPU at the price
         # per GPU-hour: only within one pricing kind (an on-demand hour against a reserved one is no
         # comparison).
-        return admitted_on(reference_gpu)(p) and p.listing.offer.pricing == best_pricing
+        return on_reference_gpu(p) and p.listing.offer.pricing == best_pricing
 
     return Alternatives(
         best=to_option(best_listing) if best_listing is not None else None,
