@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from gpu_advisor.engine.calc.listings import offer_linked_sizes, regional_price
+from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 

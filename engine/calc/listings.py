@@ -10,12 +10,7 @@ from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.costs import BatchRun, Rental, billed_hours, rent
 from gpu_advisor.engine.calc.instances import place
-from gpu_advisor.engine.calc.listing_frames import listing_attributes as listing_attributes
-from gpu_advisor.engine.calc.listing_frames import listing_frames
-from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes as offer_linked_sizes
-from gpu_advisor.engine.calc.listing_frames import offer_price_origin as offer_price_origin
-from gpu_advisor.engine.calc.listing_frames import option_attributes as option_attributes
-from gpu_advisor.engine.calc.listing_frames import regional_price as regional_price
+from gpu_advisor.engine.calc.listing_frames import listing_frames, regional_price
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, batch_on_instances
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted

@@ -121,7 +121,7 @@ ExclusionTables = dict[tuple[int, ...], tuple[tuple[Rule, ...], tuple[tuple[str,
 def _exclusion_tables(listed: Listed) -> ExclusionTables:
     """Excluding rules (by identity) -> the exclusions they make, per sequence of listing attributes: the
     listings of a scenario's re-priced knowledge base are new, their attributes the base's
-    (``listings.listing_attributes``)."""
+    (``listing_frames.listing_attributes``)."""
     attributes = tuple(listing.attributes for listing in listed)
     key = tuple(map(id, attributes))
     found = _TABLES_BY_ATTRIBUTES.get(key)

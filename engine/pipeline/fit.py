@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.latency import lone_request
-from gpu_advisor.engine.calc.listings import offer_linked_sizes
+from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
 from gpu_advisor.engine.calc.performance import PERFORMANCES_KEPT, candidate_performances
 from gpu_advisor.engine.calc.replicas import parse_cards
 from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, GpuFit, SizingFigures

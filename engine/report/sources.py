@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gpu_advisor.engine.calc.listings import offer_price_origin
+from gpu_advisor.engine.calc.listing_frames import offer_price_origin
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.entries import Citation

@@ -14,7 +14,8 @@ from gpu_advisor.engine.calc.costs import (
     own_hardware_cost,
     rent,
 )
-from gpu_advisor.engine.calc.listings import offer_hours, offer_linked_sizes, regional_price
+from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
+from gpu_advisor.engine.calc.listings import offer_hours
 from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.common.errors import InputError, unknown_value
