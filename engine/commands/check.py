@@ -20,6 +20,7 @@ from gpu_advisor.engine.commands.common import (
     parse_date,
     policy_option,
     policy_path,
+    scenario_options,
 )
 
 if TYPE_CHECKING:
@@ -76,15 +77,10 @@ if TYPE_CHECKING:
     help="text and markdown: every proposal and every check, not only failures and changes.",
 )
 @click.option("--overrides", metavar="FILE", help="Your own prices, or an imported catalog (catalog import).")
-@click.option(
-    "--scenarios",
-    type=click.IntRange(1, 100_000),
-    default=None,
-    metavar="N",
-    help="Also draw N scenarios of each workload's uncertain figures; checks read how often the proposal "
-    "is their decision (ROB004, organization rules).",
+@scenario_options(
+    "Also draw N scenarios of each workload's uncertain figures; checks read how often the proposal "
+    "is their decision (ROB004, organization rules)."
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="The seed of the scenario draws.")
 @policy_option
 @as_of_option
 @lang_option

@@ -193,6 +193,22 @@ force_option = click.option(
     is_flag=True,
     help="Replace an existing output file (default: refuse it with exit code 2, so CI never overwrites).",
 )
+
+
+def scenario_options(what: str) -> Callable[[F], F]:
+    """``--scenarios N`` (``what`` says what the draws add to the command's result) and ``--seed``."""
+
+    def add(function: F) -> F:
+        seeded = click.option(
+            "--seed", type=int, default=1, show_default=True, help="The seed of the scenario draws."
+        )(function)
+        return click.option(
+            "--scenarios", type=click.IntRange(1, 100_000), default=None, metavar="N", help=what
+        )(seeded)
+
+    return add
+
+
 precision_choice = click.Choice(PRECISIONS)
 load_pattern_choice = click.Choice(LOAD_PATTERNS)
 schedule_choice = click.Choice(SCHEDULES)

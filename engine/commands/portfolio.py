@@ -17,6 +17,7 @@ from gpu_advisor.engine.commands.common import (
     naming_the_file,
     output_target,
     parse_date,
+    scenario_options,
     to_json,
 )
 
@@ -54,14 +55,9 @@ from gpu_advisor.engine.commands.common import (
     is_flag=True,
     help="Exit 0 although bad rows were skipped (default: exit 1 when any row was skipped).",
 )
-@click.option(
-    "--scenarios",
-    type=click.IntRange(1, 100_000),
-    default=None,
-    metavar="N",
-    help="Also draw N scenarios of each workload's uncertain figures: its robustness in the results.",
+@scenario_options(
+    "Also draw N scenarios of each workload's uncertain figures: its robustness in the results."
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="The seed of the scenario draws.")
 @click.option(
     "--executor",
     type=click.Choice(["local", "dask"]),

@@ -20,6 +20,7 @@ from gpu_advisor.engine.commands.common import (
     parse_date,
     policy_option,
     policy_path,
+    scenario_options,
     show_markdown,
     to_json,
 )
@@ -53,14 +54,9 @@ if TYPE_CHECKING:
     is_flag=True,
     help="A one-screen summary: the decision, its cost, the top findings and the chosen GPU's sizing row.",
 )
-@click.option(
-    "--scenarios",
-    type=click.IntRange(1, 100_000),
-    default=None,
-    metavar="N",
-    help="Also draw N joint scenarios of the uncertain figures and report how often the decision holds.",
+@scenario_options(
+    "Also draw N joint scenarios of the uncertain figures and report how often the decision holds."
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="The seed of the scenario draws.")
 @pager_option
 @force_option
 @handle_errors
