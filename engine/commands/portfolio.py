@@ -190,6 +190,7 @@ def sweep(
     from gpu_advisor.engine.common.signals import exit_code_of, stop_on_signals
     from gpu_advisor.engine.domain.workload import load_workload
     from gpu_advisor.engine.i18n.formats import Format
+    from gpu_advisor.engine.pipeline.defaults import complete_workload
     from gpu_advisor.engine.present.sweep_text import render_sweep
     from gpu_advisor.engine.present.terminal import text_layout
 
@@ -198,8 +199,10 @@ def sweep(
     try:
         with stop_on_signals():
             knowledge = knowledge_with_overrides(overrides, evaluated_on)
-            with naming_the_file(workload_file):
-                result = run_sweep(load_workload(workload_file), specs, evaluated_on, knowledge, lang)
+            workload = load_workload(workload_file)
+            with naming_the_file(workload_file):  # the file's values against the catalog, not --vary's
+                complete_workload(workload, knowledge)
+            result = run_sweep(workload, specs, evaluated_on, knowledge, lang)
             fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
             width, wrap = text_layout(to_file=target is not None)
             text = to_json(result) if output_format == "json" else render_sweep(result, fmt, width, wrap)

@@ -81,6 +81,7 @@ def recommend(
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.domain.workload import load_workload
     from gpu_advisor.engine.i18n.formats import Format
+    from gpu_advisor.engine.pipeline.defaults import complete_workload
     from gpu_advisor.engine.present.memo import render_brief, render_memo
 
     evaluated_on = parse_date(as_of)
@@ -113,25 +114,26 @@ def recommend(
         knowledge, replaced = apply_overrides(knowledge, your_figures, overrides, evaluated_on)
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
     result: Recommendation
-    with naming_the_file(workload_file):
-        if scenarios is not None:
-            from gpu_advisor.engine.apps.scenarios.recommend import recommend_scenarios
+    with naming_the_file(workload_file):  # the file's values against the catalog, not a policy's
+        complete_workload(workload, knowledge)
+    if scenarios is not None:
+        from gpu_advisor.engine.apps.scenarios.recommend import recommend_scenarios
 
-            result = recommend_scenarios(
-                workload,
-                ranges,
-                evaluated_on,
-                scenarios,
-                seed,
-                knowledge,
-                your_figures,
-                policy_path(policy_dir),
-                fmt,
-            )
-        else:
-            result = run_recommend(
-                workload, evaluated_on, knowledge=knowledge, policy_dir=policy_path(policy_dir), fmt=fmt
-            )
+        result = recommend_scenarios(
+            workload,
+            ranges,
+            evaluated_on,
+            scenarios,
+            seed,
+            knowledge,
+            your_figures,
+            policy_path(policy_dir),
+            fmt,
+        )
+    else:
+        result = run_recommend(
+            workload, evaluated_on, knowledge=knowledge, policy_dir=policy_path(policy_dir), fmt=fmt
+        )
     if output_format == "json":
         emit(to_json(result), target)
         return
