@@ -104,10 +104,14 @@ SCHEDULE_LABELS = {
 """The schedules by what a message in another language calls them (English quotes their description)."""
 
 
-def workload_load_for(resolved: ResolvedWorkload, knowledge: Knowledge) -> Load:
+def workload_load_for(
+    resolved: ResolvedWorkload, knowledge: Knowledge, requests_per_day: int | None = None
+) -> Load:
+    """The workload's load; at ``requests_per_day`` instead of its own volume where given (the volume
+    chart's points)."""
     return workload_load(
         knowledge,
-        resolved.requests_per_day,
+        resolved.requests_per_day if requests_per_day is None else requests_per_day,
         knowledge.schedule(resolved.schedule),
         resolved.hours_per_month,
         resolved.load_pattern,

@@ -22,10 +22,9 @@ from typing import NamedTuple
 
 from gpu_advisor.engine.calc.listings import Listing, price_plan
 from gpu_advisor.engine.calc.own_hardware import own_hardware_position, select_own_server
-from gpu_advisor.engine.calc.replicas import cards_key, plans_by_gpu
+from gpu_advisor.engine.calc.replicas import Sizing, cards_key, plans_by_gpu
 from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.calc.serverless import ServerlessListing
-from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.capacity import (
     Capacity,
     ReplicaPlans,
@@ -50,18 +49,32 @@ product whose instances cannot hold a replica of the cards that volume chooses, 
 that volume would not offer either)."""
 
 
-def capacity_at(
-    evaluation: Evaluation, requests_per_day: int, gpus: Collection[str]
-) -> tuple[ResolvedWorkload, Capacity, ReplicaPlans]:
-    """The workload at ``requests_per_day``, its capacity (as given: the quantized variant is not needed)
+class _Sizings(NamedTuple):
+    """The evaluation's two sizing policies, which no volume changes: the one that chooses the cards per
+    replica (no spares) and the one the plans are made with (spares where a rule asked for them)."""
+
+    choosing: Sizing
+    planned: Sizing
+
+
+def _sizings(evaluation: Evaluation) -> _Sizings:
+    workload, knowledge = evaluation.workload, evaluation.knowledge
+    return _Sizings(
+        workload_sizing(workload, knowledge, spare=False),
+        workload_sizing(workload, knowledge, spare=evaluation.constraints.spare_replica),
+    )
+
+
+def _capacity_at(
+    evaluation: Evaluation, sizings: _Sizings, requests_per_day: int, gpus: Collection[str]
+) -> tuple[Capacity, ReplicaPlans]:
+    """The workload's capacity at ``requests_per_day`` (as given: the quantized variant is not needed)
     and its replica plans on ``gpus``, as ``capacity.plan_capacity`` and ``capacity.replica_plans`` work
     them out (a GPU's plan depends on no other GPU's)."""
-    knowledge, capacity = evaluation.knowledge, evaluation.capacity
-    resolved = evaluation.workload.model_copy(update={"requests_per_day": requests_per_day})
-    load = workload_load_for(resolved, knowledge)
+    knowledge, capacity, resolved = evaluation.knowledge, evaluation.capacity, evaluation.workload
+    load = workload_load_for(resolved, knowledge, requests_per_day)
     tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
-    sizing = workload_sizing(resolved, knowledge, spare=False)
-    plans = plans_by_gpu(knowledge, capacity.figures, load, *tokens, sizing, only=gpus)
+    plans = plans_by_gpu(knowledge, capacity.figures, load, *tokens, sizings.choosing, only=gpus)
     at = replace(
         capacity,
         quantized_figures=None,
@@ -69,11 +82,14 @@ def capacity_at(
         load=load,
         cards=cards_key({gpu: plan.cards_per_replica for gpu, plan in plans.items()}),
         quantized_cards="",
-        sizing=sizing,
+        sizing=sizings.choosing,
         plans=plans,
         quantized_plans={},
     )
-    return resolved, at, replica_plans(resolved, at, knowledge, evaluation.constraints.spare_replica, gpus)
+    if sizings.planned == sizings.choosing:
+        # No rule added a spare: the plans that chose the cards are the plans (``replica_plans``).
+        return at, ReplicaPlans(sizing=sizings.planned, plans=plans, quantized_plans={})
+    return at, replica_plans(resolved, at, knowledge, evaluation.constraints.spare_replica, gpus)
 
 
 def dedicated_month_at(evaluation: Evaluation, listing: Listing) -> MonthAt:
@@ -82,8 +98,10 @@ def dedicated_month_at(evaluation: Evaluation, listing: Listing) -> MonthAt:
     calendar = knowledge.calendar_hours_per_month()
     overhead = knowledge.pricing_assumptions.spot_interruption.overhead
 
+    sizings = _sizings(evaluation)
+
     def month(requests_per_day: int) -> RoutePoint:
-        _, capacity, plans = capacity_at(evaluation, requests_per_day, (listing.offer.gpu,))
+        capacity, plans = _capacity_at(evaluation, sizings, requests_per_day, (listing.offer.gpu,))
         plan = plans.plans[listing.offer.gpu]
         hours, days = workload.hours_per_month, capacity.days_per_month
         rental = price_plan(listing, plan, hours, days, calendar, overhead)[1]
@@ -98,8 +116,11 @@ def own_month_at(evaluation: Evaluation) -> MonthAt:
     # The GPUs ``select_own_server`` looks at: the catalog's servers' and the default server's.
     gpus = {server.gpu for server in knowledge.own_hardware.servers} | {knowledge.own_server().gpu}
 
+    sizings = _sizings(evaluation)
+
     def month(requests_per_day: int) -> RoutePoint:
-        resolved, _, plans = capacity_at(evaluation, requests_per_day, gpus)
+        _, plans = _capacity_at(evaluation, sizings, requests_per_day, gpus)
+        resolved = evaluation.workload.model_copy(update={"requests_per_day": requests_per_day})
         server = select_own_server(knowledge, plans.plans, unsuitable)
         costs = server_costs(knowledge, server, resolved.company_country, resolved.on_premises_required)
         own = own_hardware_position(server, costs, plans.plans, unsuitable, resolved, None, 0.0, None)
@@ -113,8 +134,10 @@ def serverless_month_at(evaluation: Evaluation, listing: ServerlessListing) -> M
     knowledge, paid_hours = evaluation.knowledge, evaluation.workload.hours_per_month
     unsuitable, constraints = evaluation.verdicts.unsuitable, evaluation.constraints
 
+    sizings = _sizings(evaluation)
+
     def month(requests_per_day: int) -> RoutePoint | None:
-        _, capacity, plans = capacity_at(evaluation, requests_per_day, (listing.gpu.gpu,))
+        capacity, plans = _capacity_at(evaluation, sizings, requests_per_day, (listing.gpu.gpu,))
         market = price_serverless(capacity, plans, unsuitable, constraints, knowledge, paid_hours)
         candidate = next((c for c in market.candidates if c.listing is listing), None)
         if candidate is None:
