@@ -61,6 +61,7 @@ def economics_fact(
         best_option_cards_needed=best.gpus if best else 0,
         best_option_cards_rented=best.gpus_rented if best else 0,
         best_option_has_other_prices=bool(other_prices(knowledge, best)),
+        best_option_has_spare=bool(best and best.spare_replicas),
         server_gpu_watts=float(server.gpu_watts),
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
@@ -148,6 +149,7 @@ def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWo
         if best
         else 0.0,
         best_option_replica_room=best.replica_room if best else 0,
+        best_option_replicas=best.replicas if best else 0,
         best_option_cards_per_replica=cards_per_replica(best) if best else 0,
         best_option_instance_sizes=best.instance_gpus if best else (),
         best_option_other_prices=other_prices(knowledge, best),

@@ -104,6 +104,7 @@ class EconomicsDetails(Details):
     """What the best option's idle cards cost a month."""
     best_option_replica_room: int
     """Replicas its idle cards could carry."""
+    best_option_replicas: int
     best_option_cards_per_replica: int
     best_option_instance_sizes: tuple[int, ...]
     """The instance sizes it is sold in, in cards."""

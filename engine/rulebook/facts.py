@@ -202,6 +202,8 @@ class EconomicsFact(Fact):
     best_option_cards_rented: Annotated[int, Guard(OPTION)]
     """Cards its whole instances bill."""
     best_option_has_other_prices: Annotated[bool, Guard(OPTION)]
+    best_option_has_spare: Annotated[bool, Guard(OPTION)]
+    """Its plan runs more replicas than the peak needs (a spare, or a stated min_replicas above the need)."""
     server_gpu_watts: float
     """The power per GPU of the catalog's own-server cost line."""
     own_hardware_applicable: bool
