@@ -23,6 +23,7 @@ def scenario_knowledge(
     rates, from an overrides file) keep their price."""
     update: dict[str, Any] = {}
     factors: dict[str, float] = {}
+    ceilings: dict[str, float] = {}
     max_share = base.uncertainty.analysis.max_drawn_share.value  # a log-normal draw may pass one
     for drawn in inputs:
         entry, value = drawn.entry, values[drawn.summary.id]
@@ -40,18 +41,23 @@ def scenario_knowledge(
             update["pricing_assumptions"] = base.pricing_assumptions.model_copy(
                 update={"eu_region_premium": premium}
             )
+        elif entry.applies_to == "spot_discount":
+            factor = (1 - min(value, max_share)) / (1 - drawn.summary.point)
+            for offer in selected_offers(entry, base.offers.offers):
+                ceiling = spot_ceiling(offer, base.offers.offers)
+                if ceiling is None:
+                    continue  # a market quote with no list price to be a discount off
+                factors[offer.key] = factors.get(offer.key, 1.0) * factor
+                ceilings[offer.key] = ceiling
         else:
-            point = drawn.summary.point
-            factor = (
-                (1 - min(value, max_share)) / (1 - point)
-                if entry.applies_to == "spot_discount"
-                else max(value, 0.0) / point
-            )
+            factor = max(value, 0.0) / drawn.summary.point
             for offer in selected_offers(entry, base.offers.offers):
                 factors[offer.key] = factors.get(offer.key, 1.0) * factor
     if factors:
         offers = tuple(
-            _scaled_offer(o, factors[o.key]) if o.key in factors and o.key not in fixed_offers else o
+            _scaled_offer(o, factors[o.key], ceilings.get(o.key))
+            if o.key in factors and o.key not in fixed_offers
+            else o
             for o in base.offers.offers
         )
         update["offers"] = base.offers.model_copy(update={"offers": offers})
@@ -86,8 +92,31 @@ def drawn_thresholds(inputs: Sequence[Drawn], values: Mapping[str, float]) -> di
     }
 
 
-def _scaled_offer(offer: Offer, factor: float) -> Offer:
-    update: dict[str, Any] = {"usd_per_gpu_hour": offer.usd_per_gpu_hour * factor, **LIST_PRICE_CLEARED}
+def spot_ceiling(spot: Offer, offers: Sequence[Offer]) -> float | None:
+    """The most a drawn spot discount may move ``spot``'s price to: the same provider's on-demand price for
+    the GPU in a region the spot offer is sold in (the cheapest, where several are listed), or the spot
+    offer's own listed price where that is higher already. None where the provider lists no such on-demand
+    price (a marketplace's spot quote): the documents' discount is off a list price, and that quote is a
+    market price of its own, so a drawn discount does not move it."""
+    regions = set(spot.regions)
+    on_demand = [
+        o.usd_per_gpu_hour
+        for o in offers
+        if o.provider == spot.provider
+        and o.gpu == spot.gpu
+        and o.pricing == "on_demand"
+        and regions.intersection(o.regions)
+    ]
+    return max(min(on_demand), spot.usd_per_gpu_hour) if on_demand else None
+
+
+def _scaled_offer(offer: Offer, factor: float, ceiling: float | None = None) -> Offer:
+    """``offer`` with its prices times ``factor``; with ``ceiling``, its price per GPU-hour at most that
+    (and its other prices by the same ratio)."""
+    price = offer.usd_per_gpu_hour * factor
+    if ceiling is not None and price > ceiling:
+        factor, price = ceiling / offer.usd_per_gpu_hour, ceiling
+    update: dict[str, Any] = {"usd_per_gpu_hour": price, **LIST_PRICE_CLEARED}
     for name in ("usd_per_gpu_hour_low", "usd_per_gpu_hour_high", "instance_usd_per_hour"):
         figure = getattr(offer, name)
         if figure is not None:
