@@ -1,0 +1,46 @@
+"""The managed-API section names a cheaper hosted model of the same size where the comparison keeps the
+workload's own model's price (a reader saw Llama 3.3 70B at less than half the compared Llama 3.1 70B
+price only in the table)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import run
+
+from gpu_advisor.engine.present.memo import render_memo
+
+CONSUMER_70B = {
+    "name": "consumer-70b",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 2_000_000,
+    "avg_input_tokens": 400,
+    "avg_output_tokens": 200,
+    "load_pattern": "variable",
+    "company_country": "US",
+}
+SENTENCE = "Another hosted model of this size costs less"
+
+
+def test_a_cheaper_model_of_the_same_size_is_named_beside_the_like_for_like_price() -> None:
+    result = run(CONSUMER_70B)
+    compared = next(a for a in result.api_costs if a.compared)
+    cheaper = next(
+        a for a in result.api_costs if a.name == "Llama 3.3 70B Instruct Turbo (DeepInfra)" and not a.batch
+    )
+    assert compared.same_model and compared.provider == cheaper.provider == "deepinfra"
+    # 2,000,000 requests x 30.42 days (the around-the-clock schedule's) x (400 x $0.10 + 200 x $0.32) per
+    # million tokens = $6,327.36.
+    assert cheaper.usd_per_month == pytest.approx(6327.36)
+    saving = round(100 * (1 - cheaper.usd_per_month / compared.usd_per_month))
+    line = next(line for line in render_memo(result).splitlines() if line.startswith(SENTENCE))
+    assert line == (
+        f"{SENTENCE}: Llama 3.3 70B Instruct Turbo (DeepInfra) at ${cheaper.usd_per_month:,.0f} a month "
+        f"({saving} % less). The comparison keeps this model's own price; the other one is an option only "
+        "if its answers serve this workload."
+    )
+
+
+def test_no_sentence_where_the_compared_price_is_the_cheapest_of_its_size() -> None:
+    result = run({**CONSUMER_70B, "model": {"name": "llama-3.3-70b", "precision": "fp8"}})
+    assert next(a for a in result.api_costs if a.compared).name == "Llama 3.3 70B Instruct Turbo (DeepInfra)"
+    assert SENTENCE not in render_memo(result)
