@@ -1,23 +1,19 @@
 """How each way of paying bills, with the figures worked out by hand here: the day's traffic, the busy
 share (M/G/∞), the service time under load, dedicated hours for a batch (billing increments, spot),
-serverless instance-hours (scale to zero, kept warm, batch), and the rules' choice of the self-hosted
-cost the API is compared with."""
+serverless instance-hours (scale to zero, kept warm, scaling between hours, batch)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import math
-from pathlib import Path
 
 import pytest
-import yaml
 from helpers import run
 
 from gpu_advisor import api
 from gpu_advisor.engine.calc.costs import BatchRun, billed_hours, running_hours_billed
 from gpu_advisor.engine.calc.load import batch_window
 from gpu_advisor.engine.calc.replicas import Sizing
-from gpu_advisor.engine.calc.serverless import HourDemand, batch_month, hourly_demand, service_month
+from gpu_advisor.engine.calc.serverless_hours import HourDemand, batch_month, hourly_demand, service_month
 from gpu_advisor.engine.calc.traffic import ServiceTime, busy_hours_per_day, daily_traffic
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
@@ -277,15 +273,58 @@ def test_warm_instances_are_billed_every_hour_of_the_month() -> None:
     assert month.busy == pytest.approx((1 - math.exp(-1.0)) * 8 * 22)
     assert month.cold == 0 and month.starts == 0
     # At 3 requests/s an instance carries 1 request/s: three run in the office hours, one beyond the two.
+    # It starts at 9:00 (a 9 s cold start within its first hour) and, stopped at 17:00, waits out the
+    # 60 s idle timeout and half a second of rounding, billed: 22 days of each.
     busy = hourly_demand(office, flat_load(3.0, hours=8), service, 1.0, SIZING_FULL)
     month = service_month(busy, product(), 9.0, 22.0, 0, (2, 730.0))
-    assert month.busy + month.idle == pytest.approx(1460 + 1 * 8 * 22)
+    assert month.starts == pytest.approx(22)
+    assert month.cold == pytest.approx(22 * 9 / 3600)
+    assert month.busy + month.idle + month.cold == pytest.approx(1460 + 1 * 8 * 22 + 22 * 60.5 / 3600)
+
+
+def test_instances_added_for_busier_hours_start_cold_and_removed_ones_wait_out_the_timeout() -> None:
+    # Around the clock: 2 instances from midnight to noon, 4 from noon to midnight. At 12:00 two start
+    # (a 9 s cold start each, within the hour they run); at 0:00 two stop after the 60 s idle timeout and
+    # half a second of rounding, billed. 30 days.
+    demand = tuple(
+        HourDemand(served=1.0, rate=1.0, seconds=2.0, busy=1.0, needed=1.5 if hour < 12 else 3.5, hour=hour)
+        for hour in range(24)
+    )
+    month = service_month(demand, product(), 9.0, 30.0, 0, None)
+    assert month.starts == pytest.approx(2 * 30)
+    assert month.cold == pytest.approx(2 * 9 / 3600 * 30)
+    assert month.busy + month.idle + month.cold == pytest.approx(
+        (2 * 12 + 4 * 12) * 30 + 2 * 60.5 / 3600 * 30
+    )
+    # The same instances every hour: nothing starts or stops.
+    flat = tuple(d._replace(needed=1.5) for d in demand)
+    steady = service_month(flat, product(), 9.0, 30.0, 0, None)
+    assert steady.starts == 0 and steady.cold == 0
+    assert steady.busy + steady.idle == pytest.approx(2 * 24 * 30)
+
+
+def test_a_product_whose_autoscaler_removes_instances_on_its_own_clock_bills_that_tail() -> None:
+    # As above, on a product with a one-hour idle timeout (to zero) and 300 s to remove an instance while
+    # others serve (Hugging Face): the two stopped at midnight run on 300 s and half a second each.
+    demand = tuple(
+        HourDemand(served=1.0, rate=1.0, seconds=2.0, busy=1.0, needed=1.5 if hour < 12 else 3.5, hour=hour)
+        for hour in range(24)
+    )
+    hugging_face = product(idle=3600).model_copy(update={"scale_down_seconds": 300.0})
+    month = service_month(demand, hugging_face, 9.0, 30.0, 0, None)
+    assert month.busy + month.idle + month.cold == pytest.approx(
+        (2 * 12 + 4 * 12) * 30 + 2 * 300.5 / 3600 * 30
+    )
+    with pytest.raises(ValueError, match="scale_down_seconds needs a scale_down_source"):
+        ServerlessProduct.model_validate({**product().model_dump(), "scale_down_seconds": 300})
 
 
 def test_kept_instances_busy_every_hour_have_no_idle_time_not_a_rounding_error_below_zero() -> None:
     # Two instances busy in every tenth of an hour served, one of them kept: 48 kept hours, 48 more, 96
     # busy. Summed in floating point, the idle hours come out at -1.4e-14 unless held at zero.
-    demand = tuple(HourDemand(served=0.1, rate=1.0, seconds=2.0, busy=2.0, needed=1.5) for _ in range(24))
+    demand = tuple(
+        HourDemand(served=0.1, rate=1.0, seconds=2.0, busy=2.0, needed=1.5, hour=hour) for hour in range(24)
+    )
     month = service_month(demand, product(), 9.0, 20.0, 0, (1, 48.0))
     assert month.busy == pytest.approx(96)
     assert month.idle == 0.0
@@ -359,82 +398,3 @@ def test_a_sporadic_workload_on_the_catalogs_products() -> None:
     assert chosen.usd_per_month == pytest.approx(chosen.billed_hours_per_month * chosen.usd_per_gpu_hour)
     assert chosen.usd_per_month < result.best_option.usd_per_month / 10
     assert result.decision.cost_is_estimate is False
-
-
-# --- the rules choose the self-hosted cost ------------------------------------------------------------
-
-RULE_OUT_SERVERLESS = {
-    "schema_version": 1,
-    "family": "ORG",
-    "rules": [
-        {
-            "id": "ORG101",
-            "name": "no-serverless",
-            "topic": "deployment",
-            "severity": "warning",
-            "fact": "workload",
-            "when": [],
-            "then": {"rule_out": {"deployments": ["serverless"], "precedence": 100}},
-            "title": "Company policy: no serverless endpoints",
-            "message": "Serverless endpoints are not approved.",
-            "rationale": "Procurement has no contract with a serverless provider.",
-            "source": {"document": "cloud-gpu-costs-2026", "section": "Fazit"},
-        }
-    ],
-}
-
-
-def test_a_policy_that_rules_out_serverless_changes_the_cost_the_api_is_compared_with(tmp_path: Path) -> None:
-    # Own weights: the hosted API (the same model at 0.40 USD per million tokens) is ruled out, but its
-    # price is still compared with the cheapest self-hosted route that stands.
-    workload = {
-        "name": "long prompts",
-        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
-        "requests_per_day": 100_000,
-        "avg_input_tokens": 3000,
-        "avg_output_tokens": 3000,
-        "load_pattern": "variable",
-        "latency_sensitive": False,
-        # The documents' own (US) cost lines for the owned node.
-        "company_country": "US",
-    }
-    free = api.recommend(workload, dt.date(2026, 11, 30))
-    assert free.decision.deployment == "serverless" and "DEP018" in free.fired_rules
-    serverless_cost = free.serverless_option.usd_per_month
-    dep003 = next(f for f in free.findings if f.rule_id == "DEP003")
-    assert f"${serverless_cost:,.2f}/month (serverless:" in dep003.message
-
-    (tmp_path / "no-serverless.yaml").write_text(yaml.safe_dump(RULE_OUT_SERVERLESS), encoding="utf-8")
-    bound = api.recommend(workload, dt.date(2026, 11, 30), policy_dir=tmp_path)
-    assert bound.decision.deployment != "serverless"
-    assert bound.resolution.ruled_out["serverless"] == ("ORG101",)
-    # Without serverless the cheapest standing route is the owned 8-GPU node TCO001 proposes, cheaper
-    # than the best rental.
-    owned = bound.own_hardware.usd_per_month
-    assert owned < bound.best_option.usd_per_month and "TCO001" in bound.fired_rules
-    compared = [f for f in bound.findings if f.rule_id in ("DEP002", "DEP003", "DEP004", "DEP011")]
-    assert compared and all("serverless" not in f.message for f in compared)
-    assert all(f"${owned:,.2f}/month (own hardware:" in f.message for f in compared)
-    assert bound.decision.deployment == "own_hardware"
-
-
-def test_kept_warm_instances_are_kept_in_the_paid_hours_of_the_schedule() -> None:
-    """hr-assistant works on workdays (264 paid hours) and keeps two serverless instances warm (one and
-    the spare of a business-critical service): they bill 2 x 264 hours, as a dedicated card is rented
-    for the schedule, not 2 x 730 (1,460 hours before)."""
-    import datetime as dt
-
-    from helpers import EXAMPLES_DIR
-
-    from gpu_advisor.engine.apps.recommend import recommend
-    from gpu_advisor.engine.domain.workload import load_workload
-
-    result = recommend(load_workload(str(EXAMPLES_DIR / "hr-assistant.yaml")), dt.date(2026, 11, 30))
-    assert result.workload.hours_per_month == 264
-    option = next(
-        o
-        for o in result.options
-        if (o.provider, o.offer, o.gpu, o.pricing) == ("runpod", "serverless", "h200", "serverless")
-    )
-    assert option.serverless is not None and option.serverless.kept_warm
-    assert option.billed_hours_per_month == pytest.approx(2 * 264)

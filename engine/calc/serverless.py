@@ -28,7 +28,14 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing
-from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, DailyTraffic, ServiceTime
+from gpu_advisor.engine.calc.serverless_hours import (
+    HourDemand,
+    Month,
+    batch_month,
+    hourly_demand,
+    service_month,
+)
+from gpu_advisor.engine.calc.traffic import DailyTraffic, ServiceTime
 from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
@@ -141,17 +148,6 @@ def _listings_of(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
     return tuple(found)
 
 
-class Month(NamedTuple):
-    """Instance-hours a month by what they are for, and the cold starts."""
-
-    busy: float
-    idle: float
-    cold: float
-    starts: float
-    kept: float
-    """Hours of the instance kept warm (priced at the kept-instance price)."""
-
-
 def instance_size(entry: ServerlessGpu, cards_per_replica: int) -> int | None:
     """The smallest instance that holds a replica, if the product has one."""
     return min((size for size in entry.instance_gpus if size >= cards_per_replica), default=None)
@@ -159,115 +155,6 @@ def instance_size(entry: ServerlessGpu, cards_per_replica: int) -> int | None:
 
 def cold_start_seconds(knowledge: Knowledge, product: ServerlessProduct, weights_gb: float) -> float:
     return product.start_seconds + weights_gb / knowledge.serverless.weights_load_gb_per_second
-
-
-class HourDemand(NamedTuple):
-    """One served hour of the day on one GPU's instances."""
-
-    served: float
-    """The share of the hour served."""
-    rate: float
-    seconds: float
-    """One request's service time at that rate."""
-    busy: float
-    """Instance-hours per hour with a request in flight: P(N >= 1), or the work in instance-hours."""
-    needed: float
-    """Instances the hour's busiest minutes need at the headroom target (fractional)."""
-
-
-def hourly_demand(
-    traffic: DailyTraffic, load: Load, service: ServiceTime, instance_rps: float, sizing: Sizing
-) -> tuple[HourDemand, ...]:
-    """The served hours of a day on instances of ``instance_rps`` each; the same for every product on
-    that GPU and instance size. An hour's instances are sized as dedicated replicas are: for its busiest
-    minutes (the load profile's burst) at the headroom target."""
-    hours = []
-    seconds = service.seconds
-    average, burst = load.average_requests_per_second, load.peak_within_hour
-    capacity = instance_rps * sizing.capacity_share
-    for served, relative in traffic.active:
-        rate = average * relative
-        needed = rate * burst / capacity
-        work = rate / instance_rps
-        hour_seconds = seconds(rate / needed if needed > 1 else rate)
-        busy = -math.expm1(-rate * hour_seconds)
-        hours.append(HourDemand(served, rate, hour_seconds, busy if busy > work else work, needed))
-    return tuple(hours)
-
-
-GAP_EXPONENT_MAX = 50.0
-"""Beyond e^50 the instance is, to every printed digit, never down between requests."""
-
-
-def single_instance_hour(rate: float, seconds: float, timeout: float, cold: float) -> tuple[float, float]:
-    """The up share of an hour and the starts per second of one instance that scales to zero. An up
-    period is a cold start C and then lasts until no request arrives for S + T seconds; for Poisson
-    arrivals its mean is U = C + (e^(λ(S+T)) - 1) / λ, and a down period lasts 1/λ on average (a renewal
-    process): up share λU / (1 + λU), starts λ / (1 + λU) a second."""
-    exponent = rate * (seconds + timeout)
-    if exponent > GAP_EXPONENT_MAX:
-        return 1.0, 0.0
-    up_period = cold + math.expm1(exponent) / rate
-    cycle = 1 + rate * up_period
-    return rate * up_period / cycle, rate / cycle
-
-
-def service_month(
-    demand: tuple[HourDemand, ...],
-    product: ServerlessProduct,
-    cold: float,
-    days: float,
-    spare: int,
-    warm: tuple[int, float] | None,
-) -> Month:
-    """A service's month on one product. An hour that one instance carries at the headroom target scales
-    to zero between requests; a busier one runs the instances it needs all hour, plus ``spare``.
-    ``warm``: the instances kept running and the hours a month they are kept (None: scale to zero)."""
-    rounding = product.billing_increment_seconds / 2
-    busy = idle = cold_hours = starts = extra = 0.0
-    for served, rate, seconds, hour_busy, needed in demand:
-        instances = math.ceil(needed) + spare if needed > 1 else 0
-        if warm is not None:
-            billed = float(max(warm[0], instances))
-            extra += served * (billed - warm[0])
-            hour_cold = hour_starts = 0.0
-        elif instances:
-            billed, hour_cold, hour_starts = float(instances), 0.0, 0.0
-        else:
-            up, per_second = single_instance_hour(rate, seconds, product.idle_timeout_seconds, cold)
-            # An instance is up at least as long as its work takes.
-            billed = max(min(1.0, up + per_second * rounding), hour_busy)
-            hour_cold = min(per_second * cold, billed)
-            hour_starts = per_second * SECONDS_PER_HOUR
-        in_use = min(hour_busy, billed - hour_cold)
-        busy += served * in_use
-        cold_hours += served * hour_cold
-        idle += served * (billed - in_use - hour_cold)
-        starts += served * hour_starts
-    if warm is None:
-        return Month(busy * days, idle * days, cold_hours * days, starts * days, kept=0.0)
-    # The kept instances run every hour they are kept, with or without requests; more run in the served
-    # hours that need them.
-    kept = warm[0] * warm[1]
-    # Where the requests keep every kept hour busy, the difference is zero up to rounding.
-    idle = max(0.0, kept + extra * days - busy * days)
-    return Month(busy=busy * days, idle=idle, cold=0.0, starts=0.0, kept=kept)
-
-
-def batch_month(
-    load: Load, instance_rps: float, instances: int, product: ServerlessProduct, cold: float, days: float
-) -> Month:
-    """A batch's month: its work at full throughput, and per instance and day one start and one idle
-    timeout (with the increment's rounding)."""
-    work = load.average_requests_per_second * load.hours_per_day / instance_rps
-    tail = product.idle_timeout_seconds + product.billing_increment_seconds / 2
-    return Month(
-        busy=work * days,
-        idle=instances * tail / SECONDS_PER_HOUR * days,
-        cold=instances * cold / SECONDS_PER_HOUR * days,
-        starts=instances * days,
-        kept=0.0,
-    )
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from typing import NamedTuple, Protocol
 
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.serverless import (
-    HourDemand,
     ProductMonth,
     ServerlessBill,
     ServerlessListing,
@@ -20,6 +19,7 @@ from gpu_advisor.engine.calc.serverless import (
     serverless_billing,
     serverless_listings,
 )
+from gpu_advisor.engine.calc.serverless_hours import HourDemand
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option, PriceOrigin

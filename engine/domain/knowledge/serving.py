@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import TypeVar
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from gpu_advisor.engine.domain.choices import LoadPattern
 from gpu_advisor.engine.domain.knowledge.entries import Citation, PositiveFloat, Sourced, Strict
@@ -68,6 +68,10 @@ class ServerlessProduct(Sourced):
     billing_increment_seconds: int = Field(ge=1, le=3600)
     idle_timeout_seconds: float = Field(ge=0, le=86_400)
     """How long an instance stays up after its last request before it scales to zero (billed)."""
+    scale_down_seconds: float | None = Field(default=None, ge=0, le=86_400)
+    """How long an instance the autoscaler no longer needs runs on (billed) while others keep serving;
+    None: the idle timeout (each instance scales down on its own timeout)."""
+    scale_down_source: Citation | None = None
     start_seconds: float = Field(ge=0, le=3600)
     """The platform's part of a cold start, before the weights load (billed)."""
     start_source: Citation
@@ -75,6 +79,17 @@ class ServerlessProduct(Sourced):
     regions: tuple[ServerlessRegion, ...] = Field(min_length=1)
     gpus: tuple[ServerlessGpu, ...] = Field(min_length=1)
     note: str | None = None
+
+    @model_validator(mode="after")
+    def _scale_down_has_a_source(self) -> ServerlessProduct:
+        if self.scale_down_seconds is not None and self.scale_down_source is None:
+            raise ValueError("scale_down_seconds needs a scale_down_source")
+        return self
+
+    @property
+    def scale_down_tail_seconds(self) -> float:
+        """What an instance removed while others keep serving runs on, billed."""
+        return self.idle_timeout_seconds if self.scale_down_seconds is None else self.scale_down_seconds
 
 
 class Headroom(Sourced):

@@ -1,0 +1,170 @@
+"""A serverless service's hours: the demand of each served hour on one GPU's instances, and the month an
+instance's scaling bills (busy, idle, starting, kept warm), as a product's billing rules count them
+(``serverless.py`` prices the months)."""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from gpu_advisor.engine.calc.replicas import Sizing
+from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, SECONDS_PER_HOUR, DailyTraffic, ServiceTime
+from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
+from gpu_advisor.engine.domain.load import Load
+
+
+class Month(NamedTuple):
+    """Instance-hours a month by what they are for, and the cold starts."""
+
+    busy: float
+    idle: float
+    cold: float
+    starts: float
+    kept: float
+    """Hours of the instance kept warm (priced at the kept-instance price)."""
+
+
+class HourDemand(NamedTuple):
+    """One served hour of the day on one GPU's instances."""
+
+    served: float
+    """The share of the hour served."""
+    rate: float
+    seconds: float
+    """One request's service time at that rate."""
+    busy: float
+    """Instance-hours per hour with a request in flight: P(N >= 1), or the work in instance-hours."""
+    needed: float
+    """Instances the hour's busiest minutes need at the headroom target (fractional)."""
+    hour: int
+    """The hour of the day (0 to 23)."""
+
+
+def hourly_demand(
+    traffic: DailyTraffic, load: Load, service: ServiceTime, instance_rps: float, sizing: Sizing
+) -> tuple[HourDemand, ...]:
+    """The served hours of a day on instances of ``instance_rps`` each; the same for every product on
+    that GPU and instance size. An hour's instances are sized as dedicated replicas are: for its busiest
+    minutes (the load profile's burst) at the headroom target."""
+    hours = []
+    seconds = service.seconds
+    average, burst = load.average_requests_per_second, load.peak_within_hour
+    capacity = instance_rps * sizing.capacity_share
+    # ``active`` lists the hours with traffic in the order of the day.
+    of_day = [
+        hour for hour, share in enumerate(traffic.served) if share > 0 and traffic.relative_rate[hour] > 0
+    ]
+    for (served, relative), hour in zip(traffic.active, of_day, strict=True):
+        rate = average * relative
+        needed = rate * burst / capacity
+        work = rate / instance_rps
+        hour_seconds = seconds(rate / needed if needed > 1 else rate)
+        busy = -math.expm1(-rate * hour_seconds)
+        hours.append(HourDemand(served, rate, hour_seconds, busy if busy > work else work, needed, hour))
+    return tuple(hours)
+
+
+def scaling_steps(
+    demand: tuple[HourDemand, ...], spare: int, warm: int
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Instances started and instances stopped at the start of each hour of a day, as the instances that
+    run all hour change from one hour to the next (the day repeats, so midnight is a step too). An hour
+    one instance carries, and an hour without traffic, runs none all hour (``warm``: the kept ones); its
+    own starts are the scale-to-zero instance's (``single_instance_hour``)."""
+    running = [warm] * HOURS_PER_DAY
+    for demanded in demand:
+        if demanded.needed > 1:
+            running[demanded.hour] = max(warm, math.ceil(demanded.needed) + spare)
+    started, stopped = {}, {}
+    for hour in range(HOURS_PER_DAY):
+        change = running[hour] - running[hour - 1]
+        if change > 0:
+            started[hour] = change
+        elif change < 0:
+            stopped[hour] = -change
+    return started, stopped
+
+
+GAP_EXPONENT_MAX = 50.0
+"""Beyond e^50 the instance is, to every printed digit, never down between requests."""
+
+
+def single_instance_hour(rate: float, seconds: float, timeout: float, cold: float) -> tuple[float, float]:
+    """The up share of an hour and the starts per second of one instance that scales to zero. An up
+    period is a cold start C and then lasts until no request arrives for S + T seconds; for Poisson
+    arrivals its mean is U = C + (e^(λ(S+T)) - 1) / λ, and a down period lasts 1/λ on average (a renewal
+    process): up share λU / (1 + λU), starts λ / (1 + λU) a second."""
+    exponent = rate * (seconds + timeout)
+    if exponent > GAP_EXPONENT_MAX:
+        return 1.0, 0.0
+    up_period = cold + math.expm1(exponent) / rate
+    cycle = 1 + rate * up_period
+    return rate * up_period / cycle, rate / cycle
+
+
+def service_month(
+    demand: tuple[HourDemand, ...],
+    product: ServerlessProduct,
+    cold: float,
+    days: float,
+    spare: int,
+    warm: tuple[int, float] | None,
+) -> Month:
+    """A service's month on one product. An hour that one instance carries at the headroom target scales
+    to zero between requests; a busier one runs the instances it needs all hour, plus ``spare``. Where
+    the instances that run all hour change from one hour to the next, the new ones start (a cold start
+    each, within the hour they run) and the stopped ones run on for the product's scale-down time first,
+    billed (``scaling_steps``). ``warm``: the instances kept running and the hours a month they are kept
+    (None: scale to zero)."""
+    rounding = product.billing_increment_seconds / 2
+    started, stopped = scaling_steps(demand, spare, warm[0] if warm is not None else 0)
+    # Per day: each stopped instance is billed its scale-down time and the increment's rounding.
+    tails = sum(stopped.values()) * (product.scale_down_tail_seconds + rounding) / SECONDS_PER_HOUR
+    busy = idle = cold_hours = starts = extra = 0.0
+    for served, rate, seconds, hour_busy, needed, hour in demand:
+        instances = math.ceil(needed) + spare if needed > 1 else 0
+        new = started.get(hour, 0)
+        if warm is not None:
+            billed = float(max(warm[0], instances))
+            extra += served * (billed - warm[0])
+            hour_cold = min(new * cold / SECONDS_PER_HOUR, served * billed) / served
+            hour_starts = new / served
+        elif instances:
+            billed = float(instances)
+            hour_cold = min(new * cold / SECONDS_PER_HOUR, served * billed) / served
+            hour_starts = new / served
+        else:
+            up, per_second = single_instance_hour(rate, seconds, product.idle_timeout_seconds, cold)
+            # An instance is up at least as long as its work takes.
+            billed = max(min(1.0, up + per_second * rounding), hour_busy)
+            hour_cold = min(per_second * cold, billed)
+            hour_starts = per_second * SECONDS_PER_HOUR
+        in_use = min(hour_busy, billed - hour_cold)
+        busy += served * in_use
+        cold_hours += served * hour_cold
+        idle += served * (billed - in_use - hour_cold)
+        starts += served * hour_starts
+    if warm is None:
+        return Month(busy * days, (idle + tails) * days, cold_hours * days, starts * days, kept=0.0)
+    # The kept instances run every hour they are kept, with or without requests; more run in the served
+    # hours that need them.
+    kept = warm[0] * warm[1]
+    # Where the requests keep every kept hour busy, the difference is zero up to rounding.
+    idle = max(0.0, kept + (extra + tails) * days - (busy + cold_hours) * days)
+    return Month(busy=busy * days, idle=idle, cold=cold_hours * days, starts=starts * days, kept=kept)
+
+
+def batch_month(
+    load: Load, instance_rps: float, instances: int, product: ServerlessProduct, cold: float, days: float
+) -> Month:
+    """A batch's month: its work at full throughput, and per instance and day one start and one idle
+    timeout (with the increment's rounding)."""
+    work = load.average_requests_per_second * load.hours_per_day / instance_rps
+    tail = product.idle_timeout_seconds + product.billing_increment_seconds / 2
+    return Month(
+        busy=work * days,
+        idle=instances * tail / SECONDS_PER_HOUR * days,
+        cold=instances * cold / SECONDS_PER_HOUR * days,
+        starts=instances * days,
+        kept=0.0,
+    )
