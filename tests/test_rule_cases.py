@@ -88,3 +88,31 @@ def test_the_base_facts_are_complete() -> None:
 def test_case_files_are_one_per_family() -> None:
     families = {Path(path).stem for path in FAMILY_FILES}
     assert families == {rule_id[:3] for rule_id in load_rulebook().ids}
+
+
+# --- option exclusions on every kind of listing ------------------------------------------------------------
+
+
+def test_an_option_exclusion_applies_to_every_listing_that_has_its_field() -> None:
+    """A rule's ``exclude_options`` acts on GPU offers, serverless products and API prices alike wherever
+    the listing has the field it names: PRV003's ``enterprise_sla = false`` excludes the API prices
+    without an SLA, as it excludes the offers; PRV001's ``provider_kind`` is no field of an API price."""
+    from gpu_advisor.engine.calc.api_costs import api_listings
+    from gpu_advisor.engine.calc.listings import listings
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.pipeline.constraints import api_exclusions, api_option_fields, rule_exclusions
+
+    knowledge, rulebook = load_knowledge(), load_rulebook()
+    sla_rule = rulebook.rule("PRV003")
+    apis = api_listings(knowledge)
+    assert "enterprise_sla" in api_option_fields(apis)
+    by_sla = api_exclusions(apis, [sla_rule])
+    assert [bool(excluded) for excluded in by_sla] == [not listing.api.enterprise_sla for listing in apis]
+    assert set(by_sla) == {(), ("PRV003",)}
+    offers = listings(knowledge)
+    assert [bool(e) for e in rule_exclusions(offers, [sla_rule])] == [
+        not listing.attributes["enterprise_sla"] for listing in offers
+    ]
+    devops_rule = rulebook.rule("PRV001")
+    assert "provider_kind" not in api_option_fields(apis)
+    assert set(api_exclusions(apis, [devops_rule])) == {()}

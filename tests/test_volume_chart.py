@@ -166,7 +166,9 @@ def test_own_hardware_decided_is_the_line() -> None:
 
 def test_on_premises_the_line_is_own_hardware_and_the_api_is_marked_ruled_out() -> None:
     """w04: on premises (DEP006). The chart drew the API and AWS, both ruled out; it now draws the own
-    server (1 server up to 100,000 requests a day, $10,425) and marks the API as ruled out."""
+    server (1 server up to 100,000 requests a day, $10,425) and marks the API as ruled out. The API drawn
+    is the one the workload's other rules admit: EU-hosted (personal data) with an SLA (business-critical,
+    PRV003), Scaleway's."""
     result = result_of(VOLUME_DIR / "w04-bank-onprem.yaml")
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and result.decision.deployment == "own_hardware"
@@ -177,9 +179,9 @@ def test_on_premises_the_line_is_own_hardware_and_the_api_is_marked_ruled_out() 
     assert round(one_server) == 10_425
     memo = render_memo(result)
     assert (
-        "Legend: 🟦 blue line, the managed API (Llama 3.3 70B Instruct (IONOS AI Model Hub)), which this "
-        "workload may not use (DEP006): drawn for comparison only; 🟧 orange line, the recommendation, own "
-        "hardware (HGX H100 8-GPU)." in memo
+        "Legend: 🟦 blue line, the managed API (Llama 3.3 70B Instruct (Scaleway Generative APIs)), which "
+        "this workload may not use (DEP006): drawn for comparison only; 🟧 orange line, the recommendation, "
+        "own hardware (HGX H100 8-GPU)." in memo
     )
     assert "p5-on-demand-stockholm, 2 × h100-sxm per replica" not in memo
 

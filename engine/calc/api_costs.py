@@ -2,7 +2,8 @@
 comparison uses: a hosted open-weights model of the workload's own size class.
 
 Each price is a listing, and each price with a published batch discount a second one for its batch API.
-The rules exclude listings (personal data: hosted in the EU only; batch APIs only for batch work); of
+The rules exclude listings (personal data: hosted in the EU only; batch APIs only for batch work; a
+business-critical workload: only a provider with an enterprise SLA); of
 those they admit, the comparison takes the workload's own model where a host serves it, else the
 nearest size class at or above the workload's model, and within it the cheapest.
 """
@@ -33,7 +34,7 @@ class ApiListing:
     api: ApiPrice
     batch: bool
     attributes: Mapping[str, Any]
-    """What option exclusions can name: eu, pricing, provider (read-only)."""
+    """What option exclusions can name: eu, jurisdiction, pricing, provider, enterprise_sla (read-only)."""
 
     @property
     def price_factor(self) -> float:
@@ -57,6 +58,7 @@ def _listings_of(apis: tuple[ApiPrice, ...], /) -> tuple[ApiListing, ...]:
                 "jurisdiction": api.jurisdiction,
                 "pricing": BATCH_API if batch else "on_demand",
                 "provider": api.provider or "",
+                "enterprise_sla": api.enterprise_sla,
             }
             found.append(ApiListing(api, batch, MappingProxyType(attributes)))
     return tuple(found)

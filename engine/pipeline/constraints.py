@@ -85,10 +85,13 @@ def rule_exclusions(listed: Listed, rules: Sequence[Rule]) -> tuple[tuple[str, .
 
 EXCLUSION_TABLES_KEPT = 64
 
-API_OPTION_FIELDS = frozenset({"eu", "jurisdiction", "pricing", "provider"})
-"""The option fields an API price has: where it processes requests (EU or not, and the jurisdiction), how
-it is sold (``on_demand`` or ``batch_api``), who sells it. Exclusions by a GPU's or a rental's properties
-do not concern it."""
+
+def api_option_fields(listed: tuple[ApiListing, ...]) -> frozenset[str]:
+    """The option fields an API price has (``ApiListing.attributes``, the same for every listing): where it
+    processes requests (EU or not, and the jurisdiction), how it is sold (``on_demand`` or ``batch_api``),
+    who sells it and whether with an enterprise SLA. An exclusion on one of them applies to API prices as
+    it does to offers; exclusions by a GPU's or a rental's properties do not concern them."""
+    return frozenset(listed[0].attributes) if listed else frozenset()
 
 
 def api_exclusions(listed: tuple[ApiListing, ...], rules: Sequence[Rule]) -> tuple[tuple[str, ...], ...]:
@@ -101,7 +104,8 @@ def api_exclusions(listed: tuple[ApiListing, ...], rules: Sequence[Rule]) -> tup
     if found is None:
         if len(tables) >= EXCLUSION_TABLES_KEPT:
             tables.clear()
-        filters = [(rule_id, f) for rule_id, f in option_filters(excluding) if f.field in API_OPTION_FIELDS]
+        fields = api_option_fields(listed)
+        filters = [(rule_id, f) for rule_id, f in option_filters(excluding) if f.field in fields]
         table = tuple(tuple(excluded_by(listing.attributes, filters)) for listing in listed)
         found = tables[key] = (excluding, table)  # the rules are kept, so their ids stay theirs
     return found[1]

@@ -293,6 +293,13 @@ class ApiPrice(Sourced):
     batch_source: Citation | None = None
     batch_as_of: dt.date | None = None
     vat: Vat | None = None
+    enterprise_sla: bool
+    """The provider publishes an uptime commitment with service credits (a public SLA page or its enterprise
+    terms) for the product sold at this price; false where the provider's pages checked publish none, or
+    only for another product or tier (reserved capacity at its own price)."""
+    sla_source: Citation
+    """The page that says so (or that was checked and says nothing of one)."""
+    sla_as_of: dt.date
     note: str | None = None
 
     @model_validator(mode="after")
