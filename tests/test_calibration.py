@@ -64,6 +64,28 @@ def test_both_concurrency_and_rate_are_refused(knowledge_copy: Path) -> None:
         load_knowledge_from(knowledge_copy)
 
 
+def test_a_number_of_requests_needs_the_quote_that_states_it(knowledge_copy: Path) -> None:
+    edit_calibration(knowledge_copy, lambda d: d["measurements"][0].update(requests=500))
+    with pytest.raises(KnowledgeError, match=f"entry '{FIRST}'.*needs the run_quote that states it"):
+        load_knowledge_from(knowledge_copy)
+
+
+def test_the_stated_runs_are_recorded() -> None:
+    """Every TensorRT-LLM overview row and the DeepSeek-R1 guide state how many requests ran; the
+    v1.0 and v0.17 overviews and the guide draw every request at exactly the stated lengths."""
+    for m in load_knowledge().calibration.measurements:
+        url = m.source.url or ""
+        if "perf-overview.md" in url or "DeepSeek-R1" in url:
+            assert m.requests is not None and m.run_quote, m.id
+            online = "Online Serving" in (m.source.title or "")
+            assert m.length_stdev_tokens == (None if online else 0), m.id
+            assert m.requests == 500 or not online, m.id
+    deepseek = next(
+        m for m in load_knowledge().calibration.measurements if m.id.startswith("trtllm-deepseek-r1")
+    )
+    assert (deepseek.requests, deepseek.concurrency) == (5120, 1024)
+
+
 def test_a_split_outside_fit_and_held_out_is_refused(knowledge_copy: Path) -> None:
     edit_calibration(knowledge_copy, lambda d: d["measurements"][0].update(split="test"))
     with pytest.raises(KnowledgeError, match=f"entry '{FIRST}': field measurements.0.split"):
@@ -218,13 +240,20 @@ def test_the_report_for_a_fixed_input() -> None:
 
 def test_every_figure_of_a_measurement_gets_its_estimate() -> None:
     """One light-load row of the TensorRT-LLM 0.14 table: throughput, first token and per-token time
-    each beside its estimate; the estimate serves at most the offered 2 requests/s."""
+    each beside its estimate. The table's runs sent 500 requests: at 2 requests/s the last is sent
+    499 / 2 s after the first and answered one request's latency later, so the run's rate is a little
+    below the offered 2 requests/s."""
     knowledge = load_knowledge()
     rows = {r.id: r for r in calibration_rows(knowledge)}
     light = rows["trtllm014-llama31-8b-bf16-1xh100-467-256-qps2"]
     assert (light.split, light.serving_engine, light.request_rate_per_second) == ("held_out", "trtllm", 2)
+    assert light.requests == 500
     assert light.published == 504
-    assert light.estimate == pytest.approx(2 * 256)
+    value = estimate(knowledge, next(m for m in knowledge.calibration.measurements if m.id == light.id))
+    assert value.time_to_first_token_ms is not None and value.time_per_output_token_ms is not None
+    last_answered = (value.time_to_first_token_ms + 255 * value.time_per_output_token_ms) / 1000
+    assert light.estimate == pytest.approx(500 * 256 / (499 / 2 + last_answered))
+    assert 2 * 256 * 0.98 < light.estimate < 2 * 256
     assert light.time_to_first_token is not None and light.time_to_first_token.published == 23
     assert light.time_per_output_token is not None and light.time_per_output_token.published == 8
     assert light.end_to_end_latency is None

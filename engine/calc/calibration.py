@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from gpu_advisor.engine.calc.finite_run import run_requests_per_second
 from gpu_advisor.engine.calc.latency import at_concurrency, at_rate, saturation
 from gpu_advisor.engine.calc.performance import replica_performance
 from gpu_advisor.engine.calc.sizing import size_model
@@ -65,6 +66,8 @@ class CalibrationRow(BaseModel):
     output_tokens: int
     concurrency: int | None
     request_rate_per_second: float | None = None
+    requests: int | None = None
+    """Requests the published run sent, where the source states it (its throughput is that run's)."""
     metric: str | None
     """The throughput's unit ('output tokens/s' or 'total tokens/s'); None: no throughput published."""
     published: float | None
@@ -111,7 +114,9 @@ def estimate(knowledge: Knowledge, measurement: Measurement) -> MeasurementEstim
     """The performance model run for the measurement's setup: model, precision, serving engine (its KV
     cache precision unless the measurement states one), GPU and card count, request lengths, and its
     load: a concurrency (a closed loop of users), an arrival rate, or all requests at once (offline).
-    The only place the calibration calls the performance model.
+    Where the source states how many requests the run sent, the throughput is that run's
+    (``finite_run``), ramp and drain included. The only place the calibration calls the performance
+    model.
 
     Offline runs publish a time to first token that depends on how many requests the run queued at
     once, which the measurements do not state: it is not estimated."""
@@ -151,8 +156,17 @@ def estimate(knowledge: Knowledge, measurement: Measurement) -> MeasurementEstim
     tokens = measurement.output_tokens
     if measurement.total_tokens_per_second is not None:
         tokens += measurement.input_tokens
+    rate = point.requests_per_second
+    if measurement.requests is not None:
+        rate = run_requests_per_second(
+            roofline,
+            measurement.requests,
+            point,
+            in_flight=measurement.concurrency,
+            rate=measurement.request_rate_per_second,
+        )
     return MeasurementEstimate(
-        throughput=point.requests_per_second * tokens,
+        throughput=rate * tokens,
         time_to_first_token_ms=first_token,
         time_per_output_token_ms=point.time_per_output_token_ms,
     )
@@ -195,6 +209,7 @@ def calibration_row(knowledge: Knowledge, m: Measurement) -> CalibrationRow:
         output_tokens=m.output_tokens,
         concurrency=m.concurrency,
         request_rate_per_second=m.request_rate_per_second,
+        requests=m.requests,
         metric=metric,
         published=published,
         estimate=None if published is None else value.throughput,

@@ -211,6 +211,14 @@ class Measurement(Sourced):
     """The engine and version as the source names it."""
     kv_cache_precision: Literal["fp8", "bf16"] | None = None
     """The KV cache precision as run, where the source says; None: the engine's default."""
+    requests: int | None = Field(default=None, ge=1)
+    """Requests the benchmark run sent, where the source states it: its throughput is their tokens over
+    the time from the first send to the last answer, ramp and drain included. None: a steady state."""
+    length_stdev_tokens: float | None = Field(default=None, ge=0)
+    """Standard deviation of the request lengths as generated, where the source states it (0: every
+    request exactly the stated lengths); None: not stated, the stated lengths are taken as exact."""
+    run_quote: str | None = None
+    """The source's words that state the run: its number of requests and how their lengths were drawn."""
     tolerance: float | None = Field(gt=0)
     """Largest relative error of the estimate accepted by the tests; None: shown, not held to it."""
     note: str | None = None
@@ -228,6 +236,8 @@ class Measurement(Sourced):
             self.inter_token_latency_ms,
             self.end_to_end_latency_ms,
         )
+        if self.requests is not None and not self.run_quote:
+            raise ValueError("a number of requests needs the run_quote that states it")
         if all(metric is None for metric in metrics):
             raise ValueError("give at least one measured figure (a throughput or a latency)")
         if (
