@@ -4,14 +4,10 @@ so instead of dropping the spare silently."""
 
 from __future__ import annotations
 
-import datetime as dt
-from typing import Any
+from helpers import run
 
-from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.results import Recommendation
-from gpu_advisor.engine.domain.workload import validate_workload
 
-EVALUATED_ON = dt.date(2026, 12, 1)
 CLAIMS = {
     "name": "claims-assistant",
     "model": {"name": "llama-3.1-70b", "precision": "fp8"},
@@ -20,10 +16,6 @@ CLAIMS = {
     "avg_output_tokens": 300,
     "business_critical": True,
 }
-
-
-def run(data: dict[str, Any]) -> Recommendation:
-    return recommend(validate_workload(data, "test"), EVALUATED_ON)
 
 
 def message(result: Recommendation, rule_id: str) -> str:
