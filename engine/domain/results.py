@@ -381,3 +381,6 @@ class Recommendation(ResultModel):
     charts: Charts
     exchange_rate_usd_per_eur: float
     exchange_rate_as_of: dt.date
+    own_server_gpus: tuple[str, ...] = ()
+    """The GPUs the catalog prices an own server of (``own_hardware.yaml``): owning another GPU is not
+    compared."""

@@ -262,4 +262,5 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         ),
         exchange_rate_usd_per_eur=knowledge.eur_to_usd().rate,
         exchange_rate_as_of=knowledge.eur_to_usd().as_of,
+        own_server_gpus=tuple(dict.fromkeys(server.gpu for server in knowledge.own_hardware.servers)),
     )
