@@ -31,6 +31,7 @@ def test_a_rental_gpu_without_an_own_server_price_is_named() -> None:
 
 
 def test_no_sentence_where_the_cheapest_rental_is_on_the_own_servers_gpu() -> None:
-    result = run({**CONSUMER_70B, "requests_per_day": 200_000, "personal_data": True, "company_country": "DE"})
+    personal = {"requests_per_day": 200_000, "personal_data": True, "company_country": "DE"}
+    result = run({**CONSUMER_70B, **personal})
     assert result.best_option is not None and result.best_option.gpu in result.own_server_gpus
     assert SENTENCE not in render_memo(result)
