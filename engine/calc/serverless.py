@@ -264,8 +264,13 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         cold_start_seconds=priced.cold,
         idle_timeout_seconds=product.idle_timeout_seconds,
         billing_increment_seconds=product.billing_increment_seconds,
+        # A blend only where hours beyond the kept ones are billed at the other price.
         warm_usd_per_gpu_hour=listing.warm_usd_per_gpu_hour
-        if warm and listing.warm_usd_per_gpu_hour != listing.usd_per_gpu_hour
+        if warm
+        and listing.warm_usd_per_gpu_hour != listing.usd_per_gpu_hour
+        and bill.billed_hours_per_month > month.kept
         else None,
+        scale_ups_per_month=month.scale_ups,
+        scale_down_seconds=product.scale_down_tail_seconds,
         scale_usd_per_gpu_hour=listing.usd_per_gpu_hour,
     )

@@ -19,9 +19,13 @@ class Month(NamedTuple):
     busy: float
     idle: float
     cold: float
+    """Instance-hours starting: from zero, and instances added for busier hours."""
     starts: float
+    """Starts from zero: each time a request finds no instance running and waits for one."""
     kept: float
     """Hours of the instance kept warm (priced at the kept-instance price)."""
+    scale_ups: float = 0.0
+    """Instances added for busier hours while others serve (no request waits for them)."""
 
 
 class HourDemand(NamedTuple):
@@ -64,24 +68,35 @@ def hourly_demand(
     return tuple(hours)
 
 
+def instances_all_hour(needed: float, spare: int) -> int:
+    """Instances an hour runs all hour: those its busiest minutes need plus the spares; none where one
+    instance carries it (that one scales to zero between requests, ``single_instance_hour``)."""
+    return math.ceil(needed) + spare if needed > 1 else 0
+
+
 def scaling_steps(
     demand: tuple[HourDemand, ...], spare: int, warm: int
 ) -> tuple[dict[int, int], dict[int, int]]:
-    """Instances started and instances stopped at the start of each hour of a day, as the instances that
-    run all hour change from one hour to the next (the day repeats, so midnight is a step too). An hour
-    one instance carries, and an hour without traffic, runs none all hour (``warm``: the kept ones); its
-    own starts are the scale-to-zero instance's (``single_instance_hour``)."""
-    running = [warm] * HOURS_PER_DAY
+    """Instances added and instances stopped at the start of each hour of a day, beyond the ``warm`` ones
+    kept (which run through the schedule's hours as a dedicated instance would): an hour that needs more
+    instances than the one before starts the difference, one that needs fewer stops it (the day repeats,
+    so midnight is a step too). An hour one instance carries counts as one, but its own start from zero
+    and its wait before scaling to zero are that instance's (``single_instance_hour``), not steps."""
+    beyond = [0] * HOURS_PER_DAY
+    alone = [False] * HOURS_PER_DAY
     for demanded in demand:
-        if demanded.needed > 1:
-            running[demanded.hour] = max(warm, math.ceil(demanded.needed) + spare)
+        instances = instances_all_hour(demanded.needed, spare)
+        if instances:
+            beyond[demanded.hour] = max(0, instances - warm)
+        elif not warm:
+            beyond[demanded.hour], alone[demanded.hour] = 1, True
     started, stopped = {}, {}
     for hour in range(HOURS_PER_DAY):
-        change = running[hour] - running[hour - 1]
-        if change > 0:
-            started[hour] = change
-        elif change < 0:
-            stopped[hour] = -change
+        before, now = beyond[hour - 1], beyond[hour]
+        if now > before and not (before == 0 and alone[hour]):
+            started[hour] = now - before
+        elif now < before and not (now == 0 and alone[hour - 1]):
+            stopped[hour] = before - now
     return started, stopped
 
 
@@ -112,27 +127,27 @@ def service_month(
 ) -> Month:
     """A service's month on one product. An hour that one instance carries at the headroom target scales
     to zero between requests; a busier one runs the instances it needs all hour, plus ``spare``. Where
-    the instances that run all hour change from one hour to the next, the new ones start (a cold start
-    each, within the hour they run) and the stopped ones run on for the product's scale-down time first,
-    billed (``scaling_steps``). ``warm``: the instances kept running and the hours a month they are kept
-    (None: scale to zero)."""
+    the instances that run all hour change from one hour to the next, the added ones start (a cold start
+    each, within the hour they run; ``Month.scale_ups``) and the stopped ones run on for the product's
+    scale-down time first, billed (``scaling_steps``). ``warm``: the instances kept running and the hours
+    a month they are kept (None: scale to zero)."""
     rounding = product.billing_increment_seconds / 2
     started, stopped = scaling_steps(demand, spare, warm[0] if warm is not None else 0)
     # Per day: each stopped instance is billed its scale-down time and the increment's rounding.
     tails = sum(stopped.values()) * (product.scale_down_tail_seconds + rounding) / SECONDS_PER_HOUR
     busy = idle = cold_hours = starts = extra = 0.0
+    scale_ups = float(sum(started.values()))
     for served, rate, seconds, hour_busy, needed, hour in demand:
-        instances = math.ceil(needed) + spare if needed > 1 else 0
-        new = started.get(hour, 0)
+        instances = instances_all_hour(needed, spare)
+        # Instances added at the hour's start take their cold start within the hour they are billed.
+        added = started.get(hour, 0) * cold / SECONDS_PER_HOUR
         if warm is not None:
             billed = float(max(warm[0], instances))
             extra += served * (billed - warm[0])
-            hour_cold = min(new * cold / SECONDS_PER_HOUR, served * billed) / served
-            hour_starts = new / served
+            hour_cold, hour_starts = min(added, served * billed) / served, 0.0
         elif instances:
             billed = float(instances)
-            hour_cold = min(new * cold / SECONDS_PER_HOUR, served * billed) / served
-            hour_starts = new / served
+            hour_cold, hour_starts = min(added, served * billed) / served, 0.0
         else:
             up, per_second = single_instance_hour(rate, seconds, product.idle_timeout_seconds, cold)
             # An instance is up at least as long as its work takes.
@@ -145,13 +160,15 @@ def service_month(
         idle += served * (billed - in_use - hour_cold)
         starts += served * hour_starts
     if warm is None:
-        return Month(busy * days, (idle + tails) * days, cold_hours * days, starts * days, kept=0.0)
+        return Month(
+            busy * days, (idle + tails) * days, cold_hours * days, starts * days, 0.0, scale_ups * days
+        )
     # The kept instances run every hour they are kept, with or without requests; more run in the served
     # hours that need them.
     kept = warm[0] * warm[1]
     # Where the requests keep every kept hour busy, the difference is zero up to rounding.
     idle = max(0.0, kept + (extra + tails) * days - (busy + cold_hours) * days)
-    return Month(busy=busy * days, idle=idle, cold=cold_hours * days, starts=starts * days, kept=kept)
+    return Month(busy * days, idle, cold_hours * days, starts * days, kept, scale_ups * days)
 
 
 def batch_month(

@@ -29,12 +29,18 @@ class ServerlessBilling(ResultModel):
     cold_start_hours_per_month: float
     """Instance-hours starting: the platform's start and the weights' load, billed."""
     cold_starts_per_month: float
+    """Starts from zero: each time a request finds no instance running and waits for one."""
     cold_start_seconds: float
     """One cold start: the platform's start plus the weights at the product's load rate (a lower bound)."""
     idle_timeout_seconds: float
     billing_increment_seconds: int
     warm_usd_per_gpu_hour: float | None
     """The price of a kept-warm instance's GPU-hour, where it differs from the scale-to-zero price."""
+    scale_ups_per_month: float = 0.0
+    """Instances added for busier hours while others serve: each starts (billed, in the cold-start
+    hours), and as many stop when the load falls, after the product's scale-down time (billed idle)."""
+    scale_down_seconds: float = 0.0
+    """How long an instance no longer needed runs on while others serve (``ServerlessProduct``)."""
     scale_usd_per_gpu_hour: float | None = None
     """The price of a GPU-hour of an instance that starts with the load and scales to zero (the option's
     own ``usd_per_gpu_hour`` is the month's bill over its billed hours, a blend where a kept-warm instance

@@ -1,0 +1,88 @@
+"""A batch on dedicated GPUs is billed for the hours it runs, as each offer bills them: its billing
+increment (per second, per minute, whole hours where it publishes none), spot's rework, a reservation's
+calendar hours; the batch window within the schedule and the paid hours. Figures worked out by hand."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from helpers import run
+
+from gpu_advisor.engine.calc.costs import BatchRun, billed_hours, running_hours_billed
+from gpu_advisor.engine.calc.load import batch_window
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+
+def test_a_days_run_is_billed_to_the_offers_increment() -> None:
+    hours = 2.3456  # 2 h 20 min 44.16 s
+    assert running_hours_billed(hours, 1) == pytest.approx(8445 / 3600)  # per second: 8,444.16 s -> 8,445
+    assert running_hours_billed(hours, 60) == pytest.approx(141 / 60)  # per minute: 140.7 -> 141
+    assert running_hours_billed(hours, None) == 3  # no published increment: whole hours
+    assert running_hours_billed(5.0 + 1e-12, None) == 5  # a float's noise is no extra hour
+    assert running_hours_billed(1e-12, 1) == 1 / 3600  # a run of a moment is one increment
+
+
+def test_batch_hours_on_hourly_spot_and_reserved_offers() -> None:
+    knowledge = load_knowledge()
+    offers = {o.key: o for o in knowledge.offers.offers}
+    run_ = BatchRun(hours_per_day=2.3456, days_per_month=22)
+    lambda_ = offers["lambda/on-demand/h100-sxm"]  # per minute
+    assert billed_hours(lambda_, 176, 730, run_, 0.05) == pytest.approx(141 / 60 * 22)
+    spot = offers["vast/spot/h100-pcie"]  # per second, plus 5 % redone after interruptions
+    assert billed_hours(spot, 176, 730, run_, 0.05) == pytest.approx(8445 / 3600 * 22 * 1.05)
+    gmi = offers["gmi/on-demand/h100-sxm"]  # no published increment
+    assert billed_hours(gmi, 176, 730, run_, 0.05) == 3 * 22
+    reserved = offers["aws/p5-reserved-3y/h100-sxm"]
+    assert billed_hours(reserved, 176, 730, run_, 0.05) == 730  # every calendar hour
+    assert billed_hours(gmi, 176, 730, None, 0.05) == 176  # a service: the paid hours
+
+
+def test_a_batch_window_is_cut_by_the_schedule_and_the_paid_hours() -> None:
+    office = load_knowledge().schedule("office_hours")  # 8 hours on 22 days
+    assert batch_window(office, 176, 10) == 8
+    assert batch_window(office, 88, 10) == 4  # 88 paid hours on 22 days
+    assert batch_window(load_knowledge().schedule("always"), 730, 6) == 6
+
+
+def test_a_nightly_batch_is_priced_for_the_hours_it_runs() -> None:
+    # 300,000 requests a night for a 70B FP8 model, within the default 8-hour window from 0:00.
+    result = run(
+        {
+            "name": "nightly",
+            "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+            "requests_per_day": 300_000,
+            "load_pattern": "batch",
+        }
+    )
+    best = result.best_option
+    plan = next(g for g in result.sizing.gpus if g.gpu == best.gpu)
+    hours = 300_000 / (best.replicas * plan.requests_per_second_per_replica * 3600)
+    assert best.hours_per_day_running == pytest.approx(hours)
+    assert hours < 8
+    # Batch prefers spot (PRC001) where it costs no more; here RunPod's B200 on demand, billed per second,
+    # runs the night's work on one card for less than any spot offer.
+    assert (best.provider, best.offer, best.gpu, best.pricing) == ("runpod", "community", "b200", "on_demand")
+    assert best.billed_hours_per_month == pytest.approx(math.ceil(hours * 3600) / 3600 * 30.42)
+    spot = [o for o in result.options if o.pricing == "spot" and not o.excluded_by]
+    assert spot and all(o.usd_per_month > best.usd_per_month for o in spot)
+    p5_spot = next(o for o in spot if (o.provider, o.offer) == ("aws", "p5-spot"))
+    # P5 spot is sold as 8-GPU instances, which hold four 2-card replicas: the batch runs on all four.
+    assert (p5_spot.gpus, p5_spot.gpus_rented, p5_spot.replicas) == (8, 8, 4)
+    overhead = 1 + result.spot_interruption_overhead
+    assert p5_spot.billed_hours_per_month == pytest.approx(
+        math.ceil(p5_spot.hours_per_day_running * 3600) / 3600 * 30.42 * overhead
+    )
+    assert best.usd_per_month == pytest.approx(best.usd_per_hour * best.billed_hours_per_month)
+    assert best.billed_hours_per_month < 100  # not 730 hours a month
+    assert result.load.busy_share == pytest.approx(hours * 30.42 / 730)
+    # About 4.8 GPU-hours a night on one H200 (the night's 300,000 requests at one replica's estimated
+    # rate), some 145 hours a month, about $522 at RunPod's 3.59 per hour: not 730 hours.
+    h200 = next(o for o in result.options if (o.provider, o.offer, o.gpu) == ("runpod", "community", "h200"))
+    h200_plan = next(g for g in result.sizing.gpus if g.gpu == "h200")
+    night = 300_000 / (h200_plan.requests_per_second_per_replica * 3600)
+    assert h200.gpus == 1 and h200.hours_per_day_running == pytest.approx(night)
+    assert 4.5 < night < 5
+    assert h200.billed_hours_per_month == pytest.approx(math.ceil(night * 3600) / 3600 * 30.42)
+    assert h200.usd_per_month == pytest.approx(3.59 * h200.billed_hours_per_month)
+    assert h200.usd_per_month == pytest.approx(522, abs=10)
