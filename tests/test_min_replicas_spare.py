@@ -30,10 +30,11 @@ def test_a_minimum_that_removes_the_spare_of_a_business_critical_service_is_name
     assert (best.replicas, best.spare_replicas) == (2, 0)
     assert "SIZ013" in result.fired_rules and "SIZ010" not in result.fired_rules
     assert message(result, "SIZ013") == (
-        "The workload sets min_replicas: 1, which replaces the spare replica a business-critical service "
-        "gets (SIZ010), and the cheapest rental (lambda on-demand, 4 × h100-sxm) needs all its 2 replicas "
-        "for the peak: a failed card or a rolling update leaves the peak unserved. Set min_replicas to at "
-        "least 3 for a spare."
+        "The workload sets min_replicas: 1, which turns off the spare replica a business-critical service "
+        "gets (SIZ010): every plan, rented or owned, runs as many replicas as its peak needs or the minimum, "
+        "whichever is more. The cheapest rental (lambda on-demand, 4 × h100-sxm) needs all its 2 replicas "
+        "for the peak: a failed card or a rolling update leaves the peak unserved. Remove min_replicas so "
+        "that every plan gets its spare, or set it above the peak's need (at least 3 for this rental)."
     )
 
 
@@ -52,6 +53,6 @@ def test_without_a_minimum_the_rules_add_the_spare() -> None:
 def test_a_latency_sensitive_service_gets_the_advice_instead() -> None:
     result = run({**CLAIMS, "business_critical": False, "latency_sensitive": True, "min_replicas": 1})
     assert "SIZ014" in result.fired_rules and "SIZ013" not in result.fired_rules
-    assert "min_replicas: 1, which replaces the spare replica a latency-sensitive service gets (SIZ011)" in (
+    assert "min_replicas: 1, which turns off the spare replica a latency-sensitive service gets (SIZ011)" in (
         message(result, "SIZ014")
     )
