@@ -1,7 +1,7 @@
 """A drawn spot discount moves a spot price as a discount off its provider's on-demand price: never above
-that price (or the spot offer's own listed price, where that is higher already), and not at all for a
-marketplace's spot quote, which has no list price to be a discount off (Vast's $1.49 ranged from $0.60 to
-$2.38, above other providers' on-demand prices)."""
+the range's smallest discount off that price (or the spot offer's own listed price, where that is higher
+already), and not at all for a marketplace's spot quote, which has no list price to be a discount off
+(Vast's $1.49 ranged from $0.60 to $2.38, above other providers' on-demand prices)."""
 
 from __future__ import annotations
 
@@ -33,20 +33,23 @@ def price_at(discount: float, key: str) -> float:
     return next(o.usd_per_gpu_hour for o in knowledge.offers.offers if o.key == key)
 
 
-def test_the_ceiling_is_the_providers_on_demand_price_in_the_spot_offers_regions() -> None:
-    # AWS lists two on-demand H100 prices in us-east-1 ($3.90 and $6.88) and one in Stockholm: the cheaper
-    # of the first two caps its us-east-1 spot offer.
-    assert spot_ceiling(offer("aws/p5-spot/h100-sxm"), KNOWLEDGE.offers.offers) == 3.90
-    assert spot_ceiling(offer("azure/nd-h100-v5-spot/h100-sxm"), KNOWLEDGE.offers.offers) == 6.98
+def test_the_ceiling_is_the_smallest_discount_off_the_providers_newest_on_demand_price() -> None:
+    offers = KNOWLEDGE.offers.offers
+    # AWS lists two on-demand H100 prices in us-east-1: $3.90 (the documents, 2026-03-27) and $6.88
+    # (2026-09-19). The newer one, 60 % off (the range's smallest discount): $2.752.
+    assert spot_ceiling(offer("aws/p5-spot/h100-sxm"), offers, 0.60) == pytest.approx(6.88 * 0.40)
+    assert spot_ceiling(offer("azure/nd-h100-v5-spot/h100-sxm"), offers, 0.60) == pytest.approx(6.98 * 0.40)
     # GCP's listed spot price ($6.62) is above its listed on-demand one ($3.00): the spot price stays the cap.
-    assert spot_ceiling(offer("gcp/a3-high-spot/h100-sxm"), KNOWLEDGE.offers.offers) == 6.62
-    assert spot_ceiling(offer("vast/spot/h100-pcie"), KNOWLEDGE.offers.offers) is None
+    assert spot_ceiling(offer("gcp/a3-high-spot/h100-sxm"), offers, 0.60) == 6.62
+    assert spot_ceiling(offer("vast/spot/h100-pcie"), offers, 0.60) is None
 
 
-def test_a_low_discount_raises_a_spot_price_up_to_the_on_demand_price_only() -> None:
-    # At a 60 % discount the listed price (at the 75 % midpoint) is times 0.40 / 0.25 = 1.6.
-    assert price_at(0.60, "azure/nd-h100-v5-spot/h100-sxm") == pytest.approx(2.373 * 1.6)
-    assert price_at(0.60, "aws/p5-spot/h100-sxm") == pytest.approx(3.90)  # 2.598 x 1.6 = 4.157, capped
+def test_a_small_drawn_discount_raises_a_spot_price_up_to_that_ceiling_only() -> None:
+    # At a 60 % discount the listed price (at the 75 % midpoint) is times 0.40 / 0.25 = 1.6: Azure's
+    # $2.373 would be $3.797 and AWS's $2.598 $4.157, both above 40 % of their on-demand prices.
+    assert price_at(0.60, "azure/nd-h100-v5-spot/h100-sxm") == pytest.approx(6.98 * 0.40)
+    assert price_at(0.60, "aws/p5-spot/h100-sxm") == pytest.approx(6.88 * 0.40)
+    assert price_at(0.80, "azure/nd-h100-v5-spot/h100-sxm") == pytest.approx(2.373 * 0.20 / 0.25)
     assert price_at(0.90, "aws/p5-spot/h100-sxm") == pytest.approx(2.598 * 0.10 / 0.25)
 
 

@@ -157,7 +157,8 @@ def service_month(
         in_use = min(hour_busy, billed - hour_cold)
         busy += served * in_use
         cold_hours += served * hour_cold
-        idle += served * (billed - in_use - hour_cold)
+        # Held at zero where the work fills the billed time: the difference is then rounding.
+        idle += served * max(0.0, billed - in_use - hour_cold)
         starts += served * hour_starts
     if warm is None:
         return Month(

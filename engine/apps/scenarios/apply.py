@@ -44,7 +44,7 @@ def scenario_knowledge(
         elif entry.applies_to == "spot_discount":
             factor = (1 - min(value, max_share)) / (1 - drawn.summary.point)
             for offer in selected_offers(entry, base.offers.offers):
-                ceiling = spot_ceiling(offer, base.offers.offers)
+                ceiling = spot_ceiling(offer, base.offers.offers, drawn.range.low)
                 if ceiling is None:
                     continue  # a market quote with no list price to be a discount off
                 factors[offer.key] = factors.get(offer.key, 1.0) * factor
@@ -92,22 +92,27 @@ def drawn_thresholds(inputs: Sequence[Drawn], values: Mapping[str, float]) -> di
     }
 
 
-def spot_ceiling(spot: Offer, offers: Sequence[Offer]) -> float | None:
-    """The most a drawn spot discount may move ``spot``'s price to: the same provider's on-demand price for
-    the GPU in a region the spot offer is sold in (the cheapest, where several are listed), or the spot
-    offer's own listed price where that is higher already. None where the provider lists no such on-demand
-    price (a marketplace's spot quote): the documents' discount is off a list price, and that quote is a
-    market price of its own, so a drawn discount does not move it."""
+def spot_ceiling(spot: Offer, offers: Sequence[Offer], smallest_discount: float) -> float | None:
+    """The most a drawn spot discount may move ``spot``'s price to: the range's smallest discount off the
+    same provider's on-demand price for the GPU in a region the spot offer is sold in (its newest
+    listing, the cheapest of those as new), or the spot offer's own listed price where that is higher
+    already. None where the provider lists no such on-demand price (a marketplace's spot quote): the
+    documents' discount is off a list price, and that quote is a market price of its own, so a drawn
+    discount does not move it."""
     regions = set(spot.regions)
     on_demand = [
-        o.usd_per_gpu_hour
+        o
         for o in offers
         if o.provider == spot.provider
         and o.gpu == spot.gpu
         and o.pricing == "on_demand"
         and regions.intersection(o.regions)
     ]
-    return max(min(on_demand), spot.usd_per_gpu_hour) if on_demand else None
+    if not on_demand:
+        return None
+    newest = max(o.as_of for o in on_demand)
+    reference = min(o.usd_per_gpu_hour for o in on_demand if o.as_of == newest)
+    return max(reference * (1 - smallest_discount), spot.usd_per_gpu_hour)
 
 
 def _scaled_offer(offer: Offer, factor: float, ceiling: float | None = None) -> Offer:
