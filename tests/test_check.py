@@ -237,3 +237,20 @@ def test_show_all_states_a_passing_check_once() -> None:
     expected = '  PASS    DEP016 Not the case: "The proposal\'s deployment differs from the recommendation".'
     assert expected in lines
     assert sum("The proposal's deployment differs from the recommendation" in line for line in lines) == 1
+
+
+def test_buying_a_gpu_the_catalog_prices_no_server_of_has_no_cost_not_another_servers() -> None:
+    # The catalog prices own servers of h100-sxm and rtx-5090 only: eight H200 to buy have no price (it
+    # had quoted the HGX H100 node's $10,425 a month).
+    text = (
+        "workload: {name: x, model: {name: llama-3.1-70b, precision: fp8}, requests_per_day: 800,"
+        " on_premises_required: true, personal_data: true}\n"
+        "proposal: {deployment: own_hardware, gpu: h200, gpus: 8}\n"
+    )
+    data = json.loads(invoke("check", "-", "--format", "json", stdin=text).output)
+    assert data[0]["usd_per_month"] is None
+    bought = "proposal: {deployment: own_hardware, gpu: h100-sxm, gpus: 8}\n"
+    priced = json.loads(
+        invoke("check", "-", "--format", "json", stdin=text.split("proposal")[0] + bought).output
+    )
+    assert priced[0]["usd_per_month"] is not None and priced[0]["usd_per_month"] > 0

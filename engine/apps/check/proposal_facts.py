@@ -174,14 +174,15 @@ def residency_facts(
     return facts, named
 
 
-def own_server_for(proposal: ProposalInput, evaluation: Evaluation) -> OwnServer:
+def own_server_for(proposal: ProposalInput, evaluation: Evaluation) -> OwnServer | None:
+    """The server a proposal to buy hardware buys: the one it names, else the catalog's server of its
+    GPU, else the one the evaluation selected; None where it names a GPU the catalog prices no server of
+    (its cost is then unknown, not another server's)."""
     knowledge = evaluation.knowledge
     if proposal.server is not None:
         return knowledge.own_server(proposal.server)
     if proposal.gpu is not None:
-        for server in knowledge.own_hardware.servers:
-            if server.gpu == proposal.gpu:
-                return server
+        return next((s for s in knowledge.own_hardware.servers if s.gpu == proposal.gpu), None)
     return evaluation.market.server
 
 
