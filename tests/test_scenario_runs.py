@@ -269,3 +269,28 @@ def test_an_analysis_setting_outside_its_meaning_is_refused(
     copy = knowledge_with(tmp_path, "uncertainty.yaml", before, after)
     with pytest.raises(KnowledgeError, match=problem):
         load_knowledge_from(copy)
+
+
+def test_an_input_that_moves_only_the_recommendations_own_cost_is_not_called_an_advantage(
+    tmp_path: Path,
+) -> None:
+    """A volume range moves the recommended API's cost; its serverless rival has no price at one end of it
+    (no instance holds the cards that volume chooses), so the effect is on the cost, and the memo says so
+    (it said the advantage over the rival moved by the API's own change)."""
+    workload = tmp_path / "qwen.yaml"
+    workload.write_text(
+        "name: qwen-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\n"
+        "requests_per_day: {low: 100000, high: 500000}\nvolume_growth: {low: 0.2, high: 0.8}\n"
+        "avg_input_tokens: 4000\navg_output_tokens: 800\ncontext_tokens: 32768\nload_pattern: variable\n",
+        encoding="utf-8",
+    )
+    rb = robustness(str(workload), "--scenarios", "100")
+    top = rb["sensitivity"][0]
+    assert (top["input"], top["effect_on"]) == ("requests_per_day", "cost")
+    assert top["rival_cost_at_low"] is None or top["rival_cost_at_high"] is None
+    assert top["effect"] == pytest.approx(abs(top["cost_at_high"] - top["cost_at_low"]))
+    memo = invoke("recommend", str(workload), "--scenarios", "100", "--as-of", AS_OF).output
+    assert (
+        f"From its low to its high, the recommendation's monthly cost moves by ${top['effect']:,.0f}." in memo
+    )
+    assert "advantage over" not in memo
