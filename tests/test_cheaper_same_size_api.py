@@ -28,6 +28,7 @@ def test_a_cheaper_model_of_the_same_size_is_named_beside_the_like_for_like_pric
         a for a in result.api_costs if a.name == "Llama 3.3 70B Instruct Turbo (DeepInfra)" and not a.batch
     )
     assert compared.same_model and compared.provider == cheaper.provider == "deepinfra"
+    assert [a.api for a in result.api_costs if a.cheaper_same_size] == [cheaper.api]
     # 2,000,000 requests x 30.42 days (the around-the-clock schedule's) x (400 x $0.10 + 200 x $0.32) per
     # million tokens = $6,327.36.
     assert cheaper.usd_per_month == pytest.approx(6327.36)
@@ -44,3 +45,4 @@ def test_no_sentence_where_the_compared_price_is_the_cheapest_of_its_size() -> N
     result = run({**CONSUMER_70B, "model": {"name": "llama-3.3-70b", "precision": "fp8"}})
     assert next(a for a in result.api_costs if a.compared).name == "Llama 3.3 70B Instruct Turbo (DeepInfra)"
     assert SENTENCE not in render_memo(result)
+    assert not any(a.cheaper_same_size for a in result.api_costs)

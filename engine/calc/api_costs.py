@@ -131,10 +131,30 @@ def _costs(
         same = api.model is not None and api.model == model
         priced.append(_Priced(listing, monthly, fits, same, excluded))
     compared = comparable(priced)
-    return tuple(_cost(p, requests, compared is p, listed(p, compared)) for p in priced)
+    cheaper = cheaper_same_size(priced, compared)
+    return tuple(_cost(p, requests, compared is p, listed(p, compared), cheaper is p) for p in priced)
 
 
-def _cost(priced: _Priced, requests: float, compared: bool, shown: bool) -> ApiCost:
+def cheaper_same_size(priced: Sequence[_Priced], compared: _Priced | None) -> _Priced | None:
+    """Where the comparison takes the workload's own model's price, the cheapest admitted price of another
+    hosted model of the same size that costs less (``ApiCost.cheaper_same_size``): the memo names it, since
+    switching models is the reader's call, not the comparison's."""
+    if compared is None or not compared.same_model:
+        return None
+    size = compared.listing.api.model_params_b
+    others = [
+        p
+        for p in priced
+        if p.stands_in
+        and not p.same_model
+        and not p.excluded_by
+        and p.listing.api.model_params_b == size
+        and p.usd_per_month < compared.usd_per_month
+    ]
+    return min(others, key=lambda p: p.usd_per_month, default=None)
+
+
+def _cost(priced: _Priced, requests: float, compared: bool, shown: bool, cheaper: bool) -> ApiCost:
     listing, monthly = priced.listing, priced.usd_per_month
     api, factor = listing.api, listing.price_factor
     # Built from validated knowledge: no re-validation (see engine/common/trusted.py).
@@ -158,6 +178,7 @@ def _cost(priced: _Priced, requests: float, compared: bool, shown: bool) -> ApiC
         same_model=priced.same_model,
         excluded_by=priced.excluded_by,
         listed=shown,
+        cheaper_same_size=cheaper,
     )
 
 

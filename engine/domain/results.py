@@ -217,6 +217,9 @@ class ApiCost(ResultModel):
     excluded_by: tuple[str, ...] = ()
     listed: bool = False
     """Shown beside the comparison (proprietary ones, and those that stand in up to the compared class)."""
+    cheaper_same_size: bool = False
+    """The cheapest admitted price of another hosted model of the compared model's size, where it costs
+    less than the compared price of the workload's own model (the comparison keeps the latter)."""
 
 
 class OwnHardware(ResultModel):
