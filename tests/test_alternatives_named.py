@@ -1,6 +1,7 @@
-"""The managed-API section names a cheaper hosted model of the same size where the comparison keeps the
-workload's own model's price (a reader saw Llama 3.3 70B at less than half the compared Llama 3.1 70B
-price only in the table)."""
+"""Alternatives the comparison does not take are named, not left to the tables: a cheaper hosted model of
+the same size where the comparison keeps the workload's own model's price (a reader saw Llama 3.3 70B at
+less than half the compared Llama 3.1 70B price only in the table), and the rental GPU the catalog prices
+no own server of (a reader took the owned figure for that GPU's)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ CONSUMER_70B = {
     "company_country": "US",
 }
 SENTENCE = "Another hosted model of this size costs less"
+OWN_SERVERS = "The catalog prices own hardware for these GPUs only"
 
 
 def test_a_cheaper_model_of_the_same_size_is_named_beside_the_like_for_like_price() -> None:
@@ -46,3 +48,21 @@ def test_no_sentence_where_the_compared_price_is_the_cheapest_of_its_size() -> N
     assert next(a for a in result.api_costs if a.compared).name == "Llama 3.3 70B Instruct Turbo (DeepInfra)"
     assert SENTENCE not in render_memo(result)
     assert not any(a.cheaper_same_size for a in result.api_costs)
+
+
+def test_a_rental_gpu_without_an_own_server_price_is_named() -> None:
+    result = run(CONSUMER_70B)
+    assert result.own_server_gpus == ("rtx-5090", "h100-sxm")
+    assert result.best_option is not None and result.best_option.gpu == "b200"
+    assert result.own_hardware.gpu == "h100-sxm"
+    assert (
+        f"{OWN_SERVERS}: rtx-5090, h100-sxm. Owning b200, the GPU of the cheapest rental, is not compared, so "
+        "buying is weighed on h100-sxm."
+    ) in render_memo(result)
+
+
+def test_no_sentence_where_the_cheapest_rental_is_on_the_own_servers_gpu() -> None:
+    personal = {"requests_per_day": 200_000, "personal_data": True, "company_country": "DE"}
+    result = run({**CONSUMER_70B, **personal})
+    assert result.best_option is not None and result.best_option.gpu in result.own_server_gpus
+    assert OWN_SERVERS not in render_memo(result)
