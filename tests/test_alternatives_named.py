@@ -56,8 +56,8 @@ def test_a_rental_gpu_without_an_own_server_price_is_named() -> None:
     assert result.best_option is not None and result.best_option.gpu == "b200"
     assert result.own_hardware.gpu == "h100-sxm"
     assert (
-        f"{OWN_SERVERS}: rtx-5090, h100-sxm. Owning b200, the GPU of the cheapest rental, is not compared, so "
-        "buying is weighed on h100-sxm."
+        f"{OWN_SERVERS}: rtx-5090, h100-sxm. Owning b200, the GPU of the cheapest rental, is not compared, "
+        "so buying is weighed on h100-sxm."
     ) in render_memo(result)
 
 
