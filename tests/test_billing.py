@@ -261,6 +261,38 @@ def test_a_product_whose_autoscaler_removes_instances_on_its_own_clock_bills_tha
         ServerlessProduct.model_validate({**product().model_dump(), "scale_down_seconds": 300})
 
 
+def test_a_busy_day_after_none_running_starts_from_zero_and_ends_waiting_out_the_idle_timeout() -> None:
+    # Office hours 9 to 17 need 3 instances, no traffic otherwise, on a product with a one-hour idle
+    # timeout and 300 s to remove an instance while others serve. At 9:00 the first start is from zero (a
+    # request waits for it) and two more are added; at 17:00 two stop after 300 s and the last after the
+    # idle timeout, each with half a minute of rounding. 22 days.
+    demand = tuple(
+        HourDemand(served=1.0, rate=1.0, seconds=2.0, busy=1.0, needed=2.5, hour=hour)
+        for hour in range(9, 17)
+    )
+    product_ = product(idle=3600, increment=60).model_copy(update={"scale_down_seconds": 300.0})
+    month = service_month(demand, product_, 9.0, 22.0, 0, None)
+    assert month.starts == pytest.approx(22) and month.scale_ups == pytest.approx(2 * 22)
+    assert month.scale_downs == pytest.approx(2 * 22)
+    assert month.cold == pytest.approx(3 * 9 / 3600 * 22)
+    tails = (2 * (300 + 30) + (3600 + 30)) / 3600
+    assert month.busy + month.idle + month.cold == pytest.approx((3 * 8 + tails) * 22)
+
+
+def test_one_instance_that_never_idles_long_enough_still_starts_each_morning_and_waits_each_evening() -> None:
+    # Office hours one instance carries, with a request every second or so against a one-hour idle
+    # timeout: within the hours it never scales to zero (the steady state counts no start), but it starts
+    # from zero at 9:00 and waits out the hour after 17:00, billed, every one of the 22 days.
+    demand = tuple(
+        HourDemand(served=1.0, rate=1.0, seconds=2.0, busy=0.9, needed=0.5, hour=hour)
+        for hour in range(9, 17)
+    )
+    month = service_month(demand, product(idle=3600, increment=60), 9.0, 22.0, 0, None)
+    assert month.starts == pytest.approx(22) and month.scale_ups == 0
+    assert month.cold == pytest.approx(9 / 3600 * 22)
+    assert month.busy + month.idle + month.cold == pytest.approx((8 + (3600 + 30) / 3600) * 22)
+
+
 def test_kept_instances_busy_every_hour_have_no_idle_time_not_a_rounding_error_below_zero() -> None:
     # Two instances busy in every tenth of an hour served, one of them kept: 48 kept hours, 48 more, 96
     # busy. Summed in floating point, the idle hours come out at -1.4e-14 unless held at zero.

@@ -271,6 +271,7 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         and bill.billed_hours_per_month > month.kept
         else None,
         scale_ups_per_month=month.scale_ups,
+        scale_downs_per_month=month.scale_downs,
         scale_down_seconds=product.scale_down_tail_seconds,
         scale_usd_per_gpu_hour=listing.usd_per_gpu_hour,
     )

@@ -26,6 +26,8 @@ class Month(NamedTuple):
     """Hours of the instance kept warm (priced at the kept-instance price)."""
     scale_ups: float = 0.0
     """Instances added for busier hours while others serve (no request waits for them)."""
+    scale_downs: float = 0.0
+    """Instances stopped while others serve, each after the product's scale-down time (billed)."""
 
 
 class HourDemand(NamedTuple):
@@ -74,14 +76,27 @@ def instances_all_hour(needed: float, spare: int) -> int:
     return math.ceil(needed) + spare if needed > 1 else 0
 
 
-def scaling_steps(
-    demand: tuple[HourDemand, ...], spare: int, warm: int
-) -> tuple[dict[int, int], dict[int, int]]:
-    """Instances added and instances stopped at the start of each hour of a day, beyond the ``warm`` ones
-    kept (which run through the schedule's hours as a dedicated instance would): an hour that needs more
-    instances than the one before starts the difference, one that needs fewer stops it (the day repeats,
-    so midnight is a step too). An hour one instance carries counts as one, but its own start from zero
-    and its wait before scaling to zero are that instance's (``single_instance_hour``), not steps."""
+class Steps(NamedTuple):
+    """What changes at the start of an hour of a day as the instances run all hour change (by hour)."""
+
+    from_zero: dict[int, int]
+    """1 where the first instance starts with none running: a request waits for it."""
+    added: dict[int, int]
+    """Instances added while others serve (or start beside the first)."""
+    removed: dict[int, int]
+    """Instances stopped while others serve: each runs on for the product's scale-down time."""
+    to_zero: dict[int, int]
+    """1 where the last instance stops: it waits out the idle timeout first."""
+
+
+def scaling_steps(demand: tuple[HourDemand, ...], spare: int, warm: int) -> Steps:
+    """The steps at the start of each hour of a day, beyond the ``warm`` instances kept (which run
+    through the schedule's hours as a dedicated instance would): an hour that needs more instances than
+    the one before starts the difference, one that needs fewer stops it (the day repeats, so midnight is
+    a step too). From none running, the first start is a start from zero; down to none, the last stop
+    waits out the idle timeout. An hour one instance carries counts as one: within it, that instance
+    scales to zero between requests (``single_instance_hour``), and the day's first start and last wait
+    are these steps (the steady state of that model counts neither at the hour's edge)."""
     beyond = [0] * HOURS_PER_DAY
     alone = [False] * HOURS_PER_DAY
     for demanded in demand:
@@ -90,14 +105,22 @@ def scaling_steps(
             beyond[demanded.hour] = max(0, instances - warm)
         elif not warm:
             beyond[demanded.hour], alone[demanded.hour] = 1, True
-    started, stopped = {}, {}
+    steps = Steps({}, {}, {}, {})
     for hour in range(HOURS_PER_DAY):
         before, now = beyond[hour - 1], beyond[hour]
-        if now > before and not (before == 0 and alone[hour]):
-            started[hour] = now - before
-        elif now < before and not (now == 0 and alone[hour - 1]):
-            stopped[hour] = before - now
-    return started, stopped
+        if now > before:
+            if before == 0 and not warm:
+                steps.from_zero[hour] = 1
+                before = 1
+            if now > before:
+                steps.added[hour] = now - before
+        elif now < before:
+            if now == 0 and not warm:
+                steps.to_zero[hour] = 1
+                now = 1
+            if now < before:
+                steps.removed[hour] = before - now
+    return steps
 
 
 GAP_EXPONENT_MAX = 50.0
@@ -132,28 +155,37 @@ def service_month(
     scale-down time first, billed (``scaling_steps``). ``warm``: the instances kept running and the hours
     a month they are kept (None: scale to zero)."""
     rounding = product.billing_increment_seconds / 2
-    started, stopped = scaling_steps(demand, spare, warm[0] if warm is not None else 0)
-    # Per day: each stopped instance is billed its scale-down time and the increment's rounding.
-    tails = sum(stopped.values()) * (product.scale_down_tail_seconds + rounding) / SECONDS_PER_HOUR
+    steps = scaling_steps(demand, spare, warm[0] if warm is not None else 0)
+    # Per day: an instance stopped while others serve is billed its scale-down time, the last one its
+    # idle timeout, each with the increment's rounding.
+    removed, to_zero = sum(steps.removed.values()), sum(steps.to_zero.values())
+    tails = (
+        removed * (product.scale_down_tail_seconds + rounding)
+        + to_zero * (product.idle_timeout_seconds + rounding)
+    ) / SECONDS_PER_HOUR
     busy = idle = cold_hours = starts = extra = 0.0
-    scale_ups = float(sum(started.values()))
+    scale_ups = float(sum(steps.added.values()))
     for served, rate, seconds, hour_busy, needed, hour in demand:
         instances = instances_all_hour(needed, spare)
-        # Instances added at the hour's start take their cold start within the hour they are billed.
-        added = started.get(hour, 0) * cold / SECONDS_PER_HOUR
+        # Instances started at the hour's start take their cold start within the hour they are billed.
+        new = steps.from_zero.get(hour, 0) + steps.added.get(hour, 0)
+        started = new * cold / SECONDS_PER_HOUR
+        hour_starts = steps.from_zero.get(hour, 0) / served
         if warm is not None:
             billed = float(max(warm[0], instances))
             extra += served * (billed - warm[0])
-            hour_cold, hour_starts = min(added, served * billed) / served, 0.0
+            hour_cold = min(started, served * billed) / served
         elif instances:
             billed = float(instances)
-            hour_cold, hour_starts = min(added, served * billed) / served, 0.0
+            hour_cold = min(started, served * billed) / served
         else:
             up, per_second = single_instance_hour(rate, seconds, product.idle_timeout_seconds, cold)
-            # An instance is up at least as long as its work takes.
+            # An instance is up at least as long as its work takes; it starts at least once in an hour
+            # that follows none running (the steady state can count less than one start an hour).
+            first = steps.from_zero.get(hour, 0) / served
+            hour_starts = max(per_second * SECONDS_PER_HOUR, first)
             billed = max(min(1.0, up + per_second * rounding), hour_busy)
-            hour_cold = min(per_second * cold, billed)
-            hour_starts = per_second * SECONDS_PER_HOUR
+            hour_cold = min(hour_starts * cold / SECONDS_PER_HOUR, billed)
         in_use = min(hour_busy, billed - hour_cold)
         busy += served * in_use
         cold_hours += served * hour_cold
@@ -162,14 +194,20 @@ def service_month(
         starts += served * hour_starts
     if warm is None:
         return Month(
-            busy * days, (idle + tails) * days, cold_hours * days, starts * days, 0.0, scale_ups * days
+            busy * days,
+            (idle + tails) * days,
+            cold_hours * days,
+            starts * days,
+            0.0,
+            scale_ups * days,
+            removed * days,
         )
     # The kept instances run every hour they are kept, with or without requests; more run in the served
     # hours that need them.
     kept = warm[0] * warm[1]
     # Where the requests keep every kept hour busy, the difference is zero up to rounding.
     idle = max(0.0, kept + (extra + tails) * days - (busy + cold_hours) * days)
-    return Month(busy * days, idle, cold_hours * days, starts * days, kept, scale_ups * days)
+    return Month(busy * days, idle, cold_hours * days, starts * days, kept, scale_ups * days, removed * days)
 
 
 def batch_month(

@@ -39,6 +39,8 @@ class ServerlessBilling(ResultModel):
     scale_ups_per_month: float = 0.0
     """Instances added for busier hours while others serve: each starts (billed, in the cold-start
     hours), and as many stop when the load falls, after the product's scale-down time (billed idle)."""
+    scale_downs_per_month: float = 0.0
+    """Instances stopped while others serve, each after ``scale_down_seconds`` (billed idle)."""
     scale_down_seconds: float = 0.0
     """How long an instance no longer needed runs on while others serve (``ServerlessProduct``)."""
     scale_usd_per_gpu_hour: float | None = None

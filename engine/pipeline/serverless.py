@@ -236,6 +236,7 @@ def serverless_details(
         serverless_idle_hours=month.idle if month else 0.0,
         serverless_cold_start_hours=month.cold if month else 0.0,
         serverless_cold_starts=month.starts if month else 0.0,
+        serverless_scale_ups=month.scale_ups if month else 0.0,
         serverless_cold_start_seconds=priced.cold if priced else 0.0,
         serverless_kept_warm_instances=priced.kept if priced else 0,
         alternative_name=alternative.name if alternative else "",

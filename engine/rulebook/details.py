@@ -39,6 +39,9 @@ class ServerlessDetails(Details):
     serverless_idle_hours: float
     serverless_cold_start_hours: float
     serverless_cold_starts: float
+    """Starts from zero (a request waits for each)."""
+    serverless_scale_ups: float
+    """Instances added for busier hours while others serve (their starts are in the cold-start hours)."""
     serverless_cold_start_seconds: float
     serverless_kept_warm_instances: int
     """Instances kept warm around the clock (0: it scales to zero)."""
