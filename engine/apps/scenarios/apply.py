@@ -48,7 +48,7 @@ def scenario_knowledge(
                 if ceiling is None:
                     continue  # a market quote with no list price to be a discount off
                 factors[offer.key] = factors.get(offer.key, 1.0) * factor
-                ceilings[offer.key] = ceiling
+                ceilings[offer.key] = min(ceiling, ceilings.get(offer.key, ceiling))
         else:
             factor = max(value, 0.0) / drawn.summary.point
             for offer in selected_offers(entry, base.offers.offers):
