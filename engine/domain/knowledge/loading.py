@@ -16,57 +16,23 @@ from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.checks import check_references
 from gpu_advisor.engine.domain.knowledge.entries import USD_PER_EUR
-from gpu_advisor.engine.domain.knowledge.files import (
-    ApiPricesFile,
-    CalibrationFile,
-    CostDefaultsFile,
-    DataProtectionFile,
-    DocumentsFile,
-    ExchangeRatesFile,
-    ExportControlFile,
-    GpusFile,
-    LoadProfilesFile,
-    MarketFiguresFile,
-    ModelsFile,
-    OffersFile,
-    OwnHardwareFile,
-    PricingAssumptionsFile,
-    ProvidersFile,
-    SchedulesFile,
-    ServerlessFile,
-    SizingFile,
-    ThresholdsFile,
-    ThroughputFile,
-    UncertaintyFile,
-    VersionedFile,
-    WorkloadDefaultsFile,
-)
+from gpu_advisor.engine.domain.knowledge.files import ExchangeRatesFile, VersionedFile
 from gpu_advisor.knowledge import KNOWLEDGE_DIR
 
-KNOWLEDGE_FILES: dict[str, type[VersionedFile]] = {
-    "documents": DocumentsFile,
-    "gpus": GpusFile,
-    "providers": ProvidersFile,
-    "offers": OffersFile,
-    "api_prices": ApiPricesFile,
-    "own_hardware": OwnHardwareFile,
-    "models": ModelsFile,
-    "thresholds": ThresholdsFile,
-    "schedules": SchedulesFile,
-    "sizing": SizingFile,
-    "export_control": ExportControlFile,
-    "data_protection": DataProtectionFile,
-    "exchange_rates": ExchangeRatesFile,
-    "workload_defaults": WorkloadDefaultsFile,
-    "market_figures": MarketFiguresFile,
-    "pricing_assumptions": PricingAssumptionsFile,
-    "throughput": ThroughputFile,
-    "calibration": CalibrationFile,
-    "load_profiles": LoadProfilesFile,
-    "serverless": ServerlessFile,
-    "cost_defaults": CostDefaultsFile,
-    "uncertainty": UncertaintyFile,
-}
+
+def _file_models() -> dict[str, type[VersionedFile]]:
+    """Each knowledge file by its name (``knowledge/NAME.yaml``) and the model it is validated as: the
+    fields of ``Knowledge``, in their order, so that a file is declared in one place."""
+    models = {}
+    for name, field in Knowledge.model_fields.items():
+        model = field.annotation
+        if not (isinstance(model, type) and issubclass(model, VersionedFile)):
+            raise TypeError(f"Knowledge.{name} is not a knowledge file model")
+        models[name] = model
+    return models
+
+
+KNOWLEDGE_FILES = _file_models()
 
 
 def describe_validation_error(path: Path, data: Any, error: ValidationError) -> str:
