@@ -47,3 +47,12 @@ def knowledge_with(directory: Path, file_name: str, before: str, after: str) -> 
     assert text.count(before) == 1, f"{before!r} is not in {file_name} once"
     path.write_text(text.replace(before, after), encoding="utf-8")
     return copy
+
+
+def decile(values: list[float], k: int) -> float:
+    """The k-th decile by linear interpolation between order statistics (numpy's default)."""
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * k / 10
+    below = int(position)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)

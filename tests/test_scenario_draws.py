@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import EVALUATED_ON, knowledge_with
+from helpers import EVALUATED_ON, decile, knowledge_with
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.recommend import evaluate_workload
@@ -65,14 +65,6 @@ def draws(seed: int, scenarios: int) -> list[list[float]]:
     order of knowledge/uncertainty.yaml."""
     rng = random.Random(seed)
     return [[rng.random() for _ in range(DRAWS_PER_SCENARIO)] for _ in range(scenarios)]
-
-
-def decile(values: list[float], k: int) -> float:
-    ordered = sorted(values)
-    position = (len(ordered) - 1) * k / 10
-    below = int(position)
-    above = min(below + 1, len(ordered) - 1)
-    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
 
 
 def held_out_error() -> float:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import EVALUATED_ON, EXAMPLES_DIR, knowledge_with
+from helpers import EVALUATED_ON, EXAMPLES_DIR, decile, knowledge_with
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.scenarios.recommend import recommend_scenarios
@@ -38,15 +38,6 @@ def option_cost(result: dict, provider: str, offer: str, gpu: str) -> float:
         for o in result["options"]
         if (o["provider"], o["offer"], o["gpu"]) == (provider, offer, gpu) and not o["excluded_by"]
     )
-
-
-def decile(values: list[float], k: int) -> float:
-    """The k-th decile by linear interpolation between order statistics (numpy's default)."""
-    ordered = sorted(values)
-    position = (len(ordered) - 1) * k / 10
-    below = int(position)
-    above = min(below + 1, len(ordered) - 1)
-    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
 
 
 def test_batch_share_and_rival_percentile_by_hand(tmp_path: Path) -> None:
