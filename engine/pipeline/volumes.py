@@ -49,24 +49,13 @@ product whose instances cannot hold a replica of the cards that volume chooses, 
 that volume would not offer either)."""
 
 
-class _Sizings(NamedTuple):
-    """The evaluation's two sizing policies, which no volume changes: the one that chooses the cards per
-    replica (no spares) and the one the plans are made with (spares where a rule asked for them)."""
-
-    choosing: Sizing
-    planned: Sizing
-
-
-def _sizings(evaluation: Evaluation) -> _Sizings:
-    workload, knowledge = evaluation.workload, evaluation.knowledge
-    return _Sizings(
-        workload_sizing(workload, knowledge, spare=False),
-        workload_sizing(workload, knowledge, spare=evaluation.constraints.spare_replica),
-    )
+def _choosing(evaluation: Evaluation) -> Sizing:
+    """The sizing policy that chooses the cards per replica (no spares): no volume changes it."""
+    return workload_sizing(evaluation.workload, evaluation.knowledge, spare=False)
 
 
 def _capacity_at(
-    evaluation: Evaluation, sizings: _Sizings, requests_per_day: int, gpus: Collection[str]
+    evaluation: Evaluation, choosing: Sizing, requests_per_day: int, gpus: Collection[str]
 ) -> tuple[Capacity, ReplicaPlans]:
     """The workload's capacity at ``requests_per_day`` (as given: the quantized variant is not needed)
     and its replica plans on ``gpus``, as ``capacity.plan_capacity`` and ``capacity.replica_plans`` work
@@ -74,7 +63,7 @@ def _capacity_at(
     knowledge, capacity, resolved = evaluation.knowledge, evaluation.capacity, evaluation.workload
     load = workload_load_for(resolved, knowledge, requests_per_day)
     tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
-    plans = plans_by_gpu(knowledge, capacity.figures, load, *tokens, sizings.choosing, only=gpus)
+    plans = plans_by_gpu(knowledge, capacity.figures, load, *tokens, choosing, only=gpus)
     at = replace(
         capacity,
         quantized_figures=None,
@@ -82,13 +71,10 @@ def _capacity_at(
         load=load,
         cards=cards_key({gpu: plan.cards_per_replica for gpu, plan in plans.items()}),
         quantized_cards="",
-        sizing=sizings.choosing,
+        sizing=choosing,
         plans=plans,
         quantized_plans={},
     )
-    if sizings.planned == sizings.choosing:
-        # No rule added a spare: the plans that chose the cards are the plans (``replica_plans``).
-        return at, ReplicaPlans(sizing=sizings.planned, plans=plans, quantized_plans={})
     return at, replica_plans(resolved, at, knowledge, evaluation.constraints.spare_replica, gpus)
 
 
@@ -98,10 +84,10 @@ def dedicated_month_at(evaluation: Evaluation, listing: Listing) -> MonthAt:
     calendar = knowledge.calendar_hours_per_month()
     overhead = knowledge.pricing_assumptions.spot_interruption.overhead
 
-    sizings = _sizings(evaluation)
+    choosing = _choosing(evaluation)
 
     def month(requests_per_day: int) -> RoutePoint:
-        capacity, plans = _capacity_at(evaluation, sizings, requests_per_day, (listing.offer.gpu,))
+        capacity, plans = _capacity_at(evaluation, choosing, requests_per_day, (listing.offer.gpu,))
         plan = plans.plans[listing.offer.gpu]
         hours, days = workload.hours_per_month, capacity.days_per_month
         rental = price_plan(listing, plan, hours, days, calendar, overhead)[1]
@@ -116,10 +102,10 @@ def own_month_at(evaluation: Evaluation) -> MonthAt:
     # The GPUs ``select_own_server`` looks at: the catalog's servers' and the default server's.
     gpus = {server.gpu for server in knowledge.own_hardware.servers} | {knowledge.own_server().gpu}
 
-    sizings = _sizings(evaluation)
+    choosing = _choosing(evaluation)
 
     def month(requests_per_day: int) -> RoutePoint:
-        _, plans = _capacity_at(evaluation, sizings, requests_per_day, gpus)
+        _, plans = _capacity_at(evaluation, choosing, requests_per_day, gpus)
         resolved = evaluation.workload.model_copy(update={"requests_per_day": requests_per_day})
         server = select_own_server(knowledge, plans.plans, unsuitable)
         costs = server_costs(knowledge, server, resolved.company_country, resolved.on_premises_required)
@@ -134,10 +120,10 @@ def serverless_month_at(evaluation: Evaluation, listing: ServerlessListing) -> M
     knowledge, paid_hours = evaluation.knowledge, evaluation.workload.hours_per_month
     unsuitable, constraints = evaluation.verdicts.unsuitable, evaluation.constraints
 
-    sizings = _sizings(evaluation)
+    choosing = _choosing(evaluation)
 
     def month(requests_per_day: int) -> RoutePoint | None:
-        capacity, plans = _capacity_at(evaluation, sizings, requests_per_day, (listing.gpu.gpu,))
+        capacity, plans = _capacity_at(evaluation, choosing, requests_per_day, (listing.gpu.gpu,))
         market = price_serverless(capacity, plans, unsuitable, constraints, knowledge, paid_hours)
         candidate = next((c for c in market.candidates if c.listing is listing), None)
         if candidate is None:
