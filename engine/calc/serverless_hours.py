@@ -56,11 +56,7 @@ def hourly_demand(
     seconds = service.seconds
     average, burst = load.average_requests_per_second, load.peak_within_hour
     capacity = instance_rps * sizing.capacity_share
-    # ``active`` lists the hours with traffic in the order of the day.
-    of_day = [
-        hour for hour, share in enumerate(traffic.served) if share > 0 and traffic.relative_rate[hour] > 0
-    ]
-    for (served, relative), hour in zip(traffic.active, of_day, strict=True):
+    for (served, relative), hour in zip(traffic.active, traffic.active_hours, strict=True):
         rate = average * relative
         needed = rate * burst / capacity
         work = rate / instance_rps

@@ -42,6 +42,8 @@ class DailyTraffic:
     hours_per_day: float
     active: tuple[tuple[float, float], ...]
     """(served share, relative rate) of every hour in which requests arrive: what the sums run over."""
+    active_hours: tuple[int, ...]
+    """The hours of the day (0 to 23) ``active`` is of, in the same order."""
 
     @property
     def busiest(self) -> float:
@@ -68,9 +70,13 @@ def daily_traffic(profile: tuple[float, ...], first_hour: int, hours_per_day: fl
     relative = tuple(
         p * hours_per_day / weight if s > 0 else 0.0 for p, s in zip(profile, served, strict=True)
     )
-    active = tuple((s, r) for s, r in zip(served, relative, strict=True) if s > 0 and r > 0)
+    hours = tuple(hour for hour, (s, r) in enumerate(zip(served, relative, strict=True)) if s > 0 and r > 0)
     return DailyTraffic(
-        served=tuple(served), relative_rate=relative, hours_per_day=hours_per_day, active=active
+        served=tuple(served),
+        relative_rate=relative,
+        hours_per_day=hours_per_day,
+        active=tuple((served[hour], relative[hour]) for hour in hours),
+        active_hours=hours,
     )
 
 
