@@ -139,10 +139,11 @@ def render_memo(
 
 def size(**request: Any) -> SizeResult:
     """Card counts per GPU for one model. Keyword arguments are the fields of ``SizeRequest``: ``model``
-    (a catalog ID) or ``params_b``, ``precision``, optionally ``active_params_b``, ``context_tokens``,
-    ``load`` (the fields of ``LoadRequest``: replicas per GPU for its peak), ``serving_engine``,
-    ``input_tokens`` and ``output_tokens`` (without a load), ``concurrency`` (throughput and latency at
-    that many requests in flight) and ``gpu`` with ``cards`` (one configuration)."""
+    (a catalog ID) or ``params_b``, ``precision``, optionally ``active_params_b`` and ``attention_shape``
+    (with ``params_b``), ``context_tokens``, ``load`` (the fields of ``LoadRequest``: replicas per GPU
+    for its peak), ``serving_engine``, ``input_tokens`` and ``output_tokens`` (without a load),
+    ``concurrency`` (throughput and latency at that many requests in flight) and ``gpu`` with ``cards``
+    (one configuration)."""
     return _size(SizeRequest.read(request, "size"))
 
 

@@ -73,9 +73,8 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
         request.context_tokens is not None,
         catalog,
     )
-    figures = size_model(
-        knowledge, total, active, request.precision, catalog, context, request.serving_engine
-    )
+    shape = catalog or request.attention_shape
+    figures = size_model(knowledge, total, active, request.precision, shape, context, request.serving_engine)
     gpu_ids = [gpu.id for gpu in knowledge.gpus.gpus]
     if request.gpu is not None and request.gpu not in gpu_ids:
         raise InputError(unknown_value_message("gpu", request.gpu, gpu_ids), field="gpu")

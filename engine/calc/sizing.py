@@ -10,6 +10,7 @@ holds the KV cache of several full-context sequences at once under the engine's 
 from __future__ import annotations
 
 import math
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -18,6 +19,30 @@ from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.engines import GIB, ServingEngine
 from gpu_advisor.engine.domain.knowledge.entries import Gpu, ModelConfig
+
+
+class ModelShape(Protocol):
+    """What the sizing reads of a model's architecture: a catalog model (``ModelConfig``) or the attention
+    shape given for a model given by its size (``AttentionShape``)."""
+
+    @property
+    def attention(self) -> str: ...
+    @property
+    def num_layers(self) -> int: ...
+    @property
+    def num_attention_heads(self) -> int: ...
+    @property
+    def num_kv_heads(self) -> int: ...
+    @property
+    def head_dim(self) -> int: ...
+    @property
+    def kv_lora_rank(self) -> int | None: ...
+    @property
+    def qk_rope_head_dim(self) -> int | None: ...
+    @property
+    def num_experts(self) -> int | None: ...
+    @property
+    def experts_per_token(self) -> int | None: ...
 
 
 class GpuFit(BaseModel):
@@ -51,7 +76,7 @@ def weights_gb(params_b: float, bytes_per_parameter: float) -> float:
     return params_b * bytes_per_parameter
 
 
-def kv_bytes_per_token(model: ModelConfig, bytes_per_element: float) -> float:
+def kv_bytes_per_token(model: ModelShape, bytes_per_element: float) -> float:
     """KV-cache bytes one token occupies across all layers.
 
     Grouped-query attention stores a key and a value vector per KV head and layer; DeepSeek's multi-head
@@ -124,7 +149,8 @@ class SizingFigures(BaseModel):
     bytes_per_parameter: float
     weights_gb: float
     kv_bytes_per_token: float | None
-    """From the catalog model's attention shape; None without a catalog model."""
+    """From the model's attention shape (the catalog's, or the one given for a model given by its size);
+    None where neither is known."""
     kv_bytes_per_token_used: float
     """What the sizing and throughput use: the model's figure, or the closest catalog model's."""
     kv_estimated_from: str | None
@@ -132,15 +158,15 @@ class SizingFigures(BaseModel):
     attention_flops_per_token_pair: float
     """Attention FLOPs for one query token against one earlier token, over all layers and heads
     (``attention_flops_per_token_pair``): a prompt of s tokens costs this times s²/2 in prefill, and a
-    decode step this times the context per sequence. The stand-in model's for an unknown model."""
+    decode step this times the context per sequence. The stand-in model's for a model of unknown shape."""
     decode_attention_flops_per_token_pair: float
     """The same for one decode step (``decode_attention_flops_per_token_pair``)."""
     num_layers: int
-    """Transformer layers, each paying a fixed time per forward pass; the stand-in model's for an unknown
-    model."""
+    """Transformer layers, each paying a fixed time per forward pass; the stand-in model's for a model of
+    unknown shape."""
     num_experts: int | None
     """Routed experts per layer of a mixture of experts, and how many each token uses; None for a dense
-    model and for an unknown one."""
+    model and for a model given by its size."""
     experts_per_token: int | None
     context_tokens: int
     serving_engine: str
@@ -149,7 +175,7 @@ class SizingFigures(BaseModel):
     fits: tuple[GpuFit, ...]
 
 
-def attention_flops_per_token_pair(model: ModelConfig) -> float:
+def attention_flops_per_token_pair(model: ModelShape) -> float:
     """FLOPs of one query token attending to one key: a multiply and an add per element of the query-key
     dot product and of the weighted sum of values, for every head of every layer. Multi-head latent
     attention (DeepSeek) computes its queries and keys in the no-position part (``head_dim``) plus the
@@ -160,7 +186,7 @@ def attention_flops_per_token_pair(model: ModelConfig) -> float:
     )
 
 
-def decode_attention_flops_per_token_pair(model: ModelConfig) -> float:
+def decode_attention_flops_per_token_pair(model: ModelShape) -> float:
     """The same for a decode step. Grouped-query attention computes as in prefill. Latent attention
     decodes in the absorbed form (vLLM, SGLang and TensorRT-LLM alike): each head's query meets the
     compressed latent and its rotary part directly, and the weighted sum is taken over the latent, so a
@@ -195,7 +221,7 @@ def size_model(
     params_b: float,
     active_params_b: float,
     precision: str,
-    model: ModelConfig | None,
+    model: ModelShape | None,
     context_tokens: int,
     engine_id: str = "vllm",
     kv_bytes_per_element: float | None = None,

@@ -19,10 +19,14 @@ from gpu_advisor.engine.commands.common import (
     to_json,
 )
 
+ATTENTION_SHAPE_FIELDS = ("num_hidden_layers", "num_attention_heads", "num_key_value_heads", "head_dim")
+"""``--attention-shape``'s four numbers, in ``AttentionShape``'s field order."""
 SIZE_OPTIONS = {
     "model": "--model",
     "params_b": "--params-b",
     "active_params_b": "--active-params-b",
+    "attention_shape": "--attention-shape",
+    **{f"attention_shape.{name}": f"--attention-shape ({name})" for name in ATTENTION_SHAPE_FIELDS},
     "precision": "--precision",
     "context_tokens": "--context-tokens",
     "load.avg_input_tokens": "--input-tokens",
@@ -35,6 +39,27 @@ SIZE_OPTIONS = {
     "cards": "--cards",
 }
 """The command line's option for each field of the size request, for its error messages."""
+
+
+# ParamType is generic in the newest click only; subscripting it fails on click 8.1, which pyproject admits.
+class AttentionShapeParam(click.ParamType):  # type: ignore[type-arg]
+    """``L,H,KV,D``: the four numbers of ``AttentionShape`` in its field order; their bounds are the
+    request's to check."""
+
+    name = "attention shape"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> dict[str, int]:
+        parts = str(value).split(",")
+        if len(parts) != len(ATTENTION_SHAPE_FIELDS) or not all(p.strip().isdigit() for p in parts):
+            self.fail(
+                f"{value!r}: give four whole numbers separated by commas: layers, attention heads, "
+                "key-value heads, head dimension (e.g. 40,40,40,128)",
+                param,
+                ctx,
+            )
+        return dict(zip(ATTENTION_SHAPE_FIELDS, (int(p) for p in parts), strict=True))
+
+
 FORMAT_OPTION = click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
@@ -47,6 +72,13 @@ FORMAT_OPTION = click.option(
     "--active-params-b",
     type=FiniteFloat(min=0, min_open=True),
     help="Active parameters per token (mixture of experts), billions.",
+)
+@click.option(
+    "--attention-shape",
+    type=AttentionShapeParam(),
+    metavar="L,H,KV,D",
+    help="With --params-b: the model's num_hidden_layers, num_attention_heads, num_key_value_heads and "
+    "head_dim from its config.json (left out, the closest catalog model's KV cache stands in).",
 )
 @click.option("--precision", required=True, type=precision_choice, help="Weight precision.")
 @click.option(
@@ -96,6 +128,7 @@ def size(
     model_id: str | None,
     params_b: float | None,
     active_params_b: float | None,
+    attention_shape: dict[str, int] | None,
     precision: str,
     context_tokens: int | None,
     requests_per_day: int | None,
@@ -130,6 +163,7 @@ def size(
         options = ", ".join(f"--{name.replace('_', '-')}" for name in pattern)
         raise InputError(f"{options}: describe a load, give --requests-per-day too")
     request: dict[str, Any] = {"model": model_id, "params_b": params_b, "active_params_b": active_params_b}
+    request["attention_shape"] = attention_shape
     request |= {"precision": precision, "context_tokens": context_tokens, "serving_engine": serving_engine}
     request |= {"concurrency": concurrency, "gpu": gpu_id, "cards": cards}
     if requests_per_day is not None:

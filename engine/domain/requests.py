@@ -17,6 +17,7 @@ from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId, ServingEngineId
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
+from gpu_advisor.engine.domain.workload import AttentionShape
 
 
 def offered_years(years: int) -> int:
@@ -89,6 +90,9 @@ class SizeRequest(Request):
     active_params_b: float | None = Field(
         default=None, gt=0, le=100_000, description="Active parameters per token (mixture of experts)."
     )
+    attention_shape: AttentionShape | None = Field(
+        default=None, description="With params_b: the model's attention shape from its config.json."
+    )
     precision: Precision
     context_tokens: int | None = Field(default=None, gt=0, le=10_000_000)
     load: LoadRequest | None = None
@@ -130,6 +134,12 @@ class SizeRequest(Request):
             and self.active_params_b > self.params_b
         ):
             raise WordsError(Words("active_params_b cannot exceed params_b"))
+        if self.attention_shape is not None and self.model is not None:
+            raise WordsError(
+                Words(
+                    "attention_shape goes with params_b; the catalog knows the attention shapes of its models"
+                )
+            )
         if self.cards is not None and self.gpu is None:
             raise WordsError(Words("cards goes with gpu: name the GPU whose replica has that many cards"))
         if self.load is not None and (self.input_tokens is not None or self.output_tokens is not None):

@@ -60,7 +60,7 @@ class ReplicaPlans:
 
 
 def size(resolved: ResolvedWorkload, knowledge: Knowledge, precision: str) -> SizingFigures:
-    model = resolved.model_config_entry
+    model = resolved.model_config_entry or resolved.attention_shape
     return size_model(
         knowledge,
         resolved.params_b,

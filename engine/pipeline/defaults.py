@@ -40,6 +40,12 @@ def check_against_catalog(spec: ModelSpec, catalog: ModelConfig) -> None:
             params=catalog.active_params_b,
         )
         raise InputError(at("model.active_params_b", problem), field="model.active_params_b")
+    if spec.attention_shape is not None:
+        problem = Words(
+            "the catalog's %(model)s has its own attention shape; leave it out for a catalog model",
+            model=catalog.id,
+        )
+        raise InputError(at("model.attention_shape", problem), field="model.attention_shape")
 
 
 def context_for(
@@ -162,6 +168,7 @@ def model_facts(spec: ModelSpec, knowledge: Knowledge) -> dict[str, Any]:
         "active_params_b": active_params_b,
         "precision": spec.precision,
         "custom_weights": spec.custom_weights,
+        "attention_shape": spec.attention_shape,
     }
 
 
