@@ -6,14 +6,17 @@ that otherwise stands in, and the card counts follow. Figures worked out from vL
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from click.testing import CliRunner
 from helpers import run
 
 from gpu_advisor import api
 from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.questionnaire import load_questions
 from gpu_advisor.engine.common.errors import InputError
 
 GIB = 2**30
@@ -57,6 +60,20 @@ def test_the_shape_sets_the_card_count_where_the_stand_in_would_undercount() -> 
     assert h100_cards() == 1
 
 
+def test_the_attention_compute_and_the_layers_are_the_given_shapes() -> None:
+    from gpu_advisor.engine.calc.sizing import size_model
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.domain.workload import AttentionShape
+
+    shape = AttentionShape(**MHA_13B)
+    figures = size_model(load_knowledge(), 13.0, 13.0, "bf16", shape, 8_192)
+    # A multiply and an add per element of q·k and of the weighted sum of values, for 40 heads of 128 in
+    # each of 40 layers.
+    assert figures.attention_flops_per_token_pair == 2 * 40 * 40 * (128 + 128) == 819_200
+    assert figures.decode_attention_flops_per_token_pair == 819_200
+    assert figures.num_layers == 40
+
+
 def test_a_grouped_query_shape_gives_the_figure_of_the_catalog_model_it_describes() -> None:
     llama_8b = {"num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128}
     given = api.size(params_b=8, precision="bf16", attention_shape=llama_8b)
@@ -70,7 +87,8 @@ def test_the_memo_says_where_the_kv_figure_comes_from() -> None:
     assert given.workload.attention_shape.num_key_value_heads == 40
     memo = api.render_memo(given)
     assert (
-        "KV cache: 819,200 bytes per token from the model's attention shape, on top of the weights." in memo
+        "KV cache: 819,200 bytes per token from the attention shape given (40 layers, 40 key-value heads of "
+        "128), on top of the weights." in memo
     )
     stood_in = api.render_memo(run(WORKLOAD))
     assert (
@@ -148,3 +166,24 @@ def test_size_refuses_a_bad_shape(args: list[str], words: str) -> None:
     assert result.exit_code == 2
     assert words in result.output
     assert "Traceback" not in result.output
+
+
+def test_ask_from_a_file_keeps_the_shape_and_the_fields_it_does_not_ask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    source = tmp_path / "custom.yaml"
+    model = {**WORKLOAD["model"], "attention_shape": MHA_13B}
+    source.write_text(yaml.safe_dump({**WORKLOAD, "model": model, "serving_engine": "sglang"}), "utf-8")
+    result = CliRunner().invoke(
+        main,
+        ["ask", "--as-of", "2026-11-30", "--from", str(source), "--save", "out.yaml", "--memo", "out.md"],
+        input="\n" * (len(load_questions()) + 2),
+    )
+    assert result.exit_code == 0, result.output
+    saved = yaml.safe_load((tmp_path / "out.yaml").read_text("utf-8"))
+    assert saved["model"]["attention_shape"] == MHA_13B
+    assert saved["serving_engine"] == "sglang"
+    assert "KV cache: 819,200 bytes per token from the attention shape given" in (
+        tmp_path / "out.md"
+    ).read_text("utf-8")

@@ -25,11 +25,12 @@ def test_googles_own_us_price_stands_beside_the_documents_figure() -> None:
     assert (documents.usd_per_gpu_hour, documents.as_of) == (3.00, dt.date(2026, 3, 27))
 
 
-def test_azure_bills_the_full_minutes_a_vm_runs() -> None:
+def test_azure_bills_by_the_minute() -> None:
     azure = [o for o in load_knowledge().offers.offers if o.provider == "azure"]
     assert len(azure) == 4
     assert {o.billing_increment_seconds for o in azure} == {60}
     # A batch of 2 h 20 min 44.16 s a day on 22 days: 141 minutes billed a day, not 3 whole hours.
+    # Microsoft bills the full minutes only (140); the partial minute is counted, at most a minute a day.
     nd = next(o for o in azure if o.offer == "nd-h100-v5-on-demand")
     hours = billed_hours(nd, 176, 730, BatchRun(hours_per_day=2.3456, days_per_month=22), 0.05)
     assert hours == pytest.approx(141 / 60 * 22)
@@ -70,8 +71,8 @@ def test_prc001_names_each_providers_notice() -> None:
 
 def test_prc002_names_each_providers_notice() -> None:
     assert message(run(CHAT), "PRC002") == (
-        "The workload is latency-sensitive, so spot offers are excluded: spot capacity is taken back at 2 "
-        "minutes' notice on AWS, 30 seconds' on Azure and at most 30 on Google Cloud, which production "
+        "The workload is latency-sensitive, so spot offers are excluded: spot capacity is taken back at "
+        "short notice (2 minutes on AWS, 30 seconds on Azure, at most 30 on Google Cloud), which production "
         "inference that answers users cannot absorb."
     )
 

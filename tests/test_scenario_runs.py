@@ -41,11 +41,12 @@ def option_cost(result: dict, provider: str, offer: str, gpu: str) -> float:
 
 
 def test_batch_share_and_rival_percentile_by_hand(tmp_path: Path) -> None:
-    """The nightly batch runs on RunPod's B200 on demand; AWS's P5 spot is its rival. The spot price moves
-    by (1 - d) / (1 - 0.75) with the drawn discount d (0.60 to 0.90, uniform), and a month's rental is the
-    price times fixed GPU-hours, so the spot option wins exactly where its point cost times that factor
-    is below RunPod's: the share follows from the draws alone. The throughput estimate's error, which
-    stretches both batches' hours, is held at zero here (tests/test_scenario_draws.py draws it)."""
+    """The nightly batch runs on RunPod's B200 on demand; Azure's ND H100 v5 spot is its rival. The spot
+    price moves by (1 - d) / (1 - 0.75) with the drawn discount d (0.60 to 0.90, uniform), and a month's
+    rental is the price times fixed GPU-hours, so the spot option wins exactly where its point cost times
+    that factor is below RunPod's: the share follows from the draws alone. The throughput estimate's
+    error, which stretches both batches' hours, is held at zero here (tests/test_scenario_draws.py draws
+    it)."""
     overrides = tmp_path / "held.yaml"
     overrides.write_text("ranges:\n  throughput_error: {low: 0, high: 0}\n")
     result = invoke(
@@ -65,7 +66,7 @@ def test_batch_share_and_rival_percentile_by_hand(tmp_path: Path) -> None:
     data = json.loads(result.output)
     rb = data["robustness"]
     runpod = data["decision"]["usd_per_month"]
-    spot_point = option_cost(data, "aws", "p5-spot", "h100-sxm")
+    spot_point = option_cost(data, "azure", "nd-h100-v5-spot", "h100-sxm")
     # the draws, independently: one uniform number per input, in the order of knowledge/uncertainty.yaml
     # (server price, EU premium, spot discount, reserved price, throughput error, serverless break-even)
     rng = random.Random(7)
@@ -73,9 +74,10 @@ def test_batch_share_and_rival_percentile_by_hand(tmp_path: Path) -> None:
     for _ in range(400):
         u = [rng.random() for _ in range(6)]
         discounts.append(0.60 + u[2] * (0.90 - 0.60))
-    # The price moves by (1 - d) / 0.25, but never above 60 % off AWS's newest on-demand price in
-    # us-east-1 ($6.88): $2.752 against the listed $2.598.
-    ceiling = 6.88 * 0.40 / 2.598
+    # The price moves by (1 - d) / 0.25, but never above 60 % off Azure's newest on-demand price in its
+    # US regions ($6.98): $2.792 against the listed $2.373. (AWS's P5 spot moves by the same factor from a
+    # higher price, so it never undercuts Azure's where either undercuts RunPod.)
+    ceiling = 6.98 * 0.40 / 2.373
     spot_costs = [spot_point * min((1 - d) / 0.25, ceiling) for d in discounts]
     runpod_wins = sum(1 for cost in spot_costs if cost >= runpod)
     assert rb["recommended_win_share"] == runpod_wins / 400
@@ -83,10 +85,10 @@ def test_batch_share_and_rival_percentile_by_hand(tmp_path: Path) -> None:
     shares = {(o["provider"], o["offer"]): o["share"] for o in rb["option_win_share"]}
     assert shares == {
         ("runpod", "community"): runpod_wins / 400,
-        ("aws", "p5-spot"): (400 - runpod_wins) / 400,
+        ("azure", "nd-h100-v5-spot"): (400 - runpod_wins) / 400,
     }
     rival = rb["cost_usd_per_month"]["rival"]
-    assert (rival["provider"], rival["offer"], rival["gpu"]) == ("aws", "p5-spot", "h100-sxm")
+    assert (rival["provider"], rival["offer"], rival["gpu"]) == ("azure", "nd-h100-v5-spot", "h100-sxm")
     assert rival["p50"] == pytest.approx(decile(spot_costs, 5), rel=1e-9)
     assert rival["p90"] == pytest.approx(decile(spot_costs, 9), rel=1e-9)
     # RunPod's price does not move, so every percentile of the recommendation is its point cost
@@ -99,18 +101,18 @@ def test_batch_share_and_rival_percentile_by_hand(tmp_path: Path) -> None:
 
 
 def test_near_the_flip_the_share_is_near_the_middle(tmp_path: Path) -> None:
-    """AWS spot beats RunPod's B200 once its price falls to RunPod's monthly cost: a sweep of the spot
-    price shows that flip. A spot discount range centred on the discount that gives that price (from an
-    overrides file) wins about half the scenarios."""
+    """Azure's spot offer beats RunPod's B200 once its price falls to RunPod's monthly cost: a sweep of
+    the spot price shows that flip. A spot discount range centred on the discount that gives that price
+    (from an overrides file) wins about half the scenarios."""
     data = json.loads(invoke("recommend", BATCH, "--format", "json", "--as-of", AS_OF).output)
     runpod = data["decision"]["usd_per_month"]
-    spot_point = option_cost(data, "aws", "p5-spot", "h100-sxm")
-    flip_price = 2.598 * runpod / spot_point
+    spot_point = option_cost(data, "azure", "nd-h100-v5-spot", "h100-sxm")
+    flip_price = 2.373 * runpod / spot_point
     sweep = invoke(
         "sweep",
         BATCH,
         "--vary",
-        f"price:aws/p5-spot/h100-sxm={flip_price - 0.01:.3f}:{flip_price + 0.01:.3f}:0.02",
+        f"price:azure/nd-h100-v5-spot/h100-sxm={flip_price - 0.01:.3f}:{flip_price + 0.01:.3f}:0.02",
         "--format",
         "json",
         "--as-of",
@@ -118,7 +120,7 @@ def test_near_the_flip_the_share_is_near_the_middle(tmp_path: Path) -> None:
     )
     flips = json.loads(sweep.output)["flips"]
     assert [(f["variable"], f["changed"]) for f in flips] == [
-        ("price:aws/p5-spot/h100-sxm", ["pricing", "provider", "offer", "gpu"])
+        ("price:azure/nd-h100-v5-spot/h100-sxm", ["pricing", "provider", "offer", "gpu"])
     ]
     flip_discount = 1 - 0.25 * runpod / spot_point  # the listed spot price stands at the 75 % midpoint
     overrides = tmp_path / "near.yaml"

@@ -237,6 +237,20 @@ def workload_document(answers: dict[str, Any]) -> dict[str, Any]:
     return {"name": document.pop("name"), "model": model, **document}
 
 
+def with_unasked(
+    document: dict[str, Any], original: dict[str, Any], answers: dict[str, Any]
+) -> dict[str, Any]:
+    """The answers' workload file with the ``--from`` file's fields that no question asked kept as they
+    were (``serving_engine``, ``min_replicas``, a model's ``attention_shape``): the questionnaire changes
+    only what it asks. An attention shape stays only with a model still given by its size."""
+    kept = {k: v for k, v in original.items() if k not in ("name", "model") and k not in answers}
+    model = dict(document["model"])
+    shape = original.get("model", {}).get("attention_shape")
+    if shape is not None and "name" not in model and "model.attention_shape" not in answers:
+        model["attention_shape"] = shape
+    return {**document, "model": model, **kept}
+
+
 def prefill_from(document: dict[str, Any]) -> dict[str, Any]:
     """A workload file's values keyed like the questions (``model.precision``), for ``--from``."""
     answers = {f"model.{key}": value for key, value in document.get("model", {}).items()}

@@ -51,7 +51,7 @@ def ask(
     """Answer questions about the workload; get the workload file and the decision memo."""
     import yaml
 
-    from gpu_advisor.engine.apps.questionnaire import prefill_from, workload_document
+    from gpu_advisor.engine.apps.questionnaire import prefill_from, with_unasked, workload_document
     from gpu_advisor.engine.apps.recommend import recommend as run_recommend
     from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -65,10 +65,11 @@ def ask(
         output_target(given, option, inputs=(from_file,), force=force)
     knowledge = load_knowledge()
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
-    prefill = prefill_from(load_workload(from_file).model_dump(exclude_none=True)) if from_file else {}
+    original = load_workload(from_file).model_dump(exclude_none=True) if from_file else {}
+    prefill = prefill_from(original)
     evaluated_on = parse_date(as_of)
     answers = ask_questions(knowledge, fmt, prefill, lambda name: save_file or default_file(name, force))
-    document = workload_document(answers)
+    document = with_unasked(workload_document(answers), original, answers)
     workload = validate_workload(document, "answers")
     name = slug(workload.name)
     save_file = save_file or default_file(workload.name, force)[0]

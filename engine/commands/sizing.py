@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import click
@@ -50,7 +51,9 @@ class AttentionShapeParam(click.ParamType):  # type: ignore[type-arg]
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> dict[str, int]:
         parts = str(value).split(",")
-        if len(parts) != len(ATTENTION_SHAPE_FIELDS) or not all(p.strip().isdigit() for p in parts):
+        if len(parts) != len(ATTENTION_SHAPE_FIELDS) or not all(
+            re.fullmatch(r"[0-9]+", p.strip()) for p in parts
+        ):
             self.fail(
                 f"{value!r}: give four whole numbers separated by commas: layers, attention heads, "
                 "key-value heads, head dimension (e.g. 40,40,40,128)",
@@ -78,7 +81,8 @@ FORMAT_OPTION = click.option(
     type=AttentionShapeParam(),
     metavar="L,H,KV,D",
     help="With --params-b: the model's num_hidden_layers, num_attention_heads, num_key_value_heads and "
-    "head_dim from its config.json (left out, the closest catalog model's KV cache stands in).",
+    "head_dim from its config.json (left out, the closest catalog model's KV cache stands in); multi-head "
+    "or grouped-query attention only, not latent attention (DeepSeek V3/R1).",
 )
 @click.option("--precision", required=True, type=precision_choice, help="Weight precision.")
 @click.option(

@@ -145,7 +145,8 @@ class ModelSpec(StrictInput):
     attention_shape: AttentionShape | None = Field(
         default=None,
         description="For a model given by its size: its attention shape from config.json, which sets the "
-        "KV cache per token (left out, the closest catalog model's stands in).",
+        "KV cache per token (left out, the closest catalog model's stands in). Multi-head or grouped-query "
+        "attention only: a latent-attention model (DeepSeek V3/R1) caches far less than this shape says.",
     )
 
     @model_validator(mode="after")
