@@ -63,7 +63,7 @@ def test_the_shape_sets_the_card_count_where_the_stand_in_would_undercount() -> 
 def test_the_attention_compute_and_the_layers_are_the_given_shapes() -> None:
     from gpu_advisor.engine.calc.sizing import size_model
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-    from gpu_advisor.engine.domain.workload import AttentionShape
+    from gpu_advisor.engine.domain.model_spec import AttentionShape
 
     shape = AttentionShape(**MHA_13B)
     figures = size_model(load_knowledge(), 13.0, 13.0, "bf16", shape, 8_192)

@@ -19,7 +19,8 @@ from gpu_advisor.engine.common.errors import close_match
 from gpu_advisor.engine.common.values import finite
 from gpu_advisor.engine.domain.input_errors import render_problems, validation_problems
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.workload import ModelSpec, Workload, declared_type
+from gpu_advisor.engine.domain.model_spec import ModelSpec
+from gpu_advisor.engine.domain.workload import Workload, declared_type
 from gpu_advisor.engine.i18n.environment import render, translate
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.i18n.reading import number_text

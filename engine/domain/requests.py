@@ -17,7 +17,7 @@ from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId, ServingEngineId
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
-from gpu_advisor.engine.domain.workload import AttentionShape
+from gpu_advisor.engine.domain.model_spec import AttentionShape
 
 
 def offered_years(years: int) -> int:

@@ -10,7 +10,8 @@ from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Grouped, Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
-from gpu_advisor.engine.domain.workload import Given, ModelSpec, ResolvedWorkload, WorkloadInput, fields_given
+from gpu_advisor.engine.domain.model_spec import ModelSpec
+from gpu_advisor.engine.domain.workload import Given, ResolvedWorkload, WorkloadInput, fields_given
 
 CATALOG_TOLERANCE = 0.05
 """A params_b given beside a catalog model may differ from the catalog's count by this share (rounding)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from gpu_advisor.engine.apps.questionnaire import OTHER_MODEL, load_questions
 from gpu_advisor.engine.domain.input_errors import TYPE_MESSAGES
-from gpu_advisor.engine.domain.workload import VALUE_ERRORS
+from gpu_advisor.engine.domain.model_spec import VALUE_ERRORS
 from gpu_advisor.engine.i18n.click_words import CLICK_MESSAGES
 from gpu_advisor.engine.i18n.environment import environment
 from gpu_advisor.engine.present.robustness_words import words as robustness_words
