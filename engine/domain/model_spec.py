@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from gpu_advisor.engine.domain.choices import Precision
+from gpu_advisor.engine.domain.strict_input import StrictInput
 
 PositiveFloat = Annotated[float, Field(gt=0)]
 
@@ -19,17 +20,6 @@ KV_HEADS_UNEVEN = (
     "head among the same number of query heads)"
 )
 VALUE_ERRORS: tuple[str, ...] = (MISSING_SIZE, ACTIVE_ABOVE_TOTAL, KV_HEADS_UNEVEN)
-
-
-class StrictInput(BaseModel):
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="forbid",
-        strict=True,
-        frozen=True,
-        allow_inf_nan=False,
-        protected_namespaces=(),
-    )
 
 
 class AttentionShape(StrictInput):

@@ -10,21 +10,18 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Jurisdiction
 from gpu_advisor.engine.domain.distributions import Range
 from gpu_advisor.engine.domain.requests import DepreciationYears
+from gpu_advisor.engine.domain.strict_input import StrictInput
 
 ImportFormat = Literal["skypilot", "gpuhunt", "csv"]
 IMPORT_FORMATS: tuple[str, ...] = ("skypilot", "gpuhunt", "csv")
 
 Identifier = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:+-]*$")]
-
-
-class StrictInput(BaseModel):
-    model_config = ConfigDict(defer_build=True, extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
 
 class OfferOverride(StrictInput):
@@ -109,8 +106,6 @@ class ServerOverride(StrictInput):
     every catalog server they apply to. A figure is given in USD or in EUR (converted at the catalog's
     rate, or at ``exchange_rate`` of the same file), never both; the write-off as ``months`` or as
     ``depreciation_years`` (3, 4 or 5), never both."""
-
-    model_config = ConfigDict(defer_build=True, extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     price_usd: float | None = Field(default=None, gt=0, le=1e9)
     price_eur: float | None = Field(default=None, gt=0, le=1e9)

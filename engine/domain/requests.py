@@ -11,13 +11,14 @@ import re
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, Field, ValidationError, model_validator
 
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId, ServingEngineId
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
 from gpu_advisor.engine.domain.model_spec import AttentionShape
+from gpu_advisor.engine.domain.strict_input import StrictInput
 
 
 def offered_years(years: int) -> int:
@@ -36,16 +37,7 @@ DepreciationYears = Annotated[int, AfterValidator(offered_years)]
 """The economic life an owned server is written off over, in years."""
 
 
-class Request(BaseModel):
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="forbid",
-        frozen=True,
-        strict=True,
-        allow_inf_nan=False,
-        protected_namespaces=(),
-    )
-
+class Request(StrictInput):
     @classmethod
     def read(cls, data: dict[str, Any], origin: str, names: Mapping[str, str] | None = None) -> Any:
         """The request made of ``data``; an ``InputError`` naming each bad field otherwise, by the name

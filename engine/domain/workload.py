@@ -53,7 +53,8 @@ from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
 from gpu_advisor.engine.domain.knowledge.serving import checked_profile
-from gpu_advisor.engine.domain.model_spec import AttentionShape, ModelSpec, StrictInput
+from gpu_advisor.engine.domain.model_spec import AttentionShape, ModelSpec
+from gpu_advisor.engine.domain.strict_input import StrictInput
 from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges, split_ranges
 
 
