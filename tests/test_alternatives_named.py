@@ -66,3 +66,48 @@ def test_no_sentence_where_the_cheapest_rental_is_on_the_own_servers_gpu() -> No
     result = run({**CONSUMER_70B, **personal})
     assert result.best_option is not None and result.best_option.gpu in result.own_server_gpus
     assert OWN_SERVERS not in render_memo(result)
+
+
+R1_ON_PREMISES = {
+    "name": "r1-onprem",
+    "model": {"name": "deepseek-r1", "precision": "fp8"},
+    "requests_per_day": 10_000,
+    "avg_input_tokens": 1_500,
+    "avg_output_tokens": 3_000,
+    "load_pattern": "variable",
+    "schedule": "workdays",
+    "personal_data": True,
+    "on_premises_required": True,
+    "company_country": "AT",
+}
+
+
+def test_on_premises_names_the_gpus_that_need_fewer_cards_but_have_no_server_price() -> None:
+    # No rental is admitted (the personal data may not leave the building; AT's residency rules exclude
+    # every rental), so no cheapest rental to name; the sizing table holds the comparison: two
+    # replicas of 16 H100 (a 671 GB FP8 model spans two nodes) against two of 8 on H200, B200 or MI300X.
+    result = run(R1_ON_PREMISES)
+    assert result.best_option is None
+    rows = {g.gpu: g.gpus_total for g in result.sizing.gpus if g.gpus_total and not g.not_recommended_by}
+    assert (rows["h100-sxm"], rows["h200"], rows["b200"], rows["mi300x"]) == (32, 16, 16, 16)
+    assert (
+        f"{OWN_SERVERS}: rtx-5090, h100-sxm. The load needs 32 × h100-sxm; on h200, b200, mi300x it needs "
+        "fewer GPUs (from 16), but no server of those is priced, so buying them is not compared: get a quote "
+        "for a server of one of them before buying h100-sxm."
+    ) in render_memo(result)
+
+
+def test_the_gpus_named_need_fewer_cards_and_hold_the_model() -> None:
+    memo = render_memo(run(R1_ON_PREMISES))
+    sentence = next(
+        line for line in memo.splitlines() if line.startswith(f"{OWN_SERVERS}: rtx-5090, h100-sxm. The")
+    )
+    # h100-nvl needs as many GPUs in all (4 replicas of 8), a100-80gb more (3 of 16), h100-pcie is
+    # ruled out for the model (NET001): none of them is named.
+    for gpu in ("h100-nvl", "a100-80gb", "h100-pcie"):
+        assert gpu not in sentence
+
+
+def test_where_a_rental_is_admitted_its_gpu_is_named_instead() -> None:
+    memo = render_memo(run(CONSUMER_70B))
+    assert "The load needs" not in memo
