@@ -1,9 +1,10 @@
-"""Owning against renting over the same hours: a reservation is paid for every calendar hour like an owned
-machine, a pay-per-hour offer for the hours the load needs (docs/economics.md, "Buy, reserve or rent by
+"""Owning against renting, each as it bills: a reservation is paid for every calendar hour like an owned
+machine, a pay-per-hour offer for the hours its plan runs (docs/economics.md, "Buy, reserve or rent by
 the hour").
 
 The grid test runs a sweep of server price × load and checks, from each JSON result's own figures, that
-owning wins exactly where its monthly cost is below every admitted alternative's at the same hours."""
+owning wins exactly where its monthly cost is below every admitted alternative's monthly bill, the figure
+the options table shows."""
 
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ import json
 from typing import Any
 
 import pytest
-from helpers import EVALUATED_ON
+from helpers import EVALUATED_ON, EXAMPLES_DIR
 
 from gpu_advisor.api import render_memo
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation
-from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.domain.workload import load_workload, validate_workload
 
 # A 70B service on its own weights (no managed API can serve it), around the clock: for a business-critical
 # team (only providers with an enterprise SLA: the hyperscalers, whose H100 reservations are sold as
@@ -76,19 +77,19 @@ def result_json(market: str, requests_per_day: int, server_price: float | None =
     return data
 
 
-def at_same_hours(option: dict[str, Any], paid_hours: float) -> float:
-    """A reservation at every calendar hour (its bill); a pay-per-hour offer at the hours the load
-    needs: the cards it rents (whole instances) at its price per GPU-hour in the busy share of the paid
-    hours."""
+def as_billed(option: dict[str, Any], paid_hours: float) -> float:
+    """A reservation's bill, every calendar hour; a pay-per-hour offer's, the cards it rents (whole
+    instances) at its price per GPU-hour in every paid hour (the grid's services run around the clock)."""
     if option["pricing"] == "reserved":
         return float(option["usd_per_month"])
-    return float(option["usd_per_gpu_hour"] * option["gpus_rented"] * option["busy_share"] * paid_hours)
+    assert option["billed_hours_per_month"] == paid_hours
+    return float(option["usd_per_gpu_hour"] * option["gpus_rented"] * paid_hours)
 
 
 @pytest.mark.parametrize("server_price", SERVER_PRICES)
 @pytest.mark.parametrize("requests_per_day", REQUESTS_PER_DAY)
 @pytest.mark.parametrize("market", MARKETS)
-def test_owning_wins_exactly_where_it_costs_less_for_the_same_hours(
+def test_owning_wins_exactly_where_it_costs_less_than_every_bill(
     market: str, server_price: float, requests_per_day: int
 ) -> None:
     r = result_json(market, requests_per_day, server_price)
@@ -97,9 +98,9 @@ def test_owning_wins_exactly_where_it_costs_less_for_the_same_hours(
     paid = workload["hours_per_month"]
     dedicated = [o for o in r["options"] if o["pricing"] != "serverless" and not o["excluded_by"]]
     assert dedicated, "the grid keeps rentals in play"
-    # Owning is compared with the single-kind rentals at the same hours; a mixed fleet competes by rules
+    # Owning is compared with the single-kind rentals' bills; a mixed fleet competes by rules
     # (DEP025 proposes it, TCO016 rules buying out where the recommended fleet costs less).
-    cheapest = min(at_same_hours(o, paid) for o in dedicated)
+    cheapest = min(as_billed(o, paid) for o in dedicated)
     assert own["cheapest_same_hours_usd_per_month"] == pytest.approx(cheapest, rel=RELATIVE)
     compared = next(
         o
@@ -107,7 +108,7 @@ def test_owning_wins_exactly_where_it_costs_less_for_the_same_hours(
         if f"{o['provider']}/{o['offer']}" == own["compared_with"] and o["gpu"] == own["gpu"]
     )
     assert own["compared_billing"] == ("committed" if compared["pricing"] == "reserved" else "hourly")
-    assert own["rent_usd_per_month_same_hours"] == pytest.approx(at_same_hours(compared, paid), rel=RELATIVE)
+    assert own["rent_usd_per_month_same_hours"] == pytest.approx(as_billed(compared, paid), rel=RELATIVE)
     serverless = [
         o
         for o in r["options"]
@@ -120,7 +121,7 @@ def test_owning_wins_exactly_where_it_costs_less_for_the_same_hours(
         fleet is not None and fleet["usd_per_month"] <= r["best_option"]["usd_per_month"] * 0.95
     )
     beaten_by_fleet = fleet_recommended and fleet["usd_per_month"] < own["usd_per_month"]
-    # Owning wins exactly where it costs no more than every alternative at the same hours. The documents'
+    # Owning wins exactly where it costs no more than every alternative's bill. The documents'
     # rule of thumb (TCO004: busy under half the month, rent) holds where the prices agree with it; where
     # they do not, TCO017 says so and the prices decide.
     owns = cheaper_than_every_rental and cheaper_than_serverless and not beaten_by_fleet
@@ -231,11 +232,11 @@ def test_a_one_year_reservation_against_a_three_year_server_is_compared_per_mont
     ) in memo
 
 
-def test_against_an_hourly_offer_owning_is_compared_at_the_hours_the_load_needs() -> None:
+def test_against_an_hourly_offer_owning_is_compared_with_its_bill() -> None:
     """Three million requests a day on ten H100 (five 2-card replicas) on the open market: RunPod's
-    community H100 at $2.69 is the compared offer, at the hours the load needs (ten cards, busy every
-    hour: 10 × $2.69 × 730 = $19,637); two $150,000 servers cost 16 × $0.993... × 730 a month, less than
-    every admitted rental at the same hours, the mixed fleet's $11,642 included. (GMI's $2.10 sells single
+    community H100 at $2.69 is the compared offer, at its bill (ten cards every hour of the month:
+    10 × $2.69 × 730 = $19,637); two $150,000 servers cost 16 × $0.993... × 730 a month, less than
+    every admitted rental's bill, the mixed fleet's $11,642 included. (GMI's $2.10 sells single
     cards only, so a 2-card replica cannot sit on it: NET003.)"""
     result = result_for("open-market", 3_000_000, 150_000)
     own = result.own_hardware
@@ -253,7 +254,7 @@ def test_against_an_hourly_offer_owning_is_compared_at_the_hours_the_load_needs(
     assert not {"TCO004", "TCO012", "TCO013"} & set(result.fired_rules)
     memo = render_memo(result)
     assert (
-        "| Compared offer: runpod/community ($2.69/GPU-hour) | $19,637 | the hours the load needs (10 cards) "
+        "| Compared offer: runpod/community ($2.69/GPU-hour) | $19,637 | as billed: 730 h (10 cards) "
         "| — | utilization 37 % |"
     ) in memo
 
@@ -321,3 +322,53 @@ def test_a_mixed_fleet_that_owning_undercuts_is_shown_not_chosen() -> None:
     assert result.mixed_fleet is not None and not result.mixed_fleet.chosen
     assert "DEP025" in result.fired_rules  # proposed, but owning's proposal takes precedence
     assert "Shown for comparison; the decision is Own hardware." in render_memo(result)
+
+
+def test_an_hourly_rental_is_compared_at_its_own_bill_not_at_the_busy_share() -> None:
+    """The internal assistant (office hours, 176 paid hours a month) on RunPod's community RTX 5090,
+    two cards: a dedicated card runs through the idle minutes between requests, so owning is compared with
+    the bill, 2 × $0.69 × 176 h = $242.88, not with the 74 % of it in which a request is in flight."""
+    result = recommend(load_workload(str(EXAMPLES_DIR / "internal-assistant.yaml")), EVALUATED_ON)
+    own = result.own_hardware
+    assert result.workload.hours_per_month == 176
+    compared = (own.compared_with, own.compared_billing, own.rent_gpus_rented)
+    assert compared == ("runpod/community", "hourly", 2)
+    assert own.rent_usd_per_month_same_hours == pytest.approx(2 * 0.69 * 176, rel=RELATIVE)
+    assert own.rent_billed_hours_per_month == 176
+    assert own.cheapest_same_hours_usd_per_month == pytest.approx(2 * 0.69 * 176, rel=RELATIVE)
+    assert result.load.busy_share is not None and result.load.busy_share < 0.8
+    memo = render_memo(result)
+    assert (
+        "| Compared offer: runpod/community ($0.69/GPU-hour) | $243 | as billed: 176 h (2 cards) | — | "
+        "utilization 26 % |"
+    ) in memo
+    # The cheapest admitted rental is the best rental: one row, not two.
+    assert "Cheapest admitted rental" not in memo
+
+
+def test_a_batch_rental_is_compared_at_the_hours_its_own_run_bills() -> None:
+    """The nightly batch is compared with Azure's spot ND H100 v5 (the server's GPU) at the hours its
+    own run bills, the figure of its row in the options table: one figure for one offer in the memo."""
+    result = recommend(load_workload(str(EXAMPLES_DIR / "nightly-batch.yaml")), EVALUATED_ON)
+    own = result.own_hardware
+    compared = next(
+        o for o in result.options if f"{o.provider}/{o.offer}" == own.compared_with and o.gpu == own.gpu
+    )
+    assert own.compared_with == "azure/nd-h100-v5-spot"
+    assert own.rent_usd_per_month_same_hours == compared.usd_per_month
+    assert own.rent_billed_hours_per_month == compared.billed_hours_per_month
+    # The run's hours rounded to Azure's whole minutes, 16 cards (two 8-GPU instances) at the spot price.
+    minutes = own.rent_billed_hours_per_month * 60
+    assert minutes == pytest.approx(round(minutes), abs=1e-6)
+    assert compared.usd_per_month == pytest.approx(
+        compared.gpus_rented * compared.usd_per_gpu_hour * own.rent_billed_hours_per_month, rel=RELATIVE
+    )
+    memo = render_memo(result)
+    bill = f"${compared.usd_per_month:,.0f}"
+    assert (
+        f"| Compared offer: azure/nd-h100-v5-spot ($2.37/GPU-hour) | {bill} | as billed: 119 h (16 cards) |"
+        in memo
+    )
+    # The cheapest admitted rental is RunPod's B200, the best rental: shown once.
+    assert own.cheapest_same_hours == "runpod/community/b200"
+    assert "Cheapest admitted rental" not in memo

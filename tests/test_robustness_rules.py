@@ -110,7 +110,8 @@ def test_robust_decision_and_none_without_scenarios() -> None:
 def test_coin_flip_on_the_serverless_break_even(tmp_path: Path) -> None:
     """A steady service whose busy share (39 %) lies near the middle of the 30 to 50 % band, with the
     throughput estimate's error held at zero: the drawn break-even alone decides between serverless and
-    the dedicated RTX 5090, and ROB001 names it as a figure that moves no cost but the decision."""
+    an owned RTX 5090 workstation (it costs less than renting the card for every workday hour), and ROB001
+    names it as a figure that moves no cost but the decision."""
     workload = tmp_path / "steady.yaml"
     workload.write_text(
         "name: steady\nmodel: {name: llama-3.1-8b, precision: fp8, custom_weights: true}\n"
@@ -127,7 +128,7 @@ def test_coin_flip_on_the_serverless_break_even(tmp_path: Path) -> None:
     [finding] = rob(result)
     assert finding["message"] == (
         f"The decision is a coin flip between runpod serverless, l4 (serverless) ({pct(ours)} of 400 "
-        f"scenarios) and runpod community, rtx-5090 (on-demand) ({pct(theirs)}): the documents' ranges do "
+        f"scenarios) and own hardware (workstation-rtx-5090) ({pct(theirs)}): the documents' ranges do "
         "not decide between them. Gather a firm figure for the serverless break-even utilization "
         f"(30 %{DASH}50 %) before committing: it moves no cost, but from its low to its high the rules "
         f"decide differently, and the decided option's monthly cost moves by ${top['effect']:,.0f}."

@@ -1,18 +1,21 @@
-"""Owning against renting over the same hours.
+"""Owning against renting, each as it bills.
 
 An owned machine is paid for every calendar hour, busy or not, and so is a reservation (billing
-``committed``): between the two only the price differs, so they are compared at equal hours, the
-reservation's monthly bill against the owned machine's, and the break-even is a price ratio (owned cost
-per GPU-hour over the reserved price). A pay-per-hour offer (on-demand, spot, a capacity block) can end
-its hours with the load: it is compared at the hours the load needs, the cards it rents (whole
-instances) at its price per GPU-hour in the paid hours a request is in flight (the busy share). Where
-those are just the cards the load needs, that is what the break-even utilization says; an offer sold in
-larger instances costs more at those hours, and owning wins before the break-even utilization.
+``committed``). A pay-per-hour offer (on-demand, spot, a capacity block) is paid for the hours its plan
+runs: a service every paid hour of its schedule (a dedicated instance cannot stop between requests: a
+rental whose hours end with each request is a serverless product, priced apart), a batch the hours its
+run takes, rounded to the offer's billing increment. Owning is compared with each rental's monthly bill
+for the same work, the figure the options table shows, never with the rental's price in the busy share of
+its hours: no dedicated instance bills that way.
+
+The documents' break-even utilization (owned cost per GPU-hour ÷ rented price) reads the rental as billed
+only for the hours its cards emit tokens; it is shown as their rule of thumb, and the monthly bills
+decide where the two disagree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
 from gpu_advisor.engine.calc.fleets import MixedFleet
@@ -27,65 +30,31 @@ def option_billing(option: Option) -> Billing:
     return "committed" if option.pricing == "reserved" else "hourly"
 
 
-def at_same_hours(
-    billing: Billing,
-    usd_per_month: float,
-    usd_per_gpu_hour: float,
-    gpus: int,
-    busy_share: float,
-    paid_hours: float,
-) -> float:
-    """What a rental costs a month at the hours owning is compared with: a reservation its bill (every
-    calendar hour, as owning); a pay-per-hour offer its ``gpus`` rented cards (whole instances) at its
-    price in the busy share of the paid hours (the hours the load needs)."""
-    if billing == "committed":
-        return usd_per_month
-    return usd_per_gpu_hour * gpus * busy_share * paid_hours
-
-
-def option_at_same_hours(option: Option, busy_share: float, paid_hours: float) -> float:
-    return at_same_hours(
-        option_billing(option),
-        option.usd_per_month,
-        option.usd_per_gpu_hour,
-        option.gpus_rented,
-        busy_share,
-        paid_hours,
-    )
-
-
-class SameHours(NamedTuple):
-    """The admitted rental that costs least at the same hours as owning, and that cost."""
+class AsBilled(NamedTuple):
+    """The admitted rental whose monthly bill for the workload is the least, and that bill."""
 
     name: str
     """provider/offer/gpu."""
     billing: Billing
     usd_per_month: float
+    billed_hours_per_month: float
 
 
-def cheapest_at_same_hours(
-    priced: Sequence[PricedListing], busy_share: Callable[[str], float | None], paid_hours: float
-) -> SameHours | None:
-    """Of every rental no rule excluded, the one that costs least at the same hours as owning; ``priced``
-    is in a fixed order (cheapest billed first), so ties keep the first."""
-    found: SameHours | None = None
+def cheapest_as_billed(priced: Sequence[PricedListing]) -> AsBilled | None:
+    """Of every rental no rule excluded, the one whose monthly bill is the least; ``priced`` is in a fixed
+    order (cheapest billed first), so ties keep the first."""
+    found: AsBilled | None = None
     for candidate in priced:
         if candidate.excluded_by:
             continue
-        offer = candidate.listing.offer
-        busy = busy_share(offer.gpu)
-        if busy is None:
-            continue
-        cost = at_same_hours(
-            offer.billing,
-            candidate.rental.usd_per_month,
-            candidate.listing.usd_per_gpu_hour,
-            candidate.rental.gpus_rented,
-            busy,
-            paid_hours,
-        )
-        if found is None or cost < found.usd_per_month:
-            found = SameHours(f"{offer.provider}/{offer.offer}/{offer.gpu}", offer.billing, cost)
+        offer, rental = candidate.listing.offer, candidate.rental
+        if found is None or rental.usd_per_month < found.usd_per_month:
+            found = AsBilled(
+                f"{offer.provider}/{offer.offer}/{offer.gpu}",
+                offer.billing,
+                rental.usd_per_month,
+                rental.billed_hours_per_month,
+            )
     return found
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from gpu_advisor.engine.calc.commitments import SameHours, option_at_same_hours, option_billing
+from gpu_advisor.engine.calc.commitments import AsBilled, option_billing
 from gpu_advisor.engine.calc.costs import (
     OwnHardwareCost,
     ServerAssumptions,
@@ -64,11 +64,11 @@ def own_hardware_position(
     resolved: ResolvedWorkload,
     rent_against: Option | None,
     busy_share: float,
-    cheapest: SameHours | None,
+    cheapest: AsBilled | None,
 ) -> OwnHardware:
     """The selected own server carrying this workload: nodes, node utilization, monthly cost, break-even,
-    and the rentals it is compared with at the same hours (``commitments``): the compared offer and
-    ``cheapest``, the admitted rental that costs least at those hours.
+    and the rentals it is compared with, each at its monthly bill (``commitments``): the compared offer
+    and ``cheapest``, the admitted rental whose bill is the least.
 
     Node utilization counts the whole node: busy card-hours of the cards the workload needs, divided by
     all cards' calendar hours, so idle cards of a node bought for a smaller replica count against it. A
@@ -115,12 +115,12 @@ def own_hardware_position(
         compared_commitment_months=rent_against.commitment_months if rent_against else None,
         rent_gpus_rented=rent_against.gpus_rented if rent_against else None,
         rent_usd_per_month=rent_against.usd_per_month if rent_against else None,
-        rent_usd_per_month_same_hours=(
-            option_at_same_hours(rent_against, busy_share, resolved.hours_per_month) if rent_against else None
-        ),
+        rent_usd_per_month_same_hours=rent_against.usd_per_month if rent_against else None,
+        rent_billed_hours_per_month=rent_against.billed_hours_per_month if rent_against else None,
         cheapest_same_hours=cheapest.name if cheapest else None,
         cheapest_same_hours_billing=cheapest.billing if cheapest else None,
         cheapest_same_hours_usd_per_month=cheapest.usd_per_month if cheapest else None,
+        cheapest_billed_hours_per_month=cheapest.billed_hours_per_month if cheapest else None,
     )
 
 

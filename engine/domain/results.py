@@ -255,9 +255,16 @@ class OwnHardware(ResultModel):
     rent_gpus_rented: int | None = None
     rent_usd_per_month: float | None = None
     rent_usd_per_month_same_hours: float | None = None
+    """What the compared offer costs a month for the same work as owning: its bill as planned (a
+    reservation every calendar hour; a pay-per-hour offer the hours its plan runs), ``rent_usd_per_month``."""
+    rent_billed_hours_per_month: float | None = None
+    """The hours a month the compared offer bills."""
     cheapest_same_hours: str | None = None
+    """provider/offer/gpu of the admitted rental whose monthly bill for this workload is the least."""
     cheapest_same_hours_billing: Literal["hourly", "committed"] | None = None
     cheapest_same_hours_usd_per_month: float | None = None
+    cheapest_billed_hours_per_month: float | None = None
+    """The hours a month that rental bills."""
 
 
 class Proposal(ResultModel):

@@ -1,18 +1,26 @@
 """The last rule stage: the managed API against the cheapest self-hosted route the rules left standing
 (serverless, own hardware or dedicated GPUs), read from the conclusions of the serverless and economics
-stages, never from their conditions."""
+stages, never from their conditions; and what a kept-warm serverless instance costs against scaling to
+zero."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from gpu_advisor.engine.pipeline.market import Market
-from gpu_advisor.engine.pipeline.routes import SELF_HOSTED, cheapest_route
+from gpu_advisor.engine.pipeline.routes import SELF_HOSTED, SelfHosted, cheapest_route
+from gpu_advisor.engine.pipeline.serverless import serverless_name
 from gpu_advisor.engine.rulebook.details import ApiDetails
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import ApiFact, Fact
 from gpu_advisor.engine.rulebook.schema import Rule
+
+
+class Standing(NamedTuple):
+    usd_per_month: float
+    name: str
 
 
 def weigh_api(
@@ -20,6 +28,9 @@ def weigh_api(
 ) -> tuple[list[Firing], ApiDetails]:
     """Assert the api fact; ``rules``: every rule fired so far."""
     api, route = market.compared_api, cheapest_route(market, rules, SELF_HOSTED)
+    cold = market.serverless.scale_to_zero
+    standing = cheapest_standing(market, rules, route)
+    saving = 1 - cold.bill.usd_per_month / standing.usd_per_month if cold and standing else 0.0
     fact = ApiFact(
         api_priced=api is not None,
         api_usd_per_month=float(api.usd_per_month) if api else 0.0,
@@ -27,11 +38,30 @@ def weigh_api(
         api_price_age_days=(evaluated_on - api.as_of).days if api else 0,
         self_hosted_priced=route is not None,
         self_hosted_usd_per_month=float(route.usd_per_month) if route else 0.0,
+        scale_to_zero_priced=cold is not None and standing is not None,
+        scale_to_zero_waits=cold is not None and cold.bill.priced.month.starts >= 1,
+        scale_to_zero_saving=float(saving),
     )
     details = ApiDetails(
         api_name=api.name if api else "",
         api_as_of=api.as_of.isoformat() if api else "",
         self_hosted_kind=route.kind if route else "",
         self_hosted_name=route.name if route else "",
+        scale_to_zero_name=serverless_name(cold) if cold else "",
+        scale_to_zero_usd_per_month=cold.bill.usd_per_month if cold else 0.0,
+        scale_to_zero_cold_start_seconds=cold.bill.priced.cold if cold else 0.0,
+        scale_to_zero_starts_per_month=cold.bill.priced.month.starts if cold else 0.0,
+        standing_name=standing.name if standing else "",
+        standing_usd_per_month=standing.usd_per_month if standing else 0.0,
     )
     return session.assert_fact(fact, facts), details
+
+
+def cheapest_standing(market: Market, rules: Sequence[Rule], route: SelfHosted | None) -> Standing | None:
+    """The cheapest route still standing: the self-hosted ``route``, or the managed API where no rule
+    fired so far rules it out (own weights, data that may not leave the building)."""
+    found = [Standing(route.usd_per_month, route.name)] if route else []
+    api = market.compared_api
+    if api is not None and not any(r.then.rule_out and "api" in r.then.rule_out.deployments for r in rules):
+        found.append(Standing(api.usd_per_month, api.name))
+    return min(found, default=None)

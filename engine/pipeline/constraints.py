@@ -42,6 +42,7 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         schedule_hours_per_month=knowledge.schedule(resolved.schedule).hours_per_month,
         calendar_hours_per_month=knowledge.calendar_hours_per_month(),
         min_replicas_given="min_replicas" not in resolved.defaults_used,
+        latency_sensitive_given="latency_sensitive" not in resolved.defaults_used,
         export_restricted_country=knowledge.export_restricted(resolved.company_country),
         company_region=knowledge.data_protection_region(resolved.company_country),
         is_moe=resolved.is_moe,

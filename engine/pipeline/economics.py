@@ -131,6 +131,7 @@ def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWo
         server_price_usd=own.server_price_usd,
         cheapest_same_hours_name=own.cheapest_same_hours or "",
         cheapest_same_hours_billing=own.cheapest_same_hours_billing or "",
+        cheapest_billed_hours_per_month=own.cheapest_billed_hours_per_month or 0.0,
         mixed_fleet_name=fleet_name(market.mixed_fleet) if market.mixed_fleet else "",
         mixed_fleet_base_usd_per_month=market.mixed_fleet.base_usd_per_month if market.mixed_fleet else 0.0,
         mixed_fleet_quietest_replicas=market.mixed_fleet.base_replicas if market.mixed_fleet else 0,

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.api_costs import api_costs
-from gpu_advisor.engine.calc.commitments import cheapest_at_same_hours
+from gpu_advisor.engine.calc.commitments import cheapest_as_billed
 from gpu_advisor.engine.calc.fleets import MixedFleet, cheapest_mixed_fleet, fleet_option, replicas_by_hour
 from gpu_advisor.engine.calc.listings import (
     PricedListing,
@@ -253,7 +253,7 @@ def survey_market(
         alternatives.rent_against,
         server_busy if server_busy is not None else time_utilization,
         # Single-kind rentals only: a mixed fleet competes with owning by rules (TCO016, DEP025).
-        cheapest_at_same_hours(priced, busy.of, hours),
+        cheapest_as_billed(priced),
     )
     apis = api_costs(knowledge, resolved, constraints.api_exclusions)
     market = Market(

@@ -4,6 +4,7 @@ economics stage, which reads what they concluded."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
@@ -76,6 +77,9 @@ class ServerlessMarket:
     """The cheapest one no rule excluded."""
     kept_warm: bool
     pricer: Pricer
+    scale_to_zero: PricedServerless | None = None
+    """Where a rule keeps instances warm: the cheapest admitted product priced scaling to zero instead,
+    what the workload would pay if its users could wait for a cold start (DEP031)."""
 
     @functools.cached_property
     def priced(self) -> tuple[PricedServerless, ...]:
@@ -142,7 +146,22 @@ def price_serverless(
             bound = lower_bound(listing, plan, size, workload)
             candidates.append(Candidate(listing, plan, size, excluded, bound))
     pricer = Pricer(workload, knowledge)
-    return ServerlessMarket(tuple(candidates), cheapest(candidates, pricer), workload.keep_warm, pricer)
+    best = cheapest(candidates, pricer)
+    cold = scale_to_zero(candidates, workload, knowledge) if workload.keep_warm else None
+    return ServerlessMarket(tuple(candidates), best, workload.keep_warm, pricer, cold)
+
+
+def scale_to_zero(
+    candidates: list[Candidate], workload: ServerlessWorkload, knowledge: Knowledge
+) -> PricedServerless | None:
+    """The cheapest admitted candidate priced without a kept-warm instance (its lower bound too)."""
+    cold = dataclasses.replace(workload, keep_warm=False)
+    rebound = [
+        c._replace(lower_bound=lower_bound(c.listing, c.plan, c.size, cold))
+        for c in candidates
+        if not c.excluded_by
+    ]
+    return cheapest(rebound, Pricer(cold, knowledge))
 
 
 def cheapest(candidates: list[Candidate], pricer: Pricer) -> PricedServerless | None:

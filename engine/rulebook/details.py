@@ -61,6 +61,17 @@ class ApiDetails(Details):
     """The deployment the self-hosted figure is: serverless, own_hardware or dedicated_cloud."""
     self_hosted_name: str
     """What the self-hosted figure buys, as the messages name it."""
+    scale_to_zero_name: str
+    """The serverless product priced scaling to zero ("" without one)."""
+    scale_to_zero_usd_per_month: float
+    scale_to_zero_cold_start_seconds: float
+    scale_to_zero_starts_per_month: float
+    """Starts from zero a month, each making a request wait for the cold start."""
+    """How long a request waits for an instance to start from zero (the platform's start and the
+    weights loaded)."""
+    standing_name: str
+    """The cheapest route still standing that the scale-to-zero price is compared with."""
+    standing_usd_per_month: float
 
 
 class EconomicsDetails(Details):
@@ -87,8 +98,10 @@ class EconomicsDetails(Details):
     """The owned cards: nodes × cards per server."""
     server_price_usd: float
     cheapest_same_hours_name: str
-    """provider/offer/gpu of the admitted rental that costs least at the same hours ("" without one)."""
+    """provider/offer/gpu of the admitted rental whose monthly bill is the least ("" without one)."""
     cheapest_same_hours_billing: str
+    cheapest_billed_hours_per_month: float
+    """The hours a month that rental bills (0 without one)."""
     mixed_fleet_name: str
     """Its base's and its peak's offers ("" without a mixed fleet)."""
     mixed_fleet_base_usd_per_month: float

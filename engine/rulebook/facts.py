@@ -62,6 +62,8 @@ class WorkloadContext(Fact):
     """The hours a reservation bills and an owned machine stands: the around-the-clock schedule's."""
     min_replicas_given: bool
     """The workload states its min_replicas (which then replaces the spare replica rules add)."""
+    latency_sensitive_given: bool
+    """The workload states latency_sensitive (else the default, yes, applies)."""
     export_restricted_country: bool
     company_region: PersonalDataRegion
     """The data-protection region of the company's country (knowledge/data_protection.yaml): the law of
@@ -227,8 +229,9 @@ class EconomicsFact(Fact):
     """The compared reservation's term; 0 for a pay-per-hour offer."""
     server_write_off_months: Annotated[int, Guard(OWNED)]
     cheapest_rental_usd_per_month_same_hours: Annotated[float, Guard(OPTION)]
-    """The least any admitted rental costs at the same hours as owning: a reservation its bill (every
-    calendar hour), a pay-per-hour offer its price for the workload's cards in the hours the load needs."""
+    """The least monthly bill of any admitted rental for the same work as owning: a reservation every
+    calendar hour, a pay-per-hour offer the hours its plan runs (a service every paid hour, a batch its
+    run), whole instances as sold."""
     rental_to_beat_billing: Literal["hourly", "committed", "none"]
     """How the rental buying must beat bills: the best option, what would be rented instead; none where
     no rental is admitted. Against a committed one (a reservation) the idle hours are paid either way."""
@@ -275,6 +278,15 @@ class ApiFact(Fact):
     self_hosted_usd_per_month: Annotated[float, Guard("self_hosted_priced")]
     """The cheapest of the self-hosted routes (serverless, own hardware, dedicated) whose proposal
     stands after the serverless and economics stages."""
+    scale_to_zero_priced: bool
+    """A rule keeps serverless instances warm, and some admitted serverless product can carry the
+    workload scaling to zero instead (its price: ``ApiDetails.scale_to_zero_usd_per_month``)."""
+    scale_to_zero_waits: Annotated[bool, Guard("scale_to_zero_priced")]
+    """Scaling to zero, a request finds no instance running and waits for a cold start in a typical
+    month (at least one start from zero a month): the latency question is real."""
+    scale_to_zero_saving: Annotated[float, Guard("scale_to_zero_priced")]
+    """The share of the cheapest route still standing (the self-hosted one, or the API where no rule
+    has ruled it out) that scaling serverless to zero would save; 0 or less where it saves nothing."""
 
 
 FACT_MODELS: dict[str, type[Fact]] = {

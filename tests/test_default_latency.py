@@ -1,0 +1,86 @@
+"""DEP031: a latency sensitivity left at its default that keeps serverless warm, where scaling to zero
+would cost much less. The scale-to-zero price is checked against the two serverless prices around it (the
+kept-warm option of the same workload, and the workload stated not latency-sensitive, without the spare
+replica), the cold start and the compared route by hand."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from helpers import EVALUATED_ON
+
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.i18n.formats import Format
+
+SPORADIC: dict[str, Any] = {
+    "name": "sporadic-large",
+    "model": {"name": "llama-3.1-405b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 40,
+    "avg_input_tokens": 4000,
+    "avg_output_tokens": 1000,
+    "load_pattern": "variable",
+    "company_country": "DE",
+}
+
+
+def result(**changes: Any) -> Recommendation:
+    return recommend(validate_workload({**SPORADIC, **changes}, "test"), EVALUATED_ON)
+
+
+def message(r: Recommendation, rule_id: str) -> str | None:
+    return next((f.message for f in r.findings if f.rule_id == rule_id), None)
+
+
+def test_a_defaulted_latency_sensitivity_that_costs_a_warm_instance_is_named_with_its_price() -> None:
+    r = result()
+    text = message(r, "DEP031")
+    assert text is not None
+    # Own hardware decides (two HGX H100 nodes, TCO017); the API is ruled out (own weights, DEP005).
+    assert (r.decision.deployment, r.decision.deciding_rule_id) == ("own_hardware", "TCO017")
+    standing = r.decision.usd_per_month
+    found = re.search(r"would cost at most \$([\d,]+) a month .* (\d+) % less than", text)
+    assert found is not None
+    scale_to_zero = float(found.group(1).replace(",", ""))
+    assert round((1 - scale_to_zero / standing) * 100) == int(found.group(2))
+    # The kept-warm serverless option of the same workload costs more, and the workload stated not
+    # latency-sensitive (no spare replica, nothing kept warm) costs less.
+    warm = r.serverless_option
+    assert warm is not None and scale_to_zero < warm.usd_per_month
+    cold = result(latency_sensitive=False)
+    assert cold.decision.deployment == "serverless"
+    assert cold.decision.usd_per_month <= scale_to_zero
+    # Modal's start (1 s) and 405 GB of weights at 2.5 GB/s: 163 s; compared with the decided nodes.
+    assert text == (
+        "The workload does not say whether its users can wait, so it is taken as latency-sensitive (the "
+        "default): serverless instances are kept warm in every paid hour and spot is excluded. If a request "
+        "may wait for a cold start, about 163 s on Modal serverless functions (global, 4 × b200) (the "
+        "platform's start and the weights loaded; about 1,033 such waits a month), that product scaling to "
+        "zero would cost at most "
+        f"${scale_to_zero:,.0f} a month (the spare replica a latency-sensitive service gets is priced in), "
+        f"{found.group(2)} % less than the cheapest route standing (2 × HGX H100 8-GPU (16 × h100-sxm), "
+        f"${standing:,.0f}). State latency_sensitive: false if it may, or true to keep this decision and "
+        "drop this note."
+    )
+    german = message(
+        recommend(validate_workload(SPORADIC, "test"), EVALUATED_ON, fmt=Format(lang="de")), "DEP031"
+    )
+    assert german is not None and german.startswith("Der Workload sagt nicht, ob seine Nutzer warten können")
+
+
+def test_a_stated_latency_sensitivity_or_a_cheap_warm_instance_gets_no_note() -> None:
+    assert message(result(latency_sensitive=True), "DEP031") is None
+    assert message(result(latency_sensitive=False), "DEP031") is None
+    # A steady 70B service of 300,000 requests a day: instances are busy in every hour, no request would
+    # wait for a start from zero, so keeping one warm costs nothing worth a question.
+    busy = result(
+        model={"name": "llama-3.1-70b", "precision": "fp8"},
+        requests_per_day=300_000,
+        avg_input_tokens=300,
+        avg_output_tokens=150,
+        load_pattern="steady",
+    )
+    assert busy.workload.defaults_used.count("latency_sensitive") == 1
+    assert message(busy, "DEP031") is None
