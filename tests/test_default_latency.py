@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from helpers import EVALUATED_ON
+from helpers import EVALUATED_ON, EXAMPLES_DIR
 
+from gpu_advisor.api import check
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.results import Recommendation
-from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.domain.workload import load_workload, validate_workload
 from gpu_advisor.engine.i18n.formats import Format
 
 SPORADIC: dict[str, Any] = {
@@ -52,14 +53,15 @@ def test_a_defaulted_latency_sensitivity_that_costs_a_warm_instance_is_named_wit
     cold = result(latency_sensitive=False)
     assert cold.decision.deployment == "serverless"
     assert cold.decision.usd_per_month <= scale_to_zero
-    # Modal's start (1 s) and 405 GB of weights at 2.5 GB/s: 163 s; compared with the decided nodes.
+    # Modal's start (1 s) and 405 GB of weights at 2.5 GB/s: 163 s; 40 requests × 30.42 days = 1,217 a
+    # month; compared with the decided nodes.
     assert text == (
         "The workload does not say whether its users can wait, so it is taken as latency-sensitive (the "
         "default): serverless instances are kept warm in every paid hour and spot is excluded. If a request "
         "may wait for a cold start, about 163 s on Modal serverless functions (global, 4 × b200) (the "
-        "platform's start and the weights loaded; about 1,033 such waits a month), that product scaling to "
-        "zero would cost at most "
-        f"${scale_to_zero:,.0f} a month (the spare replica a latency-sensitive service gets is priced in), "
+        "platform's start and the weights loaded; about 1,033 such waits a month, of 1,217 requests), that "
+        f"product scaling to zero would cost at most ${scale_to_zero:,.0f} a month (priced with the spare "
+        "replicas the plan runs), "
         f"{found.group(2)} % less than the cheapest route standing (2 × HGX H100 8-GPU (16 × h100-sxm), "
         f"${standing:,.0f}). State latency_sensitive: false if it may, or true to keep this decision and "
         "drop this note."
@@ -84,3 +86,34 @@ def test_a_stated_latency_sensitivity_or_a_cheap_warm_instance_gets_no_note() ->
     )
     assert busy.workload.defaults_used.count("latency_sensitive") == 1
     assert message(busy, "DEP031") is None
+
+
+def test_no_note_where_another_rule_has_ruled_serverless_out() -> None:
+    """The HR assistant of the examples without its latency_sensitive: requests are in flight in most of
+    its workday hours, so DEP024 rules serverless out whatever its price; stating the sensitivity would
+    not bring it back, so DEP031 stays silent."""
+    hr = load_workload(str(EXAMPLES_DIR / "hr-assistant.yaml")).model_dump(exclude_none=True)
+    del hr["latency_sensitive"]
+    r = recommend(validate_workload(hr, "test"), EVALUATED_ON)
+    assert "DEP024" in r.fired_rules
+    assert message(r, "DEP031") is None
+
+
+def test_check_passes_the_purchase_recommend_makes_where_the_prices_say_buy() -> None:
+    """The sporadic 405B: recommend buys two HGX H100 nodes (TCO017: busy 2 % of the month, but every
+    admitted rental bills more); check on exactly that purchase must not fail it by the rule of thumb
+    alone (TCO009 asks, as TCO004 does, that a rental bill less)."""
+    r = result()
+    assert (r.decision.deployment, r.decision.offer, r.decision.gpus) == ("own_hardware", "hgx-h100-8", 16)
+    proposal = {
+        "name": "two nodes",
+        "deployment": "own_hardware",
+        "server": "hgx-h100-8",
+        "servers": 2,
+        "gpu": "h100-sxm",
+        "gpus": 16,
+    }
+    checked = check({"workload": SPORADIC, "proposal": proposal}, EVALUATED_ON)
+    tco009 = next(item for item in checked.results if item.rule_id == "TCO009")
+    assert tco009.status == "pass"
+    assert checked.status != "fail"

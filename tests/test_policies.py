@@ -64,7 +64,7 @@ def test_recommend_applies_them_and_marks_them() -> None:
     data = json.loads(result.output)
     # Within the policy the best rental is an approved provider's EU region: OVHcloud's H200, sold as
     # 8-GPU instances, for three cards ($35,566), over the CFO threshold (ORG005). The 8-GPU node at
-    # German cost lines ($11,007), three quarters busy, costs less for the same hours (TCO001); the
+    # German cost lines ($11,007), three quarters busy, costs less than every rental bills (TCO001); the
     # EU-hosted API costs less than both: DEP011.
     best = data["best_option"]
     assert best["eu"] and best["provider"] in {"aws", "gcp", "azure", "ovhcloud"}

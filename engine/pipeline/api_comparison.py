@@ -30,7 +30,11 @@ def weigh_api(
     api, route = market.compared_api, cheapest_route(market, rules, SELF_HOSTED)
     cold = market.serverless.scale_to_zero
     standing = cheapest_standing(market, rules, route)
-    saving = 1 - cold.bill.usd_per_month / standing.usd_per_month if cold and standing else 0.0
+    saving = (
+        1 - cold.bill.usd_per_month / standing.usd_per_month
+        if cold and standing and standing.usd_per_month
+        else 0.0
+    )
     fact = ApiFact(
         api_priced=api is not None,
         api_usd_per_month=float(api.usd_per_month) if api else 0.0,
@@ -38,6 +42,7 @@ def weigh_api(
         api_price_age_days=(evaluated_on - api.as_of).days if api else 0,
         self_hosted_priced=route is not None,
         self_hosted_usd_per_month=float(route.usd_per_month) if route else 0.0,
+        serverless_ruled_out=ruled_out(rules, "serverless"),
         scale_to_zero_priced=cold is not None and standing is not None,
         scale_to_zero_waits=cold is not None and cold.bill.priced.month.starts >= 1,
         scale_to_zero_saving=float(saving),
@@ -62,6 +67,12 @@ def cheapest_standing(market: Market, rules: Sequence[Rule], route: SelfHosted |
     fired so far rules it out (own weights, data that may not leave the building)."""
     found = [Standing(route.usd_per_month, route.name)] if route else []
     api = market.compared_api
-    if api is not None and not any(r.then.rule_out and "api" in r.then.rule_out.deployments for r in rules):
+    if api is not None and not ruled_out(rules, "api"):
         found.append(Standing(api.usd_per_month, api.name))
     return min(found, default=None)
+
+
+def ruled_out(rules: Sequence[Rule], deployment: str) -> bool:
+    """Some fired rule rules ``deployment`` out (at any precedence: where a rule-out and a proposal
+    meet, the memo's resolution settles it; these facts only ask whether a route is in question)."""
+    return any(r.then.rule_out is not None and deployment in r.then.rule_out.deployments for r in rules)

@@ -65,10 +65,10 @@ class ApiDetails(Details):
     """The serverless product priced scaling to zero ("" without one)."""
     scale_to_zero_usd_per_month: float
     scale_to_zero_cold_start_seconds: float
-    scale_to_zero_starts_per_month: float
-    """Starts from zero a month, each making a request wait for the cold start."""
     """How long a request waits for an instance to start from zero (the platform's start and the
     weights loaded)."""
+    scale_to_zero_starts_per_month: float
+    """Starts from zero a month, each making a request wait for the cold start."""
     standing_name: str
     """The cheapest route still standing that the scale-to-zero price is compared with."""
     standing_usd_per_month: float

@@ -278,6 +278,9 @@ class ApiFact(Fact):
     self_hosted_usd_per_month: Annotated[float, Guard("self_hosted_priced")]
     """The cheapest of the self-hosted routes (serverless, own hardware, dedicated) whose proposal
     stands after the serverless and economics stages."""
+    serverless_ruled_out: bool
+    """A rule fired so far rules serverless out (DEP024 for a busy steady service, a policy): stating
+    the latency sensitivity would not bring it back."""
     scale_to_zero_priced: bool
     """A rule keeps serverless instances warm, and some admitted serverless product can carry the
     workload scaling to zero instead (its price: ``ApiDetails.scale_to_zero_usd_per_month``)."""

@@ -87,6 +87,10 @@ class ProposalFact(Fact):
     node_has_idle_gpus: bool
     rental_to_beat_billing: Literal["hourly", "committed", "none"]
     """How the rental buying must beat in the workload's evaluation bills (see ``EconomicsFact``)."""
+    rental_priced: bool
+    """Some admitted rental is priced for the workload (its monthly bill: the next field)."""
+    cheapest_rental_usd_per_month: Annotated[float, Guard("rental_priced")]
+    """The least monthly bill of an admitted rental for the workload, as owning is compared with it."""
     waivers_dated: bool = False
     """The proposal has a waiver with an end date (``until``)."""
     waiver_expired: bool = False

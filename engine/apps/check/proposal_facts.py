@@ -301,6 +301,7 @@ def proposal_fact(
         proposal, evaluation, hardware.offer, jurisdiction, hardware.gpus, hardware.server
     )
     gpu = gpu_facts(hardware, evaluation)
+    cheapest = evaluation.market.own.cheapest_same_hours_usd_per_month
     fact = ProposalFact(
         deployment=proposal.deployment,
         recommended_deployment=decision.deployment,
@@ -318,6 +319,8 @@ def proposal_fact(
         **residency,
         **node_facts(proposal, hardware, evaluation, gpu["gpus_needed"]),
         rental_to_beat_billing=rental_to_beat_billing(evaluation),
+        rental_priced=cheapest is not None,
+        cheapest_rental_usd_per_month=float(cheapest or 0.0),
     )
     details = ProposalDetails(
         ruled_out_by=", ".join(ruled_out_by),
