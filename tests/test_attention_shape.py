@@ -102,6 +102,7 @@ def test_the_json_result_carries_the_shape() -> None:
     result = run({**WORKLOAD, "model": {**WORKLOAD["model"], "attention_shape": MHA_13B}})
     data = json.loads(result.model_dump_json())
     assert data["workload"]["attention_shape"] == MHA_13B
+    assert data["sizing"]["attention_shape"] == MHA_13B
     assert data["sizing"]["kv_bytes_per_token"] == MHA_13B_KV_BYTES
 
 
@@ -147,6 +148,21 @@ def test_size_on_the_command_line() -> None:
         ).output
     )
     assert data["kv_bytes_per_token"] == MHA_13B_KV_BYTES
+    # The shape as given, by config.json's names, as the workload's JSON gives it.
+    assert data["attention_shape"] == MHA_13B
+    text = invoke(
+        "size", "--params-b", "13", "--precision", "bf16", "--attention-shape", "40,40,40,128"
+    ).output
+    assert (
+        "KV cache: 819,200 bytes per token (from the attention shape given: 40 layers, 40 attention heads, "
+        "40 key-value heads of 128) (16-bit, the vllm default)"
+    ) in text
+
+
+def test_size_without_a_shape_gives_none() -> None:
+    for args in (["--model", "llama-3.1-8b"], ["--params-b", "13"]):
+        data = json.loads(invoke("size", *args, "--precision", "bf16", "--format", "json").output)
+        assert data["attention_shape"] is None
 
 
 @pytest.mark.parametrize(

@@ -1,16 +1,25 @@
 """How the hyperscalers sell and reclaim capacity, as their own pages state it: Google's own US price for
-A3 High beside the documents' figure, Azure billed by the minute, and spot notice per provider in the PRC
-rules' texts (AWS two minutes, Azure 30 seconds, Google at most 30)."""
+A3 High beside the documents' figure, Azure billed by the minute, and each provider's own spot notice
+(providers.yaml) in the PRC rules' texts: AWS 120 seconds, Azure 30, Google at most 30, Vast.ai none
+documented; a proposal's provider alone where it names one that sells spot."""
 
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
-from helpers import run
+from helpers import EVALUATED_ON, knowledge_with, run
 
+from gpu_advisor.engine.apps.check.run import check_document
+from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.calc.costs import BatchRun, billed_hours
-from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
+from gpu_advisor.engine.domain.proposal import ProposalDocument
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.knowledge import KNOWLEDGE_DIR
 
 
 def test_googles_own_us_price_stands_beside_the_documents_figure() -> None:
@@ -37,16 +46,52 @@ def test_azure_bills_by_the_minute() -> None:
 
 
 def test_the_spot_notices_are_the_providers_own() -> None:
-    figures = load_knowledge().figures_by_id()
+    knowledge = load_knowledge()
     notices = {
-        name: (figures[name].value_low, figures[name].value_high, figures[name].unit)
-        for name in ("spot_notice_minutes", "spot_notice_seconds_azure", "spot_notice_seconds_gcp")
+        provider.id: (provider.spot_notice.seconds, provider.spot_notice.up_to, provider.spot_notice.as_of)
+        for provider in knowledge.spot_sellers().values()
+        if provider.spot_notice is not None
     }
+    # AWS two minutes, Azure 30 seconds (Scheduled Events), Google at most 30 (best effort); Vast.ai's
+    # pages state none: an interruptible instance that loses its bid is stopped.
     assert notices == {
-        "spot_notice_minutes": (2, 2, "minutes"),
-        "spot_notice_seconds_azure": (30, 30, "seconds"),
-        "spot_notice_seconds_gcp": (30, 30, "seconds"),
+        "aws": (120, False, dt.date(2026, 12, 1)),
+        "azure": (30, False, dt.date(2026, 12, 1)),
+        "gcp": (30, True, dt.date(2026, 3, 19)),
+        "vast": (None, False, dt.date(2026, 12, 1)),
     }
+    sellers = {o.provider for o in knowledge.offers.offers if o.pricing == "spot"}
+    assert sellers == {"aws", "azure", "gcp", "vast"}
+
+
+def test_a_provider_that_sells_spot_without_its_notice_is_refused(tmp_path: Path) -> None:
+    vast = (
+        "    spot_notice:\n      seconds: null\n"
+        '      source: {url: "https://docs.vast.ai/documentation/reference/faq/rental-types"'
+    )
+    copy = knowledge_with(tmp_path, "providers.yaml", vast, '    spot_note:\n      source: {url: "x"')
+    with pytest.raises(KnowledgeError, match=r"entry 'vast': field providers\.\d+\.spot_note: Extra inputs"):
+        load_knowledge_from(copy)
+    text = (KNOWLEDGE_DIR / "providers.yaml").read_text(encoding="utf-8")
+    start = text.index(vast)
+    end = text.index("\n  - id: gmi\n")
+    (copy / "providers.yaml").write_text(text[:start] + text[end + 1 :], encoding="utf-8")
+    with pytest.raises(
+        KnowledgeError,
+        match=r"providers\.yaml: entry 'vast': field spot_notice: missing, but it sells spot "
+        r"\(vast/spot/h100-pcie in offers\.yaml\); write seconds: null where its pages document none",
+    ):
+        load_knowledge_from(copy)
+
+
+def test_a_notice_bounded_without_seconds_is_refused(tmp_path: Path) -> None:
+    copy = knowledge_with(
+        tmp_path, "providers.yaml", "      seconds: null\n", "      seconds: null\n      up_to: true\n"
+    )
+    with pytest.raises(
+        KnowledgeError, match=r"entry 'vast': field providers\.\d+\.spot_notice: Value error, up_to"
+    ):
+        load_knowledge_from(copy)
 
 
 BATCH = {
@@ -62,18 +107,72 @@ def message(result: object, rule_id: str) -> str:
     return next(f.message for f in result.findings if f.rule_id == rule_id)  # type: ignore[attr-defined]
 
 
+NOTICES = (
+    "(Amazon Web Services: 120 seconds; Microsoft Azure: 30 seconds; Google Cloud: at most 30 seconds; "
+    "Vast.ai: no notice documented)"
+)
+
+
 def test_prc001_names_each_providers_notice() -> None:
+    # Before an offer is chosen: every provider that sells spot, Vast.ai's none said as such.
     assert (
-        "Spot capacity is taken back at short notice (2 minutes on AWS, 30 seconds on Azure, at most 30 on "
-        "Google Cloud), so the job checkpoints its progress as it goes, which is trivial for batch jobs."
+        f"Spot capacity is taken back at short notice {NOTICES}, so the job checkpoints its progress as it "
+        "goes, which is trivial for batch jobs."
     ) in message(run(BATCH), "PRC001")
 
 
 def test_prc002_names_each_providers_notice() -> None:
     assert message(run(CHAT), "PRC002") == (
         "The workload is latency-sensitive, so spot offers are excluded: spot capacity is taken back at "
-        "short notice (2 minutes on AWS, 30 seconds on Azure, at most 30 on Google Cloud), which production "
-        "inference that answers users cannot absorb."
+        f"short notice {NOTICES}, which production inference that answers users cannot absorb."
+    )
+
+
+def test_prc002_in_german() -> None:
+    result = recommend(validate_workload(CHAT, "test"), EVALUATED_ON, fmt=Format.named("de"))
+    assert message(result, "PRC002") == (
+        "Der Workload ist latenzempfindlich, daher sind Spot-Angebote ausgeschlossen: Spot-Kapazität wird "
+        "kurzfristig entzogen (Amazon Web Services: 120 Sekunden Vorwarnzeit; Microsoft Azure: 30 Sekunden "
+        "Vorwarnzeit; Google Cloud: höchstens 30 Sekunden Vorwarnzeit; Vast.ai: keine Vorwarnzeit "
+        "dokumentiert), was Produktionsinferenz, die Nutzern antwortet, nicht auffangen kann."
+    )
+
+
+SPOT_PROPOSALS = {
+    # provider, offer, GPU, cards, region: the notice PRC007 names
+    "vast": (("vast", "spot", "h100-pcie", 1, None), "(Vast.ai: no notice documented)"),
+    "aws": (("aws", "p5-spot", "h100-sxm", 8, "us-east-1"), "(Amazon Web Services: 120 seconds)"),
+    "gcp": (("gcp", "a3-high-spot", "h100-sxm", 8, "us"), "(Google Cloud: at most 30 seconds)"),
+    # A provider the catalog sells no spot of: its notice is not known, so every seller's is named.
+    "runpod": (("runpod", "community", "h100-pcie", 1, None), NOTICES),
+}
+
+
+@pytest.mark.parametrize("provider", SPOT_PROPOSALS)
+def test_prc007_names_the_proposed_providers_notice(provider: str) -> None:
+    (provider_id, offer, gpu, gpus, region), notice = SPOT_PROPOSALS[provider]
+    proposal = {"name": "spot", "deployment": "dedicated_cloud", "provider": provider_id, "offer": offer}
+    proposal |= {"gpu": gpu, "gpus": gpus, "pricing": "spot"} | ({"region": region} if region else {})
+    document = ProposalDocument.model_validate({"workload": CHAT, "proposal": proposal})
+    result = check_document(document, "spot.yaml", 1, EVALUATED_ON)
+    item = next(i for i in result.results if i.rule_id == "PRC007")
+    assert item.status == "fail"
+    assert item.message == (
+        "The proposal rents spot capacity for a latency-sensitive workload: spot instances can be withdrawn "
+        f"at short notice {notice}, which production inference that answers users cannot absorb."
+    )
+
+
+def test_prc007_in_german() -> None:
+    proposal = {"name": "spot", "deployment": "dedicated_cloud", "provider": "vast", "offer": "spot"}
+    proposal |= {"gpu": "h100-pcie", "gpus": 1, "pricing": "spot"}
+    document = ProposalDocument.model_validate({"workload": CHAT, "proposal": proposal})
+    result = check_document(document, "spot.yaml", 1, EVALUATED_ON, fmt=Format.named("de"))
+    item = next(i for i in result.results if i.rule_id == "PRC007")
+    assert item.message == (
+        "Der Vorschlag mietet Spot-Kapazität für einen latenzempfindlichen Workload: Spot-Instanzen können "
+        "kurzfristig entzogen werden (Vast.ai: keine Vorwarnzeit dokumentiert), was Produktionsinferenz, die "
+        "Nutzern antwortet, nicht auffangen kann."
     )
 
 

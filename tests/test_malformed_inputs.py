@@ -210,6 +210,7 @@ BASE_LINES = {
     "hours_per_month": "300",
     "personal_data": "false",
     "company_country": "DE",
+    "load_pattern": "batch",  # the batch window applies to a batch only
     "batch_window_hours": "8",
     "min_replicas": "1",
 }

@@ -85,6 +85,11 @@ valid_workloads = st.fixed_dictionaries(
         "batch_window_hours": st.floats(min_value=0.25, max_value=24),
         "min_replicas": st.integers(min_value=1, max_value=50),
     },
+).map(
+    # A batch window goes with a batch only (refused beside another load pattern).
+    lambda w: (
+        w if w.get("load_pattern") == "batch" else {k: v for k, v in w.items() if k != "batch_window_hours"}
+    )
 )
 """Workloads the model accepts (the engine may still reject some: a catalog contradiction, say)."""
 FIELDS = [

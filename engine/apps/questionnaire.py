@@ -241,10 +241,12 @@ def workload_document(answers: dict[str, Any]) -> dict[str, Any]:
 def with_unasked(
     document: dict[str, Any], original: dict[str, Any], answers: dict[str, Any]
 ) -> dict[str, Any]:
-    """The answers' workload file with the ``--from`` file's fields that no question asked kept as they
+    """The answers' workload file with the ``--from`` file's fields that no question asks kept as they
     were (``serving_engine``, ``min_replicas``, a model's ``attention_shape``): the questionnaire changes
-    only what it asks. An attention shape stays only with a model still given by its size."""
-    kept = {k: v for k, v in original.items() if k not in ("name", "model") and k not in answers}
+    only what it asks. A question skipped because it no longer applies drops its field (a batch window
+    once the load is no batch); an attention shape stays only with a model still given by its size."""
+    questions = {q.field for q in load_questions()}
+    kept = {k: v for k, v in original.items() if k not in ("name", "model") and k not in questions}
     model = dict(document["model"])
     shape = original.get("model", {}).get("attention_shape")
     if shape is not None and "name" not in model and "model.attention_shape" not in answers:

@@ -130,7 +130,12 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
     if request.gpu is not None:
         result = result.model_copy(update={"gpus": tuple(g for g in result.gpus if g.gpu == request.gpu)})
     return result.model_copy(
-        update={"input_tokens": tokens[0], "output_tokens": tokens[1], "concurrency": request.concurrency}
+        update={
+            "input_tokens": tokens[0],
+            "output_tokens": tokens[1],
+            "concurrency": request.concurrency,
+            "attention_shape": request.attention_shape,
+        }
     )
 
 

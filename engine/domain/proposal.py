@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind
+from gpu_advisor.engine.domain.fleets import MixedFleetBilling
 from gpu_advisor.engine.domain.results import Decision, ResultModel
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
@@ -136,6 +137,9 @@ class CheckResult(ResultModel):
     catalog cannot price it (an offer it does not know, no card count)."""
     location: Location | None = None
     recommendation: Decision
+    recommended_fleet: MixedFleetBilling | None = None
+    """Where the recommendation is a mixed fleet (hybrid): its base and its peak, each with its offer and
+    cards (``recommendation`` names the base's offer and counts the cards of both)."""
     status: Status
     """fail if any check failed (waived ones do not count), else warn, else unknown, else pass."""
     counts: dict[str, int]

@@ -13,6 +13,7 @@ from pydantic import Field
 from gpu_advisor.engine.domain.chart_results import ApiVersusSelfHosted, BuyVersusRent, Charts
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind, Severity, Topic
 from gpu_advisor.engine.domain.load import Load
+from gpu_advisor.engine.domain.model_spec import AttentionShape
 from gpu_advisor.engine.domain.options import InstanceCount, Option, PriceOrigin, ServerlessBilling
 from gpu_advisor.engine.domain.own_costs import OwnCosts
 from gpu_advisor.engine.domain.result_model import RESULT_SCHEMA_VERSION, ResultModel
@@ -127,6 +128,9 @@ class SizeResult(ResultModel):
     input_tokens: int | None = None
     output_tokens: int | None = None
     concurrency: int | None = None
+    attention_shape: AttentionShape | None = None
+    """The attention shape given for a model given by its size (``--attention-shape``,
+    ``model.attention_shape``), as given; None for a catalog model or where none was given."""
     max_time_to_first_token_ms: float | None = None
     max_time_per_output_token_ms: float | None = None
     load: Load | None

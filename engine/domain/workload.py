@@ -26,7 +26,9 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    ValidationInfo,
     create_model,
+    field_validator,
 )
 from pydantic.fields import FieldInfo
 
@@ -40,7 +42,7 @@ from gpu_advisor.engine.common.user_input import (
     type_words,
 )
 from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, nested_deeper
-from gpu_advisor.engine.common.wording import Words, at
+from gpu_advisor.engine.common.wording import Words, WordsError, at
 from gpu_advisor.engine.domain.choices import (
     Framework,
     LoadPattern,
@@ -206,7 +208,7 @@ class ResolvedWorkload(BaseModel):
             ge=0.25,
             le=24,
             description="Batch: the hours a day within which the day's work must finish (a quarter of an "
-            "hour to 24).",
+            "hour to 24); with load_pattern: batch only.",
         ),
         Given.DEFAULT,
     ]
@@ -285,9 +287,40 @@ def declared_type(info: FieldInfo) -> Any:
     return Annotated[parameters]
 
 
+def batch_window_for_a_batch(value: float | None, info: ValidationInfo) -> float | None:
+    """A batch window on a workload that is not a batch would be ignored: it is refused instead, since the
+    likelier mistake is a batch whose ``load_pattern`` was forgotten (the default is steady) than a window
+    meant to be ignored. A load pattern that is itself invalid is reported alone."""
+    if value is None or "load_pattern" not in info.data:
+        return value
+    pattern = info.data["load_pattern"]
+    if pattern is None:
+        from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+        pattern = load_knowledge().workload_default_values()["load_pattern"]
+        if pattern != "batch":
+            raise WordsError(
+                Words(
+                    "applies to load_pattern: batch only, and this workload's load_pattern is %(pattern)s by "
+                    "default; set load_pattern: batch or leave batch_window_hours out",
+                    pattern=pattern,
+                )
+            )
+    elif pattern != "batch":
+        raise WordsError(
+            Words(
+                "applies to load_pattern: batch only, and this workload's load_pattern is %(pattern)s; set "
+                "load_pattern: batch or leave batch_window_hours out",
+                pattern=pattern,
+            )
+        )
+    return value
+
+
 def _input_model() -> type[WorkloadInput]:
     """``Workload``: ``WorkloadInput`` plus every field the user may give, with the declaration's type,
-    bounds and description; the fields left to defaults are optional."""
+    bounds and description; the fields left to defaults are optional. A field that applies only beside
+    another's value is checked against it (``batch_window_hours``)."""
     fields: dict[str, Any] = {}
     for name in fields_given(*Given):
         info = ResolvedWorkload.model_fields[name]
@@ -300,7 +333,10 @@ def _input_model() -> type[WorkloadInput]:
                 typing.Optional[annotation],  # noqa: UP045
                 Field(default=None, description=info.description, json_schema_extra=extra),
             )
-    return create_model("Workload", __base__=WorkloadInput, __module__=__name__, **fields)
+    validators = {"_batch_window": field_validator("batch_window_hours")(batch_window_for_a_batch)}
+    return create_model(
+        "Workload", __base__=WorkloadInput, __module__=__name__, __validators__=validators, **fields
+    )
 
 
 if TYPE_CHECKING:

@@ -84,6 +84,7 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
         "k": {
             "server": knowledge.own_server(),
             "figures": knowledge.figures_by_id(),
+            "spot_sellers": knowledge.spot_sellers(),
             "throughput": knowledge.throughput,
         },
     }

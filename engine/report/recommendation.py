@@ -233,6 +233,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
             update={
                 "input_tokens": e.workload.avg_input_tokens,
                 "output_tokens": e.workload.avg_output_tokens,
+                "attention_shape": e.workload.attention_shape,
                 "max_time_to_first_token_ms": e.workload.max_time_to_first_token_ms,
                 "max_time_per_output_token_ms": e.workload.max_time_per_output_token_ms,
             }

@@ -26,6 +26,7 @@ from gpu_advisor.engine.apps.check.robustness import proposal_robustness, propos
 from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Words, at
+from gpu_advisor.engine.domain.fleets import MixedFleetBilling
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite_all
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.proposal import (
@@ -228,10 +229,20 @@ def check_document(
         usd_per_month=round(fact.usd_per_month, 2) if fact.cost_known else None,
         location=location(document.proposal, evaluation.knowledge),
         recommendation=evaluation.decision,
+        recommended_fleet=recommended_fleet(evaluation),
         status=overall(items),
         counts=counts(items),
         results=items,
     )
+
+
+def recommended_fleet(evaluation: Evaluation) -> MixedFleetBilling | None:
+    """The mixed fleet the recommendation is, as the memo names it: where the decision is hybrid and the
+    fleet was chosen."""
+    fleet = evaluation.mixed_fleet
+    if evaluation.decision.deployment != "hybrid" or fleet is None or not fleet.chosen:
+        return None
+    return fleet.fleet
 
 
 def check_file(

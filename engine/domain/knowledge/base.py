@@ -17,7 +17,6 @@ from gpu_advisor.engine.domain.knowledge.entries import (
     ModelConfig,
     Offer,
     OwnServer,
-    Provider,
     Strict,
 )
 from gpu_advisor.engine.domain.knowledge.figures import (
@@ -52,6 +51,7 @@ from gpu_advisor.engine.domain.knowledge.files import (
     UncertaintyFile,
     WorkloadDefaultsFile,
 )
+from gpu_advisor.engine.domain.knowledge.providers import Provider
 from gpu_advisor.engine.domain.knowledge.serving import (
     LoadProfile,
 )
@@ -92,6 +92,11 @@ class Knowledge(Strict):
 
     def provider(self, provider_id: str) -> Provider:
         return _by_id(self.providers.providers, provider_id)
+
+    def spot_sellers(self) -> dict[str, Provider]:
+        """The providers that state a spot notice (every one that sells spot does), by ID, in the
+        catalog's order: what the pricing rules' messages name."""
+        return {p.id: p for p in self.providers.providers if p.spot_notice is not None}
 
     def model(self, model_id: str) -> ModelConfig:
         return _by_id(self.models.models, model_id)

@@ -21,6 +21,7 @@ def check_references(knowledge: Knowledge, directory: Path, files: tuple[str, ..
     problems = [
         *duplicate_ids(knowledge, directory),
         *offer_references(knowledge, directory),
+        *spot_notice_problems(knowledge, directory),
         *api_price_references(knowledge, directory),
         *serverless_references(knowledge, directory),
         *calibration_references(knowledge, directory),
@@ -87,6 +88,21 @@ def offer_references(knowledge: Knowledge, directory: Path) -> list[str]:
     if knowledge.sizing.reference_gpu.gpu not in gpu_ids:
         problems.append(f"{directory / 'sizing.yaml'}: reference_gpu: unknown GPU")
     return problems
+
+
+def spot_notice_problems(knowledge: Knowledge, directory: Path) -> list[str]:
+    """Every provider that sells spot states its notice before taking the capacity back (seconds: null
+    where its pages document none): the pricing rules name it."""
+    sellers: dict[str, str] = {}
+    for offer in knowledge.offers.offers:
+        if offer.pricing == "spot":
+            sellers.setdefault(offer.provider, offer.key)
+    return [
+        f"{directory / 'providers.yaml'}: entry {provider.id!r}: field spot_notice: missing, but it sells "
+        f"spot ({sellers[provider.id]} in offers.yaml); write seconds: null where its pages document none"
+        for provider in knowledge.providers.providers
+        if provider.id in sellers and provider.spot_notice is None
+    ]
 
 
 def api_price_references(knowledge: Knowledge, directory: Path) -> list[str]:

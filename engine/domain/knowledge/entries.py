@@ -1,5 +1,5 @@
-"""Catalog entries of the knowledge base: documents, GPUs, providers, offers, API prices, own servers,
-models. Every entry carries ``source`` and ``as_of``.
+"""Catalog entries of the knowledge base: documents, GPUs, regions, offers, API prices, own servers,
+models (providers: ``providers.py``). Every entry carries ``source`` and ``as_of``.
 """
 
 from __future__ import annotations
@@ -128,14 +128,6 @@ class Region(Strict):
     countries: tuple[CountryCode, ...] = ()
     """Where the region's data centres are (ISO 3166-1 alpha-2); empty where the source names a group
     of regions or variable locations."""
-
-
-class Provider(Sourced):
-    id: str
-    name: str
-    kind: Literal["hyperscaler", "neocloud", "marketplace", "european"]
-    enterprise_sla: bool
-    regions: tuple[Region, ...] = Field(min_length=1)
 
 
 class PriceOrigin(Strict):

@@ -27,7 +27,6 @@ from gpu_advisor.engine.domain.knowledge.entries import (
     Offer,
     OwnServer,
     PositiveFloat,
-    Provider,
     Strict,
 )
 from gpu_advisor.engine.domain.knowledge.figures import (
@@ -53,6 +52,7 @@ from gpu_advisor.engine.domain.knowledge.figures import (
     UtilizationDefault,
     WorkloadDefault,
 )
+from gpu_advisor.engine.domain.knowledge.providers import Provider
 from gpu_advisor.engine.domain.knowledge.serving import (
     Headroom,
     LoadProfile,

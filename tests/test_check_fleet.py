@@ -1,0 +1,112 @@
+"""``check`` names a recommended mixed fleet as ``recommend`` does: its reserved base and its hourly peak,
+each with its offer and cards. It once printed "hybrid (12 × h100-sxm at aws p5-reserved-3y)" for a fleet
+of 8 reserved cards at AWS and up to 4 hourly ones at Lambda: the decision's card count is the two
+together, its offer the base's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from click.testing import CliRunner
+from helpers import run
+
+from gpu_advisor.cli import main
+
+AS_OF = "2026-11-30"
+# Own weights (no model API may serve them) at 4 million requests a day, steady: 4 replicas of 2 × H100
+# every hour, reserved on one 8-GPU P5 instance for three years, and up to 2 replicas more (4 cards) at
+# Lambda on demand in the busier hours.
+WORKLOAD: dict[str, Any] = {
+    "name": "chat-70b",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 4_000_000,
+    "load_pattern": "steady",
+}
+ALL_RESERVED = {
+    "name": "all-reserved",
+    "deployment": "dedicated_cloud",
+    "provider": "aws",
+    "offer": "p5-reserved-3y",
+    "gpu": "h100-sxm",
+    "gpus": 16,
+    "pricing": "reserved",
+    "region": "us-east-1",
+}
+
+
+def check(tmp_path: Path, *args: str) -> str:
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump({"workload": WORKLOAD, "proposal": ALL_RESERVED}), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, *args])
+    assert result.exit_code == 0, result.output  # DEP016 warns: the run passes
+    return result.output
+
+
+def test_the_workload_is_a_fleet_whose_decision_counts_both_parts() -> None:
+    result = run(WORKLOAD)
+    decision = result.decision
+    assert (decision.deployment, decision.gpus, decision.provider, decision.offer) == (
+        "hybrid",
+        12,
+        "aws",
+        "p5-reserved-3y",
+    )
+    assert result.mixed_fleet is not None and result.mixed_fleet.fleet is not None
+    fleet = result.mixed_fleet.fleet
+    assert (fleet.base_gpus_rented, fleet.base_provider, fleet.base_offer) == (8, "aws", "p5-reserved-3y")
+    assert (fleet.peak_gpus_rented_max, fleet.peak_provider, fleet.peak_offer) == (4, "lambda", "on-demand")
+    assert fleet.base_gpus_rented + fleet.peak_gpus_rented_max == decision.gpus
+
+
+def test_the_check_line_names_the_base_and_the_peak(tmp_path: Path) -> None:
+    lines = check(tmp_path).splitlines()
+    assert lines[1] == (
+        "  recommended: hybrid (8 x h100-sxm at aws p5-reserved-3y + up to 4 x h100-sxm at lambda on-demand "
+        "in the busier hours)"
+    )
+
+
+def test_the_check_line_in_german(tmp_path: Path) -> None:
+    lines = check(tmp_path, "--lang", "de").splitlines()
+    assert lines[1] == (
+        "  empfohlen: Hybrid (8 x h100-sxm bei aws p5-reserved-3y + bis zu 4 x h100-sxm bei lambda on-demand "
+        "in den stärkeren Stunden)"
+    )
+
+
+def test_the_markdown_names_the_base_and_the_peak(tmp_path: Path) -> None:
+    assert (
+        "The rules recommend **hybrid**: 8 × h100-sxm at aws p5-reserved-3y + up to 4 × h100-sxm at lambda "
+        "on-demand in the busier hours, $16,371 per month."
+    ) in check(tmp_path, "--format", "markdown")
+
+
+def test_the_json_gives_the_fleet_beside_the_decision(tmp_path: Path) -> None:
+    (data,) = json.loads(check(tmp_path, "--format", "json"))
+    assert data["recommendation"]["gpus"] == 12
+    fleet = data["recommended_fleet"]
+    assert (fleet["base_gpus_rented"], fleet["base_provider"], fleet["base_offer"]) == (
+        8,
+        "aws",
+        "p5-reserved-3y",
+    )
+    assert (fleet["peak_gpus_rented_max"], fleet["peak_provider"], fleet["peak_offer"]) == (
+        4,
+        "lambda",
+        "on-demand",
+    )
+
+
+def test_a_recommendation_that_is_no_fleet_keeps_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "proposal.yaml"
+    small = {**WORKLOAD, "requests_per_day": 1_000_000}
+    path.write_text(yaml.safe_dump({"workload": small, "proposal": ALL_RESERVED}), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
+    (data,) = json.loads(result.output)
+    assert data["recommendation"]["deployment"] != "hybrid"
+    assert data["recommended_fleet"] is None
+    text = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--show-all"]).output
+    assert text.splitlines()[1] == "  recommended: dedicated_cloud (3 x h200 at runpod community)"
