@@ -22,7 +22,7 @@ from gpu_advisor.engine.calc.instances import place
 from gpu_advisor.engine.calc.listings import PricedListing, to_option
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing
 from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, DailyTraffic
-from gpu_advisor.engine.domain.fleets import MixedFleetBilling
+from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling, MixedFleetBilling
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.results import Option
 
@@ -152,6 +152,41 @@ def cheapest_mixed_fleet(
             if fleet is not None and (found is None or fleet.usd_per_month < found.usd_per_month):
                 found = fleet
     return found
+
+
+class AutoscaledFleet(NamedTuple):
+    """An hourly offer's replicas scaled hour by hour with the day's load instead of kept at the peak's
+    count: what the rented fleet would bill if it followed ``replicas_by_hour``."""
+
+    listing: PricedListing
+    replicas_by_hour: tuple[int, ...]
+    gpu_hours_per_month: float
+    gpus_rented_max: int
+    usd_per_month: float
+
+
+def price_autoscaled(
+    listing: PricedListing, hours: tuple[int, ...], traffic: DailyTraffic, days_per_month: float
+) -> AutoscaledFleet:
+    """Every hour's replicas on the hourly ``listing``, in whole instances, billed as it bills (the hour's
+    served share rounded up to its increment; an offer billed by the day pays every card that runs)."""
+    gpu_hours, most = peak_bill(listing, hours, traffic.served, days_per_month)
+    return AutoscaledFleet(listing, hours, gpu_hours, most, gpu_hours * listing.listing.usd_per_gpu_hour)
+
+
+def autoscaled_billing(fleet: AutoscaledFleet) -> AutoscaledFleetBilling:
+    listing = fleet.listing.listing
+    return AutoscaledFleetBilling(
+        provider=listing.offer.provider,
+        offer=listing.offer.offer,
+        gpu=listing.offer.gpu,
+        cards_per_replica=fleet.listing.plan.cards_per_replica,
+        usd_per_gpu_hour=listing.usd_per_gpu_hour,
+        replicas_by_hour=fleet.replicas_by_hour,
+        gpus_rented_max=fleet.gpus_rented_max,
+        gpu_hours_per_month=fleet.gpu_hours_per_month,
+        usd_per_month=fleet.usd_per_month,
+    )
 
 
 def fleet_billing(fleet: MixedFleet) -> MixedFleetBilling:

@@ -34,3 +34,23 @@ class MixedFleetBilling(BaseModel):
     """Card-hours the hourly instances bill: whole instances, in the hours the replicas beyond the base
     are needed, rounded up to the offer's billing increment."""
     peak_usd_per_month: float
+
+
+class AutoscaledFleetBilling(BaseModel):
+    """The best option's hourly offer scaled hour by hour with the day's load (DEP032): shown, not
+    decided on. Field names are a contract with other tools: add, never rename."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+
+    provider: str
+    offer: str
+    gpu: str
+    cards_per_replica: int
+    usd_per_gpu_hour: float
+    replicas_by_hour: tuple[int, ...]
+    """The replicas each hour of a served day needs (hour 0 to 23; 0 where the schedule does not serve),
+    spares included; the fixed fleet runs the most of them in every paid hour."""
+    gpus_rented_max: int
+    gpu_hours_per_month: float
+    """Card-hours billed: whole instances, each hour's served share rounded up to the billing increment."""
+    usd_per_month: float

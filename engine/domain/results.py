@@ -12,6 +12,7 @@ from pydantic import Field
 
 from gpu_advisor.engine.domain.chart_results import ApiVersusSelfHosted, BuyVersusRent, Charts
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind, Severity, Topic
+from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.model_spec import AttentionShape
 from gpu_advisor.engine.domain.options import InstanceCount, Option, PriceOrigin, ServerlessBilling
@@ -384,6 +385,7 @@ class Recommendation(ResultModel):
     serverless_option: Option | None = None
     """The cheapest serverless option no rule excluded, whatever the decision."""
     mixed_fleet: Option | None = None  # the cheapest mixed fleet (its ``fleet`` block), where one is priced
+    autoscaled_fleet: AutoscaledFleetBilling | None = None  # the best option scaled by the hour (DEP032)
     sizing_policy: SizingPolicy | None = None
     spot_interruption_overhead: float = 0.0
     """The share of a spot rental's hours added for work redone after interruptions."""

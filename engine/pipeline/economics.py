@@ -4,12 +4,14 @@ provider and buy-versus-rent rules read, and the details their messages show."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from gpu_advisor.engine.calc.commitments import fleet_name, option_billing
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.market import Market
+from gpu_advisor.engine.pipeline.serverless import option_name
 from gpu_advisor.engine.rulebook.details import EconomicsDetails, OtherPrice
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import EconomicsFact, Fact
@@ -83,6 +85,8 @@ def economics_fact(
         mixed_fleet_priced=fleet is not None,
         mixed_fleet_usd_per_month=float(fleet.usd_per_month) if fleet else 0.0,
         mixed_fleet_saving=1 - fleet.usd_per_month / best_monthly if fleet and best else 0.0,
+        autoscaled_priced=market.autoscaled is not None,
+        autoscaled_saving=autoscaled_saving(market),
         utilization_given=given,
         utilization_gap=abs(float(resolved.utilization or 0.0) - busy) if busy is not None and given else 0.0,
         hyperscaler_option_available=hyperscaler is not None,
@@ -139,6 +143,7 @@ def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWo
         mixed_fleet_base_replicas=market.mixed_fleet.base_replicas_hosted if market.mixed_fleet else 0,
         mixed_fleet_peak_usd_per_month=market.mixed_fleet.peak_usd_per_month if market.mixed_fleet else 0.0,
         mixed_fleet_peak_gpu_hours=market.mixed_fleet.peak_gpu_hours_per_month if market.mixed_fleet else 0.0,
+        **autoscaled_details(market),
         best_option_offer=best.offer if best else "",
         best_option_gpu=best.gpu if best else "",
         best_option_gpus=best.gpus if best else 0,
@@ -185,3 +190,33 @@ def weigh_economics(
     fact = economics_fact(knowledge, resolved, market, evaluated_on)
     firings = session.assert_fact(fact, facts)
     return firings, economics_details(knowledge, market, resolved)
+
+
+def fixed_fleet(market: Market) -> tuple[str, float] | None:
+    """The cheapest fixed rented fleet priced: the best option, or the mixed fleet where it costs less."""
+    best, fleet = market.alternatives.best, market.mixed_fleet
+    if best is None:
+        return None
+    if fleet is not None and fleet.usd_per_month < best.usd_per_month:
+        return fleet_name(fleet), fleet.usd_per_month
+    return option_name(best), best.usd_per_month
+
+
+def autoscaled_saving(market: Market) -> float:
+    fixed = fixed_fleet(market)
+    if market.autoscaled is None or fixed is None or not fixed[1]:
+        return 0.0
+    return 1 - market.autoscaled.usd_per_month / fixed[1]
+
+
+def autoscaled_details(market: Market) -> dict[str, Any]:
+    scaled, fixed = market.autoscaled, fixed_fleet(market)
+    served = [count for count in scaled.replicas_by_hour if count] if scaled else []
+    return {
+        "autoscaled_usd_per_month": scaled.usd_per_month if scaled else 0.0,
+        "autoscaled_gpu_hours": scaled.gpu_hours_per_month if scaled else 0.0,
+        "autoscaled_fewest_replicas": min(served, default=0),
+        "autoscaled_most_replicas": max(served, default=0),
+        "fixed_fleet_name": fixed[0] if fixed else "",
+        "fixed_fleet_usd_per_month": fixed[1] if fixed else 0.0,
+    }

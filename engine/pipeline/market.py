@@ -11,7 +11,14 @@ from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.api_costs import api_costs
 from gpu_advisor.engine.calc.commitments import cheapest_as_billed
-from gpu_advisor.engine.calc.fleets import MixedFleet, cheapest_mixed_fleet, fleet_option, replicas_by_hour
+from gpu_advisor.engine.calc.fleets import (
+    AutoscaledFleet,
+    MixedFleet,
+    cheapest_mixed_fleet,
+    fleet_option,
+    price_autoscaled,
+    replicas_by_hour,
+)
 from gpu_advisor.engine.calc.listings import (
     PricedListing,
     cheapest_option,
@@ -93,6 +100,8 @@ class Market:
     mixed_fleet: MixedFleet | None = None
     mixed_option: Option | None = None
     """The cheapest mixed fleet (a reserved base, hourly instances for the busier hours) as an option."""
+    autoscaled: AutoscaledFleet | None = None
+    """The best option, where it is an hourly offer for a service, scaled hour by hour (DEP032)."""
 
     @property
     def plans(self) -> dict[str, ReplicaPlan]:
@@ -244,6 +253,7 @@ def survey_market(
     time_utilization = load.busy_share if load.busy_share is not None else float(resolved.utilization or 0.0)
     server_busy = busy.of(server.gpu)
     fleet = mixed_fleet(capacity, replicas, priced, days, knowledge.calendar_hours_per_month())
+    scaled = autoscaled(capacity, replicas, best_listing, days)
     own = own_hardware_position(
         server,
         server_costs(knowledge, server, resolved.company_country, resolved.on_premises_required),
@@ -270,8 +280,24 @@ def survey_market(
         compared_api=next((a for a in apis if a.compared), None),
         mixed_fleet=fleet,
         mixed_option=fleet_option(fleet, knowledge.calendar_hours_per_month()) if fleet else None,
+        autoscaled=scaled,
     )
     return market, resolved
+
+
+def autoscaled(
+    capacity: Capacity, replicas: ReplicaPlans, best: PricedListing | None, days: float
+) -> AutoscaledFleet | None:
+    """The best option scaled hour by hour, where it is an hourly offer carrying a service (a batch runs
+    its own hours already; a reservation bills every hour whatever runs)."""
+    if (
+        best is None
+        or best.listing.offer.billing == "committed"
+        or best.plan.hours_per_day_running is not None
+    ):
+        return None
+    hours = replicas_by_hour(best.plan, capacity.traffic, capacity.load, replicas.sizing)
+    return price_autoscaled(best, hours, capacity.traffic, days)
 
 
 def mixed_fleet(

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 
 from gpu_advisor.engine.calc.calibration import calibration_rows, error_band, highest_error, set_statistics
+from gpu_advisor.engine.calc.fleets import autoscaled_billing
 from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.listings import build_options
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
@@ -245,6 +246,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         best_option=best,
         serverless_option=e.serverless,
         mixed_fleet=e.mixed_fleet,
+        autoscaled_fleet=autoscaled_billing(market.autoscaled) if market.autoscaled else None,
         spot_interruption_overhead=knowledge.pricing_assumptions.spot_interruption.overhead,
         sizing_policy=SizingPolicy(
             headroom_target_share=knowledge.throughput.headroom.target_share,

@@ -111,6 +111,14 @@ class EconomicsDetails(Details):
     mixed_fleet_base_replicas: int
     mixed_fleet_peak_usd_per_month: float
     mixed_fleet_peak_gpu_hours: float
+    autoscaled_usd_per_month: float
+    autoscaled_gpu_hours: float
+    autoscaled_fewest_replicas: int
+    """The fewest replicas of a served hour, and the most (the fixed fleet's count)."""
+    autoscaled_most_replicas: int
+    fixed_fleet_name: str
+    """The fixed rented fleet the autoscaled bill is compared with, and its monthly cost."""
+    fixed_fleet_usd_per_month: float
     best_option_offer: str
     best_option_gpu: str
     best_option_gpus: int

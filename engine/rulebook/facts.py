@@ -241,6 +241,12 @@ class EconomicsFact(Fact):
     mixed_fleet_usd_per_month: Annotated[float, Guard("mixed_fleet_priced")]
     mixed_fleet_saving: Annotated[float, Guard("mixed_fleet_priced", OPTION)]
     """1 - the mixed fleet's monthly cost over the best option's: what it saves on renting one kind alone."""
+    autoscaled_priced: bool
+    """The best option is an hourly offer carrying a service, priced also scaled hour by hour with the
+    day's load (``calc.fleets.price_autoscaled``)."""
+    autoscaled_saving: Annotated[float, Guard("autoscaled_priced", OPTION)]
+    """1 - that bill over the cheapest fixed rented fleet priced (the best option, or the mixed fleet
+    where it costs less)."""
     utilization_given: bool
     """The workload states its utilization (otherwise it is derived from the load)."""
     utilization_gap: Annotated[float, Guard("utilization_given", OPTION)]

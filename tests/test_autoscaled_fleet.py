@@ -1,0 +1,88 @@
+"""DEP032: a rented fleet priced at its busiest hour's replica count in every paid hour, beside the same
+hourly offer scaled hour by hour with the day's load. The scaled bill is worked out by hand from the
+replicas each hour needs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers import EVALUATED_ON
+
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.domain.workload import validate_workload
+
+# A variable 70B chat with latency targets (one of the walkthrough's workloads): RunPod's community B200,
+# one card a replica, is the best rental.
+CHAT: dict[str, Any] = {
+    "name": "chat-70b",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+    "requests_per_day": 100_000,
+    "avg_input_tokens": 2000,
+    "avg_output_tokens": 300,
+    "load_pattern": "variable",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "max_time_to_first_token_ms": 300,
+    "max_time_per_output_token_ms": 25,
+    "company_country": "US",
+}
+
+
+def result(**changes: Any) -> Recommendation:
+    return recommend(validate_workload({**CHAT, **changes}, "test"), EVALUATED_ON)
+
+
+def finding(r: Recommendation, rule_id: str) -> str | None:
+    return next((f.message for f in r.findings if f.rule_id == rule_id), None)
+
+
+def test_the_best_rental_scaled_by_the_hour_is_priced_and_named() -> None:
+    r = result()
+    best, scaled = r.best_option, r.autoscaled_fleet
+    assert best is not None and scaled is not None
+    assert (best.provider, best.offer, best.gpu, best.gpus, best.pricing) == (
+        "runpod",
+        "community",
+        "b200",
+        3,
+        "on_demand",
+    )
+    # Two replicas (one and the latency-sensitive spare) in 22 hours, three in the busiest two.
+    assert scaled.replicas_by_hour == (2,) * 15 + (3, 3) + (2,) * 7
+    assert max(scaled.replicas_by_hour) == best.replicas
+    days = r.workload.days_per_month  # 30.42
+    gpu_hours = (22 * 2 + 2 * 3) * 1 * days  # 1,521 card-hours, billed by the second: no rounding
+    assert scaled.gpu_hours_per_month == pytest.approx(gpu_hours)
+    assert scaled.usd_per_month == pytest.approx(gpu_hours * 5.98)  # $9,095.58
+    assert best.usd_per_month == pytest.approx(3 * 5.98 * 730)  # $13,096.20
+    # 1 - 9,095.58 / 13,096.20 = 30.5 %.
+    assert finding(r, "DEP032") == (
+        "The load varies over the day: its hours need 2 to 3 replicas, and the rented fleet is priced at the "
+        "busiest hour's count in every paid hour (runpod community (3 × b200), $13,096 a month). Scaled hour "
+        "by hour on runpod community (whole instances, each hour's share billed as the offer bills), it "
+        "would bill about 1,521 GPU-hours, $9,096 a month, 31 % less. An added replica needs its instance "
+        "started and the weights loaded before it serves, so it scales ahead of the day's curve (an "
+        "autoscaler on a schedule). gpu-advisor decides on the fixed fleet: the scaled one is not weighed "
+        "against owning, serverless or the API."
+    )
+    # The decision is unchanged by it: the managed API costs less than either.
+    assert r.decision.deployment == "api"
+
+
+def test_no_scaled_fleet_note_where_every_hour_needs_the_same_replicas_or_for_a_batch() -> None:
+    # One replica and its spare carry every hour of a light load: scaling saves nothing to mention.
+    light = result(requests_per_day=5_000)
+    assert light.autoscaled_fleet is not None
+    assert set(light.autoscaled_fleet.replicas_by_hour) == {2}
+    assert finding(light, "DEP032") is None
+    # A batch runs its own hours already.
+    batch = result(
+        load_pattern="batch",
+        latency_sensitive=False,
+        max_time_to_first_token_ms=None,
+        max_time_per_output_token_ms=None,
+    )
+    assert batch.autoscaled_fleet is None
+    assert finding(batch, "DEP032") is None
