@@ -113,6 +113,7 @@ class Gpu(Sourced):
     fp4_dense_tflops: PositiveFloat | None
     tdp_watts: PositiveFloat
     interconnect: Interconnect
+    link_gb_s: PositiveFloat | None = None  # NVLink per GPU, both directions; None: PCIe or not recorded
     segment: Literal["datacenter", "consumer"]
     note: str | None = None
 
@@ -380,6 +381,7 @@ class ModelConfig(Strict):
     num_attention_heads: int = Field(gt=0)
     num_kv_heads: int = Field(gt=0)
     head_dim: int = Field(gt=0)
+    hidden_size: int | None = Field(default=None, gt=0)  # None: num_attention_heads x head_dim
     kv_lora_rank: int | None = Field(default=None, gt=0)
     qk_rope_head_dim: int | None = Field(default=None, gt=0)
     max_context_tokens: int = Field(gt=0)

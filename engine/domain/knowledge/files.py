@@ -33,6 +33,7 @@ from gpu_advisor.engine.domain.knowledge.entries import (
 from gpu_advisor.engine.domain.knowledge.figures import (
     BytesPerParameter,
     CardCounts,
+    Communication,
     ComputeMath,
     Concurrency,
     DataProtectionRegion,
@@ -158,6 +159,7 @@ class ThroughputFile(VersionedFile):
     efficiency: Efficiency
     step_overheads: StepOverheads
     tensor_parallel: tuple[TensorParallelEfficiency, ...]
+    communication: Communication
     concurrency: Concurrency
     compute_math: ComputeMath
     headroom: Headroom
