@@ -3,13 +3,13 @@
 Run from the repository root: ``python benchmarks/fit_calibration.py`` (under a minute). It searches the
 factors in ``knowledge/throughput.yaml`` (the decode bandwidth share, the FP8 compute share, the share of
 the NVLink rate the tensor-parallel all-reduces reach, and the fixed time per layer of every forward pass
-and the extra time per mixture-of-experts layer) for the lowest mean absolute log error over every published figure of
-the measurements marked ``split: fit`` (throughput, time to first token, time per output token), among
-the factors that keep each fit measurement held to a tolerance within it (the tolerances were set before
-any fit). The search walks one factor at a time over its grid, from each of a few fixed starting points,
-until no single step improves (deterministic). It prints the best factors with the fit and held-out
-errors. The held-out set is printed for information; it never enters the search. The printed values are
-copied into ``knowledge/throughput.yaml`` by hand, with the date.
+and the extra time per mixture-of-experts layer) for the lowest mean absolute log error over every
+published figure of the measurements marked ``split: fit`` (throughput, time to first token, time per
+output token), among the factors that keep each fit measurement held to a tolerance within it (the
+tolerances were set before any fit). The search walks one factor at a time over its grid, from each of
+a few fixed starting points, until no single step improves (deterministic). It prints the best factors
+with the fit and held-out errors. The held-out set is printed for information; it never enters the
+search. The printed values are copied into ``knowledge/throughput.yaml`` by hand, with the date.
 """
 
 from __future__ import annotations
