@@ -44,7 +44,36 @@ def test_the_factors_are_the_fitted_ones() -> None:
     communication = KNOWLEDGE.throughput.communication
     assert (communication.all_reduces_per_layer, communication.activation_bytes) == (2, 2)
     assert communication.all_reduce_seconds == ALL_REDUCE
-    assert KNOWLEDGE.gpu("h100-sxm").link_gb_s == KNOWLEDGE.gpu("h200").link_gb_s == 900
+    links = {g.id: (g.link.gb_s, g.link.peer_gb_s, g.link.cards) for g in KNOWLEDGE.gpus.gpus if g.link}
+    assert links == {
+        "h100-sxm": (900, 900, 8),
+        "h100-nvl": (600, 600, 2),
+        "h200": (900, 900, 8),
+        "b200": (1800, 1800, 8),
+        "a100-80gb": (600, 600, 8),
+        "mi300x": (896, 128, 8),
+    }
+
+
+def test_an_h100_nvl_pair_all_reduces_over_its_bridge_and_four_cards_over_pcie() -> None:
+    # Llama 3.1 70B FP8: a bridged pair sends 1/2 x 2 x 16 KiB per all-reduce at 0.49 x 300 GB/s; four
+    # cards are two pairs whose all-reduces cross PCIe: no all-reduce worked out, 0.60 kept per doubling.
+    pair = replica("llama-3.1-70b", "fp8", "h100-nvl", 2, 1000, 100).roofline
+    per_token = 160 * 8192 * 2 / (300e9 * LINK_SHARE)
+    assert pair.communication_seconds_per_token == pytest.approx(per_token, rel=1e-12)
+    assert pair.fixed_step_seconds == pytest.approx(80 * LAYER + 160 * ALL_REDUCE, rel=1e-12)
+    four = replica("llama-3.1-70b", "fp8", "h100-nvl", 4, 1000, 100).roofline
+    assert (four.communication_seconds_per_token, four.fixed_step_seconds) == (0.0, 80 * LAYER)
+    assert four.weights_seconds / pair.weights_seconds == pytest.approx(2 / 4 / 0.60**2, rel=1e-12)
+
+
+def test_infinity_fabric_keeps_its_share_per_doubling() -> None:
+    # MI300X's mesh gives a pair of cards one 128 GB/s link: its all-reduces are not worked out, and it
+    # keeps 0.88 of its bandwidth per doubling. Llama 3.1 405B FP8 on 4 cards reads its 405 GB of weights
+    # at 4 x 5,300 GB/s x 0.90 x 0.88^2 = 14.776 TB/s: 27.410 ms.
+    four = replica("llama-3.1-405b", "fp8", "mi300x", 4, 1000, 100).roofline
+    assert (four.communication_seconds_per_token, four.fixed_step_seconds) == (0.0, 126 * LAYER)
+    assert four.weights_seconds * 1000 == pytest.approx(27.410, abs=0.001)
 
 
 def test_a_token_sends_its_activations_twice_per_layer() -> None:

@@ -16,11 +16,16 @@ import math
 from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures
+from gpu_advisor.engine.calc.tensor_parallel import (
+    communication,
+    tensor_interconnect,
+    tensor_parallel_efficiency,
+)
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.entries import Gpu
 from gpu_advisor.engine.domain.knowledge.figures import ComputeMathKind
+from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 
 FLOPS_PER_PARAMETER_AND_TOKEN = 2
 
@@ -160,29 +165,6 @@ def compute_math(knowledge: Knowledge, gpu: Gpu, precision: str) -> ComputeMathK
     return "bf16" if kind == "fp8" and gpu.fp8_dense_tflops is None else kind
 
 
-def tensor_parallel_efficiency(knowledge: Knowledge, interconnect: str, cards: int) -> float:
-    per_doubling = next(
-        t.efficiency_per_doubling
-        for t in knowledge.throughput.tensor_parallel
-        if t.interconnect == interconnect
-    )
-    return float(per_doubling ** math.log2(cards))
-
-
-def communication(knowledge: Knowledge, gpu: Gpu, tensor: int, figures: SizingFigures) -> tuple[float, float]:
-    """The tensor-parallel all-reduces of one forward pass on ``tensor`` cards: seconds per token of the
-    pass (a ring sends 2(T-1)/T of each message from every card, at the usable share of the link's rate
-    in one direction, half its two-way figure) and the fixed seconds of all of them. Nothing where the
-    card has no fast link: the interconnect's per-doubling efficiency holds the whole loss there."""
-    link = knowledge.throughput.communication
-    if tensor == 1 or gpu.link_gb_s is None:
-        return 0.0, 0.0
-    rate = gpu.link_gb_s / 2 * 1e9 * knowledge.throughput.efficiency.link_bandwidth_share
-    all_reduces = figures.num_layers * link.all_reduces_per_layer
-    sent = 2 * (tensor - 1) / tensor * figures.hidden_size * link.activation_bytes
-    return all_reduces * sent / rate, all_reduces * link.all_reduce_seconds
-
-
 def parallelism(knowledge: Knowledge, cards: int) -> tuple[int, int]:
     """Tensor-parallel cards and pipeline stages of a replica: one stage per node."""
     node = knowledge.sizing.card_counts.node_gpus
@@ -214,7 +196,7 @@ def replica_hardware(
         gpu = knowledge.gpu(gpu_id)
         efficiency = knowledge.throughput.efficiency
         tensor, _ = parallelism(knowledge, cards)
-        parallel = tensor_parallel_efficiency(knowledge, gpu.interconnect, tensor)
+        parallel = tensor_parallel_efficiency(knowledge, tensor_interconnect(gpu, tensor), tensor)
         kind = compute_math(knowledge, gpu, precision)
         attention = attention_math(knowledge, gpu, kind, engine_id, fp8_cache)
         shares = efficiency.compute_share_by_math

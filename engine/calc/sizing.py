@@ -18,7 +18,8 @@ from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.engines import GIB, ServingEngine
-from gpu_advisor.engine.domain.knowledge.entries import Gpu, ModelConfig
+from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
+from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 
 
 class ModelShape(Protocol):

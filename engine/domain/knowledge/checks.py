@@ -157,9 +157,9 @@ def incomplete_tables(knowledge: Knowledge, directory: Path) -> list[str]:
     if {t.interconnect for t in knowledge.throughput.tensor_parallel} != set(INTERCONNECTS):
         problems.append(f"{directory / 'throughput.yaml'}: tensor_parallel needs {', '.join(INTERCONNECTS)}")
     problems += [
-        f"{directory / 'gpus.yaml'}: entry {gpu.id!r}: field link_gb_s: an NVLink card needs its link's rate"
+        f"{directory / 'gpus.yaml'}: entry {gpu.id!r}: field link: an NVLink card needs its link's rate"
         for gpu in knowledge.gpus.gpus
-        if gpu.interconnect == "nvlink" and gpu.link_gb_s is None
+        if gpu.interconnect == "nvlink" and gpu.link is None
     ]
     if sorted(p.load_pattern for p in knowledge.load_profiles.profiles) != sorted(LOAD_PATTERNS):
         problems.append(

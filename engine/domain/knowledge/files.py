@@ -22,7 +22,6 @@ from gpu_advisor.engine.domain.knowledge.entries import (
     ApiPrice,
     Citation,
     Document,
-    Gpu,
     ModelConfig,
     Offer,
     OwnServer,
@@ -54,6 +53,7 @@ from gpu_advisor.engine.domain.knowledge.figures import (
     UtilizationDefault,
     WorkloadDefault,
 )
+from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 from gpu_advisor.engine.domain.knowledge.serving import (
     Headroom,
     LoadProfile,
