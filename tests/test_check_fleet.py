@@ -78,9 +78,11 @@ def test_the_check_line_in_german(tmp_path: Path) -> None:
 
 
 def test_the_markdown_names_the_base_and_the_peak(tmp_path: Path) -> None:
+    # 8 × $1.90 × 730 h = $11,096 reserved, and 4 cards × 12 busier hours a day × 30.42 days × $2.99 =
+    # $4,365.88 at Lambda: $15,462.
     assert (
         "The rules recommend **hybrid**: 8 × h100-sxm at aws p5-reserved-3y + up to 4 × h100-sxm at lambda "
-        "on-demand in the busier hours, $16,371 per month."
+        "on-demand in the busier hours, $15,462 per month."
     ) in check(tmp_path, "--format", "markdown")
 
 

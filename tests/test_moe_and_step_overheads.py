@@ -3,8 +3,9 @@ a decode step reads only the experts its sequences were routed to, every forward
 per layer (more in a mixture-of-experts layer), and a prompt's pass also carries the decoding sequences'
 step.
 
-Factors (knowledge/throughput.yaml): 71 % of the memory bandwidth, 57 % of the tensor throughput, 79 %
-kept per doubling over NVLink, 2.5 microseconds per layer and 100 more per mixture-of-experts layer.
+Factors (knowledge/throughput.yaml): 90 % of the memory bandwidth, 82.5 microseconds per layer and 100
+more per mixture-of-experts layer; over NVLink, two all-reduces per layer of 3 microseconds each plus
+their activations (16 bits per element), each card sending 2(T-1)/T of them at 49 % of 450 GB/s.
 """
 
 from __future__ import annotations
@@ -17,8 +18,12 @@ from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 KNOWLEDGE = load_knowledge()
-BANDWIDTH_SHARE, NVLINK = 0.71, 0.79
-LAYER, MOE_LAYER = 2.5e-6, 100e-6
+BANDWIDTH_SHARE, LINK_SHARE = 0.90, 0.49
+LAYER, MOE_LAYER, ALL_REDUCE = 82.5e-6, 100e-6, 3e-6
+
+
+def sent_per_token(layers: int, hidden: int, cards: int) -> float:
+    return 2 * layers * 2 * (cards - 1) / cards * hidden * 2 / (450e9 * LINK_SHARE)
 
 
 def replica(model_id: str, precision: str, gpu: str, cards: int, prompt: int, answer: int, engine: str):
@@ -60,7 +65,7 @@ def test_deepseek_at_eight_sequences_reads_fewer_than_eight_times_its_experts() 
     # (671 - 37) / 248 = 2.5565B, the shared rest 671 - 256 x 2.5565 = 16.5484B. Eight sequences touch
     # 256 x (1 - (31/32)^8) = 57.42 experts, not 64: 163.34B parameters read, a byte each.
     roofline = replica("deepseek-r1", "fp8", "h200", 8, 1000, 1000, "vllm").roofline
-    bandwidth = 8 * 4800e9 * BANDWIDTH_SHARE * NVLINK**3
+    bandwidth = 8 * 4800e9 * BANDWIDTH_SHARE
     expert = 634e9 / 248
     touched = 256 * (1 - (31 / 32) ** 8)
     assert touched == pytest.approx(57.42, abs=0.01)
@@ -71,39 +76,46 @@ def test_deepseek_at_eight_sequences_reads_fewer_than_eight_times_its_experts() 
 
 
 def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
-    # DeepSeek-R1 has 61 layers, a mixture of experts: 61 x (2.5 + 100) microseconds = 6.25 ms a step,
-    # which a lone token's bytes (37 GB over 8 H200 at 71 % and 79 % per doubling: 2.8 ms) do not see.
+    # DeepSeek-R1 has 61 layers, a mixture of experts: 61 x (82.5 + 100) microseconds and 122 all-reduces
+    # of 3 = 11.50 ms a step, which a lone token's bytes (37 GB over 8 H200 at 90 %: 1.07 ms) do not see.
     deepseek = replica("deepseek-r1", "fp8", "h200", 8, 1000, 1000, "vllm").roofline
-    assert deepseek.fixed_step_seconds == pytest.approx(61 * (LAYER + MOE_LAYER))
-    assert deepseek.fixed_step_seconds * 1000 == pytest.approx(6.2525)
+    fixed = 61 * (LAYER + MOE_LAYER) + 122 * ALL_REDUCE
+    assert deepseek.fixed_step_seconds == pytest.approx(fixed)
+    assert deepseek.fixed_step_seconds * 1000 == pytest.approx(11.4985)
     memory, compute = deepseek.decode_step(1)
     assert memory > compute
-    assert deepseek.step_seconds(1) == pytest.approx(memory + 61 * (LAYER + MOE_LAYER), rel=1e-12)
-    bandwidth = 8 * 4800e9 * BANDWIDTH_SHARE * NVLINK**3
+    # One token's activations (hidden size 7,168) on top: 13.9 microseconds over the 61 layers.
+    assert deepseek.step_seconds(1) == pytest.approx(memory + fixed + sent_per_token(61, 7168, 8), rel=1e-12)
+    bandwidth = 8 * 4800e9 * BANDWIDTH_SHARE
     kv = 1500 * 61 * (512 + 64) * 2  # vLLM keeps the latent cache in 16 bits
     assert memory == pytest.approx((37e9 + kv) / bandwidth, rel=1e-9)
-    # A dense 70B model: 80 layers x 2.5 microseconds.
+    # A dense 70B model on two cards: 80 layers x 82.5 microseconds and 160 all-reduces.
     dense = replica("llama-3.3-70b", "fp8", "h100-sxm", 2, 1000, 300, "vllm").roofline
-    assert dense.fixed_step_seconds == pytest.approx(80 * LAYER)
+    assert dense.fixed_step_seconds == pytest.approx(80 * LAYER + 160 * ALL_REDUCE)
+    # On one card, no all-reduce: 80 layers only.
+    alone = replica("llama-3.3-70b", "fp8", "h200", 1, 1000, 300, "vllm").roofline
+    assert alone.fixed_step_seconds == pytest.approx(80 * LAYER)
 
 
 def test_a_short_prompt_alone_waits_for_the_weights_not_its_flops() -> None:
-    # 32 prompt tokens of Llama 3.1 70B BF16 on four H200: 32 x 140 GFLOP is far less work than reading
-    # the 140 GB of weights (140e9 / (4 x 4,800e9 x 0.71 x 0.79^2) = 16.456 ms), so the first token comes
-    # after one read of the weights and 80 layers of fixed time: 16.656 ms.
+    # 32 prompt tokens of Llama 3.1 70B BF16 on four H200: 32 x 140 GFLOP and their all-reduces are far
+    # less work than reading the 140 GB of weights (140e9 / (4 x 4,800e9 x 0.90) = 8.102 ms), so the
+    # first token comes after one read of the weights, 80 layers of fixed time and 160 all-reduces of
+    # 3 microseconds: 15.182 ms.
     roofline = replica("llama-3.1-70b", "bf16", "h200", 4, 32, 128, "vllm").roofline
-    weights = 140e9 / (4 * 4800e9 * BANDWIDTH_SHARE * NVLINK**2)
+    weights = 140e9 / (4 * 4800e9 * BANDWIDTH_SHARE)
     assert roofline.prefill_seconds < weights
-    assert weights * 1000 == pytest.approx(16.456, abs=0.001)
-    assert lone_request(roofline).time_to_first_token_ms == pytest.approx(
-        (weights + 80 * LAYER) * 1000, rel=1e-9
-    )
+    assert weights * 1000 == pytest.approx(8.102, abs=0.001)
+    expected = weights + 80 * LAYER + 160 * ALL_REDUCE
+    assert expected * 1000 == pytest.approx(15.182, abs=0.001)
+    assert lone_request(roofline).time_to_first_token_ms == pytest.approx(expected * 1000, rel=1e-9)
 
 
 def test_a_prompt_under_load_shares_its_pass_with_the_decode_step() -> None:
     # NIM's 5,000-token prompts on 2 x H100 (TensorRT-LLM, no chunking) at 1 request a second: the
     # prompt waits in the prefill queue (M/D/1), for half the step in progress, then for one pass that
-    # computes its 5,000 tokens and the decoding sequences' tokens (compute bound), and 80 layers' time.
+    # computes its 5,000 tokens and the decoding sequences' tokens (compute bound), sends the decoding
+    # sequences' activations besides its own (in its prefill), and 80 layers' and 160 all-reduces' time.
     roofline = replica("llama-3.3-70b", "fp8", "h100-sxm", 2, 5000, 500, "trtllm").roofline
     rate = 1.0
     point = at_rate(roofline, rate)
@@ -112,7 +124,8 @@ def test_a_prompt_under_load_shares_its_pass_with_the_decode_step() -> None:
     memory, compute = roofline.decode_step(point.decoding)
     assert point.decoding > 1 and compute + roofline.prefill_seconds > memory
     step = roofline.step_seconds(point.decoding)
-    expected = waiting + step / 2 + compute + roofline.prefill_seconds + 80 * LAYER
+    sent = point.decoding * sent_per_token(80, 8192, 2)
+    expected = waiting + step / 2 + compute + roofline.prefill_seconds + sent + 80 * LAYER + 160 * ALL_REDUCE
     assert point.time_to_first_token_ms == pytest.approx(expected * 1000, rel=1e-9)
     # It is later than the prefill alone by at least the other sequences' compute and half a step.
     assert point.time_to_first_token_ms > (roofline.prefill_seconds + compute + step / 2) * 1000

@@ -2,9 +2,11 @@
 prompts pay for attention, 4-bit weights compute in 16 bits, sixteen H100 are two nodes, 405B FP8 fits
 four H200, vLLM's cache is 16-bit, and latency grows with the load.
 
-The factors come from knowledge/throughput.yaml: 71 % of the memory bandwidth in decode, 57 % of the
-dense tensor throughput, 79 % kept per doubling of the tensor-parallel cards over NVLink, and a fixed
-2.5 microseconds per layer in every forward pass (100 more per mixture-of-experts layer).
+The factors come from knowledge/throughput.yaml: 90 % of the memory bandwidth in decode, 55 % of the
+dense tensor throughput, a fixed 82.5 microseconds per layer in every forward pass (100 more per
+mixture-of-experts layer), and over NVLink two all-reduces per layer of the pass's activations (16 bits
+per element), each sending 2(T-1)/T of its message from every card at 49 % of the link's 450 GB/s one
+way, plus 3 microseconds.
 """
 
 from __future__ import annotations
@@ -19,19 +21,77 @@ from gpu_advisor.engine.calc.sizing import attention_flops_per_token_pair, size_
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 KNOWLEDGE = load_knowledge()
-BANDWIDTH_SHARE, COMPUTE_SHARE, NVLINK = 0.71, 0.57, 0.79
-LAYER, MOE_LAYER = 2.5e-6, 100e-6
+BANDWIDTH_SHARE, COMPUTE_SHARE, LINK_SHARE = 0.90, 0.55, 0.49
+LAYER, MOE_LAYER, ALL_REDUCE = 82.5e-6, 100e-6, 3e-6
 GIB = 2**30
+
+
+def sent_per_token(layers: int, hidden: int, cards: int) -> float:
+    """Seconds the all-reduces of a pass take per token on ``cards`` H100 or H200 (900 GB/s NVLink)."""
+    return 2 * layers * 2 * (cards - 1) / cards * hidden * 2 / (450e9 * LINK_SHARE)
 
 
 def test_the_factors_are_the_fitted_ones() -> None:
     efficiency = KNOWLEDGE.throughput.efficiency
     assert efficiency.decode_bandwidth_share == BANDWIDTH_SHARE
-    assert efficiency.compute_share_by_math == {"tf32": 0.57, "bf16": 0.57, "fp8": 0.57}
+    assert efficiency.compute_share_by_math == dict.fromkeys(("tf32", "bf16", "fp8"), COMPUTE_SHARE)
     overheads = KNOWLEDGE.throughput.step_overheads
     assert (overheads.layer_seconds, overheads.moe_layer_seconds) == (LAYER, MOE_LAYER)
+    assert efficiency.link_bandwidth_share == LINK_SHARE
+    # Over NVLink the all-reduces are the whole tensor-parallel loss: no share lost per doubling.
     nvlink = next(t for t in KNOWLEDGE.throughput.tensor_parallel if t.interconnect == "nvlink")
-    assert nvlink.efficiency_per_doubling == NVLINK
+    assert nvlink.efficiency_per_doubling == 1.0
+    communication = KNOWLEDGE.throughput.communication
+    assert (communication.all_reduces_per_layer, communication.activation_bytes) == (2, 2)
+    assert communication.all_reduce_seconds == ALL_REDUCE
+    links = {g.id: (g.link.gb_s, g.link.peer_gb_s, g.link.cards) for g in KNOWLEDGE.gpus.gpus if g.link}
+    assert links == {
+        "h100-sxm": (900, 900, 8),
+        "h100-nvl": (600, 600, 2),
+        "h200": (900, 900, 8),
+        "b200": (1800, 1800, 8),
+        "a100-80gb": (600, 600, 8),
+        "mi300x": (896, 128, 8),
+    }
+
+
+def test_an_h100_nvl_pair_all_reduces_over_its_bridge_and_four_cards_over_pcie() -> None:
+    # Llama 3.1 70B FP8: a bridged pair sends 1/2 x 2 x 16 KiB per all-reduce at 0.49 x 300 GB/s; four
+    # cards are two pairs whose all-reduces cross PCIe: no all-reduce worked out, 0.60 kept per doubling.
+    pair = replica("llama-3.1-70b", "fp8", "h100-nvl", 2, 1000, 100).roofline
+    per_token = 160 * 8192 * 2 / (300e9 * LINK_SHARE)
+    assert pair.communication_seconds_per_token == pytest.approx(per_token, rel=1e-12)
+    assert pair.fixed_step_seconds == pytest.approx(80 * LAYER + 160 * ALL_REDUCE, rel=1e-12)
+    four = replica("llama-3.1-70b", "fp8", "h100-nvl", 4, 1000, 100).roofline
+    assert (four.communication_seconds_per_token, four.fixed_step_seconds) == (0.0, 80 * LAYER)
+    assert four.weights_seconds / pair.weights_seconds == pytest.approx(2 / 4 / 0.60**2, rel=1e-12)
+
+
+def test_infinity_fabric_keeps_its_share_per_doubling() -> None:
+    # MI300X's mesh gives a pair of cards one 128 GB/s link: its all-reduces are not worked out, and it
+    # keeps 0.88 of its bandwidth per doubling. Llama 3.1 405B FP8 on 4 cards reads its 405 GB of weights
+    # at 4 x 5,300 GB/s x 0.90 x 0.88^2 = 14.776 TB/s: 27.410 ms.
+    four = replica("llama-3.1-405b", "fp8", "mi300x", 4, 1000, 100).roofline
+    assert (four.communication_seconds_per_token, four.fixed_step_seconds) == (0.0, 126 * LAYER)
+    assert four.weights_seconds * 1000 == pytest.approx(27.410, abs=0.001)
+
+
+def test_a_token_sends_its_activations_twice_per_layer() -> None:
+    # Llama 3.1 70B (hidden size 8,192) on 4 x H100: 160 all-reduces of 16 KiB per token, each card
+    # sending 3/4 x 2 of it at 0.49 x 450 GB/s: 17.833 microseconds a token; 160 x 3 microseconds fixed.
+    roofline = replica("llama-3.1-70b", "bf16", "h100-sxm", 4, 1000, 100).roofline
+    assert sent_per_token(80, 8192, 4) * 1e6 == pytest.approx(17.833, abs=0.001)
+    assert roofline.communication_seconds_per_token == pytest.approx(sent_per_token(80, 8192, 4), rel=1e-12)
+    assert roofline.fixed_step_seconds == pytest.approx(80 * LAYER + 160 * ALL_REDUCE, rel=1e-12)
+    # A decode step of 64 sequences sends 64 tokens' activations; one card sends nothing.
+    assert roofline.step_seconds(64) - max(roofline.decode_step(64)) == pytest.approx(
+        80 * LAYER + 160 * ALL_REDUCE + 64 * sent_per_token(80, 8192, 4), rel=1e-12
+    )
+    alone = replica("llama-3.1-70b", "fp8", "h200", 1, 1000, 100).roofline
+    assert (alone.communication_seconds_per_token, alone.fixed_step_seconds) == (0.0, 80 * LAYER)
+    # Qwen3 235B's activations are its hidden size of 4,096, not its 64 heads x 128.
+    qwen = replica("qwen3-235b-a22b", "fp8", "h200", 8, 1000, 100).roofline
+    assert qwen.communication_seconds_per_token == pytest.approx(sent_per_token(94, 4096, 8), rel=1e-12)
 
 
 def test_attention_flops_per_token_pair_from_the_model_config() -> None:
@@ -57,19 +117,19 @@ def replica(
 
 def usable(peak_tflops: float, cards: int) -> float:
     """FLOP/s of ``cards`` cards in one tensor-parallel group."""
-    return cards * peak_tflops * 1e12 * COMPUTE_SHARE * NVLINK ** math.log2(cards)
+    return cards * peak_tflops * 1e12 * COMPUTE_SHARE
 
 
 @pytest.mark.parametrize(("prompt", "attention_share"), [(100_000, 0.936), (32_000, 0.300)])
 def test_long_prompts_pay_for_attention_in_prefill(prompt: int, attention_share: float) -> None:
     # Weights: 2 x 70e9 FLOPs per token in FP8 math. Attention: 2,621,440 per token pair, s^2 / 2 pairs
     # (causal), in 16-bit math under vLLM: at 100,000 tokens 1.31e16 FLOPs on top of 1.4e16 (+94 %), at
-    # 32,000 +30 %. On 4 x H100 that is about 14.2 s and 2.5 s to the first token, where the weights
-    # alone would take 4.9 s and 1.6 s.
+    # 32,000 +30 %. On 4 x H100 that is about 11.0 s and 1.9 s to the first token with the all-reduces
+    # (1.8 s and 0.6 s), where the weights alone would take 3.2 s and 1.0 s.
     linear = prompt * 2 * 70e9
     attention = 2 * 80 * 64 * 256 * prompt**2 / 2
     assert attention / linear == pytest.approx(attention_share, abs=0.001)
-    expected = linear / usable(1979, 4) + attention / usable(989, 4)
+    expected = linear / usable(1979, 4) + attention / usable(989, 4) + prompt * sent_per_token(80, 8192, 4)
     performance = replica("llama-3.1-70b", "fp8", "h100-sxm", 4, prompt, 100)
     assert performance.time_to_first_token_ms == pytest.approx(expected * 1000, rel=1e-9)
     weights_only = linear / usable(1979, 4) * 1000
@@ -79,19 +139,27 @@ def test_long_prompts_pay_for_attention_in_prefill(prompt: int, attention_share:
 def test_four_bit_weights_compute_at_the_sixteen_bit_rate() -> None:
     # INT4 weights (W4A16) multiply in 16 bits: 989 dense TFLOPS on an H100, not the 1,979 of FP8. A
     # prompt-heavy 405B batch on four H100 in INT4 prefills at half the FP8 rate of eight: it gets slower,
-    # not cheaper.
+    # not cheaper. The compute takes four times as long (half the rate on half the cards); the all-reduces
+    # of the 4,000 tokens about as long on both (0.225 s on four cards, 0.262 s on eight), so the first
+    # token comes 2.7 times later.
     prompt = 4_000
     linear = prompt * 2 * 405e9
     attention = 2 * 126 * 128 * 256 * prompt**2 / 2
     int4 = replica("llama-3.1-405b", "int4", "h100-sxm", 4, prompt, 200)
     fp8 = replica("llama-3.1-405b", "fp8", "h100-sxm", 8, prompt, 200)
     assert int4.time_to_first_token_ms == pytest.approx(
-        (linear / usable(989, 4) + attention / usable(989, 4)) * 1000, rel=1e-9
+        (linear / usable(989, 4) + attention / usable(989, 4) + prompt * sent_per_token(126, 16384, 4))
+        * 1000,
+        rel=1e-9,
     )
     assert fp8.time_to_first_token_ms == pytest.approx(
-        (linear / usable(1979, 8) + attention / usable(989, 8)) * 1000, rel=1e-9
+        (linear / usable(1979, 8) + attention / usable(989, 8) + prompt * sent_per_token(126, 16384, 8))
+        * 1000,
+        rel=1e-9,
     )
-    assert int4.time_to_first_token_ms > 3 * fp8.time_to_first_token_ms
+    assert 4000 * sent_per_token(126, 16384, 4) == pytest.approx(0.225, abs=0.001)
+    assert 4000 * sent_per_token(126, 16384, 8) == pytest.approx(0.262, abs=0.001)
+    assert int4.time_to_first_token_ms > 2.5 * fp8.time_to_first_token_ms
     assert int4.requests_per_second < fp8.requests_per_second
 
 
@@ -103,11 +171,22 @@ def test_sixteen_h100_are_two_pipeline_stages_not_one_nvlink_machine() -> None:
     assert (sixteen.tensor_parallel, sixteen.pipeline_stages) == (8, 2)
     eight_h200 = replica("deepseek-r1", "fp8", "h200", 8, 1000, 1000)
     active = 37e9  # FP8: a byte per active parameter
-    bandwidth = 8 * 3350e9 * BANDWIDTH_SHARE * NVLINK**3
+    bandwidth = 8 * 3350e9 * BANDWIDTH_SHARE
     kv = (1000 + 500) * 61 * (512 + 64) * 2 / bandwidth  # vLLM: a 16-bit latent cache
     assert sixteen.roofline.decode_step(1)[0] == pytest.approx(active / bandwidth + kv, rel=1e-9)
-    # Twice the cards do not make it the faster replica: 8 x H200 serves more requests a second.
-    assert eight_h200.requests_per_second > sixteen.requests_per_second
+    # The all-reduces stay within a stage's NVLink: a full batch of 1,024 passes as two micro-batches of
+    # 512, so each step sends 512 tokens' activations (hidden size 7,168) through the 61 layers, where
+    # 8 x H200 sends 1,024 tokens' in one tensor-parallel group.
+    per_token = sent_per_token(61, 7168, 8)
+    assert sixteen.roofline.communication_seconds(1024) == pytest.approx(512 * per_token, rel=1e-12)
+    assert eight_h200.roofline.communication_seconds(1024) == pytest.approx(1024 * per_token, rel=1e-12)
+    # Each step then sends 7.1 ms of activations on 16 x H100 against 14.2 ms on 8 x H200, which
+    # outweighs the H200's faster reads of the weights (19.4 ms a step against 27.8 ms): at vLLM's 1,024
+    # sequences the sixteen cards carry more requests a second.
+    assert 512 * per_token * 1000 == pytest.approx(7.107, abs=0.001)
+    h200_reads, h100_reads = (671e9 / (8 * rate * BANDWIDTH_SHARE) * 1000 for rate in (4800e9, 3350e9))
+    assert (h200_reads, h100_reads) == (pytest.approx(19.42, abs=0.01), pytest.approx(27.82, abs=0.01))
+    assert sixteen.requests_per_second > eight_h200.requests_per_second
 
 
 def test_405b_fp8_takes_four_h200_and_mixtral_bf16_one() -> None:
@@ -157,17 +236,22 @@ def test_latency_grows_with_the_load_toward_the_published_table() -> None:
 def test_a_lone_request_sees_the_prefill_and_one_step() -> None:
     performance = replica("llama-3.3-70b", "fp8", "h100-sxm", 2, 1000, 300)
     lone = lone_request(performance.roofline)
-    # The prompt's own pass: 1,000 tokens of FLOPs (longer than reading the weights) and 80 layers of
-    # fixed time.
-    assert performance.roofline.prefill_seconds > performance.roofline.weights_seconds
+    # The prompt's own pass: 1,000 tokens of FLOPs and all-reduces (longer than reading the weights),
+    # and 80 layers of fixed time with their 160 all-reduces'.
+    roofline = performance.roofline
+    prefill = 1000 * 2 * 70e9 / usable(1979, 2) + 2 * 80 * 64 * 256 * 1000**2 / 2 / usable(989, 2)
+    assert roofline.prefill_seconds == pytest.approx(prefill + 1000 * sent_per_token(80, 8192, 2), rel=1e-9)
+    assert roofline.prefill_seconds > roofline.weights_seconds
     assert lone.time_to_first_token_ms == pytest.approx(
-        (performance.roofline.prefill_seconds + 80 * LAYER) * 1000, rel=1e-9
+        (roofline.prefill_seconds + 80 * LAYER + 160 * ALL_REDUCE) * 1000, rel=1e-9
     )
-    assert lone.time_per_output_token_ms == pytest.approx(performance.roofline.step_seconds(1) * 1000)
-    # Weights and one sequence's cache (1,150 tokens on average) read on two H100, and 80 layers.
-    bandwidth = 2 * 3350e9 * BANDWIDTH_SHARE * NVLINK
+    assert lone.time_per_output_token_ms == pytest.approx(roofline.step_seconds(1) * 1000)
+    # Weights and one sequence's cache (1,150 tokens on average) read on two H100, 80 layers, and one
+    # token's all-reduces.
+    bandwidth = 2 * 3350e9 * BANDWIDTH_SHARE
+    fixed = 80 * LAYER + 160 * ALL_REDUCE + sent_per_token(80, 8192, 2)
     assert lone.time_per_output_token_ms == pytest.approx(
-        ((70e9 + 1150 * 327_680) / bandwidth + 80 * LAYER) * 1000, rel=1e-9
+        ((70e9 + 1150 * 327_680) / bandwidth + fixed) * 1000, rel=1e-9
     )
 
 
@@ -186,16 +270,17 @@ def test_bf16_decode_steps_match_the_published_light_load_rows() -> None:
     # TensorRT-LLM 0.14 at 2 requests/s (held out from fitting): 8 ms between tokens for Llama 3.1 8B BF16
     # on one H100 and 21 ms for 70B BF16 on four. A lone decode step reads the weights (16 GB, 141 GB)
     # and one sequence's 16-bit cache (467 + 128 tokens of 131,072 and 327,680 bytes), and the fixed time
-    # of 32 and 80 layers.
+    # of 32 and 80 layers; on four cards, 160 all-reduces of one token as well.
     eight = replica("llama-3.1-8b", "bf16", "h100-sxm", 1, 467, 256, "trtllm")
     seventy = replica("llama-3.1-70b", "bf16", "h100-sxm", 4, 467, 256, "trtllm")
     one_card = 3350e9 * BANDWIDTH_SHARE
-    four_cards = 4 * 3350e9 * BANDWIDTH_SHARE * NVLINK**2
+    four_cards = 4 * 3350e9 * BANDWIDTH_SHARE
     assert lone_request(eight.roofline).time_per_output_token_ms == pytest.approx(
         ((16e9 + 595 * 131_072) / one_card + 32 * LAYER) * 1000, rel=1e-9
     )
+    all_reduces = 160 * ALL_REDUCE + sent_per_token(80, 8192, 4)
     assert lone_request(seventy.roofline).time_per_output_token_ms == pytest.approx(
-        ((140e9 + 595 * 327_680) / four_cards + 80 * LAYER) * 1000, rel=1e-9
+        ((140e9 + 595 * 327_680) / four_cards + 80 * LAYER + all_reduces) * 1000, rel=1e-9
     )
     assert abs(lone_request(eight.roofline).time_per_output_token_ms / 8 - 1) <= 0.25
     assert abs(lone_request(seventy.roofline).time_per_output_token_ms / 21 - 1) <= 0.25

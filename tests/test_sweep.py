@@ -103,12 +103,18 @@ def test_server_price_sweep_finds_buy_versus_rent(tmp_path: Path) -> None:
     data = sweep_json(str(workload), "--vary", "server_price_usd=150000:350000:50000")
     labels = {d["label"]: d for d in data["decisions"]}
     deployments = [labels[p["decision"]]["deployment"] for p in data["points"]]
-    assert deployments == ["own_hardware"] * 3 + ["dedicated_cloud"] * 2
+    assert deployments == ["own_hardware"] * 2 + ["hybrid"] * 3
     (flip,) = data["flips"]
-    # The peak takes two replicas of 8 x H100, two servers. Own at $250k: 2 x (250,000 / 36 + 8 x 0.7 kW x
-    # 1.3 x 730 h x $0.12 + $1,000) = $17,164 < four B200 at 4 x 5.98 x 730 = $17,462; at $300k: $19,942.
-    assert (flip["below"], flip["above"]) == (250_000, 300_000)
-    assert [round(p["usd_per_month"]) for p in data["points"]][2:] == [17164, 17462, 17462]
+    # The peak takes two replicas of 8 x H100, two servers; the quieter hours need one. Own at $200k:
+    # 2 x (200,000 / 36 + 8 x 0.7 kW x 1.3 x 730 h x $0.12 + $1,000) = $14,387, at $250k $17,164. The mixed
+    # fleet beats that from $250k: one replica on 8 reserved H100 (8 x $1.90 x 730 h = $11,096) and the
+    # second in the 5 hours of the steady profile above 1.118 times the average (1.15, 1.28, 1.33, 1.25,
+    # 1.13: there 0.347 requests/s x 1.27 exceeds one replica's usable 0.49), 5 x 8 cards x 730 / 24 days
+    # at Lambda's $2.99: $3,638; $14,734 in all.
+    assert (flip["below"], flip["above"]) == (200_000, 250_000)
+    fleet = 8 * 1.90 * 730 + 5 * 8 * 730 / 24 * 2.99
+    assert fleet == pytest.approx(14_734, abs=1)
+    assert [round(p["usd_per_month"]) for p in data["points"]][1:] == [14387, 14734, 14734, 14734]
     costs = [p["usd_per_month"] for p in data["points"][:2]]
     assert costs == sorted(costs) and costs[0] < costs[-1]  # a dearer server costs more a month
     variable = data["variables"][0]
@@ -122,17 +128,18 @@ def test_two_variables_give_a_decision_map(tmp_path: Path) -> None:
     workload = tmp_path / "reasoning.yaml"
     workload.write_text(REASONING, encoding="utf-8")
     result = invoke(
-        str(workload), "--vary", "server_price_usd=250000:350000:50000", "--vary", "usd_per_kwh=0.1:0.5:0.2"
+        str(workload), "--vary", "server_price_usd=150000:250000:50000", "--vary", "usd_per_kwh=0.1:0.5:0.2"
     )
     assert result.exit_code == 0, result.output
     assert "Decision map: rows server_price_usd, columns usd_per_kwh from 0.1 (left) to 0.5" in result.stdout
     rows = result.stdout.splitlines()[-3:]
-    # Two servers against four B200 on demand every hour ($17,462): at $250k and $0.10/kWh 2 x (6,944 +
-    # 8 x 0.7 x 1.3 x 730 x 0.1 (531) + 1,000) = $16,951 undercuts them; at $0.30/kWh $19,076 does not.
+    # Two servers against the mixed H100 fleet ($14,734), 2 x (price / 36 + 8 x 0.7 x 1.3 x 730 x kWh
+    # price + 1,000): at $150k $11,396 / $13,522 / $15,648 at $0.10 / $0.30 / $0.50 a kWh; at $200k
+    # $14,174 undercuts the fleet at $0.10 and $16,300 at $0.30 does not; at $250k $16,951 never does.
     assert [row.split(" | ") for row in rows] == [
-        ["         250,000", "B A A"],
-        ["         300,000", "A A A"],
-        ["         350,000", "A A A"],
+        ["         150,000", "B B A"],
+        ["         200,000", "B A A"],
+        ["         250,000", "A A A"],
     ]
 
 

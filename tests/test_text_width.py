@@ -80,18 +80,18 @@ def test_size_at_100_columns() -> None:
 
                       Cards for Cards per Req/s per                    TTFT  TPOT
 GPU            Memory   weights   replica   replica Repl. GPUs Util.     ms    ms  Note
-h100-sxm        80 GB         1         1      77.6     1    1   1 %   12.2  6.97
-h100-pcie       80 GB         1         1      55.2     1    1   2 %   17.3  11.7
-h100-nvl        94 GB         1         1      65.6     1    1   2 %   13.3  6.01
-h200           141 GB         1         1      77.7     1    1   1 %   11.1  4.88
-b200           192 GB         1         1       176     1    1   1 %   5.11  2.93
-l40s            48 GB         1         1      19.7     1    1   6 %   40.8  28.1
+h100-sxm        80 GB         1         1      72.8     1    1   2 %   15.6  8.13
+h100-pcie       80 GB         1         1        56     1    1   2 %   20.3  11.9
+h100-nvl        94 GB         1         1      61.8     1    1   2 %   16.9  7.38
+h200           141 GB         1         1      72.9     1    1   2 %   14.8  6.48
+b200           192 GB         1         1       160     1    1   1 %   9.01  4.91
+l40s            48 GB         1         1      21.1     1    1   5 %   39.9  24.9
 l4              24 GB         1         -         -     -    -     -      -     -  ruled out: NET001
-rtx-5090        32 GB         1         1      16.4     1    1   7 %   49.2  13.9
+rtx-5090        32 GB         1         1      15.4     1    1   8 %   53.3  13.8
 a10g            24 GB         1         -         -     -    -     -      -     -  ruled out: NET001
-a100-80gb       80 GB         1         1      24.5     1    1   5 %   33.9  11.9
-a100-80gb-pcie  80 GB         1         1      24.5     1    1   5 %   34.2  12.5
-mi300x         192 GB         1         1       103     1    1   1 %    8.8   4.4
+a100-80gb       80 GB         1         1      22.8     1    1   5 %   37.6  12.1
+a100-80gb-pcie  80 GB         1         1      22.8     1    1   5 %   37.9  12.6
+mi300x         192 GB         1         1      95.5     1    1   1 %   12.4  6.09
 """
     )
 
@@ -108,16 +108,16 @@ def test_size_at_80_columns_wraps_headings_at_spaces_and_folds_no_word() -> None
                         Cards   Cards   Req/s
                           for     per     per                  TTFT TPOT
 GPU            Memory weights replica replica Repl. GPUs Util.   ms   ms  Note
-h100-sxm        80 GB       1       1    77.6     1    1   1 % 12.2 6.97
-h100-pcie       80 GB       1       1    55.2     1    1   2 % 17.3 11.7
-h100-nvl        94 GB       1       1    65.6     1    1   2 % 13.3 6.01
-h200           141 GB       1       1    77.7     1    1   1 % 11.1 4.88
-b200           192 GB       1       1     176     1    1   1 % 5.11 2.93
-l40s            48 GB       1       1    19.7     1    1   6 % 40.8 28.1
+h100-sxm        80 GB       1       1    72.8     1    1   2 % 15.6 8.13
+h100-pcie       80 GB       1       1      56     1    1   2 % 20.3 11.9
+h100-nvl        94 GB       1       1    61.8     1    1   2 % 16.9 7.38
+h200           141 GB       1       1    72.9     1    1   2 % 14.8 6.48
+b200           192 GB       1       1     160     1    1   1 % 9.01 4.91
+l40s            48 GB       1       1    21.1     1    1   5 % 39.9 24.9
 l4              24 GB       1       -       -     -    -     -    -    -  ruled
                                                                           out:
                                                                           NET001
-rtx-5090        32 GB       1       1    16.4     1    1   7 % 49.2 13.9
+rtx-5090        32 GB       1       1    15.4     1    1   8 % 53.3 13.8
 a10g            24 GB       1       -       -     -    -     -    -    -  ruled
                                                                           out:
 """

@@ -114,13 +114,13 @@ def test_at_other_volumes_the_line_is_what_recommend_reports_there(path: Path) -
 def test_a_batch_on_whole_instances_is_spread_over_their_cards() -> None:
     """w18: lambda 8-gpu-plan sells 8 × b200 only; the day's work runs on all 8 cards, billed by the
     minute. At 30,000 requests a day: the work / 8 cards, rounded up to whole minutes, on 30.42 days, 8
-    cards at $6.69 ($461, as recommend prices it at that volume; the chart said $3,663)."""
+    cards at $6.69 ($488, as recommend prices it at that volume; the chart said $3,663)."""
     result = result_of(VOLUME_DIR / "w18-batch-critical.yaml")
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and chart.self_hosted_offer == "8-gpu-plan"
     rps = next(g for g in result.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
     assert rps is not None
-    for volume, dollars in ((30_000, 461), (100_000, 1_520), (200_000, 3_039)):
+    for volume, dollars in ((30_000, 488), (100_000, 1_574), (200_000, 3_148)):
         minutes = math.ceil(volume / rps / 8 / 60)
         cost = minutes / 60 * 30.42 * 8 * 6.69
         assert chart.self_hosted_usd_per_month[chart.requests_per_day.index(volume)] == pytest.approx(cost)
@@ -151,16 +151,16 @@ def test_a_reservation_sold_in_8_card_instances_bills_8_cards_at_any_volume() ->
 
 
 def test_own_hardware_decided_is_the_line() -> None:
-    """w07: the decision is own hardware (15 servers, $143,316), below the API ($156,967) at 3,000,000
-    requests a day; the chart drew the rental ($166,440) above the API."""
+    """w07: the decision is own hardware (11 servers, $105,098), below the API at 3,000,000 requests a
+    day; the chart drew the rental above the API."""
     result = result_of(VOLUME_DIR / "w07-rag-api.yaml")
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and result.decision.deployment == "own_hardware"
     at = chart.requests_per_day.index(3_000_000)
     assert chart.self_hosted_kind == "own_hardware" and chart.self_hosted_shape == "servers"
     per_server = result.own_hardware.usd_per_gpu_hour.total * 8 * 730
-    assert chart.self_hosted_usd_per_month[at] == pytest.approx(15 * per_server)
-    assert round(chart.self_hosted_usd_per_month[at]) == 143_316
+    assert chart.self_hosted_usd_per_month[at] == pytest.approx(11 * per_server)
+    assert round(chart.self_hosted_usd_per_month[at]) == 105_098
     assert chart.self_hosted_usd_per_month[at] < chart.api_usd_per_month[at]
 
 
@@ -187,20 +187,22 @@ def test_on_premises_the_line_is_own_hardware_and_the_api_is_marked_ruled_out() 
 
 
 def test_api_decided_the_line_is_the_route_it_was_weighed_against() -> None:
-    """w02: the API ($8,945) was weighed against one own 8-GPU server ($11,007), not against the
-    cheapest rental (Scaleway, $21,450): the line is the server."""
+    """w02: the API ($8,945) was weighed against RunPod's serverless H200 ($10,593, cheaper than one
+    own 8-GPU server), not against the cheapest rental: the line is the serverless product."""
     result = result_of(VOLUME_DIR / "w02-chat-70b-de.yaml")
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and result.decision.deployment == "api"
-    assert (chart.self_hosted_kind, chart.self_hosted_follows) == ("own_hardware", "api_comparison")
+    assert (chart.self_hosted_kind, chart.self_hosted_follows) == ("serverless", "api_comparison")
     at = chart.requests_per_day.index(300_000)
-    assert chart.self_hosted_usd_per_month[at] == result.own_hardware.usd_per_month
-    assert round(chart.self_hosted_usd_per_month[at]) == 11_007
+    assert result.serverless_option is not None
+    assert chart.self_hosted_usd_per_month[at] == result.serverless_option.usd_per_month
+    assert round(chart.self_hosted_usd_per_month[at]) == 10_593
+    assert result.serverless_option.usd_per_month < result.own_hardware.usd_per_month
 
 
 def test_a_larger_volume_may_need_a_larger_server() -> None:
-    """An 8B model on premises: one RTX 5090 workstation ($310) carries up to 60,000 requests a day;
-    100,000 need the 8-GPU server ($10,425), which the catalog selects once the workstations would exceed
+    """An 8B model on premises: one RTX 5090 workstation ($310) carries up to 100,000 requests a day;
+    300,000 need the 8-GPU server ($10,425), which the catalog selects once the workstations would exceed
     their count. The label names both."""
     result = run(
         {
@@ -220,25 +222,26 @@ def test_a_larger_volume_may_need_a_larger_server() -> None:
     assert chart is not None and result.decision.deployment == "own_hardware"
     at = chart.requests_per_day.index
     assert chart.self_hosted_servers[at(60_000)] == "RTX 5090 workstation"
-    assert chart.self_hosted_servers[at(100_000)] == "HGX H100 8-GPU"
+    assert chart.self_hosted_servers[at(100_000)] == "RTX 5090 workstation"
+    assert chart.self_hosted_servers[at(300_000)] == "HGX H100 8-GPU"
     assert chart.self_hosted_usd_per_month[at(60_000)] == result.decision.usd_per_month
-    assert round(chart.self_hosted_usd_per_month[at(100_000)]) == 10_425
-    assert "own hardware (RTX 5090 workstation; HGX H100 8-GPU from 100,000 requests a day)" in render_memo(
+    assert round(chart.self_hosted_usd_per_month[at(300_000)]) == 10_425
+    assert "own hardware (RTX 5090 workstation; HGX H100 8-GPU from 300,000 requests a day)" in render_memo(
         result
     )
 
 
 def test_a_per_second_batch_is_captioned_proportional_with_the_start_unbilled() -> None:
-    """w11: vast spot bills by the second, so 1,000 requests a day cost cents (2 replicas' seconds, plus
-    the 5 % of spot work redone). The caption says so and that the daily start is not billed, as the
-    decision does not bill it either."""
+    """w11: vast spot bills by the second, so 1,000 requests a day cost cents (the one replica's seconds
+    that volume needs, plus the 5 % of spot work redone). The caption says so and that the daily start is
+    not billed, as the decision does not bill it either."""
     result = result_of(VOLUME_DIR / "w11-spot-batch.yaml")
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and chart.self_hosted_shape == "batch_proportional"
     rps = next(g for g in result.sizing.gpus if g.gpu == "h100-pcie").requests_per_second_per_replica
     assert rps is not None
-    seconds = math.ceil(1_000 / rps / 2)  # each of the 2 replicas' share, in whole seconds
-    cost = 2 * seconds / 3600 * 30.42 * 1.05 * 1.49
+    seconds = math.ceil(1_000 / rps)  # one replica at 1,000 requests a day, in whole seconds
+    cost = seconds / 3600 * 30.42 * 1.05 * 1.49
     assert chart.self_hosted_usd_per_month[0] == pytest.approx(cost)
     memo = render_memo(result)
     assert "Nearly proportional to the work" in memo
@@ -247,23 +250,23 @@ def test_a_per_second_batch_is_captioned_proportional_with_the_start_unbilled() 
 
 
 def test_the_sizing_sentence_gives_the_peak_on_the_replicas_it_counts() -> None:
-    """w10: one replica carries the peak and a spare is added; the peak fills 26 % of the one replica (13 %
+    """w10: one replica carries the peak and a spare is added; the peak fills 27 % of the one replica (14 %
     spread over both, which the sentence gave)."""
     result = result_of(VOLUME_DIR / "w10-latency.yaml")
     best = result.best_option
     assert best is not None and (best.replicas, best.spare_replicas) == (2, 1)
-    assert round(best.capacity_utilization_at_peak * 100) == 13
+    assert round(best.capacity_utilization_at_peak * 100) == 14
     memo = render_memo(result)
     assert (
-        "not the throughput: one replica for the peak. At the peak it runs at 26 % of its estimated" in memo
+        "not the throughput: one replica for the peak. At the peak it runs at 27 % of its estimated" in memo
     )
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
-    assert "ein Replikat für die Spitze. In der Spitze läuft es bei 26 %" in german
+    assert "ein Replikat für die Spitze. In der Spitze läuft es bei 27 %" in german
 
 
 def test_volumes_where_the_route_has_no_price_are_left_out() -> None:
     """A 70B model at one request a day is weighed against RunPod's serverless A100s, one card per
-    instance. From 1,000,000 requests a day a replica takes 2 cards (they carry the peak on fewer cards in
+    instance. From 300,000 requests a day a replica takes 2 cards (they carry the peak on fewer cards in
     all), which no instance of the product holds: ``recommend`` there offers no such option, and the
     chart leaves those volumes out and says so."""
     workload = {
@@ -276,11 +279,11 @@ def test_volumes_where_the_route_has_no_price_are_left_out() -> None:
     result = run(workload)
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and chart.self_hosted_kind == "serverless"
-    assert chart.self_hosted_unpriced == (1_000_000, 3_000_000, 10_000_000)
-    assert chart.requests_per_day == (1, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000)
+    assert chart.self_hosted_unpriced == (300_000, 1_000_000, 3_000_000, 10_000_000)
+    assert chart.requests_per_day == (1, 1_000, 3_000, 10_000, 30_000, 100_000)
     option = followed(result)
     assert option is not None
     there = as_json(run({**workload, "requests_per_day": 1_000_000}))
     keys = ("provider", "offer", "gpu", "regions")
     assert not [o for o in there["options"] if all(o[k] == option[k] for k in keys)]
-    assert "has no price at 1,000,000, 3,000,000, 10,000,000 requests a day" in render_memo(result)
+    assert "has no price at 300,000, 1,000,000, 3,000,000, 10,000,000 requests a day" in render_memo(result)

@@ -74,7 +74,12 @@ def _prompt_pass_seconds(roofline: Roofline, decoding: float) -> float:
     chunk_tokens = roofline.input_tokens / roofline.prefill_chunks
     prompt_compute = roofline.prefill_seconds / roofline.prefill_chunks
     weights = roofline.weights_read_seconds(chunk_tokens)
-    return max(share * memory, weights, share * compute + prompt_compute) + roofline.fixed_step_seconds
+    communication = share * roofline.communication_seconds(max(decoding, 1.0))
+    return (
+        max(share * memory, weights, share * compute + prompt_compute)
+        + communication
+        + roofline.fixed_step_seconds
+    )
 
 
 def _tpot_seconds(roofline: Roofline, rate: float, decoding: float) -> float:

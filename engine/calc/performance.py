@@ -16,11 +16,16 @@ import math
 from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures
+from gpu_advisor.engine.calc.tensor_parallel import (
+    communication,
+    tensor_interconnect,
+    tensor_parallel_efficiency,
+)
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.entries import Gpu
 from gpu_advisor.engine.domain.knowledge.figures import ComputeMathKind
+from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 
 FLOPS_PER_PARAMETER_AND_TOKEN = 2
 
@@ -55,6 +60,9 @@ class Roofline(BaseModel):
     """Reading one sequence's KV cache (the prompt and half the answer, on average) in a decode step."""
     compute_seconds_per_sequence: float
     """One sequence's decode-step compute: its active weights' multiply-adds and its attention."""
+    communication_seconds_per_token: float = 0.0
+    """The tensor-parallel all-reduces' transfer for one token of a forward pass, over every layer and
+    stage (0 on one card): added to the pass, it grows with the tokens the pass carries."""
     prefill_seconds: float
     """One prompt's prefill alone on the replica: its compute through every stage in turn."""
     prefill_chunks: int
@@ -67,10 +75,17 @@ class Roofline(BaseModel):
     def decode_step(self, sequences: float) -> tuple[float, float]:
         """Memory and compute seconds until each of ``sequences`` sequences has its next token. With
         pipeline stages, the sequences run as one micro-batch per stage, and a token passes every stage."""
-        # Fewer sequences than stages still pass every stage one after the other.
-        per_stage = max(sequences / self.pipeline_stages, min(sequences, 1.0))
+        per_stage = self.per_stage(sequences)
         memory = self.weights_read_seconds(per_stage) + per_stage * self.kv_seconds_per_sequence
         return memory, per_stage * self.compute_seconds_per_sequence
+
+    def per_stage(self, sequences: float) -> float:
+        """Sequences in one stage's micro-batch: fewer than the stages still pass every stage in turn."""
+        return max(sequences / self.pipeline_stages, min(sequences, 1.0))
+
+    def communication_seconds(self, sequences: float) -> float:
+        """The all-reduces' transfer in a decode step of ``sequences`` sequences (one token each)."""
+        return self.per_stage(sequences) * self.communication_seconds_per_token
 
     def weights_read_seconds(self, sequences: float) -> float:
         """Reading the weights a step of ``sequences`` sequences touches. A dense model reads all of them
@@ -85,7 +100,9 @@ class Roofline(BaseModel):
         return min(self.weights_seconds, self.shared_weights_seconds + touched * self.expert_weights_seconds)
 
     def step_seconds(self, sequences: float) -> float:
-        return max(self.decode_step(sequences)) + self.fixed_step_seconds
+        return (
+            max(self.decode_step(sequences)) + self.fixed_step_seconds + self.communication_seconds(sequences)
+        )
 
     @property
     def prefill_busy_seconds(self) -> float:
@@ -148,15 +165,6 @@ def compute_math(knowledge: Knowledge, gpu: Gpu, precision: str) -> ComputeMathK
     return "bf16" if kind == "fp8" and gpu.fp8_dense_tflops is None else kind
 
 
-def tensor_parallel_efficiency(knowledge: Knowledge, interconnect: str, cards: int) -> float:
-    per_doubling = next(
-        t.efficiency_per_doubling
-        for t in knowledge.throughput.tensor_parallel
-        if t.interconnect == interconnect
-    )
-    return float(per_doubling ** math.log2(cards))
-
-
 def parallelism(knowledge: Knowledge, cards: int) -> tuple[int, int]:
     """Tensor-parallel cards and pipeline stages of a replica: one stage per node."""
     node = knowledge.sizing.card_counts.node_gpus
@@ -188,7 +196,7 @@ def replica_hardware(
         gpu = knowledge.gpu(gpu_id)
         efficiency = knowledge.throughput.efficiency
         tensor, _ = parallelism(knowledge, cards)
-        parallel = tensor_parallel_efficiency(knowledge, gpu.interconnect, tensor)
+        parallel = tensor_parallel_efficiency(knowledge, tensor_interconnect(gpu, tensor), tensor)
         kind = compute_math(knowledge, gpu, precision)
         attention = attention_math(knowledge, gpu, kind, engine_id, fp8_cache)
         shares = efficiency.compute_share_by_math
@@ -224,7 +232,8 @@ def replica_roofline(
     bandwidth, flops, attention_flops = replica_hardware(
         knowledge, fit.gpu, figures.precision, cards, figures.serving_engine, fp8_cache
     )
-    _, stages = parallelism(knowledge, cards)
+    tensor, stages = parallelism(knowledge, cards)
+    sent_per_token, per_pass = communication(knowledge, gpu, tensor, figures)
     weights_bytes = figures.weights_gb * 1e9
     cache_bytes = engine.kv_cache_bytes(cards * gpu.memory_bytes, weights_bytes, cards)
     kv_bytes = figures.kv_bytes_per_token_used
@@ -238,7 +247,11 @@ def replica_roofline(
     # the prompt for prefill (s²/2 pairs), linear in the context for each decode step.
     average_context = input_tokens + output_tokens / 2
     pairs = figures.attention_flops_per_token_pair
-    prefill_seconds = (input_tokens * active_flops) / flops + pairs * input_tokens**2 / 2 / attention_flops
+    prefill_seconds = (
+        (input_tokens * active_flops) / flops
+        + pairs * input_tokens**2 / 2 / attention_flops
+        + input_tokens * sent_per_token
+    )
     bytes_per_parameter = figures.bytes_per_parameter
     experts, per_token = figures.num_experts, figures.experts_per_token
     # A mixture of experts: the parameters a token does not use are the routed experts it skips, so one
@@ -261,10 +274,11 @@ def replica_roofline(
         experts_per_token=per_token if expert_params else None,
         shared_weights_seconds=shared_params * bytes_per_parameter / bandwidth,
         expert_weights_seconds=expert_params * bytes_per_parameter / bandwidth,
-        fixed_step_seconds=figures.num_layers * layer_seconds,
+        fixed_step_seconds=figures.num_layers * layer_seconds + per_pass,
         kv_seconds_per_sequence=average_context * kv_bytes / bandwidth,
         compute_seconds_per_sequence=active_flops / flops
         + figures.decode_attention_flops_per_token_pair * average_context / attention_flops,
+        communication_seconds_per_token=sent_per_token,
         prefill_seconds=prefill_seconds,
         prefill_chunks=math.ceil(input_tokens / engine.max_batched_tokens) if engine.chunked_prefill else 1,
         max_batch=batch,

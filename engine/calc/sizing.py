@@ -18,7 +18,8 @@ from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.engines import GIB, ServingEngine
-from gpu_advisor.engine.domain.knowledge.entries import Gpu, ModelConfig
+from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
+from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 
 
 class ModelShape(Protocol):
@@ -164,6 +165,9 @@ class SizingFigures(BaseModel):
     num_layers: int
     """Transformer layers, each paying a fixed time per forward pass; the stand-in model's for a model of
     unknown shape."""
+    hidden_size: int
+    """The width of the activations a layer passes on (what a tensor-parallel all-reduce sends per
+    token); the stand-in model's for a model of unknown shape."""
     num_experts: int | None
     """Routed experts per layer of a mixture of experts, and how many each token uses; None for a dense
     model and for a model given by its size."""
@@ -199,6 +203,14 @@ def decode_attention_flops_per_token_pair(model: ModelShape) -> float:
 
 
 FLOPS_PER_MULTIPLY_ADD = 2
+
+
+def hidden_size(model: ModelShape) -> int:
+    """The activations' width: a catalog model's hidden size where it is recorded, else the attention's
+    heads times their width (equal for the dense Llama, Qwen2.5 and Mistral models, and what a given
+    multi-head or grouped-query attention shape implies)."""
+    recorded = model.hidden_size if isinstance(model, ModelConfig) else None
+    return recorded or model.num_attention_heads * model.head_dim
 
 
 def kv_element_bytes(knowledge: Knowledge, precision: str, engine: ServingEngine) -> float:
@@ -255,6 +267,7 @@ def size_model(
         attention_flops_per_token_pair=attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]
         decode_attention_flops_per_token_pair=decode_attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]
         num_layers=(model or stand_in).num_layers,  # type: ignore[union-attr]
+        hidden_size=hidden_size(model or stand_in),  # type: ignore[arg-type]
         num_experts=model.num_experts if model is not None else None,
         experts_per_token=model.experts_per_token if model is not None else None,
         context_tokens=context_tokens,

@@ -4,6 +4,7 @@ the share from the proposal fact."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from gpu_advisor.engine.apps.scenarios.recommend import robustness_of
@@ -31,7 +32,8 @@ def names_option(proposal: ProposalInput, option: OptionShare) -> bool:
 
 
 def proposal_win_share(proposal: ProposalInput, robustness: Robustness) -> float:
-    return sum(o.share for o in robustness.option_win_share if names_option(proposal, o))
+    # fsum: the shares of every option add up to exactly 1 (a plain sum may stop at 0.9999999999999999).
+    return math.fsum(o.share for o in robustness.option_win_share if names_option(proposal, o))
 
 
 def proposal_robustness(

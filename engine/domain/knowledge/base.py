@@ -13,7 +13,6 @@ from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
 from gpu_advisor.engine.domain.knowledge.entries import (
     Citation,
     Document,
-    Gpu,
     ModelConfig,
     Offer,
     OwnServer,
@@ -51,6 +50,7 @@ from gpu_advisor.engine.domain.knowledge.files import (
     UncertaintyFile,
     WorkloadDefaultsFile,
 )
+from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 from gpu_advisor.engine.domain.knowledge.providers import Provider
 from gpu_advisor.engine.domain.knowledge.serving import (
     LoadProfile,

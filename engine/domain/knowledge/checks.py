@@ -172,6 +172,11 @@ def incomplete_tables(knowledge: Knowledge, directory: Path) -> list[str]:
     problems = []
     if {t.interconnect for t in knowledge.throughput.tensor_parallel} != set(INTERCONNECTS):
         problems.append(f"{directory / 'throughput.yaml'}: tensor_parallel needs {', '.join(INTERCONNECTS)}")
+    problems += [
+        f"{directory / 'gpus.yaml'}: entry {gpu.id!r}: field link: an NVLink card needs its link's rate"
+        for gpu in knowledge.gpus.gpus
+        if gpu.interconnect == "nvlink" and gpu.link is None
+    ]
     if sorted(p.load_pattern for p in knowledge.load_profiles.profiles) != sorted(LOAD_PATTERNS):
         problems.append(
             f"{directory / 'load_profiles.yaml'}: one profile for each of {', '.join(LOAD_PATTERNS)}"

@@ -8,7 +8,8 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from gpu_advisor.engine.domain.choices import ServingEngineId
-from gpu_advisor.engine.domain.knowledge.entries import Gpu, Sourced
+from gpu_advisor.engine.domain.knowledge.entries import Sourced
+from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 
 GIB = 2**30
 

@@ -1,5 +1,5 @@
-"""Catalog entries of the knowledge base: documents, GPUs, regions, offers, API prices, own servers,
-models (providers: ``providers.py``). Every entry carries ``source`` and ``as_of``.
+"""Catalog entries of the knowledge base: documents, regions, offers, API prices, own servers, models
+(GPUs in ``gpus.py``, providers in ``providers.py``). Every entry carries ``source`` and ``as_of``.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
-from gpu_advisor.engine.domain.choices import Interconnect, Jurisdiction, PricingKind
+from gpu_advisor.engine.domain.choices import Jurisdiction, PricingKind
 
 SCHEMA_VERSION = 1
 
@@ -96,29 +96,6 @@ class Document(Strict):
     summary: str
     url: str | None = Field(default=None, pattern=r"^https://[^\s<>]+$")
     """Where the document is published (the legal texts); the source articles are not online."""
-
-
-class Gpu(Sourced):
-    id: str
-    name: str
-    vendor: Literal["nvidia", "amd", "google", "aws"]
-    memory_gb: PositiveFloat
-    """The memory as the vendor and the documents state it: 80 for an H100."""
-    memory_unit: Literal["GB", "GiB"]
-    """What the vendor's figure counts: an H100's "80 GB" of HBM3 are 80 GiB (the driver shows
-    81,559 MiB), a B200's "192 GB" are decimal (183,359 MiB)."""
-    memory_bandwidth_gb_s: PositiveFloat
-    bf16_dense_tflops: PositiveFloat
-    fp8_dense_tflops: PositiveFloat | None
-    fp4_dense_tflops: PositiveFloat | None
-    tdp_watts: PositiveFloat
-    interconnect: Interconnect
-    segment: Literal["datacenter", "consumer"]
-    note: str | None = None
-
-    @property
-    def memory_bytes(self) -> float:
-        return self.memory_gb * (2**30 if self.memory_unit == "GiB" else 1e9)
 
 
 class Region(Strict):
@@ -372,6 +349,7 @@ class ModelConfig(Strict):
     num_attention_heads: int = Field(gt=0)
     num_kv_heads: int = Field(gt=0)
     head_dim: int = Field(gt=0)
+    hidden_size: int | None = Field(default=None, gt=0)  # None: num_attention_heads x head_dim
     kv_lora_rank: int | None = Field(default=None, gt=0)
     qk_rope_head_dim: int | None = Field(default=None, gt=0)
     max_context_tokens: int = Field(gt=0)

@@ -129,10 +129,12 @@ ComputeMathKind = Literal["tf32", "bf16", "fp8"]
 
 class Efficiency(Sourced):
     """The shares of the datasheet peaks a replica reaches: memory bandwidth in decode, dense tensor
-    throughput per math (8-bit kernels reach a smaller share of their doubled peak than 16-bit ones)."""
+    throughput per math (8-bit kernels reach a smaller share of their doubled peak than 16-bit ones), and
+    the link between the cards in the tensor-parallel all-reduces."""
 
     decode_bandwidth_share: float = Field(gt=0, le=1)
     compute_share_by_math: dict[ComputeMathKind, Annotated[float, Field(gt=0, le=1)]]
+    link_bandwidth_share: float = Field(gt=0, le=1)
 
     @model_validator(mode="after")
     def _every_math(self) -> Efficiency:
@@ -150,6 +152,17 @@ class StepOverheads(Sourced):
 
     layer_seconds: float = Field(ge=0, lt=1e-3)
     moe_layer_seconds: float = Field(ge=0, lt=1e-3)
+
+
+class Communication(Sourced):
+    """What a tensor-parallel forward pass sends between the cards of a stage: every layer all-reduces
+    its activations ``all_reduces_per_layer`` times (after attention and after the MLP), each element of
+    ``activation_bytes``; a ring all-reduce over T cards sends 2(T-1)/T of the message from every card
+    over its link, and each all-reduce takes a fixed ``all_reduce_seconds`` however small the message."""
+
+    all_reduces_per_layer: int = Field(ge=0)
+    activation_bytes: PositiveFloat
+    all_reduce_seconds: float = Field(ge=0, lt=1e-4)
 
 
 class TensorParallelEfficiency(Sourced):

@@ -22,7 +22,6 @@ from gpu_advisor.engine.domain.knowledge.entries import (
     ApiPrice,
     Citation,
     Document,
-    Gpu,
     ModelConfig,
     Offer,
     OwnServer,
@@ -32,6 +31,7 @@ from gpu_advisor.engine.domain.knowledge.entries import (
 from gpu_advisor.engine.domain.knowledge.figures import (
     BytesPerParameter,
     CardCounts,
+    Communication,
     ComputeMath,
     Concurrency,
     DataProtectionRegion,
@@ -52,6 +52,7 @@ from gpu_advisor.engine.domain.knowledge.figures import (
     UtilizationDefault,
     WorkloadDefault,
 )
+from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 from gpu_advisor.engine.domain.knowledge.providers import Provider
 from gpu_advisor.engine.domain.knowledge.serving import (
     Headroom,
@@ -158,6 +159,7 @@ class ThroughputFile(VersionedFile):
     efficiency: Efficiency
     step_overheads: StepOverheads
     tensor_parallel: tuple[TensorParallelEfficiency, ...]
+    communication: Communication
     concurrency: Concurrency
     compute_math: ComputeMath
     headroom: Headroom
