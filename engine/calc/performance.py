@@ -352,16 +352,18 @@ def replica_performances(
 def candidate_performances(
     knowledge: Knowledge, figures: SizingFigures, input_tokens: int, output_tokens: int, /
 ) -> dict[str, tuple[ReplicaPerformance, ...]]:
-    """Per GPU, one replica at every card count worth considering: from the fewest cards that hold the
-    model up to one node, over a fast link (a PCIe card only at its fewest: more cards over PCIe are the
-    wrong offer). A larger replica holds more requests at once and may carry a load on fewer cards."""
+    """Per GPU, one replica at every card count worth considering: from the fewest cards a light load
+    may use (``GpuFit.gpus_for_light_load``) up to one node, over a fast link (a PCIe card only at that
+    count and the usual one: more cards over PCIe are the wrong offer). A larger replica holds more
+    requests at once and may carry a load on fewer cards."""
     node = knowledge.sizing.card_counts.node_gpus
     found: dict[str, tuple[ReplicaPerformance, ...]] = {}
     for fit in figures.fits:
-        least = fit.gpus_with_kv_reserve
-        if least is None:
+        # From the fewest cards a light load may use: which count a load gets is the plan's choice.
+        least = fit.gpus_for_light_load or fit.gpus_with_kv_reserve
+        if least is None or fit.gpus_with_kv_reserve is None:
             continue
-        counts = [least]
+        counts = sorted({least, fit.gpus_with_kv_reserve})
         if fit.interconnect != "pcie":
             counts += [c for c in knowledge.sizing.card_counts.counts if least < c <= node]
         performances = tuple(

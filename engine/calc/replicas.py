@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, highest_rate_within, saturation
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, Roofline, candidate_performances
-from gpu_advisor.engine.calc.sizing import SizingFigures
+from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures, full_context_sequences
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, DailyTraffic, ServiceTime, busy_hours_per_day
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.load import Load
@@ -280,15 +280,45 @@ def plans_by_gpu(
     counts a plan without spares chose), else at the count that carries the load on the fewest cards
     among those that can meet the latency targets (all counts where none can)."""
     plans = {}
+    fits = {fit.gpu: fit for fit in figures.fits}
     for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items():
         if only is not None and gpu not in only:
             continue
+        usual = [p for p in candidates if p.cards >= (fits[gpu].gpus_with_kv_reserve or 0)]
         if cards is not None and gpu in cards:
-            candidates = tuple(p for p in candidates if p.cards == cards[gpu]) or candidates[:1]
+            candidates = tuple(p for p in candidates if p.cards == cards[gpu]) or tuple(usual[:1])
+        else:
+            held = [p for p in candidates if holds_its_peak(p, fits[gpu], figures, knowledge, load, sizing)]
+            candidates = tuple(held or usual)
         # The plan of the winning count only: the others are compared by what decides between them.
         chosen = min(candidates, key=lambda performance: _count_order(performance, load, sizing))
         plans[gpu] = plan_replicas(chosen, load, sizing)
     return plans
+
+
+IN_FLIGHT_SLACK = 1e-9
+"""Requests in flight that are a whole number up to floating-point noise count as that number."""
+
+
+def holds_its_peak(
+    performance: ReplicaPerformance,
+    fit: GpuFit,
+    figures: SizingFigures,
+    knowledge: Knowledge,
+    load: Load,
+    sizing: Sizing,
+) -> bool:
+    """A replica at the usual count or more holds its load by the usual count's definition; one below it
+    (a light load's, ``GpuFit.gpus_for_light_load``) only where its KV cache holds every request the peak
+    keeps in flight on it, each at the full serving context, and the peak does not saturate it."""
+    if fit.gpus_with_kv_reserve is None or performance.cards >= fit.gpus_with_kv_reserve:
+        return True
+    point = latency_at_peak(plan_replicas(performance, load, sizing))
+    if point.saturated:
+        return False
+    return math.ceil(point.in_flight - IN_FLIGHT_SLACK) <= full_context_sequences(
+        knowledge, figures, fit.gpu, performance.cards
+    )
 
 
 def cards_key(cards: Mapping[str, int]) -> str:

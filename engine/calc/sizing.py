@@ -66,6 +66,10 @@ class GpuFit(BaseModel):
     """Memory left beside the weights at ``gpus_with_kv_reserve`` cards (decimal GB)."""
     kv_tokens_capacity: int | None
     """Tokens of KV cache the serving engine keeps at ``gpus_with_kv_reserve`` cards."""
+    gpus_for_light_load: int | None = None
+    """Fewest cards whose memory holds the weights, the engine's reserve and the KV cache of
+    ``min_sequences_under_light_load`` full-context sequences: where a load keeps few requests in flight,
+    a replica may run on this many (``calc.replicas.plans_by_gpu`` decides per load)."""
 
     @property
     def multi_card(self) -> bool:
@@ -111,6 +115,13 @@ def count_with_kv_reserve(
     return None
 
 
+def full_context_sequences(knowledge: Knowledge, figures: SizingFigures, gpu_id: str, cards: int) -> int:
+    """Sequences of the full serving context whose KV cache a replica of ``cards`` cards keeps."""
+    gpu, engine = knowledge.gpu(gpu_id), knowledge.serving_engine(figures.serving_engine)
+    cache = engine.kv_cache_bytes(cards * gpu.memory_bytes, figures.weights_gb * 1e9, cards)
+    return math.floor(cache / (figures.context_tokens * figures.kv_bytes_per_token_used))
+
+
 def fit_gpu(
     gpu: Gpu,
     engine: ServingEngine,
@@ -118,6 +129,7 @@ def fit_gpu(
     counts: tuple[int, ...],
     kv_bytes: float,
     kv_tokens_needed: int,
+    kv_tokens_light: int,
 ) -> GpuFit:
     reserve = engine.runtime_reserve_gib_per_card * GIB
     for_weights = next((c for c in counts if c * (gpu.memory_bytes - reserve) >= weights_bytes), None)
@@ -138,6 +150,9 @@ def fit_gpu(
         gpus_with_kv_reserve=with_reserve,
         kv_headroom_gb=None if headroom is None else round(headroom, 3),
         kv_tokens_capacity=tokens,
+        gpus_for_light_load=count_with_kv_reserve(
+            gpu, engine, weights_bytes, counts, kv_tokens_light * kv_bytes
+        ),
     )
 
 
@@ -250,9 +265,12 @@ def size_model(
     stand_in = None if model is not None else nearest_catalog_model(knowledge, params_b)
     kv_used = kv_bytes if kv_bytes is not None else kv_bytes_per_token(stand_in, element)  # type: ignore[arg-type]
     counts = knowledge.sizing.card_counts.counts
-    kv_tokens_needed = knowledge.throughput.concurrency.min_sequences_at_full_context * context_tokens
+    concurrency = knowledge.throughput.concurrency
+    kv_tokens_needed = concurrency.min_sequences_at_full_context * context_tokens
+    kv_tokens_light = concurrency.min_sequences_under_light_load * context_tokens
     fits = tuple(
-        fit_gpu(gpu, engine, weights * 1e9, counts, kv_used, kv_tokens_needed) for gpu in knowledge.gpus.gpus
+        fit_gpu(gpu, engine, weights * 1e9, counts, kv_used, kv_tokens_needed, kv_tokens_light)
+        for gpu in knowledge.gpus.gpus
     )
     return trusted(
         SizingFigures,

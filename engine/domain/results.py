@@ -122,6 +122,7 @@ class SizeResult(ResultModel):
     kv_estimated_from: str | None
     context_tokens: int
     min_sequences_at_full_context: int
+    min_sequences_under_light_load: int = 2
     """The usual card count holds the KV cache of this many full-context sequences."""
     serving_engine: str = "vllm"
     kv_bytes_per_element: float = 2.0

@@ -187,6 +187,15 @@ class ComputeMath(Sourced):
 class Concurrency(Sourced):
     min_sequences_at_full_context: int = Field(ge=1)
     """The usual card count holds the KV cache of this many sequences of the full serving context."""
+    min_sequences_under_light_load: int = Field(ge=1)
+    """A replica below the usual count holds at least this many full-context sequences, and every
+    request its peak keeps in flight at the full context."""
+
+    @model_validator(mode="after")
+    def _light_below_usual(self) -> Concurrency:
+        if self.min_sequences_under_light_load > self.min_sequences_at_full_context:
+            raise ValueError("min_sequences_under_light_load exceeds min_sequences_at_full_context")
+        return self
 
 
 CalibrationSplit = Literal["fit", "held_out"]

@@ -1,0 +1,91 @@
+"""A light load may run on fewer cards than the usual count (8 full-context sequences of KV cache beside
+the weights), where each replica still holds every request its peak keeps in flight, and at least two,
+at the full context. Worked out by hand from the model's KV cache per token and the cards' memory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers import EVALUATED_ON
+
+from gpu_advisor.api import render_memo
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.calc.sizing import full_context_sequences, size_model
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.domain.workload import validate_workload
+
+# A 13B model without grouped-query attention (40 layers x 40 heads x 128, 16 bits): 2 x 40 x 40 x 128 x 2
+# = 819,200 bytes of KV cache per token; a full 32,768-token sequence holds 26.8 GB of it.
+SHAPE = {"num_hidden_layers": 40, "num_attention_heads": 40, "num_key_value_heads": 40, "head_dim": 128}
+CUSTOM_13B: dict[str, Any] = {
+    "name": "custom-13b",
+    "model": {"params_b": 13, "precision": "fp16", "custom_weights": True, "attention_shape": SHAPE},
+    "requests_per_day": 20_000,
+    "avg_input_tokens": 6000,
+    "avg_output_tokens": 500,
+    "context_tokens": 32_768,
+    "load_pattern": "steady",
+    "company_country": "DE",
+}
+GIB = 2**30
+
+
+def result(**changes: Any) -> Recommendation:
+    return recommend(validate_workload({**CUSTOM_13B, **changes}, "test"), EVALUATED_ON)
+
+
+def fits(knowledge: Knowledge, params_b: float, precision: str, model: Any, context: int) -> dict[str, Any]:
+    figures = size_model(knowledge, params_b, params_b, precision, model, context)
+    return {fit.gpu: fit for fit in figures.fits}
+
+
+def test_the_light_load_count_holds_two_full_context_sequences() -> None:
+    knowledge = load_knowledge()
+    llama = next(m for m in knowledge.models.models if m.id == "llama-3.1-70b")
+    found = fits(knowledge, 70, "fp8", llama, 8192)
+    # vLLM keeps 90 % of the cards' memory, less 3.5 GiB a card, beside the weights for its KV cache. One
+    # H100 (80 GiB): 0.9 x 85.9 GB - 3.76 GB - 70 GB = 3.55 GB, one 8,192-token sequence of 327,680 bytes a
+    # token (2.68 GB): one, not two, so a 70B FP8 replica stays on 2 x H100 however light its load; one
+    # H200 (141 GB) holds the two and the eight alike.
+    one_h100 = 0.9 * 80 * GIB - 3.5 * GIB - 70e9
+    assert one_h100 // (8192 * 327_680) == 1
+    assert (found["h100-sxm"].gpus_for_light_load, found["h100-sxm"].gpus_with_kv_reserve) == (2, 2)
+    assert (found["h200"].gpus_for_light_load, found["h200"].gpus_with_kv_reserve) == (1, 1)
+
+
+def test_a_light_long_context_load_runs_on_one_h200_a_replica() -> None:
+    r = result()
+    decision = r.decision
+    # 26 GB of weights; one H200 (141 GiB): 0.9 x 151.4 GB - 3.76 GB - 26 GB = 106.5 GB, three 26.8 GB
+    # sequences; the usual eight need two cards. The peak keeps about one request in flight a replica.
+    one_h200 = 0.9 * 141 * GIB - 3.5 * GIB - 26e9
+    assert one_h200 // (32_768 * 819_200) == 3
+    assert (decision.deployment, decision.provider, decision.gpu, decision.gpus) == (
+        "dedicated_cloud",
+        "runpod",
+        "h200",
+        2,
+    )
+    assert decision.usd_per_month == pytest.approx(2 * 3.59 * 730)  # $5,241.40: a replica and its spare
+    row = next(g for g in r.sizing.gpus if g.gpu == "h200")
+    assert (row.cards_per_replica, row.gpus_with_kv_reserve, row.replicas) == (1, 2, 2)
+    knowledge = load_knowledge()
+    figures = size_model(knowledge, 13, 13, "fp16", r.workload.attention_shape, 32_768)
+    assert full_context_sequences(knowledge, figures, "h200", 1) == 3
+    assert "| h200 | 141 GB | 1 | 1 |" in render_memo(r)
+    assert "light load: 2 cards usual |" in render_memo(r)
+
+
+def test_a_load_that_keeps_more_requests_in_flight_than_one_card_holds_gets_the_usual_count() -> None:
+    # Fifty times the load: each 1-card replica would keep more than three full-context requests in
+    # flight at its peak, so the H200 replicas take the usual two cards.
+    r = result(requests_per_day=1_000_000)
+    row = next(g for g in r.sizing.gpus if g.gpu == "h200")
+    assert row.cards_per_replica == 2
+    assert (
+        "light load"
+        not in render_memo(r).split("## Options considered")[0].split("| h200 |")[1].split("\n")[0]
+    )
