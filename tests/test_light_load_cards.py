@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from helpers import EVALUATED_ON
 
 from gpu_advisor.api import render_memo
+from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.calc.sizing import full_context_sequences, size_model
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -89,3 +91,29 @@ def test_a_load_that_keeps_more_requests_in_flight_than_one_card_holds_gets_the_
         "light load"
         not in render_memo(r).split("## Options considered")[0].split("| h200 |")[1].split("\n")[0]
     )
+
+
+def test_size_shows_the_cards_the_load_runs_on_and_the_usual_count() -> None:
+    """gpu-advisor size with a load: the cards per replica column is the plan's (its GPUs column is
+    replicas times it), marked where a light load runs below the usual count."""
+    args = [
+        "size",
+        "--params-b",
+        "13",
+        "--attention-shape",
+        "40,40,40,128",
+        "--precision",
+        "fp16",
+        "--context-tokens",
+        "32768",
+        "--requests-per-day",
+        "20000",
+        "--input-tokens",
+        "6000",
+        "--output-tokens",
+        "500",
+    ]
+    output = CliRunner().invoke(main, args, env={"COLUMNS": "200"}).output
+    h200 = next(line for line in output.splitlines() if line.startswith("h200"))
+    assert h200.split()[:8] == ["h200", "141", "GB", "1", "1", "0.88", "1", "1"]
+    assert h200.endswith("light load: 2 cards usual")
