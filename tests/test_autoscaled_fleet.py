@@ -61,11 +61,14 @@ def test_the_best_rental_scaled_by_the_hour_is_priced_and_named() -> None:
     assert finding(r, "DEP032") == (
         "The load varies over the day: its hours need 2 to 3 replicas, and the rented fleet is priced at the "
         "busiest hour's count in every paid hour (runpod community (3 × b200), $13,096 a month). Scaled hour "
-        "by hour on runpod community (whole instances, each hour's share billed as the offer bills), it "
-        "would bill about 1,521 GPU-hours, $9,096 a month, 31 % less. An added replica needs its instance "
+        "by hour on runpod community alone (whole instances, each hour's share billed as the offer bills), "
+        "it would bill about 1,521 GPU-hours, $9,096 a month, 31 % less, and less than owning ($9,554), "
+        "which the buy-versus-rent comparison weighs against fixed fleets only. An added replica needs its "
+        "instance "
         "started and the weights loaded before it serves, so it scales ahead of the day's curve (an "
-        "autoscaler on a schedule). gpu-advisor decides on the fixed fleet: the scaled one is not weighed "
-        "against owning, serverless or the API."
+        "autoscaler on a schedule), and an on-demand card released at night is not promised back in the "
+        "morning. gpu-advisor decides on fixed fleets: the scaled one is not weighed against owning, "
+        "serverless or the API."
     )
     # The decision is unchanged by it: the managed API costs less than either.
     assert r.decision.deployment == "api"
@@ -86,3 +89,34 @@ def test_no_scaled_fleet_note_where_every_hour_needs_the_same_replicas_or_for_a_
     )
     assert batch.autoscaled_fleet is None
     assert finding(batch, "DEP032") is None
+
+
+def test_a_scaled_fleet_above_an_owned_server_leaves_the_purchase_alone() -> None:
+    """A variable 70B service on its own weights at 800,000 requests a day (US, business-critical): one
+    owned HGX H100 node ($9,554 a month at the documents' cost lines) beats every fixed rental (TCO001).
+    Lambda's hourly H100, 2 cards a replica, scaled by the hour: 17 hours of 2 replicas and 7 of 3, 55
+    replica-hours a day x 2 cards x 30.42 days = 3,346.2 GPU-hours x $2.99 = $10,005, above owning: the
+    note does not set it against the purchase."""
+    r = result(
+        model={"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+        requests_per_day=800_000,
+        avg_input_tokens=300,
+        avg_output_tokens=150,
+        business_critical=True,
+        latency_sensitive=None,
+        max_time_to_first_token_ms=None,
+        max_time_per_output_token_ms=None,
+    )
+    assert (r.decision.deployment, r.decision.deciding_rule_id) == ("own_hardware", "TCO001")
+    scaled = r.autoscaled_fleet
+    assert scaled is not None and (scaled.provider, scaled.offer, scaled.cards_per_replica) == (
+        "lambda",
+        "on-demand",
+        2,
+    )
+    assert sorted(scaled.replicas_by_hour) == [2] * 17 + [3] * 7
+    days = r.workload.days_per_month
+    assert scaled.usd_per_month == pytest.approx(55 * 2 * days * 2.99)
+    text = finding(r, "DEP032")
+    assert text is not None and "$10,005 a month, 24 % less. An added replica" in text
+    assert "less than owning" not in text

@@ -10,14 +10,17 @@ import pytest
 from click.testing import CliRunner
 from helpers import EVALUATED_ON
 
-from gpu_advisor.api import render_memo
+from gpu_advisor.api import check, render_memo
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.calc.replicas import latency_at_peak, plans_by_gpu
 from gpu_advisor.engine.calc.sizing import full_context_sequences, size_model
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.pipeline.capacity import plan_capacity
+from gpu_advisor.engine.pipeline.defaults import complete_workload
 
 # A 13B model without grouped-query attention (40 layers x 40 heads x 128, 16 bits): 2 x 40 x 40 x 128 x 2
 # = 819,200 bytes of KV cache per token; a full 32,768-token sequence holds 26.8 GB of it.
@@ -117,3 +120,46 @@ def test_size_shows_the_cards_the_load_runs_on_and_the_usual_count() -> None:
     h200 = next(line for line in output.splitlines() if line.startswith("h200"))
     assert h200.split()[:8] == ["h200", "141", "GB", "1", "1", "0.88", "1", "1"]
     assert h200.endswith("light load: 2 cards usual")
+
+
+def test_the_in_flight_check_decides_where_one_card_would_be_fewer_in_all() -> None:
+    """At 100,000 requests a day 1-card H200 replicas would carry the peak on as few cards in all as
+    2-card ones (four, spares aside), and the order of counts prefers the smaller replica, but each would
+    keep more requests in flight at its peak than the three full-context sequences its cache holds: the
+    H200 replicas keep the usual two cards."""
+    knowledge = load_knowledge()
+    workload = validate_workload({**CUSTOM_13B, "requests_per_day": 100_000}, "test")
+    capacity = plan_capacity(complete_workload(workload, knowledge), knowledge)
+    tokens = (6000, 500)
+    one_card = plans_by_gpu(
+        knowledge, capacity.figures, capacity.load, *tokens, capacity.sizing, cards={"h200": 1}, only={"h200"}
+    )["h200"]
+    chosen = capacity.plans["h200"]
+    assert (chosen.cards_per_replica, one_card.cards_per_replica) == (2, 1)
+    assert one_card.gpus == chosen.gpus == 4  # a tie the smaller replica wins: only the check keeps it out
+    in_flight = latency_at_peak(one_card).in_flight
+    assert in_flight > full_context_sequences(knowledge, capacity.figures, "h200", 1) == 3
+
+
+def test_a_light_load_keeps_single_pcie_cards_that_the_usual_count_would_rule_out() -> None:
+    """A 32B BF16 tool on its own weights, 2,000 requests on workdays: 64 GB of weights leave one H100
+    PCIe room for four 8k sequences (usual: two cards, a multi-card replica over PCIe, NET001). The load
+    runs on single cards, so the PCIe card stays in: 2 x 1-card replicas at RunPod, 2 x $1.99 x 264 h."""
+    workload = {
+        "name": "q32-tool",
+        "model": {"name": "qwen2.5-32b", "precision": "bf16", "custom_weights": True},
+        "requests_per_day": 2000,
+        "schedule": "workdays",
+    }
+    r = recommend(validate_workload(workload, "test"), EVALUATED_ON)
+    d = r.decision
+    assert (d.deployment, d.provider, d.gpu, d.gpus) == ("dedicated_cloud", "runpod", "h100-pcie", 2)
+    assert d.usd_per_month == pytest.approx(2 * 1.99 * 264)
+    row = next(g for g in r.sizing.gpus if g.gpu == "h100-pcie")
+    assert (row.cards_per_replica, row.gpus_with_kv_reserve, row.not_recommended_by) == (1, 2, ())
+    proposal = {"name": "pcie", "deployment": "dedicated_cloud", "provider": "runpod", "offer": "community"}
+    checked = check(
+        {"workload": workload, "proposal": {**proposal, "gpu": "h100-pcie", "gpus": 2}}, EVALUATED_ON
+    )
+    net = {item.rule_id: item.status for item in checked.results if item.rule_id.startswith("NET")}
+    assert "fail" not in net.values()

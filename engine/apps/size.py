@@ -8,7 +8,13 @@ from gpu_advisor.engine.calc.calibration import highest_error
 from gpu_advisor.engine.calc.latency import at_concurrency
 from gpu_advisor.engine.calc.load import workload_load
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performance
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, plan_replicas, plans_by_gpu, sizing_policy
+from gpu_advisor.engine.calc.replicas import (
+    ReplicaPlan,
+    cards_key,
+    plan_replicas,
+    plans_by_gpu,
+    sizing_policy,
+)
 from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -115,7 +121,8 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
         else {}
     )
     with (evaluator or rules_engine()).session() as session:
-        firings = assert_gpu_fits(session, figures, knowledge, WORKLOAD_SCENARIO)
+        cards = cards_key({gpu: plan.cards_per_replica for gpu, plan in plans.items()})
+        firings = assert_gpu_fits(session, figures, knowledge, WORKLOAD_SCENARIO, cards)
     result = size_result(
         figures,
         request.model,

@@ -21,7 +21,8 @@ from gpu_advisor.engine.calc.server_costs import ServerCosts
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
-from gpu_advisor.engine.domain.results import Option, OwnHardware, UsdPerGpuHour
+from gpu_advisor.engine.domain.own_costs import OwnHardware, UsdPerGpuHour
+from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
 

@@ -363,9 +363,8 @@ def candidate_performances(
         least = fit.gpus_for_light_load or fit.gpus_with_kv_reserve
         if least is None or fit.gpus_with_kv_reserve is None:
             continue
-        counts = sorted({least, fit.gpus_with_kv_reserve})
-        if fit.interconnect != "pcie":
-            counts += [c for c in knowledge.sizing.card_counts.counts if least < c <= node]
+        wider = [c for c in knowledge.sizing.card_counts.counts if least < c <= node]
+        counts = sorted({least, fit.gpus_with_kv_reserve, *(wider if fit.interconnect != "pcie" else ())})
         performances = tuple(
             performance
             for count in counts

@@ -1,5 +1,6 @@
-"""Result models of an owned server's cost lines: where each line's figure comes from (the company
-country's default, the documents' US figure standing in, or your own) and the depreciation period."""
+"""Result models of owning: an owned server's cost lines (where each line's figure comes from: the
+company country's default, the documents' US figure standing in, or your own; the depreciation period),
+its cost per GPU-hour, and its position against the rentals (``OwnHardware``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import datetime as dt
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
+
+from gpu_advisor.engine.domain.result_model import ResultModel
 
 CostLineName = Literal["power", "rack", "colocation", "staff"]
 CostOrigin = Literal["country", "documents", "yours", "none"]
@@ -92,3 +95,57 @@ class OwnCosts(_Result):
     lines: tuple[CostLine, ...]
     staff: StaffBasis
     tax: TaxNote | None
+
+
+class UsdPerGpuHour(ResultModel):
+    capital: float
+    power: float
+    rack: float
+    total: float
+    colocation: float = 0.0
+    staff: float = 0.0
+
+
+class OwnHardware(ResultModel):
+    applicable: bool
+    server: str
+    server_name: str
+    gpus_per_server: int
+    gpu: str
+    nodes: int
+    gpus_needed: int
+    node_utilization: float
+    usd_per_gpu_hour: UsdPerGpuHour
+    usd_per_month: float
+    break_even_utilization: float | None
+    compared_with: str | None
+    rent_usd_per_gpu_hour: float | None
+    """The compared offer's price per GPU-hour."""
+    break_even_low_price: float | None
+    """Break-even at the low and high end of the server price range, and with the residual value."""
+    break_even_high_price: float | None
+    break_even_residual: float | None
+    server_price_usd_low: float
+    server_price_usd_high: float
+    residual_share_scenario: float
+    capital_usd_per_month: float
+    server_price_usd: float
+    residual: float
+    costs: OwnCosts
+    """Where the power, rack, colocation and staff figures come from, and the depreciation period."""
+    write_off_months: int = 0
+    compared_billing: Literal["hourly", "committed"] | None = None
+    compared_commitment_months: int | None = None
+    rent_gpus_rented: int | None = None
+    rent_usd_per_month: float | None = None
+    rent_usd_per_month_same_hours: float | None = None
+    """What the compared offer costs a month for the same work as owning: its bill as planned (a
+    reservation every calendar hour; a pay-per-hour offer the hours its plan runs), ``rent_usd_per_month``."""
+    rent_billed_hours_per_month: float | None = None
+    """The hours a month the compared offer bills."""
+    cheapest_same_hours: str | None = None
+    """provider/offer/gpu of the admitted rental whose monthly bill for this workload is the least."""
+    cheapest_same_hours_billing: Literal["hourly", "committed"] | None = None
+    cheapest_same_hours_usd_per_month: float | None = None
+    cheapest_billed_hours_per_month: float | None = None
+    """The hours a month that rental bills."""

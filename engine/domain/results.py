@@ -16,7 +16,7 @@ from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.model_spec import AttentionShape
 from gpu_advisor.engine.domain.options import InstanceCount, Option, PriceOrigin, ServerlessBilling
-from gpu_advisor.engine.domain.own_costs import OwnCosts
+from gpu_advisor.engine.domain.own_costs import OwnCosts, OwnHardware, UsdPerGpuHour
 from gpu_advisor.engine.domain.result_model import RESULT_SCHEMA_VERSION, ResultModel
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
@@ -55,15 +55,17 @@ class GpuSizing(ResultModel):
     segment: str
     gpus_for_weights: int | None
     gpus_recommended: int | None
-    """Usual count with KV reserve; None where that GPU should not serve the model."""
+    """Usual count with KV reserve; None where that GPU should not serve the model. A light load may run
+    on fewer cards: ``cards_per_replica``."""
     gpus_with_kv_reserve: int | None
     kv_headroom_gb: float | None
+    """Memory beside the weights, and the KV cache's tokens, at the usual count."""
     kv_tokens_capacity: int | None
     not_recommended_by: tuple[str, ...]
     replicas: int | None
     """Replicas the peak load needs on this GPU (None without a load, or where the GPU is not recommended)."""
     gpus_total: int | None
-    """replicas x gpus_recommended."""
+    """replicas x cards_per_replica."""
     requests_per_second_per_replica: float | None
     output_tokens_per_second_per_replica: float | None
     utilization: float | None
@@ -77,7 +79,9 @@ class GpuSizing(ResultModel):
     """At the peak with the load spread over the replicas (a batch: a lone prompt's prefill)."""
     time_per_output_token_ms: float | None
     cards_per_replica: int | None = None
-    """The replica evaluated: the usual count, or the cards asked for (``size --gpu --cards``)."""
+    """The replica evaluated: the count the load runs on (the usual count, fewer for a light load, more
+    where that carries the peak on fewer cards or meets the latency targets), or the cards asked for
+    (``size --gpu --cards``)."""
     tensor_parallel: int | None = None
     pipeline_stages: int | None = None
     """Stages over nodes: a replica larger than one node runs one stage per node."""
@@ -122,8 +126,9 @@ class SizeResult(ResultModel):
     kv_estimated_from: str | None
     context_tokens: int
     min_sequences_at_full_context: int
-    min_sequences_under_light_load: int = 2
     """The usual card count holds the KV cache of this many full-context sequences."""
+    min_sequences_under_light_load: int = 0
+    """A replica below the usual count holds at least this many (``knowledge/throughput.yaml``)."""
     serving_engine: str = "vllm"
     kv_bytes_per_element: float = 2.0
     """1: an FP8 KV cache; 2: 16-bit (the engine's default for the weights, or as given)."""
@@ -138,15 +143,6 @@ class SizeResult(ResultModel):
     load: Load | None
     gpus: tuple[GpuSizing, ...]
     findings: tuple[Finding, ...]
-
-
-class UsdPerGpuHour(ResultModel):
-    capital: float
-    power: float
-    rack: float
-    total: float
-    colocation: float = 0.0
-    staff: float = 0.0
 
 
 class BreakEven(ResultModel):
@@ -226,51 +222,6 @@ class ApiCost(ResultModel):
     cheaper_same_size: bool = False
     """The cheapest admitted price of another hosted model of the compared model's size, where it costs
     less than the compared price of the workload's own model (the comparison keeps the latter)."""
-
-
-class OwnHardware(ResultModel):
-    applicable: bool
-    server: str
-    server_name: str
-    gpus_per_server: int
-    gpu: str
-    nodes: int
-    gpus_needed: int
-    node_utilization: float
-    usd_per_gpu_hour: UsdPerGpuHour
-    usd_per_month: float
-    break_even_utilization: float | None
-    compared_with: str | None
-    rent_usd_per_gpu_hour: float | None
-    """The compared offer's price per GPU-hour."""
-    break_even_low_price: float | None
-    """Break-even at the low and high end of the server price range, and with the residual value."""
-    break_even_high_price: float | None
-    break_even_residual: float | None
-    server_price_usd_low: float
-    server_price_usd_high: float
-    residual_share_scenario: float
-    capital_usd_per_month: float
-    server_price_usd: float
-    residual: float
-    costs: OwnCosts
-    """Where the power, rack, colocation and staff figures come from, and the depreciation period."""
-    write_off_months: int = 0
-    compared_billing: Literal["hourly", "committed"] | None = None
-    compared_commitment_months: int | None = None
-    rent_gpus_rented: int | None = None
-    rent_usd_per_month: float | None = None
-    rent_usd_per_month_same_hours: float | None = None
-    """What the compared offer costs a month for the same work as owning: its bill as planned (a
-    reservation every calendar hour; a pay-per-hour offer the hours its plan runs), ``rent_usd_per_month``."""
-    rent_billed_hours_per_month: float | None = None
-    """The hours a month the compared offer bills."""
-    cheapest_same_hours: str | None = None
-    """provider/offer/gpu of the admitted rental whose monthly bill for this workload is the least."""
-    cheapest_same_hours_billing: Literal["hourly", "committed"] | None = None
-    cheapest_same_hours_usd_per_month: float | None = None
-    cheapest_billed_hours_per_month: float | None = None
-    """The hours a month that rental bills."""
 
 
 class Proposal(ResultModel):

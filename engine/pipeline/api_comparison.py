@@ -28,7 +28,9 @@ def weigh_api(
 ) -> tuple[list[Firing], ApiDetails]:
     """Assert the api fact; ``rules``: every rule fired so far."""
     api, route = market.compared_api, cheapest_route(market, rules, SELF_HOSTED)
-    cold = market.serverless.scale_to_zero
+    # Only DEP031 reads the scale-to-zero price, and only for a latency sensitivity left at the default.
+    asked = not getattr(facts, "latency_sensitive_given", True)
+    cold = market.serverless.scale_to_zero if asked else None
     standing = cheapest_standing(market, rules, route)
     saving = (
         1 - cold.bill.usd_per_month / standing.usd_per_month

@@ -86,6 +86,7 @@ def economics_fact(
         mixed_fleet_usd_per_month=float(fleet.usd_per_month) if fleet else 0.0,
         mixed_fleet_saving=1 - fleet.usd_per_month / best_monthly if fleet and best else 0.0,
         autoscaled_priced=market.autoscaled is not None,
+        autoscaled_varies=autoscaled_varies(market),
         autoscaled_saving=autoscaled_saving(market),
         utilization_given=given,
         utilization_gap=abs(float(resolved.utilization or 0.0) - busy) if busy is not None and given else 0.0,
@@ -202,6 +203,11 @@ def fixed_fleet(market: Market) -> tuple[str, float] | None:
     return option_name(best), best.usd_per_month
 
 
+def autoscaled_varies(market: Market) -> bool:
+    served = [count for count in market.autoscaled.replicas_by_hour if count] if market.autoscaled else []
+    return bool(served) and min(served) < max(served)
+
+
 def autoscaled_saving(market: Market) -> float:
     fixed = fixed_fleet(market)
     if market.autoscaled is None or fixed is None or not fixed[1]:
@@ -217,6 +223,9 @@ def autoscaled_details(market: Market) -> dict[str, Any]:
         "autoscaled_gpu_hours": scaled.gpu_hours_per_month if scaled else 0.0,
         "autoscaled_fewest_replicas": min(served, default=0),
         "autoscaled_most_replicas": max(served, default=0),
+        "fixed_fleet_is_mixed": bool(
+            fixed and market.mixed_fleet and fixed[0] == fleet_name(market.mixed_fleet)
+        ),
         "fixed_fleet_name": fixed[0] if fixed else "",
         "fixed_fleet_usd_per_month": fixed[1] if fixed else 0.0,
     }

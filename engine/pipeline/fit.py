@@ -28,10 +28,19 @@ QUANTIZED_SCENARIO = "quantized"
 
 
 def gpu_fit_fact(
-    fit: GpuFit, figures: SizingFigures, knowledge: Knowledge, scenario: str, reference: GpuFit
+    fit: GpuFit,
+    figures: SizingFigures,
+    knowledge: Knowledge,
+    scenario: str,
+    reference: GpuFit,
+    chosen: dict[str, int],
 ) -> GpuFitFact:
-    """``reference``: the fit on the reference GPU, which every GPU's fact compares itself with."""
+    """``reference``: the fit on the reference GPU, which every GPU's fact compares itself with;
+    ``chosen``: the cards per replica the load runs on each GPU (where it is planned; else the usual
+    count, as for ``size`` without a load)."""
     gpu = knowledge.gpu(fit.gpu)
+    cards = chosen.get(fit.gpu, fit.gpus_with_kv_reserve) if fit.gpus_with_kv_reserve else None
+    reference_cards = chosen.get(reference.gpu, reference.gpus_with_kv_reserve)
     node_gpus = knowledge.sizing.card_counts.node_gpus
     native = figures.precision != "fp8" or gpu.fp8_dense_tflops is not None
     return GpuFitFact(
@@ -43,22 +52,26 @@ def gpu_fit_fact(
         memory_gb=float(fit.memory_gb),
         weights_gb=float(figures.weights_gb),
         gpus_for_weights=fit.gpus_for_weights or 0,
-        gpus_with_kv_reserve=fit.gpus_with_kv_reserve or 0,
-        multi_card=fit.multi_card,
+        gpus_with_kv_reserve=cards or 0,
+        multi_card=cards is not None and cards > 1,
         fits=fit.gpus_with_kv_reserve is not None,
         needs_two_nodes=fit.gpus_for_weights is None or fit.gpus_for_weights > node_gpus,
         node_memory_gb=float(node_gpus * fit.memory_gb),
         native_precision=native,
-        reference_gpus=reference.gpus_with_kv_reserve or 0,
+        reference_gpus=reference_cards or 0,
     )
 
 
 @per_object(entries=2 * SIZINGS_KEPT)  # a sizing serves as given and as a quantized variant
-def gpu_fit_facts(knowledge: Knowledge, figures: SizingFigures, scenario: str, /) -> tuple[GpuFitFact, ...]:
-    """The GPU-fit facts of one sizing, in catalog order: the same for every workload with this sizing,
-    so built and validated once (facts are frozen)."""
+def gpu_fit_facts(
+    knowledge: Knowledge, figures: SizingFigures, scenario: str, cards: str = "", /
+) -> tuple[GpuFitFact, ...]:
+    """The GPU-fit facts of one sizing at the cards per replica the load was sized with (``cards``, from
+    ``cards_key``; the usual counts without one), in catalog order: the same for every workload with this
+    sizing and counts, so built and validated once (facts are frozen)."""
     reference = next(f for f in figures.fits if f.gpu == knowledge.sizing.reference_gpu.gpu)
-    return tuple(gpu_fit_fact(fit, figures, knowledge, scenario, reference) for fit in figures.fits)
+    chosen = parse_cards(cards)
+    return tuple(gpu_fit_fact(fit, figures, knowledge, scenario, reference, chosen) for fit in figures.fits)
 
 
 @per_object(entries=2 * SIZINGS_KEPT)
@@ -94,10 +107,12 @@ def instance_fit_facts(
 
 
 def assert_gpu_fits(
-    session: FactSession, figures: SizingFigures, knowledge: Knowledge, scenario: str
+    session: FactSession, figures: SizingFigures, knowledge: Knowledge, scenario: str, cards: str = ""
 ) -> list[Firing]:
     return [
-        firing for fact in gpu_fit_facts(knowledge, figures, scenario) for firing in session.assert_fact(fact)
+        firing
+        for fact in gpu_fit_facts(knowledge, figures, scenario, cards)
+        for firing in session.assert_fact(fact)
     ]
 
 
@@ -232,6 +247,6 @@ def sizing_facts(
     from ``cards_key``): the same object for every workload of the sizing and counts, so their firings
     are worked out once (``fit_firings``)."""
     return (
-        *gpu_fit_facts(knowledge, figures, scenario),
+        *gpu_fit_facts(knowledge, figures, scenario, cards),
         *instance_fit_facts(knowledge, figures, scenario, cards),
     )

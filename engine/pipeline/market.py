@@ -33,7 +33,8 @@ from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
 from gpu_advisor.engine.domain.load import Load
-from gpu_advisor.engine.domain.results import ApiCost, Option, OwnHardware
+from gpu_advisor.engine.domain.own_costs import OwnHardware
+from gpu_advisor.engine.domain.results import ApiCost, Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.capacity import Capacity, ReplicaPlans, replica_plans
 from gpu_advisor.engine.pipeline.constraints import Constraints

@@ -77,9 +77,16 @@ class ServerlessMarket:
     """The cheapest one no rule excluded."""
     kept_warm: bool
     pricer: Pricer
-    scale_to_zero: PricedServerless | None = None
-    """Where a rule keeps instances warm: the cheapest admitted product priced scaling to zero instead,
-    what the workload would pay if its users could wait for a cold start (DEP031)."""
+
+    @functools.cached_property
+    def scale_to_zero(self) -> PricedServerless | None:
+        """Where a rule keeps instances warm: the cheapest admitted product priced scaling to zero
+        instead, what the workload would pay if its users could wait for a cold start (DEP031). Priced
+        when first asked for: it doubles the serverless pricing, and only the api stage asks, where the
+        workload leaves its latency sensitivity at the default."""
+        if not self.kept_warm:
+            return None
+        return scale_to_zero(list(self.candidates), self.pricer.workload, self.pricer.knowledge)
 
     @functools.cached_property
     def priced(self) -> tuple[PricedServerless, ...]:
@@ -147,8 +154,7 @@ def price_serverless(
             candidates.append(Candidate(listing, plan, size, excluded, bound))
     pricer = Pricer(workload, knowledge)
     best = cheapest(candidates, pricer)
-    cold = scale_to_zero(candidates, workload, knowledge) if workload.keep_warm else None
-    return ServerlessMarket(tuple(candidates), best, workload.keep_warm, pricer, cold)
+    return ServerlessMarket(tuple(candidates), best, workload.keep_warm, pricer)
 
 
 def scale_to_zero(

@@ -21,10 +21,10 @@ from gpu_advisor.engine.domain.chart_results import (
     SelfHostedLineKind,
     SelfHostedLineShape,
 )
+from gpu_advisor.engine.domain.own_costs import OwnHardware
 from gpu_advisor.engine.domain.results import (
     ApiVersusSelfHosted,
     BuyVersusRent,
-    OwnHardware,
 )
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.pipeline.volumes import route_month_at

@@ -116,6 +116,8 @@ class EconomicsDetails(Details):
     autoscaled_fewest_replicas: int
     """The fewest replicas of a served hour, and the most (the fixed fleet's count)."""
     autoscaled_most_replicas: int
+    fixed_fleet_is_mixed: bool
+    """The fleet compared is the mixed fleet (a reserved base, hourly instances for the busier hours)."""
     fixed_fleet_name: str
     """The fixed rented fleet the autoscaled bill is compared with, and its monthly cost."""
     fixed_fleet_usd_per_month: float

@@ -114,7 +114,8 @@ class GpuFitFact(Fact):
     gpus_for_weights: int
     """0 when even the largest allowed count cannot hold the weights."""
     gpus_with_kv_reserve: Annotated[int, Guard("fits")]
-    """0 when even the largest allowed count leaves no KV reserve."""
+    """Cards per replica: the count the load runs on (below the usual count for a light load), or the
+    usual count where no load is planned; 0 when even the largest allowed count leaves no KV reserve."""
     multi_card: bool
     fits: bool
     needs_two_nodes: bool
@@ -123,7 +124,8 @@ class GpuFitFact(Fact):
     native_precision: bool
     """The card computes in the workload's precision natively (FP8 needs FP8 tensor cores)."""
     reference_gpus: int
-    """Cards with KV reserve on the reference GPU (H100 SXM), 0 when it cannot hold the model."""
+    """Cards per replica on the reference GPU (H100 SXM), as ``gpus_with_kv_reserve``; 0 when it cannot
+    hold the model."""
 
 
 class InstanceFitFact(Fact):
@@ -244,6 +246,8 @@ class EconomicsFact(Fact):
     autoscaled_priced: bool
     """The best option is an hourly offer carrying a service, priced also scaled hour by hour with the
     day's load (``calc.fleets.price_autoscaled``)."""
+    autoscaled_varies: Annotated[bool, Guard("autoscaled_priced")]
+    """Some served hour needs fewer replicas than the busiest: scaling has something to follow."""
     autoscaled_saving: Annotated[float, Guard("autoscaled_priced", OPTION)]
     """1 - that bill over the cheapest fixed rented fleet priced (the best option, or the mixed fleet
     where it costs less)."""
@@ -288,8 +292,9 @@ class ApiFact(Fact):
     """A rule fired so far rules serverless out (DEP024 for a busy steady service, a policy): stating
     the latency sensitivity would not bring it back."""
     scale_to_zero_priced: bool
-    """A rule keeps serverless instances warm, and some admitted serverless product can carry the
-    workload scaling to zero instead (its price: ``ApiDetails.scale_to_zero_usd_per_month``)."""
+    """A rule keeps serverless instances warm for a workload that leaves latency_sensitive at its default,
+    and some admitted serverless product can carry it scaling to zero instead (its price:
+    ``ApiDetails.scale_to_zero_usd_per_month``; not priced where the workload states its sensitivity)."""
     scale_to_zero_waits: Annotated[bool, Guard("scale_to_zero_priced")]
     """Scaling to zero, a request finds no instance running and waits for a cold start in a typical
     month (at least one start from zero a month): the latency question is real."""
