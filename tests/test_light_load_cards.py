@@ -81,7 +81,8 @@ def test_a_light_long_context_load_runs_on_one_h200_a_replica() -> None:
     figures = size_model(knowledge, 13, 13, "fp16", r.workload.attention_shape, 32_768)
     assert full_context_sequences(knowledge, figures, "h200", 1) == 3
     assert "| h200 | 141 GB | 1 | 1 |" in render_memo(r)
-    assert "light load: 2 cards usual |" in render_memo(r)
+    assert "light load: 2 cards usual; 3 full-context sequences fit |" in render_memo(r)
+    assert row.full_context_sequences == 3
 
 
 def test_a_load_that_keeps_more_requests_in_flight_than_one_card_holds_gets_the_usual_count() -> None:
@@ -119,7 +120,7 @@ def test_size_shows_the_cards_the_load_runs_on_and_the_usual_count() -> None:
     output = CliRunner().invoke(main, args, env={"COLUMNS": "200"}).output
     h200 = next(line for line in output.splitlines() if line.startswith("h200"))
     assert h200.split()[:8] == ["h200", "141", "GB", "1", "1", "0.88", "1", "1"]
-    assert h200.endswith("light load: 2 cards usual")
+    assert h200.endswith("light load: 2 cards usual; 3 full-context sequences fit")
 
 
 def test_the_in_flight_check_decides_where_one_card_would_be_fewer_in_all() -> None:

@@ -88,6 +88,8 @@ class GpuSizing(ResultModel):
     concurrent_requests: int | None = None
     """Requests of the workload's length one replica holds in its KV cache at once, at most the serving
     engine's maximum."""
+    full_context_sequences: int | None = None
+    """Sequences of the full serving context one replica's KV cache holds at ``cards_per_replica``."""
     time_to_first_token_alone_ms: float | None = None
     time_per_output_token_alone_ms: float | None = None
     """A lone request on an idle replica: the least any load sees."""

@@ -11,7 +11,7 @@ from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.listings import build_options
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak
-from gpu_advisor.engine.calc.sizing import SizingFigures
+from gpu_advisor.engine.calc.sizing import SizingFigures, full_context_sequences
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -40,6 +40,7 @@ from gpu_advisor.engine.rulebook.schema import Rulebook
 
 
 def sizing_rows(
+    knowledge: Knowledge,
     figures: SizingFigures,
     unsuitable: dict[str, list[str]],
     plans: dict[str, ReplicaPlan],
@@ -92,6 +93,11 @@ def sizing_rows(
                 if plan
                 else (performance.pipeline_stages if performance else None),
                 concurrent_requests=plan.batch if plan else (performance.batch if performance else None),
+                full_context_sequences=full_context_sequences(
+                    knowledge, figures, fit.gpu, plan.cards_per_replica
+                )
+                if plan
+                else None,
                 time_to_first_token_alone_ms=alone.time_to_first_token_ms if alone else None,
                 time_per_output_token_alone_ms=alone.time_per_output_token_ms if alone else None,
                 meets_latency_targets=None if within is None else within > 0,
@@ -146,7 +152,7 @@ def size_result(
         kv_bytes_per_element=figures.kv_bytes_per_element,
         load=load,
         gpus=sizing_rows(
-            figures, unsuitable_gpus(firings, rulebook), plans, performances, points, concurrency
+            knowledge, figures, unsuitable_gpus(firings, rulebook), plans, performances, points, concurrency
         ),
         findings=findings if findings is not None else findings_for(firings, rulebook, knowledge, fmt),
     )
