@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from helpers import EVALUATED_ON, knowledge_with, run
 
+from gpu_advisor.api import render_memo
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.calc.costs import BatchRun, billed_hours
@@ -178,3 +179,38 @@ def test_prc007_in_german() -> None:
 
 def test_prc001_is_silent_where_the_load_is_not_a_batch() -> None:
     assert "PRC001" not in {f.rule_id for f in run(CHAT).findings}
+
+
+VAST_BATCH = {
+    "name": "vast-batch",
+    "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+    "requests_per_day": 10_000,
+    "load_pattern": "batch",
+}
+
+
+def test_the_memo_names_the_chosen_spot_providers_notice(tmp_path: Path) -> None:
+    """A small batch goes to Vast.ai's spot H100 PCIe: Vast documents no notice, so the memo says so
+    (it said "two minutes" for every spot offer); with a notice in the catalog it gives that one."""
+    result = recommend(validate_workload(VAST_BATCH, "test"), EVALUATED_ON)
+    assert (result.decision.provider, result.decision.pricing) == ("vast", "spot")
+    assert result.best_spot_notice_seconds is None
+    memo = render_memo(result)
+    assert (
+        "- Spot capacity can be withdrawn at vast without a documented notice: the batch job must checkpoint "
+        "as it goes." in memo
+    )
+    assert "two minutes" not in memo
+    german = render_memo(result, lang="de")
+    assert "- Spot-Kapazität kann bei vast ohne dokumentierte Vorwarnzeit entzogen werden" in german
+    copy = knowledge_with(
+        tmp_path, "providers.yaml", "      seconds: null\n", "      seconds: 45\n      up_to: true\n"
+    )
+    noticed = recommend(
+        validate_workload(VAST_BATCH, "test"), EVALUATED_ON, knowledge=load_knowledge_from(copy)
+    )
+    assert (noticed.best_spot_notice_seconds, noticed.best_spot_notice_up_to) == (45, True)
+    assert (
+        "- Spot capacity can be withdrawn at vast with 45 seconds' notice (at most, best effort): the batch "
+        "job must checkpoint." in render_memo(noticed)
+    )

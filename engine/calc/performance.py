@@ -363,7 +363,11 @@ def candidate_performances(
         least = fit.gpus_for_light_load or fit.gpus_with_kv_reserve
         if least is None or fit.gpus_with_kv_reserve is None:
             continue
-        wider = [c for c in knowledge.sizing.card_counts.counts if least < c <= node]
+        # Wider replicas only over the card's fast link: an H100 NVL group beyond its bridged pair
+        # all-reduces over PCIe (``tensor_interconnect``), the wrong offer where the pair suffices.
+        link = knowledge.gpu(fit.gpu).link
+        widest = min(node, link.cards) if link is not None else node
+        wider = [c for c in knowledge.sizing.card_counts.counts if least < c <= widest]
         counts = sorted({least, fit.gpus_with_kv_reserve, *(wider if fit.interconnect != "pcie" else ())})
         performances = tuple(
             performance

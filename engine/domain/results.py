@@ -351,6 +351,10 @@ class Recommendation(ResultModel):
     charts: Charts
     exchange_rate_usd_per_eur: float
     exchange_rate_as_of: dt.date
+    best_spot_notice_seconds: int | None = None
+    """Where the best option is spot: its provider's notice before it takes the capacity back (None:
+    none documented, or not spot); ``best_spot_notice_up_to``: at most that, best effort."""
+    best_spot_notice_up_to: bool = False
     own_server_gpus: tuple[str, ...] = ()
     """The GPUs the catalog prices an own server of (``own_hardware.yaml``): owning another GPU is not
     compared."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
+from typing import Any
 
 from gpu_advisor.engine.calc.calibration import calibration_rows, error_band, highest_error, set_statistics
 from gpu_advisor.engine.calc.fleets import autoscaled_billing
@@ -273,4 +274,14 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         exchange_rate_usd_per_eur=knowledge.eur_to_usd().rate,
         exchange_rate_as_of=knowledge.eur_to_usd().as_of,
         own_server_gpus=tuple(dict.fromkeys(server.gpu for server in knowledge.own_hardware.servers)),
+        **spot_notice(knowledge, best),
     )
+
+
+def spot_notice(knowledge: Knowledge, best: Option | None) -> dict[str, Any]:
+    """The best option's provider's spot notice, where the best option is spot."""
+    notice = knowledge.provider(best.provider).spot_notice if best and best.pricing == "spot" else None
+    return {
+        "best_spot_notice_seconds": notice.seconds if notice else None,
+        "best_spot_notice_up_to": notice.up_to if notice else False,
+    }
