@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
 from gpu_advisor.engine.calc.fleets import MixedFleet
-from gpu_advisor.engine.calc.listings import PricedListing
+from gpu_advisor.engine.calc.listings import PricedListing, cheapest_priced
 from gpu_advisor.engine.domain.results import Option
 
 Billing = Literal["hourly", "committed"]
@@ -41,21 +41,18 @@ class AsBilled(NamedTuple):
 
 
 def cheapest_as_billed(priced: Sequence[PricedListing]) -> AsBilled | None:
-    """Of every rental no rule excluded, the one whose monthly bill is the least; ``priced`` is in a fixed
-    order (cheapest billed first), so ties keep the first."""
-    found: AsBilled | None = None
-    for candidate in priced:
-        if candidate.excluded_by:
-            continue
-        offer, rental = candidate.listing.offer, candidate.rental
-        if found is None or rental.usd_per_month < found.usd_per_month:
-            found = AsBilled(
-                f"{offer.provider}/{offer.offer}/{offer.gpu}",
-                offer.billing,
-                rental.usd_per_month,
-                rental.billed_hours_per_month,
-            )
-    return found
+    """Of every rental no rule excluded, the one whose monthly bill is the least (``priced`` is cheapest
+    first, ties in a fixed order: ``cheapest_priced`` with no preferred pricing)."""
+    found = cheapest_priced(priced, None)
+    if found is None:
+        return None
+    offer, rental = found.listing.offer, found.rental
+    return AsBilled(
+        f"{offer.provider}/{offer.offer}/{offer.gpu}",
+        offer.billing,
+        rental.usd_per_month,
+        rental.billed_hours_per_month,
+    )
 
 
 def fleet_name(fleet: MixedFleet) -> str:

@@ -164,6 +164,11 @@ class AutoscaledFleet(NamedTuple):
     gpus_rented_max: int
     usd_per_month: float
 
+    @property
+    def served_replicas(self) -> tuple[int, ...]:
+        """The replicas of the hours the schedule serves (the others need none)."""
+        return tuple(count for count in self.replicas_by_hour if count)
+
 
 def price_autoscaled(
     listing: PricedListing, hours: tuple[int, ...], traffic: DailyTraffic, days_per_month: float

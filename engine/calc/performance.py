@@ -172,6 +172,12 @@ def parallelism(knowledge: Knowledge, cards: int) -> tuple[int, int]:
     return cards // stages, stages
 
 
+def replica_interconnect(knowledge: Knowledge, gpu: Gpu, cards: int) -> str:
+    """The link a replica of ``cards`` cards all-reduces over: its tensor-parallel group's
+    (``tensor_interconnect``: PCIe beyond an H100 NVL's bridged pair)."""
+    return tensor_interconnect(gpu, parallelism(knowledge, cards)[0])
+
+
 def attention_math(
     knowledge: Knowledge, gpu: Gpu, weights_math: ComputeMathKind, engine_id: str, fp8_cache: bool
 ) -> ComputeMathKind:
@@ -196,7 +202,7 @@ def replica_hardware(
         gpu = knowledge.gpu(gpu_id)
         efficiency = knowledge.throughput.efficiency
         tensor, _ = parallelism(knowledge, cards)
-        parallel = tensor_parallel_efficiency(knowledge, tensor_interconnect(gpu, tensor), tensor)
+        parallel = tensor_parallel_efficiency(knowledge, replica_interconnect(knowledge, gpu, cards), tensor)
         kind = compute_math(knowledge, gpu, precision)
         attention = attention_math(knowledge, gpu, kind, engine_id, fp8_cache)
         shares = efficiency.compute_share_by_math

@@ -284,15 +284,23 @@ def plans_by_gpu(
     for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items():
         if only is not None and gpu not in only:
             continue
-        usual = [p for p in candidates if p.cards >= (fits[gpu].gpus_with_kv_reserve or 0)]
+        fit = fits[gpu]
+        # Counts below the usual one are planned to check them against their peak; the chosen one's plan
+        # is kept.
+        light: dict[int, ReplicaPlan] = {}
         if cards is not None and gpu in cards:
-            candidates = tuple(p for p in candidates if p.cards == cards[gpu]) or tuple(usual[:1])
+            usual = tuple(p for p in candidates if not below_usual(p, fit))
+            candidates = tuple(p for p in candidates if p.cards == cards[gpu]) or usual[:1]
         else:
-            held = [p for p in candidates if holds_its_peak(p, fits[gpu], figures, knowledge, load, sizing)]
-            candidates = tuple(held or usual)
+            light = {p.cards: plan_replicas(p, load, sizing) for p in candidates if below_usual(p, fit)}
+            candidates = tuple(
+                p
+                for p in candidates
+                if p.cards not in light or holds_its_peak(light[p.cards], fit, figures, knowledge)
+            )
         # The plan of the winning count only: the others are compared by what decides between them.
         chosen = min(candidates, key=lambda performance: _count_order(performance, load, sizing))
-        plans[gpu] = plan_replicas(chosen, load, sizing)
+        plans[gpu] = light.get(chosen.cards) or plan_replicas(chosen, load, sizing)
     return plans
 
 
@@ -300,24 +308,20 @@ IN_FLIGHT_SLACK = 1e-9
 """Requests in flight that are a whole number up to floating-point noise count as that number."""
 
 
-def holds_its_peak(
-    performance: ReplicaPerformance,
-    fit: GpuFit,
-    figures: SizingFigures,
-    knowledge: Knowledge,
-    load: Load,
-    sizing: Sizing,
-) -> bool:
-    """A replica at the usual count or more holds its load by the usual count's definition; one below it
-    (a light load's, ``GpuFit.gpus_for_light_load``) only where its KV cache holds every request the peak
-    keeps in flight on it, each at the full serving context, and the peak does not saturate it."""
-    if fit.gpus_with_kv_reserve is None or performance.cards >= fit.gpus_with_kv_reserve:
-        return True
-    point = latency_at_peak(plan_replicas(performance, load, sizing))
+def below_usual(performance: ReplicaPerformance, fit: GpuFit) -> bool:
+    """A light load's count, below the usual one (``GpuFit.gpus_for_light_load``)."""
+    return fit.gpus_with_kv_reserve is not None and performance.cards < fit.gpus_with_kv_reserve
+
+
+def holds_its_peak(plan: ReplicaPlan, fit: GpuFit, figures: SizingFigures, knowledge: Knowledge) -> bool:
+    """A replica below the usual count carries its load only where its KV cache holds every request the
+    peak keeps in flight on it, each at the full serving context, and the peak does not saturate it (at
+    the usual count or more, the usual count's definition holds it)."""
+    point = latency_at_peak(plan)
     if point.saturated:
         return False
     return math.ceil(point.in_flight - IN_FLIGHT_SLACK) <= full_context_sequences(
-        knowledge, figures, fit.gpu, performance.cards
+        knowledge, figures, fit.gpu, plan.cards_per_replica
     )
 
 

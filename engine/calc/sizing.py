@@ -71,10 +71,6 @@ class GpuFit(BaseModel):
     ``min_sequences_under_light_load`` full-context sequences: where a load keeps few requests in flight,
     a replica may run on this many (``calc.replicas.plans_by_gpu`` decides per load)."""
 
-    @property
-    def multi_card(self) -> bool:
-        return self.gpus_with_kv_reserve is not None and self.gpus_with_kv_reserve > 1
-
 
 def weights_gb(params_b: float, bytes_per_parameter: float) -> float:
     """Weight memory in GB: billions of parameters times bytes per parameter."""

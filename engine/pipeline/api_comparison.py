@@ -12,6 +12,7 @@ from typing import NamedTuple
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.routes import SELF_HOSTED, SelfHosted, cheapest_route
 from gpu_advisor.engine.pipeline.serverless import serverless_name
+from gpu_advisor.engine.rulebook.conclusions import ruled_out_deployments
 from gpu_advisor.engine.rulebook.details import ApiDetails
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import ApiFact, Fact
@@ -24,13 +25,17 @@ class Standing(NamedTuple):
 
 
 def weigh_api(
-    session: FactSession, facts: Fact, market: Market, rules: Sequence[Rule], evaluated_on: dt.date
+    session: FactSession,
+    facts: Fact,
+    market: Market,
+    rules: Sequence[Rule],
+    evaluated_on: dt.date,
+    latency_sensitivity_defaulted: bool,
 ) -> tuple[list[Firing], ApiDetails]:
     """Assert the api fact; ``rules``: every rule fired so far."""
     api, route = market.compared_api, cheapest_route(market, rules, SELF_HOSTED)
     # Only DEP031 reads the scale-to-zero price, and only for a latency sensitivity left at the default.
-    asked = not getattr(facts, "latency_sensitive_given", True)
-    cold = market.serverless.scale_to_zero if asked else None
+    cold = market.serverless.scale_to_zero if latency_sensitivity_defaulted else None
     standing = cheapest_standing(market, rules, route)
     saving = (
         1 - cold.bill.usd_per_month / standing.usd_per_month
@@ -44,7 +49,7 @@ def weigh_api(
         api_price_age_days=(evaluated_on - api.as_of).days if api else 0,
         self_hosted_priced=route is not None,
         self_hosted_usd_per_month=float(route.usd_per_month) if route else 0.0,
-        serverless_ruled_out=ruled_out(rules, "serverless"),
+        serverless_ruled_out="serverless" in ruled_out_deployments(rules),
         scale_to_zero_priced=cold is not None and standing is not None,
         scale_to_zero_waits=cold is not None and cold.bill.priced.month.starts >= 1,
         scale_to_zero_saving=float(saving),
@@ -69,12 +74,6 @@ def cheapest_standing(market: Market, rules: Sequence[Rule], route: SelfHosted |
     fired so far rules it out (own weights, data that may not leave the building)."""
     found = [Standing(route.usd_per_month, route.name)] if route else []
     api = market.compared_api
-    if api is not None and not ruled_out(rules, "api"):
+    if api is not None and "api" not in ruled_out_deployments(rules):
         found.append(Standing(api.usd_per_month, api.name))
     return min(found, default=None)
-
-
-def ruled_out(rules: Sequence[Rule], deployment: str) -> bool:
-    """Some fired rule rules ``deployment`` out (at any precedence: where a rule-out and a proposal
-    meet, the memo's resolution settles it; these facts only ask whether a route is in question)."""
-    return any(r.then.rule_out is not None and deployment in r.then.rule_out.deployments for r in rules)

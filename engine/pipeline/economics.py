@@ -4,7 +4,7 @@ provider and buy-versus-rent rules read, and the details their messages show."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.commitments import fleet_name, option_billing
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -85,9 +85,7 @@ def economics_fact(
         mixed_fleet_priced=fleet is not None,
         mixed_fleet_usd_per_month=float(fleet.usd_per_month) if fleet else 0.0,
         mixed_fleet_saving=1 - fleet.usd_per_month / best_monthly if fleet and best else 0.0,
-        autoscaled_priced=market.autoscaled is not None,
-        autoscaled_varies=autoscaled_varies(market),
-        autoscaled_saving=autoscaled_saving(market),
+        **autoscaled_fact_fields(market),
         utilization_given=given,
         utilization_gap=abs(float(resolved.utilization or 0.0) - busy) if busy is not None and given else 0.0,
         hyperscaler_option_available=hyperscaler is not None,
@@ -193,39 +191,47 @@ def weigh_economics(
     return firings, economics_details(knowledge, market, resolved)
 
 
-def fixed_fleet(market: Market) -> tuple[str, float] | None:
-    """The cheapest fixed rented fleet priced: the best option, or the mixed fleet where it costs less."""
+class FixedFleet(NamedTuple):
+    """The cheapest fixed rented fleet priced, which the scaled one is compared with."""
+
+    name: str
+    usd_per_month: float
+    mixed: bool
+    """It is the mixed fleet (a reserved base, hourly instances for the busier hours)."""
+
+
+def fixed_fleet(market: Market) -> FixedFleet | None:
+    """The best option, or the mixed fleet where it costs less."""
     best, fleet = market.alternatives.best, market.mixed_fleet
     if best is None:
         return None
     if fleet is not None and fleet.usd_per_month < best.usd_per_month:
-        return fleet_name(fleet), fleet.usd_per_month
-    return option_name(best), best.usd_per_month
+        return FixedFleet(fleet_name(fleet), fleet.usd_per_month, True)
+    return FixedFleet(option_name(best), best.usd_per_month, False)
 
 
-def autoscaled_varies(market: Market) -> bool:
-    served = [count for count in market.autoscaled.replicas_by_hour if count] if market.autoscaled else []
-    return bool(served) and min(served) < max(served)
-
-
-def autoscaled_saving(market: Market) -> float:
-    fixed = fixed_fleet(market)
-    if market.autoscaled is None or fixed is None or not fixed[1]:
-        return 0.0
-    return 1 - market.autoscaled.usd_per_month / fixed[1]
+def autoscaled_fact_fields(market: Market) -> dict[str, Any]:
+    """Whether the hours' replicas vary, and the share the scaled bill saves on the fixed fleet."""
+    scaled, fixed = market.autoscaled, fixed_fleet(market)
+    served = scaled.served_replicas if scaled else ()
+    return {
+        "autoscaled_priced": scaled is not None,
+        "autoscaled_varies": bool(served) and min(served) < max(served),
+        "autoscaled_saving": 1 - scaled.usd_per_month / fixed.usd_per_month
+        if scaled and fixed and fixed.usd_per_month
+        else 0.0,
+    }
 
 
 def autoscaled_details(market: Market) -> dict[str, Any]:
     scaled, fixed = market.autoscaled, fixed_fleet(market)
-    served = [count for count in scaled.replicas_by_hour if count] if scaled else []
+    served = scaled.served_replicas if scaled else ()
     return {
         "autoscaled_usd_per_month": scaled.usd_per_month if scaled else 0.0,
         "autoscaled_gpu_hours": scaled.gpu_hours_per_month if scaled else 0.0,
         "autoscaled_fewest_replicas": min(served, default=0),
         "autoscaled_most_replicas": max(served, default=0),
-        "fixed_fleet_is_mixed": bool(
-            fixed and market.mixed_fleet and fixed[0] == fleet_name(market.mixed_fleet)
-        ),
-        "fixed_fleet_name": fixed[0] if fixed else "",
-        "fixed_fleet_usd_per_month": fixed[1] if fixed else 0.0,
+        "fixed_fleet_is_mixed": bool(fixed and fixed.mixed),
+        "fixed_fleet_name": fixed.name if fixed else "",
+        "fixed_fleet_usd_per_month": fixed.usd_per_month if fixed else 0.0,
     }

@@ -120,7 +120,9 @@ def evaluate(
             capacity.figures.weights_gb,
         )
         so_far = fired_rules((*before, *serverless_firings), rulebook)
-        api_firings, api_details = weigh_api(session, facts, market, so_far, evaluated_on)
+        api_firings, api_details = weigh_api(
+            session, facts, market, so_far, evaluated_on, "latency_sensitive" in resolved.defaults_used
+        )
     firings = (*verdicts.firings, *constraints.firings, *economic_firings, *serverless_firings, *api_firings)
     rules = tuple(fired_rules(firings, rulebook))
     settlement = settle(rules, market)

@@ -9,10 +9,13 @@ from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.latency import lone_request
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
-from gpu_advisor.engine.calc.performance import PERFORMANCES_KEPT, candidate_performances, parallelism
+from gpu_advisor.engine.calc.performance import (
+    PERFORMANCES_KEPT,
+    candidate_performances,
+    replica_interconnect,
+)
 from gpu_advisor.engine.calc.replicas import parse_cards
 from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, GpuFit, SizingFigures
-from gpu_advisor.engine.calc.tensor_parallel import tensor_interconnect
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -42,8 +45,7 @@ def gpu_fit_fact(
     gpu = knowledge.gpu(fit.gpu)
     cards = chosen.get(fit.gpu, fit.gpus_with_kv_reserve) if fit.gpus_with_kv_reserve else None
     reference_cards = chosen.get(reference.gpu, reference.gpus_with_kv_reserve)
-    # The link the replica's tensor-parallel group all-reduces over: PCIe beyond an H100 NVL's pair.
-    interconnect = tensor_interconnect(gpu, parallelism(knowledge, cards)[0]) if cards else fit.interconnect
+    interconnect = replica_interconnect(knowledge, gpu, cards) if cards else fit.interconnect
     node_gpus = knowledge.sizing.card_counts.node_gpus
     native = figures.precision != "fp8" or gpu.fp8_dense_tflops is not None
     return GpuFitFact(
@@ -99,7 +101,7 @@ def instance_fit_facts(
                 provider=offer.provider,
                 offer=offer.offer,
                 gpu=offer.gpu,
-                interconnect=tensor_interconnect(knowledge.gpu(offer.gpu), parallelism(knowledge, count)[0]),
+                interconnect=replica_interconnect(knowledge, knowledge.gpu(offer.gpu), count),
                 multi_card=count > 1,
                 cards_per_replica=count,
                 largest_linked_instance_gpus=max(offer_linked_sizes(offer), default=0),

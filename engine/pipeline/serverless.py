@@ -153,8 +153,7 @@ def price_serverless(
             bound = lower_bound(listing, plan, size, workload)
             candidates.append(Candidate(listing, plan, size, excluded, bound))
     pricer = Pricer(workload, knowledge)
-    best = cheapest(candidates, pricer)
-    return ServerlessMarket(tuple(candidates), best, workload.keep_warm, pricer)
+    return ServerlessMarket(tuple(candidates), cheapest(candidates, pricer), workload.keep_warm, pricer)
 
 
 def scale_to_zero(

@@ -24,7 +24,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer, Region
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
-from gpu_advisor.engine.rulebook.conclusions import excluded_by, option_filters
+from gpu_advisor.engine.rulebook.conclusions import excluded_by, option_filters, ruled_out_deployments
 from gpu_advisor.engine.rulebook.details import ProposalDetails
 from gpu_advisor.engine.rulebook.facts import ProposalFact
 from gpu_advisor.engine.rulebook.texts import rule_text
@@ -290,11 +290,7 @@ def proposal_fact(
     pricing = proposal.pricing or (hardware.offer.pricing if hardware.offer else None)
     place = place_facts(proposal, hardware, knowledge)
     residency, residency_rules = residency_facts(proposal, hardware.offer, evaluation, lang)
-    ruled_out_by = [
-        rule.id
-        for rule in evaluation.rules
-        if rule.then.rule_out is not None and proposal.deployment in rule.then.rule_out.deployments
-    ]
+    ruled_out_by = ruled_out_deployments(evaluation.rules).get(proposal.deployment, ())
     jurisdictions = proposal_jurisdictions(proposal, hardware.offer, knowledge)
     jurisdiction = jurisdictions[0] if len(jurisdictions) == 1 else None
     usd_per_month, cost_known = proposal_cost(
