@@ -199,3 +199,19 @@ def test_with_force_the_review_says_the_existing_file_is_replaced(tmp_path: Path
     assert result.exit_code == 0, result.output
     assert "bot.yaml gibt es bereits; die Datei wird ersetzt (--force)." in result.output
     assert yaml.safe_load(result.files["bot.yaml"])["name"] == "bot"  # type: ignore[attr-defined]
+
+
+def test_the_questions_help_gives_the_knowledge_bases_figures() -> None:
+    """The help lines state defaults that live in ``knowledge/``: a changed default must change them too."""
+    knowledge = load_knowledge()
+    helps = {question.field: question.help for question in load_questions()}
+    window = knowledge.workload_default_values()["batch_window_hours"]
+    assert f"the default ({window:g} hours)" in helps["batch_window_hours"]
+    for schedule in knowledge.schedules.schedules:
+        words = f"{schedule.hours_per_day:g} hours on {schedule.days_per_month:g} days"
+        if schedule.hours_per_day == 24:
+            words = f"{schedule.hours_per_month:g} hours a month"
+        assert f"{schedule.id}: {words}" in helps["schedule"]
+    paid = ", ".join(f"{s.hours_per_month:g}" for s in knowledge.schedules.schedules[:-1])
+    last = knowledge.schedules.schedules[-1].hours_per_month
+    assert f"the schedule's hours ({paid} or {last:g})" in helps["hours_per_month"]

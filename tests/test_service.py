@@ -132,6 +132,17 @@ def test_invalid_body_names_the_field(
     assert message_part in response.json()["detail"][0]["msg"]
 
 
+def test_a_batch_window_beside_a_steady_load_is_422_in_the_validators_words(client: httpx.Client) -> None:
+    workload = {**read_example(EXAMPLES_DIR / "public-chat.yaml"), "batch_window_hours": 6}
+    response = post_recommend(client, {**workload, "load_pattern": "steady"})
+    assert problem_fields(response) == [["body", "batch_window_hours"]]
+    # The validator's own words, without pydantic's "Value error, " before them.
+    assert response.json()["detail"][0]["msg"] == (
+        "applies to load_pattern: batch only, and this workload's load_pattern is steady; set "
+        "load_pattern: batch or leave batch_window_hours out"
+    )
+
+
 def test_body_that_is_not_a_workload(client: httpx.Client) -> None:
     assert problem_fields(post_recommend(client, [1, 2])) == [["body"]]
     response = client.post("/recommend", content=b"{not json", headers={"content-type": "application/json"})

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from gpu_advisor.engine.common.errors import close_match
+from gpu_advisor.engine.common.errors import close_match, validator_message
 from gpu_advisor.engine.common.user_input import load_json
 from gpu_advisor.engine.domain.input_errors import model_at
 from gpu_advisor.engine.domain.proposal import ProposalDocument
@@ -145,7 +145,7 @@ def field_errors(errors: Sequence[Any], body_model: type[BaseModel] | None = Non
     problems = []
     for error in errors:
         loc = list(error.get("loc", ()))
-        message = str(error.get("msg", "invalid value"))
+        message = validator_message(str(error.get("msg", "invalid value")))
         if error.get("type") == "extra_forbidden" and body_model is not None and loc[:1] == ["body"]:
             allowed = allowed_fields(body_model, loc[1:-1])
             message = f"unknown field; allowed fields: {', '.join(allowed)}"

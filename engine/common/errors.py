@@ -58,6 +58,16 @@ def close_match(value: str, allowed: Iterable[str]) -> str | None:
     return matches[0] if matches else None
 
 
+VALIDATOR_PREFIX = "Value error, "
+"""What pydantic puts before a validator's own message; it tells a reader nothing."""
+
+
+def validator_message(message: str) -> str:
+    """A validation problem's message as a reader should see it: a validator's words without pydantic's
+    "Value error, " before them; every other message as it is."""
+    return message.removeprefix(VALIDATOR_PREFIX)
+
+
 def unknown_value_message(field: str, value: str, allowed: Iterable[str]) -> str:
     return str(unknown_value(field, value, allowed))
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.errors import InputError, validator_message
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.distributions import Range
 from gpu_advisor.engine.domain.input_errors import validation_problems
@@ -64,8 +64,7 @@ def split_ranges(data: dict[str, Any], origin: str | Words) -> tuple[dict[str, A
         field = ".".join(str(part) for part in problem["loc"])
         # The first problem in English as before; every problem for the other languages.
         raise InputError(
-            # pydantic's "Value error, " says nothing a reader needs (the command line's rows drop it too)
-            f"{origin}: {field}: {str(problem['msg']).removeprefix('Value error, ')}",
+            f"{origin}: {field}: {validator_message(str(problem['msg']))}",
             field=field.split(".")[0],
             problems=validation_problems(error, WorkloadRanges),
             origin=origin,

@@ -11,7 +11,7 @@ from typing import TypeVar
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.errors import InputError, validator_message
 from gpu_advisor.engine.domain.import_rows import GpuhuntRow, PlainRow, Row, SkyPilotRow
 
 MAX_IMPORT_BYTES = 200_000_000
@@ -48,7 +48,7 @@ def row_problem(line: int, problem: ErrorDetails) -> str:
     column = str(location[0]) if isinstance(location, tuple) and location else "?"
     given = problem.get("input")
     shown = f" (given {given!r})" if isinstance(given, str) else ""
-    message = str(problem["msg"]).removeprefix("Value error, ")
+    message = validator_message(str(problem["msg"]))
     return f"line {line}, column {column}: {message}{shown}"
 
 
