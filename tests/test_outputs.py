@@ -186,3 +186,26 @@ def test_catalog_of_eu_offers_shows_the_price_recommendations_use_in_the_eu() ->
 )
 def test_a_share_above_zero_never_reads_as_zero_percent(share: float, text: str) -> None:
     assert Format().pct(share) == text
+
+
+def test_sources_give_the_api_sla_pages_where_an_exclusion_read_them() -> None:
+    """PRV003 excludes the APIs without a published SLA for a business-critical workload: the memo's
+    sources then give the page behind each shown API's verdict; elsewhere no SLA page is listed."""
+    from helpers import run
+
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    base = yaml.safe_load(Path(PUBLIC_CHAT).read_text(encoding="utf-8"))
+    critical = run({**base, "business_critical": True})
+    assert "PRV003" in critical.fired_rules
+    shown = {api.api for api in critical.api_costs if api.listed}
+    expected = {
+        (entry.sla_source.document or entry.sla_source.url, entry.sla_as_of)
+        for entry in load_knowledge().api_prices.apis
+        if entry.id in shown
+    }
+    listed = {(p.document, p.as_of) for p in critical.price_dates if p.used_for == "managed API SLA terms"}
+    assert listed == expected and len(listed) >= 3
+    plain = run(base)
+    assert "PRV003" not in plain.fired_rules
+    assert not [p for p in plain.price_dates if p.used_for == "managed API SLA terms"]

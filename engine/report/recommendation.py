@@ -266,7 +266,9 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         own_hardware=market.own,
         findings=findings,
         fired_rules=tuple(rule.id for rule in e.rules),
-        price_dates=price_dates(knowledge, options, [a for a in market.apis if a.listed], market.own.costs),
+        price_dates=price_dates(
+            knowledge, options, [a for a in market.apis if a.listed], market.own.costs, e.rules
+        ),
         charts=Charts(
             buy_versus_rent=buy_versus_rent(market.own, market.own.rent_usd_per_gpu_hour),
             api_versus_self_hosted=api_versus_self_hosted(e),

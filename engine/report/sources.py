@@ -12,19 +12,31 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.entries import Citation
 from gpu_advisor.engine.domain.own_costs import OwnCosts
 from gpu_advisor.engine.domain.results import ApiCost, Option, PriceDate, PriceOrigin
+from gpu_advisor.engine.rulebook.schema import Rule
 
 COST_DEFAULTS = "own-server cost defaults"
 
 
+SLA_FIELD = "enterprise_sla"
+"""The option field an exclusion reads where it asks for a published SLA."""
+
+
 def price_dates(
-    knowledge: Knowledge, options: Sequence[Option], apis: Sequence[ApiCost], own: OwnCosts | None = None
+    knowledge: Knowledge,
+    options: Sequence[Option],
+    apis: Sequence[ApiCost],
+    own: OwnCosts | None = None,
+    rules: Sequence[Rule] = (),
 ) -> tuple[PriceDate, ...]:
     """The dated sources of every price the result shows: offers considered, API prices, the own-server
-    lines, the company country's cost defaults behind them and the exchange rate. Entries of one source
-    and date are listed once."""
+    lines, the company country's cost defaults behind them and the exchange rate; where a fired rule
+    (``rules``) excluded options by their SLA, the pages behind each shown API's SLA verdict. Entries of
+    one source and date are listed once."""
     sources = dated_sources(knowledge)
     used = {sources.offers[o.provider, o.offer, o.gpu] for o in options}
     used.update(sources.apis[a.api] for a in apis)
+    if any(f.field == SLA_FIELD for rule in rules for f in rule.then.exclude_options):
+        used.update(sources.api_terms[a.api] for a in apis)
     used.update(sources.always)
     if own is not None:
         used.update(
@@ -61,6 +73,8 @@ class DatedSources:
     offers: dict[tuple[str, str, str], PriceDate]
     """(provider, offer or serverless product, GPU) -> its source."""
     apis: dict[str, PriceDate]
+    api_terms: dict[str, PriceDate]
+    """API -> the page its SLA verdict (``enterprise_sla``) rests on."""
     always: tuple[PriceDate, ...]
     """The own-server lines and the exchange rate, which every result shows."""
 
@@ -100,6 +114,9 @@ def dated_sources(knowledge: Knowledge) -> DatedSources:
             },
         },
         apis={a.id: dated(a.source, a.as_of, "managed API prices") for a in knowledge.api_prices.apis},
+        api_terms={
+            a.id: dated(a.sla_source, a.sla_as_of, "managed API SLA terms") for a in knowledge.api_prices.apis
+        },
         always=(
             dated(server.source, server.as_of, "own-server cost lines"),
             dated(rate.source, rate.as_of, "EUR/USD exchange rate"),
