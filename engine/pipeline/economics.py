@@ -67,6 +67,7 @@ def economics_fact(
         server_gpu_watts=float(server.gpu_watts),
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
+        own_server_in_office=server.housing == "office",
         node_utilization=float(own.node_utilization),
         node_has_idle_gpus=own.gpus_needed < own.nodes * server.gpus_per_server,
         needed_cards_utilization=float(own.node_utilization)
@@ -121,6 +122,7 @@ def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWo
         rent_usd_per_gpu_hour=rent_price or 0.0,
         replica_gpus_on_server_gpu=own.gpus_needed,
         server_gpus=server.gpus_per_server,
+        server_name=own.server_name,
         load_utilization=(market.busy.of(best.gpu) or 0.0) if best else 0.0,
         break_even_low_price=own.break_even_low_price or 0.0,
         break_even_high_price=own.break_even_high_price or 0.0,

@@ -82,6 +82,8 @@ class EconomicsDetails(Details):
     """Cheapest eligible rental price per GPU-hour of the own server's GPU (0 when there is none)."""
     replica_gpus_on_server_gpu: int
     server_gpus: int
+    server_name: str
+    """The own server's catalog name (an 8-GPU node, or an office workstation)."""
     load_utilization: float
     """The busy share the load itself gives the cheapest admitted option's GPU (0 without one)."""
     break_even_low_price: float

@@ -1,0 +1,57 @@
+"""A business-critical service is not put on office machines (TCO018), and the power-line advice names the
+own server it compares with (TCO008)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers import run
+
+from gpu_advisor.engine.present.memo import render_memo
+
+VOICE: dict[str, Any] = {
+    "name": "voice-assistant",
+    "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+    "requests_per_day": 300_000,
+    "avg_input_tokens": 600,
+    "avg_output_tokens": 80,
+    "load_pattern": "variable",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "max_time_to_first_token_ms": 150,
+    "max_time_per_output_token_ms": 25,
+    "company_country": "DE",
+}
+
+
+def test_a_business_critical_service_is_not_bought_as_office_workstations() -> None:
+    critical = run({**VOICE, "business_critical": True})
+    assert critical.own_hardware.server == "workstation-rtx-5090"
+    assert "TCO018" in critical.fired_rules
+    assert critical.decision.deployment != "own_hardware"
+    (owning,) = [p for p in critical.resolution.proposals if p.deployment == "own_hardware"]
+    assert (owning.status, owning.ruled_out_by) == ("ruled_out", ("TCO018",))
+    memo = render_memo(critical)
+    assert (
+        "**TCO018** Business-critical: not on an office machine: The own route here is 2 cards in office "
+        "machines (RTX 5090 workstation), costed without housing, staff or anyone on call."
+    ) in memo
+
+
+def test_the_same_service_not_business_critical_keeps_its_workstations_in_the_running() -> None:
+    plain = run(VOICE)
+    assert "TCO018" not in plain.fired_rules
+    assert plain.own_hardware.server == "workstation-rtx-5090"
+    (owning,) = [p for p in plain.resolution.proposals if p.deployment == "own_hardware"]
+    assert (owning.status, owning.ruled_out_by) == ("lost", ())
+
+
+def test_the_power_line_advice_names_the_own_server_it_compares_with() -> None:
+    # Business-critical: the RTX 5090 rentals lack an SLA, so the best option is an H100 at 700 W.
+    memo = render_memo(run({**VOICE, "business_critical": True}))
+    assert (
+        "**TCO008** · tco · info: **Buying this card: the own server's power line does not apply.** The best "
+        "option's h100-sxm runs at about 700 W, not the 575 W per card of the own-server line (RTX 5090 "
+        "workstation)."
+    ) in memo
+    assert "H100 figures" not in memo
