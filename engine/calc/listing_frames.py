@@ -26,6 +26,7 @@ def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> 
         "eu": jurisdiction == "EU",
         "jurisdiction": jurisdiction,
         "pricing": offer.pricing,
+        "commitment": offer.commitment,
         "interconnect": gpu.interconnect,
         "provider_kind": provider.kind,
         "enterprise_sla": provider.enterprise_sla,
@@ -40,7 +41,15 @@ def listing_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) ->
     knowledge base or a copy with the same providers and GPUs (a scenario's, re-priced): the rules'
     exclusion tables are kept per set of these objects (``pipeline.constraints``)."""
     parts = (knowledge.providers, knowledge.gpus)
-    key = (id(parts[0]), id(parts[1]), offer.provider, offer.gpu, offer.pricing, jurisdiction)
+    key = (
+        id(parts[0]),
+        id(parts[1]),
+        offer.provider,
+        offer.gpu,
+        offer.pricing,
+        offer.commitment,
+        jurisdiction,
+    )
     shared = _SHARED_ATTRIBUTES.get(key)
     if shared is None:
         if len(_SHARED_ATTRIBUTES) >= SHARED_ATTRIBUTES_KEPT:

@@ -123,6 +123,7 @@ def _listings_of(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
                     "eu": jurisdiction == "EU",
                     "jurisdiction": jurisdiction,
                     "pricing": "serverless",
+                    "commitment": "none",
                     "interconnect": gpu.interconnect,
                     "provider_kind": provider.kind,
                     "enterprise_sla": provider.enterprise_sla,

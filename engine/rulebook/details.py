@@ -163,6 +163,8 @@ class ProposalDetails(Details):
     """The residency rules that exclude the proposal's jurisdiction, each with its title."""
     expired_waivers: str = ""
     """The waivers past their end date: rule, end date and owner."""
+    commitment_months: int = 0
+    """The proposed offer's term (0 where it has none or is not in the catalog)."""
 
 
 class RobustnessDetails(Details):

@@ -58,6 +58,9 @@ class ProposalFact(Fact):
     """The proposed replicas cannot carry the peak: the queue, and so the wait, grows without bound."""
     pricing: Annotated[str, Guard("pricing_known")]
     pricing_known: bool
+    commitment: Literal["none", "months", "years", "unknown"]
+    """How long the proposed offer binds (``Offer.commitment``); unknown where the catalog has no such
+    offer at the proposed pricing."""
     region: str
     region_known: bool
     """Whether the proposal runs in the EU is known: every jurisdiction it may run in agrees."""

@@ -29,12 +29,14 @@ OptionField = Literal[
     "interconnect",
     "provider_kind",
     "enterprise_sla",
+    "commitment",
     "segment",
     "provider",
     "gpu",
 ]
 """What an option filter can name: ``eu`` (its regions are in the EU), ``jurisdiction`` (EU, US, UK, CH or
-unknown), the pricing kind, the GPU's interconnect and segment, the provider, its kind and SLA."""
+unknown), the pricing kind and how long it binds (``commitment``: none, months, years), the GPU's
+interconnect and segment, the provider, its kind and SLA."""
 
 
 Verdict = Literal["fail", "warn"]

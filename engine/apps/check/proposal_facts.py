@@ -298,6 +298,8 @@ def proposal_fact(
     )
     gpu = gpu_facts(hardware, evaluation)
     cheapest = evaluation.market.own.cheapest_same_hours_usd_per_month
+    # The catalog's offer binds as it is sold; a pricing the offer is not sold at binds for a term unknown.
+    offered = hardware.offer if hardware.offer is not None and hardware.offer.pricing == pricing else None
     fact = ProposalFact(
         deployment=proposal.deployment,
         recommended_deployment=decision.deployment,
@@ -308,6 +310,7 @@ def proposal_fact(
         buying=proposal.deployment == "own_hardware",
         pricing=pricing or "",
         pricing_known=pricing is not None,
+        commitment=offered.commitment if offered is not None else "unknown",
         usd_per_month=float(usd_per_month),
         cost_known=cost_known,
         **gpu,
@@ -322,6 +325,7 @@ def proposal_fact(
         ruled_out_by=", ".join(ruled_out_by),
         unsuitable_by=", ".join(evaluation.verdicts.unsuitable.get(hardware.gpu or "", [])),
         residency_rules=residency_rules,
+        commitment_months=(offered.commitment_months or 0) if offered is not None else 0,
     )
     return fact, details
 

@@ -122,6 +122,17 @@ GpuHourPrice = Annotated[float, Field(gt=0, lt=1000)]
 monthly and yearly sum finite."""
 
 
+CommitmentTerm = Literal["none", "months", "years"]
+
+MONTHS_PER_YEAR = 12
+
+
+def commitment_term(months: int | None) -> CommitmentTerm:
+    if not months:
+        return "none"
+    return "years" if months >= MONTHS_PER_YEAR else "months"
+
+
 class Offer(Sourced):
     provider: str
     offer: str
@@ -167,6 +178,12 @@ class Offer(Sourced):
     @property
     def key(self) -> str:
         return f"{self.provider}/{self.offer}/{self.gpu}"
+
+    @property
+    def commitment(self) -> CommitmentTerm:
+        """How long the offer binds: not at all (paid by the hour or second, spot), for months (OVHcloud's
+        monthly instances), or for a year or more (reservations and savings plans)."""
+        return commitment_term(self.commitment_months)
 
     @model_validator(mode="before")
     @classmethod

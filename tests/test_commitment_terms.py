@@ -1,0 +1,84 @@
+"""How long an offer binds decides what the reservation rules exclude: a load that is not steady (PRC004)
+or a model still changing (PRC005) rules out reservations of a year or more, not OVHcloud's monthly
+instances, which bind for a month; a proposal is warned of its term as the catalog gives it (PRC008)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from helpers import run
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.domain.knowledge.entries import commitment_term
+
+VARIABLE: dict[str, Any] = {
+    "name": "voice-assistant",
+    "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+    "requests_per_day": 300_000,
+    "avg_input_tokens": 600,
+    "avg_output_tokens": 80,
+    "load_pattern": "variable",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "company_country": "DE",
+}
+
+
+def test_terms() -> None:
+    assert [commitment_term(m) for m in (None, 1, 11, 12, 36)] == [
+        "none",
+        "months",
+        "months",
+        "years",
+        "years",
+    ]
+
+
+def test_a_variable_load_keeps_the_monthly_instances_and_drops_the_yearly_reservations() -> None:
+    result = run(VARIABLE)
+    assert "PRC004" in result.fired_rules
+    excluded = {(o.provider, o.offer): o.excluded_by for o in result.options}
+    assert "PRC004" not in excluded["ovhcloud", "l40s-monthly"]
+    assert "PRC004" in excluded["aws", "p5-reserved-1y"]
+    assert "PRC004" in excluded["aws", "p5-reserved-3y"]
+    # The monthly L40S: 2 cards billed every calendar hour at €1.38 (USD 1.60 at the catalog's rate).
+    (monthly,) = [o for o in result.options if (o.provider, o.offer) == ("ovhcloud", "l40s-monthly")]
+    assert monthly.usd_per_month == 2 * monthly.usd_per_gpu_hour * 730
+
+
+@pytest.mark.parametrize(
+    ("offer", "gpu", "gpus", "warning"),
+    [
+        ("l40s-monthly", "l40s", 2, None),
+        (
+            "p5-reserved-3y",
+            "h100-sxm",
+            8,
+            "The proposal reserves capacity for 36 months, but the load pattern is variable",
+        ),
+    ],
+)
+def test_a_proposal_is_warned_of_its_reservation_as_the_catalog_gives_its_term(
+    tmp_path: Path, offer: str, gpu: str, gpus: int, warning: str | None
+) -> None:
+    provider = "aws" if offer.startswith("p5") else "ovhcloud"
+    proposal = {
+        "deployment": "dedicated_cloud",
+        "provider": provider,
+        "offer": offer,
+        "gpu": gpu,
+        "gpus": gpus,
+    }
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump({"workload": VARIABLE, "proposal": {**proposal, "pricing": "reserved"}}))
+    result = CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30"])
+    output = result.output
+    assert result.exit_code in (0, 1) and "#1 voice-assistant (dedicated_cloud)" in output, output
+    if warning is None:
+        assert "PRC008" not in output
+    else:
+        assert "WARN    PRC008" in output and warning in output.replace("\n          ", " ")
