@@ -1,11 +1,15 @@
-"""Settings for the whole suite."""
+"""Settings for the whole suite, and the fixtures several test modules share: a ``gpu-advisor serve`` on
+loopback with an HTTP client for it, and the sample repository of proposals the CI examples run on."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from typing import Any
 
+import httpx
 import pytest
 from hypothesis import settings
 
@@ -33,3 +37,30 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     else:
         os.environ.pop("XDG_CACHE_HOME", None)
     shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``gpu-advisor serve`` on a free loopback port, once /healthz answers; one server per test module,
+    stopped after it."""
+    # Imported here, not at the top of this module: web_pages imports gpu-advisor, and none of it is
+    # loaded before pytest_configure has set the cache directory.
+    from web_pages import served
+
+    with served(tmp_path_factory.mktemp("server") / "server.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def client(base_url: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=base_url, timeout=60.0) as http:
+        yield http
+
+
+@pytest.fixture(scope="module")
+def ci_sample(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A repository of proposals: the base, a pull request that changes a proposal and adds a passing
+    one, and one that adds a failing one (``ci_runs.sample_repository``)."""
+    from ci_runs import sample_repository  # here, as web_pages in base_url: it imports gpu-advisor
+
+    return sample_repository(tmp_path_factory.mktemp("sample") / "gpu-proposals")

@@ -1,22 +1,33 @@
-"""Shared test helpers: a fixed evaluation date, the repository paths, and running a workload."""
+"""Shared test helpers: a fixed evaluation date, the repository paths, running a workload, running the
+command line, and reading the HTTP service's answers."""
 
 from __future__ import annotations
 
 import copy
 import datetime as dt
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import yaml
 
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.rulebook.durable import Evaluator
 
+if TYPE_CHECKING:
+    import httpx
+    from click.testing import Result
+
 EVALUATED_ON = dt.date(2026, 11, 30)
 TESTS_DIR = Path(__file__).resolve().parent
 REPO_ROOT = TESTS_DIR.parent
 EXAMPLES_DIR = REPO_ROOT / "examples"
 GOLDEN_DIR = TESTS_DIR / "golden"
+PUBLIC_CHAT = str(EXAMPLES_DIR / "public-chat.yaml")
+CATALOG_IMPORTS_DIR = TESTS_DIR / "catalog_imports"
+AS_OF = {"as_of": EVALUATED_ON.isoformat()}
+"""The query parameter that dates a service request at ``EVALUATED_ON``."""
 
 
 def merged(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
@@ -56,3 +67,30 @@ def decile(values: list[float], k: int) -> float:
     below = int(position)
     above = min(below + 1, len(ordered) - 1)
     return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
+
+
+def invoke(*args: str, stdin: str | None = None) -> Result:
+    """``gpu-advisor ARGS`` in process, with ``stdin`` as its standard input."""
+    from click.testing import CliRunner
+
+    from gpu_advisor.cli import main
+
+    return CliRunner().invoke(main, list(args), input=stdin)
+
+
+def read_example(path: Path) -> dict[str, Any]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def post_recommend(http: httpx.Client, body: Any, **kwargs: Any) -> httpx.Response:
+    return http.post("/recommend", params=AS_OF, json=body, **kwargs)
+
+
+def problem_fields(response: httpx.Response) -> list[list[str | int]]:
+    """The ``loc`` of every field error in a 422 answer (after checking the answer's shape)."""
+    assert response.status_code == 422, response.text
+    detail = response.json()["detail"]
+    assert detail and all(set(problem) == {"loc", "msg", "type"} for problem in detail), detail
+    return [problem["loc"] for problem in detail]

@@ -1,9 +1,10 @@
-"""The HTTP service as a client meets it: a real ``gpu-advisor serve`` process on loopback, a real HTTP
-client, concurrent callers, and a schema-driven fuzz run against the service's own OpenAPI document.
+"""The HTTP service's contract as a client meets it: a real ``gpu-advisor serve`` process on loopback, a
+real HTTP client, concurrent callers, and a schema-driven fuzz run against the service's own OpenAPI
+document. Refused input is in ``test_service_refusals.py``.
 
 An in-process test client would skip the parts that break in production (the server's request parsing,
 the thread pool, the size limit on a real socket), so everything except the error-handler unit test
-goes over TCP to 127.0.0.1.
+goes over TCP to 127.0.0.1 (the server and its client: ``base_url`` and ``client`` in conftest.py).
 """
 
 from __future__ import annotations
@@ -11,62 +12,25 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import schemathesis
-import yaml
-from helpers import EVALUATED_ON, EXAMPLES_DIR
+from helpers import EXAMPLES_DIR, post_recommend, problem_fields, read_example
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import positive_data_acceptance
-from web_pages import served
 
 from gpu_advisor.api import check, recommend
-from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.rulebook.loading import load_rulebook
 
 REQUEST_TIMEOUT_S = 30.0
-AS_OF = {"as_of": EVALUATED_ON.isoformat()}
 FUZZ_EXAMPLES = 30
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
-
-
-def read_example(path: Path) -> dict[str, Any]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``gpu-advisor serve`` on a free loopback port, once /healthz answers; stopped afterwards."""
-    with served(tmp_path_factory.mktemp("service") / "server.log") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def client(base_url: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=base_url, timeout=REQUEST_TIMEOUT_S) as http:
-        yield http
-
-
-def post_recommend(http: httpx.Client, body: Any, **kwargs: Any) -> httpx.Response:
-    return http.post("/recommend", params=AS_OF, json=body, **kwargs)
-
-
-def problem_fields(response: httpx.Response) -> list[list[str | int]]:
-    """The ``loc`` of every field error in a 422 answer (after checking the answer's shape)."""
-    assert response.status_code == 422, response.text
-    detail = response.json()["detail"]
-    assert detail and all(set(problem) == {"loc", "msg", "type"} for problem in detail), detail
-    return [problem["loc"] for problem in detail]
 
 
 # --- contract ----------------------------------------------------------------------------------------
@@ -100,73 +64,6 @@ def test_as_of_dates_the_evaluation(client: httpx.Client) -> None:
     for number in ("0", "-5.879917941734593e-255"):
         response = client.post("/recommend", params={"as_of": number}, json=workload)
         assert problem_fields(response) == [["query", "as_of"]]
-
-
-@pytest.mark.parametrize(
-    ("change", "field", "message_part"),
-    [
-        ({"load_patern": "steady"}, ["body", "load_patern"], "did you mean 'load_pattern'?"),
-        (
-            {"model": {"name": "llama-3.1-70b", "precision": "fp8", "weights": "own"}},
-            ["body", "model", "weights"],
-            "allowed fields: name, params_b, active_params_b, precision, custom_weights",
-        ),
-        ({"requests_per_day": "5"}, ["body", "requests_per_day"], "integer"),
-        ({"load_pattern": "bursty"}, ["body", "load_pattern"], "'steady', 'variable' or 'batch'"),
-        ({"model": {"name": "llama-3.1-70b", "precision": "fp9"}}, ["body", "model", "precision"], "fp8"),
-        (
-            {"model": {"name": "llama-3.1-70x", "precision": "fp8"}},
-            ["body", "model", "name"],
-            "llama-3.1-70b",
-        ),
-        ({"company_country": "de"}, ["body", "company_country"], "pattern"),
-        ({"utilization": 1.5}, ["body", "utilization"], "less than or equal to 1"),
-    ],
-)
-def test_invalid_body_names_the_field(
-    client: httpx.Client, change: dict[str, Any], field: list[str], message_part: str
-) -> None:
-    workload = {**read_example(EXAMPLES_DIR / "public-chat.yaml"), **change}
-    response = post_recommend(client, workload)
-    assert problem_fields(response) == [field]
-    assert message_part in response.json()["detail"][0]["msg"]
-
-
-def test_a_batch_window_beside_a_steady_load_is_422_in_the_validators_words(client: httpx.Client) -> None:
-    workload = {**read_example(EXAMPLES_DIR / "public-chat.yaml"), "batch_window_hours": 6}
-    response = post_recommend(client, {**workload, "load_pattern": "steady"})
-    assert problem_fields(response) == [["body", "batch_window_hours"]]
-    # The validator's own words, without pydantic's "Value error, " before them.
-    assert response.json()["detail"][0]["msg"] == (
-        "applies to load_pattern: batch only, and this workload's load_pattern is steady; set "
-        "load_pattern: batch or leave batch_window_hours out"
-    )
-
-
-def test_body_that_is_not_a_workload(client: httpx.Client) -> None:
-    assert problem_fields(post_recommend(client, [1, 2])) == [["body"]]
-    response = client.post("/recommend", content=b"{not json", headers={"content-type": "application/json"})
-    assert response.status_code == 422
-    # Python's JSON parser accepts NaN; the answer must still be valid JSON and name the field.
-    nan = b'{"name": "x", "model": {"params_b": NaN, "precision": "fp8"}, "requests_per_day": 5}'
-    response = client.post("/recommend", content=nan, headers={"content-type": "application/json"})
-    assert problem_fields(response) == [["body", "model", "params_b"]]
-
-
-def test_oversized_body_is_refused(client: httpx.Client) -> None:
-    padding = b" " * (MAX_INPUT_BYTES + 1)
-    declared = client.post("/recommend", content=padding, headers={"content-type": "application/json"})
-    assert declared.status_code == 413
-    assert str(MAX_INPUT_BYTES) in declared.json()["detail"]
-
-    def chunks() -> Iterator[bytes]:  # no Content-Length: the server has to count
-        for _ in range(MAX_INPUT_BYTES // 65_536 + 2):
-            yield b" " * 65_536
-
-    streamed = client.post("/recommend", content=chunks(), headers={"content-type": "application/json"})
-    assert streamed.status_code == 413
-    # The limit refuses the body, not the service.
-    assert client.get("/healthz").status_code == 200
 
 
 def test_rules(client: httpx.Client) -> None:
@@ -328,122 +225,3 @@ def test_check_endpoint_matches_the_library(client: httpx.Client) -> None:
     assert response.json()["status"] == "fail"
     bad = client.post("/check", json={"workload": {}, "proposal": {"deployment": "gpu"}})
     assert bad.status_code == 422
-
-
-CORPUS = Path(__file__).resolve().parent / "malformed"
-CORPUS_WORKLOADS: dict[str, Any] = yaml.safe_load((CORPUS / "expected.yaml").read_text(encoding="utf-8"))[
-    "workloads"
-]
-
-
-# --- the malformed-input corpus (tests/malformed/) ---------------------------------------------------
-
-
-@pytest.mark.parametrize("name", sorted(name for name in CORPUS_WORKLOADS if name.endswith(".json")))
-def test_the_service_reads_json_as_the_command_line_does(client: httpx.Client, name: str) -> None:
-    expected = CORPUS_WORKLOADS[name]
-    response = client.post(
-        "/recommend",
-        params=AS_OF,
-        content=(CORPUS / name).read_bytes(),
-        headers={"content-type": "application/json"},
-    )
-    if expected["exit"] == 0:
-        assert response.status_code == 200, response.text
-        assert response.json()["workload"][expected["field"]] == expected["value"]
-        return
-    assert response.status_code == 422, response.text
-    (problem,) = response.json()["detail"]
-    assert expected["field"] in problem["msg"] or expected["field"] == ".".join(map(str, problem["loc"][1:]))
-
-
-def test_the_service_names_the_field_in_a_list_item(client: httpx.Client) -> None:
-    document = yaml.safe_load((CORPUS / "proposal-waiver-extra-key.yaml").read_text(encoding="utf-8"))
-    response = client.post("/check", params=AS_OF, json=document)
-    assert response.status_code == 422
-    (problem,) = response.json()["detail"]
-    assert problem["loc"] == ["body", "waivers", 0, "approver"]
-    assert problem["msg"] == "unknown field; allowed fields: rule, reason, owner, until"
-
-
-def test_a_body_not_declared_as_json_is_415(client: httpx.Client) -> None:
-    body = (CORPUS / "json-dumps.json").read_bytes()
-    for headers in (
-        {"content-type": "text/plain"},
-        {"content-type": "application/x-www-form-urlencoded"},
-        {},
-    ):
-        response = client.post("/recommend", content=body, headers=headers)
-        assert response.status_code == 415, headers
-        assert "application/json" in response.json()["detail"]
-    assert (
-        client.post(
-            "/recommend", content=body, headers={"content-type": "application/json; charset=utf-8"}
-        ).status_code
-        == 200
-    )
-
-
-def test_check_reports_every_bad_field_of_the_workload_with_its_own_loc(client: httpx.Client) -> None:
-    """The workload of a /check body is located and reported field by field, as /recommend reports its
-    own, together with the proposal's and the waivers' problems."""
-    workload = {
-        **read_example(EXAMPLES_DIR / "public-chat.yaml"),
-        "requests_per_day": -5,
-        "schedule": "sometimes",
-        "bogus": 1,
-    }
-    workload["model"] = {**workload["model"], "precision": "fp9"}
-    response = client.post(
-        "/check", params=AS_OF, json={"workload": workload, "proposal": {"deployment": "api"}}
-    )
-    assert problem_fields(response) == [
-        ["body", "workload", "model", "precision"],
-        ["body", "workload", "requests_per_day"],
-        ["body", "workload", "schedule"],
-        ["body", "workload", "bogus"],
-    ]
-    detail = response.json()["detail"]
-    assert detail[1] == {
-        "loc": ["body", "workload", "requests_per_day"],
-        "msg": "Input should be greater than 0",
-        "type": "greater_than",
-    }
-    assert detail[3]["msg"].startswith("unknown field; allowed fields: name, model, requests_per_day,")
-    # The same workload posted to /recommend: the same problems, one level up.
-    alone = post_recommend(client, workload).json()["detail"]
-    assert [{**problem, "loc": problem["loc"][2:]} for problem in detail] == [
-        {**problem, "loc": problem["loc"][1:]} for problem in alone
-    ]
-
-    # A bad proposal and a bad waiver do not hide the workload's problems, nor the other way round.
-    both = client.post(
-        "/check",
-        params=AS_OF,
-        json={"workload": {}, "proposal": {"deployment": "gpu"}, "waivers": [{"rule": "RES005"}]},
-    )
-    assert problem_fields(both) == [
-        ["body", "workload", "name"],
-        ["body", "workload", "model"],
-        ["body", "workload", "requests_per_day"],
-        ["body", "proposal", "deployment"],
-        ["body", "waivers", 0, "reason"],
-    ]
-
-
-def test_check_locates_a_workload_the_catalog_refuses_under_the_workload(client: httpx.Client) -> None:
-    workload = {**read_example(EXAMPLES_DIR / "public-chat.yaml")}
-    workload["model"] = {"name": "llama-9", "precision": "fp8"}
-    response = client.post(
-        "/check", params=AS_OF, json={"workload": workload, "proposal": {"deployment": "api"}}
-    )
-    assert problem_fields(response) == [["body", "workload", "model", "name"]]
-    assert response.json()["detail"][0]["msg"].startswith("model.name: unknown value 'llama-9'; allowed: ")
-    # A proposal's own field stays where it is.
-    proposal = {"deployment": "dedicated_cloud", "gpu": "h900"}
-    response = client.post(
-        "/check",
-        params=AS_OF,
-        json={"workload": read_example(EXAMPLES_DIR / "public-chat.yaml"), "proposal": proposal},
-    )
-    assert problem_fields(response) == [["body", "proposal", "gpu"]]

@@ -1,14 +1,14 @@
 """The web page of ``gpu-advisor serve`` over HTTP, as a browser without JavaScript meets it: the
 questionnaire as a form, the memo page against ``recommend`` for every example, the what-if panel against
-``sweep``, the proposal check against ``check``, the rule pages, /docs offline. The browser tests
-(``test_web_browser.py``) drive the same pages in Chromium."""
+``sweep``, the proposal check against ``check``, the rule pages, /docs offline. What the page refuses, and
+how it explains it, is in ``test_web_refusals.py``; the browser tests (``test_web_browser.py``) drive the
+same pages in Chromium."""
 
 from __future__ import annotations
 
 import itertools
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -17,28 +17,17 @@ import httpx
 import pytest
 import yaml
 from click.testing import CliRunner
-from helpers import EVALUATED_ON, EXAMPLES_DIR, TESTS_DIR
-from web_pages import FormValues, Page, served
+from helpers import EXAMPLES_DIR
+from web_pages import AS_OF, FAILING_PROPOSAL, FormValues, Page, load_into_form, submit
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.questionnaire import load_questions
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.i18n.formats import Format
 
-AS_OF = EVALUATED_ON.isoformat()
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
 SETTINGS = (("en", "USD"), ("de", "EUR"))
-FAILING_PROPOSAL = TESTS_DIR / "web" / "failing-proposal.yaml"
 DECISION_FIELDS = ("deployment", "provider", "offer", "gpu", "gpus", "pricing", "deciding_rule_id")
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
-    with (
-        served(tmp_path_factory.mktemp("web") / "server.log") as url,
-        httpx.Client(base_url=url, timeout=60.0) as http,
-    ):
-        yield http
 
 
 def cli(*args: str) -> str:
@@ -49,23 +38,6 @@ def cli(*args: str) -> str:
 
 def cli_json(*args: str) -> Any:
     return json.loads(cli(*args, "--format", "json"))
-
-
-def load_into_form(client: httpx.Client, path: Path, lang: str, currency: str) -> httpx.Response:
-    """Upload a workload file on the form page; the answer the redirect leads to."""
-    response = client.post(
-        "/load",
-        params={"lang": lang, "currency": currency, "as_of": AS_OF},
-        files={"workload": (path.name, path.read_bytes(), "application/yaml")},
-        follow_redirects=True,
-    )
-    assert response.status_code == 200, response.text
-    return response
-
-
-def submit(client: httpx.Client, form_html: str, action: str = "/memo") -> httpx.Response:
-    """The questionnaire submitted as a browser submits it (no JavaScript: every field as shown)."""
-    return client.get(action, params=FormValues(form_html, "questionnaire").values)
 
 
 def shown_decision(page: Page) -> dict[str, Any]:
@@ -107,42 +79,6 @@ def test_the_form_shows_the_questionnaires_defaults(client: httpx.Client) -> Non
     assert values["company_country"] == "DE"
     assert values["latency_sensitive"] == ""  # the default follows the load pattern, as in ask
     assert values["model.name"] == ""  # no default: a choice is required
-
-
-def test_problems_are_shown_beside_their_field_in_the_chosen_language(client: httpx.Client) -> None:
-    response = client.get(
-        "/memo",
-        params={"lang": "de", "name": "x", "model.name": "llama-3.1-70b", "requests_per_day": "viele"},
-    )
-    assert response.status_code == 422
-    page = Page(response.text)
-    assert (
-        page.by_id("f-requests-per-day-error").content
-        == "Bitte geben Sie eine ganze Zahl an, zum Beispiel 150.000."
-    )
-    assert page.by_id("f-requests-per-day").attrs["aria-invalid"] == "true"
-    assert "f-requests-per-day-error" in page.by_id("f-requests-per-day").attrs["aria-describedby"]
-    assert page.by_id("f-requests-per-day").attrs["value"] == "viele"  # the answer as typed, to correct
-
-
-def test_a_missing_answer_and_a_context_too_short_are_explained(client: httpx.Client) -> None:
-    response = client.get(
-        "/memo",
-        params={
-            "lang": "en",
-            "model.name": "llama-3.1-70b",
-            "requests_per_day": "1000",
-            "avg_input_tokens": "9000",
-            "avg_output_tokens": "1000",
-            "context_tokens": "8192",
-        },
-    )
-    assert response.status_code == 422
-    page = Page(response.text)
-    assert page.by_id("f-name-error").content == "An answer is needed here."
-    assert page.by_id("f-context-tokens-error").content == (
-        "The context window must hold an average request: at least 10,000 tokens (prompt plus answer)."
-    )
 
 
 def test_german_numbers_are_read_as_german(client: httpx.Client) -> None:
@@ -296,16 +232,6 @@ def test_a_price_set_in_place_gives_the_decision_of_sweep_at_that_price(client: 
     assert "runpod/community/h200" in changed.by_id("whatif-banner").content
 
 
-def test_a_what_if_answer_out_of_range_is_explained_in_the_panels_language(client: httpx.Client) -> None:
-    form = load_into_form(client, EXAMPLES_DIR / "public-chat.yaml", "de", "EUR")
-    whatif = FormValues(submit(client, form.text).text, "whatif-form").values
-    response = client.get("/memo", params={**whatif, "utilization": "1,5"})
-    assert response.status_code == 422
-    assert (
-        Page(response.text).by_id("f-utilization-error").content.startswith("Dieser Wert ist nicht zulässig")
-    )
-
-
 # --- proposal check, rules, docs, offline ---------------------------------------------------------------
 
 
@@ -336,28 +262,6 @@ def test_an_uploaded_proposal_gets_the_results_of_check(
     assert expected[0]["status"] == "fail" and expected[1]["counts"]["waived"] == 1
     waiver = page.with_class("waiver")[0].content
     assert "a second region takes over while a card is down" in waiver and "platform team" in waiver
-
-
-def test_a_file_that_is_no_proposal_is_explained(client: httpx.Client) -> None:
-    response = client.post(
-        "/check/upload", params={"lang": "de"}, files={"proposal": ("x.yaml", b"\n", "text/yaml")}
-    )
-    assert response.status_code == 422
-    assert Page(response.text).by_id("check-problem").content.endswith("Die Datei x.yaml ist leer.")
-    response = client.post(
-        "/check/upload", params={"lang": "en"}, files={"proposal": ("x.yaml", b"proposal: 1\n", "text/yaml")}
-    )
-    assert response.status_code == 422
-    assert "workload" in Page(response.text).by_id("check-problem").content
-
-
-def test_a_bad_workload_file_is_explained_on_the_form(client: httpx.Client) -> None:
-    body = b"name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: -5\n"
-    response = client.post(
-        "/load", params={"lang": "en"}, files={"workload": ("bad.yaml", body, "text/yaml")}
-    )
-    assert response.status_code == 422
-    assert "requests_per_day" in Page(response.text).by_id("form-problems").content
 
 
 def test_rule_pages_for_a_browser_and_json_for_everyone_else(client: httpx.Client) -> None:
@@ -397,48 +301,3 @@ def test_no_page_refers_beyond_the_server(client: httpx.Client, path: str) -> No
             assert not re.match(r"^[a-z]+:|^//", target), (element.tag, target)
     for asset in {e.attrs.get("src") or e.attrs.get("href") for e in page.all("script") + page.all("link")}:
         assert asset and client.get(asset).status_code == 200
-
-
-def test_a_what_if_price_that_is_no_price_is_explained(client: httpx.Client) -> None:
-    form = load_into_form(client, EXAMPLES_DIR / "public-chat.yaml", "de", "EUR")
-    whatif = FormValues(submit(client, form.text).text, "whatif-form").values
-    response = client.get("/memo", params={**whatif, "whatif.offer_price": "-3"})
-    assert response.status_code == 422
-    expected = (
-        "Ein Was-wäre-wenn-Preis muss eine Zahl über 0 sein, in der Währung der Seite (EUR), "
-        "nicht höher, als eine Overrides-Datei zulässt."
-    )
-    assert Page(response.text).by_id("form-problems").content.endswith(expected)
-
-
-def test_an_upload_of_more_proposals_than_the_page_checks_is_refused(client: httpx.Client) -> None:
-    """Each proposal is an evaluation: 3,000 in a 713 KB file held a worker for 25 s."""
-    proposals = yaml.safe_load(FAILING_PROPOSAL.read_text(encoding="utf-8"))["proposals"]
-    many = json.dumps({"proposals": (proposals * 26)[:51]})  # JSON: YAML would write aliases
-    response = client.post(
-        "/check/upload",
-        params={"as_of": AS_OF},
-        files={"proposal": ("many.json", many.encode("utf-8"), "application/json")},
-    )
-    assert response.status_code == 422
-    assert "many.json: 51 proposals; the page checks at most 50 a file" in response.text
-
-
-def test_a_file_the_parser_refuses_is_explained_in_the_page_language(client: httpx.Client) -> None:
-    body = b"name: chat\n\tmodel: x\n"
-    response = client.post(
-        "/load", params={"lang": "de"}, files={"workload": ("bad.yaml", body, "text/yaml")}
-    )
-    assert response.status_code == 422
-    problem = Page(response.text).by_id("form-problems").content
-    assert problem.endswith(
-        "bad.yaml: kein gültiges YAML oder JSON (Zeile 2, Spalte 1: Tabulatorzeichen sind in YAML nicht "
-        "erlaubt; rücken Sie mit Leerzeichen ein)"
-    )
-    proposal = b"workload: {name: a}\nworkload: {name: b}\nproposal: {deployment: api}\n"
-    response = client.post(
-        "/check/upload", params={"lang": "de"}, files={"proposal": ("p.yaml", proposal, "text/yaml")}
-    )
-    assert response.status_code == 422
-    problem = Page(response.text).by_id("check-problem").content
-    assert problem.endswith("p.yaml:2: Schlüssel 'workload' ist doppelt angegeben")

@@ -1,5 +1,6 @@
 """Reading the web page's HTML in tests: elements by id with their attributes and text, the controls of a
-form as a browser would submit them, and a server of the page started on a free loopback port."""
+form as a browser would submit them, a workload file loaded on the form and the questionnaire submitted
+as a browser without JavaScript does, and a server of the page started on a free loopback port."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import httpx
+from helpers import EVALUATED_ON, TESTS_DIR
 
 START_TIMEOUT_S = 30.0
+AS_OF = EVALUATED_ON.isoformat()
+FAILING_PROPOSAL = TESTS_DIR / "web" / "failing-proposal.yaml"
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
@@ -109,6 +113,23 @@ class FormValues(HTMLParser):
             self.inside = False
         elif tag == "select":
             self.select = None
+
+
+def load_into_form(client: httpx.Client, path: Path, lang: str, currency: str) -> httpx.Response:
+    """Upload a workload file on the form page; the answer the redirect leads to."""
+    response = client.post(
+        "/load",
+        params={"lang": lang, "currency": currency, "as_of": AS_OF},
+        files={"workload": (path.name, path.read_bytes(), "application/yaml")},
+        follow_redirects=True,
+    )
+    assert response.status_code == 200, response.text
+    return response
+
+
+def submit(client: httpx.Client, form_html: str, action: str = "/memo") -> httpx.Response:
+    """The questionnaire submitted as a browser submits it (no JavaScript: every field as shown)."""
+    return client.get(action, params=FormValues(form_html, "questionnaire").values)
 
 
 def free_port() -> int:

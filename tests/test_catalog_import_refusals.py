@@ -1,0 +1,176 @@
+"""What ``catalog import`` and an overrides file's added offers and regions refuse: bad rows exit 2 naming
+line and column, a catalog offer given sizes, an output over the input; the output is written atomically;
+added offers and regions are validated as the knowledge base's own are."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import CATALOG_IMPORTS_DIR as DATA
+from helpers import invoke
+
+from gpu_advisor.engine.apps.catalog_import import run as import_run
+from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides
+from gpu_advisor.engine.common import safe_files
+from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+
+@pytest.mark.parametrize(
+    ("file", "fmt", "expected"),
+    [
+        (
+            "skypilot-bad.csv",
+            "skypilot",
+            [
+                "line 3, column Price: Input should be a valid number",
+                "line 4, column AcceleratorCount: the count must be a whole number (given '1.5')",
+                "line 5, column Price: Input should be greater than 0 (given '-2.2')",
+            ],
+        ),
+        (
+            "gpuhunt-bad.csv",
+            "gpuhunt",
+            [
+                "line 3, column price: Input should be a valid number",
+                "line 4, column gpu_count: Input should be a valid integer",
+                "line 4, column spot: Input should be a valid boolean",
+            ],
+        ),
+        (
+            "rates-bad.csv",
+            "csv",
+            [
+                "line 2, column usd_per_gpu_hour: Input should be greater than 0 (given '0')",
+                "line 3, column instance_gpus: Input should be a valid integer",
+            ],
+        ),
+        ("no-price-column.csv", "skypilot", ["line 1, column Price: missing from the header"]),
+    ],
+)
+def test_bad_rows_exit_2_naming_line_and_column(
+    tmp_path: Path, file: str, fmt: str, expected: list[str]
+) -> None:
+    out = tmp_path / "out.yaml"
+    result = invoke(
+        "catalog", "import", str(DATA / "bad" / file), "--format", fmt, "--provider", "aws", "-o", str(out)
+    )
+    assert result.exit_code == 2
+    for text in expected:
+        assert text in result.output
+    assert "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_a_catalog_offer_with_sizes_in_the_plain_csv_is_refused(tmp_path: Path) -> None:
+    rates = tmp_path / "rates.csv"
+    rates.write_text("provider,offer,gpu,usd_per_gpu_hour,instance_gpus\naws,p5-on-demand,h100-sxm,3.1,8\n")
+    result = invoke("catalog", "import", str(rates), "--format", "csv", "-o", str(tmp_path / "o.yaml"))
+    assert result.exit_code == 2
+    assert "line 2, column offer: aws/p5-on-demand/h100-sxm is a catalog offer" in result.output
+
+
+def test_output_over_the_input_is_refused(tmp_path: Path) -> None:
+    rates = tmp_path / "rates.csv"
+    shutil.copy(DATA / "rates.csv", rates)
+    before = rates.read_bytes()
+    for out in (str(rates), str(tmp_path / "." / "rates.csv")):
+        result = invoke("catalog", "import", str(rates), "--format", "csv", "-o", out)
+        assert result.exit_code == 2
+        assert "is an input file of this command" in result.output
+    link = tmp_path / "link.csv"
+    os.symlink(rates, link)
+    assert invoke("catalog", "import", str(rates), "--format", "csv", "-o", str(link)).exit_code == 2
+    assert rates.read_bytes() == before
+
+
+def test_the_output_is_written_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "prices.yaml"
+    out.write_text("as_of: 2026-01-01\n")
+
+    def failing_replace(source: str, target: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(safe_files.os, "replace", failing_replace)
+    with pytest.raises(InputError, match="cannot write"):
+        import_run.run_import(
+            str(DATA / "rates.csv"),
+            "csv",
+            str(out),
+            load_knowledge().offers.offers[0].as_of,
+            None,
+            load_knowledge(),
+            force=True,
+        )
+    # The old file is whole and no temporary file is left beside it.
+    assert out.read_text() == "as_of: 2026-01-01\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["prices.yaml"]
+
+
+@pytest.mark.parametrize(
+    ("added", "message"),
+    [
+        ({"gpu": "v100"}, "gpu"),
+        ({"provider": "nimbus"}, "provider"),
+        ({"regions": ["mars-1"]}, "'mars-1' is not a region of aws"),
+        ({"price_jurisdiction": "EU"}, "price_jurisdiction"),
+        ({"offer": "p5-on-demand", "gpu": "h100-sxm"}, "exists already"),
+        ({"instance_gpus": [8, 1]}, "instance_gpus"),
+    ],
+)
+def test_added_offers_are_validated_like_knowledge(tmp_path: Path, added: dict, message: str) -> None:
+    offer = {
+        "provider": "aws",
+        "offer": "mine",
+        "gpu": "l40s",
+        "usd_per_gpu_hour": 1.0,
+        "pricing": "on_demand",
+        "instance_gpus": [1],
+        "regions": ["us-east-1"],
+        "price_jurisdiction": "US",
+        "as_of": "2026-11-01",
+    }
+    path = tmp_path / "o.yaml"
+    path.write_text(json.dumps({"added_offers": [offer | added]}))
+    with pytest.raises(InputError, match=message):
+        apply_overrides(
+            load_knowledge(), read_overrides(str(path)), str(path), load_knowledge().offers.offers[0].as_of
+        )
+
+
+def test_a_region_with_a_jurisdiction_needs_a_source(tmp_path: Path) -> None:
+    path = tmp_path / "o.yaml"
+    path.write_text(
+        json.dumps(
+            {
+                "regions": [
+                    {
+                        "provider": "aws",
+                        "id": "eu-west-1",
+                        "name": "Ireland",
+                        "jurisdiction": "EU",
+                        "countries": ["IE"],
+                    }
+                ]
+            }
+        )
+    )
+    with pytest.raises(InputError, match="source"):
+        read_overrides(str(path))
+
+
+def test_a_region_code_no_catalog_region_could_have_is_a_row_error(tmp_path: Path) -> None:
+    # Found by benchmarks/fuzz.py: the region was added to the overrides unchecked and failed there.
+    rates = tmp_path / "rates.csv"
+    header = (
+        "provider,offer,gpu,usd_per_gpu_hour,pricing,commitment_months,instance_gpus,regions,as_of,note\n"
+    )
+    rates.write_text(header + "ovhcloud,h100-eu,h100-pcie,2.60,on_demand,,1;2,0x" + "f" * 200 + ",,\n")
+    result = invoke("catalog", "import", str(rates), "--format", "csv", "-o", str(tmp_path / "o.yaml"))
+    assert result.exit_code == 2, result.output
+    assert "line 2, column regions: String should have at most 120 characters" in result.output
+    assert "Traceback" not in result.output
