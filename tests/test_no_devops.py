@@ -1,0 +1,36 @@
+"""A team without DevOps capacity (PRV001): neo-cloud and marketplace GPUs are excluded, the European
+clouds stay admitted, and the memo says so beside the saving it reports for them (PRV002)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers import run
+
+from gpu_advisor.engine.present.memo import render_memo
+
+STARTUP: dict[str, Any] = {
+    "name": "at-startup-public-bot",
+    "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+    "requests_per_day": 150_000,
+    "avg_input_tokens": 400,
+    "avg_output_tokens": 200,
+    "load_pattern": "variable",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "devops_capacity": False,
+    "company_country": "AT",
+}
+
+
+def test_without_devops_the_european_clouds_stay_and_the_memo_says_so() -> None:
+    result = run(STARTUP)
+    assert "PRV001" in result.fired_rules
+    excluded = {o.provider: o.excluded_by for o in result.options}
+    assert "PRV001" in excluded["runpod"] and "PRV001" in excluded["lambda"]
+    assert "PRV001" not in excluded["ovhcloud"] and "PRV001" not in excluded["aws"]
+    memo = render_memo(result)
+    assert (
+        "The European clouds stay admitted (the documents weigh neo-clouds against hyperscalers, not them); "
+        "where one is chosen, check which of those services it runs for the team."
+    ) in memo
