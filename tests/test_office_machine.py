@@ -55,3 +55,14 @@ def test_the_power_line_advice_names_the_own_server_it_compares_with() -> None:
         "workstation)."
     ) in memo
     assert "H100 figures" not in memo
+
+
+def test_two_spare_rules_say_they_add_one_spare_between_them() -> None:
+    """SIZ010 (business-critical) and SIZ011 (latency-sensitive) both ask for the spare: one, not two."""
+    same = "It is the same spare the business-critical service gets, not a second one."
+    critical = run({**VOICE, "business_critical": True})
+    assert {"SIZ010", "SIZ011"} <= set(critical.fired_rules)
+    assert same in render_memo(critical)
+    plain = run(VOICE)
+    assert "SIZ011" in plain.fired_rules and "SIZ010" not in plain.fired_rules
+    assert same not in render_memo(plain)
