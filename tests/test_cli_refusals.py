@@ -62,6 +62,8 @@ from gpu_advisor.cli import main
             "company_country: an ISO 3166 code of two capital letters (got 'de') (did you mean 'DE'?)",
         ),
         ("- just\n- a list\n", "a workload is a mapping of fields, got list"),
+        ("", "no fields given: a workload is a mapping of fields"),
+        ("# only a comment\n", "no fields given: a workload is a mapping of fields"),
         (
             "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 0\n",
             "requests_per_day: Input should be greater than 0 (got 0)",

@@ -374,6 +374,9 @@ def load_workload_with_ranges(path: str) -> tuple[WorkloadInput, WorkloadRanges]
 
 def validate_workload(data: Any, origin: str | Words) -> WorkloadInput:
     """``data`` as a workload; ``origin`` names where it comes from in a message."""
+    if data is None:
+        # An empty YAML file, or JSON's null: nothing was given, which a type name would not say.
+        raise InputError(at(origin, Words("no fields given: a workload is a mapping of fields")))
     if not isinstance(data, dict):
         raise InputError(
             at(origin, Words("a workload is a mapping of fields, got %(type)s", type=type_words(data)))
