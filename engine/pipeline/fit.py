@@ -217,6 +217,25 @@ def latency_fit_facts(
     every = [(p, lone_request(p.roofline)) for candidates in standing.values() for p in candidates]
     ttft = min(every, key=lambda item: (item[1].time_to_first_token_ms, item[0].cards))
     tpot = min(every, key=lambda item: (item[1].time_per_output_token_ms, item[0].cards))
+    # A rule that tells a GPU another one meets the target names the plainest that does: the fewest
+    # cards, a GPU the catalog rents, then the fastest (not an 8-card replica of a card nobody rents).
+    rented = {offer.gpu for offer in knowledge.offers.offers}
+    meets_ttft = [
+        item for item in every if max_ttft_ms is not None and item[1].time_to_first_token_ms <= max_ttft_ms
+    ]
+    meets_tpot = [
+        item for item in every if max_tpot_ms is not None and item[1].time_per_output_token_ms <= max_tpot_ms
+    ]
+    ttft_met = min(
+        meets_ttft,
+        key=lambda item: (item[0].cards, item[0].gpu not in rented, item[1].time_to_first_token_ms),
+        default=ttft,
+    )
+    tpot_met = min(
+        meets_tpot,
+        key=lambda item: (item[0].cards, item[0].gpu not in rented, item[1].time_per_output_token_ms),
+        default=tpot,
+    )
     facts = []
     for gpu, candidates in standing.items():
         performance = next((p for p in candidates if p.cards == chosen.get(gpu)), candidates[0])
@@ -237,6 +256,12 @@ def latency_fit_facts(
                 fastest_tpot_gpu=tpot[0].gpu,
                 fastest_tpot_cards=tpot[0].cards,
                 fastest_time_per_output_token_alone_ms=tpot[1].time_per_output_token_ms,
+                meeting_ttft_gpu=ttft_met[0].gpu,
+                meeting_ttft_cards=ttft_met[0].cards,
+                meeting_time_to_first_token_alone_ms=ttft_met[1].time_to_first_token_ms,
+                meeting_tpot_gpu=tpot_met[0].gpu,
+                meeting_tpot_cards=tpot_met[0].cards,
+                meeting_time_per_output_token_alone_ms=tpot_met[1].time_per_output_token_ms,
                 fastest_for_ttft=gpu == ttft[0].gpu,
                 fastest_for_tpot=gpu == tpot[0].gpu,
             )

@@ -35,6 +35,15 @@ class LatencyFitFact(Fact):
     fastest_tpot_gpu: str
     fastest_tpot_cards: int
     fastest_time_per_output_token_alone_ms: float
+    meeting_ttft_gpu: str
+    """The GPU and card count a rule names as meeting the time-to-first-token target: of those that meet
+    it, the fewest cards, then a GPU the catalog rents, then the fastest; the fastest where none meets it."""
+    meeting_ttft_cards: int
+    meeting_time_to_first_token_alone_ms: float
+    meeting_tpot_gpu: str
+    """The same for the time-per-output-token target."""
+    meeting_tpot_cards: int
+    meeting_time_per_output_token_alone_ms: float
     fastest_for_ttft: bool
     """This GPU is ``fastest_ttft_gpu``: a rule about every GPU missing the target speaks once, here."""
     fastest_for_tpot: bool

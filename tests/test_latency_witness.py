@@ -1,0 +1,32 @@
+"""LAT001/LAT002 tell a GPU that misses a latency target another one meets, and name the plainest one
+that does: the fewest cards, a GPU the catalog rents, then the fastest; not the fastest of all, which for
+an 8B model was an 8-card replica of MI300X, a card the catalog has no rental price for."""
+
+from __future__ import annotations
+
+from helpers import run
+
+from gpu_advisor.engine.present.memo import render_memo
+
+VOICE = {
+    "name": "voice-assistant",
+    "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+    "requests_per_day": 300_000,
+    "avg_input_tokens": 600,
+    "avg_output_tokens": 80,
+    "load_pattern": "variable",
+    "latency_sensitive": True,
+    "max_time_to_first_token_ms": 150,
+    "max_time_per_output_token_ms": 25,
+}
+
+
+def test_a_gpu_missing_a_target_is_told_the_fewest_rented_cards_that_meet_it() -> None:
+    result = run(VOICE)
+    assert {"LAT001", "LAT002"} <= set(result.fired_rules)
+    memo = render_memo(result)
+    # Of the one-card replicas that meet both targets, B200 is the fastest the catalog rents.
+    assert "on 1 × a10g, above the target of 150 ms" in memo
+    assert "1 × b200 meets it (6.6 ms), so a10g is not recommended" in memo
+    assert "1 × b200 meets it (3.76 ms), so l4 is not recommended" in memo
+    assert "mi300x meets it" not in memo
