@@ -75,8 +75,10 @@ def test_size_at_100_columns() -> None:
     text = run(*SIZE, columns=100)
     assert widest(text) <= 100
     assert (
-        "\n".join(text.split("\n")[4:20]) + "\n"
+        "\n".join(text.split("\n")[4:22]) + "\n"
         == """Load: 1.16 requests/s on average over 24 h/day, 1.95 at peak (factor 1.69)
+Latency targets at the peak: first token within 1,000 ms, 100 ms a token (--max-ttft-ms,
+--max-tpot-ms)
 
                       Cards for Cards per Req/s per                    TTFT  TPOT
 GPU            Memory   weights   replica   replica Repl. GPUs Util.     ms    ms  Note
@@ -102,8 +104,10 @@ def test_size_at_80_columns_wraps_headings_at_spaces_and_folds_no_word() -> None
     text = run(*SIZE, columns=80)
     assert widest(text) <= 80
     assert (
-        "\n".join(text.split("\n")[4:21]) + "\n"
+        "\n".join(text.split("\n")[4:23]) + "\n"
         == """Load: 1.16 requests/s on average over 24 h/day, 1.95 at peak (factor 1.69)
+Latency targets at the peak: first token within 1,000 ms, 100 ms a token
+(--max-ttft-ms, --max-tpot-ms)
 
                         Cards   Cards   Req/s
                           for     per     per                  TTFT TPOT
@@ -122,7 +126,7 @@ a10g            24 GB       1       -       -     -    -     -    -    -  ruled
                                                                           out:
 """
     )
-    headings = text.split("\n")[6:9]
+    headings = text.split("\n")[8:11]
     assert "Weigh" not in "".join(headings) and "Utiliz" not in "".join(headings)
 
 

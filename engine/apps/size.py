@@ -10,6 +10,7 @@ from gpu_advisor.engine.calc.load import workload_load
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performance
 from gpu_advisor.engine.calc.replicas import (
     ReplicaPlan,
+    Sizing,
     cards_key,
     plan_replicas,
     plans_by_gpu,
@@ -33,6 +34,8 @@ class SizedLoad(NamedTuple):
     load: Load
     input_tokens: int
     output_tokens: int
+    max_time_to_first_token_ms: float | None
+    max_time_per_output_token_ms: float | None
 
 
 def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
@@ -58,7 +61,34 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
         input_tokens,
         output_tokens,
     )
-    return SizedLoad(load, input_tokens, output_tokens)
+    # Targets left out are those a workload of this load pattern takes: a service's users wait for its
+    # answers (the documented defaults), a batch's do not.
+    users_wait = knowledge.utilization_default(pattern).latency_sensitive
+
+    def target(field: str) -> float | None:
+        given = getattr(request, field)
+        return given if given is not None else knowledge.latency_target(field) if users_wait else None
+
+    return SizedLoad(
+        load,
+        input_tokens,
+        output_tokens,
+        target("max_time_to_first_token_ms"),
+        target("max_time_per_output_token_ms"),
+    )
+
+
+def load_sizing(knowledge: Knowledge, sized: SizedLoad) -> Sizing:
+    """The sizing policy a recommendation sizes a load with (no spares): the headroom, the error band
+    and the latency targets at the peak."""
+    return sizing_policy(
+        knowledge,
+        highest_error(knowledge),
+        False,
+        1,
+        sized.max_time_to_first_token_ms,
+        sized.max_time_per_output_token_ms,
+    )
 
 
 def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult:
@@ -100,13 +130,13 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
     plans: dict[str, ReplicaPlan] = {}
     if sized is not None and request.cards is None:
         # The cards per replica that carry the peak on the fewest cards, as a recommendation sizes them.
-        sizing = sizing_policy(knowledge, highest_error(knowledge), False, 1)
+        sizing = load_sizing(knowledge, sized)
         plans = plans_by_gpu(knowledge, figures, sized.load, *tokens, sizing)
         if request.gpu is not None:
             plans = {gpu: plan for gpu, plan in plans.items() if gpu == request.gpu}
     performances = configurations(knowledge, figures, request, tokens, plans)
     if sized is not None and request.cards is not None:
-        sizing = sizing_policy(knowledge, highest_error(knowledge), False, 1)
+        sizing = load_sizing(knowledge, sized)
         plans = {gpu: plan_replicas(p, sized.load, sizing) for gpu, p in performances.items()}
     if request.gpu is not None and request.gpu not in performances:
         cards = request.cards or "the usual count of"
@@ -142,6 +172,8 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             "output_tokens": tokens[1],
             "concurrency": request.concurrency,
             "attention_shape": request.attention_shape,
+            "max_time_to_first_token_ms": sized.max_time_to_first_token_ms if sized else None,
+            "max_time_per_output_token_ms": sized.max_time_per_output_token_ms if sized else None,
         }
     )
 

@@ -32,6 +32,8 @@ SIZE_OPTIONS = {
     "context_tokens": "--context-tokens",
     "load.avg_input_tokens": "--input-tokens",
     "load.avg_output_tokens": "--output-tokens",
+    "load.max_time_to_first_token_ms": "--max-ttft-ms",
+    "load.max_time_per_output_token_ms": "--max-tpot-ms",
     "input_tokens": "--input-tokens",
     "output_tokens": "--output-tokens",
     "serving_engine": "--serving-engine",
@@ -106,6 +108,20 @@ FORMAT_OPTION = click.option(
 @click.option("--load-pattern", type=load_pattern_choice, help="Default steady.")
 @click.option("--schedule", type=schedule_choice, help="Default always.")
 @click.option(
+    "--max-ttft-ms",
+    type=FiniteFloat(min=0, min_open=True),
+    metavar="MS",
+    help="With a load: the longest wait for the first token at the peak (default for a service that "
+    "answers users: 1,000; a batch: none).",
+)
+@click.option(
+    "--max-tpot-ms",
+    type=FiniteFloat(min=0, min_open=True),
+    metavar="MS",
+    help="With a load: the longest time per output token at the peak (default for a service that "
+    "answers users: 100; a batch: none).",
+)
+@click.option(
     "--serving-engine",
     type=serving_engine_choice,
     default="vllm",
@@ -140,6 +156,8 @@ def size(
     output_tokens: int | None,
     load_pattern: str | None,
     schedule: str | None,
+    max_ttft_ms: float | None,
+    max_tpot_ms: float | None,
     serving_engine: str,
     concurrency: int | None,
     gpu_id: str | None,
@@ -160,11 +178,21 @@ def size(
         "avg_output_tokens": output_tokens,
         "load_pattern": load_pattern,
         "schedule": schedule,
+        "max_time_to_first_token_ms": max_ttft_ms,
+        "max_time_per_output_token_ms": max_tpot_ms,
     }
     given = {name: value for name, value in load_options.items() if value is not None}
-    pattern = {name: given[name] for name in ("load_pattern", "schedule") if name in given}
+    only_with_a_load = (
+        "load_pattern",
+        "schedule",
+        "max_time_to_first_token_ms",
+        "max_time_per_output_token_ms",
+    )
+    pattern = {name: given[name] for name in only_with_a_load if name in given}
     if pattern and requests_per_day is None:
-        options = ", ".join(f"--{name.replace('_', '-')}" for name in pattern)
+        options = ", ".join(
+            SIZE_OPTIONS.get(f"load.{name}", f"--{name.replace('_', '-')}") for name in pattern
+        )
         raise InputError(f"{options}: describe a load, give --requests-per-day too")
     request: dict[str, Any] = {"model": model_id, "params_b": params_b, "active_params_b": active_params_b}
     request["attention_shape"] = attention_shape

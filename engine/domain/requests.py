@@ -72,6 +72,10 @@ class LoadRequest(Request):
     avg_output_tokens: int | None = Field(default=None, gt=0, le=10_000_000)
     load_pattern: LoadPattern | None = None
     schedule: ScheduleId | None = None
+    max_time_to_first_token_ms: float | None = Field(default=None, gt=0, le=3_600_000)
+    """Latency targets at the peak; left out, those of a workload with this load pattern (a service
+    answers users: the documented defaults; a batch: none)."""
+    max_time_per_output_token_ms: float | None = Field(default=None, gt=0, le=3_600_000)
 
 
 class SizeRequest(Request):

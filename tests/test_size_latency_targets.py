@@ -1,0 +1,75 @@
+"""``size`` with a load sizes its replicas to latency targets as ``recommend`` does: given ones
+(``--max-ttft-ms``, ``--max-tpot-ms``), else those a workload of the load pattern takes (a service that
+answers users: the documented defaults; a batch: none), and marks the rows that miss them."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.size import size
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.requests import SizeRequest
+from gpu_advisor.engine.domain.results import GpuSizing
+
+LOAD: dict[str, object] = {
+    "requests_per_day": 5_000,
+    "avg_input_tokens": 100_000,
+    "avg_output_tokens": 800,
+    "schedule": "workdays",
+}
+LONG_PROMPTS: dict[str, object] = {"model": "llama-3.1-70b", "precision": "fp8", "context_tokens": 110_000}
+
+
+def request_with(**load: object) -> SizeRequest:
+    base_load = dict(LOAD)
+    base_load.update(load)
+    return SizeRequest.model_validate({**LONG_PROMPTS, "load": base_load})
+
+
+def sized(**load: object) -> dict[str, GpuSizing]:
+    return {g.gpu: g for g in size(request_with(**load)).gpus}
+
+
+def test_a_service_takes_the_documented_targets_and_a_batch_none() -> None:
+    knowledge = load_knowledge()
+    service = size(request_with())
+    assert (
+        service.max_time_to_first_token_ms == knowledge.latency_target("max_time_to_first_token_ms") == 1000
+    )
+    assert (
+        service.max_time_per_output_token_ms
+        == knowledge.latency_target("max_time_per_output_token_ms")
+        == 100
+    )
+    batch = size(request_with(load_pattern="batch"))
+    assert (batch.max_time_to_first_token_ms, batch.max_time_per_output_token_ms) == (None, None)
+
+
+def test_a_reachable_first_token_target_takes_the_cards_that_meet_it() -> None:
+    # A 100,000-token prompt: two H100 take about 25 s for the first token; eight bring it under 10 s,
+    # so the replica takes eight (three replicas of eight for the peak, as recommend sizes it, less the
+    # spare a recommendation adds).
+    loose = sized(max_time_to_first_token_ms=100_000)["h100-sxm"]
+    tight = sized(max_time_to_first_token_ms=10_000)["h100-sxm"]
+    assert (loose.cards_per_replica, loose.replicas) == (2, 10)
+    assert loose.time_to_first_token_ms is not None and loose.time_to_first_token_ms > 20_000
+    assert (tight.cards_per_replica, tight.replicas) == (8, 3)
+    assert tight.time_to_first_token_ms is not None and tight.time_to_first_token_ms <= 10_000
+
+
+def test_the_table_marks_a_row_that_misses_a_target_and_states_the_targets() -> None:
+    args = ["size", "--model", "llama-3.1-70b", "--precision", "fp8", "--context-tokens", "110000"]
+    args += ["--requests-per-day", "5000", "--input-tokens", "100000", "--output-tokens", "800"]
+    text = CliRunner(env={"COLUMNS": "200"}).invoke(main, args).output
+    assert "Latency targets at the peak: first token within 1,000 ms, 100 ms a token" in text
+    (h100,) = [line for line in text.splitlines() if line.startswith("h100-sxm")]
+    assert "misses the first-token target; light load: 8 cards usual" in h100
+
+
+def test_a_target_needs_a_load() -> None:
+    result = CliRunner().invoke(
+        main, ["size", "--model", "llama-3.1-70b", "--precision", "fp8", "--max-ttft-ms", "50"]
+    )
+    assert result.exit_code == 2
+    assert "--max-ttft-ms: describe a load, give --requests-per-day too" in result.output
