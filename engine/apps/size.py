@@ -165,7 +165,13 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
         concurrency=request.concurrency,
     )
     if request.gpu is not None:
-        result = result.model_copy(update={"gpus": tuple(g for g in result.gpus if g.gpu == request.gpu)})
+        # One GPU asked about: its row, and the findings about it or about no GPU in particular.
+        result = result.model_copy(
+            update={
+                "gpus": tuple(g for g in result.gpus if g.gpu == request.gpu),
+                "findings": tuple(f for f in result.findings if f.subject in (None, request.gpu)),
+            }
+        )
     return result.model_copy(
         update={
             "input_tokens": tokens[0],
