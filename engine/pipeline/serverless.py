@@ -288,7 +288,7 @@ def option_name(option: Option) -> str:
 
 
 def serverless_name(priced: PricedServerless) -> str:
-    """'RunPod Serverless (flex workers) (eu-datacenters, 1 × h200)': the same in every language."""
+    """'RunPod Serverless (eu-datacenters, 1 × h200)': the same in every language."""
     listing = priced.listing
     return f"{listing.product.name} ({listing.region}, {priced.bill.priced.size} × {listing.gpu.gpu})"
 

@@ -31,7 +31,7 @@ class ServerlessDetails(Details):
     """The cheapest admitted serverless option and the best dedicated one, as the messages name them."""
 
     serverless_name: str
-    """'RunPod Serverless (flex workers) (eu-datacenters, 1 × h200)' ("" without an option)."""
+    """'RunPod Serverless (eu-datacenters, 1 × h200)' ("" without an option)."""
     serverless_gpu: str
     serverless_instance_gpus: int
     serverless_billed_hours: float
