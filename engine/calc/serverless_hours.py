@@ -161,12 +161,14 @@ def service_month(
     ) / SECONDS_PER_HOUR
     busy = idle = cold_hours = starts = extra = 0.0
     scale_ups = float(sum(steps.added.values()))
+    # Looked up once, not in every hour: the month is priced for every product the options table shows.
+    from_zero, added, idle_timeout = steps.from_zero, steps.added, product.idle_timeout_seconds
     for served, rate, seconds, hour_busy, needed, hour in demand:
         instances = instances_all_hour(needed, spare)
         # Instances started at the hour's start take their cold start within the hour they are billed.
-        new = steps.from_zero.get(hour, 0) + steps.added.get(hour, 0)
-        started = new * cold / SECONDS_PER_HOUR
-        hour_starts = steps.from_zero.get(hour, 0) / served
+        zero = from_zero.get(hour, 0)
+        started = (zero + added.get(hour, 0)) * cold / SECONDS_PER_HOUR
+        hour_starts = zero / served
         if warm is not None:
             billed = float(max(warm[0], instances))
             extra += served * (billed - warm[0])
@@ -175,11 +177,10 @@ def service_month(
             billed = float(instances)
             hour_cold = min(started, served * billed) / served
         else:
-            up, per_second = single_instance_hour(rate, seconds, product.idle_timeout_seconds, cold)
+            up, per_second = single_instance_hour(rate, seconds, idle_timeout, cold)
             # An instance is up at least as long as its work takes; it starts at least once in an hour
             # that follows none running (the steady state can count less than one start an hour).
-            first = steps.from_zero.get(hour, 0) / served
-            hour_starts = max(per_second * SECONDS_PER_HOUR, first)
+            hour_starts = max(per_second * SECONDS_PER_HOUR, hour_starts)
             billed = max(min(1.0, up + per_second * rounding), hour_busy)
             hour_cold = min(hour_starts * cold / SECONDS_PER_HOUR, billed)
         in_use = min(hour_busy, billed - hour_cold)

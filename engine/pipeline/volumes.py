@@ -33,7 +33,7 @@ from gpu_advisor.engine.pipeline.capacity import (
     workload_sizing,
 )
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
-from gpu_advisor.engine.pipeline.serverless import price_serverless
+from gpu_advisor.engine.pipeline.serverless import price_listing
 
 
 class RoutePoint(NamedTuple):
@@ -124,11 +124,10 @@ def serverless_month_at(evaluation: Evaluation, listing: ServerlessListing) -> M
 
     def month(requests_per_day: int) -> RoutePoint | None:
         capacity, plans = _capacity_at(evaluation, choosing, requests_per_day, (listing.gpu.gpu,))
-        market = price_serverless(capacity, plans, unsuitable, constraints, knowledge, paid_hours)
-        candidate = next((c for c in market.candidates if c.listing is listing), None)
-        if candidate is None:
+        priced = price_listing(listing, capacity, plans, unsuitable, constraints, knowledge, paid_hours)
+        if priced is None:
             return None
-        return RoutePoint(market.pricer.price(candidate).bill.usd_per_month, listing.product.name)
+        return RoutePoint(priced.bill.usd_per_month, listing.product.name)
 
     return month
 
