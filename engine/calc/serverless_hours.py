@@ -143,15 +143,18 @@ def service_month(
     days: float,
     spare: int,
     warm: tuple[int, float] | None,
+    steps: Steps | None = None,
 ) -> Month:
     """A service's month on one product. An hour that one instance carries at the headroom target scales
     to zero between requests; a busier one runs the instances it needs all hour, plus ``spare``. Where
     the instances that run all hour change from one hour to the next, the added ones start (a cold start
     each, within the hour they run; ``Month.scale_ups``) and the stopped ones run on for the product's
     scale-down time first, billed (``scaling_steps``). ``warm``: the instances kept running and the hours
-    a month they are kept (None: scale to zero)."""
+    a month they are kept (None: scale to zero). ``steps``: ``scaling_steps`` of the same demand, spares
+    and kept instances where the caller has them (they are the same for every product)."""
     rounding = product.billing_increment_seconds / 2
-    steps = scaling_steps(demand, spare, warm[0] if warm is not None else 0)
+    if steps is None:
+        steps = scaling_steps(demand, spare, warm[0] if warm is not None else 0)
     # Per day: an instance stopped while others serve is billed its scale-down time, the last one its
     # idle timeout, each with the increment's rounding.
     removed, to_zero = sum(steps.removed.values()), sum(steps.to_zero.values())

@@ -20,7 +20,7 @@ from gpu_advisor.engine.calc.serverless import (
     serverless_billing,
     serverless_listings,
 )
-from gpu_advisor.engine.calc.serverless_hours import HourDemand
+from gpu_advisor.engine.calc.serverless_hours import HourDemand, Steps
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option, PriceOrigin
@@ -55,7 +55,7 @@ class Pricer:
 
     def __init__(self, workload: ServerlessWorkload, knowledge: Knowledge) -> None:
         self.workload, self.knowledge = workload, knowledge
-        self._demand: dict[tuple[str, int], tuple[HourDemand, ...]] = {}
+        self._demand: dict[tuple[str, int], tuple[tuple[HourDemand, ...], Steps]] = {}
         self._months: dict[int, ProductMonth] = {}
 
     def price(self, candidate: Candidate) -> PricedServerless:
