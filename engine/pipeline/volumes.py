@@ -17,7 +17,6 @@ hourly offer, not one offer, so its points would not be one option's.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import replace
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.listings import Listing, price_plan
@@ -64,11 +63,14 @@ def _capacity_at(
     load = workload_load_for(resolved, knowledge, requests_per_day)
     tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
     plans = plans_by_gpu(knowledge, capacity.figures, load, *tokens, choosing, only=gpus)
-    at = replace(
-        capacity,
+    # Every field named (``dataclasses.replace`` looks them up anew at each of the chart's points).
+    at = Capacity(
+        figures=capacity.figures,
         quantized_figures=None,
         quantized_precision=None,
         load=load,
+        traffic=capacity.traffic,
+        days_per_month=capacity.days_per_month,
         cards=cards_key({gpu: plan.cards_per_replica for gpu, plan in plans.items()}),
         quantized_cards="",
         sizing=choosing,
