@@ -112,9 +112,12 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
     # iteration from an empty batch climbs to the smallest such batch; it is quick at light load, and
     # bisection takes over where it is slow (near the replica's capacity).
     per_token = rate * roofline.output_tokens
+    # ``_tpot_seconds`` with what does not change between the steps taken out of the loops (the same
+    # arithmetic, in the same order).
+    step, not_prefilling = roofline.step_seconds, 1 - rate * roofline.prefill_busy_seconds
     decoding = 0.0
     for _ in range(QUICK_ITERATIONS):
-        following = per_token * _tpot_seconds(roofline, rate, decoding)
+        following = per_token * (step(max(decoding, 1.0)) / not_prefilling)
         if abs(following - decoding) <= 1e-9 * following:
             decoding = following
             break
@@ -123,7 +126,7 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
         low, high = 0.0, float(roofline.max_batch)
         for _ in range(ITERATIONS):
             middle = (low + high) / 2
-            if per_token * _tpot_seconds(roofline, rate, middle) > middle:
+            if per_token * (step(max(middle, 1.0)) / not_prefilling) > middle:
                 low = middle
             else:
                 high = middle

@@ -100,8 +100,13 @@ class Roofline(BaseModel):
         return min(self.weights_seconds, self.shared_weights_seconds + touched * self.expert_weights_seconds)
 
     def step_seconds(self, sequences: float) -> float:
+        """``decode_step``'s longer part, the fixed time and ``communication_seconds``, with the stage's
+        micro-batch worked out once: the latency at a load calls this tens of times per operating point."""
+        per_stage = max(sequences / self.pipeline_stages, min(sequences, 1.0))
+        memory = self.weights_read_seconds(per_stage) + per_stage * self.kv_seconds_per_sequence
+        compute = per_stage * self.compute_seconds_per_sequence
         return (
-            max(self.decode_step(sequences)) + self.fixed_step_seconds + self.communication_seconds(sequences)
+            max(memory, compute) + self.fixed_step_seconds + per_stage * self.communication_seconds_per_token
         )
 
     @property

@@ -289,8 +289,11 @@ def plans_by_gpu(
         # is kept.
         light: dict[int, ReplicaPlan] = {}
         if cards is not None and gpu in cards:
-            usual = tuple(p for p in candidates if not below_usual(p, fit))
-            candidates = tuple(p for p in candidates if p.cards == cards[gpu]) or usual[:1]
+            given = cards[gpu]
+            candidates = (
+                tuple(p for p in candidates if p.cards == given)
+                or tuple(p for p in candidates if not below_usual(p, fit))[:1]
+            )
         else:
             light = {p.cards: plan_replicas(p, load, sizing) for p in candidates if below_usual(p, fit)}
             candidates = tuple(
@@ -298,8 +301,13 @@ def plans_by_gpu(
                 for p in candidates
                 if p.cards not in light or holds_its_peak(light[p.cards], fit, figures, knowledge)
             )
-        # The plan of the winning count only: the others are compared by what decides between them.
-        chosen = min(candidates, key=lambda performance: _count_order(performance, load, sizing))
+        # The plan of the winning count only: the others are compared by what decides between them (a
+        # lone count, as at the cards given, needs no comparing).
+        chosen = (
+            candidates[0]
+            if len(candidates) == 1
+            else min(candidates, key=lambda performance: _count_order(performance, load, sizing))
+        )
         plans[gpu] = light.get(chosen.cards) or plan_replicas(chosen, load, sizing)
     return plans
 

@@ -31,8 +31,10 @@ from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing
 from gpu_advisor.engine.calc.serverless_hours import (
     HourDemand,
     Month,
+    Steps,
     batch_month,
     hourly_demand,
+    scaling_steps,
     service_month,
 )
 from gpu_advisor.engine.calc.traffic import DailyTraffic, ServiceTime
@@ -198,9 +200,10 @@ def product_month(
     size: int,
     workload: ServerlessWorkload,
     knowledge: Knowledge,
-    demand: dict[tuple[str, int], tuple[HourDemand, ...]],
+    demand: dict[tuple[str, int], tuple[tuple[HourDemand, ...], Steps]],
 ) -> ProductMonth:
-    """``demand``: the hourly demand per GPU and instance size, filled as products need it."""
+    """``demand``: the hourly demand per GPU and instance size and the scaling steps it makes, filled as
+    products need them; one per ``workload`` (its load, spares and kept instances make the steps)."""
     load, sizing = workload.load, workload.sizing
     instance_rps = size // plan.cards_per_replica * plan.requests_per_second_per_replica
     cold = cold_start_seconds(knowledge, product, workload.weights_gb)
@@ -214,15 +217,18 @@ def product_month(
         running = work_per_day / instances
         share = running / load.hours_per_day
         return ProductMonth(month, size, instances, spare, 0, instance_rps, cold, work_hours, share, running)
-    key = (plan.gpu, size)
-    if key not in demand:
-        service = ServiceTime(plan.service.alone, plan.service.at_full_batch, plan.service.batch, 1)
-        demand[key] = hourly_demand(workload.traffic, load, service, instance_rps, sizing)
     for_peak = max(1, math.ceil(load.peak_requests_per_second / (instance_rps * sizing.capacity_share)))
     # Kept warm: one instance, the spares the rules ask for, at least min_replicas, in every paid hour.
     kept = max(1 + spare, sizing.min_replicas) if workload.keep_warm else 0
     warm = (kept, workload.warm_hours_per_month) if kept else None
-    month = service_month(demand[key], product, cold, days, spare, warm)
+    key = (plan.gpu, size)
+    day = demand.get(key)
+    if day is None:
+        service = ServiceTime(plan.service.alone, plan.service.at_full_batch, plan.service.batch, 1)
+        hours = hourly_demand(workload.traffic, load, service, instance_rps, sizing)
+        # The steps read no product: worked out once for every product on this GPU and instance size.
+        day = demand[key] = (hours, scaling_steps(hours, spare, kept))
+    month = service_month(day[0], product, cold, days, spare, warm, day[1])
     at_peak = max(for_peak + spare, kept)
     share = load.peak_requests_per_second / (at_peak * instance_rps)
     return ProductMonth(month, size, at_peak, spare, kept, instance_rps, cold, work_hours, share, None)

@@ -143,15 +143,18 @@ def service_month(
     days: float,
     spare: int,
     warm: tuple[int, float] | None,
+    steps: Steps | None = None,
 ) -> Month:
     """A service's month on one product. An hour that one instance carries at the headroom target scales
     to zero between requests; a busier one runs the instances it needs all hour, plus ``spare``. Where
     the instances that run all hour change from one hour to the next, the added ones start (a cold start
     each, within the hour they run; ``Month.scale_ups``) and the stopped ones run on for the product's
     scale-down time first, billed (``scaling_steps``). ``warm``: the instances kept running and the hours
-    a month they are kept (None: scale to zero)."""
+    a month they are kept (None: scale to zero). ``steps``: ``scaling_steps`` of the same demand, spares
+    and kept instances where the caller has them (they are the same for every product)."""
     rounding = product.billing_increment_seconds / 2
-    steps = scaling_steps(demand, spare, warm[0] if warm is not None else 0)
+    if steps is None:
+        steps = scaling_steps(demand, spare, warm[0] if warm is not None else 0)
     # Per day: an instance stopped while others serve is billed its scale-down time, the last one its
     # idle timeout, each with the increment's rounding.
     removed, to_zero = sum(steps.removed.values()), sum(steps.to_zero.values())
@@ -161,12 +164,14 @@ def service_month(
     ) / SECONDS_PER_HOUR
     busy = idle = cold_hours = starts = extra = 0.0
     scale_ups = float(sum(steps.added.values()))
+    # Looked up once, not in every hour: the month is priced for every product the options table shows.
+    from_zero, added, idle_timeout = steps.from_zero, steps.added, product.idle_timeout_seconds
     for served, rate, seconds, hour_busy, needed, hour in demand:
         instances = instances_all_hour(needed, spare)
         # Instances started at the hour's start take their cold start within the hour they are billed.
-        new = steps.from_zero.get(hour, 0) + steps.added.get(hour, 0)
-        started = new * cold / SECONDS_PER_HOUR
-        hour_starts = steps.from_zero.get(hour, 0) / served
+        zero = from_zero.get(hour, 0)
+        started = (zero + added.get(hour, 0)) * cold / SECONDS_PER_HOUR
+        hour_starts = zero / served
         if warm is not None:
             billed = float(max(warm[0], instances))
             extra += served * (billed - warm[0])
@@ -175,11 +180,10 @@ def service_month(
             billed = float(instances)
             hour_cold = min(started, served * billed) / served
         else:
-            up, per_second = single_instance_hour(rate, seconds, product.idle_timeout_seconds, cold)
+            up, per_second = single_instance_hour(rate, seconds, idle_timeout, cold)
             # An instance is up at least as long as its work takes; it starts at least once in an hour
             # that follows none running (the steady state can count less than one start an hour).
-            first = steps.from_zero.get(hour, 0) / served
-            hour_starts = max(per_second * SECONDS_PER_HOUR, first)
+            hour_starts = max(per_second * SECONDS_PER_HOUR, hour_starts)
             billed = max(min(1.0, up + per_second * rounding), hour_busy)
             hour_cold = min(hour_starts * cold / SECONDS_PER_HOUR, billed)
         in_use = min(hour_busy, billed - hour_cold)

@@ -20,7 +20,7 @@ from gpu_advisor.engine.calc.serverless import (
     serverless_billing,
     serverless_listings,
 )
-from gpu_advisor.engine.calc.serverless_hours import HourDemand
+from gpu_advisor.engine.calc.serverless_hours import HourDemand, Steps
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option, PriceOrigin
@@ -55,7 +55,7 @@ class Pricer:
 
     def __init__(self, workload: ServerlessWorkload, knowledge: Knowledge) -> None:
         self.workload, self.knowledge = workload, knowledge
-        self._demand: dict[tuple[str, int], tuple[HourDemand, ...]] = {}
+        self._demand: dict[tuple[str, int], tuple[tuple[HourDemand, ...], Steps]] = {}
         self._months: dict[int, ProductMonth] = {}
 
     def price(self, candidate: Candidate) -> PricedServerless:
@@ -121,17 +121,16 @@ def lower_bound(
     return bound
 
 
-def price_serverless(
+def serverless_workload(
     capacity: Capacity,
     plans: ReplicaPlans,
-    unsuitable: dict[str, list[str]],
     constraints: Constraints,
     knowledge: Knowledge,
     paid_hours_per_month: float,
-) -> ServerlessMarket:
+) -> ServerlessWorkload:
     """``paid_hours_per_month``: the hours the workload pays for (its schedule's), in which a kept-warm
     instance is kept, as a dedicated card is rented for them."""
-    workload = ServerlessWorkload(
+    return ServerlessWorkload(
         load=capacity.load,
         traffic=capacity.traffic,
         sizing=plans.sizing,
@@ -140,20 +139,60 @@ def price_serverless(
         warm_hours_per_month=min(paid_hours_per_month, knowledge.calendar_hours_per_month()),
         keep_warm=constraints.keep_serverless_warm,
     )
-    candidates = []
-    for listing, excluded in zip(
-        serverless_listings(knowledge), constraints.serverless_exclusions, strict=True
-    ):
-        gpu = listing.gpu.gpu
-        plan = plans.plans.get(gpu)
-        if plan is None or gpu in unsuitable:
-            continue  # a GPU the rules call unsuitable for the model is not priced serverless
-        size = listing.smallest_instance(plan.cards_per_replica)
-        if size is not None:
-            bound = lower_bound(listing, plan, size, workload)
-            candidates.append(Candidate(listing, plan, size, excluded, bound))
+
+
+def candidate_for(
+    listing: ServerlessListing,
+    excluded: tuple[str, ...],
+    plans: ReplicaPlans,
+    unsuitable: dict[str, list[str]],
+    workload: ServerlessWorkload,
+) -> Candidate | None:
+    """``listing`` as a candidate; None where its GPU has no plan, the rules call the GPU unsuitable for
+    the model (not priced serverless either) or no instance of it holds a replica."""
+    gpu = listing.gpu.gpu
+    plan = plans.plans.get(gpu)
+    if plan is None or gpu in unsuitable:
+        return None
+    size = listing.smallest_instance(plan.cards_per_replica)
+    if size is None:
+        return None
+    return Candidate(listing, plan, size, excluded, lower_bound(listing, plan, size, workload))
+
+
+def price_serverless(
+    capacity: Capacity,
+    plans: ReplicaPlans,
+    unsuitable: dict[str, list[str]],
+    constraints: Constraints,
+    knowledge: Knowledge,
+    paid_hours_per_month: float,
+) -> ServerlessMarket:
+    """Every candidate, and the cheapest admitted one priced (``serverless_workload`` for the hours)."""
+    workload = serverless_workload(capacity, plans, constraints, knowledge, paid_hours_per_month)
+    listed = zip(serverless_listings(knowledge), constraints.serverless_exclusions, strict=True)
+    found = (candidate_for(listing, excluded, plans, unsuitable, workload) for listing, excluded in listed)
+    candidates = [candidate for candidate in found if candidate is not None]
     pricer = Pricer(workload, knowledge)
     return ServerlessMarket(tuple(candidates), cheapest(candidates, pricer), workload.keep_warm, pricer)
+
+
+def price_listing(
+    listing: ServerlessListing,
+    capacity: Capacity,
+    plans: ReplicaPlans,
+    unsuitable: dict[str, list[str]],
+    constraints: Constraints,
+    knowledge: Knowledge,
+    paid_hours_per_month: float,
+) -> PricedServerless | None:
+    """``listing`` priced as ``price_serverless`` prices it, without looking for the cheapest (the
+    volume chart follows one product); None where it is no candidate."""
+    workload = serverless_workload(capacity, plans, constraints, knowledge, paid_hours_per_month)
+    listed = zip(serverless_listings(knowledge), constraints.serverless_exclusions, strict=True)
+    excluded = next(excluded for other, excluded in listed if other is listing)
+    candidate = candidate_for(listing, excluded, plans, unsuitable, workload)
+    return None if candidate is None else Pricer(workload, knowledge).price(candidate)
 
 
 def scale_to_zero(

@@ -17,7 +17,6 @@ hourly offer, not one offer, so its points would not be one option's.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import replace
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.listings import Listing, price_plan
@@ -33,7 +32,7 @@ from gpu_advisor.engine.pipeline.capacity import (
     workload_sizing,
 )
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
-from gpu_advisor.engine.pipeline.serverless import price_serverless
+from gpu_advisor.engine.pipeline.serverless import price_listing
 
 
 class RoutePoint(NamedTuple):
@@ -64,11 +63,14 @@ def _capacity_at(
     load = workload_load_for(resolved, knowledge, requests_per_day)
     tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
     plans = plans_by_gpu(knowledge, capacity.figures, load, *tokens, choosing, only=gpus)
-    at = replace(
-        capacity,
+    # Every field named (``dataclasses.replace`` looks them up anew at each of the chart's points).
+    at = Capacity(
+        figures=capacity.figures,
         quantized_figures=None,
         quantized_precision=None,
         load=load,
+        traffic=capacity.traffic,
+        days_per_month=capacity.days_per_month,
         cards=cards_key({gpu: plan.cards_per_replica for gpu, plan in plans.items()}),
         quantized_cards="",
         sizing=choosing,
@@ -124,11 +126,10 @@ def serverless_month_at(evaluation: Evaluation, listing: ServerlessListing) -> M
 
     def month(requests_per_day: int) -> RoutePoint | None:
         capacity, plans = _capacity_at(evaluation, choosing, requests_per_day, (listing.gpu.gpu,))
-        market = price_serverless(capacity, plans, unsuitable, constraints, knowledge, paid_hours)
-        candidate = next((c for c in market.candidates if c.listing is listing), None)
-        if candidate is None:
+        priced = price_listing(listing, capacity, plans, unsuitable, constraints, knowledge, paid_hours)
+        if priced is None:
             return None
-        return RoutePoint(market.pricer.price(candidate).bill.usd_per_month, listing.product.name)
+        return RoutePoint(priced.bill.usd_per_month, listing.product.name)
 
     return month
 
