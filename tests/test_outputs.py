@@ -209,3 +209,12 @@ def test_sources_give_the_api_sla_pages_where_an_exclusion_read_them() -> None:
     plain = run(base)
     assert "PRV003" not in plain.fired_rules
     assert not [p for p in plain.price_dates if p.used_for == "managed API SLA terms"]
+
+
+def test_an_evaluation_dated_before_the_sources_says_so() -> None:
+    """Evaluated before the catalog's dates, the figures are today's catalog's, not that date's market."""
+    early = CliRunner().invoke(main, ["recommend", PUBLIC_CHAT, "--as-of", "1990-01-01"])
+    later = invoke("recommend", PUBLIC_CHAT)
+    note = "The evaluation date lies before some of the dated sources below (the newest is dated"
+    assert early.exit_code == 0 and note in early.output
+    assert later.exit_code == 0 and note not in later.output
