@@ -96,7 +96,8 @@ def test_case_files_are_one_per_family() -> None:
 def test_an_option_exclusion_applies_to_every_listing_that_has_its_field() -> None:
     """A rule's ``exclude_options`` acts on GPU offers, serverless products and API prices alike wherever
     the listing has the field it names: PRV003's ``enterprise_sla = false`` excludes the API prices
-    without an SLA, as it excludes the offers; PRV001's ``provider_kind`` is no field of an API price."""
+    without an SLA, as it excludes the offers of providers known to publish none, and not those whose SLA
+    is not established (null); PRV001's ``provider_kind`` is no field of an API price."""
     from gpu_advisor.engine.calc.api_costs import api_listings
     from gpu_advisor.engine.calc.listings import listings
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -111,7 +112,7 @@ def test_an_option_exclusion_applies_to_every_listing_that_has_its_field() -> No
     assert set(by_sla) == {(), ("PRV003",)}
     offers = listings(knowledge)
     assert [bool(e) for e in rule_exclusions(offers, [sla_rule])] == [
-        not listing.attributes["enterprise_sla"] for listing in offers
+        listing.attributes["enterprise_sla"] is False for listing in offers
     ]
     devops_rule = rulebook.rule("PRV001")
     assert "provider_kind" not in api_option_fields(apis)

@@ -106,7 +106,8 @@ class Option(ResultModel):
     """Reservations: the term one commits to."""
     interconnect: str
     provider_kind: str
-    enterprise_sla: bool
+    enterprise_sla: bool | None
+    """None: the provider's SLA is not established (providers.yaml)."""
     chosen: bool
     excluded_by: tuple[str, ...]
     as_of: dt.date

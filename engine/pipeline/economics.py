@@ -38,6 +38,17 @@ def other_prices(knowledge: Knowledge, best: Option | None) -> tuple[OtherPrice,
     )
 
 
+def sla_unknown_fields(knowledge: Knowledge, market: Market) -> dict[str, Any]:
+    """The admitted rentals' providers whose SLA is not established: the rules decide what that means
+    for the workload (PRV011), as they decide the exclusions (PRV003)."""
+    providers = {p.listing.offer.provider for p in market.priced if not p.excluded_by}
+    providers.update(c.listing.product.provider for c in market.serverless.candidates if not c.excluded_by)
+    unknown = sorted(
+        knowledge.provider(p).name for p in providers if knowledge.provider(p).enterprise_sla is None
+    )
+    return {"sla_unknown_admitted": bool(unknown), "sla_unknown_providers": ", ".join(unknown)}
+
+
 def economics_fact(
     knowledge: Knowledge,
     resolved: ResolvedWorkload,
@@ -64,6 +75,7 @@ def economics_fact(
         best_option_cards_rented=best.gpus_rented if best else 0,
         best_option_has_other_prices=bool(other_prices(knowledge, best)),
         best_option_has_spare=bool(best and best.spare_replicas),
+        **sla_unknown_fields(knowledge, market),
         server_gpu_watts=float(server.gpu_watts),
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),

@@ -79,7 +79,9 @@ class ProposalFact(Fact):
     provider_kind: str
     provider_self_managed: Annotated[bool, Guard("provider_known")]
     """A neo-cloud or marketplace: GPUs without the managed services around them."""
-    enterprise_sla: Annotated[bool, Guard("provider_known")]
+    sla_known: bool
+    """The provider's SLA verdict is established (providers.yaml: enterprise_sla true or false)."""
+    enterprise_sla: Annotated[bool, Guard("provider_known", "sla_known")]
     offer_known: bool
     """provider/offer/gpu is a catalog offer."""
     usd_per_month: float

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Literal
 
 from pydantic import Field, model_validator
 
-from gpu_advisor.engine.domain.knowledge.entries import Region, Sourced
+from gpu_advisor.engine.domain.knowledge.entries import Citation, Region, Sourced
 
 
 class SpotNotice(Sourced):
@@ -30,7 +31,29 @@ class Provider(Sourced):
     id: str
     name: str
     kind: Literal["hyperscaler", "neocloud", "marketplace", "european"]
-    enterprise_sla: bool
+    enterprise_sla: bool | None
+    """The provider publishes an uptime commitment with service credits (a public SLA page or its enterprise
+    terms) for the GPU compute the catalog prices; false where the pages checked publish none; null
+    (unknown) where its own page could not be read, so the verdict is not established."""
+    sla_source: Citation | None = None
+    """The page that says so (or that was checked and says nothing of one)."""
+    sla_as_of: dt.date | None = None
+    sla_note: str | None = None
+    """Where the verdict is unknown: what was looked for and why it is not established."""
     regions: tuple[Region, ...] = Field(min_length=1)
     spot_notice: SpotNotice | None = None
     """Required where the provider sells spot (an offer priced ``spot``; ``checks.py``)."""
+
+    @model_validator(mode="after")
+    def _sla_sourced(self) -> Provider:
+        if self.enterprise_sla is not None and (self.sla_source is None or self.sla_as_of is None):
+            raise ValueError(
+                "an enterprise_sla verdict (true or false) comes with its sla_source and sla_as_of"
+            )
+        if self.enterprise_sla is None and not self.sla_note:
+            raise ValueError(
+                "an unknown enterprise_sla (null) comes with an sla_note saying what was checked"
+            )
+        if (self.sla_source is None) != (self.sla_as_of is None):
+            raise ValueError("sla_source and sla_as_of come together")
+        return self
