@@ -38,15 +38,14 @@ def other_prices(knowledge: Knowledge, best: Option | None) -> tuple[OtherPrice,
     )
 
 
-def sla_unknown_fields(knowledge: Knowledge, market: Market) -> dict[str, Any]:
-    """The admitted rentals' providers whose SLA is not established: the rules decide what that means
-    for the workload (PRV011), as they decide the exclusions (PRV003)."""
+def sla_unknown_providers(knowledge: Knowledge, market: Market) -> list[str]:
+    """The names of the admitted rentals' providers whose SLA is not established: the rules decide what
+    that means for the workload (PRV011), as they decide the exclusions (PRV003)."""
     providers = {p.listing.offer.provider for p in market.priced if not p.excluded_by}
     providers.update(c.listing.product.provider for c in market.serverless.candidates if not c.excluded_by)
-    unknown = sorted(
+    return sorted(
         knowledge.provider(p).name for p in providers if knowledge.provider(p).enterprise_sla is None
     )
-    return {"sla_unknown_admitted": bool(unknown), "sla_unknown_providers": ", ".join(unknown)}
 
 
 def economics_fact(
@@ -75,7 +74,7 @@ def economics_fact(
         best_option_cards_rented=best.gpus_rented if best else 0,
         best_option_has_other_prices=bool(other_prices(knowledge, best)),
         best_option_has_spare=bool(best and best.spare_replicas),
-        **sla_unknown_fields(knowledge, market),
+        sla_unknown_admitted=bool(sla_unknown_providers(knowledge, market)),
         server_gpu_watts=float(server.gpu_watts),
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
@@ -172,6 +171,7 @@ def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWo
         best_option_cards_per_replica=cards_per_replica(best) if best else 0,
         best_option_instance_sizes=best.instance_gpus if best else (),
         best_option_other_prices=other_prices(knowledge, best),
+        sla_unknown_providers=", ".join(sla_unknown_providers(knowledge, market)),
         hyperscaler_best_usd_per_month=alternatives.hyperscaler.usd_per_month
         if alternatives.hyperscaler
         else 0.0,

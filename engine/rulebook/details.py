@@ -138,6 +138,8 @@ class EconomicsDetails(Details):
     """The instance sizes it is sold in, in cards."""
     best_option_other_prices: tuple[OtherPrice, ...]
     """The provider's other catalog prices for the same GPU."""
+    sla_unknown_providers: str
+    """The admitted rentals' providers whose SLA is not established, ', '-separated, alphabetical."""
     hyperscaler_best_usd_per_month: float
     non_eu_best_usd_per_month: float
     eu_premium: float

@@ -210,8 +210,6 @@ class EconomicsFact(Fact):
     """Its plan runs more replicas than the peak needs (a spare, or a stated min_replicas above the need)."""
     sla_unknown_admitted: bool
     """Some priced rental no rule excluded is of a provider whose SLA is not established (null)."""
-    sla_unknown_providers: Annotated[str, Guard("sla_unknown_admitted")]
-    """Those providers' names, ', '-separated in alphabetical order."""
     server_gpu_watts: float
     """The power per GPU of the catalog's own-server cost line."""
     own_hardware_applicable: bool
