@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers import run
+import yaml
+from helpers import EXAMPLES_DIR, run
 
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -47,12 +48,13 @@ def test_the_same_service_not_business_critical_keeps_its_workstations_in_the_ru
 
 
 def test_the_power_line_advice_names_the_own_server_it_compares_with() -> None:
-    # Business-critical: the RTX 5090 rentals lack an SLA, so the best option is an H100 at 700 W.
-    memo = render_memo(run({**VOICE, "business_critical": True}))
+    # The nightly batch's best option is a B200 at 1,000 W; the own server line is the HGX H100's 700 W.
+    batch = yaml.safe_load((EXAMPLES_DIR / "nightly-batch.yaml").read_text(encoding="utf-8"))
+    memo = render_memo(run(batch))
     assert (
         "**TCO008** · tco · info: **Buying this card: the own server's power line does not apply.** The best "
-        "option's h100-sxm runs at about 700 W, not the 575 W per card of the own-server line (RTX 5090 "
-        "workstation)."
+        "option's b200 runs at about 1,000 W, not the 700 W per card of the own-server line (HGX H100 "
+        "8-GPU)."
     ) in memo
     assert "H100 figures" not in memo
 
