@@ -79,9 +79,11 @@ class ProposalFact(Fact):
     provider_kind: str
     provider_self_managed: Annotated[bool, Guard("provider_known")]
     """A neo-cloud or marketplace: GPUs without the managed services around them."""
-    sla_known: bool
-    """The provider's SLA verdict is established (providers.yaml: enterprise_sla true or false)."""
-    enterprise_sla: Annotated[bool, Guard("provider_known", "sla_known")]
+    sla_not_established: bool
+    """The proposal names a catalog provider whose SLA verdict is not established (providers.yaml:
+    enterprise_sla null): PRV012 warns of it, and PRV009, which needs a verdict, does not apply."""
+    enterprise_sla: Annotated[bool, Guard("provider_known")]
+    """False also where the verdict is not established (``sla_not_established``)."""
     offer_known: bool
     """provider/offer/gpu is a catalog offer."""
     usd_per_month: float

@@ -248,7 +248,7 @@ def place_facts(proposal: ProposalInput, hardware: Hardware, knowledge: Knowledg
         "provider_known": provider is not None,
         "provider_kind": provider.kind if provider else "",
         "provider_self_managed": provider is not None and provider.kind in SELF_MANAGED_PROVIDER_KINDS,
-        "sla_known": provider is not None and provider.enterprise_sla is not None,
+        "sla_not_established": provider is not None and provider.enterprise_sla is None,
         "enterprise_sla": bool(provider and provider.enterprise_sla),
         "offer_known": hardware.offer is not None,
     }
