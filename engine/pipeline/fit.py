@@ -5,6 +5,7 @@ instances cannot hold a replica on one fast link."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.latency import lone_request
@@ -218,8 +219,10 @@ def latency_fit_facts(
     ttft = min(every, key=lambda item: (item[1].time_to_first_token_ms, item[0].cards))
     tpot = min(every, key=lambda item: (item[1].time_per_output_token_ms, item[0].cards))
     # A rule that tells a GPU another one meets the target names the plainest that does: the fewest
-    # cards, a GPU the catalog rents, then the fastest (not an 8-card replica of a card nobody rents).
-    rented = {offer.gpu for offer in knowledge.offers.offers}
+    # cards, then the GPU with the lowest on-demand price in the catalog (one it has no price for last),
+    # then the fastest; not an 8-card replica of a card nobody rents, nor the dearest card of one.
+    listed = [offer for offer in knowledge.offers.offers if offer.pricing == "on_demand"]
+    price = {gpu: min(o.usd_per_gpu_hour for o in listed if o.gpu == gpu) for gpu in {o.gpu for o in listed}}
     meets_ttft = [
         item for item in every if max_ttft_ms is not None and item[1].time_to_first_token_ms <= max_ttft_ms
     ]
@@ -228,12 +231,12 @@ def latency_fit_facts(
     ]
     ttft_met = min(
         meets_ttft,
-        key=lambda item: (item[0].cards, item[0].gpu not in rented, item[1].time_to_first_token_ms),
+        key=lambda item: (item[0].cards, price.get(item[0].gpu, math.inf), item[1].time_to_first_token_ms),
         default=ttft,
     )
     tpot_met = min(
         meets_tpot,
-        key=lambda item: (item[0].cards, item[0].gpu not in rented, item[1].time_per_output_token_ms),
+        key=lambda item: (item[0].cards, price.get(item[0].gpu, math.inf), item[1].time_per_output_token_ms),
         default=tpot,
     )
     facts = []

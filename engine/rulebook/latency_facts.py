@@ -37,7 +37,8 @@ class LatencyFitFact(Fact):
     fastest_time_per_output_token_alone_ms: float
     meeting_ttft_gpu: str
     """The GPU and card count a rule names as meeting the time-to-first-token target: of those that meet
-    it, the fewest cards, then a GPU the catalog rents, then the fastest; the fastest where none meets it."""
+    it, the fewest cards, then the lowest on-demand price per GPU-hour in the catalog, then the fastest;
+    the fastest where none meets it."""
     meeting_ttft_cards: int
     meeting_time_to_first_token_alone_ms: float
     meeting_tpot_gpu: str
