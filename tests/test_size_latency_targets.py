@@ -65,6 +65,8 @@ def test_the_table_marks_a_row_that_misses_a_target_and_states_the_targets() -> 
     assert "Latency targets at the peak: first token within 1,000 ms, 100 ms a token" in text
     (h100,) = [line for line in text.splitlines() if line.startswith("h100-sxm")]
     assert "misses the first-token target; light load: 8 cards usual" in h100
+    # The peak's replicas only: recommend adds the spare of a latency-sensitive service on top.
+    assert "the replicas carry the peak, without the spare replica gpu-advisor recommend adds" in text
 
 
 def test_a_target_needs_a_load() -> None:
