@@ -65,7 +65,7 @@ def test_the_check_line_names_the_base_and_the_peak(tmp_path: Path) -> None:
     lines = check(tmp_path).splitlines()
     assert lines[1] == (
         "  recommended: hybrid (8 x h100-sxm at aws p5-reserved-3y + up to 4 x h100-sxm at lambda on-demand "
-        "in the busier hours)"
+        "in the busier hours), $15,462 per month"
     )
 
 
@@ -73,7 +73,7 @@ def test_the_check_line_in_german(tmp_path: Path) -> None:
     lines = check(tmp_path, "--lang", "de").splitlines()
     assert lines[1] == (
         "  empfohlen: Hybrid (8 x h100-sxm bei aws p5-reserved-3y + bis zu 4 x h100-sxm bei lambda on-demand "
-        "in den stärkeren Stunden)"
+        "in den stärkeren Stunden), 15.462 $ pro Monat"
     )
 
 
@@ -111,4 +111,5 @@ def test_a_recommendation_that_is_no_fleet_keeps_its_line(tmp_path: Path) -> Non
     assert data["recommendation"]["deployment"] != "hybrid"
     assert data["recommended_fleet"] is None
     text = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--show-all"]).output
-    assert text.splitlines()[1] == "  recommended: dedicated_cloud (3 x h200 at runpod community)"
+    line = "  recommended: dedicated_cloud (3 x h200 at runpod community), $7,862 per month"
+    assert text.splitlines()[1] == line

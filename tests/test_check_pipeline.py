@@ -148,11 +148,12 @@ def test_a_waived_warning_is_counted_once(tmp_path: Path) -> None:
     waiver = {"rule": "PRC008", "reason": "the load is planned to level out", "owner": "capacity-team"}
     path = write(tmp_path / "p.yaml", document(RESERVATION, waivers=[waiver]))
     text = invoke(str(path)).output
-    # DEP016 still warns (the rules recommend serverless); PRC008 is waived and counted as such only.
-    assert "  11 passed, 1 with warnings, 0 failed, 0 unknown, 1 waived\n" in text
+    # DEP016 and DEP033 still warn (the rules recommend serverless, which costs less); PRC008 is waived
+    # and counted as such only.
+    assert "  11 passed, 2 with warnings, 0 failed, 0 unknown, 1 waived\n" in text
     assert "waived: the load is planned to level out (owner: capacity-team)" in text
     (result,) = as_json(str(path))
-    assert result["counts"] == {"pass": 11, "warn": 1, "fail": 0, "unknown": 0, "waived": 1}
+    assert result["counts"] == {"pass": 11, "warn": 2, "fail": 0, "unknown": 0, "waived": 1}
 
 
 def test_an_expired_waiver_fails_the_run_again(tmp_path: Path) -> None:
@@ -201,7 +202,8 @@ def test_a_waiver_end_date_must_be_a_date(tmp_path: Path) -> None:
         (RESERVATION, ["--hard-fail-on", "critical"], 0),  # PRC008 is advice
         (RESERVATION, ["--fail-on", "warn", "--soft-fail-on", "advice"], 0),
         (RESERVATION, ["--fail-on", "warn", "--soft-fail-on", "PRC008"], 1),  # DEP016 still warns
-        (RESERVATION, ["--fail-on", "warn", "--soft-fail-on", "DEP016,PRC008"], 0),
+        (RESERVATION, ["--fail-on", "warn", "--soft-fail-on", "DEP016,PRC008"], 1),  # DEP033 warns
+        (RESERVATION, ["--fail-on", "warn", "--soft-fail-on", "DEP016,DEP033,PRC008"], 0),
     ],
 )
 def test_gating_by_rule_and_severity(tmp_path: Path, case: str, options: list[str], exit_code: int) -> None:
@@ -241,7 +243,9 @@ def test_junit_reports_what_gates_the_run_as_failures(tmp_path: Path) -> None:
     assert junit_failures(invoke(path, "--format", "junit").output) == []
     assert "warn (does not fail the run)" in invoke(path, "--format", "junit").output
     differs = "DEP016 The proposal's deployment differs from the recommendation"
-    assert junit_failures(invoke(path, "--format", "junit", "--fail-on", "warn").output) == [differs, title]
+    dearer = "DEP033 The proposal costs more than the recommendation"
+    failures = junit_failures(invoke(path, "--format", "junit", "--fail-on", "warn").output)
+    assert failures == [differs, dearer, title]
     assert junit_failures(invoke(path, "--format", "junit", "--hard-fail-on", "PRC008").output) == [title]
     pcie = str(write(tmp_path / "pcie.yaml", document(PCIE)))
     assert junit_failures(invoke(pcie, "--format", "junit", "--soft-fail-on", "NET002").output) == []
@@ -338,7 +342,7 @@ def test_compare_to_in_text_shows_only_failures_and_changes(branches: tuple[Path
     assert text.startswith(f"Compared with {base}: $49,479 -> $30,631 per month (-$18,849).\n")
     assert f"  removed: {head}/old.yaml #1 old (dedicated_cloud) (-$3,927 per month)\n" in text
     assert "  changed: $22,776 -> $3,927 per month (-$18,849); new: SIZ012 warn\n" in text
-    assert "  added: $3,927 per month (+$3,927); new: DEP016 warn, SIZ012 warn\n" in text
+    assert "  added: $3,927 per month (+$3,927); new: DEP016 warn, DEP033 warn, SIZ012 warn\n" in text
     # kept warns (DEP016) as it did before: unchanged and not failing, so not shown.
     assert "kept (dedicated_cloud)" not in text
     assert text.endswith("1 proposal did not change and does not fail (--show-all lists it).\n")

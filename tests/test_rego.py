@@ -143,7 +143,7 @@ ON_A_MARKETPLACE = "hr-assistant (dedicated_cloud) (proposals/p.yaml line 2)"
 def test_personal_data_on_a_non_eu_marketplace_fails_in_check_and_in_rego() -> None:
     exit_code, result = checked({"workload": HR, "proposal": RUNPOD})
     assert exit_code == 1
-    assert statuses(result[0]) == {"RES005": "fail", "DEP016": "warn", "SIZ012": "warn"}
+    assert statuses(result[0]) == {"RES005": "fail", "DEP016": "warn", "DEP033": "warn", "SIZ012": "warn"}
     assert result[0]["location"] == {"jurisdictions": ["unknown"], "countries": []}
     assert verdicts(result) == {
         "residency.deny": {

@@ -167,6 +167,8 @@ class ProposalDetails(Details):
     """The waivers past their end date: rule, end date and owner."""
     commitment_months: int = 0
     """The proposed offer's term (0 where it has none or is not in the catalog)."""
+    recommended_usd_per_month: float = 0.0
+    """What the recommendation costs a month (0 where it has no price)."""
 
 
 class RobustnessDetails(Details):

@@ -88,6 +88,10 @@ class ProposalFact(Fact):
     """provider/offer/gpu is a catalog offer."""
     usd_per_month: float
     cost_known: bool
+    costs_compared: bool
+    """The proposal and the recommendation both have a monthly price (``extra_cost_share``)."""
+    extra_cost_share: Annotated[float, Guard("costs_compared")]
+    """The proposal's monthly cost over the recommendation's, minus 1 (0.56: 56 % more)."""
     servers: int
     server_gpus: int
     node_utilization: float

@@ -314,6 +314,10 @@ def proposal_fact(
         commitment=offered.commitment if offered is not None else "unknown",
         usd_per_month=float(usd_per_month),
         cost_known=cost_known,
+        costs_compared=cost_known and bool(decision.usd_per_month),
+        extra_cost_share=usd_per_month / decision.usd_per_month - 1
+        if cost_known and decision.usd_per_month
+        else 0.0,
         **gpu,
         **place,
         **residency,
@@ -327,6 +331,7 @@ def proposal_fact(
         unsuitable_by=", ".join(evaluation.verdicts.unsuitable.get(hardware.gpu or "", [])),
         residency_rules=residency_rules,
         commitment_months=(offered.commitment_months or 0) if offered is not None else 0,
+        recommended_usd_per_month=float(decision.usd_per_month or 0.0),
     )
     return fact, details
 
