@@ -68,3 +68,32 @@ def test_two_spare_rules_say_they_add_one_spare_between_them() -> None:
     plain = run(VOICE)
     assert "SIZ011" in plain.fired_rules and "SIZ010" not in plain.fired_rules
     assert same not in render_memo(plain)
+
+
+HOSPITAL: dict[str, Any] = {
+    "name": "ch-hospital-discharge-letters",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+    "requests_per_day": 12_000,
+    "avg_input_tokens": 3_000,
+    "avg_output_tokens": 700,
+    "load_pattern": "variable",
+    "schedule": "workdays",
+    "latency_sensitive": True,
+    "personal_data": True,
+    "on_premises_required": True,
+    "business_critical": True,
+    "company_country": "CH",
+}
+
+
+def test_an_on_premises_spare_in_the_same_node_is_named_a_single_point_of_failure() -> None:
+    """TCO019: the hospital's two replicas and their spare (3 × 1 H100... in one HGX node) share it."""
+    result = run(HOSPITAL)
+    assert result.decision.deployment == "own_hardware" and result.own_hardware.nodes == 1
+    assert "TCO019" in result.fired_rules
+    assert (
+        "The own route is one HGX H100 8-GPU, and the spare replica the service gets runs in it beside "
+        "the others"
+    ) in render_memo(result)
+    # Two servers' worth of load gives each replica set a node of its own: silent then.
+    assert "TCO019" not in run({**HOSPITAL, "requests_per_day": 400_000}).fired_rules

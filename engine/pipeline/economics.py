@@ -79,6 +79,9 @@ def economics_fact(
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
         own_server_in_office=server.housing == "office",
+        own_spare_in_the_same_node=own.applicable
+        and own.nodes == 1
+        and bool(server.gpu in market.plans and market.plans[server.gpu].spare_replicas),
         node_utilization=float(own.node_utilization),
         node_has_idle_gpus=own.gpus_needed < own.nodes * server.gpus_per_server,
         needed_cards_utilization=float(own.node_utilization)
