@@ -281,4 +281,7 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         scale_downs_per_month=month.scale_downs,
         scale_down_seconds=product.scale_down_tail_seconds,
         scale_usd_per_gpu_hour=listing.usd_per_gpu_hour,
+        always_on_usd_per_gpu_hour=listing.warm_usd_per_gpu_hour
+        if listing.warm_usd_per_gpu_hour != listing.usd_per_gpu_hour
+        else None,
     )

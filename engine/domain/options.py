@@ -47,6 +47,9 @@ class ServerlessBilling(ResultModel):
     """The price of a GPU-hour of an instance that starts with the load and scales to zero (the option's
     own ``usd_per_gpu_hour`` is the month's bill over its billed hours, a blend where a kept-warm instance
     has a price of its own)."""
+    always_on_usd_per_gpu_hour: float | None = None
+    """The product's own price for an instance that runs always (RunPod's active workers), where it has
+    one; None where a kept-warm instance pays the scale-to-zero price."""
 
 
 class InstanceCount(ResultModel):
