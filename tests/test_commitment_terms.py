@@ -82,3 +82,16 @@ def test_a_proposal_is_warned_of_its_reservation_as_the_catalog_gives_its_term(
         assert "PRC008" not in output
     else:
         assert "WARN    PRC008" in output and warning in output.replace("\n          ", " ")
+
+
+def test_a_reservation_without_a_stated_term_binds_for_years() -> None:
+    """An import or override may give a reserved price without commitment_months: it is a reservation
+    of the documents' 1 to 3 years, not an offer that binds for nothing."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    (one_year,) = [o for o in load_knowledge().offers.offers if o.offer == "p5-reserved-1y"]
+    assert one_year.commitment == "years"
+    assert one_year.model_copy(update={"commitment_months": None}).commitment == "years"
+    (monthly,) = [o for o in load_knowledge().offers.offers if o.offer == "l40s-monthly"]
+    assert monthly.commitment == "months"
+    assert monthly.model_copy(update={"commitment_months": None}).commitment == "years"

@@ -31,6 +31,6 @@ def test_without_devops_the_european_clouds_stay_and_the_memo_says_so() -> None:
     assert "PRV001" not in excluded["ovhcloud"] and "PRV001" not in excluded["aws"]
     memo = render_memo(result)
     assert (
-        "The European clouds stay admitted (the documents weigh neo-clouds against hyperscalers, not them); "
-        "where one is chosen, check which of those services it runs for the team."
+        "The European clouds stay admitted; where one is chosen, check which of those services it runs for "
+        "the team."
     ) in memo

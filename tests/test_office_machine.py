@@ -25,18 +25,25 @@ VOICE: dict[str, Any] = {
 }
 
 
-def test_a_business_critical_service_is_not_bought_as_office_workstations() -> None:
+def test_a_business_critical_service_is_costed_on_a_datacenter_server_not_office_workstations() -> None:
     critical = run({**VOICE, "business_critical": True})
-    assert critical.own_hardware.server == "workstation-rtx-5090"
     assert "TCO018" in critical.fired_rules
+    # The workstation is excluded: owning is costed on the 8-GPU node, which the rules then weigh (and
+    # the API wins); owning is not ruled out as such, so a datacenter purchase can still be checked.
+    assert critical.own_hardware.server == "hgx-h100-8"
     assert critical.decision.deployment != "own_hardware"
-    (owning,) = [p for p in critical.resolution.proposals if p.deployment == "own_hardware"]
-    assert (owning.status, owning.ruled_out_by) == ("ruled_out", ("TCO018",))
-    memo = render_memo(critical)
+    assert not [p for p in critical.resolution.proposals if "TCO018" in p.ruled_out_by]
     assert (
-        "**TCO018** Business-critical: not on an office machine: The own route here is 2 cards in office "
-        "machines (RTX 5090 workstation), costed without housing, staff or anyone on call."
-    ) in memo
+        "**TCO018** · tco · info: **Business-critical: own hardware in a datacenter, not in an office.** The "
+        "workload is business-critical, so owning it is costed on a server in a datacenter"
+    ) in render_memo(critical)
+
+
+def test_where_the_data_stays_in_the_building_a_business_critical_service_buys_a_server() -> None:
+    # On premises, owning is the route (DEP006): on the datacenter node, not on the office workstation.
+    on_site = run({**VOICE, "business_critical": True, "on_premises_required": True})
+    assert on_site.decision.deployment == "own_hardware"
+    assert on_site.own_hardware.server == "hgx-h100-8"
 
 
 def test_the_same_service_not_business_critical_keeps_its_workstations_in_the_running() -> None:

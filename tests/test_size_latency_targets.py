@@ -58,15 +58,22 @@ def test_a_reachable_first_token_target_takes_the_cards_that_meet_it() -> None:
     assert tight.time_to_first_token_ms is not None and tight.time_to_first_token_ms <= 10_000
 
 
-def test_the_table_marks_a_row_that_misses_a_target_and_states_the_targets() -> None:
+def test_the_latency_rules_judge_the_rows_and_the_table_states_the_targets() -> None:
     args = ["size", "--model", "llama-3.1-70b", "--precision", "fp8", "--context-tokens", "110000"]
     args += ["--requests-per-day", "5000", "--input-tokens", "100000", "--output-tokens", "800"]
-    text = CliRunner(env={"COLUMNS": "200"}).invoke(main, args).output
+    runner = CliRunner(env={"COLUMNS": "200"})
+    text = runner.invoke(main, args).output
     assert "Latency targets at the peak: first token within 1,000 ms, 100 ms a token" in text
-    (h100,) = [line for line in text.splitlines() if line.startswith("h100-sxm")]
-    assert "misses the first-token target; light load: 8 cards usual" in h100
+    # No GPU prefills 100,000 tokens within the default second: LAT003 says so, as recommend would.
+    assert "LAT003 No GPU meets the time-to-first-token target" in text
     # The peak's replicas only: recommend adds the spare of a latency-sensitive service on top.
     assert "the replicas carry the peak, without the spare replica gpu-advisor recommend adds" in text
+    # Within ten seconds, 8 H100 SXM meet it and the GPUs that cannot are ruled out by LAT001.
+    rows = runner.invoke(main, [*args, "--max-ttft-ms", "10000"]).output.splitlines()
+    (nvl,) = [line for line in rows if line.startswith("h100-nvl")]
+    assert nvl.rstrip().endswith("ruled out: LAT001")
+    (sxm,) = [line for line in rows if line.startswith("h100-sxm")]
+    assert "ruled out" not in sxm
 
 
 def test_a_target_needs_a_load() -> None:
@@ -75,3 +82,10 @@ def test_a_target_needs_a_load() -> None:
     )
     assert result.exit_code == 2
     assert "--max-ttft-ms: describe a load, give --requests-per-day too" in result.output
+
+
+def test_a_batch_refuses_latency_targets() -> None:
+    args = ["size", "--model", "llama-3.1-8b", "--precision", "fp8", "--requests-per-day", "100000"]
+    result = CliRunner().invoke(main, [*args, "--load-pattern", "batch", "--max-ttft-ms", "300"])
+    assert result.exit_code == 2
+    assert "max_time_to_first_token_ms (--max-ttft-ms): a batch has no latency targets" in result.output

@@ -24,9 +24,10 @@ from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.requests import LoadRequest, SizeRequest
 from gpu_advisor.engine.domain.results import SizeResult
 from gpu_advisor.engine.pipeline.defaults import context_for
-from gpu_advisor.engine.pipeline.engines import rules_engine
-from gpu_advisor.engine.pipeline.fit import WORKLOAD_SCENARIO, assert_gpu_fits
+from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
+from gpu_advisor.engine.pipeline.fit import WORKLOAD_SCENARIO, assert_gpu_fits, latency_fit_facts
 from gpu_advisor.engine.report.recommendation import size_result
+from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
 from gpu_advisor.engine.rulebook.durable import Evaluator
 
 
@@ -64,6 +65,15 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
     # Targets left out are those a workload of this load pattern takes: a service's users wait for its
     # answers (the documented defaults), a batch's do not.
     users_wait = knowledge.utilization_default(pattern).latency_sensitive
+    targets = {"max_time_to_first_token_ms": "--max-ttft-ms", "max_time_per_output_token_ms": "--max-tpot-ms"}
+    given = [field for field in targets if getattr(request, field) is not None]
+    if given and knowledge.load_profile(pattern).work_waits:
+        # A batch's requests wait for the cards by design: its replicas are sized to its window.
+        raise InputError(
+            f"{given[0]} ({targets[given[0]]}): a batch has no latency targets, its requests wait for the "
+            "window's cards; leave it out or describe a service's load",
+            field=f"load.{given[0]}",
+        )
 
     def target(field: str) -> float | None:
         given = getattr(request, field)
@@ -153,6 +163,12 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
     with (evaluator or rules_engine()).session() as session:
         cards = cards_key({gpu: plan.cards_per_replica for gpu, plan in plans.items()})
         firings = assert_gpu_fits(session, figures, knowledge, WORKLOAD_SCENARIO, cards)
+        if sized is not None:
+            # The latency rules as recommend applies them: a GPU that misses a target others meet.
+            unsuitable = ",".join(sorted(unsuitable_gpus(firings, rulebook_for(None))))
+            targets = (sized.max_time_to_first_token_ms, sized.max_time_per_output_token_ms)
+            facts = latency_fit_facts(knowledge, figures, *tokens, *targets, unsuitable, cards)
+            firings += [firing for fact in facts for firing in session.assert_fact(fact)]
     result = size_result(
         figures,
         request.model,

@@ -6,6 +6,7 @@ country's defaults) and the break-even utilization against renting.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from typing import Literal
 
 from gpu_advisor.engine.calc.commitments import AsBilled, option_billing
@@ -42,15 +43,19 @@ def hourly_lines(cost: OwnHardwareCost) -> UsdPerGpuHour:
 
 
 def select_own_server(
-    knowledge: Knowledge, plans: dict[str, ReplicaPlan], unsuitable: dict[str, list[str]]
+    knowledge: Knowledge,
+    plans: dict[str, ReplicaPlan],
+    unsuitable: dict[str, list[str]],
+    excluded_housings: Collection[str] = (),
 ) -> OwnServer:
-    """The first catalog server whose GPU carries the load within its ``max_servers``; else the default.
+    """The first catalog server whose GPU carries the load within its ``max_servers`` and whose housing no
+    rule excludes (``excluded_housings``: office, datacenter); else the default.
 
     The catalog lists a single office card before the 8-GPU node, so a small model is costed on the
     card the documents recommend for it, not on a datacenter node."""
     for server in knowledge.own_hardware.servers:
         plan = plans.get(server.gpu)
-        if plan is None or server.gpu in unsuitable:
+        if plan is None or server.gpu in unsuitable or server.housing in excluded_housings:
             continue
         if server.max_servers is None or math.ceil(plan.gpus / server.gpus_per_server) <= server.max_servers:
             return server

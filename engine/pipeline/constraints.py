@@ -78,10 +78,22 @@ def rule_exclusions(listed: Listed, rules: Sequence[Rule]) -> tuple[tuple[str, .
     if found is None:
         if len(tables) >= EXCLUSION_TABLES_KEPT:
             tables.clear()
-        filters = option_filters(excluding)
+        # An exclusion applies to the listings that have its field (``housing`` is an own server's).
+        fields = frozenset(listed[0].attributes) if listed else frozenset()
+        filters = [(rule_id, f) for rule_id, f in option_filters(excluding) if f.field in fields]
         table = tuple(tuple(excluded_by(listing.attributes, filters)) for listing in listed)
         found = tables[key] = (excluding, table)  # the rules are kept, so their ids stay theirs
     return found[1]
+
+
+OWN_SERVER_FIELD = "housing"
+
+
+def excluded_housings(rules: Sequence[Rule], knowledge: Knowledge) -> frozenset[str]:
+    """Where the catalog's own servers stand (``housing``) that a fired rule's exclusion matches."""
+    filters = [f for _, f in option_filters(rules) if f.field == OWN_SERVER_FIELD]
+    housings = {server.housing for server in knowledge.own_hardware.servers}
+    return frozenset(h for h in housings if any(f.matches(h) for f in filters))
 
 
 EXCLUSION_TABLES_KEPT = 64
@@ -162,6 +174,8 @@ class Constraints:
     """A rule asked serverless options to keep an instance warm."""
     api_exclusions: tuple[tuple[str, ...], ...]
     """Per API listing (``api_listings``), the rules that exclude it."""
+    excluded_housings: frozenset[str] = frozenset()
+    """Where an own server may not stand by the rules' exclusions (``select_own_server`` skips those)."""
 
 
 def apply_constraints(
@@ -185,4 +199,5 @@ def apply_constraints(
         spare_replica=concludes(rules, "add_spare_replica"),
         keep_serverless_warm=concludes(rules, "keep_serverless_warm"),
         api_exclusions=api_exclusions(api_listings(knowledge), rules),
+        excluded_housings=excluded_housings(rules, knowledge),
     )

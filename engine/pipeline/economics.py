@@ -78,7 +78,6 @@ def economics_fact(
         server_gpu_watts=float(server.gpu_watts),
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
-        own_server_in_office=server.housing == "office",
         own_spare_in_the_same_node=own.applicable
         and own.nodes == 1
         and bool(server.gpu in market.plans and market.plans[server.gpu].spare_replicas),

@@ -230,7 +230,7 @@ def survey_market(
         days,
         admitted_only=True,
     )
-    server = select_own_server(knowledge, plans, verdicts.unsuitable)
+    server = select_own_server(knowledge, plans, verdicts.unsuitable, constraints.excluded_housings)
     quantized = capacity.quantized_figures
     alternatives = choose_alternatives(
         knowledge,

@@ -101,6 +101,7 @@ def dedicated_month_at(evaluation: Evaluation, listing: Listing) -> MonthAt:
 def own_month_at(evaluation: Evaluation) -> MonthAt:
     """The monthly cost of the own servers a daily volume needs."""
     knowledge, unsuitable = evaluation.knowledge, evaluation.verdicts.unsuitable
+    housings = evaluation.constraints.excluded_housings
     # The GPUs ``select_own_server`` looks at: the catalog's servers' and the default server's.
     gpus = {server.gpu for server in knowledge.own_hardware.servers} | {knowledge.own_server().gpu}
 
@@ -109,7 +110,7 @@ def own_month_at(evaluation: Evaluation) -> MonthAt:
     def month(requests_per_day: int) -> RoutePoint:
         _, plans = _capacity_at(evaluation, choosing, requests_per_day, gpus)
         resolved = evaluation.workload.model_copy(update={"requests_per_day": requests_per_day})
-        server = select_own_server(knowledge, plans.plans, unsuitable)
+        server = select_own_server(knowledge, plans.plans, unsuitable, housings)
         costs = server_costs(knowledge, server, resolved.company_country, resolved.on_premises_required)
         own = own_hardware_position(server, costs, plans.plans, unsuitable, resolved, None, 0.0, None)
         return RoutePoint(own.usd_per_month, own.server_name)

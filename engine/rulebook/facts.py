@@ -215,10 +215,8 @@ class EconomicsFact(Fact):
     own_hardware_applicable: bool
     """The catalog's own server uses a GPU that can serve the model."""
     own_usd_per_month: Annotated[float, Guard(OWNED)]
-    own_server_in_office: Annotated[bool, Guard(OWNED)]
     own_spare_in_the_same_node: Annotated[bool, Guard(OWNED)]
     """The own route is one node, and the spare replica the rules add runs in it beside the others."""
-    """The own route's machine stands in an office (a workstation card): no housing, staff or on-call line."""
     node_utilization: Annotated[float, Guard(OWNED)]
     node_has_idle_gpus: Annotated[bool, Guard(OWNED)]
     needed_cards_utilization: Annotated[float, Guard(OWNED)]

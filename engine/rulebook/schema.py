@@ -33,10 +33,12 @@ OptionField = Literal[
     "segment",
     "provider",
     "gpu",
+    "housing",
 ]
 """What an option filter can name: ``eu`` (its regions are in the EU), ``jurisdiction`` (EU, US, UK, CH or
 unknown), the pricing kind and how long it binds (``commitment``: none, months, years), the GPU's
-interconnect and segment, the provider, its kind and SLA."""
+interconnect and segment, the provider, its kind and SLA; ``housing`` (datacenter, office) is an own
+server's only: where the machine stands."""
 
 
 Verdict = Literal["fail", "warn"]

@@ -182,7 +182,10 @@ class Offer(Sourced):
     @property
     def commitment(self) -> CommitmentTerm:
         """How long the offer binds: not at all (paid by the hour or second, spot), for months (OVHcloud's
-        monthly instances), or for a year or more (reservations and savings plans)."""
+        monthly instances), or for a year or more (reservations and savings plans). A reservation whose
+        term the catalog does not state (an import, an override) is taken as the documents' 1 to 3 years."""
+        if self.pricing == "reserved" and not self.commitment_months:
+            return "years"
         return commitment_term(self.commitment_months)
 
     @model_validator(mode="before")
