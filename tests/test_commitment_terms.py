@@ -45,9 +45,19 @@ def test_a_variable_load_keeps_the_monthly_instances_and_drops_the_yearly_reserv
     assert "PRC004" not in excluded["ovhcloud", "l40s-monthly"]
     assert "PRC004" in excluded["aws", "p5-reserved-1y"]
     assert "PRC004" in excluded["aws", "p5-reserved-3y"]
-    # The monthly L40S: 2 cards billed every calendar hour at €1.38 (USD 1.60 at the catalog's rate).
+    # The monthly L40S: 2 cards billed every calendar hour at €1.380822 (OVH's list price) × 1.16 USD per
+    # EUR = $1.6018 a GPU-hour: 2 × 1.6018 × 730 = $2,338.56 a month.
     (monthly,) = [o for o in result.options if (o.provider, o.offer) == ("ovhcloud", "l40s-monthly")]
-    assert monthly.usd_per_month == 2 * monthly.usd_per_gpu_hour * 730
+    assert monthly.usd_per_gpu_hour == pytest.approx(1.380822 * 1.16)
+    assert monthly.usd_per_month == pytest.approx(2 * 1.380822 * 1.16 * 730)
+
+
+def test_a_model_still_changing_keeps_the_monthly_instances_and_drops_the_yearly_reservations() -> None:
+    result = run({**VARIABLE, "load_pattern": "steady", "model_stable": False})
+    assert "PRC005" in result.fired_rules and "PRC004" not in result.fired_rules
+    excluded = {(o.provider, o.offer): o.excluded_by for o in result.options}
+    assert "PRC005" not in excluded["ovhcloud", "l40s-monthly"]
+    assert "PRC005" in excluded["aws", "p5-reserved-1y"] and "PRC005" in excluded["aws", "p5-reserved-3y"]
 
 
 @pytest.mark.parametrize(
