@@ -102,5 +102,8 @@ def test_an_on_premises_spare_in_the_same_node_is_named_a_single_point_of_failur
         "The own route is one HGX H100 8-GPU, and the spare replica the service gets runs in it beside "
         "the others"
     ) in render_memo(result)
+    # Four of the node's eight cards carry the load and its spare: TCO020 counts the other four.
+    assert "TCO020" in result.fired_rules
+    assert "the 4 idle cards are paid for all the same" in render_memo(result)
     # Two servers' worth of load gives each replica set a node of its own: silent then.
     assert "TCO019" not in run({**HOSPITAL, "requests_per_day": 400_000}).fired_rules
