@@ -44,16 +44,19 @@ def workload_load(
     window_hours: float,
     input_tokens: int,
     output_tokens: int,
+    days_per_month: float | None = None,
 ) -> Load:
-    """The load without the busy share, which needs a GPU's service time (``with_busy_share``)."""
+    """The load without the busy share, which needs a GPU's service time (``with_busy_share``).
+    ``days_per_month``: the days a month the load comes (a batch's runs); default the schedule's."""
+    days = schedule.days_per_month if days_per_month is None else days_per_month
     traffic = traffic_for(knowledge, schedule, paid_hours_per_month, load_pattern, profile, window_hours)
     batch = knowledge.load_profile(load_pattern).work_waits
     average = requests_per_day / (traffic.hours_per_day * SECONDS_PER_HOUR)
     within_hour = 1.0 if batch else knowledge.load_profile(load_pattern).peak_within_hour
     peak = average * traffic.busiest * within_hour
     # Around the clock every paid hour is an hour requests come in (a 31-day month pays 744 hours).
-    around_the_clock = traffic.hours_per_day >= 24
-    served_hours = traffic.hours_per_day * schedule.days_per_month
+    around_the_clock = traffic.hours_per_day >= 24 and days >= schedule.days_per_month
+    served_hours = traffic.hours_per_day * days
     serving_hours = paid_hours_per_month if around_the_clock else served_hours
     return Load(
         hours_per_day=traffic.hours_per_day,

@@ -212,6 +212,16 @@ class ResolvedWorkload(BaseModel):
         ),
         Given.DEFAULT,
     ]
+    batch_runs_per_month: Annotated[
+        float,
+        Field(
+            gt=0,
+            le=31,
+            description="Batch: how many times a month the day's work runs, each run within the window "
+            "(4.35 for a weekly job); default every day of the schedule; with load_pattern: batch only.",
+        ),
+        Given.DERIVED,
+    ]
     min_replicas: Annotated[
         int,
         Field(
@@ -288,9 +298,10 @@ def declared_type(info: FieldInfo) -> Any:
 
 
 def batch_window_for_a_batch(value: float | None, info: ValidationInfo) -> float | None:
-    """A batch window on a workload that is not a batch would be ignored: it is refused instead, since the
-    likelier mistake is a batch whose ``load_pattern`` was forgotten (the default is steady) than a window
-    meant to be ignored. A load pattern that is itself invalid is reported alone."""
+    """A batch's field (its window, its runs a month) on a workload that is not a batch would be ignored:
+    it is refused instead, since the likelier mistake is a batch whose ``load_pattern`` was forgotten (the
+    default is steady) than a value meant to be ignored. A load pattern that is itself invalid is reported
+    alone."""
     if value is None or "load_pattern" not in info.data:
         return value
     pattern = info.data["load_pattern"]
@@ -302,16 +313,18 @@ def batch_window_for_a_batch(value: float | None, info: ValidationInfo) -> float
             raise WordsError(
                 Words(
                     "applies to load_pattern: batch only, and this workload's load_pattern is %(pattern)s by "
-                    "default; set load_pattern: batch or leave batch_window_hours out",
+                    "default; set load_pattern: batch or leave %(field)s out",
                     pattern=pattern,
+                    field=info.field_name,
                 )
             )
     elif pattern != "batch":
         raise WordsError(
             Words(
                 "applies to load_pattern: batch only, and this workload's load_pattern is %(pattern)s; set "
-                "load_pattern: batch or leave batch_window_hours out",
+                "load_pattern: batch or leave %(field)s out",
                 pattern=pattern,
+                field=info.field_name,
             )
         )
     return value
@@ -333,7 +346,11 @@ def _input_model() -> type[WorkloadInput]:
                 typing.Optional[annotation],  # noqa: UP045
                 Field(default=None, description=info.description, json_schema_extra=extra),
             )
-    validators = {"_batch_window": field_validator("batch_window_hours")(batch_window_for_a_batch)}
+    validators = {
+        "_batch_fields": field_validator("batch_window_hours", "batch_runs_per_month")(
+            batch_window_for_a_batch
+        )
+    }
     return create_model(
         "Workload", __base__=WorkloadInput, __module__=__name__, __validators__=validators, **fields
     )

@@ -120,6 +120,7 @@ def workload_load_for(
         resolved.batch_window_hours,
         resolved.avg_input_tokens,
         resolved.avg_output_tokens,
+        resolved.days_per_month,
     )
 
 
@@ -164,7 +165,7 @@ def _plan_capacity(resolved: ResolvedWorkload, knowledge: Knowledge) -> Capacity
         quantized_precision=quantized_precision,
         load=load,
         traffic=traffic,
-        days_per_month=knowledge.schedule(resolved.schedule).days_per_month,
+        days_per_month=resolved.days_per_month,
         cards=cards_key({gpu: plan.cards_per_replica for gpu, plan in plans.items()}),
         quantized_cards=cards_key({gpu: plan.cards_per_replica for gpu, plan in quantized_plans.items()})
         if quantized

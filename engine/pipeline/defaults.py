@@ -114,6 +114,11 @@ DERIVATIONS: dict[str, Derivation] = {
         ),
         listed_as_default=True,
     ),
+    # A batch runs every day of its schedule unless the workload says how often (a weekly job: 4.35).
+    "batch_runs_per_month": Derivation(
+        lambda values, knowledge: knowledge.schedule(values["schedule"]).days_per_month,
+        listed_as_default=True,
+    ),
     "hours_per_month": Derivation(
         lambda values, knowledge: knowledge.schedule(values["schedule"]).hours_per_month,
         listed_as_default=False,
@@ -202,6 +207,11 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
         "context_tokens" in given,
         catalog,
     )
-    values["days_per_month"] = knowledge.schedule(values["schedule"]).days_per_month
+    # The days a month the load comes: a batch's runs, a service's schedule days.
+    values["days_per_month"] = (
+        values["batch_runs_per_month"]
+        if knowledge.load_profile(values["load_pattern"]).work_waits
+        else knowledge.schedule(values["schedule"]).days_per_month
+    )
     values["utilization_source"] = "input" if values["utilization"] is not None else "derived"
     return ResolvedWorkload(**values, defaults_used=tuple(defaults_used))
