@@ -105,3 +105,14 @@ def test_a_reservation_without_a_stated_term_binds_for_years() -> None:
     (monthly,) = [o for o in load_knowledge().offers.offers if o.offer == "l40s-monthly"]
     assert monthly.commitment == "months"
     assert monthly.model_copy(update={"commitment_months": None}).commitment == "years"
+
+
+def test_a_proposal_many_times_dearer_is_told_how_many_times(tmp_path: Path) -> None:
+    """DEP033 speaks in times where the proposal costs twice the recommendation or more."""
+    small = {**VARIABLE, "requests_per_day": 20_000, "schedule": "office_hours", "load_pattern": "steady"}
+    node = {"deployment": "own_hardware", "gpu": "h100-sxm", "gpus": 8}
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump({"workload": small, "proposal": node}))
+    output = CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30"]).output
+    flat = " ".join(output.split())
+    assert "WARN DEP033" in flat and " times the recommendation's $" in flat and "% more than" not in flat
