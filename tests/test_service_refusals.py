@@ -68,6 +68,9 @@ def test_a_batch_window_beside_a_steady_load_is_422_in_the_validators_words(clie
 
 def test_body_that_is_not_a_workload(client: httpx.Client) -> None:
     assert problem_fields(post_recommend(client, [1, 2])) == [["body"]]
+    empty = client.post("/recommend", content=b"null", headers={"content-type": "application/json"})
+    assert problem_fields(empty) == [["body"]]
+    assert empty.json()["detail"][0]["msg"] == "no fields given: the body is null"
     response = client.post("/recommend", content=b"{not json", headers={"content-type": "application/json"})
     assert response.status_code == 422
     # Python's JSON parser accepts NaN; the answer must still be valid JSON and name the field.

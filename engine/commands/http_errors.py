@@ -164,6 +164,10 @@ def read_and_validate(body: bytes, model: type[BaseModel] | None) -> tuple[Any, 
     data = load_json(body, "request body")
     if model is None:
         return data, None
+    if data is None:
+        # JSON's null: nothing was given, which pydantic's "a valid dictionary" would not say.
+        problem = {"loc": ["body"], "msg": "no fields given: the body is null", "type": "missing"}
+        return data, {"detail": [problem]}
     checked, cut = within_bounds(data)
     problems: list[Any] = [
         {
