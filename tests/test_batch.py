@@ -199,7 +199,7 @@ def test_csv_output_columns(tmp_path: Path) -> None:
     result = invoke(write(tmp_path, "w.jsonl", json.dumps(BIG) + "\n"), "--format", "csv")
     assert result.stdout.splitlines()[0] == (
         "line,name,deployment,pricing,provider,offer,gpu,gpus,usd_per_month,fired_rules,attention,"
-        "cost_is_estimate"
+        "cost_is_estimate,priced_with_another_model"
     )
     (row,) = csv_rows(result.stdout)
     full = jsonl(invoke(write(tmp_path, "w.jsonl", json.dumps(BIG) + "\n")).stdout)[0]
@@ -214,6 +214,27 @@ def test_csv_output_columns(tmp_path: Path) -> None:
     assert float(row["usd_per_month"]) == pytest.approx(decision["usd_per_month"], abs=0.005)
     assert row["fired_rules"].split() == full["fired_rules"]
     assert row["cost_is_estimate"] == "false"
+    assert row["priced_with_another_model"] == "false"
+
+
+def test_an_api_row_names_its_provider_and_whether_another_models_price_stands_in(tmp_path: Path) -> None:
+    qwen = {
+        "name": "qwen3",
+        "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+        "requests_per_day": 150_000,
+        "avg_input_tokens": 1_500,
+        "avg_output_tokens": 600,
+        "load_pattern": "variable",
+        "company_country": "US",
+    }
+    (row,) = csv_rows(invoke(write(tmp_path, "q.jsonl", json.dumps(qwen) + "\n"), "--format", "csv").stdout)
+    # No price of Qwen3 235B: the compared API is DeepInfra's Llama 3.1 405B, an upper bound.
+    assert (row["deployment"], row["provider"], row["offer"]) == (
+        "api",
+        "deepinfra",
+        "llama-3.1-405b-deepinfra",
+    )
+    assert row["priced_with_another_model"] == "true"
 
 
 def test_serverless_costs_are_catalog_prices_not_estimates(tmp_path: Path) -> None:

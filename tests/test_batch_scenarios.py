@@ -69,7 +69,7 @@ def test_batch_csv_columns(tmp_path: Path) -> None:
         parts = [rival[k] for k in ("deployment", "pricing", "provider", "offer", "gpu") if rival[k]]
         assert row[-2:] == ["/".join(parts), f"{rival['share']:.4f}"]
     plain = batch(str(path), "--format", "csv")
-    assert plain.splitlines()[0].split(",")[-1] == "cost_is_estimate"
+    assert plain.splitlines()[0].split(",")[-2:] == ["cost_is_estimate", "priced_with_another_model"]
 
 
 def test_dask_without_a_scheduler_is_refused(tmp_path: Path) -> None:

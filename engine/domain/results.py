@@ -255,6 +255,9 @@ class Decision(ResultModel):
     estimate_break_even_utilization: float | None = None
     """Kept for readers of older results; always None."""
     deciding_rule_id: str
+    priced_with_another_model: bool = False
+    """A managed API decision priced at another model's price (no price of this model that the workload
+    may use): that model instead, or a price to ask for (the memo says which)."""
 
 
 class DecisionSummary(ResultModel):

@@ -53,10 +53,11 @@ def decision_for(deployment: Deployment, rule_id: str, chosen: Option | None, ma
         )
     if deployment == "api":
         return Decision(
-            **{**NO_CHOICE, "offer": api.api if api else None},
+            **{**NO_CHOICE, "provider": api.provider if api else None, "offer": api.api if api else None},
             deployment="api",
             usd_per_month=api.usd_per_month if api else None,
             deciding_rule_id=rule_id,
+            priced_with_another_model=api is not None and not api.same_model,
         )
     # Own hardware that no catalog server holds, serverless without an admitted product, a hybrid:
     # no offer, count or price to name.

@@ -63,6 +63,7 @@ CSV_COLUMNS = (
     "fired_rules",
     "attention",
     "cost_is_estimate",
+    "priced_with_another_model",
 )
 
 
@@ -181,6 +182,7 @@ def csv_result_line(line: int, result: DecisionSummary, more: Iterable[Any] = ()
         " ".join(result.fired_rules),
         " ".join(portfolio_split(result.attention)[0]),
         "true" if decision.cost_is_estimate else "false",
+        "true" if decision.priced_with_another_model else "false",
         *more,
     ]
     return csv_line(cells)

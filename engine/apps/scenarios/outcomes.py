@@ -58,9 +58,10 @@ def outcome(evaluation: Evaluation) -> Outcome:
         costs[key] = own.usd_per_month
         routes.append(key)
     for api in market.apis:
-        costs.setdefault(("api", None, None, api.api, None), api.usd_per_month)
+        costs.setdefault(("api", None, api.provider, api.api, None), api.usd_per_month)
     if market.compared_api is not None:
-        routes.append(("api", None, None, market.compared_api.api, None))
+        compared = market.compared_api
+        routes.append(("api", None, compared.provider, compared.api, None))
     decision = evaluation.decision
     key = decision_key(decision)
     if decision.usd_per_month is not None:
