@@ -3,11 +3,15 @@ figure counts its runs, not the schedule's days; the field belongs to a batch on
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from helpers import run
 
+from gpu_advisor.cli import main
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.present.memo import render_memo
@@ -56,3 +60,41 @@ def test_runs_a_month_belong_to_a_batch() -> None:
         validate_workload(steady, "test")
     with pytest.raises(InputError, match="batch_runs_per_month"):
         validate_workload({**WEEKLY, "batch_runs_per_month": 40}, "test")
+
+
+def test_check_prices_a_batch_proposal_for_its_runs_and_its_own_replicas(tmp_path: Path) -> None:
+    """The recommended plan itself, proposed for a weekly batch, costs what recommend says; eight
+    one-card replicas finish each run in an eighth of the time, so they bill about the same card-hours."""
+    result = run(WEEKLY)
+    (best,) = [o for o in result.options if o.chosen]
+    assert (best.provider, best.offer, best.gpu, best.gpus) == ("runpod", "community", "b200", 2)
+    same = {"deployment": "dedicated_cloud", "provider": "runpod", "offer": "community", "gpu": "b200"}
+    proposals = [
+        {"workload": WEEKLY, "proposal": {**same, "gpus": 2, "pricing": "on_demand"}},
+        {"workload": WEEKLY, "proposal": {**same, "gpus": 4, "pricing": "on_demand"}},
+    ]
+    path = tmp_path / "proposals.json"
+    path.write_text(json.dumps(proposals), encoding="utf-8")
+    checked = CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30", "--format", "json"])
+    assert checked.exit_code == 0, checked.output
+    out = checked.stdout
+    two, four = json.loads(out)
+    assert two["usd_per_month"] == pytest.approx(best.usd_per_month, abs=0.01)
+    assert "DEP033" not in {item["rule_id"] for item in two["results"] if item["status"] == "warn"}
+    # Four cards, two runs' worth of replicas each half as long: the same card-hours within a second a run.
+    assert four["usd_per_month"] == pytest.approx(best.usd_per_month, rel=0.01)
+
+
+def test_runs_a_month_are_at_most_the_schedules_days_and_share_its_paid_hours() -> None:
+    with pytest.raises(InputError, match="30 runs are more than the schedule's 22 days a month"):
+        run({**WEEKLY, "schedule": "office_hours", "batch_runs_per_month": 30})
+    # 104 paid hours over 4.35 runs leave each run 23.9 hours: the same plan as a 24-hour window.
+    paid = run({**WEEKLY, "hours_per_month": 104})
+    assert paid.load.hours_per_day == pytest.approx(104 / 4.35)
+    (best,) = [o for o in paid.options if o.chosen]
+    assert (best.gpu, best.gpus) == ("b200", 2)
+
+
+def test_a_batch_has_no_latency_targets() -> None:
+    with pytest.raises(InputError, match="a batch has no latency targets"):
+        validate_workload({**WEEKLY, "max_time_to_first_token_ms": 500}, "test")

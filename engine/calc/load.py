@@ -11,10 +11,13 @@ from gpu_advisor.engine.domain.knowledge.figures import Schedule
 from gpu_advisor.engine.domain.load import Load
 
 
-def batch_window(schedule: Schedule, paid_hours_per_month: float, window_hours: float) -> float:
-    """The hours a day a batch's work must be done in: its window, within the schedule's hours a day and
-    the paid hours a day."""
-    return min(window_hours, schedule.hours_per_day, paid_hours_per_month / schedule.days_per_month)
+def batch_window(
+    schedule: Schedule, paid_hours_per_month: float, window_hours: float, runs_per_month: float | None = None
+) -> float:
+    """The hours a run of a batch must be done in: its window, within the schedule's hours a day and the
+    paid hours of a run (the paid hours a month over its runs, the schedule's days by default)."""
+    runs = schedule.days_per_month if runs_per_month is None else runs_per_month
+    return min(window_hours, schedule.hours_per_day, paid_hours_per_month / runs)
 
 
 def traffic_for(
@@ -24,11 +27,12 @@ def traffic_for(
     load_pattern: str,
     profile: Sequence[float],
     window_hours: float,
+    runs_per_month: float | None = None,
 ) -> DailyTraffic:
     """How a served day's requests spread: work that waits for its GPUs (a batch) flat over its window
     from the schedule's first hour, other loads over the schedule's hours by their profile."""
     if knowledge.load_profile(load_pattern).work_waits:
-        window = batch_window(schedule, paid_hours_per_month, window_hours)
+        window = batch_window(schedule, paid_hours_per_month, window_hours, runs_per_month)
         return daily_traffic((1.0,) * 24, schedule.first_hour, window)
     return daily_traffic(tuple(profile), schedule.first_hour, schedule.hours_per_day)
 
@@ -49,7 +53,9 @@ def workload_load(
     """The load without the busy share, which needs a GPU's service time (``with_busy_share``).
     ``days_per_month``: the days a month the load comes (a batch's runs); default the schedule's."""
     days = schedule.days_per_month if days_per_month is None else days_per_month
-    traffic = traffic_for(knowledge, schedule, paid_hours_per_month, load_pattern, profile, window_hours)
+    traffic = traffic_for(
+        knowledge, schedule, paid_hours_per_month, load_pattern, profile, window_hours, days_per_month
+    )
     batch = knowledge.load_profile(load_pattern).work_waits
     average = requests_per_day / (traffic.hours_per_day * SECONDS_PER_HOUR)
     within_hour = 1.0 if batch else knowledge.load_profile(load_pattern).peak_within_hour

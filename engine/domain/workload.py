@@ -26,7 +26,6 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
-    ValidationInfo,
     create_model,
     field_validator,
 )
@@ -42,7 +41,13 @@ from gpu_advisor.engine.common.user_input import (
     type_words,
 )
 from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, nested_deeper
-from gpu_advisor.engine.common.wording import Words, WordsError, at
+from gpu_advisor.engine.common.wording import Words, at
+from gpu_advisor.engine.domain.batch_fields import (
+    BATCH_FIELDS,
+    LATENCY_TARGETS,
+    no_target_for_a_batch,
+    only_for_a_batch,
+)
 from gpu_advisor.engine.domain.choices import (
     Framework,
     LoadPattern,
@@ -297,39 +302,6 @@ def declared_type(info: FieldInfo) -> Any:
     return Annotated[parameters]
 
 
-def batch_window_for_a_batch(value: float | None, info: ValidationInfo) -> float | None:
-    """A batch's field (its window, its runs a month) on a workload that is not a batch would be ignored:
-    it is refused instead, since the likelier mistake is a batch whose ``load_pattern`` was forgotten (the
-    default is steady) than a value meant to be ignored. A load pattern that is itself invalid is reported
-    alone."""
-    if value is None or "load_pattern" not in info.data:
-        return value
-    pattern = info.data["load_pattern"]
-    if pattern is None:
-        from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-
-        pattern = load_knowledge().workload_default_values()["load_pattern"]
-        if pattern != "batch":
-            raise WordsError(
-                Words(
-                    "applies to load_pattern: batch only, and this workload's load_pattern is %(pattern)s by "
-                    "default; set load_pattern: batch or leave %(field)s out",
-                    pattern=pattern,
-                    field=info.field_name,
-                )
-            )
-    elif pattern != "batch":
-        raise WordsError(
-            Words(
-                "applies to load_pattern: batch only, and this workload's load_pattern is %(pattern)s; set "
-                "load_pattern: batch or leave %(field)s out",
-                pattern=pattern,
-                field=info.field_name,
-            )
-        )
-    return value
-
-
 def _input_model() -> type[WorkloadInput]:
     """``Workload``: ``WorkloadInput`` plus every field the user may give, with the declaration's type,
     bounds and description; the fields left to defaults are optional. A field that applies only beside
@@ -347,9 +319,8 @@ def _input_model() -> type[WorkloadInput]:
                 Field(default=None, description=info.description, json_schema_extra=extra),
             )
     validators = {
-        "_batch_fields": field_validator("batch_window_hours", "batch_runs_per_month")(
-            batch_window_for_a_batch
-        )
+        "_batch_fields": field_validator(*BATCH_FIELDS)(only_for_a_batch),
+        "_no_batch_targets": field_validator(*LATENCY_TARGETS)(no_target_for_a_batch),
     }
     return create_model(
         "Workload", __base__=WorkloadInput, __module__=__name__, __validators__=validators, **fields

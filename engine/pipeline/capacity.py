@@ -82,6 +82,7 @@ def workload_traffic(resolved: ResolvedWorkload, knowledge: Knowledge) -> DailyT
             resolved.load_pattern,
             resolved.load_profile,
             resolved.batch_window_hours,
+            resolved.days_per_month,
         )
     except ValueError as error:
         problem = (

@@ -207,6 +207,14 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
         "context_tokens" in given,
         catalog,
     )
+    schedule_days = knowledge.schedule(values["schedule"]).days_per_month
+    if values["batch_runs_per_month"] > schedule_days:
+        problem = Words(
+            "%(runs)s runs are more than the schedule's %(days)s days a month; at most one run a day",
+            runs=f"{values['batch_runs_per_month']:g}",
+            days=f"{schedule_days:g}",
+        )
+        raise InputError(at("batch_runs_per_month", problem), field="batch_runs_per_month")
     # The days a month the load comes: a batch's runs, a service's schedule days.
     values["days_per_month"] = (
         values["batch_runs_per_month"]

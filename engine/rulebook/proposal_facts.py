@@ -88,6 +88,9 @@ class ProposalFact(Fact):
     """provider/offer/gpu is a catalog offer."""
     usd_per_month: float
     cost_known: bool
+    server_housing_excluded: bool
+    """The proposed own server stands where a fired rule excludes own servers (an office machine for a
+    business-critical workload)."""
     costs_compared: bool
     """The proposal and the recommendation both have a monthly price (``extra_cost_share``)."""
     extra_cost_share: Annotated[float, Guard("costs_compared")]

@@ -261,7 +261,13 @@ def node_facts(
     server, gpus, resolved = hardware.server, hardware.gpus, evaluation.workload
     if server is None:
         servers = proposal.servers or 0
-        return {"servers": servers, "server_gpus": 0, "node_utilization": 0.0, "node_has_idle_gpus": False}
+        return {
+            "servers": servers,
+            "server_gpus": 0,
+            "node_utilization": 0.0,
+            "node_has_idle_gpus": False,
+            "server_housing_excluded": False,
+        }
     servers = proposal.servers or (math.ceil((gpus or 0) / server.gpus_per_server) if gpus else 0)
     cards = servers * server.gpus_per_server
     utilization = evaluation.market.time_utilization
@@ -272,6 +278,8 @@ def node_facts(
             node_busy_share(needed, utilization, resolved.hours_per_month, cards, server)
         ),
         "node_has_idle_gpus": needed < cards,
+        # Where the server stands, against the rules' exclusions of own servers (TCO018's office).
+        "server_housing_excluded": server.housing in evaluation.constraints.excluded_housings,
     }
 
 
@@ -357,7 +365,13 @@ def proposal_cost(
         price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
         workload = evaluation.workload
         plan = evaluation.market.plans.get(offer.gpu)
-        days = knowledge.schedule(workload.schedule).days_per_month
+        if plan is not None and plan.hours_per_day_running is not None:
+            # A batch: the proposed replicas share the run's work, so more of them finish it sooner.
+            replicas = math.ceil(gpus / proposed_replica_cards(offer, gpus, evaluation))
+            running = plan.hours_per_day_running * plan.replicas / replicas
+            plan = plan._replace(hours_per_day_running=running)
+        # The days the load comes: a batch's runs (``batch_runs_per_month``), a service's schedule days.
+        days = workload.days_per_month
         hours = (
             offer_hours(knowledge, offer, plan, workload.hours_per_month, days)
             if plan is not None
@@ -367,13 +381,17 @@ def proposal_cost(
     return 0.0, False
 
 
+def proposed_replica_cards(offer: Offer, gpus: int, evaluation: Evaluation) -> int:
+    """The cards a proposed replica runs on: of the cards one needs on the offer's GPU (all the cards as
+    one replica where fewer are proposed)."""
+    plan = evaluation.market.plans.get(offer.gpu)
+    return replica_cards(gpu_fit(offer.gpu, evaluation), gpus, plan.cards_per_replica if plan else None) or 1
+
+
 def proposed_rental(offer: Offer, gpus: int, hours: float, price: float, evaluation: Evaluation) -> Rental:
     """The proposed cards on the offer's instances: replicas of the cards one needs on its GPU (all the
     cards as one replica where fewer are proposed), each inside one instance."""
-    plan = evaluation.market.plans.get(offer.gpu)
-    per_replica = (
-        replica_cards(gpu_fit(offer.gpu, evaluation), gpus, plan.cards_per_replica if plan else None) or 1
-    )
+    per_replica = proposed_replica_cards(offer, gpus, evaluation)
     linked = offer_linked_sizes(offer)
     return rent(offer, per_replica, math.ceil(gpus / per_replica), hours, linked, price)
 

@@ -1,0 +1,56 @@
+"""Workload fields that apply to a batch only, and those a batch cannot have: each is refused where it
+would be ignored, since the likelier mistake is a forgotten ``load_pattern`` (the default is steady)."""
+
+from __future__ import annotations
+
+from pydantic import ValidationInfo
+
+from gpu_advisor.engine.common.wording import Words, WordsError
+
+BATCH_FIELDS = ("batch_window_hours", "batch_runs_per_month")
+"""The fields a batch only has: its window and how often a month it runs."""
+
+LATENCY_TARGETS = ("max_time_to_first_token_ms", "max_time_per_output_token_ms")
+"""The fields a batch cannot have: its requests wait for the window's cards by design."""
+
+
+def only_for_a_batch(value: float | None, info: ValidationInfo) -> float | None:
+    """A batch's field (its window, its runs a month) on a workload that is not a batch would be ignored:
+    it is refused instead, since the likelier mistake is a batch whose ``load_pattern`` was forgotten (the
+    default is steady) than a value meant to be ignored. A load pattern that is itself invalid is reported
+    alone."""
+    if value is None or "load_pattern" not in info.data:
+        return value
+    pattern = info.data["load_pattern"]
+    if pattern is None:
+        from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+        pattern = load_knowledge().workload_default_values()["load_pattern"]
+        if pattern != "batch":
+            raise WordsError(
+                Words(
+                    "applies to load_pattern: batch only, and this workload's load_pattern is %(pattern)s by "
+                    "default; set load_pattern: batch or leave %(field)s out",
+                    pattern=pattern,
+                    field=info.field_name,
+                )
+            )
+    elif pattern != "batch":
+        raise WordsError(
+            Words(
+                "applies to load_pattern: batch only, and this workload's load_pattern is %(pattern)s; set "
+                "load_pattern: batch or leave %(field)s out",
+                pattern=pattern,
+                field=info.field_name,
+            )
+        )
+    return value
+
+
+def no_target_for_a_batch(value: float | None, info: ValidationInfo) -> float | None:
+    """A latency target on a batch would be ignored (its requests wait for the window's cards): refused."""
+    if value is not None and info.data.get("load_pattern") == "batch":
+        raise WordsError(
+            Words("a batch has no latency targets, its requests wait for the window's cards; leave it out")
+        )
+    return value
