@@ -101,12 +101,12 @@ def test_an_option_exclusion_applies_to_every_listing_that_has_its_field() -> No
     from gpu_advisor.engine.calc.api_costs import api_listings
     from gpu_advisor.engine.calc.listings import listings
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-    from gpu_advisor.engine.pipeline.constraints import api_exclusions, api_option_fields, rule_exclusions
+    from gpu_advisor.engine.pipeline.constraints import api_exclusions, option_fields, rule_exclusions
 
     knowledge, rulebook = load_knowledge(), load_rulebook()
     sla_rule = rulebook.rule("PRV003")
     apis = api_listings(knowledge)
-    assert "enterprise_sla" in api_option_fields(apis)
+    assert "enterprise_sla" in option_fields(apis)
     by_sla = api_exclusions(apis, [sla_rule])
     assert [bool(excluded) for excluded in by_sla] == [not listing.api.enterprise_sla for listing in apis]
     assert set(by_sla) == {(), ("PRV003",)}
@@ -115,5 +115,5 @@ def test_an_option_exclusion_applies_to_every_listing_that_has_its_field() -> No
         listing.attributes["enterprise_sla"] is False for listing in offers
     ]
     devops_rule = rulebook.rule("PRV001")
-    assert "provider_kind" not in api_option_fields(apis)
+    assert "provider_kind" not in option_fields(apis)
     assert set(api_exclusions(apis, [devops_rule])) == {()}

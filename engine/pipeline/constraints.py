@@ -64,6 +64,9 @@ def workload_fact(figures: SizingFigures, knowledge: Knowledge) -> WorkloadFact:
 
 Listed = tuple[ServerlessListing, ...] | tuple[Listing, ...]
 
+ExclusionTables = dict[tuple[int, ...], tuple[tuple[Rule, ...], tuple[tuple[str, ...], ...]]]
+"""Excluding rules (by identity) -> those rules and the exclusions they make."""
+
 
 def rule_exclusions(listed: Listed, rules: Sequence[Rule]) -> tuple[tuple[str, ...], ...]:
     """For every listing (in the order given), the IDs of the fired rules whose exclusions match it;
@@ -72,14 +75,20 @@ def rule_exclusions(listed: Listed, rules: Sequence[Rule]) -> tuple[tuple[str, .
     excluding = tuple(rule for rule in rules if rule.then.exclude_options)
     if not excluding:
         return ((),) * len(listed)
-    tables = _exclusion_tables(listed)
+    return exclusion_table(listed, excluding, _exclusion_tables(listed))
+
+
+def exclusion_table(
+    listed: Listed | tuple[ApiListing, ...], excluding: tuple[Rule, ...], tables: ExclusionTables
+) -> tuple[tuple[str, ...], ...]:
+    """For every listing, the IDs of the ``excluding`` rules whose exclusions on its fields
+    (``option_fields``) match it, kept in ``tables`` per set of excluding rules."""
     key = tuple(map(id, excluding))
     found = tables.get(key)
     if found is None:
         if len(tables) >= EXCLUSION_TABLES_KEPT:
             tables.clear()
-        # An exclusion applies to the listings that have its field (``housing`` is an own server's).
-        fields = frozenset(listed[0].attributes) if listed else frozenset()
+        fields = option_fields(listed)
         filters = [(rule_id, f) for rule_id, f in option_filters(excluding) if f.field in fields]
         table = tuple(tuple(excluded_by(listing.attributes, filters)) for listing in listed)
         found = tables[key] = (excluding, table)  # the rules are kept, so their ids stay theirs
@@ -99,11 +108,12 @@ def excluded_housings(rules: Sequence[Rule], knowledge: Knowledge) -> frozenset[
 EXCLUSION_TABLES_KEPT = 64
 
 
-def api_option_fields(listed: tuple[ApiListing, ...]) -> frozenset[str]:
-    """The option fields an API price has (``ApiListing.attributes``, the same for every listing): where it
-    processes requests (EU or not, and the jurisdiction), how it is sold (``on_demand`` or ``batch_api``),
-    who sells it and whether with an enterprise SLA. An exclusion on one of them applies to API prices as
-    it does to offers; exclusions by a GPU's or a rental's properties do not concern them."""
+def option_fields(listed: Listed | tuple[ApiListing, ...]) -> frozenset[str]:
+    """The option fields a kind of listing has (its ``attributes``, the same for every listing of the
+    kind). An API price has where it processes requests (EU or not, and the jurisdiction), how it is
+    sold (``on_demand`` or ``batch_api``), who sells it and whether with an enterprise SLA: exclusions by a
+    GPU's or a rental's properties do not concern it, nor do exclusions of own servers by their housing
+    concern a rental."""
     return frozenset(listed[0].attributes) if listed else frozenset()
 
 
@@ -111,28 +121,12 @@ def api_exclusions(listed: tuple[ApiListing, ...], rules: Sequence[Rule]) -> tup
     """For every API listing, the IDs of the fired rules whose exclusions on its fields match it; kept
     per set of excluding rules, as ``rule_exclusions`` does."""
     excluding = tuple(rule for rule in rules if rule.then.exclude_options)
-    tables = _api_exclusion_tables(listed)
-    key = tuple(map(id, excluding))
-    found = tables.get(key)
-    if found is None:
-        if len(tables) >= EXCLUSION_TABLES_KEPT:
-            tables.clear()
-        fields = api_option_fields(listed)
-        filters = [(rule_id, f) for rule_id, f in option_filters(excluding) if f.field in fields]
-        table = tuple(tuple(excluded_by(listing.attributes, filters)) for listing in listed)
-        found = tables[key] = (excluding, table)  # the rules are kept, so their ids stay theirs
-    return found[1]
+    return exclusion_table(listed, excluding, _api_exclusion_tables(listed))
 
 
 @per_object
-def _api_exclusion_tables(
-    listed: tuple[ApiListing, ...], /
-) -> dict[tuple[int, ...], tuple[tuple[Rule, ...], tuple[tuple[str, ...], ...]]]:
+def _api_exclusion_tables(listed: tuple[ApiListing, ...], /) -> ExclusionTables:
     return {}
-
-
-ExclusionTables = dict[tuple[int, ...], tuple[tuple[Rule, ...], tuple[tuple[str, ...], ...]]]
-"""Excluding rules (by identity) -> those rules and the exclusions they make."""
 
 
 def _exclusion_tables(listed: Listed) -> ExclusionTables:
