@@ -88,4 +88,4 @@ def test_a_batch_refuses_latency_targets() -> None:
     args = ["size", "--model", "llama-3.1-8b", "--precision", "fp8", "--requests-per-day", "100000"]
     result = CliRunner().invoke(main, [*args, "--load-pattern", "batch", "--max-ttft-ms", "300"])
     assert result.exit_code == 2
-    assert "max_time_to_first_token_ms (--max-ttft-ms): a batch has no latency targets" in result.output
+    assert "--max-ttft-ms: a batch has no latency targets, its requests wait for its window" in result.output

@@ -65,15 +65,6 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
     # Targets left out are those a workload of this load pattern takes: a service's users wait for its
     # answers (the documented defaults), a batch's do not.
     users_wait = knowledge.utilization_default(pattern).latency_sensitive
-    targets = {"max_time_to_first_token_ms": "--max-ttft-ms", "max_time_per_output_token_ms": "--max-tpot-ms"}
-    given = [field for field in targets if getattr(request, field) is not None]
-    if given and knowledge.load_profile(pattern).work_waits:
-        # A batch's requests wait for the cards by design: its replicas are sized to its window.
-        raise InputError(
-            f"{given[0]} ({targets[given[0]]}): a batch has no latency targets, its requests wait for the "
-            "window's cards; leave it out or describe a service's load",
-            field=f"load.{given[0]}",
-        )
 
     def target(field: str) -> float | None:
         given = getattr(request, field)

@@ -51,6 +51,6 @@ def no_target_for_a_batch(value: float | None, info: ValidationInfo) -> float | 
     """A latency target on a batch would be ignored (its requests wait for the window's cards): refused."""
     if value is not None and info.data.get("load_pattern") == "batch":
         raise WordsError(
-            Words("a batch has no latency targets, its requests wait for the window's cards; leave it out")
+            Words("a batch has no latency targets, its requests wait for its window; leave it out")
         )
     return value

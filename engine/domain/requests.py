@@ -11,10 +11,11 @@ import re
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field, ValidationError, model_validator
+from pydantic import AfterValidator, Field, ValidationError, field_validator, model_validator
 
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.wording import Words, WordsError
+from gpu_advisor.engine.domain.batch_fields import LATENCY_TARGETS, no_target_for_a_batch
 from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId, ServingEngineId
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
 from gpu_advisor.engine.domain.model_spec import AttentionShape
@@ -74,8 +75,10 @@ class LoadRequest(Request):
     schedule: ScheduleId | None = None
     max_time_to_first_token_ms: float | None = Field(default=None, gt=0, le=3_600_000)
     """Latency targets at the peak; left out, those of a workload with this load pattern (a service
-    answers users: the documented defaults; a batch: none)."""
+    answers users: the documented defaults; a batch: none, and refused as a workload refuses them)."""
     max_time_per_output_token_ms: float | None = Field(default=None, gt=0, le=3_600_000)
+
+    _no_batch_targets = field_validator(*LATENCY_TARGETS)(no_target_for_a_batch)
 
 
 class SizeRequest(Request):
