@@ -219,7 +219,7 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
     values["days_per_month"] = (
         values["batch_runs_per_month"]
         if knowledge.load_profile(values["load_pattern"]).work_waits
-        else knowledge.schedule(values["schedule"]).days_per_month
+        else schedule_days
     )
     values["utilization_source"] = "input" if values["utilization"] is not None else "derived"
     return ResolvedWorkload(**values, defaults_used=tuple(defaults_used))

@@ -4,6 +4,7 @@ provider and buy-versus-rent rules read, and the details their messages show."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.commitments import fleet_name, option_billing
@@ -53,7 +54,10 @@ def economics_fact(
     resolved: ResolvedWorkload,
     market: Market,
     evaluated_on: dt.date,
+    unknown_sla: Sequence[str],
+    fixed: FixedFleet | None,
 ) -> EconomicsFact:
+    """``unknown_sla``: ``sla_unknown_providers``; ``fixed``: ``fixed_fleet`` (the details read both)."""
     alternatives, own, server = market.alternatives, market.own, market.server
     best, reference, quantized = alternatives.best, alternatives.reference, alternatives.quantized
     hyperscaler, non_eu = alternatives.hyperscaler, alternatives.without_residency
@@ -74,7 +78,7 @@ def economics_fact(
         best_option_cards_rented=best.gpus_rented if best else 0,
         best_option_has_other_prices=bool(other_prices(knowledge, best)),
         best_option_has_spare=bool(best and best.spare_replicas),
-        sla_unknown_admitted=bool(sla_unknown_providers(knowledge, market)),
+        sla_unknown_admitted=bool(unknown_sla),
         server_gpu_watts=float(server.gpu_watts),
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
@@ -99,7 +103,7 @@ def economics_fact(
         mixed_fleet_priced=fleet is not None,
         mixed_fleet_usd_per_month=float(fleet.usd_per_month) if fleet else 0.0,
         mixed_fleet_saving=1 - fleet.usd_per_month / best_monthly if fleet and best else 0.0,
-        **autoscaled_fact_fields(market),
+        **autoscaled_fact_fields(market, fixed),
         utilization_given=given,
         utilization_gap=abs(float(resolved.utilization or 0.0) - busy) if busy is not None and given else 0.0,
         hyperscaler_option_available=hyperscaler is not None,
@@ -121,7 +125,13 @@ def economics_fact(
     )
 
 
-def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWorkload) -> EconomicsDetails:
+def economics_details(
+    knowledge: Knowledge,
+    market: Market,
+    resolved: ResolvedWorkload,
+    unknown_sla: Sequence[str],
+    fixed: FixedFleet | None,
+) -> EconomicsDetails:
     alternatives, own, server = market.alternatives, market.own, market.server
     best, reference, quantized = alternatives.best, alternatives.reference, alternatives.quantized
     non_eu = alternatives.without_residency
@@ -157,7 +167,7 @@ def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWo
         mixed_fleet_base_replicas=market.mixed_fleet.base_replicas_hosted if market.mixed_fleet else 0,
         mixed_fleet_peak_usd_per_month=market.mixed_fleet.peak_usd_per_month if market.mixed_fleet else 0.0,
         mixed_fleet_peak_gpu_hours=market.mixed_fleet.peak_gpu_hours_per_month if market.mixed_fleet else 0.0,
-        **autoscaled_details(market),
+        **autoscaled_details(market, fixed),
         best_option_offer=best.offer if best else "",
         best_option_gpu=best.gpu if best else "",
         best_option_gpus=best.gpus if best else 0,
@@ -173,7 +183,7 @@ def economics_details(knowledge: Knowledge, market: Market, resolved: ResolvedWo
         best_option_cards_per_replica=cards_per_replica(best) if best else 0,
         best_option_instance_sizes=best.instance_gpus if best else (),
         best_option_other_prices=other_prices(knowledge, best),
-        sla_unknown_providers=", ".join(sla_unknown_providers(knowledge, market)),
+        sla_unknown_providers=", ".join(unknown_sla),
         hyperscaler_best_usd_per_month=alternatives.hyperscaler.usd_per_month
         if alternatives.hyperscaler
         else 0.0,
@@ -202,9 +212,10 @@ def weigh_economics(
     evaluated_on: dt.date,
 ) -> tuple[list[Firing], EconomicsDetails]:
     """Assert the economics fact; its firings and the details their messages show."""
-    fact = economics_fact(knowledge, resolved, market, evaluated_on)
+    unknown_sla, fixed = sla_unknown_providers(knowledge, market), fixed_fleet(market)
+    fact = economics_fact(knowledge, resolved, market, evaluated_on, unknown_sla, fixed)
     firings = session.assert_fact(fact, facts)
-    return firings, economics_details(knowledge, market, resolved)
+    return firings, economics_details(knowledge, market, resolved, unknown_sla, fixed)
 
 
 class FixedFleet(NamedTuple):
@@ -226,9 +237,9 @@ def fixed_fleet(market: Market) -> FixedFleet | None:
     return FixedFleet(option_name(best), best.usd_per_month, False)
 
 
-def autoscaled_fact_fields(market: Market) -> dict[str, Any]:
+def autoscaled_fact_fields(market: Market, fixed: FixedFleet | None) -> dict[str, Any]:
     """Whether the hours' replicas vary, and the share the scaled bill saves on the fixed fleet."""
-    scaled, fixed = market.autoscaled, fixed_fleet(market)
+    scaled = market.autoscaled
     served = scaled.served_replicas if scaled else ()
     return {
         "autoscaled_priced": scaled is not None,
@@ -239,8 +250,8 @@ def autoscaled_fact_fields(market: Market) -> dict[str, Any]:
     }
 
 
-def autoscaled_details(market: Market) -> dict[str, Any]:
-    scaled, fixed = market.autoscaled, fixed_fleet(market)
+def autoscaled_details(market: Market, fixed: FixedFleet | None) -> dict[str, Any]:
+    scaled = market.autoscaled
     served = scaled.served_replicas if scaled else ()
     return {
         "autoscaled_usd_per_month": scaled.usd_per_month if scaled else 0.0,

@@ -12,6 +12,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.entries import Citation
 from gpu_advisor.engine.domain.own_costs import OwnCosts
 from gpu_advisor.engine.domain.results import ApiCost, Option, PriceDate, PriceOrigin
+from gpu_advisor.engine.rulebook.conclusions import option_filters
 from gpu_advisor.engine.rulebook.schema import Rule
 
 COST_DEFAULTS = "own-server cost defaults"
@@ -35,7 +36,7 @@ def price_dates(
     sources = dated_sources(knowledge)
     used = {sources.offers[o.provider, o.offer, o.gpu] for o in options}
     used.update(sources.apis[a.api] for a in apis)
-    if any(f.field == SLA_FIELD for rule in rules for f in rule.then.exclude_options):
+    if any(f.field == SLA_FIELD for _, f in option_filters(rules)):
         used.update(sources.api_terms[a.api] for a in apis)
     used.update(sources.always)
     if own is not None:
