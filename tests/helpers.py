@@ -94,3 +94,19 @@ def problem_fields(response: httpx.Response) -> list[list[str | int]]:
     detail = response.json()["detail"]
     assert detail and all(set(problem) == {"loc", "msg", "type"} for problem in detail), detail
     return [problem["loc"] for problem in detail]
+
+
+VOICE_ASSISTANT: dict[str, Any] = {
+    "name": "voice-assistant",
+    "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+    "requests_per_day": 300_000,
+    "avg_input_tokens": 600,
+    "avg_output_tokens": 80,
+    "load_pattern": "variable",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "max_time_to_first_token_ms": 150,
+    "max_time_per_output_token_ms": 25,
+    "company_country": "DE",
+}
+"""An 8B voice assistant around the clock with tight latency targets (the walkthroughs' workload)."""

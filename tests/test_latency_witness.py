@@ -5,21 +5,11 @@ price for, nor the dearest single card (B200)."""
 
 from __future__ import annotations
 
-from helpers import run
+from helpers import VOICE_ASSISTANT, run
 
 from gpu_advisor.engine.present.memo import render_memo
 
-VOICE = {
-    "name": "voice-assistant",
-    "model": {"name": "llama-3.1-8b", "precision": "fp8"},
-    "requests_per_day": 300_000,
-    "avg_input_tokens": 600,
-    "avg_output_tokens": 80,
-    "load_pattern": "variable",
-    "latency_sensitive": True,
-    "max_time_to_first_token_ms": 150,
-    "max_time_per_output_token_ms": 25,
-}
+VOICE = VOICE_ASSISTANT
 
 
 def test_a_gpu_missing_a_target_is_told_the_fewest_rented_cards_that_meet_it() -> None:

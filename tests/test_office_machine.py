@@ -6,23 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
-from helpers import EXAMPLES_DIR, run
+from helpers import EXAMPLES_DIR, VOICE_ASSISTANT, run
 
 from gpu_advisor.engine.present.memo import render_memo
 
-VOICE: dict[str, Any] = {
-    "name": "voice-assistant",
-    "model": {"name": "llama-3.1-8b", "precision": "fp8"},
-    "requests_per_day": 300_000,
-    "avg_input_tokens": 600,
-    "avg_output_tokens": 80,
-    "load_pattern": "variable",
-    "schedule": "always",
-    "latency_sensitive": True,
-    "max_time_to_first_token_ms": 150,
-    "max_time_per_output_token_ms": 25,
-    "company_country": "DE",
-}
+VOICE = VOICE_ASSISTANT
 
 
 def test_a_business_critical_service_is_costed_on_a_datacenter_server_not_office_workstations() -> None:
