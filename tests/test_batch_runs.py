@@ -98,3 +98,38 @@ def test_runs_a_month_are_at_most_the_schedules_days_and_share_its_paid_hours() 
 def test_a_batch_has_no_latency_targets() -> None:
     with pytest.raises(InputError, match="a batch has no latency targets"):
         validate_workload({**WEEKLY, "max_time_to_first_token_ms": 500}, "test")
+
+
+def check_json(tmp_path: Path, workload: dict[str, Any], proposal: dict[str, Any]) -> dict[str, Any]:
+    path = tmp_path / "proposal.json"
+    path.write_text(json.dumps({"workload": workload, "proposal": proposal}), encoding="utf-8")
+    checked = CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30", "--format", "json"])
+    assert checked.exit_code in (0, 1), checked.output
+    (result,) = json.loads(checked.stdout)
+    return result
+
+
+def test_a_batch_proposal_on_smaller_replicas_pays_the_runs_card_hours(tmp_path: Path) -> None:
+    """70B BF16: the plan's replicas are 4 × H100; two H100 in one replica do the run's work on half the
+    cards, so in twice the hours: the same card-hours, not half of them."""
+    bf16 = {**WEEKLY, "model": {"name": "llama-3.1-70b", "precision": "bf16"}}
+    result = run(bf16)
+    (plan,) = [p for p in result.sizing.gpus if p.gpu == "h100-sxm"]
+    assert plan.cards_per_replica == 4
+    (rental,) = [
+        o for o in result.options if (o.provider, o.offer, o.gpu) == ("runpod", "community", "h100-sxm")
+    ]
+    two = {"deployment": "dedicated_cloud", "provider": "runpod", "offer": "community", "gpu": "h100-sxm"}
+    proposed = check_json(tmp_path, bf16, {**two, "gpus": 2, "pricing": "on_demand"})
+    # The plan's card-hours a run at $2.69, 4.35 runs: what the options table bills for its 8 cards.
+    assert proposed["usd_per_month"] == pytest.approx(rental.usd_per_month, rel=0.001)
+
+
+def test_a_batch_proposal_too_small_for_its_window_bills_the_month_not_more(tmp_path: Path) -> None:
+    """One B200 for a daily 700,000-request run would need about 27 h a day: it runs all month, billed the
+    month's 730 hours at $5.98, not 27 h × 30.42 days."""
+    daily = {key: value for key, value in WEEKLY.items() if key != "batch_runs_per_month"}
+    one = {"deployment": "dedicated_cloud", "provider": "runpod", "offer": "community", "gpu": "b200"}
+    proposed = check_json(tmp_path, daily, {**one, "gpus": 1, "pricing": "on_demand"})
+    # Each run rounded up to the second it is billed in: at most 30.42 seconds a month more.
+    assert proposed["usd_per_month"] == pytest.approx(5.98 * 730, abs=5.98 * 31 / 3600)

@@ -365,13 +365,16 @@ def proposal_cost(
         price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
         workload = evaluation.workload
         plan = evaluation.market.plans.get(offer.gpu)
-        if plan is not None and plan.hours_per_day_running is not None:
-            # A batch: the proposed replicas share the run's work, so more of them finish it sooner.
-            replicas = math.ceil(gpus / proposed_replica_cards(offer, gpus, evaluation))
-            running = plan.hours_per_day_running * plan.replicas / replicas
-            plan = plan._replace(hours_per_day_running=running)
         # The days the load comes: a batch's runs (``batch_runs_per_month``), a service's schedule days.
         days = workload.days_per_month
+        if plan is not None and plan.hours_per_day_running is not None:
+            # A batch: the proposed cards share the run's card-hours, so more of them finish it sooner;
+            # a run cannot bill more than its share of the month's hours (it then misses its window).
+            per_replica = proposed_replica_cards(offer, gpus, evaluation)
+            cards = math.ceil(gpus / per_replica) * per_replica
+            running = plan.hours_per_day_running * plan.gpus / cards
+            calendar = knowledge.calendar_hours_per_month()
+            plan = plan._replace(hours_per_day_running=min(running, calendar / days))
         hours = (
             offer_hours(knowledge, offer, plan, workload.hours_per_month, days)
             if plan is not None
