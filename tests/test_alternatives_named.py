@@ -6,8 +6,12 @@ no own server of (a reader took the owned figure for that GPU's)."""
 from __future__ import annotations
 
 import pytest
-from helpers import run
+import yaml
+from helpers import EVALUATED_ON, EXAMPLES_DIR, run
 
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
 
 CONSUMER_70B = {
@@ -111,3 +115,17 @@ def test_the_gpus_named_need_fewer_cards_and_hold_the_model() -> None:
 def test_where_a_rental_is_admitted_its_gpu_is_named_instead() -> None:
     memo = render_memo(run(CONSUMER_70B))
     assert "The load needs" not in memo
+
+
+def test_a_route_of_whole_instances_says_its_billed_cards_in_the_readers_language() -> None:
+    """The HR assistant's cheapest rental is 4 cards of Scaleway's 8-card instance: DEP003 names it with
+    the cards billed, in German in a German memo (it said "8 billed" there)."""
+    document = yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text())
+    workload = validate_workload(document, "hr-assistant")
+    messages = {}
+    for lang in ("en", "de"):
+        result = recommend(workload, EVALUATED_ON, fmt=Format.named(lang))
+        messages[lang] = next(f.message for f in result.findings if f.rule_id == "DEP003")
+    assert "(scaleway h100-sxm-8-80g (4 × h100-sxm, 8 billed))" in messages["en"]
+    assert "(scaleway h100-sxm-8-80g (4 × h100-sxm, 8 abgerechnet))" in messages["de"]
+    assert "billed" not in messages["de"]

@@ -9,6 +9,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.routes import SELF_HOSTED, SelfHosted, cheapest_route
 from gpu_advisor.engine.pipeline.serverless import serverless_name
@@ -21,7 +22,7 @@ from gpu_advisor.engine.rulebook.schema import Rule
 
 class Standing(NamedTuple):
     usd_per_month: float
-    name: str
+    name: str | Words
 
 
 def weigh_api(
@@ -76,4 +77,5 @@ def cheapest_standing(market: Market, rules: Sequence[Rule], route: SelfHosted |
     api = market.compared_api
     if api is not None and "api" not in ruled_out_deployments(rules):
         found.append(Standing(api.usd_per_month, api.name))
-    return min(found, default=None)
+    # Ties by the English name, as a name said in words has no order of its own.
+    return min(found, key=lambda standing: (standing.usd_per_month, str(standing.name)), default=None)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.commitments import fleet_name, option_billing
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -221,7 +222,7 @@ def weigh_economics(
 class FixedFleet(NamedTuple):
     """The cheapest fixed rented fleet priced, which the scaled one is compared with."""
 
-    name: str
+    name: str | Words
     usd_per_month: float
     mixed: bool
     """It is the mixed fleet (a reserved base, hourly instances for the busier hours)."""

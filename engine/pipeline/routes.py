@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.commitments import fleet_name
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.serverless import option_name, serverless_name
 from gpu_advisor.engine.rulebook.conclusions import proposal_stands
@@ -20,7 +21,7 @@ class SelfHosted(NamedTuple):
     usd_per_month: float
     kind: str
     """serverless, own_hardware, dedicated_cloud or hybrid (a mixed fleet)."""
-    name: str
+    name: str | Words
 
 
 def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> list[SelfHosted]:

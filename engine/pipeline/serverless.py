@@ -22,6 +22,7 @@ from gpu_advisor.engine.calc.serverless import (
 )
 from gpu_advisor.engine.calc.serverless_hours import HourDemand, Steps
 from gpu_advisor.engine.common.trusted import trusted
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option, PriceOrigin
 from gpu_advisor.engine.pipeline.capacity import Capacity, ReplicaPlans
@@ -316,14 +317,22 @@ class Alternative(Protocol):
     @property
     def kind(self) -> str: ...
     @property
-    def name(self) -> str: ...
+    def name(self) -> str | Words: ...
 
 
-def option_name(option: Option) -> str:
-    """'runpod community (2 × h200)', or with the cards whole instances bill 'aws p5-reserved-3y
-    (6 × h100-sxm, 8 billed)': the same in every language."""
-    billed = f", {option.gpus_rented} billed" if option.gpus_rented != option.gpus else ""
-    return f"{option.provider} {option.offer} ({option.gpus} × {option.gpu}{billed})"
+def option_name(option: Option) -> str | Words:
+    """'runpod community (2 × h200)', the same in every language; with the cards whole instances bill
+    'aws p5-reserved-3y (6 × h100-sxm, 8 billed)', said in the reader's language."""
+    name = f"{option.provider} {option.offer}"
+    if option.gpus_rented == option.gpus:
+        return f"{name} ({option.gpus} × {option.gpu})"
+    return Words(
+        "%(name)s (%(gpus)s × %(gpu)s, %(rented)s billed)",
+        name=name,
+        gpus=option.gpus,
+        gpu=option.gpu,
+        rented=option.gpus_rented,
+    )
 
 
 def serverless_name(priced: PricedServerless) -> str:

@@ -11,9 +11,15 @@ import jinja2
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.errors import InputError, KnowledgeError
 from gpu_advisor.engine.common.trusted import trusted
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite_all
 from gpu_advisor.engine.domain.results import Finding
-from gpu_advisor.engine.i18n.environment import message_names, message_template, render_compiled_message
+from gpu_advisor.engine.i18n.environment import (
+    message_names,
+    message_template,
+    render_compiled_message,
+    say,
+)
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.rulebook.details import Details
 from gpu_advisor.engine.rulebook.durable import Firing
@@ -116,7 +122,8 @@ def render_finding_message(
     for name in parts.names:
         for scope in scopes:
             if name in scope:
-                context[name] = scope[name]
+                value = scope[name]
+                context[name] = say(fmt.lang, value) if isinstance(value, Words) else value
                 break
     # A message depends on nothing but the values it reads; those from ``references`` are the same for
     # every message of these texts. Where the rest can be hashed, an earlier rendering is reused.

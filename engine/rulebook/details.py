@@ -11,11 +11,15 @@ import datetime as dt
 
 from pydantic import BaseModel, ConfigDict
 
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.choices import FactKind
 
 
 class Details(BaseModel):
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, protected_namespaces=())
+    # A name with words in it (``Words``) is said in the message's language when the message is written.
+    model_config = ConfigDict(
+        defer_build=True, extra="forbid", frozen=True, protected_namespaces=(), arbitrary_types_allowed=True
+    )
 
 
 class OtherPrice(Details):
@@ -45,7 +49,7 @@ class ServerlessDetails(Details):
     serverless_cold_start_seconds: float
     serverless_kept_warm_instances: int
     """Instances kept warm around the clock (0: it scales to zero)."""
-    alternative_name: str
+    alternative_name: str | Words
     """The cheapest other self-hosted route, as the messages name it ("" without one)."""
     alternative_kind: str
     """own_hardware or dedicated_cloud ("" without one)."""
@@ -59,7 +63,7 @@ class ApiDetails(Details):
     """The date of its price (YYYY-MM-DD; "" without one)."""
     self_hosted_kind: str
     """The deployment the self-hosted figure is: serverless, own_hardware or dedicated_cloud."""
-    self_hosted_name: str
+    self_hosted_name: str | Words
     """What the self-hosted figure buys, as the messages name it."""
     scale_to_zero_name: str
     """The serverless product priced scaling to zero ("" without one)."""
@@ -69,7 +73,7 @@ class ApiDetails(Details):
     weights loaded)."""
     scale_to_zero_starts_per_month: float
     """Starts from zero a month, each making a request wait for the cold start."""
-    standing_name: str
+    standing_name: str | Words
     """The cheapest route still standing that the scale-to-zero price is compared with."""
     standing_usd_per_month: float
 
@@ -120,7 +124,7 @@ class EconomicsDetails(Details):
     autoscaled_most_replicas: int
     fixed_fleet_is_mixed: bool
     """The fleet compared is the mixed fleet (a reserved base, hourly instances for the busier hours)."""
-    fixed_fleet_name: str
+    fixed_fleet_name: str | Words
     """The fixed rented fleet the autoscaled bill is compared with, and its monthly cost."""
     fixed_fleet_usd_per_month: float
     best_option_offer: str
