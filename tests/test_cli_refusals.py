@@ -31,6 +31,11 @@ from gpu_advisor.cli import main
             "requests_per_day: Input should be a valid integer (got '5')",
         ),
         (
+            # A YAML value quoted as the file writes it, not as Python would ('True').
+            "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: true\n",
+            "requests_per_day: Input should be a valid integer (got true)",
+        ),
+        (
             "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 5\nutilization: 1.5\n",
             "utilization: Input should be less than or equal to 1 (got 1.5)",
         ),

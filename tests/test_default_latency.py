@@ -117,3 +117,20 @@ def test_check_passes_the_purchase_recommend_makes_where_the_prices_say_buy() ->
     tco009 = next(item for item in checked.results if item.rule_id == "TCO009")
     assert tco009.status == "pass"
     assert checked.status != "fail"
+
+
+def test_a_batch_marked_latency_sensitive_gets_no_latency_targets() -> None:
+    """A latency-sensitive batch keeps its awaited-results rules (no batch API, no spot) but no per-token
+    targets: a target given for a batch is refused, so none is derived for one either (the nightly
+    batch marked latency-sensitive was held to the chat defaults of 1,000 ms and 100 ms)."""
+    document = {**SPORADIC, "load_pattern": "batch", "latency_sensitive": True}
+    urgent = recommend(validate_workload(document, "test"), EVALUATED_ON)
+    assert urgent.workload.max_time_to_first_token_ms is None
+    assert urgent.workload.max_time_per_output_token_ms is None
+    assert {"DEP029", "PRC002"} <= set(urgent.fired_rules)
+    assert not [rule for rule in urgent.fired_rules if rule.startswith("LAT")]
+    served = result(latency_sensitive=True)
+    assert (served.workload.max_time_to_first_token_ms, served.workload.max_time_per_output_token_ms) == (
+        1000,
+        100,
+    )

@@ -157,6 +157,9 @@ def _nested_model(annotation: Any) -> type[BaseModel] | None:
 
 
 def _short_repr(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        # As the workload file wrote it (YAML and JSON), not as Python does.
+        return {True: "true", False: "false", None: "null"}[value]
     try:
         text = repr(value)
     except ValueError:  # an integer of more digits than Python converts to text

@@ -95,22 +95,29 @@ class Derivation:
     """The memo marks the value as a default (a documented assumption, not a figure of the load)."""
 
 
+def _users_wait(values: dict[str, Any]) -> bool:
+    """Someone waits for each answer: a latency-sensitive service that is no batch."""
+    return bool(values["latency_sensitive"]) and values["load_pattern"] != "batch"
+
+
 DERIVATIONS: dict[str, Derivation] = {
     # Users wait for a steady or variable service's answers, not for a batch job's.
     "latency_sensitive": Derivation(
         lambda values, knowledge: knowledge.utilization_default(values["load_pattern"]).latency_sensitive,
         listed_as_default=True,
     ),
-    # A latency-sensitive service is held to the documented targets; a batch job to none.
+    # A latency-sensitive service is held to the documented targets; a batch job to none, even one marked
+    # latency-sensitive (its results are awaited, DEP029 and PRC002, but its requests wait for the
+    # window: a target given for a batch is refused, so none is derived either).
     "max_time_to_first_token_ms": Derivation(
         lambda values, knowledge: (
-            knowledge.latency_target("max_time_to_first_token_ms") if values["latency_sensitive"] else None
+            knowledge.latency_target("max_time_to_first_token_ms") if _users_wait(values) else None
         ),
         listed_as_default=True,
     ),
     "max_time_per_output_token_ms": Derivation(
         lambda values, knowledge: (
-            knowledge.latency_target("max_time_per_output_token_ms") if values["latency_sensitive"] else None
+            knowledge.latency_target("max_time_per_output_token_ms") if _users_wait(values) else None
         ),
         listed_as_default=True,
     ),
