@@ -6,18 +6,11 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from gpu_advisor.engine.apps.check.proposal_cost import gpu_fit, proposal_cost, replica_cards
 from gpu_advisor.engine.apps.check.proposal_latency import latency_facts
 from gpu_advisor.engine.calc.commitments import option_billing
-from gpu_advisor.engine.calc.costs import (
-    Rental,
-    node_busy_share,
-    own_hardware_cost,
-    rent,
-)
-from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
-from gpu_advisor.engine.calc.listings import offer_hours
-from gpu_advisor.engine.calc.server_costs import server_costs
-from gpu_advisor.engine.calc.sizing import GpuFit
+from gpu_advisor.engine.calc.costs import node_busy_share
+from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -270,7 +263,11 @@ def node_facts(
         }
     servers = proposal.servers or (math.ceil((gpus or 0) / server.gpus_per_server) if gpus else 0)
     cards = servers * server.gpus_per_server
-    utilization = evaluation.market.time_utilization
+    # The busy share on the server's own GPU, as the memo's node utilization counts it (the load's GPU
+    # may be another: the recommendation's rented H200 beside a bought H100 node).
+    market = evaluation.market
+    server_busy = market.busy.of(server.gpu)
+    utilization = server_busy if server_busy is not None else market.time_utilization
     return {
         "servers": servers,
         "server_gpus": server.gpus_per_server,
@@ -342,75 +339,3 @@ def proposal_fact(
         recommended_usd_per_month=float(decision.usd_per_month or 0.0),
     )
     return fact, details
-
-
-def proposal_cost(
-    proposal: ProposalInput,
-    evaluation: Evaluation,
-    offer: Offer | None,
-    jurisdiction: str | None,
-    gpus: int | None,
-    server: OwnServer | None,
-) -> tuple[float, bool]:
-    """Monthly cost of what is proposed, where the catalog can price it."""
-    knowledge = evaluation.knowledge
-    if proposal.deployment == "own_hardware" and server is not None and (proposal.servers or gpus):
-        servers = proposal.servers or math.ceil((gpus or 0) / server.gpus_per_server)
-        workload = evaluation.workload
-        assumptions = server_costs(
-            knowledge, server, workload.company_country, workload.on_premises_required
-        ).assumptions
-        return servers * own_hardware_cost(assumptions).server_usd_per_month, True
-    if offer is not None and gpus is not None:
-        price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
-        workload = evaluation.workload
-        plan = evaluation.market.plans.get(offer.gpu)
-        # The days the load comes: a batch's runs (``batch_runs_per_month``), a service's schedule days.
-        days = workload.days_per_month
-        if plan is not None and plan.hours_per_day_running is not None:
-            # A batch: the proposed cards share the run's card-hours, so more of them finish it sooner;
-            # a run cannot bill more than its share of the month's hours (it then misses its window).
-            per_replica = proposed_replica_cards(offer, gpus, evaluation)
-            cards = math.ceil(gpus / per_replica) * per_replica
-            running = plan.hours_per_day_running * plan.gpus / cards
-            calendar = knowledge.calendar_hours_per_month()
-            plan = plan._replace(hours_per_day_running=min(running, calendar / days))
-        hours = (
-            offer_hours(knowledge, offer, plan, workload.hours_per_month, days)
-            if plan is not None
-            else workload.hours_per_month
-        )
-        return proposed_rental(offer, gpus, hours, price, evaluation).usd_per_month, True
-    return 0.0, False
-
-
-def proposed_replica_cards(offer: Offer, gpus: int, evaluation: Evaluation) -> int:
-    """The cards a proposed replica runs on: of the cards one needs on the offer's GPU (all the cards as
-    one replica where fewer are proposed)."""
-    plan = evaluation.market.plans.get(offer.gpu)
-    return replica_cards(gpu_fit(offer.gpu, evaluation), gpus, plan.cards_per_replica if plan else None) or 1
-
-
-def proposed_rental(offer: Offer, gpus: int, hours: float, price: float, evaluation: Evaluation) -> Rental:
-    """The proposed cards on the offer's instances: replicas of the cards one needs on its GPU (all the
-    cards as one replica where fewer are proposed), each inside one instance."""
-    per_replica = proposed_replica_cards(offer, gpus, evaluation)
-    linked = offer_linked_sizes(offer)
-    return rent(offer, per_replica, math.ceil(gpus / per_replica), hours, linked, price)
-
-
-def gpu_fit(gpu: str | None, evaluation: Evaluation) -> GpuFit | None:
-    """The model's fit on ``gpu``; None where the GPU is unknown."""
-    return next((f for f in evaluation.capacity.figures.fits if f.gpu == gpu), None)
-
-
-def replica_cards(fit: GpuFit | None, gpus: int | None, planned: int | None = None) -> int | None:
-    """The cards one replica of the model runs on on the fit's GPU: the count the recommendation sizes
-    the load with (``planned``) where the proposed cards are whole replicas of it, else the fewest that
-    hold the model (at most the cards proposed); None where the GPU is unknown or cannot hold the model."""
-    per_replica = fit.gpus_with_kv_reserve if fit else None
-    if per_replica is not None and planned is not None and gpus is not None and gpus % planned == 0:
-        return planned
-    if per_replica is not None and gpus is not None:
-        per_replica = min(per_replica, gpus)
-    return per_replica

@@ -1,0 +1,49 @@
+"""``check`` states a bought node's utilization as the memo does: the busy card-hours of the cards the
+workload needs on the server's own GPU over all the node's calendar card-hours. It read the busy share
+of the recommendation's GPU instead (a rented H200 beside the bought H100 node): 11 % against the memo's
+10 % for the same machine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers import EVALUATED_ON, run
+
+from gpu_advisor.engine.apps.check.run import check_document
+from gpu_advisor.engine.domain.proposal import ProposalDocument
+
+# A 70B assistant in office hours (176 paid hours a month) on one HGX H100 node.
+WORKLOAD: dict[str, Any] = {
+    "name": "docs-assistant",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 20_000,
+    "load_pattern": "variable",
+    "schedule": "office_hours",
+}
+NODE = {"name": "one HGX node", "deployment": "own_hardware", "gpu": "h100-sxm", "gpus": 8, "servers": 1}
+
+
+def test_the_check_and_the_memo_count_the_same_node_utilization() -> None:
+    result = run(WORKLOAD)
+    own = result.own_hardware
+    assert (own.gpu, own.gpus_needed, own.nodes, own.gpus_per_server) == ("h100-sxm", 4, 1, 8)
+    assert result.decision.gpu != "h100-sxm"  # the load's GPU is another: the case that differed
+    assert result.load.busy_share_gpu == "h200"
+    # 4 cards busy in their share of 176 paid hours, over 8 cards' 730 calendar hours: on the H100 the
+    # node holds, and on the H200 the load is sized on (the check's former figure).
+    assert own.node_utilization == pytest.approx(0.1003423)
+    on_h200 = 4 * result.load.busy_share * 176 / (8 * 730)
+    assert (f"{own.node_utilization:.0%}", f"{on_h200:.0%}") == ("10%", "11%")
+    document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": NODE})
+    checked = check_document(document, "node.yaml", 1, EVALUATED_ON)
+    idle = next(item for item in checked.results if item.rule_id == "TCO010")
+    assert idle.message == (
+        "The workload needs 4 of the 1 × 8 bought cards; the idle cards count against the whole machine's "
+        "utilization (10 %)."
+    )
+    busy_under_half = next(item for item in checked.results if item.rule_id == "TCO009")
+    assert busy_under_half.message.startswith(
+        "The 1 server with 8 cards each would emit tokens in only 10 % of their cards' calendar "
+        "hours, under 50 %"
+    )
