@@ -140,10 +140,11 @@ def test_the_workflow_passes_a_passing_proposal_and_comments_once(
     body = comment["body"]
     assert body.startswith(MARKER + "\n## gpu-advisor check\n")
     # 8 H100 on demand at $3.90 for 730 hours: $22,776; 6 cards reserved for three years bill the whole
-    # 8-card instance (P5 reserved sells 8 only) at $1.90: $11,096; the difference is -$11,680.
+    # 8-card instance (P5 reserved sells 8 only) at $1.90: $11,096; the difference is -$11,680. The two
+    # idle cards of the change's instance are a new finding (the base's eight fill theirs).
     assert (
-        f"| public-chat (`proposals/public-chat.yaml`) | changed | $22,776 | $11,096 | -$11,680 | {NONE} |"
-        in body
+        "| public-chat (`proposals/public-chat.yaml`) | changed | $22,776 | $11,096 | -$11,680 | PRC013 warn "
+        f"| {NONE} |" in body
     )
     assert "| **Total** | | **$22,776** | **$11,096** | **-$11,680** | | |" in body
     # A second push updates the same comment.
@@ -159,9 +160,12 @@ def test_the_workflow_passes_a_passing_proposal_and_comments_once(
     assert (
         "\n## Checking a proposal\n" in Path(uri[len("file://") : -len("#checking-a-proposal")]).read_text()
     )
-    # The passing proposal: one warning, that the reservation ($11,096) costs more than the recommended
-    # RunPod H200 ($7,862), which does not fail the run.
-    assert [(r["ruleId"], r["level"]) for r in sarif["runs"][0]["results"]] == [("DEP033", "warning")]
+    # The passing proposal: two warnings, that the reservation ($11,096) costs more than the recommended
+    # RunPod H200 ($7,862) and pays for two idle cards, which do not fail the run.
+    assert [(r["ruleId"], r["level"]) for r in sarif["runs"][0]["results"]] == [
+        ("DEP033", "warning"),
+        ("PRC013", "warning"),
+    ]
 
 
 def test_the_workflow_fails_a_failing_proposal(ci_sample: dict[str, Any], tmp_path: Path) -> None:

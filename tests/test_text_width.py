@@ -248,33 +248,42 @@ def test_check_messages_wrap_under_their_indent(
     monkeypatch.chdir(EXAMPLES_DIR.parent)
     text = run("check", "examples/proposals/public-chat.yaml", "--as-of", AS_OF, columns=columns)
     expected = {
-        "check80.txt": """examples/proposals/public-chat.yaml:3 #1 chat on four reserved H100: WARN
+        "check80.txt": """examples/proposals/public-chat.yaml:4 #1 chat on four reserved H100: WARN
   recommended: dedicated_cloud (3 x h200 at runpod community), $7,862 per month
   proposed: $11,096 per month (+$3,234)
   WARN    DEP033 The proposal costs more than the recommendation
           The proposal costs $11,096/month, 41 % more than the recommendation's
           $7,862/month ($3,234 a month, $116,420 over its 36-month term); see
           gpu-advisor recommend for what the rules weighed.
+  WARN    PRC013 Whole instances: the proposal pays for cards it leaves idle
+          The proposed offer is sold in whole instances: the 4 proposed cards
+          are billed as 8, so 4 of them are paid for and idle, about $5,548 of
+          the proposal's $11,096 a month. Propose all 8 (the same bill, room for
+          more replicas) or an offer sold in smaller instances.
   WARN    SIZ012 No spare replica for a service that needs one
           4 × h100-sxm carry the peak, but the workload needs 6 cards of this
           GPU: the spare replica the rules add for a business-critical or
           latency-sensitive service, or the workload's own min_replicas. With
           one card down the peak is no longer served.
-  12 passed, 2 with warnings, 0 failed, 0 unknown
+  12 passed, 3 with warnings, 0 failed, 0 unknown
 
 """,
-        "check100.txt": """examples/proposals/public-chat.yaml:3 #1 chat on four reserved H100: WARN
+        "check100.txt": """examples/proposals/public-chat.yaml:4 #1 chat on four reserved H100: WARN
   recommended: dedicated_cloud (3 x h200 at runpod community), $7,862 per month
   proposed: $11,096 per month (+$3,234)
   WARN    DEP033 The proposal costs more than the recommendation
           The proposal costs $11,096/month, 41 % more than the recommendation's $7,862/month ($3,234
           a month, $116,420 over its 36-month term); see gpu-advisor recommend for what the rules
           weighed.
+  WARN    PRC013 Whole instances: the proposal pays for cards it leaves idle
+          The proposed offer is sold in whole instances: the 4 proposed cards are billed as 8, so 4
+          of them are paid for and idle, about $5,548 of the proposal's $11,096 a month. Propose all
+          8 (the same bill, room for more replicas) or an offer sold in smaller instances.
   WARN    SIZ012 No spare replica for a service that needs one
           4 × h100-sxm carry the peak, but the workload needs 6 cards of this GPU: the spare replica
           the rules add for a business-critical or latency-sensitive service, or the workload's own
           min_replicas. With one card down the peak is no longer served.
-  12 passed, 2 with warnings, 0 failed, 0 unknown
+  12 passed, 3 with warnings, 0 failed, 0 unknown
 
 """,
     }

@@ -105,6 +105,8 @@ class ProposalFact(Fact):
     """Some admitted rental is priced for the workload (its monthly bill: the next field)."""
     cheapest_rental_usd_per_month: Annotated[float, Guard("rental_priced")]
     """The least monthly bill of an admitted rental for the workload, as owning is compared with it."""
+    instance_cards_idle: bool
+    """The proposed rental's offer is sold in whole instances that bill more cards than it proposes."""
     waivers_dated: bool = False
     """The proposal has a waiver with an end date (``until``)."""
     waiver_expired: bool = False

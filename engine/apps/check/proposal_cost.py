@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from gpu_advisor.engine.calc.costs import Rental, own_hardware_cost, rent
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
@@ -14,6 +15,14 @@ from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 
 
+class ProposedCost(NamedTuple):
+    usd_per_month: float
+    known: bool
+    """The catalog prices what is proposed (0 a month otherwise)."""
+    gpus_billed: int = 0
+    """The cards a rental bills: whole instances of the sizes its offer sells (0 for own hardware)."""
+
+
 def proposal_cost(
     proposal: ProposalInput,
     evaluation: Evaluation,
@@ -21,7 +30,7 @@ def proposal_cost(
     jurisdiction: str | None,
     gpus: int | None,
     server: OwnServer | None,
-) -> tuple[float, bool]:
+) -> ProposedCost:
     """Monthly cost of what is proposed, where the catalog can price it."""
     knowledge = evaluation.knowledge
     if proposal.deployment == "own_hardware" and server is not None and (proposal.servers or gpus):
@@ -30,7 +39,7 @@ def proposal_cost(
         assumptions = server_costs(
             knowledge, server, workload.company_country, workload.on_premises_required
         ).assumptions
-        return servers * own_hardware_cost(assumptions).server_usd_per_month, True
+        return ProposedCost(servers * own_hardware_cost(assumptions).server_usd_per_month, True)
     if offer is not None and gpus is not None:
         price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
         workload = evaluation.workload
@@ -50,8 +59,9 @@ def proposal_cost(
             if plan is not None
             else workload.hours_per_month
         )
-        return proposed_rental(offer, gpus, hours, price, evaluation).usd_per_month, True
-    return 0.0, False
+        rental = proposed_rental(offer, gpus, hours, price, evaluation)
+        return ProposedCost(rental.usd_per_month, True, rental.gpus_rented)
+    return ProposedCost(0.0, False)
 
 
 def proposed_replica_cards(offer: Offer, gpus: int, evaluation: Evaluation) -> int:

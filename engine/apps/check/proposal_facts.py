@@ -299,9 +299,9 @@ def proposal_fact(
     ruled_out_by = ruled_out_deployments(evaluation.rules).get(proposal.deployment, ())
     jurisdictions = proposal_jurisdictions(proposal, hardware.offer, knowledge)
     jurisdiction = jurisdictions[0] if len(jurisdictions) == 1 else None
-    usd_per_month, cost_known = proposal_cost(
-        proposal, evaluation, hardware.offer, jurisdiction, hardware.gpus, hardware.server
-    )
+    cost = proposal_cost(proposal, evaluation, hardware.offer, jurisdiction, hardware.gpus, hardware.server)
+    usd_per_month, cost_known = cost.usd_per_month, cost.known
+    idle_cards = cost.gpus_billed - (hardware.gpus or 0) if cost.gpus_billed else 0
     gpu = gpu_facts(hardware, evaluation)
     cheapest = evaluation.market.own.cheapest_same_hours_usd_per_month
     # The catalog's offer binds as it is sold; a pricing the offer is not sold at binds for a term unknown.
@@ -330,6 +330,7 @@ def proposal_fact(
         rental_to_beat_billing=rental_to_beat_billing(evaluation),
         rental_priced=cheapest is not None,
         cheapest_rental_usd_per_month=float(cheapest or 0.0),
+        instance_cards_idle=idle_cards > 0,
     )
     details = ProposalDetails(
         ruled_out_by=", ".join(ruled_out_by),
@@ -337,5 +338,7 @@ def proposal_fact(
         residency_rules=residency_rules,
         commitment_months=(offered.commitment_months or 0) if offered is not None else 0,
         recommended_usd_per_month=float(decision.usd_per_month or 0.0),
+        gpus_billed=cost.gpus_billed,
+        idle_cards_usd_per_month=usd_per_month * idle_cards / cost.gpus_billed if idle_cards > 0 else 0.0,
     )
     return fact, details

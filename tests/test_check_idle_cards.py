@@ -1,0 +1,58 @@
+"""PRC013: ``check`` warns a proposal that rents fewer cards than the whole instances its offer bills, as
+PRC012 does for the recommendation. Four H100 for two 2-card replicas at AWS P5 on demand (sold as 1- or
+8-card instances; a 2-card replica needs the 8-card one's NVLink) were priced as eight cards without a
+word."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers import EVALUATED_ON
+
+from gpu_advisor.engine.apps.check.run import check_document
+from gpu_advisor.engine.domain.proposal import ProposalDocument
+from gpu_advisor.engine.i18n.formats import Format
+
+WORKLOAD: dict[str, Any] = {
+    "name": "docs-assistant",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 20_000,
+    "load_pattern": "variable",
+    "schedule": "office_hours",
+}
+P5 = {
+    "name": "four cards at AWS",
+    "deployment": "dedicated_cloud",
+    "provider": "aws",
+    "offer": "p5-on-demand",
+    "gpu": "h100-sxm",
+    "pricing": "on_demand",
+    "region": "us-east-1",
+}
+
+
+def idle_check(gpus: int, lang: str = "en") -> tuple[str, str | None]:
+    document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": {**P5, "gpus": gpus}})
+    result = check_document(document, "p5.yaml", 1, EVALUATED_ON, fmt=Format.named(lang))
+    item = next(i for i in result.results if i.rule_id == "PRC013")
+    return item.status, item.message
+
+
+def test_four_cards_on_an_eight_card_instance_pay_for_four_idle_ones() -> None:
+    # 8 cards x $3.90 x 176 office hours = $5,491.20 a month; the 4 idle cards are half of it, $2,745.60.
+    status, message = idle_check(4)
+    assert status == "warn"
+    assert message == (
+        "The proposed offer is sold in whole instances: the 4 proposed cards are billed as 8, so 4 of them "
+        "are paid for and idle, about $2,746 of the proposal's $5,491 a month. Propose all 8 (the same "
+        "bill, room for more replicas) or an offer sold in smaller instances."
+    )
+    _, german = idle_check(4, "de")
+    assert german is not None and german.startswith(
+        "Das vorgeschlagene Angebot wird in ganzen Instanzen verkauft: Die 4 vorgeschlagenen Karten werden "
+        "als 8 abgerechnet"
+    )
+
+
+def test_eight_cards_fill_the_instance_they_are_billed_in() -> None:
+    assert idle_check(8)[0] == "pass"
