@@ -206,6 +206,13 @@ def test_sources_give_the_api_sla_pages_where_an_exclusion_read_them() -> None:
     }
     listed = {(p.document, p.as_of) for p in critical.price_dates if p.used_for == "managed API SLA terms"}
     assert listed == expected and len(listed) >= 3
+    # A page is listed by its title as published; what it says of an SLA is the entry's sla_note, not
+    # part of the title (a German memo showed "rate limits, no availability commitment" in English).
+    titles = {p.title for p in critical.price_dates if p.used_for == "managed API SLA terms"}
+    assert "OVHcloud, AI Endpoints - Features, Capabilities and Limitations (updated 2025-08-18)" in titles
+    for entry in load_knowledge().api_prices.apis:
+        if entry.sla_source.url is not None:
+            assert entry.sla_note and entry.sla_source.title and ": " not in entry.sla_source.title, entry.id
     plain = run(base)
     assert "PRV003" not in plain.fired_rules
     assert not [p for p in plain.price_dates if p.used_for == "managed API SLA terms"]

@@ -287,8 +287,10 @@ class ApiPrice(Sourced):
     terms) for the product sold at this price; false where the provider's pages checked publish none, or
     only for another product or tier (reserved capacity at its own price)."""
     sla_source: Citation
-    """The page that says so (or that was checked and says nothing of one)."""
+    """The page that says so (or that was checked and says nothing of one), by its title as published."""
     sla_as_of: dt.date
+    sla_note: str | None = None
+    """What the page says of an SLA (or that it says nothing of one)."""
     note: str | None = None
 
     @model_validator(mode="after")
