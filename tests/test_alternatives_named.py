@@ -118,14 +118,14 @@ def test_where_a_rental_is_admitted_its_gpu_is_named_instead() -> None:
 
 
 def test_a_route_of_whole_instances_says_its_billed_cards_in_the_readers_language() -> None:
-    """The HR assistant's cheapest rental is 4 cards of Scaleway's 8-card instance: DEP003 names it with
+    """The HR assistant's cheapest rental is 4 cards of Scaleway's 8-card instance: DEP018 names it with
     the cards billed, in German in a German memo (it said "8 billed" there)."""
     document = yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text())
     workload = validate_workload(document, "hr-assistant")
     messages = {}
     for lang in ("en", "de"):
         result = recommend(workload, EVALUATED_ON, fmt=Format.named(lang))
-        messages[lang] = next(f.message for f in result.findings if f.rule_id == "DEP003")
+        messages[lang] = next(f.message for f in result.findings if f.rule_id == "DEP018")
     assert "(scaleway h100-sxm-8-80g (4 × h100-sxm, 8 billed))" in messages["en"]
     assert "(scaleway h100-sxm-8-80g (4 × h100-sxm, 8 abgerechnet))" in messages["de"]
     assert "billed" not in messages["de"]

@@ -58,6 +58,7 @@ def test_compiled_form_reads_thresholds_from_data() -> None:
         {"$gte": {"requests_per_day": thresholds["api_max_requests_per_day"]}},
         {"$lte": {"requests_per_day": thresholds["self_hosting_min_requests_per_day"]}},
         {"$lte": {"api_usd_per_month": {"$m": "self_hosted_usd_per_month"}}},
+        {"api_ruled_out": False},
         {"on_premises_required": False},
         # The guards of the two amounts, which the rule file leaves to the fact declaration.
         {"api_priced": True},

@@ -36,11 +36,12 @@ RULE_OUT_SERVERLESS = {
 
 
 def test_a_policy_that_rules_out_serverless_changes_the_cost_the_api_is_compared_with(tmp_path: Path) -> None:
-    # Own weights: the hosted API (the same model at 0.40 USD per million tokens) is ruled out, but its
-    # price is still compared with the cheapest self-hosted route that stands.
+    # The hosted API (the same model at 0.40 USD per million tokens) is compared with the cheapest
+    # self-hosted route that stands: $7,300.80 a month (100,000 x 6,000 tokens x 30.42 days x $0.40 per
+    # million) against serverless, then, with serverless ruled out by a policy, against the owned node.
     workload = {
         "name": "long prompts",
-        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
         "requests_per_day": 100_000,
         "avg_input_tokens": 3000,
         "avg_output_tokens": 3000,
@@ -50,23 +51,36 @@ def test_a_policy_that_rules_out_serverless_changes_the_cost_the_api_is_compared
         "company_country": "US",
     }
     free = api.recommend(workload, dt.date(2026, 11, 30))
-    assert free.decision.deployment == "serverless" and "DEP018" in free.fired_rules
+    assert (free.decision.deployment, free.decision.deciding_rule_id) == ("api", "DEP003")
+    assert free.serverless_option is not None and "DEP018" in free.fired_rules
     serverless_cost = free.serverless_option.usd_per_month
     dep003 = next(f for f in free.findings if f.rule_id == "DEP003")
+    assert "The managed API at $7,300.80/month" in dep003.message
     assert f"${serverless_cost:,.2f}/month (serverless:" in dep003.message
 
     (tmp_path / "no-serverless.yaml").write_text(yaml.safe_dump(RULE_OUT_SERVERLESS), encoding="utf-8")
     bound = api.recommend(workload, dt.date(2026, 11, 30), policy_dir=tmp_path)
-    assert bound.decision.deployment != "serverless"
+    assert bound.decision.deployment == "api"
     assert bound.resolution.ruled_out["serverless"] == ("ORG101",)
-    # Without serverless the cheapest standing route is the owned 8-GPU node TCO001 proposes, cheaper
+    # Without serverless the cheapest standing route is the owned 8-GPU nodes TCO001 proposes, cheaper
     # than the best rental.
     owned = bound.own_hardware.usd_per_month
     assert owned < bound.best_option.usd_per_month and "TCO001" in bound.fired_rules
     compared = [f for f in bound.findings if f.rule_id in ("DEP002", "DEP003", "DEP004", "DEP011")]
-    assert compared and all("serverless" not in f.message for f in compared)
+    assert [f.rule_id for f in compared] == ["DEP003"]
+    assert all("serverless" not in f.message for f in compared)
     assert all(f"${owned:,.2f}/month (own hardware:" in f.message for f in compared)
-    assert bound.decision.deployment == "own_hardware"
+
+
+def test_the_api_a_rule_ruled_out_is_not_weighed_as_a_route() -> None:
+    """Own weights rule the API out (DEP005): the comparison rules stay silent and DEP005 decides; the
+    summary still names the API's price as ruled out. DEP004 ("self-hosting costs less") decided such
+    a workload, weighing a route that was never open."""
+    result = recommend(load_workload(str(EXAMPLES_DIR / "hr-assistant.yaml")), dt.date(2026, 11, 30))
+    assert result.workload.custom_weights
+    assert result.resolution.ruled_out["api"] == ("DEP005",)
+    assert result.decision.deciding_rule_id == "DEP005"
+    assert not {"DEP002", "DEP003", "DEP004", "DEP011"} & set(result.fired_rules)
 
 
 def test_kept_warm_instances_are_kept_in_the_paid_hours_of_the_schedule() -> None:

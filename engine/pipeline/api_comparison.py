@@ -43,6 +43,7 @@ def weigh_api(
         if cold and standing and standing.usd_per_month
         else 0.0
     )
+    ruled_out = ruled_out_deployments(rules)
     fact = ApiFact(
         api_priced=api is not None,
         api_usd_per_month=float(api.usd_per_month) if api else 0.0,
@@ -50,7 +51,8 @@ def weigh_api(
         api_price_age_days=(evaluated_on - api.as_of).days if api else 0,
         self_hosted_priced=route is not None,
         self_hosted_usd_per_month=float(route.usd_per_month) if route else 0.0,
-        serverless_ruled_out="serverless" in ruled_out_deployments(rules),
+        api_ruled_out="api" in ruled_out,
+        serverless_ruled_out="serverless" in ruled_out,
         scale_to_zero_priced=cold is not None and standing is not None,
         scale_to_zero_waits=cold is not None and cold.bill.priced.month.starts >= 1,
         scale_to_zero_saving=float(saving),

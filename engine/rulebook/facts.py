@@ -292,6 +292,9 @@ class ApiFact(Fact):
     self_hosted_usd_per_month: Annotated[float, Guard("self_hosted_priced")]
     """The cheapest of the self-hosted routes (serverless, own hardware, dedicated) whose proposal
     stands after the serverless and economics stages."""
+    api_ruled_out: bool
+    """A rule fired so far rules the API out (own weights, DEP005; data that stays in the building; a
+    policy): its price is no longer a route the comparison rules weigh."""
     serverless_ruled_out: bool
     """A rule fired so far rules serverless out (DEP024 for a busy steady service, a policy): stating
     the latency sensitivity would not bring it back."""
