@@ -5,6 +5,7 @@ together, its offer the base's."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -113,3 +114,16 @@ def test_a_recommendation_that_is_no_fleet_keeps_its_line(tmp_path: Path) -> Non
     text = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--show-all"]).output
     line = "  recommended: dedicated_cloud (3 x h200 at runpod community), $7,862 per month"
     assert text.splitlines()[1] == line
+
+
+def test_a_mixed_fleet_on_an_old_list_price_is_warned() -> None:
+    """KNB008: the fleet's base is AWS's P5 three-year price of 2026-03-27 (248 days before the
+    evaluation), its peak Lambda's of the same date; the memo warned of a stale price for a single offer
+    (KNB001) but not for a reservation of three years. A year earlier no price is stale."""
+    result = run(WORKLOAD)
+    assert result.decision.deployment == "hybrid" and "KNB008" in result.fired_rules
+    (message,) = [f.message for f in result.findings if f.rule_id == "KNB008"]
+    assert message.startswith("The mixed fleet (aws/p5-reserved-3y + lambda/on-demand (h100-sxm)) saves ")
+    assert "with a list price 248 days old, older than 180 days" in message
+    earlier = run(WORKLOAD, evaluated_on=dt.date(2026, 4, 30))
+    assert earlier.decision.deployment == "hybrid" and "KNB008" not in earlier.fired_rules

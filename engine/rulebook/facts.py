@@ -245,6 +245,8 @@ class EconomicsFact(Fact):
     """A mixed fleet is priced: a reservation for the replicas every hour needs, an hourly offer of the
     same GPU for the busier hours' extra replicas (``calc.fleets``)."""
     mixed_fleet_usd_per_month: Annotated[float, Guard("mixed_fleet_priced")]
+    mixed_fleet_price_age_days: Annotated[int, Guard("mixed_fleet_priced")]
+    """Days since the older of its base's and its peak's list prices."""
     mixed_fleet_saving: Annotated[float, Guard("mixed_fleet_priced", OPTION)]
     """1 - the mixed fleet's monthly cost over the best option's: what it saves on renting one kind alone."""
     autoscaled_priced: bool
