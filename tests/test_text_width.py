@@ -263,8 +263,8 @@ def test_check_messages_wrap_under_their_indent(
   WARN    SIZ012 No spare replica for a service that needs one
           4 × h100-sxm carry the peak, but the workload needs 6 cards of this
           GPU: the spare replica the rules add for a business-critical or
-          latency-sensitive service, or the workload's own min_replicas. With
-          one card down the peak is no longer served.
+          latency-sensitive service, or the workload's own min_replicas. A
+          failed card takes its replica down, and with it the peak.
   12 passed, 3 with warnings, 0 failed, 0 unknown
 
 """,
@@ -282,7 +282,7 @@ def test_check_messages_wrap_under_their_indent(
   WARN    SIZ012 No spare replica for a service that needs one
           4 × h100-sxm carry the peak, but the workload needs 6 cards of this GPU: the spare replica
           the rules add for a business-critical or latency-sensitive service, or the workload's own
-          min_replicas. With one card down the peak is no longer served.
+          min_replicas. A failed card takes its replica down, and with it the peak.
   12 passed, 3 with warnings, 0 failed, 0 unknown
 
 """,
