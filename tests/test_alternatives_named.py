@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from helpers import EVALUATED_ON, EXAMPLES_DIR, run
+from helpers import TESTS_DIR, run
 
-from gpu_advisor.engine.apps.recommend import recommend
-from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.i18n.environment import say
 from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.pipeline.serverless import option_name
 from gpu_advisor.engine.present.memo import render_memo
+from gpu_advisor.engine.report.findings import render_rule_message
+from gpu_advisor.engine.rulebook.details import ServerlessDetails
+from gpu_advisor.engine.rulebook.loading import load_rulebook
 
 CONSUMER_70B = {
     "name": "consumer-70b",
@@ -118,14 +122,27 @@ def test_where_a_rental_is_admitted_its_gpu_is_named_instead() -> None:
 
 
 def test_a_route_of_whole_instances_says_its_billed_cards_in_the_readers_language() -> None:
-    """The HR assistant's cheapest rental is 4 cards of Scaleway's 8-card instance: DEP018 names it with
-    the cards billed, in German in a German memo (it said "8 billed" there)."""
-    document = yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text())
-    workload = validate_workload(document, "hr-assistant")
-    messages = {}
-    for lang in ("en", "de"):
-        result = recommend(workload, EVALUATED_ON, fmt=Format.named(lang))
-        messages[lang] = next(f.message for f in result.findings if f.rule_id == "DEP018")
-    assert "(scaleway h100-sxm-8-80g (4 × h100-sxm, 8 billed))" in messages["en"]
-    assert "(scaleway h100-sxm-8-80g (4 × h100-sxm, 8 abgerechnet))" in messages["de"]
-    assert "billed" not in messages["de"]
+    """A route on whole instances is named with the cards billed, in the reader's language: DEP018's
+    comparison said "(aws p5-reserved-3y (36 × h100-sxm, 40 billed))" in German memos too. The AWS
+    reservation of this 36-card service sells 8-card instances only."""
+    document = yaml.safe_load((TESTS_DIR / "volume_chart" / "w07-rag-api-hybrid.yaml").read_text())
+    result = run(document)
+    (p5,) = [o for o in result.options if (o.provider, o.offer) == ("aws", "p5-reserved-3y")]
+    assert (p5.gpus, p5.gpus_rented) == (36, 40)
+    name = option_name(p5)
+    assert say("en", name) == "aws p5-reserved-3y (36 × h100-sxm, 40 billed)"
+    assert say("de", name) == "aws p5-reserved-3y (36 × h100-sxm, 40 abgerechnet)"
+    # A finding's message says such a name in its own language when it is written.
+    knowledge, rulebook = load_knowledge(), load_rulebook()
+    rule = rulebook.rule("DEP018")
+    fact = {"serverless_usd_per_month": 1000.0, "alternative_usd_per_month": 2000.0}
+    blank = {
+        field: "" if info.annotation is str else 0 for field, info in ServerlessDetails.model_fields.items()
+    }
+    details = ServerlessDetails.model_construct(**{**blank, "alternative_name": name})
+    texts = {
+        lang: render_rule_message(rule, fact, knowledge, rulebook, Format.named(lang), details)
+        for lang in ("en", "de")
+    }
+    assert "(aws p5-reserved-3y (36 × h100-sxm, 40 billed))" in texts["en"]
+    assert "(aws p5-reserved-3y (36 × h100-sxm, 40 abgerechnet))" in texts["de"]

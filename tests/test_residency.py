@@ -108,15 +108,20 @@ def test_a_us_company_with_personal_data_of_people_in_the_us_can_choose_a_us_reg
         model={"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
     )
     assert all(not residency_exclusions(option) for option in result.options)
+    # One 8-GPU P5 reserved for three years at the US list price, every hour of the month, is admitted.
+    (p5,) = [o for o in result.options if (o.provider, o.offer) == ("aws", "p5-reserved-3y")]
+    assert (p5.jurisdiction, p5.countries, p5.excluded_by) == ("US", ("US",), ())
+    assert p5.usd_per_month == pytest.approx(8 * 1.90 * 730)
+    # Scaleway's 4-card instance in Paris bills the four cards only, and costs less.
     (chosen,) = [option for option in result.options if option.chosen]
-    assert (chosen.provider, chosen.offer, chosen.jurisdiction, chosen.countries) == (
-        "aws",
-        "p5-reserved-3y",
-        "US",
-        ("US",),
+    assert (chosen.provider, chosen.offer, chosen.jurisdiction, chosen.gpus_rented) == (
+        "scaleway",
+        "h100-sxm-4-80g",
+        "EU",
+        4,
     )
-    # One 8-GPU P5 reserved for three years at the US list price, every hour of the month.
-    assert chosen.usd_per_month == pytest.approx(8 * 1.90 * 730)
+    assert chosen.usd_per_month == pytest.approx(4 * chosen.usd_per_gpu_hour * 730)
+    assert chosen.usd_per_month < p5.usd_per_month
     assert "HIPAA" in finding(result, "RES013")
 
 

@@ -129,15 +129,17 @@ def test_a_batch_on_whole_instances_is_spread_over_their_cards() -> None:
 
 
 def test_a_service_on_whole_instances_pays_for_the_whole_instance() -> None:
-    """hr-assistant: 2 replicas of 2 × h100-sxm on Scaleway's 8-GPU instance bill 8 cards; so does a
-    tenth of the volume (the chart had half of it: 2 replicas' share of the bill)."""
-    result = result_of(EXAMPLES_DIR / "hr-assistant.yaml")
+    """w07 as a hybrid: its rental line is AWS's P5 reserved for three years, sold as 8-card instances
+    only. The service's 36 cards are billed as 40 (five instances); a thousandth of the volume, one
+    replica of 2 cards, still bills a whole instance, 8 × $1.90 × 730 = $11,096 (the chart had drawn
+    the replicas' share of the bill)."""
+    result = result_of(VOLUME_DIR / "w07-rag-api-hybrid.yaml")
     chart, best = result.charts.api_versus_self_hosted, result.best_option
-    assert chart is not None and best is not None and best.gpus_rented == 8
-    whole_instance = 8 * best.usd_per_gpu_hour * result.workload.hours_per_month
-    assert chart.self_hosted_usd_per_month[chart.requests_per_day.index(1_000)] == pytest.approx(
-        whole_instance
-    )
+    assert chart is not None and best is not None and (best.gpus, best.gpus_rented) == (36, 40)
+    assert chart.self_hosted_kind == "dedicated_cloud"
+    at = chart.requests_per_day.index
+    assert chart.self_hosted_usd_per_month[at(1_000_000)] == pytest.approx(40 * 1.90 * 730)
+    assert chart.self_hosted_usd_per_month[at(1_000)] == pytest.approx(8 * 1.90 * 730)
 
 
 def test_a_reservation_sold_in_8_card_instances_bills_8_cards_at_any_volume() -> None:
