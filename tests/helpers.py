@@ -110,3 +110,13 @@ VOICE_ASSISTANT: dict[str, Any] = {
     "company_country": "DE",
 }
 """An 8B voice assistant around the clock with tight latency targets (the walkthroughs' workload)."""
+
+DOCS_ASSISTANT: dict[str, Any] = {
+    "name": "docs-assistant",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 20_000,
+    "load_pattern": "variable",
+    "schedule": "office_hours",
+}
+"""A 70B assistant in office hours (176 paid hours a month): 2 replicas of 2 × H100 where it runs on H100,
+for the proposals ``check`` prices (an HGX node bought, four cards on an 8-card instance)."""

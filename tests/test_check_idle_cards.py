@@ -5,21 +5,13 @@ word."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from helpers import EVALUATED_ON
+from helpers import DOCS_ASSISTANT, EVALUATED_ON
 
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.proposal import ProposalDocument
 from gpu_advisor.engine.i18n.formats import Format
 
-WORKLOAD: dict[str, Any] = {
-    "name": "docs-assistant",
-    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
-    "requests_per_day": 20_000,
-    "load_pattern": "variable",
-    "schedule": "office_hours",
-}
+WORKLOAD = DOCS_ASSISTANT
 P5 = {
     "name": "four cards at AWS",
     "deployment": "dedicated_cloud",

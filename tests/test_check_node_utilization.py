@@ -5,22 +5,13 @@ of the recommendation's GPU instead (a rented H200 beside the bought H100 node):
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from helpers import EVALUATED_ON, run
+from helpers import DOCS_ASSISTANT, EVALUATED_ON, run
 
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.proposal import ProposalDocument
 
-# A 70B assistant in office hours (176 paid hours a month) on one HGX H100 node.
-WORKLOAD: dict[str, Any] = {
-    "name": "docs-assistant",
-    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
-    "requests_per_day": 20_000,
-    "load_pattern": "variable",
-    "schedule": "office_hours",
-}
+WORKLOAD = DOCS_ASSISTANT
 NODE = {"name": "one HGX node", "deployment": "own_hardware", "gpu": "h100-sxm", "gpus": 8, "servers": 1}
 
 
