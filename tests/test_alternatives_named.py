@@ -5,6 +5,8 @@ no own server of (a reader took the owned figure for that GPU's)."""
 
 from __future__ import annotations
 
+import typing
+
 import pytest
 import yaml
 from helpers import TESTS_DIR, run
@@ -136,8 +138,10 @@ def test_a_route_of_whole_instances_says_its_billed_cards_in_the_readers_languag
     knowledge, rulebook = load_knowledge(), load_rulebook()
     rule = rulebook.rule("DEP018")
     fact = {"serverless_usd_per_month": 1000.0, "alternative_usd_per_month": 2000.0}
+    fields = ServerlessDetails.model_fields.items()
     blank = {
-        field: "" if info.annotation is str else 0 for field, info in ServerlessDetails.model_fields.items()
+        field: "" if str in (info.annotation, *typing.get_args(info.annotation)) else 0
+        for field, info in fields
     }
     details = ServerlessDetails.model_construct(**{**blank, "alternative_name": name})
     texts = {

@@ -35,6 +35,5 @@ def test_the_check_and_the_memo_count_the_same_node_utilization() -> None:
     )
     busy_under_half = next(item for item in checked.results if item.rule_id == "TCO009")
     assert busy_under_half.message.startswith(
-        "The 1 server with 8 cards each would emit tokens in only 10 % of their cards' calendar "
-        "hours, under 50 %"
+        "The server's 8 cards would emit tokens in only 10 % of their calendar hours, under 50 %"
     )

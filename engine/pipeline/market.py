@@ -108,6 +108,16 @@ class Market:
     def plans(self) -> dict[str, ReplicaPlan]:
         return self.replicas.plans
 
+    def busy_share_on(self, gpu: str) -> float:
+        """The busy share on ``gpu``, as the own node's utilization reads it (``busy_share_on``)."""
+        return busy_share_on(self.busy, gpu, self.time_utilization)
+
+
+def busy_share_on(busy: BusyShares, gpu: str, time_utilization: float) -> float:
+    """The busy share of the load on ``gpu``'s replicas; the load's own where no plan on it gives one."""
+    share = busy.of(gpu)
+    return share if share is not None else time_utilization
+
 
 @per_object
 def residency_rule_ids(rulebook: Rulebook) -> frozenset[str]:
@@ -252,7 +262,6 @@ def survey_market(
     load = load_on(plan or plans[gpu], capacity.load, capacity.traffic, days, hours) if gpu else capacity.load
     resolved = derived_utilization(resolved, load, knowledge)
     time_utilization = load.busy_share if load.busy_share is not None else float(resolved.utilization or 0.0)
-    server_busy = busy.of(server.gpu)
     fleet = mixed_fleet(capacity, replicas, priced, days, knowledge.calendar_hours_per_month())
     scaled = autoscaled(capacity, replicas, best_listing, days)
     own = own_hardware_position(
@@ -262,7 +271,7 @@ def survey_market(
         verdicts.unsuitable,
         resolved,
         alternatives.rent_against,
-        server_busy if server_busy is not None else time_utilization,
+        busy_share_on(busy, server.gpu, time_utilization),
         # Single-kind rentals only: a mixed fleet competes with owning by rules (TCO016, DEP025).
         cheapest_as_billed(priced),
     )

@@ -173,8 +173,6 @@ class ProposalDetails(Details):
     """The proposed offer's term (0 where it has none or is not in the catalog)."""
     recommended_usd_per_month: float = 0.0
     """What the recommendation costs a month (0 where it has no price)."""
-    gpus_billed: int = 0
-    """The cards the proposed rental's whole instances bill (0 where it is not priced, or owned)."""
     idle_cards_usd_per_month: float = 0.0
     """What the billed cards beyond the proposed ones cost a month."""
 

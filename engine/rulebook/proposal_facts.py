@@ -105,8 +105,9 @@ class ProposalFact(Fact):
     """Some admitted rental is priced for the workload (its monthly bill: the next field)."""
     cheapest_rental_usd_per_month: Annotated[float, Guard("rental_priced")]
     """The least monthly bill of an admitted rental for the workload, as owning is compared with it."""
-    instance_cards_idle: bool
-    """The proposed rental's offer is sold in whole instances that bill more cards than it proposes."""
+    gpus_billed: Annotated[int, Guard("cost_known")]
+    """The cards the proposed rental's whole instances bill (PRC013 compares them with ``gpus``); 0 for
+    own hardware."""
     waivers_dated: bool = False
     """The proposal has a waiver with an end date (``until``)."""
     waiver_expired: bool = False

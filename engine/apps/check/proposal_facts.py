@@ -265,9 +265,7 @@ def node_facts(
     cards = servers * server.gpus_per_server
     # The busy share on the server's own GPU, as the memo's node utilization counts it (the load's GPU
     # may be another: the recommendation's rented H200 beside a bought H100 node).
-    market = evaluation.market
-    server_busy = market.busy.of(server.gpu)
-    utilization = server_busy if server_busy is not None else market.time_utilization
+    utilization = evaluation.market.busy_share_on(server.gpu)
     return {
         "servers": servers,
         "server_gpus": server.gpus_per_server,
@@ -301,7 +299,8 @@ def proposal_fact(
     jurisdiction = jurisdictions[0] if len(jurisdictions) == 1 else None
     cost = proposal_cost(proposal, evaluation, hardware.offer, jurisdiction, hardware.gpus, hardware.server)
     usd_per_month, cost_known = cost.usd_per_month, cost.known
-    idle_cards = cost.gpus_billed - (hardware.gpus or 0) if cost.gpus_billed else 0
+    # What the billed cards beyond the proposed ones cost, for PRC013's message.
+    idle_cards = max(0, cost.gpus_billed - (hardware.gpus or 0)) if cost.gpus_billed else 0
     gpu = gpu_facts(hardware, evaluation)
     cheapest = evaluation.market.own.cheapest_same_hours_usd_per_month
     # The catalog's offer binds as it is sold; a pricing the offer is not sold at binds for a term unknown.
@@ -330,7 +329,7 @@ def proposal_fact(
         rental_to_beat_billing=rental_to_beat_billing(evaluation),
         rental_priced=cheapest is not None,
         cheapest_rental_usd_per_month=float(cheapest or 0.0),
-        instance_cards_idle=idle_cards > 0,
+        gpus_billed=cost.gpus_billed,
     )
     details = ProposalDetails(
         ruled_out_by=", ".join(ruled_out_by),
@@ -338,7 +337,6 @@ def proposal_fact(
         residency_rules=residency_rules,
         commitment_months=(offered.commitment_months or 0) if offered is not None else 0,
         recommended_usd_per_month=float(decision.usd_per_month or 0.0),
-        gpus_billed=cost.gpus_billed,
         idle_cards_usd_per_month=usd_per_month * idle_cards / cost.gpus_billed if idle_cards > 0 else 0.0,
     )
     return fact, details

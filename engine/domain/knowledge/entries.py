@@ -294,6 +294,13 @@ class ApiPrice(Sourced):
     note: str | None = None
 
     @model_validator(mode="after")
+    def _sla_noted(self) -> ApiPrice:
+        # A page is cited by its title as published; what it says of an SLA is the note.
+        if self.sla_source.url is not None and not self.sla_note:
+            raise ValueError("an sla_source page comes with an sla_note saying what it says of an SLA")
+        return self
+
+    @model_validator(mode="after")
     def _size_and_terms(self) -> ApiPrice:
         hosted = self.kind == "open_weights_hosted"
         if hosted != (self.model_params_b is not None):
