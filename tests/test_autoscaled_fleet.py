@@ -92,31 +92,33 @@ def test_no_scaled_fleet_note_where_every_hour_needs_the_same_replicas_or_for_a_
 
 
 def test_a_scaled_fleet_above_an_owned_server_leaves_the_purchase_alone() -> None:
-    """A variable 70B service on its own weights at 800,000 requests a day (US, business-critical): one
-    owned HGX H100 node ($9,554 a month at the documents' cost lines) beats every fixed rental (TCO001).
-    Lambda's hourly H100, 2 cards a replica, scaled by the hour: 17 hours of 2 replicas and 7 of 3, 55
-    replica-hours a day x 2 cards x 30.42 days = 3,346.2 GPU-hours x $2.99 = $10,005, above owning: the
-    note does not set it against the purchase."""
+    """A variable 70B service on its own weights at 1,000,000 requests a day (US): one owned HGX H100
+    node ($9,554 a month at the documents' cost lines) beats every fixed rental (TCO001). RunPod's
+    community B200, one card a replica, scaled by the hour: 18 hours of 2 replicas and 6 of 3, 54
+    replica-hours a day x 30.42 days = 1,642.7 GPU-hours x $5.98 = $9,823, above owning: the note does
+    not set it against the purchase. (Business-critical, its spare would need a second server, SIZ015,
+    and owning would lose.)"""
     r = result(
         model={"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
-        requests_per_day=800_000,
+        requests_per_day=1_000_000,
         avg_input_tokens=300,
         avg_output_tokens=150,
-        business_critical=True,
         latency_sensitive=None,
         max_time_to_first_token_ms=None,
         max_time_per_output_token_ms=None,
     )
     assert (r.decision.deployment, r.decision.deciding_rule_id) == ("own_hardware", "TCO001")
+    assert r.own_hardware.nodes == 1
     scaled = r.autoscaled_fleet
     assert scaled is not None and (scaled.provider, scaled.offer, scaled.cards_per_replica) == (
-        "lambda",
-        "on-demand",
-        2,
+        "runpod",
+        "community",
+        1,
     )
-    assert sorted(scaled.replicas_by_hour) == [2] * 17 + [3] * 7
+    assert sorted(scaled.replicas_by_hour) == [2] * 18 + [3] * 6
     days = r.workload.days_per_month
-    assert scaled.usd_per_month == pytest.approx(55 * 2 * days * 2.99)
+    assert scaled.usd_per_month == pytest.approx(54 * days * 5.98)
+    assert scaled.usd_per_month > r.own_hardware.usd_per_month
     text = finding(r, "DEP032")
-    assert text is not None and "$10,005 a month, 24 % less. An added replica" in text
+    assert text is not None and "$9,823 a month, 25 % less. An added replica" in text
     assert "less than owning" not in text

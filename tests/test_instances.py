@@ -71,3 +71,33 @@ def test_the_mix_has_the_fewest_cards(sizes: tuple[int, ...], cards: int) -> Non
 def test_sizes_that_do_not_divide_each_other() -> None:
     # 129 one-card replicas on 48- and 64-card instances: three 48s (144 cards), not 64 + 48 + 48.
     assert place(1, 129, (48, 64), (48, 64)).gpus_rented == 144
+
+
+def test_spread_replicas_take_a_second_instance_where_they_would_share_one() -> None:
+    # Scaleway's H100 SXM in 2, 4 and 8 cards: two 2-card replicas fit one 4-card instance; spread, they
+    # take two 2-card instances, the same four cards.
+    assert place(2, 2, (2, 4, 8), (2, 4, 8)) == (((4, 1),), 4, 2)
+    assert place(2, 2, (2, 4, 8), (2, 4, 8), spread=True) == (((2, 2),), 4, 2)
+    # AWS P5 sells the 8-card size only for 2-card replicas: three of them on two instances, 16 cards.
+    assert place(2, 3, (1, 8), (8,), spread=True) == (((8, 2),), 16, 8)
+    # Three 1-card replicas on sizes 1 and 8 already take three instances; one replica stays on one.
+    assert place(1, 3, (1, 8), (8,), spread=True) == place(1, 3, (1, 8), (8,))
+    assert place(2, 1, (2, 4, 8), (2, 4, 8), spread=True) == (((2, 1),), 2, 1)
+
+
+def test_a_spread_placement_is_the_cheapest_of_two_instances_or_more() -> None:
+    # Brute force, independent of place(): every multiset of at most six instances of the sizes that
+    # hold whole replicas, with two instances or more, holding the replicas; the fewest cards wins.
+    for sizes in ((2, 4, 8), (1, 8), (4, 8), (8,)):
+        usable = [size for size in sizes if size >= 2]
+        for replicas in range(2, 9):
+            best = min(
+                sum(mix)
+                for count in range(2, 7)
+                for mix in itertools.combinations_with_replacement(usable, count)
+                if sum(size // 2 for size in mix) >= replicas
+            )
+            spread = place(2, replicas, sizes, sizes, spread=True)
+            assert sum(count for _, count in spread.instances) >= 2
+            assert spread.gpus_rented == best, (sizes, replicas)
+            assert spread.replicas_hosted >= replicas

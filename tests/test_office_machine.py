@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import yaml
 from helpers import EXAMPLES_DIR, VOICE_ASSISTANT, run
 
@@ -82,8 +83,10 @@ HOSPITAL: dict[str, Any] = {
 
 
 def test_an_on_premises_spare_in_the_same_node_is_named_a_single_point_of_failure() -> None:
-    """TCO019: the hospital's two replicas and their spare (3 × 1 H100... in one HGX node) share it."""
-    result = run(HOSPITAL)
+    """TCO019: the hospital's two replicas and their spare (2 × 2 H100 in one HGX node) share it, where
+    the service is latency-sensitive but not business-critical."""
+    sensitive = {**HOSPITAL, "business_critical": False}
+    result = run(sensitive)
     assert result.decision.deployment == "own_hardware" and result.own_hardware.nodes == 1
     assert "TCO019" in result.fired_rules
     assert (
@@ -94,4 +97,23 @@ def test_an_on_premises_spare_in_the_same_node_is_named_a_single_point_of_failur
     assert "TCO020" in result.fired_rules
     assert "the 4 idle cards are paid for all the same" in render_memo(result)
     # Two servers' worth of load gives each replica set a node of its own: silent then.
-    assert "TCO019" not in run({**HOSPITAL, "requests_per_day": 400_000}).fired_rules
+    assert "TCO019" not in run({**sensitive, "requests_per_day": 400_000}).fired_rules
+
+
+def test_a_business_critical_service_in_the_building_buys_a_second_node_for_its_spare() -> None:
+    """SIZ015: business-critical, the spare goes on a second server; the two nodes cost twice the one
+    ($10,106.21 a month at Swiss cost lines each), and TCO020 counts 12 idle cards of 16."""
+    single = run({**HOSPITAL, "business_critical": False}).own_hardware
+    result = run(HOSPITAL)
+    own = result.own_hardware
+    assert result.decision.deployment == "own_hardware" and {"SIZ015", "TCO020"} <= set(result.fired_rules)
+    assert "TCO019" not in result.fired_rules
+    assert (own.nodes, own.gpus_needed) == (2, 4)
+    assert own.usd_per_month == pytest.approx(2 * single.usd_per_month)
+    memo = render_memo(result)
+    assert "the 12 idle cards are paid for all the same" in memo
+    assert (
+        "The cards the load needs would fit fewer servers: the business-critical service's spare replica "
+        "runs on a server of its own (SIZ015), so 2 are bought."
+    ) in memo
+    assert "would fit fewer servers" not in render_memo(run({**HOSPITAL, "business_critical": False}))

@@ -130,26 +130,32 @@ def test_a_batch_on_whole_instances_is_spread_over_their_cards() -> None:
 
 def test_a_service_on_whole_instances_pays_for_the_whole_instance() -> None:
     """w07 as a hybrid: its rental line is AWS's P5 reserved for three years, sold as 8-card instances
-    only. The service's 36 cards are billed as 40 (five instances); a thousandth of the volume, one
-    replica of 2 cards, still bills a whole instance, 8 × $1.90 × 730 = $11,096 (the chart had drawn
-    the replicas' share of the bill)."""
+    only. The service's 36 cards are billed as 40 (five instances); a thousandth of the volume, a replica
+    of 2 cards and its spare, still bills whole instances: two, as the business-critical service's spare
+    may not share the other's machine (SIZ015), 16 × $1.90 × 730 = $22,192 (the chart had drawn the
+    replicas' share of one instance's bill)."""
     result = result_of(VOLUME_DIR / "w07-rag-api-hybrid.yaml")
     chart, best = result.charts.api_versus_self_hosted, result.best_option
     assert chart is not None and best is not None and (best.gpus, best.gpus_rented) == (36, 40)
-    assert chart.self_hosted_kind == "dedicated_cloud"
+    assert chart.self_hosted_kind == "dedicated_cloud" and "SIZ015" in result.fired_rules
     at = chart.requests_per_day.index
     assert chart.self_hosted_usd_per_month[at(1_000_000)] == pytest.approx(40 * 1.90 * 730)
-    assert chart.self_hosted_usd_per_month[at(1_000)] == pytest.approx(8 * 1.90 * 730)
+    assert chart.self_hosted_usd_per_month[at(1_000)] == pytest.approx(16 * 1.90 * 730)
 
 
 def test_a_reservation_sold_in_8_card_instances_bills_8_cards_at_any_volume() -> None:
     """w07's cheapest rental, AWS P5 reserved for 3 years, sells 8 × h100-sxm only: 1,000 requests a day
-    need 2 replicas of 2 cards, billed 8 × $1.90 × 730 h = $11,096 (the chart said $5,642)."""
-    evaluation = evaluate_workload(load_workload(str(VOLUME_DIR / "w07-rag-api.yaml")), EVALUATED_ON)
-    month = route_month_at(evaluation, "dedicated_cloud")
-    assert month is not None
-    assert month(1_000).name == "p5-reserved-3y"
-    assert month(1_000).usd_per_month == pytest.approx(8 * 1.90 * 730)
+    need 2 replicas of 2 cards (one the spare), billed as whole instances (the chart said $5,642): one
+    8-card instance for both, $11,096, where they may share a machine; two, $22,192, for the
+    business-critical service, whose spare may not (SIZ015)."""
+    workload = load_workload(str(VOLUME_DIR / "w07-rag-api.yaml"))
+    assert workload.business_critical
+    for critical, instances in ((True, 2), (False, 1)):
+        changed = workload.model_copy(update={"business_critical": critical})
+        month = route_month_at(evaluate_workload(changed, EVALUATED_ON), "dedicated_cloud")
+        assert month is not None
+        assert month(1_000).name == "p5-reserved-3y"
+        assert month(1_000).usd_per_month == pytest.approx(instances * 8 * 1.90 * 730)
 
 
 def test_own_hardware_decided_is_the_line() -> None:
@@ -168,17 +174,19 @@ def test_own_hardware_decided_is_the_line() -> None:
 
 def test_on_premises_the_line_is_own_hardware_and_the_api_is_marked_ruled_out() -> None:
     """w04: on premises (DEP006). The chart drew the API and AWS, both ruled out; it now draws the own
-    server (1 server up to 100,000 requests a day, $10,425) and marks the API as ruled out. The API drawn
-    is the one the workload's other rules admit: EU-hosted (personal data) with an SLA (business-critical,
-    PRV003), Scaleway's."""
+    servers (two up to 300,000 requests a day, the business-critical service's spare on a machine of its
+    own (SIZ015): 2 × $10,425) and marks the API as ruled out. The API drawn is the one the workload's
+    other rules admit: EU-hosted (personal data) with an SLA (business-critical, PRV003), Scaleway's."""
     result = result_of(VOLUME_DIR / "w04-bank-onprem.yaml")
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and result.decision.deployment == "own_hardware"
     assert chart.api_ruled_out_by == ("DEP006",)
     assert chart.self_hosted_kind == "own_hardware"
     one_server = result.own_hardware.usd_per_gpu_hour.total * 8 * 730
-    assert chart.self_hosted_usd_per_month[chart.requests_per_day.index(1_000)] == pytest.approx(one_server)
     assert round(one_server) == 10_425
+    at = chart.requests_per_day.index
+    assert chart.self_hosted_usd_per_month[at(1_000)] == pytest.approx(2 * one_server)
+    assert chart.self_hosted_usd_per_month[at(300_000)] == pytest.approx(2 * one_server)
     memo = render_memo(result)
     assert (
         "Legend: 🟦 blue line, the managed API (Llama 3.3 70B Instruct (Scaleway Generative APIs)), which "

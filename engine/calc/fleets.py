@@ -68,13 +68,18 @@ class MixedFleet(NamedTuple):
 
 
 def peak_bill(
-    peak: PricedListing, extra: Sequence[int], served: Sequence[float], days_per_month: float
+    peak: PricedListing,
+    extra: Sequence[int],
+    served: Sequence[float],
+    days_per_month: float,
+    spread: bool = False,
 ) -> tuple[float, int]:
     """Card-hours a month the hourly ``peak`` offer bills for ``extra`` replicas in each hour of the day,
-    and the most cards it rents at once."""
+    and the most cards it rents at once; ``spread``: each hour's replicas on two instances at least
+    (``instances.place``), where they are the whole fleet."""
     offer, plan = peak.listing.offer, peak.plan
     rented = [
-        place(plan.cards_per_replica, count, offer.instance_gpus, peak.listing.linked).gpus_rented
+        place(plan.cards_per_replica, count, offer.instance_gpus, peak.listing.linked, spread).gpus_rented
         for count in extra
     ]
     increment = (offer.billing_increment_seconds or SECONDS_PER_HOUR) / SECONDS_PER_HOUR
@@ -103,8 +108,14 @@ def price_mixed_fleet(
     base_replicas = min(hours)
     if base_replicas <= 0:
         return None
+    # The base holds the replicas of the quietest hour: spread, as the plan asks (SIZ015); the peak's
+    # instances run beside it, on machines of their own.
     placement = place(
-        plan.cards_per_replica, base_replicas, base.listing.offer.instance_gpus, base.listing.linked
+        plan.cards_per_replica,
+        base_replicas,
+        base.listing.offer.instance_gpus,
+        base.listing.linked,
+        plan.spread,
     )
     extra = [max(0, count - placement.replicas_hosted) for count in hours]
     if not any(extra):
@@ -175,7 +186,7 @@ def price_autoscaled(
 ) -> AutoscaledFleet:
     """Every hour's replicas on the hourly ``listing``, in whole instances, billed as it bills (the hour's
     served share rounded up to its increment; an offer billed by the day pays every card that runs)."""
-    gpu_hours, most = peak_bill(listing, hours, traffic.served, days_per_month)
+    gpu_hours, most = peak_bill(listing, hours, traffic.served, days_per_month, listing.plan.spread)
     return AutoscaledFleet(listing, hours, gpu_hours, most, gpu_hours * listing.listing.usd_per_gpu_hour)
 
 

@@ -39,11 +39,44 @@ def place(
     replicas: int,
     instance_gpus: tuple[int, ...],
     linked: tuple[int, ...],
+    spread: bool = False,
 ) -> Placement:
     """The fewest cards that hold ``replicas`` replicas of ``cards_per_replica`` cards each, in whole
     instances of ``instance_gpus``; a multi-card replica needs a size of ``linked`` that holds it (its
     cards on one link). A replica larger than every linked size spans instances of the largest size
-    (over the network), which NET003 does not admit."""
+    (over the network), which NET003 does not admit. ``spread``: two replicas or more go on at least two
+    instances, so that a failed host (or a GPU fault that stops its instance) leaves one serving."""
+    together = _place(cards_per_replica, replicas, instance_gpus, linked)
+    if not spread or replicas < 2 or sum(count for _, count in together.instances) >= 2:
+        return together
+    # The cheapest split of the replicas into two groups, each placed as cheaply as it goes.
+    splits = (
+        _joined(
+            _place(cards_per_replica, first, instance_gpus, linked),
+            _place(cards_per_replica, replicas - first, instance_gpus, linked),
+        )
+        for first in range(1, replicas // 2 + 1)
+    )
+    return min(splits, key=lambda p: (p.gpus_rented, sum(count for _, count in p.instances)))
+
+
+def _joined(first: Placement, second: Placement) -> Placement:
+    counts: dict[int, int] = {}
+    for size, count in (*first.instances, *second.instances):
+        counts[size] = counts.get(size, 0) + count
+    return Placement(
+        tuple(sorted(counts.items(), reverse=True)),
+        first.gpus_rented + second.gpus_rented,
+        first.replicas_hosted + second.replicas_hosted,
+    )
+
+
+def _place(
+    cards_per_replica: int,
+    replicas: int,
+    instance_gpus: tuple[int, ...],
+    linked: tuple[int, ...],
+) -> Placement:
     if replicas <= 0:
         return Placement((), 0, 0)
     if cards_per_replica == 1:

@@ -109,7 +109,13 @@ def price_plan(
         plan = batch_on_instances(plan, hosted.replicas_hosted)
     hours = plan_hours(offer, plan, hours_per_month, days_per_month, calendar_hours, spot_overhead)
     rental = rent(
-        offer, plan.cards_per_replica, plan.replicas, hours, listing.linked, listing.usd_per_gpu_hour
+        offer,
+        plan.cards_per_replica,
+        plan.replicas,
+        hours,
+        listing.linked,
+        listing.usd_per_gpu_hour,
+        plan.spread,
     )
     return plan, rental
 

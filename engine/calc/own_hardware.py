@@ -57,9 +57,18 @@ def select_own_server(
         plan = plans.get(server.gpu)
         if plan is None or server.gpu in unsuitable or server.housing in excluded_housings:
             continue
-        if server.max_servers is None or math.ceil(plan.gpus / server.gpus_per_server) <= server.max_servers:
+        if server.max_servers is None or nodes_for(plan, server) <= server.max_servers:
             return server
     return knowledge.own_server()
+
+
+def nodes_for(plan: ReplicaPlan | None, server: OwnServer) -> int:
+    """The servers that hold a plan's cards; two at least where its replicas are spread over machines
+    (SIZ015) and there are two or more, so that the spare does not share the others' node."""
+    nodes = max(1, math.ceil((plan.gpus if plan is not None else 0) / server.gpus_per_server))
+    if plan is not None and plan.spread and plan.replicas >= 2:
+        return max(nodes, 2)
+    return nodes
 
 
 def own_hardware_position(
@@ -86,7 +95,7 @@ def own_hardware_position(
     plan = plans.get(server.gpu)
     applicable = plan is not None and server.gpu not in unsuitable
     gpus_needed = plan.gpus if plan is not None else 0
-    nodes = max(1, math.ceil(gpus_needed / server.gpus_per_server))
+    nodes = nodes_for(plan, server)
     node_utilization = node_busy_share(
         gpus_needed, busy_share, resolved.hours_per_month, nodes * server.gpus_per_server, server
     )

@@ -58,6 +58,8 @@ class ReplicaPlan(NamedTuple):
     rate_within_targets_per_replica: float | None
     """The highest request rate per replica that keeps the latency targets (None without targets, 0
     when even a lone request misses one)."""
+    spread: bool = False
+    """Its replicas run on at least two instances (``Sizing.spread``)."""
 
 
 class Sizing(NamedTuple):
@@ -72,6 +74,8 @@ class Sizing(NamedTuple):
     max_time_to_first_token_ms: float | None = None
     max_time_per_output_token_ms: float | None = None
     """A service's latency targets at peak; None: none."""
+    spread: bool = False
+    """A rule asked for the replicas on at least two instances (SIZ015): a failed host takes one down."""
 
 
 def sizing_policy(
@@ -81,6 +85,7 @@ def sizing_policy(
     min_replicas: int,
     max_time_to_first_token_ms: float | None = None,
     max_time_per_output_token_ms: float | None = None,
+    spread: bool = False,
 ) -> Sizing:
     """``highest_error``: the most the estimate overstated a published measurement (estimate / published
     - 1, docs/calibration.md)."""
@@ -92,6 +97,7 @@ def sizing_policy(
         min_replicas=min_replicas,
         max_time_to_first_token_ms=max_time_to_first_token_ms,
         max_time_per_output_token_ms=max_time_per_output_token_ms,
+        spread=spread,
     )
 
 
@@ -235,6 +241,7 @@ def _planned(
         pipeline_stages=pipeline_stages,
         latency_bound=within is not None and 0 < within < rps * sizing.capacity_share,
         rate_within_targets_per_replica=within,
+        spread=sizing.spread,
     )
 
 

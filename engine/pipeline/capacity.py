@@ -177,7 +177,9 @@ def _plan_capacity(resolved: ResolvedWorkload, knowledge: Knowledge) -> Capacity
     )
 
 
-def workload_sizing(resolved: ResolvedWorkload, knowledge: Knowledge, spare: bool) -> Sizing:
+def workload_sizing(
+    resolved: ResolvedWorkload, knowledge: Knowledge, spare: bool, spread: bool = False
+) -> Sizing:
     return sizing_policy(
         knowledge,
         highest_error(knowledge),
@@ -185,6 +187,7 @@ def workload_sizing(resolved: ResolvedWorkload, knowledge: Knowledge, spare: boo
         resolved.min_replicas,
         resolved.max_time_to_first_token_ms,
         resolved.max_time_per_output_token_ms,
+        spread,
     )
 
 
@@ -195,11 +198,13 @@ def replica_plans(
     spare: bool,
     only: Collection[str] | None = None,
     throughput_factor: float = 1.0,
+    spread: bool = False,
 ) -> ReplicaPlans:
     """The replicas every GPU needs (of ``only``, where given), with the spares the rules asked for
-    (``spare``); with ``throughput_factor``, for replicas that carry that many times the estimated rate
-    (a scenario's, ``replicas.at_throughput``)."""
-    found = _replica_plans(resolved, capacity, knowledge, spare, only)
+    (``spare``), on at least two instances where they asked for that (``spread``); with
+    ``throughput_factor``, for replicas that carry that many times the estimated rate (a scenario's,
+    ``replicas.at_throughput``)."""
+    found = _replica_plans(resolved, capacity, knowledge, spare, only, spread)
     if throughput_factor == 1.0:
         return found
     load, sizing = capacity.load, found.sizing
@@ -218,8 +223,9 @@ def _replica_plans(
     knowledge: Knowledge,
     spare: bool,
     only: Collection[str] | None = None,
+    spread: bool = False,
 ) -> ReplicaPlans:
-    sizing = workload_sizing(resolved, knowledge, spare)
+    sizing = workload_sizing(resolved, knowledge, spare, spread)
     if sizing == capacity.sizing:
         return ReplicaPlans(sizing=sizing, plans=capacity.plans, quantized_plans=capacity.quantized_plans)
     tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)

@@ -164,6 +164,8 @@ class Constraints:
     """Per serverless listing, the rules that exclude it."""
     spare_replica: bool
     """A rule asked for spare replicas (redundancy)."""
+    spread_replicas: bool
+    """A rule asked for the replicas on at least two instances (a failed host takes one down)."""
     keep_serverless_warm: bool
     """A rule asked serverless options to keep an instance warm."""
     api_exclusions: tuple[tuple[str, ...], ...]
@@ -191,6 +193,7 @@ def apply_constraints(
         ruled_out=ruled_out_deployments(rules),
         serverless_exclusions=rule_exclusions(serverless_listings(knowledge), rules),
         spare_replica=concludes(rules, "add_spare_replica"),
+        spread_replicas=concludes(rules, "spread_replicas"),
         keep_serverless_warm=concludes(rules, "keep_serverless_warm"),
         api_exclusions=api_exclusions(api_listings(knowledge), rules),
         excluded_housings=excluded_housings(rules, knowledge),

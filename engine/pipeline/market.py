@@ -218,6 +218,7 @@ def survey_market(
         sizing_knowledge or knowledge,
         constraints.spare_replica,
         throughput_factor=throughput_factor,
+        spread=constraints.spread_replicas,
     )
     plans = replicas.plans
     priced = priced_listings(

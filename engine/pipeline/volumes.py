@@ -77,7 +77,10 @@ def _capacity_at(
         plans=plans,
         quantized_plans={},
     )
-    return at, replica_plans(resolved, at, knowledge, evaluation.constraints.spare_replica, gpus)
+    constraints = evaluation.constraints
+    return at, replica_plans(
+        resolved, at, knowledge, constraints.spare_replica, gpus, spread=constraints.spread_replicas
+    )
 
 
 def dedicated_month_at(evaluation: Evaluation, listing: Listing) -> MonthAt:

@@ -123,6 +123,8 @@ class Conclusion(Strict):
     """Services: run the redundancy's spare replicas beyond those the peak needs (throughput.yaml)."""
     keep_serverless_warm: bool = False
     """Serverless options keep one instance warm every hour instead of scaling to zero."""
+    spread_replicas: bool = False
+    """Services: two replicas or more run on at least two instances (``instances.place``)."""
     verdict: Verdict | None = None
     """Proposal checks only: the result when the proposal meets ``when`` (a violation)."""
 
@@ -176,9 +178,12 @@ class Rule(Strict):
             raise ValueError("gpu_unsuitable is a conclusion of gpu_fit and latency_fit rules only")
         if self.then.offer_unsuitable and self.fact != "instance_fit":
             raise ValueError("offer_unsuitable is a conclusion of instance_fit rules only")
-        if (self.then.add_spare_replica or self.then.keep_serverless_warm) and self.fact != "workload":
+        then = self.then
+        workload_only = (then.add_spare_replica, then.keep_serverless_warm, then.spread_replicas)
+        if any(workload_only) and self.fact != "workload":
             raise ValueError(
-                "add_spare_replica and keep_serverless_warm are conclusions of workload rules only"
+                "add_spare_replica, keep_serverless_warm and spread_replicas are conclusions of workload "
+                "rules only"
             )
         is_check = self.fact == "proposal"
         if is_check != (self.then.verdict is not None):
