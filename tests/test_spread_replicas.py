@@ -7,7 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import run
+from helpers import EVALUATED_ON, run
+
+from gpu_advisor.engine.apps.check.run import check_document
+from gpu_advisor.engine.domain.proposal import ProposalDocument
 
 CLAIMS: dict[str, Any] = {
     "name": "claims-70b",
@@ -76,3 +79,28 @@ def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
     assert (result.decision.deployment, result.decision.deciding_rule_id) == ("own_hardware", "TCO012")
     assert (own.nodes, own.gpus_needed) == (2, 12)
     assert own.usd_per_month == pytest.approx(2 * 9554.39, abs=0.01)
+
+
+def test_check_warns_a_business_critical_proposal_on_one_machine() -> None:
+    """SIZ016: the claims assistant's two replicas on one 4-card instance, or on one bought server, fail
+    together; on two 2-card instances or two servers they do not."""
+    scaleway = {"deployment": "dedicated_cloud", "provider": "scaleway", "gpu": "h100-sxm", "gpus": 4}
+    owned = {"deployment": "own_hardware", "gpu": "h100-sxm", "gpus": 4}
+    cases = [
+        ({**scaleway, "offer": "h100-sxm-4-80g"}, "warn", "instance"),
+        ({**scaleway, "offer": "h100-sxm-2-80g"}, "pass", None),
+        ({**owned, "servers": 1}, "warn", "server"),
+        ({**owned, "servers": 2}, "pass", None),
+    ]
+    for proposal, status, machine in cases:
+        document = ProposalDocument.model_validate(
+            {"workload": CLAIMS, "proposal": {"name": "p", "pricing": "on_demand", **proposal}}
+        )
+        (item,) = [
+            i for i in check_document(document, "p.yaml", 1, EVALUATED_ON).results if i.rule_id == "SIZ016"
+        ]
+        assert item.status == status, proposal
+        if machine:
+            assert item.message is not None and item.message.startswith(
+                f"The proposal runs all its replicas on one {machine}: a failure of that machine"
+            )

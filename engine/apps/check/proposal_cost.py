@@ -21,6 +21,8 @@ class ProposedCost(NamedTuple):
     """The catalog prices what is proposed (0 a month otherwise)."""
     gpus_billed: int = 0
     """The cards a rental bills: whole instances of the sizes its offer sells (0 for own hardware)."""
+    machines: int = 0
+    """The instances a rental bills, or the servers bought."""
 
 
 def proposal_cost(
@@ -39,7 +41,7 @@ def proposal_cost(
         assumptions = server_costs(
             knowledge, server, workload.company_country, workload.on_premises_required
         ).assumptions
-        return ProposedCost(servers * own_hardware_cost(assumptions).server_usd_per_month, True)
+        return ProposedCost(servers * own_hardware_cost(assumptions).server_usd_per_month, True, 0, servers)
     if offer is not None and gpus is not None:
         price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
         workload = evaluation.workload
@@ -60,7 +62,8 @@ def proposal_cost(
             else workload.hours_per_month
         )
         rental = proposed_rental(offer, gpus, hours, price, evaluation)
-        return ProposedCost(rental.usd_per_month, True, rental.gpus_rented)
+        machines = sum(count for _, count in rental.placement.instances)
+        return ProposedCost(rental.usd_per_month, True, rental.gpus_rented, machines)
     return ProposedCost(0.0, False)
 
 

@@ -278,6 +278,12 @@ def node_facts(
     }
 
 
+def proposed_replicas(gpu: dict[str, Any]) -> int:
+    """The replicas the proposed cards make (0 where the GPU cannot hold one)."""
+    per_replica = gpu["cards_per_replica"]
+    return gpu["gpus"] // per_replica if gpu["gpu_fits"] and per_replica else 0
+
+
 def rental_to_beat_billing(evaluation: Evaluation) -> Literal["hourly", "committed", "none"]:
     """How the rental buying must beat in the evaluation bills: the best option, what would be rented
     instead ("none" without one)."""
@@ -330,6 +336,8 @@ def proposal_fact(
         rental_priced=cheapest is not None,
         cheapest_rental_usd_per_month=float(cheapest or 0.0),
         gpus_billed=cost.gpus_billed,
+        # Two replicas or more on one instance or server: one machine's failure takes every one down.
+        replicas_share_one_machine=cost.machines == 1 and proposed_replicas(gpu) >= 2,
     )
     details = ProposalDetails(
         ruled_out_by=", ".join(ruled_out_by),
