@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from helpers import TESTS_DIR, merged, run
+from helpers import EXAMPLES_DIR, TESTS_DIR, merged, run
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.common.errors import KnowledgeError
@@ -340,3 +340,18 @@ def test_a_document_url_must_be_https(knowledge_copy: Path) -> None:
     edit(knowledge_copy, "documents", lambda d: d["documents"][-1].update(url="ftp://example.org/law"))
     with pytest.raises(KnowledgeError, match=r"entry 'uk-dpa-2018': field documents\.\d+\.url"):
         load_knowledge_from(knowledge_copy)
+
+
+def test_the_residency_premium_names_the_two_offers_it_compares() -> None:
+    """RES003 compares the cheapest admitted offer with the cheapest one only the residency rules
+    exclude, which may be another GPU: the HR assistant's 4 × H100 at Scaleway in Paris ($3,911) against
+    2 × H200 at RunPod community, 2 × $3.59 × 264 workday hours = $1,895.52. It gave the two sums only."""
+    result = run(yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text()))
+    assert result.best_option is not None
+    premium = result.best_option.usd_per_month / (2 * 3.59 * 264) - 1
+    assert finding(result, "RES003").startswith(
+        f"Keeping the personal data in the admitted jurisdictions costs {premium:.0%}".replace("%", " %")
+        + " more than the cheapest offer the residency rules exclude (scaleway h100-sxm-4-80g "
+        "(4 × h100-sxm) at $3,911/month against runpod community (2 × h200) at $1,896/month, each the "
+        "cheapest GPU and offer on its side;"
+    )

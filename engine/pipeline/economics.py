@@ -194,6 +194,8 @@ def economics_details(
         if alternatives.hyperscaler
         else 0.0,
         non_eu_best_usd_per_month=non_eu.usd_per_month if non_eu else 0.0,
+        non_eu_best_name=option_name(non_eu) if non_eu else "",
+        best_option_name=option_name(best) if best else "",
         eu_premium=best_monthly / non_eu.usd_per_month - 1 if best and non_eu else 0.0,
         reference_gpu=knowledge.sizing.reference_gpu.gpu,
         reference_gpus=reference.gpus if reference else 0,

@@ -146,6 +146,10 @@ class EconomicsDetails(Details):
     """The admitted rentals' providers whose SLA is not established, ', '-separated, alphabetical."""
     hyperscaler_best_usd_per_month: float
     non_eu_best_usd_per_month: float
+    non_eu_best_name: str | Words
+    """The cheapest offer the residency rules exclude, as the messages name it ("" without one)."""
+    best_option_name: str | Words
+    """The best option, as the messages name it ("" without one)."""
     eu_premium: float
     reference_gpu: str
     reference_gpus: int
