@@ -19,6 +19,11 @@ class Placement(NamedTuple):
     """How many replicas the rented cards hold (at least those asked for): the rest of a bought
     instance is idle, and room for this many minus the replicas placed."""
 
+    @property
+    def instance_count(self) -> int:
+        """The instances billed, of every size."""
+        return sum(count for _, count in self.instances)
+
 
 def linked_sizes(
     instance_gpus: tuple[int, ...], nvlink_instance_gpus: tuple[int, ...] | None
@@ -47,7 +52,7 @@ def place(
     (over the network), which NET003 does not admit. ``spread``: two replicas or more go on at least two
     instances, so that a failed host (or a GPU fault that stops its instance) leaves one serving."""
     together = _place(cards_per_replica, replicas, instance_gpus, linked)
-    if not spread or replicas < 2 or sum(count for _, count in together.instances) >= 2:
+    if not spread or replicas < 2 or together.instance_count >= 2:
         return together
     # The cheapest split of the replicas into two groups, each placed as cheaply as it goes.
     splits = (
@@ -57,7 +62,7 @@ def place(
         )
         for first in range(1, replicas // 2 + 1)
     )
-    return min(splits, key=lambda p: (p.gpus_rented, sum(count for _, count in p.instances)))
+    return min(splits, key=lambda p: (p.gpus_rented, p.instance_count))
 
 
 def _joined(first: Placement, second: Placement) -> Placement:

@@ -6,7 +6,7 @@ zero."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from gpu_advisor.engine.common.wording import Words
@@ -37,13 +37,13 @@ def weigh_api(
     api, route = market.compared_api, cheapest_route(market, rules, SELF_HOSTED)
     # Only DEP031 reads the scale-to-zero price, and only for a latency sensitivity left at the default.
     cold = market.serverless.scale_to_zero if latency_sensitivity_defaulted else None
-    standing = cheapest_standing(market, rules, route)
+    ruled_out = ruled_out_deployments(rules)
+    standing = cheapest_standing(market, ruled_out, route)
     saving = (
         1 - cold.bill.usd_per_month / standing.usd_per_month
         if cold and standing and standing.usd_per_month
         else 0.0
     )
-    ruled_out = ruled_out_deployments(rules)
     fact = ApiFact(
         api_priced=api is not None,
         api_usd_per_month=float(api.usd_per_month) if api else 0.0,
@@ -72,12 +72,14 @@ def weigh_api(
     return session.assert_fact(fact, facts), details
 
 
-def cheapest_standing(market: Market, rules: Sequence[Rule], route: SelfHosted | None) -> Standing | None:
+def cheapest_standing(
+    market: Market, ruled_out: Mapping[str, tuple[str, ...]], route: SelfHosted | None
+) -> Standing | None:
     """The cheapest route still standing: the self-hosted ``route``, or the managed API where no rule
-    fired so far rules it out (own weights, data that may not leave the building)."""
+    fired so far rules it out (``ruled_out``: own weights, data that may not leave the building)."""
     found = [Standing(route.usd_per_month, route.name)] if route else []
     api = market.compared_api
-    if api is not None and "api" not in ruled_out_deployments(rules):
+    if api is not None and "api" not in ruled_out:
         found.append(Standing(api.usd_per_month, api.name))
     # Ties by the English name, as a name said in words has no order of its own.
     return min(found, key=lambda standing: (standing.usd_per_month, str(standing.name)), default=None)

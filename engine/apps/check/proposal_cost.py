@@ -62,8 +62,7 @@ def proposal_cost(
             else workload.hours_per_month
         )
         rental = proposed_rental(offer, gpus, hours, price, evaluation)
-        machines = sum(count for _, count in rental.placement.instances)
-        return ProposedCost(rental.usd_per_month, True, rental.gpus_rented, machines)
+        return ProposedCost(rental.usd_per_month, True, rental.gpus_rented, rental.placement.instance_count)
     return ProposedCost(0.0, False)
 
 
