@@ -1,5 +1,5 @@
-"""A team without DevOps capacity (PRV001): neo-cloud and marketplace GPUs are excluded, the European
-clouds stay admitted, and the memo says so beside the saving it reports for them (PRV002)."""
+"""A team without DevOps capacity (PRV001): neo-cloud and marketplace GPUs are excluded, managed endpoints
+and the European clouds stay admitted, and the memo says so beside the saving it reports for them (PRV002)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,26 @@ def test_without_devops_the_european_clouds_stay_and_the_memo_says_so() -> None:
     assert "PRV001" not in excluded["ovhcloud"] and "PRV001" not in excluded["aws"]
     memo = render_memo(result)
     assert (
-        "The European clouds stay admitted; where one is chosen, check which of those services it runs for "
-        "the team."
+        "and so do the European clouds; where one of those is chosen, check which of those services it runs "
+        "for the team."
     ) in memo
+
+
+def test_without_devops_a_managed_endpoint_stays_and_a_container_platform_goes() -> None:
+    # Hugging Face Inference Endpoints deploy, scale and serve a model the team names (managed: true in
+    # knowledge/serverless.yaml); on Modal and RunPod Serverless the team builds the container itself.
+    result = run(STARTUP)
+    serverless = {o.provider: o.excluded_by for o in result.options if o.pricing == "serverless"}
+    assert serverless["huggingface"] == ()
+    assert serverless["modal"] == ("PRV001",)
+    assert serverless["runpod"] == ("PRV001",)
+    assert (
+        "Managed endpoints, where the platform deploys, scales and serves the model, stay admitted whoever "
+        "sells them"
+    ) in render_memo(result)
+
+
+def test_with_devops_no_serverless_product_is_excluded() -> None:
+    result = run({**STARTUP, "devops_capacity": True})
+    assert "PRV001" not in result.fired_rules
+    assert all(not o.excluded_by for o in result.options if o.pricing == "serverless")

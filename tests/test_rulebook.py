@@ -11,6 +11,7 @@ from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.rulebook.compiler import compile_rule
 from gpu_advisor.engine.rulebook.loading import load_rulebook, load_rulebook_from
+from gpu_advisor.engine.rulebook.schema import OptionFilter, OptionTest
 from gpu_advisor.rules import RULE_FILES, RULES_DIR
 
 
@@ -84,6 +85,10 @@ RULE = {
 }
 
 
+NOT_EU = {"field": "eu", "equals": False}
+IN_EEA = {"field": "jurisdiction", "equals": "EEA"}
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -114,6 +119,14 @@ RULE = {
             {"then": {"exclude_options": [{"field": "jurisdiction", "not_in": ["EU", "EEA"]}]}},
             "unknown jurisdiction 'EEA'",
         ),
+        (
+            {"then": {"exclude_options": [{**NOT_EU, "and_also": [{**IN_EEA}]}]}},
+            "unknown jurisdiction 'EEA'",
+        ),
+        (
+            {"then": {"exclude_options": [{**NOT_EU, "and_also": [{"field": "managed"}]}]}},
+            "gives exactly one of equals or not_in",
+        ),
     ],
 )
 def test_bad_rule_declarations_are_rejected(tmp_path: Path, change: dict, message: str) -> None:
@@ -132,3 +145,13 @@ def test_numbers_as_literal_values_are_rejected(tmp_path: Path) -> None:
     write_rules(tmp_path, [{**RULE, "when": [{"fact": "requests_per_day", "op": "lt", "value": 10000}]}])
     with pytest.raises(KnowledgeError):
         load_rulebook_from(tmp_path, ("x.yaml",), load_knowledge())
+
+
+def test_an_option_filter_excludes_only_where_all_its_tests_hold() -> None:
+    unmanaged_neocloud = OptionFilter(
+        field="provider_kind", equals="neocloud", and_also=(OptionTest(field="managed", equals=False),)
+    )
+    assert unmanaged_neocloud.fields == {"provider_kind", "managed"}
+    assert unmanaged_neocloud.excludes({"provider_kind": "neocloud", "managed": False})
+    assert not unmanaged_neocloud.excludes({"provider_kind": "neocloud", "managed": True})
+    assert not unmanaged_neocloud.excludes({"provider_kind": "hyperscaler", "managed": False})

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite, cite_all
 from gpu_advisor.engine.domain.knowledge.figures import Threshold
 from gpu_advisor.engine.rulebook.guards import effective_needs, inserted_guards
-from gpu_advisor.engine.rulebook.schema import Condition, Rule, Rulebook
+from gpu_advisor.engine.rulebook.schema import Condition, OptionTest, Rule, Rulebook
 
 OPERATOR_SYMBOLS = {
     "eq": "=",
@@ -87,9 +87,7 @@ def describe_conclusions(rule: Rule) -> tuple[str, ...]:
     if then.prefer_pricing is not None:
         lines.append(f"prefers {then.prefer_pricing} offers")
     lines += [
-        f"excludes options where {f.field} = {str(f.equals).lower()}"
-        if f.not_in is None
-        else f"excludes options where {f.field} is not one of {', '.join(f.not_in)}"
+        "excludes options where " + " and ".join(map(_option_test, (f, *f.and_also)))
         for f in then.exclude_options
     ]
     if then.gpu_unsuitable:
@@ -135,3 +133,9 @@ def rule_doc(rule: Rule, knowledge: Knowledge, rulebook: Rulebook | None = None)
         applies=tuple(describe_condition(c, knowledge, policy_thresholds) for c in rule.applies),
         needs=effective_needs(rule),
     )
+
+
+def _option_test(test: OptionTest) -> str:
+    if test.not_in is None:
+        return f"{test.field} = {str(test.equals).lower()}"
+    return f"{test.field} is not one of {', '.join(test.not_in)}"

@@ -33,6 +33,8 @@ def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> 
         "segment": gpu.segment,
         "provider": offer.provider,
         "gpu": offer.gpu,
+        # A rented instance is GPUs: the team runs the serving stack on it.
+        "managed": False,
     }
 
 

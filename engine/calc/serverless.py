@@ -132,6 +132,7 @@ def _listings_of(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
                     "segment": gpu.segment,
                     "provider": product.provider,
                     "gpu": entry.gpu,
+                    "managed": product.managed,
                 }
                 found.append(
                     ServerlessListing(

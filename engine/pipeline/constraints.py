@@ -89,7 +89,7 @@ def exclusion_table(
         if len(tables) >= EXCLUSION_TABLES_KEPT:
             tables.clear()
         fields = option_fields(listed)
-        filters = [(rule_id, f) for rule_id, f in option_filters(excluding) if f.field in fields]
+        filters = [(rule_id, f) for rule_id, f in option_filters(excluding) if f.fields <= fields]
         table = tuple(tuple(excluded_by(listing.attributes, filters)) for listing in listed)
         found = tables[key] = (excluding, table)  # the rules are kept, so their ids stay theirs
     return found[1]
@@ -100,9 +100,9 @@ OWN_SERVER_FIELD = "housing"
 
 def excluded_housings(rules: Sequence[Rule], knowledge: Knowledge) -> frozenset[str]:
     """Where the catalog's own servers stand (``housing``) that a fired rule's exclusion matches."""
-    filters = [f for _, f in option_filters(rules) if f.field == OWN_SERVER_FIELD]
+    filters = [f for _, f in option_filters(rules) if f.fields == {OWN_SERVER_FIELD}]
     housings = {server.housing for server in knowledge.own_hardware.servers}
-    return frozenset(h for h in housings if any(f.matches(h) for f in filters))
+    return frozenset(h for h in housings if any(f.excludes({OWN_SERVER_FIELD: h}) for f in filters))
 
 
 EXCLUSION_TABLES_KEPT = 64

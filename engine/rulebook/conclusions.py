@@ -48,7 +48,7 @@ def option_filters(rules: Sequence[Rule]) -> list[tuple[str, OptionFilter]]:
 
 def excluded_by(attributes: Mapping[str, object], filters: Sequence[tuple[str, OptionFilter]]) -> list[str]:
     """IDs of the rules whose exclusion matches an option's attributes."""
-    return [rule_id for rule_id, f in filters if f.matches(attributes[f.field])]
+    return [rule_id for rule_id, f in filters if f.excludes(attributes)]
 
 
 def preferred_pricing(rules: Sequence[Rule]) -> tuple[str, str] | None:

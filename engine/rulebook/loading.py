@@ -236,14 +236,15 @@ def validate_rule(
                     f"(knowledge/uncertainty.yaml), which {rule.fact} rules cannot read"
                 )
     for index, option_filter in enumerate(rule.then.exclude_options):
-        if option_filter.field == "jurisdiction":
-            named = option_filter.not_in or (option_filter.equals,)
-            problems += [
-                f"field then.exclude_options.{index}: unknown jurisdiction {name!r} "
-                f"(one of {', '.join(JURISDICTIONS)})"
-                for name in named
-                if name not in JURISDICTIONS
-            ]
+        for test in (option_filter, *option_filter.and_also):
+            if test.field == "jurisdiction":
+                named = test.not_in or (test.equals,)
+                problems += [
+                    f"field then.exclude_options.{index}: unknown jurisdiction {name!r} "
+                    f"(one of {', '.join(JURISDICTIONS)})"
+                    for name in named
+                    if name not in JURISDICTIONS
+                ]
     return problems
 
 

@@ -9,6 +9,7 @@ checks every condition against the fact model it reads, so a typo in a rule file
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -34,11 +35,13 @@ OptionField = Literal[
     "provider",
     "gpu",
     "housing",
+    "managed",
 ]
 """What an option filter can name: ``eu`` (its regions are in the EU), ``jurisdiction`` (EU, US, UK, CH or
 unknown), the pricing kind and how long it binds (``commitment``: none, months, years), the GPU's
-interconnect and segment, the provider, its kind and SLA; ``housing`` (datacenter, office) is an own
-server's only: where the machine stands."""
+interconnect and segment, the provider, its kind and SLA; ``managed`` (a rental's or serverless product's:
+the platform runs the serving stack, knowledge/serverless.yaml); ``housing`` (datacenter, office) is an
+own server's only: where the machine stands."""
 
 
 Verdict = Literal["fail", "warn"]
@@ -92,15 +95,15 @@ class RuleOut(Strict):
     """Removes proposals of these deployments whose precedence is lower than this."""
 
 
-class OptionFilter(Strict):
-    """Excludes options whose ``field`` equals ``equals``, or (for an allow-list) is not in ``not_in``."""
+class OptionTest(Strict):
+    """An option's ``field`` equals ``equals``, or (for an allow-list) is not in ``not_in``."""
 
     field: OptionField
     equals: bool | str | None = None
     not_in: tuple[str, ...] | None = None
 
     @model_validator(mode="after")
-    def _one_test(self) -> OptionFilter:
+    def _one_test(self) -> OptionTest:
         if (self.equals is None) == (self.not_in is None):
             raise ValueError("an option filter gives exactly one of equals or not_in")
         return self
@@ -109,6 +112,23 @@ class OptionFilter(Strict):
         if self.not_in is not None:
             return value not in self.not_in
         return value == self.equals
+
+
+class OptionFilter(OptionTest):
+    """Excludes options that pass its test and every test of ``and_also``."""
+
+    and_also: tuple[OptionTest, ...] = ()
+    """Further tests an option must pass to be excluded: a neo-cloud's GPUs, unless its product is
+    managed."""
+
+    @property
+    def fields(self) -> frozenset[str]:
+        return frozenset((self.field, *(test.field for test in self.and_also)))
+
+    def excludes(self, attributes: Mapping[str, object]) -> bool:
+        return self.matches(attributes[self.field]) and all(
+            test.matches(attributes[test.field]) for test in self.and_also
+        )
 
 
 class Conclusion(Strict):

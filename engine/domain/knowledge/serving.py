@@ -79,11 +79,17 @@ class ServerlessProduct(Sourced):
     regions: tuple[ServerlessRegion, ...] = Field(min_length=1)
     gpus: tuple[ServerlessGpu, ...] = Field(min_length=1)
     note: str | None = None
+    managed: bool = False
+    """The platform runs the serving stack (engine, endpoint, scaling, logs and metrics) from a model the
+    team names; False where the team builds and runs its own container or worker."""
+    managed_source: Citation | None = None
 
     @model_validator(mode="after")
     def _scale_down_has_a_source(self) -> ServerlessProduct:
         if self.scale_down_seconds is not None and self.scale_down_source is None:
             raise ValueError("scale_down_seconds needs a scale_down_source")
+        if self.managed and self.managed_source is None:
+            raise ValueError("managed: true needs a managed_source")
         return self
 
     @property
