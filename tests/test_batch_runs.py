@@ -43,6 +43,13 @@ def test_a_weekly_batch_is_priced_for_its_runs() -> None:
     memo = render_memo(result)
     assert "| Batch runs a month | 4.35 |" in memo
     assert "The work comes 4.35 times a month, not every day" in memo
+    # Told per run, not per day: the job does not run every day.
+    hours = f"{best.hours_per_day_running:.1f}"
+    assert (
+        f"Each run of the batch takes {hours} hours, within its 24-hour window, and is billed for those "
+        "hours."
+    ) in memo
+    assert "hours a day, within its" not in memo
 
 
 def test_every_day_is_the_default() -> None:
@@ -51,6 +58,9 @@ def test_every_day_is_the_default() -> None:
     assert "batch_runs_per_month" in daily.workload.defaults_used
     (api,) = [a for a in daily.api_costs if a.compared]
     assert api.usd_per_month == pytest.approx(700_000 * 30.42 * 1_800 * 0.32 / 1e6)
+    (best,) = [o for o in daily.options if o.chosen]
+    hours = f"{best.hours_per_day_running:.1f}"
+    assert f"The batch runs {hours} hours a day, within its 24-hour window" in render_memo(daily)
 
 
 def test_runs_a_month_belong_to_a_batch() -> None:

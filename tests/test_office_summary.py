@@ -47,3 +47,42 @@ def test_a_server_in_a_rack_is_summarised_with_housing_and_staff() -> None:
     assert summary_line(render_memo(result)).endswith(
         "per month** in capital, power, housing and staff, whether busy or not."
     )
+
+
+def capital_line(memo: str) -> str:
+    return next(line for line in memo.splitlines() if "bought up front" in line or "vorab gekauft" in line)
+
+
+def test_the_summary_states_what_is_bought_up_front() -> None:
+    # Two RTX 5090 at their launch price of $1,999: $3,998, the host machine not included.
+    office = run(HR_CHAT)
+    assert office.own_hardware.nodes == 2 and office.own_hardware.capital_usd == 2 * 1_999
+    assert capital_line(render_memo(office)) == (
+        "The cards are bought up front: $3,998 (2 × $1,999, the cards alone; a host computer is taken to "
+        "stand ready), written off over 36 months."
+    )
+    # One HGX H100 node at the catalog's $285,000.
+    rack = run({**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}})
+    assert rack.own_hardware.nodes == 1 and rack.own_hardware.capital_usd == 285_000
+    assert capital_line(render_memo(rack)) == (
+        "The server is bought up front: $285,000, written off over 36 months."
+    )
+    german = render_memo(rack, Format("de", "USD", rack.exchange_rate_usd_per_eur))
+    assert capital_line(german) == "Der Server wird vorab gekauft: 285.000 $, abgeschrieben über 36 Monate."
+
+
+def test_two_servers_bought_up_front_are_summed() -> None:
+    # Business-critical: the spare replica runs on a second server (SIZ015), 2 × $285,000.
+    result = run(
+        {**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "business_critical": True}
+    )
+    assert result.own_hardware.nodes == 2
+    assert capital_line(render_memo(result)) == (
+        "The servers are bought up front: $570,000 (2 × $285,000), written off over 36 months."
+    )
+
+
+def test_a_rental_decision_states_no_purchase() -> None:
+    result = run({**HR_CHAT, "on_premises_required": False, "personal_data": False})
+    assert result.decision.deployment != "own_hardware"
+    assert "bought up front" not in render_memo(result)

@@ -256,7 +256,7 @@ def test_a_per_second_batch_is_captioned_proportional_with_the_start_unbilled() 
     memo = render_memo(result)
     assert "Nearly proportional to the work" in memo
     assert "one more replica at a time" not in memo
-    assert "Starting the replicas each day (loading the model) is billed neither in this line nor" in memo
+    assert "Starting the replicas for each run (loading the model) is billed neither in this line nor" in memo
 
 
 def test_the_sizing_sentence_gives_the_peak_on_the_replicas_it_counts() -> None:

@@ -123,6 +123,7 @@ def own_hardware_position(
         residual_share_scenario=server.residual_share_scenario,
         capital_usd_per_month=cost.capital_usd_per_month,
         server_price_usd=assumptions.server_price_usd,
+        capital_usd=nodes * assumptions.server_price_usd,
         residual=assumptions.residual,
         costs=priced.costs,
         write_off_months=assumptions.months,

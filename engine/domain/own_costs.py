@@ -130,6 +130,8 @@ class OwnHardware(ResultModel):
     residual_share_scenario: float
     capital_usd_per_month: float
     server_price_usd: float
+    capital_usd: float
+    """What the nodes cost up front: nodes × server_price_usd (an office machine's: its card's price)."""
     residual: float
     costs: OwnCosts
     """Where the power, rack, colocation and staff figures come from, and the depreciation period."""
