@@ -86,3 +86,16 @@ def test_a_rental_decision_states_no_purchase() -> None:
     result = run({**HR_CHAT, "on_premises_required": False, "personal_data": False})
     assert result.decision.deployment != "own_hardware"
     assert "bought up front" not in render_memo(result)
+
+
+def test_a_server_whose_staff_is_not_costed_says_so_in_the_summary() -> None:
+    # The catalog has no sourced salary for the US: the staff line is $0, and the summary names the lines
+    # it does count and how to add staff, instead of 'capital, power, housing and staff'.
+    result = run({**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "company_country": "US"})
+    staff = next(line for line in result.own_hardware.costs.lines if line.line == "staff")
+    assert staff.origin == "none" and staff.usd_per_month == 0
+    assert summary_line(render_memo(result)).endswith(
+        "per month** in capital, power and housing, whether busy or not. Staff is not in that figure: the "
+        "catalog has no sourced salary for US, so owning costs more than it says; give yours as `own_server: "
+        "staff_usd_per_month` in an overrides file (`--overrides`)."
+    )

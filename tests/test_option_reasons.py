@@ -1,0 +1,36 @@
+"""The options table's last column gives every reason an option is not taken: the rules that exclude it
+and, where a rule rules its whole route out, that rule too (an on-premises decision rules every cloud
+route out, DEP006; the table said only 'excluded by RES001' for a spot row)."""
+
+from __future__ import annotations
+
+import yaml
+from helpers import EXAMPLES_DIR, run
+
+from gpu_advisor.engine.present.memo import render_memo
+
+ON_PREMISES = yaml.safe_load((EXAMPLES_DIR / "deepseek-on-premises.yaml").read_text())
+
+
+def option_row(memo: str, provider: str, offer: str, gpu: str) -> str:
+    return next(line for line in memo.splitlines() if line.startswith(f"|  | {provider} | {offer} | {gpu} |"))
+
+
+def test_an_excluded_option_of_a_ruled_out_route_names_both() -> None:
+    result = run(ON_PREMISES)
+    assert result.decision.deployment == "own_hardware"
+    assert result.resolution.ruled_out["dedicated_cloud"] == ("DEP006", "DEP009")
+    memo = render_memo(result)
+    assert option_row(memo, "vast", "spot", "h100-pcie").endswith(
+        "| excluded by NET001, RES001; ruled out by DEP006, DEP009 |"
+    )
+    # An option no rule excludes names the rule-out only.
+    assert "| ruled out by DEP006 |" in option_row(memo, "huggingface", "inference-endpoints", "h200")
+
+
+def test_an_excluded_option_of_a_route_still_open_names_its_exclusions_only() -> None:
+    result = run(yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text()))
+    assert result.decision.deployment == "dedicated_cloud"
+    assert "dedicated_cloud" not in result.resolution.ruled_out
+    row = option_row(render_memo(result), "vast", "spot", "h100-pcie")
+    assert row.endswith("| excluded by NET001, RES001, PRC002 |")
