@@ -49,21 +49,24 @@ def test_the_best_rental_scaled_by_the_hour_is_priced_and_named() -> None:
         3,
         "on_demand",
     )
-    # Two replicas (one and the latency-sensitive spare) in 22 hours, three in the busiest two.
-    assert scaled.replicas_by_hour == (2,) * 15 + (3, 3) + (2,) * 7
+    # Two replicas (one and the latency-sensitive spare) in 19 hours, three in the five busiest (10, 11
+    # and 14 to 16), where the latency targets, not the throughput, ask for a second replica for the load:
+    # each hour is sized as the plan is at its peak.
+    assert scaled.replicas_by_hour == (2,) * 10 + (3, 3) + (2, 2) + (3, 3, 3) + (2,) * 7
     assert max(scaled.replicas_by_hour) == best.replicas
+    plan = next(g for g in r.sizing.gpus if g.gpu == "b200")
+    assert plan.sized_for_latency
     days = r.workload.days_per_month  # 30.42
-    gpu_hours = (22 * 2 + 2 * 3) * 1 * days  # 1,521 card-hours, billed by the second: no rounding
+    gpu_hours = (19 * 2 + 5 * 3) * 1 * days  # 1,612.26 card-hours, billed by the second: no rounding
     assert scaled.gpu_hours_per_month == pytest.approx(gpu_hours)
-    assert scaled.usd_per_month == pytest.approx(gpu_hours * 5.98)  # $9,095.58
+    assert scaled.usd_per_month == pytest.approx(gpu_hours * 5.98)  # $9,641.31
     assert best.usd_per_month == pytest.approx(3 * 5.98 * 730)  # $13,096.20
-    # 1 - 9,095.58 / 13,096.20 = 30.5 %.
+    # 1 - 9,641.31 / 13,096.20 = 26.4 %; above owning ($9,554), so not set against it.
     assert finding(r, "DEP032") == (
         "The load varies over the day: its hours need 2 to 3 replicas, and the rented fleet is priced at the "
         "busiest hour's count in every paid hour (runpod community (3 × b200), $13,096 a month). Scaled hour "
         "by hour on runpod community alone (whole instances, each hour's share billed as the offer bills), "
-        "it would bill about 1,521 GPU-hours, $9,096 a month, 31 % less, and less than owning ($9,554), "
-        "which the buy-versus-rent comparison weighs against fixed fleets only. An added replica needs its "
+        "it would bill about 1,612 GPU-hours, $9,641 a month, 26 % less. An added replica needs its "
         "instance "
         "started and the weights loaded before it serves, so it scales ahead of the day's curve (an "
         "autoscaler on a schedule), and an on-demand card released at night is not promised back in the "
@@ -72,6 +75,24 @@ def test_the_best_rental_scaled_by_the_hour_is_priced_and_named() -> None:
     )
     # The decision is unchanged by it: the managed API costs less than either.
     assert r.decision.deployment == "api"
+
+
+def test_a_scaled_fleet_below_owning_says_so() -> None:
+    # The same service in Germany: owning one HGX H100 node costs $11,007 a month at the German cost
+    # defaults (staff and colocation), more than the $9,641 the B200 fleet scaled by the hour bills.
+    r = result(company_country="DE")
+    scaled = r.autoscaled_fleet
+    assert scaled is not None and scaled.usd_per_month == pytest.approx((19 * 2 + 5 * 3) * 30.42 * 5.98)
+    assert round(r.own_hardware.usd_per_month) == 11_007
+    text = finding(r, "DEP032")
+    assert (
+        text is not None
+        and (
+            "$9,641 a month, 26 % less, and less than owning ($11,007), which the buy-versus-rent comparison "
+            "weighs against fixed fleets only."
+        )
+        in text
+    )
 
 
 def test_no_scaled_fleet_note_where_every_hour_needs_the_same_replicas_or_for_a_batch() -> None:

@@ -66,7 +66,7 @@ def test_the_check_line_names_the_base_and_the_peak(tmp_path: Path) -> None:
     lines = check(tmp_path).splitlines()
     assert lines[1] == (
         "  recommended: hybrid (8 x h100-sxm at aws p5-reserved-3y + up to 4 x h100-sxm at lambda on-demand "
-        "in the busier hours), $15,462 per month"
+        "in the busier hours), $15,280 per month"
     )
 
 
@@ -74,16 +74,16 @@ def test_the_check_line_in_german(tmp_path: Path) -> None:
     lines = check(tmp_path, "--lang", "de").splitlines()
     assert lines[1] == (
         "  empfohlen: Hybrid (8 x h100-sxm bei aws p5-reserved-3y + bis zu 4 x h100-sxm bei lambda on-demand "
-        "in den stärkeren Stunden), 15.462 $ pro Monat"
+        "in den stärkeren Stunden), 15.280 $ pro Monat"
     )
 
 
 def test_the_markdown_names_the_base_and_the_peak(tmp_path: Path) -> None:
-    # 8 × $1.90 × 730 h = $11,096 reserved, and 4 cards × 12 busier hours a day × 30.42 days × $2.99 =
-    # $4,365.88 at Lambda: $15,462.
+    # 8 × $1.90 × 730 h = $11,096 reserved, and at Lambda one 2-card replica more in 15 hours of the day
+    # and two more in 4: 46 card-hours a day × 30.42 days × $2.99 = $4,183.97; $15,280.
     assert (
         "The rules recommend **hybrid**: 8 × h100-sxm at aws p5-reserved-3y + up to 4 × h100-sxm at lambda "
-        "on-demand in the busier hours, $15,462 per month."
+        "on-demand in the busier hours, $15,280 per month."
     ) in check(tmp_path, "--format", "markdown")
 
 

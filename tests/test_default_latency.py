@@ -20,7 +20,7 @@ SPORADIC: dict[str, Any] = {
     "name": "sporadic-large",
     "model": {"name": "llama-3.1-405b", "precision": "fp8", "custom_weights": True},
     "requests_per_day": 40,
-    "avg_input_tokens": 4000,
+    "avg_input_tokens": 5000,
     "avg_output_tokens": 1000,
     "load_pattern": "variable",
     "company_country": "DE",

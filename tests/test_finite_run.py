@@ -12,7 +12,7 @@ from gpu_advisor.engine.calc.finite_run import (
     wave_seconds,
 )
 from gpu_advisor.engine.calc.latency import OperatingPoint
-from gpu_advisor.engine.calc.performance import Roofline
+from gpu_advisor.engine.calc.roofline import Roofline
 
 # A decode step of n sequences: 10 ms for the weights plus 0.1 ms per sequence's KV cache (compute is
 # far below); a prefill 20 ms; 10 output tokens; at most 100 sequences at once.
@@ -28,8 +28,11 @@ ROOFLINE = Roofline(
     expert_weights_seconds=0.0,
     fixed_step_seconds=0.0,
     kv_seconds_per_sequence=0.0001,
-    compute_seconds_per_sequence=0.00001,
+    weights_compute_seconds_per_sequence=0.00001,
+    attention_seconds_per_sequence=0.0,
     prefill_seconds=0.020,
+    prefill_weights_seconds=0.020,
+    prefill_attention_seconds=0.0,
     prefill_chunks=1,
     max_batch=100,
 )

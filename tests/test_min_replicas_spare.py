@@ -11,7 +11,7 @@ from gpu_advisor.engine.domain.results import Recommendation
 CLAIMS = {
     "name": "claims-assistant",
     "model": {"name": "llama-3.1-70b", "precision": "fp8"},
-    "requests_per_day": 200_000,
+    "requests_per_day": 300_000,
     "avg_input_tokens": 1200,
     "avg_output_tokens": 300,
     "business_critical": True,

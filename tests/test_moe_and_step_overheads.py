@@ -3,7 +3,7 @@ a decode step reads only the experts its sequences were routed to, every forward
 per layer (more in a mixture-of-experts layer), and a prompt's pass also carries the decoding sequences'
 step.
 
-Factors (knowledge/throughput.yaml): 90 % of the memory bandwidth, 82.5 microseconds per layer and 100
+Factors (knowledge/throughput.yaml): 94 % of the memory bandwidth, 90 microseconds per layer and 100
 more per mixture-of-experts layer; over NVLink, two all-reduces per layer of 3 microseconds each plus
 their activations (16 bits per element), each card sending 2(T-1)/T of them at 49 % of 450 GB/s.
 """
@@ -18,8 +18,8 @@ from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 KNOWLEDGE = load_knowledge()
-BANDWIDTH_SHARE, LINK_SHARE = 0.90, 0.49
-LAYER, MOE_LAYER, ALL_REDUCE = 82.5e-6, 100e-6, 3e-6
+BANDWIDTH_SHARE, LINK_SHARE = 0.94, 0.49
+LAYER, MOE_LAYER, ALL_REDUCE = 90e-6, 100e-6, 3e-6
 
 
 def sent_per_token(layers: int, hidden: int, cards: int) -> float:
@@ -76,20 +76,33 @@ def test_deepseek_at_eight_sequences_reads_fewer_than_eight_times_its_experts() 
 
 
 def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
-    # DeepSeek-R1 has 61 layers, a mixture of experts: 61 x (82.5 + 100) microseconds and 122 all-reduces
-    # of 3 = 11.50 ms a step, which a lone token's bytes (37 GB over 8 H200 at 90 %: 1.07 ms) do not see.
+    # DeepSeek-R1 has 61 layers, a mixture of experts: 61 x (90 + 100) microseconds and 122 all-reduces
+    # of 3 = 11.96 ms a step, which a lone token's bytes (37 GB over 8 H200 at 94 %: 1.03 ms) do not see.
     deepseek = replica("deepseek-r1", "fp8", "h200", 8, 1000, 1000, "vllm").roofline
     fixed = 61 * (LAYER + MOE_LAYER) + 122 * ALL_REDUCE
     assert deepseek.fixed_step_seconds == pytest.approx(fixed)
-    assert deepseek.fixed_step_seconds * 1000 == pytest.approx(11.4985)
-    memory, compute = deepseek.decode_step(1)
-    assert memory > compute
-    # One token's activations (hidden size 7,168) on top: 13.9 microseconds over the 61 layers.
-    assert deepseek.step_seconds(1) == pytest.approx(memory + fixed + sent_per_token(61, 7168, 8), rel=1e-12)
+    assert deepseek.fixed_step_seconds * 1000 == pytest.approx(11.956)
+    step = deepseek.decode_step(1)
     bandwidth = 8 * 4800e9 * BANDWIDTH_SHARE
-    kv = 1500 * 61 * (512 + 64) * 2  # vLLM keeps the latent cache in 16 bits
-    assert memory == pytest.approx((37e9 + kv) / bandwidth, rel=1e-9)
-    # A dense 70B model on two cards: 80 layers x 82.5 microseconds and 160 all-reduces.
+    # A lone token's multiplications read its 37 GB of active weights (a byte each) in far longer than
+    # they compute. Its latent attention (absorbed: 128 heads against the 576-wide latent and back over
+    # its 512, 17.0 MFLOP a pair) over the 1,500 tokens it sees on average computes longer than it reads
+    # their 16-bit latent cache (vLLM): 25.5 GFLOP at 8 x 989 TFLOPS x 0.57 against 105 MB read.
+    assert step.weights_read == pytest.approx(37e9 / bandwidth, rel=1e-9)
+    assert step.weights_read > step.weights_compute
+    kv = 1500 * 61 * (512 + 64) * 2
+    attention = 2 * 61 * 128 * (512 + 64 + 512) * 1500 / (8 * 989e12 * 0.57)
+    assert step.kv_read == pytest.approx(kv / bandwidth, rel=1e-9)
+    assert step.attention_compute == pytest.approx(attention, rel=1e-9)
+    assert (step.kv_read * 1e6, attention * 1e6) == (
+        pytest.approx(2.92, abs=0.01),
+        pytest.approx(5.65, abs=0.01),
+    )
+    # One token's activations (hidden size 7,168) on top: 13.9 microseconds over the 61 layers.
+    assert deepseek.step_seconds(1) == pytest.approx(
+        37e9 / bandwidth + attention + fixed + sent_per_token(61, 7168, 8), rel=1e-9
+    )
+    # A dense 70B model on two cards: 80 layers x 90 microseconds and 160 all-reduces.
     dense = replica("llama-3.3-70b", "fp8", "h100-sxm", 2, 1000, 300, "vllm").roofline
     assert dense.fixed_step_seconds == pytest.approx(80 * LAYER + 160 * ALL_REDUCE)
     # On one card, no all-reduce: 80 layers only.
@@ -98,31 +111,38 @@ def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
 
 
 def test_a_short_prompt_alone_waits_for_the_weights_not_its_flops() -> None:
-    # 32 prompt tokens of Llama 3.1 70B BF16 on four H200: 32 x 140 GFLOP and their all-reduces are far
-    # less work than reading the 140 GB of weights (140e9 / (4 x 4,800e9 x 0.90) = 8.102 ms), so the
-    # first token comes after one read of the weights, 80 layers of fixed time and 160 all-reduces of
-    # 3 microseconds: 15.182 ms.
+    # 32 prompt tokens of Llama 3.1 70B BF16 on four H200: 32 x 140 GFLOP are far less work than
+    # reading the 140 GB of weights (140e9 / (4 x 4,800e9 x 0.94) = 7.757 ms), so the multiplications
+    # take one read of the weights; then the prompt's attention (0.6 microseconds), its 32 tokens'
+    # activations through 160 all-reduces (0.571 ms), and 80 layers of fixed time and 160 all-reduces of
+    # 3 microseconds: 16.008 ms.
     roofline = replica("llama-3.1-70b", "bf16", "h200", 4, 32, 128, "vllm").roofline
     weights = 140e9 / (4 * 4800e9 * BANDWIDTH_SHARE)
     assert roofline.prefill_seconds < weights
-    assert weights * 1000 == pytest.approx(8.102, abs=0.001)
-    expected = weights + 80 * LAYER + 160 * ALL_REDUCE
-    assert expected * 1000 == pytest.approx(15.182, abs=0.001)
+    assert weights * 1000 == pytest.approx(7.757, abs=0.001)
+    attention = 2 * 80 * 64 * 256 * 32**2 / 2 / (4 * 989e12 * 0.57)
+    expected = weights + attention + 32 * sent_per_token(80, 8192, 4) + 80 * LAYER + 160 * ALL_REDUCE
+    assert expected * 1000 == pytest.approx(16.008, abs=0.001)
     assert lone_request(roofline).time_to_first_token_ms == pytest.approx(expected * 1000, rel=1e-9)
 
 
 def test_a_prompt_under_load_shares_its_pass_with_the_decode_step() -> None:
     # NIM's 5,000-token prompts on 2 x H100 (TensorRT-LLM, no chunking) at 1 request a second: the
-    # prompt waits in the prefill queue (M/D/1), for half the step in progress, then for one pass that
-    # computes its 5,000 tokens and the decoding sequences' tokens (compute bound), sends the decoding
-    # sequences' activations besides its own (in its prefill), and 80 layers' and 160 all-reduces' time.
+    # prompt waits in the prefill queue (M/D/1), for half the step in progress, then for one pass whose
+    # multiplications compute its 5,000 tokens and the decoding sequences' tokens (compute bound, longer
+    # than reading the weights) and whose attention computes the prompt's and theirs (longer than reading
+    # their cache), sends the decoding sequences' activations besides its own (in its prefill), and 80
+    # layers' and 160 all-reduces' time.
     roofline = replica("llama-3.3-70b", "fp8", "h100-sxm", 2, 5000, 500, "trtllm").roofline
     rate = 1.0
     point = at_rate(roofline, rate)
     busy = rate * roofline.prefill_busy_seconds
     waiting = busy * roofline.prefill_busy_seconds / (2 * (1 - busy))
-    memory, compute = roofline.decode_step(point.decoding)
-    assert point.decoding > 1 and compute + roofline.prefill_seconds > memory
+    parts = roofline.decode_step(point.decoding)
+    assert point.decoding > 1
+    assert parts.weights_compute + roofline.prefill_weights_seconds > parts.weights_read
+    assert parts.attention_compute + roofline.prefill_attention_seconds > parts.kv_read
+    compute = parts.weights_compute + parts.attention_compute
     step = roofline.step_seconds(point.decoding)
     sent = point.decoding * sent_per_token(80, 8192, 2)
     expected = waiting + step / 2 + compute + roofline.prefill_seconds + sent + 80 * LAYER + 160 * ALL_REDUCE

@@ -28,12 +28,12 @@ DRAWS_PER_SCENARIO = 6
 """server price, EU premium, spot discount, reserved price, throughput error, serverless break-even."""
 THROUGHPUT, BREAK_EVEN = 4, 5
 
-# 626,000 requests a day of an 8B model on OVH's L40S, reserved monthly: at the estimate one replica
+# 690,000 requests a day of an 8B model on OVH's L40S, reserved monthly: at the estimate one replica
 # carries the peak within the headroom, just (the peak fills 96 % of what the headroom allows).
 ONE_REPLICA_SHORT = {
     "name": "one-replica-short",
     "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": True},
-    "requests_per_day": 626000,
+    "requests_per_day": 690000,
     "load_pattern": "steady",
     "schedule": "always",
     "on_premises_required": False,
@@ -74,9 +74,9 @@ def held_out_error() -> float:
 
 
 def test_the_throughput_error_is_the_calibrations_held_out_error(tmp_path: Path) -> None:
-    """docs/calibration.md: 20 held-out throughput measurements, a mean absolute error of 16 %."""
+    """docs/calibration.md: 20 held-out throughput measurements, a mean absolute error of 14 %."""
     size = held_out_error()
-    assert round(size, 2) == 0.16
+    assert round(size, 2) == 0.14
     data = recommend_json(tmp_path, ONE_REPLICA_SHORT, "--scenarios", "10")
     row = next(i for i in data["robustness"]["inputs"] if i["id"] == "throughput_error")
     assert (row["low"], row["high"], row["point"]) == (-size, size, 0.0)
@@ -88,9 +88,11 @@ def test_the_throughput_error_is_the_calibrations_held_out_error(tmp_path: Path)
 
 def test_a_replica_more_where_the_drawn_error_passes_the_headroom(tmp_path: Path) -> None:
     """One L40S replica carries the peak while (1 + e) times the estimate's share of the headroom stays
-    at most 1: e* = share / utilization at peak - 1, about +3.8 %. A drawn error above e* needs a second
+    at most 1: e* = share / utilization at peak - 1, about +4.2 %. A drawn error above e* needs a second
     replica at twice the monthly price, so the L40S month takes two values and its percentiles follow
-    from the draws; OVH's A100, whose one replica still carries the peak, wins those scenarios."""
+    from the draws; in those scenarios a mixed fleet wins: OVH's monthly L40S for the base and an hourly
+    card for the busier hours, less than a second monthly card (OVH's A100 replica, no faster at this
+    batch, needs a second replica as well)."""
     data = recommend_json(tmp_path, ONE_REPLICA_SHORT, "--scenarios", "400", "--seed", "5")
     best = data["best_option"]
     assert (best["provider"], best["offer"], best["replicas"]) == ("ovhcloud", "l40s-monthly", 1)
@@ -108,7 +110,9 @@ def test_a_replica_more_where_the_drawn_error_passes_the_headroom(tmp_path: Path
         [decile(costs, k) for k in (1, 5, 9)], rel=1e-12
     )
     assert rb["recommended_win_share"] == sum(1 for e in errors if e <= crossing) / 400
-    assert rb["cost_usd_per_month"]["rival"]["offer"] == "a100-monthly"
+    rival = rb["cost_usd_per_month"]["rival"]
+    assert (rival["deployment"], rival["offer"]) == ("hybrid", "l40s-monthly")
+    assert month < rival["p50"] < 2 * month
     row = next(s for s in rb["sensitivity"] if s["input"] == "throughput_error")
     assert (row["cost_at_low"], row["cost_at_high"]) == pytest.approx((month, 2 * month), rel=1e-12)
     assert row["decision_changes"] is True

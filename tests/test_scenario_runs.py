@@ -267,9 +267,9 @@ def test_an_analysis_setting_outside_its_meaning_is_refused(
 def test_an_input_that_moves_only_the_recommendations_own_cost_is_not_called_an_advantage(
     tmp_path: Path,
 ) -> None:
-    """A volume range moves the recommended API's cost; its serverless rival has no price at one end of it
-    (no instance holds the cards that volume chooses), so the effect is on the cost, and the memo says so
-    (it said the advantage over the rival moved by the API's own change)."""
+    """A range of the volume's growth moves the recommended API's cost most; its serverless rival has no
+    price at one end of it (no instance holds the cards that volume chooses), so the effect is on the
+    cost, and the memo says so (it said the advantage over the rival moved by the API's own change)."""
     workload = tmp_path / "qwen.yaml"
     workload.write_text(
         "name: qwen-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\n"
@@ -279,7 +279,7 @@ def test_an_input_that_moves_only_the_recommendations_own_cost_is_not_called_an_
     )
     rb = robustness(str(workload), "--scenarios", "100")
     top = rb["sensitivity"][0]
-    assert (top["input"], top["effect_on"]) == ("requests_per_day", "cost")
+    assert (top["input"], top["effect_on"]) == ("volume_growth", "cost")
     assert top["rival_cost_at_low"] is None or top["rival_cost_at_high"] is None
     assert top["effect"] == pytest.approx(abs(top["cost_at_high"] - top["cost_at_low"]))
     memo = invoke("recommend", str(workload), "--scenarios", "100", "--as-of", AS_OF).output

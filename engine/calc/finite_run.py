@@ -19,7 +19,7 @@ ones finish with too few others to fill theirs.
 from __future__ import annotations
 
 from gpu_advisor.engine.calc.latency import OperatingPoint
-from gpu_advisor.engine.calc.performance import Roofline
+from gpu_advisor.engine.calc.roofline import Roofline
 
 
 def wave_seconds(roofline: Roofline, sequences: int) -> float:

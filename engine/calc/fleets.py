@@ -20,7 +20,7 @@ from typing import NamedTuple
 from gpu_advisor.engine.calc.costs import SECONDS_PER_HOUR
 from gpu_advisor.engine.calc.instances import place
 from gpu_advisor.engine.calc.listings import PricedListing, to_option
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing, usable_rate
 from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, DailyTraffic
 from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling, MixedFleetBilling
 from gpu_advisor.engine.domain.load import Load
@@ -31,9 +31,10 @@ ROUNDING_SLACK = 1e-9
 
 def replicas_by_hour(plan: ReplicaPlan, traffic: DailyTraffic, load: Load, sizing: Sizing) -> tuple[int, ...]:
     """The replicas each hour of a served day needs (0 in the hours the schedule does not serve): its
-    busiest minutes at the headroom target, at least one, plus the plan's spares, at least
-    ``min_replicas``; at the busiest hour that is the plan's own count."""
-    capacity = plan.requests_per_second_per_replica * sizing.capacity_share
+    busiest minutes at what a replica is sized to carry (within the latency targets and the headroom),
+    at least one, plus the plan's spares, at least ``min_replicas``; at the busiest hour that is the
+    plan's own count."""
+    capacity = usable_rate(plan.requests_per_second_per_replica, plan.rate_within_targets_per_replica, sizing)
     burst, average = load.peak_within_hour, load.average_requests_per_second
     counts = []
     for served, relative in zip(traffic.served, traffic.relative_rate, strict=True):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.performance import Roofline
+from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.common.caching import per_object
 
 ITERATIONS = 30
@@ -66,20 +66,25 @@ def _queue_and_prefill_seconds(roofline: Roofline, rate: float, decoding: float)
 
 def _prompt_pass_seconds(roofline: Roofline, decoding: float) -> float:
     """One forward pass that carries (a chunk of) a prompt. The engines batch by iteration: the pass also
-    carries the decoding sequences' step, so it reads their weights and KV cache once and computes both
-    the prompt's tokens and theirs: the longer of the reads and the sum of the FLOPs, plus the layers'
-    fixed time. On an idle replica it is the prompt's own pass."""
+    carries the decoding sequences' step, so its weights' multiplications read the weights once and
+    compute the prompt's tokens and theirs, and its attention reads their KV cache and computes the
+    prompt's and theirs: each kernel the longer of its reads and its FLOPs, plus the all-reduces and the
+    layers' fixed time. On an idle replica it is the prompt's own pass."""
     share = min(decoding, 1.0)
-    memory, compute = roofline.decode_step(max(decoding, 1.0))
-    chunk_tokens = roofline.input_tokens / roofline.prefill_chunks
-    prompt_compute = roofline.prefill_seconds / roofline.prefill_chunks
-    weights = roofline.weights_read_seconds(chunk_tokens)
-    communication = share * roofline.communication_seconds(max(decoding, 1.0))
-    return (
-        max(share * memory, weights, share * compute + prompt_compute)
-        + communication
-        + roofline.fixed_step_seconds
+    step = roofline.decode_step(max(decoding, 1.0))
+    chunks = roofline.prefill_chunks
+    weights_read = max(
+        share * step.weights_read, roofline.weights_read_seconds(roofline.input_tokens / chunks)
     )
+    weights = max(weights_read, share * step.weights_compute + roofline.prefill_weights_seconds / chunks)
+    attention = max(
+        share * step.kv_read, share * step.attention_compute + roofline.prefill_attention_seconds / chunks
+    )
+    prompt_communication = (
+        roofline.prefill_seconds - roofline.prefill_weights_seconds - roofline.prefill_attention_seconds
+    ) / chunks
+    communication = share * roofline.communication_seconds(max(decoding, 1.0)) + prompt_communication
+    return weights + attention + communication + roofline.fixed_step_seconds
 
 
 def _tpot_seconds(roofline: Roofline, rate: float, decoding: float) -> float:

@@ -5,8 +5,8 @@ A replica of ``cards`` cards runs tensor parallel within one node; a replica lar
 pipeline stage per node (vLLM's and TensorRT-LLM's advice for several nodes), so the slow link between
 nodes carries only the activations between stages, never an all-reduce. A decode step reads the weights
 once for every sequence decoding and each sequence's KV cache; a prompt's prefill is compute: the
-weights' multiply-adds per token and attention, quadratic in the prompt. Latency at a load is in
-``calc/latency.py``.
+weights' multiply-adds per token and attention, quadratic in the prompt. How a step's kernels add up is
+in ``calc/roofline.py``, the latency at a load in ``calc/latency.py``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import math
 
 from pydantic import BaseModel, ConfigDict
 
+from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures
 from gpu_advisor.engine.calc.tensor_parallel import (
     communication,
@@ -28,97 +29,6 @@ from gpu_advisor.engine.domain.knowledge.figures import ComputeMathKind
 from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 
 FLOPS_PER_PARAMETER_AND_TOKEN = 2
-
-
-class Roofline(BaseModel):
-    """One replica's step times for the workload's average request: what the latency at any load is
-    worked out from."""
-
-    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
-
-    input_tokens: int
-    output_tokens: int
-    pipeline_stages: int
-    weights_seconds: float
-    """Reading all weights once on one pipeline stage's cards, summed over the stages."""
-    active_weights_seconds: float
-    """Reading one sequence's active weights (all of them for a dense model, the routed experts of a
-    mixture of experts) over the stages."""
-    experts: int | None
-    """Routed experts per layer of a mixture of experts (None: dense, or not known), and how many each
-    token uses."""
-    experts_per_token: int | None
-    shared_weights_seconds: float
-    """Reading the weights every token uses (attention, shared experts, embeddings) over the stages; all
-    of them for a dense model."""
-    expert_weights_seconds: float
-    """Reading one routed expert in every layer over the stages; 0 for a dense model."""
-    fixed_step_seconds: float
-    """What every forward pass takes on top of its bytes and FLOPs: the layers' fixed time
-    (``step_overheads``)."""
-    kv_seconds_per_sequence: float
-    """Reading one sequence's KV cache (the prompt and half the answer, on average) in a decode step."""
-    compute_seconds_per_sequence: float
-    """One sequence's decode-step compute: its active weights' multiply-adds and its attention."""
-    communication_seconds_per_token: float = 0.0
-    """The tensor-parallel all-reduces' transfer for one token of a forward pass, over every layer and
-    stage (0 on one card): added to the pass, it grows with the tokens the pass carries."""
-    prefill_seconds: float
-    """One prompt's prefill alone on the replica: its compute through every stage in turn."""
-    prefill_chunks: int
-    """Steps a prompt's prefill takes: one, or with chunked prefill one per chunk of the engine's
-    batched-token limit, each shared with the decoding sequences."""
-    max_batch: int
-    """Sequences the replica runs at once: the KV cache's room for whole requests, at most the serving
-    engine's maximum."""
-
-    def decode_step(self, sequences: float) -> tuple[float, float]:
-        """Memory and compute seconds until each of ``sequences`` sequences has its next token. With
-        pipeline stages, the sequences run as one micro-batch per stage, and a token passes every stage."""
-        per_stage = self.per_stage(sequences)
-        memory = self.weights_read_seconds(per_stage) + per_stage * self.kv_seconds_per_sequence
-        return memory, per_stage * self.compute_seconds_per_sequence
-
-    def per_stage(self, sequences: float) -> float:
-        """Sequences in one stage's micro-batch: fewer than the stages still pass every stage in turn."""
-        return max(sequences / self.pipeline_stages, min(sequences, 1.0))
-
-    def communication_seconds(self, sequences: float) -> float:
-        """The all-reduces' transfer in a decode step of ``sequences`` sequences (one token each)."""
-        return self.per_stage(sequences) * self.communication_seconds_per_token
-
-    def weights_read_seconds(self, sequences: float) -> float:
-        """Reading the weights a step of ``sequences`` sequences touches. A dense model reads all of them
-        once. A mixture of experts reads its shared weights and, in each layer, every expert that at
-        least one sequence was routed to: with each sequence picking k of E experts, an expert stays
-        untouched with probability (1 - k/E)^B, so E(1 - (1 - k/E)^B) experts are read at a batch of B
-        (k at one sequence, all E at a large batch)."""
-        if self.experts is None or self.experts_per_token is None or sequences < 1:
-            return min(self.weights_seconds, sequences * self.active_weights_seconds)
-        untouched: float = (1 - self.experts_per_token / self.experts) ** sequences
-        touched = self.experts * (1 - untouched)
-        return min(self.weights_seconds, self.shared_weights_seconds + touched * self.expert_weights_seconds)
-
-    def step_seconds(self, sequences: float) -> float:
-        """``decode_step``'s longer part, the fixed time and ``communication_seconds``, with the stage's
-        micro-batch worked out once: the latency at a load calls this tens of times per operating point."""
-        per_stage = max(sequences / self.pipeline_stages, min(sequences, 1.0))
-        memory = self.weights_read_seconds(per_stage) + per_stage * self.kv_seconds_per_sequence
-        compute = per_stage * self.compute_seconds_per_sequence
-        return (
-            max(memory, compute) + self.fixed_step_seconds + per_stage * self.communication_seconds_per_token
-        )
-
-    @property
-    def prefill_busy_seconds(self) -> float:
-        """Replica time one prompt's prefill takes from decoding: the stages work on different prompts at
-        once, so each is busy with this one for its share only."""
-        return self.prefill_seconds / self.pipeline_stages
-
-    def requests_per_second(self, sequences: float) -> float:
-        """Requests finished per second with ``sequences`` decoding: the prefills and the decode steps
-        share the replica's time."""
-        return 1 / (self.prefill_busy_seconds + self.output_tokens * self.step_seconds(sequences) / sequences)
 
 
 class ReplicaPerformance(BaseModel):
@@ -145,7 +55,8 @@ class ReplicaPerformance(BaseModel):
     time_per_output_token_ms: float
     """The time between tokens at saturation, prefills included."""
     decode_bound: str
-    """'memory' or 'compute': what limits a decode step at this batch."""
+    """'memory' or 'compute': what limits the weights' multiplications of a decode step at this batch
+    (attention in decode reads far more than it computes)."""
     seconds_alone: float
     """One request from prompt to last token on an otherwise idle replica (batch of one)."""
     seconds_at_full_batch: float
@@ -258,11 +169,8 @@ def replica_roofline(
     # the prompt for prefill (s²/2 pairs), linear in the context for each decode step.
     average_context = input_tokens + output_tokens / 2
     pairs = figures.attention_flops_per_token_pair
-    prefill_seconds = (
-        (input_tokens * active_flops) / flops
-        + pairs * input_tokens**2 / 2 / attention_flops
-        + input_tokens * sent_per_token
-    )
+    prefill_weights_seconds = input_tokens * active_flops / flops
+    prefill_attention_seconds = pairs * input_tokens**2 / 2 / attention_flops
     bytes_per_parameter = figures.bytes_per_parameter
     experts, per_token = figures.num_experts, figures.experts_per_token
     # A mixture of experts: the parameters a token does not use are the routed experts it skips, so one
@@ -287,10 +195,14 @@ def replica_roofline(
         expert_weights_seconds=expert_params * bytes_per_parameter / bandwidth,
         fixed_step_seconds=figures.num_layers * layer_seconds + per_pass,
         kv_seconds_per_sequence=average_context * kv_bytes / bandwidth,
-        compute_seconds_per_sequence=active_flops / flops
-        + figures.decode_attention_flops_per_token_pair * average_context / attention_flops,
+        weights_compute_seconds_per_sequence=active_flops / flops,
+        attention_seconds_per_sequence=figures.decode_attention_flops_per_token_pair
+        * average_context
+        / attention_flops,
         communication_seconds_per_token=sent_per_token,
-        prefill_seconds=prefill_seconds,
+        prefill_seconds=prefill_weights_seconds + prefill_attention_seconds + input_tokens * sent_per_token,
+        prefill_weights_seconds=prefill_weights_seconds,
+        prefill_attention_seconds=prefill_attention_seconds,
         prefill_chunks=math.ceil(input_tokens / engine.max_batched_tokens) if engine.chunked_prefill else 1,
         max_batch=batch,
     )
@@ -315,7 +227,7 @@ def replica_performance(
     if roofline is None:
         return None
     batch = min(concurrency or roofline.max_batch, roofline.max_batch)
-    memory_seconds, compute_seconds = roofline.decode_step(batch)
+    step = roofline.decode_step(batch)
     step_seconds = roofline.step_seconds(batch)
     requests_per_second = roofline.requests_per_second(batch)
     busy_prefill = requests_per_second * roofline.prefill_busy_seconds
@@ -334,7 +246,7 @@ def replica_performance(
         output_tokens_per_second=requests_per_second * output_tokens,
         time_to_first_token_ms=roofline.prefill_seconds * 1000,
         time_per_output_token_ms=step_seconds / (1 - busy_prefill) * 1000,
-        decode_bound="memory" if memory_seconds >= compute_seconds else "compute",
+        decode_bound="memory" if step.weights_read >= step.weights_compute else "compute",
         seconds_alone=roofline.prefill_seconds + output_tokens * roofline.step_seconds(1),
         seconds_at_full_batch=batch / requests_per_second,
         roofline=roofline,

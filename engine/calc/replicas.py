@@ -17,7 +17,8 @@ from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, highest_rate_within, saturation
-from gpu_advisor.engine.calc.performance import ReplicaPerformance, Roofline, candidate_performances
+from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
+from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures, full_context_sequences
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, DailyTraffic, ServiceTime, busy_hours_per_day
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -125,10 +126,14 @@ def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing) -> i
 
 
 def _service_for_peak(peak: float, rps: float, within: float | None, sizing: Sizing) -> int:
-    """A service's replicas for ``peak`` requests a second, spares aside: each carries the rate within
-    the latency targets, else its estimated capacity times the headroom share."""
-    per_replica = within if within else rps * sizing.capacity_share
-    return max(1, math.ceil(peak / per_replica))
+    """A service's replicas for ``peak`` requests a second, spares aside (``usable_rate`` each)."""
+    return max(1, math.ceil(peak / usable_rate(rps, within, sizing)))
+
+
+def usable_rate(rps: float, within: float | None, sizing: Sizing) -> float:
+    """What one replica of a service is sized to carry: the rate within the latency targets, else its
+    estimated capacity times the headroom share."""
+    return within if within else rps * sizing.capacity_share
 
 
 def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> tuple[bool, int, int]:

@@ -1,0 +1,135 @@
+"""One replica's step times for the workload's average request, from which its throughput and the
+latency at any load follow (``calc/performance.py`` builds it, ``calc/latency.py`` reads it).
+
+A step runs its kernels one after another, so each is bound by its own bytes or FLOPs and their times add
+up: the weights' matrix multiplications take the longer of reading the weights and computing over the
+step's tokens, attention the longer of reading the KV cache and its FLOPs. At a large batch the
+multiplications are compute-bound while attention still reads every sequence's cache; the roofline of the
+step as a whole (the longer of all its bytes and all its FLOPs) would let the two overlap, which they do
+not.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from pydantic import BaseModel, ConfigDict
+
+
+class DecodeStep(NamedTuple):
+    """A decode step's two kinds of kernel, each as its reads and its FLOPs in seconds."""
+
+    weights_read: float
+    weights_compute: float
+    kv_read: float
+    attention_compute: float
+
+    @property
+    def seconds(self) -> float:
+        """The kernels one after another, each as long as the longer of its reads and its FLOPs."""
+        return max(self.weights_read, self.weights_compute) + max(self.kv_read, self.attention_compute)
+
+
+class Roofline(BaseModel):
+    """One replica's step times for the workload's average request: what the latency at any load is
+    worked out from."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+
+    input_tokens: int
+    output_tokens: int
+    pipeline_stages: int
+    weights_seconds: float
+    """Reading all weights once on one pipeline stage's cards, summed over the stages."""
+    active_weights_seconds: float
+    """Reading one sequence's active weights (all of them for a dense model, the routed experts of a
+    mixture of experts) over the stages."""
+    experts: int | None
+    """Routed experts per layer of a mixture of experts (None: dense, or not known), and how many each
+    token uses."""
+    experts_per_token: int | None
+    shared_weights_seconds: float
+    """Reading the weights every token uses (attention, shared experts, embeddings) over the stages; all
+    of them for a dense model."""
+    expert_weights_seconds: float
+    """Reading one routed expert in every layer over the stages; 0 for a dense model."""
+    fixed_step_seconds: float
+    """What every forward pass takes on top of its bytes and FLOPs: the layers' fixed time
+    (``step_overheads``)."""
+    kv_seconds_per_sequence: float
+    """Reading one sequence's KV cache (the prompt and half the answer, on average) in a decode step."""
+    weights_compute_seconds_per_sequence: float
+    """One sequence's multiply-adds over its active weights in a decode step."""
+    attention_seconds_per_sequence: float
+    """One sequence's attention FLOPs over its earlier tokens in a decode step."""
+    communication_seconds_per_token: float = 0.0
+    """The tensor-parallel all-reduces' transfer for one token of a forward pass, over every layer and
+    stage (0 on one card): added to the pass, it grows with the tokens the pass carries."""
+    prefill_seconds: float
+    """One prompt's prefill alone on the replica: its compute through every stage in turn."""
+    prefill_weights_seconds: float
+    """The weights' multiply-adds part of ``prefill_seconds``; attention and the all-reduces are the
+    rest."""
+    prefill_attention_seconds: float
+    """The attention part of ``prefill_seconds``: quadratic in the prompt."""
+    prefill_chunks: int
+    """Steps a prompt's prefill takes: one, or with chunked prefill one per chunk of the engine's
+    batched-token limit, each shared with the decoding sequences."""
+    max_batch: int
+    """Sequences the replica runs at once: the KV cache's room for whole requests, at most the serving
+    engine's maximum."""
+
+    def decode_step(self, sequences: float) -> DecodeStep:
+        """The reads and FLOPs of a step until each of ``sequences`` sequences has its next token. With
+        pipeline stages, the sequences run as one micro-batch per stage, and a token passes every stage."""
+        per_stage = self.per_stage(sequences)
+        return DecodeStep(
+            self.weights_read_seconds(per_stage),
+            per_stage * self.weights_compute_seconds_per_sequence,
+            per_stage * self.kv_seconds_per_sequence,
+            per_stage * self.attention_seconds_per_sequence,
+        )
+
+    def per_stage(self, sequences: float) -> float:
+        """Sequences in one stage's micro-batch: fewer than the stages still pass every stage in turn."""
+        return max(sequences / self.pipeline_stages, min(sequences, 1.0))
+
+    def communication_seconds(self, sequences: float) -> float:
+        """The all-reduces' transfer in a decode step of ``sequences`` sequences (one token each)."""
+        return self.per_stage(sequences) * self.communication_seconds_per_token
+
+    def weights_read_seconds(self, sequences: float) -> float:
+        """Reading the weights a step of ``sequences`` sequences touches. A dense model reads all of them
+        once. A mixture of experts reads its shared weights and, in each layer, every expert that at
+        least one sequence was routed to: with each sequence picking k of E experts, an expert stays
+        untouched with probability (1 - k/E)^B, so E(1 - (1 - k/E)^B) experts are read at a batch of B
+        (k at one sequence, all E at a large batch)."""
+        if self.experts is None or self.experts_per_token is None or sequences < 1:
+            return min(self.weights_seconds, sequences * self.active_weights_seconds)
+        untouched: float = (1 - self.experts_per_token / self.experts) ** sequences
+        touched = self.experts * (1 - untouched)
+        return min(self.weights_seconds, self.shared_weights_seconds + touched * self.expert_weights_seconds)
+
+    def step_seconds(self, sequences: float) -> float:
+        """``decode_step``'s kernels (``DecodeStep.seconds``), the fixed time and
+        ``communication_seconds``, with the stage's micro-batch worked out once: the latency at a load
+        calls this tens of times per operating point."""
+        per_stage = max(sequences / self.pipeline_stages, min(sequences, 1.0))
+        weights = max(
+            self.weights_read_seconds(per_stage), per_stage * self.weights_compute_seconds_per_sequence
+        )
+        attention = per_stage * max(self.kv_seconds_per_sequence, self.attention_seconds_per_sequence)
+        return (
+            weights + attention + self.fixed_step_seconds + per_stage * self.communication_seconds_per_token
+        )
+
+    @property
+    def prefill_busy_seconds(self) -> float:
+        """Replica time one prompt's prefill takes from decoding: the stages work on different prompts at
+        once, so each is busy with this one for its share only."""
+        return self.prefill_seconds / self.pipeline_stages
+
+    def requests_per_second(self, sequences: float) -> float:
+        """Requests finished per second with ``sequences`` decoding: the prefills and the decode steps
+        share the replica's time."""
+        return 1 / (self.prefill_busy_seconds + self.output_tokens * self.step_seconds(sequences) / sequences)
