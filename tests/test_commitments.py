@@ -320,7 +320,7 @@ def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours
 
 
 def test_a_mixed_fleet_that_owning_undercuts_is_shown_not_chosen() -> None:
-    """With a $100,000 server, two owned nodes ($8,832) undercut the mixed fleet ($12,006): owning wins,
+    """With a $100,000 server, two owned nodes ($8,832) undercut the mixed fleet ($11,824): owning wins,
     and the memo shows the mixed fleet for comparison."""
     knowledge = with_server_price(load_knowledge(), 100_000)
     workload = validate_workload({**CHAT_3M, "name": "chat-3m", "requests_per_day": 3_000_000}, "test")
@@ -336,7 +336,7 @@ def test_a_mixed_fleet_that_owning_undercuts_is_shown_not_chosen() -> None:
 def test_an_hourly_rental_is_compared_at_its_own_bill_not_at_the_busy_share() -> None:
     """The internal assistant (office hours, 176 paid hours a month) on RunPod's community RTX 5090,
     two cards: a dedicated card runs through the idle minutes between requests, so owning is compared with
-    the bill, 2 × $0.69 × 176 h = $242.88, not with the 74 % of it in which a request is in flight."""
+    the bill, 2 × $0.69 × 176 h = $242.88, not with the 73 % of it in which a request is in flight."""
     result = recommend(load_workload(str(EXAMPLES_DIR / "internal-assistant.yaml")), EVALUATED_ON)
     own = result.own_hardware
     assert result.workload.hours_per_month == 176

@@ -26,24 +26,25 @@ STARTUP: dict[str, Any] = {
 def test_without_devops_the_european_clouds_stay_and_the_memo_says_so() -> None:
     result = run(STARTUP)
     assert "PRV001" in result.fired_rules
-    excluded = {o.provider: o.excluded_by for o in result.options}
+    excluded = {o.provider: o.excluded_by for o in result.options if o.pricing != "serverless"}
     assert "PRV001" in excluded["runpod"] and "PRV001" in excluded["lambda"]
     assert "PRV001" not in excluded["ovhcloud"] and "PRV001" not in excluded["aws"]
     memo = render_memo(result)
     assert (
-        "and so do the European clouds; where one of those is chosen, check which of those services it runs "
-        "for the team."
+        "and so do the European clouds; where one of these is chosen, check which of the hyperscaler's "
+        "services it runs for the team."
     ) in memo
 
 
-def test_without_devops_a_managed_endpoint_stays_and_a_container_platform_goes() -> None:
-    # Hugging Face Inference Endpoints deploy, scale and serve a model the team names (managed: true in
-    # knowledge/serverless.yaml); on Modal and RunPod Serverless the team builds the container itself.
+def test_without_devops_a_managed_endpoint_stays_and_a_code_platform_goes() -> None:
+    # Hugging Face Inference Endpoints and RunPod Serverless's vLLM worker deploy, scale and serve a model
+    # the team names (managed: true in knowledge/serverless.yaml, each with its source); on Modal the team
+    # writes and deploys its own serving code. RunPod's rented pods stay excluded: GPUs only.
     result = run(STARTUP)
     serverless = {o.provider: o.excluded_by for o in result.options if o.pricing == "serverless"}
-    assert serverless["huggingface"] == ()
-    assert serverless["modal"] == ("PRV001",)
-    assert serverless["runpod"] == ("PRV001",)
+    assert serverless == {"huggingface": (), "runpod": (), "modal": ("PRV001",)}
+    pods = {o.excluded_by for o in result.options if (o.provider, o.offer) == ("runpod", "community")}
+    assert pods == {("PRV001",)}
     assert (
         "Managed endpoints, where the platform deploys, scales and serves the model, stay admitted whoever "
         "sells them"

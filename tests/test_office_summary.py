@@ -58,8 +58,8 @@ def test_the_summary_states_what_is_bought_up_front() -> None:
     office = run(HR_CHAT)
     assert office.own_hardware.nodes == 2 and office.own_hardware.capital_usd == 2 * 1_999
     assert capital_line(render_memo(office)) == (
-        "The cards are bought up front: $3,998 (2 × $1,999, the cards alone; a host computer is taken to "
-        "stand ready), written off over 36 months."
+        "The cards are bought up front: $3,998 (2 × $1,999, the cards alone; the machines they go into are "
+        "taken to stand ready), written off over 36 months."
     )
     # One HGX H100 node at the catalog's $285,000.
     rack = run({**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}})
@@ -96,6 +96,6 @@ def test_a_server_whose_staff_is_not_costed_says_so_in_the_summary() -> None:
     assert staff.origin == "none" and staff.usd_per_month == 0
     assert summary_line(render_memo(result)).endswith(
         "per month** in capital, power and housing, whether busy or not. Staff is not in that figure: the "
-        "catalog has no sourced salary for US, so owning costs more than it says; give yours as `own_server: "
-        "staff_usd_per_month` in an overrides file (`--overrides`)."
+        "catalog has no sourced salary for US, so owning costs more than it says; enter your staff cost as "
+        "`own_server: staff_usd_per_month` in an overrides file (`--overrides`)."
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import yaml
 from helpers import EXAMPLES_DIR, run
 
+from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
 
 ON_PREMISES = yaml.safe_load((EXAMPLES_DIR / "deepseek-on-premises.yaml").read_text())
@@ -26,6 +27,11 @@ def test_an_excluded_option_of_a_ruled_out_route_names_both() -> None:
     )
     # An option no rule excludes names the rule-out only.
     assert "| ruled out by DEP006 |" in option_row(memo, "huggingface", "inference-endpoints", "h200")
+    # In German the two stay apart: an option excluded, its route discarded.
+    german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
+    assert option_row(german, "vast", "spot", "h100-pcie").endswith(
+        "| ausgeschlossen durch NET001, RES001; Weg verworfen durch DEP006, DEP009 |"
+    )
 
 
 def test_an_excluded_option_of_a_route_still_open_names_its_exclusions_only() -> None:

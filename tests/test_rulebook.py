@@ -7,11 +7,14 @@ from pathlib import Path
 import pytest
 import yaml
 
+from gpu_advisor.engine.calc.api_costs import api_listings
+from gpu_advisor.engine.calc.listing_frames import option_attributes
+from gpu_advisor.engine.calc.serverless import serverless_listings
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.rulebook.compiler import compile_rule
 from gpu_advisor.engine.rulebook.loading import load_rulebook, load_rulebook_from
-from gpu_advisor.engine.rulebook.schema import OptionFilter, OptionTest
+from gpu_advisor.engine.rulebook.schema import OPTION_KINDS, OptionFilter, OptionTest
 from gpu_advisor.rules import RULE_FILES, RULES_DIR
 
 
@@ -87,6 +90,8 @@ RULE = {
 
 NOT_EU = {"field": "eu", "equals": False}
 IN_EEA = {"field": "jurisdiction", "equals": "EEA"}
+PROVIDER_X = {"field": "provider", "equals": "x"}
+IN_OFFICE = {"field": "housing", "equals": "office"}
 
 
 @pytest.mark.parametrize(
@@ -127,6 +132,14 @@ IN_EEA = {"field": "jurisdiction", "equals": "EEA"}
             {"then": {"exclude_options": [{**NOT_EU, "and_also": [{"field": "managed"}]}]}},
             "gives exactly one of equals or not_in",
         ),
+        (
+            {
+                "then": {
+                    "exclude_options": [{"field": "housing", "equals": "office", "and_also": [PROVIDER_X]}]
+                }
+            },
+            "name housing, provider, fields no one kind of option has together",
+        ),
     ],
 )
 def test_bad_rule_declarations_are_rejected(tmp_path: Path, change: dict, message: str) -> None:
@@ -155,3 +168,14 @@ def test_an_option_filter_excludes_only_where_all_its_tests_hold() -> None:
     assert unmanaged_neocloud.excludes({"provider_kind": "neocloud", "managed": False})
     assert not unmanaged_neocloud.excludes({"provider_kind": "neocloud", "managed": True})
     assert not unmanaged_neocloud.excludes({"provider_kind": "hyperscaler", "managed": False})
+
+
+def test_the_option_kinds_name_the_fields_each_kind_of_option_has() -> None:
+    # The fields a filter may combine are the attributes each kind of listing carries.
+    knowledge = load_knowledge()
+    offer = knowledge.offers.offers[0]
+    rental = option_attributes(offer, "EU", knowledge)
+    serverless = serverless_listings(knowledge)[0].attributes
+    api = api_listings(knowledge)[0].attributes
+    assert set(rental) == set(serverless) == OPTION_KINDS["rental"]
+    assert set(api) == OPTION_KINDS["api"]

@@ -56,7 +56,7 @@ class ReplicaPerformance(BaseModel):
     """The time between tokens at saturation, prefills included."""
     decode_bound: str
     """'memory' or 'compute': what limits the weights' multiplications of a decode step at this batch
-    (attention in decode reads far more than it computes)."""
+    (its attention is bound apart: by the KV cache's bytes, or by its FLOPs for latent attention)."""
     seconds_alone: float
     """One request from prompt to last token on an otherwise idle replica (batch of one)."""
     seconds_at_full_batch: float

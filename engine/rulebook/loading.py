@@ -25,7 +25,7 @@ from gpu_advisor.engine.domain.knowledge.figures import Threshold
 from gpu_advisor.engine.domain.knowledge.loading import describe_validation_error
 from gpu_advisor.engine.rulebook.details import DETAIL_MODELS
 from gpu_advisor.engine.rulebook.facts import FACT_MODELS, fact_fields
-from gpu_advisor.engine.rulebook.schema import Condition, Origin, Rule, Rulebook, RuleFile
+from gpu_advisor.engine.rulebook.schema import OPTION_KINDS, Condition, Origin, Rule, Rulebook, RuleFile
 from gpu_advisor.rules import RULE_FILES, RULES_DIR
 
 
@@ -236,6 +236,12 @@ def validate_rule(
                     f"(knowledge/uncertainty.yaml), which {rule.fact} rules cannot read"
                 )
     for index, option_filter in enumerate(rule.then.exclude_options):
+        if not any(option_filter.fields <= fields for fields in OPTION_KINDS.values()):
+            fields_named = ", ".join(sorted(option_filter.fields))
+            problems.append(
+                f"field then.exclude_options.{index}: its tests name {fields_named}, fields no one kind of "
+                "option has together, so it could never match"
+            )
         for test in (option_filter, *option_filter.and_also):
             if test.field == "jurisdiction":
                 named = test.not_in or (test.equals,)

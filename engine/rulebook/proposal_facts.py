@@ -78,7 +78,8 @@ class ProposalFact(Fact):
     provider_known: bool
     provider_kind: str
     provider_self_managed: Annotated[bool, Guard("provider_known")]
-    """A neo-cloud or marketplace: GPUs without the managed services around them."""
+    """A neo-cloud or marketplace: GPUs without the managed services around them (not a managed
+    serverless endpoint, whose platform deploys, scales and serves the model)."""
     sla_not_established: bool
     """The proposal names a catalog provider whose SLA verdict is not established (providers.yaml:
     enterprise_sla null): PRV012 warns of it, and PRV009, which needs a verdict, does not apply."""

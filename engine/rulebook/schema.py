@@ -44,6 +44,29 @@ the platform runs the serving stack, knowledge/serverless.yaml); ``housing`` (da
 own server's only: where the machine stands."""
 
 
+OPTION_KINDS: dict[str, frozenset[str]] = {
+    "rental": frozenset(
+        (
+            "eu",
+            "jurisdiction",
+            "pricing",
+            "commitment",
+            "interconnect",
+            "provider_kind",
+            "enterprise_sla",
+            "segment",
+            "provider",
+            "gpu",
+            "managed",
+        )
+    ),
+    "api": frozenset(("eu", "jurisdiction", "pricing", "provider", "enterprise_sla")),
+    "own_server": frozenset(("housing",)),
+}
+"""The fields each kind of option has (a rental or serverless product, a managed API's price, an own
+server): a filter whose tests name fields of two kinds could never match an option."""
+
+
 Verdict = Literal["fail", "warn"]
 
 

@@ -130,7 +130,7 @@ def proposal_regions(
     return regions
 
 
-LOCATION_FIELDS = ("jurisdiction", "eu")
+LOCATION_FIELDS = frozenset(("jurisdiction", "eu"))
 """The option attributes that depend only on where an option runs."""
 
 
@@ -148,7 +148,7 @@ def residency_facts(
         for rule in evaluation.rules
         if rule.topic == "residency" and rulebook.origin(rule.id) == "builtin"
     ]
-    filters = [(rule_id, f) for rule_id, f in option_filters(residency) if f.field in LOCATION_FIELDS]
+    filters = [(rule_id, f) for rule_id, f in option_filters(residency) if f.fields <= LOCATION_FIELDS]
     excluding = {
         jurisdiction: excluded_by({"jurisdiction": jurisdiction, "eu": jurisdiction == "EU"}, filters)
         for jurisdiction in jurisdictions
@@ -240,11 +240,23 @@ def place_facts(proposal: ProposalInput, hardware: Hardware, knowledge: Knowledg
         "provider": proposal.provider or "",
         "provider_known": provider is not None,
         "provider_kind": provider.kind if provider else "",
-        "provider_self_managed": provider is not None and provider.kind in SELF_MANAGED_PROVIDER_KINDS,
+        "provider_self_managed": provider is not None
+        and provider.kind in SELF_MANAGED_PROVIDER_KINDS
+        and not managed_endpoint(proposal, knowledge),
         "sla_not_established": provider is not None and provider.enterprise_sla is None,
         "enterprise_sla": bool(provider and provider.enterprise_sla),
         "offer_known": hardware.offer is not None,
     }
+
+
+def managed_endpoint(proposal: ProposalInput, knowledge: Knowledge) -> bool:
+    """A serverless proposal on a managed product (the platform deploys, scales and serves the model):
+    the offer named, or the provider's only serverless product where none is."""
+    if proposal.deployment != "serverless":
+        return False
+    products = [p for p in knowledge.serverless.products if p.provider == proposal.provider]
+    named = [p for p in products if p.id == proposal.offer] if proposal.offer else products
+    return len(named) == 1 and named[0].managed
 
 
 def node_facts(

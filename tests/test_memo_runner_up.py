@@ -1,0 +1,90 @@
+"""Three sentences of the memo that said less than the figures behind them: the next best offer was the
+chosen one in another region at the same price; a compared rental of one card read "(1 cards)"; and a
+latency-sensitive workload sent to a managed API read "That is within the workload's latency targets" of
+the self-hosted fleet only, as if the API had been checked."""
+
+from __future__ import annotations
+
+from helpers import run
+
+from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.present.memo import render_memo
+
+CLAIMS = {
+    "name": "claims-triage",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 300_000,
+    "avg_input_tokens": 1200,
+    "avg_output_tokens": 200,
+    "load_pattern": "steady",
+    "schedule": "always",
+    "business_critical": True,
+    "company_country": "DE",
+}
+WEEKLY = {
+    "name": "weekly-catalog",
+    "model": {"name": "qwen2.5-32b", "precision": "fp8"},
+    "requests_per_day": 500_000,
+    "avg_input_tokens": 700,
+    "avg_output_tokens": 120,
+    "load_pattern": "batch",
+    "batch_window_hours": 12,
+    "batch_runs_per_month": 4.35,
+    "company_country": "DE",
+}
+CHAT = {
+    "name": "consumer-chat-70b",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+    "requests_per_day": 2_000_000,
+    "avg_input_tokens": 400,
+    "avg_output_tokens": 200,
+    "load_pattern": "variable",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "max_time_to_first_token_ms": 500,
+    "max_time_per_output_token_ms": 50,
+    "company_country": "DE",
+}
+
+
+def test_the_next_best_offer_is_another_offer_not_the_chosen_one_elsewhere() -> None:
+    result = run(CLAIMS)
+    best = result.best_option
+    assert best is not None and (best.provider, best.offer, best.gpus) == ("lambda", "on-demand", 6)
+    # Lambda sells the same H100 at the same price in its UK and US regions: the second row of the
+    # admitted offers is the chosen offer again.
+    same = [o for o in result.options if (o.provider, o.offer, o.gpu) == ("lambda", "on-demand", "h100-sxm")]
+    assert len(same) == 2 and same[0].usd_per_month == same[1].usd_per_month
+    memo = render_memo(result)
+    assert "Next best: scaleway h100-sxm-2-80g (6 × h100-sxm) at $16,817 per month." in memo
+    assert "Next best: lambda" not in memo
+
+
+def test_one_compared_card_is_a_card() -> None:
+    result = run(WEEKLY)
+    assert result.own_hardware.rent_gpus_rented == 1
+    assert "h (1 card) |" in render_memo(result)
+    german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
+    assert "h (1 Karte) |" in german
+
+
+def test_an_api_decision_says_its_latency_is_not_checked() -> None:
+    result = run(CHAT)
+    assert result.decision.deployment == "api"
+    peak = result.load.requests_in_flight_peak
+    assert peak is not None and round(peak) == 361
+    memo = render_memo(result)
+    assert (
+        "That is within the workload's latency targets (the first token within 500 ms, 50 ms per token)."
+        in memo
+    )
+    assert (
+        "These latencies are the self-hosted replicas', not the managed API's: the catalog holds no latency "
+        "or rate limit of the API, so the targets are not checked for the recommendation. Measure its time "
+        "to the first token and per token with about 361 requests in flight (the peak's) before relying on "
+        "it."
+    ) in memo
+    # Self-hosted, the figures are the recommendation's own: no such sentence.
+    hosted = run({**CHAT, "model": {"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True}})
+    assert hosted.decision.deployment != "api"
+    assert "not the managed API's" not in render_memo(hosted)
