@@ -143,3 +143,25 @@ def test_a_scaled_fleet_above_an_owned_server_leaves_the_purchase_alone() -> Non
     text = finding(r, "DEP032")
     assert text is not None and "$9,823 a month, 25 % less. An added replica" in text
     assert "less than owning" not in text
+
+
+def test_serverless_instances_are_sized_as_the_plan_within_the_latency_targets() -> None:
+    # The B200 plan needs a second replica for the peak because of the latency targets, not its
+    # throughput (one replica carries the peak's rate within the headroom). Serverless instances were
+    # sized by the throughput alone: two at the peak with the spare, where the plan runs three. Now each
+    # hour runs the instances the plan's hours need (53 instance-hours a day, as the fleet scaled by the
+    # hour), plus the platform's scale-down tails.
+    r = result()
+    plan = next(g for g in r.sizing.gpus if g.gpu == "b200")
+    assert plan.sized_for_latency and plan.replicas == 3
+    assert (
+        plan.requests_per_second_per_replica
+        * r.sizing_policy.headroom_target_share
+        / (1 + r.sizing_policy.estimate_error_taken_off)
+        > r.load.peak_requests_per_second
+    )
+    modal = next(o for o in r.options if (o.provider, o.offer, o.gpu) == ("modal", "functions", "b200"))
+    assert modal.replicas == plan.replicas
+    scaled = r.autoscaled_fleet
+    assert scaled is not None
+    assert scaled.gpu_hours_per_month <= modal.billed_hours_per_month < 1.01 * scaled.gpu_hours_per_month

@@ -157,7 +157,9 @@ def test_scale_to_zero_bills_busy_time_idle_tails_and_cold_starts() -> None:
     # 94.89 s, a down period 100 s on average: the instance is up 94.89 / 194.89 = 48.69 % of the time and
     # starts 0.01 / 1.9489 = 0.005131 times a second, 18.47 times an hour.
     service = ServiceTime(alone=2.0, at_full_batch=2.0, batch=1, replicas=1)
-    demand = hourly_demand(daily_traffic(FLAT, 0, 24), flat_load(0.01), service, 100.0, SIZING)
+    demand = hourly_demand(
+        daily_traffic(FLAT, 0, 24), flat_load(0.01), service, 100.0, 100.0 * SIZING.capacity_share
+    )
     month = service_month(demand, product(), 9.0, 30.0, 0, None)
     up_period = 9 + math.expm1(0.62) / 0.01
     assert up_period == pytest.approx(94.89, abs=0.01)
@@ -177,7 +179,7 @@ def test_a_busier_hour_runs_the_instances_its_busiest_minutes_need() -> None:
     # 3.81 instances are needed, so 4 run all hour, and a rule's spare makes 5.
     service = ServiceTime(alone=2.0, at_full_batch=2.0, batch=1, replicas=1)
     load = flat_load(3.0).model_copy(update={"peak_within_hour": 1.27})
-    demand = hourly_demand(daily_traffic(FLAT, 0, 24), load, service, 2.0, SIZING)
+    demand = hourly_demand(daily_traffic(FLAT, 0, 24), load, service, 2.0, 2.0 * SIZING.capacity_share)
     assert demand[0].needed == pytest.approx(3.81)
     assert service_month(demand, product(), 9.0, 30.0, 0, None).idle + service_month(
         demand, product(), 9.0, 30.0, 0, None
@@ -193,7 +195,7 @@ def test_warm_instances_are_billed_every_hour_of_the_month() -> None:
     # instance: nothing beyond the two.
     service = ServiceTime(alone=2.0, at_full_batch=2.0, batch=1, replicas=1)
     office = daily_traffic(FLAT, 9, 8)
-    demand = hourly_demand(office, flat_load(0.5, hours=8), service, 1.0, SIZING_FULL)
+    demand = hourly_demand(office, flat_load(0.5, hours=8), service, 1.0, SIZING_FULL.capacity_share)
     month = service_month(demand, product(), 9.0, 22.0, 0, (2, 730.0))
     assert month.kept == 1460
     assert month.busy + month.idle + month.cold == pytest.approx(1460)
@@ -202,7 +204,7 @@ def test_warm_instances_are_billed_every_hour_of_the_month() -> None:
     # At 3 requests/s an instance carries 1 request/s: three run in the office hours, one beyond the two.
     # It starts at 9:00 (a 9 s cold start within its first hour) and, stopped at 17:00, waits out the
     # 60 s idle timeout and half a second of rounding, billed: 22 days of each.
-    busy = hourly_demand(office, flat_load(3.0, hours=8), service, 1.0, SIZING_FULL)
+    busy = hourly_demand(office, flat_load(3.0, hours=8), service, 1.0, SIZING_FULL.capacity_share)
     month = service_month(busy, product(), 9.0, 22.0, 0, (2, 730.0))
     assert month.scale_ups == pytest.approx(22) and month.starts == 0
     assert month.cold == pytest.approx(22 * 9 / 3600)

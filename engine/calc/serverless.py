@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing, usable_rate
 from gpu_advisor.engine.calc.serverless_hours import (
     HourDemand,
     Month,
@@ -218,7 +218,11 @@ def product_month(
         running = work_per_day / instances
         share = running / load.hours_per_day
         return ProductMonth(month, size, instances, spare, 0, instance_rps, cold, work_hours, share, running)
-    for_peak = max(1, math.ceil(load.peak_requests_per_second / (instance_rps * sizing.capacity_share)))
+    # An instance of several replicas carries each one's rate within the latency targets and headroom.
+    within = plan.rate_within_targets_per_replica
+    per_instance = size // plan.cards_per_replica
+    capacity = usable_rate(instance_rps, None if within is None else within * per_instance, sizing)
+    for_peak = max(1, math.ceil(load.peak_requests_per_second / capacity))
     # Kept warm: one instance, the spares the rules ask for, at least min_replicas, in every paid hour.
     kept = max(1 + spare, sizing.min_replicas) if workload.keep_warm else 0
     warm = (kept, workload.warm_hours_per_month) if kept else None
@@ -226,7 +230,7 @@ def product_month(
     day = demand.get(key)
     if day is None:
         service = ServiceTime(plan.service.alone, plan.service.at_full_batch, plan.service.batch, 1)
-        hours = hourly_demand(workload.traffic, load, service, instance_rps, sizing)
+        hours = hourly_demand(workload.traffic, load, service, instance_rps, capacity)
         # The steps read no product: worked out once for every product on this GPU and instance size.
         day = demand[key] = (hours, scaling_steps(hours, spare, kept))
     month = service_month(day[0], product, cold, days, spare, warm, day[1])

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.replicas import Sizing
 from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, SECONDS_PER_HOUR, DailyTraffic, ServiceTime
 from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
 from gpu_advisor.engine.domain.load import Load
@@ -47,15 +46,15 @@ class HourDemand(NamedTuple):
 
 
 def hourly_demand(
-    traffic: DailyTraffic, load: Load, service: ServiceTime, instance_rps: float, sizing: Sizing
+    traffic: DailyTraffic, load: Load, service: ServiceTime, instance_rps: float, capacity: float
 ) -> tuple[HourDemand, ...]:
     """The served hours of a day on instances of ``instance_rps`` each; the same for every product on
     that GPU and instance size. An hour's instances are sized as dedicated replicas are: for its busiest
-    minutes (the load profile's burst) at the headroom target."""
+    minutes (the load profile's burst) at ``capacity`` an instance (``usable_rate``: within the latency
+    targets and the headroom)."""
     hours = []
     seconds = service.seconds
     average, burst = load.average_requests_per_second, load.peak_within_hour
-    capacity = instance_rps * sizing.capacity_share
     for (served, relative), hour in zip(traffic.active, traffic.active_hours, strict=True):
         rate = average * relative
         needed = rate * burst / capacity
