@@ -377,7 +377,7 @@ def test_a_batch_rental_is_compared_at_the_hours_its_own_run_bills() -> None:
     memo = render_memo(result)
     bill = f"${compared.usd_per_month:,.0f}"
     assert (
-        f"| Compared offer: azure/nd-h100-v5-spot ($2.37/GPU-hour) | {bill} | as billed: 105 h (16 cards) |"
+        f"| Compared offer: azure/nd-h100-v5-spot ($2.37/GPU-hour) | {bill} | as billed: 106 h (16 cards) |"
         in memo
     )
     # The cheapest admitted rental is RunPod's B200, the best rental: shown once.

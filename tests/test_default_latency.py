@@ -59,7 +59,7 @@ def test_a_defaulted_latency_sensitivity_that_costs_a_warm_instance_is_named_wit
         "The workload does not say whether its users can wait, so it is taken as latency-sensitive (the "
         "default): serverless instances are kept warm in every paid hour and spot is excluded. If a request "
         "may wait for a cold start, about 163 s on Modal serverless functions (global, 4 × b200) (the "
-        "platform's start and the weights loaded; about 1,035 such waits a month, of 1,217 requests), that "
+        "platform's start and the weights loaded; about 1,036 such waits a month, of 1,217 requests), that "
         f"product scaling to zero would cost at most ${scale_to_zero:,.0f} a month (priced with the spare "
         "replicas the plan runs), "
         f"{found.group(2)} % less than the cheapest route standing (2 × HGX H100 8-GPU (16 × h100-sxm), "

@@ -19,6 +19,6 @@ def test_a_gpu_missing_a_target_is_told_the_fewest_rented_cards_that_meet_it() -
     # Of the one-card replicas that meet both targets, the RTX 5090 has the lowest on-demand price
     # (RunPod community, $0.69 per GPU-hour).
     assert "on 1 × a10g, above the target of 150 ms" in memo
-    assert "1 × rtx-5090 meets it (43.9 ms), so a10g is not recommended" in memo
-    assert "1 × rtx-5090 meets it (7.68 ms), so l4 is not recommended" in memo
+    assert "1 × rtx-5090 meets it (43.3 ms), so a10g is not recommended" in memo
+    assert "1 × rtx-5090 meets it (7.57 ms), so l4 is not recommended" in memo
     assert "mi300x meets it" not in memo and "b200 meets it" not in memo

@@ -3,9 +3,9 @@ a decode step reads only the experts its sequences were routed to, every forward
 per layer (more in a mixture-of-experts layer), and a prompt's pass also carries the decoding sequences'
 step.
 
-Factors (knowledge/throughput.yaml): 94 % of the memory bandwidth, 90 microseconds per layer and 100
+Factors (knowledge/throughput.yaml): 86 % of the memory bandwidth, 72.5 microseconds per layer and 100
 more per mixture-of-experts layer; over NVLink, two all-reduces per layer of 3 microseconds each plus
-their activations (16 bits per element), each card sending 2(T-1)/T of them at 49 % of 450 GB/s.
+their activations (16 bits per element), each card sending 2(T-1)/T of them at 48 % of 450 GB/s.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 KNOWLEDGE = load_knowledge()
-BANDWIDTH_SHARE, LINK_SHARE = 0.94, 0.49
-LAYER, MOE_LAYER, ALL_REDUCE = 90e-6, 100e-6, 3e-6
+BANDWIDTH_SHARE, LINK_SHARE = 0.86, 0.48
+LAYER, MOE_LAYER, ALL_REDUCE = 72.5e-6, 100e-6, 3e-6
 
 
 def sent_per_token(layers: int, hidden: int, cards: int) -> float:
@@ -76,12 +76,12 @@ def test_deepseek_at_eight_sequences_reads_fewer_than_eight_times_its_experts() 
 
 
 def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
-    # DeepSeek-R1 has 61 layers, a mixture of experts: 61 x (90 + 100) microseconds and 122 all-reduces
-    # of 3 = 11.96 ms a step, which a lone token's bytes (37 GB over 8 H200 at 94 %: 1.03 ms) do not see.
+    # DeepSeek-R1 has 61 layers, a mixture of experts: 61 x (72.5 + 100) microseconds and 122 all-reduces
+    # of 3 = 10.89 ms a step, which a lone token's bytes (37 GB over 8 H200 at 86 %: 1.12 ms) do not see.
     deepseek = replica("deepseek-r1", "fp8", "h200", 8, 1000, 1000, "vllm").roofline
     fixed = 61 * (LAYER + MOE_LAYER) + 122 * ALL_REDUCE
     assert deepseek.fixed_step_seconds == pytest.approx(fixed)
-    assert deepseek.fixed_step_seconds * 1000 == pytest.approx(11.956)
+    assert deepseek.fixed_step_seconds * 1000 == pytest.approx(10.8885)
     step = deepseek.decode_step(1)
     bandwidth = 8 * 4800e9 * BANDWIDTH_SHARE
     # A lone token's multiplications read its 37 GB of active weights (a byte each) in far longer than
@@ -95,14 +95,14 @@ def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
     assert step.kv_read == pytest.approx(kv / bandwidth, rel=1e-9)
     assert step.attention_compute == pytest.approx(attention, rel=1e-9)
     assert (step.kv_read * 1e6, attention * 1e6) == (
-        pytest.approx(2.92, abs=0.01),
+        pytest.approx(3.19, abs=0.01),
         pytest.approx(5.65, abs=0.01),
     )
     # One token's activations (hidden size 7,168) on top: 13.9 microseconds over the 61 layers.
     assert deepseek.step_seconds(1) == pytest.approx(
         37e9 / bandwidth + attention + fixed + sent_per_token(61, 7168, 8), rel=1e-9
     )
-    # A dense 70B model on two cards: 80 layers x 90 microseconds and 160 all-reduces.
+    # A dense 70B model on two cards: 80 layers x 72.5 microseconds and 160 all-reduces.
     dense = replica("llama-3.3-70b", "fp8", "h100-sxm", 2, 1000, 300, "vllm").roofline
     assert dense.fixed_step_seconds == pytest.approx(80 * LAYER + 160 * ALL_REDUCE)
     # On one card, no all-reduce: 80 layers only.
@@ -112,17 +112,17 @@ def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
 
 def test_a_short_prompt_alone_waits_for_the_weights_not_its_flops() -> None:
     # 32 prompt tokens of Llama 3.1 70B BF16 on four H200: 32 x 140 GFLOP are far less work than
-    # reading the 140 GB of weights (140e9 / (4 x 4,800e9 x 0.94) = 7.757 ms), so the multiplications
+    # reading the 140 GB of weights (140e9 / (4 x 4,800e9 x 0.86) = 8.479 ms), so the multiplications
     # take one read of the weights; then the prompt's attention (0.6 microseconds), its 32 tokens'
-    # activations through 160 all-reduces (0.571 ms), and 80 layers of fixed time and 160 all-reduces of
-    # 3 microseconds: 16.008 ms.
+    # activations through 160 all-reduces (0.583 ms), and 80 layers of fixed time and 160 all-reduces of
+    # 3 microseconds: 15.342 ms.
     roofline = replica("llama-3.1-70b", "bf16", "h200", 4, 32, 128, "vllm").roofline
     weights = 140e9 / (4 * 4800e9 * BANDWIDTH_SHARE)
     assert roofline.prefill_seconds < weights
-    assert weights * 1000 == pytest.approx(7.757, abs=0.001)
+    assert weights * 1000 == pytest.approx(8.479, abs=0.001)
     attention = 2 * 80 * 64 * 256 * 32**2 / 2 / (4 * 989e12 * 0.57)
     expected = weights + attention + 32 * sent_per_token(80, 8192, 4) + 80 * LAYER + 160 * ALL_REDUCE
-    assert expected * 1000 == pytest.approx(16.008, abs=0.001)
+    assert expected * 1000 == pytest.approx(15.342, abs=0.001)
     assert lone_request(roofline).time_to_first_token_ms == pytest.approx(expected * 1000, rel=1e-9)
 
 
@@ -149,3 +149,28 @@ def test_a_prompt_under_load_shares_its_pass_with_the_decode_step() -> None:
     assert point.time_to_first_token_ms == pytest.approx(expected * 1000, rel=1e-9)
     # It is later than the prefill alone by at least the other sequences' compute and half a step.
     assert point.time_to_first_token_ms > (roofline.prefill_seconds + compute + step / 2) * 1000
+
+
+def test_a_mixture_of_experts_multiplies_its_shared_weights_and_its_experts_apart() -> None:
+    # Mixtral 8x7B BF16 on one H200 at 256 sequences: the shared 1.6333B parameters multiply all 256
+    # tokens, 256 x 2 x 1.6333e9 FLOPs at 989 TFLOPS x 0.57 (1.483 ms), longer than reading them
+    # (3.27 GB at 4,800 GB/s x 0.86: 0.791 ms); the eight experts, each over the tokens routed to it,
+    # read 90.1 GB (21.83 ms), longer than their FLOPs (256 x 2 x 2 x 5.6333e9: 10.23 ms). One after the
+    # other: 23.32 ms, where the longer of all bytes (22.62 ms) and all FLOPs (11.72 ms) gave 22.62.
+    roofline = replica("mixtral-8x7b", "bf16", "h200", 1, 1000, 1000, "vllm").roofline
+    bandwidth, flops = 4800e9 * BANDWIDTH_SHARE, 989e12 * 0.57
+    shared, expert = 1.6333333e9, 33.8e9 / 6
+    shared_read, shared_compute = shared * 2 / bandwidth, 256 * 2 * shared / flops
+    experts_read, experts_compute = 8 * expert * 2 / bandwidth, 256 * 2 * 2 * expert / flops
+    assert [round(x * 1000, 2) for x in (shared_compute, shared_read, experts_read, experts_compute)] == [
+        1.48,
+        0.79,
+        21.83,
+        10.23,
+    ]
+    assert roofline.multiplications_seconds(256) == pytest.approx(shared_compute + experts_read, rel=1e-6)
+    step = roofline.decode_step(256)
+    assert max(step.weights_read, step.weights_compute) == pytest.approx(shared_read + experts_read, rel=1e-6)
+    assert step.multiplications - max(step.weights_read, step.weights_compute) == pytest.approx(
+        shared_compute - shared_read, rel=1e-5
+    )

@@ -82,18 +82,18 @@ Latency targets at the peak: first token within 1,000 ms, 100 ms a token (--max-
 
                       Cards for Cards per Req/s per                    TTFT  TPOT
 GPU            Memory   weights   replica   replica Repl. GPUs Util.     ms    ms  Note
-h100-sxm        80 GB         1         1      64.1     1    1   2 %   15.6  8.13
-h100-pcie       80 GB         1         1      47.3     1    1   2 %   20.1  11.7
-h100-nvl        94 GB         1         1      56.8     1    1   2 %   16.8  7.42
-h200           141 GB         1         1      67.3     1    1   2 %   14.8  6.56
-b200           192 GB         1         1       142     1    1   1 %   9.18  5.05
-l40s            48 GB         1         1      21.8     1    1   5 %   39.2  24.1
+h100-sxm        80 GB         1         1      63.6     1    1   2 %     15  8.05
+h100-pcie       80 GB         1         1      46.7     1    1   2 %   19.7    12
+h100-nvl        94 GB         1         1      56.5     1    1   2 %   16.2  7.27
+h200           141 GB         1         1      66.9     1    1   2 %   14.1  6.32
+b200           192 GB         1         1       142     1    1   1 %   8.44  4.69
+l40s            48 GB         1         1      21.2     1    1   5 %   39.4  25.5
 l4              24 GB         1         -         -     -    -     -      -     -  ruled out: NET001
-rtx-5090        32 GB         1         1      14.9     1    1   8 %   51.8  13.6
+rtx-5090        32 GB         1         1      14.9     1    1   8 %   51.4  13.9
 a10g            24 GB         1         -         -     -    -     -      -     -  ruled out: NET001
-a100-80gb       80 GB         1         1      21.7     1    1   5 %   36.7    12
-a100-80gb-pcie  80 GB         1         1      21.6     1    1   5 %     37  12.4
-mi300x         192 GB         1         1      86.2     1    1   1 %   12.5  6.19
+a100-80gb       80 GB         1         1      21.7     1    1   5 %   36.3  12.2
+a100-80gb-pcie  80 GB         1         1      21.5     1    1   5 %   36.6  12.7
+mi300x         192 GB         1         1      85.8     1    1   1 %   11.8  5.92
 """
     )
 
@@ -112,16 +112,16 @@ Latency targets at the peak: first token within 1,000 ms, 100 ms a token
                         Cards   Cards   Req/s
                           for     per     per                  TTFT TPOT
 GPU            Memory weights replica replica Repl. GPUs Util.   ms   ms  Note
-h100-sxm        80 GB       1       1    64.1     1    1   2 % 15.6 8.13
-h100-pcie       80 GB       1       1    47.3     1    1   2 % 20.1 11.7
-h100-nvl        94 GB       1       1    56.8     1    1   2 % 16.8 7.42
-h200           141 GB       1       1    67.3     1    1   2 % 14.8 6.56
-b200           192 GB       1       1     142     1    1   1 % 9.18 5.05
-l40s            48 GB       1       1    21.8     1    1   5 % 39.2 24.1
+h100-sxm        80 GB       1       1    63.6     1    1   2 %   15 8.05
+h100-pcie       80 GB       1       1    46.7     1    1   2 % 19.7   12
+h100-nvl        94 GB       1       1    56.5     1    1   2 % 16.2 7.27
+h200           141 GB       1       1    66.9     1    1   2 % 14.1 6.32
+b200           192 GB       1       1     142     1    1   1 % 8.44 4.69
+l40s            48 GB       1       1    21.2     1    1   5 % 39.4 25.5
 l4              24 GB       1       -       -     -    -     -    -    -  ruled
                                                                           out:
                                                                           NET001
-rtx-5090        32 GB       1       1    14.9     1    1   8 % 51.8 13.6
+rtx-5090        32 GB       1       1    14.9     1    1   8 % 51.4 13.9
 a10g            24 GB       1       -       -     -    -     -    -    -  ruled
                                                                           out:
 """

@@ -120,7 +120,7 @@ def test_a_batch_on_whole_instances_is_spread_over_their_cards() -> None:
     assert chart is not None and chart.self_hosted_offer == "8-gpu-plan"
     rps = next(g for g in result.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
     assert rps is not None
-    for volume, dollars in ((30_000, 461), (100_000, 1_520), (200_000, 3_039)):
+    for volume, dollars in ((30_000, 461), (100_000, 1_547), (200_000, 3_066)):
         minutes = math.ceil(volume / rps / 8 / 60)
         cost = minutes / 60 * 30.42 * 8 * 6.69
         assert chart.self_hosted_usd_per_month[chart.requests_per_day.index(volume)] == pytest.approx(cost)
@@ -159,16 +159,16 @@ def test_a_reservation_sold_in_8_card_instances_bills_8_cards_at_any_volume() ->
 
 
 def test_own_hardware_decided_is_the_line() -> None:
-    """w07: the decision is own hardware (10 servers, $95,544), below the API at 3,000,000 requests a
-    day; the chart drew the rental above the API."""
+    """w07 (3,200,000 requests a day): the decision is own hardware, drawn at 3,000,000 requests a day as
+    11 servers, $105,098, below the API; the chart drew the rental above the API."""
     result = result_of(VOLUME_DIR / "w07-rag-api.yaml")
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and result.decision.deployment == "own_hardware"
     at = chart.requests_per_day.index(3_000_000)
     assert chart.self_hosted_kind == "own_hardware" and chart.self_hosted_shape == "servers"
     per_server = result.own_hardware.usd_per_gpu_hour.total * 8 * 730
-    assert chart.self_hosted_usd_per_month[at] == pytest.approx(10 * per_server)
-    assert round(chart.self_hosted_usd_per_month[at]) == 95_544
+    assert chart.self_hosted_usd_per_month[at] == pytest.approx(11 * per_server)
+    assert round(chart.self_hosted_usd_per_month[at]) == 105_098
     assert chart.self_hosted_usd_per_month[at] < chart.api_usd_per_month[at]
 
 

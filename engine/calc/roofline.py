@@ -17,17 +17,19 @@ from pydantic import BaseModel, ConfigDict
 
 
 class DecodeStep(NamedTuple):
-    """A decode step's two kinds of kernel, each as its reads and its FLOPs in seconds."""
+    """A decode step's two kinds of kernel, each as its reads and its FLOPs in seconds, and the
+    multiplications' time (``Roofline.multiplications_seconds``)."""
 
     weights_read: float
     weights_compute: float
     kv_read: float
     attention_compute: float
+    multiplications: float
 
     @property
     def seconds(self) -> float:
         """The kernels one after another, each as long as the longer of its reads and its FLOPs."""
-        return max(self.weights_read, self.weights_compute) + max(self.kv_read, self.attention_compute)
+        return self.multiplications + max(self.kv_read, self.attention_compute)
 
 
 class Roofline(BaseModel):
@@ -88,6 +90,7 @@ class Roofline(BaseModel):
             per_stage * self.weights_compute_seconds_per_sequence,
             per_stage * self.kv_seconds_per_sequence,
             per_stage * self.attention_seconds_per_sequence,
+            self.multiplications_seconds(per_stage),
         )
 
     def per_stage(self, sequences: float) -> float:
@@ -110,14 +113,28 @@ class Roofline(BaseModel):
         touched = self.experts * (1 - untouched)
         return min(self.weights_seconds, self.shared_weights_seconds + touched * self.expert_weights_seconds)
 
+    def multiplications_seconds(self, sequences: float) -> float:
+        """The weights' multiplications of a step of ``sequences`` tokens. A dense model's: the longer of
+        reading the weights and computing over the tokens. A mixture of experts runs two kinds of them,
+        one after the other: the shared weights (attention projections, shared experts) over every token,
+        and each routed expert over the tokens routed to it, about B x k / E of a batch of B. At a large
+        batch the first is bound by its FLOPs while the experts, each over a few tokens, are still bound
+        by their bytes: the longer of all bytes and all FLOPs would let the two overlap."""
+        compute = sequences * self.weights_compute_seconds_per_sequence
+        read = self.weights_read_seconds(sequences)
+        if self.experts is None or sequences < 1:
+            return max(read, compute)
+        # The shared weights' share of a token's multiply-adds: their share of its active weights.
+        shared = self.shared_weights_seconds / self.active_weights_seconds
+        experts_read = read - self.shared_weights_seconds
+        return max(self.shared_weights_seconds, shared * compute) + max(experts_read, (1 - shared) * compute)
+
     def step_seconds(self, sequences: float) -> float:
         """``decode_step``'s kernels (``DecodeStep.seconds``), the fixed time and
         ``communication_seconds``, with the stage's micro-batch worked out once: the latency at a load
         calls this tens of times per operating point."""
         per_stage = max(sequences / self.pipeline_stages, min(sequences, 1.0))
-        weights = max(
-            self.weights_read_seconds(per_stage), per_stage * self.weights_compute_seconds_per_sequence
-        )
+        weights = self.multiplications_seconds(per_stage)
         attention = per_stage * max(self.kv_seconds_per_sequence, self.attention_seconds_per_sequence)
         return (
             weights + attention + self.fixed_step_seconds + per_stage * self.communication_seconds_per_token
