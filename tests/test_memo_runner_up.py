@@ -1,10 +1,11 @@
-"""Three sentences of the memo that said less than the figures behind them: the next best offer was the
-chosen one in another region at the same price; a compared rental of one card read "(1 cards)"; and a
+"""Sentences of the memo that said less than the figures behind them: the next best offer (or serverless
+option) was the chosen one in another region at the same price; one card read "(1 cards)"; and a
 latency-sensitive workload sent to a managed API read "That is within the workload's latency targets" of
 the self-hosted fleet only, as if the API had been checked."""
 
 from __future__ import annotations
 
+import pytest
 from helpers import run
 
 from gpu_advisor.engine.i18n.formats import Format
@@ -31,6 +32,24 @@ WEEKLY = {
     "batch_window_hours": 12,
     "batch_runs_per_month": 4.35,
     "company_country": "DE",
+}
+INTERNAL = {
+    "name": "internal-assistant",
+    "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+    "requests_per_day": 20_000,
+    "avg_input_tokens": 300,
+    "avg_output_tokens": 150,
+    "load_pattern": "steady",
+    "schedule": "office_hours",
+    "company_country": "AT",
+}
+STEADY = {
+    "name": "steady-in-the-band",
+    "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 20_000,
+    "load_pattern": "steady",
+    "schedule": "workdays",
+    "devops_capacity": True,
 }
 CHAT = {
     "name": "consumer-chat-70b",
@@ -66,13 +85,30 @@ def test_one_compared_card_is_a_card() -> None:
     assert "h (1 card) |" in render_memo(result)
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
     assert "h (1 Karte) |" in german
+    # One owned card: the office machine's row.
+    office = run({**INTERNAL, "latency_sensitive": False})
+    assert office.own_hardware.nodes * office.own_hardware.gpus_per_server == 1
+    assert "| Own hardware (1 card) |" in render_memo(office)
+
+
+def test_the_next_best_serverless_option_is_another_product_or_gpu() -> None:
+    # RunPod's L4 is chosen in its EU data centres; the same product at the same price in its other
+    # regions is not the next best: Modal's L4 is.
+    result = run(STEADY)
+    chosen = result.serverless_option
+    assert result.decision.deployment == "serverless" and chosen is not None
+    assert (chosen.provider, chosen.gpu, chosen.jurisdiction) == ("runpod", "l4", "EU")
+    memo = render_memo(result)
+    assert "Next best: Modal serverless functions on l4 (unknown) at $422 per month." in memo
+    assert "Next best: RunPod" not in memo
 
 
 def test_an_api_decision_says_its_latency_is_not_checked() -> None:
     result = run(CHAT)
     assert result.decision.deployment == "api"
-    peak = result.load.requests_in_flight_peak
-    assert peak is not None and round(peak) == 350
+    # The peak: 2,000,000 requests over 24 hours, 23.15 a second on average, times the variable profile's
+    # busiest hour (2.31) and its busiest minutes (1.27).
+    assert result.load.peak_requests_per_second == pytest.approx(2_000_000 / 86_400 * 2.31 * 1.27, rel=0.01)
     memo = render_memo(result)
     assert (
         "That is within the workload's latency targets (the first token within 500 ms, 50 ms per token)."
@@ -81,8 +117,7 @@ def test_an_api_decision_says_its_latency_is_not_checked() -> None:
     assert (
         "These latencies are the self-hosted replicas', not the managed API's: the catalog holds no latency "
         "or rate limit of the API, so the targets are not checked for the recommendation. Measure its time "
-        "to the first token and per token with about 350 requests in flight (the peak's) before relying on "
-        "it."
+        "to the first token and per token at the peak's 68 requests/s before relying on it."
     ) in memo
     # Self-hosted, the figures are the recommendation's own: no such sentence.
     hosted = run({**CHAT, "model": {"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True}})

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpu_advisor.engine.calc.latency import at_rate, lone_request
+from gpu_advisor.engine.calc.latency import at_rate, lone_request, prompt_pass_seconds
 from gpu_advisor.engine.calc.performance import replica_performance
 from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -173,4 +173,24 @@ def test_a_mixture_of_experts_multiplies_its_shared_weights_and_its_experts_apar
     assert max(step.weights_read, step.weights_compute) == pytest.approx(shared_read + experts_read, rel=1e-6)
     assert step.multiplications - max(step.weights_read, step.weights_compute) == pytest.approx(
         shared_compute - shared_read, rel=1e-5
+    )
+
+
+def test_a_prompt_s_pass_takes_at_least_the_step_it_carries() -> None:
+    # Mixtral 8x7B BF16 on one H200, a 200-token prompt joining 256 decoding sequences: the pass multiplies
+    # the shared weights over all 456 tokens and every expert over its share, one after the other, as the
+    # decode step does, so it cannot take less than the step alone (the longer of all bytes and all
+    # FLOPs made it 33.84 ms against the step's 34.53; now 35.69).
+    roofline = replica("mixtral-8x7b", "bf16", "h200", 1, 200, 1000, "vllm").roofline
+    step = roofline.step_seconds(256)
+    prompt_pass = prompt_pass_seconds(roofline, 256)
+    assert prompt_pass > step
+    assert (round(step * 1000, 2), round(prompt_pass * 1000, 2)) == (34.53, 35.69)
+    parts = roofline.decode_step(256)
+    read = max(parts.weights_read, roofline.weights_read_seconds(456))
+    compute = parts.weights_compute + roofline.prefill_weights_seconds
+    attention = max(parts.kv_read, parts.attention_compute + roofline.prefill_attention_seconds)
+    rest = roofline.prefill_seconds - roofline.prefill_weights_seconds - roofline.prefill_attention_seconds
+    assert prompt_pass == pytest.approx(
+        roofline.multiplications(read, compute) + attention + rest + roofline.fixed_step_seconds, rel=1e-12
     )

@@ -60,23 +60,26 @@ def _queue_and_prefill_seconds(roofline: Roofline, rate: float, decoding: float)
     return (
         waiting
         + decoding_share * step / 2
-        + roofline.prefill_chunks * _prompt_pass_seconds(roofline, decoding)
+        + roofline.prefill_chunks * prompt_pass_seconds(roofline, decoding)
     )
 
 
-def _prompt_pass_seconds(roofline: Roofline, decoding: float) -> float:
+def prompt_pass_seconds(roofline: Roofline, decoding: float) -> float:
     """One forward pass that carries (a chunk of) a prompt. The engines batch by iteration: the pass also
-    carries the decoding sequences' step, so its weights' multiplications read the weights once and
-    compute the prompt's tokens and theirs, and its attention reads their KV cache and computes the
-    prompt's and theirs: each kernel the longer of its reads and its FLOPs, plus the all-reduces and the
-    layers' fixed time. On an idle replica it is the prompt's own pass."""
+    carries the decoding sequences' step, so its weights' multiplications read the weights its tokens
+    and theirs touch once and compute both (``Roofline.multiplications``: a mixture of experts' shared
+    weights and experts apart), and its attention reads their KV cache and computes the prompt's and
+    theirs: each kernel the longer of its reads and its FLOPs, plus the all-reduces and the layers' fixed
+    time. On an idle replica it is the prompt's own pass. It never takes less than the decoding
+    sequences' step alone."""
     share = min(decoding, 1.0)
     step = roofline.decode_step(max(decoding, 1.0))
     chunks = roofline.prefill_chunks
-    weights_read = max(
-        share * step.weights_read, roofline.weights_read_seconds(roofline.input_tokens / chunks)
+    tokens = roofline.input_tokens / chunks + share * roofline.per_stage(max(decoding, 1.0))
+    weights_read = max(share * step.weights_read, roofline.weights_read_seconds(tokens))
+    weights = roofline.multiplications(
+        weights_read, share * step.weights_compute + roofline.prefill_weights_seconds / chunks
     )
-    weights = max(weights_read, share * step.weights_compute + roofline.prefill_weights_seconds / chunks)
     attention = max(
         share * step.kv_read, share * step.attention_compute + roofline.prefill_attention_seconds / chunks
     )

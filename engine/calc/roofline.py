@@ -122,12 +122,20 @@ class Roofline(BaseModel):
         by their bytes: the longer of all bytes and all FLOPs would let the two overlap."""
         compute = sequences * self.weights_compute_seconds_per_sequence
         read = self.weights_read_seconds(sequences)
-        if self.experts is None or sequences < 1:
+        if sequences < 1:
+            return max(read, compute)
+        return self.multiplications(read, compute)
+
+    def multiplications(self, read: float, compute: float) -> float:
+        """Multiplications that read ``read`` seconds of weights and compute ``compute`` seconds of
+        multiply-adds (``multiplications_seconds``; a prompt's pass too): a dense model's the longer of
+        the two, a mixture of experts' its shared weights and its routed experts one after the other."""
+        if self.experts is None:
             return max(read, compute)
         # The shared weights' share of a token's multiply-adds: their share of its active weights.
         shared = self.shared_weights_seconds / self.active_weights_seconds
-        experts_read = read - self.shared_weights_seconds
-        return max(self.shared_weights_seconds, shared * compute) + max(experts_read, (1 - shared) * compute)
+        shared_read = min(read, self.shared_weights_seconds)
+        return max(shared_read, shared * compute) + max(read - shared_read, (1 - shared) * compute)
 
     def step_seconds(self, sequences: float) -> float:
         """``decode_step``'s kernels (``DecodeStep.seconds``), the fixed time and

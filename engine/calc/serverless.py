@@ -8,7 +8,8 @@ the product's billing increment. Per served hour with arrival rate λ and servic
   P(down) = e^(-λ(S+T)); every arrival that finds it down starts it, λ P(down) starts a second, each
   billed for the cold start C and half an increment of rounding on average;
 - where one instance cannot carry the hour's requests, as many run as the headroom target asks for
-  (λ over an instance's capacity at the target share) and are taken as up all hour.
+  (λ over an instance's capacity at the target share, or within the latency targets where those set the
+  plan's replicas) and are taken as up all hour.
 
 A latency-sensitive service cannot wait for a cold start: one instance, plus the spare replicas the rules
 ask for (or ``min_replicas``), is kept warm in every paid hour, as a dedicated GPU would run (the

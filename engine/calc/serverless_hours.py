@@ -40,7 +40,7 @@ class HourDemand(NamedTuple):
     busy: float
     """Instance-hours per hour with a request in flight: P(N >= 1), or the work in instance-hours."""
     needed: float
-    """Instances the hour's busiest minutes need at the headroom target (fractional)."""
+    """Instances the hour's busiest minutes need at what an instance is sized to carry (fractional)."""
     hour: int
     """The hour of the day (0 to 23)."""
 

@@ -251,12 +251,12 @@ def place_facts(proposal: ProposalInput, hardware: Hardware, knowledge: Knowledg
 
 def managed_endpoint(proposal: ProposalInput, knowledge: Knowledge) -> bool:
     """A serverless proposal on a managed product (the platform deploys, scales and serves the model):
-    the offer named, or the provider's only serverless product where none is."""
+    the offer named, or every serverless product of the provider where none is."""
     if proposal.deployment != "serverless":
         return False
     products = [p for p in knowledge.serverless.products if p.provider == proposal.provider]
     named = [p for p in products if p.id == proposal.offer] if proposal.offer else products
-    return len(named) == 1 and named[0].managed
+    return bool(named) and all(p.managed for p in named)
 
 
 def node_facts(
