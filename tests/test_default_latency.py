@@ -134,3 +134,37 @@ def test_a_batch_marked_latency_sensitive_gets_no_latency_targets() -> None:
         1000,
         100,
     )
+
+
+def test_a_kept_warm_serverless_decision_is_compared_with_itself_scaled_to_zero() -> None:
+    """Where the route standing is the serverless option itself, kept warm, the note says so: it
+    compared "that product scaling to zero" with "the cheapest route standing" without saying the two
+    are one product."""
+    r = recommend(
+        validate_workload(
+            {
+                "name": "de-support-8b",
+                "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": True},
+                "requests_per_day": 60_000,
+                "avg_input_tokens": 800,
+                "avg_output_tokens": 250,
+                "load_pattern": "variable",
+                "schedule": "workdays",
+                "personal_data": True,
+                "devops_capacity": False,
+                "company_country": "DE",
+            },
+            "test",
+        ),
+        EVALUATED_ON,
+    )
+    assert r.decision.deployment == "serverless"
+    chosen = r.serverless_option
+    assert chosen is not None and (chosen.provider, chosen.gpu) == ("runpod", "l40s")
+    text = message(r, "DEP031")
+    assert text is not None
+    cost = f"${chosen.usd_per_month:,.0f}"
+    assert f"(RunPod Serverless (eu-datacenters, 1 × l40s), {cost}: the same product kept warm)" in text
+    # A route of another kind standing: no such words (the sporadic 405B, own hardware standing).
+    other = message(result(), "DEP031")
+    assert other is not None and "the same product kept warm" not in other

@@ -23,6 +23,8 @@ from gpu_advisor.engine.rulebook.schema import Rule
 class Standing(NamedTuple):
     usd_per_month: float
     name: str | Words
+    kind: str
+    """The route's deployment kind (serverless, dedicated_cloud, ...; api for the managed API)."""
 
 
 def weigh_api(
@@ -68,6 +70,7 @@ def weigh_api(
         scale_to_zero_starts_per_month=cold.bill.priced.month.starts if cold else 0.0,
         standing_name=standing.name if standing else "",
         standing_usd_per_month=standing.usd_per_month if standing else 0.0,
+        standing_kept_warm=bool(standing and standing.kind == "serverless"),
     )
     return session.assert_fact(fact, facts), details
 
@@ -77,9 +80,9 @@ def cheapest_standing(
 ) -> Standing | None:
     """The cheapest route still standing: the self-hosted ``route``, or the managed API where no rule
     fired so far rules it out (``ruled_out``: own weights, data that may not leave the building)."""
-    found = [Standing(route.usd_per_month, route.name)] if route else []
+    found = [Standing(route.usd_per_month, route.name, route.kind)] if route else []
     api = market.compared_api
     if api is not None and "api" not in ruled_out:
-        found.append(Standing(api.usd_per_month, api.name))
+        found.append(Standing(api.usd_per_month, api.name, "api"))
     # Ties by the English name, as a name said in words has no order of its own.
     return min(found, key=lambda standing: (standing.usd_per_month, str(standing.name)), default=None)

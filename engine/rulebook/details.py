@@ -76,6 +76,9 @@ class ApiDetails(Details):
     standing_name: str | Words
     """The cheapest route still standing that the scale-to-zero price is compared with."""
     standing_usd_per_month: float
+    standing_kept_warm: bool
+    """That route is the serverless option itself, kept warm: the same product the note prices scaled
+    to zero."""
 
 
 class EconomicsDetails(Details):
