@@ -35,6 +35,8 @@ def proposal_cost(
 ) -> ProposedCost:
     """Monthly cost of what is proposed, where the catalog can price it."""
     knowledge = evaluation.knowledge
+    if proposal.deployment == "serverless":
+        return serverless_cost(proposal, evaluation, jurisdiction)
     if proposal.deployment == "own_hardware" and server is not None and (proposal.servers or gpus):
         servers = proposal.servers or math.ceil((gpus or 0) / server.gpus_per_server)
         workload = evaluation.workload
@@ -64,6 +66,25 @@ def proposal_cost(
         rental = proposed_rental(offer, gpus, hours, price, evaluation)
         return ProposedCost(rental.usd_per_month, True, rental.gpus_rented, rental.placement.instance_count)
     return ProposedCost(0.0, False)
+
+
+def serverless_cost(
+    proposal: ProposalInput, evaluation: Evaluation, jurisdiction: str | None
+) -> ProposedCost:
+    """A serverless proposal: its product (the offer named, else the provider's) on its GPU and in its
+    jurisdiction where they are named, priced for the workload as ``recommend`` prices it (the instances
+    its hours need, as the product bills them); the cheapest where several match."""
+    matches = [
+        priced
+        for priced in evaluation.market.serverless.priced
+        if priced.listing.product.provider == proposal.provider
+        and proposal.offer in (None, priced.listing.product.id)
+        and proposal.gpu in (None, priced.listing.gpu.gpu)
+        and jurisdiction in (None, priced.listing.attributes["jurisdiction"])
+    ]
+    if not matches:
+        return ProposedCost(0.0, False)
+    return ProposedCost(matches[0].bill.usd_per_month, True)
 
 
 def proposed_replica_cards(offer: Offer, gpus: int, evaluation: Evaluation) -> int:

@@ -1,0 +1,53 @@
+"""A serverless proposal is priced as ``recommend`` prices its product for the workload: ``check`` said
+nothing of its cost, so a managed endpoint ruled out by a rule of thumb showed no price beside the
+recommendation's (a team without DevOps, Hugging Face's EU endpoint at $5,200 against bare VMs at
+$6,082)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import EVALUATED_ON, run
+
+from gpu_advisor.engine.apps.check.run import check_document
+from gpu_advisor.engine.domain.proposal import ProposalDocument
+
+WORKLOAD = {
+    "name": "de-contracts-70b",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 150_000,
+    "avg_input_tokens": 1500,
+    "avg_output_tokens": 400,
+    "load_pattern": "steady",
+    "schedule": "workdays",
+    "personal_data": True,
+    "devops_capacity": False,
+    "company_country": "DE",
+}
+ENDPOINT = {
+    "name": "managed endpoint",
+    "deployment": "serverless",
+    "provider": "huggingface",
+    "offer": "inference-endpoints",
+    "gpu": "h200",
+    "pricing": "serverless",
+    "region": "EU",
+}
+ENDPOINT_ROW = ("huggingface", "inference-endpoints", "h200", "EU")
+
+
+def checked(proposal: dict):
+    document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": proposal})
+    return check_document(document, "endpoint.yaml", 1, EVALUATED_ON)
+
+
+def test_a_serverless_proposal_costs_what_recommend_prices_its_product_at() -> None:
+    options = run(WORKLOAD).options
+    (eu,) = [o for o in options if (o.provider, o.offer, o.gpu, o.jurisdiction) == ENDPOINT_ROW]
+    result = checked(ENDPOINT)
+    assert result.usd_per_month == pytest.approx(eu.usd_per_month, rel=1e-12)
+    assert round(eu.usd_per_month) == 5_200
+    assert result.recommendation is not None and round(result.recommendation.usd_per_month) == 6_082
+
+
+def test_a_serverless_product_the_catalog_does_not_sell_has_no_price() -> None:
+    assert checked({**ENDPOINT, "gpu": "b200"}).usd_per_month is None
