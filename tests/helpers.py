@@ -111,6 +111,18 @@ VOICE_ASSISTANT: dict[str, Any] = {
 }
 """An 8B voice assistant around the clock with tight latency targets (the walkthroughs' workload)."""
 
+STEADY_IN_THE_BAND: dict[str, Any] = {
+    "name": "steady-in-the-band",
+    "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 20000,
+    "load_pattern": "steady",
+    "schedule": "workdays",
+    "devops_capacity": True,
+}
+"""20,000 requests a day of an 8B model in FP8, steady on workdays: serverless on RunPod's L4 (its EU data
+centres) is the cheapest route, and a request is in flight in about 36 % of the paid hours, inside the
+30 to 50 % band."""
+
 DOCS_ASSISTANT: dict[str, Any] = {
     "name": "docs-assistant",
     "model": {"name": "llama-3.1-70b", "precision": "fp8"},

@@ -6,7 +6,8 @@ the self-hosted fleet only, as if the API had been checked."""
 from __future__ import annotations
 
 import pytest
-from helpers import run
+import yaml
+from helpers import EXAMPLES_DIR, STEADY_IN_THE_BAND, run
 
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
@@ -33,24 +34,7 @@ WEEKLY = {
     "batch_runs_per_month": 4.35,
     "company_country": "DE",
 }
-INTERNAL = {
-    "name": "internal-assistant",
-    "model": {"name": "llama-3.1-8b", "precision": "bf16"},
-    "requests_per_day": 20_000,
-    "avg_input_tokens": 300,
-    "avg_output_tokens": 150,
-    "load_pattern": "steady",
-    "schedule": "office_hours",
-    "company_country": "AT",
-}
-STEADY = {
-    "name": "steady-in-the-band",
-    "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
-    "requests_per_day": 20_000,
-    "load_pattern": "steady",
-    "schedule": "workdays",
-    "devops_capacity": True,
-}
+INTERNAL = yaml.safe_load((EXAMPLES_DIR / "internal-assistant.yaml").read_text(encoding="utf-8"))
 CHAT = {
     "name": "consumer-chat-70b",
     "model": {"name": "llama-3.3-70b", "precision": "fp8"},
@@ -94,7 +78,7 @@ def test_one_compared_card_is_a_card() -> None:
 def test_the_next_best_serverless_option_is_another_product_or_gpu() -> None:
     # RunPod's L4 is chosen in its EU data centres; the same product at the same price in its other
     # regions is not the next best: Modal's L4 is.
-    result = run(STEADY)
+    result = run(STEADY_IN_THE_BAND)
     chosen = result.serverless_option
     assert result.decision.deployment == "serverless" and chosen is not None
     assert (chosen.provider, chosen.gpu, chosen.jurisdiction) == ("runpod", "l4", "EU")

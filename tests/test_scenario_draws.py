@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import EVALUATED_ON, decile, knowledge_with
+from helpers import EVALUATED_ON, STEADY_IN_THE_BAND, decile, knowledge_with
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.recommend import evaluate_workload
@@ -39,16 +39,6 @@ ONE_REPLICA_SHORT = {
     "on_premises_required": False,
     "devops_capacity": False,
     "latency_sensitive": False,
-}
-# 20,000 requests a day of an 8B model in FP8, steady on workdays: serverless on RunPod's L4 is the
-# cheapest route, and a request is in flight in about 36 % of the paid hours, inside the 30 to 50 % band.
-STEADY_IN_THE_BAND = {
-    "name": "steady-in-the-band",
-    "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
-    "requests_per_day": 20000,
-    "load_pattern": "steady",
-    "schedule": "workdays",
-    "devops_capacity": True,
 }
 
 

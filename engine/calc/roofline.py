@@ -85,12 +85,14 @@ class Roofline(BaseModel):
         """The reads and FLOPs of a step until each of ``sequences`` sequences has its next token. With
         pipeline stages, the sequences run as one micro-batch per stage, and a token passes every stage."""
         per_stage = self.per_stage(sequences)
+        read = self.weights_read_seconds(per_stage)
+        compute = per_stage * self.weights_compute_seconds_per_sequence
         return DecodeStep(
-            self.weights_read_seconds(per_stage),
-            per_stage * self.weights_compute_seconds_per_sequence,
+            read,
+            compute,
             per_stage * self.kv_seconds_per_sequence,
             per_stage * self.attention_seconds_per_sequence,
-            self.multiplications_seconds(per_stage),
+            self._multiplied(per_stage, read, compute),
         )
 
     def per_stage(self, sequences: float) -> float:
@@ -121,10 +123,12 @@ class Roofline(BaseModel):
         batch the first is bound by its FLOPs while the experts, each over a few tokens, are still bound
         by their bytes: the longer of all bytes and all FLOPs would let the two overlap."""
         compute = sequences * self.weights_compute_seconds_per_sequence
-        read = self.weights_read_seconds(sequences)
-        if sequences < 1:
-            return max(read, compute)
-        return self.multiplications(read, compute)
+        return self._multiplied(sequences, self.weights_read_seconds(sequences), compute)
+
+    def _multiplied(self, sequences: float, read: float, compute: float) -> float:
+        """``multiplications`` for a step of ``sequences`` tokens whose reads and FLOPs are worked out:
+        less than a token (a stage's share of one) is not split."""
+        return max(read, compute) if sequences < 1 else self.multiplications(read, compute)
 
     def multiplications(self, read: float, compute: float) -> float:
         """Multiplications that read ``read`` seconds of weights and compute ``compute`` seconds of

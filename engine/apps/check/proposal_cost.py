@@ -10,7 +10,9 @@ from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_
 from gpu_advisor.engine.calc.listings import offer_hours
 from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.calc.sizing import GpuFit
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
+from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 
@@ -74,17 +76,24 @@ def serverless_cost(
     """A serverless proposal: its product (the offer named, else the provider's) on its GPU and in its
     jurisdiction where they are named, priced for the workload as ``recommend`` prices it (the instances
     its hours need, as the product bills them); the cheapest where several match."""
+    products = named_serverless_products(proposal, evaluation.knowledge)
     matches = [
         priced
         for priced in evaluation.market.serverless.priced
-        if priced.listing.product.provider == proposal.provider
-        and proposal.offer in (None, priced.listing.product.id)
+        if priced.listing.product in products
         and proposal.gpu in (None, priced.listing.gpu.gpu)
         and jurisdiction in (None, priced.listing.attributes["jurisdiction"])
     ]
     if not matches:
         return ProposedCost(0.0, False)
     return ProposedCost(matches[0].bill.usd_per_month, True)
+
+
+def named_serverless_products(proposal: ProposalInput, knowledge: Knowledge) -> list[ServerlessProduct]:
+    """The serverless products a proposal may mean: the offer it names at its provider, else every
+    serverless product of that provider."""
+    products = [p for p in knowledge.serverless.products if p.provider == proposal.provider]
+    return [p for p in products if p.id == proposal.offer] if proposal.offer else products
 
 
 def proposed_replica_cards(offer: Offer, gpus: int, evaluation: Evaluation) -> int:

@@ -6,7 +6,12 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from gpu_advisor.engine.apps.check.proposal_cost import gpu_fit, proposal_cost, replica_cards
+from gpu_advisor.engine.apps.check.proposal_cost import (
+    gpu_fit,
+    named_serverless_products,
+    proposal_cost,
+    replica_cards,
+)
 from gpu_advisor.engine.apps.check.proposal_latency import latency_facts
 from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import node_busy_share
@@ -254,8 +259,7 @@ def managed_endpoint(proposal: ProposalInput, knowledge: Knowledge) -> bool:
     the offer named, or every serverless product of the provider where none is."""
     if proposal.deployment != "serverless":
         return False
-    products = [p for p in knowledge.serverless.products if p.provider == proposal.provider]
-    named = [p for p in products if p.id == proposal.offer] if proposal.offer else products
+    named = named_serverless_products(proposal, knowledge)
     return bool(named) and all(p.managed for p in named)
 
 
