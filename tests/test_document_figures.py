@@ -308,3 +308,16 @@ def test_the_1000_rpm_example_costs_a_gpu_month_within_that_range() -> None:
     per_gpu_month = figure("medium_model_10_rps_eur_per_gpu_month")
     assert per_gpu_month.value_low <= monthly.value_low / gpus.value_low <= per_gpu_month.value_high
     assert per_gpu_month.value_low <= monthly.value_high / gpus.value_high <= per_gpu_month.value_high
+
+
+def test_a_reservation_pays_off_only_above_its_price_share_of_the_calendar_hours() -> None:
+    """1.90 USD reserved for 3 years against 3.90 on demand: a reservation billed 730 hours costs what
+    paying by the hour costs for 730 × 1.90 / 3.90 = 355.6 hours, 48.7 % of the month."""
+    reserved = offer("aws", "p5-reserved-3y", "h100-sxm").usd_per_gpu_hour
+    on_demand = offer("aws", "p5-on-demand", "h100-sxm").usd_per_gpu_hour
+    assert (reserved, on_demand) == (1.90, 3.90)
+    assert figure("reserved_aws_h100_usd").value_low == reserved
+    assert figure("aws_h100_on_demand_usd").value_low == on_demand
+    share = load_knowledge().threshold("reservation_min_paid_share").value
+    assert share == pytest.approx(reserved / on_demand, abs=0.0005)
+    assert HOURS_PER_MONTH * share == pytest.approx(355.5, abs=0.1)

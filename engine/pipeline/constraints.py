@@ -41,6 +41,7 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         **own,
         schedule_hours_per_month=knowledge.schedule(resolved.schedule).hours_per_month,
         calendar_hours_per_month=knowledge.calendar_hours_per_month(),
+        paid_share_of_calendar=resolved.hours_per_month / knowledge.calendar_hours_per_month(),
         min_replicas_given="min_replicas" not in resolved.defaults_used,
         latency_sensitive_given="latency_sensitive" not in resolved.defaults_used,
         export_restricted_country=knowledge.export_restricted(resolved.company_country),

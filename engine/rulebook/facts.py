@@ -60,6 +60,9 @@ class WorkloadContext(Fact):
     schedule_hours_per_month: float
     calendar_hours_per_month: float
     """The hours a reservation bills and an owned machine stands: the around-the-clock schedule's."""
+    paid_share_of_calendar: float
+    """The paid hours' share of the calendar hours: a reservation bills every calendar hour, so it costs
+    less than paying by the hour only where this share is above its price's share of the hourly price."""
     min_replicas_given: bool
     """The workload states its min_replicas (which then replaces the spare replica rules add)."""
     latency_sensitive_given: bool
