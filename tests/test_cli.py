@@ -191,7 +191,7 @@ def test_rules_show_explains_one_rule() -> None:
     result = invoke("rules", "show", "dep001")
     assert result.exit_code == 0
     assert "DEP001 low-volume-use-managed-api: Under the API line: use a managed API" in result.output
-    assert "  - requests_per_day < api_max_requests_per_day (10000 requests/day)" in result.output
+    assert "  - requests_per_schedule_day < api_max_requests_per_day (10000 requests/day)" in result.output
     assert "  - proposes deployment api at precedence 50" in result.output
     assert "Source: GPU-Auswahl und Inference-Kosten (2026-01-01), Entscheidungshilfe" in result.output
 

@@ -49,7 +49,7 @@ def test_compiled_form_reads_thresholds_from_data() -> None:
                 "m": {
                     "$and": [
                         {"kind": "workload"},
-                        {"$lt": {"requests_per_day": 123}},
+                        {"$lt": {"requests_per_schedule_day": 123}},
                         {"on_premises_required": False},
                     ]
                 }
@@ -59,8 +59,8 @@ def test_compiled_form_reads_thresholds_from_data() -> None:
     thresholds = load_knowledge().threshold_values()
     assert compile_rule(load_rulebook().rule("DEP003"), thresholds)["all"][0]["m"]["$and"] == [
         {"kind": "api"},
-        {"$gte": {"requests_per_day": thresholds["api_max_requests_per_day"]}},
-        {"$lte": {"requests_per_day": thresholds["self_hosting_min_requests_per_day"]}},
+        {"$gte": {"requests_per_schedule_day": thresholds["api_max_requests_per_day"]}},
+        {"$lte": {"requests_per_schedule_day": thresholds["self_hosting_min_requests_per_day"]}},
         {"$lte": {"api_usd_per_month": {"$m": "self_hosted_usd_per_month"}}},
         {"api_ruled_out": False},
         {"on_premises_required": False},

@@ -37,9 +37,14 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         for name in WorkloadFacts.model_fields
         if name in type(resolved).model_fields
     }
+    schedule = knowledge.schedule(resolved.schedule)
     return WorkloadFacts(
         **own,
-        schedule_hours_per_month=knowledge.schedule(resolved.schedule).hours_per_month,
+        # days_per_month is a batch's runs, a service's schedule days (pipeline/defaults.py).
+        requests_per_schedule_day=(
+            resolved.requests_per_day * resolved.days_per_month / schedule.days_per_month
+        ),
+        schedule_hours_per_month=schedule.hours_per_month,
         calendar_hours_per_month=knowledge.calendar_hours_per_month(),
         paid_share_of_calendar=resolved.hours_per_month / knowledge.calendar_hours_per_month(),
         min_replicas_given="min_replicas" not in resolved.defaults_used,

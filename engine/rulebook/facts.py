@@ -60,6 +60,10 @@ class WorkloadContext(Fact):
     schedule_hours_per_month: float
     calendar_hours_per_month: float
     """The hours a reservation bills and an owned machine stands: the around-the-clock schedule's."""
+    requests_per_schedule_day: float
+    """The requests a day of the schedule on average: ``requests_per_day`` for a service; a batch's day of
+    work times its runs over the schedule's days (a weekly job on workdays: a fifth of one run). The
+    documents' volume lines (10,000 and 100,000 a day) read this."""
     paid_share_of_calendar: float
     """The paid hours' share of the calendar hours: a reservation bills every calendar hour, so it costs
     less than paying by the hour only where this share is above its price's share of the hourly price."""
