@@ -193,6 +193,8 @@ def economics_details(
         hyperscaler_best_usd_per_month=alternatives.hyperscaler.usd_per_month
         if alternatives.hyperscaler
         else 0.0,
+        hyperscaler_best_name=option_name(alternatives.hyperscaler) if alternatives.hyperscaler else "",
+        hyperscaler_best_gpu=alternatives.hyperscaler.gpu if alternatives.hyperscaler else "",
         non_eu_best_usd_per_month=non_eu.usd_per_month if non_eu else 0.0,
         non_eu_best_name=option_name(non_eu) if non_eu else "",
         best_option_name=option_name(best) if best else "",

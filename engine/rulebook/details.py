@@ -148,6 +148,10 @@ class EconomicsDetails(Details):
     sla_unknown_providers: str
     """The admitted rentals' providers whose SLA is not established, ', '-separated, alphabetical."""
     hyperscaler_best_usd_per_month: float
+    hyperscaler_best_name: str | Words
+    """The cheapest eligible hyperscaler option, as the messages name it ("" without one): its GPU may
+    differ from the best option's."""
+    hyperscaler_best_gpu: str
     non_eu_best_usd_per_month: float
     non_eu_best_name: str | Words
     """The cheapest offer the residency rules exclude, as the messages name it ("" without one)."""
