@@ -118,3 +118,39 @@ def test_without_business_criticality_neither_sla_rule_fires() -> None:
     assert "PRV003" not in result.fired_rules
     assert "PRV011" not in result.fired_rules
     assert "runpod" in eu_providers(result, admitted=True)
+
+
+def test_prv011_sets_the_cheapest_offer_beside_the_cheapest_one_with_an_enterprise_sla() -> None:
+    """An 8B FP8 business-critical service with personal data: the cheapest admitted offer is OVHcloud's
+    monthly L40S (SLA not established), 3 cards × 1.38 EUR × 1.16 USD per EUR (+ the 730 hours); Scaleway,
+    which publishes an SLA, rents the same three L40S for more. The note names both and the difference."""
+    workload = {
+        **GDPR_CRITICAL,
+        "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 300_000,
+        "avg_output_tokens": 300,
+        "load_pattern": "steady",
+        "schedule": "always",
+    }
+    result = run(workload)
+    admitted = [o for o in result.options if not o.excluded_by and o.serverless is None]
+    cheapest = admitted[0]
+    with_sla = next(o for o in admitted if o.provider == "scaleway")
+    assert (cheapest.provider, cheapest.offer, cheapest.gpus) == ("ovhcloud", "l40s-monthly", 3)
+    assert (with_sla.offer, with_sla.gpus) == ("l40s-48g", 3)
+    assert cheapest.usd_per_month == pytest.approx(3 * 1.38 * 1.16 * 730, rel=0.003)
+    (finding,) = [f for f in result.findings if f.rule_id == "PRV011"]
+    extra = round((with_sla.usd_per_month / cheapest.usd_per_month - 1) * 100)
+    assert finding.message.endswith(
+        " The cheapest admitted offer, ovhcloud l40s-monthly (3 × l40s) at"
+        f" ${cheapest.usd_per_month:,.0f}/month, is one of them; the cheapest of a provider that publishes"
+        " an enterprise SLA, scaleway l40s-48g (3 × l40s), costs"
+        f" ${with_sla.usd_per_month:,.0f}/month ({extra} % more)."
+    )
+
+
+def test_prv011_says_nothing_more_where_the_cheapest_offer_has_an_established_sla() -> None:
+    """The 70B GDPR chat's cheapest admitted offer is Scaleway's, which publishes an SLA."""
+    result = run(GDPR_CRITICAL)
+    (finding,) = [f for f in result.findings if f.rule_id == "PRV011"]
+    assert finding.message.endswith("Ask for their SLA terms before relying on one of them.")

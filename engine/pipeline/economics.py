@@ -140,7 +140,7 @@ def economics_details(
 ) -> EconomicsDetails:
     alternatives, own, server = market.alternatives, market.own, market.server
     best, reference, quantized = alternatives.best, alternatives.reference, alternatives.quantized
-    non_eu = alternatives.without_residency
+    non_eu, with_sla = alternatives.without_residency, alternatives.with_enterprise_sla
     best_monthly = best.usd_per_month if best else 0.0
     rent_price = alternatives.rent_against.usd_per_gpu_hour if alternatives.rent_against else None
     return EconomicsDetails(
@@ -190,6 +190,9 @@ def economics_details(
         best_option_instance_sizes=best.instance_gpus if best else (),
         best_option_other_prices=other_prices(knowledge, best),
         sla_unknown_providers=", ".join(unknown_sla),
+        best_option_sla_unknown=best is not None and knowledge.provider(best.provider).enterprise_sla is None,
+        sla_established_best_name=option_name(with_sla) if with_sla else "",
+        sla_established_best_usd_per_month=with_sla.usd_per_month if with_sla else 0.0,
         hyperscaler_best_usd_per_month=alternatives.hyperscaler.usd_per_month
         if alternatives.hyperscaler
         else 0.0,

@@ -53,6 +53,8 @@ class Alternatives:
     rent_against: Option | None
     """Cheapest admitted rental of the own server's GPU: the price buying must beat."""
     hyperscaler: Option | None
+    with_enterprise_sla: Option | None
+    """Cheapest admitted option of a provider that publishes an enterprise SLA (PRV011 names it)."""
     without_residency: Option | None
     """Cheapest option that only residency rules exclude (for the EU premium)."""
     reference: Option | None
@@ -159,6 +161,11 @@ def choose_alternatives(
             priced,
             preferred_pricing,
             lambda p: not p.excluded_by and p.listing.attributes["provider_kind"] == "hyperscaler",
+        ),
+        with_enterprise_sla=cheapest_option(
+            priced,
+            preferred_pricing,
+            lambda p: not p.excluded_by and p.listing.attributes["enterprise_sla"] is True,
         ),
         without_residency=cheapest_option(
             priced,

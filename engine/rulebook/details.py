@@ -147,6 +147,12 @@ class EconomicsDetails(Details):
     """The provider's other catalog prices for the same GPU."""
     sla_unknown_providers: str
     """The admitted rentals' providers whose SLA is not established, ', '-separated, alphabetical."""
+    best_option_sla_unknown: bool
+    """The best option's provider is one of them."""
+    sla_established_best_name: str | Words
+    """The cheapest admitted option of a provider with an enterprise SLA, as the messages name it ("" without
+    one), and its monthly cost."""
+    sla_established_best_usd_per_month: float
     hyperscaler_best_usd_per_month: float
     hyperscaler_best_name: str | Words
     """The cheapest eligible hyperscaler option, as the messages name it ("" without one): its GPU may
