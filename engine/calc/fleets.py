@@ -166,6 +166,65 @@ def cheapest_mixed_fleet(
     return found
 
 
+class OwnedBaseFleet(NamedTuple):
+    """Owned servers for the replicas every hour needs and an hourly offer of the same GPU for the busier
+    hours' extra replicas, priced for a month (TCO022 sets it beside the routes the rules decide on)."""
+
+    nodes: int
+    base_replicas: int
+    """The replicas every hour needs (the fewest of any hour)."""
+    base_replicas_hosted: int
+    """The replicas the owned servers hold: at least ``base_replicas``."""
+    base_usd_per_month: float
+    """The owned servers' cost, every calendar hour as owning is paid."""
+    peak: PricedListing
+    peak_gpu_hours_per_month: float
+    peak_gpus_rented_max: int
+    peak_usd_per_month: float
+
+    @property
+    def usd_per_month(self) -> float:
+        return self.base_usd_per_month + self.peak_usd_per_month
+
+
+def cheapest_owned_base_fleet(
+    node_usd_per_month: float,
+    gpus_per_server: int,
+    max_servers: int | None,
+    plan: ReplicaPlan,
+    hours: tuple[int, ...],
+    hourly: Sequence[PricedListing],
+    traffic: DailyTraffic,
+    days_per_month: float,
+) -> OwnedBaseFleet | None:
+    """The quietest hour's replicas on owned servers of ``gpus_per_server`` linked cards (spread over two
+    as the plan asks), the replicas beyond what they hold on the cheapest of the ``hourly`` offers of the
+    servers' GPU in the hours they are needed; None where the servers alone hold every hour's replicas,
+    more servers than the catalog admits would be needed, or no hourly offer is admitted."""
+    base_replicas = min(hours)
+    if base_replicas <= 0 or not hourly:
+        return None
+    placement = place(
+        plan.cards_per_replica, base_replicas, (gpus_per_server,), (gpus_per_server,), plan.spread
+    )
+    nodes = placement.gpus_rented // gpus_per_server
+    extra = [max(0, count - placement.replicas_hosted) for count in hours]
+    if not any(extra) or (max_servers is not None and nodes > max_servers):
+        return None
+    bills = [(peak_bill(peak, extra, traffic.served, days_per_month), peak) for peak in hourly]
+    (gpu_hours, most), peak = min(bills, key=lambda bill: bill[0][0] * bill[1].listing.usd_per_gpu_hour)
+    return OwnedBaseFleet(
+        nodes=nodes,
+        base_replicas=base_replicas,
+        base_replicas_hosted=placement.replicas_hosted,
+        base_usd_per_month=nodes * node_usd_per_month,
+        peak=peak,
+        peak_gpu_hours_per_month=gpu_hours,
+        peak_gpus_rented_max=most,
+        peak_usd_per_month=gpu_hours * peak.listing.usd_per_gpu_hour,
+    )
+
+
 class AutoscaledFleet(NamedTuple):
     """An hourly offer's replicas scaled hour by hour with the day's load instead of kept at the peak's
     count: what the rented fleet would bill if it followed ``replicas_by_hour``."""

@@ -14,7 +14,9 @@ from gpu_advisor.engine.calc.commitments import cheapest_as_billed
 from gpu_advisor.engine.calc.fleets import (
     AutoscaledFleet,
     MixedFleet,
+    OwnedBaseFleet,
     cheapest_mixed_fleet,
+    cheapest_owned_base_fleet,
     fleet_option,
     price_autoscaled,
     replicas_by_hour,
@@ -105,6 +107,9 @@ class Market:
     """The cheapest mixed fleet (a reserved base, hourly instances for the busier hours) as an option."""
     autoscaled: AutoscaledFleet | None = None
     """The best option, where it is an hourly offer for a service, scaled hour by hour (DEP032)."""
+    owned_base: OwnedBaseFleet | None = None
+    """Owned servers for the replicas every hour needs, hourly cards of their GPU for the busier hours
+    (TCO022)."""
 
     @property
     def plans(self) -> dict[str, ReplicaPlan]:
@@ -299,6 +304,15 @@ def survey_market(
         mixed_fleet=fleet,
         mixed_option=fleet_option(fleet, knowledge.calendar_hours_per_month()) if fleet else None,
         autoscaled=scaled,
+        owned_base=owned_base_fleet(
+            capacity,
+            replicas,
+            priced,
+            own,
+            server,
+            days,
+            knowledge.data_protection_region(resolved.company_country).upper(),
+        ),
     )
     return market, resolved
 
@@ -331,3 +345,39 @@ def mixed_fleet(
         if gpu in reserved and plan.hours_per_day_running is None
     }
     return cheapest_mixed_fleet(priced, hours_of, capacity.traffic, days, calendar) if hours_of else None
+
+
+def owned_base_fleet(
+    capacity: Capacity,
+    replicas: ReplicaPlans,
+    priced: Sequence[PricedListing],
+    own: OwnHardware,
+    server: OwnServer,
+    days: float,
+    home: str,
+) -> OwnedBaseFleet | None:
+    """The cheapest owned base with hourly cards for the busier hours, on the own server's GPU, where a
+    service runs on it and an hourly offer of that GPU is admitted in the jurisdiction the servers stand in
+    (``home``: the company's, as a mixed fleet keeps its base and peak in one place)."""
+    plan = replicas.plans.get(server.gpu)
+    if not own.applicable or plan is None or plan.hours_per_day_running is not None:
+        return None
+    hourly = [
+        p
+        for p in priced
+        if not p.excluded_by
+        and p.listing.offer.gpu == server.gpu
+        and p.listing.offer.billing != "committed"
+        and p.listing.jurisdiction == home
+    ]
+    hours = replicas_by_hour(plan, capacity.traffic, capacity.load, replicas.sizing)
+    return cheapest_owned_base_fleet(
+        own.usd_per_month / own.nodes,
+        server.gpus_per_server,
+        server.max_servers,
+        plan,
+        hours,
+        hourly,
+        capacity.traffic,
+        days,
+    )

@@ -256,6 +256,12 @@ class EconomicsFact(Fact):
     """Days since the older of its base's and its peak's list prices."""
     mixed_fleet_saving: Annotated[float, Guard("mixed_fleet_priced", OPTION)]
     """1 - the mixed fleet's monthly cost over the best option's: what it saves on renting one kind alone."""
+    owned_base_priced: bool
+    """Owned servers for the replicas every hour needs and an hourly offer of their GPU for the busier
+    hours are priced (``calc.fleets.cheapest_owned_base_fleet``), beside a fleet the rules compare."""
+    owned_base_saving: Annotated[float, Guard("owned_base_priced")]
+    """1 - that bill over the cheapest of owning for the busiest hour, the mixed fleet and the best
+    single rental."""
     autoscaled_priced: bool
     """The best option is an hourly offer carrying a service, priced also scaled hour by hour with the
     day's load (``calc.fleets.price_autoscaled``)."""
