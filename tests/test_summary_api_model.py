@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from helpers import EXAMPLES_DIR
 
 from gpu_advisor.engine.apps.recommend import recommend
@@ -86,3 +87,23 @@ def test_an_offer_named_after_its_pricing_is_named_once(tmp_path: Path) -> None:
     assert summary.startswith(
         "Recommendation: **Dedicated cloud GPUs**, 4 × h100-sxm at lambda (on-demand), **"
     )
+
+
+def test_a_size_given_in_whole_billions_is_compared_with_the_model_of_that_size(tmp_path: Path) -> None:
+    """Mixtral 8x7B is 46.7B total and 12.9B active parameters, "47B" with 13B active as its size is
+    written: given so, its hosted price (DeepInfra, 0.54 USD per million tokens in and out) is the one
+    compared, not a 70B model's. 200,000 requests a day × 30.42 days × 1,050 tokens × 0.54 / 1e6."""
+    source = tmp_path / "moe.yaml"
+    source.write_text(
+        "name: moe\nmodel: {params_b: 47, active_params_b: 13, precision: fp8}\nrequests_per_day: 200000\n"
+        "avg_input_tokens: 800\navg_output_tokens: 250\nload_pattern: variable\ncompany_country: DE\n",
+        encoding="utf-8",
+    )
+    result = recommend(load_workload(str(source)), AS_OF)
+    compared = next(a for a in result.api_costs if a.compared)
+    assert compared.name == "Mixtral 8x7B Instruct (DeepInfra)"
+    assert compared.usd_per_month == pytest.approx(200_000 * 30.42 * 1050 * 0.54 / 1e6) == 3449.628
+    # One billion more, and the 46.7B model no longer stands in for it: a larger class is compared.
+    source.write_text(source.read_text(encoding="utf-8").replace("params_b: 47,", "params_b: 48,"))
+    larger = next(a for a in recommend(load_workload(str(source)), AS_OF).api_costs if a.compared)
+    assert larger.name != compared.name

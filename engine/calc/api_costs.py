@@ -10,6 +10,7 @@ nearest size class at or above the workload's model, and within it the cheapest.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -66,11 +67,18 @@ def _listings_of(apis: tuple[ApiPrice, ...], /) -> tuple[ApiListing, ...]:
 
 def stands_in(api: ApiPrice, params_b: float, active_params_b: float) -> bool:
     """The hosted model is of the workload model's size or larger: at least its parameters and, for a
-    mixture of experts, at least its active ones, so its price is at most an upper bound."""
+    mixture of experts, at least its active ones, so its price is at most an upper bound. Sizes compare
+    in whole billions, as models are named and sized in workload files (Mixtral's 46.7B is "47B")."""
     largest = api.largest_stood_in_for
-    if largest is None or params_b > largest:
+    if largest is None or whole_billions(params_b) > whole_billions(largest):
         return False
-    return api.model_active_params_b is None or active_params_b <= api.model_active_params_b
+    active = api.model_active_params_b
+    return active is None or whole_billions(active_params_b) <= whole_billions(active)
+
+
+def whole_billions(params_b: float) -> int:
+    """A size rounded half up to whole billions (``round`` would take 46.5 down to 46)."""
+    return math.floor(params_b + 0.5)
 
 
 class _Priced(NamedTuple):
