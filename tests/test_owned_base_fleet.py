@@ -58,8 +58,9 @@ def test_an_owned_base_with_hourly_peaks_below_owning_for_the_busiest_hour_is_na
     assert finding(r, "TCO022") == (
         "4 owned HGX H100 8-GPU for the 4 replicas every hour needs ($38,218/month; they hold 4), and"
         " lambda/on-demand by the hour for the busier hours' further replicas (up to 16 cards, 4,624"
-        " card-hours, $13,825/month) would cost $52,043/month, 9 % less than the cheapest fleet the rules"
-        " weigh, 6 × HGX H100 8-GPU (48 × h100-sxm) at $57,326/month. This mix is not among the routes the"
+        " card-hours, $13,825/month) would cost $52,043/month, 9 % less than the cheapest route the rules"
+        " leave standing, 6 × HGX H100 8-GPU (48 × h100-sxm) at $57,326/month. This mix is not among the"
+        " routes the"
         " rules decide between: it needs the owned and the rented servers behind one endpoint and the rented"
         " ones where the data may go; weigh it with the provider's and the network's terms before buying"
         " for the busiest hour."
@@ -69,6 +70,18 @@ def test_an_owned_base_with_hourly_peaks_below_owning_for_the_busiest_hour_is_na
 def test_no_owned_base_note_where_it_saves_too_little_without_devops_or_on_premises() -> None:
     # German cost lines make the owned node dearer than the US one: the mix saves less than 5 %.
     assert "TCO022" not in result(company_country="DE").fired_rules
+    # A variable 70B chat: Modal's serverless B200 ($25,332 a month) stands, and an owned node with
+    # hourly H100 for the busier hours ($25,199) saves under 1 % on it.
+    chat = result(
+        model={"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True},
+        requests_per_day=3_000_000,
+        avg_input_tokens=600,
+        avg_output_tokens=250,
+        load_pattern="variable",
+        utilization=None,
+    )
+    assert chat.decision.deployment == "serverless"
+    assert "TCO022" not in chat.fired_rules
     assert "TCO022" not in result(devops_capacity=False).fired_rules
     assert "TCO022" not in result(on_premises_required=True).fired_rules
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.pipeline.market import Market
@@ -58,6 +58,10 @@ def weigh_api(
         scale_to_zero_priced=cold is not None and standing is not None,
         scale_to_zero_waits=cold is not None and cold.bill.priced.month.starts >= 1,
         scale_to_zero_saving=float(saving),
+        owned_base_priced=market.owned_base is not None and standing is not None,
+        owned_base_saving=1 - market.owned_base.usd_per_month / standing.usd_per_month
+        if market.owned_base and standing and standing.usd_per_month
+        else 0.0,
     )
     details = ApiDetails(
         api_name=api.name if api else "",
@@ -71,6 +75,7 @@ def weigh_api(
         standing_name=standing.name if standing else "",
         standing_usd_per_month=standing.usd_per_month if standing else 0.0,
         standing_kept_warm=bool(standing and standing.kind == "serverless"),
+        **owned_base_details(market),
     )
     return session.assert_fact(fact, facts), details
 
@@ -86,3 +91,23 @@ def cheapest_standing(
         found.append(Standing(api.usd_per_month, api.name, "api"))
     # Ties by the English name, as a name said in words has no order of its own.
     return min(found, key=lambda standing: (standing.usd_per_month, str(standing.name)), default=None)
+
+
+def owned_base_details(market: Market) -> dict[str, Any]:
+    """What TCO022 names of the owned base and its hourly peaks."""
+    owned = market.owned_base
+    if owned is None:
+        return {}
+    peak = owned.peak.listing.offer
+    return {
+        "owned_base_server_name": market.own.server_name,
+        "owned_base_nodes": owned.nodes,
+        "owned_base_quietest_replicas": owned.base_replicas,
+        "owned_base_replicas": owned.base_replicas_hosted,
+        "owned_base_base_usd_per_month": owned.base_usd_per_month,
+        "owned_base_peak_name": f"{peak.provider}/{peak.offer}",
+        "owned_base_peak_gpus_max": owned.peak_gpus_rented_max,
+        "owned_base_peak_gpu_hours": owned.peak_gpu_hours_per_month,
+        "owned_base_peak_usd_per_month": owned.peak_usd_per_month,
+        "owned_base_usd_per_month": owned.usd_per_month,
+    }

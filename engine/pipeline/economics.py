@@ -110,7 +110,6 @@ def economics_fact(
         else 0,
         mixed_fleet_saving=1 - fleet.usd_per_month / best_monthly if fleet and best else 0.0,
         **autoscaled_fact_fields(market, fixed),
-        **owned_base_fact_fields(market),
         utilization_given=given,
         utilization_gap=abs(float(resolved.utilization or 0.0) - busy) if busy is not None and given else 0.0,
         hyperscaler_option_available=hyperscaler is not None,
@@ -175,7 +174,6 @@ def economics_details(
         mixed_fleet_peak_usd_per_month=market.mixed_fleet.peak_usd_per_month if market.mixed_fleet else 0.0,
         mixed_fleet_peak_gpu_hours=market.mixed_fleet.peak_gpu_hours_per_month if market.mixed_fleet else 0.0,
         **autoscaled_details(market, fixed),
-        **owned_base_details(market),
         best_option_offer=best.offer if best else "",
         best_option_gpu=best.gpu if best else "",
         best_option_gpus=best.gpus if best else 0,
@@ -276,45 +274,4 @@ def autoscaled_details(market: Market, fixed: FixedFleet | None) -> dict[str, An
         "fixed_fleet_is_mixed": bool(fixed and fixed.mixed),
         "fixed_fleet_name": fixed.name if fixed else "",
         "fixed_fleet_usd_per_month": fixed.usd_per_month if fixed else 0.0,
-    }
-
-
-def owned_base_compared(market: Market) -> FixedFleet | None:
-    """The cheapest fleet an owned base with hourly peaks is set against: owning for the busiest hour, the
-    mixed fleet, or the best single rental."""
-    own, fleet, best = market.own, market.mixed_fleet, market.alternatives.best
-    candidates = []
-    if own.applicable:
-        name = f"{own.nodes} × {own.server_name} ({own.nodes * own.gpus_per_server} × {own.gpu})"
-        candidates.append(FixedFleet(name, own.usd_per_month, False))
-    if fleet is not None:
-        candidates.append(FixedFleet(fleet_name(fleet), fleet.usd_per_month, True))
-    if best is not None:
-        candidates.append(FixedFleet(option_name(best), best.usd_per_month, False))
-    return min(candidates, key=lambda c: c.usd_per_month, default=None)
-
-
-def owned_base_fact_fields(market: Market) -> dict[str, Any]:
-    owned, compared = market.owned_base, owned_base_compared(market)
-    return {
-        "owned_base_priced": owned is not None and compared is not None,
-        "owned_base_saving": 1 - owned.usd_per_month / compared.usd_per_month if owned and compared else 0.0,
-    }
-
-
-def owned_base_details(market: Market) -> dict[str, Any]:
-    owned, compared = market.owned_base, owned_base_compared(market)
-    peak = owned.peak.listing.offer if owned else None
-    return {
-        "owned_base_nodes": owned.nodes if owned else 0,
-        "owned_base_quietest_replicas": owned.base_replicas if owned else 0,
-        "owned_base_replicas": owned.base_replicas_hosted if owned else 0,
-        "owned_base_base_usd_per_month": owned.base_usd_per_month if owned else 0.0,
-        "owned_base_peak_name": f"{peak.provider}/{peak.offer}" if peak else "",
-        "owned_base_peak_gpus_max": owned.peak_gpus_rented_max if owned else 0,
-        "owned_base_peak_gpu_hours": owned.peak_gpu_hours_per_month if owned else 0.0,
-        "owned_base_peak_usd_per_month": owned.peak_usd_per_month if owned else 0.0,
-        "owned_base_usd_per_month": owned.usd_per_month if owned else 0.0,
-        "owned_base_compared_name": compared.name if owned and compared else "",
-        "owned_base_compared_usd_per_month": compared.usd_per_month if owned and compared else 0.0,
     }

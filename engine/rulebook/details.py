@@ -79,6 +79,21 @@ class ApiDetails(Details):
     standing_kept_warm: bool
     """That route is the serverless option itself, kept warm: the same product the note prices scaled
     to zero."""
+    # The owned base and its hourly peaks (TCO022); the defaults where none is priced.
+    owned_base_server_name: str = ""
+    """The own server the owned base is costed on."""
+    owned_base_nodes: int = 0
+    """Owned servers for the replicas every hour needs."""
+    owned_base_quietest_replicas: int = 0
+    owned_base_replicas: int = 0
+    """The replicas the owned servers hold (at least the quietest hour's)."""
+    owned_base_base_usd_per_month: float = 0.0
+    owned_base_peak_name: str = ""
+    """provider/offer of the hourly cards for the busier hours."""
+    owned_base_peak_gpus_max: int = 0
+    owned_base_peak_gpu_hours: float = 0.0
+    owned_base_peak_usd_per_month: float = 0.0
+    owned_base_usd_per_month: float = 0.0
 
 
 class EconomicsDetails(Details):
@@ -120,21 +135,6 @@ class EconomicsDetails(Details):
     mixed_fleet_base_replicas: int
     mixed_fleet_peak_usd_per_month: float
     mixed_fleet_peak_gpu_hours: float
-    owned_base_nodes: int
-    """Owned servers for the replicas every hour needs (0 without such a fleet)."""
-    owned_base_quietest_replicas: int
-    owned_base_replicas: int
-    """The replicas the owned servers hold (at least the quietest hour's)."""
-    owned_base_base_usd_per_month: float
-    owned_base_peak_name: str
-    """provider/offer of the hourly cards for the busier hours."""
-    owned_base_peak_gpus_max: int
-    owned_base_peak_gpu_hours: float
-    owned_base_peak_usd_per_month: float
-    owned_base_usd_per_month: float
-    owned_base_compared_name: str | Words
-    """The cheapest fleet it is set against, as the messages name it, and its monthly cost."""
-    owned_base_compared_usd_per_month: float
     autoscaled_usd_per_month: float
     autoscaled_gpu_hours: float
     autoscaled_fewest_replicas: int

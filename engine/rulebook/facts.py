@@ -256,12 +256,6 @@ class EconomicsFact(Fact):
     """Days since the older of its base's and its peak's list prices."""
     mixed_fleet_saving: Annotated[float, Guard("mixed_fleet_priced", OPTION)]
     """1 - the mixed fleet's monthly cost over the best option's: what it saves on renting one kind alone."""
-    owned_base_priced: bool
-    """Owned servers for the replicas every hour needs and an hourly offer of their GPU for the busier
-    hours are priced (``calc.fleets.cheapest_owned_base_fleet``), beside a fleet the rules compare."""
-    owned_base_saving: Annotated[float, Guard("owned_base_priced")]
-    """1 - that bill over the cheapest of owning for the busiest hour, the mixed fleet and the best
-    single rental."""
     autoscaled_priced: bool
     """The best option is an hourly offer carrying a service, priced also scaled hour by hour with the
     day's load (``calc.fleets.price_autoscaled``)."""
@@ -323,6 +317,12 @@ class ApiFact(Fact):
     scale_to_zero_saving: Annotated[float, Guard("scale_to_zero_priced")]
     """The share of the cheapest route still standing (the self-hosted one, or the API where no rule
     has ruled it out) that scaling serverless to zero would save; 0 or less where it saves nothing."""
+    owned_base_priced: bool
+    """Owned servers for the replicas every hour needs and an hourly offer of their GPU for the busier
+    hours are priced (``calc.fleets.cheapest_owned_base_fleet``), and some route still stands."""
+    owned_base_saving: Annotated[float, Guard("owned_base_priced")]
+    """1 - that bill over the cheapest route still standing (the self-hosted one, or the API where no
+    rule has ruled it out)."""
 
 
 FACT_MODELS: dict[str, type[Fact]] = {
