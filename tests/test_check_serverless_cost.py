@@ -51,3 +51,21 @@ def test_a_serverless_proposal_costs_what_recommend_prices_its_product_at() -> N
 
 def test_a_serverless_product_the_catalog_does_not_sell_has_no_price() -> None:
     assert checked({**ENDPOINT, "gpu": "b200"}).usd_per_month is None
+
+
+def status_of(result, rule_id: str) -> str | None:
+    return next((item.status for item in result.results if item.rule_id == rule_id), None)
+
+
+def test_a_serverless_product_its_provider_does_not_sell_is_named_unknown() -> None:
+    unknown = checked({**ENDPOINT, "offer": "turbo"})
+    assert status_of(unknown, "KNB009") == "warn"
+    (item,) = [i for i in unknown.results if i.rule_id == "KNB009"]
+    assert item.message.startswith("huggingface has no serverless product in the catalog named turbo, so")
+    assert unknown.usd_per_month is None
+    # A provider that sells none at all, named without an offer.
+    aws = checked({**ENDPOINT, "provider": "aws", "offer": None, "region": None})
+    (item,) = [i for i in aws.results if i.rule_id == "KNB009"]
+    assert item.message.startswith("aws has no serverless product in the catalog at all, so")
+    # The product the provider sells: the check applies and passes.
+    assert status_of(checked(ENDPOINT), "KNB009") == "pass"

@@ -207,6 +207,8 @@ class ProposalDetails(Details):
     """What the recommendation costs a month (0 where it has no price)."""
     idle_cards_usd_per_month: float = 0.0
     """What the billed cards beyond the proposed ones cost a month."""
+    offer: str = ""
+    """The offer or serverless product the proposal names ("" where it names none)."""
 
 
 class RobustnessDetails(Details):

@@ -87,6 +87,9 @@ class ProposalFact(Fact):
     """False also where the verdict is not established (``sla_not_established``)."""
     offer_known: bool
     """provider/offer/gpu is a catalog offer."""
+    serverless_product_known: bool
+    """A serverless proposal's provider sells the serverless product it names in the catalog (or, naming
+    none, sells one); False for other deployments."""
     usd_per_month: float
     cost_known: bool
     server_housing_excluded: bool

@@ -251,6 +251,8 @@ def place_facts(proposal: ProposalInput, hardware: Hardware, knowledge: Knowledg
         "sla_not_established": provider is not None and provider.enterprise_sla is None,
         "enterprise_sla": bool(provider and provider.enterprise_sla),
         "offer_known": hardware.offer is not None,
+        "serverless_product_known": proposal.deployment == "serverless"
+        and bool(named_serverless_products(proposal, knowledge)),
     }
 
 
@@ -362,5 +364,6 @@ def proposal_fact(
         commitment_months=(offered.commitment_months or 0) if offered is not None else 0,
         recommended_usd_per_month=float(decision.usd_per_month or 0.0),
         idle_cards_usd_per_month=usd_per_month * idle_cards / cost.gpus_billed if idle_cards > 0 else 0.0,
+        offer=proposal.offer or "",
     )
     return fact, details
