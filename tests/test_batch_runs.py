@@ -143,3 +143,34 @@ def test_a_batch_proposal_too_small_for_its_window_bills_the_month_not_more(tmp_
     proposed = check_json(tmp_path, daily, {**one, "gpus": 1, "pricing": "on_demand"})
     # Each run rounded up to the second it is billed in: at most 30.42 seconds a month more.
     assert proposed["usd_per_month"] == pytest.approx(5.98 * 730, abs=5.98 * 31 / 3600)
+
+
+def finding_message(result: Any, rule_id: str) -> str:
+    return next(f.message for f in result.findings if f.rule_id == rule_id)
+
+
+@pytest.mark.parametrize(
+    ("schedule", "days", "rule", "says"),
+    [
+        # 60,000 a run × 4.35 runs over the schedule's days: 8,580 a day on every day of the month.
+        ("always", 30.42, "DEP001", "8,580 requests/day (a day of the schedule on average, DEP034) is below"),
+        # 11,864 a day on 22 working days: between the lines.
+        ("workdays", 22, "DEP004", "11,864 requests/day (a day of the schedule on average, DEP034) lies"),
+    ],
+)
+def test_the_volume_lines_read_a_weekly_batch_per_day_of_its_schedule(
+    schedule: str, days: float, rule: str, says: str
+) -> None:
+    result = run({**WEEKLY, "requests_per_day": 60_000, "schedule": schedule})
+    assert f"{60_000 * 4.35 / days:,.0f}" in says
+    assert rule in result.fired_rules and "DEP034" in result.fired_rules
+    assert finding_message(result, rule).startswith(says)
+    assert finding_message(result, "DEP034").startswith(
+        "The batch's day of work, 60,000 requests, runs 4.35 times a month, not on every day of its schedule:"
+    )
+
+
+def test_a_daily_batch_reads_its_day_as_it_is() -> None:
+    result = run({**WEEKLY, "batch_runs_per_month": None})
+    assert "DEP034" not in result.fired_rules
+    assert finding_message(result, "DEP002").startswith("700,000 requests/day is above the 100,000 line")

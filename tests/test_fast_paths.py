@@ -550,9 +550,15 @@ def test_a_rendered_message_is_reused_only_for_the_same_values_written_the_same_
 
     texts = finding_texts(load_rulebook(), load_knowledge(), "en")
     parts, fmt = texts.rules["DEP001"], Format.named("en", "USD", 1.0)
-    zero = render_finding_message(parts, texts, {"requests_per_schedule_day": 0.0}, fmt)
-    negative_zero = render_finding_message(parts, texts, {"requests_per_schedule_day": -0.0}, fmt)
+    zero = render_finding_message(
+        parts, texts, {"requests_per_schedule_day": 0.0, "requests_per_day": 0}, fmt
+    )
+    negative_zero = render_finding_message(
+        parts, texts, {"requests_per_schedule_day": -0.0, "requests_per_day": 0}, fmt
+    )
     assert zero.startswith("0 requests/day is below")
     assert negative_zero.startswith("-0 requests/day is below")
-    again = render_finding_message(parts, texts, {"requests_per_schedule_day": 0.0}, fmt)
+    again = render_finding_message(
+        parts, texts, {"requests_per_schedule_day": 0.0, "requests_per_day": 0}, fmt
+    )
     assert again == zero

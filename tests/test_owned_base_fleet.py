@@ -42,34 +42,59 @@ def test_an_owned_base_with_hourly_peaks_below_owning_for_the_busiest_hour_is_na
     assert r.decision.deployment == "own_hardware"
     hours = r.mixed_fleet.fleet.replicas_by_hour
     assert hours == (4, 5, 5, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 5, 5, 5, 5, 4, 4, 4, 4)
-    # Every hour needs 4 replicas of 8 cards: 4 owned nodes at the US cost per card-hour, every hour.
+    # An owned card-hour costs 1.64 USD at the US cost lines, 55 % of Lambda's hourly 2.99: a replica
+    # needed in more than 55 % of the hours pays owned. Every hour needs 4; the fifth is needed in 16 of
+    # 24 hours, the sixth in 3: the base is 5 nodes, and the sixth replica runs by the hour.
     per_card_hour = r.own_hardware.usd_per_gpu_hour.total
-    base = 4 * 8 * per_card_hour * 730
-    # The 19 replica-hours a day above 4 run on Lambda's hourly H100 (2.99 USD), 8 cards each.
-    extra_replica_hours = sum(count - 4 for count in hours if count > 4)
-    assert extra_replica_hours == 19
-    card_hours = extra_replica_hours * 8 * 30.42
-    peak = card_hours * 2.99
-    total = base + peak
+    assert round(per_card_hour / 2.99, 2) == 0.55
+    assert sum(count >= 5 for count in hours) == 16 and sum(count >= 6 for count in hours) == 3
+
+    def bill(nodes: int) -> tuple[float, float]:
+        owned = nodes * 8 * per_card_hour * 730
+        card_hours = sum(max(0, count - nodes) for count in hours) * 8 * 30.42
+        return owned, card_hours
+
+    owned, card_hours = bill(5)
+    total = owned + card_hours * 2.99
     owning = r.own_hardware.usd_per_month
     assert owning == pytest.approx(6 * 8 * per_card_hour * 730)
-    assert (round(base), round(card_hours, 2), round(peak), round(total)) == (38218, 4623.84, 13825, 52043)
-    assert round((1 - total / owning) * 100) == 9
+    assert (round(owned), round(card_hours, 2), round(card_hours * 2.99), round(total)) == (
+        47772,
+        730.08,
+        2183,
+        49955,
+    )
+    # Four nodes and 19 replica-hours a day by the hour cost more.
+    four = bill(4)
+    assert round(four[0] + four[1] * 2.99) == 52043
+    assert round((1 - total / owning) * 100) == 13
     assert finding(r, "TCO022") == (
-        "4 owned HGX H100 8-GPU for the 4 replicas every hour needs ($38,218/month; they hold 4), and"
-        " lambda/on-demand by the hour for the busier hours' further replicas (up to 16 cards, 4,624"
-        " card-hours, $13,825/month) would cost $52,043/month, 9 % less than the cheapest route the rules"
-        " leave standing, 6 × HGX H100 8-GPU (48 × h100-sxm) at $57,326/month. This mix is not among the"
-        " routes the"
-        " rules decide between: it needs the owned and the rented servers behind one endpoint and the rented"
-        " ones where the data may go; weigh it with the provider's and the network's terms before buying"
-        " for the busiest hour."
+        "5 owned HGX H100 8-GPU holding 5 replicas in every hour (every hour needs 4; $47,772/month), and"
+        " lambda/on-demand by the hour for the further replicas of the busier hours (up to 8 cards, 730"
+        " card-hours, $2,183/month) would cost $49,955/month, 13 % less than the cheapest route the rules"
+        " leave standing, 6 × HGX H100 8-GPU (48 × h100-sxm) at $57,326/month. The rules do not decide on"
+        " this mix (they set owning for the busiest hour against the rentals): it needs the owned and the"
+        " rented servers behind one endpoint, the rented ones where the data may go, and hourly instances"
+        " that start and load the weights ahead of the day's curve, from on-demand capacity no provider"
+        " guarantees in every hour. Weigh it against the recommendation with the provider's and the"
+        " network's terms."
     )
 
 
 def test_no_owned_base_note_where_it_saves_too_little_without_devops_or_on_premises() -> None:
-    # German cost lines make the owned node dearer than the US one: the mix saves less than 5 %.
-    assert "TCO022" not in result(company_country="DE").fired_rules
+    # At German cost lines an owned node costs more than the US one: five owned nodes with Scaleway's
+    # hourly H100 for the sixth replica cost more than the recommended mixed fleet (a reserved P5 base).
+    german = {**SERVICE_405B, "company_country": "DE"}
+    owned = evaluate_workload(validate_workload(german, "test"), EVALUATED_ON).market.owned_base
+    assert owned is not None and (owned.nodes, owned.peak.listing.offer.provider) == (5, "scaleway")
+    decided = result(company_country="DE")
+    assert decided.decision.deployment == "hybrid"
+    assert owned.usd_per_month > decided.decision.usd_per_month
+    assert "TCO022" not in decided.fired_rules
+    # Public weights: the like-for-like API ($20,807 a month) stands and costs far less than any fleet.
+    api = result(model={"name": "llama-3.1-405b", "precision": "fp8"})
+    assert api.decision.deployment == "api" and round(api.decision.usd_per_month) == 20807
+    assert "TCO022" not in api.fired_rules
     # A variable 70B chat: Modal's serverless B200 ($25,332 a month) stands, and an owned node with
     # hourly H100 for the busier hours ($25,199) saves under 1 % on it.
     chat = result(

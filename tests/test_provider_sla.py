@@ -143,8 +143,8 @@ def test_prv011_sets_the_cheapest_offer_beside_the_cheapest_one_with_an_enterpri
     extra = round((with_sla.usd_per_month / cheapest.usd_per_month - 1) * 100)
     assert finding.message.endswith(
         " The cheapest admitted offer, ovhcloud l40s-monthly (3 × l40s) at"
-        f" ${cheapest.usd_per_month:,.0f}/month, is one of them; the cheapest of a provider that publishes"
-        " an enterprise SLA, scaleway l40s-48g (3 × l40s), costs"
+        f" ${cheapest.usd_per_month:,.0f}/month, comes from one of them; the cheapest of a provider that"
+        " publishes an enterprise SLA, scaleway l40s-48g (3 × l40s), costs"
         f" ${with_sla.usd_per_month:,.0f}/month ({extra} % more)."
     )
 

@@ -159,17 +159,33 @@ def test_a_reservation_sold_in_8_card_instances_bills_8_cards_at_any_volume() ->
 
 
 def test_own_hardware_decided_is_the_line() -> None:
-    """w07 (3,200,000 requests a day): the decision is own hardware, drawn at 3,000,000 requests a day as
-    11 servers, $105,098, below the API; the chart drew the rental above the API."""
-    result = result_of(VOLUME_DIR / "w07-rag-api.yaml")
+    """w07 with the same load in every hour (3,200,000 requests a day): the decision is own hardware,
+    drawn at 3,000,000 requests a day as 8 servers, $76,435, below the API; the chart drew the rental
+    above the API."""
+    result = result_of(VOLUME_DIR / "w07-rag-api-flat.yaml")
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and result.decision.deployment == "own_hardware"
     at = chart.requests_per_day.index(3_000_000)
     assert chart.self_hosted_kind == "own_hardware" and chart.self_hosted_shape == "servers"
     per_server = result.own_hardware.usd_per_gpu_hour.total * 8 * 730
-    assert chart.self_hosted_usd_per_month[at] == pytest.approx(11 * per_server)
-    assert round(chart.self_hosted_usd_per_month[at]) == 105_098
+    assert chart.self_hosted_usd_per_month[at] == pytest.approx(8 * per_server)
+    assert round(chart.self_hosted_usd_per_month[at]) == 76_435
     assert chart.self_hosted_usd_per_month[at] < chart.api_usd_per_month[at]
+
+
+def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
+    """w07 with the published steady profile: 24 to 44 replicas by hour. A reserved base of 32 replicas
+    (64 cards × $1.90 × 730 = $88,768) and Lambda's hourly H100 for the rest cost less than owning 11
+    servers for the busiest hour; the 25th to 32nd replicas are each needed in more than 64 % of the hours
+    ($1.90 over $2.99), so they pay in the base."""
+    result = result_of(VOLUME_DIR / "w07-rag-api.yaml")
+    assert result.decision.deployment == "hybrid"
+    fleet = result.mixed_fleet.fleet
+    hours = fleet.replicas_by_hour
+    assert (min(hours), max(hours), fleet.base_replicas_hosted) == (24, 44, 32)
+    assert sum(count >= 32 for count in hours) / 24 > 1.90 / 2.99 > sum(count >= 33 for count in hours) / 24
+    assert fleet.base_usd_per_month == pytest.approx(64 * 1.90 * 730)
+    assert result.mixed_fleet.usd_per_month < result.own_hardware.usd_per_month
 
 
 def test_on_premises_the_line_is_own_hardware_and_the_api_is_marked_ruled_out() -> None:

@@ -3,12 +3,14 @@ extra replicas of the busier hours.
 
 A dedicated fleet is sized for its peak and paid for every paid hour. The load over the day
 (``traffic.DailyTraffic``) says how many replicas each hour needs, sized as the peak is (the hour's rate
-times the burst within an hour at the headroom target, plus the spares, at least ``min_replicas``). The
-fewest of them, those every hour of the day needs, go on a reservation (paid every calendar hour, in
-whole instances: the instances may hold more replicas than that, and every replica they hold serves);
-the replicas beyond what the base holds run on an hourly offer of the same GPU in the hours they are
-needed, billed as the offer bills: whole instances, the hour's served share rounded up to the billing
-increment, and an offer billed in whole days (a capacity block) for every day an instance runs at all.
+times the burst within an hour at the headroom target, plus the spares, at least ``min_replicas``). A
+base of them, at least those every hour of the day needs, goes on a reservation (paid every calendar
+hour, in whole instances: the instances may hold more replicas than that, and every replica they hold
+serves; a replica the busier hours need pays in the base where it runs in more of the hours than the
+base's price is of the hourly one's); the replicas beyond what the base holds run on an hourly offer of
+the same GPU in the hours they are needed, billed as the offer bills: whole instances, the hour's served
+share rounded up to the billing increment, and an offer billed in whole days (a capacity block) for every
+day an instance runs at all.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.costs import SECONDS_PER_HOUR
-from gpu_advisor.engine.calc.instances import place
+from gpu_advisor.engine.calc.instances import Placement, place
 from gpu_advisor.engine.calc.listings import PricedListing, to_option
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing, usable_rate
 from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, DailyTraffic
@@ -95,6 +97,31 @@ def peak_bill(
     return per_day * days_per_month, max(rented)
 
 
+def base_placements(
+    cards_per_replica: int,
+    hours: tuple[int, ...],
+    instance_gpus: tuple[int, ...],
+    linked: tuple[int, ...],
+    spread: bool,
+) -> list[Placement]:
+    """Every base a committed (or owned) part of a fleet may hold: from the quietest hour's replicas, which
+    every hour needs, to one short of the busiest hour's, in whole instances, spread as the plan asks
+    (SIZ015); a base that holds the busiest hour's replicas leaves nothing to rent by the hour. A replica
+    beyond the quietest hour's pays in the base where it is needed in more of the month's hours than the
+    base's price is of the hourly one's, so the cheapest base need not be the smallest."""
+    quietest, busiest = min(hours), max(hours)
+    if quietest <= 0:
+        return []
+    placements: list[Placement] = []
+    for replicas in range(quietest, busiest):
+        placement = place(cards_per_replica, replicas, instance_gpus, linked, spread)
+        if placement.replicas_hosted >= busiest:
+            break
+        if not placements or placement.replicas_hosted > placements[-1].replicas_hosted:
+            placements.append(placement)
+    return placements
+
+
 def price_mixed_fleet(
     base: PricedListing,
     peak: PricedListing,
@@ -103,37 +130,32 @@ def price_mixed_fleet(
     days_per_month: float,
     calendar_hours: float,
 ) -> MixedFleet | None:
-    """``base`` (a reservation) for the replicas every hour needs and ``peak`` (an hourly offer of the same
-    GPU) for the rest; None where the base alone holds every hour's replicas or no hour is unserved-free."""
+    """``base`` (a reservation) for the replicas it holds in every hour and ``peak`` (an hourly offer of the
+    same GPU) for the rest, at the base size that costs least (``base_placements``); None where no base
+    leaves replicas to the peak, or some hour needs none."""
     plan = base.plan
-    base_replicas = min(hours)
-    if base_replicas <= 0:
-        return None
-    # The base holds the replicas of the quietest hour: spread, as the plan asks (SIZ015); the peak's
-    # instances run beside it, on machines of their own.
-    placement = place(
-        plan.cards_per_replica,
-        base_replicas,
-        base.listing.offer.instance_gpus,
-        base.listing.linked,
-        plan.spread,
-    )
-    extra = [max(0, count - placement.replicas_hosted) for count in hours]
-    if not any(extra):
-        return None
-    gpu_hours, most = peak_bill(peak, extra, traffic.served, days_per_month)
-    return MixedFleet(
-        base=base,
-        peak=peak,
-        replicas_by_hour=hours,
-        base_replicas=base_replicas,
-        base_gpus_rented=placement.gpus_rented,
-        base_replicas_hosted=placement.replicas_hosted,
-        base_usd_per_month=placement.gpus_rented * base.listing.usd_per_gpu_hour * calendar_hours,
-        peak_gpu_hours_per_month=gpu_hours,
-        peak_gpus_rented_max=most,
-        peak_usd_per_month=gpu_hours * peak.listing.usd_per_gpu_hour,
-    )
+    found: MixedFleet | None = None
+    # The peak's instances run beside the base, on machines of their own.
+    for placement in base_placements(
+        plan.cards_per_replica, hours, base.listing.offer.instance_gpus, base.listing.linked, plan.spread
+    ):
+        extra = [max(0, count - placement.replicas_hosted) for count in hours]
+        gpu_hours, most = peak_bill(peak, extra, traffic.served, days_per_month)
+        fleet = MixedFleet(
+            base=base,
+            peak=peak,
+            replicas_by_hour=hours,
+            base_replicas=min(hours),
+            base_gpus_rented=placement.gpus_rented,
+            base_replicas_hosted=placement.replicas_hosted,
+            base_usd_per_month=placement.gpus_rented * base.listing.usd_per_gpu_hour * calendar_hours,
+            peak_gpu_hours_per_month=gpu_hours,
+            peak_gpus_rented_max=most,
+            peak_usd_per_month=gpu_hours * peak.listing.usd_per_gpu_hour,
+        )
+        if found is None or fleet.usd_per_month < found.usd_per_month:
+            found = fleet
+    return found
 
 
 def cheapest_mixed_fleet(
@@ -197,32 +219,32 @@ def cheapest_owned_base_fleet(
     traffic: DailyTraffic,
     days_per_month: float,
 ) -> OwnedBaseFleet | None:
-    """The quietest hour's replicas on owned servers of ``gpus_per_server`` linked cards (spread over two
-    as the plan asks), the replicas beyond what they hold on the cheapest of the ``hourly`` offers of the
-    servers' GPU in the hours they are needed; None where the servers alone hold every hour's replicas,
-    more servers than the catalog admits would be needed, or no hourly offer is admitted."""
-    base_replicas = min(hours)
-    if base_replicas <= 0 or not hourly:
-        return None
-    placement = place(
-        plan.cards_per_replica, base_replicas, (gpus_per_server,), (gpus_per_server,), plan.spread
-    )
-    nodes = placement.gpus_rented // gpus_per_server
-    extra = [max(0, count - placement.replicas_hosted) for count in hours]
-    if not any(extra) or (max_servers is not None and nodes > max_servers):
-        return None
-    bills = [(peak_bill(peak, extra, traffic.served, days_per_month), peak) for peak in hourly]
-    (gpu_hours, most), peak = min(bills, key=lambda bill: bill[0][0] * bill[1].listing.usd_per_gpu_hour)
-    return OwnedBaseFleet(
-        nodes=nodes,
-        base_replicas=base_replicas,
-        base_replicas_hosted=placement.replicas_hosted,
-        base_usd_per_month=nodes * node_usd_per_month,
-        peak=peak,
-        peak_gpu_hours_per_month=gpu_hours,
-        peak_gpus_rented_max=most,
-        peak_usd_per_month=gpu_hours * peak.listing.usd_per_gpu_hour,
-    )
+    """Owned servers of ``gpus_per_server`` linked cards for a base of replicas (``base_placements``, at
+    most ``max_servers``), the replicas beyond what they hold on one of the ``hourly`` offers of the
+    servers' GPU in the hours they are needed: the cheapest such fleet; None where no base leaves replicas
+    to rent, or no hourly offer is admitted."""
+    found: OwnedBaseFleet | None = None
+    sizes = (gpus_per_server,)
+    for placement in base_placements(plan.cards_per_replica, hours, sizes, sizes, plan.spread):
+        nodes = placement.gpus_rented // gpus_per_server
+        if max_servers is not None and nodes > max_servers:
+            break
+        extra = [max(0, count - placement.replicas_hosted) for count in hours]
+        for peak in hourly:
+            gpu_hours, most = peak_bill(peak, extra, traffic.served, days_per_month)
+            fleet = OwnedBaseFleet(
+                nodes=nodes,
+                base_replicas=min(hours),
+                base_replicas_hosted=placement.replicas_hosted,
+                base_usd_per_month=nodes * node_usd_per_month,
+                peak=peak,
+                peak_gpu_hours_per_month=gpu_hours,
+                peak_gpus_rented_max=most,
+                peak_usd_per_month=gpu_hours * peak.listing.usd_per_gpu_hour,
+            )
+            if found is None or fleet.usd_per_month < found.usd_per_month:
+                found = fleet
+    return found
 
 
 class AutoscaledFleet(NamedTuple):

@@ -198,6 +198,10 @@ def economics_details(
         else 0.0,
         hyperscaler_best_name=option_name(alternatives.hyperscaler) if alternatives.hyperscaler else "",
         hyperscaler_best_gpu=alternatives.hyperscaler.gpu if alternatives.hyperscaler else "",
+        hyperscaler_best_usd_per_gpu_hour=(
+            alternatives.hyperscaler.usd_per_gpu_hour if alternatives.hyperscaler else 0.0
+        ),
+        best_option_usd_per_gpu_hour=best.usd_per_gpu_hour if best else 0.0,
         non_eu_best_usd_per_month=non_eu.usd_per_month if non_eu else 0.0,
         non_eu_best_name=option_name(non_eu) if non_eu else "",
         best_option_name=option_name(best) if best else "",

@@ -173,6 +173,8 @@ class EconomicsDetails(Details):
     """The cheapest eligible hyperscaler option, as the messages name it ("" without one): its GPU may
     differ from the best option's."""
     hyperscaler_best_gpu: str
+    hyperscaler_best_usd_per_gpu_hour: float
+    best_option_usd_per_gpu_hour: float
     non_eu_best_usd_per_month: float
     non_eu_best_name: str | Words
     """The cheapest offer the residency rules exclude, as the messages name it ("" without one)."""
