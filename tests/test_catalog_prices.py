@@ -226,8 +226,8 @@ def test_personal_data_compares_with_an_eu_hosted_price_of_the_nearest_class() -
     memo = render_memo(result)
     assert (
         "The catalog has no price of this model open to this workload, so the nearest size class at or above "
-        "it is compared: 9B, Qwen3.5 9B (OVHcloud AI Endpoints), the only price of that class open to it."
-        in memo
+        "it (in whole billions) is compared: 9B, Qwen3.5 9B (OVHcloud AI Endpoints), the only price of that"
+        " class open to it." in memo
     )
     seventy = compared(run(model_workload("llama-3.1-70b", personal_data=True)))
     # IONOS (Germany) at 0.65 EUR is the cheapest EU host of a 70B model.

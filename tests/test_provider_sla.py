@@ -142,11 +142,14 @@ def test_prv011_sets_the_cheapest_offer_beside_the_cheapest_one_with_an_enterpri
     (finding,) = [f for f in result.findings if f.rule_id == "PRV011"]
     extra = round((with_sla.usd_per_month / cheapest.usd_per_month - 1) * 100)
     assert finding.message.endswith(
+        " The mixed fleet priced runs both its base and its busier hours at OVHcloud, also among them."
+    )
+    assert (
         " The cheapest admitted offer, ovhcloud l40s-monthly (3 × l40s) at"
         f" ${cheapest.usd_per_month:,.0f}/month, comes from one of them; the cheapest of a provider that"
         " publishes an enterprise SLA, scaleway l40s-48g (3 × l40s), costs"
         f" ${with_sla.usd_per_month:,.0f}/month ({extra} % more)."
-    )
+    ) in finding.message
 
 
 def test_prv011_says_nothing_more_where_the_cheapest_offer_has_an_established_sla() -> None:

@@ -106,4 +106,4 @@ def test_a_size_given_in_whole_billions_is_compared_with_the_model_of_that_size(
     # One billion more, and the 46.7B model no longer stands in for it: a larger class is compared.
     source.write_text(source.read_text(encoding="utf-8").replace("params_b: 47,", "params_b: 48,"))
     larger = next(a for a in recommend(load_workload(str(source)), AS_OF).api_costs if a.compared)
-    assert larger.name != compared.name
+    assert larger.name != compared.name and larger.model_params_b == 70

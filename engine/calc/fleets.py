@@ -1,16 +1,16 @@
-"""Mixed fleets: a committed base for the replicas every hour needs and pay-per-hour instances for the
-extra replicas of the busier hours.
+"""Mixed fleets: a committed base of replicas in every hour and pay-per-hour instances for the further
+replicas of the busier hours.
 
 A dedicated fleet is sized for its peak and paid for every paid hour. The load over the day
 (``traffic.DailyTraffic``) says how many replicas each hour needs, sized as the peak is (the hour's rate
 times the burst within an hour at the headroom target, plus the spares, at least ``min_replicas``). A
-base of them, at least those every hour of the day needs, goes on a reservation (paid every calendar
-hour, in whole instances: the instances may hold more replicas than that, and every replica they hold
-serves; a replica the busier hours need pays in the base where it runs in more of the hours than the
-base's price is of the hourly one's); the replicas beyond what the base holds run on an hourly offer of
-the same GPU in the hours they are needed, billed as the offer bills: whole instances, the hour's served
-share rounded up to the billing increment, and an offer billed in whole days (a capacity block) for every
-day an instance runs at all.
+base of them goes on a reservation (paid every calendar hour, in whole instances, and every replica they
+hold serves): a replica pays in the base where it runs in more of the hours than the base's price is of
+the hourly one's, so the cheapest base is priced size by size (``base_placements``). The replicas beyond
+what the base holds run on an hourly offer of the same GPU in the hours they are needed, billed as the
+offer bills: whole instances, the hour's served share rounded up to the billing increment, and an offer
+billed in whole days (a capacity block) for every day an instance runs at all. A mix that costs no less
+than the base holding the busiest hour's replicas is none.
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ class MixedFleet(NamedTuple):
     """The replicas every hour needs (the fewest of any hour)."""
     base_gpus_rented: int
     base_replicas_hosted: int
-    """The replicas the base's whole instances hold: at least ``base_replicas``."""
+    """The replicas the base's whole instances hold in every hour: the size that costs least with its
+    peak (``base_placements``), more or fewer than ``base_replicas``."""
     base_usd_per_month: float
     peak_gpu_hours_per_month: float
     """Card-hours the hourly instances bill a month."""
@@ -104,19 +105,25 @@ def base_placements(
     linked: tuple[int, ...],
     spread: bool,
 ) -> list[Placement]:
-    """Every base a committed (or owned) part of a fleet may hold: from the quietest hour's replicas, which
-    every hour needs, to one short of the busiest hour's, in whole instances, spread as the plan asks
-    (SIZ015); a base that holds the busiest hour's replicas leaves nothing to rent by the hour. A replica
-    beyond the quietest hour's pays in the base where it is needed in more of the month's hours than the
-    base's price is of the hourly one's, so the cheapest base need not be the smallest."""
+    """Every base a committed (or owned) part of a fleet may hold, in whole instances spread as the plan
+    asks (SIZ015): from one replica to one short of the busiest hour's, as each size places (a base that
+    holds the busiest hour's replicas leaves nothing to rent by the hour). A replica pays in the base where
+    it is needed in more of the month's hours than the base's price is of the hourly one's, and whole
+    instances round a base up: so the cheapest base is not always the quietest hour's replicas, which may
+    fill an instance and a little of the next. Spread, a base on one instance must leave a replica of every
+    hour to the hourly offer, so that one machine's failure leaves one serving. None where some hour needs
+    no replica (the schedule leaves hours unserved): such a fleet is not priced."""
     quietest, busiest = min(hours), max(hours)
     if quietest <= 0:
         return []
     placements: list[Placement] = []
-    for replicas in range(quietest, busiest):
+    for replicas in range(1, busiest):
         placement = place(cards_per_replica, replicas, instance_gpus, linked, spread)
         if placement.replicas_hosted >= busiest:
             break
+        # Spread: one instance may carry the base only where every hour runs a replica off it.
+        if spread and placement.instance_count < 2 and placement.replicas_hosted >= quietest:
+            continue
         if not placements or placement.replicas_hosted > placements[-1].replicas_hosted:
             placements.append(placement)
     return placements
@@ -155,6 +162,15 @@ def price_mixed_fleet(
         )
         if found is None or fleet.usd_per_month < found.usd_per_month:
             found = fleet
+    # A mix that costs no less than reserving the busiest hour's replicas in every hour is no mix.
+    whole = place(
+        plan.cards_per_replica, max(hours), base.listing.offer.instance_gpus, base.listing.linked, plan.spread
+    )
+    if (
+        found is None
+        or found.usd_per_month >= whole.gpus_rented * base.listing.usd_per_gpu_hour * calendar_hours
+    ):
+        return None
     return found
 
 
@@ -189,8 +205,8 @@ def cheapest_mixed_fleet(
 
 
 class OwnedBaseFleet(NamedTuple):
-    """Owned servers for the replicas every hour needs and an hourly offer of the same GPU for the busier
-    hours' extra replicas, priced for a month (TCO022 sets it beside the routes the rules decide on)."""
+    """Owned servers for a base of replicas in every hour and an hourly offer of the same GPU for the busier
+    hours' further replicas, priced for a month (TCO022 sets it beside the routes the rules decide on)."""
 
     nodes: int
     base_replicas: int
@@ -244,6 +260,12 @@ def cheapest_owned_base_fleet(
             )
             if found is None or fleet.usd_per_month < found.usd_per_month:
                 found = fleet
+    # A mix that costs no less than owning the busiest hour's replicas in every hour is no mix.
+    whole = place(plan.cards_per_replica, max(hours), sizes, sizes, plan.spread)
+    whole_nodes = whole.gpus_rented // gpus_per_server
+    within = max_servers is None or whole_nodes <= max_servers
+    if found is None or (within and found.usd_per_month >= whole_nodes * node_usd_per_month):
+        return None
     return found
 
 

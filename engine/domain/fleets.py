@@ -21,7 +21,8 @@ class MixedFleetBilling(BaseModel):
     base_replicas: int
     """The replicas every hour needs: the fewest of any hour."""
     base_replicas_hosted: int
-    """The replicas the base's whole instances hold (at least ``base_replicas``)."""
+    """The replicas the base's whole instances hold in every hour: the base size that costs least with its
+    peak, which may be more or fewer than ``base_replicas`` (engine/calc/fleets.py ``base_placements``)."""
     base_gpus_rented: int
     base_usd_per_month: float
     """Every calendar hour, whatever the load."""

@@ -193,6 +193,7 @@ def economics_details(
         best_option_sla_unknown=best is not None and knowledge.provider(best.provider).enterprise_sla is None,
         sla_established_best_name=option_name(with_sla) if with_sla else "",
         sla_established_best_usd_per_month=with_sla.usd_per_month if with_sla else 0.0,
+        **mixed_fleet_sla_unknown(knowledge, market),
         hyperscaler_best_usd_per_month=alternatives.hyperscaler.usd_per_month
         if alternatives.hyperscaler
         else 0.0,
@@ -278,4 +279,19 @@ def autoscaled_details(market: Market, fixed: FixedFleet | None) -> dict[str, An
         "fixed_fleet_is_mixed": bool(fixed and fixed.mixed),
         "fixed_fleet_name": fixed.name if fixed else "",
         "fixed_fleet_usd_per_month": fixed.usd_per_month if fixed else 0.0,
+    }
+
+
+def mixed_fleet_sla_unknown(knowledge: Knowledge, market: Market) -> dict[str, str]:
+    """Which parts of the mixed fleet a provider whose SLA is not established runs (PRV011 names them)."""
+    fleet = market.mixed_fleet
+    parts: dict[str, str] = {}
+    if fleet is not None:
+        for part, listing in (("base", fleet.base), ("peak", fleet.peak)):
+            provider = knowledge.provider(listing.listing.offer.provider)
+            if provider.enterprise_sla is None:
+                parts[part] = provider.name
+    return {
+        "mixed_fleet_sla_unknown_parts": "both" if len(parts) == 2 else next(iter(parts), ""),
+        "mixed_fleet_sla_unknown_names": " and ".join(dict.fromkeys(parts.values())),
     }

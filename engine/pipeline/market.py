@@ -108,7 +108,7 @@ class Market:
     autoscaled: AutoscaledFleet | None = None
     """The best option, where it is an hourly offer for a service, scaled hour by hour (DEP032)."""
     owned_base: OwnedBaseFleet | None = None
-    """Owned servers for the replicas every hour needs, hourly cards of their GPU for the busier hours
+    """Owned servers for a base of replicas in every hour, hourly cards of their GPU for the busier hours
     (TCO022)."""
 
     @property

@@ -83,10 +83,10 @@ class ApiDetails(Details):
     owned_base_server_name: str = ""
     """The own server the owned base is costed on."""
     owned_base_nodes: int = 0
-    """Owned servers for the replicas every hour needs."""
+    """Owned servers for the base."""
     owned_base_quietest_replicas: int = 0
     owned_base_replicas: int = 0
-    """The replicas the owned servers hold (at least the quietest hour's)."""
+    """The replicas the owned servers hold in every hour (``calc.fleets.base_placements``)."""
     owned_base_base_usd_per_month: float = 0.0
     owned_base_peak_name: str = ""
     """provider/offer of the hourly cards for the busier hours."""
@@ -94,6 +94,9 @@ class ApiDetails(Details):
     owned_base_peak_gpu_hours: float = 0.0
     owned_base_peak_usd_per_month: float = 0.0
     owned_base_usd_per_month: float = 0.0
+    owned_base_staff_uncosted: bool = False
+    """The own server's cost lines have no staff figure for the company's country (no sourced salary):
+    owning costs more than the figure says."""
 
 
 class EconomicsDetails(Details):
@@ -168,6 +171,11 @@ class EconomicsDetails(Details):
     """The cheapest admitted option of a provider with an enterprise SLA, as the messages name it ("" without
     one), and its monthly cost."""
     sla_established_best_usd_per_month: float
+    mixed_fleet_sla_unknown_parts: str
+    """The parts of the mixed fleet (``base``, ``peak`` or ``both``) whose provider's SLA is not
+    established ("" where none is, or no mixed fleet is priced)."""
+    mixed_fleet_sla_unknown_names: str
+    """Those providers' names, ' and '-joined."""
     hyperscaler_best_usd_per_month: float
     hyperscaler_best_name: str | Words
     """The cheapest eligible hyperscaler option, as the messages name it ("" without one): its GPU may

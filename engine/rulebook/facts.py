@@ -249,8 +249,8 @@ class EconomicsFact(Fact):
     """How the rental buying must beat bills: the best option, what would be rented instead; none where
     no rental is admitted. Against a committed one (a reservation) the idle hours are paid either way."""
     mixed_fleet_priced: bool
-    """A mixed fleet is priced: a reservation for the replicas every hour needs, an hourly offer of the
-    same GPU for the busier hours' extra replicas (``calc.fleets``)."""
+    """A mixed fleet is priced: a reservation for a base of replicas in every hour, an hourly offer of the
+    same GPU for the busier hours' further replicas (``calc.fleets``)."""
     mixed_fleet_usd_per_month: Annotated[float, Guard("mixed_fleet_priced")]
     mixed_fleet_price_age_days: Annotated[int, Guard("mixed_fleet_priced")]
     """Days since the older of its base's and its peak's list prices."""
@@ -318,7 +318,7 @@ class ApiFact(Fact):
     """The share of the cheapest route still standing (the self-hosted one, or the API where no rule
     has ruled it out) that scaling serverless to zero would save; 0 or less where it saves nothing."""
     owned_base_priced: bool
-    """Owned servers for the replicas every hour needs and an hourly offer of their GPU for the busier
+    """Owned servers for a base of replicas in every hour and an hourly offer of their GPU for the busier
     hours are priced (``calc.fleets.cheapest_owned_base_fleet``), and some route still stands."""
     owned_base_saving: Annotated[float, Guard("owned_base_priced")]
     """1 - that bill over the cheapest route still standing (the self-hosted one, or the API where no

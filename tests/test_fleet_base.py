@@ -1,0 +1,57 @@
+"""The base of a mixed fleet (a reservation) is the size that costs least with its hourly peak: every
+size from one replica to one short of the busiest hour's, in whole instances (``fleets.base_placements``).
+Worked out by hand on AWS's 8-card P5 reserved for 3 years (1.90 USD a card-hour) and Lambda's hourly
+H100 (2.99 USD), two cards a replica."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import EVALUATED_ON
+
+from gpu_advisor.engine.apps.recommend import evaluate_workload
+from gpu_advisor.engine.calc.fleets import base_placements, price_mixed_fleet
+from gpu_advisor.engine.calc.listings import PricedListing
+from gpu_advisor.engine.domain.workload import validate_workload
+
+SERVICE = {
+    "name": "us-70b",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 600_000,
+    "load_pattern": "steady",
+    "latency_sensitive": True,
+    "company_country": "US",
+}
+
+
+def listing(priced: tuple[PricedListing, ...], provider: str, offer: str) -> PricedListing:
+    (found,) = [
+        p
+        for p in priced
+        if (p.listing.offer.provider, p.listing.offer.offer, p.listing.offer.gpu, p.listing.jurisdiction)
+        == (provider, offer, "h100-sxm", "US")
+    ]
+    return found
+
+
+def test_the_cheapest_base_may_hold_fewer_replicas_than_the_quietest_hour() -> None:
+    evaluation = evaluate_workload(validate_workload(SERVICE, "test"), EVALUATED_ON)
+    priced, traffic = evaluation.market.priced, evaluation.capacity.traffic
+    base, peak = listing(priced, "aws", "p5-reserved-3y"), listing(priced, "lambda", "on-demand")
+    assert (base.plan.cards_per_replica, base.plan.spread) == (2, False)
+    assert (base.listing.usd_per_gpu_hour, peak.listing.usd_per_gpu_hour) == (1.90, 2.99)
+    assert traffic.served == (1.0,) * 24
+    # 14 hours need 5 replicas, 10 hours 9. A P5 holds 4: a base of 5 already rents two instances.
+    hours = (5,) * 14 + (9,) * 10
+    sizes = base_placements(2, hours, base.listing.offer.instance_gpus, base.listing.linked, False)
+    assert [(p.replicas_hosted, p.gpus_rented) for p in sizes] == [(4, 8), (8, 16)]
+    one = 8 * 1.90 * 730 + (1 * 14 + 5 * 10) * 2 * 30.42 * 2.99
+    two = 16 * 1.90 * 730 + (0 * 14 + 1 * 10) * 2 * 30.42 * 2.99
+    assert (round(one), round(two)) == (22738, 24011)
+    fleet = price_mixed_fleet(base, peak, hours, traffic, 30.42, 730)
+    assert fleet is not None
+    assert (fleet.base_replicas, fleet.base_replicas_hosted, fleet.base_gpus_rented) == (5, 4, 8)
+    assert fleet.usd_per_month == pytest.approx(one)
+    # Where the busier hours are 8, two instances hold them all: only the one-instance base is a mix.
+    assert [p.replicas_hosted for p in base_placements(2, (5,) * 14 + (8,) * 10, (8,), (8,), False)] == [4]
+    # A schedule that leaves hours unserved gets no base.
+    assert base_placements(2, (0,) * 4 + (5,) * 20, (8,), (8,), False) == []
