@@ -127,3 +127,27 @@ def test_a_mixed_fleet_on_an_old_list_price_is_warned() -> None:
     assert "with a list price 248 days old, older than 180 days" in message
     earlier = run(WORKLOAD, evaluated_on=dt.date(2026, 4, 30))
     assert earlier.decision.deployment == "hybrid" and "KNB008" not in earlier.fired_rules
+
+
+def test_the_recommended_mix_proposed_as_hybrid_costs_what_recommend_prices_it_at(tmp_path: Path) -> None:
+    """A hybrid proposal names its reservation and the busiest hour's cards: it is priced as the mixed
+    fleet recommend builds on that reservation ($11,096 + $4,183.97 = $15,280), not as 12 reserved cards in
+    every hour (two P5, $22,192), and passes the cost check; a mix is priced the same whatever its cards."""
+    hybrid = {**ALL_RESERVED, "name": "the recommended mix", "deployment": "hybrid", "gpus": 12}
+    path = tmp_path / "hybrid.yaml"
+    path.write_text(yaml.safe_dump({"workload": WORKLOAD, "proposal": hybrid}), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
+    (data,) = json.loads(result.output)
+    recommended = 8 * 1.90 * 730 + 46 * 30.42 * 2.99  # 46 card-hours a day at Lambda
+    assert round(recommended) == 15280
+    assert round(data["usd_per_month"]) == round(data["recommendation"]["usd_per_month"]) == 15280
+    status = {item["rule_id"]: item["status"] for item in data["results"]}
+    assert (status["DEP016"], status["DEP033"], status["SIZ009"]) == ("pass", "pass", "pass")
+    # A dedicated proposal of the same 12 cards on the reservation bills two P5 every hour.
+    path.write_text(
+        yaml.safe_dump({"workload": WORKLOAD, "proposal": {**ALL_RESERVED, "gpus": 12}}), encoding="utf-8"
+    )
+    (dedicated,) = json.loads(
+        CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"]).output
+    )
+    assert dedicated["usd_per_month"] == 16 * 1.90 * 730

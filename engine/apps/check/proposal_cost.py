@@ -6,6 +6,7 @@ import math
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.costs import Rental, own_hardware_cost, rent
+from gpu_advisor.engine.calc.fleets import MixedFleet, price_mixed_fleet, replicas_by_hour
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
 from gpu_advisor.engine.calc.listings import offer_hours
 from gpu_advisor.engine.calc.server_costs import server_costs
@@ -46,6 +47,12 @@ def proposal_cost(
             knowledge, server, workload.company_country, workload.on_premises_required
         ).assumptions
         return ProposedCost(servers * own_hardware_cost(assumptions).server_usd_per_month, True, 0, servers)
+    if proposal.deployment == "hybrid" and offer is not None and offer.billing == "committed":
+        fleet = proposed_mixed_fleet(offer, jurisdiction, evaluation)
+        if fleet is not None:
+            # The cards billed change hour by hour: the busiest hour's, where the proposal names none.
+            busiest = fleet.base_gpus_rented + fleet.peak_gpus_rented_max
+            return ProposedCost(fleet.usd_per_month, True, gpus or busiest, 2)
     if offer is not None and gpus is not None:
         price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
         workload = evaluation.workload
@@ -68,6 +75,41 @@ def proposal_cost(
         rental = proposed_rental(offer, gpus, hours, price, evaluation)
         return ProposedCost(rental.usd_per_month, True, rental.gpus_rented, rental.placement.instance_count)
     return ProposedCost(0.0, False)
+
+
+def proposed_mixed_fleet(offer: Offer, jurisdiction: str | None, evaluation: Evaluation) -> MixedFleet | None:
+    """A hybrid proposal on a reservation: the mixed fleet ``recommend`` would build on it for the
+    workload's hours (its base sized as it pays, the busier hours on the cheapest admitted hourly offer of
+    its GPU in its jurisdiction); None where the catalog prices no such mix (a batch, unserved hours, no
+    hourly offer, or one kind alone costs no more)."""
+    market = evaluation.market
+    plan = market.plans.get(offer.gpu)
+    if plan is None or plan.hours_per_day_running is not None:
+        return None
+    bases = [
+        p
+        for p in market.priced
+        if p.listing.offer is offer and jurisdiction in (None, p.listing.jurisdiction)
+    ]
+    hours = replicas_by_hour(
+        plan, evaluation.capacity.traffic, evaluation.capacity.load, market.replicas.sizing
+    )
+    calendar = evaluation.knowledge.calendar_hours_per_month()
+    fleets = [
+        fleet
+        for base in bases
+        for peak in market.priced
+        if not peak.excluded_by
+        and peak.listing.offer.billing != "committed"
+        and (peak.listing.offer.gpu, peak.listing.jurisdiction) == (offer.gpu, base.listing.jurisdiction)
+        for fleet in [
+            price_mixed_fleet(
+                base, peak, hours, evaluation.capacity.traffic, evaluation.workload.days_per_month, calendar
+            )
+        ]
+        if fleet is not None
+    ]
+    return min(fleets, key=lambda fleet: fleet.usd_per_month, default=None)
 
 
 def serverless_cost(
