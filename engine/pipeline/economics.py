@@ -193,6 +193,7 @@ def economics_details(
         best_option_sla_unknown=best is not None and knowledge.provider(best.provider).enterprise_sla is None,
         sla_established_best_name=option_name(with_sla) if with_sla else "",
         sla_established_best_usd_per_month=with_sla.usd_per_month if with_sla else 0.0,
+        sla_established_best_as_of=with_sla.as_of.isoformat() if with_sla else "",
         **mixed_fleet_sla_unknown(knowledge, market),
         hyperscaler_best_usd_per_month=alternatives.hyperscaler.usd_per_month
         if alternatives.hyperscaler

@@ -171,6 +171,8 @@ class EconomicsDetails(Details):
     """The cheapest admitted option of a provider with an enterprise SLA, as the messages name it ("" without
     one), and its monthly cost."""
     sla_established_best_usd_per_month: float
+    sla_established_best_as_of: str
+    """The date of its list price (YYYY-MM-DD; "" without one)."""
     mixed_fleet_sla_unknown_parts: str
     """The parts of the mixed fleet (``base``, ``peak`` or ``both``) whose provider's SLA is not
     established ("" where none is, or no mixed fleet is priced)."""
