@@ -99,3 +99,38 @@ def test_a_server_whose_staff_is_not_costed_says_so_in_the_summary() -> None:
         "catalog has no sourced salary for US, so owning costs more than it says; enter your staff cost as "
         "`own_server: staff_usd_per_month` in an overrides file (`--overrides`)."
     )
+
+
+BINDS = (
+    "That binds as long as the 1- to 3-year reservations PRC004 keeps out for a load that is not steady: "
+    "buying pays where the load stays at this level for the write-off."
+)
+
+
+def test_buying_for_a_load_that_is_not_steady_says_it_binds_as_a_reservation_would() -> None:
+    # A variable 405B service in the US: reservations are kept out (PRC004), and four owned nodes are the
+    # decision, bought for a 36-month write-off.
+    service = {
+        "name": "us-saas-405b",
+        "model": {"name": "llama-3.1-405b", "precision": "fp8"},
+        "requests_per_day": 200_000,
+        "avg_input_tokens": 1000,
+        "avg_output_tokens": 300,
+        "load_pattern": "variable",
+        "max_time_to_first_token_ms": 800,
+        "max_time_per_output_token_ms": 50,
+        "business_critical": True,
+        "company_country": "US",
+    }
+    variable = run(service)
+    assert variable.decision.deployment == "own_hardware" and "PRC004" in variable.fired_rules
+    lines = render_memo(variable).splitlines()
+    assert lines[lines.index(capital_line("\n".join(lines))) + 1] == BINDS
+    german = render_memo(variable, Format("de", "USD", variable.exchange_rate_usd_per_eur))
+    assert "Das bindet so lange wie die 1- bis 3-Jahres-Reservierungen" in german
+    # Steady, or on premises (where no rental binds either way): no such sentence.
+    steady = run({**service, "load_pattern": "steady"})
+    assert "PRC004" not in steady.fired_rules and BINDS not in render_memo(steady)
+    on_premises = run({**HR_CHAT, "load_pattern": "variable"})
+    assert on_premises.decision.deployment == "own_hardware" and "PRC004" in on_premises.fired_rules
+    assert BINDS not in render_memo(on_premises)
