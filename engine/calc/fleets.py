@@ -212,7 +212,7 @@ class OwnedBaseFleet(NamedTuple):
     base_replicas: int
     """The replicas every hour needs (the fewest of any hour)."""
     base_replicas_hosted: int
-    """The replicas the owned servers hold: at least ``base_replicas``."""
+    """The replicas the owned servers hold in every hour (``base_placements``)."""
     base_usd_per_month: float
     """The owned servers' cost, every calendar hour as owning is paid."""
     peak: PricedListing

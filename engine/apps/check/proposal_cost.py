@@ -95,21 +95,23 @@ def proposed_mixed_fleet(offer: Offer, jurisdiction: str | None, evaluation: Eva
         plan, evaluation.capacity.traffic, evaluation.capacity.load, market.replicas.sizing
     )
     calendar = evaluation.knowledge.calendar_hours_per_month()
-    fleets = [
-        fleet
-        for base in bases
-        for peak in market.priced
-        if not peak.excluded_by
-        and peak.listing.offer.billing != "committed"
-        and (peak.listing.offer.gpu, peak.listing.jurisdiction) == (offer.gpu, base.listing.jurisdiction)
-        for fleet in [
-            price_mixed_fleet(
-                base, peak, hours, evaluation.capacity.traffic, evaluation.workload.days_per_month, calendar
+    traffic, days = evaluation.capacity.traffic, evaluation.workload.days_per_month
+    found: MixedFleet | None = None
+    for base in bases:
+        for peak in market.priced:
+            hourly = not peak.excluded_by and peak.listing.offer.billing != "committed"
+            same_place = (peak.listing.offer.gpu, peak.listing.jurisdiction) == (
+                offer.gpu,
+                base.listing.jurisdiction,
             )
-        ]
-        if fleet is not None
-    ]
-    return min(fleets, key=lambda fleet: fleet.usd_per_month, default=None)
+            fleet = (
+                price_mixed_fleet(base, peak, hours, traffic, days, calendar)
+                if hourly and same_place
+                else None
+            )
+            if fleet is not None and (found is None or fleet.usd_per_month < found.usd_per_month):
+                found = fleet
+    return found
 
 
 def serverless_cost(
