@@ -6,12 +6,13 @@ H100 (2.99 USD), two cards a replica."""
 from __future__ import annotations
 
 import pytest
-from helpers import EVALUATED_ON
+from helpers import EVALUATED_ON, run
 
 from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.calc.fleets import base_placements, price_mixed_fleet
 from gpu_advisor.engine.calc.listings import PricedListing
 from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.present.memo import render_memo
 
 SERVICE = {
     "name": "us-70b",
@@ -55,3 +56,42 @@ def test_the_cheapest_base_may_hold_fewer_replicas_than_the_quietest_hour() -> N
     assert [p.replicas_hosted for p in base_placements(2, (5,) * 14 + (8,) * 10, (8,), (8,), False)] == [4]
     # A schedule that leaves hours unserved gets no base.
     assert base_placements(2, (0,) * 4 + (5,) * 20, (8,), (8,), False) == []
+
+
+def test_the_load_section_says_when_the_chosen_mixed_fleet_runs_on_another_gpu() -> None:
+    """A steady Qwen3-235B coding agent: the cheapest single rental is four H200 a replica at RunPod, which
+    "Load and capacity" works through, and the decision a mixed fleet of 8-card H100 replicas (a reserved
+    P5 base, Lambda's hourly H100): the section says which GPU the recommendation runs on."""
+    agent = {
+        "name": "us-coding-agent-moe",
+        "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+        "requests_per_day": 500_000,
+        "avg_input_tokens": 4000,
+        "avg_output_tokens": 600,
+        "context_tokens": 32768,
+        "load_pattern": "steady",
+        "company_country": "US",
+    }
+    result = run(agent)
+    assert result.decision.deployment == "hybrid" and result.mixed_fleet.gpu == "h100-sxm"
+    assert result.best_option.gpu == "h200"
+    assert (
+        "The recommended mixed fleet runs on h100-sxm instead, 8 cards a replica (its replicas by hour are"
+        ' under "Mixed fleet" below, its latency in the table under "Sizing"); the figures here are those of'
+        " the h200 replicas."
+    ) in render_memo(result)
+    # Where the single rental and the fleet share the GPU (the volume chart's 24/7 RAG API: reserved P5
+    # alone, or a reserved P5 base with Lambda's hourly H100), the section needs no such sentence.
+    rag = {
+        "name": "rag-api",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+        "requests_per_day": 3_200_000,
+        "avg_input_tokens": 3500,
+        "avg_output_tokens": 300,
+        "load_pattern": "steady",
+        "business_critical": True,
+        "company_country": "US",
+    }
+    same = run(rag)
+    assert same.decision.deployment == "hybrid" and same.mixed_fleet.gpu == same.best_option.gpu
+    assert "The recommended mixed fleet runs on" not in render_memo(same)
