@@ -151,3 +151,29 @@ def test_the_recommended_mix_proposed_as_hybrid_costs_what_recommend_prices_it_a
         CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"]).output
     )
     assert dedicated["usd_per_month"] == 16 * 1.90 * 730
+
+
+def test_a_hybrid_proposal_may_name_its_hourly_offer(tmp_path: Path) -> None:
+    """peak_provider/peak_offer pick the busier hours' offer: Lambda's gives the recommended mix; RunPod's
+    community H100 is sold where the location is unknown, so it makes no mix with a US reservation and
+    the cost is unknown, not the reservation alone; beside another deployment the fields are refused."""
+    path = tmp_path / "hybrid.yaml"
+
+    def checked(proposal: dict[str, Any]) -> Any:
+        path.write_text(yaml.safe_dump({"workload": WORKLOAD, "proposal": proposal}), encoding="utf-8")
+        return CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
+
+    hybrid = {**ALL_RESERVED, "deployment": "hybrid", "gpus": 12}
+    (lambda_peak,) = json.loads(
+        checked({**hybrid, "peak_provider": "lambda", "peak_offer": "on-demand"}).output
+    )
+    assert round(lambda_peak["usd_per_month"]) == 15280
+    (runpod_peak,) = json.loads(
+        checked({**hybrid, "peak_provider": "runpod", "peak_offer": "community"}).output
+    )
+    assert runpod_peak["usd_per_month"] is None
+    refused = checked({**ALL_RESERVED, "peak_provider": "lambda"})
+    assert refused.exit_code == 2
+    assert (
+        "proposal.peak_provider: a mixed fleet's hourly offer: only with deployment: hybrid" in refused.output
+    )

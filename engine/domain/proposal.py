@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind
@@ -39,6 +39,18 @@ class ProposalInput(StrictInput):
     server: str | None = None
     """Own hardware: the server type to buy (knowledge/own_hardware.yaml); default the catalog's."""
     servers: int | None = Field(default=None, gt=0, le=10_000)
+    peak_provider: str | None = None
+    """Hybrid: the provider of the hourly offer for the busier hours; default the cheapest admitted hourly
+    offer of the base's GPU in its jurisdiction, as ``recommend`` pairs them."""
+    peak_offer: str | None = None
+    """Hybrid: that hourly offer (with ``peak_provider``)."""
+
+    @field_validator("peak_provider", "peak_offer")
+    @classmethod
+    def _peak_of_a_hybrid(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None and info.data.get("deployment") != "hybrid":
+            raise WordsError(Words("a mixed fleet's hourly offer: only with deployment: hybrid"))
+        return value
 
 
 class Waiver(StrictInput):

@@ -48,11 +48,14 @@ def proposal_cost(
         ).assumptions
         return ProposedCost(servers * own_hardware_cost(assumptions).server_usd_per_month, True, 0, servers)
     if proposal.deployment == "hybrid" and offer is not None and offer.billing == "committed":
-        fleet = proposed_mixed_fleet(offer, jurisdiction, evaluation)
+        fleet = proposed_mixed_fleet(proposal, offer, jurisdiction, evaluation)
         if fleet is not None:
             # The cards billed change hour by hour: the busiest hour's, where the proposal names none.
             busiest = fleet.base_gpus_rented + fleet.peak_gpus_rented_max
             return ProposedCost(fleet.usd_per_month, True, gpus or busiest, 2)
+        if proposal.peak_provider or proposal.peak_offer:
+            # The hourly offer named pairs with no admitted mix: no price, rather than the base alone.
+            return ProposedCost(0.0, False)
     if offer is not None and gpus is not None:
         price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
         workload = evaluation.workload
@@ -77,11 +80,13 @@ def proposal_cost(
     return ProposedCost(0.0, False)
 
 
-def proposed_mixed_fleet(offer: Offer, jurisdiction: str | None, evaluation: Evaluation) -> MixedFleet | None:
+def proposed_mixed_fleet(
+    proposal: ProposalInput, offer: Offer, jurisdiction: str | None, evaluation: Evaluation
+) -> MixedFleet | None:
     """A hybrid proposal on a reservation: the mixed fleet ``recommend`` would build on it for the
-    workload's hours (its base sized as it pays, the busier hours on the cheapest admitted hourly offer of
-    its GPU in its jurisdiction); None where the catalog prices no such mix (a batch, unserved hours, no
-    hourly offer, or one kind alone costs no more)."""
+    workload's hours (its base sized as it pays, the busier hours on the hourly offer the proposal names,
+    else the cheapest admitted one of its GPU in its jurisdiction); None where the catalog prices no such
+    mix (a batch, unserved hours, no such hourly offer, or one kind alone costs no more)."""
     market = evaluation.market
     plan = market.plans.get(offer.gpu)
     if plan is None or plan.hours_per_day_running is not None:
@@ -99,7 +104,12 @@ def proposed_mixed_fleet(offer: Offer, jurisdiction: str | None, evaluation: Eva
     found: MixedFleet | None = None
     for base in bases:
         for peak in market.priced:
-            hourly = not peak.excluded_by and peak.listing.offer.billing != "committed"
+            hourly = (
+                not peak.excluded_by
+                and peak.listing.offer.billing != "committed"
+                and proposal.peak_provider in (None, peak.listing.offer.provider)
+                and proposal.peak_offer in (None, peak.listing.offer.offer)
+            )
             same_place = (peak.listing.offer.gpu, peak.listing.jurisdiction) == (
                 offer.gpu,
                 base.listing.jurisdiction,
