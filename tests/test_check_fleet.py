@@ -177,3 +177,27 @@ def test_a_hybrid_proposal_may_name_its_hourly_offer(tmp_path: Path) -> None:
     assert (
         "proposal.peak_provider: a mixed fleet's hourly offer: only with deployment: hybrid" in refused.output
     )
+
+
+def test_a_named_peak_is_priced_as_named_and_judged(tmp_path: Path) -> None:
+    """A hybrid whose busier hours run on AWS's P5 spot fails PRC007 (spot for a latency-sensitive
+    service) and is priced, not left unknown; one on AWS's P5 on demand costs more than the recommended
+    mix and DEP033 says so."""
+    path = tmp_path / "hybrid.yaml"
+    hybrid = {**ALL_RESERVED, "deployment": "hybrid", "gpus": 12, "peak_provider": "aws"}
+
+    def checked(peak_offer: str) -> dict[str, Any]:
+        proposal = {**hybrid, "peak_offer": peak_offer}
+        path.write_text(yaml.safe_dump({"workload": WORKLOAD, "proposal": proposal}), encoding="utf-8")
+        result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
+        (data,) = json.loads(result.output)
+        return data
+
+    def status(data: dict[str, Any], rule_id: str) -> str:
+        return next(item["status"] for item in data["results"] if item["rule_id"] == rule_id)
+
+    spot = checked("p5-spot")
+    assert spot["usd_per_month"] is not None and status(spot, "PRC007") == "fail"
+    dear = checked("p5-on-demand")
+    assert dear["usd_per_month"] > dear["recommendation"]["usd_per_month"]
+    assert status(dear, "DEP033") == "warn" and status(dear, "PRC007") == "pass"

@@ -102,8 +102,8 @@ def test_a_server_whose_staff_is_not_costed_says_so_in_the_summary() -> None:
 
 
 BINDS = (
-    "That binds as long as the 1- to 3-year reservations PRC004 keeps out for a load that is not steady: "
-    "buying pays where the load stays at this level for the write-off."
+    "That binds for the 36 months of the write-off, as the 1- to 3-year reservations PRC004 keeps out for a "
+    "load that is not steady would bind: buying pays where the load stays at this level for that time."
 )
 
 
@@ -127,7 +127,7 @@ def test_buying_for_a_load_that_is_not_steady_says_it_binds_as_a_reservation_wou
     lines = render_memo(variable).splitlines()
     assert lines[lines.index(capital_line("\n".join(lines))) + 1] == BINDS
     german = render_memo(variable, Format("de", "USD", variable.exchange_rate_usd_per_eur))
-    assert "Das bindet so lange wie die 1- bis 3-Jahres-Reservierungen" in german
+    assert "Das bindet für die 36 Monate der Abschreibungsdauer" in german
     # Steady, or on premises (where no rental binds either way): no such sentence.
     steady = run({**service, "load_pattern": "steady"})
     assert "PRC004" not in steady.fired_rules and BINDS not in render_memo(steady)

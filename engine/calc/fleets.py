@@ -136,10 +136,12 @@ def price_mixed_fleet(
     traffic: DailyTraffic,
     days_per_month: float,
     calendar_hours: float,
+    as_proposed: bool = False,
 ) -> MixedFleet | None:
     """``base`` (a reservation) for the replicas it holds in every hour and ``peak`` (an hourly offer of the
     same GPU) for the rest, at the base size that costs least (``base_placements``); None where no base
-    leaves replicas to the peak, or some hour needs none."""
+    leaves replicas to the peak, or some hour needs none. ``as_proposed``: a pair someone names is priced
+    even where reserving every hour's replicas would cost less (``check`` then says it costs more)."""
     plan = base.plan
     found: MixedFleet | None = None
     # The peak's instances run beside the base, on machines of their own.
@@ -166,9 +168,9 @@ def price_mixed_fleet(
     whole = place(
         plan.cards_per_replica, max(hours), base.listing.offer.instance_gpus, base.listing.linked, plan.spread
     )
-    if (
-        found is None
-        or found.usd_per_month >= whole.gpus_rented * base.listing.usd_per_gpu_hour * calendar_hours
+    if found is None or (
+        not as_proposed
+        and found.usd_per_month >= whole.gpus_rented * base.listing.usd_per_gpu_hour * calendar_hours
     ):
         return None
     return found

@@ -58,6 +58,8 @@ class ProposalFact(Fact):
     """The proposed replicas cannot carry the peak: the queue, and so the wait, grows without bound."""
     pricing: Annotated[str, Guard("pricing_known")]
     pricing_known: bool
+    spot_in_proposal: bool
+    """The proposal rents spot capacity: its pricing, or the busier hours' offer a hybrid names."""
     commitment: Literal["none", "months", "years", "unknown"]
     """How long the proposed offer binds (``Offer.commitment``); unknown where the catalog has no such
     offer at the proposed pricing."""

@@ -104,8 +104,11 @@ def proposed_mixed_fleet(
     found: MixedFleet | None = None
     for base in bases:
         for peak in market.priced:
+            # A peak the proposal names is priced as named, excluded or dear (the checks judge it);
+            # otherwise the cheapest admitted one, as recommend pairs them.
+            named = proposal.peak_provider is not None or proposal.peak_offer is not None
             hourly = (
-                not peak.excluded_by
+                (named or not peak.excluded_by)
                 and peak.listing.offer.billing != "committed"
                 and proposal.peak_provider in (None, peak.listing.offer.provider)
                 and proposal.peak_offer in (None, peak.listing.offer.offer)
@@ -115,7 +118,7 @@ def proposed_mixed_fleet(
                 base.listing.jurisdiction,
             )
             fleet = (
-                price_mixed_fleet(base, peak, hours, traffic, days, calendar)
+                price_mixed_fleet(base, peak, hours, traffic, days, calendar, as_proposed=named)
                 if hourly and same_place
                 else None
             )

@@ -339,6 +339,7 @@ def proposal_fact(
         buying=proposal.deployment == "own_hardware",
         pricing=pricing or "",
         pricing_known=pricing is not None,
+        spot_in_proposal=pricing == "spot" or named_peak_is_spot(proposal, hardware.gpu, knowledge),
         commitment=offered.commitment if offered is not None else "unknown",
         usd_per_month=float(usd_per_month),
         cost_known=cost_known,
@@ -367,3 +368,16 @@ def proposal_fact(
         offer=proposal.offer or "",
     )
     return fact, details
+
+
+def named_peak_is_spot(proposal: ProposalInput, gpu: str | None, knowledge: Knowledge) -> bool:
+    """A hybrid names a spot offer for its busier hours (of the base's GPU where it is known)."""
+    if proposal.peak_provider is None and proposal.peak_offer is None:
+        return False
+    return any(
+        offer.pricing == "spot"
+        for offer in knowledge.offers.offers
+        if proposal.peak_provider in (None, offer.provider)
+        and proposal.peak_offer in (None, offer.offer)
+        and gpu in (None, offer.gpu)
+    )
