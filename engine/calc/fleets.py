@@ -16,7 +16,7 @@ than the base holding the busiest hour's replicas is none.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.costs import SECONDS_PER_HOUR
@@ -129,6 +129,60 @@ def base_placements(
     return placements
 
 
+class Split(NamedTuple):
+    """A base placed in whole instances (reserved or owned) and an hourly offer's bill for the replicas
+    beyond it: what a mixed fleet and an owned base with hourly peaks share."""
+
+    placement: Placement
+    base_usd_per_month: float
+    peak: PricedListing
+    peak_gpu_hours_per_month: float
+    peak_gpus_rented_max: int
+
+    @property
+    def peak_usd_per_month(self) -> float:
+        return self.peak_gpu_hours_per_month * self.peak.listing.usd_per_gpu_hour
+
+    @property
+    def usd_per_month(self) -> float:
+        return self.base_usd_per_month + self.peak_usd_per_month
+
+
+def cheapest_split(
+    plan: ReplicaPlan,
+    hours: tuple[int, ...],
+    instance_gpus: tuple[int, ...],
+    linked: tuple[int, ...],
+    base_usd: Callable[[Placement], float],
+    peaks: Sequence[PricedListing],
+    traffic: DailyTraffic,
+    days_per_month: float,
+    max_gpus: int | None = None,
+    as_proposed: bool = False,
+) -> Split | None:
+    """Every base ``base_placements`` gives (at most ``max_gpus`` cards) with each of the ``peaks`` for
+    the replicas beyond it, the cheapest kept (the first of equals); ``base_usd``: a placement's monthly
+    cost. None where no base leaves replicas to the peaks, or where the cheapest costs no less than a base
+    holding the busiest hour's replicas in every hour (no mix), unless ``as_proposed``: a pair someone
+    names is priced even then (``check`` then says it costs more)."""
+    found: Split | None = None
+    for placement in base_placements(plan.cards_per_replica, hours, instance_gpus, linked, plan.spread):
+        if max_gpus is not None and placement.gpus_rented > max_gpus:
+            break
+        extra = [max(0, count - placement.replicas_hosted) for count in hours]
+        for peak in peaks:
+            # The peak's instances run beside the base, on machines of their own.
+            gpu_hours, most = peak_bill(peak, extra, traffic.served, days_per_month)
+            split = Split(placement, base_usd(placement), peak, gpu_hours, most)
+            if found is None or split.usd_per_month < found.usd_per_month:
+                found = split
+    if found is None or as_proposed:
+        return found
+    whole = place(plan.cards_per_replica, max(hours), instance_gpus, linked, plan.spread)
+    within = max_gpus is None or whole.gpus_rented <= max_gpus
+    return None if within and found.usd_per_month >= base_usd(whole) else found
+
+
 def price_mixed_fleet(
     base: PricedListing,
     peak: PricedListing,
@@ -139,67 +193,61 @@ def price_mixed_fleet(
     as_proposed: bool = False,
 ) -> MixedFleet | None:
     """``base`` (a reservation) for the replicas it holds in every hour and ``peak`` (an hourly offer of the
-    same GPU) for the rest, at the base size that costs least (``base_placements``); None where no base
-    leaves replicas to the peak, or some hour needs none. ``as_proposed``: a pair someone names is priced
-    even where reserving every hour's replicas would cost less (``check`` then says it costs more)."""
-    plan = base.plan
-    found: MixedFleet | None = None
-    # The peak's instances run beside the base, on machines of their own.
-    for placement in base_placements(
-        plan.cards_per_replica, hours, base.listing.offer.instance_gpus, base.listing.linked, plan.spread
-    ):
-        extra = [max(0, count - placement.replicas_hosted) for count in hours]
-        gpu_hours, most = peak_bill(peak, extra, traffic.served, days_per_month)
-        fleet = MixedFleet(
-            base=base,
-            peak=peak,
-            replicas_by_hour=hours,
-            base_replicas=min(hours),
-            base_gpus_rented=placement.gpus_rented,
-            base_replicas_hosted=placement.replicas_hosted,
-            base_usd_per_month=placement.gpus_rented * base.listing.usd_per_gpu_hour * calendar_hours,
-            peak_gpu_hours_per_month=gpu_hours,
-            peak_gpus_rented_max=most,
-            peak_usd_per_month=gpu_hours * peak.listing.usd_per_gpu_hour,
-        )
-        if found is None or fleet.usd_per_month < found.usd_per_month:
-            found = fleet
-    # A mix that costs no less than reserving the busiest hour's replicas in every hour is no mix.
-    whole = place(
-        plan.cards_per_replica, max(hours), base.listing.offer.instance_gpus, base.listing.linked, plan.spread
+    same GPU) for the rest, at the base size that costs least (``cheapest_split``)."""
+    listing = base.listing
+    split = cheapest_split(
+        base.plan,
+        hours,
+        listing.offer.instance_gpus,
+        listing.linked,
+        lambda placement: placement.gpus_rented * listing.usd_per_gpu_hour * calendar_hours,
+        (peak,),
+        traffic,
+        days_per_month,
+        as_proposed=as_proposed,
     )
-    if found is None or (
-        not as_proposed
-        and found.usd_per_month >= whole.gpus_rented * base.listing.usd_per_gpu_hour * calendar_hours
-    ):
+    if split is None:
         return None
-    return found
+    return MixedFleet(
+        base=base,
+        peak=peak,
+        replicas_by_hour=hours,
+        base_replicas=min(hours),
+        base_gpus_rented=split.placement.gpus_rented,
+        base_replicas_hosted=split.placement.replicas_hosted,
+        base_usd_per_month=split.base_usd_per_month,
+        peak_gpu_hours_per_month=split.peak_gpu_hours_per_month,
+        peak_gpus_rented_max=split.peak_gpus_rented_max,
+        peak_usd_per_month=split.peak_usd_per_month,
+    )
 
 
 def cheapest_mixed_fleet(
-    priced: Sequence[PricedListing],
+    bases: Sequence[PricedListing],
+    peaks: Sequence[PricedListing],
     hours_of: dict[str, tuple[int, ...]],
     traffic: DailyTraffic,
     days_per_month: float,
     calendar_hours: float,
+    as_proposed: bool = False,
 ) -> MixedFleet | None:
-    """The cheapest mixed fleet of an admitted reservation and an admitted hourly offer of the same GPU
-    and jurisdiction; ``hours_of``: each service GPU's replicas by hour (a batch has none). ``priced`` is
-    in a fixed order, so ties keep the first pair."""
-    admitted = [p for p in priced if not p.excluded_by and p.listing.offer.gpu in hours_of]
+    """The cheapest mixed fleet of one of the ``bases`` that is a reservation and one of the ``peaks`` that
+    is an hourly offer of the same GPU and jurisdiction; ``hours_of``: each service GPU's replicas by hour
+    (a batch has none). The listings come in a fixed order, so ties keep the first pair."""
     found: MixedFleet | None = None
-    for base in admitted:
-        if base.listing.offer.billing != "committed":
+    for base in bases:
+        gpu = base.listing.offer.gpu
+        if base.listing.offer.billing != "committed" or gpu not in hours_of:
             continue
-        for peak in admitted:
+        for peak in peaks:
             same_place = (peak.listing.offer.gpu, peak.listing.jurisdiction) == (
-                base.listing.offer.gpu,
+                gpu,
                 base.listing.jurisdiction,
             )
             if peak.listing.offer.billing == "committed" or not same_place:
                 continue
             fleet = price_mixed_fleet(
-                base, peak, hours_of[base.listing.offer.gpu], traffic, days_per_month, calendar_hours
+                base, peak, hours_of[gpu], traffic, days_per_month, calendar_hours, as_proposed
             )
             if fleet is not None and (found is None or fleet.usd_per_month < found.usd_per_month):
                 found = fleet
@@ -241,34 +289,30 @@ def cheapest_owned_base_fleet(
     most ``max_servers``), the replicas beyond what they hold on one of the ``hourly`` offers of the
     servers' GPU in the hours they are needed: the cheapest such fleet; None where no base leaves replicas
     to rent, or no hourly offer is admitted."""
-    found: OwnedBaseFleet | None = None
     sizes = (gpus_per_server,)
-    for placement in base_placements(plan.cards_per_replica, hours, sizes, sizes, plan.spread):
-        nodes = placement.gpus_rented // gpus_per_server
-        if max_servers is not None and nodes > max_servers:
-            break
-        extra = [max(0, count - placement.replicas_hosted) for count in hours]
-        for peak in hourly:
-            gpu_hours, most = peak_bill(peak, extra, traffic.served, days_per_month)
-            fleet = OwnedBaseFleet(
-                nodes=nodes,
-                base_replicas=min(hours),
-                base_replicas_hosted=placement.replicas_hosted,
-                base_usd_per_month=nodes * node_usd_per_month,
-                peak=peak,
-                peak_gpu_hours_per_month=gpu_hours,
-                peak_gpus_rented_max=most,
-                peak_usd_per_month=gpu_hours * peak.listing.usd_per_gpu_hour,
-            )
-            if found is None or fleet.usd_per_month < found.usd_per_month:
-                found = fleet
-    # A mix that costs no less than owning the busiest hour's replicas in every hour is no mix.
-    whole = place(plan.cards_per_replica, max(hours), sizes, sizes, plan.spread)
-    whole_nodes = whole.gpus_rented // gpus_per_server
-    within = max_servers is None or whole_nodes <= max_servers
-    if found is None or (within and found.usd_per_month >= whole_nodes * node_usd_per_month):
+    split = cheapest_split(
+        plan,
+        hours,
+        sizes,
+        sizes,
+        lambda placement: placement.gpus_rented // gpus_per_server * node_usd_per_month,
+        hourly,
+        traffic,
+        days_per_month,
+        max_gpus=None if max_servers is None else max_servers * gpus_per_server,
+    )
+    if split is None:
         return None
-    return found
+    return OwnedBaseFleet(
+        nodes=split.placement.gpus_rented // gpus_per_server,
+        base_replicas=min(hours),
+        base_replicas_hosted=split.placement.replicas_hosted,
+        base_usd_per_month=split.base_usd_per_month,
+        peak=split.peak,
+        peak_gpu_hours_per_month=split.peak_gpu_hours_per_month,
+        peak_gpus_rented_max=split.peak_gpus_rented_max,
+        peak_usd_per_month=split.peak_usd_per_month,
+    )
 
 
 class AutoscaledFleet(NamedTuple):

@@ -96,6 +96,12 @@ class OwnCosts(_Result):
     staff: StaffBasis
     tax: TaxNote | None
 
+    @property
+    def staff_uncosted(self) -> bool:
+        """The staff line has no figure (the catalog has no sourced salary for the country): owning costs
+        more than the lines say."""
+        return any(line.line == "staff" and line.origin == "none" for line in self.lines)
+
 
 class UsdPerGpuHour(ResultModel):
     capital: float

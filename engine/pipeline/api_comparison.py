@@ -110,11 +110,5 @@ def owned_base_details(market: Market) -> dict[str, Any]:
         "owned_base_peak_gpu_hours": owned.peak_gpu_hours_per_month,
         "owned_base_peak_usd_per_month": owned.peak_usd_per_month,
         "owned_base_usd_per_month": owned.usd_per_month,
-        "owned_base_staff_uncosted": staff_uncosted(market),
+        "owned_base_staff_uncosted": market.own.costs is not None and market.own.costs.staff_uncosted,
     }
-
-
-def staff_uncosted(market: Market) -> bool:
-    """The own server's staff line has no figure (the catalog has no sourced salary for the country)."""
-    costs = market.own.costs
-    return costs is not None and any(c.line == "staff" and c.origin == "none" for c in costs.lines)

@@ -344,7 +344,12 @@ def mixed_fleet(
         for gpu, plan in replicas.plans.items()
         if gpu in reserved and plan.hours_per_day_running is None
     }
-    return cheapest_mixed_fleet(priced, hours_of, capacity.traffic, days, calendar) if hours_of else None
+    admitted = [p for p in priced if not p.excluded_by]
+    return (
+        cheapest_mixed_fleet(admitted, admitted, hours_of, capacity.traffic, days, calendar)
+        if hours_of
+        else None
+    )
 
 
 def owned_base_fleet(

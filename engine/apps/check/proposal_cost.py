@@ -6,7 +6,7 @@ import math
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.costs import Rental, own_hardware_cost, rent
-from gpu_advisor.engine.calc.fleets import MixedFleet, price_mixed_fleet, replicas_by_hour
+from gpu_advisor.engine.calc.fleets import MixedFleet, cheapest_mixed_fleet, replicas_by_hour
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
 from gpu_advisor.engine.calc.listings import offer_hours
 from gpu_advisor.engine.calc.server_costs import server_costs
@@ -96,35 +96,29 @@ def proposed_mixed_fleet(
         for p in market.priced
         if p.listing.offer is offer and jurisdiction in (None, p.listing.jurisdiction)
     ]
+    # A peak the proposal names is priced as named, excluded or dear (the checks judge it); otherwise
+    # the cheapest admitted one, as recommend pairs them.
+    named = proposal.peak_provider is not None or proposal.peak_offer is not None
+    peaks = [
+        p for p in market.priced if (named or not p.excluded_by) and names_peak(proposal, p.listing.offer)
+    ]
     hours = replicas_by_hour(
         plan, evaluation.capacity.traffic, evaluation.capacity.load, market.replicas.sizing
     )
-    calendar = evaluation.knowledge.calendar_hours_per_month()
-    traffic, days = evaluation.capacity.traffic, evaluation.workload.days_per_month
-    found: MixedFleet | None = None
-    for base in bases:
-        for peak in market.priced:
-            # A peak the proposal names is priced as named, excluded or dear (the checks judge it);
-            # otherwise the cheapest admitted one, as recommend pairs them.
-            named = proposal.peak_provider is not None or proposal.peak_offer is not None
-            hourly = (
-                (named or not peak.excluded_by)
-                and peak.listing.offer.billing != "committed"
-                and proposal.peak_provider in (None, peak.listing.offer.provider)
-                and proposal.peak_offer in (None, peak.listing.offer.offer)
-            )
-            same_place = (peak.listing.offer.gpu, peak.listing.jurisdiction) == (
-                offer.gpu,
-                base.listing.jurisdiction,
-            )
-            fleet = (
-                price_mixed_fleet(base, peak, hours, traffic, days, calendar, as_proposed=named)
-                if hourly and same_place
-                else None
-            )
-            if fleet is not None and (found is None or fleet.usd_per_month < found.usd_per_month):
-                found = fleet
-    return found
+    return cheapest_mixed_fleet(
+        bases,
+        peaks,
+        {offer.gpu: hours},
+        evaluation.capacity.traffic,
+        evaluation.workload.days_per_month,
+        evaluation.knowledge.calendar_hours_per_month(),
+        as_proposed=named,
+    )
+
+
+def names_peak(proposal: ProposalInput, offer: Offer) -> bool:
+    """The offer is one a hybrid proposal's peak fields name (any, where it names none)."""
+    return proposal.peak_provider in (None, offer.provider) and proposal.peak_offer in (None, offer.offer)
 
 
 def serverless_cost(

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from gpu_advisor.engine.apps.check.proposal_cost import (
     gpu_fit,
     named_serverless_products,
+    names_peak,
     proposal_cost,
     replica_cards,
 )
@@ -377,7 +378,5 @@ def named_peak_is_spot(proposal: ProposalInput, gpu: str | None, knowledge: Know
     return any(
         offer.pricing == "spot"
         for offer in knowledge.offers.offers
-        if proposal.peak_provider in (None, offer.provider)
-        and proposal.peak_offer in (None, offer.offer)
-        and gpu in (None, offer.gpu)
+        if names_peak(proposal, offer) and gpu in (None, offer.gpu)
     )
