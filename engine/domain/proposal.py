@@ -106,6 +106,9 @@ class CheckItem(ResultModel):
     waiver_reason: str | None
     waiver_owner: str | None = None
     waiver_until: dt.date | None = None
+    part: Literal["proposal", "peak"] = "proposal"
+    """Whose result it is: the proposal's, or (a hybrid that names its busier hours' offer) that offer's,
+    where it did worse than the rest of the proposal."""
 
 
 class Location(ResultModel):

@@ -26,6 +26,8 @@ class ProposedCost(NamedTuple):
     """The cards a rental bills: whole instances of the sizes its offer sells (0 for own hardware)."""
     machines: int = 0
     """The instances a rental bills, or the servers bought."""
+    peak: Offer | None = None
+    """A hybrid's busier hours: the hourly offer the mix was priced on."""
 
 
 def proposal_cost(
@@ -52,7 +54,7 @@ def proposal_cost(
         if fleet is not None:
             # The cards billed change hour by hour: the busiest hour's, where the proposal names none.
             busiest = fleet.base_gpus_rented + fleet.peak_gpus_rented_max
-            return ProposedCost(fleet.usd_per_month, True, gpus or busiest, 2)
+            return ProposedCost(fleet.usd_per_month, True, gpus or busiest, 2, fleet.peak.listing.offer)
         if proposal.peak_provider or proposal.peak_offer:
             # The hourly offer named pairs with no admitted mix: no price, rather than the base alone.
             return ProposedCost(0.0, False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from gpu_advisor.engine.apps.check.proposal_cost import (
     gpu_fit,
@@ -17,8 +17,6 @@ from gpu_advisor.engine.apps.check.proposal_latency import latency_facts
 from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
-from gpu_advisor.engine.common.errors import InputError, unknown_value
-from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer, Region
 from gpu_advisor.engine.domain.proposal import ProposalInput
@@ -38,44 +36,6 @@ SELF_MANAGED_PROVIDER_KINDS = ("neocloud", "marketplace")
 
 
 JURISDICTIONS = ("EU", "US", "UK", "CH")
-
-
-def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: str | Words) -> None:
-    """Names in the proposal must exist in the catalog; a typo is an input error, not a silent 'unknown'."""
-    checks = [
-        ("proposal.provider", proposal.provider, [p.id for p in knowledge.providers.providers]),
-        ("proposal.gpu", proposal.gpu, [g.id for g in knowledge.gpus.gpus]),
-        ("proposal.server", proposal.server, [s.id for s in knowledge.own_hardware.servers]),
-    ]
-    for field, value, allowed in checks:
-        if value is not None and value not in allowed:
-            raise InputError(at(origin, unknown_value(field, value, allowed)), field=field)
-    if proposal.region is not None and proposal.region not in JURISDICTIONS:
-        regions = {r.id for p in knowledge.providers.providers for r in p.regions}
-        if proposal.provider is not None:
-            regions = {r.id for r in knowledge.provider(proposal.provider).regions}
-        if proposal.region not in regions:
-            allowed = sorted(regions) + list(JURISDICTIONS)
-            raise InputError(
-                at(origin, unknown_value("proposal.region", proposal.region, allowed)),
-                field="proposal.region",
-            )
-    if proposal.region in JURISDICTIONS and proposal.provider is not None:
-        # A jurisdiction the provider has no region in cannot be where it runs: checking the proposal as
-        # if it did would pass a residency rule on a promise the provider cannot keep. Marketplaces with
-        # variable locations (jurisdiction unknown) are left to the residency rules.
-        served = sorted({r.jurisdiction for r in knowledge.provider(proposal.provider).regions})
-        if served and "unknown" not in served and proposal.region not in served:
-            problem = Words(
-                "%(provider)s has no region in %(region)s; its regions are in %(served)s",
-                provider=proposal.provider,
-                region=proposal.region,
-                served=", ".join(served),
-            )
-            raise InputError(
-                at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)),
-                field="proposal.region",
-            )
 
 
 def catalog_offer(proposal: ProposalInput, knowledge: Knowledge) -> Offer | None:
@@ -310,9 +270,17 @@ def rental_to_beat_billing(evaluation: Evaluation) -> Literal["hourly", "committ
     return option_billing(best) if best else "none"
 
 
-def proposal_fact(
-    proposal: ProposalInput, evaluation: Evaluation, lang: str = "en"
-) -> tuple[ProposalFact, ProposalDetails]:
+class ProposalFacts(NamedTuple):
+    fact: ProposalFact
+    details: ProposalDetails
+    """What the messages of the proposal checks show."""
+    peak: Offer | None
+    """A hybrid's busier hours: the hourly offer its mix was priced on (None where it is not one)."""
+    jurisdiction: str | None
+    """Where the proposal runs, where that is one jurisdiction."""
+
+
+def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "en") -> ProposalFacts:
     """The proposal fact, and the details the messages of the proposal checks show (in ``lang``)."""
     knowledge, decision = evaluation.knowledge, evaluation.decision
     hardware = proposed_hardware(proposal, evaluation)
@@ -368,7 +336,7 @@ def proposal_fact(
         idle_cards_usd_per_month=usd_per_month * idle_cards / cost.gpus_billed if idle_cards > 0 else 0.0,
         offer=proposal.offer or "",
     )
-    return fact, details
+    return ProposalFacts(fact, details, cost.peak, jurisdiction)
 
 
 def named_peak_is_spot(proposal: ProposalInput, gpu: str | None, knowledge: Knowledge) -> bool:

@@ -15,13 +15,14 @@ from typing import Any
 
 from gpu_advisor.engine.apps.check.files import proposal_files, proposal_origin, read_proposal_documents
 from gpu_advisor.engine.apps.check.gating import counts, overall
+from gpu_advisor.engine.apps.check.peak_part import merged, peak_part
 from gpu_advisor.engine.apps.check.proposal_facts import (
     catalog_offer,
     proposal_fact,
     proposal_jurisdictions,
     proposal_regions,
-    validate_references,
 )
+from gpu_advisor.engine.apps.check.references import validate_references
 from gpu_advisor.engine.apps.check.robustness import proposal_robustness, proposal_win_share
 from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.common.errors import InputError, unknown_value
@@ -198,7 +199,7 @@ def check_document(
             raise InputError(at(origin, not_a_check(waiver.rule, sorted(checks))))
         if waiver.rule not in checks:
             raise InputError(at(origin, unknown_value("waivers.rule", waiver.rule, sorted(checks))))
-    fact, details = proposal_fact(document.proposal, evaluation, fmt.lang)
+    fact, details, peak, jurisdiction = proposal_fact(document.proposal, evaluation, fmt.lang)
     active, expired = active_waivers(document.waivers, evaluated_on)
     facts, named = waiver_facts(document.waivers, expired)
     if scenarios is not None:
@@ -215,9 +216,18 @@ def check_document(
         fact = fact.model_copy(update={"robustness_known": True, "proposal_win_share": share})
     fact = fact.model_copy(update=facts)
     details = details.model_copy(update={"expired_waivers": named})
-    with (evaluator or rules_engine(policy_dir)).session() as session:
+    engine = evaluator or rules_engine(policy_dir)
+    with engine.session() as session:
         firings = session.assert_fact(fact, evaluation.facts)
     items = check_items(fact, details, firings, evaluation, active, fmt)
+    part = peak_part(document.proposal, peak, jurisdiction, fact, details, evaluation, fmt.lang)
+    if part is not None:
+        # The busier hours' offer is judged in a session of its own, as a proposal of its own.
+        with engine.session() as session:
+            peak_firings = session.assert_fact(part.fact, evaluation.facts)
+        peak_items = check_items(part.fact, part.details, peak_firings, evaluation, active, fmt)
+        order = [rule.id for rule in evaluation.rulebook.rules]
+        items = merged(items, peak_items, part.proposal, order, fmt)
     return CheckResult(
         file=file,
         index=index,

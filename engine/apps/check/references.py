@@ -1,0 +1,62 @@
+"""The names a proposal gives must exist in the catalog: a typo is an input error naming the field, not a
+silent 'unknown' in every check that reads it."""
+
+from __future__ import annotations
+
+from gpu_advisor.engine.apps.check.proposal_facts import JURISDICTIONS, catalog_offer
+from gpu_advisor.engine.common.errors import InputError, unknown_value
+from gpu_advisor.engine.common.wording import Words, at
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.proposal import ProposalInput
+
+
+def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: str | Words) -> None:
+    """Names in the proposal must exist in the catalog; a typo is an input error, not a silent 'unknown'."""
+    checks = [
+        ("proposal.provider", proposal.provider, [p.id for p in knowledge.providers.providers]),
+        ("proposal.peak_provider", proposal.peak_provider, [p.id for p in knowledge.providers.providers]),
+        ("proposal.gpu", proposal.gpu, [g.id for g in knowledge.gpus.gpus]),
+        ("proposal.server", proposal.server, [s.id for s in knowledge.own_hardware.servers]),
+    ]
+    for field, value, allowed in checks:
+        if value is not None and value not in allowed:
+            raise InputError(at(origin, unknown_value(field, value, allowed)), field=field)
+    if proposal.region is not None and proposal.region not in JURISDICTIONS:
+        regions = {r.id for p in knowledge.providers.providers for r in p.regions}
+        if proposal.provider is not None:
+            regions = {r.id for r in knowledge.provider(proposal.provider).regions}
+        if proposal.region not in regions:
+            allowed = sorted(regions) + list(JURISDICTIONS)
+            raise InputError(
+                at(origin, unknown_value("proposal.region", proposal.region, allowed)),
+                field="proposal.region",
+            )
+    base = catalog_offer(proposal, knowledge)
+    names_peak = proposal.peak_provider is not None or proposal.peak_offer is not None
+    if names_peak and base is not None and base.billing != "committed":
+        # The busier hours' offer prices the replicas beyond a reservation's: an hourly base has none.
+        field = "proposal.peak_provider" if proposal.peak_provider else "proposal.peak_offer"
+        problem = Words(
+            "the busier hours' offer goes with a reservation; %(provider)s %(offer)s bills by the hour",
+            provider=base.provider,
+            offer=base.offer,
+        )
+        raise InputError(
+            at(origin, Words.joined("%(field)s: %(problem)s", field=field, problem=problem)), field=field
+        )
+    if proposal.region in JURISDICTIONS and proposal.provider is not None:
+        # A jurisdiction the provider has no region in cannot be where it runs: checking the proposal as
+        # if it did would pass a residency rule on a promise the provider cannot keep. Marketplaces with
+        # variable locations (jurisdiction unknown) are left to the residency rules.
+        served = sorted({r.jurisdiction for r in knowledge.provider(proposal.provider).regions})
+        if served and "unknown" not in served and proposal.region not in served:
+            problem = Words(
+                "%(provider)s has no region in %(region)s; its regions are in %(served)s",
+                provider=proposal.provider,
+                region=proposal.region,
+                served=", ".join(served),
+            )
+            raise InputError(
+                at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)),
+                field="proposal.region",
+            )
