@@ -1,5 +1,6 @@
 """A managed API decided at another model's price says so in the summary: taking it means switching
-models (the API table alone said "a larger model, an upper bound")."""
+models, and a larger model's price is an upper bound, as the API table and KNB005 say (it said "another
+model" where the table said "a larger model, an upper bound")."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from helpers import EXAMPLES_DIR
 
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.workload import load_workload
+from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
 
 AS_OF = dt.date(2026, 11, 30)
@@ -28,8 +30,9 @@ def test_an_api_of_another_model_is_named_as_a_switch(tmp_path: Path) -> None:
     memo = render_memo(result)
     assert (
         "No API in the catalog serves qwen3-235b-a22b: this is the price of Llama 3.1 405B Instruct "
-        "(DeepInfra), another model. Taking the API means using that model instead (check its answers "
-        "for this workload) or asking the providers for a price for qwen3-235b-a22b." in memo
+        "(DeepInfra), a larger model, an upper bound. Taking the API means using that model instead "
+        "(check its answers for this workload) or asking the providers for a price for qwen3-235b-a22b."
+        in memo
     )
 
 
@@ -48,7 +51,8 @@ def test_prices_of_the_model_excluded_for_the_workload_are_not_called_missing(tm
     assert "No API in the catalog serves" not in memo
     assert (
         "No API this workload may use serves llama-3.1-8b (the catalog's prices of it are excluded by "
-        "RES001, DEP028): this is the price of Qwen3.5 9B (OVHcloud AI Endpoints), another model." in memo
+        "RES001, DEP028): this is the price of Qwen3.5 9B (OVHcloud AI Endpoints), a larger model, "
+        "an upper bound." in memo
     )
     assert "The like-for-like managed API" not in memo
 
@@ -107,3 +111,18 @@ def test_a_size_given_in_whole_billions_is_compared_with_the_model_of_that_size(
     source.write_text(source.read_text(encoding="utf-8").replace("params_b: 47,", "params_b: 48,"))
     larger = next(a for a in recommend(load_workload(str(source)), AS_OF).api_costs if a.compared)
     assert larger.name != compared.name and larger.model_params_b == 70
+
+
+def test_a_larger_models_price_is_called_an_upper_bound_in_german(tmp_path: Path) -> None:
+    source = tmp_path / "qwen.yaml"
+    source.write_text(
+        "name: qwen3-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\nrequests_per_day: 100000\n"
+        "avg_input_tokens: 600\navg_output_tokens: 400\ncompany_country: FR\n",
+        encoding="utf-8",
+    )
+    result = recommend(load_workload(str(source)), AS_OF)
+    memo = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
+    assert (
+        "Keine API im Katalog bietet qwen3-235b-a22b an: Dies ist der Preis von Llama 3.1 405B Instruct "
+        "(DeepInfra): ein größeres Modell, eine Obergrenze." in memo
+    )
