@@ -1,6 +1,5 @@
 """A managed API decided at another model's price says so in the summary: taking it means switching
-models, and a larger model's price is an upper bound, as the API table and KNB005 say (it said "another
-model" where the table said "a larger model, an upper bound")."""
+models; a larger model's price is called an upper bound, as the API table and KNB005 call it."""
 
 from __future__ import annotations
 
@@ -30,9 +29,9 @@ def test_an_api_of_another_model_is_named_as_a_switch(tmp_path: Path) -> None:
     memo = render_memo(result)
     assert (
         "No API in the catalog serves qwen3-235b-a22b: this is the price of Llama 3.1 405B Instruct "
-        "(DeepInfra), a larger model, an upper bound. Taking the API means using that model instead "
-        "(check its answers for this workload) or asking the providers for a price for qwen3-235b-a22b."
-        in memo
+        "(DeepInfra), another model. Taking the API means using that model instead (check its answers "
+        "for this workload) or asking the providers for a price for qwen3-235b-a22b. That model is larger "
+        "(405B against 235B parameters), so its price is an upper bound." in memo
     )
 
 
@@ -51,8 +50,7 @@ def test_prices_of_the_model_excluded_for_the_workload_are_not_called_missing(tm
     assert "No API in the catalog serves" not in memo
     assert (
         "No API this workload may use serves llama-3.1-8b (the catalog's prices of it are excluded by "
-        "RES001, DEP028): this is the price of Qwen3.5 9B (OVHcloud AI Endpoints), a larger model, "
-        "an upper bound." in memo
+        "RES001, DEP028): this is the price of Qwen3.5 9B (OVHcloud AI Endpoints), another model." in memo
     )
     assert "The like-for-like managed API" not in memo
 
@@ -124,5 +122,26 @@ def test_a_larger_models_price_is_called_an_upper_bound_in_german(tmp_path: Path
     memo = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
     assert (
         "Keine API im Katalog bietet qwen3-235b-a22b an: Dies ist der Preis von Llama 3.1 405B Instruct "
-        "(DeepInfra): ein größeres Modell, eine Obergrenze." in memo
+        "(DeepInfra), einem anderen Modell. Wer die API nimmt, nutzt stattdessen dieses Modell (prüfen Sie "
+        "seine Antworten für diesen Workload) oder fragt die Anbieter nach einem Preis für qwen3-235b-a22b. "
+        "Jenes Modell ist größer (405B gegen 235B Parameter); sein Preis ist also eine Obergrenze." in memo
     )
+
+
+def test_a_larger_models_price_beside_a_self_hosted_decision_is_an_upper_bound(tmp_path: Path) -> None:
+    """Own weights rule the API out (DEP005); the sentence on the API compared says its model is larger.
+    Where the compared model is of the workload's size, no such sentence (tests/golden/nightly-batch.md)."""
+    source = tmp_path / "own.yaml"
+    source.write_text(
+        "name: qwen-own\nmodel: {name: qwen3-235b-a22b, precision: fp8, custom_weights: true}\n"
+        "requests_per_day: 100000\navg_input_tokens: 600\navg_output_tokens: 400\ncompany_country: FR\n",
+        encoding="utf-8",
+    )
+    memo = render_memo(recommend(load_workload(str(source)), AS_OF))
+    assert (
+        "The managed API compared (Llama 3.1 405B Instruct (DeepInfra), another model, $2,434 per month) is "
+        "ruled out for this workload (DEP005). That model is larger (405B against 235B parameters), so its "
+        "price is an upper bound.\n" in memo
+    )
+    nightly = recommend(load_workload(str(EXAMPLES_DIR / "nightly-batch.yaml")), AS_OF)
+    assert "That model is larger" not in render_memo(nightly)
