@@ -13,6 +13,8 @@ import yaml
 from click.testing import CliRunner
 
 from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.check.peak_part import merged
+from gpu_advisor.engine.domain.proposal import CheckItem, ProposalInput, Status
 
 AS_OF = "2026-11-30"
 WORKLOAD: dict[str, Any] = {
@@ -52,23 +54,48 @@ def results(tmp_path: Path, workload: dict[str, Any], proposal: dict[str, Any], 
 
 
 def test_a_peak_outside_the_eu_fails_residency(tmp_path: Path) -> None:
-    """EU reservation (Frankfurt), Lambda for the busier hours: Lambda has regions in the US and the UK
-    only, so the pair makes no mix in the EU (the cost is unknown) and the peak's place fails RES005;
-    without peak fields the mix is the cheapest admitted one, in the EU, and RES005 passes."""
-    workload = {**WORKLOAD, "personal_data": True, "company_country": "DE"}
-    proposal = {**HYBRID, "region": "eu-central-1"}
-    items = results(tmp_path, workload, proposal)
-    res005 = items["RES005"]
+    """A German company's personal data, OVHcloud's monthly H100 (Gravelines) as the base: Scaleway's
+    H100 for the busier hours makes a mix in the EU, where the peak runs, and RES005 passes; RunPod's
+    community cloud (locations unknown) makes none, and the peak's place fails RES005."""
+    workload = {**WORKLOAD, "requests_per_day": 600_000, "personal_data": True, "company_country": "DE"}
+    base = {
+        **HYBRID,
+        "provider": "ovhcloud",
+        "offer": "h100-monthly",
+        "gpu": "h100-pcie",
+        "gpus": 8,
+        "region": "EU",
+    }
+    scaleway = results(tmp_path, workload, {**base, "peak_provider": "scaleway", "peak_offer": "h100-80g"})
+    assert (scaleway["RES005"]["status"], scaleway["RES005"]["part"]) == ("pass", "proposal")
+    runpod = results(tmp_path, workload, {**base, "peak_provider": "runpod", "peak_offer": "community"})
+    res005 = runpod["RES005"]
     assert (res005["status"], res005["part"]) == ("fail", "peak")
     assert res005["message"] == (
-        "The busier hours' offer (lambda on-demand): The workload processes personal data, and the "
-        "proposed region (UK/US, US, GB) lies outside the jurisdictions the law that applies admits: "
-        "RES001 (GDPR: personal data of people in the EU/EEA stays in EU regions)."
+        "The busier hours' offer (runpod community): The workload processes personal data, and the "
+        "proposed region (unknown) lies outside the jurisdictions the law that applies admits: RES001 "
+        "(GDPR: personal data of people in the EU/EEA stays in EU regions)."
     )
-    assert res005["evidence"]["jurisdiction"] == "UK/US"
-    unnamed = {k: v for k, v in proposal.items() if k not in ("peak_provider", "peak_offer")}
-    base_only = results(tmp_path, workload, unnamed)["RES005"]
-    assert (base_only["status"], base_only["part"]) == ("pass", "proposal")
+    assert res005["evidence"]["jurisdiction"] == "unknown"
+
+
+def test_a_peak_whose_provider_serves_two_jurisdictions_is_unknown_not_passed(tmp_path: Path) -> None:
+    """Lambda (US and UK) beside AWS's Frankfurt reservation (which AWS does not sell there: no mix is
+    priced, so the peak runs wherever Lambda does): RES005 fails; Hugging Face, with EU and US
+    regions and no H100 SXM offer, cannot be placed, and RES005 is unknown rather than the base's pass."""
+    workload = {**WORKLOAD, "personal_data": True, "company_country": "DE"}
+    proposal = {**HYBRID, "region": "eu-central-1"}
+    lambda_peak = results(tmp_path, workload, proposal)["RES005"]
+    assert (lambda_peak["status"], lambda_peak["part"], lambda_peak["evidence"]["jurisdiction"]) == (
+        "fail",
+        "peak",
+        "UK/US",
+    )
+    hugging_face = {**proposal, "peak_provider": "huggingface"}
+    del hugging_face["peak_offer"]
+    res005 = results(tmp_path, workload, hugging_face)["RES005"]
+    assert (res005["status"], res005["part"]) == ("unknown", "peak")
+    assert res005["message"].startswith("The busier hours' offer (huggingface): Cannot tell whether")
 
 
 def test_a_peak_at_a_provider_policy_does_not_approve_fails(tmp_path: Path) -> None:
@@ -118,11 +145,11 @@ def test_a_marketplace_peak_for_a_team_without_devops_fails(tmp_path: Path) -> N
     assert (sound["PRV010"]["status"], sound["PRV010"]["part"]) == ("pass", "proposal")
 
 
-def test_a_peak_offer_the_catalog_does_not_know_is_named_and_its_unknowns_are_not_reported(
+def test_a_peak_offer_the_catalog_does_not_know_is_named(
     tmp_path: Path,
 ) -> None:
-    """KNB004 names the unknown peak offer; the peak part has no pricing to read, but PRC008 keeps the
-    base's result rather than reporting the peak's 'cannot tell'. German as well."""
+    """KNB004 names the unknown peak offer; the peak has no pricing to read, so PRC008 cannot tell for it.
+    German as well."""
     proposal = {**HYBRID, "peak_offer": "spot-ish"}
     items = results(tmp_path, WORKLOAD, proposal)
     assert (items["KNB004"]["status"], items["KNB004"]["part"]) == ("warn", "peak")
@@ -130,7 +157,7 @@ def test_a_peak_offer_the_catalog_does_not_know_is_named_and_its_unknowns_are_no
         "The busier hours' offer (lambda spot-ish): lambda has no catalog offer for h100-sxm under that "
         "name, so its price and date cannot be checked; the cost checks use what the proposal states."
     )
-    assert (items["PRC008"]["status"], items["PRC008"]["part"]) == ("pass", "proposal")
+    assert (items["PRC008"]["status"], items["PRC008"]["part"]) == ("unknown", "peak")
     german = results(tmp_path, WORKLOAD, proposal, "--lang", "de")["KNB004"]["message"]
     assert german.startswith(
         "Das Angebot der stärkeren Stunden (lambda spot-ish): lambda hat im Katalog kein"
@@ -145,6 +172,63 @@ def test_the_recommended_mix_named_passes_as_the_base_does(tmp_path: Path) -> No
     assert {item["status"] for item in items.values()} == {"pass"}
 
 
+def test_a_provider_named_alone_gives_its_cheapest_admitted_offer(tmp_path: Path) -> None:
+    """peak_provider: aws alone: P5 spot is excluded for a latency-sensitive service (PRC002), so the
+    busier hours are priced on P5 on demand, in whole 8-card instances (a 2-card replica needs linked
+    cards) in the 19 hours beyond the base's four replicas: 8 x $3.90 x 19 h x 30.42 days = $18,033 on
+    top of the reservation's $11,096; not spot, so PRC007 passes, and DEP033 warns of the difference."""
+    proposal = {**HYBRID, "peak_provider": "aws"}
+    del proposal["peak_offer"]
+    result = checked(tmp_path, WORKLOAD, proposal)
+    (data,) = json.loads(result.output)
+    assert round(data["usd_per_month"]) == round(8 * 1.90 * 730 + 8 * 3.90 * 19 * 30.42) == 29129
+    status = {item["rule_id"]: item["status"] for item in data["results"]}
+    assert (status["PRC007"], status["DEP033"]) == ("pass", "warn")
+
+
+def test_a_waiver_covers_the_peaks_result(tmp_path: Path) -> None:
+    path = tmp_path / "proposal.yaml"
+    waiver = {"rule": "PRV012", "reason": "Lambda's SLA is being negotiated", "owner": "platform"}
+    document = {"workload": {**WORKLOAD, "business_critical": True}, "proposal": HYBRID, "waivers": [waiver]}
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
+    (data,) = json.loads(result.output)
+    prv012 = next(item for item in data["results"] if item["rule_id"] == "PRV012")
+    assert (prv012["status"], prv012["part"], prv012["waived"]) == ("warn", "peak", True)
+
+
+def test_the_base_keeps_a_result_the_peak_does_no_worse_on() -> None:
+    """A failure of the base stands beside the peak's warning; the peak's failure replaces the base's
+    pass; a check only the peak reports is added in the rulebook's order."""
+
+    def item(rule_id: str, status: Status) -> CheckItem:
+        return CheckItem(
+            rule_id=rule_id,
+            name=rule_id,
+            topic="provider",
+            severity="warning",
+            origin="builtin",
+            status=status,
+            title=rule_id,
+            message=f"{rule_id} {status}",
+            evidence={},
+            knowledge=(),
+            source="",
+            waived=False,
+            waiver_reason=None,
+        )
+
+    part = ProposalInput(deployment="dedicated_cloud", provider="lambda", offer="on-demand")
+    base = (item("A", "fail"), item("B", "pass"))
+    peak = (item("A", "warn"), item("B", "fail"), item("C", "unknown"))
+    kept = merged(base, peak, part, ["C", "A", "B"])
+    assert [(i.rule_id, i.status, i.part, i.message) for i in kept] == [
+        ("C", "unknown", "peak", "The busier hours' offer (lambda on-demand): C unknown"),
+        ("A", "fail", "proposal", "A fail"),
+        ("B", "fail", "peak", "The busier hours' offer (lambda on-demand): B fail"),
+    ]
+
+
 def test_peak_fields_name_a_known_provider_beside_a_reservation(tmp_path: Path) -> None:
     typo = checked(tmp_path, WORKLOAD, {**HYBRID, "peak_provider": "lamda"})
     assert typo.exit_code == 2
@@ -156,3 +240,15 @@ def test_peak_fields_name_a_known_provider_beside_a_reservation(tmp_path: Path) 
         "proposal.peak_provider: the busier hours' offer goes with a reservation; aws p5-on-demand bills "
         "by the hour"
     ) in hourly.output
+    reserved_peak = checked(
+        tmp_path, WORKLOAD, {**HYBRID, "peak_provider": "aws", "peak_offer": "p5-reserved-1y"}
+    )
+    assert reserved_peak.exit_code == 2
+    assert (
+        "proposal.peak_offer: the busier hours' offer is an hourly one; aws p5-reserved-1y is a reservation"
+    ) in reserved_peak.output
+    offer_alone = {**HYBRID}
+    del offer_alone["peak_provider"]
+    unnamed = checked(tmp_path, WORKLOAD, offer_alone)
+    assert unnamed.exit_code == 2
+    assert "proposal.peak_offer: an offer of peak_provider: name the provider too" in unnamed.output

@@ -50,6 +50,10 @@ class ProposalInput(StrictInput):
     def _peak_of_a_hybrid(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is not None and info.data.get("deployment") != "hybrid":
             raise WordsError(Words("a mixed fleet's hourly offer: only with deployment: hybrid"))
+        if value is not None and info.field_name == "peak_offer" and info.data.get("peak_provider") is None:
+            # An offer's name is its provider's (several sell "on-demand"): without it the checks could
+            # not tell where or with whom the busier hours run.
+            raise WordsError(Words("an offer of peak_provider: name the provider too"))
         return value
 
 

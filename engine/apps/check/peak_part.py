@@ -23,8 +23,7 @@ from gpu_advisor.engine.rulebook.details import ProposalDetails
 from gpu_advisor.engine.rulebook.facts import ProposalFact
 
 RANK: dict[Status, int] = {"pass": 0, "unknown": 1, "warn": 2, "fail": 3}
-"""How much worse a result is: a check the peak fails or warns on where the base does better reports the
-peak's result."""
+"""How much worse a result is: a check the peak does worse on than the base reports the peak's result."""
 
 
 class PeakPart(NamedTuple):
@@ -101,20 +100,18 @@ def merged(
     fmt: Format = DEFAULT_FORMAT,
 ) -> tuple[CheckItem, ...]:
     """Each check's worse result of the two parts, the base's where they are as good; a peak result
-    taken says it is the busier hours' offer's, which it names (``part``). Only the peak's failures and
-    warnings count: a check that cannot tell for it (an offer the catalog does not know has no pricing to
-    read) keeps the base's result, and KNB004 says the offer is unknown."""
+    taken says it is the busier hours' offer's, which it names (``part``). A check that cannot tell for
+    the peak (a provider with regions in two jurisdictions, an offer the catalog does not know) is
+    'unknown' where the base passes: a gate must not read the base's pass as the whole proposal's."""
     by_rule = {item.rule_id: item for item in base}
     for item in peak:
         kept = by_rule.get(item.rule_id)
-        worse = kept is None or RANK[item.status] > RANK[kept.status]
-        if worse and item.status in ("fail", "warn"):
+        if kept is None or RANK[item.status] > RANK[kept.status]:
             message = " ".join(
                 render(
                     "check_peak_message.txt.j2",
                     fmt,
-                    provider=part.provider or "",
-                    offer=part.offer or "",
+                    offer=" ".join(name for name in (part.provider, part.offer) if name),
                     message=item.message,
                 ).split()
             )

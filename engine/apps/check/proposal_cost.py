@@ -98,11 +98,15 @@ def proposed_mixed_fleet(
         for p in market.priced
         if p.listing.offer is offer and jurisdiction in (None, p.listing.jurisdiction)
     ]
-    # A peak the proposal names is priced as named, excluded or dear (the checks judge it); otherwise
-    # the cheapest admitted one, as recommend pairs them.
-    named = proposal.peak_provider is not None or proposal.peak_offer is not None
+    # An offer the proposal names is priced as named, excluded or dear (the checks judge it); a provider
+    # named alone gives its cheapest admitted offer, and none named the cheapest admitted one, as
+    # recommend pairs them.
+    named = proposal.peak_provider is not None
+    offer_named = proposal.peak_offer is not None
     peaks = [
-        p for p in market.priced if (named or not p.excluded_by) and names_peak(proposal, p.listing.offer)
+        p
+        for p in market.priced
+        if (offer_named or not p.excluded_by) and names_peak(proposal, p.listing.offer)
     ]
     hours = replicas_by_hour(
         plan, evaluation.capacity.traffic, evaluation.capacity.load, market.replicas.sizing

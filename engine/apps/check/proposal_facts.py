@@ -308,7 +308,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         buying=proposal.deployment == "own_hardware",
         pricing=pricing or "",
         pricing_known=pricing is not None,
-        spot_in_proposal=pricing == "spot" or named_peak_is_spot(proposal, hardware.gpu, knowledge),
+        spot_in_proposal=pricing == "spot" or peak_is_spot(proposal, cost.peak, hardware.gpu, knowledge),
         commitment=offered.commitment if offered is not None else "unknown",
         usd_per_month=float(usd_per_month),
         cost_known=cost_known,
@@ -339,9 +339,14 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     return ProposalFacts(fact, details, cost.peak, jurisdiction)
 
 
-def named_peak_is_spot(proposal: ProposalInput, gpu: str | None, knowledge: Knowledge) -> bool:
-    """A hybrid names a spot offer for its busier hours (of the base's GPU where it is known)."""
-    if proposal.peak_provider is None and proposal.peak_offer is None:
+def peak_is_spot(
+    proposal: ProposalInput, priced: Offer | None, gpu: str | None, knowledge: Knowledge
+) -> bool:
+    """A hybrid's busier hours run on spot: the hourly offer its mix was priced on (``priced``), else the
+    catalog offer its peak fields name (of the base's GPU where it is known)."""
+    if priced is not None:
+        return priced.pricing == "spot"
+    if proposal.peak_offer is None:
         return False
     return any(
         offer.pricing == "spot"

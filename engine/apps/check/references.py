@@ -44,6 +44,25 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
         raise InputError(
             at(origin, Words.joined("%(field)s: %(problem)s", field=field, problem=problem)), field=field
         )
+    peak = next(
+        (
+            offer
+            for offer in knowledge.offers.offers
+            if (offer.provider, offer.offer) == (proposal.peak_provider, proposal.peak_offer)
+            and proposal.gpu in (None, offer.gpu)
+        ),
+        None,
+    )
+    if peak is not None and peak.billing == "committed":
+        problem = Words(
+            "the busier hours' offer is an hourly one; %(provider)s %(offer)s is a reservation",
+            provider=peak.provider,
+            offer=peak.offer,
+        )
+        raise InputError(
+            at(origin, Words.joined("%(field)s: %(problem)s", field="proposal.peak_offer", problem=problem)),
+            field="proposal.peak_offer",
+        )
     if proposal.region in JURISDICTIONS and proposal.provider is not None:
         # A jurisdiction the provider has no region in cannot be where it runs: checking the proposal as
         # if it did would pass a residency rule on a promise the provider cannot keep. Marketplaces with
