@@ -156,7 +156,7 @@ def sample_repository(repo: Path) -> dict[str, Any]:
     git(repo, "config", "user.name", "CI")
     shutil.copytree(EXAMPLES_DIR / "policies", repo / "rego")
     (repo / "proposals").mkdir()
-    on_demand = SOUND.replace("gpus: 6", "gpus: 8").replace("p5-reserved-3y", "p5-on-demand")
+    on_demand = SOUND.replace("gpus: 6", "gpus: 8").replace("p5-reserved-3y", "p5-on-demand-2026-09")
     (repo / "proposals" / "public-chat.yaml").write_text(
         on_demand.replace("pricing: reserved", "pricing: on_demand"), encoding="utf-8"
     )

@@ -17,7 +17,7 @@ P5 = {
     "name": "four cards at AWS",
     "deployment": "dedicated_cloud",
     "provider": "aws",
-    "offer": "p5-on-demand",
+    "offer": "p5-on-demand-2026-09",
     "gpu": "h100-sxm",
     "pricing": "on_demand",
     "region": "us-east-1",
@@ -32,12 +32,12 @@ def idle_check(gpus: int, lang: str = "en") -> tuple[str, str | None]:
 
 
 def test_four_cards_on_an_eight_card_instance_pay_for_four_idle_ones() -> None:
-    # 8 cards x $3.90 x 176 office hours = $5,491.20 a month; the 4 idle cards are half of it, $2,745.60.
+    # 8 cards x $6.88 x 176 office hours = $9,687.04 a month; the 4 idle cards are half of it, $4,843.52.
     status, message = idle_check(4)
     assert status == "warn"
     assert message == (
         "The proposed offer is sold in whole instances: the 4 proposed cards are billed as 8, so 4 of them "
-        "are paid for and idle, about $2,746 of the proposal's $5,491 a month. Propose all 8 (the same "
+        "are paid for and idle, about $4,844 of the proposal's $9,687 a month. Propose all 8 (the same "
         "bill, room for more replicas) or an offer sold in smaller instances."
     )
     _, german = idle_check(4, "de")

@@ -173,15 +173,16 @@ def test_the_recommended_mix_named_passes_as_the_base_does(tmp_path: Path) -> No
 
 
 def test_a_provider_named_alone_gives_its_cheapest_admitted_offer(tmp_path: Path) -> None:
-    """peak_provider: aws alone: P5 spot is excluded for a latency-sensitive service (PRC002), so the
-    busier hours are priced on P5 on demand, in whole 8-card instances (a 2-card replica needs linked
-    cards) in the 19 hours beyond the base's four replicas: 8 x $3.90 x 19 h x 30.42 days = $18,033 on
-    top of the reservation's $11,096; not spot, so PRC007 passes, and DEP033 warns of the difference."""
+    """peak_provider: aws alone: P5 spot is excluded for a latency-sensitive service (PRC002) and the
+    documents' March figure for P5 on demand by AWS's own newer list (KNB010), so the busier hours are
+    priced on P5 on demand at $6.88, in whole 8-card instances (a 2-card replica needs linked cards) in
+    the 19 hours beyond the base's four replicas: 8 x $6.88 x 19 h x 30.42 days = $31,812 on top of the
+    reservation's $11,096; not spot, so PRC007 passes, and DEP033 warns of the difference."""
     proposal = {**HYBRID, "peak_provider": "aws"}
     del proposal["peak_offer"]
     result = checked(tmp_path, WORKLOAD, proposal)
     (data,) = json.loads(result.output)
-    assert round(data["usd_per_month"]) == round(8 * 1.90 * 730 + 8 * 3.90 * 19 * 30.42) == 29129
+    assert round(data["usd_per_month"]) == round(8 * 1.90 * 730 + 8 * 6.88 * 19 * 30.42) == 42908
     status = {item["rule_id"]: item["status"] for item in data["results"]}
     assert (status["PRC007"], status["DEP033"]) == ("pass", "warn")
 

@@ -150,10 +150,10 @@ def test_a_waived_warning_is_counted_once(tmp_path: Path) -> None:
     text = invoke(str(path)).output
     # DEP016 and DEP033 still warn (the rules recommend serverless, which costs less); PRC008 is waived
     # and counted as such only.
-    assert "  12 passed, 2 with warnings, 0 failed, 0 unknown, 1 waived\n" in text
+    assert "  13 passed, 2 with warnings, 0 failed, 0 unknown, 1 waived\n" in text
     assert "waived: the load is planned to level out (owner: capacity-team)" in text
     (result,) = as_json(str(path))
-    assert result["counts"] == {"pass": 12, "warn": 2, "fail": 0, "unknown": 0, "waived": 1}
+    assert result["counts"] == {"pass": 13, "warn": 2, "fail": 0, "unknown": 0, "waived": 1}
 
 
 def test_an_expired_waiver_fails_the_run_again(tmp_path: Path) -> None:
@@ -260,7 +260,13 @@ RUNPOD_SXM = {
     "gpus": 2,
     "pricing": "on_demand",
 }
-AWS = {"provider": "aws", "offer": "p5-on-demand", "gpu": "h100-sxm", "gpus": 8, "pricing": "on_demand"}
+AWS = {
+    "provider": "aws",
+    "offer": "p5-on-demand-2026-09",
+    "gpu": "h100-sxm",
+    "gpus": 8,
+    "pricing": "on_demand",
+}
 
 
 def proposal(name: str, **changes: Any) -> dict[str, Any]:
@@ -307,8 +313,8 @@ def branches(tmp_path: Path) -> tuple[Path, Path]:
     return base, head
 
 
-# 8 H100 SXM at AWS on demand, $3.90 per GPU-hour for 730 hours: $22,776; 2 at RunPod, $2.69: $3,927.40.
-AWS_USD, RUNPOD_USD = 3.90 * 8 * 730, 2.69 * 2 * 730
+# 8 H100 SXM at AWS on demand, $6.88 per GPU-hour for 730 hours: $40,179.20; 2 at RunPod, $2.69: $3,927.40.
+AWS_USD, RUNPOD_USD = 6.88 * 8 * 730, 2.69 * 2 * 730
 
 
 def test_compare_to_reports_the_cost_difference_and_new_and_fixed_findings(
@@ -337,11 +343,11 @@ def test_compare_to_reports_the_cost_difference_and_new_and_fixed_findings(
 def test_compare_to_in_text_shows_only_failures_and_changes(branches: tuple[Path, Path]) -> None:
     base, head = branches
     text = invoke(str(head), "--compare-to", str(base)).output
-    # Before: 2 x $22,776 + $3,927.40 = $49,479; after: 2 x $3,927.40 + $22,776 = $30,631;
-    # the difference: -$18,848.60 (chat) + $3,927.40 (new) - $3,927.40 (old) = -$18,849.
-    assert text.startswith(f"Compared with {base}: $49,479 -> $30,631 per month (-$18,849).\n")
+    # Before: 2 x $40,179.20 + $3,927.40 = $84,286; after: 2 x $3,927.40 + $40,179.20 = $48,034;
+    # the difference: -$36,251.80 (chat) + $3,927.40 (new) - $3,927.40 (old) = -$36,252.
+    assert text.startswith(f"Compared with {base}: $84,286 -> $48,034 per month (-$36,252).\n")
     assert f"  removed: {head}/old.yaml #1 old (dedicated_cloud) (-$3,927 per month)\n" in text
-    assert "  changed: $22,776 -> $3,927 per month (-$18,849); new: SIZ012 warn\n" in text
+    assert "  changed: $40,179 -> $3,927 per month (-$36,252); new: SIZ012 warn\n" in text
     assert "  added: $3,927 per month (+$3,927); new: DEP016 warn, DEP033 warn, SIZ012 warn\n" in text
     # kept warns (DEP016) as it did before: unchanged and not failing, so not shown.
     assert "kept (dedicated_cloud)" not in text
@@ -354,11 +360,11 @@ def test_compare_to_in_markdown(branches: tuple[Path, Path]) -> None:
     markdown = invoke(str(head), "--compare-to", str(base), "--format", "markdown").output
     assert markdown.startswith("<!-- gpu-advisor check -->\n## gpu-advisor check\n\n3 proposals checked: ")
     dash = "\N{EN DASH}"
-    chat = f"| chat (dedicated_cloud) (`{head}/chat.yaml`) | changed | $22,776 | $3,927 | -$18,849 |"
+    chat = f"| chat (dedicated_cloud) (`{head}/chat.yaml`) | changed | $40,179 | $3,927 | -$36,252 |"
     assert f"{chat} SIZ012 warn | {dash} |" in markdown
     old = f"| old (dedicated_cloud) (`{head}/old.yaml`) | removed | $3,927 | {dash} | -$3,927 |"
     assert f"{old} {dash} | {dash} |" in markdown
-    assert "| **Total** | | **$49,479** | **$30,631** | **-$18,849** | | |" in markdown
+    assert "| **Total** | | **$84,286** | **$48,034** | **-$36,252** | | |" in markdown
     assert "kept (dedicated_cloud)" not in markdown
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -179,3 +180,35 @@ def test_a_default_of_the_wrong_type_or_for_no_field(knowledge_copy: Path) -> No
         load_knowledge_from(knowledge_copy)
     assert "entry 'avg_input_tokens': field value: Input should be greater than 0" in str(raised.value)
     assert "entry 'gpu_count': not a workload field that takes a default" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("superseded_by", "problem"),
+    [
+        ("p5-on-demand-2027", "no offer 'p5-on-demand-2027' of aws for h100-sxm"),
+        ("p5-spot", "aws/p5-spot/h100-sxm is not a newer, current price of the same pricing"),
+        ("p5-capacity-block", "aws/p5-capacity-block/h100-sxm is not a newer, current price"),
+    ],
+)
+def test_superseded_by_must_name_a_newer_offer_of_the_same_kind(
+    knowledge_copy: Path, superseded_by: str, problem: str
+) -> None:
+    edit(knowledge_copy, "offers", lambda d: d["offers"][0].update(superseded_by=superseded_by))
+    with pytest.raises(
+        KnowledgeError, match=rf"entry 'aws/p5-on-demand/h100-sxm': field superseded_by: {problem}"
+    ):
+        load_knowledge_from(knowledge_copy)
+
+
+def test_the_newer_offer_must_sell_the_older_ones_instances(knowledge_copy: Path) -> None:
+    """Lambda's 8-GPU plan (October) does not replace its on-demand row of March, which also sells 1, 2
+    and 4 cards."""
+
+    def supersede(data: dict[str, Any]) -> None:
+        for offer in data["offers"]:
+            if (offer["provider"], offer["offer"], offer["gpu"]) == ("lambda", "on-demand", "h100-sxm"):
+                offer["superseded_by"] = "8-gpu-plan"
+
+    edit(knowledge_copy, "offers", supersede)
+    with pytest.raises(KnowledgeError, match=r"does not sell its instance sizes in its jurisdiction"):
+        load_knowledge_from(knowledge_copy)

@@ -35,6 +35,7 @@ def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> 
         "gpu": offer.gpu,
         # A rented instance is GPUs: the team runs the serving stack on it.
         "managed": False,
+        "superseded": offer.superseded_by is not None,
     }
 
 
@@ -50,6 +51,7 @@ def listing_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) ->
         offer.gpu,
         offer.pricing,
         offer.commitment,
+        offer.superseded_by,
         jurisdiction,
     )
     shared = _SHARED_ATTRIBUTES.get(key)

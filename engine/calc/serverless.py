@@ -134,6 +134,7 @@ def _listings_of(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
                     "provider": product.provider,
                     "gpu": entry.gpu,
                     "managed": product.managed,
+                    "superseded": False,
                 }
                 found.append(
                     ServerlessListing(

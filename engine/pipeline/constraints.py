@@ -65,6 +65,7 @@ def workload_fact(figures: SizingFigures, knowledge: Knowledge) -> WorkloadFact:
         weights_gb=float(figures.weights_gb),
         fits_any_gpu=any(fit.gpus_with_kv_reserve is not None for fit in figures.fits),
         fits_one_small_card=fits_one_small_card(figures, knowledge),
+        superseded_prices_listed=any(offer.superseded_by for offer in knowledge.offers.offers),
     )
 
 

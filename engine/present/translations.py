@@ -41,6 +41,7 @@ TRANSLATED_TEMPLATES = (
     "check.txt.j2",
     "check.md.j2",
     "check_message.txt.j2",
+    "check_peak_message.txt.j2",
     "batch_summary.txt.j2",
     "sweep.txt.j2",
     "tco.txt.j2",

@@ -221,6 +221,10 @@ class ProposalDetails(Details):
     """What the billed cards beyond the proposed ones cost a month."""
     offer: str = ""
     """The offer or serverless product the proposal names ("" where it names none)."""
+    successor_offer: str = ""
+    """The provider's newer offer that replaces the one named ("" where none replaces it)."""
+    successor_usd_per_gpu_hour: float = 0.0
+    successor_as_of: str = ""
 
 
 class RobustnessDetails(Details):

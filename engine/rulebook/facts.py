@@ -164,6 +164,8 @@ class WorkloadFact(Fact):
     """Some catalog GPU holds a replica with KV reserve at 16 cards or fewer."""
     fits_one_small_card: bool
     """One card of at most ``small_card_max_memory_gb`` holds a replica with KV reserve."""
+    superseded_prices_listed: bool
+    """The catalog lists prices its providers' own newer ones replace (offers' ``superseded_by``)."""
 
 
 OPTION = "has_eligible_option"

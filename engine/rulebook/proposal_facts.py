@@ -89,6 +89,8 @@ class ProposalFact(Fact):
     """False also where the verdict is not established (``sla_not_established``)."""
     offer_known: bool
     """provider/offer/gpu is a catalog offer."""
+    offer_superseded: Annotated[bool, Guard("offer_known")]
+    """The offer's list price is one its provider's own newer list replaces (``superseded_by``)."""
     serverless_product_known: bool
     """A serverless proposal's provider sells the serverless product it names in the catalog (or, naming
     none, sells one); False for other deployments."""

@@ -36,11 +36,13 @@ OptionField = Literal[
     "gpu",
     "housing",
     "managed",
+    "superseded",
 ]
 """What an option filter can name: ``eu`` (its regions are in the EU), ``jurisdiction`` (EU, US, UK, CH or
 unknown), the pricing kind and how long it binds (``commitment``: none, months, years), the GPU's
 interconnect and segment, the provider, its kind and SLA; ``managed`` (a rental's or serverless product's:
-the platform runs the serving stack, knowledge/serverless.yaml); ``housing`` (datacenter, office) is an
+the platform runs the serving stack, knowledge/serverless.yaml); ``superseded`` (a rental whose list
+price its provider's newer one replaces, ``superseded_by``); ``housing`` (datacenter, office) is an
 own server's only: where the machine stands."""
 
 
@@ -58,6 +60,7 @@ OPTION_KINDS: dict[str, frozenset[str]] = {
             "provider",
             "gpu",
             "managed",
+            "superseded",
         )
     ),
     "api": frozenset(("eu", "jurisdiction", "pricing", "provider", "enterprise_sla")),

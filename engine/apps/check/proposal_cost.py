@@ -38,8 +38,11 @@ def proposal_cost(
     gpus: int | None,
     server: OwnServer | None,
 ) -> ProposedCost:
-    """Monthly cost of what is proposed, where the catalog can price it."""
+    """Monthly cost of what is proposed, where the catalog can price it: an offer whose price its
+    provider's newer list replaces at that newer price (KNB011 says so)."""
     knowledge = evaluation.knowledge
+    if offer is not None:
+        offer = knowledge.successor(offer) or offer
     if proposal.deployment == "serverless":
         return serverless_cost(proposal, evaluation, jurisdiction)
     if proposal.deployment == "own_hardware" and server is not None and (proposal.servers or gpus):

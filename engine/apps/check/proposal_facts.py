@@ -212,6 +212,7 @@ def place_facts(proposal: ProposalInput, hardware: Hardware, knowledge: Knowledg
         "sla_not_established": provider is not None and provider.enterprise_sla is None,
         "enterprise_sla": bool(provider and provider.enterprise_sla),
         "offer_known": hardware.offer is not None,
+        "offer_superseded": hardware.offer is not None and hardware.offer.superseded_by is not None,
         "serverless_product_known": proposal.deployment == "serverless"
         and bool(named_serverless_products(proposal, knowledge)),
     }
@@ -335,8 +336,21 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         recommended_usd_per_month=float(decision.usd_per_month or 0.0),
         idle_cards_usd_per_month=usd_per_month * idle_cards / cost.gpus_billed if idle_cards > 0 else 0.0,
         offer=proposal.offer or "",
+        **successor_details(hardware.offer, knowledge),
     )
     return ProposalFacts(fact, details, cost.peak, jurisdiction)
+
+
+def successor_details(offer: Offer | None, knowledge: Knowledge) -> dict[str, Any]:
+    """The newer offer that replaces the one proposed, for KNB011's message (nothing where none does)."""
+    newer = knowledge.successor(offer) if offer is not None else None
+    if newer is None:
+        return {}
+    return {
+        "successor_offer": newer.offer,
+        "successor_usd_per_gpu_hour": newer.usd_per_gpu_hour,
+        "successor_as_of": newer.as_of.isoformat(),
+    }
 
 
 def peak_is_spot(

@@ -98,6 +98,23 @@ class Knowledge(Strict):
         catalog's order: what the pricing rules' messages name."""
         return {p.id: p for p in self.providers.providers if p.spot_notice is not None}
 
+    def superseded_offers(self) -> list[tuple[Offer, Offer]]:
+        """Each offer whose provider's newer list price replaces it (``superseded_by``), with that newer
+        offer, in the catalog's order: what KNB010's message names."""
+        return [
+            (offer, newer) for offer in self.offers.offers if (newer := self.successor(offer)) is not None
+        ]
+
+    def successor(self, offer: Offer) -> Offer | None:
+        """The provider's newer offer that replaces ``offer`` (``superseded_by``; checked at load)."""
+        if offer.superseded_by is None:
+            return None
+        return next(
+            o
+            for o in self.offers.offers
+            if (o.provider, o.offer, o.gpu) == (offer.provider, offer.superseded_by, offer.gpu)
+        )
+
     def model(self, model_id: str) -> ModelConfig:
         return _by_id(self.models.models, model_id)
 

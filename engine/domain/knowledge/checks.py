@@ -82,11 +82,33 @@ def offer_references(knowledge: Knowledge, directory: Path) -> list[str]:
             for region in offer.regions
             if region not in region_ids
         ]
+    problems += superseded_references(knowledge, directory)
     for server in knowledge.own_hardware.servers:
         if server.gpu not in gpu_ids:
             problems.append(f"{directory / 'own_hardware.yaml'}: entry {server.id!r}: field gpu: unknown GPU")
     if knowledge.sizing.reference_gpu.gpu not in gpu_ids:
         problems.append(f"{directory / 'sizing.yaml'}: reference_gpu: unknown GPU")
+    return problems
+
+
+def superseded_references(knowledge: Knowledge, directory: Path) -> list[str]:
+    """An offer superseded by another names a newer offer of the same provider, GPU and pricing that
+    sells at least its instance sizes in its regions, and that is not superseded itself."""
+    offers = {(o.provider, o.offer, o.gpu): o for o in knowledge.offers.offers}
+    problems = []
+    for offer in knowledge.offers.offers:
+        if offer.superseded_by is None:
+            continue
+        where = f"{directory / 'offers.yaml'}: entry {offer.key!r}: field superseded_by"
+        newer = offers.get((offer.provider, offer.superseded_by, offer.gpu))
+        if newer is None:
+            problems.append(f"{where}: no offer {offer.superseded_by!r} of {offer.provider} for {offer.gpu}")
+        elif newer.pricing != offer.pricing or newer.as_of <= offer.as_of or newer.superseded_by:
+            problems.append(f"{where}: {newer.key} is not a newer, current price of the same pricing")
+        elif not set(offer.instance_gpus) <= set(newer.instance_gpus) or newer.price_jurisdiction != (
+            offer.price_jurisdiction
+        ):
+            problems.append(f"{where}: {newer.key} does not sell its instance sizes in its jurisdiction")
     return problems
 
 

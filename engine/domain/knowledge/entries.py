@@ -172,6 +172,9 @@ class Offer(Sourced):
     billing_source: Citation | None = None
     """Where ``billing_increment_seconds`` comes from."""
     note: str | None = None
+    superseded_by: str | None = None
+    """The provider's own newer list price of this GPU, pricing and shapes (an offer of the same provider):
+    this older figure is not what the provider charges now (KNB010 excludes it)."""
     origin: PriceOrigin | None = None
     """Set for a price from an overrides file or an import; None: the shipped catalog's."""
 

@@ -1,0 +1,111 @@
+"""A provider's own newer list price replaces a third party's older figure of the same offer (KNB010,
+KNB011). The documents' March 2026 figures for AWS P5 on demand (3.90 USD per GPU-hour) and Google Cloud
+A3 High on demand (3.00 USD) stood beside AWS's own us-east-1 list of 2026-09-19 (6.88 USD) and Google's
+us-central1 list of 2026-07-30 (11.06 USD), and every comparison took the cheaper, older figure: a
+business-critical service whose SLA rules leave the hyperscalers was priced at a rate AWS does not
+charge."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import EXAMPLES_DIR, run
+
+from gpu_advisor.engine.apps.check.run import check_document
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.proposal import ProposalDocument
+from gpu_advisor.engine.domain.workload import validate_workload
+
+AS_OF = dt.date(2026, 11, 30)
+# A business-critical service on the company's approved providers (AWS, Google Cloud, Azure, OVHcloud:
+# examples/org-policy/approved-providers.yaml); reservations are not for a model that is not stable
+# (PRC004). Two 2-card replicas on machines of their own (SIZ015) need two 8-card instances.
+CRITICAL: dict[str, Any] = {
+    "name": "critical-chat",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 300_000,
+    "load_pattern": "steady",
+    "business_critical": True,
+    "model_stable": False,
+    "company_country": "US",
+}
+
+
+@pytest.fixture
+def approved_providers(tmp_path: Path) -> str:
+    shutil.copy(EXAMPLES_DIR / "org-policy" / "approved-providers.yaml", tmp_path)
+    return str(tmp_path)
+
+
+def test_the_catalog_names_each_superseded_price_with_the_one_that_replaces_it() -> None:
+    pairs = [(old.key, new.key, new.usd_per_gpu_hour) for old, new in load_knowledge().superseded_offers()]
+    assert pairs == [
+        ("aws/p5-on-demand/h100-sxm", "aws/p5-on-demand-2026-09/h100-sxm", 6.88),
+        ("gcp/a3-high-on-demand/h100-sxm", "gcp/a3-high-on-demand-2026-07/h100-sxm", 11.06125),
+    ]
+
+
+def test_a_superseded_price_is_excluded_and_the_providers_own_is_priced(approved_providers: str) -> None:
+    """The decision was Google's A3 at the documents' $3.00: 16 cards x $3.00 x 730 h = $35,040 a month,
+    a price Google's list never showed. Google's own is $11.06 and AWS's P5 on demand $6.88; the cheapest
+    admitted is AWS's capacity block, 16 x $5.97 x 730 h = $69,730."""
+    result = recommend(validate_workload(CRITICAL, "test"), AS_OF, policy_dir=approved_providers)
+    assert "KNB010" in result.fired_rules
+    by_offer = {(o.provider, o.offer): o for o in result.options if o.gpu == "h100-sxm"}
+    assert "KNB010" in by_offer[("aws", "p5-on-demand")].excluded_by
+    assert "KNB010" in by_offer[("gcp", "a3-high-on-demand")].excluded_by
+    assert by_offer[("aws", "p5-on-demand-2026-09")].excluded_by == ()
+    decision = result.decision
+    assert (decision.provider, decision.offer, decision.gpus) == ("aws", "p5-capacity-block", 4)
+    assert round(decision.usd_per_month or 0) == round(16 * 5.97 * 730) == 69730
+    (message,) = [f.message for f in result.findings if f.rule_id == "KNB010"]
+    assert message == (
+        "The catalog keeps figures the documents quote beside the providers' own newer list prices of the "
+        "same GPU, pricing and instances; the older figure is not what the provider charges, so it is "
+        "excluded: aws p5-on-demand at $3.90 (2026-03-27), where p5-on-demand-2026-09 lists $6.88 "
+        "(2026-09-19); gcp a3-high-on-demand at $3.00 (2026-03-27), where a3-high-on-demand-2026-07 lists "
+        "$11.06 (2026-07-30)."
+    )
+
+
+def test_on_premises_no_rental_is_priced_and_the_rule_is_silent() -> None:
+    assert "KNB010" in run(CRITICAL).fired_rules
+    result = run({**CRITICAL, "on_premises_required": True})
+    assert "KNB010" not in result.fired_rules
+
+
+def test_a_proposal_on_a_superseded_price_is_costed_at_the_newer_one_and_warned() -> None:
+    """Eight H100 on one P5 instance for 730 hours: $40,179.20 at AWS's list ($6.88), not $22,776 at the
+    documents' $3.90; KNB011 says so. The same proposal on the current row passes KNB011."""
+    proposal = {
+        "deployment": "dedicated_cloud",
+        "provider": "aws",
+        "gpu": "h100-sxm",
+        "gpus": 8,
+        "pricing": "on_demand",
+        "region": "us-east-1",
+    }
+
+    def checked(offer: str) -> Any:
+        document = ProposalDocument.model_validate(
+            {"workload": CRITICAL, "proposal": {**proposal, "offer": offer}}
+        )
+        return check_document(document, "p.yaml", 1, AS_OF)
+
+    old = checked("p5-on-demand")
+    assert old.usd_per_month == round(6.88 * 8 * 730, 2) == 40179.2
+    knb011 = next(item for item in old.results if item.rule_id == "KNB011")
+    assert knb011.status == "warn"
+    assert knb011.message == (
+        "aws p5-on-demand is the catalog's older figure for this GPU; aws's own list of 2026-09-19 gives "
+        "$6.88 per GPU-hour for the same instances (p5-on-demand-2026-09), so the cost checks price the "
+        "proposal at that."
+    )
+    current = checked("p5-on-demand-2026-09")
+    assert current.usd_per_month == old.usd_per_month
+    assert next(item for item in current.results if item.rule_id == "KNB011").status == "pass"
