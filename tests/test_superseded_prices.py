@@ -63,6 +63,10 @@ def test_a_superseded_price_is_excluded_and_the_providers_own_is_priced(approved
     decision = result.decision
     assert (decision.provider, decision.offer, decision.gpus) == ("aws", "p5-capacity-block", 4)
     assert round(decision.usd_per_month or 0) == round(16 * 5.97 * 730) == 69730
+    # KNB002 names AWS's other prices of the H100: those it lists, not the figure its list replaces.
+    (others,) = [f.message for f in result.findings if f.rule_id == "KNB002"]
+    assert others.startswith("aws also lists h100-sxm as p5-reserved-1y $2.10 (reserved, 2026-03-27); ")
+    assert "p5-on-demand $3.90" not in others and "p5-on-demand-2026-09 $6.88" in others
     (message,) = [f.message for f in result.findings if f.rule_id == "KNB010"]
     assert message == (
         "The catalog keeps figures the documents quote beside the providers' own newer list prices of the "

@@ -30,13 +30,17 @@ def replica_usd_per_hour(option: Option) -> float:
 
 
 def other_prices(knowledge: Knowledge, best: Option | None) -> tuple[OtherPrice, ...]:
-    """The best option's provider's other catalog prices for the same GPU."""
+    """The best option's provider's other catalog prices for the same GPU: those it lists, not the older
+    figures its own newer list replaces (KNB010 names those)."""
     if best is None:
         return ()
     return tuple(
         OtherPrice(offer=o.offer, usd_per_gpu_hour=o.usd_per_gpu_hour, pricing=o.pricing, as_of=o.as_of)
         for o in knowledge.offers.offers
-        if o.provider == best.provider and o.gpu == best.gpu and o.offer != best.offer
+        if o.provider == best.provider
+        and o.gpu == best.gpu
+        and o.offer != best.offer
+        and o.superseded_by is None
     )
 
 
