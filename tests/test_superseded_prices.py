@@ -113,3 +113,21 @@ def test_a_proposal_on_a_superseded_price_is_costed_at_the_newer_one_and_warned(
     current = checked("p5-on-demand-2026-09")
     assert current.usd_per_month == old.usd_per_month
     assert next(item for item in current.results if item.rule_id == "KNB011").status == "pass"
+
+
+def test_the_catalog_marks_a_superseded_price() -> None:
+    from click.testing import CliRunner
+
+    from gpu_advisor.cli import main
+
+    text = (
+        CliRunner().invoke(main, ["catalog", "offers", "--provider", "aws", "--as-of", "2026-11-30"]).output
+    )
+    lines = text.splitlines()
+    # The mark sits on the pricing, which the newer list of the same pricing replaced.
+    assert "on-demand†" in next(line for line in lines if line.startswith("aws/p5-on-demand/")).split()
+    assert "†" not in next(line for line in lines if line.startswith("aws/p5-on-demand-2026-09/"))
+    assert (
+        "† replaced by its provider's newer list price (superseded_by): kept as the documents quote it, but "
+        "not priced (KNB010)."
+    ) in " ".join(text.split())

@@ -197,7 +197,7 @@ def test_the_catalog_at_80_columns_in_german_and_euro() -> None:
     text = run(*OFFERS, "--lang", "de", "--currency", "EUR", columns=80)
     assert text.startswith(
         """Anbieter/Angebot/GPU        €/GPU-h Preismodell Regionen  GPUs Stand      Quelle
-aws/p5-on-demand/h100-sxm   3,36 €* On-Demand   US        1,8  2026-03-27 [1]
+aws/p5-on-demand/h100-sxm   3,36 €* On-Demand†  US        1,8  2026-03-27 [1]
 aws/p5-reserved-1y/h100-sxm 1,81 €* reserviert  US        8    2026-03-27 [2]
 """
     ), text
