@@ -182,33 +182,63 @@ def test_a_default_of_the_wrong_type_or_for_no_field(knowledge_copy: Path) -> No
     assert "entry 'gpu_count': not a workload field that takes a default" in str(raised.value)
 
 
+def supersede(key: tuple[str, str, str], successor: str) -> Any:
+    def change(data: dict[str, Any]) -> None:
+        for offer in data["offers"]:
+            if (offer["provider"], offer["offer"], offer["gpu"]) == key:
+                offer["superseded_by"] = successor
+
+    return change
+
+
 @pytest.mark.parametrize(
-    ("superseded_by", "problem"),
+    ("key", "superseded_by", "problem"),
     [
-        ("p5-on-demand-2027", "no offer 'p5-on-demand-2027' of aws for h100-sxm"),
-        ("p5-spot", "aws/p5-spot/h100-sxm is not a newer, current price of the same pricing"),
-        ("p5-capacity-block", "aws/p5-capacity-block/h100-sxm is not a newer, current price"),
+        (
+            ("aws", "p5-on-demand", "h100-sxm"),
+            "p5-on-demand-2027",
+            "no offer 'p5-on-demand-2027' of aws for h100-sxm",
+        ),
+        (
+            ("aws", "p5-on-demand", "h100-sxm"),
+            "p5-spot",
+            r"aws/p5-spot/h100-sxm is of another pricing \(spot, not on_demand\)",
+        ),
+        # AWS's September list does not replace itself with the March figure.
+        (
+            ("aws", "p5-on-demand-2026-09", "h100-sxm"),
+            "p5-on-demand",
+            r"aws/p5-on-demand/h100-sxm is not newer \(2026-03-27\)",
+        ),
+        # Stockholm's list is an EU price, the March figure a US one.
+        (
+            ("aws", "p5-on-demand", "h100-sxm"),
+            "p5-on-demand-stockholm",
+            r"aws/p5-on-demand-stockholm/h100-sxm is priced for another jurisdiction \(EU\)",
+        ),
+        # Lambda's 8-GPU plan (October) does not sell the 1-, 2- and 4-card instances of its March row.
+        (
+            ("lambda", "on-demand", "h100-sxm"),
+            "8-gpu-plan",
+            "lambda/8-gpu-plan/h100-sxm does not sell every instance size it does",
+        ),
     ],
 )
 def test_superseded_by_must_name_a_newer_offer_of_the_same_kind(
-    knowledge_copy: Path, superseded_by: str, problem: str
+    knowledge_copy: Path, key: tuple[str, str, str], superseded_by: str, problem: str
 ) -> None:
-    edit(knowledge_copy, "offers", lambda d: d["offers"][0].update(superseded_by=superseded_by))
-    with pytest.raises(
-        KnowledgeError, match=rf"entry 'aws/p5-on-demand/h100-sxm': field superseded_by: {problem}"
-    ):
+    edit(knowledge_copy, "offers", supersede(key, superseded_by))
+    with pytest.raises(KnowledgeError, match=rf"entry '{'/'.join(key)}': field superseded_by: {problem}"):
         load_knowledge_from(knowledge_copy)
 
 
-def test_the_newer_offer_must_sell_the_older_ones_instances(knowledge_copy: Path) -> None:
-    """Lambda's 8-GPU plan (October) does not replace its on-demand row of March, which also sells 1, 2
-    and 4 cards."""
-
-    def supersede(data: dict[str, Any]) -> None:
-        for offer in data["offers"]:
-            if (offer["provider"], offer["offer"], offer["gpu"]) == ("lambda", "on-demand", "h100-sxm"):
-                offer["superseded_by"] = "8-gpu-plan"
-
-    edit(knowledge_copy, "offers", supersede)
-    with pytest.raises(KnowledgeError, match=r"does not sell its instance sizes in its jurisdiction"):
+def test_a_successor_may_not_be_superseded_itself(knowledge_copy: Path) -> None:
+    """AWS's September list superseded by Stockholm's (refused on its own account) makes the March figure's
+    successor a superseded row."""
+    edit(
+        knowledge_copy,
+        "offers",
+        supersede(("aws", "p5-on-demand-2026-09", "h100-sxm"), "p5-on-demand-stockholm"),
+    )
+    with pytest.raises(KnowledgeError, match=r"aws/p5-on-demand-2026-09/h100-sxm is superseded itself"):
         load_knowledge_from(knowledge_copy)

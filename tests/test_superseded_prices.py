@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from helpers import EXAMPLES_DIR, run
 
 from gpu_advisor.engine.apps.check.run import check_document
+from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.proposal import ProposalDocument
@@ -70,7 +72,7 @@ def test_a_superseded_price_is_excluded_and_the_providers_own_is_priced(approved
     (message,) = [f.message for f in result.findings if f.rule_id == "KNB010"]
     assert message == (
         "The catalog keeps figures the documents quote beside the providers' own newer list prices of the "
-        "same GPU, pricing and instances; the older figure is not what the provider charges, so it is "
+        "same GPU, pricing and instances; the provider no longer charges the older figure, so it is "
         "excluded: aws p5-on-demand at $3.90 (2026-03-27), where p5-on-demand-2026-09 lists $6.88 "
         "(2026-09-19); gcp a3-high-on-demand at $3.00 (2026-03-27), where a3-high-on-demand-2026-07 lists "
         "$11.06 (2026-07-30)."
@@ -131,3 +133,73 @@ def test_the_catalog_marks_a_superseded_price() -> None:
         "† replaced by its provider's newer list price (superseded_by): kept as the documents quote it, but "
         "not priced (KNB010)."
     ) in " ".join(text.split())
+
+
+def test_your_rate_for_a_superseded_row_is_the_price_you_pay(tmp_path: Path, approved_providers: str) -> None:
+    """An overrides file's 2.80 USD for AWS's P5 on demand is what the team pays: the row is no longer
+    superseded, so it is priced (16 cards x $2.80 x 730 h = $32,704, below the capacity block's $69,730)
+    and KNB010 names Google's row only."""
+    overrides = tmp_path / "rates" / "rates.yaml"
+    overrides.parent.mkdir()
+    overrides.write_text(
+        "offers:\n  - {provider: aws, offer: p5-on-demand, gpu: h100-sxm, usd_per_gpu_hour: 2.80}\n"
+        "as_of: 2026-11-28\n",
+        encoding="utf-8",
+    )
+    knowledge = knowledge_with_overrides(str(overrides), AS_OF)
+    assert [old.key for old, _ in knowledge.superseded_offers()] == ["gcp/a3-high-on-demand/h100-sxm"]
+    result = recommend(
+        validate_workload(CRITICAL, "test"), AS_OF, knowledge=knowledge, policy_dir=approved_providers
+    )
+    assert (result.decision.provider, result.decision.offer) == ("aws", "p5-on-demand")
+    assert round(result.decision.usd_per_month or 0) == round(16 * 2.80 * 730) == 32704
+    (message,) = [f.message for f in result.findings if f.rule_id == "KNB010"]
+    assert "aws p5-on-demand" not in message and "gcp a3-high-on-demand at $3.00" in message
+
+
+def test_a_hybrids_busier_hours_on_a_superseded_row_are_priced_at_the_newer_list(tmp_path: Path) -> None:
+    """AWS's P5 reservation with AWS's P5 on demand named for the busier hours by its March row: priced at
+    the September list, 8 x $1.90 x 730 h + 8 x $6.88 x 19 h x 30.42 days = $42,908 (at $3.90 it was
+    $29,129), and KNB011 says so for the busier hours' offer."""
+    workload = {
+        "name": "chat-70b",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 4_000_000,
+        "load_pattern": "steady",
+    }
+    proposal = {
+        "deployment": "hybrid",
+        "provider": "aws",
+        "offer": "p5-reserved-3y",
+        "gpu": "h100-sxm",
+        "gpus": 12,
+        "pricing": "reserved",
+        "region": "us-east-1",
+        "peak_provider": "aws",
+        "peak_offer": "p5-on-demand",
+    }
+    document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
+    result = check_document(document, "p.yaml", 1, AS_OF)
+    assert round(result.usd_per_month or 0) == round(8 * 1.90 * 730 + 8 * 6.88 * 19 * 30.42) == 42908
+    knb011 = next(item for item in result.results if item.rule_id == "KNB011")
+    assert (knb011.status, knb011.part) == ("warn", "peak")
+    assert knb011.message == (
+        "The busier hours' offer (aws p5-on-demand): aws p5-on-demand is the catalog's older figure for this "
+        "GPU; aws's own list of 2026-09-19 gives $6.88 per GPU-hour for the same instances "
+        "(p5-on-demand-2026-09), so the cost checks price the proposal at that."
+    )
+
+
+def test_a_swept_price_of_a_superseded_row_is_priced_at_every_step(tmp_path: Path) -> None:
+    """sweep varies the row's own price: at $0.50 it is the price the team tests, not a figure the
+    provider's newer list replaces, and it wins (16 cards x $0.50 x 730 h = $5,840, below Lambda's $8,731)."""
+    from click.testing import CliRunner
+
+    from gpu_advisor.cli import main
+
+    workload = tmp_path / "critical.yaml"
+    workload.write_text(yaml.safe_dump(CRITICAL), encoding="utf-8")
+    vary = "price:aws/p5-on-demand/h100-sxm=0.5:1:0.5"
+    text = CliRunner().invoke(main, ["sweep", str(workload), "--vary", vary, "--as-of", "2026-11-30"]).output
+    assert "  B  dedicated cloud GPUs: aws p5-on-demand, h100-sxm, on-demand\n" in text
+    assert "0.5                             B            4       $5,840  DEP005\n" in text

@@ -130,6 +130,8 @@ def replaced_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
                 "as_of": override.as_of or stamp["as_of"],
                 "origin": stamp["origin"],
                 "note": f"your rate (catalog: {old.usd_per_gpu_hour:g} USD, {old.as_of.isoformat()})",
+                # Your rate is the price you pay: no newer list of the provider's replaces it (KNB010).
+                "superseded_by": None,
             }
         )
         lines.append(f"{key} = {override.usd_per_gpu_hour:g} USD per GPU-hour")

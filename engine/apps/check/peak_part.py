@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gpu_advisor.engine.apps.check.proposal_facts import place_facts, proposed_hardware, residency_facts
+from gpu_advisor.engine.apps.check.proposal_facts import (
+    place_facts,
+    proposed_hardware,
+    residency_facts,
+    successor_details,
+)
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
 from gpu_advisor.engine.domain.knowledge.entries import Offer
 from gpu_advisor.engine.domain.proposal import CheckItem, ProposalInput, Status
@@ -87,6 +92,10 @@ def peak_part(
             "residency_rules": residency_rules,
             "commitment_months": (offer.commitment_months or 0) if offer else 0,
             "offer": peak.offer or "",
+            "successor_offer": "",
+            "successor_usd_per_gpu_hour": 0.0,
+            "successor_as_of": "",
+            **successor_details(offer, knowledge),
         }
     )
     return PeakPart(peak, peak_fact, peak_details)

@@ -96,6 +96,7 @@ def proposed_mixed_fleet(
     plan = market.plans.get(offer.gpu)
     if plan is None or plan.hours_per_day_running is not None:
         return None
+    proposal = current_peak(proposal, offer.gpu, evaluation.knowledge)
     bases = [
         p
         for p in market.priced
@@ -123,6 +124,21 @@ def proposed_mixed_fleet(
         evaluation.knowledge.calendar_hours_per_month(),
         as_proposed=named,
     )
+
+
+def current_peak(proposal: ProposalInput, gpu: str, knowledge: Knowledge) -> ProposalInput:
+    """The proposal with its named busier-hours offer replaced by the provider's newer list of it, where
+    one replaces it (KNB011 says so), as the base's offer is."""
+    named = next(
+        (
+            o
+            for o in knowledge.offers.offers
+            if (o.provider, o.offer, o.gpu) == (proposal.peak_provider, proposal.peak_offer, gpu)
+        ),
+        None,
+    )
+    newer = knowledge.successor(named) if named is not None else None
+    return proposal.model_copy(update={"peak_offer": newer.offer}) if newer is not None else proposal
 
 
 def names_peak(proposal: ProposalInput, offer: Offer) -> bool:

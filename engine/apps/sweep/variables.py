@@ -169,7 +169,8 @@ def _with_servers(knowledge: Knowledge, change: Callable[[OwnServer], OwnServer]
 
 
 def _priced_offer(offer: Offer, price: float) -> Offer:
-    update: dict[str, Any] = {"usd_per_gpu_hour": price, **LIST_PRICE_CLEARED}
+    # The price swept is the offer's at each step: no newer list of the provider's replaces it (KNB010).
+    update: dict[str, Any] = {"usd_per_gpu_hour": price, **LIST_PRICE_CLEARED, "superseded_by": None}
     if offer.usd_per_gpu_hour_low is not None and offer.usd_per_gpu_hour_high is not None:
         update["usd_per_gpu_hour_low"] = min(offer.usd_per_gpu_hour_low, price)
         update["usd_per_gpu_hour_high"] = max(offer.usd_per_gpu_hour_high, price)

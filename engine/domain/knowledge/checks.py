@@ -12,7 +12,7 @@ from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.choices import INTERCONNECTS, LOAD_PATTERNS, PRECISIONS, SCHEDULES
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.cost_checks import cost_default_problems
-from gpu_advisor.engine.domain.knowledge.entries import Citation
+from gpu_advisor.engine.domain.knowledge.entries import Citation, Offer
 from gpu_advisor.engine.domain.knowledge.uncertain_ranges import uncertainty_problems
 
 
@@ -92,8 +92,9 @@ def offer_references(knowledge: Knowledge, directory: Path) -> list[str]:
 
 
 def superseded_references(knowledge: Knowledge, directory: Path) -> list[str]:
-    """An offer superseded by another names a newer offer of the same provider, GPU and pricing that
-    sells at least its instance sizes in its regions, and that is not superseded itself."""
+    """An offer superseded by another names a newer offer of the same provider, GPU and pricing, priced
+    for the same jurisdiction (its region names may differ: Google's "us" and "us-central1"), that sells
+    at least its instance sizes and is not superseded itself."""
     offers = {(o.provider, o.offer, o.gpu): o for o in knowledge.offers.offers}
     problems = []
     for offer in knowledge.offers.offers:
@@ -101,15 +102,27 @@ def superseded_references(knowledge: Knowledge, directory: Path) -> list[str]:
             continue
         where = f"{directory / 'offers.yaml'}: entry {offer.key!r}: field superseded_by"
         newer = offers.get((offer.provider, offer.superseded_by, offer.gpu))
-        if newer is None:
-            problems.append(f"{where}: no offer {offer.superseded_by!r} of {offer.provider} for {offer.gpu}")
-        elif newer.pricing != offer.pricing or newer.as_of <= offer.as_of or newer.superseded_by:
-            problems.append(f"{where}: {newer.key} is not a newer, current price of the same pricing")
-        elif not set(offer.instance_gpus) <= set(newer.instance_gpus) or newer.price_jurisdiction != (
-            offer.price_jurisdiction
-        ):
-            problems.append(f"{where}: {newer.key} does not sell its instance sizes in its jurisdiction")
+        problem = superseding_problem(offer, newer)
+        if problem:
+            problems.append(f"{where}: {problem}")
     return problems
+
+
+def superseding_problem(offer: Offer, newer: Offer | None) -> str:
+    """Why ``newer`` cannot replace ``offer``'s price ("" where it can)."""
+    if newer is None:
+        return f"no offer {offer.superseded_by!r} of {offer.provider} for {offer.gpu}"
+    if newer.pricing != offer.pricing:
+        return f"{newer.key} is of another pricing ({newer.pricing}, not {offer.pricing})"
+    if newer.as_of <= offer.as_of:
+        return f"{newer.key} is not newer ({newer.as_of.isoformat()})"
+    if newer.superseded_by is not None:
+        return f"{newer.key} is superseded itself"
+    if newer.price_jurisdiction != offer.price_jurisdiction:
+        return f"{newer.key} is priced for another jurisdiction ({newer.price_jurisdiction})"
+    if not set(offer.instance_gpus) <= set(newer.instance_gpus):
+        return f"{newer.key} does not sell every instance size it does"
+    return ""
 
 
 def spot_notice_problems(knowledge: Knowledge, directory: Path) -> list[str]:
