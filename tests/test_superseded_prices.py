@@ -54,8 +54,9 @@ def test_the_catalog_names_each_superseded_price_with_the_one_that_replaces_it()
 
 def test_a_superseded_price_is_excluded_and_the_providers_own_is_priced(approved_providers: str) -> None:
     """The decision was Google's A3 at the documents' $3.00: 16 cards x $3.00 x 730 h = $35,040 a month,
-    a price Google's list never showed. Google's own is $11.06 and AWS's P5 on demand $6.88; the cheapest
-    admitted is AWS's capacity block, 16 x $5.97 x 730 h = $69,730."""
+    a price Google's list never showed. Google's own is $11.06 and AWS's P5 on demand $6.88 (16 cards:
+    $80,358); AWS's capacity block is not for a service (PRC016); the cheapest admitted is OVHcloud's
+    8-card H200 at 5.25 EUR (1.16 USD per EUR), one replica on each of two: 16 x $6.09 x 730 h = $71,131."""
     result = recommend(validate_workload(CRITICAL, "test"), AS_OF, policy_dir=approved_providers)
     assert "KNB010" in result.fired_rules
     by_offer = {(o.provider, o.offer): o for o in result.options if o.gpu == "h100-sxm"}
@@ -63,12 +64,8 @@ def test_a_superseded_price_is_excluded_and_the_providers_own_is_priced(approved
     assert "KNB010" in by_offer[("gcp", "a3-high-on-demand")].excluded_by
     assert by_offer[("aws", "p5-on-demand-2026-09")].excluded_by == ()
     decision = result.decision
-    assert (decision.provider, decision.offer, decision.gpus) == ("aws", "p5-capacity-block", 4)
-    assert round(decision.usd_per_month or 0) == round(16 * 5.97 * 730) == 69730
-    # KNB002 names AWS's other prices of the H100: those it lists, not the figure its list replaces.
-    (others,) = [f.message for f in result.findings if f.rule_id == "KNB002"]
-    assert others.startswith("aws also lists h100-sxm as p5-reserved-1y $2.10 (reserved, 2026-03-27); ")
-    assert "p5-on-demand $3.90" not in others and "p5-on-demand-2026-09 $6.88" in others
+    assert (decision.provider, decision.offer, decision.gpus) == ("ovhcloud", "h200-1920", 2)
+    assert round(decision.usd_per_month or 0) == round(16 * 5.25 * 1.16 * 730) == 71131
     (message,) = [f.message for f in result.findings if f.rule_id == "KNB010"]
     assert message == (
         "The catalog keeps figures the documents quote beside the providers' own newer list prices of the "
@@ -77,6 +74,19 @@ def test_a_superseded_price_is_excluded_and_the_providers_own_is_priced(approved
         "(2026-09-19); gcp a3-high-on-demand at $3.00 (2026-03-27), where a3-high-on-demand-2026-07 lists "
         "$11.06 (2026-07-30)."
     )
+
+
+def test_a_providers_other_prices_are_those_it_lists(approved_providers: str) -> None:
+    """A stable model, for a team without the DevOps capacity to run own servers (TCO015), takes AWS's
+    3-year reservation (two P5, 16 x $1.90 x 730 h = $22,192): KNB002 names AWS's other H100 prices, not
+    the March figure its September list replaces."""
+    stable = {**CRITICAL, "model_stable": True, "devops_capacity": False}
+    result = recommend(validate_workload(stable, "test"), AS_OF, policy_dir=approved_providers)
+    assert (result.decision.provider, result.decision.offer) == ("aws", "p5-reserved-3y")
+    assert round(result.decision.usd_per_month or 0) == round(16 * 1.90 * 730) == 22192
+    (others,) = [f.message for f in result.findings if f.rule_id == "KNB002"]
+    assert others.startswith("aws also lists h100-sxm as p5-reserved-1y $2.10 (reserved, 2026-03-27); ")
+    assert "p5-on-demand $3.90" not in others and "p5-on-demand-2026-09 $6.88" in others
 
 
 def test_on_premises_no_rental_is_priced_and_the_rule_is_silent() -> None:
