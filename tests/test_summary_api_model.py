@@ -145,3 +145,30 @@ def test_a_larger_models_price_beside_a_self_hosted_decision_is_an_upper_bound(t
     )
     nightly = recommend(load_workload(str(EXAMPLES_DIR / "nightly-batch.yaml")), AS_OF)
     assert "That model is larger" not in render_memo(nightly)
+
+
+def test_the_summary_says_where_the_recommended_api_processes_the_requests(tmp_path: Path) -> None:
+    """DeepSeek's own API keeps its data in China (its privacy policy, knowledge/api_prices.yaml): the
+    summary says so beside the recommendation, where the API table's column alone said "CN"; where the
+    catalog does not know the place, the summary says to ask."""
+    source = tmp_path / "r1.yaml"
+    source.write_text(
+        "name: code-review-r1\nmodel: {name: deepseek-r1, precision: fp8}\nrequests_per_day: 200000\n"
+        "avg_input_tokens: 3000\navg_output_tokens: 1500\ncontext_tokens: 32768\nload_pattern: variable\n"
+        "company_country: DE\n",
+        encoding="utf-8",
+    )
+    result = recommend(load_workload(str(source)), AS_OF)
+    assert (result.decision.deployment, result.decision.offer) == ("api", "deepseek-r1-deepseek")
+    memo = render_memo(result)
+    assert (
+        "at the price of DeepSeek-R1 (DeepSeek API, deepseek-reasoner).\n"
+        "Its provider processes the requests in China.\n"
+    ) in memo
+    german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
+    assert "\nIhr Anbieter verarbeitet die Anfragen in China.\n" in german
+    public = render_memo(recommend(load_workload(str(EXAMPLES_DIR / "public-chat.yaml")), AS_OF))
+    assert (
+        "Where its provider processes the requests is not in the catalog: ask before sending it data."
+        in public
+    )
