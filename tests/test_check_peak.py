@@ -11,18 +11,13 @@ from typing import Any
 
 import yaml
 from click.testing import CliRunner
+from test_check_fleet import WORKLOAD
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.check.peak_part import merged
 from gpu_advisor.engine.domain.proposal import CheckItem, ProposalInput, Status
 
 AS_OF = "2026-11-30"
-WORKLOAD: dict[str, Any] = {
-    "name": "chat-70b",
-    "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
-    "requests_per_day": 4_000_000,
-    "load_pattern": "steady",
-}
 # The recommended mix of tests/test_check_fleet.py, its peak named: 8 reserved H100 at AWS and up to 4
 # hourly ones at Lambda.
 HYBRID: dict[str, Any] = {

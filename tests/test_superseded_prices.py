@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import yaml
 from helpers import EXAMPLES_DIR, run
+from test_check_peak import HYBRID, WORKLOAD
 
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
@@ -171,24 +172,8 @@ def test_a_hybrids_busier_hours_on_a_superseded_row_are_priced_at_the_newer_list
     """AWS's P5 reservation with AWS's P5 on demand named for the busier hours by its March row: priced at
     the September list, 8 x $1.90 x 730 h + 8 x $6.88 x 19 h x 30.42 days = $42,908 (at $3.90 it was
     $29,129), and KNB011 says so for the busier hours' offer."""
-    workload = {
-        "name": "chat-70b",
-        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
-        "requests_per_day": 4_000_000,
-        "load_pattern": "steady",
-    }
-    proposal = {
-        "deployment": "hybrid",
-        "provider": "aws",
-        "offer": "p5-reserved-3y",
-        "gpu": "h100-sxm",
-        "gpus": 12,
-        "pricing": "reserved",
-        "region": "us-east-1",
-        "peak_provider": "aws",
-        "peak_offer": "p5-on-demand",
-    }
-    document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
+    proposal = {**HYBRID, "peak_provider": "aws", "peak_offer": "p5-on-demand"}
+    document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": proposal})
     result = check_document(document, "p.yaml", 1, AS_OF)
     assert round(result.usd_per_month or 0) == round(8 * 1.90 * 730 + 8 * 6.88 * 19 * 30.42) == 42908
     knb011 = next(item for item in result.results if item.rule_id == "KNB011")
