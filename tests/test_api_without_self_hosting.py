@@ -7,10 +7,14 @@ EU-hosted Llama 3.3 70B, which the workload may use, was in its own API table.""
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from typing import Any
 
+import yaml
 from helpers import run
 
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.present.memo import render_memo
 
 AS_OF = dt.date(2026, 11, 30)
@@ -29,9 +33,6 @@ RAG: dict[str, Any] = {
 
 
 def test_the_api_the_workload_may_use_is_the_route_with_a_price() -> None:
-    # 150,000 requests x 22 workdays x 30,400 tokens at 0.65 EUR per million, 1.16 USD per EUR.
-    usd = 150_000 * 22 * 30_400 * 0.65 / 1e6 * 1.16
-    assert round(usd, 2) == 75641.28
     result = run(RAG, AS_OF)
     decision = result.decision
     assert (decision.deployment, decision.offer, decision.deciding_rule_id) == (
@@ -39,12 +40,13 @@ def test_the_api_the_workload_may_use_is_the_route_with_a_price() -> None:
         "llama-3.3-70b-ionos",
         "DEP035",
     )
-    assert round(decision.usd_per_month or 0, 2) == 75641.28
+    # 150,000 requests x 22 workdays x 30,400 tokens at 0.65 EUR per million, 1.16 USD per EUR.
+    assert round(decision.usd_per_month or 0, 2) == round(150_000 * 22 * 30_400 * 0.65 / 1e6 * 1.16, 2)
     assert {"DEP009", "LAT001", "DEP035"} <= set(result.fired_rules)
     memo = render_memo(result)
     assert (
-        "No rental, serverless product or own server in the catalog can serve this workload under its "
-        "constraints (see the findings), while a managed API it may use serves a model at least its size at "
+        "No rental, serverless product or own server the rules leave standing has a price (see the "
+        "findings), while a managed API the workload may use serves a model at least its size at "
         "$75,641.28/month: the API is the one route with a price. Its latency is not in the catalog: "
         "measure it against the workload's targets before relying on it." in memo
     )
@@ -59,3 +61,52 @@ def test_own_weights_leave_the_api_out_and_hardware_sized_for_the_model() -> Non
     result = run({**RAG, "model": {**RAG["model"], "custom_weights": True}}, AS_OF)
     assert (result.decision.deployment, result.decision.deciding_rule_id) == ("own_hardware", "DEP009")
     assert "DEP035" not in result.fired_rules
+
+
+def test_a_serverless_product_a_rule_ruled_out_is_still_a_priced_route(tmp_path: Path) -> None:
+    """A company that approves only Modal and Together: no rental stands, and DEP024 rules serverless out
+    for a busy steady service, but Modal still has a price ($19,970), below Together's API ($35,336):
+    DEP022 decides for it, and DEP035 stays silent (it had the API win)."""
+    policy = tmp_path / "policy"
+    policy.mkdir()
+    (policy / "approved.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "schema_version": 1,
+                "family": "ORG",
+                "rules": [
+                    {
+                        "id": "ORG133",
+                        "name": "approved-providers-only",
+                        "topic": "provider",
+                        "severity": "warning",
+                        "fact": "workload",
+                        "when": [],
+                        "then": {"exclude_options": [{"field": "provider", "not_in": ["modal", "together"]}]},
+                        "title": "Company policy: approved providers only",
+                        "message": "Only Modal and Together are approved.",
+                        "rationale": "Procurement.",
+                        "source": {
+                            "document": "cloud-gpu-costs-2026",
+                            "section": "Hyperscaler vs. Neo-Cloud: Wo GPUs wirklich günstiger sind",
+                        },
+                    }
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+    workload = {
+        "name": "steady-rag",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+        "requests_per_day": 300_000,
+        "avg_input_tokens": 4_000,
+        "avg_output_tokens": 400,
+        "load_pattern": "steady",
+        "model_stable": False,
+        "company_country": "US",
+    }
+    result = recommend(validate_workload(workload, "test"), AS_OF, policy_dir=str(policy))
+    assert (result.decision.deployment, result.decision.deciding_rule_id) == ("serverless", "DEP022")
+    assert round(result.decision.usd_per_month or 0) == 19970
+    assert "DEP024" in result.fired_rules and "DEP035" not in result.fired_rules

@@ -156,7 +156,7 @@ def test_the_summary_says_where_the_recommended_api_processes_the_requests(tmp_p
         "Its provider processes the requests in China.\n"
     ) in memo
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
-    assert "\nIhr Anbieter verarbeitet die Anfragen in China.\n" in german
+    assert "\nDer Anbieter dieser API verarbeitet die Anfragen in China.\n" in german
     public = render_memo(recommend(load_workload(str(EXAMPLES_DIR / "public-chat.yaml")), AS_OF))
     assert (
         "Where its provider processes the requests is not in the catalog: ask before sending it data."
