@@ -248,3 +248,35 @@ def test_peak_fields_name_a_known_provider_beside_a_reservation(tmp_path: Path) 
     unnamed = checked(tmp_path, WORKLOAD, offer_alone)
     assert unnamed.exit_code == 2
     assert "proposal.peak_offer: an offer of peak_provider: name the provider too" in unnamed.output
+
+
+def test_a_stated_reserved_base_is_priced_as_stated(tmp_path: Path) -> None:
+    """base_gpus: the cards reserved for every hour. 16 (two P5, 8 replicas of 2 cards, more than the
+    busiest hour's 6) leave nothing to Lambda: 16 x $1.90 x 730 h = $22,192, and DEP033 warns it costs
+    more than the recommended mix's $15,280; 8 are the recommended base (8 x $1.90 x 730 h + Lambda's 46
+    card-hours a day x 30.42 days x $2.99); without base_gpus the base is recommend's, whatever gpus says."""
+
+    def cost(proposal: dict[str, Any]) -> tuple[float, str]:
+        (data,) = json.loads(checked(tmp_path, WORKLOAD, proposal).output)
+        status = next(item["status"] for item in data["results"] if item["rule_id"] == "DEP033")
+        return round(data["usd_per_month"]), status
+
+    assert (
+        cost({**HYBRID, "gpus": 16, "base_gpus": 16}) == (round(16 * 1.90 * 730), "warn") == (22192, "warn")
+    )
+    recommended = round(8 * 1.90 * 730 + 46 * 30.42 * 2.99)
+    assert cost({**HYBRID, "base_gpus": 8}) == (recommended, "pass") == (15280, "pass")
+    assert cost({**HYBRID, "gpus": 16}) == (recommended, "pass")
+
+
+def test_a_stated_base_belongs_to_a_hybrid_and_within_its_cards(tmp_path: Path) -> None:
+    dedicated = {**HYBRID, "deployment": "dedicated_cloud", "base_gpus": 8}
+    del dedicated["peak_provider"], dedicated["peak_offer"]
+    refused = checked(tmp_path, WORKLOAD, dedicated)
+    assert refused.exit_code == 2
+    assert (
+        "proposal.base_gpus: a mixed fleet's reserved cards: only with deployment: hybrid" in refused.output
+    )
+    too_many = checked(tmp_path, WORKLOAD, {**HYBRID, "base_gpus": 16})
+    assert too_many.exit_code == 2
+    assert "proposal.base_gpus: at most the cards in all (gpus: 12)" in too_many.output

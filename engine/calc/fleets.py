@@ -21,12 +21,10 @@ from typing import NamedTuple
 
 from gpu_advisor.engine.calc.costs import SECONDS_PER_HOUR
 from gpu_advisor.engine.calc.instances import Placement, place
-from gpu_advisor.engine.calc.listings import PricedListing, to_option
+from gpu_advisor.engine.calc.listings import PricedListing
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing, usable_rate
 from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, DailyTraffic
-from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling, MixedFleetBilling
 from gpu_advisor.engine.domain.load import Load
-from gpu_advisor.engine.domain.results import Option
 
 ROUNDING_SLACK = 1e-9
 
@@ -159,14 +157,21 @@ def cheapest_split(
     days_per_month: float,
     max_gpus: int | None = None,
     as_proposed: bool = False,
+    base_replicas: int | None = None,
 ) -> Split | None:
     """Every base ``base_placements`` gives (at most ``max_gpus`` cards) with each of the ``peaks`` for
     the replicas beyond it, the cheapest kept (the first of equals); ``base_usd``: a placement's monthly
     cost. None where no base leaves replicas to the peaks, or where the cheapest costs no less than a base
     holding the busiest hour's replicas in every hour (no mix), unless ``as_proposed``: a pair someone
-    names is priced even then (``check`` then says it costs more)."""
+    names is priced even then (``check`` then says it costs more). ``base_replicas``: the base someone
+    proposes, in whole instances, priced as proposed whatever it leaves to the peaks."""
     found: Split | None = None
-    for placement in base_placements(plan.cards_per_replica, hours, instance_gpus, linked, plan.spread):
+    placements = (
+        [place(plan.cards_per_replica, base_replicas, instance_gpus, linked, plan.spread)]
+        if base_replicas is not None
+        else base_placements(plan.cards_per_replica, hours, instance_gpus, linked, plan.spread)
+    )
+    for placement in placements:
         if max_gpus is not None and placement.gpus_rented > max_gpus:
             break
         extra = [max(0, count - placement.replicas_hosted) for count in hours]
@@ -176,7 +181,7 @@ def cheapest_split(
             split = Split(placement, base_usd(placement), peak, gpu_hours, most)
             if found is None or split.usd_per_month < found.usd_per_month:
                 found = split
-    if found is None or as_proposed:
+    if found is None or as_proposed or base_replicas is not None:
         return found
     whole = place(plan.cards_per_replica, max(hours), instance_gpus, linked, plan.spread)
     within = max_gpus is None or whole.gpus_rented <= max_gpus
@@ -191,9 +196,10 @@ def price_mixed_fleet(
     days_per_month: float,
     calendar_hours: float,
     as_proposed: bool = False,
+    base_replicas: int | None = None,
 ) -> MixedFleet | None:
     """``base`` (a reservation) for the replicas it holds in every hour and ``peak`` (an hourly offer of the
-    same GPU) for the rest, at the base size that costs least (``cheapest_split``)."""
+    same GPU) for the rest, at the base size that costs least (``cheapest_split``) or the one proposed."""
     listing = base.listing
     split = cheapest_split(
         base.plan,
@@ -205,6 +211,7 @@ def price_mixed_fleet(
         traffic,
         days_per_month,
         as_proposed=as_proposed,
+        base_replicas=base_replicas,
     )
     if split is None:
         return None
@@ -230,10 +237,12 @@ def cheapest_mixed_fleet(
     days_per_month: float,
     calendar_hours: float,
     as_proposed: bool = False,
+    base_replicas: int | None = None,
 ) -> MixedFleet | None:
     """The cheapest mixed fleet of one of the ``bases`` that is a reservation and one of the ``peaks`` that
     is an hourly offer of the same GPU and jurisdiction; ``hours_of``: each service GPU's replicas by hour
-    (a batch has none). The listings come in a fixed order, so ties keep the first pair."""
+    (a batch has none). The listings come in a fixed order, so ties keep the first pair.
+    ``base_replicas``: the base a proposal states (``price_mixed_fleet``)."""
     found: MixedFleet | None = None
     for base in bases:
         gpu = base.listing.offer.gpu
@@ -247,7 +256,7 @@ def cheapest_mixed_fleet(
             if peak.listing.offer.billing == "committed" or not same_place:
                 continue
             fleet = price_mixed_fleet(
-                base, peak, hours_of[gpu], traffic, days_per_month, calendar_hours, as_proposed
+                base, peak, hours_of[gpu], traffic, days_per_month, calendar_hours, as_proposed, base_replicas
             )
             if fleet is not None and (found is None or fleet.usd_per_month < found.usd_per_month):
                 found = fleet
@@ -338,59 +347,3 @@ def price_autoscaled(
     served share rounded up to its increment; an offer billed by the day pays every card that runs)."""
     gpu_hours, most = peak_bill(listing, hours, traffic.served, days_per_month, listing.plan.spread)
     return AutoscaledFleet(listing, hours, gpu_hours, most, gpu_hours * listing.listing.usd_per_gpu_hour)
-
-
-def autoscaled_billing(fleet: AutoscaledFleet) -> AutoscaledFleetBilling:
-    listing = fleet.listing.listing
-    return AutoscaledFleetBilling(
-        provider=listing.offer.provider,
-        offer=listing.offer.offer,
-        gpu=listing.offer.gpu,
-        cards_per_replica=fleet.listing.plan.cards_per_replica,
-        usd_per_gpu_hour=listing.usd_per_gpu_hour,
-        replicas_by_hour=fleet.replicas_by_hour,
-        gpus_rented_max=fleet.gpus_rented_max,
-        gpu_hours_per_month=fleet.gpu_hours_per_month,
-        usd_per_month=fleet.usd_per_month,
-    )
-
-
-def fleet_billing(fleet: MixedFleet) -> MixedFleetBilling:
-    base, peak = fleet.base.listing, fleet.peak.listing
-    return MixedFleetBilling(
-        cards_per_replica=fleet.base.plan.cards_per_replica,
-        replicas_by_hour=fleet.replicas_by_hour,
-        base_provider=base.offer.provider,
-        base_offer=base.offer.offer,
-        base_commitment_months=base.offer.commitment_months,
-        base_usd_per_gpu_hour=base.usd_per_gpu_hour,
-        base_replicas=fleet.base_replicas,
-        base_replicas_hosted=fleet.base_replicas_hosted,
-        base_gpus_rented=fleet.base_gpus_rented,
-        base_usd_per_month=fleet.base_usd_per_month,
-        peak_provider=peak.offer.provider,
-        peak_offer=peak.offer.offer,
-        peak_pricing=peak.offer.pricing,
-        peak_usd_per_gpu_hour=peak.usd_per_gpu_hour,
-        peak_gpus_rented_max=fleet.peak_gpus_rented_max,
-        peak_gpu_hours_per_month=fleet.peak_gpu_hours_per_month,
-        peak_usd_per_month=fleet.peak_usd_per_month,
-    )
-
-
-def fleet_option(fleet: MixedFleet, calendar_hours: float) -> Option:
-    """The mixed fleet as an option: its base's offer, price and term, the cards of its busiest hour, and
-    the whole fleet's monthly cost; ``fleet`` says how it bills."""
-    cards = fleet.base.plan.cards_per_replica
-    busiest = max(fleet.replicas_by_hour)
-    return to_option(fleet.base).model_copy(
-        update={
-            "gpus": busiest * cards,
-            "gpus_rented": fleet.base_gpus_rented + fleet.peak_gpus_rented_max,
-            "replicas": busiest,
-            "usd_per_hour": fleet.usd_per_month / calendar_hours,
-            "billed_hours_per_month": calendar_hours,
-            "usd_per_month": fleet.usd_per_month,
-            "fleet": fleet_billing(fleet),
-        }
-    )

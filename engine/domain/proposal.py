@@ -44,6 +44,9 @@ class ProposalInput(StrictInput):
     offer of the base's GPU in its jurisdiction, as ``recommend`` pairs them."""
     peak_offer: str | None = None
     """Hybrid: that hourly offer (with ``peak_provider``)."""
+    base_gpus: int | None = Field(default=None, gt=0, le=100_000)
+    """Hybrid: the cards reserved for every hour (priced in whole instances); default the base that
+    costs least, as ``recommend`` sizes it."""
 
     @field_validator("peak_provider", "peak_offer")
     @classmethod
@@ -54,6 +57,16 @@ class ProposalInput(StrictInput):
             # An offer's name is its provider's (several sell "on-demand"): without it the checks could
             # not tell where or with whom the busier hours run.
             raise WordsError(Words("an offer of peak_provider: name the provider too"))
+        return value
+
+    @field_validator("base_gpus")
+    @classmethod
+    def _base_of_a_hybrid(cls, value: int | None, info: ValidationInfo) -> int | None:
+        if value is not None and info.data.get("deployment") != "hybrid":
+            raise WordsError(Words("a mixed fleet's reserved cards: only with deployment: hybrid"))
+        gpus = info.data.get("gpus")
+        if value is not None and gpus is not None and value > gpus:
+            raise WordsError(Words("at most the cards in all (gpus: %(gpus)s)", gpus=gpus))
         return value
 
 

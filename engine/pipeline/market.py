@@ -11,13 +11,13 @@ from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.api_costs import api_costs
 from gpu_advisor.engine.calc.commitments import cheapest_as_billed
+from gpu_advisor.engine.calc.fleet_billing import fleet_option
 from gpu_advisor.engine.calc.fleets import (
     AutoscaledFleet,
     MixedFleet,
     OwnedBaseFleet,
     cheapest_mixed_fleet,
     cheapest_owned_base_fleet,
-    fleet_option,
     price_autoscaled,
     replicas_by_hour,
 )

@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any
 
 from gpu_advisor.engine.calc.calibration import calibration_rows, error_band, highest_error, set_statistics
-from gpu_advisor.engine.calc.fleets import autoscaled_billing
+from gpu_advisor.engine.calc.fleet_billing import autoscaled_billing
 from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.listings import build_options
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances

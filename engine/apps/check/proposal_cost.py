@@ -115,6 +115,8 @@ def proposed_mixed_fleet(
     hours = replicas_by_hour(
         plan, evaluation.capacity.traffic, evaluation.capacity.load, market.replicas.sizing
     )
+    # A base the proposal states: its cards in whole replicas (at least one), in whole instances.
+    stated = max(1, proposal.base_gpus // plan.cards_per_replica) if proposal.base_gpus is not None else None
     return cheapest_mixed_fleet(
         bases,
         peaks,
@@ -123,6 +125,7 @@ def proposed_mixed_fleet(
         evaluation.workload.days_per_month,
         evaluation.knowledge.calendar_hours_per_month(),
         as_proposed=named,
+        base_replicas=stated,
     )
 
 

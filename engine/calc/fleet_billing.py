@@ -1,0 +1,65 @@
+"""What a priced fleet reports: a mixed fleet's and an hourly-scaled fleet's billing as the results and
+the memo show them, and a mixed fleet as one option of the options table."""
+
+from __future__ import annotations
+
+from gpu_advisor.engine.calc.fleets import AutoscaledFleet, MixedFleet
+from gpu_advisor.engine.calc.listings import to_option
+from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling, MixedFleetBilling
+from gpu_advisor.engine.domain.results import Option
+
+
+def autoscaled_billing(fleet: AutoscaledFleet) -> AutoscaledFleetBilling:
+    listing = fleet.listing.listing
+    return AutoscaledFleetBilling(
+        provider=listing.offer.provider,
+        offer=listing.offer.offer,
+        gpu=listing.offer.gpu,
+        cards_per_replica=fleet.listing.plan.cards_per_replica,
+        usd_per_gpu_hour=listing.usd_per_gpu_hour,
+        replicas_by_hour=fleet.replicas_by_hour,
+        gpus_rented_max=fleet.gpus_rented_max,
+        gpu_hours_per_month=fleet.gpu_hours_per_month,
+        usd_per_month=fleet.usd_per_month,
+    )
+
+
+def fleet_billing(fleet: MixedFleet) -> MixedFleetBilling:
+    base, peak = fleet.base.listing, fleet.peak.listing
+    return MixedFleetBilling(
+        cards_per_replica=fleet.base.plan.cards_per_replica,
+        replicas_by_hour=fleet.replicas_by_hour,
+        base_provider=base.offer.provider,
+        base_offer=base.offer.offer,
+        base_commitment_months=base.offer.commitment_months,
+        base_usd_per_gpu_hour=base.usd_per_gpu_hour,
+        base_replicas=fleet.base_replicas,
+        base_replicas_hosted=fleet.base_replicas_hosted,
+        base_gpus_rented=fleet.base_gpus_rented,
+        base_usd_per_month=fleet.base_usd_per_month,
+        peak_provider=peak.offer.provider,
+        peak_offer=peak.offer.offer,
+        peak_pricing=peak.offer.pricing,
+        peak_usd_per_gpu_hour=peak.usd_per_gpu_hour,
+        peak_gpus_rented_max=fleet.peak_gpus_rented_max,
+        peak_gpu_hours_per_month=fleet.peak_gpu_hours_per_month,
+        peak_usd_per_month=fleet.peak_usd_per_month,
+    )
+
+
+def fleet_option(fleet: MixedFleet, calendar_hours: float) -> Option:
+    """The mixed fleet as an option: its base's offer, price and term, the cards of its busiest hour, and
+    the whole fleet's monthly cost; ``fleet`` says how it bills."""
+    cards = fleet.base.plan.cards_per_replica
+    busiest = max(fleet.replicas_by_hour)
+    return to_option(fleet.base).model_copy(
+        update={
+            "gpus": busiest * cards,
+            "gpus_rented": fleet.base_gpus_rented + fleet.peak_gpus_rented_max,
+            "replicas": busiest,
+            "usd_per_hour": fleet.usd_per_month / calendar_hours,
+            "billed_hours_per_month": calendar_hours,
+            "usd_per_month": fleet.usd_per_month,
+            "fleet": fleet_billing(fleet),
+        }
+    )
