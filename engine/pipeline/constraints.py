@@ -181,15 +181,35 @@ class Constraints:
     """Where an own server may not stand by the rules' exclusions (``select_own_server`` skips those)."""
 
 
+def workload_firings(
+    session: FactSession, facts: Fact, capacity_figures: SizingFigures, knowledge: Knowledge
+) -> list[Firing]:
+    """What the rules on the workload fact conclude: exclusions, rule-outs, preferred pricing."""
+    return session.assert_fact(workload_fact(capacity_figures, knowledge), facts)
+
+
+def admitted_gpus(knowledge: Knowledge, firings: Sequence[Firing], rulebook: Rulebook) -> str:
+    """The GPUs some rental, serverless product or own server that the workload's rules do not exclude
+    runs on, comma-separated: the latency rules compare a GPU only with one of these (a B200 no admitted
+    offer sells cannot show that an H200 misses a target it could meet)."""
+    rules = fired_rules(firings, rulebook)
+    rented = zip(listings(knowledge), rule_exclusions(listings(knowledge), rules), strict=True)
+    served = zip(
+        serverless_listings(knowledge), rule_exclusions(serverless_listings(knowledge), rules), strict=True
+    )
+    housings = excluded_housings(rules, knowledge)
+    gpus = {listing.offer.gpu for listing, excluded in rented if not excluded}
+    gpus |= {listing.gpu.gpu for listing, excluded in served if not excluded}
+    gpus |= {server.gpu for server in knowledge.own_hardware.servers if server.housing not in housings}
+    return ",".join(sorted(gpus))
+
+
 def apply_constraints(
-    session: FactSession,
-    facts: Fact,
-    capacity_figures: SizingFigures,
+    firings: list[Firing],
     verdicts: GpuVerdicts,
     knowledge: Knowledge,
     rulebook: Rulebook,
 ) -> Constraints:
-    firings = session.assert_fact(workload_fact(capacity_figures, knowledge), facts)
     rules = tuple(fired_rules([*verdicts.firings, *firings], rulebook))
     pricing = preferred_pricing(rules)
     return Constraints(

@@ -28,7 +28,13 @@ from gpu_advisor.engine.domain.results import Decision, Option, Resolution
 from gpu_advisor.engine.domain.workload import ResolvedWorkload, WorkloadInput
 from gpu_advisor.engine.pipeline.api_comparison import weigh_api
 from gpu_advisor.engine.pipeline.capacity import Capacity, plan_capacity
-from gpu_advisor.engine.pipeline.constraints import Constraints, apply_constraints, workload_facts
+from gpu_advisor.engine.pipeline.constraints import (
+    Constraints,
+    admitted_gpus,
+    apply_constraints,
+    workload_facts,
+    workload_firings,
+)
 from gpu_advisor.engine.pipeline.decision import settle
 from gpu_advisor.engine.pipeline.defaults import complete_workload
 from gpu_advisor.engine.pipeline.economics import weigh_economics
@@ -95,9 +101,14 @@ def evaluate(
     sized_by = sizing_knowledge or knowledge
     capacity = plan_capacity(resolved, sized_by)
     facts = workload_facts(resolved, knowledge)
-    verdicts = judge_gpus(fit_evaluator or evaluator, capacity, sized_by, rulebook, resolved)
+    # The workload's own rules first (each rule reads one fact, so their session may be one of its own):
+    # the GPUs they admit are the ones the latency rules compare with.
     with evaluator.session() as session:
-        constraints = apply_constraints(session, facts, capacity.figures, verdicts, knowledge, rulebook)
+        own = workload_firings(session, facts, capacity.figures, knowledge)
+    admitted = admitted_gpus(knowledge, own, rulebook)
+    verdicts = judge_gpus(fit_evaluator or evaluator, capacity, sized_by, rulebook, resolved, admitted)
+    with evaluator.session() as session:
+        constraints = apply_constraints(own, verdicts, knowledge, rulebook)
         market, resolved = survey_market(
             resolved,
             capacity,

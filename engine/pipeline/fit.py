@@ -150,9 +150,11 @@ def judge_gpus(
     knowledge: Knowledge,
     rulebook: Rulebook,
     resolved: ResolvedWorkload | None = None,
+    admitted: str = "",
 ) -> GpuVerdicts:
     """The rules' verdicts on every GPU and offer; with ``resolved``, also on the GPUs that cannot meet
-    its latency targets (a service's, ``latency_fit`` facts)."""
+    its latency targets (a service's, ``latency_fit`` facts), compared with the ``admitted`` GPUs
+    (``latency_fit_facts``)."""
     firings = fit_firings(
         evaluator, sizing_facts(knowledge, capacity.figures, WORKLOAD_SCENARIO, capacity.cards)
     )
@@ -166,6 +168,7 @@ def judge_gpus(
             resolved.max_time_per_output_token_ms,
             ",".join(sorted(unsuitable_gpus(firings, rulebook))),
             capacity.cards,
+            admitted,
         )
         if facts:
             firings = (*firings, *fit_firings(evaluator, facts))
@@ -196,13 +199,15 @@ def latency_fit_facts(
     max_tpot_ms: float | None,
     unsuitable: str,
     cards: str,
+    admitted: str = "",
     /,
 ) -> tuple[LatencyFitFact, ...]:
     """One fact per GPU the gpu_fit rules left standing (``unsuitable``: the GPUs they ruled out,
     comma-separated), for a workload with latency targets: what a lone request sees on it at the cards
     per replica the load is sized with (``cards``, from ``cards_key``: a count that meets the targets
-    where one does), and the fastest GPU and card count's figures. The same for every workload with this
-    sizing, token counts, targets and counts, so built once."""
+    where one does), and the fastest GPU and card count's figures among the ``admitted`` GPUs (those an
+    option the workload's rules admit runs on; "" or none of them standing: every GPU). The same for
+    every workload with this sizing, token counts, targets and counts, so built once."""
     if max_ttft_ms is None and max_tpot_ms is None:
         return ()
     chosen = parse_cards(cards)
@@ -213,9 +218,15 @@ def latency_fit_facts(
     }
     if not standing:
         return ()
-    # The fastest any GPU gets at any card count it may run, for the rules that tell a GPU that misses a
-    # target from a target none meets.
-    every = [(p, lone_request(p.roofline)) for candidates in standing.values() for p in candidates]
+    # The fastest any admitted GPU gets at any card count it may run, for the rules that tell a GPU that
+    # misses a target from a target none meets: a GPU the workload cannot have proves nothing.
+    allowed = set(admitted.split(",")) & set(standing) if admitted else set(standing)
+    every = [
+        (p, lone_request(p.roofline))
+        for gpu, candidates in standing.items()
+        if gpu in (allowed or standing)
+        for p in candidates
+    ]
     ttft = min(every, key=lambda item: (item[1].time_to_first_token_ms, item[0].cards))
     tpot = min(every, key=lambda item: (item[1].time_per_output_token_ms, item[0].cards))
     # A rule that tells a GPU another one meets the target names the plainest that does: the fewest
