@@ -101,13 +101,12 @@ def evaluate(
     sized_by = sizing_knowledge or knowledge
     capacity = plan_capacity(resolved, sized_by)
     facts = workload_facts(resolved, knowledge)
-    # The workload's own rules first (each rule reads one fact, so their session may be one of its own):
-    # the GPUs they admit are the ones the latency rules compare with.
+    # The workload's own rules first: the GPUs they admit are the ones the latency rules compare with. The
+    # GPU-fit stage opens a session of its own inside this one where its firings are not kept yet.
     with evaluator.session() as session:
         own = workload_firings(session, facts, capacity.figures, knowledge)
-    admitted = admitted_gpus(knowledge, own, rulebook)
-    verdicts = judge_gpus(fit_evaluator or evaluator, capacity, sized_by, rulebook, resolved, admitted)
-    with evaluator.session() as session:
+        admitted = admitted_gpus(knowledge, own, rulebook)
+        verdicts = judge_gpus(fit_evaluator or evaluator, capacity, sized_by, rulebook, resolved, admitted)
         constraints = apply_constraints(own, verdicts, knowledge, rulebook)
         market, resolved = survey_market(
             resolved,

@@ -181,7 +181,9 @@ class RulesEngine:
         """``sent_with_facts``: thresholds that every session is given values for (``with_thresholds``)
         and whose rules compare with them as each fact carries them."""
         self._c: Any = load_c_engine()
-        self._lock = threading.Lock()
+        # Re-entrant: a stage may open a session of its own inside another (the GPU-fit facts' within an
+        # evaluation's); sessions stay isolated by their IDs, and threads still take turns.
+        self._lock = threading.RLock()
         self._sessions = itertools.count(1)
         self.sent_with_facts = sent_with_facts
         definition = compile_rulebook(
