@@ -233,8 +233,8 @@ def test_peak_fields_name_a_known_provider_beside_a_reservation(tmp_path: Path) 
     hourly = checked(tmp_path, WORKLOAD, {**HYBRID, "offer": "p5-on-demand", "pricing": "on_demand"})
     assert hourly.exit_code == 2
     assert (
-        "proposal.peak_provider: the busier hours' offer goes with a reservation; aws p5-on-demand bills "
-        "by the hour"
+        "proposal.peak_provider: a mixed fleet's busier hours and reserved base go with a reservation; aws "
+        "p5-on-demand bills by the hour"
     ) in hourly.output
     reserved_peak = checked(
         tmp_path, WORKLOAD, {**HYBRID, "peak_provider": "aws", "peak_offer": "p5-reserved-1y"}
@@ -276,6 +276,13 @@ def test_a_stated_base_belongs_to_a_hybrid_and_within_its_cards(tmp_path: Path) 
     assert refused.exit_code == 2
     assert (
         "proposal.base_gpus: a mixed fleet's reserved cards: only with deployment: hybrid" in refused.output
+    )
+    hourly = {**HYBRID, "offer": "p5-on-demand-2026-09", "pricing": "on_demand", "base_gpus": 8}
+    del hourly["peak_provider"], hourly["peak_offer"]
+    refused = checked(tmp_path, WORKLOAD, hourly)
+    assert refused.exit_code == 2
+    assert "proposal.base_gpus: a mixed fleet's busier hours and reserved base go with a reservation" in (
+        refused.output
     )
     too_many = checked(tmp_path, WORKLOAD, {**HYBRID, "base_gpus": 16})
     assert too_many.exit_code == 2

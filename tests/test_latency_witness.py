@@ -47,6 +47,24 @@ def test_a_gpu_the_workload_may_have_is_the_witness(tmp_path: Path) -> None:
     assert "LAT001" not in approved.fired_rules
     (lat003,) = messages(approved, "LAT003")
     assert lat003.startswith(
-        "No GPU meets the target of 1,000 ms to the first token: even the fastest, 8 × h200, needs 1,213 ms "
-        "for a lone prompt of this length (21 % over)."
+        "No GPU meets the target of 1,000 ms to the first token: even the fastest, 16 × h100-sxm, needs "
+        "1,213 ms for a lone prompt of this length (21 % over)."
     )
+
+
+def test_on_premises_only_the_own_servers_gpus_are_compared() -> None:
+    """Data that may not leave the building rules every rental and serverless product out (DEP006): the
+    witness is an own server's GPU (two 8-card H100 nodes), not a rented B200."""
+    result = run({**R1_RAG, "on_premises_required": True}, AS_OF)
+    assert "DEP006" in result.fired_rules and "LAT001" not in result.fired_rules
+    (lat003,) = messages(result, "LAT003")
+    assert "even the fastest, 16 × h100-sxm, needs 1,213 ms" in lat003
+
+
+def test_a_gpu_sold_with_fewer_cards_than_the_witness_needs_is_no_witness() -> None:
+    """With personal data of people in the EU the B200 is sold only as RunPod's one-card serverless
+    workers in the EU; the 8 × B200 that meets the target is not for sale, so LAT003 applies."""
+    result = run({**R1_RAG, "personal_data": True}, AS_OF)
+    assert "LAT001" not in result.fired_rules
+    (lat003,) = messages(result, "LAT003")
+    assert "even the fastest, 8 × h200, needs 1,213 ms" in lat003

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpu_advisor.engine.calc.api_costs import ApiListing, api_listings
+from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
 from gpu_advisor.engine.calc.listings import Listing, listings
 from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
 from gpu_advisor.engine.calc.sizing import SizingFigures
@@ -188,20 +189,42 @@ def workload_firings(
     return session.assert_fact(workload_fact(capacity_figures, knowledge), facts)
 
 
+MAX_REPLICA_CARDS = 64
+"""More cards than any replica the estimate sizes spans (``candidate_performances``: up to 16)."""
+
+
 def admitted_gpus(knowledge: Knowledge, firings: Sequence[Firing], rulebook: Rulebook) -> str:
-    """The GPUs some rental, serverless product or own server that the workload's rules do not exclude
-    runs on, comma-separated: the latency rules compare a GPU only with one of these (a B200 no admitted
-    offer sells cannot show that an H200 misses a target it could meet)."""
+    """The GPUs, with the most cards of each one replica may span, of the rentals, serverless products
+    and own servers that the workload's rules leave standing (by exclusion and by ruling a deployment
+    out), as ``gpu:cards`` comma-separated: the latency rules compare a GPU only with one of these, at a
+    card count it is sold in (a B200 no admitted offer sells, or sells one card at a time, cannot show
+    that an 8-card H200 replica misses a target it could meet)."""
     rules = fired_rules(firings, rulebook)
-    rented = zip(listings(knowledge), rule_exclusions(listings(knowledge), rules), strict=True)
-    served = zip(
-        serverless_listings(knowledge), rule_exclusions(serverless_listings(knowledge), rules), strict=True
-    )
-    housings = excluded_housings(rules, knowledge)
-    gpus = {listing.offer.gpu for listing, excluded in rented if not excluded}
-    gpus |= {listing.gpu.gpu for listing, excluded in served if not excluded}
-    gpus |= {server.gpu for server in knowledge.own_hardware.servers if server.housing not in housings}
-    return ",".join(sorted(gpus))
+    ruled_out = ruled_out_deployments(rules)
+    most: dict[str, int] = {}
+
+    def admit(gpu: str, cards: int) -> None:
+        most[gpu] = max(most.get(gpu, 0), cards)
+
+    if "dedicated_cloud" not in ruled_out:
+        rented = listings(knowledge)
+        for listing, excluded in zip(rented, rule_exclusions(rented, rules), strict=True):
+            if not excluded:
+                # A multi-card replica needs cards that share a fast link in one instance.
+                admit(listing.offer.gpu, max((1, *offer_linked_sizes(listing.offer))))
+    if "serverless" not in ruled_out:
+        served = serverless_listings(knowledge)
+        for entry, excluded in zip(served, rule_exclusions(served, rules), strict=True):
+            if not excluded:
+                admit(entry.gpu.gpu, max(entry.gpu.instance_gpus))
+    if "own_hardware" not in ruled_out:
+        housings = excluded_housings(rules, knowledge)
+        for server in knowledge.own_hardware.servers:
+            if server.housing not in housings:
+                # Own servers may be joined into one replica over their network, up to as many as the
+                # catalog lets a workload buy (no limit given: every count the estimate considers).
+                admit(server.gpu, server.gpus_per_server * (server.max_servers or MAX_REPLICA_CARDS))
+    return ",".join(f"{gpu}:{cards}" for gpu, cards in sorted(most.items()))
 
 
 def apply_constraints(

@@ -205,9 +205,10 @@ def latency_fit_facts(
     """One fact per GPU the gpu_fit rules left standing (``unsuitable``: the GPUs they ruled out,
     comma-separated), for a workload with latency targets: what a lone request sees on it at the cards
     per replica the load is sized with (``cards``, from ``cards_key``: a count that meets the targets
-    where one does), and the fastest GPU and card count's figures among the ``admitted`` GPUs (those an
-    option the workload's rules admit runs on; "" or none of them standing: every GPU). The same for
-    every workload with this sizing, token counts, targets and counts, so built once."""
+    where one does), and the fastest GPU and card count's figures among the ``admitted`` ones
+    (``gpu:cards``: the GPUs an option the workload's rules admit runs on, at most the cards it sells a
+    replica on; "": every GPU, for ``gpu-advisor size``, which has no workload rules). The same for every
+    workload with this sizing, token counts, targets and counts, so built once."""
     if max_ttft_ms is None and max_tpot_ms is None:
         return ()
     chosen = parse_cards(cards)
@@ -218,15 +219,19 @@ def latency_fit_facts(
     }
     if not standing:
         return ()
-    # The fastest any admitted GPU gets at any card count it may run, for the rules that tell a GPU that
-    # misses a target from a target none meets: a GPU the workload cannot have proves nothing.
-    allowed = set(admitted.split(",")) & set(standing) if admitted else set(standing)
+    # The fastest any admitted GPU gets at any card count it is sold in, for the rules that tell a GPU
+    # that misses a target from a target none meets: a GPU the workload cannot have proves nothing.
+    sold = (part.partition(":") for part in admitted.split(",") if part)
+    most = {gpu: int(cards) for gpu, _, cards in sold}
     every = [
         (p, lone_request(p.roofline))
         for gpu, candidates in standing.items()
-        if gpu in (allowed or standing)
         for p in candidates
+        if not admitted or p.cards <= most.get(gpu, 0)
     ]
+    if not every:
+        # No admitted option holds a replica: no GPU can be compared, so none misses by comparison.
+        return ()
     ttft = min(every, key=lambda item: (item[1].time_to_first_token_ms, item[0].cards))
     tpot = min(every, key=lambda item: (item[1].time_per_output_token_ms, item[0].cards))
     # A rule that tells a GPU another one meets the target names the plainest that does: the fewest

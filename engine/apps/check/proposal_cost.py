@@ -115,8 +115,11 @@ def proposed_mixed_fleet(
     hours = replicas_by_hour(
         plan, evaluation.capacity.traffic, evaluation.capacity.load, market.replicas.sizing
     )
-    # A base the proposal states: its cards in whole replicas (at least one), in whole instances.
-    stated = max(1, proposal.base_gpus // plan.cards_per_replica) if proposal.base_gpus is not None else None
+    # A base the proposal states: the replicas that hold its cards (a part of one is a whole one, as a
+    # reservation cannot hold part of a replica), in whole instances as the offer sells them.
+    stated = (
+        math.ceil(proposal.base_gpus / plan.cards_per_replica) if proposal.base_gpus is not None else None
+    )
     return cheapest_mixed_fleet(
         bases,
         peaks,

@@ -33,11 +33,18 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
             )
     base = catalog_offer(proposal, knowledge)
     names_peak = proposal.peak_provider is not None or proposal.peak_offer is not None
-    if names_peak and base is not None and base.billing != "committed":
+    if (names_peak or proposal.base_gpus is not None) and base is not None and base.billing != "committed":
         # The busier hours' offer prices the replicas beyond a reservation's: an hourly base has none.
-        field = "proposal.peak_provider" if proposal.peak_provider else "proposal.peak_offer"
+        field = (
+            "proposal.peak_provider"
+            if proposal.peak_provider
+            else "proposal.peak_offer"
+            if proposal.peak_offer
+            else "proposal.base_gpus"
+        )
         problem = Words(
-            "the busier hours' offer goes with a reservation; %(provider)s %(offer)s bills by the hour",
+            "a mixed fleet's busier hours and reserved base go with a reservation; %(provider)s %(offer)s "
+            "bills by the hour",
             provider=base.provider,
             offer=base.offer,
         )
