@@ -1,8 +1,8 @@
 """DEP035: where no self-hosted route has a price, a managed API the workload may use is the route. A
-long-prompt contract RAG service (30,000 tokens in) for a German company misses the one-second
-first-token target on every GPU the EU offers (LAT001), so no rental, serverless product or own server
-is admitted; the memo recommended "own hardware ... which the catalog cannot price" although IONOS's
-EU-hosted Llama 3.3 70B, which the workload may use, was in its own API table."""
+contract RAG service (30,000 tokens in) of a German company whose procurement approves IONOS only, run by
+a team without DevOps capacity: no rental or serverless product is approved and buying is ruled out
+(TCO015), so no self-hosted route stands with a price, and the route is IONOS's EU-hosted 70B, which the
+workload may use, not hardware the rules ruled out or the catalog cannot price."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from helpers import run
 
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.workload import validate_workload
@@ -29,11 +28,42 @@ RAG: dict[str, Any] = {
     "schedule": "workdays",
     "personal_data": True,
     "company_country": "DE",
+    "devops_capacity": False,
 }
 
 
-def test_the_api_the_workload_may_use_is_the_route_with_a_price() -> None:
-    result = run(RAG, AS_OF)
+def approving(tmp_path: Path, providers: list[str]) -> str:
+    """A policy directory whose one rule approves ``providers`` only."""
+    policy = tmp_path / "policy"
+    policy.mkdir(exist_ok=True)
+    rule = {
+        "id": "ORG133",
+        "name": "approved-providers-only",
+        "topic": "provider",
+        "severity": "warning",
+        "fact": "workload",
+        "when": [],
+        "then": {"exclude_options": [{"field": "provider", "not_in": providers}]},
+        "title": "Company policy: approved providers only",
+        "message": "Only the approved providers.",
+        "rationale": "Procurement.",
+        "source": {
+            "document": "cloud-gpu-costs-2026",
+            "section": "Hyperscaler vs. Neo-Cloud: Wo GPUs wirklich günstiger sind",
+        },
+    }
+    (policy / "approved.yaml").write_text(
+        yaml.safe_dump({"schema_version": 1, "family": "ORG", "rules": [rule]}), encoding="utf-8"
+    )
+    return str(policy)
+
+
+def decided(workload: dict[str, Any], policy: str) -> Any:
+    return recommend(validate_workload(workload, "test"), AS_OF, policy_dir=policy)
+
+
+def test_the_api_the_workload_may_use_is_the_route_with_a_price(tmp_path: Path) -> None:
+    result = decided(RAG, approving(tmp_path, ["ionos"]))
     decision = result.decision
     assert (decision.deployment, decision.offer, decision.deciding_rule_id) == (
         "api",
@@ -42,7 +72,7 @@ def test_the_api_the_workload_may_use_is_the_route_with_a_price() -> None:
     )
     # 150,000 requests x 22 workdays x 30,400 tokens at 0.65 EUR per million, 1.16 USD per EUR.
     assert round(decision.usd_per_month or 0, 2) == round(150_000 * 22 * 30_400 * 0.65 / 1e6 * 1.16, 2)
-    assert {"DEP009", "LAT001", "DEP035"} <= set(result.fired_rules)
+    assert {"DEP009", "TCO015", "DEP035"} <= set(result.fired_rules)
     memo = render_memo(result)
     assert (
         "No rental, serverless product or own server the rules leave standing has a price (see the "
@@ -50,15 +80,12 @@ def test_the_api_the_workload_may_use_is_the_route_with_a_price() -> None:
         "$75,641.28/month: the API is the one route with a price. Its latency is not in the catalog: "
         "measure it against the workload's targets before relying on it." in memo
     )
-    # DEP009 no longer says the server cannot hold the model: it holds it, and misses the target.
-    assert (
-        "the catalog's own server is not one either (it cannot hold the model or meet the workload's "
-        "targets: see the findings): it needs hardware sized for it." in memo
+
+
+def test_own_weights_leave_the_api_out_and_hardware_sized_for_the_model(tmp_path: Path) -> None:
+    result = decided(
+        {**RAG, "model": {**RAG["model"], "custom_weights": True}}, approving(tmp_path, ["ionos"])
     )
-
-
-def test_own_weights_leave_the_api_out_and_hardware_sized_for_the_model() -> None:
-    result = run({**RAG, "model": {**RAG["model"], "custom_weights": True}}, AS_OF)
     assert (result.decision.deployment, result.decision.deciding_rule_id) == ("own_hardware", "DEP009")
     assert "DEP035" not in result.fired_rules
 
@@ -67,35 +94,7 @@ def test_a_serverless_product_a_rule_ruled_out_is_still_a_priced_route(tmp_path:
     """A company that approves only Modal and Together: no rental stands, and DEP024 rules serverless out
     for a busy steady service, but Modal still has a price ($19,970), below Together's API ($35,336):
     DEP022 decides for it, and DEP035 stays silent (it had the API win)."""
-    policy = tmp_path / "policy"
-    policy.mkdir()
-    (policy / "approved.yaml").write_text(
-        yaml.safe_dump(
-            {
-                "schema_version": 1,
-                "family": "ORG",
-                "rules": [
-                    {
-                        "id": "ORG133",
-                        "name": "approved-providers-only",
-                        "topic": "provider",
-                        "severity": "warning",
-                        "fact": "workload",
-                        "when": [],
-                        "then": {"exclude_options": [{"field": "provider", "not_in": ["modal", "together"]}]},
-                        "title": "Company policy: approved providers only",
-                        "message": "Only Modal and Together are approved.",
-                        "rationale": "Procurement.",
-                        "source": {
-                            "document": "cloud-gpu-costs-2026",
-                            "section": "Hyperscaler vs. Neo-Cloud: Wo GPUs wirklich günstiger sind",
-                        },
-                    }
-                ],
-            }
-        ),
-        encoding="utf-8",
-    )
+    policy = approving(tmp_path, ["modal", "together"])
     workload = {
         "name": "steady-rag",
         "model": {"name": "llama-3.1-70b", "precision": "fp8"},
@@ -106,7 +105,7 @@ def test_a_serverless_product_a_rule_ruled_out_is_still_a_priced_route(tmp_path:
         "model_stable": False,
         "company_country": "US",
     }
-    result = recommend(validate_workload(workload, "test"), AS_OF, policy_dir=str(policy))
+    result = decided(workload, policy)
     assert (result.decision.deployment, result.decision.deciding_rule_id) == ("serverless", "DEP022")
     assert round(result.decision.usd_per_month or 0) == 19970
     assert "DEP024" in result.fired_rules and "DEP035" not in result.fired_rules

@@ -122,6 +122,10 @@ def assert_gpu_fits(
     ]
 
 
+EVERY_GPU = "*"
+"""``latency_fit_facts``' witnesses without workload rules: every GPU at every card count."""
+
+
 @dataclass(frozen=True)
 class GpuVerdicts:
     firings: tuple[Firing, ...]
@@ -150,7 +154,7 @@ def judge_gpus(
     knowledge: Knowledge,
     rulebook: Rulebook,
     resolved: ResolvedWorkload | None = None,
-    admitted: str = "",
+    admitted: str = EVERY_GPU,
 ) -> GpuVerdicts:
     """The rules' verdicts on every GPU and offer; with ``resolved``, also on the GPUs that cannot meet
     its latency targets (a service's, ``latency_fit`` facts), compared with the ``admitted`` GPUs
@@ -199,7 +203,7 @@ def latency_fit_facts(
     max_tpot_ms: float | None,
     unsuitable: str,
     cards: str,
-    admitted: str = "",
+    admitted: str = EVERY_GPU,
     /,
 ) -> tuple[LatencyFitFact, ...]:
     """One fact per GPU the gpu_fit rules left standing (``unsuitable``: the GPUs they ruled out,
@@ -207,7 +211,7 @@ def latency_fit_facts(
     per replica the load is sized with (``cards``, from ``cards_key``: a count that meets the targets
     where one does), and the fastest GPU and card count's figures among the ``admitted`` ones
     (``gpu:cards``: the GPUs an option the workload's rules admit runs on, at most the cards it sells a
-    replica on; "": every GPU, for ``gpu-advisor size``, which has no workload rules). The same for every
+    replica on; ``EVERY_GPU`` for ``gpu-advisor size``, which has no workload rules). The same for every
     workload with this sizing, token counts, targets and counts, so built once."""
     if max_ttft_ms is None and max_tpot_ms is None:
         return ()
@@ -221,13 +225,13 @@ def latency_fit_facts(
         return ()
     # The fastest any admitted GPU gets at any card count it is sold in, for the rules that tell a GPU
     # that misses a target from a target none meets: a GPU the workload cannot have proves nothing.
-    sold = (part.partition(":") for part in admitted.split(",") if part)
+    sold = (part.partition(":") for part in admitted.split(",") if part and admitted != EVERY_GPU)
     most = {gpu: int(cards) for gpu, _, cards in sold}
     every = [
         (p, lone_request(p.roofline))
         for gpu, candidates in standing.items()
         for p in candidates
-        if not admitted or p.cards <= most.get(gpu, 0)
+        if admitted == EVERY_GPU or p.cards <= most.get(gpu, 0)
     ]
     if not every:
         # No admitted option holds a replica: no GPU can be compared, so none misses by comparison.
