@@ -162,3 +162,32 @@ def test_the_summary_says_where_the_recommended_api_processes_the_requests(tmp_p
         "Where its provider processes the requests is not in the catalog: ask before sending it data."
         in public
     )
+
+
+def test_a_business_critical_workload_on_a_provider_of_unknown_sla_is_told_in_the_summary(
+    tmp_path: Path,
+) -> None:
+    """Hugging Face's endpoints are chosen for a business-critical 70B chat; whether Hugging Face publishes
+    an enterprise SLA is not established (knowledge/providers.yaml), and PRV011 said so only about the
+    admitted providers in general. Not business-critical: no such sentence."""
+    source = tmp_path / "chat.yaml"
+    source.write_text(
+        "name: kundenchat-70b\nmodel: {name: llama-3.3-70b, precision: fp8}\nrequests_per_day: 600000\n"
+        "avg_input_tokens: 800\navg_output_tokens: 250\nload_pattern: variable\nbusiness_critical: true\n"
+        "latency_sensitive: true\ncompany_country: DE\n",
+        encoding="utf-8",
+    )
+    result = recommend(load_workload(str(source)), AS_OF)
+    assert (result.decision.deployment, result.decision.provider) == ("serverless", "huggingface")
+    sentence = (
+        "Whether the chosen provider, huggingface, publishes an enterprise SLA could not be established "
+        "(PRV011): ask for its uptime commitment and service credits before this business-critical workload "
+        "relies on it.\n"
+    )
+    assert sentence in render_memo(result)
+    german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
+    assert "Ob der gewählte Anbieter, huggingface, ein Enterprise-SLA veröffentlicht" in german
+    source.write_text(
+        source.read_text(encoding="utf-8").replace("business_critical: true", "business_critical: false")
+    )
+    assert "Whether the chosen provider" not in render_memo(recommend(load_workload(str(source)), AS_OF))
