@@ -7,7 +7,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from helpers import EXAMPLES_DIR
+from helpers import EXAMPLES_DIR, run
 
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.workload import load_workload
@@ -15,6 +15,15 @@ from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
 
 AS_OF = dt.date(2026, 11, 30)
+QWEN3 = {
+    "name": "qwen3-moe",
+    "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+    "requests_per_day": 100_000,
+    "avg_input_tokens": 600,
+    "avg_output_tokens": 400,
+    "company_country": "FR",
+}
+"""The first test's Qwen3 MoE, whose compared API is the larger Llama 3.1 405B's price."""
 
 
 def test_an_api_of_another_model_is_named_as_a_switch(tmp_path: Path) -> None:
@@ -118,16 +127,11 @@ def test_a_size_given_in_whole_billions_is_compared_with_the_model_of_that_size(
     assert larger.name != compared.name and larger.model_params_b == 70
 
 
-def test_a_larger_models_price_beside_a_self_hosted_decision_is_an_upper_bound(tmp_path: Path) -> None:
+def test_a_larger_models_price_beside_a_self_hosted_decision_is_an_upper_bound() -> None:
     """Own weights rule the API out (DEP005); the sentence on the API compared says its model is larger.
     Where the compared model is of the workload's size, no such sentence (tests/golden/nightly-batch.md)."""
-    source = tmp_path / "own.yaml"
-    source.write_text(
-        "name: qwen-own\nmodel: {name: qwen3-235b-a22b, precision: fp8, custom_weights: true}\n"
-        "requests_per_day: 100000\navg_input_tokens: 600\navg_output_tokens: 400\ncompany_country: FR\n",
-        encoding="utf-8",
-    )
-    memo = render_memo(recommend(load_workload(str(source)), AS_OF))
+    own = {**QWEN3, "name": "qwen-own", "model": {**QWEN3["model"], "custom_weights": True}}
+    memo = render_memo(run(own, AS_OF))
     assert (
         "The managed API compared (Llama 3.1 405B Instruct (DeepInfra), another model, $2,434 per month) is "
         "ruled out for this workload (DEP005). That model is larger (405B against 235B parameters), so its "
@@ -137,18 +141,21 @@ def test_a_larger_models_price_beside_a_self_hosted_decision_is_an_upper_bound(t
     assert "That model is larger" not in render_memo(nightly)
 
 
-def test_the_summary_says_where_the_recommended_api_processes_the_requests(tmp_path: Path) -> None:
+def test_the_summary_says_where_the_recommended_api_processes_the_requests() -> None:
     """DeepSeek's own API keeps its data in China (its privacy policy, knowledge/api_prices.yaml): the
     summary says so beside the recommendation, where the API table's column alone said "CN"; where the
     catalog does not know the place, the summary says to ask."""
-    source = tmp_path / "r1.yaml"
-    source.write_text(
-        "name: code-review-r1\nmodel: {name: deepseek-r1, precision: fp8}\nrequests_per_day: 200000\n"
-        "avg_input_tokens: 3000\navg_output_tokens: 1500\ncontext_tokens: 32768\nload_pattern: variable\n"
-        "company_country: DE\n",
-        encoding="utf-8",
-    )
-    result = recommend(load_workload(str(source)), AS_OF)
+    r1 = {
+        "name": "code-review-r1",
+        "model": {"name": "deepseek-r1", "precision": "fp8"},
+        "requests_per_day": 200_000,
+        "avg_input_tokens": 3_000,
+        "avg_output_tokens": 1_500,
+        "context_tokens": 32_768,
+        "load_pattern": "variable",
+        "company_country": "DE",
+    }
+    result = run(r1, AS_OF)
     assert (result.decision.deployment, result.decision.offer) == ("api", "deepseek-r1-deepseek")
     memo = render_memo(result)
     assert (
@@ -164,20 +171,22 @@ def test_the_summary_says_where_the_recommended_api_processes_the_requests(tmp_p
     )
 
 
-def test_a_business_critical_workload_on_a_provider_of_unknown_sla_is_told_in_the_summary(
-    tmp_path: Path,
-) -> None:
+def test_a_business_critical_workload_on_a_provider_of_unknown_sla_is_told_in_the_summary() -> None:
     """Hugging Face's endpoints are chosen for a business-critical 70B chat; whether Hugging Face publishes
     an enterprise SLA is not established (knowledge/providers.yaml), and PRV011 said so only about the
     admitted providers in general. Not business-critical: no such sentence."""
-    source = tmp_path / "chat.yaml"
-    source.write_text(
-        "name: kundenchat-70b\nmodel: {name: llama-3.3-70b, precision: fp8}\nrequests_per_day: 600000\n"
-        "avg_input_tokens: 800\navg_output_tokens: 250\nload_pattern: variable\nbusiness_critical: true\n"
-        "latency_sensitive: true\ncompany_country: DE\n",
-        encoding="utf-8",
-    )
-    result = recommend(load_workload(str(source)), AS_OF)
+    chat = {
+        "name": "kundenchat-70b",
+        "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+        "requests_per_day": 600_000,
+        "avg_input_tokens": 800,
+        "avg_output_tokens": 250,
+        "load_pattern": "variable",
+        "business_critical": True,
+        "latency_sensitive": True,
+        "company_country": "DE",
+    }
+    result = run(chat, AS_OF)
     assert (result.decision.deployment, result.decision.provider) == ("serverless", "huggingface")
     sentence = (
         "Whether the chosen provider, huggingface, publishes an enterprise SLA could not be established "
@@ -187,7 +196,4 @@ def test_a_business_critical_workload_on_a_provider_of_unknown_sla_is_told_in_th
     assert sentence in render_memo(result)
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
     assert "Ob der gewählte Anbieter, huggingface, ein Enterprise-SLA veröffentlicht" in german
-    source.write_text(
-        source.read_text(encoding="utf-8").replace("business_critical: true", "business_critical: false")
-    )
-    assert "Whether the chosen provider" not in render_memo(recommend(load_workload(str(source)), AS_OF))
+    assert "Whether the chosen provider" not in render_memo(run({**chat, "business_critical": False}, AS_OF))

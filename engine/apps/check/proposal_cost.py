@@ -135,14 +135,7 @@ def proposed_mixed_fleet(
 def current_peak(proposal: ProposalInput, gpu: str, knowledge: Knowledge) -> ProposalInput:
     """The proposal with its named busier-hours offer replaced by the provider's newer list of it, where
     one replaces it (KNB011 says so), as the base's offer is."""
-    named = next(
-        (
-            o
-            for o in knowledge.offers.offers
-            if (o.provider, o.offer, o.gpu) == (proposal.peak_provider, proposal.peak_offer, gpu)
-        ),
-        None,
-    )
+    named = knowledge.offer(proposal.peak_provider, proposal.peak_offer, gpu)
     newer = knowledge.successor(named) if named is not None else None
     return proposal.model_copy(update={"peak_offer": newer.offer}) if newer is not None else proposal
 

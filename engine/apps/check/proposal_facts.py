@@ -39,13 +39,7 @@ JURISDICTIONS = ("EU", "US", "UK", "CH")
 
 
 def catalog_offer(proposal: ProposalInput, knowledge: Knowledge) -> Offer | None:
-    for offer in knowledge.offers.offers:
-        if (offer.provider, offer.offer) == (proposal.provider, proposal.offer) and proposal.gpu in (
-            None,
-            offer.gpu,
-        ):
-            return offer
-    return None
+    return knowledge.offer(proposal.provider, proposal.offer, proposal.gpu)
 
 
 def proposal_jurisdictions(

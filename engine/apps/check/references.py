@@ -51,15 +51,7 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
         raise InputError(
             at(origin, Words.joined("%(field)s: %(problem)s", field=field, problem=problem)), field=field
         )
-    peak = next(
-        (
-            offer
-            for offer in knowledge.offers.offers
-            if (offer.provider, offer.offer) == (proposal.peak_provider, proposal.peak_offer)
-            and proposal.gpu in (None, offer.gpu)
-        ),
-        None,
-    )
+    peak = knowledge.offer(proposal.peak_provider, proposal.peak_offer, proposal.gpu)
     if peak is not None and peak.billing == "committed":
         problem = Words(
             "the busier hours' offer is an hourly one; %(provider)s %(offer)s is a reservation",

@@ -109,10 +109,18 @@ class Knowledge(Strict):
         """The provider's newer offer that replaces ``offer`` (``superseded_by``; checked at load)."""
         if offer.superseded_by is None:
             return None
+        return self.offer(offer.provider, offer.superseded_by, offer.gpu)
+
+    def offer(self, provider: str | None, name: str | None, gpu: str | None = None) -> Offer | None:
+        """The catalog offer a provider sells under that name (of that GPU where one is given); None where
+        there is none, or a name is missing."""
         return next(
-            o
-            for o in self.offers.offers
-            if (o.provider, o.offer, o.gpu) == (offer.provider, offer.superseded_by, offer.gpu)
+            (
+                o
+                for o in self.offers.offers
+                if (o.provider, o.offer) == (provider, name) and gpu in (None, o.gpu)
+            ),
+            None,
         )
 
     def model(self, model_id: str) -> ModelConfig:
