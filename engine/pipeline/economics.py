@@ -287,7 +287,7 @@ def autoscaled_details(market: Market, fixed: FixedFleet | None) -> dict[str, An
     }
 
 
-def mixed_fleet_sla_unknown(knowledge: Knowledge, market: Market) -> dict[str, str]:
+def mixed_fleet_sla_unknown(knowledge: Knowledge, market: Market) -> dict[str, Any]:
     """Which parts of the mixed fleet a provider whose SLA is not established runs (PRV011 names them)."""
     fleet = market.mixed_fleet
     parts: dict[str, str] = {}
@@ -298,5 +298,5 @@ def mixed_fleet_sla_unknown(knowledge: Knowledge, market: Market) -> dict[str, s
                 parts[part] = provider.name
     return {
         "mixed_fleet_sla_unknown_parts": "both" if len(parts) == 2 else next(iter(parts), ""),
-        "mixed_fleet_sla_unknown_names": " and ".join(dict.fromkeys(parts.values())),
+        "mixed_fleet_sla_unknown_names": tuple(dict.fromkeys(parts.values())),
     }

@@ -176,8 +176,8 @@ class EconomicsDetails(Details):
     mixed_fleet_sla_unknown_parts: str
     """The parts of the mixed fleet (``base``, ``peak`` or ``both``) whose provider's SLA is not
     established ("" where none is, or no mixed fleet is priced)."""
-    mixed_fleet_sla_unknown_names: str
-    """Those providers' names, ' and '-joined."""
+    mixed_fleet_sla_unknown_names: tuple[str, ...]
+    """Those providers' names, each once (the message joins them in its language)."""
     hyperscaler_best_usd_per_month: float
     hyperscaler_best_name: str | Words
     """The cheapest eligible hyperscaler option, as the messages name it ("" without one): its GPU may
