@@ -239,7 +239,8 @@ def test_budget_denies_over_the_hard_limit() -> None:
 
 
 def test_budget_is_silent_without_a_monthly_cost() -> None:
-    _, result = checked({"workload": workload("chat"), "proposal": {"deployment": "api"}})
+    # A rental that names no offer has no price (an API proposal is priced at the API's).
+    _, result = checked({"workload": workload("chat"), "proposal": {"deployment": "dedicated_cloud"}})
     assert result[0]["usd_per_month"] is None
     assert verdicts(result, {"budget": {"usd_per_month": 1, "deny_usd_per_month": 1}}) == {}
 

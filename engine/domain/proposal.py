@@ -30,6 +30,8 @@ class ProposalInput(StrictInput):
     deployment: Deployment
     provider: str | None = None
     offer: str | None = None
+    """The offer's name at its provider; for a managed API, the API's ID (knowledge/api_prices.yaml), as
+    ``recommend`` names its decision."""
     gpu: str | None = None
     gpus: int | None = Field(default=None, gt=0, le=100_000)
     """Cards in all (replicas x cards per replica)."""
@@ -47,6 +49,17 @@ class ProposalInput(StrictInput):
     base_gpus: int | None = Field(default=None, gt=0, le=100_000)
     """Hybrid: the cards reserved for every hour (priced in whole instances); default the base that
     costs least, as ``recommend`` sizes it."""
+
+    @field_validator("gpu", "gpus", "pricing", "region", "server", "servers")
+    @classmethod
+    def _not_of_an_api(cls, value: Any, info: ValidationInfo) -> Any:
+        # A managed API runs on its provider's GPUs, sold per token, where its provider processes the
+        # requests: a stated GPU or region would be judged as if the proposal chose them.
+        if value is not None and info.data.get("deployment") == "api":
+            raise WordsError(
+                Words("a managed API runs on its provider's GPUs, where its provider says: leave it out")
+            )
+        return value
 
     @field_validator("peak_provider", "peak_offer")
     @classmethod
@@ -129,10 +142,12 @@ class CheckItem(ResultModel):
 
 
 class Location(ResultModel):
-    """Where the proposal may run, as the catalog reads its provider, offer and region."""
+    """Where the proposal may run, as the catalog reads its provider, offer and region; for a managed
+    API, where its provider processes the requests."""
 
     jurisdictions: tuple[str, ...]
-    """EU, US, UK, CH or unknown (a marketplace with variable locations); empty where it names none."""
+    """EU, US, UK, CH, CN (an API) or unknown (a marketplace with variable locations, an API that
+    guarantees none); empty where it names none."""
     countries: tuple[str, ...]
     """ISO codes of the countries of those regions; empty where not known."""
 

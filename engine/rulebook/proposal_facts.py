@@ -118,6 +118,16 @@ class ProposalFact(Fact):
     gpus_billed: Annotated[int, Guard("cost_known")]
     """The cards the proposed rental's whole instances bill (PRC013 compares them with ``gpus``); 0 for
     own hardware."""
+    api_named: bool = False
+    """A managed-API proposal names its provider or its API (``offer``: the API's ID)."""
+    api_known: bool = False
+    """A managed-API proposal means an API the catalog prices: the one it names, its provider's of the
+    workload's size class, or (naming none) the one the recommendation compared."""
+    api_excluded: Annotated[bool, Guard("api_known")] = False
+    """The rules that fired for the workload exclude that API, as they exclude it from the comparison
+    (where its provider processes the requests, its SLA, how it is sold, company policy)."""
+    api_hosts_smaller_model: Annotated[bool, Guard("api_known")] = False
+    """That API hosts an open model smaller than the workload's (in parameters, or active ones)."""
     waivers_dated: bool = False
     """The proposal has a waiver with an end date (``until``)."""
     waiver_expired: bool = False

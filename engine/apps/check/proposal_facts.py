@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
+from gpu_advisor.engine.apps.check.proposal_api import api_facts
 from gpu_advisor.engine.apps.check.proposal_cost import (
     gpu_fit,
     named_serverless_products,
@@ -19,7 +20,8 @@ from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer, Region
-from gpu_advisor.engine.domain.proposal import ProposalInput
+from gpu_advisor.engine.domain.proposal import Location, ProposalInput
+from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.rulebook.conclusions import excluded_by, option_filters, ruled_out_deployments
 from gpu_advisor.engine.rulebook.details import ProposalDetails
@@ -90,19 +92,35 @@ def proposal_regions(
     return regions
 
 
+def proposal_place(
+    proposal: ProposalInput, offer: Offer | None, knowledge: Knowledge, api: ApiCost | None = None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The jurisdictions the proposal may run in and the countries of its regions: an API's, where it
+    proposes one (``proposal_api``), as the catalog says its provider processes the requests."""
+    if proposal.deployment == "api":
+        listed = knowledge.api_price(api.api) if api is not None else None
+        return ((api.jurisdiction,), listed.countries) if api is not None and listed else ((), ())
+    regions = proposal_regions(proposal, offer, knowledge)
+    countries = tuple(dict.fromkeys(c for region in regions for c in region.countries))
+    return proposal_jurisdictions(proposal, offer, knowledge), countries
+
+
 LOCATION_FIELDS = frozenset(("jurisdiction", "eu"))
 """The option attributes that depend only on where an option runs."""
 
 
 def residency_facts(
-    proposal: ProposalInput, offer: Offer | None, evaluation: Evaluation, lang: str = "en"
+    proposal: ProposalInput,
+    offer: Offer | None,
+    evaluation: Evaluation,
+    lang: str = "en",
+    api: ApiCost | None = None,
 ) -> tuple[dict[str, Any], str]:
     """Where the proposal runs (jurisdictions and countries) and whether the residency rules that fired
     for the workload exclude it, by their own conclusions (the option filters on its location); and the
     excluding rules with their titles in ``lang``, for the message."""
     knowledge, rulebook = evaluation.knowledge, evaluation.rulebook
-    jurisdictions = proposal_jurisdictions(proposal, offer, knowledge)
-    regions = proposal_regions(proposal, offer, knowledge)
+    jurisdictions, countries = proposal_place(proposal, offer, knowledge, api)
     residency = [
         rule
         for rule in evaluation.rules
@@ -117,7 +135,7 @@ def residency_facts(
     rule_ids = {rule_id for rule_ids in excluding.values() for rule_id in rule_ids}
     facts = {
         "jurisdiction": "/".join(jurisdictions),
-        "countries": ", ".join(dict.fromkeys(c for region in regions for c in region.countries)),
+        "countries": ", ".join(countries),
         "jurisdiction_known": known,
         "jurisdiction_excluded": known and bool(rule_ids),
     }
@@ -187,12 +205,16 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
     }
 
 
-def place_facts(proposal: ProposalInput, hardware: Hardware, knowledge: Knowledge) -> dict[str, Any]:
+def place_facts(
+    proposal: ProposalInput, hardware: Hardware, knowledge: Knowledge, api: ApiCost | None = None
+) -> dict[str, Any]:
     """Where the proposal runs and with whom: region, EU or not (known when every possible jurisdiction
     agrees), the provider and its kind."""
-    jurisdictions = proposal_jurisdictions(proposal, hardware.offer, knowledge)
+    jurisdictions, _ = proposal_place(proposal, hardware.offer, knowledge, api)
     eu_known = bool(jurisdictions) and (set(jurisdictions) == {"EU"} or "EU" not in jurisdictions)
-    provider = knowledge.provider(proposal.provider) if proposal.provider else None
+    # An API's provider is judged by its API's listing (``proposal_api``), not as a GPU provider.
+    gpus_of = proposal.provider if proposal.deployment != "api" else None
+    provider = knowledge.provider(gpus_of) if gpus_of else None
     return {
         "region": proposal.region or "/".join(jurisdictions),
         "region_known": eu_known,
@@ -273,6 +295,7 @@ class ProposalFacts(NamedTuple):
     """A hybrid's busier hours: the hourly offer its mix was priced on (None where it is not one)."""
     jurisdiction: str | None
     """Where the proposal runs, where that is one jurisdiction."""
+    location: Location
 
 
 def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "en") -> ProposalFacts:
@@ -280,12 +303,15 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     knowledge, decision = evaluation.knowledge, evaluation.decision
     hardware = proposed_hardware(proposal, evaluation)
     pricing = proposal.pricing or (hardware.offer.pricing if hardware.offer else None)
-    place = place_facts(proposal, hardware, knowledge)
-    residency, residency_rules = residency_facts(proposal, hardware.offer, evaluation, lang)
+    api = api_facts(proposal, evaluation, lang)
+    place = place_facts(proposal, hardware, knowledge, api.api)
+    residency, residency_rules = residency_facts(proposal, hardware.offer, evaluation, lang, api.api)
     ruled_out_by = ruled_out_deployments(evaluation.rules).get(proposal.deployment, ())
-    jurisdictions = proposal_jurisdictions(proposal, hardware.offer, knowledge)
+    jurisdictions, countries = proposal_place(proposal, hardware.offer, knowledge, api.api)
     jurisdiction = jurisdictions[0] if len(jurisdictions) == 1 else None
     cost = proposal_cost(proposal, evaluation, hardware.offer, jurisdiction, hardware.gpus, hardware.server)
+    if api.api is not None:
+        cost = cost._replace(usd_per_month=api.api.usd_per_month, known=True)
     usd_per_month, cost_known = cost.usd_per_month, cost.known
     # What the billed cards beyond the proposed ones cost, for PRC013's message.
     idle_cards = max(0, cost.gpus_billed - (hardware.gpus or 0)) if cost.gpus_billed else 0
@@ -315,6 +341,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         **place,
         **residency,
         **node_facts(proposal, hardware, evaluation, gpu["gpus_needed"]),
+        **api.facts,
         rental_to_beat_billing=rental_to_beat_billing(evaluation),
         rental_priced=cheapest is not None,
         cheapest_rental_usd_per_month=float(cheapest or 0.0),
@@ -331,8 +358,11 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         idle_cards_usd_per_month=usd_per_month * idle_cards / cost.gpus_billed if idle_cards > 0 else 0.0,
         offer=proposal.offer or "",
         **successor_details(hardware.offer, knowledge),
+        **api.details,
     )
-    return ProposalFacts(fact, details, cost.peak, jurisdiction)
+    return ProposalFacts(
+        fact, details, cost.peak, jurisdiction, Location(jurisdictions=jurisdictions, countries=countries)
+    )
 
 
 def successor_details(offer: Offer | None, knowledge: Knowledge) -> dict[str, Any]:

@@ -3,6 +3,7 @@ silent 'unknown' in every check that reads it."""
 
 from __future__ import annotations
 
+from gpu_advisor.engine.apps.check.proposal_api import api_providers
 from gpu_advisor.engine.apps.check.proposal_facts import JURISDICTIONS, catalog_offer
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Words, at
@@ -12,8 +13,13 @@ from gpu_advisor.engine.domain.proposal import ProposalInput
 
 def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: str | Words) -> None:
     """Names in the proposal must exist in the catalog; a typo is an input error, not a silent 'unknown'."""
+    providers = [p.id for p in knowledge.providers.providers]
+    if proposal.deployment == "api":
+        # An API's provider may sell no GPUs here (DeepInfra); a GPU provider's API is not priced here
+        # (KNB012 says so).
+        providers = list(dict.fromkeys([*api_providers(knowledge), *providers]))
     checks = [
-        ("proposal.provider", proposal.provider, [p.id for p in knowledge.providers.providers]),
+        ("proposal.provider", proposal.provider, providers),
         ("proposal.peak_provider", proposal.peak_provider, [p.id for p in knowledge.providers.providers]),
         ("proposal.gpu", proposal.gpu, [g.id for g in knowledge.gpus.gpus]),
         ("proposal.server", proposal.server, [s.id for s in knowledge.own_hardware.servers]),

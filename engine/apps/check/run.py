@@ -16,12 +16,7 @@ from typing import Any
 from gpu_advisor.engine.apps.check.files import proposal_files, proposal_origin, read_proposal_documents
 from gpu_advisor.engine.apps.check.gating import counts, overall
 from gpu_advisor.engine.apps.check.peak_part import merged, peak_part
-from gpu_advisor.engine.apps.check.proposal_facts import (
-    catalog_offer,
-    proposal_fact,
-    proposal_jurisdictions,
-    proposal_regions,
-)
+from gpu_advisor.engine.apps.check.proposal_facts import proposal_fact
 from gpu_advisor.engine.apps.check.references import validate_references
 from gpu_advisor.engine.apps.check.robustness import proposal_robustness, proposal_win_share
 from gpu_advisor.engine.apps.recommend import evaluate_workload
@@ -33,9 +28,7 @@ from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.proposal import (
     CheckItem,
     CheckResult,
-    Location,
     ProposalDocument,
-    ProposalInput,
     Status,
     Waiver,
 )
@@ -52,7 +45,7 @@ from gpu_advisor.engine.rulebook.guards import effective_needs, fields_read
 from gpu_advisor.engine.rulebook.schema import Rule
 from gpu_advisor.engine.rulebook.texts import rule_text
 
-LOCATION_FACTS = frozenset({"eu", "region", "jurisdiction", "jurisdiction_excluded"})
+LOCATION_FACTS = frozenset({"eu", "region", "jurisdiction", "jurisdiction_excluded", "api_excluded"})
 """Proposal facts about where it runs: a check that reads one shows the region, its jurisdictions and
 their countries in its evidence."""
 
@@ -163,15 +156,6 @@ def waiver_facts(waivers: list[Waiver], expired: list[Waiver]) -> tuple[dict[str
     return facts, named
 
 
-def location(proposal: ProposalInput, knowledge: Knowledge) -> Location:
-    offer = catalog_offer(proposal, knowledge)
-    regions = proposal_regions(proposal, offer, knowledge)
-    return Location(
-        jurisdictions=proposal_jurisdictions(proposal, offer, knowledge),
-        countries=tuple(dict.fromkeys(c for region in regions for c in region.countries)),
-    )
-
-
 def check_document(
     document: ProposalDocument,
     file: str,
@@ -199,7 +183,7 @@ def check_document(
             raise InputError(at(origin, not_a_check(waiver.rule, sorted(checks))))
         if waiver.rule not in checks:
             raise InputError(at(origin, unknown_value("waivers.rule", waiver.rule, sorted(checks))))
-    fact, details, peak, jurisdiction = proposal_fact(document.proposal, evaluation, fmt.lang)
+    fact, details, peak, jurisdiction, place = proposal_fact(document.proposal, evaluation, fmt.lang)
     active, expired = active_waivers(document.waivers, evaluated_on)
     facts, named = waiver_facts(document.waivers, expired)
     if scenarios is not None:
@@ -237,7 +221,7 @@ def check_document(
         workload=evaluation.workload,
         proposal=document.proposal,
         usd_per_month=round(fact.usd_per_month, 2) if fact.cost_known else None,
-        location=location(document.proposal, evaluation.knowledge),
+        location=place,
         recommendation=evaluation.decision,
         recommended_fleet=recommended_fleet(evaluation),
         status=overall(items),
