@@ -74,6 +74,11 @@ def test_the_api_the_workload_may_use_is_the_route_with_a_price(tmp_path: Path) 
     assert round(decision.usd_per_month or 0, 2) == round(150_000 * 22 * 30_400 * 0.65 / 1e6 * 1.16, 2)
     assert {"DEP009", "TCO015", "DEP035"} <= set(result.fired_rules)
     memo = render_memo(result)
+    # DEP009 fires after TCO015 ruled buying out, and says so rather than naming it the remaining route.
+    assert (
+        "No rental offer in the catalog can serve this model under the workload's constraints, so dedicated "
+        "cloud GPUs are not an option here; own hardware is ruled out as well (TCO015)." in memo
+    )
     assert (
         "No rental, serverless product or own server the rules leave standing has a price (see the "
         "findings), while a managed API the workload may use serves a model at least its size at "

@@ -233,12 +233,15 @@ def weigh_economics(
     market: Market,
     knowledge: Knowledge,
     evaluated_on: dt.date,
+    own_ruled_out_by: Sequence[str] = (),
 ) -> tuple[list[Firing], EconomicsDetails]:
-    """Assert the economics fact; its firings and the details their messages show."""
+    """Assert the economics fact; its firings and the details their messages show. ``own_ruled_out_by``:
+    the rules fired so far that ruled own hardware out."""
     unknown_sla, fixed = sla_unknown_providers(knowledge, market), fixed_fleet(market)
     fact = economics_fact(knowledge, resolved, market, evaluated_on, unknown_sla, fixed)
     firings = session.assert_fact(fact, facts)
-    return firings, economics_details(knowledge, market, resolved, unknown_sla, fixed)
+    details = economics_details(knowledge, market, resolved, unknown_sla, fixed)
+    return firings, details.model_copy(update={"own_hardware_ruled_out_by": ", ".join(own_ruled_out_by)})
 
 
 class FixedFleet(NamedTuple):

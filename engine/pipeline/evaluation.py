@@ -118,7 +118,15 @@ def evaluate(
             sizing_knowledge,
             throughput_factor,
         )
-        economic_firings, details = weigh_economics(session, facts, resolved, market, knowledge, evaluated_on)
+        economic_firings, details = weigh_economics(
+            session,
+            facts,
+            resolved,
+            market,
+            knowledge,
+            evaluated_on,
+            constraints.ruled_out.get("own_hardware", ()),
+        )
         before = (*verdicts.firings, *constraints.firings, *economic_firings)
         so_far = fired_rules(before, rulebook)
         serverless_firings, serverless_details = weigh_serverless(

@@ -100,6 +100,9 @@ class ApiDetails(Details):
 
 
 class EconomicsDetails(Details):
+    own_hardware_ruled_out_by: str = ""
+    """IDs of the workload's rules that ruled own hardware out (TCO015: no DevOps capacity), for DEP009,
+    which would otherwise name it the remaining route."""
     stated_utilization: float
     """The workload's own utilization, where it states one (KNB003 compares it with the busy share)."""
     own_usd_per_gpu_hour: float
