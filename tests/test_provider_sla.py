@@ -145,7 +145,7 @@ def test_prv011_sets_the_cheapest_offer_beside_the_cheapest_one_with_an_enterpri
         " The mixed fleet priced runs both its base and its busier hours at OVHcloud, also among them."
     )
     assert (
-        " The cheapest admitted offer, ovhcloud l40s-monthly (3 × l40s) at"
+        " The cheapest admitted rental, ovhcloud l40s-monthly (3 × l40s) at"
         f" ${cheapest.usd_per_month:,.0f}/month, comes from one of them; the cheapest of a provider that"
         " publishes an enterprise SLA, scaleway l40s-48g (3 × l40s), its price listed on"
         f" {with_sla.as_of.isoformat()}, costs"
