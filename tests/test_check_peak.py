@@ -287,3 +287,20 @@ def test_a_stated_base_belongs_to_a_hybrid_and_within_its_cards(tmp_path: Path) 
     too_many = checked(tmp_path, WORKLOAD, {**HYBRID, "base_gpus": 16})
     assert too_many.exit_code == 2
     assert "proposal.base_gpus: at most the cards in all (gpus: 12)" in too_many.output
+
+
+def test_a_base_that_fills_no_whole_instance_is_told_what_it_bills(tmp_path: Path) -> None:
+    """10 reserved H100 on P5: five replicas of 2 cards need two 8-card instances, 16 cards, and the mix
+    runs eight replicas on them in every hour ($22,192 as for base_gpus: 16); PRC018 says so. 8 fill one
+    instance and pass."""
+    found = results(tmp_path, WORKLOAD, {**HYBRID, "base_gpus": 10})
+    assert found["PRC018"]["status"] == "warn"
+    assert found["PRC018"]["message"] == (
+        "The proposal reserves 10 cards for every hour; p5-reserved-3y is sold in whole instances of whole "
+        "replicas, so the reservation bills 16, and the mix runs replicas on all of them in every hour (its "
+        "cost counts them so). Propose base_gpus: 16, what is billed (with gpus at least that), or a base "
+        "that fills its instances."
+    )
+    assert results(tmp_path, WORKLOAD, {**HYBRID, "base_gpus": 8})["PRC018"]["status"] == "pass"
+    # Without base_gpus the base is recommend's, sized as it pays: nothing to tell.
+    assert "PRC018" not in results(tmp_path, WORKLOAD, HYBRID)

@@ -118,6 +118,11 @@ class ProposalFact(Fact):
     gpus_billed: Annotated[int, Guard("cost_known")]
     """The cards the proposed rental's whole instances bill (PRC013 compares them with ``gpus``); 0 for
     own hardware."""
+    base_gpus_stated: bool = False
+    """A hybrid proposal states the cards it reserves (``base_gpus``) and its mix is priced."""
+    base_gpus: Annotated[int, Guard("base_gpus_stated")] = 0
+    base_gpus_billed: Annotated[int, Guard("base_gpus_stated")] = 0
+    """The cards the reservation's whole instances bill for that base (PRC018 compares them)."""
     api_named: bool = False
     """A managed-API proposal names its provider or its API (``offer``: the API's ID)."""
     api_known: bool = False

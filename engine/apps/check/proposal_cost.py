@@ -28,6 +28,8 @@ class ProposedCost(NamedTuple):
     """The instances a rental bills, or the servers bought."""
     peak: Offer | None = None
     """A hybrid's busier hours: the hourly offer the mix was priced on."""
+    base_gpus_billed: int = 0
+    """A hybrid's reserved base: the cards its whole instances bill (0 where no mix is priced)."""
 
 
 def proposal_cost(
@@ -57,7 +59,8 @@ def proposal_cost(
         if fleet is not None:
             # The cards billed change hour by hour: the busiest hour's, where the proposal names none.
             busiest = fleet.base_gpus_rented + fleet.peak_gpus_rented_max
-            return ProposedCost(fleet.usd_per_month, True, gpus or busiest, 2, fleet.peak.listing.offer)
+            peak = fleet.peak.listing.offer
+            return ProposedCost(fleet.usd_per_month, True, gpus or busiest, 2, peak, fleet.base_gpus_rented)
         if proposal.peak_provider or proposal.peak_offer:
             # The hourly offer named pairs with no admitted mix: no price, rather than the base alone.
             return ProposedCost(0.0, False)

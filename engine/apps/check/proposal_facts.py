@@ -348,6 +348,9 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         gpus_billed=cost.gpus_billed,
         # Two replicas or more on one instance or server: one machine's failure takes every one down.
         replicas_share_one_machine=cost.machines == 1 and proposed_replicas(gpu) >= 2,
+        base_gpus_stated=proposal.base_gpus is not None and cost.base_gpus_billed > 0,
+        base_gpus=proposal.base_gpus or 0,
+        base_gpus_billed=cost.base_gpus_billed,
     )
     details = ProposalDetails(
         ruled_out_by=", ".join(ruled_out_by),
