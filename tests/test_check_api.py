@@ -1,7 +1,7 @@
 """A proposal to use a managed API is held to the rules the recommendation applies to APIs (DEP036):
 where its provider processes personal data, the SLA a business-critical workload needs, company policy.
 Before, an API proposal was judged by DEP016 and DEP017 only: DeepInfra's 70B (no place guaranteed) for a
-German company's personal data passed every check, and a provider that sells no GPUs here (DeepInfra) was
+German company's personal data passed every check, and a provider that rents no GPUs here (DeepInfra) was
 refused as an unknown value. The proposal names the API as ``recommend`` names its decision: ``provider``
 and ``offer`` (the API's ID)."""
 
@@ -27,6 +27,7 @@ CONTRACTS: dict[str, Any] = {
     "personal_data": True,
     "company_country": "DE",
 }
+NO_PERSONAL_DATA = {**CONTRACTS, "personal_data": False}
 # 5,000 requests x 30.42 days x 2,500 tokens at IONOS's 0.65 EUR per million tokens both ways, 1.16 USD
 # per EUR.
 IONOS_USD_PER_MONTH = round(5000 * 30.42 * 2500 * 0.65 / 1e6 * 1.16, 2)
@@ -51,18 +52,23 @@ def statuses(data: dict[str, Any]) -> dict[str, str]:
     return {item["rule_id"]: item["status"] for item in data["results"]}
 
 
+def item(data: dict[str, Any], rule_id: str) -> dict[str, Any]:
+    (found,) = [i for i in data["results"] if i["rule_id"] == rule_id]
+    return found  # type: ignore[no-any-return]
+
+
 def test_an_api_that_guarantees_no_place_fails_for_personal_data(tmp_path: Path) -> None:
     data = document(
         tmp_path, {"deployment": "api", "provider": "deepinfra", "offer": "llama-3.3-70b-deepinfra"}
     )
-    (item,) = [i for i in data["results"] if i["rule_id"] == "DEP036"]
-    assert (data["status"], item["status"]) == ("fail", "fail")
-    assert item["message"] == (
-        "Llama 3.3 70B Instruct Turbo (DeepInfra), whose provider guarantees no place where it processes "
-        "the requests, is excluded for this workload by RES001 (GDPR: personal data of people in the "
-        "EU/EEA stays in EU regions); the recommendation compares only the APIs the rules admit."
+    found = item(data, "DEP036")
+    assert (data["status"], found["status"]) == ("fail", "fail")
+    assert found["message"] == (
+        "Llama 3.3 70B Instruct Turbo (DeepInfra) is excluded for this workload, as it is from the "
+        "recommendation's comparison; the rules that exclude it: RES001 (GDPR: personal data of people in "
+        "the EU/EEA stays in EU regions). Its provider guarantees no place where it processes the requests."
     )
-    assert item["evidence"] == {
+    assert found["evidence"] == {
         "deployment": "api",
         "api_excluded": True,
         "region": "unknown",
@@ -86,66 +92,124 @@ def test_an_eu_hosted_api_passes_and_is_priced_as_recommend_prices_it(tmp_path: 
     }
     assert data["usd_per_month"] == IONOS_USD_PER_MONTH == 286.71
     assert data["location"] == {"jurisdictions": ["EU"], "countries": ["DE"]}
-    assert data["recommendation"]["offer"] == "llama-3.3-70b-ionos"
+    assert data["recommendation"]["offer"] == data["api"]["api"] == "llama-3.3-70b-ionos"
 
 
 def test_a_business_critical_workload_needs_the_apis_sla(tmp_path: Path) -> None:
     """IONOS publishes no availability commitment for its AI Model Hub, so PRV003 excludes it as it
     excludes it from the recommendation's comparison."""
     workload = {**CONTRACTS, "business_critical": True}
-    data = document(tmp_path, {"deployment": "api", "offer": "llama-3.3-70b-ionos"}, workload)
-    (item,) = [i for i in data["results"] if i["rule_id"] == "DEP036"]
-    assert item["status"] == "fail"
-    assert item["message"] == (
-        "Llama 3.3 70B Instruct (IONOS AI Model Hub), whose provider processes the requests in the EU, is "
-        "excluded for this workload by PRV003 (Business-critical: enterprise SLA required); the "
-        "recommendation compares only the APIs the rules admit."
+    found = item(
+        document(tmp_path, {"deployment": "api", "offer": "llama-3.3-70b-ionos"}, workload), "DEP036"
+    )
+    assert found["status"] == "fail"
+    assert found["message"] == (
+        "Llama 3.3 70B Instruct (IONOS AI Model Hub) is excluded for this workload, as it is from the "
+        "recommendation's comparison; the rules that exclude it: PRV003 (Business-critical: enterprise SLA "
+        "required). Its provider processes the requests in the EU."
     )
 
 
 def test_company_policy_excludes_an_api_it_does_not_approve(tmp_path: Path) -> None:
-    workload = {**CONTRACTS, "personal_data": False}
     args = ("--policy", approving(tmp_path, ["ionos"]))
-    together = document(tmp_path, {"deployment": "api", "offer": "llama-3.3-70b-together"}, workload, *args)
-    ionos = document(tmp_path, {"deployment": "api", "offer": "llama-3.3-70b-ionos"}, workload, *args)
-    (item,) = [i for i in together["results"] if i["rule_id"] == "DEP036"]
+    together = document(
+        tmp_path, {"deployment": "api", "offer": "llama-3.3-70b-together"}, NO_PERSONAL_DATA, *args
+    )
+    ionos = document(tmp_path, {"deployment": "api", "offer": "llama-3.3-70b-ionos"}, NO_PERSONAL_DATA, *args)
     assert (
-        "is excluded for this workload by ORG133 (Company policy: approved providers only)" in item["message"]
+        "the rules that exclude it: ORG133 (Company policy: approved providers only)."
+        in (item(together, "DEP036")["message"])
     )
     assert statuses(ionos)["DEP036"] == "pass"
 
 
 def test_an_api_of_a_smaller_model_warns(tmp_path: Path) -> None:
-    data = document(
-        tmp_path,
-        {"deployment": "api", "offer": "llama-3.1-8b-deepinfra"},
-        {**CONTRACTS, "personal_data": False},
-    )
-    (item,) = [i for i in data["results"] if i["rule_id"] == "DEP037"]
-    assert item["status"] == "warn"
-    assert item["message"] == (
+    data = document(tmp_path, {"deployment": "api", "offer": "llama-3.1-8b-deepinfra"}, NO_PERSONAL_DATA)
+    found = item(data, "DEP037")
+    assert found["status"] == "warn"
+    assert found["message"] == (
         "Llama 3.1 8B Instruct Turbo (DeepInfra) hosts an open model of 8B parameters; the workload is "
-        "sized for a 70B model, so the answers are not the sized model's and its price compares with a "
-        "smaller class than the recommendation's."
+        "sized for a 70B model, so its answers are not the sized model's, and its price is that of a "
+        "smaller class than the recommendation compares."
     )
     assert statuses(data)["DEP036"] == "pass"
 
 
-def test_an_api_the_catalog_does_not_price_is_unknown(tmp_path: Path) -> None:
-    data = document(tmp_path, {"deployment": "api", "provider": "ionos", "offer": "llama-4-maverick-ionos"})
+def test_a_larger_mixture_of_experts_with_fewer_active_parameters_is_a_smaller_model(tmp_path: Path) -> None:
+    """DeepSeek's own API (the provider named alone: it sells no API of the workload's size, so its one
+    API) hosts 671B parameters, 37B of them active per token: fewer than the 70B dense model computes
+    with."""
+    data = document(tmp_path, {"deployment": "api", "provider": "deepseek"}, NO_PERSONAL_DATA)
+    assert data["api"] == {
+        "api": "deepseek-r1-deepseek",
+        "name": "DeepSeek-R1 (DeepSeek API, deepseek-reasoner)",
+        "provider": "deepseek",
+        "batch": False,
+    }
+    assert item(data, "DEP037")["message"] == (
+        "DeepSeek-R1 (DeepSeek API, deepseek-reasoner) hosts an open model of 671B parameters, 37B of them "
+        "active per token; the workload is sized for a 70B model, so the hosted model computes each token "
+        "with fewer parameters, its answers are not the sized model's, and its price is that of a smaller "
+        "class than the recommendation compares."
+    )
+    # With personal data, China or no place guaranteed is no place for it, the API named or its provider.
+    for proposal in ({"deployment": "api", "provider": "deepseek"}, {"deployment": "api", "offer": "gpt-4o"}):
+        assert statuses(document(tmp_path, proposal))["DEP036"] == "fail"
+
+
+def test_a_provider_named_alone_is_judged_as_the_recommendations_comparison_chooses(tmp_path: Path) -> None:
+    """DeepInfra hosts Llama 3.1 70B (the workload's model) and Llama 3.3 70B (cheaper): the comparison
+    takes the workload's own model, and so does the proposal, at the same price; naming nothing is the
+    API the recommendation compared."""
+    named = document(tmp_path, {"deployment": "api", "provider": "deepinfra"}, NO_PERSONAL_DATA)
+    unnamed = document(tmp_path, {"deployment": "api"}, NO_PERSONAL_DATA)
+    assert named["recommendation"]["offer"] == "llama-3.1-70b-deepinfra"
+    assert named["api"]["api"] == unnamed["api"]["api"] == "llama-3.1-70b-deepinfra"
+    recommended = round(named["recommendation"]["usd_per_month"], 2)
+    assert named["usd_per_month"] == unnamed["usd_per_month"] == recommended
+
+
+def test_a_batch_workload_is_priced_at_the_batch_api_it_may_use(tmp_path: Path) -> None:
+    """A nightly batch returned within a day may use DeepInfra's batch API: the proposal is priced
+    through it and says so."""
+    workload = {**NO_PERSONAL_DATA, "load_pattern": "batch", "batch_window_hours": 24}
+    data = document(tmp_path, {"deployment": "api", "offer": "llama-3.1-70b-deepinfra"}, workload)
+    assert data["api"]["batch"] is True
+    service = document(tmp_path, {"deployment": "api", "offer": "llama-3.1-70b-deepinfra"}, NO_PERSONAL_DATA)
+    assert service["api"]["batch"] is False
+    assert data["usd_per_month"] < service["usd_per_month"]
+
+
+def test_a_provider_that_sells_no_api_is_warned_and_no_gpu_is_judged(tmp_path: Path) -> None:
+    """Lambda rents GPUs and sells no API in the catalog: its offer name is not read as one of its GPU
+    offers, so no GPU check applies, and the checks that need the API cannot tell."""
+    data = document(tmp_path, {"deployment": "api", "provider": "lambda", "offer": "on-demand"})
     found = statuses(data)
     assert (found["KNB012"], found["DEP036"], found["DEP037"]) == ("warn", "unknown", "unknown")
-    assert data["usd_per_month"] is None
+    assert not {"NET002", "NET004", "SIZ008", "SIZ012"} & found.keys()
+    assert item(data, "KNB012")["message"] == (
+        "lambda sells no managed API in the catalog, so the price of the one proposed, where it processes "
+        "the requests and its SLA cannot be checked: the checks that need them report unknown."
+    )
+    assert (data["usd_per_month"], data["api"]) == (None, None)
     assert data["location"] == {"jurisdictions": [], "countries": []}
 
 
+def test_an_api_id_is_one_of_the_catalogs(tmp_path: Path) -> None:
+    typo = checked(tmp_path, {"deployment": "api", "offer": "llama-3.3-70b-inos"})
+    assert typo.exit_code == 2
+    assert "proposal.offer: unknown value 'llama-3.3-70b-inos'" in typo.output
+    assert "(did you mean 'llama-3.3-70b-ionos'?)" in typo.output
+    other = checked(tmp_path, {"deployment": "api", "provider": "ionos", "offer": "llama-3.3-70b-deepinfra"})
+    assert other.exit_code == 2
+    assert "allowed: llama-3.3-70b-ionos, mistral-small-24b-ionos" in other.output
+
+
 def test_an_api_proposal_names_no_hardware(tmp_path: Path) -> None:
-    result = checked(tmp_path, {"deployment": "api", "provider": "deepinfra", "gpu": "h100-sxm"})
-    assert result.exit_code == 2
-    assert (
-        "proposal.gpu: a managed API runs on its provider's GPUs, where its provider says: leave it out"
-        in (result.output)
-    )
+    for field, value in (("gpu", "h100-sxm"), ("pricing", "on_demand"), ("region", "EU")):
+        result = checked(tmp_path, {"deployment": "api", "provider": "deepinfra", field: value})
+        assert result.exit_code == 2
+        assert f"proposal.{field}: not for a managed API" in result.output
 
 
 def test_a_provider_of_apis_only_is_no_gpu_provider(tmp_path: Path) -> None:

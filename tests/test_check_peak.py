@@ -296,10 +296,10 @@ def test_a_base_that_fills_no_whole_instance_is_told_what_it_bills(tmp_path: Pat
     found = results(tmp_path, WORKLOAD, {**HYBRID, "base_gpus": 10})
     assert found["PRC018"]["status"] == "warn"
     assert found["PRC018"]["message"] == (
-        "The proposal reserves 10 cards for every hour; p5-reserved-3y is sold in whole instances of whole "
-        "replicas, so the reservation bills 16, and the mix runs replicas on all of them in every hour (its "
-        "cost counts them so). Propose base_gpus: 16, what is billed (with gpus at least that), or a base "
-        "that fills its instances."
+        "The proposal reserves 10 cards for every hour; p5-reserved-3y is sold in whole instances, and a "
+        "replica's cards are not split between two, so the reservation bills 16, and the mix runs replicas "
+        "on all of them in every hour (its cost counts them so). Propose base_gpus: 16, what is billed (with "
+        "gpus at least that), or 8, the largest base below it that fills its instances."
     )
     assert results(tmp_path, WORKLOAD, {**HYBRID, "base_gpus": 8})["PRC018"]["status"] == "pass"
     # Without base_gpus the base is recommend's, sized as it pays: nothing to tell.

@@ -182,6 +182,7 @@ def _cost(priced: _Priced, requests: float, compared: bool, shown: bool, cheaper
         output_per_million_tokens=api.output_per_million_tokens * factor,
         batch=listing.batch,
         jurisdiction=api.jurisdiction,
+        countries=api.countries,
         stands_in=priced.stands_in,
         same_model=priced.same_model,
         excluded_by=priced.excluded_by,

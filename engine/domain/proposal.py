@@ -57,7 +57,10 @@ class ProposalInput(StrictInput):
         # requests: a stated GPU or region would be judged as if the proposal chose them.
         if value is not None and info.data.get("deployment") == "api":
             raise WordsError(
-                Words("a managed API runs on its provider's GPUs, where its provider says: leave it out")
+                Words(
+                    "not for a managed API: it runs on its provider's GPUs, priced per token, where its "
+                    "provider processes the requests; leave it out"
+                )
             )
         return value
 
@@ -141,6 +144,17 @@ class CheckItem(ResultModel):
     where it did worse than the rest of the proposal."""
 
 
+class ProposedApi(ResultModel):
+    """The catalog API a managed-API proposal was judged and priced as (``apps/check/proposal_api.py``)."""
+
+    api: str
+    """Its ID in knowledge/api_prices.yaml, as ``recommend`` names a managed API in its decision."""
+    name: str
+    provider: str | None
+    batch: bool
+    """Priced through the provider's batch API (a batch workload that may use it)."""
+
+
 class Location(ResultModel):
     """Where the proposal may run, as the catalog reads its provider, offer and region; for a managed
     API, where its provider processes the requests."""
@@ -183,6 +197,9 @@ class CheckResult(ResultModel):
     """What the proposal costs per month at the catalog's prices (or the overrides'); None where the
     catalog cannot price it (an offer it does not know, no card count)."""
     location: Location | None = None
+    api: ProposedApi | None = None
+    """A managed-API proposal: the API it was judged and priced as (None for other deployments, or where
+    the catalog prices none it could mean)."""
     recommendation: Decision
     recommended_fleet: MixedFleetBilling | None = None
     """Where the recommendation is a mixed fleet (hybrid): its base and its peak, each with its offer and

@@ -216,6 +216,8 @@ class ApiCost(ResultModel):
     """The provider's batch API (same ``api`` ID): its discount off both prices, in ``currency``."""
     jurisdiction: str = "unknown"
     """Where the provider processes requests (EU, US, CN, unknown: no location guaranteed)."""
+    countries: tuple[str, ...] = ()
+    """The countries it processes them in, where the catalog knows them (ISO codes)."""
     stands_in: bool = False  # a hosted open model of the workload's size or larger (total and active)
     same_model: bool = False
     excluded_by: tuple[str, ...] = ()

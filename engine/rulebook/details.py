@@ -228,14 +228,16 @@ class ProposalDetails(Details):
     """The provider's newer offer that replaces the one named ("" where none replaces it)."""
     successor_usd_per_gpu_hour: float = 0.0
     successor_as_of: str = ""
+    base_gpus_fewer: int = 0
+    """A hybrid's stated reserved base: the largest base below what it bills that fills whole instances
+    (0 where none does)."""
     api_name: str = ""
-    """A managed-API proposal: the API judged (its name in the catalog), its provider, where that
-    processes the requests, the size of the open model it hosts (0 for a proprietary one), whether it is
-    the provider's batch API, and the rules that exclude it, each with its title."""
-    api_provider: str = ""
+    """A managed-API proposal: the API judged (its name in the catalog), where its provider processes the
+    requests, the size of the open model it hosts and its active parameters (0 for a proprietary model
+    and for a dense one's active ones), and the rules that exclude it, each with its title."""
     api_jurisdiction: str = ""
     api_model_params_b: float = 0.0
-    api_batch: bool = False
+    api_model_active_params_b: float = 0.0
     api_excluded_by: str = ""
 
 

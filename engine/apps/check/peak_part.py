@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from gpu_advisor.engine.apps.check.location import proposal_place
 from gpu_advisor.engine.apps.check.proposal_facts import (
     place_facts,
     proposed_hardware,
@@ -75,11 +76,12 @@ def peak_part(
     knowledge = evaluation.knowledge
     hardware = proposed_hardware(peak, evaluation)
     offer = hardware.offer
-    residency, residency_rules = residency_facts(peak, offer, evaluation, lang)
+    location = proposal_place(peak, offer, knowledge)
+    residency, residency_rules = residency_facts(location, evaluation, lang)
     linked = offer_linked_sizes(offer) if offer is not None else ()
     peak_fact = fact.model_copy(
         update={
-            **place_facts(peak, hardware, knowledge),
+            **place_facts(peak, hardware, location, knowledge),
             **residency,
             "pricing": offer.pricing if offer else "",
             "pricing_known": offer is not None,

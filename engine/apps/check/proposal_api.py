@@ -2,14 +2,17 @@
 of that price for the workload (the exclusions ``recommend`` applies to the APIs, its monthly cost).
 
 The proposal names the API as ``recommend`` names its decision: ``provider`` (deepinfra) and ``offer``
-(the API's ID in knowledge/api_prices.yaml). An offer named is that API (its batch API too, where the
-workload may use it); a provider named alone means its APIs of the workload's size class; neither named,
-the API the recommendation compared. Of several, the cheapest the rules admit is judged, else the
-cheapest sold per request.
+(the API's ID in knowledge/api_prices.yaml; ``validate_references`` refuses any other). An offer named is
+that API, sold per request or through its batch API; a provider named alone means its APIs, those that
+stand in for the workload's model where it sells such; neither named, the API the recommendation
+compared, else the APIs that stand in. Of several, the choice is made as the recommendation's comparison
+makes it (``calc.api_costs.comparable``): the ones the rules admit, else the ones sold per request; the
+workload's own model, else the nearest size class at or above it; the cheapest.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -27,20 +30,34 @@ def api_providers(knowledge: Knowledge) -> list[str]:
 def proposed_api(proposal: ProposalInput, evaluation: Evaluation) -> ApiCost | None:
     """The API listing an API proposal means (None where the catalog has none it could mean)."""
     market = evaluation.market
-    if proposal.offer is None and proposal.provider is None:
+    if proposal.offer is None and proposal.provider is None and market.compared_api is not None:
         return market.compared_api
-    candidates = [
+    named = [
         cost
         for cost in market.apis
-        if proposal.provider in (None, cost.provider)
-        and (cost.api == proposal.offer if proposal.offer else cost.stands_in or cost.same_model)
+        if proposal.provider in (None, cost.provider) and proposal.offer in (None, cost.api)
     ]
-    admitted = [cost for cost in candidates if not cost.excluded_by]
-    if admitted:
-        return min(admitted, key=lambda cost: cost.usd_per_month)
-    # Every one excluded: the API as sold per request, whose exclusions are the ones that matter (a batch
-    # API is also excluded for work that is not batch).
-    return min(candidates, key=lambda cost: (cost.batch, cost.usd_per_month), default=None)
+    fitting = [cost for cost in named if cost.stands_in or cost.same_model]
+    if proposal.offer is None and proposal.provider is None:
+        # Nothing named and nothing compared: every API that stands in is excluded (or none does).
+        return chosen(fitting)
+    return chosen(fitting or named)
+
+
+def chosen(candidates: Sequence[ApiCost]) -> ApiCost | None:
+    """The API the recommendation's comparison would take of ``candidates``: one the rules admit, else one
+    sold per request (a batch API is also excluded for work that is not batch, and its exclusions are not
+    the ones that matter); the workload's own model, else the nearest size class; the cheapest."""
+    pool = [c for c in candidates if not c.excluded_by] or [c for c in candidates if not c.batch]
+    pool = pool or list(candidates)
+    if not pool:
+        return None
+    tier = [c for c in pool if c.same_model]
+    sized = [c for c in pool if c.stands_in and c.model_params_b is not None]
+    if not tier and sized:
+        nearest = min(c.model_params_b or 0.0 for c in sized)
+        tier = [c for c in sized if c.model_params_b == nearest]
+    return min(tier or pool, key=lambda c: (c.usd_per_month, c.api, c.batch))
 
 
 class ApiFacts(NamedTuple):
@@ -52,11 +69,11 @@ class ApiFacts(NamedTuple):
 
 
 def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> ApiFacts:
-    """Whether the proposal names an API, whether the catalog prices it, whether the rules exclude it for
-    the workload (their exclusions of API listings, as ``recommend`` reads them) and whether it hosts a
-    smaller open model than the workload's."""
+    """Whether the proposal names an API, whether the catalog prices one it means, whether the rules
+    exclude it for the workload (their exclusions of API listings, as ``recommend`` reads them) and
+    whether it hosts a smaller open model than the workload's."""
     if proposal.deployment != "api":
-        return ApiFacts({"api_named": False, "api_known": False}, {}, None)
+        return ApiFacts({}, {}, None)
     api = proposed_api(proposal, evaluation)
     facts: dict[str, Any] = {
         "api_named": proposal.offer is not None or proposal.provider is not None,
@@ -64,9 +81,12 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
     }
     if api is None:
         return ApiFacts(facts, {}, None)
+    listed = evaluation.knowledge.api_prices.apis
+    active = next(a.model_active_params_b for a in listed if a.id == api.api)
     facts.update(
         api_excluded=bool(api.excluded_by),
-        # A hosted open model below the workload's size (a proprietary model's size is not public).
+        # A hosted open model below the workload's size, in parameters or active ones (a proprietary
+        # model's size is not public).
         api_hosts_smaller_model=api.model_params_b is not None and not (api.stands_in or api.same_model),
     )
     rules = {rule.id: rule for rule in evaluation.rules}
@@ -75,10 +95,9 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
     )
     details = {
         "api_name": api.name,
-        "api_provider": api.provider or "",
         "api_jurisdiction": api.jurisdiction,
         "api_model_params_b": api.model_params_b or 0.0,
-        "api_batch": api.batch,
+        "api_model_active_params_b": active or 0.0,
         "api_excluded_by": excluded_by,
     }
     return ApiFacts(facts, details, api)

@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from gpu_advisor.engine.calc.costs import Rental, own_hardware_cost, rent
 from gpu_advisor.engine.calc.fleets import MixedFleet, cheapest_mixed_fleet, replicas_by_hour
+from gpu_advisor.engine.calc.instances import place
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
 from gpu_advisor.engine.calc.listings import offer_hours
 from gpu_advisor.engine.calc.server_costs import server_costs
@@ -30,6 +31,8 @@ class ProposedCost(NamedTuple):
     """A hybrid's busier hours: the hourly offer the mix was priced on."""
     base_gpus_billed: int = 0
     """A hybrid's reserved base: the cards its whole instances bill (0 where no mix is priced)."""
+    base_gpus_fewer: int = 0
+    """The largest base below that one that fills whole instances (0 where none does)."""
 
 
 def proposal_cost(
@@ -59,8 +62,9 @@ def proposal_cost(
         if fleet is not None:
             # The cards billed change hour by hour: the busiest hour's, where the proposal names none.
             busiest = fleet.base_gpus_rented + fleet.peak_gpus_rented_max
-            peak = fleet.peak.listing.offer
-            return ProposedCost(fleet.usd_per_month, True, gpus or busiest, 2, peak, fleet.base_gpus_rented)
+            peak, billed = fleet.peak.listing.offer, fleet.base_gpus_rented
+            fewer = fewer_base_cards(fleet, billed) if proposal.base_gpus is not None else 0
+            return ProposedCost(fleet.usd_per_month, True, gpus or busiest, 2, peak, billed, fewer)
         if proposal.peak_provider or proposal.peak_offer:
             # The hourly offer named pairs with no admitted mix: no price, rather than the base alone.
             return ProposedCost(0.0, False)
@@ -133,6 +137,19 @@ def proposed_mixed_fleet(
         as_proposed=named,
         base_replicas=stated,
     )
+
+
+def fewer_base_cards(fleet: MixedFleet, billed: int) -> int:
+    """The most cards below ``billed`` that a base of the fleet's reservation bills for whole replicas in
+    whole instances (0 where none: one replica already fills what it bills)."""
+    plan, listing = fleet.base.plan, fleet.base.listing
+    for replicas in range(fleet.base_replicas_hosted - 1, 0, -1):
+        placed = place(
+            plan.cards_per_replica, replicas, listing.offer.instance_gpus, listing.linked, plan.spread
+        )
+        if placed.gpus_rented < billed:
+            return placed.gpus_rented
+    return 0
 
 
 def current_peak(proposal: ProposalInput, gpu: str, knowledge: Knowledge) -> ProposalInput:

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
+from gpu_advisor.engine.apps.check.location import proposal_place
 from gpu_advisor.engine.apps.check.proposal_api import api_facts
 from gpu_advisor.engine.apps.check.proposal_cost import (
     gpu_fit,
@@ -19,7 +20,7 @@ from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer, Region
+from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.proposal import Location, ProposalInput
 from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
@@ -37,90 +38,19 @@ CLOUD_HOSTED_DEPLOYMENTS = (*RENTAL_DEPLOYMENTS, "serverless")
 SELF_MANAGED_PROVIDER_KINDS = ("neocloud", "marketplace")
 
 
-JURISDICTIONS = ("EU", "US", "UK", "CH")
-
-
 def catalog_offer(proposal: ProposalInput, knowledge: Knowledge) -> Offer | None:
     return knowledge.offer(proposal.provider, proposal.offer, proposal.gpu)
-
-
-def proposal_jurisdictions(
-    proposal: ProposalInput, offer: Offer | None, knowledge: Knowledge
-) -> tuple[str, ...]:
-    """The jurisdictions the proposal may run in: the one its region names, else every jurisdiction of
-    its offer's (or provider's) regions; empty when the proposal names none of these."""
-    if proposal.region in JURISDICTIONS:
-        return (proposal.region,)
-    providers = (
-        [knowledge.provider(proposal.provider)] if proposal.provider else list(knowledge.providers.providers)
-    )
-    if proposal.region is not None:
-        for provider in providers:
-            for region in provider.regions:
-                if region.id == proposal.region:
-                    return (region.jurisdiction,)
-    if offer is not None:
-        return tuple(knowledge.offer_regions_by_jurisdiction(offer))
-    if proposal.provider is not None:
-        return tuple(sorted({region.jurisdiction for region in providers[0].regions}))
-    return ()
-
-
-def proposal_regions(
-    proposal: ProposalInput, offer: Offer | None, knowledge: Knowledge
-) -> tuple[Region, ...]:
-    """The catalog regions the proposal may run in, as ``proposal_jurisdictions`` reads it: the region it
-    names, its offer's (or provider's) regions in the jurisdiction it names, or all of them."""
-    providers = (
-        [knowledge.provider(proposal.provider)] if proposal.provider else list(knowledge.providers.providers)
-    )
-    if proposal.region is not None and proposal.region not in JURISDICTIONS:
-        for provider in providers:
-            for region in provider.regions:
-                if region.id == proposal.region:
-                    return (region,)
-        return ()
-    if offer is not None:
-        by_id = {region.id: region for region in knowledge.provider(offer.provider).regions}
-        regions = tuple(by_id[region_id] for region_id in offer.regions)
-    elif proposal.provider is not None:
-        regions = providers[0].regions
-    else:
-        return ()
-    if proposal.region in JURISDICTIONS:
-        regions = tuple(region for region in regions if region.jurisdiction == proposal.region)
-    return regions
-
-
-def proposal_place(
-    proposal: ProposalInput, offer: Offer | None, knowledge: Knowledge, api: ApiCost | None = None
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The jurisdictions the proposal may run in and the countries of its regions: an API's, where it
-    proposes one (``proposal_api``), as the catalog says its provider processes the requests."""
-    if proposal.deployment == "api":
-        listed = knowledge.api_price(api.api) if api is not None else None
-        return ((api.jurisdiction,), listed.countries) if api is not None and listed else ((), ())
-    regions = proposal_regions(proposal, offer, knowledge)
-    countries = tuple(dict.fromkeys(c for region in regions for c in region.countries))
-    return proposal_jurisdictions(proposal, offer, knowledge), countries
 
 
 LOCATION_FIELDS = frozenset(("jurisdiction", "eu"))
 """The option attributes that depend only on where an option runs."""
 
 
-def residency_facts(
-    proposal: ProposalInput,
-    offer: Offer | None,
-    evaluation: Evaluation,
-    lang: str = "en",
-    api: ApiCost | None = None,
-) -> tuple[dict[str, Any], str]:
-    """Where the proposal runs (jurisdictions and countries) and whether the residency rules that fired
-    for the workload exclude it, by their own conclusions (the option filters on its location); and the
-    excluding rules with their titles in ``lang``, for the message."""
-    knowledge, rulebook = evaluation.knowledge, evaluation.rulebook
-    jurisdictions, countries = proposal_place(proposal, offer, knowledge, api)
+def residency_facts(place: Location, evaluation: Evaluation, lang: str = "en") -> tuple[dict[str, Any], str]:
+    """Where the proposal runs (``proposal_place``: jurisdictions and countries) and whether the residency
+    rules that fired for the workload exclude it, by their own conclusions (the option filters on its
+    location); and the excluding rules with their titles in ``lang``, for the message."""
+    rulebook, jurisdictions = evaluation.rulebook, place.jurisdictions
     residency = [
         rule
         for rule in evaluation.rules
@@ -135,7 +65,7 @@ def residency_facts(
     rule_ids = {rule_id for rule_ids in excluding.values() for rule_id in rule_ids}
     facts = {
         "jurisdiction": "/".join(jurisdictions),
-        "countries": ", ".join(countries),
+        "countries": ", ".join(place.countries),
         "jurisdiction_known": known,
         "jurisdiction_excluded": known and bool(rule_ids),
     }
@@ -169,6 +99,10 @@ class Hardware:
 
 
 def proposed_hardware(proposal: ProposalInput, evaluation: Evaluation) -> Hardware:
+    if proposal.deployment == "api":
+        # The API's provider runs it on GPUs of its own: an offer named is the API's ID, not an offer of
+        # GPUs (a provider that also rents GPUs sells offers of the same name).
+        return Hardware(None, None, None, None)
     offer = catalog_offer(proposal, evaluation.knowledge)
     server = own_server_for(proposal, evaluation) if proposal.deployment == "own_hardware" else None
     gpu = proposal.gpu or (offer.gpu if offer else None) or (server.gpu if server else None)
@@ -206,11 +140,11 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
 
 
 def place_facts(
-    proposal: ProposalInput, hardware: Hardware, knowledge: Knowledge, api: ApiCost | None = None
+    proposal: ProposalInput, hardware: Hardware, place: Location, knowledge: Knowledge
 ) -> dict[str, Any]:
-    """Where the proposal runs and with whom: region, EU or not (known when every possible jurisdiction
-    agrees), the provider and its kind."""
-    jurisdictions, _ = proposal_place(proposal, hardware.offer, knowledge, api)
+    """Where the proposal runs (``proposal_place``) and with whom: region, EU or not (known when every
+    possible jurisdiction agrees), the provider and its kind."""
+    jurisdictions = place.jurisdictions
     eu_known = bool(jurisdictions) and (set(jurisdictions) == {"EU"} or "EU" not in jurisdictions)
     # An API's provider is judged by its API's listing (``proposal_api``), not as a GPU provider.
     gpus_of = proposal.provider if proposal.deployment != "api" else None
@@ -296,6 +230,8 @@ class ProposalFacts(NamedTuple):
     jurisdiction: str | None
     """Where the proposal runs, where that is one jurisdiction."""
     location: Location
+    api: ApiCost | None
+    """A managed-API proposal: the API listing it was judged as."""
 
 
 def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "en") -> ProposalFacts:
@@ -304,10 +240,11 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     hardware = proposed_hardware(proposal, evaluation)
     pricing = proposal.pricing or (hardware.offer.pricing if hardware.offer else None)
     api = api_facts(proposal, evaluation, lang)
-    place = place_facts(proposal, hardware, knowledge, api.api)
-    residency, residency_rules = residency_facts(proposal, hardware.offer, evaluation, lang, api.api)
+    location = proposal_place(proposal, hardware.offer, knowledge, api.api)
+    place = place_facts(proposal, hardware, location, knowledge)
+    residency, residency_rules = residency_facts(location, evaluation, lang)
     ruled_out_by = ruled_out_deployments(evaluation.rules).get(proposal.deployment, ())
-    jurisdictions, countries = proposal_place(proposal, hardware.offer, knowledge, api.api)
+    jurisdictions = location.jurisdictions
     jurisdiction = jurisdictions[0] if len(jurisdictions) == 1 else None
     cost = proposal_cost(proposal, evaluation, hardware.offer, jurisdiction, hardware.gpus, hardware.server)
     if api.api is not None:
@@ -361,11 +298,10 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         idle_cards_usd_per_month=usd_per_month * idle_cards / cost.gpus_billed if idle_cards > 0 else 0.0,
         offer=proposal.offer or "",
         **successor_details(hardware.offer, knowledge),
+        base_gpus_fewer=cost.base_gpus_fewer,
         **api.details,
     )
-    return ProposalFacts(
-        fact, details, cost.peak, jurisdiction, Location(jurisdictions=jurisdictions, countries=countries)
-    )
+    return ProposalFacts(fact, details, cost.peak, jurisdiction, location, api.api)
 
 
 def successor_details(offer: Offer | None, knowledge: Knowledge) -> dict[str, Any]:

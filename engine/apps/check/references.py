@@ -3,8 +3,9 @@ silent 'unknown' in every check that reads it."""
 
 from __future__ import annotations
 
+from gpu_advisor.engine.apps.check.location import JURISDICTIONS
 from gpu_advisor.engine.apps.check.proposal_api import api_providers
-from gpu_advisor.engine.apps.check.proposal_facts import JURISDICTIONS, catalog_offer
+from gpu_advisor.engine.apps.check.proposal_facts import catalog_offer
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -15,8 +16,8 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
     """Names in the proposal must exist in the catalog; a typo is an input error, not a silent 'unknown'."""
     providers = [p.id for p in knowledge.providers.providers]
     if proposal.deployment == "api":
-        # An API's provider may sell no GPUs here (DeepInfra); a GPU provider's API is not priced here
-        # (KNB012 says so).
+        # An API's provider may rent no GPUs here (DeepInfra); a GPU provider that sells no API in the
+        # catalog is warned (KNB012).
         providers = list(dict.fromkeys([*api_providers(knowledge), *providers]))
     checks = [
         ("proposal.provider", proposal.provider, providers),
@@ -24,6 +25,12 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
         ("proposal.gpu", proposal.gpu, [g.id for g in knowledge.gpus.gpus]),
         ("proposal.server", proposal.server, [s.id for s in knowledge.own_hardware.servers]),
     ]
+    apis = [a.id for a in knowledge.api_prices.apis if proposal.provider in (None, a.provider)]
+    if proposal.deployment == "api" and apis:
+        # The catalog's API IDs are a closed set, as recommend names them: a typo or another provider's
+        # API is an input error, where a rental's offer name may be one the catalog lacks (KNB004). A
+        # provider that sells no API in the catalog is KNB012's warning, whatever its offer is called.
+        checks.append(("proposal.offer", proposal.offer, apis))
     for field, value, allowed in checks:
         if value is not None and value not in allowed:
             raise InputError(at(origin, unknown_value(field, value, allowed)), field=field)

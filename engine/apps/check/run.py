@@ -29,6 +29,7 @@ from gpu_advisor.engine.domain.proposal import (
     CheckItem,
     CheckResult,
     ProposalDocument,
+    ProposedApi,
     Status,
     Waiver,
 )
@@ -183,7 +184,7 @@ def check_document(
             raise InputError(at(origin, not_a_check(waiver.rule, sorted(checks))))
         if waiver.rule not in checks:
             raise InputError(at(origin, unknown_value("waivers.rule", waiver.rule, sorted(checks))))
-    fact, details, peak, jurisdiction, place = proposal_fact(document.proposal, evaluation, fmt.lang)
+    fact, details, peak, jurisdiction, place, api = proposal_fact(document.proposal, evaluation, fmt.lang)
     active, expired = active_waivers(document.waivers, evaluated_on)
     facts, named = waiver_facts(document.waivers, expired)
     if scenarios is not None:
@@ -222,6 +223,7 @@ def check_document(
         proposal=document.proposal,
         usd_per_month=round(fact.usd_per_month, 2) if fact.cost_known else None,
         location=place,
+        api=ProposedApi(api=api.api, name=api.name, provider=api.provider, batch=api.batch) if api else None,
         recommendation=evaluation.decision,
         recommended_fleet=recommended_fleet(evaluation),
         status=overall(items),

@@ -11,7 +11,6 @@ from gpu_advisor.engine.domain.knowledge.costs import (
 )
 from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
 from gpu_advisor.engine.domain.knowledge.entries import (
-    ApiPrice,
     Citation,
     Document,
     ModelConfig,
@@ -123,9 +122,6 @@ class Knowledge(Strict):
             ),
             None,
         )
-
-    def api_price(self, api_id: str) -> ApiPrice:
-        return _by_id(self.api_prices.apis, api_id)
 
     def model(self, model_id: str) -> ModelConfig:
         return _by_id(self.models.models, model_id)
