@@ -129,8 +129,8 @@ def test_an_api_of_a_smaller_model_warns(tmp_path: Path) -> None:
     assert found["status"] == "warn"
     assert found["message"] == (
         "Llama 3.1 8B Instruct Turbo (DeepInfra) hosts an open model of 8B parameters; the workload is "
-        "sized for a 70B model, so its answers are not the sized model's, and its price is that of a "
-        "smaller class than the recommendation compares."
+        "sized for a 70B model, so its answers are not the sized model's: a test on the workload's own "
+        "requests must show that they are good enough."
     )
     assert statuses(data)["DEP036"] == "pass"
 
@@ -149,8 +149,8 @@ def test_a_larger_mixture_of_experts_with_fewer_active_parameters_is_a_smaller_m
     assert item(data, "DEP037")["message"] == (
         "DeepSeek-R1 (DeepSeek API, deepseek-reasoner) hosts an open model of 671B parameters, 37B of them "
         "active per token; the workload is sized for a 70B model, so the hosted model computes each token "
-        "with fewer parameters, its answers are not the sized model's, and its price is that of a smaller "
-        "class than the recommendation compares."
+        "with fewer parameters and its answers are not the sized model's: a test on the workload's own "
+        "requests must show that they are good enough."
     )
     # With personal data, China or no place guaranteed is no place for it, the API named or its provider.
     for proposal in ({"deployment": "api", "provider": "deepseek"}, {"deployment": "api", "offer": "gpt-4o"}):
@@ -174,10 +174,63 @@ def test_a_batch_workload_is_priced_at_the_batch_api_it_may_use(tmp_path: Path) 
     through it and says so."""
     workload = {**NO_PERSONAL_DATA, "load_pattern": "batch", "batch_window_hours": 24}
     data = document(tmp_path, {"deployment": "api", "offer": "llama-3.1-70b-deepinfra"}, workload)
-    assert data["api"]["batch"] is True
+    assert data["api"] == {
+        "api": "llama-3.1-70b-deepinfra",
+        "name": "Llama 3.1 70B Instruct Turbo (DeepInfra)",
+        "provider": "deepinfra",
+        "batch": True,
+    }
     service = document(tmp_path, {"deployment": "api", "offer": "llama-3.1-70b-deepinfra"}, NO_PERSONAL_DATA)
     assert service["api"]["batch"] is False
-    assert data["usd_per_month"] < service["usd_per_month"]
+    # 5,000 requests x 30.42 days x 2,500 tokens at 0.40 USD per million, 20 % off through the batch API.
+    per_request = round(5000 * 30.42 * 2500 * 0.40 / 1e6, 2)
+    assert (data["usd_per_month"], service["usd_per_month"]) == (round(per_request * 0.8, 2), per_request)
+    assert (round(per_request * 0.8, 2), per_request) == (121.68, 152.1)
+    text = checked(
+        tmp_path,
+        {"deployment": "api", "offer": "llama-3.1-70b-deepinfra"},
+        workload,
+        "--format",
+        "text",
+        "--show-all",
+    )
+    assert "  proposed: deepinfra llama-3.1-70b-deepinfra (batch API), $122 per month" in text.output
+
+
+def test_a_provider_that_hosts_only_smaller_models_is_judged_by_its_largest(tmp_path: Path) -> None:
+    """IONOS hosts a 24B and a 70B model: for a 405B workload neither stands in, and the proposal naming
+    IONOS alone is its 70B, the nearest class below, not its cheaper 24B."""
+    workload = {**NO_PERSONAL_DATA, "model": {"name": "llama-3.1-405b", "precision": "fp8"}}
+    data = document(tmp_path, {"deployment": "api", "provider": "ionos"}, workload)
+    assert data["api"]["api"] == "llama-3.3-70b-ionos"
+    assert statuses(data)["DEP037"] == "warn"
+    markdown = checked(
+        tmp_path, {"deployment": "api", "provider": "ionos"}, workload, "--format", "markdown", "--show-all"
+    )
+    assert "(judged as ionos llama-3.3-70b-ionos)" in markdown.output
+
+
+def test_nothing_named_where_every_api_is_excluded_is_judged_as_the_excluded_one(tmp_path: Path) -> None:
+    """DeepSeek-R1 for a German company's personal data: the catalog's one API of the model (DeepSeek's,
+    in China) is excluded, the recommendation compares none, and a proposal naming no API is judged as
+    that one; the memo says every price of the model's size is excluded."""
+    workload = {**CONTRACTS, "model": {"name": "deepseek-r1", "precision": "fp8"}}
+    data = document(tmp_path, {"deployment": "api"}, workload)
+    assert data["recommendation"]["usd_per_month"] is None
+    assert (data["api"]["api"], statuses(data)["DEP036"]) == ("deepseek-r1-deepseek", "fail")
+    path = tmp_path / "w.yaml"
+    path.write_text(yaml.safe_dump(workload), encoding="utf-8")
+    memo = CliRunner().invoke(main, ["recommend", str(path), "--as-of", AS_OF])
+    assert (
+        "Recommendation: **Managed API**, though every API price the catalog has for a model of this size "
+        "or larger is excluded for this workload (RES001): ask the providers for one it may use."
+        in memo.output
+    )
+
+
+def test_a_business_critical_api_has_no_machines_to_spread(tmp_path: Path) -> None:
+    data = document(tmp_path, {"deployment": "api"}, {**NO_PERSONAL_DATA, "business_critical": True})
+    assert "SIZ016" not in statuses(data)
 
 
 def test_a_provider_that_sells_no_api_is_warned_and_no_gpu_is_judged(tmp_path: Path) -> None:
@@ -187,6 +240,10 @@ def test_a_provider_that_sells_no_api_is_warned_and_no_gpu_is_judged(tmp_path: P
     found = statuses(data)
     assert (found["KNB012"], found["DEP036"], found["DEP037"]) == ("warn", "unknown", "unknown")
     assert not {"NET002", "NET004", "SIZ008", "SIZ012"} & found.keys()
+    assert item(data, "DEP036")["message"] == (
+        'Cannot tell whether "The proposed API is one the rules exclude for this workload": the catalog has '
+        "no API of the provider proposed."
+    )
     assert item(data, "KNB012")["message"] == (
         "lambda sells no managed API in the catalog, so the price of the one proposed, where it processes "
         "the requests and its SLA cannot be checked: the checks that need them report unknown."
@@ -203,6 +260,15 @@ def test_an_api_id_is_one_of_the_catalogs(tmp_path: Path) -> None:
     other = checked(tmp_path, {"deployment": "api", "provider": "ionos", "offer": "llama-3.3-70b-deepinfra"})
     assert other.exit_code == 2
     assert "allowed: llama-3.3-70b-ionos, mistral-small-24b-ionos" in other.output
+    # A provider that sells no API: its offer may be any name (KNB012 warns), but not another's API.
+    lambda_r1 = checked(
+        tmp_path, {"deployment": "api", "provider": "lambda", "offer": "deepseek-r1-deepseek"}
+    )
+    assert lambda_r1.exit_code == 2
+    assert (
+        "proposal.offer: deepseek-r1-deepseek is an API of deepseek; lambda sells no API in the catalog"
+        in (lambda_r1.output)
+    )
 
 
 def test_an_api_proposal_names_no_hardware(tmp_path: Path) -> None:

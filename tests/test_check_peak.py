@@ -302,5 +302,9 @@ def test_a_base_that_fills_no_whole_instance_is_told_what_it_bills(tmp_path: Pat
         "gpus at least that), or 8, the largest base below it that fills its instances."
     )
     assert results(tmp_path, WORKLOAD, {**HYBRID, "base_gpus": 8})["PRC018"]["status"] == "pass"
+    # 1 card: one replica of 2 already fills what one instance bills, so there is no base below it.
+    assert results(tmp_path, WORKLOAD, {**HYBRID, "base_gpus": 1})["PRC018"]["message"].endswith(
+        "Propose base_gpus: 8, what is billed (with gpus at least that)."
+    )
     # Without base_gpus the base is recommend's, sized as it pays: nothing to tell.
     assert "PRC018" not in results(tmp_path, WORKLOAD, HYBRID)

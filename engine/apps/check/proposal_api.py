@@ -7,7 +7,8 @@ that API, sold per request or through its batch API; a provider named alone mean
 stand in for the workload's model where it sells such; neither named, the API the recommendation
 compared, else the APIs that stand in. Of several, the choice is made as the recommendation's comparison
 makes it (``calc.api_costs.comparable``): the ones the rules admit, else the ones sold per request; the
-workload's own model, else the nearest size class at or above it; the cheapest.
+workload's own model, else the nearest size class at or above it (where none stands in, the largest open
+model below); the cheapest.
 """
 
 from __future__ import annotations
@@ -54,9 +55,15 @@ def chosen(candidates: Sequence[ApiCost]) -> ApiCost | None:
         return None
     tier = [c for c in pool if c.same_model]
     sized = [c for c in pool if c.stands_in and c.model_params_b is not None]
+    smaller = [c for c in pool if c.model_params_b is not None]
     if not tier and sized:
         nearest = min(c.model_params_b or 0.0 for c in sized)
         tier = [c for c in sized if c.model_params_b == nearest]
+    elif not tier and smaller:
+        # None stands in (a provider named alone that hosts only smaller models): the largest it hosts,
+        # the nearest class below; a proprietary model only where it sells nothing else.
+        largest = max(c.model_params_b or 0.0 for c in smaller)
+        tier = [c for c in smaller if c.model_params_b == largest]
     return min(tier or pool, key=lambda c: (c.usd_per_month, c.api, c.batch))
 
 

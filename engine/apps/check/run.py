@@ -115,7 +115,14 @@ def check_item(
         message = render_rule_message(rule, data, knowledge, rulebook, fmt, details=details)
     else:
         message = " ".join(
-            render("check_message.txt.j2", fmt, title=title, status=status, missing=missing).split()
+            render(
+                "check_message.txt.j2",
+                fmt,
+                title=title,
+                status=status,
+                missing=missing,
+                api_named=data["api_named"],
+            ).split()
         )
     return CheckItem(
         rule_id=rule.id,
