@@ -260,6 +260,18 @@ def set_statistics(rows: tuple[CalibrationRow, ...]) -> tuple[SetStatistics, ...
     return tuple(statistics)
 
 
+def held_out_by_engine(rows: tuple[CalibrationRow, ...]) -> tuple[tuple[str, SetStatistics], ...]:
+    """The held-out throughput error per engine release as its source names it (``engine``): where the
+    set's error comes from; in the file's order, releases without a throughput figure left out."""
+    found = []
+    for engine in dict.fromkeys(r.engine or r.serving_engine for r in rows if r.split == "held_out"):
+        own = tuple(r for r in rows if r.split == "held_out" and (r.engine or r.serving_engine) == engine)
+        throughput = next(s for s in set_statistics(own) if (s.split, s.metric) == ("held_out", "throughput"))
+        if throughput.count:
+            found.append((engine, throughput))
+    return tuple(found)
+
+
 @per_object
 def highest_error(knowledge: Knowledge) -> float:
     """The most the estimate overstates a measurement held to a tolerance (replicas are sized with it

@@ -8,6 +8,7 @@ from gpu_advisor.engine.calc.calibration import (
     CalibrationRow,
     calibration_rows,
     error_band,
+    held_out_by_engine,
     set_statistics,
 )
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -69,6 +70,7 @@ def render_calibration_rows(
         low=low,
         high=high,
         statistics=set_statistics(rows),
+        by_engine=held_out_by_engine(rows),
         counts={split: sum(r.split == split for r in rows) for split in CALIBRATION_SETS},
         engines=", ".join(
             f"{SERVING_ENGINES[e]}: {sum(r.serving_engine == e for r in rows)}" for e in engines
