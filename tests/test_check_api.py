@@ -70,6 +70,7 @@ def test_an_api_that_guarantees_no_place_fails_for_personal_data(tmp_path: Path)
     )
     assert found["evidence"] == {
         "deployment": "api",
+        "deployment_ruled_out": False,
         "api_excluded": True,
         "region": "unknown",
         "jurisdiction": "unknown",

@@ -122,6 +122,7 @@ def check_item(
                 status=status,
                 missing=missing,
                 api_named=data["api_named"],
+                unknown_offer=data["rental"] and not data["offer_known"] and bool(details.offer),
             ).split()
         )
     return CheckItem(
