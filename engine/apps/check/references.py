@@ -25,26 +25,8 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
         ("proposal.gpu", proposal.gpu, [g.id for g in knowledge.gpus.gpus]),
         ("proposal.server", proposal.server, [s.id for s in knowledge.own_hardware.servers]),
     ]
-    apis = [a.id for a in knowledge.api_prices.apis if proposal.provider in (None, a.provider)]
-    if proposal.deployment == "api" and apis:
-        # The catalog's API IDs are a closed set, as recommend names them: a typo or another provider's
-        # API is an input error, where a rental's offer name may be one the catalog lacks (KNB004). A
-        # provider that sells no API in the catalog is KNB012's warning, whatever its offer is called,
-        # unless that is another provider's API (below).
-        checks.append(("proposal.offer", proposal.offer, apis))
-    elif proposal.deployment == "api" and proposal.offer is not None:
-        sold_by = next((a.provider for a in knowledge.api_prices.apis if a.id == proposal.offer), None)
-        if sold_by is not None:
-            problem = Words(
-                "%(offer)s is an API of %(seller)s; %(provider)s sells no API in the catalog",
-                offer=proposal.offer,
-                seller=sold_by,
-                provider=proposal.provider,
-            )
-            raise InputError(
-                at(origin, Words.joined("proposal.offer: %(problem)s", problem=problem)),
-                field="proposal.offer",
-            )
+    if proposal.deployment == "api":
+        checks.extend(api_offer_checks(proposal, knowledge, origin))
     for field, value, allowed in checks:
         if value is not None and value not in allowed:
             raise InputError(at(origin, unknown_value(field, value, allowed)), field=field)
@@ -105,3 +87,27 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
                 at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)),
                 field="proposal.region",
             )
+
+
+def api_offer_checks(
+    proposal: ProposalInput, knowledge: Knowledge, origin: str | Words
+) -> list[tuple[str, str | None, list[str]]]:
+    """An API proposal's offer: one of the catalog's API IDs of its provider. They are a closed set, as
+    recommend names them: a typo or another provider's API is an input error, where a rental's offer name
+    may be one the catalog lacks (KNB004). Beside a provider that sells no API in the catalog (KNB012
+    warns) any name goes, except another provider's API."""
+    apis = [a.id for a in knowledge.api_prices.apis if proposal.provider in (None, a.provider)]
+    if apis:
+        return [("proposal.offer", proposal.offer, apis)]
+    sold_by = next((a.provider for a in knowledge.api_prices.apis if a.id == proposal.offer), None)
+    if sold_by is not None:
+        problem = Words(
+            "%(offer)s is an API of %(seller)s; %(provider)s sells no API in the catalog",
+            offer=proposal.offer,
+            seller=sold_by,
+            provider=proposal.provider,
+        )
+        raise InputError(
+            at(origin, Words.joined("proposal.offer: %(problem)s", problem=problem)), field="proposal.offer"
+        )
+    return []
