@@ -156,7 +156,7 @@ def test_a_peak_offer_the_catalog_does_not_know_is_named(
     # Its unknown says why: the offer, not a field the proposal could add.
     assert items["PRC008"]["message"] == (
         "The busier hours' offer (lambda spot-ish): Cannot tell whether \"A 1- to 3-year reservation for a "
-        "load that is not steady\": the catalog has no offer of that name for the proposed GPU (KNB004)."
+        'load that is not steady": the catalog has no offer of that name for the proposed GPU (KNB004).'
     )
     german = results(tmp_path, WORKLOAD, proposal, "--lang", "de")["KNB004"]["message"]
     assert german.startswith(

@@ -25,11 +25,11 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
         ("proposal.gpu", proposal.gpu, [g.id for g in knowledge.gpus.gpus]),
         ("proposal.server", proposal.server, [s.id for s in knowledge.own_hardware.servers]),
     ]
-    if proposal.deployment == "api":
-        checks.extend(api_offer_checks(proposal, knowledge, origin))
     for field, value, allowed in checks:
         if value is not None and value not in allowed:
             raise InputError(at(origin, unknown_value(field, value, allowed)), field=field)
+    if proposal.deployment == "api":
+        validate_api_offer(proposal, knowledge, origin)
     if proposal.region is not None and proposal.region not in JURISDICTIONS:
         regions = {r.id for p in knowledge.providers.providers for r in p.regions}
         if proposal.provider is not None:
@@ -89,18 +89,18 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
             )
 
 
-def api_offer_checks(
-    proposal: ProposalInput, knowledge: Knowledge, origin: str | Words
-) -> list[tuple[str, str | None, list[str]]]:
+def validate_api_offer(proposal: ProposalInput, knowledge: Knowledge, origin: str | Words) -> None:
     """An API proposal's offer: one of the catalog's API IDs of its provider. They are a closed set, as
     recommend names them: a typo or another provider's API is an input error, where a rental's offer name
     may be one the catalog lacks (KNB004). Beside a provider that sells no API in the catalog (KNB012
     warns) any name goes, except another provider's API."""
     apis = [a.id for a in knowledge.api_prices.apis if proposal.provider in (None, a.provider)]
-    if apis:
-        return [("proposal.offer", proposal.offer, apis)]
+    if apis and proposal.offer is not None and proposal.offer not in apis:
+        raise InputError(
+            at(origin, unknown_value("proposal.offer", proposal.offer, apis)), field="proposal.offer"
+        )
     sold_by = next((a.provider for a in knowledge.api_prices.apis if a.id == proposal.offer), None)
-    if sold_by is not None:
+    if not apis and sold_by is not None:
         problem = Words(
             "%(offer)s is an API of %(seller)s; %(provider)s sells no API in the catalog",
             offer=proposal.offer,
@@ -110,4 +110,3 @@ def api_offer_checks(
         raise InputError(
             at(origin, Words.joined("proposal.offer: %(problem)s", problem=problem)), field="proposal.offer"
         )
-    return []
