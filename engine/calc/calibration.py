@@ -135,8 +135,9 @@ def estimate(knowledge: Knowledge, measurement: Measurement) -> MeasurementEstim
         measurement.input_tokens + measurement.output_tokens,
         measurement.serving_engine,
         kv_bytes,
+        measurement.gpu,
     )
-    fit = next(f for f in figures.fits if f.gpu == measurement.gpu)
+    (fit,) = figures.fits
     performance = replica_performance(
         knowledge, figures, fit, measurement.input_tokens, measurement.output_tokens, cards=measurement.gpus
     )

@@ -248,11 +248,13 @@ def size_model(
     context_tokens: int,
     engine_id: str = "vllm",
     kv_bytes_per_element: float | None = None,
+    gpu_id: str | None = None,
     /,
 ) -> SizingFigures:
     """Weights, KV cache and card counts on every GPU under a serving engine's defaults
-    (``kv_bytes_per_element`` replaces the engine's KV precision). The same for every workload with this
-    model, precision, context and engine, so cached (the figures are frozen)."""
+    (``kv_bytes_per_element`` replaces the engine's KV precision; ``gpu_id``: on that GPU only, as a
+    published measurement is run). The same for every workload with this model, precision, context and
+    engine, so cached (the figures are frozen)."""
     engine = knowledge.serving_engine(engine_id)
     bytes_per_parameter = knowledge.bytes_per_parameter(precision)
     weights = weights_gb(params_b, bytes_per_parameter)
@@ -267,6 +269,7 @@ def size_model(
     fits = tuple(
         fit_gpu(gpu, engine, weights * 1e9, counts, kv_used, kv_tokens_needed, kv_tokens_light)
         for gpu in knowledge.gpus.gpus
+        if gpu_id in (None, gpu.id)
     )
     return trusted(
         SizingFigures,
