@@ -160,3 +160,28 @@ def test_owned_bases_worked_out_by_hand_capped_flat_and_without_an_hourly_offer(
     assert fleet((5,) * 24, None) is None
     # No hourly offer admitted: no fleet.
     assert cheapest_owned_base_fleet(1000.0, 8, None, plan, one_more, [], traffic, 30.42) is None
+
+
+def test_buying_beats_renting_says_where_the_owned_figure_has_no_staff_line() -> None:
+    """A US company: the catalog has no sourced salary for the US, so the node's figure has no staff line
+    and TCO001's comparison says so; a German company's node has one, and TCO001 says nothing of it."""
+    workload = {
+        "name": "us-qwen3-moe",
+        "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+        "requests_per_day": 500_000,
+        "avg_input_tokens": 2000,
+        "avg_output_tokens": 500,
+        "load_pattern": "variable",
+        "schedule": "always",
+        "company_country": "US",
+        "volume_growing": True,
+    }
+    us = recommend(validate_workload(workload, "test"), EVALUATED_ON)
+    message = finding(us, "TCO001") or ""
+    assert message.endswith(
+        "The node's figure has no staff line (the catalog has no sourced salary for US): add your staff cost "
+        "before relying on the comparison."
+    )
+    german = recommend(validate_workload({**workload, "company_country": "DE"}, "test"), EVALUATED_ON)
+    german_message = finding(german, "TCO001")
+    assert german_message is not None and "staff" not in german_message

@@ -147,7 +147,9 @@ def economics_details(
     non_eu, with_sla = alternatives.without_residency, alternatives.with_enterprise_sla
     best_monthly = best.usd_per_month if best else 0.0
     rent_price = alternatives.rent_against.usd_per_gpu_hour if alternatives.rent_against else None
+    costs = own.costs
     return EconomicsDetails(
+        own_staff_uncosted_country=costs.country if costs is not None and costs.staff_uncosted else "",
         stated_utilization=float(resolved.utilization or 0.0)
         if resolved.utilization_source == "input"
         else 0.0,

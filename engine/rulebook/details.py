@@ -100,6 +100,9 @@ class ApiDetails(Details):
 
 
 class EconomicsDetails(Details):
+    own_staff_uncosted_country: str = ""
+    """The company's country where the own server's cost has no staff line (no sourced salary): owning
+    costs more than its figure says ("" where staff is costed)."""
     own_hardware_ruled_out_by: str = ""
     """IDs of the workload's rules that ruled own hardware out (TCO015: no DevOps capacity), for DEP009,
     which would otherwise name it the remaining route."""
