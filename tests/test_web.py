@@ -264,6 +264,25 @@ def test_an_uploaded_proposal_gets_the_results_of_check(
     assert "a second region takes over while a card is down" in waiver and "platform team" in waiver
 
 
+def test_an_uploaded_api_proposal_names_the_api_it_was_judged_as(client: httpx.Client) -> None:
+    """A provider named alone: the page says which of its APIs the checks judged, as Markdown does."""
+    document = {
+        "workload": {
+            "name": "contracts",
+            "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+            "requests_per_day": 5000,
+        },
+        "proposal": {"deployment": "api", "provider": "deepinfra"},
+    }
+    response = client.post(
+        "/check/upload",
+        params={"as_of": AS_OF},
+        files={"proposal": ("api.yaml", yaml.safe_dump(document).encode(), "application/yaml")},
+    )
+    assert response.status_code == 200, response.text
+    assert "(judged as deepinfra llama-3.1-70b-deepinfra)" in Page(response.text).by_id("proposal-1").content
+
+
 def test_rule_pages_for_a_browser_and_json_for_everyone_else(client: httpx.Client) -> None:
     page = client.get("/rules/dep011", params={"lang": "de"}, headers={"Accept": "text/html"})
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
