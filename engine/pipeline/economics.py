@@ -87,6 +87,9 @@ def economics_fact(
         server_gpu_watts=float(server.gpu_watts),
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
+        own_replica_spans_servers=own.applicable
+        and server.gpu in market.plans
+        and market.plans[server.gpu].cards_per_replica > server.gpus_per_server,
         own_spare_in_the_same_node=own.applicable
         and own.nodes == 1
         and bool(server.gpu in market.plans and market.plans[server.gpu].spare_replicas),
@@ -148,7 +151,10 @@ def economics_details(
     best_monthly = best.usd_per_month if best else 0.0
     rent_price = alternatives.rent_against.usd_per_gpu_hour if alternatives.rent_against else None
     costs = own.costs
+    plan = market.plans.get(server.gpu)
     return EconomicsDetails(
+        own_cards_per_replica=plan.cards_per_replica if plan is not None else 0,
+        own_server_gpu=server.gpu,
         own_staff_uncosted_country=costs.country if costs is not None and costs.staff_uncosted else "",
         stated_utilization=float(resolved.utilization or 0.0)
         if resolved.utilization_source == "input"

@@ -100,6 +100,9 @@ class ApiDetails(Details):
 
 
 class EconomicsDetails(Details):
+    own_cards_per_replica: int = 0
+    """The cards a replica needs on the own server's GPU (0 where the model does not fit it)."""
+    own_server_gpu: str = ""
     own_staff_uncosted_country: str = ""
     """The company's country where the own server's cost has no staff line (no sourced salary): owning
     costs more than its figure says ("" where staff is costed)."""

@@ -226,6 +226,9 @@ class EconomicsFact(Fact):
     own_usd_per_month: Annotated[float, Guard(OWNED)]
     own_spare_in_the_same_node: Annotated[bool, Guard(OWNED)]
     """The own route is one node, and the spare replica the rules add runs in it beside the others."""
+    own_replica_spans_servers: Annotated[bool, Guard(OWNED)] = False
+    """A replica on the own server's GPU needs more cards than one server holds: its servers reach each
+    other over the network between them (InfiniBand), which the own figure does not price."""
     node_utilization: Annotated[float, Guard(OWNED)]
     node_has_idle_gpus: Annotated[bool, Guard(OWNED)]
     needed_cards_utilization: Annotated[float, Guard(OWNED)]

@@ -1,0 +1,40 @@
+"""NET005: where a replica needs more cards than one own server holds, its servers reach each other over
+InfiniBand, which the own figure does not price (the documents leave it outside the server's three
+lines). DeepSeek-R1 in FP8 (about 700 GB of weights) needs 16 H100 a replica: two HGX H100 8-GPU
+servers; Llama 3.1 70B needs no more than one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers import EVALUATED_ON
+
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.workload import validate_workload
+
+R1: dict[str, Any] = {
+    "name": "r1-agents",
+    "model": {"name": "deepseek-r1", "precision": "fp8"},
+    "requests_per_day": 500_000,
+    "avg_input_tokens": 2000,
+    "avg_output_tokens": 1500,
+    "company_country": "US",
+}
+
+
+def test_a_replica_over_two_own_servers_needs_their_network_priced() -> None:
+    result = recommend(validate_workload(R1, "test"), EVALUATED_ON)
+    assert result.decision.deployment == "own_hardware"
+    message = next(f.message for f in result.findings if f.rule_id == "NET005")
+    assert message == (
+        "One replica of this model needs 16 × h100-sxm cards, more than one HGX H100 8-GPU holds (8): each "
+        "replica spans 2 servers, whose cards reach each other over InfiniBand, not NVLink (the rentals that "
+        "would split a replica so are not recommended, NET003). Its adapters, switches and cables are not "
+        "in the own hardware's figure: add them before comparing it."
+    )
+
+
+def test_a_replica_within_one_own_server_needs_no_network_between_servers() -> None:
+    workload = {**R1, "model": {"name": "llama-3.1-70b", "precision": "fp8"}}
+    result = recommend(validate_workload(workload, "test"), EVALUATED_ON)
+    assert "NET005" not in result.fired_rules
