@@ -138,6 +138,10 @@ def test_tco_json_contract() -> None:
     row = next(b for b in data["break_even"] if b["provider"] == "runpod" and b["offer"] == "community")
     assert (row["usd_per_gpu_hour"], round(row["utilization"], 2)) == (2.69, 0.61)
     assert data["overridden"] == []
+    # Not against a figure the provider's own newer list replaces (KNB010), but against that list.
+    offers = {(b["provider"], b["offer"]) for b in data["break_even"]}
+    assert not {("aws", "p5-on-demand"), ("gcp", "a3-high-on-demand")} & offers
+    assert {("aws", "p5-on-demand-2026-09"), ("gcp", "a3-high-on-demand-2026-07")} <= offers
 
 
 def test_tco_overrides() -> None:

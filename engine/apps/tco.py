@@ -60,7 +60,9 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
 def break_evens(
     knowledge: Knowledge, server: OwnServer, own_usd_per_gpu_hour: float
 ) -> tuple[BreakEven, ...]:
-    """The break-even utilization against every catalog offer of the server's GPU, cheapest first."""
+    """The break-even utilization against every catalog offer of the server's GPU, cheapest first; not
+    against a figure its provider's own newer list replaces (``superseded_by``: KNB010 keeps it out of
+    the recommendation too)."""
     return tuple(
         BreakEven(
             provider=offer.provider,
@@ -74,7 +76,7 @@ def break_evens(
             commitment_months=offer.commitment_months,
         )
         for offer in sorted(
-            (o for o in knowledge.offers.offers if o.gpu == server.gpu),
+            (o for o in knowledge.offers.offers if o.gpu == server.gpu and o.superseded_by is None),
             key=lambda o: (o.usd_per_gpu_hour, o.provider, o.offer),
         )
     )
