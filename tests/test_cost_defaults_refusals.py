@@ -49,7 +49,10 @@ def test_bad_cost_overrides_exit_2(tmp_path: Path, own_server: dict, expected: s
     [
         (["--months", "48", "--depreciation-years", "4"], "give --months or --depreciation-years, not both"),
         (["--depreciation-years", "6"], "--depreciation-years: the years must be one of 3, 4, 5 (got 6)"),
-        (["--country", "de"], "--country: String should match pattern"),
+        (
+            ["--country", "de"],
+            "--country: an ISO 3166 code of two capital letters (got 'de') (did you mean 'DE'?)",
+        ),
     ],
 )
 def test_bad_tco_options_exit_2(args: list[str], expected: str) -> None:

@@ -138,9 +138,10 @@ FORMAT_OPTION = click.option(
 @click.option("--gpu", "gpu_id", metavar="ID", help="Evaluate only this GPU (see knowledge/gpus.yaml).")
 @click.option(
     "--cards",
-    type=click.IntRange(min=1, max=64),
+    type=click.IntRange(min=1),
     metavar="N",
-    help="With --gpu: one replica of N cards instead of the usual count.",
+    help="With --gpu: one replica of N cards instead of the usual count (a count a replica runs on, "
+    "as knowledge/sizing.yaml lists them under card_counts).",
 )
 @FORMAT_OPTION
 @handle_errors

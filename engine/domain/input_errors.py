@@ -55,7 +55,7 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             "allowed": [],
             "suggestion": None,
         }
-        if kind == "string_pattern_mismatch" and field == "company_country":
+        if kind == "string_pattern_mismatch" and field in ("company_country", "country"):
             entry["type"] = "iso_country"
             text = str(given)
             entry["suggestion"] = text.upper() if len(text) == 2 and text.isalpha() else None
