@@ -173,6 +173,17 @@ def test_rules_show_unknown_id_suggests_a_close_one() -> None:
     result = invoke("rules", "show", "DEP0011")
     assert result.exit_code == 2
     assert "(did you mean 'DEP011'?)" in result.output
+    # The IDs of its family only, not the whole catalog's.
+    assert "allowed: DEP001," in result.output and "NET001" not in result.output
+
+
+def test_rules_show_an_id_of_no_family_names_the_families() -> None:
+    result = invoke("rules", "show", "XYZ999")
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        "error: ID: unknown rule 'XYZ999'; the rule families are DEP, EXP, KNB, LAT, NET, OPT, PRC, PRV, "
+        "RES, ROB, SIZ, TCO (gpu-advisor rules lists every rule)"
+    )
 
 
 def test_rules_unknown_topic() -> None:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,6 +19,9 @@ from gpu_advisor.engine.commands.common import (
     policy_path,
     to_json,
 )
+
+if TYPE_CHECKING:
+    from gpu_advisor.engine.common.wording import Words
 
 
 @click.group(invoke_without_command=True)
@@ -61,7 +66,7 @@ def rules(ctx: click.Context, topic: str | None, output_format: str, policy_dir:
 def rules_show(ctx: click.Context, rule_id: str, output_format: str, policy_dir: str | None) -> None:
     """Explain one rule: conditions, thresholds with their sources, conclusion, rationale, source."""
     from gpu_advisor.engine.apps.rule_docs import rule_doc
-    from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+    from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.i18n.environment import render
     from gpu_advisor.engine.pipeline.engines import rulebook_for
@@ -69,9 +74,26 @@ def rules_show(ctx: click.Context, rule_id: str, output_format: str, policy_dir:
     # Either place works: `rules --policy DIR show ID` or `rules show ID --policy DIR`.
     rulebook = rulebook_for(policy_path(policy_dir) or (ctx.obj or {}).get("policy_dir"))
     if rule_id.upper() not in rulebook.ids:
-        raise InputError(unknown_value_message("ID", rule_id, rulebook.ids))
+        raise InputError(unknown_rule(rule_id, rulebook.ids))
     doc = rule_doc(rulebook.rule(rule_id.upper()), load_knowledge(), rulebook)
     emit(to_json(doc) if output_format == "json" else render("rule_show.txt.j2", r=doc), None)
+
+
+def unknown_rule(rule_id: str, ids: Collection[str]) -> Words:
+    """An unknown rule ID: the IDs of its family where it names one (with the one meant where one is
+    close), else the families, rather than every ID of the catalog."""
+    from gpu_advisor.engine.common.errors import unknown_value
+    from gpu_advisor.engine.common.wording import Words
+
+    families = sorted({i.rstrip("0123456789") for i in ids})
+    family = rule_id.upper().rstrip("0123456789")
+    if family in families:
+        return unknown_value("ID", rule_id, [i for i in ids if i.rstrip("0123456789") == family])
+    return Words(
+        "ID: unknown rule %(value)s; the rule families are %(families)s (gpu-advisor rules lists every rule)",
+        value=repr(rule_id),
+        families=", ".join(families),
+    )
 
 
 @rules.command("coverage")
