@@ -245,3 +245,13 @@ def test_size_at_a_concurrency_shows_the_requests_in_flight_asked_for() -> None:
     assert lines[header + 1].split()[:3] == ["h100-sxm", "1", "300"]  # not the replica's 1,024 at most
     assert "throughput and latency (TTFT, TPOT at 300 requests in flight per replica)" in " ".join(lines)
     assert "at the peak" not in text.output
+
+
+def test_catalog_offers_that_match_nothing_say_so() -> None:
+    """Modal sells serverless products only: no GPU offer of it is listed, and the table says why."""
+    result = invoke("catalog", "offers", "--provider", "modal")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[1] == (
+        "No GPU offer matches. Serverless products (knowledge/serverless.yaml) and managed APIs (catalog "
+        "apis) are not listed as GPU offers."
+    )
