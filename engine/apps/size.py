@@ -22,7 +22,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.requests import LoadRequest, SizeRequest
-from gpu_advisor.engine.domain.results import SizeResult
+from gpu_advisor.engine.domain.results import SizeResult, SizingPolicy
 from gpu_advisor.engine.pipeline.defaults import context_for
 from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
 from gpu_advisor.engine.pipeline.fit import WORKLOAD_SCENARIO, assert_gpu_fits, latency_fit_facts
@@ -187,6 +187,14 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             "attention_shape": request.attention_shape,
             "max_time_to_first_token_ms": sized.max_time_to_first_token_ms if sized else None,
             "max_time_per_output_token_ms": sized.max_time_per_output_token_ms if sized else None,
+            "sizing_policy": SizingPolicy(
+                headroom_target_share=knowledge.throughput.headroom.target_share,
+                estimate_error_taken_off=max(0.0, highest_error(knowledge)),
+                spare_replicas=0,
+                min_replicas=1,
+            )
+            if sized
+            else None,
         }
     )
 

@@ -145,6 +145,8 @@ class SizeResult(ResultModel):
     load: Load | None
     gpus: tuple[GpuSizing, ...]
     findings: tuple[Finding, ...]
+    sizing_policy: SizingPolicy | None = None
+    """With a load: what a replica is sized to carry (the headroom target, the estimate's error band)."""
 
 
 class BreakEven(ResultModel):
