@@ -313,3 +313,20 @@ def test_a_base_that_fills_no_whole_instance_is_told_what_it_bills(tmp_path: Pat
     )
     # Without base_gpus the base is recommend's, sized as it pays: nothing to tell.
     assert "PRC018" not in results(tmp_path, WORKLOAD, HYBRID)
+
+
+def test_a_checks_knowledge_names_the_offer_proposed_and_the_peaks_its_own(tmp_path: Path) -> None:
+    """The dated price behind a check is the named offer's (AWS's 3-year P5 reservation at $1.90), not
+    the first of its provider's offers of that GPU (AWS's P5 on demand at $3.90, which it read); the
+    busier hours' result cites Lambda's on-demand H100 at $2.99."""
+    workload = {**WORKLOAD, "personal_data": True, "company_country": "DE"}
+    res005 = results(tmp_path, workload, {**HYBRID, "region": "eu-central-1"})["RES005"]
+    assert res005["part"] == "peak"
+    assert [k for k in res005["knowledge"] if k.startswith("offers: ")] == [
+        "offers: lambda/on-demand/h100-sxm at 2.99 USD per GPU-hour (2026-03-27)"
+    ]
+    base = {k: v for k, v in HYBRID.items() if not k.startswith("peak_")}
+    own = results(tmp_path, workload, {**base, "deployment": "dedicated_cloud", "gpus": 8})["RES005"]
+    assert [k for k in own["knowledge"] if k.startswith("offers: ")] == [
+        "offers: aws/p5-reserved-3y/h100-sxm at 1.9 USD per GPU-hour (2026-03-27)"
+    ]

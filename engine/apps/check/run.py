@@ -99,14 +99,8 @@ def check_item(
         f"thresholds: {key} = {thresholds[key]:g} ({threshold_date(key, evaluation)})"
         for key in dict.fromkeys(rule.threshold_keys)
     ]
-    offer = next(
-        (
-            o
-            for o in knowledge.offers.offers
-            if (o.provider, o.gpu) == (data["provider"], data["gpu"]) and data["offer_known"]
-        ),
-        None,
-    )
+    # The offer the proposal (or its busier hours' part) names, not the first of its provider's GPU.
+    offer = knowledge.offer(data["provider"], details.offer, data["gpu"]) if data["offer_known"] else None
     if offer is not None and rule.topic in ("pricing", "residency", "provider", "knowledge"):
         entries.append(
             f"offers: {offer.key} at {offer.usd_per_gpu_hour:g} USD per GPU-hour ({offer.as_of.isoformat()})"
