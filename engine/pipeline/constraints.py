@@ -11,6 +11,7 @@ from typing import Any
 from gpu_advisor.engine.calc.api_costs import ApiListing, api_listings
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
 from gpu_advisor.engine.calc.listings import Listing, listings
+from gpu_advisor.engine.calc.replicas import cards_key
 from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
@@ -196,7 +197,7 @@ MAX_REPLICA_CARDS = 64
 def admitted_gpus(knowledge: Knowledge, firings: Sequence[Firing], rulebook: Rulebook) -> str:
     """The GPUs, with the most cards of each one replica may span, of the rentals, serverless products
     and own servers that the workload's rules leave standing (by exclusion and by ruling a deployment
-    out), as ``gpu:cards`` comma-separated: the latency rules compare a GPU only with one of these, at a
+    out), as ``cards_key`` writes them: the latency rules compare a GPU only with one of these, at a
     card count it is sold in (a B200 no admitted offer sells, or sells one card at a time, cannot show
     that an 8-card H200 replica misses a target it could meet)."""
     rules = fired_rules(firings, rulebook)
@@ -224,7 +225,7 @@ def admitted_gpus(knowledge: Knowledge, firings: Sequence[Firing], rulebook: Rul
                 # Own servers may be joined into one replica over their network, up to as many as the
                 # catalog lets a workload buy (no limit given: every count the estimate considers).
                 admit(server.gpu, server.gpus_per_server * (server.max_servers or MAX_REPLICA_CARDS))
-    return ",".join(f"{gpu}:{cards}" for gpu, cards in sorted(most.items()))
+    return cards_key(most)
 
 
 def apply_constraints(

@@ -210,7 +210,7 @@ def latency_fit_facts(
     comma-separated), for a workload with latency targets: what a lone request sees on it at the cards
     per replica the load is sized with (``cards``, from ``cards_key``: a count that meets the targets
     where one does), and the fastest GPU and card count's figures among the ``admitted`` ones
-    (``gpu:cards``: the GPUs an option the workload's rules admit runs on, at most the cards it sells a
+    (a ``cards_key``: the GPUs an option the workload's rules admit runs on, at most the cards it sells a
     replica on; ``EVERY_GPU`` for ``gpu-advisor size``, which has no workload rules). The same for every
     workload with this sizing, token counts, targets and counts, so built once."""
     if max_ttft_ms is None and max_tpot_ms is None:
@@ -225,8 +225,7 @@ def latency_fit_facts(
         return ()
     # The fastest any admitted GPU gets at any card count it is sold in, for the rules that tell a GPU
     # that misses a target from a target none meets: a GPU the workload cannot have proves nothing.
-    sold = (part.partition(":") for part in admitted.split(",") if part and admitted != EVERY_GPU)
-    most = {gpu: int(cards) for gpu, _, cards in sold}
+    most = parse_cards(admitted) if admitted != EVERY_GPU else {}
     every = [
         (p, lone_request(p.roofline))
         for gpu, candidates in standing.items()
