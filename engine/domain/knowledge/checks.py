@@ -95,14 +95,12 @@ def superseded_references(knowledge: Knowledge, directory: Path) -> list[str]:
     """An offer superseded by another names a newer offer of the same provider, GPU and pricing, priced
     for the same jurisdiction (its region names may differ: Google's "us" and "us-central1"), that sells
     at least its instance sizes and is not superseded itself."""
-    offers = {(o.provider, o.offer, o.gpu): o for o in knowledge.offers.offers}
     problems = []
     for offer in knowledge.offers.offers:
         if offer.superseded_by is None:
             continue
         where = f"{directory / 'offers.yaml'}: entry {offer.key!r}: field superseded_by"
-        newer = offers.get((offer.provider, offer.superseded_by, offer.gpu))
-        problem = superseding_problem(offer, newer)
+        problem = superseding_problem(offer, knowledge.successor(offer))
         if problem:
             problems.append(f"{where}: {problem}")
     return problems
