@@ -10,7 +10,7 @@ import pytest
 from helpers import run
 
 from gpu_advisor import api
-from gpu_advisor.engine.calc.replicas import Sizing
+from gpu_advisor.engine.calc.policy import Sizing
 from gpu_advisor.engine.calc.serverless_hours import (
     HourDemand,
     batch_month,

@@ -130,3 +130,49 @@ def test_a_row_sized_within_the_targets_says_so() -> None:
     assert rows["a100-80gb"].split()[6:8] == ["18", "144"]
     assert rows["a100-80gb"].rstrip().endswith("replicas for the latency")
     assert "latency" not in rows["b200"]
+
+
+def test_a_target_no_count_meets_runs_the_count_that_comes_closest() -> None:
+    """A 100,000-token prompt: no GPU prefills it within the documented second. Each GPU runs at the card
+    count whose lone prompt comes closest (8 H100, 6.7 s alone), not at the one that carries the peak on
+    the fewest cards (4 H100, as a loose target that every count meets gets)."""
+    missed = sized()["h100-sxm"]
+    loose = sized(max_time_to_first_token_ms=100_000)["h100-sxm"]
+    assert (missed.cards_per_replica, missed.meets_latency_targets) == (8, False)
+    assert (loose.cards_per_replica, loose.meets_latency_targets) == (4, True)
+    assert missed.time_to_first_token_alone_ms is not None and loose.time_to_first_token_alone_ms is not None
+    assert missed.time_to_first_token_alone_ms < loose.time_to_first_token_alone_ms
+
+
+def test_a_stricter_target_no_gpu_meets_never_gets_a_slower_plan() -> None:
+    """20,000-token prompts at 50,000 requests a day: 400 ms to the first token is out of reach (8 B200
+    take 419 ms alone). The replicas keep the documented 1,000 ms where a lone prompt meets it, at the
+    count that comes closest to 400 ms: no row waits longer than with the documented target itself, and
+    the B200 runs on 8 cards (1 replica) where 1,000 ms takes 4 (2 replicas)."""
+    args = ["size", "--model", "llama-3.1-70b", "--precision", "fp8", "--context-tokens", "32768"]
+    args += ["--requests-per-day", "50000", "--input-tokens", "20000", "--output-tokens", "400"]
+    base = {"model": "llama-3.1-70b", "precision": "fp8", "context_tokens": 32_768}
+    load = {"requests_per_day": 50_000, "avg_input_tokens": 20_000, "avg_output_tokens": 400}
+
+    def rows(target: int) -> dict[str, GpuSizing]:
+        request = {**base, "load": {**load, "max_time_to_first_token_ms": target}}
+        return {g.gpu: g for g in size(SizeRequest.model_validate(request)).gpus if g.replicas}
+
+    strict, documented = rows(400), rows(1000)
+    assert (strict["b200"].cards_per_replica, strict["b200"].replicas) == (8, 1)
+    assert (documented["b200"].cards_per_replica, documented["b200"].replicas) == (4, 2)
+    assert (strict["h100-sxm"].cards_per_replica, strict["h100-sxm"].replicas) == (8, 4)
+    for gpu, row in strict.items():
+        if gpu in documented:
+            assert row.time_to_first_token_ms is not None
+            assert row.time_to_first_token_ms <= documented[gpu].time_to_first_token_ms  # type: ignore[operator]
+    text = " ".join(
+        CliRunner(env={"COLUMNS": "200"}).invoke(main, [*args, "--max-ttft-ms", "400"]).output.split()
+    )
+    assert (
+        "LAT003 No GPU meets the time-to-first-token target: No GPU meets the target of 400 ms to the first "
+        "token: even the fastest, 8 × b200, needs 419 ms for a lone prompt of this length (5 % over). Each "
+        "GPU runs at the card count that comes closest, its replicas sized to keep the documented 1,000 ms "
+        "at the peak where a lone prompt meets that, else for throughput; shorten the prompts (a cached "
+        "prefix is not recomputed) or set a target the prompt length allows." in text
+    )

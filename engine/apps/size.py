@@ -8,13 +8,12 @@ from gpu_advisor.engine.calc.calibration import highest_error
 from gpu_advisor.engine.calc.latency import at_concurrency
 from gpu_advisor.engine.calc.load import workload_load
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performance
+from gpu_advisor.engine.calc.policy import Sizing, sizing_policy
 from gpu_advisor.engine.calc.replicas import (
     ReplicaPlan,
-    Sizing,
     cards_key,
     plan_replicas,
     plans_by_gpu,
-    sizing_policy,
 )
 from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
@@ -37,6 +36,8 @@ class SizedLoad(NamedTuple):
     output_tokens: int
     max_time_to_first_token_ms: float | None
     max_time_per_output_token_ms: float | None
+    users_wait: bool
+    """A service that answers users: held to the documented targets where its own cannot be met."""
 
 
 def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
@@ -76,6 +77,7 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
         output_tokens,
         target("max_time_to_first_token_ms"),
         target("max_time_per_output_token_ms"),
+        users_wait,
     )
 
 
@@ -89,6 +91,7 @@ def load_sizing(knowledge: Knowledge, sized: SizedLoad) -> Sizing:
         1,
         sized.max_time_to_first_token_ms,
         sized.max_time_per_output_token_ms,
+        users_wait=sized.users_wait,
     )
 
 
@@ -158,7 +161,9 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             # The latency rules as recommend applies them: a GPU that misses a target others meet.
             unsuitable = ",".join(sorted(unsuitable_gpus(firings, rulebook_for(None))))
             targets = (sized.max_time_to_first_token_ms, sized.max_time_per_output_token_ms)
-            facts = latency_fit_facts(knowledge, figures, *tokens, *targets, unsuitable, cards)
+            facts = latency_fit_facts(
+                knowledge, figures, *tokens, *targets, sized.users_wait, unsuitable, cards
+            )
             firings += [firing for fact in facts for firing in session.assert_fact(fact)]
     result = size_result(
         figures,

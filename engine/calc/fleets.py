@@ -22,7 +22,8 @@ from typing import NamedTuple
 from gpu_advisor.engine.calc.costs import SECONDS_PER_HOUR
 from gpu_advisor.engine.calc.instances import Placement, place
 from gpu_advisor.engine.calc.listings import PricedListing
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing, usable_rate
+from gpu_advisor.engine.calc.policy import Sizing, usable_rate
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, DailyTraffic
 from gpu_advisor.engine.domain.load import Load
 

@@ -16,11 +16,16 @@ import math
 from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, highest_rate_within, saturation
+from gpu_advisor.engine.calc.latency import (
+    OperatingPoint,
+    at_rate,
+    saturation,
+)
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
+from gpu_advisor.engine.calc.policy import Sizing, rate_within_targets, shortfall_alone, usable_rate
 from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures, full_context_sequences
-from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, DailyTraffic, ServiceTime, busy_hours_per_day
+from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, ServiceTime
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.load import Load
 
@@ -57,62 +62,12 @@ class ReplicaPlan(NamedTuple):
     latency_bound: bool
     """The latency targets, not the throughput headroom, set the replicas for the peak."""
     rate_within_targets_per_replica: float | None
-    """The highest request rate per replica that keeps the latency targets (None without targets, 0
-    when even a lone request misses one)."""
+    """The highest request rate per replica that keeps the latency targets a lone request meets (None
+    without targets, 0 when a lone request misses every one)."""
+    meets_latency_targets: bool | None
+    """A lone request meets every latency target, so the peak can too (None without targets)."""
     spread: bool = False
     """Its replicas run on at least two instances (``Sizing.spread``)."""
-
-
-class Sizing(NamedTuple):
-    """The sizing policy: what a replica's estimated capacity is worth, and the replicas a rule adds."""
-
-    capacity_share: float
-    """The share of the estimated capacity the replicas are sized to use (headroom and error band)."""
-    batch_capacity_share: float
-    """The same for a batch: the error band only."""
-    spare_replicas: int
-    min_replicas: int
-    max_time_to_first_token_ms: float | None = None
-    max_time_per_output_token_ms: float | None = None
-    """A service's latency targets at peak; None: none."""
-    spread: bool = False
-    """A rule asked for the replicas on at least two instances (SIZ015): a failed host takes one down."""
-
-
-def sizing_policy(
-    knowledge: Knowledge,
-    highest_error: float,
-    spare: bool,
-    min_replicas: int,
-    max_time_to_first_token_ms: float | None = None,
-    max_time_per_output_token_ms: float | None = None,
-    spread: bool = False,
-) -> Sizing:
-    """``highest_error``: the most the estimate overstated a published measurement (estimate / published
-    - 1, docs/calibration.md)."""
-    derate = 1 / (1 + max(0.0, highest_error))
-    return Sizing(
-        capacity_share=derate * knowledge.throughput.headroom.target_share,
-        batch_capacity_share=derate,
-        spare_replicas=knowledge.throughput.redundancy.spare_replicas if spare else 0,
-        min_replicas=min_replicas,
-        max_time_to_first_token_ms=max_time_to_first_token_ms,
-        max_time_per_output_token_ms=max_time_per_output_token_ms,
-        spread=spread,
-    )
-
-
-def rate_within_targets(performance: ReplicaPerformance, sizing: Sizing) -> float | None:
-    """The request rate one replica carries within the latency targets and the headroom; None without
-    targets."""
-    if sizing.max_time_to_first_token_ms is None and sizing.max_time_per_output_token_ms is None:
-        return None
-    return highest_rate_within(
-        performance.roofline,
-        performance.requests_per_second * sizing.capacity_share,
-        sizing.max_time_to_first_token_ms,
-        sizing.max_time_per_output_token_ms,
-    )
 
 
 def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing) -> int:
@@ -130,22 +85,21 @@ def _service_for_peak(peak: float, rps: float, within: float | None, sizing: Siz
     return max(1, math.ceil(peak / usable_rate(rps, within, sizing)))
 
 
-def usable_rate(rps: float, within: float | None, sizing: Sizing) -> float:
-    """What one replica of a service is sized to carry: the rate within the latency targets, else its
-    estimated capacity times the headroom share."""
-    return within if within else rps * sizing.capacity_share
-
-
-def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> tuple[bool, int, int]:
-    """How ``plans_by_gpu`` ranks a card count: one that can meet the latency targets first, then the
-    fewest cards for the peak, then the fewer cards per replica."""
-    within = None if load.served_in_paid_hours else rate_within_targets(performance, sizing)
+def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> tuple[float, int, int]:
+    """How ``plans_by_gpu`` ranks a card count: one that can meet the latency targets first, else the
+    one whose lone request comes closest to them (a target no count meets is missed by the least); then
+    the fewest cards for the peak, then the fewer cards per replica."""
+    if load.served_in_paid_hours:
+        shortfall, within = 1.0, None
+    else:
+        shortfall, within = shortfall_alone(performance, sizing), rate_within_targets(performance, sizing)
     cards = performance.cards
-    return within == 0, _for_peak(performance.requests_per_second, within, load, sizing) * cards, cards
+    return shortfall, _for_peak(performance.requests_per_second, within, load, sizing) * cards, cards
 
 
 def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> ReplicaPlan:
     within = None if load.served_in_paid_hours else rate_within_targets(performance, sizing)
+    meets = None if within is None else shortfall_alone(performance, sizing) == 1.0
     return _planned(
         performance.gpu,
         performance.cards,
@@ -158,6 +112,7 @@ def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -
         performance.seconds_alone,
         performance.seconds_at_full_batch,
         within,
+        meets,
         load,
         sizing,
     )
@@ -184,6 +139,7 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
         service.alone / factor,
         service.at_full_batch / factor,
         None if within is None else within * factor,
+        plan.meets_latency_targets,
         load,
         sizing,
     )
@@ -201,6 +157,7 @@ def _planned(
     seconds_alone: float,
     seconds_at_full_batch: float,
     within: float | None,
+    meets: bool | None,
     load: Load,
     sizing: Sizing,
 ) -> ReplicaPlan:
@@ -246,6 +203,7 @@ def _planned(
         pipeline_stages=pipeline_stages,
         latency_bound=within is not None and 0 < within < rps * sizing.capacity_share,
         rate_within_targets_per_replica=within,
+        meets_latency_targets=meets,
         spread=sizing.spread,
     )
 
@@ -354,36 +312,3 @@ def cards_key(cards: Mapping[str, int]) -> str:
 def parse_cards(key: str) -> dict[str, int]:
     """The cards per replica by GPU a ``cards_key`` holds."""
     return {gpu: int(count) for gpu, _, count in (item.partition("=") for item in key.split(",")) if key}
-
-
-def busy_share(
-    plan: ReplicaPlan, load: Load, traffic: DailyTraffic, days_per_month: float, paid_hours: float
-) -> float:
-    """The share of the paid hours in which at least one request is in flight on ``plan``'s GPU: a
-    batch's running hours; a service's busy hours (``busy_hours_per_day``) over its served hours, times
-    the share of the paid hours that are served."""
-    if plan.hours_per_day_running is not None:
-        return min(1.0, plan.hours_per_day_running * days_per_month / paid_hours)
-    busy = busy_hours_per_day(traffic, load.average_requests_per_second, plan.service)
-    return min(1.0, busy / traffic.hours_per_day * load.served_share_of_paid_hours)
-
-
-def load_on(
-    plan: ReplicaPlan, load: Load, traffic: DailyTraffic, days_per_month: float, paid_hours: float
-) -> Load:
-    """The load with its busy share and requests in flight on ``plan``'s GPU. A batch keeps every
-    replica's batch full while it runs."""
-    if plan.hours_per_day_running is not None:
-        average = peak = float(plan.replicas * plan.batch)
-    else:
-        average = plan.service.in_flight(load.average_requests_per_second)
-        peak = plan.service.in_flight(load.peak_requests_per_second)
-    return load.model_copy(
-        update={
-            "busy_share": busy_share(plan, load, traffic, days_per_month, paid_hours),
-            "busy_share_gpu": plan.gpu,
-            "requests_in_flight_average": average,
-            "requests_in_flight_peak": peak,
-            "service_seconds_alone": plan.service.alone,
-        }
-    )

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, Sizing, usable_rate
+from gpu_advisor.engine.calc.policy import Sizing, usable_rate
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.serverless_hours import (
     HourDemand,
     Month,

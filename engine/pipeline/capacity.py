@@ -9,14 +9,13 @@ from dataclasses import dataclass, field
 
 from gpu_advisor.engine.calc.calibration import highest_error
 from gpu_advisor.engine.calc.load import traffic_for, workload_load
+from gpu_advisor.engine.calc.policy import Sizing, sizing_policy
 from gpu_advisor.engine.calc.replicas import (
     ReplicaPlan,
-    Sizing,
     at_throughput,
     cards_key,
     parse_cards,
     plans_by_gpu,
-    sizing_policy,
 )
 from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
 from gpu_advisor.engine.calc.traffic import DailyTraffic
@@ -188,6 +187,7 @@ def workload_sizing(
         resolved.max_time_to_first_token_ms,
         resolved.max_time_per_output_token_ms,
         spread,
+        users_wait=resolved.users_wait,
     )
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.api_costs import api_costs
+from gpu_advisor.engine.calc.busy import busy_share, load_on
 from gpu_advisor.engine.calc.commitments import cheapest_as_billed
 from gpu_advisor.engine.calc.fleet_billing import fleet_option
 from gpu_advisor.engine.calc.fleets import (
@@ -29,7 +30,7 @@ from gpu_advisor.engine.calc.listings import (
     to_option,
 )
 from gpu_advisor.engine.calc.own_hardware import own_hardware_position, select_own_server
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, busy_share, load_on
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge

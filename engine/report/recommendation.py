@@ -55,7 +55,6 @@ def sizing_rows(
         plan = None if blocked else plans.get(fit.gpu)
         performance = (performances or {}).get(fit.gpu)
         point = (points or {}).get(fit.gpu)
-        within = plan.rate_within_targets_per_replica if plan else None
         at_peak = latency_at_peak(plan) if plan else None
         alone = lone_request(plan.roofline) if plan else None
         rows.append(
@@ -101,7 +100,7 @@ def sizing_rows(
                 else None,
                 time_to_first_token_alone_ms=alone.time_to_first_token_ms if alone else None,
                 time_per_output_token_alone_ms=alone.time_per_output_token_ms if alone else None,
-                meets_latency_targets=None if within is None else within > 0,
+                meets_latency_targets=plan.meets_latency_targets if plan else None,
                 sized_for_latency=plan.latency_bound if plan else None,
                 at_concurrency=None
                 if point is None or performance is None or concurrency is None

@@ -1,0 +1,45 @@
+"""When a plan's GPUs are busy: the time-based utilization, beside the throughput share of the plan.
+
+A replica run at a fifth of its throughput is still needed every hour in which a request is in flight;
+the serverless and buy-versus-rent heuristics compare prices by this busy share, not by the throughput
+share (``ReplicaPlan.utilization``).
+"""
+
+from __future__ import annotations
+
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.calc.traffic import DailyTraffic, busy_hours_per_day
+from gpu_advisor.engine.domain.load import Load
+
+
+def busy_share(
+    plan: ReplicaPlan, load: Load, traffic: DailyTraffic, days_per_month: float, paid_hours: float
+) -> float:
+    """The share of the paid hours in which at least one request is in flight on ``plan``'s GPU: a
+    batch's running hours; a service's busy hours (``busy_hours_per_day``) over its served hours, times
+    the share of the paid hours that are served."""
+    if plan.hours_per_day_running is not None:
+        return min(1.0, plan.hours_per_day_running * days_per_month / paid_hours)
+    busy = busy_hours_per_day(traffic, load.average_requests_per_second, plan.service)
+    return min(1.0, busy / traffic.hours_per_day * load.served_share_of_paid_hours)
+
+
+def load_on(
+    plan: ReplicaPlan, load: Load, traffic: DailyTraffic, days_per_month: float, paid_hours: float
+) -> Load:
+    """The load with its busy share and requests in flight on ``plan``'s GPU. A batch keeps every
+    replica's batch full while it runs."""
+    if plan.hours_per_day_running is not None:
+        average = peak = float(plan.replicas * plan.batch)
+    else:
+        average = plan.service.in_flight(load.average_requests_per_second)
+        peak = plan.service.in_flight(load.peak_requests_per_second)
+    return load.model_copy(
+        update={
+            "busy_share": busy_share(plan, load, traffic, days_per_month, paid_hours),
+            "busy_share_gpu": plan.gpu,
+            "requests_in_flight_average": average,
+            "requests_in_flight_peak": peak,
+            "service_seconds_alone": plan.service.alone,
+        }
+    )
