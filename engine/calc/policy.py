@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from gpu_advisor.engine.calc.latency import highest_rate_within, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance
+from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 
 
@@ -69,24 +70,38 @@ def sizing_policy(
     )
 
 
+class KeptTargets(NamedTuple):
+    """The latency targets a replica's peak is sized to keep: the workload's where a lone request meets
+    them, else the documented ones in their place where a lone request meets those; None: none kept."""
+
+    time_to_first_token_ms: float | None
+    time_per_output_token_ms: float | None
+
+
+def kept_targets(roofline: Roofline, sizing: Sizing) -> KeptTargets:
+    alone = lone_request(roofline)
+    return KeptTargets(
+        _met(
+            alone.time_to_first_token_ms,
+            sizing.max_time_to_first_token_ms,
+            sizing.documented_time_to_first_token_ms,
+        ),
+        _met(
+            alone.time_per_output_token_ms,
+            sizing.max_time_per_output_token_ms,
+            sizing.documented_time_per_output_token_ms,
+        ),
+    )
+
+
 def rate_within_targets(performance: ReplicaPerformance, sizing: Sizing) -> float | None:
     """The request rate one replica carries within the latency targets and the headroom; None without
     targets. A target that even a lone request misses is one no number of replicas meets: the replicas
     are sized for the documented target in its place where a lone request meets that, else for the
-    other targets (0 where none is left, and the headroom alone sizes them)."""
+    other targets (0 where none is left, and the headroom alone sizes them: ``kept_targets``)."""
     if sizing.max_time_to_first_token_ms is None and sizing.max_time_per_output_token_ms is None:
         return None
-    alone = lone_request(performance.roofline)
-    ttft = _met(
-        alone.time_to_first_token_ms,
-        sizing.max_time_to_first_token_ms,
-        sizing.documented_time_to_first_token_ms,
-    )
-    tpot = _met(
-        alone.time_per_output_token_ms,
-        sizing.max_time_per_output_token_ms,
-        sizing.documented_time_per_output_token_ms,
-    )
+    ttft, tpot = kept_targets(performance.roofline, sizing)
     if ttft is None and tpot is None:
         return 0.0
     return highest_rate_within(

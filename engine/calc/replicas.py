@@ -22,7 +22,14 @@ from gpu_advisor.engine.calc.latency import (
     saturation,
 )
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
-from gpu_advisor.engine.calc.policy import Sizing, rate_within_targets, shortfall_alone, usable_rate
+from gpu_advisor.engine.calc.policy import (
+    KeptTargets,
+    Sizing,
+    kept_targets,
+    rate_within_targets,
+    shortfall_alone,
+    usable_rate,
+)
 from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures, full_context_sequences
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, ServiceTime
@@ -66,6 +73,9 @@ class ReplicaPlan(NamedTuple):
     without targets, 0 when a lone request misses every one)."""
     meets_latency_targets: bool | None
     """A lone request meets every latency target, so the peak can too (None without targets)."""
+    kept_targets: KeptTargets | None
+    """The targets the replicas keep at the peak (``kept_targets``); None without targets or for a
+    batch."""
     spread: bool = False
     """Its replicas run on at least two instances (``Sizing.spread``)."""
 
@@ -99,7 +109,7 @@ def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) ->
 
 def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> ReplicaPlan:
     within = None if load.served_in_paid_hours else rate_within_targets(performance, sizing)
-    meets = None if within is None else shortfall_alone(performance, sizing) == 1.0
+    kept = None if within is None else kept_targets(performance.roofline, sizing)
     return _planned(
         performance.gpu,
         performance.cards,
@@ -112,7 +122,7 @@ def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -
         performance.seconds_alone,
         performance.seconds_at_full_batch,
         within,
-        meets,
+        kept,
         load,
         sizing,
     )
@@ -139,7 +149,7 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
         service.alone / factor,
         service.at_full_batch / factor,
         None if within is None else within * factor,
-        plan.meets_latency_targets,
+        plan.kept_targets,
         load,
         sizing,
     )
@@ -157,7 +167,7 @@ def _planned(
     seconds_alone: float,
     seconds_at_full_batch: float,
     within: float | None,
-    meets: bool | None,
+    kept: KeptTargets | None,
     load: Load,
     sizing: Sizing,
 ) -> ReplicaPlan:
@@ -203,7 +213,11 @@ def _planned(
         pipeline_stages=pipeline_stages,
         latency_bound=within is not None and 0 < within < rps * sizing.capacity_share,
         rate_within_targets_per_replica=within,
-        meets_latency_targets=meets,
+        # Every target is kept as the workload gives it only where a lone request meets them all.
+        meets_latency_targets=None
+        if kept is None
+        else kept == (sizing.max_time_to_first_token_ms, sizing.max_time_per_output_token_ms),
+        kept_targets=kept,
         spread=sizing.spread,
     )
 

@@ -101,6 +101,12 @@ def sizing_rows(
                 time_to_first_token_alone_ms=alone.time_to_first_token_ms if alone else None,
                 time_per_output_token_alone_ms=alone.time_per_output_token_ms if alone else None,
                 meets_latency_targets=plan.meets_latency_targets if plan else None,
+                kept_max_time_to_first_token_ms=plan.kept_targets.time_to_first_token_ms
+                if plan and plan.kept_targets
+                else None,
+                kept_max_time_per_output_token_ms=plan.kept_targets.time_per_output_token_ms
+                if plan and plan.kept_targets
+                else None,
                 sized_for_latency=plan.latency_bound if plan else None,
                 at_concurrency=None
                 if point is None or performance is None or concurrency is None
