@@ -60,6 +60,66 @@ def test_no_sentence_where_the_compared_price_is_the_cheapest_of_its_size() -> N
     assert not any(a.cheaper_same_size for a in result.api_costs)
 
 
+QWEN_72B = {
+    "name": "qwen-72b",
+    "model": {"name": "qwen2.5-72b", "precision": "fp8"},
+    "requests_per_day": 150_000,
+    "avg_input_tokens": 1_500,
+    "avg_output_tokens": 300,
+    "company_country": "DE",
+}
+CLASS_SENTENCE = "A hosted model of that class costs less"
+
+
+def test_a_class_price_for_a_larger_model_names_the_cheaper_smaller_model_of_its_class() -> None:
+    """No API serves the 72B Qwen: the documents' 70B price stands in for models up to 72B and is
+    compared; DeepInfra's Llama 3.3 70B costs less but is a smaller model, so the memo names it beside
+    the class price, in the text and in the table, and the comparison keeps the class price."""
+    result = run(QWEN_72B)
+    (compared,) = [a for a in result.api_costs if a.compared]
+    assert compared.api == "llama-3-70b-hosted" and not compared.same_model
+    (cheaper,) = [a for a in result.api_costs if a.cheaper_same_size]
+    assert (cheaper.api, cheaper.batch, cheaper.listed, cheaper.stands_in) == (
+        "llama-3.3-70b-deepinfra",
+        False,
+        True,
+        False,
+    )
+    # 150,000 requests x 30.42 days x (1,500 x $0.10 + 300 x $0.32) per million tokens = $1,122.50; the
+    # class price: (1,500 x €0.60 + 300 x €0.80) x 1.16 USD per EUR = $0.0013224 a request, $6,034.11.
+    days = 30.42  # the around-the-clock schedule's days a month (knowledge/schedules.yaml)
+    assert cheaper.usd_per_month == pytest.approx(150_000 * days * (1_500 * 0.10 + 300 * 0.32) / 1e6)
+    assert compared.usd_per_month == pytest.approx(150_000 * days * (1_500 * 0.60 + 300 * 0.80) * 1.16 / 1e6)
+    memo = render_memo(result)
+    assert (
+        "The catalog has no price of this model or a larger one open to this workload. One price of the 70B "
+        "class stands in for models up to this one's 72B and is compared: Llama 3 70B (hosted)." in memo
+    )
+    (line,) = [line for line in memo.splitlines() if line.startswith(CLASS_SENTENCE)]
+    assert line == (
+        f"{CLASS_SENTENCE}: Llama 3.3 70B Instruct Turbo (DeepInfra) at $1,122 a month (81 % less). It is "
+        "smaller than this model (70B against 72B), so the comparison keeps the class price; it is an option "
+        "only if its answers serve this workload."
+    )
+    assert (
+        "| Llama 3.3 70B Instruct Turbo (DeepInfra) | unknown | $1,122 | $0.000246 | 2026-11-05 "
+        "| a smaller model |" in memo
+    )
+    assert (
+        "| Llama 3 70B (hosted) | unknown | $6,034 | $0.00132 | 2026-01-01 "
+        "| compared: a smaller model's class price |" in memo
+    )
+    assert "the nearest size class at or above it" not in memo
+
+
+def test_no_class_sentence_where_the_smaller_models_are_excluded() -> None:
+    """Personal data of people in the EU: DeepInfra, which guarantees no place, is excluded (RES001), so
+    no cheaper price of the class is named."""
+    result = run({**QWEN_72B, "personal_data": True})
+    assert not any(a.cheaper_same_size for a in result.api_costs)
+    assert CLASS_SENTENCE not in render_memo(result)
+
+
 def test_a_rental_gpu_without_an_own_server_price_is_named() -> None:
     result = run(CONSUMER_70B)
     assert result.own_server_gpus == ("rtx-5090", "h100-sxm")

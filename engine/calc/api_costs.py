@@ -140,26 +140,34 @@ def _costs(
         priced.append(_Priced(listing, monthly, fits, same, excluded))
     compared = comparable(priced)
     cheaper = cheaper_same_size(priced, compared)
-    return tuple(_cost(p, requests, compared is p, listed(p, compared), cheaper is p) for p in priced)
+    return tuple(
+        _cost(p, requests, compared is p, listed(p, compared) or cheaper is p, cheaper is p) for p in priced
+    )
 
 
 def cheaper_same_size(priced: Sequence[_Priced], compared: _Priced | None) -> _Priced | None:
-    """Where the comparison takes the workload's own model's price, the cheapest admitted price of another
-    hosted model of the same size that costs less (``ApiCost.cheaper_same_size``): the memo names it, since
-    switching models is the reader's call, not the comparison's."""
-    if compared is None or not compared.same_model:
+    """The cheapest admitted price of another hosted model of the compared price's size that costs less
+    (``ApiCost.cheaper_same_size``), where the comparison takes the workload's own model's price or a
+    class price that stands in for a larger model (the documents' 70B price for the 72B Qwen), so that a
+    cheaper model of that size is not left out of the memo: switching models is the reader's call, not
+    the comparison's. Where the compared price stands in as the nearest larger class, every admitted
+    price of its size stands in too, and the comparison took the cheapest."""
+    if compared is None:
         return None
     size = compared.listing.api.model_params_b
     others = [
         p
         for p in priced
-        if p.stands_in
-        and not p.same_model
+        if not p.same_model
+        and p is not compared
+        # Beside the model's own price, another model that stands in for it; beside a class price, any.
+        and (p.stands_in or not compared.same_model)
+        and p.listing.api.kind != "proprietary"
         and not p.excluded_by
         and p.listing.api.model_params_b == size
         and p.usd_per_month < compared.usd_per_month
     ]
-    return min(others, key=lambda p: p.usd_per_month, default=None)
+    return min(others, key=lambda p: (p.usd_per_month, p.listing.api.id), default=None)
 
 
 def _cost(priced: _Priced, requests: float, compared: bool, shown: bool, cheaper: bool) -> ApiCost:
@@ -193,7 +201,8 @@ def _cost(priced: _Priced, requests: float, compared: bool, shown: bool, cheaper
 
 def listed(priced: _Priced, compared: _Priced | None) -> bool:
     """Shown beside the comparison (``ApiCost.listed``): proprietary references, and the prices that
-    stand in for the model up to the compared one's size class (all of them where none is compared)."""
+    stand in for the model up to the compared one's size class (all of them where none is compared);
+    the cheaper price of the compared one's size (``cheaper_same_size``) is shown too."""
     api = priced.listing.api
     if api.kind == "proprietary":
         return True

@@ -229,10 +229,12 @@ class ApiCost(ResultModel):
     same_model: bool = False
     excluded_by: tuple[str, ...] = ()
     listed: bool = False
-    """Shown beside the comparison (proprietary ones, and those that stand in up to the compared class)."""
+    """Shown beside the comparison (proprietary ones, those that stand in up to the compared class, and
+    ``cheaper_same_size``)."""
     cheaper_same_size: bool = False
-    """The cheapest admitted price of another hosted model of the compared model's size, where it costs
-    less than the compared price of the workload's own model (the comparison keeps the latter)."""
+    """The cheapest admitted price of another hosted model of the compared price's size, where it costs
+    less than the compared price of the workload's own model, or of a class price that stands in for a
+    larger model than its own (the comparison keeps the compared one)."""
 
 
 class Proposal(ResultModel):
