@@ -4,6 +4,7 @@ stands where some fired rule proposes it and none rules it out), never from thei
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -22,6 +23,8 @@ class SelfHosted(NamedTuple):
     kind: str
     """serverless, own_hardware, dedicated_cloud or hybrid (a mixed fleet)."""
     name: str | Words
+    as_of: dt.date
+    """The date of the price it rests on (a mixed fleet: the older of its two offers')."""
 
 
 def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> list[SelfHosted]:
@@ -29,16 +32,24 @@ def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str])
     routes = []
     serverless, own, best = market.serverless.best, market.own, market.alternatives.best
     if "serverless" in kinds and serverless is not None and proposal_stands(rules, "serverless"):
-        routes.append(SelfHosted(serverless.bill.usd_per_month, "serverless", serverless_name(serverless)))
+        routes.append(
+            SelfHosted(
+                serverless.bill.usd_per_month,
+                "serverless",
+                serverless_name(serverless),
+                serverless.listing.product.as_of,
+            )
+        )
     if "own_hardware" in kinds and own.applicable and proposal_stands(rules, "own_hardware"):
         # The cards bought, as the summary counts them (the cost is theirs, busy or not)
         name = f"{own.nodes} × {own.server_name} ({own.nodes * own.gpus_per_server} × {own.gpu})"
-        routes.append(SelfHosted(own.usd_per_month, "own_hardware", name))
+        routes.append(SelfHosted(own.usd_per_month, "own_hardware", name, market.server.as_of))
     if "dedicated_cloud" in kinds and best is not None and proposal_stands(rules, "dedicated_cloud"):
-        routes.append(SelfHosted(best.usd_per_month, "dedicated_cloud", option_name(best)))
+        routes.append(SelfHosted(best.usd_per_month, "dedicated_cloud", option_name(best), best.as_of))
     fleet = market.mixed_fleet
     if "hybrid" in kinds and fleet is not None and proposal_stands(rules, "hybrid"):
-        routes.append(SelfHosted(fleet.usd_per_month, "hybrid", fleet_name(fleet)))
+        oldest = min(fleet.base.listing.offer.as_of, fleet.peak.listing.offer.as_of)
+        routes.append(SelfHosted(fleet.usd_per_month, "hybrid", fleet_name(fleet), oldest))
     return routes
 
 

@@ -65,6 +65,8 @@ class ApiDetails(Details):
     """The deployment the self-hosted figure is: serverless, own_hardware or dedicated_cloud."""
     self_hosted_name: str | Words
     """What the self-hosted figure buys, as the messages name it."""
+    self_hosted_as_of: str
+    """The date of the price it rests on (YYYY-MM-DD; "" without one)."""
     scale_to_zero_name: str
     """The serverless product priced scaling to zero ("" without one)."""
     scale_to_zero_usd_per_month: float

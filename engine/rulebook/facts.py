@@ -306,6 +306,10 @@ class ApiFact(Fact):
     self_hosted_usd_per_month: Annotated[float, Guard("self_hosted_priced")]
     """The cheapest of the self-hosted routes (serverless, own hardware, dedicated) whose proposal
     stands after the serverless and economics stages."""
+    self_hosted_kind: Annotated[str, Guard("self_hosted_priced")]
+    """Its deployment: serverless, own_hardware, dedicated_cloud or hybrid."""
+    self_hosted_price_age_days: Annotated[int, Guard("self_hosted_priced")]
+    """Days between the date of the price it rests on and the evaluation."""
     api_ruled_out: bool
     """A rule fired so far rules the API out (own weights, DEP005; data that stays in the building; a
     policy): its price is no longer a route the comparison rules weigh."""

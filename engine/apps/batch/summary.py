@@ -24,9 +24,10 @@ class Outcome:
     """Portfolio-wide notes that fired on this workload (``PORTFOLIO_NOTE_RULES``)."""
 
 
-PORTFOLIO_NOTE_RULES = ("KNB001", "KNB007")
+PORTFOLIO_NOTE_RULES = ("KNB001", "KNB007", "KNB013")
 """Rules whose finding is about the catalog rather than the workload (KNB001: the chosen offer's list
-price is older than the stale-price line; KNB007: the compared API's). In a portfolio they would flag
+price is older than the stale-price line; KNB007: the compared API's; KNB013: the serverless
+product's). In a portfolio they would flag
 nearly every workload, so the summary reports each once, with the number of workloads it concerns, and
 they do not count as a reason for attention; each workload's own result still lists the finding."""
 
