@@ -252,6 +252,6 @@ def test_catalog_offers_that_match_nothing_say_so() -> None:
     result = invoke("catalog", "offers", "--provider", "modal")
     assert result.exit_code == 0
     assert result.output.splitlines()[1] == (
-        "No GPU offer matches. Serverless products (knowledge/serverless.yaml) and managed APIs (catalog "
-        "apis) are not listed as GPU offers."
+        "No GPU offer matches. Serverless products (catalog serverless) and managed APIs (catalog apis) are "
+        "not listed as GPU offers."
     )

@@ -116,7 +116,7 @@ def test_german_os_errors_have_no_english_sentence(tmp_path: Path) -> None:
         assert english_words(result.stderr) == [], args
 
 
-@pytest.mark.parametrize("kind", ["offers", "gpus", "models", "apis"])
+@pytest.mark.parametrize("kind", ["offers", "gpus", "models", "apis", "serverless"])
 def test_german_catalog_has_no_english_sentence(kind: str) -> None:
     """The tables, their headings and notes; the sources' own titles and notes stay as published."""
     for columns in ("80", "100"):

@@ -5,13 +5,17 @@ flagged.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
 from gpu_advisor.engine.common.errors import InputError, unknown_value
+from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
+from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
 
-KINDS = ("gpus", "offers", "models", "apis")
+KINDS = ("gpus", "offers", "models", "apis", "serverless")
+COUNTRY_CODE = re.compile(r"[A-Z]{2}")
 
 
 def catalog_rows(
@@ -21,6 +25,7 @@ def catalog_rows(
     gpu: str | None = None,
     provider: str | None = None,
     eu: bool | None = None,
+    country: str | None = None,
 ) -> list[dict[str, Any]]:
     """Rows of one part of the knowledge base as plain mappings (for the JSON output and the template)."""
     stale_days = knowledge.threshold("stale_price_days").value
@@ -28,6 +33,10 @@ def catalog_rows(
         raise InputError(unknown_value("--gpu", gpu, [g.id for g in knowledge.gpus.gpus]))
     if provider is not None and provider not in {p.id for p in knowledge.providers.providers}:
         raise InputError(unknown_value("--provider", provider, [p.id for p in knowledge.providers.providers]))
+    if country is not None and not COUNTRY_CODE.fullmatch(country):
+        raise InputError(country_message(country))
+    if kind == "serverless":
+        return serverless_rows(knowledge, today, stale_days, gpu, provider, eu, country)
     entries: list[Any]
     if kind == "gpus":
         entries = [g for g in knowledge.gpus.gpus if gpu in (None, g.id)]
@@ -38,6 +47,7 @@ def catalog_rows(
             if gpu in (None, o.gpu)
             and provider in (None, o.provider)
             and eu in (None, "EU" in knowledge.offer_regions_by_jurisdiction(o))
+            and country in (None, *knowledge.region_countries(o.provider, o.regions))
         ]
     elif kind == "models":
         entries = list(knowledge.models.models)
@@ -61,3 +71,91 @@ def catalog_rows(
             row["eu_price_basis"] = eu_basis
         rows.append(row)
     return rows
+
+
+def country_message(country: str) -> Words:
+    """A ``--country`` that is no ISO code, said as ``tco --country`` says it (with its capital form)."""
+    problem = Words.joined(
+        "%(problem)s (%(got)s)",
+        problem=Words("an ISO 3166 code of two capital letters"),
+        got=Words("got %(value)s", value=repr(country)),
+    )
+    if COUNTRY_CODE.fullmatch(country.upper()):
+        hint = Words("did you mean %(suggestion)s?", suggestion=repr(country.upper()))
+        problem = Words.joined("%(problem)s (%(hint)s)", problem=problem, hint=hint)
+    return at("--country", problem)
+
+
+def serverless_rows(
+    knowledge: Knowledge,
+    today: dt.date,
+    stale_days: float,
+    gpu: str | None,
+    provider: str | None,
+    eu: bool | None,
+    country: str | None,
+) -> list[dict[str, Any]]:
+    """One row per GPU price of a serverless product, with what the product bills and where it runs."""
+    rows = []
+    for product in knowledge.serverless.products:
+        regions = product_regions(knowledge, product)
+        jurisdictions = sorted({region["jurisdiction"] for region in regions})
+        countries = list(dict.fromkeys(c for region in regions for c in region["countries"]))
+        if provider not in (None, product.provider) or eu not in (None, "EU" in jurisdictions):
+            continue
+        if country not in (None, *countries):
+            continue
+        for entry in product.gpus:
+            if gpu not in (None, entry.gpu):
+                continue
+            rows.append(
+                {
+                    "provider": product.provider,
+                    "product": product.id,
+                    "name": product.name,
+                    "gpu": entry.gpu,
+                    "memory_gb": knowledge.gpu(entry.gpu).memory_gb,
+                    "usd_per_gpu_hour": entry.usd_per_gpu_hour,
+                    "warm_usd_per_gpu_hour": entry.warm_usd_per_gpu_hour,
+                    "instance_gpus": list(entry.instance_gpus),
+                    "billing_increment_seconds": product.billing_increment_seconds,
+                    "idle_timeout_seconds": product.idle_timeout_seconds,
+                    "scale_down_seconds": product.scale_down_tail_seconds,
+                    "start_seconds": product.start_seconds,
+                    "weights_load_gb_per_second": knowledge.serverless.weights_load_gb_per_second,
+                    "managed": product.managed,
+                    "regions": regions,
+                    "jurisdictions": "/".join(jurisdictions),
+                    "countries": countries,
+                    "note": product.note,
+                    "as_of": product.as_of,
+                    "stale": (today - product.as_of).days > stale_days,
+                    **citations(knowledge, product),
+                }
+            )
+    return rows
+
+
+def citations(knowledge: Knowledge, product: ServerlessProduct) -> dict[str, Any]:
+    """The product's citations, each with its label as the text shows it (None where it has none)."""
+    found: dict[str, Any] = {}
+    for name in ("source", "start_source", "scale_down_source", "managed_source"):
+        citation = getattr(product, name)
+        found[name] = citation.model_dump(mode="python") if citation else None
+        found[f"{name}_label"] = cite(citation, knowledge) if citation else None
+    return found
+
+
+def product_regions(knowledge: Knowledge, product: ServerlessProduct) -> list[dict[str, Any]]:
+    """The product's regions with their provider's name, jurisdiction and countries for them."""
+    known = {region.id: region for region in knowledge.provider(product.provider).regions}
+    return [
+        {
+            "region": entry.region,
+            "name": known[entry.region].name,
+            "jurisdiction": known[entry.region].jurisdiction,
+            "countries": list(known[entry.region].countries),
+            "price_multiplier": entry.price_multiplier,
+        }
+        for entry in product.regions
+    ]

@@ -1,5 +1,5 @@
 """``gpu-advisor catalog import`` and ``catalog diff``, beside the catalog listings (``catalog gpus|offers|
-models|apis``, ``engine/commands/reference.py``), which keep their command line unchanged."""
+models|apis|serverless``, ``engine/commands/reference.py``), which keep their command line unchanged."""
 
 from __future__ import annotations
 
@@ -29,14 +29,16 @@ class CatalogGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        formatter.write_usage(ctx.command_path, "gpus|offers|models|apis [OPTIONS] | import ... | diff ...")
+        formatter.write_usage(
+            ctx.command_path, "gpus|offers|models|apis|serverless [OPTIONS] | import ... | diff ..."
+        )
 
 
 def catalog_group(listing: click.Command) -> click.Group:
     group = CatalogGroup(
         listing,
-        help="List the knowledge base (gpus, offers, models, apis: see `catalog offers --help`), import a "
-        "published price catalog as an overrides file, or compare two such files.",
+        help="List the knowledge base (gpus, offers, models, apis, serverless: see `catalog offers --help`), "
+        "import a published price catalog as an overrides file, or compare two such files.",
         no_args_is_help=True,
     )
     group.add_command(catalog_import)

@@ -22,6 +22,7 @@ from gpu_advisor.engine.commands.common import (
 
 if TYPE_CHECKING:
     from gpu_advisor.engine.common.wording import Words
+    from gpu_advisor.engine.domain.knowledge.base import Knowledge
 
 
 @click.group(invoke_without_command=True)
@@ -144,10 +145,21 @@ def schema(kind: str) -> None:
 
 
 @click.command()
-@click.argument("kind", type=click.Choice(["gpus", "offers", "models", "apis"]))
-@click.option("--gpu", metavar="ID", help="Only this GPU (gpus, offers).")
-@click.option("--provider", metavar="ID", help="Only this provider (offers).")
-@click.option("--eu/--non-eu", "eu", default=None, help="Only offers with (or without) an EU region.")
+@click.argument("kind", type=click.Choice(["gpus", "offers", "models", "apis", "serverless"]))
+@click.option("--gpu", metavar="ID", help="Only this GPU (gpus, offers, serverless).")
+@click.option("--provider", metavar="ID", help="Only this provider (offers, serverless).")
+@click.option(
+    "--eu/--non-eu",
+    "eu",
+    default=None,
+    help="Only offers or serverless products with (or without) an EU region.",
+)
+@click.option(
+    "--country",
+    metavar="CC",
+    help="Only offers or serverless products with a region in this country (ISO code, e.g. DE); a region "
+    "of variable location is in none.",
+)
 @click.option("--as-of", "as_of", metavar="YYYY-MM-DD", help="Date against which prices count as stale.")
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
@@ -160,12 +172,14 @@ def catalog(
     gpu: str | None,
     provider: str | None,
     eu: bool | None,
+    country: str | None,
     as_of: str | None,
     output_format: str,
     lang: str,
     currency: str,
 ) -> None:
-    """List the knowledge base: GPUs, offers, models or API prices, with sources and dates."""
+    """List the knowledge base: GPUs, offers, models, API prices or serverless GPU products, with sources
+    and dates."""
     from gpu_advisor.engine.apps.catalog import catalog_rows
     from gpu_advisor.engine.domain.knowledge.base import cite
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -175,7 +189,7 @@ def catalog(
 
     knowledge = load_knowledge()
     today = parse_date(as_of)
-    rows = catalog_rows(knowledge, kind, today, gpu=gpu, provider=provider, eu=eu)
+    rows = catalog_rows(knowledge, kind, today, gpu=gpu, provider=provider, eu=eu, country=country)
     if output_format == "json":
         emit(json.dumps(rows, indent=2, ensure_ascii=False, default=str) + "\n", None)
         return
@@ -192,9 +206,21 @@ def catalog(
         today=today,
         stale_days=stale_days,
         eu=eu,
+        country=country,
         eu_premium=premium.value,
         eu_premium_source=cite(premium.source, knowledge),
         usd_per_eur=knowledge.eur_to_usd().rate,
         batch_hours=knowledge.threshold("batch_api_completion_hours").value,
+        weights_rate=knowledge.serverless.weights_load_gb_per_second,
+        weights_source=weights_source(knowledge),
+        weights_as_of=knowledge.serverless.weights_load_as_of,
     )
     emit(text, None)
+
+
+def weights_source(knowledge: Knowledge) -> str:
+    """Where the serverless products' weights-load rate comes from: its address, or the document cited."""
+    from gpu_advisor.engine.domain.knowledge.base import cite
+
+    source = knowledge.serverless.weights_load_source
+    return f"<{source.url}>" if source.url else cite(source, knowledge)
