@@ -204,3 +204,24 @@ def test_a_value_that_starts_one_allowed_value_suggests_it_and_one_that_starts_s
     size = invoke("size", "--model", "llama-3.1-70b", "--precision", "bf16", "--gpu", "h100")
     assert size.exit_code == 2
     assert "(did you mean one of 'h100-nvl', 'h100-pcie', 'h100-sxm'?)" in size.output
+
+
+def test_a_model_of_a_size_its_name_lacks_is_not_taken_for_another_size() -> None:
+    """Llama 3.1 comes in 8B, 70B and 405B: 'llama-3.1-7b' is spelt nearest llama-3.1-70b, but it means a
+    7B model: the Llama 3.1 nearest that size and the catalog's 7B models are suggested."""
+    result = invoke("size", "--model", "llama-3.1-7b", "--precision", "bf16")
+    assert result.exit_code == 2
+    assert result.output == (
+        "error: model: unknown value 'llama-3.1-7b'; allowed: deepseek-r1, llama-3.1-405b, llama-3.1-70b, "
+        "llama-3.1-8b, llama-3.3-70b, mistral-7b, mixtral-8x7b, qwen2.5-32b, qwen2.5-72b, qwen2.5-7b, "
+        "qwen3-235b-a22b (did you mean one of 'llama-3.1-8b', 'mistral-7b', 'qwen2.5-7b'?)\n"
+    )
+    # a misspelling of a model of the size named is that model; a size no Llama 3.1 has, the nearest
+    assert (
+        "(did you mean 'llama-3.1-8b'?)"
+        in invoke("size", "--model", "lama-3.1-8b", "--precision", "bf16").output
+    )
+    assert (
+        "(did you mean 'llama-3.1-70b'?)"
+        in invoke("size", "--model", "llama-3.1-80b", "--precision", "bf16").output
+    )

@@ -116,10 +116,75 @@ def test_choices_ignore_case_and_suggest_a_close_match(tmp_path: Path) -> None:
     by_field = {q.field: q for q in load_questions()}
     assert parse_answer(by_field["model.name"], "Llama-3.1-70B", knowledge, fmt) == "llama-3.1-70b"
     assert parse_answer(by_field["load_pattern"], "Steady", knowledge, fmt) == "steady"
-    with pytest.raises(AnswerError, match=r"Did you mean 'llama-3\.1-70b'\?"):
-        parse_answer(by_field["model.name"], "llama-3.1-7b", knowledge, fmt)
+    with pytest.raises(AnswerError, match=r"Did you mean 'llama-3\.1-8b'\?"):
+        parse_answer(by_field["model.name"], "lama-3.1-8b", knowledge, fmt)
     with pytest.raises(AnswerError, match=r"Meinten Sie 'variable'\?"):
         parse_answer(by_field["load_pattern"], "varible", knowledge, Format.named("de"))
+
+
+MODEL_CHOICES = (
+    "Please pick a number from 1 to 12 or one of: llama-3.1-8b, llama-3.1-70b, llama-3.1-405b, mixtral-8x7b, "
+    "qwen2.5-7b, qwen2.5-72b, deepseek-r1, qwen2.5-32b, llama-3.3-70b, mistral-7b, qwen3-235b-a22b, other."
+)
+
+
+def model_answer_error(text: str, lang: str = "en") -> str:
+    question = next(q for q in load_questions() if q.field == "model.name")
+    with pytest.raises(AnswerError) as error:
+        parse_answer(question, text, load_knowledge(), Format.named(lang))
+    return str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        # Llama 3.1 comes in 8B, 70B and 405B: a 7B is none of them. Its spelling is nearest llama-3.1-70b,
+        # its size llama-3.1-8b (8/7 against 70/7), and the catalog's 7B models are Qwen2.5 and Mistral.
+        (
+            "llama-3.1-7b",
+            "No catalog model of that name has 7B parameters; 'other' takes a model by its size. Did you "
+            "mean one of 'llama-3.1-8b', 'qwen2.5-7b', 'mistral-7b'?",
+        ),
+        (
+            "Llama 3.3 7B",
+            "No catalog model of that name has 7B parameters; 'other' takes a model by its size. Did you "
+            "mean one of 'llama-3.1-8b', 'qwen2.5-7b', 'mistral-7b'?",
+        ),
+        # no 80B model at all: the Llama 3.1 nearest in size, and that it is another size
+        (
+            "llama-3.1-80b",
+            "No catalog model of that name has 80B parameters; 'other' takes a model by its size. Did you "
+            "mean 'llama-3.1-70b'?",
+        ),
+        # a misspelling of a model of the size typed is that model
+        ("lama-3.1-8b", "Did you mean 'llama-3.1-8b'?"),
+        ("qwen-72b", "Did you mean 'qwen2.5-72b'?"),
+        # no size typed: every model the answer starts
+        ("llama-3.1", "Did you mean one of 'llama-3.1-8b', 'llama-3.1-70b', 'llama-3.1-405b'?"),
+    ],
+)
+def test_a_model_named_with_a_size_is_not_taken_for_another_size(typed: str, said: str) -> None:
+    assert model_answer_error(typed) == f"{MODEL_CHOICES} {said}"
+
+
+def test_a_missing_size_in_german() -> None:
+    assert model_answer_error("llama-3.1-7b", "de") == (
+        "Bitte wählen Sie eine Zahl von 1 bis 12 oder einen dieser Werte: llama-3.1-8b, llama-3.1-70b, "
+        "llama-3.1-405b, mixtral-8x7b, qwen2.5-7b, qwen2.5-72b, deepseek-r1, qwen2.5-32b, llama-3.3-70b, "
+        "mistral-7b, qwen3-235b-a22b, other. Kein Katalogmodell dieses Namens hat 7 Mrd. Parameter; mit "
+        "'andere' geben Sie ein Modell über seine Größe an. Meinten Sie einen dieser Werte: 'llama-3.1-8b', "
+        "'qwen2.5-7b', 'mistral-7b'?"
+    )
+
+
+def test_ask_says_it_and_asks_again(tmp_path: Path) -> None:
+    result = run_ask(tmp_path, ["bot", "llama-3.1-7b", "1", "", "", "5000"])
+    assert result.exit_code == 0, result.output
+    assert (
+        f"  > llama-3.1-7b\n   {MODEL_CHOICES} No catalog model of that name has 7B parameters; 'other' "
+        "takes a model by its size. Did you mean one of 'llama-3.1-8b', 'qwen2.5-7b', 'mistral-7b'?\n  > 1\n"
+    ) in result.output
+    assert "name: llama-3.1-8b" in result.files["bot.yaml"]  # type: ignore[attr-defined]
 
 
 def test_german_words_are_choices_for_german_users(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from gpu_advisor.engine.common.data_files import read_yaml
-from gpu_advisor.engine.common.errors import close_match
+from gpu_advisor.engine.common.errors import suggestions
 from gpu_advisor.engine.common.values import finite
 from gpu_advisor.engine.domain.input_errors import render_problems, validation_problems
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -167,15 +167,26 @@ def parse_answer(
 
 def chosen(question: Question, text: str, knowledge: Knowledge, fmt: Format) -> str:
     """The choice an answer names: its number, the choice in any case, or the choice's word in the
-    language (German 'andere' for 'other'); otherwise an ``AnswerError`` with a close match."""
+    language (German 'andere' for 'other'); otherwise an ``AnswerError`` with the close matches."""
     choices = choices_of(question, knowledge)
     if text.isdigit() and 1 <= int(text) <= len(choices):
         return choices[int(text) - 1]
     words = choice_words(choices, fmt.lang)
     if text.lower() in words:
         return words[text.lower()]
-    suggestion = close_match(text.lower(), words)
-    raise AnswerError(explain("choice", fmt, choices=choices, count=len(choices), suggestion=suggestion))
+    # A model is matched by its parameter count too: 'llama-3.1-7b' is not taken for llama-3.1-70b.
+    sizes = {m.id: m.params_b for m in knowledge.models.models} if question.choices == "models" else {}
+    found = suggestions(text.lower(), words, sizes)
+    raise AnswerError(
+        explain(
+            "choice",
+            fmt,
+            choices=choices,
+            count=len(choices),
+            suggestions=found.matches,
+            missing_size=found.missing_size,
+        )
+    )
 
 
 def choice_words(choices: tuple[str, ...], lang: str) -> dict[str, str]:

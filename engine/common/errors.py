@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from gpu_advisor.engine.common.wording import Words
 
@@ -45,17 +48,67 @@ class EngineError(AdvisorError):
 
 
 def close_match(value: str, allowed: Iterable[str]) -> str | None:
-    """The allowed value closest to ``value``, if one is close enough to suggest. A value that starts
-    several allowed ones ('h100' of h100-sxm and h100-pcie) gets no suggestion: the closest spelling
-    would be a different thing ('h200')."""
+    """The allowed value closest to ``value``, if one is close enough to suggest (``suggestions`` where
+    it gives one alone)."""
+    found = suggestions(value, allowed).matches
+    return found[0] if len(found) == 1 else None
+
+
+@dataclass(frozen=True)
+class Suggestions:
+    """What a value that is not allowed may have meant: ``matches``, the likeliest first, and where it
+    names a size in billions that no close allowed value has, that size (``missing_size``)."""
+
+    matches: tuple[str, ...] = ()
+    missing_size: float | None = None
+
+
+def suggestions(
+    value: str, allowed: Iterable[str], sizes: Mapping[str, float] | None = None, most: int = 3
+) -> Suggestions:
+    """The allowed values ``value`` may mean. Those it starts, where it starts any ('h100' of h100-sxm and
+    h100-pcie: each a thing of its own, so all of them); else, where it names a size ('llama-3.1-7b':
+    7B, ``named_size``) and allowed values have sizes (``sizes``, else the sizes their names give), the
+    closest spelling of that size, or where none is close, the close spelling nearest in size and every
+    value of that size (at most ``most``: a 7B never reads as the 70B its spelling is nearest); else the
+    closest spelling, if one is close enough."""
     candidates = list(allowed)
     extending = [candidate for candidate in candidates if candidate.startswith(value)]
-    if len(extending) == 1:
-        return extending[0]
     if extending:
-        return None
-    matches = difflib.get_close_matches(value, candidates, n=1, cutoff=0.6)
-    return matches[0] if matches else None
+        return Suggestions(tuple(extending))
+    close = difflib.get_close_matches(value, candidates, n=len(candidates), cutoff=SPELLING_CUTOFF)
+    size = named_size(value)
+    known = {c: sizes[c] if sizes is not None and c in sizes else named_size(c) for c in candidates}
+    sized = {candidate: found for candidate, found in known.items() if found}
+    if size is None or not sized:
+        return Suggestions(tuple(close[:1]))
+    same = [candidate for candidate in close if candidate in sized and same_size(sized[candidate], size)]
+    if same:
+        return Suggestions((same[0],))
+    nearest = sorted((c for c in close if c in sized), key=lambda c: abs(math.log(sized[c] / size)))[:1]
+    by_spelling = sorted(candidates, key=lambda c: -difflib.SequenceMatcher(None, value, c).ratio())
+    of_size = [c for c in by_spelling if c in sized and same_size(sized[c], size) and c not in nearest]
+    # A value spelt like none of them names nothing whose size could be missing ('8b').
+    return Suggestions(tuple([*nearest, *of_size][:most]), missing_size=size if close else None)
+
+
+SPELLING_CUTOFF = 0.6
+"""How alike a spelling must be to be suggested (difflib's ratio)."""
+
+SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)b(?![a-z0-9])")
+"""A size in billions of parameters in a model's name: a number and 'b' after a separator or a space
+('llama-3.1-8b', 'Llama 3.1 8B'; not the '7b' of 'mixtral-8x7b', a count of experts)."""
+
+
+def named_size(name: str) -> float | None:
+    """The size in billions a name gives (its first, ``SIZE``), None where it gives none or zero."""
+    found = SIZE.search(name.lower())
+    return (float(found.group(1)) or None) if found else None
+
+
+def same_size(size: float, other: float) -> bool:
+    """Two sizes in billions read as one ('8b' for an 8.03B model)."""
+    return math.isclose(size, other, rel_tol=0.05)
 
 
 VALIDATOR_PREFIX = "Value error, "
@@ -84,14 +137,13 @@ def unknown_value(field: str, value: str, allowed: Iterable[str]) -> Words:
             allowed=", ".join(allowed_sorted),
         ),
     )
-    suggestion = close_match(value, allowed_sorted)
-    extending = [candidate for candidate in allowed_sorted if candidate.startswith(value)]
-    if suggestion:
-        hint = Words("did you mean %(suggestion)s?", suggestion=repr(suggestion))
-    elif len(extending) > 1:  # 'h100': h100-nvl, h100-pcie and h100-sxm, each a GPU of its own
+    found = suggestions(value, allowed_sorted).matches
+    if len(found) == 1:
+        hint = Words("did you mean %(suggestion)s?", suggestion=repr(found[0]))
+    elif found:  # 'h100': h100-nvl, h100-pcie and h100-sxm, each a GPU of its own
         hint = Words(
             "did you mean one of %(candidates)s?",
-            candidates=", ".join(repr(candidate) for candidate in extending),
+            candidates=", ".join(repr(candidate) for candidate in found),
         )
     else:
         return message
