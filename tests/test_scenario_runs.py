@@ -287,3 +287,23 @@ def test_an_input_that_moves_only_the_recommendations_own_cost_is_not_called_an_
         f"From its low to its high, the recommendation's monthly cost moves by ${top['effect']:,.0f}." in memo
     )
     assert "advantage over" not in memo
+
+
+def test_a_route_a_rule_ruled_out_is_never_the_rival(tmp_path: Path) -> None:
+    """An 8B model with its own weights: no API may serve it (DEP005), so DeepInfra's $0.18 a month is
+    no rival of the serverless decision that wins every scenario; the cheapest route the rules left
+    standing is, RunPod's RTX 5090 rented for the office hours."""
+    workload = tmp_path / "sporadic.yaml"
+    workload.write_text(
+        "name: sporadic-8b\nmodel: {name: llama-3.1-8b, precision: fp8, custom_weights: true}\n"
+        "requests_per_day: 300\navg_input_tokens: 800\navg_output_tokens: 300\nschedule: office_hours\n"
+        "latency_sensitive: false\ncompany_country: DE\n"
+    )
+    result = invoke("recommend", str(workload), "--format", "json", "--as-of", AS_OF, "--scenarios", "50")
+    data = json.loads(result.output)
+    assert data["decision"]["deployment"] == "serverless" and "DEP005" in data["fired_rules"]
+    rb = data["robustness"]
+    assert rb["recommended_win_share"] == 1.0
+    rival = rb["cost_usd_per_month"]["rival"]
+    assert (rival["deployment"], rival["provider"], rival["gpu"]) == ("dedicated_cloud", "runpod", "rtx-5090")
+    assert rival["share"] == 0.0

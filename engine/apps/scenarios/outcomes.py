@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from gpu_advisor.engine.domain.results import Decision, Option
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.rulebook.conclusions import ruled_out_deployments
 
 OptionKey = tuple[str, str | None, str | None, str | None, str | None]
 """deployment, pricing, provider, offer, GPU: what a decision names."""
@@ -19,7 +20,7 @@ class Outcome(NamedTuple):
     costs: dict[OptionKey, float]
     routes: tuple[OptionKey, ...]
     """The cheapest admitted option of each route (dedicated, serverless, mixed fleet, own hardware, the
-    compared API): the rivals a decision was weighed against."""
+    compared API) that no fired rule rules out: the rivals a decision was weighed against."""
 
 
 def decision_key(decision: Decision) -> OptionKey:
@@ -33,6 +34,9 @@ def _option_key(deployment: str, option: Option) -> OptionKey:
 
 def outcome(evaluation: Evaluation) -> Outcome:
     market = evaluation.market
+    # A route a rule ruled out (the API for own weights, DEP005; serverless for a busy service, DEP024)
+    # was never a rival, whatever its price.
+    ruled_out = ruled_out_deployments(evaluation.rules)
     costs: dict[OptionKey, float] = {}
     excluded: dict[OptionKey, float] = {}
     for priced in market.priced:  # cheapest first: the first admitted listing of an offer is its price
@@ -50,16 +54,17 @@ def outcome(evaluation: Evaluation) -> Outcome:
         if option is not None and option.usd_per_month is not None:
             key = _option_key(deployment, option)
             costs[key] = option.usd_per_month
-            if not option.excluded_by:
+            if not option.excluded_by and deployment not in ruled_out:
                 routes.append(key)
     own = market.own
     if own.applicable:
         key = ("own_hardware", None, None, own.server, own.gpu)
         costs[key] = own.usd_per_month
-        routes.append(key)
+        if "own_hardware" not in ruled_out:
+            routes.append(key)
     for api in market.apis:
         costs.setdefault(("api", None, api.provider, api.api, None), api.usd_per_month)
-    if market.compared_api is not None:
+    if market.compared_api is not None and "api" not in ruled_out:
         compared = market.compared_api
         routes.append(("api", None, compared.provider, compared.api, None))
     decision = evaluation.decision
