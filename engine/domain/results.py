@@ -321,6 +321,12 @@ class ThroughputAccuracy(ResultModel):
     held_out_latency_mean_absolute_error: float | None = None
     """Time to first token and time per output token together, over the held-out measurements that
     publish them."""
+    mixture_of_experts_measurements: int = 0
+    """Throughput measurements of mixture-of-experts models (fit and held out), which the figures below
+    summarize (None without any)."""
+    mixture_of_experts_mean_error: float | None = None
+    mixture_of_experts_lowest_error: float | None = None
+    mixture_of_experts_highest_error: float | None = None
 
 
 class SizingPolicy(ResultModel):

@@ -167,8 +167,11 @@ def size_result(
 @cache
 def throughput_accuracy() -> ThroughputAccuracy:
     """The calibration band of the shipped knowledge base, computed once per process."""
-    rows = calibration_rows(load_knowledge())
+    knowledge = load_knowledge()
+    rows = calibration_rows(knowledge)
     low, high = error_band(rows)
+    experts = {m.id for m in knowledge.models.models if m.active_params_b < m.params_b}
+    moe = [r.error for r in rows if r.model in experts and r.error is not None]
     statistics = set_statistics(rows)
     held_out = {s.metric: s for s in statistics if s.split == "held_out"}
     fit = next(s for s in statistics if (s.split, s.metric) == ("fit", "throughput"))
@@ -190,6 +193,10 @@ def throughput_accuracy() -> ThroughputAccuracy:
         held_out_mean_absolute_error=throughput.mean_absolute_error,
         held_out_worst_error=throughput.worst_error,
         held_out_latency_mean_absolute_error=sum(latency) / len(latency) if latency else None,
+        mixture_of_experts_measurements=len(moe),
+        mixture_of_experts_mean_error=sum(moe) / len(moe) if moe else None,
+        mixture_of_experts_lowest_error=min(moe, default=None),
+        mixture_of_experts_highest_error=max(moe, default=None),
     )
 
 
