@@ -178,8 +178,10 @@ def test_buying_beats_renting_says_where_the_owned_figure_has_no_staff_line() ->
     }
     us = recommend(validate_workload(workload, "test"), EVALUATED_ON)
     message = finding(us, "TCO001") or ""
+    # Three HGX servers: their figure, not a node's.
+    assert us.own_hardware.nodes == 3 and message.startswith("The 3 owned nodes' cards")
     assert message.endswith(
-        "The node's figure has no staff line (the catalog has no sourced salary for US): add your staff cost "
+        "The nodes' figure has no staff line (the catalog has no sourced salary for US): add your staff cost "
         "before relying on the comparison."
     )
     german = recommend(validate_workload({**workload, "company_country": "DE"}, "test"), EVALUATED_ON)

@@ -38,3 +38,18 @@ def test_a_replica_within_one_own_server_needs_no_network_between_servers() -> N
     workload = {**R1, "model": {"name": "llama-3.1-70b", "precision": "fp8"}}
     result = recommend(validate_workload(workload, "test"), EVALUATED_ON)
     assert "NET005" not in result.fired_rules
+
+
+def test_buying_several_nodes_speaks_of_the_nodes() -> None:
+    """TCO001 spoke of 'the owned node' where six HGX servers were bought for DeepSeek-R1."""
+    result = recommend(validate_workload(R1, "test"), EVALUATED_ON)
+    assert (result.decision.deployment, result.decision.deciding_rule_id) == ("own_hardware", "TCO001")
+    assert result.own_hardware.nodes == 6
+    message = next(f.message for f in result.findings if f.rule_id == "TCO001")
+    assert message.startswith("The 6 owned nodes' cards would emit tokens in 100 % of their calendar hours")
+    assert "and the nodes' $57,326.37/month undercuts" in message
+    assert message.endswith(
+        "The nodes' figure has no staff line (the catalog has no sourced salary for US): add your staff cost "
+        "before relying on the comparison."
+    )
+    assert "node's" not in message
