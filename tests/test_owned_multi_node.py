@@ -53,3 +53,35 @@ def test_buying_several_nodes_speaks_of_the_nodes() -> None:
         "before relying on the comparison."
     )
     assert "node's" not in message
+
+
+def _economics_message(rule_id: str, nodes: int, lang: str) -> str:
+    """``rule_id``'s message for an economics fact and details with ``nodes`` owned servers."""
+    import typing
+
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.i18n.formats import Format
+    from gpu_advisor.engine.report.findings import render_rule_message
+    from gpu_advisor.engine.rulebook.details import EconomicsDetails
+    from gpu_advisor.engine.rulebook.loading import load_rulebook
+
+    rulebook = load_rulebook()
+    blank = {
+        field: "" if str in (info.annotation, *typing.get_args(info.annotation)) else 0
+        for field, info in EconomicsDetails.model_fields.items()
+    }
+    details = EconomicsDetails.model_construct(**{**blank, "own_nodes": nodes, "own_gpus": 8 * nodes})
+    fact = {"node_utilization": 0.3, "rent_against_billing": "committed", "cheapest_same_hours_billing": ""}
+    return render_rule_message(
+        rulebook.rule(rule_id), fact, load_knowledge(), rulebook, Format.named(lang), details
+    )
+
+
+def test_the_node_rules_count_the_nodes() -> None:
+    """TCO012 and TCO017 speak of one node or of the nodes bought, in both languages."""
+    assert "The node's utilization of 30 %" in _economics_message("TCO012", 1, "en")
+    assert "The nodes' utilization of 30 %" in _economics_message("TCO012", 3, "en")
+    assert "Die Auslastung der Nodes von 30 %" in _economics_message("TCO012", 3, "de")
+    assert _economics_message("TCO017", 1, "en").startswith("The owned node's cards would emit tokens")
+    assert _economics_message("TCO017", 3, "en").startswith("The 3 owned nodes' cards would emit tokens")
+    assert _economics_message("TCO017", 3, "de").startswith("Die Karten der 3 eigenen Nodes würden")
