@@ -71,7 +71,12 @@ def _economics_message(rule_id: str, nodes: int, lang: str) -> str:
         for field, info in EconomicsDetails.model_fields.items()
     }
     details = EconomicsDetails.model_construct(**{**blank, "own_nodes": nodes, "own_gpus": 8 * nodes})
-    fact = {"node_utilization": 0.3, "rent_against_billing": "committed", "cheapest_same_hours_billing": ""}
+    import yaml
+    from helpers import TESTS_DIR
+
+    # The rule cases' economics fact (every field a message may read), at 30 % node utilization.
+    base = yaml.safe_load((TESTS_DIR / "rule_cases" / "base_facts.yaml").read_text(encoding="utf-8"))
+    fact = {**base["economics"], "node_utilization": 0.3}
     return render_rule_message(
         rulebook.rule(rule_id), fact, load_knowledge(), rulebook, Format.named(lang), details
     )
