@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from gpu_advisor.engine.calc.calibration import highest_error
+from gpu_advisor.engine.calc.calibration import highest_error, latency_margin
 from gpu_advisor.engine.calc.latency import at_concurrency
 from gpu_advisor.engine.calc.load import workload_load
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performance
@@ -36,8 +36,6 @@ class SizedLoad(NamedTuple):
     output_tokens: int
     max_time_to_first_token_ms: float | None
     max_time_per_output_token_ms: float | None
-    users_wait: bool
-    """A service that answers users: held to the documented targets where its own cannot be met."""
 
 
 def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
@@ -77,7 +75,6 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
         output_tokens,
         target("max_time_to_first_token_ms"),
         target("max_time_per_output_token_ms"),
-        users_wait,
     )
 
 
@@ -91,7 +88,6 @@ def load_sizing(knowledge: Knowledge, sized: SizedLoad) -> Sizing:
         1,
         sized.max_time_to_first_token_ms,
         sized.max_time_per_output_token_ms,
-        users_wait=sized.users_wait,
     )
 
 
@@ -161,9 +157,7 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             # The latency rules as recommend applies them: a GPU that misses a target others meet.
             unsuitable = ",".join(sorted(unsuitable_gpus(firings, rulebook_for(None))))
             targets = (sized.max_time_to_first_token_ms, sized.max_time_per_output_token_ms)
-            facts = latency_fit_facts(
-                knowledge, figures, *tokens, *targets, sized.users_wait, unsuitable, cards
-            )
+            facts = latency_fit_facts(knowledge, figures, *tokens, *targets, unsuitable, cards)
             firings += [firing for fact in facts for firing in session.assert_fact(fact)]
     result = size_result(
         figures,
@@ -197,6 +191,7 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
                 estimate_error_taken_off=max(0.0, highest_error(knowledge)),
                 spare_replicas=0,
                 min_replicas=1,
+                latency_margin=latency_margin(knowledge),
             )
             if sized
             else None,

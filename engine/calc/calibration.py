@@ -233,6 +233,7 @@ def calibration_row(knowledge: Knowledge, m: Measurement) -> CalibrationRow:
 
 
 @per_object
+@per_object
 def calibration_rows(knowledge: Knowledge) -> tuple[CalibrationRow, ...]:
     return tuple(calibration_row(knowledge, m) for m in knowledge.calibration.measurements)
 
@@ -278,6 +279,22 @@ def highest_error(knowledge: Knowledge) -> float:
     """The most the estimate overstates a measurement held to a tolerance (replicas are sized with it
     taken off)."""
     return error_band(calibration_rows(knowledge))[1]
+
+
+@per_object
+def latency_margin(knowledge: Knowledge) -> float:
+    """The estimate's mean absolute latency error: time to first token and time per output token
+    together, over the held-out measurements that publish them (0 without any). Replicas are not planned
+    to a latency nearer a lone request's than this (``calc.policy``)."""
+    rows = calibration_rows(knowledge)
+    errors = [
+        abs(c.error)
+        for r in rows
+        if r.split == "held_out"
+        for c in (r.time_to_first_token, r.time_per_output_token)
+        if c is not None and c.error is not None
+    ]
+    return sum(errors) / len(errors) if errors else 0.0
 
 
 def error_band(rows: tuple[CalibrationRow, ...]) -> tuple[float, float]:

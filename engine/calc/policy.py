@@ -3,15 +3,21 @@
 A service is sized for its peak with headroom: the busiest minutes may fill at most the target share
 (``knowledge/throughput.yaml``, headroom) of what the replicas deliver, after the throughput estimate's
 error band is taken off. Latency targets may lower what a replica carries further: the highest arrival
-rate at which the peak still meets them. A target that even a lone request misses cannot be met by any
-number of replicas: the replicas keep the documented target in its place where a lone request meets it
-(a stricter target never gets a slower plan than the documented one), else the other targets.
+rate at which the peak still meets them.
+
+A lone request's latency is the least any load gives, and the replicas a target needs grow without bound
+as the target nears it. So a target is planned to only where it lies at least the estimate's mean latency
+error above a lone request's time (``calibration.latency_margin``): nearer than that the estimate cannot
+tell a met target from a missed one. A target below that line is kept at the line instead: the lone time
+plus the error, the closest the replica can be planned to. The kept target moves with the target, so a
+stricter target never gets a slower plan.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+from gpu_advisor.engine.calc.calibration import latency_margin
 from gpu_advisor.engine.calc.latency import highest_rate_within, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance
 from gpu_advisor.engine.calc.roofline import Roofline
@@ -30,11 +36,9 @@ class Sizing(NamedTuple):
     max_time_to_first_token_ms: float | None = None
     max_time_per_output_token_ms: float | None = None
     """A service's latency targets at peak; None: none."""
-    documented_time_to_first_token_ms: float | None = None
-    documented_time_per_output_token_ms: float | None = None
-    """The documented targets (knowledge/workload_defaults.yaml) of a service whose users wait: where a
-    lone request misses the workload's own target, the replicas are sized for the documented one if it
-    is looser and met, so that a stricter target never gets a slower plan; None: none."""
+    latency_margin: float = 0.0
+    """How far above a lone request's latency a target must lie to be planned to, as a share of it (the
+    estimate's mean latency error)."""
     spread: bool = False
     """A rule asked for the replicas on at least two instances (SIZ015): a failed host takes one down."""
 
@@ -47,11 +51,9 @@ def sizing_policy(
     max_time_to_first_token_ms: float | None = None,
     max_time_per_output_token_ms: float | None = None,
     spread: bool = False,
-    users_wait: bool = False,
 ) -> Sizing:
     """``highest_error``: the most the estimate overstated a published measurement (estimate / published
-    - 1, docs/calibration.md); ``users_wait``: a service that answers users, held to the documented
-    targets where its own cannot be met."""
+    - 1, docs/calibration.md)."""
     derate = 1 / (1 + max(0.0, highest_error))
     return Sizing(
         capacity_share=derate * knowledge.throughput.headroom.target_share,
@@ -60,19 +62,15 @@ def sizing_policy(
         min_replicas=min_replicas,
         max_time_to_first_token_ms=max_time_to_first_token_ms,
         max_time_per_output_token_ms=max_time_per_output_token_ms,
-        documented_time_to_first_token_ms=knowledge.latency_target("max_time_to_first_token_ms")
-        if users_wait
-        else None,
-        documented_time_per_output_token_ms=knowledge.latency_target("max_time_per_output_token_ms")
-        if users_wait
-        else None,
+        latency_margin=latency_margin(knowledge),
         spread=spread,
     )
 
 
 class KeptTargets(NamedTuple):
-    """The latency targets a replica's peak is sized to keep: the workload's where a lone request meets
-    them, else the documented ones in their place where a lone request meets those; None: none kept."""
+    """The latency targets a replica's peak is sized to keep: each the workload's target, or where that
+    lies less than the latency margin above a lone request's time, that time plus the margin; None where
+    the workload sets none."""
 
     time_to_first_token_ms: float | None
     time_per_output_token_ms: float | None
@@ -81,53 +79,38 @@ class KeptTargets(NamedTuple):
 def kept_targets(roofline: Roofline, sizing: Sizing) -> KeptTargets:
     alone = lone_request(roofline)
     return KeptTargets(
-        _met(
-            alone.time_to_first_token_ms,
-            sizing.max_time_to_first_token_ms,
-            sizing.documented_time_to_first_token_ms,
-        ),
-        _met(
-            alone.time_per_output_token_ms,
-            sizing.max_time_per_output_token_ms,
-            sizing.documented_time_per_output_token_ms,
-        ),
+        _kept(alone.time_to_first_token_ms, sizing.max_time_to_first_token_ms, sizing.latency_margin),
+        _kept(alone.time_per_output_token_ms, sizing.max_time_per_output_token_ms, sizing.latency_margin),
     )
 
 
+def _kept(alone_ms: float, target: float | None, margin: float) -> float | None:
+    return None if target is None else max(target, alone_ms * (1 + margin))
+
+
 def rate_within_targets(performance: ReplicaPerformance, sizing: Sizing) -> float | None:
-    """The request rate one replica carries within the latency targets and the headroom; None without
-    targets. A target that even a lone request misses is one no number of replicas meets: the replicas
-    are sized for the documented target in its place where a lone request meets that, else for the
-    other targets (0 where none is left, and the headroom alone sizes them: ``kept_targets``)."""
+    """The request rate one replica carries within its kept latency targets (``kept_targets``) and the
+    headroom; None without targets."""
     if sizing.max_time_to_first_token_ms is None and sizing.max_time_per_output_token_ms is None:
         return None
     ttft, tpot = kept_targets(performance.roofline, sizing)
-    if ttft is None and tpot is None:
-        return 0.0
     return highest_rate_within(
         performance.roofline, performance.requests_per_second * sizing.capacity_share, ttft, tpot
     )
 
 
-def _met(alone_ms: float, target: float | None, documented: float | None) -> float | None:
-    """The target the replicas are sized for: the workload's where a lone request meets it, else the
-    documented one where it does (a lone request that misses a target misses every stricter one)."""
-    if target is None:
-        return None
-    return next((t for t in (target, documented) if t is not None and alone_ms <= t), None)
-
-
 def shortfall_alone(performance: ReplicaPerformance, sizing: Sizing) -> float:
-    """How far a lone request on the replica is from the latency targets: the largest ratio of its time
-    to a target, 1 where it meets them all (or there are none)."""
+    """How far the replica is from planning to the latency targets: the largest ratio of a lone request's
+    time plus the latency margin to a target, 1 where every target can be planned to (or there are
+    none)."""
     ttft, tpot = sizing.max_time_to_first_token_ms, sizing.max_time_per_output_token_ms
     if ttft is None and tpot is None:
         return 1.0
-    alone = lone_request(performance.roofline)
+    alone, line = lone_request(performance.roofline), 1 + sizing.latency_margin
     return max(
         1.0,
-        alone.time_to_first_token_ms / ttft if ttft is not None else 1.0,
-        alone.time_per_output_token_ms / tpot if tpot is not None else 1.0,
+        alone.time_to_first_token_ms * line / ttft if ttft is not None else 1.0,
+        alone.time_per_output_token_ms * line / tpot if tpot is not None else 1.0,
     )
 
 

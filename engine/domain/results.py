@@ -339,6 +339,9 @@ class SizingPolicy(ResultModel):
     spare_replicas: int
     """Replicas added beyond the peak's, where a rule asks for them."""
     min_replicas: int
+    latency_margin: float = 0.0
+    """A latency target is planned to only where it lies at least this share above a lone request's
+    time (the estimate's mean latency error); nearer or below, the replicas keep that time plus it."""
 
 
 class Recommendation(ResultModel):

@@ -273,11 +273,6 @@ class ResolvedWorkload(BaseModel):
     def is_moe(self) -> bool:
         return self.active_params_b < self.params_b
 
-    @property
-    def users_wait(self) -> bool:
-        """Someone waits for each answer: a latency-sensitive service, not a batch."""
-        return self.latency_sensitive and self.load_pattern != "batch"
-
     def fallback_utilization(self, knowledge: Knowledge) -> float:
         """The load pattern's assumed utilization, for a model no GPU can serve (nothing to derive from)."""
         return knowledge.utilization_default(self.load_pattern).utilization

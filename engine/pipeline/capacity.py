@@ -187,7 +187,6 @@ def workload_sizing(
         resolved.max_time_to_first_token_ms,
         resolved.max_time_per_output_token_ms,
         spread,
-        users_wait=resolved.users_wait,
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from gpu_advisor.engine.calc.calibration import latency_margin
 from gpu_advisor.engine.calc.latency import lone_request
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
 from gpu_advisor.engine.calc.performance import (
@@ -170,7 +171,6 @@ def judge_gpus(
             resolved.avg_output_tokens,
             resolved.max_time_to_first_token_ms,
             resolved.max_time_per_output_token_ms,
-            resolved.users_wait,
             ",".join(sorted(unsuitable_gpus(firings, rulebook))),
             capacity.cards,
             admitted,
@@ -202,7 +202,6 @@ def latency_fit_facts(
     output_tokens: int,
     max_ttft_ms: float | None,
     max_tpot_ms: float | None,
-    users_wait: bool,
     unsuitable: str,
     cards: str,
     admitted: str = EVERY_GPU,
@@ -213,8 +212,7 @@ def latency_fit_facts(
     per replica the load is sized with (``cards``, from ``cards_key``: a count that meets the targets
     where one does), and the fastest GPU and card count's figures among the ``admitted`` ones
     (a ``cards_key``: the GPUs an option the workload's rules admit runs on, at most the cards it sells a
-    replica on; ``EVERY_GPU`` for ``gpu-advisor size``, which has no workload rules); ``users_wait``: a
-    service held to the documented targets where its own cannot be met. The same for every
+    replica on; ``EVERY_GPU`` for ``gpu-advisor size``, which has no workload rules). The same for every
     workload with this sizing, token counts, targets and counts, so built once."""
     if max_ttft_ms is None and max_tpot_ms is None:
         return ()
@@ -261,10 +259,8 @@ def latency_fit_facts(
         key=lambda item: (item[0].cards, price.get(item[0].gpu, math.inf), item[1].time_per_output_token_ms),
         default=tpot,
     )
-    documented_ttft = knowledge.latency_target("max_time_to_first_token_ms")
-    documented_tpot = knowledge.latency_target("max_time_per_output_token_ms")
-    ttft_documented = users_wait and max_ttft_ms is not None and documented_ttft > max_ttft_ms
-    tpot_documented = users_wait and max_tpot_ms is not None and documented_tpot > max_tpot_ms
+    # The closest any admitted GPU's replicas can be planned to: the fastest lone time plus the margin.
+    line = 1 + latency_margin(knowledge)
     facts = []
     for gpu, candidates in standing.items():
         performance = next((p for p in candidates if p.cards == chosen.get(gpu)), candidates[0])
@@ -279,10 +275,9 @@ def latency_fit_facts(
                 max_time_to_first_token_ms=max_ttft_ms or 0.0,
                 tpot_target_given=max_tpot_ms is not None,
                 max_time_per_output_token_ms=max_tpot_ms or 0.0,
-                documented_ttft_applies=ttft_documented,
-                documented_time_to_first_token_ms=documented_ttft if ttft_documented else 0.0,
-                documented_tpot_applies=tpot_documented,
-                documented_time_per_output_token_ms=documented_tpot if tpot_documented else 0.0,
+                latency_margin=line - 1,
+                fastest_time_to_first_token_kept_ms=ttft[1].time_to_first_token_ms * line,
+                fastest_time_per_output_token_kept_ms=tpot[1].time_per_output_token_ms * line,
                 fastest_ttft_gpu=ttft[0].gpu,
                 fastest_ttft_cards=ttft[0].cards,
                 fastest_time_to_first_token_alone_ms=ttft[1].time_to_first_token_ms,

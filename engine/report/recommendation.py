@@ -6,7 +6,13 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from gpu_advisor.engine.calc.calibration import calibration_rows, error_band, highest_error, set_statistics
+from gpu_advisor.engine.calc.calibration import (
+    calibration_rows,
+    error_band,
+    highest_error,
+    latency_margin,
+    set_statistics,
+)
 from gpu_advisor.engine.calc.fleet_billing import autoscaled_billing
 from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.listings import build_options
@@ -176,13 +182,6 @@ def throughput_accuracy() -> ThroughputAccuracy:
     held_out = {s.metric: s for s in statistics if s.split == "held_out"}
     fit = next(s for s in statistics if (s.split, s.metric) == ("fit", "throughput"))
     throughput = held_out["throughput"]
-    latency = [
-        abs(c.error)
-        for r in rows
-        if r.split == "held_out"
-        for c in (r.time_to_first_token, r.time_per_output_token)
-        if c is not None and c.error is not None
-    ]
     return ThroughputAccuracy(
         lowest_error=low,
         highest_error=high,
@@ -192,7 +191,7 @@ def throughput_accuracy() -> ThroughputAccuracy:
         held_out_measurements=throughput.count,
         held_out_mean_absolute_error=throughput.mean_absolute_error,
         held_out_worst_error=throughput.worst_error,
-        held_out_latency_mean_absolute_error=sum(latency) / len(latency) if latency else None,
+        held_out_latency_mean_absolute_error=latency_margin(knowledge) or None,
         mixture_of_experts_measurements=len(moe),
         mixture_of_experts_mean_error=sum(moe) / len(moe) if moe else None,
         mixture_of_experts_lowest_error=min(moe, default=None),
@@ -273,6 +272,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
             estimate_error_taken_off=max(0.0, highest_error(knowledge)),
             spare_replicas=market.replicas.sizing.spare_replicas,
             min_replicas=market.replicas.sizing.min_replicas,
+            latency_margin=market.replicas.sizing.latency_margin,
         ),
         api_costs=market.apis,
         own_hardware=market.own,

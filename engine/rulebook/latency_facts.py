@@ -27,12 +27,13 @@ class LatencyFitFact(Fact):
     max_time_to_first_token_ms: Annotated[float, Guard("ttft_target_given")]
     tpot_target_given: bool
     max_time_per_output_token_ms: Annotated[float, Guard("tpot_target_given")]
-    documented_ttft_applies: bool
-    """Users wait for the service and the documented target is looser than its own: a GPU that misses
-    the workload's target has its replicas sized for the documented one where a lone request meets it."""
-    documented_time_to_first_token_ms: Annotated[float, Guard("documented_ttft_applies")]
-    documented_tpot_applies: bool
-    documented_time_per_output_token_ms: Annotated[float, Guard("documented_tpot_applies")]
+    latency_margin: float
+    """How far above a lone request's time a target must lie to be planned to (the estimate's mean
+    latency error, ``calc.policy``)."""
+    fastest_time_to_first_token_kept_ms: float
+    """The fastest lone time to first token plus the margin: the closest any GPU's replicas can be
+    planned to."""
+    fastest_time_per_output_token_kept_ms: float
     fastest_ttft_gpu: str
     """The GPU with the shortest lone time to first token among those that hold the model, at any card
     count up to a node."""
