@@ -68,7 +68,7 @@ QWEN_72B = {
     "avg_output_tokens": 300,
     "company_country": "DE",
 }
-CLASS_SENTENCE = "A hosted model of that class costs less"
+CLASS_SENTENCE = "A hosted 70B model costs less"
 
 
 def test_a_class_price_for_a_larger_model_names_the_cheaper_smaller_model_of_its_class() -> None:
@@ -92,14 +92,15 @@ def test_a_class_price_for_a_larger_model_names_the_cheaper_smaller_model_of_its
     assert compared.usd_per_month == pytest.approx(150_000 * days * (1_500 * 0.60 + 300 * 0.80) * 1.16 / 1e6)
     memo = render_memo(result)
     assert (
-        "The catalog has no price of this model or a larger one open to this workload. One price of the 70B "
-        "class stands in for models up to this one's 72B and is compared: Llama 3 70B (hosted)." in memo
+        "The catalog has no price of this model open to this workload. The nearest size class whose price "
+        "stands in for it is 70B: a class price its source gives for that size, which gpu-advisor counts "
+        "models up to this one's 72B into. It is compared: Llama 3 70B (hosted)." in memo
     )
     (line,) = [line for line in memo.splitlines() if line.startswith(CLASS_SENTENCE)]
     assert line == (
-        f"{CLASS_SENTENCE}: Llama 3.3 70B Instruct Turbo (DeepInfra) at $1,122 a month (81 % less). It is "
-        "smaller than this model (70B against 72B), so the comparison keeps the class price; it is an option "
-        "only if its answers serve this workload."
+        f"{CLASS_SENTENCE}: Llama 3.3 70B Instruct Turbo (DeepInfra) at $1,122 a month (81 % less). Its "
+        "price is that one model's, not a class price, so the comparison does not count this 72B model into "
+        "it; it is an option only if its answers serve this workload."
     )
     assert (
         "| Llama 3.3 70B Instruct Turbo (DeepInfra) | unknown | $1,122 | $0.000246 | 2026-11-05 "
@@ -110,6 +111,28 @@ def test_a_class_price_for_a_larger_model_names_the_cheaper_smaller_model_of_its
         "| compared: a smaller model's class price |" in memo
     )
     assert "the nearest size class at or above it" not in memo
+    # The decision is the API here, so the summary names no cheaper model beside it.
+    assert result.decision.deployment == "api"
+    assert "A hosted model of that size" not in memo
+
+
+def test_the_summary_names_a_cheaper_model_of_the_compared_size_that_undercuts_the_recommendation() -> None:
+    """The nightly batch of the 72B Qwen is rented at $3,492 a month; DeepInfra's Llama 3.3 70B would cost
+    $3,168 for the same tokens (400,000 requests x 22 working days x (2,000 x $0.10 + 500 x $0.32) per
+    million), less: the summary says so, the decision stays the rental."""
+    import yaml as _yaml
+    from helpers import EXAMPLES_DIR
+
+    result = run(_yaml.safe_load((EXAMPLES_DIR / "nightly-batch.yaml").read_text(encoding="utf-8")))
+    (cheaper,) = [a for a in result.api_costs if a.cheaper_same_size]
+    assert cheaper.usd_per_month == pytest.approx(400_000 * 22 * (2_000 * 0.10 + 500 * 0.32) / 1e6)
+    assert result.decision.deployment == "dedicated_cloud"
+    assert result.decision.usd_per_month is not None and cheaper.usd_per_month < result.decision.usd_per_month
+    assert (
+        "A hosted model of that size, Llama 3.3 70B Instruct Turbo (DeepInfra), would cost $3,168 per month, "
+        "less than the recommendation; it is another model, an option only if its answers serve this "
+        'workload (see "Managed APIs").'
+    ) in render_memo(result)
 
 
 def test_no_class_sentence_where_the_smaller_models_are_excluded() -> None:

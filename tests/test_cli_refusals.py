@@ -225,3 +225,8 @@ def test_a_model_of_a_size_its_name_lacks_is_not_taken_for_another_size() -> Non
         "(did you mean 'llama-3.1-70b'?)"
         in invoke("size", "--model", "llama-3.1-80b", "--precision", "bf16").output
     )
+    # A size in the name and a close model whose ID gives none (DeepSeek-R1 is 671B): the closest spelling.
+    assert (
+        "(did you mean 'deepseek-r1'?)"
+        in invoke("size", "--model", "deepseek-r1-671b", "--precision", "fp8").output
+    )

@@ -85,7 +85,10 @@ def suggestions(
     same = [candidate for candidate in close if candidate in sized and same_size(sized[candidate], size)]
     if same:
         return Suggestions((same[0],))
+    # The close spelling nearest in size; where no close spelling has a known size ('deepseek-r1' from
+    # its name alone), the closest spelling.
     nearest = sorted((c for c in close if c in sized), key=lambda c: abs(math.log(sized[c] / size)))[:1]
+    nearest = nearest or close[:1]
     by_spelling = sorted(candidates, key=lambda c: -difflib.SequenceMatcher(None, value, c).ratio())
     of_size = [c for c in by_spelling if c in sized and same_size(sized[c], size) and c not in nearest]
     # A value spelt like none of them names nothing whose size could be missing ('8b').
