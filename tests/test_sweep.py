@@ -167,6 +167,24 @@ def test_offer_price_sweep_moves_the_choice() -> None:
     assert data["flips"] and data["flips"][0]["variable"] == "price:runpod/community/h200"
 
 
+def test_a_sweep_over_an_excluded_offer_says_its_price_does_not_enter() -> None:
+    """The HR assistant's personal data stay in the EU and a replica needs a fast link: AWS's A10G (US,
+    PCIe) is excluded by NET001 and RES001, so sweeping its price changes nothing, and the sweep says
+    why; an admitted offer's sweep says nothing of the kind."""
+    hr = str(EXAMPLES_DIR / "hr-assistant.yaml")
+    data = sweep_json(hr, "--vary", "price:aws/g5-on-demand/a10g=0.5:3:0.5")
+    assert data["variables"][0]["excluded_by"] == ["NET001", "RES001"]
+    assert len({p["decision"] for p in data["points"]}) == 1 and data["flips"] == []
+    text = invoke(hr, "--vary", "price:aws/g5-on-demand/a10g=0.5:3:0.5").output
+    assert (
+        "  price:aws/g5-on-demand/a10g: the offer is excluded for this workload at the file's own values "
+        "(NET001, RES001), so the swept price does not enter the decision\n" in text
+    )
+    admitted = sweep_json(hr, "--vary", "price:scaleway/h100-sxm-4-80g/h100-sxm=1:5:1")
+    assert admitted["variables"][0]["excluded_by"] == []
+    assert admitted["flips"]
+
+
 def test_ranges_are_exact_decimals() -> None:
     _, variable = parse_vary("utilization=0.1:0.3:0.05", load_knowledge())
     assert variable.values == (0.1, 0.15, 0.2, 0.25, 0.3)

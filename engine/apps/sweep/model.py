@@ -40,6 +40,9 @@ class SweepVariable(SweepModel):
     baseline_source: BaselineSource = "file"
     """Where the baseline comes from: the file, a default the file leaves to gpu-advisor (the schedule's
     hours, the default token counts), the load (utilization), or the knowledge base."""
+    excluded_by: tuple[str, ...] = ()
+    """For an offer's price: the rules that exclude the offer for the workload at the file's own values
+    (while they do, its price cannot change the decision); empty otherwise."""
 
 
 class SweepDecision(SweepModel):

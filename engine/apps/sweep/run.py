@@ -39,7 +39,7 @@ from gpu_advisor.engine.apps.sweep.variables import (
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.domain.input_errors import prefixed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.results import Decision, DecisionSummary
+from gpu_advisor.engine.domain.results import Decision, DecisionSummary, Recommendation
 from gpu_advisor.engine.domain.workload import Workload, validate_workload
 
 MAX_POINTS = 2_000
@@ -163,8 +163,14 @@ def sweep(
         for variable, _ in parsed
     ]
     variables = tuple(
-        sweep_variable.model_copy(update={"baseline": value, "baseline_source": source})
-        for (_, sweep_variable), (value, source) in zip(parsed, own_values, strict=True)
+        sweep_variable.model_copy(
+            update={
+                "baseline": value,
+                "baseline_source": source,
+                "excluded_by": offer_exclusions(variable.target, base),
+            }
+        )
+        for (variable, sweep_variable), (value, source) in zip(parsed, own_values, strict=True)
     )
     labels = Labels()
     baseline_label = labels.label(base.decision)
@@ -193,6 +199,15 @@ def sweep(
         interrupted_by=interrupted_by,
         planned_points=len(combinations) if interrupted_by else None,
     )
+
+
+def offer_exclusions(target: str, base: Recommendation) -> tuple[str, ...]:
+    """The rules that exclude the offer ``target`` names (provider/offer/GPU) at the file's own values,
+    where every listing of it is excluded; empty for another variable or an offer some listing admits."""
+    listings = [o for o in base.options if f"{o.provider}/{o.offer}/{o.gpu}" == target]
+    if not listings or not all(o.excluded_by for o in listings):
+        return ()
+    return tuple(dict.fromkeys(rule for o in listings for rule in o.excluded_by))
 
 
 def whole_rows(
