@@ -284,3 +284,41 @@ def test_a_provider_of_apis_only_is_no_gpu_provider(tmp_path: Path) -> None:
     result = checked(tmp_path, {"deployment": "dedicated_cloud", "provider": "deepinfra"})
     assert result.exit_code == 2
     assert "proposal.provider: unknown value 'deepinfra'" in result.output
+
+
+BANK: dict[str, Any] = {
+    "name": "bank-assistant",
+    "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+    "requests_per_day": 15_000,
+    "avg_input_tokens": 800,
+    "avg_output_tokens": 300,
+    "schedule": "workdays",
+    "personal_data": True,
+    "business_critical": True,
+    "company_country": "DE",
+}
+
+
+def test_the_recommendation_named_beside_a_proposal_says_when_it_is_another_model(tmp_path: Path) -> None:
+    """A German bank's 8B assistant: the only EU API with an SLA open to it is Scaleway's Mistral Small
+    24B, so the recommendation is another model's API; the check said only 'scaleway
+    mistral-small-24b-scaleway, $86 per month' beside the bank's 8B proposal."""
+    proposal = {
+        "deployment": "dedicated_cloud",
+        "provider": "runpod",
+        "offer": "community",
+        "gpu": "rtx-5090",
+        "gpus": 1,
+        "pricing": "on_demand",
+    }
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump({"workload": BANK, "proposal": proposal}), encoding="utf-8")
+    text = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF]).output
+    assert (
+        "  recommended: api (at scaleway mistral-small-24b-scaleway, another model), $86 per month\n" in text
+    )
+    markdown = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "markdown"]).output
+    assert (
+        "The rules recommend **api**: scaleway mistral-small-24b-scaleway (another model), $86 per month."
+        in markdown
+    )
