@@ -56,9 +56,29 @@ def test_the_recommended_plan_passes_and_a_thinner_one_fails_against_what_can_be
     assert thin["status"] == "fail"
     message = " ".join(thin["message"].split())
     assert (
-        "ms its replicas can be planned to (the workload's 300 ms lies below a lone prompt's time on"
-        in message
+        "ms the workload's replicas can be planned to (its 300 ms lies below the fastest GPU's lone prompt "
+        "plus the estimate's mean latency error, so no number of replicas is planned to it). Add replicas, "
+        "or cards per replica or a faster GPU where even a lone prompt on b200 comes no nearer." in message
     )
-    assert (
-        "b200 plus the estimate's mean latency error, so no number of replicas is planned to it)" in message
-    )
+
+
+def test_a_gpu_that_cannot_come_as_near_as_the_fastest_fails(tmp_path: Path) -> None:
+    """64 H100 for the 300 ms target: recommend rules the H100 out (LAT007: its lone prompt takes 870 ms,
+    above the 472 ms the B200's replicas keep), and check fails it against that 472 ms, not against what
+    the H100 alone could be planned to."""
+    proposal = {
+        "deployment": "dedicated_cloud",
+        "provider": "runpod",
+        "offer": "community",
+        "gpu": "h100-sxm",
+        "gpus": 64,
+        "pricing": "on_demand",
+    }
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump({"workload": RAG, "proposal": proposal}), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
+    assert result.exit_code == 1, result.output
+    (data,) = json.loads(result.output)
+    item = next(i for i in data["results"] if i["rule_id"] == "LAT005")
+    assert item["status"] == "fail"
+    assert "above the 472 ms the workload's replicas can be planned to" in " ".join(item["message"].split())

@@ -107,3 +107,33 @@ def test_an_api_decision_says_its_latency_is_not_checked() -> None:
     hosted = run({**CHAT, "model": {"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True}})
     assert hosted.decision.deployment != "api"
     assert "not the managed API's" not in render_memo(hosted)
+
+
+def test_a_decision_on_another_gpu_than_the_cheapest_rental_gives_its_own_latency() -> None:
+    """An 8B model with its own weights at 300 requests a day: RunPod Serverless on an L4 is recommended,
+    the cheapest rental is an RTX 5090, whose figures the Load section quotes; the section now gives the
+    L4's too, from its sizing row."""
+    sporadic = {
+        "name": "sporadic-8b",
+        "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 300,
+        "avg_input_tokens": 800,
+        "avg_output_tokens": 300,
+        "schedule": "office_hours",
+        "latency_sensitive": False,
+        "company_country": "DE",
+    }
+    result = run(sporadic)
+    assert (result.decision.deployment, result.decision.gpu) == ("serverless", "l4")
+    assert result.best_option is not None and result.best_option.gpu == "rtx-5090"
+    l4 = next(g for g in result.sizing.gpus if g.gpu == "l4")
+    assert l4.time_to_first_token_ms is not None and l4.time_per_output_token_ms is not None
+    sentence = (
+        "The recommendation runs on l4 instead, one card a replica: at the peak its first token comes after "
+        f"about {round(l4.time_to_first_token_ms)} ms, then about {round(l4.time_per_output_token_ms)} ms "
+        'per output token (its row under "Sizing"); the figures above are those of the cheapest rental\'s '
+        "rtx-5090 replicas."
+    )
+    assert sentence in " ".join(render_memo(result).split())
+    # Where the decision is the cheapest rental's GPU, no such sentence.
+    assert "The recommendation runs on" not in render_memo(run(CHAT))

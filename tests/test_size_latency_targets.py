@@ -105,11 +105,12 @@ def test_a_batch_refuses_latency_targets() -> None:
 
 
 def test_a_row_sized_within_the_targets_says_so() -> None:
-    """A 70B chat at 500,000 requests a day, first token within 300 ms and 25 ms a token: on the A100 the
-    targets, not the headroom, set the replicas (15 of 8 cards, where the peak's 9.77 requests/s at 70 %
-    of 2.88 per replica over 1.09 would need 6), and its note says so; a lone prompt takes 270 ms there,
-    less than the estimate's latency error below 300 ms, so the replicas keep 305 ms (270 ms plus the
-    error). The B200 meets them at the headroom's count and says nothing."""
+    """A 70B chat at 500,000 requests a day, first token within 300 ms and 25 ms a token: on the H200 the
+    targets, not the headroom, set the replicas (5 of 2 cards, where the peak's 9.77 requests/s at 70 %
+    of 4.39 per replica over 1.09 would need 4), and its note says so; the B200 meets them at the
+    headroom's count and says nothing. The A100's lone prompt (270 ms) comes within the estimate's
+    latency error of 300 ms, too close to plan replicas to, while other GPUs meet it: ruled out
+    (LAT001)."""
     result = CliRunner().invoke(
         main,
         [
@@ -132,9 +133,10 @@ def test_a_row_sized_within_the_targets_says_so() -> None:
     )
     assert result.exit_code == 0, result.output
     rows = {line.split()[0]: line for line in result.output.splitlines() if line[:1].isalnum()}
-    assert rows["a100-80gb"].split()[6:8] == ["15", "120"]
-    assert rows["a100-80gb"].rstrip().endswith("replicas for the latency")
+    assert rows["h200"].split()[6:8] == ["5", "10"]
+    assert rows["h200"].rstrip().endswith("replicas for the latency")
     assert "latency" not in rows["b200"]
+    assert rows["a100-80gb"].rstrip().endswith("ruled out: LAT001")
 
 
 def test_a_target_no_count_meets_runs_the_count_that_comes_closest() -> None:
@@ -208,6 +210,6 @@ def test_an_unreachable_target_is_said_with_what_the_replicas_keep() -> None:
         "token: even the fastest, 8 × b200, needs 419 ms for a lone prompt of this length (5 % over). Each "
         "GPU runs at the card count that comes closest, its replicas sized to keep a lone prompt's time plus "
         f"the estimate's mean latency error ({round(100 * margin)} %) at the peak, {round(kept)} ms on the "
-        "fastest; a GPU slower than that even alone is not recommended (LAT007)." in text
+        "fastest; a GPU whose replicas cannot come as near is not recommended (LAT007)." in text
     )
-    assert "LAT007 Slower even alone than the closest GPU is planned to at the first token" in text
+    assert "LAT007 Cannot come as near the first-token target as the fastest GPU" in text

@@ -233,7 +233,6 @@ def calibration_row(knowledge: Knowledge, m: Measurement) -> CalibrationRow:
 
 
 @per_object
-@per_object
 def calibration_rows(knowledge: Knowledge) -> tuple[CalibrationRow, ...]:
     return tuple(calibration_row(knowledge, m) for m in knowledge.calibration.measurements)
 

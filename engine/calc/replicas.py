@@ -72,7 +72,8 @@ class ReplicaPlan(NamedTuple):
     """The highest request rate per replica that keeps the latency targets a lone request meets (None
     without targets, 0 when a lone request misses every one)."""
     meets_latency_targets: bool | None
-    """A lone request meets every latency target, so the peak can too (None without targets)."""
+    """The replicas are planned to every latency target itself: a lone request plus the estimate's mean
+    latency error is within each (``calc.policy``); None without targets."""
     kept_targets: KeptTargets | None
     """The targets the replicas keep at the peak (``kept_targets``); None without targets or for a
     batch."""

@@ -94,12 +94,12 @@ class GpuSizing(ResultModel):
     time_per_output_token_alone_ms: float | None = None
     """A lone request on an idle replica: the least any load sees."""
     meets_latency_targets: bool | None = None
-    """None without targets or without a load."""
+    """The replicas are planned to every target itself (a lone request plus the estimate's mean latency
+    error within each); None without targets or without a load."""
     kept_max_time_to_first_token_ms: float | None = None
     kept_max_time_per_output_token_ms: float | None = None
-    """The latency targets the replicas keep at the peak: the workload's, or the documented one in place
-    of a target even a lone request misses where a lone request meets that; None: none kept (or no
-    targets, or no load)."""
+    """The latency targets the replicas keep at the peak: each the workload's, or where a lone request plus
+    the estimate's mean latency error exceeds it, that sum (``calc.policy``); None: no target, or no load."""
     sized_for_latency: bool | None = None
     """The latency targets, not the throughput headroom, set the replicas for the peak."""
     at_concurrency: OperatingPointResult | None = None

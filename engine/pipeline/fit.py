@@ -138,6 +138,11 @@ class GpuVerdicts:
     unsuitable_offers: dict[str, list[str]]
     """Offer key (provider/offer/gpu) -> the rules that declared it unable to carry the model as given."""
     quantized_unsuitable_offers: dict[str, list[str]]
+    planned_time_to_first_token_ms: float | None = None
+    planned_time_per_output_token_ms: float | None = None
+    """The nearest the workload's replicas can be planned to at the peak on the GPUs it may have: its
+    target, or where even the fastest GPU's lone request comes within the estimate's latency error of it
+    (or misses it), that lone time plus the error (``calc.policy``); None without a target."""
 
 
 @per_object(entries=2 * SIZINGS_KEPT)
@@ -163,6 +168,7 @@ def judge_gpus(
     firings = fit_firings(
         evaluator, sizing_facts(knowledge, capacity.figures, WORKLOAD_SCENARIO, capacity.cards)
     )
+    planned: tuple[float | None, float | None] = (None, None)
     if resolved is not None and not capacity.load.served_in_paid_hours:
         facts = latency_fit_facts(
             knowledge,
@@ -177,6 +183,7 @@ def judge_gpus(
         )
         if facts:
             firings = (*firings, *fit_firings(evaluator, facts))
+            planned = planned_targets(facts[0])
     quantized = capacity.quantized_figures
     quantized_firings = (
         fit_firings(
@@ -191,6 +198,20 @@ def judge_gpus(
         quantized_unsuitable=unsuitable_gpus(quantized_firings, rulebook),
         unsuitable_offers=unsuitable_offers(firings, rulebook),
         quantized_unsuitable_offers=unsuitable_offers(quantized_firings, rulebook),
+        planned_time_to_first_token_ms=planned[0],
+        planned_time_per_output_token_ms=planned[1],
+    )
+
+
+def planned_targets(fact: LatencyFitFact) -> tuple[float | None, float | None]:
+    """``GpuVerdicts.planned_*`` from any latency_fit fact (they share the targets and the fastest)."""
+    return (
+        max(fact.max_time_to_first_token_ms, fact.fastest_time_to_first_token_kept_ms)
+        if fact.ttft_target_given
+        else None,
+        max(fact.max_time_per_output_token_ms, fact.fastest_time_per_output_token_kept_ms)
+        if fact.tpot_target_given
+        else None,
     )
 
 
@@ -243,11 +264,18 @@ def latency_fit_facts(
     # then the fastest; not an 8-card replica of a card nobody rents, nor the dearest card of one.
     listed = [offer for offer in knowledge.offers.offers if offer.pricing == "on_demand"]
     price = {gpu: min(o.usd_per_gpu_hour for o in listed if o.gpu == gpu) for gpu in {o.gpu for o in listed}}
+    # Meeting a target is being planned to it: a lone request plus the estimate's latency error within it
+    # (``calc.policy``).
+    line = 1 + latency_margin(knowledge)
     meets_ttft = [
-        item for item in every if max_ttft_ms is not None and item[1].time_to_first_token_ms <= max_ttft_ms
+        item
+        for item in every
+        if max_ttft_ms is not None and item[1].time_to_first_token_ms * line <= max_ttft_ms
     ]
     meets_tpot = [
-        item for item in every if max_tpot_ms is not None and item[1].time_per_output_token_ms <= max_tpot_ms
+        item
+        for item in every
+        if max_tpot_ms is not None and item[1].time_per_output_token_ms * line <= max_tpot_ms
     ]
     ttft_met = min(
         meets_ttft,
@@ -259,8 +287,6 @@ def latency_fit_facts(
         key=lambda item: (item[0].cards, price.get(item[0].gpu, math.inf), item[1].time_per_output_token_ms),
         default=tpot,
     )
-    # The closest any admitted GPU's replicas can be planned to: the fastest lone time plus the margin.
-    line = 1 + latency_margin(knowledge)
     facts = []
     for gpu, candidates in standing.items():
         performance = next((p for p in candidates if p.cards == chosen.get(gpu)), candidates[0])
@@ -271,6 +297,8 @@ def latency_fit_facts(
                 cards_per_replica=performance.cards,
                 time_to_first_token_alone_ms=point.time_to_first_token_ms,
                 time_per_output_token_alone_ms=point.time_per_output_token_ms,
+                time_to_first_token_kept_ms=max(max_ttft_ms or 0.0, point.time_to_first_token_ms * line),
+                time_per_output_token_kept_ms=max(max_tpot_ms or 0.0, point.time_per_output_token_ms * line),
                 ttft_target_given=max_ttft_ms is not None,
                 max_time_to_first_token_ms=max_ttft_ms or 0.0,
                 tpot_target_given=max_tpot_ms is not None,

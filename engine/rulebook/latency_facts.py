@@ -23,6 +23,10 @@ class LatencyFitFact(Fact):
     """A lone prompt's prefill and its first decode step on an idle replica."""
     time_per_output_token_alone_ms: float
     """One decode step for a lone sequence: the fastest any load sees."""
+    time_to_first_token_kept_ms: float
+    time_per_output_token_kept_ms: float
+    """What this GPU's replicas can be planned to keep at the peak: the target, or a lone request's time
+    plus the estimate's mean latency error where that is more (``calc.policy``)."""
     ttft_target_given: bool
     max_time_to_first_token_ms: Annotated[float, Guard("ttft_target_given")]
     tpot_target_given: bool

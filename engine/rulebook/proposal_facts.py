@@ -58,9 +58,9 @@ class ProposalFact(Fact):
     """The proposed replicas cannot carry the peak: the queue, and so the wait, grows without bound."""
     time_to_first_token_planned_ms: Annotated[float, Guard("latency_known")]
     time_per_output_token_planned_ms: Annotated[float, Guard("latency_known")]
-    """The latency the proposed GPU's replicas can be planned to keep at the peak: the workload's target,
-    or a lone request's time at the GPU's fastest card count plus the estimate's mean latency error where
-    the target lies below that (``calc.policy``); 0 without a target."""
+    """The nearest the workload's replicas can be planned to at the peak on the GPUs it may have
+    (``GpuVerdicts.planned_*``): its target, or the fastest GPU's lone time plus the estimate's mean
+    latency error where the target lies below that; 0 without a target."""
     pricing: Annotated[str, Guard("pricing_known")]
     pricing_known: bool
     spot_in_proposal: bool

@@ -6,10 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.engine.calc.latency import UNBOUNDED_MS, at_rate
-from gpu_advisor.engine.calc.performance import candidate_performances, replica_performance
-from gpu_advisor.engine.calc.policy import kept_targets
+from gpu_advisor.engine.calc.performance import replica_performance
 from gpu_advisor.engine.calc.sizing import GpuFit
-from gpu_advisor.engine.pipeline.capacity import workload_sizing
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 
 
@@ -47,19 +45,13 @@ def latency_facts(
             "time_per_output_token_planned_ms": 0.0,
         }
     point = at_rate(performance.roofline, load.peak_requests_per_second / (gpus // performance.cards))
-    # What the GPU's replicas can be planned to keep, at its fastest card count (as recommend sizes it).
-    candidates = candidate_performances(
-        evaluation.knowledge,
-        evaluation.capacity.figures,
-        resolved.avg_input_tokens,
-        resolved.avg_output_tokens,
-    ).get(performance.gpu, (performance,))
-    sizing = evaluation.capacity.sizing or workload_sizing(resolved, evaluation.knowledge, spare=False)
-    planned = [kept_targets(p.roofline, sizing) for p in candidates]
+    # The nearest the workload can be planned to on the GPUs it may have (as recommend sizes it): a GPU
+    # that cannot come as near is held to it as well.
+    verdicts = evaluation.verdicts
     return {
         **targets,
-        "time_to_first_token_planned_ms": min(k.time_to_first_token_ms or 0.0 for k in planned),
-        "time_per_output_token_planned_ms": min(k.time_per_output_token_ms or 0.0 for k in planned),
+        "time_to_first_token_planned_ms": verdicts.planned_time_to_first_token_ms or ttft or 0.0,
+        "time_per_output_token_planned_ms": verdicts.planned_time_per_output_token_ms or tpot or 0.0,
         "latency_known": True,
         "time_to_first_token_at_peak_ms": UNBOUNDED_MS if point.saturated else point.time_to_first_token_ms,
         "time_per_output_token_at_peak_ms": UNBOUNDED_MS
