@@ -307,3 +307,24 @@ def test_a_route_a_rule_ruled_out_is_never_the_rival(tmp_path: Path) -> None:
     rival = rb["cost_usd_per_month"]["rival"]
     assert (rival["deployment"], rival["provider"], rival["gpu"]) == ("dedicated_cloud", "runpod", "rtx-5090")
     assert rival["share"] == 0.0
+
+
+def test_where_the_recommendation_loses_names_only_inputs_that_move_something(tmp_path: Path) -> None:
+    """A support bot on its own 8B weights, its volume a range: 50 scenarios (seed 1) named "the AWS H100
+    price with a reservation ... is above $1.90", the bottom of that input's range (every draw lies above
+    it) and an input whose one-at-a-time effect is $0 in the same memo. Only inputs that move the decision
+    or its costs on their own are named, and only where the losses lie beyond the cut more often than the
+    draws do."""
+    workload = tmp_path / "bot.yaml"
+    workload.write_text(
+        "name: support-bot-uncertain\nmodel: {name: llama-3.1-8b, precision: fp8, custom_weights: true}\n"
+        "requests_per_day: {low: 100000, high: 600000, shape: triangular, mode: 250000}\n"
+        "volume_growth: {low: 0.2, high: 1.0}\navg_input_tokens: 700\navg_output_tokens: 200\n"
+        "load_pattern: variable\nlatency_sensitive: true\ncompany_country: DE\n"
+    )
+    rb = robustness(str(workload), "--scenarios", "50", "--seed", "1")
+    effects = {s["input"]: (s["effect"], s["decision_changes"]) for s in rb["sensitivity"]}
+    assert effects["reserved_h100_price"] == (0.0, False)
+    named = [c["input"] for c in rb["loses_when"]]
+    assert named == ["requests_per_day", "volume_growth"]
+    assert all(effects[name][0] > 0 or effects[name][1] for name in named)

@@ -88,6 +88,11 @@ def summarize(
             p90=r90,
             priced_scenarios=len(theirs),
         )
+    sensitivities = sensitivity(inputs, recommended, rival, oat)
+    # Only an input that moves something on its own (the sensitivity table) is named as where the
+    # recommendation loses: another one beyond a cut in a few dozen draws is chance.
+    moved = {s.input for s in sensitivities if s.effect > 0 or s.decision_changes}
+    moving = [d for d in inputs if d.summary.id in moved]
     regrets = [
         max(0.0, o.costs[recommended] - o.cost)
         for o in outcomes
@@ -107,8 +112,8 @@ def summarize(
         ),
         cost_usd_per_month=CostBands(p10=p10, p50=p50, p90=p90, priced_scenarios=len(own), rival=rival_cost),
         expected_regret_usd_per_month=sum(regrets) / len(regrets) if regrets else 0.0,
-        sensitivity=sensitivity(inputs, recommended, rival, oat),
-        loses_when=loses_when(settings, inputs, recommended, draws, outcomes),
+        sensitivity=sensitivities,
+        loses_when=loses_when(settings, moving, recommended, draws, outcomes),
         inputs=tuple(d.summary for d in inputs),
     )
 
@@ -188,6 +193,11 @@ def loses_when(
         index = math.floor((1 - share) * len(losing)) if above else math.ceil(share * len(losing)) - 1
         cut = losing[index]
         beyond = sum(1 for value in losing if (value >= cut if above else value <= cut))
+        # The losses must lie beyond the cut more often than the draws do: "above the range's lowest value"
+        # holds for every draw and says nothing.
+        drawn_beyond = sum(1 for value in values if (value >= cut if above else value <= cut))
+        if beyond / len(losing) <= drawn_beyond / len(values):
+            continue
         found.append(
             (
                 -abs(contrast),
