@@ -244,7 +244,7 @@ def test_the_memo_says_its_other_figures_are_at_the_point_values(tmp_path: Path)
     text = " ".join(memo.read_text(encoding="utf-8").split())
     assert (
         "(P90). The rest of this memo is worked out at the point values (a workload's range at its middle, "
-        "without growth); these figures are the scenarios'." in text
+        "a triangular one at its mode, without growth); these figures are the scenarios'." in text
     )
 
 
