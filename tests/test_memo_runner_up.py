@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 import yaml
 from helpers import EXAMPLES_DIR, STEADY_IN_THE_BAND, run
+from test_stale_route_price import SPORADIC
 
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
@@ -113,17 +114,7 @@ def test_a_decision_on_another_gpu_than_the_cheapest_rental_gives_its_own_latenc
     """An 8B model with its own weights at 300 requests a day: RunPod Serverless on an L4 is recommended,
     the cheapest rental is an RTX 5090, whose figures the Load section quotes; the section now gives the
     L4's too, from its sizing row."""
-    sporadic = {
-        "name": "sporadic-8b",
-        "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
-        "requests_per_day": 300,
-        "avg_input_tokens": 800,
-        "avg_output_tokens": 300,
-        "schedule": "office_hours",
-        "latency_sensitive": False,
-        "company_country": "DE",
-    }
-    result = run(sporadic)
+    result = run(SPORADIC)
     assert (result.decision.deployment, result.decision.gpu) == ("serverless", "l4")
     assert result.best_option is not None and result.best_option.gpu == "rtx-5090"
     l4 = next(g for g in result.sizing.gpus if g.gpu == "l4")

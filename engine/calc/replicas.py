@@ -16,11 +16,7 @@ import math
 from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.latency import (
-    OperatingPoint,
-    at_rate,
-    saturation,
-)
+from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, saturation
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
 from gpu_advisor.engine.calc.policy import (
     KeptTargets,
@@ -69,8 +65,8 @@ class ReplicaPlan(NamedTuple):
     latency_bound: bool
     """The latency targets, not the throughput headroom, set the replicas for the peak."""
     rate_within_targets_per_replica: float | None
-    """The highest request rate per replica that keeps the latency targets a lone request meets (None
-    without targets, 0 when a lone request misses every one)."""
+    """The highest request rate per replica that keeps its kept latency targets (``kept_targets``) within
+    the headroom; None without targets."""
     meets_latency_targets: bool | None
     """The replicas are planned to every latency target itself: a lone request plus the estimate's mean
     latency error is within each (``calc.policy``); None without targets."""
@@ -97,9 +93,9 @@ def _service_for_peak(peak: float, rps: float, within: float | None, sizing: Siz
 
 
 def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> tuple[float, int, int]:
-    """How ``plans_by_gpu`` ranks a card count: one that can meet the latency targets first, else the
-    one whose lone request comes closest to them (a target no count meets is missed by the least); then
-    the fewest cards for the peak, then the fewer cards per replica."""
+    """How ``plans_by_gpu`` ranks a card count: one whose replicas can be planned to every latency
+    target first, else the one that comes closest (``shortfall_alone``); then the fewest cards for the
+    peak, then the fewer cards per replica."""
     if load.served_in_paid_hours:
         shortfall, within = 1.0, None
     else:
