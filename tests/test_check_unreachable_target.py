@@ -47,7 +47,7 @@ def test_the_recommended_plan_passes_and_a_thinner_one_fails_against_what_can_be
     assert thin["status"] == "fail"
     message = " ".join(thin["message"].split())
     assert (
-        "ms the workload's replicas can be planned to (its 300 ms lies below the fastest GPU's lone prompt "
+        "ms the workload's replicas can be planned to (its 300 ms lies below the closest GPU's lone prompt "
         "plus the estimate's mean latency error, so no number of replicas is planned to it). Add replicas, "
         "or cards per replica or a faster GPU where even a lone prompt on b200 comes no nearer." in message
     )
@@ -73,3 +73,30 @@ def test_a_gpu_that_cannot_come_as_near_as_the_fastest_fails(tmp_path: Path) -> 
     item = next(i for i in data["results"] if i["rule_id"] == "LAT005")
     assert item["status"] == "fail"
     assert "above the 472 ms the workload's replicas can be planned to" in " ".join(item["message"].split())
+
+
+def test_a_proposal_on_a_gpu_the_latency_rules_rule_out_fails_however_many_replicas(tmp_path: Path) -> None:
+    """An 8B chat at 2.6 ms a token: no GPU meets it, the B200 comes closest, and recommend rules the
+    H200 out (LAT007). 16 H200 keep the peak under what the B200 is planned to, so LAT006 passes; LAT009
+    fails the GPU itself (before, the proposal passed every check)."""
+    from test_unreachable_target_memo import CHAT_8B
+
+    workload = {**CHAT_8B, "max_time_per_output_token_ms": 2.6}
+    proposal = {
+        "deployment": "dedicated_cloud",
+        "provider": "runpod",
+        "offer": "community",
+        "gpu": "h200",
+        "gpus": 16,
+        "pricing": "on_demand",
+    }
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump({"workload": workload, "proposal": proposal}), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
+    assert result.exit_code == 1, result.output
+    (data,) = json.loads(result.output)
+    items = {i["rule_id"]: i for i in data["results"]}
+    assert items["LAT009"]["status"] == "fail"
+    assert items["LAT009"]["message"].startswith(
+        "h200 is not recommended for this workload's latency targets (LAT007)"
+    )

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.calibration import latency_margin
-from gpu_advisor.engine.calc.latency import lone_request
+from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
 from gpu_advisor.engine.calc.performance import (
     PERFORMANCES_KEPT,
@@ -204,14 +204,11 @@ def judge_gpus(
 
 
 def planned_targets(fact: LatencyFitFact) -> tuple[float | None, float | None]:
-    """``GpuVerdicts.planned_*`` from any latency_fit fact (they share the targets and the fastest)."""
+    """``GpuVerdicts.planned_*`` from any latency_fit fact (they share the targets and the closest GPU):
+    what the closest GPU's replicas keep."""
     return (
-        max(fact.max_time_to_first_token_ms, fact.fastest_time_to_first_token_kept_ms)
-        if fact.ttft_target_given
-        else None,
-        max(fact.max_time_per_output_token_ms, fact.fastest_time_per_output_token_kept_ms)
-        if fact.tpot_target_given
-        else None,
+        fact.closest_time_to_first_token_kept_ms if fact.ttft_target_given else None,
+        fact.closest_time_per_output_token_kept_ms if fact.tpot_target_given else None,
     )
 
 
@@ -259,14 +256,23 @@ def latency_fit_facts(
         return ()
     ttft = min(every, key=lambda item: (item[1].time_to_first_token_ms, item[0].cards))
     tpot = min(every, key=lambda item: (item[1].time_per_output_token_ms, item[0].cards))
+    # Meeting a target is being planned to it: a lone request plus the estimate's latency error within it
+    # (``calc.policy``). The closest GPU over every target at once is the one whose replicas come nearest:
+    # where none meets them all, the rules keep it and what comes as near (one GPU always stands).
+    line = 1 + latency_margin(knowledge)
+
+    def shortfall(point: OperatingPoint) -> float:
+        return max(
+            point.time_to_first_token_ms * line / max_ttft_ms if max_ttft_ms else 0.0,
+            point.time_per_output_token_ms * line / max_tpot_ms if max_tpot_ms else 0.0,
+        )
+
+    closest = min(every, key=lambda item: (shortfall(item[1]), item[0].cards, item[0].gpu))
     # A rule that tells a GPU another one meets the target names the plainest that does: the fewest
     # cards, then the GPU with the lowest on-demand price in the catalog (one it has no price for last),
     # then the fastest; not an 8-card replica of a card nobody rents, nor the dearest card of one.
     listed = [offer for offer in knowledge.offers.offers if offer.pricing == "on_demand"]
     price = {gpu: min(o.usd_per_gpu_hour for o in listed if o.gpu == gpu) for gpu in {o.gpu for o in listed}}
-    # Meeting a target is being planned to it: a lone request plus the estimate's latency error within it
-    # (``calc.policy``).
-    line = 1 + latency_margin(knowledge)
     meets_ttft = [
         item
         for item in every
@@ -306,6 +312,17 @@ def latency_fit_facts(
                 latency_margin=line - 1,
                 fastest_time_to_first_token_kept_ms=ttft[1].time_to_first_token_ms * line,
                 fastest_time_per_output_token_kept_ms=tpot[1].time_per_output_token_ms * line,
+                shortfall_alone=shortfall(point),
+                closest_gpu=closest[0].gpu,
+                closest_cards=closest[0].cards,
+                closest_shortfall_alone=shortfall(closest[1]),
+                closest_meets_targets=shortfall(closest[1]) <= 1.0,
+                closest_time_to_first_token_kept_ms=max(
+                    max_ttft_ms or 0.0, closest[1].time_to_first_token_ms * line
+                ),
+                closest_time_per_output_token_kept_ms=max(
+                    max_tpot_ms or 0.0, closest[1].time_per_output_token_ms * line
+                ),
                 fastest_ttft_gpu=ttft[0].gpu,
                 fastest_ttft_cards=ttft[0].cards,
                 fastest_time_to_first_token_alone_ms=ttft[1].time_to_first_token_ms,

@@ -38,6 +38,19 @@ class LatencyFitFact(Fact):
     """The fastest lone time to first token plus the margin: the closest any GPU's replicas can be
     planned to."""
     fastest_time_per_output_token_kept_ms: float
+    shortfall_alone: float
+    """How far this GPU's replicas are from the targets: the largest ratio of a lone request's time plus
+    the margin to a target (1 or less: planned to every target)."""
+    closest_gpu: str
+    """The GPU (of those the workload may have) and card count whose replicas come nearest every target
+    at once: the least ``shortfall_alone``."""
+    closest_cards: int
+    closest_shortfall_alone: float
+    closest_meets_targets: bool
+    """The closest GPU can be planned to every target."""
+    closest_time_to_first_token_kept_ms: float
+    closest_time_per_output_token_kept_ms: float
+    """What the closest GPU's replicas keep (0 for a target the workload does not set)."""
     fastest_ttft_gpu: str
     """The GPU with the shortest lone time to first token among those that hold the model, at any card
     count up to a node."""

@@ -52,10 +52,15 @@ class ProposalFact(Fact):
     max_time_to_first_token_ms: Annotated[float, Guard("ttft_target_given")]
     tpot_target_given: bool
     max_time_per_output_token_ms: Annotated[float, Guard("tpot_target_given")]
+    latency_targets_given: bool
+    """The workload sets a latency target (a service whose users wait, or one given)."""
     time_to_first_token_at_peak_ms: Annotated[float, Guard("latency_known")]
     time_per_output_token_at_peak_ms: Annotated[float, Guard("latency_known")]
     peak_overloads_replicas: Annotated[bool, Guard("latency_known")]
     """The proposed replicas cannot carry the peak: the queue, and so the wait, grows without bound."""
+    gpu_misses_latency_targets: Annotated[bool, Guard("latency_known")]
+    """A latency rule ruled the proposed GPU out for the workload (LAT001, LAT002, LAT007): another GPU
+    it may have comes nearer its targets."""
     time_to_first_token_planned_ms: Annotated[float, Guard("latency_known")]
     time_per_output_token_planned_ms: Annotated[float, Guard("latency_known")]
     """The nearest the workload's replicas can be planned to at the peak on the GPUs it may have

@@ -22,6 +22,7 @@ def latency_facts(
         "ttft_target_given": ttft is not None,
         "max_time_to_first_token_ms": ttft or 0.0,
         "tpot_target_given": tpot is not None,
+        "latency_targets_given": ttft is not None or tpot is not None,
         "max_time_per_output_token_ms": tpot or 0.0,
     }
     performance = None
@@ -43,6 +44,7 @@ def latency_facts(
             "peak_overloads_replicas": False,
             "time_to_first_token_planned_ms": 0.0,
             "time_per_output_token_planned_ms": 0.0,
+            "gpu_misses_latency_targets": False,
         }
     point = at_rate(performance.roofline, load.peak_requests_per_second / (gpus // performance.cards))
     # The nearest the workload can be planned to on the GPUs it may have (as recommend sizes it): a GPU
@@ -53,6 +55,12 @@ def latency_facts(
         "time_to_first_token_planned_ms": verdicts.planned_time_to_first_token_ms or ttft or 0.0,
         "time_per_output_token_planned_ms": verdicts.planned_time_per_output_token_ms or tpot or 0.0,
         "latency_known": True,
+        # A latency rule (LAT) ruled the GPU out for this workload: another it may have comes nearer.
+        "gpu_misses_latency_targets": any(
+            # A rule's family is its ID's letters (LAT001: LAT).
+            rule_id.rstrip("0123456789") == "LAT"
+            for rule_id in verdicts.unsuitable.get(performance.gpu, ())
+        ),
         "time_to_first_token_at_peak_ms": UNBOUNDED_MS if point.saturated else point.time_to_first_token_ms,
         "time_per_output_token_at_peak_ms": UNBOUNDED_MS
         if point.saturated
