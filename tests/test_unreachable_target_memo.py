@@ -87,7 +87,7 @@ CHAT_8B: dict[str, Any] = {
 def test_a_stricter_target_never_gets_a_cheaper_recommendation_or_one_beyond_what_can_be_planned() -> None:
     """An 8B chat with its own weights, time-per-token targets from 2.6 to 12 ms. The recommendation's
     monthly cost never falls as the target tightens, and its peak stays within what its replicas keep.
-    At 7.7 ms the RTX 5090 (a lone step of about 7.3 ms, within the estimate's error of the target) was
+    At 7.7 ms the RTX 5090 (a lone step of about 7.6 ms, within the estimate's error of the target) was
     recommended at 8.2 ms a token while 2 H100 meet it at 5.4 ms: a GPU that cannot be planned to a target
     another GPU meets is ruled out (LAT002)."""
     costs = []
