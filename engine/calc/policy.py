@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.calibration import latency_margin
-from gpu_advisor.engine.calc.latency import highest_rate_within, lone_request
+from gpu_advisor.engine.calc.latency import OperatingPoint, highest_rate_within, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance
 from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -79,13 +79,27 @@ class KeptTargets(NamedTuple):
 def kept_targets(roofline: Roofline, sizing: Sizing) -> KeptTargets:
     alone = lone_request(roofline)
     return KeptTargets(
-        _kept(alone.time_to_first_token_ms, sizing.max_time_to_first_token_ms, sizing.latency_margin),
-        _kept(alone.time_per_output_token_ms, sizing.max_time_per_output_token_ms, sizing.latency_margin),
+        kept_target(alone.time_to_first_token_ms, sizing.max_time_to_first_token_ms, sizing.latency_margin),
+        kept_target(
+            alone.time_per_output_token_ms, sizing.max_time_per_output_token_ms, sizing.latency_margin
+        ),
     )
 
 
-def _kept(alone_ms: float, target: float | None, margin: float) -> float | None:
+def kept_target(alone_ms: float, target: float | None, margin: float) -> float | None:
+    """What replicas whose lone request takes ``alone_ms`` keep of ``target`` (None: no target)."""
     return None if target is None else max(target, alone_ms * (1 + margin))
+
+
+def shortfall(alone: OperatingPoint, ttft: float | None, tpot: float | None, margin: float) -> float:
+    """How far replicas whose lone request sees ``alone`` are from the targets: the largest ratio of a
+    lone request's time plus the margin to a target (1 or less: planned to every one; 0 without
+    targets)."""
+    line = 1 + margin
+    return max(
+        alone.time_to_first_token_ms * line / ttft if ttft is not None else 0.0,
+        alone.time_per_output_token_ms * line / tpot if tpot is not None else 0.0,
+    )
 
 
 def rate_within_targets(performance: ReplicaPerformance, sizing: Sizing) -> float | None:
@@ -106,12 +120,7 @@ def shortfall_alone(performance: ReplicaPerformance, sizing: Sizing) -> float:
     ttft, tpot = sizing.max_time_to_first_token_ms, sizing.max_time_per_output_token_ms
     if ttft is None and tpot is None:
         return 1.0
-    alone, line = lone_request(performance.roofline), 1 + sizing.latency_margin
-    return max(
-        1.0,
-        alone.time_to_first_token_ms * line / ttft if ttft is not None else 1.0,
-        alone.time_per_output_token_ms * line / tpot if tpot is not None else 1.0,
-    )
+    return max(1.0, shortfall(lone_request(performance.roofline), ttft, tpot, sizing.latency_margin))
 
 
 def usable_rate(rps: float, within: float | None, sizing: Sizing) -> float:

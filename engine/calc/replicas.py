@@ -210,7 +210,7 @@ def _planned(
         pipeline_stages=pipeline_stages,
         latency_bound=within is not None and 0 < within < rps * sizing.capacity_share,
         rate_within_targets_per_replica=within,
-        # Every target is kept as the workload gives it only where a lone request meets them all.
+        # Every target is kept as given only where a lone request plus the margin is within it.
         meets_latency_targets=None
         if kept is None
         else kept == (sizing.max_time_to_first_token_ms, sizing.max_time_per_output_token_ms),

@@ -16,6 +16,7 @@ from gpu_advisor.engine.calc.performance import (
     candidate_performances,
     replica_interconnect,
 )
+from gpu_advisor.engine.calc.policy import kept_target, shortfall
 from gpu_advisor.engine.calc.replicas import parse_cards
 from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, GpuFit, SizingFigures
 from gpu_advisor.engine.common.caching import per_object
@@ -140,9 +141,10 @@ class GpuVerdicts:
     quantized_unsuitable_offers: dict[str, list[str]]
     planned_time_to_first_token_ms: float | None = None
     planned_time_per_output_token_ms: float | None = None
-    """The nearest the workload's replicas can be planned to at the peak on the GPUs it may have: its
-    target, or where even the fastest GPU's lone request comes within the estimate's latency error of it
-    (or misses it), that lone time plus the error (``calc.policy``); None without a target."""
+    """The nearest the workload's replicas can be planned to at the peak on the GPUs it may have: what
+    the closest GPU's replicas keep (its target, or where even that GPU's lone request comes within the
+    estimate's latency error of it or misses it, that lone time plus the error; ``calc.policy``); None
+    without a target."""
 
 
 @per_object(entries=2 * SIZINGS_KEPT)
@@ -259,15 +261,20 @@ def latency_fit_facts(
     # Meeting a target is being planned to it: a lone request plus the estimate's latency error within it
     # (``calc.policy``). The closest GPU over every target at once is the one whose replicas come nearest:
     # where none meets them all, the rules keep it and what comes as near (one GPU always stands).
-    line = 1 + latency_margin(knowledge)
+    margin = latency_margin(knowledge)
+    line = 1 + margin
 
-    def shortfall(point: OperatingPoint) -> float:
-        return max(
-            point.time_to_first_token_ms * line / max_ttft_ms if max_ttft_ms else 0.0,
-            point.time_per_output_token_ms * line / max_tpot_ms if max_tpot_ms else 0.0,
+    def short(point: OperatingPoint) -> float:
+        return shortfall(point, max_ttft_ms, max_tpot_ms, margin)
+
+    def kept_ms(point: OperatingPoint) -> tuple[float, float]:
+        """What replicas whose lone request sees ``point`` keep of each target (0: no target)."""
+        return (
+            kept_target(point.time_to_first_token_ms, max_ttft_ms, margin) or 0.0,
+            kept_target(point.time_per_output_token_ms, max_tpot_ms, margin) or 0.0,
         )
 
-    closest = min(every, key=lambda item: (shortfall(item[1]), item[0].cards, item[0].gpu))
+    closest = min(every, key=lambda item: (short(item[1]), item[0].cards, item[0].gpu))
     # A rule that tells a GPU another one meets the target names the plainest that does: the fewest
     # cards, then the GPU with the lowest on-demand price in the catalog (one it has no price for last),
     # then the fastest; not an 8-card replica of a card nobody rents, nor the dearest card of one.
@@ -303,26 +310,22 @@ def latency_fit_facts(
                 cards_per_replica=performance.cards,
                 time_to_first_token_alone_ms=point.time_to_first_token_ms,
                 time_per_output_token_alone_ms=point.time_per_output_token_ms,
-                time_to_first_token_kept_ms=max(max_ttft_ms or 0.0, point.time_to_first_token_ms * line),
-                time_per_output_token_kept_ms=max(max_tpot_ms or 0.0, point.time_per_output_token_ms * line),
+                time_to_first_token_kept_ms=kept_ms(point)[0],
+                time_per_output_token_kept_ms=kept_ms(point)[1],
                 ttft_target_given=max_ttft_ms is not None,
                 max_time_to_first_token_ms=max_ttft_ms or 0.0,
                 tpot_target_given=max_tpot_ms is not None,
                 max_time_per_output_token_ms=max_tpot_ms or 0.0,
-                latency_margin=line - 1,
+                latency_margin=margin,
                 fastest_time_to_first_token_kept_ms=ttft[1].time_to_first_token_ms * line,
                 fastest_time_per_output_token_kept_ms=tpot[1].time_per_output_token_ms * line,
-                shortfall_alone=shortfall(point),
+                shortfall_alone=short(point),
                 closest_gpu=closest[0].gpu,
                 closest_cards=closest[0].cards,
-                closest_shortfall_alone=shortfall(closest[1]),
-                closest_meets_targets=shortfall(closest[1]) <= 1.0,
-                closest_time_to_first_token_kept_ms=max(
-                    max_ttft_ms or 0.0, closest[1].time_to_first_token_ms * line
-                ),
-                closest_time_per_output_token_kept_ms=max(
-                    max_tpot_ms or 0.0, closest[1].time_per_output_token_ms * line
-                ),
+                closest_shortfall_alone=short(closest[1]),
+                closest_meets_targets=short(closest[1]) <= 1.0,
+                closest_time_to_first_token_kept_ms=kept_ms(closest[1])[0],
+                closest_time_per_output_token_kept_ms=kept_ms(closest[1])[1],
                 fastest_ttft_gpu=ttft[0].gpu,
                 fastest_ttft_cards=ttft[0].cards,
                 fastest_time_to_first_token_alone_ms=ttft[1].time_to_first_token_ms,
