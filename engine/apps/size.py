@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from gpu_advisor.engine.calc.calibration import highest_error, latency_margin
+from gpu_advisor.engine.calc.calibration import highest_error
 from gpu_advisor.engine.calc.latency import at_concurrency
 from gpu_advisor.engine.calc.load import workload_load
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performance
@@ -21,11 +21,11 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.requests import LoadRequest, SizeRequest
-from gpu_advisor.engine.domain.results import SizeResult, SizingPolicy
+from gpu_advisor.engine.domain.results import SizeResult
 from gpu_advisor.engine.pipeline.defaults import context_for
 from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
 from gpu_advisor.engine.pipeline.fit import WORKLOAD_SCENARIO, assert_gpu_fits, latency_fit_facts
-from gpu_advisor.engine.report.recommendation import size_result
+from gpu_advisor.engine.report.recommendation import size_result, sizing_policy_result
 from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
 from gpu_advisor.engine.rulebook.durable import Evaluator
 
@@ -128,15 +128,14 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             f"cards: {request.cards} is not a card count a replica runs on ({allowed})", field="cards"
         )
     plans: dict[str, ReplicaPlan] = {}
-    if sized is not None and request.cards is None:
+    sizing = load_sizing(knowledge, sized) if sized is not None else None
+    if sized is not None and sizing is not None and request.cards is None:
         # The cards per replica that carry the peak on the fewest cards, as a recommendation sizes them.
-        sizing = load_sizing(knowledge, sized)
         plans = plans_by_gpu(knowledge, figures, sized.load, *tokens, sizing)
         if request.gpu is not None:
             plans = {gpu: plan for gpu, plan in plans.items() if gpu == request.gpu}
     performances = configurations(knowledge, figures, request, tokens, plans)
-    if sized is not None and request.cards is not None:
-        sizing = load_sizing(knowledge, sized)
+    if sized is not None and sizing is not None and request.cards is not None:
         plans = {gpu: plan_replicas(p, sized.load, sizing) for gpu, p in performances.items()}
     if request.gpu is not None and request.gpu not in performances:
         cards = request.cards or "the usual count of"
@@ -186,15 +185,7 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             "attention_shape": request.attention_shape,
             "max_time_to_first_token_ms": sized.max_time_to_first_token_ms if sized else None,
             "max_time_per_output_token_ms": sized.max_time_per_output_token_ms if sized else None,
-            "sizing_policy": SizingPolicy(
-                headroom_target_share=knowledge.throughput.headroom.target_share,
-                estimate_error_taken_off=max(0.0, highest_error(knowledge)),
-                spare_replicas=0,
-                min_replicas=1,
-                latency_margin=latency_margin(knowledge),
-            )
-            if sized
-            else None,
+            "sizing_policy": sizing_policy_result(knowledge, sizing) if sizing else None,
         }
     )
 

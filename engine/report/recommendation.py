@@ -17,6 +17,7 @@ from gpu_advisor.engine.calc.fleet_billing import autoscaled_billing
 from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.listings import build_options
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
+from gpu_advisor.engine.calc.policy import Sizing
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak
 from gpu_advisor.engine.calc.sizing import SizingFigures, full_context_sequences
 from gpu_advisor.engine.common.trusted import trusted
@@ -170,6 +171,18 @@ def size_result(
     )
 
 
+def sizing_policy_result(knowledge: Knowledge, sizing: Sizing) -> SizingPolicy:
+    """How the replicas were sized, as a result says it: the headroom, the error band taken off, the
+    spares and least replicas, and the latency margin of ``sizing``."""
+    return SizingPolicy(
+        headroom_target_share=knowledge.throughput.headroom.target_share,
+        estimate_error_taken_off=max(0.0, highest_error(knowledge)),
+        spare_replicas=sizing.spare_replicas,
+        min_replicas=sizing.min_replicas,
+        latency_margin=sizing.latency_margin,
+    )
+
+
 @cache
 def throughput_accuracy() -> ThroughputAccuracy:
     """The calibration band of the shipped knowledge base, computed once per process."""
@@ -267,13 +280,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         mixed_fleet=e.mixed_fleet,
         autoscaled_fleet=autoscaled_billing(market.autoscaled) if market.autoscaled else None,
         spot_interruption_overhead=knowledge.pricing_assumptions.spot_interruption.overhead,
-        sizing_policy=SizingPolicy(
-            headroom_target_share=knowledge.throughput.headroom.target_share,
-            estimate_error_taken_off=max(0.0, highest_error(knowledge)),
-            spare_replicas=market.replicas.sizing.spare_replicas,
-            min_replicas=market.replicas.sizing.min_replicas,
-            latency_margin=market.replicas.sizing.latency_margin,
-        ),
+        sizing_policy=sizing_policy_result(knowledge, market.replicas.sizing),
         api_costs=market.apis,
         own_hardware=market.own,
         findings=findings,
