@@ -85,11 +85,12 @@ def unknown_rule(rule_id: str, ids: Collection[str]) -> Words:
     close), else the families, rather than every ID of the catalog."""
     from gpu_advisor.engine.common.errors import unknown_value
     from gpu_advisor.engine.common.wording import Words
+    from gpu_advisor.engine.rulebook.schema import family_of
 
-    families = sorted({i.rstrip("0123456789") for i in ids})
-    family = rule_id.upper().rstrip("0123456789")
+    families = sorted({family_of(i) for i in ids})
+    family = family_of(rule_id.upper())
     if family in families:
-        return unknown_value("ID", rule_id, [i for i in ids if i.rstrip("0123456789") == family])
+        return unknown_value("ID", rule_id, [i for i in ids if family_of(i) == family])
     return Words(
         "ID: unknown rule %(value)s; the rule families are %(families)s (gpu-advisor rules lists every rule)",
         value=repr(rule_id),

@@ -191,6 +191,11 @@ class RuleTranslations(Strict):
     de: RuleTranslation | None = None
 
 
+def family_of(rule_id: str) -> str:
+    """A rule ID's family: its letters (``Rule.id`` is three letters and three digits; LAT001: LAT)."""
+    return rule_id.rstrip("0123456789")
+
+
 class Rule(Strict):
     id: str = Field(pattern=r"^[A-Z]{3}[0-9]{3}$")
     name: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")

@@ -9,6 +9,7 @@ from gpu_advisor.engine.calc.latency import UNBOUNDED_MS, at_rate
 from gpu_advisor.engine.calc.performance import replica_performance
 from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.rulebook.schema import family_of
 
 
 def latency_facts(
@@ -57,9 +58,7 @@ def latency_facts(
         "latency_known": True,
         # A latency rule (LAT) ruled the GPU out for this workload: another it may have comes nearer.
         "gpu_misses_latency_targets": any(
-            # A rule's family is its ID's letters (LAT001: LAT).
-            rule_id.rstrip("0123456789") == "LAT"
-            for rule_id in verdicts.unsuitable.get(performance.gpu, ())
+            family_of(rule_id) == "LAT" for rule_id in verdicts.unsuitable.get(performance.gpu, ())
         ),
         "time_to_first_token_at_peak_ms": UNBOUNDED_MS if point.saturated else point.time_to_first_token_ms,
         "time_per_output_token_at_peak_ms": UNBOUNDED_MS
