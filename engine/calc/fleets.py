@@ -15,6 +15,7 @@ than the base holding the busiest hour's replicas is none.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
@@ -68,6 +69,11 @@ class MixedFleet(NamedTuple):
     @property
     def usd_per_month(self) -> float:
         return self.base_usd_per_month + self.peak_usd_per_month
+
+    @property
+    def as_of(self) -> dt.date:
+        """The date of the older of its two offers' prices."""
+        return min(self.base.listing.offer.as_of, self.peak.listing.offer.as_of)
 
 
 def peak_bill(

@@ -110,11 +110,7 @@ def economics_fact(
         rental_to_beat_billing=option_billing(best) if best else "none",
         mixed_fleet_priced=fleet is not None,
         mixed_fleet_usd_per_month=float(fleet.usd_per_month) if fleet else 0.0,
-        mixed_fleet_price_age_days=max(
-            (evaluated_on - part.listing.offer.as_of).days for part in (mixed.base, mixed.peak)
-        )
-        if mixed
-        else 0,
+        mixed_fleet_price_age_days=(evaluated_on - mixed.as_of).days if mixed else 0,
         mixed_fleet_saving=1 - fleet.usd_per_month / best_monthly if fleet and best else 0.0,
         **autoscaled_fact_fields(market, fixed),
         utilization_given=given,

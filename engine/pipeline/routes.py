@@ -48,8 +48,7 @@ def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str])
         routes.append(SelfHosted(best.usd_per_month, "dedicated_cloud", option_name(best), best.as_of))
     fleet = market.mixed_fleet
     if "hybrid" in kinds and fleet is not None and proposal_stands(rules, "hybrid"):
-        oldest = min(fleet.base.listing.offer.as_of, fleet.peak.listing.offer.as_of)
-        routes.append(SelfHosted(fleet.usd_per_month, "hybrid", fleet_name(fleet), oldest))
+        routes.append(SelfHosted(fleet.usd_per_month, "hybrid", fleet_name(fleet), fleet.as_of))
     return routes
 
 
