@@ -20,30 +20,32 @@ AS_OF = "2026-11-30"
 RAG: dict[str, Any] = {**RAG_400, "name": "rag300", "max_time_to_first_token_ms": 300}
 
 
-def lat005(tmp_path: Path, gpus: int) -> dict[str, Any]:
+def checked(tmp_path: Path, workload: dict[str, Any], gpu: str, gpus: int) -> tuple[int, dict[str, Any]]:
+    """``check`` of ``gpus`` × ``gpu`` on demand at RunPod's community cloud: its exit code and results
+    by rule."""
     proposal = {
         "deployment": "dedicated_cloud",
         "provider": "runpod",
         "offer": "community",
-        "gpu": "b200",
+        "gpu": gpu,
         "gpus": gpus,
         "pricing": "on_demand",
     }
     path = tmp_path / "proposal.yaml"
-    path.write_text(yaml.safe_dump({"workload": RAG, "proposal": proposal}), encoding="utf-8")
+    path.write_text(yaml.safe_dump({"workload": workload, "proposal": proposal}), encoding="utf-8")
     result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
     assert result.exit_code in (0, 1), result.output
     (data,) = json.loads(result.output)
-    return next(item for item in data["results"] if item["rule_id"] == "LAT005")
+    return result.exit_code, {item["rule_id"]: item for item in data["results"]}
 
 
 def test_the_recommended_plan_passes_and_a_thinner_one_fails_against_what_can_be_planned(
     tmp_path: Path,
 ) -> None:
     # recommend's B200 plan: 2 replicas of 8 for the peak (the check adds no spare of its own).
-    assert lat005(tmp_path, 16)["status"] == "pass"
+    assert checked(tmp_path, RAG, "b200", 16)[1]["LAT005"]["status"] == "pass"
     # One replica of 8 carries the peak with a longer queue: above the 472 ms the B200 can be planned to.
-    thin = lat005(tmp_path, 8)
+    thin = checked(tmp_path, RAG, "b200", 8)[1]["LAT005"]
     assert thin["status"] == "fail"
     message = " ".join(thin["message"].split())
     assert (
@@ -57,22 +59,11 @@ def test_a_gpu_that_cannot_come_as_near_as_the_fastest_fails(tmp_path: Path) -> 
     """64 H100 for the 300 ms target: recommend rules the H100 out (LAT007: its lone prompt takes 870 ms,
     above the 472 ms the B200's replicas keep), and check fails it against that 472 ms, not against what
     the H100 alone could be planned to."""
-    proposal = {
-        "deployment": "dedicated_cloud",
-        "provider": "runpod",
-        "offer": "community",
-        "gpu": "h100-sxm",
-        "gpus": 64,
-        "pricing": "on_demand",
-    }
-    path = tmp_path / "proposal.yaml"
-    path.write_text(yaml.safe_dump({"workload": RAG, "proposal": proposal}), encoding="utf-8")
-    result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
-    assert result.exit_code == 1, result.output
-    (data,) = json.loads(result.output)
-    item = next(i for i in data["results"] if i["rule_id"] == "LAT005")
-    assert item["status"] == "fail"
-    assert "above the 472 ms the workload's replicas can be planned to" in " ".join(item["message"].split())
+    exit_code, items = checked(tmp_path, RAG, "h100-sxm", 64)
+    assert exit_code == 1
+    assert items["LAT005"]["status"] == "fail"
+    message = " ".join(items["LAT005"]["message"].split())
+    assert "above the 472 ms the workload's replicas can be planned to" in message
 
 
 def test_a_proposal_on_a_gpu_the_latency_rules_rule_out_fails_however_many_replicas(tmp_path: Path) -> None:
@@ -81,21 +72,9 @@ def test_a_proposal_on_a_gpu_the_latency_rules_rule_out_fails_however_many_repli
     fails the GPU itself (before, the proposal passed every check)."""
     from test_unreachable_target_memo import CHAT_8B
 
-    workload = {**CHAT_8B, "max_time_per_output_token_ms": 2.6}
-    proposal = {
-        "deployment": "dedicated_cloud",
-        "provider": "runpod",
-        "offer": "community",
-        "gpu": "h200",
-        "gpus": 16,
-        "pricing": "on_demand",
-    }
-    path = tmp_path / "proposal.yaml"
-    path.write_text(yaml.safe_dump({"workload": workload, "proposal": proposal}), encoding="utf-8")
-    result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
-    assert result.exit_code == 1, result.output
-    (data,) = json.loads(result.output)
-    items = {i["rule_id"]: i for i in data["results"]}
+    exit_code, items = checked(tmp_path, {**CHAT_8B, "max_time_per_output_token_ms": 2.6}, "h200", 16)
+    assert exit_code == 1
+    assert items["LAT006"]["status"] == "pass"
     assert items["LAT009"]["status"] == "fail"
     assert items["LAT009"]["message"].startswith(
         "h200 is not recommended for this workload's latency targets (LAT007)"
