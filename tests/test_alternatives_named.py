@@ -111,9 +111,13 @@ def test_a_class_price_for_a_larger_model_names_the_cheaper_smaller_model_of_its
         "| compared: a smaller model's class price |" in memo
     )
     assert "the nearest size class at or above it" not in memo
-    # The decision is the API here, so the summary names no cheaper model beside it.
+    # The decision is the class price's API: the summary names the cheaper model of that size beside it.
     assert result.decision.deployment == "api"
-    assert "A hosted model of that size" not in memo
+    assert (
+        "A hosted model of that size, Llama 3.3 70B Instruct Turbo (DeepInfra), would cost $1,122 per month, "
+        "less than the recommendation; it is another model, an option only if its answers serve this "
+        'workload (see "Managed APIs").'
+    ) in memo
 
 
 def test_the_summary_names_a_cheaper_model_of_the_compared_size_that_undercuts_the_recommendation() -> None:
