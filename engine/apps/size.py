@@ -24,7 +24,8 @@ from gpu_advisor.engine.domain.requests import LoadRequest, SizeRequest
 from gpu_advisor.engine.domain.results import SizeResult
 from gpu_advisor.engine.pipeline.defaults import context_for
 from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
-from gpu_advisor.engine.pipeline.fit import WORKLOAD_SCENARIO, assert_gpu_fits, latency_fit_facts
+from gpu_advisor.engine.pipeline.fit import WORKLOAD_SCENARIO, assert_gpu_fits
+from gpu_advisor.engine.pipeline.latency_fit import latency_fit_facts
 from gpu_advisor.engine.report.recommendation import size_result, sizing_policy_result
 from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
 from gpu_advisor.engine.rulebook.durable import Evaluator

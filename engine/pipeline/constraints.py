@@ -51,6 +51,10 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         paid_share_of_calendar=resolved.hours_per_month / knowledge.calendar_hours_per_month(),
         min_replicas_given="min_replicas" not in resolved.defaults_used,
         latency_sensitive_given="latency_sensitive" not in resolved.defaults_used,
+        latency_targets_given=(
+            resolved.max_time_to_first_token_ms is not None
+            or resolved.max_time_per_output_token_ms is not None
+        ),
         export_restricted_country=knowledge.export_restricted(resolved.company_country),
         company_region=knowledge.data_protection_region(resolved.company_country),
         is_moe=resolved.is_moe,

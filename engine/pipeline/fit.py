@@ -5,24 +5,22 @@ instances cannot hold a replica on one fast link."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from gpu_advisor.engine.calc.calibration import latency_margin
-from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
-from gpu_advisor.engine.calc.performance import (
-    PERFORMANCES_KEPT,
-    candidate_performances,
-    replica_interconnect,
-)
-from gpu_advisor.engine.calc.policy import kept_target, shortfall
+from gpu_advisor.engine.calc.performance import replica_interconnect
 from gpu_advisor.engine.calc.replicas import parse_cards
 from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, GpuFit, SizingFigures
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.capacity import Capacity
+from gpu_advisor.engine.pipeline.latency_fit import (
+    EVERY_GPU,
+    facts_against_bar,
+    latency_bar,
+    latency_fit_facts,
+)
 from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus, unsuitable_offers
 from gpu_advisor.engine.rulebook.durable import Evaluator, FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import Fact, GpuFitFact, InstanceFitFact, LatencyFitFact
@@ -124,10 +122,6 @@ def assert_gpu_fits(
     ]
 
 
-EVERY_GPU = "*"
-"""``latency_fit_facts``' witnesses without workload rules: every GPU at every card count."""
-
-
 @dataclass(frozen=True)
 class GpuVerdicts:
     firings: tuple[Firing, ...]
@@ -171,29 +165,38 @@ def judge_gpus(
         evaluator, sizing_facts(knowledge, capacity.figures, WORKLOAD_SCENARIO, capacity.cards)
     )
     planned: tuple[float | None, float | None] = (None, None)
+    bar = None
     if resolved is not None and not capacity.load.served_in_paid_hours:
+        tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
+        targets = (resolved.max_time_to_first_token_ms, resolved.max_time_per_output_token_ms)
+        unsuitable = ",".join(sorted(unsuitable_gpus(firings, rulebook)))
+        bar = latency_bar(knowledge, capacity.figures, *tokens, *targets, unsuitable, admitted)
         facts = latency_fit_facts(
-            knowledge,
-            capacity.figures,
-            resolved.avg_input_tokens,
-            resolved.avg_output_tokens,
-            resolved.max_time_to_first_token_ms,
-            resolved.max_time_per_output_token_ms,
-            ",".join(sorted(unsuitable_gpus(firings, rulebook))),
-            capacity.cards,
-            admitted,
+            knowledge, capacity.figures, *tokens, *targets, unsuitable, capacity.cards, admitted
         )
         if facts:
             firings = (*firings, *fit_firings(evaluator, facts))
             planned = planned_targets(facts[0])
     quantized = capacity.quantized_figures
-    quantized_firings = (
-        fit_firings(
+    quantized_firings: tuple[Firing, ...] = ()
+    if quantized:
+        quantized_firings = fit_firings(
             evaluator, sizing_facts(knowledge, quantized, QUANTIZED_SCENARIO, capacity.quantized_cards)
         )
-        if quantized
-        else ()
-    )
+        if bar is not None and resolved is not None:
+            # The quantized model held to the model as given's latency bar: quantization that lengthens
+            # the wait beyond what the recommendation's replicas keep is no saving (OPT001).
+            unsuitable = ",".join(sorted(unsuitable_gpus(quantized_firings, rulebook)))
+            against = facts_against_bar(
+                knowledge,
+                bar,
+                quantized,
+                resolved.avg_input_tokens,
+                resolved.avg_output_tokens,
+                unsuitable,
+                capacity.quantized_cards,
+            )
+            quantized_firings = (*quantized_firings, *fit_firings(evaluator, against))
     return GpuVerdicts(
         firings=tuple(firings),
         unsuitable=unsuitable_gpus(firings, rulebook),
@@ -212,137 +215,6 @@ def planned_targets(fact: LatencyFitFact) -> tuple[float | None, float | None]:
         fact.closest_time_to_first_token_kept_ms if fact.ttft_target_given else None,
         fact.closest_time_per_output_token_kept_ms if fact.tpot_target_given else None,
     )
-
-
-@per_object(entries=PERFORMANCES_KEPT)
-def latency_fit_facts(
-    knowledge: Knowledge,
-    figures: SizingFigures,
-    input_tokens: int,
-    output_tokens: int,
-    max_ttft_ms: float | None,
-    max_tpot_ms: float | None,
-    unsuitable: str,
-    cards: str,
-    admitted: str = EVERY_GPU,
-    /,
-) -> tuple[LatencyFitFact, ...]:
-    """One fact per GPU the gpu_fit rules left standing (``unsuitable``: the GPUs they ruled out,
-    comma-separated), for a workload with latency targets: what a lone request sees on it at the cards
-    per replica the load is sized with (``cards``, from ``cards_key``: a count that meets the targets
-    where one does), and the fastest GPU and card count's figures among the ``admitted`` ones
-    (a ``cards_key``: the GPUs an option the workload's rules admit runs on, at most the cards it sells a
-    replica on; ``EVERY_GPU`` for ``gpu-advisor size``, which has no workload rules). The same for every
-    workload with this sizing, token counts, targets and counts, so built once."""
-    if max_ttft_ms is None and max_tpot_ms is None:
-        return ()
-    chosen = parse_cards(cards)
-    standing = {
-        gpu: candidates
-        for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items()
-        if gpu not in unsuitable.split(",")
-    }
-    if not standing:
-        return ()
-    # The fastest any admitted GPU gets at any card count it is sold in, for the rules that tell a GPU
-    # that misses a target from a target none meets: a GPU the workload cannot have proves nothing.
-    most = parse_cards(admitted) if admitted != EVERY_GPU else {}
-    every = [
-        (p, lone_request(p.roofline))
-        for gpu, candidates in standing.items()
-        for p in candidates
-        if admitted == EVERY_GPU or p.cards <= most.get(gpu, 0)
-    ]
-    if not every:
-        # No admitted option holds a replica: no GPU can be compared, so none misses by comparison.
-        return ()
-    ttft = min(every, key=lambda item: (item[1].time_to_first_token_ms, item[0].cards))
-    tpot = min(every, key=lambda item: (item[1].time_per_output_token_ms, item[0].cards))
-    # Meeting a target is being planned to it: a lone request plus the estimate's latency error within it
-    # (``calc.policy``). The closest GPU over every target at once is the one whose replicas come nearest:
-    # where none meets them all, the rules keep it and what comes as near (one GPU always stands).
-    margin = latency_margin(knowledge)
-    line = 1 + margin
-
-    def short(point: OperatingPoint) -> float:
-        return shortfall(point, max_ttft_ms, max_tpot_ms, margin)
-
-    def kept_ms(point: OperatingPoint) -> tuple[float, float]:
-        """What replicas whose lone request sees ``point`` keep of each target (0: no target)."""
-        return (
-            kept_target(point.time_to_first_token_ms, max_ttft_ms, margin) or 0.0,
-            kept_target(point.time_per_output_token_ms, max_tpot_ms, margin) or 0.0,
-        )
-
-    closest = min(every, key=lambda item: (short(item[1]), item[0].cards, item[0].gpu))
-    # A rule that tells a GPU another one meets the target names the plainest that does: the fewest
-    # cards, then the GPU with the lowest on-demand price in the catalog (one it has no price for last),
-    # then the fastest; not an 8-card replica of a card nobody rents, nor the dearest card of one.
-    listed = [offer for offer in knowledge.offers.offers if offer.pricing == "on_demand"]
-    price = {gpu: min(o.usd_per_gpu_hour for o in listed if o.gpu == gpu) for gpu in {o.gpu for o in listed}}
-    meets_ttft = [
-        item
-        for item in every
-        if max_ttft_ms is not None and item[1].time_to_first_token_ms * line <= max_ttft_ms
-    ]
-    meets_tpot = [
-        item
-        for item in every
-        if max_tpot_ms is not None and item[1].time_per_output_token_ms * line <= max_tpot_ms
-    ]
-    ttft_met = min(
-        meets_ttft,
-        key=lambda item: (item[0].cards, price.get(item[0].gpu, math.inf), item[1].time_to_first_token_ms),
-        default=ttft,
-    )
-    tpot_met = min(
-        meets_tpot,
-        key=lambda item: (item[0].cards, price.get(item[0].gpu, math.inf), item[1].time_per_output_token_ms),
-        default=tpot,
-    )
-    facts = []
-    for gpu, candidates in standing.items():
-        performance = next((p for p in candidates if p.cards == chosen.get(gpu)), candidates[0])
-        point = lone_request(performance.roofline)
-        facts.append(
-            LatencyFitFact(
-                gpu=gpu,
-                cards_per_replica=performance.cards,
-                time_to_first_token_alone_ms=point.time_to_first_token_ms,
-                time_per_output_token_alone_ms=point.time_per_output_token_ms,
-                time_to_first_token_kept_ms=kept_ms(point)[0],
-                time_per_output_token_kept_ms=kept_ms(point)[1],
-                ttft_target_given=max_ttft_ms is not None,
-                max_time_to_first_token_ms=max_ttft_ms or 0.0,
-                tpot_target_given=max_tpot_ms is not None,
-                max_time_per_output_token_ms=max_tpot_ms or 0.0,
-                latency_margin=margin,
-                fastest_time_to_first_token_kept_ms=ttft[1].time_to_first_token_ms * line,
-                fastest_time_per_output_token_kept_ms=tpot[1].time_per_output_token_ms * line,
-                shortfall_alone=short(point),
-                closest_gpu=closest[0].gpu,
-                closest_cards=closest[0].cards,
-                closest_shortfall_alone=short(closest[1]),
-                closest_meets_targets=short(closest[1]) <= 1.0,
-                closest_time_to_first_token_kept_ms=kept_ms(closest[1])[0],
-                closest_time_per_output_token_kept_ms=kept_ms(closest[1])[1],
-                fastest_ttft_gpu=ttft[0].gpu,
-                fastest_ttft_cards=ttft[0].cards,
-                fastest_time_to_first_token_alone_ms=ttft[1].time_to_first_token_ms,
-                fastest_tpot_gpu=tpot[0].gpu,
-                fastest_tpot_cards=tpot[0].cards,
-                fastest_time_per_output_token_alone_ms=tpot[1].time_per_output_token_ms,
-                meeting_ttft_gpu=ttft_met[0].gpu,
-                meeting_ttft_cards=ttft_met[0].cards,
-                meeting_time_to_first_token_alone_ms=ttft_met[1].time_to_first_token_ms,
-                meeting_tpot_gpu=tpot_met[0].gpu,
-                meeting_tpot_cards=tpot_met[0].cards,
-                meeting_time_per_output_token_alone_ms=tpot_met[1].time_per_output_token_ms,
-                fastest_for_ttft=gpu == ttft[0].gpu,
-                fastest_for_tpot=gpu == tpot[0].gpu,
-            )
-        )
-    return tuple(facts)
 
 
 @per_object(entries=2 * SIZINGS_KEPT)

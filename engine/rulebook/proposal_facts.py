@@ -52,8 +52,6 @@ class ProposalFact(Fact):
     max_time_to_first_token_ms: Annotated[float, Guard("ttft_target_given")]
     tpot_target_given: bool
     max_time_per_output_token_ms: Annotated[float, Guard("tpot_target_given")]
-    latency_targets_given: bool
-    """The workload sets a latency target (a service whose users wait, or one given)."""
     time_to_first_token_at_peak_ms: Annotated[float, Guard("latency_known")]
     time_per_output_token_at_peak_ms: Annotated[float, Guard("latency_known")]
     peak_overloads_replicas: Annotated[bool, Guard("latency_known")]

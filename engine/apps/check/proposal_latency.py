@@ -23,7 +23,6 @@ def latency_facts(
         "ttft_target_given": ttft is not None,
         "max_time_to_first_token_ms": ttft or 0.0,
         "tpot_target_given": tpot is not None,
-        "latency_targets_given": ttft is not None or tpot is not None,
         "max_time_per_output_token_ms": tpot or 0.0,
     }
     performance = None

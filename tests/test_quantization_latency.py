@@ -1,0 +1,63 @@
+"""Quantization advice under latency targets (OPT001, ``pipeline/latency_fit.py``): the model one
+quantization step down is held to the latency bar of the model as given, so quantizing onto GPUs whose
+replicas come less near the targets than the recommendation's is no saving the memo advises."""
+
+from __future__ import annotations
+
+from helpers import EVALUATED_ON, EXAMPLES_DIR, read_example, run
+from test_unreachable_target_memo import RAG
+
+from gpu_advisor.engine.apps.recommend import evaluate_workload
+from gpu_advisor.engine.calc.calibration import latency_margin
+from gpu_advisor.engine.calc.latency import lone_request
+from gpu_advisor.engine.calc.performance import candidate_performances
+from gpu_advisor.engine.calc.sizing import SizingFigures
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.pipeline.evaluation import Evaluation
+
+RAG_300 = {**RAG, "max_time_to_first_token_ms": 300}
+"""Out of reach for every GPU: 8 B200 take 419 ms for a lone 20,000-token prompt."""
+
+
+def lone_ttft_ms(evaluation: Evaluation, figures: SizingFigures, gpu: str, cards: int) -> float:
+    tokens = (evaluation.workload.avg_input_tokens, evaluation.workload.avg_output_tokens)
+    performance = next(
+        p for p in candidate_performances(evaluation.knowledge, figures, *tokens)[gpu] if p.cards == cards
+    )
+    return lone_request(performance.roofline).time_to_first_token_ms
+
+
+def test_int4_on_h100_comes_less_near_the_first_token_target_than_fp8_on_b200() -> None:
+    evaluation = evaluate_workload(validate_workload(RAG_300, "rag"), EVALUATED_ON)
+    capacity = evaluation.capacity
+    assert capacity.quantized_precision == "int4" and capacity.quantized_figures is not None
+    # What the recommendation's closest GPU keeps: 8 B200's lone prompt plus the mean latency error.
+    kept = lone_ttft_ms(evaluation, capacity.figures, "b200", 8) * (1 + latency_margin(evaluation.knowledge))
+    # INT4 weights are multiplied in 16 bits on the H100: its 8-card replica's lone prompt is slower still.
+    int4_h100 = lone_ttft_ms(evaluation, capacity.quantized_figures, "h100-sxm", 8)
+    assert int4_h100 > kept
+    assert evaluation.verdicts.quantized_unsuitable["h100-sxm"] == ["LAT007"]
+    # The 56 INT4 H100 at $77,672 a month undercut the 24 B200 at $104,770: that was advised before.
+    assert "OPT001" not in run(RAG_300).fired_rules
+
+
+def test_a_quantized_gpu_that_meets_the_targets_is_still_advised() -> None:
+    chat = read_example(EXAMPLES_DIR / "public-chat.yaml")
+    evaluation = evaluate_workload(validate_workload(chat, "chat"), EVALUATED_ON)
+    assert evaluation.workload.max_time_per_output_token_ms == 100
+    assert "h100-sxm" not in evaluation.verdicts.quantized_unsuitable
+    finding = next(f for f in run(chat).findings if f.rule_id == "OPT001")
+    assert (
+        "fit 5 × h100-sxm at $7,665/month instead of 3 × h200 at $7,862/month, the cheapest rental of the "
+        "model as given. The quantized replicas are held to the same latency targets (where no GPU meets "
+        "them, to what the closest keeps)." in " ".join(finding.message.split())
+    )
+
+
+def test_without_a_latency_target_the_message_says_nothing_of_one() -> None:
+    prototype = {**read_example(EXAMPLES_DIR / "prototype.yaml"), "latency_sensitive": False}
+    finding = next(f for f in run(prototype).findings if f.rule_id == "OPT001")
+    assert (
+        "fit 1 × h200 at $2,621/month instead of 2 × h100-sxm at $3,927/month, the cheapest rental of the "
+        "model as given. Quantization cuts" in " ".join(finding.message.split())
+    )
