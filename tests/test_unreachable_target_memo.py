@@ -103,3 +103,28 @@ def test_a_stricter_target_never_gets_a_cheaper_recommendation_or_one_beyond_wha
             assert row.time_per_output_token_ms < 7.7
             assert "LAT002" in result.fired_rules
     assert costs == sorted(costs, reverse=True)
+
+
+def test_own_hardware_ruled_out_for_latency_is_not_said_to_be_unable_to_serve_the_model() -> None:
+    memo = " ".join(render_memo(run(RAG)).split())
+    assert (
+        "The catalog's own hardware (hgx-h100-8, h100-sxm) holds this model but is not recommended for this "
+        "workload (LAT007, under Findings), so buying is not compared." in memo
+    )
+    assert "cannot serve this model" not in memo
+
+
+def test_own_hardware_that_cannot_hold_the_model_is_said_to_be_unable_to_serve_it() -> None:
+    # DeepSeek-R1 in BF16: 1.3 TB of weights, more than two 8-card H100 servers hold.
+    deepseek = {
+        "name": "r1-bf16",
+        "model": {"name": "deepseek-r1", "precision": "bf16"},
+        "requests_per_day": 10_000,
+        "latency_sensitive": False,
+        "company_country": "DE",
+    }
+    memo = " ".join(render_memo(run(deepseek)).split())
+    assert (
+        "The catalog's own hardware (hgx-h100-8, h100-sxm) cannot serve this model, so buying is not "
+        "compared." in memo
+    )
