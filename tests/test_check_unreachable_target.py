@@ -51,7 +51,7 @@ def test_the_recommended_plan_passes_and_a_thinner_one_fails_against_what_can_be
     assert (
         "ms the workload's replicas can be planned to (its 300 ms lies below the closest GPU's lone prompt "
         "plus the estimate's mean latency error, so no number of replicas is planned to it). Add replicas, "
-        "or cards per replica or a faster GPU where even a lone prompt on b200 comes no nearer." in message
+        "or cards per replica where even a lone prompt on 8 × b200 comes no nearer." in message
     )
 
 
@@ -64,6 +64,13 @@ def test_a_gpu_that_cannot_come_as_near_as_the_fastest_fails(tmp_path: Path) -> 
     assert items["LAT005"]["status"] == "fail"
     message = " ".join(items["LAT005"]["message"].split())
     assert "above the 472 ms the workload's replicas can be planned to" in message
+    # LAT009 fails the GPU itself: the advice is not to add replicas that cannot help.
+    assert items["LAT009"]["status"] == "fail"
+    assert message.endswith(
+        "No number of replicas helps: another GPU the workload may have comes nearer the targets than "
+        "h100-sxm at any card count (LAT009)."
+    )
+    assert "Add replicas" not in message
 
 
 def test_a_proposal_on_a_gpu_the_latency_rules_rule_out_fails_however_many_replicas(tmp_path: Path) -> None:
@@ -78,4 +85,19 @@ def test_a_proposal_on_a_gpu_the_latency_rules_rule_out_fails_however_many_repli
     assert items["LAT009"]["status"] == "fail"
     assert items["LAT009"]["message"].startswith(
         "h200 is not recommended for this workload's latency targets (LAT007)"
+    )
+
+
+def test_an_overloaded_single_card_is_told_to_add_replicas(tmp_path: Path) -> None:
+    """3M requests a day of an 8B chat on one H100: the GPU meets the targets, the replica does not carry
+    the peak; a single card is named as such (it read "replicas of 1 cards")."""
+    from test_unreachable_target_memo import CHAT_8B
+
+    exit_code, items = checked(tmp_path, {**CHAT_8B, "requests_per_day": 3_000_000}, "h100-sxm", 1)
+    assert exit_code == 1
+    assert items["LAT009"]["status"] == "pass"
+    assert " ".join(items["LAT006"]["message"].split()) == (
+        "At the peak, 1 × h100-sxm (one card a replica) cannot carry the load: the time between tokens grows "
+        "without bound, above the workload's target of 100 ms. Add replicas, or cards per replica where even "
+        "a lone request on 1 × h100-sxm comes no nearer."
     )
