@@ -4,6 +4,7 @@ the replicas keep instead, on how many cards (``calc/policy.py``, ``_memo_load.m
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from helpers import run
@@ -128,3 +129,43 @@ def test_own_hardware_that_cannot_hold_the_model_is_said_to_be_unable_to_serve_i
         "The catalog's own hardware (hgx-h100-8, h100-sxm) cannot serve this model, so buying is not "
         "compared." in memo
     )
+
+
+def test_the_load_section_prices_the_replicas_the_latency_limits_add() -> None:
+    """Throughput alone: the peak over what a replica carries at most the headroom's share full once the
+    estimate's error is taken off; the replicas the kept 472 ms take beyond that, at the best rental's
+    price per GPU-hour over its billed hours."""
+    result = run(RAG)
+    best = result.best_option
+    assert best is not None and best.gpu == "b200"
+    row = next(g for g in result.sizing.gpus if g.gpu == "b200")
+    assert row.requests_per_second_per_replica is not None and row.cards_per_replica == 8
+    policy = result.sizing_policy
+    usable = (
+        row.requests_per_second_per_replica
+        * policy.headroom_target_share
+        / (1 + policy.estimate_error_taken_off)
+    )
+    for_throughput = math.ceil(result.load.peak_requests_per_second / usable - 1e-9)
+    assert (row.replicas_for_throughput, best.replicas - best.spare_replicas) == (for_throughput, 2) == (1, 2)
+    cost = 1 * 8 * best.usd_per_gpu_hour * best.billed_hours_per_month
+    assert (best.provider, best.offer, best.usd_per_gpu_hour, best.billed_hours_per_month) == (
+        "runpod",
+        "community",
+        5.98,
+        730.0,
+    )
+    memo = " ".join(render_memo(result).split())
+    assert (
+        "Sized for throughput alone, one replica of this size would carry the peak at most 70 % full; the "
+        f"latency limits take 1 more (8 cards), about ${cost:,.0f} a month at the price per GPU-hour of "
+        "runpod (community)." in memo
+    )
+    assert f"${cost:,.0f}" == "$34,923"
+
+
+def test_where_throughput_sets_the_replicas_no_cost_of_latency_is_stated() -> None:
+    result = run({**CHAT_8B, "max_time_per_output_token_ms": 100})
+    memo = " ".join(render_memo(result).split())
+    assert "Replicas are sized so that the peak fills at most 70 %" in memo
+    assert "Sized for throughput alone" not in memo

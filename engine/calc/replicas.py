@@ -73,6 +73,9 @@ class ReplicaPlan(NamedTuple):
     kept_targets: KeptTargets | None
     """The targets the replicas keep at the peak (``kept_targets``); None without targets or for a
     batch."""
+    replicas_for_throughput: int
+    """The replicas of this size the peak needs within the headroom alone, spares aside: where the latency
+    targets set ``replicas_for_peak``, what they add beyond this is their cost (a batch: its window's)."""
     spread: bool = False
     """Its replicas run on at least two instances (``Sizing.spread``)."""
 
@@ -215,6 +218,7 @@ def _planned(
         if kept is None
         else kept == (sizing.max_time_to_first_token_ms, sizing.max_time_per_output_token_ms),
         kept_targets=kept,
+        replicas_for_throughput=for_peak if within is None else _for_peak(rps, None, load, sizing),
         spread=sizing.spread,
     )
 
@@ -237,6 +241,7 @@ def batch_on_instances(plan: ReplicaPlan, replicas_hosted: int) -> ReplicaPlan:
     return plan._replace(
         replicas=replicas_hosted,
         replicas_for_peak=working,
+        replicas_for_throughput=working,
         gpus=replicas_hosted * plan.cards_per_replica,
         gpus_for_peak=working * plan.cards_per_replica,
         utilization=plan.utilization * share,

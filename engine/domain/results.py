@@ -102,6 +102,9 @@ class GpuSizing(ResultModel):
     the estimate's mean latency error exceeds it, that sum (``calc.policy``); None: no target, or no load."""
     sized_for_latency: bool | None = None
     """The latency targets, not the throughput headroom, set the replicas for the peak."""
+    replicas_for_throughput: int | None = None
+    """The replicas of ``cards_per_replica`` cards the peak needs within the headroom alone, spares aside:
+    where the latency targets set the replicas, the rest of the replicas for the peak is their cost."""
     at_concurrency: OperatingPointResult | None = None
 
 

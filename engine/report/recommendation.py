@@ -115,6 +115,7 @@ def sizing_rows(
                 if plan and plan.kept_targets
                 else None,
                 sized_for_latency=plan.latency_bound if plan else None,
+                replicas_for_throughput=plan.replicas_for_throughput if plan else None,
                 at_concurrency=None
                 if point is None or performance is None or concurrency is None
                 else trusted(
