@@ -67,6 +67,24 @@ def test_a_lowercase_country_code_is_explained_with_the_code_it_likely_means(tmp
 
 
 @pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("en", "XX is no ISO 3166-1 country code: give two capital letters, such as DE, AT or CH."),
+        (
+            "de",
+            "XX ist kein Ländercode nach ISO 3166-1: Geben Sie zwei Großbuchstaben an, etwa DE, AT oder CH.",
+        ),
+    ],
+)
+def test_a_country_code_iso_does_not_assign_is_refused(lang: str, message: str) -> None:
+    (question,) = [q for q in load_questions() if q.field == "company_country"]
+    with pytest.raises(AnswerError) as error:
+        parse_answer(question, "XX", load_knowledge(), Format.named(lang))
+    assert str(error.value) == message
+    assert parse_answer(question, "AT", load_knowledge(), Format.named(lang)) == "AT"
+
+
+@pytest.mark.parametrize(
     ("lang", "text", "integer", "value"),
     [
         ("de", "0,7", False, 0.7),

@@ -35,6 +35,8 @@ def catalog_rows(
         raise InputError(unknown_value("--provider", provider, [p.id for p in knowledge.providers.providers]))
     if country is not None and not COUNTRY_CODE.fullmatch(country):
         raise InputError(country_message(country))
+    if country is not None:
+        knowledge.check_country("--country", country)
     if kind == "serverless":
         return serverless_rows(knowledge, today, stale_days, gpu, provider, eu, country)
     entries: list[Any]

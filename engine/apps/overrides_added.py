@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gpu_advisor.engine.common.errors import InputError, unknown_value
+from gpu_advisor.engine.common.errors import InputError, unknown_country, unknown_value
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.input_errors import validation_problems
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -41,6 +41,10 @@ def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, A
                 "%(region)s is already a region of %(provider)s", region=repr(region.id), provider=provider.id
             )
             raise InputError(at(where, Words.joined("field id: %(problem)s", problem=problem)))
+        for country in region.countries:
+            if not knowledge.is_country(country):
+                codes = knowledge.country_codes()
+                raise InputError(at(where, unknown_country("field countries", country, codes)))
         added.setdefault(region.provider, []).append(
             Region(
                 id=region.id, name=region.name, jurisdiction=region.jurisdiction, countries=region.countries

@@ -157,7 +157,12 @@ def parse_answer(
     if question.kind == "choice":
         return chosen(question, text, knowledge, fmt)
     if question.kind == "text":
-        return text if question.field == "model.name" else checked(question.field, text, fmt)
+        if question.field == "model.name":
+            return text
+        value = checked(question.field, text, fmt)
+        if question.field == "company_country" and not knowledge.is_country(value):
+            raise AnswerError(explain("country", fmt, value=value))
+        return value
     value = checked(question.field, read_number(text, question.kind == "integer", fmt), fmt)
     need = required_sum(question, answers or {})
     if need and value < need:

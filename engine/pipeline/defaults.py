@@ -206,6 +206,7 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
         else:
             values[field] = defaults[field]
             defaults_used.append(field)
+    knowledge.check_country("company_country", values["company_country"])
     catalog = values["model_config_entry"]
     values["context_tokens"] = context_for(
         values["avg_input_tokens"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from gpu_advisor.engine.common.caching import per_object
+from gpu_advisor.engine.common.errors import InputError, unknown_country
 from gpu_advisor.engine.domain.choices import PersonalDataRegion
 from gpu_advisor.engine.domain.knowledge.costs import (
     CountryCosts,
@@ -30,6 +31,8 @@ from gpu_advisor.engine.domain.knowledge.files import (
     ApiPricesFile,
     CalibrationFile,
     CostDefaultsFile,
+    CountriesFile,
+    CountryCodeList,
     DataProtectionFile,
     DocumentsFile,
     ExchangeRatesFile,
@@ -71,6 +74,7 @@ class Knowledge(Strict):
     schedules: SchedulesFile
     sizing: SizingFile
     export_control: ExportControlFile
+    countries: CountriesFile
     data_protection: DataProtectionFile
     exchange_rates: ExchangeRatesFile
     workload_defaults: WorkloadDefaultsFile
@@ -166,6 +170,18 @@ class Knowledge(Strict):
         """The country is on the documents' export-control list for data-center GPUs."""
         return any(entry.country == country for entry in self.export_control.restricted_countries)
 
+    def country_codes(self) -> frozenset[str]:
+        """The country codes gpu-advisor accepts (knowledge/countries.yaml)."""
+        return _country_codes(self.countries.code_lists)
+
+    def is_country(self, code: str) -> bool:
+        return code in self.country_codes()
+
+    def check_country(self, field: str, code: str) -> None:
+        """Refuse a country code the knowledge base does not list, naming ``field``."""
+        if code not in self.country_codes():
+            raise InputError(unknown_country(field, code, self.country_codes()), field=field)
+
     def data_protection_region(self, country: str) -> PersonalDataRegion:
         """The data-protection region of a country (ISO 3166 code): the region that lists it, else 'other'."""
         return _regions_by_country(self.data_protection.regions).get(country, "other")
@@ -235,6 +251,11 @@ E = TypeVar("E")
 def _by_id(entries: tuple[E, ...], entry_id: str) -> E:
     found: E = _index_by_id(entries)[entry_id]
     return found
+
+
+@per_object
+def _country_codes(code_lists: tuple[CountryCodeList, ...]) -> frozenset[str]:
+    return frozenset(code for entry in code_lists for code in entry.codes)
 
 
 @per_object

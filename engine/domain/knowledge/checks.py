@@ -30,6 +30,7 @@ def check_references(knowledge: Knowledge, directory: Path, files: tuple[str, ..
         *citation_references(knowledge, directory, files),
         *cost_default_problems(knowledge, directory),
         *uncertainty_problems(knowledge, directory),
+        *unknown_countries(knowledge, directory),
     ]
     if problems:
         raise KnowledgeError("\n".join(problems))
@@ -53,6 +54,7 @@ def duplicate_ids(knowledge: Knowledge, directory: Path) -> list[str]:
             *(r.id for r in knowledge.calibration.references),
         ],
         "serverless.yaml": [p.id for p in knowledge.serverless.products],
+        "countries.yaml": [c.id for c in knowledge.countries.code_lists],
     }
     problems = []
     for file, ids in tables.items():
@@ -288,3 +290,34 @@ def workload_default_problems(knowledge: Knowledge, directory: Path) -> list[str
         except ValidationError as error:
             problems.append(f"{where}: entry {name!r}: field value: {error.errors()[0]['msg']}")
     return problems
+
+
+def unknown_countries(knowledge: Knowledge, directory: Path) -> list[str]:
+    """Every country code the other files name is one countries.yaml lists: a code outside it would never
+    match a workload's (which is checked against the same list)."""
+    named: list[tuple[str, str, str]] = [
+        *(
+            ("data_protection.yaml", r.region, c)
+            for r in knowledge.data_protection.regions
+            for c in r.countries
+        ),
+        *(("export_control.yaml", e.name, e.country) for e in knowledge.export_control.restricted_countries),
+        *(("cost_defaults.yaml", c.country, c.country) for c in knowledge.cost_defaults.countries),
+        ("cost_defaults.yaml", "fallback", knowledge.cost_defaults.fallback),
+        *(
+            ("cost_defaults.yaml", f"tax {t.country}", t.country)
+            for t in knowledge.cost_defaults.depreciation.tax
+        ),
+        *(
+            ("providers.yaml", f"{p.id}/{r.id}", c)
+            for p in knowledge.providers.providers
+            for r in p.regions
+            for c in r.countries
+        ),
+        *(("api_prices.yaml", a.id, c) for a in knowledge.api_prices.apis for c in a.countries),
+    ]
+    return [
+        f"{directory / file}: entry {entry!r}: country {code!r} is not in countries.yaml"
+        for file, entry, code in named
+        if not knowledge.is_country(code)
+    ]

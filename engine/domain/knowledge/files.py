@@ -26,6 +26,7 @@ from gpu_advisor.engine.domain.knowledge.entries import (
     Offer,
     OwnServer,
     PositiveFloat,
+    Sourced,
     Strict,
 )
 from gpu_advisor.engine.domain.knowledge.figures import (
@@ -129,6 +130,27 @@ class DataProtectionFile(VersionedFile):
                 seen[country] = entry.region
         if len({entry.region for entry in self.regions}) != len(self.regions):
             raise ValueError("each region is listed once")
+        return self
+
+
+class CountryCodeList(Sourced):
+    """Country codes of one kind (ISO 3166-1's assigned ones, a reserved one in common use)."""
+
+    id: str
+    codes: tuple[CountryCode, ...] = Field(min_length=1)
+
+
+class CountriesFile(VersionedFile):
+    """The country codes accepted wherever a country is named (knowledge/countries.yaml)."""
+
+    code_lists: tuple[CountryCodeList, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _each_code_once(self) -> CountriesFile:
+        codes = [code for entry in self.code_lists for code in entry.codes]
+        repeated = sorted({code for code in codes if codes.count(code) > 1})
+        if repeated:
+            raise ValueError(f"codes listed more than once: {', '.join(repeated)}")
         return self
 
 

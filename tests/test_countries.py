@@ -1,0 +1,102 @@
+"""Country codes are checked against knowledge/countries.yaml (ISO 3166-1 alpha-2, and UK beside GB)
+wherever a country is named: a typo such as DA for DE would otherwise select no data-protection region
+and the documents' US cost defaults without a word."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import EXAMPLES_DIR, invoke, read_example
+
+from gpu_advisor.engine.common.errors import InputError, KnowledgeError
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.pipeline.defaults import complete_workload
+from gpu_advisor.knowledge import KNOWLEDGE_DIR
+
+
+def test_the_list_holds_the_249_assigned_codes_and_uk() -> None:
+    knowledge = load_knowledge()
+    assert len(knowledge.country_codes()) == 249 + 1
+    assert {"DE", "AT", "CH", "GB", "UK", "US", "NO", "AX"} <= knowledge.country_codes()
+    assert not {"XX", "EU", "DA", "EL"} & knowledge.country_codes()
+
+
+def test_a_workload_with_an_unknown_company_country_is_refused_naming_the_field(tmp_path: Path) -> None:
+    workload = {**read_example(EXAMPLES_DIR / "internal-assistant.yaml"), "company_country": "DA"}
+    with pytest.raises(InputError) as error:
+        complete_workload(validate_workload(workload, "test"), load_knowledge())
+    assert error.value.field == "company_country"
+    path = tmp_path / "typo.yaml"
+    path.write_text(yaml.safe_dump(workload), encoding="utf-8")
+    result = invoke("recommend", str(path))
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {path}: company_country: 'DA' is no ISO 3166-1 country code"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("tco", "--country", "XX"), "error: --country: 'XX' is no ISO 3166-1 country code"),
+        (("catalog", "offers", "--country", "QQ"), "error: --country: 'QQ' is no ISO 3166-1 country code"),
+    ],
+)
+def test_an_unknown_country_option_is_refused(args: tuple[str, ...], message: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert result.output.strip() == message
+
+
+def test_a_known_country_passes() -> None:
+    assert invoke("tco", "--country", "AT").exit_code == 0
+    assert invoke("tco", "--country", "UK").exit_code == 0
+
+
+def test_an_added_region_in_an_unknown_country_is_refused(tmp_path: Path) -> None:
+    overrides = {
+        "regions": [
+            {
+                "provider": "runpod",
+                "id": "eu-test-1",
+                "name": "Test region",
+                "jurisdiction": "EU",
+                "countries": ["XX"],
+                "source": {"url": "https://example.org/regions", "title": "Example regions"},
+            }
+        ]
+    }
+    path = tmp_path / "overrides.yaml"
+    path.write_text(yaml.safe_dump(overrides), encoding="utf-8")
+    result = invoke("recommend", str(EXAMPLES_DIR / "public-chat.yaml"), "--overrides", str(path))
+    assert result.exit_code == 2
+    assert "--overrides: regions[0]: field countries: 'XX' is no ISO 3166-1 country code" in result.output
+
+
+@pytest.fixture
+def knowledge_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "knowledge"
+    shutil.copytree(KNOWLEDGE_DIR, target, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    return target
+
+
+def rewrite(directory: Path, name: str, before: str, after: str) -> None:
+    path = directory / f"{name}.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count(before) == 1
+    path.write_text(text.replace(before, after), encoding="utf-8")
+
+
+def test_the_catalog_may_name_only_listed_countries(knowledge_copy: Path) -> None:
+    rewrite(knowledge_copy, "data_protection", "countries: [CH]", "countries: [CH, XX]")
+    with pytest.raises(KnowledgeError) as error:
+        load_knowledge_from(knowledge_copy)
+    assert "data_protection.yaml: entry 'ch': country 'XX' is not in countries.yaml" in str(error.value)
+
+
+def test_a_code_is_listed_once(knowledge_copy: Path) -> None:
+    rewrite(knowledge_copy, "countries", "codes: [UK]", "codes: [UK, DE]")
+    with pytest.raises(KnowledgeError, match="codes listed more than once: DE"):
+        load_knowledge_from(knowledge_copy)
