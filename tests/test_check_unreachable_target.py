@@ -50,8 +50,8 @@ def test_the_recommended_plan_passes_and_a_thinner_one_fails_against_what_can_be
     message = " ".join(thin["message"].split())
     assert (
         "ms the workload's replicas can be planned to (its 300 ms lies below the closest GPU's lone prompt "
-        "plus the estimate's mean latency error, so no number of replicas is planned to it). Add replicas, "
-        "or cards per replica where even a lone prompt on 8 × b200 comes no nearer." in message
+        "plus the estimate's mean latency error, so no number of replicas is planned to it). A lone prompt "
+        "waits 419 ms on 8 × b200: add replicas, so that fewer prompts queue for each." in message
     )
 
 
@@ -98,6 +98,6 @@ def test_an_overloaded_single_card_is_told_to_add_replicas(tmp_path: Path) -> No
     assert items["LAT009"]["status"] == "pass"
     assert " ".join(items["LAT006"]["message"].split()) == (
         "At the peak, 1 × h100-sxm (one card a replica) cannot carry the load: the time between tokens grows "
-        "without bound, above the workload's target of 100 ms. Add replicas, or cards per replica where even "
-        "a lone request on 1 × h100-sxm comes no nearer."
+        "without bound, above the workload's target of 100 ms. A lone request takes 5.15 ms a token on 1 × "
+        "h100-sxm: add replicas, so that each runs fewer requests at once."
     )

@@ -176,7 +176,7 @@ def _planned(
     rate."""
     if load.served_in_paid_hours:
         work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
-        for_peak = _for_peak(rps, None, load, sizing)
+        for_peak = for_throughput = _for_peak(rps, None, load, sizing)
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         running = work_seconds / replicas / SECONDS_PER_HOUR
         hours_running: float | None = running
@@ -185,6 +185,7 @@ def _planned(
         peak_rate: float | None = None
     else:
         for_peak = _for_peak(rps, within, load, sizing)
+        for_throughput = for_peak if within is None else _for_peak(rps, None, load, sizing)
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         hours_running = None
         at_peak = load.peak_requests_per_second / (replicas * rps)
@@ -211,14 +212,16 @@ def _planned(
         roofline=roofline,
         peak_requests_per_second_per_replica=peak_rate,
         pipeline_stages=pipeline_stages,
-        latency_bound=within is not None and 0 < within < rps * sizing.capacity_share,
+        # The targets set the replicas only where they need more than the throughput does: a lower rate
+        # per replica that rounds to the same count changes nothing.
+        latency_bound=for_peak > for_throughput,
         rate_within_targets_per_replica=within,
         # Every target is kept as given only where a lone request plus the margin is within it.
         meets_latency_targets=None
         if kept is None
         else kept == (sizing.max_time_to_first_token_ms, sizing.max_time_per_output_token_ms),
         kept_targets=kept,
-        replicas_for_throughput=for_peak if within is None else _for_peak(rps, None, load, sizing),
+        replicas_for_throughput=for_throughput,
         spread=sizing.spread,
     )
 

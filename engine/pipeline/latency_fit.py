@@ -10,7 +10,7 @@ the recommendation's own replicas: quantizing onto them would buy a cheaper flee
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gpu_advisor.engine.calc.calibration import latency_margin
 from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
@@ -47,6 +47,18 @@ class LatencyBar:
 
     def shortfall(self, point: OperatingPoint) -> float:
         return shortfall(point, self.max_ttft_ms, self.max_tpot_ms, self.margin)
+
+    def held_to_closest(self) -> LatencyBar:
+        """The bar another sizing of the model is held to, target by target: each target, or where the
+        closest GPU's replicas keep more than it, what they keep. The closest meets it by construction, so
+        the rules for a GPU that misses a target another meets (LAT001, LAT002) judge every target apart:
+        coming nearer on one target does not buy a longer wait on the other."""
+        ttft, tpot = self.kept_ms(self.closest[1])
+        return replace(
+            self,
+            max_ttft_ms=ttft if self.max_ttft_ms is not None else None,
+            max_tpot_ms=tpot if self.max_tpot_ms is not None else None,
+        )
 
     def kept_ms(self, point: OperatingPoint) -> tuple[float, float]:
         """What replicas whose lone request sees ``point`` keep of each target (0: no target)."""
@@ -110,11 +122,16 @@ def latency_bar(
         every,
         key=lambda item: (shortfall(item[1], max_ttft_ms, max_tpot_ms, margin), item[0].cards, item[0].gpu),
     )
-    # A rule that tells a GPU another one meets the target names the plainest that does: the fewest
-    # cards, then the GPU with the lowest on-demand price in the catalog (one it has no price for last),
-    # then the fastest; not an 8-card replica of a card nobody rents, nor the dearest card of one.
+    # A rule that tells a GPU another one meets the target names the plainest that does: one that meets
+    # every target first (not one another rule rules out), the fewest cards, then the GPU with the lowest
+    # on-demand price in the catalog (one it has no price for last), then the fastest; not an 8-card
+    # replica of a card nobody rents, nor the dearest card of one.
     listed = [offer for offer in knowledge.offers.offers if offer.pricing == "on_demand"]
     price = {gpu: min(o.usd_per_gpu_hour for o in listed if o.gpu == gpu) for gpu in {o.gpu for o in listed}}
+
+    def misses_another(item: Candidate) -> bool:
+        return shortfall(item[1], max_ttft_ms, max_tpot_ms, margin) > 1.0
+
     meets_ttft = [
         item
         for item in every
@@ -135,6 +152,7 @@ def latency_bar(
         meeting_ttft=min(
             meets_ttft,
             key=lambda item: (
+                misses_another(item),
                 item[0].cards,
                 price.get(item[0].gpu, math.inf),
                 item[1].time_to_first_token_ms,
@@ -144,6 +162,7 @@ def latency_bar(
         meeting_tpot=min(
             meets_tpot,
             key=lambda item: (
+                misses_another(item),
                 item[0].cards,
                 price.get(item[0].gpu, math.inf),
                 item[1].time_per_output_token_ms,
@@ -192,11 +211,12 @@ def facts_against_bar(
     /,
 ) -> tuple[LatencyFitFact, ...]:
     """The facts of another sizing of the model (one quantization step down) against the model as given's
-    ``bar``: a quantized GPU stands only where it comes as near the targets as the closest GPU does for the
-    model as given. None of them speaks for the rules about every GPU missing a target (LAT003, LAT004):
-    that is the model as given's to say."""
+    ``bar``, held to what its closest GPU keeps of each target (``LatencyBar.held_to_closest``): a quantized
+    GPU stands only where it comes as near every target as the recommendation's replicas. None of them
+    speaks for the rules about every GPU missing a target (LAT003, LAT004): that is the model as given's
+    to say."""
     standing = standing_candidates(knowledge, figures, input_tokens, output_tokens, unsuitable)
-    return judged_facts(bar, standing, cards, speaks=False)
+    return judged_facts(bar.held_to_closest(), standing, cards, speaks=False)
 
 
 def judged_facts(

@@ -52,6 +52,9 @@ class ProposalFact(Fact):
     max_time_to_first_token_ms: Annotated[float, Guard("ttft_target_given")]
     tpot_target_given: bool
     max_time_per_output_token_ms: Annotated[float, Guard("tpot_target_given")]
+    time_to_first_token_alone_ms: Annotated[float, Guard("latency_known")]
+    time_per_output_token_alone_ms: Annotated[float, Guard("latency_known")]
+    """A lone request on one proposed replica: the least any number of replicas gives."""
     time_to_first_token_at_peak_ms: Annotated[float, Guard("latency_known")]
     time_per_output_token_at_peak_ms: Annotated[float, Guard("latency_known")]
     peak_overloads_replicas: Annotated[bool, Guard("latency_known")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_advisor.engine.calc.latency import UNBOUNDED_MS, at_rate
+from gpu_advisor.engine.calc.latency import UNBOUNDED_MS, at_rate, lone_request
 from gpu_advisor.engine.calc.performance import replica_performance
 from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
@@ -45,8 +45,11 @@ def latency_facts(
             "time_to_first_token_planned_ms": 0.0,
             "time_per_output_token_planned_ms": 0.0,
             "gpu_misses_latency_targets": False,
+            "time_to_first_token_alone_ms": 0.0,
+            "time_per_output_token_alone_ms": 0.0,
         }
     point = at_rate(performance.roofline, load.peak_requests_per_second / (gpus // performance.cards))
+    alone = lone_request(performance.roofline)
     # The nearest the workload can be planned to on the GPUs it may have (as recommend sizes it): a GPU
     # that cannot come as near is held to it as well.
     verdicts = evaluation.verdicts
@@ -64,4 +67,8 @@ def latency_facts(
         if point.saturated
         else point.time_per_output_token_ms,
         "peak_overloads_replicas": point.saturated,
+        # What a lone request sees on one proposed replica: where it is within what the workload is planned
+        # to, more replicas (a shorter queue) reach it; beyond, only more cards per replica.
+        "time_to_first_token_alone_ms": alone.time_to_first_token_ms,
+        "time_per_output_token_alone_ms": alone.time_per_output_token_ms,
     }

@@ -1,0 +1,105 @@
+"""The advice of the proposal checks LAT005/LAT006, which depends on why the proposal misses: a GPU the
+latency rules rule out (no number of replicas helps, LAT009), a replica whose lone request already
+misses what the workload is planned to (more cards per replica), or a queue (more replicas); in English
+and German, from the facts alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+from helpers import TESTS_DIR
+
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.report.findings import finding_texts, render_finding_message
+from gpu_advisor.engine.rulebook.loading import load_rulebook
+
+BASE = yaml.safe_load((TESTS_DIR / "rule_cases" / "base_facts.yaml").read_text(encoding="utf-8"))
+PROPOSAL: dict[str, Any] = {
+    **BASE["workload_facts"],
+    **BASE["proposal"],
+    "gpu": "b200",
+    "gpus": 8,
+    "cards_per_replica": 8,
+    "time_to_first_token_at_peak_ms": 552.0,
+    "time_to_first_token_planned_ms": 472.0,
+    "max_time_to_first_token_ms": 300.0,
+    "time_per_output_token_at_peak_ms": 30.0,
+    "time_per_output_token_planned_ms": 20.0,
+    "max_time_per_output_token_ms": 20.0,
+}
+
+
+def message(rule_id: str, lang: str, **changes: Any) -> str:
+    texts = finding_texts(load_rulebook(), load_knowledge(), lang)
+    text = render_finding_message(texts.rules[rule_id], texts, {**PROPOSAL, **changes}, Format.named(lang))
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "changes", "lang", "ending"),
+    [
+        (
+            "LAT005",
+            {"time_to_first_token_alone_ms": 419.0},
+            "en",
+            "A lone prompt waits 419 ms on 8 × b200: add replicas, so that fewer prompts queue for each.",
+        ),
+        (
+            "LAT005",
+            {"time_to_first_token_alone_ms": 480.0},
+            "en",
+            "Even a lone prompt waits 480 ms on 8 × b200, so more replicas do not reach it: give each "
+            "replica more cards.",
+        ),
+        (
+            "LAT005",
+            {"time_to_first_token_alone_ms": 419.0, "gpu_misses_latency_targets": True},
+            "en",
+            "No number of replicas helps: another GPU the workload may have comes nearer the targets than "
+            "b200 at any card count (LAT009).",
+        ),
+        (
+            "LAT005",
+            {"time_to_first_token_alone_ms": 419.0},
+            "de",
+            "Ein einzelner Prompt wartet auf 8 × b200 419 ms: Planen Sie mehr Replikate ein, damit sich für "
+            "jedes weniger Prompts anstellen.",
+        ),
+        (
+            "LAT005",
+            {"time_to_first_token_alone_ms": 419.0, "gpu_misses_latency_targets": True},
+            "de",
+            "Keine Zahl von Replikaten hilft: Eine andere GPU, die der Workload haben darf, kommt den Zielen "
+            "näher als b200 bei jeder Kartenzahl (LAT009).",
+        ),
+        (
+            "LAT006",
+            {"time_per_output_token_alone_ms": 12.0},
+            "en",
+            "A lone request takes 12 ms a token on 8 × b200: add replicas, so that each runs fewer requests "
+            "at once.",
+        ),
+        (
+            "LAT006",
+            {"time_per_output_token_alone_ms": 25.0},
+            "de",
+            "Schon eine einzelne Anfrage braucht auf 8 × b200 25 ms pro Token, mehr Replikate erreichen es "
+            "also nicht: Geben Sie jedem Replikat mehr Karten.",
+        ),
+    ],
+)
+def test_the_advice_follows_why_the_proposal_misses(
+    rule_id: str, changes: dict[str, Any], lang: str, ending: str
+) -> None:
+    assert message(rule_id, lang, **changes).endswith(ending)
+
+
+def test_a_single_card_replica_is_named_as_one_card() -> None:
+    one = {"gpus": 1, "cards_per_replica": 1, "time_to_first_token_alone_ms": 100.0}
+    assert message("LAT005", "en", **one).startswith("At the peak, 1 × b200 (one card a replica) keep")
+    assert message("LAT005", "de", **one).startswith(
+        "In der Spitze lassen 1 × b200 (eine Karte pro Replikat)"
+    )
