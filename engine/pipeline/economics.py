@@ -131,6 +131,7 @@ def economics_fact(
         quantization_available=alternatives.quantized_precision is not None,
         quantized_has_option=quantized is not None,
         quantized_best_usd_per_month=float(quantized.usd_per_month) if quantized else 0.0,
+        quantized_saving=1 - quantized.usd_per_month / best.usd_per_month if quantized and best else 0.0,
     )
 
 

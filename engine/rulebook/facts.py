@@ -288,6 +288,9 @@ class EconomicsFact(Fact):
     quantization_available: bool
     quantized_has_option: bool
     quantized_best_usd_per_month: Annotated[float, Guard("quantization_available", "quantized_has_option")]
+    quantized_saving: Annotated[float, Guard(OPTION, "quantization_available", "quantized_has_option")]
+    """The share of the best option's monthly cost the quantized model's best option saves (negative where
+    it costs more)."""
 
 
 class ApiFact(Fact):
