@@ -84,8 +84,8 @@ def test_the_next_best_serverless_option_is_another_product_or_gpu() -> None:
     assert result.decision.deployment == "serverless" and chosen is not None
     assert (chosen.provider, chosen.gpu, chosen.jurisdiction) == ("runpod", "l4", "EU")
     memo = render_memo(result)
-    assert "Next best: Modal serverless functions on l4 (unknown) at $422 per month." in memo
-    assert "Next best: RunPod" not in memo
+    assert "The next serverless option: Modal serverless functions on l4 (unknown) at $422 per month." in memo
+    assert "The next serverless option: RunPod" not in memo
 
 
 def test_an_api_decision_says_its_latency_is_not_checked() -> None:

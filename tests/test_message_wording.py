@@ -1,0 +1,54 @@
+"""Rule messages rendered from facts alone, for wording that depends on the values: a name that would
+repeat itself is said once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from helpers import TESTS_DIR
+
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.report.findings import finding_texts, render_finding_message
+from gpu_advisor.engine.rulebook.loading import load_rulebook
+
+BASE = yaml.safe_load((TESTS_DIR / "rule_cases" / "base_facts.yaml").read_text(encoding="utf-8"))
+
+
+def message(rule_id: str, kind: str, lang: str, **changes: Any) -> str:
+    texts = finding_texts(load_rulebook(), load_knowledge(), lang)
+    fact = {**BASE["workload_facts"], **BASE[kind], **changes}
+    return " ".join(render_finding_message(texts.rules[rule_id], texts, fact, Format.named(lang)).split())
+
+
+OTHER_PRICE = {"offer": "8-gpu-plan", "usd_per_gpu_hour": 3.99, "pricing": "on_demand", "as_of": "2026-10-10"}
+
+
+def test_an_offer_named_after_its_pricing_is_not_named_twice() -> None:
+    said = message(
+        "KNB002",
+        "economics",
+        "en",
+        best_option_provider="lambda",
+        best_option_gpu="h100-sxm",
+        best_option_offer="on-demand",
+        best_option_pricing="on_demand",
+        best_option_other_prices=[OTHER_PRICE],
+    )
+    assert "The comparisons here use on-demand; prices of different dates" in said
+    assert "on-demand (on-demand)" not in said
+
+
+def test_an_offer_named_otherwise_says_its_pricing() -> None:
+    said = message(
+        "KNB002",
+        "economics",
+        "de",
+        best_option_provider="runpod",
+        best_option_gpu="h100-sxm",
+        best_option_offer="community",
+        best_option_pricing="on_demand",
+        best_option_other_prices=[OTHER_PRICE],
+    )
+    assert "Die Vergleiche hier verwenden community (On-Demand);" in said
