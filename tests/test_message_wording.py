@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
-from helpers import TESTS_DIR
+from helpers import TESTS_DIR, run
 
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.present.memo import render_memo
 from gpu_advisor.engine.report.findings import finding_texts, render_finding_message
 from gpu_advisor.engine.rulebook.loading import load_rulebook
 
@@ -52,3 +53,34 @@ def test_an_offer_named_otherwise_says_its_pricing() -> None:
         best_option_other_prices=[OTHER_PRICE],
     )
     assert "Die Vergleiche hier verwenden community (On-Demand);" in said
+
+
+QWEN_32B = {
+    "name": "qwen-chat",
+    "model": {"name": "qwen2.5-32b", "precision": "fp8"},
+    "requests_per_day": 400_000,
+    "avg_input_tokens": 1_500,
+    "avg_output_tokens": 100,
+    "load_pattern": "variable",
+    "schedule": "workdays",
+    "company_country": "DE",
+}
+
+
+def test_an_api_decision_says_in_the_summary_that_stated_targets_are_not_checked() -> None:
+    result = run({**QWEN_32B, "max_time_to_first_token_ms": 300, "max_time_per_output_token_ms": 20})
+    assert result.decision.deployment == "api"
+    summary = render_memo(result).split("## Why")[0]
+    assert (
+        "The catalog holds no latency of the API: whether it keeps the workload's targets (the first token "
+        f"within 300 ms, 20 ms per token) is not checked. Measure it at the peak's "
+        f"{result.load.peak_requests_per_second:.1f} requests/s before relying on it."
+        in " ".join(summary.split())
+    )
+
+
+def test_the_documented_default_targets_are_not_repeated_in_the_summary() -> None:
+    result = run(QWEN_32B)
+    assert result.decision.deployment == "api"
+    assert result.sizing.max_time_per_output_token_ms == 100  # the default for latency-sensitive work
+    assert "The catalog holds no latency of the API" not in render_memo(result)
