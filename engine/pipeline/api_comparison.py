@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.pipeline.market import Market
@@ -55,6 +55,7 @@ def weigh_api(
         self_hosted_usd_per_month=float(route.usd_per_month) if route else 0.0,
         self_hosted_kind=route.kind if route else "",
         self_hosted_price_age_days=(evaluated_on - route.as_of).days if route else 0,
+        serverless_sla=serverless_sla(market),
         api_ruled_out="api" in ruled_out,
         serverless_ruled_out="serverless" in ruled_out,
         scale_to_zero_priced=cold is not None and standing is not None,
@@ -115,3 +116,10 @@ def owned_base_details(market: Market) -> dict[str, Any]:
         "owned_base_usd_per_month": owned.usd_per_month,
         "owned_base_staff_uncosted": market.own.costs is not None and market.own.costs.staff_uncosted,
     }
+
+
+def serverless_sla(market: Market) -> Literal["published", "none", "unknown"]:
+    """Whether the cheapest admitted serverless option's provider publishes an enterprise SLA for it."""
+    best = market.serverless.best
+    sla = best.listing.attributes["enterprise_sla"] if best is not None else None
+    return "unknown" if sla is None else "published" if sla else "none"

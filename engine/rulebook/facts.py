@@ -315,6 +315,9 @@ class ApiFact(Fact):
     """Its deployment: serverless, own_hardware, dedicated_cloud or hybrid."""
     self_hosted_price_age_days: Annotated[int, Guard("self_hosted_priced")]
     """Days between the date of the price it rests on and the evaluation."""
+    serverless_sla: Literal["published", "none", "unknown"]
+    """Whether the provider of the cheapest admitted serverless option publishes an enterprise SLA for it
+    (providers.yaml); unknown where the catalog could not establish it, or no serverless option stands."""
     api_ruled_out: bool
     """A rule fired so far rules the API out (own weights, DEP005; data that stays in the building; a
     policy): its price is no longer a route the comparison rules weigh."""
