@@ -38,6 +38,11 @@ def finding(r: Recommendation, rule_id: str) -> str | None:
     return next((f.message for f in r.findings if f.rule_id == rule_id), None)
 
 
+def cheapest_serverless(r: Recommendation) -> float:
+    """The cheapest serverless option no rule excluded: what DEP032 sets the scaled fleet against."""
+    return min(o.usd_per_month for o in r.options if o.pricing == "serverless" and not o.excluded_by)
+
+
 def test_the_best_rental_scaled_by_the_hour_is_priced_and_named() -> None:
     r = result()
     best, scaled = r.best_option, r.autoscaled_fleet
@@ -61,13 +66,17 @@ def test_the_best_rental_scaled_by_the_hour_is_priced_and_named() -> None:
     assert scaled.gpu_hours_per_month == pytest.approx(gpu_hours)
     assert scaled.usd_per_month == pytest.approx(gpu_hours * 5.98)  # $9,641.31
     assert best.usd_per_month == pytest.approx(3 * 5.98 * 730)  # $13,096.20
-    # 1 - 9,641.31 / 13,096.20 = 26.4 %; above owning ($9,554), so not set against it.
+    # 1 - 9,641.31 / 13,096.20 = 26.4 %; above owning ($9,554), so not set against it, but below the
+    # cheapest serverless option.
+    serverless = cheapest_serverless(r)
+    assert serverless > scaled.usd_per_month
     assert finding(r, "DEP032") == (
         "The load varies over the day: its hours need 2 to 3 replicas, and the rented fleet is priced at the "
         "busiest hour's count in every paid hour (runpod community (3 × b200), $13,096 a month). Scaled hour "
         "by hour on runpod community alone (whole instances, each hour's share billed as the offer bills), "
-        "it would bill about 1,612 GPU-hours, $9,641 a month, 26 % less. An added replica needs its "
-        "instance "
+        "it would bill about 1,612 GPU-hours, $9,641 a month, 26 % less, and less than the cheapest "
+        f"serverless option (${serverless:,.0f}), which the comparisons here weigh against "
+        "fixed fleets only. An added replica needs its instance "
         "started and the weights loaded before it serves, so it scales ahead of the day's curve (an "
         "autoscaler on a schedule), and an on-demand card released at night is not promised back in the "
         "morning. gpu-advisor decides on fixed fleets: the scaled one is not weighed against owning, "
@@ -84,12 +93,14 @@ def test_a_scaled_fleet_below_owning_says_so() -> None:
     scaled = r.autoscaled_fleet
     assert scaled is not None and scaled.usd_per_month == pytest.approx((19 * 2 + 5 * 3) * 30.42 * 5.98)
     assert round(r.own_hardware.usd_per_month) == 11_007
+    serverless = cheapest_serverless(r)
+    assert serverless > scaled.usd_per_month
     text = finding(r, "DEP032")
     assert (
         text is not None
         and (
-            "$9,641 a month, 26 % less, and less than owning ($11,007), which the buy-versus-rent comparison "
-            "weighs against fixed fleets only."
+            "$9,641 a month, 26 % less, and less than owning ($11,007) or the cheapest serverless option "
+            f"(${serverless:,.0f}), which the comparisons here weigh against fixed fleets only."
         )
         in text
     )
@@ -140,8 +151,14 @@ def test_a_scaled_fleet_above_an_owned_server_leaves_the_purchase_alone() -> Non
     days = r.workload.days_per_month
     assert scaled.usd_per_month == pytest.approx(54 * days * 5.98)
     assert scaled.usd_per_month > r.own_hardware.usd_per_month
+    serverless = cheapest_serverless(r)
+    assert serverless > scaled.usd_per_month
     text = finding(r, "DEP032")
-    assert text is not None and "$9,823 a month, 25 % less. An added replica" in text
+    assert (
+        text is not None
+        and f"$9,823 a month, 25 % less, and less than the cheapest serverless option (${serverless:,.0f})"
+        in text
+    )
     assert "less than owning" not in text
 
 

@@ -84,3 +84,30 @@ def test_the_documented_default_targets_are_not_repeated_in_the_summary() -> Non
     assert result.decision.deployment == "api"
     assert result.sizing.max_time_per_output_token_ms == 100  # the default for latency-sensitive work
     assert "The catalog holds no latency of the API" not in render_memo(result)
+
+
+SCALED = {
+    "autoscaled_fewest_replicas": 2,
+    "autoscaled_most_replicas": 5,
+    "fixed_fleet_is_mixed": False,
+    "fixed_fleet_name": "runpod community (40 × b200)",
+    "fixed_fleet_usd_per_month": 63_148.8,
+    "best_option_provider": "runpod",
+    "best_option_offer": "community",
+    "autoscaled_gpu_hours": 7_568.0,
+    "autoscaled_usd_per_month": 45_257.0,
+    "autoscaled_saving": 0.28,
+    "own_hardware_applicable": False,
+}
+
+
+def test_a_scaled_fleet_is_set_against_serverless_only_where_it_costs_less() -> None:
+    below = message("DEP032", "economics", "en", **SCALED, cheapest_serverless_usd_per_month=47_370.91)
+    assert (
+        "$45,257 a month, 28 % less, and less than the cheapest serverless option ($47,371), which the "
+        "comparisons here weigh against fixed fleets only. An added replica" in below
+    )
+    above = message("DEP032", "economics", "en", **SCALED, cheapest_serverless_usd_per_month=40_000.0)
+    none = message("DEP032", "economics", "en", **SCALED, cheapest_serverless_usd_per_month=0.0)
+    for said in (above, none):
+        assert "$45,257 a month, 28 % less. An added replica" in said

@@ -292,6 +292,9 @@ def autoscaled_details(market: Market, fixed: FixedFleet | None) -> dict[str, An
         "fixed_fleet_is_mixed": bool(fixed and fixed.mixed),
         "fixed_fleet_name": fixed.name if fixed else "",
         "fixed_fleet_usd_per_month": fixed.usd_per_month if fixed else 0.0,
+        "cheapest_serverless_usd_per_month": market.serverless.best.bill.usd_per_month
+        if market.serverless.best
+        else 0.0,
     }
 
 

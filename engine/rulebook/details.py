@@ -159,6 +159,8 @@ class EconomicsDetails(Details):
     fixed_fleet_name: str | Words
     """The fixed rented fleet the autoscaled bill is compared with, and its monthly cost."""
     fixed_fleet_usd_per_month: float
+    cheapest_serverless_usd_per_month: float
+    """The cheapest admitted serverless option's bill (0: none), which the scaled fleet is set against."""
     best_option_offer: str
     best_option_gpu: str
     best_option_gpus: int
