@@ -124,6 +124,17 @@ def test_exit_codes(tmp_path: Path) -> None:
             "proposal: {deployment: dedicated_cloud, provider: lambda, gpu: h100-sxm, region: EU}\n",
             "proposal.region: lambda has no region in EU; its regions are in UK, US",
         ),
+        (
+            # Only what the provider could be checked in is offered: not CH or EU for Lambda.
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: dedicated_cloud, provider: lambda, gpu: h100-sxm, region: us-east-1}\n",
+            "proposal.region: unknown value 'us-east-1'; allowed: UK, US, uk, us",
+        ),
+        (
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: dedicated_cloud, provider: runpod, gpu: h100-sxm, region: mars-1}\n",
+            "proposal.region: unknown value 'mars-1'; allowed: CH, EU, UK, US, eu-datacenters, variable",
+        ),
     ],
 )
 def test_bad_proposals_exit_2(text: str, expected: str) -> None:

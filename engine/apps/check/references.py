@@ -32,10 +32,15 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
         validate_api_offer(proposal, knowledge, origin)
     if proposal.region is not None and proposal.region not in JURISDICTIONS:
         regions = {r.id for p in knowledge.providers.providers for r in p.regions}
+        jurisdictions = list(JURISDICTIONS)
         if proposal.provider is not None:
             regions = {r.id for r in knowledge.provider(proposal.provider).regions}
+            served_here = served_jurisdictions(knowledge, proposal.provider)
+            jurisdictions = [j for j in JURISDICTIONS if j in served_here]
         if proposal.region not in regions:
-            allowed = sorted(regions) + list(JURISDICTIONS)
+            # Only what the check below would accept: a jurisdiction the provider has no region in is not
+            # offered as an alternative.
+            allowed = sorted(regions) + jurisdictions
             raise InputError(
                 at(origin, unknown_value("proposal.region", proposal.region, allowed)),
                 field="proposal.region",
@@ -76,7 +81,7 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
         # if it did would pass a residency rule on a promise the provider cannot keep. Marketplaces with
         # variable locations (jurisdiction unknown) are left to the residency rules.
         served = sorted({r.jurisdiction for r in knowledge.provider(proposal.provider).regions})
-        if served and "unknown" not in served and proposal.region not in served:
+        if proposal.region not in served_jurisdictions(knowledge, proposal.provider):
             problem = Words(
                 "%(provider)s has no region in %(region)s; its regions are in %(served)s",
                 provider=proposal.provider,
@@ -87,6 +92,13 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
                 at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)),
                 field="proposal.region",
             )
+
+
+def served_jurisdictions(knowledge: Knowledge, provider: str) -> frozenset[str]:
+    """The jurisdictions a proposal on ``provider`` may name: those of its regions; every one where a
+    region's location is unknown (a marketplace's variable locations, left to the residency rules)."""
+    served = {r.jurisdiction for r in knowledge.provider(provider).regions}
+    return frozenset(JURISDICTIONS) if not served or "unknown" in served else frozenset(served)
 
 
 def validate_api_offer(proposal: ProposalInput, knowledge: Knowledge, origin: str | Words) -> None:
