@@ -277,15 +277,14 @@ def test_a_per_second_batch_is_captioned_proportional_with_the_start_unbilled() 
 
 def test_the_sizing_sentence_gives_the_peak_on_the_replicas_it_counts() -> None:
     """w10: one replica carries the peak and a spare is added; the peak fills 28 % of the one replica (14 %
-    spread over both, which the sentence gave)."""
+    spread over both, which the sentence gave). The latency targets lower what a replica may carry, but
+    throughput alone needs one replica too, so the headroom is said to size it."""
     result = result_of(VOLUME_DIR / "w10-latency.yaml")
     best = result.best_option
     assert best is not None and (best.replicas, best.spare_replicas) == (2, 1)
     assert round(best.capacity_utilization_at_peak * 100) == 14
     memo = render_memo(result)
-    assert (
-        "not the throughput: one replica for the peak. At the peak it runs at 28 % of its estimated" in memo
-    )
+    assert "too high: one replica for the peak. At the peak it runs at 28 % of its estimated" in memo
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
     assert "ein Replikat für die Spitze. In der Spitze läuft es bei 28 %" in german
 
