@@ -18,10 +18,10 @@ from gpu_advisor.engine.pipeline.defaults import complete_workload
 from gpu_advisor.knowledge import KNOWLEDGE_DIR
 
 
-def test_the_list_holds_the_249_assigned_codes_and_uk() -> None:
+def test_the_list_holds_the_249_assigned_codes_uk_and_kosovo() -> None:
     knowledge = load_knowledge()
-    assert len(knowledge.country_codes()) == 249 + 1
-    assert {"DE", "AT", "CH", "GB", "UK", "US", "NO", "AX"} <= knowledge.country_codes()
+    assert len(knowledge.country_codes()) == 249 + 2
+    assert {"DE", "AT", "CH", "GB", "UK", "US", "NO", "AX", "XK"} <= knowledge.country_codes()
     assert not {"XX", "EU", "DA", "EL"} & knowledge.country_codes()
 
 
@@ -40,7 +40,10 @@ def test_a_workload_with_an_unknown_company_country_is_refused_naming_the_field(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("tco", "--country", "XX"), "error: --country: 'XX' is no ISO 3166-1 country code"),
+        (
+            ("tco", "--country", "XX"),
+            "error: tco: invalid request\n  --country: not a code of the ISO 3166-1 list (got 'XX')",
+        ),
         (("catalog", "offers", "--country", "QQ"), "error: --country: 'QQ' is no ISO 3166-1 country code"),
     ],
 )
@@ -100,3 +103,12 @@ def test_a_code_is_listed_once(knowledge_copy: Path) -> None:
     rewrite(knowledge_copy, "countries", "codes: [UK]", "codes: [UK, DE]")
     with pytest.raises(KnowledgeError, match="codes listed more than once: DE"):
         load_knowledge_from(knowledge_copy)
+
+
+def test_the_default_company_country_is_listed(knowledge_copy: Path) -> None:
+    rewrite(knowledge_copy, "countries", "CZ, DE, DJ", "CZ, DJ")
+    with pytest.raises(KnowledgeError) as error:
+        load_knowledge_from(knowledge_copy)
+    assert "workload_defaults.yaml: entry 'company_country': country 'DE' is not in countries.yaml" in str(
+        error.value
+    )

@@ -68,3 +68,26 @@ def test_a_gpu_sold_with_fewer_cards_than_the_witness_needs_is_no_witness() -> N
     assert "LAT001" not in result.fired_rules
     (lat003,) = messages(result, "LAT003")
     assert "even the fastest, 8 × h200, needs 1,213 ms" in lat003
+
+
+def test_the_witness_meets_every_target_not_one_another_rule_rules_out() -> None:
+    """A 32B service held to 300 ms to the first token and 20 ms a token: one H100 PCIe meets the first
+    (119 ms alone) but not the second (23.5 ms a step), so LAT002 rules it out; LAT001 named it as the GPU
+    that meets the first-token target. The witness is now one that meets both: one H100 SXM."""
+    service = {
+        "name": "qwen-chat",
+        "model": {"name": "qwen2.5-32b", "precision": "fp8"},
+        "requests_per_day": 400_000,
+        "avg_input_tokens": 1_500,
+        "avg_output_tokens": 100,
+        "load_pattern": "variable",
+        "schedule": "workdays",
+        "max_time_to_first_token_ms": 300,
+        "max_time_per_output_token_ms": 20,
+        "company_country": "DE",
+    }
+    result = run(service, AS_OF)
+    assert any("on 1 × h100-pcie even for a lone request" in m for m in messages(result, "LAT002"))
+    (lat001,) = messages(result, "LAT001")
+    assert "1 × h100-sxm meets it (92.4 ms alone), so a100-80gb-pcie is not recommended" in lat001
+    assert "h100-pcie meets it" not in lat001

@@ -111,3 +111,17 @@ def test_a_scaled_fleet_is_set_against_serverless_only_where_it_costs_less() -> 
     none = message("DEP032", "economics", "en", **SCALED, cheapest_serverless_usd_per_month=0.0)
     for said in (above, none):
         assert "$45,257 a month, 28 % less. An added replica" in said
+
+
+def test_a_serverless_price_a_later_rule_rules_out_is_not_set_against_the_scaled_fleet() -> None:
+    """DEP024 (a busy steady service) fires on the serverless fact, after the economics stage that worked
+    the price out: the finished details drop it, so DEP032 says nothing of it."""
+    from gpu_advisor.engine.pipeline.economics import serverless_as_it_stands
+    from gpu_advisor.engine.rulebook.details import EconomicsDetails
+
+    rules = {rule.id: rule for rule in load_rulebook().rules}
+    details = EconomicsDetails.model_construct(cheapest_serverless_usd_per_month=135_403.0)
+    ruled_out = serverless_as_it_stands(details, [rules["DEP024"]])
+    assert ruled_out.cheapest_serverless_usd_per_month == 0.0
+    standing = serverless_as_it_stands(details, [rules["DEP032"]])
+    assert standing.cheapest_serverless_usd_per_month == 135_403.0

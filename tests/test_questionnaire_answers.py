@@ -69,10 +69,15 @@ def test_a_lowercase_country_code_is_explained_with_the_code_it_likely_means(tmp
 @pytest.mark.parametrize(
     ("lang", "message"),
     [
-        ("en", "XX is no ISO 3166-1 country code: give two capital letters, such as DE, AT or CH."),
+        (
+            "en",
+            "XX is no ISO 3166-1 country code: give the two-letter code of the company's country, such as "
+            "DE, AT or CH.",
+        ),
         (
             "de",
-            "XX ist kein Ländercode nach ISO 3166-1: Geben Sie zwei Großbuchstaben an, etwa DE, AT oder CH.",
+            "XX ist kein Ländercode nach ISO 3166-1: Geben Sie den zweibuchstabigen Code des Landes des "
+            "Unternehmens an, etwa DE, AT oder CH.",
         ),
     ],
 )

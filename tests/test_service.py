@@ -75,6 +75,13 @@ def test_rules(client: httpx.Client) -> None:
     assert problem_fields(client.get("/rules", params={"topic": "colour"})) == [["query", "topic"]]
 
 
+def test_an_unlisted_country_is_named_by_the_body_field(client: httpx.Client) -> None:
+    response = client.post("/tco", json={"country": "DA"})
+    assert response.status_code == 422
+    assert problem_fields(response) == [["body", "country"]]
+    assert "--country" not in response.text
+
+
 def test_one_rule(client: httpx.Client) -> None:
     from gpu_advisor.engine.apps.rule_docs import rule_doc
 

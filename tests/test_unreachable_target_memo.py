@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import pytest
 from helpers import run
 
 from gpu_advisor.engine.calc.calibration import latency_margin
@@ -133,8 +134,8 @@ def test_own_hardware_that_cannot_hold_the_model_is_said_to_be_unable_to_serve_i
 
 def test_the_load_section_prices_the_replicas_the_latency_limits_add() -> None:
     """Throughput alone: the peak over what a replica carries at most the headroom's share full once the
-    estimate's error is taken off; the replicas the kept 472 ms take beyond that, at the best rental's
-    price per GPU-hour over its billed hours."""
+    estimate's error is taken off; the replica the kept 472 ms take beyond that is one 8-card instance
+    more at RunPod (which sells 8-card instances), billed every hour."""
     result = run(RAG)
     best = result.best_option
     assert best is not None and best.gpu == "b200"
@@ -149,6 +150,7 @@ def test_the_load_section_prices_the_replicas_the_latency_limits_add() -> None:
     for_throughput = math.ceil(result.load.peak_requests_per_second / usable - 1e-9)
     assert (row.replicas_for_throughput, best.replicas - best.spare_replicas) == (for_throughput, 2) == (1, 2)
     cost = 1 * 8 * best.usd_per_gpu_hour * best.billed_hours_per_month
+    assert best.latency_targets_usd_per_month == pytest.approx(cost)
     assert (best.provider, best.offer, best.usd_per_gpu_hour, best.billed_hours_per_month) == (
         "runpod",
         "community",
@@ -158,10 +160,20 @@ def test_the_load_section_prices_the_replicas_the_latency_limits_add() -> None:
     memo = " ".join(render_memo(result).split())
     assert (
         "Sized for throughput alone, one replica of this size would carry the peak at most 70 % full; the "
-        f"latency limits take 1 more (8 cards), about ${cost:,.0f} a month at the price per GPU-hour of "
-        "runpod (community)." in memo
+        f"latency limits take one more replica for the peak, about ${cost:,.0f} a month more at runpod "
+        "(community) as it bills them." in memo
     )
     assert f"${cost:,.0f}" == "$34,923"
+
+
+def test_no_cost_of_latency_is_stated_where_min_replicas_buys_the_replicas_anyway() -> None:
+    """min_replicas 4: throughput alone would run 4 replicas as well, so the targets cost nothing."""
+    result = run({**RAG, "min_replicas": 4})
+    best = result.best_option
+    assert best is not None and best.replicas == 4
+    row = next(g for g in result.sizing.gpus if g.gpu == best.gpu)
+    assert row.sized_for_latency and best.latency_targets_usd_per_month == 0
+    assert "Sized for throughput alone" not in render_memo(result)
 
 
 def test_where_throughput_sets_the_replicas_no_cost_of_latency_is_stated() -> None:

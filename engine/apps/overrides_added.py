@@ -43,8 +43,7 @@ def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, A
             raise InputError(at(where, Words.joined("field id: %(problem)s", problem=problem)))
         for country in region.countries:
             if not knowledge.is_country(country):
-                codes = knowledge.country_codes()
-                raise InputError(at(where, unknown_country("field countries", country, codes)))
+                raise InputError(at(where, unknown_country("field countries", country)))
         added.setdefault(region.provider, []).append(
             Region(
                 id=region.id, name=region.name, jurisdiction=region.jurisdiction, countries=region.countries

@@ -27,7 +27,6 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
     server = knowledge.own_server()
     given = request.replaced()
     country = request.country or str(knowledge.workload_default_values()["company_country"])
-    knowledge.check_country("--country", country)
     capital: dict[str, Any] = {k: v for k, v in given.items() if k not in YOUR_LINES}
     if "depreciation_years" in capital:
         capital["months"] = capital.pop("depreciation_years") * MONTHS_PER_YEAR

@@ -120,6 +120,35 @@ def price_plan(
     return plan, rental
 
 
+def latency_targets_cost(
+    priced: PricedListing,
+    spare_replicas: int,
+    min_replicas: int,
+    hours_per_month: float,
+    days_per_month: float,
+    calendar_hours: float,
+    spot_overhead: float,
+) -> float | None:
+    """What the latency targets add to ``priced``'s monthly bill: its bill less that of the replicas
+    throughput alone needs at the same cards per replica, with the same spares and ``min_replicas``, both
+    as the offer bills them (whole instances); None where the targets set no replicas."""
+    plan = priced.plan
+    if not plan.latency_bound:
+        return None
+    replicas = max(plan.replicas_for_throughput + spare_replicas, min_replicas)
+    lean = plan._replace(
+        replicas=replicas,
+        replicas_for_peak=plan.replicas_for_throughput,
+        spare_replicas=replicas - plan.replicas_for_throughput,
+        gpus=replicas * plan.cards_per_replica,
+        gpus_for_peak=plan.replicas_for_throughput * plan.cards_per_replica,
+    )
+    _, rental = price_plan(
+        priced.listing, lean, hours_per_month, days_per_month, calendar_hours, spot_overhead
+    )
+    return priced.rental.usd_per_month - rental.usd_per_month
+
+
 class PricedListing(NamedTuple):
     """A listing priced for the workload. Options are built from these only for the result: the
     decision needs just the few cheapest."""
@@ -219,6 +248,7 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         instance_gpus=offer.instance_gpus,
         instances=instance_counts(rental.placement.instances),
         replica_room=rental.placement.replicas_hosted - plan.replicas,
+        latency_targets_usd_per_month=None,
         price_origin=listing.price_origin,
     )
 

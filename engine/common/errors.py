@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from gpu_advisor.engine.common.wording import Words
@@ -128,18 +128,14 @@ def unknown_value_message(field: str, value: str, allowed: Iterable[str]) -> str
     return str(unknown_value(field, value, allowed))
 
 
-def unknown_country(field: str, value: str, codes: Collection[str]) -> Words:
-    """``field: 'XX' is not a country code gpu-advisor knows``: the list (knowledge/countries.yaml) is too
-    long to name, so only a code in the wrong case is suggested."""
-    message = Words.joined(
+def unknown_country(field: str, value: str) -> Words:
+    """``field: 'XX' is no ISO 3166-1 country code``: the list (knowledge/countries.yaml) is too long to
+    name, and a code in the wrong case is refused, with a hint, by the field's pattern first."""
+    return Words.joined(
         "%(field)s: %(problem)s",
         field=field,
         problem=Words("%(value)s is no ISO 3166-1 country code", value=repr(value)),
     )
-    if value.upper() != value and value.upper() in codes:
-        hint = Words("did you mean %(suggestion)s?", suggestion=repr(value.upper()))
-        return Words.joined("%(message)s (%(hint)s)", message=message, hint=hint)
-    return message
 
 
 def unknown_value(field: str, value: str, allowed: Iterable[str]) -> Words:

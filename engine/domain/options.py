@@ -134,5 +134,9 @@ class Option(ResultModel):
     replica_room: int = 0
     """Replicas the idle cards of those instances could carry besides ``replicas`` (0: none, or the
     idle cards are too few for a replica)."""
+    latency_targets_usd_per_month: float | None = None
+    """The best option only: what the latency targets add to its bill, its bill less that of the replicas
+    throughput alone needs (same cards per replica, spares and min_replicas, as the offer bills them);
+    None where the targets set no replicas, or for every other option."""
     price_origin: PriceOrigin | None = None
     """Where ``usd_per_gpu_hour`` came from: the catalog, an overrides file or an import."""

@@ -38,6 +38,16 @@ DepreciationYears = Annotated[int, AfterValidator(offered_years)]
 """The economic life an owned server is written off over, in years."""
 
 
+def listed_country(code: str) -> str:
+    """A country code the knowledge base lists (``countries.yaml``), said under whichever name the caller
+    knows the field by (``--country`` on the command line, ``country`` in a request body)."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    if not load_knowledge().is_country(code):
+        raise WordsError(Words("not a code of the ISO 3166-1 list"))
+    return code
+
+
 class Request(StrictInput):
     @classmethod
     def read(cls, data: dict[str, Any], origin: str, names: Mapping[str, str] | None = None) -> Any:
@@ -152,9 +162,8 @@ class TcoRequest(Request):
     """The own server's assumptions to replace; every field left out keeps the knowledge base's figure
     or the company country's default. The bounds keep every cost line finite."""
 
-    country: str | None = Field(
+    country: Annotated[str, Field(pattern=r"^[A-Z]{2}$"), AfterValidator(listed_country)] | None = Field(
         default=None,
-        pattern=r"^[A-Z]{2}$",
         description="ISO 3166 code of the company's country, whose cost defaults apply (default: the "
         "workload default, DE).",
     )

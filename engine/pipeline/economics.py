@@ -14,9 +14,11 @@ from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.serverless import option_name
+from gpu_advisor.engine.rulebook.conclusions import ruled_out_deployments
 from gpu_advisor.engine.rulebook.details import EconomicsDetails, OtherPrice
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import EconomicsFact, Fact
+from gpu_advisor.engine.rulebook.schema import Rule
 
 
 def cards_per_replica(option: Option) -> int:
@@ -311,3 +313,11 @@ def mixed_fleet_sla_unknown(knowledge: Knowledge, market: Market) -> dict[str, A
         "mixed_fleet_sla_unknown_parts": "both" if len(parts) == 2 else next(iter(parts), ""),
         "mixed_fleet_sla_unknown_names": tuple(dict.fromkeys(parts.values())),
     }
+
+
+def serverless_as_it_stands(details: EconomicsDetails, rules: Sequence[Rule]) -> EconomicsDetails:
+    """The economics details once every stage has fired: a serverless price a later rule rules out
+    (DEP024 for a busy steady service) is no route DEP032's message may set the scaled fleet against."""
+    if "serverless" not in ruled_out_deployments(rules):
+        return details
+    return details.model_copy(update={"cheapest_serverless_usd_per_month": 0.0})

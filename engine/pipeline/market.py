@@ -7,7 +7,7 @@ serverless and economics stages."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gpu_advisor.engine.calc.api_costs import api_costs
 from gpu_advisor.engine.calc.busy import busy_share, load_on
@@ -26,10 +26,12 @@ from gpu_advisor.engine.calc.listings import (
     PricedListing,
     cheapest_option,
     cheapest_priced,
+    latency_targets_cost,
     priced_listings,
     to_option,
 )
 from gpu_advisor.engine.calc.own_hardware import own_hardware_position, select_own_server
+from gpu_advisor.engine.calc.policy import Sizing
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.common.caching import per_object
@@ -185,6 +187,27 @@ def choose_alternatives(
     )
 
 
+def with_latency_targets_cost(
+    alternatives: Alternatives, sizing: Sizing, hours: float, days: float, knowledge: Knowledge
+) -> Alternatives:
+    """The best option with what its latency targets cost (``calc.listings.latency_targets_cost``)."""
+    best, listing = alternatives.best, alternatives.best_listing
+    if best is None or listing is None:
+        return alternatives
+    cost = latency_targets_cost(
+        listing,
+        sizing.spare_replicas,
+        sizing.min_replicas,
+        hours,
+        days,
+        knowledge.calendar_hours_per_month(),
+        knowledge.pricing_assumptions.spot_interruption.overhead,
+    )
+    if cost is None:
+        return alternatives
+    return replace(alternatives, best=best.model_copy(update={"latency_targets_usd_per_month": cost}))
+
+
 def load_gpu(
     best: Option | None, serverless: ServerlessMarket, plans: dict[str, ReplicaPlan], knowledge: Knowledge
 ) -> str | None:
@@ -266,6 +289,7 @@ def survey_market(
         capacity.quantized_precision,
         quantized.weights_gb if quantized else 0.0,
     )
+    alternatives = with_latency_targets_cost(alternatives, replicas.sizing, hours, days, knowledge)
     serverless = price_serverless(capacity, replicas, verdicts.unsuitable, constraints, knowledge, hours)
     busy = BusyShares(capacity, plans, hours)
     gpu = load_gpu(alternatives.best, serverless, plans, knowledge)

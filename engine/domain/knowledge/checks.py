@@ -315,6 +315,11 @@ def unknown_countries(knowledge: Knowledge, directory: Path) -> list[str]:
             for c in r.countries
         ),
         *(("api_prices.yaml", a.id, c) for a in knowledge.api_prices.apis for c in a.countries),
+        (
+            "workload_defaults.yaml",
+            "company_country",
+            str(knowledge.workload_default_values()["company_country"]),
+        ),
     ]
     return [
         f"{directory / file}: entry {entry!r}: country {code!r} is not in countries.yaml"
