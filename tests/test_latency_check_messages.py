@@ -49,9 +49,9 @@ def message(rule_id: str, lang: str, **changes: Any) -> str:
         ),
         (
             "LAT005",
-            {"time_to_first_token_alone_ms": 480.0},
+            {"time_to_first_token_alone_ms": 480.0, "cards_per_replica": 4},
             "en",
-            "Even a lone prompt waits 480 ms on 8 × b200, so more replicas do not reach it: give each "
+            "Even a lone prompt waits 480 ms on 4 × b200, so more replicas do not reach it: give each "
             "replica more cards.",
         ),
         (
@@ -65,8 +65,8 @@ def message(rule_id: str, lang: str, **changes: Any) -> str:
             "LAT005",
             {"time_to_first_token_alone_ms": 419.0},
             "de",
-            "Ein einzelner Prompt wartet auf 8 × b200 419 ms: Planen Sie mehr Replikate ein, damit sich für "
-            "jedes weniger Prompts anstellen.",
+            "Ein einzelner Prompt wartet auf 8 × b200 419 ms: Planen Sie mehr Replikate ein, damit sich bei "
+            "jedem weniger Prompts anstellen.",
         ),
         (
             "LAT005",
@@ -84,10 +84,10 @@ def message(rule_id: str, lang: str, **changes: Any) -> str:
         ),
         (
             "LAT006",
-            {"time_per_output_token_alone_ms": 25.0},
+            {"time_per_output_token_alone_ms": 25.0, "cards_per_replica": 4},
             "de",
-            "Schon eine einzelne Anfrage braucht auf 8 × b200 25 ms pro Token, mehr Replikate erreichen es "
-            "also nicht: Geben Sie jedem Replikat mehr Karten.",
+            "Schon eine einzelne Anfrage braucht auf 4 × b200 25 ms pro Token, mehr Replikate erreichen "
+            "diesen Wert also nicht: Geben Sie jedem Replikat mehr Karten.",
         ),
     ],
 )
