@@ -46,8 +46,8 @@ from gpu_advisor.cli import main
         ),
         (
             "name: x\nmodel: {name: llama-3.1-07b, precision: fp8}\nrequests_per_day: 5\n",
-            # found while evaluating, named with its file as the reader's errors are
-            "error: <stdin>: model.name: unknown value 'llama-3.1-07b'; allowed: ",
+            # found with the workload's other fields, so that every problem is said at once
+            "error: <stdin>: invalid workload\n  model.name: unknown value 'llama-3.1-07b'; allowed: ",
         ),
         (
             "name: x\nmodel: {precision: fp8}\nrequests_per_day: 5\n",
@@ -230,3 +230,16 @@ def test_a_model_of_a_size_its_name_lacks_is_not_taken_for_another_size() -> Non
         "(did you mean 'deepseek-r1'?)"
         in invoke("size", "--model", "deepseek-r1-671b", "--precision", "fp8").output
     )
+
+
+def test_a_model_typo_is_said_beside_the_other_problems() -> None:
+    """Every problem of a workload at once: a catalog model's typo was said only after the rest was fixed."""
+    text = "name: x\nmodel: {name: lama-3.1-70b, precision: fp8}\nrequests_per_day: '5000'\nschedul: always\n"
+    result = invoke("recommend", "-", stdin=text)
+    assert result.exit_code == 2
+    lines = result.output.splitlines()
+    assert lines[0] == "error: <stdin>: invalid workload"
+    assert lines[1].startswith("  model.name: unknown value 'lama-3.1-70b'; allowed: deepseek-r1, ")
+    assert lines[1].endswith("(did you mean 'llama-3.1-70b'?)")
+    assert lines[2] == "  requests_per_day: Input should be a valid integer (got '5000')"
+    assert lines[3].startswith("  schedul: unknown field; allowed fields: ")

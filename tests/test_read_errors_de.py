@@ -336,7 +336,9 @@ def test_a_workload_the_catalog_contradicts_in_german(tmp_path: Path) -> None:
     workload = tmp_path / "chat.yaml"
     workload.write_text(GOOD.replace("llama-3.1-8b", "llama-3.1-8"), encoding="utf-8")
     said = refused("recommend", str(workload), "--lang", "de")
-    assert said.startswith(f"Fehler: {workload}: model.name: unbekannter Wert 'llama-3.1-8'; zulässig: ")
+    assert said.startswith(
+        f"Fehler: {workload}: ungültiger Workload\n  model.name: unbekannter Wert 'llama-3.1-8'; zulässig: "
+    )
     assert said.endswith(", qwen3-235b-a22b (meinten Sie 'llama-3.1-8b'?)\n")
     workload.write_text(GOOD + "context_tokens: 1000000\n", encoding="utf-8")
     assert refused("recommend", str(workload), "--lang", "de") == (

@@ -256,10 +256,11 @@ def test_the_header_says_where_the_varied_input_s_own_value_comes_from(
 
 
 def test_a_model_the_catalog_refuses_is_named_with_its_file(tmp_path: Path) -> None:
-    """Found while evaluating (the reader accepts any model name): the message names the file, as
-    ``recommend``'s does."""
+    """Found with the workload's other fields: the message names the file, as ``recommend``'s does."""
     workload = tmp_path / "typo.yaml"
     workload.write_text("name: x\nmodel: {name: llama3.1-8b, precision: fp8}\nrequests_per_day: 1000\n")
     result = CliRunner().invoke(main, ["sweep", str(workload), "--vary", "requests_per_day=1000:2000:500"])
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"error: {workload}: model.name: unknown value 'llama3.1-8b'; allowed: ")
+    assert result.stderr.startswith(
+        f"error: {workload}: invalid workload\n  model.name: unknown value 'llama3.1-8b'; allowed: "
+    )

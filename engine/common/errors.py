@@ -140,15 +140,14 @@ def unknown_country(field: str, value: str) -> Words:
 
 def unknown_value(field: str, value: str, allowed: Iterable[str]) -> Words:
     """``field: unknown value 'x'; allowed: ...``, with the allowed value meant where one is close."""
+    return Words.joined("%(field)s: %(problem)s", field=field, problem=unknown_value_problem(value, allowed))
+
+
+def unknown_value_problem(value: str, allowed: Iterable[str]) -> Words:
+    """``unknown value 'x'; allowed: ...``, with the allowed value meant where one is close."""
     allowed_sorted = sorted(allowed)
-    message = Words.joined(
-        "%(field)s: %(problem)s",
-        field=field,
-        problem=Words(
-            "unknown value %(value)s; allowed: %(allowed)s",
-            value=repr(value),
-            allowed=", ".join(allowed_sorted),
-        ),
+    message = Words(
+        "unknown value %(value)s; allowed: %(allowed)s", value=repr(value), allowed=", ".join(allowed_sorted)
     )
     found = suggestions(value, allowed_sorted).matches
     if len(found) == 1:

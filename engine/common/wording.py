@@ -68,9 +68,11 @@ class WordsError(ValueError):
     """A validator's complaint (pydantic passes it on as a ``value_error``) that is said in the reader's
     language: ``str()`` is the English text."""
 
-    def __init__(self, words: Words) -> None:
+    def __init__(self, words: Words, names_input: bool = False) -> None:
         super().__init__(str(words))
         self.words = words
+        self.names_input = names_input
+        """The words name the value given already: a message need not repeat it."""
 
 
 def at(origin: str | Words, problem: str | Words) -> Words:

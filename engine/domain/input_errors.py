@@ -51,7 +51,8 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             "input": _short_repr(given),
             # A check across fields gets the whole mapping as its input: its message names the fields.
             "show_input": kind not in ("missing", "extra_forbidden")
-            and not (kind == "value_error" and isinstance(given, dict)),
+            and not (kind == "value_error" and isinstance(given, dict))
+            and not getattr(problem.get("ctx", {}).get("error"), "names_input", False),
             "allowed": [],
             "suggestion": None,
         }

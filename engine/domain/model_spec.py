@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
+from gpu_advisor.engine.common.errors import unknown_value_problem
+from gpu_advisor.engine.common.wording import WordsError
 from gpu_advisor.engine.domain.choices import Precision
 from gpu_advisor.engine.domain.strict_input import StrictInput
 
@@ -62,8 +64,21 @@ class AttentionShape(StrictInput):
         return self.num_key_value_heads
 
 
+def catalog_model(name: str) -> str:
+    """A model ID of the shipped catalog, checked with the workload's other fields so that every problem
+    is reported at once (``pipeline/defaults.py`` checks it again against the knowledge base in use)."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    ids = [model.id for model in load_knowledge().models.models]
+    if name not in ids:
+        raise WordsError(unknown_value_problem(name, ids), names_input=True)
+    return name
+
+
 class ModelSpec(StrictInput):
-    name: str | None = Field(default=None, description="Catalog model ID, e.g. llama-3.1-70b.")
+    name: Annotated[str, AfterValidator(catalog_model)] | None = Field(
+        default=None, description="Catalog model ID, e.g. llama-3.1-70b."
+    )
     params_b: PositiveFloat | None = Field(
         default=None, le=100_000, description="Total parameters, billions."
     )

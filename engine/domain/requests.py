@@ -17,6 +17,7 @@ from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.batch_fields import LATENCY_TARGETS, no_target_for_a_batch
 from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId, ServingEngineId
+from gpu_advisor.engine.domain.countries import listed_country
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
 from gpu_advisor.engine.domain.model_spec import AttentionShape
 from gpu_advisor.engine.domain.strict_input import StrictInput
@@ -36,16 +37,6 @@ def offered_years(years: int) -> int:
 
 DepreciationYears = Annotated[int, AfterValidator(offered_years)]
 """The economic life an owned server is written off over, in years."""
-
-
-def listed_country(code: str) -> str:
-    """A country code the knowledge base lists (``countries.yaml``), said under whichever name the caller
-    knows the field by (``--country`` on the command line, ``country`` in a request body)."""
-    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-
-    if not load_knowledge().is_country(code):
-        raise WordsError(Words("not a code of the ISO 3166-1 list"))
-    return code
 
 
 class Request(StrictInput):

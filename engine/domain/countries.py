@@ -1,0 +1,18 @@
+"""A country code as a request's input: one of the shipped knowledge base's list
+(``knowledge/countries.yaml``), checked with the request's other fields so that every problem is reported
+at once. A workload's company_country is checked in the pipeline instead (``pipeline/defaults.py``): the
+workload's field types also check the knowledge base's own defaults while it loads."""
+
+from __future__ import annotations
+
+from gpu_advisor.engine.common.wording import Words, WordsError
+
+
+def listed_country(code: str) -> str:
+    """``code`` where ``countries.yaml`` lists it; said under whichever name the caller knows the field by
+    (``--country`` on the command line, ``country`` in a request body)."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    if not load_knowledge().is_country(code):
+        raise WordsError(Words("not a code of the ISO 3166-1 list"))
+    return code
