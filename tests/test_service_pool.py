@@ -73,7 +73,10 @@ def test_a_worker_answers_as_the_library_does(server: tuple[str, int], path: Pat
     ("change", "loc"),
     [
         ({"context_tokens": 1_000_000}, ["body", "context_tokens"]),
-        ({"model": {"name": "llama-9", "precision": "fp8"}}, ["body", "model", "name"]),
+        (
+            {"model": {"name": "llama-3.1-8b", "precision": "fp8", "params_b": 70}},
+            ["body", "model", "params_b"],
+        ),
     ],
 )
 def test_input_the_engine_refuses_is_a_422_naming_the_field(
