@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from helpers import EXAMPLES_DIR, run
+from test_message_wording import QWEN_32B
 
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.workload import validate_workload
@@ -74,18 +75,7 @@ def test_the_witness_meets_every_target_not_one_another_rule_rules_out() -> None
     """A 32B service held to 300 ms to the first token and 20 ms a token: one H100 PCIe meets the first
     (119 ms alone) but not the second (23.5 ms a step), so LAT002 rules it out; LAT001 named it as the GPU
     that meets the first-token target. The witness is now one that meets both: one H100 SXM."""
-    service = {
-        "name": "qwen-chat",
-        "model": {"name": "qwen2.5-32b", "precision": "fp8"},
-        "requests_per_day": 400_000,
-        "avg_input_tokens": 1_500,
-        "avg_output_tokens": 100,
-        "load_pattern": "variable",
-        "schedule": "workdays",
-        "max_time_to_first_token_ms": 300,
-        "max_time_per_output_token_ms": 20,
-        "company_country": "DE",
-    }
+    service = {**QWEN_32B, "max_time_to_first_token_ms": 300, "max_time_per_output_token_ms": 20}
     result = run(service, AS_OF)
     assert any("on 1 × h100-pcie even for a lone request" in m for m in messages(result, "LAT002"))
     (lat001,) = messages(result, "LAT001")

@@ -10,6 +10,7 @@ the recommendation's own replicas: quantizing onto them would buy a cheaper flee
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from gpu_advisor.engine.calc.calibration import latency_margin
@@ -129,8 +130,19 @@ def latency_bar(
     listed = [offer for offer in knowledge.offers.offers if offer.pricing == "on_demand"]
     price = {gpu: min(o.usd_per_gpu_hour for o in listed if o.gpu == gpu) for gpu in {o.gpu for o in listed}}
 
-    def misses_another(item: Candidate) -> bool:
-        return shortfall(item[1], max_ttft_ms, max_tpot_ms, margin) > 1.0
+    def plainest(
+        meeting: list[Candidate], fallback: Candidate, alone_ms: Callable[[Candidate], float]
+    ) -> Candidate:
+        return min(
+            meeting,
+            key=lambda item: (
+                shortfall(item[1], max_ttft_ms, max_tpot_ms, margin) > 1.0,  # one another rule rules out
+                item[0].cards,
+                price.get(item[0].gpu, math.inf),
+                alone_ms(item),
+            ),
+            default=fallback,
+        )
 
     meets_ttft = [
         item
@@ -149,26 +161,8 @@ def latency_bar(
         fastest_ttft=ttft,
         fastest_tpot=tpot,
         closest=closest,
-        meeting_ttft=min(
-            meets_ttft,
-            key=lambda item: (
-                misses_another(item),
-                item[0].cards,
-                price.get(item[0].gpu, math.inf),
-                item[1].time_to_first_token_ms,
-            ),
-            default=ttft,
-        ),
-        meeting_tpot=min(
-            meets_tpot,
-            key=lambda item: (
-                misses_another(item),
-                item[0].cards,
-                price.get(item[0].gpu, math.inf),
-                item[1].time_per_output_token_ms,
-            ),
-            default=tpot,
-        ),
+        meeting_ttft=plainest(meets_ttft, ttft, lambda item: item[1].time_to_first_token_ms),
+        meeting_tpot=plainest(meets_tpot, tpot, lambda item: item[1].time_per_output_token_ms),
     )
 
 
