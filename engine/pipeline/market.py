@@ -6,8 +6,8 @@ serverless and economics stages."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.api_costs import api_costs
 from gpu_advisor.engine.calc.busy import busy_share, load_on
@@ -25,47 +25,28 @@ from gpu_advisor.engine.calc.fleets import (
 from gpu_advisor.engine.calc.listings import (
     PricedListing,
     cheapest_option,
-    cheapest_priced,
-    latency_targets_cost,
     priced_listings,
-    to_option,
 )
 from gpu_advisor.engine.calc.own_hardware import own_hardware_position, select_own_server
-from gpu_advisor.engine.calc.policy import Sizing
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.server_costs import server_costs
-from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.own_costs import OwnHardware
 from gpu_advisor.engine.domain.results import ApiCost, Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
+from gpu_advisor.engine.pipeline.alternatives import (
+    Alternatives,
+    choose_alternatives,
+    residency_rule_ids,
+    with_latency_targets_cost,
+)
 from gpu_advisor.engine.pipeline.capacity import Capacity, ReplicaPlans, replica_plans
 from gpu_advisor.engine.pipeline.constraints import Constraints
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts
 from gpu_advisor.engine.pipeline.serverless import ServerlessMarket, price_serverless
 from gpu_advisor.engine.rulebook.schema import Rulebook
-
-
-@dataclass(frozen=True)
-class Alternatives:
-    """The options the economics rules compare the best one with."""
-
-    best: Option | None
-    best_listing: PricedListing | None
-    """The priced listing ``best`` was made of."""
-    rent_against: Option | None
-    """Cheapest admitted rental of the own server's GPU: the price buying must beat."""
-    hyperscaler: Option | None
-    with_enterprise_sla: Option | None
-    """Cheapest admitted option of a provider that publishes an enterprise SLA (PRV011 names it)."""
-    without_residency: Option | None
-    """Cheapest option that only residency rules exclude (for the EU premium)."""
-    reference: Option | None
-    quantized: Option | None
-    quantized_precision: str | None
-    quantized_weights_gb: float
 
 
 class BusyShares:
@@ -127,85 +108,6 @@ def busy_share_on(busy: BusyShares, gpu: str, time_utilization: float) -> float:
     """The busy share of the load on ``gpu``'s replicas; the load's own where no plan on it gives one."""
     share = busy.of(gpu)
     return share if share is not None else time_utilization
-
-
-@per_object
-def residency_rule_ids(rulebook: Rulebook) -> frozenset[str]:
-    return frozenset(rule.id for rule in rulebook.rules if rule.topic == "residency")
-
-
-def choose_alternatives(
-    knowledge: Knowledge,
-    server: OwnServer,
-    priced: Sequence[PricedListing],
-    preferred_pricing: str | None,
-    residency_rule_ids: frozenset[str],
-    quantized_best: Option | None,
-    quantized_precision: str | None,
-    quantized_weights_gb: float,
-) -> Alternatives:
-    """The cheapest admitted option of each kind the economics rules compare; ``priced`` cheapest first."""
-    server_gpu = server.gpu
-    reference_gpu = knowledge.sizing.reference_gpu.gpu
-
-    def admitted_on(gpu: str) -> Callable[[PricedListing], bool]:
-        return lambda p: not p.excluded_by and p.listing.offer.gpu == gpu
-
-    best_listing = cheapest_priced(priced, preferred_pricing)
-    best_pricing = best_listing.listing.offer.pricing if best_listing is not None else None
-    on_reference_gpu = admitted_on(reference_gpu)
-
-    def reference_for_best(p: PricedListing) -> bool:
-        # SIZ006 sets a replica's cards on the best offer against those on the reference GPU at the price
-        # per GPU-hour: only within one pricing kind (an on-demand hour against a reserved one is no
-        # comparison).
-        return on_reference_gpu(p) and p.listing.offer.pricing == best_pricing
-
-    return Alternatives(
-        best=to_option(best_listing) if best_listing is not None else None,
-        best_listing=best_listing,
-        rent_against=cheapest_option(priced, preferred_pricing, admitted_on(server_gpu)),
-        hyperscaler=cheapest_option(
-            priced,
-            preferred_pricing,
-            lambda p: not p.excluded_by and p.listing.attributes["provider_kind"] == "hyperscaler",
-        ),
-        with_enterprise_sla=cheapest_option(
-            priced,
-            preferred_pricing,
-            lambda p: not p.excluded_by and p.listing.attributes["enterprise_sla"] is True,
-        ),
-        without_residency=cheapest_option(
-            priced,
-            preferred_pricing,
-            lambda p: bool(p.excluded_by) and set(p.excluded_by) <= residency_rule_ids,
-        ),
-        reference=cheapest_option(priced, preferred_pricing, reference_for_best),
-        quantized=quantized_best,
-        quantized_precision=quantized_precision,
-        quantized_weights_gb=quantized_weights_gb,
-    )
-
-
-def with_latency_targets_cost(
-    alternatives: Alternatives, sizing: Sizing, hours: float, days: float, knowledge: Knowledge
-) -> Alternatives:
-    """The best option with what its latency targets cost (``calc.listings.latency_targets_cost``)."""
-    best, listing = alternatives.best, alternatives.best_listing
-    if best is None or listing is None:
-        return alternatives
-    cost = latency_targets_cost(
-        listing,
-        sizing.spare_replicas,
-        sizing.min_replicas,
-        hours,
-        days,
-        knowledge.calendar_hours_per_month(),
-        knowledge.pricing_assumptions.spot_interruption.overhead,
-    )
-    if cost is None:
-        return alternatives
-    return replace(alternatives, best=best.model_copy(update={"latency_targets_usd_per_month": cost}))
 
 
 def load_gpu(
