@@ -112,3 +112,17 @@ def test_the_default_company_country_is_listed(knowledge_copy: Path) -> None:
     assert "workload_defaults.yaml: entry 'company_country': country 'DE' is not in countries.yaml" in str(
         error.value
     )
+
+
+def test_check_names_the_proposal_file_of_a_workload_with_an_unknown_country(tmp_path: Path) -> None:
+    document = {
+        "workload": {**read_example(EXAMPLES_DIR / "internal-assistant.yaml"), "company_country": "DA"},
+        "proposal": {"deployment": "api"},
+    }
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    result = invoke("check", str(path))
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"error: {path} (proposal 1): workload: company_country: 'DA' is no ISO 3166-1 country code"
+    )

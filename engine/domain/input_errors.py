@@ -95,7 +95,7 @@ def error_text(error: InputError, lang: str) -> str:
     return str(error)
 
 
-def prefixed(error: InputError, prefix: str, field: str | None = None) -> InputError:
+def prefixed(error: InputError, prefix: str | Words, field: str | None = None) -> InputError:
     """``error`` after ``prefix`` (the option or combination it came from: ``--compare-to: ...``), still
     said in the reader's language."""
     english = f"{prefix}: {error}"

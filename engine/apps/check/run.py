@@ -23,6 +23,7 @@ from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.fleets import MixedFleetBilling
+from gpu_advisor.engine.domain.input_errors import prefixed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite_all
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.proposal import (
@@ -176,9 +177,17 @@ def check_document(
     decision (``robustness.py``)."""
     knowledge = knowledge or load_knowledge()
     origin = proposal_origin(file, index)
-    workload = validate_workload(document.workload, Words.joined("%(origin)s: workload", origin=origin))
+    where = Words.joined("%(origin)s: workload", origin=origin)
+    workload = validate_workload(document.workload, where)
     validate_references(document.proposal, knowledge, origin)
-    evaluation = evaluate_workload(workload, evaluated_on, evaluator, knowledge, policy_dir)
+    try:
+        evaluation = evaluate_workload(workload, evaluated_on, evaluator, knowledge, policy_dir)
+    except InputError as error:
+        # A value the knowledge base refuses (a country it does not list, a context beyond the model's) is
+        # found while evaluating: named with the proposal's file and workload, as the reader's errors are.
+        if error.origin is not None:
+            raise
+        raise prefixed(error, where, error.field) from None
     # Only a check (a rule on the proposal) has an outcome to waive; a decision rule (DEP006) has none.
     checks = {rule.id for rule in evaluation.rulebook.rules if rule.fact == "proposal"}
     for waiver in document.waivers:
