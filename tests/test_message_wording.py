@@ -125,3 +125,28 @@ def test_a_serverless_price_a_later_rule_rules_out_is_not_set_against_the_scaled
     assert ruled_out.cheapest_serverless_usd_per_month == 0.0
     standing = serverless_as_it_stands(details, [rules["DEP032"]])
     assert standing.cheapest_serverless_usd_per_month == 135_403.0
+
+
+def test_a_mixed_fleet_of_one_card_more_says_one_card() -> None:
+    """12M short requests a day of an 8B model at 11 ms a token: four reserved H100 PCIe and at most one
+    hourly card more (it read "up to 1 cards more")."""
+    classifier = {
+        "name": "classifier-8b",
+        "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+        "requests_per_day": 12_000_000,
+        "avg_input_tokens": 300,
+        "avg_output_tokens": 20,
+        "load_pattern": "steady",
+        "max_time_per_output_token_ms": 11,
+        "personal_data": True,
+        "company_country": "DE",
+    }
+    result = run(classifier)
+    assert result.decision.deployment == "hybrid"
+    english = render_memo(result)
+    assert (
+        "4 cards reserved at ovhcloud h100-monthly, holding 4 replicas in every hour, and up to one card more"
+        in (" ".join(english.split()))
+    )
+    german = " ".join(render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur)).split())
+    assert "die in jeder Stunde 4 Replikate tragen, und bis zu eine Karte mehr bei ovhcloud h100" in german
