@@ -150,3 +150,30 @@ def test_a_mixed_fleet_of_one_card_more_says_one_card() -> None:
     )
     german = " ".join(render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur)).split())
     assert "die in jeder Stunde 4 Replikate tragen, und bis zu eine Karte mehr bei ovhcloud h100" in german
+
+
+def test_an_api_decision_says_a_target_no_gpu_meets_is_out_of_reach_for_the_api_too() -> None:
+    """4 ms a token for a 70B model: the fastest replica, 8 B200, takes 7.6 ms a step even alone (LAT004)."""
+    chat = {
+        "name": "fast-70b",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+        "requests_per_day": 300_000,
+        "avg_input_tokens": 1_000,
+        "avg_output_tokens": 300,
+        "load_pattern": "steady",
+        "max_time_per_output_token_ms": 4,
+        "company_country": "US",
+    }
+    result = run(chat)
+    assert result.decision.deployment == "api" and "LAT004" in result.fired_rules
+    summary = " ".join(render_memo(result).split("## Why")[0].split())
+    assert (
+        "No GPU in the catalog meets 4 ms per token even for a lone request (see Findings): an API served on "
+        "such GPUs will not either. Set a target the model and the prompt length allow." in summary
+    )
+    german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur)).split("## Warum")[0]
+    assert "Keine GPU des Katalogs hält 4 ms pro Token selbst für eine einzelne Anfrage ein" in german
+    # A reachable target says only that the API's latency is not in the catalog.
+    reachable = render_memo(run({**chat, "max_time_per_output_token_ms": 40}))
+    assert "No GPU in the catalog meets" not in reachable
+    assert "whether it keeps the workload's targets (40 ms per token) is not checked" in reachable
