@@ -101,30 +101,39 @@ SCALED = {
 }
 
 
-def test_a_scaled_fleet_is_set_against_serverless_only_where_it_costs_less() -> None:
-    below = message("DEP032", "economics", "en", **SCALED, cheapest_serverless_usd_per_month=47_370.91)
-    assert (
-        "$45,257 a month, 28 % less, and less than the cheapest serverless option ($47,371), which the "
-        "comparisons here weigh against fixed fleets only. An added replica" in below
+def test_a_scaled_fleet_is_set_against_the_recommendation_where_it_costs_less() -> None:
+    below = message(
+        "DEP032",
+        "economics",
+        "en",
+        **SCALED,
+        recommended_deployment="serverless",
+        recommended_usd_per_month=47_370.91,
     )
-    above = message("DEP032", "economics", "en", **SCALED, cheapest_serverless_usd_per_month=40_000.0)
-    none = message("DEP032", "economics", "en", **SCALED, cheapest_serverless_usd_per_month=0.0)
-    for said in (above, none):
+    assert (
+        "$45,257 a month, 28 % less, and less than the recommendation, the serverless endpoints at $47,371, "
+        "which the comparisons here weigh against fixed fleets only. An added replica" in below
+    )
+    german = message(
+        "DEP032", "economics", "de", **SCALED, recommended_deployment="api", recommended_usd_per_month=50_000
+    )
+    assert "28 % weniger, und weniger als die Empfehlung, die verwaltete API für 50.000 $, die" in german
+    # Dearer than the scaled fleet, the fixed fleet itself, or not settled: nothing more is said.
+    for deployment, cost in (
+        ("api", 40_000.0),
+        ("dedicated_cloud", 63_148.8),
+        ("hybrid", 60_000.0),
+        ("", 0.0),
+    ):
+        said = message(
+            "DEP032",
+            "economics",
+            "en",
+            **SCALED,
+            recommended_deployment=deployment,
+            recommended_usd_per_month=cost,
+        )
         assert "$45,257 a month, 28 % less. An added replica" in said
-
-
-def test_a_serverless_price_a_later_rule_rules_out_is_not_set_against_the_scaled_fleet() -> None:
-    """DEP024 (a busy steady service) fires on the serverless fact, after the economics stage that worked
-    the price out: the finished details drop it, so DEP032 says nothing of it."""
-    from gpu_advisor.engine.pipeline.economics import serverless_as_it_stands
-    from gpu_advisor.engine.rulebook.details import EconomicsDetails
-
-    rules = {rule.id: rule for rule in load_rulebook().rules}
-    details = EconomicsDetails.model_construct(cheapest_serverless_usd_per_month=135_403.0)
-    ruled_out = serverless_as_it_stands(details, [rules["DEP024"]])
-    assert ruled_out.cheapest_serverless_usd_per_month == 0.0
-    standing = serverless_as_it_stands(details, [rules["DEP032"]])
-    assert standing.cheapest_serverless_usd_per_month == 135_403.0
 
 
 def test_a_mixed_fleet_of_one_card_more_says_one_card() -> None:

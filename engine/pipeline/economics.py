@@ -10,15 +10,13 @@ from typing import Any, NamedTuple
 from gpu_advisor.engine.calc.commitments import fleet_name, option_billing
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.results import Option
+from gpu_advisor.engine.domain.results import Decision, Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.serverless import option_name
-from gpu_advisor.engine.rulebook.conclusions import ruled_out_deployments
 from gpu_advisor.engine.rulebook.details import EconomicsDetails, OtherPrice
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import EconomicsFact, Fact
-from gpu_advisor.engine.rulebook.schema import Rule
 
 
 def cards_per_replica(option: Option) -> int:
@@ -294,9 +292,9 @@ def autoscaled_details(market: Market, fixed: FixedFleet | None) -> dict[str, An
         "fixed_fleet_is_mixed": bool(fixed and fixed.mixed),
         "fixed_fleet_name": fixed.name if fixed else "",
         "fixed_fleet_usd_per_month": fixed.usd_per_month if fixed else 0.0,
-        "cheapest_serverless_usd_per_month": market.serverless.best.bill.usd_per_month
-        if market.serverless.best
-        else 0.0,
+        # Set once the decision is settled (``with_the_decision``).
+        "recommended_deployment": "",
+        "recommended_usd_per_month": 0.0,
     }
 
 
@@ -315,9 +313,13 @@ def mixed_fleet_sla_unknown(knowledge: Knowledge, market: Market) -> dict[str, A
     }
 
 
-def serverless_as_it_stands(details: EconomicsDetails, rules: Sequence[Rule]) -> EconomicsDetails:
-    """The economics details once every stage has fired: a serverless price a later rule rules out
-    (DEP024 for a busy steady service) is no route DEP032's message may set the scaled fleet against."""
-    if "serverless" not in ruled_out_deployments(rules):
-        return details
-    return details.model_copy(update={"cheapest_serverless_usd_per_month": 0.0})
+def with_the_decision(details: EconomicsDetails, decision: Decision) -> EconomicsDetails:
+    """The economics details once the decision is settled: DEP032's message sets the fleet scaled by the
+    hour against what was recommended (an API, serverless endpoints, owned servers), which the economics
+    stage, run before the later stages, cannot know."""
+    return details.model_copy(
+        update={
+            "recommended_deployment": decision.deployment,
+            "recommended_usd_per_month": decision.usd_per_month or 0.0,
+        }
+    )

@@ -37,7 +37,7 @@ from gpu_advisor.engine.pipeline.constraints import (
 )
 from gpu_advisor.engine.pipeline.decision import settle
 from gpu_advisor.engine.pipeline.defaults import complete_workload
-from gpu_advisor.engine.pipeline.economics import serverless_as_it_stands, weigh_economics
+from gpu_advisor.engine.pipeline.economics import weigh_economics, with_the_decision
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts, judge_gpus
 from gpu_advisor.engine.pipeline.market import Market, survey_market
 from gpu_advisor.engine.pipeline.routes import BESIDE_SERVERLESS, cheapest_route
@@ -143,8 +143,8 @@ def evaluate(
         )
     firings = (*verdicts.firings, *constraints.firings, *economic_firings, *serverless_firings, *api_firings)
     rules = tuple(fired_rules(firings, rulebook))
-    details = serverless_as_it_stands(details, rules)
     settlement = settle(rules, market)
+    details = with_the_decision(details, settlement.decision)
     return Evaluation(
         knowledge=knowledge,
         rulebook=rulebook,

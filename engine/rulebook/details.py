@@ -159,8 +159,10 @@ class EconomicsDetails(Details):
     fixed_fleet_name: str | Words
     """The fixed rented fleet the autoscaled bill is compared with, and its monthly cost."""
     fixed_fleet_usd_per_month: float
-    cheapest_serverless_usd_per_month: float
-    """The cheapest admitted serverless option's bill (0: none), which the scaled fleet is set against."""
+    recommended_deployment: str
+    recommended_usd_per_month: float
+    """The settled decision and its monthly cost ("" and 0 until it is settled; 0 where it has no price),
+    which DEP032 sets the scaled fleet against."""
     best_option_offer: str
     best_option_gpu: str
     best_option_gpus: int
