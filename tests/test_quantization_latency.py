@@ -99,3 +99,28 @@ def test_a_quantized_gpu_nearer_on_one_target_but_further_on_the_other_is_not_ad
     assert int8_h200 > 300
     assert evaluation.verdicts.quantized_unsuitable["h200"] == ["LAT001"]
     assert "OPT001" not in run(service).fired_rules
+
+
+def test_quantizing_onto_a_gpu_ruled_out_for_the_model_as_given_says_why_it_is_fine_now() -> None:
+    """An 8B BF16 service held to 40 ms to the first token: one H100 PCIe misses it in BF16 (LAT001); in
+    INT8 it comes within it, and OPT001's move onto two of them says so."""
+    service = {
+        "name": "q4",
+        "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+        "requests_per_day": 300_000,
+        "avg_input_tokens": 1_000,
+        "avg_output_tokens": 200,
+        "load_pattern": "steady",
+        "max_time_to_first_token_ms": 40,
+        "company_country": "US",
+    }
+    evaluation = evaluate_workload(validate_workload(service, "q4"), EVALUATED_ON)
+    assert evaluation.verdicts.unsuitable["h100-pcie"] == ["LAT001"]
+    assert "h100-pcie" not in evaluation.verdicts.quantized_unsuitable
+    finding = next(f for f in run(service).findings if f.rule_id == "OPT001")
+    assert (
+        "fit 2 × h100-pcie at $2,905/month instead of 2 × h100-sxm at $3,066/month, the cheapest rental of "
+        "the model as given. The quantized replicas are held to the same latency targets (where no GPU meets "
+        "them, to what the closest keeps): quantized, h100-pcie comes within the targets that rule it out "
+        "for the model as given (LAT001)." in " ".join(finding.message.split())
+    )

@@ -17,6 +17,7 @@ from gpu_advisor.engine.pipeline.serverless import option_name
 from gpu_advisor.engine.rulebook.details import EconomicsDetails, OtherPrice
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import EconomicsFact, Fact
+from gpu_advisor.engine.rulebook.schema import family_of
 
 
 def cards_per_replica(option: Option) -> int:
@@ -228,6 +229,7 @@ def economics_details(
         quantized_best_gpu=quantized.gpu if quantized else "",
         quantized_best_gpus=quantized.gpus if quantized else 0,
         quantized_weights_gb=alternatives.quantized_weights_gb,
+        quantized_gpu_latency_rules=latency_rules_against(market, quantized.gpu) if quantized else "",
     )
 
 
@@ -323,3 +325,15 @@ def with_the_decision(details: EconomicsDetails, decision: Decision) -> Economic
             "recommended_usd_per_month": decision.usd_per_month or 0.0,
         }
     )
+
+
+def latency_rules_against(market: Market, gpu: str) -> str:
+    """The latency rules that rule ``gpu`` out for the model as given, as its rentals' exclusions say."""
+    found = {
+        rule
+        for priced in market.priced
+        if priced.listing.offer.gpu == gpu
+        for rule in priced.excluded_by
+        if family_of(rule) == "LAT"
+    }
+    return ", ".join(sorted(found))

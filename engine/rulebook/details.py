@@ -217,6 +217,9 @@ class EconomicsDetails(Details):
     quantized_best_gpu: str
     quantized_best_gpus: int
     quantized_weights_gb: float
+    quantized_gpu_latency_rules: str
+    """The latency rules that rule the quantized option's GPU out for the model as given (comma-separated;
+    empty: none): quantized, it comes within the targets."""
 
 
 class ProposalDetails(Details):
