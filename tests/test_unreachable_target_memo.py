@@ -163,6 +163,14 @@ def test_the_load_section_prices_the_replicas_the_latency_limits_add() -> None:
         f"latency limits take one more replica for the peak, about ${cost:,.0f} a month more at runpod "
         "(community) as it bills them." in memo
     )
+    # The limits also rule GPUs out (LAT007): the figure says it is at the replica size they leave.
+    ruled_out = [g.gpu for g in result.sizing.gpus if "LAT007" in g.not_recommended_by]
+    assert ruled_out == ["h100-sxm", "h100-nvl", "h200", "a100-80gb", "mi300x"]
+    assert (
+        f"That is at the replica size the targets leave: they also rule out {', '.join(ruled_out)} (see "
+        "Sizing), and what a faster GPU or more cards per replica cost against throughput alone is not in "
+        "this figure." in memo
+    )
     assert f"${cost:,.0f}" == "$34,923"
 
 
