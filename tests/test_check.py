@@ -131,6 +131,19 @@ def test_exit_codes(tmp_path: Path) -> None:
             "proposal.region: unknown value 'us-east-1'; allowed: UK, US, uk, us",
         ),
         (
+            # AWS lists no on-demand P5 in Frankfurt: it was priced there, with the EU premium on top.
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: dedicated_cloud, provider: aws, offer: p5-on-demand-2026-09,"
+            " gpu: h100-sxm, region: eu-central-1}\n",
+            "proposal.region: aws p5-on-demand-2026-09 is not sold in eu-central-1; its regions: us-east-1",
+        ),
+        (
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: dedicated_cloud, provider: aws, offer: p5-on-demand-2026-09,"
+            " gpu: h100-sxm, region: EU}\n",
+            "proposal.region: aws p5-on-demand-2026-09 is sold in US only",
+        ),
+        (
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
             "proposal: {deployment: dedicated_cloud, provider: runpod, gpu: h100-sxm, region: mars-1}\n",
             "proposal.region: unknown value 'mars-1'; allowed: CH, EU, UK, US, eu-datacenters, variable",

@@ -74,13 +74,43 @@ def test_a_peak_outside_the_eu_fails_residency(tmp_path: Path) -> None:
     assert res005["evidence"]["jurisdiction"] == "unknown"
 
 
+FRANKFURT = {
+    "added_offers": [
+        {
+            "provider": "aws",
+            "offer": "p5-reserved-3y-frankfurt",
+            "gpu": "h100-sxm",
+            "usd_per_gpu_hour": 1.90,
+            "pricing": "reserved",
+            "commitment_months": 36,
+            "instance_gpus": [8],
+            "nvlink_instance_gpus": [8],
+            "regions": ["eu-central-1"],
+            "price_jurisdiction": "EU",
+            "as_of": "2026-11-30",
+            "note": "a 3-year P5 reservation in Frankfurt at the US reserved price (the catalog has none)",
+        }
+    ]
+}
+"""An overrides file that adds an AWS reservation in Frankfurt, which the catalog does not list: a
+proposal may name only a region its offer is sold in."""
+
+
+def in_frankfurt(tmp_path: Path) -> tuple[dict[str, Any], tuple[str, str]]:
+    """The hybrid proposal on the added Frankfurt reservation, and the option that adds it."""
+    path = tmp_path / "frankfurt.yaml"
+    path.write_text(yaml.safe_dump(FRANKFURT), encoding="utf-8")
+    proposal = {**HYBRID, "offer": "p5-reserved-3y-frankfurt", "region": "eu-central-1"}
+    return proposal, ("--overrides", str(path))
+
+
 def test_a_peak_whose_provider_serves_two_jurisdictions_is_unknown_not_passed(tmp_path: Path) -> None:
-    """Lambda (US and UK) beside AWS's Frankfurt reservation (which AWS does not sell there: no mix is
-    priced, so the peak runs wherever Lambda does): RES005 fails; Hugging Face, with EU and US
-    regions and no H100 SXM offer, cannot be placed, and RES005 is unknown rather than the base's pass."""
+    """Lambda (US and UK) beside an AWS reservation in Frankfurt (added by overrides: no mix of the two is
+    priced, so the peak runs wherever Lambda does): RES005 fails; Hugging Face, with EU and US regions and
+    no H100 SXM offer, cannot be placed, and RES005 is unknown rather than the base's pass."""
     workload = {**WORKLOAD, "personal_data": True, "company_country": "DE"}
-    proposal = {**HYBRID, "region": "eu-central-1"}
-    lambda_peak = results(tmp_path, workload, proposal)["RES005"]
+    proposal, frankfurt = in_frankfurt(tmp_path)
+    lambda_peak = results(tmp_path, workload, proposal, *frankfurt)["RES005"]
     assert (lambda_peak["status"], lambda_peak["part"], lambda_peak["evidence"]["jurisdiction"]) == (
         "fail",
         "peak",
@@ -88,7 +118,7 @@ def test_a_peak_whose_provider_serves_two_jurisdictions_is_unknown_not_passed(tm
     )
     hugging_face = {**proposal, "peak_provider": "huggingface"}
     del hugging_face["peak_offer"]
-    res005 = results(tmp_path, workload, hugging_face)["RES005"]
+    res005 = results(tmp_path, workload, hugging_face, *frankfurt)["RES005"]
     assert (res005["status"], res005["part"]) == ("unknown", "peak")
     assert res005["message"].startswith("The busier hours' offer (huggingface): Cannot tell whether")
 
@@ -320,7 +350,8 @@ def test_a_checks_knowledge_names_the_offer_proposed_and_the_peaks_its_own(tmp_p
     the first of its provider's offers of that GPU (AWS's P5 on demand at $3.90, which it read); the
     busier hours' result cites Lambda's on-demand H100 at $2.99."""
     workload = {**WORKLOAD, "personal_data": True, "company_country": "DE"}
-    res005 = results(tmp_path, workload, {**HYBRID, "region": "eu-central-1"})["RES005"]
+    proposal, frankfurt = in_frankfurt(tmp_path)
+    res005 = results(tmp_path, workload, proposal, *frankfurt)["RES005"]
     assert res005["part"] == "peak"
     assert [k for k in res005["knowledge"] if k.startswith("offers: ")] == [
         "offers: lambda/on-demand/h100-sxm at 2.99 USD per GPU-hour (2026-03-27)"

@@ -9,6 +9,7 @@ from gpu_advisor.engine.apps.check.proposal_facts import catalog_offer
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import Offer
 from gpu_advisor.engine.domain.proposal import ProposalInput
 
 
@@ -46,6 +47,8 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
                 field="proposal.region",
             )
     base = catalog_offer(proposal, knowledge)
+    if base is not None and proposal.region is not None:
+        sold_where(base, proposal.region, knowledge, origin)
     names_peak = proposal.peak_provider is not None or proposal.peak_offer is not None
     if (names_peak or proposal.base_gpus is not None) and base is not None and base.billing != "committed":
         # The busier hours' offer prices the replicas beyond a reservation's: an hourly base has none.
@@ -92,6 +95,33 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
                 at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)),
                 field="proposal.region",
             )
+
+
+def sold_where(offer: Offer, region: str, knowledge: Knowledge, origin: str | Words) -> None:
+    """A catalog offer runs only in the regions it is sold in: a region of its provider it is not sold in
+    would be priced and judged for residency as if it were (an AWS US on-demand price in Frankfurt, with
+    the EU premium on top)."""
+    by_jurisdiction = knowledge.offer_regions_by_jurisdiction(offer)
+    if region in JURISDICTIONS:
+        if region in by_jurisdiction or "unknown" in by_jurisdiction:
+            return
+        where = Words(
+            "%(offer)s is sold in %(jurisdictions)s only",
+            offer=f"{offer.provider} {offer.offer}",
+            jurisdictions=", ".join(j for j in by_jurisdiction),
+        )
+    elif region in offer.regions:
+        return
+    else:
+        where = Words(
+            "%(offer)s is not sold in %(region)s; its regions: %(regions)s",
+            offer=f"{offer.provider} {offer.offer}",
+            region=region,
+            regions=", ".join(offer.regions),
+        )
+    raise InputError(
+        at(origin, Words.joined("proposal.region: %(problem)s", problem=where)), field="proposal.region"
+    )
 
 
 def served_jurisdictions(knowledge: Knowledge, provider: str) -> frozenset[str]:
