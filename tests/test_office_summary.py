@@ -134,3 +134,23 @@ def test_buying_for_a_load_that_is_not_steady_says_it_binds_as_a_reservation_wou
     on_premises = run({**HR_CHAT, "load_pattern": "variable"})
     assert on_premises.decision.deployment == "own_hardware" and "PRC004" in on_premises.fired_rules
     assert BINDS not in render_memo(on_premises)
+
+
+def test_a_country_without_cost_defaults_says_its_power_and_housing_are_the_documents() -> None:
+    """A Polish company's owned servers: no salary, and power and housing are the documents' US figures,
+    which only the Assumptions section said."""
+    result = run({**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "company_country": "PL"})
+    assert result.decision.deployment == "own_hardware" and result.own_hardware.costs.country_name is None
+    memo = render_memo(result).splitlines()
+    line = memo.index(summary_line("\n".join(memo)))
+    assert memo[line + 1] == (
+        "Its power and housing are the documents' US figures: the catalog has no cost defaults for PL (see "
+        "Assumptions); your own belong in the same overrides file."
+    )
+    german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
+    assert (
+        "Strom und Unterbringung sind die US-Zahlen der Dokumente: Der Katalog hat keine Kostenvorgaben"
+        in german
+    )
+    germany = render_memo(run({**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}}))
+    assert "the catalog has no cost defaults for" not in germany
