@@ -263,15 +263,18 @@ def check(tmp_path: Path, workload: dict[str, Any], proposal: dict[str, Any]) ->
 
 
 def test_check_evidence_names_the_countries_of_the_proposed_region(tmp_path: Path) -> None:
-    item = check(tmp_path, {"company_country": "CH"}, {"region": "eu-central-1"})
+    # AWS's P5 in Stockholm: an offer the catalog lists in that region (it lists none in Frankfurt).
+    item = check(
+        tmp_path, {"company_country": "CH"}, {"offer": "p5-on-demand-stockholm", "region": "eu-north-1"}
+    )
     assert item["status"] == "pass"
     assert item["evidence"] == {
         "personal_data": True,
         "cloud_hosted": True,
         "jurisdiction_excluded": False,
-        "region": "eu-central-1",
+        "region": "eu-north-1",
         "jurisdiction": "EU",
-        "countries": "DE",
+        "countries": "SE",
     }
 
 
