@@ -186,3 +186,24 @@ def test_an_api_decision_says_a_target_no_gpu_meets_is_out_of_reach_for_the_api_
     reachable = render_memo(run({**chat, "max_time_per_output_token_ms": 40}))
     assert "No GPU in the catalog meets" not in reachable
     assert "whether it keeps the workload's targets (40 ms per token) is not checked" in reachable
+
+
+def test_a_steady_service_says_where_the_priced_comparison_disagrees_with_the_documents_rule() -> None:
+    cheaper = message(
+        "DEP024", "serverless", "en", serverless_usd_per_month=3_880.0, alternative_usd_per_month=4_210.0
+    )
+    assert (
+        "Here the priced comparison disagrees with the rule: the serverless product would bill $3,880 a "
+        "month, less than the cheapest other self-hosted route at $4,210;" in cheaper
+    )
+    german = message(
+        "DEP024", "serverless", "de", serverless_usd_per_month=3_880.0, alternative_usd_per_month=4_210.0
+    )
+    assert (
+        "Hier widerspricht der Preisvergleich der Regel: Das Serverless-Produkt würde 3.880 $ im Monat"
+        in german
+    )
+    dearer = message(
+        "DEP024", "serverless", "en", serverless_usd_per_month=9_124.0, alternative_usd_per_month=7_862.0
+    )
+    assert "disagrees" not in dearer
