@@ -135,13 +135,15 @@ def test_exit_codes(tmp_path: Path) -> None:
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
             "proposal: {deployment: dedicated_cloud, provider: aws, offer: p5-on-demand-2026-09,"
             " gpu: h100-sxm, region: eu-central-1}\n",
-            "proposal.region: aws p5-on-demand-2026-09 is not sold in eu-central-1; its regions: us-east-1",
+            "proposal.region: the catalog lists no price of aws p5-on-demand-2026-09 in eu-central-1 (EU); "
+            "it lists one in US",
         ),
         (
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
             "proposal: {deployment: dedicated_cloud, provider: aws, offer: p5-on-demand-2026-09,"
             " gpu: h100-sxm, region: EU}\n",
-            "proposal.region: aws p5-on-demand-2026-09 is sold in US only",
+            "proposal.region: the catalog lists no price of aws p5-on-demand-2026-09 in EU; it lists one in "
+            "US",
         ),
         (
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
@@ -278,3 +280,27 @@ def test_buying_a_gpu_the_catalog_prices_no_server_of_has_no_cost_not_another_se
         invoke("check", "-", "--format", "json", stdin=text.split("proposal")[0] + bought).output
     )
     assert priced[0]["usd_per_month"] is not None and priced[0]["usd_per_month"] > 0
+
+
+@pytest.mark.parametrize(
+    "proposal",
+    [
+        # A marketplace offer of variable locations may run in any of its provider's regions.
+        {"provider": "runpod", "offer": "community", "gpu": "h100-sxm", "region": "eu-datacenters"},
+        # GCP's offer is listed in its group of US regions: us-central1 is one of them.
+        {"provider": "gcp", "offer": "a3-high-on-demand", "gpu": "h100-sxm", "region": "us-central1"},
+        # A serverless proposal is not held to a rental offer of the same name.
+        {"deployment": "serverless", "provider": "runpod", "offer": "community", "region": "eu-datacenters"},
+    ],
+)
+def test_a_region_where_the_catalog_prices_the_offer_is_accepted(proposal: dict[str, str]) -> None:
+    document = {
+        "workload": {
+            "name": "x",
+            "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+            "requests_per_day": 5,
+        },
+        "proposal": {"deployment": "dedicated_cloud", **proposal},
+    }
+    result = invoke("check", "-", stdin=json.dumps(document))
+    assert result.exit_code in (0, 1), result.output

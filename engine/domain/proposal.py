@@ -37,7 +37,8 @@ class ProposalInput(StrictInput):
     """Cards in all (replicas x cards per replica)."""
     pricing: PricingKind | None = None
     region: str | None = None
-    """A region ID of the provider (eu-central-1) or a jurisdiction (EU, US, UK, CH)."""
+    """A region ID of the provider (eu-central-1) or a jurisdiction (EU, US, UK, CH); for a rental, one where
+    the catalog prices its offer (a marketplace offer of variable locations: any of its provider's)."""
     server: str | None = None
     """Own hardware: the server type to buy (knowledge/own_hardware.yaml); default the catalog's."""
     servers: int | None = Field(default=None, gt=0, le=10_000)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gpu_advisor.engine.apps.check.location import JURISDICTIONS
 from gpu_advisor.engine.apps.check.proposal_api import api_providers
-from gpu_advisor.engine.apps.check.proposal_facts import catalog_offer
+from gpu_advisor.engine.apps.check.proposal_facts import RENTAL_DEPLOYMENTS, catalog_offer
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -47,7 +47,7 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
                 field="proposal.region",
             )
     base = catalog_offer(proposal, knowledge)
-    if base is not None and proposal.region is not None:
+    if base is not None and proposal.region is not None and proposal.deployment in RENTAL_DEPLOYMENTS:
         sold_where(base, proposal.region, knowledge, origin)
     names_peak = proposal.peak_provider is not None or proposal.peak_offer is not None
     if (names_peak or proposal.base_gpus is not None) and base is not None and base.billing != "committed":
@@ -98,29 +98,26 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
 
 
 def sold_where(offer: Offer, region: str, knowledge: Knowledge, origin: str | Words) -> None:
-    """A catalog offer runs only in the regions it is sold in: a region of its provider it is not sold in
-    would be priced and judged for residency as if it were (an AWS US on-demand price in Frankfurt, with
-    the EU premium on top)."""
-    by_jurisdiction = knowledge.offer_regions_by_jurisdiction(offer)
-    if region in JURISDICTIONS:
-        if region in by_jurisdiction or "unknown" in by_jurisdiction:
-            return
-        where = Words(
-            "%(offer)s is sold in %(jurisdictions)s only",
-            offer=f"{offer.provider} {offer.offer}",
-            jurisdictions=", ".join(j for j in by_jurisdiction),
-        )
-    elif region in offer.regions:
+    """A rental runs only where the catalog prices its offer: a region of another jurisdiction than every
+    region the offer is listed in would be priced and judged for residency as if it were sold there (AWS's
+    US on-demand P5 in Frankfurt, with the EU premium on top). An offer listed in a region of unknown
+    location (a marketplace's variable locations) may run in any; a region of a listed jurisdiction may be
+    one the catalog groups (GCP's ``us``) or leaves unpriced (an import's dearer regions)."""
+    listed = knowledge.offer_regions_by_jurisdiction(offer)
+    if "unknown" in listed:
         return
-    else:
-        where = Words(
-            "%(offer)s is not sold in %(region)s; its regions: %(regions)s",
-            offer=f"{offer.provider} {offer.offer}",
-            region=region,
-            regions=", ".join(offer.regions),
-        )
+    regions = {r.id: r.jurisdiction for r in knowledge.provider(offer.provider).regions}
+    jurisdiction = region if region in JURISDICTIONS else regions.get(region, "unknown")
+    if jurisdiction in listed:
+        return
+    problem = Words(
+        "the catalog lists no price of %(offer)s in %(region)s; it lists one in %(jurisdictions)s",
+        offer=f"{offer.provider} {offer.offer}",
+        region=region if region in JURISDICTIONS else f"{region} ({jurisdiction})",
+        jurisdictions=", ".join(listed),
+    )
     raise InputError(
-        at(origin, Words.joined("proposal.region: %(problem)s", problem=where)), field="proposal.region"
+        at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)), field="proposal.region"
     )
 
 
