@@ -137,20 +137,23 @@ def test_buying_for_a_load_that_is_not_steady_says_it_binds_as_a_reservation_wou
 
 
 def test_a_country_without_cost_defaults_says_its_power_and_housing_are_the_documents() -> None:
-    """A Polish company's owned servers: no salary, and power and housing are the documents' US figures,
-    which only the Assumptions section said."""
+    """A Polish company's owned servers: no salary, and the power price and the rack are the documents' US
+    figures, which only the Assumptions section said."""
     result = run({**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "company_country": "PL"})
-    assert result.decision.deployment == "own_hardware" and result.own_hardware.costs.country_name is None
+    assert result.decision.deployment == "own_hardware"
     memo = render_memo(result).splitlines()
     line = memo.index(summary_line("\n".join(memo)))
     assert memo[line + 1] == (
-        "Its power and housing are the documents' US figures: the catalog has no cost defaults for PL (see "
-        "Assumptions); your own belong in the same overrides file."
+        "For this server, the power price and the rack are the documents' US figures: the catalog has none "
+        "for PL (see Assumptions); give your own in an overrides file (`--overrides`)."
     )
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
-    assert (
-        "Strom und Unterbringung sind die US-Zahlen der Dokumente: Der Katalog hat keine Kostenvorgaben"
-        in german
-    )
-    germany = render_memo(run({**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}}))
-    assert "the catalog has no cost defaults for" not in germany
+    assert "Für diesen Server gelten für den Strompreis und das Rack die US-Zahlen der Dokumente" in german
+    # A US company's power and rack are the documents' figures, which are its country's: nothing to say.
+    us = run({**HR_CHAT, "model": {"name": "llama-3.1-70b", "precision": "fp8"}, "company_country": "US"})
+    assert us.decision.deployment == "own_hardware"
+    assert {(line.line, line.origin, line.country) for line in us.own_hardware.costs.lines} >= {
+        ("power", "documents", "US"),
+        ("rack", "documents", "US"),
+    }
+    assert "For this server," not in render_memo(us)
