@@ -141,14 +141,30 @@ def test_a_step_too_close_to_the_target_says_the_step_with_the_error_added() -> 
     )
 
 
-def test_no_gpu_too_close_says_the_fastest_step_with_the_error_added() -> None:
+def test_no_gpu_too_close_says_the_case_and_the_kept_step_once() -> None:
     fastest = {
         "fastest_for_tpot": True,
         "fastest_time_per_output_token_alone_ms": 7.15,
         "fastest_time_per_output_token_kept_ms": 7.15 * 1.13,
         "max_time_per_output_token_ms": 8.0,
     }
+    said = fit_message("LAT004", "en", **fastest)
     assert (
-        "takes 7.15 ms a step for a lone request (8.08 ms with the estimate's mean latency error added, "
-        "above it: too close to plan replicas to)." in fit_message("LAT004", "en", **fastest)
+        "takes 7.15 ms a step for a lone request (within it, but above it once the estimate's mean latency "
+        "error is added: too close to plan replicas to)." in said
+    )
+    assert said.count("8.08 ms") == 1
+
+
+def test_a_kept_time_that_rounds_to_the_target_gets_one_more_digit() -> None:
+    """A lone prompt of 355 ms against a 400 ms target: 401.15 ms with the error added, written 401; one of
+    354.3 ms gives 400.36 ms, which would read as the target itself."""
+    close = {
+        "gpu": "h200",
+        "time_to_first_token_alone_ms": 354.3,
+        "time_to_first_token_kept_ms": 354.3 * 1.13,
+        "max_time_to_first_token_ms": 400.0,
+    }
+    assert "400.4 ms with the estimate's mean latency error (13 %) added, above the target of 400 ms" in (
+        fit_message("LAT001", "en", **close)
     )

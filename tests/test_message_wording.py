@@ -111,13 +111,13 @@ def test_a_scaled_fleet_is_set_against_the_recommendation_where_it_costs_less() 
         recommended_usd_per_month=47_370.91,
     )
     assert (
-        "$45,257 a month, 28 % less, and less than the recommendation, the serverless endpoints at $47,371, "
-        "which the comparisons here weigh against fixed fleets only. An added replica" in below
+        "$45,257 a month, 28 % less, and less than the recommendation (the serverless endpoints at "
+        "$47,371). An added replica" in below
     )
     german = message(
         "DEP032", "economics", "de", **SCALED, recommended_deployment="api", recommended_usd_per_month=50_000
     )
-    assert "28 % weniger, und weniger als die Empfehlung, die verwaltete API für 50.000 $, die" in german
+    assert "28 % weniger, und weniger als die Empfehlung (die verwaltete API für 50.000 $)." in german
     # Dearer than the scaled fleet, the fixed fleet itself, or not settled: nothing more is said.
     for deployment, cost in (
         ("api", 40_000.0),
@@ -158,7 +158,7 @@ def test_a_mixed_fleet_of_one_card_more_says_one_card() -> None:
         in (" ".join(english.split()))
     )
     german = " ".join(render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur)).split())
-    assert "die in jeder Stunde 4 Replikate tragen, und bis zu eine Karte mehr bei ovhcloud h100" in german
+    assert "die in jeder Stunde 4 Replikate tragen, und höchstens eine Karte mehr bei ovhcloud h100" in german
 
 
 def test_an_api_decision_says_a_target_no_gpu_meets_is_out_of_reach_for_the_api_too() -> None:

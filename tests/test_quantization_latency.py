@@ -121,6 +121,6 @@ def test_quantizing_onto_a_gpu_ruled_out_for_the_model_as_given_says_why_it_is_f
     assert (
         "fit 2 × h100-pcie at $2,905/month instead of 2 × h100-sxm at $3,066/month, the cheapest rental of "
         "the model as given. The quantized replicas are held to the same latency targets (where no GPU meets "
-        "them, to what the closest keeps): quantized, h100-pcie comes within the targets that rule it out "
-        "for the model as given (LAT001)." in " ".join(finding.message.split())
+        "them, to what the closest keeps): quantized, h100-pcie passes the latency bar that rules it out for "
+        "the model as given (LAT001)." in " ".join(finding.message.split())
     )
