@@ -83,13 +83,13 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
         # A jurisdiction the provider has no region in cannot be where it runs: checking the proposal as
         # if it did would pass a residency rule on a promise the provider cannot keep. Marketplaces with
         # variable locations (jurisdiction unknown) are left to the residency rules.
-        served = sorted({r.jurisdiction for r in knowledge.provider(proposal.provider).regions})
-        if proposal.region not in served_jurisdictions(knowledge, proposal.provider):
+        served = served_jurisdictions(knowledge, proposal.provider)
+        if proposal.region not in served:
             problem = Words(
                 "%(provider)s has no region in %(region)s; its regions are in %(served)s",
                 provider=proposal.provider,
                 region=proposal.region,
-                served=", ".join(served),
+                served=", ".join(sorted(served)),
             )
             raise InputError(
                 at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)),
