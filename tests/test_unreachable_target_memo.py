@@ -194,17 +194,9 @@ def test_where_throughput_sets_the_replicas_no_cost_of_latency_is_stated() -> No
 def test_the_kept_time_per_token_is_written_alike_in_each_sentence() -> None:
     """4 ms a token for a 70B model: 8 B200 keep 7.57 ms x 1.13 = 8.54 ms; the Load section wrote it "8.5"
     in one sentence and "8.54" in the next."""
-    fast = {
-        "name": "fast-70b",
-        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
-        "requests_per_day": 300_000,
-        "avg_input_tokens": 1_000,
-        "avg_output_tokens": 300,
-        "load_pattern": "steady",
-        "max_time_to_first_token_ms": None,
-        "max_time_per_output_token_ms": 4,
-        "company_country": "US",
-    }
+    from test_message_wording import FAST_70B
+
+    fast = {**FAST_70B, "max_time_to_first_token_ms": None}
     memo = " ".join(render_memo(run(fast)).split())
     assert "and the replicas keep 8.54 ms per token at the peak" in memo
     assert "The limits the replicas keep (8.54 ms per token at the peak)" in memo
