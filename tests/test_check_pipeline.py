@@ -335,6 +335,7 @@ def test_compare_to_reports_the_cost_difference_and_new_and_fixed_findings(
         "usd_per_month_difference": 0.0,
         "new_findings": [],
         "fixed_findings": [],
+        "base_error": None,
     }
     assert results["new"]["comparison"]["change"] == "added"
     assert results["new"]["comparison"]["usd_per_month_difference"] == pytest.approx(RUNPOD_USD)
@@ -368,14 +369,59 @@ def test_compare_to_in_markdown(branches: tuple[Path, Path]) -> None:
     assert "kept (dedicated_cloud)" not in markdown
 
 
-def test_compare_to_needs_the_same_kind_and_a_valid_base(branches: tuple[Path, Path]) -> None:
+def test_compare_to_needs_the_same_kind_and_an_existing_base(branches: tuple[Path, Path]) -> None:
     base, head = branches
     mixed = invoke(str(head), "--compare-to", str(base / "chat.yaml"))
     assert (
         mixed.exit_code == 2 and "compare a directory with a directory, or a file with a file" in mixed.output
     )
-    (base / "broken.yaml").write_text("workload: [", encoding="utf-8")
-    broken = invoke(str(head), "--compare-to", str(base))
-    assert (
-        broken.exit_code == 2 and f"--compare-to: {base}/broken.yaml: not valid YAML or JSON" in broken.output
+    empty = base / "none"
+    empty.mkdir()
+    # A base branch without proposals yet (the CI examples create the directory): all of them are added.
+    added = as_json(str(head), "--compare-to", str(empty))
+    assert [r["comparison"]["change"] for r in added] == ["added", "added", "added"]
+    missing = invoke(str(head), "--compare-to", str(base / "gone"))
+    assert missing.exit_code == 2
+    assert f"--compare-to: {base}/gone: no such file or directory" in missing.output
+
+
+def test_a_base_this_version_cannot_check_is_reported_not_compared(branches: tuple[Path, Path]) -> None:
+    """The base branch may hold what this version refuses (a region no longer offered, a file broken on
+    the base branch): a change that fixes it is compared with the rest, not refused."""
+    base, head = branches
+    write(base / "chat.yaml", proposal("chat", **AWS, region="mars-1"))
+    (base / "kept.yaml").write_text("workload: [", encoding="utf-8")
+    write(base / "stale.yaml", proposal("stale", **AWS, region="mars-1"))
+    result = invoke(str(head), "--compare-to", str(base), "--format", "json")
+    assert result.exit_code == 0, result.output
+    results = {r["workload"]["name"]: r for r in json.loads(result.output)}
+    region = (
+        "proposal.region: unknown value 'mars-1'; allowed: EU, US, eu-central-1, eu-north-1, us-east-1"
     )
+    assert results["chat"]["comparison"] == {
+        "change": "changed",
+        "base_usd_per_month": None,
+        "usd_per_month_difference": None,
+        "new_findings": [],
+        "fixed_findings": [],
+        "base_error": f"{base}/chat.yaml (proposal 1): {region}",
+    }
+    assert results["kept"]["comparison"]["base_error"].startswith(f"{base}/kept.yaml: not valid YAML or JSON")
+    text = invoke(str(head), "--compare-to", str(base)).output
+    # Priced on both sides: only new (+$3,927.40) and old (removed, -$3,927.40); chat, kept and stale are
+    # not compared.
+    assert text.startswith(
+        f"Compared with {base}: $3,927 -> $3,927 per month ($0); 3 proposals without a price not counted.\n"
+    )
+    not_compared = "not compared: the base's proposal cannot be checked with this version"
+    assert f"  changed; {not_compared} ({base}/chat.yaml (proposal 1): {region})\n" in text
+    assert (
+        f"  removed: {head}/stale.yaml #1 stale; {not_compared} ({base}/stale.yaml (proposal 1): {region})\n"
+        in text
+    )
+    markdown = invoke(str(head), "--compare-to", str(base), "--format", "markdown").output
+    assert f"| chat (dedicated_cloud) (`{head}/chat.yaml`) | changed | \N{EN DASH} | $3,927 | \N{EN DASH} |" in markdown
+    assert (
+        "Not compared: the base's proposal cannot be checked with this version.\n\n"
+        f"- chat (dedicated_cloud) (`{head}/chat.yaml`): {base}/chat.yaml (proposal 1): {region}\n"
+    ) in markdown

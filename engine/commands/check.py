@@ -24,7 +24,7 @@ from gpu_advisor.engine.commands.common import (
 )
 
 if TYPE_CHECKING:
-    from gpu_advisor.engine.domain.proposal import CheckResult
+    from gpu_advisor.engine.domain.proposal import CheckResult, ProposalDocument
 
 
 @click.command()
@@ -113,9 +113,10 @@ def check(
     Exit codes: 0 passed, 1 failed (--fail-on warn: warnings too; see --hard-fail-on and
     --soft-fail-on), 2 bad input.
     """
-    from gpu_advisor.engine.apps.check.compare import compare, worth_showing
+    from gpu_advisor.engine.apps.check.compare import base_entries, compare, worth_showing
+    from gpu_advisor.engine.apps.check.files import proposals_under
     from gpu_advisor.engine.apps.check.gating import Gate, selector, skipped
-    from gpu_advisor.engine.apps.check.run import check_file
+    from gpu_advisor.engine.apps.check.run import check_document
     from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
     from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.i18n.environment import render
@@ -139,23 +140,28 @@ def check(
     knowledge = knowledge_with_overrides(overrides, evaluated_on)
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
 
-    def checked(path: str) -> list[CheckResult]:
-        results = check_file(
-            path,
+    def checked(document: ProposalDocument, file: str, index: int, line: int) -> CheckResult:
+        result = check_document(
+            document,
+            file,
+            index,
             evaluated_on,
             policy_dir=policy_path(policy_dir),
             knowledge=knowledge,
+            line=line,
             fmt=fmt,
             scenarios=scenarios,
             seed=seed,
         )
-        return [skipped(result, skip) for result in results]
+        return skipped(result, skip)
 
-    results = checked(proposal_file)
+    results = [
+        checked(document, file, index, line) for file, index, line, document in proposals_under(proposal_file)
+    ]
     diff = None
     if compare_to is not None:
         try:
-            base = checked(compare_to)
+            base = base_entries(compare_to, checked, lang)
         except InputError as error:
             from gpu_advisor.engine.domain.input_errors import prefixed
 

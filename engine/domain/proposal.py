@@ -180,6 +180,9 @@ class Comparison(ResultModel):
     """Failed or warning checks not in the base, as 'RULE status' (a waived one does not count)."""
     fixed_findings: tuple[str, ...]
     """Failed or warning checks of the base that this proposal no longer has."""
+    base_error: str | None = None
+    """Why the base's proposal could not be checked with this version (a value it now refuses, a file it
+    cannot read): its cost and findings are then not compared, and the change counts as unpriced."""
 
 
 class CheckResult(ResultModel):

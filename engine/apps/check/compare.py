@@ -5,21 +5,71 @@ fixed.
 A proposal is matched to the base's by its file (relative to the directory given, or the one file
 against the other) and its name (the proposal's ``name``, else its workload's), the n-th of a name with
 the n-th.
+
+The base is read as this version reads it, which may refuse what the base branch's version accepted (a
+region no longer offered, a value checked more strictly). A base proposal or file it cannot read is not
+an error of the change: its proposal is compared as unchecked (``Comparison.base_error``), so that a
+change fixing such a proposal can still be gated on its own checks.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
+from gpu_advisor.engine.apps.check.files import proposal_files, read_proposal_documents
 from gpu_advisor.engine.apps.check.gating import Gate
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.wording import Words, at
-from gpu_advisor.engine.domain.proposal import CheckResult, Comparison
+from gpu_advisor.engine.domain.input_errors import error_text
+from gpu_advisor.engine.domain.proposal import CheckResult, Comparison, ProposalDocument
 
 Key = tuple[str, str, int]
+
+
+@dataclass(frozen=True)
+class Unchecked:
+    """A base proposal this version cannot check, or a whole base file it cannot read (``index`` 0,
+    ``label`` empty), with the error in the reader's language."""
+
+    file: str
+    index: int
+    label: str
+    error: str
+
+
+BaseEntry = CheckResult | Unchecked
+Entry = TypeVar("Entry", CheckResult, BaseEntry)
+CheckDocument = Callable[[ProposalDocument, str, int, int], CheckResult]
+
+
+def base_entries(path: str, check: CheckDocument, lang: str) -> list[BaseEntry]:
+    """The base's proposals as ``check`` (file, position, line) judges them, in path order; a proposal
+    or file that this version refuses is kept as ``Unchecked`` in its place. A base that does not exist,
+    is an input error; a directory without proposal files has none (every proposal of the change is
+    added)."""
+    if path != "-" and not Path(path).exists():
+        # A mistyped base is the user's error, not the base branch's: the comparison would be empty.
+        raise InputError(at(path, Words("no such file or directory")))
+    found: list[BaseEntry] = []
+    for file in proposal_files(path, may_be_empty=True):
+        try:
+            documents = read_proposal_documents(file)
+        except InputError as error:
+            found.append(Unchecked(file, 0, "", error_text(error, lang)))
+            continue
+        for index, line, document in documents:
+            try:
+                found.append(check(document, file, index, line))
+            except InputError as error:
+                name = document.proposal.name or document.workload.get("name")
+                found.append(
+                    Unchecked(file, index, name if isinstance(name, str) else "", error_text(error, lang))
+                )
+    return found
 
 
 def findings(result: CheckResult) -> tuple[str, ...]:
@@ -31,19 +81,25 @@ def findings(result: CheckResult) -> tuple[str, ...]:
     )
 
 
-def label(result: CheckResult) -> str:
+def label(result: BaseEntry) -> str:
+    if isinstance(result, Unchecked):
+        return result.label
     if result.proposal.name:
         return result.proposal.name
     return result.workload.name if result.workload is not None else result.name
 
 
-def keyed(results: Sequence[CheckResult], root: str) -> dict[Key, CheckResult]:
-    """Each result under its file relative to ``root`` (empty for a single file) and name."""
+def keyed(results: Sequence[Entry], root: str) -> dict[Key, Entry]:
+    """Each result under its file relative to ``root`` (empty for a single file) and name; a base file
+    this version cannot read under its file, an empty name and 0."""
     seen: Counter[tuple[str, str]] = Counter()
-    by_key: dict[Key, CheckResult] = {}
+    by_key: dict[Key, Entry] = {}
     directory = Path(root).is_dir()
     for result in results:
         relative = Path(result.file).relative_to(root).as_posix() if directory else ""
+        if isinstance(result, Unchecked) and result.index == 0:
+            by_key[relative, "", 0] = result
+            continue
         seen[relative, label(result)] += 1
         by_key[relative, label(result), seen[relative, label(result)]] = result
     return by_key
@@ -67,22 +123,33 @@ def difference(head: float | None, base: float | None) -> float | None:
 
 @dataclass(frozen=True)
 class Diff:
-    """The head's results, each with its comparison, and the base's proposals the head no longer has."""
+    """The head's results, each with its comparison, the base's proposals the head no longer has, and
+    those of them this version could not check."""
 
     results: tuple[CheckResult, ...]
     removed: tuple[CheckResult, ...]
+    removed_unchecked: tuple[Unchecked, ...] = ()
+
+    @property
+    def counted(self) -> tuple[CheckResult, ...]:
+        """The head's proposals priced on both sides (an added one: priced), which the totals add up."""
+        return tuple(
+            r
+            for r in self.results
+            if r.comparison is None or r.comparison.usd_per_month_difference is not None
+        )
 
     @property
     def base_usd_per_month(self) -> float:
         return round(
-            sum(r.comparison.base_usd_per_month or 0 for r in self.results if r.comparison)
+            sum(r.comparison.base_usd_per_month or 0 for r in self.counted if r.comparison)
             + sum(r.usd_per_month or 0 for r in self.removed),
             2,
         )
 
     @property
     def usd_per_month(self) -> float:
-        return round(sum(r.usd_per_month or 0 for r in self.results), 2)
+        return round(sum(r.usd_per_month or 0 for r in self.counted), 2)
 
     @property
     def usd_per_month_difference(self) -> float:
@@ -94,22 +161,37 @@ class Diff:
 
     @property
     def unpriced(self) -> int:
-        """Proposals whose difference is not known (one side without a price)."""
-        return sum(
-            r.comparison is not None and r.comparison.usd_per_month_difference is None for r in self.results
-        ) + sum(r.usd_per_month is None for r in self.removed)
+        """Proposals whose difference is not known (one side without a price, or not checked)."""
+        return (
+            sum(
+                r.comparison is not None and r.comparison.usd_per_month_difference is None
+                for r in self.results
+            )
+            + sum(r.usd_per_month is None for r in self.removed)
+            + len(self.removed_unchecked)
+        )
 
 
-def compare(head: Sequence[CheckResult], head_root: str, base: Sequence[CheckResult], base_root: str) -> Diff:
+def compare(head: Sequence[CheckResult], head_root: str, base: Sequence[BaseEntry], base_root: str) -> Diff:
     if Path(head_root).is_dir() != Path(base_root).is_dir():
         problem = Words("compare a directory with a directory, or a file with a file")
         raise InputError(at(f"--compare-to {base_root}", problem), field="--compare-to")
     heads, bases = keyed(head, head_root), keyed(base, base_root)
     compared = []
     for key, result in heads.items():
-        before = bases.get(key)
+        # A base file this version cannot read stands for each of its proposals.
+        before = bases.get(key) or bases.get((key[0], "", 0))
         now = findings(result)
-        if before is None:
+        if isinstance(before, Unchecked):
+            comparison = Comparison(
+                change="changed",
+                base_usd_per_month=None,
+                usd_per_month_difference=None,
+                new_findings=(),
+                fixed_findings=(),
+                base_error=before.error,
+            )
+        elif before is None:
             comparison = Comparison(
                 change="added",
                 base_usd_per_month=None,
@@ -134,10 +216,22 @@ def compare(head: Sequence[CheckResult], head_root: str, base: Sequence[CheckRes
                 fixed_findings=tuple(f for f in then if f not in now),
             )
         compared.append(result.model_copy(update={"comparison": comparison}))
+    files = {key[0] for key in heads}
+    gone = [(key, entry) for key, entry in bases.items() if key not in heads]
     removed = tuple(
         # Named where the proposal was, as the change's files are: not under the base's checkout.
-        result.model_copy(update={"file": (Path(head_root) / key[0]).as_posix() if key[0] else head_root})
-        for key, result in bases.items()
-        if key not in heads
+        result.model_copy(update={"file": where(head_root, key[0])})
+        for key, result in gone
+        if isinstance(result, CheckResult)
     )
-    return Diff(tuple(compared), removed)
+    unchecked = tuple(
+        Unchecked(where(head_root, key[0]), entry.index, entry.label, entry.error)
+        for key, entry in gone
+        # A file the base cannot read stands for the head's proposals in it, where the head has the file.
+        if isinstance(entry, Unchecked) and not (entry.index == 0 and key[0] in files)
+    )
+    return Diff(tuple(compared), removed, unchecked)
+
+
+def where(head_root: str, relative: str) -> str:
+    return (Path(head_root) / relative).as_posix() if relative else head_root

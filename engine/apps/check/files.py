@@ -20,9 +20,10 @@ from gpu_advisor.engine.domain.proposal import ProposalDocument
 PROPOSAL_SUFFIXES = (".yaml", ".yml", ".json")
 
 
-def proposal_files(path: str) -> list[str]:
+def proposal_files(path: str, *, may_be_empty: bool = False) -> list[str]:
     """``path`` itself, or for a directory every ``.yaml``, ``.yml`` and ``.json`` file under it (hidden
-    files and directories left out), sorted by path."""
+    files and directories left out), sorted by path. A directory without any is an input error unless it
+    ``may_be_empty`` (a base branch that had no proposals yet)."""
     if path == "-" or not Path(path).is_dir():
         return [path]
     root = Path(path)
@@ -33,9 +34,19 @@ def proposal_files(path: str) -> list[str]:
         and file.is_file()
         and not any(part.startswith(".") for part in file.relative_to(root).parts)
     )
-    if not files:
+    if not files and not may_be_empty:
         raise InputError(at(path, Words("no proposal file (*.yaml, *.yml, *.json) under the directory")))
     return [file.as_posix() for file in files]
+
+
+def proposals_under(path: str) -> list[tuple[str, int, int, ProposalDocument]]:
+    """Every proposal of a file, or of every proposal file under a directory (``proposal_files``): its
+    file, position in the file from 1, the line it starts on, the proposal."""
+    return [
+        (file, index, line, document)
+        for file in proposal_files(path)
+        for index, line, document in read_proposal_documents(file)
+    ]
 
 
 def read_proposal_documents(path: str) -> list[tuple[int, int, ProposalDocument]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from gpu_advisor.engine.apps.check.files import proposal_files, proposal_origin, read_proposal_documents
+from gpu_advisor.engine.apps.check.files import proposal_origin, proposals_under
 from gpu_advisor.engine.apps.check.gating import counts, overall
 from gpu_advisor.engine.apps.check.peak_part import merged, peak_part
 from gpu_advisor.engine.apps.check.proposal_facts import proposal_fact
@@ -268,8 +268,7 @@ def check_file(
         check_document(
             document, file, index, evaluated_on, evaluator, policy_dir, knowledge, line, fmt, scenarios, seed
         )
-        for file in proposal_files(path)
-        for index, line, document in read_proposal_documents(file)
+        for file, index, line, document in proposals_under(path)
     ]
 
 
