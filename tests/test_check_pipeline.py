@@ -395,9 +395,7 @@ def test_a_base_this_version_cannot_check_is_reported_not_compared(branches: tup
     result = invoke(str(head), "--compare-to", str(base), "--format", "json")
     assert result.exit_code == 0, result.output
     results = {r["workload"]["name"]: r for r in json.loads(result.output)}
-    region = (
-        "proposal.region: unknown value 'mars-1'; allowed: EU, US, eu-central-1, eu-north-1, us-east-1"
-    )
+    region = "proposal.region: unknown value 'mars-1'; allowed: EU, US, eu-central-1, eu-north-1, us-east-1"
     assert results["chat"]["comparison"] == {
         "change": "changed",
         "base_usd_per_month": None,
@@ -420,7 +418,8 @@ def test_a_base_this_version_cannot_check_is_reported_not_compared(branches: tup
         in text
     )
     markdown = invoke(str(head), "--compare-to", str(base), "--format", "markdown").output
-    assert f"| chat (dedicated_cloud) (`{head}/chat.yaml`) | changed | \N{EN DASH} | $3,927 | \N{EN DASH} |" in markdown
+    dash = "\N{EN DASH}"
+    assert f"| chat (dedicated_cloud) (`{head}/chat.yaml`) | changed | {dash} | $3,927 | {dash} |" in markdown
     assert (
         "Not compared: the base's proposal cannot be checked with this version.\n\n"
         f"- chat (dedicated_cloud) (`{head}/chat.yaml`): {base}/chat.yaml (proposal 1): {region}\n"

@@ -67,16 +67,16 @@ def item(result: dict, rule_id: str) -> dict | None:
 
 
 def test_rob004_reads_the_proposal_s_share(tmp_path: Path) -> None:
-    """Seed 1, 400 draws (test_robustness_rules): RunPod's B200 is the decision in 251, Azure's ND H100 v5
-    spot in the other 149; both are below the 75 % of fragile_below_win_share."""
+    """Seed 1, 400 draws (test_robustness_rules): RunPod's B200 is the decision in 254, Azure's ND H100 v5
+    spot in the other 146; both are below the 75 % of fragile_below_win_share."""
     _, (runpod, spot) = check(tmp_path, [RUNPOD, AZURE_SPOT], "--scenarios", "400", "--seed", "1")
     first, second = item(runpod, "ROB004"), item(spot, "ROB004")
     assert first is not None and second is not None
     assert (first["status"], second["status"]) == ("warn", "warn")
-    assert first["evidence"] == {"robustness_known": True, "proposal_win_share": 251 / 400}
-    assert second["evidence"]["proposal_win_share"] == 149 / 400
+    assert first["evidence"] == {"robustness_known": True, "proposal_win_share": 254 / 400}
+    assert second["evidence"]["proposal_win_share"] == 146 / 400
     assert first["message"] == (
-        "The proposal is the decision in 63 % of the scenarios drawn from the documents' ranges, below "
+        "The proposal is the decision in 64 % of the scenarios drawn from the documents' ranges, below "
         "75 %: in the others the figures, drawn within their ranges, favour another option."
     )
 
@@ -99,7 +99,7 @@ def test_an_organization_threshold_fails_the_proposal(tmp_path: Path) -> None:
     assert item(runpod, "ORG901")["status"] == "pass"  # type: ignore[index]
     failed = item(spot, "ORG901")
     assert failed is not None and failed["status"] == "fail"
-    assert failed["message"] == "The proposal is the decision in 37 % of the scenarios, below 50 %."
+    assert failed["message"] == "The proposal is the decision in 36 % of the scenarios, below 50 %."
 
 
 def test_without_scenarios_no_robustness_check(tmp_path: Path) -> None:

@@ -268,20 +268,24 @@ CHAT_3M = MARKETS["open-market"]
 
 def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours() -> None:
     """Three million requests a day of a 70B FP8 service around the clock on the steady profile: on H100
-    (two cards a replica, 25.97 requests/s each, 64 % of it usable after the headroom and the error band:
-    16.70) the hours need 3 to 5 replicas, spare included: 34.7 requests/s on average times the hour's
-    factor times 1.27 within it. One reserved 8-GPU P5 holds 4 of them every hour; hours 12 to 15 (factors
-    1.15 to 1.33, above 3 x 16.70 / (34.7 x 1.27) = 1.136; hour 16's 1.13 is not) need a fifth, 2 cards on
-    Lambda's hourly H100 ($2.99, sold in 1, 2, 4 and 8 cards) for 4 hours a day (GMI's $2.10 sells single
-    cards only, which a 2-card replica cannot use: NET003); hours 22 and 23 (0.70, 0.72, at most
-    2 x 16.70 / (34.7 x 1.27) = 0.758) need only three."""
+    (two cards a replica, 25.77 requests/s each, 65 % of it usable after the headroom and the error band,
+    0.70 / 1.071: 16.84) the hours need 3 to 5 replicas, spare included: 34.7 requests/s on average times
+    the hour's factor times 1.27 within it. One reserved 8-GPU P5 holds 4 of them every hour; hours 12 to
+    15 (factors 1.15 to 1.33, above 3 x 16.84 / (34.7 x 1.27) = 1.146; hour 16's 1.13 is not) need a
+    fifth, 2 cards on Lambda's hourly H100 ($2.99, sold in 1, 2, 4 and 8 cards) for 4 hours a day (GMI's
+    $2.10 sells single cards only, which a 2-card replica cannot use: NET003); hours 22 and 23 (0.70,
+    0.72, at most 2 x 16.84 / (34.7 x 1.27) = 0.764) need only three."""
     workload = validate_workload({**CHAT_3M, "name": "chat-3m", "requests_per_day": 3_000_000}, "test")
     result = recommend(workload, EVALUATED_ON)
     mixed = result.mixed_fleet
     assert mixed is not None and mixed.fleet is not None
     fleet = mixed.fleet
     plan = next(g for g in result.sizing.gpus if g.gpu == "h100-sxm")
-    assert plan.requests_per_second_per_replica == pytest.approx(25.97, abs=0.01)
+    assert plan.requests_per_second_per_replica == pytest.approx(25.77, abs=0.01)
+    usable = plan.requests_per_second_per_replica * 0.70 / (1 + result.throughput_accuracy.highest_error)
+    assert usable == pytest.approx(16.84, abs=0.01)
+    hourly = result.load.average_requests_per_second * 1.27
+    assert 1.13 < 3 * usable / hourly < 1.15 and 2 * usable / hourly > 0.72
     assert fleet.replicas_by_hour == (4,) * 12 + (5,) * 4 + (4,) * 6 + (3, 3)
     assert (fleet.base_provider, fleet.base_offer, fleet.base_replicas, fleet.base_replicas_hosted) == (
         "aws",
@@ -371,13 +375,16 @@ def test_a_batch_rental_is_compared_at_the_hours_its_own_run_bills() -> None:
     nightly = own.rent_billed_hours_per_month / (1 + result.spot_interruption_overhead)
     minutes = nightly / result.workload.days_per_month * 60
     assert minutes == pytest.approx(round(minutes), abs=1e-6)
+    # 279 minutes a night: 279 / 60 x 22 nights x 1.05 = 107.4 hours billed.
+    assert round(minutes) == 279
+    assert own.rent_billed_hours_per_month == pytest.approx(279 / 60 * 22 * 1.05)
     assert compared.usd_per_month == pytest.approx(
         compared.gpus_rented * compared.usd_per_gpu_hour * own.rent_billed_hours_per_month, rel=RELATIVE
     )
     memo = render_memo(result)
     bill = f"${compared.usd_per_month:,.0f}"
     assert (
-        f"| Compared offer: azure/nd-h100-v5-spot ($2.37/GPU-hour) | {bill} | as billed: 106 h (16 cards) |"
+        f"| Compared offer: azure/nd-h100-v5-spot ($2.37/GPU-hour) | {bill} | as billed: 107 h (16 cards) |"
         in memo
     )
     # The cheapest admitted rental is RunPod's B200, the best rental: shown once.

@@ -35,6 +35,8 @@ ROOFLINE = Roofline(
     prefill_attention_seconds=0.0,
     prefill_chunks=1,
     max_batch=100,
+    # The plain roofline: the longer of reads and FLOPs, with no blend near the ridge.
+    roofline_exponent=64.0,
 )
 
 

@@ -3,9 +3,11 @@ a decode step reads only the experts its sequences were routed to, every forward
 per layer (more in a mixture-of-experts layer), and a prompt's pass also carries the decoding sequences'
 step.
 
-Factors (knowledge/throughput.yaml): 86 % of the memory bandwidth, 72.5 microseconds per layer and 100
-more per mixture-of-experts layer; over NVLink, two all-reduces per layer of 3 microseconds each plus
-their activations (16 bits per element), each card sending 2(T-1)/T of them at 48 % of 450 GB/s.
+Factors (knowledge/throughput.yaml): 86 % of the memory bandwidth, 59 % of the dense tensor throughput,
+a multiplication's reads and FLOPs blended as (read^2.5 + compute^2.5)^(1/2.5), 72.5 microseconds per
+layer and 100 more per mixture-of-experts layer; over NVLink, two all-reduces per layer of 3 microseconds
+each plus their activations (16 bits per element), each card sending 2(T-1)/T of them at 41 % of
+450 GB/s.
 """
 
 from __future__ import annotations
@@ -18,8 +20,12 @@ from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 KNOWLEDGE = load_knowledge()
-BANDWIDTH_SHARE, LINK_SHARE = 0.86, 0.48
+BANDWIDTH_SHARE, COMPUTE_SHARE, LINK_SHARE, EXPONENT = 0.86, 0.59, 0.41, 2.5
 LAYER, MOE_LAYER, ALL_REDUCE = 72.5e-6, 100e-6, 3e-6
+
+
+def blend(read: float, compute: float) -> float:
+    return float((read**EXPONENT + compute**EXPONENT) ** (1 / EXPONENT))
 
 
 def sent_per_token(layers: int, hidden: int, cards: int) -> float:
@@ -87,20 +93,21 @@ def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
     # A lone token's multiplications read its 37 GB of active weights (a byte each) in far longer than
     # they compute. Its latent attention (absorbed: 128 heads against the 576-wide latent and back over
     # its 512, 17.0 MFLOP a pair) over the 1,500 tokens it sees on average computes longer than it reads
-    # their 16-bit latent cache (vLLM): 25.5 GFLOP at 8 x 989 TFLOPS x 0.57 against 105 MB read.
+    # their 16-bit latent cache (vLLM): 25.5 GFLOP at 8 x 989 TFLOPS x 0.59 against 105 MB read.
     assert step.weights_read == pytest.approx(37e9 / bandwidth, rel=1e-9)
     assert step.weights_read > step.weights_compute
     kv = 1500 * 61 * (512 + 64) * 2
-    attention = 2 * 61 * 128 * (512 + 64 + 512) * 1500 / (8 * 989e12 * 0.57)
+    attention = 2 * 61 * 128 * (512 + 64 + 512) * 1500 / (8 * 989e12 * COMPUTE_SHARE)
     assert step.kv_read == pytest.approx(kv / bandwidth, rel=1e-9)
     assert step.attention_compute == pytest.approx(attention, rel=1e-9)
     assert (step.kv_read * 1e6, attention * 1e6) == (
         pytest.approx(3.19, abs=0.01),
-        pytest.approx(5.65, abs=0.01),
+        pytest.approx(5.46, abs=0.01),
     )
-    # One token's activations (hidden size 7,168) on top: 13.9 microseconds over the 61 layers.
+    # One token's activations (hidden size 7,168) on top: 16.6 microseconds over the 61 layers.
+    assert sent_per_token(61, 7168, 8) * 1e6 == pytest.approx(16.59, abs=0.01)
     assert deepseek.step_seconds(1) == pytest.approx(
-        37e9 / bandwidth + attention + fixed + sent_per_token(61, 7168, 8), rel=1e-9
+        step.multiplications + attention + fixed + sent_per_token(61, 7168, 8), rel=1e-9
     )
     # A dense 70B model on two cards: 80 layers x 72.5 microseconds and 160 all-reduces.
     dense = replica("llama-3.3-70b", "fp8", "h100-sxm", 2, 1000, 300, "vllm").roofline
@@ -111,28 +118,34 @@ def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
 
 
 def test_a_short_prompt_alone_waits_for_the_weights_not_its_flops() -> None:
-    # 32 prompt tokens of Llama 3.1 70B BF16 on four H200: 32 x 140 GFLOP are far less work than
-    # reading the 140 GB of weights (140e9 / (4 x 4,800e9 x 0.86) = 8.479 ms), so the multiplications
-    # take one read of the weights; then the prompt's attention (0.6 microseconds), its 32 tokens'
-    # activations through 160 all-reduces (0.583 ms), and 80 layers of fixed time and 160 all-reduces of
-    # 3 microseconds: 15.342 ms.
+    # 32 prompt tokens of Llama 3.1 70B BF16 on four H200: 32 x 140 GFLOP (1.919 ms at 4 x 989 TFLOPS x
+    # 0.59) are far less work than reading the 140 GB of weights (140e9 / (4 x 4,800e9 x 0.86) = 8.479
+    # ms), so the multiplications take about one read of the weights (8.561 ms blended); then the
+    # prompt's attention (0.6 microseconds), its 32 tokens' activations through 160 all-reduces
+    # (0.682 ms), and 80 layers of fixed time and 160 all-reduces of 3 microseconds: 15.523 ms.
     roofline = replica("llama-3.1-70b", "bf16", "h200", 4, 32, 128, "vllm").roofline
     weights = 140e9 / (4 * 4800e9 * BANDWIDTH_SHARE)
     assert roofline.prefill_seconds < weights
     assert weights * 1000 == pytest.approx(8.479, abs=0.001)
-    attention = 2 * 80 * 64 * 256 * 32**2 / 2 / (4 * 989e12 * 0.57)
-    expected = weights + attention + 32 * sent_per_token(80, 8192, 4) + 80 * LAYER + 160 * ALL_REDUCE
-    assert expected * 1000 == pytest.approx(15.342, abs=0.001)
+    compute = 32 * 140e9 / (4 * 989e12 * COMPUTE_SHARE)
+    assert (compute * 1000, blend(weights, compute) * 1000) == (
+        pytest.approx(1.919, abs=0.001),
+        pytest.approx(8.561, abs=0.001),
+    )
+    attention = 2 * 80 * 64 * 256 * 32**2 / 2 / (4 * 989e12 * COMPUTE_SHARE)
+    all_reduces = 32 * sent_per_token(80, 8192, 4) + 160 * ALL_REDUCE
+    expected = blend(weights, compute) + attention + all_reduces + 80 * LAYER
+    assert expected * 1000 == pytest.approx(15.523, abs=0.001)
     assert lone_request(roofline).time_to_first_token_ms == pytest.approx(expected * 1000, rel=1e-9)
 
 
 def test_a_prompt_under_load_shares_its_pass_with_the_decode_step() -> None:
     # NIM's 5,000-token prompts on 2 x H100 (TensorRT-LLM, no chunking) at 1 request a second: the
     # prompt waits in the prefill queue (M/D/1), for half the step in progress, then for one pass whose
-    # multiplications compute its 5,000 tokens and the decoding sequences' tokens (compute bound, longer
-    # than reading the weights) and whose attention computes the prompt's and theirs (longer than reading
-    # their cache), sends the decoding sequences' activations besides its own (in its prefill), and 80
-    # layers' and 160 all-reduces' time.
+    # multiplications compute its 5,000 tokens and the decoding sequences' tokens (compute bound, far
+    # longer than reading the weights, with which they are blended) and whose attention computes the
+    # prompt's and theirs (longer than reading their cache), sends the decoding sequences' activations
+    # besides its own (in its prefill), and 80 layers' and 160 all-reduces' time.
     roofline = replica("llama-3.3-70b", "fp8", "h100-sxm", 2, 5000, 500, "trtllm").roofline
     rate = 1.0
     point = at_rate(roofline, rate)
@@ -145,7 +158,17 @@ def test_a_prompt_under_load_shares_its_pass_with_the_decode_step() -> None:
     compute = parts.weights_compute + parts.attention_compute
     step = roofline.step_seconds(point.decoding)
     sent = point.decoding * sent_per_token(80, 8192, 2)
-    expected = waiting + step / 2 + compute + roofline.prefill_seconds + sent + 80 * LAYER + 160 * ALL_REDUCE
+    tokens = 5000 + point.decoding
+    weights = blend(
+        roofline.weights_read_seconds(tokens), parts.weights_compute + roofline.prefill_weights_seconds
+    )
+    attention = parts.attention_compute + roofline.prefill_attention_seconds
+    prompt_sent = (
+        roofline.prefill_seconds - roofline.prefill_weights_seconds - roofline.prefill_attention_seconds
+    )
+    assert prompt_sent == pytest.approx(5000 * sent_per_token(80, 8192, 2), rel=1e-9)
+    fixed = 80 * LAYER + 160 * ALL_REDUCE
+    expected = waiting + step / 2 + weights + attention + prompt_sent + sent + fixed
     assert point.time_to_first_token_ms == pytest.approx(expected * 1000, rel=1e-9)
     # It is later than the prefill alone by at least the other sequences' compute and half a step.
     assert point.time_to_first_token_ms > (roofline.prefill_seconds + compute + step / 2) * 1000
@@ -153,26 +176,29 @@ def test_a_prompt_under_load_shares_its_pass_with_the_decode_step() -> None:
 
 def test_a_mixture_of_experts_multiplies_its_shared_weights_and_its_experts_apart() -> None:
     # Mixtral 8x7B BF16 on one H200 at 256 sequences: the shared 1.6333B parameters multiply all 256
-    # tokens, 256 x 2 x 1.6333e9 FLOPs at 989 TFLOPS x 0.57 (1.483 ms), longer than reading them
-    # (3.27 GB at 4,800 GB/s x 0.86: 0.791 ms); the eight experts, each over the tokens routed to it,
-    # read 90.1 GB (21.83 ms), longer than their FLOPs (256 x 2 x 2 x 5.6333e9: 10.23 ms). One after the
-    # other: 23.32 ms, where the longer of all bytes (22.62 ms) and all FLOPs (11.72 ms) gave 22.62.
+    # tokens, 256 x 2 x 1.6333e9 FLOPs at 989 TFLOPS x 0.59 (1.433 ms), longer than reading them
+    # (3.27 GB at 4,800 GB/s x 0.86: 0.791 ms), 1.555 ms blended; the eight experts, each over the tokens
+    # routed to it, read 90.1 GB (21.83 ms), longer than their FLOPs (256 x 2 x 2 x 5.6333e9: 9.89 ms),
+    # 22.99 ms blended. One after the other: 24.55 ms, where the longer of all bytes (22.62 ms) and all
+    # FLOPs (11.32 ms) gave 22.62.
     roofline = replica("mixtral-8x7b", "bf16", "h200", 1, 1000, 1000, "vllm").roofline
-    bandwidth, flops = 4800e9 * BANDWIDTH_SHARE, 989e12 * 0.57
+    bandwidth, flops = 4800e9 * BANDWIDTH_SHARE, 989e12 * COMPUTE_SHARE
     shared, expert = 1.6333333e9, 33.8e9 / 6
     shared_read, shared_compute = shared * 2 / bandwidth, 256 * 2 * shared / flops
     experts_read, experts_compute = 8 * expert * 2 / bandwidth, 256 * 2 * 2 * expert / flops
     assert [round(x * 1000, 2) for x in (shared_compute, shared_read, experts_read, experts_compute)] == [
-        1.48,
+        1.43,
         0.79,
         21.83,
-        10.23,
+        9.89,
     ]
-    assert roofline.multiplications_seconds(256) == pytest.approx(shared_compute + experts_read, rel=1e-6)
+    apart = blend(shared_read, shared_compute) + blend(experts_read, experts_compute)
+    assert apart * 1000 == pytest.approx(24.55, abs=0.01)
+    assert roofline.multiplications_seconds(256) == pytest.approx(apart, rel=1e-6)
     step = roofline.decode_step(256)
     assert max(step.weights_read, step.weights_compute) == pytest.approx(shared_read + experts_read, rel=1e-6)
     assert step.multiplications - max(step.weights_read, step.weights_compute) == pytest.approx(
-        shared_compute - shared_read, rel=1e-5
+        apart - shared_read - experts_read, rel=1e-5
     )
 
 
@@ -180,12 +206,13 @@ def test_a_prompt_s_pass_takes_at_least_the_step_it_carries() -> None:
     # Mixtral 8x7B BF16 on one H200, a 200-token prompt joining 256 decoding sequences: the pass multiplies
     # the shared weights over all 456 tokens and every expert over its share, one after the other, as the
     # decode step does, so it cannot take less than the step alone (the longer of all bytes and all
-    # FLOPs made it 33.84 ms against the step's 34.53; now 35.69).
+    # FLOPs made it 33.84 ms against the step's 34.53). Its 456 tokens bring the experts' FLOPs near
+    # their bytes, where a kernel takes longer than either: 40.06 ms against the step's 35.76.
     roofline = replica("mixtral-8x7b", "bf16", "h200", 1, 200, 1000, "vllm").roofline
     step = roofline.step_seconds(256)
     prompt_pass = prompt_pass_seconds(roofline, 256)
     assert prompt_pass > step
-    assert (round(step * 1000, 2), round(prompt_pass * 1000, 2)) == (34.53, 35.69)
+    assert (round(step * 1000, 2), round(prompt_pass * 1000, 2)) == (35.76, 40.06)
     parts = roofline.decode_step(256)
     read = max(parts.weights_read, roofline.weights_read_seconds(456))
     compute = parts.weights_compute + roofline.prefill_weights_seconds

@@ -61,10 +61,13 @@ def test_a_target_below_the_line_is_kept_at_the_lone_time_plus_the_margin(
     alone = lone_request(replica.roofline)
     margin = latency_margin(knowledge)
     line = alone.time_to_first_token_ms * (1 + margin)
-    # 8 H100 take about 870 ms for a lone 20,000-token prompt: 400 ms is below it, 900 ms above it but
-    # within the margin, 2,000 ms above the line.
-    assert 400 < alone.time_to_first_token_ms < 900 < line < 2000
-    for target, kept in ((400, line), (900, line), (2000, 2000)):
+    # 8 H100 take about 928 ms for a lone 20,000-token prompt (three 8,192-token chunks: the weights'
+    # multiply-adds 2 x 70e9 x 20,000 / (8 x 1,979 TFLOPS x 0.59) = 300 ms, attention 4 x 64 heads x 128 x
+    # 80 layers x 20,000^2 / 2 / (8 x 989 TFLOPS x 0.59) = 112 ms, the all-reduces ~ 497 ms at 0.41 of the
+    # link, 3 x 80 layers x 72.5 us), the line about 1,030 ms with the 11 % margin: 400 ms is below it,
+    # 1,000 ms above it but within the margin, 2,000 ms above the line.
+    assert 400 < alone.time_to_first_token_ms < 1000 < line < 2000
+    for target, kept in ((400, line), (1000, line), (2000, 2000)):
         sizing = policy(knowledge, target, None)
         assert kept_targets(replica.roofline, sizing) == (pytest.approx(kept, rel=1e-12), None)
         ceiling = replica.requests_per_second * sizing.capacity_share

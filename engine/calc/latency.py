@@ -69,9 +69,9 @@ def prompt_pass_seconds(roofline: Roofline, decoding: float) -> float:
     carries the decoding sequences' step, so its weights' multiplications read the weights its tokens
     and theirs touch once and compute both (``Roofline.multiplications``: a mixture of experts' shared
     weights and experts apart), and its attention reads their KV cache and computes the prompt's and
-    theirs: each kernel the longer of its reads and its FLOPs, plus the all-reduces and the layers' fixed
-    time. On an idle replica it is the prompt's own pass. It never takes less than the decoding
-    sequences' step alone."""
+    theirs: each kernel about the longer of its reads and its FLOPs (``roofline.blended``), plus the
+    all-reduces and the layers' fixed time. On an idle replica it is the prompt's own pass. It never
+    takes less than the decoding sequences' step alone."""
     share = min(decoding, 1.0)
     step = roofline.decode_step(max(decoding, 1.0))
     chunks = roofline.prefill_chunks

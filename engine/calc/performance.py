@@ -205,6 +205,7 @@ def replica_roofline(
         prefill_attention_seconds=prefill_attention_seconds,
         prefill_chunks=math.ceil(input_tokens / engine.max_batched_tokens) if engine.chunked_prefill else 1,
         max_batch=batch,
+        roofline_exponent=knowledge.throughput.efficiency.roofline_exponent,
     )
 
 

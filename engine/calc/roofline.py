@@ -2,8 +2,9 @@
 latency at any load follow (``calc/performance.py`` builds it, ``calc/latency.py`` reads it).
 
 A step runs its kernels one after another, so each is bound by its own bytes or FLOPs and their times add
-up: the weights' matrix multiplications take the longer of reading the weights and computing over the
-step's tokens, attention the longer of reading the KV cache and its FLOPs. At a large batch the
+up: the weights' matrix multiplications take about the longer of reading the weights and computing over
+the step's tokens (more near the ridge point, where the two are alike: ``blended``), attention the longer
+of reading the KV cache and its FLOPs. At a large batch the
 multiplications are compute-bound while attention still reads every sequence's cache; the roofline of the
 step as a whole (the longer of all its bytes and all its FLOPs) would let the two overlap, which they do
 not.
@@ -14,6 +15,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
+
+
+def blended(read: float, compute: float, exponent: float) -> float:
+    """A kernel's time from its reads' and its FLOPs' (``Efficiency.roofline_exponent``): the longer of
+    the two where one dominates, more than either near the ridge point, where they are alike."""
+    return float((read**exponent + compute**exponent) ** (1 / exponent))
 
 
 class DecodeStep(NamedTuple):
@@ -80,6 +87,8 @@ class Roofline(BaseModel):
     max_batch: int
     """Sequences the replica runs at once: the KV cache's room for whole requests, at most the serving
     engine's maximum."""
+    roofline_exponent: float
+    """How the weights' multiplications combine their reads and FLOPs (``blended``)."""
 
     def decode_step(self, sequences: float) -> DecodeStep:
         """The reads and FLOPs of a step until each of ``sequences`` sequences has its next token. With
@@ -128,18 +137,24 @@ class Roofline(BaseModel):
     def _multiplied(self, sequences: float, read: float, compute: float) -> float:
         """``multiplications`` for a step of ``sequences`` tokens whose reads and FLOPs are worked out:
         less than a token (a stage's share of one) is not split."""
-        return max(read, compute) if sequences < 1 else self.multiplications(read, compute)
+        if sequences < 1:
+            return blended(read, compute, self.roofline_exponent)
+        return self.multiplications(read, compute)
 
     def multiplications(self, read: float, compute: float) -> float:
         """Multiplications that read ``read`` seconds of weights and compute ``compute`` seconds of
-        multiply-adds (``multiplications_seconds``; a prompt's pass too): a dense model's the longer of
-        the two, a mixture of experts' its shared weights and its routed experts one after the other."""
+        multiply-adds (``multiplications_seconds``; a prompt's pass too): a dense model's the two
+        ``blended``, a mixture of experts' its shared weights and its routed experts one after the other,
+        each blended."""
+        exponent = self.roofline_exponent
         if self.experts is None:
-            return max(read, compute)
+            return blended(read, compute, exponent)
         # The shared weights' share of a token's multiply-adds: their share of its active weights.
         shared = self.shared_weights_seconds / self.active_weights_seconds
         shared_read = min(read, self.shared_weights_seconds)
-        return max(shared_read, shared * compute) + max(read - shared_read, (1 - shared) * compute)
+        return blended(shared_read, shared * compute, exponent) + blended(
+            read - shared_read, (1 - shared) * compute, exponent
+        )
 
     def step_seconds(self, sequences: float) -> float:
         """``decode_step``'s kernels (``DecodeStep.seconds``), the fixed time and

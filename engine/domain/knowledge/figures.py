@@ -135,6 +135,10 @@ class Efficiency(Sourced):
     decode_bandwidth_share: float = Field(gt=0, le=1)
     compute_share_by_math: dict[ComputeMathKind, Annotated[float, Field(gt=0, le=1)]]
     link_bandwidth_share: float = Field(gt=0, le=1)
+    roofline_exponent: float = Field(ge=1, le=64)
+    """How a matrix multiplication's reads and FLOPs combine: it takes (read^p + compute^p)^(1/p), the
+    longer of the two far from the ridge point and up to 2^(1/p) times it where they are equal (a
+    kernel near the ridge overlaps its loads and its math imperfectly; a large p is the plain roofline)."""
 
     @model_validator(mode="after")
     def _every_math(self) -> Efficiency:
