@@ -84,9 +84,16 @@ def whole_billions(params_b: float) -> int:
 class _Priced(NamedTuple):
     listing: ApiListing
     usd_per_month: float
-    stands_in: bool
+    sized: bool
+    """Of the workload model's size or larger (``stands_in``)."""
+    holds: bool
+    """Its requests hold the workload's (``ApiPrice.holds``)."""
     same_model: bool
     excluded_by: tuple[str, ...]
+
+    @property
+    def stands_in(self) -> bool:
+        return self.sized and self.holds
 
 
 def api_costs(
@@ -103,6 +110,7 @@ def api_costs(
         resolved.days_per_month,
         resolved.avg_input_tokens,
         resolved.avg_output_tokens,
+        resolved.context_tokens,
         resolved.params_b,
         resolved.active_params_b,
         resolved.model or "",
@@ -122,6 +130,7 @@ def _costs(
     days_per_month: float,
     input_tokens: int,
     output_tokens: int,
+    context_tokens: int,
     params_b: float,
     active_params_b: float,
     model: str,
@@ -135,9 +144,10 @@ def _costs(
         monthly = listing.price_factor * api_usd_per_month(
             api, requests_per_day, days_per_month, input_tokens, output_tokens, usd_per_eur
         )
-        fits = stands_in(api, params_b, active_params_b)
+        sized = stands_in(api, params_b, active_params_b)
+        holds = api.holds(context_tokens, output_tokens)
         same = api.model is not None and api.model == model
-        priced.append(_Priced(listing, monthly, fits, same, excluded))
+        priced.append(_Priced(listing, monthly, sized, holds, same, excluded))
     compared = comparable(priced)
     cheaper = cheaper_same_size(priced, compared)
     return tuple(
@@ -192,6 +202,10 @@ def _cost(priced: _Priced, requests: float, compared: bool, shown: bool, cheaper
         jurisdiction=api.jurisdiction,
         countries=api.countries,
         stands_in=priced.stands_in,
+        of_size=priced.sized,
+        holds_request=priced.holds,
+        context_window_tokens=api.context_window_tokens,
+        max_output_tokens=api.max_output_tokens,
         same_model=priced.same_model,
         excluded_by=priced.excluded_by,
         listed=shown,
@@ -200,13 +214,14 @@ def _cost(priced: _Priced, requests: float, compared: bool, shown: bool, cheaper
 
 
 def listed(priced: _Priced, compared: _Priced | None) -> bool:
-    """Shown beside the comparison (``ApiCost.listed``): proprietary references, and the prices that
-    stand in for the model up to the compared one's size class (all of them where none is compared);
-    the cheaper price of the compared one's size (``cheaper_same_size``) is shown too."""
+    """Shown beside the comparison (``ApiCost.listed``): proprietary references, and the prices of the
+    model's size or larger up to the compared one's size class (all of them where none is compared),
+    those whose requests are too short for the workload's too, marked; the cheaper price of the compared
+    one's size (``cheaper_same_size``) is shown too."""
     api = priced.listing.api
     if api.kind == "proprietary":
         return True
-    if not priced.stands_in:
+    if not priced.sized:
         return False
     if compared is None or priced.same_model:
         return True

@@ -228,7 +228,17 @@ class ApiCost(ResultModel):
     """Where the provider processes requests (EU, US, CN, unknown: no location guaranteed)."""
     countries: tuple[str, ...] = ()
     """The countries it processes them in, where the catalog knows them (ISO codes)."""
-    stands_in: bool = False  # a hosted open model of the workload's size or larger (total and active)
+    stands_in: bool = False
+    """A hosted open model of the workload's size or larger (total and active) whose requests hold the
+    workload's (``holds_request``)."""
+    of_size: bool = False
+    """A hosted open model of the workload's size or larger, whether or not its requests hold the
+    workload's."""
+    holds_request: bool = True
+    """Its context window (where known) takes the workload's serving context and its answer cap (where
+    published) the average answer; a price that does not cannot stand in, whatever its size."""
+    context_window_tokens: int | None = None
+    max_output_tokens: int | None = None
     same_model: bool = False
     excluded_by: tuple[str, ...] = ()
     listed: bool = False

@@ -294,7 +294,37 @@ class ApiPrice(Sourced):
     sla_as_of: dt.date
     sla_note: str | None = None
     """What the page says of an SLA (or that it says nothing of one)."""
+    context_window_tokens: int | None = Field(default=None, gt=0)
+    """The most tokens one request may hold on this product, prompt and answer together; None where no
+    dated source gives it for this product."""
+    max_output_tokens: int | None = Field(default=None, gt=0)
+    """The longest answer it returns, where the product caps it below its window; None: not published."""
+    context_source: Citation | None = None
+    context_as_of: dt.date | None = None
+    context_note: str | None = None
+    """Where the figures come from when not from the provider's own page, and how a "128k" was read."""
     note: str | None = None
+
+    @model_validator(mode="after")
+    def _context_sourced(self) -> ApiPrice:
+        given = self.context_window_tokens is not None or self.max_output_tokens is not None
+        if given != (self.context_source is not None and self.context_as_of is not None):
+            raise ValueError(
+                "context_window_tokens and max_output_tokens come with context_source and context_as_of"
+            )
+        if (
+            self.context_window_tokens is not None
+            and self.max_output_tokens is not None
+            and self.max_output_tokens > self.context_window_tokens
+        ):
+            raise ValueError("max_output_tokens cannot exceed context_window_tokens")
+        return self
+
+    def holds(self, context_tokens: int, output_tokens: int) -> bool:
+        """A request of the workload fits the product: its context window (where known) takes the
+        workload's serving context, and its answer cap (where published) the average answer."""
+        window, answer = self.context_window_tokens, self.max_output_tokens
+        return (window is None or window >= context_tokens) and (answer is None or answer >= output_tokens)
 
     @model_validator(mode="after")
     def _sla_noted(self) -> ApiPrice:

@@ -1,0 +1,149 @@
+"""A managed API's price stands in for a workload only if the product takes the workload's requests:
+its context window (knowledge/api_prices.yaml: context_window_tokens, where a dated source gives it) at
+least the workload's serving context, and its answer cap (max_output_tokens, where published) at least
+the average answer. A price that does not is shown, marked, and said to be left out; it is never
+compared. A window the catalog does not know leaves the price in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import knowledge_with, merged, run
+
+from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
+from gpu_advisor.engine.domain.results import ApiCost, Recommendation
+from gpu_advisor.engine.present.memo import render_memo
+
+KNOWLEDGE = load_knowledge()
+
+LONG_70B: dict[str, Any] = {
+    "name": "long-70b",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+    "requests_per_day": 5000,
+    "avg_input_tokens": 110_000,
+    "avg_output_tokens": 1000,
+    "personal_data": True,
+    "company_country": "DE",
+}
+"""A serving context of 111,000 tokens (the default window grows to hold an average request), EU data:
+the EU-hosted Llama 3.3 70B prices are IONOS (window not in the catalog), OVHcloud (131,072) and
+Scaleway (100,000)."""
+
+
+def cost(result: Recommendation, api: str) -> ApiCost:
+    return next(c for c in result.api_costs if c.api == api and not c.batch)
+
+
+def test_the_catalog_records_the_windows_the_sources_give() -> None:
+    windows = {a.id: (a.context_window_tokens, a.max_output_tokens) for a in KNOWLEDGE.api_prices.apis}
+    assert windows["deepseek-r1-deepseek"] == (64_000, 8_000)
+    assert windows["llama-3.3-70b-scaleway"] == (100_000, 16_000)
+    assert windows["llama-3-70b-hosted"] == (8_192, None)
+    # No dated source gives the window of IONOS's Llama 3.3 70B: not known, not guessed.
+    assert windows["llama-3.3-70b-ionos"] == (None, None)
+
+
+def test_a_window_below_the_serving_context_cannot_stand_in() -> None:
+    result = run(LONG_70B)
+    assert result.workload.context_tokens == 111_000
+    scaleway, ovh, ionos = (
+        cost(result, a) for a in ("llama-3.3-70b-scaleway", "llama-3.3-70b-ovhcloud", "llama-3.3-70b-ionos")
+    )
+    assert (scaleway.of_size, scaleway.holds_request, scaleway.stands_in, scaleway.listed) == (
+        True,
+        False,
+        False,
+        True,
+    )
+    assert (ovh.holds_request, ovh.stands_in) == (True, True)
+    # IONOS's window is not in the catalog: it stays in, and as the cheapest EU price it is compared.
+    assert (ionos.context_window_tokens, ionos.stands_in, ionos.compared) == (None, True, True)
+    memo = render_memo(result)
+    assert (
+        "Left out, as their requests are shorter than this workload's (a serving context of 111,000 "
+        "tokens, answers of 1,000 on average): Llama 3 70B (hosted), a window of 8,192 tokens; Llama 3.3 "
+        "70B Instruct (Scaleway Generative APIs), a window of 100,000 tokens.\n"
+    ) in memo
+    row = "| Llama 3.3 70B Instruct (Scaleway Generative APIs) | EU | $17,626 | $0.116 | 2026-09-26 |"
+    assert f"{row} requests too short for this workload |" in memo
+
+
+def test_a_window_that_holds_the_context_exactly_stands_in() -> None:
+    # The documents' Llama 3 70B price at the default serving context of 8,192 tokens: its window.
+    result = run(
+        {"name": "chat", "model": {"name": "llama-3.3-70b", "precision": "fp8"}, "requests_per_day": 5000}
+    )
+    assert result.workload.context_tokens == 8_192
+    documents = cost(result, "llama-3-70b-hosted")
+    assert (documents.holds_request, documents.stands_in) == (True, True)
+    longer = run(
+        merged(LONG_70B, {"avg_input_tokens": 7_300, "avg_output_tokens": 900, "personal_data": False})
+    )
+    assert longer.workload.context_tokens == 8_200
+    assert cost(longer, "llama-3-70b-hosted").stands_in is False
+
+
+def test_no_price_of_the_size_takes_the_requests_so_no_api_is_compared() -> None:
+    # DeepSeek-R1 with 70,000-token prompts: DeepSeek's API takes 64,000 tokens, the catalog's only
+    # price of a model this size.
+    result = run(
+        {
+            "name": "long-reasoning",
+            "model": {"name": "deepseek-r1", "precision": "fp8"},
+            "requests_per_day": 20_000,
+            "avg_input_tokens": 70_000,
+            "avg_output_tokens": 2_000,
+        }
+    )
+    assert not any(c.compared for c in result.api_costs)
+    assert result.decision.deployment != "api"
+    assert (
+        "The catalog's hosted API prices for a model of this size take shorter requests than this "
+        "workload's (a serving context of 72,000 tokens, answers of 2,000 on average): DeepSeek-R1 "
+        "(DeepSeek API, deepseek-reasoner), a window of 64,000 tokens. No managed API is compared.\n"
+    ) in render_memo(result)
+
+
+def test_an_answer_longer_than_the_cap_cannot_stand_in() -> None:
+    # 9,000-token answers in a 10,000-token context: DeepSeek's window holds them, its 8,000-token answer
+    # cap does not.
+    workload = {
+        "name": "long-answers",
+        "model": {"name": "deepseek-r1", "precision": "fp8"},
+        "requests_per_day": 2_000,
+        "avg_input_tokens": 1_000,
+        "avg_output_tokens": 9_000,
+    }
+    deepseek = cost(run(workload), "deepseek-r1-deepseek")
+    assert (deepseek.holds_request, deepseek.stands_in) == (False, False)
+    assert "DeepSeek-R1 (DeepSeek API, deepseek-reasoner), answers of at most 8,000 tokens." in render_memo(
+        run(workload)
+    )
+    shorter = cost(run(merged(workload, {"avg_output_tokens": 8_000})), "deepseek-r1-deepseek")
+    assert shorter.stands_in is True
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "problem"),
+    [
+        (
+            "    context_as_of: 2026-12-02\n    context_note: \"the provider's page, the one",
+            "    context_note: \"the provider's page, the one",
+            "come with context_source and context_as_of",
+        ),
+        (
+            "    max_output_tokens: 8000\n",
+            "    max_output_tokens: 80000\n",
+            "cannot exceed context_window_tokens",
+        ),
+    ],
+)
+def test_a_window_without_its_source_or_an_answer_beyond_it_is_refused(
+    tmp_path: Path, before: str, after: str, problem: str
+) -> None:
+    directory = knowledge_with(tmp_path, "api_prices.yaml", before, after)
+    with pytest.raises(KnowledgeError, match=problem):
+        load_knowledge_from(directory)
