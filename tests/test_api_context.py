@@ -6,10 +6,12 @@ compared. A window the catalog does not know leaves the price in."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from helpers import knowledge_with, merged, run
 
 from gpu_advisor.engine.common.errors import KnowledgeError
@@ -147,3 +149,39 @@ def test_a_window_without_its_source_or_an_answer_beyond_it_is_refused(
     directory = knowledge_with(tmp_path, "api_prices.yaml", before, after)
     with pytest.raises(KnowledgeError, match=problem):
         load_knowledge_from(directory)
+
+
+def test_a_proposal_of_an_api_that_takes_shorter_requests_fails(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from gpu_advisor.cli import main
+
+    document = {
+        "workload": {
+            "name": "long-reasoning",
+            "model": {"name": "deepseek-r1", "precision": "fp8"},
+            "requests_per_day": 20_000,
+            "avg_input_tokens": 70_000,
+            "avg_output_tokens": 2_000,
+        },
+        "proposal": {"deployment": "api", "provider": "deepseek", "offer": "deepseek-r1-deepseek"},
+    }
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path), "--format", "json"])
+    assert result.exit_code == 1, result.output
+    items = {item["rule_id"]: item for item in json.loads(result.output)[0]["results"]}
+    assert items["DEP038"]["status"] == "fail"
+    assert items["DEP038"]["message"] == (
+        "DeepSeek-R1 (DeepSeek API, deepseek-reasoner) takes at most 64,000 tokens a request, prompt and "
+        "answer together, and the workload is served with a context of 72,000: the API refuses or cuts its "
+        "requests, as the recommendation's comparison leaves it out. Shorten the requests, or propose a "
+        "product that takes them."
+    )
+    # Not a smaller model: DEP037 holds.
+    assert items["DEP037"]["status"] == "pass"
+    document["workload"]["avg_input_tokens"] = 50_000
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    shorter = CliRunner().invoke(main, ["check", str(path), "--format", "json"])
+    items = {item["rule_id"]: item for item in json.loads(shorter.output)[0]["results"]}
+    assert items["DEP038"]["status"] == "pass"

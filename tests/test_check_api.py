@@ -87,6 +87,7 @@ def test_an_eu_hosted_api_passes_and_is_priced_as_recommend_prices_it(tmp_path: 
         "DEP016": "pass",
         "DEP036": "pass",
         "DEP037": "pass",
+        "DEP038": "pass",
         "DEP033": "pass",
         "DEP017": "pass",
         "KNB012": "pass",
@@ -240,7 +241,12 @@ def test_a_provider_that_sells_no_api_is_warned_and_no_gpu_is_judged(tmp_path: P
     offers, so no GPU check applies, and the checks that need the API cannot tell."""
     data = document(tmp_path, {"deployment": "api", "provider": "lambda", "offer": "on-demand"})
     found = statuses(data)
-    assert (found["KNB012"], found["DEP036"], found["DEP037"]) == ("warn", "unknown", "unknown")
+    assert (found["KNB012"], found["DEP036"], found["DEP037"], found["DEP038"]) == (
+        "warn",
+        "unknown",
+        "unknown",
+        "unknown",
+    )
     assert not {"NET002", "NET004", "SIZ008", "SIZ012"} & found.keys()
     assert item(data, "DEP036")["message"] == (
         'Cannot tell whether "The proposed API is one the rules exclude for this workload": the catalog has '

@@ -254,6 +254,12 @@ class ProposalDetails(Details):
     api_model_params_b: float = 0.0
     api_model_active_params_b: float = 0.0
     api_excluded_by: str = ""
+    api_context_window_tokens: int = 0
+    """Its context window and answer cap (0 where the catalog does not record them), and the workload's
+    serving context and average answer that DEP038 holds them to."""
+    api_max_output_tokens: int = 0
+    context_tokens: int = 0
+    avg_output_tokens: int = 0
 
 
 class RobustnessDetails(Details):

@@ -144,6 +144,9 @@ class ProposalFact(Fact):
     (where its provider processes the requests, its SLA, how it is sold, company policy)."""
     api_hosts_smaller_model: Annotated[bool, Guard("api_known")] = False
     """That API hosts an open model smaller than the workload's (in parameters, or active ones)."""
+    api_requests_too_short: Annotated[bool, Guard("api_known")] = False
+    """That API's context window (where the catalog records it) is below the workload's serving context,
+    or its answer cap below the average answer: it cannot take the workload's requests."""
     waivers_dated: bool = False
     """The proposal has a waiver with an end date (``until``)."""
     waiver_expired: bool = False
