@@ -69,6 +69,11 @@ def test_a_window_below_the_serving_context_cannot_stand_in() -> None:
         "tokens, answers of 1,000 on average): Llama 3 70B (hosted), a window of 8,192 tokens; Llama 3.3 "
         "70B Instruct (Scaleway Generative APIs), a window of 100,000 tokens.\n"
     ) in memo
+    # The compared price's window is not recorded, where others of its size are too short: said.
+    assert (
+        "The catalog does not record the context window of Llama 3.3 70B Instruct (IONOS AI Model Hub): "
+        "confirm that it takes requests of 111,000 tokens before relying on its price.\n"
+    ) in memo
     row = "| Llama 3.3 70B Instruct (Scaleway Generative APIs) | EU | $17,626 | $0.116 | 2026-09-26 |"
     assert f"{row} requests too short for this workload |" in memo
 
@@ -81,6 +86,8 @@ def test_a_window_that_holds_the_context_exactly_stands_in() -> None:
     assert result.workload.context_tokens == 8_192
     documents = cost(result, "llama-3-70b-hosted")
     assert (documents.holds_request, documents.stands_in) == (True, True)
+    # No price is too short for it, so nothing is said of windows.
+    assert "context window" not in render_memo(result)
     longer = run(
         merged(LONG_70B, {"avg_input_tokens": 7_300, "avg_output_tokens": 900, "personal_data": False})
     )
