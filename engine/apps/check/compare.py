@@ -48,7 +48,7 @@ CheckDocument = Callable[[ProposalDocument, str, int, int], CheckResult]
 
 def base_entries(path: str, check: CheckDocument, lang: str) -> list[BaseEntry]:
     """The base's proposals as ``check`` (file, position, line) judges them, in path order; a proposal
-    or file that this version refuses is kept as ``Unchecked`` in its place. A base that does not exist,
+    or file that this version refuses is kept as ``Unchecked`` in its place. A base that does not exist
     is an input error; a directory without proposal files has none (every proposal of the change is
     added)."""
     if path != "-" and not Path(path).exists():
