@@ -192,3 +192,25 @@ def test_a_proposal_of_an_api_that_takes_shorter_requests_fails(tmp_path: Path) 
     shorter = CliRunner().invoke(main, ["check", str(path), "--format", "json"])
     items = {item["rule_id"]: item for item in json.loads(shorter.output)[0]["results"]}
     assert items["DEP038"]["status"] == "pass"
+
+
+def test_an_api_decision_without_a_price_that_takes_the_requests_says_so() -> None:
+    # Below the documents' 10,000 requests a day a managed API is the recommendation; DeepSeek's API is
+    # the catalog's price of R1, but a 74,000-token context does not fit its 64,000.
+    result = run(
+        {
+            "name": "r1-long",
+            "model": {"name": "deepseek-r1", "precision": "fp8"},
+            "requests_per_day": 8_000,
+            "avg_input_tokens": 72_000,
+            "avg_output_tokens": 2_000,
+        }
+    )
+    assert result.decision.deployment == "api"
+    memo = render_memo(result)
+    assert (
+        "Recommendation: **Managed API**, though every API price the catalog has for a model of this size or "
+        "larger takes shorter requests than this workload's 74,000-token context (see Managed APIs): ask the "
+        "providers for one that takes them.\n"
+    ) in memo
+    assert "the catalog has no API price for a model of this size" not in memo
