@@ -41,7 +41,7 @@ def cost(result: Recommendation, api: str) -> ApiCost:
 
 def test_the_catalog_records_the_windows_the_sources_give() -> None:
     windows = {a.id: (a.context_window_tokens, a.max_output_tokens) for a in KNOWLEDGE.api_prices.apis}
-    assert windows["deepseek-r1-deepseek"] == (64_000, 8_000)
+    assert windows["deepseek-r1-deepseek"] == (64_000, 40_000)
     assert windows["llama-3.3-70b-scaleway"] == (100_000, 16_000)
     assert windows["llama-3-70b-hosted"] == (8_192, None)
     # No dated source gives the window of IONOS's Llama 3.3 70B: not known, not guessed.
@@ -54,18 +54,18 @@ def test_a_window_below_the_serving_context_cannot_stand_in() -> None:
     scaleway, ovh, ionos = (
         cost(result, a) for a in ("llama-3.3-70b-scaleway", "llama-3.3-70b-ovhcloud", "llama-3.3-70b-ionos")
     )
-    assert (scaleway.of_size, scaleway.holds_request, scaleway.stands_in, scaleway.listed) == (
+    assert (scaleway.large_enough, scaleway.exceeded_limit, scaleway.stands_in, scaleway.listed) == (
         True,
-        False,
+        "window",
         False,
         True,
     )
-    assert (ovh.holds_request, ovh.stands_in) == (True, True)
+    assert (ovh.exceeded_limit, ovh.stands_in) == (None, True)
     # IONOS's window is not in the catalog: it stays in, and as the cheapest EU price it is compared.
     assert (ionos.context_window_tokens, ionos.stands_in, ionos.compared) == (None, True, True)
     memo = render_memo(result)
     assert (
-        "Left out, as their requests are shorter than this workload's (a serving context of 111,000 "
+        "Left out, as they take shorter requests than this workload's (a serving context of 111,000 "
         "tokens, answers of 1,000 on average): Llama 3 70B (hosted), a window of 8,192 tokens; Llama 3.3 "
         "70B Instruct (Scaleway Generative APIs), a window of 100,000 tokens.\n"
     ) in memo
@@ -75,7 +75,7 @@ def test_a_window_below_the_serving_context_cannot_stand_in() -> None:
         "confirm that it takes requests of 111,000 tokens before relying on its price.\n"
     ) in memo
     row = "| Llama 3.3 70B Instruct (Scaleway Generative APIs) | EU | $17,626 | $0.116 | 2026-09-26 |"
-    assert f"{row} requests too short for this workload |" in memo
+    assert f"{row} takes shorter requests than this workload's |" in memo
 
 
 def test_a_window_that_holds_the_context_exactly_stands_in() -> None:
@@ -85,7 +85,7 @@ def test_a_window_that_holds_the_context_exactly_stands_in() -> None:
     )
     assert result.workload.context_tokens == 8_192
     documents = cost(result, "llama-3-70b-hosted")
-    assert (documents.holds_request, documents.stands_in) == (True, True)
+    assert (documents.exceeded_limit, documents.stands_in) == (None, True)
     # No price is too short for it, so nothing is said of windows.
     assert "context window" not in render_memo(result)
     longer = run(
@@ -117,34 +117,46 @@ def test_no_price_of_the_size_takes_the_requests_so_no_api_is_compared() -> None
 
 
 def test_an_answer_longer_than_the_cap_cannot_stand_in() -> None:
-    # 9,000-token answers in a 10,000-token context: DeepSeek's window holds them, its 8,000-token answer
-    # cap does not.
+    # Mistral 7B at DeepInfra: a window of 32,768 tokens, answers of at most 16,384. 20,000-token answers
+    # in a 21,000-token context: the window holds them, the answer cap does not.
     workload = {
         "name": "long-answers",
-        "model": {"name": "deepseek-r1", "precision": "fp8"},
+        "model": {"name": "mistral-7b", "precision": "bf16"},
         "requests_per_day": 2_000,
         "avg_input_tokens": 1_000,
+        "avg_output_tokens": 20_000,
+    }
+    result = run(workload)
+    mistral = cost(result, "mistral-7b-deepinfra")
+    assert (mistral.exceeded_limit, mistral.stands_in) == ("answer", False)
+    assert "Mistral 7B Instruct v0.3 (DeepInfra), answers of at most 16,384 tokens" in render_memo(result)
+    shorter = cost(run(merged(workload, {"avg_output_tokens": 16_384})), "mistral-7b-deepinfra")
+    assert (shorter.exceeded_limit, shorter.stands_in) == (None, True)
+
+
+def test_deepseek_s_answer_cap_counts_its_chain_of_thought() -> None:
+    # R1's output tokens are its reasoning and its answer: DeepSeek caps them at 32,000 + 8,000.
+    reasoning = {
+        "name": "reasoning",
+        "model": {"name": "deepseek-r1", "precision": "fp8"},
+        "requests_per_day": 2_000,
+        "avg_input_tokens": 2_000,
         "avg_output_tokens": 9_000,
     }
-    deepseek = cost(run(workload), "deepseek-r1-deepseek")
-    assert (deepseek.holds_request, deepseek.stands_in) == (False, False)
-    assert "DeepSeek-R1 (DeepSeek API, deepseek-reasoner), answers of at most 8,000 tokens." in render_memo(
-        run(workload)
-    )
-    shorter = cost(run(merged(workload, {"avg_output_tokens": 8_000})), "deepseek-r1-deepseek")
-    assert shorter.stands_in is True
+    assert KNOWLEDGE.api_prices.apis[-1].max_output_tokens == 40_000
+    assert cost(run(reasoning), "deepseek-r1-deepseek").stands_in is True
 
 
 @pytest.mark.parametrize(
     ("before", "after", "problem"),
     [
         (
-            "    context_as_of: 2026-12-02\n    context_note: \"the provider's page, the one",
-            "    context_note: \"the provider's page, the one",
+            '    context_as_of: 2025-02-06\n    context_note: "the page the price comes from',
+            '    context_note: "the page the price comes from',
             "come with context_source and context_as_of",
         ),
         (
-            "    max_output_tokens: 8000\n",
+            "    max_output_tokens: 40000\n",
             "    max_output_tokens: 80000\n",
             "cannot exceed context_window_tokens",
         ),
@@ -181,9 +193,9 @@ def test_a_proposal_of_an_api_that_takes_shorter_requests_fails(tmp_path: Path) 
     assert items["DEP038"]["status"] == "fail"
     assert items["DEP038"]["message"] == (
         "DeepSeek-R1 (DeepSeek API, deepseek-reasoner) takes at most 64,000 tokens a request, prompt and "
-        "answer together, and the workload is served with a context of 72,000: the API refuses or cuts its "
-        "requests, as the recommendation's comparison leaves it out. Shorten the requests, or propose a "
-        "product that takes them."
+        "answer together, and the workload is served with a context of 72,000 tokens: the API refuses its "
+        "longer requests (the recommendation's comparison leaves it out too). Shorten the prompts, lower the "
+        "workload's context_tokens if no request reaches it, or propose a product that takes them."
     )
     # Not a smaller model: DEP037 holds.
     assert items["DEP037"]["status"] == "pass"

@@ -19,8 +19,8 @@ from typing import Any, NamedTuple
 from gpu_advisor.engine.calc.costs import api_usd_per_month
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
+from gpu_advisor.engine.domain.knowledge.api_prices import ApiPrice, RequestLimit
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.entries import ApiPrice
 from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
@@ -65,7 +65,7 @@ def _listings_of(apis: tuple[ApiPrice, ...], /) -> tuple[ApiListing, ...]:
     return tuple(found)
 
 
-def stands_in(api: ApiPrice, params_b: float, active_params_b: float) -> bool:
+def large_enough(api: ApiPrice, params_b: float, active_params_b: float) -> bool:
     """The hosted model is of the workload model's size or larger: at least its parameters and, for a
     mixture of experts, at least its active ones, so its price is at most an upper bound. Sizes compare
     in whole billions, as models are named and sized in workload files (Mixtral's 46.7B is "47B")."""
@@ -84,16 +84,17 @@ def whole_billions(params_b: float) -> int:
 class _Priced(NamedTuple):
     listing: ApiListing
     usd_per_month: float
-    sized: bool
-    """Of the workload model's size or larger (``stands_in``)."""
-    holds: bool
-    """Its requests hold the workload's (``ApiPrice.holds``)."""
+    large_enough: bool
+    """Of the workload model's size or larger (``large_enough``)."""
+    exceeded_limit: RequestLimit | None
+    """The product's limit the workload's requests exceed (``ApiPrice.limit_exceeded``)."""
     same_model: bool
     excluded_by: tuple[str, ...]
 
     @property
     def stands_in(self) -> bool:
-        return self.sized and self.holds
+        """Large enough, and takes the workload's requests."""
+        return self.large_enough and self.exceeded_limit is None
 
 
 def api_costs(
@@ -144,10 +145,10 @@ def _costs(
         monthly = listing.price_factor * api_usd_per_month(
             api, requests_per_day, days_per_month, input_tokens, output_tokens, usd_per_eur
         )
-        sized = stands_in(api, params_b, active_params_b)
-        holds = api.holds(context_tokens, output_tokens)
+        size = large_enough(api, params_b, active_params_b)
+        limit = api.limit_exceeded(context_tokens, output_tokens)
         same = api.model is not None and api.model == model
-        priced.append(_Priced(listing, monthly, sized, holds, same, excluded))
+        priced.append(_Priced(listing, monthly, size, limit, same, excluded))
     compared = comparable(priced)
     cheaper = cheaper_same_size(priced, compared)
     return tuple(
@@ -170,8 +171,9 @@ def cheaper_same_size(priced: Sequence[_Priced], compared: _Priced | None) -> _P
         for p in priced
         if not p.same_model
         and p is not compared
-        # Beside the model's own price, another model that stands in for it; beside a class price, any.
-        and (p.stands_in or not compared.same_model)
+        # Beside the model's own price, another model that stands in for it; beside a class price, any
+        # that takes the workload's requests.
+        and (p.stands_in or (not compared.same_model and p.exceeded_limit is None))
         and p.listing.api.kind != "proprietary"
         and not p.excluded_by
         and p.listing.api.model_params_b == size
@@ -202,8 +204,8 @@ def _cost(priced: _Priced, requests: float, compared: bool, shown: bool, cheaper
         jurisdiction=api.jurisdiction,
         countries=api.countries,
         stands_in=priced.stands_in,
-        of_size=priced.sized,
-        holds_request=priced.holds,
+        large_enough=priced.large_enough,
+        exceeded_limit=priced.exceeded_limit,
         context_window_tokens=api.context_window_tokens,
         max_output_tokens=api.max_output_tokens,
         same_model=priced.same_model,
@@ -221,7 +223,7 @@ def listed(priced: _Priced, compared: _Priced | None) -> bool:
     api = priced.listing.api
     if api.kind == "proprietary":
         return True
-    if not priced.sized:
+    if not priced.large_enough:
         return False
     if compared is None or priced.same_model:
         return True

@@ -8,7 +8,8 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict, Field
 
 from gpu_advisor.engine.calc.instances import Placement, place
-from gpu_advisor.engine.domain.knowledge.entries import ApiPrice, Offer, OwnServer
+from gpu_advisor.engine.domain.knowledge.api_prices import ApiPrice
+from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 
 TOKENS_PER_MILLION = 1_000_000
 

@@ -13,6 +13,7 @@ from pydantic import Field
 from gpu_advisor.engine.domain.chart_results import ApiVersusSelfHosted, BuyVersusRent, Charts
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind, Severity, Topic
 from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling
+from gpu_advisor.engine.domain.knowledge.api_prices import RequestLimit
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.model_spec import AttentionShape
 from gpu_advisor.engine.domain.options import InstanceCount, Option, PriceOrigin, ServerlessBilling
@@ -229,14 +230,14 @@ class ApiCost(ResultModel):
     countries: tuple[str, ...] = ()
     """The countries it processes them in, where the catalog knows them (ISO codes)."""
     stands_in: bool = False
-    """A hosted open model of the workload's size or larger (total and active) whose requests hold the
-    workload's (``holds_request``)."""
-    of_size: bool = False
-    """A hosted open model of the workload's size or larger, whether or not its requests hold the
-    workload's."""
-    holds_request: bool = True
-    """Its context window (where known) takes the workload's serving context and its answer cap (where
-    published) the average answer; a price that does not cannot stand in, whatever its size."""
+    """Its price may stand in for the workload's model: a hosted open model of its size or larger
+    (``large_enough``) that takes the workload's requests (no ``exceeded_limit``)."""
+    large_enough: bool = False
+    """A hosted open model of the workload's size or larger (total and active parameters)."""
+    exceeded_limit: RequestLimit | None = None
+    """The product's recorded limit the workload's requests exceed: ``window`` (its context window is
+    below the serving context) or ``answer`` (its answer cap is below the average answer); such a price
+    cannot stand in, whatever its size."""
     context_window_tokens: int | None = None
     max_output_tokens: int | None = None
     same_model: bool = False

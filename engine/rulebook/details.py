@@ -254,6 +254,8 @@ class ProposalDetails(Details):
     api_model_params_b: float = 0.0
     api_model_active_params_b: float = 0.0
     api_excluded_by: str = ""
+    api_exceeded_limit: str = ""
+    """The limit of the API the workload's requests exceed: window or answer ("" where none)."""
     api_context_window_tokens: int = 0
     """Its context window and answer cap (0 where the catalog does not record them), and the workload's
     serving context and average answer that DEP038 holds them to."""

@@ -94,8 +94,8 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         api_excluded=bool(api.excluded_by),
         # A hosted open model below the workload's size, in parameters or active ones (a proprietary
         # model's size is not public).
-        api_hosts_smaller_model=api.model_params_b is not None and not (api.of_size or api.same_model),
-        api_requests_too_short=not api.holds_request,
+        api_hosts_smaller_model=api.model_params_b is not None and not (api.large_enough or api.same_model),
+        api_requests_too_short=api.exceeded_limit is not None,
     )
     rules = {rule.id: rule for rule in evaluation.rules}
     excluded_by = "; ".join(
@@ -107,6 +107,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         "api_model_params_b": api.model_params_b or 0.0,
         "api_model_active_params_b": active or 0.0,
         "api_excluded_by": excluded_by,
+        "api_exceeded_limit": api.exceeded_limit or "",
         "api_context_window_tokens": api.context_window_tokens or 0,
         "api_max_output_tokens": api.max_output_tokens or 0,
         "context_tokens": evaluation.workload.context_tokens,

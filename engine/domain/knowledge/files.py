@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from gpu_advisor.engine.domain.choices import ServingEngineId
+from gpu_advisor.engine.domain.knowledge.api_prices import ApiPrice
 from gpu_advisor.engine.domain.knowledge.costs import (
     CountryCode,
     CountryCosts,
@@ -19,7 +20,6 @@ from gpu_advisor.engine.domain.knowledge.costs import (
 )
 from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
 from gpu_advisor.engine.domain.knowledge.entries import (
-    ApiPrice,
     Citation,
     Document,
     ModelConfig,

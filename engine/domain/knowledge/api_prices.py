@@ -1,0 +1,136 @@
+"""A managed API's price per million tokens, where its provider processes the requests, its SLA, and
+the requests the product takes (knowledge/api_prices.yaml)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from gpu_advisor.engine.domain.choices import Jurisdiction
+from gpu_advisor.engine.domain.knowledge.entries import (
+    Citation,
+    CountryCode,
+    Currency,
+    PositiveFloat,
+    Sourced,
+    Vat,
+)
+
+RequestLimit = Literal["window", "answer"]
+"""A product's limit a request exceeds: its context window (prompt and answer together) or its answer
+cap."""
+
+
+class ApiPrice(Sourced):
+    id: str
+    name: str
+    kind: Literal["proprietary", "open_weights_hosted"]
+    provider: str | None = None
+    """Who serves it (free text ID, e.g. deepinfra); None where the source names no host."""
+    currency: Currency
+    input_per_million_tokens: PositiveFloat
+    output_per_million_tokens: PositiveFloat
+    model: str | None = None
+    """The catalog model (models.yaml) the API serves, where it serves one of them."""
+    model_params_b: PositiveFloat | None = None
+    """The size of the open model the API hosts; None for a proprietary model, whose size is not public."""
+    model_active_params_b: PositiveFloat | None = None
+    """A mixture-of-experts model's parameters active per token; None for a dense model."""
+    stands_in_up_to_params_b: PositiveFloat | None = None
+    """The largest open model the price stands in for, where a source counts a larger one into its size
+    class (the documents' 70B price for the 72B Qwen); None: up to ``model_params_b``."""
+    jurisdiction: Jurisdiction = "unknown"
+    """Where the API processes requests; unknown where the provider guarantees no location."""
+    countries: tuple[CountryCode, ...] = ()
+    location_source: Citation | None = None
+    """Where ``jurisdiction`` comes from (the provider's own statement)."""
+    batch_discount: float | None = Field(default=None, gt=0, lt=1)
+    """The provider's batch API: the share taken off both prices for work returned within its
+    completion window; None: no flat batch discount published."""
+    batch_source: Citation | None = None
+    batch_as_of: dt.date | None = None
+    vat: Vat | None = None
+    enterprise_sla: bool
+    """The provider publishes an uptime commitment with service credits (a public SLA page or its enterprise
+    terms) for the product sold at this price; false where the provider's pages checked publish none, or
+    only for another product or tier (reserved capacity at its own price)."""
+    sla_source: Citation
+    """The page that says so (or that was checked and says nothing of one), by its title as published."""
+    sla_as_of: dt.date
+    sla_note: str | None = None
+    """What the page says of an SLA (or that it says nothing of one)."""
+    context_window_tokens: int | None = Field(default=None, gt=0)
+    """The most tokens one request may hold on this product, prompt and answer together; None where no
+    dated source gives it for this product."""
+    max_output_tokens: int | None = Field(default=None, gt=0)
+    """The longest answer it returns, where the product caps it below its window; None: not published."""
+    context_source: Citation | None = None
+    context_as_of: dt.date | None = None
+    context_note: str | None = None
+    """Where the figures come from when not from the provider's own page, and how a "128k" was read."""
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _context_sourced(self) -> ApiPrice:
+        given = self.context_window_tokens is not None or self.max_output_tokens is not None
+        if given != (self.context_source is not None and self.context_as_of is not None):
+            raise ValueError(
+                "context_window_tokens and max_output_tokens come with context_source and context_as_of"
+            )
+        if (
+            self.context_window_tokens is not None
+            and self.max_output_tokens is not None
+            and self.max_output_tokens > self.context_window_tokens
+        ):
+            raise ValueError("max_output_tokens cannot exceed context_window_tokens")
+        return self
+
+    def limit_exceeded(self, context_tokens: int, output_tokens: int) -> RequestLimit | None:
+        """Which of the product's recorded limits a request of the workload exceeds: its context window
+        the workload's serving context, or its answer cap the average answer; None where neither (or
+        where the catalog records none)."""
+        if self.context_window_tokens is not None and self.context_window_tokens < context_tokens:
+            return "window"
+        if self.max_output_tokens is not None and self.max_output_tokens < output_tokens:
+            return "answer"
+        return None
+
+    @model_validator(mode="after")
+    def _sla_noted(self) -> ApiPrice:
+        # A page is cited by its title as published; what it says of an SLA is the note.
+        if self.sla_source.url is not None and not self.sla_note:
+            raise ValueError("an sla_source page comes with an sla_note saying what it says of an SLA")
+        return self
+
+    @model_validator(mode="after")
+    def _size_and_terms(self) -> ApiPrice:
+        hosted = self.kind == "open_weights_hosted"
+        if hosted != (self.model_params_b is not None):
+            raise ValueError("model_params_b is given for, and only for, a hosted open-weights model")
+        if not hosted and (self.model or self.stands_in_up_to_params_b or self.model_active_params_b):
+            raise ValueError(
+                "model, stands_in_up_to_params_b and model_active_params_b describe hosted open models"
+            )
+        if self.model_params_b is not None:
+            if self.model_active_params_b is not None and self.model_active_params_b > self.model_params_b:
+                raise ValueError("model_active_params_b cannot exceed model_params_b")
+            if (
+                self.stands_in_up_to_params_b is not None
+                and self.stands_in_up_to_params_b < self.model_params_b
+            ):
+                raise ValueError("stands_in_up_to_params_b cannot be below model_params_b")
+        if (self.jurisdiction == "unknown") != (self.location_source is None):
+            raise ValueError("a known jurisdiction comes with its location_source, and only it")
+        batch = (self.batch_discount, self.batch_source, self.batch_as_of)
+        if any(x is None for x in batch) != all(x is None for x in batch):
+            raise ValueError("batch_discount, batch_source and batch_as_of come together")
+        if (self.currency == "EUR") != (self.vat is not None) and self.source.document is None:
+            raise ValueError("a EUR price from a public source states its vat treatment, a USD price none")
+        return self
+
+    @property
+    def largest_stood_in_for(self) -> float | None:
+        """The largest open model this price stands in for."""
+        return self.stands_in_up_to_params_b or self.model_params_b
