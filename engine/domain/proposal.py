@@ -171,7 +171,8 @@ class Comparison(ResultModel):
     """The proposal against the same proposal in the base (``check --compare-to``): matched by its file
     (relative to the directory compared) and its name (the proposal's, else its workload's)."""
 
-    change: Literal["added", "changed", "unchanged"]
+    change: Literal["added", "changed", "unchanged", "not_compared"]
+    """not_compared: the base's proposal could not be checked with this version (``base_error``)."""
     base_usd_per_month: float | None
     usd_per_month_difference: float | None
     """This proposal's monthly cost less the base's (an added one: its whole cost); None where either is

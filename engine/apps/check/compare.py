@@ -18,11 +18,18 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from gpu_advisor.engine.apps.check.files import proposal_files, read_proposal_documents
+from gpu_advisor.engine.apps.check.files import (
+    looks_like_a_proposal,
+    proposal_files,
+    proposal_origin,
+    raw_documents,
+    validated_document,
+)
 from gpu_advisor.engine.apps.check.gating import Gate
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.user_input import read_input_text
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.input_errors import error_text
 from gpu_advisor.engine.domain.proposal import CheckResult, Comparison, ProposalDocument
@@ -48,28 +55,50 @@ CheckDocument = Callable[[ProposalDocument, str, int, int], CheckResult]
 
 def base_entries(path: str, check: CheckDocument, lang: str) -> list[BaseEntry]:
     """The base's proposals as ``check`` (file, position, line) judges them, in path order; a proposal
-    or file that this version refuses is kept as ``Unchecked`` in its place. A base that does not exist
-    is an input error; a directory without proposal files has none (every proposal of the change is
-    added)."""
+    or file that this version refuses is kept as ``Unchecked`` in its place, each proposal of a file on
+    its own. A base that does not exist, or whose files all read but hold nothing meant as a proposal (a
+    directory given by mistake), is an input error; a directory without proposal files has none (every
+    proposal of the change is added)."""
     if path != "-" and not Path(path).exists():
         # A mistyped base is the user's error, not the base branch's: the comparison would be empty.
         raise InputError(at(path, Words("no such file or directory")))
     found: list[BaseEntry] = []
+    meant = unreadable = 0
     for file in proposal_files(path, may_be_empty=True):
         try:
-            documents = read_proposal_documents(file)
+            documents = raw_documents(read_input_text(file), file)
         except InputError as error:
-            found.append(Unchecked(file, 0, "", error_text(error, lang)))
+            found.append(Unchecked(file, 0, "", said(error, lang)))
+            unreadable += 1
             continue
-        for index, line, document in documents:
+        for index, line, raw in documents:
+            meant += looks_like_a_proposal(raw)
             try:
+                document = validated_document(raw, proposal_origin(file, index))
                 found.append(check(document, file, index, line))
             except InputError as error:
-                name = document.proposal.name or document.workload.get("name")
-                found.append(
-                    Unchecked(file, index, name if isinstance(name, str) else "", error_text(error, lang))
-                )
+                found.append(Unchecked(file, index, name_of(raw), said(error, lang)))
+    if found and not meant and not unreadable:
+        problem = Words("no file under it holds a proposal (a mapping with workload and proposal)")
+        raise InputError(at(path, problem))
     return found
+
+
+def name_of(raw: Any) -> str:
+    """What a base proposal this version cannot check is matched by: its proposal's name, else its
+    workload's, as ``label`` reads a checked one ("" where neither is text)."""
+    if not isinstance(raw, dict):
+        return ""
+    for part in ("proposal", "workload"):
+        block = raw.get(part)
+        if isinstance(block, dict) and isinstance(block.get("name"), str) and block["name"]:
+            return str(block["name"])
+    return ""
+
+
+def said(error: InputError, lang: str) -> str:
+    """An error in the reader's language, on one line: a report lists it beside its proposal."""
+    return "; ".join(line.strip() for line in error_text(error, lang).splitlines() if line.strip())
 
 
 def findings(result: CheckResult) -> tuple[str, ...]:
@@ -161,15 +190,20 @@ class Diff:
 
     @property
     def unpriced(self) -> int:
-        """Proposals whose difference is not known (one side without a price, or not checked)."""
-        return (
-            sum(
-                r.comparison is not None and r.comparison.usd_per_month_difference is None
-                for r in self.results
-            )
-            + sum(r.usd_per_month is None for r in self.removed)
-            + len(self.removed_unchecked)
-        )
+        """Proposals compared whose difference is not known (one side without a price)."""
+        return sum(
+            r.comparison is not None
+            and r.comparison.change != "not_compared"
+            and r.comparison.usd_per_month_difference is None
+            for r in self.results
+        ) + sum(r.usd_per_month is None for r in self.removed)
+
+    @property
+    def not_compared(self) -> int:
+        """Proposals whose base this version could not check, the removed ones included."""
+        return sum(
+            r.comparison is not None and r.comparison.change == "not_compared" for r in self.results
+        ) + len(self.removed_unchecked)
 
 
 def compare(head: Sequence[CheckResult], head_root: str, base: Sequence[BaseEntry], base_root: str) -> Diff:
@@ -184,7 +218,7 @@ def compare(head: Sequence[CheckResult], head_root: str, base: Sequence[BaseEntr
         now = findings(result)
         if isinstance(before, Unchecked):
             comparison = Comparison(
-                change="changed",
+                change="not_compared",
                 base_usd_per_month=None,
                 usd_per_month_difference=None,
                 new_findings=(),

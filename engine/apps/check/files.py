@@ -58,6 +58,15 @@ def read_proposal_documents(path: str) -> list[tuple[int, int, ProposalDocument]
 def proposal_documents(text: str, path: str) -> list[tuple[int, int, ProposalDocument]]:
     """The proposals of a file's ``text`` (``path`` names it in messages), as ``read_proposal_documents``
     reads them: for a file that arrives as text (an upload to the web page)."""
+    parsed = []
+    for index, line, document in raw_documents(text, path):
+        parsed.append((index, line, validated_document(document, proposal_origin(path, index))))
+    return parsed
+
+
+def raw_documents(text: str, path: str) -> list[tuple[int, int, Any]]:
+    """A file's documents as parsed, not yet validated: position from 1, the line each starts on, the
+    parsed value. A file that is not YAML or JSON, or holds none, is an input error."""
     data = load_yaml(text, path)
     if isinstance(data, dict) and set(data) == {"proposals"}:
         data = data["proposals"]
@@ -65,16 +74,22 @@ def proposal_documents(text: str, path: str) -> list[tuple[int, int, ProposalDoc
     if not documents:
         raise InputError(at(path, Words("no proposal in the file")))
     lines = document_lines(text, len(documents))
-    parsed = []
-    for index, document in enumerate(documents, start=1):
-        origin = proposal_origin(path, index)
-        if not isinstance(document, dict):
-            raise InputError(at(origin, Words("a proposal is a mapping with workload and proposal")))
-        try:
-            parsed.append((index, lines[index - 1], ProposalDocument.model_validate(document)))
-        except ValidationError as error:
-            raise input_error(origin, error, ProposalDocument, "proposal") from None
-    return parsed
+    return [(index, lines[index - 1], document) for index, document in enumerate(documents, start=1)]
+
+
+def validated_document(document: Any, origin: Words) -> ProposalDocument:
+    """One parsed document as a proposal; an input error naming ``origin`` where it is not one."""
+    if not isinstance(document, dict):
+        raise InputError(at(origin, Words("a proposal is a mapping with workload and proposal")))
+    try:
+        return ProposalDocument.model_validate(document)
+    except ValidationError as error:
+        raise input_error(origin, error, ProposalDocument, "proposal") from None
+
+
+def looks_like_a_proposal(document: Any) -> bool:
+    """A parsed document that means to be a proposal: a mapping with a workload and a proposal."""
+    return isinstance(document, dict) and {"workload", "proposal"} <= document.keys()
 
 
 def proposal_origin(path: str, index: int) -> Words:
