@@ -35,7 +35,8 @@ class DecodeStep(NamedTuple):
 
     @property
     def seconds(self) -> float:
-        """The kernels one after another, each as long as the longer of its reads and its FLOPs."""
+        """The kernels one after another: the weights' multiplications (``multiplications``, their reads
+        and FLOPs blended) and attention, the longer of its reads and its FLOPs."""
         return self.multiplications + max(self.kv_read, self.attention_compute)
 
 
@@ -125,12 +126,12 @@ class Roofline(BaseModel):
         return min(self.weights_seconds, self.shared_weights_seconds + touched * self.expert_weights_seconds)
 
     def multiplications_seconds(self, sequences: float) -> float:
-        """The weights' multiplications of a step of ``sequences`` tokens. A dense model's: the longer of
-        reading the weights and computing over the tokens. A mixture of experts runs two kinds of them,
+        """The weights' multiplications of a step of ``sequences`` tokens. A dense model's: reading the
+        weights and computing over the tokens, blended (about the longer of the two). A mixture of experts runs two kinds of them,
         one after the other: the shared weights (attention projections, shared experts) over every token,
         and each routed expert over the tokens routed to it, about B x k / E of a batch of B. At a large
         batch the first is bound by its FLOPs while the experts, each over a few tokens, are still bound
-        by their bytes: the longer of all bytes and all FLOPs would let the two overlap."""
+        by their bytes: blending all bytes with all FLOPs would let the two overlap."""
         compute = sequences * self.weights_compute_seconds_per_sequence
         return self._multiplied(sequences, self.weights_read_seconds(sequences), compute)
 
