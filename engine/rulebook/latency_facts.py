@@ -52,8 +52,9 @@ class LatencyFitFact(Fact):
     closest_time_per_output_token_kept_ms: float
     """What the closest GPU's replicas keep (0 for a target the workload does not set)."""
     fastest_ttft_gpu: str
-    """The GPU with the shortest lone time to first token among those that hold the model, at any card
-    count up to a node."""
+    """The GPU with the shortest lone time to first token among those the workload may have (sold where
+    it may run them, with the cards a replica needs) that hold the model, at any card count up to a
+    node."""
     fastest_ttft_cards: int
     fastest_time_to_first_token_alone_ms: float
     fastest_tpot_gpu: str
