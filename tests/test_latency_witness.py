@@ -54,8 +54,8 @@ def test_a_gpu_the_workload_may_have_is_the_witness(tmp_path: Path) -> None:
     assert "LAT001" not in approved.fired_rules
     (lat003,) = messages(approved, "LAT003")
     assert lat003.startswith(
-        "No GPU meets the target of 1,000 ms to the first token: even the fastest this workload may have, 16 × h100-sxm, needs "
-        "1,291 ms for a lone prompt of this length (29 % over)."
+        "No GPU meets the target of 1,000 ms to the first token: even the fastest this workload may have, "
+        "16 × h100-sxm, needs 1,291 ms for a lone prompt of this length (29 % over)."
     )
 
 

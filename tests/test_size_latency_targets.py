@@ -209,7 +209,8 @@ def test_an_unreachable_target_is_said_with_what_the_replicas_keep() -> None:
     assert margin == pytest.approx(latency_margin(load_knowledge()), rel=1e-9)
     assert (
         "LAT003 No GPU meets the time-to-first-token target: No GPU meets the target of 400 ms to the first "
-        "token: even the fastest this workload may have, 8 × b200, needs 449 ms for a lone prompt of this length (12 % over). Each "
+        "token: even the fastest this workload may have, 8 × b200, needs 449 ms for a lone prompt of this "
+        "length (12 % over). Each "
         "GPU runs at the card count that comes closest, its replicas sized to keep a lone prompt's time plus "
         f"the estimate's mean latency error ({round(100 * margin)} %) at the peak, {round(kept)} ms on the "
         "fastest; a GPU that comes less near every target than the closest one is not recommended (LAT007)."
