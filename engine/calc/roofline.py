@@ -128,10 +128,11 @@ class Roofline(BaseModel):
     def multiplications_seconds(self, sequences: float) -> float:
         """The weights' multiplications of a step of ``sequences`` tokens. A dense model's: reading the
         weights and computing over the tokens, blended (about the longer of the two). A mixture of
-        experts runs two kinds of them, one after the other: the shared weights (attention projections, shared experts) over every token,
-        and each routed expert over the tokens routed to it, about B x k / E of a batch of B. At a large
-        batch the first is bound by its FLOPs while the experts, each over a few tokens, are still bound
-        by their bytes: blending all bytes with all FLOPs would let the two overlap."""
+        experts runs two kinds of them, one after the other: the shared weights (attention projections,
+        shared experts) over every token, and each routed expert over the tokens routed to it, about
+        B x k / E of a batch of B. At a large batch the first is bound by its FLOPs while the experts,
+        each over a few tokens, are still bound by their bytes: blending all bytes with all FLOPs would
+        let the two overlap."""
         compute = sequences * self.weights_compute_seconds_per_sequence
         return self._multiplied(sequences, self.weights_read_seconds(sequences), compute)
 
