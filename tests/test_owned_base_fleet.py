@@ -4,6 +4,7 @@ less. The bill is worked out by hand from the replicas each hour needs."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -187,9 +188,12 @@ def test_buying_beats_renting_says_where_the_owned_figure_has_no_staff_line() ->
     message = finding(us, "TCO001") or ""
     # Three HGX servers: their figure, not a node's.
     assert us.own_hardware.nodes == 3 and message.startswith("The 3 owned nodes' cards")
+    # The staff cost that makes the cheapest rental the cheaper: its monthly bill less the nodes'.
+    own, least = (float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+\.\d\d)/month", message))
     assert message.endswith(
-        "The nodes' figure has no staff line (the catalog has no sourced salary for US): add your staff cost "
-        "before relying on the comparison."
+        "The nodes' figure has no staff line (the catalog has no sourced salary for US): a staff cost above "
+        f"${least - own:,.0f} a month makes that rental the cheaper; add yours before relying on the "
+        "comparison."
     )
     german = recommend(validate_workload({**workload, "company_country": "DE"}, "test"), EVALUATED_ON)
     german_message = finding(german, "TCO001")

@@ -5,6 +5,7 @@ servers; Llama 3.1 70B needs no more than one."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from helpers import EVALUATED_ON
@@ -48,9 +49,12 @@ def test_buying_several_nodes_speaks_of_the_nodes() -> None:
     message = next(f.message for f in result.findings if f.rule_id == "TCO001")
     assert message.startswith("The 6 owned nodes' cards would emit tokens in 100 % of their calendar hours")
     assert "and the nodes' $57,326.37/month undercuts" in message
+    own, least = (float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+\.\d\d)/month", message))
+    assert own == 57_326.37
     assert message.endswith(
-        "The nodes' figure has no staff line (the catalog has no sourced salary for US): add your staff cost "
-        "before relying on the comparison."
+        "The nodes' figure has no staff line (the catalog has no sourced salary for US): a staff cost above "
+        f"${least - own:,.0f} a month makes that rental the cheaper; add yours before relying on the "
+        "comparison."
     )
     assert "node's" not in message
 
