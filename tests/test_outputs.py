@@ -188,6 +188,11 @@ def test_a_share_above_zero_never_reads_as_zero_percent(share: float, text: str)
     assert Format().pct(share) == text
 
 
+def test_a_share_of_thousands_of_percent_is_grouped_as_other_figures() -> None:
+    # LAT007's "2724 % beyond" beside figures written with separators.
+    assert (Format().pct(27.24), Format.named("de").pct(27.24)) == ("2,724 %", "2.724 %")
+
+
 def test_sources_give_the_api_sla_pages_where_an_exclusion_read_them() -> None:
     """PRV003 excludes the APIs without a published SLA for a business-critical workload: the memo's
     sources then give the page behind each shown API's verdict; elsewhere no SLA page is listed."""

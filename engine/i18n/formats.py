@@ -89,8 +89,8 @@ class Format:
     def pct(self, share: float) -> str:
         """A share as a whole percentage: 0.6098 -> '61 %' (the documents' style, in both languages); a
         share above zero that would round to 0 is '< 1 %', so a lightly used GPU does not read as idle."""
-        whole = f"{share * 100:.0f}"
-        return "< 1 %" if share > 0 and whole == "0" else f"{whole} %"
+        whole = f"{share * 100:,.0f}"
+        return "< 1 %" if share > 0 and whole == "0" else f"{self._localize(whole)} %"
 
     def signed_pct(self, share: float) -> str:
         """A relative error: 0.084 -> '+8 %', -0.12 -> '-12 %', 0.003 -> '0 %'."""
