@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
-from helpers import PUBLIC_CHAT, invoke
+from helpers import EXAMPLES_DIR, PUBLIC_CHAT, invoke
 
 from gpu_advisor.cli import main
 
@@ -16,6 +18,13 @@ from gpu_advisor.cli import main
         (
             "name: x\nmodel: {name: llama-3.1-70b, precision: fp9}\nrequests_per_day: 1\n",
             "model.precision: Input should be 'fp32', 'bf16', 'fp16', 'fp8', 'int8' or 'int4' (got 'fp9')",
+        ),
+        (
+            # A choice written as the memos print it ("on-demand" beside the file's on_demand) or misspelt.
+            "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 1\n"
+            "load_pattern: stedy\n",
+            "load_pattern: Input should be 'steady', 'variable' or 'batch' (got 'stedy') "
+            "(did you mean 'steady'?)",
         ),
         (
             "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequest_per_day: 1\n",
@@ -243,3 +252,12 @@ def test_a_model_typo_is_said_beside_the_other_problems() -> None:
     assert lines[1].endswith("(did you mean 'llama-3.1-70b'?)")
     assert lines[2] == "  requests_per_day: Input should be a valid integer (got '5000')"
     assert lines[3].startswith("  schedul: unknown field; allowed fields: ")
+
+
+def test_a_pricing_written_as_the_memos_print_it_is_answered_with_the_files_spelling(tmp_path: Path) -> None:
+    proposal = (EXAMPLES_DIR / "proposals" / "public-chat.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "proposal.yaml"
+    path.write_text(proposal.replace("pricing: reserved", "pricing: on-demand"), encoding="utf-8")
+    result = invoke("check", str(path))
+    assert result.exit_code == 2
+    assert "(got 'on-demand') (did you mean 'on_demand'?)" in result.output

@@ -4,6 +4,7 @@ written in the reader's language.
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Sequence
 from typing import Any
@@ -63,6 +64,10 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
         if kind == "extra_forbidden":
             entry["allowed"] = _allowed_fields(schema, problem["loc"][:-1])
             entry["suggestion"] = close_match(str(problem["loc"][-1]), entry["allowed"])
+        if kind == "literal_error" and isinstance(given, str):
+            # "on-demand" as the memos print it, for the on_demand a file takes.
+            choices = re.findall(r"'([^']*)'", str(problem.get("ctx", {}).get("expected", "")))
+            entry["suggestion"] = close_match(given.replace("-", "_"), choices) or close_match(given, choices)
         problems.append(entry)
     return problems
 
