@@ -94,3 +94,35 @@ def test_the_node_rules_count_the_nodes() -> None:
     assert _economics_message("TCO017", 1, "en").startswith("The owned node's cards would emit tokens")
     assert _economics_message("TCO017", 3, "en").startswith("The 3 owned nodes' cards would emit tokens")
     assert _economics_message("TCO017", 3, "de").startswith("Die Karten der 3 eigenen Nodes würden")
+
+
+def test_replicas_that_share_an_owned_server_are_said_to_fail_with_it() -> None:
+    """Two HGX H100 servers hold seven 2-card replicas, four to a server: the one spare replica covers a
+    failed card, not a failed server. R1's replicas fill a server each: nothing is said."""
+    from gpu_advisor.engine.present.memo import render_memo
+
+    chat = {
+        "name": "chat-70b-1m",
+        "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+        "requests_per_day": 1_000_000,
+        "avg_input_tokens": 800,
+        "avg_output_tokens": 300,
+        "load_pattern": "variable",
+        "latency_sensitive": True,
+        "business_critical": True,
+        "company_country": "US",
+    }
+    result = recommend(validate_workload(chat, "test"), EVALUATED_ON)
+    assert (result.decision.deployment, result.own_hardware.nodes, result.decision.gpus) == (
+        "own_hardware",
+        2,
+        16,
+    )
+    assert (
+        "On the owned servers 4 replicas share each server: a server lost (a power supply, a board, its "
+        "network) takes all 4 down, which 1 spare replica does not cover; where the service must survive the "
+        "loss of a server, plan a server's worth of spare replicas.\n"
+    ) in render_memo(result)
+    r1 = recommend(validate_workload(R1, "test"), EVALUATED_ON)
+    assert r1.decision.deployment == "own_hardware"
+    assert "replicas share each server" not in render_memo(r1)
