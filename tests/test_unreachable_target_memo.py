@@ -174,6 +174,10 @@ def test_the_load_section_prices_the_replicas_the_latency_limits_add() -> None:
         "this figure." in memo
     )
     assert f"${cost:,.0f}" == "$69,846"
+    # The Sizing table says it of every row the limits size, beside the replicas it counts (spares in).
+    (b200_row,) = [line for line in render_memo(result).splitlines() if line.startswith("| b200 |")]
+    assert b200_row.startswith(f"| b200 | 192 GB | 1 | 8 | {row.concurrent_requests} | 2 | 4 | 32 |")
+    assert b200_row.endswith("| replicas set by the latency limits; throughput alone: 1, spares aside |")
 
 
 def test_no_cost_of_latency_is_stated_where_min_replicas_buys_the_replicas_anyway() -> None:
@@ -191,6 +195,7 @@ def test_where_throughput_sets_the_replicas_no_cost_of_latency_is_stated() -> No
     memo = " ".join(render_memo(result).split())
     assert "Replicas are sized so that the peak fills at most 70 %" in memo
     assert "Sized for throughput alone" not in memo
+    assert "replicas set by the latency limits" not in memo
 
 
 def test_the_kept_time_per_token_is_written_alike_in_each_sentence() -> None:
