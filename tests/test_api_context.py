@@ -66,10 +66,16 @@ def test_a_window_below_the_serving_context_cannot_stand_in() -> None:
     memo = render_memo(result)
     assert (
         "Left out, as they take shorter requests than this workload's (a serving context of 111,000 "
-        "tokens, answers of 1,000 on average): Llama 3 70B (hosted), a window of 8,192 tokens; Llama 3.3 "
+        "tokens, 1,000 output tokens on average): Llama 3 70B (hosted), a window of 8,192 tokens; Llama 3.3 "
         "70B Instruct (Scaleway Generative APIs), a window of 100,000 tokens.\n"
     ) in memo
-    # The compared price's window is not recorded, where others of its size are too short: said.
+    # The compared price's window is not recorded, where others of its size are too short: said, in the
+    # summary too, as IONOS's price is the decision.
+    assert result.decision.deployment == "api"
+    assert (
+        "Its context window is not in the catalog, where other prices of its size take shorter requests: "
+        "confirm it takes this workload's 111,000-token requests (see Managed APIs).\n"
+    ) in memo
     assert (
         "The catalog does not record the context window of Llama 3.3 70B Instruct (IONOS AI Model Hub): "
         "confirm that it takes requests of 111,000 tokens before relying on its price.\n"
@@ -111,7 +117,7 @@ def test_no_price_of_the_size_takes_the_requests_so_no_api_is_compared() -> None
     assert result.decision.deployment != "api"
     assert (
         "The catalog's hosted API prices for a model of this size take shorter requests than this "
-        "workload's (a serving context of 72,000 tokens, answers of 2,000 on average): DeepSeek-R1 "
+        "workload's (a serving context of 72,000 tokens, 2,000 output tokens on average): DeepSeek-R1 "
         "(DeepSeek API, deepseek-reasoner), a window of 64,000 tokens. No managed API is compared.\n"
     ) in render_memo(result)
 
@@ -129,7 +135,7 @@ def test_an_answer_longer_than_the_cap_cannot_stand_in() -> None:
     result = run(workload)
     mistral = cost(result, "mistral-7b-deepinfra")
     assert (mistral.exceeded_limit, mistral.stands_in) == ("answer", False)
-    assert "Mistral 7B Instruct v0.3 (DeepInfra), answers of at most 16,384 tokens" in render_memo(result)
+    assert "Mistral 7B Instruct v0.3 (DeepInfra), at most 16,384 output tokens" in render_memo(result)
     shorter = cost(run(merged(workload, {"avg_output_tokens": 16_384})), "mistral-7b-deepinfra")
     assert (shorter.exceeded_limit, shorter.stands_in) == (None, True)
 
@@ -143,8 +149,22 @@ def test_deepseek_s_answer_cap_counts_its_chain_of_thought() -> None:
         "avg_input_tokens": 2_000,
         "avg_output_tokens": 9_000,
     }
-    assert KNOWLEDGE.api_prices.apis[-1].max_output_tokens == 40_000
+    deepseek = next(a for a in KNOWLEDGE.api_prices.apis if a.id == "deepseek-r1-deepseek")
+    assert deepseek.max_output_tokens == 40_000
     assert cost(run(reasoning), "deepseek-r1-deepseek").stands_in is True
+    # 45,000 output tokens in a 46,000-token context: the window takes it, the output cap does not. At 50
+    # requests a day the documents' line makes the API the recommendation, and the summary says why.
+    longer = merged(
+        reasoning, {"requests_per_day": 50, "avg_input_tokens": 1_000, "avg_output_tokens": 45_000}
+    )
+    result = run(longer)
+    assert cost(result, "deepseek-r1-deepseek").exceeded_limit == "answer"
+    assert result.decision.deployment == "api"
+    assert (
+        "Recommendation: **Managed API**, though every API price the catalog has for a model of this size or "
+        "larger returns fewer output tokens than this workload's 45,000 on average (see Managed APIs): ask "
+        "the providers for one that returns them.\n"
+    ) in render_memo(result)
 
 
 @pytest.mark.parametrize(

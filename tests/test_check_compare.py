@@ -217,3 +217,31 @@ def test_a_base_without_any_proposal_is_a_mistake(tmp_path: Path) -> None:
         f"--compare-to: {base}: no file under it holds a proposal (a mapping with workload and proposal)"
         in result.output
     )
+
+
+def test_a_single_base_file_this_version_cannot_read_is_not_compared(tmp_path: Path) -> None:
+    """A base file broken on the base branch (a key misspelt): its change is not compared, not refused."""
+    head = write(tmp_path / "head.yaml", proposal("chat", **RUNPOD_SXM))
+    base = tmp_path / "base.yaml"
+    base.write_text("proposl: {}\n", encoding="utf-8")
+    (result,) = as_json(str(head), "--compare-to", str(base))
+    assert result["comparison"]["change"] == "not_compared"
+    assert result["comparison"]["base_error"].startswith(f"{base} (proposal 1): invalid proposal")
+
+
+def test_the_change_and_its_base_cannot_both_be_standard_input(tmp_path: Path) -> None:
+    result = invoke("-", "--compare-to", "-")
+    assert result.exit_code == 2
+    assert "--compare-to -: the change and its base cannot both come from standard input" in result.output
+
+
+def test_a_base_proposal_without_a_readable_name_is_matched_by_its_place(tmp_path: Path) -> None:
+    """The second proposal of a base file whose workload is not a mapping: no name to match it by, so
+    the head's second proposal of that file is its change, not an addition beside a removal."""
+    base, head = tmp_path / "base" / "all.yaml", tmp_path / "head" / "all.yaml"
+    write(base, proposal("one", **RUNPOD_SXM), {"workload": "oops", "proposal": {"deployment": "api"}})
+    write(head, proposal("one", **RUNPOD_SXM), proposal("two", **RUNPOD_SXM))
+    results = {r["workload"]["name"]: r["comparison"] for r in as_json(str(head), "--compare-to", str(base))}
+    assert (results["one"]["change"], results["two"]["change"]) == ("unchanged", "not_compared")
+    text = invoke(str(head), "--compare-to", str(base)).output
+    assert "removed:" not in text

@@ -261,3 +261,25 @@ def test_a_pricing_written_as_the_memos_print_it_is_answered_with_the_files_spel
     result = invoke("check", str(path))
     assert result.exit_code == 2
     assert "(got 'on-demand') (did you mean 'on_demand'?)" in result.output
+
+
+@pytest.mark.parametrize(
+    ("given", "choices", "suggested"),
+    [
+        ("on-demand", ["on_demand", "spot", "reserved"], "on_demand"),
+        ("FP8", ["fp32", "bf16", "fp16", "fp8"], "fp8"),
+        ("Fp16", ["fp32", "bf16", "fp16", "fp8"], "fp16"),
+        ("eu", ["EU", "US"], "EU"),
+        ("stedy", ["steady", "variable", "batch"], "steady"),
+        # Another precision or engine, not a typo: nothing is suggested.
+        ("fp4", ["fp32", "bf16", "fp16", "fp8", "int8", "int4"], None),
+        ("fp9", ["fp32", "bf16", "fp16", "fp8", "int8", "int4"], None),
+        ("ollama", ["vllm", "sglang", "trtllm"], None),
+    ],
+)
+def test_a_refused_choice_is_answered_with_its_spelling_only(
+    given: str, choices: list[str], suggested: str | None
+) -> None:
+    from gpu_advisor.engine.domain.input_errors import spelling_of
+
+    assert spelling_of(given, choices) == suggested

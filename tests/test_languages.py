@@ -259,7 +259,7 @@ def test_batch_row_errors_and_the_exit_message_in_german(tmp_path: Path) -> None
     assert (
         f"Fehler: {source}:3: ungültiger Workload\n"
         "  model.precision: Erwartet wird 'fp32', 'bf16', 'fp16', 'fp8', 'int8' oder 'int4' "
-        "(angegeben: 'fp9') (meinten Sie 'fp8'?)\n"
+        "(angegeben: 'fp9')\n"
         "  requests_per_day: Erwartet wird ein Wert größer als 0 (angegeben: -5)\n"
     ) in result.stderr
     assert result.stderr.endswith("1 Zeile übersprungen: Exit-Code 1 (--allow-bad-rows: 0)\n")

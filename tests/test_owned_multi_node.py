@@ -118,11 +118,23 @@ def test_replicas_that_share_an_owned_server_are_said_to_fail_with_it() -> None:
         2,
         16,
     )
+    # Seven replicas on two servers of four each: four on one.
     assert (
-        "On the owned servers 4 replicas share each server: a server lost (a power supply, a board, its "
-        "network) takes all 4 down, which 1 spare replica does not cover; where the service must survive the "
-        "loss of a server, plan a server's worth of spare replicas.\n"
+        "On the owned servers up to 4 replicas share a server: losing one (a power supply, a board, its "
+        "network) takes them all down, which 1 spare replica does not cover; where the service must survive "
+        "the loss of a server, plan a server's worth of spare replicas.\n"
     ) in render_memo(result)
+    # 300,000 a day, steady, on premises: three replicas (the spare on a server of its own, SIZ015) on
+    # the two servers, two on the other: not four.
+    small = {**chat, "requests_per_day": 300_000, "load_pattern": "steady", "on_premises_required": True}
+    steady = recommend(validate_workload(small, "test"), EVALUATED_ON)
+    assert steady.best_option is not None
+    assert (steady.own_hardware.nodes, steady.best_option.replicas, steady.best_option.spare_replicas) == (
+        2,
+        3,
+        1,
+    )
+    assert "On the owned servers up to 2 replicas share a server" in render_memo(steady)
     r1 = recommend(validate_workload(R1, "test"), EVALUATED_ON)
     assert r1.decision.deployment == "own_hardware"
     assert "replicas share each server" not in render_memo(r1)

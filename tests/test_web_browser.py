@@ -62,7 +62,7 @@ else:
     PLAYWRIGHT_MISSING = False
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture(scope="module", autouse=True)
 def _playwright_installed() -> None:
     if PLAYWRIGHT_MISSING:
         pytest.fail("playwright is not installed (pip install -e '.[test,browser]'); CI=true needs it")

@@ -155,6 +155,11 @@ def check(
         )
         return skipped(result, skip)
 
+    if compare_to == "-" and proposal_file == "-":
+        from gpu_advisor.engine.common.wording import Words, at
+
+        problem = Words("the change and its base cannot both come from standard input")
+        raise InputError(at("--compare-to -", problem), field="--compare-to")
     results = [
         checked(document, file, index, line) for file, index, line, document in proposals_under(proposal_file)
     ]

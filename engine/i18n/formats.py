@@ -87,15 +87,16 @@ class Format:
         return self.money(usd, max(2, -int(exponent)))
 
     def pct(self, share: float) -> str:
-        """A share as a whole percentage: 0.6098 -> '61 %' (the documents' style, in both languages); a
-        share above zero that would round to 0 is '< 1 %', so a lightly used GPU does not read as idle."""
+        """A share as a whole percentage: 0.6098 -> '61 %' (the documents' style, in both languages),
+        27.24 -> '2,724 %' grouped as other figures; a share above zero that would round to 0 is '< 1 %',
+        so a lightly used GPU does not read as idle."""
         whole = f"{share * 100:,.0f}"
         return "< 1 %" if share > 0 and whole == "0" else f"{self._localize(whole)} %"
 
     def signed_pct(self, share: float) -> str:
         """A relative error: 0.084 -> '+8 %', -0.12 -> '-12 %', 0.003 -> '0 %'."""
         rounded = round(share * 100)
-        return "0 %" if rounded == 0 else f"{rounded:+d} %"
+        return "0 %" if rounded == 0 else f"{self._localize(f'{rounded:+,d}')} %"
 
     def gb(self, value: float) -> str:
         return self.number(round(value, 1)) if not float(value).is_integer() else self.number(int(value))

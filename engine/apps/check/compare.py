@@ -56,8 +56,8 @@ CheckDocument = Callable[[ProposalDocument, str, int, int], CheckResult]
 def base_entries(path: str, check: CheckDocument, lang: str) -> list[BaseEntry]:
     """The base's proposals as ``check`` (file, position, line) judges them, in path order; a proposal
     or file that this version refuses is kept as ``Unchecked`` in its place, each proposal of a file on
-    its own. A base that does not exist, or whose files all read but hold nothing meant as a proposal (a
-    directory given by mistake), is an input error; a directory without proposal files has none (every
+    its own. A base that does not exist, or a directory whose files all read but hold nothing meant as a
+    proposal (given by mistake), is an input error; a directory without proposal files has none (every
     proposal of the change is added)."""
     if path != "-" and not Path(path).exists():
         # A mistyped base is the user's error, not the base branch's: the comparison would be empty.
@@ -78,7 +78,9 @@ def base_entries(path: str, check: CheckDocument, lang: str) -> list[BaseEntry]:
                 found.append(check(document, file, index, line))
             except InputError as error:
                 found.append(Unchecked(file, index, name_of(raw), said(error, lang)))
-    if found and not meant and not unreadable:
+    if Path(path).is_dir() and found and not meant and not unreadable:
+        # A directory given by mistake (a CI workflow's); one base file that is broken on the base branch
+        # stays a base this version cannot check.
         problem = Words("no file under it holds a proposal (a mapping with workload and proposal)")
         raise InputError(at(path, problem))
     return found
@@ -120,14 +122,15 @@ def label(result: BaseEntry) -> str:
 
 def keyed(results: Sequence[Entry], root: str) -> dict[Key, Entry]:
     """Each result under its file relative to ``root`` (empty for a single file) and name; a base file
-    this version cannot read under its file, an empty name and 0."""
+    this version cannot read under its file, an empty name and 0, and a base proposal whose name cannot
+    be read under its file, an empty name and minus its position in the file."""
     seen: Counter[tuple[str, str]] = Counter()
     by_key: dict[Key, Entry] = {}
     directory = Path(root).is_dir()
     for result in results:
         relative = Path(result.file).relative_to(root).as_posix() if directory else ""
-        if isinstance(result, Unchecked) and result.index == 0:
-            by_key[relative, "", 0] = result
+        if isinstance(result, Unchecked) and not result.label:
+            by_key[relative, "", -result.index] = result
             continue
         seen[relative, label(result)] += 1
         by_key[relative, label(result), seen[relative, label(result)]] = result
@@ -212,9 +215,13 @@ def compare(head: Sequence[CheckResult], head_root: str, base: Sequence[BaseEntr
         raise InputError(at(f"--compare-to {base_root}", problem), field="--compare-to")
     heads, bases = keyed(head, head_root), keyed(base, base_root)
     compared = []
+    matched: set[Key] = set()
     for key, result in heads.items():
-        # A base file this version cannot read stands for each of its proposals.
-        before = bases.get(key) or bases.get((key[0], "", 0))
+        # By name; a base proposal without a readable name by its position in the file; a base file this
+        # version cannot read stands for each of its proposals.
+        found = [k for k in (key, (key[0], "", -result.index), (key[0], "", 0)) if k in bases]
+        before = bases[found[0]] if found else None
+        matched.update(found[:1])
         now = findings(result)
         if isinstance(before, Unchecked):
             comparison = Comparison(
@@ -251,7 +258,7 @@ def compare(head: Sequence[CheckResult], head_root: str, base: Sequence[BaseEntr
             )
         compared.append(result.model_copy(update={"comparison": comparison}))
     files = {key[0] for key in heads}
-    gone = [(key, entry) for key, entry in bases.items() if key not in heads]
+    gone = [(key, entry) for key, entry in bases.items() if key not in matched]
     removed = tuple(
         # Named where the proposal was, as the change's files are: not under the base's checkout.
         result.model_copy(update={"file": where(head_root, key[0])})
