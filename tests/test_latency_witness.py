@@ -89,3 +89,21 @@ def test_the_witness_meets_every_target_not_one_another_rule_rules_out() -> None
     # 0.86 of 3,350 GB/s (11.1 ms): 82.5 ms; attention 2.5 ms; 64 layers x 72.5 us = 4.6 ms.
     assert "1 × h100-sxm meets it (89.6 ms alone), so a100-80gb-pcie is not recommended" in lat001
     assert "h100-pcie meets it" not in lat001
+
+
+def test_the_sizing_table_marks_a_gpu_no_option_open_to_the_workload_runs() -> None:
+    """With personal data of people in the EU the B200 is sold only as one-card serverless workers in the
+    EU: the 8-card B200 replica the Sizing table plans is on no option the workload may use, and the row
+    says so beside the GPU LAT003 names as the fastest it may have."""
+    from gpu_advisor.engine.present.memo import render_memo
+
+    result = run({**R1_RAG, "personal_data": True}, AS_OF)
+    rows = {g.gpu: g for g in result.sizing.gpus}
+    assert (rows["b200"].cards_per_replica, rows["b200"].offered) == (8, False)
+    assert (rows["h200"].cards_per_replica, rows["h200"].offered) == (8, True)
+    note = "no option open to this workload runs a replica of it (see Options considered)"
+    b200 = next(line for line in render_memo(result).splitlines() if line.startswith("| b200 |"))
+    assert note in b200
+    # Every provider admitted: the B200 is rented, and nothing is said.
+    anywhere = {g.gpu: g for g in run(R1_RAG, AS_OF).sizing.gpus}
+    assert anywhere["b200"].offered is True

@@ -107,6 +107,10 @@ class GpuSizing(ResultModel):
     """The replicas of ``cards_per_replica`` cards the peak needs within the headroom alone, spares aside:
     where the latency targets set the replicas, the rest of the replicas for the peak is their cost."""
     at_concurrency: OperatingPointResult | None = None
+    offered: bool | None = None
+    """An option the workload may use (a rental, serverless product or own server its rules leave
+    standing) sells this GPU with the cards a replica needs; None where no workload's rules were read
+    (``size``)."""
 
 
 class Finding(ResultModel):

@@ -133,6 +133,9 @@ class GpuVerdicts:
     unsuitable_offers: dict[str, list[str]]
     """Offer key (provider/offer/gpu) -> the rules that declared it unable to carry the model as given."""
     quantized_unsuitable_offers: dict[str, list[str]]
+    admitted: str = EVERY_GPU
+    """The GPUs the workload may have, with the most cards a replica of each may span (``cards_key``):
+    those of the rentals, serverless products and own servers its rules leave standing."""
     planned_time_to_first_token_ms: float | None = None
     planned_time_per_output_token_ms: float | None = None
     """The nearest the workload's replicas can be planned to at the peak on the GPUs it may have: what
@@ -203,6 +206,7 @@ def judge_gpus(
         quantized_unsuitable=unsuitable_gpus(quantized_firings, rulebook),
         unsuitable_offers=unsuitable_offers(firings, rulebook),
         quantized_unsuitable_offers=unsuitable_offers(quantized_firings, rulebook),
+        admitted=admitted,
         planned_time_to_first_token_ms=planned[0],
         planned_time_per_output_token_ms=planned[1],
     )

@@ -18,7 +18,7 @@ from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.listings import build_options
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
 from gpu_advisor.engine.calc.policy import Sizing
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak, parse_cards
 from gpu_advisor.engine.calc.sizing import SizingFigures, full_context_sequences
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -37,6 +37,7 @@ from gpu_advisor.engine.domain.results import (
 )
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.pipeline.latency_fit import EVERY_GPU
 from gpu_advisor.engine.pipeline.serverless import serverless_option
 from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_rent
 from gpu_advisor.engine.report.findings import findings_for
@@ -55,7 +56,11 @@ def sizing_rows(
     performances: Mapping[str, ReplicaPerformance] | None = None,
     points: Mapping[str, OperatingPoint] | None = None,
     concurrency: int | None = None,
+    admitted: str | None = None,
 ) -> tuple[GpuSizing, ...]:
+    """One row per GPU; ``admitted``: the GPUs the workload may have (``GpuVerdicts.admitted``), which
+    each row's ``offered`` reads."""
+    sold = None if admitted in (None, EVERY_GPU) else parse_cards(admitted)
     rows = []
     for fit in figures.fits:
         blocked = tuple(unsuitable.get(fit.gpu, ()))
@@ -64,6 +69,7 @@ def sizing_rows(
         point = (points or {}).get(fit.gpu)
         at_peak = latency_at_peak(plan) if plan else None
         alone = lone_request(plan.roofline) if plan else None
+        cards = plan.cards_per_replica if plan else (performance.cards if performance else None)
         rows.append(
             trusted(
                 GpuSizing,
@@ -90,9 +96,7 @@ def sizing_rows(
                 hours_per_day_running=plan.hours_per_day_running if plan else None,
                 time_to_first_token_ms=at_peak.time_to_first_token_ms if at_peak else None,
                 time_per_output_token_ms=at_peak.time_per_output_token_ms if at_peak else None,
-                cards_per_replica=plan.cards_per_replica
-                if plan
-                else (performance.cards if performance else None),
+                cards_per_replica=cards,
                 tensor_parallel=(plan.cards_per_replica // plan.pipeline_stages)
                 if plan
                 else (performance.tensor_parallel if performance else None),
@@ -128,6 +132,7 @@ def sizing_rows(
                     time_per_output_token_ms=point.time_per_output_token_ms,
                     saturated=point.saturated,
                 ),
+                offered=None if sold is None or cards is None else sold.get(fit.gpu, 0) >= cards,
             )
         )
     return tuple(rows)
@@ -146,6 +151,7 @@ def size_result(
     performances: Mapping[str, ReplicaPerformance] | None = None,
     points: Mapping[str, OperatingPoint] | None = None,
     concurrency: int | None = None,
+    admitted: str | None = None,
 ) -> SizeResult:
     """The sizing part of a result; ``findings`` when the caller rendered them already."""
     rulebook = rulebook or load_rulebook()
@@ -166,7 +172,14 @@ def size_result(
         kv_bytes_per_element=figures.kv_bytes_per_element,
         load=load,
         gpus=sizing_rows(
-            knowledge, figures, unsuitable_gpus(firings, rulebook), plans, performances, points, concurrency
+            knowledge,
+            figures,
+            unsuitable_gpus(firings, rulebook),
+            plans,
+            performances,
+            points,
+            concurrency,
+            admitted,
         ),
         findings=findings if findings is not None else findings_for(firings, rulebook, knowledge, fmt),
     )
@@ -263,6 +276,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
                     knowledge, capacity.figures, e.workload.avg_input_tokens, e.workload.avg_output_tokens
                 )
             },
+            admitted=e.verdicts.admitted,
         ).model_copy(
             update={
                 "input_tokens": e.workload.avg_input_tokens,
