@@ -245,3 +245,17 @@ def test_a_base_proposal_without_a_readable_name_is_matched_by_its_place(tmp_pat
     assert (results["one"]["change"], results["two"]["change"]) == ("unchanged", "not_compared")
     text = invoke(str(head), "--compare-to", str(base)).output
     assert "removed:" not in text
+
+
+def test_a_comparison_with_nothing_priced_on_both_sides_gives_no_totals(tmp_path: Path) -> None:
+    """One proposal, its base not checkable: "$0 -> $0" would read as a proposal that costs nothing."""
+    head = write(tmp_path / "head.yaml", proposal("chat", **RUNPOD_SXM))
+    base = write(tmp_path / "base.yaml", proposal("chat", **AWS, region="mars-1"))
+    text = invoke(str(head), "--compare-to", str(base)).output
+    assert text.startswith(
+        f"Compared with {base}: no proposal is priced on both sides; 1 proposal not compared: its base "
+        "cannot be checked with this version.\n"
+    )
+    markdown = invoke(str(head), "--compare-to", str(base), "--format", "markdown").output
+    dash = "\N{EN DASH}"
+    assert f"| **Total** | | {dash} | {dash} | {dash} | | |" in markdown

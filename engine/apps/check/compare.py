@@ -172,6 +172,11 @@ class Diff:
         )
 
     @property
+    def priced(self) -> bool:
+        """Any proposal is in the totals: priced on both sides, added with a price or removed with one."""
+        return any(r.usd_per_month is not None for r in (*self.counted, *self.removed))
+
+    @property
     def base_usd_per_month(self) -> float:
         return round(
             sum(r.comparison.base_usd_per_month or 0 for r in self.counted if r.comparison)
