@@ -280,6 +280,6 @@ def test_a_pricing_written_as_the_memos_print_it_is_answered_with_the_files_spel
 def test_a_refused_choice_is_answered_with_its_spelling_only(
     given: str, choices: list[str], suggested: str | None
 ) -> None:
-    from gpu_advisor.engine.domain.input_errors import spelling_of
+    from gpu_advisor.engine.common.errors import spelling_of
 
     assert spelling_of(given, choices) == suggested

@@ -98,6 +98,25 @@ def suggestions(
 SPELLING_CUTOFF = 0.6
 """How alike a spelling must be to be suggested (difflib's ratio)."""
 
+LITERAL_CUTOFF = 0.75
+"""How alike a refused choice and an allowed one must be (difflib's ratio) to be offered as its spelling."""
+
+
+def spelling_of(given: str, choices: list[str]) -> str | None:
+    """The choice ``given`` misspells, if one: "on-demand" as the memos print it for on_demand, "FP8" for
+    fp8, "stedy" for steady; never one with other digits ("fp4" is another precision than fp8, not a typo
+    of it)."""
+    by_folded = {choice.lower().replace("-", "_"): choice for choice in choices}
+    folded = given.lower().replace("-", "_")
+    if folded in by_folded:
+        return by_folded[folded]
+    # Closer than a field name's suggestion: the choices are short, and "ollama" is not a typo of vllm.
+    found = difflib.get_close_matches(folded, list(by_folded), n=2, cutoff=LITERAL_CUTOFF)
+    if len(found) != 1 or re.sub(r"\D", "", found[0]) != re.sub(r"\D", "", given):
+        return None
+    return by_folded[found[0]]
+
+
 SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)b(?![a-z0-9])")
 """A size in billions of parameters in a model's name: a number and 'b' after a separator or a space
 ('llama-3.1-8b', 'Llama 3.1 8B'; not the '7b' of 'mixtral-8x7b', a count of experts)."""

@@ -4,7 +4,6 @@ written in the reader's language.
 
 from __future__ import annotations
 
-import difflib
 import re
 import typing
 from collections.abc import Sequence
@@ -12,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from gpu_advisor.engine.common.errors import InputError, close_match
+from gpu_advisor.engine.common.errors import InputError, close_match, spelling_of
 from gpu_advisor.engine.common.wording import Words, WordsError, at
 
 # pydantic's messages for type errors, as msgids the language catalogs translate.
@@ -70,25 +69,6 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             entry["suggestion"] = spelling_of(given, choices)
         problems.append(entry)
     return problems
-
-
-LITERAL_CUTOFF = 0.75
-"""How alike a refused choice and an allowed one must be (difflib's ratio) to be offered as its spelling."""
-
-
-def spelling_of(given: str, choices: list[str]) -> str | None:
-    """The choice ``given`` misspells, if one: "on-demand" as the memos print it for on_demand, "FP8" for
-    fp8, "stedy" for steady; never one with other digits ("fp4" is another precision than fp8, not a typo
-    of it)."""
-    by_folded = {choice.lower().replace("-", "_"): choice for choice in choices}
-    folded = given.lower().replace("-", "_")
-    if folded in by_folded:
-        return by_folded[folded]
-    # Closer than a field name's suggestion: the choices are short, and "ollama" is not a typo of vllm.
-    found = difflib.get_close_matches(folded, list(by_folded), n=2, cutoff=LITERAL_CUTOFF)
-    if len(found) != 1 or re.sub(r"\D", "", found[0]) != re.sub(r"\D", "", given):
-        return None
-    return by_folded[found[0]]
 
 
 def _plain_number(value: Any) -> Any:
