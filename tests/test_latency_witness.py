@@ -29,6 +29,8 @@ R1_RAG: dict[str, Any] = {
     "context_tokens": 65_536,
     "load_pattern": "variable",
     "company_country": "DE",
+    # Stated: a default no GPU the workload may have meets would be waived (LAT010), not kept near.
+    "max_time_to_first_token_ms": 1_000,
 }
 
 

@@ -37,7 +37,7 @@ def sized(**load: object) -> dict[str, GpuSizing]:
 
 def test_a_service_takes_the_documented_targets_and_a_batch_none() -> None:
     knowledge = load_knowledge()
-    service = size(request_with())
+    service = size(request_with(avg_input_tokens=1_000))
     assert (
         service.max_time_to_first_token_ms == knowledge.latency_target("max_time_to_first_token_ms") == 1000
     )
@@ -48,6 +48,25 @@ def test_a_service_takes_the_documented_targets_and_a_batch_none() -> None:
     )
     batch = size(request_with(load_pattern="batch"))
     assert (batch.max_time_to_first_token_ms, batch.max_time_per_output_token_ms) == (None, None)
+
+
+def test_a_default_target_no_gpu_meets_is_not_applied() -> None:
+    """A 100,000-token prompt: no GPU prefills it within the documented second (8 B200, the fastest, take
+    3.2 s alone), so the default is waived (LAT010) and the replicas are sized for the throughput, as with
+    a target every count meets: four H100 a replica, four replicas. A stated second is kept as near as the
+    fastest can (LAT003: 8 B200)."""
+    default = size(request_with())
+    assert (default.max_time_to_first_token_ms, default.max_time_per_output_token_ms) == (None, 100)
+    assert default.targets_waived == ("max_time_to_first_token_ms",)
+    rules = [finding.rule_id for finding in default.findings]
+    assert "LAT010" in rules and "LAT003" not in rules and "LAT007" not in rules
+    h100 = {g.gpu: g for g in default.gpus}["h100-sxm"]
+    loose = sized(max_time_to_first_token_ms=100_000)["h100-sxm"]
+    assert (h100.cards_per_replica, h100.replicas) == (loose.cards_per_replica, loose.replicas) == (4, 4)
+    stated = size(request_with(max_time_to_first_token_ms=1_000))
+    assert stated.max_time_to_first_token_ms == 1_000
+    assert "LAT003" in [finding.rule_id for finding in stated.findings]
+    assert {g.gpu: g for g in stated.gpus}["b200"].cards_per_replica == 8
 
 
 def test_a_reachable_first_token_target_takes_the_cards_that_meet_it() -> None:
@@ -68,9 +87,12 @@ def test_the_latency_rules_judge_the_rows_and_the_table_states_the_targets() -> 
     args += ["--requests-per-day", "5000", "--input-tokens", "100000", "--output-tokens", "800"]
     runner = CliRunner(env={"COLUMNS": "200"})
     text = runner.invoke(main, args).output
-    assert "Latency targets at the peak: first token within 1,000 ms, 100 ms a token" in text
-    # No GPU prefills 100,000 tokens within the default second: LAT003 says so, as recommend would.
-    assert "LAT003 No GPU meets the time-to-first-token target" in text
+    # No GPU prefills 100,000 tokens within the default second: LAT010 waives it, as recommend would.
+    assert "Latency targets at the peak: 100 ms a token" in text
+    assert "LAT010 The default first-token target is out of reach: not applied" in text
+    stated = runner.invoke(main, [*args, "--max-ttft-ms", "1000"]).output
+    assert "Latency targets at the peak: first token within 1,000 ms, 100 ms a token" in stated
+    assert "LAT003 No GPU meets the time-to-first-token target" in stated
     # The peak's replicas only: recommend adds the spare of a latency-sensitive service on top.
     # What a replica is sized to carry, so that a reader can work the count out: 70 % of its rate over
     # 1.07 (the headroom target, the top of the estimate's error band), or within the targets.
@@ -140,11 +162,11 @@ def test_a_row_sized_within_the_targets_says_so() -> None:
 
 
 def test_a_target_no_count_meets_runs_the_count_that_comes_closest() -> None:
-    """A 100,000-token prompt: no GPU prefills it within the documented second. Each GPU runs at the card
+    """A 100,000-token prompt: no GPU prefills it within a stated second. Each GPU runs at the card
     count whose lone prompt comes closest (8 B200, 3.2 s alone), and a GPU slower even alone than the
     B200's replicas are planned to is not recommended (LAT007); a loose target every count meets takes
     the count that carries the peak on the fewest cards (4 H100)."""
-    missed = sized()
+    missed = sized(max_time_to_first_token_ms=1_000)
     loose = sized(max_time_to_first_token_ms=100_000)["h100-sxm"]
     b200 = missed["b200"]
     assert (b200.cards_per_replica, b200.meets_latency_targets) == (8, False)

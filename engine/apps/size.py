@@ -25,10 +25,10 @@ from gpu_advisor.engine.domain.results import SizeResult
 from gpu_advisor.engine.pipeline.defaults import context_for
 from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
 from gpu_advisor.engine.pipeline.fit import WORKLOAD_SCENARIO, assert_gpu_fits
-from gpu_advisor.engine.pipeline.latency_fit import latency_fit_facts
+from gpu_advisor.engine.pipeline.latency_fit import EVERY_GPU, Defaulted, latency_fit_facts
 from gpu_advisor.engine.report.recommendation import size_result, sizing_policy_result
-from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
-from gpu_advisor.engine.rulebook.durable import Evaluator
+from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus, waived_targets, waiver_firings
+from gpu_advisor.engine.rulebook.durable import Evaluator, Firing
 
 
 class SizedLoad(NamedTuple):
@@ -37,6 +37,19 @@ class SizedLoad(NamedTuple):
     output_tokens: int
     max_time_to_first_token_ms: float | None
     max_time_per_output_token_ms: float | None
+    defaulted: Defaulted = (False, False)
+    """Whether each target is the default of a service whose users wait (not one given)."""
+
+    def without(self, waived: tuple[str, ...]) -> SizedLoad:
+        """The load without the default targets the rules waived (LAT010, LAT011)."""
+        return self._replace(
+            max_time_to_first_token_ms=None
+            if "max_time_to_first_token_ms" in waived
+            else self.max_time_to_first_token_ms,
+            max_time_per_output_token_ms=None
+            if "max_time_per_output_token_ms" in waived
+            else self.max_time_per_output_token_ms,
+        )
 
 
 def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
@@ -76,6 +89,10 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
         output_tokens,
         target("max_time_to_first_token_ms"),
         target("max_time_per_output_token_ms"),
+        (
+            users_wait and request.max_time_to_first_token_ms is None,
+            users_wait and request.max_time_per_output_token_ms is None,
+        ),
     )
 
 
@@ -128,37 +145,20 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
         raise InputError(
             f"cards: {request.cards} is not a card count a replica runs on ({allowed})", field="cards"
         )
-    plans: dict[str, ReplicaPlan] = {}
+    plans, performances, firings = judged(knowledge, figures, request, tokens, sized, evaluator)
+    waived = waived_targets(firings, rulebook_for(None))
+    if sized is not None and waived:
+        # A default latency target no GPU meets is not applied (LAT010, LAT011), as recommend does.
+        waiving = waiver_firings(firings, rulebook_for(None))
+        sized = sized.without(waived)
+        plans, performances, firings = judged(knowledge, figures, request, tokens, sized, evaluator)
+        firings = [*waiving, *firings]
     sizing = load_sizing(knowledge, sized) if sized is not None else None
-    if sized is not None and sizing is not None and request.cards is None:
-        # The cards per replica that carry the peak on the fewest cards, as a recommendation sizes them.
-        plans = plans_by_gpu(knowledge, figures, sized.load, *tokens, sizing)
-        if request.gpu is not None:
-            plans = {gpu: plan for gpu, plan in plans.items() if gpu == request.gpu}
-    performances = configurations(knowledge, figures, request, tokens, plans)
-    if sized is not None and sizing is not None and request.cards is not None:
-        plans = {gpu: plan_replicas(p, sized.load, sizing) for gpu, p in performances.items()}
-    if request.gpu is not None and request.gpu not in performances:
-        cards = request.cards or "the usual count of"
-        raise InputError(
-            f"gpu: {cards} × {request.gpu} cannot hold the weights and one request of "
-            f"{tokens[0] + tokens[1]:,} tokens",
-            field="cards" if request.cards else "gpu",
-        )
     points = (
         {gpu: at_concurrency(p.roofline, request.concurrency) for gpu, p in performances.items()}
         if request.concurrency
         else {}
     )
-    with (evaluator or rules_engine()).session() as session:
-        cards = cards_key({gpu: plan.cards_per_replica for gpu, plan in plans.items()})
-        firings = assert_gpu_fits(session, figures, knowledge, WORKLOAD_SCENARIO, cards)
-        if sized is not None:
-            # The latency rules as recommend applies them: a GPU that misses a target others meet.
-            unsuitable = ",".join(sorted(unsuitable_gpus(firings, rulebook_for(None))))
-            targets = (sized.max_time_to_first_token_ms, sized.max_time_per_output_token_ms)
-            facts = latency_fit_facts(knowledge, figures, *tokens, *targets, unsuitable, cards)
-            firings += [firing for fact in facts for firing in session.assert_fact(fact)]
     result = size_result(
         figures,
         request.model,
@@ -186,6 +186,7 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             "attention_shape": request.attention_shape,
             "max_time_to_first_token_ms": sized.max_time_to_first_token_ms if sized else None,
             "max_time_per_output_token_ms": sized.max_time_per_output_token_ms if sized else None,
+            "targets_waived": waived if sized else (),
             "sizing_policy": sizing_policy_result(knowledge, sizing) if sizing else None,
         }
     )
@@ -210,3 +211,44 @@ def configurations(
         if performance is not None:
             found[fit.gpu] = performance
     return found
+
+
+def judged(
+    knowledge: Knowledge,
+    figures: SizingFigures,
+    request: SizeRequest,
+    tokens: tuple[int, int],
+    sized: SizedLoad | None,
+    evaluator: Evaluator | None,
+) -> tuple[dict[str, ReplicaPlan], dict[str, ReplicaPerformance], list[Firing]]:
+    """The replica plans and configurations of every GPU (of the one asked about), and the GPU-fit and
+    latency rules' firings on them."""
+    plans: dict[str, ReplicaPlan] = {}
+    sizing = load_sizing(knowledge, sized) if sized is not None else None
+    if sized is not None and sizing is not None and request.cards is None:
+        # The cards per replica that carry the peak on the fewest cards, as a recommendation sizes them.
+        plans = plans_by_gpu(knowledge, figures, sized.load, *tokens, sizing)
+        if request.gpu is not None:
+            plans = {gpu: plan for gpu, plan in plans.items() if gpu == request.gpu}
+    performances = configurations(knowledge, figures, request, tokens, plans)
+    if sized is not None and sizing is not None and request.cards is not None:
+        plans = {gpu: plan_replicas(p, sized.load, sizing) for gpu, p in performances.items()}
+    if request.gpu is not None and request.gpu not in performances:
+        cards = request.cards or "the usual count of"
+        raise InputError(
+            f"gpu: {cards} × {request.gpu} cannot hold the weights and one request of "
+            f"{tokens[0] + tokens[1]:,} tokens",
+            field="cards" if request.cards else "gpu",
+        )
+    with (evaluator or rules_engine()).session() as session:
+        cards = cards_key({gpu: plan.cards_per_replica for gpu, plan in plans.items()})
+        firings = assert_gpu_fits(session, figures, knowledge, WORKLOAD_SCENARIO, cards)
+        if sized is not None:
+            # The latency rules as recommend applies them: a GPU that misses a target others meet.
+            unsuitable = ",".join(sorted(unsuitable_gpus(firings, rulebook_for(None))))
+            targets = (sized.max_time_to_first_token_ms, sized.max_time_per_output_token_ms)
+            facts = latency_fit_facts(
+                knowledge, figures, *tokens, *targets, unsuitable, cards, EVERY_GPU, sized.defaulted
+            )
+            firings += [firing for fact in facts for firing in session.assert_fact(fact)]
+    return plans, performances, firings

@@ -29,6 +29,9 @@ EVERY_GPU = "*"
 Candidate = tuple[ReplicaPerformance, OperatingPoint]
 """A replica's performance at one card count and what a lone request sees on it."""
 
+Defaulted = tuple[bool, bool]
+"""Whether the time-to-first-token and the time-per-output-token targets are defaults."""
+
 
 @dataclass(frozen=True)
 class LatencyBar:
@@ -45,6 +48,9 @@ class LatencyBar:
     meeting_ttft: Candidate
     meeting_tpot: Candidate
     """The plainest that meets each target (the fastest where none does)."""
+    defaulted: Defaulted = (False, False)
+    """Whether each target is the default of a latency-sensitive service rather than the workload's
+    own (the rules waive a default no GPU meets: LAT010, LAT011)."""
 
     def shortfall(self, point: OperatingPoint) -> float:
         return shortfall(point, self.max_ttft_ms, self.max_tpot_ms, self.margin)
@@ -92,6 +98,7 @@ def latency_bar(
     max_tpot_ms: float | None,
     unsuitable: str,
     admitted: str = EVERY_GPU,
+    defaulted: Defaulted = (False, False),
     /,
 ) -> LatencyBar | None:
     """The bar among the ``admitted`` GPUs (a ``cards_key``: the GPUs an option the workload's rules admit
@@ -163,6 +170,7 @@ def latency_bar(
         closest=closest,
         meeting_ttft=plainest(meets_ttft, ttft, lambda item: item[1].time_to_first_token_ms),
         meeting_tpot=plainest(meets_tpot, tpot, lambda item: item[1].time_per_output_token_ms),
+        defaulted=defaulted,
     )
 
 
@@ -177,6 +185,7 @@ def latency_fit_facts(
     unsuitable: str,
     cards: str,
     admitted: str = EVERY_GPU,
+    defaulted: Defaulted = (False, False),
     /,
 ) -> tuple[LatencyFitFact, ...]:
     """One fact per GPU the gpu_fit rules left standing, for a workload with latency targets: what a lone
@@ -185,7 +194,15 @@ def latency_fit_facts(
     (``latency_bar``). The same for every workload with this sizing, token counts, targets and counts, so
     built once."""
     bar = latency_bar(
-        knowledge, figures, input_tokens, output_tokens, max_ttft_ms, max_tpot_ms, unsuitable, admitted
+        knowledge,
+        figures,
+        input_tokens,
+        output_tokens,
+        max_ttft_ms,
+        max_tpot_ms,
+        unsuitable,
+        admitted,
+        defaulted,
     )
     if bar is None:
         return ()
@@ -238,6 +255,8 @@ def judged_facts(
                 max_time_to_first_token_ms=bar.max_ttft_ms or 0.0,
                 tpot_target_given=bar.max_tpot_ms is not None,
                 max_time_per_output_token_ms=bar.max_tpot_ms or 0.0,
+                ttft_target_defaulted=bar.defaulted[0],
+                tpot_target_defaulted=bar.defaulted[1],
                 latency_margin=bar.margin,
                 fastest_time_to_first_token_kept_ms=ttft[1].time_to_first_token_ms * line,
                 fastest_time_per_output_token_kept_ms=tpot[1].time_per_output_token_ms * line,

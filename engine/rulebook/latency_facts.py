@@ -31,6 +31,10 @@ class LatencyFitFact(Fact):
     max_time_to_first_token_ms: Annotated[float, Guard("ttft_target_given")]
     tpot_target_given: bool
     max_time_per_output_token_ms: Annotated[float, Guard("tpot_target_given")]
+    ttft_target_defaulted: bool
+    tpot_target_defaulted: bool
+    """The target is the default of a latency-sensitive service (``workload_defaults.yaml``), not one the
+    workload states."""
     latency_margin: float
     """How far above a lone request's time a target must lie to be planned to (the estimate's mean
     latency error, ``calc.policy``)."""
