@@ -88,6 +88,7 @@ def test_an_eu_hosted_api_passes_and_is_priced_as_recommend_prices_it(tmp_path: 
         "DEP036": "pass",
         "DEP037": "pass",
         "DEP038": "pass",
+        "DEP039": "pass",
         "DEP033": "pass",
         "DEP017": "pass",
         "KNB012": "pass",
@@ -95,6 +96,25 @@ def test_an_eu_hosted_api_passes_and_is_priced_as_recommend_prices_it(tmp_path: 
     assert data["usd_per_month"] == IONOS_USD_PER_MONTH == 286.71
     assert data["location"] == {"jurisdictions": ["EU"], "countries": ["DE"]}
     assert data["recommendation"]["offer"] == data["api"]["api"] == "llama-3.3-70b-ionos"
+
+
+def test_an_api_whose_window_is_not_recorded_is_to_be_confirmed_for_long_requests(tmp_path: Path) -> None:
+    """The catalog records no window for IONOS's Llama 3.3 70B; Scaleway's Llama 3.3 70B takes 100,000
+    tokens and a Llama 3 70B 8,192, both shorter than a 110,000-token prompt with its 1,000-token answer:
+    the memo asks to confirm IONOS's window, and so does check (DEP039). With 2,000-token prompts every
+    recorded window of the size takes them, and nothing is asked."""
+    workload = {**NO_PERSONAL_DATA, "avg_input_tokens": 110_000, "avg_output_tokens": 1_000}
+    data = document(tmp_path, {"deployment": "api", "offer": "llama-3.3-70b-ionos"}, workload)
+    found = item(data, "DEP039")
+    assert (found["status"], item(data, "DEP038")["status"]) == ("warn", "pass")
+    assert found["message"] == (
+        "The catalog does not record how long a request Llama 3.3 70B Instruct (IONOS AI Model Hub) takes, "
+        "and other prices of its size take shorter requests than the workload's (Llama 3 70B (hosted): a "
+        "window of 8,192 tokens; Llama 3.3 70B Instruct (Scaleway Generative APIs): a window of 100,000 "
+        "tokens; the workload is served with a context of 111,000 tokens and answers of 1,000 tokens on "
+        "average): confirm with the provider that it takes them, prompt and answer together, before "
+        "relying on it."
+    )
 
 
 def test_a_business_critical_workload_needs_the_apis_sla(tmp_path: Path) -> None:

@@ -262,6 +262,9 @@ class ProposalDetails(Details):
     api_max_output_tokens: int = 0
     context_tokens: int = 0
     avg_output_tokens: int = 0
+    api_shorter_prices: str = ""
+    """The other API prices of the workload's size that take shorter requests than its own, each with
+    its limit (DEP039 names them where the proposed API's window is not recorded)."""
 
 
 class RobustnessDetails(Details):

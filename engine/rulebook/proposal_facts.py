@@ -147,6 +147,11 @@ class ProposalFact(Fact):
     api_requests_too_short: Annotated[bool, Guard("api_known")] = False
     """That API's context window (where the catalog records it) is below the workload's serving context,
     or its answer cap below the average answer: it cannot take the workload's requests."""
+    api_window_recorded: Annotated[bool, Guard("api_known")] = False
+    """The catalog records that API's context window."""
+    api_shorter_peers: Annotated[bool, Guard("api_known")] = False
+    """Other API prices of the workload's size (sold per request) take shorter requests than the
+    workload's, by their recorded window or answer cap."""
     waivers_dated: bool = False
     """The proposal has a waiver with an end date (``until``)."""
     waiver_expired: bool = False

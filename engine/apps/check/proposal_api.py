@@ -16,9 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from gpu_advisor.engine.common.wording import Grouped, Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.domain.results import ApiCost
+from gpu_advisor.engine.i18n.environment import say
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.rulebook.texts import rule_text
 
@@ -89,6 +91,12 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
     if api is None:
         return ApiFacts(facts, {}, None)
     listed = evaluation.knowledge.api_prices.apis
+    # The prices of the workload's size the memo names as taking shorter requests (``too_short``).
+    shorter = [
+        cost
+        for cost in evaluation.market.apis
+        if cost.large_enough and cost.exceeded_limit is not None and not cost.batch and cost.api != api.api
+    ]
     active = next(a.model_active_params_b for a in listed if a.id == api.api)
     facts.update(
         api_excluded=bool(api.excluded_by),
@@ -96,6 +104,8 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         # model's size is not public).
         api_hosts_smaller_model=api.model_params_b is not None and not (api.large_enough or api.same_model),
         api_requests_too_short=api.exceeded_limit is not None,
+        api_window_recorded=api.context_window_tokens is not None,
+        api_shorter_peers=bool(shorter),
     )
     rules = {rule.id: rule for rule in evaluation.rules}
     excluded_by = "; ".join(
@@ -112,5 +122,15 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         "api_max_output_tokens": api.max_output_tokens or 0,
         "context_tokens": evaluation.workload.context_tokens,
         "avg_output_tokens": evaluation.workload.avg_output_tokens,
+        "api_shorter_prices": "; ".join(shorter_limit(cost, lang) for cost in shorter),
     }
     return ApiFacts(facts, details, api)
+
+
+def shorter_limit(cost: ApiCost, lang: str) -> str:
+    """An API price and the limit of it the workload's requests exceed, for DEP039's message."""
+    if cost.exceeded_limit == "window":
+        limit = Words("a window of %(num)s tokens", num=Grouped(cost.context_window_tokens or 0))
+    else:
+        limit = Words("at most %(num)s output tokens", num=Grouped(cost.max_output_tokens or 0))
+    return f"{cost.name}: {say(lang, limit)}"
