@@ -50,19 +50,21 @@ def test_a_service_takes_the_documented_targets_and_a_batch_none() -> None:
     assert (batch.max_time_to_first_token_ms, batch.max_time_per_output_token_ms) == (None, None)
 
 
-def test_a_default_target_no_gpu_meets_is_not_applied() -> None:
+def test_a_default_target_no_gpu_meets_chooses_the_cards_not_the_replicas() -> None:
     """A 100,000-token prompt: no GPU prefills it within the documented second (8 B200, the fastest, take
-    3.2 s alone), so the default is waived (LAT010) and the replicas are sized for the throughput, as with
-    a target every count meets: four H100 a replica, four replicas. A stated second is kept as near as the
-    fastest can (LAT003: 8 B200)."""
+    3.2 s alone), so the default is not held at the peak (LAT010): each GPU runs at the card count whose
+    lone prompt comes closest (eight H100, against four for a loose target every count meets), and the
+    replicas carry the peak within the headroom only (three of eight H100). A stated second is kept as near
+    as the fastest can (LAT003: 8 B200)."""
     default = size(request_with())
     assert (default.max_time_to_first_token_ms, default.max_time_per_output_token_ms) == (None, 100)
-    assert default.targets_waived == ("max_time_to_first_token_ms",)
+    assert default.default_targets_dropped == ("max_time_to_first_token_ms",)
     rules = [finding.rule_id for finding in default.findings]
     assert "LAT010" in rules and "LAT003" not in rules and "LAT007" not in rules
     h100 = {g.gpu: g for g in default.gpus}["h100-sxm"]
+    assert (h100.cards_per_replica, h100.replicas, h100.sized_for_latency) == (8, 3, False)
     loose = sized(max_time_to_first_token_ms=100_000)["h100-sxm"]
-    assert (h100.cards_per_replica, h100.replicas) == (loose.cards_per_replica, loose.replicas) == (4, 4)
+    assert (loose.cards_per_replica, loose.replicas) == (4, 4)
     stated = size(request_with(max_time_to_first_token_ms=1_000))
     assert stated.max_time_to_first_token_ms == 1_000
     assert "LAT003" in [finding.rule_id for finding in stated.findings]
@@ -89,7 +91,7 @@ def test_the_latency_rules_judge_the_rows_and_the_table_states_the_targets() -> 
     text = runner.invoke(main, args).output
     # No GPU prefills 100,000 tokens within the default second: LAT010 waives it, as recommend would.
     assert "Latency targets at the peak: 100 ms a token" in text
-    assert "LAT010 The default first-token target is out of reach: not applied" in text
+    assert "LAT010 The default first-token target is out of reach: not held at the peak" in text
     stated = runner.invoke(main, [*args, "--max-ttft-ms", "1000"]).output
     assert "Latency targets at the peak: first token within 1,000 ms, 100 ms a token" in stated
     assert "LAT003 No GPU meets the time-to-first-token target" in stated

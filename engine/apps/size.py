@@ -27,7 +27,7 @@ from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
 from gpu_advisor.engine.pipeline.fit import WORKLOAD_SCENARIO, assert_gpu_fits
 from gpu_advisor.engine.pipeline.latency_fit import EVERY_GPU, Defaulted, latency_fit_facts
 from gpu_advisor.engine.report.recommendation import size_result, sizing_policy_result
-from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus, waived_targets, waiver_firings
+from gpu_advisor.engine.rulebook.conclusions import dropped_targets, dropping_firings, unsuitable_gpus
 from gpu_advisor.engine.rulebook.durable import Evaluator, Firing
 
 
@@ -39,16 +39,21 @@ class SizedLoad(NamedTuple):
     max_time_per_output_token_ms: float | None
     defaulted: Defaulted = (False, False)
     """Whether each target is the default of a service whose users wait (not one given)."""
+    cards_toward: tuple[float | None, float | None] = (None, None)
+    """The defaults the rules dropped, which still choose the cards per replica (``Sizing``)."""
 
-    def without(self, waived: tuple[str, ...]) -> SizedLoad:
-        """The load without the default targets the rules waived (LAT010, LAT011)."""
+    def without(self, dropped: tuple[str, ...]) -> SizedLoad:
+        """The load without the default targets the rules dropped (LAT010, LAT011)."""
+        ttft, tpot = self.max_time_to_first_token_ms, self.max_time_per_output_token_ms
+        drops_ttft = "max_time_to_first_token_ms" in dropped
+        drops_tpot = "max_time_per_output_token_ms" in dropped
         return self._replace(
-            max_time_to_first_token_ms=None
-            if "max_time_to_first_token_ms" in waived
-            else self.max_time_to_first_token_ms,
-            max_time_per_output_token_ms=None
-            if "max_time_per_output_token_ms" in waived
-            else self.max_time_per_output_token_ms,
+            max_time_to_first_token_ms=None if drops_ttft else ttft,
+            max_time_per_output_token_ms=None if drops_tpot else tpot,
+            cards_toward=(
+                ttft if drops_ttft and ttft is not None else self.cards_toward[0],
+                tpot if drops_tpot and tpot is not None else self.cards_toward[1],
+            ),
         )
 
 
@@ -106,6 +111,7 @@ def load_sizing(knowledge: Knowledge, sized: SizedLoad) -> Sizing:
         1,
         sized.max_time_to_first_token_ms,
         sized.max_time_per_output_token_ms,
+        cards_toward=sized.cards_toward,
     )
 
 
@@ -145,14 +151,19 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
         raise InputError(
             f"cards: {request.cards} is not a card count a replica runs on ({allowed})", field="cards"
         )
-    plans, performances, firings = judged(knowledge, figures, request, tokens, sized, evaluator)
-    waived = waived_targets(firings, rulebook_for(None))
-    if sized is not None and waived:
-        # A default latency target no GPU meets is not applied (LAT010, LAT011), as recommend does.
-        waiving = waiver_firings(firings, rulebook_for(None))
-        sized = sized.without(waived)
+    # A default latency target no GPU meets even for a lone request is not applied (LAT010, LAT011):
+    # sized again without it, as recommend does, the firings of the rules that dropped it kept.
+    rulebook = rulebook_for(None)
+    dropped: tuple[str, ...] = ()
+    dropping: list[Firing] = []
+    while True:
         plans, performances, firings = judged(knowledge, figures, request, tokens, sized, evaluator)
-        firings = [*waiving, *firings]
+        newly = tuple(field for field in dropped_targets(firings, rulebook) if field not in dropped)
+        if sized is None or not newly:
+            firings = [*dropping, *firings]
+            break
+        dropped, dropping = (*dropped, *newly), [*dropping, *dropping_firings(firings, rulebook)]
+        sized = sized.without(dropped)
     sizing = load_sizing(knowledge, sized) if sized is not None else None
     points = (
         {gpu: at_concurrency(p.roofline, request.concurrency) for gpu, p in performances.items()}
@@ -186,7 +197,7 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             "attention_shape": request.attention_shape,
             "max_time_to_first_token_ms": sized.max_time_to_first_token_ms if sized else None,
             "max_time_per_output_token_ms": sized.max_time_per_output_token_ms if sized else None,
-            "targets_waived": waived if sized else (),
+            "default_targets_dropped": dropped if sized else (),
             "sizing_policy": sizing_policy_result(knowledge, sizing) if sizing else None,
         }
     )
@@ -248,7 +259,7 @@ def judged(
             unsuitable = ",".join(sorted(unsuitable_gpus(firings, rulebook_for(None))))
             targets = (sized.max_time_to_first_token_ms, sized.max_time_per_output_token_ms)
             facts = latency_fit_facts(
-                knowledge, figures, *tokens, *targets, unsuitable, cards, EVERY_GPU, sized.defaulted
+                knowledge, figures, *tokens, *targets, unsuitable, cards, EVERY_GPU, *sized.defaulted
             )
             firings += [firing for fact in facts for firing in session.assert_fact(fact)]
     return plans, performances, firings

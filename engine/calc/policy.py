@@ -41,6 +41,20 @@ class Sizing(NamedTuple):
     estimate's mean latency error)."""
     spread: bool = False
     """A rule asked for the replicas on at least two instances (SIZ015): a failed host takes one down."""
+    cards_toward: tuple[float | None, float | None] = (None, None)
+    """Default latency targets the rules dropped as out of reach (LAT010, LAT011): they choose each
+    GPU's cards per replica (the count whose lone request comes closest to them), not the replicas."""
+
+    def choosing_cards(self) -> Sizing:
+        """The policy that ranks card counts: the targets, and a dropped default where a target is
+        missing."""
+        ttft, tpot = self.cards_toward
+        if ttft is None and tpot is None:
+            return self
+        return self._replace(
+            max_time_to_first_token_ms=self.max_time_to_first_token_ms or ttft,
+            max_time_per_output_token_ms=self.max_time_per_output_token_ms or tpot,
+        )
 
 
 def sizing_policy(
@@ -51,6 +65,7 @@ def sizing_policy(
     max_time_to_first_token_ms: float | None = None,
     max_time_per_output_token_ms: float | None = None,
     spread: bool = False,
+    cards_toward: tuple[float | None, float | None] = (None, None),
 ) -> Sizing:
     """``highest_error``: the most the estimate overstated a published measurement (estimate / published
     - 1, docs/calibration.md)."""
@@ -64,6 +79,7 @@ def sizing_policy(
         max_time_per_output_token_ms=max_time_per_output_token_ms,
         latency_margin=latency_margin(knowledge),
         spread=spread,
+        cards_toward=cards_toward,
     )
 
 

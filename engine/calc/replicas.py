@@ -97,12 +97,14 @@ def _service_for_peak(peak: float, rps: float, within: float | None, sizing: Siz
 
 def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> tuple[float, int, int]:
     """How ``plans_by_gpu`` ranks a card count: one whose replicas can be planned to every latency
-    target first, else the one that comes closest (``shortfall_alone``); then the fewest cards for the
-    peak, then the fewer cards per replica."""
+    target first, else the one that comes closest (``shortfall_alone``; a dropped default target counts
+    here, ``Sizing.choosing_cards``); then the fewest cards for the peak, then the fewer cards per
+    replica."""
     if load.served_in_paid_hours:
         shortfall, within = 1.0, None
     else:
-        shortfall, within = shortfall_alone(performance, sizing), rate_within_targets(performance, sizing)
+        shortfall = shortfall_alone(performance, sizing.choosing_cards())
+        within = rate_within_targets(performance, sizing)
     cards = performance.cards
     return shortfall, _for_peak(performance.requests_per_second, within, load, sizing) * cards, cards
 

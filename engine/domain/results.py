@@ -155,7 +155,7 @@ class SizeResult(ResultModel):
     ``model.attention_shape``), as given; None for a catalog model or where none was given."""
     max_time_to_first_token_ms: float | None = None
     max_time_per_output_token_ms: float | None = None
-    targets_waived: tuple[str, ...] = ()
+    default_targets_dropped: tuple[str, ...] = ()
     """Default latency targets no GPU meets even for a lone request, not applied (LAT010, LAT011)."""
     load: Load | None
     gpus: tuple[GpuSizing, ...]

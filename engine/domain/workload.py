@@ -268,8 +268,8 @@ class ResolvedWorkload(BaseModel):
     ]
     defaults_used: tuple[str, ...]
     """The fields the input left to a documented default, in field order."""
-    targets_waived: tuple[str, ...] = ()
-    """Default latency targets a rule waived (LAT010, LAT011): no GPU the workload may have meets them,
+    default_targets_dropped: tuple[str, ...] = ()
+    """Default latency targets a rule dropped (LAT010, LAT011): no GPU the workload may have meets them,
     so the workload is sized without them (None above); each is still in ``defaults_used``."""
 
     @property

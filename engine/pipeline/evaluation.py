@@ -42,7 +42,7 @@ from gpu_advisor.engine.pipeline.fit import GpuVerdicts, judge_gpus
 from gpu_advisor.engine.pipeline.market import Market, survey_market
 from gpu_advisor.engine.pipeline.routes import BESIDE_SERVERLESS, cheapest_route
 from gpu_advisor.engine.pipeline.serverless import weigh_serverless
-from gpu_advisor.engine.rulebook.conclusions import fired_rules, waiver_firings
+from gpu_advisor.engine.rulebook.conclusions import dropping_firings, fired_rules
 from gpu_advisor.engine.rulebook.details import Details
 from gpu_advisor.engine.rulebook.durable import Evaluator, Firing
 from gpu_advisor.engine.rulebook.facts import Fact
@@ -98,10 +98,10 @@ def evaluate(
     (the GPU-fit rules read none of them, so their firings stay shared). ``throughput_factor``: the
     replicas carry that many times the estimated rate (a scenario's drawn error of the estimate)."""
     resolved = complete_workload(workload, knowledge)
-    waiving: tuple[Firing, ...] = ()
+    dropping: tuple[Firing, ...] = ()
     # A default latency target no GPU the workload may have meets is not applied (LAT010, LAT011): the
-    # workload is evaluated again without it, the rules that waived it kept among its firings. Each round
-    # waives at least one of the two targets, so there are at most three.
+    # workload is evaluated again without it, the rules that dropped it kept among its firings. Each round
+    # drops at least one of the two targets, so there are at most three.
     while True:
         outcome = _evaluate(
             resolved,
@@ -112,24 +112,24 @@ def evaluate(
             sizing_knowledge,
             fit_evaluator,
             throughput_factor,
-            waiving,
+            dropping,
         )
         if isinstance(outcome, Evaluation):
             return outcome
-        resolved, waiving = outcome.applied_to(resolved), outcome.firings
+        resolved, dropping = outcome.applied_to(resolved), outcome.firings
 
 
 @dataclass(frozen=True)
-class Waiver:
-    """The GPU-fit stage's rules waived default latency targets (``GpuVerdicts.waived``)."""
+class DroppedTargets:
+    """The GPU-fit stage's rules dropped default latency targets (``GpuVerdicts.dropped``)."""
 
     fields: tuple[str, ...]
     firings: tuple[Firing, ...]
-    """The firings of the rules that waived them, and of those that waived one before."""
+    """The firings of the rules that dropped them, and of those that dropped one before."""
 
     def applied_to(self, resolved: ResolvedWorkload) -> ResolvedWorkload:
-        waived = (*resolved.targets_waived, *self.fields)
-        return resolved.model_copy(update={**dict.fromkeys(self.fields), "targets_waived": waived})
+        dropped = (*resolved.default_targets_dropped, *self.fields)
+        return resolved.model_copy(update={**dict.fromkeys(self.fields), "default_targets_dropped": dropped})
 
 
 def _evaluate(
@@ -141,10 +141,10 @@ def _evaluate(
     sizing_knowledge: Knowledge | None,
     fit_evaluator: Evaluator | None,
     throughput_factor: float,
-    waiving: tuple[Firing, ...] = (),
-) -> Evaluation | Waiver:
-    """``evaluate`` of a completed workload; a ``Waiver`` where the rules waive a default latency target
-    (``waiving``: the firings of those that waived one already)."""
+    dropping: tuple[Firing, ...] = (),
+) -> Evaluation | DroppedTargets:
+    """``evaluate`` of a completed workload; ``DroppedTargets`` where the rules drop a default latency target
+    (``dropping``: the firings of those that dropped one already)."""
     sized_by = sizing_knowledge or knowledge
     capacity = plan_capacity(resolved, sized_by)
     facts = workload_facts(resolved, knowledge)
@@ -154,10 +154,10 @@ def _evaluate(
         own = workload_firings(session, facts, capacity.figures, knowledge)
         admitted = admitted_gpus(knowledge, own, rulebook)
         verdicts = judge_gpus(fit_evaluator or evaluator, capacity, sized_by, rulebook, resolved, admitted)
-        waived = tuple(field for field in verdicts.waived if field not in resolved.targets_waived)
-        if waived:
-            return Waiver(waived, (*waiving, *waiver_firings(verdicts.firings, rulebook)))
-        verdicts = replace(verdicts, firings=(*waiving, *verdicts.firings))
+        dropped = tuple(field for field in verdicts.dropped if field not in resolved.default_targets_dropped)
+        if dropped:
+            return DroppedTargets(dropped, (*dropping, *dropping_firings(verdicts.firings, rulebook)))
+        verdicts = replace(verdicts, firings=(*dropping, *verdicts.firings))
         constraints = apply_constraints(own, verdicts, knowledge, rulebook)
         market, resolved = survey_market(
             resolved,

@@ -21,7 +21,7 @@ from gpu_advisor.engine.pipeline.latency_fit import (
     latency_bar,
     latency_fit_facts,
 )
-from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus, unsuitable_offers, waived_targets
+from gpu_advisor.engine.rulebook.conclusions import dropped_targets, unsuitable_gpus, unsuitable_offers
 from gpu_advisor.engine.rulebook.durable import Evaluator, FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import Fact, GpuFitFact, InstanceFitFact, LatencyFitFact
 from gpu_advisor.engine.rulebook.schema import Rulebook
@@ -128,8 +128,8 @@ class GpuVerdicts:
     """The rules that fired on the model as given, in firing order."""
     unsuitable: dict[str, list[str]]
     """GPU -> the rules that declared it unsuitable for the model as given."""
-    waived: tuple[str, ...]
-    """The default latency targets the rules waive (``Conclusion.waive_default_target``): the workload is
+    dropped: tuple[str, ...]
+    """The default latency targets the rules drop (``Conclusion.drop_default_target``): the workload is
     judged again without them (``pipeline.evaluation``)."""
     quantized_unsuitable: dict[str, list[str]]
     """The same for the model one quantization step down."""
@@ -180,9 +180,10 @@ def judge_gpus(
             "max_time_per_output_token_ms" in resolved.defaults_used,
         )
         unsuitable = ",".join(sorted(unsuitable_gpus(firings, rulebook)))
-        bar = latency_bar(knowledge, capacity.figures, *tokens, *targets, unsuitable, admitted, defaulted)
+        # Two booleans, not a tuple: the caches key values by value and other objects by identity.
+        bar = latency_bar(knowledge, capacity.figures, *tokens, *targets, unsuitable, admitted, *defaulted)
         facts = latency_fit_facts(
-            knowledge, capacity.figures, *tokens, *targets, unsuitable, capacity.cards, admitted, defaulted
+            knowledge, capacity.figures, *tokens, *targets, unsuitable, capacity.cards, admitted, *defaulted
         )
         if facts:
             firings = (*firings, *fit_firings(evaluator, facts))
@@ -210,7 +211,7 @@ def judge_gpus(
     return GpuVerdicts(
         firings=tuple(firings),
         unsuitable=unsuitable_gpus(firings, rulebook),
-        waived=waived_targets(firings, rulebook),
+        dropped=dropped_targets(firings, rulebook),
         quantized_unsuitable=unsuitable_gpus(quantized_firings, rulebook),
         unsuitable_offers=unsuitable_offers(firings, rulebook),
         quantized_unsuitable_offers=unsuitable_offers(quantized_firings, rulebook),

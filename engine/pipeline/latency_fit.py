@@ -50,7 +50,7 @@ class LatencyBar:
     """The plainest that meets each target (the fastest where none does)."""
     defaulted: Defaulted = (False, False)
     """Whether each target is the default of a latency-sensitive service rather than the workload's
-    own (the rules waive a default no GPU meets: LAT010, LAT011)."""
+    own (the rules drop a default no GPU meets: LAT010, LAT011)."""
 
     def shortfall(self, point: OperatingPoint) -> float:
         return shortfall(point, self.max_ttft_ms, self.max_tpot_ms, self.margin)
@@ -98,7 +98,8 @@ def latency_bar(
     max_tpot_ms: float | None,
     unsuitable: str,
     admitted: str = EVERY_GPU,
-    defaulted: Defaulted = (False, False),
+    ttft_defaulted: bool = False,
+    tpot_defaulted: bool = False,
     /,
 ) -> LatencyBar | None:
     """The bar among the ``admitted`` GPUs (a ``cards_key``: the GPUs an option the workload's rules admit
@@ -170,7 +171,7 @@ def latency_bar(
         closest=closest,
         meeting_ttft=plainest(meets_ttft, ttft, lambda item: item[1].time_to_first_token_ms),
         meeting_tpot=plainest(meets_tpot, tpot, lambda item: item[1].time_per_output_token_ms),
-        defaulted=defaulted,
+        defaulted=(ttft_defaulted, tpot_defaulted),
     )
 
 
@@ -185,7 +186,8 @@ def latency_fit_facts(
     unsuitable: str,
     cards: str,
     admitted: str = EVERY_GPU,
-    defaulted: Defaulted = (False, False),
+    ttft_defaulted: bool = False,
+    tpot_defaulted: bool = False,
     /,
 ) -> tuple[LatencyFitFact, ...]:
     """One fact per GPU the gpu_fit rules left standing, for a workload with latency targets: what a lone
@@ -202,7 +204,8 @@ def latency_fit_facts(
         max_tpot_ms,
         unsuitable,
         admitted,
-        defaulted,
+        ttft_defaulted,
+        tpot_defaulted,
     )
     if bar is None:
         return ()

@@ -32,15 +32,15 @@ def unsuitable_gpus(firings: Iterable[Firing], rulebook: Rulebook) -> dict[str, 
     return found
 
 
-def waived_targets(firings: Iterable[Firing], rulebook: Rulebook) -> tuple[str, ...]:
-    """The default latency targets the fired rules waive, in firing order, each once."""
-    waived = (rulebook.rule(firing.rule_id).then.waive_default_target for firing in firings)
-    return tuple(dict.fromkeys(field for field in waived if field is not None))
+def dropped_targets(firings: Iterable[Firing], rulebook: Rulebook) -> tuple[str, ...]:
+    """The default latency targets the fired rules drop, in firing order, each once."""
+    dropped = (rulebook.rule(firing.rule_id).then.drop_default_target for firing in firings)
+    return tuple(dict.fromkeys(field for field in dropped if field is not None))
 
 
-def waiver_firings(firings: Iterable[Firing], rulebook: Rulebook) -> tuple[Firing, ...]:
-    """The firings of the rules that waive a default latency target."""
-    return tuple(f for f in firings if rulebook.rule(f.rule_id).then.waive_default_target is not None)
+def dropping_firings(firings: Iterable[Firing], rulebook: Rulebook) -> tuple[Firing, ...]:
+    """The firings of the rules that drop a default latency target."""
+    return tuple(f for f in firings if rulebook.rule(f.rule_id).then.drop_default_target is not None)
 
 
 def unsuitable_offers(firings: Iterable[Firing], rulebook: Rulebook) -> dict[str, list[str]]:

@@ -173,7 +173,7 @@ class Conclusion(Strict):
     """Serverless options keep one instance warm every hour instead of scaling to zero."""
     spread_replicas: bool = False
     """Services: two replicas or more run on at least two instances (``instances.place``)."""
-    waive_default_target: LatencyTargetField | None = None
+    drop_default_target: LatencyTargetField | None = None
     """latency_fit rules only: the workload's default latency target (not one it states) is not applied;
     the evaluation is sized again without it (``pipeline.evaluation``)."""
     verdict: Verdict | None = None
@@ -232,8 +232,8 @@ class Rule(Strict):
             raise ValueError("a rule cites a source document and its section")
         if self.then.gpu_unsuitable and self.fact not in ("gpu_fit", "latency_fit"):
             raise ValueError("gpu_unsuitable is a conclusion of gpu_fit and latency_fit rules only")
-        if self.then.waive_default_target is not None and self.fact != "latency_fit":
-            raise ValueError("waive_default_target is a conclusion of latency_fit rules only")
+        if self.then.drop_default_target is not None and self.fact != "latency_fit":
+            raise ValueError("drop_default_target is a conclusion of latency_fit rules only")
         if self.then.offer_unsuitable and self.fact != "instance_fit":
             raise ValueError("offer_unsuitable is a conclusion of instance_fit rules only")
         then = self.then
