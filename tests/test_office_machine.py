@@ -117,3 +117,24 @@ def test_a_business_critical_service_in_the_building_buys_a_second_node_for_its_
         "runs on a server of its own (SIZ015), so 2 are bought."
     ) in memo
     assert "would fit fewer servers" not in render_memo(run({**HOSPITAL, "business_critical": False}))
+
+
+def test_an_office_machine_has_no_staff_line_by_design_not_for_want_of_a_salary() -> None:
+    """Two RTX 5090 workstations for a custom 8B chat in Germany: the catalog has a sourced German salary,
+    and an office machine has no staff line (the documents' workstation case), so TCO001 does not say the
+    salary is missing (it said "the catalog has no sourced salary for DE")."""
+    result = run(
+        {
+            "name": "small-chat-8b-custom",
+            "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": True},
+            "requests_per_day": 60_000,
+            "avg_input_tokens": 500,
+            "avg_output_tokens": 250,
+            "load_pattern": "variable",
+            "company_country": "DE",
+        }
+    )
+    assert result.decision.deployment == "own_hardware"
+    (tco001,) = [f.message for f in result.findings if f.rule_id == "TCO001"]
+    assert "staff" not in tco001
+    assert tco001.endswith("(runpod/community/rtx-5090, billed 730 hours a month).")

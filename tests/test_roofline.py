@@ -359,3 +359,18 @@ def test_a_large_batch_computes_its_multiplications_and_reads_its_caches_one_aft
     one_roofline = max(weights + cache, compute + attention) + 32 * LAYER
     assert one_roofline * 1000 == pytest.approx(13.62, abs=0.01)
     assert roofline.step_seconds(512) / one_roofline == pytest.approx(1.38, abs=0.01)
+
+
+def test_one_user_with_long_prompts_decodes_each_token_in_a_lone_step() -> None:
+    """A closed loop of one user whose 120,000-token prompts take most of the time: fewer than one
+    sequence decodes on average, but the one that does takes a lone step per token. So one request holds
+    the replica for its prefill plus its tokens at one sequence's step (it divided the step by the
+    average share decoding, and stated 67.6 tokens a second where these times give 81)."""
+    performance = replica("llama-3.3-70b", "fp8", "b200", 8, 120_000, 1_000)
+    roofline = performance.roofline
+    one, alone = at_concurrency(roofline, 1), lone_request(roofline)
+    assert one.decoding < 1
+    request_seconds = roofline.prefill_busy_seconds + 1_000 * roofline.step_seconds(1.0)
+    assert one.requests_per_second == pytest.approx(1 / request_seconds, rel=1e-9)
+    assert round(one.requests_per_second * 1_000) == 81
+    assert one.time_per_output_token_ms == pytest.approx(alone.time_per_output_token_ms, rel=1e-9)

@@ -41,14 +41,16 @@ class Sizing(NamedTuple):
     estimate's mean latency error)."""
     spread: bool = False
     """A rule asked for the replicas on at least two instances (SIZ015): a failed host takes one down."""
-    cards_toward: tuple[float | None, float | None] = (None, None)
+    cards_toward_ttft_ms: float | None = None
+    cards_toward_tpot_ms: float | None = None
     """Default latency targets the rules dropped as out of reach (LAT010, LAT011): they choose each
-    GPU's cards per replica (the count whose lone request comes closest to them), not the replicas."""
+    GPU's cards per replica (the count whose lone request comes closest to them), not the replicas. Two
+    numbers, not a pair: the plans' cache takes the policy's fields by value."""
 
     def choosing_cards(self) -> Sizing:
         """The policy that ranks card counts: the targets, and a dropped default where a target is
         missing."""
-        ttft, tpot = self.cards_toward
+        ttft, tpot = self.cards_toward_ttft_ms, self.cards_toward_tpot_ms
         if ttft is None and tpot is None:
             return self
         return self._replace(
@@ -79,7 +81,8 @@ def sizing_policy(
         max_time_per_output_token_ms=max_time_per_output_token_ms,
         latency_margin=latency_margin(knowledge),
         spread=spread,
-        cards_toward=cards_toward,
+        cards_toward_ttft_ms=cards_toward[0],
+        cards_toward_tpot_ms=cards_toward[1],
     )
 
 

@@ -177,5 +177,7 @@ class Roofline(BaseModel):
 
     def requests_per_second(self, sequences: float) -> float:
         """Requests finished per second with ``sequences`` decoding: the prefills and the decode steps
-        share the replica's time."""
-        return 1 / (self.prefill_busy_seconds + self.output_tokens * self.step_seconds(sequences) / sequences)
+        share the replica's time. Fewer than one on average is one sequence decoding part of the time
+        (a closed loop of one user whose prompts take long): each of its tokens takes a lone step."""
+        decoding = max(sequences, 1.0)
+        return 1 / (self.prefill_busy_seconds + self.output_tokens * self.step_seconds(decoding) / decoding)

@@ -98,9 +98,12 @@ class OwnCosts(_Result):
 
     @property
     def staff_uncosted(self) -> bool:
-        """The staff line has no figure (the catalog has no sourced salary for the country): owning costs
-        more than the lines say."""
-        return any(line.line == "staff" and line.origin == "none" for line in self.lines)
+        """The staff line has no figure because the catalog has no sourced salary for the country: owning
+        costs more than the lines say. An office machine has no staff line by design (the documents' own
+        workstation case), which is no gap in the catalog."""
+        return self.housing != "office" and any(
+            line.line == "staff" and line.origin == "none" for line in self.lines
+        )
 
 
 class UsdPerGpuHour(ResultModel):
