@@ -102,7 +102,7 @@ def test_an_api_whose_window_is_not_recorded_is_to_be_confirmed_for_long_request
     """The catalog records no window for IONOS's Llama 3.3 70B; Scaleway's Llama 3.3 70B takes 100,000
     tokens and a Llama 3 70B 8,192, both shorter than a 110,000-token prompt with its 1,000-token answer:
     the memo asks to confirm IONOS's window, and so does check (DEP039). With 2,000-token prompts every
-    recorded window of the size takes them, and nothing is asked."""
+    recorded window of the size takes them, and DEP039 passes (the EU-hosted API's test above)."""
     workload = {**NO_PERSONAL_DATA, "avg_input_tokens": 110_000, "avg_output_tokens": 1_000}
     data = document(tmp_path, {"deployment": "api", "offer": "llama-3.3-70b-ionos"}, workload)
     found = item(data, "DEP039")

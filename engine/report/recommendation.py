@@ -284,6 +284,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
                 "attention_shape": e.workload.attention_shape,
                 "max_time_to_first_token_ms": e.workload.max_time_to_first_token_ms,
                 "max_time_per_output_token_ms": e.workload.max_time_per_output_token_ms,
+                "default_targets_dropped": e.workload.default_targets_dropped,
             }
         ),
         load=market.load,
