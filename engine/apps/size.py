@@ -151,8 +151,8 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
         raise InputError(
             f"cards: {request.cards} is not a card count a replica runs on ({allowed})", field="cards"
         )
-    # A default latency target no GPU meets even for a lone request is not applied (LAT010, LAT011):
-    # sized again without it, as recommend does, the firings of the rules that dropped it kept.
+    # A default latency target no GPU can be planned to is not held (LAT010, LAT011): it only chooses
+    # the cards, sized again as recommend does, the firings of the rules that dropped it kept.
     rulebook = rulebook_for(None)
     dropped: tuple[str, ...] = ()
     dropping: list[Firing] = []

@@ -156,7 +156,7 @@ class SizeResult(ResultModel):
     max_time_to_first_token_ms: float | None = None
     max_time_per_output_token_ms: float | None = None
     default_targets_dropped: tuple[str, ...] = ()
-    """Default latency targets no GPU meets even for a lone request, not applied (LAT010, LAT011)."""
+    """Default latency targets no GPU can be planned to, not held at the peak (LAT010, LAT011)."""
     load: Load | None
     gpus: tuple[GpuSizing, ...]
     findings: tuple[Finding, ...]

@@ -269,8 +269,9 @@ class ResolvedWorkload(BaseModel):
     defaults_used: tuple[str, ...]
     """The fields the input left to a documented default, in field order."""
     default_targets_dropped: tuple[str, ...] = ()
-    """Default latency targets a rule dropped (LAT010, LAT011): no GPU the workload may have meets them,
-    so the workload is sized without them (None above); each is still in ``defaults_used``."""
+    """Default latency targets a rule dropped (LAT010, LAT011): no GPU the workload may have can be planned
+    to them, so the workload is sized without them (None above; they only choose the cards per replica);
+    each is still in ``defaults_used``."""
 
     @property
     def is_moe(self) -> bool:

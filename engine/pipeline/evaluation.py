@@ -99,9 +99,10 @@ def evaluate(
     replicas carry that many times the estimated rate (a scenario's drawn error of the estimate)."""
     resolved = complete_workload(workload, knowledge)
     dropping: tuple[Firing, ...] = ()
-    # A default latency target no GPU the workload may have meets is not applied (LAT010, LAT011): the
-    # workload is evaluated again without it, the rules that dropped it kept among its firings. Each round
-    # drops at least one of the two targets, so there are at most three.
+    # A default latency target no GPU the workload may have can be planned to is not held (LAT010,
+    # LAT011): the workload is evaluated again without it as a target (it only chooses the cards), the
+    # rules that dropped it kept among its firings. Each round drops at least one of the two targets, so
+    # there are at most three.
     while True:
         outcome = _evaluate(
             resolved,
