@@ -39,21 +39,19 @@ class SizedLoad(NamedTuple):
     max_time_per_output_token_ms: float | None
     defaulted: Defaulted = (False, False)
     """Whether each target is the default of a service whose users wait (not one given)."""
-    cards_toward: tuple[float | None, float | None] = (None, None)
-    """The defaults the rules dropped, which still choose the cards per replica (``Sizing``)."""
+    dropped: tuple[str, ...] = ()
+    """The default targets the rules dropped, which still choose the cards per replica (``Sizing``)."""
 
     def without(self, dropped: tuple[str, ...]) -> SizedLoad:
         """The load without the default targets the rules dropped (LAT010, LAT011)."""
-        ttft, tpot = self.max_time_to_first_token_ms, self.max_time_per_output_token_ms
-        drops_ttft = "max_time_to_first_token_ms" in dropped
-        drops_tpot = "max_time_per_output_token_ms" in dropped
         return self._replace(
-            max_time_to_first_token_ms=None if drops_ttft else ttft,
-            max_time_per_output_token_ms=None if drops_tpot else tpot,
-            cards_toward=(
-                ttft if drops_ttft and ttft is not None else self.cards_toward[0],
-                tpot if drops_tpot and tpot is not None else self.cards_toward[1],
-            ),
+            max_time_to_first_token_ms=None
+            if "max_time_to_first_token_ms" in dropped
+            else self.max_time_to_first_token_ms,
+            max_time_per_output_token_ms=None
+            if "max_time_per_output_token_ms" in dropped
+            else self.max_time_per_output_token_ms,
+            dropped=dropped,
         )
 
 
@@ -111,7 +109,7 @@ def load_sizing(knowledge: Knowledge, sized: SizedLoad) -> Sizing:
         1,
         sized.max_time_to_first_token_ms,
         sized.max_time_per_output_token_ms,
-        cards_toward=sized.cards_toward,
+        dropped=sized.dropped,
     )
 
 

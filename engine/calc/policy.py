@@ -67,10 +67,11 @@ def sizing_policy(
     max_time_to_first_token_ms: float | None = None,
     max_time_per_output_token_ms: float | None = None,
     spread: bool = False,
-    cards_toward: tuple[float | None, float | None] = (None, None),
+    dropped: tuple[str, ...] = (),
 ) -> Sizing:
     """``highest_error``: the most the estimate overstated a published measurement (estimate / published
-    - 1, docs/calibration.md)."""
+    - 1, docs/calibration.md). ``dropped``: the default latency targets the rules dropped (LAT010, LAT011),
+    which still choose the cards per replica at their default values."""
     derate = 1 / (1 + max(0.0, highest_error))
     return Sizing(
         capacity_share=derate * knowledge.throughput.headroom.target_share,
@@ -81,9 +82,13 @@ def sizing_policy(
         max_time_per_output_token_ms=max_time_per_output_token_ms,
         latency_margin=latency_margin(knowledge),
         spread=spread,
-        cards_toward_ttft_ms=cards_toward[0],
-        cards_toward_tpot_ms=cards_toward[1],
+        cards_toward_ttft_ms=_dropped_default(knowledge, dropped, "max_time_to_first_token_ms"),
+        cards_toward_tpot_ms=_dropped_default(knowledge, dropped, "max_time_per_output_token_ms"),
     )
+
+
+def _dropped_default(knowledge: Knowledge, dropped: tuple[str, ...], field: str) -> float | None:
+    return knowledge.latency_target(field) if field in dropped else None
 
 
 class KeptTargets(NamedTuple):

@@ -187,14 +187,7 @@ def workload_sizing(
         resolved.max_time_to_first_token_ms,
         resolved.max_time_per_output_token_ms,
         spread,
-        (
-            knowledge.latency_target("max_time_to_first_token_ms")
-            if "max_time_to_first_token_ms" in resolved.default_targets_dropped
-            else None,
-            knowledge.latency_target("max_time_per_output_token_ms")
-            if "max_time_per_output_token_ms" in resolved.default_targets_dropped
-            else None,
-        ),
+        resolved.default_targets_dropped,
     )
 
 
