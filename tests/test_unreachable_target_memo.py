@@ -11,6 +11,8 @@ import pytest
 from helpers import run
 
 from gpu_advisor.engine.calc.calibration import latency_margin
+from gpu_advisor.engine.calc.performance import candidate_performances
+from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -132,62 +134,79 @@ def test_own_hardware_that_cannot_hold_the_model_is_said_to_be_unable_to_serve_i
     )
 
 
-def test_the_load_section_prices_the_replicas_the_latency_limits_add() -> None:
+def test_the_load_section_prices_what_the_latency_limits_add() -> None:
     """Throughput alone: the peak over what a replica carries at most the headroom's share full once the
-    estimate's error is taken off; the replicas the kept 498 ms take beyond that are two 8-card instances
-    more at RunPod (which sells 8-card instances), billed every hour. (With the 13 % error before, the
-    kept 472 ms were 53 ms above the lone 419 ms and one more replica was enough; 498 ms leave 49 ms above
-    449 ms, less than two replicas' queue: test_check_unreachable_target.)"""
+    estimate's error is taken off. The limits kept (498 ms, test_check_unreachable_target) take 8 B200 a
+    replica, the size whose lone prompt comes closest, and three replicas of it for the peak where one
+    would carry it; throughput alone would run one B200 a replica, four for the peak. Both with the spare,
+    at RunPod (which sells 1- to 8-card instances) every hour of the month: 32 cards against 5."""
     result = run(RAG)
     best = result.best_option
     assert best is not None and best.gpu == "b200"
     row = next(g for g in result.sizing.gpus if g.gpu == "b200")
     assert row.requests_per_second_per_replica is not None and row.cards_per_replica == 8
     policy = result.sizing_policy
-    usable = (
-        row.requests_per_second_per_replica
-        * policy.headroom_target_share
-        / (1 + policy.estimate_error_taken_off)
-    )
-    for_throughput = math.ceil(result.load.peak_requests_per_second / usable - 1e-9)
+    share = policy.headroom_target_share / (1 + policy.estimate_error_taken_off)
+    peak = result.load.peak_requests_per_second
+    for_throughput = math.ceil(peak / (row.requests_per_second_per_replica * share) - 1e-9)
     assert (row.replicas_for_throughput, best.replicas - best.spare_replicas) == (for_throughput, 3) == (1, 3)
-    cost = 2 * 8 * best.usd_per_gpu_hour * best.billed_hours_per_month
-    assert best.latency_targets_usd_per_month == pytest.approx(cost)
+    # One B200 a replica: its estimated rate at these lengths, and the replicas the peak needs of it.
+    knowledge = load_knowledge()
+    model = knowledge.model("llama-3.1-70b")
+    figures = size_model(knowledge, model.params_b, model.active_params_b, "fp8", model, 32_768)
+    (one_card,) = [p for p in candidate_performances(knowledge, figures, 20_000, 400)["b200"] if p.cards == 1]
+    lean_for_peak = math.ceil(peak / (one_card.requests_per_second * share) - 1e-9)
+    assert lean_for_peak == 4
+    alone = best.throughput_alone
+    assert alone is not None
+    assert (alone.cards_per_replica, alone.replicas, alone.gpus) == (1, lean_for_peak + 1, 5)
     assert (best.provider, best.offer, best.usd_per_gpu_hour, best.billed_hours_per_month) == (
         "runpod",
         "community",
         5.98,
         730.0,
     )
+    cost = (32 - 5) * 5.98 * 730
+    assert best.latency_targets_usd_per_month == pytest.approx(cost)
+    assert alone.usd_per_month == pytest.approx(5 * 5.98 * 730)
     memo = " ".join(render_memo(result).split())
+    assert f"${cost:,.0f}" == "$117,866"
     assert (
-        "Sized for throughput alone, one replica of this size would carry the peak at most 70 % full; the "
-        f"latency limits take 2 more replicas for the peak, about ${cost:,.0f} a month more at runpod "
+        "Sized for throughput alone, 5 replicas of 1 × b200 (5 GPUs, spares included) would carry the peak; "
+        "the latency limits take replicas of 8 × b200, 32 GPUs, about $117,866 a month more at runpod "
         "(community) as it bills them." in memo
     )
-    # The limits also rule GPUs out (LAT007): the figure says it is at the replica size they leave.
+    # The limits also rule GPUs out (LAT007): the figure says what it leaves out.
     ruled_out = [g.gpu for g in result.sizing.gpus if "LAT007" in g.not_recommended_by]
     assert ruled_out == ["h100-sxm", "h100-nvl", "h200", "a100-80gb", "mi300x"]
     assert (
-        f"That is at the replica size the targets leave: they also rule out {', '.join(ruled_out)} (see "
-        "Sizing), and what a faster GPU or more cards per replica cost against throughput alone is not in "
-        "this figure." in memo
+        f"The targets also rule out {', '.join(ruled_out)} (see Sizing): what those would cost sized for "
+        "throughput alone is not in these figures." in memo
     )
-    assert f"${cost:,.0f}" == "$69,846"
+    # The workload states its target: no advice to state one.
+    assert "The targets are the defaults" not in memo
     # The Sizing table says it of every row the limits size, beside the replicas it counts (spares in).
     (b200_row,) = [line for line in render_memo(result).splitlines() if line.startswith("| b200 |")]
     assert b200_row.startswith(f"| b200 | 192 GB | 1 | 8 | {row.concurrent_requests} | 2 | 4 | 32 |")
-    assert b200_row.endswith("| replicas set by the latency limits; throughput alone: 1, spares aside |")
+    note = "replicas set by the latency limits; throughput alone: 1 of this size, spares aside"
+    assert b200_row.endswith(f"| {note} |")
 
 
-def test_no_cost_of_latency_is_stated_where_min_replicas_buys_the_replicas_anyway() -> None:
-    """min_replicas 4: throughput alone would run 4 replicas as well, so the targets cost nothing."""
+def test_where_min_replicas_buys_the_replicas_anyway_the_limits_cost_their_cards() -> None:
+    """min_replicas 4: throughput alone would run 4 replicas as well, so the limits' replicas cost
+    nothing; their 8 cards a replica still do, against one card a replica: 28 cards more at RunPod, every
+    hour of the month."""
     result = run({**RAG, "min_replicas": 4})
     best = result.best_option
     assert best is not None and best.replicas == 4
-    row = next(g for g in result.sizing.gpus if g.gpu == best.gpu)
-    assert row.sized_for_latency and best.latency_targets_usd_per_month == 0
-    assert "Sized for throughput alone" not in render_memo(result)
+    alone = best.throughput_alone
+    assert alone is not None and (alone.cards_per_replica, alone.replicas, alone.gpus) == (1, 4, 4)
+    assert best.latency_targets_usd_per_month == pytest.approx((32 - 4) * 5.98 * 730)
+    memo = " ".join(render_memo(result).split())
+    assert (
+        "Sized for throughput alone, 4 replicas of 1 × b200 (4 GPUs, spares included) would carry the peak; "
+        "the latency limits take replicas of 8 × b200, 32 GPUs, about $122,231 a month more" in memo
+    )
 
 
 def test_where_throughput_sets_the_replicas_no_cost_of_latency_is_stated() -> None:

@@ -120,33 +120,21 @@ def price_plan(
     return plan, rental
 
 
-def latency_targets_cost(
+def bill_for_throughput_alone(
     priced: PricedListing,
-    spare_replicas: int,
-    min_replicas: int,
+    lean: ReplicaPlan,
     hours_per_month: float,
     days_per_month: float,
     calendar_hours: float,
     spot_overhead: float,
-) -> float | None:
-    """What the latency targets add to ``priced``'s monthly bill: its bill less that of the replicas
-    throughput alone needs at the same cards per replica, with the same spares and ``min_replicas``, both
-    as the offer bills them (whole instances); None where the targets set no replicas."""
-    plan = priced.plan
-    if not plan.latency_bound:
-        return None
-    replicas = max(plan.replicas_for_throughput + spare_replicas, min_replicas)
-    lean = plan._replace(
-        replicas=replicas,
-        replicas_for_peak=plan.replicas_for_throughput,
-        spare_replicas=replicas - plan.replicas_for_throughput,
-        gpus=replicas * plan.cards_per_replica,
-        gpus_for_peak=plan.replicas_for_throughput * plan.cards_per_replica,
-    )
+) -> Rental:
+    """``priced``'s offer billing ``lean``, the plan throughput alone chooses on its GPU
+    (``capacity.plan_for_throughput_alone``), as it bills ``priced``'s own plan: whole instances, the
+    paid hours."""
     _, rental = price_plan(
         priced.listing, lean, hours_per_month, days_per_month, calendar_hours, spot_overhead
     )
-    return priced.rental.usd_per_month - rental.usd_per_month
+    return rental
 
 
 class PricedListing(NamedTuple):
@@ -249,6 +237,7 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         instances=instance_counts(rental.placement.instances),
         replica_room=rental.placement.replicas_hosted - plan.replicas,
         latency_targets_usd_per_month=None,
+        throughput_alone=None,
         price_origin=listing.price_origin,
     )
 

@@ -6,7 +6,7 @@ country's defaults) and the break-even utilization against renting.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Literal
 
 from gpu_advisor.engine.calc.commitments import AsBilled, option_billing
@@ -22,6 +22,7 @@ from gpu_advisor.engine.calc.server_costs import ServerCosts
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
+from gpu_advisor.engine.domain.options import ThroughputAlone
 from gpu_advisor.engine.domain.own_costs import OwnHardware, UsdPerGpuHour
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -137,6 +138,38 @@ def own_hardware_position(
         cheapest_same_hours_billing=cheapest.billing if cheapest else None,
         cheapest_same_hours_usd_per_month=cheapest.usd_per_month if cheapest else None,
         cheapest_billed_hours_per_month=cheapest.billed_hours_per_month if cheapest else None,
+    )
+
+
+def with_own_latency_cost(
+    own: OwnHardware,
+    server: OwnServer,
+    planned: ReplicaPlan | None,
+    lean: Callable[[str], ReplicaPlan | None],
+) -> OwnHardware:
+    """``own`` with what the latency targets add to its servers (``planned``: the plan they carry): the
+    servers that hold the plan throughput alone chooses on the server's GPU (``lean``), at the same cost
+    per server; unchanged where the targets change neither its cards per replica nor its replicas, or
+    the server does not apply."""
+    if not own.applicable or planned is None or planned.hours_per_day_running is not None:
+        return own
+    plan = lean(server.gpu)
+    if plan is None or (plan.cards_per_replica, plan.replicas) == (
+        planned.cards_per_replica,
+        planned.replicas,
+    ):
+        return own
+    nodes = nodes_for(plan, server)
+    per_node = own.usd_per_month / own.nodes
+    alone = ThroughputAlone(
+        cards_per_replica=plan.cards_per_replica,
+        replicas=plan.replicas,
+        gpus=plan.gpus,
+        usd_per_month=nodes * per_node,
+        servers=nodes,
+    )
+    return own.model_copy(
+        update={"throughput_alone": alone, "latency_targets_usd_per_month": (own.nodes - nodes) * per_node}
     )
 
 

@@ -11,6 +11,20 @@ from gpu_advisor.engine.domain.fleets import MixedFleetBilling
 from gpu_advisor.engine.domain.result_model import ResultModel
 
 
+class ThroughputAlone(ResultModel):
+    """An option (or the own servers) sized for throughput alone: the cards per replica and the replicas
+    the peak needs within the headroom with no latency target (a dropped default's included), the spares
+    and ``min_replicas`` kept, billed as the offer (or the servers) bill them. What the latency targets
+    cost is the option's bill less this one."""
+
+    cards_per_replica: int
+    replicas: int
+    gpus: int
+    usd_per_month: float
+    servers: int | None = None
+    """Own servers only: the servers that hold these cards."""
+
+
 class ServerlessBilling(ResultModel):
     """How a serverless option's month is billed: the hours an instance is up, and why it is up."""
 
@@ -135,8 +149,12 @@ class Option(ResultModel):
     """Replicas the idle cards of those instances could carry besides ``replicas`` (0: none, or the
     idle cards are too few for a replica)."""
     latency_targets_usd_per_month: float | None = None
-    """The best option only: what the latency targets add to its bill, its bill less that of the replicas
-    throughput alone needs (same cards per replica, spares and min_replicas, as the offer bills them);
-    None where the targets set no replicas, or for every other option."""
+    """The best option only: what the latency targets add to its bill, its bill less that of the plan
+    throughput alone chooses on its GPU (``throughput_alone``: the cards per replica and the replicas,
+    spares and min_replicas as for it, as the offer bills them); None where the targets change neither,
+    or for every other option."""
+    throughput_alone: ThroughputAlone | None = None
+    """The best option only: the same offer sized for throughput alone, where the latency targets (a
+    dropped default's included, which still chooses the cards) change its cards or replicas."""
     price_origin: PriceOrigin | None = None
     """Where ``usd_per_gpu_hour`` came from: the catalog, an overrides file or an import."""

@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from gpu_advisor.engine.domain.options import ThroughputAlone
 from gpu_advisor.engine.domain.result_model import ResultModel
 
 CostLineName = Literal["power", "rack", "colocation", "staff"]
@@ -160,3 +161,9 @@ class OwnHardware(ResultModel):
     cheapest_same_hours_usd_per_month: float | None = None
     cheapest_billed_hours_per_month: float | None = None
     """The hours a month that rental bills."""
+    throughput_alone: ThroughputAlone | None = None
+    """The servers sized for throughput alone (``ThroughputAlone``), where the latency targets (a dropped
+    default's included) change the cards per replica or the replicas on the server's GPU."""
+    latency_targets_usd_per_month: float | None = None
+    """What the latency targets add to the servers' monthly cost: ``usd_per_month`` less that of
+    ``throughput_alone``'s servers; None where they add nothing."""

@@ -9,15 +9,16 @@ from dataclasses import dataclass, replace
 
 from gpu_advisor.engine.calc.listings import (
     PricedListing,
+    bill_for_throughput_alone,
     cheapest_option,
     cheapest_priced,
-    latency_targets_cost,
     to_option,
 )
-from gpu_advisor.engine.calc.policy import Sizing
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
+from gpu_advisor.engine.domain.options import ThroughputAlone
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.rulebook.schema import Rulebook
 
@@ -101,21 +102,42 @@ def choose_alternatives(
 
 
 def with_latency_targets_cost(
-    alternatives: Alternatives, sizing: Sizing, hours: float, days: float, knowledge: Knowledge
+    alternatives: Alternatives,
+    lean: Callable[[str], ReplicaPlan | None],
+    hours: float,
+    days: float,
+    knowledge: Knowledge,
 ) -> Alternatives:
-    """The best option with what its latency targets cost (``calc.listings.latency_targets_cost``)."""
+    """The best option with what its latency targets cost: its bill less that of the plan throughput alone
+    chooses on its GPU (``lean``: ``capacity.plan_for_throughput_alone``), both as the offer bills them;
+    unchanged where the targets change neither the cards per replica nor the replicas."""
     best, listing = alternatives.best, alternatives.best_listing
-    if best is None or listing is None:
+    if best is None or listing is None or listing.plan.hours_per_day_running is not None:
         return alternatives
-    cost = latency_targets_cost(
+    plan = lean(listing.plan.gpu)
+    if plan is None or plan_shape(plan) == plan_shape(listing.plan):
+        return alternatives
+    rental = bill_for_throughput_alone(
         listing,
-        sizing.spare_replicas,
-        sizing.min_replicas,
+        plan,
         hours,
         days,
         knowledge.calendar_hours_per_month(),
         knowledge.pricing_assumptions.spot_interruption.overhead,
     )
-    if cost is None:
-        return alternatives
-    return replace(alternatives, best=best.model_copy(update={"latency_targets_usd_per_month": cost}))
+    alone = ThroughputAlone(
+        cards_per_replica=plan.cards_per_replica,
+        replicas=plan.replicas,
+        gpus=plan.gpus,
+        usd_per_month=rental.usd_per_month,
+    )
+    update = {
+        "throughput_alone": alone,
+        "latency_targets_usd_per_month": listing.rental.usd_per_month - rental.usd_per_month,
+    }
+    return replace(alternatives, best=best.model_copy(update=update))
+
+
+def plan_shape(plan: ReplicaPlan) -> tuple[int, int]:
+    """What a plan bills by: its cards per replica and its replicas."""
+    return plan.cards_per_replica, plan.replicas

@@ -270,3 +270,35 @@ def _plans_at(
         if quantized
         else {},
     )
+
+
+def plan_for_throughput_alone(
+    resolved: ResolvedWorkload,
+    capacity: Capacity,
+    knowledge: Knowledge,
+    sizing: Sizing,
+    gpu: str,
+    throughput_factor: float = 1.0,
+) -> ReplicaPlan | None:
+    """The plan on ``gpu`` with no latency target: its cards per replica chosen as ``capacity`` chooses
+    them (without spares) and its replicas sized for the peak within the headroom alone, with
+    ``sizing``'s spares, ``min_replicas`` and spread; what the targets cost is measured against it
+    (``alternatives.with_latency_targets_cost``). None where ``sizing`` holds no target (a dropped
+    default, which still chooses the cards, counts as one) or the GPU has no plan."""
+    lean = sizing._replace(
+        max_time_to_first_token_ms=None,
+        max_time_per_output_token_ms=None,
+        cards_toward_ttft_ms=None,
+        cards_toward_tpot_ms=None,
+    )
+    if lean == sizing:
+        return None
+    tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
+    figures, load = capacity.figures, capacity.load
+    choosing = lean._replace(spare_replicas=0, spread=False)
+    chosen = plans_by_gpu(knowledge, figures, load, *tokens, choosing, only=(gpu,))
+    if gpu not in chosen:
+        return None
+    cards = {gpu: chosen[gpu].cards_per_replica}
+    plan = plans_by_gpu(knowledge, figures, load, *tokens, lean, cards, only=(gpu,))[gpu]
+    return at_throughput(plan, throughput_factor, load, lean)

@@ -27,7 +27,11 @@ from gpu_advisor.engine.calc.listings import (
     cheapest_option,
     priced_listings,
 )
-from gpu_advisor.engine.calc.own_hardware import own_hardware_position, select_own_server
+from gpu_advisor.engine.calc.own_hardware import (
+    own_hardware_position,
+    select_own_server,
+    with_own_latency_cost,
+)
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -42,7 +46,12 @@ from gpu_advisor.engine.pipeline.alternatives import (
     residency_rule_ids,
     with_latency_targets_cost,
 )
-from gpu_advisor.engine.pipeline.capacity import Capacity, ReplicaPlans, replica_plans
+from gpu_advisor.engine.pipeline.capacity import (
+    Capacity,
+    ReplicaPlans,
+    plan_for_throughput_alone,
+    replica_plans,
+)
 from gpu_advisor.engine.pipeline.constraints import Constraints
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts
 from gpu_advisor.engine.pipeline.serverless import ServerlessMarket, price_serverless
@@ -191,7 +200,13 @@ def survey_market(
         capacity.quantized_precision,
         quantized.weights_gb if quantized else 0.0,
     )
-    alternatives = with_latency_targets_cost(alternatives, replicas.sizing, hours, days, knowledge)
+
+    def lean(gpu: str) -> ReplicaPlan | None:
+        return plan_for_throughput_alone(
+            resolved, capacity, sizing_knowledge or knowledge, replicas.sizing, gpu, throughput_factor
+        )
+
+    alternatives = with_latency_targets_cost(alternatives, lean, hours, days, knowledge)
     serverless = price_serverless(capacity, replicas, verdicts.unsuitable, constraints, knowledge, hours)
     busy = BusyShares(capacity, plans, hours)
     gpu = load_gpu(alternatives.best, serverless, plans, knowledge)
@@ -215,6 +230,7 @@ def survey_market(
         # Single-kind rentals only: a mixed fleet competes with owning by rules (TCO016, DEP025).
         cheapest_as_billed(priced),
     )
+    own = with_own_latency_cost(own, server, plans.get(server.gpu), lean)
     apis = api_costs(knowledge, resolved, constraints.api_exclusions)
     market = Market(
         replicas=replicas,

@@ -265,6 +265,7 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         instances=(),
         replica_room=0,
         latency_targets_usd_per_month=None,
+        throughput_alone=None,
         price_origin=trusted(
             PriceOrigin, kind="catalog", file=None, format=None, as_of=listing.product.as_of
         ),

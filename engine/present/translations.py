@@ -23,6 +23,7 @@ TRANSLATED_TEMPLATES = (
     "memo.md.j2",
     "memo_brief.md.j2",
     "_memo_load.md.j2",
+    "_memo_latency_cost.md.j2",
     "_memo_serverless.md.j2",
     "_own_costs.j2",
     "_memo_fleet.md.j2",

@@ -1,0 +1,147 @@
+"""What the latency targets cost: the decision's bill against the same route sized for throughput alone,
+the cards per replica included (``capacity.plan_for_throughput_alone``; ``Option.throughput_alone``,
+``OwnHardware.throughput_alone``). Each figure is checked against an evaluation of the same workload with
+no latency target at all, which the memo's "sized for throughput alone" stands for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+from helpers import EXAMPLES_DIR, run
+
+from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.present.memo import render_memo
+
+# A contract archive searched on premises: 5,000 requests on working days, long prompts.
+ON_PREMISES_RAG: dict[str, Any] = {
+    "name": "contract-rag",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+    "requests_per_day": 5_000,
+    "avg_input_tokens": 17_500,
+    "avg_output_tokens": 800,
+    "schedule": "workdays",
+    "on_premises_required": True,
+}
+NO_TARGETS = {"max_time_to_first_token_ms": None, "max_time_per_output_token_ms": None}
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_default_targets_double_the_own_servers_and_the_memo_prices_it() -> None:
+    """The default first token within a second takes 8 H100 a replica (834 ms at the peak, its row under
+    Sizing) and a spare: 16 cards, two HGX servers. Throughput alone takes two H100 a replica, two
+    replicas with the spare: 4 cards, one server, as the same workload with no target is recommended."""
+    result = run(ON_PREMISES_RAG)
+    own = result.own_hardware
+    assert result.decision.deployment == "own_hardware" and own.nodes == 2
+    alone = own.throughput_alone
+    assert alone is not None
+    assert (alone.cards_per_replica, alone.replicas, alone.gpus, alone.servers) == (2, 2, 4, 1)
+    per_server = own.usd_per_month / 2
+    assert alone.usd_per_month == pytest.approx(per_server)
+    assert own.latency_targets_usd_per_month == pytest.approx(per_server)
+    unhurried = run({**ON_PREMISES_RAG, **NO_TARGETS})
+    assert unhurried.own_hardware.nodes == 1 and unhurried.own_hardware.throughput_alone is None
+    assert unhurried.decision.usd_per_month == pytest.approx(alone.usd_per_month)
+    cost = f"${per_server:,.0f}"
+    assert cost == "$10,425"
+    memo = flat(render_memo(result))
+    assert (
+        f'About {cost} of the monthly cost buys faster replicas than the throughput needs (see "Load and '
+        'capacity"): sized for throughput alone, one server would carry the load.' in memo
+    )
+    assert (
+        "On the own servers, throughput alone would take 2 replicas of 2 × h100-sxm (4 GPUs, spares "
+        "included), one server; the latency targets take replicas of 8 × h100-sxm, 2 servers, about "
+        f"{cost} a month more in capital, power, housing and staff." in memo
+    )
+    assert (
+        "The targets are the defaults for a latency-sensitive service, not the workload's own: where its "
+        "users accept a slower answer, state theirs" in memo
+    )
+    assert "buys faster replicas" not in render_memo(unhurried)
+
+
+def test_a_stated_target_is_priced_without_the_advice_to_state_one() -> None:
+    stated = {"max_time_to_first_token_ms": 1_000, "max_time_per_output_token_ms": 100}
+    result = run({**ON_PREMISES_RAG, **stated})
+    assert result.own_hardware.latency_targets_usd_per_month == pytest.approx(
+        run(ON_PREMISES_RAG).own_hardware.latency_targets_usd_per_month
+    )
+    memo = flat(render_memo(result))
+    assert "the latency targets take replicas of 8 × h100-sxm, 2 servers" in memo
+    assert "The targets are the defaults" not in memo
+
+
+def test_a_dropped_default_that_chooses_the_cards_is_priced_with_the_choice_it_leaves() -> None:
+    """100,000-token prompts: no GPU can be planned to the default first token (LAT010), which still
+    chooses 8 H100 a replica, 4 replicas for the peak and the spare: 32 cards, 4 servers. Throughput alone
+    runs 4 cards a replica, 5 replicas: 20 cards, 3 servers ($31,276 a month, as with no target)."""
+    workload = {**ON_PREMISES_RAG, "avg_input_tokens": 100_000}
+    result = run(workload)
+    assert "LAT010" in result.fired_rules
+    own = result.own_hardware
+    alone = own.throughput_alone
+    assert alone is not None and own.nodes == 4
+    assert (alone.cards_per_replica, alone.replicas, alone.gpus, alone.servers) == (4, 5, 20, 3)
+    unhurried = run({**workload, "max_time_to_first_token_ms": None})
+    assert unhurried.decision.usd_per_month == pytest.approx(alone.usd_per_month)
+    assert round(alone.usd_per_month) == 31_276
+    assert own.latency_targets_usd_per_month == pytest.approx(own.usd_per_month / 4)
+    memo = flat(render_memo(result))
+    assert (
+        "On the own servers, throughput alone would take 5 replicas of 4 × h100-sxm (20 GPUs, spares "
+        "included), 3 servers; replicas of 8 × h100-sxm, the size that comes closest to the dropped default, "
+        "take 4 servers, about $10,425 a month more in capital, power, housing and staff." in memo
+    )
+    assert (
+        "A first-token target the workload states settles which of the two it pays for: the faster replicas "
+        "or the fewer cards." in memo
+    )
+    assert "The targets are the defaults" not in memo
+
+
+def test_a_dedicated_decision_says_what_its_targets_cost_as_the_offer_bills_them() -> None:
+    """The HR assistant with 16,000-token prompts: the default targets take 8 H100 a replica, 3 for the
+    peak and the spare, 32 cards on Scaleway's 8-card instances. Throughput alone: 2 cards a replica, 6
+    replicas, 12 cards, billed as two 8-card instances: half the bill."""
+    workload = yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text(encoding="utf-8"))
+    workload["avg_input_tokens"] = 16_000
+    result = run(workload)
+    best = result.best_option
+    assert best is not None and best.chosen and (best.provider, best.offer) == ("scaleway", "h100-sxm-8-80g")
+    assert (best.gpus, best.gpus_rented) == (32, 32)
+    alone = best.throughput_alone
+    assert alone is not None and (alone.cards_per_replica, alone.replicas, alone.gpus) == (2, 6, 12)
+    hourly = best.usd_per_gpu_hour * best.billed_hours_per_month
+    assert alone.usd_per_month == pytest.approx(16 * hourly)
+    assert best.latency_targets_usd_per_month == pytest.approx((32 - 16) * hourly)
+    cost = f"${best.latency_targets_usd_per_month:,.0f}"
+    memo = flat(render_memo(result))
+    assert (
+        f'About {cost} of the monthly cost buys faster replicas than the throughput needs (see "Load and '
+        'capacity"): sized for throughput alone, 12 GPUs would carry the load.' in memo
+    )
+    assert (
+        "Sized for throughput alone, 6 replicas of 2 × h100-sxm (12 GPUs, spares included) would carry the "
+        "peak; the latency targets take replicas of 8 × h100-sxm, 32 GPUs, about "
+        f"{cost} a month more at scaleway (h100-sxm-8-80g) as it bills them." in memo
+    )
+    german = flat(render_memo(result, Format.named("de")))
+    assert "allein nach dem Durchsatz bemessen, trügen 12 GPUs die Last." in german
+
+
+def test_where_throughput_sets_cards_and_replicas_nothing_is_priced() -> None:
+    """The HR assistant as it is: its 1,200-token prompts meet the defaults on the plan throughput
+    chooses, so the targets cost nothing and no sentence says they do."""
+    workload = yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text(encoding="utf-8"))
+    result = run(workload)
+    best = result.best_option
+    assert best is not None and best.throughput_alone is None and best.latency_targets_usd_per_month is None
+    assert result.own_hardware.throughput_alone is None
+    memo = render_memo(result)
+    assert "throughput alone" not in memo and "buys faster replicas" not in memo
