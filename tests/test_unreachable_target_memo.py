@@ -172,16 +172,16 @@ def test_the_load_section_prices_what_the_latency_limits_add() -> None:
     memo = " ".join(render_memo(result).split())
     assert f"${cost:,.0f}" == "$117,866"
     assert (
-        "Sized for throughput alone, 5 replicas of 1 × b200 (5 GPUs, spares included) would carry the peak; "
-        "the latency limits take replicas of 8 × b200, 32 GPUs, about $117,866 a month more at runpod "
+        "Sized for throughput alone, 5 replicas of 1 × b200 (5 GPUs in all) would carry the peak; "
+        "the latency limits take replicas of 8 × b200, 32 GPUs, at least $117,866 a month more at runpod "
         "(community) as it bills them." in memo
     )
     # The limits also rule GPUs out (LAT007): the figure says what it leaves out.
     ruled_out = [g.gpu for g in result.sizing.gpus if "LAT007" in g.not_recommended_by]
     assert ruled_out == ["h100-sxm", "h100-nvl", "h200", "a100-80gb", "mi300x"]
     assert (
-        f"The targets also rule out {', '.join(ruled_out)} (see Sizing): what those would cost sized for "
-        "throughput alone is not in these figures." in memo
+        f"The targets also rule out {', '.join(ruled_out)} (see Sizing): what "
+        "the workload would cost on those without them is not worked out here, and may be less." in memo
     )
     # The workload states its target: no advice to state one.
     assert "The targets are the defaults" not in memo
@@ -204,8 +204,8 @@ def test_where_min_replicas_buys_the_replicas_anyway_the_limits_cost_their_cards
     assert best.latency_targets_usd_per_month == pytest.approx((32 - 4) * 5.98 * 730)
     memo = " ".join(render_memo(result).split())
     assert (
-        "Sized for throughput alone, 4 replicas of 1 × b200 (4 GPUs, spares included) would carry the peak; "
-        "the latency limits take replicas of 8 × b200, 32 GPUs, about $122,231 a month more" in memo
+        "Sized for throughput alone, 4 replicas of 1 × b200 (4 GPUs in all) would carry the peak; "
+        "the latency limits take replicas of 8 × b200, 32 GPUs, at least $122,231 a month more" in memo
     )
 
 

@@ -17,7 +17,7 @@ from gpu_advisor.engine.calc.costs import (
     node_busy_share,
     own_hardware_cost,
 )
-from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, same_shape
 from gpu_advisor.engine.calc.server_costs import ServerCosts
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -147,19 +147,18 @@ def with_own_latency_cost(
     planned: ReplicaPlan | None,
     lean: Callable[[str], ReplicaPlan | None],
 ) -> OwnHardware:
-    """``own`` with what the latency targets add to its servers (``planned``: the plan they carry): the
-    servers that hold the plan throughput alone chooses on the server's GPU (``lean``), at the same cost
-    per server; unchanged where the targets change neither its cards per replica nor its replicas, or
-    the server does not apply."""
-    if not own.applicable or planned is None or planned.hours_per_day_running is not None:
+    """``own`` with what the latency targets cost at least on its servers (``planned``: the plan they
+    carry): the servers that hold the plan throughput alone chooses on the server's GPU (``lean``), at
+    the same cost per server (another server may hold the smaller plan for less); unchanged where the
+    server does not apply or the targets add no server."""
+    if not own.applicable or planned is None:
         return own
     plan = lean(server.gpu)
-    if plan is None or (plan.cards_per_replica, plan.replicas) == (
-        planned.cards_per_replica,
-        planned.replicas,
-    ):
+    if plan is None or same_shape(plan, planned):
         return own
     nodes = nodes_for(plan, server)
+    if nodes >= own.nodes:
+        return own
     per_node = own.usd_per_month / own.nodes
     alone = ThroughputAlone(
         cards_per_replica=plan.cards_per_replica,

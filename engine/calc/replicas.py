@@ -228,6 +228,11 @@ def _planned(
     )
 
 
+def same_shape(plan: ReplicaPlan, other: ReplicaPlan) -> bool:
+    """The two plans bill alike on any offer: the same cards per replica and replicas."""
+    return (plan.cards_per_replica, plan.replicas) == (other.cards_per_replica, other.replicas)
+
+
 def latency_at_peak(plan: ReplicaPlan) -> OperatingPoint:
     """What a user sees at the peak: a service's peak spread over the replicas (queueing for the prefill
     included); a batch's replicas with their batch full."""

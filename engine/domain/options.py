@@ -149,12 +149,13 @@ class Option(ResultModel):
     """Replicas the idle cards of those instances could carry besides ``replicas`` (0: none, or the
     idle cards are too few for a replica)."""
     latency_targets_usd_per_month: float | None = None
-    """The best option only: what the latency targets add to its bill, its bill less that of the plan
-    throughput alone chooses on its GPU (``throughput_alone``: the cards per replica and the replicas,
-    spares and min_replicas as for it, as the offer bills them); None where the targets change neither,
-    or for every other option."""
+    """The best option only: what the latency targets add at least to its bill, its bill less that of the
+    plan throughput alone chooses on its GPU (``throughput_alone``: the cards per replica and the
+    replicas, spares and min_replicas as for it, as the same offer bills them; another offer, or a GPU the
+    targets rule out, may bill that plan for less); None where the targets add nothing to the bill, or
+    for every other option."""
     throughput_alone: ThroughputAlone | None = None
     """The best option only: the same offer sized for throughput alone, where the latency targets (a
-    dropped default's included, which still chooses the cards) change its cards or replicas."""
+    dropped default's included, which still chooses the cards) add to its bill; None otherwise."""
     price_origin: PriceOrigin | None = None
     """Where ``usd_per_gpu_hour`` came from: the catalog, an overrides file or an import."""

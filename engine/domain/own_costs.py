@@ -163,7 +163,8 @@ class OwnHardware(ResultModel):
     """The hours a month that rental bills."""
     throughput_alone: ThroughputAlone | None = None
     """The servers sized for throughput alone (``ThroughputAlone``), where the latency targets (a dropped
-    default's included) change the cards per replica or the replicas on the server's GPU."""
+    default's included) take more servers than that on the server's GPU; None otherwise."""
     latency_targets_usd_per_month: float | None = None
-    """What the latency targets add to the servers' monthly cost: ``usd_per_month`` less that of
-    ``throughput_alone``'s servers; None where they add nothing."""
+    """What the latency targets add at least to the servers' monthly cost: ``usd_per_month`` less that of
+    ``throughput_alone``'s servers (another server may hold that plan for less); None where they add no
+    server."""

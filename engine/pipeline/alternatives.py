@@ -14,7 +14,7 @@ from gpu_advisor.engine.calc.listings import (
     cheapest_priced,
     to_option,
 )
-from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, same_shape
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
@@ -108,14 +108,15 @@ def with_latency_targets_cost(
     days: float,
     knowledge: Knowledge,
 ) -> Alternatives:
-    """The best option with what its latency targets cost: its bill less that of the plan throughput alone
-    chooses on its GPU (``lean``: ``capacity.plan_for_throughput_alone``), both as the offer bills them;
-    unchanged where the targets change neither the cards per replica nor the replicas."""
+    """The best option with what its latency targets cost at least: its bill less that of the plan
+    throughput alone chooses on its GPU (``lean``: ``capacity.plan_for_throughput_alone``), both as its
+    offer bills them (another offer, or a GPU the targets rule out, may bill the smaller plan for less);
+    unchanged where the targets change neither the cards per replica nor the replicas, or the bill."""
     best, listing = alternatives.best, alternatives.best_listing
-    if best is None or listing is None or listing.plan.hours_per_day_running is not None:
+    if best is None or listing is None:
         return alternatives
     plan = lean(listing.plan.gpu)
-    if plan is None or plan_shape(plan) == plan_shape(listing.plan):
+    if plan is None or same_shape(plan, listing.plan):
         return alternatives
     rental = bill_for_throughput_alone(
         listing,
@@ -125,19 +126,14 @@ def with_latency_targets_cost(
         knowledge.calendar_hours_per_month(),
         knowledge.pricing_assumptions.spot_interruption.overhead,
     )
+    cost = listing.rental.usd_per_month - rental.usd_per_month
+    if cost <= 0:
+        return alternatives
     alone = ThroughputAlone(
         cards_per_replica=plan.cards_per_replica,
         replicas=plan.replicas,
         gpus=plan.gpus,
         usd_per_month=rental.usd_per_month,
     )
-    update = {
-        "throughput_alone": alone,
-        "latency_targets_usd_per_month": listing.rental.usd_per_month - rental.usd_per_month,
-    }
+    update = {"throughput_alone": alone, "latency_targets_usd_per_month": cost}
     return replace(alternatives, best=best.model_copy(update=update))
-
-
-def plan_shape(plan: ReplicaPlan) -> tuple[int, int]:
-    """What a plan bills by: its cards per replica and its replicas."""
-    return plan.cards_per_replica, plan.replicas

@@ -284,7 +284,10 @@ def plan_for_throughput_alone(
     them (without spares) and its replicas sized for the peak within the headroom alone, with
     ``sizing``'s spares, ``min_replicas`` and spread; what the targets cost is measured against it
     (``alternatives.with_latency_targets_cost``). None where ``sizing`` holds no target (a dropped
-    default, which still chooses the cards, counts as one) or the GPU has no plan."""
+    default, which still chooses the cards, counts as one), for a batch (no target applies to its
+    runs) or where the GPU has no plan."""
+    if capacity.load.served_in_paid_hours:
+        return None
     lean = sizing._replace(
         max_time_to_first_token_ms=None,
         max_time_per_output_token_ms=None,
