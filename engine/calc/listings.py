@@ -120,23 +120,6 @@ def price_plan(
     return plan, rental
 
 
-def bill_for_throughput_alone(
-    priced: PricedListing,
-    lean: ReplicaPlan,
-    hours_per_month: float,
-    days_per_month: float,
-    calendar_hours: float,
-    spot_overhead: float,
-) -> Rental:
-    """``priced``'s offer billing ``lean``, the plan throughput alone chooses on its GPU
-    (``capacity.plan_for_throughput_alone``), as it bills ``priced``'s own plan: whole instances, the
-    paid hours."""
-    _, rental = price_plan(
-        priced.listing, lean, hours_per_month, days_per_month, calendar_hours, spot_overhead
-    )
-    return rental
-
-
 class PricedListing(NamedTuple):
     """A listing priced for the workload. Options are built from these only for the result: the
     decision needs just the few cheapest."""

@@ -9,9 +9,9 @@ from dataclasses import dataclass, replace
 
 from gpu_advisor.engine.calc.listings import (
     PricedListing,
-    bill_for_throughput_alone,
     cheapest_option,
     cheapest_priced,
+    price_plan,
     to_option,
 )
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, same_shape
@@ -118,8 +118,8 @@ def with_latency_targets_cost(
     plan = lean(listing.plan.gpu)
     if plan is None or same_shape(plan, listing.plan):
         return alternatives
-    rental = bill_for_throughput_alone(
-        listing,
+    _, rental = price_plan(
+        listing.listing,
         plan,
         hours,
         days,

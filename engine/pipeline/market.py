@@ -201,10 +201,15 @@ def survey_market(
         quantized.weights_gb if quantized else 0.0,
     )
 
+    # The best rental and the own server often share a GPU: its plan without targets is built once.
+    leans: dict[str, ReplicaPlan | None] = {}
+
     def lean(gpu: str) -> ReplicaPlan | None:
-        return plan_for_throughput_alone(
-            resolved, capacity, sizing_knowledge or knowledge, replicas.sizing, gpu, throughput_factor
-        )
+        if gpu not in leans:
+            leans[gpu] = plan_for_throughput_alone(
+                resolved, capacity, sizing_knowledge or knowledge, replicas.sizing, gpu, throughput_factor
+            )
+        return leans[gpu]
 
     alternatives = with_latency_targets_cost(alternatives, lean, hours, days, knowledge)
     serverless = price_serverless(capacity, replicas, verdicts.unsuitable, constraints, knowledge, hours)
