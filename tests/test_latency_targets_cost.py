@@ -105,6 +105,13 @@ def test_a_dropped_default_that_chooses_the_cards_is_priced_with_the_choice_it_l
         "A first-token target the workload states settles which of the two it pays for: the faster replicas "
         "or the fewer cards." in memo
     )
+    # The replicas are sized for the throughput (LAT010): the Summary says what the money goes to instead.
+    assert (
+        "At least $10,425 of the monthly cost is for larger replicas than the throughput needs, the size "
+        'that comes closest to a default latency target no GPU can be planned to (see "Load and capacity"): '
+        "sized for throughput alone, 3 servers would carry the load." in memo
+    )
+    assert "is for latency, not throughput" not in memo
     assert "The targets are the defaults" not in memo
 
 
