@@ -18,55 +18,18 @@ from gpu_advisor.engine.present.robustness_words import words as robustness_word
 from gpu_advisor.engine.present.sweep_text import WORDS as SWEEP_WORDS
 from gpu_advisor.templates import TEMPLATES_DIR
 
-TRANSLATED_TEMPLATES = (
-    "_labels.j2",
-    "memo.md.j2",
-    "memo_brief.md.j2",
-    "_memo_load.md.j2",
-    "_memo_latency_cost.md.j2",
-    "_memo_serverless.md.j2",
-    "_own_costs.j2",
-    "_memo_fleet.md.j2",
-    "_memo_apis.md.j2",
-    "_memo_robustness.md.j2",
-    "_robustness_labels.j2",
-    "answer_error.txt.j2",
-    "question.txt.j2",
-    "ask_intro.txt.j2",
-    "ask_done.txt.j2",
-    "ask_stopped.txt.j2",
-    "ask_unresolved.txt.j2",
-    "ask_review.txt.j2",
-    "input_error.txt.j2",
-    "error_prefix.txt.j2",
-    "check.txt.j2",
-    "check.md.j2",
-    "check_message.txt.j2",
-    "check_peak_message.txt.j2",
-    "batch_summary.txt.j2",
-    "sweep.txt.j2",
-    "tco.txt.j2",
-    "catalog.txt.j2",
-    "run_message.txt.j2",
-    # the web page (gpu-advisor serve, /)
-    "web/base.html.j2",
-    "web/form.html.j2",
-    "web/memo.html.j2",
-    "web/check.html.j2",
-    "web/rules.html.j2",
-    "web/rule.html.j2",
-    "web/rule_missing.html.j2",
-    "web/_chart.html.j2",
-    "web/_findings.html.j2",
-    "web/_problems.html.j2",
-)
+
+def translated_templates() -> list[str]:
+    """Every template, by its path under ``templates/``: one that asks for no translation adds nothing,
+    and a new include is found without being listed (a by-hand list let one stay English unnoticed)."""
+    return sorted(path.relative_to(TEMPLATES_DIR).as_posix() for path in TEMPLATES_DIR.rglob("*.j2"))
 
 
 def messages() -> list[str]:
     """Every sentence to translate, once, in order of appearance."""
     env = environment("en")
     found: dict[str, None] = {}
-    for name in TRANSLATED_TEMPLATES:
+    for name in translated_templates():
         source = (TEMPLATES_DIR / name).read_text(encoding="utf-8")
         # extract_translations is added by the i18n extension, which the type stubs do not know.
         for _line, _function, message in env.extract_translations(source):  # type: ignore[attr-defined]
