@@ -43,7 +43,13 @@ def test_the_default_targets_double_the_own_servers_and_the_memo_prices_it() -> 
     assert result.decision.deployment == "own_hardware" and own.nodes == 2
     alone = own.throughput_alone
     assert alone is not None
-    assert (alone.cards_per_replica, alone.replicas, alone.gpus, alone.servers) == (2, 2, 4, 1)
+    assert (alone.cards_per_replica, alone.replicas, alone.spare_replicas, alone.gpus, alone.servers) == (
+        2,
+        2,
+        1,
+        4,
+        1,
+    )
     per_server = own.usd_per_month / 2
     assert alone.usd_per_month == pytest.approx(per_server)
     assert own.latency_targets_usd_per_month == pytest.approx(per_server)
@@ -58,8 +64,8 @@ def test_the_default_targets_double_the_own_servers_and_the_memo_prices_it() -> 
         "sized for throughput alone, one server would carry the load." in memo
     )
     assert (
-        "On the own servers, throughput alone would take 2 replicas of 2 × h100-sxm (4 GPUs in "
-        "all), one server; the latency targets take replicas of 8 × h100-sxm, 2 servers, at least "
+        "On the own servers, throughput alone would take 2 replicas of 2 × h100-sxm (4 GPUs in all, spares "
+        "included), one server; the latency targets take replicas of 8 × h100-sxm, 2 servers, at least "
         f"{cost} a month more in capital, power, housing and staff." in memo
     )
     assert (
@@ -90,7 +96,13 @@ def test_a_dropped_default_that_chooses_the_cards_is_priced_with_the_choice_it_l
     own = result.own_hardware
     alone = own.throughput_alone
     assert alone is not None and own.nodes == 4
-    assert (alone.cards_per_replica, alone.replicas, alone.gpus, alone.servers) == (4, 5, 20, 3)
+    assert (alone.cards_per_replica, alone.replicas, alone.spare_replicas, alone.gpus, alone.servers) == (
+        4,
+        5,
+        1,
+        20,
+        3,
+    )
     unhurried = run({**workload, "max_time_to_first_token_ms": None})
     assert unhurried.decision.usd_per_month == pytest.approx(alone.usd_per_month)
     assert round(alone.usd_per_month) == 31_276
@@ -98,8 +110,9 @@ def test_a_dropped_default_that_chooses_the_cards_is_priced_with_the_choice_it_l
     memo = flat(render_memo(result))
     assert (
         "On the own servers, throughput alone would take 5 replicas of 4 × h100-sxm (20 GPUs in "
-        "all), 3 servers; replicas of 8 × h100-sxm, the size that comes closest to the dropped default, "
-        "take 4 servers, at least $10,425 a month more in capital, power, housing and staff." in memo
+        "all, spares included), 3 servers; replicas of 8 × h100-sxm, the size that comes closest to the "
+        "dropped default, take 4 servers, at least $10,425 a month more in capital, power, housing and "
+        "staff." in memo
     )
     assert (
         "A first-token target the workload states settles which of the two it pays for: the faster replicas "
@@ -109,7 +122,7 @@ def test_a_dropped_default_that_chooses_the_cards_is_priced_with_the_choice_it_l
     assert (
         "At least $10,425 of the monthly cost is for larger replicas than the throughput needs, the size "
         'that comes closest to a default latency target no GPU can be planned to (see "Load and capacity"): '
-        "sized for throughput alone, 3 servers would carry the load." in memo
+        "sized for throughput alone, 3 servers, spares included, would carry the load." in memo
     )
     assert "is for latency, not throughput" not in memo
     assert "The targets are the defaults" not in memo
@@ -126,7 +139,12 @@ def test_a_dedicated_decision_says_what_its_targets_cost_as_the_offer_bills_them
     assert best is not None and best.chosen and (best.provider, best.offer) == ("scaleway", "h100-sxm-8-80g")
     assert (best.gpus, best.gpus_rented) == (32, 32)
     alone = best.throughput_alone
-    assert alone is not None and (alone.cards_per_replica, alone.replicas, alone.gpus) == (2, 6, 12)
+    assert alone is not None and (
+        alone.cards_per_replica,
+        alone.replicas,
+        alone.spare_replicas,
+        alone.gpus,
+    ) == (2, 6, 1, 12)
     hourly = best.usd_per_gpu_hour * best.billed_hours_per_month
     assert alone.usd_per_month == pytest.approx(16 * hourly)
     assert best.latency_targets_usd_per_month == pytest.approx((32 - 16) * hourly)
@@ -142,15 +160,15 @@ def test_a_dedicated_decision_says_what_its_targets_cost_as_the_offer_bills_them
     memo = flat(render_memo(result))
     assert (
         f'At least {cost} of the monthly cost is for latency, not throughput (see "Load and capacity"): '
-        "sized for throughput alone, 12 GPUs would carry the load." in memo
+        "sized for throughput alone, 12 GPUs, spares included, would carry the load." in memo
     )
     assert (
-        "Sized for throughput alone, 6 replicas of 2 × h100-sxm (12 GPUs in all) would carry the "
-        "peak; the latency targets take replicas of 8 × h100-sxm, 32 GPUs, at least "
+        "Sized for throughput alone, 6 replicas of 2 × h100-sxm (12 GPUs in all, spares included) would "
+        "carry the peak; the latency targets take replicas of 8 × h100-sxm, 32 GPUs, at least "
         f"{cost} a month more at scaleway (h100-sxm-8-80g) as it bills them." in memo
     )
     german = flat(render_memo(result, Format.named("de")))
-    assert "allein nach dem Durchsatz bemessen, trügen 12 GPUs die Last." in german
+    assert "allein nach dem Durchsatz bemessen, trügen 12 GPUs, Reserven eingeschlossen, die Last." in german
 
 
 def test_where_throughput_sets_cards_and_replicas_nothing_is_priced() -> None:

@@ -159,7 +159,12 @@ def test_the_load_section_prices_what_the_latency_limits_add() -> None:
     assert lean_for_peak == 4
     alone = best.throughput_alone
     assert alone is not None
-    assert (alone.cards_per_replica, alone.replicas, alone.gpus) == (1, lean_for_peak + 1, 5)
+    assert (alone.cards_per_replica, alone.replicas, alone.spare_replicas, alone.gpus) == (
+        1,
+        lean_for_peak + 1,
+        1,
+        5,
+    )
     assert (best.provider, best.offer, best.usd_per_gpu_hour, best.billed_hours_per_month) == (
         "runpod",
         "community",
@@ -172,9 +177,9 @@ def test_the_load_section_prices_what_the_latency_limits_add() -> None:
     memo = " ".join(render_memo(result).split())
     assert f"${cost:,.0f}" == "$117,866"
     assert (
-        "Sized for throughput alone, 5 replicas of 1 × b200 (5 GPUs in all) would carry the peak; "
-        "the latency limits take replicas of 8 × b200, 32 GPUs, at least $117,866 a month more at runpod "
-        "(community) as it bills them." in memo
+        "Sized for throughput alone, 5 replicas of 1 × b200 (5 GPUs in all, spares included) would carry "
+        "the peak; the latency limits take replicas of 8 × b200, 32 GPUs, at least $117,866 a month more at "
+        "runpod (community) as it bills them." in memo
     )
     # The limits also rule GPUs out (LAT007): the figure says what it leaves out.
     ruled_out = [g.gpu for g in result.sizing.gpus if "LAT007" in g.not_recommended_by]
@@ -200,7 +205,12 @@ def test_where_min_replicas_buys_the_replicas_anyway_the_limits_cost_their_cards
     best = result.best_option
     assert best is not None and best.replicas == 4
     alone = best.throughput_alone
-    assert alone is not None and (alone.cards_per_replica, alone.replicas, alone.gpus) == (1, 4, 4)
+    assert alone is not None and (
+        alone.cards_per_replica,
+        alone.replicas,
+        alone.spare_replicas,
+        alone.gpus,
+    ) == (1, 4, 0, 4)
     assert best.latency_targets_usd_per_month == pytest.approx((32 - 4) * 5.98 * 730)
     memo = " ".join(render_memo(result).split())
     assert (

@@ -163,6 +163,7 @@ def with_own_latency_cost(
     alone = ThroughputAlone(
         cards_per_replica=plan.cards_per_replica,
         replicas=plan.replicas,
+        spare_replicas=plan.spare_replicas,
         gpus=plan.gpus,
         usd_per_month=nodes * per_node,
         servers=nodes,

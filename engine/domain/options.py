@@ -19,6 +19,8 @@ class ThroughputAlone(ResultModel):
 
     cards_per_replica: int
     replicas: int
+    """All replicas, the spares among them."""
+    spare_replicas: int
     gpus: int
     usd_per_month: float
     servers: int | None = None

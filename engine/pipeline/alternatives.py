@@ -132,6 +132,7 @@ def with_latency_targets_cost(
     alone = ThroughputAlone(
         cards_per_replica=plan.cards_per_replica,
         replicas=plan.replicas,
+        spare_replicas=plan.spare_replicas,
         gpus=plan.gpus,
         usd_per_month=rental.usd_per_month,
     )
