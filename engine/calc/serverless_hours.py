@@ -175,9 +175,11 @@ def service_month(
             billed = float(max(warm[0], instances))
             extra += served * (billed - warm[0])
             hour_cold = min(started, served * billed) / served
+            hour_tails = 0.0
         elif instances:
             billed = float(instances)
             hour_cold = min(started, served * billed) / served
+            hour_tails = 0.0
         else:
             up, per_second = single_instance_hour(rate, seconds, idle_timeout, cold)
             # An instance is up at least as long as its work takes; it starts at least once in an hour
@@ -185,7 +187,9 @@ def service_month(
             hour_starts = max(per_second * SECONDS_PER_HOUR, hour_starts)
             billed = max(min(1.0, up + per_second * rounding), hour_busy)
             hour_cold = min(hour_starts * cold / SECONDS_PER_HOUR, billed)
-        in_use = min(hour_busy, billed - hour_cold)
+            # Every up period ends with the idle timeout run out with no request in flight.
+            hour_tails = min(per_second * idle_timeout, billed - hour_cold)
+        in_use = min(hour_busy, billed - hour_cold - hour_tails)
         busy += served * in_use
         cold_hours += served * hour_cold
         # Held at zero where the work fills the billed time: the difference is then rounding.
