@@ -276,12 +276,15 @@ def serverless_fact(
     time_utilization: float, market: ServerlessMarket, alternative: Alternative | None
 ) -> ServerlessFact:
     best = market.best
+    priced = best.bill.priced if best else None
+    starts = priced.month.starts if priced and not priced.kept else 0.0
     return ServerlessFact(
         utilization=float(time_utilization),
         serverless_fits=bool(market.candidates),
         serverless_offered=best is not None,
         serverless_usd_per_month=float(best.bill.usd_per_month) if best else 0.0,
         serverless_kept_warm=market.kept_warm,
+        serverless_scales_to_zero=starts > 0,
         has_alternative=alternative is not None,
         alternative_usd_per_month=float(alternative.usd_per_month) if alternative else 0.0,
     )
