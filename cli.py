@@ -3,11 +3,13 @@
 Each command parses its options, calls an application and picks the output format; engine imports
 are lazy so that ``--help`` stays fast. Exit codes: 0 success; 1 a check failed; 2 bad input (the
 message names the field, the value and what is allowed); 3 the shipped knowledge base or rule catalog
-is broken; 130 interrupted.
+is broken; 4 a fault in gpu-advisor itself (no traceback; GPU_ADVISOR_TRACEBACK=1 shows
+it); 130 interrupted.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -24,16 +26,47 @@ from .engine.commands.reference import calibration, catalog, rules, schema
 from .engine.commands.serve import serve
 from .engine.commands.sizing import size, tco
 
+EXIT_INTERNAL_ERROR = 4
+"""An exception no command expected: a fault in gpu-advisor, said without a traceback."""
+
 
 class Commands(click.Group):
     """The ``gpu-advisor`` group: click's own messages (a bad option value, a missing argument) speak the
-    language the command line asks for, like everything else the commands write."""
+    language the command line asks for, like everything else the commands write; an exception no command
+    expected is said in one message and exit code 4, not a traceback."""
+
+    language = "en"
 
     def main(self, args: Sequence[str] | None = None, *more: Any, **options: Any) -> Any:
         from .engine.i18n.click_words import requested_language, speak_click
 
-        speak_click(requested_language(sys.argv[1:] if args is None else args))
+        self.language = requested_language(sys.argv[1:] if args is None else args)
+        speak_click(self.language)
         return super().main(args, *more, **options)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
+            raise
+        except Exception as error:
+            if os.environ.get("GPU_ADVISOR_TRACEBACK"):
+                raise
+            click.echo(internal_error_text(error, self.language), err=True)
+            ctx.exit(EXIT_INTERNAL_ERROR)
+
+
+def internal_error_text(error: Exception, language: str) -> str:
+    """The message for an unexpected exception, in the command line's language; plain English where
+    the templates themselves fail."""
+    kind, said = type(error).__name__, str(error).strip() or "-"
+    try:
+        from .engine.i18n.environment import render
+        from .engine.i18n.formats import Format
+
+        return render("internal_error.txt.j2", Format.named(language), kind=kind, error=said).rstrip("\n")
+    except Exception:
+        return f"internal error: {kind}: {said}"
 
 
 @click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

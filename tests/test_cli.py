@@ -255,3 +255,29 @@ def test_catalog_offers_that_match_nothing_say_so() -> None:
         "No GPU offer matches. Serverless products (catalog serverless) and managed APIs (catalog apis) are "
         "not listed as GPU offers."
     )
+
+
+def test_a_fault_in_the_tool_is_said_without_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exception no command expects (here the memo renderer failing) is a fault in gpu-advisor, not
+    in the input: one message on stderr, exit code 4, no traceback; GPU_ADVISOR_TRACEBACK=1 shows it."""
+    import gpu_advisor.engine.present.memo as memo
+
+    def broken(*_args: object, **_kwargs: object) -> str:
+        raise RuntimeError("the memo template broke")
+
+    monkeypatch.setattr(memo, "render_memo", broken)
+    monkeypatch.delenv("GPU_ADVISOR_TRACEBACK", raising=False)
+    result = invoke("recommend", PUBLIC_CHAT)
+    assert result.exit_code == 4
+    assert result.output.splitlines() == [
+        "internal error: RuntimeError: the memo template broke",
+        "This is a fault in gpu-advisor, not in your input; please report it with the command and the input "
+        "files. Set GPU_ADVISOR_TRACEBACK=1 to see where it happened.",
+    ]
+    assert "Traceback" not in result.output
+    german = invoke("recommend", PUBLIC_CHAT, "--lang", "de")
+    assert german.exit_code == 4
+    assert german.output.startswith("interner Fehler: RuntimeError: the memo template broke\n")
+    monkeypatch.setenv("GPU_ADVISOR_TRACEBACK", "1")
+    shown = invoke("recommend", PUBLIC_CHAT)
+    assert isinstance(shown.exception, RuntimeError) and shown.exit_code == 1

@@ -2,7 +2,8 @@
 
 Engine imports are lazy (inside the commands), so that ``--help`` stays fast. Exit codes: 0 success;
 1 a check failed; 2 bad input (the message names the field, the value and what is allowed); 3 the
-shipped knowledge base or rule catalog is broken; 130 interrupted by Ctrl-C (SIGINT), 143 by SIGTERM.
+shipped knowledge base or rule catalog is broken; 4 a fault in gpu-advisor itself (``cli.Commands``); 130
+interrupted by Ctrl-C (SIGINT), 143 by SIGTERM.
 """
 
 from __future__ import annotations
