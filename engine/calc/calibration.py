@@ -281,6 +281,25 @@ def highest_error(knowledge: Knowledge) -> float:
 
 
 @per_object
+def mixture_of_experts_highest_error(knowledge: Knowledge) -> float | None:
+    """The most the estimate overstates a mixture of experts' measurement, fit or held out (None without
+    one): a wider band than the dense models', none of its measurements held to a tolerance."""
+    experts = {m.id for m in knowledge.models.models if m.active_params_b < m.params_b}
+    errors = [r.error for r in calibration_rows(knowledge) if r.model in experts and r.error is not None]
+    return max(errors, default=None)
+
+
+def error_taken_off(knowledge: Knowledge, mixture_of_experts: bool) -> float:
+    """The overstatement replicas are sized with taken off: the most the estimate overstates a
+    measurement held to a tolerance, and for a mixture of experts the most it overstates one of those
+    where that is more, so that a replica's peak stays within the headroom the memo states."""
+    high = highest_error(knowledge)
+    if mixture_of_experts:
+        high = max(high, mixture_of_experts_highest_error(knowledge) or high)
+    return max(0.0, high)
+
+
+@per_object
 def latency_margin(knowledge: Knowledge) -> float:
     """The estimate's mean absolute latency error: time to first token and time per output token
     together, over the held-out measurements that publish them (0 without any). Replicas are not planned

@@ -46,6 +46,8 @@ class Sizing(NamedTuple):
     """Default latency targets the rules dropped as out of reach (LAT010, LAT011): they choose each
     GPU's cards per replica (the count whose lone request comes closest to them), not the replicas. Two
     numbers, not a pair: the plans' cache takes the policy's fields by value."""
+    estimate_error_taken_off: float = 0.0
+    """The estimate's overstatement taken off the capacity (``calibration.error_taken_off``)."""
 
     def choosing_cards(self) -> Sizing:
         """The policy that ranks card counts: the targets, and a dropped default where a target is
@@ -70,9 +72,10 @@ def sizing_policy(
     dropped: tuple[str, ...] = (),
 ) -> Sizing:
     """``highest_error``: the most the estimate overstated a published measurement (estimate / published
-    - 1, docs/calibration.md). ``dropped``: the default latency targets the rules dropped (LAT010, LAT011),
-    which still choose the cards per replica at their default values."""
-    derate = 1 / (1 + max(0.0, highest_error))
+    - 1, docs/calibration.md; ``calibration.error_taken_off``). ``dropped``: the default latency targets the
+    rules dropped (LAT010, LAT011), which still choose the cards per replica at their default values."""
+    taken_off = max(0.0, highest_error)
+    derate = 1 / (1 + taken_off)
     return Sizing(
         capacity_share=derate * knowledge.throughput.headroom.target_share,
         batch_capacity_share=derate,
@@ -84,6 +87,7 @@ def sizing_policy(
         spread=spread,
         cards_toward_ttft_ms=_dropped_default(knowledge, dropped, "max_time_to_first_token_ms"),
         cards_toward_tpot_ms=_dropped_default(knowledge, dropped, "max_time_per_output_token_ms"),
+        estimate_error_taken_off=taken_off,
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from gpu_advisor.engine.calc.calibration import highest_error
+from gpu_advisor.engine.calc.calibration import error_taken_off
 from gpu_advisor.engine.calc.load import traffic_for, workload_load
 from gpu_advisor.engine.calc.policy import Sizing, sizing_policy
 from gpu_advisor.engine.calc.replicas import (
@@ -181,7 +181,7 @@ def workload_sizing(
 ) -> Sizing:
     return sizing_policy(
         knowledge,
-        highest_error(knowledge),
+        error_taken_off(knowledge, resolved.is_moe),
         spare,
         resolved.min_replicas,
         resolved.max_time_to_first_token_ms,

@@ -9,7 +9,6 @@ from typing import Any
 from gpu_advisor.engine.calc.calibration import (
     calibration_rows,
     error_band,
-    highest_error,
     latency_margin,
     set_statistics,
 )
@@ -190,7 +189,7 @@ def sizing_policy_result(knowledge: Knowledge, sizing: Sizing) -> SizingPolicy:
     spares and least replicas, and the latency margin of ``sizing``."""
     return SizingPolicy(
         headroom_target_share=knowledge.throughput.headroom.target_share,
-        estimate_error_taken_off=max(0.0, highest_error(knowledge)),
+        estimate_error_taken_off=sizing.estimate_error_taken_off,
         spare_replicas=sizing.spare_replicas,
         min_replicas=sizing.min_replicas,
         latency_margin=sizing.latency_margin,
