@@ -31,7 +31,7 @@ proposal:
   name: public-chat
   deployment: dedicated_cloud
   provider: aws
-  offer: p5-reserved-3y
+  offer: p5-reserved-3y-2026-09
   gpu: h100-sxm
   gpus: 6
   pricing: reserved
@@ -156,7 +156,7 @@ def sample_repository(repo: Path) -> dict[str, Any]:
     git(repo, "config", "user.name", "CI")
     shutil.copytree(EXAMPLES_DIR / "policies", repo / "rego")
     (repo / "proposals").mkdir()
-    on_demand = SOUND.replace("gpus: 6", "gpus: 8").replace("p5-reserved-3y", "p5-on-demand-2026-09")
+    on_demand = SOUND.replace("gpus: 6", "gpus: 8").replace("p5-reserved-3y-2026-09", "p5-on-demand-2026-09")
     (repo / "proposals" / "public-chat.yaml").write_text(
         on_demand.replace("pricing: reserved", "pricing: on_demand"), encoding="utf-8"
     )

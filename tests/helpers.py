@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.rulebook.durable import Evaluator
@@ -39,9 +40,31 @@ def merged(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
 
 
 def run(
-    workload: dict[str, Any], evaluated_on: dt.date = EVALUATED_ON, evaluator: Evaluator | None = None
+    workload: dict[str, Any],
+    evaluated_on: dt.date = EVALUATED_ON,
+    evaluator: Evaluator | None = None,
+    knowledge: Knowledge | None = None,
 ) -> Recommendation:
-    return recommend(validate_workload(workload, "test"), evaluated_on, evaluator)
+    return recommend(validate_workload(workload, "test"), evaluated_on, evaluator, knowledge)
+
+
+NEGOTIATED_AWS = str(Path(__file__).resolve().parent / "rates" / "negotiated-aws.yaml")
+"""An overrides file with a team's negotiated AWS P5 savings-plan rates (the documents' 1.90 and 2.10
+USD): for the tests of mixed fleets and commitments, whose mechanics need a reservation that undercuts
+the hourly offers."""
+
+
+def negotiated_aws() -> Knowledge:
+    """The shipped knowledge base with ``NEGOTIATED_AWS`` applied, loaded once."""
+    from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
+
+    global _NEGOTIATED
+    if _NEGOTIATED is None:
+        _NEGOTIATED = knowledge_with_overrides(NEGOTIATED_AWS, EVALUATED_ON)
+    return _NEGOTIATED
+
+
+_NEGOTIATED: Knowledge | None = None
 
 
 def knowledge_with(directory: Path, file_name: str, before: str, after: str) -> Path:

@@ -12,13 +12,14 @@ from typing import Any
 
 import yaml
 from click.testing import CliRunner
-from helpers import run
+from helpers import NEGOTIATED_AWS, negotiated_aws, run
 
 from gpu_advisor.cli import main
 
 AS_OF = "2026-11-30"
-# Own weights (no model API may serve them) at 4 million requests a day, steady: 4 replicas of 2 × H100
-# every hour, reserved on one 8-GPU P5 instance for three years, and up to 2 replicas more (4 cards) at
+# Own weights (no model API may serve them) at 4 million requests a day, steady, for a team with a
+# negotiated AWS rate (helpers.NEGOTIATED_AWS): 4 replicas of 2 × H100 every hour, reserved on one 8-GPU
+# P5 instance for three years, and up to 2 replicas more (4 cards) at
 # Lambda on demand in the busier hours.
 WORKLOAD: dict[str, Any] = {
     "name": "chat-70b",
@@ -41,13 +42,15 @@ ALL_RESERVED = {
 def check(tmp_path: Path, *args: str) -> str:
     path = tmp_path / "proposal.yaml"
     path.write_text(yaml.safe_dump({"workload": WORKLOAD, "proposal": ALL_RESERVED}), encoding="utf-8")
-    result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, *args])
+    result = CliRunner().invoke(
+        main, ["check", str(path), "--as-of", AS_OF, "--overrides", NEGOTIATED_AWS, *args]
+    )
     assert result.exit_code == 0, result.output  # DEP016 warns: the run passes
     return result.output
 
 
 def test_the_workload_is_a_fleet_whose_decision_counts_both_parts() -> None:
-    result = run(WORKLOAD)
+    result = run(WORKLOAD, knowledge=negotiated_aws())
     decision = result.decision
     assert (decision.deployment, decision.gpus, decision.provider, decision.offer) == (
         "hybrid",
@@ -107,11 +110,17 @@ def test_a_recommendation_that_is_no_fleet_keeps_its_line(tmp_path: Path) -> Non
     path = tmp_path / "proposal.yaml"
     small = {**WORKLOAD, "requests_per_day": 1_000_000}
     path.write_text(yaml.safe_dump({"workload": small, "proposal": ALL_RESERVED}), encoding="utf-8")
-    result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
+    result = CliRunner().invoke(
+        main, ["check", str(path), "--as-of", AS_OF, "--overrides", NEGOTIATED_AWS, "--format", "json"]
+    )
     (data,) = json.loads(result.output)
     assert data["recommendation"]["deployment"] != "hybrid"
     assert data["recommended_fleet"] is None
-    text = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--show-all"]).output
+    text = (
+        CliRunner()
+        .invoke(main, ["check", str(path), "--as-of", AS_OF, "--overrides", NEGOTIATED_AWS, "--show-all"])
+        .output
+    )
     line = "  recommended: dedicated_cloud (3 x h200 at runpod community), $7,862 per month"
     assert text.splitlines()[1] == line
 
@@ -120,12 +129,12 @@ def test_a_mixed_fleet_on_an_old_list_price_is_warned() -> None:
     """KNB008: the fleet's base is AWS's P5 three-year price of 2026-03-27 (248 days before the
     evaluation), its peak Lambda's of the same date; the memo warned of a stale price for a single offer
     (KNB001) but not for a reservation of three years. A year earlier no price is stale."""
-    result = run(WORKLOAD)
+    result = run(WORKLOAD, knowledge=negotiated_aws())
     assert result.decision.deployment == "hybrid" and "KNB008" in result.fired_rules
     (message,) = [f.message for f in result.findings if f.rule_id == "KNB008"]
     assert message.startswith("The mixed fleet (aws/p5-reserved-3y + lambda/on-demand (h100-sxm)) saves ")
     assert "with a list price 248 days old, older than 180 days" in message
-    earlier = run(WORKLOAD, evaluated_on=dt.date(2026, 4, 30))
+    earlier = run(WORKLOAD, evaluated_on=dt.date(2026, 4, 30), knowledge=negotiated_aws())
     assert earlier.decision.deployment == "hybrid" and "KNB008" not in earlier.fired_rules
 
 
@@ -136,7 +145,9 @@ def test_the_recommended_mix_proposed_as_hybrid_costs_what_recommend_prices_it_a
     hybrid = {**ALL_RESERVED, "name": "the recommended mix", "deployment": "hybrid", "gpus": 12}
     path = tmp_path / "hybrid.yaml"
     path.write_text(yaml.safe_dump({"workload": WORKLOAD, "proposal": hybrid}), encoding="utf-8")
-    result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
+    result = CliRunner().invoke(
+        main, ["check", str(path), "--as-of", AS_OF, "--overrides", NEGOTIATED_AWS, "--format", "json"]
+    )
     (data,) = json.loads(result.output)
     recommended = 8 * 1.90 * 730 + 46 * 30.42 * 2.99  # 46 card-hours a day at Lambda
     assert round(recommended) == 15280
@@ -148,7 +159,11 @@ def test_the_recommended_mix_proposed_as_hybrid_costs_what_recommend_prices_it_a
         yaml.safe_dump({"workload": WORKLOAD, "proposal": {**ALL_RESERVED, "gpus": 12}}), encoding="utf-8"
     )
     (dedicated,) = json.loads(
-        CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"]).output
+        CliRunner()
+        .invoke(
+            main, ["check", str(path), "--as-of", AS_OF, "--overrides", NEGOTIATED_AWS, "--format", "json"]
+        )
+        .output
     )
     assert dedicated["usd_per_month"] == 16 * 1.90 * 730
 
@@ -161,7 +176,9 @@ def test_a_hybrid_proposal_may_name_its_hourly_offer(tmp_path: Path) -> None:
 
     def checked(proposal: dict[str, Any]) -> Any:
         path.write_text(yaml.safe_dump({"workload": WORKLOAD, "proposal": proposal}), encoding="utf-8")
-        return CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
+        return CliRunner().invoke(
+            main, ["check", str(path), "--as-of", AS_OF, "--overrides", NEGOTIATED_AWS, "--format", "json"]
+        )
 
     hybrid = {**ALL_RESERVED, "deployment": "hybrid", "gpus": 12}
     (lambda_peak,) = json.loads(
@@ -189,7 +206,9 @@ def test_a_named_peak_is_priced_as_named_and_judged(tmp_path: Path) -> None:
     def checked(peak_offer: str) -> dict[str, Any]:
         proposal = {**hybrid, "peak_offer": peak_offer}
         path.write_text(yaml.safe_dump({"workload": WORKLOAD, "proposal": proposal}), encoding="utf-8")
-        result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
+        result = CliRunner().invoke(
+            main, ["check", str(path), "--as-of", AS_OF, "--overrides", NEGOTIATED_AWS, "--format", "json"]
+        )
         (data,) = json.loads(result.output)
         return data
 

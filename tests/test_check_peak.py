@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 from click.testing import CliRunner
+from helpers import NEGOTIATED_AWS
 from test_check_fleet import WORKLOAD
 
 from gpu_advisor.cli import main
@@ -36,9 +37,12 @@ ORG_POLICY = str(Path(__file__).resolve().parents[1] / "examples" / "org-policy"
 
 
 def checked(tmp_path: Path, workload: dict[str, Any], proposal: dict[str, Any], *args: str) -> Any:
+    """``check`` of the proposal, at the team's negotiated AWS rates (``helpers.NEGOTIATED_AWS``) unless
+    ``args`` name other overrides."""
     path = tmp_path / "proposal.yaml"
     path.write_text(yaml.safe_dump({"workload": workload, "proposal": proposal}), encoding="utf-8")
-    return CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json", *args])
+    rates = () if "--overrides" in args else ("--overrides", NEGOTIATED_AWS)
+    return CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json", *rates, *args])
 
 
 def results(tmp_path: Path, workload: dict[str, Any], proposal: dict[str, Any], *args: str) -> dict[str, Any]:
@@ -359,5 +363,5 @@ def test_a_checks_knowledge_names_the_offer_proposed_and_the_peaks_its_own(tmp_p
     base = {k: v for k, v in HYBRID.items() if not k.startswith("peak_")}
     own = results(tmp_path, workload, {**base, "deployment": "dedicated_cloud", "gpus": 8})["RES005"]
     assert [k for k in own["knowledge"] if k.startswith("offers: ")] == [
-        "offers: aws/p5-reserved-3y/h100-sxm at 1.9 USD per GPU-hour (2026-03-27)"
+        "offers: aws/p5-reserved-3y/h100-sxm at 1.9 USD per GPU-hour (2026-11-28)"
     ]

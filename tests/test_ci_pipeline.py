@@ -69,7 +69,7 @@ def test_the_merge_request_pipeline_passes_a_passing_proposal_and_updates_its_no
     }, jobs
     (note,) = json.loads((log / "notes.json").read_text())
     assert note["body"].startswith(MARKER + "\n")
-    assert "| **Total** | | **$40,179** | **$11,096** | **-$29,083** | | |" in note["body"]
+    assert "| **Total** | | **$40,179** | **$17,357** | **-$22,822** | | |" in note["body"]
     run_pipeline(ci_sample["repo"], ci_sample["base"], ci_sample["passing"], log, tmp_path)
     assert len(json.loads((log / "notes.json").read_text())) == 1
     assert "--request PUT" in (log / "curl").read_text()

@@ -139,15 +139,15 @@ def test_the_workflow_passes_a_passing_proposal_and_comments_once(
     (comment,) = json.loads((log / "comments.json").read_text())
     body = comment["body"]
     assert body.startswith(MARKER + "\n## gpu-advisor check\n")
-    # 8 H100 on demand at $6.88 (AWS's list) for 730 hours: $40,179.20; 6 cards reserved for three years
-    # bill the whole 8-card instance (P5 reserved sells 8 only) at $1.90: $11,096; the difference is
-    # -$29,083. The two
+    # 8 H100 on demand at $6.88 (AWS's list) for 730 hours: $40,179.20; 6 cards on a three-year savings
+    # plan bill the whole 8-card instance (P5 sells 8 only) at $2.97216: $17,357; the difference is
+    # -$22,822. The two
     # idle cards of the change's instance are a new finding (the base's eight fill theirs).
     assert (
-        "| public-chat (`proposals/public-chat.yaml`) | changed | $40,179 | $11,096 | -$29,083 | PRC013 warn "
+        "| public-chat (`proposals/public-chat.yaml`) | changed | $40,179 | $17,357 | -$22,822 | PRC013 warn "
         f"| {NONE} |" in body
     )
-    assert "| **Total** | | **$40,179** | **$11,096** | **-$29,083** | | |" in body
+    assert "| **Total** | | **$40,179** | **$17,357** | **-$22,822** | | |" in body
     # A second push updates the same comment.
     again = run_workflow(ci_sample["repo"], ci_sample["base"], ci_sample["passing"], log, tmp_path)
     assert again.jobs["comment"]
@@ -161,7 +161,7 @@ def test_the_workflow_passes_a_passing_proposal_and_comments_once(
     assert (
         "\n## Checking a proposal\n" in Path(uri[len("file://") : -len("#checking-a-proposal")]).read_text()
     )
-    # The passing proposal: two warnings, that the reservation ($11,096) costs more than the recommended
+    # The passing proposal: two warnings, that the reservation ($17,357) costs more than the recommended
     # RunPod H200 ($7,862) and pays for two idle cards, which do not fail the run.
     assert [(r["ruleId"], r["level"]) for r in sarif["runs"][0]["results"]] == [
         ("DEP033", "warning"),

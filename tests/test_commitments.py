@@ -13,12 +13,11 @@ import json
 from typing import Any
 
 import pytest
-from helpers import EVALUATED_ON, EXAMPLES_DIR
+from helpers import EVALUATED_ON, EXAMPLES_DIR, negotiated_aws
 
 from gpu_advisor.api import render_memo
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import load_workload, validate_workload
 
@@ -67,7 +66,7 @@ def with_server_price(knowledge: Knowledge, price: float) -> Knowledge:
 
 
 def result_for(market: str, requests_per_day: int, server_price: float | None = None) -> Recommendation:
-    knowledge = load_knowledge()
+    knowledge = negotiated_aws()
     if server_price is not None:
         knowledge = with_server_price(knowledge, server_price)
     workload = validate_workload({**MARKETS[market], "requests_per_day": requests_per_day}, "test")
@@ -210,7 +209,7 @@ def test_against_a_reservation_owning_and_reserving_are_compared_at_every_calend
 def test_a_one_year_reservation_against_a_three_year_server_is_compared_per_month() -> None:
     """With the 3-year reservation's price above the 1-year one's, the 1-year reservation is compared:
     per month, and the memo states what each commits."""
-    knowledge = load_knowledge()
+    knowledge = negotiated_aws()
     offers = tuple(
         o.model_copy(update={"usd_per_gpu_hour": 2.50}) if o.offer == "p5-reserved-3y" else o
         for o in knowledge.offers.offers
@@ -276,7 +275,7 @@ def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours
     $2.10 sells single cards only, which a 2-card replica cannot use: NET003); hours 22 and 23 (0.70,
     0.72, at most 2 x 16.84 / (34.7 x 1.27) = 0.764) need only three."""
     workload = validate_workload({**CHAT_3M, "name": "chat-3m", "requests_per_day": 3_000_000}, "test")
-    result = recommend(workload, EVALUATED_ON)
+    result = recommend(workload, EVALUATED_ON, knowledge=negotiated_aws())
     mixed = result.mixed_fleet
     assert mixed is not None and mixed.fleet is not None
     fleet = mixed.fleet
@@ -326,7 +325,7 @@ def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours
 def test_a_mixed_fleet_that_owning_undercuts_is_shown_not_chosen() -> None:
     """With a $100,000 server, two owned nodes ($8,832) undercut the mixed fleet ($11,824): owning wins,
     and the memo shows the mixed fleet for comparison."""
-    knowledge = with_server_price(load_knowledge(), 100_000)
+    knowledge = with_server_price(negotiated_aws(), 100_000)
     workload = validate_workload({**CHAT_3M, "name": "chat-3m", "requests_per_day": 3_000_000}, "test")
     result = recommend(workload, EVALUATED_ON, knowledge=knowledge)
     assert result.decision.deployment == "own_hardware"

@@ -1,12 +1,13 @@
 """The base of a mixed fleet (a reservation) is the size that costs least with its hourly peak: every
 size from one replica to one short of the busiest hour's, in whole instances (``fleets.base_placements``).
-Worked out by hand on AWS's 8-card P5 reserved for 3 years (1.90 USD a card-hour) and Lambda's hourly
-H100 (2.99 USD), two cards a replica."""
+Worked out by hand on AWS's 8-card P5 reserved for 3 years at a negotiated 1.90 USD a card-hour
+(``helpers.NEGOTIATED_AWS``; AWS's own list gives 2.97) and Lambda's hourly H100 (2.99 USD), two cards a
+replica."""
 
 from __future__ import annotations
 
 import pytest
-from helpers import EVALUATED_ON, run
+from helpers import EVALUATED_ON, negotiated_aws, run
 
 from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.calc.fleets import base_placements, price_mixed_fleet
@@ -35,7 +36,9 @@ def listing(priced: tuple[PricedListing, ...], provider: str, offer: str) -> Pri
 
 
 def test_the_cheapest_base_may_hold_fewer_replicas_than_the_quietest_hour() -> None:
-    evaluation = evaluate_workload(validate_workload(SERVICE, "test"), EVALUATED_ON)
+    evaluation = evaluate_workload(
+        validate_workload(SERVICE, "test"), EVALUATED_ON, knowledge=negotiated_aws()
+    )
     priced, traffic = evaluation.market.priced, evaluation.capacity.traffic
     base, peak = listing(priced, "aws", "p5-reserved-3y"), listing(priced, "lambda", "on-demand")
     assert (base.plan.cards_per_replica, base.plan.spread) == (2, False)
@@ -72,7 +75,7 @@ def test_the_load_section_says_when_the_chosen_mixed_fleet_runs_on_another_gpu()
         "load_pattern": "steady",
         "company_country": "US",
     }
-    result = run(agent)
+    result = run(agent, knowledge=negotiated_aws())
     assert result.decision.deployment == "hybrid" and result.mixed_fleet.gpu == "h100-sxm"
     assert result.best_option.gpu == "h200"
     assert (
@@ -92,6 +95,6 @@ def test_the_load_section_says_when_the_chosen_mixed_fleet_runs_on_another_gpu()
         "business_critical": True,
         "company_country": "US",
     }
-    same = run(rag)
+    same = run(rag, knowledge=negotiated_aws())
     assert same.decision.deployment == "hybrid" and same.mixed_fleet.gpu == same.best_option.gpu
     assert "The recommended mixed fleet runs on" not in render_memo(same)

@@ -40,7 +40,10 @@ def test_check_speaks_german_in_euro() -> None:
     assert "1 Vorschlag geprüft: 0 nicht bestanden, 1 mit Warnungen" not in text
     assert "1 Vorschlag geprüft: 0 nicht bestanden, 1 mit Warnung, 0 offen, 0 bestanden." in text
     assert "| Ergebnis | Regel | Prüfung | Meldung |" in text
-    assert "Dedizierte Cloud-GPUs, 4 × h100-sxm bei aws p5-reserved-3y (reserviert), Region us-east-1" in text
+    assert (
+        "Dedizierte Cloud-GPUs, 4 × h100-sxm bei aws p5-reserved-3y-2026-09 (reserviert), Region us-east-1"
+        in text
+    )
     assert re.search(r", [0-9.]+ € pro Monat\. Die Regeln empfehlen \*\*", text)
     assert "Kein Ersatzreplikat für einen Dienst, der eines braucht" in text  # SIZ012's German title
     assert "$" not in text

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from golden import GOLDEN_CASES, GoldenCase, golden_arguments
-from helpers import EXAMPLES_DIR
+from helpers import EXAMPLES_DIR, NEGOTIATED_AWS
 
 from gpu_advisor.cli import main
 
@@ -122,9 +122,9 @@ def test_memo_leads_with_the_decision_and_its_reason() -> None:
         "cheapest admitted |" in text
     )
     assert (
-        # Six cards in three 2-card replicas; reserved P5 is sold as 8-GPU instances: 8 x 1.90 x 730.
-        "|  | aws | p5-reserved-3y | h100-sxm | 6 (pays 8) | reserved | US | $1.90 | $11,096 | 2026-03-27 | "
-        "+$3,234 |" in text
+        # Six cards in three 2-card replicas; P5 is sold as 8-GPU instances: 8 x 2.97216 x 730.
+        "|  | aws | p5-reserved-3y-2026-09 | h100-sxm | 6 (pays 8) | reserved | US | $2.97 | $17,357 | "
+        "2026-09-25 | +$9,495 |" in text
     )
     assert (
         "| Wie viele GPUs braucht KI-Inferenz: Cloud oder Eigenbau 2026 | 2026-10-10 | GPU offers |" in text
@@ -153,8 +153,9 @@ def test_a_winner_that_was_ruled_out_is_called_a_conflict() -> None:
 
 def test_the_summary_states_the_hours_the_chosen_offer_bills() -> None:
     """A reservation bills the 730 calendar hours of a month, whatever the workload's own hours."""
-    # Without DevOps capacity the team stays on a hyperscaler, whose three-year reservation is cheapest
-    # at 1.3 million requests a day; own weights keep the workload off the managed API.
+    # Without DevOps capacity the team stays on a hyperscaler, whose three-year reservation at the team's
+    # negotiated rate (helpers.NEGOTIATED_AWS) is cheapest at 1.3 million requests a day; own weights keep
+    # the workload off the managed API.
     own_weights = (
         (EXAMPLES_DIR / "public-chat.yaml")
         .read_text(encoding="utf-8")
@@ -163,7 +164,8 @@ def test_the_summary_states_the_hours_the_chosen_offer_bills() -> None:
     workload = own_weights.replace("requests_per_day: 1000000", "requests_per_day: 1300000") + (
         "hours_per_month: 744\ndevops_capacity: false\n"
     )
-    result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
+    rates = ["--overrides", NEGOTIATED_AWS]
+    result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30", *rates], input=workload)
     assert "(p5-reserved-3y, reserved), **$11,096 per month** for 730 billed hours." in result.stdout
     hourly = own_weights + "hours_per_month: 744\n"
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=hourly)

@@ -90,13 +90,13 @@ def test_mermaid_charts_have_colours_and_a_legend() -> None:
     memo = invoke("recommend", PUBLIC_CHAT).output
     palette = '%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "#2563EB, #EA580C"}}}}%%\n'
     assert memo.count(f"```mermaid\n{palette}xychart-beta\n") == 2
-    assert "Legend: 🟦 blue line, own hardware; 🟧 orange line, aws/p5-reserved-3y.\n" in memo
+    assert "Legend: 🟦 blue line, own hardware; 🟧 orange line, runpod/community.\n" in memo
     assert (
         "Legend: 🟦 blue line, the managed API (Llama 3.1 70B Instruct Turbo (DeepInfra)); 🟧 orange line, "
         "the self-hosted route the API was weighed against, runpod community, 1 × h200 per replica.\n" in memo
     )
     german = invoke("recommend", PUBLIC_CHAT, "--lang", "de").output
-    assert "Legende: 🟦 blaue Linie, eigene Hardware; 🟧 orange Linie, aws/p5-reserved-3y.\n" in german
+    assert "Legende: 🟦 blaue Linie, eigene Hardware; 🟧 orange Linie, runpod/community.\n" in german
 
 
 def test_chart_files_of_two_workloads_share_a_directory(tmp_path: Path) -> None:

@@ -108,10 +108,10 @@ def test_a_us_company_with_personal_data_of_people_in_the_us_can_choose_a_us_reg
         model={"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
     )
     assert all(not residency_exclusions(option) for option in result.options)
-    # One 8-GPU P5 reserved for three years at the US list price, every hour of the month, is admitted.
-    (p5,) = [o for o in result.options if (o.provider, o.offer) == ("aws", "p5-reserved-3y")]
+    # One 8-GPU P5 on a three-year savings plan at AWS's US list price, every hour of the month, is admitted.
+    (p5,) = [o for o in result.options if (o.provider, o.offer) == ("aws", "p5-reserved-3y-2026-09")]
     assert (p5.jurisdiction, p5.countries, p5.excluded_by) == ("US", ("US",), ())
-    assert p5.usd_per_month == pytest.approx(8 * 1.90 * 730)
+    assert p5.usd_per_month == pytest.approx(8 * 2.97216 * 730)
     # Scaleway's 4-card instance in Paris bills the four cards only, and costs less.
     (chosen,) = [option for option in result.options if option.chosen]
     assert (chosen.provider, chosen.offer, chosen.jurisdiction, chosen.gpus_rented) == (
@@ -212,7 +212,7 @@ def test_options_name_the_countries_of_their_regions() -> None:
     countries = {(o.provider, o.offer, o.jurisdiction): o.countries for o in result.options}
     # AWS sells no P5 in Frankfurt; its EU price is Stockholm's.
     assert countries[("aws", "p5-on-demand-stockholm", "EU")] == ("SE",)
-    assert countries[("aws", "p5-reserved-3y", "US")] == ("US",)
+    assert countries[("aws", "p5-reserved-3y-2026-09", "US")] == ("US",)
     assert countries[("azure", "nd-h100-v5-swedencentral", "EU")] == ("SE",)
     assert countries[("lambda", "on-demand", "UK")] == ("GB",)
     assert countries[("runpod", "serverless", "EU")] == ("RO", "SE", "NL", "CZ", "FR")

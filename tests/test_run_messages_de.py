@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import EXAMPLES_DIR
+from helpers import EXAMPLES_DIR, NEGOTIATED_AWS
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.batch.messages import said
@@ -66,8 +66,8 @@ def test_an_unknown_extension_in_german(tmp_path: Path) -> None:
     )
 
 
-def sweep(*vary: str, lang: str = "de"):
-    args = ["sweep", str(EXAMPLES_DIR / "public-chat.yaml"), "--as-of", AS_OF, "--lang", lang]
+def sweep(*vary: str, lang: str = "de", extra: tuple[str, ...] = ()):
+    args = ["sweep", str(EXAMPLES_DIR / "public-chat.yaml"), "--as-of", AS_OF, "--lang", lang, *extra]
     for spec in vary:
         args += ["--vary", spec]
     return CliRunner().invoke(main, args)
@@ -135,11 +135,17 @@ def test_an_unknown_sweep_variable_in_german() -> None:
 def test_sweep_decisions_and_what_changed_in_german() -> None:
     result = sweep("requests_per_day=1000000:8000000:7000000")
     assert result.exit_code == 0, result.output
-    assert "  B  Gemischte Flotte: Basis aws p5-reserved-3y, h100-sxm, Spitze stundenweise\n" in result.output
+    assert "  B  Eigene Hardware: hgx-h100-8\n" in result.output
     assert ": A -> B (Bereitstellung, Anbieter, Angebot, GPU)\n" in result.output
     english = sweep("requests_per_day=1000000:8000000:7000000", lang="en").output
-    assert "  B  mixed fleet: aws p5-reserved-3y base, h100-sxm, hourly peak\n" in english
+    assert "  B  own hardware: hgx-h100-8\n" in english
     assert ": A -> B (deployment, provider, offer, gpu)\n" in english
+    # At a team's negotiated AWS rate, 8 million requests a day take a mixed fleet, named in both languages.
+    rates = ("--overrides", NEGOTIATED_AWS)
+    mixed = sweep("requests_per_day=1000000:8000000:7000000", extra=rates).output
+    assert "  B  Gemischte Flotte: Basis aws p5-reserved-3y, h100-sxm, Spitze stundenweise\n" in mixed
+    english = sweep("requests_per_day=1000000:8000000:7000000", lang="en", extra=rates).output
+    assert "  B  mixed fleet: aws p5-reserved-3y base, h100-sxm, hourly peak\n" in english
 
 
 @pytest.mark.parametrize(

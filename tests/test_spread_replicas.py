@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import EVALUATED_ON, run
+from helpers import EVALUATED_ON, negotiated_aws, run
 
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.proposal import ProposalDocument
@@ -57,8 +57,9 @@ def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
     """A steady 70B service at 2 million requests a day, business-critical: the quietest hour's 4
     replicas were the reserved base, all on one 8-card P5, and that mixed fleet ($16,371) was the
     decision. Spread, the base takes two P5 instances, 16 cards, which hold every hour's replicas: no
-    mixed fleet is left. The reservation of two P5 (16 × $1.90 × 730 = $22,192) loses to two owned nodes
-    at the documents' cost lines (2 × $9,554.39), the spare on the second (TCO012)."""
+    mixed fleet is left. The reservation of two P5 at a negotiated rate (``helpers.NEGOTIATED_AWS``: 16 ×
+    $1.90 × 730 = $22,192) loses to two owned nodes at the documents' cost lines (2 × $9,554.39), the spare
+    on the second (TCO012)."""
     service = {
         "name": "chat-70b",
         "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
@@ -69,7 +70,7 @@ def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
         "company_country": "US",
         "business_critical": True,
     }
-    result = run(service)
+    result = run(service, knowledge=negotiated_aws())
     assert "SIZ015" in result.fired_rules and "DEP025" not in result.fired_rules
     assert result.mixed_fleet is None
     best = result.best_option

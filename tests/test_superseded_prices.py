@@ -49,6 +49,8 @@ def test_the_catalog_names_each_superseded_price_with_the_one_that_replaces_it()
     pairs = [(old.key, new.key, new.usd_per_gpu_hour) for old, new in load_knowledge().superseded_offers()]
     assert pairs == [
         ("aws/p5-on-demand/h100-sxm", "aws/p5-on-demand-2026-09/h100-sxm", 6.88),
+        ("aws/p5-reserved-1y/h100-sxm", "aws/p5-reserved-1y-2026-09/h100-sxm", 4.3344),
+        ("aws/p5-reserved-3y/h100-sxm", "aws/p5-reserved-3y-2026-09/h100-sxm", 2.97216),
         ("gcp/a3-high-on-demand/h100-sxm", "gcp/a3-high-on-demand-2026-07/h100-sxm", 11.06125),
     ]
 
@@ -72,22 +74,28 @@ def test_a_superseded_price_is_excluded_and_the_providers_own_is_priced(approved
         "The catalog keeps figures the documents quote beside the providers' own newer list prices of the "
         "same GPU, pricing and instances; the provider no longer charges the older figure, so it is "
         "excluded: aws p5-on-demand at $3.90 (2026-03-27), where p5-on-demand-2026-09 lists $6.88 "
-        "(2026-09-19); gcp a3-high-on-demand at $3.00 (2026-03-27), where a3-high-on-demand-2026-07 lists "
+        "(2026-09-19); aws p5-reserved-1y at $2.10 (2026-03-27), where p5-reserved-1y-2026-09 lists $4.33 "
+        "(2026-09-25); aws p5-reserved-3y at $1.90 (2026-03-27), where p5-reserved-3y-2026-09 lists $2.97 "
+        "(2026-09-25); gcp a3-high-on-demand at $3.00 (2026-03-27), where a3-high-on-demand-2026-07 lists "
         "$11.06 (2026-07-30)."
     )
 
 
 def test_a_providers_other_prices_are_those_it_lists(approved_providers: str) -> None:
     """A stable model, for a team without the DevOps capacity to run own servers (TCO015), takes AWS's
-    3-year reservation (two P5, 16 x $1.90 x 730 h = $22,192): KNB002 names AWS's other H100 prices, not
-    the March figure its September list replaces."""
+    3-year savings plan (two P5, 16 x $2.97216 x 730 h = $34,715): KNB002 names AWS's other H100 prices,
+    not the March figures its September lists replace."""
     stable = {**CRITICAL, "model_stable": True, "devops_capacity": False}
     result = recommend(validate_workload(stable, "test"), AS_OF, policy_dir=approved_providers)
-    assert (result.decision.provider, result.decision.offer) == ("aws", "p5-reserved-3y")
-    assert round(result.decision.usd_per_month or 0) == round(16 * 1.90 * 730) == 22192
+    assert (result.decision.provider, result.decision.offer) == ("aws", "p5-reserved-3y-2026-09")
+    assert round(result.decision.usd_per_month or 0) == round(16 * 2.97216 * 730) == 34715
     (others,) = [f.message for f in result.findings if f.rule_id == "KNB002"]
-    assert others.startswith("aws also lists h100-sxm as p5-reserved-1y $2.10 (reserved, 2026-03-27); ")
+    assert others.startswith(
+        "aws also lists h100-sxm as p5-capacity-block $5.97 (capacity-block, 2026-10-10); "
+    )
+    assert "p5-reserved-1y-2026-09 $4.33 (reserved, 2026-09-25)" in others
     assert "p5-on-demand $3.90" not in others and "p5-on-demand-2026-09 $6.88" in others
+    assert "p5-reserved-1y $2.10" not in others
 
 
 def test_on_premises_no_rental_is_priced_and_the_rule_is_silent() -> None:
@@ -149,7 +157,7 @@ def test_the_catalog_marks_a_superseded_price() -> None:
 def test_your_rate_for_a_superseded_row_is_the_price_you_pay(tmp_path: Path, approved_providers: str) -> None:
     """An overrides file's 2.80 USD for AWS's P5 on demand is what the team pays: the row is no longer
     superseded, so it is priced (16 cards x $2.80 x 730 h = $32,704, below the capacity block's $69,730)
-    and KNB010 names Google's row only."""
+    and KNB010 names the others only."""
     overrides = tmp_path / "rates" / "rates.yaml"
     overrides.parent.mkdir()
     overrides.write_text(
@@ -158,7 +166,11 @@ def test_your_rate_for_a_superseded_row_is_the_price_you_pay(tmp_path: Path, app
         encoding="utf-8",
     )
     knowledge = knowledge_with_overrides(str(overrides), AS_OF)
-    assert [old.key for old, _ in knowledge.superseded_offers()] == ["gcp/a3-high-on-demand/h100-sxm"]
+    assert [old.key for old, _ in knowledge.superseded_offers()] == [
+        "aws/p5-reserved-1y/h100-sxm",
+        "aws/p5-reserved-3y/h100-sxm",
+        "gcp/a3-high-on-demand/h100-sxm",
+    ]
     result = recommend(
         validate_workload(CRITICAL, "test"), AS_OF, knowledge=knowledge, policy_dir=approved_providers
     )
@@ -169,14 +181,19 @@ def test_your_rate_for_a_superseded_row_is_the_price_you_pay(tmp_path: Path, app
 
 
 def test_a_hybrids_busier_hours_on_a_superseded_row_are_priced_at_the_newer_list(tmp_path: Path) -> None:
-    """AWS's P5 reservation with AWS's P5 on demand named for the busier hours by its March row: priced at
-    the September list, 8 x $1.90 x 730 h + 8 x $6.88 x 19 h x 30.42 days = $42,908 (at $3.90 it was
-    $29,129), and KNB011 says so for the busier hours' offer."""
-    proposal = {**HYBRID, "peak_provider": "aws", "peak_offer": "p5-on-demand"}
+    """AWS's P5 savings plan with AWS's P5 on demand named for the busier hours by its March row: priced
+    at the September list, 8 x $2.97216 x 730 h + 8 x $6.88 x 19 h x 30.42 days = $49,169 (at $3.90 it
+    was $35,390), and KNB011 says so for the busier hours' offer."""
+    proposal = {
+        **HYBRID,
+        "offer": "p5-reserved-3y-2026-09",
+        "peak_provider": "aws",
+        "peak_offer": "p5-on-demand",
+    }
     document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": proposal})
     result = check_document(document, "p.yaml", 1, AS_OF)
-    assert round(result.usd_per_month or 0) == round(8 * 1.90 * 730 + 8 * 6.88 * 19 * 30.42) == 42908
-    knb011 = next(item for item in result.results if item.rule_id == "KNB011")
+    assert round(result.usd_per_month or 0) == round(8 * 2.97216 * 730 + 8 * 6.88 * 19 * 30.42) == 49169
+    knb011 = next(item for item in result.results if item.rule_id == "KNB011" and item.part == "peak")
     assert (knb011.status, knb011.part) == ("warn", "peak")
     assert knb011.message == (
         "The busier hours' offer (aws p5-on-demand): aws p5-on-demand is the catalog's older figure for this "

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from helpers import EXAMPLES_DIR
+from helpers import EXAMPLES_DIR, NEGOTIATED_AWS
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.sweep.variables import apply_knowledge, parse_vary
@@ -100,7 +100,9 @@ def test_a_stated_utilization_does_not_move_the_decision() -> None:
 def test_server_price_sweep_finds_buy_versus_rent(tmp_path: Path) -> None:
     workload = tmp_path / "reasoning.yaml"
     workload.write_text(REASONING, encoding="utf-8")
-    data = sweep_json(str(workload), "--vary", "server_price_usd=100000:300000:50000")
+    # At a team's negotiated AWS rate (helpers.NEGOTIATED_AWS): AWS's own list prices no mix below owning.
+    rates = ("--overrides", NEGOTIATED_AWS)
+    data = sweep_json(str(workload), "--vary", "server_price_usd=100000:300000:50000", *rates)
     labels = {d["label"]: d for d in data["decisions"]}
     deployments = [labels[p["decision"]]["deployment"] for p in data["points"]]
     assert deployments == ["own_hardware"] * 2 + ["hybrid"] * 3
@@ -121,7 +123,7 @@ def test_server_price_sweep_finds_buy_versus_rent(tmp_path: Path) -> None:
     variable = data["variables"][0]
     assert (variable["kind"], variable["baseline"]) == ("knowledge", 285_000)
     assert not any(p["cost_is_estimate"] for p in data["points"])
-    text = invoke(str(workload), "--vary", "server_price_usd=100000:300000:50000").stdout
+    text = invoke(str(workload), "--vary", "server_price_usd=100000:300000:50000", *rates).stdout
     assert "~" not in text
 
 
@@ -129,12 +131,19 @@ def test_two_variables_give_a_decision_map(tmp_path: Path) -> None:
     workload = tmp_path / "reasoning.yaml"
     workload.write_text(REASONING, encoding="utf-8")
     result = invoke(
-        str(workload), "--vary", "server_price_usd=150000:250000:50000", "--vary", "usd_per_kwh=0.1:0.5:0.2"
+        str(workload),
+        "--vary",
+        "server_price_usd=150000:250000:50000",
+        "--vary",
+        "usd_per_kwh=0.1:0.5:0.2",
+        "--overrides",
+        NEGOTIATED_AWS,
     )
     assert result.exit_code == 0, result.output
     assert "Decision map: rows server_price_usd, columns usd_per_kwh from 0.1 (left) to 0.5" in result.stdout
     rows = result.stdout.splitlines()[-3:]
-    # Two servers against the mixed H100 fleet ($13,279), 2 x (price / 36 + 8 x 0.7 x 1.3 x 730 x kWh
+    # At a team's negotiated AWS rate (helpers.NEGOTIATED_AWS), two servers against the mixed H100 fleet
+    # ($13,279), 2 x (price / 36 + 8 x 0.7 x 1.3 x 730 x kWh
     # price + 1,000): at $150k $11,396 / $13,522 / $15,648 at $0.10 / $0.30 / $0.50 a kWh, so only the
     # cheapest power undercuts the fleet; at $200k $14,174 at $0.10 already does not.
     assert [row.split(" | ") for row in rows] == [

@@ -198,7 +198,7 @@ def test_the_catalog_at_80_columns_in_german_and_euro() -> None:
     assert text.startswith(
         """Anbieter/Angebot/GPU        €/GPU-h Preismodell Regionen  GPUs Stand      Quelle
 aws/p5-on-demand/h100-sxm   3,36 €* On-Demand†  US        1,8  2026-03-27 [1]
-aws/p5-reserved-1y/h100-sxm 1,81 €* reserviert  US        8    2026-03-27 [2]
+aws/p5-reserved-1y/h100-sxm 1,81 €* reserviert† US        8    2026-03-27 [2]
 """
     ), text
     assert text.endswith(
@@ -250,15 +250,15 @@ def test_check_messages_wrap_under_their_indent(
     expected = {
         "check80.txt": """examples/proposals/public-chat.yaml:4 #1 chat on four reserved H100: WARN
   recommended: dedicated_cloud (3 x h200 at runpod community), $7,862 per month
-  proposed: $11,096 per month (+$3,234)
+  proposed: $17,357 per month (+$9,495)
   WARN    DEP033 The proposal costs more than the recommendation
-          The proposal costs $11,096/month, 41 % more than the recommendation's
-          $7,862/month ($3,234 a month, $116,420 over its 36-month term); see
+          The proposal costs $17,357/month, 2.21 times the recommendation's
+          $7,862/month ($9,495 a month, $341,831 over its 36-month term); see
           gpu-advisor recommend for what the rules weighed.
   WARN    PRC013 Whole instances: the proposal pays for cards it leaves idle
           The proposed offer is sold in whole instances: the 4 proposed cards
-          are billed as 8, so 4 of them are paid for and idle, about $5,548 of
-          the proposal's $11,096 a month. Propose all 8 (the same bill, room for
+          are billed as 8, so 4 of them are paid for and idle, about $8,679 of
+          the proposal's $17,357 a month. Propose all 8 (the same bill, room for
           more replicas) or an offer sold in smaller instances.
   WARN    SIZ012 No spare replica for a service that needs one
           4 × h100-sxm carry the peak, but the workload needs 6 cards of this
@@ -270,14 +270,14 @@ def test_check_messages_wrap_under_their_indent(
 """,
         "check100.txt": """examples/proposals/public-chat.yaml:4 #1 chat on four reserved H100: WARN
   recommended: dedicated_cloud (3 x h200 at runpod community), $7,862 per month
-  proposed: $11,096 per month (+$3,234)
+  proposed: $17,357 per month (+$9,495)
   WARN    DEP033 The proposal costs more than the recommendation
-          The proposal costs $11,096/month, 41 % more than the recommendation's $7,862/month ($3,234
-          a month, $116,420 over its 36-month term); see gpu-advisor recommend for what the rules
+          The proposal costs $17,357/month, 2.21 times the recommendation's $7,862/month ($9,495 a
+          month, $341,831 over its 36-month term); see gpu-advisor recommend for what the rules
           weighed.
   WARN    PRC013 Whole instances: the proposal pays for cards it leaves idle
           The proposed offer is sold in whole instances: the 4 proposed cards are billed as 8, so 4
-          of them are paid for and idle, about $5,548 of the proposal's $11,096 a month. Propose all
+          of them are paid for and idle, about $8,679 of the proposal's $17,357 a month. Propose all
           8 (the same bill, room for more replicas) or an offer sold in smaller instances.
   WARN    SIZ012 No spare replica for a service that needs one
           4 × h100-sxm carry the peak, but the workload needs 6 cards of this GPU: the spare replica

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import EVALUATED_ON, EXAMPLES_DIR, TESTS_DIR, run
+from helpers import EVALUATED_ON, EXAMPLES_DIR, TESTS_DIR, negotiated_aws, run
 
 from gpu_advisor.engine.apps.recommend import evaluate_workload, recommend
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import load_workload, validate_workload
 from gpu_advisor.engine.i18n.formats import Format
@@ -26,12 +27,14 @@ VOLUME_DIR = TESTS_DIR / "volume_chart"
 WORKLOADS = sorted([*EXAMPLES_DIR.glob("*.yaml"), *VOLUME_DIR.glob("*.yaml")])
 
 
-def result_of(path: Path, requests_per_day: int | None = None) -> Recommendation:
+def result_of(
+    path: Path, requests_per_day: int | None = None, knowledge: Knowledge | None = None
+) -> Recommendation:
     workload = load_workload(str(path))
     if requests_per_day is not None:
         data = workload.model_dump(mode="json", exclude_unset=True)
         workload = validate_workload({**data, "requests_per_day": requests_per_day}, "test")
-    return recommend(workload, EVALUATED_ON)
+    return recommend(workload, EVALUATED_ON, knowledge=knowledge)
 
 
 def as_json(result: Recommendation) -> dict[str, Any]:
@@ -134,7 +137,7 @@ def test_a_service_on_whole_instances_pays_for_the_whole_instance() -> None:
     of 2 cards and its spare, still bills whole instances: two, as the business-critical service's spare
     may not share the other's machine (SIZ015), 16 × $1.90 × 730 = $22,192 (the chart had drawn the
     replicas' share of one instance's bill)."""
-    result = result_of(VOLUME_DIR / "w07-rag-api-hybrid.yaml")
+    result = result_of(VOLUME_DIR / "w07-rag-api-hybrid.yaml", knowledge=negotiated_aws())
     chart, best = result.charts.api_versus_self_hosted, result.best_option
     assert chart is not None and best is not None and (best.gpus, best.gpus_rented) == (36, 40)
     assert chart.self_hosted_kind == "dedicated_cloud" and "SIZ015" in result.fired_rules
@@ -152,7 +155,8 @@ def test_a_reservation_sold_in_8_card_instances_bills_8_cards_at_any_volume() ->
     assert workload.business_critical
     for critical, instances in ((True, 2), (False, 1)):
         changed = workload.model_copy(update={"business_critical": critical})
-        month = route_month_at(evaluate_workload(changed, EVALUATED_ON), "dedicated_cloud")
+        evaluation = evaluate_workload(changed, EVALUATED_ON, knowledge=negotiated_aws())
+        month = route_month_at(evaluation, "dedicated_cloud")
         assert month is not None
         assert month(1_000).name == "p5-reserved-3y"
         assert month(1_000).usd_per_month == pytest.approx(instances * 8 * 1.90 * 730)
@@ -181,7 +185,7 @@ def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
     hours (Lambda sells 2-card instances by the hour): the 29th to 32nd replicas are needed in 67 of their
     96 replica-hours a day (70 %), so they pay in the base; the 33rd to 36th in 39 (41 %), so they do
     not."""
-    result = result_of(VOLUME_DIR / "w07-rag-api.yaml")
+    result = result_of(VOLUME_DIR / "w07-rag-api.yaml", knowledge=negotiated_aws())
     assert result.decision.deployment == "hybrid"
     fleet = result.mixed_fleet.fleet
     hours = fleet.replicas_by_hour

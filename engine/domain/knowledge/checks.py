@@ -96,7 +96,7 @@ def offer_references(knowledge: Knowledge, directory: Path) -> list[str]:
 def superseded_references(knowledge: Knowledge, directory: Path) -> list[str]:
     """An offer superseded by another names a newer offer of the same provider, GPU and pricing, priced
     for the same jurisdiction (its region names may differ: Google's "us" and "us-central1"), that sells
-    at least its instance sizes and is not superseded itself."""
+    at least its instance sizes for the same term and is not superseded itself."""
     problems = []
     for offer in knowledge.offers.offers:
         if offer.superseded_by is None:
@@ -122,6 +122,8 @@ def superseding_problem(offer: Offer, newer: Offer | None) -> str:
         return f"{newer.key} is priced for another jurisdiction ({newer.price_jurisdiction})"
     if not set(offer.instance_gpus) <= set(newer.instance_gpus):
         return f"{newer.key} does not sell every instance size it does"
+    if newer.commitment_months != offer.commitment_months:
+        return f"{newer.key} is a commitment of another term ({newer.commitment_months} months)"
     return ""
 
 

@@ -62,6 +62,7 @@ def selected_offers(entry: UncertainInput, offers: tuple[Offer, ...]) -> tuple[O
         if o.provider == selector.provider
         and selector.gpu in (None, o.gpu)
         and selector.pricing in (None, o.pricing)
+        and selector.document in (None, o.source.document)
     )
 
 

@@ -39,6 +39,9 @@ class OfferSelector(Strict):
     provider: str
     gpu: str | None = None
     pricing: PricingKind | None = None
+    document: str | None = None
+    """Only offers priced from this source document: a range a document gives for its own figure says
+    nothing of the provider's own list price beside it."""
 
 
 class UncertainInput(Strict):
