@@ -216,6 +216,12 @@ def supersede(key: tuple[str, str, str], successor: str) -> Any:
             "p5-on-demand-stockholm",
             r"aws/p5-on-demand-stockholm/h100-sxm is priced for another jurisdiction \(EU\)",
         ),
+        # The 1-year savings plan does not replace the documents' 3-year reservation.
+        (
+            ("aws", "p5-reserved-3y", "h100-sxm"),
+            "p5-reserved-1y-2026-09",
+            r"aws/p5-reserved-1y-2026-09/h100-sxm is a commitment of another term \(12 months\)",
+        ),
         # Lambda's 8-GPU plan (October) does not sell the 1-, 2- and 4-card instances of its March row.
         (
             ("lambda", "on-demand", "h100-sxm"),
