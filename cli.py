@@ -4,11 +4,12 @@ Each command parses its options, calls an application and picks the output forma
 are lazy so that ``--help`` stays fast. Exit codes: 0 success; 1 a check failed; 2 bad input (the
 message names the field, the value and what is allowed); 3 the shipped knowledge base or rule catalog
 is broken; 4 a fault in gpu-advisor itself (no traceback; GPU_ADVISOR_TRACEBACK=1 shows
-it); 130 interrupted.
+it); 5 the operating system refused (a full disk); 130 interrupted.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Sequence
@@ -28,6 +29,8 @@ from .engine.commands.sizing import size, tco
 
 EXIT_INTERNAL_ERROR = 4
 """An exception no command expected: a fault in gpu-advisor, said without a traceback."""
+EXIT_SYSTEM_ERROR = 5
+"""The operating system refused what a command needed (a full disk, a file gone): said, no traceback."""
 
 
 class Commands(click.Group):
@@ -47,13 +50,35 @@ class Commands(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
+        # click's own, and a closed pipe or standard input, which click's main says or ends quietly.
+        except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit, EOFError):
             raise
+        except OSError as error:
+            if error.errno == errno.EPIPE or traceback_wanted():
+                raise
+            # The system refused (a full disk, a file gone): not a fault in gpu-advisor.
+            click.echo(system_error_text(error, self.language), err=True)
+            ctx.exit(EXIT_SYSTEM_ERROR)
         except Exception as error:
-            if os.environ.get("GPU_ADVISOR_TRACEBACK"):
+            if traceback_wanted():
                 raise
             click.echo(internal_error_text(error, self.language), err=True)
             ctx.exit(EXIT_INTERNAL_ERROR)
+
+
+def traceback_wanted() -> bool:
+    return os.environ.get("GPU_ADVISOR_TRACEBACK", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def system_error_text(error: OSError, language: str) -> str:
+    """The system's refusal as the other errors are said ("error: ..."), in the command line's language."""
+    try:
+        from .engine.i18n.environment import render
+        from .engine.i18n.formats import Format
+
+        return render("error_prefix.txt.j2", Format.named(language), message=str(error)).rstrip("\n")
+    except Exception:
+        return f"error: {error}"
 
 
 def internal_error_text(error: Exception, language: str) -> str:

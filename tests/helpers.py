@@ -67,6 +67,14 @@ def negotiated_aws() -> Knowledge:
 _NEGOTIATED: Knowledge | None = None
 
 
+def case_knowledge(case: dict[str, Any]) -> Knowledge | None:
+    """The knowledge base a scenario case names with ``rates`` (``negotiated-aws``), or None: the shipped
+    one. Any other value is a mistake in the case file."""
+    rates = case.get("rates")
+    assert rates in (None, "negotiated-aws"), f"{case.get('name')}: unknown rates {rates!r}"
+    return negotiated_aws() if rates else None
+
+
 def knowledge_with(directory: Path, file_name: str, before: str, after: str) -> Path:
     """A copy of the shipped knowledge base in ``directory``/knowledge, with ``before`` (found exactly
     once) replaced by ``after`` in ``file_name``: for a test that a bad entry is refused at load."""

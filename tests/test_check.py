@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from helpers import TESTS_DIR, merged, negotiated_aws
+from helpers import TESTS_DIR, case_knowledge, merged
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.check.run import check_document
@@ -39,7 +39,7 @@ def test_check_case(case: dict[str, Any]) -> None:
         "case.yaml",
         1,
         dt.date(2026, 11, 30),
-        knowledge=negotiated_aws() if case.get("rates") == "negotiated-aws" else None,
+        knowledge=case_knowledge(case),
         scenarios=case.get("scenarios"),
     )
     statuses = {item.rule_id: item.status for item in result.results}

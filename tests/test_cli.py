@@ -281,3 +281,21 @@ def test_a_fault_in_the_tool_is_said_without_a_traceback(monkeypatch: pytest.Mon
     monkeypatch.setenv("GPU_ADVISOR_TRACEBACK", "1")
     shown = invoke("recommend", PUBLIC_CHAT)
     assert isinstance(shown.exception, RuntimeError) and shown.exit_code == 1
+
+
+def test_a_refusal_of_the_system_is_said_as_an_error_not_a_fault(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk is not a fault in gpu-advisor: "error: ..." and exit code 5; GPU_ADVISOR_TRACEBACK=0
+    does not ask for the traceback."""
+    import errno
+
+    import gpu_advisor.engine.present.memo as memo
+
+    def full(*_args: object, **_kwargs: object) -> str:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(memo, "render_memo", full)
+    monkeypatch.setenv("GPU_ADVISOR_TRACEBACK", "0")
+    result = invoke("recommend", PUBLIC_CHAT)
+    assert (result.exit_code, result.output) == (5, "error: [Errno 28] No space left on device\n")
+    german = invoke("recommend", PUBLIC_CHAT, "--lang", "de")
+    assert (german.exit_code, german.output) == (5, "Fehler: [Errno 28] No space left on device\n")

@@ -68,7 +68,7 @@ def test_the_load_section_says_when_the_chosen_mixed_fleet_runs_on_another_gpu()
     agent = {
         "name": "us-coding-agent-moe",
         "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
-        "requests_per_day": 400_000,
+        "requests_per_day": 450_000,
         "avg_input_tokens": 4000,
         "avg_output_tokens": 600,
         "context_tokens": 32768,

@@ -267,13 +267,15 @@ def test_an_analysis_setting_outside_its_meaning_is_refused(
 def test_an_input_that_moves_only_the_recommendations_own_cost_is_not_called_an_advantage(
     tmp_path: Path,
 ) -> None:
-    """A range of the requests a day moves the recommended API's cost most; its serverless rival, Modal's
-    B200, has no price at the low end of it (a run costs only the cheapest serverless route, and at the
-    lower volume another product undercuts it), so the effect is on the cost, and the memo says so (it
-    once said the advantage over the rival moved by the API's own change). The volume's growth comes
-    second, and with the rival priced at both of its ends it moves the advantage. (Until mixtures of
-    experts were sized with their own error band, the two swapped places: the growth first, on the
-    cost.)"""
+    """A range of the volume's growth moves the recommended API's cost most; its serverless rival, Modal's
+    B200, has no price at one end of it (a run costs only the cheapest serverless route, and at the lower
+    volume Modal's H200 undercuts it), so the effect is on the cost, and the memo says so (it said the
+    advantage over the rival moved by the API's own change). The requests' range ends at 520,000 a day:
+    at 500,000, where it ended until a multiplication blended its reads and FLOPs, seven 4-card H200
+    replicas ($53,652) undercut five B200 replicas ($54,039), so the rival had no price at that end of
+    the requests' range either and it, not the growth, moved the API's cost most; at 520,000 the B200's
+    five replicas ($54,812) stay below the H200's eight ($57,537), and the requests' range moves the
+    advantage over the rival, second."""
     workload = tmp_path / "qwen.yaml"
     workload.write_text(
         "name: qwen-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\n"
@@ -283,11 +285,11 @@ def test_an_input_that_moves_only_the_recommendations_own_cost_is_not_called_an_
     )
     rb = robustness(str(workload), "--scenarios", "100")
     top = rb["sensitivity"][0]
-    assert (top["input"], top["effect_on"]) == ("requests_per_day", "cost")
+    assert (top["input"], top["effect_on"]) == ("volume_growth", "cost")
     assert top["rival_cost_at_low"] is None or top["rival_cost_at_high"] is None
     assert top["effect"] == pytest.approx(abs(top["cost_at_high"] - top["cost_at_low"]))
     second = rb["sensitivity"][1]
-    assert (second["input"], second["effect_on"]) == ("volume_growth", "advantage")
+    assert (second["input"], second["effect_on"]) == ("requests_per_day", "advantage")
     assert None not in (second["rival_cost_at_low"], second["rival_cost_at_high"])
     memo = invoke("recommend", str(workload), "--scenarios", "100", "--as-of", AS_OF).output
     assert (

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import TESTS_DIR, merged, negotiated_aws, run
+from helpers import TESTS_DIR, case_knowledge, merged, run
 
 CASES_FILE = TESTS_DIR / "scenarios" / "workloads.yaml"
 CASES: dict[str, Any] = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
@@ -25,7 +25,7 @@ def test_rule_case(case: dict[str, Any]) -> None:
     result = run(
         merged(CASES["base"], case["workload"]),
         evaluated_on if isinstance(evaluated_on, dt.date) else dt.date(2026, 11, 30),
-        knowledge=negotiated_aws() if case.get("rates") == "negotiated-aws" else None,
+        knowledge=case_knowledge(case),
     )
     fired = set(result.fired_rules)
     if "fired_exactly" in case:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import run
+import yaml
+from helpers import EXAMPLES_DIR, run
 
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -55,13 +56,19 @@ def test_an_endpoint_that_scales_to_zero_is_priced_not_ruled_out() -> None:
         billing.cold_starts_per_month * billing.cold_start_seconds / 3600
     )
     memo = " ".join(render_memo(result).split())
-    starts = f"{round(billing.cold_starts_per_month):,}"
+    assert 0 < billing.starts_between_requests_per_month < billing.cold_starts_per_month
+    # The day's first start opens each of the month's served days; every other start follows a gap.
+    assert billing.cold_starts_per_month - billing.starts_between_requests_per_month == pytest.approx(
+        result.workload.days_per_month, abs=1
+    )
+    between = f"{round(billing.starts_between_requests_per_month):,}"
     assert (
         "But the band's reason, an endpoint that never scales to zero, does not hold here: RunPod Serverless "
-        f"(eu-datacenters, 1 × l40s) would start from zero {starts} times a month between requests and bill "
-        f"{option.billed_hours_per_month:.0f} instance-hours ({billing.busy_hours_per_month:.0f} with "
-        f"requests in flight), ${option.usd_per_month:,.2f}/month, less than the cheapest other "
-        f"self-hosted route the rules weigh (ovhcloud l40s (1 × l40s)) at ${best.usd_per_month:,.2f}/month. "
+        f"(eu-datacenters, 1 × l40s) would stop and start from zero between requests {between} times a "
+        f"month and bill {option.billed_hours_per_month:.0f} instance-hours "
+        f"({billing.busy_hours_per_month:.0f} serving requests), ${option.usd_per_month:,.2f}/month, less "
+        "than the cheapest other self-hosted route the rules weigh (ovhcloud l40s (1 × l40s)) at "
+        f"${best.usd_per_month:,.2f}/month. "
         "The prices decide; each start from zero makes a request wait about 15.1 s." in memo
     )
 
@@ -75,6 +82,21 @@ def test_a_warm_endpoint_never_scales_to_zero_and_the_rule_holds() -> None:
     assert result.decision.deployment == "dedicated_cloud"
     memo = " ".join(render_memo(result).split())
     assert (
-        "the serverless endpoint, as priced, never scales to zero (an instance is kept warm for a "
-        "latency-sensitive service), and what it bills is then a rental" in memo
+        "the serverless endpoint, as priced, never scales to zero between requests (an instance is kept "
+        "warm for a latency-sensitive service), and what it bills is then a rental" in memo
     )
+
+
+def test_the_days_first_start_is_not_a_stop_between_requests() -> None:
+    """The HR assistant of the examples, for users who can wait: requests are in flight in every working
+    hour, so the endpoint starts once each morning and never stops between requests. DEP024's premise
+    holds and it rules serverless out; DEP040 stays silent (it once counted the mornings as stops)."""
+    hr = yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text(encoding="utf-8"))
+    result = run({**hr, "latency_sensitive": False})
+    assert result.load.busy_share >= 0.5
+    option = result.serverless_option
+    assert option is not None and option.serverless is not None and not option.serverless.kept_warm
+    assert option.serverless.starts_between_requests_per_month == 0
+    assert option.serverless.cold_starts_per_month == pytest.approx(result.workload.days_per_month, abs=1)
+    assert "DEP024" in result.fired_rules and "DEP040" not in result.fired_rules
+    assert result.decision.deployment == "dedicated_cloud"

@@ -99,12 +99,12 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
     )
 
 
-def load_sizing(knowledge: Knowledge, sized: SizedLoad, figures: SizingFigures) -> Sizing:
+def load_sizing(knowledge: Knowledge, sized: SizedLoad, figures: SizingFigures, model: str | None) -> Sizing:
     """The sizing policy a recommendation sizes a load with (no spares): the headroom, the error band
     (a mixture of experts' where it is wider) and the latency targets at the peak."""
     return sizing_policy(
         knowledge,
-        error_taken_off(knowledge, figures.active_params_b < figures.params_b),
+        error_taken_off(knowledge, figures.active_params_b < figures.params_b, model),
         False,
         1,
         sized.max_time_to_first_token_ms,
@@ -162,7 +162,7 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             break
         dropped, dropping = (*dropped, *newly), [*dropping, *dropping_firings(firings, rulebook)]
         sized = sized.without(dropped)
-    sizing = load_sizing(knowledge, sized, figures) if sized is not None else None
+    sizing = load_sizing(knowledge, sized, figures, request.model) if sized is not None else None
     points = (
         {gpu: at_concurrency(p.roofline, request.concurrency) for gpu, p in performances.items()}
         if request.concurrency
@@ -233,7 +233,7 @@ def judged(
     """The replica plans and configurations of every GPU (of the one asked about), and the GPU-fit and
     latency rules' firings on them."""
     plans: dict[str, ReplicaPlan] = {}
-    sizing = load_sizing(knowledge, sized, figures) if sized is not None else None
+    sizing = load_sizing(knowledge, sized, figures, request.model) if sized is not None else None
     if sized is not None and sizing is not None and request.cards is None:
         # The cards per replica that carry the peak on the fewest cards, as a recommendation sizes them.
         plans = plans_by_gpu(knowledge, figures, sized.load, *tokens, sizing)

@@ -281,21 +281,24 @@ def highest_error(knowledge: Knowledge) -> float:
 
 
 @per_object
-def mixture_of_experts_highest_error(knowledge: Knowledge) -> float | None:
-    """The most the estimate overstates a mixture of experts' measurement, fit or held out (None without
-    one): a wider band than the dense models', none of its measurements held to a tolerance."""
+def mixture_of_experts_highest_error(knowledge: Knowledge, model: str | None) -> float | None:
+    """The most the estimate overstates a published measurement of the mixture of experts ``model``, fit
+    or held out; where it has none (a model of the workload's own), of any mixture of experts. None
+    without one. None of these measurements is held to a tolerance."""
     experts = {m.id for m in knowledge.models.models if m.active_params_b < m.params_b}
-    errors = [r.error for r in calibration_rows(knowledge) if r.model in experts and r.error is not None]
-    return max(errors, default=None)
+    rows = [r for r in calibration_rows(knowledge) if r.model in experts and r.error is not None]
+    own = [r.error for r in rows if r.model == model and r.error is not None]
+    return max(own or [r.error for r in rows if r.error is not None], default=None)
 
 
-def error_taken_off(knowledge: Knowledge, mixture_of_experts: bool) -> float:
+def error_taken_off(knowledge: Knowledge, mixture_of_experts: bool, model: str | None = None) -> float:
     """The overstatement replicas are sized with taken off: the most the estimate overstates a
-    measurement held to a tolerance, and for a mixture of experts the most it overstates one of those
-    where that is more, so that a replica's peak stays within the headroom the memo states."""
+    measurement held to a tolerance (all of them dense), and for a mixture of experts the most it
+    overstates that model's own measurements (every mixture's where it has none) where that is more, so
+    that a replica's peak stays within the headroom the memo states."""
     high = highest_error(knowledge)
     if mixture_of_experts:
-        high = max(high, mixture_of_experts_highest_error(knowledge) or high)
+        high = max(high, mixture_of_experts_highest_error(knowledge, model) or high)
     return max(0.0, high)
 
 

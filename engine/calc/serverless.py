@@ -276,6 +276,7 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         idle_hours_per_month=month.idle,
         cold_start_hours_per_month=month.cold,
         cold_starts_per_month=month.starts,
+        starts_between_requests_per_month=month.between_requests,
         cold_start_seconds=priced.cold,
         idle_timeout_seconds=product.idle_timeout_seconds,
         billing_increment_seconds=product.billing_increment_seconds,

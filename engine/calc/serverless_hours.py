@@ -27,6 +27,9 @@ class Month(NamedTuple):
     """Instances added for busier hours while others serve (no request waits for them)."""
     scale_downs: float = 0.0
     """Instances stopped while others serve, each after the product's scale-down time (billed)."""
+    between_requests: float = 0.0
+    """The starts from zero that follow a gap between requests within the served hours (an instance
+    stopped after its idle timeout and started again); the day's first start is not one of them."""
 
 
 class HourDemand(NamedTuple):
@@ -161,7 +164,7 @@ def service_month(
         removed * (product.scale_down_tail_seconds + rounding)
         + to_zero * (product.idle_timeout_seconds + rounding)
     ) / SECONDS_PER_HOUR
-    busy = idle = cold_hours = starts = extra = 0.0
+    busy = idle = cold_hours = starts = extra = between = 0.0
     scale_ups = float(sum(steps.added.values()))
     # Looked up once, not in every hour: the month is priced for every product the options table shows.
     from_zero, added, idle_timeout = steps.from_zero, steps.added, product.idle_timeout_seconds
@@ -182,6 +185,8 @@ def service_month(
             hour_tails = 0.0
         else:
             up, per_second = single_instance_hour(rate, seconds, idle_timeout, cold)
+            # The starts beyond the one that opens an hour following none running (the day's first).
+            between += served * max(0.0, per_second * SECONDS_PER_HOUR - hour_starts)
             # An instance is up at least as long as its work takes; it starts at least once in an hour
             # that follows none running (the steady state can count less than one start an hour).
             hour_starts = max(per_second * SECONDS_PER_HOUR, hour_starts)
@@ -204,6 +209,7 @@ def service_month(
             0.0,
             scale_ups * days,
             removed * days,
+            between * days,
         )
     # The kept instances run every hour they are kept, with or without requests; more run in the served
     # hours that need them.

@@ -46,6 +46,9 @@ class ServerlessBilling(ResultModel):
     """Instance-hours starting: the platform's start and the weights' load, billed."""
     cold_starts_per_month: float
     """Starts from zero: each time a request finds no instance running and waits for one."""
+    starts_between_requests_per_month: float = 0.0
+    """Those of the cold starts that follow a gap between requests longer than the idle timeout (the
+    day's first start is not one)."""
     cold_start_seconds: float
     """One cold start: the platform's start plus the weights at the product's load rate (a lower bound)."""
     idle_timeout_seconds: float

@@ -181,7 +181,7 @@ def workload_sizing(
 ) -> Sizing:
     return sizing_policy(
         knowledge,
-        error_taken_off(knowledge, resolved.is_moe),
+        error_taken_off(knowledge, resolved.is_moe, resolved.model),
         spare,
         resolved.min_replicas,
         resolved.max_time_to_first_token_ms,

@@ -277,14 +277,14 @@ def serverless_fact(
 ) -> ServerlessFact:
     best = market.best
     priced = best.bill.priced if best else None
-    starts = priced.month.starts if priced and not priced.kept else 0.0
+    between = priced.month.between_requests if priced and not priced.kept else 0.0
     return ServerlessFact(
         utilization=float(time_utilization),
         serverless_fits=bool(market.candidates),
         serverless_offered=best is not None,
         serverless_usd_per_month=float(best.bill.usd_per_month) if best else 0.0,
         serverless_kept_warm=market.kept_warm,
-        serverless_scales_to_zero=starts > 0,
+        serverless_scales_to_zero=between > 0,
         has_alternative=alternative is not None,
         alternative_usd_per_month=float(alternative.usd_per_month) if alternative else 0.0,
     )
@@ -305,6 +305,7 @@ def serverless_details(
         serverless_idle_hours=month.idle if month else 0.0,
         serverless_cold_start_hours=month.cold if month else 0.0,
         serverless_cold_starts=month.starts if month else 0.0,
+        serverless_starts_between_requests=month.between_requests if month else 0.0,
         serverless_scale_ups=month.scale_ups if month else 0.0,
         serverless_cold_start_seconds=priced.cold if priced else 0.0,
         serverless_kept_warm_instances=priced.kept if priced else 0,

@@ -44,6 +44,8 @@ class ServerlessDetails(Details):
     serverless_cold_start_hours: float
     serverless_cold_starts: float
     """Starts from zero (a request waits for each)."""
+    serverless_starts_between_requests: float
+    """Those that follow a gap between requests longer than the idle timeout (not a day's first)."""
     serverless_scale_ups: float
     """Instances added for busier hours while others serve (their starts are in the cold-start hours)."""
     serverless_cold_start_seconds: float
