@@ -360,3 +360,17 @@ def test_the_residency_premium_names_the_two_offers_it_compares() -> None:
         "(4 × h100-sxm) at $3,911/month against runpod community (2 × h200) at $1,896/month, each the "
         "cheapest GPU and offer on its side;"
     )
+
+
+def test_the_memo_says_which_rules_on_personal_data_are_not_assessed() -> None:
+    """A Swiss bank reads "residency" as more than data-protection law: the memo says what it leaves out."""
+    from gpu_advisor.engine.present.memo import render_memo
+
+    line = (
+        "- Where personal data may be processed follows data-protection law alone (GDPR, the Swiss revDSG, "
+        "UK GDPR); sector rules (banking secrecy and FINMA's outsourcing rules, health-data law, a "
+        "customer's contract) and a provider's exposure to foreign authorities (such as the US CLOUD Act) "
+        "are not assessed: check them before choosing a provider.\n"
+    )
+    assert line in render_memo(personal(company_country="CH"))
+    assert "CLOUD Act" not in render_memo(personal(personal_data=False))
