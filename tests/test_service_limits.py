@@ -207,3 +207,24 @@ def test_no_process_outlives_the_service(stop: str, workers: str) -> None:
     while any(alive(pid) for pid in helpers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in helpers if alive(pid)]
+
+
+def test_an_address_in_use_is_said_as_the_systems_refusal() -> None:
+    """uvicorn exits with 3 where it cannot bind, gpu-advisor's code for a broken knowledge base: the
+    command says the service could not start and exits with 5, the system's refusal."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        completed = subprocess.run(
+            [sys.executable, "-m", "gpu_advisor.cli", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert completed.returncode == 5
+    assert completed.stderr.rstrip().endswith(
+        f"error: the service could not start on 127.0.0.1:{port} (uvicorn's message above says why: "
+        "is the address in use?)"
+    )
+    assert "Traceback" not in completed.stderr

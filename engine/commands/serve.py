@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
 from gpu_advisor.engine.commands.common import (
+    EXIT_SYSTEM_ERROR,
     handle_errors,
 )
 from gpu_advisor.engine.commands.http_settings import (
@@ -84,12 +86,26 @@ def serve(
     if processes is None:
         processes = available_cpus() if workers == 1 else 0
     config = server_config(host, port, max_connections, header_timeout, body_timeout, workers, processes)
-    if workers == 1:
-        uvicorn.Server(config).run()
-        return
-    from uvicorn.supervisors import Multiprocess
+    try:
+        if workers == 1:
+            uvicorn.Server(config).run()
+            return
+        from uvicorn.supervisors import Multiprocess
 
-    Multiprocess(config, sockets=[config.bind_socket()]).run()
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
+    except SystemExit as stop:
+        # uvicorn exits with 3 where it cannot start (the address in use, a port it may not bind), the
+        # code gpu-advisor keeps for a broken knowledge base: said as the system's refusal instead.
+        from uvicorn.config import STARTUP_FAILURE
+
+        if stop.code != STARTUP_FAILURE:
+            raise
+        from gpu_advisor.engine.i18n.environment import render
+        from gpu_advisor.engine.i18n.formats import Format
+
+        said = render("serve_failed.txt.j2", Format.named("en"), address=f"{host}:{port}")
+        click.echo(said.rstrip("\n"), err=True)
+        sys.exit(EXIT_SYSTEM_ERROR)
 
 
 def server_config(
