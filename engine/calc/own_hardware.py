@@ -17,12 +17,11 @@ from gpu_advisor.engine.calc.costs import (
     node_busy_share,
     own_hardware_cost,
 )
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, same_shape
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, same_shape, throughput_alone
 from gpu_advisor.engine.calc.server_costs import ServerCosts
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
-from gpu_advisor.engine.domain.options import ThroughputAlone
 from gpu_advisor.engine.domain.own_costs import OwnHardware, UsdPerGpuHour
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -160,14 +159,7 @@ def with_own_latency_cost(
     if nodes >= own.nodes:
         return own
     per_node = own.usd_per_month / own.nodes
-    alone = ThroughputAlone(
-        cards_per_replica=plan.cards_per_replica,
-        replicas=plan.replicas,
-        spare_replicas=plan.spare_replicas,
-        gpus=plan.gpus,
-        usd_per_month=nodes * per_node,
-        servers=nodes,
-    )
+    alone = throughput_alone(plan, nodes * per_node, servers=nodes)
     return own.model_copy(
         update={"throughput_alone": alone, "latency_targets_usd_per_month": (own.nodes - nodes) * per_node}
     )

@@ -31,6 +31,7 @@ from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures, full_context_s
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, ServiceTime
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.load import Load
+from gpu_advisor.engine.domain.options import ThroughputAlone
 
 
 class ReplicaPlan(NamedTuple):
@@ -231,6 +232,19 @@ def _planned(
 def same_shape(plan: ReplicaPlan, other: ReplicaPlan) -> bool:
     """The two plans bill alike on any offer: the same cards per replica and replicas."""
     return (plan.cards_per_replica, plan.replicas) == (other.cards_per_replica, other.replicas)
+
+
+def throughput_alone(plan: ReplicaPlan, usd_per_month: float, servers: int | None = None) -> ThroughputAlone:
+    """``plan``, the plan throughput alone chooses (``capacity.plan_for_throughput_alone``), as a result
+    states it, with its bill (and, on own servers, the servers that hold it)."""
+    return ThroughputAlone(
+        cards_per_replica=plan.cards_per_replica,
+        replicas=plan.replicas,
+        spare_replicas=plan.spare_replicas,
+        gpus=plan.gpus,
+        usd_per_month=usd_per_month,
+        servers=servers,
+    )
 
 
 def latency_at_peak(plan: ReplicaPlan) -> OperatingPoint:

@@ -14,11 +14,10 @@ from gpu_advisor.engine.calc.listings import (
     price_plan,
     to_option,
 )
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, same_shape
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, same_shape, throughput_alone
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
-from gpu_advisor.engine.domain.options import ThroughputAlone
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.rulebook.schema import Rulebook
 
@@ -129,12 +128,6 @@ def with_latency_targets_cost(
     cost = listing.rental.usd_per_month - rental.usd_per_month
     if cost <= 0:
         return alternatives
-    alone = ThroughputAlone(
-        cards_per_replica=plan.cards_per_replica,
-        replicas=plan.replicas,
-        spare_replicas=plan.spare_replicas,
-        gpus=plan.gpus,
-        usd_per_month=rental.usd_per_month,
-    )
+    alone = throughput_alone(plan, rental.usd_per_month)
     update = {"throughput_alone": alone, "latency_targets_usd_per_month": cost}
     return replace(alternatives, best=best.model_copy(update=update))
