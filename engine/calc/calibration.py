@@ -281,14 +281,21 @@ def highest_error(knowledge: Knowledge) -> float:
 
 
 @per_object
-def mixture_of_experts_highest_error(knowledge: Knowledge, model: str | None) -> float | None:
-    """The most the estimate overstates a published measurement of the mixture of experts ``model``, fit
-    or held out; where it has none (a model of the workload's own), of any mixture of experts. None
-    without one. None of these measurements is held to a tolerance."""
+def mixture_of_experts_errors(knowledge: Knowledge) -> tuple[tuple[str, float], ...]:
+    """Each throughput error of a mixture of experts' measurement, fit or held out, with its model. None
+    of these measurements is held to a tolerance."""
     experts = {m.id for m in knowledge.models.models if m.active_params_b < m.params_b}
-    rows = [r for r in calibration_rows(knowledge) if r.model in experts and r.error is not None]
-    own = [r.error for r in rows if r.model == model and r.error is not None]
-    return max(own or [r.error for r in rows if r.error is not None], default=None)
+    return tuple(
+        (r.model, r.error) for r in calibration_rows(knowledge) if r.model in experts and r.error is not None
+    )
+
+
+def mixture_of_experts_highest_error(knowledge: Knowledge, model: str | None) -> float | None:
+    """The most the estimate overstates a published measurement of the mixture of experts ``model``;
+    where it has none (a model of the workload's own), of any mixture of experts. None without one."""
+    errors = mixture_of_experts_errors(knowledge)
+    own = [error for measured, error in errors if measured == model]
+    return max(own or [error for _, error in errors], default=None)
 
 
 def error_taken_off(knowledge: Knowledge, mixture_of_experts: bool, model: str | None = None) -> float:

@@ -10,6 +10,7 @@ from gpu_advisor.engine.calc.calibration import (
     calibration_rows,
     error_band,
     latency_margin,
+    mixture_of_experts_errors,
     set_statistics,
 )
 from gpu_advisor.engine.calc.fleet_billing import autoscaled_billing
@@ -202,8 +203,7 @@ def throughput_accuracy() -> ThroughputAccuracy:
     knowledge = load_knowledge()
     rows = calibration_rows(knowledge)
     low, high = error_band(rows)
-    experts = {m.id for m in knowledge.models.models if m.active_params_b < m.params_b}
-    moe = [r.error for r in rows if r.model in experts and r.error is not None]
+    moe = [error for _, error in mixture_of_experts_errors(knowledge)]
     statistics = set_statistics(rows)
     held_out = {s.metric: s for s in statistics if s.split == "held_out"}
     fit = next(s for s in statistics if (s.split, s.metric) == ("fit", "throughput"))
