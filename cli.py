@@ -73,26 +73,25 @@ def traceback_wanted() -> bool:
 
 def system_error_text(error: OSError, language: str) -> str:
     """The system's refusal as the other errors are said ("error: ..."), in the command line's language."""
-    try:
-        from .engine.i18n.environment import render
-        from .engine.i18n.formats import Format
-
-        return render("error_prefix.txt.j2", Format.named(language), message=str(error)).rstrip("\n")
-    except Exception:
-        return f"error: {error}"
+    return said("error_prefix.txt.j2", language, f"error: {error}", message=str(error))
 
 
 def internal_error_text(error: Exception, language: str) -> str:
-    """The message for an unexpected exception, in the command line's language; plain English where
-    the templates themselves fail."""
-    kind, said = type(error).__name__, str(error).strip() or "-"
+    """The message for an unexpected exception, in the command line's language."""
+    kind, text = type(error).__name__, str(error).strip() or "-"
+    return said("internal_error.txt.j2", language, f"internal error: {kind}: {text}", kind=kind, error=text)
+
+
+def said(template: str, language: str, fallback: str, **values: Any) -> str:
+    """``template`` rendered in ``language``; ``fallback`` (plain English) where the templates themselves
+    fail, as they may where the fault being reported is theirs."""
     try:
         from .engine.i18n.environment import render
         from .engine.i18n.formats import Format
 
-        return render("internal_error.txt.j2", Format.named(language), kind=kind, error=said).rstrip("\n")
+        return render(template, Format.named(language), **values).rstrip("\n")
     except Exception:
-        return f"internal error: {kind}: {said}"
+        return fallback
 
 
 @click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
