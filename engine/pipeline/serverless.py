@@ -277,7 +277,8 @@ def serverless_fact(
 ) -> ServerlessFact:
     best = market.best
     priced = best.bill.priced if best else None
-    between = priced.month.between_requests if priced and not priced.kept else 0.0
+    # Counted only for an instance that scales to zero (none is kept warm).
+    between = priced.month.between_requests if priced else 0.0
     return ServerlessFact(
         utilization=float(time_utilization),
         serverless_fits=bool(market.candidates),
