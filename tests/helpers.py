@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,23 +49,18 @@ def run(
     return recommend(validate_workload(workload, "test"), evaluated_on, evaluator, knowledge)
 
 
-NEGOTIATED_AWS = str(Path(__file__).resolve().parent / "rates" / "negotiated-aws.yaml")
+NEGOTIATED_AWS = str(TESTS_DIR / "rates" / "negotiated-aws.yaml")
 """An overrides file with a team's negotiated AWS P5 savings-plan rates (the documents' 1.90 and 2.10
 USD): for the tests of mixed fleets and commitments, whose mechanics need a reservation that undercuts
 the hourly offers."""
 
 
+@cache
 def negotiated_aws() -> Knowledge:
     """The shipped knowledge base with ``NEGOTIATED_AWS`` applied, loaded once."""
     from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
 
-    global _NEGOTIATED
-    if _NEGOTIATED is None:
-        _NEGOTIATED = knowledge_with_overrides(NEGOTIATED_AWS, EVALUATED_ON)
-    return _NEGOTIATED
-
-
-_NEGOTIATED: Knowledge | None = None
+    return knowledge_with_overrides(NEGOTIATED_AWS, EVALUATED_ON)
 
 
 def case_knowledge(case: dict[str, Any]) -> Knowledge | None:
