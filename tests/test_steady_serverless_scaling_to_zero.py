@@ -34,6 +34,11 @@ def test_an_endpoint_that_scales_to_zero_is_priced_not_ruled_out() -> None:
     assert result.load.busy_share >= 0.5  # above the band's top (serverless_utilization_high)
     assert "DEP024" not in result.fired_rules
     assert {"DEP012", "DEP018", "DEP040"} <= set(result.fired_rules)
+    (band,) = [f.message for f in result.findings if f.rule_id == "DEP012"]
+    assert band.endswith(
+        "an endpoint that would hardly ever scale to zero. The serverless endpoint priced here does stop "
+        "between requests, so the priced comparison, not this line, is the one to read."
+    )
     decision, option, best = result.decision, result.serverless_option, result.best_option
     assert (decision.deployment, decision.provider, decision.gpu, decision.deciding_rule_id) == (
         "serverless",
@@ -100,3 +105,5 @@ def test_the_days_first_start_is_not_a_stop_between_requests() -> None:
     assert option.serverless.cold_starts_per_month == pytest.approx(result.workload.days_per_month, abs=1)
     assert "DEP024" in result.fired_rules and "DEP040" not in result.fired_rules
     assert result.decision.deployment == "dedicated_cloud"
+    (band,) = [f.message for f in result.findings if f.rule_id == "DEP012"]
+    assert band.endswith("an endpoint that would hardly ever scale to zero.")
