@@ -19,6 +19,7 @@ settings.register_profile("ci", derandomize=True, database=None, print_blob=True
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 _cache_home: list[str] = []
+_terminal_size: dict[str, str] = {}
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -28,6 +29,12 @@ def pytest_configure(config: pytest.Config) -> None:
     _cache_home.append(tempfile.mkdtemp(prefix="gpu-advisor-test-cache-"))
     _cache_home.append(os.environ.get("XDG_CACHE_HOME", ""))
     os.environ["XDG_CACHE_HOME"] = _cache_home[0]
+    # Text output is tested as a pipe gets it, whatever terminal the suite is started from: pytest-xdist
+    # gives each worker the controller's terminal size in COLUMNS and LINES, and a developer's shell may
+    # export them. Tests of wrapping set COLUMNS themselves.
+    for name in ("COLUMNS", "LINES"):
+        if name in os.environ:
+            _terminal_size[name] = os.environ.pop(name)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -37,6 +44,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     else:
         os.environ.pop("XDG_CACHE_HOME", None)
     shutil.rmtree(directory, ignore_errors=True)
+    os.environ.update(_terminal_size)
 
 
 @pytest.fixture(scope="module")
