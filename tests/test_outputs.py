@@ -193,6 +193,49 @@ def test_a_share_of_thousands_of_percent_is_grouped_as_other_figures() -> None:
     assert (Format().pct(27.24), Format.named("de").pct(27.24)) == ("2,724 %", "2.724 %")
 
 
+@pytest.mark.parametrize(
+    ("share", "edge", "text"),
+    [
+        (0.296, 0.30, "29.6 %"),  # DEP007's "below the 30 % edge" would read "30 %" against "30 %"
+        (0.2996, 0.30, "29.96 %"),
+        (0.5049, 0.50, "50.5 %"),
+        (0.30, 0.30, "30 %"),  # at the edge: the edge's own figure
+        (0.45, 0.30, "45 %"),  # apart at whole percent: no decimals
+        (0.004, 0.30, "< 1 %"),
+    ],
+)
+def test_a_share_beside_the_edge_it_is_compared_with_reads_apart_from_it(
+    share: float, edge: float, text: str
+) -> None:
+    assert Format().pct(share, edge) == text
+
+
+def test_a_rule_message_gives_the_share_that_tells_it_from_the_edge() -> None:
+    """DEP007 at 29.6 % of the paid hours: the share below the 30 % edge, not '30 %, below the 30 %'."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+    from gpu_advisor.engine.report.findings import render_rule_message
+    from gpu_advisor.engine.rulebook.loading import load_rulebook
+
+    knowledge, rulebook = load_knowledge(), load_rulebook()
+    fact = {"utilization": 0.296, "on_premises_required": False}
+    texts = {
+        lang: " ".join(
+            render_rule_message(
+                rulebook.rule("DEP007"), fact, knowledge, rulebook, Format.named(lang)
+            ).split()
+        )
+        for lang in ("en", "de")
+    }
+    assert (
+        "needed in only 29.6 % of the paid hours (the share of hours with a request in flight), below the "
+        "30 % edge" in texts["en"]
+    )
+    assert (
+        "nur in 29,6 % der bezahlten Stunden gebraucht (der Anteil der Stunden mit einer Anfrage in "
+        "Bearbeitung), unter der Grenze von 30 %"
+    ) in texts["de"]
+
+
 def test_sources_give_the_api_sla_pages_where_an_exclusion_read_them() -> None:
     """PRV003 excludes the APIs without a published SLA for a business-critical workload: the memo's
     sources then give the page behind each shown API's verdict; elsewhere no SLA page is listed."""

@@ -91,6 +91,24 @@ class PriceOrigin(ResultModel):
     as_of: dt.date
 
 
+class StartUpBreakEven(ResultModel):
+    """A batch rented by the hour: the start-up a run (starting the instances, loading the weights) at
+    which another admitted hourly rental would bill less than the recommended one (``calc.batch_start_up``)."""
+
+    minutes: float
+    """Start-up a run, in minutes, from which the rival is the cheaper (billing increments aside)."""
+    provider: str
+    offer: str
+    gpu: str
+    gpus: int
+    usd_per_month: float
+    """The rival's bill without start-up."""
+    usd_per_hour: float
+    """The rival's instance-hour (all its billed cards)."""
+    starts_priced: bool = False
+    """The rival is serverless: its bill counts its cold starts already."""
+
+
 class Option(ResultModel):
     provider: str
     offer: str

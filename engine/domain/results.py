@@ -16,7 +16,13 @@ from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling
 from gpu_advisor.engine.domain.knowledge.api_prices import RequestLimit
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.model_spec import AttentionShape
-from gpu_advisor.engine.domain.options import InstanceCount, Option, PriceOrigin, ServerlessBilling
+from gpu_advisor.engine.domain.options import (
+    InstanceCount,
+    Option,
+    PriceOrigin,
+    ServerlessBilling,
+    StartUpBreakEven,
+)
 from gpu_advisor.engine.domain.own_costs import OwnCosts, OwnHardware, UsdPerGpuHour
 from gpu_advisor.engine.domain.result_model import RESULT_SCHEMA_VERSION, ResultModel
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -383,6 +389,8 @@ class Recommendation(ResultModel):
     """The cheapest serverless option no rule excluded, whatever the decision."""
     mixed_fleet: Option | None = None  # the cheapest mixed fleet (its ``fleet`` block), where one is priced
     autoscaled_fleet: AutoscaledFleetBilling | None = None  # the best option scaled by the hour (DEP032)
+    batch_start_up: StartUpBreakEven | None = None
+    """A batch rented by the hour: the start-up a run from which another rental bills less."""
     sizing_policy: SizingPolicy | None = None
     spot_interruption_overhead: float = 0.0
     """The share of a spot rental's hours added for work redone after interruptions."""

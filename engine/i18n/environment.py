@@ -75,8 +75,8 @@ def _listed(context: jinja2.runtime.Context, value: float, currency: str, digits
 
 
 @jinja2.pass_context
-def _pct(context: jinja2.runtime.Context, value: float) -> str:
-    return _format(context).pct(value)
+def _pct(context: jinja2.runtime.Context, value: float, beside: float | None = None) -> str:
+    return _format(context).pct(value, beside)
 
 
 @jinja2.pass_context

@@ -86,11 +86,17 @@ class Format:
         exponent = Decimal(f"{abs(amount):.3g}").normalize().as_tuple().exponent
         return self.money(usd, max(2, -int(exponent)))
 
-    def pct(self, share: float) -> str:
+    def pct(self, share: float, beside: float | None = None) -> str:
         """A share as a whole percentage: 0.6098 -> '61 %' (the documents' style, in both languages),
         27.24 -> '2,724 %' grouped as other figures; a share above zero that would round to 0 is '< 1 %',
-        so a lightly used GPU does not read as idle."""
-        whole = f"{share * 100:,.0f}"
+        so a lightly used GPU does not read as idle. ``beside``: a share it is compared with in the same
+        sentence (an edge); where both would read the same, the share gets the decimals that tell them
+        apart, so that 29.6 % below a 30 % edge does not read '30 %, below the 30 % edge'."""
+        digits = 0
+        if beside is not None and beside != share:
+            while digits < 2 and f"{share * 100:.{digits}f}" == f"{beside * 100:.{digits}f}":
+                digits += 1
+        whole = f"{share * 100:,.{digits}f}"
         return "< 1 %" if share > 0 and whole == "0" else f"{self._localize(whole)} %"
 
     def signed_pct(self, share: float) -> str:

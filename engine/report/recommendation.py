@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
+from gpu_advisor.engine.calc.batch_start_up import start_up_break_even
 from gpu_advisor.engine.calc.calibration import (
     calibration_rows,
     error_band,
@@ -294,6 +295,9 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         serverless_option=e.serverless,
         mixed_fleet=e.mixed_fleet,
         autoscaled_fleet=autoscaled_billing(market.autoscaled) if market.autoscaled else None,
+        batch_start_up=start_up_break_even(options, best, e.workload.batch_runs_per_month)
+        if e.workload.load_pattern == "batch"
+        else None,
         spot_interruption_overhead=knowledge.pricing_assumptions.spot_interruption.overhead,
         sizing_policy=sizing_policy_result(knowledge, market.replicas.sizing),
         api_costs=market.apis,

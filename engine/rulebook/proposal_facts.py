@@ -102,6 +102,9 @@ class ProposalFact(Fact):
     """provider/offer/gpu is a catalog offer."""
     offer_superseded: Annotated[bool, Guard("offer_known")]
     """The offer's list price is one its provider's own newer list replaces (``superseded_by``)."""
+    offer_price_age_days: Annotated[int, Guard("offer_known")]
+    """Days from the date of the list price the cost checks use (the newer list's where one replaces the
+    offer's) to the day of the evaluation."""
     serverless_product_known: bool
     """A serverless proposal's provider sells the serverless product it names in the catalog (or, naming
     none, sells one); False for other deployments."""

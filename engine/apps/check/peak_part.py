@@ -81,7 +81,7 @@ def peak_part(
     linked = offer_linked_sizes(offer) if offer is not None else ()
     peak_fact = fact.model_copy(
         update={
-            **place_facts(peak, hardware, location, knowledge),
+            **place_facts(peak, hardware, location, evaluation),
             **residency,
             "pricing": offer.pricing if offer else "",
             "pricing_known": offer is not None,

@@ -140,11 +140,14 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
 
 
 def place_facts(
-    proposal: ProposalInput, hardware: Hardware, place: Location, knowledge: Knowledge
+    proposal: ProposalInput, hardware: Hardware, place: Location, evaluation: Evaluation
 ) -> dict[str, Any]:
     """Where the proposal runs (``proposal_place``) and with whom: region, EU or not (known when every
     possible jurisdiction agrees), the provider and its kind."""
+    knowledge = evaluation.knowledge
     jurisdictions = place.jurisdictions
+    # The price the cost checks use: the provider's newer list where it replaces the offer's (KNB011).
+    priced = knowledge.successor(hardware.offer) or hardware.offer if hardware.offer is not None else None
     eu_known = bool(jurisdictions) and (set(jurisdictions) == {"EU"} or "EU" not in jurisdictions)
     # An API's provider is judged by its API's listing (``proposal_api``), not as a GPU provider.
     gpus_of = proposal.provider if proposal.deployment != "api" else None
@@ -163,6 +166,7 @@ def place_facts(
         "enterprise_sla": bool(provider and provider.enterprise_sla),
         "offer_known": hardware.offer is not None,
         "offer_superseded": hardware.offer is not None and hardware.offer.superseded_by is not None,
+        "offer_price_age_days": (evaluation.evaluated_on - priced.as_of).days if priced is not None else 0,
         "serverless_product_known": proposal.deployment == "serverless"
         and bool(named_serverless_products(proposal, knowledge)),
     }
@@ -241,7 +245,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     pricing = proposal.pricing or (hardware.offer.pricing if hardware.offer else None)
     api = api_facts(proposal, evaluation, lang)
     location = proposal_place(proposal, hardware.offer, knowledge, api.api)
-    place = place_facts(proposal, hardware, location, knowledge)
+    place = place_facts(proposal, hardware, location, evaluation)
     residency, residency_rules = residency_facts(location, evaluation, lang)
     ruled_out_by = ruled_out_deployments(evaluation.rules).get(proposal.deployment, ())
     jurisdictions = location.jurisdictions
