@@ -35,8 +35,8 @@ class ServerlessBilling(ResultModel):
     instance_gpus: int
     """GPUs of one instance (the smallest the product offers that holds a replica)."""
     kept_warm: bool
-    """One instance is kept running every hour of the month (a latency-sensitive service cannot wait
-    for a cold start); otherwise instances scale to zero."""
+    """Instances are kept running in every paid hour (a latency-sensitive service cannot wait for a cold
+    start), and none outside them; otherwise instances scale to zero."""
     busy_hours_per_month: float
     """Instance-hours with a request in flight (a batch: its work)."""
     idle_hours_per_month: float
