@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,6 +21,8 @@ settings.register_profile("ci", derandomize=True, database=None, print_blob=True
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 _cache_home: list[str] = []
+_STARTED: list[float] = [time.time()]
+"""When this process loaded the suite's settings: artifacts newer than that are this run's."""
 _terminal_size: dict[str, str] = {}
 
 
@@ -72,3 +76,14 @@ def ci_sample(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     from ci_runs import sample_repository  # here, as web_pages in base_url: it imports gpu-advisor
 
     return sample_repository(tmp_path_factory.mktemp("sample") / "gpu-proposals")
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Where the browser tests left their screenshots and the printed memo, said by the process that
+    reports (with pytest-xdist the tests run in workers, whose output the terminal does not show)."""
+    folder = Path(
+        os.environ.get("GPU_ADVISOR_ARTIFACTS", Path(__file__).resolve().parents[1] / "test-artifacts")
+    )
+    browser = folder / "browser"
+    if any(path.stat().st_mtime >= _STARTED[0] for path in browser.glob("*")) if browser.is_dir() else False:
+        terminalreporter.write_line(f"browser test screenshots and the printed memo: {browser}")

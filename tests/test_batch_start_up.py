@@ -1,5 +1,5 @@
 """A batch rented by the hour is priced for its running hours; the start-up a run from which another
-admitted rental bills less (engine/calc/batch_start_up.py), worked out by hand."""
+admitted option bills less (engine/calc/batch_start_up.py), worked out by hand."""
 
 from __future__ import annotations
 
@@ -11,6 +11,14 @@ import pytest
 from gpu_advisor.engine.calc.batch_start_up import start_up_break_even
 from gpu_advisor.engine.domain.options import Option, ServerlessBilling
 
+NIGHTLY_BATCH = Path(__file__).resolve().parents[1] / "examples" / "nightly-batch.yaml"
+PER_SECOND, PER_MINUTE, WHOLE_HOURS = 1, 60, None
+INCREMENTS = {"best": PER_SECOND, "lambda": PER_MINUTE, "ovh": WHOLE_HOURS}
+
+
+def increment_of(option: Option) -> int | None:
+    return INCREMENTS.get(option.provider, PER_SECOND)
+
 
 def option(provider: str, usd_per_hour: float, usd_per_month: float, **changes: Any) -> Option:
     fields: dict[str, Any] = {
@@ -21,49 +29,68 @@ def option(provider: str, usd_per_hour: float, usd_per_month: float, **changes: 
         "pricing": "on_demand",
         "usd_per_hour": usd_per_hour,
         "usd_per_month": usd_per_month,
+        "hours_per_day_running": usd_per_month / 22 / usd_per_hour,
         "excluded_by": (),
         "serverless": None,
         "fleet": None,
+        "chosen": False,
     }
     return Option.model_construct(**{**fields, **changes})
 
 
-NIGHTLY_BATCH = Path(__file__).resolve().parents[1] / "examples" / "nightly-batch.yaml"
+# 8 × B200 at $53.52 an instance-hour, billed by the second, 0.4 hours a run, 22 runs: $470.976 a month,
+# and $1,177.44 more a month for each hour of start-up a run.
+BEST = option("best", 53.52, 470.976, gpu="b200", gpus=8, chosen=True)
 
-BEST = option("lambda", 53.52, 470.976, gpu="b200", gpus=8)
-"""8 × B200 at $6.69 a card-hour, 8.8 billed hours a month: 22 runs of 24 minutes."""
+
+def break_even(*rivals: Option, best: Option = BEST, ruled_out: tuple[str, ...] = ()) -> Any:
+    return start_up_break_even([best, *rivals], best, 22, increment_of, ruled_out)
 
 
 def test_a_rival_with_a_cheaper_instance_hour_wins_from_its_break_even() -> None:
-    rival = option("lambda", 5.98, 563.5153)
-    found = start_up_break_even([BEST, rival], BEST, 22)
-    assert found is not None
-    # $92.5393 more a month, made up by $47.54 an hour less over 22 starts a month:
-    # 60 × 92.5393 / (22 × 47.54) = 5.3088 minutes a run.
-    assert found.minutes == pytest.approx(5.3088, abs=1e-4)
-    assert (found.provider, found.gpu, found.gpus, found.starts_priced) == ("lambda", "h100-sxm", 2, False)
+    # Lambda's 2 × H100 at $5.98, billed by the minute: $563.52 for 4.2836 hours a run ($125.84 a month
+    # for each hour of start-up). $92.544 more a month, made up at 1,177.44 - 131.56 = $1,045.88 an hour
+    # of start-up: 0.088485 hours, 5.309 minutes.
+    found = break_even(option("lambda", 5.98, 563.52))
+    assert found.minutes == pytest.approx(60 * 92.544 / (1177.44 - 22 * 5.98), abs=1e-6)
+    assert (found.provider, found.gpu, found.gpus, found.billing) == ("lambda", "h100-sxm", 2, "by_the_hour")
+
+
+def test_a_rival_billed_in_whole_hours_bills_nothing_more_until_its_run_crosses_the_hour() -> None:
+    # OVH billed by the started hour: a 0.83-hour run billed 1 hour at $32, $704 a month. Start-up is free
+    # until 0.17 hours (10.2 minutes), where the recommendation has grown only to $671.14: the run then
+    # bills 2 hours, $1,408, which the recommendation reaches at (1,408 - 470.976) / 1,177.44 = 0.795822
+    # hours, 47.75 minutes (billed continuously it would be 11.9 minutes).
+    found = break_even(option("ovh", 32.0, 704.0, hours_per_day_running=0.83))
+    assert found.minutes == pytest.approx(60 * (1408 - 470.976) / 1177.44, abs=1e-6)
 
 
 def test_the_earliest_break_even_is_given() -> None:
-    near = option("near", 5.98, 563.5153)  # 5.31 minutes
-    far = option("far", 10.0, 600.0)  # 60 × 129.024 / (22 × 43.52) = 8.09 minutes
-    assert start_up_break_even([BEST, far, near], BEST, 22).provider == "near"  # type: ignore[union-attr]
+    near = option("lambda", 5.98, 563.52)  # 5.31 minutes
+    far = option("far", 10.0, 600.0)  # billed by the second: 60 × 129.024 / (1,177.44 - 220) = 8.09
+    assert break_even(far, near).provider == "lambda"
 
 
 def test_a_serverless_rival_has_its_cold_starts_in_its_bill() -> None:
-    best = option("runpod", 23.92, 3504.17, gpu="b200", gpus=4)
     serverless = option(
         "modal",
         6.25,
-        3676.0,
+        800.0,
         offer="functions",
         pricing="serverless",
         serverless=ServerlessBilling.model_construct(),
     )
-    found = start_up_break_even([best, serverless], best, 22)
-    assert found is not None and found.starts_priced
-    # Only the recommendation's start-up counts: 60 × 171.83 / (22 × 23.92) = 19.59 minutes.
-    assert found.minutes == pytest.approx(60 * 171.83 / (22 * 23.92))
+    found = break_even(serverless)
+    # Only the recommendation's start-up counts: 60 × (800 - 470.976) / 1,177.44 = 16.77 minutes.
+    assert found.billing == "serverless"
+    assert found.minutes == pytest.approx(60 * (800 - 470.976) / 1177.44)
+
+
+def test_a_reservation_bills_every_hour_of_its_term_whatever_the_start_up() -> None:
+    reserved = option("aws", 4.0, 2_920.0, pricing="reserved", hours_per_day_running=None)
+    found = break_even(reserved)
+    assert found.billing == "every_hour"
+    assert found.minutes == pytest.approx(60 * (2_920 - 470.976) / 1177.44)
 
 
 @pytest.mark.parametrize(
@@ -72,17 +99,32 @@ def test_a_serverless_rival_has_its_cold_starts_in_its_bill() -> None:
         option("dearer-hour", 60.0, 500.0),  # start-up makes it dearer still
         option("cheaper", 5.98, 400.0),  # cheaper already: it lost on a preference, not on start-up
         option("excluded", 5.98, 563.5, excluded_by=("NET001",)),
-        option("reserved", 5.98, 563.5, pricing="reserved"),  # bills every hour: start-up adds nothing
+        option("never", 53.0, 100_000.0),  # not within a day of start-up
     ],
     ids=lambda o: o.provider,
 )
 def test_no_break_even_against(rival: Option) -> None:
-    assert start_up_break_even([BEST, rival], BEST, 22) is None
+    assert break_even(rival) is None
 
 
-def test_a_recommendation_not_billed_by_the_hour_has_none() -> None:
-    reserved = option("aws", 40.0, 900.0, pricing="reserved")
-    assert start_up_break_even([reserved, option("lambda", 5.98, 1000.0)], reserved, 22) is None
+def test_a_rival_of_a_deployment_the_rules_ruled_out_is_none() -> None:
+    serverless = option(
+        "modal", 6.25, 800.0, pricing="serverless", serverless=ServerlessBilling.model_construct()
+    )
+    assert break_even(serverless, ruled_out=("serverless",)) is None
+    assert break_even(option("lambda", 5.98, 563.52), ruled_out=("dedicated_cloud",)) is None
+
+
+@pytest.mark.parametrize(
+    "best",
+    [
+        BEST.model_copy(update={"chosen": False}),  # the decision is another deployment
+        BEST.model_copy(update={"pricing": "reserved"}),  # billed every hour: start-up adds nothing
+    ],
+    ids=["not chosen", "reserved"],
+)
+def test_a_recommendation_not_rented_by_the_hour_has_none(best: Option) -> None:
+    assert break_even(option("lambda", 5.98, 563.52), best=best) is None
 
 
 def test_the_memo_says_when_start_up_changes_the_choice() -> None:

@@ -202,6 +202,9 @@ def test_a_share_of_thousands_of_percent_is_grouped_as_other_figures() -> None:
         (0.30, 0.30, "30 %"),  # at the edge: the edge's own figure
         (0.45, 0.30, "45 %"),  # apart at whole percent: no decimals
         (0.004, 0.30, "< 1 %"),
+        (0.29999, 0.30, "29.99 %"),  # cut towards its side of the edge, never '30.00 %' below 30 %
+        (0.30001, 0.30, "30.01 %"),
+        (0.1 + 0.2, 0.30, "30 %"),  # 0.30000000000000004: float noise is the edge
     ],
 )
 def test_a_share_beside_the_edge_it_is_compared_with_reads_apart_from_it(

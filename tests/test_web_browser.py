@@ -68,6 +68,10 @@ def _playwright_installed() -> None:
         pytest.fail("playwright is not installed (pip install -e '.[test,browser]'); CI=true needs it")
 
 
+# One worker runs the whole module: its server, the artifacts folder it empties and the list of requests
+# that left the machine, which the last test reads, are the module's own (pytest-xdist, --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("browser")
+
 LEFT_THE_MACHINE: list[str] = []
 """Every request of a page to anywhere but the test's server (refused, and reported by the last test)."""
 
@@ -79,15 +83,12 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def artifacts(request: pytest.FixtureRequest) -> Iterator[Path]:
+def artifacts() -> Iterator[Path]:
+    """The folder of screenshots and the printed memo, emptied for this run (conftest.py names it at the
+    end of the run)."""
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
-    ARTIFACTS.mkdir(parents=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     yield ARTIFACTS
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    capture = request.config.pluginmanager.get_plugin("capturemanager")
-    if reporter is not None and capture is not None:
-        with capture.global_and_fixture_disabled():  # shown, not captured with the test's output
-            reporter.write_line(f"\nbrowser test screenshots and the printed memo: {ARTIFACTS}")
 
 
 @pytest.fixture(scope="module")
@@ -296,6 +297,7 @@ def test_upload_a_failing_proposal(page: Page, base_url: str, artifacts: Path) -
     assert axe_violations(page) == []
 
 
+@pytest.mark.usefixtures("artifacts")  # its answers are saved there
 def test_keyboard_alone_reaches_every_control_and_submits(page: Page, base_url: str) -> None:
     page.goto(f"{base_url}/?lang=de&currency=EUR&as_of={AS_OF}")
     controls = page.evaluate(

@@ -91,9 +91,12 @@ class PriceOrigin(ResultModel):
     as_of: dt.date
 
 
+StartUpBilling = Literal["by_the_hour", "serverless", "every_hour"]
+
+
 class StartUpBreakEven(ResultModel):
     """A batch rented by the hour: the start-up a run (starting the instances, loading the weights) at
-    which another admitted hourly rental would bill less than the recommended one (``calc.batch_start_up``)."""
+    which another admitted option would bill less than the recommended one (``calc.batch_start_up``)."""
 
     minutes: float
     """Start-up a run, in minutes, from which the rival is the cheaper (billing increments aside)."""
@@ -104,9 +107,10 @@ class StartUpBreakEven(ResultModel):
     usd_per_month: float
     """The rival's bill without start-up."""
     usd_per_hour: float
-    """The rival's instance-hour (all its billed cards)."""
-    starts_priced: bool = False
-    """The rival is serverless: its bill counts its cold starts already."""
+    """The rival's hour: all its billed cards (serverless: one instance)."""
+    billing: StartUpBilling = "by_the_hour"
+    """How start-up shows in the rival's bill: ``by_the_hour`` (on demand, spot), ``serverless`` (its
+    cold starts are in its bill already), ``every_hour`` (a reservation: billed every hour of its term)."""
 
 
 class Option(ResultModel):

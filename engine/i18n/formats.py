@@ -14,6 +14,8 @@ LANGUAGES: tuple[str, ...] = typing.get_args(Language)
 CURRENCIES: tuple[str, ...] = typing.get_args(Currency)
 SMALL = 0.01
 """Numbers below this are written with two significant digits."""
+EDGE_NOISE = 1e-9
+"""A share this close to the edge it is compared with is the edge (0.30000000000000004 is 30 %)."""
 
 
 @dataclass(frozen=True)
@@ -91,12 +93,19 @@ class Format:
         27.24 -> '2,724 %' grouped as other figures; a share above zero that would round to 0 is '< 1 %',
         so a lightly used GPU does not read as idle. ``beside``: a share it is compared with in the same
         sentence (an edge); where both would read the same, the share gets the decimals that tell them
-        apart, so that 29.6 % below a 30 % edge does not read '30 %, below the 30 % edge'."""
+        apart, so that 29.6 % below a 30 % edge does not read '30 %, below the 30 % edge'. At most two
+        decimals: closer than that, the share is cut towards its own side of the edge (29.999 % reads
+        '29.99 %'); shares within float noise of the edge read as the edge."""
+        value = share * 100
         digits = 0
-        if beside is not None and beside != share:
-            while digits < 2 and f"{share * 100:.{digits}f}" == f"{beside * 100:.{digits}f}":
+        if beside is not None and not math.isclose(share, beside, rel_tol=0, abs_tol=EDGE_NOISE):
+            edge = beside * 100
+            while digits < 2 and f"{value:.{digits}f}" == f"{edge:.{digits}f}":
                 digits += 1
-        whole = f"{share * 100:,.{digits}f}"
+            if f"{value:.{digits}f}" == f"{edge:.{digits}f}":
+                scale = 10**digits
+                value = (math.floor if value < edge else math.ceil)(value * scale) / scale
+        whole = f"{value:,.{digits}f}"
         return "< 1 %" if share > 0 and whole == "0" else f"{self._localize(whole)} %"
 
     def signed_pct(self, share: float) -> str:

@@ -242,6 +242,11 @@ def with_serverless(dedicated: tuple[Option, ...], serverless: tuple[Option, ...
     return tuple(sorted((*dedicated, *serverless), key=lambda option: option.usd_per_month))
 
 
+def _billing_increment(knowledge: Knowledge, option: Option) -> int | None:
+    offer = knowledge.offer(option.provider, option.offer, option.gpu)
+    return offer.billing_increment_seconds if offer is not None else None
+
+
 def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) -> Recommendation:
     """The full result of an evaluation: findings rendered in ``fmt``, sizing table, options, price
     dates and chart data."""
@@ -295,7 +300,13 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         serverless_option=e.serverless,
         mixed_fleet=e.mixed_fleet,
         autoscaled_fleet=autoscaled_billing(market.autoscaled) if market.autoscaled else None,
-        batch_start_up=start_up_break_even(options, best, e.workload.batch_runs_per_month)
+        batch_start_up=start_up_break_even(
+            options,
+            best,
+            e.workload.batch_runs_per_month,
+            lambda o: _billing_increment(knowledge, o),
+            e.resolution.ruled_out,
+        )
         if e.workload.load_pattern == "batch"
         else None,
         spot_interruption_overhead=knowledge.pricing_assumptions.spot_interruption.overhead,
