@@ -12,6 +12,7 @@ from helpers import EVALUATED_ON
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.present.memo import render_memo
 
 # A variable 70B chat with latency targets (one of the walkthrough's workloads): RunPod's community B200,
 # one card a replica, is the best rental.
@@ -105,7 +106,15 @@ def test_a_scaled_fleet_below_the_recommendation_says_so() -> None:
         ).replace("%", " %")
         in text
     )
+    # The Summary says it too, beside the decision it undercuts.
+    summary = " ".join(render_memo(r).split("## Why")[0].split())
+    assert (
+        "Renting lambda on-demand (h100-sxm) and scaling it hour by hour with the day's load would bill "
+        f"about ${scaled.usd_per_month:,.0f} a month, less than the recommendation; the rules decide on "
+        "fleets of fixed size (DEP032, below)."
+    ) in summary
     germany = result(company_country="DE")
+    assert "scaling it hour by hour" not in render_memo(germany).split("## Why")[0]
     assert germany.decision.deployment == "api"
     assert germany.decision.usd_per_month is not None and germany.autoscaled_fleet is not None
     assert germany.decision.usd_per_month < germany.autoscaled_fleet.usd_per_month
@@ -161,6 +170,7 @@ def test_a_scaled_fleet_above_an_owned_server_leaves_the_purchase_alone() -> Non
     text = finding(r, "DEP032")
     assert text is not None and "$9,823 a month, 25 % less. An added replica" in text
     assert "less than owning" not in text
+    assert "scaling it hour by hour" not in render_memo(r).split("## Why")[0]
 
 
 def test_serverless_instances_are_sized_as_the_plan_within_the_latency_targets() -> None:

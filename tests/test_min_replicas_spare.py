@@ -7,6 +7,7 @@ from __future__ import annotations
 from helpers import run
 
 from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.present.memo import render_memo
 
 CLAIMS = {
     "name": "claims-assistant",
@@ -50,9 +51,15 @@ def test_without_a_minimum_the_rules_add_the_spare() -> None:
     assert "SIZ010" in result.fired_rules and "SIZ013" not in result.fired_rules
 
 
-def test_a_latency_sensitive_service_gets_the_advice_instead() -> None:
+def test_a_latency_sensitive_service_gets_the_warning_instead() -> None:
     result = run({**CLAIMS, "business_critical": False, "latency_sensitive": True, "min_replicas": 1})
     assert "SIZ014" in result.fired_rules and "SIZ013" not in result.fired_rules
+    # A warning, counted and listed with the constraints the engineer must read.
+    memo = render_memo(result)
+    assert (
+        "- **SIZ014** Latency-sensitive, but min_replicas leaves no spare replica: "
+        in (memo.split("Constraints and warnings:")[1].split("### How the rules decided")[0])
+    )
     assert "min_replicas: 1, which turns off the spare replica a latency-sensitive service gets (SIZ011)" in (
         message(result, "SIZ014")
     )

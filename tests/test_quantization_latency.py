@@ -49,9 +49,10 @@ def test_a_quantized_gpu_that_meets_the_targets_is_still_advised() -> None:
     assert "h100-sxm" not in evaluation.verdicts.quantized_unsuitable
     finding = next(f for f in run(hr).findings if f.rule_id == "OPT001")
     assert (
-        "fit 2 × h100-sxm at $2,027/month instead of 4 × h100-sxm at $3,911/month, the cheapest rental of "
-        "the model as given. The quantized replicas are held to the same latency targets (where no GPU "
-        "meets them, to what the closest keeps)." in " ".join(finding.message.split())
+        "fit scaleway h100-sxm-2-80g (2 × h100-sxm) at $2,027/month instead of scaleway h100-sxm-4-80g "
+        "(4 × h100-sxm) at $3,911/month, the cheapest rental of the model as given. The quantized replicas "
+        "are held to the same latency targets (where no GPU meets them, to what the closest keeps)."
+        in " ".join(finding.message.split())
     )
 
 
@@ -71,8 +72,9 @@ def test_without_a_latency_target_the_message_says_nothing_of_one() -> None:
     prototype = {**read_example(EXAMPLES_DIR / "prototype.yaml"), "latency_sensitive": False}
     finding = next(f for f in run(prototype).findings if f.rule_id == "OPT001")
     assert (
-        "fit 1 × h200 at $2,621/month instead of 2 × h100-sxm at $3,927/month, the cheapest rental of the "
-        "model as given. Quantization cuts" in " ".join(finding.message.split())
+        "fit runpod community (1 × h200) at $2,621/month instead of runpod community (2 × h100-sxm) at "
+        "$3,927/month, the cheapest rental of the model as given. Quantization cuts"
+        in " ".join(finding.message.split())
     )
 
 
@@ -125,8 +127,9 @@ def test_quantizing_onto_a_gpu_ruled_out_for_the_model_as_given_says_why_it_is_f
     assert "h100-pcie" not in evaluation.verdicts.quantized_unsuitable
     finding = next(f for f in run(service).findings if f.rule_id == "OPT001")
     assert (
-        "fit 2 × h100-pcie at $2,905/month instead of 2 × h100-sxm at $3,066/month, the cheapest rental of "
-        "the model as given. The quantized replicas are held to the same latency targets (where no GPU meets "
-        "them, to what the closest keeps): quantized, h100-pcie passes the latency bar that rules it out for "
-        "the model as given (LAT001)." in " ".join(finding.message.split())
+        "fit runpod community (2 × h100-pcie) at $2,905/month instead of gmi on-demand (2 × h100-sxm) at "
+        "$3,066/month, the cheapest rental of the model as given. The quantized replicas are held to the "
+        "same latency targets (where no GPU meets them, to what the closest keeps): quantized, h100-pcie "
+        "passes the latency bar that rules it out for the model as given (LAT001)."
+        in " ".join(finding.message.split())
     )

@@ -228,6 +228,7 @@ def economics_details(
         quantized_precision=alternatives.quantized_precision or "",
         quantized_best_gpu=quantized.gpu if quantized else "",
         quantized_best_gpus=quantized.gpus if quantized else 0,
+        quantized_best_name=option_name(quantized) if quantized else "",
         quantized_weights_gb=alternatives.quantized_weights_gb,
         quantized_gpu_latency_rules=latency_rules_against(market, quantized.gpu) if quantized else "",
     )
