@@ -51,10 +51,9 @@ class DailyTraffic:
 
 
 @functools.lru_cache(maxsize=64)
-def daily_traffic(profile: tuple[float, ...], first_hour: int, hours_per_day: float) -> DailyTraffic:
-    """The profile restricted to the ``hours_per_day`` hours from ``first_hour`` (wrapping past
-    midnight), scaled so that the rate is 1 on average over them. ``ValueError`` where the profile has
-    no traffic in those hours."""
+def served_hours(first_hour: int, hours_per_day: float) -> list[float]:
+    """The share of each hour of the day (0 to 23) that the ``hours_per_day`` hours from ``first_hour``
+    serve, wrapping past midnight: 1 for a whole hour, the fraction of the last one."""
     served = [0.0] * HOURS_PER_DAY
     remaining = hours_per_day
     hour = first_hour
@@ -62,6 +61,21 @@ def daily_traffic(profile: tuple[float, ...], first_hour: int, hours_per_day: fl
         served[hour % HOURS_PER_DAY] = min(1.0, remaining)
         remaining -= 1
         hour += 1
+    return served
+
+
+def share_outside_served_hours(profile: tuple[float, ...], first_hour: int, hours_per_day: float) -> float:
+    """The share of a day's requests by ``profile`` that fall outside the served hours (0: none)."""
+    total = sum(profile)
+    inside = sum(p * s for p, s in zip(profile, served_hours(first_hour, hours_per_day), strict=True))
+    return 1 - inside / total if total > 0 else 0.0
+
+
+def daily_traffic(profile: tuple[float, ...], first_hour: int, hours_per_day: float) -> DailyTraffic:
+    """The profile restricted to the ``hours_per_day`` hours from ``first_hour`` (wrapping past
+    midnight), scaled so that the rate is 1 on average over them. ``ValueError`` where the profile has
+    no traffic in those hours."""
+    served = served_hours(first_hour, hours_per_day)
     weight = sum(p * s for p, s in zip(profile, served, strict=True))
     if weight <= 0:
         raise WordsError(Words("the load profile has no traffic in the hours the schedule serves"))

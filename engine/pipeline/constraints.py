@@ -14,6 +14,7 @@ from gpu_advisor.engine.calc.listings import Listing, listings
 from gpu_advisor.engine.calc.replicas import cards_key
 from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
 from gpu_advisor.engine.calc.sizing import SizingFigures
+from gpu_advisor.engine.calc.traffic import share_outside_served_hours
 from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -58,6 +59,10 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         export_restricted_country=knowledge.export_restricted(resolved.company_country),
         company_region=knowledge.data_protection_region(resolved.company_country),
         is_moe=resolved.is_moe,
+        profile_given="load_profile" not in resolved.defaults_used,
+        profile_share_outside_schedule=share_outside_served_hours(
+            tuple(resolved.load_profile), schedule.first_hour, schedule.hours_per_day
+        ),
     )
 
 

@@ -78,6 +78,11 @@ class WorkloadContext(Fact):
     """The data-protection region of the company's country (knowledge/data_protection.yaml): the law of
     its establishment, beside the region of the people whose data it is (``personal_data_region``)."""
     is_moe: bool
+    profile_given: bool
+    """The workload gives its own load_profile (else its load pattern's applies)."""
+    profile_share_outside_schedule: float
+    """The share of a day's requests that the load profile puts outside the schedule's served hours; the
+    requests are taken to arrive in the served hours, so that share is carried by them."""
 
 
 NOT_FACTS = frozenset({"name", "utilization_source"})
