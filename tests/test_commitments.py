@@ -318,6 +318,11 @@ def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours
         "**$11,824 per month**."
     ) in memo
     assert "| Peak: by the hour, in the busier hours | lambda on-demand ($2.99/GPU-hour) | up to 2 | " in memo
+    # The hourly part rests on capacity no provider promises in every hour, as DEP025 says.
+    assert (
+        "from on-demand capacity no provider promises in every hour: where the peak must be served, agree "
+        "capacity for those hours with the provider."
+    ) in " ".join(next(f.message for f in result.findings if f.rule_id == "DEP025").split())
     # 1 - 11,823.65 / 17,461.60 = 32 %.
     assert "32 % less than the cheapest single-kind fleet at $17,461.60/month" in memo
 
