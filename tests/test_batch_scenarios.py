@@ -86,7 +86,7 @@ def test_dask_cluster_gives_the_local_bytes(tmp_path: Path) -> None:
     args = (path, "--scenarios", "30", "--seed", "2")
     local = batch(*args, "--jobs", "1")
     with distributed.LocalCluster(
-        processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None
+        processes=False, n_workers=1, threads_per_worker=2, dashboard_address=":0"
     ) as cluster:
         remote = batch(*args, "--executor", "dask", "--scheduler", cluster.scheduler_address)
         address = cluster.scheduler_address
@@ -120,7 +120,7 @@ def test_a_cluster_that_fails_mid_run_is_an_error_not_a_traceback(
 
     monkeypatch.setattr(on_dask, "evaluate_on_worker", lost)
     with distributed.LocalCluster(
-        processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None
+        processes=False, n_workers=1, threads_per_worker=1, dashboard_address=":0"
     ) as cluster:
         args = [
             "batch",
