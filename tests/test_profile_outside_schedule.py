@@ -44,7 +44,7 @@ def test_a_profile_mostly_outside_the_schedule_is_flagged() -> None:
         "does not serve. gpu-advisor takes the 80,000 requests a day to arrive in the served hours, shaped "
         "there by the profile, so the served hours carry that share too and the replicas are sized for it. "
         "If the requests do arrive in the other hours, choose a schedule that serves them; if only the "
-        "served hours' share arrives, lower requests_per_day to it."
+        "served hours' share arrives, lower requests_per_day to it, about 4,539."  # 80,000 × 8 / 141
     )
 
 
@@ -52,7 +52,8 @@ def test_a_profile_mostly_outside_the_schedule_is_flagged() -> None:
     "changes",
     [
         {"schedule": "always"},  # every hour served
-        {"load_profile": None},  # the load pattern's own profile, cut to the schedule by design
+        # The steady pattern's own profile puts 62 % outside office hours: cut to the schedule by design.
+        {"load_profile": None, "load_pattern": "steady"},
     ],
 )
 def test_no_flag_where_the_schedule_serves_the_profile(changes: dict[str, Any]) -> None:

@@ -50,8 +50,7 @@ class DailyTraffic:
         return max(self.relative_rate)
 
 
-@functools.lru_cache(maxsize=64)
-def served_hours(first_hour: int, hours_per_day: float) -> list[float]:
+def served_hours(first_hour: int, hours_per_day: float) -> tuple[float, ...]:
     """The share of each hour of the day (0 to 23) that the ``hours_per_day`` hours from ``first_hour``
     serve, wrapping past midnight: 1 for a whole hour, the fraction of the last one."""
     served = [0.0] * HOURS_PER_DAY
@@ -61,7 +60,7 @@ def served_hours(first_hour: int, hours_per_day: float) -> list[float]:
         served[hour % HOURS_PER_DAY] = min(1.0, remaining)
         remaining -= 1
         hour += 1
-    return served
+    return tuple(served)
 
 
 def share_outside_served_hours(profile: tuple[float, ...], first_hour: int, hours_per_day: float) -> float:
@@ -71,6 +70,7 @@ def share_outside_served_hours(profile: tuple[float, ...], first_hour: int, hour
     return 1 - inside / total if total > 0 else 0.0
 
 
+@functools.lru_cache(maxsize=64)
 def daily_traffic(profile: tuple[float, ...], first_hour: int, hours_per_day: float) -> DailyTraffic:
     """The profile restricted to the ``hours_per_day`` hours from ``first_hour`` (wrapping past
     midnight), scaled so that the rate is 1 on average over them. ``ValueError`` where the profile has
