@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 import pytest
-from helpers import EVALUATED_ON, EXAMPLES_DIR, negotiated_aws
+from helpers import EVALUATED_ON, EXAMPLES_DIR, negotiated_aws, run
 
 from gpu_advisor.api import render_memo
 from gpu_advisor.engine.apps.recommend import recommend
@@ -394,3 +394,32 @@ def test_a_batch_rental_is_compared_at_the_hours_its_own_run_bills() -> None:
     # The cheapest admitted rental is RunPod's B200, the best rental: shown once.
     assert own.cheapest_same_hours == "runpod/community/b200"
     assert "Cheapest admitted rental" not in memo
+
+
+def test_a_node_below_the_per_hour_break_even_that_still_undercuts_the_rentals_says_below() -> None:
+    """A Swiss 70B service on its own weights with three replicas at least: six of the node's eight H100
+    are busy 72 % of the time, 54 % of its card-hours, below the break-even of $1.73 / $2.99 = 58 %. The
+    node still costs less than Lambda's six H100 billed every hour ($13,096.20): TCO001 decides, and says
+    below, not above."""
+    result = run(
+        {
+            "name": "underwriting-70b",
+            "model": {"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True},
+            "requests_per_day": 30_000,
+            "avg_input_tokens": 600,
+            "avg_output_tokens": 200,
+            "load_pattern": "steady",
+            "latency_sensitive": True,
+            "min_replicas": 3,
+            "personal_data": True,
+            "company_country": "CH",
+        }
+    )
+    assert result.decision.deciding_rule_id == "TCO001"
+    message = " ".join(next(f.message for f in result.findings if f.rule_id == "TCO001").split())
+    assert (
+        "would emit tokens in 54 % of their calendar hours, below the break-even of 58 % against $2.99 per "
+        "GPU-hour ($1.73 own cost per GPU-hour), which a rental billed only for busy hours would set; a "
+        "dedicated rental bills its cards in every paid hour, and the node's $10,106.21/month undercuts"
+    ) in message
+    assert "$13,096.20/month (lambda/on-demand/h100-sxm, billed 730 hours a month)" in message
