@@ -47,7 +47,7 @@ def proposal_cost(
     provider's newer list replaces at that newer price (KNB011 says so)."""
     knowledge = evaluation.knowledge
     if offer is not None:
-        offer = knowledge.successor(offer) or offer
+        offer = knowledge.current(offer)
     if proposal.deployment == "serverless":
         return serverless_cost(proposal, evaluation, jurisdiction)
     if proposal.deployment == "own_hardware" and server is not None and (proposal.servers or gpus):

@@ -143,11 +143,11 @@ def place_facts(
     proposal: ProposalInput, hardware: Hardware, place: Location, evaluation: Evaluation
 ) -> dict[str, Any]:
     """Where the proposal runs (``proposal_place``) and with whom: region, EU or not (known when every
-    possible jurisdiction agrees), the provider and its kind."""
+    possible jurisdiction agrees), the provider and its kind, and its catalog offer: known, superseded,
+    and how old the list price is that the cost checks use (``Knowledge.current``)."""
     knowledge = evaluation.knowledge
     jurisdictions = place.jurisdictions
-    # The price the cost checks use: the provider's newer list where it replaces the offer's (KNB011).
-    priced = knowledge.successor(hardware.offer) or hardware.offer if hardware.offer is not None else None
+    priced = knowledge.current(hardware.offer) if hardware.offer is not None else None
     eu_known = bool(jurisdictions) and (set(jurisdictions) == {"EU"} or "EU" not in jurisdictions)
     # An API's provider is judged by its API's listing (``proposal_api``), not as a GPU provider.
     gpus_of = proposal.provider if proposal.deployment != "api" else None

@@ -115,6 +115,11 @@ class Knowledge(Strict):
             return None
         return self.offer(offer.provider, offer.superseded_by, offer.gpu)
 
+    def current(self, offer: Offer) -> Offer:
+        """``offer`` at the price its provider charges now: the newer offer that replaces it, else itself
+        (what the cost checks price a proposal at, KNB011)."""
+        return self.successor(offer) or offer
+
     def offer(self, provider: str | None, name: str | None, gpu: str | None = None) -> Offer | None:
         """The catalog offer a provider sells under that name (of that GPU where one is given); None where
         there is none, or a name is missing."""
