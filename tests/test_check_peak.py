@@ -370,3 +370,43 @@ def test_a_checks_knowledge_names_the_offer_proposed_and_the_peaks_its_own(tmp_p
     assert [k for k in own["knowledge"] if k.startswith("offers: ")] == [
         "offers: aws/p5-reserved-3y/h100-sxm at 1.9 USD per GPU-hour (2026-11-28)"
     ]
+
+
+def test_a_mix_whose_base_holds_every_hour_is_priced_as_its_reservation(tmp_path: Path) -> None:
+    """200,000 requests a day around the clock never need more than the four 2 x H100 replicas one
+    8-card P5 instance holds: Lambda's hourly H100 (named for the busier hours) never runs. The proposal
+    is priced as the reservation alone, 8 cards x 1.90 USD (the negotiated 3-year rate) x 730 hours =
+    11,096 USD a month, where before it had no price; PRC020 says the hourly offer never runs, and
+    Lambda's list (248 days old) prices nothing, so KNB014 judges the base's fresh rate alone."""
+    workload = {**WORKLOAD, "requests_per_day": 200_000, "schedule": "always"}
+    result = checked(tmp_path, workload, {**HYBRID, "gpus": 8})
+    (data,) = json.loads(result.output)
+    assert data["usd_per_month"] == 8 * 1.90 * 730
+    by_rule = {item["rule_id"]: item for item in data["results"]}
+    assert (by_rule["PRC013"]["status"], by_rule["KNB014"]["status"]) == ("pass", "pass")
+    prc020 = by_rule["PRC020"]
+    assert (prc020["status"], prc020["part"]) == ("warn", "proposal")
+    assert prc020["message"] == (
+        "The reservation, aws p5-reserved-3y, holds the busiest hour's replicas in every hour: the load "
+        "never needs more than it carries, so the hourly offer for the busier hours would never run, and "
+        "the cost checks price the reservation alone. A mixed fleet pays where the busier hours need "
+        "replicas beyond the base; here propose dedicated_cloud on the reservation, or keep the hourly "
+        "offer as a fallback for load above the estimate and say so."
+    )
+
+
+def test_a_mix_the_catalog_cannot_price_says_why(tmp_path: Path) -> None:
+    """Office hours leave the nights unserved, so no reservation is priced beside Lambda's hourly H100
+    (a reservation bills every hour, and no hour of a mix's base may go without a replica): the cost
+    checks cannot tell, and say the catalog prices no such mix rather than that the proposal left out its
+    cost."""
+    workload = {**WORKLOAD, "requests_per_day": 400_000, "load_pattern": "variable"}
+    workload["schedule"] = "office_hours"
+    prc013 = results(tmp_path, workload, {**HYBRID, "gpus": 8})["PRC013"]
+    assert prc013["status"] == "unknown"
+    assert prc013["message"] == (
+        'Cannot tell whether "Whole instances: the proposal pays for cards it leaves idle": the catalog '
+        "prices no mixed fleet of the proposed reservation and the busier hours' offer it names for this "
+        "workload (a mix needs an hourly offer of the same GPU in the same jurisdiction, and a service with "
+        "a replica in every hour)."
+    )

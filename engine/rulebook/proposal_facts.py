@@ -137,6 +137,13 @@ class ProposalFact(Fact):
     base_gpus: Annotated[int, Guard("base_gpus_stated")] = 0
     base_gpus_billed: Annotated[int, Guard("base_gpus_stated")] = 0
     """The cards the reservation's whole instances bill for that base (PRC018 compares them)."""
+    mix_priced: bool = False
+    """A hybrid proposal's mix of its reservation and an hourly offer is priced."""
+    peak_runs: Annotated[bool, Guard("mix_priced")] = False
+    """The mix's hourly offer runs in some hour: the busier hours need replicas beyond the base's."""
+    offer_billed: bool = True
+    """The offer this fact names enters the proposal's cost; False for a hybrid's busier-hours offer
+    where the mix never runs it (its list price then prices nothing)."""
     api_named: bool = False
     """A managed-API proposal names its provider or its API (``offer``: the API's ID)."""
     api_known: bool = False

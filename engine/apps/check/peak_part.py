@@ -87,6 +87,8 @@ def peak_part(
             "pricing_known": offer is not None,
             "commitment": offer.commitment if offer else "unknown",
             "largest_linked_instance_gpus": max(linked, default=0),
+            # Where the mix never runs it, its list price prices nothing (KNB014 reads this).
+            "offer_billed": fact.peak_runs or not fact.mix_priced,
         }
     )
     peak_details = details.model_copy(

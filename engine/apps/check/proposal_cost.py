@@ -6,10 +6,11 @@ import math
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.costs import Rental, own_hardware_cost, rent
-from gpu_advisor.engine.calc.fleets import MixedFleet, cheapest_mixed_fleet, replicas_by_hour
+from gpu_advisor.engine.calc.fleets import MixedFleet, base_placements, cheapest_mixed_fleet, replicas_by_hour
 from gpu_advisor.engine.calc.instances import place
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
 from gpu_advisor.engine.calc.listings import offer_hours
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -33,6 +34,10 @@ class ProposedCost(NamedTuple):
     """A hybrid's reserved base: the cards its whole instances bill (0 where no mix is priced)."""
     base_gpus_fewer: int = 0
     """The largest base below that one that fills whole instances (0 where none does)."""
+    mix_priced: bool = False
+    """A hybrid's mix of a reservation and an hourly offer is priced."""
+    peak_gpus_max: int = 0
+    """A hybrid's busier hours: the most cards the hourly offer runs in one hour (0: it never runs)."""
 
 
 def proposal_cost(
@@ -64,7 +69,17 @@ def proposal_cost(
             busiest = fleet.base_gpus_rented + fleet.peak_gpus_rented_max
             peak, billed = fleet.peak.listing.offer, fleet.base_gpus_rented
             fewer = fewer_base_cards(fleet, billed) if proposal.base_gpus is not None else 0
-            return ProposedCost(fleet.usd_per_month, True, gpus or busiest, 2, peak, billed, fewer)
+            return ProposedCost(
+                fleet.usd_per_month,
+                True,
+                gpus or busiest,
+                2,
+                peak,
+                billed,
+                fewer,
+                mix_priced=True,
+                peak_gpus_max=fleet.peak_gpus_rented_max,
+            )
         if proposal.peak_provider or proposal.peak_offer:
             # The hourly offer named pairs with no admitted mix: no price, rather than the base alone.
             return ProposedCost(0.0, False)
@@ -127,6 +142,10 @@ def proposed_mixed_fleet(
     stated = (
         math.ceil(proposal.base_gpus / plan.cards_per_replica) if proposal.base_gpus is not None else None
     )
+    if stated is None and busiest_hour_held(plan, hours, offer):
+        # The reservation's first base already holds the busiest hour: the hourly offer would never run,
+        # so the proposal costs what that base bills (rather than no price at all).
+        stated = max(hours)
     return cheapest_mixed_fleet(
         bases,
         peaks,
@@ -137,6 +156,16 @@ def proposed_mixed_fleet(
         as_proposed=named,
         base_replicas=stated,
     )
+
+
+def busiest_hour_held(plan: ReplicaPlan, hours: tuple[int, ...], offer: Offer) -> bool:
+    """Every hour is served and no base of the reservation leaves a replica to an hourly offer: the
+    smallest it sells already holds the busiest hour's replicas (the load is flat, or one instance holds
+    them all)."""
+    if min(hours) <= 0:
+        return False
+    linked = offer_linked_sizes(offer)
+    return not base_placements(plan.cards_per_replica, hours, offer.instance_gpus, linked, plan.spread)
 
 
 def fewer_base_cards(fleet: MixedFleet, billed: int) -> int:

@@ -292,6 +292,8 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         base_gpus_stated=proposal.base_gpus is not None and cost.base_gpus_billed > 0,
         base_gpus=proposal.base_gpus or 0,
         base_gpus_billed=cost.base_gpus_billed,
+        mix_priced=cost.mix_priced,
+        peak_runs=cost.peak_gpus_max > 0,
     )
     details = ProposalDetails(
         ruled_out_by=", ".join(ruled_out_by),

@@ -118,6 +118,9 @@ def check_item(
                 missing=missing,
                 api_named=data["api_named"],
                 unknown_offer=data["rental"] and not data["offer_known"] and bool(details.offer),
+                unpriced_mix=data["deployment"] == "hybrid"
+                and data["offer_known"]
+                and not data["cost_known"],
             ).split()
         )
     return CheckItem(
