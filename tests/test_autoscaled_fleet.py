@@ -10,6 +10,7 @@ import pytest
 from helpers import EVALUATED_ON
 
 from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.present.memo import render_memo
@@ -120,6 +121,44 @@ def test_a_scaled_fleet_below_the_recommendation_says_so() -> None:
     assert germany.decision.usd_per_month < germany.autoscaled_fleet.usd_per_month
     said = finding(germany, "DEP032")
     assert said is not None and "$9,641 a month, 26 % less. An added replica" in said
+
+
+def test_a_scaled_fleet_within_the_noise_of_the_recommendation_is_not_said_to_undercut_it() -> None:
+    """The owned servers of the test above cost $19,109 a month, the scaled fleet $17,645: 7.7 % less,
+    above the 5 % of saving_worth_mentioning, so it undercuts them. With that threshold at 10 % (the
+    fixed fleet's 42 % saving still above it, so DEP032 still fires) the 7.7 % is noise: neither DEP032
+    nor the Summary says the scaled fleet costs less than the recommendation."""
+    workload = {
+        "model": {"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 1_000_000,
+        "avg_input_tokens": 800,
+        "avg_output_tokens": 300,
+        "max_time_to_first_token_ms": None,
+        "max_time_per_output_token_ms": None,
+        "business_critical": True,
+    }
+    r = result(**workload)
+    assert r.autoscaled_fleet is not None and r.decision.usd_per_month is not None
+    assert round(1 - r.autoscaled_fleet.usd_per_month / r.decision.usd_per_month, 3) == 0.077
+    assert r.autoscaled_fleet.undercuts_recommendation
+    base = load_knowledge()
+    thresholds = base.thresholds.model_copy(
+        update={
+            "thresholds": tuple(
+                t.model_copy(update={"value": 0.10}) if t.key == "saving_worth_mentioning" else t
+                for t in base.thresholds.thresholds
+            )
+        }
+    )
+    noisy = recommend(
+        validate_workload({**CHAT, **workload}, "test"),
+        EVALUATED_ON,
+        knowledge=base.model_copy(update={"thresholds": thresholds}),
+    )
+    assert noisy.autoscaled_fleet is not None and not noisy.autoscaled_fleet.undercuts_recommendation
+    text = finding(noisy, "DEP032")
+    assert text is not None and "$17,645 a month, 42 % less. An added replica" in text
+    assert "scaling it hour by hour" not in render_memo(noisy).split("## Why")[0]
 
 
 def test_no_scaled_fleet_note_where_every_hour_needs_the_same_replicas_or_for_a_batch() -> None:

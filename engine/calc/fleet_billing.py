@@ -9,7 +9,11 @@ from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling, MixedFleetB
 from gpu_advisor.engine.domain.results import Option
 
 
-def autoscaled_billing(fleet: AutoscaledFleet) -> AutoscaledFleetBilling:
+def autoscaled_billing(
+    fleet: AutoscaledFleet, recommended_usd_per_month: float | None, noise_share: float
+) -> AutoscaledFleetBilling:
+    """``noise_share``: the share of the recommendation's monthly cost (``saving_worth_mentioning``) below
+    which the scaled fleet's lower bill is not said to undercut it."""
     listing = fleet.listing.listing
     return AutoscaledFleetBilling(
         provider=listing.offer.provider,
@@ -21,6 +25,8 @@ def autoscaled_billing(fleet: AutoscaledFleet) -> AutoscaledFleetBilling:
         gpus_rented_max=fleet.gpus_rented_max,
         gpu_hours_per_month=fleet.gpu_hours_per_month,
         usd_per_month=fleet.usd_per_month,
+        undercuts_recommendation=bool(recommended_usd_per_month)
+        and fleet.usd_per_month <= (recommended_usd_per_month or 0.0) * (1 - noise_share),
     )
 
 

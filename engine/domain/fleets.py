@@ -55,3 +55,6 @@ class AutoscaledFleetBilling(BaseModel):
     gpu_hours_per_month: float
     """Card-hours billed: whole instances, each hour's served share rounded up to the billing increment."""
     usd_per_month: float
+    undercuts_recommendation: bool = False
+    """It bills less than the recommendation by at least ``saving_worth_mentioning`` of the
+    recommendation's cost: a smaller gap is noise next to price dates and discounts."""

@@ -299,7 +299,13 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         best_option=best,
         serverless_option=e.serverless,
         mixed_fleet=e.mixed_fleet,
-        autoscaled_fleet=autoscaled_billing(market.autoscaled) if market.autoscaled else None,
+        autoscaled_fleet=autoscaled_billing(
+            market.autoscaled,
+            e.decision.usd_per_month,
+            knowledge.threshold("saving_worth_mentioning").value,
+        )
+        if market.autoscaled
+        else None,
         batch_start_up=start_up_break_even(
             options,
             best,
