@@ -133,3 +133,23 @@ def test_quantizing_onto_a_gpu_ruled_out_for_the_model_as_given_says_why_it_is_f
         "passes the latency bar that rules it out for the model as given (LAT001)."
         in " ".join(finding.message.split())
     )
+
+
+def test_the_same_offer_on_fewer_cards_is_not_said_to_fit() -> None:
+    """A 70B chat in BF16 at 3,000,000 requests a day: 7 B200 at RunPod community (one a replica),
+    7 x 5.98 USD x 730 hours = $30,558 a month. Quantized to INT8 the same offer carries the load on
+    4 (4 x 5.98 x 730 = $17,462): the weights fitted one B200 before, so the message says the offer
+    carries the load on fewer cards rather than that the weights now fit it."""
+    chat = {
+        "name": "chat-bf16",
+        "model": {"name": "llama-3.1-70b", "precision": "bf16", "custom_weights": True},
+        "requests_per_day": 3_000_000,
+        "load_pattern": "steady",
+        "latency_sensitive": True,
+    }
+    finding = next(f for f in run(chat).findings if f.rule_id == "OPT001")
+    assert (
+        f"Quantized to INT8, the weights shrink to 70 GB and the same offer carries the load on fewer cards: "
+        f"runpod community (4 × b200) at ${4 * 5.98 * 730:,.0f}/month instead of runpod community (7 × b200) "
+        f"at ${7 * 5.98 * 730:,.0f}/month, the cheapest rental of the model as given."
+    ) in " ".join(finding.message.split())

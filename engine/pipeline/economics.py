@@ -229,6 +229,9 @@ def economics_details(
         quantized_best_gpu=quantized.gpu if quantized else "",
         quantized_best_gpus=quantized.gpus if quantized else 0,
         quantized_best_name=option_name(quantized) if quantized else "",
+        quantized_same_offer=quantized is not None
+        and best is not None
+        and (quantized.provider, quantized.offer, quantized.gpu) == (best.provider, best.offer, best.gpu),
         quantized_weights_gb=alternatives.quantized_weights_gb,
         quantized_gpu_latency_rules=latency_rules_against(market, quantized.gpu) if quantized else "",
     )

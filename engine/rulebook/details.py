@@ -220,6 +220,8 @@ class EconomicsDetails(Details):
     quantized_best_gpus: int
     quantized_best_name: str | Words = ""
     """The cheapest rental of the quantized model, as ``best_option_name`` names the model's as given."""
+    quantized_same_offer: bool = False
+    """That rental is the best option's offer and GPU, on fewer cards."""
     quantized_weights_gb: float
     quantized_gpu_latency_rules: str
     """The latency rules that rule the quantized option's GPU out for the model as given (comma-separated;
