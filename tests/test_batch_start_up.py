@@ -7,9 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import EVALUATED_ON, read_example
 
+from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.calc.batch_start_up import start_up_break_even
 from gpu_advisor.engine.domain.options import Option, ServerlessBilling
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.present.memo import render_memo
 
 NIGHTLY_BATCH = Path(__file__).resolve().parents[1] / "examples" / "nightly-batch.yaml"
 PER_SECOND, PER_MINUTE, WHOLE_HOURS = 1, 60, None
@@ -139,3 +143,26 @@ def test_the_memo_says_when_start_up_changes_the_choice() -> None:
         "minutes of start-up a run, the latter bills less; time your instances' start and the weights' load "
         "before you choose."
     ) in " ".join(text.split())
+
+
+def test_a_spot_rate_is_said_with_its_allowance_for_redone_work() -> None:
+    """A spot rental's month is its running hours plus 5 % for work redone after interruptions
+    (knowledge/pricing_assumptions.yaml): beside its hourly rate, the sentence says so, or the hour times
+    the hours would not give the month. The nightly batch's result with its best option and its rival
+    made spot (the template's reading of them; the pipeline's spot pricing is tested apart)."""
+    r = recommend(validate_workload(read_example(NIGHTLY_BATCH), "nightly"), EVALUATED_ON)
+    assert r.best_option is not None and r.batch_start_up is not None and r.spot_interruption_overhead == 0.05
+    spot = r.model_copy(
+        update={
+            "best_option": r.best_option.model_copy(update={"pricing": "spot"}),
+            "batch_start_up": r.batch_start_up.model_copy(
+                update={"billing": "by_the_hour", "pricing": "spot", "usd_per_hour": 30.0}
+            ),
+        }
+    )
+    assert (
+        "the recommended 4 × b200 bill $23.92 an hour ($3,504 a month for the runs alone, plus 5 % for "
+        "work redone after interruptions), modal functions (4 × b200) $30.00 an hour ($3,676 a month, "
+        "plus 5 % for work redone after interruptions)."
+    ) in " ".join(render_memo(spot).split())
+    assert "a month for the runs alone)," in " ".join(render_memo(r).split())

@@ -85,6 +85,7 @@ def start_up_break_even(
                 usd_per_month=rival.usd_per_month,
                 usd_per_hour=rival.usd_per_hour,
                 billing=billing,
+                pricing=rival.pricing,
             )
     return found
 

@@ -111,6 +111,8 @@ class StartUpBreakEven(ResultModel):
     billing: StartUpBilling = "by_the_hour"
     """How start-up shows in the rival's bill: ``by_the_hour`` (on demand, spot), ``serverless`` (its
     cold starts are in its bill already), ``every_hour`` (a reservation: billed every hour of its term)."""
+    pricing: str = ""
+    """The rival's pricing (``spot``: its month adds the share of hours redone after interruptions)."""
 
 
 class Option(ResultModel):
