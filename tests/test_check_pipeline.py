@@ -3,6 +3,7 @@ waivers that expire, SARIF located at each proposal, JUnit failures that match t
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -82,8 +83,9 @@ def test_sarif_results_sit_at_the_line_of_their_own_proposal(tmp_path: Path) -> 
         ),
         ('[\n  {"workload": {},\n   "proposal": {}},\n  {"workload": {}, "proposal": {}}\n]\n', [2, 4]),
         ("\n\nworkload: {}\nproposal: {}\n", [3]),
+        ("workload: {}\nproposals:\n  - name: a\n  - {name: b}\n", [3, 4]),
     ],
-    ids=["proposals-block-and-flow", "json-list", "one-mapping"],
+    ids=["proposals-block-and-flow", "json-list", "one-mapping", "one-workload-its-proposals"],
 )
 def test_the_line_of_each_proposal(text: str, lines: list[int]) -> None:
     from gpu_advisor.engine.apps.check.files import document_lines
@@ -249,3 +251,29 @@ def test_junit_reports_what_gates_the_run_as_failures(tmp_path: Path) -> None:
     assert junit_failures(invoke(path, "--format", "junit", "--hard-fail-on", "PRC008").output) == [title]
     pcie = str(write(tmp_path / "pcie.yaml", document(PCIE)))
     assert junit_failures(invoke(pcie, "--format", "junit", "--soft-fail-on", "NET002").output) == []
+
+
+def test_one_workload_beside_its_proposals(tmp_path: Path) -> None:
+    """``workload`` beside ``proposals: [...]`` (and ``waivers`` that hold for each): every proposal is
+    checked against that one workload, each reported at the line its list item starts on, with the
+    results of the same proposals written out as documents of their own."""
+    workload = document(PCIE)["workload"]
+    proposals = [document(PCIE)["proposal"], document(RESERVATION)["proposal"]]
+    waivers = [{"rule": "NET002", "reason": "load test"}]
+    path = tmp_path / "shared.yaml"
+    shared = {"workload": workload, "proposals": proposals, "waivers": waivers}
+    path.write_text(yaml.safe_dump(shared, sort_keys=False), encoding="utf-8")
+    starts = [n + 1 for n, line in enumerate(path.read_text().splitlines()) if line.startswith("- ")]
+    separate = write(
+        tmp_path / "separate.yaml",
+        # Copies: YAML would write the shared objects as aliases, which gpu-advisor's input refuses.
+        *(
+            copy.deepcopy({"workload": workload, "proposal": proposal, "waivers": waivers})
+            for proposal in proposals
+        ),
+    )
+    together, apart = as_json(str(path)), as_json(str(separate))
+    assert [r["line"] for r in together] == starts[:2]
+    assert [r["results"] for r in together] == [r["results"] for r in apart]
+    # The waivers beside the workload hold for each proposal: the PCIe pair's NET002 failure is waived.
+    assert any(item["rule_id"] == "NET002" and item.get("waived") for item in together[0]["results"])

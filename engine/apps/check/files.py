@@ -70,11 +70,33 @@ def raw_documents(text: str, path: str) -> list[tuple[int, int, Any]]:
     data = load_yaml(text, path)
     if isinstance(data, dict) and set(data) == {"proposals"}:
         data = data["proposals"]
+    elif shares_a_workload(data):
+        data = [
+            {
+                "workload": data["workload"],
+                "proposal": proposal,
+                **({"waivers": data["waivers"]} if "waivers" in data else {}),
+            }
+            for proposal in data["proposals"]
+        ]
     documents = data if isinstance(data, list) else [data]
     if not documents:
         raise InputError(at(path, Words("no proposal in the file")))
     lines = document_lines(text, len(documents))
     return [(index, lines[index - 1], document) for index, document in enumerate(documents, start=1)]
+
+
+def shares_a_workload(data: Any) -> bool:
+    """One workload beside a list of proposals for it (``workload``, ``proposals``, and ``waivers`` that
+    hold for each): every proposal is checked against that workload."""
+    return (
+        isinstance(data, dict)
+        and {"workload", "proposals"} <= data.keys() <= SHARED_WORKLOAD_KEYS
+        and isinstance(data["proposals"], list)
+    )
+
+
+SHARED_WORKLOAD_KEYS = frozenset({"workload", "proposals", "waivers"})
 
 
 def validated_document(document: Any, origin: Words) -> ProposalDocument:
@@ -107,6 +129,9 @@ def document_lines(text: str, count: int) -> list[int]:
     nodes: list[Node] = [root] if root is not None else []
     if isinstance(root, MappingNode) and [_key(k) for k, _ in root.value] == ["proposals"]:
         nodes = [root.value[0][1]]
+    elif isinstance(root, MappingNode) and "proposals" in (keys := [_key(k) for k, _ in root.value]):
+        # One workload and its proposals: each proposal starts where its list item does.
+        nodes = [root.value[keys.index("proposals")][1]]
     if nodes and isinstance(nodes[0], SequenceNode):
         nodes = list(nodes[0].value)
     lines = [_first_line(node) for node in nodes]
