@@ -40,11 +40,11 @@ def test_a_profile_mostly_outside_the_schedule_is_flagged() -> None:
     result = run(WORKLOAD)
     message = next(f.message for f in result.findings if f.rule_id == "KNB015")
     assert " ".join(message.split()) == (
-        "The workload's own load_profile puts 94 % of a day's requests in hours its schedule (office_hours) "
-        "does not serve. gpu-advisor takes the 80,000 requests a day to arrive in the served hours, shaped "
-        "there by the profile, so the served hours carry that share too and the replicas are sized for it. "
-        "If the requests do arrive in the other hours, choose a schedule that serves them; if only the "
-        "served hours' share arrives, lower requests_per_day to it, about 4,539."  # 80,000 × 8 / 141
+        "The workload's own load_profile puts 94 % of a day's requests in hours its schedule (office_hours: "
+        "9:00 to 17:00) does not serve. gpu-advisor takes the 80,000 requests a day to arrive in the served "
+        "hours, shaped there by the profile, so the served hours carry that share too and the replicas are "
+        "sized for it. If the requests do arrive in the other hours, choose a schedule that serves them; if "
+        "only the served hours' share arrives, lower requests_per_day to it, about 4,539."  # 80,000 × 8 / 141
     )
 
 

@@ -91,6 +91,7 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
             "server": knowledge.own_server(),
             "figures": knowledge.figures_by_id(),
             "spot_sellers": knowledge.spot_sellers(),
+            "schedules": {schedule.id: schedule for schedule in knowledge.schedules.schedules},
             "superseded_offers": knowledge.superseded_offers(),
             "throughput": knowledge.throughput,
         },
