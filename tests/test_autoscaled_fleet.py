@@ -65,14 +65,13 @@ def test_the_best_rental_scaled_by_the_hour_is_priced_and_named() -> None:
     assert best.usd_per_month == pytest.approx(3 * 5.98 * 730)  # $13,096.20
     # 1 - 9,641.31 / 13,096.20 = 26.4 %; above owning ($9,554), so not set against it.
     assert finding(r, "DEP032") == (
-        "The load varies over the day: its hours need 2 to 3 replicas, and the rented fleet is priced at the "
-        "busiest hour's count in every paid hour (runpod community (3 × b200), $13,096 a month). Scaled hour "
-        "by hour on runpod community alone (whole instances, each hour's share billed as the offer bills), "
-        "it would bill about 1,612 GPU-hours, $9,641 a month, 26 % less. An added replica needs its "
-        "instance "
-        "started and the weights loaded before it serves, so it scales ahead of the day's curve (an "
-        "autoscaler on a schedule), and an on-demand card released at night is not promised back in the "
-        "morning. gpu-advisor decides on fixed fleets: the scaled one is not weighed against owning, "
+        "The load varies over the day: its hours need 2 to 3 replicas on b200, and the rented fleet is "
+        "priced at the busiest hour's count in every paid hour (runpod community (3 × b200), $13,096 a "
+        "month). Scaled hour by hour on runpod community alone (whole instances, each hour's share billed as "
+        "the offer bills), it would bill about 1,612 GPU-hours, $9,641 a month, 26 % less. An added replica "
+        "needs its instance started and the weights loaded before it serves, so it scales ahead of the day's "
+        "curve (an autoscaler on a schedule), and an on-demand card released at night is not promised back "
+        "in the morning. gpu-advisor decides on fixed fleets: the scaled one is not weighed against owning, "
         "serverless or the API."
     )
     # The decision is unchanged by it: the managed API costs less than either.

@@ -94,6 +94,7 @@ SCALED = {
     "fixed_fleet_usd_per_month": 63_148.8,
     "best_option_provider": "runpod",
     "best_option_offer": "community",
+    "best_option_gpu": "b200",
     "autoscaled_gpu_hours": 7_568.0,
     "autoscaled_usd_per_month": 45_257.0,
     "autoscaled_saving": 0.28,
