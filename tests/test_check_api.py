@@ -91,6 +91,7 @@ def test_an_eu_hosted_api_passes_and_is_priced_as_recommend_prices_it(tmp_path: 
         "DEP039": "pass",
         "DEP033": "pass",
         "DEP017": "pass",
+        "DEP041": "pass",
         "KNB012": "pass",
     }
     assert data["usd_per_month"] == IONOS_USD_PER_MONTH == 286.71

@@ -22,6 +22,10 @@ class ProposalFact(Fact):
     recommended_deployment: str
     deployment_differs: bool
     deployment_ruled_out: bool
+    """A fired rule rules the proposed deployment out (and the recommendation is another)."""
+    deployment_ruled_out_firmly: bool = False
+    """One of those rules is a critical or warning one: a legal or technical bar (own weights on a
+    model API, data that may not leave the building, no catalog hardware), not cost or strategy."""
     rental: bool
     cloud_hosted: bool
     """Runs in a provider's region: dedicated, hybrid or serverless (the residency checks apply)."""

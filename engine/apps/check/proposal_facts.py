@@ -225,6 +225,11 @@ def rental_to_beat_billing(evaluation: Evaluation) -> Literal["hourly", "committ
     return option_billing(best) if best else "none"
 
 
+FIRM_SEVERITIES = ("critical", "warning")
+"""A rule-out by a rule of these severities is a bar a proposal fails on (DEP017); one by an advice rule
+weighs cost or strategy, which a proposal is warned of (DEP041)."""
+
+
 class ProposalFacts(NamedTuple):
     fact: ProposalFact
     details: ProposalDetails
@@ -265,6 +270,8 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         recommended_deployment=decision.deployment,
         deployment_differs=proposal.deployment != decision.deployment,
         deployment_ruled_out=bool(ruled_out_by) and proposal.deployment != decision.deployment,
+        deployment_ruled_out_firmly=proposal.deployment != decision.deployment
+        and any(evaluation.rulebook.rule(rule_id).severity in FIRM_SEVERITIES for rule_id in ruled_out_by),
         rental=proposal.deployment in RENTAL_DEPLOYMENTS,
         cloud_hosted=proposal.deployment in CLOUD_HOSTED_DEPLOYMENTS,
         buying=proposal.deployment == "own_hardware",
