@@ -139,7 +139,10 @@ class ResolvedWorkload(BaseModel):
         Field(
             gt=0,
             le=1,
-            description="Share of paid hours in which the GPUs emit tokens; left out, derived from the load.",
+            description=(
+                "Share of paid hours in which the GPUs emit tokens, as measured; the rules read the busy "
+                "share derived from the load and compare this figure with it (KNB003)."
+            ),
         ),
         Given.DERIVED,
     ]

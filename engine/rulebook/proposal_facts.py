@@ -112,6 +112,9 @@ class ProposalFact(Fact):
     serverless_product_known: bool
     """A serverless proposal's provider sells the serverless product it names in the catalog (or, naming
     none, sells one); False for other deployments."""
+    serverless_instance_gpus_max: Annotated[int, Guard("serverless_product_known")] = 0
+    """The most cards one instance of the named serverless product has on the proposed GPU (0: it sells
+    that GPU not at all)."""
     usd_per_month: float
     cost_known: bool
     server_housing_excluded: bool

@@ -159,9 +159,9 @@ def proposed_mixed_fleet(
 
 
 def busiest_hour_held(plan: ReplicaPlan, hours: tuple[int, ...], offer: Offer) -> bool:
-    """Every hour is served and no base of the reservation leaves a replica to an hourly offer: the
-    smallest it sells already holds the busiest hour's replicas (the load is flat, or one instance holds
-    them all)."""
+    """Every hour is served and no base of the reservation leaves a replica to an hourly offer
+    (``base_placements``): the smallest base it may hold, in whole instances and spread where the plan
+    asks, already holds the busiest hour's replicas (the load is flat, or one instance holds them all)."""
     if min(hours) <= 0:
         return False
     linked = offer_linked_sizes(offer)

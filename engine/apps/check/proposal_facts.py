@@ -169,7 +169,25 @@ def place_facts(
         "offer_price_age_days": (evaluation.evaluated_on - priced.as_of).days if priced is not None else 0,
         "serverless_product_known": proposal.deployment == "serverless"
         and bool(named_serverless_products(proposal, knowledge)),
+        "serverless_instance_gpus_max": serverless_instance_gpus_max(proposal, hardware.gpu, knowledge),
     }
+
+
+def serverless_instance_gpus_max(proposal: ProposalInput, gpu: str | None, knowledge: Knowledge) -> int:
+    """The most cards one instance of a serverless proposal's products has on ``gpu`` (0 where none
+    sells it, or the proposal is not serverless or names no GPU)."""
+    if proposal.deployment != "serverless" or gpu is None:
+        return 0
+    return max(
+        (
+            size
+            for product in named_serverless_products(proposal, knowledge)
+            for sold in product.gpus
+            if sold.gpu == gpu
+            for size in sold.instance_gpus
+        ),
+        default=0,
+    )
 
 
 def managed_endpoint(proposal: ProposalInput, knowledge: Knowledge) -> bool:
