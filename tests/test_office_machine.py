@@ -35,12 +35,24 @@ def test_where_the_data_stays_in_the_building_a_business_critical_service_buys_a
     assert on_site.own_hardware.server == "hgx-h100-8"
 
 
-def test_the_same_service_not_business_critical_keeps_its_workstations_in_the_running() -> None:
+def test_the_same_service_around_the_clock_is_costed_on_a_datacenter_server_too() -> None:
+    """Not business-critical, but served at every hour (TCO023): no one is in the office at night to
+    restart a workstation, and the documents' office machine is for an internal tool in working hours.
+    In working hours (workdays, 7:00 to 19:00) the workstations stay in the running."""
     plain = run(VOICE)
-    assert "TCO018" not in plain.fired_rules
-    assert plain.own_hardware.server == "workstation-rtx-5090"
-    (owning,) = [p for p in plain.resolution.proposals if p.deployment == "own_hardware"]
+    assert ("TCO018" in plain.fired_rules, "TCO023" in plain.fired_rules) == (False, True)
+    assert plain.own_hardware.server == "hgx-h100-8"
+    # Half the requests in half the hours: the same peak, which two workstations carry.
+    working_hours = run({**VOICE, "schedule": "workdays", "requests_per_day": 150_000})
+    assert "TCO023" not in working_hours.fired_rules
+    assert working_hours.own_hardware.server == "workstation-rtx-5090"
+    (owning,) = [p for p in working_hours.resolution.proposals if p.deployment == "own_hardware"]
     assert (owning.status, owning.ruled_out_by) == ("lost", ())
+    # Where the data stays in the building there is no rental to turn to, and the catalog's other own
+    # machine is an 8-GPU node: the workstations stay costed (TCO019 names their spare).
+    on_site = run({**VOICE, "on_premises_required": True})
+    assert "TCO023" not in on_site.fired_rules
+    assert on_site.own_hardware.server == "workstation-rtx-5090"
 
 
 def test_the_power_line_advice_names_the_own_server_it_compares_with() -> None:
@@ -120,9 +132,11 @@ def test_a_business_critical_service_in_the_building_buys_a_second_node_for_its_
 
 
 def test_an_office_machine_has_no_staff_line_by_design_not_for_want_of_a_salary() -> None:
-    """Two RTX 5090 workstations for a custom 8B chat in Germany: the catalog has a sourced German salary,
-    and an office machine has no staff line (the documents' workstation case), so TCO001 does not say the
-    salary is missing (it said "the catalog has no sourced salary for DE")."""
+    """Two RTX 5090 workstations for a custom 8B chat in Germany whose data stays in the building: the
+    catalog has a sourced German salary, and an office machine has no staff line (the documents'
+    workstation case), so TCO001 does not say the salary is missing (it said "the catalog has no sourced
+    salary for DE"). (Served around the clock without that need, the workstations would be excluded,
+    TCO023.)"""
     result = run(
         {
             "name": "small-chat-8b-custom",
@@ -132,6 +146,7 @@ def test_an_office_machine_has_no_staff_line_by_design_not_for_want_of_a_salary(
             "avg_output_tokens": 250,
             "load_pattern": "variable",
             "company_country": "DE",
+            "on_premises_required": True,
         }
     )
     assert result.decision.deployment == "own_hardware"
