@@ -71,7 +71,8 @@ def test_an_endpoint_that_scales_to_zero_is_priced_not_ruled_out() -> None:
         "But the band's reason, an endpoint that never scales to zero, does not hold here: RunPod Serverless "
         f"(eu-datacenters, 1 × l40s) would stop and start from zero between requests {between} times a "
         f"month and bill {option.billed_hours_per_month:.0f} instance-hours "
-        f"({billing.busy_hours_per_month:.0f} serving requests), ${option.usd_per_month:,.2f}/month, less "
+        f"({billing.busy_hours_per_month:.0f} of them serving requests), "
+        f"${option.usd_per_month:,.2f}/month, less "
         "than the cheapest other self-hosted route the rules weigh (ovhcloud l40s (1 × l40s)) at "
         f"${best.usd_per_month:,.2f}/month. "
         "The prices decide; each start from zero makes a request wait about 15.1 s." in memo
@@ -87,8 +88,8 @@ def test_a_warm_endpoint_never_scales_to_zero_and_the_rule_holds() -> None:
     assert result.decision.deployment == "dedicated_cloud"
     memo = " ".join(render_memo(result).split())
     assert (
-        "the serverless endpoint, as priced, never scales to zero between requests (an instance is kept "
-        "warm for a latency-sensitive service), and what it bills is then a rental" in memo
+        "the serverless endpoint, as priced, never scales to zero between requests in the paid hours (an "
+        "instance is kept warm for a latency-sensitive service), and what it bills is then a rental" in memo
     )
 
 
