@@ -221,6 +221,7 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         replica_room=rental.placement.replicas_hosted - plan.replicas,
         latency_targets_usd_per_month=None,
         throughput_alone=None,
+        spare_usd_per_month=None,
         price_origin=listing.price_origin,
     )
 

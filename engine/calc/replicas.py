@@ -110,6 +110,13 @@ def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) ->
     return shortfall, _for_peak(performance.requests_per_second, within, load, sizing) * cards, cards
 
 
+def without_spares(plan: ReplicaPlan) -> ReplicaPlan:
+    """The plan with only the replicas the peak (or the batch's window) needs: what its spares cost is
+    its bill less this one's."""
+    replicas = plan.replicas - plan.spare_replicas
+    return plan._replace(replicas=replicas, spare_replicas=0, gpus=replicas * plan.cards_per_replica)
+
+
 def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> ReplicaPlan:
     within = None if load.served_in_paid_hours else rate_within_targets(performance, sizing)
     kept = None if within is None else kept_targets(performance.roofline, sizing)

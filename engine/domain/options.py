@@ -186,5 +186,10 @@ class Option(ResultModel):
     throughput_alone: ThroughputAlone | None = None
     """The best option only: the same offer sized for throughput alone, where the latency targets (a
     dropped default's included, which still chooses the cards) add to its bill; None otherwise."""
+    spare_usd_per_month: float | None = None
+    """The best dedicated and the best serverless option only: what the replicas beyond the peak's need
+    (the spare the rules add, or a min_replicas above the need) add to its bill, its bill less that of
+    the same plan without them as the same offer bills it (whole instances may bill a spare's cards
+    anyway); None where there are none, they add nothing, or for every other option."""
     price_origin: PriceOrigin | None = None
     """Where ``usd_per_gpu_hour`` came from: the catalog, an overrides file or an import."""

@@ -14,7 +14,7 @@ from gpu_advisor.engine.calc.listings import (
     price_plan,
     to_option,
 )
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, same_shape, throughput_alone
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, same_shape, throughput_alone, without_spares
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
@@ -131,3 +131,26 @@ def with_latency_targets_cost(
     alone = throughput_alone(plan, rental.usd_per_month)
     update = {"throughput_alone": alone, "latency_targets_usd_per_month": cost}
     return replace(alternatives, best=best.model_copy(update=update))
+
+
+def with_spare_cost(
+    alternatives: Alternatives, hours: float, days: float, knowledge: Knowledge
+) -> Alternatives:
+    """The best option with what its spare replicas cost: its bill less that of its plan without them,
+    both as its offer bills them (whole instances may bill a spare's cards anyway); unchanged where it
+    has none, or they add nothing to the bill."""
+    best, listing = alternatives.best, alternatives.best_listing
+    if best is None or listing is None or listing.plan.spare_replicas == 0:
+        return alternatives
+    _, rental = price_plan(
+        listing.listing,
+        without_spares(listing.plan),
+        hours,
+        days,
+        knowledge.calendar_hours_per_month(),
+        knowledge.pricing_assumptions.spot_interruption.overhead,
+    )
+    cost = listing.rental.usd_per_month - rental.usd_per_month
+    if cost <= 0:
+        return alternatives
+    return replace(alternatives, best=best.model_copy(update={"spare_usd_per_month": cost}))

@@ -77,7 +77,10 @@ def settle(rules: Sequence[Rule], market: Market) -> Settlement:
     if priced_serverless is not None:
         busy = market.busy.of(priced_serverless.listing.gpu.gpu)
         serverless = serverless_option(priced_serverless, busy).model_copy(
-            update={"chosen": winner.deployment == "serverless"}
+            update={
+                "chosen": winner.deployment == "serverless",
+                "spare_usd_per_month": market.serverless.best_spare_usd_per_month,
+            }
         )
     mixed = market.mixed_option
     if mixed is not None:

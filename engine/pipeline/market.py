@@ -45,6 +45,7 @@ from gpu_advisor.engine.pipeline.alternatives import (
     choose_alternatives,
     residency_rule_ids,
     with_latency_targets_cost,
+    with_spare_cost,
 )
 from gpu_advisor.engine.pipeline.capacity import (
     Capacity,
@@ -212,6 +213,7 @@ def survey_market(
         return leans[gpu]
 
     alternatives = with_latency_targets_cost(alternatives, lean, hours, days, knowledge)
+    alternatives = with_spare_cost(alternatives, hours, days, knowledge)
     serverless = price_serverless(capacity, replicas, verdicts.unsuitable, constraints, knowledge, hours)
     busy = BusyShares(capacity, plans, hours)
     gpu = load_gpu(alternatives.best, serverless, plans, knowledge)

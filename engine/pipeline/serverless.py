@@ -90,6 +90,20 @@ class ServerlessMarket:
         return scale_to_zero(list(self.candidates), self.pricer.workload, self.pricer.knowledge)
 
     @functools.cached_property
+    def best_spare_usd_per_month(self) -> float | None:
+        """What the spare replicas the rules add cost on the best product: its bill less that of the same
+        product priced without them (its instances at the peak, and those kept warm); None where there
+        are none, or they add nothing to its bill."""
+        best, workload = self.best, self.pricer.workload
+        if best is None or workload.sizing.spare_replicas == 0:
+            return None
+        candidate = next(c for c in self.candidates if c.listing is best.listing)
+        lean = dataclasses.replace(workload, sizing=workload.sizing._replace(spare_replicas=0))
+        without = Pricer(lean, self.pricer.knowledge).price(candidate)
+        cost = best.bill.usd_per_month - without.bill.usd_per_month
+        return cost if cost > 0 else None
+
+    @functools.cached_property
     def priced(self) -> tuple[PricedServerless, ...]:
         """Every candidate priced, cheapest first: for the result's options (the decision needs only
         ``best``, found without pricing every one)."""
@@ -266,6 +280,7 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         replica_room=0,
         latency_targets_usd_per_month=None,
         throughput_alone=None,
+        spare_usd_per_month=None,
         price_origin=trusted(
             PriceOrigin, kind="catalog", file=None, format=None, as_of=listing.product.as_of
         ),

@@ -1,0 +1,81 @@
+"""What the spare replica the rules add costs, said beside the decision (a walkthrough's 405B legal
+assistant, 40 requests a day, paid twice for its kept-warm spare without being told): the option's bill
+less that of the same offer without the spare, worked out here from the catalog's prices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers import run
+
+from gpu_advisor.engine.present.memo import render_memo
+
+# Own weights rule the managed API out: three single-H200 replicas at RunPod community, one the spare.
+CHAT: dict[str, Any] = {
+    "name": "chat-70b-own-weights",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 1_000_000,
+    "load_pattern": "steady",
+    "latency_sensitive": True,
+}
+
+# A few dozen long requests a day on 405B weights of its own, in office hours: Hugging Face's
+# H200 endpoints, four cards an instance, one kept warm for the peak and one for the spare.
+LEGAL: dict[str, Any] = {
+    "name": "legal-research",
+    "model": {"name": "llama-3.1-405b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 40,
+    "avg_input_tokens": 12_000,
+    "avg_output_tokens": 1_500,
+    "context_tokens": 32_768,
+    "load_pattern": "variable",
+    "schedule": "office_hours",
+    "latency_sensitive": True,
+    "max_time_to_first_token_ms": 5_000,
+    "personal_data": True,
+    "company_country": "DE",
+}
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_a_dedicated_spare_is_priced_as_its_offer_bills_it() -> None:
+    r = run(CHAT)
+    best = r.best_option
+    assert best is not None and best.chosen
+    assert (best.provider, best.offer, best.gpu, best.replicas, best.spare_replicas) == (
+        "runpod",
+        "community",
+        "h200",
+        3,
+        1,
+    )
+    # One H200 at $3.59 an hour, 730 hours a month.
+    assert best.spare_usd_per_month is not None and round(best.spare_usd_per_month, 2) == round(3.59 * 730, 2)
+    assert (
+        "The spare replica the rules add (SIZ011) costs $2,621 of the $7,862 a month at runpod community, "
+        "as it bills it; min_replicas: 1 leaves it out, and a failed instance or an update then takes part "
+        "of the peak's capacity with it."
+    ) in flat(render_memo(r))
+
+
+def test_a_kept_warm_serverless_spare_is_half_of_a_sporadic_bill() -> None:
+    r = run(LEGAL)
+    so = r.serverless_option
+    assert r.decision.deployment == "serverless" and so is not None and so.chosen
+    # Two instances of 4 H200 kept warm in the 176 paid hours at $5.00 a GPU-hour; one is the spare.
+    assert so.usd_per_month == 2 * 4 * 176 * 5.0
+    assert so.spare_usd_per_month == 4 * 176 * 5.0
+    assert (
+        "The spare replica the rules add (SIZ011) costs $3,520 of the $7,040 a month at huggingface "
+        "inference-endpoints, as it bills it;"
+    ) in flat(render_memo(r))
+
+
+def test_nothing_is_said_where_the_workload_sets_its_own_replicas() -> None:
+    """min_replicas given: no rule adds a spare (SIZ011 does not fire), and the replicas are the team's."""
+    r = run({**CHAT, "min_replicas": 3})
+    assert "SIZ011" not in r.fired_rules
+    assert "spare replica the rules add" not in render_memo(r)
