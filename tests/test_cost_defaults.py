@@ -290,3 +290,28 @@ def test_eur_figures_take_the_overrides_own_exchange_rate(tmp_path: Path) -> Non
 
 def line_of(costs: dict, name: str) -> dict:
     return next(entry for entry in costs["lines"] if entry["line"] == name)
+
+
+def test_a_self_hosted_figure_without_its_staff_line_says_so_where_it_is_compared() -> None:
+    """A French company's MoE service: the catalog has no sourced salary for FR, so the own servers'
+    figure lacks its staff line; DEP011, which sets the API against it, says so beside the figure."""
+    result = run(
+        {
+            "name": "moe-coder",
+            "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+            "requests_per_day": 250_000,
+            "avg_input_tokens": 2_500,
+            "avg_output_tokens": 700,
+            "load_pattern": "variable",
+            "latency_sensitive": True,
+            "serving_engine": "sglang",
+            "company_country": "FR",
+        }
+    )
+    own = result.own_hardware
+    assert own.costs is not None and own.costs.staff_uncosted and own.nodes == 3
+    (dep011,) = [f.message for f in result.findings if f.rule_id == "DEP011"]
+    assert (
+        "(own hardware: 3 × HGX H100 8-GPU (24 × h100-sxm); staff not costed: no sourced salary for FR)"
+        in " ".join(dep011.split())
+    )
