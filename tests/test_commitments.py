@@ -323,6 +323,11 @@ def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours
         "from on-demand capacity no provider promises in every hour: where the peak must be served, agree "
         "capacity for those hours with the provider."
     ) in " ".join(next(f.message for f in result.findings if f.rule_id == "DEP025").split())
+    # AWS's base and Lambda's hourly cards: two providers to contract and balance the load across.
+    assert (
+        "The base and the hourly instances are two providers': two contracts, and one load balancer in "
+        "front of both clouds."
+    ) in " ".join(next(f.message for f in result.findings if f.rule_id == "DEP025").split())
     # 1 - 11,823.65 / 17,461.60 = 32 %.
     assert "32 % less than the cheapest single-kind fleet at $17,461.60/month" in memo
 

@@ -110,8 +110,8 @@ def test_memo_leads_with_the_decision_and_its_reason() -> None:
     decision = "**Managed API**, about **$5,476 per month** at the price of Llama 3.1 70B Instruct Turbo"
     assert f"Recommendation: {decision} (DeepInfra)." in summary
     assert (
-        "The cheapest rental no rule excluded would be runpod community (3 × h200) at $7,862 per month."
-        in summary
+        "The cheapest rental on one offer that no rule excluded would be runpod community (3 × h200) at "
+        "$7,862 per month." in summary
     )
     assert (
         "The cheapest serverless option (Modal serverless functions, b200, $9,124 per month) is ruled out "

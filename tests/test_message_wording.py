@@ -220,3 +220,27 @@ def test_a_steady_service_says_where_the_priced_comparison_disagrees_with_the_do
         "DEP024", "serverless", "en", serverless_usd_per_month=9_124.0, alternative_usd_per_month=7_862.0
     )
     assert "disagrees" not in dearer
+
+
+MIXED = {
+    "mixed_fleet_quietest_replicas": 2,
+    "mixed_fleet_busiest_replicas": 5,
+    "mixed_fleet_name": "ovhcloud/a100-monthly + ovhcloud/a100 (a100-80gb-pcie)",
+    "mixed_fleet_base_replicas": 2,
+    "mixed_fleet_base_usd_per_month": 2_552.0,
+    "mixed_fleet_peak_gpu_hours": 487.0,
+    "mixed_fleet_peak_usd_per_month": 1_500.74,
+    "mixed_fleet_usd_per_month": 4_052.74,
+    "mixed_fleet_saving": 0.28,
+    "best_option_usd_per_month": 5_605.65,
+}
+
+
+def test_a_mixed_fleet_of_one_provider_says_nothing_of_two() -> None:
+    one = message("DEP025", "economics", "en", **MIXED, mixed_fleet_two_providers=False)
+    two = message("DEP025", "economics", "en", **MIXED, mixed_fleet_two_providers=True)
+    assert "two providers" not in one
+    assert two == one + (
+        " The base and the hourly instances are two providers': two contracts, and one load balancer in "
+        "front of both clouds."
+    )

@@ -177,6 +177,8 @@ def economics_details(
         cheapest_same_hours_billing=own.cheapest_same_hours_billing or "",
         cheapest_billed_hours_per_month=own.cheapest_billed_hours_per_month or 0.0,
         mixed_fleet_name=fleet_name(market.mixed_fleet) if market.mixed_fleet else "",
+        mixed_fleet_two_providers=market.mixed_fleet is not None
+        and market.mixed_fleet.base.listing.offer.provider != market.mixed_fleet.peak.listing.offer.provider,
         mixed_fleet_base_usd_per_month=market.mixed_fleet.base_usd_per_month if market.mixed_fleet else 0.0,
         mixed_fleet_quietest_replicas=market.mixed_fleet.base_replicas if market.mixed_fleet else 0,
         mixed_fleet_busiest_replicas=max(market.mixed_fleet.replicas_by_hour) if market.mixed_fleet else 0,

@@ -143,6 +143,9 @@ class EconomicsDetails(Details):
     cheapest_billed_hours_per_month: float
     """The hours a month that rental bills (0 without one)."""
     mixed_fleet_name: str
+    mixed_fleet_two_providers: bool = False
+    """Its reserved base and its hourly instances are two providers' (two contracts, one load balancer
+    across both)."""
     """Its base's and its peak's offers ("" without a mixed fleet)."""
     mixed_fleet_base_usd_per_month: float
     mixed_fleet_quietest_replicas: int
