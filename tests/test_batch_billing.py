@@ -12,6 +12,7 @@ from helpers import run
 from gpu_advisor.engine.calc.costs import BatchRun, billed_hours, running_hours_billed
 from gpu_advisor.engine.calc.load import batch_window
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.present.memo import render_memo
 
 
 def test_a_days_run_is_billed_to_the_offers_increment() -> None:
@@ -88,3 +89,37 @@ def test_a_nightly_batch_is_priced_for_the_hours_it_runs() -> None:
     assert h200.usd_per_month == pytest.approx(3.59 * h200.billed_hours_per_month)
     assert h200.usd_per_month == pytest.approx(3.59 * 5.095 * 30.42, abs=1)
     assert h200.usd_per_month == pytest.approx(556, abs=1)
+
+
+def test_a_run_on_every_replica_its_whole_instances_hold_says_why_it_has_more() -> None:
+    """A German document-extraction batch (72B in FP8, 60,000 requests in a 4-hour window): the window
+    needs 3 replicas of 2 H100, the sizing table's count; Scaleway bills its 8-card instance whole, and
+    the run uses all 4 replicas it holds. The memo says why its Load section counts 4 and the table 3."""
+    r = run(
+        {
+            "name": "de-doc-extract",
+            "model": {"name": "qwen2.5-72b", "precision": "fp8"},
+            "requests_per_day": 60_000,
+            "avg_input_tokens": 3_000,
+            "avg_output_tokens": 600,
+            "load_pattern": "batch",
+            "schedule": "workdays",
+            "batch_window_hours": 4,
+            "personal_data": True,
+            "company_country": "DE",
+        }
+    )
+    best = r.best_option
+    row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
+    assert best is not None and (best.provider, best.offer, best.replicas, best.gpus_rented) == (
+        "scaleway",
+        "h100-sxm-8-80g",
+        4,
+        8,
+    )
+    assert row.replicas == 3
+    assert (
+        "The window needs 3 (the sizing table's count); scaleway h100-sxm-8-80g bills whole instances, 8 "
+        "cards here, and the run uses every replica they hold, so it finishes sooner on the cards it pays "
+        "for."
+    ) in " ".join(render_memo(r).split())
