@@ -335,5 +335,7 @@ def test_where_the_recommendation_loses_names_only_inputs_that_move_something(tm
     effects = {s["input"]: (s["effect"], s["decision_changes"]) for s in rb["sensitivity"]}
     assert effects["reserved_h100_price"] == (0.0, False)
     named = [c["input"] for c in rb["loses_when"]]
-    assert named == ["requests_per_day", "volume_growth"]
+    # Served around the clock, the bot rents its cards rather than office workstations (TCO023); the
+    # volume's growth still moves the decision one at a time, but its losses do not lie beyond a cut.
+    assert named == ["requests_per_day"]
     assert all(effects[name][0] > 0 or effects[name][1] for name in named)
