@@ -255,6 +255,10 @@ class ProposalDetails(Details):
     base_gpus_fewer: int = 0
     """A hybrid's stated reserved base: the largest base below what it bills that fills whole instances
     (0 where none does)."""
+    base_gpus_cheapest: int = 0
+    """A hybrid's stated reserved base: the cards of the base that costs least on the same reservation
+    (0 where none is priced), and what that mix costs a month."""
+    cheapest_mix_usd_per_month: float = 0.0
     api_name: str = ""
     """A managed-API proposal: the API judged (its name in the catalog), where its provider processes the
     requests, the size of the open model it hosts and its active parameters (0 for a proprietary model

@@ -144,6 +144,10 @@ class ProposalFact(Fact):
     base_gpus: Annotated[int, Guard("base_gpus_stated")] = 0
     base_gpus_billed: Annotated[int, Guard("base_gpus_stated")] = 0
     """The cards the reservation's whole instances bill for that base (PRC018 compares them)."""
+    base_cost_compared: bool = False
+    """A hybrid states its base, and the base that costs least on its reservation is priced too."""
+    base_extra_cost_share: Annotated[float, Guard("base_cost_compared")] = 0.0
+    """The stated base's mix over that cheapest mix, minus 1 (0.09: 9 % more)."""
     mix_priced: bool = False
     """A hybrid proposal's mix of its reservation and an hourly offer is priced."""
     peak_runs: Annotated[bool, Guard("mix_priced")] = False

@@ -38,6 +38,11 @@ class ProposedCost(NamedTuple):
     """A hybrid's mix of a reservation and an hourly offer is priced."""
     peak_gpus_max: int = 0
     """A hybrid's busier hours: the most cards the hourly offer runs in one hour (0: it never runs)."""
+    cheapest_base_gpus: int = 0
+    """A hybrid that states its base: the cards of the base that costs least on its reservation with the
+    same hourly offers (0 where none is priced)."""
+    cheapest_mix_usd_per_month: float = 0.0
+    """What the mix with that base costs a month."""
 
 
 def proposal_cost(
@@ -69,6 +74,14 @@ def proposal_cost(
             busiest = fleet.base_gpus_rented + fleet.peak_gpus_rented_max
             peak, billed = fleet.peak.listing.offer, fleet.base_gpus_rented
             fewer = fewer_base_cards(fleet, billed) if proposal.base_gpus is not None else 0
+            # The base that pays best on the same reservation, beside the one the proposal states.
+            cheapest = (
+                proposed_mixed_fleet(
+                    proposal.model_copy(update={"base_gpus": None}), offer, jurisdiction, evaluation
+                )
+                if proposal.base_gpus is not None
+                else None
+            )
             return ProposedCost(
                 fleet.usd_per_month,
                 True,
@@ -79,6 +92,8 @@ def proposal_cost(
                 fewer,
                 mix_priced=True,
                 peak_gpus_max=fleet.peak_gpus_rented_max,
+                cheapest_base_gpus=cheapest.base_gpus_rented if cheapest else 0,
+                cheapest_mix_usd_per_month=cheapest.usd_per_month if cheapest else 0.0,
             )
         if proposal.peak_provider or proposal.peak_offer:
             # The hourly offer named pairs with no admitted mix: no price, rather than the base alone.

@@ -319,6 +319,10 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         base_gpus_billed=cost.base_gpus_billed,
         mix_priced=cost.mix_priced,
         peak_runs=cost.peak_gpus_max > 0,
+        base_cost_compared=cost.cheapest_mix_usd_per_month > 0,
+        base_extra_cost_share=cost.usd_per_month / cost.cheapest_mix_usd_per_month - 1
+        if cost.cheapest_mix_usd_per_month > 0
+        else 0.0,
     )
     details = ProposalDetails(
         ruled_out_by=", ".join(ruled_out_by),
@@ -330,6 +334,8 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         offer=proposal.offer or "",
         **successor_details(hardware.offer, knowledge),
         base_gpus_fewer=cost.base_gpus_fewer,
+        base_gpus_cheapest=cost.cheapest_base_gpus,
+        cheapest_mix_usd_per_month=cost.cheapest_mix_usd_per_month,
         **api.details,
     )
     return ProposalFacts(fact, details, cost.peak, jurisdiction, location, api.api)
