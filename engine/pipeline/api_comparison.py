@@ -71,6 +71,9 @@ def weigh_api(
         api_as_of=api.as_of.isoformat() if api else "",
         self_hosted_kind=route.kind if route else "",
         self_hosted_name=route.name if route else "",
+        self_hosted_staff_uncosted=market.own.costs.country
+        if route is not None and route.kind == "own_hardware" and market.own.costs.staff_uncosted
+        else "",
         self_hosted_as_of=route.as_of.isoformat() if route else "",
         scale_to_zero_name=serverless_name(cold) if cold else "",
         scale_to_zero_usd_per_month=cold.bill.usd_per_month if cold else 0.0,

@@ -42,17 +42,7 @@ def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str])
         )
     if "own_hardware" in kinds and own.applicable and proposal_stands(rules, "own_hardware"):
         # The cards bought, as the summary counts them (the cost is theirs, busy or not)
-        cards = f"{own.nodes} × {own.server_name} ({own.nodes * own.gpus_per_server} × {own.gpu})"
-        # A figure without its staff line is short of what owning costs: the messages that quote it say so.
-        name: str | Words = (
-            Words(
-                "%(cards)s; staff not costed: no sourced salary for %(country)s",
-                cards=cards,
-                country=own.costs.country,
-            )
-            if own.costs.staff_uncosted
-            else cards
-        )
+        name = f"{own.nodes} × {own.server_name} ({own.nodes * own.gpus_per_server} × {own.gpu})"
         routes.append(SelfHosted(own.usd_per_month, "own_hardware", name, market.server.as_of))
     if "dedicated_cloud" in kinds and best is not None and proposal_stands(rules, "dedicated_cloud"):
         routes.append(SelfHosted(best.usd_per_month, "dedicated_cloud", option_name(best), best.as_of))

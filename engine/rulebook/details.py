@@ -67,6 +67,9 @@ class ApiDetails(Details):
     """The deployment the self-hosted figure is: serverless, own_hardware or dedicated_cloud."""
     self_hosted_name: str | Words
     """What the self-hosted figure buys, as the messages name it."""
+    self_hosted_staff_uncosted: str = ""
+    """The company's country, where the self-hosted figure is the own servers' and lacks its staff line
+    (the catalog has no sourced salary for it); "" otherwise."""
     self_hosted_as_of: str
     """The date of the price it rests on (YYYY-MM-DD; "" without one)."""
     scale_to_zero_name: str
