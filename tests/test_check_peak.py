@@ -410,3 +410,17 @@ def test_a_mix_the_catalog_cannot_price_says_why(tmp_path: Path) -> None:
         "workload (a mix needs an hourly offer of the same GPU in the same jurisdiction, and a service with "
         "a replica in every hour)."
     )
+
+
+def test_a_mix_without_its_cards_is_not_told_they_all_idle(tmp_path: Path) -> None:
+    """A hybrid that leaves gpus out is priced (the cards billed are the busiest hour's), but PRC013
+    cannot set billed cards against proposed ones it was not given: unknown, naming the field, where it
+    said all 8 billed cards were paid for and idle."""
+    workload = {**WORKLOAD, "requests_per_day": 200_000, "schedule": "always"}
+    proposal = {key: value for key, value in HYBRID.items() if key != "gpus"}
+    prc013 = results(tmp_path, workload, proposal)["PRC013"]
+    assert prc013["status"] == "unknown"
+    assert prc013["message"] == (
+        'Cannot tell whether "Whole instances: the proposal pays for cards it leaves idle": the proposal '
+        "does not give its gpus, which this check needs."
+    )

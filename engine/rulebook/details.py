@@ -258,6 +258,9 @@ class ProposalDetails(Details):
     base_gpus_fewer: int = 0
     """A hybrid's stated reserved base: the largest base below what it bills that fills whole instances
     (0 where none does)."""
+    unpriced: str = ""
+    """Why the catalog prices nothing proposed (``ProposedCost.unpriced``): the unknown cost checks say
+    it."""
     base_gpus_cheapest: int = 0
     """A hybrid's stated reserved base: the cards of the base that costs least on the same reservation
     (0 where none is priced), and what that mix costs a month."""

@@ -32,7 +32,7 @@ class ProposalFact(Fact):
     buying: bool
     gpu: str
     gpu_known: bool
-    gpus: int
+    gpus: Annotated[int, Guard("gpus_known")]
     gpus_known: bool
     gpu_fits: bool
     """The proposed GPU holds the model with KV reserve at 16 cards or fewer."""

@@ -43,6 +43,9 @@ class ProposedCost(NamedTuple):
     same hourly offers (0 where none is priced)."""
     cheapest_mix_usd_per_month: float = 0.0
     """What the mix with that base costs a month."""
+    unpriced: str = ""
+    """Why the catalog prices nothing proposed, where the proposal gives what pricing needs: ``no_mix``
+    (a hybrid's reservation and the busier-hours offer it names make no mix); "" otherwise."""
 
 
 def proposal_cost(
@@ -97,7 +100,7 @@ def proposal_cost(
             )
         if proposal.peak_provider or proposal.peak_offer:
             # The hourly offer named pairs with no admitted mix: no price, rather than the base alone.
-            return ProposedCost(0.0, False)
+            return ProposedCost(0.0, False, unpriced="no_mix")
     if offer is not None and gpus is not None:
         price, _ = regional_price(offer, jurisdiction or offer.price_jurisdiction, knowledge)
         workload = evaluation.workload

@@ -335,6 +335,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         **successor_details(hardware.offer, knowledge),
         base_gpus_fewer=cost.base_gpus_fewer,
         base_gpus_cheapest=cost.cheapest_base_gpus,
+        unpriced=cost.unpriced,
         cheapest_mix_usd_per_month=cost.cheapest_mix_usd_per_month,
         **api.details,
     )

@@ -118,9 +118,7 @@ def check_item(
                 missing=missing,
                 api_named=data["api_named"],
                 unknown_offer=data["rental"] and not data["offer_known"] and bool(details.offer),
-                unpriced_mix=data["deployment"] == "hybrid"
-                and data["offer_known"]
-                and not data["cost_known"],
+                unpriced=details.unpriced,
             ).split()
         )
     return CheckItem(
