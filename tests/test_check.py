@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from helpers import TESTS_DIR, case_knowledge, merged
 
 from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.check.proposal_facts import is_bar
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.proposal import ProposalDocument
 from gpu_advisor.engine.rulebook.loading import load_rulebook
@@ -305,3 +306,18 @@ def test_a_region_where_the_catalog_prices_the_offer_is_accepted(proposal: dict[
     }
     result = invoke("check", "-", stdin=json.dumps(document))
     assert result.exit_code in (0, 1), result.output
+
+
+def test_the_bars_a_proposal_fails_on_are_marked_in_the_rules() -> None:
+    """DEP017 fails a proposal only on a rule-out marked a bar (own weights on a model API, data that
+    stays in the building, no catalog offer or hardware); every other rule-out weighs cost or strategy,
+    and DEP041 warns of it."""
+    rules = load_rulebook().rules
+    assert sorted(r.id for r in rules if is_bar(r)) == ["DEP005", "DEP006", "DEP009", "DEP015"]
+    assert sorted(r.id for r in rules if r.then.rule_out is not None and not is_bar(r)) == [
+        "DEP024",
+        "TCO003",
+        "TCO004",
+        "TCO015",
+        "TCO016",
+    ]

@@ -24,8 +24,9 @@ class ProposalFact(Fact):
     deployment_ruled_out: bool
     """A fired rule rules the proposed deployment out (and the recommendation is another)."""
     deployment_ruled_out_firmly: bool = False
-    """One of those rules is a critical or warning one: a legal or technical bar (own weights on a
-    model API, data that may not leave the building, no catalog hardware), not cost or strategy."""
+    """One of those rules marks its rule-out a bar (``rule_out.bar``): a legal or technical one (own
+    weights on a model API, data that may not leave the building, no catalog hardware), not cost or
+    strategy."""
     rental: bool
     cloud_hosted: bool
     """Runs in a provider's region: dedicated, hybrid or serverless (the residency checks apply)."""

@@ -121,6 +121,10 @@ class RuleOut(Strict):
     deployments: tuple[Deployment, ...] = Field(min_length=1)
     precedence: Precedence
     """Removes proposals of these deployments whose precedence is lower than this."""
+    bar: bool = False
+    """A legal or technical bar (own weights on a model API, data that stays in the building, no
+    hardware that holds the model): a proposal of such a deployment fails ``check`` (DEP017). Without it
+    the rule weighs cost or strategy, and the proposal is warned of (DEP041)."""
 
 
 class OptionTest(Strict):

@@ -27,6 +27,7 @@ from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.rulebook.conclusions import excluded_by, option_filters, ruled_out_deployments
 from gpu_advisor.engine.rulebook.details import ProposalDetails
 from gpu_advisor.engine.rulebook.facts import ProposalFact
+from gpu_advisor.engine.rulebook.schema import Rule
 from gpu_advisor.engine.rulebook.texts import rule_text
 
 RENTAL_DEPLOYMENTS = ("dedicated_cloud", "hybrid")
@@ -243,9 +244,9 @@ def rental_to_beat_billing(evaluation: Evaluation) -> Literal["hourly", "committ
     return option_billing(best) if best else "none"
 
 
-FIRM_SEVERITIES = ("critical", "warning")
-"""A rule-out by a rule of these severities is a bar a proposal fails on (DEP017); one by an advice rule
-weighs cost or strategy, which a proposal is warned of (DEP041)."""
+def is_bar(rule: Rule) -> bool:
+    """The rule rules deployments out as a bar (``RuleOut.bar``), which a proposal fails on (DEP017)."""
+    return rule.then.rule_out is not None and rule.then.rule_out.bar
 
 
 class ProposalFacts(NamedTuple):
@@ -289,7 +290,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         deployment_differs=proposal.deployment != decision.deployment,
         deployment_ruled_out=bool(ruled_out_by) and proposal.deployment != decision.deployment,
         deployment_ruled_out_firmly=proposal.deployment != decision.deployment
-        and any(evaluation.rulebook.rule(rule_id).severity in FIRM_SEVERITIES for rule_id in ruled_out_by),
+        and any(is_bar(evaluation.rulebook.rule(rule_id)) for rule_id in ruled_out_by),
         rental=proposal.deployment in RENTAL_DEPLOYMENTS,
         cloud_hosted=proposal.deployment in CLOUD_HOSTED_DEPLOYMENTS,
         buying=proposal.deployment == "own_hardware",
