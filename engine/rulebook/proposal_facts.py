@@ -114,8 +114,10 @@ class ProposalFact(Fact):
     """A serverless proposal's provider sells the serverless product it names in the catalog (or, naming
     none, sells one); False for other deployments."""
     serverless_instance_gpus_max: Annotated[int, Guard("serverless_product_known")] = 0
-    """The most cards one instance of the named serverless product has on the proposed GPU (0: it sells
-    that GPU not at all)."""
+    """The most cards one instance of the named serverless product has on the proposed GPU, as the
+    catalog prices it (0: it sells that GPU not at all)."""
+    serverless_larger_instances_unpriced: Annotated[bool, Guard("serverless_product_known")] = False
+    """The product sells larger instances than the catalog prices (``larger_instances_unpriced``)."""
     usd_per_month: float
     cost_known: bool
     server_housing_excluded: bool

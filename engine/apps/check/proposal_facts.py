@@ -171,6 +171,10 @@ def place_facts(
         "serverless_product_known": proposal.deployment == "serverless"
         and bool(named_serverless_products(proposal, knowledge)),
         "serverless_instance_gpus_max": serverless_instance_gpus_max(proposal, hardware.gpu, knowledge),
+        "serverless_larger_instances_unpriced": proposal.deployment == "serverless"
+        and any(
+            p.larger_instances_unpriced is not None for p in named_serverless_products(proposal, knowledge)
+        ),
     }
 
 

@@ -83,6 +83,10 @@ class ServerlessProduct(Sourced):
     """The platform runs the serving stack (engine, endpoint, scaling, logs and metrics) from a model the
     team names; False where the team builds and runs its own container or worker."""
     managed_source: Citation | None = None
+    larger_instances_unpriced: Citation | None = None
+    """Where the product sells instances with more GPUs than ``gpus`` lists, at sizes or prices the
+    catalog does not know: the source that says so. A proposal needing more cards than it lists is then
+    warned, not failed (SIZ018 rather than SIZ017)."""
 
     @model_validator(mode="after")
     def _scale_down_has_a_source(self) -> ServerlessProduct:
