@@ -4,10 +4,14 @@ less that of the same offer without the spare, worked out here from the catalog'
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from helpers import run
+from helpers import EVALUATED_ON, EXAMPLES_DIR, read_example, run
 
+from gpu_advisor.engine.apps.recommend import evaluate_workload
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.pipeline.alternatives import with_spare_cost
 from gpu_advisor.engine.present.memo import render_memo
 
 # Own weights rule the managed API out: three single-H200 replicas at RunPod community, one the spare.
@@ -79,3 +83,33 @@ def test_nothing_is_said_where_the_workload_sets_its_own_replicas() -> None:
     r = run({**CHAT, "min_replicas": 3})
     assert "SIZ011" not in r.fired_rules
     assert "spare replica the rules add" not in render_memo(r)
+
+
+def test_a_spare_whole_instances_bill_anyway_costs_nothing() -> None:
+    """Three replicas of 2 × H100 on AWS's 8-card P5 (its only size): without the spare, two replicas
+    still take one whole instance, billed the same, so the spare adds nothing to the bill and nothing
+    is said of it."""
+    evaluation = evaluate_workload(validate_workload(CHAT, "chat"), EVALUATED_ON)
+    p5 = next(
+        p
+        for p in evaluation.market.priced
+        if (p.listing.offer.provider, p.listing.offer.offer) == ("aws", "p5-reserved-3y-2026-09")
+    )
+    assert (p5.plan.cards_per_replica, p5.plan.replicas, p5.plan.spare_replicas) == (2, 3, 1)
+    assert p5.rental.gpus_rented == 8
+    alternatives = replace(evaluation.market.alternatives, best_listing=p5)
+    knowledge = evaluation.knowledge
+    hours, days = evaluation.workload.hours_per_month, evaluation.workload.days_per_month
+    assert with_spare_cost(alternatives, hours, days, knowledge) is alternatives
+
+
+def test_replicas_a_stated_min_replicas_adds_are_not_priced_as_a_spare() -> None:
+    """The nightly batch with min_replicas: 6 runs more replicas than its window needs, but no rule adds
+    them (SIZ010 and SIZ011 are for services): a batch's work is fixed, fewer replicas run it longer for
+    about the same bill, and the replicas are the team's own choice. No spare cost is set against it."""
+    batch = read_example(EXAMPLES_DIR / "nightly-batch.yaml")
+    r = run({**batch, "min_replicas": 6})
+    assert not {"SIZ010", "SIZ011"} & set(r.fired_rules)
+    assert r.best_option is not None and r.best_option.replicas >= 6
+    assert r.best_option.spare_usd_per_month is None
+    assert r.serverless_option is None or r.serverless_option.spare_usd_per_month is None

@@ -187,9 +187,9 @@ class Option(ResultModel):
     """The best option only: the same offer sized for throughput alone, where the latency targets (a
     dropped default's included, which still chooses the cards) add to its bill; None otherwise."""
     spare_usd_per_month: float | None = None
-    """The best dedicated and the best serverless option only: what the replicas beyond the peak's need
-    (the spare the rules add, or a min_replicas above the need) add to its bill, its bill less that of
-    the same plan without them as the same offer bills it (whole instances may bill a spare's cards
-    anyway); None where there are none, they add nothing, or for every other option."""
+    """The best dedicated and the best serverless option of a service only: what the spare replicas the
+    rules add (SIZ010, SIZ011) add to its bill, its bill less that of the same offer without them, as it
+    bills both (whole instances may bill a spare's cards anyway); None where no rule adds one (a stated
+    min_replicas sets the replicas), they add nothing, for a batch, or for every other option."""
     price_origin: PriceOrigin | None = None
     """Where ``usd_per_gpu_hour`` came from: the catalog, an overrides file or an import."""

@@ -136,9 +136,10 @@ def with_latency_targets_cost(
 def with_spare_cost(
     alternatives: Alternatives, hours: float, days: float, knowledge: Knowledge
 ) -> Alternatives:
-    """The best option with what its spare replicas cost: its bill less that of its plan without them,
-    both as its offer bills them (whole instances may bill a spare's cards anyway); unchanged where it
-    has none, or they add nothing to the bill."""
+    """The best option with what the spare replicas a rule adds cost (called only where one does, for a
+    service: SIZ010, SIZ011): its bill less that of its plan without them, both as its offer bills them
+    (whole instances may bill a spare's cards anyway); unchanged where it has none, or they add nothing
+    to the bill."""
     best, listing = alternatives.best, alternatives.best_listing
     if best is None or listing is None or listing.plan.spare_replicas == 0:
         return alternatives

@@ -213,7 +213,8 @@ def survey_market(
         return leans[gpu]
 
     alternatives = with_latency_targets_cost(alternatives, lean, hours, days, knowledge)
-    alternatives = with_spare_cost(alternatives, hours, days, knowledge)
+    if constraints.spare_replica:
+        alternatives = with_spare_cost(alternatives, hours, days, knowledge)
     serverless = price_serverless(capacity, replicas, verdicts.unsuitable, constraints, knowledge, hours)
     busy = BusyShares(capacity, plans, hours)
     gpu = load_gpu(alternatives.best, serverless, plans, knowledge)

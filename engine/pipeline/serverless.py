@@ -93,7 +93,7 @@ class ServerlessMarket:
     def best_spare_usd_per_month(self) -> float | None:
         """What the spare replicas the rules add cost on the best product: its bill less that of the same
         product priced without them (its instances at the peak, and those kept warm); None where there
-        are none, or they add nothing to its bill."""
+        are none (a stated min_replicas sets the replicas instead), or they add nothing to its bill."""
         best, workload = self.best, self.pricer.workload
         if best is None or workload.sizing.spare_replicas == 0:
             return None
