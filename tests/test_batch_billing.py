@@ -119,7 +119,7 @@ def test_a_run_on_every_replica_its_whole_instances_hold_says_why_it_has_more() 
     )
     assert row.replicas == 3
     assert (
-        "The window needs 3 (the sizing table's count); scaleway h100-sxm-8-80g bills whole instances, 8 "
-        "cards here, and the run uses every replica they hold, so it finishes sooner on the cards it pays "
-        "for."
+        "The window needs 3 replicas (the sizing table's count); scaleway h100-sxm-8-80g bills whole "
+        "instances, 8 cards here, and the run uses every replica they hold, so it finishes sooner on the "
+        "cards it pays for."
     ) in " ".join(render_memo(r).split())

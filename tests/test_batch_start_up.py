@@ -149,20 +149,27 @@ def test_a_spot_rate_is_said_with_its_allowance_for_redone_work() -> None:
     """A spot rental's month is its running hours plus 5 % for work redone after interruptions
     (knowledge/pricing_assumptions.yaml): beside its hourly rate, the sentence says so, or the hour times
     the hours would not give the month. The nightly batch's result with its best option and its rival
-    made spot (the template's reading of them; the pipeline's spot pricing is tested apart)."""
+    made spot, the rival a Vast.ai spot listing (the template's reading of them; the pipeline's spot
+    pricing is tested apart)."""
     r = recommend(validate_workload(read_example(NIGHTLY_BATCH), "nightly"), EVALUATED_ON)
     assert r.best_option is not None and r.batch_start_up is not None and r.spot_interruption_overhead == 0.05
     spot = r.model_copy(
         update={
             "best_option": r.best_option.model_copy(update={"pricing": "spot"}),
             "batch_start_up": r.batch_start_up.model_copy(
-                update={"billing": "by_the_hour", "pricing": "spot", "usd_per_hour": 30.0}
+                update={
+                    "billing": "by_the_hour",
+                    "pricing": "spot",
+                    "provider": "vast",
+                    "offer": "spot",
+                    "usd_per_hour": 30.0,
+                }
             ),
         }
     )
     assert (
-        "the recommended 4 × b200 bill $23.92 an hour ($3,504 a month for the runs alone, plus 5 % for "
-        "work redone after interruptions), modal functions (4 × b200) $30.00 an hour ($3,676 a month, "
-        "plus 5 % for work redone after interruptions)."
+        "the recommended 4 × b200 bill $23.92 an hour ($3,504 a month for the runs alone, which counts "
+        "5 % more hours for work redone after interruptions), vast spot (4 × b200) $30.00 an hour "
+        "($3,676 a month, which counts 5 % more hours for work redone after interruptions)."
     ) in " ".join(render_memo(spot).split())
     assert "a month for the runs alone)," in " ".join(render_memo(r).split())

@@ -408,3 +408,36 @@ def test_the_memo_tells_the_scale_down_delay_from_the_idle_timeout() -> None:
         "times one no longer needed while others keep serving runs on 300 s (the autoscaler's scale-down "
         "delay, not the idle timeout of the last instance) before it stops, billed too."
     ) in memo
+
+
+EVENING_PEAK = (
+    *(0.2, 0.1, 0.05, 0.05, 0.05, 0.1, 0.2, 0.4, 0.6, 0.7, 0.8, 0.9),
+    *(1.0, 0.9, 0.8, 0.8, 0.9, 1.2, 1.8, 2.6, 3.0, 2.8, 1.6, 0.6),
+)
+"""An Austrian shop's day: quiet at night, busiest in the evening (hour 0 to 23)."""
+
+
+def test_a_product_whose_instances_stop_on_their_idle_timeout_says_so() -> None:
+    """RunPod removes a worker no longer needed when its own idle timeout (5 s) passes, as it stops the
+    last one: the memo says the tail is that timeout, not a scale-down delay of its own. An Austrian
+    shop's chat with an evening peak adds and removes workers through the day."""
+    r = run(
+        {
+            "name": "at-shop-chat",
+            "model": {"name": "qwen2.5-32b", "precision": "fp8"},
+            "requests_per_day": 120_000,
+            "avg_input_tokens": 800,
+            "avg_output_tokens": 200,
+            "load_pattern": "variable",
+            "load_profile": list(EVENING_PEAK),
+            "latency_sensitive": True,
+            "personal_data": True,
+            "company_country": "AT",
+        }
+    )
+    so = r.serverless_option
+    assert so is not None and so.serverless is not None and so.provider == "runpod"
+    assert so.serverless.scale_down_seconds == so.serverless.idle_timeout_seconds == 5
+    memo = " ".join(render_memo(r).split())
+    assert "times one no longer needed runs on 5 s, its idle timeout, before it stops, billed too." in memo
+    assert "scale-down delay" not in memo

@@ -8,6 +8,7 @@ from typing import Any
 import yaml
 from helpers import TESTS_DIR, run
 
+from gpu_advisor.engine.calc.fleet_billing import undercuts
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
@@ -102,23 +103,30 @@ SCALED = {
 }
 
 
-def test_a_scaled_fleet_is_set_against_the_recommendation_where_it_costs_less() -> None:
-    below = message(
+def dep032(lang: str, deployment: str, cost: float) -> str:
+    """DEP032's message with the scaled fleet set against a recommendation, the flag worked out as the
+    pipeline does (``with_the_decision``: 5 % is saving_worth_mentioning)."""
+    flag = undercuts(SCALED["autoscaled_usd_per_month"], cost, 0.05)
+    return message(
         "DEP032",
         "economics",
-        "en",
+        lang,
         **SCALED,
-        recommended_deployment="serverless",
-        recommended_usd_per_month=47_640.0,
+        recommended_deployment=deployment,
+        recommended_usd_per_month=cost,
+        autoscaled_undercuts_recommendation=flag,
     )
-    # 45,257 is 5.0 % below 47,640: the saving_worth_mentioning (5 %) it must reach.
+
+
+def test_a_scaled_fleet_is_set_against_the_recommendation_where_it_costs_less() -> None:
+    # 45,257 is 5.0 % below 47,640: the saving_worth_mentioning (5 %) it must reach; 47,630 is not.
+    assert undercuts(45_257.0, 47_640.0, 0.05) and not undercuts(45_257.0, 47_630.0, 0.05)
+    assert not undercuts(0.0, 47_640.0, 0.05) and not undercuts(45_257.0, None, 0.05)
     assert (
         "$45,257 a month, 28 % less, and less than the recommendation (the serverless endpoints at "
-        "$47,640). An added replica" in below
+        "$47,640). An added replica" in dep032("en", "serverless", 47_640.0)
     )
-    german = message(
-        "DEP032", "economics", "de", **SCALED, recommended_deployment="api", recommended_usd_per_month=50_000
-    )
+    german = dep032("de", "api", 50_000.0)
     assert "28 % weniger, und weniger als die Empfehlung (die verwaltete API für 50.000 $)." in german
     # Dearer than the scaled fleet, less than 5 % dearer (noise), the fixed fleet itself, or not settled:
     # nothing more is said.
@@ -129,15 +137,7 @@ def test_a_scaled_fleet_is_set_against_the_recommendation_where_it_costs_less() 
         ("hybrid", 60_000.0),
         ("", 0.0),
     ):
-        said = message(
-            "DEP032",
-            "economics",
-            "en",
-            **SCALED,
-            recommended_deployment=deployment,
-            recommended_usd_per_month=cost,
-        )
-        assert "$45,257 a month, 28 % less. An added replica" in said
+        assert "$45,257 a month, 28 % less. An added replica" in dep032("en", deployment, cost)
 
 
 def test_a_mixed_fleet_of_one_card_more_says_one_card() -> None:

@@ -25,8 +25,16 @@ def autoscaled_billing(
         gpus_rented_max=fleet.gpus_rented_max,
         gpu_hours_per_month=fleet.gpu_hours_per_month,
         usd_per_month=fleet.usd_per_month,
-        undercuts_recommendation=bool(recommended_usd_per_month)
-        and fleet.usd_per_month <= (recommended_usd_per_month or 0.0) * (1 - noise_share),
+        undercuts_recommendation=undercuts(fleet.usd_per_month, recommended_usd_per_month, noise_share),
+    )
+
+
+def undercuts(usd_per_month: float, recommended_usd_per_month: float | None, noise_share: float) -> bool:
+    """A bill below the recommendation's by at least ``noise_share`` of it (``saving_worth_mentioning``):
+    a smaller gap is noise next to price dates and discounts. DEP032's message and the memo's Summary read
+    it (``autoscaled_undercuts_recommendation``, ``AutoscaledFleetBilling.undercuts_recommendation``)."""
+    return bool(recommended_usd_per_month) and (
+        0 < usd_per_month <= (recommended_usd_per_month or 0.0) * (1 - noise_share)
     )
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.commitments import fleet_name, option_billing
+from gpu_advisor.engine.calc.fleet_billing import undercuts
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Decision, Option
@@ -321,14 +322,17 @@ def mixed_fleet_sla_unknown(knowledge: Knowledge, market: Market) -> dict[str, A
     }
 
 
-def with_the_decision(details: EconomicsDetails, decision: Decision) -> EconomicsDetails:
+def with_the_decision(details: EconomicsDetails, decision: Decision, noise_share: float) -> EconomicsDetails:
     """The economics details once the decision is settled: DEP032's message sets the fleet scaled by the
     hour against what was recommended (an API, serverless endpoints, owned servers), which the economics
-    stage, run before the later stages, cannot know."""
+    stage, run before the later stages, cannot know; ``noise_share``: ``saving_worth_mentioning``."""
     return details.model_copy(
         update={
             "recommended_deployment": decision.deployment,
             "recommended_usd_per_month": decision.usd_per_month or 0.0,
+            "autoscaled_undercuts_recommendation": undercuts(
+                details.autoscaled_usd_per_month, decision.usd_per_month, noise_share
+            ),
         }
     )
 

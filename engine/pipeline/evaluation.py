@@ -196,7 +196,9 @@ def _evaluate(
     firings = (*verdicts.firings, *constraints.firings, *economic_firings, *serverless_firings, *api_firings)
     rules = tuple(fired_rules(firings, rulebook))
     settlement = settle(rules, market)
-    details = with_the_decision(details, settlement.decision)
+    details = with_the_decision(
+        details, settlement.decision, knowledge.threshold("saving_worth_mentioning").value
+    )
     return Evaluation(
         knowledge=knowledge,
         rulebook=rulebook,

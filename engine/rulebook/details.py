@@ -146,10 +146,10 @@ class EconomicsDetails(Details):
     cheapest_billed_hours_per_month: float
     """The hours a month that rental bills (0 without one)."""
     mixed_fleet_name: str
+    """Its base's and its peak's offers ("" without a mixed fleet)."""
     mixed_fleet_two_providers: bool = False
     """Its reserved base and its hourly instances are two providers' (two contracts, one load balancer
     across both)."""
-    """Its base's and its peak's offers ("" without a mixed fleet)."""
     mixed_fleet_base_usd_per_month: float
     mixed_fleet_quietest_replicas: int
     """The replicas every hour needs; the base's instances hold ``mixed_fleet_base_replicas``."""
@@ -158,6 +158,9 @@ class EconomicsDetails(Details):
     mixed_fleet_peak_usd_per_month: float
     mixed_fleet_peak_gpu_hours: float
     autoscaled_usd_per_month: float
+    autoscaled_undercuts_recommendation: bool = False
+    """Set once the decision is settled (``with_the_decision``): the scaled fleet bills less than the
+    recommendation by at least ``saving_worth_mentioning`` (``calc.fleet_billing.undercuts``)."""
     autoscaled_gpu_hours: float
     autoscaled_fewest_replicas: int
     """The fewest replicas of a served hour, and the most (the fixed fleet's count)."""
