@@ -277,3 +277,25 @@ def test_one_workload_beside_its_proposals(tmp_path: Path) -> None:
     assert [r["results"] for r in together] == [r["results"] for r in apart]
     # The waivers beside the workload hold for each proposal: the PCIe pair's NET002 failure is waived.
     assert any(item["rule_id"] == "NET002" and item.get("waived") for item in together[0]["results"])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "workload: {}\nproposals: [{name: a}]\nname: team\n",
+            "beside workload and proposals a file takes waivers only (got name)",
+        ),
+        ("workload: {}\nproposals: {name: a}\n", "proposals: a list of proposals, each as under proposal:"),
+        ("workload: {}\nproposals: []\n", "no proposal in the file"),
+    ],
+    ids=["another-key", "proposals-a-mapping", "no-proposal"],
+)
+def test_a_shared_workload_file_that_is_not_one_says_what_it_takes(
+    tmp_path: Path, text: str, expected: str
+) -> None:
+    path = tmp_path / "shared.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = invoke(str(path))
+    assert result.exit_code == 2
+    assert result.output == f"error: {path}: {expected}\n"

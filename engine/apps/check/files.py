@@ -70,7 +70,7 @@ def raw_documents(text: str, path: str) -> list[tuple[int, int, Any]]:
     data = load_yaml(text, path)
     if isinstance(data, dict) and set(data) == {"proposals"}:
         data = data["proposals"]
-    elif shares_a_workload(data):
+    elif shares_a_workload(data, path):
         data = [
             {
                 "workload": data["workload"],
@@ -86,14 +86,26 @@ def raw_documents(text: str, path: str) -> list[tuple[int, int, Any]]:
     return [(index, lines[index - 1], document) for index, document in enumerate(documents, start=1)]
 
 
-def shares_a_workload(data: Any) -> bool:
+def shares_a_workload(data: Any, path: str) -> bool:
     """One workload beside a list of proposals for it (``workload``, ``proposals``, and ``waivers`` that
-    hold for each): every proposal is checked against that workload."""
-    return (
-        isinstance(data, dict)
-        and {"workload", "proposals"} <= data.keys() <= SHARED_WORKLOAD_KEYS
-        and isinstance(data["proposals"], list)
-    )
+    hold for each): every proposal is checked against that workload. Such a file with another key, or
+    whose ``proposals`` is no list, is an input error that says what the layout takes."""
+    if not (isinstance(data, dict) and {"workload", "proposals"} <= data.keys()):
+        return False
+    extra = sorted(str(key) for key in data.keys() - SHARED_WORKLOAD_KEYS)
+    if extra:
+        raise InputError(
+            at(
+                path,
+                Words(
+                    "beside workload and proposals a file takes waivers only (got %(keys)s)",
+                    keys=", ".join(extra),
+                ),
+            )
+        )
+    if not isinstance(data["proposals"], list):
+        raise InputError(at(path, Words("proposals: a list of proposals, each as under proposal:")))
+    return True
 
 
 SHARED_WORKLOAD_KEYS = frozenset({"workload", "proposals", "waivers"})
