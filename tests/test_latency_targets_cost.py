@@ -168,7 +168,10 @@ def test_a_dedicated_decision_says_what_its_targets_cost_as_the_offer_bills_them
         f"{cost} a month more at scaleway (h100-sxm-8-80g) as it bills them." in memo
     )
     german = flat(render_memo(result, Format.named("de")))
-    assert "allein nach dem Durchsatz bemessen, trügen 12 GPUs, Reserven eingeschlossen, die Last." in german
+    assert (
+        "allein nach dem Durchsatz bemessen, trügen 12 GPUs, Ersatzreplikate eingeschlossen, die Last."
+        in german
+    )
 
 
 def test_where_throughput_sets_cards_and_replicas_nothing_is_priced() -> None:
