@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from gpu_advisor.engine.calc.costs import Rental
 from gpu_advisor.engine.calc.listings import (
     PricedListing,
     cheapest_option,
@@ -117,14 +118,7 @@ def with_latency_targets_cost(
     plan = lean(listing.plan.gpu)
     if plan is None or same_shape(plan, listing.plan):
         return alternatives
-    _, rental = price_plan(
-        listing.listing,
-        plan,
-        hours,
-        days,
-        knowledge.calendar_hours_per_month(),
-        knowledge.pricing_assumptions.spot_interruption.overhead,
-    )
+    rental = bill_on(listing, plan, hours, days, knowledge)
     cost = listing.rental.usd_per_month - rental.usd_per_month
     if cost <= 0:
         return alternatives
@@ -143,15 +137,24 @@ def with_spare_cost(
     best, listing = alternatives.best, alternatives.best_listing
     if best is None or listing is None or listing.plan.spare_replicas == 0:
         return alternatives
+    rental = bill_on(listing, without_spares(listing.plan), hours, days, knowledge)
+    cost = listing.rental.usd_per_month - rental.usd_per_month
+    if cost <= 0:
+        return alternatives
+    return replace(alternatives, best=best.model_copy(update={"spare_usd_per_month": cost}))
+
+
+def bill_on(
+    listing: PricedListing, plan: ReplicaPlan, hours: float, days: float, knowledge: Knowledge
+) -> Rental:
+    """Another plan on the same listing, billed as its offer bills (``price_plan``): what the best
+    option's bill is set against."""
     _, rental = price_plan(
         listing.listing,
-        without_spares(listing.plan),
+        plan,
         hours,
         days,
         knowledge.calendar_hours_per_month(),
         knowledge.pricing_assumptions.spot_interruption.overhead,
     )
-    cost = listing.rental.usd_per_month - rental.usd_per_month
-    if cost <= 0:
-        return alternatives
-    return replace(alternatives, best=best.model_copy(update={"spare_usd_per_month": cost}))
+    return rental
