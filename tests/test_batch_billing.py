@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from helpers import run
+from helpers import EXAMPLES_DIR, read_example, run
 
 from gpu_advisor.engine.calc.costs import BatchRun, billed_hours, running_hours_billed
 from gpu_advisor.engine.calc.load import batch_window
@@ -91,24 +91,26 @@ def test_a_nightly_batch_is_priced_for_the_hours_it_runs() -> None:
     assert h200.usd_per_month == pytest.approx(556, abs=1)
 
 
+DE_EXTRACTION = {
+    "name": "de-doc-extract",
+    "model": {"name": "qwen2.5-72b", "precision": "fp8"},
+    "requests_per_day": 60_000,
+    "avg_input_tokens": 3_000,
+    "avg_output_tokens": 600,
+    "load_pattern": "batch",
+    "schedule": "workdays",
+    "batch_window_hours": 4,
+    "personal_data": True,
+    "company_country": "DE",
+}
+"""A German document-extraction batch on personal data (a walkthrough's workload)."""
+
+
 def test_a_run_on_every_replica_its_whole_instances_hold_says_why_it_has_more() -> None:
     """A German document-extraction batch (72B in FP8, 60,000 requests in a 4-hour window): the window
     needs 3 replicas of 2 H100, the sizing table's count; Scaleway bills its 8-card instance whole, and
     the run uses all 4 replicas it holds. The memo says why its Load section counts 4 and the table 3."""
-    r = run(
-        {
-            "name": "de-doc-extract",
-            "model": {"name": "qwen2.5-72b", "precision": "fp8"},
-            "requests_per_day": 60_000,
-            "avg_input_tokens": 3_000,
-            "avg_output_tokens": 600,
-            "load_pattern": "batch",
-            "schedule": "workdays",
-            "batch_window_hours": 4,
-            "personal_data": True,
-            "company_country": "DE",
-        }
-    )
+    r = run(DE_EXTRACTION)
     best = r.best_option
     row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
     assert best is not None and (best.provider, best.offer, best.replicas, best.gpus_rented) == (
@@ -123,3 +125,21 @@ def test_a_run_on_every_replica_its_whole_instances_hold_says_why_it_has_more() 
         "instances, 8 cards here, and the run uses every replica they hold, so it finishes sooner on the "
         "cards it pays for."
     ) in " ".join(render_memo(r).split())
+
+
+def test_a_batch_whose_spot_offers_are_all_excluded_says_why_it_runs_on_another_pricing() -> None:
+    """PRC001 prefers spot for a batch; a German company's personal data excludes every spot offer of
+    the catalog (RES001: none runs in the EU), and the options section says so. The Swiss nightly batch
+    without personal data keeps admitted spot offers: nothing is said."""
+    r = run(DE_EXTRACTION)
+    assert "PRC001" in r.fired_rules
+    spot = [o for o in r.options if o.pricing == "spot"]
+    assert spot and all("RES001" in o.excluded_by for o in spot)
+    assert (
+        "PRC001 prefers spot for this batch, but every spot offer is excluded for it (NET001, NET003, "
+        "RES001), so it runs on another pricing."
+    ) in " ".join(render_memo(r).split())
+    nightly = run(read_example(EXAMPLES_DIR / "nightly-batch.yaml"))
+    assert "PRC001" in nightly.fired_rules
+    assert any(o.pricing == "spot" and not o.excluded_by for o in nightly.options)
+    assert "PRC001 prefers spot" not in render_memo(nightly)
