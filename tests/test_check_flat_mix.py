@@ -23,6 +23,11 @@ def test_a_mix_whose_base_holds_every_hour_is_priced_as_its_reservation(tmp_path
     assert data["usd_per_month"] == 8 * 1.90 * 730
     by_rule = {item["rule_id"]: item for item in data["results"]}
     assert (by_rule["PRC013"]["status"], by_rule["KNB014"]["status"]) == ("pass", "pass")
+    # Over the term, only the reserved base binds; the hourly part (here none) only while it runs.
+    assert by_rule["DEP033"]["message"].endswith(
+        "over its 36-month term at this load: the reservation binds its base for the term, the hourly "
+        "part only while it runs); see gpu-advisor recommend for what the rules weighed."
+    )
     prc020 = by_rule["PRC020"]
     assert (prc020["status"], prc020["part"]) == ("warn", "proposal")
     assert prc020["message"] == (
