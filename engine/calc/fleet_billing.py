@@ -9,11 +9,9 @@ from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling, MixedFleetB
 from gpu_advisor.engine.domain.results import Option
 
 
-def autoscaled_billing(
-    fleet: AutoscaledFleet, recommended_usd_per_month: float | None, noise_share: float
-) -> AutoscaledFleetBilling:
-    """``noise_share``: the share of the recommendation's monthly cost (``saving_worth_mentioning``) below
-    which the scaled fleet's lower bill is not said to undercut it."""
+def autoscaled_billing(fleet: AutoscaledFleet, undercuts_recommendation: bool) -> AutoscaledFleetBilling:
+    """``undercuts_recommendation``: as the economics details worked it out once the decision was settled
+    (``undercuts``)."""
     listing = fleet.listing.listing
     return AutoscaledFleetBilling(
         provider=listing.offer.provider,
@@ -25,7 +23,7 @@ def autoscaled_billing(
         gpus_rented_max=fleet.gpus_rented_max,
         gpu_hours_per_month=fleet.gpu_hours_per_month,
         usd_per_month=fleet.usd_per_month,
-        undercuts_recommendation=undercuts(fleet.usd_per_month, recommended_usd_per_month, noise_share),
+        undercuts_recommendation=undercuts_recommendation,
     )
 
 

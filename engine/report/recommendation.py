@@ -44,6 +44,7 @@ from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_
 from gpu_advisor.engine.report.findings import findings_for
 from gpu_advisor.engine.report.sources import price_dates
 from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
+from gpu_advisor.engine.rulebook.details import EconomicsDetails
 from gpu_advisor.engine.rulebook.durable import Firing
 from gpu_advisor.engine.rulebook.loading import load_rulebook
 from gpu_advisor.engine.rulebook.schema import Rulebook
@@ -242,6 +243,13 @@ def with_serverless(dedicated: tuple[Option, ...], serverless: tuple[Option, ...
     return tuple(sorted((*dedicated, *serverless), key=lambda option: option.usd_per_month))
 
 
+def _undercuts_recommendation(evaluation: Evaluation) -> bool:
+    """The scaled fleet undercuts the recommendation, as DEP032's message says (worked out once the
+    decision was settled, ``pipeline.economics.with_the_decision``)."""
+    economics = evaluation.details["economics"]
+    return isinstance(economics, EconomicsDetails) and economics.autoscaled_undercuts_recommendation
+
+
 def _billing_increment(knowledge: Knowledge, option: Option) -> int | None:
     offer = knowledge.offer(option.provider, option.offer, option.gpu)
     return offer.billing_increment_seconds if offer is not None else None
@@ -299,11 +307,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         best_option=best,
         serverless_option=e.serverless,
         mixed_fleet=e.mixed_fleet,
-        autoscaled_fleet=autoscaled_billing(
-            market.autoscaled,
-            e.decision.usd_per_month,
-            knowledge.threshold("saving_worth_mentioning").value,
-        )
+        autoscaled_fleet=autoscaled_billing(market.autoscaled, _undercuts_recommendation(e))
         if market.autoscaled
         else None,
         batch_start_up=start_up_break_even(
