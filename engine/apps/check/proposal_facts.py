@@ -168,31 +168,31 @@ def place_facts(
         "offer_known": hardware.offer is not None,
         "offer_superseded": hardware.offer is not None and hardware.offer.superseded_by is not None,
         "offer_price_age_days": (evaluation.evaluated_on - priced.as_of).days if priced is not None else 0,
-        "serverless_product_known": proposal.deployment == "serverless"
-        and bool(named_serverless_products(proposal, knowledge)),
-        "serverless_instance_gpus_max": serverless_instance_gpus_max(proposal, hardware.gpu, knowledge),
-        "serverless_larger_instances_unpriced": proposal.deployment == "serverless"
-        and any(
-            p.larger_instances_unpriced is not None for p in named_serverless_products(proposal, knowledge)
-        ),
+        **serverless_product_facts(proposal, hardware.gpu, knowledge),
     }
 
 
-def serverless_instance_gpus_max(proposal: ProposalInput, gpu: str | None, knowledge: Knowledge) -> int:
-    """The most cards one instance of a serverless proposal's products has on ``gpu`` (0 where none
-    sells it, or the proposal is not serverless or names no GPU)."""
-    if proposal.deployment != "serverless" or gpu is None:
-        return 0
-    return max(
-        (
-            size
-            for product in named_serverless_products(proposal, knowledge)
-            for sold in product.gpus
-            if sold.gpu == gpu
-            for size in sold.instance_gpus
+def serverless_product_facts(
+    proposal: ProposalInput, gpu: str | None, knowledge: Knowledge
+) -> dict[str, Any]:
+    """A serverless proposal's products in the catalog: whether there are any, the most cards one of
+    their instances has on ``gpu`` (0 where none sells it, or no GPU is named), and whether they sell
+    larger instances than the catalog prices. All false or 0 for other deployments."""
+    products = named_serverless_products(proposal, knowledge) if proposal.deployment == "serverless" else []
+    sizes = [
+        size
+        for product in products
+        for sold in product.gpus
+        if sold.gpu == gpu
+        for size in sold.instance_gpus
+    ]
+    return {
+        "serverless_product_known": bool(products),
+        "serverless_instance_gpus_max": max(sizes, default=0),
+        "serverless_larger_instances_unpriced": any(
+            p.larger_instances_unpriced is not None for p in products
         ),
-        default=0,
-    )
+    }
 
 
 def managed_endpoint(proposal: ProposalInput, knowledge: Knowledge) -> bool:
