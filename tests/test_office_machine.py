@@ -153,3 +153,15 @@ def test_an_office_machine_has_no_staff_line_by_design_not_for_want_of_a_salary(
     (tco001,) = [f.message for f in result.findings if f.rule_id == "TCO001"]
     assert "staff" not in tco001
     assert tco001.endswith("(runpod/community/rtx-5090, billed 730 hours a month).")
+
+
+def test_on_premises_the_default_line_advice_names_no_machine_the_memo_did_not_cost() -> None:
+    """Two RTX 5090 workstations are the own route of a voice service whose data stays in the building;
+    TCO005 named the catalog's default HGX H100 node at $285,000 as the figures to replace."""
+    r = run({**VOICE, "on_premises_required": True})
+    assert r.own_hardware.server == "workstation-rtx-5090"
+    (tco005,) = [f.message for f in r.findings if f.rule_id == "TCO005"]
+    assert "HGX" not in tco005 and "285,000" not in tco005
+    assert " ".join(tco005.split()).startswith(
+        "The own-server figures are defaults (the catalog's price and power draw of the machine costed"
+    )
