@@ -129,10 +129,13 @@ def test_a_run_on_every_replica_its_whole_instances_hold_says_why_it_has_more() 
 
 def test_a_batch_whose_spot_offers_are_all_excluded_says_why_it_runs_on_another_pricing() -> None:
     """PRC001 prefers spot for a batch; a German company's personal data excludes every spot offer of
-    the catalog (RES001: none runs in the EU), and the options section says so. The Swiss nightly batch
+    the catalog (RES001: none runs in the EU), and the options section says so; PRV005, which advises
+    batch on spot, stays silent. The Swiss nightly batch
     without personal data keeps admitted spot offers: nothing is said."""
     r = run(DE_EXTRACTION)
     assert "PRC001" in r.fired_rules
+    # Nor is the batch told it is the spot part of a multi-provider strategy (PRV005).
+    assert "PRV005" not in r.fired_rules
     spot = [o for o in r.options if o.pricing == "spot"]
     assert spot and all("RES001" in o.excluded_by for o in spot)
     assert (
@@ -140,6 +143,6 @@ def test_a_batch_whose_spot_offers_are_all_excluded_says_why_it_runs_on_another_
         "RES001), so it runs on another pricing."
     ) in " ".join(render_memo(r).split())
     nightly = run(read_example(EXAMPLES_DIR / "nightly-batch.yaml"))
-    assert "PRC001" in nightly.fired_rules
+    assert "PRC001" in nightly.fired_rules and "PRV005" in nightly.fired_rules
     assert any(o.pricing == "spot" and not o.excluded_by for o in nightly.options)
     assert "PRC001 prefers spot" not in render_memo(nightly)

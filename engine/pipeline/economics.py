@@ -86,6 +86,9 @@ def economics_fact(
         best_option_has_other_prices=bool(other_prices(knowledge, best)),
         best_option_has_spare=bool(best and best.spare_replicas),
         sla_unknown_admitted=bool(unknown_sla),
+        spot_option_admitted=any(
+            p.listing.offer.pricing == "spot" for p in market.priced if not p.excluded_by
+        ),
         server_gpu_watts=float(server.gpu_watts),
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),

@@ -1,0 +1,59 @@
+"""The ``api`` fact: the managed API against the cheapest self-hosted route the rules left standing,
+asserted after the serverless and economics stages have settled which routes stand."""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from gpu_advisor.engine.rulebook.fact_base import Fact, Guard
+
+API = "api_priced"
+
+
+class ApiFact(Fact):
+    """The managed API against the cheapest self-hosted route the rules left standing."""
+
+    about_workload: ClassVar[bool] = True
+
+    kind: Literal["api"] = "api"
+    api_priced: bool
+    """A managed API in the catalog can serve the workload's volume (its price is known)."""
+    api_usd_per_month: Annotated[float, Guard(API)]
+    api_model_params_b: Annotated[float, Guard(API)]
+    """The size of the open model behind the compared API; 0 for a proprietary model."""
+    api_price_age_days: Annotated[int, Guard(API)]
+    """Days between the compared API price's date and the evaluation."""
+    self_hosted_priced: bool
+    """A self-hosted route the rules left standing has a price."""
+    self_hosted_usd_per_month: Annotated[float, Guard("self_hosted_priced")]
+    """The cheapest of the self-hosted routes (serverless, own hardware, dedicated) whose proposal
+    stands after the serverless and economics stages."""
+    self_hosted_kind: Annotated[str, Guard("self_hosted_priced")]
+    """Its deployment: serverless, own_hardware, dedicated_cloud or hybrid."""
+    self_hosted_price_age_days: Annotated[int, Guard("self_hosted_priced")]
+    """Days between the date of the price it rests on and the evaluation."""
+    serverless_sla: Literal["published", "none", "unknown"]
+    """Whether the provider of the cheapest admitted serverless option publishes an enterprise SLA for it
+    (providers.yaml); unknown where the catalog could not establish it, or no serverless option stands."""
+    api_ruled_out: bool
+    """A rule fired so far rules the API out (own weights, DEP005; data that stays in the building; a
+    policy): its price is no longer a route the comparison rules weigh."""
+    serverless_ruled_out: bool
+    """A rule fired so far rules serverless out (DEP024 for a busy steady service, a policy): stating
+    the latency sensitivity would not bring it back."""
+    scale_to_zero_priced: bool
+    """A rule keeps serverless instances warm for a workload that leaves latency_sensitive at its default,
+    and some admitted serverless product can carry it scaling to zero instead (its price:
+    ``ApiDetails.scale_to_zero_usd_per_month``; not priced where the workload states its sensitivity)."""
+    scale_to_zero_waits: Annotated[bool, Guard("scale_to_zero_priced")]
+    """Scaling to zero, a request finds no instance running and waits for a cold start in a typical
+    month (at least one start from zero a month): the latency question is real."""
+    scale_to_zero_saving: Annotated[float, Guard("scale_to_zero_priced")]
+    """The share of the cheapest route still standing (the self-hosted one, or the API where no rule
+    has ruled it out) that scaling serverless to zero would save; 0 or less where it saves nothing."""
+    owned_base_priced: bool
+    """Owned servers for a base of replicas in every hour and an hourly offer of their GPU for the busier
+    hours are priced (``calc.fleets.cheapest_owned_base_fleet``), and some route still stands."""
+    owned_base_saving: Annotated[float, Guard("owned_base_priced")]
+    """1 - that bill over the cheapest route still standing (the self-hosted one, or the API where no
+    rule has ruled it out)."""
