@@ -186,7 +186,11 @@ def test_a_busier_hour_runs_the_instances_its_busiest_minutes_need() -> None:
     ).busy == pytest.approx(4 * 24 * 30)
     spared = service_month(demand, product(), 9.0, 30.0, 1, None)
     assert spared.busy + spared.idle == pytest.approx(5 * 24 * 30)
-    assert spared.busy == pytest.approx(3.0 / 2.0 * 24 * 30)  # the work: 1.5 instances' throughput
+    # The work is 1.5 instances' throughput, but the 5 instances share the 3 requests/s: each sees 0.6
+    # a second, 2 s each, and has a request in flight 1 - e^-1.2 = 69.9 % of the hour. An instance at
+    # part of its throughput serves all the while: 3.49 of the 5 instance-hours an hour serve requests.
+    assert spared.busy == pytest.approx(5 * -math.expm1(-1.2) * 24 * 30)
+    assert spared.busy == pytest.approx(2515.7, abs=0.1)
     assert spared.starts == 0
 
 
@@ -199,7 +203,8 @@ def test_warm_instances_are_billed_every_hour_of_the_month() -> None:
     month = service_month(demand, product(), 9.0, 22.0, 0, (2, 730.0))
     assert month.kept == 1460
     assert month.busy + month.idle + month.cold == pytest.approx(1460)
-    assert month.busy == pytest.approx((1 - math.exp(-1.0)) * 8 * 22)
+    # The two kept instances share the 0.5 requests/s: each is busy 1 - e^(-0.25 x 2) of an office hour.
+    assert month.busy == pytest.approx(2 * (1 - math.exp(-0.5)) * 8 * 22)
     assert month.cold == 0 and month.starts == 0
     # At 3 requests/s an instance carries 1 request/s: three run in the office hours, one beyond the two.
     # It starts at 9:00 (a 9 s cold start within its first hour) and, stopped at 17:00, waits out the

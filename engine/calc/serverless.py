@@ -273,6 +273,7 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         instance_gpus=priced.size,
         kept_warm=warm,
         busy_hours_per_month=month.busy,
+        work_hours_per_month=priced.work_hours,
         idle_hours_per_month=month.idle,
         cold_start_hours_per_month=month.cold,
         cold_starts_per_month=month.starts,

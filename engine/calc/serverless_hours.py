@@ -41,7 +41,9 @@ class HourDemand(NamedTuple):
     seconds: float
     """One request's service time at that rate."""
     busy: float
-    """Instance-hours per hour with a request in flight: P(N >= 1), or the work in instance-hours."""
+    """One instance's share of the hour with a request in flight, P(N >= 1), or the work in
+    instance-hours where that is more (an hour one instance carries, scaling to zero between requests;
+    ``busy_instances`` counts an hour that runs several)."""
     needed: float
     """Instances the hour's busiest minutes need at what an instance is sized to carry (fractional)."""
     hour: int
@@ -66,6 +68,14 @@ def hourly_demand(
         busy = -math.expm1(-rate * hour_seconds)
         hours.append(HourDemand(served, rate, hour_seconds, busy if busy > work else work, needed, hour))
     return tuple(hours)
+
+
+def busy_instances(rate: float, seconds: float, instances: float, busy: float) -> float:
+    """Instance-hours per hour with a request in flight on ``instances`` that share the hour's requests
+    evenly (a load balancer): each sees rate / n and is busy 1 - e^(-rate S / n) of the hour (M/G/inf).
+    An instance that runs at part of its throughput serves all the while: only the hours no request
+    reaches it are idle. ``busy``: the hour's ``HourDemand.busy``, held as a floor (the work)."""
+    return max(busy, -instances * math.expm1(-rate * seconds / instances))
 
 
 def instances_all_hour(needed: float, spare: int) -> int:
@@ -194,6 +204,9 @@ def service_month(
             hour_cold = min(hour_starts * cold / SECONDS_PER_HOUR, billed)
             # Every up period ends with the idle timeout run out with no request in flight.
             hour_tails = min(per_second * idle_timeout, billed - hour_cold)
+        if warm is not None or instances:
+            # Several instances (or those kept warm) share the hour's requests.
+            hour_busy = busy_instances(rate, seconds, billed, hour_busy)
         in_use = min(hour_busy, billed - hour_cold - hour_tails)
         busy += served * in_use
         cold_hours += served * hour_cold
@@ -214,9 +227,13 @@ def service_month(
     # The kept instances run every hour they are kept, with or without requests; more run in the served
     # hours that need them.
     kept = warm[0] * warm[1]
+    billed = kept + (extra + tails) * days
+    # The served hours times the month's days can exceed the kept hours by the days' rounding: the
+    # serving hours are held within what is billed.
+    busy = min(busy * days, billed - cold_hours * days)
     # Where the requests keep every kept hour busy, the difference is zero up to rounding.
-    idle = max(0.0, kept + (extra + tails) * days - (busy + cold_hours) * days)
-    return Month(busy * days, idle, cold_hours * days, starts * days, kept, scale_ups * days, removed * days)
+    idle = max(0.0, billed - busy - cold_hours * days)
+    return Month(busy, idle, cold_hours * days, starts * days, kept, scale_ups * days, removed * days)
 
 
 def batch_month(

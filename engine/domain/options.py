@@ -38,7 +38,11 @@ class ServerlessBilling(ResultModel):
     """Instances are kept running in every paid hour (a latency-sensitive service cannot wait for a cold
     start), and none outside them; otherwise instances scale to zero."""
     busy_hours_per_month: float
-    """Instance-hours with a request in flight (a batch: its work)."""
+    """Instance-hours with a request in flight (a batch: its work). An instance that runs at part of its
+    throughput counts all the while a request is in flight on it."""
+    work_hours_per_month: float = 0.0
+    """Instance-hours the month's requests would take at an instance's full throughput: the serving hours
+    beyond it are the headroom instances keep for the busiest minutes and the latency targets."""
     idle_hours_per_month: float
     """Instance-hours waiting: the idle timeout after the last request, the billing increment's rounding,
     and a kept-warm instance's quiet hours."""
