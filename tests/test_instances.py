@@ -33,6 +33,14 @@ def test_a_replica_larger_than_every_linked_size_spans_instances() -> None:
     assert place(2, 1, (1,), ()) == (((1, 2),), 2, 1)
 
 
+def test_a_replica_on_an_instance_whose_link_is_not_stated_shares_that_instance() -> None:
+    # OVHcloud's h200-1920 is sold as 8 cards whose link its sources do not state (no linked size): three
+    # 4-card replicas go two to an instance, 16 cards billed for 12, not one instance each (24 cards).
+    # Whether their link serves tensor parallelism is NET003's and NET004's to judge.
+    assert place(4, 3, (8,), ()) == (((8, 2),), 16, 4)
+    assert place(8, 1, (8,), ()) == (((8, 1),), 8, 1)
+
+
 def test_many_replicas_are_placed_in_bulk_on_the_size_that_wastes_least() -> None:
     placed = place(2, 10_000, (1, 2, 4, 8), (2, 4, 8))
     assert placed.gpus_rented == 20_000 and placed.replicas_hosted == 10_000

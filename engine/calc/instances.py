@@ -47,10 +47,11 @@ def place(
     spread: bool = False,
 ) -> Placement:
     """The fewest cards that hold ``replicas`` replicas of ``cards_per_replica`` cards each, in whole
-    instances of ``instance_gpus``; a multi-card replica needs a size of ``linked`` that holds it (its
-    cards on one link). A replica larger than every linked size spans instances of the largest size
-    (over the network), which NET003 does not admit. ``spread``: two replicas or more go on at least two
-    instances, so that a failed host (or a GPU fault that stops its instance) leaves one serving."""
+    instances of ``instance_gpus``; a multi-card replica goes in a size of ``linked`` that holds it (its
+    cards on one link), else in a size whose link its sources do not state (NET003 does not admit it).
+    A replica larger than every size spans instances of the largest (over the network; NET003 again).
+    ``spread``: two replicas or more go on at least two instances, so that a failed host (or a GPU fault
+    that stops its instance) leaves one serving."""
     together = _place(cards_per_replica, replicas, instance_gpus, linked)
     if not spread or replicas < 2 or together.instance_count >= 2:
         return together
@@ -88,6 +89,9 @@ def _place(
         usable = instance_gpus
     else:
         usable = tuple(size for size in linked if size >= cards_per_replica)
+        # No size known to link the cards holds it: its cards still share one host in a size that holds
+        # it, and are billed so; whether their link serves tensor parallelism is NET003's to judge.
+        usable = usable or tuple(size for size in instance_gpus if size >= cards_per_replica)
     if not usable:
         largest = instance_gpus[-1]
         per_replica = math.ceil(cards_per_replica / largest)

@@ -337,6 +337,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         recommended_usd_per_month=float(decision.usd_per_month or 0.0),
         idle_cards_usd_per_month=usd_per_month * idle_cards / cost.gpus_billed if idle_cards > 0 else 0.0,
         offer=proposal.offer or "",
+        largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
         **successor_details(hardware.offer, knowledge),
         base_gpus_fewer=cost.base_gpus_fewer,
         base_gpus_cheapest=cost.cheapest_base_gpus,
