@@ -256,6 +256,8 @@ class ProposalDetails(Details):
     """The offer or serverless product the proposal names ("" where it names none)."""
     largest_instance_gpus: int = 0
     """The proposed offer's largest instance, linked or not (0 where the catalog has no such offer)."""
+    proposed_replicas: int = 0
+    """The replicas the proposed cards make (0 where the GPU cannot hold one)."""
     successor_offer: str = ""
     """The provider's newer offer that replaces the one named ("" where none replaces it)."""
     successor_usd_per_gpu_hour: float = 0.0

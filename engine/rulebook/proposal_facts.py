@@ -137,8 +137,8 @@ class ProposalFact(Fact):
     """Some admitted rental is priced for the workload (its monthly bill: the next field)."""
     cheapest_rental_usd_per_month: Annotated[float, Guard("rental_priced")]
     """The least monthly bill of an admitted rental for the workload, as owning is compared with it."""
-    replicas_share_one_machine: bool
-    """The proposal runs two replicas or more on one instance or one server (SIZ016)."""
+    service_on_one_machine: bool
+    """The proposal runs all its replicas, one or more, on one instance or one server (SIZ016)."""
     gpus_billed: Annotated[int, Guard("cost_known")]
     """The cards the proposed rental's whole instances bill (PRC013 compares them with ``gpus``); 0 for
     own hardware."""

@@ -317,8 +317,8 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         rental_priced=cheapest is not None,
         cheapest_rental_usd_per_month=float(cheapest or 0.0),
         gpus_billed=cost.gpus_billed,
-        # Two replicas or more on one instance or server: one machine's failure takes every one down.
-        replicas_share_one_machine=cost.machines == 1 and proposed_replicas(gpu) >= 2,
+        # Every replica on one instance or server: one machine's failure takes the service down.
+        service_on_one_machine=cost.machines == 1 and proposed_replicas(gpu) >= 1,
         base_gpus_stated=proposal.base_gpus is not None and cost.base_gpus_billed > 0,
         base_gpus=proposal.base_gpus or 0,
         base_gpus_billed=cost.base_gpus_billed,
@@ -337,6 +337,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         recommended_usd_per_month=float(decision.usd_per_month or 0.0),
         idle_cards_usd_per_month=usd_per_month * idle_cards / cost.gpus_billed if idle_cards > 0 else 0.0,
         offer=proposal.offer or "",
+        proposed_replicas=proposed_replicas(gpu),
         largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
         **successor_details(hardware.offer, knowledge),
         base_gpus_fewer=cost.base_gpus_fewer,

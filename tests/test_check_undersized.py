@@ -1,0 +1,75 @@
+"""A proposal below the cards its peak needs: SIZ009 counts the replicas the workload keeps beyond the
+peak and says what the latency checks found at the peak; SIZ016 warns a business-critical service whose
+only replica runs on one machine."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from gpu_advisor.engine.apps.check.run import check_document
+from gpu_advisor.engine.domain.proposal import ProposalDocument
+
+AS_OF = dt.date(2026, 12, 3)
+
+INSURER = {
+    "name": "insurer-support-dach",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+    "requests_per_day": 60_000,
+    "avg_input_tokens": 1_500,
+    "avg_output_tokens": 350,
+    "load_pattern": "variable",
+    "schedule": "office_hours",
+    "latency_sensitive": True,
+    "personal_data": True,
+    "company_country": "CH",
+    "personal_data_region": "eu",
+    "business_critical": True,
+}
+"""A Swiss insurer's support bot on EU customers' data (a walkthrough's workload): 2 replicas of 2 H100
+carry its peak, and a business-critical service gets a third."""
+
+ONE_BOX = {
+    "name": "one scaleway 2xH100 box",
+    "deployment": "dedicated_cloud",
+    "provider": "scaleway",
+    "offer": "h100-sxm-2-80g",
+    "gpu": "h100-sxm",
+    "gpus": 2,
+    "pricing": "on_demand",
+    "region": "fr-par-2",
+}
+
+
+def results(workload: dict[str, Any], proposal: dict[str, Any]) -> dict[str, Any]:
+    document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
+    return {item.rule_id: item for item in check_document(document, "p.yaml", 1, AS_OF).results}
+
+
+def test_one_replica_that_keeps_up_at_the_peak_is_warned_without_contradicting_the_latency_checks() -> None:
+    found = results(INSURER, ONE_BOX)
+    assert (found["LAT005"].status, found["LAT006"].status) == ("pass", "pass")
+    assert found["SIZ009"].status == "warn"
+    assert found["SIZ009"].message == (
+        "2 × h100-sxm hold the weights, but the peak needs about 4 cards of this GPU (6 with the replicas "
+        "the workload keeps beyond its peak): replicas sized so that the busiest minutes fill at most 70 % "
+        "of the estimated throughput, after the estimate's error band is taken off. At the estimated peak "
+        "the proposed replicas still keep up (LAT005 and LAT006 hold them to the latency targets), but with "
+        "no room for a burst or for an estimate that was optimistic."
+    )
+    assert found["SIZ016"].status == "warn"
+    assert found["SIZ016"].message == (
+        "The proposal runs its only replica on one instance: a failure of that machine, its maintenance, "
+        "or a GPU fault that stops it takes the whole service down. Run a second replica on another "
+        "machine (SIZ015; the recommendation is priced so)."
+    )
+
+
+def test_a_replica_the_peak_overloads_expects_queueing() -> None:
+    """Four times the requests on a service that is not business-critical: the one replica cannot carry
+    the peak (the latency checks fail), SIZ009 expects queueing, and SIZ016 does not warn."""
+    busier = {**INSURER, "requests_per_day": 240_000, "business_critical": False}
+    found = results(busier, ONE_BOX)
+    assert (found["LAT005"].status, found["LAT006"].status) == ("fail", "fail")
+    assert found["SIZ009"].message.endswith("Expect queueing and rising latency at peak.")
+    assert "SIZ016" not in found or found["SIZ016"].status != "warn"
