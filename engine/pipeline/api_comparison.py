@@ -61,6 +61,8 @@ def weigh_api(
         scale_to_zero_priced=cold is not None and standing is not None,
         scale_to_zero_waits=cold is not None and cold.bill.priced.month.starts >= 1,
         scale_to_zero_saving=float(saving),
+        cheapest_standing_priced=standing is not None,
+        cheapest_standing_usd_per_month=float(standing.usd_per_month) if standing else 0.0,
         owned_base_priced=market.owned_base is not None and standing is not None,
         owned_base_saving=1 - market.owned_base.usd_per_month / standing.usd_per_month
         if market.owned_base and standing and standing.usd_per_month

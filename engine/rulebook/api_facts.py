@@ -51,6 +51,11 @@ class ApiFact(Fact):
     scale_to_zero_saving: Annotated[float, Guard("scale_to_zero_priced")]
     """The share of the cheapest route still standing (the self-hosted one, or the API where no rule
     has ruled it out) that scaling serverless to zero would save; 0 or less where it saves nothing."""
+    cheapest_standing_priced: bool
+    """Some route still stands with a price: the self-hosted one, or the API where no rule has ruled it
+    out (its name: ``ApiDetails.standing_name``)."""
+    cheapest_standing_usd_per_month: Annotated[float, Guard("cheapest_standing_priced")]
+    """The cheapest of them a month: what a budget rule reads as the cost of running the workload."""
     owned_base_priced: bool
     """Owned servers for a base of replicas in every hour and an hourly offer of their GPU for the busier
     hours are priced (``calc.fleets.cheapest_owned_base_fleet``), and some route still stands."""
