@@ -138,3 +138,51 @@ def test_replicas_that_share_an_owned_server_are_said_to_fail_with_it() -> None:
     r1 = recommend(validate_workload(R1, "test"), EVALUATED_ON)
     assert r1.decision.deployment == "own_hardware"
     assert "replicas share each server" not in render_memo(r1)
+
+
+def test_the_cards_the_servers_leave_idle_may_hold_a_servers_worth_of_replicas() -> None:
+    """A university's 70B BF16 service on premises (150,000 requests a day): 3 replicas of 4 H100, two
+    for the peak and the spare, on 2 HGX servers of 8, two replicas on one. Losing that server leaves one
+    replica; the 4 idle cards hold a fourth, and with it either server lost leaves 2, the peak's count.
+    The 70B chat at a million requests a day (above) has one idle slot, and 8 - 4 = 4 replicas left
+    would not carry its peak of 6: nothing is said there."""
+    from gpu_advisor.engine.present.memo import render_memo
+
+    university = {
+        "name": "uni-research-llm",
+        "model": {"name": "llama-3.1-70b", "precision": "bf16"},
+        "requests_per_day": 150_000,
+        "avg_input_tokens": 3_000,
+        "avg_output_tokens": 600,
+        "load_pattern": "steady",
+        "latency_sensitive": True,
+        "on_premises_required": True,
+        "company_country": "AT",
+    }
+    result = recommend(validate_workload(university, "test"), EVALUATED_ON)
+    own = result.own_hardware
+    row = next(g for g in result.sizing.gpus if g.gpu == own.gpu)
+    assert (own.nodes, own.gpus_needed, row.cards_per_replica, row.replicas, row.spare_replicas) == (
+        2,
+        12,
+        4,
+        3,
+        1,
+    )
+    memo = " ".join(render_memo(result).split())
+    assert (
+        "The 4 cards the bought servers leave idle hold one more replica: run it there, and the loss of any "
+        "one server still leaves 2 replicas, where the peak needs 2, with no further purchase."
+    ) in memo
+    chat = {
+        "name": "chat-70b-1m",
+        "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+        "requests_per_day": 1_000_000,
+        "avg_input_tokens": 800,
+        "avg_output_tokens": 300,
+        "load_pattern": "variable",
+        "latency_sensitive": True,
+        "business_critical": True,
+        "company_country": "US",
+    }
+    assert "leave idle hold" not in render_memo(recommend(validate_workload(chat, "test"), EVALUATED_ON))
