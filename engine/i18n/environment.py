@@ -25,7 +25,7 @@ from gpu_advisor.engine.common.cache_directory import cache_directory
 from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
-from gpu_advisor.engine.i18n.knowledge_texts import country_name, known_text
+from gpu_advisor.engine.i18n.knowledge_texts import country_name, knowledge_texts, known_text
 from gpu_advisor.templates import TEMPLATES_DIR
 
 I18N_DIR = TEMPLATES_DIR / "i18n"
@@ -203,7 +203,14 @@ def say(lang: str, words: Words | str) -> str:
         return words
     if lang == "en":
         return words.say()
-    return words.say(catalog(lang), Format.named(lang).number)
+    return words.say(spoken_catalog(lang), Format.named(lang).number)
+
+
+@cache
+def spoken_catalog(lang: str) -> dict[str, str]:
+    """The sentences of ``lang``'s catalog and the knowledge base's own translations of the names it
+    quotes (a server's name inside a message the code built); the catalog's sentences first."""
+    return {**knowledge_texts(lang), **catalog(lang)}
 
 
 def environment(lang: str = "en", sandboxed: bool = False) -> jinja2.Environment:

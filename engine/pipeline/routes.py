@@ -42,7 +42,14 @@ def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str])
         )
     if "own_hardware" in kinds and own.applicable and proposal_stands(rules, "own_hardware"):
         # The cards bought, as the summary counts them (the cost is theirs, busy or not)
-        name = f"{own.nodes} × {own.server_name} ({own.nodes * own.gpus_per_server} × {own.gpu})"
+        name = Words.joined(
+            "%(nodes)s × %(server)s (%(cards)s × %(gpu)s)",
+            nodes=own.nodes,
+            # The knowledge base's name, in the reader's language where it words it so.
+            server=Words(own.server_name),
+            cards=own.nodes * own.gpus_per_server,
+            gpu=own.gpu,
+        )
         routes.append(SelfHosted(own.usd_per_month, "own_hardware", name, market.server.as_of))
     if "dedicated_cloud" in kinds and best is not None and proposal_stands(rules, "dedicated_cloud"):
         routes.append(SelfHosted(best.usd_per_month, "dedicated_cloud", option_name(best), best.as_of))

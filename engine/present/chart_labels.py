@@ -6,17 +6,18 @@ from __future__ import annotations
 from gpu_advisor.engine.domain.results import ApiVersusSelfHosted
 from gpu_advisor.engine.i18n.environment import translate
 from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.i18n.knowledge_texts import known_text
 
 
 def own_servers(chart: ApiVersusSelfHosted, fmt: Format) -> str:
     """The own server of the first point, then each other server from the volume that needs it:
     'HGX H100 8-GPU' or 'RTX 5090 workstation; HGX H100 8-GPU from 100,000 requests a day'."""
     servers = chart.self_hosted_servers or (chart.self_hosted_offer,)
-    text = servers[0]
+    text = known_text(fmt.lang, servers[0])
     for index in range(1, len(servers)):
         if servers[index] != servers[index - 1]:
             later = translate(fmt.lang, "%(server)s from %(volume)s requests a day") % {
-                "server": servers[index],
+                "server": known_text(fmt.lang, servers[index]),
                 "volume": fmt.number(chart.requests_per_day[index]),
             }
             text = f"{text}; {later}"

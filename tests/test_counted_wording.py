@@ -1,0 +1,58 @@
+"""Counts said as counted (one replica, one card) and the catalog's own names in the reader's language,
+in sentences a walkthrough found wrong."""
+
+from __future__ import annotations
+
+from helpers import EVALUATED_ON, run
+
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.present.memo import render_memo
+
+RETAIL = {
+    "name": "produkttexte-7b",
+    "model": {"name": "mistral-7b", "precision": "bf16"},
+    "requests_per_day": 120_000,
+    "avg_input_tokens": 400,
+    "avg_output_tokens": 250,
+    "load_pattern": "steady",
+    "schedule": "workdays",
+    "latency_sensitive": False,
+    "company_country": "AT",
+}
+"""An Austrian retailer's product texts: one RTX 5090 workstation is the own route costed."""
+
+
+def test_one_owned_card_is_one_card_and_the_workstation_is_named_in_german() -> None:
+    r = run(RETAIL)
+    assert r.own_hardware is not None and r.own_hardware.server == "workstation-rtx-5090"
+    tco017 = next(f for f in r.findings if f.rule_id == "TCO017")
+    assert "owning costs $132.46/month for 1 card, the least rental" in tco017.message
+    german_result = recommend(validate_workload(RETAIL, "test"), EVALUATED_ON, fmt=Format.named("de"))
+    german = " ".join(render_memo(german_result, Format.named("de")).split())
+    assert "1 × RTX-5090-Workstation (1 × rtx-5090)" in german
+    assert "für 1 Karte, die günstigste Miete" in german
+    assert "RTX 5090 workstation" not in german
+    assert "for 1 cards" not in render_memo(r)
+
+
+def test_a_batch_window_that_needs_one_replica_says_one_replica() -> None:
+    """Mixtral's nightly 6-hour batch on Azure's 8-card spot instance: the window needs one replica of
+    2 cards, and the instance holds four."""
+    r = run(
+        {
+            "name": "startup-synthdata",
+            "model": {"name": "mixtral-8x7b", "precision": "bf16"},
+            "requests_per_day": 200_000,
+            "avg_input_tokens": 800,
+            "avg_output_tokens": 1_200,
+            "load_pattern": "batch",
+            "batch_window_hours": 6,
+            "model_stable": False,
+            "company_country": "US",
+        }
+    )
+    memo = " ".join(render_memo(r).split())
+    assert "The window needs one replica (the sizing table's count); azure nd-h100-v5-spot bills" in memo
+    assert "needs 1 replicas" not in memo
