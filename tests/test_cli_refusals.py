@@ -215,6 +215,13 @@ def test_a_value_that_starts_one_allowed_value_suggests_it_and_one_that_starts_s
     assert "(did you mean one of 'h100-nvl', 'h100-pcie', 'h100-sxm'?)" in size.output
 
 
+def test_a_value_in_another_case_suggests_the_value_it_spells() -> None:
+    """'L40S' is spelt nearer nothing than l40s in lower case (difflib compares case), but it means l40s."""
+    result = invoke("catalog", "offers", "--gpu", "L40S")
+    assert result.exit_code == 2
+    assert result.output.rstrip().endswith("rtx-5090 (did you mean 'l40s'?)")
+
+
 def test_a_model_of_a_size_its_name_lacks_is_not_taken_for_another_size() -> None:
     """Llama 3.1 comes in 8B, 70B and 405B: 'llama-3.1-7b' is spelt nearest llama-3.1-70b, but it means a
     7B model: the Llama 3.1 nearest that size and the catalog's 7B models are suggested."""

@@ -73,6 +73,10 @@ def suggestions(
     value of that size (at most ``most``: a 7B never reads as the 70B its spelling is nearest); else the
     closest spelling, if one is close enough."""
     candidates = list(allowed)
+    # 'L40S' for l40s, 'de' for DE: the same letters in another case mean that value and no other.
+    same_letters = [candidate for candidate in candidates if candidate.casefold() == value.casefold()]
+    if same_letters:
+        return Suggestions(tuple(same_letters))
     extending = [candidate for candidate in candidates if candidate.startswith(value)]
     if extending:
         return Suggestions(tuple(extending))

@@ -256,6 +256,9 @@ class ProposalDetails(Details):
     """The offer or serverless product the proposal names ("" where it names none)."""
     largest_instance_gpus: int = 0
     """The proposed offer's largest instance, linked or not (0 where the catalog has no such offer)."""
+    listed_offers: str = ""
+    """The proposed provider's catalog offers of the proposed GPU, where the offer named is not one of
+    them (KNB004 names them: a misspelt name is the usual cause)."""
     proposed_replicas: int = 0
     """The replicas the proposed cards make (0 where the GPU cannot hold one)."""
     successor_offer: str = ""

@@ -337,6 +337,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         recommended_usd_per_month=float(decision.usd_per_month or 0.0),
         idle_cards_usd_per_month=usd_per_month * idle_cards / cost.gpus_billed if idle_cards > 0 else 0.0,
         offer=proposal.offer or "",
+        listed_offers=", ".join(listed_offers(proposal, knowledge)) if hardware.offer is None else "",
         proposed_replicas=proposed_replicas(gpu),
         largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
         **successor_details(hardware.offer, knowledge),
@@ -347,6 +348,19 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         **api.details,
     )
     return ProposalFacts(fact, details, cost.peak, jurisdiction, location, api.api)
+
+
+def listed_offers(proposal: ProposalInput, knowledge: Knowledge) -> list[str]:
+    """The catalog's current offers of the proposed provider and GPU (every GPU's where none is named)."""
+    return sorted(
+        {
+            o.offer
+            for o in knowledge.offers.offers
+            if o.provider == proposal.provider
+            and (proposal.gpu is None or o.gpu == proposal.gpu)
+            and o.superseded_by is None
+        }
+    )
 
 
 def successor_details(offer: Offer | None, knowledge: Knowledge) -> dict[str, Any]:
