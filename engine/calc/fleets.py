@@ -24,7 +24,7 @@ from gpu_advisor.engine.calc.costs import SECONDS_PER_HOUR
 from gpu_advisor.engine.calc.instances import Placement, place
 from gpu_advisor.engine.calc.listings import PricedListing
 from gpu_advisor.engine.calc.policy import Sizing, usable_rate
-from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, without_spares
 from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, DailyTraffic
 from gpu_advisor.engine.domain.load import Load
 
@@ -234,6 +234,18 @@ def price_mixed_fleet(
         peak_gpus_rented_max=split.peak_gpus_rented_max,
         peak_usd_per_month=split.peak_usd_per_month,
     )
+
+
+def spare_cost(
+    fleet: MixedFleet, traffic: DailyTraffic, load: Load, sizing: Sizing, days: float, calendar: float
+) -> float | None:
+    """What the spare replicas of ``fleet``'s plan cost: its bill less that of the same reservation and
+    hourly offer carrying every hour without them (its base sized anew); None where they add nothing."""
+    hours = replicas_by_hour(without_spares(fleet.base.plan), traffic, load, sizing)
+    lean = price_mixed_fleet(fleet.base, fleet.peak, hours, traffic, days, calendar)
+    if lean is None or lean.usd_per_month >= fleet.usd_per_month:
+        return None
+    return fleet.usd_per_month - lean.usd_per_month
 
 
 def cheapest_mixed_fleet(

@@ -21,6 +21,7 @@ from gpu_advisor.engine.calc.fleets import (
     cheapest_owned_base_fleet,
     price_autoscaled,
     replicas_by_hour,
+    spare_cost,
 )
 from gpu_advisor.engine.calc.listings import (
     PricedListing,
@@ -253,7 +254,7 @@ def survey_market(
         apis=apis,
         compared_api=next((a for a in apis if a.compared), None),
         mixed_fleet=fleet,
-        mixed_option=fleet_option(fleet, knowledge.calendar_hours_per_month()) if fleet else None,
+        mixed_option=mixed_option(fleet, capacity, replicas, constraints.spare_replica, days, knowledge),
         autoscaled=scaled,
         owned_base=owned_base_fleet(
             capacity,
@@ -266,6 +267,26 @@ def survey_market(
         ),
     )
     return market, resolved
+
+
+def mixed_option(
+    fleet: MixedFleet | None,
+    capacity: Capacity,
+    replicas: ReplicaPlans,
+    spare_replica: bool,
+    days: float,
+    knowledge: Knowledge,
+) -> Option | None:
+    """The mixed fleet as an option, with what the spare replicas a rule adds cost on it
+    (``spare_replica``: SIZ010, SIZ011; not replicas a stated min_replicas adds)."""
+    if fleet is None:
+        return None
+    calendar = knowledge.calendar_hours_per_month()
+    option = fleet_option(fleet, calendar)
+    if not spare_replica or not fleet.base.plan.spare_replicas:
+        return option
+    cost = spare_cost(fleet, capacity.traffic, capacity.load, replicas.sizing, days, calendar)
+    return option.model_copy(update={"spare_usd_per_month": cost}) if cost else option
 
 
 def autoscaled(
