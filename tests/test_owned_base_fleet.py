@@ -80,7 +80,8 @@ def test_an_owned_base_with_hourly_peaks_below_owning_for_the_busiest_hour_is_na
     assert round(four[0] + four[1] * 2.99) == 52771
     assert round((1 - total / owning) * 100) == 13
     assert finding(r, "TCO022") == (
-        "5 owned HGX H100 8-GPU holding 5 replicas in every hour (every hour needs 4; $47,772/month), and"
+        "5 owned HGX H100 8-GPU holding 5 replicas in every hour (the quietest hour needs 4; that many"
+        " servers cost least with the hourly cards; $47,772/month), and"
         " lambda/on-demand by the hour for the further replicas of the busier hours (up to 8 cards, 730"
         " card-hours, $2,183/month) would cost $49,955/month, 13 % less than the cheapest route the rules"
         " leave standing, 6 × HGX H100 8-GPU (48 × h100-sxm) at $57,326/month, with no staff counted for"
