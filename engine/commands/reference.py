@@ -119,14 +119,18 @@ def calibration() -> None:
 
 @click.command()
 @click.argument(
-    "kind", type=click.Choice(["workload", "proposal", "result", "check-result", "decision-summary"])
+    "kind",
+    type=click.Choice(
+        ["workload", "proposal", "proposal-file", "result", "check-result", "decision-summary"]
+    ),
 )
 def schema(kind: str) -> None:
-    """Print the JSON Schema of an input (workload, proposal) or an output (result, check-result, and
+    """Print the JSON Schema of an input (workload, proposal: one proposal with its workload,
+    proposal-file: every layout a check file may take) or an output (result, check-result, and
     decision-summary: what the library's decide() returns)."""
-    from pydantic import BaseModel
+    from pydantic import BaseModel, TypeAdapter
 
-    from gpu_advisor.engine.domain.proposal import CheckResult, ProposalDocument
+    from gpu_advisor.engine.domain.proposal import CheckResult, ProposalDocument, ProposalFile
     from gpu_advisor.engine.domain.results import DecisionSummary, Recommendation
     from gpu_advisor.engine.domain.workload import Workload
 
@@ -137,7 +141,10 @@ def schema(kind: str) -> None:
         "check-result": CheckResult,
         "decision-summary": DecisionSummary,
     }
-    found = models[kind].model_json_schema()
+    if kind == "proposal-file":
+        found = {"title": "ProposalFile", **TypeAdapter(ProposalFile).json_schema()}
+    else:
+        found = models[kind].model_json_schema()
     if kind == "workload":
         from gpu_advisor.engine.domain.workload_ranges import schema_with_ranges
 

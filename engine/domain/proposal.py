@@ -122,6 +122,27 @@ class ProposalDocument(StrictInput):
     waivers: list[Waiver] = Field(default_factory=list)
 
 
+class ProposalList(StrictInput):
+    """A file of several proposals, each with its workload."""
+
+    proposals: list[ProposalDocument]
+
+
+class SharedWorkload(StrictInput):
+    """A file of one workload and the proposals for it: each is checked against that workload, and the
+    waivers hold for each."""
+
+    workload: dict[str, Any]
+    proposals: list[ProposalInput]
+    waivers: list[Waiver] = Field(default_factory=list)
+
+
+ProposalFile = ProposalDocument | list[ProposalDocument] | ProposalList | SharedWorkload
+"""Every layout a file ``check`` reads may take (``apps/check/files.py`` reads them; this type states them
+for ``gpu-advisor schema proposal-file``): one proposal with its workload, a list of those, the same list
+under ``proposals``, or one workload beside ``proposals``."""
+
+
 class CheckItem(ResultModel):
     rule_id: str
     name: str
