@@ -54,8 +54,8 @@ def test_one_replica_that_keeps_up_at_the_peak_is_warned_without_contradicting_t
         "2 × h100-sxm hold the weights, but the peak needs about 4 cards of this GPU (6 with the replicas "
         "the workload keeps beyond its peak): replicas sized so that the busiest minutes fill at most 70 % "
         "of the estimated throughput, after the estimate's error band is taken off. At the estimated peak "
-        "the proposed replicas still keep up (LAT005 and LAT006 hold them to the latency targets), but with "
-        "no room for a burst or for an estimate that was optimistic."
+        "the proposed replicas are not saturated, but they have no room for a burst or for an estimate that "
+        "was optimistic (LAT005 and LAT006 say whether they meet the latency targets)."
     )
     assert found["SIZ016"].status == "warn"
     assert found["SIZ016"].message == (
@@ -66,10 +66,22 @@ def test_one_replica_that_keeps_up_at_the_peak_is_warned_without_contradicting_t
 
 
 def test_a_replica_the_peak_overloads_expects_queueing() -> None:
-    """Four times the requests on a service that is not business-critical: the one replica cannot carry
-    the peak (the latency checks fail), SIZ009 expects queueing, and SIZ016 does not warn."""
-    busier = {**INSURER, "requests_per_day": 240_000, "business_critical": False}
+    """Four times the requests: the one replica cannot carry the peak (the latency checks fail), and
+    SIZ009 expects queueing."""
+    busier = {**INSURER, "requests_per_day": 240_000}
     found = results(busier, ONE_BOX)
     assert (found["LAT005"].status, found["LAT006"].status) == ("fail", "fail")
     assert found["SIZ009"].message.endswith("Expect queueing and rising latency at peak.")
-    assert "SIZ016" not in found or found["SIZ016"].status != "warn"
+    assert "not saturated" not in found["SIZ009"].message
+
+
+def test_two_replicas_the_peak_needs_on_one_machine_hold_no_spare() -> None:
+    """Two replicas of 2 H100 on one 4-card instance: the peak needs both, so SIZ016 says the machine
+    takes the service down, and not that a spare goes with it."""
+    two = {**ONE_BOX, "offer": "h100-sxm-4-80g", "gpus": 4}
+    found = results({**INSURER, "latency_sensitive": False}, two)
+    assert found["SIZ016"].status == "warn"
+    assert found["SIZ016"].message.startswith(
+        "The proposal runs all its replicas on one instance: a failure of that machine, its maintenance, or "
+        "a GPU fault that stops it takes the whole service down. Spread them over two"
+    )

@@ -51,8 +51,9 @@ def test_eight_cards_on_one_eight_card_instance_bill_one_instance() -> None:
     assert "PRC013" not in found or found["PRC013"].status == "pass"
     assert found["NET004"].status == "fail"
     assert found["NET004"].message == (
-        "One replica of this model needs 4 h200 cards that share NVLink, but the proposed offer sells "
-        "instances of up to 8 cards whose link its sources do not state: the replica might run over PCIe. "
-        "Have the provider confirm NVLink, or choose an offer sold in instances of at least 4 linked cards, "
-        "or a GPU with enough memory for fewer cards per replica."
+        "One replica of this model needs 4 h200 cards that share NVLink, but the proposed offer sells no "
+        "instance of 4 cards or more whose cards are known to share it (its instances of up to 8 cards: "
+        "their link its sources do not state): the replica might run over PCIe. Have the provider confirm "
+        "NVLink, or choose an offer sold in instances of at least 4 linked cards, or a GPU with enough "
+        "memory for fewer cards per replica."
     )

@@ -220,6 +220,10 @@ def test_a_value_in_another_case_suggests_the_value_it_spells() -> None:
     result = invoke("catalog", "offers", "--gpu", "L40S")
     assert result.exit_code == 2
     assert result.output.rstrip().endswith("rtx-5090 (did you mean 'l40s'?)")
+    # The value it starts, and a spelling it is close to, in another case too.
+    upper = invoke("catalog", "offers", "--gpu", "H100")
+    assert upper.output.rstrip().endswith("(did you mean one of 'h100-nvl', 'h100-pcie', 'h100-sxm'?)")
+    assert invoke("catalog", "offers", "--gpu", "MI300").output.rstrip().endswith("(did you mean 'mi300x'?)")
 
 
 def test_a_model_of_a_size_its_name_lacks_is_not_taken_for_another_size() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from helpers import EVALUATED_ON
 
-from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.apps.recommend import evaluate_workload, recommend
 from gpu_advisor.engine.domain.workload import validate_workload
 
 R1: dict[str, Any] = {
@@ -120,7 +120,8 @@ def test_replicas_that_share_an_owned_server_are_said_to_fail_with_it() -> None:
     )
     # Seven replicas on two servers of four each: four on one.
     assert (
-        "On the owned servers up to 4 replicas share a server: losing one (a power supply, a board, its "
+        "On the owned servers (replicas of 2 × h100-sxm) up to 4 replicas share a server: losing one (a "
+        "power supply, a board, its "
         "network) takes them all down, which 1 spare replica does not cover; where the service must survive "
         "the loss of a server, plan a server's worth of spare replicas.\n"
     ) in render_memo(result)
@@ -134,7 +135,9 @@ def test_replicas_that_share_an_owned_server_are_said_to_fail_with_it() -> None:
         3,
         1,
     )
-    assert "On the owned servers up to 2 replicas share a server" in render_memo(steady)
+    assert "On the owned servers (replicas of 2 × h100-sxm) up to 2 replicas share a server" in render_memo(
+        steady
+    )
     r1 = recommend(validate_workload(R1, "test"), EVALUATED_ON)
     assert r1.decision.deployment == "own_hardware"
     assert "replicas share each server" not in render_memo(r1)
@@ -186,3 +189,33 @@ def test_the_cards_the_servers_leave_idle_may_hold_a_servers_worth_of_replicas()
         "company_country": "US",
     }
     assert "leave idle hold" not in render_memo(recommend(validate_workload(chat, "test"), EVALUATED_ON))
+
+
+def test_what_losing_a_server_takes_is_worked_out_from_whole_replicas_per_server() -> None:
+    """server_loss, by hand. 3 replicas of 4 cards (one a spare) on 2 servers of 8: 2 slots a server, 2
+    replicas on the fuller one; 1 free slot; with it, 4 replicas, 2 a server, 2 left after a loss. 7
+    replicas of 3 cards on 4 servers of 8 (2 slots each: 2 cards a server can hold no third): 8 slots,
+    1 free; 2 a server at most; 8 - 2 = 6 left. A replica of 16 cards holds no whole server: None."""
+    from gpu_advisor.engine.calc.own_hardware import server_loss
+    from gpu_advisor.engine.calc.replicas import ReplicaPlan
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    hgx = load_knowledge().own_server()
+    assert hgx.gpus_per_server == 8
+
+    # Any evaluated plan, its counts replaced: server_loss reads only the replicas and the cards.
+    evaluated = evaluate_workload(validate_workload(R1, "test"), EVALUATED_ON).market.plans["h200"]
+
+    def plan(replicas: int, cards: int, spare: int) -> ReplicaPlan:
+        return evaluated._replace(
+            replicas=replicas, cards_per_replica=cards, spare_replicas=spare, gpus=replicas * cards
+        )
+
+    loss = server_loss(plan(3, 4, 1), hgx, 2)
+    assert loss is not None
+    assert (loss.peak_replicas, loss.replicas_per_server_max, loss.idle_card_replicas) == (2, 2, 1)
+    assert loss.replicas_left_with_idle == 2
+    odd = server_loss(plan(7, 3, 1), hgx, 4)
+    assert odd is not None
+    assert (odd.replicas_per_server_max, odd.idle_card_replicas, odd.replicas_left_with_idle) == (2, 1, 6)
+    assert server_loss(plan(1, 16, 0), hgx, 2) is None

@@ -22,7 +22,7 @@ from gpu_advisor.engine.calc.server_costs import ServerCosts
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
-from gpu_advisor.engine.domain.own_costs import OwnHardware, UsdPerGpuHour
+from gpu_advisor.engine.domain.own_costs import OwnHardware, ServerLoss, UsdPerGpuHour
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
@@ -69,6 +69,28 @@ def nodes_for(plan: ReplicaPlan | None, server: OwnServer) -> int:
     if plan is not None and plan.spread and plan.replicas >= 2:
         return max(nodes, 2)
     return nodes
+
+
+def server_loss(plan: ReplicaPlan | None, server: OwnServer, nodes: int) -> ServerLoss | None:
+    """What losing one of ``nodes`` servers takes from ``plan``'s replicas, spread evenly over them; None
+    where a replica is larger than a server (it spans two: the network between them is NET005's)."""
+    if plan is None or not plan.cards_per_replica:
+        return None
+    slots = server.gpus_per_server // plan.cards_per_replica
+    if slots == 0:
+        return None
+    per_server = min(slots, math.ceil(plan.replicas / nodes))
+    idle = max(0, nodes * slots - plan.replicas)
+    with_idle = plan.replicas + idle
+    return ServerLoss(
+        replicas=plan.replicas,
+        peak_replicas=plan.replicas - plan.spare_replicas,
+        spare_replicas=plan.spare_replicas,
+        cards_per_replica=plan.cards_per_replica,
+        replicas_per_server_max=per_server,
+        idle_card_replicas=idle,
+        replicas_left_with_idle=with_idle - min(slots, math.ceil(with_idle / nodes)),
+    )
 
 
 def own_hardware_position(
@@ -137,6 +159,7 @@ def own_hardware_position(
         cheapest_same_hours_billing=cheapest.billing if cheapest else None,
         cheapest_same_hours_usd_per_month=cheapest.usd_per_month if cheapest else None,
         cheapest_billed_hours_per_month=cheapest.billed_hours_per_month if cheapest else None,
+        server_loss=server_loss(plan, server, nodes) if applicable else None,
     )
 
 

@@ -77,10 +77,16 @@ def suggestions(
     same_letters = [candidate for candidate in candidates if candidate.casefold() == value.casefold()]
     if same_letters:
         return Suggestions(tuple(same_letters))
-    extending = [candidate for candidate in candidates if candidate.startswith(value)]
+    folded = value.casefold()
+    extending = [candidate for candidate in candidates if candidate.casefold().startswith(folded)]
     if extending:
         return Suggestions(tuple(extending))
-    close = difflib.get_close_matches(value, candidates, n=len(candidates), cutoff=SPELLING_CUTOFF)
+    # Spelling compared in one case ('Lama-3.1-8B' is llama-3.1-8b's), the values suggested as written.
+    by_folded = {candidate.casefold(): candidate for candidate in candidates}
+    close = [
+        by_folded[found]
+        for found in difflib.get_close_matches(folded, by_folded, n=len(by_folded), cutoff=SPELLING_CUTOFF)
+    ]
     size = named_size(value)
     known = {c: sizes[c] if sizes is not None and c in sizes else named_size(c) for c in candidates}
     sized = {candidate: found for candidate, found in known.items() if found}
@@ -93,7 +99,9 @@ def suggestions(
     # its name alone), the closest spelling.
     nearest = sorted((c for c in close if c in sized), key=lambda c: abs(math.log(sized[c] / size)))[:1]
     nearest = nearest or close[:1]
-    by_spelling = sorted(candidates, key=lambda c: -difflib.SequenceMatcher(None, value, c).ratio())
+    by_spelling = sorted(
+        candidates, key=lambda c: -difflib.SequenceMatcher(None, folded, c.casefold()).ratio()
+    )
     of_size = [c for c in by_spelling if c in sized and same_size(sized[c], size) and c not in nearest]
     # A value spelt like none of them names nothing whose size could be missing ('8b').
     return Suggestions(tuple([*nearest, *of_size][:most]), missing_size=size if close else None)

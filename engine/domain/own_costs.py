@@ -116,6 +116,24 @@ class UsdPerGpuHour(ResultModel):
     staff: float = 0.0
 
 
+class ServerLoss(ResultModel):
+    """What the loss of one owned server takes, the replicas spread evenly over the servers (a server
+    holds whole replicas: the cards per replica divide into its cards as often as they go)."""
+
+    replicas: int
+    """The own route's replicas, spares included."""
+    peak_replicas: int
+    """Those the peak needs."""
+    spare_replicas: int
+    cards_per_replica: int
+    replicas_per_server_max: int
+    """The most replicas one server holds: a failed server takes them all down."""
+    idle_card_replicas: int
+    """More replicas the servers' idle cards hold, with no further purchase."""
+    replicas_left_with_idle: int
+    """The replicas left when the fullest server is lost, with the idle cards' replicas running too."""
+
+
 class OwnHardware(ResultModel):
     applicable: bool
     server: str
@@ -164,6 +182,8 @@ class OwnHardware(ResultModel):
     throughput_alone: ThroughputAlone | None = None
     """The servers sized for throughput alone (``ThroughputAlone``), where the latency targets (a dropped
     default's included) take more servers than that on the server's GPU; None otherwise."""
+    server_loss: ServerLoss | None = None
+    """What losing one server takes, where a server holds whole replicas of the plan; None otherwise."""
     latency_targets_usd_per_month: float | None = None
     """What the latency targets add at least to the servers' monthly cost: ``usd_per_month`` less that of
     ``throughput_alone``'s servers (another server may hold that plan for less); None where they add no
