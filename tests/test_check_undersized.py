@@ -85,3 +85,16 @@ def test_two_replicas_the_peak_needs_on_one_machine_hold_no_spare() -> None:
         "The proposal runs all its replicas on one instance: a failure of that machine, its maintenance, or "
         "a GPU fault that stops it takes the whole service down. Spread them over two"
     )
+
+
+def test_where_the_latency_targets_set_the_peaks_cards_siz009_says_so() -> None:
+    """A first token within 100 ms: the latency targets, not the 70 % headroom, set the cards the peak
+    needs on H100 (8, and 4 more for the business-critical spare), and SIZ009 says which."""
+    found = results({**INSURER, "max_time_to_first_token_ms": 100}, ONE_BOX)
+    assert found["SIZ009"].status == "warn"
+    assert (
+        "8 cards of this GPU (12 with the replicas the workload keeps beyond its peak): replicas sized so"
+        in (found["SIZ009"].message)
+    )
+    assert "replicas sized so that the peak keeps the latency targets." in found["SIZ009"].message
+    assert "70 %" not in found["SIZ009"].message

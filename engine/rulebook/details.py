@@ -259,6 +259,9 @@ class ProposalDetails(Details):
     listed_offers: str = ""
     """The proposed provider's catalog offers of the proposed GPU, where the offer named is not one of
     them (KNB004 names them: a misspelt name is the usual cause)."""
+    peak_set_by_latency: bool = False
+    """The latency targets, not the throughput headroom, set the replicas the peak needs on the proposed
+    GPU (SIZ009 says which)."""
     proposed_replicas: int = 0
     """The replicas the proposed cards make (0 where the GPU cannot hold one)."""
     successor_offer: str = ""

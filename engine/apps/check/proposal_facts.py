@@ -285,6 +285,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     # What the billed cards beyond the proposed ones cost, for PRC013's message.
     idle_cards = max(0, cost.gpus_billed - (hardware.gpus or 0)) if cost.gpus_billed else 0
     gpu = gpu_facts(hardware, evaluation)
+    planned = evaluation.market.plans.get(hardware.gpu) if hardware.gpu else None
     cheapest = evaluation.market.own.cheapest_same_hours_usd_per_month
     # The catalog's offer binds as it is sold; a pricing the offer is not sold at binds for a term unknown.
     offered = hardware.offer if hardware.offer is not None and hardware.offer.pricing == pricing else None
@@ -339,6 +340,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         offer=proposal.offer or "",
         listed_offers=", ".join(listed_offers(proposal, knowledge)) if hardware.offer is None else "",
         proposed_replicas=proposed_replicas(gpu),
+        peak_set_by_latency=bool(planned and planned.latency_bound),
         largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
         **successor_details(hardware.offer, knowledge),
         base_gpus_fewer=cost.base_gpus_fewer,
