@@ -125,6 +125,14 @@ def test_replicas_that_share_an_owned_server_are_said_to_fail_with_it() -> None:
         "network) takes them all down, which 1 spare replica does not cover; where the service must survive "
         "the loss of a server, plan a server's worth of spare replicas.\n"
     ) in render_memo(result)
+    # The peak's 6 replicas fill 2 servers of 4 (ceil(6 / 4) = 2): surviving the loss of one takes a
+    # third, at the per-server cost ($9,554 at the US lines) and its $285,000.
+    per_server = result.own_hardware.usd_per_month / 2
+    assert round(per_server) == 9554
+    assert (
+        "Surviving the loss of any one server with the peak's 6 replicas left takes 3 servers full of "
+        "replicas, one more than costed here: $9,554 a month and $285,000 up front more."
+    ) in " ".join(render_memo(result).split())
     # 300,000 a day, steady, on premises: three replicas (the spare on a server of its own, SIZ015) on
     # the two servers, two on the other: not four.
     small = {**chat, "requests_per_day": 300_000, "load_pattern": "steady", "on_premises_required": True}

@@ -90,6 +90,7 @@ def server_loss(plan: ReplicaPlan | None, server: OwnServer, nodes: int) -> Serv
         replicas_per_server_max=per_server,
         idle_card_replicas=idle,
         replicas_left_with_idle=with_idle - min(slots, math.ceil(with_idle / nodes)),
+        servers_to_survive_loss=math.ceil((plan.replicas - plan.spare_replicas) / slots) + 1,
     )
 
 

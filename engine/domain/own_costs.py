@@ -132,6 +132,9 @@ class ServerLoss(ResultModel):
     """More replicas the servers' idle cards hold, with no further purchase."""
     replicas_left_with_idle: int
     """The replicas left when the fullest server is lost, with the idle cards' replicas running too."""
+    servers_to_survive_loss: int
+    """The fewest servers, each full of replicas, of which any one may be lost with the peak's replicas
+    left: one more than the peak's replicas fill."""
 
 
 class OwnHardware(ResultModel):
