@@ -1,5 +1,5 @@
-"""Counts said as counted (one replica, one card) and the catalog's own names in the reader's language,
-in sentences a walkthrough found wrong."""
+"""Sentences a walkthrough found wrong: counts said as counted (one replica, one card), the catalog's own
+names in the reader's language, replicas a stated minimum adds, a product's regions."""
 
 from __future__ import annotations
 
@@ -56,3 +56,67 @@ def test_a_batch_window_that_needs_one_replica_says_one_replica() -> None:
     memo = " ".join(render_memo(r).split())
     assert "The window needs one replica (the sizing table's count); azure nd-h100-v5-spot bills" in memo
     assert "needs 1 replicas" not in memo
+
+
+FRENCH_TRIAGE = {
+    "name": "fr-claims-triage",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 60_000,
+    "avg_input_tokens": 2_500,
+    "avg_output_tokens": 250,
+    "load_pattern": "variable",
+    "schedule": "workdays",
+    "personal_data": True,
+    "min_replicas": 3,
+    "company_country": "FR",
+}
+"""A French claims triage that states min_replicas: 3; the peak needs 2 replicas, and no spare rule fires
+(a stated minimum sizes the replicas itself)."""
+
+
+def test_replicas_a_stated_min_replicas_adds_are_not_credited_to_a_spare_rule() -> None:
+    r = run(FRENCH_TRIAGE)
+    assert not {"SIZ010", "SIZ011"} & set(r.fired_rules)
+    best = r.best_option
+    assert best is not None and (best.replicas, best.spare_replicas) == (3, 1)
+    memo = " ".join(render_memo(r).split())
+    assert (
+        "The workload's min_replicas (3) runs one replica beyond the peak's: it keeps the peak served when a "
+        "replica fails or is updated. 6 GPUs in all."
+    ) in memo
+    assert "One spare replica on top" not in memo
+    assert (
+        "instances are kept warm in every paid hour, at least the workload's min_replicas (3); more start "
+        "when the load needs them."
+    ) in memo
+    assert "as many as the spare-replica rules ask for" not in memo
+
+
+def test_a_serverless_decision_without_one_jurisdiction_names_its_regions() -> None:
+    """A US consumer app at 3 million requests a day on Modal, whose 'global' region keeps the data in no
+    one jurisdiction: the Summary names the region, as DEP018 does, not an 'unknown region'."""
+    r = run(
+        {
+            "name": "us-variable-noown",
+            "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+            "requests_per_day": 3_000_000,
+            "avg_input_tokens": 500,
+            "avg_output_tokens": 200,
+            "load_pattern": "variable",
+            "company_country": "US",
+        }
+    )
+    so = r.serverless_option
+    assert (
+        so is not None
+        and so.chosen
+        and (so.provider, so.jurisdiction, so.regions)
+        == (
+            "modal",
+            "unknown",
+            ("global",),
+        )
+    )
+    memo = render_memo(r)
+    assert "Modal serverless functions (global: no one jurisdiction), with 1 × b200 per instance" in memo
+    assert "unknown region" not in memo
