@@ -90,6 +90,11 @@ def test_replicas_a_stated_min_replicas_adds_are_not_credited_to_a_spare_rule() 
         "when the load needs them."
     ) in memo
     assert "as many as the spare-replica rules ask for" not in memo
+    # The model's own API prices are excluded by the residency rule; the batch API's row (DEP028, not for
+    # a service) is not a reason the API itself is out.
+    batch_rows = [a for a in r.api_costs if a.same_model and a.batch]
+    assert batch_rows and all("DEP028" in a.excluded_by for a in batch_rows)
+    assert "(the catalog's prices of it are excluded by RES001): this is the price of" in memo
 
 
 def test_a_serverless_decision_without_one_jurisdiction_names_its_regions() -> None:
