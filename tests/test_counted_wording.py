@@ -125,3 +125,32 @@ def test_a_serverless_decision_without_one_jurisdiction_names_its_regions() -> N
     memo = render_memo(r)
     assert "Modal serverless functions (global: no one jurisdiction), with 1 × b200 per instance" in memo
     assert "unknown region" not in memo
+
+
+def test_the_summary_says_why_an_on_premises_service_buys_more_cards_than_it_needs() -> None:
+    """A German agency's 70B letter assistant on premises, business-critical: 2 replicas of 2 H100 on two
+    HGX servers of 8 (SIZ015), 12 of the 16 cards idle. The Summary says the load needs 4 and why 16 are
+    bought, where only TCO020 in the Findings said so."""
+    r = run(
+        {
+            "name": "behoerde-briefassistent",
+            "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+            "requests_per_day": 15_000,
+            "avg_input_tokens": 1_500,
+            "avg_output_tokens": 400,
+            "load_pattern": "variable",
+            "schedule": "office_hours",
+            "personal_data": True,
+            "on_premises_required": True,
+            "business_critical": True,
+            "company_country": "DE",
+        }
+    )
+    own = r.own_hardware
+    assert "TCO020" in r.fired_rules and own is not None
+    assert (own.gpus_needed, own.nodes * own.gpus_per_server) == (4, 16)
+    summary = render_memo(r).split("## Why")[0]
+    assert (
+        "The load needs 4 of the 16 cards bought: the catalog prices this GPU only as the HGX H100 8-GPU; "
+        "a server with fewer cards would idle less (ask for its price; TCO020)."
+    ) in " ".join(summary.split())
