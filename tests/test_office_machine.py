@@ -53,6 +53,18 @@ def test_the_same_service_around_the_clock_is_costed_on_a_datacenter_server_too(
     on_site = run({**VOICE, "on_premises_required": True})
     assert "TCO023" not in on_site.fired_rules
     assert on_site.own_hardware.server == "workstation-rtx-5090"
+    # ... and TCO024 warns that they need a server room and someone on call, which costs more.
+    (warning,) = [f for f in on_site.findings if f.rule_id == "TCO024"]
+    assert warning.message == (
+        "The workload is served around the clock and its data stays in the building, so owning is costed on "
+        "office machines (RTX 5090 workstation), the catalog's own machine for this model short of an 8-GPU "
+        "node: at night and at weekends no one is there to restart them, and an office has no redundant "
+        "power or network. House them in a server room with someone on call; the office figure carries no "
+        "housing or staff line, so that cost comes on top."
+    )
+    # In working hours, or on a datacenter server, it is silent.
+    assert "TCO024" not in run({**VOICE, "on_premises_required": True, "schedule": "workdays"}).fired_rules
+    assert "TCO024" not in run({**VOICE, "on_premises_required": True, "business_critical": True}).fired_rules
 
 
 def test_the_power_line_advice_names_the_own_server_it_compares_with() -> None:

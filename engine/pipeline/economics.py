@@ -92,6 +92,7 @@ def economics_fact(
         server_gpu_watts=float(server.gpu_watts),
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
+        own_in_an_office=own.applicable and server.housing == "office",
         own_replica_spans_servers=own.applicable
         and server.gpu in market.plans
         and market.plans[server.gpu].cards_per_replica > server.gpus_per_server,

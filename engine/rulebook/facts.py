@@ -238,6 +238,8 @@ class EconomicsFact(Fact):
     own_hardware_applicable: bool
     """The catalog's own server uses a GPU that can serve the model."""
     own_usd_per_month: Annotated[float, Guard(OWNED)]
+    own_in_an_office: Annotated[bool, Guard(OWNED)] = False
+    """The own route is costed on office machines (``housing: office``: no housing or staff line)."""
     own_spare_in_the_same_node: Annotated[bool, Guard(OWNED)]
     """The own route is one node, and the spare replica the rules add runs in it beside the others."""
     own_replica_spans_servers: Annotated[bool, Guard(OWNED)] = False
