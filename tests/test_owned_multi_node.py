@@ -96,22 +96,39 @@ def test_the_node_rules_count_the_nodes() -> None:
     assert _economics_message("TCO017", 3, "de").startswith("Die Karten der 3 eigenen Nodes würden")
 
 
+CHAT_70B: dict[str, Any] = {
+    "name": "chat-70b-1m",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+    "requests_per_day": 1_000_000,
+    "avg_input_tokens": 800,
+    "avg_output_tokens": 300,
+    "load_pattern": "variable",
+    "latency_sensitive": True,
+    "business_critical": True,
+    "company_country": "US",
+}
+"""A US business-critical 70B chat at a million requests a day: seven 2-card replicas on two HGX."""
+
+UNIVERSITY: dict[str, Any] = {
+    "name": "uni-research-llm",
+    "model": {"name": "llama-3.1-70b", "precision": "bf16"},
+    "requests_per_day": 150_000,
+    "avg_input_tokens": 3_000,
+    "avg_output_tokens": 600,
+    "load_pattern": "steady",
+    "latency_sensitive": True,
+    "on_premises_required": True,
+    "company_country": "AT",
+}
+"""An Austrian university's 70B BF16 service on premises (a walkthrough's workload)."""
+
+
 def test_replicas_that_share_an_owned_server_are_said_to_fail_with_it() -> None:
     """Two HGX H100 servers hold seven 2-card replicas, four to a server: the one spare replica covers a
     failed card, not a failed server. R1's replicas fill a server each: nothing is said."""
     from gpu_advisor.engine.present.memo import render_memo
 
-    chat = {
-        "name": "chat-70b-1m",
-        "model": {"name": "llama-3.3-70b", "precision": "fp8"},
-        "requests_per_day": 1_000_000,
-        "avg_input_tokens": 800,
-        "avg_output_tokens": 300,
-        "load_pattern": "variable",
-        "latency_sensitive": True,
-        "business_critical": True,
-        "company_country": "US",
-    }
+    chat = CHAT_70B
     result = recommend(validate_workload(chat, "test"), EVALUATED_ON)
     assert (result.decision.deployment, result.own_hardware.nodes, result.decision.gpus) == (
         "own_hardware",
@@ -159,17 +176,7 @@ def test_the_cards_the_servers_leave_idle_may_hold_a_servers_worth_of_replicas()
     would not carry its peak of 6: nothing is said there."""
     from gpu_advisor.engine.present.memo import render_memo
 
-    university = {
-        "name": "uni-research-llm",
-        "model": {"name": "llama-3.1-70b", "precision": "bf16"},
-        "requests_per_day": 150_000,
-        "avg_input_tokens": 3_000,
-        "avg_output_tokens": 600,
-        "load_pattern": "steady",
-        "latency_sensitive": True,
-        "on_premises_required": True,
-        "company_country": "AT",
-    }
+    university = UNIVERSITY
     result = recommend(validate_workload(university, "test"), EVALUATED_ON)
     own = result.own_hardware
     row = next(g for g in result.sizing.gpus if g.gpu == own.gpu)
@@ -185,17 +192,7 @@ def test_the_cards_the_servers_leave_idle_may_hold_a_servers_worth_of_replicas()
         "The 4 cards the bought servers leave idle hold one more replica: run it there, and the loss of any "
         "one server still leaves 2 replicas, where the peak needs 2, with no further purchase."
     ) in memo
-    chat = {
-        "name": "chat-70b-1m",
-        "model": {"name": "llama-3.3-70b", "precision": "fp8"},
-        "requests_per_day": 1_000_000,
-        "avg_input_tokens": 800,
-        "avg_output_tokens": 300,
-        "load_pattern": "variable",
-        "latency_sensitive": True,
-        "business_critical": True,
-        "company_country": "US",
-    }
+    chat = CHAT_70B
     assert "leave idle hold" not in render_memo(recommend(validate_workload(chat, "test"), EVALUATED_ON))
 
 

@@ -16,6 +16,7 @@ import pytest
 import yaml
 from helpers import EXAMPLES_DIR, run
 from test_check_peak import HYBRID, WORKLOAD
+from test_owned_multi_node import UNIVERSITY
 
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
@@ -103,19 +104,7 @@ def test_on_premises_buying_is_compared_with_the_price_the_provider_charges_now(
     own servers with the rentals' bills: a university's 70B BF16 service on premises was compared with
     AWS's 3-year P5 reservation at the documents' March figure ($1.90, a price ratio of 91 %, "owning
     barely wins") where AWS's own newer list charges $2.97 (58 %)."""
-    result = run(
-        {
-            "name": "uni-research-llm",
-            "model": {"name": "llama-3.1-70b", "precision": "bf16"},
-            "requests_per_day": 150_000,
-            "avg_input_tokens": 3_000,
-            "avg_output_tokens": 600,
-            "load_pattern": "steady",
-            "latency_sensitive": True,
-            "on_premises_required": True,
-            "company_country": "AT",
-        }
-    )
+    result = run(UNIVERSITY)
     assert "KNB010" in result.fired_rules
     old = next(o for o in result.options if o.offer == "p5-reserved-3y")
     assert "KNB010" in old.excluded_by
