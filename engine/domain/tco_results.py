@@ -1,0 +1,61 @@
+"""The result of ``gpu-advisor tco``: one owned server's cost lines and break-evens against the rentals
+(re-exported by ``results``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from gpu_advisor.engine.domain.choices import PricingKind
+from gpu_advisor.engine.domain.own_costs import OwnCosts, UsdPerGpuHour
+from gpu_advisor.engine.domain.result_model import RESULT_SCHEMA_VERSION, ResultModel
+
+
+class BreakEven(ResultModel):
+    provider: str
+    offer: str
+    gpu: str
+    pricing: PricingKind
+    usd_per_gpu_hour: float
+    utilization: float
+    as_of: dt.date
+    billing: Literal["hourly", "committed"] = "hourly"
+    commitment_months: int | None = None
+
+
+class TcoScenario(ResultModel):
+    name: str
+    server_price_usd: float
+    residual: float
+    usd_per_gpu_hour: UsdPerGpuHour
+
+
+class TcoResult(ResultModel):
+    schema_version: int = RESULT_SCHEMA_VERSION
+    server: str
+    gpu: str
+    server_price_usd: float
+    gpus_per_server: int
+    months: int
+    hours_per_month: float
+    hours_written_off: float
+    gpu_watts: float
+    power_overhead: float
+    node_kw: float
+    usd_per_kwh: float
+    rack_usd_per_month: float
+    residual: float
+    colocation_usd_per_kw_month: float
+    colocation_usd_per_month: float
+    staff_usd_per_month: float
+    power_usd_per_month: float
+    capital_usd_per_month: float
+    colocation_total_usd_per_month: float
+    server_usd_per_month: float
+    usd_per_gpu_hour: UsdPerGpuHour
+    costs: OwnCosts
+    break_even: tuple[BreakEven, ...]
+    scenarios: tuple[TcoScenario, ...]
+    overridden: tuple[str, ...]
+    source: str
+    as_of: dt.date
