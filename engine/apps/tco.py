@@ -76,7 +76,7 @@ def break_evens(
             commitment_months=offer.commitment_months,
         )
         for offer in sorted(
-            (o for o in knowledge.offers.offers if o.gpu == server.gpu and o.superseded_by is None),
+            knowledge.current_offers(gpu=server.gpu),
             key=lambda o: (o.usd_per_gpu_hour, o.provider, o.offer),
         )
     )

@@ -38,11 +38,8 @@ def other_prices(knowledge: Knowledge, best: Option | None) -> tuple[OtherPrice,
         return ()
     return tuple(
         OtherPrice(offer=o.offer, usd_per_gpu_hour=o.usd_per_gpu_hour, pricing=o.pricing, as_of=o.as_of)
-        for o in knowledge.offers.offers
-        if o.provider == best.provider
-        and o.gpu == best.gpu
-        and o.offer != best.offer
-        and o.superseded_by is None
+        for o in knowledge.current_offers(best.provider, best.gpu)
+        if o.offer != best.offer
     )
 
 

@@ -354,15 +354,9 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
 
 def listed_offers(proposal: ProposalInput, knowledge: Knowledge) -> list[str]:
     """The catalog's current offers of the proposed provider and GPU (every GPU's where none is named)."""
-    return sorted(
-        {
-            o.offer
-            for o in knowledge.offers.offers
-            if o.provider == proposal.provider
-            and (proposal.gpu is None or o.gpu == proposal.gpu)
-            and o.superseded_by is None
-        }
-    )
+    if proposal.provider is None:
+        return []
+    return sorted({o.offer for o in knowledge.current_offers(proposal.provider, proposal.gpu)})
 
 
 def successor_details(offer: Offer | None, knowledge: Knowledge) -> dict[str, Any]:

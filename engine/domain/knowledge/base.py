@@ -120,6 +120,15 @@ class Knowledge(Strict):
         (what the cost checks price a proposal at, KNB011)."""
         return self.successor(offer) or offer
 
+    def current_offers(self, provider: str | None = None, gpu: str | None = None) -> list[Offer]:
+        """The offers at the prices their providers charge now (none a newer list replaces), of that
+        provider and GPU where given, in the catalog's order."""
+        return [
+            o
+            for o in self.offers.offers
+            if o.superseded_by is None and provider in (None, o.provider) and gpu in (None, o.gpu)
+        ]
+
     def offer(self, provider: str | None, name: str | None, gpu: str | None = None) -> Offer | None:
         """The catalog offer a provider sells under that name (of that GPU where one is given); None where
         there is none, or a name is missing."""
