@@ -152,5 +152,6 @@ def test_the_summary_says_why_an_on_premises_service_buys_more_cards_than_it_nee
     summary = render_memo(r).split("## Why")[0]
     assert (
         "The load needs 4 of the 16 cards bought: the catalog prices this GPU only as the HGX H100 8-GPU; "
-        "a server with fewer cards would idle less (ask for its price; TCO020)."
+        "a server with fewer cards would idle less (ask for its price; TCO020). The replicas are spread over "
+        "at least two servers, so that the service survives a failed one (SIZ015)."
     ) in " ".join(summary.split())

@@ -114,8 +114,8 @@ def test_an_on_premises_spare_in_the_same_node_is_named_a_single_point_of_failur
     assert result.decision.deployment == "own_hardware" and result.own_hardware.nodes == 1
     assert "TCO019" in result.fired_rules
     assert (
-        "The own route is one HGX H100 8-GPU, and the spare replica the service gets runs in it beside "
-        "the others"
+        "The own route is one HGX H100 8-GPU, and the replicas beyond the peak's (the spare the rules add, "
+        "or those min_replicas asks for) run in it beside the others"
     ) in render_memo(result)
     # Four of the node's eight cards carry the load and its spare: TCO020 counts the other four.
     assert "TCO020" in result.fired_rules

@@ -147,8 +147,8 @@ def test_replicas_that_share_an_owned_server_are_said_to_fail_with_it() -> None:
     per_server = result.own_hardware.usd_per_month / 2
     assert round(per_server) == 9554
     assert (
-        "Surviving the loss of any one server with the peak's 6 replicas left takes 3 servers full of "
-        "replicas, one more than costed here: $9,554 a month and $285,000 up front more."
+        "Keeping the replicas the peak needs (6) running through the loss of any one server takes 3 servers, "
+        "one more than costed here: $9,554 a month and $285,000 up front more."
     ) in " ".join(render_memo(result).split())
     # 300,000 a day, steady, on premises: three replicas (the spare on a server of its own, SIZ015) on
     # the two servers, two on the other: not four.
