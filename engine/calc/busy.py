@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.traffic import DailyTraffic, busy_hours_per_day
-from gpu_advisor.engine.domain.load import Load
+from gpu_advisor.engine.domain.load import BusyShareRoute, Load
 
 
 def busy_share(
@@ -25,7 +25,12 @@ def busy_share(
 
 
 def load_on(
-    plan: ReplicaPlan, load: Load, traffic: DailyTraffic, days_per_month: float, paid_hours: float
+    plan: ReplicaPlan,
+    load: Load,
+    traffic: DailyTraffic,
+    days_per_month: float,
+    paid_hours: float,
+    route: BusyShareRoute,
 ) -> Load:
     """The load with its busy share and requests in flight on ``plan``'s GPU. A batch keeps every
     replica's batch full while it runs."""
@@ -38,6 +43,7 @@ def load_on(
         update={
             "busy_share": busy_share(plan, load, traffic, days_per_month, paid_hours),
             "busy_share_gpu": plan.gpu,
+            "busy_share_route": route,
             "requests_in_flight_average": average,
             "requests_in_flight_peak": peak,
             "service_seconds_alone": plan.service.alone,

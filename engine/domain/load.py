@@ -5,7 +5,11 @@ Field names are a contract with other tools (``Recommendation.load``): add freel
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict
+
+BusyShareRoute = Literal["rental", "serverless", "own_hardware", "reference"]
 
 
 class Load(BaseModel):
@@ -44,10 +48,13 @@ class Load(BaseModel):
     """'load_pattern': the load pattern's published profile; 'input': the workload's own."""
     busy_share: float | None = None
     """The share of the paid hours in which at least one request is in flight (M/G/∞: 1 - e^(-λS) per
-    hour), on the GPU of the best option: the time-based utilization. None without a GPU that holds
+    hour), on ``busy_share_gpu``: the time-based utilization. None without a GPU that holds
     the model."""
     busy_share_gpu: str | None = None
     """The GPU whose service time S the busy share and the requests in flight use."""
+    busy_share_route: BusyShareRoute | None = None
+    """Whose GPU ``busy_share_gpu`` is: the best rental's; where no rental is admitted, the best serverless
+    option's or the own server's, whichever route the rules leave standing; else the reference GPU."""
     requests_in_flight_average: float | None = None
     """Requests in flight on average over the served hours (λS, Little's law)."""
     requests_in_flight_peak: float | None = None

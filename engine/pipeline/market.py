@@ -6,7 +6,7 @@ serverless and economics stages."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.api_costs import api_costs
@@ -37,7 +37,7 @@ from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
-from gpu_advisor.engine.domain.load import Load
+from gpu_advisor.engine.domain.load import BusyShareRoute, Load
 from gpu_advisor.engine.domain.own_costs import OwnHardware
 from gpu_advisor.engine.domain.results import ApiCost, Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -122,16 +122,25 @@ def busy_share_on(busy: BusyShares, gpu: str, time_utilization: float) -> float:
 
 
 def load_gpu(
-    best: Option | None, serverless: ServerlessMarket, plans: dict[str, ReplicaPlan], knowledge: Knowledge
-) -> str | None:
-    """The GPU whose service time the load's busy share uses: the best option's, else the best
-    serverless option's, else the reference GPU's where it holds the model."""
+    best: Option | None,
+    serverless: ServerlessMarket,
+    plans: dict[str, ReplicaPlan],
+    knowledge: Knowledge,
+    ruled_out: Collection[str],
+    server: OwnServer,
+) -> tuple[str, BusyShareRoute] | None:
+    """The GPU whose service time the load's busy share uses, and whose it is: the best rental's; else,
+    of the routes the workload's rules leave standing (``ruled_out``: deployment -> rules), the best
+    serverless option's, then the own server's (where the data must stay in the building, the busy share
+    is the own cards'); else the reference GPU's where it holds the model."""
     if best is not None:
-        return best.gpu
-    if serverless.best is not None:
-        return serverless.best.listing.gpu.gpu
+        return best.gpu, "rental"
+    if serverless.best is not None and "serverless" not in ruled_out:
+        return serverless.best.listing.gpu.gpu, "serverless"
+    if "own_hardware" not in ruled_out and server.gpu in plans:
+        return server.gpu, "own_hardware"
     reference = knowledge.sizing.reference_gpu.gpu
-    return reference if reference in plans else None
+    return (reference, "reference") if reference in plans else None
 
 
 def derived_utilization(resolved: ResolvedWorkload, load: Load, knowledge: Knowledge) -> ResolvedWorkload:
@@ -218,12 +227,17 @@ def survey_market(
         alternatives = with_spare_cost(alternatives, hours, days, knowledge)
     serverless = price_serverless(capacity, replicas, verdicts.unsuitable, constraints, knowledge, hours)
     busy = BusyShares(capacity, plans, hours)
-    gpu = load_gpu(alternatives.best, serverless, plans, knowledge)
+    chosen = load_gpu(alternatives.best, serverless, plans, knowledge, constraints.ruled_out, server)
+    gpu = chosen[0] if chosen else None
     # The best option's own plan where it is the load's GPU: a batch on whole instances runs on every
     # replica they hold (``batch_on_instances``).
     best_listing = alternatives.best_listing
     plan = best_listing.plan if best_listing is not None and best_listing.plan.gpu == gpu else None
-    load = load_on(plan or plans[gpu], capacity.load, capacity.traffic, days, hours) if gpu else capacity.load
+    load = (
+        load_on(plan or plans[chosen[0]], capacity.load, capacity.traffic, days, hours, chosen[1])
+        if chosen
+        else capacity.load
+    )
     resolved = derived_utilization(resolved, load, knowledge)
     time_utilization = load.busy_share if load.busy_share is not None else float(resolved.utilization or 0.0)
     fleet = mixed_fleet(capacity, replicas, priced, days, knowledge.calendar_hours_per_month())
