@@ -58,7 +58,7 @@ def test_a_defaulted_latency_sensitivity_that_costs_a_warm_instance_is_named_wit
     assert text == (
         "The workload does not say whether its users can wait, so it is taken as latency-sensitive (the "
         "default): serverless instances are kept warm in every paid hour and spot is excluded. If a request "
-        "may wait for a cold start, about 163 s on Modal serverless functions (global, 4 × b200) (the "
+        "may wait for a cold start, at least 163 s on Modal serverless functions (global, 4 × b200) (the "
         "platform's start and the weights loaded; about 1,036 such waits a month, of 1,217 requests), that "
         f"product scaling to zero would cost at most ${scale_to_zero:,.0f} a month (priced with the spare "
         "replicas the plan runs), "

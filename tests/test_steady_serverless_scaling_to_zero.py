@@ -75,7 +75,7 @@ def test_an_endpoint_that_scales_to_zero_is_priced_not_ruled_out() -> None:
         f"${option.usd_per_month:,.2f}/month, less "
         "than the cheapest other self-hosted route the rules weigh (ovhcloud l40s (1 × l40s)) at "
         f"${best.usd_per_month:,.2f}/month. "
-        "The prices decide; each start from zero makes a request wait about 15.1 s." in memo
+        "The prices decide; each start from zero makes a request wait at least 15.1 s." in memo
     )
 
 
