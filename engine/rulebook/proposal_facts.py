@@ -57,6 +57,12 @@ class ProposalFact(Fact):
     max_time_to_first_token_ms: Annotated[float, Guard("ttft_target_given")]
     tpot_target_given: bool
     max_time_per_output_token_ms: Annotated[float, Guard("tpot_target_given")]
+    batch_run_known: bool = False
+    """A batch whose proposal names a GPU and cards that hold a replica: its run's hours are worked out."""
+    batch_run_hours: Annotated[float, Guard("batch_run_known")] = 0.0
+    """The hours a run's work takes on the proposed replicas at the estimated throughput."""
+    batch_run_window_hours: Annotated[float, Guard("batch_run_known")] = 0.0
+    """The hours the run must be done in: the workload's window within its schedule's hours a day."""
     time_to_first_token_alone_ms: Annotated[float, Guard("latency_known")]
     time_per_output_token_alone_ms: Annotated[float, Guard("latency_known")]
     """A lone request on one proposed replica: the least any number of replicas gives."""

@@ -8,6 +8,7 @@ from typing import Any, Literal, NamedTuple
 
 from gpu_advisor.engine.apps.check.location import proposal_place
 from gpu_advisor.engine.apps.check.proposal_api import api_facts
+from gpu_advisor.engine.apps.check.proposal_batch import batch_facts
 from gpu_advisor.engine.apps.check.proposal_cost import (
     gpu_fit,
     named_serverless_products,
@@ -137,6 +138,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
         "gpus_needed": plan.gpus if plan else 0,
         "gpus_for_peak": plan.gpus_for_peak if plan else 0,
         **latency_facts(fit, gpus, per_replica, evaluation),
+        **batch_facts(fit, gpus, per_replica, evaluation),
     }
 
 

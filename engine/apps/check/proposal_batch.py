@@ -1,0 +1,45 @@
+"""A batch proposal's run: the hours its cards take for a run's work, against the window the work must be
+done in (SIZ017 fails a run that overruns it; SIZ009 warns where it fits only if the estimate is right)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_advisor.engine.calc.performance import replica_performance
+from gpu_advisor.engine.calc.sizing import GpuFit
+from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
+from gpu_advisor.engine.pipeline.evaluation import Evaluation
+
+
+def batch_facts(
+    fit: GpuFit | None, gpus: int | None, per_replica: int | None, evaluation: Evaluation
+) -> dict[str, Any]:
+    """The hours a run takes on the proposed cards, at the estimated throughput of the replicas they hold
+    (whole replicas: cards beyond the last one idle), and the run's window (the workload's, within its
+    schedule's hours); not known for a service or where the cards hold no replica."""
+    load = evaluation.capacity.load
+    unknown = {"batch_run_known": False, "batch_run_hours": 0.0, "batch_run_window_hours": 0.0}
+    if fit is None or not gpus or not per_replica or gpus < per_replica or not load.served_in_paid_hours:
+        return unknown
+    plan = evaluation.market.plans.get(fit.gpu)
+    if plan is not None and plan.cards_per_replica == per_replica:
+        rate = plan.requests_per_second_per_replica
+    else:
+        resolved = evaluation.workload
+        performance = replica_performance(
+            evaluation.knowledge,
+            evaluation.capacity.figures,
+            fit,
+            resolved.avg_input_tokens,
+            resolved.avg_output_tokens,
+            per_replica,
+        )
+        if performance is None:
+            return unknown
+        rate = performance.requests_per_second
+    requests_per_run = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR
+    return {
+        "batch_run_known": True,
+        "batch_run_hours": requests_per_run / (gpus // per_replica * rate) / SECONDS_PER_HOUR,
+        "batch_run_window_hours": load.hours_per_day,
+    }
