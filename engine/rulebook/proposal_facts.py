@@ -50,6 +50,10 @@ class ProposalFact(Fact):
     (replicas x cards per replica)."""
     gpus_for_peak: int
     """The same without the spares: what the peak needs within the headroom target."""
+    memory_cards_per_replica: int = 0
+    """The fewest cards of the proposed GPU whose memory holds a replica: the weights, the engine's
+    reserve and the KV cache of the fewest full-context sequences a replica is planned with
+    (``GpuFit.gpus_for_light_load``); 0 where none does."""
     latency_known: bool
     """A service whose proposal names a GPU and cards that hold a replica: its latency at peak is
     worked out (not for a batch, whose requests wait their turn by design)."""

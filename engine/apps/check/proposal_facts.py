@@ -137,6 +137,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
         "gpus_for_weights": (fit.gpus_for_weights or 0) if fit else 0,
         "gpus_needed": plan.gpus if plan else 0,
         "gpus_for_peak": plan.gpus_for_peak if plan else 0,
+        "memory_cards_per_replica": (fit.gpus_for_light_load or fit.gpus_with_kv_reserve or 0) if fit else 0,
         **latency_facts(fit, gpus, per_replica, evaluation),
         **batch_facts(fit, gpus, per_replica, evaluation),
     }
