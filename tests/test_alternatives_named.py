@@ -180,11 +180,13 @@ R1_ON_PREMISES = {
 
 
 def test_on_premises_names_the_gpus_that_need_fewer_cards_but_have_no_server_price() -> None:
-    # No rental is admitted (the personal data may not leave the building; AT's residency rules exclude
-    # every rental), so no cheapest rental to name; the sizing table holds the comparison: two
-    # replicas of 16 H100 (a 671 GB FP8 model spans two nodes) against two of 8 on H200, B200 or MI300X.
+    # The personal data may not leave the building: DEP006 rules renting out, so the cheapest rental
+    # (two p5.48xlarge over EFA in Stockholm per replica) names no GPU to own; the sizing table holds the
+    # comparison: two replicas of 16 H100 (a 671 GB FP8 model spans two nodes) against two of 8 on
+    # H200, B200 or MI300X.
     result = run(R1_ON_PREMISES)
-    assert result.best_option is None
+    assert result.best_option is not None and result.best_option.offer == "p5-on-demand-stockholm"
+    assert "dedicated_cloud" in result.resolution.ruled_out
     rows = {g.gpu: g.gpus_total for g in result.sizing.gpus if g.gpus_total and not g.not_recommended_by}
     assert (rows["h100-sxm"], rows["h200"], rows["b200"], rows["mi300x"]) == (32, 16, 16, 16)
     assert (

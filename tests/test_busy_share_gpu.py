@@ -1,7 +1,7 @@
 """The busy share (time with a request in flight) is worked out on the GPU of a route the workload's
 rules leave standing, and the memo says whose GPU it is. A workload whose data must stay in the building
-has no rental; its busy share was worked out on the cheapest serverless product's H200, which DEP006
-rules out, while the memo's decision is a bought H100 node."""
+has its rentals and serverless products ruled out (DEP006); its busy share was worked out on the cheapest
+serverless product's H200, while the memo's decision is a bought H100 node."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ def test_the_busy_share_of_a_workload_kept_in_the_building_is_the_own_servers() 
     assert (result.load.busy_share_gpu, result.load.busy_share_route) == ("h100-sxm", "own_hardware")
     assert round(result.load.service_seconds_alone or 0, 1) == 25.1
     assert (
-        "One request takes 25.1 s on an idle replica of h100-sxm (the own server's GPU, as no rental or "
-        "serverless option is admitted), longer as more share it;"
+        "One request takes 25.1 s on an idle replica of h100-sxm (the own server's GPU, as the rules leave "
+        "neither a rental nor serverless standing), longer as more share it;"
     ) in " ".join(render_memo(result).split())
 
 

@@ -23,7 +23,7 @@ def test_the_check_and_the_memo_count_the_same_node_utilization() -> None:
     assert result.load.busy_share_gpu == "h200"
     # 4 cards busy in their share of 176 paid hours, over 8 cards' 730 calendar hours: on the H100 the
     # node holds, and on the H200 the load is sized on (the check's former figure).
-    assert own.node_utilization == pytest.approx(0.0998885)
+    assert own.node_utilization == pytest.approx(0.09988603)
     on_h200 = 4 * result.load.busy_share * 176 / (8 * 730)
     assert (f"{own.node_utilization:.0%}", f"{on_h200:.0%}") == ("10%", "11%")
     document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": NODE})

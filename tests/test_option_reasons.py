@@ -20,17 +20,17 @@ def option_row(memo: str, provider: str, offer: str, gpu: str) -> str:
 def test_an_excluded_option_of_a_ruled_out_route_names_both() -> None:
     result = run(ON_PREMISES)
     assert result.decision.deployment == "own_hardware"
-    assert result.resolution.ruled_out["dedicated_cloud"] == ("DEP006", "DEP009")
+    assert result.resolution.ruled_out["dedicated_cloud"] == ("DEP006",)
     memo = render_memo(result)
     assert option_row(memo, "vast", "spot", "h100-pcie").endswith(
-        "| excluded by NET001, RES001; ruled out by DEP006, DEP009 |"
+        "| excluded by NET001, RES001; ruled out by DEP006 |"
     )
     # An option no rule excludes names the rule-out only.
     assert "| ruled out by DEP006 |" in option_row(memo, "huggingface", "inference-endpoints", "h200")
     # In German the two stay apart: an option excluded, its route discarded.
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
     assert option_row(german, "vast", "spot", "h100-pcie").endswith(
-        "| ausgeschlossen durch NET001, RES001; Weg verworfen durch DEP006, DEP009 |"
+        "| ausgeschlossen durch NET001, RES001; Weg verworfen durch DEP006 |"
     )
 
 

@@ -29,9 +29,10 @@ def test_a_replica_over_two_own_servers_needs_their_network_priced() -> None:
     message = next(f.message for f in result.findings if f.rule_id == "NET005")
     assert message == (
         "One replica of this model needs 16 × h100-sxm cards, more than one HGX H100 8-GPU holds (8): each "
-        "replica spans 2 servers, whose cards reach each other over InfiniBand, not NVLink (the rentals that "
-        "would split a replica so are not recommended, NET003). Its adapters, switches and cables are not "
-        "in the own hardware's figure: add them before comparing it."
+        "replica spans 2 servers, whose cards reach each other over InfiniBand, not NVLink (a rental "
+        "splits a replica so only over a network its provider documents between its instances and includes "
+        "in its price, NET003 and NET006). Its adapters, switches and cables are not in the own hardware's "
+        "figure: add them before comparing it."
     )
 
 

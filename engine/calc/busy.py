@@ -11,17 +11,27 @@ from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.traffic import DailyTraffic, busy_hours_per_day
 from gpu_advisor.engine.domain.load import BusyShareRoute, Load
 
+BUSY_SHARE_DECIMALS = 4
+"""The busy share is stated to a hundredth of a percent, as the memo prints a share beside an edge. Finer
+is not in the model: 1 - e^(-λS) never reaches 1, so a service with requests in flight every hour came
+out at 0.999999994, and a node whose cards all serve around the clock at 49.9999997 % of its card-hours,
+under the documents' 50 % edge on a few millionths."""
+
 
 def busy_share(
     plan: ReplicaPlan, load: Load, traffic: DailyTraffic, days_per_month: float, paid_hours: float
 ) -> float:
     """The share of the paid hours in which at least one request is in flight on ``plan``'s GPU: a
     batch's running hours; a service's busy hours (``busy_hours_per_day``) over its served hours, times
-    the share of the paid hours that are served."""
+    the share of the paid hours that are served (``BUSY_SHARE_DECIMALS``)."""
     if plan.hours_per_day_running is not None:
-        return min(1.0, plan.hours_per_day_running * days_per_month / paid_hours)
-    busy = busy_hours_per_day(traffic, load.average_requests_per_second, plan.service)
-    return min(1.0, busy / traffic.hours_per_day * load.served_share_of_paid_hours)
+        share = plan.hours_per_day_running * days_per_month / paid_hours
+    else:
+        busy = busy_hours_per_day(traffic, load.average_requests_per_second, plan.service)
+        share = busy / traffic.hours_per_day * load.served_share_of_paid_hours
+    rounded = round(share, BUSY_SHARE_DECIMALS)
+    # A share too small to show keeps its value: a GPU that serves a few requests a month is not idle.
+    return min(1.0, rounded if rounded > 0 else share)
 
 
 def load_on(

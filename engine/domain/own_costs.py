@@ -146,6 +146,9 @@ class OwnHardware(ResultModel):
     nodes: int
     gpus_needed: int
     node_utilization: float
+    rent_below_utilization: float | None = None
+    """The documents' edge the rules compare ``node_utilization`` with (knowledge/thresholds.yaml): below
+    it, rent (TCO004); the memo prints the utilization beside it with the decimals that tell them apart."""
     usd_per_gpu_hour: UsdPerGpuHour
     usd_per_month: float
     break_even_utilization: float | None

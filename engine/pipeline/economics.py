@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.commitments import fleet_name, option_billing
 from gpu_advisor.engine.calc.fleet_billing import undercuts
+from gpu_advisor.engine.calc.listing_frames import stages_over_cluster_network
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Decision, Option
@@ -90,6 +91,8 @@ def economics_fact(
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
         own_in_an_office=own.applicable and server.housing == "office",
+        best_option_stages_over_cluster_network=best is not None
+        and _stages_over_cluster_network(knowledge, best),
         own_replica_spans_servers=own.applicable
         and server.gpu in market.plans
         and market.plans[server.gpu].cards_per_replica > server.gpus_per_server,
@@ -136,6 +139,24 @@ def economics_fact(
         quantized_best_usd_per_month=float(quantized.usd_per_month) if quantized else 0.0,
         quantized_saving=1 - quantized.usd_per_month / best.usd_per_month if quantized and best else 0.0,
     )
+
+
+def _stages_over_cluster_network(knowledge: Knowledge, option: Option) -> bool:
+    offer = knowledge.offer(option.provider, option.offer, option.gpu)
+    return offer is not None and stages_over_cluster_network(offer, cards_per_replica(option))
+
+
+def _cluster_network_details(knowledge: Knowledge, option: Option | None) -> dict[str, str | float]:
+    """The network NET006 names: the one the best option's provider documents between its instances."""
+    offer = knowledge.offer(option.provider, option.offer, option.gpu) if option else None
+    network = offer.cluster_network if offer else None
+    if network is None:
+        return {}
+    return {
+        "best_option_cluster_network": network.kind,
+        "best_option_cluster_gbps": network.gbps_per_instance,
+        "best_option_cluster_condition": network.condition,
+    }
 
 
 def economics_details(
@@ -189,6 +210,7 @@ def economics_details(
         mixed_fleet_peak_gpu_hours=market.mixed_fleet.peak_gpu_hours_per_month if market.mixed_fleet else 0.0,
         **autoscaled_details(market, fixed),
         best_option_offer=best.offer if best else "",
+        **_cluster_network_details(knowledge, best),
         best_option_gpu=best.gpu if best else "",
         best_option_gpus=best.gpus if best else 0,
         best_option_gpus_rented=best.gpus_rented if best else 0,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
+from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
 from gpu_advisor.engine.calc.performance import replica_interconnect
 from gpu_advisor.engine.calc.replicas import parse_cards
 from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, GpuFit, SizingFigures
@@ -107,6 +107,7 @@ def instance_fit_facts(
                 cards_per_replica=count,
                 largest_linked_instance_gpus=max(offer_linked_sizes(offer), default=0),
                 largest_instance_gpus=offer.instance_gpus[-1],
+                stages_over_cluster_network=stages_over_cluster_network(offer, count),
             )
         )
     return tuple(facts)

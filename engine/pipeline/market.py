@@ -83,8 +83,7 @@ class Market:
     replicas: ReplicaPlans
     busy: BusyShares
     load: Load
-    """The load with its busy share and requests in flight on the best option's GPU (else the best
-    serverless option's, else the reference GPU's)."""
+    """The load with its busy share and requests in flight on the GPU ``load_gpu`` chooses."""
     time_utilization: float
     """What the serverless band and buy versus rent read: the load's busy share; where no GPU holds the
     model, the workload's utilization (stated, or the load pattern's assumption)."""
@@ -129,16 +128,24 @@ def load_gpu(
     ruled_out: Collection[str],
     server: OwnServer,
 ) -> tuple[str, BusyShareRoute] | None:
-    """The GPU whose service time the load's busy share uses, and whose it is: the best rental's; else,
-    of the routes the workload's rules leave standing (``ruled_out``: deployment -> rules), the best
-    serverless option's, then the own server's (where the data must stay in the building, the busy share
-    is the own cards'); else the reference GPU's where it holds the model."""
-    if best is not None:
-        return best.gpu, "rental"
-    if serverless.best is not None and "serverless" not in ruled_out:
-        return serverless.best.listing.gpu.gpu, "serverless"
-    if "own_hardware" not in ruled_out and server.gpu in plans:
-        return server.gpu, "own_hardware"
+    """The GPU whose service time the load's busy share uses, and whose it is: of the routes the
+    workload's rules leave standing (``ruled_out``: deployment -> rules), the best rental's, else the
+    best serverless option's, else the own server's (where the data must stay in the building, the busy
+    share is the own cards'); where the rules leave none of them, the best rental's or serverless
+    option's all the same, else the reference GPU's where it holds the model."""
+    rental = (best.gpu, "rental") if best is not None else None
+    hosted = (serverless.best.listing.gpu.gpu, "serverless") if serverless.best is not None else None
+    own = (server.gpu, "own_hardware") if server.gpu in plans else None
+    standing: tuple[tuple[str, BusyShareRoute] | None, ...] = (
+        rental if "dedicated_cloud" not in ruled_out else None,
+        hosted if "serverless" not in ruled_out else None,
+        own if "own_hardware" not in ruled_out else None,
+        rental,
+        hosted,
+    )
+    chosen = next((route for route in standing if route is not None), None)
+    if chosen is not None:
+        return chosen
     reference = knowledge.sizing.reference_gpu.gpu
     return (reference, "reference") if reference in plans else None
 

@@ -322,7 +322,9 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         spot_interruption_overhead=knowledge.pricing_assumptions.spot_interruption.overhead,
         sizing_policy=sizing_policy_result(knowledge, market.replicas.sizing),
         api_costs=market.apis,
-        own_hardware=market.own,
+        own_hardware=market.own.model_copy(
+            update={"rent_below_utilization": knowledge.threshold("rent_below_utilization").value}
+        ),
         findings=findings,
         fired_rules=tuple(rule.id for rule in e.rules),
         price_dates=price_dates(

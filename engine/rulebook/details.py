@@ -187,6 +187,11 @@ class EconomicsDetails(Details):
     best_option_cards_per_replica: int
     best_option_instance_sizes: tuple[int, ...]
     """The instance sizes it is sold in, in cards."""
+    best_option_cluster_network: str = ""
+    """The network its provider documents between its instances (``Offer.cluster_network``), its
+    bandwidth per instance in Gbit/s and what it takes ("", 0 and "" without one)."""
+    best_option_cluster_gbps: float = 0.0
+    best_option_cluster_condition: str = ""
     best_option_other_prices: tuple[OtherPrice, ...]
     """The provider's other catalog prices for the same GPU."""
     sla_unknown_providers: str

@@ -162,6 +162,9 @@ class InstanceFitFact(Fact):
     largest_linked_instance_gpus: int
     """The offer's largest instance whose cards share the fast link; 0 when none does."""
     largest_instance_gpus: int
+    stages_over_cluster_network: bool = False
+    """A replica larger than the largest instance runs as pipeline stages of whole linked instances over
+    a network the provider documents between them (``listing_frames.stages_over_cluster_network``)."""
 
 
 class WorkloadFact(Fact):
@@ -243,6 +246,9 @@ class EconomicsFact(Fact):
     own_spare_in_the_same_node: Annotated[bool, Guard(OWNED)]
     """The own route is one node, and the spare replica the rules add runs in it beside the others."""
     own_replica_spans_servers: Annotated[bool, Guard(OWNED)] = False
+    best_option_stages_over_cluster_network: Annotated[bool, Guard(OPTION)] = False
+    """The best option's replicas each run as pipeline stages on several instances, over the network its
+    provider documents between them (NET006)."""
     """A replica on the own server's GPU needs more cards than one server holds: its servers reach each
     other over the network between them (InfiniBand), which the own figure does not price."""
     node_utilization: Annotated[float, Guard(OWNED)]

@@ -43,6 +43,9 @@ class ProposalFact(Fact):
     cards_per_replica: Annotated[int, Guard("gpu_fits")]
     largest_linked_instance_gpus: Annotated[int, Guard("offer_known")]
     """The offer's largest instance whose cards share a fast link; 0 when none does."""
+    stages_over_cluster_network: Annotated[bool, Guard("offer_known")] = False
+    """A replica larger than the offer's largest instance runs as pipeline stages of whole linked
+    instances over a network its provider documents between them (NET004 admits it)."""
     gpu_unsuitable: bool
     gpus_for_weights: int
     gpus_needed: int

@@ -19,7 +19,7 @@ from gpu_advisor.engine.apps.check.proposal_facts import (
     residency_facts,
     successor_details,
 )
-from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
+from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
 from gpu_advisor.engine.domain.knowledge.entries import Offer
 from gpu_advisor.engine.domain.proposal import CheckItem, ProposalInput, Status
 from gpu_advisor.engine.i18n.environment import render
@@ -87,6 +87,9 @@ def peak_part(
             "pricing_known": offer is not None,
             "commitment": offer.commitment if offer else "unknown",
             "largest_linked_instance_gpus": max(linked, default=0),
+            "stages_over_cluster_network": bool(
+                offer and stages_over_cluster_network(offer, fact.cards_per_replica)
+            ),
             # Where the mix never runs it, its list price prices nothing (KNB014 reads this).
             "offer_billed": fact.peak_runs or not fact.mix_priced,
         }

@@ -19,7 +19,7 @@ from gpu_advisor.engine.apps.check.proposal_cost import (
 from gpu_advisor.engine.apps.check.proposal_latency import latency_facts
 from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import node_busy_share
-from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
+from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.proposal import Location, ProposalInput
@@ -133,6 +133,9 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
         "multi_card": per_replica is not None and per_replica > 1,
         "cards_per_replica": per_replica or 0,
         "largest_linked_instance_gpus": max(linked, default=0),
+        "stages_over_cluster_network": bool(
+            offer and per_replica and stages_over_cluster_network(offer, per_replica)
+        ),
         "gpu_unsuitable": bool(gpu and gpu in evaluation.verdicts.unsuitable),
         "gpus_for_weights": (fit.gpus_for_weights or 0) if fit else 0,
         "gpus_needed": plan.gpus if plan else 0,

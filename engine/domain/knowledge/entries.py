@@ -134,6 +134,22 @@ def commitment_term(months: int | None) -> CommitmentTerm:
     return "years" if months >= MONTHS_PER_YEAR else "months"
 
 
+class ClusterNetwork(Sourced, Translated):
+    """A network the provider documents between instances of an offer, fast enough for one replica's
+    pipeline stages on two instances (RDMA: AWS's EFA, Azure's InfiniBand, Google's GPUDirect-TCPX)."""
+
+    kind: str
+    gbps_per_instance: Annotated[float, Field(gt=0, le=100_000)]
+    """The instance's network bandwidth the provider states for it, in gigabits a second."""
+    condition: str
+    """What it takes, as the provider says: the instances in one zone, placement group or scale set."""
+
+    def __hash__(self) -> int:
+        # An offer is hashed (listing frames are cached by it); the German wording is not part of what
+        # tells two networks apart, and its mapping cannot be hashed.
+        return hash((self.kind, self.gbps_per_instance, self.condition, self.as_of))
+
+
 class Offer(Sourced):
     provider: str
     offer: str
@@ -164,6 +180,10 @@ class Offer(Sourced):
     for every multi-card size (SXM modules sit on a baseboard whose switch links all of them)."""
     shapes_source: Citation | None = None
     """Where ``instance_gpus`` and ``nvlink_instance_gpus`` come from, where not from ``source``."""
+    cluster_network: ClusterNetwork | None = None
+    """The network between the offer's instances where the provider documents one that its listed price
+    includes: a replica larger than the largest instance may then run as pipeline stages on several of
+    them (NET006); None: none documented, and such a replica is not recommended (NET003)."""
     regions: tuple[str, ...] = Field(min_length=1)
     price_jurisdiction: Jurisdiction
     """Where the list price applies; other jurisdictions' regions are priced by estimate (EU premium)."""
