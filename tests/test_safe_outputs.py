@@ -123,6 +123,17 @@ def test_an_output_that_is_a_symbolic_link_is_refused_even_with_force(tmp_path: 
     assert not (tmp_path / "nowhere.txt").exists()
 
 
+def test_an_output_that_is_no_regular_file_is_refused_even_with_force(tmp_path: Path) -> None:
+    """--force renamed the memo over a named pipe (and, run as root, over /dev/null): the pipe was gone."""
+    paths = files(tmp_path)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for args in commands(paths, str(pipe)):
+        assert_refused(invoke(*args, "--force"), "is not a regular file (a device, pipe or socket)")
+    assert pipe.is_fifo()
+    assert_refused(invoke("recommend", str(paths["workload"]), "-o", ""), "an empty file name; name a file")
+
+
 def test_charts_are_written_safely(tmp_path: Path) -> None:
     workload = str(EXAMPLES_DIR / "public-chat.yaml")
     charts = tmp_path / "charts"

@@ -8,6 +8,8 @@
   path to it, or a hard link) is refused, ``--force`` or not.
 - **No symbolic links**: a target that is a symbolic link is refused; the rename would replace the link,
   and writing through it would change a file the user did not name.
+- **Regular files only**: a device, pipe or socket is refused, ``--force`` or not; the rename would
+  remove it (``-o /dev/null --force`` as root deleted the device).
 - **No silent overwrite**: an existing target is refused unless ``--force``; without it, the new file is
   linked into place, which fails if another process created the target in the meantime.
 
@@ -55,6 +57,8 @@ def check_output(
     output: str, option: str, *, inputs: Iterable[str | None] = (), force: bool = False
 ) -> OutputTarget:
     """Check ``output`` before any work is done; the refusals are listed in the module's docstring."""
+    if not output:
+        raise InputError(at(option, Words("an empty file name; name a file")))
     target = Path(output)
     try:
         mode: int | None = os.lstat(target).st_mode
@@ -70,6 +74,15 @@ def check_output(
         raise InputError(at(option, problem))
     if mode is not None and stat.S_ISDIR(mode):
         raise InputError(at(option, Words("%(file)s is a directory; name a file", file=repr(output))))
+    if mode is not None and not stat.S_ISREG(mode):
+        # A device, pipe or socket: replacing it (--force renames a new file over it) would remove it,
+        # /dev/null included for a user who may; writing into it is what standard output is for.
+        problem = Words(
+            "%(file)s is not a regular file (a device, pipe or socket); outputs are written to files only: "
+            "leave the option out to write to standard output",
+            file=repr(output),
+        )
+        raise InputError(at(option, problem))
     for source in inputs:
         if source is not None and source != STANDARD_OUTPUT and _same_file(target, Path(source)):
             problem = Words(
