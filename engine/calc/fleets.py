@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.costs import SECONDS_PER_HOUR
-from gpu_advisor.engine.calc.instances import Placement, place
+from gpu_advisor.engine.calc.instances import EXACT_REPLICAS, Placement, place
 from gpu_advisor.engine.calc.listings import PricedListing
 from gpu_advisor.engine.calc.policy import Sizing, usable_rate
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, without_spares
@@ -103,6 +103,18 @@ def peak_bill(
     return per_day * days_per_month, max(rented)
 
 
+def _base_sizes(hours: tuple[int, ...]) -> Iterable[int]:
+    """The base replica counts tried: every one below the busiest hour's; beyond ``EXACT_REPLICAS``
+    (a fleet of thousands of replicas) those at each hour's count and one either side. Between two hours'
+    counts the peak's bill falls linearly with the base and the base's bill rises with its cards, so the
+    cheapest lies at an end, up to whole-instance rounding; trying every count made a billion requests a
+    day run for minutes."""
+    busiest = max(hours)
+    if busiest <= EXACT_REPLICAS:
+        return range(1, busiest)
+    return sorted({c + d for c in hours for d in (-1, 0, 1) if 1 <= c + d < busiest})
+
+
 def base_placements(
     cards_per_replica: int,
     hours: tuple[int, ...],
@@ -122,7 +134,7 @@ def base_placements(
     if quietest <= 0:
         return []
     placements: list[Placement] = []
-    for replicas in range(1, busiest):
+    for replicas in _base_sizes(hours):
         placement = place(cards_per_replica, replicas, instance_gpus, linked, spread)
         if placement.replicas_hosted >= busiest:
             break

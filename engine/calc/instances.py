@@ -109,6 +109,22 @@ def _place(
 EXACT_REPLICAS = 4096
 
 
+@lru_cache(maxsize=64)
+def _mix_table(sizes: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int, int], ...]:
+    """For 0 replicas up to the most ``_cheapest_mix`` searches (``EXACT_REPLICAS`` and what the bulk
+    leaves beyond it, less than one instance's replicas): (cards, instances, the size added last) of the
+    cheapest mix, worked out once per offer's sizes (each count's entry depends on smaller counts only),
+    so that a fleet's many base sizes each read it rather than search anew."""
+    best: list[tuple[int, int, int]] = [(0, 0, 0)]
+    for needed in range(1, EXACT_REPLICAS + max(holds for _, holds in sizes) + 1):
+        choices = []
+        for cards, holds in sizes:
+            rest_cards, rest_instances, _ = best[max(0, needed - holds)]
+            choices.append((rest_cards + cards, rest_instances + 1, cards))
+        best.append(min(choices))
+    return tuple(best)
+
+
 @lru_cache(maxsize=4096)
 def _cheapest_mix(replicas: int, sizes: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
     """Instance sizes (cards, replicas each holds) whose replicas reach ``replicas`` with the fewest
@@ -119,14 +135,7 @@ def _cheapest_mix(replicas: int, sizes: tuple[tuple[int, int], ...]) -> tuple[in
         cards, holds = min(sizes, key=lambda size: (size[0] / size[1], -size[0]))
         count = (replicas - EXACT_REPLICAS) // holds
         bulk, replicas = [cards] * count, replicas - count * holds
-    # best[n]: (cards, instances, the size added last) for n replicas.
-    best: list[tuple[int, int, int]] = [(0, 0, 0)]
-    for needed in range(1, replicas + 1):
-        choices = []
-        for cards, holds in sizes:
-            rest_cards, rest_instances, _ = best[max(0, needed - holds)]
-            choices.append((rest_cards + cards, rest_instances + 1, cards))
-        best.append(min(choices))
+    best = _mix_table(sizes)
     holds_by_size = dict(sizes)
     mix, needed = bulk, replicas
     while needed > 0:
