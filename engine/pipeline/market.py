@@ -133,10 +133,11 @@ def load_gpu(
     best serverless option's, else the own server's (where the data must stay in the building, the busy
     share is the own cards'); where the rules leave none of them, the best rental's or serverless
     option's all the same, else the reference GPU's where it holds the model."""
-    rental = (best.gpu, "rental") if best is not None else None
-    hosted = (serverless.best.listing.gpu.gpu, "serverless") if serverless.best is not None else None
-    own = (server.gpu, "own_hardware") if server.gpu in plans else None
-    standing: tuple[tuple[str, BusyShareRoute] | None, ...] = (
+    Route = tuple[str, BusyShareRoute]
+    rental: Route | None = (best.gpu, "rental") if best is not None else None
+    hosted: Route | None = (serverless.best.listing.gpu.gpu, "serverless") if serverless.best else None
+    own: Route | None = (server.gpu, "own_hardware") if server.gpu in plans else None
+    standing: tuple[Route | None, ...] = (
         rental if "dedicated_cloud" not in ruled_out else None,
         hosted if "serverless" not in ruled_out else None,
         own if "own_hardware" not in ruled_out else None,
