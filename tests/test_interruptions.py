@@ -1,6 +1,6 @@
 """SIGTERM and SIGINT stop ``batch`` and ``sweep`` cleanly: workers included (no process left behind, standard
 error closed), a valid partial output, a summary that says the run was interrupted, exit 130 or 143, and no
-traceback or "Exception ignored" message."""
+traceback or "Exception ignored" message; the workers of ``--scenarios`` end with their parent."""
 
 from __future__ import annotations
 
@@ -136,3 +136,27 @@ def test_sigterm_stops_a_sweep_with_the_values_evaluated_so_far(tmp_path: Path) 
     first, second = result["variables"]
     # whole rows only: every evaluated value of the first variable with all 9 of the second
     assert len(result["points"]) == len(first["values"]) * len(second["values"]) < 1800
+
+
+def test_scenario_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
+    """``recommend --scenarios`` draws over forked workers; its parent killed by SIGTERM (or SIGKILL, which
+    lets it stop nothing) left them drawing for minutes. They end once they see the parent gone."""
+    command = [sys.executable, "-m", "gpu_advisor.cli", "recommend", str(EXAMPLES_DIR / "public-chat.yaml")]
+    process = subprocess.Popen(
+        [*command, "--scenarios", "20000", "--as-of", AS_OF, "-o", str(tmp_path / "m.md")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while time.monotonic() < deadline and len(workers) < 2:
+        workers = [pid for pid in children(process.pid) if alive(pid)]
+        time.sleep(0.05)
+    assert len(workers) >= 2
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and [pid for pid in workers if alive(pid)]:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if alive(pid)]

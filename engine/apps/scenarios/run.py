@@ -25,6 +25,7 @@ from gpu_advisor.engine.apps.scenarios.apply import (
 from gpu_advisor.engine.apps.scenarios.inputs import Drawn, groups
 from gpu_advisor.engine.apps.scenarios.outcomes import Outcome, outcome
 from gpu_advisor.engine.calc.draws import at_quantile
+from gpu_advisor.engine.common.signals import exit_with_parent
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import WorkloadInput
 from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine, rules_engine_reading
@@ -122,9 +123,12 @@ def chunks(runs: Sequence[Values], count: int) -> list[Sequence[Values]]:
 _JOB: ScenarioJob | None = None
 
 
-def _set_job(job: ScenarioJob) -> None:
+def _set_job(job: ScenarioJob, parent: int) -> None:
+    """Worker start: the job, and an end once the parent is gone (a SIGTERM or SIGKILL that stops it
+    before it stops its pool left the workers drawing scenarios for minutes)."""
     global _JOB
     _JOB = job
+    exit_with_parent(parent)
 
 
 def _evaluate_part(runs: Sequence[Values]) -> list[Outcome]:
@@ -140,7 +144,9 @@ def local_mapper(jobs: int | None = None) -> Mapper:
         if workers <= 1 or "fork" not in get_all_start_methods():
             return evaluate_values(job, runs)
         context = get_context("fork")
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_set_job, initargs=(job,)) as pool:
+        with ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_set_job, initargs=(job, os.getpid())
+        ) as pool:
             parts = list(pool.map(_evaluate_part, chunks(runs, workers)))
         return [found for part in parts for found in part]
 
