@@ -74,7 +74,33 @@ def workload_from_dict(data: dict[str, Any], origin: str = "<dict>") -> Workload
 
 
 def _workload(workload: WorkloadInput | dict[str, Any]) -> WorkloadInput:
-    return workload_from_dict(workload) if isinstance(workload, dict) else workload
+    if isinstance(workload, dict):
+        return workload_from_dict(workload)
+    if isinstance(workload, WorkloadInput):
+        return workload
+    raise InputError(
+        f"workload: a mapping of workload fields or a WorkloadInput, not {type(workload).__name__} "
+        "(a file: load_workload(path))",
+        field="workload",
+    )
+
+
+def _date(evaluated_on: dt.date | str | None) -> dt.date:
+    """``evaluated_on`` as a date: today where it is None; a date, or its ISO text (2026-11-30)."""
+    if evaluated_on is None:
+        return dt.date.today()
+    if isinstance(evaluated_on, dt.datetime):
+        return evaluated_on.date()
+    if isinstance(evaluated_on, dt.date):
+        return evaluated_on
+    if isinstance(evaluated_on, str):
+        try:
+            return dt.date.fromisoformat(evaluated_on)
+        except ValueError:
+            pass
+    raise InputError(
+        f"evaluated_on: a date or its ISO text (2026-11-30), not {evaluated_on!r}", field="evaluated_on"
+    )
 
 
 def _policy(policy_dir: str | Path | None) -> str | None:
@@ -97,30 +123,27 @@ def _format(lang: str, currency: str, usd_per_eur: float) -> Format:
 
 def recommend(
     workload: WorkloadInput | dict[str, Any],
-    evaluated_on: dt.date | None = None,
+    evaluated_on: dt.date | str | None = None,
     policy_dir: str | Path | None = None,
     lang: str = "en",
     currency: str = "USD",
 ) -> Recommendation:
-    """The full decision for one workload; ``evaluated_on`` (default today) dates the price ages;
+    """The full decision for one workload; ``evaluated_on`` (default today; a date or its ISO text) dates
+    the price ages;
     ``policy_dir`` adds an organization's rules (``DIR/*.yaml``), as ``--policy`` does; ``lang`` and
     ``currency`` are those of the findings' texts (and of ``render_memo`` after it)."""
     fmt = _format(lang, currency, load_knowledge().eur_to_usd().rate)
-    return _recommend(
-        _workload(workload), evaluated_on or dt.date.today(), policy_dir=_policy(policy_dir), fmt=fmt
-    )
+    return _recommend(_workload(workload), _date(evaluated_on), policy_dir=_policy(policy_dir), fmt=fmt)
 
 
 def decide(
     workload: WorkloadInput | dict[str, Any],
-    evaluated_on: dt.date | None = None,
+    evaluated_on: dt.date | str | None = None,
     policy_dir: str | Path | None = None,
 ) -> DecisionSummary:
     """The decision of ``recommend`` with the IDs of the rules that fired and of those that need
     attention, without the findings' texts and the tables: for portfolios and sweeps."""
-    return decide_workload(
-        _workload(workload), evaluated_on or dt.date.today(), policy_dir=_policy(policy_dir)
-    )
+    return decide_workload(_workload(workload), _date(evaluated_on), policy_dir=_policy(policy_dir))
 
 
 def render_memo(
@@ -157,7 +180,7 @@ def tco(**request: Any) -> TcoResult:
 
 def check(
     document: ProposalDocument | dict[str, Any],
-    evaluated_on: dt.date | None = None,
+    evaluated_on: dt.date | str | None = None,
     policy_dir: str | Path | None = None,
 ) -> CheckResult:
     """Check one proposal (a workload, what someone intends to do, waivers) against every applicable rule."""
@@ -168,13 +191,17 @@ def check(
             document = ProposalDocument.model_validate(document)
         except ValidationError as error:
             raise input_error("<dict>", error, ProposalDocument, "proposal") from None
-    return check_document(
-        document, "<api>", 1, evaluated_on or dt.date.today(), policy_dir=_policy(policy_dir)
-    )
+    if not isinstance(document, ProposalDocument):
+        raise InputError(
+            f"document: a mapping (workload, proposal, waivers) or a ProposalDocument, not "
+            f"{type(document).__name__} (a file: check_path(path))",
+            field="document",
+        )
+    return check_document(document, "<api>", 1, _date(evaluated_on), policy_dir=_policy(policy_dir))
 
 
 def check_path(
-    path: str, evaluated_on: dt.date | None = None, policy_dir: str | Path | None = None
+    path: str | Path, evaluated_on: dt.date | str | None = None, policy_dir: str | Path | None = None
 ) -> list[CheckResult]:
     """Check every proposal of a YAML or JSON file."""
-    return check_file(path, evaluated_on or dt.date.today(), policy_dir=_policy(policy_dir))
+    return check_file(str(path), _date(evaluated_on), policy_dir=_policy(policy_dir))

@@ -143,3 +143,37 @@ def test_render_memo_refuses_a_language_or_currency_it_has_no_text_for() -> None
         api.render_memo(result, lang="fr")
     with pytest.raises(api.InputError, match="currency"):
         api.render_memo(result, currency="GBP")
+
+
+@pytest.mark.parametrize(
+    ("workload", "wrong"), [(None, "NoneType"), ([{}], "list"), ("examples/public-chat.yaml", "str")]
+)
+def test_a_workload_that_is_no_mapping_is_an_input_error_naming_it(workload: Any, wrong: str) -> None:
+    # It raised AttributeError ('model_dump') from inside the pipeline.
+    with pytest.raises(api.InputError) as raised:
+        api.recommend(workload, EVALUATED_ON)
+    assert raised.value.field == "workload"
+    assert str(raised.value) == (
+        f"workload: a mapping of workload fields or a WorkloadInput, not {wrong} "
+        "(a file: load_workload(path))"
+    )
+    with pytest.raises(api.InputError) as refused:
+        api.check(workload, EVALUATED_ON)
+    assert (refused.value.field, str(refused.value).startswith("document: a mapping")) == ("document", True)
+
+
+def test_the_evaluation_date_may_be_its_iso_text_and_nothing_else() -> None:
+    workload = yaml.safe_load((EXAMPLES_DIR / "prototype.yaml").read_text(encoding="utf-8"))
+    assert api.recommend(workload, "2026-11-30") == api.recommend(workload, EVALUATED_ON)
+    with pytest.raises(api.InputError) as raised:
+        api.recommend(workload, "yesterday")
+    assert raised.value.field == "evaluated_on"
+
+
+def test_a_validation_error_names_its_first_field_and_check_path_takes_a_path() -> None:
+    workload = yaml.safe_load((EXAMPLES_DIR / "prototype.yaml").read_text(encoding="utf-8"))
+    with pytest.raises(api.InputError) as raised:
+        api.recommend({**workload, "requests_per_day": -1}, EVALUATED_ON)
+    assert raised.value.field == "requests_per_day"
+    path = EXAMPLES_DIR / "proposals" / sorted(p.name for p in (EXAMPLES_DIR / "proposals").glob("*.yaml"))[0]
+    assert api.check_path(path, EVALUATED_ON) == api.check_path(str(path), EVALUATED_ON)

@@ -82,7 +82,12 @@ def input_error(
     """A pydantic validation error as an ``InputError`` the reader can act on."""
     problems = validation_problems(error, schema)
     return InputError(
-        render_problems(str(origin), problems, what, "en"), problems=problems, origin=origin, what=what
+        render_problems(str(origin), problems, what, "en"),
+        # The first problem's field, for a caller that handles one (every problem is in ``problems``).
+        field=str(problems[0]["field"]) if problems else None,
+        problems=problems,
+        origin=origin,
+        what=what,
     )
 
 
