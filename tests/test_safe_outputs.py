@@ -207,3 +207,20 @@ def test_an_output_created_meanwhile_is_not_overwritten_without_force(tmp_path: 
         safe_files.write_output(target, "mine\n")
     assert output.read_text(encoding="utf-8") == "someone else's\n"
     shutil.rmtree(tmp_path)
+
+
+def test_two_outputs_of_one_command_that_are_one_file_are_refused_before_any_question(tmp_path: Path) -> None:
+    """``ask --save a.yaml --memo a.yaml`` asked every question, then refused, calling a.yaml an input;
+    ``batch -o x --summary x`` called the results file an input too."""
+    save = str(tmp_path / "a.yaml")
+    result = CliRunner().invoke(main, ["ask", "--save", save, "--memo", save], input="")
+    assert_refused(
+        result, f"--memo: '{save}' is also the file of --save; write each output to a file of its own"
+    )
+    assert "?" not in result.output  # no question asked
+    paths = files(tmp_path)
+    out = str(tmp_path / "out.csv")
+    assert_refused(
+        invoke("batch", str(paths["portfolio"]), "-o", out, "--summary", out),
+        f"--summary: '{out}' is also the file of -o/--output; write each output to a file of its own",
+    )

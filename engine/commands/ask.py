@@ -61,8 +61,8 @@ def ask(
     from gpu_advisor.engine.present.memo import render_memo
 
     # Files named on the command line are checked before the first question, not after the last.
-    for given, option in ((save_file, "--save"), (memo_file, "--memo")):
-        output_target(given, option, inputs=(from_file,), force=force)
+    output_target(save_file, "--save", inputs=(from_file,), force=force)
+    output_target(memo_file, "--memo", inputs=(from_file,), force=force, others=(("--save", save_file),))
     knowledge = load_knowledge()
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
     original = load_workload(from_file).model_dump(exclude_none=True) if from_file else {}
@@ -75,7 +75,9 @@ def ask(
     save_file = save_file or default_file(workload.name, force)[0]
     memo_file = memo_file or free_name(f"{name}-memo", ".md", force)
     save_target = output_target(save_file, "--save", inputs=(from_file,), force=force)
-    memo_target = output_target(memo_file, "--memo", inputs=(from_file, save_file), force=force)
+    memo_target = output_target(
+        memo_file, "--memo", inputs=(from_file,), force=force, others=(("--save", save_file),)
+    )
     emit(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), save_target)
     try:
         result = run_recommend(workload, evaluated_on, knowledge=knowledge, fmt=fmt)

@@ -30,14 +30,9 @@ def output_targets(
         target = check_output(output, "-o/--output", inputs=(input_path,), force=force)
     summary_target = None
     if summary_file is not None:
-        summary_target = check_output(summary_file, "--summary", inputs=(input_path, output), force=force)
-        if target is not None and target.path.resolve() == summary_target.path.resolve():
-            from gpu_advisor.engine.common.wording import Words, at
-
-            problem = Words(
-                "%(file)s is also the results file (-o); name another file", file=repr(summary_file)
-            )
-            raise InputError(at("--summary", problem))
+        summary_target = check_output(
+            summary_file, "--summary", inputs=(input_path,), force=force, others=(("-o/--output", output),)
+        )
     return target, summary_target
 
 

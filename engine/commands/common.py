@@ -95,6 +95,7 @@ def output_target(
     *,
     inputs: tuple[str | None, ...] = (),
     force: bool = False,
+    others: tuple[tuple[str, str | None], ...] = (),
 ) -> OutputTarget | None:
     """The checked output file (``None``: standard output), refused before any work is done where it is
     an input file, a symbolic link, a directory, or exists without ``--force`` (``common/safe_files.py``)."""
@@ -102,7 +103,7 @@ def output_target(
         return None
     from gpu_advisor.engine.common.safe_files import check_output
 
-    return check_output(output, option, inputs=inputs, force=force)
+    return check_output(output, option, inputs=inputs, force=force, others=others)
 
 
 def emit(text: str, output: OutputTarget | str | None) -> None:

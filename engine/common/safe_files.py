@@ -5,7 +5,7 @@
   once it is complete; a reader sees the old file or the whole new one, never a part, and an error (a
   batch file's bad header) leaves an existing file as it was.
 - **Never onto an input**: a target that is one of the command's input files (the same path, another
-  path to it, or a hard link) is refused, ``--force`` or not.
+  path to it, or a hard link) is refused, ``--force`` or not; so is one that is another of its outputs.
 - **No symbolic links**: a target that is a symbolic link is refused; the rename would replace the link,
   and writing through it would change a file the user did not name.
 - **Regular files only**: a device, pipe or socket is refused, ``--force`` or not; the rename would
@@ -54,12 +54,26 @@ def _same_file(target: Path, source: Path) -> bool:
 
 
 def check_output(
-    output: str, option: str, *, inputs: Iterable[str | None] = (), force: bool = False
+    output: str,
+    option: str,
+    *,
+    inputs: Iterable[str | None] = (),
+    force: bool = False,
+    others: Iterable[tuple[str, str | None]] = (),
 ) -> OutputTarget:
-    """Check ``output`` before any work is done; the refusals are listed in the module's docstring."""
+    """Check ``output`` before any work is done; the refusals are listed in the module's docstring.
+    ``others``: the command's other outputs, (option, file), which ``output`` may not be either."""
     if not output:
         raise InputError(at(option, Words("an empty file name; name a file")))
     target = Path(output)
+    for other_option, other in others:
+        if other is not None and other != STANDARD_OUTPUT and _same_file(target, Path(other)):
+            problem = Words(
+                "%(file)s is also the file of %(other)s; write each output to a file of its own",
+                file=repr(output),
+                other=other_option,
+            )
+            raise InputError(at(option, problem))
     try:
         mode: int | None = os.lstat(target).st_mode
     except FileNotFoundError:
