@@ -31,3 +31,27 @@ def test_an_admitted_rental_sets_the_busy_share_and_is_named() -> None:
     assert f"idle replica of {result.best_option.gpu} (the best rental's GPU)," in " ".join(
         render_memo(result).split()
     )
+
+
+def test_an_own_route_on_the_rentals_gpu_keeps_its_own_plan() -> None:
+    """A batch kept in the building: the best rental (Scaleway's 8-card H100, ruled out by DEP006) runs
+    two replicas for 1.1 h a night on its whole instance; the own server's one replica runs 2.2 h. The
+    busy share is the own route's, so it comes from the own plan, not the rental's on the same GPU."""
+    workload = {
+        "name": "onprem-batch",
+        "model": {"name": "llama-3.1-70b", "precision": "bf16"},
+        "requests_per_day": 30_000,
+        "avg_input_tokens": 2000,
+        "avg_output_tokens": 500,
+        "load_pattern": "batch",
+        "personal_data": True,
+        "on_premises_required": True,
+    }
+    result = run(workload)
+    assert result.best_option is not None and result.best_option.gpu == "h100-sxm"
+    assert (result.load.busy_share_gpu, result.load.busy_share_route) == ("h100-sxm", "own_hardware")
+    own_plan = next(row for row in result.sizing.gpus if row.gpu == "h100-sxm")
+    assert own_plan.replicas == 1
+    hours = 30_000 / (own_plan.requests_per_second_per_replica * 3600)
+    assert f"{hours:.2f}" == "2.21"
+    assert result.load.busy_share == round(hours * 30.42 / 730, 4) == 0.0921

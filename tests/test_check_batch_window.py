@@ -57,3 +57,49 @@ def test_cards_beyond_whole_replicas_finish_nothing_sooner() -> None:
     # 19 cards: 9 replicas, 11.4 x 8 / 9 = 10.1 h, still over the window.
     assert "takes about 10.1 h" in checked(19)["SIZ019"].message
     assert checked(20)["SIZ019"].status == "pass"
+
+
+NIGHTLY_8B = {
+    "name": "nightly",
+    "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+    "requests_per_day": 20_000_000,
+    "avg_input_tokens": 1500,
+    "avg_output_tokens": 200,
+    "load_pattern": "batch",
+    "latency_sensitive": False,
+    "batch_window_hours": 6,
+    "company_country": "US",
+}
+
+
+def check_of(workload: dict[str, Any], proposal: dict[str, Any]) -> dict[str, Any]:
+    document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
+    result = check_document(document, "case.yaml", 1, EVALUATED_ON)
+    return {item.rule_id: item for item in result.results}
+
+
+def test_an_owned_run_longer_than_a_day_never_catches_up_and_bills_nothing_more() -> None:
+    # One HGX server, 8 single-card replicas: the night's 20 million requests take 45 hours. Its cost is
+    # the same whatever the run takes, so no "bills the hours beyond it".
+    found = check_of(
+        NIGHTLY_8B, {"name": "one node", "deployment": "own_hardware", "gpu": "h100-sxm", "servers": 1}
+    )
+    assert found["SIZ019"].message == (
+        "On 8 × h100-sxm (8 replicas of 1 card) a run of the day's work takes about 45.2 h at the estimated "
+        "throughput, more than its 6-hour window, even if the estimate is right, and more than a day: runs "
+        "every day would never catch up with their work. About 65 cards of this GPU finish it in time with "
+        "the estimate's error band taken off."
+    )
+
+
+def test_a_serverless_batch_starts_the_instances_its_window_needs() -> None:
+    # Modal starts as many instances as the window needs (the check prices it so): one proposed card is
+    # one instance's, not the run's.
+    proposal = {
+        "name": "modal",
+        "deployment": "serverless",
+        "provider": "modal",
+        "gpu": "h100-sxm",
+        "gpus": 1,
+    }
+    assert "SIZ019" not in check_of({**NIGHTLY_8B, "requests_per_day": 2_000_000}, proposal)

@@ -7,10 +7,13 @@ DEP009's fallback, with no rental to compare them with."""
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
-from helpers import run
+from helpers import EVALUATED_ON, run
 
 from gpu_advisor.engine.apps.check.run import check_document
+from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
+from gpu_advisor.engine.domain.options import Option
 from gpu_advisor.engine.domain.proposal import ProposalDocument
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -54,9 +57,10 @@ def test_a_16_card_replica_rents_two_p5_instances_over_efa() -> None:
         "One replica needs 16 × h100-sxm cards, more than one p5-on-demand-stockholm instance holds (8): it "
         "runs as 2 pipeline stages, one per instance, each on its instance's NVLink, with only the "
         "activations passing between them over AWS's Elastic Fabric Adapter (EFA) with GPUDirect RDMA: "
-        "3,200 Gbit/s per instance, in the listed price. It needs its instances in one Availability Zone "
-        "with EFA enabled (AWS recommends a cluster placement group); set the serving engine's pipeline "
-        "parallelism to the stages and its tensor parallelism to one instance's cards."
+        "3,200 Gbit/s per instance, in the listed price. It needs its instances in one subnet of one "
+        "Availability Zone with EFA enabled and a security group that admits all traffic to and from "
+        "itself (AWS recommends a cluster placement group); set the serving engine's pipeline parallelism "
+        "to the stages and its tensor parallelism to one instance's cards."
     ) in memo
 
 
@@ -86,3 +90,42 @@ def proposal_status(provider: str, offer: str) -> str | None:
 def test_check_admits_two_instances_only_over_a_documented_network() -> None:
     assert proposal_status("aws", "p5-on-demand-stockholm") == "pass"
     assert proposal_status("scaleway", "h100-sxm-8-80g") == "fail"
+
+
+NEGOTIATED_EU_P5 = """\
+added_offers:
+  - provider: aws
+    offer: p5-negotiated-eu
+    gpu: h100-sxm
+    usd_per_gpu_hour: 2.40
+    pricing: on_demand
+    instance_gpus: [8]
+    regions: [eu-north-1]
+    price_jurisdiction: EU
+    as_of: 2026-11-20
+    {network}
+"""
+EFA = """cluster_network:
+      kind: AWS's Elastic Fabric Adapter (EFA)
+      gbps_per_instance: 3200
+      condition: its instances in one Availability Zone with EFA enabled
+      source: {url: "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa.html", title: "EFA"}
+      as_of: 2026-12-03"""
+
+
+def test_an_added_offer_carries_its_network_where_its_provider_documents_one(tmp_path: Path) -> None:
+    """A team's negotiated P5 rate, added in an overrides file, was excluded by NET003 for a 16-card
+    replica while the list-price row was admitted: an added offer could not state its network."""
+
+    def option(network: str) -> Option:
+        path = tmp_path / "rates.yaml"
+        path.write_text(NEGOTIATED_EU_P5.format(network=network), encoding="utf-8")
+        result = run(REASONING, knowledge=knowledge_with_overrides(str(path), EVALUATED_ON))
+        return next(o for o in result.options if o.offer == "p5-negotiated-eu")
+
+    with_network = option(EFA)
+    assert not with_network.excluded_by and (with_network.gpus_rented, with_network.usd_per_gpu_hour) == (
+        32,
+        2.4,
+    )
+    assert "NET003" in option("note: no network stated").excluded_by

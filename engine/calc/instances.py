@@ -1,5 +1,7 @@
 """Replicas placed on instances as an offer sells them: whole instances of the sizes it lists, a
-multi-card replica inside one instance whose cards share a fast link (tensor parallelism needs it).
+multi-card replica inside one instance whose cards share a fast link (tensor parallelism needs it), and
+a replica larger than every size on several of the largest (pipeline stages over the network between
+them, which NET003 admits only where the provider documents it: ``Offer.cluster_network``).
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ def place(
     """The fewest cards that hold ``replicas`` replicas of ``cards_per_replica`` cards each, in whole
     instances of ``instance_gpus``; a multi-card replica goes in a size of ``linked`` that holds it (its
     cards on one link), else in a size whose link its sources do not state (NET003 does not admit it).
-    A replica larger than every size spans instances of the largest (over the network; NET003 again).
+    A replica larger than every size spans instances of the largest (over the network: NET003 judges
+    whether the provider documents one fit for it, NET006 says what it takes).
     ``spread``: two replicas or more go on at least two instances, so that a failed host (or a GPU fault
     that stops its instance) leaves one serving."""
     together = _place(cards_per_replica, replicas, instance_gpus, linked)

@@ -83,14 +83,15 @@ def offer_linked_sizes(offer: Offer) -> tuple[int, ...]:
     return linked_sizes(offer.instance_gpus, offer.nvlink_instance_gpus)
 
 
-def stages_over_cluster_network(offer: Offer, cards_per_replica: int) -> bool:
+def stages_over_cluster_network(offer: Offer, cards_per_replica: int, knowledge: Knowledge) -> bool:
     """A replica larger than the offer's largest instance runs as pipeline stages of whole linked
     instances over a network between them that the provider documents (``Offer.cluster_network``): each
-    stage keeps its cards on one link, and only the activations pass from one stage to the next."""
+    stage keeps its cards on one link, and only the activations pass from one stage to the next. The
+    instance must be the node the performance estimate puts one stage on (``card_counts.node_gpus``)."""
     largest = offer.instance_gpus[-1]
     return (
         offer.cluster_network is not None
-        and cards_per_replica > largest
+        and cards_per_replica > largest == knowledge.sizing.card_counts.node_gpus
         and cards_per_replica % largest == 0
         and largest in offer_linked_sizes(offer)
     )

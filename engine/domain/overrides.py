@@ -15,6 +15,7 @@ from pydantic import Field, model_validator
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Jurisdiction
 from gpu_advisor.engine.domain.distributions import Range
+from gpu_advisor.engine.domain.knowledge.entries import ClusterNetwork
 from gpu_advisor.engine.domain.requests import DepreciationYears
 from gpu_advisor.engine.domain.strict_input import StrictInput
 
@@ -81,6 +82,9 @@ class AddedOffer(StrictInput):
     commitment_months: int | None = Field(default=None, gt=0, le=120)
     instance_gpus: tuple[Annotated[int, Field(ge=1, le=64)], ...] = Field(min_length=1)
     nvlink_instance_gpus: tuple[Annotated[int, Field(ge=2, le=64)], ...] | None = None
+    cluster_network: ClusterNetwork | None = None
+    """The network between its instances that the provider documents and the rate includes, with its own
+    source and date (NET006): a replica larger than one instance may then span several."""
     regions: tuple[str, ...] = Field(min_length=1)
     price_jurisdiction: Jurisdiction
     as_of: dt.date

@@ -143,7 +143,7 @@ def economics_fact(
 
 def _stages_over_cluster_network(knowledge: Knowledge, option: Option) -> bool:
     offer = knowledge.offer(option.provider, option.offer, option.gpu)
-    return offer is not None and stages_over_cluster_network(offer, cards_per_replica(option))
+    return offer is not None and stages_over_cluster_network(offer, cards_per_replica(option), knowledge)
 
 
 def _cluster_network_details(knowledge: Knowledge, option: Option | None) -> dict[str, str | float]:

@@ -107,7 +107,7 @@ def instance_fit_facts(
                 cards_per_replica=count,
                 largest_linked_instance_gpus=max(offer_linked_sizes(offer), default=0),
                 largest_instance_gpus=offer.instance_gpus[-1],
-                stages_over_cluster_network=stages_over_cluster_network(offer, count),
+                stages_over_cluster_network=stages_over_cluster_network(offer, count, knowledge),
             )
         )
     return tuple(facts)

@@ -237,10 +237,11 @@ def survey_market(
     busy = BusyShares(capacity, plans, hours)
     chosen = load_gpu(alternatives.best, serverless, plans, knowledge, constraints.ruled_out, server)
     gpu = chosen[0] if chosen else None
-    # The best option's own plan where it is the load's GPU: a batch on whole instances runs on every
-    # replica they hold (``batch_on_instances``).
+    # The best rental's own plan where the load is the rental's: a batch on whole instances runs on every
+    # replica they hold (``batch_on_instances``). Another route on the same GPU has its own plan.
     best_listing = alternatives.best_listing
-    plan = best_listing.plan if best_listing is not None and best_listing.plan.gpu == gpu else None
+    rental = chosen is not None and chosen[1] == "rental"
+    plan = best_listing.plan if rental and best_listing is not None and best_listing.plan.gpu == gpu else None
     load = (
         load_on(plan or plans[chosen[0]], capacity.load, capacity.traffic, days, hours, chosen[1])
         if chosen

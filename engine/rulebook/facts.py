@@ -246,11 +246,11 @@ class EconomicsFact(Fact):
     own_spare_in_the_same_node: Annotated[bool, Guard(OWNED)]
     """The own route is one node, and the spare replica the rules add runs in it beside the others."""
     own_replica_spans_servers: Annotated[bool, Guard(OWNED)] = False
+    """A replica on the own server's GPU needs more cards than one server holds: its servers reach each
+    other over the network between them (InfiniBand), which the own figure does not price."""
     best_option_stages_over_cluster_network: Annotated[bool, Guard(OPTION)] = False
     """The best option's replicas each run as pipeline stages on several instances, over the network its
     provider documents between them (NET006)."""
-    """A replica on the own server's GPU needs more cards than one server holds: its servers reach each
-    other over the network between them (InfiniBand), which the own figure does not price."""
     node_utilization: Annotated[float, Guard(OWNED)]
     node_has_idle_gpus: Annotated[bool, Guard(OWNED)]
     needed_cards_utilization: Annotated[float, Guard(OWNED)]

@@ -88,7 +88,7 @@ def peak_part(
             "commitment": offer.commitment if offer else "unknown",
             "largest_linked_instance_gpus": max(linked, default=0),
             "stages_over_cluster_network": bool(
-                offer and stages_over_cluster_network(offer, fact.cards_per_replica)
+                offer and stages_over_cluster_network(offer, fact.cards_per_replica, knowledge)
             ),
             # Where the mix never runs it, its list price prices nothing (KNB014 reads this).
             "offer_billed": fact.peak_runs or not fact.mix_priced,

@@ -1,5 +1,6 @@
 """A batch proposal's run: the hours its cards take for a run's work, against the window the work must be
-done in (SIZ017 fails a run that overruns it; SIZ009 warns where it fits only if the estimate is right)."""
+done in (SIZ019 fails a run that overruns it; SIZ009 warns where it fits only if the estimate is right).
+A serverless proposal's run is not worked out: its product starts the instances the window needs."""
 
 from __future__ import annotations
 

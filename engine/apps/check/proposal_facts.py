@@ -134,7 +134,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
         "cards_per_replica": per_replica or 0,
         "largest_linked_instance_gpus": max(linked, default=0),
         "stages_over_cluster_network": bool(
-            offer and per_replica and stages_over_cluster_network(offer, per_replica)
+            offer and per_replica and stages_over_cluster_network(offer, per_replica, evaluation.knowledge)
         ),
         "gpu_unsuitable": bool(gpu and gpu in evaluation.verdicts.unsuitable),
         "gpus_for_weights": (fit.gpus_for_weights or 0) if fit else 0,
@@ -291,6 +291,10 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     # What the billed cards beyond the proposed ones cost, for PRC013's message.
     idle_cards = max(0, cost.gpus_billed - (hardware.gpus or 0)) if cost.gpus_billed else 0
     gpu = gpu_facts(hardware, evaluation)
+    if proposal.deployment == "serverless":
+        # A serverless product starts the instances a window needs (its cost is priced so): the proposed
+        # cards are one instance's, not the run's.
+        gpu.update(batch_facts(None, None, None, evaluation))
     planned = evaluation.market.plans.get(hardware.gpu) if hardware.gpu else None
     cheapest = evaluation.market.own.cheapest_same_hours_usd_per_month
     # The catalog's offer binds as it is sold; a pricing the offer is not sold at binds for a term unknown.
