@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_advisor.engine.calc.performance import replica_performance
+from gpu_advisor.engine.apps.check.proposal_latency import proposed_performance
 from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
@@ -26,15 +26,7 @@ def batch_facts(
     if plan is not None and plan.cards_per_replica == per_replica:
         rate = plan.requests_per_second_per_replica
     else:
-        resolved = evaluation.workload
-        performance = replica_performance(
-            evaluation.knowledge,
-            evaluation.capacity.figures,
-            fit,
-            resolved.avg_input_tokens,
-            resolved.avg_output_tokens,
-            per_replica,
-        )
+        performance = proposed_performance(fit, per_replica, evaluation)
         if performance is None:
             return unknown
         rate = performance.requests_per_second

@@ -6,10 +6,23 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.engine.calc.latency import UNBOUNDED_MS, at_rate, lone_request
-from gpu_advisor.engine.calc.performance import replica_performance
+from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performance
 from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.rulebook.schema import family_of
+
+
+def proposed_performance(fit: GpuFit, per_replica: int, evaluation: Evaluation) -> ReplicaPerformance | None:
+    """One replica of ``per_replica`` cards of the proposed GPU, for the workload's average request."""
+    resolved = evaluation.workload
+    return replica_performance(
+        evaluation.knowledge,
+        evaluation.capacity.figures,
+        fit,
+        resolved.avg_input_tokens,
+        resolved.avg_output_tokens,
+        per_replica,
+    )
 
 
 def latency_facts(
@@ -27,14 +40,7 @@ def latency_facts(
     }
     performance = None
     if fit is not None and gpus and per_replica and gpus >= per_replica and not load.served_in_paid_hours:
-        performance = replica_performance(
-            evaluation.knowledge,
-            evaluation.capacity.figures,
-            fit,
-            resolved.avg_input_tokens,
-            resolved.avg_output_tokens,
-            per_replica,
-        )
+        performance = proposed_performance(fit, per_replica, evaluation)
     if performance is None or not gpus:
         return {
             **targets,
