@@ -294,3 +294,32 @@ def test_a_refused_choice_is_answered_with_its_spelling_only(
     from gpu_advisor.engine.common.errors import spelling_of
 
     assert spelling_of(given, choices) == suggested
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            # The JSON was written in full, the --brief asked for dropped unsaid.
+            ["recommend", PUBLIC_CHAT, "--brief", "--format", "json"],
+            "error: --brief: the one-screen summary is Markdown; leave --brief out of --format json\n",
+        ),
+        (
+            # The hard gate won unsaid: exit 1 for a rule the user also asked to soften.
+            [
+                "check",
+                str(EXAMPLES_DIR / "proposals" / "public-chat.yaml"),
+                "--hard-fail-on",
+                "LAT005",
+                "--soft-fail-on",
+                "SIZ009,LAT005",
+            ],
+            "error: --soft-fail-on: LAT005 named by both --hard-fail-on and --soft-fail-on; name each rule in "
+            "one of them\n",
+        ),
+    ],
+)
+def test_options_that_contradict_each_other_are_refused(args: list[str], expected: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert result.output == expected

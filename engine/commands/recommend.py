@@ -84,6 +84,13 @@ def recommend(
     from gpu_advisor.engine.pipeline.defaults import complete_workload
     from gpu_advisor.engine.present.memo import render_brief, render_memo
 
+    if brief and output_format == "json":
+        from gpu_advisor.engine.common.errors import InputError
+        from gpu_advisor.engine.common.wording import Words, at
+
+        # The JSON is the whole result; a summary of it is the Markdown's to give.
+        problem = Words("the one-screen summary is Markdown; leave --brief out of --format json")
+        raise InputError(at("--brief", problem), field="--brief")
     evaluated_on = parse_date(as_of)
     inputs = (workload_file, overrides)
     target = output_target(output, inputs=inputs, force=force)

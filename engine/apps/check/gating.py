@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gpu_advisor.engine.common.errors import InputError, unknown_value
+from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.proposal import CheckItem, CheckResult, Status
 
 SEVERITIES = ("info", "advice", "warning", "critical")
@@ -53,6 +54,18 @@ def selector(values: Iterable[str], option: str, rule_ids: Sequence[str], *, har
     ranks = [SEVERITIES.index(s) for s in severities]
     severity = SEVERITIES[min(ranks) if hard else max(ranks)] if ranks else None
     return Selector(frozenset(ids), severity)
+
+
+def distinct_selectors(hard: Selector, soft: Selector) -> None:
+    """A rule named by both ``--hard-fail-on`` and ``--soft-fail-on`` is refused: the two say opposite
+    things of it (the first one read used to win unsaid)."""
+    both = sorted(hard.rule_ids & soft.rule_ids)
+    if both:
+        problem = Words(
+            "%(rules)s named by both --hard-fail-on and --soft-fail-on; name each rule in one of them",
+            rules=", ".join(both),
+        )
+        raise InputError(at("--soft-fail-on", problem), field="--soft-fail-on")
 
 
 @dataclass(frozen=True)
