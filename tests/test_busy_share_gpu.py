@@ -5,8 +5,11 @@ serverless product's H200, while the memo's decision is a bought H100 node."""
 
 from __future__ import annotations
 
-from helpers import EXAMPLES_DIR, read_example, run
+from helpers import EVALUATED_ON, EXAMPLES_DIR, read_example, run
 
+from gpu_advisor.engine.apps.recommend import evaluate_workload
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.pipeline.market import load_gpu
 from gpu_advisor.engine.present.memo import render_memo
 
 ON_PREMISES = read_example(EXAMPLES_DIR / "deepseek-on-premises.yaml")
@@ -55,3 +58,17 @@ def test_an_own_route_on_the_rentals_gpu_keeps_its_own_plan() -> None:
     hours = 30_000 / (own_plan.requests_per_second_per_replica * 3600)
     assert f"{hours:.2f}" == "2.21"
     assert result.load.busy_share == round(hours * 30.42 / 730, 4) == 0.0921
+
+
+def test_where_the_rules_leave_no_route_with_a_gpu_the_label_says_so() -> None:
+    evaluation = evaluate_workload(validate_workload(ON_PREMISES, "test"), EVALUATED_ON)
+    market = evaluation.market
+    best = market.alternatives.best
+    assert best is not None
+    everything = ("dedicated_cloud", "serverless", "own_hardware")
+    chosen = load_gpu(best, market.serverless, market.plans, evaluation.knowledge, everything, market.server)
+    assert chosen == (best.gpu, "ruled_out")
+    assert load_gpu(best, market.serverless, market.plans, evaluation.knowledge, (), market.server) == (
+        best.gpu,
+        "rental",
+    )

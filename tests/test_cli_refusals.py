@@ -314,8 +314,8 @@ def test_a_refused_choice_is_answered_with_its_spelling_only(
                 "--soft-fail-on",
                 "SIZ009,LAT005",
             ],
-            "error: --soft-fail-on: LAT005 named by both --hard-fail-on and --soft-fail-on; name each rule in "
-            "one of them\n",
+            "error: --soft-fail-on: LAT005 named by both --hard-fail-on and --soft-fail-on; name each "
+            "rule in one of them\n",
         ),
     ],
 )

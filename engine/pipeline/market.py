@@ -141,8 +141,8 @@ def load_gpu(
         rental if "dedicated_cloud" not in ruled_out else None,
         hosted if "serverless" not in ruled_out else None,
         own if "own_hardware" not in ruled_out else None,
-        rental,
-        hosted,
+        (rental[0], "ruled_out") if rental else None,
+        (hosted[0], "ruled_out") if hosted else None,
     )
     chosen = next((route for route in standing if route is not None), None)
     if chosen is not None:
