@@ -305,6 +305,15 @@ def test_a_refused_choice_is_answered_with_its_spelling_only(
             "error: --brief: the one-screen summary is Markdown; leave --brief out of --format json\n",
         ),
         (
+            # Ignored, the filter listed every model as if each had matched it.
+            ["catalog", "models", "--gpu", "h100-sxm"],
+            "error: --gpu: filters catalog gpus, offers, serverless only, not models\n",
+        ),
+        (
+            ["catalog", "gpus", "--eu"],
+            "error: --eu/--non-eu: filters catalog offers, serverless only, not gpus\n",
+        ),
+        (
             # The hard gate won unsaid: exit 1 for a rule the user also asked to soften.
             [
                 "check",

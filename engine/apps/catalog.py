@@ -18,6 +18,15 @@ KINDS = ("gpus", "offers", "models", "apis", "serverless")
 COUNTRY_CODE = re.compile(r"[A-Z]{2}")
 
 
+FILTER_KINDS = {
+    "--gpu": ("gpus", "offers", "serverless"),
+    "--provider": ("offers", "serverless"),
+    "--eu/--non-eu": ("offers", "serverless"),
+    "--country": ("offers", "serverless"),
+}
+"""The parts of the knowledge base each filter selects in (``catalog --help`` says the same)."""
+
+
 def catalog_rows(
     knowledge: Knowledge,
     kind: str,
@@ -29,6 +38,16 @@ def catalog_rows(
 ) -> list[dict[str, Any]]:
     """Rows of one part of the knowledge base as plain mappings (for the JSON output and the template)."""
     stale_days = knowledge.threshold("stale_price_days").value
+    given = {"--gpu": gpu, "--provider": provider, "--eu/--non-eu": eu, "--country": country}
+    for option, value in given.items():
+        if value is not None and kind not in FILTER_KINDS[option]:
+            # Ignored, it listed every entry as if the filter had matched them all.
+            problem = Words(
+                "filters catalog %(kinds)s only, not %(kind)s",
+                kinds=", ".join(FILTER_KINDS[option]),
+                kind=kind,
+            )
+            raise InputError(at(option, problem), field=option)
     if gpu is not None and gpu not in {g.id for g in knowledge.gpus.gpus}:
         raise InputError(unknown_value("--gpu", gpu, [g.id for g in knowledge.gpus.gpus]))
     if provider is not None and provider not in {p.id for p in knowledge.providers.providers}:
