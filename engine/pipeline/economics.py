@@ -91,8 +91,7 @@ def economics_fact(
         own_hardware_applicable=own.applicable,
         own_usd_per_month=float(own.usd_per_month),
         own_in_an_office=own.applicable and server.housing == "office",
-        best_option_stages_over_cluster_network=best is not None
-        and _stages_over_cluster_network(knowledge, best),
+        best_option_stages_over_cluster_network=_stages_over_cluster_network(market, knowledge),
         own_replica_spans_servers=own.applicable
         and server.gpu in market.plans
         and market.plans[server.gpu].cards_per_replica > server.gpus_per_server,
@@ -141,15 +140,18 @@ def economics_fact(
     )
 
 
-def _stages_over_cluster_network(knowledge: Knowledge, option: Option) -> bool:
-    offer = knowledge.offer(option.provider, option.offer, option.gpu)
-    return offer is not None and stages_over_cluster_network(offer, cards_per_replica(option), knowledge)
+def _stages_over_cluster_network(market: Market, knowledge: Knowledge) -> bool:
+    """The best option's replicas run as pipeline stages over its offer's cluster network (NET006)."""
+    best = market.alternatives.best_listing
+    return best is not None and stages_over_cluster_network(
+        best.listing.offer, best.plan.cards_per_replica, knowledge
+    )
 
 
-def _cluster_network_details(knowledge: Knowledge, option: Option | None) -> dict[str, str | float]:
+def _cluster_network_details(market: Market) -> dict[str, str | float]:
     """The network NET006 names: the one the best option's provider documents between its instances."""
-    offer = knowledge.offer(option.provider, option.offer, option.gpu) if option else None
-    network = offer.cluster_network if offer else None
+    best = market.alternatives.best_listing
+    network = best.listing.offer.cluster_network if best is not None else None
     if network is None:
         return {}
     return {
@@ -210,7 +212,7 @@ def economics_details(
         mixed_fleet_peak_gpu_hours=market.mixed_fleet.peak_gpu_hours_per_month if market.mixed_fleet else 0.0,
         **autoscaled_details(market, fixed),
         best_option_offer=best.offer if best else "",
-        **_cluster_network_details(knowledge, best),
+        **_cluster_network_details(market),
         best_option_gpu=best.gpu if best else "",
         best_option_gpus=best.gpus if best else 0,
         best_option_gpus_rented=best.gpus_rented if best else 0,
