@@ -53,6 +53,11 @@ def _same_file(target: Path, source: Path) -> bool:
         return False
 
 
+def _names(target: Path, given: str | None) -> bool:
+    """``given`` (another of the command's files, if any; not standard output) is ``target``."""
+    return given is not None and given != STANDARD_OUTPUT and _same_file(target, Path(given))
+
+
 def check_output(
     output: str,
     option: str,
@@ -67,7 +72,7 @@ def check_output(
         raise InputError(at(option, Words("an empty file name; name a file")))
     target = Path(output)
     for other_option, other in others:
-        if other is not None and other != STANDARD_OUTPUT and _same_file(target, Path(other)):
+        if _names(target, other):
             problem = Words(
                 "%(file)s is also the file of %(other)s; write each output to a file of its own",
                 file=repr(output),
@@ -98,7 +103,7 @@ def check_output(
         )
         raise InputError(at(option, problem))
     for source in inputs:
-        if source is not None and source != STANDARD_OUTPUT and _same_file(target, Path(source)):
+        if _names(target, source):
             problem = Words(
                 "%(file)s is an input file of this command (%(source)s); write the output elsewhere",
                 file=repr(output),
