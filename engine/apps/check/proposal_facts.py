@@ -114,9 +114,11 @@ def proposed_hardware(proposal: ProposalInput, evaluation: Evaluation) -> Hardwa
     return Hardware(offer, server, gpu, gpus)
 
 
-def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
+def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> dict[str, Any]:
     """What the proposed GPU can do for this model: whether it holds it, over which link, with how many
-    cards per replica, and the cards the peak load needs on it."""
+    cards per replica, and the cards the peak load needs on it. ``scales_out``: a serverless product,
+    which starts the instances a batch's window needs (its cost is priced so): the proposed cards are one
+    instance's, not the run's, so the run is not worked out on them."""
     gpu, gpus = hardware.gpu, hardware.gpus
     fit = gpu_fit(gpu, evaluation)
     plan = evaluation.market.plans.get(gpu) if gpu else None
@@ -142,7 +144,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation) -> dict[str, Any]:
         "gpus_for_peak": plan.gpus_for_peak if plan else 0,
         "memory_cards_per_replica": (fit.gpus_for_light_load or fit.gpus_with_kv_reserve or 0) if fit else 0,
         **latency_facts(fit, gpus, per_replica, evaluation),
-        **batch_facts(fit, gpus, per_replica, evaluation),
+        **batch_facts(fit, None if scales_out else gpus, per_replica, evaluation),
     }
 
 
@@ -290,11 +292,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     usd_per_month, cost_known = cost.usd_per_month, cost.known
     # What the billed cards beyond the proposed ones cost, for PRC013's message.
     idle_cards = max(0, cost.gpus_billed - (hardware.gpus or 0)) if cost.gpus_billed else 0
-    gpu = gpu_facts(hardware, evaluation)
-    if proposal.deployment == "serverless":
-        # A serverless product starts the instances a window needs (its cost is priced so): the proposed
-        # cards are one instance's, not the run's.
-        gpu.update(batch_facts(None, None, None, evaluation))
+    gpu = gpu_facts(hardware, evaluation, scales_out=proposal.deployment == "serverless")
     planned = evaluation.market.plans.get(hardware.gpu) if hardware.gpu else None
     cheapest = evaluation.market.own.cheapest_same_hours_usd_per_month
     # The catalog's offer binds as it is sold; a pricing the offer is not sold at binds for a term unknown.
