@@ -71,6 +71,11 @@ class Translations(Strict):
 
     de: dict[str, str] = Field(default_factory=dict)
 
+    def __hash__(self) -> int:
+        # A translated entry may sit inside one that is hashed (an offer: listing frames are cached by
+        # it); the mapping itself cannot be hashed, its items can.
+        return hash(tuple(sorted(self.de.items())))
+
 
 class Translated(Strict):
     """An entry whose prose the texts quote: its German wording beside the English, shown under
@@ -143,11 +148,6 @@ class ClusterNetwork(Sourced, Translated):
     """The instance's network bandwidth the provider states for it, in gigabits a second."""
     condition: str
     """What it takes, as the provider says: the instances in one zone, placement group or scale set."""
-
-    def __hash__(self) -> int:
-        # An offer is hashed (listing frames are cached by it); the German wording is not part of what
-        # tells two networks apart, and its mapping cannot be hashed.
-        return hash((self.kind, self.gbps_per_instance, self.condition, self.as_of))
 
 
 class Offer(Sourced):
