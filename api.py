@@ -25,6 +25,7 @@ from .engine.apps.recommend import recommend as _recommend
 from .engine.apps.size import size as _size
 from .engine.apps.tco import tco as _tco
 from .engine.common.errors import AdvisorError, InputError, KnowledgeError, unknown_value_message
+from .engine.common.user_input import iso_date
 from .engine.domain.input_errors import input_error
 from .engine.domain.knowledge.loading import load_knowledge
 from .engine.domain.proposal import CheckResult, ProposalDocument
@@ -94,10 +95,7 @@ def _date(evaluated_on: dt.date | str | None) -> dt.date:
     if isinstance(evaluated_on, dt.date):
         return evaluated_on
     if isinstance(evaluated_on, str):
-        try:
-            return dt.date.fromisoformat(evaluated_on)
-        except ValueError:
-            pass
+        return iso_date(evaluated_on, "evaluated_on")
     raise InputError(
         f"evaluated_on: a date or its ISO text (2026-11-30), not {evaluated_on!r}", field="evaluated_on"
     )

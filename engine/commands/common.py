@@ -142,15 +142,9 @@ class FiniteFloat(click.FloatRange):
 def parse_date(value: str | None) -> dt.date:
     if value is None:
         return dt.date.today()
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        from gpu_advisor.engine.common.errors import InputError
-        from gpu_advisor.engine.common.wording import Words, at
+    from gpu_advisor.engine.common.user_input import iso_date
 
-        raise InputError(
-            at("--as-of", Words("%(value)s is not a date; use YYYY-MM-DD", value=repr(value)))
-        ) from None
+    return iso_date(value, "--as-of")
 
 
 def policy_path(policy_dir: str | None) -> str | None:

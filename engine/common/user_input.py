@@ -5,6 +5,7 @@ finite and in range, bounded nesting; every failure an ``InputError`` naming the
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -128,3 +129,13 @@ def _depth(value: Any, level: int = 0) -> int:
     if isinstance(value, list):
         return max((_depth(v, level + 1) for v in value), default=level + 1)
     return level
+
+
+def iso_date(value: str, name: str) -> dt.date:
+    """A date given as text (YYYY-MM-DD), by the option or argument ``name`` (``--as-of``, the library's
+    ``evaluated_on``); an ``InputError`` naming it otherwise."""
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        problem = Words("%(value)s is not a date; use YYYY-MM-DD", value=repr(value))
+        raise InputError(at(name, problem), field=name) from None
