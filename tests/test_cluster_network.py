@@ -129,3 +129,12 @@ def test_an_added_offer_carries_its_network_where_its_provider_documents_one(tmp
         2.4,
     )
     assert "NET003" in option("note: no network stated").excluded_by
+
+
+def test_no_set_up_steps_for_a_rental_the_data_may_not_go_to() -> None:
+    """The data may not leave the building (DEP006): the best rental still spans two p5.48xlarge per
+    replica, but NET006 told the engineer how to set up EFA for a route ruled out."""
+    result = run({**REASONING, "on_premises_required": True})
+    assert result.best_option is not None and result.best_option.offer == "p5-on-demand-stockholm"
+    assert "dedicated_cloud" in result.resolution.ruled_out
+    assert "NET006" not in result.fired_rules
