@@ -136,6 +136,17 @@ def test_busy_hours_follow_m_g_infinity() -> None:
     assert busy == pytest.approx(4.3505, abs=1e-4)
 
 
+def test_each_replica_is_busy_less_often_than_the_fleet() -> None:
+    # 1 request/s around the clock, 2 s each, over 4 replicas (batch 1: S stays 2 s): the fleet has a
+    # request in flight 1 - e^(-2) = 86.47 % of each hour, each replica, receiving a quarter of the
+    # requests, 1 - e^(-0.5) = 39.35 %. Counting the fleet's share on every replica's cards made a spare
+    # as busy as the fleet.
+    service = ServiceTime(alone=2.0, at_full_batch=2.0, batch=1, replicas=4)
+    day = daily_traffic(FLAT, 0, 24)
+    assert busy_hours_per_day(day, 1.0, service) == pytest.approx(24 * 0.864665, abs=1e-4)
+    assert busy_hours_per_day(day, 1.0, service, 4) == pytest.approx(24 * 0.393469, abs=1e-4)
+
+
 def test_service_time_grows_with_the_requests_in_flight() -> None:
     # 3 s alone, 7 s with a full batch of 3: 2 s more per request sharing the replica. At 0.4 requests/s
     # c = 0.4 x S(c) has c = 2: S = 3 + 2 x (2 - 1) = 5 s, and Little's law holds, 0.4 x 5 = 2.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from typing import Any
 
 import pytest
@@ -401,11 +402,12 @@ def test_a_batch_rental_is_compared_at_the_hours_its_own_run_bills() -> None:
     assert "Cheapest admitted rental" not in memo
 
 
-def test_a_node_below_the_per_hour_break_even_that_still_undercuts_the_rentals_says_below() -> None:
-    """A Swiss 70B service on its own weights with three replicas at least: six of the node's eight H100
-    are busy 72 % of the time, 54 % of its card-hours, below the break-even of $1.73 / $2.99 = 58 %. The
-    node still costs less than Lambda's six H100 billed every hour ($13,096.20): TCO001 decides, and says
-    below, not above."""
+def test_an_owned_nodes_cards_are_busy_when_their_own_replica_is() -> None:
+    """Three 2-card replicas of a 70B service share 30,000 requests a day: a request is in flight on some
+    replica 72 % of the time (λS ≈ 1.28 within an hour), on each one about 1 - e^(-1.28 / 3) = 35 %. Six
+    of the node's eight cards busy 35 % of the time make 26 % of its card-hours, under the documents'
+    50 % line. Counting the fleet's 72 % on every card put the node at 54 %, above it, and TCO001 said
+    buy as if the line were crossed; the node still undercuts every rental, which TCO017 says."""
     result = run(
         {
             "name": "underwriting-70b",
@@ -420,7 +422,42 @@ def test_a_node_below_the_per_hour_break_even_that_still_undercuts_the_rentals_s
             "company_country": "CH",
         }
     )
+    assert result.load.busy_share == pytest.approx(0.7207)
+    own = result.own_hardware
+    assert (own.gpus_needed, own.nodes, own.gpus_per_server) == (6, 1, 8)
+    assert own.node_utilization == pytest.approx(6 * 0.3498 / 8)
+    assert 1 - math.exp(math.log(1 - 0.7207) / 3) == pytest.approx(0.3498, abs=0.005)
+    assert result.decision.deciding_rule_id == "TCO017"
+    message = " ".join(next(f.message for f in result.findings if f.rule_id == "TCO017").split())
+    assert message.startswith("The owned node's cards would emit tokens in only 26 % of their calendar hours")
+    assert (
+        "The 6 cards the load needs hold 3 replicas, each with a request in flight in 35 % of 730 paid "
+        "hours a month (the requests spread over all of them, the spare among them); over the 8 cards' "
+        "calendar hours the node is busy 26 %."
+    ) in " ".join(render_memo(result).split())
+
+
+def test_a_node_below_the_per_hour_break_even_that_still_undercuts_the_rentals_says_below() -> None:
+    """A Swiss 70B service on its own weights with three replicas at least: each 2-card replica has a
+    request in flight 72 % of the time (the load spread over the three), six of the node's eight H100:
+    54 % of its card-hours, below the break-even of $1.73 / $2.99 = 58 %. The node still costs less than
+    Lambda's six H100 billed every hour ($13,096.20): TCO001 decides, and says below, not above."""
+    result = run(
+        {
+            "name": "underwriting-70b",
+            "model": {"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True},
+            "requests_per_day": 90_000,
+            "avg_input_tokens": 600,
+            "avg_output_tokens": 200,
+            "load_pattern": "steady",
+            "latency_sensitive": True,
+            "min_replicas": 3,
+            "personal_data": True,
+            "company_country": "CH",
+        }
+    )
     assert result.decision.deciding_rule_id == "TCO001"
+    assert result.own_hardware.node_utilization == pytest.approx(6 * 0.7224 / 8)
     message = " ".join(next(f.message for f in result.findings if f.rule_id == "TCO001").split())
     assert (
         "would emit tokens in 54 % of their calendar hours, below the break-even of 58 % against $2.99 per "

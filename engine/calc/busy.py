@@ -19,15 +19,26 @@ under the documents' 50 % edge on a few millionths."""
 
 
 def busy_share(
-    plan: ReplicaPlan, load: Load, traffic: DailyTraffic, days_per_month: float, paid_hours: float
+    plan: ReplicaPlan,
+    load: Load,
+    traffic: DailyTraffic,
+    days_per_month: float,
+    paid_hours: float,
+    per_replica: bool = False,
 ) -> float:
     """The share of the paid hours in which at least one request is in flight on ``plan``'s GPU: a
     batch's running hours; a service's busy hours (``busy_hours_per_day``) over its served hours, times
-    the share of the paid hours that are served (``BUSY_SHARE_DECIMALS``)."""
+    the share of the paid hours that are served (``BUSY_SHARE_DECIMALS``).
+
+    ``per_replica``: in flight on one replica rather than on any. A balancer spreads a service's requests
+    over all its replicas, the spare among them, so each is busy less often than the fleet: at one
+    request in flight on average, two replicas are each busy 39 % of the hours where the fleet is busy
+    63 %. A batch runs every replica for its running hours."""
     if plan.hours_per_day_running is not None:
         share = plan.hours_per_day_running * days_per_month / paid_hours
     else:
-        busy = busy_hours_per_day(traffic, load.average_requests_per_second, plan.service)
+        spread = plan.replicas if per_replica else 1
+        busy = busy_hours_per_day(traffic, load.average_requests_per_second, plan.service, spread)
         share = busy / traffic.hours_per_day * load.served_share_of_paid_hours
     rounded = round(share, BUSY_SHARE_DECIMALS)
     # A share too small to show keeps its value: a GPU that serves a few requests a month is not idle.

@@ -131,13 +131,17 @@ class ServiceTime(NamedTuple):
         return requests_per_second * self.seconds(requests_per_second)
 
 
-def busy_hours_per_day(traffic: DailyTraffic, average_rps: float, service: ServiceTime) -> float:
-    """The hours of a served day in which at least one request is in flight: Σ served × (1 - e^(-λS))."""
+def busy_hours_per_day(
+    traffic: DailyTraffic, average_rps: float, service: ServiceTime, replicas: int = 1
+) -> float:
+    """The hours of a served day in which at least one request is in flight: Σ served × (1 - e^(-λS)).
+    With ``replicas`` > 1, on one of that many replicas the load is spread over evenly: each receives
+    λ / replicas of the requests, so Σ served × (1 - e^(-λS / replicas))."""
     busy = 0.0
     seconds = service.seconds
     for served, relative in traffic.active:
         rate = average_rps * relative
-        busy -= served * math.expm1(-rate * seconds(rate))
+        busy -= served * math.expm1(-rate * seconds(rate) / replicas)
     return busy
 
 

@@ -146,6 +146,16 @@ class OwnHardware(ResultModel):
     nodes: int
     gpus_needed: int
     node_utilization: float
+    """Busy card-hours over the node's calendar card-hours: ``gpus_needed`` × ``replica_busy_share`` ×
+    ``busy_hours_per_month`` over all cards × the server's calendar hours."""
+    replicas: int = 0
+    """The replicas the needed cards hold, ``spare_replicas`` among them."""
+    spare_replicas: int = 0
+    replica_busy_share: float = 0.0
+    """The share of the paid hours in which a request is in flight on each replica, the load spread over
+    all of them (a batch: its running hours)."""
+    busy_hours_per_month: float = 0.0
+    """The paid hours a month that a card can be busy in, at most the server's calendar hours."""
     rent_below_utilization: float | None = None
     """The documents' edge the rules compare ``node_utilization`` with (knowledge/thresholds.yaml): below
     it, rent (TCO004); the memo prints the utilization beside it with the decimals that tell them apart."""

@@ -61,20 +61,29 @@ from gpu_advisor.engine.rulebook.schema import Rulebook
 
 
 class BusyShares:
-    """The busy share on each GPU's plan, worked out when first asked for (it sums over the day's hours)."""
+    """The busy share on each GPU's plan, worked out when first asked for (it sums over the day's hours):
+    of the fleet (``of``: a request in flight on any replica) and of each replica (``of_replica``)."""
 
     def __init__(self, capacity: Capacity, plans: dict[str, ReplicaPlan], paid_hours: float) -> None:
         self._capacity, self._plans, self._paid = capacity, plans, paid_hours
-        self._found: dict[str, float] = {}
+        self._found: dict[tuple[str, bool], float] = {}
 
     def of(self, gpu: str) -> float | None:
-        found = self._found.get(gpu)
+        return self._share(gpu, False)
+
+    def of_replica(self, gpu: str) -> float | None:
+        return self._share(gpu, True)
+
+    def _share(self, gpu: str, per_replica: bool) -> float | None:
+        found = self._found.get((gpu, per_replica))
         if found is None:
             plan = self._plans.get(gpu)
             if plan is None:
                 return None
             c = self._capacity
-            found = self._found[gpu] = busy_share(plan, c.load, c.traffic, c.days_per_month, self._paid)
+            found = self._found[gpu, per_replica] = busy_share(
+                plan, c.load, c.traffic, c.days_per_month, self._paid, per_replica
+            )
         return found
 
 
@@ -110,13 +119,17 @@ class Market:
         return self.replicas.plans
 
     def busy_share_on(self, gpu: str) -> float:
-        """The busy share on ``gpu``, as the own node's utilization reads it (``busy_share_on``)."""
+        """The busy share of each replica on ``gpu``, as the own node's utilization reads it
+        (``busy_share_on``)."""
         return busy_share_on(self.busy, gpu, self.time_utilization)
 
 
 def busy_share_on(busy: BusyShares, gpu: str, time_utilization: float) -> float:
-    """The busy share of the load on ``gpu``'s replicas; the load's own where no plan on it gives one."""
-    share = busy.of(gpu)
+    """The busy share of each of ``gpu``'s replicas, the load spread over them; the load's own where no
+    plan on it gives one. An owned node's cards are busy when their own replica is, not whenever any
+    replica of the fleet is: counting the fleet's share on every card made a spare replica's cards as
+    busy as the fleet."""
+    share = busy.of_replica(gpu)
     return share if share is not None else time_utilization
 
 
