@@ -326,6 +326,19 @@ def test_a_refused_choice_is_answered_with_its_spelling_only(
             "error: --soft-fail-on: LAT005 named by both --hard-fail-on and --soft-fail-on; name each "
             "rule in one of them\n",
         ),
+        (
+            # The warnings asked for passed unsaid: only what --hard-fail-on names fails the run.
+            [
+                "check",
+                str(EXAMPLES_DIR / "proposals" / "public-chat.yaml"),
+                "--fail-on",
+                "warn",
+                "--hard-fail-on",
+                "LAT005",
+            ],
+            "error: --fail-on: --fail-on warn has no effect beside --hard-fail-on, which alone says what "
+            "fails the run; add info to --hard-fail-on to fail on every warning\n",
+        ),
     ],
 )
 def test_options_that_contradict_each_other_are_refused(args: list[str], expected: str) -> None:

@@ -115,7 +115,13 @@ def check(
     """
     from gpu_advisor.engine.apps.check.compare import base_entries, compare, worth_showing
     from gpu_advisor.engine.apps.check.files import proposals_under
-    from gpu_advisor.engine.apps.check.gating import Gate, distinct_selectors, selector, skipped
+    from gpu_advisor.engine.apps.check.gating import (
+        Gate,
+        distinct_selectors,
+        fail_on_heeded,
+        selector,
+        skipped,
+    )
     from gpu_advisor.engine.apps.check.run import check_document
     from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
     from gpu_advisor.engine.common.errors import InputError
@@ -136,6 +142,7 @@ def check(
         selector(soft_fail_on, "--soft-fail-on", ids, hard=False),
     )
     distinct_selectors(gate.hard, gate.soft)
+    fail_on_heeded(gate.fail_on, gate.hard)
     skip = selector(skip_rule, "--skip-rule", ids, hard=False)
     target = output_target(output, inputs=(proposal_file, overrides, compare_to), force=force)
     knowledge = knowledge_with_overrides(overrides, evaluated_on)

@@ -68,6 +68,18 @@ def distinct_selectors(hard: Selector, soft: Selector) -> None:
         raise InputError(at("--soft-fail-on", problem), field="--soft-fail-on")
 
 
+def fail_on_heeded(fail_on: str, hard: Selector) -> None:
+    """``--fail-on warn`` beside ``--hard-fail-on`` is refused: where ``--hard-fail-on`` is given, only
+    what it names fails the run (rule 3 above), so the warnings asked for would pass unsaid.
+    ``--hard-fail-on info`` fails the run on every warning and failure, as ``--fail-on warn`` does."""
+    if fail_on == "warn" and hard.given:
+        problem = Words(
+            "--fail-on warn has no effect beside --hard-fail-on, which alone says what fails the run; "
+            "add info to --hard-fail-on to fail on every warning"
+        )
+        raise InputError(at("--fail-on", problem), field="--fail-on")
+
+
 @dataclass(frozen=True)
 class Gate:
     fail_on: str = "fail"
