@@ -155,11 +155,12 @@ def test_a_spot_rate_is_said_with_its_allowance_for_redone_work() -> None:
     assert r.best_option is not None and r.batch_start_up is not None and r.spot_interruption_overhead == 0.05
     spot = r.model_copy(
         update={
-            "best_option": r.best_option.model_copy(update={"pricing": "spot"}),
+            "best_option": r.best_option.model_copy(update={"pricing": "spot", "spot_overhead": 0.05}),
             "batch_start_up": r.batch_start_up.model_copy(
                 update={
                     "billing": "by_the_hour",
                     "pricing": "spot",
+                    "spot_overhead": 0.05,
                     "provider": "vast",
                     "offer": "spot",
                     "usd_per_hour": 30.0,

@@ -86,6 +86,7 @@ def start_up_break_even(
                 usd_per_hour=rival.usd_per_hour,
                 billing=billing,
                 pricing=rival.pricing,
+                spot_overhead=rival.spot_overhead,
             )
     return found
 

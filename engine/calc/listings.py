@@ -4,6 +4,7 @@ rules that exclude it; and the choice of the cheapest option no rule excluded.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -88,7 +89,19 @@ def plan_hours(
         if plan.hours_per_day_running is not None
         else None
     )
-    return billed_hours(offer, hours_per_month, calendar_hours, run, spot_overhead)
+    overhead = replica_spot_overhead(offer, plan.cards_per_replica, spot_overhead)
+    return billed_hours(offer, hours_per_month, calendar_hours, run, overhead)
+
+
+def replica_spot_overhead(offer: Offer, cards_per_replica: int, per_instance: float) -> float:
+    """The share of a spot run's hours redone after interruptions, for a replica on ``offer``: the
+    overhead of one instance (``pricing_assumptions.spot_interruption``) for each instance the replica
+    spans. A replica on two linked instances (``stages_over_cluster_network``) loses its work when either
+    is taken back, twice as often as one on a single instance."""
+    if offer.pricing != "spot":
+        return 0.0
+    largest = offer.instance_gpus[-1]
+    return per_instance * max(1, math.ceil(cards_per_replica / largest))
 
 
 def price_plan(
@@ -132,6 +145,9 @@ class PricedListing(NamedTuple):
     """IDs of the rules that exclude it: the GPU's, then the option rules'."""
     utilization: float
     """The load's throughput share of what the rental delivers in its billed hours."""
+    spot_overhead: float = 0.0
+    """The share of a spot run's hours added for work redone after interruptions
+    (``replica_spot_overhead``)."""
 
 
 def priced_order(priced: PricedListing) -> tuple[Any, ...]:
@@ -172,13 +188,14 @@ def priced_listings(
         plan, rental = price_plan(listing, plan, hours_per_month, days_per_month, calendar, overhead)
         excluded_by = (*blocked, *excluded) if blocked else excluded
         utilization = rental_utilization(plan, rental, days_per_month)
-        priced.append(PricedListing(listing, plan, rental, excluded_by, utilization))
+        spot = replica_spot_overhead(offer, plan.cards_per_replica, overhead)
+        priced.append(PricedListing(listing, plan, rental, excluded_by, utilization, spot))
     priced.sort(key=priced_order)
     return priced
 
 
 def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
-    listing, plan, rental, excluded, utilization = priced
+    listing, plan, rental, excluded, utilization, _spot = priced
     offer, attributes = listing.offer, listing.attributes
     # Built from validated knowledge: no re-validation (see engine/trusted.py).
     return trusted(
@@ -223,6 +240,7 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         throughput_alone=None,
         spare_usd_per_month=None,
         price_origin=listing.price_origin,
+        spot_overhead=priced.spot_overhead,
     )
 
 

@@ -117,6 +117,8 @@ class StartUpBreakEven(ResultModel):
     cold starts are in its bill already), ``every_hour`` (a reservation: billed every hour of its term)."""
     pricing: str = ""
     """The rival's pricing (``spot``: its month adds the share of hours redone after interruptions)."""
+    spot_overhead: float = 0.0
+    """The rival's share of hours redone after interruptions (``Option.spot_overhead``)."""
 
 
 class Option(ResultModel):
@@ -197,3 +199,7 @@ class Option(ResultModel):
     min_replicas sets the replicas), they add nothing, for a batch, or for every other option."""
     price_origin: PriceOrigin | None = None
     """Where ``usd_per_gpu_hour`` came from: the catalog, an overrides file or an import."""
+    spot_overhead: float = 0.0
+    """Spot: the share of a batch run's hours added to its bill for work redone after interruptions, the
+    overhead of one instance for each instance a replica spans (``calc.listings.replica_spot_overhead``);
+    0 for other pricing."""

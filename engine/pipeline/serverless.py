@@ -284,6 +284,7 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         price_origin=trusted(
             PriceOrigin, kind="catalog", file=None, format=None, as_of=listing.product.as_of
         ),
+        spot_overhead=0.0,
     )
 
 
