@@ -18,7 +18,7 @@ from gpu_advisor.engine.calc.serverless_hours import (
     service_month,
     single_instance_hour,
 )
-from gpu_advisor.engine.calc.traffic import ServiceTime, busy_hours_per_day, daily_traffic
+from gpu_advisor.engine.calc.traffic import ServiceTime, busy_hours_per_day, busy_replicas, daily_traffic
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
 from gpu_advisor.engine.domain.load import Load
@@ -137,14 +137,26 @@ def test_busy_hours_follow_m_g_infinity() -> None:
 
 
 def test_each_replica_is_busy_less_often_than_the_fleet() -> None:
-    # 1 request/s around the clock, 2 s each, over 4 replicas (batch 1: S stays 2 s): the fleet has a
-    # request in flight 1 - e^(-2) = 86.47 % of each hour, each replica, receiving a quarter of the
-    # requests, 1 - e^(-0.5) = 39.35 %. Counting the fleet's share on every replica's cards made a spare
-    # as busy as the fleet.
+    # 1 request/s around the clock, 2 s each, over 4 replicas (batch 1: S stays 2 s): N, the requests in
+    # flight, is Poisson with mean 2; the fleet has one in flight 1 - e^(-2) = 86.47 % of each hour. Sent
+    # to an idle replica whenever one is idle, min(N, 4) replicas are busy:
+    # E = 4 - (4 p0 + 3 p1 + 2 p2 + p3) with p_k = e^(-2) 2^k / k!, so each is busy E / 4 = 48.12 %.
+    # Counting the fleet's share on every replica's cards made a spare as busy as the fleet.
+    p = [math.exp(-2) * 2**k / math.factorial(k) for k in range(4)]
+    each = (4 - (4 * p[0] + 3 * p[1] + 2 * p[2] + p[3])) / 4
+    assert each == pytest.approx(0.481215, abs=1e-6)
     service = ServiceTime(alone=2.0, at_full_batch=2.0, batch=1, replicas=4)
     day = daily_traffic(FLAT, 0, 24)
-    assert busy_hours_per_day(day, 1.0, service) == pytest.approx(24 * 0.864665, abs=1e-4)
-    assert busy_hours_per_day(day, 1.0, service, 4) == pytest.approx(24 * 0.393469, abs=1e-4)
+    assert busy_hours_per_day(day, 1.0, service) == pytest.approx(24 * (1 - math.exp(-2)))
+    assert busy_hours_per_day(day, 1.0, service, per_replica=True) == pytest.approx(24 * each)
+
+
+def test_busy_replicas_reach_the_replicas_under_a_heavy_load() -> None:
+    # 800 requests in flight on average over 900 replicas: about 800 busy; far below the mean, the
+    # Poisson terms are left out (busy_replicas' tail cut) without changing the figure.
+    assert busy_replicas(800.0, 900) == pytest.approx(800.0, abs=0.01)
+    assert busy_replicas(5.0, 1) == pytest.approx(1 - math.exp(-5))
+    assert busy_replicas(0.0, 3) == 0.0
 
 
 def test_service_time_grows_with_the_requests_in_flight() -> None:

@@ -1,7 +1,7 @@
 """``check`` states a bought node's utilization as the memo does: the busy card-hours of the cards the
 workload needs on the server's own GPU over all the node's calendar card-hours. It read the busy share
 of the recommendation's GPU instead (a rented H200 beside the bought H100 node): 11 % against the memo's
-7 % for the same machine, whose cards are busy when their own replica is."""
+8 % for the same machine, whose cards are busy when their own replica is."""
 
 from __future__ import annotations
 
@@ -21,20 +21,21 @@ def test_the_check_and_the_memo_count_the_same_node_utilization() -> None:
     assert (own.gpu, own.gpus_needed, own.nodes, own.gpus_per_server) == ("h100-sxm", 4, 1, 8)
     assert result.decision.gpu != "h100-sxm"  # the load's GPU is another: the case that differed
     assert result.load.busy_share_gpu == "h200"
-    # 4 cards (two 2-card replicas) busy in each replica's share of 176 paid hours (60.43 %: the
-    # load spread over both), over 8 cards' 730 calendar hours. The H200 the load is sized on has a
-    # request in flight on any replica in 88.17 % (the check's former figure, 11 %).
-    assert own.node_utilization == pytest.approx(4 * 0.6043 * 176 / (8 * 730), abs=1e-6)
+    # 4 cards (two 2-card replicas) busy in each replica's share of 176 paid hours (69.3 %), over 8
+    # cards' 730 calendar hours. The H200 the load is sized on has a request in flight on any replica in
+    # 88.2 % (the check's former figure, 11 %).
+    assert (own.replicas, own.replica_busy_share) == (2, 0.693)
+    assert own.node_utilization == pytest.approx(4 * 0.693 * 176 / (8 * 730), abs=1e-9)
     on_h200 = 4 * result.load.busy_share * 176 / (8 * 730)
-    assert (f"{own.node_utilization:.0%}", f"{on_h200:.0%}") == ("7%", "11%")
+    assert (f"{own.node_utilization:.0%}", f"{on_h200:.0%}") == ("8%", "11%")
     document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": NODE})
     checked = check_document(document, "node.yaml", 1, EVALUATED_ON)
     idle = next(item for item in checked.results if item.rule_id == "TCO010")
     assert idle.message == (
         "The workload needs 4 of the 1 × 8 bought cards; the idle cards count against the whole machine's "
-        "utilization (7 %)."
+        "utilization (8 %)."
     )
     busy_under_half = next(item for item in checked.results if item.rule_id == "TCO009")
     assert busy_under_half.message.startswith(
-        "The server's 8 cards would emit tokens in only 7 % of their calendar hours, under 50 %"
+        "The server's 8 cards would emit tokens in only 8 % of their calendar hours, under 50 %"
     )

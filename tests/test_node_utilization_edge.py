@@ -1,4 +1,4 @@
-"""The busy share is stated to a hundredth of a percent (``calc.busy.BUSY_SHARE_DECIMALS``). A steady
+"""The busy share is stated to a tenth of a percent (``calc.busy.BUSY_SHARE_DECIMALS``). A steady
 service on 4 of an 8-card node's cards has requests in flight every hour, but 1 - e^(-λS) never reaches
 1: its busy share came out at 0.999999994 and the node's utilization at 0.499999997, so TCO004 said
 "49.99 %, under 50 %: rent" beside TCO002 and the cost table's "50 %", on a few millionths."""
@@ -33,8 +33,8 @@ def test_a_node_half_of_whose_cards_serve_every_hour_is_at_the_edge_not_below_it
     assert "| Own hardware (8 cards) | $9,554 | every calendar hour | 50 % | — |" in render_memo(result)
 
 
-def test_a_busy_share_keeps_its_hundredths_of_a_percent() -> None:
-    # 5,000 requests a day, steady: an H100 replica is idle in some hours, and the share keeps 4 decimals.
+def test_a_busy_share_keeps_its_tenths_of_a_percent() -> None:
+    # 5,000 requests a day, steady: an H100 replica is idle in some hours, and the share keeps 3 decimals.
     share = run({**WORKLOAD, "requests_per_day": 5_000}).load.busy_share
     assert share is not None and 0 < share < 1
-    assert share == round(share, 4) and not math.isclose(share, round(share, 2))
+    assert share == round(share, 3) and not math.isclose(share, round(share, 2))

@@ -11,11 +11,13 @@ from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.traffic import DailyTraffic, busy_hours_per_day
 from gpu_advisor.engine.domain.load import BusyShareRoute, Load
 
-BUSY_SHARE_DECIMALS = 4
-"""The busy share is stated to a hundredth of a percent, as the memo prints a share beside an edge. Finer
-is not in the model: 1 - e^(-λS) never reaches 1, so a service with requests in flight every hour came
-out at 0.999999994, and a node whose cards all serve around the clock at 49.9999997 % of its card-hours,
-under the documents' 50 % edge on a few millionths."""
+BUSY_SHARE_DECIMALS = 3
+"""The busy share is stated to a tenth of a percent (44 minutes of a 730-hour month). Finer is not in
+the model, whose load changes hour by hour and whose arrivals are taken as Poisson: 1 - e^(-λS) never
+reaches 1, so a service with requests in flight every hour came out at 0.999999994, and a node whose cards
+all serve around the clock at 49.9999997 % of its card-hours, under the documents' 50 % edge on a few
+millionths; each of two replicas with 18 requests in flight on average came out at 0.9999, the node at
+49.995 %."""
 
 
 def busy_share(
@@ -30,15 +32,14 @@ def busy_share(
     batch's running hours; a service's busy hours (``busy_hours_per_day``) over its served hours, times
     the share of the paid hours that are served (``BUSY_SHARE_DECIMALS``).
 
-    ``per_replica``: in flight on one replica rather than on any. A balancer spreads a service's requests
-    over all its replicas, the spare among them, so each is busy less often than the fleet: at one
-    request in flight on average, two replicas are each busy 39 % of the hours where the fleet is busy
-    63 %. A batch runs every replica for its running hours."""
+    ``per_replica``: in flight on one replica rather than on any, the requests sent to an idle replica
+    whenever one is idle, the spares among them (``busy_replicas``): at one request in flight on average,
+    each of two replicas is busy 44.8 % of the hours where the fleet is busy 63.2 %. A batch runs every
+    replica for its running hours."""
     if plan.hours_per_day_running is not None:
         share = plan.hours_per_day_running * days_per_month / paid_hours
     else:
-        spread = plan.replicas if per_replica else 1
-        busy = busy_hours_per_day(traffic, load.average_requests_per_second, plan.service, spread)
+        busy = busy_hours_per_day(traffic, load.average_requests_per_second, plan.service, per_replica)
         share = busy / traffic.hours_per_day * load.served_share_of_paid_hours
     rounded = round(share, BUSY_SHARE_DECIMALS)
     # A share too small to show keeps its value: a GPU that serves a few requests a month is not idle.

@@ -111,7 +111,8 @@ def own_hardware_position(
     Node utilization counts the whole node: busy card-hours of the cards the workload needs, divided by
     all cards' calendar hours, so idle cards of a node bought for a smaller replica count against it. A
     card is busy in the hours a request is in flight on its replica (``busy_share``: each replica's on
-    the server's GPU, the load spread over all of them, the spare among them). ``priced``:
+    the server's GPU, requests sent to an idle replica whenever one is idle, the spares among them).
+    ``priced``:
     the server at the company country's defaults (``server_costs``).
     """
     assumptions = priced.assumptions
@@ -127,7 +128,6 @@ def own_hardware_position(
         replicas=plan.replicas if plan is not None else 0,
         spare_replicas=plan.spare_replicas if plan is not None else 0,
         replica_busy_share=busy_share,
-        busy_hours_per_month=min(resolved.hours_per_month, server.hours_per_month),
         applicable=applicable,
         server=server.id,
         server_name=server.name,

@@ -132,17 +132,41 @@ class ServiceTime(NamedTuple):
 
 
 def busy_hours_per_day(
-    traffic: DailyTraffic, average_rps: float, service: ServiceTime, replicas: int = 1
+    traffic: DailyTraffic, average_rps: float, service: ServiceTime, per_replica: bool = False
 ) -> float:
-    """The hours of a served day in which at least one request is in flight: Σ served × (1 - e^(-λS)).
-    With ``replicas`` > 1, on one of that many replicas the load is spread over evenly: each receives
-    λ / replicas of the requests, so Σ served × (1 - e^(-λS / replicas))."""
+    """The hours of a served day in which at least one request is in flight: Σ served × (1 - e^(-λS)),
+    the requests in flight N being Poisson with mean λS (M/G/∞). ``per_replica``: the hours one of the
+    service's replicas is busy, Σ served × E[min(N, n)] / n (``busy_replicas``)."""
     busy = 0.0
     seconds = service.seconds
+    replicas = service.replicas
     for served, relative in traffic.active:
         rate = average_rps * relative
-        busy -= served * math.expm1(-rate * seconds(rate) / replicas)
+        in_flight = rate * seconds(rate)
+        if per_replica and replicas > 1:
+            busy += served * busy_replicas(in_flight, replicas) / replicas
+        else:
+            busy -= served * math.expm1(-in_flight)
     return busy
+
+
+TAIL_DEVIATIONS = 12.0
+"""Poisson terms further than this many standard deviations below the mean are under e^-72 and left out."""
+
+
+def busy_replicas(in_flight: float, replicas: int) -> float:
+    """The replicas busy on average, E[min(N, n)] for N Poisson with mean ``in_flight``, where a request
+    goes to an idle replica whenever one is idle (a least-outstanding-requests balancer). That is the
+    busiest the replicas can be for the load: a balancer that spreads requests at random or in turn
+    leaves a replica idle while another serves two. E[min(N, n)] = n - Σ_{k<n} (n - k) P(N = k)."""
+    if in_flight <= 0:
+        return 0.0
+    log_mean = math.log(in_flight)
+    first = max(0, math.floor(in_flight - TAIL_DEVIATIONS * math.sqrt(in_flight)))
+    short = 0.0
+    for k in range(first, replicas):
+        short += (replicas - k) * math.exp(k * log_mean - in_flight - math.lgamma(k + 1))
+    return replicas - short
 
 
 def hourly_rates(traffic: DailyTraffic, average_rps: float) -> tuple[float, ...]:

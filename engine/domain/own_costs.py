@@ -146,16 +146,15 @@ class OwnHardware(ResultModel):
     nodes: int
     gpus_needed: int
     node_utilization: float
-    """Busy card-hours over the node's calendar card-hours: ``gpus_needed`` × ``replica_busy_share`` ×
-    ``busy_hours_per_month`` over all cards × the server's calendar hours."""
+    """Busy card-hours over the nodes' calendar card-hours: ``gpus_needed`` × ``replica_busy_share`` ×
+    the paid hours (at most the server's calendar hours) over all cards × the calendar hours."""
     replicas: int = 0
     """The replicas the needed cards hold, ``spare_replicas`` among them."""
     spare_replicas: int = 0
     replica_busy_share: float = 0.0
-    """The share of the paid hours in which a request is in flight on each replica, the load spread over
-    all of them (a batch: its running hours)."""
-    busy_hours_per_month: float = 0.0
-    """The paid hours a month that a card can be busy in, at most the server's calendar hours."""
+    """The share of the paid hours in which a request is in flight on each replica, requests sent to an
+    idle replica whenever one is idle (``calc.traffic.busy_replicas``; a batch: its running hours).
+    Where no plan runs on the server's GPU, the load's own busy share."""
     rent_below_utilization: float | None = None
     """The documents' edge the rules compare ``node_utilization`` with (knowledge/thresholds.yaml): below
     it, rent (TCO004); the memo prints the utilization beside it with the decimals that tell them apart."""

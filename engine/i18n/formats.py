@@ -91,9 +91,10 @@ class Format:
     def pct(self, share: float, beside: float | None = None) -> str:
         """A share as a whole percentage: 0.6098 -> '61 %' (the documents' style, in both languages),
         27.24 -> '2,724 %' grouped as other figures; a share above zero that would round to 0 is '< 1 %',
-        so a lightly used GPU does not read as idle. ``beside``: a share it is compared with in the same
-        sentence (an edge); where both would read the same, the share gets the decimals that tell them
-        apart, so that 29.6 % below a 30 % edge does not read '30 %, below the 30 % edge'. At most two
+        so a lightly used GPU does not read as idle, and one below 1 that would round to 100 gets the
+        decimals that tell it from 100 % (0.9996 -> '99.96 %'). ``beside``: a share it is compared with in
+        the same sentence (an edge); where both would read the same, the share gets the decimals that tell
+        them apart, so that 29.6 % below a 30 % edge does not read '30 %, below the 30 % edge'. At most two
         decimals: closer than that, the share is cut towards its own side of the edge (29.999 % reads
         '29.99 %'); shares within float noise of the edge read as the edge."""
         value = share * 100
@@ -106,7 +107,12 @@ class Format:
                 scale = 10**digits
                 value = (math.floor if value < edge else math.ceil)(value * scale) / scale
         whole = f"{value:,.{digits}f}"
-        return "< 1 %" if share > 0 and whole == "0" else f"{self._localize(whole)} %"
+        if share > 0 and whole == "0":
+            return "< 1 %"
+        # Nor does a share short of the whole read as all of it: 99.96 % busy is not always busy.
+        if share < 1 and whole == "100" and beside != 1:
+            return self.pct(share, 1.0)
+        return f"{self._localize(whole)} %"
 
     def signed_pct(self, share: float) -> str:
         """A relative error: 0.084 -> '+8 %', -0.12 -> '-12 %', 0.003 -> '0 %'."""

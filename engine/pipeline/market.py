@@ -94,8 +94,9 @@ class Market:
     load: Load
     """The load with its busy share and requests in flight on the GPU ``load_gpu`` chooses."""
     time_utilization: float
-    """What the serverless band and buy versus rent read: the load's busy share; where no GPU holds the
-    model, the workload's utilization (stated, or the load pattern's assumption)."""
+    """What the serverless band reads: the load's busy share; where no GPU holds the model, the
+    workload's utilization (stated, or the load pattern's assumption). Buy versus rent reads each owned
+    replica's share (``busy_share_on``), this where no plan runs on the server's GPU."""
     serverless: ServerlessMarket
     priced: tuple[PricedListing, ...]
     """Every priced listing, cheapest first: the result's options are built from these."""
@@ -125,10 +126,10 @@ class Market:
 
 
 def busy_share_on(busy: BusyShares, gpu: str, time_utilization: float) -> float:
-    """The busy share of each of ``gpu``'s replicas, the load spread over them; the load's own where no
-    plan on it gives one. An owned node's cards are busy when their own replica is, not whenever any
-    replica of the fleet is: counting the fleet's share on every card made a spare replica's cards as
-    busy as the fleet."""
+    """The busy share of each of ``gpu``'s replicas, requests sent to an idle replica whenever one is
+    idle (``calc.traffic.busy_replicas``); the load's own where no plan on it gives one. An owned node's
+    cards are busy when their own replica is, not whenever any replica of the fleet is: counting the
+    fleet's share on every card made a spare replica's cards as busy as the fleet."""
     share = busy.of_replica(gpu)
     return share if share is not None else time_utilization
 
