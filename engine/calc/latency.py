@@ -3,9 +3,9 @@
 An engine that batches continuously runs every sequence that has its prompt processed in each decode
 step, and processes new prompts between the steps (chunked or whole). So at a load:
 
-- the replica's time is shared: a share ``rho`` (arrival rate times one prefill's busy time) goes to
-  prefills, the rest to decode steps, so the time between tokens is the decode step of the sequences
-  decoding, stretched by ``1 / (1 - rho)``;
+- the replica's time is shared between decode steps and passes that carry a prompt (or a chunk of it)
+  with the decoding sequences' step; every pass yields a token for each sequence decoding, so the time
+  between tokens is the decode step, lengthened by what the prompt passes take beyond it;
 - a new prompt waits for the prefills ahead of it (an M/D/1 queue: Poisson arrivals, fixed prefill time)
   and half a decode step on average, then takes its own prefill;
 - the sequences decoding follow from Little's law: the arrival rate times the time each one decodes.
@@ -91,7 +91,17 @@ def prompt_pass_seconds(roofline: Roofline, decoding: float) -> float:
 
 
 def _tpot_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
-    return roofline.step_seconds(max(decoding, 1.0)) / (1 - rate * roofline.prefill_busy_seconds)
+    """The time between a decoding sequence's tokens: every pass yields one, the decode steps and the
+    passes that carry a prompt alike (``prompt_pass_seconds``). A second holds ``rate * chunks`` prompt
+    passes of P seconds and decode steps of D seconds in the rest, so it yields
+    rate * chunks + (1 - rate * chunks * P) / D tokens: TPOT = D / (1 - rate * chunks * (P - D)). Each
+    prompt pass lengthens the gap between tokens only by what it takes beyond a decode step; stretching
+    every step by 1 / (1 - rate * prefill) counted the decode step a prompt pass carries twice, and at a
+    high prefill share made the time per token longer than the time to first token."""
+    step = roofline.step_seconds(max(decoding, 1.0))
+    beyond = prompt_pass_seconds(roofline, decoding) - step
+    # Prompt passes that would fill every second leave no decode step: the wait grows without bound.
+    return step / max(1 - rate * roofline.prefill_chunks * beyond, step / UNBOUNDED_MS)
 
 
 def saturation(roofline: Roofline) -> OperatingPoint:
@@ -120,12 +130,9 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
     # iteration from an empty batch climbs to the smallest such batch; it is quick at light load, and
     # bisection takes over where it is slow (near the replica's capacity).
     per_token = rate * roofline.output_tokens
-    # ``_tpot_seconds`` with what does not change between the steps taken out of the loops (the same
-    # arithmetic, in the same order).
-    step, not_prefilling = roofline.step_seconds, 1 - rate * roofline.prefill_busy_seconds
     decoding = 0.0
     for _ in range(QUICK_ITERATIONS):
-        following = per_token * (step(max(decoding, 1.0)) / not_prefilling)
+        following = per_token * _tpot_seconds(roofline, rate, decoding)
         if abs(following - decoding) <= 1e-9 * following:
             decoding = following
             break
@@ -134,7 +141,7 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
         low, high = 0.0, float(roofline.max_batch)
         for _ in range(ITERATIONS):
             middle = (low + high) / 2
-            if per_token * (step(max(middle, 1.0)) / not_prefilling) > middle:
+            if per_token * _tpot_seconds(roofline, rate, middle) > middle:
                 low = middle
             else:
                 high = middle
