@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.roofline import Roofline
+from gpu_advisor.engine.calc.roofline import DecodeStep, Roofline
 from gpu_advisor.engine.common.caching import per_object
 
 ITERATIONS = 30
@@ -72,8 +72,13 @@ def prompt_pass_seconds(roofline: Roofline, decoding: float) -> float:
     theirs: each kernel about the longer of its reads and its FLOPs (``roofline.blended``), plus the
     all-reduces and the layers' fixed time. On an idle replica it is the prompt's own pass. It never
     takes less than the decoding sequences' step alone."""
+    return _prompt_pass(roofline, decoding, roofline.decode_step(max(decoding, 1.0)))
+
+
+def _prompt_pass(roofline: Roofline, decoding: float, step: DecodeStep) -> float:
+    """``prompt_pass_seconds`` with the decoding sequences' ``step`` worked out by the caller, who needs
+    it too."""
     share = min(decoding, 1.0)
-    step = roofline.decode_step(max(decoding, 1.0))
     chunks = roofline.prefill_chunks
     tokens = roofline.input_tokens / chunks + share * roofline.per_stage(max(decoding, 1.0))
     weights_read = max(share * step.weights_read, roofline.weights_read_seconds(tokens))
@@ -98,8 +103,11 @@ def _tpot_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
     prompt pass lengthens the gap between tokens only by what it takes beyond a decode step; stretching
     every step by 1 / (1 - rate * prefill) counted the decode step a prompt pass carries twice, and at a
     high prefill share made the time per token longer than the time to first token."""
-    step = roofline.step_seconds(max(decoding, 1.0))
-    beyond = prompt_pass_seconds(roofline, decoding) - step
+    sequences = max(decoding, 1.0)
+    kernels = roofline.decode_step(sequences)
+    # ``Roofline.step_seconds`` from the kernels the prompt pass reads as well (the same figure).
+    step = kernels.seconds + roofline.fixed_step_seconds + roofline.communication_seconds(sequences)
+    beyond = _prompt_pass(roofline, decoding, kernels) - step
     # Prompt passes that would fill every second leave no decode step: the wait grows without bound.
     return step / max(1 - rate * roofline.prefill_chunks * beyond, step / UNBOUNDED_MS)
 
