@@ -141,7 +141,9 @@ def test_the_memo_says_when_start_up_changes_the_choice() -> None:
         "Start-up can change the choice: the recommended 4 × b200 bill $23.92 an hour ($3,504 a month for "
         "the runs alone), modal functions (4 × b200) $3,676 a month with its cold starts. From about 19.6 "
         "minutes of start-up a run, the latter bills less; time your instances' start and the weights' load "
-        "before you choose."
+        "before you choose. Its cold starts are floors (the platform's start and the weights' load, not the "
+        "inference server's own start-up): with longer ones it bills more, and the start-up a run from which "
+        "it bills less is longer than stated."
     ) in " ".join(text.split())
 
 
@@ -173,4 +175,6 @@ def test_a_spot_rate_is_said_with_its_allowance_for_redone_work() -> None:
         "5 % more hours for work redone after interruptions), vast spot (4 × b200) $30.00 an hour "
         "($3,676 a month, which counts 5 % more hours for work redone after interruptions)."
     ) in " ".join(render_memo(spot).split())
+    # A rival rented by the hour has no cold starts to call floors.
+    assert "Its cold starts are floors" not in render_memo(spot)
     assert "a month for the runs alone)," in " ".join(render_memo(r).split())

@@ -148,7 +148,10 @@ def test_bad_date_exits_2() -> None:
     ("args", "expected"),
     [
         (["size", "--precision", "bf16"], "give exactly one of --model or --params-b"),
-        (["size", "--model", "llama-70b", "--precision", "bf16"], "model: unknown value 'llama-70b'"),
+        (
+            ["size", "--model", "llama-70b", "--precision", "bf16"],
+            "error: --model: unknown value 'llama-70b'",
+        ),
         (
             ["size", "--params-b", "7", "--active-params-b", "9", "--precision", "bf16"],
             "--active-params-b cannot exceed --params-b",
@@ -161,14 +164,32 @@ def test_bad_date_exits_2() -> None:
         (["size", "--params-b", "inf", "--precision", "bf16"], "--params-b: not a finite number"),
         (
             ["size", "--model", "mistral-7b", "--precision", "bf16", "--context-tokens", "1000000"],
-            "error: context_tokens: 1,000,000 exceeds mistral-7b's maximum context of 32,768 tokens",
+            "error: --context-tokens: 1,000,000 exceeds mistral-7b's maximum context of 32,768 tokens",
         ),
         (
             [
                 *("size", "--params-b", "7", "--precision", "bf16", "--requests-per-day", "100"),
                 *("--input-tokens", "30000", "--context-tokens", "1000"),
             ],
-            "(30,000 in + 150 out = 30,150 tokens) does not fit context_tokens: 1,000 tokens",
+            "(30,000 in + 150 out = 30,150 tokens) does not fit --context-tokens: 1,000 tokens; give a "
+            "--context-tokens of at least 30,150",
+        ),
+        # Found after the request is read, and still said by the option's name.
+        (
+            ["size", "--model", "llama-3.1-8b", "--precision", "bf16", "--gpu", "h100-sxm", "--cards", "3"],
+            "error: --cards: 3 is not a card count a replica runs on (1, 2, 4, 8, 16)",
+        ),
+        (
+            ["size", "--model", "llama-3.1-8b", "--precision", "bf16", "--gpu", "h100", "--cards", "1"],
+            "error: --gpu: unknown value 'h100'",
+        ),
+        # Requests measured at a concurrency must fit the window, as a load's must.
+        (
+            [
+                *("size", "--model", "llama-3.1-8b", "--precision", "bf16", "--concurrency", "4"),
+                *("--input-tokens", "9000", "--context-tokens", "8192"),
+            ],
+            "(9,000 in + 150 out = 9,150 tokens) does not fit --context-tokens: 8,192 tokens",
         ),
     ],
 )
@@ -232,7 +253,7 @@ def test_a_model_of_a_size_its_name_lacks_is_not_taken_for_another_size() -> Non
     result = invoke("size", "--model", "llama-3.1-7b", "--precision", "bf16")
     assert result.exit_code == 2
     assert result.output == (
-        "error: model: unknown value 'llama-3.1-7b'; allowed: deepseek-r1, llama-3.1-405b, llama-3.1-70b, "
+        "error: --model: unknown value 'llama-3.1-7b'; allowed: deepseek-r1, llama-3.1-405b, llama-3.1-70b, "
         "llama-3.1-8b, llama-3.3-70b, mistral-7b, mixtral-8x7b, qwen2.5-32b, qwen2.5-72b, qwen2.5-7b, "
         "qwen3-235b-a22b (did you mean one of 'llama-3.1-8b', 'mistral-7b', 'qwen2.5-7b'?)\n"
     )

@@ -124,9 +124,20 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
     total = catalog.params_b if catalog is not None else float(request.params_b or 0)
     active = catalog.active_params_b if catalog is not None else (request.active_params_b or total)
     sized = sized_load(request.load, knowledge) if request.load is not None else None
+    tokens = (
+        (sized.input_tokens, sized.output_tokens)
+        if sized
+        else (
+            request.input_tokens or int(knowledge.workload_default_values()["avg_input_tokens"]),
+            request.output_tokens or int(knowledge.workload_default_values()["avg_output_tokens"]),
+        )
+    )
+    # The window holds the requests whose figures are shown: a load's, those in flight at a concurrency
+    # or on one configuration, or the token counts given. A bare card count reads no request.
+    asked = (request.concurrency, request.cards, request.input_tokens, request.output_tokens)
+    reads_requests = sized is not None or any(given is not None for given in asked)
     context = context_for(
-        sized.input_tokens if sized else 0,
-        sized.output_tokens if sized else 0,
+        *(tokens if reads_requests else (0, 0)),
         request.context_tokens or int(knowledge.workload_default_values()["context_tokens"]),
         request.context_tokens is not None,
         catalog,
@@ -136,14 +147,6 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
     gpu_ids = [gpu.id for gpu in knowledge.gpus.gpus]
     if request.gpu is not None and request.gpu not in gpu_ids:
         raise InputError(unknown_value_message("gpu", request.gpu, gpu_ids), field="gpu")
-    tokens = (
-        (sized.input_tokens, sized.output_tokens)
-        if sized
-        else (
-            request.input_tokens or int(knowledge.workload_default_values()["avg_input_tokens"]),
-            request.output_tokens or int(knowledge.workload_default_values()["avg_output_tokens"]),
-        )
-    )
     if request.cards is not None and request.cards not in knowledge.sizing.card_counts.counts:
         allowed = ", ".join(str(c) for c in knowledge.sizing.card_counts.counts)
         raise InputError(

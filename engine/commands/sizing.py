@@ -170,7 +170,7 @@ def size(
     latency at that many requests in flight."""
     from gpu_advisor.engine.apps.size import size as run_size
     from gpu_advisor.engine.common.errors import InputError
-    from gpu_advisor.engine.domain.requests import SizeRequest
+    from gpu_advisor.engine.domain.requests import SizeRequest, said_with
     from gpu_advisor.engine.present.terminal import text_layout
     from gpu_advisor.engine.present.text import render_text
 
@@ -203,7 +203,10 @@ def size(
         request["load"] = {"requests_per_day": requests_per_day, **given}
     else:
         request |= {"input_tokens": input_tokens, "output_tokens": output_tokens}
-    result = run_size(SizeRequest.read(request, "size", SIZE_OPTIONS))
+    try:
+        result = run_size(SizeRequest.read(request, "size", SIZE_OPTIONS))
+    except InputError as error:
+        raise said_with(error, SIZE_OPTIONS) from None
     if output_format == "json":
         emit(to_json(result), None)
         return

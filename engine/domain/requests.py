@@ -66,6 +66,17 @@ def renamed(problem: dict[str, Any], names: Mapping[str, str]) -> dict[str, Any]
     return problem
 
 
+def said_with(error: InputError, names: Mapping[str, str]) -> InputError:
+    """An error found while answering a request (an unknown GPU, a context the model cannot hold), said
+    with the caller's names for the request's fields: the field it starts with, and every field name
+    with an underscore in it (prose such as "cards" elsewhere in the text stays)."""
+    text = re.sub(
+        r"^[a-z_.]+(?=:)|\b[a-z]+(?:_[a-z]+)+\b", lambda m: names.get(m.group(0), m.group(0)), str(error)
+    )
+    field = names.get(error.field, error.field) if error.field is not None else None
+    return InputError(text, field=field, problems=error.problems, origin=error.origin, what=error.what)
+
+
 class LoadRequest(Request):
     """The load ``size`` can be given to show replicas per GPU; fields left out take the workload defaults."""
 
