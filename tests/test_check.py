@@ -107,13 +107,14 @@ def test_exit_codes(tmp_path: Path) -> None:
         ),
         (
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
-            "proposal: {deployment: api}\nwaivers: [{rule: NET020, reason: test}]\n",
-            "waivers.rule: unknown value 'NET020'",
+            "proposal: {deployment: api}\n"
+            "waivers: [{rule: DEP016, reason: test}, {rule: NET020, reason: test}]\n",
+            "waivers.1.rule: unknown value 'NET020'",
         ),
         (
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
             "proposal: {deployment: api}\nwaivers: [{rule: DEP006, reason: test}]\n",
-            "waivers.rule: DEP006 is a rule of the decision, not a check: it has no outcome to waive; "
+            "waivers.0.rule: DEP006 is a rule of the decision, not a check: it has no outcome to waive; "
             "the checks are DEP016, DEP017,",
         ),
         (

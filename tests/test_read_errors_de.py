@@ -328,7 +328,7 @@ def test_the_refusals_of_a_proposal_name_it_in_german(tmp_path: Path) -> None:
     )
     said = refused("check", str(proposals), "--lang", "de")
     assert said.startswith(
-        f"Fehler: {proposals} (Vorschlag 1): waivers.rule: unbekannter Wert 'XYZ999'; zulässig: "
+        f"Fehler: {proposals} (Vorschlag 1): waivers.0.rule: unbekannter Wert 'XYZ999'; zulässig: "
     )
 
 

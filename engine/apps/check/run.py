@@ -191,11 +191,13 @@ def check_document(
         raise prefixed(error, where, error.field) from None
     # Only a check (a rule on the proposal) has an outcome to waive; a decision rule (DEP006) has none.
     checks = {rule.id for rule in evaluation.rulebook.rules if rule.fact == "proposal"}
-    for waiver in document.waivers:
+    for index, waiver in enumerate(document.waivers):
+        # Named as the validation's problems are (waivers.1.until): the list's place, counted from 0.
+        field = f"waivers.{index}.rule"
         if waiver.rule in evaluation.rulebook.ids and waiver.rule not in checks:
-            raise InputError(at(origin, not_a_check(waiver.rule, sorted(checks))))
+            raise InputError(at(origin, not_a_check(field, waiver.rule, sorted(checks))), field=field)
         if waiver.rule not in checks:
-            raise InputError(at(origin, unknown_value("waivers.rule", waiver.rule, sorted(checks))))
+            raise InputError(at(origin, unknown_value(field, waiver.rule, sorted(checks))), field=field)
     fact, details, peak, jurisdiction, place, api = proposal_fact(document.proposal, evaluation, fmt.lang)
     active, expired = active_waivers(document.waivers, evaluated_on)
     facts, named = waiver_facts(document.waivers, expired)
@@ -273,10 +275,10 @@ def check_file(
     ]
 
 
-def not_a_check(rule_id: str, checks: list[str]) -> Words:
+def not_a_check(field: str, rule_id: str, checks: list[str]) -> Words:
     return Words.joined(
         "%(field)s: %(problem)s",
-        field="waivers.rule",
+        field=field,
         problem=Words(
             "%(rule)s is a rule of the decision, not a check: it has no outcome to waive; the checks are "
             "%(checks)s",
