@@ -299,3 +299,23 @@ def test_a_refusal_of_the_system_is_said_as_an_error_not_a_fault(monkeypatch: py
     assert (result.exit_code, result.output) == (5, "error: [Errno 28] No space left on device\n")
     german = invoke("recommend", PUBLIC_CHAT, "--lang", "de")
     assert (german.exit_code, german.output) == (5, "Fehler: [Errno 28] No space left on device\n")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_a_full_standard_output_is_named_as_standard_output() -> None:
+    """Standard output on a full disk (/dev/full refuses every write): the message says where the
+    write failed, as a file's would; exit code 5."""
+    executable = str(Path(sys.executable).parent / "gpu-advisor")
+    command = [executable, "size", "--params-b", "1", "--precision", "fp8"]
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        completed = subprocess.run(
+            command,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert (completed.returncode, completed.stderr) == (
+        5,
+        "error: [Errno 28] No space left on device: '<standard output>'\n",
+    )

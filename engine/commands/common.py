@@ -9,6 +9,7 @@ interrupted by Ctrl-C (SIGINT), 143 by SIGTERM.
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import functools
 import json
 import math
@@ -113,7 +114,13 @@ def emit(text: str, output: OutputTarget | str | None) -> None:
 
     target = output_target(output) if isinstance(output, str) else output
     if target is None:
-        click.echo(text, nl=False)
+        try:
+            click.echo(text, nl=False)
+        except OSError as error:
+            if error.errno == errno.EPIPE:
+                raise
+            # Said as a file's would be (cli.py's system error): a full disk names where it was writing.
+            raise OSError(error.errno, error.strerror, "<standard output>") from None
         return
     write_output(target, text)
 
