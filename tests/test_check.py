@@ -322,3 +322,22 @@ def test_the_bars_a_proposal_fails_on_are_marked_in_the_rules() -> None:
         "TCO015",
         "TCO016",
     ]
+
+
+def test_each_proposal_of_a_file_keeps_its_place_beside_its_waivers() -> None:
+    """The second proposal of tests/web/failing-proposal.yaml has a waiver: reading its waivers must not
+    change the place the proposal is reported at."""
+    result = CliRunner().invoke(
+        main,
+        [
+            "check",
+            str(TESTS_DIR / "web" / "failing-proposal.yaml"),
+            "--as-of",
+            "2026-11-30",
+            "--format",
+            "json",
+        ],
+    )
+    checked = json.loads(result.output)
+    assert [c["index"] for c in checked] == [1, 2]
+    assert [c["counts"]["waived"] for c in checked] == [0, 1]
