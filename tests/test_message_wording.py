@@ -141,7 +141,7 @@ def test_a_scaled_fleet_is_set_against_the_recommendation_where_it_costs_less() 
 
 
 def test_a_mixed_fleet_of_one_card_more_says_one_card() -> None:
-    """12M short requests a day of an 8B model at 11 ms a token: three reserved H100 and at most one
+    """12M short requests a day of an 8B model at 11 ms a token: four reserved H100 PCIe and at most one
     hourly card more (it read "up to 1 cards more")."""
     classifier = {
         "name": "classifier-8b",
@@ -158,11 +158,11 @@ def test_a_mixed_fleet_of_one_card_more_says_one_card() -> None:
     assert result.decision.deployment == "hybrid"
     english = render_memo(result)
     assert (
-        "3 cards reserved at ovhcloud h100-monthly, holding 3 replicas in every hour, and up to one card more"
+        "4 cards reserved at ovhcloud h100-monthly, holding 4 replicas in every hour, and up to one card more"
         in (" ".join(english.split()))
     )
     german = " ".join(render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur)).split())
-    assert "die in jeder Stunde 3 Replikate tragen, und höchstens eine Karte mehr bei ovhcloud h100" in german
+    assert "die in jeder Stunde 4 Replikate tragen, und höchstens eine Karte mehr bei ovhcloud h100" in german
 
 
 FAST_70B = {

@@ -82,18 +82,18 @@ Latency targets at the peak: first token within 1,000 ms, 100 ms a token (--max-
 
                       Cards for Cards per Req/s per                    TTFT  TPOT
 GPU            Memory   weights   replica   replica Repl. GPUs Util.     ms    ms  Note
-h100-sxm        80 GB         1         1      65.2     1    1   2 %   15.8  7.97
-h100-pcie       80 GB         1         1      47.8     1    1   2 %   21.8  11.8
-h100-nvl        94 GB         1         1      58.1     1    1   2 %   16.4   7.2
-h200           141 GB         1         1      68.9     1    1   2 %   14.3  6.28
-b200           192 GB         1         1       146     1    1   1 %   8.75  4.67
-l40s            48 GB         1         1      20.1     1    1   6 %   44.9  24.7
+h100-sxm        80 GB         1         1      65.2     1    1   2 %   15.8  8.04
+h100-pcie       80 GB         1         1      47.8     1    1   2 %   21.8    12
+h100-nvl        94 GB         1         1      58.1     1    1   2 %   16.4  7.26
+h200           141 GB         1         1      68.9     1    1   2 %   14.3  6.32
+b200           192 GB         1         1       146     1    1   1 %   8.75  4.69
+l40s            48 GB         1         1      20.1     1    1   6 %   44.9  25.5
 l4              24 GB         1         -         -     -    -     -      -     -  ruled out: NET001
-rtx-5090        32 GB         1         1      15.2     1    1   8 %   50.5  13.6
+rtx-5090        32 GB         1         1      15.2     1    1   8 %   50.5  13.9
 a10g            24 GB         1         -         -     -    -     -      -     -  ruled out: NET001
-a100-80gb       80 GB         1         1      22.1     1    1   5 %     36    12
-a100-80gb-pcie  80 GB         1         1      21.9     1    1   5 %   36.4  12.5
-mi300x         192 GB         1         1      88.2     1    1   1 %   12.1  5.89
+a100-80gb       80 GB         1         1      22.1     1    1   5 %     36  12.2
+a100-80gb-pcie  80 GB         1         1      21.9     1    1   5 %   36.4  12.7
+mi300x         192 GB         1         1      88.2     1    1   1 %   12.1  5.92
 """
     )
 
@@ -112,16 +112,16 @@ Latency targets at the peak: first token within 1,000 ms, 100 ms a token
                         Cards   Cards   Req/s
                           for     per     per                  TTFT TPOT
 GPU            Memory weights replica replica Repl. GPUs Util.   ms   ms  Note
-h100-sxm        80 GB       1       1    65.2     1    1   2 % 15.8 7.97
-h100-pcie       80 GB       1       1    47.8     1    1   2 % 21.8 11.8
-h100-nvl        94 GB       1       1    58.1     1    1   2 % 16.4  7.2
-h200           141 GB       1       1    68.9     1    1   2 % 14.3 6.28
-b200           192 GB       1       1     146     1    1   1 % 8.75 4.67
-l40s            48 GB       1       1    20.1     1    1   6 % 44.9 24.7
+h100-sxm        80 GB       1       1    65.2     1    1   2 % 15.8 8.04
+h100-pcie       80 GB       1       1    47.8     1    1   2 % 21.8   12
+h100-nvl        94 GB       1       1    58.1     1    1   2 % 16.4 7.26
+h200           141 GB       1       1    68.9     1    1   2 % 14.3 6.32
+b200           192 GB       1       1     146     1    1   1 % 8.75 4.69
+l40s            48 GB       1       1    20.1     1    1   6 % 44.9 25.5
 l4              24 GB       1       -       -     -    -     -    -    -  ruled
                                                                           out:
                                                                           NET001
-rtx-5090        32 GB       1       1    15.2     1    1   8 % 50.5 13.6
+rtx-5090        32 GB       1       1    15.2     1    1   8 % 50.5 13.9
 a10g            24 GB       1       -       -     -    -     -    -    -  ruled
                                                                           out:
 """

@@ -228,12 +228,12 @@ def test_where_throughput_sets_the_replicas_no_cost_of_latency_is_stated() -> No
 
 
 def test_the_kept_time_per_token_is_written_alike_in_each_sentence() -> None:
-    """4 ms a token for a 70B model: 8 B200 keep 7.57 ms x 1.132 = 8.57 ms; the Load section wrote such a
+    """4 ms a token for a 70B model: 8 B200 keep 7.57 ms x 1.111 = 8.41 ms; the Load section wrote such a
     limit "8.5" in one sentence and "8.54" in the next."""
     from test_message_wording import FAST_70B
 
     fast = {**FAST_70B, "max_time_to_first_token_ms": None}
     memo = " ".join(render_memo(run(fast)).split())
-    assert "and the replicas keep 8.57 ms per token at the peak" in memo
-    assert "The limits the replicas keep (8.57 ms per token at the peak)" in memo
-    assert "8.6 ms" not in memo
+    assert "and the replicas keep 8.41 ms per token at the peak" in memo
+    assert "The limits the replicas keep (8.41 ms per token at the peak)" in memo
+    assert "8.4 ms" not in memo

@@ -3,9 +3,9 @@
 An engine that batches continuously runs every sequence that has its prompt processed in each decode
 step, and processes new prompts between the steps (chunked or whole). So at a load:
 
-- the replica's time is shared between decode steps and passes that carry a prompt (or a chunk of it)
-  with the decoding sequences' step; every pass yields a token for each sequence decoding, so the time
-  between tokens is the decode step, lengthened by what the prompt passes take beyond it;
+- the replica's time is shared: a share ``rho`` (arrival rate times one prefill's busy time) goes to
+  prefills, the rest to decode steps, so the time between tokens is the decode step of the sequences
+  decoding, stretched by ``1 / (1 - rho)``;
 - a new prompt waits for the prefills ahead of it (an M/D/1 queue: Poisson arrivals, fixed prefill time)
   and half a decode step on average, then takes its own prefill;
 - the sequences decoding follow from Little's law: the arrival rate times the time each one decodes.
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.roofline import DecodeStep, Roofline
+from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.common.caching import per_object
 
 ITERATIONS = 30
@@ -72,13 +72,8 @@ def prompt_pass_seconds(roofline: Roofline, decoding: float) -> float:
     theirs: each kernel about the longer of its reads and its FLOPs (``roofline.blended``), plus the
     all-reduces and the layers' fixed time. On an idle replica it is the prompt's own pass. It never
     takes less than the decoding sequences' step alone."""
-    return _prompt_pass(roofline, decoding, roofline.decode_step(max(decoding, 1.0)))
-
-
-def _prompt_pass(roofline: Roofline, decoding: float, step: DecodeStep) -> float:
-    """``prompt_pass_seconds`` with the decoding sequences' ``step`` worked out by the caller, who needs
-    it too."""
     share = min(decoding, 1.0)
+    step = roofline.decode_step(max(decoding, 1.0))
     chunks = roofline.prefill_chunks
     tokens = roofline.input_tokens / chunks + share * roofline.per_stage(max(decoding, 1.0))
     weights_read = max(share * step.weights_read, roofline.weights_read_seconds(tokens))
@@ -96,20 +91,7 @@ def _prompt_pass(roofline: Roofline, decoding: float, step: DecodeStep) -> float
 
 
 def _tpot_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
-    """The time between a decoding sequence's tokens: every pass yields one, the decode steps and the
-    passes that carry a prompt alike (``prompt_pass_seconds``). A second holds ``rate * chunks`` prompt
-    passes of P seconds and decode steps of D seconds in the rest, so it yields
-    rate * chunks + (1 - rate * chunks * P) / D tokens: TPOT = D / (1 - rate * chunks * (P - D)). Each
-    prompt pass lengthens the gap between tokens only by what it takes beyond a decode step; stretching
-    every step by 1 / (1 - rate * prefill) counted the decode step a prompt pass carries twice, and at a
-    high prefill share made the time per token longer than the time to first token."""
-    sequences = max(decoding, 1.0)
-    kernels = roofline.decode_step(sequences)
-    # ``Roofline.step_seconds`` from the kernels the prompt pass reads as well (the same figure).
-    step = kernels.seconds + roofline.fixed_step_seconds + roofline.communication_seconds(sequences)
-    beyond = _prompt_pass(roofline, decoding, kernels) - step
-    # Prompt passes that would fill every second leave no decode step: the wait grows without bound.
-    return step / max(1 - rate * roofline.prefill_chunks * beyond, step / UNBOUNDED_MS)
+    return roofline.step_seconds(max(decoding, 1.0)) / (1 - rate * roofline.prefill_busy_seconds)
 
 
 def saturation(roofline: Roofline) -> OperatingPoint:
@@ -138,9 +120,12 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
     # iteration from an empty batch climbs to the smallest such batch; it is quick at light load, and
     # bisection takes over where it is slow (near the replica's capacity).
     per_token = rate * roofline.output_tokens
+    # ``_tpot_seconds`` with what does not change between the steps taken out of the loops (the same
+    # arithmetic, in the same order).
+    step, not_prefilling = roofline.step_seconds, 1 - rate * roofline.prefill_busy_seconds
     decoding = 0.0
     for _ in range(QUICK_ITERATIONS):
-        following = per_token * _tpot_seconds(roofline, rate, decoding)
+        following = per_token * (step(max(decoding, 1.0)) / not_prefilling)
         if abs(following - decoding) <= 1e-9 * following:
             decoding = following
             break
@@ -149,7 +134,7 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
         low, high = 0.0, float(roofline.max_batch)
         for _ in range(ITERATIONS):
             middle = (low + high) / 2
-            if per_token * _tpot_seconds(roofline, rate, middle) > middle:
+            if per_token * (step(max(middle, 1.0)) / not_prefilling) > middle:
                 low = middle
             else:
                 high = middle
