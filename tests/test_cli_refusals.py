@@ -357,7 +357,7 @@ def test_a_refused_choice_is_answered_with_its_spelling_only(
                 "--hard-fail-on",
                 "LAT005",
             ],
-            "error: --fail-on: --fail-on warn has no effect beside --hard-fail-on, which alone says what "
+            "error: --fail-on: warn has no effect beside --hard-fail-on, which alone says what "
             "fails the run; add info to --hard-fail-on to fail on every warning\n",
         ),
     ],

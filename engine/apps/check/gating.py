@@ -74,7 +74,7 @@ def fail_on_heeded(fail_on: str, hard: Selector) -> None:
     ``--hard-fail-on info`` fails the run on every warning and failure, as ``--fail-on warn`` does."""
     if fail_on == "warn" and hard.given:
         problem = Words(
-            "--fail-on warn has no effect beside --hard-fail-on, which alone says what fails the run; "
+            "warn has no effect beside --hard-fail-on, which alone says what fails the run; "
             "add info to --hard-fail-on to fail on every warning"
         )
         raise InputError(at("--fail-on", problem), field="--fail-on")
