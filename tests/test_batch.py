@@ -228,7 +228,7 @@ def test_an_api_row_names_its_provider_and_whether_another_models_price_stands_i
         "company_country": "US",
     }
     (row,) = csv_rows(invoke(write(tmp_path, "q.jsonl", json.dumps(qwen) + "\n"), "--format", "csv").stdout)
-    # No price of Qwen3 235B: the compared API is DeepInfra's Llama 3.1 405B, an upper bound.
+    # No price of Qwen3 235B: the compared API is DeepInfra's Llama 3.1 405B, a stand-in.
     assert (row["deployment"], row["provider"], row["offer"]) == (
         "api",
         "deepinfra",

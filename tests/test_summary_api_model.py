@@ -1,5 +1,7 @@
 """A managed API decided at another model's price says so in the summary: taking it means switching
-models; a larger model's price is called an upper bound, as the API table and KNB005 call it."""
+models; a larger model's price is called a stand-in and no bound, as the API table and KNB005 call it
+(a host may price a smaller model higher: DeepInfra's Mixtral 8x7B costs more per token than its Llama
+3.3 70B)."""
 
 from __future__ import annotations
 
@@ -40,14 +42,16 @@ def test_an_api_of_another_model_is_named_as_a_switch(tmp_path: Path) -> None:
         "No API in the catalog serves qwen3-235b-a22b: this is the price of Llama 3.1 405B Instruct "
         "(DeepInfra), another model. Taking the API means using that model instead (check its answers "
         "for this workload) or asking the providers for a price for qwen3-235b-a22b. That model is larger "
-        "(405B against 235B parameters), so its price is an upper bound." in memo
+        "(405B against 235B parameters): its price stands in, and is no bound, as a host may charge a "
+        "smaller model more." in memo
     )
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
     assert (
         "Keine API im Katalog bietet qwen3-235b-a22b an: Dies ist der Preis von Llama 3.1 405B Instruct "
         "(DeepInfra), einem anderen Modell. Wer die API nimmt, nutzt stattdessen dieses Modell (prüfen Sie "
         "seine Antworten für diesen Workload) oder fragt die Anbieter nach einem Preis für qwen3-235b-a22b. "
-        "Jenes Modell ist größer (405B gegen 235B Parameter); sein Preis ist also eine Obergrenze." in german
+        "Jenes Modell ist größer (405B gegen 235B Parameter): Sein Preis steht als Ersatz, keine Grenze, "
+        "denn ein Anbieter kann ein kleineres Modell teurer anbieten." in german
     )
 
 
@@ -127,15 +131,15 @@ def test_a_size_given_in_whole_billions_is_compared_with_the_model_of_that_size(
     assert larger.name != compared.name and larger.model_params_b == 70
 
 
-def test_a_larger_models_price_beside_a_self_hosted_decision_is_an_upper_bound() -> None:
+def test_a_larger_models_price_beside_a_self_hosted_decision_is_called_a_stand_in() -> None:
     """Own weights rule the API out (DEP005); the sentence on the API compared says its model is larger.
     Where the compared model is of the workload's size, no such sentence (tests/golden/nightly-batch.md)."""
     own = {**QWEN3, "name": "qwen-own", "model": {**QWEN3["model"], "custom_weights": True}}
     memo = render_memo(run(own, AS_OF))
     assert (
         "The managed API compared (Llama 3.1 405B Instruct (DeepInfra), another model, $2,434 per month) is "
-        "ruled out for this workload (DEP005). That model is larger (405B against 235B parameters), so its "
-        "price is an upper bound.\n" in memo
+        "ruled out for this workload (DEP005). That model is larger (405B against 235B parameters): its "
+        "price stands in, and is no bound, as a host may charge a smaller model more.\n" in memo
     )
     nightly = recommend(load_workload(str(EXAMPLES_DIR / "nightly-batch.yaml")), AS_OF)
     assert "That model is larger" not in render_memo(nightly)
