@@ -67,7 +67,8 @@ def _listings_of(apis: tuple[ApiPrice, ...], /) -> tuple[ApiListing, ...]:
 
 def large_enough(api: ApiPrice, params_b: float, active_params_b: float) -> bool:
     """The hosted model is of the workload model's size or larger: at least its parameters and, for a
-    mixture of experts, at least its active ones, so its price is at most an upper bound. Sizes compare
+    mixture of experts, at least its active ones, so its price may stand in (KNB005: no bound, as hosts
+    price by demand too). Sizes compare
     in whole billions, as models are named and sized in workload files (Mixtral's 46.7B is "47B")."""
     largest = api.largest_stood_in_for
     if largest is None or whole_billions(params_b) > whole_billions(largest):
