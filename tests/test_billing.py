@@ -239,6 +239,43 @@ def test_warm_instances_are_billed_every_hour_of_the_month() -> None:
     assert month.busy + month.idle + month.cold == pytest.approx(1460 + 1 * 8 * 22 + 22 * 60.5 / 3600)
 
 
+def test_instances_kept_for_the_schedules_hours_stop_and_start_each_served_day() -> None:
+    """Two instances kept for office hours only (176 of the month's hours): with the minimum set to zero
+    after 17:00, each runs out the 60 s idle timeout (and half a second of rounding) before it scales to
+    zero, and starts again before 9:00 (a 9 s cold start), both billed, on each of the 22 days."""
+    service = ServiceTime(alone=2.0, at_full_batch=2.0, batch=1, replicas=1)
+    office = daily_traffic(FLAT, 9, 8)
+    demand = hourly_demand(office, flat_load(0.5, hours=8), service, 1.0, SIZING_FULL.capacity_share)
+    month = service_month(demand, product(), 9.0, 22.0, 0, (2, 176.0), restarts_daily=True)
+    assert month.kept == 352 and month.kept_restarts == 44 and month.starts == 0
+    assert month.cold == pytest.approx(44 * 9 / 3600)
+    assert month.busy + month.idle + month.cold == pytest.approx(352 + 44 * (9 + 60.5) / 3600)
+    # Kept for every hour of the month, they never stop: nothing beyond the kept hours.
+    around = service_month(demand, product(), 9.0, 22.0, 0, (2, 730.0))
+    assert around.kept_restarts == 0 and around.busy + around.idle + around.cold == pytest.approx(1460)
+
+
+def test_a_schedules_kept_instances_restarts_are_in_the_memo() -> None:
+    """The workdays schedule (12 hours on 22 days) keeps two RunPod instances warm for the HR assistant:
+    each is billed a restart and the idle timeout after each day, which the table counts and the memo
+    says."""
+    from helpers import EVALUATED_ON, EXAMPLES_DIR
+
+    from gpu_advisor.api import load_workload, recommend
+    from gpu_advisor.engine.present.memo import render_memo
+
+    result = recommend(load_workload(str(EXAMPLES_DIR / "hr-assistant.yaml")), EVALUATED_ON)
+    assert result.serverless_option is not None
+    billing = result.serverless_option.serverless
+    assert billing.kept_warm and billing.kept_restarts_per_month == 44
+    memo = " ".join(render_memo(result).split())
+    assert "and 44 daily starts of the kept instances" in memo
+    assert (
+        "So each kept instance, every served day, runs 5 s after the last request before it scales to zero "
+        "and starts again before the next day's first hour (at least" in memo
+    )
+
+
 def test_instances_added_for_busier_hours_start_cold_and_removed_ones_wait_out_the_timeout() -> None:
     # Around the clock: 2 instances from midnight to noon, 4 from noon to midnight. At 12:00 two start
     # (a 9 s cold start each, within the hour they run); at 0:00 two stop after the 60 s idle timeout and

@@ -5,7 +5,6 @@ $6,082)."""
 
 from __future__ import annotations
 
-import pytest
 from helpers import EVALUATED_ON, run
 
 from gpu_advisor.engine.apps.check.run import check_document
@@ -44,7 +43,8 @@ def test_a_serverless_proposal_costs_what_recommend_prices_its_product_at() -> N
     options = run(WORKLOAD).options
     (eu,) = [o for o in options if (o.provider, o.offer, o.gpu, o.jurisdiction) == ENDPOINT_ROW]
     result = checked(ENDPOINT)
-    assert result.usd_per_month == pytest.approx(eu.usd_per_month, rel=1e-12)
+    # check states a cost to the cent.
+    assert result.usd_per_month == round(eu.usd_per_month, 2)
     assert round(eu.usd_per_month) == 5_200
     assert result.recommendation is not None and round(result.recommendation.usd_per_month) == 6_082
 

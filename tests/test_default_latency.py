@@ -62,7 +62,8 @@ def test_a_defaulted_latency_sensitivity_that_costs_a_warm_instance_is_named_wit
         "platform's start and the weights loaded; about 1,036 such waits a month, of 1,217 requests), that "
         f"product scaling to zero would cost at least ${scale_to_zero:,.0f} a month (its cold starts billed "
         "at that floor, with the spare replicas the plan runs), "
-        f"at most {found.group(2)} % less than the cheapest route standing (2 × HGX H100 8-GPU (16 × h100-sxm), "
+        f"at most {found.group(2)} % less than the cheapest route standing "
+        "(2 × HGX H100 8-GPU (16 × h100-sxm), "
         f"${standing:,.0f}). State latency_sensitive: false if it may, or true to keep this decision and "
         "drop this note."
     )

@@ -176,6 +176,9 @@ class ServerlessWorkload:
     warm_hours_per_month: float
     """The hours a kept-warm instance is billed: the workload's paid hours (every hour for a service
     around the clock)."""
+    warm_hours_daily: bool
+    """The paid hours leave part of each served day out: a kept instance stops after them and starts
+    again before the next day's."""
     keep_warm: bool
 
 
@@ -236,7 +239,7 @@ def product_month(
         hours = hourly_demand(workload.traffic, load, service, instance_rps, capacity)
         # The steps read no product: worked out once for every product on this GPU and instance size.
         day = demand[key] = (hours, scaling_steps(hours, spare, kept))
-    month = service_month(day[0], product, cold, days, spare, warm, day[1])
+    month = service_month(day[0], product, cold, days, spare, warm, day[1], workload.warm_hours_daily)
     at_peak = max(for_peak + spare, kept)
     share = load.peak_requests_per_second / (at_peak * instance_rps)
     return ProductMonth(month, size, at_peak, spare, kept, instance_rps, cold, work_hours, share, None)
@@ -289,6 +292,7 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         else None,
         scale_ups_per_month=month.scale_ups,
         scale_downs_per_month=month.scale_downs,
+        kept_restarts_per_month=month.kept_restarts,
         scale_down_seconds=product.scale_down_tail_seconds,
         scale_usd_per_gpu_hour=listing.usd_per_gpu_hour,
         always_on_usd_per_gpu_hour=listing.warm_usd_per_gpu_hour

@@ -30,6 +30,10 @@ class Month(NamedTuple):
     between_requests: float = 0.0
     """The starts from zero that follow a gap between requests within the served hours (an instance
     stopped after its idle timeout and started again); the day's first start is not one of them."""
+    kept_restarts: float = 0.0
+    """Starts of the kept instances before each served day whose schedule leaves hours unserved: the
+    minimum set to zero after the day, each runs out the idle timeout, then starts again (billed, in
+    ``cold`` and ``idle``; no request waits for it)."""
 
 
 class HourDemand(NamedTuple):
@@ -156,6 +160,7 @@ def service_month(
     spare: int,
     warm: tuple[int, float] | None,
     steps: Steps | None = None,
+    restarts_daily: bool = False,
 ) -> Month:
     """A service's month on one product. An hour that one instance carries at the headroom target scales
     to zero between requests; a busier one runs the instances it needs all hour, plus ``spare``. Where
@@ -163,7 +168,8 @@ def service_month(
     each, within the hour they run; ``Month.scale_ups``) and the stopped ones run on for the product's
     scale-down time first, billed (``scaling_steps``). ``warm``: the instances kept running and the hours
     a month they are kept (None: scale to zero). ``steps``: ``scaling_steps`` of the same demand, spares
-    and kept instances where the caller has them (they are the same for every product)."""
+    and kept instances where the caller has them (they are the same for every product).
+    ``restarts_daily``: the kept instances are kept for fewer hours than the month's, each served day's."""
     rounding = product.billing_increment_seconds / 2
     if steps is None:
         steps = scaling_steps(demand, spare, warm[0] if warm is not None else 0)
@@ -227,13 +233,29 @@ def service_month(
     # The kept instances run every hour they are kept, with or without requests; more run in the served
     # hours that need them.
     kept = warm[0] * warm[1]
-    billed = kept + (extra + tails) * days
+    # A schedule that leaves hours of the day unserved has the minimum set to zero after them (the memo
+    # says so): each kept instance then runs out the idle timeout, as the products scale to zero, and
+    # starts again before the next day's first hour, as a batch's instances do each run.
+    restarts = warm[0] if restarts_daily else 0
+    cold_hours += restarts * cold / SECONDS_PER_HOUR
+    tails += restarts * (idle_timeout + rounding) / SECONDS_PER_HOUR
+    billed = kept + (extra + tails + restarts * cold / SECONDS_PER_HOUR) * days
     # The served hours times the month's days can exceed the kept hours by the days' rounding: the
     # serving hours are held within what is billed.
     busy = min(busy * days, billed - cold_hours * days)
     # Where the requests keep every kept hour busy, the difference is zero up to rounding.
     idle = max(0.0, billed - busy - cold_hours * days)
-    return Month(busy, idle, cold_hours * days, starts * days, kept, scale_ups * days, removed * days)
+    return Month(
+        busy,
+        idle,
+        cold_hours * days,
+        starts * days,
+        kept,
+        scale_ups * days,
+        removed * days,
+        0.0,
+        restarts * days,
+    )
 
 
 def batch_month(

@@ -64,6 +64,9 @@ class ServerlessBilling(ResultModel):
     hours), and as many stop when the load falls, after the product's scale-down time (billed idle)."""
     scale_downs_per_month: float = 0.0
     """Instances stopped while others serve, each after ``scale_down_seconds`` (billed idle)."""
+    kept_restarts_per_month: float = 0.0
+    """Starts of the kept-warm instances before each served day of a schedule with unserved hours (each
+    also runs out the idle timeout after the day): billed, no request waits for them."""
     scale_down_seconds: float = 0.0
     """How long an instance no longer needed runs on while others serve (``ServerlessProduct``)."""
     scale_usd_per_gpu_hour: float | None = None

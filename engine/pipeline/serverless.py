@@ -152,6 +152,7 @@ def serverless_workload(
         weights_gb=capacity.figures.weights_gb,
         days_per_month=capacity.days_per_month,
         warm_hours_per_month=min(paid_hours_per_month, knowledge.calendar_hours_per_month()),
+        warm_hours_daily=paid_hours_per_month < knowledge.calendar_hours_per_month(),
         keep_warm=constraints.keep_serverless_warm,
     )
 

@@ -191,9 +191,9 @@ def check_document(
         raise prefixed(error, where, error.field) from None
     # Only a check (a rule on the proposal) has an outcome to waive; a decision rule (DEP006) has none.
     checks = {rule.id for rule in evaluation.rulebook.rules if rule.fact == "proposal"}
-    for place, waiver in enumerate(document.waivers):
+    for position, waiver in enumerate(document.waivers):
         # Named as the validation's problems are (waivers.1.until): the list's place, counted from 0.
-        field = f"waivers.{place}.rule"
+        field = f"waivers.{position}.rule"
         if waiver.rule in evaluation.rulebook.ids and waiver.rule not in checks:
             raise InputError(at(origin, not_a_check(field, waiver.rule, sorted(checks))), field=field)
         if waiver.rule not in checks:
