@@ -84,7 +84,7 @@ def test_the_next_best_serverless_option_is_another_product_or_gpu() -> None:
     assert result.decision.deployment == "serverless" and chosen is not None
     assert (chosen.provider, chosen.gpu, chosen.jurisdiction) == ("runpod", "l4", "EU")
     memo = render_memo(result)
-    assert "The next serverless option: Modal serverless functions on l4 (unknown) at $422 per month." in memo
+    assert "The next serverless option: Modal serverless functions on l4 (unknown) at $423 per month." in memo
     assert "The next serverless option: RunPod" not in memo
 
 

@@ -95,4 +95,7 @@ def test_kept_warm_instances_are_kept_in_the_paid_hours_of_the_schedule() -> Non
         if (o.provider, o.offer, o.gpu, o.pricing) == ("runpod", "serverless", "h200", "serverless")
     )
     assert option.serverless is not None and option.serverless.kept_warm
-    assert option.billed_hours_per_month == pytest.approx(2 * 264)
+    # Each kept instance also runs out the 5 s idle timeout (and half a 1 s billing step) after each of
+    # the 22 days, and starts again before the next (30.3 s).
+    assert option.serverless.cold_start_seconds == 30.3
+    assert option.billed_hours_per_month == pytest.approx(2 * 264 + 2 * 22 * (5 + 0.5 + 30.3) / 3600)
