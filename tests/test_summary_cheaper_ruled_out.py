@@ -1,0 +1,36 @@
+"""The summary says what a serverless route that a rule sets aside would have saved: a manager reading
+"ruled out" beside a lower price should not have to find the difference in the options table."""
+
+from __future__ import annotations
+
+from helpers import EVALUATED_ON, EXAMPLES_DIR
+
+from gpu_advisor.api import load_workload, recommend
+from gpu_advisor.engine.present.memo import render_memo
+
+
+def summary_of(example: str) -> tuple[str, float | None, float | None]:
+    result = recommend(load_workload(str(EXAMPLES_DIR / example)), EVALUATED_ON)
+    memo = " ".join(render_memo(result).split("## Why")[0].split())
+    serverless = result.serverless_option
+    return memo, result.decision.usd_per_month, serverless.usd_per_month if serverless else None
+
+
+def test_a_cheaper_serverless_route_ruled_out_is_said_with_its_saving() -> None:
+    # hr-assistant: RunPod's H200 endpoint, ruled out by DEP024 (a steady load), against the dedicated
+    # recommendation.
+    memo, decided, serverless = summary_of("hr-assistant.yaml")
+    assert decided is not None and serverless is not None
+    assert round(decided - serverless) == 1552
+    assert (
+        "The cheapest serverless option (RunPod Serverless, h200, $2,359 per month) is ruled out for this "
+        "workload (DEP024). It would cost $1,552 a month less than the recommendation: the rule, not the "
+        "price, sets it aside (its finding says why)."
+    ) in memo
+
+
+def test_a_dearer_serverless_route_ruled_out_is_said_without_one() -> None:
+    memo, decided, serverless = summary_of("deepseek-on-premises.yaml")
+    assert "The cheapest serverless option" in memo
+    assert decided is not None and serverless is not None and serverless > decided
+    assert "a month less than the recommendation" not in memo
