@@ -250,6 +250,15 @@ def test_instances_kept_for_the_schedules_hours_stop_and_start_each_served_day()
     assert month.kept == 352 and month.kept_restarts == 44 and month.starts == 0
     assert month.cold == pytest.approx(44 * 9 / 3600)
     assert month.busy + month.idle + month.cold == pytest.approx(352 + 44 * (9 + 60.5) / 3600)
+    # The autoscaler stops all but the last after its scale-down time (here 20 s), the last after the
+    # idle timeout: 20 + 60 s and a second of rounding a day.
+    shorter = product().model_copy(update={"scale_down_seconds": 20.0})
+    scaled = service_month(demand, shorter, 9.0, 22.0, 0, (2, 176.0), restarts_daily=True)
+    assert scaled.busy + scaled.idle + scaled.cold == pytest.approx(352 + 22 * (2 * 9 + 20 + 60 + 1) / 3600)
+    # Paused at the schedule's end (Hugging Face), they stop at once: the starts and the rounding only.
+    paused = product().model_copy(update={"paused_at_once": {"url": "https://example.org/pause"}})
+    stopped = service_month(demand, paused, 9.0, 22.0, 0, (2, 176.0), restarts_daily=True)
+    assert stopped.busy + stopped.idle + stopped.cold == pytest.approx(352 + 22 * (2 * 9 + 1) / 3600)
     # Kept for every hour of the month, they never stop: nothing beyond the kept hours.
     around = service_month(demand, product(), 9.0, 22.0, 0, (2, 730.0))
     assert around.kept_restarts == 0 and around.busy + around.idle + around.cold == pytest.approx(1460)
@@ -269,10 +278,11 @@ def test_a_schedules_kept_instances_restarts_are_in_the_memo() -> None:
     billing = result.serverless_option.serverless
     assert billing.kept_warm and billing.kept_restarts_per_month == 44
     memo = " ".join(render_memo(result).split())
-    assert "and 44 daily starts of the kept instances" in memo
+    assert "and 44 starts of the kept instances before the served days" in memo
     assert (
-        "So each kept instance, every served day, runs 5 s after the last request before it scales to zero "
-        "and starts again before the next day's first hour (at least" in memo
+        "So, every served day, the kept instances run on after the last request as the product scales to "
+        "zero (the last 5 s, the others its scale-down time) and start again before the next day's first "
+        "hour (at least 30.3 s): both are billed, in the table above." in memo
     )
 
 

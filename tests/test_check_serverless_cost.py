@@ -1,6 +1,6 @@
 """A serverless proposal is priced as ``recommend`` prices its product for the workload: ``check`` said
 nothing of its cost, so a managed endpoint ruled out by a rule of thumb showed no price beside the
-recommendation's (a team without DevOps, Hugging Face's EU endpoint at $5,431 against bare VMs at
+recommendation's (a team without DevOps, Hugging Face's EU endpoint at $5,211 against bare VMs at
 $6,082)."""
 
 from __future__ import annotations
@@ -47,10 +47,10 @@ def test_a_serverless_proposal_costs_what_recommend_prices_its_product_at() -> N
     # check states a cost to the cent.
     assert result.usd_per_month == round(eu.usd_per_month, 2)
     # 1,040.05 instance-hours at $5.00 for the served hours, plus each of the two kept instances' 22
-    # daily restarts: the hour's idle timeout, half a 60 s billing step and a 148 s cold start.
+    # daily restarts: paused at the day's end, half a 60 s billing step and a 148 s cold start.
     assert eu.serverless is not None and eu.serverless.cold_start_seconds == 148
-    assert eu.usd_per_month == pytest.approx((1040.05 + 2 * 22 * (3600 + 30 + 148) / 3600) * 5.00)
-    assert round(eu.usd_per_month) == 5_431
+    assert eu.usd_per_month == pytest.approx((1040.05 + 2 * 22 * (30 + 148) / 3600) * 5.00)
+    assert round(eu.usd_per_month) == 5_211
     assert result.recommendation is not None and round(result.recommendation.usd_per_month) == 6_082
 
 

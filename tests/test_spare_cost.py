@@ -71,14 +71,14 @@ def test_a_kept_warm_serverless_spare_is_half_of_a_sporadic_bill() -> None:
     so = r.serverless_option
     assert r.decision.deployment == "serverless" and so is not None and so.chosen
     # Two instances of 4 H200 kept warm in the 176 paid hours at $5.00 a GPU-hour; one is the spare.
-    # After each of the 22 days each runs out the hour's idle timeout (and half a 60 s billing step)
+    # Paused at each of the 22 days' end, each stops at once (half a 60 s billing step rounds its day)
     # and starts again before the next (282 s).
     assert so.serverless is not None and so.serverless.cold_start_seconds == 282
-    one = 4 * (176 + 22 * (3600 + 30 + 282) / 3600) * 5.0
+    one = 4 * (176 + 22 * (30 + 282) / 3600) * 5.0
     assert so.usd_per_month == pytest.approx(2 * one)
     assert so.spare_usd_per_month == pytest.approx(one)
     assert (
-        "The spare replica the rules add (SIZ011) costs $3,998 of the $7,996 a month at huggingface "
+        "The spare replica the rules add (SIZ011) costs $3,558 of the $7,116 a month at huggingface "
         "inference-endpoints, as it bills it;"
     ) in flat(render_memo(r))
 
@@ -118,3 +118,15 @@ def test_replicas_a_stated_min_replicas_adds_are_not_priced_as_a_spare() -> None
     assert r.best_option is not None and r.best_option.replicas >= 6
     assert r.best_option.spare_usd_per_month is None
     assert r.serverless_option is None or r.serverless_option.spare_usd_per_month is None
+
+
+def test_kept_instances_of_a_service_served_around_the_clock_never_restart() -> None:
+    """Paid for 400 of the month's hours, a service whose requests come around the clock keeps its
+    instances running: nothing says when they would stop, so no daily restart is priced. In office hours
+    each of the two restarts on each of the 22 days."""
+    around = run({**LEGAL, "name": "legal-always", "schedule": "always", "hours_per_month": 400})
+    office = run(LEGAL)
+    assert around.serverless_option is not None and office.serverless_option is not None
+    assert around.serverless_option.serverless.kept_warm
+    assert around.serverless_option.serverless.kept_restarts_per_month == 0
+    assert office.serverless_option.serverless.kept_restarts_per_month == 2 * 22

@@ -50,8 +50,8 @@ def test_an_api_of_another_model_is_named_as_a_switch(tmp_path: Path) -> None:
         "Keine API im Katalog bietet qwen3-235b-a22b an: Dies ist der Preis von Llama 3.1 405B Instruct "
         "(DeepInfra), einem anderen Modell. Wer die API nimmt, nutzt stattdessen dieses Modell (prüfen Sie "
         "seine Antworten für diesen Workload) oder fragt die Anbieter nach einem Preis für qwen3-235b-a22b. "
-        "Jenes Modell ist größer (405B gegen 235B Parameter): Sein Preis steht als Ersatz, keine Grenze, "
-        "denn ein Anbieter kann ein kleineres Modell teurer anbieten." in german
+        "Jenes Modell ist größer (405B gegen 235B Parameter): Sein Preis dient als Ersatzwert, nicht als "
+        "Grenze, denn ein Anbieter kann ein kleineres Modell teurer anbieten." in german
     )
 
 
@@ -201,3 +201,15 @@ def test_a_business_critical_workload_on_a_provider_of_unknown_sla_is_told_in_th
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
     assert "Ob der gewählte Anbieter, huggingface, ein Enterprise-SLA veröffentlicht" in german
     assert "Whether the chosen provider" not in render_memo(run({**chat, "business_critical": False}, AS_OF))
+
+
+def test_the_catalog_holds_the_smaller_model_priced_higher_that_knb005_cites() -> None:
+    """KNB005, docs/economics.md and the memo say a larger model's price is no bound, citing DeepInfra:
+    its Mixtral 8x7B (46.7B) costs more per token than its Llama 3.3 70B, input and output alike."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    prices = {p.id: p for p in load_knowledge().api_prices.apis}
+    mixtral, llama = prices["mixtral-8x7b-deepinfra"], prices["llama-3.3-70b-deepinfra"]
+    assert mixtral.model_params_b < llama.model_params_b
+    assert mixtral.input_per_million_tokens > llama.input_per_million_tokens
+    assert mixtral.output_per_million_tokens > llama.output_per_million_tokens

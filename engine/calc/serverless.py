@@ -293,6 +293,7 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         scale_ups_per_month=month.scale_ups,
         scale_downs_per_month=month.scale_downs,
         kept_restarts_per_month=month.kept_restarts,
+        paused_at_schedule_end=product.paused_at_once is not None,
         scale_down_seconds=product.scale_down_tail_seconds,
         scale_usd_per_gpu_hour=listing.usd_per_gpu_hour,
         always_on_usd_per_gpu_hour=listing.warm_usd_per_gpu_hour

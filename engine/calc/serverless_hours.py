@@ -238,7 +238,7 @@ def service_month(
     # starts again before the next day's first hour, as a batch's instances do each run.
     restarts = warm[0] if restarts_daily else 0
     cold_hours += restarts * cold / SECONDS_PER_HOUR
-    tails += restarts * (idle_timeout + rounding) / SECONDS_PER_HOUR
+    tails += (product.schedule_end_seconds(restarts) + restarts * rounding) / SECONDS_PER_HOUR
     billed = kept + (extra + tails + restarts * cold / SECONDS_PER_HOUR) * days
     # The served hours times the month's days can exceed the kept hours by the days' rounding: the
     # serving hours are held within what is billed.

@@ -66,7 +66,11 @@ class ServerlessBilling(ResultModel):
     """Instances stopped while others serve, each after ``scale_down_seconds`` (billed idle)."""
     kept_restarts_per_month: float = 0.0
     """Starts of the kept-warm instances before each served day of a schedule with unserved hours (each
-    also runs out the idle timeout after the day): billed, no request waits for them."""
+    also runs on after the day as the product scales to zero, unless it is paused): billed, no request
+    waits for them."""
+    paused_at_schedule_end: bool = False
+    """The product stops every instance at once, billed no longer, when the endpoint is paused (Hugging
+    Face): a schedule's kept instances are priced paused at its end, with no idle timeout."""
     scale_down_seconds: float = 0.0
     """How long an instance no longer needed runs on while others serve (``ServerlessProduct``)."""
     scale_usd_per_gpu_hour: float | None = None

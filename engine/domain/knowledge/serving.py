@@ -72,6 +72,10 @@ class ServerlessProduct(Sourced):
     """How long an instance the autoscaler no longer needs runs on (billed) while others keep serving;
     None: the idle timeout (each instance scales down on its own timeout)."""
     scale_down_source: Citation | None = None
+    paused_at_once: Citation | None = None
+    """Where the product stops every instance at once, billed no longer, when the team pauses the endpoint
+    (Hugging Face): the source. A schedule's kept instances then stop at its end with no idle timeout;
+    None: they scale to zero as the autoscaler does (``schedule_end_seconds``)."""
     start_seconds: float = Field(ge=0, le=3600)
     """The platform's part of a cold start, before the weights load (billed)."""
     start_source: Citation
@@ -100,6 +104,14 @@ class ServerlessProduct(Sourced):
     def scale_down_tail_seconds(self) -> float:
         """What an instance removed while others keep serving runs on, billed."""
         return self.idle_timeout_seconds if self.scale_down_seconds is None else self.scale_down_seconds
+
+    def schedule_end_seconds(self, kept: int) -> float:
+        """What ``kept`` instances run on, billed, in all, once a schedule's served hours end: nothing
+        where the endpoint is paused at once; else with the minimum set to zero, the autoscaler stops all
+        but one after its scale-down time, and the last after the idle timeout."""
+        if self.paused_at_once is not None or kept == 0:
+            return 0.0
+        return (kept - 1) * self.scale_down_tail_seconds + self.idle_timeout_seconds
 
 
 class Headroom(Sourced):
