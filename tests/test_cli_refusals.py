@@ -183,6 +183,15 @@ def test_bad_date_exits_2() -> None:
             ["size", "--model", "llama-3.1-8b", "--precision", "bf16", "--gpu", "h100", "--cards", "1"],
             "error: --gpu: unknown value 'h100'",
         ),
+        # A default window grows to the requests, up to the model's: then the token counts are at fault.
+        (
+            [
+                *("size", "--model", "llama-3.1-8b", "--precision", "bf16", "--concurrency", "2"),
+                *("--input-tokens", "200000"),
+            ],
+            "error: --input-tokens, --output-tokens: an average request of 200,150 tokens exceeds "
+            "llama-3.1-8b's maximum context of 131,072 tokens",
+        ),
         # Requests measured at a concurrency must fit the window, as a load's must.
         (
             [

@@ -206,7 +206,9 @@ def size(
     try:
         result = run_size(SizeRequest.read(request, "size", SIZE_OPTIONS))
     except InputError as error:
-        raise said_with(error, SIZE_OPTIONS) from None
+        # A window left to its default is refused for the requests' length: the token counts are at fault.
+        blamed = "--context-tokens" if context_tokens is not None else "--input-tokens, --output-tokens"
+        raise said_with(error, {**SIZE_OPTIONS, "context_tokens": blamed}) from None
     if output_format == "json":
         emit(to_json(result), None)
         return
