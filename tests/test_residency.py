@@ -353,9 +353,8 @@ def test_the_residency_premium_names_the_two_offers_it_compares() -> None:
     assert result.best_option is not None
     premium = result.best_option.usd_per_month / (2 * 3.59 * 264) - 1
     assert finding(result, "RES003").startswith(
-        f"Among rentals, keeping the personal data in the admitted jurisdictions costs {premium:.0%}".replace(
-            "%", " %"
-        )
+        "Among rentals on one offer, keeping the personal data in the admitted jurisdictions costs "
+        + f"{premium:.0%}".replace("%", " %")
         + " more than the cheapest one the residency rules exclude (scaleway h100-sxm-4-80g "
         "(4 × h100-sxm) at $3,911/month against runpod community (2 × h200) at $1,896/month, each the "
         "cheapest GPU and offer on its side;"
