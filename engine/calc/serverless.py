@@ -39,7 +39,7 @@ from gpu_advisor.engine.calc.serverless_hours import (
     scaling_steps,
     service_month,
 )
-from gpu_advisor.engine.calc.traffic import DailyTraffic, ServiceTime
+from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, DailyTraffic, ServiceTime
 from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
@@ -176,9 +176,6 @@ class ServerlessWorkload:
     warm_hours_per_month: float
     """The hours a kept-warm instance is billed: the workload's paid hours (every hour for a service
     around the clock)."""
-    warm_hours_daily: bool
-    """The paid hours leave part of each served day out: a kept instance stops after them and starts
-    again before the next day's."""
     keep_warm: bool
 
 
@@ -239,7 +236,10 @@ def product_month(
         hours = hourly_demand(workload.traffic, load, service, instance_rps, capacity)
         # The steps read no product: worked out once for every product on this GPU and instance size.
         day = demand[key] = (hours, scaling_steps(hours, spare, kept))
-    month = service_month(day[0], product, cold, days, spare, warm, day[1], workload.warm_hours_daily)
+    # Kept instances stop and start each day where the schedule's served hours leave part of it out; paid
+    # hours alone below the month's (a round-the-clock service paid for fewer) do not say when they would.
+    daily = load.hours_per_day < HOURS_PER_DAY
+    month = service_month(day[0], product, cold, days, spare, warm, day[1], daily)
     at_peak = max(for_peak + spare, kept)
     share = load.peak_requests_per_second / (at_peak * instance_rps)
     return ProductMonth(month, size, at_peak, spare, kept, instance_rps, cold, work_hours, share, None)

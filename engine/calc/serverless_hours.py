@@ -31,9 +31,9 @@ class Month(NamedTuple):
     """The starts from zero that follow a gap between requests within the served hours (an instance
     stopped after its idle timeout and started again); the day's first start is not one of them."""
     kept_restarts: float = 0.0
-    """Starts of the kept instances before each served day whose schedule leaves hours unserved: the
-    minimum set to zero after the day, each runs out the idle timeout, then starts again (billed, in
-    ``cold`` and ``idle``; no request waits for it)."""
+    """Starts of the kept instances before each served day whose schedule leaves hours unserved: stopped
+    after the day (``ServerlessProduct.schedule_end_seconds``), each starts again (billed, in ``cold``,
+    its run-on in ``idle``; no request waits for it)."""
 
 
 class HourDemand(NamedTuple):
@@ -169,7 +169,8 @@ def service_month(
     scale-down time first, billed (``scaling_steps``). ``warm``: the instances kept running and the hours
     a month they are kept (None: scale to zero). ``steps``: ``scaling_steps`` of the same demand, spares
     and kept instances where the caller has them (they are the same for every product).
-    ``restarts_daily``: the kept instances are kept for fewer hours than the month's, each served day's."""
+    ``restarts_daily``: the schedule's served hours leave part of each day out, so the kept instances
+    stop after them and start again before the next served day's."""
     rounding = product.billing_increment_seconds / 2
     if steps is None:
         steps = scaling_steps(demand, spare, warm[0] if warm is not None else 0)
@@ -233,13 +234,14 @@ def service_month(
     # The kept instances run every hour they are kept, with or without requests; more run in the served
     # hours that need them.
     kept = warm[0] * warm[1]
-    # A schedule that leaves hours of the day unserved has the minimum set to zero after them (the memo
-    # says so): each kept instance then runs out the idle timeout, as the products scale to zero, and
-    # starts again before the next day's first hour, as a batch's instances do each run.
+    # A schedule that leaves hours of the day unserved has the kept instances stopped after them (the
+    # memo says how) and started again before the next day's first hour, as a batch's instances are each
+    # run.
     restarts = warm[0] if restarts_daily else 0
-    cold_hours += restarts * cold / SECONDS_PER_HOUR
+    restarting = restarts * cold / SECONDS_PER_HOUR
+    cold_hours += restarting
     tails += (product.schedule_end_seconds(restarts) + restarts * rounding) / SECONDS_PER_HOUR
-    billed = kept + (extra + tails + restarts * cold / SECONDS_PER_HOUR) * days
+    billed = kept + (extra + tails + restarting) * days
     # The served hours times the month's days can exceed the kept hours by the days' rounding: the
     # serving hours are held within what is billed.
     busy = min(busy * days, billed - cold_hours * days)
@@ -253,8 +255,7 @@ def service_month(
         kept,
         scale_ups * days,
         removed * days,
-        0.0,
-        restarts * days,
+        kept_restarts=restarts * days,
     )
 
 

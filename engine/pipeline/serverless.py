@@ -21,7 +21,6 @@ from gpu_advisor.engine.calc.serverless import (
     serverless_listings,
 )
 from gpu_advisor.engine.calc.serverless_hours import HourDemand, Steps
-from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -153,9 +152,6 @@ def serverless_workload(
         weights_gb=capacity.figures.weights_gb,
         days_per_month=capacity.days_per_month,
         warm_hours_per_month=min(paid_hours_per_month, knowledge.calendar_hours_per_month()),
-        # The schedule's served hours leave part of each day out: paid hours alone below the month's
-        # (a round-the-clock service paid for fewer hours) do not say when the instances would stop.
-        warm_hours_daily=capacity.load.hours_per_day < HOURS_PER_DAY,
         keep_warm=constraints.keep_serverless_warm,
     )
 
