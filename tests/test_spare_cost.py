@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from helpers import EVALUATED_ON, EXAMPLES_DIR, read_example, run
+from helpers import EVALUATED_ON, EXAMPLES_DIR, invoke, read_example, run
 
 from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.domain.workload import validate_workload
@@ -130,3 +130,26 @@ def test_kept_instances_of_a_service_served_around_the_clock_never_restart() -> 
     assert around.serverless_option.serverless.kept_warm
     assert around.serverless_option.serverless.kept_restarts_per_month == 0
     assert office.serverless_option.serverless.kept_restarts_per_month == 2 * 22
+
+
+def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None:
+    """DEP018's hours add up to what is billed: on RunPod the HR assistant's two kept instances run on
+    after each workday as the product scales to zero (in the idle hours) and start again each morning
+    (2 x 22 x 30.3 s / 3,600 = 0.37 h; the run-on's 5 + 0.5 s are idle); on Hugging Face a paused endpoint
+    stops at once, so only its starts are named."""
+    hr = read_example(EXAMPLES_DIR / "hr-assistant.yaml")
+    english = flat(render_memo(run(hr)))
+    assert (
+        "(516 of them serving requests, 12.4 idle with 2 kept warm in every paid hour and running on after "
+        "each served day as it scales to zero, 0.37 in their starts): $2,359.43/month" in english
+    )
+    german = flat(invoke("recommend", str(EXAMPLES_DIR / "hr-assistant.yaml"), "--lang", "de").output)
+    assert (
+        "12,4 im Leerlauf, 2 in jeder bezahlten Stunde warm gehalten und nach jedem bedienten Tag bis zum "
+        "Skalieren auf null weiterlaufend, 0,37 in ihren Starts): 2.359,43 $ pro Monat" in german
+    )
+    legal = flat(render_memo(run(LEGAL)))
+    assert (
+        "(13.3 of them serving requests, 339 idle with 2 kept warm in every paid hour, 3.45 in their "
+        "starts): $7,116.27/month" in legal
+    )

@@ -326,6 +326,9 @@ def serverless_details(
         serverless_scale_ups=month.scale_ups if month else 0.0,
         serverless_cold_start_seconds=priced.cold if priced else 0.0,
         serverless_kept_warm_instances=priced.kept if priced else 0,
+        serverless_kept_run_on=bool(
+            best and month and month.kept_restarts and best.listing.product.paused_at_once is None
+        ),
         alternative_name=alternative.name if alternative else "",
         alternative_kind=alternative.kind if alternative else "",
         model_weights_gb=weights_gb,
