@@ -9,22 +9,13 @@ import re
 from typing import Any
 
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
+from gpu_advisor.engine.common.catalog_parts import FILTER_KINDS, selects_in
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
 
-KINDS = ("gpus", "offers", "models", "apis", "serverless")
 COUNTRY_CODE = re.compile(r"[A-Z]{2}")
-
-
-FILTER_KINDS = {
-    "--gpu": ("gpus", "offers", "serverless"),
-    "--provider": ("offers", "serverless"),
-    "--eu/--non-eu": ("offers", "serverless"),
-    "--country": ("offers", "serverless"),
-}
-"""The parts of the knowledge base each filter selects in (``catalog --help`` says the same)."""
 
 
 def catalog_rows(
@@ -44,7 +35,7 @@ def catalog_rows(
             # Ignored, it listed every entry as if the filter had matched them all.
             problem = Words(
                 "filters catalog %(kinds)s only, not %(kind)s",
-                kinds=", ".join(FILTER_KINDS[option]),
+                kinds=selects_in(option),
                 kind=kind,
             )
             raise InputError(at(option, problem), field=option)

@@ -19,6 +19,7 @@ from gpu_advisor.engine.commands.common import (
     policy_path,
     to_json,
 )
+from gpu_advisor.engine.common.catalog_parts import KINDS, selects_in
 
 if TYPE_CHECKING:
     from gpu_advisor.engine.common.wording import Words
@@ -153,20 +154,20 @@ def schema(kind: str) -> None:
 
 
 @click.command()
-@click.argument("kind", type=click.Choice(["gpus", "offers", "models", "apis", "serverless"]))
-@click.option("--gpu", metavar="ID", help="Only this GPU (gpus, offers, serverless).")
-@click.option("--provider", metavar="ID", help="Only this provider (offers, serverless).")
+@click.argument("kind", type=click.Choice(KINDS))
+@click.option("--gpu", metavar="ID", help=f"Only this GPU ({selects_in('--gpu')}).")
+@click.option("--provider", metavar="ID", help=f"Only this provider ({selects_in('--provider')}).")
 @click.option(
     "--eu/--non-eu",
     "eu",
     default=None,
-    help="Only offers or serverless products with (or without) an EU region.",
+    help=f"Only entries with (or without) an EU region ({selects_in('--eu/--non-eu')}).",
 )
 @click.option(
     "--country",
     metavar="CC",
-    help="Only offers or serverless products with a region in this country (ISO code, e.g. DE); a region "
-    "of variable location is in none.",
+    help="Only entries with a region in this country (ISO code, e.g. DE; "
+    f"{selects_in('--country')}); a region of variable location is in none.",
 )
 @click.option("--as-of", "as_of", metavar="YYYY-MM-DD", help="Date against which prices count as stale.")
 @click.option(
