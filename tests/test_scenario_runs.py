@@ -154,6 +154,38 @@ def test_same_seed_same_bytes_in_one_process_and_two() -> None:
     assert json.loads(first)["robustness"] == one.model_dump(mode="json")
 
 
+class Tally:
+    """Records what a scenario run tells its progress bar."""
+
+    def __init__(self) -> None:
+        self.total: int | None = None
+        self.steps: list[int] = []
+
+    def expect(self, total: int) -> None:
+        self.total = total
+
+    def advance(self, rows: int) -> None:
+        self.steps.append(rows)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_progress_bar_is_told_the_runs_as_each_part_ends_and_the_result_is_the_same(jobs: int) -> None:
+    """300 draws and the one-at-a-time runs (two per uncertain input) go out in parts of about 100: 3 + 1
+    parts here, their sizes adding up to the runs expected; the robustness is the run's without a bar."""
+    workload, ranges = load_workload_with_ranges(BATCH)
+    tally = Tally()
+    watched, plain = (
+        recommend_scenarios(
+            workload, ranges, EVALUATED_ON, 300, 3, load_knowledge(), mapper=local_mapper(jobs, progress)
+        ).robustness
+        for progress in (tally, None)
+    )
+    assert watched == plain
+    runs = 300 + 2 * len(plain.inputs)
+    assert tally.total == runs and sum(tally.steps) == runs
+    assert len(tally.steps) == -(-runs // 100) and max(tally.steps) <= 100
+
+
 def test_workload_ranges_and_growth(tmp_path: Path) -> None:
     workload = tmp_path / "w.yaml"
     text = (EXAMPLES_DIR / "public-chat.yaml").read_text()

@@ -26,7 +26,14 @@ from gpu_advisor.engine.commands.common import (
 )
 
 if TYPE_CHECKING:
+    import datetime as dt
+
+    from gpu_advisor.engine.domain.knowledge.base import Knowledge
+    from gpu_advisor.engine.domain.overrides import Overrides
     from gpu_advisor.engine.domain.results import Recommendation
+    from gpu_advisor.engine.domain.workload import WorkloadInput
+    from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges
+    from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.present.terminal import Paging
 
 
@@ -124,18 +131,8 @@ def recommend(
     with naming_the_file(workload_file):  # the file's values against the catalog, not a policy's
         complete_workload(workload, knowledge)
     if scenarios is not None:
-        from gpu_advisor.engine.apps.scenarios.recommend import recommend_scenarios
-
-        result = recommend_scenarios(
-            workload,
-            ranges,
-            evaluated_on,
-            scenarios,
-            seed,
-            knowledge,
-            your_figures,
-            policy_path(policy_dir),
-            fmt,
+        result = _with_scenarios(
+            workload, ranges, evaluated_on, scenarios, seed, knowledge, your_figures, policy_dir, fmt
         )
     else:
         result = run_recommend(
@@ -166,3 +163,41 @@ def recommend(
         show_markdown(render_brief(result, fmt, replaced), target, paging)
         return
     show_markdown(render_memo(result, fmt, chart_files, replaced), target, paging)
+
+
+def _with_scenarios(
+    workload: WorkloadInput,
+    ranges: WorkloadRanges,
+    evaluated_on: dt.date,
+    scenarios: int,
+    seed: int,
+    knowledge: Knowledge,
+    your_figures: Overrides | None,
+    policy_dir: str | None,
+    fmt: Format,
+) -> Recommendation:
+    """``recommend --scenarios``: on a terminal, a progress bar on standard error while the scenarios run
+    (100,000 take minutes); it stays there, above the memo or beside the file written."""
+    import sys
+    from contextlib import ExitStack
+
+    from gpu_advisor.engine.apps.scenarios.recommend import recommend_scenarios
+    from gpu_advisor.engine.apps.scenarios.run import local_mapper
+    from gpu_advisor.engine.present.batch_progress import TerminalProgress
+
+    with ExitStack() as stack:
+        bar = None
+        if sys.stderr.isatty():
+            bar = stack.enter_context(TerminalProgress(None, fmt.lang, rate="progress_scenario_rate"))
+        return recommend_scenarios(
+            workload,
+            ranges,
+            evaluated_on,
+            scenarios,
+            seed,
+            knowledge,
+            your_figures,
+            policy_path(policy_dir),
+            fmt,
+            mapper=local_mapper(progress=bar),
+        )

@@ -22,9 +22,10 @@ class StderrReport:
 class TerminalProgress:
     """A rich progress bar on standard error with rate and time left. It refreshes from the calling
     thread only (no refresh thread), so worker processes are never forked beside a running thread. Its
-    words are in ``lang``."""
+    words are in ``lang``; ``rate`` names the message that says what a second counts (workloads, or
+    scenarios for ``recommend --scenarios``)."""
 
-    def __init__(self, total: int | None, lang: str = "en") -> None:
+    def __init__(self, total: int | None, lang: str = "en", rate: str = "progress_rate") -> None:
         import time
 
         from rich.console import Console
@@ -38,6 +39,7 @@ class TerminalProgress:
         )
 
         self._lang = lang
+        self._rate = rate
         self._clock = time.monotonic
         self._last_refresh = 0.0
         self._progress = Progress(
@@ -68,14 +70,14 @@ class TerminalProgress:
         now = self._clock()
         if now - self._last_refresh >= 0.1:
             speed = self._progress.tasks[0].speed
-            rate = (
-                said(self._lang, "progress_rate", rate=Format.named(self._lang).number(speed))
-                if speed
-                else ""
-            )
+            rate = said(self._lang, self._rate, rate=Format.named(self._lang).number(speed)) if speed else ""
             self._progress.update(self._task, rate=rate)
             self._progress.refresh()
             self._last_refresh = now
+
+    def expect(self, total: int) -> None:
+        """The count is known once the run starts (a scenario run's draws and one-at-a-time runs)."""
+        self._progress.update(self._task, total=total)
 
     def report(self, message: str) -> None:
         self._progress.console.print(message, markup=False, highlight=False)

@@ -11,10 +11,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_all_start_methods, get_context
+from typing import Protocol
 
 from gpu_advisor.engine.apps.scenarios.apply import (
     drawn_thresholds,
@@ -35,6 +36,9 @@ Values = dict[str, float]
 MAX_SCENARIOS = 100_000
 PARALLEL_FROM = 200
 """Fewer scenarios than this run in the calling process: starting a worker costs more than they take."""
+PROGRESS_PARTS = 100
+"""Runs are handed out in parts of about this many, so that a progress bar moves every second or so (a
+run takes a few milliseconds) and a worker's share costs one message per part, not per run."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,14 @@ def chunks(runs: Sequence[Values], count: int) -> list[Sequence[Values]]:
     return [part for part in parts if part]
 
 
+class Advance(Protocol):
+    """Where a run's progress goes (a progress bar on a terminal)."""
+
+    def expect(self, total: int) -> None: ...
+
+    def advance(self, rows: int) -> None: ...
+
+
 _JOB: ScenarioJob | None = None
 
 
@@ -136,18 +148,31 @@ def _evaluate_part(runs: Sequence[Values]) -> list[Outcome]:
     return evaluate_values(_JOB, runs)
 
 
-def local_mapper(jobs: int | None = None) -> Mapper:
-    """Evaluates in this process, or over ``jobs`` forked worker processes (default: every CPU)."""
+def local_mapper(jobs: int | None = None, progress: Advance | None = None) -> Mapper:
+    """Evaluates in this process, or over ``jobs`` forked worker processes (default: every CPU), telling
+    ``progress`` how many runs are done as each part ends (parts end in order)."""
 
     def run(job: ScenarioJob, runs: Sequence[Values]) -> list[Outcome]:
         workers = min(jobs or os.cpu_count() or 1, max(1, len(runs) // (PARALLEL_FROM // 2)))
-        if workers <= 1 or "fork" not in get_all_start_methods():
-            return evaluate_values(job, runs)
-        context = get_context("fork")
-        with ProcessPoolExecutor(
-            workers, mp_context=context, initializer=_set_job, initargs=(job, os.getpid())
-        ) as pool:
-            parts = list(pool.map(_evaluate_part, chunks(runs, workers)))
-        return [found for part in parts for found in part]
+        parts = chunks(runs, max(workers, -(-len(runs) // PROGRESS_PARTS)))
+        if progress is not None:
+            progress.expect(len(runs))
+        found: list[Outcome] = []
+        for part in _evaluated(job, parts, workers):
+            found.extend(part)
+            if progress is not None:
+                progress.advance(len(part))
+        return found
 
     return run
+
+
+def _evaluated(job: ScenarioJob, parts: list[Sequence[Values]], workers: int) -> Iterator[list[Outcome]]:
+    if workers <= 1 or "fork" not in get_all_start_methods():
+        yield from (evaluate_values(job, part) for part in parts)
+        return
+    context = get_context("fork")
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_set_job, initargs=(job, os.getpid())
+    ) as pool:
+        yield from pool.map(_evaluate_part, parts)
