@@ -84,6 +84,7 @@ def weigh_api(
         standing_name=standing.name if standing else "",
         standing_usd_per_month=standing.usd_per_month if standing else 0.0,
         standing_kept_warm=bool(standing and standing.kind == "serverless"),
+        **unusable_api_details(market),
         **owned_base_details(market),
     )
     return session.assert_fact(fact, facts), details
@@ -100,6 +101,22 @@ def cheapest_standing(
         found.append(Standing(api.usd_per_month, api.name, "api"))
     # Ties by the English name, as a name said in words has no order of its own.
     return min(found, key=lambda standing: (standing.usd_per_month, str(standing.name)), default=None)
+
+
+def unusable_api_details(market: Market) -> dict[str, Any]:
+    """Why no API price stands in for the model, as DEP042 says it: the rules that exclude every one of
+    its size or larger that takes its requests, or that every such price takes shorter requests. A
+    batch API's price is left out: its own exclusion (not batch work) is not what keeps the API out."""
+    sized = [a for a in market.apis if a.stands_in and not a.batch]
+    if sized:
+        excluded = (
+            ""
+            if not all(a.excluded_by for a in sized)
+            else ", ".join(sorted({r for a in sized for r in a.excluded_by}))
+        )
+        return {"api_excluded_by": excluded}
+    limits = {a.exceeded_limit for a in market.apis if a.large_enough and not a.batch and a.exceeded_limit}
+    return {"api_exceeded_limit": "window" if "window" in limits else "answer" if limits else ""}
 
 
 def owned_base_details(market: Market) -> dict[str, Any]:

@@ -89,6 +89,13 @@ class ApiDetails(Details):
     standing_kept_warm: bool
     """That route is the serverless option itself, kept warm: the same product the note prices scaled
     to zero."""
+    api_excluded_by: str = ""
+    """The rules that exclude the API prices of the model's size or larger that take its requests
+    ('PRV003, RES001'; "" where none is excluded or none stands in)."""
+    api_exceeded_limit: str = ""
+    """Prices of the model's size or larger exist, but every one takes shorter requests than the
+    workload's: ``window`` where some context window is too short, else ``answer`` (its answer cap);
+    "" otherwise."""
     # The owned base and its hourly peaks (TCO022); the defaults where none is priced.
     owned_base_server_name: str = ""
     """The own server the owned base is costed on."""
