@@ -106,12 +106,18 @@ def _policy(policy_dir: str | Path | None) -> str | None:
     naming ``policy_dir`` (not the command line's ``--policy``) if it is not a directory."""
     if policy_dir is None:
         return None
+    if not isinstance(policy_dir, (str, Path)) or not str(policy_dir):
+        # An empty text would be the current directory, read as a policy directory unasked.
+        raise InputError(f"policy_dir: a directory's path, not {policy_dir!r}", field="policy_dir")
     if not Path(policy_dir).is_dir():
         raise InputError(f"policy_dir: {policy_dir} is not a directory", field="policy_dir")
     return str(Path(policy_dir).resolve())
 
 
 def _format(lang: str, currency: str, usd_per_eur: float) -> Format:
+    for name, value, known in (("lang", lang, LANGUAGES), ("currency", currency, CURRENCIES)):
+        if not isinstance(value, str):
+            raise InputError(f"{name}: one of {', '.join(known)}, not {value!r}", field=name)
     if lang not in LANGUAGES:
         raise InputError(unknown_value_message("lang", lang, LANGUAGES), field="lang")
     if currency not in CURRENCIES:
@@ -154,6 +160,10 @@ def render_memo(
     """The Markdown memo of a result, as the command line writes it. Give the ``lang`` and ``currency``
     the result was made with (``recommend``'s): the findings' texts are the result's own. Amounts are
     converted at the result's own exchange rate."""
+    if not isinstance(result, Recommendation):
+        raise InputError(
+            f"result: a Recommendation from recommend(), not {type(result).__name__}", field="result"
+        )
     fmt = _format(lang, currency, result.exchange_rate_usd_per_eur)
     return _render_memo(result, fmt, chart_files, overridden)
 

@@ -42,8 +42,10 @@ class Commands(click.Group):
     language = "en"
 
     def main(self, args: Sequence[str] | None = None, *more: Any, **options: Any) -> Any:
+        from .engine.common.closed_streams import stand_in_for_closed_streams
         from .engine.i18n.click_words import requested_language, speak_click
 
+        stand_in_for_closed_streams()
         self.language = requested_language(sys.argv[1:] if args is None else args)
         speak_click(self.language)
         return super().main(args, *more, **options)

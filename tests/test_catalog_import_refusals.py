@@ -174,3 +174,35 @@ def test_a_region_code_no_catalog_region_could_have_is_a_row_error(tmp_path: Pat
     assert result.exit_code == 2, result.output
     assert "line 2, column regions: String should have at most 120 characters" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Imported with exit 0, then refused when the overrides file was read back.
+        (
+            "provider,offer,gpu,usd_per_gpu_hour\naws,mine,h100-sxm,1e-300\n",
+            "line 2, column usd_per_gpu_hour: '1e-300' is too small; a number other than 0 is at least "
+            "1e-15 in size",
+        ),
+        # The last of the two cells was read, unsaid.
+        (
+            "provider,provider,offer,gpu,usd_per_gpu_hour\naws,x,mine,h100-sxm,2.1\n",
+            "column provider: named twice",
+        ),
+        # The regions were dropped, unsaid.
+        (
+            "provider,offer,gpu,usd_per_gpu_hour,region\naws,mine,h100-sxm,2.1,eu-central-1\n",
+            "line 1: column: unknown value 'region'; allowed: as_of, commitment_months, gpu, instance_gpus, "
+            "note, offer, pricing, provider, regions, usd_per_gpu_hour (did you mean 'regions'?)",
+        ),
+    ],
+)
+def test_a_plain_csv_is_held_to_the_rules_its_overrides_are_read_under(
+    tmp_path: Path, text: str, expected: str
+) -> None:
+    source, out = tmp_path / "rates.csv", tmp_path / "out.yaml"
+    source.write_text(text, encoding="utf-8")
+    result = invoke("catalog", "import", str(source), "--format", "csv", "-o", str(out))
+    assert result.exit_code == 2 and expected in " ".join(result.output.split())
+    assert not out.exists()

@@ -321,6 +321,29 @@ def test_a_full_standard_output_is_named_as_standard_output() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("closing", "args", "named"),
+    [
+        (">&-", ["size", "--params-b", "1", "--precision", "fp8"], "<standard output>"),
+        ("<&-", ["recommend", "-"], "<stdin>"),
+    ],
+)
+def test_a_closed_standard_stream_is_a_system_error(closing: str, args: list[str], named: str) -> None:
+    """Started with standard output or input closed (``>&-``, ``<&-``), Python leaves the stream None:
+    its first use was an internal error (exit 4); it is the system's refusal, named (exit 5)."""
+    executable = str(Path(sys.executable).parent / "gpu-advisor")
+    completed = subprocess.run(
+        ["sh", "-c", f'exec "$0" "$@" {closing}', executable, *args],
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    assert (completed.returncode, completed.stderr) == (
+        5,
+        f"error: [Errno 9] not open (the command was started with it closed): '{named}'\n",
+    )
+
+
 def test_catalog_help_names_the_parts_each_filter_selects_in() -> None:
     """The help and the refusal of a filter on another part read one table: the help says (offers,
     serverless) where the refusal says 'filters catalog offers, serverless only'."""

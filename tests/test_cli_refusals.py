@@ -113,6 +113,20 @@ from gpu_advisor.cli import main
             "context_tokens: 4,096 tokens; give a context_tokens of at least 5,000",
         ),
         (
+            # Below a millisecond: the rules engine read such a target as 0, and a message divided by it.
+            "name: x\nmodel: {params_b: 7, precision: fp8}\nrequests_per_day: 5\n"
+            "max_time_to_first_token_ms: 0.00001\n",
+            "max_time_to_first_token_ms: Input should be greater than or equal to 1 (got 1e-05)",
+        ),
+        (
+            # Each count within its bound, their sum past the longest window sized: it was an internal
+            # error (exit 4), and in a batch it ended the run.
+            "name: x\nmodel: {params_b: 7, precision: fp8}\nrequests_per_day: 5\n"
+            "avg_input_tokens: 10000000\n",
+            "error: <stdin>: avg_input_tokens: an average request (10,000,000 in + 150 out = 10,000,150 "
+            "tokens) is longer than the longest context gpu-advisor sizes, 10,000,000 tokens",
+        ),
+        (
             "name: x\nmodel: {name: mistral-7b, precision: bf16}\nrequests_per_day: 5\n"
             "context_tokens: 100000\n",
             "error: <stdin>: context_tokens: 100,000 exceeds mistral-7b's maximum context of 32,768 tokens",
@@ -191,6 +205,15 @@ def test_bad_date_exits_2() -> None:
             ],
             "error: --input-tokens, --output-tokens: an average request of 200,150 tokens exceeds "
             "llama-3.1-8b's maximum context of 131,072 tokens",
+        ),
+        # Past the longest window sized: the option that set the prompt is named.
+        (
+            [
+                *("size", "--params-b", "7", "--precision", "fp8", "--requests-per-day", "1000"),
+                *("--input-tokens", "10000000"),
+            ],
+            "error: --input-tokens: an average request (10,000,000 in + 150 out = 10,000,150 tokens) is "
+            "longer than the longest context gpu-advisor sizes, 10,000,000 tokens",
         ),
         # Requests measured at a concurrency must fit the window, as a load's must.
         (

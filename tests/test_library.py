@@ -177,3 +177,34 @@ def test_a_validation_error_names_its_first_field_and_check_path_takes_a_path() 
     assert raised.value.field == "requests_per_day"
     path = EXAMPLES_DIR / "proposals" / sorted(p.name for p in (EXAMPLES_DIR / "proposals").glob("*.yaml"))[0]
     assert api.check_path(path, EVALUATED_ON) == api.check_path(str(path), EVALUATED_ON)
+
+
+@pytest.mark.parametrize(
+    ("call", "field", "message"),
+    [
+        (lambda w: api.recommend(w, lang=None), "lang", "lang: one of en, de, not None"),
+        (lambda w: api.recommend(w, currency=["USD"]), "currency", "currency: one of USD, EUR, not ['USD']"),
+        (lambda w: api.recommend(w, policy_dir=5), "policy_dir", "policy_dir: a directory's path, not 5"),
+        # The empty text is the current directory: it was read as a policy directory.
+        (lambda w: api.recommend(w, policy_dir=""), "policy_dir", "policy_dir: a directory's path, not ''"),
+        (lambda w: api.load_workload(5), "path", "path: a file's path, not int"),
+        (lambda w: api.parse_workload_text(b"name: x", "o"), "text", "text: the workload as text, not bytes"),
+        (
+            lambda w: api.render_memo(None),
+            "result",
+            "result: a Recommendation from recommend(), not NoneType",
+        ),
+    ],
+)
+def test_an_argument_of_the_wrong_kind_is_an_input_error_naming_it(
+    call: Any, field: str, message: str
+) -> None:
+    """Each raised AttributeError or TypeError from inside gpu-advisor, or read a directory unasked."""
+    workload = {"name": "x", "model": {"name": "llama-3.1-8b", "precision": "bf16"}, "requests_per_day": 5}
+    with pytest.raises(api.InputError) as raised:
+        call(workload)
+    assert (raised.value.field, str(raised.value)) == (field, message)
+
+
+def test_a_workload_path_may_be_a_path_object() -> None:
+    assert api.load_workload(PUBLIC_CHAT).name == api.load_workload(str(PUBLIC_CHAT)).name

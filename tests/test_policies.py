@@ -146,6 +146,12 @@ def test_check_applies_organization_checks(tmp_path: Path) -> None:
             lambda rules: rules[0].update(source={"document": "intranet", "section": "x"}),
             "unknown document 'intranet'",
         ),
+        # A number as a literal: 0 was read as false, 1 refused on a number field as "got True".
+        (
+            lambda rules: rules[0]["when"].append({"fact": "personal_data", "value": 0}),
+            "value: Value error, 0 is a number; a rule compares numbers with a named "
+            "threshold (threshold: KEY, from the thresholds data), and value takes true, false or a name",
+        ),
         # A message is checked at load, not when the rule first fires in a recommendation.
         (
             lambda rules: rules[0].update(message="{{ personal_dta }} stays in the EU."),

@@ -303,3 +303,43 @@ def test_the_questions_help_gives_the_knowledge_bases_figures() -> None:
     paid = ", ".join(f"{s.hours_per_month:g}" for s in knowledge.schedules.schedules[:-1])
     last = knowledge.schedules.schedules[-1].hours_per_month
     assert f"the schedule's hours ({paid} or {last:g})" in helps["hours_per_month"]
+
+
+def test_a_prompt_or_answer_that_leaves_no_window_is_asked_again() -> None:
+    """The context window (at most 10,000,000 tokens) must hold prompt plus answer: a prompt of
+    10,000,000 leaves no token for the answer (counted at 1 until asked), so it is refused where it is
+    given, rather than every answer to the window's question being refused after it."""
+    by_field = {q.field: q for q in load_questions()}
+    knowledge, fmt = load_knowledge(), Format.named("en")
+    with pytest.raises(AnswerError) as refused:
+        parse_answer(by_field["avg_input_tokens"], "10000000", knowledge, fmt, {})
+    assert str(refused.value) == (
+        "The prompt and the answer together come to at least 10,000,001 tokens, more than the longest "
+        "context window gpu-advisor sizes (10,000,000 tokens): give a shorter one."
+    )
+    assert parse_answer(by_field["avg_input_tokens"], "9999999", knowledge, fmt, {}) == 9_999_999
+    with pytest.raises(AnswerError, match="at least 10,000,149 tokens"):
+        parse_answer(by_field["avg_output_tokens"], "150", knowledge, fmt, {"avg_input_tokens": 9_999_999})
+    german = Format.named("de")
+    with pytest.raises(AnswerError, match=r"^Prompt und Antwort zusammen ergeben mindestens 10\.000\.001 "):
+        parse_answer(by_field["avg_input_tokens"], "10000000", knowledge, german, {})
+
+
+def test_answers_from_a_file_are_never_saved_over_it_even_with_force(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ask --from hr.yaml --force`` on a workload called hr: the default file, hr.yaml, is the input;
+    it was refused only after the last answer, and nothing was saved. The answers go to hr-2.yaml."""
+    monkeypatch.chdir(tmp_path)
+    source = tmp_path / "hr.yaml"
+    text = "name: hr\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 5000\n"
+    source.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(
+        main,
+        ["ask", "--as-of", "2026-11-30", "--from", "hr.yaml", "--force"],
+        input="\n" * (len(load_questions()) + 2),
+    )
+    assert result.exit_code == 0, result.output
+    assert source.read_text(encoding="utf-8") == text
+    assert yaml.safe_load((tmp_path / "hr-2.yaml").read_text(encoding="utf-8"))["name"] == "hr"
+    assert (tmp_path / "hr-memo.md").exists()

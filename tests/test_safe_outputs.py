@@ -92,6 +92,45 @@ def test_an_output_onto_its_own_input_is_refused_and_the_input_kept(tmp_path: Pa
     assert {name: path.read_bytes() for name, path in paths.items()} == before
 
 
+def test_an_output_inside_a_directory_the_command_reads_is_refused_even_with_force(tmp_path: Path) -> None:
+    """A policy directory, a directory of proposals and a base to compare with are read whole: a file
+    written into one replaced a policy with --force, or was read as a proposal the next time."""
+    paths = files(tmp_path)
+    policies, proposals = tmp_path / "pol", tmp_path / "props"
+    policies.mkdir()
+    proposals.mkdir()
+    policy = policies / "budget.yaml"
+    policy.write_text("schema_version: 1\nfamily: ORG\nrules: []\n", encoding="utf-8")
+    shutil.copy(paths["proposal"], proposals / "p.yaml")
+    workload = str(paths["workload"])
+    for args, directory in [
+        (["recommend", workload, "--policy", str(policies), "--force", "-o", str(policy)], policies),
+        (["check", str(proposals), "-o", str(proposals / "report.json")], proposals),
+        (
+            ["check", str(paths["proposal"]), "--compare-to", str(proposals), "-o", str(proposals / "r")],
+            proposals,
+        ),
+        (
+            ["check", str(paths["proposal"]), "--policy", str(policies), "-o", str(policies / "r.json")],
+            policies,
+        ),
+    ]:
+        assert_refused(invoke(*args), f"is inside {str(directory)!r}, a directory this command reads")
+    assert policy.read_text(encoding="utf-8") == "schema_version: 1\nfamily: ORG\nrules: []\n"
+    assert sorted(p.name for p in proposals.iterdir()) == ["p.yaml"]
+
+
+def test_a_chart_the_memo_file_would_replace_is_refused_before_any_is_written(tmp_path: Path) -> None:
+    paths = files(tmp_path)
+    charts = tmp_path / "charts"
+    charts.mkdir()
+    args = ["recommend", str(paths["workload"]), "--charts", str(charts)]
+    result = invoke(*args, "-o", str(charts / "w-buy-versus-rent.png"))
+    assert_refused(result, "error: --charts: ")
+    assert "w-buy-versus-rent.png' is also the file of -o/--output" in result.output
+    assert list(charts.iterdir()) == []
+
+
 def test_an_existing_output_is_replaced_only_with_force(tmp_path: Path) -> None:
     paths = files(tmp_path)
     output = tmp_path / "out.txt"

@@ -50,6 +50,21 @@ def test_a_missing_answer_and_a_context_too_short_are_explained(client: httpx.Cl
     )
 
 
+def test_the_extra_fields_are_read_as_every_json_input_is(client: httpx.Client) -> None:
+    """The form's free JSON field refuses a key given twice and nesting past 20 levels, as a workload
+    file does: Python's own parser took the second key silently and a deep nesting ended in a server
+    error."""
+    base = {"lang": "en", "name": "x", "model.name": "llama-3.1-8b", "requests_per_day": "1000"}
+    for extra, said in [
+        ('{"min_replicas": 1, "min_replicas": 2}', "extra: key 'min_replicas' is given twice"),
+        ("[" * 3000 + "]" * 3000, "extra: not a JSON object of workload fields"),
+        ('{"utilization": NaN}', "extra: utilization: 'NaN' is not a finite number"),
+    ]:
+        response = client.get("/memo", params={**base, "extra": extra})
+        assert response.status_code == 422
+        assert Page(response.text).by_id("form-problems").content.count(said) == 1
+
+
 # --- what-if --------------------------------------------------------------------------------------------
 
 

@@ -9,9 +9,11 @@ with, so the questionnaire can never accept what ``recommend`` would reject.
 
 from __future__ import annotations
 
+import typing
 from functools import cache
 from typing import Any, Literal
 
+import annotated_types
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from gpu_advisor.engine.common.data_files import read_yaml
@@ -123,6 +125,19 @@ def required_sum(question: Question, answers: dict[str, Any]) -> int:
     return sum(int(answers.get(field) or 0) for field in question.at_least_sum_of)
 
 
+def upper_bound(field: str) -> Any:
+    """The largest value a workload field takes (its ``le``, wherever the optional type declares it), or
+    None where it has none."""
+    info = field_model(field).model_fields[field.removeprefix("model.")]
+    found = [*info.metadata]
+    pending = [info.annotation]
+    while pending:
+        annotation = pending.pop()
+        found += getattr(annotation, "__metadata__", ())
+        pending += typing.get_args(annotation)
+    return next((limit.le for limit in found if isinstance(limit, annotated_types.Le)), None)
+
+
 @cache
 def field_model(field: str) -> type[BaseModel]:
     """A model of one workload field (with its constraints), e.g. 'requests_per_day' or 'model.precision':
@@ -167,7 +182,22 @@ def parse_answer(
     need = required_sum(question, answers or {})
     if need and value < need:
         raise AnswerError(explain("below_sum", fmt, need=need)) from None
+    sum_within_the_window(question, value, answers or {}, fmt)
     return value
+
+
+def sum_within_the_window(question: Question, value: Any, answers: dict[str, Any], fmt: Format) -> None:
+    """An answer summed by a later question (a prompt or an answer length, which the context window must
+    hold) must leave that sum within the later field's limit, counting a later-asked part at its least
+    (1 token): otherwise no answer to the later question would be accepted, and Enter would ask it again
+    for ever."""
+    for later in load_questions():
+        if question.field not in later.at_least_sum_of:
+            continue
+        others = (int(answers.get(field) or 1) for field in later.at_least_sum_of if field != question.field)
+        total, most = int(value) + sum(others), upper_bound(later.field)
+        if most is not None and total > most:
+            raise AnswerError(explain("above_window", fmt, total=total, most=most))
 
 
 def chosen(question: Question, text: str, knowledge: Knowledge, fmt: Format) -> str:

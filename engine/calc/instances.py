@@ -100,8 +100,7 @@ def _place(
         per_replica = math.ceil(cards_per_replica / largest)
         count = per_replica * replicas
         return Placement(((largest, count),), count * largest, replicas)
-    mix = _cheapest_mix(replicas, tuple((size, size // cards_per_replica) for size in usable))
-    instances = tuple((size, mix.count(size)) for size in sorted(set(mix), reverse=True))
+    instances = _cheapest_mix(replicas, tuple((size, size // cards_per_replica) for size in usable))
     hosted = sum(size // cards_per_replica * count for size, count in instances)
     return Placement(instances, sum(size * count for size, count in instances), hosted)
 
@@ -129,20 +128,21 @@ def _mix_table(sizes: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int, int]
 
 
 @lru_cache(maxsize=4096)
-def _cheapest_mix(replicas: int, sizes: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+def _cheapest_mix(replicas: int, sizes: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     """Instance sizes (cards, replicas each holds) whose replicas reach ``replicas`` with the fewest
-    cards, then the fewest instances; largest first. Prices per card are equal across an offer's sizes,
-    so the fewest cards is the cheapest."""
-    bulk: list[int] = []
+    cards, then the fewest instances: (cards, instances) per size used, largest first. Prices per card
+    are equal across an offer's sizes, so the fewest cards is the cheapest. Counted, not listed: a
+    fleet of millions of instances is a few pairs."""
+    counts: dict[int, int] = {}
     if replicas > EXACT_REPLICAS:
         cards, holds = min(sizes, key=lambda size: (size[0] / size[1], -size[0]))
         count = (replicas - EXACT_REPLICAS) // holds
-        bulk, replicas = [cards] * count, replicas - count * holds
+        counts[cards], replicas = count, replicas - count * holds
     best = _mix_table(sizes)
     holds_by_size = dict(sizes)
-    mix, needed = bulk, replicas
+    needed = replicas
     while needed > 0:
         cards = best[needed][2]
-        mix.append(cards)
+        counts[cards] = counts.get(cards, 0) + 1
         needed -= holds_by_size[cards]
-    return tuple(sorted(mix, reverse=True))
+    return tuple((cards, counts[cards]) for cards in sorted(counts, reverse=True) if counts[cards])

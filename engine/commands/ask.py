@@ -68,12 +68,15 @@ def ask(
     original = load_workload(from_file).model_dump(exclude_none=True) if from_file else {}
     prefill = prefill_from(original)
     evaluated_on = parse_date(as_of)
-    answers = ask_questions(knowledge, fmt, prefill, lambda name: save_file or default_file(name, force))
+    inputs = (from_file,)
+    answers = ask_questions(
+        knowledge, fmt, prefill, lambda name: save_file or default_file(name, force, inputs)
+    )
     document = with_unasked(workload_document(answers), original, answers)
     workload = validate_workload(document, "answers")
     name = slug(workload.name)
-    save_file = save_file or default_file(workload.name, force)[0]
-    memo_file = memo_file or free_name(f"{name}-memo", ".md", force)
+    save_file = save_file or default_file(workload.name, force, inputs)[0]
+    memo_file = memo_file or free_name(f"{name}-memo", ".md", force, inputs)
     save_target = output_target(save_file, "--save", inputs=(from_file,), force=force)
     memo_target = output_target(
         memo_file, "--memo", inputs=(from_file,), force=force, others=(("--save", save_file),)
@@ -225,22 +228,34 @@ def yes_no_text(value: object, fmt: Format) -> str:
     return translate(fmt.lang, "yes" if value else "no")
 
 
-def free_name(stem: str, suffix: str, force: bool) -> str:
+def free_name(stem: str, suffix: str, force: bool, inputs: tuple[str | None, ...] = ()) -> str:
     """The default file name; where it is taken (and no --force), the first free ``stem-N`` instead, so
-    that an earlier session's files are never replaced by surprise."""
+    that an earlier session's files are never replaced by surprise. An input file (``--from``) is
+    skipped even with --force: it may not be written over, and refusing it only after the last answer
+    lost every answer."""
     candidate = f"{stem}{suffix}"
     number = 1
-    while not force and os.path.lexists(candidate):
+    while (not force and os.path.lexists(candidate)) or _is_one_of(candidate, inputs):
         number += 1
         candidate = f"{stem}-{number}{suffix}"
     return candidate
 
 
-def default_file(name: str, force: bool) -> tuple[str, str | None]:
+def _is_one_of(candidate: str, inputs: tuple[str | None, ...]) -> bool:
+    try:
+        return any(
+            given and given != "-" and os.path.exists(candidate) and os.path.samefile(candidate, given)
+            for given in inputs
+        )
+    except OSError:
+        return False
+
+
+def default_file(name: str, force: bool, inputs: tuple[str | None, ...] = ()) -> tuple[str, str | None]:
     """Where the answers of a workload called ``name`` go without --save, and the file name it avoids
-    (``None`` where that one is free or --force replaces it)."""
+    (``None`` where that one is free or --force replaces it); never one of ``inputs``."""
     wanted = f"{slug(name)}.yaml"
-    chosen = free_name(slug(name), ".yaml", force)
+    chosen = free_name(slug(name), ".yaml", force, inputs)
     return chosen, (wanted if chosen != wanted else None)
 
 

@@ -144,7 +144,12 @@ def check(
     distinct_selectors(gate.hard, gate.soft)
     fail_on_heeded(gate.fail_on, gate.hard)
     skip = selector(skip_rule, "--skip-rule", ids, hard=False)
-    target = output_target(output, inputs=(proposal_file, overrides, compare_to), force=force)
+    target = output_target(
+        output,
+        inputs=(proposal_file, overrides, compare_to),
+        force=force,
+        input_dirs=(proposal_file, compare_to, policy_dir),
+    )
     knowledge = knowledge_with_overrides(overrides, evaluated_on)
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
 

@@ -97,14 +97,16 @@ def output_target(
     inputs: tuple[str | None, ...] = (),
     force: bool = False,
     others: tuple[tuple[str, str | None], ...] = (),
+    input_dirs: tuple[str | None, ...] = (),
 ) -> OutputTarget | None:
     """The checked output file (``None``: standard output), refused before any work is done where it is
-    an input file, a symbolic link, a directory, or exists without ``--force`` (``common/safe_files.py``)."""
+    an input file, lies in a directory the command reads (``input_dirs``), is a symbolic link or a
+    directory, or exists without ``--force`` (``common/safe_files.py``)."""
     if output is None or output == "-":
         return None
     from gpu_advisor.engine.common.safe_files import check_output
 
-    return check_output(output, option, inputs=inputs, force=force, others=others)
+    return check_output(output, option, inputs=inputs, force=force, others=others, input_dirs=input_dirs)
 
 
 def emit(text: str, output: OutputTarget | str | None) -> None:

@@ -100,7 +100,9 @@ def recommend(
         raise InputError(at("--brief", problem), field="--brief")
     evaluated_on = parse_date(as_of)
     inputs = (workload_file, overrides)
-    target = output_target(output, inputs=inputs, force=force)
+    target = output_target(output, inputs=inputs, force=force, input_dirs=(policy_dir,))
+    # A chart file the memo's own file would replace (or the other way round) is refused before any work.
+    beside = (("-o/--output", output),)
     if scenarios is not None:
         from gpu_advisor.engine.domain.workload import load_workload_with_ranges
 
@@ -112,12 +114,12 @@ def recommend(
     if charts_dir is not None and output_format != "json":
         from gpu_advisor.engine.present.chart_images import chart_targets as check_charts
 
-        chart_targets = check_charts(Path(charts_dir), workload.name, inputs=inputs, force=force)
+        chart_targets = check_charts(Path(charts_dir), workload.name, inputs, force, beside)
         if scenarios is not None:
             from gpu_advisor.engine.present.robustness_charts import robustness_chart_targets
 
             robustness_targets = robustness_chart_targets(
-                Path(charts_dir), workload.name, inputs=inputs, force=force
+                Path(charts_dir), workload.name, inputs, force, beside
             )
     knowledge, replaced, your_figures = load_knowledge(), tuple[str, ...](), None
     if overrides is not None:

@@ -19,6 +19,7 @@ from gpu_advisor.engine.commands.common import (
     serving_engine_choice,
     to_json,
 )
+from gpu_advisor.engine.domain.limits import MIN_TARGET_MS
 
 ATTENTION_SHAPE_FIELDS = ("num_hidden_layers", "num_attention_heads", "num_key_value_heads", "head_dim")
 """``--attention-shape``'s four numbers, in ``AttentionShape``'s field order."""
@@ -109,14 +110,14 @@ FORMAT_OPTION = click.option(
 @click.option("--schedule", type=schedule_choice, help="Default always.")
 @click.option(
     "--max-ttft-ms",
-    type=FiniteFloat(min=0, min_open=True),
+    type=FiniteFloat(min=MIN_TARGET_MS),
     metavar="MS",
     help="With a load: the longest wait for the first token at the peak (default for a service that "
     "answers users: 1,000; a batch: none).",
 )
 @click.option(
     "--max-tpot-ms",
-    type=FiniteFloat(min=0, min_open=True),
+    type=FiniteFloat(min=MIN_TARGET_MS),
     metavar="MS",
     help="With a load: the longest time per output token at the peak (default for a service that "
     "answers users: 100; a batch: none).",
@@ -208,7 +209,8 @@ def size(
     except InputError as error:
         # A window left to its default is refused for the requests' length: the token counts are at fault.
         blamed = "--context-tokens" if context_tokens is not None else "--input-tokens, --output-tokens"
-        raise said_with(error, {**SIZE_OPTIONS, "context_tokens": blamed}) from None
+        tokens = {"avg_input_tokens": "--input-tokens", "avg_output_tokens": "--output-tokens"}
+        raise said_with(error, {**SIZE_OPTIONS, **tokens, "context_tokens": blamed}) from None
     if output_format == "json":
         emit(to_json(result), None)
         return

@@ -58,6 +58,18 @@ def _names(target: Path, given: str | None) -> bool:
     return given is not None and given != STANDARD_OUTPUT and _same_file(target, Path(given))
 
 
+def _holds(given: str | None, target: Path) -> bool:
+    """``given`` (an input, if any) is a directory ``target`` lies in, at any depth: a directory of
+    proposals or policies the command reads (a report written there is read as one the next time)."""
+    if given is None or given == STANDARD_OUTPUT:
+        return False
+    try:
+        directory = Path(given)
+        return directory.is_dir() and target.resolve().is_relative_to(directory.resolve())
+    except (OSError, RuntimeError):  # a loop of links, a vanished directory: not provably inside
+        return False
+
+
 def check_output(
     output: str,
     option: str,
@@ -65,9 +77,12 @@ def check_output(
     inputs: Iterable[str | None] = (),
     force: bool = False,
     others: Iterable[tuple[str, str | None]] = (),
+    input_dirs: Iterable[str | None] = (),
 ) -> OutputTarget:
     """Check ``output`` before any work is done; the refusals are listed in the module's docstring.
-    ``others``: the command's other outputs, (option, file), which ``output`` may not be either."""
+    ``others``: the command's other outputs, (option, file), which ``output`` may not be either;
+    ``input_dirs``: what the command reads whole where it is a directory (policies, proposals), which
+    ``output`` may not lie in."""
     if not output:
         raise InputError(at(option, Words("an empty file name; name a file")))
     target = Path(output)
@@ -106,6 +121,14 @@ def check_output(
         if _names(target, source):
             problem = Words(
                 "%(file)s is an input file of this command (%(source)s); write the output elsewhere",
+                file=repr(output),
+                source=repr(source),
+            )
+            raise InputError(at(option, problem))
+    for source in input_dirs:
+        if _holds(source, target):
+            problem = Words(
+                "%(file)s is inside %(source)s, a directory this command reads; write the output elsewhere",
                 file=repr(output),
                 source=repr(source),
             )

@@ -10,8 +10,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from gpu_advisor.engine.common.values import finite
 from gpu_advisor.engine.domain.overrides import Identifier
 
 RegionCode = Annotated[str, Field(min_length=1, max_length=120)]
@@ -19,7 +20,9 @@ RegionCode = Annotated[str, Field(min_length=1, max_length=120)]
 does not know is added to the overrides under this code (made an ID: lower case, other characters a
 dash), so it is held to an ID's length here, where the error can name the row and column."""
 
-PositivePrice = Annotated[float, Field(gt=0, lt=100_000, allow_inf_nan=False)]
+PositivePrice = Annotated[float, Field(gt=0, lt=100_000, allow_inf_nan=False), AfterValidator(finite)]
+"""A price under the value rules of every other input (``values.py``): an overrides file the import
+writes is read back under them, so a price of 1e-300 is refused here, on its row, not there."""
 
 
 class Row(BaseModel):

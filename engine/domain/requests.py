@@ -19,6 +19,7 @@ from gpu_advisor.engine.domain.batch_fields import LATENCY_TARGETS, no_target_fo
 from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId, ServingEngineId
 from gpu_advisor.engine.domain.countries import listed_country
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
+from gpu_advisor.engine.domain.limits import MIN_TARGET_MS
 from gpu_advisor.engine.domain.model_spec import AttentionShape
 from gpu_advisor.engine.domain.strict_input import StrictInput
 
@@ -85,10 +86,10 @@ class LoadRequest(Request):
     avg_output_tokens: int | None = Field(default=None, gt=0, le=10_000_000)
     load_pattern: LoadPattern | None = None
     schedule: ScheduleId | None = None
-    max_time_to_first_token_ms: float | None = Field(default=None, gt=0, le=3_600_000)
+    max_time_to_first_token_ms: float | None = Field(default=None, ge=MIN_TARGET_MS, le=3_600_000)
     """Latency targets at the peak; left out, those of a workload with this load pattern (a service
     answers users: the documented defaults; a batch: none, and refused as a workload refuses them)."""
-    max_time_per_output_token_ms: float | None = Field(default=None, gt=0, le=3_600_000)
+    max_time_per_output_token_ms: float | None = Field(default=None, ge=MIN_TARGET_MS, le=600_000)
 
     _no_batch_targets = field_validator(*LATENCY_TARGETS)(no_target_for_a_batch)
 

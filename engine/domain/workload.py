@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import os
 import typing
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -60,6 +61,7 @@ from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
 from gpu_advisor.engine.domain.knowledge.serving import checked_profile
+from gpu_advisor.engine.domain.limits import MAX_CONTEXT_TOKENS, MIN_TARGET_MS
 from gpu_advisor.engine.domain.model_spec import AttentionShape, ModelSpec
 from gpu_advisor.engine.domain.strict_input import StrictInput
 from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges, split_ranges
@@ -119,7 +121,7 @@ class ResolvedWorkload(BaseModel):
         int,
         Field(
             gt=0,
-            le=10_000_000,
+            le=MAX_CONTEXT_TOKENS,
             description="Serving context window the KV cache is sized for; at least one average request.",
         ),
         Given.DEFAULT,
@@ -252,7 +254,7 @@ class ResolvedWorkload(BaseModel):
     max_time_to_first_token_ms: Annotated[
         float | None,
         Field(
-            gt=0,
+            ge=MIN_TARGET_MS,
             le=3_600_000,
             description="Latency target: the longest wait for the first token at peak, milliseconds; "
             "null for none. Default for latency-sensitive work: about a second.",
@@ -262,7 +264,7 @@ class ResolvedWorkload(BaseModel):
     max_time_per_output_token_ms: Annotated[
         float | None,
         Field(
-            gt=0,
+            ge=MIN_TARGET_MS,
             le=600_000,
             description="Latency target: the longest time between two tokens at peak, milliseconds; null "
             "for none. Default for latency-sensitive work: reading speed.",
@@ -345,6 +347,9 @@ else:
 
 def parse_workload_text(text: str, origin: str) -> WorkloadInput:
     """Parse YAML or JSON text into a validated ``Workload``; errors name the field and value."""
+    if not isinstance(text, str):
+        # The library's callers: bytes read from a file are decoded by the caller (or load_workload).
+        raise InputError(f"text: the workload as text, not {type(text).__name__}", field="text")
     if len(text.encode("utf-8")) > MAX_INPUT_BYTES:
         raise InputError(too_large(origin))
     return validate_workload(load_yaml(text, origin), origin)
@@ -352,6 +357,9 @@ def parse_workload_text(text: str, origin: str) -> WorkloadInput:
 
 def load_workload(path: str) -> WorkloadInput:
     """Read a workload from a file path, or from standard input when the path is ``-``."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"path: a file's path, not {type(path).__name__}", field="path")
+    path = os.fspath(path)
     return parse_workload_text(read_input_text(path), "<stdin>" if path == "-" else path)
 
 

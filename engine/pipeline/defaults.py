@@ -10,6 +10,7 @@ from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Grouped, Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
+from gpu_advisor.engine.domain.limits import MAX_CONTEXT_TOKENS
 from gpu_advisor.engine.domain.model_spec import ModelSpec
 from gpu_advisor.engine.domain.workload import Given, ResolvedWorkload, WorkloadInput, fields_given
 
@@ -59,6 +60,17 @@ def context_for(
     """The context window the KV cache is sized for. A default window grows to hold an average request;
     a given one that cannot hold it, or any window longer than the model supports, is an input error."""
     request = avg_input_tokens + avg_output_tokens
+    if request > MAX_CONTEXT_TOKENS:
+        # Each count is within its own bound, their sum is not: no window is sized that long.
+        problem = Words(
+            "an average request (%(input)s in + %(output)s out = %(request)s tokens) is longer than the "
+            "longest context gpu-advisor sizes, %(most)s tokens",
+            input=Grouped(avg_input_tokens),
+            output=Grouped(avg_output_tokens),
+            request=Grouped(request),
+            most=Grouped(MAX_CONTEXT_TOKENS),
+        )
+        raise InputError(at("avg_input_tokens", problem), field="avg_input_tokens")
     if not given:
         context_tokens = max(context_tokens, request)
     if request > context_tokens:

@@ -49,10 +49,15 @@ def chart_file_names(workload_name: str) -> dict[str, str]:
 
 
 def chart_targets(
-    directory: Path, workload_name: str, inputs: tuple[str | None, ...], force: bool
+    directory: Path,
+    workload_name: str,
+    inputs: tuple[str | None, ...],
+    force: bool,
+    others: tuple[tuple[str, str | None], ...] = (),
 ) -> dict[str, OutputTarget]:
     """The chart files of the workload named ``workload_name`` in ``directory`` (created if missing;
-    never a symbolic link), each checked as an output file before anything is evaluated."""
+    never a symbolic link), each checked as an output file before anything is evaluated; ``others``: the
+    command's other outputs, (option, file), which no chart file may be."""
     if directory.is_symlink():
         problem = Words(
             "%(directory)s is a symbolic link; name the directory itself", directory=repr(str(directory))
@@ -66,7 +71,7 @@ def chart_targets(
         )
         raise InputError(at("--charts", problem)) from None
     return {
-        chart: check_output(str(directory / name), "--charts", inputs=inputs, force=force)
+        chart: check_output(str(directory / name), "--charts", inputs=inputs, force=force, others=others)
         for chart, name in chart_file_names(workload_name).items()
     }
 

@@ -16,12 +16,19 @@ ROBUSTNESS_FILES = {"tornado": "robustness-tornado.png", "cost_band": "robustnes
 
 
 def robustness_chart_targets(
-    directory: Path, workload_name: str, inputs: tuple[str | None, ...], force: bool
+    directory: Path,
+    workload_name: str,
+    inputs: tuple[str | None, ...],
+    force: bool,
+    others: tuple[tuple[str, str | None], ...] = (),
 ) -> dict[str, OutputTarget]:
-    """The two files in ``directory`` (which ``chart_images.chart_targets`` has checked and created)."""
+    """The two files in ``directory`` (which ``chart_images.chart_targets`` has checked and created);
+    ``others`` as there."""
     stem = file_stem(workload_name)
     return {
-        chart: check_output(str(directory / f"{stem}-{name}"), "--charts", inputs=inputs, force=force)
+        chart: check_output(
+            str(directory / f"{stem}-{name}"), "--charts", inputs=inputs, force=force, others=others
+        )
         for chart, name in ROBUSTNESS_FILES.items()
     }
 

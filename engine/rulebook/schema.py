@@ -10,9 +10,9 @@ checks every condition against the fact model it reads, so a typo in a rule file
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.choices import Deployment, FactKind, PricingKind, Severity, Topic
@@ -95,6 +95,18 @@ class Condition(Strict):
     """For ``in`` and ``not_in``: the names the fact is compared with."""
     threshold: str | None = None
     other_fact: str | None = None
+
+    @field_validator("value", mode="before")
+    @classmethod
+    def _no_number(cls, value: Any) -> Any:
+        # pydantic read 0 and 1 as false and true, and 1.5 failed as "not a valid boolean": a number in a
+        # rule is a threshold, by name, so that it lives in data with its source.
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            raise ValueError(
+                f"{value!r} is a number; a rule compares numbers with a named threshold (threshold: KEY, "
+                "from the thresholds data), and value takes true, false or a name"
+            )
+        return value
 
     @model_validator(mode="after")
     def _one_right_hand_side(self) -> Condition:

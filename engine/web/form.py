@@ -24,7 +24,9 @@ from gpu_advisor.engine.apps.questionnaire import (
     prefill_from,
     workload_document,
 )
+from gpu_advisor.engine.common import json_input
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import WorkloadInput, validate_workload
 from gpu_advisor.engine.i18n.environment import translate
@@ -169,9 +171,15 @@ def read_form(params: Mapping[str, str], knowledge: Knowledge, fmt: Format) -> F
 def read_extra(text: str, state: FormState) -> dict[str, Any]:
     if not text.strip():
         return {}
+    # Read as every other JSON input is (values.py): keys once, finite numbers, bounded nesting; Python's
+    # own parser took a key given twice silently and recursed past its limit on deep nesting.
     try:
-        extra = json.loads(text)
-    except ValueError:
+        extra = json_input.parse_json(text, max_depth=MAX_NESTING_DEPTH)
+    except ValueProblem as problem:
+        where = ".".join(str(part) for part in problem.path)
+        state.general_errors.append(f"{EXTRA}: {where + ': ' if where else ''}{problem.problem}")
+        return {}
+    except (json_input.NotJson, RecursionError):
         extra = None
     if not isinstance(extra, dict):
         state.general_errors.append(f"{EXTRA}: not a JSON object of workload fields")

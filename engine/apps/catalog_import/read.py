@@ -11,7 +11,7 @@ from typing import TypeVar
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from gpu_advisor.engine.common.errors import InputError, validator_message
+from gpu_advisor.engine.common.errors import InputError, unknown_value_message, validator_message
 from gpu_advisor.engine.domain.import_rows import GpuhuntRow, PlainRow, Row, SkyPilotRow
 
 MAX_IMPORT_BYTES = 200_000_000
@@ -52,6 +52,23 @@ def row_problem(line: int, problem: ErrorDetails) -> str:
     return f"line {line}, column {column}: {message}{shown}"
 
 
+def header_problem(path: str, header: list[str], model: type[Row]) -> None:
+    """A column named twice would be read from its last cell alone; in the plain CSV, whose columns are
+    all gpu-advisor's own, a column it does not know is a misspelt one (``region`` for ``regions``),
+    which would be dropped unsaid. The published formats carry columns gpu-advisor does not read."""
+    seen: set[str] = set()
+    for name in header:
+        if name in seen:
+            raise InputError(f"{path}: line 1, column {name}: named twice in the header")
+        seen.add(name)
+    if model is not PlainRow:
+        return
+    known = list(PlainRow.model_fields)
+    for name in header:
+        if name not in known:
+            raise InputError(f"{path}: line 1: {unknown_value_message('column', name, known)}")
+
+
 def csv_records(path: str, model: type[Row]) -> Iterator[tuple[int, dict[str, str]]]:
     """The rows of a CSV file as column -> cell, with the line each row starts on."""
     file = Path(path)
@@ -68,6 +85,7 @@ def csv_records(path: str, model: type[Row]) -> Iterator[tuple[int, dict[str, st
             if header is None:
                 raise InputError(f"{path}: line 1: the file is empty; a header row is needed")
             header = [name.strip() for name in header]
+            header_problem(path, header, model)
             missing = [name for name in model.REQUIRED_COLUMNS if name not in header]  # type: ignore[attr-defined]
             if missing:
                 raise InputError(
