@@ -93,6 +93,7 @@ def test_an_eu_hosted_api_passes_and_is_priced_as_recommend_prices_it(tmp_path: 
         "DEP017": "pass",
         "DEP041": "pass",
         "KNB012": "pass",
+        "LAT012": "pass",
     }
     assert data["usd_per_month"] == IONOS_USD_PER_MONTH == 286.71
     assert data["location"] == {"jurisdictions": ["EU"], "countries": ["DE"]}
@@ -348,3 +349,22 @@ def test_the_recommendation_named_beside_a_proposal_says_when_it_is_another_mode
         "The rules recommend **api**: scaleway mistral-small-24b-scaleway (another model), $86 per month."
         in markdown
     )
+
+
+def test_an_api_proposal_for_stated_latency_targets_is_warned_that_they_are_not_checked(
+    tmp_path: Path,
+) -> None:
+    """A voice agent states 150 ms to the first token and 15 ms a token: the catalog has no API latency,
+    so a gate sees the targets are unchecked (it passed, 9 of 9). Left to the defaults, nothing is said."""
+    stated = {**NO_PERSONAL_DATA, "max_time_to_first_token_ms": 150, "max_time_per_output_token_ms": 15}
+    proposal = {"deployment": "api", "provider": "deepinfra", "offer": "llama-3.3-70b-deepinfra"}
+    data = document(tmp_path, proposal, stated)
+    found = item(data, "LAT012")
+    assert (data["status"], found["status"]) == ("warn", "warn")
+    assert found["message"] == (
+        "The workload states its latency targets (the first token within 150 ms and 15 ms per output "
+        "token), and the catalog holds no latency or rate limit of a managed API: whether Llama 3.3 70B "
+        "Instruct Turbo (DeepInfra) keeps them at the workload's peak is not checked. Measure its time to "
+        "the first token and per token at the peak before relying on it."
+    )
+    assert statuses(document(tmp_path, proposal, NO_PERSONAL_DATA))["LAT012"] == "pass"

@@ -16,6 +16,7 @@ from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_lis
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.calc.traffic import share_outside_served_hours
 from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
+from gpu_advisor.engine.domain.batch_fields import LATENCY_TARGETS
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts
@@ -55,6 +56,10 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         latency_targets_given=(
             resolved.max_time_to_first_token_ms is not None
             or resolved.max_time_per_output_token_ms is not None
+        ),
+        latency_targets_stated=any(
+            getattr(resolved, field) is not None and field not in resolved.defaults_used
+            for field in LATENCY_TARGETS
         ),
         export_restricted_country=knowledge.export_restricted(resolved.company_country),
         company_region=knowledge.data_protection_region(resolved.company_country),

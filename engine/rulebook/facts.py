@@ -75,6 +75,8 @@ class WorkloadContext(Fact):
     """The workload states latency_sensitive (else the default, yes, applies)."""
     latency_targets_given: bool
     """The workload has a latency target (one given, or the default for latency-sensitive work)."""
+    latency_targets_stated: bool = False
+    """The workload file states a latency target itself (not the default for latency-sensitive work)."""
     export_restricted_country: bool
     company_region: PersonalDataRegion
     """The data-protection region of the company's country (knowledge/data_protection.yaml): the law of
