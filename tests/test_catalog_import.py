@@ -337,3 +337,13 @@ def test_the_text_report(tmp_path: Path) -> None:
         "Regions the catalog does not know, added with jurisdiction unknown (never counted as EU):",
         "  aws/ap-south-1 (1 row)",
     ]
+
+
+def test_diff_names_its_files_as_the_command_line_gives_them(tmp_path: Path) -> None:
+    """OLD and NEW are positional: a directory given for either was blamed on --overrides."""
+    for args, said in [([str(tmp_path), str(tmp_path)], "OLD"), (["--builtin", str(tmp_path)], "NEW")]:
+        result = invoke("catalog", "diff", *args)
+        assert (result.exit_code, result.output) == (
+            2,
+            f"error: {said}: {tmp_path}: cannot be read (Is a directory)\n",
+        )

@@ -183,6 +183,7 @@ def test_a_filter_that_matches_nothing_says_so() -> None:
             ("--country", "Germany"),
             "error: --country: an ISO 3166 code of two capital letters (got 'Germany')\n",
         ),
+        (("--country", "zz"), "error: --country: an ISO 3166 code of two capital letters (got 'zz')\n"),
         (("--provider", "modall"), None),
         (("--gpu", "h100"), None),
         (("--as-of", "2026-11-31"), "error: --as-of: '2026-11-31' is not a date; use YYYY-MM-DD\n"),

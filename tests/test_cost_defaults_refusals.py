@@ -53,12 +53,15 @@ def test_bad_cost_overrides_exit_2(tmp_path: Path, own_server: dict, expected: s
             ["--country", "de"],
             "--country: an ISO 3166 code of two capital letters (got 'de') (did you mean 'DE'?)",
         ),
+        # 'ZZ' is no listed code: suggesting it only led to the next refusal.
+        (["--country", "zz"], "--country: an ISO 3166 code of two capital letters (got 'zz')\n"),
     ],
 )
 def test_bad_tco_options_exit_2(args: list[str], expected: str) -> None:
     result = invoke("tco", *args)
     assert result.exit_code == 2
     assert expected in result.output
+    assert "'ZZ'" not in result.output
 
 
 # --- the knowledge file is checked at load -----------------------------------------------------------

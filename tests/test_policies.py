@@ -185,6 +185,16 @@ def test_policy_must_be_a_directory() -> None:
     assert "is not a directory" in result.output
 
 
+def test_a_policy_file_that_is_no_mapping_is_said_without_an_empty_field(tmp_path: Path) -> None:
+    (tmp_path / "x.yaml").write_text("- a\n", encoding="utf-8")
+    result = invoke("rules", "--policy", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.output.endswith(
+        f"{tmp_path / 'x.yaml'}: invalid knowledge file\n  Input should be a valid dictionary or instance of "
+        "RuleFile\n"
+    )
+
+
 def test_a_policy_message_that_cannot_be_written_is_bad_input_not_a_traceback(tmp_path: Path) -> None:
     """The load check cannot see into the knowledge references (``k``); rendering catches the rest."""
     directory = changed_policy(

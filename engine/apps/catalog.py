@@ -44,7 +44,7 @@ def catalog_rows(
     if provider is not None and provider not in {p.id for p in knowledge.providers.providers}:
         raise InputError(unknown_value("--provider", provider, [p.id for p in knowledge.providers.providers]))
     if country is not None and not COUNTRY_CODE.fullmatch(country):
-        raise InputError(country_message(country))
+        raise InputError(country_message(country, knowledge.is_country(country.upper())))
     if country is not None:
         knowledge.check_country("--country", country)
     if kind == "serverless":
@@ -85,14 +85,15 @@ def catalog_rows(
     return rows
 
 
-def country_message(country: str) -> Words:
-    """A ``--country`` that is no ISO code, said as ``tco --country`` says it (with its capital form)."""
+def country_message(country: str, capital_listed: bool) -> Words:
+    """A ``--country`` that is no ISO code, said as ``tco --country`` says it (with its capital form
+    where that is a listed code: 'ZZ' for 'zz' would only be refused next)."""
     problem = Words.joined(
         "%(problem)s (%(got)s)",
         problem=Words("an ISO 3166 code of two capital letters"),
         got=Words("got %(value)s", value=repr(country)),
     )
-    if COUNTRY_CODE.fullmatch(country.upper()):
+    if capital_listed:
         hint = Words("did you mean %(suggestion)s?", suggestion=repr(country.upper()))
         problem = Words.joined("%(problem)s (%(hint)s)", problem=problem, hint=hint)
     return at("--country", problem)

@@ -41,13 +41,15 @@ from gpu_advisor.engine.domain.overrides import Overrides
 OVERRIDE_SOURCE_TITLE = "your overrides file"
 
 
-def read_overrides(path: str) -> Overrides:
-    text = read_input_text(path, error_prefix="--overrides: ", stdin=False)
-    data = load_yaml(text, f"--overrides: {path}")
+def read_overrides(path: str, option: str = "--overrides") -> Overrides:
+    """The overrides file at ``path``; its errors name ``option``, the way the user gave it (``catalog
+    diff`` takes its files as OLD and NEW)."""
+    text = read_input_text(path, error_prefix=f"{option}: ", stdin=False)
+    data = load_yaml(text, f"{option}: {path}")
     try:
         return Overrides.model_validate(data or {}, strict=False)
     except ValidationError as error:
-        raise input_error(f"--overrides {path}", error, Overrides, "overrides") from None
+        raise input_error(f"{option} {path}", error, Overrides, "overrides") from None
 
 
 def knowledge_with_overrides(path: str | None, today: dt.date) -> Knowledge:

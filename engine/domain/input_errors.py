@@ -60,7 +60,7 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
         if kind == "string_pattern_mismatch" and field in ("company_country", "country"):
             entry["type"] = "iso_country"
             text = str(given)
-            entry["suggestion"] = text.upper() if len(text) == 2 and text.isalpha() else None
+            entry["suggestion"] = text.upper() if _listed_country(text.upper()) else None
         if kind == "extra_forbidden":
             entry["allowed"] = _allowed_fields(schema, problem["loc"][:-1])
             entry["suggestion"] = close_match(str(problem["loc"][-1]), entry["allowed"])
@@ -69,6 +69,28 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             entry["suggestion"] = spelling_of(given, choices)
         problems.append(entry)
     return problems
+
+
+def _listed_country(code: str) -> bool:
+    """A code ``knowledge/countries.yaml`` lists: only such a capital form is suggested ('ZZ' for 'zz'
+    would be refused next)."""
+    global _checking_country
+    if _checking_country or not (len(code) == 2 and code.isalpha()):
+        return False
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    # The knowledge base's own defaults are validated while it loads: a problem there must not load it
+    # again (it would recurse), and a knowledge base that fails to load suggests nothing.
+    _checking_country = True
+    try:
+        return load_knowledge().is_country(code)
+    except Exception:
+        return False
+    finally:
+        _checking_country = False
+
+
+_checking_country = False
 
 
 def _plain_number(value: Any) -> Any:

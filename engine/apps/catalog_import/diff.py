@@ -18,15 +18,17 @@ from gpu_advisor.engine.domain.knowledge.entries import Offer
 BUILTIN = "the shipped catalog"
 
 
-def effective_offers(knowledge: Knowledge, path: str | None, today: dt.date) -> dict[str, Offer]:
+def effective_offers(
+    knowledge: Knowledge, path: str | None, today: dt.date, option: str = "--overrides"
+) -> dict[str, Offer]:
     if path is not None:
-        knowledge, _ = apply_overrides(knowledge, read_overrides(path), path, today)
+        knowledge, _ = apply_overrides(knowledge, read_overrides(path, option), path, today)
     return {offer.key: offer for offer in knowledge.offers.offers}
 
 
 def diff_files(old: str | None, new: str, knowledge: Knowledge, today: dt.date) -> CatalogDiff:
-    before = effective_offers(knowledge, old, today)
-    after = effective_offers(knowledge, new, today)
+    before = effective_offers(knowledge, old, today, "OLD")
+    after = effective_offers(knowledge, new, today, "NEW")
     changes = []
     unchanged = 0
     for key in sorted(before.keys() | after.keys()):

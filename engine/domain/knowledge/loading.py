@@ -42,7 +42,8 @@ def describe_validation_error(path: Path, data: Any, error: ValidationError) -> 
         location = problem["loc"]
         entry = _entry_label(data, location)
         field = ".".join(str(part) for part in location)
-        lines.append(f"  {entry}field {field}: {problem['msg']}")
+        # A problem with the whole document (a list where a mapping belongs) has no field to name.
+        lines.append(f"  {entry}field {field}: {problem['msg']}" if field else f"  {problem['msg']}")
     return "\n".join(lines)
 
 
