@@ -211,6 +211,37 @@ def test_a_policy_message_that_cannot_be_written_is_bad_input_not_a_traceback(tm
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("message", "refusal"),
+    [
+        ("{{ 'x' * 1000000000 }}", "no value over 100,000 items is built in a rule message"),
+        ("{{ [1] * 1000000000 }}", "no value over 100,000 items is built in a rule message"),
+        ("{{ 10 ** 1000000 }}", "a power this large is not computed in a rule message"),
+    ],
+)
+def test_a_policy_message_cannot_build_a_value_without_bound(
+    tmp_path: Path, message: str, refusal: str
+) -> None:
+    """A gigabyte of text took minutes and gigabytes, first while the message was checked at load; a
+    repetition or power of any size is refused as the sandbox refuses a method call."""
+    directory = changed_policy(tmp_path, "budget.yaml", lambda rules: rules[0].update(message=message))
+    result = invoke(
+        "recommend", "-", "--as-of", "2026-11-30", "--policy", str(directory), stdin=json.dumps(BIG)
+    )
+    assert result.exit_code == 2
+    assert f"rule ORG005: its message cannot be written: {refusal}" in result.output
+
+
+def test_a_policy_message_may_repeat_a_short_text(tmp_path: Path) -> None:
+    directory = changed_policy(
+        tmp_path, "budget.yaml", lambda rules: rules[0].update(message="{{ '=' * 3 }}")
+    )
+    result = invoke(
+        "recommend", "-", "--as-of", "2026-11-30", "--policy", str(directory), stdin=json.dumps(BIG)
+    )
+    assert result.exit_code == 0 and "**ORG005** · " in result.output and ".** ===" in result.output
+
+
 TOUCH_PICKLE = repr("cos\nsystem\n(S'touch REACHED'\ntR.")
 """A pickle that runs ``touch REACHED`` when loaded, as a Jinja string literal."""
 

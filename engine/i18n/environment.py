@@ -263,10 +263,15 @@ def message_sandbox() -> type[jinja2.Environment]:
     dicts, but would still let a message call a model's methods (``parse_raw`` unpickles). Here a
     model shows its fields and nothing else, and a class shows nothing. Imported when a policy is used:
     the built-in rules do not need it."""
+    from jinja2.exceptions import SecurityError
     from jinja2.sandbox import ImmutableSandboxedEnvironment
     from pydantic import BaseModel
 
     class MessageSandbox(ImmutableSandboxedEnvironment):
+        # A message could build a value of any size: "x" * 1000000000 ran for minutes. Jinja's sandbox
+        # lets such operators be intercepted (its range() is bounded the same way).
+        intercepted_binops = frozenset({"*", "**"})
+
         def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
             if isinstance(obj, BaseModel):
                 return attr in type(obj).model_fields
@@ -274,7 +279,35 @@ def message_sandbox() -> type[jinja2.Environment]:
                 return False
             return bool(super().is_safe_attribute(obj, attr, value))
 
+        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+            if operator == "**" and not _small_power(left, right):
+                raise SecurityError("a power this large is not computed in a rule message")
+            if operator == "*" and _repeated_length(left, right) > MAX_MESSAGE_VALUE:
+                raise SecurityError(f"no value over {MAX_MESSAGE_VALUE:,} items is built in a rule message")
+            return super().call_binop(context, operator, left, right)
+
     return MessageSandbox
+
+
+MAX_MESSAGE_VALUE = 100_000
+"""The longest text or list an organization's rule message may build by repetition."""
+
+
+def _repeated_length(left: Any, right: Any) -> int:
+    """The length of ``left * right`` where one side is a sequence and the other a count, else 0."""
+    for sequence, count in ((left, right), (right, left)):
+        if (
+            isinstance(sequence, (str, list, tuple))
+            and isinstance(count, int)
+            and not isinstance(count, bool)
+        ):
+            return len(sequence) * max(count, 0)
+    return 0
+
+
+def _small_power(base: Any, exponent: Any) -> bool:
+    """A power a message may compute: an exponent of at most 100 in size (10 ** 1000000 took seconds)."""
+    return not isinstance(exponent, (int, float)) or abs(exponent) <= 100
 
 
 class MessageLoader(jinja2.BaseLoader):
