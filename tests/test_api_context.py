@@ -153,18 +153,20 @@ def test_deepseek_s_answer_cap_counts_its_chain_of_thought() -> None:
     assert deepseek.max_output_tokens == 40_000
     assert cost(run(reasoning), "deepseek-r1-deepseek").stands_in is True
     # 45,000 output tokens in a 46,000-token context: the window takes it, the output cap does not. At 50
-    # requests a day the documents' line points to an API, but none takes the answers: DEP042 says why the
-    # priced self-hosted route is the recommendation instead.
+    # requests a day the documents' line makes the API the recommendation, and the summary says why.
     longer = merged(
         reasoning, {"requests_per_day": 50, "avg_input_tokens": 1_000, "avg_output_tokens": 45_000}
     )
     result = run(longer)
     assert cost(result, "deepseek-r1-deepseek").exceeded_limit == "answer"
-    assert result.decision.deployment != "api" and "DEP042" in result.fired_rules
+    assert result.decision.deployment == "api"
     assert (
-        "the catalog has none this workload may use: every API price for a model of its size or larger "
-        "returns fewer output tokens than its 45,000 on average."
-    ) in " ".join(render_memo(result).split())
+        "Recommendation: **Managed API**, though every API price the catalog has for a model of this size or "
+        "larger returns fewer output tokens than this workload's 45,000 on average (see Managed APIs): ask "
+        "the providers for one that returns them.\n"
+    ) in render_memo(result)
+    # DEP043 prices the fallback: an API would cost less at DeepSeek's price, so the API stays the route.
+    assert "DEP043" in result.fired_rules and "DEP042" not in result.fired_rules
 
 
 @pytest.mark.parametrize(
@@ -226,10 +228,9 @@ def test_a_proposal_of_an_api_that_takes_shorter_requests_fails(tmp_path: Path) 
     assert items["DEP038"]["status"] == "pass"
 
 
-def test_no_api_that_takes_the_requests_leaves_the_priced_self_hosted_route() -> None:
-    # Below the documents' 10,000 requests a day they point to a managed API; DeepSeek's API is the
-    # catalog's price of R1, but a 74,000-token context does not fit its 64,000. The recommendation is
-    # the cheapest self-hosted route the rules leave standing, and DEP042 and the summary say why.
+def test_an_api_decision_without_a_price_that_takes_the_requests_says_so() -> None:
+    # Below the documents' 10,000 requests a day a managed API is the recommendation; DeepSeek's API is
+    # the catalog's price of R1, but a 74,000-token context does not fit its 64,000.
     result = run(
         {
             "name": "r1-long",
@@ -239,14 +240,21 @@ def test_no_api_that_takes_the_requests_leaves_the_priced_self_hosted_route() ->
             "avg_output_tokens": 2_000,
         }
     )
-    assert result.decision.deployment == "own_hardware"
-    assert result.resolution.ruled_out["api"] == ("DEP042",)
-    memo = " ".join(render_memo(result).split())
-    assert "Managed APIs are ruled out for this workload (DEP042), so none is compared." in memo
+    assert result.decision.deployment == "api"
+    memo = render_memo(result)
     assert (
-        "Under the 10,000 requests/day line the documents point to a managed API, but the catalog has none "
-        "this workload may use: every API price for a model of its size or larger takes shorter requests "
-        "than its 74,000-token context. So the recommendation is the cheapest self-hosted route the rules "
-        "leave standing (own hardware: 4 × HGX H100 8-GPU (32 × h100-sxm)) at $44,029.11/month. An API the "
-        "workload may use would first have to be found and priced; at this volume it may well cost less."
+        "Recommendation: **Managed API**, though every API price the catalog has for a model of this size or "
+        "larger takes shorter requests than this workload's 74,000-token context (see Managed APIs): ask the "
+        "providers for one that takes them.\n"
     ) in memo
+    assert "the catalog has no API price for a model of this size" not in memo
+    # The fallback is priced: DeepSeek's price, too short for these requests, is below own hardware's.
+    flat = " ".join(memo.split())
+    assert (
+        "every API of its model's size or larger takes shorter requests than its 74,000-token context. At "
+        "those prices an API would cost less than self-hosting"
+    ) in flat
+    assert (
+        "Until one is found, the priced route is the cheapest self-hosted one the rules leave standing (own "
+        "hardware: 4 × HGX H100 8-GPU (32 × h100-sxm)) at $44,029.11/month."
+    ) in flat

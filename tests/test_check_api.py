@@ -237,18 +237,19 @@ def test_a_provider_that_hosts_only_smaller_models_is_judged_by_its_largest(tmp_
 
 def test_nothing_named_where_every_api_is_excluded_is_judged_as_the_excluded_one(tmp_path: Path) -> None:
     """DeepSeek-R1 for a German company's personal data: the catalog's one API of the model (DeepSeek's,
-    in China) is excluded, so the recommendation is self-hosted (DEP042), and a proposal naming no API is
-    judged as that one, which fails; the memo says every price of the model's size is excluded."""
+    in China) is excluded, the recommendation compares none, and a proposal naming no API is judged as
+    that one; the memo says every price of the model's size is excluded."""
     workload = {**CONTRACTS, "model": {"name": "deepseek-r1", "precision": "fp8"}}
     data = document(tmp_path, {"deployment": "api"}, workload)
-    assert data["recommendation"]["deployment"] == "own_hardware"
+    assert data["recommendation"]["usd_per_month"] is None
     assert (data["api"]["api"], statuses(data)["DEP036"]) == ("deepseek-r1-deepseek", "fail")
     path = tmp_path / "w.yaml"
     path.write_text(yaml.safe_dump(workload), encoding="utf-8")
-    memo = " ".join(CliRunner().invoke(main, ["recommend", str(path), "--as-of", AS_OF]).output.split())
+    memo = CliRunner().invoke(main, ["recommend", str(path), "--as-of", AS_OF])
     assert (
-        "the catalog has none this workload may use: every API price for a model of its size or larger is "
-        "excluded (RES001)." in memo
+        "Recommendation: **Managed API**, though every API price the catalog has for a model of this size "
+        "or larger is excluded for this workload (RES001): ask the providers for one it may use."
+        in memo.output
     )
 
 
@@ -368,3 +369,11 @@ def test_an_api_proposal_for_stated_latency_targets_is_warned_that_they_are_not_
         "the first token and per token at the peak before relying on it."
     )
     assert statuses(document(tmp_path, proposal, NO_PERSONAL_DATA))["LAT012"] == "pass"
+    # One target stated: the other (100 ms a token, the default) is not called stated.
+    one = item(
+        document(tmp_path, proposal, {**NO_PERSONAL_DATA, "max_time_to_first_token_ms": 150}), "LAT012"
+    )
+    assert one["message"].startswith(
+        "The workload states a latency target (the first token within 150 ms), and the catalog holds no "
+        "latency or rate limit of a managed API: whether Llama 3.3 70B Instruct Turbo (DeepInfra) keeps it "
+    )

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
 from gpu_advisor.engine.common.wording import Words
+from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.routes import SELF_HOSTED, SelfHosted, cheapest_route
 from gpu_advisor.engine.pipeline.serverless import serverless_name
@@ -46,8 +47,11 @@ def weigh_api(
         if cold and standing and standing.usd_per_month
         else 0.0
     )
+    unusable = cheapest_unusable_api(market)
     fact = ApiFact(
         api_priced=api is not None,
+        unusable_api_priced=unusable is not None,
+        unusable_api_usd_per_month=float(unusable.usd_per_month) if unusable else 0.0,
         api_usd_per_month=float(api.usd_per_month) if api else 0.0,
         api_model_params_b=float(api.model_params_b or 0.0) if api else 0.0,
         api_price_age_days=(evaluated_on - api.as_of).days if api else 0,
@@ -103,10 +107,24 @@ def cheapest_standing(
     return min(found, key=lambda standing: (standing.usd_per_month, str(standing.name)), default=None)
 
 
+def cheapest_unusable_api(market: Market) -> ApiCost | None:
+    """Where no API price the workload may use stands in, the cheapest of its model's size or larger that
+    a rule excludes or that takes shorter requests: what an API costs at the prices the catalog knows
+    (DEP042, DEP043). A batch API's price is left out, as in ``unusable_api_details``."""
+    if market.compared_api is not None:
+        return None
+    unusable = [
+        a for a in market.apis if a.large_enough and not a.batch and (a.excluded_by or a.exceeded_limit)
+    ]
+    return min(unusable, key=lambda a: (a.usd_per_month, a.api), default=None)
+
+
 def unusable_api_details(market: Market) -> dict[str, Any]:
     """Why no API price stands in for the model, as DEP042 says it: the rules that exclude every one of
     its size or larger that takes its requests, or that every such price takes shorter requests. A
     batch API's price is left out: its own exclusion (not batch work) is not what keeps the API out."""
+    unusable = cheapest_unusable_api(market)
+    named = {"unusable_api_name": unusable.name} if unusable else {}
     sized = [a for a in market.apis if a.stands_in and not a.batch]
     if sized:
         excluded = (
@@ -114,9 +132,9 @@ def unusable_api_details(market: Market) -> dict[str, Any]:
             if not all(a.excluded_by for a in sized)
             else ", ".join(sorted({r for a in sized for r in a.excluded_by}))
         )
-        return {"api_excluded_by": excluded}
+        return {**named, "api_excluded_by": excluded}
     limits = {a.exceeded_limit for a in market.apis if a.large_enough and not a.batch and a.exceeded_limit}
-    return {"api_exceeded_limit": "window" if "window" in limits else "answer" if limits else ""}
+    return {**named, "api_exceeded_limit": "window" if "window" in limits else "answer" if limits else ""}
 
 
 def owned_base_details(market: Market) -> dict[str, Any]:

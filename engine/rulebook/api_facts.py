@@ -23,6 +23,11 @@ class ApiFact(Fact):
     """The size of the open model behind the compared API; 0 for a proprietary model."""
     api_price_age_days: Annotated[int, Guard(API)]
     """Days between the compared API price's date and the evaluation."""
+    unusable_api_priced: bool = False
+    """No API price the workload may use stands in for its model, but the catalog has some of its size or
+    larger that a rule excludes or that take shorter requests: the cheapest of them is what an API would
+    cost at the prices known (``unusable_api_usd_per_month``)."""
+    unusable_api_usd_per_month: Annotated[float, Guard("unusable_api_priced")] = 0.0
     self_hosted_priced: bool
     """A self-hosted route the rules left standing has a price."""
     self_hosted_usd_per_month: Annotated[float, Guard("self_hosted_priced")]

@@ -92,6 +92,8 @@ class ApiDetails(Details):
     api_excluded_by: str = ""
     """The rules that exclude the API prices of the model's size or larger that take its requests
     ('PRV003, RES001'; "" where none is excluded or none stands in)."""
+    unusable_api_name: str = ""
+    """The cheapest of those prices the workload may not use ("" where none is)."""
     api_exceeded_limit: str = ""
     """Prices of the model's size or larger exist, but every one takes shorter requests than the
     workload's: ``window`` where some context window is too short, else ``answer`` (its answer cap);
@@ -255,6 +257,9 @@ class EconomicsDetails(Details):
 class ProposalDetails(Details):
     ruled_out_by: str
     """IDs of the rules that ruled the proposed deployment out."""
+    ttft_target_stated: bool = False
+    """The workload file states its time-to-first-token target (not the default); the same per token."""
+    tpot_target_stated: bool = False
     unsuitable_by: str
     """IDs of the rules that declared the proposed GPU unsuitable."""
     residency_rules: str = ""
