@@ -164,6 +164,16 @@ def render_memo(
         raise InputError(
             f"result: a Recommendation from recommend(), not {type(result).__name__}", field="result"
         )
+    if chart_files is not None and not isinstance(chart_files, Mapping):
+        raise InputError(
+            f"chart_files: a mapping of chart titles to files, not {type(chart_files).__name__}",
+            field="chart_files",
+        )
+    if not isinstance(overridden, (list, tuple)) or not all(isinstance(name, str) for name in overridden):
+        # A text would be read letter by letter as the names of the figures replaced.
+        raise InputError(
+            f"overridden: a list of the figures' names, not {type(overridden).__name__}", field="overridden"
+        )
     fmt = _format(lang, currency, result.exchange_rate_usd_per_eur)
     return _render_memo(result, fmt, chart_files, overridden)
 

@@ -45,10 +45,18 @@ class Commands(click.Group):
         from .engine.common.closed_streams import stand_in_for_closed_streams
         from .engine.i18n.click_words import requested_language, speak_click
 
-        stand_in_for_closed_streams()
+        closed = stand_in_for_closed_streams()
         self.language = requested_language(sys.argv[1:] if args is None else args)
         speak_click(self.language)
-        return super().main(args, *more, **options)
+        try:
+            return super().main(args, *more, **options)
+        except OSError as error:
+            # click's own output (--help, --version) writes before any command runs: a stream the process
+            # was started without is refused there too, said as a command's system error is (exit 5).
+            if error.filename not in closed:
+                raise
+            click.echo(system_error_text(error, self.language), err=True)
+            sys.exit(EXIT_SYSTEM_ERROR)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

@@ -206,3 +206,17 @@ def test_a_plain_csv_is_held_to_the_rules_its_overrides_are_read_under(
     result = invoke("catalog", "import", str(source), "--format", "csv", "-o", str(out))
     assert result.exit_code == 2 and expected in " ".join(result.output.split())
     assert not out.exists()
+
+
+def test_a_trailing_comma_in_a_plain_csv_is_no_column(tmp_path: Path) -> None:
+    """Spreadsheets export a trailing comma on every line: an unnamed column is not read, and not
+    refused as a misspelt one."""
+    source, out = tmp_path / "rates.csv", tmp_path / "out.yaml"
+    source.write_text(
+        "provider,offer,gpu,usd_per_gpu_hour,pricing,instance_gpus,regions,\n"
+        "aws,mine-h100,h100-sxm,2.10,on_demand,8,us-east-1,\n",
+        encoding="utf-8",
+    )
+    result = invoke("catalog", "import", str(source), "--format", "csv", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert "usd_per_gpu_hour: 2.1" in out.read_text(encoding="utf-8")

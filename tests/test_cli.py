@@ -325,6 +325,8 @@ def test_a_full_standard_output_is_named_as_standard_output() -> None:
     ("closing", "args", "named"),
     [
         (">&-", ["size", "--params-b", "1", "--precision", "fp8"], "<standard output>"),
+        # click's own output, written before any command runs.
+        (">&-", ["--help"], "<standard output>"),
         ("<&-", ["recommend", "-"], "<stdin>"),
     ],
 )

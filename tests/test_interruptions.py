@@ -160,3 +160,27 @@ def test_scenario_workers_end_when_their_parent_is_killed(tmp_path: Path) -> Non
     while time.monotonic() < deadline and [pid for pid in workers if alive(pid)]:
         time.sleep(0.1)
     assert not [pid for pid in workers if alive(pid)]
+
+
+def test_ctrl_c_stops_a_scenario_run_and_its_workers_as_batch_stops(tmp_path: Path) -> None:
+    """Ctrl-C (to the whole process group, as a terminal sends it) on ``recommend --scenarios``: one line,
+    exit 130, no memo file, no worker left (it was click's 'Aborted!' and exit 1)."""
+    command = [sys.executable, "-m", "gpu_advisor.cli", "recommend", str(EXAMPLES_DIR / "public-chat.yaml")]
+    memo = tmp_path / "m.md"
+    process = subprocess.Popen(
+        [*command, "--scenarios", "20000", "--as-of", AS_OF, "-o", str(memo)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while time.monotonic() < deadline and len(workers) < 2:
+        workers = [pid for pid in children(process.pid) if alive(pid)]
+        time.sleep(0.05)
+    assert len(workers) >= 2
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert (process.returncode, stderr) == (130, "interrupted (SIGINT) before any result\n")
+    assert not [pid for pid in workers if alive(pid)] and not memo.exists()

@@ -194,6 +194,17 @@ def test_a_validation_error_names_its_first_field_and_check_path_takes_a_path() 
             "result",
             "result: a Recommendation from recommend(), not NoneType",
         ),
+        (
+            lambda w: api.render_memo(api.recommend(w), chart_files=5),
+            "chart_files",
+            "chart_files: a mapping of chart titles to files, not int",
+        ),
+        # A text was read letter by letter as the names of the figures replaced.
+        (
+            lambda w: api.render_memo(api.recommend(w), overridden="abc"),
+            "overridden",
+            "overridden: a list of the figures' names, not str",
+        ),
     ],
 )
 def test_an_argument_of_the_wrong_kind_is_an_input_error_naming_it(

@@ -320,6 +320,13 @@ def test_a_prompt_or_answer_that_leaves_no_window_is_asked_again() -> None:
     assert parse_answer(by_field["avg_input_tokens"], "9999999", knowledge, fmt, {}) == 9_999_999
     with pytest.raises(AnswerError, match="at least 10,000,149 tokens"):
         parse_answer(by_field["avg_output_tokens"], "150", knowledge, fmt, {"avg_input_tokens": 9_999_999})
+    # Within the catalog model's own context too: the workload was refused only once saved.
+    with pytest.raises(AnswerError) as beyond:
+        parse_answer(by_field["avg_input_tokens"], "200000", knowledge, fmt, {"model.name": "llama-3.1-8b"})
+    assert str(beyond.value) == (
+        "The prompt and the answer together come to at least 200,001 tokens, more than llama-3.1-8b's "
+        "context of 131,072 tokens: give a shorter one."
+    )
     german = Format.named("de")
     with pytest.raises(AnswerError, match=r"^Prompt und Antwort zusammen ergeben mindestens 10\.000\.001 "):
         parse_answer(by_field["avg_input_tokens"], "10000000", knowledge, german, {})

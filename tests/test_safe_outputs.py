@@ -107,7 +107,7 @@ def test_an_output_inside_a_directory_the_command_reads_is_refused_even_with_for
         (["recommend", workload, "--policy", str(policies), "--force", "-o", str(policy)], policies),
         (["check", str(proposals), "-o", str(proposals / "report.json")], proposals),
         (
-            ["check", str(paths["proposal"]), "--compare-to", str(proposals), "-o", str(proposals / "r")],
+            ["check", str(paths["proposal"]), "--compare-to", str(proposals), "-o", str(proposals / "r.yml")],
             proposals,
         ),
         (
@@ -118,6 +118,10 @@ def test_an_output_inside_a_directory_the_command_reads_is_refused_even_with_for
         assert_refused(invoke(*args), f"is inside {str(directory)!r}, a directory this command reads")
     assert policy.read_text(encoding="utf-8") == "schema_version: 1\nfamily: ORG\nrules: []\n"
     assert sorted(p.name for p in proposals.iterdir()) == ["p.yaml"]
+    # A file of a kind the directory is not read for may go there: a memo beside the policies.
+    memo = policies / "memo.md"
+    assert invoke("recommend", workload, "--policy", str(policies), "-o", str(memo)).exit_code == 0
+    assert memo.read_text(encoding="utf-8").startswith("# GPU decision memo: w")
 
 
 def test_a_chart_the_memo_file_would_replace_is_refused_before_any_is_written(tmp_path: Path) -> None:

@@ -182,15 +182,19 @@ def parse_answer(
     need = required_sum(question, answers or {})
     if need and value < need:
         raise AnswerError(explain("below_sum", fmt, need=need)) from None
-    sum_within_the_window(question, value, answers or {}, fmt)
+    sum_within_the_window(question, value, answers or {}, knowledge, fmt)
     return value
 
 
-def sum_within_the_window(question: Question, value: Any, answers: dict[str, Any], fmt: Format) -> None:
+def sum_within_the_window(
+    question: Question, value: Any, answers: dict[str, Any], knowledge: Knowledge, fmt: Format
+) -> None:
     """An answer summed by a later question (a prompt or an answer length, which the context window must
-    hold) must leave that sum within the later field's limit, counting a later-asked part at its least
-    (1 token): otherwise no answer to the later question would be accepted, and Enter would ask it again
-    for ever."""
+    hold) must leave that sum within the later field's limit and the catalog model's context, counting a
+    later-asked part at its least (1 token): otherwise no answer to the later question would be
+    accepted, and Enter would ask it again for ever, or the workload would be refused once saved."""
+    model = answers.get("model.name")
+    catalog = next((m for m in knowledge.models.models if m.id == model), None)
     for later in load_questions():
         if question.field not in later.at_least_sum_of:
             continue
@@ -198,6 +202,10 @@ def sum_within_the_window(question: Question, value: Any, answers: dict[str, Any
         total, most = int(value) + sum(others), upper_bound(later.field)
         if most is not None and total > most:
             raise AnswerError(explain("above_window", fmt, total=total, most=most))
+        if catalog is not None and total > catalog.max_context_tokens:
+            raise AnswerError(
+                explain("above_model_window", fmt, total=total, most=catalog.max_context_tokens, model=model)
+            )
 
 
 def chosen(question: Question, text: str, knowledge: Knowledge, fmt: Format) -> str:

@@ -185,21 +185,29 @@ def _with_scenarios(
 
     from gpu_advisor.engine.apps.scenarios.recommend import recommend_scenarios
     from gpu_advisor.engine.apps.scenarios.run import local_mapper
+    from gpu_advisor.engine.commands.portfolio import said, summary_signal
+    from gpu_advisor.engine.common.signals import exit_code_of, stop_on_signals
     from gpu_advisor.engine.present.batch_progress import TerminalProgress
 
-    with ExitStack() as stack:
-        bar = None
-        if sys.stderr.isatty():
-            bar = stack.enter_context(TerminalProgress(None, fmt.lang, rate="progress_scenario_rate"))
-        return recommend_scenarios(
-            workload,
-            ranges,
-            evaluated_on,
-            scenarios,
-            seed,
-            knowledge,
-            your_figures,
-            policy_path(policy_dir),
-            fmt,
-            mapper=local_mapper(progress=bar),
-        )
+    try:
+        with ExitStack() as stack:
+            # Ctrl-C or SIGTERM ends the run as batch and sweep end theirs: a line, exit 130 or 143.
+            stack.enter_context(stop_on_signals())
+            bar = None
+            if sys.stderr.isatty():
+                bar = stack.enter_context(TerminalProgress(None, fmt.lang, rate="progress_scenario_rate"))
+            return recommend_scenarios(
+                workload,
+                ranges,
+                evaluated_on,
+                scenarios,
+                seed,
+                knowledge,
+                your_figures,
+                policy_path(policy_dir),
+                fmt,
+                mapper=local_mapper(progress=bar),
+            )
+    except KeyboardInterrupt as stop:
+        click.echo(said(fmt.lang, "sweep_stopped", signal=summary_signal(stop)), err=True)
+        sys.exit(exit_code_of(stop))

@@ -17,6 +17,10 @@ class ClosedStream(io.TextIOBase):
         super().__init__()
         self._name = name
 
+    @property
+    def name(self) -> str:
+        return self._name
+
     def _refuse(self) -> NoReturn:
         raise OSError(errno.EBADF, "not open (the command was started with it closed)", self._name)
 
@@ -47,12 +51,14 @@ class ClosedStream(io.TextIOBase):
         return self
 
 
-def stand_in_for_closed_streams() -> None:
+def stand_in_for_closed_streams() -> frozenset[str]:
     """Replace each standard stream that is ``None`` (closed when the process started) by a
-    ``ClosedStream`` named as the messages name it."""
+    ``ClosedStream`` named as the messages name it; the names of every stand-in in place."""
     if sys.stdin is None:
         sys.stdin = ClosedStream("<stdin>")
     if sys.stdout is None:
         sys.stdout = ClosedStream("<standard output>")
     if sys.stderr is None:
         sys.stderr = ClosedStream("<standard error>")
+    streams = (sys.stdin, sys.stdout, sys.stderr)
+    return frozenset(stream.name for stream in streams if isinstance(stream, ClosedStream))

@@ -58,10 +58,16 @@ def _names(target: Path, given: str | None) -> bool:
     return given is not None and given != STANDARD_OUTPUT and _same_file(target, Path(given))
 
 
+READ_FROM_DIRECTORIES = frozenset({".yaml", ".yml", ".json"})
+"""The files a directory of policies or proposals is read for: an output of another kind (a memo, a
+chart) may be written there."""
+
+
 def _holds(given: str | None, target: Path) -> bool:
-    """``given`` (an input, if any) is a directory ``target`` lies in, at any depth: a directory of
-    proposals or policies the command reads (a report written there is read as one the next time)."""
-    if given is None or given == STANDARD_OUTPUT:
+    """``given`` (an input, if any) is a directory ``target`` lies in, at any depth, and ``target`` is a
+    file of a kind read from it: a directory of proposals or policies the command reads (a report
+    written there is read as one the next time)."""
+    if given is None or given == STANDARD_OUTPUT or target.suffix.lower() not in READ_FROM_DIRECTORIES:
         return False
     try:
         directory = Path(given)

@@ -70,7 +70,9 @@ def context_for(
             request=Grouped(request),
             most=Grouped(MAX_CONTEXT_TOKENS),
         )
-        raise InputError(at("avg_input_tokens", problem), field="avg_input_tokens")
+        # The longer part is the one to shorten.
+        blamed = "avg_input_tokens" if avg_input_tokens >= avg_output_tokens else "avg_output_tokens"
+        raise InputError(at(blamed, problem), field=blamed)
     if not given:
         context_tokens = max(context_tokens, request)
     if request > context_tokens:

@@ -26,7 +26,7 @@ from gpu_advisor.engine.apps.questionnaire import (
 )
 from gpu_advisor.engine.common import json_input
 from gpu_advisor.engine.common.errors import InputError
-from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem
+from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem, nested_deeper
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import WorkloadInput, validate_workload
 from gpu_advisor.engine.i18n.environment import translate
@@ -179,7 +179,11 @@ def read_extra(text: str, state: FormState) -> dict[str, Any]:
         where = ".".join(str(part) for part in problem.path)
         state.general_errors.append(f"{EXTRA}: {where + ': ' if where else ''}{problem.problem}")
         return {}
-    except (json_input.NotJson, RecursionError):
+    except RecursionError:
+        # Python's parser gives up on such nesting before the depth is checked.
+        state.general_errors.append(f"{EXTRA}: {nested_deeper(MAX_NESTING_DEPTH)}")
+        return {}
+    except json_input.NotJson:
         extra = None
     if not isinstance(extra, dict):
         state.general_errors.append(f"{EXTRA}: not a JSON object of workload fields")

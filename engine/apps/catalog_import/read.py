@@ -56,15 +56,17 @@ def header_problem(path: str, header: list[str], model: type[Row]) -> None:
     """A column named twice would be read from its last cell alone; in the plain CSV, whose columns are
     all gpu-advisor's own, a column it does not know is a misspelt one (``region`` for ``regions``),
     which would be dropped unsaid. The published formats carry columns gpu-advisor does not read."""
+    # An unnamed column is a trailing comma, as spreadsheets export it: its cells are not read.
+    named = [name for name in header if name]
     seen: set[str] = set()
-    for name in header:
+    for name in named:
         if name in seen:
             raise InputError(f"{path}: line 1, column {name}: named twice in the header")
         seen.add(name)
     if model is not PlainRow:
         return
     known = list(PlainRow.model_fields)
-    for name in header:
+    for name in named:
         if name not in known:
             raise InputError(f"{path}: line 1: {unknown_value_message('column', name, known)}")
 

@@ -138,8 +138,13 @@ _JOB: ScenarioJob | None = None
 def _set_job(job: ScenarioJob, parent: int) -> None:
     """Worker start: the job, and an end once the parent is gone (a SIGTERM or SIGKILL that stops it
     before it stops its pool left the workers drawing scenarios for minutes)."""
+    import signal
+
     global _JOB
     _JOB = job
+    # The parent stops the run on Ctrl-C (the whole process group gets it) and shuts the pool down.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     exit_with_parent(parent)
 
 
