@@ -138,35 +138,9 @@ def test_sigterm_stops_a_sweep_with_the_values_evaluated_so_far(tmp_path: Path) 
     assert len(result["points"]) == len(first["values"]) * len(second["values"]) < 1800
 
 
-def test_scenario_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
-    """``recommend --scenarios`` draws over forked workers; its parent killed by SIGTERM (or SIGKILL, which
-    lets it stop nothing) left them drawing for minutes. They end once they see the parent gone."""
+def start_scenarios(memo: Path) -> tuple[subprocess.Popen[str], list[int]]:
+    """``recommend --scenarios`` in a session of its own, once its worker processes run."""
     command = [sys.executable, "-m", "gpu_advisor.cli", "recommend", str(EXAMPLES_DIR / "public-chat.yaml")]
-    process = subprocess.Popen(
-        [*command, "--scenarios", "20000", "--as-of", AS_OF, "-o", str(tmp_path / "m.md")],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    workers: list[int] = []
-    while time.monotonic() < deadline and len(workers) < 2:
-        workers = [pid for pid in children(process.pid) if alive(pid)]
-        time.sleep(0.05)
-    assert len(workers) >= 2
-    process.send_signal(signal.SIGKILL)
-    process.wait(timeout=30)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and [pid for pid in workers if alive(pid)]:
-        time.sleep(0.1)
-    assert not [pid for pid in workers if alive(pid)]
-
-
-def test_ctrl_c_stops_a_scenario_run_and_its_workers_as_batch_stops(tmp_path: Path) -> None:
-    """Ctrl-C (to the whole process group, as a terminal sends it) on ``recommend --scenarios``: one line,
-    exit 130, no memo file, no worker left (it was click's 'Aborted!' and exit 1)."""
-    command = [sys.executable, "-m", "gpu_advisor.cli", "recommend", str(EXAMPLES_DIR / "public-chat.yaml")]
-    memo = tmp_path / "m.md"
     process = subprocess.Popen(
         [*command, "--scenarios", "20000", "--as-of", AS_OF, "-o", str(memo)],
         stdout=subprocess.DEVNULL,
@@ -180,6 +154,26 @@ def test_ctrl_c_stops_a_scenario_run_and_its_workers_as_batch_stops(tmp_path: Pa
         workers = [pid for pid in children(process.pid) if alive(pid)]
         time.sleep(0.05)
     assert len(workers) >= 2
+    return process, workers
+
+
+def test_scenario_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
+    """``recommend --scenarios`` draws over forked workers; its parent killed by SIGTERM (or SIGKILL, which
+    lets it stop nothing) left them drawing for minutes. They end once they see the parent gone."""
+    process, workers = start_scenarios(tmp_path / "m.md")
+    process.send_signal(signal.SIGKILL)
+    process.communicate(timeout=30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and [pid for pid in workers if alive(pid)]:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if alive(pid)]
+
+
+def test_ctrl_c_stops_a_scenario_run_and_its_workers_as_batch_stops(tmp_path: Path) -> None:
+    """Ctrl-C (to the whole process group, as a terminal sends it) on ``recommend --scenarios``: one line,
+    exit 130, no memo file, no worker left (it was click's 'Aborted!' and exit 1)."""
+    memo = tmp_path / "m.md"
+    process, workers = start_scenarios(memo)
     os.killpg(process.pid, signal.SIGINT)
     _, stderr = process.communicate(timeout=30)
     assert (process.returncode, stderr) == (130, "interrupted (SIGINT) before any result\n")
