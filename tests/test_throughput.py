@@ -298,7 +298,10 @@ def test_memo_shows_the_chain_from_load_to_cost() -> None:
         "One spare replica on top keeps the peak served when a replica fails or is updated: 3 GPUs in all."
         in text[load:]
     )
-    assert "| Utilization | 100 % (busy share of the load) |" in text
+    assert (
+        "| Utilization | 100 % (derived: the share of paid hours with a request in flight, not of the cards' "
+        "throughput) |"
+    ) in text
     assert "Accuracy: the performance estimate" in text
 
 
