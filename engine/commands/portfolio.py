@@ -7,6 +7,7 @@ import sys
 import click
 
 from gpu_advisor.engine.commands.common import (
+    EXIT_INTERNAL_ERROR,
     EXIT_ROWS_SKIPPED,
     as_of_option,
     currency_option,
@@ -132,6 +133,10 @@ def batch(
     except KeyboardInterrupt as stop:
         click.echo(said(lang, "batch_interrupted", signal=summary_signal(stop)), err=True)
         sys.exit(exit_code_of(stop))
+    if summary.faults:
+        # Not a bad row the user may allow: a fault in gpu-advisor, said as an internal error is.
+        click.echo(said(lang, "rows_faulted", rows=summary.faults), err=True)
+        sys.exit(EXIT_INTERNAL_ERROR)
     if summary.errors and not allow_bad_rows:
         click.echo(said(lang, "rows_skipped", rows=summary.errors), err=True)
         sys.exit(EXIT_ROWS_SKIPPED)

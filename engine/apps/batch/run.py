@@ -145,6 +145,15 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         return Outcome(row.line, name, None, f"{origin}: {error}")
     except RecursionError:
         return Outcome(row.line, name, None, said(settings.lang, "nested", origin=origin))
+    except Exception as error:  # a fault in gpu-advisor: this row's, the others are still evaluated
+        import os
+
+        if os.environ.get("GPU_ADVISOR_TRACEBACK", "").strip().lower() not in ("", "0", "false", "no"):
+            raise
+        fault = said(
+            settings.lang, "row_fault", origin=origin, fault=type(error).__name__, error=str(error) or "-"
+        )
+        return Outcome(row.line, name, None, fault, fault=True)
     decision = summary.decision
     attention, notes = portfolio_split(summary.attention)
     return Outcome(

@@ -22,6 +22,8 @@ class Outcome:
     attention: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     """Portfolio-wide notes that fired on this workload (``PORTFOLIO_NOTE_RULES``)."""
+    fault: bool = False
+    """The error is a fault in gpu-advisor (an exception no check expected), not in the row."""
 
 
 PORTFOLIO_NOTE_RULES = ("KNB001", "KNB007", "KNB013")
@@ -75,6 +77,8 @@ class BatchSummary(SummaryModel):
     """Rows read (evaluated plus errors)."""
     evaluated: int
     errors: int
+    faults: int = 0
+    """Of the errors, those that are faults in gpu-advisor rather than in their rows: the run exits 4."""
     by_deployment: dict[str, int]
     total_usd_per_month: float
     """Sum of the decisions' monthly cost; decisions without a monthly
@@ -105,6 +109,7 @@ class Tally:
     evaluated_on: dt.date
     evaluated: int = 0
     errors: int = 0
+    faults: int = 0
     by_deployment: dict[str, int] = field(default_factory=dict)
     total_usd_per_month: float = 0.0
     estimated_usd_per_month: float = 0.0
@@ -121,6 +126,7 @@ class Tally:
     def add(self, outcome: Outcome) -> None:
         if outcome.error is not None:
             self.errors += 1
+            self.faults += outcome.fault
             if len(self.error_list) < LISTED_MAX:
                 self.error_list.append(RowError(line=outcome.line, name=outcome.name, error=outcome.error))
             return
@@ -149,6 +155,7 @@ class Tally:
             workloads=self.evaluated + self.errors,
             evaluated=self.evaluated,
             errors=self.errors,
+            faults=self.faults,
             by_deployment=dict(sorted(self.by_deployment.items())),
             total_usd_per_month=round(self.total_usd_per_month, 2),
             estimated_usd_per_month=round(self.estimated_usd_per_month, 2),
