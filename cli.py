@@ -9,6 +9,7 @@ it); 5 the operating system refused (a full disk); 130 interrupted.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
@@ -55,7 +56,9 @@ class Commands(click.Group):
             # was started without is refused there too, said as a command's system error is (exit 5).
             if error.filename not in closed:
                 raise
-            click.echo(system_error_text(error, self.language), err=True)
+            # Standard error may be closed too: the exit code then says it alone.
+            with contextlib.suppress(OSError):
+                click.echo(system_error_text(error, self.language), err=True)
             sys.exit(EXIT_SYSTEM_ERROR)
 
     def invoke(self, ctx: click.Context) -> Any:

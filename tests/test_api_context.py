@@ -258,3 +258,38 @@ def test_an_api_decision_without_a_price_that_takes_the_requests_says_so() -> No
         "Until one is found, the priced route is the cheapest self-hosted one the rules leave standing (own "
         "hardware: 4 × HGX H100 8-GPU (32 × h100-sxm)) at $44,029.11/month."
     ) in flat
+
+
+def test_no_api_the_workload_may_use_keeps_the_api_with_the_priced_fallback() -> None:
+    """A 405B legal tool of a German company, business-critical, with personal data, 2,000 requests a day
+    in office hours: every API of its size is excluded (PRV003, RES001). DeepInfra's, the cheapest at
+    2,000 x 22 days x (12,000 + 1,500 tokens) x $0.80 per million = $475.20, is far below the 16 H100 at
+    Scaleway the rules leave standing ($10,343.07), so the API stays the recommendation (DEP043) and the
+    rental is the priced fallback; DEP042 (self-hosting no dearer) does not fire."""
+    legal = {
+        "name": "legal-405b",
+        "model": {"name": "llama-3.1-405b", "precision": "fp8"},
+        "requests_per_day": 2_000,
+        "avg_input_tokens": 12_000,
+        "avg_output_tokens": 1_500,
+        "context_tokens": 32_768,
+        "load_pattern": "steady",
+        "schedule": "office_hours",
+        "latency_sensitive": True,
+        "personal_data": True,
+        "business_critical": True,
+        "company_country": "DE",
+    }
+    result = run(legal)
+    assert result.decision.deployment == "api" and "DEP042" not in result.fired_rules
+    assert round(2_000 * 22 * 13_500 * 0.80 / 1e6, 2) == 475.20
+    finding = next(f for f in result.findings if f.rule_id == "DEP043")
+    assert finding.message == (
+        "Under the 10,000 requests/day line the documents point to a managed API, but the catalog has none "
+        "this workload may use: every API price of its model's size or larger is excluded (PRV003, RES001). "
+        "At those prices an API would cost less than self-hosting: the cheapest of them, Llama 3.1 405B "
+        "Instruct (DeepInfra), costs $475.20/month. So the recommendation stays an API the workload may "
+        "use, which a provider has to price and locate. Until one is found, the priced route is the "
+        "cheapest self-hosted one the rules leave standing (scaleway h100-sxm-8-80g (16 × h100-sxm)) at "
+        "$10,343.07/month."
+    )

@@ -14,9 +14,11 @@ from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.batch import run as batch_run
 
 
+@pytest.mark.parametrize("mode", ["--allow-bad-rows", "--strict"])
 def test_a_fault_on_one_row_leaves_the_others_evaluated(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
+    """--strict stops at a bad row; a fault is none, so the run goes on under it too."""
     real = batch_run.evaluate_workload
 
     def faulty(workload: Any, *args: Any, **kwargs: Any) -> Any:
@@ -39,7 +41,7 @@ def test_a_fault_on_one_row_leaves_the_others_evaluated(
             str(source),
             "--jobs",
             "1",
-            "--allow-bad-rows",
+            mode,
             "-o",
             str(output),
             "--summary",

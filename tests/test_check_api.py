@@ -235,14 +235,17 @@ def test_a_provider_that_hosts_only_smaller_models_is_judged_by_its_largest(tmp_
     assert "(judged as ionos llama-3.3-70b-ionos)" in markdown.output
 
 
-def test_nothing_named_where_every_api_is_excluded_is_judged_as_the_excluded_one(tmp_path: Path) -> None:
+def test_nothing_named_where_every_api_is_excluded_is_the_api_still_to_be_found(tmp_path: Path) -> None:
     """DeepSeek-R1 for a German company's personal data: the catalog's one API of the model (DeepSeek's,
-    in China) is excluded, the recommendation compares none, and a proposal naming no API is judged as
-    that one; the memo says every price of the model's size is excluded."""
+    in China) is excluded, so the recommendation is an API still to be found (DEP043), and a proposal
+    naming no API means that one: the checks that need the API cannot tell until it is named (judged as
+    DeepSeek's, it failed the recommendation's own route). Naming DeepSeek's fails."""
     workload = {**CONTRACTS, "model": {"name": "deepseek-r1", "precision": "fp8"}}
     data = document(tmp_path, {"deployment": "api"}, workload)
-    assert data["recommendation"]["usd_per_month"] is None
-    assert (data["api"]["api"], statuses(data)["DEP036"]) == ("deepseek-r1-deepseek", "fail")
+    assert data["recommendation"]["usd_per_month"] is None and data["status"] == "unknown"
+    assert [statuses(data)[rule] for rule in ("DEP036", "DEP037", "DEP038", "DEP039")] == ["unknown"] * 4
+    named = document(tmp_path, {"deployment": "api", "offer": "deepseek-r1-deepseek"}, workload)
+    assert (named["api"]["api"], statuses(named)["DEP036"]) == ("deepseek-r1-deepseek", "fail")
     path = tmp_path / "w.yaml"
     path.write_text(yaml.safe_dump(workload), encoding="utf-8")
     memo = CliRunner().invoke(main, ["recommend", str(path), "--as-of", AS_OF])

@@ -113,9 +113,10 @@ def cheapest_unusable_api(market: Market) -> ApiCost | None:
     (DEP042, DEP043). A batch API's price is left out, as in ``unusable_api_details``."""
     if market.compared_api is not None:
         return None
-    unusable = [
-        a for a in market.apis if a.large_enough and not a.batch and (a.excluded_by or a.exceeded_limit)
-    ]
+    # The same prices the message's reason describes: those that take the requests (all excluded, as
+    # none is compared), else those of the size that take shorter ones.
+    sized = [a for a in market.apis if a.large_enough and not a.batch]
+    unusable = [a for a in sized if a.stands_in] or [a for a in sized if a.exceeded_limit]
     return min(unusable, key=lambda a: (a.usd_per_month, a.api), default=None)
 
 

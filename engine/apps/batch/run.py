@@ -146,8 +146,6 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
     except RecursionError:
         return Outcome(row.line, name, None, said(settings.lang, "nested", origin=origin))
     except Exception as error:  # a fault in gpu-advisor: this row's, the others are still evaluated
-        import os
-
         if os.environ.get("GPU_ADVISOR_TRACEBACK", "").strip().lower() not in ("", "0", "false", "no"):
             raise
         fault = said(
@@ -339,7 +337,8 @@ def _write_chunk(
     outcomes: list[Outcome], sink: IO[str], tally: Tally, strict: bool, progress: Progress, lang: str
 ) -> None:
     for outcome in outcomes:
-        if outcome.error is not None and strict:
+        # --strict stops at a bad row; a fault in gpu-advisor is no bad row (the run goes on and exits 4).
+        if outcome.error is not None and strict and not outcome.fault:
             sink.flush()
             tally.add(outcome)  # the row that stopped the run counts among those with errors
             tally.stopped_at_line = outcome.line

@@ -42,8 +42,10 @@ def proposed_api(proposal: ProposalInput, evaluation: Evaluation) -> ApiCost | N
     ]
     fitting = [cost for cost in named if cost.stands_in or cost.same_model]
     if proposal.offer is None and proposal.provider is None:
-        # Nothing named and nothing compared: every API that stands in is excluded (or none does).
-        return chosen(fitting)
+        # Nothing named and nothing compared: every API that stands in is excluded or takes shorter
+        # requests (or none does), so the recommendation is an API still to be found (DEP043): the
+        # proposal means that one, which the catalog does not price, not one the rules exclude.
+        return None
     return chosen(fitting or named)
 
 
