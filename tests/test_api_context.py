@@ -293,3 +293,18 @@ def test_no_api_the_workload_may_use_keeps_the_api_with_the_priced_fallback() ->
         "cheapest self-hosted one the rules leave standing (scaleway h100-sxm-8-80g (16 × h100-sxm)) at "
         "$10,343.07/month."
     )
+
+
+def test_no_api_of_the_model_size_keeps_the_api_with_the_priced_fallback() -> None:
+    """A 500B model given by its size at 2,000 requests a day: the catalog prices no API that large, so
+    the documents' line stands (an API to be found) and DEP044 gives the self-hosted route's price; a
+    manager read no figure at all before."""
+    result = run({"name": "big", "model": {"params_b": 500, "precision": "fp8"}, "requests_per_day": 2_000})
+    assert result.decision.deployment == "api" and {"DEP042", "DEP043"}.isdisjoint(result.fired_rules)
+    finding = next(f for f in result.findings if f.rule_id == "DEP044")
+    assert finding.message == (
+        "Under the 10,000 requests/day line the documents point to a managed API, but the catalog prices "
+        "none for a model of this size or larger, so the recommendation is an API a provider has to offer "
+        "and price. Until one is found, the priced route is the cheapest self-hosted one the rules leave "
+        "standing (runpod community (8 × h200)) at $20,965.60/month."
+    )
