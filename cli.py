@@ -22,17 +22,16 @@ from . import __version__
 from .engine.commands.ask import ask
 from .engine.commands.catalog_import import catalog_group
 from .engine.commands.check import check
-from .engine.commands.common import EXIT_SYSTEM_ERROR
+from .engine.commands.common import EXIT_INTERNAL_ERROR, EXIT_SYSTEM_ERROR
 from .engine.commands.portfolio import batch, sweep
 from .engine.commands.recommend import recommend
 from .engine.commands.reference import calibration, catalog, rules, schema
 from .engine.commands.serve import serve
 from .engine.commands.sizing import size, tco
 
-EXIT_INTERNAL_ERROR = 4
-"""An exception no command expected: a fault in gpu-advisor, said without a traceback."""
-"""The operating system refusing what a command needed (a full disk, an address in use) exits with
-``EXIT_SYSTEM_ERROR`` (5), said without a traceback."""
+# An exception no command expected is a fault in gpu-advisor: EXIT_INTERNAL_ERROR (4). The operating system
+# refusing what a command needed (a full disk, an address in use): EXIT_SYSTEM_ERROR (5). Both are said
+# without a traceback.
 
 
 class Commands(click.Group):

@@ -33,7 +33,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 EXIT_CHECK_FAILED = 1
 EXIT_ROWS_SKIPPED = 1
 EXIT_INTERNAL_ERROR = 4
-"""An exception no command expected (cli.py says it so); a batch whose rows met one ends with it too."""
+"""An exception no command expected: a fault in gpu-advisor, said without a traceback (cli.py); a batch
+whose rows met one ends with it too."""
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_KNOWLEDGE = 3
 EXIT_SYSTEM_ERROR = 5
