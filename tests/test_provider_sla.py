@@ -110,7 +110,7 @@ def test_a_business_critical_gdpr_workload_keeps_the_eu_providers_whose_sla_is_n
     assert eu_providers(result, admitted=False) == {"runpod"}
     (finding,) = [f for f in result.findings if f.rule_id == "PRV011"]
     assert finding.severity == "warning"
-    assert "Hugging Face, OVHcloud, STACKIT publish an uptime commitment" in finding.message
+    assert "Hugging Face, OVHcloud and STACKIT publish an uptime commitment" in finding.message
 
 
 def test_without_business_criticality_neither_sla_rule_fires() -> None:

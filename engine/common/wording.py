@@ -99,3 +99,10 @@ def marked(msgid: str) -> str:
     """``msgid`` as it is: marks a sentence that a table holds for the translation tests, which find
     only sentences written in the code as ``Words("...")`` or ``marked("...")``."""
     return msgid
+
+
+def listed(items: list[str]) -> str | Words:
+    """Names as a sentence lists them: "A", "A and B", "A, B and C", the "and" in the reader's language."""
+    if len(items) < 2:
+        return "".join(items)
+    return Words("%(items)s and %(last)s", items=", ".join(items[:-1]), last=items[-1])

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from gpu_advisor.engine.calc.commitments import fleet_name, option_billing
 from gpu_advisor.engine.calc.fleet_billing import undercuts
 from gpu_advisor.engine.calc.listing_frames import stages_over_cluster_network
-from gpu_advisor.engine.common.wording import Words
+from gpu_advisor.engine.common.wording import Words, listed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Decision, Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -227,7 +227,7 @@ def economics_details(
         best_option_cards_per_replica=cards_per_replica(best) if best else 0,
         best_option_instance_sizes=best.instance_gpus if best else (),
         best_option_other_prices=other_prices(knowledge, best),
-        sla_unknown_providers=", ".join(unknown_sla),
+        sla_unknown_providers=listed(list(unknown_sla)),
         best_option_sla_unknown=best is not None and knowledge.provider(best.provider).enterprise_sla is None,
         sla_established_best_name=option_name(with_sla) if with_sla else "",
         sla_established_best_usd_per_month=with_sla.usd_per_month if with_sla else 0.0,

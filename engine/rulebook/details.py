@@ -206,7 +206,7 @@ class EconomicsDetails(Details):
     best_option_cluster_condition: str = ""
     best_option_other_prices: tuple[OtherPrice, ...]
     """The provider's other catalog prices for the same GPU."""
-    sla_unknown_providers: str
+    sla_unknown_providers: str | Words
     """The admitted rentals' providers whose SLA is not established, ', '-separated, alphabetical."""
     best_option_sla_unknown: bool
     """The best option's provider is one of them."""
