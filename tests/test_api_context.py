@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import knowledge_with, merged, run
+from helpers import EXAMPLES_DIR, knowledge_with, merged, read_example, run
 
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
@@ -309,3 +309,13 @@ def test_no_api_of_the_model_size_keeps_the_api_with_the_priced_fallback() -> No
         "and price. Until one is found, the priced route is the cheapest self-hosted one the rules leave "
         "standing (runpod community (8 × h200)) at $20,965.60/month."
     )
+
+
+def test_the_managed_apis_section_says_a_ruled_out_api_is_shown_for_comparison() -> None:
+    """The HR assistant runs its own weights: the summary says the API compared is ruled out (DEP005), and
+    the Managed APIs section, which says which price "is compared", now says so too."""
+    memo = render_memo(run(read_example(EXAMPLES_DIR / "hr-assistant.yaml")))
+    assert (
+        "the cheapest of the 3 prices of that class open to it.\n"
+        "The managed API is ruled out for this workload (DEP005): its price is shown for comparison only.\n"
+    ) in memo
