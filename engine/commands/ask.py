@@ -233,22 +233,18 @@ def free_name(stem: str, suffix: str, force: bool, inputs: tuple[str | None, ...
     that an earlier session's files are never replaced by surprise. An input file (``--from``) is
     skipped even with --force: it may not be written over, and refusing it only after the last answer
     lost every answer."""
+    from pathlib import Path
+
+    from gpu_advisor.engine.common.safe_files import names_the_same_file
+
     candidate = f"{stem}{suffix}"
     number = 1
-    while (not force and os.path.lexists(candidate)) or _is_one_of(candidate, inputs):
+    while (not force and os.path.lexists(candidate)) or any(
+        names_the_same_file(Path(candidate), given) for given in inputs
+    ):
         number += 1
         candidate = f"{stem}-{number}{suffix}"
     return candidate
-
-
-def _is_one_of(candidate: str, inputs: tuple[str | None, ...]) -> bool:
-    try:
-        return any(
-            given and given != "-" and os.path.exists(candidate) and os.path.samefile(candidate, given)
-            for given in inputs
-        )
-    except OSError:
-        return False
 
 
 def default_file(name: str, force: bool, inputs: tuple[str | None, ...] = ()) -> tuple[str, str | None]:

@@ -53,7 +53,7 @@ def _same_file(target: Path, source: Path) -> bool:
         return False
 
 
-def _names(target: Path, given: str | None) -> bool:
+def names_the_same_file(target: Path, given: str | None) -> bool:
     """``given`` (another of the command's files, if any; not standard output) is ``target``."""
     return given is not None and given != STANDARD_OUTPUT and _same_file(target, Path(given))
 
@@ -93,7 +93,7 @@ def check_output(
         raise InputError(at(option, Words("an empty file name; name a file")))
     target = Path(output)
     for other_option, other in others:
-        if _names(target, other):
+        if names_the_same_file(target, other):
             problem = Words(
                 "%(file)s is also the file of %(other)s; write each output to a file of its own",
                 file=repr(output),
@@ -124,7 +124,7 @@ def check_output(
         )
         raise InputError(at(option, problem))
     for source in inputs:
-        if _names(target, source):
+        if names_the_same_file(target, source):
             problem = Words(
                 "%(file)s is an input file of this command (%(source)s); write the output elsewhere",
                 file=repr(output),

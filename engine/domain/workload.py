@@ -282,6 +282,10 @@ class ResolvedWorkload(BaseModel):
     def is_moe(self) -> bool:
         return self.active_params_b < self.params_b
 
+    def states(self, field: str) -> bool:
+        """The workload file gives ``field`` a value itself (a latency target, say), not a default."""
+        return getattr(self, field) is not None and field not in self.defaults_used
+
     def fallback_utilization(self, knowledge: Knowledge) -> float:
         """The load pattern's assumed utilization, for a model no GPU can serve (nothing to derive from)."""
         return knowledge.utilization_default(self.load_pattern).utilization

@@ -88,7 +88,7 @@ def weigh_api(
         standing_name=standing.name if standing else "",
         standing_usd_per_month=standing.usd_per_month if standing else 0.0,
         standing_kept_warm=bool(standing and standing.kind == "serverless"),
-        **unusable_api_details(market),
+        **unusable_api_details(market, unusable),
         **owned_base_details(market),
     )
     return session.assert_fact(fact, facts), details
@@ -120,11 +120,11 @@ def cheapest_unusable_api(market: Market) -> ApiCost | None:
     return min(unusable, key=lambda a: (a.usd_per_month, a.api), default=None)
 
 
-def unusable_api_details(market: Market) -> dict[str, Any]:
+def unusable_api_details(market: Market, unusable: ApiCost | None) -> dict[str, Any]:
     """Why no API price stands in for the model, as DEP042 says it: the rules that exclude every one of
-    its size or larger that takes its requests, or that every such price takes shorter requests. A
-    batch API's price is left out: its own exclusion (not batch work) is not what keeps the API out."""
-    unusable = cheapest_unusable_api(market)
+    its size or larger that takes its requests, or that every such price takes shorter requests; and
+    ``unusable`` (``cheapest_unusable_api``) by name. A batch API's price is left out: its own exclusion
+    (not batch work) is not what keeps the API out."""
     named = {"unusable_api_name": unusable.name} if unusable else {}
     sized = [a for a in market.apis if a.stands_in and not a.batch]
     if sized:

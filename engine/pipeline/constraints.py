@@ -57,10 +57,7 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
             resolved.max_time_to_first_token_ms is not None
             or resolved.max_time_per_output_token_ms is not None
         ),
-        latency_targets_stated=any(
-            getattr(resolved, field) is not None and field not in resolved.defaults_used
-            for field in LATENCY_TARGETS
-        ),
+        latency_targets_stated=any(resolved.states(field) for field in LATENCY_TARGETS),
         export_restricted_country=knowledge.export_restricted(resolved.company_country),
         company_region=knowledge.data_protection_region(resolved.company_country),
         is_moe=resolved.is_moe,

@@ -20,7 +20,6 @@ from gpu_advisor.engine.apps.check.proposal_latency import latency_facts
 from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
-from gpu_advisor.engine.domain.batch_fields import LATENCY_TARGETS
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.proposal import Location, ProposalInput
@@ -339,11 +338,10 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         if cost.cheapest_mix_usd_per_month > 0
         else 0.0,
     )
-    stated = [name not in evaluation.workload.defaults_used for name in LATENCY_TARGETS]
     details = ProposalDetails(
         ruled_out_by=", ".join(ruled_out_by),
-        ttft_target_stated=stated[0] and evaluation.workload.max_time_to_first_token_ms is not None,
-        tpot_target_stated=stated[1] and evaluation.workload.max_time_per_output_token_ms is not None,
+        ttft_target_stated=evaluation.workload.states("max_time_to_first_token_ms"),
+        tpot_target_stated=evaluation.workload.states("max_time_per_output_token_ms"),
         unsuitable_by=", ".join(evaluation.verdicts.unsuitable.get(hardware.gpu or "", [])),
         residency_rules=residency_rules,
         commitment_months=(offered.commitment_months or 0) if offered is not None else 0,
