@@ -317,5 +317,6 @@ def test_the_managed_apis_section_says_a_ruled_out_api_is_shown_for_comparison()
     memo = render_memo(run(read_example(EXAMPLES_DIR / "hr-assistant.yaml")))
     assert (
         "the cheapest of the 3 prices of that class open to it.\n"
-        "The managed API is ruled out for this workload (DEP005): its price is shown for comparison only.\n"
+        "Managed APIs are ruled out for this workload (DEP005): the prices here are shown for comparison "
+        "only.\n"
     ) in memo
