@@ -256,7 +256,7 @@ def test_an_api_decision_without_a_price_that_takes_the_requests_says_so() -> No
     ) in flat
     assert (
         "Until one is found, the priced route is the cheapest self-hosted one the rules leave standing (own "
-        "hardware: 4 × HGX H100 8-GPU (32 × h100-sxm)) at $44,029.11/month."
+        "hardware: 6 × HGX H100 8-GPU (48 × h100-sxm)) at $66,043.66/month."
     ) in flat
 
 

@@ -20,9 +20,9 @@ def test_the_busy_share_of_a_workload_kept_in_the_building_is_the_own_servers() 
     assert (result.decision.deployment, result.own_hardware.gpu) == ("own_hardware", "h100-sxm")
     assert result.serverless_option is not None and result.serverless_option.gpu == "h200"
     assert (result.load.busy_share_gpu, result.load.busy_share_route) == ("h100-sxm", "own_hardware")
-    assert round(result.load.service_seconds_alone or 0, 1) == 25.1
+    assert round(result.load.service_seconds_alone or 0, 1) == 25.2
     assert (
-        "One request takes 25.1 s on an idle replica of h100-sxm (the own server's GPU, as the rules leave "
+        "One request takes 25.2 s on an idle replica of h100-sxm (the own server's GPU, as the rules leave "
         "neither a rental nor serverless standing), longer as more share it;"
     ) in " ".join(render_memo(result).split())
 

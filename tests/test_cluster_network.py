@@ -40,10 +40,11 @@ def test_a_16_card_replica_rents_two_p5_instances_over_efa() -> None:
         "h100-sxm",
         "EU",
     )
-    # Two replicas (one a spare) of 16 cards: four p5.48xlarge, billed every hour of the month.
-    assert (best.replicas, best.spare_replicas, best.gpus_rented) == (2, 1, 32)
-    assert [(i.gpus, i.count) for i in best.instances] == [(8, 4)]
-    assert abs(best.usd_per_month - 32 * best.usd_per_gpu_hour * 730) < 0.01
+    # Three replicas (one a spare) of 16 cards: six p5.48xlarge, billed every hour of the month. (Two
+    # until each card was known to keep the whole latent cache of every sequence, eight copies a stage.)
+    assert (best.replicas, best.spare_replicas, best.gpus_rented) == (3, 1, 48)
+    assert [(i.gpus, i.count) for i in best.instances] == [(8, 6)]
+    assert abs(best.usd_per_month - 48 * best.usd_per_gpu_hour * 730) < 0.01
     excluded = {o.offer: o.excluded_by for o in result.options if o.gpu == "h100-sxm"}
     assert "NET003" not in excluded["p5-on-demand-stockholm"]
     assert "NET003" not in excluded["nd-h100-v5-swedencentral"]
@@ -125,7 +126,7 @@ def test_an_added_offer_carries_its_network_where_its_provider_documents_one(tmp
 
     with_network = option(EFA)
     assert not with_network.excluded_by and (with_network.gpus_rented, with_network.usd_per_gpu_hour) == (
-        32,
+        48,
         2.4,
     )
     assert "NET003" in option("note: no network stated").excluded_by

@@ -178,7 +178,9 @@ def test_sixteen_h100_are_two_pipeline_stages_not_one_nvlink_machine() -> None:
     eight_h200 = replica("deepseek-r1", "fp8", "h200", 8, 1000, 1000)
     active = 37e9  # FP8: a byte per active parameter
     bandwidth = 8 * 3350e9 * BANDWIDTH_SHARE
-    kv = (1000 + 500) * 61 * (512 + 64) * 2 / bandwidth  # vLLM: a 16-bit latent cache
+    # vLLM: a 16-bit latent cache, which tensor parallelism cannot split: each of a stage's 8 cards
+    # keeps (and reads) the whole latent of every sequence.
+    kv = 8 * (1000 + 500) * 61 * (512 + 64) * 2 / bandwidth
     step = sixteen.roofline.decode_step(1)
     assert step.weights_read + step.kv_read == pytest.approx(active / bandwidth + kv, rel=1e-9)
     # The all-reduces stay within a stage's NVLink: a full batch of 1,024 passes as two micro-batches of
@@ -187,9 +189,17 @@ def test_sixteen_h100_are_two_pipeline_stages_not_one_nvlink_machine() -> None:
     per_token = sent_per_token(61, 7168, 8)
     assert sixteen.roofline.communication_seconds(1024) == pytest.approx(512 * per_token, rel=1e-12)
     assert eight_h200.roofline.communication_seconds(1024) == pytest.approx(1024 * per_token, rel=1e-12)
-    # Each step then sends 8.5 ms of activations on 16 x H100 against 17.0 ms on 8 x H200, which
-    # outweighs the H200's faster reads of the weights (20.3 ms a step against 29.1 ms): at vLLM's 1,024
-    # sequences the sixteen cards carry more requests a second.
+    # At a full batch each step sends 8.5 ms of activations on 16 x H100 against 17.0 ms on 8 x H200,
+    # which outweighs the H200's faster reads of the weights (20.3 ms a step against 29.1 ms): the
+    # sixteen cards carry more requests a second. Their batches: vLLM keeps 0.9 of the memory for weights
+    # and cache and 3.5 GiB a card apart, and a token's latent (61 x 576 x 2 bytes) is kept 8 times:
+    # (0.9 x 16 x 80 GiB - 671 GB - 16 x 3.5 GiB) / (2,000 x 8 x 70,272 B) = 449.9 sequences, and on
+    # 8 x H200 (0.9 x 8 x 141 GiB - 671 GB - 8 x 3.5 GiB) / the same = 345.97.
+    token = 8 * 61 * 576 * 2
+    h100_cache = 0.9 * 16 * 80 * GIB - 671e9 - 16 * 3.5 * GIB
+    h200_cache = 0.9 * 8 * 141 * GIB - 671e9 - 8 * 3.5 * GIB
+    assert sixteen.batch == math.floor(h100_cache / (2000 * token)) == 449
+    assert eight_h200.batch == math.floor(h200_cache / (2000 * token)) == 345
     assert 512 * per_token * 1000 == pytest.approx(8.494, abs=0.001)
     h200_reads, h100_reads = (671e9 / (8 * rate * BANDWIDTH_SHARE) * 1000 for rate in (4800e9, 3350e9))
     assert (h200_reads, h100_reads) == (pytest.approx(20.32, abs=0.01), pytest.approx(29.11, abs=0.01))

@@ -62,6 +62,7 @@ class CalibrationRow(BaseModel):
     precision: str
     gpu: str
     gpus: int
+    attention_data_parallel: bool = False
     input_tokens: int
     output_tokens: int
     concurrency: int | None
@@ -137,6 +138,8 @@ def estimate(knowledge: Knowledge, measurement: Measurement) -> MeasurementEstim
         kv_bytes,
         measurement.gpu,
     )
+    if measurement.attention_data_parallel:
+        figures = figures.model_copy(update={"kv_split_heads": None})
     (fit,) = figures.fits
     performance = replica_performance(
         knowledge, figures, fit, measurement.input_tokens, measurement.output_tokens, cards=measurement.gpus
@@ -206,6 +209,7 @@ def calibration_row(knowledge: Knowledge, m: Measurement) -> CalibrationRow:
         precision=m.precision,
         gpu=m.gpu,
         gpus=m.gpus,
+        attention_data_parallel=m.attention_data_parallel,
         input_tokens=m.input_tokens,
         output_tokens=m.output_tokens,
         concurrency=m.concurrency,

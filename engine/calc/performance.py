@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures
+from gpu_advisor.engine.calc.sizing import parallelism as replica_parallelism
 from gpu_advisor.engine.calc.tensor_parallel import (
     communication,
     tensor_interconnect,
@@ -83,9 +84,7 @@ def compute_math(knowledge: Knowledge, gpu: Gpu, precision: str) -> ComputeMathK
 
 def parallelism(knowledge: Knowledge, cards: int) -> tuple[int, int]:
     """Tensor-parallel cards and pipeline stages of a replica: one stage per node."""
-    node = knowledge.sizing.card_counts.node_gpus
-    stages = max(1, math.ceil(cards / node))
-    return cards // stages, stages
+    return replica_parallelism(knowledge.sizing.card_counts.node_gpus, cards)
 
 
 def replica_interconnect(knowledge: Knowledge, gpu: Gpu, cards: int) -> str:
@@ -158,7 +157,7 @@ def replica_roofline(
     sent_per_token, per_pass = communication(knowledge, gpu, tensor, figures)
     weights_bytes = figures.weights_gb * 1e9
     cache_bytes = engine.kv_cache_bytes(cards * gpu.memory_bytes, weights_bytes, cards)
-    kv_bytes = figures.kv_bytes_per_token_used
+    kv_bytes = figures.kv_bytes_per_token_on(tensor)
     batch = min(
         engine.max_sequences_on(gpu), math.floor(cache_bytes / ((input_tokens + output_tokens) * kv_bytes))
     )

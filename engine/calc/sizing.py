@@ -10,6 +10,7 @@ holds the KV cache of several full-context sequences at once under the engine's 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -89,6 +90,12 @@ def kv_bytes_per_token(model: ModelShape, bytes_per_element: float) -> float:
     return 2 * model.num_layers * model.num_kv_heads * model.head_dim * bytes_per_element
 
 
+def kv_split_heads(model: ModelShape) -> int:
+    """``SizingFigures.kv_split_heads`` of a model: its KV heads, or 1 for latent attention, whose one
+    compressed latent every head reads (vLLM: "When using MLA during decode it becomes MQA")."""
+    return 1 if model.attention == "mla" else model.num_kv_heads
+
+
 def nearest_catalog_model(knowledge: Knowledge, params_b: float) -> ModelConfig:
     """The grouped-query catalog model closest in size (on a log scale): stands in for an unknown
     attention shape. Never a latent-attention model: DeepSeek's compressed cache is several times smaller
@@ -100,13 +107,39 @@ def nearest_catalog_model(knowledge: Knowledge, params_b: float) -> ModelConfig:
     )
 
 
+def parallelism(node_gpus: int, cards: int) -> tuple[int, int]:
+    """Tensor-parallel cards and pipeline stages of a replica of ``cards`` cards: one stage per node of
+    ``node_gpus`` cards (``knowledge.sizing.card_counts.node_gpus``)."""
+    stages = max(1, math.ceil(cards / node_gpus))
+    return cards // stages, stages
+
+
+def kv_copies(split_heads: int | None, tensor: int) -> float:
+    """Copies of each token's KV cache a tensor-parallel group of ``tensor`` cards keeps, where the cache
+    divides into ``split_heads`` parts (``SizingFigures.kv_split_heads``). A card keeps at least one part,
+    so a group larger than the parts keeps several copies: vLLM gives each card max(1, heads // tp) KV
+    heads (``ModelConfig.get_num_kv_heads``), TensorRT-LLM's trtllm-bench counts max(tp, heads), and
+    latent attention decodes as one KV head (every card keeps the whole latent). None: no copies (each
+    card keeps whole caches of its own sequences, as data-parallel attention does)."""
+    if split_heads is None:
+        return 1.0
+    return tensor * max(1, split_heads // tensor) / split_heads
+
+
 def count_with_kv_reserve(
-    gpu: Gpu, engine: ServingEngine, weights_bytes: float, counts: tuple[int, ...], kv_bytes_needed: float
+    gpu: Gpu,
+    engine: ServingEngine,
+    weights_bytes: float,
+    counts: tuple[int, ...],
+    kv_tokens: int,
+    kv_bytes_on: Callable[[int], float],
 ) -> int | None:
-    """Fewest cards whose memory, after the weights and the engine's reserve, holds ``kv_bytes_needed``
-    of KV cache under the engine's memory rule."""
+    """Fewest cards whose memory, after the weights and the engine's reserve, holds the KV cache of
+    ``kv_tokens`` tokens under the engine's memory rule, at ``kv_bytes_on(cards)`` bytes a token."""
     for count in counts:
-        if engine.kv_cache_bytes(count * gpu.memory_bytes, weights_bytes, count) >= kv_bytes_needed:
+        if engine.kv_cache_bytes(count * gpu.memory_bytes, weights_bytes, count) >= kv_tokens * kv_bytes_on(
+            count
+        ):
             return count
     return None
 
@@ -115,7 +148,8 @@ def full_context_sequences(knowledge: Knowledge, figures: SizingFigures, gpu_id:
     """Sequences of the full serving context whose KV cache a replica of ``cards`` cards keeps."""
     gpu, engine = knowledge.gpu(gpu_id), knowledge.serving_engine(figures.serving_engine)
     cache = engine.kv_cache_bytes(cards * gpu.memory_bytes, figures.weights_gb * 1e9, cards)
-    return math.floor(cache / (figures.context_tokens * figures.kv_bytes_per_token_used))
+    tensor, _ = parallelism(knowledge.sizing.card_counts.node_gpus, cards)
+    return math.floor(cache / (figures.context_tokens * figures.kv_bytes_per_token_on(tensor)))
 
 
 def fit_gpu(
@@ -123,18 +157,19 @@ def fit_gpu(
     engine: ServingEngine,
     weights_bytes: float,
     counts: tuple[int, ...],
-    kv_bytes: float,
+    kv_bytes_on: Callable[[int], float],
     kv_tokens_needed: int,
     kv_tokens_light: int,
 ) -> GpuFit:
+    """How ``gpu`` holds one replica; ``kv_bytes_on(cards)``: a token's KV cache on that many cards."""
     reserve = engine.runtime_reserve_gib_per_card * GIB
     for_weights = next((c for c in counts if c * (gpu.memory_bytes - reserve) >= weights_bytes), None)
-    with_reserve = count_with_kv_reserve(gpu, engine, weights_bytes, counts, kv_tokens_needed * kv_bytes)
+    with_reserve = count_with_kv_reserve(gpu, engine, weights_bytes, counts, kv_tokens_needed, kv_bytes_on)
     headroom = None if with_reserve is None else (with_reserve * gpu.memory_bytes - weights_bytes) / 1e9
     tokens = None
     if with_reserve is not None:
         cache = engine.kv_cache_bytes(with_reserve * gpu.memory_bytes, weights_bytes, with_reserve)
-        tokens = math.floor(cache / kv_bytes)
+        tokens = math.floor(cache / kv_bytes_on(with_reserve))
     return trusted(
         GpuFit,
         gpu=gpu.id,
@@ -147,7 +182,7 @@ def fit_gpu(
         kv_headroom_gb=None if headroom is None else round(headroom, 3),
         kv_tokens_capacity=tokens,
         gpus_for_light_load=count_with_kv_reserve(
-            gpu, engine, weights_bytes, counts, kv_tokens_light * kv_bytes
+            gpu, engine, weights_bytes, counts, kv_tokens_light, kv_bytes_on
         ),
     )
 
@@ -164,7 +199,11 @@ class SizingFigures(BaseModel):
     """From the model's attention shape (the catalog's, or the one given for a model given by its size);
     None where neither is known."""
     kv_bytes_per_token_used: float
-    """What the sizing and throughput use: the model's figure, or the closest catalog model's."""
+    """What the sizing and throughput use: the model's figure, or the closest catalog model's. Stored
+    once; a tensor-parallel group may keep copies of it (``kv_bytes_per_token_on``)."""
+    kv_split_heads: int | None
+    """The parts a tensor-parallel group divides a token's KV cache into (``kv_copies``): the KV heads of
+    grouped-query attention, 1 for latent attention; None: no copies (data-parallel attention)."""
     kv_estimated_from: str | None
     """The catalog model whose KV figure stands in for an unknown model."""
     attention_flops_per_token_pair: float
@@ -188,6 +227,10 @@ class SizingFigures(BaseModel):
     kv_bytes_per_element: float
     """1 for an FP8 KV cache, else the model's activation type (2 for 16 bit)."""
     fits: tuple[GpuFit, ...]
+
+    def kv_bytes_per_token_on(self, tensor: int) -> float:
+        """A token's KV cache over a tensor-parallel group of ``tensor`` cards, copies included."""
+        return self.kv_bytes_per_token_used * kv_copies(self.kv_split_heads, tensor)
 
 
 def attention_flops_per_token_pair(model: ModelShape) -> float:
@@ -266,8 +309,14 @@ def size_model(
     concurrency = knowledge.throughput.concurrency
     kv_tokens_needed = concurrency.min_sequences_at_full_context * context_tokens
     kv_tokens_light = concurrency.min_sequences_under_light_load * context_tokens
+    split_heads = kv_split_heads(model or stand_in)  # type: ignore[arg-type]
+    node_gpus = knowledge.sizing.card_counts.node_gpus
+
+    def kv_bytes_on(cards: int) -> float:
+        return kv_used * kv_copies(split_heads, parallelism(node_gpus, cards)[0])
+
     fits = tuple(
-        fit_gpu(gpu, engine, weights * 1e9, counts, kv_used, kv_tokens_needed, kv_tokens_light)
+        fit_gpu(gpu, engine, weights * 1e9, counts, kv_bytes_on, kv_tokens_needed, kv_tokens_light)
         for gpu in knowledge.gpus.gpus
         if gpu_id in (None, gpu.id)
     )
@@ -280,6 +329,7 @@ def size_model(
         weights_gb=round(weights, 6),
         kv_bytes_per_token=kv_bytes,
         kv_bytes_per_token_used=kv_used,
+        kv_split_heads=split_heads,
         kv_estimated_from=stand_in.id if stand_in is not None else None,
         attention_flops_per_token_pair=attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]
         decode_attention_flops_per_token_pair=decode_attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]

@@ -101,6 +101,10 @@ class GpuSizing(ResultModel):
     engine's maximum."""
     full_context_sequences: int | None = None
     """Sequences of the full serving context one replica's KV cache holds at ``cards_per_replica``."""
+    kv_cache_copies: float | None = None
+    """Copies of each token's KV cache the replica's tensor-parallel group keeps (``calc.sizing.kv_copies``):
+    1 where the cards divide the cache, more where they cannot (a model with fewer KV heads than cards, or
+    latent attention, whose whole latent every card keeps)."""
     time_to_first_token_alone_ms: float | None = None
     time_per_output_token_alone_ms: float | None = None
     """A lone request on an idle replica: the least any load sees."""
@@ -149,6 +153,10 @@ class SizeResult(ResultModel):
     kv_bytes_per_token_used: float
     """The KV figure sizing and throughput use: the model's own, or the closest catalog model's."""
     kv_estimated_from: str | None
+    kv_split_heads: int | None = None
+    """The parts a tensor-parallel group divides a token's KV cache into (``calc.sizing.kv_copies``): the
+    KV heads of grouped-query attention, 1 for latent attention. A group of more cards keeps copies, as a
+    card holds at least one whole part; the GPU rows' ``kv_cache_copies`` say how many."""
     context_tokens: int
     min_sequences_at_full_context: int
     """The usual card count holds the KV cache of this many full-context sequences."""

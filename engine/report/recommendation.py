@@ -20,7 +20,7 @@ from gpu_advisor.engine.calc.listings import build_options
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
 from gpu_advisor.engine.calc.policy import Sizing
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak, parse_cards
-from gpu_advisor.engine.calc.sizing import SizingFigures, full_context_sequences
+from gpu_advisor.engine.calc.sizing import SizingFigures, full_context_sequences, kv_copies
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -72,6 +72,11 @@ def sizing_rows(
         at_peak = latency_at_peak(plan) if plan else None
         alone = lone_request(plan.roofline) if plan else None
         cards = plan.cards_per_replica if plan else (performance.cards if performance else None)
+        tensor = (
+            plan.cards_per_replica // plan.pipeline_stages
+            if plan
+            else (performance.tensor_parallel if performance else None)
+        )
         rows.append(
             trusted(
                 GpuSizing,
@@ -99,9 +104,7 @@ def sizing_rows(
                 time_to_first_token_ms=at_peak.time_to_first_token_ms if at_peak else None,
                 time_per_output_token_ms=at_peak.time_per_output_token_ms if at_peak else None,
                 cards_per_replica=cards,
-                tensor_parallel=(plan.cards_per_replica // plan.pipeline_stages)
-                if plan
-                else (performance.tensor_parallel if performance else None),
+                tensor_parallel=tensor,
                 pipeline_stages=plan.pipeline_stages
                 if plan
                 else (performance.pipeline_stages if performance else None),
@@ -111,6 +114,7 @@ def sizing_rows(
                 )
                 if plan
                 else None,
+                kv_cache_copies=kv_copies(figures.kv_split_heads, tensor) if tensor else None,
                 time_to_first_token_alone_ms=alone.time_to_first_token_ms if alone else None,
                 time_per_output_token_alone_ms=alone.time_per_output_token_ms if alone else None,
                 meets_latency_targets=plan.meets_latency_targets if plan else None,
@@ -167,6 +171,7 @@ def size_result(
         kv_bytes_per_token=figures.kv_bytes_per_token,
         kv_bytes_per_token_used=figures.kv_bytes_per_token_used,
         kv_estimated_from=figures.kv_estimated_from,
+        kv_split_heads=figures.kv_split_heads,
         context_tokens=figures.context_tokens,
         min_sequences_at_full_context=knowledge.throughput.concurrency.min_sequences_at_full_context,
         min_sequences_under_light_load=knowledge.throughput.concurrency.min_sequences_under_light_load,

@@ -245,6 +245,9 @@ class Measurement(Sourced):
     request exactly the stated lengths); None: not stated, the stated lengths are taken as exact."""
     run_quote: str | None = None
     """The source's words that state the run: its number of requests and how their lengths were drawn."""
+    attention_data_parallel: bool = False
+    """Run with data-parallel attention (TensorRT-LLM's enable_attention_dp): each card keeps whole caches
+    of its own sequences, so a tensor-parallel group keeps no copies of them (``calc.sizing.kv_copies``)."""
     tolerance: float | None = Field(gt=0)
     """Largest relative error of the estimate accepted by the tests; None: shown, not held to it."""
     note: str | None = None
