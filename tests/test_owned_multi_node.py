@@ -12,6 +12,8 @@ from helpers import EVALUATED_ON
 
 from gpu_advisor.engine.apps.recommend import evaluate_workload, recommend
 from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.present.memo import render_memo
 
 R1: dict[str, Any] = {
     "name": "r1-agents",
@@ -227,3 +229,35 @@ def test_what_losing_a_server_takes_is_worked_out_from_whole_replicas_per_server
     assert odd is not None
     assert (odd.replicas_per_server_max, odd.idle_card_replicas, odd.replicas_left_with_idle) == (2, 1, 6)
     assert server_loss(plan(1, 16, 0), hgx, 2) is None
+
+
+def test_a_replica_that_fills_its_own_server_is_not_said_to_share_one() -> None:
+    """A German Qwen3-235B service kept in the building runs 8-card replicas, one per HGX server, with no
+    spare (not latency-sensitive): the memo said "up to 1 replicas share a server ... which 0 spare
+    replicas do not cover"."""
+    workload = {
+        "name": "qwen-agents",
+        "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+        "requests_per_day": 400_000,
+        "avg_input_tokens": 6000,
+        "avg_output_tokens": 1500,
+        "context_tokens": 32768,
+        "load_pattern": "steady",
+        "latency_sensitive": False,
+        "personal_data": True,
+        "on_premises_required": True,
+        "company_country": "DE",
+    }
+    result = recommend(validate_workload(workload, "test"), EVALUATED_ON)
+    assert result.decision.deployment == "own_hardware"
+    assert result.own_hardware.server_loss.replicas_per_server_max == 1
+    assert result.own_hardware.server_loss.spare_replicas == 0
+    memo = " ".join(render_memo(result).split())
+    assert (
+        "On the owned servers each replica of 8 × h100-sxm fills a server of its own: losing one (a power "
+        "supply, a board, its network) takes its replica down, and no spare replica covers it; where the "
+        "service must survive the loss of a server, plan a spare replica."
+    ) in memo
+    assert "replicas share a server" not in memo
+    german = " ".join(render_memo(result, Format.named("de")).split())
+    assert "Auf den eigenen Servern füllt jedes Replikat aus 8 × h100-sxm einen eigenen Server" in german

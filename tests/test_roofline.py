@@ -183,24 +183,29 @@ def test_sixteen_h100_are_two_pipeline_stages_not_one_nvlink_machine() -> None:
     kv = 8 * (1000 + 500) * 61 * (512 + 64) * 2 / bandwidth
     step = sixteen.roofline.decode_step(1)
     assert step.weights_read + step.kv_read == pytest.approx(active / bandwidth + kv, rel=1e-9)
-    # The all-reduces stay within a stage's NVLink: a full batch of 1,024 passes as two micro-batches of
-    # 512, so each step sends 512 tokens' activations (hidden size 7,168) through the 61 layers, where
-    # 8 x H200 sends 1,024 tokens' in one tensor-parallel group.
+    # The all-reduces stay within a stage's NVLink: a step's sequences pass as one micro-batch per stage,
+    # so 16 x H100 sends half of them through each stage's 61 layers (hidden size 7,168), where 8 x H200
+    # sends all of them in one tensor-parallel group.
     per_token = sent_per_token(61, 7168, 8)
     assert sixteen.roofline.communication_seconds(1024) == pytest.approx(512 * per_token, rel=1e-12)
     assert eight_h200.roofline.communication_seconds(1024) == pytest.approx(1024 * per_token, rel=1e-12)
-    # At a full batch each step sends 8.5 ms of activations on 16 x H100 against 17.0 ms on 8 x H200,
-    # which outweighs the H200's faster reads of the weights (20.3 ms a step against 29.1 ms): the
-    # sixteen cards carry more requests a second. Their batches: vLLM keeps 0.9 of the memory for weights
-    # and cache and 3.5 GiB a card apart, and a token's latent (61 x 576 x 2 bytes) is kept 8 times:
-    # (0.9 x 16 x 80 GiB - 671 GB - 16 x 3.5 GiB) / (2,000 x 8 x 70,272 B) = 449.9 sequences, and on
-    # 8 x H200 (0.9 x 8 x 141 GiB - 671 GB - 8 x 3.5 GiB) / the same = 345.97.
+    # The batches their caches hold: vLLM keeps 0.9 of the memory for weights and cache and 3.5 GiB a
+    # card apart, and a token's latent (61 x 576 x 2 bytes) is kept whole on each of a group's 8 cards:
+    # (0.9 x 16 x 80 GiB - 671 GB - 16 x 3.5 GiB) / (2,000 x 8 x 70,272 B) = 449.9 sequences on 16 x H100
+    # (a stage per node, 8 copies each), and on 8 x H200 (0.9 x 8 x 141 GiB - 671 GB - 8 x 3.5 GiB) / the
+    # same = 345.97. At those batches a step sends 3.7 ms of activations on 16 x H100 against 5.7 ms on
+    # 8 x H200, and the larger batch spreads each read of the weights (29.1 ms a step against 20.3 ms)
+    # over more sequences: the sixteen cards carry more requests a second.
     token = 8 * 61 * 576 * 2
     h100_cache = 0.9 * 16 * 80 * GIB - 671e9 - 16 * 3.5 * GIB
     h200_cache = 0.9 * 8 * 141 * GIB - 671e9 - 8 * 3.5 * GIB
     assert sixteen.batch == math.floor(h100_cache / (2000 * token)) == 449
     assert eight_h200.batch == math.floor(h200_cache / (2000 * token)) == 345
-    assert 512 * per_token * 1000 == pytest.approx(8.494, abs=0.001)
+    assert sixteen.roofline.communication_seconds(449) * 1000 == pytest.approx(449 / 2 * per_token * 1000)
+    assert (449 / 2 * per_token * 1000, 345 * per_token * 1000) == (
+        pytest.approx(3.725, abs=0.001),
+        pytest.approx(5.724, abs=0.001),
+    )
     h200_reads, h100_reads = (671e9 / (8 * rate * BANDWIDTH_SHARE) * 1000 for rate in (4800e9, 3350e9))
     assert (h200_reads, h100_reads) == (pytest.approx(20.32, abs=0.01), pytest.approx(29.11, abs=0.01))
     assert sixteen.requests_per_second > eight_h200.requests_per_second

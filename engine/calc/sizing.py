@@ -116,14 +116,16 @@ def parallelism(node_gpus: int, cards: int) -> tuple[int, int]:
 
 def kv_copies(split_heads: int | None, tensor: int) -> float:
     """Copies of each token's KV cache a tensor-parallel group of ``tensor`` cards keeps, where the cache
-    divides into ``split_heads`` parts (``SizingFigures.kv_split_heads``). A card keeps at least one part,
-    so a group larger than the parts keeps several copies: vLLM gives each card max(1, heads // tp) KV
-    heads (``ModelConfig.get_num_kv_heads``), TensorRT-LLM's trtllm-bench counts max(tp, heads), and
-    latent attention decodes as one KV head (every card keeps the whole latent). None: no copies (each
-    card keeps whole caches of its own sequences, as data-parallel attention does)."""
+    divides into ``split_heads`` parts (``SizingFigures.kv_split_heads``), as the fullest card sees it.
+    A card keeps whole parts, at least one, so a group larger than the parts keeps several copies: vLLM
+    gives each card max(1, heads // tp) KV heads (``ModelConfig.get_num_kv_heads``), TensorRT-LLM's
+    trtllm-bench counts max(tp, heads), and latent attention decodes as one KV head (every card keeps the
+    whole latent). Parts that do not divide evenly leave the fullest card ceil(parts / tp) of them (vLLM
+    and SGLang refuse such a split), never less than one copy. None: no copies (each card keeps whole
+    caches of its own sequences, as data-parallel attention does)."""
     if split_heads is None:
         return 1.0
-    return tensor * max(1, split_heads // tensor) / split_heads
+    return tensor * math.ceil(split_heads / tensor) / split_heads
 
 
 def count_with_kv_reserve(
@@ -203,7 +205,10 @@ class SizingFigures(BaseModel):
     once; a tensor-parallel group may keep copies of it (``kv_bytes_per_token_on``)."""
     kv_split_heads: int | None
     """The parts a tensor-parallel group divides a token's KV cache into (``kv_copies``): the KV heads of
-    grouped-query attention, 1 for latent attention; None: no copies (data-parallel attention)."""
+    grouped-query attention (the stand-in's for a model of unknown shape), 1 for latent attention; None:
+    no copies (data-parallel attention)."""
+    kv_latent: bool = False
+    """Latent attention: one compressed latent a token, which every card of a group keeps whole."""
     kv_estimated_from: str | None
     """The catalog model whose KV figure stands in for an unknown model."""
     attention_flops_per_token_pair: float
@@ -330,6 +335,7 @@ def size_model(
         kv_bytes_per_token=kv_bytes,
         kv_bytes_per_token_used=kv_used,
         kv_split_heads=split_heads,
+        kv_latent=(model or stand_in).attention == "mla",  # type: ignore[union-attr]
         kv_estimated_from=stand_in.id if stand_in is not None else None,
         attention_flops_per_token_pair=attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]
         decode_attention_flops_per_token_pair=decode_attention_flops_per_token_pair(model or stand_in),  # type: ignore[arg-type]

@@ -102,9 +102,10 @@ class GpuSizing(ResultModel):
     full_context_sequences: int | None = None
     """Sequences of the full serving context one replica's KV cache holds at ``cards_per_replica``."""
     kv_cache_copies: float | None = None
-    """Copies of each token's KV cache the replica's tensor-parallel group keeps (``calc.sizing.kv_copies``):
-    1 where the cards divide the cache, more where they cannot (a model with fewer KV heads than cards, or
-    latent attention, whose whole latent every card keeps)."""
+    """Copies of each token's KV cache the tensor-parallel group of a replica of ``cards_per_replica``
+    cards keeps (``calc.sizing.kv_copies``; ``kv_tokens_capacity`` is at the usual count): 1 where the
+    cards divide the cache, more where they cannot (fewer KV heads than cards, or latent attention, whose
+    whole latent every card keeps)."""
     time_to_first_token_alone_ms: float | None = None
     time_per_output_token_alone_ms: float | None = None
     """A lone request on an idle replica: the least any load sees."""
@@ -155,8 +156,11 @@ class SizeResult(ResultModel):
     kv_estimated_from: str | None
     kv_split_heads: int | None = None
     """The parts a tensor-parallel group divides a token's KV cache into (``calc.sizing.kv_copies``): the
-    KV heads of grouped-query attention, 1 for latent attention. A group of more cards keeps copies, as a
-    card holds at least one whole part; the GPU rows' ``kv_cache_copies`` say how many."""
+    KV heads of grouped-query attention (``kv_estimated_from``'s where that model stands in), 1 for latent
+    attention. A group of more cards keeps copies, as a card holds at least one whole part; the GPU rows'
+    ``kv_cache_copies`` say how many."""
+    kv_latent: bool = False
+    """Latent attention (DeepSeek): ``kv_split_heads`` is 1 because every card keeps the whole latent."""
     context_tokens: int
     min_sequences_at_full_context: int
     """The usual card count holds the KV cache of this many full-context sequences."""
