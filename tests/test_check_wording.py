@@ -1,0 +1,68 @@
+"""Proposal checks in words: DEP016 names the deployments (the English message printed raw values such as
+"dedicated_cloud"), and PRC022 says what keeping hourly cards every calendar hour costs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+from helpers import EXAMPLES_DIR
+
+from gpu_advisor.cli import main
+
+
+def test_the_deployments_are_named_in_words(tmp_path: Path) -> None:
+    # The example's four reserved H100 for a chat of 5,000 requests a day with the public model: under the
+    # documents' API line the rules recommend a managed API.
+    document = yaml.safe_load((EXAMPLES_DIR / "proposals" / "public-chat.yaml").read_text(encoding="utf-8"))
+    document["workload"]["model"]["custom_weights"] = False
+    document["workload"]["requests_per_day"] = 5000
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    runner = CliRunner(env={"COLUMNS": "400"})
+    english = " ".join(runner.invoke(main, ["check", str(path)]).output.split())
+    assert (
+        "The proposal runs the workload on dedicated cloud GPUs; the rules recommend a managed API for it "
+        "(see gpu-advisor recommend for the reasons)."
+    ) in english
+    german = " ".join(runner.invoke(main, ["check", str(path), "--lang", "de"]).output.split())
+    assert (
+        "Der Vorschlag betreibt den Workload als „Dedizierte Cloud-GPUs“; die Regeln empfehlen dafür "
+        "„Verwaltete API“ (die Gründe nennt gpu-advisor recommend)."
+    ) in german
+
+
+def test_hourly_cards_for_office_hours_say_what_every_hour_costs(tmp_path: Path) -> None:
+    # One p5.48xlarge on demand (55.04 USD an instance-hour) for the office schedule's 176 hours: 9,687 USD
+    # a month; kept every one of the 730 calendar hours, 40,179 USD.
+    document = {
+        "workload": {
+            "name": "office-legal",
+            "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+            "requests_per_day": 50_000,
+            "business_critical": True,
+            "schedule": "office_hours",
+        },
+        "proposal": {
+            "name": "hourly H100 for office hours",
+            "deployment": "dedicated_cloud",
+            "provider": "aws",
+            "offer": "p5-on-demand-2026-09",
+            "gpu": "h100-sxm",
+            "gpus": 8,
+            "pricing": "on_demand",
+        },
+    }
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    assert (round(55.04 * 176), round(55.04 * 730)) == (9687, 40179)
+    runner = CliRunner(env={"COLUMNS": "400"})
+    english = " ".join(runner.invoke(main, ["check", str(path)]).output.split())
+    assert (
+        "For a business-critical service keep the cards through the night (every calendar hour, about "
+        "$40,179 a month at this price instead of $9,687), reserve capacity, or confirm with the provider "
+        "that it is there every morning."
+    ) in english
+    german = " ".join(runner.invoke(main, ["check", str(path), "--lang", "de"]).output.split())
+    assert "(jede Kalenderstunde, zu diesem Preis etwa 40.179 $ im Monat statt 9.687 $)" in german
