@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from helpers import EXAMPLES_DIR, read_example, run
 
 from gpu_advisor.cli import main
-from gpu_advisor.engine.calc.calibration import estimate
+from gpu_advisor.engine.calc.calibration import estimate, own_runs_data_parallel
 from gpu_advisor.engine.calc.sizing import (
     count_with_kv_reserve,
     full_context_sequences,
@@ -177,3 +177,63 @@ def test_size_says_when_the_counts_hold_copies_of_the_cache() -> None:
     # Llama 3.1 8B has 8 KV heads: no group of one node's cards keeps copies.
     dense = runner.invoke(main, ["size", "--model", "llama-3.1-8b", "--precision", "fp8"]).output
     assert "copies" not in dense and "Latent attention" not in dense
+
+
+def test_a_batch_decided_on_another_gpu_says_which_and_its_copies() -> None:
+    """A US batch of Qwen3-235B kept in the building: the cheapest rental (4 B200 a replica) is what "Load and
+    capacity" works through, the decision 8-card H100 servers. The batch's section said nothing of them."""
+    workload = {
+        "name": "qwen3-us-onprem-batch",
+        "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+        "requests_per_day": 1_000_000,
+        "avg_input_tokens": 3000,
+        "avg_output_tokens": 800,
+        "load_pattern": "batch",
+        "batch_window_hours": 10,
+        "personal_data": True,
+        "on_premises_required": True,
+        "company_country": "US",
+    }
+    result = run(workload)
+    assert (result.decision.deployment, result.decision.gpu, result.best_option.gpu) == (
+        "own_hardware",
+        "h100-sxm",
+        "b200",
+    )
+    row = next(g for g in result.sizing.gpus if g.gpu == "h100-sxm")
+    assert (row.cards_per_replica, row.concurrent_requests, row.kv_cache_copies) == (8, 241, 2.0)
+    memo = " ".join(render_memo(result).split())
+    assert (
+        "The recommendation runs on h100-sxm instead, 8 cards a replica, which holds up to 241 requests of "
+        'this length at once (its row under "Sizing"); the figures above are those of the cheapest rental\'s '
+        "b200 replicas. On h100-sxm each tensor-parallel group of 8 cards keeps the KV cache 2 times: a card "
+        "keeps whole KV heads, at least one (under latent attention the whole latent), as vLLM, SGLang and "
+        "TensorRT-LLM do by default; the requests held at once count every copy."
+    ) in memo
+
+
+def test_a_margin_from_runs_with_one_copy_says_so() -> None:
+    """DeepSeek-R1's one published run (+31 %) and Qwen3-235B's kept one copy of the KV cache
+    (data-parallel attention); Mixtral's runs are tensor-parallel like the estimate."""
+    assert own_runs_data_parallel(KNOWLEDGE, "deepseek-r1") and own_runs_data_parallel(
+        KNOWLEDGE, "qwen3-235b-a22b"
+    )
+    assert not own_runs_data_parallel(KNOWLEDGE, "mixtral-8x7b")
+    assert not own_runs_data_parallel(KNOWLEDGE, "llama-3.1-8b") and not own_runs_data_parallel(
+        KNOWLEDGE, None
+    )
+    memo = " ".join(render_memo(run(read_example(EXAMPLES_DIR / "deepseek-on-premises.yaml"))).split())
+    assert (
+        "This model is a mixture of experts, whose published throughput the estimate overstates by up to "
+        "+31 %: its replicas are sized with that taken off instead. Its published runs all kept one copy of "
+        "the KV cache (data-parallel attention), where this estimate counts a tensor-parallel group's "
+        "copies, so they check it less closely than that figure suggests."
+    ) in memo
+    mixtral = {
+        "name": "m",
+        "model": {"name": "mixtral-8x7b", "precision": "fp8"},
+        "requests_per_day": 200_000,
+    }
+    text = " ".join(render_memo(run(mixtral)).split())
+    assert "(the model's own measurements, or every mixture's where it has none)" in text
+    assert "data-parallel attention), where this estimate" not in text

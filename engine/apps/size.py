@@ -199,7 +199,7 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             "max_time_to_first_token_ms": sized.max_time_to_first_token_ms if sized else None,
             "max_time_per_output_token_ms": sized.max_time_per_output_token_ms if sized else None,
             "default_targets_dropped": dropped if sized else (),
-            "sizing_policy": sizing_policy_result(knowledge, sizing) if sizing else None,
+            "sizing_policy": sizing_policy_result(knowledge, sizing, request.model) if sizing else None,
         }
     )
 

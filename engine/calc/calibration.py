@@ -302,6 +302,14 @@ def mixture_of_experts_highest_error(knowledge: Knowledge, model: str | None) ->
     return max(own or [error for _, error in errors], default=None)
 
 
+def own_runs_data_parallel(knowledge: Knowledge, model: str | None) -> bool:
+    """Every published throughput measurement of ``model`` ran with data-parallel attention (one copy of
+    the KV cache), where a workload's estimate counts a tensor-parallel group's copies; False for a model
+    with none."""
+    rows = [r for r in calibration_rows(knowledge) if r.model == model and r.error is not None]
+    return bool(rows) and all(r.attention_data_parallel for r in rows)
+
+
 def error_taken_off(knowledge: Knowledge, mixture_of_experts: bool, model: str | None = None) -> float:
     """The overstatement replicas are sized with taken off: the most the estimate overstates a
     measurement held to a tolerance (all of them dense), and for a mixture of experts the most it

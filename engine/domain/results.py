@@ -334,6 +334,9 @@ class SizingPolicy(ResultModel):
     latency_margin: float = 0.0
     """A latency target is planned to only where it lies at least this share above a lone request's
     time (the estimate's mean latency error); nearer or below, the replicas keep that time plus it."""
+    model_runs_data_parallel: bool = False
+    """Every published measurement of the model ran with data-parallel attention (one copy of the KV
+    cache), which the estimate does not assume (``calibration.own_runs_data_parallel``)."""
 
 
 class Recommendation(ResultModel):

@@ -12,6 +12,7 @@ from gpu_advisor.engine.calc.calibration import (
     error_band,
     latency_margin,
     mixture_of_experts_errors,
+    own_runs_data_parallel,
     set_statistics,
 )
 from gpu_advisor.engine.calc.fleet_billing import autoscaled_billing
@@ -193,15 +194,17 @@ def size_result(
     )
 
 
-def sizing_policy_result(knowledge: Knowledge, sizing: Sizing) -> SizingPolicy:
+def sizing_policy_result(knowledge: Knowledge, sizing: Sizing, model: str | None) -> SizingPolicy:
     """How the replicas were sized, as a result says it: the headroom, the error band taken off, the
-    spares and least replicas, and the latency margin of ``sizing``."""
+    spares and least replicas, and the latency margin of ``sizing``; whether ``model``'s measurements
+    all ran with data-parallel attention."""
     return SizingPolicy(
         headroom_target_share=knowledge.throughput.headroom.target_share,
         estimate_error_taken_off=sizing.estimate_error_taken_off,
         spare_replicas=sizing.spare_replicas,
         min_replicas=sizing.min_replicas,
         latency_margin=sizing.latency_margin,
+        model_runs_data_parallel=own_runs_data_parallel(knowledge, model),
     )
 
 
@@ -326,7 +329,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         if e.workload.load_pattern == "batch"
         else None,
         spot_interruption_overhead=knowledge.pricing_assumptions.spot_interruption.overhead,
-        sizing_policy=sizing_policy_result(knowledge, market.replicas.sizing),
+        sizing_policy=sizing_policy_result(knowledge, market.replicas.sizing, e.workload.model),
         api_costs=market.apis,
         own_hardware=market.own.model_copy(
             update={"rent_below_utilization": knowledge.threshold("rent_below_utilization").value}
