@@ -278,7 +278,7 @@ def test_a_schedules_kept_instances_restarts_are_in_the_memo() -> None:
     billing = result.serverless_option.serverless
     assert billing.kept_warm and billing.kept_restarts_per_month == 44
     memo = " ".join(render_memo(result).split())
-    assert "and 44 starts of the kept instances before the served days" in memo
+    assert "| Cold starts (44 starts of the kept instances before the served days) |" in memo
     assert (
         "So, every served day, the kept instances run on after the last request as the product scales to "
         "zero (the last 5 s, the others its scale-down time) and start again before the next day's first "
