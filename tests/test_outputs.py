@@ -152,6 +152,8 @@ def test_catalog_lists_with_sources_and_flags_stale_prices() -> None:
     assert stale.endswith("* older than 180 days on 2026-11-30: check the provider's current price.\n")
     models = invoke("catalog", "models").output
     assert "deepseek-r1" in models and "671" in models
+    # Latent attention caches one 576-wide latent a token, not its config's nominal 128 KV heads.
+    assert "deepseek-r1            671        37 mla            61  1 latent       576" in models
     assert invoke("catalog", "offers", "--provider", "lambda-labs").exit_code == 2
 
 
