@@ -20,6 +20,7 @@ from gpu_advisor.engine.domain.knowledge.uncertain_ranges import KnownRange
 from gpu_advisor.engine.domain.knowledge.uncertainty import UncertainInput
 
 Metric = Literal["throughput", "time_to_first_token", "time_per_output_token", "end_to_end_latency"]
+LATENCY_METRICS: tuple[Metric, ...] = ("time_to_first_token", "time_per_output_token", "end_to_end_latency")
 METRICS: tuple[Metric, ...] = (
     "throughput",
     "time_to_first_token",
@@ -308,6 +309,15 @@ def own_runs_data_parallel(knowledge: Knowledge, model: str | None) -> bool:
     with none."""
     rows = [r for r in calibration_rows(knowledge) if r.model == model and r.error is not None]
     return bool(rows) and all(r.attention_data_parallel for r in rows)
+
+
+def latency_measured(knowledge: Knowledge, model: str | None) -> bool:
+    """Some published measurement of ``model`` states a latency the estimate is compared with (a first
+    token, a time per output token or a whole request at a stated load)."""
+    return any(
+        r.model == model and any(r.comparison(metric) is not None for metric in LATENCY_METRICS)
+        for r in calibration_rows(knowledge)
+    )
 
 
 def error_taken_off(knowledge: Knowledge, mixture_of_experts: bool, model: str | None = None) -> float:

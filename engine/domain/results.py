@@ -337,6 +337,9 @@ class SizingPolicy(ResultModel):
     model_runs_data_parallel: bool = False
     """Every published measurement of the model ran with data-parallel attention (one copy of the KV
     cache), which the estimate does not assume (``calibration.own_runs_data_parallel``)."""
+    model_latency_measured: bool = False
+    """Some published measurement of the model states a latency the estimate is compared with
+    (``calibration.latency_measured``)."""
 
 
 class Recommendation(ResultModel):

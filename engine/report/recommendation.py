@@ -11,6 +11,7 @@ from gpu_advisor.engine.calc.calibration import (
     calibration_rows,
     error_band,
     latency_margin,
+    latency_measured,
     mixture_of_experts_errors,
     own_runs_data_parallel,
     set_statistics,
@@ -205,6 +206,7 @@ def sizing_policy_result(knowledge: Knowledge, sizing: Sizing, model: str | None
         min_replicas=sizing.min_replicas,
         latency_margin=sizing.latency_margin,
         model_runs_data_parallel=own_runs_data_parallel(knowledge, model),
+        model_latency_measured=latency_measured(knowledge, model),
     )
 
 
