@@ -233,9 +233,13 @@ class SizingFigures(BaseModel):
     """1 for an FP8 KV cache, else the model's activation type (2 for 16 bit)."""
     fits: tuple[GpuFit, ...]
 
+    def kv_copies_on(self, tensor: int) -> float:
+        """Copies of a token's KV cache a tensor-parallel group of ``tensor`` cards keeps (``kv_copies``)."""
+        return kv_copies(self.kv_split_heads, tensor)
+
     def kv_bytes_per_token_on(self, tensor: int) -> float:
         """A token's KV cache over a tensor-parallel group of ``tensor`` cards, copies included."""
-        return self.kv_bytes_per_token_used * kv_copies(self.kv_split_heads, tensor)
+        return self.kv_bytes_per_token_used * self.kv_copies_on(tensor)
 
 
 def attention_flops_per_token_pair(model: ModelShape) -> float:

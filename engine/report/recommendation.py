@@ -22,7 +22,7 @@ from gpu_advisor.engine.calc.listings import build_options
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
 from gpu_advisor.engine.calc.policy import Sizing
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak, parse_cards
-from gpu_advisor.engine.calc.sizing import SizingFigures, full_context_sequences, kv_copies
+from gpu_advisor.engine.calc.sizing import SizingFigures, full_context_sequences
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -116,7 +116,7 @@ def sizing_rows(
                 )
                 if plan
                 else None,
-                kv_cache_copies=kv_copies(figures.kv_split_heads, tensor) if tensor else None,
+                kv_cache_copies=figures.kv_copies_on(tensor) if tensor else None,
                 time_to_first_token_alone_ms=alone.time_to_first_token_ms if alone else None,
                 time_per_output_token_alone_ms=alone.time_per_output_token_ms if alone else None,
                 meets_latency_targets=plan.meets_latency_targets if plan else None,
