@@ -140,12 +140,12 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
     hr = read_example(EXAMPLES_DIR / "hr-assistant.yaml")
     english = flat(render_memo(run(hr)))
     assert (
-        "(516 of them serving requests, 12.4 idle with 2 kept warm in every paid hour and running on after "
+        "(516 of them serving requests, 11.8 idle with 2 kept warm in every paid hour and running on after "
         "each served day as it scales to zero, 0.37 in their starts): $2,359.43/month" in english
     )
     german = flat(invoke("recommend", str(EXAMPLES_DIR / "hr-assistant.yaml"), "--lang", "de").output)
     assert (
-        "12,4 im Leerlauf, 2 in jeder bezahlten Stunde warm gehalten und nach jedem bedienten Tag bis zum "
+        "11,8 im Leerlauf, 2 in jeder bezahlten Stunde warm gehalten und nach jedem bedienten Tag bis zum "
         "Skalieren auf null weiterlaufend, 0,37 in ihren Starts): 2.359,43 $ pro Monat" in german
     )
     legal = flat(render_memo(run(LEGAL)))

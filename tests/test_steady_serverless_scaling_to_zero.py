@@ -71,7 +71,7 @@ def test_an_endpoint_that_scales_to_zero_is_priced_not_ruled_out() -> None:
         "But the band's reason, an endpoint that never scales to zero, does not hold here: RunPod Serverless "
         f"(eu-datacenters, 1 × l40s) would stop and start from zero between requests {between} times a "
         f"month and bill {option.billed_hours_per_month:.0f} instance-hours "
-        f"({billing.busy_hours_per_month:.0f} of them serving requests), "
+        f"({billing.busy_hours_per_month:.3g} of them serving requests), "
         f"${option.usd_per_month:,.2f}/month, less "
         "than the cheapest other self-hosted route the rules weigh (ovhcloud l40s (1 × l40s)) at "
         f"${best.usd_per_month:,.2f}/month. "

@@ -187,6 +187,36 @@ def at_concurrency(roofline: Roofline, users: int) -> OperatingPoint:
     )
 
 
+CURVES_KEPT = 1024
+"""Request-time curves cached: one per replica shape and batch the load's busy share asks about."""
+
+
+@per_object(entries=CURVES_KEPT)
+def request_times(roofline: Roofline, batch: int, /) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """One request's time in the replica (time to first token plus its output tokens at the time per
+    token), at rates climbing from none to the replica's capacity with ``batch`` sequences decoding:
+    ``(rates, seconds)``, the knots ``traffic.ServiceTime`` interpolates. A knot is the operating point
+    ``at_rate`` finds, worked out from its batch instead of its rate: with ``c`` sequences decoding,
+    Little's law gives the rate in closed form, c / (c x prefill busy time + output tokens x step(c)),
+    so each knot takes one step time, not a search. The batches double from a quarter (a mixture of
+    experts' step grows fastest at small batches, as each new sequence reads experts the others did not)
+    up to ``batch``."""
+    prefill_busy, output_tokens = roofline.prefill_busy_seconds, roofline.output_tokens
+    lone = _queue_and_prefill_seconds(roofline, 0.0, 0.0) + output_tokens * roofline.step_seconds(1.0)
+    rates, seconds = [0.0], [lone]
+    decoding = 0.25
+    while True:
+        decoding = min(decoding, float(batch))
+        per_sequence = decoding * prefill_busy + output_tokens * roofline.step_seconds(max(decoding, 1.0))
+        rate = decoding / per_sequence
+        # In flight: the sequences decoding and those waiting for or in their prefill (Little's law).
+        seconds.append(per_sequence + _queue_and_prefill_seconds(roofline, rate, decoding))
+        rates.append(rate)
+        if decoding >= batch:
+            return tuple(rates), tuple(seconds)
+        decoding *= 2
+
+
 @per_object(entries=RATES_KEPT)
 def lone_request(roofline: Roofline) -> OperatingPoint:
     """One request on an idle replica: the fastest any load sees."""

@@ -58,10 +58,6 @@ class ReplicaPerformance(BaseModel):
     decode_bound: str
     """'memory' or 'compute': what limits the weights' multiplications of a decode step at this batch
     (its attention is bound apart: by the KV cache's bytes, or by its FLOPs for latent attention)."""
-    seconds_alone: float
-    """One request from prompt to last token on an otherwise idle replica (batch of one)."""
-    seconds_at_full_batch: float
-    """One request's time with the batch full: ``batch`` requests in flight at ``requests_per_second``."""
     roofline: Roofline
 
 
@@ -247,8 +243,6 @@ def replica_performance(
         time_to_first_token_ms=roofline.prefill_seconds * 1000,
         time_per_output_token_ms=step_seconds / (1 - busy_prefill) * 1000,
         decode_bound="memory" if step.weights_read >= step.weights_compute else "compute",
-        seconds_alone=roofline.prefill_seconds + output_tokens * roofline.step_seconds(1),
-        seconds_at_full_batch=batch / requests_per_second,
         roofline=roofline,
     )
 

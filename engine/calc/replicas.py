@@ -16,7 +16,7 @@ import math
 from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, saturation
+from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, request_times, saturation
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
 from gpu_advisor.engine.calc.policy import (
     KeptTargets,
@@ -129,8 +129,7 @@ def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -
         performance.pipeline_stages,
         performance.requests_per_second,
         performance.output_tokens_per_second,
-        performance.seconds_alone,
-        performance.seconds_at_full_batch,
+        ServiceTime(*request_times(performance.roofline, performance.batch), replicas=1),
         within,
         kept,
         load,
@@ -146,7 +145,6 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
     if factor == 1.0:
         return plan
     within = plan.rate_within_targets_per_replica
-    service = plan.service
     return _planned(
         plan.gpu,
         plan.cards_per_replica,
@@ -156,8 +154,7 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
         plan.pipeline_stages,
         plan.requests_per_second_per_replica * factor,
         plan.output_tokens_per_second_per_replica * factor,
-        service.alone / factor,
-        service.at_full_batch / factor,
+        plan.service.scaled(factor),
         None if within is None else within * factor,
         plan.kept_targets,
         load,
@@ -174,8 +171,7 @@ def _planned(
     pipeline_stages: int,
     rps: float,
     output_tokens_per_second: float,
-    seconds_alone: float,
-    seconds_at_full_batch: float,
+    service: ServiceTime,
     within: float | None,
     kept: KeptTargets | None,
     load: Load,
@@ -214,9 +210,7 @@ def _planned(
         utilization=min(1.0, average_share),
         capacity_utilization_at_peak=at_peak,
         hours_per_day_running=hours_running,
-        service=ServiceTime(
-            alone=seconds_alone, at_full_batch=seconds_at_full_batch, batch=batch, replicas=replicas
-        ),
+        service=service._replace(replicas=replicas),
         batch=batch,
         decode_bound=decode_bound,
         roofline=roofline,

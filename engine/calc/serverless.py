@@ -39,7 +39,7 @@ from gpu_advisor.engine.calc.serverless_hours import (
     scaling_steps,
     service_month,
 )
-from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, DailyTraffic, ServiceTime
+from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, DailyTraffic
 from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
@@ -232,7 +232,7 @@ def product_month(
     key = (plan.gpu, size)
     day = demand.get(key)
     if day is None:
-        service = ServiceTime(plan.service.alone, plan.service.at_full_batch, plan.service.batch, 1)
+        service = plan.service._replace(replicas=1)
         hours = hourly_demand(workload.traffic, load, service, instance_rps, capacity)
         # The steps read no product: worked out once for every product on this GPU and instance size.
         day = demand[key] = (hours, scaling_steps(hours, spare, kept))

@@ -12,14 +12,17 @@ The busy share is that share over the paid hours: the time-based utilization the
 and buy-versus-rent lines are about. It is not the throughput share (load over capacity): a service whose
 replica runs at 20 % of its throughput may still have a request in flight every minute of the day.
 
-S grows with the load: more requests in flight make a larger batch and a slower decode step. It is taken
-linearly between one request alone on the replica and the full batch, and solved with the requests in
-flight it implies (exact for a dense model whose decode step is bound by memory bandwidth, where a
-step's time grows linearly with the batch).
+S grows with the load: more requests in flight make a larger batch and a slower decode step, and a
+prompt may wait for the prefills ahead of it. S is the latency model's at each rate (``calc.latency``:
+the time to first token plus the output tokens at the time per token), so the requests in flight, the
+busy share and the latency the memo states at a load agree. A mixture of experts' step grows fastest at
+small batches (each new sequence reads experts the others did not), so S is far from linear between a
+lone request and a full batch there.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 from dataclasses import dataclass
@@ -95,36 +98,42 @@ def daily_traffic(profile: tuple[float, ...], first_hour: int, hours_per_day: fl
 
 
 class ServiceTime(NamedTuple):
-    """How long one request is in flight on a replica, as the load grows."""
+    """How long one request is in flight on a replica, as the rate it carries grows: the latency model's
+    request time (``latency.request_times``), exact at its knots and linear in the rate between them."""
 
-    alone: float
-    """Seconds with no other request on the replica."""
-    at_full_batch: float
-    """Seconds with the batch full."""
-    batch: int
+    rates: tuple[float, ...]
+    """Requests per second on one replica, rising from 0 to its capacity with the batch full."""
+    times: tuple[float, ...]
+    """Seconds one request is in flight at each of ``rates``."""
     replicas: int
 
+    @classmethod
+    def constant(cls, seconds: float, replicas: int) -> ServiceTime:
+        """A request that takes ``seconds`` at any rate."""
+        return cls((0.0,), (seconds,), replicas)
+
     @property
-    def slope(self) -> float:
-        """Seconds added per further request in flight on the replica."""
-        return (self.at_full_batch - self.alone) / (self.batch - 1) if self.batch > 1 else 0.0
+    def alone(self) -> float:
+        """Seconds with no other request on the replica."""
+        return self.times[0]
+
+    def scaled(self, factor: float) -> ServiceTime:
+        """The same replica ``factor`` times as fast: each rate ``factor`` times, each time its inverse."""
+        return self._replace(
+            rates=tuple(rate * factor for rate in self.rates),
+            times=tuple(seconds / factor for seconds in self.times),
+        )
 
     def seconds(self, requests_per_second: float) -> float:
-        """S at a request rate spread evenly over the replicas: S(c) = alone + k (c - 1) for c requests in
-        flight per replica, with c = λ S(c) / replicas, solved for c and kept between 1 and the batch."""
-        # Called for every served hour of every GPU's plan: the fields are unpacked once, not looked up.
-        alone, at_full_batch, batch, replicas = self
-        if batch <= 1:
-            return alone
-        per_replica = requests_per_second / replicas
-        slope = (at_full_batch - alone) / (batch - 1)
-        if per_replica * slope >= 1:
-            return at_full_batch  # the batch stays full
-        if per_replica * alone <= 1:
-            return alone  # the fixed point lies at c <= 1: one request in flight at most
-        # Above 1: λ·alone > 1 makes the numerator exceed the denominator.
-        in_flight = per_replica * (alone - slope) / (1 - per_replica * slope)
-        return alone + slope * (min(in_flight, float(batch)) - 1)
+        """S at a request rate spread evenly over the replicas; at or past a replica's capacity, S with
+        its batch full."""
+        rates, times = self.rates, self.times
+        per_replica = requests_per_second / self.replicas
+        if per_replica >= rates[-1]:
+            return times[-1]
+        above = bisect.bisect_right(rates, per_replica)
+        low, high = rates[above - 1], rates[above]
+        return times[above - 1] + (times[above] - times[above - 1]) * (per_replica - low) / (high - low)
 
     def in_flight(self, requests_per_second: float) -> float:
         """Requests in flight on average at this rate (Little's law: λS)."""
