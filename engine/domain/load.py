@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-BusyShareRoute = Literal["rental", "serverless", "own_hardware", "ruled_out", "reference"]
+BusyShareRoute = Literal["rental", "serverless", "own_hardware", "ruled_out", "reference", "excluded"]
 
 
 class Load(BaseModel):
@@ -55,7 +55,8 @@ class Load(BaseModel):
     busy_share_route: BusyShareRoute | None = None
     """Whose GPU ``busy_share_gpu`` is: the best rental's; where the rules leave no rental standing, the
     best serverless option's or the own server's; where they leave none of the three, the best rental's or
-    serverless option's all the same ('ruled_out'); else the reference GPU."""
+    serverless option's all the same ('ruled_out'); else the reference GPU; else, where rules exclude
+    every option, the cheapest rental's ('excluded')."""
     requests_in_flight_average: float | None = None
     """Requests in flight on average over the served hours (λS, Little's law)."""
     requests_in_flight_peak: float | None = None

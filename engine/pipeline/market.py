@@ -141,12 +141,15 @@ def load_gpu(
     knowledge: Knowledge,
     ruled_out: Collection[str],
     server: OwnServer,
+    cheapest_rental: PricedListing | None = None,
 ) -> tuple[str, BusyShareRoute] | None:
     """The GPU whose service time the load's busy share uses, and whose it is: of the routes the
     workload's rules leave standing (``ruled_out``: deployment -> rules), the best rental's, else the
     best serverless option's, else the own server's (where the data must stay in the building, the busy
     share is the own cards'); where the rules leave none of them, the best rental's or serverless
-    option's all the same, else the reference GPU's where it holds the model."""
+    option's all the same, else the reference GPU's where it holds the model, else that of
+    ``cheapest_rental``, the cheapest rental priced though rules exclude every option (a GPU the
+    catalog rents holds the model: the utilization is worked out on it, not assumed)."""
     Route = tuple[str, BusyShareRoute]
     rental: Route | None = (best.gpu, "rental") if best is not None else None
     hosted: Route | None = (serverless.best.listing.gpu.gpu, "serverless") if serverless.best else None
@@ -162,7 +165,9 @@ def load_gpu(
     if chosen is not None:
         return chosen
     reference = knowledge.sizing.reference_gpu.gpu
-    return (reference, "reference") if reference in plans else None
+    if reference in plans:
+        return reference, "reference"
+    return (cheapest_rental.listing.offer.gpu, "excluded") if cheapest_rental is not None else None
 
 
 def derived_utilization(resolved: ResolvedWorkload, load: Load, knowledge: Knowledge) -> ResolvedWorkload:
@@ -249,7 +254,15 @@ def survey_market(
         alternatives = with_spare_cost(alternatives, hours, days, knowledge)
     serverless = price_serverless(capacity, replicas, verdicts.unsuitable, constraints, knowledge, hours)
     busy = BusyShares(capacity, plans, hours)
-    chosen = load_gpu(alternatives.best, serverless, plans, knowledge, constraints.ruled_out, server)
+    chosen = load_gpu(
+        alternatives.best,
+        serverless,
+        plans,
+        knowledge,
+        constraints.ruled_out,
+        server,
+        priced[0] if priced else None,
+    )
     gpu = chosen[0] if chosen else None
     # The best rental's own plan where the load is the rental's: a batch on whole instances runs on every
     # replica they hold (``batch_on_instances``). Another route on the same GPU has its own plan.
