@@ -35,6 +35,9 @@ def quiet_fact(index: int) -> GpuFitFact:
         node_memory_gb=1536.0,
         native_precision=True,
         reference_gpus=1,
+        tensor_parallel=1,
+        tensor_split_refused=False,
+        tensor_parallel_loadable=1,
     )
 
 

@@ -264,6 +264,9 @@ def fact_on(**changes: Any) -> GpuFitFact:
         "node_memory_gb": 640.0,
         "native_precision": True,
         "reference_gpus": 4,
+        "tensor_parallel": 4,
+        "tensor_split_refused": False,
+        "tensor_parallel_loadable": 4,
     }
     return GpuFitFact(**{**values, **changes})
 

@@ -19,7 +19,7 @@ from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.engines import GIB, ServingEngine
-from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
+from gpu_advisor.engine.domain.knowledge.entries import Fp8Checkpoint, ModelConfig
 from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 
 
@@ -45,6 +45,8 @@ class ModelShape(Protocol):
     def num_experts(self) -> int | None: ...
     @property
     def experts_per_token(self) -> int | None: ...
+    @property
+    def fp8_checkpoint(self) -> Fp8Checkpoint | None: ...
 
 
 class GpuFit(BaseModel):
@@ -232,6 +234,20 @@ class SizingFigures(BaseModel):
     kv_bytes_per_element: float
     """1 for an FP8 KV cache, else the model's activation type (2 for 16 bit)."""
     fits: tuple[GpuFit, ...]
+    refused_fp8_splits: Fp8Checkpoint | None = None
+    """The block-quantized FP8 checkpoint the workload runs, where the serving engine refuses a tensor
+    split that cuts its blocks (``ServingEngine.fp8_block_split_refused``); None otherwise."""
+
+    def refuses_tensor_split(self, tensor: int) -> bool:
+        """The serving engine will not load the checkpoint over ``tensor`` cards of tensor parallelism."""
+        return self.refused_fp8_splits is not None and self.refused_fp8_splits.splits_a_block(tensor)
+
+    def loadable_tensor_split(self, tensor: int) -> int:
+        """The most cards of tensor parallelism, halving ``tensor``, the engine loads the checkpoint
+        over (one card splits nothing)."""
+        while tensor > 1 and self.refuses_tensor_split(tensor):
+            tensor //= 2
+        return tensor
 
     def kv_copies_on(self, tensor: int) -> float:
         """Copies of a token's KV cache a tensor-parallel group of ``tensor`` cards keeps (``kv_copies``)."""
@@ -351,4 +367,7 @@ def size_model(
         serving_engine=engine.id,
         kv_bytes_per_element=element,
         fits=fits,
+        refused_fp8_splits=model.fp8_checkpoint
+        if model is not None and precision == "fp8" and engine.fp8_block_split_refused
+        else None,
     )

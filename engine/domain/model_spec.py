@@ -54,6 +54,7 @@ class AttentionShape(StrictInput):
     qk_rope_head_dim: ClassVar[None] = None
     num_experts: ClassVar[None] = None
     experts_per_token: ClassVar[None] = None
+    fp8_checkpoint: ClassVar[None] = None
 
     @property
     def num_layers(self) -> int:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
 from gpu_advisor.engine.calc.performance import replica_interconnect
 from gpu_advisor.engine.calc.replicas import parse_cards
-from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, GpuFit, SizingFigures
+from gpu_advisor.engine.calc.sizing import SIZINGS_KEPT, GpuFit, SizingFigures, parallelism
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -49,6 +49,7 @@ def gpu_fit_fact(
     interconnect = replica_interconnect(knowledge, gpu, cards) if cards else fit.interconnect
     node_gpus = knowledge.sizing.card_counts.node_gpus
     native = figures.precision != "fp8" or gpu.fp8_dense_tflops is not None
+    tensor = parallelism(node_gpus, cards)[0] if cards else 0
     return GpuFitFact(
         scenario=scenario,
         gpu=fit.gpu,
@@ -65,6 +66,9 @@ def gpu_fit_fact(
         node_memory_gb=float(node_gpus * fit.memory_gb),
         native_precision=native,
         reference_gpus=reference_cards or 0,
+        tensor_parallel=tensor,
+        tensor_split_refused=tensor > 1 and figures.refuses_tensor_split(tensor),
+        tensor_parallel_loadable=figures.loadable_tensor_split(tensor),
     )
 
 

@@ -144,6 +144,13 @@ class GpuFitFact(Fact):
     reference_gpus: int
     """Cards per replica on the reference GPU (H100 SXM), as ``gpus_with_kv_reserve``; 0 when it cannot
     hold the model."""
+    tensor_parallel: int
+    """Cards per pipeline stage of ``gpus_with_kv_reserve`` (they split each layer); 0 where none."""
+    tensor_split_refused: bool
+    """The serving engine refuses to load the workload's block-quantized FP8 checkpoint over
+    ``tensor_parallel`` cards: a card would hold part of a quantization block."""
+    tensor_parallel_loadable: Annotated[int, Guard("tensor_split_refused")]
+    """The most cards, halving ``tensor_parallel``, that split each layer into whole blocks."""
 
 
 class InstanceFitFact(Fact):

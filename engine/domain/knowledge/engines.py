@@ -44,6 +44,10 @@ class ServingEngine(Sourced):
     runtime_reserve_gib_per_card: float = Field(ge=0)
     """Memory per card neither weights nor KV cache may use: activations, CUDA graphs, communication
     buffers."""
+    fp8_block_split_refused: bool | None = None
+    """The engine refuses to load a block-quantized FP8 checkpoint where tensor parallelism leaves a card
+    part of a block (``Fp8Checkpoint.splits_a_block``): True for vLLM and SGLang, whose FP8 layers check
+    it as they create their weights; None where it is not known."""
     note: str | None = None
 
     @model_validator(mode="after")

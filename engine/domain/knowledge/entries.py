@@ -310,6 +310,21 @@ class OwnServer(Sourced, Translated):
         return self
 
 
+class Fp8Checkpoint(Sourced):
+    """A model's FP8 checkpoint that quantizes its weights in blocks (DeepSeek's and Qwen's fine-grained
+    FP8): one scale per ``weight_block`` x ``weight_block`` tile."""
+
+    hf_repo: str
+    weight_block: int = Field(gt=0)
+    split_widths: tuple[int, ...] = Field(min_length=1)
+    """The widths tensor parallelism divides over a group's cards: the intermediate size of the
+    experts and of any dense feed-forward layers. Each card's part must be whole blocks."""
+
+    def splits_a_block(self, tensor: int) -> bool:
+        """A group of ``tensor`` cards leaves a card part of a block of some split width."""
+        return any(width % (tensor * self.weight_block) for width in self.split_widths)
+
+
 class ModelConfig(Strict):
     id: str
     name: str
@@ -329,6 +344,9 @@ class ModelConfig(Strict):
     max_context_tokens: int = Field(gt=0)
     num_experts: int | None = Field(default=None, gt=0)
     experts_per_token: int | None = Field(default=None, gt=0)
+    fp8_checkpoint: Fp8Checkpoint | None = None
+    """The FP8 checkpoint a workload in FP8 runs, where it is block-quantized (None: none, or per-tensor
+    or per-channel scales, which any split keeps whole)."""
     source: Citation
     as_of: dt.date
 

@@ -1,0 +1,68 @@
+"""A card count is a layout the serving engine must load: vLLM and SGLang refuse a block-quantized FP8
+checkpoint split over more cards than its 128 x 128 blocks divide (SIZ020). Qwen3-235B-A22B-FP8's
+experts are 1,536 wide: over 8 cards each holds 192, a block and a half (vllm-project/vllm#17569)."""
+
+from __future__ import annotations
+
+from helpers import run
+
+from gpu_advisor.engine.domain.knowledge.entries import Fp8Checkpoint
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+KNOWLEDGE = load_knowledge()
+
+QWEN = {
+    "name": "qwen-assistant",
+    "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+    "requests_per_day": 200_000,
+    "avg_input_tokens": 1500,
+    "avg_output_tokens": 500,
+    "load_pattern": "variable",
+    "company_country": "DE",
+}
+
+
+def checkpoint(model_id: str) -> Fp8Checkpoint:
+    model = next(model for model in KNOWLEDGE.models.models if model.id == model_id)
+    assert model.fp8_checkpoint is not None
+    return model.fp8_checkpoint
+
+
+def test_which_splits_cut_a_block() -> None:
+    qwen = checkpoint("qwen3-235b-a22b")
+    # 1,536 / 2 = 768 and / 4 = 384 are 6 and 3 blocks; / 8 = 192 and / 16 = 96 are not whole blocks.
+    assert [qwen.splits_a_block(cards) for cards in (1, 2, 4, 8, 16)] == [False, False, False, True, True]
+    deepseek = checkpoint("deepseek-r1")
+    # 2,048 / 16 = 128 and 18,432 / 16 = 1,152 (9 blocks) load; 18,432 / 32 = 576 is 4.5 blocks
+    # (sgl-project/sglang#3345), and 2,048 / 32 = 64 half of one.
+    assert [deepseek.splits_a_block(cards) for cards in (8, 16, 32)] == [False, False, True]
+    # Only the engines known to check it refuse; TensorRT-LLM converts checkpoints its own way.
+    refusing = {engine.id: engine.fp8_block_split_refused for engine in KNOWLEDGE.throughput.serving_engines}
+    assert refusing == {"vllm": True, "sglang": True, "trtllm": None}
+
+
+def test_qwen3_fp8_on_eight_cards_is_told_to_run_expert_parallel_or_four_cards_a_layer() -> None:
+    result = run(QWEN)
+    warned = [finding for finding in result.findings if finding.rule_id == "SIZ020"]
+    rows = {row.gpu: row for row in result.sizing.gpus}
+    # Every GPU whose replica splits each layer over 8 cards, and only those: the H100 and H200 run
+    # it on 4 cards a replica.
+    assert sorted(f.message.split(",")[0] for f in warned) == ["On a10g", "On l4", "On l40s", "On rtx-5090"]
+    assert (rows["h100-sxm"].cards_per_replica, rows["h200"].cards_per_replica) == (4, 4)
+    l40s = next(f for f in warned if f.message.startswith("On l40s"))
+    assert l40s.message.startswith(
+        "On l40s, a replica of 8 cards splits each layer over 8 cards (tensor parallelism), which leaves a "
+        "card part of one of the blocks the model's FP8 checkpoint scales its weights in: the serving "
+        "engine refuses to load it so. Keep each expert whole on its card with expert parallelism (vLLM "
+        "--enable-expert-parallel, SGLang --ep-size), or split each layer over 4 cards with pipeline "
+        "stages for the rest."
+    )
+
+
+def test_tensorrt_llm_bf16_and_deepseek_are_not_warned() -> None:
+    for workload in (
+        {**QWEN, "serving_engine": "trtllm"},
+        {**QWEN, "model": {"name": "qwen3-235b-a22b", "precision": "bf16"}},
+        {**QWEN, "model": {"name": "deepseek-r1", "precision": "fp8"}},
+    ):
+        assert "SIZ020" not in {finding.rule_id for finding in run(workload).findings}, workload
