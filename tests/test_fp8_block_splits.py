@@ -8,6 +8,7 @@ from helpers import run
 
 from gpu_advisor.engine.domain.knowledge.entries import Fp8Checkpoint
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.present.memo import render_memo
 
 KNOWLEDGE = load_knowledge()
 
@@ -66,3 +67,21 @@ def test_tensorrt_llm_bf16_and_deepseek_are_not_warned() -> None:
         {**QWEN, "model": {"name": "deepseek-r1", "precision": "fp8"}},
     ):
         assert "SIZ020" not in {finding.rule_id for finding in run(workload).findings}, workload
+
+
+def test_the_summary_lists_only_what_concerns_the_decision() -> None:
+    """The decision is an API: SIZ020's GPUs are none it uses, so the summary names the rule as one
+    more and lists it under Risks and caveats, not among the constraints that shaped the decision."""
+    result = run(QWEN)
+    assert result.decision.deployment == "api"
+    memo = render_memo(result)
+    summary = memo.split("## Summary")[1].split("### How the rules decided")[0]
+    assert "3 constraints and warnings apply to this workload; they are listed below.\n" in summary
+    aside = "One more concerns only GPUs the decision does not use (SIZ020, see Risks and caveats).\n"
+    assert aside in summary
+    assert "**SIZ020**" not in summary
+    risks = memo.split("## Risks and caveats")[1].split("\n## ")[0]
+    listed = (
+        "- **SIZ020** The FP8 checkpoint does not load split over this many cards: l40s, l4, rtx-5090, a10g"
+    )
+    assert listed in risks
