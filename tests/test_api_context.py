@@ -289,7 +289,7 @@ def test_no_api_the_workload_may_use_keeps_the_api_with_the_priced_fallback() ->
         "this workload may use: every API price of its model's size or larger is excluded (PRV003, RES001). "
         "At those prices an API would cost less than self-hosting: the cheapest of them, Llama 3.1 405B "
         "Instruct (DeepInfra), costs $475.20/month. So the recommendation stays an API the workload may "
-        "use, which a provider has to offer where the rules admit it, and price. Until one is found, the "
+        "use, which a provider has to offer, and price, where the rules admit it. Until one is found, the "
         "priced route is the "
         "cheapest self-hosted one the rules leave standing (scaleway h100-sxm-8-80g (16 × h100-sxm)) at "
         "$10,343.07/month."

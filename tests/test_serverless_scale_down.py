@@ -10,13 +10,14 @@ from gpu_advisor.engine.present.memo import render_memo
 
 def test_the_memo_tells_the_scale_down_delay_from_the_idle_timeout() -> None:
     """Hugging Face's endpoint scales to zero an hour after the last request but removes an instance no
-    longer needed beside others after its autoscaler's 300 s: a Swiss bank's RAG service shows both, and
-    the memo says which is which."""
+    longer needed beside others after its autoscaler's 300 s: a Swiss bank's DeepSeek-R1 RAG service
+    (8 H200 an instance, which RunPod's serverless workers do not offer) shows both, and the memo says
+    which is which."""
     r = run(
         {
             "name": "ch-bank-rag",
-            "model": {"name": "llama-3.3-70b", "precision": "fp8"},
-            "requests_per_day": 15_000,
+            "model": {"name": "deepseek-r1", "precision": "fp8"},
+            "requests_per_day": 60_000,
             "avg_input_tokens": 6_000,
             "avg_output_tokens": 400,
             "context_tokens": 16_384,
@@ -26,7 +27,6 @@ def test_the_memo_tells_the_scale_down_delay_from_the_idle_timeout() -> None:
             "personal_data": True,
             "personal_data_region": "ch",
             "company_country": "CH",
-            "business_critical": True,
         }
     )
     so = r.serverless_option

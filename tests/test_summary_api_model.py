@@ -176,30 +176,30 @@ def test_the_summary_says_where_the_recommended_api_processes_the_requests() -> 
 
 
 def test_a_business_critical_workload_on_a_provider_of_unknown_sla_is_told_in_the_summary() -> None:
-    """Hugging Face's endpoints are chosen for a business-critical 70B chat; whether Hugging Face publishes
-    an enterprise SLA is not established (knowledge/providers.yaml), and PRV011 said so only about the
-    admitted providers in general. Not business-critical: no such sentence."""
+    """Lambda's H100 are chosen for a business-critical 70B chat; whether Lambda publishes an enterprise
+    SLA is not established (knowledge/providers.yaml), and PRV011 said so only about the admitted
+    providers in general. Not business-critical: no such sentence."""
     chat = {
         "name": "kundenchat-70b",
         "model": {"name": "llama-3.3-70b", "precision": "fp8"},
         "requests_per_day": 600_000,
         "avg_input_tokens": 800,
         "avg_output_tokens": 250,
-        "load_pattern": "variable",
+        "load_pattern": "steady",
         "business_critical": True,
         "latency_sensitive": True,
         "company_country": "DE",
     }
     result = run(chat, AS_OF)
-    assert (result.decision.deployment, result.decision.provider) == ("serverless", "huggingface")
+    assert (result.decision.deployment, result.decision.provider) == ("dedicated_cloud", "lambda")
     sentence = (
-        "Whether the chosen provider, huggingface, publishes an enterprise SLA could not be established "
+        "Whether the chosen provider, lambda, publishes an enterprise SLA could not be established "
         "(PRV011): ask for its uptime commitment and service credits before this business-critical workload "
         "relies on it.\n"
     )
     assert sentence in render_memo(result)
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
-    assert "Ob der gewählte Anbieter, huggingface, ein Enterprise-SLA veröffentlicht" in german
+    assert "Ob der gewählte Anbieter, lambda, ein Enterprise-SLA veröffentlicht" in german
     assert "Whether the chosen provider" not in render_memo(run({**chat, "business_critical": False}, AS_OF))
 
 
