@@ -9,7 +9,7 @@ from helpers import EVALUATED_ON, EXAMPLES_DIR, read_example, run
 
 from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.domain.workload import validate_workload
-from gpu_advisor.engine.pipeline.market import load_gpu
+from gpu_advisor.engine.pipeline.busy_shares import load_gpu
 from gpu_advisor.engine.present.memo import render_memo
 
 ON_PREMISES = read_example(EXAMPLES_DIR / "deepseek-on-premises.yaml")
@@ -106,13 +106,14 @@ def test_where_rules_exclude_every_option_the_cheapest_rentals_gpu_sets_the_busy
     fired = {finding.rule_id for finding in result.findings}
     assert "DEP012" in fired and "DEP008" not in fired
     memo = " ".join(render_memo(result).split())
-    assert "idle replica of h200 (the cheapest rental's GPU, though rules exclude every option)" in memo
+    whose = "the cheapest rental's GPU, though the rules leave no option standing"
+    assert f"idle replica of h200 ({whose})" in memo
     # The headline names the own servers the catalog prices and the GPUs that do hold the model.
     assert (
         "Recommendation: **Own hardware**. The catalog prices own servers of these GPUs only: rtx-5090, "
         "h100-sxm; none holds this model. It needs servers sized for it, which the catalog cannot price: on "
-        "h200, b200, mi300x, the Sizing table gives the cards it needs (the rules leave no rental or "
-        "serverless option of them standing, see Options considered)."
+        "h200, b200, mi300x, the Sizing table gives the cards it needs (no rental or serverless product of "
+        "them in the catalog is open to this workload, see Options considered)."
     ) in memo
 
 

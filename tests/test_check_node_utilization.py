@@ -23,7 +23,7 @@ def test_the_check_and_the_memo_count_the_same_node_utilization() -> None:
     assert result.load.busy_share_gpu == "h200"
     # 4 cards (two 2-card replicas) busy in each replica's share of 176 paid hours (69.7 %), over 8
     # cards' 730 calendar hours. The H200 the load is sized on has a request in flight on any replica in
-    # 88.2 % (the check's former figure, 11 %).
+    # 88.5 % (the check's former figure, 11 %).
     assert (own.replicas, own.replica_busy_share) == (2, 0.697)
     assert own.node_utilization == pytest.approx(4 * 0.697 * 176 / (8 * 730), abs=1e-9)
     on_h200 = 4 * result.load.busy_share * 176 / (8 * 730)

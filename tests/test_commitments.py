@@ -17,7 +17,8 @@ import pytest
 from helpers import EVALUATED_ON, EXAMPLES_DIR, negotiated_aws, run
 
 from gpu_advisor.api import render_memo
-from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.apps.recommend import evaluate_workload, recommend
+from gpu_advisor.engine.calc.latency import at_rate
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import load_workload, validate_workload
@@ -434,6 +435,12 @@ def test_an_owned_nodes_cards_are_busy_when_their_own_replica_is() -> None:
     says."""
     result = run({**UNDERWRITING, "requests_per_day": 30_000})
     in_flight = result.load.requests_in_flight_average
+    # λS with S the latency model's at the rate each of the three replicas carries on average.
+    workload = validate_workload({**UNDERWRITING, "requests_per_day": 30_000}, "t")
+    own = evaluate_workload(workload, EVALUATED_ON).market.plans["h100-sxm"]
+    rate = 30_000 / 86_400
+    assert own.replicas == 3
+    assert in_flight == pytest.approx(3 * at_rate(own.roofline, rate / 3).in_flight, rel=0.01)
     assert in_flight == pytest.approx(1.3097, abs=1e-4)
     assert result.load.busy_share == pytest.approx(round(1 - math.exp(-in_flight), 3))
     own = result.own_hardware

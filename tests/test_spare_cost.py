@@ -138,15 +138,29 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
     (2 x 22 x 30.3 s / 3,600 = 0.37 h; the run-on's 5 + 0.5 s are idle); on Hugging Face a paused endpoint
     stops at once, so only its starts are named."""
     hr = read_example(EXAMPLES_DIR / "hr-assistant.yaml")
-    english = flat(render_memo(run(hr)))
+    result = run(hr)
+    option = result.serverless_option
+    assert option is not None and option.serverless is not None
+    billing = option.serverless
+    busy, idle, cold = (
+        billing.busy_hours_per_month,
+        billing.idle_hours_per_month,
+        billing.cold_start_hours_per_month,
+    )
+    # The three parts are the 528 billed hours, and the starts are the kept instances' mornings.
+    assert busy + idle + cold == pytest.approx(option.billed_hours_per_month) == pytest.approx(528, abs=0.5)
+    assert cold == pytest.approx(2 * 22 * (2.3 + 70 / 2.5) / 3600, rel=0.01) == pytest.approx(0.37, abs=0.005)
+    english = flat(render_memo(result))
     assert (
-        "(516 of them serving requests, 11.8 idle with 2 kept warm in every paid hour and running on after "
-        "each served day as it scales to zero, 0.37 in their starts): $2,359.43/month" in english
+        f"({busy:.0f} of them serving requests, {idle:.1f} idle with 2 kept warm in every paid hour and "
+        "running on after each served day as it scales to zero, 0.37 in their starts): $2,359.43/month"
+        in english
     )
     german = flat(invoke("recommend", str(EXAMPLES_DIR / "hr-assistant.yaml"), "--lang", "de").output)
+    idle_de = f"{idle:.1f}".replace(".", ",")
     assert (
-        "11,8 im Leerlauf, 2 in jeder bezahlten Stunde warm gehalten und nach jedem bedienten Tag bis zum "
-        "Skalieren auf null weiterlaufend, 0,37 in ihren Starts): 2.359,43 $ pro Monat" in german
+        f"{idle_de} im Leerlauf, 2 in jeder bezahlten Stunde warm gehalten und nach jedem bedienten Tag bis "
+        "zum Skalieren auf null weiterlaufend, 0,37 in ihren Starts): 2.359,43 $ pro Monat" in german
     )
     legal = flat(render_memo(run(LEGAL)))
     assert (

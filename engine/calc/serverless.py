@@ -232,7 +232,8 @@ def product_month(
     key = (plan.gpu, size)
     day = demand.get(key)
     if day is None:
-        service = plan.service._replace(replicas=1)
+        # An instance of several replicas shares its requests among them.
+        service = plan.service._replace(replicas=per_instance)
         hours = hourly_demand(workload.traffic, load, service, instance_rps, capacity)
         # The steps read no product: worked out once for every product on this GPU and instance size.
         day = demand[key] = (hours, scaling_steps(hours, spare, kept))

@@ -48,15 +48,15 @@ class Load(BaseModel):
     """'load_pattern': the load pattern's published profile; 'input': the workload's own."""
     busy_share: float | None = None
     """The share of the paid hours in which at least one request is in flight (M/G/∞: 1 - e^(-λS) per
-    hour), on ``busy_share_gpu``: the time-based utilization. None without a GPU that holds
-    the model."""
+    hour), on ``busy_share_gpu``: the time-based utilization. None where no route, the reference GPU
+    or a priced rental gives a GPU that holds the model."""
     busy_share_gpu: str | None = None
     """The GPU whose service time S the busy share and the requests in flight use."""
     busy_share_route: BusyShareRoute | None = None
     """Whose GPU ``busy_share_gpu`` is: the best rental's; where the rules leave no rental standing, the
     best serverless option's or the own server's; where they leave none of the three, the best rental's or
-    serverless option's all the same ('ruled_out'); else the reference GPU; else, where rules exclude
-    every option, the cheapest rental's ('excluded')."""
+    serverless option's all the same ('ruled_out'); else, where rules exclude every option, the reference
+    GPU where it holds the model ('reference'), else the cheapest rental's ('excluded')."""
     requests_in_flight_average: float | None = None
     """Requests in flight on average over the served hours (λS, Little's law)."""
     requests_in_flight_peak: float | None = None
