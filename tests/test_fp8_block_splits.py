@@ -76,7 +76,7 @@ def test_the_summary_lists_only_what_concerns_the_decision() -> None:
     assert result.decision.deployment == "api"
     memo = render_memo(result)
     summary = memo.split("## Summary")[1].split("### How the rules decided")[0]
-    assert "3 constraints and warnings apply to this workload; they are listed below.\n" in summary
+    assert "3 constraints and warnings apply to this workload; they are listed under Why.\n" in summary
     aside = "One more concerns only GPUs the decision does not use (SIZ020, see Risks and caveats).\n"
     assert aside in summary
     assert "**SIZ020**" not in summary

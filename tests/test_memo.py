@@ -177,11 +177,12 @@ def test_a_single_constraint_is_counted_in_the_singular() -> None:
     # (the enterprise SLA required) and PRV011 (some admitted providers' SLA is not established).
     nightly = (EXAMPLES_DIR / "nightly-batch.yaml").read_text(encoding="utf-8")
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=nightly)
-    assert "\nOne constraint or warning applies to this workload; it is listed below.\n" in result.stdout
+    assert "\nOne constraint or warning applies to this workload; it is listed under Why.\n" in result.stdout
     assert "1 constraints" not in result.stdout
     workload = (
         "name: nightly\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 500000\n"
         "load_pattern: batch\nlatency_sensitive: false\ncompany_country: CH\nbusiness_critical: true\n"
     )
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
-    assert "\n2 constraints and warnings apply to this workload; they are listed below.\n" in result.stdout
+    listed = "\n2 constraints and warnings apply to this workload; they are listed under Why.\n"
+    assert listed in result.stdout

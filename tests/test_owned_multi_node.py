@@ -93,9 +93,15 @@ def _economics_message(rule_id: str, nodes: int, lang: str) -> str:
 
 def test_the_node_rules_count_the_nodes() -> None:
     """TCO012 and TCO017 speak of one node or of the nodes bought, in both languages."""
-    assert "The node's utilization of 30 %" in _economics_message("TCO012", 1, "en")
-    assert "The nodes' utilization of 30 %" in _economics_message("TCO012", 3, "en")
-    assert "Die Auslastung der Nodes von 30 %" in _economics_message("TCO012", 3, "de")
+    # The share is the cards' time with a request in flight, not their throughput: "utilization" read as
+    # the latter beside the memo's capacity figures.
+    assert "That the node's cards would emit tokens in 30 % of their calendar hours (a request in flight" in (
+        _economics_message("TCO012", 1, "en")
+    )
+    assert "That the nodes' cards would emit tokens in 30 %" in _economics_message("TCO012", 3, "en")
+    assert "Dass die Karten der Nodes in 30 % ihrer Kalenderstunden Tokens ausgeben" in (
+        _economics_message("TCO012", 3, "de")
+    )
     assert _economics_message("TCO017", 1, "en").startswith("The owned node's cards would emit tokens")
     assert _economics_message("TCO017", 3, "en").startswith("The 3 owned nodes' cards would emit tokens")
     assert _economics_message("TCO017", 3, "de").startswith("Die Karten der 3 eigenen Nodes würden")

@@ -27,6 +27,13 @@ class SpotNotice(Sourced):
         return self
 
 
+class SpendLimit(Sourced):
+    """The most an account may spend an hour across all the provider's resources until its support
+    raises it: instances beyond it do not start."""
+
+    usd_per_hour: float = Field(gt=0)
+
+
 class Provider(Sourced):
     id: str
     name: str
@@ -43,6 +50,8 @@ class Provider(Sourced):
     regions: tuple[Region, ...] = Field(min_length=1)
     spot_notice: SpotNotice | None = None
     """Required where the provider sells spot (an offer priced ``spot``; ``checks.py``)."""
+    spend_limit: SpendLimit | None = None
+    """A default spend limit a new account starts with; None where the provider's pages name none."""
 
     @model_validator(mode="after")
     def _sla_sourced(self) -> Provider:
