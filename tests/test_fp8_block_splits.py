@@ -4,7 +4,7 @@ experts are 1,536 wide: over 8 cards each holds 192, a block and a half (vllm-pr
 
 from __future__ import annotations
 
-from helpers import run
+from helpers import invoke, run
 
 from gpu_advisor.engine.domain.knowledge.entries import Fp8Checkpoint
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -54,9 +54,9 @@ def test_qwen3_fp8_on_eight_cards_is_told_to_run_expert_parallel_or_four_cards_a
     assert l40s.message.startswith(
         "On l40s, a replica of 8 cards splits each layer over 8 cards (tensor parallelism), which leaves a "
         "card part of one of the blocks the model's FP8 checkpoint scales its weights in: the serving "
-        "engine refuses to load it so. Keep each expert whole on its card with expert parallelism (vLLM "
-        "--enable-expert-parallel, SGLang --ep-size), or split each layer over 4 cards with pipeline "
-        "stages for the rest."
+        "engine refuses to load it that way. Keep each expert whole on its card with expert parallelism "
+        "(vLLM --enable-expert-parallel, SGLang --ep-size), or split each layer over 4 cards with pipeline "
+        "stages for the rest, whose decode step then takes as long as on 4 cards"
     )
 
 
@@ -85,3 +85,38 @@ def test_the_summary_lists_only_what_concerns_the_decision() -> None:
         "- **SIZ020** The FP8 checkpoint does not load split over this many cards: l40s, l4, rtx-5090, a10g"
     )
     assert listed in risks
+
+
+def test_size_judges_the_cards_asked_about_without_a_load() -> None:
+    """`size --gpu X --cards N` with no load has no replica plan: the GPU-fit rules judged the usual
+    count (4 H100 for Qwen3-235B in FP8) instead of the 8 asked about."""
+    args = ("size", "--model", "qwen3-235b-a22b", "--precision", "fp8", "--gpu", "h100-sxm", "--cards")
+    eight, four = invoke(*args, "8"), invoke(*args, "4")
+    assert (eight.exit_code, four.exit_code) == (0, 0)
+    assert (
+        "SIZ020 The FP8 checkpoint does not load split over this many cards: On h100-sxm, a replica of 8"
+        in (eight.output)
+    )
+    assert "SIZ020" not in four.output
+
+
+def test_a_latency_finding_named_after_the_fastest_gpu_stays_among_the_decisions_constraints() -> None:
+    """LAT010 fires on the fastest GPU's latency fact (b200 here) but says what holds for every GPU: a
+    default latency target no GPU can be planned to. The decision (88 owned H100) is sized by it, so the
+    summary lists it rather than setting it aside as about a GPU the decision does not use."""
+    rag = {
+        "name": "rag-long",
+        "model": {"name": "llama-3.1-70b", "precision": "bf16", "custom_weights": True},
+        "requests_per_day": 20_000,
+        "avg_input_tokens": 100_000,
+        "avg_output_tokens": 400,
+        "load_pattern": "variable",
+        "company_country": "DE",
+    }
+    result = run(rag)
+    assert result.decision.gpu == "h100-sxm"
+    flags = {(f.rule_id, f.subject): f.about_its_gpu for f in result.findings if f.subject}
+    assert flags[("LAT010", "b200")] is False and flags[("NET001", "h100-pcie")] is True
+    summary = render_memo(result).split("## Summary")[1].split("### How the rules decided")[0]
+    assert "- **LAT010**" in summary
+    assert "only GPUs the decision does not use" not in summary

@@ -150,6 +150,7 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
     # The three parts are the 528 billed hours, and the starts are the kept instances' mornings.
     assert busy + idle + cold == pytest.approx(option.billed_hours_per_month) == pytest.approx(528, abs=0.5)
     assert cold == pytest.approx(2 * 22 * (2.3 + 70 / 2.5) / 3600, rel=0.01) == pytest.approx(0.37, abs=0.005)
+    assert (busy, idle) == (pytest.approx(516.2, abs=0.05), pytest.approx(11.9, abs=0.05))
     english = flat(render_memo(result))
     assert (
         f"({busy:.0f} of them serving requests, {idle:.1f} idle with 2 kept warm in every paid hour and "

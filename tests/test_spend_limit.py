@@ -1,6 +1,6 @@
-"""A serverless plan must be one the provider lets the account run: Runpod starts every account with a
-spend limit of $80 an hour across all resources (its Serverless pricing page, Account limits), and
-PRV014 warns where the cheapest serverless option's peak costs more an hour."""
+"""A plan must be one the provider lets the account run: Runpod starts every account with a spend limit of
+$80 an hour across all resources (its Serverless and Pods pricing pages, Account limits), and PRV014
+warns where the cheapest self-hosted route standing, serverless or dedicated, costs more at its peak."""
 
 from __future__ import annotations
 
@@ -25,24 +25,51 @@ RAG = {
 """An Austrian public-sector RAG service, decided on Runpod Serverless B200 workers."""
 
 
-def test_a_peak_over_runpods_default_spend_limit_is_flagged() -> None:
+def test_a_serverless_peak_over_runpods_default_spend_limit_is_flagged() -> None:
     result = run(RAG)
     option = result.serverless_option
     assert option is not None and option.serverless is not None
     assert (result.decision.deployment, option.provider, option.gpus) == ("serverless", "runpod", 13)
-    # 13 one-card workers in the busiest hour: the 2 kept warm at the active price of $6.84 an hour,
-    # the other 11 at the flex price of $8.64: 2 x 6.84 + 11 x 8.64 = $108.72 an hour, over $80.
+    # 13 one-card workers in the busiest hour: those kept warm at the active price of $6.84 an hour,
+    # the others at the flex price of $8.64. The kept ones restart each of the 22 working days, 2 of them:
+    # 2 x 6.84 + 11 x 8.64 = $108.72 an hour.
+    kept = round(option.serverless.kept_restarts_per_month / result.workload.days_per_month)
     assert (option.serverless.warm_usd_per_gpu_hour, option.serverless.scale_usd_per_gpu_hour) == (6.84, 8.64)
-    assert round(2 * 6.84 + 11 * 8.64, 2) == 108.72
+    assert kept == 2 and round(kept * 6.84 + (13 - kept) * 8.64, 2) == 108.72
     (finding,) = [f for f in result.findings if f.rule_id == "PRV014"]
     assert finding.severity == "warning"
     assert finding.message == (
-        "At the peak, RunPod Serverless (eu-datacenters, 1 × b200) runs 13 instances at about $108.72 an "
-        "hour, more than the $80.00 an hour RunPod lets an account spend across all its resources by "
-        "default. Ask its support to raise the limit before going live: until then the instances beyond "
-        "it do not start, and the peak is served by fewer."
+        "The cheapest self-hosted route, RunPod Serverless (eu-datacenters, 1 × b200), costs about $108.72 "
+        "an hour at its peak (13 instances), more than the $80.00 an hour RunPod lets an account spend "
+        "across all its resources by default. Ask its support to raise the limit before going live: until "
+        "then what runs beyond it does not start, and the peak is served by less."
     )
     assert "**PRV014**" in render_memo(result).split("## Why")[1].split("### How the rules decided")[0]
+
+
+def test_a_dedicated_runpod_rental_over_the_limit_is_flagged() -> None:
+    """The limit is the account's across all resources: 17 B200 rented at RunPod for a 70B chat on its
+    own weights cost 17 x $5.98 = $101.66 an hour."""
+    chat = {
+        "name": "pod-chat",
+        "model": {"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 4_000_000,
+        "avg_input_tokens": 800,
+        "avg_output_tokens": 250,
+        "load_pattern": "steady",
+        "schedule": "workdays",
+        "latency_sensitive": True,
+        "company_country": "US",
+    }
+    result = run(chat)
+    best = result.best_option
+    assert best is not None and (result.decision.deployment, best.provider) == ("dedicated_cloud", "runpod")
+    assert (best.gpus_rented, best.usd_per_gpu_hour) == (17, 5.98)
+    (finding,) = [f for f in result.findings if f.rule_id == "PRV014"]
+    assert finding.message.startswith(
+        f"The cheapest self-hosted route, runpod community (17 × b200), costs about ${17 * 5.98:,.2f} an "
+        "hour at its peak, more than the $80.00 an hour RunPod lets"
+    )
 
 
 def test_a_peak_under_the_limit_is_not_flagged() -> None:

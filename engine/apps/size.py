@@ -253,7 +253,11 @@ def judged(
             field="cards" if request.cards else "gpu",
         )
     with (evaluator or rules_engine()).session() as session:
-        cards = cards_key({gpu: plan.cards_per_replica for gpu, plan in plans.items()})
+        # The cards each GPU runs on: its plan's, else those asked about (``--gpu X --cards N`` without a
+        # load has no plan; the GPU-fit rules judge that count, not the usual one).
+        chosen = {gpu: p.cards for gpu, p in performances.items()} if request.cards is not None else {}
+        chosen.update({gpu: plan.cards_per_replica for gpu, plan in plans.items()})
+        cards = cards_key(chosen)
         firings = assert_gpu_fits(session, figures, knowledge, WORKLOAD_SCENARIO, cards)
         if sized is not None:
             # The latency rules as recommend applies them: a GPU that misses a target others meet.

@@ -132,6 +132,9 @@ class Finding(ResultModel):
     rule_id: str
     subject: str | None
     """What the rule fired on when it fires once per item (the GPU of a gpu_fit fact); None otherwise."""
+    about_its_gpu: bool = False
+    """What it says holds for ``subject``, the GPU, only (a rule on one GPU's fit), not for the workload
+    (a latency rule names the fastest GPU, and says what holds for every GPU)."""
     topic: Topic
     severity: Severity
     title: str

@@ -48,6 +48,9 @@ def weigh_api(
         else 0.0
     )
     unusable = cheapest_unusable_api(market)
+    knowledge = market.serverless.pricer.knowledge
+    provider = knowledge.provider(route.provider) if route and route.provider else None
+    limit = provider.spend_limit if provider else None
     fact = ApiFact(
         api_priced=api is not None,
         unusable_api_priced=unusable is not None,
@@ -59,6 +62,9 @@ def weigh_api(
         self_hosted_usd_per_month=float(route.usd_per_month) if route else 0.0,
         self_hosted_kind=route.kind if route else "",
         self_hosted_price_age_days=(evaluated_on - route.as_of).days if route else 0,
+        self_hosted_peak_usd_per_hour=float(route.peak_usd_per_hour) if route else 0.0,
+        self_hosted_spend_limited=limit is not None,
+        self_hosted_spend_limit_usd_per_hour=float(limit.usd_per_hour) if limit else 0.0,
         serverless_sla=serverless_sla(market),
         api_ruled_out="api" in ruled_out,
         serverless_ruled_out="serverless" in ruled_out,
@@ -81,6 +87,8 @@ def weigh_api(
         if route is not None and route.kind == "own_hardware" and market.own.costs.staff_uncosted
         else "",
         self_hosted_as_of=route.as_of.isoformat() if route else "",
+        self_hosted_provider_name=provider.name if provider else "",
+        self_hosted_peak_instances=route.peak_instances if route else 0,
         scale_to_zero_name=serverless_name(cold) if cold else "",
         scale_to_zero_usd_per_month=cold.bill.usd_per_month if cold else 0.0,
         scale_to_zero_cold_start_seconds=cold.bill.priced.cold if cold else 0.0,

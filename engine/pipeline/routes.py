@@ -11,7 +11,7 @@ from typing import NamedTuple
 from gpu_advisor.engine.calc.commitments import fleet_name
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.pipeline.market import Market
-from gpu_advisor.engine.pipeline.serverless import option_name, serverless_name
+from gpu_advisor.engine.pipeline.serverless import option_name, peak_usd_per_hour, serverless_name
 from gpu_advisor.engine.rulebook.conclusions import proposal_stands
 from gpu_advisor.engine.rulebook.schema import Rule
 
@@ -25,6 +25,13 @@ class SelfHosted(NamedTuple):
     name: str | Words
     as_of: dt.date
     """The date of the price it rests on (a mixed fleet: the older of its two offers')."""
+    provider: str = ""
+    """The provider billing it ("" for own hardware and a mixed fleet of two)."""
+    peak_usd_per_hour: float = 0.0
+    """What it costs in its busiest hour: every rented card at its price, or a serverless option's
+    instances at the peak (0 for own hardware and a mixed fleet)."""
+    peak_instances: int = 0
+    """A serverless option's instances in its busiest hour (0 otherwise)."""
 
 
 def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> list[SelfHosted]:
@@ -38,6 +45,9 @@ def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str])
                 "serverless",
                 serverless_name(serverless),
                 serverless.listing.product.as_of,
+                serverless.listing.product.provider,
+                peak_usd_per_hour(serverless),
+                serverless.bill.priced.instances_at_peak,
             )
         )
     if "own_hardware" in kinds and own.applicable and proposal_stands(rules, "own_hardware"):
@@ -52,7 +62,16 @@ def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str])
         )
         routes.append(SelfHosted(own.usd_per_month, "own_hardware", name, market.server.as_of))
     if "dedicated_cloud" in kinds and best is not None and proposal_stands(rules, "dedicated_cloud"):
-        routes.append(SelfHosted(best.usd_per_month, "dedicated_cloud", option_name(best), best.as_of))
+        routes.append(
+            SelfHosted(
+                best.usd_per_month,
+                "dedicated_cloud",
+                option_name(best),
+                best.as_of,
+                best.provider,
+                best.gpus_rented * best.usd_per_gpu_hour,
+            )
+        )
     fleet = market.mixed_fleet
     if "hybrid" in kinds and fleet is not None and proposal_stands(rules, "hybrid"):
         routes.append(SelfHosted(fleet.usd_per_month, "hybrid", fleet_name(fleet), fleet.as_of))

@@ -295,7 +295,6 @@ def serverless_fact(
     priced = best.bill.priced if best else None
     # Counted only for an instance that scales to zero (none is kept warm).
     between = priced.month.between_requests if priced else 0.0
-    limit = market.pricer.knowledge.provider(best.listing.product.provider).spend_limit if best else None
     return ServerlessFact(
         utilization=float(time_utilization),
         serverless_fits=bool(market.candidates),
@@ -303,9 +302,6 @@ def serverless_fact(
         serverless_usd_per_month=float(best.bill.usd_per_month) if best else 0.0,
         serverless_kept_warm=market.kept_warm,
         serverless_scales_to_zero=between > 0,
-        serverless_peak_usd_per_hour=peak_usd_per_hour(best) if best else 0.0,
-        serverless_spend_limited=limit is not None,
-        serverless_spend_limit_usd_per_hour=limit.usd_per_hour if limit else 0.0,
         has_alternative=alternative is not None,
         alternative_usd_per_month=float(alternative.usd_per_month) if alternative else 0.0,
     )
@@ -339,10 +335,6 @@ def serverless_details(
         serverless_scale_ups=month.scale_ups if month else 0.0,
         serverless_cold_start_seconds=priced.cold if priced else 0.0,
         serverless_kept_warm_instances=priced.kept if priced else 0,
-        serverless_peak_instances=priced.instances_at_peak if priced else 0,
-        serverless_provider_name=market.pricer.knowledge.provider(best.listing.product.provider).name
-        if best
-        else "",
         serverless_kept_run_on=bool(
             best and month and month.kept_restarts and best.listing.product.paused_at_once is None
         ),

@@ -34,6 +34,9 @@ class RuleFinding:
     rule_id: str
     per_gpu: bool
     """The rule fires once per GPU (on gpu_fit facts): its findings name the GPU as their subject."""
+    about_its_gpu: bool
+    """What the finding says holds for its GPU only (a gpu_fit fact), not for the workload: a
+    latency_fit rule names the fastest GPU, but what it says holds for every GPU."""
     topic: str
     severity: str
     title: str
@@ -76,6 +79,7 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
         rules[rule.id] = RuleFinding(
             rule_id=rule.id,
             per_gpu=rule.fact in ("gpu_fit", "latency_fit"),
+            about_its_gpu=rule.fact == "gpu_fit",
             topic=rule.topic,
             severity=rule.severity,
             title=text.title,
@@ -197,6 +201,7 @@ def finding_for(firing: Firing, texts: FindingTexts, fmt: Format, details: dict[
         Finding,
         rule_id=parts.rule_id,
         subject=str(firing.fact["gpu"]) if parts.per_gpu else None,
+        about_its_gpu=parts.about_its_gpu,
         topic=parts.topic,
         severity=parts.severity,
         title=parts.title,

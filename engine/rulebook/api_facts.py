@@ -37,6 +37,13 @@ class ApiFact(Fact):
     """Its deployment: serverless, own_hardware, dedicated_cloud or hybrid."""
     self_hosted_price_age_days: Annotated[int, Guard("self_hosted_priced")]
     """Days between the date of the price it rests on and the evaluation."""
+    self_hosted_peak_usd_per_hour: Annotated[float, Guard("self_hosted_priced")]
+    """What it costs in its busiest hour (``routes.SelfHosted.peak_usd_per_hour``)."""
+    self_hosted_spend_limited: bool
+    """Its provider starts an account with a limit on what it may spend an hour (``SpendLimit``)."""
+    self_hosted_spend_limit_usd_per_hour: Annotated[
+        float, Guard("self_hosted_priced", "self_hosted_spend_limited")
+    ]
     serverless_sla: Literal["published", "none", "unknown"]
     """Whether the provider of the cheapest admitted serverless option publishes an enterprise SLA for it
     (providers.yaml); unknown where the catalog could not establish it, or no serverless option stands."""

@@ -51,9 +51,7 @@ class ServerlessDetails(Details):
     serverless_cold_start_seconds: float
     serverless_kept_warm_instances: int
     """Instances kept warm around the clock (0: it scales to zero)."""
-    serverless_peak_instances: int = 0
-    """Instances running in the busiest hour, spares included."""
-    serverless_provider_name: str = ""
+
     serverless_kept_run_on: bool = False
     """The kept instances run on after each served day as the product scales them to zero (a schedule
     that leaves hours unserved, on a product not paused at once): their run-on is in the idle hours."""
@@ -78,6 +76,10 @@ class ApiDetails(Details):
     (the catalog has no sourced salary for it); "" otherwise."""
     self_hosted_as_of: str
     """The date of the price it rests on (YYYY-MM-DD; "" without one)."""
+    self_hosted_provider_name: str = ""
+    """The provider billing it ("" for own hardware and a mixed fleet)."""
+    self_hosted_peak_instances: int = 0
+    """A serverless route's instances in its busiest hour (0 otherwise)."""
     scale_to_zero_name: str
     """The serverless product priced scaling to zero ("" without one)."""
     scale_to_zero_usd_per_month: float

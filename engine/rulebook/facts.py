@@ -215,12 +215,6 @@ class ServerlessFact(Fact):
     """The cheapest serverless option, as priced, stops between requests within the served hours: no
     instance is kept warm and gaps between requests outlast its idle timeout, which it does not bill (a
     day's first start, after the unserved hours, does not count). False where none is offered."""
-    serverless_peak_usd_per_hour: Annotated[float, Guard(SERVERLESS)]
-    """What the cheapest serverless option's instances cost an hour at the peak (kept ones at their
-    price, the others at the scaling price)."""
-    serverless_spend_limited: bool
-    """Its provider starts an account with a limit on what it may spend an hour (``SpendLimit``)."""
-    serverless_spend_limit_usd_per_hour: Annotated[float, Guard(SERVERLESS, "serverless_spend_limited")]
     has_alternative: bool
     """Another self-hosted route stands after the economics stage (own hardware or dedicated GPUs)."""
     alternative_usd_per_month: Annotated[float, Guard("has_alternative")]
