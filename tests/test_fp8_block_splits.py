@@ -120,3 +120,12 @@ def test_a_latency_finding_named_after_the_fastest_gpu_stays_among_the_decisions
     summary = render_memo(result).split("## Summary")[1].split("### How the rules decided")[0]
     assert "- **LAT010**" in summary
     assert "only GPUs the decision does not use" not in summary
+
+
+def test_the_brief_ranks_findings_about_unused_gpus_last() -> None:
+    """The brief's top findings: SIZ020 (a warning about GPUs an API decision does not use) comes after
+    the warnings about the decision, although it is as severe."""
+    from gpu_advisor.engine.present.memo import render_brief
+
+    top = render_brief(run(QWEN)).split("### Top findings")[1]
+    assert "**PRV004** · warning" in top and "**SIZ020**" not in top

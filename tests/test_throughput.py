@@ -14,8 +14,8 @@ from gpu_advisor.cli import main
 from gpu_advisor.engine.calc.calibration import calibration_rows, highest_error
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation
-from gpu_advisor.engine.i18n.environment import render
 from gpu_advisor.engine.present.docs import render_calibration
+from gpu_advisor.engine.present.memo import render_memo
 
 MID_SIZE_1000_PER_MINUTE = {
     "name": "1,000 requests per minute",
@@ -169,7 +169,7 @@ def test_around_the_clock_every_paid_hour_is_served() -> None:
 
 
 def memo(result: Recommendation) -> str:
-    return render("memo.md.j2", r=result, version="test")
+    return render_memo(result)
 
 
 def test_the_memo_says_when_paid_hours_and_schedule_differ() -> None:

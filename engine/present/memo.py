@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gpu_advisor import __version__
-from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.domain.results import Finding, Recommendation
 from gpu_advisor.engine.i18n.environment import render
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 
@@ -26,6 +26,20 @@ def render_memo(
         version=__version__,
         chart_files=dict(chart_files or {}),
         overridden=tuple(overridden),
+        elsewhere=[elsewhere(result, finding) for finding in result.findings],
+    )
+
+
+def elsewhere(result: Recommendation, finding: Finding) -> bool:
+    """``finding`` is about the fit of a GPU the decision does not use (an API uses none): the summary
+    names it apart from the decision's constraints, and the brief ranks it last. A decision on hardware
+    still to be sized (no GPU named) and an organization's rules keep every finding with the decision."""
+    decision = result.decision
+    return (
+        finding.about_its_gpu
+        and finding.origin != "organization"
+        and (decision.deployment == "api" or decision.gpu is not None)
+        and finding.subject != decision.gpu
     )
 
 
@@ -44,7 +58,11 @@ def render_brief(result: Recommendation, fmt: Format = DEFAULT_FORMAT, overridde
     first = {f.rule_id: f for f in reversed(result.findings)}  # a rule that fired for several GPUs once
     findings = sorted(
         (f for f in result.findings if first[f.rule_id] is f),
-        key=lambda f: (f.rule_id != result.decision.deciding_rule_id, SEVERITY_ORDER.get(f.severity, 4)),
+        key=lambda f: (
+            f.rule_id != result.decision.deciding_rule_id,
+            elsewhere(result, f),
+            SEVERITY_ORDER.get(f.severity, 4),
+        ),
     )
     return render(
         "memo_brief.md.j2",
