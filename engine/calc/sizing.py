@@ -239,13 +239,18 @@ class SizingFigures(BaseModel):
     split that cuts its blocks (``ServingEngine.fp8_block_split_refused``); None otherwise."""
 
     def refuses_tensor_split(self, tensor: int) -> bool:
-        """The serving engine will not load the checkpoint over ``tensor`` cards of tensor parallelism."""
-        return self.refused_fp8_splits is not None and self.refused_fp8_splits.splits_a_block(tensor)
+        """The serving engine will not load the checkpoint over ``tensor`` cards of tensor parallelism (one
+        card splits nothing)."""
+        return (
+            tensor > 1
+            and self.refused_fp8_splits is not None
+            and self.refused_fp8_splits.splits_a_block(tensor)
+        )
 
     def loadable_tensor_split(self, tensor: int) -> int:
         """The most cards of tensor parallelism, halving ``tensor``, the engine loads the checkpoint
-        over (one card splits nothing)."""
-        while tensor > 1 and self.refuses_tensor_split(tensor):
+        over."""
+        while self.refuses_tensor_split(tensor):
             tensor //= 2
         return tensor
 

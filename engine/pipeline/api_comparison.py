@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
 from gpu_advisor.engine.common.wording import Words
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.routes import SELF_HOSTED, SelfHosted, cheapest_route
@@ -32,11 +33,12 @@ def weigh_api(
     session: FactSession,
     facts: Fact,
     market: Market,
+    knowledge: Knowledge,
     rules: Sequence[Rule],
     evaluated_on: dt.date,
     latency_sensitivity_defaulted: bool,
 ) -> tuple[list[Firing], ApiDetails]:
-    """Assert the api fact; ``rules``: every rule fired so far."""
+    """Assert the api fact; ``rules``: every rule fired so far; ``knowledge``: the providers' limits."""
     api, route = market.compared_api, cheapest_route(market, rules, SELF_HOSTED)
     # Only DEP031 reads the scale-to-zero price, and only for a latency sensitivity left at the default.
     cold = market.serverless.scale_to_zero if latency_sensitivity_defaulted else None
@@ -48,7 +50,6 @@ def weigh_api(
         else 0.0
     )
     unusable = cheapest_unusable_api(market)
-    knowledge = market.serverless.pricer.knowledge
     provider = knowledge.provider(route.provider) if route and route.provider else None
     limit = provider.spend_limit if provider else None
     fact = ApiFact(

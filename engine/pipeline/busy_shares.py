@@ -4,7 +4,7 @@ read."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from gpu_advisor.engine.calc.busy import busy_share
 from gpu_advisor.engine.calc.listings import PricedListing
@@ -61,16 +61,17 @@ def load_gpu(
     knowledge: Knowledge,
     ruled_out: Collection[str],
     server: OwnServer,
-    cheapest_rental: PricedListing | None = None,
+    priced: Sequence[PricedListing] = (),
+    unsuitable: Collection[str] = (),
 ) -> tuple[str, BusyShareRoute] | None:
     """The GPU whose service time the load's busy share uses, and whose it is: of the routes the
     workload's rules leave standing (``ruled_out``: deployment -> rules), the best rental's, else the
     best serverless option's, else the own server's (where the data must stay in the building, the busy
     share is the own cards'); where the rules leave none of them, the best rental's or serverless
-    option's all the same, else the reference GPU's where it holds the model, else that of
-    ``cheapest_rental``, the cheapest rental priced though rules leave no option standing (preferably
-    on a GPU no rule calls unsuitable: a GPU the catalog rents holds the model, so the utilization is
-    worked out on it, not assumed)."""
+    option's all the same, else the reference GPU's where it holds the model, else the GPU of the
+    cheapest rental ``priced`` (cheapest first) though rules leave no option standing, preferably one
+    not ``unsuitable`` for the model: a GPU the catalog rents holds the model, so the utilization is
+    worked out on it, not assumed."""
     Route = tuple[str, BusyShareRoute]
     rental: Route | None = (best.gpu, "rental") if best is not None else None
     hosted: Route | None = (serverless.best.listing.gpu.gpu, "serverless") if serverless.best else None
@@ -88,7 +89,9 @@ def load_gpu(
     reference = knowledge.sizing.reference_gpu.gpu
     if reference in plans:
         return reference, "reference"
-    return (cheapest_rental.listing.offer.gpu, "excluded") if cheapest_rental is not None else None
+    gpus = [listing.listing.offer.gpu for listing in priced]
+    cheapest = next((gpu for gpu in gpus if gpu not in unsuitable), gpus[0] if gpus else None)
+    return (cheapest, "excluded") if cheapest is not None else None
 
 
 def derived_utilization(resolved: ResolvedWorkload, load: Load, knowledge: Knowledge) -> ResolvedWorkload:

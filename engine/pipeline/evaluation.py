@@ -191,7 +191,13 @@ def _evaluate(
         )
         so_far = fired_rules((*before, *serverless_firings), rulebook)
         api_firings, api_details = weigh_api(
-            session, facts, market, so_far, evaluated_on, "latency_sensitive" in resolved.defaults_used
+            session,
+            facts,
+            market,
+            knowledge,
+            so_far,
+            evaluated_on,
+            "latency_sensitive" in resolved.defaults_used,
         )
     firings = (*verdicts.firings, *constraints.firings, *economic_firings, *serverless_firings, *api_firings)
     rules = tuple(fired_rules(firings, rulebook))

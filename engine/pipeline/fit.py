@@ -67,7 +67,7 @@ def gpu_fit_fact(
         native_precision=native,
         reference_gpus=reference_cards or 0,
         tensor_parallel=tensor,
-        tensor_split_refused=tensor > 1 and figures.refuses_tensor_split(tensor),
+        tensor_split_refused=figures.refuses_tensor_split(tensor),
         tensor_parallel_loadable=figures.loadable_tensor_split(tensor),
     )
 

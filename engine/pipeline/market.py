@@ -178,11 +178,8 @@ def survey_market(
         knowledge,
         constraints.ruled_out,
         server,
-        # The cheapest rental on a GPU no rule calls unsuitable for the model, else the cheapest.
-        next(
-            (p for p in priced if p.listing.offer.gpu not in verdicts.unsuitable),
-            priced[0] if priced else None,
-        ),
+        priced,
+        verdicts.unsuitable,
     )
     gpu = chosen[0] if chosen else None
     # The best rental's own plan where the load is the rental's: a batch on whole instances runs on every

@@ -26,7 +26,7 @@ def render_memo(
         version=__version__,
         chart_files=dict(chart_files or {}),
         overridden=tuple(overridden),
-        elsewhere=[elsewhere(result, finding) for finding in result.findings],
+        apart=[finding for finding in result.findings if elsewhere(result, finding)],
     )
 
 
