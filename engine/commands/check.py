@@ -24,7 +24,13 @@ from gpu_advisor.engine.commands.common import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from gpu_advisor.engine.apps.check.compare import Diff
+    from gpu_advisor.engine.apps.check.gating import Gate
     from gpu_advisor.engine.domain.proposal import CheckResult, ProposalDocument
+    from gpu_advisor.engine.i18n.formats import Format
+    from gpu_advisor.engine.rulebook.schema import Rulebook
 
 
 @click.command()
@@ -113,37 +119,19 @@ def check(
     Exit codes: 0 passed, 1 failed (--fail-on warn: warnings too; see --hard-fail-on and
     --soft-fail-on), 2 bad input.
     """
-    from gpu_advisor.engine.apps.check.compare import base_entries, compare, worth_showing
+    from gpu_advisor.engine.apps.check.compare import base_entries, compare
     from gpu_advisor.engine.apps.check.files import proposals_under
-    from gpu_advisor.engine.apps.check.gating import (
-        Gate,
-        distinct_selectors,
-        fail_on_heeded,
-        selector,
-        skipped,
-    )
+    from gpu_advisor.engine.apps.check.gating import selector, skipped
     from gpu_advisor.engine.apps.check.run import check_document
     from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
     from gpu_advisor.engine.common.errors import InputError
-    from gpu_advisor.engine.i18n.environment import render
     from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.pipeline.engines import rulebook_for
-    from gpu_advisor.engine.present.check_formats import junit
-    from gpu_advisor.engine.present.sarif import sarif
-    from gpu_advisor.engine.present.terminal import text_layout
-    from gpu_advisor.engine.present.text import render_text
 
     evaluated_on = parse_date(as_of)
     rulebook = rulebook_for(policy_path(policy_dir))
-    ids = rulebook.ids
-    gate = Gate(
-        fail_on,
-        selector(hard_fail_on, "--hard-fail-on", ids, hard=True),
-        selector(soft_fail_on, "--soft-fail-on", ids, hard=False),
-    )
-    distinct_selectors(gate.hard, gate.soft)
-    fail_on_heeded(gate.fail_on, gate.hard)
-    skip = selector(skip_rule, "--skip-rule", ids, hard=False)
+    gate = _gate(rulebook.ids, fail_on, hard_fail_on, soft_fail_on)
+    skip = selector(skip_rule, "--skip-rule", rulebook.ids, hard=False)
     target = output_target(
         output,
         inputs=(proposal_file, overrides, compare_to),
@@ -186,27 +174,70 @@ def check(
             raise prefixed(error, "--compare-to", field="--compare-to") from None
         diff = compare(results, proposal_file, base, compare_to)
         results = list(diff.results)
-    if output_format == "json":
-        text = json.dumps([r.model_dump(mode="json") for r in results], indent=2, ensure_ascii=False) + "\n"
-    elif output_format == "sarif":
-        text = sarif(results, rulebook, gate)
-    elif output_format == "junit":
-        text = junit(results, gate)
-    else:
-        shown = [r for r in results if show_all or worth_showing(r, gate)]
-        context: dict[str, Any] = {
-            "results": results,
-            "shown": shown,
-            "hidden": len(results) - len(shown),
-            "diff": diff,
-            "gate": gate,
-            "show_all": show_all,
-            "base": compare_to,
-        }
-        if output_format == "markdown":
-            text = render("check.md.j2", fmt, **context)
-        else:
-            text = render_text("check.txt.j2", fmt, *text_layout(to_file=target is not None), **context)
+    text = _report(
+        results, output_format, rulebook, gate, diff, show_all, compare_to, fmt, to_file=target is not None
+    )
     emit(text, target)
     if not soft_fail and gate.failed(results):
         sys.exit(EXIT_CHECK_FAILED)
+
+
+def _gate(
+    ids: Sequence[str], fail_on: str, hard_fail_on: tuple[str, ...], soft_fail_on: tuple[str, ...]
+) -> Gate:
+    """The exit gate the options set, refused where they contradict each other."""
+    from gpu_advisor.engine.apps.check.gating import Gate, distinct_selectors, fail_on_heeded, selector
+
+    gate = Gate(
+        fail_on,
+        selector(hard_fail_on, "--hard-fail-on", ids, hard=True),
+        selector(soft_fail_on, "--soft-fail-on", ids, hard=False),
+    )
+    distinct_selectors(gate.hard, gate.soft)
+    fail_on_heeded(gate.fail_on, gate.hard)
+    return gate
+
+
+def _report(
+    results: list[CheckResult],
+    output_format: str,
+    rulebook: Rulebook,
+    gate: Gate,
+    diff: Diff | None,
+    show_all: bool,
+    compare_to: str | None,
+    fmt: Format,
+    to_file: bool,
+) -> str:
+    """The results in ``output_format``; text and markdown show the failures and changes only, unless
+    ``show_all``."""
+    if output_format == "json":
+        return json.dumps([r.model_dump(mode="json") for r in results], indent=2, ensure_ascii=False) + "\n"
+    if output_format == "sarif":
+        from gpu_advisor.engine.present.sarif import sarif
+
+        return sarif(results, rulebook, gate)
+    if output_format == "junit":
+        from gpu_advisor.engine.present.check_formats import junit
+
+        return junit(results, gate)
+    from gpu_advisor.engine.apps.check.compare import worth_showing
+
+    shown = [r for r in results if show_all or worth_showing(r, gate)]
+    context: dict[str, Any] = {
+        "results": results,
+        "shown": shown,
+        "hidden": len(results) - len(shown),
+        "diff": diff,
+        "gate": gate,
+        "show_all": show_all,
+        "base": compare_to,
+    }
+    if output_format == "markdown":
+        from gpu_advisor.engine.i18n.environment import render
+
+        return render("check.md.j2", fmt, **context)
+    from gpu_advisor.engine.present.terminal import text_layout
+    from gpu_advisor.engine.present.text import render_text
+
+    return render_text("check.txt.j2", fmt, *text_layout(to_file=to_file), **context)

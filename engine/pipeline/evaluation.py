@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Decision, Option, Resolution
@@ -43,8 +44,8 @@ from gpu_advisor.engine.pipeline.market import Market, survey_market
 from gpu_advisor.engine.pipeline.routes import BESIDE_SERVERLESS, cheapest_route
 from gpu_advisor.engine.pipeline.serverless import weigh_serverless
 from gpu_advisor.engine.rulebook.conclusions import dropping_firings, fired_rules
-from gpu_advisor.engine.rulebook.details import Details
-from gpu_advisor.engine.rulebook.durable import Evaluator, Firing
+from gpu_advisor.engine.rulebook.details import ApiDetails, Details, EconomicsDetails, ServerlessDetails
+from gpu_advisor.engine.rulebook.durable import Evaluator, FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import Fact
 from gpu_advisor.engine.rulebook.schema import Rule, Rulebook
 
@@ -170,40 +171,23 @@ def _evaluate(
             sizing_knowledge,
             throughput_factor,
         )
-        economic_firings, details = weigh_economics(
+        weighed = _weigh(
             session,
             facts,
             resolved,
+            capacity,
             market,
+            (*verdicts.firings, *constraints.firings),
+            constraints,
             knowledge,
+            rulebook,
             evaluated_on,
-            constraints.ruled_out.get("own_hardware", ()),
         )
-        before = (*verdicts.firings, *constraints.firings, *economic_firings)
-        so_far = fired_rules(before, rulebook)
-        serverless_firings, serverless_details = weigh_serverless(
-            session,
-            facts,
-            market.serverless,
-            cheapest_route(market, so_far, BESIDE_SERVERLESS),
-            market.time_utilization,
-            capacity.figures.weights_gb,
-        )
-        so_far = fired_rules((*before, *serverless_firings), rulebook)
-        api_firings, api_details = weigh_api(
-            session,
-            facts,
-            market,
-            knowledge,
-            so_far,
-            evaluated_on,
-            "latency_sensitive" in resolved.defaults_used,
-        )
-    firings = (*verdicts.firings, *constraints.firings, *economic_firings, *serverless_firings, *api_firings)
+    firings = (*verdicts.firings, *constraints.firings, *weighed.firings)
     rules = tuple(fired_rules(firings, rulebook))
     settlement = settle(rules, market)
-    details = with_the_decision(
-        details, settlement.decision, knowledge.threshold("saving_worth_mentioning").value
+    economics = with_the_decision(
+        weighed.economics, settlement.decision, knowledge.threshold("saving_worth_mentioning").value
     )
     return Evaluation(
         knowledge=knowledge,
@@ -217,10 +201,65 @@ def _evaluate(
         market=market,
         firings=firings,
         rules=rules,
-        details={"serverless": serverless_details, "economics": details, "api": api_details},
+        details={"serverless": weighed.serverless, "economics": economics, "api": weighed.api},
         resolution=settlement.resolution,
         decision=settlement.decision,
         best=settlement.best,
         serverless=settlement.serverless,
         mixed_fleet=settlement.mixed_fleet,
     )
+
+
+class Weighed(NamedTuple):
+    """What the economics, serverless and API stages concluded."""
+
+    firings: tuple[Firing, ...]
+    """Their firings, in firing order."""
+    economics: EconomicsDetails
+    serverless: ServerlessDetails
+    api: ApiDetails
+
+
+def _weigh(
+    session: FactSession,
+    facts: Fact,
+    resolved: ResolvedWorkload,
+    capacity: Capacity,
+    market: Market,
+    before: tuple[Firing, ...],
+    constraints: Constraints,
+    knowledge: Knowledge,
+    rulebook: Rulebook,
+    evaluated_on: dt.date,
+) -> Weighed:
+    """The economics, serverless and API stages in that order, each reading the rules fired before it
+    (``before``: the GPU-fit and constraint stages')."""
+    economic_firings, economics = weigh_economics(
+        session,
+        facts,
+        resolved,
+        market,
+        knowledge,
+        evaluated_on,
+        constraints.ruled_out.get("own_hardware", ()),
+    )
+    so_far = fired_rules((*before, *economic_firings), rulebook)
+    serverless_firings, serverless = weigh_serverless(
+        session,
+        facts,
+        market.serverless,
+        cheapest_route(market, so_far, BESIDE_SERVERLESS),
+        market.time_utilization,
+        capacity.figures.weights_gb,
+    )
+    so_far = fired_rules((*before, *economic_firings, *serverless_firings), rulebook)
+    api_firings, api = weigh_api(
+        session,
+        facts,
+        market,
+        knowledge,
+        so_far,
+        evaluated_on,
+        "latency_sensitive" in resolved.defaults_used,
+    )
+    return Weighed((*economic_firings, *serverless_firings, *api_firings), economics, serverless, api)

@@ -6,7 +6,8 @@ serverless and economics stages."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.api_costs import api_costs
@@ -113,11 +114,11 @@ def survey_market(
     planned on ``sizing_knowledge`` where given, for ``throughput_factor`` times the estimated rate
     (``evaluation.evaluate``)."""
     hours, days = resolved.hours_per_month, capacity.days_per_month
-    preferred = constraints.preferred_pricing
+    sizing_on = sizing_knowledge or knowledge
     replicas = replica_plans(
         resolved,
         capacity,
-        sizing_knowledge or knowledge,
+        sizing_on,
         constraints.spare_replica,
         throughput_factor=throughput_factor,
         spread=constraints.spread_replicas,
@@ -132,70 +133,25 @@ def survey_market(
         hours,
         days,
     )
-    # Only the cheapest admitted quantized option is compared: the excluded ones are not priced.
-    quantized_priced = priced_listings(
-        knowledge,
-        verdicts.quantized_unsuitable,
-        verdicts.quantized_unsuitable_offers,
-        constraints.exclusions,
-        replicas.quantized_plans,
-        hours,
-        days,
-        admitted_only=True,
-    )
     server = select_own_server(knowledge, plans, verdicts.unsuitable, constraints.excluded_housings)
-    quantized = capacity.quantized_figures
-    alternatives = choose_alternatives(
-        knowledge,
-        server,
-        priced,
-        preferred,
-        residency_rule_ids(rulebook),
-        cheapest_option(quantized_priced, preferred),
-        capacity.quantized_precision,
-        quantized.weights_gb if quantized else 0.0,
-    )
 
     # The best rental and the own server often share a GPU: its plan without targets is built once.
-    leans: dict[str, ReplicaPlan | None] = {}
-
+    @functools.cache
     def lean(gpu: str) -> ReplicaPlan | None:
-        if gpu not in leans:
-            leans[gpu] = plan_for_throughput_alone(
-                resolved, capacity, sizing_knowledge or knowledge, replicas.sizing, gpu, throughput_factor
-            )
-        return leans[gpu]
+        return plan_for_throughput_alone(
+            resolved, capacity, sizing_on, replicas.sizing, gpu, throughput_factor
+        )
 
-    alternatives = with_latency_targets_cost(alternatives, lean, hours, days, knowledge)
-    if constraints.spare_replica:
-        alternatives = with_spare_cost(alternatives, hours, days, knowledge)
+    alternatives = _alternatives(
+        capacity, replicas, priced, server, verdicts, constraints, knowledge, rulebook, lean, hours
+    )
     serverless = price_serverless(capacity, replicas, verdicts.unsuitable, constraints, knowledge, hours)
     busy = BusyShares(capacity, plans, hours)
-    chosen = load_gpu(
-        alternatives.best,
-        serverless,
-        plans,
-        knowledge,
-        constraints.ruled_out,
-        server,
-        priced,
-        verdicts.unsuitable,
-    )
-    gpu = chosen[0] if chosen else None
-    # The best rental's own plan where the load is the rental's: a batch on whole instances runs on every
-    # replica they hold (``batch_on_instances``). Another route on the same GPU has its own plan.
-    best_listing = alternatives.best_listing
-    rental = chosen is not None and chosen[1] == "rental"
-    plan = best_listing.plan if rental and best_listing is not None and best_listing.plan.gpu == gpu else None
-    load = (
-        load_on(plan or plans[chosen[0]], capacity.load, capacity.traffic, days, hours, chosen[1])
-        if chosen
-        else capacity.load
+    load = _settled_load(
+        capacity, replicas, priced, alternatives, serverless, server, verdicts, constraints, knowledge, hours
     )
     resolved = derived_utilization(resolved, load, knowledge)
     time_utilization = load.busy_share if load.busy_share is not None else float(resolved.utilization or 0.0)
-    fleet = mixed_fleet(capacity, replicas, priced, days, knowledge.calendar_hours_per_month())
-    scaled = autoscaled(capacity, replicas, best_listing, days)
     own = own_hardware_position(
         server,
         server_costs(knowledge, server, resolved.company_country, resolved.on_premises_required),
@@ -209,6 +165,7 @@ def survey_market(
     )
     own = with_own_latency_cost(own, server, plans.get(server.gpu), lean)
     apis = api_costs(knowledge, resolved, constraints.api_exclusions)
+    fleet = mixed_fleet(capacity, replicas, priced, days, knowledge.calendar_hours_per_month())
     market = Market(
         replicas=replicas,
         busy=busy,
@@ -223,7 +180,7 @@ def survey_market(
         compared_api=next((a for a in apis if a.compared), None),
         mixed_fleet=fleet,
         mixed_option=mixed_option(fleet, capacity, replicas, constraints.spare_replica, days, knowledge),
-        autoscaled=scaled,
+        autoscaled=autoscaled(capacity, replicas, alternatives.best_listing, days),
         owned_base=owned_base_fleet(
             capacity,
             replicas,
@@ -235,6 +192,84 @@ def survey_market(
         ),
     )
     return market, resolved
+
+
+def _alternatives(
+    capacity: Capacity,
+    replicas: ReplicaPlans,
+    priced: list[PricedListing],
+    server: OwnServer,
+    verdicts: GpuVerdicts,
+    constraints: Constraints,
+    knowledge: Knowledge,
+    rulebook: Rulebook,
+    lean: Callable[[str], ReplicaPlan | None],
+    hours: float,
+) -> Alternatives:
+    """The cheapest admitted option of each kind the economics rules compare, with what the latency
+    targets and the spares a rule asked for cost on the best one."""
+    days, preferred = capacity.days_per_month, constraints.preferred_pricing
+    # Only the cheapest admitted quantized option is compared: the excluded ones are not priced.
+    quantized_priced = priced_listings(
+        knowledge,
+        verdicts.quantized_unsuitable,
+        verdicts.quantized_unsuitable_offers,
+        constraints.exclusions,
+        replicas.quantized_plans,
+        hours,
+        days,
+        admitted_only=True,
+    )
+    quantized = capacity.quantized_figures
+    alternatives = choose_alternatives(
+        knowledge,
+        server,
+        priced,
+        preferred,
+        residency_rule_ids(rulebook),
+        cheapest_option(quantized_priced, preferred),
+        capacity.quantized_precision,
+        quantized.weights_gb if quantized else 0.0,
+    )
+    alternatives = with_latency_targets_cost(alternatives, lean, hours, days, knowledge)
+    if constraints.spare_replica:
+        alternatives = with_spare_cost(alternatives, hours, days, knowledge)
+    return alternatives
+
+
+def _settled_load(
+    capacity: Capacity,
+    replicas: ReplicaPlans,
+    priced: list[PricedListing],
+    alternatives: Alternatives,
+    serverless: ServerlessMarket,
+    server: OwnServer,
+    verdicts: GpuVerdicts,
+    constraints: Constraints,
+    knowledge: Knowledge,
+    hours: float,
+) -> Load:
+    """The load with its busy share and requests in flight on the GPU and route ``load_gpu`` chooses
+    (the load as planned where no GPU holds the model)."""
+    plans = replicas.plans
+    chosen = load_gpu(
+        alternatives.best,
+        serverless,
+        plans,
+        knowledge,
+        constraints.ruled_out,
+        server,
+        priced,
+        verdicts.unsuitable,
+    )
+    if chosen is None:
+        return capacity.load
+    gpu, route = chosen
+    # The best rental's own plan where the load is the rental's: a batch on whole instances runs on every
+    # replica they hold (``batch_on_instances``). Another route on the same GPU has its own plan.
+    best = alternatives.best_listing
+    plan = best.plan if route == "rental" and best is not None and best.plan.gpu == gpu else plans[gpu]
+    return load_on(plan, capacity.load, capacity.traffic, capacity.days_per_month, hours, route)
 
 
 def mixed_option(
