@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
@@ -28,6 +28,7 @@ from gpu_advisor.engine.commands.common import (
 if TYPE_CHECKING:
     import datetime as dt
 
+    from gpu_advisor.engine.common.safe_files import OutputTarget
     from gpu_advisor.engine.domain.knowledge.base import Knowledge
     from gpu_advisor.engine.domain.overrides import Overrides
     from gpu_advisor.engine.domain.results import Recommendation
@@ -109,18 +110,11 @@ def recommend(
         workload, ranges = load_workload_with_ranges(workload_file)
     else:
         workload = load_workload(workload_file)
-    chart_targets = None
-    robustness_targets = None
-    if charts_dir is not None and output_format != "json":
-        from gpu_advisor.engine.present.chart_images import chart_targets as check_charts
-
-        chart_targets = check_charts(Path(charts_dir), workload.name, inputs, force, beside)
-        if scenarios is not None:
-            from gpu_advisor.engine.present.robustness_charts import robustness_chart_targets
-
-            robustness_targets = robustness_chart_targets(
-                Path(charts_dir), workload.name, inputs, force, beside
-            )
+    charts = (
+        _chart_targets(Path(charts_dir), workload.name, inputs, force, beside, scenarios is not None)
+        if charts_dir is not None and output_format != "json"
+        else None
+    )
     knowledge, replaced, your_figures = load_knowledge(), tuple[str, ...](), None
     if overrides is not None:
         # Imported only here: the overrides' models cost a run without them start-up time.
@@ -144,27 +138,55 @@ def recommend(
         emit(to_json(result), target)
         return
     chart_files = {}
-    if chart_targets is not None:
-        from gpu_advisor.engine.present.chart_images import write_charts
-
-        chart_files = write_charts(
-            result, chart_targets, fmt, relative_to=target.path.parent if target else None
-        )
-        if robustness_targets is not None:
-            from gpu_advisor.engine.domain.robustness import ScenarioRecommendation
-            from gpu_advisor.engine.present.robustness_charts import write_robustness_charts
-
-            assert isinstance(result, ScenarioRecommendation)
-            chart_files.update(
-                write_robustness_charts(
-                    result, robustness_targets, fmt, relative_to=target.path.parent if target else None
-                )
-            )
+    if charts is not None:
+        chart_files = _write_charts(result, charts, fmt, relative_to=target.path.parent if target else None)
     paging: Paging = "auto" if pager is None else ("always" if pager else "never")
     if brief:
         show_markdown(render_brief(result, fmt, replaced), target, paging)
         return
     show_markdown(render_memo(result, fmt, chart_files, replaced), target, paging)
+
+
+class _ChartTargets(NamedTuple):
+    charts: dict[str, OutputTarget]
+    robustness: dict[str, OutputTarget] | None
+    """The scenarios' charts, where scenarios are drawn."""
+
+
+def _chart_targets(
+    charts_dir: Path,
+    name: str,
+    inputs: tuple[str | None, ...],
+    force: bool,
+    beside: tuple[tuple[str, str | None], ...],
+    scenarios: bool,
+) -> _ChartTargets:
+    """The chart files ``--charts`` writes, each checked before any work (a chart file the memo's own
+    file would replace, or the other way round, is refused)."""
+    from gpu_advisor.engine.present.chart_images import chart_targets
+
+    robustness = None
+    if scenarios:
+        from gpu_advisor.engine.present.robustness_charts import robustness_chart_targets
+
+        robustness = robustness_chart_targets(charts_dir, name, inputs, force, beside)
+    return _ChartTargets(chart_targets(charts_dir, name, inputs, force, beside), robustness)
+
+
+def _write_charts(
+    result: Recommendation, targets: _ChartTargets, fmt: Format, relative_to: Path | None
+) -> dict[str, str]:
+    """The charts written, by name: the file each link in the memo points to."""
+    from gpu_advisor.engine.present.chart_images import write_charts
+
+    files = write_charts(result, targets.charts, fmt, relative_to=relative_to)
+    if targets.robustness is not None:
+        from gpu_advisor.engine.domain.robustness import ScenarioRecommendation
+        from gpu_advisor.engine.present.robustness_charts import write_robustness_charts
+
+        assert isinstance(result, ScenarioRecommendation)
+        files.update(write_robustness_charts(result, targets.robustness, fmt, relative_to=relative_to))
+    return files
 
 
 def _with_scenarios(
