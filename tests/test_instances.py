@@ -109,3 +109,22 @@ def test_a_spread_placement_is_the_cheapest_of_two_instances_or_more() -> None:
             assert spread.instance_count >= 2
             assert spread.gpus_rented == best, (sizes, replicas)
             assert spread.replicas_hosted >= replicas
+
+
+def test_a_mix_table_grown_count_by_count_is_the_one_worked_out_at_once() -> None:
+    """An offer's table of cheapest mixes is grown as far as a count asks (``instances._mix_table``):
+    counts asked in any order read the entries a table worked out in one go gives, and a count already
+    covered leaves the kept table as it is."""
+    from gpu_advisor.engine.calc import instances
+
+    sizes = ((4, 1), (8, 2))  # 4-card replicas on 4- and 8-card instances
+    instances._MIX_TABLES.clear()
+    at_once = instances._mix_table(sizes, 700)
+    instances._MIX_TABLES.clear()
+    for replicas in (3, 1, 40, 39, 700, 2, 350):
+        table = instances._mix_table(sizes, replicas)
+        assert len(table) > replicas
+        assert table[: replicas + 1] == at_once[: replicas + 1]
+    assert instances._mix_table(sizes, 5) is instances._MIX_TABLES[sizes]
+    # The cheapest mix of 7 replicas: three 8-card instances (6) and one 4-card one, 28 cards.
+    assert at_once[7][:2] == (28, 4)

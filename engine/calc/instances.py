@@ -111,20 +111,34 @@ def _place(
 EXACT_REPLICAS = 4096
 
 
-@lru_cache(maxsize=64)
-def _mix_table(sizes: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int, int], ...]:
-    """For 0 replicas up to the most ``_cheapest_mix`` searches (``EXACT_REPLICAS`` and what the bulk
-    leaves beyond it, less than one instance's replicas): (cards, instances, the size added last) of the
-    cheapest mix, worked out once per offer's sizes (each count's entry depends on smaller counts only),
-    so that a fleet's many base sizes each read it rather than search anew."""
-    best: list[tuple[int, int, int]] = [(0, 0, 0)]
-    for needed in range(1, EXACT_REPLICAS + max(holds for _, holds in sizes) + 1):
+MIX_TABLES_KEPT = 64
+
+_MIX_TABLES: dict[tuple[tuple[int, int], ...], tuple[tuple[int, int, int], ...]] = {}
+
+
+def _mix_table(sizes: tuple[tuple[int, int], ...], replicas: int) -> tuple[tuple[int, int, int], ...]:
+    """For 0 replicas up to at least ``replicas`` (at most ``EXACT_REPLICAS`` and what the bulk leaves
+    beyond it, less than one instance's replicas): (cards, instances, the size added last) of the
+    cheapest mix. Each count's entry depends on smaller counts only, so the table of an offer's sizes is
+    kept and grown as far as a count asks (at least doubled, so that a fleet trying every base size
+    grows it a few times only): its many base sizes each read it rather than search anew, and a run that
+    asks for a few replicas works out only those. A grown table replaces the kept one whole, so threads
+    evaluating at once never see one half grown."""
+    best = _MIX_TABLES.get(sizes, ((0, 0, 0),))
+    if len(best) > replicas:
+        return best
+    longest = EXACT_REPLICAS + max(holds for _, holds in sizes)
+    grown = list(best)
+    for needed in range(len(grown), max(replicas, min(2 * len(grown), longest)) + 1):
         choices = []
         for cards, holds in sizes:
-            rest_cards, rest_instances, _ = best[max(0, needed - holds)]
+            rest_cards, rest_instances, _ = grown[max(0, needed - holds)]
             choices.append((rest_cards + cards, rest_instances + 1, cards))
-        best.append(min(choices))
-    return tuple(best)
+        grown.append(min(choices))
+    if len(_MIX_TABLES) >= MIX_TABLES_KEPT:
+        _MIX_TABLES.clear()
+    _MIX_TABLES[sizes] = best = tuple(grown)
+    return best
 
 
 @lru_cache(maxsize=4096)
@@ -138,7 +152,7 @@ def _cheapest_mix(replicas: int, sizes: tuple[tuple[int, int], ...]) -> tuple[tu
         cards, holds = min(sizes, key=lambda size: (size[0] / size[1], -size[0]))
         count = (replicas - EXACT_REPLICAS) // holds
         counts[cards], replicas = count, replicas - count * holds
-    best = _mix_table(sizes)
+    best = _mix_table(sizes, replicas)
     holds_by_size = dict(sizes)
     needed = replicas
     while needed > 0:
