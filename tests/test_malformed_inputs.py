@@ -345,3 +345,22 @@ def test_a_yaml_batch_list_with_a_byte_that_is_not_utf8_is_exit_2(tmp_path: Path
     result = invoke("batch", str(portfolio), "--jobs", "1", "--as-of", AS_OF)
     assert result.exit_code == 2, result.output
     assert "not valid YAML (unacceptable character #x00ff" in result.output
+
+
+def test_a_proposal_given_to_recommend_names_the_command_that_reads_it() -> None:
+    """A proposal file (``workload`` and ``proposal``) is not a workload with two unknown fields: the
+    error says which command reads it, in the language asked for, and a workload with a field of either
+    name is still judged field by field."""
+    proposal = "workload: {name: x, model: {name: llama-3.1-8b}, requests_per_day: 5}\nproposal: {name: p}\n"
+    result = CliRunner().invoke(main, ["recommend", "-"], input=proposal)
+    assert result.exit_code == 2
+    assert result.output == (
+        "error: <stdin>: this is a proposal (a workload and what is intended for it): check it with "
+        "gpu-advisor check\n"
+    )
+    german = CliRunner().invoke(main, ["recommend", "-", "--lang", "de"], input=proposal)
+    assert "dies ist ein Vorschlag (ein Workload und was damit geplant ist)" in german.output
+    workload = "name: x\nmodel: {name: llama-3.1-8b}\nrequests_per_day: 5\nworkload: 1\nproposal: 2\n"
+    result = CliRunner().invoke(main, ["recommend", "-"], input=workload)
+    assert result.exit_code == 2
+    assert "  workload: unknown field" in result.output

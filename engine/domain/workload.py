@@ -390,6 +390,12 @@ def validate_workload(data: Any, origin: str | Words) -> WorkloadInput:
         )
     if _depth(data) > MAX_NESTING_DEPTH:
         raise InputError(at(origin, nested_deeper(MAX_NESTING_DEPTH)))
+    if "model" not in data and {"workload", "proposal"} <= data.keys():
+        # A proposal's file read where a workload is expected: say which command reads it.
+        problem = Words(
+            "this is a proposal (a workload and what is intended for it): check it with gpu-advisor check"
+        )
+        raise InputError(at(origin, problem), field="proposal")
     data, _ = split_ranges(data, origin)  # a range's point value; scenarios draw the range
     try:
         return Workload.model_validate(data)

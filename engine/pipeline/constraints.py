@@ -73,11 +73,27 @@ def fits_one_small_card(figures: SizingFigures, knowledge: Knowledge) -> bool:
     return any(fit.gpus_with_kv_reserve == 1 and fit.memory_gb <= limit for fit in figures.fits)
 
 
+def larger_memory_fewer_cards(figures: SizingFigures, knowledge: Knowledge) -> bool:
+    """Some GPU with more memory than the reference GPU holds a replica in fewer cards (SIZ005)."""
+    fits = {fit.gpu: fit for fit in figures.fits}
+    reference = fits.get(knowledge.sizing.reference_gpu.gpu)
+    if reference is None:
+        return False
+    cards = reference.gpus_with_kv_reserve
+    return any(
+        fit.memory_gb > reference.memory_gb
+        and fit.gpus_with_kv_reserve is not None
+        and (cards is None or fit.gpus_with_kv_reserve < cards)
+        for fit in figures.fits
+    )
+
+
 def workload_fact(figures: SizingFigures, knowledge: Knowledge) -> WorkloadFact:
     return WorkloadFact(
         weights_gb=float(figures.weights_gb),
         fits_any_gpu=any(fit.gpus_with_kv_reserve is not None for fit in figures.fits),
         fits_one_small_card=fits_one_small_card(figures, knowledge),
+        larger_memory_fewer_cards=larger_memory_fewer_cards(figures, knowledge),
         superseded_prices_listed=any(offer.superseded_by for offer in knowledge.offers.offers),
     )
 

@@ -228,6 +228,7 @@ def economics_details(
         best_option_instance_sizes=best.instance_gpus if best else (),
         best_option_other_prices=other_prices(knowledge, best),
         sla_unknown_providers=listed(list(unknown_sla)),
+        sla_unknown_provider_count=len(unknown_sla),
         best_option_sla_unknown=best is not None and knowledge.provider(best.provider).enterprise_sla is None,
         sla_established_best_name=option_name(with_sla) if with_sla else "",
         sla_established_best_usd_per_month=with_sla.usd_per_month if with_sla else 0.0,

@@ -212,6 +212,8 @@ class EconomicsDetails(Details):
     """The provider's other catalog prices for the same GPU."""
     sla_unknown_providers: str | Words
     """The admitted rentals' providers whose SLA is not established, ', '-separated, alphabetical."""
+    sla_unknown_provider_count: int = 0
+    """How many providers ``sla_unknown_providers`` names (the message agrees with it in number)."""
     best_option_sla_unknown: bool
     """The best option's provider is one of them."""
     sla_established_best_name: str | Words
@@ -280,7 +282,7 @@ class ProposalDetails(Details):
     """The offer or serverless product the proposal names ("" where it names none)."""
     largest_instance_gpus: int = 0
     """The proposed offer's largest instance, linked or not (0 where the catalog has no such offer)."""
-    listed_offers: str = ""
+    listed_offers: tuple[str, ...] = ()
     """The proposed provider's catalog offers of the proposed GPU, where the offer named is not one of
     them (KNB004 names them: a misspelt name is the usual cause)."""
     peak_set_by_latency: bool = False

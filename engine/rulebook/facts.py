@@ -185,6 +185,9 @@ class WorkloadFact(Fact):
     """Some catalog GPU holds a replica with KV reserve at 16 cards or fewer."""
     fits_one_small_card: bool
     """One card of at most ``small_card_max_memory_gb`` holds a replica with KV reserve."""
+    larger_memory_fewer_cards: bool
+    """A catalog GPU with more memory than the reference GPU holds a replica with KV reserve in fewer
+    cards than the reference GPU (or where the reference GPU holds none)."""
     superseded_prices_listed: bool
     """The catalog lists prices its providers' own newer ones replace (offers' ``superseded_by``)."""
 

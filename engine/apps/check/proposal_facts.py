@@ -348,7 +348,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         recommended_usd_per_month=float(decision.usd_per_month or 0.0),
         idle_cards_usd_per_month=usd_per_month * idle_cards / cost.gpus_billed if idle_cards > 0 else 0.0,
         offer=proposal.offer or "",
-        listed_offers=", ".join(listed_offers(proposal, knowledge)) if hardware.offer is None else "",
+        listed_offers=listed_offers(proposal, knowledge) if hardware.offer is None else (),
         proposed_replicas=proposed_replicas(gpu),
         peak_set_by_latency=bool(planned and planned.latency_bound),
         largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
@@ -362,11 +362,11 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     return ProposalFacts(fact, details, cost.peak, jurisdiction, location, api.api)
 
 
-def listed_offers(proposal: ProposalInput, knowledge: Knowledge) -> list[str]:
+def listed_offers(proposal: ProposalInput, knowledge: Knowledge) -> tuple[str, ...]:
     """The catalog's current offers of the proposed provider and GPU (every GPU's where none is named)."""
     if proposal.provider is None:
-        return []
-    return sorted({o.offer for o in knowledge.current_offers(proposal.provider, proposal.gpu)})
+        return ()
+    return tuple(sorted({o.offer for o in knowledge.current_offers(proposal.provider, proposal.gpu)}))
 
 
 def successor_details(offer: Offer | None, knowledge: Knowledge) -> dict[str, Any]:
