@@ -37,8 +37,11 @@ def test_a_weekly_batch_is_priced_for_its_runs() -> None:
     assert api.usd_per_month == pytest.approx(700_000 * 4.35 * 1_800 * 0.32 / 1e6)  # $1,753.92
     (best,) = [o for o in result.options if o.chosen]
     assert best.hours_per_day_running is not None
-    # Billed per second: each run's hours (up to a second more), 4.35 runs a month, on the cards it rents.
-    assert best.billed_hours_per_month == pytest.approx(best.hours_per_day_running * 4.35, abs=4.35 / 3600)
+    # Billed per second: each run's hours and its weights' load (70 GB at 2.5 GB/s, 28 s; up to a second
+    # more), 4.35 runs a month, on the cards it rents.
+    assert best.weights_load_hours == pytest.approx(70 / 2.5 / 3600)
+    run_hours = best.hours_per_day_running + best.weights_load_hours
+    assert best.billed_hours_per_month == pytest.approx(run_hours * 4.35, abs=4.35 / 3600)
     assert best.usd_per_month == pytest.approx(best.billed_hours_per_month * best.gpus_rented * 5.98)
     memo = render_memo(result)
     assert "| Batch runs a month | 4.35 |" in memo
@@ -131,8 +134,14 @@ def test_a_batch_proposal_on_smaller_replicas_pays_the_runs_card_hours(tmp_path:
     ]
     two = {"deployment": "dedicated_cloud", "provider": "runpod", "offer": "community", "gpu": "h100-sxm"}
     proposed = check_json(tmp_path, bf16, {**two, "gpus": 2, "pricing": "on_demand"})
-    # The plan's card-hours a run at $2.69, 4.35 runs: what the options table bills for its 8 cards.
-    assert proposed["usd_per_month"] == pytest.approx(rental.usd_per_month, rel=0.001)
+    # The plan's card-hours a run at $2.69, 4.35 runs, as the options table bills them for its 8 cards;
+    # the proposal's two cards (one replica of its own size) run four times as long and load the weights
+    # once a run, where the plan's two replicas load them at once (up to a second a run of rounding).
+    assert rental.hours_per_day_running is not None and rental.weights_load_hours is not None
+    work, load = rental.hours_per_day_running, rental.weights_load_hours
+    assert rental.usd_per_month == pytest.approx(2.69 * 4.35 * 8 * (work + load), abs=2.69 * 8 * 4.35 / 3600)
+    expected = 2.69 * 4.35 * 2 * (4 * work + load)
+    assert proposed["usd_per_month"] == pytest.approx(expected, abs=2.69 * 2 * 4.35 / 3600)
 
 
 def test_a_batch_proposal_too_small_for_its_window_bills_the_month_not_more(tmp_path: Path) -> None:

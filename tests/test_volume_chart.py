@@ -116,15 +116,16 @@ def test_at_other_volumes_the_line_is_what_recommend_reports_there(path: Path) -
 
 def test_a_batch_on_whole_instances_is_spread_over_their_cards() -> None:
     """w18: lambda 8-gpu-plan sells 8 × b200 only; the day's work runs on all 8 cards, billed by the
-    minute. At 30,000 requests a day: the work / 8 cards, rounded up to whole minutes, on 30.42 days, 8
-    cards at $6.69 ($461, as recommend prices it at that volume; the chart said $3,663)."""
+    minute. At 30,000 requests a day: the work / 8 cards and the weights' load (70 GB at 2.5 GB/s, 28 s),
+    rounded up to whole minutes, on 30.42 days, 8 cards at $6.69 ($488, as recommend prices it at that
+    volume; the chart said $3,663)."""
     result = result_of(VOLUME_DIR / "w18-batch-critical.yaml")
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and chart.self_hosted_offer == "8-gpu-plan"
     rps = next(g for g in result.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
     assert rps is not None
-    for volume, dollars in ((30_000, 461), (100_000, 1_520), (200_000, 3_039)):
-        minutes = math.ceil(volume / rps / 8 / 60)
+    for volume, dollars in ((30_000, 488), (100_000, 1_547), (200_000, 3_039)):
+        minutes = math.ceil(volume / rps / 8 / 60 + 70 / 2.5 / 60)
         cost = minutes / 60 * 30.42 * 8 * 6.69
         assert chart.self_hosted_usd_per_month[chart.requests_per_day.index(volume)] == pytest.approx(cost)
         assert round(cost) == dollars
@@ -273,20 +274,22 @@ def test_a_larger_volume_may_need_a_larger_server() -> None:
 
 def test_a_per_second_batch_is_captioned_proportional_with_the_start_unbilled() -> None:
     """w11: vast spot bills by the second, so 1,000 requests a day cost cents (the one replica's seconds
-    that volume needs, plus the 5 % of spot work redone). The caption says so and that the daily start is
-    not billed, as the decision does not bill it either."""
+    that volume needs and its weights' load, plus the 5 % of spot work redone). The caption says so and
+    that the instances' daily boot is not billed, as the decision does not bill it either."""
     result = result_of(VOLUME_DIR / "w11-spot-batch.yaml")
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and chart.self_hosted_shape == "batch_proportional"
     rps = next(g for g in result.sizing.gpus if g.gpu == "h100-pcie").requests_per_second_per_replica
     assert rps is not None
-    seconds = math.ceil(1_000 / rps)  # one replica at 1,000 requests a day, in whole seconds
+    # One replica at 1,000 requests a day, and 14 GB of weights loaded at 2.5 GB/s, in whole seconds.
+    assert result.sizing.weights_gb == pytest.approx(14.0)
+    seconds = math.ceil(1_000 / rps + 14.0 / 2.5)
     cost = seconds / 3600 * 30.42 * 1.05 * 1.49
     assert chart.self_hosted_usd_per_month[0] == pytest.approx(cost)
     memo = render_memo(result)
     assert "Nearly proportional to the work" in memo
     assert "one more replica at a time" not in memo
-    assert "Starting the replicas for each run (loading the model) is billed neither in this line nor" in memo
+    assert "booting the instances for each run is billed neither in this line nor" in memo
 
 
 def test_the_sizing_sentence_gives_the_peak_on_the_replicas_it_counts() -> None:

@@ -1,11 +1,12 @@
 """How long a batch run's start-up may take before another rental costs less than the recommended one.
 
-A batch rented by the hour is priced for its running hours only: starting the instances and loading the
-weights for each run are not billed in those figures, because the catalog has no sourced start-up time
-of a dedicated instance. They are billed in practice, once a run, as the offer bills time. An offer with
-a dearer instance-hour and a shorter run (more or faster cards) wins on running hours alone and loses
-that lead as start-up grows. With ``m`` hours of start-up, a rental's run of ``h`` hours is billed as
-``h + m`` rounded up to its billing increment, so its month scales by ``billed(h + m) / billed(h)``
+A batch rented by the hour is priced for its running hours and the weights' load at each run's start,
+at the catalog's load rate (a floor: ``ReplicaPlan.weights_load_hours``); booting the instances is not
+billed in those figures, because the catalog has no sourced start-up time of a dedicated instance. It is
+billed in practice, once a run, as the offer bills time. An offer with a dearer instance-hour and a
+shorter run (more or faster cards) wins on running hours alone and loses that lead as start-up grows.
+With ``m`` hours of start-up beyond the weights' load, a rental's run of ``h`` hours (load included) is
+billed as ``h + m`` rounded up to its billing increment, so its month scales by ``billed(h + m) / billed(h)``
 (spot's overhead for redone work scales with it). A serverless rival's bill already counts its cold
 starts, and a reservation's bills every hour of its term: both stay as they are. Each rental is taken
 to start in the same time (the instances' boot and the weights' load, not known per offer).
@@ -127,7 +128,10 @@ class _Bill:
 
 
 def _bill(option: Option, increment: int | None, constant: bool = False) -> _Bill:
-    return _Bill(option.usd_per_month, option.hours_per_day_running or 0.0, increment, constant)
+    # A run as billed: its work and the weights' load (``Option.weights_load_hours``); start-up is what
+    # comes on top of both.
+    hours = (option.hours_per_day_running or 0.0) + (option.weights_load_hours or 0.0)
+    return _Bill(option.usd_per_month, hours, increment, constant)
 
 
 def _first_below(rival: _Bill, best: _Bill) -> float | None:

@@ -85,7 +85,7 @@ def plan_hours(
     spot_overhead: float,
 ) -> float:
     run = (
-        BatchRun(plan.hours_per_day_running, days_per_month)
+        BatchRun(plan.hours_per_day_running + plan.weights_load_hours, days_per_month)
         if plan.hours_per_day_running is not None
         else None
     )
@@ -230,6 +230,7 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         capacity_utilization_at_peak=plan.capacity_utilization_at_peak,
         spare_replicas=plan.spare_replicas,
         hours_per_day_running=plan.hours_per_day_running,
+        weights_load_hours=plan.weights_load_hours if plan.hours_per_day_running is not None else None,
         busy_share=busy_share,
         serverless=None,
         fleet=None,

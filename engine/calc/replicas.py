@@ -79,6 +79,11 @@ class ReplicaPlan(NamedTuple):
     targets set ``replicas_for_peak``, what they add beyond this is their cost (a batch: its window's)."""
     spread: bool = False
     """Its replicas run on at least two instances (``Sizing.spread``)."""
+    weights_load_hours: float = 0.0
+    """A batch: the time each run's replicas take to load the weights before they serve, at the catalog's
+    load rate (``serverless.weights_load_gb_per_second``, as a serverless cold start counts it): a floor,
+    as the instances' boot is not known. An hourly rental bills it with the run (``listings.plan_hours``).
+    0 for a service, whose replicas load once."""
 
 
 def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing) -> int:
@@ -319,8 +324,16 @@ def plans_by_gpu(
             if len(candidates) == 1
             else min(candidates, key=lambda performance: _count_order(performance, load, sizing))
         )
-        plans[gpu] = light.get(chosen.cards) or plan_replicas(chosen, load, sizing)
+        plan = light.get(chosen.cards) or plan_replicas(chosen, load, sizing)
+        if load.served_in_paid_hours:
+            plan = plan._replace(weights_load_hours=weights_load_hours(figures, knowledge))
+        plans[gpu] = plan
     return plans
+
+
+def weights_load_hours(figures: SizingFigures, knowledge: Knowledge) -> float:
+    """The hours a replica takes to load the weights at the catalog's load rate."""
+    return figures.weights_gb / knowledge.serverless.weights_load_gb_per_second / SECONDS_PER_HOUR
 
 
 IN_FLIGHT_SLACK = 1e-9

@@ -177,6 +177,9 @@ class Option(ResultModel):
     """Replicas beyond those the peak needs (redundancy)."""
     hours_per_day_running: float | None = None
     """A batch: the hours a day its replicas run."""
+    weights_load_hours: float | None = None
+    """A batch: the hours each run takes to load the weights before it serves (a floor, at the catalog's
+    load rate), billed with the run on an hourly offer beside ``hours_per_day_running``."""
     busy_share: float | None = None
     """The share of the paid hours with a request in flight, with this option's GPU's service time."""
     serverless: ServerlessBilling | None = None

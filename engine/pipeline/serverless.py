@@ -272,6 +272,8 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         capacity_utilization_at_peak=bill.priced.capacity_utilization_at_peak,
         spare_replicas=bill.priced.spare_replicas,
         hours_per_day_running=bill.priced.hours_per_day_running,
+        # Counted in the cold starts of the serverless bill.
+        weights_load_hours=None,
         busy_share=busy_share,
         serverless=billing,
         fleet=None,

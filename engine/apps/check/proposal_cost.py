@@ -109,12 +109,14 @@ def proposal_cost(
         days = workload.days_per_month
         if plan is not None and plan.hours_per_day_running is not None:
             # A batch: the proposed cards share the run's card-hours, so more of them finish it sooner;
-            # a run cannot bill more than its share of the month's hours (it then misses its window).
+            # a run, its weights' load included, cannot bill more than its share of the month's hours (it
+            # then misses its window).
             per_replica = proposed_replica_cards(offer, gpus, evaluation)
             cards = math.ceil(gpus / per_replica) * per_replica
             running = plan.hours_per_day_running * plan.gpus / cards
             calendar = knowledge.calendar_hours_per_month()
-            plan = plan._replace(hours_per_day_running=min(running, calendar / days))
+            longest = calendar / days - plan.weights_load_hours
+            plan = plan._replace(hours_per_day_running=min(running, longest))
         hours = (
             offer_hours(knowledge, offer, plan, workload.hours_per_month, days)
             if plan is not None
