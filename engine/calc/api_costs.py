@@ -209,6 +209,7 @@ def _cost(priced: _Priced, requests: float, compared: bool, shown: bool, cheaper
         exceeded_limit=priced.exceeded_limit,
         context_window_tokens=api.context_window_tokens,
         max_output_tokens=api.max_output_tokens,
+        concurrent_requests=api.concurrent_requests,
         same_model=priced.same_model,
         excluded_by=priced.excluded_by,
         listed=shown,

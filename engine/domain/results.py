@@ -221,6 +221,8 @@ class ApiCost(ResultModel):
     cannot stand in, whatever its size."""
     context_window_tokens: int | None = None
     max_output_tokens: int | None = None
+    concurrent_requests: int | None = None
+    """The requests an account may have in flight at once by default (None: not in the catalog)."""
     same_model: bool = False
     excluded_by: tuple[str, ...] = ()
     listed: bool = False

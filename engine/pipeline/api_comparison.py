@@ -52,6 +52,7 @@ def weigh_api(
     unusable = cheapest_unusable_api(market)
     provider = knowledge.provider(route.provider) if route and route.provider else None
     limit = provider.spend_limit if provider else None
+    in_flight = market.load.requests_in_flight_peak
     fact = ApiFact(
         api_priced=api is not None,
         unusable_api_priced=unusable is not None,
@@ -66,6 +67,11 @@ def weigh_api(
         self_hosted_peak_usd_per_hour=float(route.peak_usd_per_hour) if route else 0.0,
         self_hosted_spend_limited=limit is not None,
         self_hosted_spend_limit_usd_per_hour=float(limit.usd_per_hour) if limit else 0.0,
+        api_batch=bool(api and api.batch),
+        api_concurrency_limited=bool(api and api.concurrent_requests),
+        api_concurrent_requests=(api.concurrent_requests or 0) if api else 0,
+        peak_in_flight_known=in_flight is not None,
+        peak_requests_in_flight=float(in_flight or 0.0),
         serverless_sla=serverless_sla(market),
         api_ruled_out="api" in ruled_out,
         serverless_ruled_out="serverless" in ruled_out,
@@ -90,6 +96,7 @@ def weigh_api(
         self_hosted_as_of=route.as_of.isoformat() if route else "",
         self_hosted_provider_name=provider.name if provider else "",
         self_hosted_peak_instances=route.peak_instances if route else 0,
+        in_flight_gpu=market.load.busy_share_gpu or "",
         scale_to_zero_name=serverless_name(cold) if cold else "",
         scale_to_zero_usd_per_month=cold.bill.usd_per_month if cold else 0.0,
         scale_to_zero_cold_start_seconds=cold.bill.priced.cold if cold else 0.0,

@@ -44,6 +44,14 @@ class ApiFact(Fact):
     self_hosted_spend_limit_usd_per_hour: Annotated[
         float, Guard("self_hosted_priced", "self_hosted_spend_limited")
     ]
+    api_batch: Annotated[bool, Guard(API)]
+    """The compared price is the provider's batch API: its work is queued, not held in flight."""
+    api_concurrency_limited: Annotated[bool, Guard(API)]
+    """The compared API's product allows an account a known number of requests in flight by default."""
+    api_concurrent_requests: Annotated[int, Guard(API, "api_concurrency_limited")]
+    peak_in_flight_known: bool
+    """The load's requests in flight at the peak are worked out (``Load.requests_in_flight_peak``)."""
+    peak_requests_in_flight: Annotated[float, Guard("peak_in_flight_known")]
     serverless_sla: Literal["published", "none", "unknown"]
     """Whether the provider of the cheapest admitted serverless option publishes an enterprise SLA for it
     (providers.yaml); unknown where the catalog could not establish it, or no serverless option stands."""

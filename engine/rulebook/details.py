@@ -66,6 +66,9 @@ class ApiDetails(Details):
     """The compared API's name ("" without one)."""
     api_as_of: str
     """The date of its price (YYYY-MM-DD; "" without one)."""
+    in_flight_gpu: str = ""
+    """The GPU whose service time the load's requests in flight are worked out on (``Load.busy_share_gpu``;
+    "" where none is)."""
     self_hosted_kind: str
     """The deployment the self-hosted figure is: serverless, own_hardware or dedicated_cloud."""
     self_hosted_name: str | Words

@@ -70,7 +70,19 @@ class ApiPrice(Sourced):
     context_as_of: dt.date | None = None
     context_note: str | None = None
     """Where the figures come from when not from the provider's own page, and how a "128k" was read."""
+    concurrent_requests: int | None = Field(default=None, gt=0)
+    """The requests an account may have in flight at once on this product by default (beyond them the
+    provider answers HTTP 429 until it raises the limit); None where no dated source gives it."""
+    concurrency_source: Citation | None = None
+    concurrency_as_of: dt.date | None = None
     note: str | None = None
+
+    @model_validator(mode="after")
+    def _concurrency_sourced(self) -> ApiPrice:
+        given = (self.concurrent_requests, self.concurrency_source, self.concurrency_as_of)
+        if any(x is None for x in given) != all(x is None for x in given):
+            raise ValueError("concurrent_requests, concurrency_source and concurrency_as_of come together")
+        return self
 
     @model_validator(mode="after")
     def _context_sourced(self) -> ApiPrice:

@@ -1,0 +1,62 @@
+"""A managed API takes only so many requests at once by default: DeepInfra 200 per model and account
+(knowledge/api_prices.yaml, concurrent_requests). PRV015 warns where the load keeps more in flight at its
+peak than the compared API takes, and stays silent below it or for a batch API, which queues its work."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.workload import validate_workload
+
+EVALUATED_ON = dt.date(2026, 12, 4)
+
+CHAT: dict[str, Any] = {
+    "name": "public-70b-chat",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+    "requests_per_day": 2_000_000,
+    "avg_input_tokens": 800,
+    "avg_output_tokens": 350,
+    "load_pattern": "variable",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "company_country": "DE",
+}
+
+
+def message(result: Any, rule_id: str) -> str:
+    return next(f.message for f in result.findings if f.rule_id == rule_id)
+
+
+def test_a_peak_beyond_the_apis_default_concurrency_is_warned_of() -> None:
+    result = recommend(validate_workload(CHAT, "test"), EVALUATED_ON)
+    [api] = [a for a in result.api_costs if a.compared]
+    assert (api.provider, api.concurrent_requests, api.batch) == ("deepinfra", 200, False)
+    peak = result.load.requests_in_flight_peak
+    assert peak is not None and peak > 200
+    assert "PRV015" in result.fired_rules
+    assert message(result, "PRV015") == (
+        f"At the peak about {round(peak)} requests are in flight (the load's estimate, from a request's time "
+        f"on a {result.load.busy_share_gpu} replica at that load; an API that answers faster keeps fewer), "
+        f"more than the 200 concurrent requests {api.name} allows an account per model by default: beyond "
+        "them it answers HTTP 429 until the provider raises the limit, which it does on request. Ask for the "
+        "higher limit before relying on the API at the peak."
+    )
+
+
+def test_a_peak_within_the_apis_default_concurrency_is_not() -> None:
+    result = recommend(validate_workload({**CHAT, "requests_per_day": 200_000}, "test"), EVALUATED_ON)
+    [api] = [a for a in result.api_costs if a.compared]
+    assert api.concurrent_requests == 200
+    peak = result.load.requests_in_flight_peak
+    assert peak is not None and peak < 200
+    assert "PRV015" not in result.fired_rules
+
+
+def test_a_batch_api_queues_its_work_and_is_not_held_to_the_limit() -> None:
+    batch = {**CHAT, "load_pattern": "batch", "batch_window_hours": 24, "latency_sensitive": False}
+    result = recommend(validate_workload(batch, "test"), EVALUATED_ON)
+    [api] = [a for a in result.api_costs if a.compared]
+    assert api.batch and api.concurrent_requests == 200
+    assert "PRV015" not in result.fired_rules
