@@ -152,8 +152,40 @@ def _costs(
         priced.append(_Priced(listing, monthly, size, limit, same, excluded))
     compared = comparable(priced)
     cheaper = cheaper_same_size(priced, compared)
+    smaller = nearest_smaller(priced) if compared is None else None
     return tuple(
-        _cost(p, requests, compared is p, listed(p, compared) or cheaper is p, cheaper is p) for p in priced
+        _cost(
+            p,
+            requests,
+            compared is p,
+            listed(p, compared) or p is cheaper,
+            cheaper is p,
+            p is smaller,
+        )
+        for p in priced
+    )
+
+
+def nearest_smaller(priced: Sequence[_Priced]) -> _Priced | None:
+    """Where no price stands in for the workload's model: the cheapest admitted hosted price of the
+    largest class below it that takes its requests (a 72B model whose own class at or above is all
+    excluded or too short is shown the 70B class's), so that the memo names what an API would cost at
+    the nearest size the catalog admits, as another and smaller model."""
+    below = [
+        p
+        for p in priced
+        if not p.large_enough
+        and p.exceeded_limit is None
+        and not p.excluded_by
+        and not p.listing.batch
+        and p.listing.api.kind == "open_weights_hosted"
+    ]
+    if not below:
+        return None
+    largest = max(p.listing.api.model_params_b or 0.0 for p in below)
+    return min(
+        (p for p in below if p.listing.api.model_params_b == largest),
+        key=lambda p: (p.usd_per_month, p.listing.api.id),
     )
 
 
@@ -183,7 +215,9 @@ def cheaper_same_size(priced: Sequence[_Priced], compared: _Priced | None) -> _P
     return min(others, key=lambda p: (p.usd_per_month, p.listing.api.id), default=None)
 
 
-def _cost(priced: _Priced, requests: float, compared: bool, shown: bool, cheaper: bool) -> ApiCost:
+def _cost(
+    priced: _Priced, requests: float, compared: bool, shown: bool, cheaper: bool, smaller: bool
+) -> ApiCost:
     listing, monthly = priced.listing, priced.usd_per_month
     api, factor = listing.api, listing.price_factor
     # Built from validated knowledge: no re-validation (see engine/common/trusted.py).
@@ -214,6 +248,7 @@ def _cost(priced: _Priced, requests: float, compared: bool, shown: bool, cheaper
         excluded_by=priced.excluded_by,
         listed=shown,
         cheaper_same_size=cheaper,
+        nearest_smaller=smaller,
     )
 
 

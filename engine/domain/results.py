@@ -228,6 +228,10 @@ class ApiCost(ResultModel):
     listed: bool = False
     """Shown beside the comparison (proprietary ones, those that stand in up to the compared class, and
     ``cheaper_same_size``)."""
+    nearest_smaller: bool = False
+    """Where no price of the workload's model size or larger is compared: the cheapest admitted price of
+    the largest smaller class that takes its requests, shown beside the comparison where no rule rules
+    the API out (another, smaller model: no bound for the workload's)."""
     cheaper_same_size: bool = False
     """The cheapest admitted price of another hosted model of the compared price's size, where it costs
     less than the compared price of the workload's own model, or of a class price that stands in for a

@@ -1,0 +1,59 @@
+"""Where no hosted API price of the model's size or larger may be used, the memo names the nearest smaller
+class the workload may use (``ApiCost.nearest_smaller``): a 72B Qwen with personal data of EU people is
+above every admitted 70B price and below the 405B ones, which the GDPR rule excludes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from gpu_advisor.api import render_memo
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.workload import validate_workload
+
+EVALUATED_ON = dt.date(2026, 12, 4)
+
+HR: dict[str, Any] = {
+    "name": "mittelstand-hr",
+    "model": {"name": "qwen2.5-72b", "precision": "int4"},
+    "requests_per_day": 25_000,
+    "avg_input_tokens": 1_000,
+    "avg_output_tokens": 300,
+    "load_pattern": "variable",
+    "schedule": "workdays",
+    "latency_sensitive": True,
+    "personal_data": True,
+    "company_country": "DE",
+}
+
+
+def test_the_nearest_smaller_admitted_class_is_named_where_none_is_compared() -> None:
+    result = recommend(validate_workload(HR, "test"), EVALUATED_ON)
+    assert not [a for a in result.api_costs if a.compared]
+    [smaller] = [a for a in result.api_costs if a.nearest_smaller]
+    # IONOS, in the EU, at EUR 0.65 per million tokens both ways: 1,300 tokens a request, 25,000 requests
+    # on the workdays schedule's days.
+    assert (smaller.api, smaller.jurisdiction) == ("llama-3.3-70b-ionos", "EU")
+    rate = load_knowledge().eur_to_usd().rate
+    days = result.workload.days_per_month
+    assert smaller.usd_per_month == pytest.approx(25_000 * days * 1_300 * 0.65 / 1e6 * rate)
+    assert result.decision.usd_per_month is not None and smaller.usd_per_month < result.decision.usd_per_month
+    memo = " ".join(render_memo(result).split())
+    assert (
+        "No managed API of this model's size or larger is compared; the nearest smaller class the workload "
+        "may use, Llama 3.3 70B Instruct (IONOS AI Model Hub), 70B against 72B parameters, would cost"
+    ) in memo
+    assert "| Llama 3.3 70B Instruct (IONOS AI Model Hub) | EU |" in memo
+
+
+def test_none_is_named_where_a_price_of_the_size_is_compared_or_the_api_is_ruled_out() -> None:
+    compared = recommend(validate_workload({**HR, "personal_data": False}, "test"), EVALUATED_ON)
+    assert [a for a in compared.api_costs if a.compared]
+    assert not [a for a in compared.api_costs if a.nearest_smaller]
+    on_premises = {**HR, "on_premises_required": True}
+    ruled_out = recommend(validate_workload(on_premises, "test"), EVALUATED_ON)
+    assert "api" in ruled_out.resolution.ruled_out
+    assert "the nearest smaller class" not in render_memo(ruled_out)
