@@ -37,11 +37,11 @@ def test_a_peak_beyond_the_apis_default_concurrency_is_warned_of() -> None:
     assert peak is not None and peak > 200
     assert "PRV015" in result.fired_rules
     assert message(result, "PRV015") == (
-        f"At the peak about {round(peak)} requests are in flight (the load's estimate, from a request's time "
-        f"on a {result.load.busy_share_gpu} replica at that load; an API that answers faster keeps fewer), "
-        f"more than the 200 concurrent requests {api.name} allows an account per model by default: beyond "
-        "them it answers HTTP 429 until the provider raises the limit, which it does on request. Ask for the "
-        "higher limit before relying on the API at the peak."
+        f"At the peak about {round(peak)} requests are in flight (the load's estimate, from a request's "
+        f"time on a replica of {result.load.busy_share_gpu} at that load; an API that answers faster keeps "
+        f"fewer), more than the 200 concurrent requests {api.name} allows an account per model by default: "
+        "beyond them it answers HTTP 429 until the provider raises the limit, which it does on request. Ask "
+        "for the higher limit before relying on the API at the peak."
     )
 
 
@@ -59,4 +59,14 @@ def test_a_batch_api_queues_its_work_and_is_not_held_to_the_limit() -> None:
     result = recommend(validate_workload(batch, "test"), EVALUATED_ON)
     [api] = [a for a in result.api_costs if a.compared]
     assert api.batch and api.concurrent_requests == 200
+    assert "PRV015" not in result.fired_rules
+
+
+def test_an_api_the_rules_rule_out_is_not_held_to_its_limit() -> None:
+    """Data that must stay in the building rules every cloud out (DEP006): no word about raising an API's
+    limit, although the peak is the same."""
+    result = recommend(validate_workload({**CHAT, "on_premises_required": True}, "test"), EVALUATED_ON)
+    assert "api" in result.resolution.ruled_out
+    peak = result.load.requests_in_flight_peak
+    assert peak is not None and peak > 200
     assert "PRV015" not in result.fired_rules

@@ -360,6 +360,13 @@ def test_a_proposal_given_to_recommend_names_the_command_that_reads_it() -> None
     )
     german = CliRunner().invoke(main, ["recommend", "-", "--lang", "de"], input=proposal)
     assert "dies ist ein Vorschlag (ein Workload und was damit geplant ist)" in german.output
+    for layout in (
+        "workload: {name: x, model: {name: llama-3.1-8b}, requests_per_day: 5}\nproposals: [{name: p}]\n",
+        "proposals:\n- workload: {name: x}\n  proposal: {name: p}\n",
+    ):
+        result = CliRunner().invoke(main, ["recommend", "-"], input=layout)
+        assert result.exit_code == 2
+        assert "this is a proposal (a workload and what is intended for it)" in result.output
     workload = "name: x\nmodel: {name: llama-3.1-8b}\nrequests_per_day: 5\nworkload: 1\nproposal: 2\n"
     result = CliRunner().invoke(main, ["recommend", "-"], input=workload)
     assert result.exit_code == 2

@@ -237,20 +237,22 @@ def test_a_range_needs_a_range_in_the_knowledge_base(tmp_path: Path) -> None:
 
 
 def test_robustness_charts_as_png(tmp_path: Path) -> None:
-    """--charts DIR with --scenarios: the tornado and the cost band as PNG files the memo links to."""
+    """--charts DIR with --scenarios: the tornado and the cost band as PNG files the memo links to, in a
+    directory the command creates."""
     memo = tmp_path / "memo.md"
+    charts = tmp_path / "charts"
     result = invoke(
-        "recommend", BATCH, "--as-of", AS_OF, "--scenarios", "20", "--charts", str(tmp_path), "-o", str(memo)
+        "recommend", BATCH, "--as-of", AS_OF, "--scenarios", "20", "--charts", str(charts), "-o", str(memo)
     )
     assert result.exit_code == 0, result.output
     for name, title in (
         ("robustness-tornado", "What moves the decision (one at a time)"),
         ("robustness-cost-band", "Monthly cost across the scenarios"),
     ):
-        png = tmp_path / f"nightly-reports-{name}.png"
+        png = charts / f"nightly-reports-{name}.png"
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert png.stat().st_size > 1000
-        assert f"![{title}](nightly-reports-{name}.png)" in memo.read_text(encoding="utf-8")
+        assert f"![{title}](charts/nightly-reports-{name}.png)" in memo.read_text(encoding="utf-8")
 
 
 def test_the_workload_schema_shows_the_range_forms() -> None:

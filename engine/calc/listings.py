@@ -230,7 +230,10 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         capacity_utilization_at_peak=plan.capacity_utilization_at_peak,
         spare_replicas=plan.spare_replicas,
         hours_per_day_running=plan.hours_per_day_running,
-        weights_load_hours=plan.weights_load_hours if plan.hours_per_day_running is not None else None,
+        # A reservation bills every hour of its term: no run's load is billed apart.
+        weights_load_hours=plan.weights_load_hours
+        if plan.hours_per_day_running is not None and offer.billing != "committed"
+        else None,
         busy_share=busy_share,
         serverless=None,
         fleet=None,

@@ -83,7 +83,8 @@ class ReplicaPlan(NamedTuple):
     """A batch: the time each run's replicas take to load the weights before they serve, at the catalog's
     load rate (``serverless.weights_load_gb_per_second``, as a serverless cold start counts it): a floor,
     as the instances' boot is not known. An hourly rental bills it with the run (``listings.plan_hours``).
-    0 for a service, whose replicas load once."""
+    0 for a service: a service's daily start on an hourly offer is not billed (docs/economics.md, "What is
+    not modelled")."""
 
 
 def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing) -> int:

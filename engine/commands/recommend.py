@@ -165,12 +165,14 @@ def _chart_targets(
     file would replace, or the other way round, is refused)."""
     from gpu_advisor.engine.present.chart_images import chart_targets
 
+    # First: it refuses a symbolic link and creates the directory the scenario charts go in too.
+    charts = chart_targets(charts_dir, name, inputs, force, beside)
     robustness = None
     if scenarios:
         from gpu_advisor.engine.present.robustness_charts import robustness_chart_targets
 
         robustness = robustness_chart_targets(charts_dir, name, inputs, force, beside)
-    return _ChartTargets(chart_targets(charts_dir, name, inputs, force, beside), robustness)
+    return _ChartTargets(charts, robustness)
 
 
 def _write_charts(

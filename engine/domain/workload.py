@@ -390,7 +390,8 @@ def validate_workload(data: Any, origin: str | Words) -> WorkloadInput:
         )
     if _depth(data) > MAX_NESTING_DEPTH:
         raise InputError(at(origin, nested_deeper(MAX_NESTING_DEPTH)))
-    if "model" not in data and {"workload", "proposal"} <= data.keys():
+    # The layouts of a proposal file: a workload and its proposal (or proposals), or a list of them.
+    if "model" not in data and ("proposals" in data or {"workload", "proposal"} <= data.keys()):
         # A proposal's file read where a workload is expected: say which command reads it.
         problem = Words(
             "this is a proposal (a workload and what is intended for it): check it with gpu-advisor check"
