@@ -3,8 +3,6 @@ nothing it reads (the shortcuts of test_fast_paths.py for sweeps, scenarios and 
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 from helpers import EVALUATED_ON, EXAMPLES_DIR, read_example
 
@@ -14,14 +12,6 @@ from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.workload import load_workload, validate_workload
 from gpu_advisor.engine.rulebook.loading import load_rulebook
-
-PRICE_DATE = {
-    "document": "cloud-gpu-costs-2026",
-    "title": "Cloud GPU costs",
-    "as_of": dt.date(2026, 3, 27),
-    "used_for": "GPU offers",
-    "origin": None,
-}
 
 
 def test_what_is_worked_out_once_per_knowledge_base_follows_a_modified_copy() -> None:

@@ -3,7 +3,6 @@ the plain ways give (the engine-side shortcuts of test_fast_paths.py)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import typing
 from typing import Any
 
@@ -18,15 +17,6 @@ from gpu_advisor.engine.i18n.environment import MessageLoader
 from gpu_advisor.engine.rulebook.durable import RulesEngine, fired_rule_name
 from gpu_advisor.engine.rulebook.facts import FACT_MODELS, GpuFitFact, _float_fields
 from gpu_advisor.engine.rulebook.loading import load_rulebook
-
-PRICE_DATE = {
-    "document": "cloud-gpu-costs-2026",
-    "title": "Cloud GPU costs",
-    "as_of": dt.date(2026, 3, 27),
-    "used_for": "GPU offers",
-    "origin": None,
-}
-
 
 # --- facts for the engine -------------------------------------------------------------------------------
 
