@@ -34,6 +34,9 @@ def test_the_nearest_smaller_admitted_class_is_named_where_none_is_compared() ->
     result = recommend(validate_workload(HR, "test"), EVALUATED_ON)
     assert not [a for a in result.api_costs if a.compared]
     [smaller] = [a for a in result.api_costs if a.nearest_smaller]
+    # The documents' 70B price counts the 72B Qwen into its class (stands_in_up_to_params_b), though its
+    # host is not known to be in the EU (RES001 excludes it): the summary names the nearest smaller class.
+    assert smaller.nearest_smaller_counts_in
     # IONOS, in the EU, at EUR 0.65 per million tokens both ways: 1,300 tokens a request, 25,000 requests
     # on the workdays schedule's days.
     assert (smaller.api, smaller.jurisdiction) == ("llama-3.3-70b-ionos", "EU")
@@ -56,4 +59,29 @@ def test_none_is_named_where_a_price_of_the_size_is_compared_or_the_api_is_ruled
     on_premises = {**HR, "on_premises_required": True}
     ruled_out = recommend(validate_workload(on_premises, "test"), EVALUATED_ON)
     assert "api" in ruled_out.resolution.ruled_out
-    assert "the nearest smaller class" not in render_memo(ruled_out)
+    memo = render_memo(ruled_out)
+    assert "nearest smaller class" not in memo.lower()
+    assert "| Llama 3.3 70B Instruct (IONOS AI Model Hub) |" not in memo
+
+
+def test_a_class_far_below_is_shown_among_the_apis_only_and_a_larger_mixture_of_experts_is_not_smaller() -> (
+    None
+):
+    """A dense 480B model: every price of 480B or more is DeepSeek-R1's (671B in all, but 37B active, too
+    small to stand in) or none, so none is compared. The nearest smaller class is the 405B one, not R1's
+    (larger in total); no catalog price counts a 480B model into the 405B class, so the summary does not
+    name it, and the APIs section shows it as a smaller model."""
+    dense = {
+        **HR,
+        "model": {"params_b": 480, "precision": "fp8"},
+        "personal_data": False,
+        "company_country": "US",
+    }
+    result = recommend(validate_workload(dense, "test"), EVALUATED_ON)
+    assert not [a for a in result.api_costs if a.compared]
+    [smaller] = [a for a in result.api_costs if a.nearest_smaller]
+    assert (smaller.model_params_b, smaller.nearest_smaller_counts_in) == (405, False)
+    memo = " ".join(render_memo(result).split())
+    summary = memo.split("## Why")[0]
+    assert "nearest smaller class" not in summary
+    assert "405B against 480B parameters" in memo

@@ -363,6 +363,7 @@ def test_a_proposal_given_to_recommend_names_the_command_that_reads_it() -> None
     for layout in (
         "workload: {name: x, model: {name: llama-3.1-8b}, requests_per_day: 5}\nproposals: [{name: p}]\n",
         "proposals:\n- workload: {name: x}\n  proposal: {name: p}\n",
+        "- workload: {name: x}\n  proposal: {name: p}\n",
     ):
         result = CliRunner().invoke(main, ["recommend", "-"], input=layout)
         assert result.exit_code == 2

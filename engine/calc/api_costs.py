@@ -152,7 +152,8 @@ def _costs(
         priced.append(_Priced(listing, monthly, size, limit, same, excluded))
     compared = comparable(priced)
     cheaper = cheaper_same_size(priced, compared)
-    smaller = nearest_smaller(priced) if compared is None else None
+    smaller = nearest_smaller(priced, params_b) if compared is None else None
+    counted = smaller is not None and class_counts_in(priced, smaller, params_b)
     return tuple(
         _cost(
             p,
@@ -161,23 +162,24 @@ def _costs(
             listed(p, compared) or p is cheaper,
             cheaper is p,
             p is smaller,
+            p is smaller and counted,
         )
         for p in priced
     )
 
 
-def nearest_smaller(priced: Sequence[_Priced]) -> _Priced | None:
+def nearest_smaller(priced: Sequence[_Priced], params_b: float) -> _Priced | None:
     """Where no price stands in for the workload's model: the cheapest admitted hosted price of the
     largest class below it that takes its requests (a 72B model whose own class at or above is all
     excluded or too short is shown the 70B class's), so that the memo names what an API would cost at
-    the nearest size the catalog admits, as another and smaller model."""
+    the nearest size the catalog admits, as another and smaller model. Below means smaller in all
+    parameters: a mixture of experts too large in total but too small in active parameters is neither."""
     below = [
         p
         for p in priced
-        if not p.large_enough
+        if whole_billions(p.listing.api.largest_stood_in_for or 0.0) < whole_billions(params_b)
         and p.exceeded_limit is None
         and not p.excluded_by
-        and not p.listing.batch
         and p.listing.api.kind == "open_weights_hosted"
     ]
     if not below:
@@ -186,6 +188,18 @@ def nearest_smaller(priced: Sequence[_Priced]) -> _Priced | None:
     return min(
         (p for p in below if p.listing.api.model_params_b == largest),
         key=lambda p: (p.usd_per_month, p.listing.api.id),
+    )
+
+
+def class_counts_in(priced: Sequence[_Priced], smaller: _Priced, params_b: float) -> bool:
+    """A price of ``smaller``'s size is sourced to stand in up to the workload's size (the documents' 70B
+    price for the 72B Qwen, ``stands_in_up_to_params_b``), though it is excluded or takes shorter
+    requests: the workload is counted into that class, and the summary names ``smaller``."""
+    size = smaller.listing.api.model_params_b
+    return any(
+        p.listing.api.model_params_b == size
+        and whole_billions(p.listing.api.largest_stood_in_for or 0.0) >= whole_billions(params_b)
+        for p in priced
     )
 
 
@@ -216,7 +230,13 @@ def cheaper_same_size(priced: Sequence[_Priced], compared: _Priced | None) -> _P
 
 
 def _cost(
-    priced: _Priced, requests: float, compared: bool, shown: bool, cheaper: bool, smaller: bool
+    priced: _Priced,
+    requests: float,
+    compared: bool,
+    shown: bool,
+    cheaper: bool,
+    smaller: bool,
+    counted_in: bool,
 ) -> ApiCost:
     listing, monthly = priced.listing, priced.usd_per_month
     api, factor = listing.api, listing.price_factor
@@ -249,6 +269,7 @@ def _cost(
         listed=shown,
         cheaper_same_size=cheaper,
         nearest_smaller=smaller,
+        nearest_smaller_counts_in=counted_in,
     )
 
 

@@ -197,3 +197,22 @@ def _short_repr(value: Any) -> str:
     except ValueError:  # an integer of more digits than Python converts to text
         return "(a number too long to show)"
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def refuse_proposal_layout(data: Any, origin: str | Words) -> None:
+    """Refuse, naming the command that reads it, ``data`` laid out as a proposal file where a workload is
+    expected (``domain/proposal.py``): a workload and its proposal (or proposals), a file of proposals,
+    or a list of workloads with their proposals. A workload has a model, so none of these is one."""
+    if isinstance(data, dict):
+        proposal = "model" not in data and ("proposals" in data or {"workload", "proposal"} <= data.keys())
+    else:
+        proposal = (
+            isinstance(data, list)
+            and bool(data)
+            and all(isinstance(item, dict) and {"workload", "proposal"} <= item.keys() for item in data)
+        )
+    if proposal:
+        problem = Words(
+            "this is a proposal (a workload and what is intended for it): check it with gpu-advisor check"
+        )
+        raise InputError(at(origin, problem), field="proposal")

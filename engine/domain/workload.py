@@ -57,7 +57,7 @@ from gpu_advisor.engine.domain.choices import (
     ScheduleId,
     ServingEngineId,
 )
-from gpu_advisor.engine.domain.input_errors import input_error
+from gpu_advisor.engine.domain.input_errors import input_error, refuse_proposal_layout
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
 from gpu_advisor.engine.domain.knowledge.serving import checked_profile
@@ -384,19 +384,13 @@ def validate_workload(data: Any, origin: str | Words) -> WorkloadInput:
     if data is None:
         # An empty YAML file, or JSON's null: nothing was given, which a type name would not say.
         raise InputError(at(origin, Words("no fields given: a workload is a mapping of fields")))
+    refuse_proposal_layout(data, origin)
     if not isinstance(data, dict):
         raise InputError(
             at(origin, Words("a workload is a mapping of fields, got %(type)s", type=type_words(data)))
         )
     if _depth(data) > MAX_NESTING_DEPTH:
         raise InputError(at(origin, nested_deeper(MAX_NESTING_DEPTH)))
-    # The layouts of a proposal file: a workload and its proposal (or proposals), or a list of them.
-    if "model" not in data and ("proposals" in data or {"workload", "proposal"} <= data.keys()):
-        # A proposal's file read where a workload is expected: say which command reads it.
-        problem = Words(
-            "this is a proposal (a workload and what is intended for it): check it with gpu-advisor check"
-        )
-        raise InputError(at(origin, problem), field="proposal")
     data, _ = split_ranges(data, origin)  # a range's point value; scenarios draw the range
     try:
         return Workload.model_validate(data)
