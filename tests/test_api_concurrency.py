@@ -59,7 +59,7 @@ def test_a_batch_api_queues_its_work_and_is_not_held_to_the_limit() -> None:
     result = recommend(validate_workload(batch, "test"), EVALUATED_ON)
     [api] = [a for a in result.api_costs if a.compared]
     assert api.batch and api.concurrent_requests == 200
-    assert "PRV015" not in result.fired_rules
+    assert "PRV015" not in result.fired_rules and "PRV016" not in result.fired_rules
 
 
 def test_an_api_the_rules_rule_out_is_not_held_to_its_limit() -> None:
@@ -69,4 +69,27 @@ def test_an_api_the_rules_rule_out_is_not_held_to_its_limit() -> None:
     assert "api" in result.resolution.ruled_out
     peak = result.load.requests_in_flight_peak
     assert peak is not None and peak > 200
+    assert "PRV015" not in result.fired_rules
+
+
+def test_a_batch_sent_to_the_real_time_api_needs_its_windows_rate_in_flight() -> None:
+    """Two million requests within a 6-hour window: 2,000,000 / 21,600 = 92.6 requests/s. DeepInfra's
+    batch API takes 24 hours, longer than the window (DEP030), so its real-time API is compared; at one
+    request's time alone on the load's GPU (time to first token plus 350 tokens at the time per output
+    token, the sizing row's figures) the run keeps over 500 in flight, past DeepInfra's 200: PRV016."""
+    batch = {**CHAT, "load_pattern": "batch", "batch_window_hours": 6, "latency_sensitive": False}
+    result = recommend(validate_workload(batch, "test"), EVALUATED_ON)
+    [api] = [a for a in result.api_costs if a.compared]
+    assert (api.batch, api.concurrent_requests) == (False, 200)
+    row = next(g for g in result.sizing.gpus if g.gpu == result.load.busy_share_gpu)
+    assert row.time_to_first_token_alone_ms is not None and row.time_per_output_token_alone_ms is not None
+    alone = (row.time_to_first_token_alone_ms + 350 * row.time_per_output_token_alone_ms) / 1000
+    rate = 2_000_000 / (6 * 3600)
+    assert rate * alone > 500
+    message = next(f.message for f in result.findings if f.rule_id == "PRV016")
+    assert message.startswith(
+        f"To finish within its window the batch takes 92.6 requests/s; at {alone:.2f} s a request (one "
+        f"request alone on a replica of {result.load.busy_share_gpu}:"
+    )
+    assert f"that is about {round(rate * alone)} requests in flight, more than the 200 concurrent" in message
     assert "PRV015" not in result.fired_rules

@@ -53,6 +53,7 @@ def weigh_api(
     provider = knowledge.provider(route.provider) if route and route.provider else None
     limit = provider.spend_limit if provider else None
     in_flight = market.load.requests_in_flight_peak
+    window = window_in_flight(market)
     fact = ApiFact(
         api_priced=api is not None,
         unusable_api_priced=unusable is not None,
@@ -72,6 +73,8 @@ def weigh_api(
         api_concurrent_requests=(api.concurrent_requests or 0) if api else 0,
         peak_in_flight_known=in_flight is not None,
         peak_requests_in_flight=float(in_flight or 0.0),
+        window_in_flight_known=window is not None,
+        window_requests_in_flight=window[0] * window[1] if window else 0.0,
         serverless_sla=serverless_sla(market),
         api_ruled_out="api" in ruled_out,
         serverless_ruled_out="serverless" in ruled_out,
@@ -97,6 +100,8 @@ def weigh_api(
         self_hosted_provider_name=provider.name if provider else "",
         self_hosted_peak_instances=route.peak_instances if route else 0,
         in_flight_gpu=market.load.busy_share_gpu or "",
+        window_requests_per_second=window[0] if window else 0.0,
+        request_seconds_alone=window[1] if window else 0.0,
         scale_to_zero_name=serverless_name(cold) if cold else "",
         scale_to_zero_usd_per_month=cold.bill.usd_per_month if cold else 0.0,
         scale_to_zero_cold_start_seconds=cold.bill.priced.cold if cold else 0.0,
@@ -108,6 +113,17 @@ def weigh_api(
         **owned_base_details(market),
     )
     return session.assert_fact(fact, facts), details
+
+
+def window_in_flight(market: Market) -> tuple[float, float] | None:
+    """A batch's rate over its window and one request's seconds alone on a replica of the load's GPU
+    (``Load.busy_share_gpu``): sent to a real-time API, it keeps their product in flight at least, at an
+    API as fast as that replica's lone request (PRV016). None for a service, or where no GPU holds it."""
+    load = market.load
+    plan = market.plans.get(load.busy_share_gpu or "")
+    if not load.served_in_paid_hours or plan is None:
+        return None
+    return load.peak_requests_per_second, plan.service.alone
 
 
 def cheapest_standing(

@@ -52,6 +52,11 @@ class ApiFact(Fact):
     peak_in_flight_known: bool
     """The load's requests in flight at the peak are worked out (``Load.requests_in_flight_peak``)."""
     peak_requests_in_flight: Annotated[float, Guard("peak_in_flight_known")]
+    window_in_flight_known: bool
+    """A batch: the requests it keeps in flight at least to finish within its window are worked out."""
+    window_requests_in_flight: Annotated[float, Guard("window_in_flight_known")]
+    """The window's rate times one request's time alone on a replica of the load's GPU: a faster API
+    needs fewer, one that batches them more."""
     serverless_sla: Literal["published", "none", "unknown"]
     """Whether the provider of the cheapest admitted serverless option publishes an enterprise SLA for it
     (providers.yaml); unknown where the catalog could not establish it, or no serverless option stands."""

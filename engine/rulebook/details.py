@@ -69,6 +69,10 @@ class ApiDetails(Details):
     in_flight_gpu: str = ""
     """The GPU whose service time the load's requests in flight are worked out on (``Load.busy_share_gpu``;
     "" where none is)."""
+    window_requests_per_second: float = 0.0
+    """A batch: its window's rate (``window_in_flight``; 0 for a service)."""
+    request_seconds_alone: float = 0.0
+    """A batch: one request's seconds alone on a replica of ``in_flight_gpu``."""
     self_hosted_kind: str
     """The deployment the self-hosted figure is: serverless, own_hardware or dedicated_cloud."""
     self_hosted_name: str | Words
