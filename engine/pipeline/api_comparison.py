@@ -9,9 +9,11 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
+from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import ApiCost
+from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.routes import SELF_HOSTED, SelfHosted, cheapest_route
 from gpu_advisor.engine.pipeline.serverless import serverless_name
@@ -36,12 +38,13 @@ def weigh_api(
     knowledge: Knowledge,
     rules: Sequence[Rule],
     evaluated_on: dt.date,
-    latency_sensitivity_defaulted: bool,
+    resolved: ResolvedWorkload,
 ) -> tuple[list[Firing], ApiDetails]:
     """Assert the api fact; ``rules``: every rule fired so far; ``knowledge``: the providers' limits."""
     api, route = market.compared_api, cheapest_route(market, rules, SELF_HOSTED)
     # Only DEP031 reads the scale-to-zero price, and only for a latency sensitivity left at the default.
-    cold = market.serverless.scale_to_zero if latency_sensitivity_defaulted else None
+    defaulted = "latency_sensitive" in resolved.defaults_used
+    cold = market.serverless.scale_to_zero if defaulted else None
     ruled_out = ruled_out_deployments(rules)
     standing = cheapest_standing(market, ruled_out, route)
     saving = (
@@ -53,7 +56,7 @@ def weigh_api(
     provider = knowledge.provider(route.provider) if route and route.provider else None
     limit = provider.spend_limit if provider else None
     in_flight = market.load.requests_in_flight_peak
-    window = window_in_flight(market)
+    window = window_in_flight(market, resolved, knowledge)
     fact = ApiFact(
         api_priced=api is not None,
         unusable_api_priced=unusable is not None,
@@ -74,7 +77,7 @@ def weigh_api(
         peak_in_flight_known=in_flight is not None,
         peak_requests_in_flight=float(in_flight or 0.0),
         window_in_flight_known=window is not None,
-        window_requests_in_flight=window[0] * window[1] if window else 0.0,
+        window_requests_in_flight=window.in_flight if window else 0.0,
         serverless_sla=serverless_sla(market),
         api_ruled_out="api" in ruled_out,
         serverless_ruled_out="serverless" in ruled_out,
@@ -100,8 +103,9 @@ def weigh_api(
         self_hosted_provider_name=provider.name if provider else "",
         self_hosted_peak_instances=route.peak_instances if route else 0,
         in_flight_gpu=market.load.busy_share_gpu or "",
-        window_requests_per_second=window[0] if window else 0.0,
-        request_seconds_alone=window[1] if window else 0.0,
+        window_requests_per_second=window.requests_per_second if window else 0.0,
+        request_seconds_alone=window.seconds_alone if window else 0.0,
+        window_gpu=window.gpu if window else "",
         scale_to_zero_name=serverless_name(cold) if cold else "",
         scale_to_zero_usd_per_month=cold.bill.usd_per_month if cold else 0.0,
         scale_to_zero_cold_start_seconds=cold.bill.priced.cold if cold else 0.0,
@@ -115,15 +119,30 @@ def weigh_api(
     return session.assert_fact(fact, facts), details
 
 
-def window_in_flight(market: Market) -> tuple[float, float] | None:
-    """A batch's rate over its window and one request's seconds alone on a replica of the load's GPU
-    (``Load.busy_share_gpu``): sent to a real-time API, it keeps their product in flight at least, at an
-    API as fast as that replica's lone request (PRV016). None for a service, or where no GPU holds it."""
-    load = market.load
-    plan = market.plans.get(load.busy_share_gpu or "")
-    if not load.served_in_paid_hours or plan is None:
+class Window(NamedTuple):
+    """What a batch sent to a real-time API keeps in flight at least (PRV016)."""
+
+    requests_per_second: float
+    """A run's requests over its window (the workload's, within the schedule's hours a day: the API is
+    not held to the GPUs' paid hours)."""
+    seconds_alone: float
+    """One request's time alone on a replica of ``gpu``: the shortest of any GPU planned, so that their
+    product is a floor for an API as fast as the fastest replica."""
+    gpu: str
+
+    @property
+    def in_flight(self) -> float:
+        return self.requests_per_second * self.seconds_alone
+
+
+def window_in_flight(market: Market, resolved: ResolvedWorkload, knowledge: Knowledge) -> Window | None:
+    """A batch's requests in flight at least, sent to a real-time API within its window (``Window``);
+    None for a service, or where no GPU holds the model."""
+    if not market.load.served_in_paid_hours or resolved.batch_window_hours is None or not market.plans:
         return None
-    return load.peak_requests_per_second, plan.service.alone
+    hours = min(resolved.batch_window_hours, knowledge.schedule(resolved.schedule).hours_per_day)
+    gpu, plan = min(market.plans.items(), key=lambda item: (item[1].service.alone, item[0]))
+    return Window(resolved.requests_per_day / (hours * SECONDS_PER_HOUR), plan.service.alone, gpu)
 
 
 def cheapest_standing(

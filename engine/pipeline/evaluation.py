@@ -260,6 +260,6 @@ def _weigh(
         knowledge,
         so_far,
         evaluated_on,
-        "latency_sensitive" in resolved.defaults_used,
+        resolved,
     )
     return Weighed((*economic_firings, *serverless_firings, *api_firings), economics, serverless, api)

@@ -55,8 +55,8 @@ class ApiFact(Fact):
     window_in_flight_known: bool
     """A batch: the requests it keeps in flight at least to finish within its window are worked out."""
     window_requests_in_flight: Annotated[float, Guard("window_in_flight_known")]
-    """The window's rate times one request's time alone on a replica of the load's GPU: a faster API
-    needs fewer, one that batches them more."""
+    """The window's rate times one request's time alone on the fastest replica planned: an API as fast
+    keeps this many in flight, one that batches them longer more (``api_comparison.Window``)."""
     serverless_sla: Literal["published", "none", "unknown"]
     """Whether the provider of the cheapest admitted serverless option publishes an enterprise SLA for it
     (providers.yaml); unknown where the catalog could not establish it, or no serverless option stands."""

@@ -72,7 +72,9 @@ class ApiDetails(Details):
     window_requests_per_second: float = 0.0
     """A batch: its window's rate (``window_in_flight``; 0 for a service)."""
     request_seconds_alone: float = 0.0
-    """A batch: one request's seconds alone on a replica of ``in_flight_gpu``."""
+    """A batch: one request's seconds alone on a replica of ``window_gpu``."""
+    window_gpu: str = ""
+    """A batch: the GPU whose lone request is the shortest planned (``api_comparison.Window``)."""
     self_hosted_kind: str
     """The deployment the self-hosted figure is: serverless, own_hardware or dedicated_cloud."""
     self_hosted_name: str | Words
