@@ -298,6 +298,12 @@ def plans_by_gpu(
     among those that can meet the latency targets (all counts where none can)."""
     plans = {}
     fits = {fit.gpu: fit for fit in figures.fits}
+    # A batch's replicas load the weights at each run's start, the same time on every GPU.
+    load_hours = (
+        knowledge.serverless.weights_load_seconds(figures.weights_gb) / SECONDS_PER_HOUR
+        if load.served_in_paid_hours
+        else 0.0
+    )
     for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items():
         if only is not None and gpu not in only:
             continue
@@ -326,15 +332,8 @@ def plans_by_gpu(
             else min(candidates, key=lambda performance: _count_order(performance, load, sizing))
         )
         plan = light.get(chosen.cards) or plan_replicas(chosen, load, sizing)
-        if load.served_in_paid_hours:
-            plan = plan._replace(weights_load_hours=weights_load_hours(figures, knowledge))
-        plans[gpu] = plan
+        plans[gpu] = plan._replace(weights_load_hours=load_hours) if load_hours else plan
     return plans
-
-
-def weights_load_hours(figures: SizingFigures, knowledge: Knowledge) -> float:
-    """The hours a replica takes to load the weights at the catalog's load rate."""
-    return figures.weights_gb / knowledge.serverless.weights_load_gb_per_second / SECONDS_PER_HOUR
 
 
 IN_FLIGHT_SLACK = 1e-9

@@ -161,7 +161,7 @@ def instance_size(entry: ServerlessGpu, cards_per_replica: int) -> int | None:
 
 
 def cold_start_seconds(knowledge: Knowledge, product: ServerlessProduct, weights_gb: float) -> float:
-    return product.start_seconds + weights_gb / knowledge.serverless.weights_load_gb_per_second
+    return product.start_seconds + knowledge.serverless.weights_load_seconds(weights_gb)
 
 
 @dataclass(frozen=True)

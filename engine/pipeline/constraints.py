@@ -75,8 +75,8 @@ def fits_one_small_card(figures: SizingFigures, knowledge: Knowledge) -> bool:
 
 def larger_memory_fewer_cards(figures: SizingFigures, knowledge: Knowledge) -> bool:
     """Some GPU with more memory than the reference GPU holds a replica in fewer cards (SIZ005)."""
-    fits = {fit.gpu: fit for fit in figures.fits}
-    reference = fits.get(knowledge.sizing.reference_gpu.gpu)
+    reference_gpu = knowledge.sizing.reference_gpu.gpu
+    reference = next((fit for fit in figures.fits if fit.gpu == reference_gpu), None)
     if reference is None:
         return False
     cards = reference.gpus_with_kv_reserve

@@ -206,6 +206,12 @@ class ServerlessFile(VersionedFile):
     weights_load_as_of: dt.date
     products: tuple[ServerlessProduct, ...]
 
+    def weights_load_seconds(self, weights_gb: float) -> float:
+        """How long a replica takes to load ``weights_gb`` of weights at the catalog's load rate: a
+        serverless cold start's share beyond the platform's start, and a dedicated batch run's at its
+        start (a floor, as the instances' boot is not known)."""
+        return weights_gb / self.weights_load_gb_per_second
+
 
 class CostDefaultsFile(VersionedFile):
     fallback: CountryCode
