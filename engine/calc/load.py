@@ -11,13 +11,19 @@ from gpu_advisor.engine.domain.knowledge.figures import Schedule
 from gpu_advisor.engine.domain.load import Load
 
 
+def scheduled_window(schedule: Schedule, window_hours: float) -> float:
+    """A batch's window within the schedule's hours a day: the hours its work may take, whatever the
+    GPUs' paid hours (what a batch sent to an API has)."""
+    return min(window_hours, schedule.hours_per_day)
+
+
 def batch_window(
     schedule: Schedule, paid_hours_per_month: float, window_hours: float, runs_per_month: float | None = None
 ) -> float:
     """The hours a run of a batch must be done in: its window, within the schedule's hours a day and the
     paid hours of a run (the paid hours a month over its runs, the schedule's days by default)."""
     runs = schedule.days_per_month if runs_per_month is None else runs_per_month
-    return min(window_hours, schedule.hours_per_day, paid_hours_per_month / runs)
+    return min(scheduled_window(schedule, window_hours), paid_hours_per_month / runs)
 
 
 def traffic_for(

@@ -9,6 +9,7 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
+from gpu_advisor.engine.calc.load import scheduled_window
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -140,7 +141,7 @@ def window_in_flight(market: Market, resolved: ResolvedWorkload, knowledge: Know
     None for a service, or where no GPU holds the model."""
     if not market.load.served_in_paid_hours or resolved.batch_window_hours is None or not market.plans:
         return None
-    hours = min(resolved.batch_window_hours, knowledge.schedule(resolved.schedule).hours_per_day)
+    hours = scheduled_window(knowledge.schedule(resolved.schedule), resolved.batch_window_hours)
     gpu, plan = min(market.plans.items(), key=lambda item: (item[1].service.alone, item[0]))
     return Window(resolved.requests_per_day / (hours * SECONDS_PER_HOUR), plan.service.alone, gpu)
 
