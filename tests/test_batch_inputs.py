@@ -1,0 +1,113 @@
+"""`gpu-advisor batch` reading its input: CSV cells typed by the workload model, JSON Lines and YAML lists,
+bad rows reported at their line and skipped, or stopping the run under --strict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from batch_cli import (
+    CSV_HEADER,
+    CSV_INPUT,
+    JSONL_INPUT,
+    YAML_INPUT,
+    csv_rows,
+    invoke,
+    jsonl,
+    write,
+)
+
+
+def test_csv_bad_row_is_reported_with_its_line_and_skipped(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "portfolio.csv", CSV_INPUT), "--jobs", "1")
+    assert result.exit_code == 1  # rows were skipped, result.stderr
+    rows = jsonl(result.stdout)
+    assert [(r["line"], r["name"]) for r in rows] == [(2, "public-chat"), (3, "prototype"), (5, "hr")]
+    assert "portfolio.csv:4: invalid workload" in result.stderr
+    assert "model.precision" in result.stderr and "'fp9'" in result.stderr
+
+
+def test_csv_cells_are_typed_by_the_workload_model(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "portfolio.csv", CSV_INPUT), "--jobs", "1")
+    by_name = {r["name"]: r for r in jsonl(result.stdout)}
+    # "yes" is a boolean because personal_data is one; an empty cell leaves the field to its default.
+    assert by_name["hr"]["workload"]["personal_data"] is True
+    assert by_name["hr"]["workload"]["load_pattern"] == "variable"
+    assert "load_pattern" in by_name["prototype"]["workload"]["defaults_used"]
+    assert by_name["prototype"]["workload"]["params_b"] == 8.0
+
+
+def test_csv_cell_of_the_wrong_type_names_the_column(tmp_path: Path) -> None:
+    text = CSV_HEADER + "x,,8,bf16,lots,,\n"
+    result = invoke(write(tmp_path, "w.csv", text))
+    assert result.exit_code == 1  # rows were skipped
+    assert "w.csv:2: requests_per_day: 'lots' is not a whole number" in result.stderr
+
+
+def test_csv_load_profile_cell_holds_24_numbers(tmp_path: Path) -> None:
+    day = " ".join(["0"] * 9 + ["1"] * 8 + ["0"] * 7)
+    text = (
+        "name,model.name,model.precision,requests_per_day,schedule,load_profile\n"
+        f"office,llama-3.1-8b,bf16,20000,office_hours,{day}\n"
+        "short,llama-3.1-8b,bf16,20000,office_hours,1;2\n"
+        "words,llama-3.1-8b,bf16,20000,office_hours,flat\n"
+    )
+    result = invoke(write(tmp_path, "w.csv", text), "--jobs", "1")
+    (row,) = jsonl(result.stdout)
+    assert row["workload"]["load_profile"] == [0.0] * 9 + [1.0] * 8 + [0.0] * 7
+    assert row["load"]["profile_source"] == "input"
+    assert (
+        "w.csv:3: invalid workload\n  load_profile: a load profile has 24 hourly values, got 2"
+        in result.stderr
+    )
+    assert "w.csv:4: load_profile: 'flat' is not a number" in result.stderr
+
+
+def test_csv_unknown_column_stops_with_a_suggestion(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "w.csv", "name,model.precison\nx,fp8\n"))
+    assert result.exit_code == 2
+    assert "unknown column 'model.precison'" in result.stderr
+    assert "did you mean 'model.precision'?" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_jsonl_bad_line_is_reported_and_the_rest_continues(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "w.jsonl", JSONL_INPUT), "--jobs", "2")
+    assert result.exit_code == 1  # rows were skipped, result.stderr
+    assert [(r["line"], r["name"]) for r in jsonl(result.stdout)] == [(1, "small"), (2, "big"), (5, "last")]
+    assert "w.jsonl:3: not valid JSON" in result.stderr
+
+
+def test_yaml_list_bad_item_is_reported_at_its_line(tmp_path: Path) -> None:
+    result = invoke(write(tmp_path, "w.yaml", YAML_INPUT), "--format", "csv")
+    assert result.exit_code == 1  # rows were skipped, result.stderr
+    assert [(r["line"], r["name"]) for r in csv_rows(result.stdout)] == [("1", "small"), ("7", "big")]
+    assert "w.yaml:4: invalid workload" in result.stderr
+    assert "requests_per_day: Input should be a valid integer (got '500')" in result.stderr
+
+
+def test_yaml_aliases_are_refused(tmp_path: Path) -> None:
+    text = "- &w {name: a, model: {params_b: 8, precision: bf16}, requests_per_day: 5}\n- *w\n"
+    result = invoke(write(tmp_path, "w.yaml", text))
+    assert result.exit_code == 2
+    assert "aliases (*name) are not allowed" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "bad_line"),
+    [("w.csv", CSV_INPUT, 4), ("w.jsonl", JSONL_INPUT, 3), ("w.yaml", YAML_INPUT, 4)],
+)
+def test_strict_stops_at_the_first_bad_row_with_exit_2(
+    tmp_path: Path, name: str, text: str, bad_line: int
+) -> None:
+    result = invoke(write(tmp_path, name, text), "--strict", "--jobs", "2")
+    assert result.exit_code == 2
+    assert f"{name}:{bad_line}:" in result.stderr
+    assert "--strict: stopped at the first bad row" in result.stderr
+    assert all(row["line"] < bad_line for row in jsonl(result.stdout))
+    assert "Traceback" not in result.output
+    evaluated = len(jsonl(result.stdout))
+    assert (
+        f"{evaluated + 1} workloads, {evaluated} evaluated, 1 with errors (evaluated on "
+    ) in result.stderr
+    assert f"; stopped at line {bad_line}\n" in result.stderr
