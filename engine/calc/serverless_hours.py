@@ -201,16 +201,10 @@ def service_month(
             hour_cold = min(started, served * billed) / served
             hour_tails = 0.0
         else:
-            up, per_second = single_instance_hour(rate, seconds, idle_timeout, cold)
-            # The starts beyond the one that opens an hour following none running (the day's first).
-            between += served * max(0.0, per_second * SECONDS_PER_HOUR - hour_starts)
-            # An instance is up at least as long as its work takes; it starts at least once in an hour
-            # that follows none running (the steady state can count less than one start an hour).
-            hour_starts = max(per_second * SECONDS_PER_HOUR, hour_starts)
-            billed = max(min(1.0, up + per_second * rounding), hour_busy)
-            hour_cold = min(hour_starts * cold / SECONDS_PER_HOUR, billed)
-            # Every up period ends with the idle timeout run out with no request in flight.
-            hour_tails = min(per_second * idle_timeout, billed - hour_cold)
+            billed, hour_cold, hour_tails, starts_between, hour_starts = _scale_to_zero_hour(
+                rate, seconds, hour_busy, hour_starts, idle_timeout, cold, rounding
+            )
+            between += served * starts_between
         if warm is not None or instances:
             # Several instances (or those kept warm) share the hour's requests.
             hour_busy = busy_instances(rate, seconds, billed, hour_busy)
@@ -231,6 +225,49 @@ def service_month(
             removed * days,
             between * days,
         )
+    day = Month(busy, 0.0, cold_hours, starts, 0.0, scale_ups, removed)
+    return _kept_month(day, product, cold, days, warm, extra, tails, restarts_daily)
+
+
+def _scale_to_zero_hour(
+    rate: float,
+    seconds: float,
+    hour_busy: float,
+    opening_starts: float,
+    idle_timeout: float,
+    cold: float,
+    rounding: float,
+) -> tuple[float, float, float, float, float]:
+    """An hour one instance carries, scaling to zero between requests (``single_instance_hour``): its
+    billed share of the hour, the cold starts' and the idle tails' shares of it, the starts beyond the
+    ``opening_starts`` that open an hour following none running (the day's first), and the hour's
+    starts."""
+    up, per_second = single_instance_hour(rate, seconds, idle_timeout, cold)
+    between = max(0.0, per_second * SECONDS_PER_HOUR - opening_starts)
+    # An instance is up at least as long as its work takes; it starts at least once in an hour that
+    # follows none running (the steady state can count less than one start an hour).
+    starts = max(per_second * SECONDS_PER_HOUR, opening_starts)
+    billed = max(min(1.0, up + per_second * rounding), hour_busy)
+    hour_cold = min(starts * cold / SECONDS_PER_HOUR, billed)
+    # Every up period ends with the idle timeout run out with no request in flight.
+    tails = min(per_second * idle_timeout, billed - hour_cold)
+    return billed, hour_cold, tails, between, starts
+
+
+def _kept_month(
+    day: Month,
+    product: ServerlessProduct,
+    cold: float,
+    days: float,
+    warm: tuple[int, float],
+    extra: float,
+    tails: float,
+    restarts_daily: bool,
+) -> Month:
+    """The month of instances kept warm (``service_month``): ``day`` holds one day's figures in a
+    month's fields (busy, cold, starts, scale-ups and -downs), ``extra`` the instance-hours a day run
+    beyond the kept ones, ``tails`` a day's billed scale-down tails."""
+    rounding = product.billing_increment_seconds / 2
     # The kept instances run every hour they are kept, with or without requests; more run in the served
     # hours that need them.
     kept = warm[0] * warm[1]
@@ -239,22 +276,22 @@ def service_month(
     # run.
     restarts = warm[0] if restarts_daily else 0
     restarting = restarts * cold / SECONDS_PER_HOUR
-    cold_hours += restarting
+    cold_hours = day.cold + restarting
     tails += (product.schedule_end_seconds(restarts) + restarts * rounding) / SECONDS_PER_HOUR
     billed = kept + (extra + tails + restarting) * days
     # The served hours times the month's days can exceed the kept hours by the days' rounding: the
     # serving hours are held within what is billed.
-    busy = min(busy * days, billed - cold_hours * days)
+    busy = min(day.busy * days, billed - cold_hours * days)
     # Where the requests keep every kept hour busy, the difference is zero up to rounding.
     idle = max(0.0, billed - busy - cold_hours * days)
     return Month(
         busy,
         idle,
         cold_hours * days,
-        starts * days,
+        day.starts * days,
         kept,
-        scale_ups * days,
-        removed * days,
+        day.scale_ups * days,
+        day.scale_downs * days,
         kept_restarts=restarts * days,
     )
 
