@@ -38,7 +38,8 @@ from gpu_advisor.engine.pipeline.constraints import (
 )
 from gpu_advisor.engine.pipeline.decision import settle
 from gpu_advisor.engine.pipeline.defaults import complete_workload
-from gpu_advisor.engine.pipeline.economics import weigh_economics, with_the_decision
+from gpu_advisor.engine.pipeline.economics import weigh_economics
+from gpu_advisor.engine.pipeline.economics_details import with_the_decision
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts, judge_gpus
 from gpu_advisor.engine.pipeline.market import Market, survey_market
 from gpu_advisor.engine.pipeline.routes import BESIDE_SERVERLESS, cheapest_route

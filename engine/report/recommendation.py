@@ -256,7 +256,7 @@ def with_serverless(dedicated: tuple[Option, ...], serverless: tuple[Option, ...
 
 def _undercuts_recommendation(evaluation: Evaluation) -> bool:
     """The scaled fleet undercuts the recommendation, as DEP032's message says (worked out once the
-    decision was settled, ``pipeline.economics.with_the_decision``)."""
+    decision was settled, ``pipeline.economics_details.with_the_decision``)."""
     economics = evaluation.details["economics"]
     return isinstance(economics, EconomicsDetails) and economics.autoscaled_undercuts_recommendation
 
