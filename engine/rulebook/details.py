@@ -332,6 +332,11 @@ class ProposalDetails(Details):
     api_shorter_prices: str = ""
     """The other API prices of the workload's size that take shorter requests than its own, each with
     its limit (DEP039 names them where the proposed API's window is not recorded)."""
+    serverless_options: str = ""
+    """A serverless proposal: the options of it the recommendation weighed ('RunPod Serverless
+    (eu-datacenters, h200)'; several '; '-separated), and the rules that exclude them, each with its
+    title."""
+    serverless_excluded_by: str = ""
 
 
 class RobustnessDetails(Details):

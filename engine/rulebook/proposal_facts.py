@@ -131,6 +131,11 @@ class ProposalFact(Fact):
     catalog prices it (0: it sells that GPU not at all)."""
     serverless_larger_instances_unpriced: Annotated[bool, Guard("serverless_product_known")] = False
     """The product sells larger instances than the catalog prices (``larger_instances_unpriced``)."""
+    serverless_excluded: Annotated[bool, Guard("serverless_product_known")] = False
+    """The rules that fired for the workload exclude every option of the product the recommendation
+    weighed (its GPUs that suit the model and hold a replica, on the proposed GPU and in the proposed
+    region where it names them), as they exclude them from its options (where the data may be processed,
+    an SLA, how it is run, company policy); False where it weighed none."""
     usd_per_month: float
     cost_known: bool
     server_housing_excluded: bool

@@ -17,6 +17,10 @@ from gpu_advisor.engine.apps.check.proposal_cost import (
     replica_cards,
 )
 from gpu_advisor.engine.apps.check.proposal_latency import latency_facts
+from gpu_advisor.engine.apps.check.proposal_serverless import (
+    serverless_option_facts,
+    serverless_product_facts,
+)
 from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
@@ -180,29 +184,6 @@ def place_facts(
     }
 
 
-def serverless_product_facts(
-    proposal: ProposalInput, gpu: str | None, knowledge: Knowledge
-) -> dict[str, Any]:
-    """A serverless proposal's products in the catalog: whether there are any, the most cards one of
-    their instances has on ``gpu`` (0 where none sells it, or no GPU is named), and whether they sell
-    larger instances than the catalog prices. All false or 0 for other deployments."""
-    products = named_serverless_products(proposal, knowledge) if proposal.deployment == "serverless" else []
-    sizes = [
-        size
-        for product in products
-        for sold in product.gpus
-        if sold.gpu == gpu
-        for size in sold.instance_gpus
-    ]
-    return {
-        "serverless_product_known": bool(products),
-        "serverless_instance_gpus_max": max(sizes, default=0),
-        "serverless_larger_instances_unpriced": any(
-            p.larger_instances_unpriced is not None for p in products
-        ),
-    }
-
-
 def managed_endpoint(proposal: ProposalInput, knowledge: Knowledge) -> bool:
     """A serverless proposal on a managed product (the platform deploys, scales and serves the model):
     the offer named, or every serverless product of the provider where none is."""
@@ -280,6 +261,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     hardware = proposed_hardware(proposal, evaluation)
     pricing = proposal.pricing or (hardware.offer.pricing if hardware.offer else None)
     api = api_facts(proposal, evaluation, lang)
+    serverless = serverless_option_facts(proposal, evaluation, lang)
     location = proposal_place(proposal, hardware.offer, knowledge, api.api)
     place = place_facts(proposal, hardware, location, evaluation)
     residency, residency_rules = residency_facts(location, evaluation, lang)
@@ -322,6 +304,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         **residency,
         **node_facts(proposal, hardware, evaluation, gpu["gpus_needed"]),
         **api.facts,
+        **serverless.facts,
         rental_to_beat_billing=rental_to_beat_billing(evaluation),
         rental_priced=cheapest is not None,
         cheapest_rental_usd_per_month=float(cheapest or 0.0),
@@ -358,6 +341,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         unpriced=cost.unpriced,
         cheapest_mix_usd_per_month=cost.cheapest_mix_usd_per_month,
         **api.details,
+        **serverless.details,
     )
     return ProposalFacts(fact, details, cost.peak, jurisdiction, location, api.api)
 

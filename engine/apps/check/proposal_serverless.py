@@ -1,0 +1,77 @@
+"""A serverless proposal held to the recommendation's serverless options: the rules that fired for the
+workload exclude a product in a region (where the data may be processed, an enterprise SLA, company
+policy) from the options ``recommend`` weighs, and a proposal of the same product is held to them as a
+proposed API is (DEP045 beside DEP036)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from gpu_advisor.engine.apps.check.proposal_cost import named_serverless_products
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.proposal import ProposalInput
+from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.rulebook.texts import rule_text
+
+
+class ServerlessFacts(NamedTuple):
+    facts: dict[str, Any]
+    details: dict[str, Any]
+
+
+def serverless_product_facts(
+    proposal: ProposalInput, gpu: str | None, knowledge: Knowledge
+) -> dict[str, Any]:
+    """A serverless proposal's products in the catalog: whether there are any, the most cards one of
+    their instances has on ``gpu`` (0 where none sells it, or no GPU is named), and whether they sell
+    larger instances than the catalog prices. All false or 0 for other deployments."""
+    products = named_serverless_products(proposal, knowledge) if proposal.deployment == "serverless" else []
+    sizes = [
+        size
+        for product in products
+        for sold in product.gpus
+        if sold.gpu == gpu
+        for size in sold.instance_gpus
+    ]
+    return {
+        "serverless_product_known": bool(products),
+        "serverless_instance_gpus_max": max(sizes, default=0),
+        "serverless_larger_instances_unpriced": any(
+            p.larger_instances_unpriced is not None for p in products
+        ),
+    }
+
+
+def serverless_option_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> ServerlessFacts:
+    """Whether the rules exclude every serverless option of the proposal the recommendation weighed (its
+    product's GPUs that suit the model and hold a replica, on the proposed GPU and in the proposed region
+    where it names them; nothing where it weighed none); the options and the excluding rules with their
+    titles, for the message."""
+    if proposal.deployment != "serverless":
+        return ServerlessFacts({}, {})
+    products = {product.id for product in named_serverless_products(proposal, evaluation.knowledge)}
+    meant = [
+        candidate
+        for candidate in evaluation.market.serverless.candidates
+        if candidate.listing.product.id in products
+        and proposal.gpu in (None, candidate.listing.gpu.gpu)
+        and proposal.region in (None, candidate.listing.region)
+    ]
+    if not meant:
+        return ServerlessFacts({}, {})
+    excluded = all(candidate.excluded_by for candidate in meant)
+    rules = {rule.id: rule for rule in evaluation.rules}
+    # In the order the options name them, each once.
+    excluding = dict.fromkeys(rule_id for candidate in meant for rule_id in candidate.excluded_by)
+    names = dict.fromkeys(
+        f"{c.listing.product.name} ({c.listing.region}, {c.listing.gpu.gpu})" for c in meant
+    )
+    details = {
+        "serverless_options": "; ".join(names),
+        "serverless_excluded_by": "; ".join(
+            f"{rule_id} ({rule_text(rules[rule_id], lang).title})" for rule_id in excluding
+        )
+        if excluded
+        else "",
+    }
+    return ServerlessFacts({"serverless_excluded": excluded}, details)

@@ -1,0 +1,92 @@
+"""A serverless proposal is held to the exclusions the recommendation applies to its serverless options
+(DEP045): a business-critical bank's RunPod Serverless in RunPod's EU data centres passed ``check``
+(9 passed, 2 warnings), where ``recommend`` shows that option excluded by PRV003 (and ORG003 under the
+example policy), because the SLA and policy checks of a proposal read rentals only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import EVALUATED_ON, run
+
+from gpu_advisor.engine.apps.check.run import check_document
+from gpu_advisor.engine.domain.proposal import ProposalDocument
+
+POLICY = str(Path(__file__).resolve().parent.parent / "examples" / "org-policy")
+BANK = {
+    "name": "bank-compliance-qa",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 100_000,
+    "avg_input_tokens": 2500,
+    "avg_output_tokens": 400,
+    "load_pattern": "steady",
+    "schedule": "workdays",
+    "latency_sensitive": True,
+    "personal_data": True,
+    "business_critical": True,
+    "company_country": "DE",
+}
+RUNPOD_EU = {
+    "name": "bank on runpod serverless",
+    "deployment": "serverless",
+    "provider": "runpod",
+    "offer": "serverless",
+    "gpu": "h200",
+    "pricing": "serverless",
+    "region": "eu-datacenters",
+}
+
+
+def dep045(workload: dict, proposal: dict, policy: str | None = None):
+    document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
+    result = check_document(document, "proposal.yaml", 1, EVALUATED_ON, policy_dir=policy)
+    return next(item for item in result.results if item.rule_id == "DEP045")
+
+
+def test_a_serverless_product_the_recommendation_excludes_fails_naming_the_rules() -> None:
+    (option,) = [
+        o
+        for o in run(BANK).options
+        if (o.provider, o.offer, o.gpu, o.regions) == ("runpod", "serverless", "h200", ("eu-datacenters",))
+    ]
+    assert option.excluded_by == ("PRV003",)
+    item = dep045(BANK, RUNPOD_EU)
+    assert item.status == "fail"
+    assert item.message == (
+        "RunPod Serverless (eu-datacenters, h200) is excluded for this workload, as in the recommendation's "
+        "options; the rules that exclude it: PRV003 (Business-critical: enterprise SLA required)."
+    )
+
+
+def test_the_company_policy_excluding_the_provider_is_named_beside_the_sla() -> None:
+    item = dep045(BANK, RUNPOD_EU, POLICY)
+    assert item.status == "fail"
+    assert item.message.endswith(
+        "the rules that exclude it: PRV003 (Business-critical: enterprise SLA required); "
+        "ORG003 (Company policy: approved providers only)."
+    )
+
+
+def test_the_same_product_passes_where_the_rules_admit_it() -> None:
+    # Not business-critical: RunPod's missing enterprise SLA excludes nothing.
+    assert dep045({**BANK, "business_critical": False}, RUNPOD_EU).status == "pass"
+
+
+def test_a_proposal_naming_no_region_fails_only_where_every_region_is_excluded() -> None:
+    anywhere = {key: value for key, value in RUNPOD_EU.items() if key != "region"}
+    item = dep045(BANK, anywhere)
+    assert item.status == "fail"
+    # Its variable (worldwide) region by GDPR's residency rule as well, both by the missing SLA.
+    assert item.message == (
+        "RunPod Serverless (variable, h200); RunPod Serverless (eu-datacenters, h200) are excluded for this "
+        "workload, as in the recommendation's options; the rules that exclude them: RES001 (GDPR: personal "
+        "data of people in the EU/EEA stays in EU regions); PRV003 (Business-critical: enterprise SLA "
+        "required)."
+    )
+
+
+def test_a_region_the_rules_admit_keeps_the_product_standing() -> None:
+    # Personal data but not business-critical: the variable region is excluded (RES001), the EU one is
+    # not, so a proposal naming no region may run in the admitted one.
+    anywhere = {key: value for key, value in RUNPOD_EU.items() if key != "region"}
+    assert dep045({**BANK, "business_critical": False}, anywhere).status == "pass"
