@@ -173,8 +173,10 @@ def test_the_summary_states_the_hours_the_chosen_offer_bills() -> None:
 
 
 def test_a_single_constraint_is_counted_in_the_singular() -> None:
-    # The nightly batch example meets one warning only; a business-critical workload meets two: PRV003
-    # (the enterprise SLA required) and PRV011 (some admitted providers' SLA is not established).
+    # The nightly batch example meets one warning only; a business-critical workload meets four: PRV003
+    # (the enterprise SLA required), PRV011 (some admitted providers' SLA is not established), and
+    # PRV017 and PRV018 (Scaleway's API, the one it may use, takes fewer requests and tokens a minute than
+    # the batch must send within its window).
     nightly = (EXAMPLES_DIR / "nightly-batch.yaml").read_text(encoding="utf-8")
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=nightly)
     assert "\nOne constraint or warning applies to this workload; it is listed under Why.\n" in result.stdout
@@ -184,5 +186,5 @@ def test_a_single_constraint_is_counted_in_the_singular() -> None:
         "load_pattern: batch\nlatency_sensitive: false\ncompany_country: CH\nbusiness_critical: true\n"
     )
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
-    listed = "\n2 constraints and warnings apply to this workload; they are listed under Why.\n"
+    listed = "\n4 constraints and warnings apply to this workload; they are listed under Why.\n"
     assert listed in result.stdout

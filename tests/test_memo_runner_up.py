@@ -101,8 +101,9 @@ def test_an_api_decision_says_its_latency_is_not_checked() -> None:
     )
     assert (
         "These latencies are the self-hosted replicas', not the managed API's: the catalog holds no latency "
-        "or rate limit of the API, so the targets are not checked for the recommendation. Measure its time "
-        "to the first token and per token at the peak's 68 requests/s before relying on it."
+        "of the API, so the targets are not checked for the recommendation (its default limits on requests, "
+        "where the catalog records them, are in the findings). Measure its time to the first token and per "
+        "token at the peak's 68 requests/s before relying on it."
     ) in memo
     # Self-hosted, the figures are the recommendation's own: no such sentence.
     hosted = run({**CHAT, "model": {"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True}})

@@ -264,6 +264,8 @@ def _cost(
         context_window_tokens=api.context_window_tokens,
         max_output_tokens=api.max_output_tokens,
         concurrent_requests=api.concurrent_requests,
+        requests_per_minute=api.requests_per_minute,
+        tokens_per_minute=api.tokens_per_minute,
         same_model=priced.same_model,
         excluded_by=priced.excluded_by,
         listed=shown,

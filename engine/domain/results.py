@@ -223,6 +223,10 @@ class ApiCost(ResultModel):
     max_output_tokens: int | None = None
     concurrent_requests: int | None = None
     """The requests an account may have in flight at once by default (None: not in the catalog)."""
+    requests_per_minute: int | None = None
+    """The requests and the tokens (input and output) a minute it takes by default, per account, project
+    or organization (the catalog's ``rate_limit_scope``) and model (None: not in the catalog)."""
+    tokens_per_minute: int | None = None
     same_model: bool = False
     excluded_by: tuple[str, ...] = ()
     listed: bool = False

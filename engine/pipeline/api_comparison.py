@@ -24,6 +24,8 @@ from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import ApiFact, Fact
 from gpu_advisor.engine.rulebook.schema import Rule
 
+SECONDS_PER_MINUTE = 60
+
 
 class Standing(NamedTuple):
     usd_per_month: float
@@ -58,6 +60,7 @@ def weigh_api(
     limit = provider.spend_limit if provider else None
     in_flight = market.load.requests_in_flight_peak
     window = window_in_flight(market, resolved, knowledge)
+    minute = minute_rate(market, resolved, window)
     fact = ApiFact(
         api_priced=api is not None,
         unusable_api_priced=unusable is not None,
@@ -75,6 +78,13 @@ def weigh_api(
         api_batch=bool(api and api.batch),
         api_concurrency_limited=bool(api and api.concurrent_requests),
         api_concurrent_requests=(api.concurrent_requests or 0) if api else 0,
+        api_requests_per_minute_limited=bool(api and api.requests_per_minute),
+        api_requests_per_minute=(api.requests_per_minute or 0) if api else 0,
+        api_tokens_per_minute_limited=bool(api and api.tokens_per_minute),
+        api_tokens_per_minute=(api.tokens_per_minute or 0) if api else 0,
+        minute_rate_known=minute is not None,
+        requests_per_minute_needed=minute[0] if minute else 0.0,
+        tokens_per_minute_needed=minute[1] if minute else 0.0,
         peak_in_flight_known=in_flight is not None,
         peak_requests_in_flight=float(in_flight or 0.0),
         window_in_flight_known=window is not None,
@@ -107,6 +117,7 @@ def weigh_api(
         window_requests_per_second=window.requests_per_second if window else 0.0,
         request_seconds_alone=window.seconds_alone if window else 0.0,
         window_gpu=window.gpu if window else "",
+        api_rate_limit_scope=api_scope(knowledge, api),
         scale_to_zero_name=serverless_name(cold) if cold else "",
         scale_to_zero_usd_per_month=cold.bill.usd_per_month if cold else 0.0,
         scale_to_zero_cold_start_seconds=cold.bill.priced.cold if cold else 0.0,
@@ -144,6 +155,29 @@ def window_in_flight(market: Market, resolved: ResolvedWorkload, knowledge: Know
     hours = scheduled_window(knowledge.schedule(resolved.schedule), resolved.batch_window_hours)
     gpu, plan = min(market.plans.items(), key=lambda item: (item[1].service.alone, item[0]))
     return Window(resolved.requests_per_day / (hours * SECONDS_PER_HOUR), plan.service.alone, gpu)
+
+
+def minute_rate(
+    market: Market, resolved: ResolvedWorkload, window: Window | None
+) -> tuple[float, float] | None:
+    """The requests and tokens (input and output) a minute a real-time API must take: a service's busiest
+    minutes (the load's peak), a batch's window rate (``window_in_flight``); None for a batch without a
+    window worked out."""
+    tokens = resolved.avg_input_tokens + resolved.avg_output_tokens
+    if market.load.served_in_paid_hours:
+        if window is None:
+            return None
+        per_second = window.requests_per_second
+    else:
+        per_second = market.load.peak_requests_per_second
+    return per_second * SECONDS_PER_MINUTE, per_second * tokens * SECONDS_PER_MINUTE
+
+
+def api_scope(knowledge: Knowledge, api: ApiCost | None) -> str:
+    """What the compared API's minute limits count over (``ApiPrice.rate_limit_scope``)."""
+    if api is None:
+        return ""
+    return next(price.rate_limit_scope for price in knowledge.api_prices.apis if price.id == api.api)
 
 
 def cheapest_standing(

@@ -49,6 +49,18 @@ class ApiFact(Fact):
     api_concurrency_limited: Annotated[bool, Guard(API)]
     """The compared API's product allows an account a known number of requests in flight by default."""
     api_concurrent_requests: Annotated[int, Guard(API, "api_concurrency_limited")]
+    api_requests_per_minute_limited: Annotated[bool, Guard(API)] = False
+    """The compared API's product takes a known number of requests a minute by default."""
+    api_requests_per_minute: Annotated[int, Guard(API, "api_requests_per_minute_limited")] = 0
+    api_tokens_per_minute_limited: Annotated[bool, Guard(API)] = False
+    """It takes a known number of tokens (input and output) a minute by default."""
+    api_tokens_per_minute: Annotated[int, Guard(API, "api_tokens_per_minute_limited")] = 0
+    minute_rate_known: bool = False
+    """The requests a minute the API must take are worked out: a service's busiest minutes, or a batch's
+    window (its requests spread evenly over it; ``api_comparison.minute_rate``)."""
+    requests_per_minute_needed: Annotated[float, Guard("minute_rate_known")] = 0.0
+    tokens_per_minute_needed: Annotated[float, Guard("minute_rate_known")] = 0.0
+    """Those requests' tokens, input and output at the workload's averages."""
     peak_in_flight_known: bool
     """The load's requests in flight at the peak are worked out (``Load.requests_in_flight_peak``)."""
     peak_requests_in_flight: Annotated[float, Guard("peak_in_flight_known")]

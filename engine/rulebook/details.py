@@ -75,6 +75,8 @@ class ApiDetails(Details):
     """A batch: one request's seconds alone on a replica of ``window_gpu``."""
     window_gpu: str = ""
     """A batch: the GPU whose lone request is the shortest planned (``api_comparison.Window``)."""
+    api_rate_limit_scope: str = ""
+    """What the compared API's minute limits count over: account, project or organization."""
     self_hosted_kind: str
     """The deployment the self-hosted figure is: serverless, own_hardware or dedicated_cloud."""
     self_hosted_name: str | Words

@@ -75,6 +75,16 @@ class ApiPrice(Sourced):
     provider answers HTTP 429 until it raises the limit); None where no dated source gives it."""
     concurrency_source: Citation | None = None
     concurrency_as_of: dt.date | None = None
+    requests_per_minute: int | None = Field(default=None, gt=0)
+    """The requests a minute the product takes by default (beyond them HTTP 429 until the provider raises
+    the limit), per ``rate_limit_scope`` and model; None where no dated source gives it."""
+    tokens_per_minute: int | None = Field(default=None, gt=0)
+    """The tokens a minute, input and output together, it takes by default; None where none is given."""
+    rate_limit_scope: Literal["account", "project", "organization"] = "account"
+    """What the minute limits count over: an account, one of its projects (OVHcloud's Public Cloud
+    project), or an organization and every project in it (Scaleway's)."""
+    rate_limit_source: Citation | None = None
+    rate_limit_as_of: dt.date | None = None
     note: str | None = None
 
     @model_validator(mode="after")
@@ -82,6 +92,15 @@ class ApiPrice(Sourced):
         given = (self.concurrent_requests, self.concurrency_source, self.concurrency_as_of)
         if any(x is None for x in given) != all(x is None for x in given):
             raise ValueError("concurrent_requests, concurrency_source and concurrency_as_of come together")
+        return self
+
+    @model_validator(mode="after")
+    def _rate_limits_sourced(self) -> ApiPrice:
+        given = self.requests_per_minute is not None or self.tokens_per_minute is not None
+        if given != (self.rate_limit_source is not None and self.rate_limit_as_of is not None):
+            raise ValueError(
+                "requests_per_minute and tokens_per_minute come with rate_limit_source and rate_limit_as_of"
+            )
         return self
 
     @model_validator(mode="after")
