@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.commitments import fleet_name
 from gpu_advisor.engine.calc.fleet_billing import undercuts
+from gpu_advisor.engine.calc.instances import place
 from gpu_advisor.engine.common.wording import Words, listed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Decision, Option
@@ -92,6 +93,7 @@ def economics_details(
         **autoscaled_details(market, fixed),
         **_cluster_network_details(market),
         **_best_option_details(knowledge, best),
+        best_option_spread_cards=_spread_cards(market),
         sla_unknown_providers=listed(list(unknown_sla)),
         sla_unknown_provider_count=len(unknown_sla),
         sla_established_best_name=option_name(with_sla) if with_sla else "",
@@ -186,6 +188,17 @@ def _best_option_details(knowledge: Knowledge, best: Option | None) -> dict[str,
         "best_option_sla_unknown": knowledge.provider(best.provider).enterprise_sla is None,
         "best_option_name": option_name(best),
     }
+
+
+def _spread_cards(market: Market) -> int:
+    """The cards the best rental pays for only because its replicas go on at least two instances
+    (SIZ015's ``spread_replicas``): its placement against the same replicas placed together."""
+    priced = market.alternatives.best_listing
+    if priced is None or not priced.plan.spread:
+        return 0
+    plan, listing = priced.plan, priced.listing
+    together = place(plan.cards_per_replica, plan.replicas, listing.offer.instance_gpus, listing.linked)
+    return max(0, priced.rental.placement.gpus_rented - together.gpus_rented)
 
 
 def _mixed_fleet_details(market: Market) -> dict[str, Any]:

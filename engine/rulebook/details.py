@@ -208,6 +208,9 @@ class EconomicsDetails(Details):
     best_option_usd_per_hour: float
     best_option_idle_usd_per_month: float
     """What the best option's idle cards cost a month."""
+    best_option_spread_cards: int = 0
+    """The cards the best option rents beyond one placement of its replicas because business-critical
+    replicas go on at least two instances (SIZ015); 0 where spreading adds none."""
     best_option_replica_room: int
     """Replicas its idle cards could carry."""
     best_option_replicas: int
