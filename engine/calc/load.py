@@ -32,12 +32,14 @@ def traffic_for(
     paid_hours_per_month: float,
     load_pattern: str,
     profile: Sequence[float],
-    window_hours: float,
+    window_hours: float | None,
     runs_per_month: float | None = None,
 ) -> DailyTraffic:
     """How a served day's requests spread: work that waits for its GPUs (a batch) flat over its window
-    from the schedule's first hour, other loads over the schedule's hours by their profile."""
+    (``window_hours``, a batch's only) from the schedule's first hour, other loads over the schedule's
+    hours by their profile."""
     if knowledge.load_profile(load_pattern).work_waits:
+        assert window_hours is not None, "a batch has its window (pipeline.defaults.complete_workload)"
         window = batch_window(schedule, paid_hours_per_month, window_hours, runs_per_month)
         return daily_traffic((1.0,) * 24, schedule.first_hour, window)
     return daily_traffic(tuple(profile), schedule.first_hour, schedule.hours_per_day)
@@ -51,7 +53,7 @@ def workload_load(
     load_pattern: str,
     profile: Sequence[float],
     profile_given: bool,
-    window_hours: float,
+    window_hours: float | None,
     input_tokens: int,
     output_tokens: int,
     days_per_month: float | None = None,

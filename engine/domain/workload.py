@@ -213,7 +213,7 @@ class ResolvedWorkload(BaseModel):
         Given.DERIVED,
     ]
     batch_window_hours: Annotated[
-        float,
+        float | None,
         Field(
             ge=0.25,
             le=24,
@@ -223,7 +223,7 @@ class ResolvedWorkload(BaseModel):
         Given.DEFAULT,
     ]
     batch_runs_per_month: Annotated[
-        float,
+        float | None,
         Field(
             gt=0,
             le=31,

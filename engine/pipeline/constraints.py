@@ -29,17 +29,18 @@ from gpu_advisor.engine.rulebook.conclusions import (
     ruled_out_deployments,
 )
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
-from gpu_advisor.engine.rulebook.facts import Fact, WorkloadFact, WorkloadFacts
+from gpu_advisor.engine.rulebook.facts import Fact, WorkloadContext, WorkloadFact, WorkloadFacts
 from gpu_advisor.engine.rulebook.schema import Rule, Rulebook
 
 
 def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
     """The workload's facts, asserted beside every fact about the workload: its own fields, and what the
     knowledge base says about them."""
+    # The fields the context declares itself (a batch's window, a service's none) are set below.
     own = {
         name: getattr(resolved, name)
         for name in WorkloadFacts.model_fields
-        if name in type(resolved).model_fields
+        if name in type(resolved).model_fields and name not in WorkloadContext.model_fields
     }
     schedule = knowledge.schedule(resolved.schedule)
     return WorkloadFacts(
@@ -61,11 +62,23 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         export_restricted_country=knowledge.export_restricted(resolved.company_country),
         company_region=knowledge.data_protection_region(resolved.company_country),
         is_moe=resolved.is_moe,
+        **_batch_facts(resolved),
         profile_given="load_profile" not in resolved.defaults_used,
         profile_share_outside_schedule=share_outside_served_hours(
             tuple(resolved.load_profile), schedule.first_hour, schedule.hours_per_day
         ),
     )
+
+
+def _batch_facts(resolved: ResolvedWorkload) -> dict[str, Any]:
+    """A batch's window and runs a month (a service has neither: ``pipeline.defaults``)."""
+    if resolved.batch_window_hours is None or resolved.batch_runs_per_month is None:
+        return {}
+    return {
+        "batch": True,
+        "batch_window_hours": resolved.batch_window_hours,
+        "batch_runs_per_month": resolved.batch_runs_per_month,
+    }
 
 
 def fits_one_small_card(figures: SizingFigures, knowledge: Knowledge) -> bool:

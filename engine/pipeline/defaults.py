@@ -8,6 +8,7 @@ from typing import Any
 
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Grouped, Words, at
+from gpu_advisor.engine.domain.batch_fields import BATCH_FIELDS
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
 from gpu_advisor.engine.domain.limits import MAX_CONTEXT_TOKENS
@@ -230,7 +231,13 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
         catalog,
     )
     schedule_days = knowledge.schedule(values["schedule"]).days_per_month
-    if values["batch_runs_per_month"] > schedule_days:
+    batch = knowledge.load_profile(values["load_pattern"]).work_waits
+    if not batch:
+        # A service has no window and no runs (given, they are refused): its result says none, rather
+        # than the batch defaults it never reads.
+        values |= dict.fromkeys(BATCH_FIELDS)
+        defaults_used = [field for field in defaults_used if field not in BATCH_FIELDS]
+    elif values["batch_runs_per_month"] > schedule_days:
         problem = Words(
             "%(runs)s runs are more than the schedule's %(days)s days a month; at most one run a day",
             runs=f"{values['batch_runs_per_month']:g}",
@@ -238,10 +245,6 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
         )
         raise InputError(at("batch_runs_per_month", problem), field="batch_runs_per_month")
     # The days a month the load comes: a batch's runs, a service's schedule days.
-    values["days_per_month"] = (
-        values["batch_runs_per_month"]
-        if knowledge.load_profile(values["load_pattern"]).work_waits
-        else schedule_days
-    )
+    values["days_per_month"] = values["batch_runs_per_month"] if batch else schedule_days
     values["utilization_source"] = "input" if values["utilization"] is not None else "derived"
     return ResolvedWorkload(**values, defaults_used=tuple(defaults_used))

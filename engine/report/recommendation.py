@@ -321,6 +321,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         autoscaled_fleet=autoscaled_billing(market.autoscaled, _undercuts_recommendation(e))
         if market.autoscaled
         else None,
+        # A batch's runs a month are set (a service has none).
         batch_start_up=start_up_break_even(
             options,
             best,
@@ -328,7 +329,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
             lambda o: _billing_increment(knowledge, o),
             e.resolution.ruled_out,
         )
-        if e.workload.load_pattern == "batch"
+        if e.workload.batch_runs_per_month is not None
         else None,
         spot_interruption_overhead=knowledge.pricing_assumptions.spot_interruption.overhead,
         sizing_policy=sizing_policy_result(knowledge, market.replicas.sizing, e.workload.model),

@@ -82,6 +82,11 @@ class WorkloadContext(Fact):
     """The data-protection region of the company's country (knowledge/data_protection.yaml): the law of
     its establishment, beside the region of the people whose data it is (``personal_data_region``)."""
     is_moe: bool
+    batch: bool = False
+    """The workload's work waits for its GPUs (a batch's load pattern): it has a window and runs a month."""
+    batch_window_hours: Annotated[float, Guard("batch")] = 0.0
+    """A batch's window (``ResolvedWorkload.batch_window_hours``; a service has none)."""
+    batch_runs_per_month: Annotated[float, Guard("batch")] = 0.0
     profile_given: bool
     """The workload gives its own load_profile (else its load pattern's applies)."""
     profile_share_outside_schedule: float
