@@ -75,6 +75,8 @@ def weigh_api(
         self_hosted_peak_usd_per_hour=float(route.peak_usd_per_hour) if route else 0.0,
         self_hosted_spend_limited=limit is not None,
         self_hosted_spend_limit_usd_per_hour=float(limit.usd_per_hour) if limit else 0.0,
+        self_hosted_peak_instances=route.peak_instances if route else 0,
+        **worker_limit_facts(route),
         api_batch=bool(api and api.batch),
         api_concurrency_limited=bool(api and api.concurrent_requests),
         api_concurrent_requests=(api.concurrent_requests or 0) if api else 0,
@@ -155,6 +157,18 @@ def window_in_flight(market: Market, resolved: ResolvedWorkload, knowledge: Know
     hours = scheduled_window(knowledge.schedule(resolved.schedule), resolved.batch_window_hours)
     gpu, plan = min(market.plans.items(), key=lambda item: (item[1].service.alone, item[0]))
     return Window(resolved.requests_per_day / (hours * SECONDS_PER_HOUR), plan.service.alone, gpu)
+
+
+def worker_limit_facts(route: SelfHosted | None) -> dict[str, Any]:
+    """A serverless route's product's default limits on its workers (PRV019), where the catalog has them."""
+    limits = route.worker_limits if route else None
+    if limits is None:
+        return {}
+    return {
+        "self_hosted_workers_limited": True,
+        "self_hosted_workers_per_endpoint": limits.per_endpoint,
+        "self_hosted_workers_per_account": limits.per_account,
+    }
 
 
 def minute_rate(

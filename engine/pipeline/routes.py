@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from gpu_advisor.engine.calc.commitments import fleet_name
 from gpu_advisor.engine.common.wording import Words
+from gpu_advisor.engine.domain.knowledge.serving import WorkerLimits
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.serverless import option_name, peak_usd_per_hour, serverless_name
 from gpu_advisor.engine.rulebook.conclusions import proposal_stands
@@ -32,6 +33,8 @@ class SelfHosted(NamedTuple):
     instances at the peak (0 for own hardware and a mixed fleet)."""
     peak_instances: int = 0
     """A serverless option's instances in its busiest hour (0 otherwise)."""
+    worker_limits: WorkerLimits | None = None
+    """A serverless option's product's default limits on its instances (None otherwise)."""
 
 
 def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> list[SelfHosted]:
@@ -48,6 +51,7 @@ def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str])
                 serverless.listing.product.provider,
                 peak_usd_per_hour(serverless),
                 serverless.bill.priced.instances_at_peak,
+                serverless.listing.product.worker_limits,
             )
         )
     if "own_hardware" in kinds and own.applicable and proposal_stands(rules, "own_hardware"):

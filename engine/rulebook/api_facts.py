@@ -44,6 +44,16 @@ class ApiFact(Fact):
     self_hosted_spend_limit_usd_per_hour: Annotated[
         float, Guard("self_hosted_priced", "self_hosted_spend_limited")
     ]
+    self_hosted_peak_instances: Annotated[int, Guard("self_hosted_priced")] = 0
+    """A serverless route's instances (workers) in its busiest hour (0 for other routes)."""
+    self_hosted_workers_limited: Annotated[bool, Guard("self_hosted_priced")] = False
+    """The route is a serverless product that runs a known number of workers by default."""
+    self_hosted_workers_per_endpoint: Annotated[
+        int, Guard("self_hosted_priced", "self_hosted_workers_limited")
+    ] = 0
+    self_hosted_workers_per_account: Annotated[
+        int, Guard("self_hosted_priced", "self_hosted_workers_limited")
+    ] = 0
     api_batch: Annotated[bool, Guard(API)]
     """The compared price is the provider's batch API: its work is queued, not held in flight."""
     api_concurrency_limited: Annotated[bool, Guard(API)]

@@ -61,6 +61,14 @@ class ServerlessGpu(Strict):
     """The GPU counts one instance may have at this price."""
 
 
+class WorkerLimits(Sourced):
+    """How many instances (workers) a product runs by default: per endpoint (a setting the team raises)
+    and per account across its endpoints (raised by the provider)."""
+
+    per_endpoint: int = Field(gt=0)
+    per_account: int = Field(gt=0)
+
+
 class ServerlessProduct(Sourced):
     id: str
     provider: str
@@ -91,6 +99,8 @@ class ServerlessProduct(Sourced):
     """Where the product sells instances with more GPUs than ``gpus`` lists, at sizes or prices the
     catalog does not know: the source that says so. A proposal needing more cards than it lists is then
     warned, not failed (SIZ018 rather than SIZ017)."""
+    worker_limits: WorkerLimits | None = None
+    """The instances it runs by default (PRV019); None where no dated source gives them."""
 
     @model_validator(mode="after")
     def _scale_down_has_a_source(self) -> ServerlessProduct:
