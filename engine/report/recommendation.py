@@ -71,8 +71,6 @@ def sizing_rows(
         plan = None if blocked else plans.get(fit.gpu)
         performance = (performances or {}).get(fit.gpu)
         point = (points or {}).get(fit.gpu)
-        at_peak = latency_at_peak(plan) if plan else None
-        alone = lone_request(plan.roofline) if plan else None
         cards = plan.cards_per_replica if plan else (performance.cards if performance else None)
         tensor = (
             plan.cards_per_replica // plan.pipeline_stages
@@ -93,57 +91,87 @@ def sizing_rows(
                 kv_headroom_gb=fit.kv_headroom_gb,
                 kv_tokens_capacity=fit.kv_tokens_capacity,
                 not_recommended_by=blocked,
-                replicas=plan.replicas if plan else None,
-                gpus_total=plan.gpus if plan else None,
-                requests_per_second_per_replica=plan.requests_per_second_per_replica if plan else None,
-                output_tokens_per_second_per_replica=plan.output_tokens_per_second_per_replica
-                if plan
-                else None,
-                utilization=plan.utilization if plan else None,
-                capacity_utilization_at_peak=plan.capacity_utilization_at_peak if plan else None,
-                spare_replicas=plan.spare_replicas if plan else None,
-                hours_per_day_running=plan.hours_per_day_running if plan else None,
-                time_to_first_token_ms=at_peak.time_to_first_token_ms if at_peak else None,
-                time_per_output_token_ms=at_peak.time_per_output_token_ms if at_peak else None,
+                **(_planned(knowledge, figures, fit.gpu, plan) if plan else NOT_PLANNED),
                 cards_per_replica=cards,
                 tensor_parallel=tensor,
                 pipeline_stages=plan.pipeline_stages
                 if plan
                 else (performance.pipeline_stages if performance else None),
                 concurrent_requests=plan.batch if plan else (performance.batch if performance else None),
-                full_context_sequences=full_context_sequences(
-                    knowledge, figures, fit.gpu, plan.cards_per_replica
-                )
-                if plan
-                else None,
                 kv_cache_copies=figures.kv_copies_on(tensor) if tensor else None,
-                time_to_first_token_alone_ms=alone.time_to_first_token_ms if alone else None,
-                time_per_output_token_alone_ms=alone.time_per_output_token_ms if alone else None,
-                meets_latency_targets=plan.meets_latency_targets if plan else None,
-                kept_max_time_to_first_token_ms=plan.kept_targets.time_to_first_token_ms
-                if plan and plan.kept_targets
-                else None,
-                kept_max_time_per_output_token_ms=plan.kept_targets.time_per_output_token_ms
-                if plan and plan.kept_targets
-                else None,
-                sized_for_latency=plan.latency_bound if plan else None,
-                replicas_for_throughput=plan.replicas_for_throughput if plan else None,
                 at_concurrency=None
                 if point is None or performance is None or concurrency is None
-                else trusted(
-                    OperatingPointResult,
-                    concurrency=concurrency,
-                    requests_per_second=point.requests_per_second,
-                    output_tokens_per_second=point.requests_per_second * performance.roofline.output_tokens,
-                    decoding=point.decoding,
-                    time_to_first_token_ms=point.time_to_first_token_ms,
-                    time_per_output_token_ms=point.time_per_output_token_ms,
-                    saturated=point.saturated,
-                ),
+                else _at_concurrency(point, performance, concurrency),
                 offered=None if sold is None or cards is None else sold.get(fit.gpu, 0) >= cards,
             )
         )
     return tuple(rows)
+
+
+NOT_PLANNED: dict[str, Any] = dict.fromkeys(
+    (
+        "replicas",
+        "gpus_total",
+        "requests_per_second_per_replica",
+        "output_tokens_per_second_per_replica",
+        "utilization",
+        "capacity_utilization_at_peak",
+        "spare_replicas",
+        "hours_per_day_running",
+        "time_to_first_token_ms",
+        "time_per_output_token_ms",
+        "full_context_sequences",
+        "time_to_first_token_alone_ms",
+        "time_per_output_token_alone_ms",
+        "meets_latency_targets",
+        "kept_max_time_to_first_token_ms",
+        "kept_max_time_per_output_token_ms",
+        "sized_for_latency",
+        "replicas_for_throughput",
+    )
+)
+"""A sizing row's figures of the replica plan, for a GPU that has none (ruled out, or no plan made)."""
+
+
+def _planned(knowledge: Knowledge, figures: SizingFigures, gpu: str, plan: ReplicaPlan) -> dict[str, Any]:
+    """A sizing row's figures of the GPU's replica plan (the keys of ``NOT_PLANNED``)."""
+    at_peak, alone, kept = latency_at_peak(plan), lone_request(plan.roofline), plan.kept_targets
+    return {
+        "replicas": plan.replicas,
+        "gpus_total": plan.gpus,
+        "requests_per_second_per_replica": plan.requests_per_second_per_replica,
+        "output_tokens_per_second_per_replica": plan.output_tokens_per_second_per_replica,
+        "utilization": plan.utilization,
+        "capacity_utilization_at_peak": plan.capacity_utilization_at_peak,
+        "spare_replicas": plan.spare_replicas,
+        "hours_per_day_running": plan.hours_per_day_running,
+        "time_to_first_token_ms": at_peak.time_to_first_token_ms,
+        "time_per_output_token_ms": at_peak.time_per_output_token_ms,
+        "full_context_sequences": full_context_sequences(knowledge, figures, gpu, plan.cards_per_replica),
+        "time_to_first_token_alone_ms": alone.time_to_first_token_ms,
+        "time_per_output_token_alone_ms": alone.time_per_output_token_ms,
+        "meets_latency_targets": plan.meets_latency_targets,
+        "kept_max_time_to_first_token_ms": kept.time_to_first_token_ms if kept else None,
+        "kept_max_time_per_output_token_ms": kept.time_per_output_token_ms if kept else None,
+        "sized_for_latency": plan.latency_bound,
+        "replicas_for_throughput": plan.replicas_for_throughput,
+    }
+
+
+def _at_concurrency(
+    point: OperatingPoint, performance: ReplicaPerformance, concurrency: int
+) -> OperatingPointResult:
+    """One replica at ``concurrency`` requests in flight (``size --concurrency``)."""
+    return trusted(
+        OperatingPointResult,
+        concurrency=concurrency,
+        requests_per_second=point.requests_per_second,
+        output_tokens_per_second=point.requests_per_second * performance.roofline.output_tokens,
+        decoding=point.decoding,
+        time_to_first_token_ms=point.time_to_first_token_ms,
+        time_per_output_token_ms=point.time_per_output_token_ms,
+        saturated=point.saturated,
+    )
 
 
 def size_result(
