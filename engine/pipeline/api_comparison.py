@@ -13,11 +13,12 @@ from gpu_advisor.engine.calc.load import scheduled_window
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.providers import Provider
 from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.routes import SELF_HOSTED, SelfHosted, cheapest_route
-from gpu_advisor.engine.pipeline.serverless import serverless_name
+from gpu_advisor.engine.pipeline.serverless import PricedServerless, serverless_name
 from gpu_advisor.engine.rulebook.conclusions import ruled_out_deployments
 from gpu_advisor.engine.rulebook.details import ApiDetails
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
@@ -104,7 +105,25 @@ def weigh_api(
         if market.owned_base and standing and standing.usd_per_month
         else 0.0,
     )
-    details = ApiDetails(
+    details = _api_details(market, knowledge, route, provider, window, cold, standing, unusable)
+    return session.assert_fact(fact, facts), details
+
+
+def _api_details(
+    market: Market,
+    knowledge: Knowledge,
+    route: SelfHosted | None,
+    provider: Provider | None,
+    window: Window | None,
+    cold: PricedServerless | None,
+    standing: Standing | None,
+    unusable: ApiCost | None,
+) -> ApiDetails:
+    """What the api rules' messages name beside the fact: the compared API and the self-hosted route
+    (``provider``: the route's), a batch's window, the serverless product scaled to zero, the cheapest
+    route standing and the API prices that cannot stand in."""
+    api = market.compared_api
+    return ApiDetails(
         api_name=api.name if api else "",
         api_as_of=api.as_of.isoformat() if api else "",
         self_hosted_kind=route.kind if route else "",
@@ -114,7 +133,6 @@ def weigh_api(
         else "",
         self_hosted_as_of=route.as_of.isoformat() if route else "",
         self_hosted_provider_name=provider.name if provider else "",
-        self_hosted_peak_instances=route.peak_instances if route else 0,
         in_flight_gpu=market.load.busy_share_gpu or "",
         window_requests_per_second=window.requests_per_second if window else 0.0,
         request_seconds_alone=window.seconds_alone if window else 0.0,
@@ -130,7 +148,6 @@ def weigh_api(
         **unusable_api_details(market, unusable),
         **owned_base_details(market),
     )
-    return session.assert_fact(fact, facts), details
 
 
 class Window(NamedTuple):

@@ -88,8 +88,6 @@ class ApiDetails(Details):
     """The date of the price it rests on (YYYY-MM-DD; "" without one)."""
     self_hosted_provider_name: str = ""
     """The provider billing it ("" for own hardware and a mixed fleet)."""
-    self_hosted_peak_instances: int = 0
-    """A serverless route's instances in its busiest hour (0 otherwise)."""
     scale_to_zero_name: str
     """The serverless product priced scaling to zero ("" without one)."""
     scale_to_zero_usd_per_month: float
