@@ -50,7 +50,7 @@ def economics_fact(
     fixed: FixedFleet | None,
 ) -> EconomicsFact:
     """``unknown_sla``: ``sla_unknown_providers``; ``fixed``: ``fixed_fleet`` (the details read both)."""
-    alternatives, own, server = market.alternatives, market.own, market.server
+    alternatives = market.alternatives
     best, reference, quantized = alternatives.best, alternatives.reference, alternatives.quantized
     hyperscaler, non_eu = alternatives.hyperscaler, alternatives.without_residency
     best_monthly = best.usd_per_month if best else 0.0
@@ -74,31 +74,8 @@ def economics_fact(
         spot_option_admitted=any(
             p.listing.offer.pricing == "spot" for p in market.priced if not p.excluded_by
         ),
-        server_gpu_watts=float(server.gpu_watts),
-        own_hardware_applicable=own.applicable,
-        own_usd_per_month=float(own.usd_per_month),
-        own_in_an_office=own.applicable and server.housing == "office",
         best_option_stages_over_cluster_network=_stages_over_cluster_network(market, knowledge),
-        own_replica_spans_servers=own.applicable
-        and server.gpu in market.plans
-        and market.plans[server.gpu].cards_per_replica > server.gpus_per_server,
-        own_spare_in_the_same_node=own.applicable
-        and own.nodes == 1
-        and bool(server.gpu in market.plans and market.plans[server.gpu].spare_replicas),
-        node_utilization=float(own.node_utilization),
-        node_has_idle_gpus=own.gpus_needed < own.nodes * server.gpus_per_server,
-        needed_cards_utilization=float(own.node_utilization)
-        * own.nodes
-        * server.gpus_per_server
-        / own.gpus_needed
-        if own.gpus_needed
-        else 0.0,
-        rent_comparison_available=alternatives.rent_against is not None,
-        break_even_utilization=float(own.break_even_utilization or 0.0),
-        rent_against_billing=own.compared_billing or "none",
-        rent_against_commitment_months=own.compared_commitment_months or 0,
-        server_write_off_months=own.write_off_months,
-        cheapest_rental_usd_per_month_same_hours=float(own.cheapest_same_hours_usd_per_month or 0.0),
+        **_own_hardware_fact_fields(market),
         rental_to_beat_billing=option_billing(best) if best else "none",
         mixed_fleet_priced=fleet is not None,
         mixed_fleet_usd_per_month=float(fleet.usd_per_month) if fleet else 0.0,
@@ -125,6 +102,39 @@ def economics_fact(
         quantized_best_usd_per_month=float(quantized.usd_per_month) if quantized else 0.0,
         quantized_saving=1 - quantized.usd_per_month / best.usd_per_month if quantized and best else 0.0,
     )
+
+
+def _own_hardware_fact_fields(market: Market) -> dict[str, Any]:
+    """The own server against renting: where it stands, how busy its cards are, what it is compared with."""
+    own, server, plan = market.own, market.server, market.plans.get(market.server.gpu)
+    cards = own.nodes * server.gpus_per_server
+    return {
+        "server_gpu_watts": float(server.gpu_watts),
+        "own_hardware_applicable": own.applicable,
+        "own_usd_per_month": float(own.usd_per_month),
+        "own_in_an_office": own.applicable and server.housing == "office",
+        "own_replica_spans_servers": own.applicable
+        and plan is not None
+        and plan.cards_per_replica > server.gpus_per_server,
+        "own_spare_in_the_same_node": own.applicable
+        and own.nodes == 1
+        and bool(plan and plan.spare_replicas),
+        "node_utilization": float(own.node_utilization),
+        "node_has_idle_gpus": own.gpus_needed < cards,
+        # The busy share of the cards the load needs, not of every card bought.
+        "needed_cards_utilization": float(own.node_utilization)
+        * own.nodes
+        * server.gpus_per_server
+        / own.gpus_needed
+        if own.gpus_needed
+        else 0.0,
+        "rent_comparison_available": market.alternatives.rent_against is not None,
+        "break_even_utilization": float(own.break_even_utilization or 0.0),
+        "rent_against_billing": own.compared_billing or "none",
+        "rent_against_commitment_months": own.compared_commitment_months or 0,
+        "server_write_off_months": own.write_off_months,
+        "cheapest_rental_usd_per_month_same_hours": float(own.cheapest_same_hours_usd_per_month or 0.0),
+    }
 
 
 def _stages_over_cluster_network(market: Market, knowledge: Knowledge) -> bool:
