@@ -39,7 +39,7 @@ def test_a_peak_beyond_the_apis_default_concurrency_is_warned_of() -> None:
     assert message(result, "PRV015") == (
         f"At the peak about {round(peak)} requests are in flight (the load's estimate, from a request's "
         f"time on a replica of {result.load.busy_share_gpu} at that load; an API that answers faster keeps "
-        f"fewer), more than the 200 concurrent requests {api.name} allows an account per model by default: "
+        f"fewer), more than the 200 concurrent requests {api.name} allows per account and model by default: "
         "beyond them it answers HTTP 429 until the provider raises the limit, which it does on request. Ask "
         "for the higher limit before relying on the API at the peak."
     )

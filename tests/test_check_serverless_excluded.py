@@ -90,3 +90,22 @@ def test_a_region_the_rules_admit_keeps_the_product_standing() -> None:
     # not, so a proposal naming no region may run in the admitted one.
     anywhere = {key: value for key, value in RUNPOD_EU.items() if key != "region"}
     assert dep045({**BANK, "business_critical": False}, anywhere).status == "pass"
+
+
+def test_a_region_named_by_its_jurisdiction_is_held_to_the_same_exclusions() -> None:
+    # region: EU names no RunPod region but the jurisdiction of its EU data centres.
+    item = dep045(BANK, {**RUNPOD_EU, "region": "EU"})
+    assert item.status == "fail"
+    assert item.message.startswith("RunPod Serverless (eu-datacenters, h200) is excluded for this workload")
+
+
+def test_a_gpu_the_recommendation_did_not_weigh_is_held_to_the_products_exclusions() -> None:
+    # A replica of the 70B model needs two A100s; RunPod's priced workers have one, so the recommendation
+    # weighed no A100 option. The SLA excludes the product in the region on every GPU it weighed.
+    item = dep045(BANK, {**RUNPOD_EU, "gpu": "a100-80gb"})
+    assert item.status == "fail"
+    assert item.message == (
+        "RunPod Serverless (eu-datacenters) is excluded for this workload, as in the recommendation's "
+        "options; the rules that exclude it: PRV003 (Business-critical: enterprise SLA required)."
+    )
+    assert dep045({**BANK, "business_critical": False}, {**RUNPOD_EU, "gpu": "a100-80gb"}).status == "pass"

@@ -266,6 +266,7 @@ def _cost(
         concurrent_requests=api.concurrent_requests,
         requests_per_minute=api.requests_per_minute,
         tokens_per_minute=api.tokens_per_minute,
+        rate_limit_scope=api.rate_limit_scope,
         same_model=priced.same_model,
         excluded_by=priced.excluded_by,
         listed=shown,

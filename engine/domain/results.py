@@ -222,11 +222,11 @@ class ApiCost(ResultModel):
     context_window_tokens: int | None = None
     max_output_tokens: int | None = None
     concurrent_requests: int | None = None
-    """The requests an account may have in flight at once by default (None: not in the catalog)."""
+    """Default limits (None: not in the catalog): requests in flight at once, requests and tokens (input
+    and output) a minute, each per ``rate_limit_scope`` (account, project, organization) and model."""
     requests_per_minute: int | None = None
-    """The requests and the tokens (input and output) a minute it takes by default, per account, project
-    or organization (the catalog's ``rate_limit_scope``) and model (None: not in the catalog)."""
     tokens_per_minute: int | None = None
+    rate_limit_scope: Literal["account", "project", "organization"] = "account"
     same_model: bool = False
     excluded_by: tuple[str, ...] = ()
     listed: bool = False

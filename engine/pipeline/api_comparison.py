@@ -105,13 +105,12 @@ def weigh_api(
         if market.owned_base and standing and standing.usd_per_month
         else 0.0,
     )
-    details = _api_details(market, knowledge, route, provider, window, cold, standing, unusable)
+    details = _api_details(market, route, provider, window, cold, standing, unusable)
     return session.assert_fact(fact, facts), details
 
 
 def _api_details(
     market: Market,
-    knowledge: Knowledge,
     route: SelfHosted | None,
     provider: Provider | None,
     window: Window | None,
@@ -137,7 +136,7 @@ def _api_details(
         window_requests_per_second=window.requests_per_second if window else 0.0,
         request_seconds_alone=window.seconds_alone if window else 0.0,
         window_gpu=window.gpu if window else "",
-        api_rate_limit_scope=api_scope(knowledge, api),
+        api_rate_limit_scope=api.rate_limit_scope if api else "",
         scale_to_zero_name=serverless_name(cold) if cold else "",
         scale_to_zero_usd_per_month=cold.bill.usd_per_month if cold else 0.0,
         scale_to_zero_cold_start_seconds=cold.bill.priced.cold if cold else 0.0,
@@ -202,13 +201,6 @@ def minute_rate(
     else:
         per_second = market.load.peak_requests_per_second
     return per_second * SECONDS_PER_MINUTE, per_second * tokens * SECONDS_PER_MINUTE
-
-
-def api_scope(knowledge: Knowledge, api: ApiCost | None) -> str:
-    """What the compared API's minute limits count over (``ApiPrice.rate_limit_scope``)."""
-    if api is None:
-        return ""
-    return next(price.rate_limit_scope for price in knowledge.api_prices.apis if price.id == api.api)
 
 
 def cheapest_standing(

@@ -11,6 +11,7 @@ from gpu_advisor.engine.apps.check.proposal_cost import named_serverless_product
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.pipeline.serverless import Candidate
 from gpu_advisor.engine.rulebook.texts import rule_text
 
 
@@ -44,34 +45,51 @@ def serverless_product_facts(
 
 def serverless_option_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> ServerlessFacts:
     """Whether the rules exclude every serverless option of the proposal the recommendation weighed (its
-    product's GPUs that suit the model and hold a replica, on the proposed GPU and in the proposed region
-    where it names them; nothing where it weighed none); the options and the excluding rules with their
-    titles, for the message."""
+    product's GPUs that suit the model and hold a replica, in the proposed region, named by its ID or its
+    jurisdiction, where it names one; nothing where it weighed none); the options and the excluding
+    rules with their titles, for the message. Where the proposed GPU was not weighed (a replica needs
+    more cards than the product's priced instances), the product's other options in the region stand in,
+    and only the rules that exclude every one of them count: those are about the product and the region
+    (its provider's SLA, the place, company policy), not the GPU."""
     if proposal.deployment != "serverless":
         return ServerlessFacts({}, {})
     products = {product.id for product in named_serverless_products(proposal, evaluation.knowledge)}
-    meant = [
+    placed = [
         candidate
         for candidate in evaluation.market.serverless.candidates
         if candidate.listing.product.id in products
-        and proposal.gpu in (None, candidate.listing.gpu.gpu)
-        and proposal.region in (None, candidate.listing.region)
+        and proposal.region in (None, candidate.listing.region, candidate.listing.jurisdiction)
     ]
-    if not meant:
+    meant = [c for c in placed if proposal.gpu in (None, c.listing.gpu.gpu)]
+    if not placed:
         return ServerlessFacts({}, {})
-    excluded = all(candidate.excluded_by for candidate in meant)
-    rules = {rule.id: rule for rule in evaluation.rules}
-    # In the order the options name them, each once.
-    excluding = dict.fromkeys(rule_id for candidate in meant for rule_id in candidate.excluded_by)
+    excluding = _excluding(meant) if meant else _excluding_all(placed)
+    # Where the proposed GPU was not weighed, the product in its regions is what the rules exclude.
     names = dict.fromkeys(
-        f"{c.listing.product.name} ({c.listing.region}, {c.listing.gpu.gpu})" for c in meant
+        f"{c.listing.product.name} ({c.listing.region}, {c.listing.gpu.gpu})"
+        if meant
+        else f"{c.listing.product.name} ({c.listing.region})"
+        for c in meant or placed
     )
+    rules = {rule.id: rule for rule in evaluation.rules}
     details = {
         "serverless_options": "; ".join(names),
         "serverless_excluded_by": "; ".join(
             f"{rule_id} ({rule_text(rules[rule_id], lang).title})" for rule_id in excluding
-        )
-        if excluded
-        else "",
+        ),
     }
-    return ServerlessFacts({"serverless_excluded": excluded}, details)
+    return ServerlessFacts({"serverless_excluded": bool(excluding)}, details)
+
+
+def _excluding(options: list[Candidate]) -> tuple[str, ...]:
+    """Where every option is excluded, the rules that exclude them, in the order the options name them,
+    each once; nothing where one stands."""
+    if not all(option.excluded_by for option in options):
+        return ()
+    return tuple(dict.fromkeys(rule_id for option in options for rule_id in option.excluded_by))
+
+
+def _excluding_all(options: list[Candidate]) -> tuple[str, ...]:
+    """The rules that exclude every one of the options, in the order the first names them."""
+    common = set.intersection(*(set(option.excluded_by) for option in options))
+    return tuple(rule_id for rule_id in options[0].excluded_by if rule_id in common)
