@@ -335,6 +335,8 @@ class ProposalDetails(Details):
     api_shorter_prices: str = ""
     """The other API prices of the workload's size that take shorter requests than its own, each with
     its limit (DEP039 names them where the proposed API's window is not recorded)."""
+    api_rate_limit_scope: str = ""
+    """What the proposed API's default limits count over: account, project or organization."""
     serverless_options: str = ""
     """A serverless proposal: the options of it the recommendation weighed ('RunPod Serverless
     (eu-datacenters, h200)'; several '; '-separated), and the rules that exclude them, each with its

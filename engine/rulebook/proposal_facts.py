@@ -194,6 +194,21 @@ class ProposalFact(Fact):
     api_shorter_peers: Annotated[bool, Guard("api_known")] = False
     """Other API prices of the workload's size (sold per request) take shorter requests than the
     workload's, by their recorded window or answer cap."""
+    api_concurrency_limited: bool = False
+    """The proposed API takes a known number of requests in flight by default, and the workload's figure
+    is worked out (``apps/check/proposal_api_limits.py``; none for a batch API)."""
+    api_concurrent_requests: int = 0
+    requests_in_flight_needed: float = 0.0
+    """A service's requests in flight at its peak; a batch's at least, sent within its window."""
+    api_requests_per_minute_limited: bool = False
+    """It takes a known number of requests a minute by default, and the workload's rate is worked out."""
+    api_requests_per_minute: int = 0
+    api_tokens_per_minute_limited: bool = False
+    """It takes a known number of tokens (input and output) a minute by default."""
+    api_tokens_per_minute: int = 0
+    requests_per_minute_needed: float = 0.0
+    """A service's busiest minutes, a batch's window: its requests and their tokens a minute."""
+    tokens_per_minute_needed: float = 0.0
     waivers_dated: bool = False
     """The proposal has a waiver with an end date (``until``)."""
     waiver_expired: bool = False

@@ -1,0 +1,35 @@
+"""A managed-API proposal held to the API's default limits, as ``recommend`` holds the compared API
+(PRV015 to PRV018): the requests the workload keeps in flight and sends a minute (a service's busiest
+minutes, a batch's window) against what the proposed API takes by default (PRV020 to PRV022)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_advisor.engine.domain.results import ApiCost
+from gpu_advisor.engine.pipeline.api_comparison import minute_rate, window_in_flight
+from gpu_advisor.engine.pipeline.evaluation import Evaluation
+
+
+def api_limit_facts(api: ApiCost, evaluation: Evaluation) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The proposed API's default limits and the workload's figures they are compared with; nothing for
+    a batch API, which queues the work."""
+    if api.batch:
+        return {}, {}
+    market, resolved = evaluation.market, evaluation.workload
+    window = window_in_flight(market, resolved, evaluation.knowledge)
+    minute = minute_rate(market, resolved, window)
+    # A batch keeps at least its window's rate times a lone request's time in flight; a service its peak.
+    in_flight = window.in_flight if window is not None else market.load.requests_in_flight_peak
+    facts = {
+        "api_concurrency_limited": bool(api.concurrent_requests) and in_flight is not None,
+        "api_concurrent_requests": api.concurrent_requests or 0,
+        "requests_in_flight_needed": float(in_flight or 0.0),
+        "api_requests_per_minute_limited": bool(api.requests_per_minute) and minute is not None,
+        "api_requests_per_minute": api.requests_per_minute or 0,
+        "api_tokens_per_minute_limited": bool(api.tokens_per_minute) and minute is not None,
+        "api_tokens_per_minute": api.tokens_per_minute or 0,
+        "requests_per_minute_needed": minute[0] if minute else 0.0,
+        "tokens_per_minute_needed": minute[1] if minute else 0.0,
+    }
+    return facts, {"api_rate_limit_scope": api.rate_limit_scope}
