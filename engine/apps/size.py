@@ -152,6 +152,14 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
         raise InputError(
             f"cards: {request.cards} is not a card count a replica runs on ({allowed})", field="cards"
         )
+    if request.cards is not None and shape is not None and request.cards not in figures.card_counts:
+        loadable = ", ".join(str(c) for c in figures.card_counts)
+        raise InputError(
+            f"cards: the serving engine does not split this model's {shape.num_attention_heads} attention "
+            f"heads ({shape.num_kv_heads} key-value heads) over {request.cards} cards; it loads on "
+            f"{loadable}",
+            field="cards",
+        )
     # A default latency target no GPU can be planned to is not held (LAT010, LAT011): it only chooses
     # the cards, sized again as recommend does, the firings of the rules that dropped it kept.
     rulebook = rulebook_for(None)

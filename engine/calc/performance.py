@@ -284,7 +284,7 @@ def candidate_performances(
         # all-reduces over PCIe (``tensor_interconnect``), the wrong offer where the pair suffices.
         link = knowledge.gpu(fit.gpu).link
         widest = min(node, link.cards) if link is not None else node
-        wider = [c for c in knowledge.sizing.card_counts.counts if least < c <= widest]
+        wider = [c for c in figures.card_counts if least < c <= widest]
         counts = sorted({least, fit.gpus_with_kv_reserve, *(wider if fit.interconnect != "pcie" else ())})
         performances = tuple(
             performance

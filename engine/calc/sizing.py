@@ -109,6 +109,24 @@ def nearest_catalog_model(knowledge: Knowledge, params_b: float) -> ModelConfig:
     )
 
 
+def loadable_counts(counts: tuple[int, ...], model: ModelShape | None, node_gpus: int) -> tuple[int, ...]:
+    """The card counts a serving engine loads the model on: each tensor-parallel group (``parallelism``)
+    divides the query heads, and the KV heads divide among its cards or repeat evenly over them (vLLM's
+    ``ModelConfig.verify_with_parallel_config``, 'Total number of attention heads must be divisible by
+    tensor parallel size', and its QKV layer; SGLang and TensorRT-LLM check the same). Qwen2.5-7B's 28
+    heads load on 1, 2 or 4 cards, not 8: a layout with more pipeline stages would, but the estimate runs
+    one stage per node. Every count for a model of unknown shape (its heads are not known)."""
+    if model is None:
+        return counts
+    heads, kv = model.num_attention_heads, model.num_kv_heads
+    loadable = []
+    for cards in counts:
+        tensor = parallelism(node_gpus, cards)[0]
+        if heads % tensor == 0 and (kv % tensor == 0 if tensor <= kv else tensor % kv == 0):
+            loadable.append(cards)
+    return tuple(loadable)
+
+
 def parallelism(node_gpus: int, cards: int) -> tuple[int, int]:
     """Tensor-parallel cards and pipeline stages of a replica of ``cards`` cards: one stage per node of
     ``node_gpus`` cards (``knowledge.sizing.card_counts.node_gpus``)."""
@@ -234,6 +252,9 @@ class SizingFigures(BaseModel):
     kv_bytes_per_element: float
     """1 for an FP8 KV cache, else the model's activation type (2 for 16 bit)."""
     fits: tuple[GpuFit, ...]
+    card_counts: tuple[int, ...] = ()
+    """The card counts a replica may run on: the catalog's whose tensor-parallel group the engine can
+    split the model's heads over (``loadable_counts``)."""
     refused_fp8_splits: Fp8Checkpoint | None = None
     """The block-quantized FP8 checkpoint the workload runs, where the serving engine refuses a tensor
     split that cuts its blocks (``ServingEngine.fp8_block_split_refused``); None otherwise."""
@@ -335,12 +356,12 @@ def size_model(
     kv_bytes = kv_bytes_per_token(model, element) if model is not None else None
     stand_in = None if model is not None else nearest_catalog_model(knowledge, params_b)
     kv_used = kv_bytes if kv_bytes is not None else kv_bytes_per_token(stand_in, element)  # type: ignore[arg-type]
-    counts = knowledge.sizing.card_counts.counts
+    node_gpus = knowledge.sizing.card_counts.node_gpus
+    counts = loadable_counts(knowledge.sizing.card_counts.counts, model, node_gpus)
     concurrency = knowledge.throughput.concurrency
     kv_tokens_needed = concurrency.min_sequences_at_full_context * context_tokens
     kv_tokens_light = concurrency.min_sequences_under_light_load * context_tokens
     split_heads = kv_split_heads(model or stand_in)  # type: ignore[arg-type]
-    node_gpus = knowledge.sizing.card_counts.node_gpus
 
     def kv_bytes_on(cards: int) -> float:
         return kv_used * kv_copies(split_heads, parallelism(node_gpus, cards)[0])
@@ -372,6 +393,7 @@ def size_model(
         serving_engine=engine.id,
         kv_bytes_per_element=element,
         fits=fits,
+        card_counts=counts,
         refused_fp8_splits=model.fp8_checkpoint
         if model is not None and precision == "fp8" and engine.fp8_block_split_refused
         else None,

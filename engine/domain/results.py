@@ -158,12 +158,12 @@ class SizeResult(ResultModel):
     """The KV figure sizing and throughput use: the model's own, or the closest catalog model's."""
     kv_estimated_from: str | None
     kv_split_heads: int | None = None
-    """The parts a tensor-parallel group divides a token's KV cache into (``calc.sizing.kv_copies``): the
-    KV heads of grouped-query attention (``kv_estimated_from``'s where that model stands in), 1 for latent
-    attention. A group of more cards keeps copies, as a card holds at least one whole part; the GPU rows'
-    ``kv_cache_copies`` say how many."""
+    """The parts a tensor-parallel group divides a token's KV cache into (``calc.sizing.kv_copies``): KV
+    heads (``kv_estimated_from``'s where it stands in), 1 for latent attention, where every card keeps the
+    whole latent (``kv_latent``). More cards keep copies (the GPU rows' ``kv_cache_copies``)."""
     kv_latent: bool = False
-    """Latent attention (DeepSeek): ``kv_split_heads`` is 1 because every card keeps the whole latent."""
+    card_counts: tuple[int, ...] = ()
+    """The card counts a replica may run on: those whose tensor-parallel group splits the model's heads."""
     context_tokens: int
     min_sequences_at_full_context: int
     """The usual card count holds the KV cache of this many full-context sequences."""

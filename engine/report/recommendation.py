@@ -203,6 +203,7 @@ def size_result(
         kv_estimated_from=figures.kv_estimated_from,
         kv_split_heads=figures.kv_split_heads,
         kv_latent=figures.kv_latent,
+        card_counts=figures.card_counts,
         context_tokens=figures.context_tokens,
         min_sequences_at_full_context=knowledge.throughput.concurrency.min_sequences_at_full_context,
         min_sequences_under_light_load=knowledge.throughput.concurrency.min_sequences_under_light_load,

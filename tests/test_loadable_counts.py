@@ -1,0 +1,71 @@
+"""Card counts a serving engine loads: a tensor-parallel group must split the query heads evenly and the
+KV heads evenly or repeat them evenly (vLLM's 'Total number of attention heads must be divisible by
+tensor parallel size'). Qwen2.5-7B's 28 heads were planned on 8 H100 per replica, which vLLM refuses,
+and a memo recommended buying servers for that plan."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+from helpers import run
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.calc.sizing import loadable_counts
+
+COUNTS = (1, 2, 4, 8, 16)
+
+
+def shape(heads: int, kv: int) -> SimpleNamespace:
+    return SimpleNamespace(num_attention_heads=heads, num_kv_heads=kv)
+
+
+@pytest.mark.parametrize(
+    ("heads", "kv", "loadable"),
+    [
+        # Qwen2.5-7B: 28 heads do not split over 8 (nor 16 = two stages of 8).
+        (28, 4, (1, 2, 4)),
+        # Llama 3.1 70B: 64 heads, 8 KV heads, every count.
+        (64, 8, COUNTS),
+        # 40 query heads and 8 KV heads (Qwen2.5-14B): 8 divides 40.
+        (40, 8, COUNTS),
+        # 6 KV heads: 4 cards neither split nor repeat them evenly; 8 cards neither.
+        (48, 6, (1, 2)),
+        # 2 KV heads repeat evenly over 4 or 8 cards.
+        (32, 2, COUNTS),
+    ],
+)
+def test_a_count_loads_where_its_group_splits_the_heads(heads: int, kv: int, loadable: tuple) -> None:
+    assert loadable_counts(COUNTS, shape(heads, kv), 8) == loadable
+
+
+def test_a_model_of_unknown_shape_keeps_every_count() -> None:
+    assert loadable_counts(COUNTS, None, 8) == COUNTS
+
+
+def test_qwen_7b_is_never_planned_on_more_than_four_cards_a_replica() -> None:
+    result = run(
+        {
+            "name": "long-prompts",
+            "model": {"name": "qwen2.5-7b", "precision": "bf16"},
+            "requests_per_day": 200_000,
+            "avg_input_tokens": 30_000,
+            "avg_output_tokens": 400,
+            "max_time_to_first_token_ms": 400,
+        }
+    )
+    assert result.sizing.card_counts == (1, 2, 4)
+    planned = [row.cards_per_replica for row in result.sizing.gpus if row.cards_per_replica is not None]
+    assert planned and max(planned) <= 4
+    assert all((o.gpus // o.replicas) <= 4 for o in result.options if o.replicas)
+
+
+def test_size_refuses_a_card_count_the_engine_does_not_load() -> None:
+    command = ["size", "--model", "qwen2.5-7b", "--precision", "bf16", "--gpu", "h100-sxm", "--cards", "8"]
+    result = CliRunner().invoke(main, command)
+    assert result.exit_code == 2
+    assert (
+        "--cards: the serving engine does not split this model's 28 attention heads (4 key-value heads) "
+        "over 8 cards; it loads on 1, 2, 4"
+    ) in result.output
