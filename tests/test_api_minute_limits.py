@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from gpu_advisor import api
 
 EVALUATED_ON = dt.date(2026, 12, 4)
@@ -56,8 +58,8 @@ def test_the_busiest_minutes_past_the_apis_requests_a_minute_are_warned() -> Non
     assert findings(result, "PRV017") == [
         f"In its busiest minutes the workload sends about {per_minute:,.0f} requests a minute, more than the "
         "400 Qwen3.5 9B (OVHcloud AI Endpoints) takes per project and model by default: beyond them it "
-        "answers HTTP 429 until the provider raises the limit, which it does on request. Ask for the higher "
-        "limit before relying on the API at the peak."
+        "answers HTTP 429 until the provider raises the limit: ask it for a higher one before relying on the "
+        "API at the peak."
     ]
     # OVHcloud states no limit on tokens.
     assert findings(result, "PRV018") == []
@@ -105,6 +107,39 @@ def test_a_batch_sent_to_the_api_is_held_to_its_windows_rate() -> None:
     assert findings(result, "PRV017") == [
         "To finish within its window the batch must send about 2,500 requests a minute, more than the 400 "
         "Qwen3.5 9B (OVHcloud AI Endpoints) takes per project and model by default: beyond them it answers "
-        "HTTP 429 until the provider raises the limit, which it does on request. Ask for the higher limit "
-        "before relying on the API for the batch, or the run takes longer than its window."
+        "HTTP 429 until the provider raises the limit: ask it for a higher one before relying on the API for "
+        "the batch, or the run takes longer than its window."
+    ]
+
+
+def test_a_limit_per_contract_is_said_across_the_contracts_models() -> None:
+    # IONOS counts every request of a contract together, 5 a second at its base: 300 a minute.
+    saas = {
+        "name": "de-saas-support-summaries",
+        "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+        "requests_per_day": 400_000,
+        "avg_input_tokens": 800,
+        "avg_output_tokens": 200,
+        "load_pattern": "variable",
+        "personal_data": True,
+        "company_country": "DE",
+        "devops_capacity": False,
+        "latency_sensitive": True,
+    }
+    result = api.recommend(saas, EVALUATED_ON)
+    (compared,) = [a for a in result.api_costs if a.compared]
+    assert (compared.api, compared.requests_per_minute, compared.rate_limit_scope) == (
+        "llama-3.3-70b-ionos",
+        300,
+        "contract",
+    )
+    # 400,000 a day over 24 hours, times the variable profile's busiest hour (2.31) and minutes (1.27).
+    per_minute = result.load.peak_requests_per_second * 60
+    # (The profile's factors as the memo rounds them.)
+    assert per_minute == pytest.approx(400_000 / 86_400 * 2.31 * 1.27 * 60, rel=0.001)
+    assert findings(result, "PRV017") == [
+        f"In its busiest minutes the workload sends about {per_minute:,.0f} requests a minute, more than the "
+        "300 Llama 3.3 70B Instruct (IONOS AI Model Hub) takes per contract, across its models by default: "
+        "beyond them it answers HTTP 429 until the provider raises the limit: ask it for a higher one before "
+        "relying on the API at the peak."
     ]

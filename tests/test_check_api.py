@@ -94,6 +94,8 @@ def test_an_eu_hosted_api_passes_and_is_priced_as_recommend_prices_it(tmp_path: 
         "DEP041": "pass",
         "KNB012": "pass",
         "LAT012": "pass",
+        # IONOS takes 300 requests a minute per contract; the workload's busiest minutes send fewer.
+        "PRV021": "pass",
     }
     assert data["usd_per_month"] == IONOS_USD_PER_MONTH == 286.71
     assert data["location"] == {"jurisdictions": ["EU"], "countries": ["DE"]}

@@ -226,7 +226,7 @@ class ApiCost(ResultModel):
     and output) a minute, each per ``rate_limit_scope`` (account, project, organization) and model."""
     requests_per_minute: int | None = None
     tokens_per_minute: int | None = None
-    rate_limit_scope: Literal["account", "project", "organization"] = "account"
+    rate_limit_scope: Literal["account", "project", "organization", "contract"] = "account"
     same_model: bool = False
     excluded_by: tuple[str, ...] = ()
     listed: bool = False

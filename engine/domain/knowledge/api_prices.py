@@ -80,9 +80,10 @@ class ApiPrice(Sourced):
     the limit), per ``rate_limit_scope`` and model; None where no dated source gives it."""
     tokens_per_minute: int | None = Field(default=None, gt=0)
     """The tokens a minute, input and output together, it takes by default; None where none is given."""
-    rate_limit_scope: Literal["account", "project", "organization"] = "account"
-    """What the minute limits count over: an account, one of its projects (OVHcloud's Public Cloud
-    project), or an organization and every project in it (Scaleway's)."""
+    rate_limit_scope: Literal["account", "project", "organization", "contract"] = "account"
+    """What the limits count over, each model apart: an account, one of its projects (OVHcloud's Public
+    Cloud project), an organization and every project in it (Scaleway's); or a contract across all its
+    models (IONOS's)."""
     rate_limit_source: Citation | None = None
     rate_limit_as_of: dt.date | None = None
     note: str | None = None
