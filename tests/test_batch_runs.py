@@ -53,6 +53,9 @@ def test_a_weekly_batch_is_priced_for_its_runs() -> None:
         "hours."
     ) in memo
     assert "hours a day, within its" not in memo
+    # The API's cost is counted in runs too, as the Managed APIs section says.
+    assert "700,000 requests a run × 4.35 runs a month × (1,500 input + 300 output tokens)" in memo
+    assert "requests/day ×" not in memo
 
 
 def test_every_day_is_the_default() -> None:
