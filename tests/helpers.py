@@ -159,3 +159,20 @@ DOCS_ASSISTANT: dict[str, Any] = {
 }
 """A 70B assistant in office hours (176 paid hours a month): 2 replicas of 2 × H100 where it runs on H100,
 for the proposals ``check`` prices (an HGX node bought, four cards on an 8-card instance)."""
+
+
+# A Frankfurt bank's business-critical compliance Q&A on Llama 3.1 70B with personal data, on workdays
+# (test_check_serverless_excluded.py, test_idle_cards_spread.py).
+EU_BANK: dict[str, Any] = {
+    "name": "bank-compliance-qa",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 100_000,
+    "avg_input_tokens": 2500,
+    "avg_output_tokens": 400,
+    "load_pattern": "steady",
+    "schedule": "workdays",
+    "latency_sensitive": True,
+    "personal_data": True,
+    "business_critical": True,
+    "company_country": "DE",
+}

@@ -7,24 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import EVALUATED_ON
+from helpers import EU_BANK, EVALUATED_ON
 
 from gpu_advisor import api
 
 POLICY = str(Path(__file__).resolve().parent.parent / "examples" / "org-policy")
-BANK = {
-    "name": "bank-compliance-qa",
-    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
-    "requests_per_day": 100_000,
-    "avg_input_tokens": 2500,
-    "avg_output_tokens": 400,
-    "load_pattern": "steady",
-    "schedule": "workdays",
-    "latency_sensitive": True,
-    "personal_data": True,
-    "business_critical": True,
-    "company_country": "DE",
-}
 
 
 def prc012(result) -> str:
@@ -32,7 +19,7 @@ def prc012(result) -> str:
 
 
 def test_the_second_instance_a_business_critical_service_needs_is_named_with_its_cards() -> None:
-    result = api.recommend(BANK, EVALUATED_ON, policy_dir=POLICY)
+    result = api.recommend(EU_BANK, EVALUATED_ON, policy_dir=POLICY)
     best = result.best_option
     assert best is not None
     offer = (best.provider, best.offer, best.gpu, best.instance_gpus)
@@ -48,7 +35,7 @@ def test_the_second_instance_a_business_critical_service_needs_is_named_with_its
 
 
 def test_idle_cards_of_one_instance_are_put_down_to_the_instance_size_alone() -> None:
-    result = api.recommend({**BANK, "business_critical": False}, EVALUATED_ON, policy_dir=POLICY)
+    result = api.recommend({**EU_BANK, "business_critical": False}, EVALUATED_ON, policy_dir=POLICY)
     best = result.best_option
     assert best is not None and best.instance_gpus == (8,) and best.gpus_rented == 8
     assert "SIZ015" not in prc012(result)
