@@ -13,6 +13,8 @@ from helpers import run
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.calc.sizing import loadable_counts
+from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.present.memo import render_memo
 
 COUNTS = (1, 2, 4, 8, 16)
 
@@ -67,5 +69,47 @@ def test_size_refuses_a_card_count_the_engine_does_not_load() -> None:
     assert result.exit_code == 2
     assert (
         "--cards: the serving engine does not split this model's 28 attention heads (4 key-value heads) "
-        "over 8 cards; it loads on 1, 2, 4"
+        "over 8 cards (a tensor-parallel group of 8); it loads on 1, 2, 4"
     ) in result.output
+
+
+def test_the_memo_says_which_counts_the_models_heads_allow() -> None:
+    result = run(
+        {"name": "qwen", "model": {"name": "qwen2.5-7b", "precision": "bf16"}, "requests_per_day": 5000}
+    )
+    assert (
+        "For this model only 1, 2, 4 cards: the serving engine splits its attention heads (query and "
+        "key-value) over no other tensor-parallel group (vLLM, SGLang and TensorRT-LLM need them to divide "
+        "evenly over the cards)."
+    ) in render_memo(result)
+    assert "Für dieses Modell nur 1, 2, 4 Karten" in render_memo(result, Format.named("de"))
+
+
+def size_rows(*args: str) -> str:
+    result = CliRunner().invoke(main, ["size", *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_a_gpu_is_told_the_head_limit_not_two_nodes() -> None:
+    # 200B in BF16 (400 GB) with 28 heads and 4 KV heads: 8 H100 hold the weights (one node, no SIZ002),
+    # but the heads split over 4 at most.
+    output = size_rows("--params-b", "200", "--attention-shape", "80,28,4,128", "--precision", "bf16")
+    (h100,) = [line for line in output.splitlines() if line.startswith("h100-sxm ")]
+    assert h100.split()[3] == "8"
+    assert "too large for the 4 cards its heads" in h100
+    assert "SIZ002" not in output
+    # 40 heads and 10 KV heads: 4 cards split neither evenly; one L40S holds a 14B model's weights.
+    output = size_rows(
+        "--params-b",
+        "14",
+        "--attention-shape",
+        "40,40,10,128",
+        "--precision",
+        "bf16",
+        "--context-tokens",
+        "32768",
+    )
+    (l40s,) = [line for line in output.splitlines() if line.startswith("l40s ")]
+    assert l40s.split()[3] == "1"
+    assert "no room for the KV cache in 2 cards," in l40s

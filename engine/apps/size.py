@@ -15,7 +15,7 @@ from gpu_advisor.engine.calc.replicas import (
     plan_replicas,
     plans_by_gpu,
 )
-from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
+from gpu_advisor.engine.calc.sizing import SizingFigures, parallelism, size_model
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -153,11 +153,12 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             f"cards: {request.cards} is not a card count a replica runs on ({allowed})", field="cards"
         )
     if request.cards is not None and shape is not None and request.cards not in figures.card_counts:
+        tensor = parallelism(knowledge.sizing.card_counts.node_gpus, request.cards)[0]
         loadable = ", ".join(str(c) for c in figures.card_counts)
         raise InputError(
             f"cards: the serving engine does not split this model's {shape.num_attention_heads} attention "
-            f"heads ({shape.num_kv_heads} key-value heads) over {request.cards} cards; it loads on "
-            f"{loadable}",
+            f"heads ({shape.num_kv_heads} key-value heads) over {request.cards} cards (a tensor-parallel "
+            f"group of {tensor}); it loads on {loadable}",
             field="cards",
         )
     # A default latency target no GPU can be planned to is not held (LAT010, LAT011): it only chooses

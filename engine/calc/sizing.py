@@ -4,7 +4,6 @@ This is the card-count document's arithmetic, not a throughput measurement: weig
 bytes per parameter, the KV cache comes on top, and counts are rounded up to the allowed card counts.
 The usual count is the fewest cards whose memory, after the weights and the serving engine's reserve,
 holds the KV cache of several full-context sequences at once under the engine's memory rule.
-
 """
 
 from __future__ import annotations
@@ -110,21 +109,18 @@ def nearest_catalog_model(knowledge: Knowledge, params_b: float) -> ModelConfig:
 
 
 def loadable_counts(counts: tuple[int, ...], model: ModelShape | None, node_gpus: int) -> tuple[int, ...]:
-    """The card counts a serving engine loads the model on: each tensor-parallel group (``parallelism``)
-    divides the query heads, and the KV heads divide among its cards or repeat evenly over them (vLLM's
-    ``ModelConfig.verify_with_parallel_config``, 'Total number of attention heads must be divisible by
-    tensor parallel size', and its QKV layer; SGLang and TensorRT-LLM check the same). Qwen2.5-7B's 28
-    heads load on 1, 2 or 4 cards, not 8: a layout with more pipeline stages would, but the estimate runs
-    one stage per node. Every count for a model of unknown shape (its heads are not known)."""
+    """The card counts an engine loads the model on: each tensor-parallel group (``parallelism``) divides
+    the query heads, and the KV heads divide among its cards or repeat evenly (vLLM's 'Total number of
+    attention heads must be divisible by tensor parallel size' and its QKV layer; SGLang and TensorRT-LLM
+    check the same). Qwen2.5-7B's 28 heads load on 1, 2 or 4 cards (pipeline stages within a node would
+    take 8, but the estimate runs one stage per node). Every count for a model of unknown shape."""
     if model is None:
         return counts
     heads, kv = model.num_attention_heads, model.num_kv_heads
-    loadable = []
-    for cards in counts:
-        tensor = parallelism(node_gpus, cards)[0]
-        if heads % tensor == 0 and (kv % tensor == 0 if tensor <= kv else tensor % kv == 0):
-            loadable.append(cards)
-    return tuple(loadable)
+    tensors = {cards: parallelism(node_gpus, cards)[0] for cards in counts}
+    return tuple(
+        c for c, t in tensors.items() if heads % t == 0 and (kv % t == 0 if t <= kv else t % kv == 0)
+    )
 
 
 def parallelism(node_gpus: int, cards: int) -> tuple[int, int]:
@@ -182,10 +178,13 @@ def fit_gpu(
     kv_bytes_on: Callable[[int], float],
     kv_tokens_needed: int,
     kv_tokens_light: int,
+    memory_counts: tuple[int, ...] = (),
 ) -> GpuFit:
-    """How ``gpu`` holds one replica; ``kv_bytes_on(cards)``: a token's KV cache on that many cards."""
+    """How ``gpu`` holds one replica on ``counts`` (``loadable_counts``), the weights' fit on
+    ``memory_counts`` (every count); ``kv_bytes_on(cards)``: a token's KV cache on that many cards."""
     reserve = engine.runtime_reserve_gib_per_card * GIB
-    for_weights = next((c for c in counts if c * (gpu.memory_bytes - reserve) >= weights_bytes), None)
+    sizes = memory_counts or counts
+    for_weights = next((c for c in sizes if c * (gpu.memory_bytes - reserve) >= weights_bytes), None)
     with_reserve = count_with_kv_reserve(gpu, engine, weights_bytes, counts, kv_tokens_needed, kv_bytes_on)
     headroom = None if with_reserve is None else (with_reserve * gpu.memory_bytes - weights_bytes) / 1e9
     tokens = None
@@ -357,7 +356,8 @@ def size_model(
     stand_in = None if model is not None else nearest_catalog_model(knowledge, params_b)
     kv_used = kv_bytes if kv_bytes is not None else kv_bytes_per_token(stand_in, element)  # type: ignore[arg-type]
     node_gpus = knowledge.sizing.card_counts.node_gpus
-    counts = loadable_counts(knowledge.sizing.card_counts.counts, model, node_gpus)
+    every = knowledge.sizing.card_counts.counts
+    counts = loadable_counts(every, model, node_gpus)
     concurrency = knowledge.throughput.concurrency
     kv_tokens_needed = concurrency.min_sequences_at_full_context * context_tokens
     kv_tokens_light = concurrency.min_sequences_under_light_load * context_tokens
@@ -367,7 +367,7 @@ def size_model(
         return kv_used * kv_copies(split_heads, parallelism(node_gpus, cards)[0])
 
     fits = tuple(
-        fit_gpu(gpu, engine, weights * 1e9, counts, kv_bytes_on, kv_tokens_needed, kv_tokens_light)
+        fit_gpu(gpu, engine, weights * 1e9, counts, kv_bytes_on, kv_tokens_needed, kv_tokens_light, every)
         for gpu in knowledge.gpus.gpus
         if gpu_id in (None, gpu.id)
     )

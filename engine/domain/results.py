@@ -223,7 +223,7 @@ class ApiCost(ResultModel):
     max_output_tokens: int | None = None
     concurrent_requests: int | None = None
     """Default limits (None: not in the catalog): requests in flight at once, requests and tokens (input
-    and output) a minute, each per ``rate_limit_scope`` (account, project, organization) and model."""
+    and output) a minute, each per ``rate_limit_scope`` (a model each, or a whole contract)."""
     requests_per_minute: int | None = None
     tokens_per_minute: int | None = None
     rate_limit_scope: Literal["account", "project", "organization", "contract"] = "account"

@@ -76,7 +76,7 @@ class ApiDetails(Details):
     window_gpu: str = ""
     """A batch: the GPU whose lone request is the shortest planned (``api_comparison.Window``)."""
     api_rate_limit_scope: str = ""
-    """What the compared API's minute limits count over: account, project or organization."""
+    """What the compared API's limits count over: account, project, organization (a model each), contract."""
     self_hosted_kind: str
     """The deployment the self-hosted figure is: serverless, own_hardware or dedicated_cloud."""
     self_hosted_name: str | Words
@@ -336,7 +336,7 @@ class ProposalDetails(Details):
     """The other API prices of the workload's size that take shorter requests than its own, each with
     its limit (DEP039 names them where the proposed API's window is not recorded)."""
     api_rate_limit_scope: str = ""
-    """What the proposed API's default limits count over: account, project or organization."""
+    """What the proposed API's limits count over: account, project, organization (a model each), contract."""
     serverless_options: str = ""
     """A serverless proposal: the options of it the recommendation weighed ('RunPod Serverless
     (eu-datacenters, h200)'; several '; '-separated), and the rules that exclude them, each with its

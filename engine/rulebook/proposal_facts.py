@@ -194,6 +194,8 @@ class ProposalFact(Fact):
     api_shorter_peers: Annotated[bool, Guard("api_known")] = False
     """Other API prices of the workload's size (sold per request) take shorter requests than the
     workload's, by their recorded window or answer cap."""
+    api_batch: bool = False
+    """The proposed API is its provider's batch API: it queues the work, and no limit on requests applies."""
     api_concurrency_limited: bool = False
     """The proposed API takes a known number of requests in flight by default, and the workload's figure
     is worked out (``apps/check/proposal_api_limits.py``; none for a batch API)."""

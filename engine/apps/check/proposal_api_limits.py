@@ -12,16 +12,18 @@ from gpu_advisor.engine.pipeline.evaluation import Evaluation
 
 
 def api_limit_facts(api: ApiCost, evaluation: Evaluation) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The proposed API's default limits and the workload's figures they are compared with; nothing for
-    a batch API, which queues the work."""
-    if api.batch:
-        return {}, {}
+    """The proposed API's default limits and the workload's figures they are compared with (a batch API,
+    which queues the work, is told apart: ``api_batch``)."""
     market, resolved = evaluation.market, evaluation.workload
     window = window_in_flight(market, resolved, evaluation.knowledge)
     minute = minute_rate(market, resolved, window)
-    # A batch keeps at least its window's rate times a lone request's time in flight; a service its peak.
-    in_flight = window.in_flight if window is not None else market.load.requests_in_flight_peak
+    # A batch keeps at least its window's rate times a lone request's time in flight (unknown where no
+    # GPU holds the model); a service its peak's.
+    in_flight = window.in_flight if window is not None else None
+    if not market.load.served_in_paid_hours:
+        in_flight = market.load.requests_in_flight_peak
     facts = {
+        "api_batch": api.batch,
         "api_concurrency_limited": bool(api.concurrent_requests) and in_flight is not None,
         "api_concurrent_requests": api.concurrent_requests or 0,
         "requests_in_flight_needed": float(in_flight or 0.0),
