@@ -267,3 +267,34 @@ def test_an_output_file_ending_in_csv_gets_csv_unless_format_says_otherwise(tmp_
     explicit = tmp_path / "explicit.csv"
     assert invoke(source, "-o", str(explicit), "--format", "jsonl").exit_code == 0
     assert explicit.read_text(encoding="utf-8").startswith("{")
+
+
+def test_the_policy_applies_to_every_row_on_every_worker(tmp_path: Path) -> None:
+    # Without the example policy a German retail Q&A with personal data goes to IONOS and an internal 8B
+    # tool to DeepInfra; the policy approves AWS, Google Cloud, Azure and OVHcloud only (ORG003).
+    rows = [
+        {
+            "name": "retail-qa",
+            "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+            "requests_per_day": 20000,
+            "personal_data": True,
+            "company_country": "DE",
+        },
+        {"name": "internal", "model": {"name": "llama-3.1-8b", "precision": "fp8"}, "requests_per_day": 5000},
+    ]
+    path = write(tmp_path, "portfolio.jsonl", "\n".join(json.dumps(row) for row in rows) + "\n")
+    policy = str(Path(__file__).resolve().parent.parent / "examples" / "org-policy")
+    plain = csv_rows(invoke(path, "--format", "csv", "--jobs", "1").stdout)
+    assert [(r["provider"], r["offer"]) for r in plain] == [
+        ("ionos", "llama-3.3-70b-ionos"),
+        ("deepinfra", "llama-3.1-8b-deepinfra"),
+    ]
+    for jobs in ("1", "2"):
+        result = invoke(path, "--format", "csv", "--jobs", jobs, "--policy", policy)
+        assert result.exit_code == 0, result.stderr
+        found = csv_rows(result.stdout)
+        assert [(r["provider"], r["offer"]) for r in found] == [
+            ("ovhcloud", "llama-3.3-70b-ovhcloud"),
+            ("ovhcloud", "qwen3.5-9b-ovhcloud"),
+        ]
+        assert all("ORG003" in r["fired_rules"] for r in found)

@@ -273,3 +273,20 @@ def test_a_model_the_catalog_refuses_is_named_with_its_file(tmp_path: Path) -> N
     assert result.stderr.startswith(
         f"error: {workload}: invalid workload\n  model.name: unknown value 'llama3.1-8b'; allowed: "
     )
+
+
+def test_the_policy_applies_at_every_point(tmp_path: Path) -> None:
+    # A German retail Q&A with personal data: IONOS's API without the example policy, OVHcloud's (an
+    # approved provider, ORG003) with it, at every volume swept.
+    workload = tmp_path / "retail.yaml"
+    workload.write_text(
+        "name: retail\nmodel: {name: llama-3.3-70b, precision: fp8}\nrequests_per_day: 20000\n"
+        "personal_data: true\ncompany_country: DE\n",
+        encoding="utf-8",
+    )
+    vary = ("--vary", "requests_per_day=10000:30000:10000", "--format", "json")
+    plain = json.loads(invoke(str(workload), *vary).stdout)
+    ruled = json.loads(invoke(str(workload), *vary, "--policy", str(EXAMPLES_DIR / "org-policy")).stdout)
+    assert [d["offer"] for d in plain["decisions"]] == ["llama-3.3-70b-ionos"]
+    assert [d["offer"] for d in ruled["decisions"]] == ["llama-3.3-70b-ovhcloud"]
+    assert {point["decision"] for point in ruled["points"]} == {"A"}

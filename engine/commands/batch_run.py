@@ -15,23 +15,28 @@ from gpu_advisor.engine.common.safe_files import OutputTarget, check_output, pen
 from gpu_advisor.engine.common.signals import Interrupted
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
+from gpu_advisor.engine.pipeline.engines import rulebook_for
 from gpu_advisor.engine.present.batch_progress import StderrReport, TerminalProgress, render_summary
-from gpu_advisor.engine.rulebook.loading import load_rulebook
 from gpu_advisor.engine.rulebook.texts import rule_text
 
 
 def output_targets(
-    input_path: str, output: str | None, summary_file: str | None, force: bool
+    input_path: str, output: str | None, summary_file: str | None, force: bool, policy_dir: str | None = None
 ) -> tuple[OutputTarget | None, OutputTarget | None]:
     """The results file and the summary file, checked before the input is read: neither is the input,
-    a link, or an existing file without ``force``, and they are not one file."""
-    target = None
+    in the policy directory, a link, or an existing file without ``force``, and they are not one file."""
+    target, dirs = None, (policy_dir,)
     if output is not None and output != "-":
-        target = check_output(output, "-o/--output", inputs=(input_path,), force=force)
+        target = check_output(output, "-o/--output", inputs=(input_path,), force=force, input_dirs=dirs)
     summary_target = None
     if summary_file is not None:
         summary_target = check_output(
-            summary_file, "--summary", inputs=(input_path,), force=force, others=(("-o/--output", output),)
+            summary_file,
+            "--summary",
+            inputs=(input_path,),
+            force=force,
+            others=(("-o/--output", output),),
+            input_dirs=dirs,
         )
     return target, summary_target
 
@@ -68,8 +73,10 @@ def batch_file(
     scenarios: int | None = None,
     seed: int = 1,
     scheduler: str | None = None,
+    policy_dir: str | None = None,
 ) -> BatchSummary:
-    """The ``batch`` command: read ``input_path``, write results and the summary.
+    """The ``batch`` command: read ``input_path``, write results and the summary (``policy_dir``: an
+    organization's rules for every row).
 
     The results file is written beside its target and renamed into place at the end, also when a
     signal stops the run (the rows written so far, each complete) or ``--strict`` stops it at a bad
@@ -80,10 +87,10 @@ def batch_file(
     from contextlib import ExitStack
 
     found_format = input_format_for(input_path, input_format, lang)
-    target, summary_target = output_targets(input_path, output, summary_file, force)
+    target, summary_target = output_targets(input_path, output, summary_file, force, policy_dir)
     # A broken knowledge base or rule catalog stops here, once, before any worker starts.
     fmt = Format.named(lang, currency, load_knowledge().eur_to_usd().rate)
-    rulebook = load_rulebook()
+    rulebook = rulebook_for(policy_dir)
     titles = {
         rule: rule_text(rulebook.rule(rule), lang).title
         for rule in PORTFOLIO_NOTE_RULES
@@ -121,6 +128,7 @@ def batch_file(
                     scenarios=scenarios,
                     seed=seed,
                     scheduler=scheduler,
+                    policy_dir=policy_dir,
                 )
             except KeyboardInterrupt as stop:
                 tally.interrupted = True

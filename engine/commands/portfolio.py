@@ -18,6 +18,8 @@ from gpu_advisor.engine.commands.common import (
     naming_the_file,
     output_target,
     parse_date,
+    policy_option,
+    policy_path,
     scenario_options,
     to_json,
 )
@@ -72,6 +74,7 @@ from gpu_advisor.engine.commands.common import (
     help="--executor dask: the scheduler's address (tcp://host:8786); needs gpu-advisor[cluster].",
 )
 @as_of_option
+@policy_option
 @lang_option
 @currency_option
 @force_option
@@ -93,6 +96,7 @@ def batch(
     seed: int = 1,
     executor: str = "local",
     scheduler: str | None = None,
+    policy_dir: str | None = None,
 ) -> None:
     """Recommend for every workload in INPUT (CSV, JSON Lines or a YAML list; - reads standard input).
 
@@ -129,6 +133,7 @@ def batch(
                 scenarios=scenarios,
                 seed=seed,
                 scheduler=scheduler,
+                policy_dir=policy_path(policy_dir),
             )
     except KeyboardInterrupt as stop:
         click.echo(said(lang, "batch_interrupted", signal=summary_signal(stop)), err=True)
@@ -173,6 +178,7 @@ def summary_signal(stop: KeyboardInterrupt) -> str:
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
 @click.option("--overrides", metavar="FILE", help="Your own prices, or an imported catalog (catalog import).")
 @as_of_option
+@policy_option
 @lang_option
 @currency_option
 @force_option
@@ -187,6 +193,7 @@ def sweep(
     force: bool = False,
     lang: str = "en",
     currency: str = "USD",
+    policy_dir: str | None = None,
 ) -> None:
     """Vary one or two inputs of the workload in FILE over a range and show where the decision changes
     (deployment, provider, offer, GPU, pricing): the break-even points, a table and a chart."""
@@ -200,14 +207,14 @@ def sweep(
     from gpu_advisor.engine.present.terminal import text_layout
 
     evaluated_on = parse_date(as_of)
-    target = output_target(output, inputs=(workload_file, overrides), force=force)
+    target = output_target(output, inputs=(workload_file, overrides), force=force, input_dirs=(policy_dir,))
     try:
         with stop_on_signals():
             knowledge = knowledge_with_overrides(overrides, evaluated_on)
             workload = load_workload(workload_file)
             with naming_the_file(workload_file):  # the file's values against the catalog, not --vary's
                 complete_workload(workload, knowledge)
-            result = run_sweep(workload, specs, evaluated_on, knowledge, lang)
+            result = run_sweep(workload, specs, evaluated_on, knowledge, lang, policy_path(policy_dir))
             fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
             width, wrap = text_layout(to_file=target is not None)
             text = to_json(result) if output_format == "json" else render_sweep(result, fmt, width, wrap)

@@ -80,6 +80,8 @@ class Settings:
     scenarios: int | None = None
     """``--scenarios N``: each workload's robustness over N draws (``scenarios.py``)."""
     seed: int = 1
+    policy_dir: str | None = None
+    """``--policy DIR``: an organization's rules beside the catalog's, for every row (an absolute path)."""
 
 
 _worker_settings: Settings | None = None
@@ -98,7 +100,7 @@ def _init_worker(settings: Settings, parent: int) -> None:
     exit_with_parent(parent)
     _worker_settings = settings
     load_knowledge()
-    rules_engine()
+    rules_engine(settings.policy_dir)
 
 
 def _evaluate_chunk(rows: list[Row]) -> list[Outcome]:
@@ -120,11 +122,13 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
     origin = f"{settings.origin}:{row.line}"
     try:
         workload = validate_workload(row.data, origin)
-        evaluation = evaluate_workload(workload, settings.evaluated_on)
+        evaluation = evaluate_workload(workload, settings.evaluated_on, policy_dir=settings.policy_dir)
         # A CSV line shows only the decision: its texts and tables need not be built.
         summary = decision_summary(evaluation)
         if settings.scenarios is not None:
-            robust = robust_result(row.data, workload, evaluation, settings.scenarios, settings.seed, origin)
+            robust = robust_result(
+                row.data, workload, evaluation, settings.scenarios, settings.seed, origin, settings.policy_dir
+            )
             summary = summary_with_robustness(summary, robust)
             if settings.output_format == "jsonl":
                 text = json_line(row.line, robust)
@@ -319,13 +323,14 @@ def run_batch(
     scenarios: int | None = None,
     seed: int = 1,
     scheduler: str | None = None,
+    policy_dir: str | None = None,
 ) -> None:
     """Evaluate ``rows`` and write each result to ``sink`` in input order, flushing after every chunk so
     an interrupted run keeps every result written so far. Bad rows are reported through ``progress`` and
     counted; with ``strict`` the first bad row raises ``InputError`` instead. Messages are in ``lang``."""
     from contextlib import closing
 
-    settings = Settings(tally.evaluated_on, output_format, tally.input, lang, scenarios, seed)
+    settings = Settings(tally.evaluated_on, output_format, tally.input, lang, scenarios, seed, policy_dir)
     sink.write(output_header(output_format, scenarios is not None))
     # closing(): stopping early shuts the worker pool down now, not when the generator is collected.
     with closing(evaluate_rows(rows, settings, jobs, scheduler)) as chunks:

@@ -24,11 +24,20 @@ rival (deployment/provider/offer/gpu, the parts it has) and the rival's share.""
 
 
 def robust_result(
-    data: Any, workload: WorkloadInput, evaluation: Evaluation, scenarios: int, seed: int, origin: str
+    data: Any,
+    workload: WorkloadInput,
+    evaluation: Evaluation,
+    scenarios: int,
+    seed: int,
+    origin: str,
+    policy_dir: str | None = None,
 ) -> ScenarioRecommendation:
+    """A row's robustness over ``scenarios`` draws, under the run's policy rules (``policy_dir``)."""
     check_scenarios(scenarios)
     _, ranges = split_ranges(data, origin)
-    return scenario_recommendation(evaluation, workload, ranges, scenarios, seed, mapper=local_mapper(1))
+    return scenario_recommendation(
+        evaluation, workload, ranges, scenarios, seed, policy_dir=policy_dir, mapper=local_mapper(1)
+    )
 
 
 def option_name(option: OptionShare | RivalCost) -> str:

@@ -139,9 +139,15 @@ def all_flips(
 
 
 def sweep(
-    workload: Workload, specs: Sequence[str], evaluated_on: dt.date, knowledge: Knowledge, lang: str = "en"
+    workload: Workload,
+    specs: Sequence[str],
+    evaluated_on: dt.date,
+    knowledge: Knowledge,
+    lang: str = "en",
+    policy_dir: str | None = None,
 ) -> SweepResult:
-    """Evaluate ``workload`` at every combination of the ``--vary`` specs (one or two); errors in ``lang``."""
+    """Evaluate ``workload`` at every combination of the ``--vary`` specs (one or two), under an
+    organization's rules in ``policy_dir`` where given; errors in ``lang``."""
     if not 1 <= len(specs) <= 2:
         raise InputError(said(lang, "vary_how_many", given=len(specs)))
     parsed = [parse_vary(spec, knowledge, lang) for spec in specs]
@@ -153,7 +159,7 @@ def sweep(
     if total > MAX_POINTS:
         raise InputError(said(lang, "vary_combinations", total=total, most=MAX_POINTS))
 
-    base = recommend(workload, evaluated_on, knowledge=knowledge)
+    base = recommend(workload, evaluated_on, knowledge=knowledge, policy_dir=policy_dir)
     server_id = base.own_hardware.server
     data = workload.model_dump(exclude_none=True)
     own_values = [
@@ -180,7 +186,7 @@ def sweep(
     interrupted_by = None
     try:
         for values, (case, case_knowledge) in zip(combinations, inputs, strict=True):
-            result = recommend_point(parsed, values, case, case_knowledge, evaluated_on)
+            result = recommend_point(parsed, values, case, case_knowledge, evaluated_on, policy_dir)
             evaluated.append(point(values, result, labels))
     except KeyboardInterrupt as stop:
         # A signal (signals.py) stops the sweep; the combinations evaluated so far are its result.
@@ -228,11 +234,12 @@ def recommend_point(
     case: Workload,
     knowledge: Knowledge,
     evaluated_on: dt.date,
+    policy_dir: str | None = None,
 ) -> DecisionSummary:
     """One combination's decision; an input error names the combination it came from (a value can be
     valid alone and still clash with the workload, like a prompt longer than its context window)."""
     try:
-        return decide_workload(case, evaluated_on, knowledge=knowledge)
+        return decide_workload(case, evaluated_on, knowledge=knowledge, policy_dir=policy_dir)
     except InputError as error:
         origin = ", ".join(f"{v.name}={value}" for (v, _), value in zip(parsed, values, strict=True))
         raise prefixed(error, f"--vary {origin}", field=error.field) from None
