@@ -320,6 +320,8 @@ class ProposalDetails(Details):
     """A managed-API proposal: the API judged (its name in the catalog), where its provider processes the
     requests, the size of the open model it hosts and its active parameters (0 for a proprietary model
     and for a dense one's active ones), and the rules that exclude it, each with its title."""
+    api_as_of: str = ""
+    """The date of the proposed API's price (YYYY-MM-DD)."""
     api_jurisdiction: str = ""
     api_model_params_b: float = 0.0
     api_model_active_params_b: float = 0.0

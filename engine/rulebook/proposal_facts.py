@@ -194,6 +194,8 @@ class ProposalFact(Fact):
     api_shorter_peers: Annotated[bool, Guard("api_known")] = False
     """Other API prices of the workload's size (sold per request) take shorter requests than the
     workload's, by their recorded window or answer cap."""
+    api_price_age_days: Annotated[int, Guard("api_known")] = 0
+    """Days between the proposed API's price date and the evaluation."""
     api_batch: bool = False
     """The proposed API is its provider's batch API: it queues the work, and no limit on requests applies."""
     api_concurrency_limited: bool = False

@@ -109,6 +109,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         api_requests_too_short=api.exceeded_limit is not None,
         api_window_recorded=api.context_window_tokens is not None,
         api_shorter_peers=bool(shorter),
+        api_price_age_days=(evaluation.evaluated_on - api.as_of).days,
     )
     rules = {rule.id: rule for rule in evaluation.rules}
     excluded_by = "; ".join(
@@ -116,6 +117,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
     )
     details = {
         "api_name": api.name,
+        "api_as_of": api.as_of.isoformat(),
         "api_jurisdiction": api.jurisdiction,
         "api_model_params_b": api.model_params_b or 0.0,
         "api_model_active_params_b": active or 0.0,
