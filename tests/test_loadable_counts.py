@@ -9,10 +9,12 @@ from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
-from helpers import run
+from helpers import EVALUATED_ON, run
 
 from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.calc.sizing import loadable_counts
+from gpu_advisor.engine.domain.proposal import ProposalDocument
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -78,11 +80,12 @@ def test_the_memo_says_which_counts_the_models_heads_allow() -> None:
         {"name": "qwen", "model": {"name": "qwen2.5-7b", "precision": "bf16"}, "requests_per_day": 5000}
     )
     assert (
-        "For this model only 1, 2, 4 cards: the serving engine splits its attention heads (query and "
-        "key-value) over no other tensor-parallel group (vLLM, SGLang and TensorRT-LLM need them to divide "
-        "evenly over the cards)."
+        "For this model's attention heads (query and key-value) gpu-advisor plans 1, 2, 4 cards a replica: "
+        "vLLM, SGLang and TensorRT-LLM split the heads evenly over a tensor-parallel group, and the estimate "
+        "runs one pipeline stage per node (more cards would run as pipeline stages within a node, which it "
+        "does not model)."
     ) in render_memo(result)
-    assert "Für dieses Modell nur 1, 2, 4 Karten" in render_memo(result, Format.named("de"))
+    assert "plant gpu-advisor 1, 2, 4 Karten je Replikat" in render_memo(result, Format.named("de"))
 
 
 def size_rows(*args: str) -> str:
@@ -113,3 +116,43 @@ def test_a_gpu_is_told_the_head_limit_not_two_nodes() -> None:
     (l40s,) = [line for line in output.splitlines() if line.startswith("l40s ")]
     assert l40s.split()[3] == "1"
     assert "no room for the KV cache in 2 cards," in l40s
+
+
+def test_check_names_the_head_limit_not_two_nodes() -> None:
+    # 200B in BF16 with 28 heads: 8 H100 hold the weights, but its heads split over 4 cards at most.
+    document = ProposalDocument.model_validate(
+        {
+            "workload": {
+                "name": "big",
+                "model": {
+                    "params_b": 200,
+                    "precision": "bf16",
+                    "attention_shape": {
+                        "num_hidden_layers": 80,
+                        "num_attention_heads": 28,
+                        "num_key_value_heads": 4,
+                        "head_dim": 128,
+                    },
+                },
+                "requests_per_day": 5000,
+            },
+            "proposal": {
+                "name": "eight H100",
+                "deployment": "dedicated_cloud",
+                "provider": "aws",
+                "offer": "p5-reserved-3y-2026-09",
+                "gpu": "h100-sxm",
+                "gpus": 8,
+                "pricing": "reserved",
+                "region": "us-east-1",
+            },
+        }
+    )
+    result = check_document(document, "big.yaml", 1, EVALUATED_ON)
+    (siz008,) = [item for item in result.results if item.rule_id == "SIZ008"]
+    assert siz008.status == "fail"
+    assert siz008.message == (
+        "h100-sxm cannot hold this model with room for the KV cache on the 4 cards its attention heads split "
+        "over at most (gpu-advisor plans tensor parallelism within a node, one pipeline stage per node); "
+        "choose a GPU with more memory per card or a smaller precision."
+    )

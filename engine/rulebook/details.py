@@ -320,6 +320,8 @@ class ProposalDetails(Details):
     """A managed-API proposal: the API judged (its name in the catalog), where its provider processes the
     requests, the size of the open model it hosts and its active parameters (0 for a proprietary model
     and for a dense one's active ones), and the rules that exclude it, each with its title."""
+    loadable_cards_max: int = 0
+    """The most cards a replica may have for the model's heads (``SizingFigures.card_counts``)."""
     api_as_of: str = ""
     """The date of the proposed API's price (YYYY-MM-DD)."""
     api_jurisdiction: str = ""

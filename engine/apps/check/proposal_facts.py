@@ -333,6 +333,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         offer=proposal.offer or "",
         listed_offers=listed_offers(proposal, knowledge) if hardware.offer is None else (),
         proposed_replicas=proposed_replicas(gpu),
+        loadable_cards_max=max(evaluation.capacity.figures.card_counts, default=0),
         peak_set_by_latency=bool(planned and planned.latency_bound),
         largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
         **successor_details(hardware.offer, knowledge),
