@@ -298,3 +298,24 @@ def test_the_policy_applies_to_every_row_on_every_worker(tmp_path: Path) -> None
             ("ovhcloud", "qwen3.5-9b-ovhcloud"),
         ]
         assert all("ORG003" in r["fired_rules"] for r in found)
+
+
+def test_a_policy_changed_during_the_run_is_refused_not_mixed_in(tmp_path: Path) -> None:
+    from gpu_advisor.engine.apps.batch.run import _policy_rules
+    from gpu_advisor.engine.common.errors import InputError
+    from gpu_advisor.engine.rulebook.loading import policy_key
+
+    policy = tmp_path / "policy"
+    policy.mkdir()
+    source = Path(__file__).resolve().parent.parent / "examples" / "org-policy" / "approved-providers.yaml"
+    (policy / "approved-providers.yaml").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    pinned = policy_key(str(policy))
+    rulebook, _ = _policy_rules(pinned)
+    assert "ORG003" in rulebook.ids
+    # A worker process started after a file changed (a fresh cache) refuses the run's policy.
+    (policy / "approved-providers.yaml").write_text(
+        "schema_version: 1\nfamily: ORG\nrules: []\n", encoding="utf-8"
+    )
+    _policy_rules.cache_clear()
+    with pytest.raises(InputError, match="its files changed during the run"):
+        _policy_rules(pinned)

@@ -19,14 +19,14 @@ def test_a_fault_on_one_row_leaves_the_others_evaluated(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
     """--strict stops at a bad row; a fault is none, so the run goes on under it too."""
-    real = batch_run.evaluate_workload
+    real = batch_run.evaluate
 
     def faulty(workload: Any, *args: Any, **kwargs: Any) -> Any:
         if workload.name == "boom":
             raise ZeroDivisionError("float division by zero")
         return real(workload, *args, **kwargs)
 
-    monkeypatch.setattr(batch_run, "evaluate_workload", faulty)
+    monkeypatch.setattr(batch_run, "evaluate", faulty)
     monkeypatch.delenv("GPU_ADVISOR_TRACEBACK", raising=False)
     rows = [
         {"name": name, "model": {"name": "llama-3.1-8b", "precision": "bf16"}, "requests_per_day": 5000}

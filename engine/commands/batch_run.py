@@ -17,6 +17,7 @@ from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.engines import rulebook_for
 from gpu_advisor.engine.present.batch_progress import StderrReport, TerminalProgress, render_summary
+from gpu_advisor.engine.rulebook.loading import policy_key
 from gpu_advisor.engine.rulebook.texts import rule_text
 
 
@@ -128,7 +129,7 @@ def batch_file(
                     scenarios=scenarios,
                     seed=seed,
                     scheduler=scheduler,
-                    policy_dir=policy_dir,
+                    policy=policy_key(policy_dir) if policy_dir is not None else None,
                 )
             except KeyboardInterrupt as stop:
                 tally.interrupted = True

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import functools
 import io
 import itertools
 import json
@@ -30,13 +31,18 @@ from gpu_advisor.engine.apps.batch.scenarios import (
     summary_with_robustness,
 )
 from gpu_advisor.engine.apps.batch.summary import Outcome, Tally, portfolio_split
-from gpu_advisor.engine.apps.recommend import decision_summary, evaluate_workload
+from gpu_advisor.engine.apps.recommend import decision_summary
 from gpu_advisor.engine.common.errors import AdvisorError, InputError
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import DecisionSummary, Recommendation
 from gpu_advisor.engine.domain.workload import validate_workload
-from gpu_advisor.engine.pipeline.engines import rules_engine
+from gpu_advisor.engine.pipeline.engines import policy_engine, rules_engine
+from gpu_advisor.engine.pipeline.evaluation import evaluate
 from gpu_advisor.engine.report.recommendation import recommendation_from
+from gpu_advisor.engine.rulebook.durable import Evaluator
+from gpu_advisor.engine.rulebook.loading import PolicyKey, load_rulebook, policy_key, rulebook_for_policies
+from gpu_advisor.engine.rulebook.schema import Rulebook
 
 OutputFormat = Literal["jsonl", "csv"]
 
@@ -80,8 +86,13 @@ class Settings:
     scenarios: int | None = None
     """``--scenarios N``: each workload's robustness over N draws (``scenarios.py``)."""
     seed: int = 1
-    policy_dir: str | None = None
-    """``--policy DIR``: an organization's rules beside the catalog's, for every row (an absolute path)."""
+    policy: PolicyKey | None = None
+    """``--policy DIR``: an organization's rules beside the catalog's, for every row, pinned as the run
+    read them (the directory and each file's SHA-256, ``rulebook.loading.policy_key``)."""
+
+    @property
+    def policy_dir(self) -> str | None:
+        return self.policy[0] if self.policy is not None else None
 
 
 _worker_settings: Settings | None = None
@@ -100,7 +111,7 @@ def _init_worker(settings: Settings, parent: int) -> None:
     exit_with_parent(parent)
     _worker_settings = settings
     load_knowledge()
-    rules_engine(settings.policy_dir)
+    _policy_rules(settings.policy)
 
 
 def _evaluate_chunk(rows: list[Row]) -> list[Outcome]:
@@ -113,6 +124,20 @@ def evaluate_chunk(rows: list[Row], settings: Settings) -> list[Outcome]:
     return [evaluate_row(row, settings) for row in rows]
 
 
+@functools.lru_cache(maxsize=4)
+def _policy_rules(policy: PolicyKey | None) -> tuple[Rulebook, Evaluator]:
+    """The rulebook and engine of the run's policy as the run read it, checked once per process: a policy
+    file changed since (or a cluster worker's own copy that differs) is an input error, not other rules
+    for the rest of the rows."""
+    if policy is None:
+        return load_rulebook(), rules_engine()
+    if policy_key(policy[0]) != policy:
+        raise InputError(
+            Words("--policy %(directory)s: its files changed during the run", directory=policy[0])
+        )
+    return rulebook_for_policies(policy), policy_engine(policy)
+
+
 def evaluate_row(row: Row, settings: Settings) -> Outcome:
     raw_name = row.data.get("name") if isinstance(row.data, dict) else None
     name = raw_name if isinstance(raw_name, str) else None
@@ -122,7 +147,8 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
     origin = f"{settings.origin}:{row.line}"
     try:
         workload = validate_workload(row.data, origin)
-        evaluation = evaluate_workload(workload, settings.evaluated_on, policy_dir=settings.policy_dir)
+        rulebook, evaluator = _policy_rules(settings.policy)
+        evaluation = evaluate(workload, settings.evaluated_on, load_knowledge(), rulebook, evaluator)
         # A CSV line shows only the decision: its texts and tables need not be built.
         summary = decision_summary(evaluation)
         if settings.scenarios is not None:
@@ -323,14 +349,14 @@ def run_batch(
     scenarios: int | None = None,
     seed: int = 1,
     scheduler: str | None = None,
-    policy_dir: str | None = None,
+    policy: PolicyKey | None = None,
 ) -> None:
     """Evaluate ``rows`` and write each result to ``sink`` in input order, flushing after every chunk so
     an interrupted run keeps every result written so far. Bad rows are reported through ``progress`` and
     counted; with ``strict`` the first bad row raises ``InputError`` instead. Messages are in ``lang``."""
     from contextlib import closing
 
-    settings = Settings(tally.evaluated_on, output_format, tally.input, lang, scenarios, seed, policy_dir)
+    settings = Settings(tally.evaluated_on, output_format, tally.input, lang, scenarios, seed, policy)
     sink.write(output_header(output_format, scenarios is not None))
     # closing(): stopping early shuts the worker pool down now, not when the generator is collected.
     with closing(evaluate_rows(rows, settings, jobs, scheduler)) as chunks:
