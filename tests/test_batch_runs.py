@@ -35,6 +35,8 @@ def test_a_weekly_batch_is_priced_for_its_runs() -> None:
     # DeepInfra's batch price, $0.32 per million tokens both ways: 700,000 × 4.35 runs × 1,800 tokens.
     assert (api.api, api.batch) == ("llama-3.1-70b-deepinfra", True)
     assert api.usd_per_month == pytest.approx(700_000 * 4.35 * 1_800 * 0.32 / 1e6)  # $1,753.92
+    # Its price rests on the token price (2026-11-05) and the batch discount (2026-06-19): the older.
+    assert api.as_of.isoformat() == "2026-06-19"
     (best,) = [o for o in result.options if o.chosen]
     assert best.hours_per_day_running is not None
     # Billed per second: each run's hours and its weights' load (70 GB at 2.5 GB/s, 28 s; up to a second

@@ -249,7 +249,8 @@ def _cost(
         currency=api.currency,
         usd_per_month=monthly,
         usd_per_request=monthly / requests if requests else 0.0,
-        as_of=api.as_of,
+        # A batch price rests on the token price and the batch discount: the older of their dates.
+        as_of=min(api.as_of, api.batch_as_of) if listing.batch and api.batch_as_of else api.as_of,
         compared=compared,
         model_params_b=api.model_params_b,
         provider=api.provider,
