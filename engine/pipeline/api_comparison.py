@@ -78,16 +78,8 @@ def weigh_api(
         self_hosted_spend_limit_usd_per_hour=float(limit.usd_per_hour) if limit else 0.0,
         self_hosted_peak_instances=route.peak_instances if route else 0,
         **worker_limit_facts(route),
-        api_batch=bool(api and api.batch),
-        api_concurrency_limited=bool(api and api.concurrent_requests),
-        api_concurrent_requests=(api.concurrent_requests or 0) if api else 0,
-        api_requests_per_minute_limited=bool(api and api.requests_per_minute),
-        api_requests_per_minute=(api.requests_per_minute or 0) if api else 0,
-        api_tokens_per_minute_limited=bool(api and api.tokens_per_minute),
-        api_tokens_per_minute=(api.tokens_per_minute or 0) if api else 0,
-        minute_rate_known=minute is not None,
-        requests_per_minute_needed=minute[0] if minute else 0.0,
-        tokens_per_minute_needed=minute[1] if minute else 0.0,
+        **api_limit_facts(api),
+        **minute_rate_facts(minute),
         peak_in_flight_known=in_flight is not None,
         peak_requests_in_flight=float(in_flight or 0.0),
         window_in_flight_known=window is not None,
@@ -184,6 +176,29 @@ def worker_limit_facts(route: SelfHosted | None) -> dict[str, Any]:
         "self_hosted_workers_limited": True,
         "self_hosted_workers_per_endpoint": limits.per_endpoint,
         "self_hosted_workers_per_account": limits.per_account,
+    }
+
+
+def api_limit_facts(api: ApiCost | None) -> dict[str, Any]:
+    """An API's default limits as the api fact (recommend) and the proposal fact (check) carry them:
+    whether the catalog records each, and its value (0 where it does not)."""
+    return {
+        "api_batch": bool(api and api.batch),
+        "api_concurrency_limited": bool(api and api.concurrent_requests),
+        "api_concurrent_requests": (api.concurrent_requests or 0) if api else 0,
+        "api_requests_per_minute_limited": bool(api and api.requests_per_minute),
+        "api_requests_per_minute": (api.requests_per_minute or 0) if api else 0,
+        "api_tokens_per_minute_limited": bool(api and api.tokens_per_minute),
+        "api_tokens_per_minute": (api.tokens_per_minute or 0) if api else 0,
+    }
+
+
+def minute_rate_facts(minute: tuple[float, float] | None) -> dict[str, Any]:
+    """``minute_rate`` as facts: whether it is worked out, and the requests and tokens a minute."""
+    return {
+        "minute_rate_known": minute is not None,
+        "requests_per_minute_needed": minute[0] if minute else 0.0,
+        "tokens_per_minute_needed": minute[1] if minute else 0.0,
     }
 
 

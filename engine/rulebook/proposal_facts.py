@@ -199,17 +199,21 @@ class ProposalFact(Fact):
     api_batch: bool = False
     """The proposed API is its provider's batch API: it queues the work, and no limit on requests applies."""
     api_concurrency_limited: bool = False
-    """The proposed API takes a known number of requests in flight by default, and the workload's figure
-    is worked out (``apps/check/proposal_api_limits.py``; none for a batch API)."""
+    """The proposed API takes a known number of requests in flight by default
+    (``apps/check/proposal_api_limits.py``)."""
     api_concurrent_requests: int = 0
+    in_flight_known: bool = False
+    """The workload's requests in flight are worked out (a batch's: where a GPU holds the model)."""
     requests_in_flight_needed: float = 0.0
     """A service's requests in flight at its peak; a batch's at least, sent within its window."""
     api_requests_per_minute_limited: bool = False
-    """It takes a known number of requests a minute by default, and the workload's rate is worked out."""
+    """It takes a known number of requests a minute by default."""
     api_requests_per_minute: int = 0
     api_tokens_per_minute_limited: bool = False
     """It takes a known number of tokens (input and output) a minute by default."""
     api_tokens_per_minute: int = 0
+    minute_rate_known: bool = False
+    """The requests a minute the API must take are worked out (``api_comparison.minute_rate``)."""
     requests_per_minute_needed: float = 0.0
     """A service's busiest minutes, a batch's window: its requests and their tokens a minute."""
     tokens_per_minute_needed: float = 0.0

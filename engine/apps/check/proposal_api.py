@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from gpu_advisor.engine.apps.check.proposal_api_limits import api_limit_facts
+from gpu_advisor.engine.apps.check.proposal_api_limits import proposal_limit_facts
 from gpu_advisor.engine.common.wording import Grouped, Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.proposal import ProposalInput
@@ -129,7 +129,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         "avg_output_tokens": evaluation.workload.avg_output_tokens,
         "api_shorter_prices": "; ".join(shorter_limit(cost, lang) for cost in shorter),
     }
-    limits, limit_details = api_limit_facts(api, evaluation)
+    limits, limit_details = proposal_limit_facts(api, evaluation)
     return ApiFacts(facts | limits, details | limit_details, api)
 
 
