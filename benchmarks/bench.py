@@ -61,14 +61,14 @@ def profiles() -> None:
 
     def start_up() -> None:
         from gpu_advisor.engine.apps.recommend import recommend
-        from gpu_advisor.engine.i18n.environment import render
         from gpu_advisor.engine.pipeline.engines import rules_engine
+        from gpu_advisor.engine.present.memo import render_memo
         from gpu_advisor.engine.report.recommendation import throughput_accuracy
 
         workload = workloads_from_examples()[0]
         rules_engine()
         throughput_accuracy()
-        render("memo.md.j2", r=recommend(workload, EVALUATED_ON), version="bench")
+        render_memo(recommend(workload, EVALUATED_ON))
 
     print("Start-up (import, knowledge, rules, engine, first memo):")
     print(top_functions(start_up))

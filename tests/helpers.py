@@ -63,12 +63,27 @@ def negotiated_aws() -> Knowledge:
     return knowledge_with_overrides(NEGOTIATED_AWS, EVALUATED_ON)
 
 
+LAMBDA_UK = str(TESTS_DIR / "rates" / "lambda-uk.yaml")
+"""An overrides file that adds a UK region to Lambda and an H100 offer sold in its US and UK regions:
+for the tests of the UK's law and of an offer whose regions span two jurisdictions (the catalog has no
+UK region)."""
+
+
+@cache
+def lambda_uk() -> Knowledge:
+    """The shipped knowledge base with ``LAMBDA_UK`` applied, loaded once."""
+    from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
+
+    return knowledge_with_overrides(LAMBDA_UK, EVALUATED_ON)
+
+
 def case_knowledge(case: dict[str, Any]) -> Knowledge | None:
-    """The knowledge base a scenario case names with ``rates`` (``negotiated-aws``), or None: the shipped
-    one. Any other value is a mistake in the case file."""
+    """The knowledge base a scenario case names with ``rates`` (``negotiated-aws``, ``lambda-uk``), or
+    None: the shipped one. Any other value is a mistake in the case file."""
     rates = case.get("rates")
-    assert rates in (None, "negotiated-aws"), f"{case.get('name')}: unknown rates {rates!r}"
-    return negotiated_aws() if rates else None
+    known = {"negotiated-aws": negotiated_aws, "lambda-uk": lambda_uk}
+    assert rates is None or rates in known, f"{case.get('name')}: unknown rates {rates!r}"
+    return known[rates]() if rates else None
 
 
 def knowledge_with(directory: Path, file_name: str, before: str, after: str) -> Path:

@@ -64,11 +64,14 @@ def test_a_window_below_the_serving_context_cannot_stand_in() -> None:
     # IONOS's window is not in the catalog: it stays in, and as the cheapest EU price it is compared.
     assert (ionos.context_window_tokens, ionos.stands_in, ionos.compared) == (None, True, True)
     memo = render_memo(result)
+    # The documents' Llama 3 70B price (a window of 8,192 tokens) is excluded anyway (RES001: personal data
+    # and no guaranteed location): the open prices are the ones its requests are too long for.
     assert (
         "Left out, as they take shorter requests than this workload's (a serving context of 111,000 "
-        "tokens, 1,000 output tokens on average): Llama 3 70B (hosted), a window of 8,192 tokens; Llama 3.3 "
-        "70B Instruct (Scaleway Generative APIs), a window of 100,000 tokens.\n"
+        "tokens, 1,000 output tokens on average): Llama 3.3 70B Instruct (Scaleway Generative APIs), a "
+        "window of 100,000 tokens.\n"
     ) in memo
+    assert "| Llama 3 70B (hosted) | unknown | $" in memo and "| excluded by RES001 |" in memo
     # The compared price's window is not recorded, where others of its size are too short: said, in the
     # summary too, as IONOS's price is the decision.
     assert result.decision.deployment == "api"
@@ -102,24 +105,30 @@ def test_a_window_that_holds_the_context_exactly_stands_in() -> None:
 
 
 def test_no_price_of_the_size_takes_the_requests_so_no_api_is_compared() -> None:
-    # DeepSeek-R1 with 70,000-token prompts: DeepSeek's API takes 64,000 tokens, the catalog's only
-    # price of a model this size.
+    # DeepSeek-R1 with 70,000-token answers: DeepInfra's R1 returns at most 64,000 output tokens, and
+    # DeepSeek's own price is withdrawn (KNB018): no price of a model this size takes the requests. The
+    # withdrawn price's shorter window is not the reason the memo gives.
     result = run(
         {
             "name": "long-reasoning",
             "model": {"name": "deepseek-r1", "precision": "fp8"},
             "requests_per_day": 20_000,
-            "avg_input_tokens": 70_000,
-            "avg_output_tokens": 2_000,
+            "avg_input_tokens": 1_000,
+            "avg_output_tokens": 70_000,
         }
     )
     assert not any(c.compared for c in result.api_costs)
     assert result.decision.deployment != "api"
+    memo = render_memo(result)
     assert (
         "The catalog's hosted API prices for a model of this size take shorter requests than this "
-        "workload's (a serving context of 72,000 tokens, 2,000 output tokens on average): DeepSeek-R1 "
-        "(DeepSeek API, deepseek-reasoner), a window of 64,000 tokens. No managed API is compared.\n"
-    ) in render_memo(result)
+        "workload's (a serving context of 71,000 tokens, 70,000 output tokens on average): DeepSeek-R1-0528 "
+        "(DeepInfra), at most 64,000 output tokens. No managed API is compared.\n"
+    ) in memo
+    assert (
+        "| DeepSeek-R1 (DeepSeek API, deepseek-reasoner) | CN | $93,602 | $0.154 | 2025-02-06 | excluded by "
+        "KNB018 |"
+    ) in memo
 
 
 def test_an_answer_longer_than_the_cap_cannot_stand_in() -> None:
@@ -141,7 +150,7 @@ def test_an_answer_longer_than_the_cap_cannot_stand_in() -> None:
 
 
 def test_deepseek_s_answer_cap_counts_its_chain_of_thought() -> None:
-    # R1's output tokens are its reasoning and its answer: DeepSeek caps them at 32,000 + 8,000.
+    # R1's output tokens are its reasoning and its answer: DeepInfra caps them at 64,000.
     reasoning = {
         "name": "reasoning",
         "model": {"name": "deepseek-r1", "precision": "fp8"},
@@ -149,23 +158,23 @@ def test_deepseek_s_answer_cap_counts_its_chain_of_thought() -> None:
         "avg_input_tokens": 2_000,
         "avg_output_tokens": 9_000,
     }
-    deepseek = next(a for a in KNOWLEDGE.api_prices.apis if a.id == "deepseek-r1-deepseek")
-    assert deepseek.max_output_tokens == 40_000
-    assert cost(run(reasoning), "deepseek-r1-deepseek").stands_in is True
-    # 45,000 output tokens in a 46,000-token context: the window takes it, the output cap does not. At 50
+    deepinfra = next(a for a in KNOWLEDGE.api_prices.apis if a.id == "deepseek-r1-deepinfra")
+    assert deepinfra.max_output_tokens == 64_000
+    assert cost(run(reasoning), "deepseek-r1-deepinfra").stands_in is True
+    # 70,000 output tokens in a 71,000-token context: the window takes it, the output cap does not. At 50
     # requests a day the documents' line makes the API the recommendation, and the summary says why.
     longer = merged(
-        reasoning, {"requests_per_day": 50, "avg_input_tokens": 1_000, "avg_output_tokens": 45_000}
+        reasoning, {"requests_per_day": 50, "avg_input_tokens": 1_000, "avg_output_tokens": 70_000}
     )
     result = run(longer)
-    assert cost(result, "deepseek-r1-deepseek").exceeded_limit == "answer"
+    assert cost(result, "deepseek-r1-deepinfra").exceeded_limit == "answer"
     assert result.decision.deployment == "api"
     assert (
         "Recommendation: **Managed API**, though every API price the catalog has for a model of this size or "
-        "larger returns fewer output tokens than this workload's 45,000 on average (see Managed APIs): ask "
+        "larger returns fewer output tokens than this workload's 70,000 on average (see Managed APIs): ask "
         "the providers for one that returns them.\n"
     ) in render_memo(result)
-    # DEP043 prices the fallback: an API would cost less at DeepSeek's price, so the API stays the route.
+    # DEP043 prices the fallback: an API would cost less at DeepInfra's price, so the API stays the route.
     assert "DEP043" in result.fired_rules and "DEP042" not in result.fired_rules
 
 
@@ -229,34 +238,34 @@ def test_a_proposal_of_an_api_that_takes_shorter_requests_fails(tmp_path: Path) 
 
 
 def test_an_api_decision_without_a_price_that_takes_the_requests_says_so() -> None:
-    # Below the documents' 10,000 requests a day a managed API is the recommendation; DeepSeek's API is
-    # the catalog's price of R1, but a 74,000-token context does not fit its 64,000.
+    # Below the documents' 10,000 requests a day a managed API is the recommendation; DeepInfra's R1
+    # stands in for a 671B model given by its size, but a 167,000-token context does not fit its 163,840.
     result = run(
         {
             "name": "r1-long",
-            "model": {"name": "deepseek-r1", "precision": "fp8"},
-            "requests_per_day": 8_000,
-            "avg_input_tokens": 72_000,
+            "model": {"params_b": 671, "active_params_b": 37, "precision": "fp8"},
+            "requests_per_day": 500,
+            "avg_input_tokens": 165_000,
             "avg_output_tokens": 2_000,
         }
     )
     assert result.decision.deployment == "api"
     memo = render_memo(result)
     assert (
-        "Recommendation: **Managed API**, though every API price the catalog has for a model of this size or "
-        "larger takes shorter requests than this workload's 74,000-token context (see Managed APIs): ask the "
-        "providers for one that takes them.\n"
+        "Recommendation: **Managed API**, though every API price the catalog has for a model of this size "
+        "or larger takes shorter requests than this workload's 167,000-token context (see Managed APIs): "
+        "ask the providers for one that takes them.\n"
     ) in memo
     assert "the catalog has no API price for a model of this size" not in memo
-    # The fallback is priced: DeepSeek's price, too short for these requests, is below own hardware's.
+    # The fallback is priced: DeepInfra's price, too short for these requests, is below self-hosting's.
     flat = " ".join(memo.split())
     assert (
-        "every API of its model's size or larger takes shorter requests than its 74,000-token context. At "
+        "every API of its model's size or larger takes shorter requests than its 167,000-token context. At "
         "those prices an API would cost less than self-hosting"
     ) in flat
     assert (
-        "Until one is found, the priced route is the cheapest self-hosted one the rules leave standing (own "
-        "hardware: 6 × HGX H100 8-GPU (48 × h100-sxm)) at $66,043.66/month."
+        "Until one is found, the priced route is the cheapest self-hosted one the rules leave standing "
+        "(serverless: Modal serverless functions (global, 8 × h200)) at $55,250.61/month."
     ) in flat
 
 

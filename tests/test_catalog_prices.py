@@ -236,12 +236,14 @@ def test_personal_data_compares_with_an_eu_hosted_price_of_the_nearest_class() -
 
 def test_405b_and_deepseek_r1_are_compared_with_their_own_prices() -> None:
     assert compared(run(model_workload("llama-3.1-405b"))).api == "llama-3.1-405b-deepinfra"
+    # DeepSeek's own API no longer serves R1 (KNB018): DeepInfra's R1-0528 is compared.
     r1 = compared(run(model_workload("deepseek-r1")))
-    assert (r1.api, r1.jurisdiction, r1.same_model) == ("deepseek-r1-deepseek", "CN", True)
-    # The only R1 price is DeepSeek's own API in China: personal data leaves none.
+    assert (r1.api, r1.jurisdiction, r1.same_model) == ("deepseek-r1-deepinfra", "unknown", True)
+    # DeepInfra guarantees no location, DeepSeek's price is withdrawn and in China: personal data leaves
+    # none.
     result = run(model_workload("deepseek-r1", personal_data=True))
     assert compared(result) is None
     assert (
         "The catalog's hosted API prices for a model of this size are all excluded for this workload "
-        "(RES001), so no managed API is compared." in render_memo(result)
+        "(KNB018, RES001), so no managed API is compared." in render_memo(result)
     )

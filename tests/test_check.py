@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from helpers import TESTS_DIR, case_knowledge, merged
+from helpers import LAMBDA_UK, TESTS_DIR, case_knowledge, merged
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.check.proposal_facts import is_bar
@@ -125,13 +125,13 @@ def test_exit_codes(tmp_path: Path) -> None:
         (
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
             "proposal: {deployment: dedicated_cloud, provider: lambda, gpu: h100-sxm, region: EU}\n",
-            "proposal.region: lambda has no region in EU; its regions are in UK, US",
+            "proposal.region: lambda has no region in EU; its regions are in US",
         ),
         (
-            # Only what the provider could be checked in is offered: not CH or EU for Lambda.
+            # Only what the provider could be checked in is offered: not CH or EU for Lambda (its US region).
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
             "proposal: {deployment: dedicated_cloud, provider: lambda, gpu: h100-sxm, region: us-east-1}\n",
-            "proposal.region: unknown value 'us-east-1'; allowed: UK, US, uk, us",
+            "proposal.region: unknown value 'us-east-1'; allowed: US, us",
         ),
         (
             # AWS lists no on-demand P5 in Frankfurt: it was priced there, with the EU premium on top.
@@ -207,7 +207,7 @@ def test_sarif_is_valid_against_the_official_schema(tmp_path: Path) -> None:
     path = write_cases(
         tmp_path, [SOUND, PCIE, "personal data without a region on an offer with US and UK regions"]
     )
-    document = json.loads(invoke("check", str(path), "--format", "sarif").output)
+    document = json.loads(invoke("check", str(path), "--format", "sarif", "--overrides", LAMBDA_UK).output)
     jsonschema.validate(document, json.loads(SARIF_SCHEMA.read_text(encoding="utf-8")))
     levels = {(r["ruleId"], r["level"]) for r in document["runs"][0]["results"]}
     assert ("NET002", "error") in levels
@@ -250,8 +250,11 @@ def test_reference_evaluator_agrees_on_every_case() -> None:
     reference = ReferenceEvaluator(load_rulebook(), load_knowledge().threshold_values())
     for case in CASES["cases"]:
         parsed = ProposalDocument.model_validate(document(case))
-        engine = check_document(parsed, "case.yaml", 1, dt.date(2026, 11, 30))
-        plain = check_document(parsed, "case.yaml", 1, dt.date(2026, 11, 30), evaluator=reference)
+        knowledge = case_knowledge(case)
+        engine = check_document(parsed, "case.yaml", 1, dt.date(2026, 11, 30), knowledge=knowledge)
+        plain = check_document(
+            parsed, "case.yaml", 1, dt.date(2026, 11, 30), evaluator=reference, knowledge=knowledge
+        )
         assert engine == plain, case["name"]
 
 

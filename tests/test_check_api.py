@@ -239,10 +239,11 @@ def test_a_provider_that_hosts_only_smaller_models_is_judged_by_its_largest(tmp_
 
 
 def test_nothing_named_where_every_api_is_excluded_is_the_api_still_to_be_found(tmp_path: Path) -> None:
-    """DeepSeek-R1 for a German company's personal data: the catalog's one API of the model (DeepSeek's,
-    in China) is excluded, so the recommendation is an API still to be found (DEP043), and a proposal
-    naming no API means that one: the checks that need the API cannot tell until it is named (judged as
-    DeepSeek's, it failed the recommendation's own route). Naming DeepSeek's fails."""
+    """DeepSeek-R1 for a German company's personal data: the catalog's APIs of the model (DeepInfra's,
+    no guaranteed location; DeepSeek's, in China and withdrawn) are excluded, so the recommendation is an
+    API still to be found (DEP043), and a proposal naming no API means that one: the checks that need the
+    API cannot tell until it is named (judged as DeepSeek's, it failed the recommendation's own route).
+    Naming DeepSeek's fails."""
     workload = {**CONTRACTS, "model": {"name": "deepseek-r1", "precision": "fp8"}}
     data = document(tmp_path, {"deployment": "api"}, workload)
     assert data["recommendation"]["usd_per_month"] is None and data["status"] == "warn"
@@ -256,7 +257,7 @@ def test_nothing_named_where_every_api_is_excluded_is_the_api_still_to_be_found(
     memo = CliRunner().invoke(main, ["recommend", str(path), "--as-of", AS_OF])
     assert (
         "Recommendation: **Managed API**, though every API price the catalog has for a model of this size "
-        "or larger is excluded for this workload (RES001): ask the providers for one it may use."
+        "or larger is excluded for this workload (KNB018, RES001): ask the providers for one it may use."
         in memo.output
     )
 

@@ -1,6 +1,6 @@
 """A hybrid proposal that names its busier hours' offer (``peak_provider``, ``peak_offer``) has that offer
 judged by the checks of where and with whom it runs, as the base is. Before, only the base's provider and
-region were read: a German company's personal data on an EU reservation with Lambda (US, UK) for the busier
+region were read: a German company's personal data on an EU reservation with Lambda (US) for the busier
 hours passed RES005, and a peak at a provider company policy does not approve passed ORG004."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def in_frankfurt(tmp_path: Path) -> tuple[dict[str, Any], tuple[str, str]]:
 
 
 def test_a_peak_whose_provider_serves_two_jurisdictions_is_unknown_not_passed(tmp_path: Path) -> None:
-    """Lambda (US and UK) beside an AWS reservation in Frankfurt (added by overrides: no mix of the two is
+    """Lambda (US) beside an AWS reservation in Frankfurt (added by overrides: no mix of the two is
     priced, so the peak runs wherever Lambda does): RES005 fails; Hugging Face, with EU and US regions and
     no H100 SXM offer, cannot be placed, and RES005 is unknown rather than the base's pass."""
     workload = {**WORKLOAD, "personal_data": True, "company_country": "DE"}
@@ -118,7 +118,7 @@ def test_a_peak_whose_provider_serves_two_jurisdictions_is_unknown_not_passed(tm
     assert (lambda_peak["status"], lambda_peak["part"], lambda_peak["evidence"]["jurisdiction"]) == (
         "fail",
         "peak",
-        "UK/US",
+        "US",
     )
     hugging_face = {**proposal, "peak_provider": "huggingface"}
     del hugging_face["peak_offer"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from helpers import EVALUATED_ON, EXAMPLES_DIR, negotiated_aws, run
+from helpers import EVALUATED_ON, EXAMPLES_DIR, lambda_uk, negotiated_aws, run
 from test_commitments import MARKETS, RELATIVE, own_per_gpu_hour, with_server_price
 
 from gpu_advisor.api import render_memo
@@ -220,8 +220,9 @@ def test_an_owned_nodes_cards_are_busy_when_their_own_replica_is() -> None:
 def test_a_node_below_the_per_hour_break_even_that_still_undercuts_the_rentals_says_below() -> None:
     """At 60,000 requests a day each 2-card replica is busy 71.9 % of the time, six of the node's eight
     H100: 54 % of its card-hours, below the break-even of $1.73 / $2.99 = 58 %. The node still costs less
-    than Lambda's six H100 billed every hour ($13,096.20): TCO001 decides, and says below, not above."""
-    result = run({**UNDERWRITING, "requests_per_day": 60_000})
+    than Lambda's six H100 billed every hour ($13,096.20), in the UK region a team's contract adds
+    (tests/rates/lambda-uk.yaml; the catalog has none): TCO001 decides, and says below, not above."""
+    result = run({**UNDERWRITING, "requests_per_day": 60_000}, knowledge=lambda_uk())
     assert result.decision.deciding_rule_id == "TCO001"
     each = each_replica_busy(result.load.requests_in_flight_average, 3)
     assert f"{each:.1%}" == "71.9%"
@@ -232,4 +233,4 @@ def test_a_node_below_the_per_hour_break_even_that_still_undercuts_the_rentals_s
         "GPU-hour ($1.73 own cost per GPU-hour), which a rental billed only for busy hours would set; a "
         "dedicated rental bills its cards in every paid hour, and the node's $10,106.21/month undercuts"
     ) in message
-    assert "$13,096.20/month (lambda/on-demand/h100-sxm, billed 730 hours a month)" in message
+    assert "$13,096.20/month (lambda/on-demand-uk/h100-sxm, billed 730 hours a month)" in message

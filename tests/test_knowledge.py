@@ -82,8 +82,10 @@ def test_personal_data_jurisdictions() -> None:
     knowledge = load_knowledge()
     eu = {o.provider for o in knowledge.offers.offers if "EU" in knowledge.offer_regions_by_jurisdiction(o)}
     assert eu == {"aws", "azure", "gcp", "stackit", "ovhcloud", "scaleway"}
+    # The documents' UK region is not Lambda's own: its region list has none (regions_note).
     lambda_regions = {r.jurisdiction for r in knowledge.provider("lambda").regions}
-    assert lambda_regions == {"US", "UK"}  # the UK is not the EU
+    assert lambda_regions == {"US"}
+    assert "no UK region" in (knowledge.provider("lambda").regions_note or "")
 
 
 # --- corrupt knowledge files ---------------------------------------------------------------------------

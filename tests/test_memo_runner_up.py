@@ -5,11 +5,15 @@ the self-hosted fleet only, as if the API had been checked."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
-from helpers import EXAMPLES_DIR, STEADY_IN_THE_BAND, run
+from helpers import EXAMPLES_DIR, STEADY_IN_THE_BAND, knowledge_with, run
 from test_stale_route_price import SPORADIC
 
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge_from
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -51,12 +55,31 @@ CHAT = {
 }
 
 
-def test_the_next_best_offer_is_another_offer_not_the_chosen_one_elsewhere() -> None:
-    result = run(CLAIMS)
+def lambda_in_two_regions(directory: Path) -> Knowledge:
+    """The catalog with a UK region added to Lambda and its on-demand H100 sold there as in the US (the
+    catalog lists Lambda's US region only): one offer in two regions at the same price."""
+    copy = knowledge_with(
+        directory,
+        "providers.yaml",
+        '      - {id: us, name: "United States", jurisdiction: US, countries: [US]}\n    regions_source:',
+        '      - {id: us, name: "United States", jurisdiction: US, countries: [US]}\n'
+        '      - {id: uk, name: "United Kingdom", jurisdiction: UK, countries: [GB]}\n    regions_source:',
+    )
+    offers = copy / "offers.yaml"
+    text = offers.read_text(encoding="utf-8")
+    on_demand = '    instance_gpus: [1, 2, 4, 8]\n    shapes_source: {url: "https://lambda.ai/pricing"'
+    start = text.index(on_demand)
+    end = text.index("    regions: [us]\n", start)
+    offers.write_text(text[:end] + "    regions: [us, uk]\n" + text[end + len("    regions: [us]\n") :])
+    return load_knowledge_from(copy)
+
+
+def test_the_next_best_offer_is_another_offer_not_the_chosen_one_elsewhere(tmp_path: Path) -> None:
+    result = run(CLAIMS, knowledge=lambda_in_two_regions(tmp_path))
     best = result.best_option
     assert best is not None and (best.provider, best.offer, best.gpus) == ("lambda", "on-demand", 6)
-    # Lambda sells the same H100 at the same price in its UK and US regions: the second row of the
-    # admitted offers is the chosen offer again.
+    # Lambda sells the same H100 at the same price in both regions: the second row of the admitted
+    # offers is the chosen offer again.
     same = [o for o in result.options if (o.provider, o.offer, o.gpu) == ("lambda", "on-demand", "h100-sxm")]
     assert len(same) == 2 and same[0].usd_per_month == same[1].usd_per_month
     memo = render_memo(result)

@@ -23,7 +23,7 @@ import pytest
 import regopy
 import yaml
 from click.testing import CliRunner
-from helpers import EXAMPLES_DIR
+from helpers import EXAMPLES_DIR, LAMBDA_UK
 
 from gpu_advisor.cli import main
 
@@ -55,24 +55,24 @@ RUNPOD = {
 
 
 @functools.cache
-def _checked(text: str) -> tuple[int, str]:
+def _checked(text: str, *options: str) -> tuple[int, str]:
     here = Path.cwd()
     with tempfile.TemporaryDirectory() as directory:
         os.chdir(directory)
         try:
             Path("proposals").mkdir()
             Path("proposals/p.yaml").write_text(text, encoding="utf-8")
-            arguments = ["check", "proposals", "--format", "json", "--as-of", "2026-11-30"]
+            arguments = ["check", "proposals", "--format", "json", "--as-of", "2026-11-30", *options]
             run = CliRunner().invoke(main, arguments, catch_exceptions=False)
         finally:
             os.chdir(here)
     return run.exit_code, run.output
 
 
-def checked(*documents: dict[str, Any]) -> tuple[int, Result]:
-    """The exit code and JSON of ``gpu-advisor check proposals --format json`` on a file holding the
-    documents (each a workload, a proposal and optional waivers)."""
-    exit_code, output = _checked(yaml.safe_dump({"proposals": list(documents)}, sort_keys=False))
+def checked(*documents: dict[str, Any], options: tuple[str, ...] = ()) -> tuple[int, Result]:
+    """The exit code and JSON of ``gpu-advisor check proposals --format json`` (and ``options``) on a
+    file holding the documents (each a workload, a proposal and optional waivers)."""
+    exit_code, output = _checked(yaml.safe_dump({"proposals": list(documents)}, sort_keys=False), *options)
     return exit_code, copy.deepcopy(json.loads(output))
 
 
@@ -170,12 +170,15 @@ def test_residency_accepts_personal_data_in_an_eu_region() -> None:
 
 def test_residency_accepts_a_uk_region_for_swiss_personal_data_and_denies_a_us_one() -> None:
     swiss = workload("hr-assistant", personal_data=True, company_country="CH")
-    lambda_uk = {**RUNPOD, "provider": "lambda", "offer": "on-demand", "region": "uk"}
-    _, result = checked({"workload": swiss, "proposal": lambda_uk})
+    # The catalog has no UK region: the overrides add Lambda's H100 in the UK and the US.
+    lambda_uk = {**RUNPOD, "provider": "lambda", "offer": "on-demand-uk", "region": "uk"}
+    _, result = checked({"workload": swiss, "proposal": lambda_uk}, options=("--overrides", LAMBDA_UK))
     assert result[0]["workload"]["personal_data_region"] == "ch"
     assert result[0]["location"] == {"jurisdictions": ["UK"], "countries": ["GB"]}
     assert "residency.deny" not in verdicts(result)
-    _, result = checked({"workload": swiss, "proposal": {**lambda_uk, "region": "us"}})
+    _, result = checked(
+        {"workload": swiss, "proposal": {**lambda_uk, "region": "us"}}, options=("--overrides", LAMBDA_UK)
+    )
     assert statuses(result[0])["RES005"] == "fail"
     assert len(verdicts(result)["residency.deny"]) == 2
 

@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from helpers import EXAMPLES_DIR, TESTS_DIR, merged, run
+from helpers import EXAMPLES_DIR, TESTS_DIR, lambda_uk, merged, run
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
 from gpu_advisor.engine.domain.results import Option, Recommendation
 from gpu_advisor.knowledge import KNOWLEDGE_DIR
@@ -26,8 +27,8 @@ BASE: dict[str, Any] = yaml.safe_load((TESTS_DIR / "scenarios" / "workloads.yaml
 """A public 70B FP8 chat service of a German company, 400,000 requests a day."""
 
 
-def personal(**changes: Any) -> Recommendation:
-    return run(merged(BASE, {"personal_data": True, **changes}))
+def personal(knowledge: Knowledge | None = None, **changes: Any) -> Recommendation:
+    return run(merged(BASE, {"personal_data": True, **changes}), knowledge=knowledge)
 
 
 def admitted(result: Recommendation) -> list[Option]:
@@ -126,7 +127,8 @@ def test_a_us_company_with_personal_data_of_people_in_the_us_can_choose_a_us_reg
 
 
 def test_a_swiss_company_gets_swiss_eu_or_uk_regions_under_the_revdsg() -> None:
-    result = personal(company_country="CH")
+    # The catalog has no UK region: the overrides add Lambda's H100 in the UK (tests/rates/lambda-uk.yaml).
+    result = personal(lambda_uk(), company_country="CH")
     jurisdictions = {option.jurisdiction for option in admitted(result)}
     assert jurisdictions <= {"CH", "EU", "UK"}
     assert {"EU", "UK"} <= jurisdictions
@@ -138,7 +140,7 @@ def test_a_swiss_company_gets_swiss_eu_or_uk_regions_under_the_revdsg() -> None:
     assert best is not None
     assert (best.provider, best.offer, best.jurisdiction, best.countries) == (
         "lambda",
-        "on-demand",
+        "on-demand-uk",
         "UK",
         ("GB",),
     )
@@ -191,7 +193,7 @@ def test_personal_data_under_the_gdpr_never_gets_a_non_eu_option(changes: dict[s
 
 
 def test_a_swiss_company_with_personal_data_of_people_in_the_eu_keeps_to_the_stricter_set() -> None:
-    result = personal(company_country="CH", personal_data_region="eu")
+    result = personal(lambda_uk(), company_country="CH", personal_data_region="eu")
     assert {"RES001", "RES008"} <= set(result.fired_rules)
     uk = [option for option in result.options if option.jurisdiction == "UK"]
     assert uk and all(residency_exclusions(option) == ["RES001"] for option in uk)
@@ -214,7 +216,7 @@ def test_options_name_the_countries_of_their_regions() -> None:
     assert countries[("aws", "p5-on-demand-stockholm", "EU")] == ("SE",)
     assert countries[("aws", "p5-reserved-3y-2026-09", "US")] == ("US",)
     assert countries[("azure", "nd-h100-v5-swedencentral", "EU")] == ("SE",)
-    assert countries[("lambda", "on-demand", "UK")] == ("GB",)
+    assert countries[("lambda", "on-demand", "US")] == ("US",)
     assert countries[("runpod", "serverless", "EU")] == ("RO", "SE", "NL", "CZ", "FR")
     assert countries[("huggingface", "inference-endpoints", "EU")] == ("IE",)
     assert countries[("gcp", "a3-high-europe-west4", "EU")] == ("NL",)
@@ -224,9 +226,9 @@ def test_options_name_the_countries_of_their_regions() -> None:
 def test_the_memo_shows_the_countries_and_whose_data_it_is() -> None:
     from gpu_advisor.engine.present.memo import render_memo
 
-    memo = render_memo(personal(company_country="CH"))
+    memo = render_memo(personal(lambda_uk(), company_country="CH"))
     assert "| Whose personal data | people in Switzerland (from the company country) |" in memo
-    assert "| on-demand | UK (GB) | $2.99 |" in memo
+    assert "| on-demand-uk | h100-sxm | 4 | on-demand | UK (GB) | $2.99 |" in memo
     assert "| on-demand | EU (SE) | $7.36 |" in memo
     assert "| on-demand | EU (FR) | $3.67 (€3.17) |" in memo
     assert "| reserved | US | $1.90 |" in memo

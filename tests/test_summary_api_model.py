@@ -99,8 +99,7 @@ def test_an_offer_named_after_its_pricing_is_named_once(tmp_path: Path) -> None:
     source.write_text(
         "name: swiss-bank-advisor\nmodel: {name: qwen2.5-72b, precision: fp8}\nrequests_per_day: 30000\n"
         "avg_input_tokens: 1500\navg_output_tokens: 300\nload_pattern: steady\nschedule: workdays\n"
-        "latency_sensitive: true\npersonal_data: true\npersonal_data_region: ch\ncompany_country: CH\n"
-        "business_critical: true\n",
+        "latency_sensitive: true\ncompany_country: CH\nbusiness_critical: true\n",
         encoding="utf-8",
     )
     result = recommend(load_workload(str(source)), AS_OF)
@@ -146,28 +145,25 @@ def test_a_larger_models_price_beside_a_self_hosted_decision_is_called_a_stand_i
 
 
 def test_the_summary_says_where_the_recommended_api_processes_the_requests() -> None:
-    """DeepSeek's own API keeps its data in China (its privacy policy, knowledge/api_prices.yaml): the
-    summary says so beside the recommendation, where the API table's column alone said "CN"; where the
+    """IONOS processes the requests of its AI Model Hub in the EU (knowledge/api_prices.yaml): the
+    summary says so beside the recommendation, where the API table's column alone said "EU"; where the
     catalog does not know the place, the summary says to ask."""
-    r1 = {
-        "name": "code-review-r1",
-        "model": {"name": "deepseek-r1", "precision": "fp8"},
-        "requests_per_day": 200_000,
-        "avg_input_tokens": 3_000,
-        "avg_output_tokens": 1_500,
-        "context_tokens": 32_768,
-        "load_pattern": "variable",
+    hr = {
+        "name": "hr-assistant",
+        "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+        "requests_per_day": 8_000,
+        "personal_data": True,
         "company_country": "DE",
     }
-    result = run(r1, AS_OF)
-    assert (result.decision.deployment, result.decision.offer) == ("api", "deepseek-r1-deepseek")
+    result = run(hr, AS_OF)
+    assert (result.decision.deployment, result.decision.offer) == ("api", "llama-3.3-70b-ionos")
     memo = render_memo(result)
     assert (
-        "at the price of DeepSeek-R1 (DeepSeek API, deepseek-reasoner).\n"
-        "Its provider processes the requests in China.\n"
+        "at the price of Llama 3.3 70B Instruct (IONOS AI Model Hub).\n"
+        "Its provider processes the requests in the EU.\n"
     ) in memo
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
-    assert "\nDer Anbieter dieser API verarbeitet die Anfragen in China.\n" in german
+    assert "\nDer Anbieter dieser API verarbeitet die Anfragen in der EU.\n" in german
     public = render_memo(recommend(load_workload(str(EXAMPLES_DIR / "public-chat.yaml")), AS_OF))
     assert (
         "Where its provider processes the requests is not in the catalog: ask before sending it data."

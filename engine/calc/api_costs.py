@@ -35,7 +35,8 @@ class ApiListing:
     api: ApiPrice
     batch: bool
     attributes: Mapping[str, Any]
-    """What option exclusions can name: eu, jurisdiction, pricing, provider, enterprise_sla (read-only)."""
+    """What option exclusions can name: eu, jurisdiction, pricing, provider, enterprise_sla, withdrawn
+    (read-only)."""
 
     @property
     def price_factor(self) -> float:
@@ -60,6 +61,7 @@ def _listings_of(apis: tuple[ApiPrice, ...], /) -> tuple[ApiListing, ...]:
                 "pricing": BATCH_API if batch else "on_demand",
                 "provider": api.provider or "",
                 "enterprise_sla": api.enterprise_sla,
+                "withdrawn": api.withdrawn_on is not None,
             }
             found.append(ApiListing(api, batch, MappingProxyType(attributes)))
     return tuple(found)
@@ -75,6 +77,21 @@ def large_enough(api: ApiPrice, params_b: float, active_params_b: float) -> bool
         return False
     active = api.model_active_params_b
     return active is None or whole_billions(active_params_b) <= whole_billions(active)
+
+
+def prices_the_model(api: ApiPrice, model: str | None, params_b: float, active_params_b: float) -> bool:
+    """``api`` is a price of the workload's catalog ``model``; for a model given by its size (None), of a
+    model of that size, in whole billions of parameters and of active ones."""
+    if model is not None:
+        return api.model == model
+    hosted = api.model_params_b
+    if hosted is None:
+        return False
+    active = api.model_active_params_b or hosted
+    return (whole_billions(hosted), whole_billions(active)) == (
+        whole_billions(params_b),
+        whole_billions(active_params_b),
+    )
 
 
 def whole_billions(params_b: float) -> int:

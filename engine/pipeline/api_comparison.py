@@ -240,8 +240,17 @@ def cheapest_unusable_api(market: Market) -> ApiCost | None:
     # The same prices the message's reason describes: those that take the requests (all excluded, as
     # none is compared), else those of the size that take shorter ones.
     sized = [a for a in market.apis if a.large_enough and not a.batch]
-    unusable = [a for a in sized if a.stands_in] or [a for a in sized if a.exceeded_limit]
+    unusable = [a for a in sized if a.stands_in] or too_short_apis(market)
     return min(unusable, key=lambda a: (a.usd_per_month, a.api), default=None)
+
+
+def too_short_apis(market: Market) -> list[ApiCost]:
+    """The prices of the model's size or larger (sold per request) that take shorter requests than the
+    workload's: those no rule excludes where there are any, else all of them. A price excluded anyway (a
+    product withdrawn, KNB018) does not say which of the workload's lengths the open ones refuse; the
+    memo lists the same (``too_short`` in templates/memo.md.j2)."""
+    short = [a for a in market.apis if a.large_enough and not a.batch and a.exceeded_limit]
+    return [a for a in short if not a.excluded_by] or short
 
 
 def unusable_api_details(market: Market, unusable: ApiCost | None) -> dict[str, Any]:
@@ -258,7 +267,7 @@ def unusable_api_details(market: Market, unusable: ApiCost | None) -> dict[str, 
             else ", ".join(sorted({r for a in sized for r in a.excluded_by}))
         )
         return {**named, "api_excluded_by": excluded}
-    limits = {a.exceeded_limit for a in market.apis if a.large_enough and not a.batch and a.exceeded_limit}
+    limits = {a.exceeded_limit for a in too_short_apis(market)}
     return {**named, "api_exceeded_limit": "window" if "window" in limits else "answer" if limits else ""}
 
 

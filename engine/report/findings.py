@@ -97,6 +97,7 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
             "spot_sellers": knowledge.spot_sellers(),
             "schedules": {schedule.id: schedule for schedule in knowledge.schedules.schedules},
             "superseded_offers": knowledge.superseded_offers(),
+            "withdrawn_apis": knowledge.withdrawn_apis(),
             "throughput": knowledge.throughput,
         },
     }

@@ -195,6 +195,9 @@ class WorkloadFact(Fact):
     cards than the reference GPU (or where the reference GPU holds none)."""
     superseded_prices_listed: bool
     """The catalog lists prices its providers' own newer ones replace (offers' ``superseded_by``)."""
+    withdrawn_api_for_the_model: bool
+    """The catalog lists an API price of the workload's model (of its size, for a model given by its size)
+    whose product no longer serves it (``withdrawn_on``)."""
 
 
 OPTION = "has_eligible_option"

@@ -37,12 +37,14 @@ OptionField = Literal[
     "housing",
     "managed",
     "superseded",
+    "withdrawn",
 ]
 """What an option filter can name: ``eu`` (its regions are in the EU), ``jurisdiction`` (EU, US, UK, CH or
 unknown), the pricing kind and how long it binds (``commitment``: none, months, years), the GPU's
 interconnect and segment, the provider, its kind and SLA; ``managed`` (a rental's or serverless product's:
 the platform runs the serving stack, knowledge/serverless.yaml); ``superseded`` (a rental whose list
-price its provider's newer one replaces, ``superseded_by``); ``housing`` (datacenter, office) is an
+price its provider's newer one replaces, ``superseded_by``); ``withdrawn`` (an API price of a model its
+provider no longer serves under that product, ``withdrawn_on``); ``housing`` (datacenter, office) is an
 own server's only: where the machine stands."""
 
 
@@ -63,7 +65,7 @@ OPTION_KINDS: dict[str, frozenset[str]] = {
             "superseded",
         )
     ),
-    "api": frozenset(("eu", "jurisdiction", "pricing", "provider", "enterprise_sla")),
+    "api": frozenset(("eu", "jurisdiction", "pricing", "provider", "enterprise_sla", "withdrawn")),
     "own_server": frozenset(("housing",)),
 }
 """The fields each kind of option has (a rental or serverless product, a managed API's price, an own

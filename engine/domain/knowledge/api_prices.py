@@ -86,7 +86,21 @@ class ApiPrice(Sourced):
     models (IONOS's)."""
     rate_limit_source: Citation | None = None
     rate_limit_as_of: dt.date | None = None
+    withdrawn_on: dt.date | None = None
+    """The day the provider stopped serving the priced model under this product (it moved the name to
+    another model, or retired it): the price is kept to say so, and KNB018 excludes it."""
+    withdrawn_source: Citation | None = None
+    withdrawn_note: str | None = None
+    """What the product's name serves since, as the source says."""
     note: str | None = None
+
+    @model_validator(mode="after")
+    def _withdrawal_sourced(self) -> ApiPrice:
+        if (self.withdrawn_on is None) != (self.withdrawn_source is None):
+            raise ValueError("withdrawn_on and withdrawn_source come together")
+        if self.withdrawn_note is not None and self.withdrawn_on is None:
+            raise ValueError("withdrawn_note needs withdrawn_on")
+        return self
 
     @model_validator(mode="after")
     def _concurrency_sourced(self) -> ApiPrice:

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.errors import InputError, unknown_country
 from gpu_advisor.engine.domain.choices import PersonalDataRegion
+from gpu_advisor.engine.domain.knowledge.api_prices import ApiPrice
 from gpu_advisor.engine.domain.knowledge.costs import (
     CountryCosts,
 )
@@ -108,6 +109,11 @@ class Knowledge(Strict):
         return [
             (offer, newer) for offer in self.offers.offers if (newer := self.successor(offer)) is not None
         ]
+
+    def withdrawn_apis(self) -> list[ApiPrice]:
+        """The API prices whose products no longer serve the priced model (``withdrawn_on``), in the
+        catalog's order: what KNB018's message names."""
+        return [api for api in self.api_prices.apis if api.withdrawn_on is not None]
 
     def successor(self, offer: Offer) -> Offer | None:
         """The provider's newer offer that replaces ``offer`` (``superseded_by``; checked at load)."""

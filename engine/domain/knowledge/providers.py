@@ -48,6 +48,11 @@ class Provider(Sourced):
     sla_note: str | None = None
     """Where the verdict is unknown: what was looked for and why it is not established."""
     regions: tuple[Region, ...] = Field(min_length=1)
+    regions_source: Citation | None = None
+    """Where the regions come from, where not from ``source`` (the provider's own region list)."""
+    regions_as_of: dt.date | None = None
+    regions_note: str | None = None
+    """Why regions a source names are left out, or which of the provider's regions are not listed."""
     spot_notice: SpotNotice | None = None
     """Required where the provider sells spot (an offer priced ``spot``; ``checks.py``)."""
     spend_limit: SpendLimit | None = None
@@ -65,4 +70,6 @@ class Provider(Sourced):
             )
         if (self.sla_source is None) != (self.sla_as_of is None):
             raise ValueError("sla_source and sla_as_of come together")
+        if (self.regions_source is None) != (self.regions_as_of is None):
+            raise ValueError("regions_source and regions_as_of come together")
         return self

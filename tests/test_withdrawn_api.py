@@ -1,0 +1,138 @@
+"""An API price of a model its provider no longer serves under that product (``withdrawn_on``): DeepSeek
+moved the name deepseek-reasoner from DeepSeek-R1 to DeepSeek-V3.1 on 2025-08-21, and a memo recommended
+"DeepSeek-R1 (DeepSeek API, deepseek-reasoner)" at its 2025 price. KNB018 excludes such a price for the
+workload whose model it prices; a proposal naming it fails as any excluded API does. And a provider's
+regions as its own list gives them (``regions_source``): Lambda's has no UK region."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from helpers import knowledge_with, run
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.calc.api_costs import prices_the_model
+from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
+from gpu_advisor.engine.present.memo import render_memo
+
+R1 = {
+    "name": "r1-assistant",
+    "model": {"name": "deepseek-r1", "precision": "fp8"},
+    "requests_per_day": 20_000,
+    "avg_input_tokens": 1_500,
+    "avg_output_tokens": 1_200,
+}
+
+
+SOURCE = '    withdrawn_source: {document: deepseek-api-change-log, section: "2025-08-21, DeepSeek-V3.1"}\n'
+
+
+def cost(result: Any, api: str) -> Any:
+    return next(a for a in result.api_costs if a.api == api and not a.batch)
+
+
+def test_the_withdrawn_price_is_excluded_and_the_served_one_compared() -> None:
+    result = run(R1)
+    assert "KNB018" in result.fired_rules
+    deepseek, deepinfra = cost(result, "deepseek-r1-deepseek"), cost(result, "deepseek-r1-deepinfra")
+    assert (deepseek.excluded_by, deepseek.compared) == (("KNB018",), False)
+    assert (deepinfra.excluded_by, deepinfra.compared) == ((), True)
+    # 20,000 requests x 30.42 days x (1,500 x 0.50 + 1,200 x 2.15) USD per million tokens.
+    assert deepinfra.usd_per_month == pytest.approx(20_000 * 30.42 * (1_500 * 0.50 + 1_200 * 2.15) / 1e6)
+    assert result.decision.offer == "deepseek-r1-deepinfra"
+    memo = render_memo(result)
+    assert (
+        "- **KNB018** · knowledge · info: **An API price of a model its provider no longer serves is not "
+        "used.** The catalog keeps the price of a managed API whose provider has since stopped serving the "
+        "priced model under that product, so it is excluded: DeepSeek-R1 (DeepSeek API, deepseek-reasoner) "
+        "at 0.55 / 2.19 USD per million input / output tokens (2025-02-06), withdrawn on 2025-08-21: "
+        "DeepSeek moved the name deepseek-reasoner to DeepSeek-V3.1's thinking mode, and later to "
+        "V3.1-Terminus, V3.2-Exp and V3.2.\n"
+    ) in memo
+    row = "| DeepSeek-R1 (DeepSeek API, deepseek-reasoner) | CN | $2,101 | $0.00345 | 2025-02-06 |"
+    assert f"{row} excluded by KNB018 |" in memo
+
+
+def test_a_workload_of_another_model_is_not_told_of_it() -> None:
+    """R1's price is large enough to stand in for an 8B model, but the 8B model's own prices are compared:
+    the withdrawn R1 price says nothing about it."""
+    result = run({**R1, "model": {"name": "llama-3.1-8b", "precision": "fp8"}})
+    assert "KNB018" not in result.fired_rules
+    assert cost(result, "deepseek-r1-deepseek").excluded_by == ()
+
+
+def test_a_model_given_by_its_size_is_priced_by_a_model_of_that_size() -> None:
+    deepseek = next(a for a in load_knowledge().api_prices.apis if a.id == "deepseek-r1-deepseek")
+    assert prices_the_model(deepseek, None, 671, 37) is True
+    assert prices_the_model(deepseek, None, 671.4, 36.6) is True  # sizes in whole billions
+    assert prices_the_model(deepseek, None, 671, 671) is False  # a dense model of that size
+    assert prices_the_model(deepseek, None, 405, 405) is False
+    assert prices_the_model(deepseek, "deepseek-r1", 1, 1) is True
+    assert prices_the_model(deepseek, "llama-3.1-405b", 671, 37) is False
+    result = run({**R1, "model": {"params_b": 671, "active_params_b": 37, "precision": "fp8"}})
+    assert "KNB018" in result.fired_rules
+
+
+def test_a_proposal_of_the_withdrawn_price_fails(tmp_path: Path) -> None:
+    path = tmp_path / "proposal.yaml"
+    proposal = {"deployment": "api", "provider": "deepseek", "offer": "deepseek-r1-deepseek"}
+    path.write_text(yaml.safe_dump({"workload": R1, "proposal": proposal}), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30", "--format", "json"])
+    assert result.exit_code == 1, result.output
+    (data,) = json.loads(result.output)
+    (excluded,) = [i for i in data["results"] if i["rule_id"] == "DEP036"]
+    assert excluded["status"] == "fail"
+    assert excluded["message"] == (
+        "DeepSeek-R1 (DeepSeek API, deepseek-reasoner) is excluded for this workload, as it is from the "
+        "recommendation's comparison; the rules that exclude it: KNB018 (An API price of a model its "
+        "provider no longer serves is not used). Its provider processes the requests in China."
+    )
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "problem"),
+    [
+        (
+            "    withdrawn_on: 2025-08-21\n",
+            "",
+            "withdrawn_on and withdrawn_source come together",
+        ),
+        (
+            SOURCE,
+            "",
+            "withdrawn_on and withdrawn_source come together",
+        ),
+    ],
+)
+def test_a_withdrawal_needs_its_date_and_source(
+    tmp_path: Path, before: str, after: str, problem: str
+) -> None:
+    directory = knowledge_with(tmp_path, "api_prices.yaml", before, after)
+    with pytest.raises(KnowledgeError, match=problem):
+        load_knowledge_from(directory)
+
+
+def test_a_withdrawal_note_needs_the_withdrawal(tmp_path: Path) -> None:
+    directory = knowledge_with(tmp_path, "api_prices.yaml", "    withdrawn_on: 2025-08-21\n" + SOURCE, "")
+    with pytest.raises(KnowledgeError, match="withdrawn_note needs withdrawn_on"):
+        load_knowledge_from(directory)
+
+
+def test_lambda_is_listed_in_the_regions_its_own_list_gives() -> None:
+    lambda_ = load_knowledge().provider("lambda")
+    assert [r.id for r in lambda_.regions] == ["us"]
+    assert lambda_.regions_source is not None and lambda_.regions_as_of is not None
+    offers = [o for o in load_knowledge().offers.offers if o.provider == "lambda"]
+    assert offers and all(o.regions == ("us",) for o in offers)
+
+
+def test_a_region_source_needs_its_date(tmp_path: Path) -> None:
+    directory = knowledge_with(tmp_path, "providers.yaml", "    regions_as_of: 2024-10-19\n", "")
+    with pytest.raises(KnowledgeError, match="regions_source and regions_as_of come together"):
+        load_knowledge_from(directory)
