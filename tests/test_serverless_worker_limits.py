@@ -1,12 +1,21 @@
 """A serverless product runs only so many workers by default (PRV019): a law firm's nightly batch was
 recommended seven B200 workers on RunPod Serverless, whose endpoints run 3 by default (a setting) and
-whose accounts run 5 across their endpoints until their balance grows, without a word."""
+whose accounts run 5 across their endpoints until their balance grows, without a word. And it scales an
+endpoint idle for days down (PRV023, PRV024): RunPod cuts an endpoint's maximum workers to 2 after 3 days
+without a request and to none after 7, until the team raises them, so a weekly or monthly batch finds
+its endpoint short of workers or without any."""
 
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
+
+import pytest
+from helpers import knowledge_with
 
 from gpu_advisor import api
+from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge_from
 
 EVALUATED_ON = dt.date(2026, 12, 4)
 NIGHTLY = {
@@ -65,3 +74,61 @@ def test_workers_within_the_endpoints_default_are_not_warned() -> None:
     option = result.serverless_option
     assert option is not None and option.provider == "runpod" and option.replicas <= 3
     assert prv019(result) == []
+
+
+def idle_findings(result) -> list[tuple[str, str]]:
+    return [(f.rule_id, f.message) for f in result.findings if f.rule_id in ("PRV023", "PRV024")]
+
+
+def test_a_nightly_batch_keeps_its_endpoint_awake() -> None:
+    # 22 runs a month on workdays: about 30.42 / 22 - 5 / 24 = 1.17 days between runs, under 3.
+    assert idle_findings(api.recommend(NIGHTLY, EVALUATED_ON)) == []
+
+
+def test_a_weekly_batch_finds_its_endpoint_lowered_to_two_workers() -> None:
+    result = api.recommend({**NIGHTLY, "batch_runs_per_month": 4.35}, EVALUATED_ON)
+    option = result.serverless_option
+    assert option is not None and (option.provider, option.replicas) == ("runpod", 7)
+    idle = 730 / 24 / 4.35 - 5 / 24
+    assert f"{idle:.2f}" == "6.78"
+    assert idle_findings(result) == [
+        (
+            "PRV024",
+            "Between two runs the batch sends no request for about 6.78 days. After 3 days without a request "
+            "RunPod lowers the endpoint's maximum workers to 2 and keeps them there until they are raised by "
+            "hand, while a run on the cheapest self-hosted route, RunPod Serverless (eu-datacenters, 1 × "
+            "b200), needs 7: with 2 it takes longer than its window. Raise the endpoint's maximum workers "
+            "before every run (an API call can do it), or send it a request at least every 3 days, which "
+            "resets the timer.",
+        )
+    ]
+
+
+def test_a_weekly_batch_of_two_workers_is_not_warned() -> None:
+    result = api.recommend(
+        {**NIGHTLY, "batch_runs_per_month": 4.35, "requests_per_day": 30_000}, EVALUATED_ON
+    )
+    option = result.serverless_option
+    assert option is not None and (option.provider, option.replicas) == ("runpod", 2)
+    assert idle_findings(result) == []
+
+
+def test_a_monthly_batch_finds_its_endpoint_without_workers() -> None:
+    result = api.recommend({**NIGHTLY, "batch_runs_per_month": 1}, EVALUATED_ON)
+    # 730 / 24 - 5 / 24 = 30.21 days between runs, past the 7 that leave the endpoint without workers.
+    ((rule_id, message),) = idle_findings(result)
+    assert rule_id == "PRV023"
+    assert message.startswith(
+        "Between two runs the batch sends no request for about 30.2 days. After 3 days without a request "
+        "RunPod lowers the endpoint's maximum workers to 2, after 7 days to none, and keeps them there "
+        "until they are raised by hand: without that, the next run does not start (the cheapest "
+        "self-hosted route, RunPod Serverless (eu-datacenters, 1 × b200), runs it on 7 workers)."
+    )
+
+
+def test_an_endpoint_is_not_stopped_before_it_is_lowered(tmp_path: Path) -> None:
+    directory = knowledge_with(
+        tmp_path, "serverless.yaml", "      stopped_after_days: 7\n", "      stopped_after_days: 3\n"
+    )
+    with pytest.raises(KnowledgeError, match="stopped_after_days must come after lowered_after_days"):
+        load_knowledge_from(directory)

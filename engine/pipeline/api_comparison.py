@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
 from gpu_advisor.engine.calc.load import scheduled_window
-from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
+from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, SECONDS_PER_HOUR
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.providers import Provider
@@ -78,6 +78,8 @@ def weigh_api(
         self_hosted_spend_limit_usd_per_hour=float(limit.usd_per_hour) if limit else 0.0,
         self_hosted_peak_instances=route.peak_instances if route else 0,
         **worker_limit_facts(route),
+        **idle_scale_down_facts(route),
+        idle_days_between_runs=idle_days_between_runs(resolved, knowledge),
         **api_limit_facts(api),
         **minute_rate_facts(minute),
         peak_in_flight_known=in_flight is not None,
@@ -177,6 +179,30 @@ def worker_limit_facts(route: SelfHosted | None) -> dict[str, Any]:
         "self_hosted_workers_per_endpoint": limits.per_endpoint,
         "self_hosted_workers_per_account": limits.per_account,
     }
+
+
+def idle_scale_down_facts(route: SelfHosted | None) -> dict[str, Any]:
+    """How a serverless route's product scales down an endpoint idle for days (PRV023, PRV024), where
+    the catalog has it."""
+    idle = route.idle_scale_down if route else None
+    if idle is None:
+        return {}
+    return {
+        "self_hosted_idle_scale_down": True,
+        "self_hosted_workers_lowered_after_days": idle.lowered_after_days,
+        "self_hosted_workers_lowered_to": idle.lowered_to_workers,
+        "self_hosted_workers_stopped_after_days": idle.stopped_after_days,
+    }
+
+
+def idle_days_between_runs(resolved: ResolvedWorkload, knowledge: Knowledge) -> float:
+    """A batch's days without a request between the end of one run and the start of the next, its runs
+    spread evenly over the calendar month (a weekly batch of 8 hours: 30.42 / 4.35 days less 8 hours,
+    about 6.66); 0 for a service."""
+    if resolved.batch_window_hours is None or resolved.batch_runs_per_month is None:
+        return 0.0
+    days = knowledge.calendar_hours_per_month() / HOURS_PER_DAY
+    return max(0.0, days / resolved.batch_runs_per_month - resolved.batch_window_hours / HOURS_PER_DAY)
 
 
 def api_limit_facts(api: ApiCost | None) -> dict[str, Any]:

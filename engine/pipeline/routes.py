@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from gpu_advisor.engine.calc.commitments import fleet_name
 from gpu_advisor.engine.common.wording import Words
-from gpu_advisor.engine.domain.knowledge.serving import WorkerLimits
+from gpu_advisor.engine.domain.knowledge.serving import IdleScaleDown, WorkerLimits
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.serverless import option_name, peak_usd_per_hour, serverless_name
 from gpu_advisor.engine.rulebook.conclusions import proposal_stands
@@ -35,6 +35,8 @@ class SelfHosted(NamedTuple):
     """A serverless option's instances in its busiest hour (0 otherwise)."""
     worker_limits: WorkerLimits | None = None
     """A serverless option's product's default limits on its instances (None otherwise)."""
+    idle_scale_down: IdleScaleDown | None = None
+    """How a serverless option's product scales down an endpoint idle for days (None otherwise)."""
 
 
 def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> list[SelfHosted]:
@@ -52,6 +54,7 @@ def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str])
                 peak_usd_per_hour(serverless),
                 serverless.bill.priced.instances_at_peak,
                 serverless.listing.product.worker_limits,
+                serverless.listing.product.idle_scale_down,
             )
         )
     if "own_hardware" in kinds and own.applicable and proposal_stands(rules, "own_hardware"):

@@ -54,6 +54,20 @@ class ApiFact(Fact):
     self_hosted_workers_per_account: Annotated[
         int, Guard("self_hosted_priced", "self_hosted_workers_limited")
     ] = 0
+    self_hosted_idle_scale_down: Annotated[bool, Guard("self_hosted_priced")] = False
+    """The route is a serverless product that scales down an endpoint idle for days (``IdleScaleDown``)."""
+    self_hosted_workers_lowered_after_days: Annotated[
+        float, Guard("self_hosted_priced", "self_hosted_idle_scale_down")
+    ] = 0.0
+    self_hosted_workers_lowered_to: Annotated[
+        int, Guard("self_hosted_priced", "self_hosted_idle_scale_down")
+    ] = 0
+    self_hosted_workers_stopped_after_days: Annotated[
+        float, Guard("self_hosted_priced", "self_hosted_idle_scale_down")
+    ] = 0.0
+    idle_days_between_runs: float = 0.0
+    """A batch's days without a request from the end of one run to the start of the next, its runs spread
+    evenly over the calendar month; 0 for a service, which is sent requests every day."""
     api_batch: Annotated[bool, Guard(API)]
     """The compared price is the provider's batch API: its work is queued, not held in flight."""
     api_concurrency_limited: Annotated[bool, Guard(API)]

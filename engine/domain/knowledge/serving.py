@@ -69,6 +69,22 @@ class WorkerLimits(Sourced):
     per_account: int = Field(gt=0)
 
 
+class IdleScaleDown(Sourced):
+    """How a product scales down an endpoint that receives no request for days: its maximum workers drop
+    to ``lowered_to_workers`` after ``lowered_after_days``, to none after ``stopped_after_days``, and
+    stay there until the team raises them; any request resets the timer."""
+
+    lowered_after_days: float = Field(gt=0, le=365)
+    lowered_to_workers: int = Field(ge=1)
+    stopped_after_days: float = Field(gt=0, le=365)
+
+    @model_validator(mode="after")
+    def _stopped_later(self) -> IdleScaleDown:
+        if self.stopped_after_days <= self.lowered_after_days:
+            raise ValueError("stopped_after_days must come after lowered_after_days")
+        return self
+
+
 class ServerlessProduct(Sourced):
     id: str
     provider: str
@@ -101,6 +117,8 @@ class ServerlessProduct(Sourced):
     warned, not failed (SIZ018 rather than SIZ017)."""
     worker_limits: WorkerLimits | None = None
     """The instances it runs by default (PRV019); None where no dated source gives them."""
+    idle_scale_down: IdleScaleDown | None = None
+    """How it scales down an endpoint idle for days (PRV023, PRV024); None where no source says it does."""
 
     @model_validator(mode="after")
     def _scale_down_has_a_source(self) -> ServerlessProduct:
