@@ -71,7 +71,7 @@ def test_a_window_below_the_serving_context_cannot_stand_in() -> None:
         "tokens, 1,000 output tokens on average): Llama 3.3 70B Instruct (Scaleway Generative APIs), a "
         "window of 100,000 tokens.\n"
     ) in memo
-    assert "| Llama 3 70B (hosted) | unknown | $" in memo and "| excluded by RES001 |" in memo
+    assert "| Llama 3 70B (hosted) | unknown | $11,786 | $0.0775 | 2026-01-01 | excluded by RES001 |" in memo
     # The compared price's window is not recorded, where others of its size are too short: said, in the
     # summary too, as IONOS's price is the decision.
     assert result.decision.deployment == "api"
@@ -175,7 +175,15 @@ def test_deepseek_s_answer_cap_counts_its_chain_of_thought() -> None:
         "the providers for one that returns them.\n"
     ) in render_memo(result)
     # DEP043 prices the fallback: an API would cost less at DeepInfra's price, so the API stays the route.
-    assert "DEP043" in result.fired_rules and "DEP042" not in result.fired_rules
+    # Its reason is the open price's answer cap, not the withdrawn price's shorter window (KNB018).
+    assert "DEP042" not in result.fired_rules
+    (dep043,) = [" ".join(f.message.split()) for f in result.findings if f.rule_id == "DEP043"]
+    assert dep043.startswith(
+        "Under the 10,000 requests/day line the documents point to a managed API, but the catalog has none "
+        "this workload may use: every API of its model's size or larger returns fewer output tokens than "
+        "its 70,000 on average. At those prices an API would cost less than self-hosting: the cheapest of "
+        "them, DeepSeek-R1-0528 (DeepInfra), costs $229.67/month."
+    )
 
 
 @pytest.mark.parametrize(

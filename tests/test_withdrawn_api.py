@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from helpers import knowledge_with, run
+from helpers import EVALUATED_ON, knowledge_with, run
 
+from gpu_advisor import api
 from gpu_advisor.cli import main
-from gpu_advisor.engine.calc.api_costs import prices_the_model
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
 from gpu_advisor.engine.present.memo import render_memo
@@ -59,24 +59,58 @@ def test_the_withdrawn_price_is_excluded_and_the_served_one_compared() -> None:
     assert f"{row} excluded by KNB018 |" in memo
 
 
-def test_a_workload_of_another_model_is_not_told_of_it() -> None:
-    """R1's price is large enough to stand in for an 8B model, but the 8B model's own prices are compared:
-    the withdrawn R1 price says nothing about it."""
-    result = run({**R1, "model": {"name": "llama-3.1-8b", "precision": "fp8"}})
+def test_a_model_larger_than_the_withdrawn_price_is_not_told_of_it() -> None:
+    """A dense 70B model computes each token with more parameters than R1's 37B active: R1's price cannot
+    stand in for it, so its withdrawal says nothing about it."""
+    result = run({**R1, "model": {"name": "llama-3.3-70b", "precision": "fp8"}})
     assert "KNB018" not in result.fired_rules
-    assert cost(result, "deepseek-r1-deepseek").excluded_by == ()
+    assert cost(result, "deepseek-r1-deepseek").large_enough is False
 
 
-def test_a_model_given_by_its_size_is_priced_by_a_model_of_that_size() -> None:
-    deepseek = next(a for a in load_knowledge().api_prices.apis if a.id == "deepseek-r1-deepseek")
-    assert prices_the_model(deepseek, None, 671, 37) is True
-    assert prices_the_model(deepseek, None, 671.4, 36.6) is True  # sizes in whole billions
-    assert prices_the_model(deepseek, None, 671, 671) is False  # a dense model of that size
-    assert prices_the_model(deepseek, None, 405, 405) is False
-    assert prices_the_model(deepseek, "deepseek-r1", 1, 1) is True
-    assert prices_the_model(deepseek, "llama-3.1-405b", 671, 37) is False
-    result = run({**R1, "model": {"params_b": 671, "active_params_b": 37, "precision": "fp8"}})
+POLICY = """schema_version: 1
+family: ORG
+rules:
+  - id: ORG101
+    name: no-deepinfra
+    topic: provider
+    severity: warning
+    fact: workload
+    when: []
+    then:
+      exclude_options:
+        - {field: provider, equals: deepinfra}
+    title: "Company policy: DeepInfra not approved"
+    message: "DeepInfra is not approved."
+    rationale: "No contract."
+    source:
+      document: cloud-gpu-costs-2026
+      section: "Hyperscaler vs. Neo-Cloud: Wo GPUs wirklich günstiger sind"
+"""
+
+
+def test_the_withdrawn_price_does_not_stand_in_for_another_model(tmp_path: Path) -> None:
+    """Qwen3-235B (22B active) with DeepInfra's prices excluded by a company's policy: R1's price (671B,
+    37B active) is the next larger class, and the memo recommended DeepSeek's withdrawn product for it."""
+    (tmp_path / "no-deepinfra.yaml").write_text(POLICY, encoding="utf-8")
+    qwen3 = {**R1, "model": {"name": "qwen3-235b-a22b", "precision": "fp8"}, "requests_per_day": 5_000}
+    result = api.recommend(qwen3, EVALUATED_ON, policy_dir=str(tmp_path))
     assert "KNB018" in result.fired_rules
+    assert cost(result, "deepseek-r1-deepseek").excluded_by == ("KNB018",)
+    assert not any(a.compared for a in result.api_costs)
+    assert (
+        "Recommendation: **Managed API**, though every API price the catalog has for a model of this size or "
+        "larger is excluded for this workload (KNB018, ORG101): ask the providers for one it may use.\n"
+    ) in render_memo(result)
+
+
+def test_a_model_given_by_its_size_is_told_where_the_price_could_stand_in() -> None:
+    assert (
+        "KNB018"
+        in run({**R1, "model": {"params_b": 671, "active_params_b": 37, "precision": "fp8"}}).fired_rules
+    )
+    # An 8B model's own prices are compared first, but R1's could stand in where they are all excluded.
+    assert "KNB018" in run({**R1, "model": {"name": "llama-3.1-8b", "precision": "fp8"}}).fired_rules
+    assert "KNB018" not in run({**R1, "model": {"params_b": 671, "precision": "fp8"}}).fired_rules
 
 
 def test_a_proposal_of_the_withdrawn_price_fails(tmp_path: Path) -> None:

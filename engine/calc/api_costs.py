@@ -79,21 +79,6 @@ def large_enough(api: ApiPrice, params_b: float, active_params_b: float) -> bool
     return active is None or whole_billions(active_params_b) <= whole_billions(active)
 
 
-def prices_the_model(api: ApiPrice, model: str | None, params_b: float, active_params_b: float) -> bool:
-    """``api`` is a price of the workload's catalog ``model``; for a model given by its size (None), of a
-    model of that size, in whole billions of parameters and of active ones."""
-    if model is not None:
-        return api.model == model
-    hosted = api.model_params_b
-    if hosted is None:
-        return False
-    active = api.model_active_params_b or hosted
-    return (whole_billions(hosted), whole_billions(active)) == (
-        whole_billions(params_b),
-        whole_billions(active_params_b),
-    )
-
-
 def whole_billions(params_b: float) -> int:
     """A size rounded half up to whole billions (``round`` would take 46.5 down to 46)."""
     return math.floor(params_b + 0.5)

@@ -264,36 +264,46 @@ def cheapest_unusable_api(market: Market) -> ApiCost | None:
     if market.compared_api is not None:
         return None
     # The same prices the message's reason describes: those that take the requests (all excluded, as
-    # none is compared), else those of the size that take shorter ones.
-    sized = [a for a in market.apis if a.large_enough and not a.batch]
-    unusable = [a for a in sized if a.stands_in] or too_short_apis(market)
+    # none is compared), else the open ones of the size that take shorter ones, else those excluded too.
+    unusable = _standing(market) or too_short_apis(market) or _too_short(market)
     return min(unusable, key=lambda a: (a.usd_per_month, a.api), default=None)
+
+
+def _standing(market: Market) -> list[ApiCost]:
+    """The prices sold per request that stand in for the model: of its size or larger, taking its
+    requests."""
+    return [a for a in market.apis if a.stands_in and not a.batch]
+
+
+def _too_short(market: Market) -> list[ApiCost]:
+    return [a for a in market.apis if a.large_enough and not a.batch and a.exceeded_limit]
 
 
 def too_short_apis(market: Market) -> list[ApiCost]:
     """The prices of the model's size or larger (sold per request) that take shorter requests than the
-    workload's: those no rule excludes where there are any, else all of them. A price excluded anyway (a
-    product withdrawn, KNB018) does not say which of the workload's lengths the open ones refuse; the
-    memo lists the same (``too_short`` in templates/memo.md.j2)."""
-    short = [a for a in market.apis if a.large_enough and not a.batch and a.exceeded_limit]
-    return [a for a in short if not a.excluded_by] or short
+    workload's and that no rule excludes: a price excluded anyway (a product withdrawn, KNB018; a place
+    personal data may not go) is named by its exclusion, not by its limit, as the memo names them
+    (``too_short`` in templates/memo.md.j2) and ``check`` (DEP039)."""
+    return [a for a in _too_short(market) if not a.excluded_by]
 
 
 def unusable_api_details(market: Market, unusable: ApiCost | None) -> dict[str, Any]:
     """Why no API price stands in for the model, as DEP042 says it: the rules that exclude every one of
-    its size or larger that takes its requests, or that every such price takes shorter requests; and
-    ``unusable`` (``cheapest_unusable_api``) by name. A batch API's price is left out: its own exclusion
-    (not batch work) is not what keeps the API out."""
+    its size or larger that takes its requests (or, where none does and none of those that take shorter
+    ones is open, that excludes every one of those), or that every such price takes shorter requests;
+    and ``unusable`` (``cheapest_unusable_api``) by name. A batch API's price is left out: its own
+    exclusion (not batch work) is not what keeps the API out."""
     named = {"unusable_api_name": unusable.name} if unusable else {}
-    sized = [a for a in market.apis if a.stands_in and not a.batch]
-    if sized:
+    short = too_short_apis(market)
+    shut = _standing(market) or ([] if short else _too_short(market))
+    if shut:
         excluded = (
             ""
-            if not all(a.excluded_by for a in sized)
-            else ", ".join(sorted({r for a in sized for r in a.excluded_by}))
+            if not all(a.excluded_by for a in shut)
+            else ", ".join(sorted({r for a in shut for r in a.excluded_by}))
         )
         return {**named, "api_excluded_by": excluded}
-    limits = {a.exceeded_limit for a in too_short_apis(market)}
+    limits = {a.exceeded_limit for a in short}
     return {**named, "api_exceeded_limit": "window" if "window" in limits else "answer" if limits else ""}
 
 

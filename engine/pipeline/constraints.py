@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gpu_advisor.engine.calc.api_costs import ApiListing, api_listings, prices_the_model
+from gpu_advisor.engine.calc.api_costs import ApiListing, api_listings, large_enough
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
 from gpu_advisor.engine.calc.listings import Listing, listings
 from gpu_advisor.engine.calc.replicas import cards_key
@@ -101,17 +101,15 @@ def larger_memory_fewer_cards(figures: SizingFigures, knowledge: Knowledge) -> b
     )
 
 
-def workload_fact(figures: SizingFigures, knowledge: Knowledge, model: str | None = None) -> WorkloadFact:
-    """The workload's own fact; ``model``: the catalog model it runs (None: a model given by its size)."""
+def workload_fact(figures: SizingFigures, knowledge: Knowledge) -> WorkloadFact:
     return WorkloadFact(
         weights_gb=float(figures.weights_gb),
         fits_any_gpu=any(fit.gpus_with_kv_reserve is not None for fit in figures.fits),
         fits_one_small_card=fits_one_small_card(figures, knowledge),
         larger_memory_fewer_cards=larger_memory_fewer_cards(figures, knowledge),
         superseded_prices_listed=any(offer.superseded_by for offer in knowledge.offers.offers),
-        withdrawn_api_for_the_model=any(
-            prices_the_model(api, model, figures.params_b, figures.active_params_b)
-            for api in knowledge.withdrawn_apis()
+        withdrawn_api_stands_in=any(
+            large_enough(api, figures.params_b, figures.active_params_b) for api in knowledge.withdrawn_apis()
         ),
     )
 
@@ -229,14 +227,10 @@ class Constraints:
 
 
 def workload_firings(
-    session: FactSession,
-    facts: Fact,
-    capacity_figures: SizingFigures,
-    knowledge: Knowledge,
-    model: str | None = None,
+    session: FactSession, facts: Fact, capacity_figures: SizingFigures, knowledge: Knowledge
 ) -> list[Firing]:
     """What the rules on the workload fact conclude: exclusions, rule-outs, preferred pricing."""
-    return session.assert_fact(workload_fact(capacity_figures, knowledge, model), facts)
+    return session.assert_fact(workload_fact(capacity_figures, knowledge), facts)
 
 
 MAX_REPLICA_CARDS = 64

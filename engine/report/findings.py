@@ -98,6 +98,7 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
             "schedules": {schedule.id: schedule for schedule in knowledge.schedules.schedules},
             "superseded_offers": knowledge.superseded_offers(),
             "withdrawn_apis": knowledge.withdrawn_apis(),
+            "listed_jurisdictions": knowledge.listed_jurisdictions(),
             "throughput": knowledge.throughput,
         },
     }

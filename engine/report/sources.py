@@ -16,6 +16,8 @@ from gpu_advisor.engine.rulebook.conclusions import option_filters
 from gpu_advisor.engine.rulebook.schema import Rule
 
 COST_DEFAULTS = "own-server cost defaults"
+WITHDRAWALS = "managed API withdrawals"
+"""What the source of a price's withdrawal (``ApiPrice.withdrawn_on``, KNB018) is listed for."""
 
 
 SLA_FIELD = "enterprise_sla"
@@ -36,6 +38,7 @@ def price_dates(
     sources = dated_sources(knowledge)
     used = {sources.offers[o.provider, o.offer, o.gpu] for o in options}
     used.update(sources.apis[a.api] for a in apis)
+    used.update(sources.api_withdrawals[a.api] for a in apis if a.api in sources.api_withdrawals)
     if any(f.field == SLA_FIELD for _, f in option_filters(rules)):
         used.update(sources.api_terms[a.api] for a in apis)
     used.update(sources.always)
@@ -76,6 +79,8 @@ class DatedSources:
     apis: dict[str, PriceDate]
     api_terms: dict[str, PriceDate]
     """API -> the page its SLA verdict (``enterprise_sla``) rests on."""
+    api_withdrawals: dict[str, PriceDate]
+    """API -> the page that says its product no longer serves the priced model (``withdrawn_on``)."""
     always: tuple[PriceDate, ...]
     """The own-server lines and the exchange rate, which every result shows."""
 
@@ -117,6 +122,11 @@ def dated_sources(knowledge: Knowledge) -> DatedSources:
         apis={a.id: dated(a.source, a.as_of, "managed API prices") for a in knowledge.api_prices.apis},
         api_terms={
             a.id: dated(a.sla_source, a.sla_as_of, "managed API SLA terms") for a in knowledge.api_prices.apis
+        },
+        api_withdrawals={
+            a.id: dated(a.withdrawn_source, a.withdrawn_on, WITHDRAWALS)
+            for a in knowledge.api_prices.apis
+            if a.withdrawn_source is not None and a.withdrawn_on is not None
         },
         always=(
             dated(server.source, server.as_of, "own-server cost lines"),

@@ -195,9 +195,11 @@ class WorkloadFact(Fact):
     cards than the reference GPU (or where the reference GPU holds none)."""
     superseded_prices_listed: bool
     """The catalog lists prices its providers' own newer ones replace (offers' ``superseded_by``)."""
-    withdrawn_api_for_the_model: bool
-    """The catalog lists an API price of the workload's model (of its size, for a model given by its size)
-    whose product no longer serves it (``withdrawn_on``)."""
+    withdrawn_api_stands_in: bool
+    """The catalog lists an API price whose product no longer serves the priced model (``withdrawn_on``)
+    and that is large enough to stand in for the workload's model (``api_costs.large_enough``): the
+    comparison could take it, for the model's own price or as a larger model's where the model's are
+    excluded."""
 
 
 OPTION = "has_eligible_option"

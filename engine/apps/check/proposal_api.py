@@ -22,6 +22,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.i18n.environment import say
+from gpu_advisor.engine.pipeline.api_comparison import too_short_apis
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.rulebook.texts import rule_text
 
@@ -95,11 +96,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         return ApiFacts(facts, {}, None)
     listed = evaluation.knowledge.api_prices.apis
     # The prices of the workload's size the memo names as taking shorter requests (``too_short``).
-    shorter = [
-        cost
-        for cost in evaluation.market.apis
-        if cost.large_enough and cost.exceeded_limit is not None and not cost.batch and cost.api != api.api
-    ]
+    shorter = [cost for cost in too_short_apis(evaluation.market) if cost.api != api.api]
     active = next(a.model_active_params_b for a in listed if a.id == api.api)
     facts.update(
         api_excluded=bool(api.excluded_by),

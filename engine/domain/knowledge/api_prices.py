@@ -15,6 +15,7 @@ from gpu_advisor.engine.domain.knowledge.entries import (
     Currency,
     PositiveFloat,
     Sourced,
+    Translated,
     Vat,
 )
 
@@ -23,7 +24,7 @@ RequestLimit = Literal["window", "answer"]
 cap."""
 
 
-class ApiPrice(Sourced):
+class ApiPrice(Sourced, Translated):
     id: str
     name: str
     kind: Literal["proprietary", "open_weights_hosted"]

@@ -256,6 +256,16 @@ class Knowledge(Strict):
                 return rate
         raise KeyError("EUR->USD")
 
+    def listed_jurisdictions(self) -> frozenset[str]:
+        """The jurisdictions the catalog lists an option in: a rental's or serverless product's region, or
+        where a managed API processes requests (the residency rules' messages say which they lack)."""
+        regions = {(p.id, r.id): r.jurisdiction for p in self.providers.providers for r in p.regions}
+        return frozenset(
+            {regions[o.provider, region] for o in self.offers.offers for region in o.regions}
+            | {regions[p.provider, r.region] for p in self.serverless.products for r in p.regions}
+            | {a.jurisdiction for a in self.api_prices.apis}
+        )
+
     def offer_regions_by_jurisdiction(self, offer: Offer) -> dict[str, tuple[str, ...]]:
         """The offer's region IDs grouped by jurisdiction, jurisdictions in sorted order."""
         regions = {region.id: region for region in self.provider(offer.provider).regions}
