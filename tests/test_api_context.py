@@ -71,7 +71,10 @@ def test_a_window_below_the_serving_context_cannot_stand_in() -> None:
         "tokens, 1,000 output tokens on average): Llama 3.3 70B Instruct (Scaleway Generative APIs), a "
         "window of 100,000 tokens.\n"
     ) in memo
-    assert "| Llama 3 70B (hosted) | unknown | $11,786 | $0.0775 | 2026-01-01 | excluded by RES001 |" in memo
+    assert (
+        "| Llama 3 70B (hosted) | unknown | $11,786 | $0.0775 | 2026-01-01 | excluded by RES001; takes "
+        "shorter requests than this workload's |"
+    ) in memo
     # The compared price's window is not recorded, where others of its size are too short: said, in the
     # summary too, as IONOS's price is the decision.
     assert result.decision.deployment == "api"
@@ -127,7 +130,7 @@ def test_no_price_of_the_size_takes_the_requests_so_no_api_is_compared() -> None
     ) in memo
     assert (
         "| DeepSeek-R1 (DeepSeek API, deepseek-reasoner) | CN | $93,602 | $0.154 | 2025-02-06 | excluded by "
-        "KNB018 |"
+        "KNB018; takes shorter requests than this workload's |"
     ) in memo
 
 

@@ -375,3 +375,19 @@ def test_the_memo_says_which_rules_on_personal_data_are_not_assessed() -> None:
     )
     assert line in render_memo(personal(company_country="CH"))
     assert "CLOUD Act" not in render_memo(personal(personal_data=False))
+
+
+def test_the_swiss_and_uk_laws_say_which_regions_the_catalog_lacks() -> None:
+    """Swiss, EU and UK regions qualify under the revDSG, but the catalog has no Swiss region and no UK
+    one: the message says so, and names the UK no longer where an overrides file adds a UK region."""
+    message = finding(personal(company_country="CH"), "RES007")
+    assert message.endswith(
+        "The catalog lists no region in Switzerland or in the UK: its options that qualify are in the EU."
+    )
+    assert finding(personal(company_country="GB"), "RES009").endswith(
+        "The catalog lists no region in Switzerland or in the UK: its options that qualify are in the EU."
+    )
+    with_uk = finding(personal(lambda_uk(), company_country="CH"), "RES007")
+    assert with_uk.endswith(
+        "Where the GDPR applies too, only EU regions remain. The catalog lists no region in Switzerland."
+    )

@@ -34,7 +34,7 @@ def test_a_business_critical_workday_rental_is_told_its_cards_are_not_reserved()
     every_hour = round(best.usd_per_month * 730 / 264)
     (message,) = [f.message for f in result.findings if f.rule_id == "PRC019"]
     assert message == (
-        f"The cheapest rental, {best.provider} {best.offer}, is priced for the schedule's 264 hours a month, "
+        f"The cheapest rental, {best.provider} {best.offer}, is priced for the 264 paid hours a month, "
         f"as if its {best.gpus_rented} cards were released when the paid hours end and rented again when "
         "they start. Capacity paid by the hour is not reserved: a provider may have none free at the next "
         "start. For a business-critical service keep the cards through the night (every calendar hour, "

@@ -1,7 +1,7 @@
 """A serverless product runs only so many workers by default (PRV019): a law firm's nightly batch was
 recommended seven B200 workers on RunPod Serverless, whose endpoints run 3 by default (a setting) and
 whose accounts run 5 across their endpoints until their balance grows, without a word. And it scales an
-endpoint idle for days down (PRV023, PRV024): RunPod cuts an endpoint's maximum workers to 2 after 3 days
+endpoint idle for days down (PRV023 to PRV025): RunPod cuts an endpoint's maximum workers to 2 after 3 days
 without a request and to none after 7, until the team raises them, so a weekly or monthly batch finds
 its endpoint short of workers or without any."""
 
@@ -77,27 +77,46 @@ def test_workers_within_the_endpoints_default_are_not_warned() -> None:
 
 
 def idle_findings(result) -> list[tuple[str, str]]:
-    return [(f.rule_id, f.message) for f in result.findings if f.rule_id in ("PRV023", "PRV024")]
+    return [(f.rule_id, f.message) for f in result.findings if f.rule_id in ("PRV023", "PRV024", "PRV025")]
 
 
-def test_a_nightly_batch_keeps_its_endpoint_awake() -> None:
-    # 22 runs a month on workdays: about 30.42 / 22 - 5 / 24 = 1.17 days between runs, under 3.
-    assert idle_findings(api.recommend(NIGHTLY, EVALUATED_ON)) == []
+def test_a_nightly_workdays_batch_is_told_of_long_weekends() -> None:
+    """22 runs a month on workdays: about 30.42 / 22 - 5 / 24 = 1.17 days between runs, under 3, but the
+    cut stays once made, and a long weekend with a public holiday is 3 days or more."""
+    assert idle_findings(api.recommend(NIGHTLY, EVALUATED_ON)) == [
+        (
+            "PRV025",
+            "The schedule leaves whole days without a request, and a long weekend with a public holiday "
+            "leaves 3 or more: after 3 days without a request RunPod lowers the endpoint's maximum workers "
+            "to 2 (after 7 days to none) and keeps them there until they are raised by hand, while the "
+            "cheapest self-hosted route, RunPod Serverless (eu-datacenters, 1 × b200), runs 7 workers during "
+            "a run. "
+            "Send the endpoint a request at least every 3 days, days off included, or raise its maximum "
+            "workers after every long break.",
+        )
+    ]
+
+
+def test_a_nightly_batch_every_day_keeps_its_endpoint_awake() -> None:
+    result = api.recommend({**NIGHTLY, "schedule": "always"}, EVALUATED_ON)
+    option = result.serverless_option
+    assert option is not None and option.provider == "runpod" and option.replicas > 2
+    assert idle_findings(result) == []
 
 
 def test_a_weekly_batch_finds_its_endpoint_lowered_to_two_workers() -> None:
     result = api.recommend({**NIGHTLY, "batch_runs_per_month": 4.35}, EVALUATED_ON)
     option = result.serverless_option
     assert option is not None and (option.provider, option.replicas) == ("runpod", 7)
-    idle = 730 / 24 / 4.35 - 5 / 24
-    assert f"{idle:.2f}" == "6.78"
+    # 730 / 24 / 4.35 - 5 / 24 = 6.78 days between runs: past the cut at 3, short of the stop at 7.
     assert idle_findings(result) == [
         (
             "PRV024",
             "Between two runs the batch sends no request for about 6.78 days. After 3 days without a request "
-            "RunPod lowers the endpoint's maximum workers to 2 and keeps them there until they are raised by "
-            "hand, while a run on the cheapest self-hosted route, RunPod Serverless (eu-datacenters, 1 × "
-            "b200), needs 7: with 2 it takes longer than its window. Raise the endpoint's maximum workers "
+            "RunPod lowers the endpoint's maximum workers to 2, after 7 days to none, and keeps them there "
+            "until they are raised by hand, while a run on the cheapest self-hosted route, RunPod Serverless "
+            "(eu-datacenters, 1 × b200), needs 7: with 2 it takes longer than its window, and a run that "
+            "comes 7 days or more after the last request finds none. Raise the endpoint's maximum workers "
             "before every run (an API call can do it), or send it a request at least every 3 days, which "
             "resets the timer.",
         )

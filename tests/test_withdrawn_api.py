@@ -20,6 +20,7 @@ from gpu_advisor.cli import main
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
 from gpu_advisor.engine.present.memo import render_memo
+from gpu_advisor.engine.report.sources import WITHDRAWALS
 
 R1 = {
     "name": "r1-assistant",
@@ -170,3 +171,25 @@ def test_a_region_source_needs_its_date(tmp_path: Path) -> None:
     directory = knowledge_with(tmp_path, "providers.yaml", "    regions_as_of: 2024-10-19\n", "")
     with pytest.raises(KnowledgeError, match="regions_source and regions_as_of come together"):
         load_knowledge_from(directory)
+
+
+def test_the_withdrawals_source_is_listed_wherever_knb018_names_it() -> None:
+    """An 8B memo's API table shows no R1 price, but KNB018 quotes the withdrawal: its source is listed."""
+    result = run({**R1, "model": {"name": "llama-3.1-8b", "precision": "fp8"}})
+    assert "KNB018" in result.fired_rules
+    withdrawals = [(p.title, p.as_of.isoformat()) for p in result.price_dates if p.used_for == WITHDRAWALS]
+    assert withdrawals == [("Change Log (DeepSeek API documentation)", "2025-08-21")]
+    assert (
+        "| Change Log (DeepSeek API documentation) | 2025-08-21 | managed API withdrawals |"
+        in render_memo(result)
+    )
+
+
+def test_the_catalog_marks_the_withdrawn_price() -> None:
+    text = CliRunner().invoke(main, ["catalog", "apis", "--as-of", "2026-11-30"]).output
+    (row,) = [line for line in text.splitlines() if line.startswith("deepseek-r1-deepseek ")]
+    assert "2025-02-06*† [" in row
+    assert (
+        "† deepseek-r1-deepseek: withdrawn on 2025-08-21 (its provider no longer serves the priced model "
+        "under this product), so recommendations do not use it (KNB018)." in text
+    )

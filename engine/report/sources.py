@@ -22,6 +22,8 @@ WITHDRAWALS = "managed API withdrawals"
 
 SLA_FIELD = "enterprise_sla"
 """The option field an exclusion reads where it asks for a published SLA."""
+WITHDRAWN_FIELD = "withdrawn"
+"""The option field an exclusion reads where it leaves out a price whose product is withdrawn."""
 
 
 def price_dates(
@@ -33,14 +35,19 @@ def price_dates(
 ) -> tuple[PriceDate, ...]:
     """The dated sources of every price the result shows: offers considered, API prices, the own-server
     lines, the company country's cost defaults behind them and the exchange rate; where a fired rule
-    (``rules``) excluded options by their SLA, the pages behind each shown API's SLA verdict. Entries of
-    one source and date are listed once."""
+    (``rules``) excluded options by their SLA, the pages behind each shown API's SLA verdict, and where
+    one excluded withdrawn prices, the pages behind every withdrawal. Entries of one source and date are
+    listed once."""
     sources = dated_sources(knowledge)
     used = {sources.offers[o.provider, o.offer, o.gpu] for o in options}
     used.update(sources.apis[a.api] for a in apis)
     used.update(sources.api_withdrawals[a.api] for a in apis if a.api in sources.api_withdrawals)
-    if any(f.field == SLA_FIELD for _, f in option_filters(rules)):
+    filtered = {f.field for _, f in option_filters(rules)}
+    if SLA_FIELD in filtered:
         used.update(sources.api_terms[a.api] for a in apis)
+    if WITHDRAWN_FIELD in filtered:
+        # KNB018's message names every withdrawn price, shown in the API table or not.
+        used.update(sources.api_withdrawals.values())
     used.update(sources.always)
     if own is not None:
         used.update(
