@@ -44,6 +44,7 @@ from gpu_advisor.engine.pipeline.latency_fit import EVERY_GPU
 from gpu_advisor.engine.pipeline.serverless import serverless_option
 from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_rent
 from gpu_advisor.engine.report.findings import findings_for
+from gpu_advisor.engine.report.launch import replica_launch
 from gpu_advisor.engine.report.sources import price_dates
 from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
 from gpu_advisor.engine.rulebook.details import EconomicsDetails
@@ -61,9 +62,11 @@ def sizing_rows(
     points: Mapping[str, OperatingPoint] | None = None,
     concurrency: int | None = None,
     admitted: str | None = None,
+    model: tuple[str | None, bool] = (None, False),
 ) -> tuple[GpuSizing, ...]:
     """One row per GPU; ``admitted``: the GPUs the workload may have (``GpuVerdicts.admitted``), which
-    each row's ``offered`` reads."""
+    each row's ``offered`` reads; ``model``: the catalog model and whether its weights are the team's
+    own, for each row's launch command."""
     sold = None if admitted in (None, EVERY_GPU) else parse_cards(admitted)
     rows = []
     for fit in figures.fits:
@@ -77,6 +80,7 @@ def sizing_rows(
             if plan
             else (performance.tensor_parallel if performance else None)
         )
+        stages = plan.pipeline_stages if plan else (performance.pipeline_stages if performance else None)
         rows.append(
             trusted(
                 GpuSizing,
@@ -94,15 +98,16 @@ def sizing_rows(
                 **(_planned(knowledge, figures, fit.gpu, plan) if plan else NOT_PLANNED),
                 cards_per_replica=cards,
                 tensor_parallel=tensor,
-                pipeline_stages=plan.pipeline_stages
-                if plan
-                else (performance.pipeline_stages if performance else None),
+                pipeline_stages=stages,
                 concurrent_requests=plan.batch if plan else (performance.batch if performance else None),
                 kv_cache_copies=figures.kv_copies_on(tensor) if tensor else None,
                 at_concurrency=None
                 if point is None or performance is None or concurrency is None
                 else _at_concurrency(point, performance, concurrency),
                 offered=None if sold is None or cards is None else sold.get(fit.gpu, 0) >= cards,
+                launch=replica_launch(knowledge, figures, model, tensor, stages)
+                if tensor and stages
+                else None,
             )
         )
     return tuple(rows)
@@ -188,6 +193,7 @@ def size_result(
     points: Mapping[str, OperatingPoint] | None = None,
     concurrency: int | None = None,
     admitted: str | None = None,
+    own_weights: bool = False,
 ) -> SizeResult:
     """The sizing part of a result; ``findings`` when the caller rendered them already."""
     rulebook = rulebook or load_rulebook()
@@ -219,6 +225,7 @@ def size_result(
             points,
             concurrency,
             admitted,
+            (model_id, own_weights),
         ),
         findings=findings if findings is not None else findings_for(firings, rulebook, knowledge, fmt),
     )
@@ -330,6 +337,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
                 )
             },
             admitted=e.verdicts.admitted,
+            own_weights=e.workload.custom_weights,
         ).model_copy(
             update={
                 "input_tokens": e.workload.avg_input_tokens,

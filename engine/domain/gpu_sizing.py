@@ -1,0 +1,116 @@
+"""A GPU's row of a sizing result: its cards, replicas, throughput and latency, and how one replica is
+started (``LaunchCommand``). Field names are a contract with other tools: add fields freely, never
+rename."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from gpu_advisor.engine.domain.result_model import ResultModel
+
+CheckpointKind = Literal["published", "fp8_checkpoint", "quantized_at_load", "precision_needed", "own"]
+"""Which weights the launch command loads: the model as published (16-bit, or FP8 where it is published
+so), its published FP8 checkpoint, the 16-bit checkpoint quantized to FP8 as the engine loads it, a
+checkpoint of the precision that the catalog names none of, or the team's own."""
+
+
+class LaunchCommand(ResultModel):
+    """How one replica of a GPU's plan is started with the workload's serving engine: its flags for the
+    cards a replica splits into (tensor parallel within a node, pipeline stages over nodes), the serving
+    context the KV cache was sized for, and the weights. Engine defaults stay as the estimate assumes
+    them (batch limit, KV cache precision)."""
+
+    engine: str
+    command: str
+    """The shell line for one replica (``MODEL`` where the weights are the team's own)."""
+    checkpoint: str
+    """The Hugging Face repository loaded, or ``MODEL``."""
+    checkpoint_kind: CheckpointKind
+    nodes: int
+    """Nodes one replica spans (one pipeline stage each); 1 within a node."""
+
+
+class OperatingPointResult(ResultModel):
+    """One replica at a fixed number of requests in flight (``size --concurrency``)."""
+
+    concurrency: int
+    requests_per_second: float
+    output_tokens_per_second: float
+    decoding: float
+    """Sequences in each decode step; the rest wait for their first token."""
+    time_to_first_token_ms: float
+    time_per_output_token_ms: float
+    saturated: bool
+    """More requests than the replica runs at once: the rest queue for a slot."""
+
+
+class GpuSizing(ResultModel):
+    gpu: str
+    name: str
+    memory_gb: float
+    interconnect: str
+    segment: str
+    gpus_for_weights: int | None
+    gpus_recommended: int | None
+    """Usual count with KV reserve; None where that GPU should not serve the model. A light load may run
+    on fewer cards: ``cards_per_replica``."""
+    gpus_with_kv_reserve: int | None
+    kv_headroom_gb: float | None
+    """Memory beside the weights, and the KV cache's tokens, at the usual count."""
+    kv_tokens_capacity: int | None
+    not_recommended_by: tuple[str, ...]
+    replicas: int | None
+    """Replicas the peak load needs on this GPU (None without a load, or where the GPU is not recommended)."""
+    gpus_total: int | None
+    """replicas x cards_per_replica."""
+    requests_per_second_per_replica: float | None
+    output_tokens_per_second_per_replica: float | None
+    utilization: float | None
+    """Derived: average load over the replicas' capacity (a throughput share, not time)."""
+    capacity_utilization_at_peak: float | None = None
+    """The peak over what the replicas deliver by the estimate (a batch: its work over its window's)."""
+    spare_replicas: int | None = None
+    hours_per_day_running: float | None = None
+    """A batch: the hours a day its replicas run."""
+    time_to_first_token_ms: float | None
+    """At the peak with the load spread over the replicas (a batch: a lone prompt's prefill)."""
+    time_per_output_token_ms: float | None
+    cards_per_replica: int | None = None
+    """The replica evaluated: the count the load runs on (the usual count, fewer for a light load, more
+    where that carries the peak on fewer cards or meets the latency targets), or the cards asked for
+    (``size --gpu --cards``)."""
+    tensor_parallel: int | None = None
+    pipeline_stages: int | None = None
+    """Stages over nodes: a replica larger than one node runs one stage per node."""
+    concurrent_requests: int | None = None
+    """Requests of the workload's length one replica holds in its KV cache at once, at most the serving
+    engine's maximum."""
+    full_context_sequences: int | None = None
+    """Sequences of the full serving context one replica's KV cache holds at ``cards_per_replica``."""
+    kv_cache_copies: float | None = None
+    """Copies of each token's KV cache the tensor-parallel group of a replica of ``cards_per_replica``
+    cards keeps (``calc.sizing.kv_copies``; ``kv_tokens_capacity`` is at the usual count): 1 where the
+    cards divide the cache, more where they cannot (fewer KV heads than cards, or latent attention, whose
+    whole latent every card keeps)."""
+    time_to_first_token_alone_ms: float | None = None
+    time_per_output_token_alone_ms: float | None = None
+    """A lone request on an idle replica: the least any load sees."""
+    meets_latency_targets: bool | None = None
+    """The replicas are planned to every target itself (a lone request plus the estimate's mean latency
+    error within each); None without targets or without a load."""
+    kept_max_time_to_first_token_ms: float | None = None
+    kept_max_time_per_output_token_ms: float | None = None
+    """The latency targets the replicas keep at the peak: each the workload's, or where a lone request plus
+    the estimate's mean latency error exceeds it, that sum (``calc.policy``); None: no target, or no load."""
+    sized_for_latency: bool | None = None
+    """The latency targets, not the throughput headroom, set the replicas for the peak."""
+    replicas_for_throughput: int | None = None
+    """The replicas of ``cards_per_replica`` cards the peak needs within the headroom alone, spares aside:
+    where the latency targets set the replicas, the rest of the replicas for the peak is their cost."""
+    at_concurrency: OperatingPointResult | None = None
+    offered: bool | None = None
+    """An option the workload may use (a rental, serverless product or own server its rules leave
+    standing) sells this GPU with the cards a replica needs; None where no workload's rules were read
+    (``size``)."""
+    launch: LaunchCommand | None = None
+    """How one replica of ``cards_per_replica`` cards is started; None where none is planned."""
