@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from helpers import EXAMPLES_DIR, run
+from click.testing import CliRunner
+from helpers import EVALUATED_ON, EXAMPLES_DIR, run
 
+from gpu_advisor import api
+from gpu_advisor.cli import main
+from gpu_advisor.engine.calc.sizing import SizingFigures, size_model
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
-from gpu_advisor.engine.report.launch import launch_command
+from gpu_advisor.engine.report.launch import launch_command, replica_launch
 
 KNOWLEDGE = load_knowledge()
 
@@ -69,7 +74,9 @@ KNOWLEDGE = load_knowledge()
             "fp8",
             8,
             2,
-            "trtllm-serve deepseek-ai/DeepSeek-R1 --tp_size 8 --pp_size 2 --max_seq_len 8192",
+            # TensorRT-LLM keeps an FP8 cache beside FP8 weights only where the checkpoint declares it.
+            "trtllm-serve deepseek-ai/DeepSeek-R1 --tp_size 8 --pp_size 2 --max_seq_len 8192 "
+            "--extra_llm_api_options extra.yaml",
             "published",
         ),
         # R1 is published in FP8: 16 bits, or a TensorRT-LLM FP8 run of a 16-bit model, need another one.
@@ -90,7 +97,7 @@ KNOWLEDGE = load_knowledge()
             "fp8",
             2,
             1,
-            "trtllm-serve MODEL --tp_size 2 --max_seq_len 8192",
+            "trtllm-serve MODEL --tp_size 2 --max_seq_len 8192 --extra_llm_api_options extra.yaml",
             "precision_needed",
         ),
         (
@@ -121,7 +128,7 @@ KNOWLEDGE = load_knowledge()
             2,
             1,
             "vllm serve MODEL --tensor-parallel-size 2 --max-model-len 8192",
-            "own",
+            "given_by_size",
         ),
     ],
 )
@@ -135,7 +142,7 @@ def test_the_engines_flags(
     command: str,
     kind: str,
 ) -> None:
-    launch = launch_command(KNOWLEDGE, engine, model, own, precision, 8192, tensor, stages)
+    launch = launch_command(KNOWLEDGE, engine, (model, own), precision, 8192, (tensor, stages))
     assert (launch.command, launch.checkpoint_kind, launch.nodes) == (command, kind, stages)
 
 
@@ -145,7 +152,7 @@ def test_the_memo_gives_the_decisions_replica_its_command() -> None:
     assert (result.decision.deployment, result.decision.gpu) == ("dedicated_cloud", "b200")
     memo = render_memo(result)
     assert (
-        "To start one replica of 1 × b200 with vllm, the serving context its KV cache is sized for and the "
+        "To start one replica of 1 × b200 with vLLM, the serving context its KV cache is sized for and the "
         "engine's other defaults, as the estimate takes them:\n\n"
         "    vllm serve Qwen/Qwen2.5-72B-Instruct --tensor-parallel-size 1 --max-model-len 8192 "
         "--quantization fp8\n\n"
@@ -161,7 +168,7 @@ def test_a_replica_over_two_nodes_says_how_to_start_it() -> None:
     assert (
         "    vllm serve deepseek-ai/DeepSeek-R1 --tensor-parallel-size 8 --pipeline-parallel-size 2 "
         "--max-model-len 8192\n\n"
-        "A replica spans 2 nodes, one pipeline stage each: start it as vllm's multi-node setup says (over a "
+        "A replica spans 2 nodes, one pipeline stage each: start it as vLLM's multi-node setup says (over a "
         "Ray cluster).\n"
     ) in memo
 
@@ -172,3 +179,91 @@ def test_an_api_decision_names_no_command() -> None:
     assert "To start one replica" not in render_memo(result)
     # The JSON's sizing rows still carry each GPU's command.
     assert all(g.launch is not None for g in result.sizing.gpus if g.cards_per_replica and g.replicas)
+
+
+def test_an_fp8_checkpoint_the_engine_will_not_split_runs_its_experts_apart() -> None:
+    """Qwen3-235B's FP8 experts are 1,536 wide: 192 each over 8 cards cuts their 128-wide blocks, which
+    vLLM and SGLang refuse (SIZ020); the command runs them by expert parallelism."""
+    figures = size_figures("qwen3-235b-a22b", "fp8", "vllm")
+    assert figures.refuses_tensor_split(8) and not figures.refuses_tensor_split(4)
+    launch = replica_launch(KNOWLEDGE, figures, ("qwen3-235b-a22b", False), "h100-sxm", 8, 1)
+    assert launch is not None and launch.expert_parallel
+    assert launch.command == (
+        "vllm serve Qwen/Qwen3-235B-A22B-FP8 --tensor-parallel-size 8 --enable-expert-parallel "
+        "--max-model-len 8192"
+    )
+    sglang = replica_launch(
+        KNOWLEDGE, size_figures("qwen3-235b-a22b", "fp8", "sglang"), ("qwen3-235b-a22b", False), "h200", 8, 1
+    )
+    assert sglang is not None and "--tp 8 --ep-size 8 --context-length 8192" in sglang.command
+
+
+def test_tensorrt_llm_takes_long_prompts_and_runs_on_nvidia_only() -> None:
+    """Without chunked prefill TensorRT-LLM refuses a prompt longer than its batched-token limit (8,192 by
+    default): the limit is raised to the context. It does not run on AMD's MI300X."""
+    long = launch_command(KNOWLEDGE, "trtllm", ("llama-3.3-70b", False), "bf16", 32768, (4, 1))
+    assert long.command == (
+        "trtllm-serve meta-llama/Llama-3.3-70B-Instruct --tp_size 4 --max_seq_len 32768 "
+        "--max_num_tokens 32768"
+    )
+    figures = size_figures("llama-3.3-70b", "bf16", "trtllm")
+    assert replica_launch(KNOWLEDGE, figures, ("llama-3.3-70b", False), "mi300x", 1, 1) is None
+    assert replica_launch(KNOWLEDGE, figures, ("llama-3.3-70b", False), "h200", 1, 1) is not None
+
+
+def test_only_planned_rows_carry_a_command() -> None:
+    result = run(yaml.safe_load((EXAMPLES_DIR / "public-chat.yaml").read_text(encoding="utf-8")))
+    for row in result.sizing.gpus:
+        assert (row.launch is not None) == (row.replicas is not None), row.gpu
+
+
+def test_size_prints_each_evaluated_gpus_command() -> None:
+    arguments = [
+        "size",
+        "--model",
+        "llama-3.3-70b",
+        "--precision",
+        "fp8",
+        "--gpu",
+        "h100-sxm",
+        "--cards",
+        "4",
+    ]
+    output = CliRunner().invoke(main, [*arguments, "--concurrency", "32"]).output
+    assert (
+        "One replica, started with the engine's defaults but its cards and serving context (--quantization "
+        "fp8: the engine quantizes the 16-bit checkpoint as it loads it):\n"
+        "  h100-sxm: vllm serve meta-llama/Llama-3.3-70B-Instruct --tensor-parallel-size 4 --max-model-len "
+        "8192 --quantization fp8\n"
+    ) in output
+
+
+@pytest.mark.parametrize(
+    ("engine", "lang", "sentence"),
+    [
+        (
+            "sglang",
+            "en",
+            "A replica spans 2 nodes, one pipeline stage each: start it as SGLang's multi-node setup says "
+            "(with --nnodes, --node-rank and --dist-init-addr).",
+        ),
+        (
+            "trtllm",
+            "de",
+            "Eine Replik erstreckt sich über 2 Knoten, je eine Pipeline-Stufe: Starten Sie sie, wie die "
+            "Multi-Node-Einrichtung von TensorRT-LLM es beschreibt (unter MPI).",
+        ),
+    ],
+)
+def test_each_engine_is_told_how_a_replica_spans_nodes(engine: str, lang: str, sentence: str) -> None:
+    onprem = yaml.safe_load((EXAMPLES_DIR / "deepseek-on-premises.yaml").read_text(encoding="utf-8"))
+    result = api.recommend({**onprem, "serving_engine": engine}, EVALUATED_ON, lang=lang)
+    launched = next(g for g in result.sizing.gpus if g.gpu == result.decision.gpu)
+    assert launched.launch is not None and launched.launch.nodes == 2
+    memo = render_memo(result, Format(lang, "USD", result.exchange_rate_usd_per_eur))
+    assert sentence in " ".join(memo.split())
+
+
+def size_figures(model: str, precision: str, engine: str) -> SizingFigures:
+    config = KNOWLEDGE.model(model)
+    return size_model(KNOWLEDGE, config.params_b, config.active_params_b, precision, config, 8192, engine)

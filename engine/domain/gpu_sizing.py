@@ -8,10 +8,13 @@ from typing import Literal
 
 from gpu_advisor.engine.domain.result_model import ResultModel
 
-CheckpointKind = Literal["published", "fp8_checkpoint", "quantized_at_load", "precision_needed", "own"]
+CheckpointKind = Literal[
+    "published", "fp8_checkpoint", "quantized_at_load", "precision_needed", "own", "given_by_size"
+]
 """Which weights the launch command loads: the model as published (16-bit, or FP8 where it is published
 so), its published FP8 checkpoint, the 16-bit checkpoint quantized to FP8 as the engine loads it, a
-checkpoint of the precision that the catalog names none of, or the team's own."""
+checkpoint of the precision that the catalog names none of, the team's own, or a checkpoint of a model
+given by its size."""
 
 
 class LaunchCommand(ResultModel):
@@ -21,13 +24,19 @@ class LaunchCommand(ResultModel):
     them (batch limit, KV cache precision)."""
 
     engine: str
+    engine_name: str
     command: str
-    """The shell line for one replica (``MODEL`` where the weights are the team's own)."""
+    """The shell line for one replica (``MODEL`` where the catalog names no checkpoint)."""
     checkpoint: str
     """The Hugging Face repository loaded, or ``MODEL``."""
     checkpoint_kind: CheckpointKind
     nodes: int
     """Nodes one replica spans (one pipeline stage each); 1 within a node."""
+    expert_parallel: bool = False
+    """The engine will not split the FP8 checkpoint's experts over the tensor-parallel cards (SIZ020): they
+    run by expert parallelism, which the estimate does not model."""
+    extra_options: str | None = None
+    """TensorRT-LLM's LLM API options the command reads from ``extra.yaml`` (an FP8 KV cache)."""
 
 
 class OperatingPointResult(ResultModel):

@@ -3,10 +3,13 @@
 The flags are the engines' own (vLLM's ``vllm serve``, SGLang's ``sglang.launch_server``, TensorRT-LLM's
 ``trtllm-serve``): the cards a replica splits into, tensor parallel within a node and one pipeline stage
 per node beyond it, and the serving context its KV cache was sized for. What the estimate takes as the
-engine's default (its batch limit, the KV cache's precision) is left to the default. The weights: the
-model as published, its published FP8 checkpoint, the 16-bit checkpoint quantized to FP8 as vLLM or
-SGLang loads it (``--quantization fp8``), or, where the catalog names no checkpoint of the precision, a
-placeholder the memo explains.
+engine's default (its batch limit, the KV cache's precision) is left to the default, but where the
+default would not run the plan: TensorRT-LLM keeps an FP8 cache only where the checkpoint declares one
+(the estimate takes it beside FP8 weights, so the command sets it), and takes no prompt longer than its
+batched-token limit without chunked prefill (so the limit is raised to the context); an FP8 checkpoint
+the engine will not split over the tensor-parallel cards (SIZ020) runs its experts by expert
+parallelism. The weights: the model as published, its published FP8 checkpoint, the 16-bit checkpoint
+quantized to FP8 as vLLM or SGLang loads it (``--quantization fp8``), or a placeholder the memo explains.
 """
 
 from __future__ import annotations
@@ -22,67 +25,101 @@ OWN = "MODEL"
 SIXTEEN_BIT = frozenset({"bf16", "fp16"})
 QUANTIZED_AT_LOAD = frozenset({"vllm", "sglang"})
 """Engines that quantize a 16-bit checkpoint to FP8 as they load it (TensorRT-LLM reads a quantized one)."""
+NVIDIA_ONLY = frozenset({"trtllm"})
+TRTLLM_FP8_CACHE = "kv_cache_config: {dtype: fp8}"
+"""TensorRT-LLM's LLM API options for an FP8 KV cache (``--extra_llm_api_options``)."""
 
 
 def replica_launch(
-    knowledge: Knowledge, figures: SizingFigures, model: tuple[str | None, bool], tensor: int, stages: int
-) -> LaunchCommand:
+    knowledge: Knowledge,
+    figures: SizingFigures,
+    model: tuple[str | None, bool],
+    gpu: str,
+    tensor: int,
+    stages: int,
+) -> LaunchCommand | None:
     """A sizing row's launch command: ``model`` is the catalog model (None: given by its size) and whether
-    its weights are the team's own."""
-    engine, precision, context = figures.serving_engine, figures.precision, figures.context_tokens
-    return launch_command(knowledge, engine, model[0], model[1], precision, context, tensor, stages)
+    its weights are the team's own; None where the engine does not run on ``gpu`` (TensorRT-LLM on an AMD
+    card)."""
+    engine = figures.serving_engine
+    if engine in NVIDIA_ONLY and knowledge.gpu(gpu).vendor != "nvidia":
+        return None
+    return launch_command(
+        knowledge,
+        engine,
+        model,
+        figures.precision,
+        figures.context_tokens,
+        (tensor, stages),
+        expert_parallel=figures.refuses_tensor_split(tensor),
+    )
 
 
 def launch_command(
     knowledge: Knowledge,
-    engine: str,
-    model_id: str | None,
-    own_weights: bool,
+    engine_id: str,
+    model: tuple[str | None, bool],
     precision: str,
     context_tokens: int,
-    tensor: int,
-    stages: int,
+    cards: tuple[int, int],
+    expert_parallel: bool = False,
 ) -> LaunchCommand:
-    """One replica of ``tensor`` x ``stages`` cards serving ``model_id`` (None: a model given by its size)
-    at ``precision`` with a serving context of ``context_tokens``."""
-    checkpoint, kind = _checkpoint(knowledge, engine, model_id, own_weights, precision)
-    quantize = kind == "quantized_at_load"
-    if engine == "sglang":
+    """One replica of ``cards`` (tensor-parallel cards, pipeline stages) serving ``model`` (the catalog
+    model, None where given by its size; whether its weights are the team's own) at ``precision`` with a
+    serving context of ``context_tokens``; ``expert_parallel``: the engine will not split the FP8
+    checkpoint's experts over the tensor-parallel cards."""
+    engine = knowledge.serving_engine(engine_id)
+    (tensor, stages), (checkpoint, kind) = cards, _checkpoint(knowledge, engine_id, model, precision)
+    fp8_cache = engine.kv_cache_fp8_with_fp8_weights and precision == "fp8" and engine_id == "trtllm"
+    if engine_id == "sglang":
         parts = [f"python -m sglang.launch_server --model-path {checkpoint} --tp {tensor}"]
         parts += [f"--pp-size {stages}"] if stages > 1 else []
-        parts += [f"--context-length {context_tokens}"] + (["--quantization fp8"] if quantize else [])
-    elif engine == "trtllm":
+        parts += [f"--ep-size {tensor}"] if expert_parallel else []
+        parts += [f"--context-length {context_tokens}"]
+    elif engine_id == "trtllm":
         parts = [f"trtllm-serve {checkpoint} --tp_size {tensor}"]
         parts += [f"--pp_size {stages}"] if stages > 1 else []
+        parts += [f"--ep_size {tensor}"] if expert_parallel else []
         parts += [f"--max_seq_len {context_tokens}"]
+        if not engine.chunked_prefill and context_tokens > engine.max_batched_tokens:
+            parts += [f"--max_num_tokens {context_tokens}"]
+        parts += ["--extra_llm_api_options extra.yaml"] if fp8_cache else []
     else:
         parts = [f"vllm serve {checkpoint} --tensor-parallel-size {tensor}"]
         parts += [f"--pipeline-parallel-size {stages}"] if stages > 1 else []
-        parts += [f"--max-model-len {context_tokens}"] + (["--quantization fp8"] if quantize else [])
+        parts += ["--enable-expert-parallel"] if expert_parallel else []
+        parts += [f"--max-model-len {context_tokens}"]
+    parts += ["--quantization fp8"] if kind == "quantized_at_load" else []
     # Built from validated knowledge and plan figures: no re-validation (see engine/common/trusted.py).
     return trusted(
         LaunchCommand,
-        engine=engine,
+        engine=engine_id,
+        engine_name=engine.name,
         command=" ".join(parts),
         checkpoint=checkpoint,
         checkpoint_kind=kind,
         nodes=stages,
+        expert_parallel=expert_parallel,
+        extra_options=TRTLLM_FP8_CACHE if fp8_cache else None,
     )
 
 
 def _checkpoint(
-    knowledge: Knowledge, engine: str, model_id: str | None, own_weights: bool, precision: str
+    knowledge: Knowledge, engine: str, model: tuple[str | None, bool], precision: str
 ) -> tuple[str, CheckpointKind]:
-    if own_weights or model_id is None:
+    model_id, own_weights = model
+    if own_weights:
         return OWN, "own"
-    model = knowledge.model(model_id)
-    fp8 = model.fp8_checkpoint
-    published_in_fp8 = fp8 is not None and fp8.hf_repo == model.hf_repo
+    if model_id is None:
+        return OWN, "given_by_size"
+    config = knowledge.model(model_id)
+    fp8 = config.fp8_checkpoint
+    published_in_fp8 = fp8 is not None and fp8.hf_repo == config.hf_repo
     if precision == "fp8" and fp8 is not None:
         return fp8.hf_repo, "published" if published_in_fp8 else "fp8_checkpoint"
     if precision in SIXTEEN_BIT and not published_in_fp8:
-        return model.hf_repo, "published"
+        return config.hf_repo, "published"
     if precision == "fp8" and engine in QUANTIZED_AT_LOAD:
-        return model.hf_repo, "quantized_at_load"
+        return config.hf_repo, "quantized_at_load"
     # INT8, INT4, or 16 bits of a model published in FP8 (DeepSeek-R1): a checkpoint the catalog lacks.
     return OWN, "precision_needed"

@@ -105,8 +105,8 @@ def sizing_rows(
                 if point is None or performance is None or concurrency is None
                 else _at_concurrency(point, performance, concurrency),
                 offered=None if sold is None or cards is None else sold.get(fit.gpu, 0) >= cards,
-                launch=replica_launch(knowledge, figures, model, tensor, stages)
-                if tensor and stages
+                launch=replica_launch(knowledge, figures, model, fit.gpu, tensor, stages)
+                if tensor and stages and (plan is not None or point is not None)
                 else None,
             )
         )
