@@ -135,3 +135,54 @@ def to_offer(added: AddedOffer, where: str, stamp: dict[str, Any]) -> Offer:
             origin=where,
             what="overrides",
         ) from None
+
+
+def added_servers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
+    """The own-hardware file with the overrides' servers before the catalog's; a line for each server."""
+    if not overrides.added_servers:
+        return {}, []
+    rate = overrides.exchange_rate.usd_per_eur if overrides.exchange_rate else knowledge.eur_to_usd().rate
+    catalog = knowledge.own_hardware.servers
+    default = knowledge.own_server()
+    ids = {server.id for server in catalog}
+    gpus = {g.id for g in knowledge.gpus.gpus}
+    added, lines = [], []
+    for index, server in enumerate(overrides.added_servers):
+        where = f"--overrides: added_servers[{index}] ({server.id})"
+        if server.id in ids:
+            raise InputError(at(where, Words("a server of this id exists already; give it another id")))
+        if server.gpu not in gpus:
+            raise InputError(at(where, unknown_value("gpu", server.gpu, sorted(gpus))))
+        price = server.price_usd if server.price_usd is not None else (server.price_eur or 0.0) * rate
+        office = server.housing == "office"
+        added.append(
+            default.model_copy(
+                update={
+                    "id": server.id,
+                    "name": server.name,
+                    "gpu": server.gpu,
+                    "gpus_per_server": server.gpus_per_server,
+                    "max_servers": server.max_servers,
+                    "default": False,
+                    "price_usd": price,
+                    "price_usd_low": price,
+                    "price_usd_high": price,
+                    "months": server.months or default.months,
+                    "gpu_watts": server.gpu_watts,
+                    "power_overhead_factor": server.power_overhead_factor
+                    or (1.0 if office else default.power_overhead_factor),
+                    "rack_usd_per_month": server.rack_usd_per_month
+                    if server.rack_usd_per_month is not None
+                    else (0.0 if office else default.rack_usd_per_month),
+                    "housing": server.housing,
+                    "note": server.note,
+                    "translations": default.translations.model_copy(update={"de": {}}),
+                    "source": stamp["source"],
+                    "as_of": server.as_of or stamp["as_of"],
+                }
+            )
+        )
+        ids.add(server.id)
+        lines.append(f"{server.id} = {server.gpus_per_server} x {server.gpu} at {price:,.6g} USD (added)")
+    servers = (*added, *catalog)
+    return {"own_hardware": knowledge.own_hardware.model_copy(update={"servers": servers})}, lines
