@@ -7,7 +7,6 @@ replaced figure is listed so the memo can mark it.
     offers:                       # negotiated rates for catalog offers
       - {provider: aws, offer: p5-on-demand, gpu: h100-sxm, usd_per_gpu_hour: 2.80}
     added_offers: [...]           # offers the catalog lacks (engine/apps/overrides_added.py)
-    added_servers: [...]          # own servers the catalog lacks (a quote for a smaller machine)
     regions: [...]                # regions of catalog providers the catalog lacks
     own_server:                   # the own server: price, write-off, power draw; power price, housing, staff
       price_eur: 240000           # or price_usd; EUR figures are converted at the catalog's rate
@@ -28,7 +27,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gpu_advisor.engine.apps.overrides_added import added_offers, added_regions, added_servers
+from gpu_advisor.engine.apps.overrides_added import added_offers, added_regions
 from gpu_advisor.engine.calc.server_costs import MONTHS_PER_YEAR
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
@@ -74,7 +73,7 @@ def apply_overrides(
     }
     update: dict[str, Any] = {}
     replaced: list[str] = []
-    for part in (added_regions, replaced_offers, added_offers, replaced_server, added_servers, replaced_rate):
+    for part in (added_regions, replaced_offers, added_offers, replaced_server, replaced_rate):
         files, lines = part(knowledge, overrides, stamp)
         update |= files
         replaced += lines

@@ -146,35 +146,6 @@ ONE_OF = (
 """Fields that state the same figure: at most one of each pair."""
 
 
-class AddedServer(StrictInput):
-    """An own server the catalog does not price (a vendor's quote for a smaller machine): its GPU, cards
-    and price. Power overhead, rack line, write-off hours and residual value are the catalog default
-    server's unless given; housed in a datacenter it is costed at the company country's defaults as every
-    catalog server is. Added servers come before the catalog's: each is chosen where its GPU carries the
-    load within its ``max_servers``."""
-
-    id: Identifier
-    name: str = Field(min_length=1, max_length=80)
-    gpu: str
-    gpus_per_server: int = Field(ge=1, le=16)
-    max_servers: int | None = Field(default=None, ge=1, le=1000)
-    price_usd: float | None = Field(default=None, gt=0, le=1e9)
-    price_eur: float | None = Field(default=None, gt=0, le=1e9)
-    months: int | None = Field(default=None, gt=0, le=240)
-    gpu_watts: float = Field(gt=0, le=5000)
-    power_overhead_factor: float | None = Field(default=None, ge=1, le=5)
-    rack_usd_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY)
-    housing: Literal["datacenter", "office"] = "datacenter"
-    as_of: dt.date | None = None
-    note: str | None = None
-
-    @model_validator(mode="after")
-    def _one_price(self) -> AddedServer:
-        if (self.price_usd is None) == (self.price_eur is None):
-            raise WordsError(Words("give price_usd or price_eur, one of them"))
-        return self
-
-
 class RateOverride(StrictInput):
     usd_per_eur: float = Field(gt=0, le=10)
 
@@ -188,7 +159,6 @@ class Overrides(StrictInput):
     """Set by ``catalog import``: the figures come from this imported file."""
     regions: list[AddedRegion] = Field(default_factory=list)
     added_offers: list[AddedOffer] = Field(default_factory=list)
-    added_servers: list[AddedServer] = Field(default_factory=list)
     ranges: dict[str, Range] = Field(default_factory=dict)
     """Your ranges for ``recommend --scenarios``: an uncertain input's id (``knowledge/uncertainty.yaml``)
     -> its low, high and shape, in the input's own unit."""
