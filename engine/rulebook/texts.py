@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from typing import Literal
 
@@ -50,3 +51,8 @@ def rule_text(rule: Rule, lang: str) -> RuleText:
     return rule_texts(lang).get(rule.id) or RuleText(
         title=rule.title, message=rule.message, rationale=rule.rationale
     )
+
+
+def titled(rules: Iterable[Rule], lang: str) -> str:
+    """Rules as a check's message names them: each ID with its title in ``lang``, joined by semicolons."""
+    return "; ".join(f"{rule.id} ({rule_text(rule, lang).title})" for rule in rules)

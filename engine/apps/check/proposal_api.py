@@ -24,7 +24,7 @@ from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.i18n.environment import say
 from gpu_advisor.engine.pipeline.api_comparison import too_short_apis
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
-from gpu_advisor.engine.rulebook.texts import rule_text
+from gpu_advisor.engine.rulebook.texts import titled
 
 
 def api_providers(knowledge: Knowledge) -> list[str]:
@@ -109,9 +109,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         api_price_age_days=(evaluation.evaluated_on - api.as_of).days,
     )
     rules = {rule.id: rule for rule in evaluation.rules}
-    excluded_by = "; ".join(
-        f"{rule_id} ({rule_text(rules[rule_id], lang).title})" for rule_id in api.excluded_by
-    )
+    excluded_by = titled((rules[rule_id] for rule_id in api.excluded_by), lang)
     details = {
         "api_name": api.name,
         "api_as_of": api.as_of.isoformat(),

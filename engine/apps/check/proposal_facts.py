@@ -33,7 +33,7 @@ from gpu_advisor.engine.rulebook.conclusions import excluded_by, option_filters,
 from gpu_advisor.engine.rulebook.details import ProposalDetails
 from gpu_advisor.engine.rulebook.facts import ProposalFact
 from gpu_advisor.engine.rulebook.schema import Rule
-from gpu_advisor.engine.rulebook.texts import rule_text
+from gpu_advisor.engine.rulebook.texts import titled
 
 RENTAL_DEPLOYMENTS = ("dedicated_cloud", "hybrid")
 
@@ -75,10 +75,7 @@ def residency_facts(place: Location, evaluation: Evaluation, lang: str = "en") -
         "jurisdiction_known": known,
         "jurisdiction_excluded": known and bool(rule_ids),
     }
-    named = "; ".join(
-        f"{rule.id} ({rule_text(rule, lang).title})" for rule in residency if rule.id in rule_ids
-    )
-    return facts, named
+    return facts, titled((rule for rule in residency if rule.id in rule_ids), lang)
 
 
 def own_server_for(proposal: ProposalInput, evaluation: Evaluation) -> OwnServer | None:

@@ -12,7 +12,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.pipeline.serverless import Candidate
-from gpu_advisor.engine.rulebook.texts import rule_text
+from gpu_advisor.engine.rulebook.texts import titled
 
 
 class ServerlessFacts(NamedTuple):
@@ -74,9 +74,7 @@ def serverless_option_facts(proposal: ProposalInput, evaluation: Evaluation, lan
     rules = {rule.id: rule for rule in evaluation.rules}
     details = {
         "serverless_options": "; ".join(names),
-        "serverless_excluded_by": "; ".join(
-            f"{rule_id} ({rule_text(rules[rule_id], lang).title})" for rule_id in excluding
-        ),
+        "serverless_excluded_by": titled((rules[rule_id] for rule_id in excluding), lang),
     }
     return ServerlessFacts({"serverless_excluded": bool(excluding)}, details)
 
