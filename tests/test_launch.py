@@ -267,3 +267,20 @@ def test_each_engine_is_told_how_a_replica_spans_nodes(engine: str, lang: str, s
 def size_figures(model: str, precision: str, engine: str) -> SizingFigures:
     config = KNOWLEDGE.model(model)
     return size_model(KNOWLEDGE, config.params_b, config.active_params_b, precision, config, 8192, engine)
+
+
+def test_the_kv_cache_precision_the_estimate_took_is_set() -> None:
+    """The command reads the KV cache's precision from the estimate (``kv_element_bytes``, or the figures'
+    own): TensorRT-LLM's FP8 cache beside FP8 weights through extra.yaml; an FP8 cache taken for vLLM or
+    SGLang (whose default keeps 16 bits) by their flag; none where the estimate took 16 bits."""
+    trtllm = launch_command(KNOWLEDGE, "trtllm", ("llama-3.3-70b", False), "bf16", 8192, (2, 1))
+    assert trtllm.extra_options is None and "--extra_llm_api_options" not in trtllm.command
+    vllm = launch_command(
+        KNOWLEDGE, "vllm", ("llama-3.3-70b", False), "fp8", 8192, (2, 1), kv_bytes_per_element=1.0
+    )
+    assert vllm.command.endswith("--max-model-len 8192 --kv-cache-dtype fp8 --quantization fp8")
+    assert vllm.extra_options is None
+    sglang = launch_command(
+        KNOWLEDGE, "sglang", ("llama-3.3-70b", False), "fp8", 8192, (2, 1), kv_bytes_per_element=1.0
+    )
+    assert sglang.command.endswith("--context-length 8192 --kv-cache-dtype fp8_e4m3 --quantization fp8")

@@ -4,8 +4,8 @@ The flags are the engines' own (vLLM's ``vllm serve``, SGLang's ``sglang.launch_
 ``trtllm-serve``): the cards a replica splits into, tensor parallel within a node and one pipeline stage
 per node beyond it, and the serving context its KV cache was sized for. What the estimate takes as the
 engine's default (its batch limit, the KV cache's precision) is left to the default, but where the
-default would not run the plan: TensorRT-LLM keeps an FP8 cache only where the checkpoint declares one
-(the estimate takes it beside FP8 weights, so the command sets it), and takes no prompt longer than its
+default would not run the plan: an FP8 KV cache the estimate took is set (TensorRT-LLM keeps one beside
+FP8 weights only where the checkpoint declares it); TensorRT-LLM takes no prompt longer than its
 batched-token limit without chunked prefill (so the limit is raised to the context); an FP8 checkpoint
 the engine will not split over the tensor-parallel cards (SIZ020) runs its experts by expert
 parallelism. The weights: the model as published, its published FP8 checkpoint, the 16-bit checkpoint
@@ -14,7 +14,7 @@ quantized to FP8 as vLLM or SGLang loads it (``--quantization fp8``), or a place
 
 from __future__ import annotations
 
-from gpu_advisor.engine.calc.sizing import SizingFigures
+from gpu_advisor.engine.calc.sizing import SizingFigures, kv_element_bytes
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.gpu_sizing import CheckpointKind, LaunchCommand
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -52,6 +52,7 @@ def replica_launch(
         figures.context_tokens,
         (tensor, stages),
         expert_parallel=figures.refuses_tensor_split(tensor),
+        kv_bytes_per_element=figures.kv_bytes_per_element,
     )
 
 
@@ -63,19 +64,24 @@ def launch_command(
     context_tokens: int,
     cards: tuple[int, int],
     expert_parallel: bool = False,
+    kv_bytes_per_element: float | None = None,
 ) -> LaunchCommand:
     """One replica of ``cards`` (tensor-parallel cards, pipeline stages) serving ``model`` (the catalog
     model, None where given by its size; whether its weights are the team's own) at ``precision`` with a
     serving context of ``context_tokens``; ``expert_parallel``: the engine will not split the FP8
-    checkpoint's experts over the tensor-parallel cards."""
+    checkpoint's experts over the tensor-parallel cards; ``kv_bytes_per_element``: the KV cache's
+    precision the estimate took (default: the engine's, ``calc.sizing.kv_element_bytes``), which the
+    command sets where the engine would not keep it by itself."""
     engine = knowledge.serving_engine(engine_id)
     (tensor, stages), (checkpoint, kind) = cards, _checkpoint(knowledge, engine_id, model, precision)
-    fp8_cache = engine.kv_cache_fp8_with_fp8_weights and precision == "fp8" and engine_id == "trtllm"
+    element = kv_bytes_per_element or kv_element_bytes(knowledge, precision, engine)
+    fp8_cache = element == knowledge.sizing.kv_cache.fp8_bytes_per_element
     if engine_id == "sglang":
         parts = [f"python -m sglang.launch_server --model-path {checkpoint} --tp {tensor}"]
         parts += [f"--pp-size {stages}"] if stages > 1 else []
         parts += [f"--ep-size {tensor}"] if expert_parallel else []
         parts += [f"--context-length {context_tokens}"]
+        parts += ["--kv-cache-dtype fp8_e4m3"] if fp8_cache else []
     elif engine_id == "trtllm":
         parts = [f"trtllm-serve {checkpoint} --tp_size {tensor}"]
         parts += [f"--pp_size {stages}"] if stages > 1 else []
@@ -89,6 +95,7 @@ def launch_command(
         parts += [f"--pipeline-parallel-size {stages}"] if stages > 1 else []
         parts += ["--enable-expert-parallel"] if expert_parallel else []
         parts += [f"--max-model-len {context_tokens}"]
+        parts += ["--kv-cache-dtype fp8"] if fp8_cache else []
     parts += ["--quantization fp8"] if kind == "quantized_at_load" else []
     # Built from validated knowledge and plan figures: no re-validation (see engine/common/trusted.py).
     return trusted(
@@ -100,7 +107,7 @@ def launch_command(
         checkpoint_kind=kind,
         nodes=stages,
         expert_parallel=expert_parallel,
-        extra_options=TRTLLM_FP8_CACHE if fp8_cache else None,
+        extra_options=TRTLLM_FP8_CACHE if fp8_cache and engine_id == "trtllm" else None,
     )
 
 
