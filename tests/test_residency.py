@@ -382,10 +382,12 @@ def test_the_swiss_and_uk_laws_say_which_regions_the_catalog_lacks() -> None:
     one: the message says so, and names the UK no longer where an overrides file adds a UK region."""
     message = finding(personal(company_country="CH"), "RES007")
     assert message.endswith(
-        "The catalog lists no region in Switzerland or in the UK: its rented and hosted options that qualify are in the EU (own hardware stands in the company's country)."
+        "The catalog lists no region in Switzerland or in the UK: its rented and hosted options that "
+        "qualify are in the EU (own hardware stands in the company's country)."
     )
     assert finding(personal(company_country="GB"), "RES009").endswith(
-        "The catalog lists no region in Switzerland or in the UK: its rented and hosted options that qualify are in the EU (own hardware stands in the company's country)."
+        "The catalog lists no region in Switzerland or in the UK: its rented and hosted options that "
+        "qualify are in the EU (own hardware stands in the company's country)."
     )
     with_uk = finding(personal(lambda_uk(), company_country="CH"), "RES007")
     assert with_uk.endswith(
