@@ -284,3 +284,20 @@ def test_the_kv_cache_precision_the_estimate_took_is_set() -> None:
         KNOWLEDGE, "sglang", ("llama-3.3-70b", False), "fp8", 8192, (2, 1), kv_bytes_per_element=1.0
     )
     assert sglang.command.endswith("--context-length 8192 --kv-cache-dtype fp8_e4m3 --quantization fp8")
+
+
+def test_a_16_bit_checkpoint_the_replica_cannot_hold_is_not_quantized_at_load() -> None:
+    """vLLM loads a 16-bit checkpoint whole before it quantizes it to FP8: Llama 3.1 405B's 811 GB of
+    16-bit weights do not fit 8 x 80 GB, so the command names an FP8 checkpoint; 70B's 141 GB fit 2 x 80."""
+    figures = size_figures("llama-3.1-405b", "fp8", "vllm")
+    assert figures.params_b * 2 > 8 * KNOWLEDGE.gpu("h100-sxm").memory_bytes / 1e9
+    big = replica_launch(KNOWLEDGE, figures, ("llama-3.1-405b", False), "h100-sxm", 8, 1)
+    assert big is not None
+    assert (big.command, big.checkpoint_kind) == (
+        "vllm serve MODEL --tensor-parallel-size 8 --max-model-len 8192",
+        "precision_needed",
+    )
+    small = replica_launch(
+        KNOWLEDGE, size_figures("llama-3.3-70b", "fp8", "vllm"), ("llama-3.3-70b", False), "h100-sxm", 2, 1
+    )
+    assert small is not None and small.checkpoint_kind == "quantized_at_load"

@@ -41,9 +41,12 @@ def replica_launch(
     """A sizing row's launch command: ``model`` is the catalog model (None: given by its size) and whether
     its weights are the team's own; None where the engine does not run on ``gpu`` (TensorRT-LLM on an AMD
     card)."""
-    engine = figures.serving_engine
-    if engine in NVIDIA_ONLY and knowledge.gpu(gpu).vendor != "nvidia":
+    engine, card = figures.serving_engine, knowledge.gpu(gpu)
+    if engine in NVIDIA_ONLY and card.vendor != "nvidia":
         return None
+    # vLLM loads a 16-bit checkpoint whole before it quantizes it to FP8 (its FP8 guide): where the
+    # replica's memory cannot hold the 16-bit weights, the command names an FP8 checkpoint instead.
+    sixteen_bit = figures.params_b * 1e9 * knowledge.bytes_per_parameter("bf16")
     return launch_command(
         knowledge,
         engine,
@@ -53,6 +56,7 @@ def replica_launch(
         (tensor, stages),
         expert_parallel=figures.refuses_tensor_split(tensor),
         kv_bytes_per_element=figures.kv_bytes_per_element,
+        quantize_at_load=sixteen_bit <= tensor * stages * card.memory_bytes,
     )
 
 
@@ -65,15 +69,20 @@ def launch_command(
     cards: tuple[int, int],
     expert_parallel: bool = False,
     kv_bytes_per_element: float | None = None,
+    quantize_at_load: bool = True,
 ) -> LaunchCommand:
     """One replica of ``cards`` (tensor-parallel cards, pipeline stages) serving ``model`` (the catalog
     model, None where given by its size; whether its weights are the team's own) at ``precision`` with a
     serving context of ``context_tokens``; ``expert_parallel``: the engine will not split the FP8
     checkpoint's experts over the tensor-parallel cards; ``kv_bytes_per_element``: the KV cache's
     precision the estimate took (default: the engine's, ``calc.sizing.kv_element_bytes``), which the
-    command sets where the engine would not keep it by itself."""
+    command sets where the engine would not keep it by itself; ``quantize_at_load``: the replica's memory
+    holds the 16-bit checkpoint vLLM or SGLang would quantize to FP8 as it loads it."""
     engine = knowledge.serving_engine(engine_id)
-    (tensor, stages), (checkpoint, kind) = cards, _checkpoint(knowledge, engine_id, model, precision)
+    (tensor, stages), (checkpoint, kind) = (
+        cards,
+        _checkpoint(knowledge, engine_id, model, precision, quantize_at_load),
+    )
     element = kv_bytes_per_element or kv_element_bytes(knowledge, precision, engine)
     fp8_cache = element == knowledge.sizing.kv_cache.fp8_bytes_per_element
     if engine_id == "sglang":
@@ -112,7 +121,7 @@ def launch_command(
 
 
 def _checkpoint(
-    knowledge: Knowledge, engine: str, model: tuple[str | None, bool], precision: str
+    knowledge: Knowledge, engine: str, model: tuple[str | None, bool], precision: str, quantize_at_load: bool
 ) -> tuple[str, CheckpointKind]:
     model_id, own_weights = model
     if own_weights:
@@ -126,7 +135,8 @@ def _checkpoint(
         return fp8.hf_repo, "published" if published_in_fp8 else "fp8_checkpoint"
     if precision in SIXTEEN_BIT and not published_in_fp8:
         return config.hf_repo, "published"
-    if precision == "fp8" and engine in QUANTIZED_AT_LOAD:
+    if precision == "fp8" and engine in QUANTIZED_AT_LOAD and quantize_at_load:
         return config.hf_repo, "quantized_at_load"
-    # INT8, INT4, or 16 bits of a model published in FP8 (DeepSeek-R1): a checkpoint the catalog lacks.
+    # INT8, INT4, 16 bits of a model published in FP8 (DeepSeek-R1), or FP8 of a 16-bit checkpoint the
+    # replica cannot load whole: a checkpoint the catalog lacks.
     return OWN, "precision_needed"
