@@ -321,6 +321,7 @@ def test_the_bars_a_proposal_fails_on_are_marked_in_the_rules() -> None:
     assert sorted(r.id for r in rules if r.then.rule_out is not None and not is_bar(r)) == [
         "DEP024",
         "DEP042",
+        "DEP046",
         "TCO003",
         "TCO004",
         "TCO015",

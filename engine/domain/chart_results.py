@@ -58,6 +58,9 @@ class ApiVersusSelfHosted(ResultModel):
     """The decision's monthly cost at the workload's volume where the line is not the decided route."""
     api_ruled_out_by: tuple[str, ...] = ()
     """The rules that rule the managed API out for this workload: its line is drawn for comparison only."""
+    api_barred: bool = False
+    """One of them is a legal or technical bar (``Resolution.barred``): the workload may not use the API;
+    otherwise the rules set it aside on cost or strategy."""
     self_hosted_unpriced: tuple[int, ...] = ()
     """Volumes left out of the chart because the route has no price there: a serverless product whose
     instances cannot hold a replica of the cards that volume needs."""

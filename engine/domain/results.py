@@ -179,6 +179,10 @@ class Resolution(ResultModel):
     proposals: tuple[Proposal, ...]
     ruled_out: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Deployment -> IDs of the fired rules that rule it out (whatever the precedence they beat)."""
+    barred: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """The same for the rules that rule it out as a legal or technical bar; a deployment in ``ruled_out``
+    but not here is set aside on cost or strategy, and may still be chosen for a reason the rules do not
+    know (DEP041)."""
 
 
 class Decision(ResultModel):

@@ -71,6 +71,9 @@ def weigh_api(
         api_price_age_days=(evaluated_on - api.as_of).days if api else 0,
         self_hosted_priced=route is not None,
         self_hosted_usd_per_month=float(route.usd_per_month) if route else 0.0,
+        self_hosted_saving_vs_api=1 - route.usd_per_month / api.usd_per_month
+        if route and api and api.usd_per_month
+        else 0.0,
         self_hosted_kind=route.kind if route else "",
         self_hosted_price_age_days=(evaluated_on - route.as_of).days if route else 0,
         self_hosted_peak_usd_per_hour=float(route.peak_usd_per_hour) if route else 0.0,

@@ -3,6 +3,7 @@ the message catalog as the memo's legend under its Mermaid chart (``templates/me
 
 from __future__ import annotations
 
+from gpu_advisor.engine.common.wording import marked
 from gpu_advisor.engine.domain.results import ApiVersusSelfHosted
 from gpu_advisor.engine.i18n.environment import translate
 from gpu_advisor.engine.i18n.formats import Format
@@ -48,10 +49,12 @@ def self_hosted_label(chart: ApiVersusSelfHosted, fmt: Format) -> str:
 
 
 def api_label(chart: ApiVersusSelfHosted, fmt: Format) -> str:
-    """The API's name; where the rules rule the API out for the workload, with the rules."""
+    """The API's name; where the rules rule the API out for the workload (as a bar) or set it aside (on
+    cost or strategy), with the rules."""
     if not chart.api_ruled_out_by:
         return chart.api
-    return f"{chart.api} ({translate(fmt.lang, 'ruled out')}: {', '.join(chart.api_ruled_out_by)})"
+    verdict = translate(fmt.lang, "ruled out" if chart.api_barred else marked("set aside"))
+    return f"{chart.api} ({verdict}: {', '.join(chart.api_ruled_out_by)})"
 
 
 STEP_SHAPES = ("replicas", "servers", "batch_hours", "reserved")

@@ -166,5 +166,6 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
         if follows == "cheapest_rental" and decision.deployment != "api"
         else None,
         api_ruled_out_by=ruled_out,
+        api_barred=bool(ruled_out) and bool(evaluation.resolution.barred.get("api")),
         self_hosted_unpriced=tuple(volume for volume, point in priced if point is None),
     )

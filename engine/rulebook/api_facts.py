@@ -33,6 +33,9 @@ class ApiFact(Fact):
     self_hosted_usd_per_month: Annotated[float, Guard("self_hosted_priced")]
     """The cheapest of the self-hosted routes (serverless, own hardware, dedicated) whose proposal
     stands after the serverless and economics stages."""
+    self_hosted_saving_vs_api: Annotated[float, Guard(API, "self_hosted_priced")] = 0.0
+    """1 - the self-hosted route's cost over the API's: the share of the API's bill it saves (negative
+    where it costs more)."""
     self_hosted_kind: Annotated[str, Guard("self_hosted_priced")]
     """Its deployment: serverless, own_hardware, dedicated_cloud or hybrid."""
     self_hosted_price_age_days: Annotated[int, Guard("self_hosted_priced")]

@@ -132,15 +132,19 @@ def settle_deployment(rules: Sequence[Rule]) -> Resolution:
         for rule, against, _ in candidates
     )
     return Resolution(
-        winner_rule_id=winner[0].id, proposals=proposals, ruled_out=ruled_out_deployments(rules)
+        winner_rule_id=winner[0].id,
+        proposals=proposals,
+        ruled_out=ruled_out_deployments(rules),
+        barred=ruled_out_deployments(rules, bars_only=True),
     )
 
 
-def ruled_out_deployments(rules: Sequence[Rule]) -> dict[str, tuple[str, ...]]:
-    """Deployment -> IDs of the fired rules that rule it out, in catalog order."""
+def ruled_out_deployments(rules: Sequence[Rule], bars_only: bool = False) -> dict[str, tuple[str, ...]]:
+    """Deployment -> IDs of the fired rules that rule it out, in catalog order; ``bars_only``: only the
+    legal or technical bars (``RuleOut.bar``), not the rules that weigh cost or strategy."""
     ruled_out: dict[str, tuple[str, ...]] = {}
     for rule in rules:
-        if rule.then.rule_out is not None:
+        if rule.then.rule_out is not None and (rule.then.rule_out.bar or not bars_only):
             for deployment in rule.then.rule_out.deployments:
                 ruled_out[deployment] = (*ruled_out.get(deployment, ()), rule.id)
     return ruled_out
