@@ -17,7 +17,7 @@ from gpu_advisor.engine.domain.knowledge.providers import Provider
 from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.market import Market
-from gpu_advisor.engine.pipeline.routes import SELF_HOSTED, SelfHosted, cheapest_route
+from gpu_advisor.engine.pipeline.routes import SELF_HOSTED, SelfHosted, cheapest_route, stopgap_route
 from gpu_advisor.engine.pipeline.serverless import PricedServerless, serverless_name
 from gpu_advisor.engine.rulebook.conclusions import ruled_out_deployments
 from gpu_advisor.engine.rulebook.details import ApiDetails
@@ -102,7 +102,9 @@ def weigh_api(
         if market.owned_base and standing and standing.usd_per_month
         else 0.0,
     )
-    details = _api_details(market, route, provider, window, cold, standing, unusable)
+    # A stopgap is named only where the cheapest route standing is servers to buy.
+    stopgap = stopgap_route(market, ruled_out) if route and route.kind == "own_hardware" else None
+    details = _api_details(market, route, provider, window, cold, standing, unusable, stopgap)
     return session.assert_fact(fact, facts), details
 
 
@@ -114,10 +116,11 @@ def _api_details(
     cold: PricedServerless | None,
     standing: Standing | None,
     unusable: ApiCost | None,
+    stopgap: SelfHosted | None,
 ) -> ApiDetails:
     """What the api rules' messages name beside the fact: the compared API and the self-hosted route
     (``provider``: the route's), a batch's window, the serverless product scaled to zero, the cheapest
-    route standing and the API prices that cannot stand in."""
+    route standing, the API prices that cannot stand in and the stopgap that binds no purchase."""
     api = market.compared_api
     return ApiDetails(
         api_name=api.name if api else "",
@@ -129,6 +132,9 @@ def _api_details(
         else "",
         self_hosted_as_of=route.as_of.isoformat() if route else "",
         self_hosted_provider_name=provider.name if provider else "",
+        stopgap_name=stopgap.name if stopgap else "",
+        stopgap_kind=stopgap.kind if stopgap else "",
+        stopgap_usd_per_month=stopgap.usd_per_month if stopgap else 0.0,
         in_flight_gpu=market.load.busy_share_gpu or "",
         window_requests_per_second=window.requests_per_second if window else 0.0,
         request_seconds_alone=window.seconds_alone if window else 0.0,

@@ -5,14 +5,20 @@ stands where some fired rule proposes it and none rules it out), never from thei
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.commitments import fleet_name
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.serving import IdleScaleDown, WorkerLimits
+from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.pipeline.market import Market
-from gpu_advisor.engine.pipeline.serverless import option_name, peak_usd_per_hour, serverless_name
+from gpu_advisor.engine.pipeline.serverless import (
+    PricedServerless,
+    option_name,
+    peak_usd_per_hour,
+    serverless_name,
+)
 from gpu_advisor.engine.rulebook.conclusions import proposal_stands
 from gpu_advisor.engine.rulebook.schema import Rule
 
@@ -42,21 +48,9 @@ class SelfHosted(NamedTuple):
 def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> list[SelfHosted]:
     """The routes of ``kinds`` some fired rule proposes and none rules out, where the market prices them."""
     routes = []
-    serverless, own, best = market.serverless.best, market.own, market.alternatives.best
-    if "serverless" in kinds and serverless is not None and proposal_stands(rules, "serverless"):
-        routes.append(
-            SelfHosted(
-                serverless.bill.usd_per_month,
-                "serverless",
-                serverless_name(serverless),
-                serverless.listing.product.as_of,
-                serverless.listing.product.provider,
-                peak_usd_per_hour(serverless),
-                serverless.bill.priced.instances_at_peak,
-                serverless.listing.product.worker_limits,
-                serverless.listing.product.idle_scale_down,
-            )
-        )
+    own, best = market.own, market.alternatives.best
+    if "serverless" in kinds and market.serverless.best is not None and proposal_stands(rules, "serverless"):
+        routes.append(serverless_route(market.serverless.best))
     if "own_hardware" in kinds and own.applicable and proposal_stands(rules, "own_hardware"):
         # The cards bought, as the summary counts them (the cost is theirs, busy or not)
         name = Words.joined(
@@ -69,20 +63,60 @@ def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str])
         )
         routes.append(SelfHosted(own.usd_per_month, "own_hardware", name, market.server.as_of))
     if "dedicated_cloud" in kinds and best is not None and proposal_stands(rules, "dedicated_cloud"):
-        routes.append(
-            SelfHosted(
-                best.usd_per_month,
-                "dedicated_cloud",
-                option_name(best),
-                best.as_of,
-                best.provider,
-                best.gpus_rented * best.usd_per_gpu_hour,
-            )
-        )
+        routes.append(rental_route(best))
     fleet = market.mixed_fleet
     if "hybrid" in kinds and fleet is not None and proposal_stands(rules, "hybrid"):
         routes.append(SelfHosted(fleet.usd_per_month, "hybrid", fleet_name(fleet), fleet.as_of))
     return routes
+
+
+def serverless_route(serverless: PricedServerless) -> SelfHosted:
+    product = serverless.listing.product
+    return SelfHosted(
+        serverless.bill.usd_per_month,
+        "serverless",
+        serverless_name(serverless),
+        product.as_of,
+        product.provider,
+        peak_usd_per_hour(serverless),
+        serverless.bill.priced.instances_at_peak,
+        product.worker_limits,
+        product.idle_scale_down,
+    )
+
+
+def rental_route(best: Option) -> SelfHosted:
+    return SelfHosted(
+        best.usd_per_month,
+        "dedicated_cloud",
+        option_name(best),
+        best.as_of,
+        best.provider,
+        best.gpus_rented * best.usd_per_gpu_hour,
+    )
+
+
+UNBOUND = ("on_demand", "spot")
+"""Pricings that bind no term (a reservation and a capacity block are bought for one)."""
+
+
+def stopgap_route(market: Market, ruled_out: Mapping[str, tuple[str, ...]]) -> SelfHosted | None:
+    """The cheapest self-hosted route that binds no purchase and no term, where no rule rules its
+    deployment out: the best serverless product, or the best rental where it is sold without a
+    commitment. What a workload runs on while a provider is asked for an API it may use (DEP043, DEP044),
+    where the cheapest route standing is servers to buy; proposed or not, as a stopgap is not a decision."""
+    routes = []
+    if market.serverless.best is not None and "serverless" not in ruled_out:
+        routes.append(serverless_route(market.serverless.best))
+    best = market.alternatives.best
+    if (
+        best is not None
+        and best.pricing in UNBOUND
+        and not best.commitment_months
+        and "dedicated_cloud" not in ruled_out
+    ):
+        routes.append(rental_route(best))
+    return min(routes, key=lambda route: route.usd_per_month, default=None)
 
 
 SELF_HOSTED = ("serverless", "own_hardware", "dedicated_cloud", "hybrid")

@@ -88,6 +88,11 @@ class ApiDetails(Details):
     """The date of the price it rests on (YYYY-MM-DD; "" without one)."""
     self_hosted_provider_name: str = ""
     """The provider billing it ("" for own hardware and a mixed fleet)."""
+    stopgap_name: str | Words = ""
+    """The cheapest route that binds no purchase and no term (``routes.stopgap_route``), what a workload
+    waiting for an API it may use runs on where the cheapest route is own servers ("" without one)."""
+    stopgap_kind: str = ""
+    stopgap_usd_per_month: float = 0.0
     scale_to_zero_name: str
     """The serverless product priced scaling to zero ("" without one)."""
     scale_to_zero_usd_per_month: float
