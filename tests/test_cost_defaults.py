@@ -153,7 +153,12 @@ def test_the_documents_figures_stand_in_for_what_a_country_lacks() -> None:
     )
     assert (line(austria, "rack").origin, line(austria, "rack").usd_per_month) == ("documents", 1000)
     switzerland = server_costs(knowledge, knowledge.own_server(), "CH").costs
-    assert line(switzerland, "power").origin == "documents"
+    # EKZ's 2025 business tariff, 26.04 Rp./kWh, at the ECB's 0.9197 CHF per EUR and 1.16 USD per EUR.
+    assert (line(switzerland, "power").origin, line(switzerland, "power").usd) == (
+        "country",
+        pytest.approx(0.2604 / 0.9197 * 1.16),
+    )
+    assert line(switzerland, "rack").origin == "documents"
     # 105,000 CHF a year at the ECB's 0.9197 CHF per EUR and 1.16 USD per EUR, 5 % of it a month.
     staff = line(switzerland, "staff")
     assert staff.usd == pytest.approx(105_000 / 0.9197 * 1.16)
@@ -165,10 +170,9 @@ def test_the_documents_figures_stand_in_for_what_a_country_lacks() -> None:
         "2026-11-30",
         stdin=json.dumps(merged(WORKLOAD, {"company_country": "CH"})),
     )
-    assert (
-        "| Power | $0.11 | $638 | 7.28 kW × 730 h × $0.12/kWh (the documents' US figure; none for CH) |"
-        in memo.output
-    )
+    # 7.28 kW x 730 h x 0.32844 USD per kWh = 1,745 USD a month, 0.30 USD per GPU-hour of 8 cards.
+    assert round(7.28 * 730 * 0.2604 / 0.9197 * 1.16) == 1745
+    assert "| Power | $0.30 | $1,745 | 7.28 kW × 730 h × $0.328/kWh (default for CH) |" in memo.output
     assert "| Rack | $0.17 | $1,000 | the documents' US figure; none for CH |" in memo.output
 
 
