@@ -219,7 +219,8 @@ def test_an_owned_nodes_cards_are_busy_when_their_own_replica_is() -> None:
 
 def test_a_node_below_the_per_hour_break_even_that_still_undercuts_the_rentals_says_below() -> None:
     """At 60,000 requests a day each 2-card replica is busy 71.9 % of the time, six of the node's eight
-    H100: 54 % of its card-hours, below the break-even of $1.73 / $2.99 = 58 %. The node still costs less
+    H100: 54 % of its card-hours, below the break-even of $1.92 / $2.99 = 64 % (Swiss cost lines: EKZ's
+    26.04 Rp./kWh, the documents' rack, 5 % of 105,000 CHF a year). The node still costs less
     than Lambda's six H100 billed every hour ($13,096.20), in the UK region a team's contract adds
     (tests/rates/lambda-uk.yaml; the catalog has none): TCO001 decides, and says below, not above."""
     result = run({**UNDERWRITING, "requests_per_day": 60_000}, knowledge=lambda_uk())
@@ -229,8 +230,11 @@ def test_a_node_below_the_per_hour_break_even_that_still_undercuts_the_rentals_s
     assert result.own_hardware.node_utilization == pytest.approx(6 * round(each, 3) / 8)
     message = " ".join(next(f.message for f in result.findings if f.rule_id == "TCO001").split())
     assert (
-        "would emit tokens in 54 % of their calendar hours, below the break-even of 58 % against $2.99 per "
-        "GPU-hour ($1.73 own cost per GPU-hour), which a rental billed only for busy hours would set; a "
-        "dedicated rental bills its cards in every paid hour, and the node's $10,106.21/month undercuts"
+        "would emit tokens in 54 % of their calendar hours, below the break-even of 64 % against $2.99 per "
+        "GPU-hour ($1.92 own cost per GPU-hour), which a rental billed only for busy hours would set; a "
+        "dedicated rental bills its cards in every paid hour, and the node's $11,213.93/month undercuts"
     ) in message
     assert "$13,096.20/month (lambda/on-demand-uk/h100-sxm, billed 730 hours a month)" in message
+    # Capital, power at 7.28 kW, the rack, staff: CHF at 1.16 / 0.9197 USD.
+    node = 285_000 / 36 + 7.28 * 730 * 0.2604 / 0.9197 * 1.16 + 1_000 + 105_000 / 0.9197 * 1.16 * 0.05 / 12
+    assert round(node, 2) == 11_213.93

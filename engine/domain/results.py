@@ -55,6 +55,9 @@ class Finding(ResultModel):
     about_its_gpu: bool = False
     """What it says holds for ``subject``, the GPU, only (a rule on one GPU's fit), not for the workload
     (a latency rule names the fastest GPU, and says what holds for every GPU)."""
+    route: Deployment | None = None
+    """The one route it speaks of (``Rule.about_route``: the compared API, the cheapest self-hosted route
+    or rental), where it is not about the decision as such; None otherwise."""
     topic: Topic
     severity: Severity
     title: str

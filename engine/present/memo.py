@@ -31,13 +31,17 @@ def render_memo(
 
 
 def elsewhere(result: Recommendation, finding: Finding) -> bool:
-    """``finding`` is about the fit of a GPU the decision does not use (an API uses none): the summary
-    names it apart from the decision's constraints, and the brief ranks it last. A decision on hardware
-    still to be sized (no GPU named) and an organization's rules keep every finding with the decision."""
+    """``finding`` is about the fit of a GPU the decision does not use (an API uses none), or about a
+    route the decision does not take (``Finding.route``): the summary names it apart from the decision's
+    constraints, and the brief ranks it last. A decision on hardware still to be sized (no GPU named) and
+    an organization's rules keep every finding with the decision."""
     decision = result.decision
+    if finding.origin == "organization":
+        return False
+    if finding.route is not None:
+        return finding.route != decision.deployment
     return (
         finding.about_its_gpu
-        and finding.origin != "organization"
         and (decision.deployment == "api" or decision.gpu is not None)
         and finding.subject != decision.gpu
     )

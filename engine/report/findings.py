@@ -37,6 +37,8 @@ class RuleFinding:
     about_its_gpu: bool
     """What the finding says holds for its GPU only (a gpu_fit fact), not for the workload: a
     latency_fit rule names the fastest GPU, but what it says holds for every GPU."""
+    about_route: str | None
+    """``Rule.about_route``: the one route the message speaks of."""
     topic: str
     severity: str
     title: str
@@ -80,6 +82,7 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
             rule_id=rule.id,
             per_gpu=rule.fact in ("gpu_fit", "latency_fit"),
             about_its_gpu=rule.fact == "gpu_fit",
+            about_route=rule.about_route,
             topic=rule.topic,
             severity=rule.severity,
             title=text.title,
@@ -204,6 +207,7 @@ def finding_for(firing: Firing, texts: FindingTexts, fmt: Format, details: dict[
         rule_id=parts.rule_id,
         subject=str(firing.fact["gpu"]) if parts.per_gpu else None,
         about_its_gpu=parts.about_its_gpu,
+        route=finding_route(parts, firing.fact),
         topic=parts.topic,
         severity=parts.severity,
         title=parts.title,
@@ -264,3 +268,11 @@ def _shared_findings(
     texts: FindingTexts, lang: str, currency: str, usd_per_eur: float, /
 ) -> dict[int, tuple[Firing, Finding]]:
     return {}
+
+
+def finding_route(parts: RuleFinding, fact: Mapping[str, Any]) -> str | None:
+    """The route the finding speaks of (``Rule.about_route``): the api fact's self-hosted route is read
+    from the fact (None where it has none)."""
+    if parts.about_route == "self_hosted":
+        return str(fact["self_hosted_kind"]) or None
+    return parts.about_route

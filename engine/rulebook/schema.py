@@ -243,11 +243,18 @@ class Rule(Strict):
     see_also: tuple[Citation, ...] = ()
     """Further documents the rule rests on (a law's list of adequate states beside its article), each a
     document and section; cited after ``source``."""
+    about_route: Literal["api", "self_hosted", "dedicated_cloud", "serverless"] | None = None
+    """The one route the message speaks of, where it is not the workload's decision as such: ``api`` the
+    compared managed API, ``self_hosted`` the api fact's cheapest self-hosted route (its kind read from
+    the fact), ``dedicated_cloud`` the cheapest rental, ``serverless`` the cheapest serverless option.
+    Where the decision takes another route, the memo names the finding apart from its constraints."""
 
     @model_validator(mode="after")
     def _source_is_a_document(self) -> Rule:
         if any(citation.document is None for citation in (self.source, *self.see_also)):
             raise ValueError("a rule cites a source document and its section")
+        if self.about_route == "self_hosted" and self.fact != "api":
+            raise ValueError("about_route self_hosted reads the api fact's self_hosted_kind: api rules only")
         if self.then.gpu_unsuitable and self.fact not in ("gpu_fit", "latency_fit"):
             raise ValueError("gpu_unsuitable is a conclusion of gpu_fit and latency_fit rules only")
         if self.then.drop_default_target is not None and self.fact != "latency_fit":

@@ -1,0 +1,75 @@
+"""A finding about one route (the compared API, the cheapest rental or self-hosted route) is named apart
+from the decision's constraints where the decision takes another route: a manager reading "2 constraints
+and warnings apply" should not count an API's rate limit under a rental decision, nor a marketplace's
+missing SLA under an API decision. Where the decision takes that route, it is one of its constraints."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.present.memo import render_memo
+from gpu_advisor.engine.rulebook.loading import load_rulebook
+from gpu_advisor.engine.rulebook.schema import Rule
+
+AS_OF = dt.date(2026, 11, 30)
+CHAT: dict[str, Any] = {
+    "name": "chat70",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 2_000_000,
+    "avg_input_tokens": 800,
+    "avg_output_tokens": 300,
+    "load_pattern": "variable",
+    "company_country": "DE",
+}
+
+
+def decided(workload: dict[str, Any]) -> Any:
+    return recommend(validate_workload(workload, "test"), AS_OF)
+
+
+def test_findings_about_routes_not_taken_are_named_apart() -> None:
+    result = decided(CHAT)
+    assert result.decision.deployment == "serverless"
+    routes = {f.rule_id: f.route for f in result.findings if f.route is not None}
+    # PRV004 speaks of the cheapest rental (RunPod, a marketplace), PRV015 of the compared API's limit on
+    # requests in flight: neither is the serverless decision's; PRV013 (Modal publishes no SLA) is.
+    assert routes == {"PRV004": "dedicated_cloud", "PRV013": "serverless", "PRV015": "api"}
+    memo = render_memo(result)
+    assert (
+        "2 more concern routes the decision does not take (PRV004, PRV015, see Risks and caveats).\n" in memo
+    )
+    assert "- **PRV004**: " in memo.split("## Risks and caveats")[1]
+    why = memo.split("## Why")[1].split("### How the rules decided")[0]
+    assert "- **PRV013** " in why and "PRV004" not in why and "PRV015" not in why
+
+
+def test_a_finding_about_the_route_taken_is_one_of_its_constraints() -> None:
+    """Own weights and a model that still changes: the API is barred (DEP005), buying is ruled out, and
+    the decision rents RunPod's B200s, where PRV004's missing SLA is the decision's own concern."""
+    result = decided(
+        {
+            **CHAT,
+            "model": {**CHAT["model"], "custom_weights": True},
+            "load_pattern": "steady",
+            "model_stable": False,
+        }
+    )
+    assert (result.decision.deployment, result.decision.provider) == ("dedicated_cloud", "runpod")
+    (prv004,) = [f for f in result.findings if f.rule_id == "PRV004"]
+    assert prv004.route == "dedicated_cloud"
+    memo = render_memo(result)
+    assert "2 constraints and warnings apply to this workload; they are listed under Why." in memo
+    assert "concern routes the decision does not take" not in memo
+    assert "- **PRV004** " in memo.split("## Why")[1].split("### How the rules decided")[0]
+
+
+@pytest.mark.parametrize("fact", ["workload", "economics", "serverless"])
+def test_the_self_hosted_route_is_read_from_the_api_fact_only(fact: str) -> None:
+    rule = load_rulebook().rule("PRV014").model_dump()
+    with pytest.raises(ValueError, match="about_route self_hosted reads the api fact"):
+        Rule.model_validate({**rule, "fact": fact, "when": []})
