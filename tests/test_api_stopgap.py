@@ -35,15 +35,16 @@ def test_the_stopgap_binds_no_purchase_where_the_cheapest_route_is_own_servers()
     assert result.decision.deployment == "api"
     # Hugging Face bills an H200 at 5.00 USD an hour; 2 instances of 8 (a spare for a latency-sensitive
     # service), kept warm every hour of the month.
-    endpoint = 2 * 8 * 5.00 * 730
-    assert endpoint == 58_400
+    chosen = result.serverless_option
+    assert chosen is not None and (chosen.gpu, chosen.gpus, chosen.usd_per_gpu_hour) == ("h200", 16, 5.0)
+    assert round(chosen.usd_per_month, 2) == 2 * 8 * 5.00 * 730 == 58_400
     own = result.own_hardware
     assert own is not None and round(own.usd_per_month, 2) == 44_029.11
     assert message.endswith(
         "Until one is found, the priced route that binds no purchase and no term is serverless: Hugging Face "
         "Inference Endpoints (aws-eu-west-1, 8 × h200) at $58,400.00/month. The cheapest self-hosted route "
         "the rules leave standing, own hardware (4 × HGX H100 8-GPU (32 × h100-sxm)) at $44,029.11/month, "
-        "buys servers for years: it pays only where no API the workload may use is found."
+        "binds a purchase of servers for years: it pays only where no API the workload may use is found."
     )
 
 
@@ -56,4 +57,26 @@ def test_where_the_cheapest_route_binds_nothing_it_is_the_stopgap() -> None:
     assert message.endswith(
         "Until one is found, the priced route is the cheapest self-hosted one the rules leave standing "
         "(aws p5-on-demand-stockholm (32 × h100-sxm)) at $41,460.53/month."
+    )
+
+
+def test_a_reservation_is_no_stopgap_either() -> None:
+    """A 500B model given by its size, business-critical, a team without DevOps capacity: the cheapest
+    route standing is AWS's 3-year reservation; the stopgap is the cheapest rental sold by the hour."""
+    workload = {
+        "name": "big-critical",
+        "model": {"params_b": 500, "precision": "fp8"},
+        "requests_per_day": 300,
+        "load_pattern": "steady",
+        "business_critical": True,
+        "devops_capacity": False,
+        "company_country": "US",
+    }
+    result = recommend(validate_workload(workload, "test"), AS_OF)
+    (finding,) = [f for f in result.findings if f.rule_id == "DEP044"]
+    assert finding.message.endswith(
+        "Until one is found, the priced route that binds no purchase and no term is scaleway "
+        "h100-sxm-8-80g (16 × h100-sxm) at $42,900.24/month. The cheapest self-hosted route the rules leave "
+        "standing, aws p5-reserved-3y-2026-09 (16 × h100-sxm) at $34,714.83/month, binds a term for years: "
+        "it pays only where no API the workload may use is found."
     )

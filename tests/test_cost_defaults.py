@@ -152,6 +152,12 @@ def test_the_documents_figures_stand_in_for_what_a_country_lacks() -> None:
         pytest.approx(0.158 * 1.16),
     )
     assert (line(austria, "rack").origin, line(austria, "rack").usd_per_month) == ("documents", 1000)
+    # kununu's 2025 IT-sector mean, 62,673 EUR a year at 1.16 USD per EUR, 5 % of it a month.
+    assert (line(austria, "staff").origin, line(austria, "staff").usd) == (
+        "country",
+        pytest.approx(62_673 * 1.16),
+    )
+    assert line(austria, "staff").usd_per_month == pytest.approx(62_673 * 1.16 * 0.05 / 12)
     switzerland = server_costs(knowledge, knowledge.own_server(), "CH").costs
     # EKZ's 2025 business tariff, 26.04 Rp./kWh, at the ECB's 0.9197 CHF per EUR and 1.16 USD per EUR.
     assert (line(switzerland, "power").origin, line(switzerland, "power").usd) == (

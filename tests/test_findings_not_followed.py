@@ -1,7 +1,8 @@
-"""A finding whose proposal another rule ruled out says so in the memo's Findings, as the table under
-"How the rules decided" does: TCO012's title says "buy" where TCO016 ruled buying out for a cheaper mixed
-fleet, and the manager reading the findings should not take it for the advice. A proposal that only
-lost on precedence is not marked: its advice may still hold (self-hosting's, where owning won)."""
+"""A finding whose proposal another rule ruled out (here set aside on cost: TCO016 is no bar) says so in
+the memo's Findings, as the table under "How the rules decided" does: TCO012's title says "buy" where
+TCO016 ruled buying out for a cheaper mixed fleet, and the manager reading the findings should not take it
+for the advice. A proposal that only lost on precedence is not marked: its advice may still hold
+(self-hosting's, where owning won)."""
 
 from __future__ import annotations
 
@@ -41,8 +42,8 @@ def test_a_ruled_out_proposal_says_it_was_not_followed_and_a_lost_one_does_not()
     assert outcomes["TCO012"] == ("own_hardware", "ruled_out", ("TCO016",))
     memo = render_memo(result)
     assert finding_line(memo, "TCO012").endswith(
-        "the reservation bills the idle hours too. Not followed: the deployment it proposes is ruled out "
-        "by TCO016."
+        "the reservation bills the idle hours too. Not followed: the deployment it proposes is set aside "
+        "by TCO016, on cost or strategy."
     )
     # The winner's finding, those of rules that proposed nothing and those that lost on precedence carry
     # no such sentence.
@@ -52,5 +53,6 @@ def test_a_ruled_out_proposal_says_it_was_not_followed_and_a_lost_one_does_not()
         assert "Not followed" not in finding_line(memo, rule)
     german = render_memo(result, Format.named("de"))
     assert finding_line(german, "TCO012").endswith(
-        "Nicht befolgt: Die vorgeschlagene Bereitstellung ist durch TCO016 ausgeschlossen."
+        "Nicht befolgt: Die vorgeschlagene Bereitstellung ist durch TCO016 aus Kosten- oder Strategiegründen "
+        "zurückgestellt."
     )

@@ -38,9 +38,16 @@ class Alternatives:
     without_residency: Option | None
     """Cheapest option that only residency rules exclude (for the EU premium)."""
     reference: Option | None
+    unbound: Option | None
+    """Cheapest admitted option sold without a term (by the hour or second, or spot): what a workload
+    waiting for an API it may use runs on (``routes.stopgap_route``)."""
     quantized: Option | None
     quantized_precision: str | None
     quantized_weights_gb: float
+
+
+UNBOUND = ("on_demand", "spot")
+"""Pricings that bind no term (a reservation and a capacity block are bought for one)."""
 
 
 @per_object
@@ -95,6 +102,15 @@ def choose_alternatives(
             lambda p: bool(p.excluded_by) and set(p.excluded_by) <= residency_rule_ids,
         ),
         reference=cheapest_option(priced, preferred_pricing, reference_for_best),
+        unbound=cheapest_option(
+            priced,
+            preferred_pricing,
+            lambda p: (
+                not p.excluded_by
+                and p.listing.offer.pricing in UNBOUND
+                and p.listing.offer.commitment == "none"
+            ),
+        ),
         quantized=quantized_best,
         quantized_precision=quantized_precision,
         quantized_weights_gb=quantized_weights_gb,

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
 from gpu_advisor.engine.calc.load import scheduled_window
+from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, SECONDS_PER_HOUR
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -67,6 +68,7 @@ def weigh_api(
         unusable_api_priced=unusable is not None,
         unusable_api_usd_per_month=float(unusable.usd_per_month) if unusable else 0.0,
         api_usd_per_month=float(api.usd_per_month) if api else 0.0,
+        api_same_model=bool(api and api.same_model),
         api_model_params_b=float(api.model_params_b or 0.0) if api else 0.0,
         api_price_age_days=(evaluated_on - api.as_of).days if api else 0,
         self_hosted_priced=route is not None,
@@ -74,6 +76,9 @@ def weigh_api(
         self_hosted_saving_vs_api=1 - route.usd_per_month / api.usd_per_month
         if route and api and api.usd_per_month
         else 0.0,
+        self_hosted_saving_usd_per_month=api.usd_per_month - route.usd_per_month if route and api else 0.0,
+        self_hosted_commits=route.commits if route else False,
+        **operating_staff_facts(knowledge, resolved.company_country),
         self_hosted_kind=route.kind if route else "",
         self_hosted_price_age_days=(evaluated_on - route.as_of).days if route else 0,
         self_hosted_peak_usd_per_hour=float(route.peak_usd_per_hour) if route else 0.0,
@@ -102,10 +107,21 @@ def weigh_api(
         if market.owned_base and standing and standing.usd_per_month
         else 0.0,
     )
-    # A stopgap is named only where the cheapest route standing is servers to buy.
-    stopgap = stopgap_route(market, ruled_out) if route and route.kind == "own_hardware" else None
+    # A stopgap is named only where the cheapest route standing binds a purchase or a term.
+    stopgap = stopgap_route(market, ruled_out) if route and route.commits else None
     details = _api_details(market, route, provider, window, cold, standing, unusable, stopgap)
     return session.assert_fact(fact, facts), details
+
+
+def operating_staff_facts(knowledge: Knowledge, country: str) -> dict[str, Any]:
+    """The staff line of one owned data-centre server in ``country`` (the default server's), where the
+    catalog or the overrides give one."""
+    costs = server_costs(knowledge, knowledge.own_server(), country).costs
+    staff = next((line for line in costs.lines if line.line == "staff" and line.origin != "none"), None)
+    return {
+        "operating_staff_known": staff is not None,
+        "operating_staff_usd_per_month": float(staff.usd_per_month) if staff else 0.0,
+    }
 
 
 def _api_details(

@@ -12,6 +12,7 @@ from gpu_advisor.engine.calc.commitments import fleet_name
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.serving import IdleScaleDown, WorkerLimits
 from gpu_advisor.engine.domain.results import Option
+from gpu_advisor.engine.pipeline.alternatives import UNBOUND
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.serverless import (
     PricedServerless,
@@ -43,6 +44,8 @@ class SelfHosted(NamedTuple):
     """A serverless option's product's default limits on its instances (None otherwise)."""
     idle_scale_down: IdleScaleDown | None = None
     """How a serverless option's product scales down an endpoint idle for days (None otherwise)."""
+    commits: bool = False
+    """It binds a purchase or a term: own servers, a reservation, a mixed fleet's reserved base."""
 
 
 def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> list[SelfHosted]:
@@ -61,12 +64,12 @@ def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str])
             cards=own.nodes * own.gpus_per_server,
             gpu=own.gpu,
         )
-        routes.append(SelfHosted(own.usd_per_month, "own_hardware", name, market.server.as_of))
+        routes.append(SelfHosted(own.usd_per_month, "own_hardware", name, market.server.as_of, commits=True))
     if "dedicated_cloud" in kinds and best is not None and proposal_stands(rules, "dedicated_cloud"):
         routes.append(rental_route(best))
     fleet = market.mixed_fleet
     if "hybrid" in kinds and fleet is not None and proposal_stands(rules, "hybrid"):
-        routes.append(SelfHosted(fleet.usd_per_month, "hybrid", fleet_name(fleet), fleet.as_of))
+        routes.append(SelfHosted(fleet.usd_per_month, "hybrid", fleet_name(fleet), fleet.as_of, commits=True))
     return routes
 
 
@@ -93,29 +96,22 @@ def rental_route(best: Option) -> SelfHosted:
         best.as_of,
         best.provider,
         best.gpus_rented * best.usd_per_gpu_hour,
+        commits=best.pricing not in UNBOUND or bool(best.commitment_months),
     )
-
-
-UNBOUND = ("on_demand", "spot")
-"""Pricings that bind no term (a reservation and a capacity block are bought for one)."""
 
 
 def stopgap_route(market: Market, ruled_out: Mapping[str, tuple[str, ...]]) -> SelfHosted | None:
     """The cheapest self-hosted route that binds no purchase and no term, where no rule rules its
-    deployment out: the best serverless product, or the best rental where it is sold without a
-    commitment. What a workload runs on while a provider is asked for an API it may use (DEP043, DEP044),
-    where the cheapest route standing is servers to buy; proposed or not, as a stopgap is not a decision."""
+    deployment out: the best serverless product, or the cheapest admitted rental sold by the hour or
+    second (``Alternatives.unbound``). What a workload runs on while a provider is asked for an API it
+    may use (DEP043, DEP044), where the cheapest route standing binds one; proposed or not, as a stopgap
+    is not a decision."""
     routes = []
     if market.serverless.best is not None and "serverless" not in ruled_out:
         routes.append(serverless_route(market.serverless.best))
-    best = market.alternatives.best
-    if (
-        best is not None
-        and best.pricing in UNBOUND
-        and not best.commitment_months
-        and "dedicated_cloud" not in ruled_out
-    ):
-        routes.append(rental_route(best))
+    unbound = market.alternatives.unbound
+    if unbound is not None and "dedicated_cloud" not in ruled_out:
+        routes.append(rental_route(unbound))
     return min(routes, key=lambda route: route.usd_per_month, default=None)
 
 

@@ -19,6 +19,8 @@ class ApiFact(Fact):
     api_priced: bool
     """A managed API in the catalog can serve the workload's volume (its price is known)."""
     api_usd_per_month: Annotated[float, Guard(API)]
+    api_same_model: Annotated[bool, Guard(API)] = False
+    """The compared price is the workload's own model's, not a stand-in (``ApiCost.same_model``)."""
     api_model_params_b: Annotated[float, Guard(API)]
     """The size of the open model behind the compared API; 0 for a proprietary model."""
     api_price_age_days: Annotated[int, Guard(API)]
@@ -36,6 +38,15 @@ class ApiFact(Fact):
     self_hosted_saving_vs_api: Annotated[float, Guard(API, "self_hosted_priced")] = 0.0
     """1 - the self-hosted route's cost over the API's: the share of the API's bill it saves (negative
     where it costs more)."""
+    self_hosted_saving_usd_per_month: Annotated[float, Guard(API, "self_hosted_priced")] = 0.0
+    """The API's bill less the self-hosted route's (negative where the route costs more)."""
+    self_hosted_commits: Annotated[bool, Guard("self_hosted_priced")] = False
+    """The route binds a purchase or a term: own servers, a reservation, a mixed fleet's reserved base."""
+    operating_staff_known: bool = False
+    """The company's country has a staff line for an owned server (``cost_defaults.yaml``)."""
+    operating_staff_usd_per_month: Annotated[float, Guard("operating_staff_known")] = 0.0
+    """That line a month: the share of an engineer's salary that operating one server takes, the least a
+    self-hosted route costs in staff beside its bill (gpu-advisor's assumption, DEP046)."""
     self_hosted_kind: Annotated[str, Guard("self_hosted_priced")]
     """Its deployment: serverless, own_hardware, dedicated_cloud or hybrid."""
     self_hosted_price_age_days: Annotated[int, Guard("self_hosted_priced")]
