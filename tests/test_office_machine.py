@@ -126,7 +126,7 @@ def test_an_on_premises_spare_in_the_same_node_is_named_a_single_point_of_failur
 
 def test_a_business_critical_service_in_the_building_buys_a_second_node_for_its_spare() -> None:
     """SIZ015: business-critical, the spare goes on a second server; the two nodes cost twice the one
-    ($10,106.21 a month at Swiss cost lines each), and TCO020 counts 12 idle cards of 16."""
+    ($11,213.93 a month at Swiss cost lines each), and TCO020 counts 12 idle cards of 16."""
     single = run({**HOSPITAL, "business_critical": False}).own_hardware
     result = run(HOSPITAL)
     own = result.own_hardware
@@ -137,8 +137,8 @@ def test_a_business_critical_service_in_the_building_buys_a_second_node_for_its_
     memo = render_memo(result)
     assert "the 12 idle cards are paid for all the same" in memo
     assert (
-        "The cards the load needs would fit fewer servers: the business-critical service's spare replica "
-        "runs on a server of its own (SIZ015), so 2 are bought."
+        "The cards the load needs would fit fewer servers: the business-critical service's replicas are "
+        "spread over servers so that it survives a failed one (SIZ015), so 2 are bought."
     ) in memo
     assert "would fit fewer servers" not in render_memo(run({**HOSPITAL, "business_critical": False}))
 

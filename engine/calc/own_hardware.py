@@ -17,7 +17,7 @@ from gpu_advisor.engine.calc.costs import (
     node_busy_share,
     own_hardware_cost,
 )
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, same_shape, throughput_alone
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, same_shape, throughput_alone, without_spares
 from gpu_advisor.engine.calc.server_costs import ServerCosts
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -127,6 +127,7 @@ def own_hardware_position(
     return OwnHardware(
         replicas=plan.replicas if plan is not None else 0,
         spare_replicas=plan.spare_replicas if plan is not None else 0,
+        spare_servers=nodes - nodes_for(without_spares(plan), server) if plan is not None else 0,
         replica_busy_share=busy_share,
         applicable=applicable,
         server=server.id,

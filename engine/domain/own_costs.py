@@ -151,6 +151,9 @@ class OwnHardware(ResultModel):
     replicas: int = 0
     """The replicas the needed cards hold, ``spare_replicas`` among them."""
     spare_replicas: int = 0
+    spare_servers: int = 0
+    """The servers bought for the spare replicas alone: ``nodes`` less those the replicas the peak needs
+    would take (0 where the spares fit the servers' free cards, or min_replicas set the replicas)."""
     replica_busy_share: float = 0.0
     """The share of the paid hours in which a request is in flight on each replica, requests sent to an
     idle replica whenever one is idle (``calc.traffic.busy_replicas``; a batch: its running hours).
