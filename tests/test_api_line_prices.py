@@ -62,7 +62,7 @@ def test_a_monthly_batch_whose_saving_pays_its_running_is_self_hosted() -> None:
         "the $252.30 a month the own-hardware line counts for the staff that operates one server; it binds "
         "no term, and the team has the DevOps capacity to run it. The prices decide, as they do above the "
         "100,000 line (DEP002, DEP011): runpod community (1 × b200) is recommended. The API stays the "
-        "simpler route: it runs no instances of the team's own." in memo
+        "simpler route: the team runs no instances of its own." in memo
     )
     assert (
         "9,862 requests/day (a day of the schedule on average, DEP034) is below the 10,000 line, where the "

@@ -54,5 +54,5 @@ def test_a_ruled_out_proposal_says_it_was_not_followed_and_a_lost_one_does_not()
     german = render_memo(result, Format.named("de"))
     assert finding_line(german, "TCO012").endswith(
         "Nicht befolgt: Die vorgeschlagene Bereitstellung ist durch TCO016 aus Kosten- oder Strategiegründen "
-        "zurückgestellt."
+        "nicht gewählt."
     )

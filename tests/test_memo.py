@@ -114,8 +114,8 @@ def test_memo_leads_with_the_decision_and_its_reason() -> None:
         "$7,862 per month." in summary
     )
     assert (
-        "The cheapest serverless option (Modal serverless functions, b200, $9,124 per month) is ruled out "
-        "for this workload (DEP024)." in summary
+        "The cheapest serverless option (Modal serverless functions, b200, $9,124 per month) is set aside by "
+        "the rules on cost or strategy (DEP024)." in summary
     )
     assert (
         "|  | runpod | community | h200 | 3 | on-demand | unknown | $3.59 | $7,862 | 2026-10-10 | "

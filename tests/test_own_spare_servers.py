@@ -38,7 +38,7 @@ def test_the_server_bought_for_the_spare_is_named_with_its_cost() -> None:
     assert (
         f"One of the 2 servers is bought for the spare replica the rules add (SIZ011): ${per_server:,.0f} a "
         "month and $285,000 of the purchase. min_replicas: 1 leaves it out; a failed server or an update "
-        "then takes the capacity it holds with it.\n" in memo
+        "then stops the service.\n" in memo
     )
 
 

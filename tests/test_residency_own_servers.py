@@ -24,9 +24,12 @@ SHOP: dict[str, Any] = {
     "company_country": "CH",
 }
 OWN_SERVERS = (
-    "Own hardware is no such location: the company is established in CH, and processing the data on "
-    "servers of its own discloses it to no other controller or processor, which a transfer under Chapter V "
-    "takes (EDPB Guidelines 05/2021); a rental or a hosted API there would."
+    "Own hardware is no such location where the data come to the company directly from the people or from "
+    "within it: the company is established in CH, and processing the data on servers of its own (in its "
+    "premises, or in a colocation without access to the data) discloses them to no other controller or "
+    "processor, which a transfer under Chapter V takes (EDPB Guidelines 05/2021); data an EU entity sends "
+    "it, and a rental or a hosted API there, would be. The GDPR's other duties still apply, the risks of "
+    "the country's law among them."
 )
 
 

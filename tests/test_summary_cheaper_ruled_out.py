@@ -23,9 +23,9 @@ def test_a_cheaper_serverless_route_ruled_out_is_said_with_its_saving() -> None:
     assert decided is not None and serverless is not None
     assert round(decided - serverless) == 1552
     assert (
-        "The cheapest serverless option (RunPod Serverless, h200, $2,359 per month) is ruled out for this "
-        "workload (DEP024). It would cost $1,552 a month less than the recommendation: the rule, not the "
-        "price, sets it aside (its finding says why)."
+        "The cheapest serverless option (RunPod Serverless, h200, $2,359 per month) is set aside by the "
+        "rules on cost or strategy (DEP024). It would cost $1,552 a month less than the recommendation: the "
+        "rule, not the price, keeps it out (its finding says why)."
     ) in memo
 
 

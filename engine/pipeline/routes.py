@@ -10,9 +10,9 @@ from typing import NamedTuple
 
 from gpu_advisor.engine.calc.commitments import fleet_name
 from gpu_advisor.engine.common.wording import Words
+from gpu_advisor.engine.domain.knowledge.entries import commitment_term
 from gpu_advisor.engine.domain.knowledge.serving import IdleScaleDown, WorkerLimits
 from gpu_advisor.engine.domain.results import Option
-from gpu_advisor.engine.pipeline.alternatives import UNBOUND
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.serverless import (
     PricedServerless,
@@ -45,7 +45,8 @@ class SelfHosted(NamedTuple):
     idle_scale_down: IdleScaleDown | None = None
     """How a serverless option's product scales down an endpoint idle for days (None otherwise)."""
     commits: bool = False
-    """It binds a purchase or a term: own servers, a reservation, a mixed fleet's reserved base."""
+    """It binds a purchase or a term of a year or more: own servers, a reservation (a mixed fleet's
+    reserved base among them); a monthly instance does not (``binds_years``)."""
 
 
 def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> list[SelfHosted]:
@@ -69,7 +70,11 @@ def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str])
         routes.append(rental_route(best))
     fleet = market.mixed_fleet
     if "hybrid" in kinds and fleet is not None and proposal_stands(rules, "hybrid"):
-        routes.append(SelfHosted(fleet.usd_per_month, "hybrid", fleet_name(fleet), fleet.as_of, commits=True))
+        base = fleet.base.listing.offer
+        commits = binds_years(base.pricing, base.commitment_months)
+        routes.append(
+            SelfHosted(fleet.usd_per_month, "hybrid", fleet_name(fleet), fleet.as_of, commits=commits)
+        )
     return routes
 
 
@@ -96,8 +101,14 @@ def rental_route(best: Option) -> SelfHosted:
         best.as_of,
         best.provider,
         best.gpus_rented * best.usd_per_gpu_hour,
-        commits=best.pricing not in UNBOUND or bool(best.commitment_months),
+        commits=binds_years(best.pricing, best.commitment_months),
     )
+
+
+def binds_years(pricing: str, commitment_months: int | None) -> bool:
+    """A rental binds a year or more: a reservation, its term unstated taken as the documents' 1 to 3
+    years (``Offer.commitment``), or any offer whose stated term is a year or longer."""
+    return commitment_term(commitment_months) == "years" or (pricing == "reserved" and not commitment_months)
 
 
 def stopgap_route(market: Market, ruled_out: Mapping[str, tuple[str, ...]]) -> SelfHosted | None:

@@ -41,7 +41,8 @@ class ApiFact(Fact):
     self_hosted_saving_usd_per_month: Annotated[float, Guard(API, "self_hosted_priced")] = 0.0
     """The API's bill less the self-hosted route's (negative where the route costs more)."""
     self_hosted_commits: Annotated[bool, Guard("self_hosted_priced")] = False
-    """The route binds a purchase or a term: own servers, a reservation, a mixed fleet's reserved base."""
+    """The route binds a purchase or a term of a year or more: own servers, a reservation, a mixed
+    fleet's reserved base (``routes.binds_years``)."""
     operating_staff_known: bool = False
     """The company's country has a staff line for an owned server (``cost_defaults.yaml``)."""
     operating_staff_usd_per_month: Annotated[float, Guard("operating_staff_known")] = 0.0
