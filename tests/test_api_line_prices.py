@@ -60,7 +60,8 @@ def test_a_monthly_batch_whose_saving_pays_its_running_is_self_hosted() -> None:
     assert (
         "The self-hosted route saves $514.00 a month against the model's own API price (DEP047), more than "
         "the $252.30 a month the own-hardware line counts for the staff that operates one server; it binds "
-        "no term, and the team has the DevOps capacity to run it. The prices decide, as they do above the "
+        "no term, and the team has the DevOps capacity to run it (devops_capacity left at its default, yes: "
+        "state it, as no would keep the API). The prices decide, as they do above the "
         "100,000 line (DEP002, DEP011): runpod community (1 × b200) is recommended. The API stays the "
         "simpler route: the team runs no instances of its own." in memo
     )
@@ -136,3 +137,10 @@ def test_a_legal_bar_is_said_as_one() -> None:
         "this workload (DEP005).\n" in memo
     )
     assert "set aside on cost or strategy" not in memo
+
+
+def test_a_stated_devops_capacity_is_not_called_a_default() -> None:
+    result = decided({**MONTHLY, "devops_capacity": True})
+    (finding,) = [f for f in result.findings if f.rule_id == "DEP046"]
+    assert "the team has the DevOps capacity to run it. The prices decide" in finding.message
+    assert "left at its default" not in finding.message

@@ -55,6 +55,7 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         schedule_has_days_off=schedule.days_per_month < knowledge.schedule("always").days_per_month,
         min_replicas_given="min_replicas" not in resolved.defaults_used,
         latency_sensitive_given="latency_sensitive" not in resolved.defaults_used,
+        devops_capacity_given="devops_capacity" not in resolved.defaults_used,
         latency_targets_given=(
             resolved.max_time_to_first_token_ms is not None
             or resolved.max_time_per_output_token_ms is not None

@@ -75,6 +75,8 @@ class WorkloadContext(Fact):
     """The workload states its min_replicas (which then replaces the spare replica rules add)."""
     latency_sensitive_given: bool
     """The workload states latency_sensitive (else the default, yes, applies)."""
+    devops_capacity_given: bool = True
+    """The workload states devops_capacity (else the default, yes, applies)."""
     latency_targets_given: bool
     """The workload has a latency target (one given, or the default for latency-sensitive work)."""
     latency_targets_stated: bool = False
