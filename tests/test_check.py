@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from helpers import LAMBDA_UK, TESTS_DIR, case_knowledge, merged
 
 from gpu_advisor.cli import main
-from gpu_advisor.engine.apps.check.proposal_facts import is_bar
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.proposal import ProposalDocument
+from gpu_advisor.engine.rulebook.conclusions import is_bar
 from gpu_advisor.engine.rulebook.loading import load_rulebook
 
 CASES: dict[str, Any] = yaml.safe_load(

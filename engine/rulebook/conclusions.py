@@ -139,12 +139,18 @@ def settle_deployment(rules: Sequence[Rule]) -> Resolution:
     )
 
 
+def is_bar(rule: Rule) -> bool:
+    """The rule rules deployments out as a legal or technical bar (``RuleOut.bar``), which a proposal
+    fails on (DEP017); a rule-out without it weighs cost or strategy (DEP041)."""
+    return rule.then.rule_out is not None and rule.then.rule_out.bar
+
+
 def ruled_out_deployments(rules: Sequence[Rule], bars_only: bool = False) -> dict[str, tuple[str, ...]]:
     """Deployment -> IDs of the fired rules that rule it out, in catalog order; ``bars_only``: only the
-    legal or technical bars (``RuleOut.bar``), not the rules that weigh cost or strategy."""
+    bars (``is_bar``), not the rules that weigh cost or strategy."""
     ruled_out: dict[str, tuple[str, ...]] = {}
     for rule in rules:
-        if rule.then.rule_out is not None and (rule.then.rule_out.bar or not bars_only):
+        if rule.then.rule_out is not None and (not bars_only or is_bar(rule)):
             for deployment in rule.then.rule_out.deployments:
                 ruled_out[deployment] = (*ruled_out.get(deployment, ()), rule.id)
     return ruled_out

@@ -29,10 +29,9 @@ from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.proposal import Location, ProposalInput
 from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
-from gpu_advisor.engine.rulebook.conclusions import excluded_by, option_filters, ruled_out_deployments
+from gpu_advisor.engine.rulebook.conclusions import excluded_by, option_filters
 from gpu_advisor.engine.rulebook.details import ProposalDetails
 from gpu_advisor.engine.rulebook.facts import ProposalFact
-from gpu_advisor.engine.rulebook.schema import Rule
 from gpu_advisor.engine.rulebook.texts import titled
 
 RENTAL_DEPLOYMENTS = ("dedicated_cloud", "hybrid")
@@ -234,11 +233,6 @@ def rental_to_beat_billing(evaluation: Evaluation) -> Literal["hourly", "committ
     return option_billing(best) if best else "none"
 
 
-def is_bar(rule: Rule) -> bool:
-    """The rule rules deployments out as a bar (``RuleOut.bar``), which a proposal fails on (DEP017)."""
-    return rule.then.rule_out is not None and rule.then.rule_out.bar
-
-
 class ProposalFacts(NamedTuple):
     fact: ProposalFact
     details: ProposalDetails
@@ -262,7 +256,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     location = proposal_place(proposal, hardware.offer, knowledge, api.api)
     place = place_facts(proposal, hardware, location, evaluation)
     residency, residency_rules = residency_facts(location, evaluation, lang)
-    ruled_out_by = ruled_out_deployments(evaluation.rules).get(proposal.deployment, ())
+    ruled_out_by = evaluation.resolution.ruled_out.get(proposal.deployment, ())
     jurisdictions = location.jurisdictions
     jurisdiction = jurisdictions[0] if len(jurisdictions) == 1 else None
     cost = proposal_cost(proposal, evaluation, hardware.offer, jurisdiction, hardware.gpus, hardware.server)
@@ -282,7 +276,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         deployment_differs=proposal.deployment != decision.deployment,
         deployment_ruled_out=bool(ruled_out_by) and proposal.deployment != decision.deployment,
         deployment_ruled_out_firmly=proposal.deployment != decision.deployment
-        and any(is_bar(evaluation.rulebook.rule(rule_id)) for rule_id in ruled_out_by),
+        and bool(evaluation.resolution.barred.get(proposal.deployment)),
         rental=proposal.deployment in RENTAL_DEPLOYMENTS,
         cloud_hosted=proposal.deployment in CLOUD_HOSTED_DEPLOYMENTS,
         buying=proposal.deployment == "own_hardware",
