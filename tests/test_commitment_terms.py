@@ -22,13 +22,15 @@ VARIABLE: dict[str, Any] = {
 
 
 def test_terms() -> None:
-    assert [commitment_term(m) for m in (None, 1, 11, 12, 36)] == [
+    assert [commitment_term("on_demand", m) for m in (None, 1, 11, 12, 36)] == [
         "none",
         "months",
         "months",
         "years",
         "years",
     ]
+    # A reservation whose term is not stated binds the documents' 1 to 3 years.
+    assert [commitment_term("reserved", m) for m in (None, 12)] == ["years", "years"]
 
 
 def test_a_variable_load_keeps_the_monthly_instances_and_drops_the_yearly_reservations() -> None:

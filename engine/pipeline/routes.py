@@ -106,9 +106,8 @@ def rental_route(best: Option) -> SelfHosted:
 
 
 def binds_years(pricing: str, commitment_months: int | None) -> bool:
-    """A rental binds a year or more: a reservation, its term unstated taken as the documents' 1 to 3
-    years (``Offer.commitment``), or any offer whose stated term is a year or longer."""
-    return commitment_term(commitment_months) == "years" or (pricing == "reserved" and not commitment_months)
+    """A rental binds a year or more (``commitment_term``, as ``Offer.commitment`` reads it)."""
+    return commitment_term(pricing, commitment_months) == "years"
 
 
 def stopgap_route(market: Market, ruled_out: Mapping[str, tuple[str, ...]]) -> SelfHosted | None:

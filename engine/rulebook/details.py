@@ -90,7 +90,8 @@ class ApiDetails(Details):
     """The provider billing it ("" for own hardware and a mixed fleet)."""
     stopgap_name: str | Words = ""
     """The cheapest route that binds no purchase and no term (``routes.stopgap_route``), what a workload
-    waiting for an API it may use runs on where the cheapest route is own servers ("" without one)."""
+    waiting for an API it may use runs on where the cheapest route standing binds a year or more (""
+    without one)."""
     stopgap_kind: str = ""
     stopgap_usd_per_month: float = 0.0
     scale_to_zero_name: str

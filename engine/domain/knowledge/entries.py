@@ -133,7 +133,11 @@ CommitmentTerm = Literal["none", "months", "years"]
 MONTHS_PER_YEAR = 12
 
 
-def commitment_term(months: int | None) -> CommitmentTerm:
+def commitment_term(pricing: str, months: int | None) -> CommitmentTerm:
+    """How long an offer of this pricing and stated term binds: not at all, for months, or for a year or
+    more; a reservation whose term is not stated is taken as the documents' 1 to 3 years."""
+    if pricing == "reserved" and not months:
+        return "years"
     if not months:
         return "none"
     return "years" if months >= MONTHS_PER_YEAR else "months"
@@ -208,9 +212,7 @@ class Offer(Sourced):
         """How long the offer binds: not at all (paid by the hour or second, spot), for months (OVHcloud's
         monthly instances), or for a year or more (reservations and savings plans). A reservation whose
         term the catalog does not state (an import, an override) is taken as the documents' 1 to 3 years."""
-        if self.pricing == "reserved" and not self.commitment_months:
-            return "years"
-        return commitment_term(self.commitment_months)
+        return commitment_term(self.pricing, self.commitment_months)
 
     @model_validator(mode="before")
     @classmethod
