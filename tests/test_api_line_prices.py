@@ -77,6 +77,15 @@ def test_a_monthly_batch_whose_saving_pays_its_running_is_self_hosted() -> None:
         "rules set it aside on cost or strategy (DEP046).\n" in memo
     )
     assert "| DEP001 | Managed API | 50 | set aside (DEP046) |" in memo
+    # Why says what left the baseline rule to decide, and that the API was set aside, not barred.
+    assert (
+        "Deciding rule: **DEP010** (Baseline: dedicated cloud GPUs).\n"
+        "Renting dedicated cloud GPUs is the baseline self-hosted route; the cheapest eligible option costs "
+        "$36.80/month.\n"
+        "DEP001 proposed Managed API at a higher precedence (50); set aside on cost or strategy by DEP046 "
+        "(Under the API line, self-hosting saves more than running it takes: the prices decide).\n" in memo
+    )
+    assert "It runs once a month, on the day its work comes.\n" in memo
     assert "Not followed: the deployment it proposes is set aside by DEP046, on cost or strategy." in memo
     assert (
         "The rules set the managed APIs aside on cost or strategy (DEP046): the workload may use one, and "
@@ -137,6 +146,11 @@ def test_a_legal_bar_is_said_as_one() -> None:
         "this workload (DEP005).\n" in memo
     )
     assert "set aside on cost or strategy" not in memo
+    # The deciding rule is the bar itself: Why names the line it overrode, without repeating its title.
+    assert (
+        "DEP001 proposed Managed API at a higher precedence (50); ruled out by DEP005.\n\nThe chosen offer"
+        in memo
+    )
 
 
 def test_a_stated_devops_capacity_is_not_called_a_default() -> None:
