@@ -73,3 +73,35 @@ def test_the_self_hosted_route_is_read_from_the_api_fact_only(fact: str) -> None
     rule = load_rulebook().rule("PRV014").model_dump()
     with pytest.raises(ValueError, match="about_route self_hosted reads the api fact"):
         Rule.model_validate({**rule, "fact": fact, "when": []})
+
+
+R1: dict[str, Any] = {
+    "name": "r1-legal",
+    "model": {"name": "deepseek-r1", "precision": "fp8"},
+    "requests_per_day": 3_000,
+    "avg_input_tokens": 4_000,
+    "avg_output_tokens": 1_500,
+    "schedule": "office_hours",
+    "personal_data": True,
+    "company_country": "DE",
+}
+
+
+def test_the_owned_servers_network_is_apart_from_an_api_decision() -> None:
+    """DeepSeek-R1 needs 16 H100, two owned HGX servers per replica: NET005 says their InfiniBand is not
+    costed. The decision is an API (DEP001), which runs on no owned server."""
+    result = decided(R1)
+    assert result.decision.deployment == "api"
+    (net005,) = [f for f in result.findings if f.rule_id == "NET005"]
+    assert net005.route == "own_hardware"
+    memo = render_memo(result)
+    assert "One more concerns a route the decision does not take (NET005, see Risks and caveats).\n" in memo
+    assert "NET005" not in memo.split("## Why")[1].split("### How the rules decided")[0]
+
+
+def test_the_owned_servers_network_constrains_an_own_hardware_decision() -> None:
+    result = decided({**R1, "on_premises_required": True})
+    assert result.decision.deployment == "own_hardware"
+    memo = render_memo(result)
+    assert "- **NET005** " in memo.split("## Why")[1].split("### How the rules decided")[0]
+    assert "a route the decision does not take" not in memo
