@@ -238,3 +238,30 @@ def test_a_node_below_the_per_hour_break_even_that_still_undercuts_the_rentals_s
     # Capital, power at 7.28 kW, the rack, staff: CHF at 1.16 / 0.9197 USD.
     node = 285_000 / 36 + 7.28 * 730 * 0.2604 / 0.9197 * 1.16 + 1_000 + 105_000 / 0.9197 * 1.16 * 0.05 / 12
     assert round(node, 2) == 11_213.93
+
+
+def test_one_card_is_said_as_one() -> None:
+    """A nightly 8B batch needs one card of the owned 8-GPU node: the memo says so in the singular. The
+    card runs 12.8 % of the 730 hours (the node's eight cards 12.8 % / 8 = 1.6 %)."""
+    workload = validate_workload(
+        {
+            "name": "claims-classify",
+            "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+            "requests_per_day": 250_000,
+            "avg_input_tokens": 1_500,
+            "avg_output_tokens": 20,
+            "load_pattern": "batch",
+            "batch_window_hours": 6,
+            "personal_data": True,
+            "company_country": "CH",
+        },
+        "test",
+    )
+    result = recommend(workload, EVALUATED_ON)
+    own = result.own_hardware
+    assert (own.gpus_needed, own.replicas, own.nodes * own.gpus_per_server) == (1, 1, 8)
+    assert own.node_utilization == pytest.approx(own.replica_busy_share / 8)
+    assert (
+        "The one card the load needs holds its replica, running in 13 % of 730 paid hours a month; over the "
+        "8 cards' calendar hours the node is busy 2 %.\n" in render_memo(result)
+    )
