@@ -7,7 +7,7 @@ from __future__ import annotations
 from helpers import EVALUATED_ON, EXAMPLES_DIR, read_example, run
 from test_unreachable_target_memo import RAG
 
-from gpu_advisor.engine.apps.recommend import evaluate_workload
+from gpu_advisor.engine.apps.recommend import evaluate_workload, recommend
 from gpu_advisor.engine.calc.calibration import latency_margin
 from gpu_advisor.engine.calc.latency import lone_request
 from gpu_advisor.engine.calc.performance import candidate_performances
@@ -149,7 +149,41 @@ def test_the_same_offer_on_fewer_cards_is_not_said_to_fit() -> None:
     }
     finding = next(f for f in run(chat).findings if f.rule_id == "OPT001")
     assert (
-        f"Quantized to INT8, the weights shrink to 70 GB and the same offer carries the load on fewer cards: "
+        "Quantized to INT8 (or FP8, the same size, where the GPU computes in FP8), the weights shrink to "
+        "70 GB and the same offer carries the load on fewer cards: "
         f"runpod community (4 × b200) at ${4 * 5.98 * 730:,.0f}/month instead of runpod community (7 × b200) "
         f"at ${7 * 5.98 * 730:,.0f}/month, the cheapest rental of the model as given."
     ) in " ".join(finding.message.split())
+
+
+def test_a_batch_quantized_on_the_same_instance_saves_billed_hours_not_cards() -> None:
+    """A nightly 8B batch on Scaleway's 4 x H100 instance: at INT8 each card does more of the work an
+    hour, so the same 4 cards are billed 12.675 hours a month instead of 23.829, at 3.70359 USD a card-hour:
+    $188 instead of $353. The message says hours, not fewer cards, and names the 8-bit format Hopper uses."""
+    workload = validate_workload(
+        {
+            "name": "claims-classify",
+            "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+            "requests_per_day": 250_000,
+            "avg_input_tokens": 1_500,
+            "avg_output_tokens": 20,
+            "load_pattern": "batch",
+            "batch_window_hours": 6,
+            "personal_data": True,
+            "company_country": "CH",
+        },
+        "test",
+    )
+    evaluation = evaluate_workload(workload, EVALUATED_ON)
+    quantized, best = evaluation.market.alternatives.quantized, evaluation.market.alternatives.best
+    assert quantized is not None and best is not None
+    assert (quantized.offer, quantized.gpus) == (best.offer, best.gpus) == ("h100-sxm-4-80g", 4)
+    assert round(4 * 3.70359 * quantized.billed_hours_per_month) == round(quantized.usd_per_month) == 188
+    assert round(4 * 3.70359 * best.billed_hours_per_month) == round(best.usd_per_month) == 353
+    (finding,) = [f for f in recommend(workload, EVALUATED_ON).findings if f.rule_id == "OPT001"]
+    assert finding.message.startswith(
+        "Quantized to INT8 (or FP8, the same size, where the GPU computes in FP8), the weights shrink to 8 "
+        "GB and the same offer carries the load in fewer billed hours (each card does more of the work an "
+        "hour): scaleway h100-sxm-4-80g (4 × h100-sxm) at $188/month instead of scaleway h100-sxm-4-80g "
+        "(4 × h100-sxm) at $353/month"
+    )
