@@ -11,6 +11,8 @@ from typing import Any
 import yaml
 from helpers import EXAMPLES_DIR, run
 
+from gpu_advisor.api import render_memo
+
 HR: dict[str, Any] = yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text(encoding="utf-8"))
 # Scaleway's 4-card H100 SXM instance at its EUR list price and the catalog's rate: $3,910.99 for 264
 # hours, $14.81 an instance-hour; every calendar hour, 14.81 x 730 = $10,814.
@@ -49,3 +51,79 @@ def test_the_paid_hours_are_the_workloads_not_the_schedules() -> None:
 
 def test_every_hour_paid_needs_no_release() -> None:
     assert release(run({**HR, "schedule": "always"})) == []
+
+
+def summary(result: Any) -> str:
+    memo = render_memo(result)
+    return memo[memo.index("## Summary") : memo.index("## Why")]
+
+
+def test_a_business_critical_service_is_told_above_the_fold_what_holding_its_cards_costs() -> None:
+    """Business-critical (PRC019): two 2-card H100 instances at Scaleway, $15.36 an hour for the 4 cards,
+    priced for 264 hours ($4,054); kept every one of the month's 730 hours, 15.357936 x 730 = $11,211.
+    Owning (two HGX servers, $22,015) costs more, and no reservation is admitted: neither is named."""
+    result = run({**HR, "business_critical": True})
+    best = result.best_option
+    assert best is not None and (best.offer, best.gpus_rented) == ("h100-sxm-2-80g", 4)
+    assert round(best.usd_per_hour * 730) == 11_211
+    assert result.own_hardware.usd_per_month > 11_211
+    assert (
+        "That bill has the 4 cards released outside the 264 paid hours a month and rented again when they "
+        "start, which no provider promises (PRC019): kept every hour of the month, they cost about $11,211 "
+        "a month.\n7 constraints" in summary(result)
+    )
+
+
+def test_owning_below_the_held_cards_is_named_beside_them() -> None:
+    """A French bank's Qwen3-235B assistant on workdays: 12 H100 at Scaleway, 12 x $3.70359 an hour,
+    $11,733 for 264 hours and 12 x 3.70359 x 730 = $32,443 held every hour; two owned HGX H100 servers
+    (the documents' US power and rack: France has no figures of its own) cost $19,109."""
+    result = run(
+        {
+            "name": "fr-bank",
+            "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+            "requests_per_day": 80_000,
+            "avg_input_tokens": 2_500,
+            "avg_output_tokens": 600,
+            "load_pattern": "steady",
+            "schedule": "workdays",
+            "latency_sensitive": True,
+            "personal_data": True,
+            "business_critical": True,
+            "company_country": "FR",
+        }
+    )
+    best = result.best_option
+    assert best is not None and (best.offer, best.gpus_rented) == ("h100-sxm-4-80g", 12)
+    assert round(best.usd_per_gpu_hour, 5) == 3.70359
+    assert round(12 * 3.70359 * 730) == round(best.usd_per_hour * 730) == 32_443
+    own = result.own_hardware
+    assert (own.nodes, round(own.usd_per_month)) == (2, 19_109)
+    assert (
+        "kept every hour of the month, they cost about $32,443 a month.\n"
+        "Owning servers for the load costs less than that: 2 × HGX H100 8-GPU, $19,109 a month (see Buy "
+        "versus rent).\n" in summary(result)
+    )
+
+
+def test_a_cheaper_reservation_is_named_beside_the_held_cards() -> None:
+    """A US team's 750,000 requests a day: 16 H100 at Lambda's $2.99, 16 x 2.99 x 730 = $34,923 held every
+    hour; AWS's 3-year P5 reservation, two 8-GPU instances at $2.97216 a card-hour, 16 x 2.97216 x 730 =
+    $34,715; two owned HGX H100 (the documents' US figures) $19,109."""
+    result = run(
+        {
+            **HR,
+            "business_critical": True,
+            "company_country": "US",
+            "personal_data": False,
+            "requests_per_day": 750_000,
+        }
+    )
+    assert round(16 * 2.99 * 730) == 34_923 and round(16 * 2.97216 * 730) == 34_715
+    assert (
+        "kept every hour of the month, they cost about $34,923 a month.\n"
+        "Owning servers for the load costs less than that: 2 × HGX H100 8-GPU, $19,109 a month (see Buy "
+        "versus rent).\n"
+        "A reservation costs less than the cards kept every hour: aws p5-reserved-3y-2026-09, 16 cards for "
+        "36 months, $34,715 a month (see Options considered).\n" in summary(result)
+    )

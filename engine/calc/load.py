@@ -80,6 +80,7 @@ def workload_load(
         peak_output_tokens_per_second=peak * output_tokens,
         peak_input_tokens_per_second=peak * input_tokens,
         schedule_hours_per_month=schedule.hours_per_month,
+        calendar_hours_per_month=knowledge.calendar_hours_per_month(),
         served_in_paid_hours=batch,
         served_share_of_paid_hours=min(1.0, serving_hours / paid_hours_per_month),
         busiest_hour_requests_per_second=average * traffic.busiest,

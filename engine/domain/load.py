@@ -31,6 +31,9 @@ class Load(BaseModel):
     peak_input_tokens_per_second: float
     schedule_hours_per_month: float
     """The schedule's hours a month, in which requests arrive."""
+    calendar_hours_per_month: float
+    """Every hour of the month: what a reservation bills, an owned machine stands, and a rental kept
+    through the nights costs."""
     served_in_paid_hours: bool
     """The requests wait for the GPUs (a batch): the day's work is processed in the hours it runs."""
     served_share_of_paid_hours: float
