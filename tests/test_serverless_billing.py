@@ -53,6 +53,7 @@ def flat_load(average_rps: float, hours: float = 24.0, batch: bool = False) -> L
         peak_output_tokens_per_second=0.0,
         peak_input_tokens_per_second=0.0,
         schedule_hours_per_month=730.0,
+        calendar_hours_per_month=730.0,
         served_in_paid_hours=batch,
         served_share_of_paid_hours=1.0,
         busiest_hour_requests_per_second=average_rps,
