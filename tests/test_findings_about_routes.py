@@ -12,7 +12,7 @@ import pytest
 
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.workload import validate_workload
-from gpu_advisor.engine.present.memo import render_memo
+from gpu_advisor.engine.present.memo import elsewhere, render_memo
 from gpu_advisor.engine.rulebook.loading import load_rulebook
 from gpu_advisor.engine.rulebook.schema import Rule
 
@@ -105,3 +105,13 @@ def test_the_owned_servers_network_constrains_an_own_hardware_decision() -> None
     memo = render_memo(result)
     assert "- **NET005** " in memo.split("## Why")[1].split("### How the rules decided")[0]
     assert "a route the decision does not take" not in memo
+
+
+def test_the_eu_premium_speaks_of_rentals() -> None:
+    """RES003 compares the cheapest admitted rental with the cheapest excluded one: a serverless decision
+    takes neither, so its finding names the rental route."""
+    result = decided({**CHAT, "personal_data": True})
+    assert result.decision.deployment == "serverless"
+    (res003,) = [f for f in result.findings if f.rule_id == "RES003"]
+    assert res003.route == "dedicated_cloud"
+    assert elsewhere(result, res003)
