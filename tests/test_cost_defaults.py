@@ -325,3 +325,40 @@ def test_a_self_hosted_figure_without_its_staff_line_says_so_where_it_is_compare
         "(own hardware: 3 × HGX H100 8-GPU (24 × h100-sxm); staff not costed: no sourced salary for FR)"
         in " ".join(dep011.split())
     )
+
+
+UK_CHAT = {
+    "name": "uk-public-chat",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 2_000_000,
+    "avg_input_tokens": 500,
+    "avg_output_tokens": 250,
+    "load_pattern": "variable",
+    "latency_sensitive": True,
+    "personal_data": True,
+    "volume_growing": True,
+    "company_country": "GB",
+}
+
+
+def test_serverless_set_against_own_servers_without_their_staff_says_so() -> None:
+    """A UK chat: serverless (DEP018, DEP020) undercuts three owned HGX H100 whose figure has no staff line
+    (no sourced salary for GB); both messages say so beside the figure, as the API rules do."""
+    result = run(UK_CHAT)
+    assert result.decision.deciding_rule_id == "DEP018"
+    assert result.own_hardware.costs is not None and result.own_hardware.costs.staff_uncosted
+    messages = {f.rule_id: " ".join(f.message.split()) for f in result.findings}
+    for rule in ("DEP018", "DEP020"):
+        assert (
+            "the cheapest other self-hosted route the rules weigh (3 × HGX H100 8-GPU (24 × h100-sxm); staff "
+            "not costed: no sourced salary for GB) at $28,663.18/month" in messages[rule]
+        )
+
+
+def test_serverless_set_against_a_rental_names_no_staff() -> None:
+    """A model still changing sets buying aside (TCO003): the alternative is Scaleway's rental, whose
+    price includes the provider's staff: nothing to say."""
+    result = run({**UK_CHAT, "model_stable": False})
+    messages = {f.rule_id: " ".join(f.message.split()) for f in result.findings}
+    for rule in ("DEP018", "DEP020"):
+        assert "weigh (scaleway h100-sxm-2-80g (18 × h100-sxm)) at $50,450.82/month" in messages[rule]

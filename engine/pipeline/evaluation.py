@@ -252,6 +252,7 @@ def _weigh(
         cheapest_route(market, so_far, BESIDE_SERVERLESS),
         market.time_utilization,
         capacity.figures.weights_gb,
+        market.own.costs.country if market.own.costs.staff_uncosted else "",
     )
     so_far = fired_rules((*before, *economic_firings, *serverless_firings), rulebook)
     api_firings, api = weigh_api(

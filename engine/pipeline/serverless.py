@@ -319,7 +319,7 @@ def peak_usd_per_hour(best: PricedServerless) -> float:
 
 
 def serverless_details(
-    market: ServerlessMarket, alternative: Alternative | None, weights_gb: float
+    market: ServerlessMarket, alternative: Alternative | None, weights_gb: float, staff_uncosted: str
 ) -> ServerlessDetails:
     best = market.best
     priced = best.bill.priced if best else None
@@ -342,6 +342,9 @@ def serverless_details(
         ),
         alternative_name=alternative.name if alternative else "",
         alternative_kind=alternative.kind if alternative else "",
+        alternative_staff_uncosted=(
+            staff_uncosted if alternative and alternative.kind == "own_hardware" else ""
+        ),
         model_weights_gb=weights_gb,
     )
 
@@ -385,9 +388,11 @@ def weigh_serverless(
     alternative: Alternative | None,
     time_utilization: float,
     weights_gb: float,
+    staff_uncosted: str,
 ) -> tuple[list[Firing], ServerlessDetails]:
     """Assert the serverless fact: the band's statements, and the comparison of the cheapest serverless
     option with ``alternative``, the cheapest other self-hosted route the rules left standing; its
-    firings and the details their messages show."""
+    firings and the details their messages show (``staff_uncosted``: the company's country where the
+    own hardware's staff line has no salary there)."""
     firings = session.assert_fact(serverless_fact(time_utilization, market, alternative), facts)
-    return firings, serverless_details(market, alternative, weights_gb)
+    return firings, serverless_details(market, alternative, weights_gb, staff_uncosted)

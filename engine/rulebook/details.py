@@ -58,6 +58,9 @@ class ServerlessDetails(Details):
     """The cheapest other self-hosted route, as the messages name it ("" without one)."""
     alternative_kind: str
     """own_hardware or dedicated_cloud ("" without one)."""
+    alternative_staff_uncosted: str = ""
+    """The company's country, where the alternative is own hardware whose staff line has no sourced
+    salary there (``OwnCosts.staff_uncosted``); "" otherwise."""
     model_weights_gb: float
 
 
