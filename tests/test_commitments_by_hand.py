@@ -265,3 +265,30 @@ def test_one_card_is_said_as_one() -> None:
         "The one card the load needs holds its replica, running in 13 % of 730 paid hours a month; over the "
         "8 cards' calendar hours the node is busy 2 %.\n" in render_memo(result)
     )
+
+
+def test_a_one_card_workstation_is_said_as_one() -> None:
+    """20,000 short 8B requests a night that may not leave the building: one RTX 5090 workstation, its one
+    card running 4.8 % of the month's 730 hours, which are its calendar hours too."""
+    workload = validate_workload(
+        {
+            "name": "claims-onsite",
+            "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+            "requests_per_day": 20_000,
+            "avg_input_tokens": 1_500,
+            "avg_output_tokens": 20,
+            "load_pattern": "batch",
+            "batch_window_hours": 6,
+            "on_premises_required": True,
+            "company_country": "DE",
+        },
+        "test",
+    )
+    result = recommend(workload, EVALUATED_ON)
+    own = result.own_hardware
+    assert (own.server, own.nodes * own.gpus_per_server) == ("workstation-rtx-5090", 1)
+    assert own.node_utilization == own.replica_busy_share == pytest.approx(0.048)
+    assert (
+        "The one card the load needs holds its replica, running in 5 % of 730 paid hours a month; over the "
+        "month's calendar hours it is busy 5 %.\n" in render_memo(result)
+    )

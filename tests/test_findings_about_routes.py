@@ -115,3 +115,24 @@ def test_the_eu_premium_speaks_of_rentals() -> None:
     (res003,) = [f for f in result.findings if f.rule_id == "RES003"]
     assert res003.route == "dedicated_cloud"
     assert elsewhere(result, res003)
+
+
+def test_the_rentals_release_is_apart_from_an_api_decision() -> None:
+    """A business-critical 8B assistant on workdays: the API decides (DEP001); PRC019's warning about the
+    cheapest rental's hours concerns cards the decision does not rent."""
+    result = decided(
+        {
+            "name": "assistant",
+            "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+            "requests_per_day": 20_000,
+            "avg_input_tokens": 300,
+            "avg_output_tokens": 150,
+            "schedule": "workdays",
+            "business_critical": True,
+            "company_country": "DE",
+        }
+    )
+    assert result.decision.deployment == "api"
+    (prc019,) = [f for f in result.findings if f.rule_id == "PRC019"]
+    assert prc019.route == "dedicated_cloud" and elsewhere(result, prc019)
+    assert "PRC019" not in render_memo(result).split("## Why")[1].split("### How the rules decided")[0]

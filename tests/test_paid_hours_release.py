@@ -68,42 +68,50 @@ def test_a_business_critical_service_is_told_above_the_fold_what_holding_its_car
     assert round(best.usd_per_hour * 730) == 11_211
     assert result.own_hardware.usd_per_month > 11_211
     assert (
-        "That bill has the 4 cards released outside the 264 paid hours a month and rented again when they "
-        "start, which no provider promises (PRC019): kept every hour of the month, they cost about $11,211 "
-        "a month.\n7 constraints" in summary(result)
+        "The recommended $4,054 a month has the 4 cards released outside the 264 paid hours a month and "
+        "rented again when they start, which no provider promises (PRC019): kept every hour of the month, "
+        "they cost about $11,211 a month.\n7 constraints" in summary(result)
     )
+
+
+FR_BANK: dict[str, Any] = {
+    "name": "fr-bank",
+    "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+    "requests_per_day": 80_000,
+    "avg_input_tokens": 2_500,
+    "avg_output_tokens": 600,
+    "load_pattern": "steady",
+    "schedule": "workdays",
+    "latency_sensitive": True,
+    "personal_data": True,
+    "business_critical": True,
+    "company_country": "FR",
+}
 
 
 def test_owning_below_the_held_cards_is_named_beside_them() -> None:
     """A French bank's Qwen3-235B assistant on workdays: 12 H100 at Scaleway, 12 x $3.70359 an hour,
     $11,733 for 264 hours and 12 x 3.70359 x 730 = $32,443 held every hour; two owned HGX H100 servers
-    (the documents' US power and rack: France has no figures of its own) cost $19,109."""
-    result = run(
-        {
-            "name": "fr-bank",
-            "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
-            "requests_per_day": 80_000,
-            "avg_input_tokens": 2_500,
-            "avg_output_tokens": 600,
-            "load_pattern": "steady",
-            "schedule": "workdays",
-            "latency_sensitive": True,
-            "personal_data": True,
-            "business_critical": True,
-            "company_country": "FR",
-        }
-    )
+    (the documents' US power and rack, no staff: France has no figures of its own) cost $19,109. TCO004
+    set owning aside against the released rental, which is said; a strategy rule-out keeps it unsaid."""
+    result = run(FR_BANK)
     best = result.best_option
     assert best is not None and (best.offer, best.gpus_rented) == ("h100-sxm-4-80g", 12)
     assert round(best.usd_per_gpu_hour, 5) == 3.70359
-    assert round(12 * 3.70359 * 730) == round(best.usd_per_hour * 730) == 32_443
+    assert round(best.usd_per_hour * 730) == round(12 * 3.70359 * 730) == 32_443
     own = result.own_hardware
     assert (own.nodes, round(own.usd_per_month)) == (2, 19_109)
+    assert result.resolution.ruled_out["own_hardware"] == ("TCO004",)
     assert (
         "kept every hour of the month, they cost about $32,443 a month.\n"
-        "Owning servers for the load costs less than that: 2 × HGX H100 8-GPU, $19,109 a month (see Buy "
-        "versus rent).\n" in summary(result)
+        "Owning servers for the load costs less than that before staff (no sourced salary for FR): 2 × HGX "
+        "H100 8-GPU, $19,109 a month (see Buy versus rent).\n"
+        "TCO004 sets owning aside against the rental as priced, with its cards released.\n" in summary(result)
     )
+    unstable = run({**FR_BANK, "model_stable": False})
+    assert "TCO003" in unstable.resolution.ruled_out["own_hardware"]
+    assert "they cost about $32,443 a month.\n" in summary(unstable)
+    assert "Owning servers" not in summary(unstable)
 
 
 def test_a_cheaper_reservation_is_named_beside_the_held_cards() -> None:
@@ -119,11 +127,86 @@ def test_a_cheaper_reservation_is_named_beside_the_held_cards() -> None:
             "requests_per_day": 750_000,
         }
     )
-    assert round(16 * 2.99 * 730) == 34_923 and round(16 * 2.97216 * 730) == 34_715
+    best = result.best_option
+    assert best is not None and (best.provider, best.gpus_rented, best.usd_per_gpu_hour) == (
+        "lambda",
+        16,
+        2.99,
+    )
+    reserved = next(o for o in result.options if o.pricing == "reserved" and not o.excluded_by)
+    assert (reserved.offer, reserved.gpus_rented) == ("p5-reserved-3y-2026-09", 16)
+    assert round(reserved.usd_per_gpu_hour, 5) == 2.97216
+    assert round(best.usd_per_hour * 730) == round(16 * 2.99 * 730) == 34_923
+    assert round(reserved.usd_per_month) == round(16 * 2.97216 * 730) == 34_715
     assert (
         "kept every hour of the month, they cost about $34,923 a month.\n"
-        "Owning servers for the load costs less than that: 2 × HGX H100 8-GPU, $19,109 a month (see Buy "
-        "versus rent).\n"
+        "Owning servers for the load costs less than that before staff (no sourced salary for US): 2 × HGX "
+        "H100 8-GPU, $19,109 a month (see Buy versus rent).\n"
+        "TCO004 sets owning aside against the rental as priced, with its cards released.\n"
         "A reservation costs less than the cards kept every hour: aws p5-reserved-3y-2026-09, 16 cards for "
         "36 months, $34,715 a month (see Options considered).\n" in summary(result)
+    )
+
+
+def test_a_cheaper_api_is_named_beside_the_held_cards() -> None:
+    """A US public chat on workdays, one million requests a day: 8 H100 at Lambda's $2.99, $23.92 an hour,
+    23.92 x 730 = $17,462 held every hour; the compared API (Llama 3.3 70B at Scaleway, another model) is
+    admitted and costs less than that."""
+    result = run(
+        {
+            "name": "public-chat",
+            "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+            "requests_per_day": 1_000_000,
+            "avg_input_tokens": 300,
+            "avg_output_tokens": 150,
+            "load_pattern": "steady",
+            "schedule": "workdays",
+            "latency_sensitive": True,
+            "business_critical": True,
+            "company_country": "US",
+        }
+    )
+    best = result.best_option
+    assert best is not None and (best.provider, best.gpus_rented, best.usd_per_gpu_hour) == (
+        "lambda",
+        8,
+        2.99,
+    )
+    assert round(8 * 2.99 * 730) == round(best.usd_per_hour * 730) == 17_462
+    api = next(a for a in result.api_costs if a.compared)
+    assert "api" not in result.resolution.ruled_out and api.usd_per_month < 17_462
+    assert (
+        "they cost about $17,462 a month.\n"
+        f"The managed API compared, Llama 3.3 70B Instruct (Scaleway Generative APIs), another model, costs "
+        f"less than that: ${api.usd_per_month:,.0f} a month, and holds no cards.\n" in summary(result)
+    )
+
+
+def test_a_one_month_reservation_is_said_in_the_singular() -> None:
+    """Own weights of an 8B model in office hours for a French company: two L40S at OVHcloud by the hour,
+    2 x $1.624 = $3.248 an hour, $2,371 held every hour; its monthly price, a one-month commitment, costs
+    less."""
+    result = run(
+        {
+            "name": "internal-assistant",
+            "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": True},
+            "requests_per_day": 20_000,
+            "avg_input_tokens": 300,
+            "avg_output_tokens": 150,
+            "load_pattern": "steady",
+            "schedule": "office_hours",
+            "latency_sensitive": True,
+            "business_critical": True,
+            "company_country": "FR",
+        }
+    )
+    best = result.best_option
+    assert best is not None and (best.offer, best.gpus_rented) == ("l40s", 2)
+    assert round(best.usd_per_gpu_hour, 6) == 1.624
+    assert round(2 * 1.624 * 730) == round(best.usd_per_hour * 730) == 2_371
+    reserved = next(o for o in result.options if o.pricing == "reserved" and not o.excluded_by)
+    assert (reserved.offer, reserved.commitment_months) == ("l40s-monthly", 1)
+    assert (
+        "A reservation costs less than the cards kept every hour: ovhcloud l40s-monthly, 2 cards for one "
+        f"month, ${reserved.usd_per_month:,.0f} a month (see Options considered).\n" in summary(result)
     )

@@ -141,7 +141,7 @@ _NO_REFERENCE: dict[str, Any] = {
 
 _NO_QUANTIZED: dict[str, Any] = {
     "quantized_best_gpu": "",
-    "quantized_best_gpus": 0,
+    "quantized_best_cards_rented": 0,
     "quantized_best_name": "",
     "quantized_gpu_latency_rules": "",
 }
@@ -245,7 +245,7 @@ def _quantized_details(market: Market) -> dict[str, Any]:
         return details | _NO_QUANTIZED
     return details | {
         "quantized_best_gpu": quantized.gpu,
-        "quantized_best_gpus": quantized.gpus,
+        "quantized_best_cards_rented": quantized.gpus_rented,
         "quantized_best_name": option_name(quantized),
         "quantized_same_offer": best is not None
         and (quantized.provider, quantized.offer, quantized.gpu) == (best.provider, best.offer, best.gpu),

@@ -270,7 +270,7 @@ class EconomicsDetails(Details):
     reference_cards_per_replica: int
     quantized_precision: str
     quantized_best_gpu: str
-    quantized_best_gpus: int
+    quantized_best_cards_rented: int
     quantized_best_name: str | Words = ""
     """The cheapest rental of the quantized model, as ``best_option_name`` names the model's as given."""
     quantized_same_offer: bool = False
