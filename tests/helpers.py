@@ -27,6 +27,18 @@ REPO_ROOT = TESTS_DIR.parent
 EXAMPLES_DIR = REPO_ROOT / "examples"
 GOLDEN_DIR = TESTS_DIR / "golden"
 PUBLIC_CHAT = str(EXAMPLES_DIR / "public-chat.yaml")
+CLAIMS_BATCH: dict[str, Any] = {
+    "name": "claims-classify",
+    "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+    "requests_per_day": 250_000,
+    "avg_input_tokens": 1_500,
+    "avg_output_tokens": 20,
+    "load_pattern": "batch",
+    "batch_window_hours": 6,
+    "personal_data": True,
+    "company_country": "CH",
+}
+"""A Swiss insurer's nightly 8B classification of claim letters: one card, a short run each night."""
 CATALOG_IMPORTS_DIR = TESTS_DIR / "catalog_imports"
 AS_OF = {"as_of": EVALUATED_ON.isoformat()}
 """The query parameter that dates a service request at ``EVALUATED_ON``."""

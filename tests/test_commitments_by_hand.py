@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from helpers import EVALUATED_ON, EXAMPLES_DIR, lambda_uk, negotiated_aws, run
+from helpers import CLAIMS_BATCH, EVALUATED_ON, EXAMPLES_DIR, lambda_uk, negotiated_aws, run
 from test_commitments import MARKETS, RELATIVE, own_per_gpu_hour, with_server_price
 
 from gpu_advisor.api import render_memo
@@ -243,20 +243,7 @@ def test_a_node_below_the_per_hour_break_even_that_still_undercuts_the_rentals_s
 def test_one_card_is_said_as_one() -> None:
     """A nightly 8B batch needs one card of the owned 8-GPU node: the memo says so in the singular. The
     card runs 12.8 % of the 730 hours (the node's eight cards 12.8 % / 8 = 1.6 %)."""
-    workload = validate_workload(
-        {
-            "name": "claims-classify",
-            "model": {"name": "llama-3.1-8b", "precision": "bf16"},
-            "requests_per_day": 250_000,
-            "avg_input_tokens": 1_500,
-            "avg_output_tokens": 20,
-            "load_pattern": "batch",
-            "batch_window_hours": 6,
-            "personal_data": True,
-            "company_country": "CH",
-        },
-        "test",
-    )
+    workload = validate_workload(CLAIMS_BATCH, "test")
     result = recommend(workload, EVALUATED_ON)
     own = result.own_hardware
     assert (own.gpus_needed, own.replicas, own.nodes * own.gpus_per_server) == (1, 1, 8)
@@ -272,13 +259,9 @@ def test_a_one_card_workstation_is_said_as_one() -> None:
     card running 4.8 % of the month's 730 hours, which are its calendar hours too."""
     workload = validate_workload(
         {
-            "name": "claims-onsite",
-            "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+            **CLAIMS_BATCH,
             "requests_per_day": 20_000,
-            "avg_input_tokens": 1_500,
-            "avg_output_tokens": 20,
-            "load_pattern": "batch",
-            "batch_window_hours": 6,
+            "personal_data": False,
             "on_premises_required": True,
             "company_country": "DE",
         },

@@ -9,6 +9,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from test_api_stopgap import R1 as STOPGAP_R1
 
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.workload import validate_workload
@@ -75,16 +76,7 @@ def test_the_self_hosted_route_is_read_from_the_api_fact_only(fact: str) -> None
         Rule.model_validate({**rule, "fact": fact, "when": []})
 
 
-R1: dict[str, Any] = {
-    "name": "r1-legal",
-    "model": {"name": "deepseek-r1", "precision": "fp8"},
-    "requests_per_day": 3_000,
-    "avg_input_tokens": 4_000,
-    "avg_output_tokens": 1_500,
-    "schedule": "office_hours",
-    "personal_data": True,
-    "company_country": "DE",
-}
+R1: dict[str, Any] = {**STOPGAP_R1, "schedule": "office_hours"}
 
 
 def test_the_owned_servers_network_is_apart_from_an_api_decision() -> None:

@@ -4,7 +4,7 @@ replicas come less near the targets than the recommendation's is no saving the m
 
 from __future__ import annotations
 
-from helpers import EVALUATED_ON, EXAMPLES_DIR, read_example, run
+from helpers import CLAIMS_BATCH, EVALUATED_ON, EXAMPLES_DIR, read_example, run
 from test_unreachable_target_memo import RAG
 
 from gpu_advisor.engine.apps.recommend import evaluate_workload, recommend
@@ -160,20 +160,7 @@ def test_a_batch_quantized_on_the_same_instance_saves_billed_hours_not_cards() -
     """A nightly 8B batch on Scaleway's 4 x H100 instance: at INT8 each card does more of the work an
     hour, so the same 4 cards are billed 12.675 hours a month instead of 23.829, at 3.70359 USD a card-hour:
     $188 instead of $353. The message says hours, not fewer cards, and names the 8-bit format Hopper uses."""
-    workload = validate_workload(
-        {
-            "name": "claims-classify",
-            "model": {"name": "llama-3.1-8b", "precision": "bf16"},
-            "requests_per_day": 250_000,
-            "avg_input_tokens": 1_500,
-            "avg_output_tokens": 20,
-            "load_pattern": "batch",
-            "batch_window_hours": 6,
-            "personal_data": True,
-            "company_country": "CH",
-        },
-        "test",
-    )
+    workload = validate_workload(CLAIMS_BATCH, "test")
     evaluation = evaluate_workload(workload, EVALUATED_ON)
     quantized, best = evaluation.market.alternatives.quantized, evaluation.market.alternatives.best
     assert quantized is not None and best is not None
