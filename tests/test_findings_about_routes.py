@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from test_api_stopgap import R1 as STOPGAP_R1
 
-from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.apps.recommend import decide_workload, recommend
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.present.memo import elsewhere, render_memo
 from gpu_advisor.engine.rulebook.loading import load_rulebook
@@ -128,3 +128,21 @@ def test_the_rentals_release_is_apart_from_an_api_decision() -> None:
     (prc019,) = [f for f in result.findings if f.rule_id == "PRC019"]
     assert prc019.route == "dedicated_cloud" and elsewhere(result, prc019)
     assert "PRC019" not in render_memo(result).split("## Why")[1].split("### How the rules decided")[0]
+
+
+def test_a_batch_table_leaves_a_route_not_taken_to_the_memo() -> None:
+    """The decision alone (batch tables, sweeps) lists the rules that need attention: PRC019's warning
+    about the rentals' release concerns cards an API decision does not rent, as the memo says."""
+    workload = {
+        "name": "assistant",
+        "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+        "requests_per_day": 20_000,
+        "avg_input_tokens": 300,
+        "avg_output_tokens": 150,
+        "schedule": "workdays",
+        "business_critical": True,
+        "company_country": "DE",
+    }
+    summary = decide_workload(validate_workload(workload, "test"), AS_OF)
+    assert summary.decision.deployment == "api"
+    assert "PRC019" in summary.fired_rules and "PRC019" not in summary.attention

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 
 from gpu_advisor.engine.domain.choices import ATTENTION_SEVERITIES
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -15,7 +14,7 @@ from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
 from gpu_advisor.engine.pipeline.evaluation import Evaluation, evaluate
 from gpu_advisor.engine.report.recommendation import recommendation_from
 from gpu_advisor.engine.rulebook.durable import Evaluator
-from gpu_advisor.engine.rulebook.schema import Rule
+from gpu_advisor.engine.rulebook.schema import route_spoken_of
 
 
 def evaluate_workload(
@@ -58,7 +57,7 @@ def decision_summary(evaluation: Evaluation) -> DecisionSummary:
         workload=evaluation.workload.name,
         decision=evaluation.decision,
         fired_rules=tuple(rule.id for rule in evaluation.rules),
-        attention=attention_rule_ids(evaluation.rules),
+        attention=attention_rule_ids(evaluation),
     )
 
 
@@ -74,6 +73,20 @@ def decide_workload(
     return decision_summary(evaluate_workload(workload, evaluated_on, evaluator, knowledge, policy_dir))
 
 
-def attention_rule_ids(rules: Sequence[Rule]) -> tuple[str, ...]:
-    """The fired rules (in catalog order) whose findings need attention: critical or warning."""
-    return tuple(rule.id for rule in rules if rule.severity in ATTENTION_SEVERITIES)
+def attention_rule_ids(evaluation: Evaluation) -> tuple[str, ...]:
+    """The fired rules (in catalog order) whose findings need attention: critical or warning, and about
+    the route the decision takes (a rule that speaks of another route, ``Rule.about_route``, is left to
+    the memo, which names it apart); an organization's rules always."""
+    deployment, rulebook = evaluation.decision.deployment, evaluation.rulebook
+    about = {rule.id: rule.about_route for rule in evaluation.rules}
+    on_route = {
+        firing.rule_id
+        for firing in evaluation.firings
+        if route_spoken_of(about.get(firing.rule_id), firing.fact) in (None, deployment)
+    }
+    return tuple(
+        rule.id
+        for rule in evaluation.rules
+        if rule.severity in ATTENTION_SEVERITIES
+        and (rule.id in on_route or rulebook.origin(rule.id) == "organization")
+    )

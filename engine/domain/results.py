@@ -216,7 +216,8 @@ class DecisionSummary(ResultModel):
     decision: Decision
     fired_rules: tuple[str, ...]
     attention: tuple[str, ...]
-    """IDs of the fired rules with a critical or warning finding, in catalog order."""
+    """IDs of the fired rules with a critical or warning finding, in catalog order; not those that speak
+    only of a route the decision does not take (``Finding.route``), which the memo names apart."""
 
 
 class PriceDate(ResultModel):

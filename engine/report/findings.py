@@ -23,7 +23,7 @@ from gpu_advisor.engine.i18n.environment import (
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.rulebook.details import Details
 from gpu_advisor.engine.rulebook.durable import Firing
-from gpu_advisor.engine.rulebook.schema import Rule, Rulebook
+from gpu_advisor.engine.rulebook.schema import Rule, Rulebook, route_spoken_of
 from gpu_advisor.engine.rulebook.texts import rule_text
 
 
@@ -207,7 +207,7 @@ def finding_for(firing: Firing, texts: FindingTexts, fmt: Format, details: dict[
         rule_id=parts.rule_id,
         subject=str(firing.fact["gpu"]) if parts.per_gpu else None,
         about_its_gpu=parts.about_its_gpu,
-        route=finding_route(parts, firing.fact),
+        route=route_spoken_of(parts.about_route, firing.fact),
         topic=parts.topic,
         severity=parts.severity,
         title=parts.title,
@@ -268,11 +268,3 @@ def _shared_findings(
     texts: FindingTexts, lang: str, currency: str, usd_per_eur: float, /
 ) -> dict[int, tuple[Firing, Finding]]:
     return {}
-
-
-def finding_route(parts: RuleFinding, fact: Mapping[str, Any]) -> str | None:
-    """The route the finding speaks of (``Rule.about_route``): the api fact's self-hosted route is read
-    from the fact (None where it has none)."""
-    if parts.about_route == "self_hosted":
-        return str(fact["self_hosted_kind"]) or None
-    return parts.about_route

@@ -77,6 +77,11 @@ class ProposalFact(Fact):
     time_per_output_token_at_peak_ms: Annotated[float, Guard("latency_known")]
     peak_overloads_replicas: Annotated[bool, Guard("latency_known")]
     """The proposed replicas cannot carry the peak: the queue, and so the wait, grows without bound."""
+    busiest_hour_requests_per_second: Annotated[float, Guard("latency_known")] = 0.0
+    """The busiest hour's mean arrival rate (``Load.busiest_hour_requests_per_second``)."""
+    proposed_requests_per_second: Annotated[float, Guard("latency_known")] = 0.0
+    """What the proposed replicas serve at saturation at the estimate: replicas times one replica's
+    ``requests_per_second``."""
     gpu_misses_latency_targets: Annotated[bool, Guard("latency_known")]
     """A latency rule ruled the proposed GPU out for the workload (LAT001, LAT002, LAT007): another GPU
     it may have comes nearer its targets."""

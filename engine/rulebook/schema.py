@@ -219,6 +219,14 @@ def family_of(rule_id: str) -> str:
     return rule_id.rstrip("0123456789")
 
 
+def route_spoken_of(about_route: str | None, fact: Mapping[str, Any]) -> str | None:
+    """The route a firing's message speaks of (``Rule.about_route``): the api fact's self-hosted route
+    is read from the fact it fired on (None where it has none)."""
+    if about_route == "self_hosted":
+        return str(fact["self_hosted_kind"]) or None
+    return about_route
+
+
 class Rule(Strict):
     id: str = Field(pattern=r"^[A-Z]{3}[0-9]{3}$")
     name: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")

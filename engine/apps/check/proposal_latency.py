@@ -48,13 +48,16 @@ def latency_facts(
             "time_to_first_token_at_peak_ms": 0.0,
             "time_per_output_token_at_peak_ms": 0.0,
             "peak_overloads_replicas": False,
+            "busiest_hour_requests_per_second": 0.0,
+            "proposed_requests_per_second": 0.0,
             "time_to_first_token_planned_ms": 0.0,
             "time_per_output_token_planned_ms": 0.0,
             "gpu_misses_latency_targets": False,
             "time_to_first_token_alone_ms": 0.0,
             "time_per_output_token_alone_ms": 0.0,
         }
-    point = at_rate(performance.roofline, load.peak_requests_per_second / (gpus // performance.cards))
+    replicas = gpus // performance.cards
+    point = at_rate(performance.roofline, load.peak_requests_per_second / replicas)
     alone = lone_request(performance.roofline)
     # The nearest the workload can be planned to on the GPUs it may have (as recommend sizes it): a GPU
     # that cannot come as near is held to it as well.
@@ -73,6 +76,8 @@ def latency_facts(
         if point.saturated
         else point.time_per_output_token_ms,
         "peak_overloads_replicas": point.saturated,
+        "busiest_hour_requests_per_second": load.busiest_hour_requests_per_second,
+        "proposed_requests_per_second": replicas * performance.requests_per_second,
         # What a lone request sees on one proposed replica: where it is within what the workload is planned
         # to, more replicas (a shorter queue) reach it; beyond, only more cards per replica.
         "time_to_first_token_alone_ms": alone.time_to_first_token_ms,
