@@ -152,6 +152,24 @@ def test_tco_overrides() -> None:
     assert round(b200["usd_per_gpu_hour"]["power"], 3) == round(1.0 * 1.3 * 0.12, 3)
 
 
+def test_a_server_of_another_card_count_comes_with_its_price() -> None:
+    """The catalog's $285,000 is the 8-GPU HGX H100's, cards included: spread over 4 cards it would double
+    the capital per GPU-hour of a server nobody sells. With the 4-card server's price the heading names
+    no catalog server: $150,000 over 36 months and 4 cards is 150,000 / (36 x 730 x 4) = $1.43 an hour."""
+    refused = invoke("tco", "--country", "US", "--gpus-per-server", "4")
+    assert refused.exit_code == 2
+    assert "--gpus-per-server needs --server-price" in refused.output
+    text = invoke("tco", "--country", "US", "--gpus-per-server", "4", "--server-price", "150000").output
+    assert "Own server: your 4 x h100-sxm server at $150,000, written off over 36 months" in text
+    assert "hgx-h100-8" not in text
+    data = json.loads(
+        invoke(
+            "tco", "--country", "US", "--gpus-per-server", "4", "--server-price", "150000", "--format", "json"
+        ).output
+    )
+    assert round(data["usd_per_gpu_hour"]["capital"], 4) == round(150_000 / (36 * 730 * 4), 4) == 1.4269
+
+
 def test_tco_text() -> None:
     text = invoke("tco", "--country", "US").output
     assert "  total       $1.64   ($9,554/month; spares and InfiniBand not included)" in text

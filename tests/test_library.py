@@ -49,8 +49,13 @@ def test_every_tco_field_has_an_override_case() -> None:
 @pytest.mark.parametrize("field", sorted(OVERRIDES))
 def test_every_tco_override_is_applied_and_reported(field: str, country: str) -> None:
     default = api.tco(country=country)
-    replaced = api.tco(country=country, **{field: OVERRIDES[field]})
-    assert replaced.overridden == (field,)
+    # Another card count is another server: it comes with that server's price.
+    given = {
+        field: OVERRIDES[field],
+        **({"server_price_usd": 285_000.0} if field == "gpus_per_server" else {}),
+    }
+    replaced = api.tco(country=country, **given)
+    assert replaced.overridden == tuple(sorted(given))
     assert replaced.usd_per_gpu_hour.total != default.usd_per_gpu_hour.total
     data = replaced.model_dump()
     if field == "depreciation_years":
@@ -79,6 +84,12 @@ def test_tco_refuses_a_value_it_cannot_apply() -> None:
         api.tco(gpus_per_server=7.5)
     with pytest.raises(api.InputError, match="give months or depreciation_years, not both"):
         api.tco(months=24, depreciation_years=3)
+    with pytest.raises(
+        api.InputError,
+        match="gpus_per_server needs server_price_usd: the catalog's price is its own server's, with its "
+        "cards; give the price of a 4-card server",
+    ):
+        api.tco(gpus_per_server=4)
 
 
 # --- recommend with a policy directory ---------------------------------------------------------------

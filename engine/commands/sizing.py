@@ -248,7 +248,13 @@ TCO_OPTIONS = {
     metavar="USD",
     help="Price of the 8-GPU server (default: $285,000, midpoint of $250,000-$320,000).",
 )
-@click.option("--gpus-per-server", type=click.IntRange(min=1), metavar="N")
+@click.option(
+    "--gpus-per-server",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Cards in the server (default: the catalog server's 8); needs --server-price, the price of "
+    "a server with that many cards.",
+)
 @click.option("--months", type=click.IntRange(min=1), metavar="N", help="Write-off period (default 36).")
 @click.option(
     "--depreciation-years",

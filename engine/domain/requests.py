@@ -189,6 +189,16 @@ class TcoRequest(Request):
     def _one_life(self) -> TcoRequest:
         if self.months is not None and self.depreciation_years is not None:
             raise WordsError(Words("give months or depreciation_years, not both"))
+        # The catalog's price is its own server's, cards included: spread over another card count it
+        # would be a price no server of that size has.
+        if self.gpus_per_server is not None and self.server_price_usd is None:
+            raise WordsError(
+                Words(
+                    "gpus_per_server needs server_price_usd: the catalog's price is its own server's, "
+                    "with its cards; give the price of a %(gpus)s-card server",
+                    gpus=self.gpus_per_server,
+                )
+            )
         return self
 
     def replaced(self) -> dict[str, float]:
