@@ -255,12 +255,11 @@ def judged(
     if sized is not None and sizing is not None and request.cards is not None:
         plans = {gpu: plan_replicas(p, sized.load, sizing) for gpu, p in performances.items()}
     if request.gpu is not None and request.gpu not in performances:
-        cards = request.cards or "the usual count of"
-        raise InputError(
-            f"gpu: {cards} × {request.gpu} cannot hold the weights and one request of "
-            f"{tokens[0] + tokens[1]:,} tokens",
-            field="cards" if request.cards else "gpu",
-        )
+        held = f"the weights and one request of {tokens[0] + tokens[1]:,} tokens"
+        if request.cards:
+            raise InputError(f"cards: {request.cards} × {request.gpu} cannot hold {held}", field="cards")
+        most = max(knowledge.sizing.card_counts.counts)
+        raise InputError(f"gpu: no count of {request.gpu} up to {most} cards holds {held}", field="gpu")
     with (evaluator or rules_engine()).session() as session:
         # The cards each GPU runs on: its plan's, else those asked about (``--gpu X --cards N`` without a
         # load has no plan; the GPU-fit rules judge that count, not the usual one).
