@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import PUBLIC_CHAT, invoke
+from helpers import EXAMPLES_DIR, PUBLIC_CHAT, invoke
+
+POLICY = EXAMPLES_DIR / "org-policy"
 
 
 def test_help_lists_the_commands() -> None:
@@ -207,6 +209,12 @@ def test_rules_lists_the_catalog() -> None:
     assert "DEP001  deployment      advice    Under the API line: use a managed API" in result.output
     data = json.loads(invoke("rules", "--format", "json", "--topic", "residency").output)
     assert [rule["id"] for rule in data] == [f"RES{number:03d}" for number in range(1, 15)]
+
+
+def test_rules_list_is_the_rules_listing() -> None:
+    for args in ((), ("--topic", "tco"), ("--format", "json"), ("--policy", str(POLICY))):
+        assert invoke("rules", "list", *args).output == invoke("rules", *args).output
+    assert "ORG001" in invoke("rules", "list", "--policy", str(POLICY)).output
 
 
 def test_rules_show_explains_one_rule() -> None:

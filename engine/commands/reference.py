@@ -39,6 +39,23 @@ def rules(ctx: click.Context, topic: str | None, output_format: str, policy_dir:
     ctx.obj = {"policy_dir": policy_path(policy_dir)}
     if ctx.invoked_subcommand is not None:
         return
+    list_rules(topic, output_format, policy_dir)
+
+
+@rules.command("list")
+@click.option("--topic", help="Only rules of this topic.")
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@policy_option
+@click.pass_context
+@handle_errors
+def rules_list(ctx: click.Context, topic: str | None, output_format: str, policy_dir: str | None) -> None:
+    """The same list as `gpu-advisor rules`: ID, topic, severity and title of every rule."""
+    list_rules(topic, output_format, policy_dir or (ctx.obj or {}).get("policy_dir"))
+
+
+def list_rules(topic: str | None, output_format: str, policy_dir: str | None) -> None:
     from gpu_advisor.engine.apps.rule_docs import rule_doc
     from gpu_advisor.engine.common.errors import InputError, unknown_value_message
     from gpu_advisor.engine.domain.choices import TOPICS
