@@ -253,7 +253,8 @@ def test_rules_show_an_id_of_no_family_names_the_families() -> None:
     assert result.exit_code == 2
     assert result.output.strip() == (
         "error: ID: unknown rule 'XYZ999'; the rule families are DEP, EXP, KNB, LAT, NET, OPT, PRC, PRV, "
-        "RES, ROB, SIZ, TCO (gpu-advisor rules lists every rule)"
+        "RES, ROB, SIZ, TCO (gpu-advisor rules lists every rule; an organization's rules are known with "
+        "--policy DIR)"
     )
 
 

@@ -110,7 +110,8 @@ def unknown_rule(rule_id: str, ids: Collection[str]) -> Words:
     if family in families:
         return unknown_value("ID", rule_id, [i for i in ids if family_of(i) == family])
     return Words(
-        "ID: unknown rule %(value)s; the rule families are %(families)s (gpu-advisor rules lists every rule)",
+        "ID: unknown rule %(value)s; the rule families are %(families)s (gpu-advisor rules lists every rule; "
+        "an organization's rules are known with --policy DIR)",
         value=repr(rule_id),
         families=", ".join(families),
     )
