@@ -67,3 +67,14 @@ def test_a_batch_proposal_is_told_that_all_the_cards_finish_sooner() -> None:
     assert item.status == "warn" and item.message is not None
     assert "Propose all 8 (the same instances finish the run sooner and bill fewer hours)" in item.message
     assert [i.status for i in eight.results if i.rule_id == "PRC013"] == ["pass"]
+
+
+def test_one_idle_card_is_said_as_one() -> None:
+    """Six cards and a seventh on the 8-card instance: one card is paid for and idle, $6.88 x 176 =
+    $1,210.88 of the 8 cards' $9,687.04."""
+    status, message = idle_check(7)
+    assert status == "warn"
+    assert message is not None and message.startswith(
+        "The proposed offer is sold in whole instances: the 7 proposed cards are billed as 8, so 1 of them "
+        "is paid for and idle, about $1,211 of the proposal's $9,687 a month."
+    )
