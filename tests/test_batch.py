@@ -171,6 +171,15 @@ def test_standard_input_needs_a_format() -> None:
     assert jsonl(result.stdout)[0]["name"] == "small"
 
 
+def test_a_directory_is_named_as_one(tmp_path: Path) -> None:
+    result = invoke(str(tmp_path))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        f"error: {tmp_path}: is a directory; batch reads one file of workloads (a CSV, JSON Lines or a YAML "
+        "list of them)"
+    )
+
+
 def test_unknown_extension_exits_2(tmp_path: Path) -> None:
     result = invoke(write(tmp_path, "w.txt", "x"))
     assert result.exit_code == 2

@@ -122,6 +122,8 @@ def input_format_for(path: str, given: str | None, lang: str = "en") -> InputFor
         return given  # type: ignore[return-value]
     if path == "-":
         raise InputError(said(lang, "input_format_required"))
+    if Path(path).is_dir():
+        raise InputError(said(lang, "input_is_directory", origin=path))
     suffix = Path(path).suffix.lower()
     if suffix not in INPUT_FORMATS:
         raise InputError(said(lang, "unknown_extension", origin=path, suffix=repr(suffix or "(none)")))
