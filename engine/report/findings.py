@@ -103,6 +103,7 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
             "withdrawn_apis": knowledge.withdrawn_apis(),
             "listed_jurisdictions": knowledge.listed_jurisdictions(),
             "throughput": knowledge.throughput,
+            "serving_engines": {engine.id: engine for engine in knowledge.throughput.serving_engines},
         },
     }
     return FindingTexts(

@@ -160,6 +160,9 @@ class GpuFitFact(Fact):
     ``tensor_parallel`` cards: a card would hold part of a quantization block."""
     tensor_parallel_loadable: Annotated[int, Guard("tensor_split_refused")]
     """The most cards, halving ``tensor_parallel``, that split each layer into whole blocks."""
+    serving_engine: str = "vllm"
+    engine_runs_on_gpu: bool = True
+    """The serving engine runs on cards of this GPU's vendor (``ServingEngine.gpu_vendors``)."""
 
 
 class InstanceFitFact(Fact):

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from gpu_advisor.engine.domain.choices import ServingEngineId
-from gpu_advisor.engine.domain.knowledge.entries import Sourced
+from gpu_advisor.engine.domain.knowledge.entries import Citation, Sourced
 from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 
 GIB = 2**30
@@ -48,6 +48,9 @@ class ServingEngine(Sourced):
     """The engine refuses to load a block-quantized FP8 checkpoint where tensor parallelism leaves a card
     part of a block (``Fp8Checkpoint.splits_a_block``): True for vLLM and SGLang, whose FP8 layers check
     it as they create their weights; None where it is not known."""
+    gpu_vendors: tuple[Literal["nvidia", "amd", "google", "aws"], ...]
+    """The GPU vendors whose cards the engine runs on (TensorRT-LLM: NVIDIA's only)."""
+    gpu_vendors_source: Citation
     note: str | None = None
 
     @model_validator(mode="after")
