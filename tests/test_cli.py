@@ -215,6 +215,11 @@ def test_rules_list_is_the_rules_listing() -> None:
     for args in ((), ("--topic", "tco"), ("--format", "json"), ("--policy", str(POLICY))):
         assert invoke("rules", "list", *args).output == invoke("rules", *args).output
     assert "ORG001" in invoke("rules", "list", "--policy", str(POLICY)).output
+    # Options before `list` count too.
+    assert (
+        invoke("rules", "--topic", "tco", "--format", "json", "list").output
+        == invoke("rules", "--topic", "tco", "--format", "json").output
+    )
 
 
 def test_rules_show_explains_one_rule() -> None:

@@ -4,8 +4,12 @@ TensorRT-LLM ran on it; SIZ022 now rules the GPU out for such a workload, and vL
 
 from __future__ import annotations
 
+from helpers import EVALUATED_ON
+
 from gpu_advisor import api
+from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.proposal import ProposalDocument
 from gpu_advisor.engine.domain.results import SizeResult
 
 
@@ -48,3 +52,33 @@ def test_nvidia_gpus_run_every_engine() -> None:
     for engine in ("vllm", "sglang", "trtllm"):
         result = api.size(model="llama-3.1-70b", precision="fp8", serving_engine=engine)
         assert all("SIZ022" not in g.not_recommended_by for g in result.gpus if g.gpu != "mi300x")
+
+
+def test_the_mi300x_is_no_alternative_for_a_tensorrt_llm_workload() -> None:
+    """PRV006 names the MI300X as an alternative where it needs fewer cards than the H100: not to a
+    workload whose serving engine does not run on it."""
+    for engine, named in (("vllm", True), ("trtllm", False)):
+        result = api.size(model="deepseek-r1", precision="fp8", serving_engine=engine)
+        assert ("PRV006" in {f.rule_id for f in result.findings}) is named, engine
+
+
+def test_check_fails_a_gpu_the_serving_engine_does_not_run_on() -> None:
+    document = ProposalDocument.model_validate(
+        {
+            "workload": {
+                "name": "chat",
+                "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+                "requests_per_day": 100_000,
+                "serving_engine": "trtllm",
+            },
+            "proposal": {"name": "amd", "deployment": "own_hardware", "gpu": "mi300x", "gpus": 8},
+        }
+    )
+    result = check_document(document, "p.yaml", 1, EVALUATED_ON)
+    item = next(i for i in result.results if i.rule_id == "SIZ023")
+    assert item.status == "fail"
+    assert item.message == (
+        "TensorRT-LLM, the workload's serving engine, runs on NVIDIA GPUs only, not on the proposed mi300x "
+        "(AMD): propose a GPU it runs on, or serve the workload with an engine that runs on this one "
+        "(serving_engine), whose figures then apply."
+    )

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 @handle_errors
 def rules(ctx: click.Context, topic: str | None, output_format: str, policy_dir: str | None) -> None:
     """List the rule catalog: ID, topic, severity and title of every rule."""
-    ctx.obj = {"policy_dir": policy_path(policy_dir)}
+    ctx.obj = {"policy_dir": policy_path(policy_dir), "topic": topic, "format": output_format}
     if ctx.invoked_subcommand is not None:
         return
     list_rules(topic, output_format, policy_dir)
@@ -44,15 +44,21 @@ def rules(ctx: click.Context, topic: str | None, output_format: str, policy_dir:
 
 @rules.command("list")
 @click.option("--topic", help="Only rules of this topic.")
-@click.option(
-    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), help="[default: text]")
 @policy_option
 @click.pass_context
 @handle_errors
-def rules_list(ctx: click.Context, topic: str | None, output_format: str, policy_dir: str | None) -> None:
+def rules_list(
+    ctx: click.Context, topic: str | None, output_format: str | None, policy_dir: str | None
+) -> None:
     """The same list as `gpu-advisor rules`: ID, topic, severity and title of every rule."""
-    list_rules(topic, output_format, policy_dir or (ctx.obj or {}).get("policy_dir"))
+    # Options given before `list` (`rules --topic T list`) count as given after it.
+    group = ctx.obj or {}
+    list_rules(
+        topic or group.get("topic"),
+        output_format or group.get("format") or "text",
+        policy_dir or group.get("policy_dir"),
+    )
 
 
 def list_rules(topic: str | None, output_format: str, policy_dir: str | None) -> None:

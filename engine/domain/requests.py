@@ -195,7 +195,7 @@ class TcoRequest(Request):
             raise WordsError(
                 Words(
                     "gpus_per_server needs server_price_usd: the catalog's price is its own server's, "
-                    "with its cards; give the price of a %(gpus)s-card server",
+                    "with its cards; give the price of a server with %(gpus)s cards",
                     gpus=self.gpus_per_server,
                 )
             )

@@ -47,6 +47,9 @@ class ProposalFact(Fact):
     """A replica larger than the offer's largest instance runs as pipeline stages of whole linked
     instances over a network its provider documents between them (NET004 admits it)."""
     gpu_unsuitable: bool
+    gpu_vendor: Annotated[str, Guard("gpu_known")] = ""
+    engine_runs_on_gpu: Annotated[bool, Guard("gpu_known")] = True
+    """The serving engine runs on cards of the proposed GPU's vendor (``ServingEngine.gpu_vendors``)."""
     gpus_for_weights: int
     gpus_needed: int
     """Cards the load needs on the proposed GPU with headroom and the spare replicas the rules add

@@ -114,6 +114,16 @@ def proposed_hardware(proposal: ProposalInput, evaluation: Evaluation) -> Hardwa
     return Hardware(offer, server, gpu, gpus)
 
 
+def engine_facts(gpu: str | None, evaluation: Evaluation) -> dict[str, Any]:
+    """The workload's serving engine, and whether it runs on the proposed GPU's vendor."""
+    knowledge, engine = evaluation.knowledge, evaluation.workload.serving_engine
+    vendor = knowledge.gpu(gpu).vendor if gpu else ""
+    return {
+        "gpu_vendor": vendor,
+        "engine_runs_on_gpu": not gpu or vendor in knowledge.serving_engine(engine).gpu_vendors,
+    }
+
+
 def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> dict[str, Any]:
     """What the proposed GPU can do for this model: whether it holds it, over which link, with how many
     cards per replica, and the cards the peak load needs on it. ``scales_out``: a serverless product,
@@ -139,6 +149,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> d
             offer and per_replica and stages_over_cluster_network(offer, per_replica, evaluation.knowledge)
         ),
         "gpu_unsuitable": bool(gpu and gpu in evaluation.verdicts.unsuitable),
+        **engine_facts(gpu, evaluation),
         "gpus_for_weights": (fit.gpus_for_weights or 0) if fit else 0,
         "gpus_needed": plan.gpus if plan else 0,
         "gpus_for_peak": plan.gpus_for_peak if plan else 0,
