@@ -109,21 +109,22 @@ def test_the_eu_premium_speaks_of_rentals() -> None:
     assert elsewhere(result, res003)
 
 
+WORKDAYS_ASSISTANT: dict[str, Any] = {
+    "name": "assistant",
+    "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+    "requests_per_day": 20_000,
+    "avg_input_tokens": 300,
+    "avg_output_tokens": 150,
+    "schedule": "workdays",
+    "business_critical": True,
+    "company_country": "DE",
+}
+"""A business-critical 8B assistant on workdays: the API decides (DEP001)."""
+
+
 def test_the_rentals_release_is_apart_from_an_api_decision() -> None:
-    """A business-critical 8B assistant on workdays: the API decides (DEP001); PRC019's warning about the
-    cheapest rental's hours concerns cards the decision does not rent."""
-    result = decided(
-        {
-            "name": "assistant",
-            "model": {"name": "llama-3.1-8b", "precision": "bf16"},
-            "requests_per_day": 20_000,
-            "avg_input_tokens": 300,
-            "avg_output_tokens": 150,
-            "schedule": "workdays",
-            "business_critical": True,
-            "company_country": "DE",
-        }
-    )
+    """PRC019's warning about the cheapest rental's hours concerns cards an API decision does not rent."""
+    result = decided(WORKDAYS_ASSISTANT)
     assert result.decision.deployment == "api"
     (prc019,) = [f for f in result.findings if f.rule_id == "PRC019"]
     assert prc019.route == "dedicated_cloud" and elsewhere(result, prc019)
@@ -133,16 +134,6 @@ def test_the_rentals_release_is_apart_from_an_api_decision() -> None:
 def test_a_batch_table_leaves_a_route_not_taken_to_the_memo() -> None:
     """The decision alone (batch tables, sweeps) lists the rules that need attention: PRC019's warning
     about the rentals' release concerns cards an API decision does not rent, as the memo says."""
-    workload = {
-        "name": "assistant",
-        "model": {"name": "llama-3.1-8b", "precision": "bf16"},
-        "requests_per_day": 20_000,
-        "avg_input_tokens": 300,
-        "avg_output_tokens": 150,
-        "schedule": "workdays",
-        "business_critical": True,
-        "company_country": "DE",
-    }
-    summary = decide_workload(validate_workload(workload, "test"), AS_OF)
+    summary = decide_workload(validate_workload(WORKDAYS_ASSISTANT, "test"), AS_OF)
     assert summary.decision.deployment == "api"
     assert "PRC019" in summary.fired_rules and "PRC019" not in summary.attention
