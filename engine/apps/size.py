@@ -246,11 +246,16 @@ def judged(
     latency rules' firings on them."""
     plans: dict[str, ReplicaPlan] = {}
     sizing = load_sizing(knowledge, sized, figures, request.model) if sized is not None else None
-    if sized is not None and sizing is not None and request.cards is None:
+    if sized is not None and sizing is not None:
         # The cards per replica that carry the peak on the fewest cards, as a recommendation sizes them.
         plans = plans_by_gpu(knowledge, figures, sized.load, *tokens, sizing)
         if request.gpu is not None:
             plans = {gpu: plan for gpu, plan in plans.items() if gpu == request.gpu}
+    # The latency rules judge a GPU at those counts, as recommend does; the cards asked about (--cards)
+    # are the configuration shown, not what the GPU can do.
+    judged_at = cards_key({gpu: plan.cards_per_replica for gpu, plan in plans.items()})
+    if request.cards is not None:
+        plans = {}
     performances = configurations(knowledge, figures, request, tokens, plans)
     if sized is not None and sizing is not None and request.cards is not None:
         plans = {gpu: plan_replicas(p, sized.load, sizing) for gpu, p in performances.items()}
@@ -272,7 +277,7 @@ def judged(
             unsuitable = ",".join(sorted(unsuitable_gpus(firings, rulebook_for(None))))
             targets = (sized.max_time_to_first_token_ms, sized.max_time_per_output_token_ms)
             facts = latency_fit_facts(
-                knowledge, figures, *tokens, *targets, unsuitable, cards, EVERY_GPU, *sized.defaulted
+                knowledge, figures, *tokens, *targets, unsuitable, judged_at, EVERY_GPU, *sized.defaulted
             )
             firings += [firing for fact in facts for firing in session.assert_fact(fact)]
     return plans, performances, firings
