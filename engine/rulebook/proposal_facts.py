@@ -85,7 +85,7 @@ class ProposalFact(Fact):
     proposed_requests_per_second: Annotated[float, Guard("latency_known")] = 0.0
     """What the proposed replicas serve at saturation at the estimate: replicas times one replica's
     ``requests_per_second``."""
-    gpu_misses_latency_targets: Annotated[bool, Guard("latency_known")]
+    gpu_misses_latency_targets: Annotated[bool, Guard("gpu_known")]
     """A latency rule ruled the proposed GPU out for the workload (LAT001, LAT002, LAT007): another GPU
     it may have comes nearer its targets."""
     time_to_first_token_planned_ms: Annotated[float, Guard("latency_known")]

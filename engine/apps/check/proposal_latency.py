@@ -38,6 +38,14 @@ def latency_facts(
         "tpot_target_given": tpot is not None,
         "max_time_per_output_token_ms": tpot or 0.0,
     }
+    # A latency rule (LAT) ruled the GPU out for this workload: another it may have comes nearer, whatever
+    # the proposal's card count.
+    verdicts = evaluation.verdicts
+    targets = {
+        **targets,
+        "gpu_misses_latency_targets": fit is not None
+        and any(family_of(rule_id) == "LAT" for rule_id in verdicts.unsuitable.get(fit.gpu, ())),
+    }
     performance = None
     if fit is not None and gpus and per_replica and gpus >= per_replica and not load.served_in_paid_hours:
         performance = proposed_performance(fit, per_replica, evaluation)
@@ -52,7 +60,6 @@ def latency_facts(
             "proposed_requests_per_second": 0.0,
             "time_to_first_token_planned_ms": 0.0,
             "time_per_output_token_planned_ms": 0.0,
-            "gpu_misses_latency_targets": False,
             "time_to_first_token_alone_ms": 0.0,
             "time_per_output_token_alone_ms": 0.0,
         }
@@ -61,16 +68,11 @@ def latency_facts(
     alone = lone_request(performance.roofline)
     # The nearest the workload can be planned to on the GPUs it may have (as recommend sizes it): a GPU
     # that cannot come as near is held to it as well.
-    verdicts = evaluation.verdicts
     return {
         **targets,
         "time_to_first_token_planned_ms": verdicts.planned_time_to_first_token_ms or ttft or 0.0,
         "time_per_output_token_planned_ms": verdicts.planned_time_per_output_token_ms or tpot or 0.0,
         "latency_known": True,
-        # A latency rule (LAT) ruled the GPU out for this workload: another it may have comes nearer.
-        "gpu_misses_latency_targets": any(
-            family_of(rule_id) == "LAT" for rule_id in verdicts.unsuitable.get(performance.gpu, ())
-        ),
         "time_to_first_token_at_peak_ms": UNBOUNDED_MS if point.saturated else point.time_to_first_token_ms,
         "time_per_output_token_at_peak_ms": UNBOUNDED_MS
         if point.saturated
