@@ -16,6 +16,7 @@ from helpers import EVALUATED_ON, EXAMPLES_DIR
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.batch.summary import PORTFOLIO_NOTE_RULES
+from gpu_advisor.engine.domain.results import Decision, apart_from
 
 AS_OF = EVALUATED_ON.isoformat()
 EXAMPLES = ("nightly-batch.yaml", "public-chat.yaml", "internal-assistant.yaml")
@@ -247,12 +248,14 @@ def test_csv_fired_rules_include_the_rob_findings_as_the_json_lines_do(tmp_path:
     for row, line in zip(rows, jsonl, strict=True):
         assert row["fired_rules"].split() == line["fired_rules"]
         assert {f["rule_id"] for f in line["findings"]} <= set(line["fired_rules"])
-        # A finding about a route the decision does not take is left to the memo, which names it apart.
+        # A finding about a route the decision does not take, or a GPU it does not use, is left to the
+        # memo, which names it apart.
+        decision = Decision.model_validate(line["decision"])
         warned = {
             f["rule_id"]
             for f in line["findings"]
             if f["severity"] in ("critical", "warning")
-            and f["route"] in (None, line["decision"]["deployment"])
+            and not apart_from(decision, f["route"], f["about_its_gpu"], f["subject"])
         }
         warned -= set(PORTFOLIO_NOTE_RULES)  # a stale catalog price is one note in the summary
         assert row["attention"].split() == [r for r in line["fired_rules"] if r in warned]

@@ -23,6 +23,7 @@ from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import PriceDate, Recommendation
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.pipeline.fit import gpu_fit_facts
+from gpu_advisor.engine.present.memo import elsewhere
 
 PRICE_DATE = {
     "document": "cloud-gpu-costs-2026",
@@ -211,12 +212,10 @@ def assert_same_decision(data: dict[str, Any]) -> None:
     assert summary.workload == full.workload.name
     assert summary.decision == full.decision
     assert summary.fired_rules == full.fired_rules
-    # A finding about a route the decision does not take is left to the memo, which names it apart.
+    # A finding about a route the decision does not take, or a GPU it does not use, is left to the memo,
+    # which names it apart.
     attention = [
-        f.rule_id
-        for f in full.findings
-        if f.severity in ("critical", "warning")
-        and (f.route in (None, full.decision.deployment) or f.origin == "organization")
+        f.rule_id for f in full.findings if f.severity in ("critical", "warning") and not elsewhere(full, f)
     ]
     assert summary.attention == tuple(dict.fromkeys(attention))
 

@@ -137,3 +137,27 @@ def test_a_batch_table_leaves_a_route_not_taken_to_the_memo() -> None:
     summary = decide_workload(validate_workload(WORKDAYS_ASSISTANT, "test"), AS_OF)
     assert summary.decision.deployment == "api"
     assert "PRC019" in summary.fired_rules and "PRC019" not in summary.attention
+
+
+def test_a_batch_table_leaves_a_gpu_not_used_to_the_memo() -> None:
+    """Qwen3-235B FP8 with own weights on H200: SIZ020 (the FP8 blocks split over too many cards) speaks
+    of the small GPUs only, which the decision does not use; the memo names it apart, and so does the
+    decision alone."""
+    workload = validate_workload(
+        {
+            "name": "qwen",
+            "model": {"name": "qwen3-235b-a22b", "precision": "fp8", "custom_weights": True},
+            "requests_per_day": 1_000_000,
+            "avg_input_tokens": 300,
+            "avg_output_tokens": 150,
+            "load_pattern": "steady",
+            "latency_sensitive": True,
+        },
+        "test",
+    )
+    result = recommend(workload, AS_OF)
+    assert result.decision.gpu == "h200"
+    subjects = {f.subject for f in result.findings if f.rule_id == "SIZ020"}
+    assert subjects and "h200" not in subjects
+    summary = decide_workload(workload, AS_OF)
+    assert "SIZ020" in summary.fired_rules and "SIZ020" not in summary.attention

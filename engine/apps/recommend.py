@@ -7,7 +7,7 @@ import datetime as dt
 from gpu_advisor.engine.domain.choices import ATTENTION_SEVERITIES
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-from gpu_advisor.engine.domain.results import DecisionSummary, Recommendation
+from gpu_advisor.engine.domain.results import DecisionSummary, Recommendation, apart_from
 from gpu_advisor.engine.domain.workload import WorkloadInput
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
@@ -75,18 +75,24 @@ def decide_workload(
 
 def attention_rule_ids(evaluation: Evaluation) -> tuple[str, ...]:
     """The fired rules (in catalog order) whose findings need attention: critical or warning, and about
-    the route the decision takes (a rule that speaks of another route, ``Rule.about_route``, is left to
-    the memo, which names it apart); an organization's rules always."""
-    deployment, rulebook = evaluation.decision.deployment, evaluation.rulebook
-    about = {rule.id: rule.about_route for rule in evaluation.rules}
-    on_route = {
+    the decision (a finding about a route it does not take or a GPU it does not use, ``apart_from``, is
+    left to the memo, which names it apart); an organization's rules always."""
+    decision, rulebook = evaluation.decision, evaluation.rulebook
+    rules = {rule.id: rule for rule in evaluation.rules}
+    with_the_decision = {
         firing.rule_id
         for firing in evaluation.firings
-        if route_spoken_of(about.get(firing.rule_id), firing.fact) in (None, deployment)
+        if (rule := rules.get(firing.rule_id)) is not None
+        and not apart_from(
+            decision,
+            route_spoken_of(rule.about_route, firing.fact),
+            rule.about_its_gpu,
+            str(firing.fact["gpu"]) if rule.per_gpu else None,
+        )
     }
     return tuple(
         rule.id
         for rule in evaluation.rules
         if rule.severity in ATTENTION_SEVERITIES
-        and (rule.id in on_route or rulebook.origin(rule.id) == "organization")
+        and (rule.id in with_the_decision or rulebook.origin(rule.id) == "organization")
     )

@@ -207,6 +207,20 @@ class Decision(ResultModel):
     may use): that model instead, or a price to ask for (the memo says which)."""
 
 
+def apart_from(decision: Decision, route: str | None, about_its_gpu: bool, subject: str | None) -> bool:
+    """A finding speaks of a route the decision does not take (``route``), or of the fit of a GPU it
+    does not use (an API uses none): the memo names it apart from the decision's constraints, and a
+    decision summary leaves it out of what needs attention. A decision on hardware still to be sized (no
+    GPU named) keeps every GPU's finding."""
+    if route is not None:
+        return route != decision.deployment
+    return (
+        about_its_gpu
+        and (decision.deployment == "api" or decision.gpu is not None)
+        and subject != decision.gpu
+    )
+
+
 class DecisionSummary(ResultModel):
     """What a recommendation decides, without its texts and tables: for batch tables and sweeps, which
     show nothing else and so need not render it."""
@@ -217,7 +231,8 @@ class DecisionSummary(ResultModel):
     fired_rules: tuple[str, ...]
     attention: tuple[str, ...]
     """IDs of the fired rules with a critical or warning finding, in catalog order; not those that speak
-    only of a route the decision does not take (``Finding.route``), which the memo names apart."""
+    only of a route the decision does not take or a GPU it does not use (``apart_from``), which the memo
+    names apart."""
 
 
 class PriceDate(ResultModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gpu_advisor import __version__
-from gpu_advisor.engine.domain.results import Finding, Recommendation
+from gpu_advisor.engine.domain.results import Finding, Recommendation, apart_from
 from gpu_advisor.engine.i18n.environment import render
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 
@@ -35,16 +35,9 @@ def elsewhere(result: Recommendation, finding: Finding) -> bool:
     route the decision does not take (``Finding.route``): the summary names it apart from the decision's
     constraints, and the brief ranks it last. A decision on hardware still to be sized (no GPU named) and
     an organization's rules keep every finding with the decision."""
-    decision = result.decision
     if finding.origin == "organization":
         return False
-    if finding.route is not None:
-        return finding.route != decision.deployment
-    return (
-        finding.about_its_gpu
-        and (decision.deployment == "api" or decision.gpu is not None)
-        and finding.subject != decision.gpu
-    )
+    return apart_from(result.decision, finding.route, finding.about_its_gpu, finding.subject)
 
 
 SEVERITY_ORDER = {"critical": 0, "warning": 1, "advice": 2, "info": 3}

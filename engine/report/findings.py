@@ -80,8 +80,8 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
         text = rule_text(rule, lang)
         rules[rule.id] = RuleFinding(
             rule_id=rule.id,
-            per_gpu=rule.fact in ("gpu_fit", "latency_fit"),
-            about_its_gpu=rule.fact == "gpu_fit",
+            per_gpu=rule.per_gpu,
+            about_its_gpu=rule.about_its_gpu,
             about_route=rule.about_route,
             topic=rule.topic,
             severity=rule.severity,

@@ -299,6 +299,16 @@ class Rule(Strict):
     def is_check(self) -> bool:
         return self.fact == "proposal"
 
+    @property
+    def per_gpu(self) -> bool:
+        """It fires once per GPU (its finding's subject is the GPU)."""
+        return self.fact in ("gpu_fit", "latency_fit")
+
+    @property
+    def about_its_gpu(self) -> bool:
+        """What it says holds for its GPU only (a rule on one GPU's fit), not for the workload."""
+        return self.fact == "gpu_fit"
+
 
 class RuleFile(Strict):
     schema_version: Literal[1]
