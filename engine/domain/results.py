@@ -187,6 +187,11 @@ class Resolution(ResultModel):
     but not here is set aside on cost or strategy, and may still be chosen for a reason the rules do not
     know (DEP041)."""
 
+    def is_barred(self, proposal: Proposal) -> bool:
+        """A rule that removed ``proposal`` is a bar (``barred``); else it was set aside on cost or
+        strategy, or not removed at all."""
+        return bool(set(proposal.ruled_out_by) & set(self.barred.get(proposal.deployment, ())))
+
 
 class Decision(ResultModel):
     deployment: Deployment

@@ -70,7 +70,7 @@ def gpu_fit_fact(
         tensor_split_refused=figures.refuses_tensor_split(tensor),
         tensor_parallel_loadable=figures.loadable_tensor_split(tensor),
         serving_engine=figures.serving_engine,
-        engine_runs_on_gpu=gpu.vendor in knowledge.serving_engine(figures.serving_engine).gpu_vendors,
+        engine_runs_on_gpu=knowledge.serving_engine(figures.serving_engine).runs_on(gpu),
     )
 
 

@@ -116,12 +116,12 @@ def proposed_hardware(proposal: ProposalInput, evaluation: Evaluation) -> Hardwa
 
 def engine_facts(gpu: str | None, evaluation: Evaluation) -> dict[str, Any]:
     """The workload's serving engine, and whether it runs on the proposed GPU's vendor."""
-    knowledge, engine = evaluation.knowledge, evaluation.workload.serving_engine
-    vendor = knowledge.gpu(gpu).vendor if gpu else ""
-    return {
-        "gpu_vendor": vendor,
-        "engine_runs_on_gpu": not gpu or vendor in knowledge.serving_engine(engine).gpu_vendors,
-    }
+    if not gpu:
+        return {"gpu_vendor": "", "engine_runs_on_gpu": True}
+    knowledge = evaluation.knowledge
+    card = knowledge.gpu(gpu)
+    engine = knowledge.serving_engine(evaluation.workload.serving_engine)
+    return {"gpu_vendor": card.vendor, "engine_runs_on_gpu": engine.runs_on(card)}
 
 
 def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> dict[str, Any]:

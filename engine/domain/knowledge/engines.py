@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 
 from gpu_advisor.engine.domain.choices import ServingEngineId
 from gpu_advisor.engine.domain.knowledge.entries import Citation, Sourced
-from gpu_advisor.engine.domain.knowledge.gpus import Gpu
+from gpu_advisor.engine.domain.knowledge.gpus import Gpu, GpuVendor
 
 GIB = 2**30
 
@@ -48,7 +48,7 @@ class ServingEngine(Sourced):
     """The engine refuses to load a block-quantized FP8 checkpoint where tensor parallelism leaves a card
     part of a block (``Fp8Checkpoint.splits_a_block``): True for vLLM and SGLang, whose FP8 layers check
     it as they create their weights; None where it is not known."""
-    gpu_vendors: tuple[Literal["nvidia", "amd", "google", "aws"], ...]
+    gpu_vendors: tuple[GpuVendor, ...]
     """The GPU vendors whose cards the engine runs on (TensorRT-LLM: NVIDIA's only)."""
     gpu_vendors_source: Citation
     note: str | None = None
@@ -58,6 +58,10 @@ class ServingEngine(Sourced):
         if (self.max_sequences_large_gpu is None) != (self.large_gpu_min_memory_gib is None):
             raise ValueError("give max_sequences_large_gpu and large_gpu_min_memory_gib together")
         return self
+
+    def runs_on(self, gpu: Gpu) -> bool:
+        """The engine runs on this GPU's vendor's cards (``gpu_vendors``)."""
+        return gpu.vendor in self.gpu_vendors
 
     def max_sequences_on(self, gpu: Gpu) -> int:
         large = (

@@ -28,10 +28,13 @@ class GpuLink(Sourced):
         return self
 
 
+GpuVendor = Literal["nvidia", "amd", "google", "aws"]
+
+
 class Gpu(Sourced):
     id: str
     name: str
-    vendor: Literal["nvidia", "amd", "google", "aws"]
+    vendor: GpuVendor
     memory_gb: PositiveFloat
     """The memory as the vendor and the documents state it: 80 for an H100."""
     memory_unit: Literal["GB", "GiB"]
