@@ -37,8 +37,11 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
     )
     assumptions = priced.assumptions
     cost = own_hardware_cost(assumptions)
+    # Another card count is the user's server, not the catalog's: neither its name nor its price range
+    # belongs to it.
+    catalogs = assumptions.gpus_per_server == server.gpus_per_server
     return TcoResult(
-        server=server.id,
+        server=server.id if catalogs else None,
         gpu=server.gpu,
         **assumptions.model_dump(),
         hours_written_off=cost.hours_written_off,
@@ -50,7 +53,7 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
         usd_per_gpu_hour=per_gpu_hour(assumptions),
         costs=priced.costs,
         break_even=break_evens(knowledge, server, cost.total),
-        scenarios=scenarios(server, assumptions),
+        scenarios=scenarios(server, assumptions, price_range=catalogs),
         overridden=tuple(sorted(given)),
         source=cite(server.source, knowledge),
         as_of=server.as_of,
@@ -82,8 +85,12 @@ def break_evens(
     )
 
 
-def scenarios(server: OwnServer, assumptions: ServerAssumptions) -> tuple[TcoScenario, ...]:
-    """The cost per GPU-hour at the ends of the documents' price range and with a resale value."""
+def scenarios(
+    server: OwnServer, assumptions: ServerAssumptions, price_range: bool = True
+) -> tuple[TcoScenario, ...]:
+    """The cost per GPU-hour at the ends of the documents' price range (``price_range``: the server is
+    the catalog's, whose range it is) and with a resale value."""
+    ends = (("low price", server.price_usd_low), ("high price", server.price_usd_high)) if price_range else ()
     return tuple(
         TcoScenario(
             name=name,
@@ -94,8 +101,7 @@ def scenarios(server: OwnServer, assumptions: ServerAssumptions) -> tuple[TcoSce
             ),
         )
         for name, price, residual in (
-            ("low price", server.price_usd_low, assumptions.residual),
-            ("high price", server.price_usd_high, assumptions.residual),
+            *((name, price, assumptions.residual) for name, price in ends),
             ("residual value", assumptions.server_price_usd, server.residual_share_scenario),
         )
     )

@@ -36,6 +36,13 @@ def offered_years(years: int) -> int:
     return years
 
 
+def catalog_server_gpus() -> int:
+    """The cards of the catalog's own server, whose price the catalog knows."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    return load_knowledge().own_server().gpus_per_server
+
+
 DepreciationYears = Annotated[int, AfterValidator(offered_years)]
 """The economic life an owned server is written off over, in years."""
 
@@ -63,7 +70,16 @@ def renamed(problem: dict[str, Any], names: Mapping[str, str]) -> dict[str, Any]
 
     problem = {**problem, "field": names.get(problem["field"], problem["field"])}
     if problem["type"] == "value_error":
-        problem["ctx"] = {**problem["ctx"], "error": rename(str(problem["ctx"]["error"]))}
+        error = problem["ctx"]["error"]
+        if isinstance(error, WordsError):
+            # Said in English with every field renamed; in another language by the catalog, with the
+            # fields its places hold renamed (a field written into the sentence itself keeps its name).
+            places = {k: names.get(v, v) if isinstance(v, str) else v for k, v in error.words.values.items()}
+            words = Words.verbatim(rename(str(error)), otherwise=Words(error.words.msgid, **places))
+            error = WordsError(words, names_input=error.names_input)
+        else:
+            error = rename(str(error))
+        problem["ctx"] = {**problem["ctx"], "error": error}
     return problem
 
 
@@ -188,14 +204,18 @@ class TcoRequest(Request):
     @model_validator(mode="after")
     def _one_life(self) -> TcoRequest:
         if self.months is not None and self.depreciation_years is not None:
-            raise WordsError(Words("give months or depreciation_years, not both"))
+            raise WordsError(
+                Words("give %(first)s or %(second)s, not both", first="months", second="depreciation_years")
+            )
         # The catalog's price is its own server's, cards included: spread over another card count it
         # would be a price no server of that size has.
-        if self.gpus_per_server is not None and self.server_price_usd is None:
+        if self.gpus_per_server not in (None, catalog_server_gpus()) and self.server_price_usd is None:
             raise WordsError(
                 Words(
-                    "gpus_per_server needs server_price_usd: the catalog's price is its own server's, "
-                    "with its cards; give the price of a server with %(gpus)s cards",
+                    "%(field)s needs %(price)s: the catalog's price is its own server's, with its cards; "
+                    "give the price of a server with %(gpus)s cards",
+                    field="gpus_per_server",
+                    price="server_price_usd",
                     gpus=self.gpus_per_server,
                 )
             )

@@ -32,7 +32,8 @@ class TcoScenario(ResultModel):
 
 class TcoResult(ResultModel):
     schema_version: int = RESULT_SCHEMA_VERSION
-    server: str
+    server: str | None
+    """The catalog's server; None for a server of another card count (``gpus_per_server`` given)."""
     gpu: str
     server_price_usd: float
     gpus_per_server: int

@@ -1,0 +1,74 @@
+"""``gpu-advisor tco`` as users and scripts meet it: the JSON contract, overrides, a server of another card
+count and refusals in the reader's language."""
+
+from __future__ import annotations
+
+import json
+
+from helpers import invoke
+
+
+def test_tco_json_contract() -> None:
+    # The documents' own figures are the US defaults.
+    data = json.loads(invoke("tco", "--country", "US", "--format", "json").output)
+    lines = data["usd_per_gpu_hour"]
+    assert [round(lines[k], 2) for k in ("capital", "power", "rack", "total")] == [1.36, 0.11, 0.17, 1.64]
+    row = next(b for b in data["break_even"] if b["provider"] == "runpod" and b["offer"] == "community")
+    assert (row["usd_per_gpu_hour"], round(row["utilization"], 2)) == (2.69, 0.61)
+    assert data["overridden"] == []
+    # Not against a figure the provider's own newer list replaces (KNB010), but against that list.
+    offers = {(b["provider"], b["offer"]) for b in data["break_even"]}
+    assert not {("aws", "p5-on-demand"), ("gcp", "a3-high-on-demand")} & offers
+    assert {("aws", "p5-on-demand-2026-09"), ("gcp", "a3-high-on-demand-2026-07")} <= offers
+
+
+def test_tco_overrides() -> None:
+    data = json.loads(invoke("tco", "--country", "US", "--server-price", "250000", "--format", "json").output)
+    assert round(data["usd_per_gpu_hour"]["total"], 2) == 1.47
+    assert data["overridden"] == ["server_price_usd"]
+    b200 = json.loads(invoke("tco", "--country", "US", "--gpu-watts", "1000", "--format", "json").output)
+    assert round(b200["usd_per_gpu_hour"]["power"], 3) == round(1.0 * 1.3 * 0.12, 3)
+
+
+def test_a_server_of_another_card_count_comes_with_its_price() -> None:
+    """The catalog's $285,000 is the 8-GPU HGX H100's, cards included: spread over 4 cards it would double
+    the capital per GPU-hour of a server nobody sells. With the 4-card server's price the heading names
+    no catalog server: $150,000 over 36 months and 4 cards is 150,000 / (36 x 730 x 4) = $1.43 an hour."""
+    refused = invoke("tco", "--country", "US", "--gpus-per-server", "4")
+    assert refused.exit_code == 2
+    assert "--gpus-per-server needs --server-price" in refused.output
+    text = invoke("tco", "--country", "US", "--gpus-per-server", "4", "--server-price", "150000").output
+    assert "Own server: your 4 x h100-sxm server at $150,000, written off over 36 months" in text
+    assert "hgx-h100-8" not in text
+    data = json.loads(
+        invoke(
+            "tco", "--country", "US", "--gpus-per-server", "4", "--server-price", "150000", "--format", "json"
+        ).output
+    )
+    assert round(data["usd_per_gpu_hour"]["capital"], 4) == round(150_000 / (36 * 730 * 4), 4) == 1.4269
+    # Neither the catalog server's name nor its $250,000-$320,000 range is the 4-card server's: only the
+    # resale scenario, at the given price, is left.
+    assert data["server"] is None
+    assert [s["name"] for s in data["scenarios"]] == ["residual value"]
+    assert "low price" not in text and "$250,000" not in text
+
+
+def test_the_catalog_servers_own_card_count_needs_no_price() -> None:
+    """--gpus-per-server 8 names the catalog server's own count: its price and name stay."""
+    text = invoke("tco", "--country", "US", "--gpus-per-server", "8").output
+    assert "Own server: hgx-h100-8 (8 x h100-sxm) at $285,000, written off over 36 months" in text
+    assert "  low price       $250,000, resale value 0 %" in text
+
+
+def test_tco_refusals_are_said_in_german_with_the_options_names() -> None:
+    both = invoke("tco", "--months", "24", "--depreciation-years", "3", "--lang", "de")
+    assert both.exit_code == 2
+    assert "  geben Sie --months oder --depreciation-years an, nicht beides" in both.output
+    priced = invoke("tco", "--gpus-per-server", "4", "--lang", "de").output
+    assert "  --gpus-per-server braucht --server-price: Der Preis des Katalogs ist der seines " in priced
+
+
+def test_tco_text() -> None:
+    text = invoke("tco", "--country", "US").output
+    assert "  total       $1.64   ($9,554/month; spares and InfiniBand not included)" in text
+    assert "runpod/community" in text and "61 %" in text
