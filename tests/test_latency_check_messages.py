@@ -97,6 +97,26 @@ def test_the_advice_follows_why_the_proposal_misses(
     assert message(rule_id, lang, **changes).endswith(ending)
 
 
+SERVERLESS = {"deployment": "serverless", "cards_per_replica": 2, "time_to_first_token_at_peak_ms": 552.0}
+
+
+def test_a_serverless_instance_is_said_as_one_instance_of_however_many() -> None:
+    """The product starts instances as prompts wait: the proposal's cards are one instance's, and more of
+    them bring no prompt nearer the target (the facts give the lone prompt's time at the peak)."""
+    assert message("LAT005", "en", **SERVERLESS) == (
+        "Each serverless instance of 2 × b200, however many the product starts, keeps even a lone prompt "
+        "waiting about 552 ms for the first token, above the 472 ms the workload's replicas can be planned "
+        "to (its 300 ms lies below the closest GPU's lone prompt plus the estimate's mean latency error, so "
+        "no number of replicas is planned to it). More instances serve more prompts, not one faster: give "
+        "each instance more cards."
+    )
+    assert message("LAT006", "de", **SERVERLESS).startswith(
+        "Jede Serverless-Instanz aus 2 × b200, wie viele das Produkt auch startet, braucht schon für eine "
+        "einzelne Anfrage etwa 30 ms zwischen zwei Tokens, über dem Ziel des Workloads von 20 ms. Mehr "
+        "Instanzen bedienen mehr Anfragen, nicht eine schneller: Geben Sie jeder Instanz mehr Karten."
+    )
+
+
 def test_a_single_card_replica_is_named_as_one_card() -> None:
     one = {"gpus": 1, "cards_per_replica": 1, "time_to_first_token_alone_ms": 100.0}
     assert message("LAT005", "en", **one).startswith("At the peak, 1 × b200 (one card a replica) keep")

@@ -135,6 +135,13 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> d
     per_replica = replica_cards(fit, gpus, plan.cards_per_replica if plan else None)
     offer = hardware.offer
     linked = offer_linked_sizes(offer) if offer is not None else ()
+    memory_cards = (fit.gpus_for_light_load or fit.gpus_with_kv_reserve or 0) if fit else 0
+    # A serverless product starts the instances the peak needs, and another for one that fails: the
+    # proposed cards, one instance's, need hold only a replica.
+    if scales_out:
+        needed = for_peak = memory_cards
+    else:
+        needed, for_peak = (plan.gpus, plan.gpus_for_peak) if plan else (0, 0)
     return {
         "gpu": gpu or "",
         "gpu_known": gpu is not None,
@@ -151,10 +158,10 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> d
         "gpu_unsuitable": bool(gpu and gpu in evaluation.verdicts.unsuitable),
         **engine_facts(gpu, evaluation),
         "gpus_for_weights": (fit.gpus_for_weights or 0) if fit else 0,
-        "gpus_needed": plan.gpus if plan else 0,
-        "gpus_for_peak": plan.gpus_for_peak if plan else 0,
-        "memory_cards_per_replica": (fit.gpus_for_light_load or fit.gpus_with_kv_reserve or 0) if fit else 0,
-        **latency_facts(fit, gpus, per_replica, evaluation),
+        "gpus_needed": needed,
+        "gpus_for_peak": for_peak,
+        "memory_cards_per_replica": memory_cards,
+        **latency_facts(fit, gpus, per_replica, evaluation, scales_out),
         **batch_facts(fit, None if scales_out else gpus, per_replica, evaluation),
     }
 

@@ -26,10 +26,16 @@ def proposed_performance(fit: GpuFit, per_replica: int, evaluation: Evaluation) 
 
 
 def latency_facts(
-    fit: GpuFit | None, gpus: int | None, per_replica: int | None, evaluation: Evaluation
+    fit: GpuFit | None,
+    gpus: int | None,
+    per_replica: int | None,
+    evaluation: Evaluation,
+    scales_out: bool = False,
 ) -> dict[str, Any]:
     """What a user sees at the peak on the proposed cards: the peak spread over the replicas they hold
-    (the usual card count each), and the workload's targets."""
+    (the usual card count each), and the workload's targets. ``scales_out``: a serverless product, whose
+    proposed cards are one instance's and which starts more instances as requests wait: the nearest it
+    comes is what a lone request sees on one instance."""
     resolved, load = evaluation.workload, evaluation.capacity.load
     ttft, tpot = resolved.max_time_to_first_token_ms, resolved.max_time_per_output_token_ms
     targets = {
@@ -64,8 +70,8 @@ def latency_facts(
             "time_per_output_token_alone_ms": 0.0,
         }
     replicas = gpus // performance.cards
-    point = at_rate(performance.roofline, load.peak_requests_per_second / replicas)
     alone = lone_request(performance.roofline)
+    point = alone if scales_out else at_rate(performance.roofline, load.peak_requests_per_second / replicas)
     # The nearest the workload can be planned to on the GPUs it may have (as recommend sizes it): a GPU
     # that cannot come as near is held to it as well.
     return {

@@ -1,0 +1,54 @@
+"""A serverless proposal's cards are one instance's: the product starts as many instances as requests
+wait, and another for one that fails. ``check`` held them to the whole peak as if they were the fleet:
+one H100 of a serverless product for three million requests a day of an 8B chat failed LAT006 ("cannot
+carry the load") and warned of too few cards for the peak (SIZ009) and of no spare (SIZ012). An instance
+is held to what it can do: hold a replica, and meet the targets for a lone request."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+from click.testing import CliRunner
+from test_unreachable_target_memo import CHAT_8B
+
+from gpu_advisor.cli import main
+
+AS_OF = "2026-11-30"
+BUSY_CHAT = {**CHAT_8B, "requests_per_day": 3_000_000}
+MODAL = {"deployment": "serverless", "provider": "modal", "offer": "functions", "pricing": "serverless"}
+RUNPOD = {"deployment": "dedicated_cloud", "provider": "runpod", "offer": "community", "pricing": "on_demand"}
+
+
+def checked(tmp_path: Path, workload: dict[str, Any], proposal: dict[str, Any]) -> dict[str, Any]:
+    """``check``'s results of the proposal, by rule."""
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump({"workload": workload, "proposal": proposal}), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    (data,) = json.loads(result.output)
+    return {item["rule_id"]: item for item in data["results"]}
+
+
+def test_one_serverless_instance_is_not_held_to_the_whole_peak(tmp_path: Path) -> None:
+    rented = checked(tmp_path, BUSY_CHAT, {**RUNPOD, "gpu": "h100-sxm", "gpus": 1})
+    assert [rented[r]["status"] for r in ("LAT006", "SIZ009", "SIZ021")] == ["fail", "warn", "fail"]
+    instance = checked(tmp_path, BUSY_CHAT, {**MODAL, "gpu": "h100-sxm", "gpus": 1})
+    assert [instance[r]["status"] for r in ("LAT005", "LAT006", "SIZ007", "SIZ009", "SIZ012")] == ["pass"] * 5
+    assert "SIZ021" not in instance
+
+
+def test_an_instance_whose_lone_request_misses_the_target_is_told_to_take_more_cards(tmp_path: Path) -> None:
+    # The same lone request as on one rented H100 (5.15 ms a token, test_check_unreachable_target), held
+    # to a 5 ms target: however many instances the product starts, none is faster.
+    items = checked(
+        tmp_path, {**CHAT_8B, "max_time_per_output_token_ms": 5}, {**MODAL, "gpu": "h100-sxm", "gpus": 1}
+    )
+    assert items["LAT006"]["status"] == "fail"
+    assert " ".join(items["LAT006"]["message"].split()) == (
+        "Each serverless instance of 1 × h100-sxm, however many the product starts, takes about 5.15 ms "
+        "between tokens even for a lone request, above the workload's target of 5 ms. More instances serve "
+        "more requests, not one faster: give each instance more cards."
+    )
