@@ -188,3 +188,19 @@ def test_a_kept_time_that_rounds_to_the_target_gets_one_more_digit() -> None:
     assert "400.4 ms with the estimate's mean latency error (13 %) added, above the target of 400 ms" in (
         fit_message("LAT001", "en", **close)
     )
+
+
+def test_one_proposed_card_holds_the_weights_in_the_singular() -> None:
+    one = {
+        "gpu": "h100-sxm",
+        "gpus": 1,
+        "gpus_for_peak": 3,
+        "memory_cards_per_replica": 1,
+        "peak_set_by_latency": False,
+    }
+    assert message("SIZ009", "en", **one).startswith(
+        "1 × h100-sxm holds the weights, but the peak needs about 3"
+    )
+    assert message("SIZ009", "de", **one).startswith(
+        "1 × h100-sxm fasst die Gewichte, aber die Spitze braucht"
+    )
