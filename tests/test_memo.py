@@ -147,8 +147,43 @@ def test_a_winner_that_was_ruled_out_is_called_a_conflict() -> None:
         "Here every proposal was ruled out, so the one with the weakest objection won: DEP009, despite "
         "TCO003. Resolve that conflict before signing" in result.stdout
     )
+    # The Summary opens with it (and so does --brief, which keeps the Summary), and the JSON names the
+    # rules that ruled the decided route out.
+    summary = result.stdout.split("## Summary\n\n", 1)[1]
+    assert summary.startswith(
+        "**No route satisfies this workload's constraints**: every route was ruled out, the one below too "
+        "(TCO003), which is named because the objections to it are the weakest. Resolve that conflict "
+        "before signing (see Why).\n\nRecommendation: **Own hardware**"
+    )
+    data = CliRunner().invoke(
+        main, ["recommend", "-", "--as-of", "2026-11-30", "--format", "json"], input=workload
+    )
+    assert json.loads(data.stdout)["decision"]["ruled_out_by"] == ["TCO003"]
     clean = CliRunner().invoke(main, ["recommend", str(EXAMPLES_DIR / "public-chat.yaml")])
     assert "Here every proposal was ruled out" not in clean.stdout
+    assert "No route satisfies" not in clean.stdout and "Rules also speak against" not in clean.stdout
+
+
+def test_a_rule_out_the_winner_outranks_is_said_beside_it() -> None:
+    """On-premises required (DEP006, precedence 100) for a model still changing (TCO003, advice to rent):
+    the servers win, and the memo says TCO003 spoke against them instead of leaving its "rent" unanswered."""
+    workload = (
+        "name: lab\nmodel: {name: deepseek-r1, precision: fp8}\nrequests_per_day: 8000\n"
+        "on_premises_required: true\nmodel_stable: false\n"
+    )
+    result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
+    assert "| DEP006 | Own hardware | 100 | won |" in result.stdout
+    assert (
+        "Rules also speak against Own hardware (TCO003), at a lower precedence than DEP006's 100: the "
+        "decision stands, and their findings say what to weigh before signing." in result.stdout
+    )
+    assert "No route satisfies" not in result.stdout
+    # The servers bought are H100: the Sizing row of the GPU decided is open to the workload (TCO003's
+    # rule-out, which DEP006 outranks, kept own servers' GPUs out of those admitted).
+    (h100,) = [line for line in result.stdout.splitlines() if line.startswith("| h100-sxm |")]
+    assert "no option open to this workload" not in h100
+    (h200,) = [line for line in result.stdout.splitlines() if line.startswith("| h200 |")]
+    assert h200.endswith("| no option open to this workload runs a replica of it (see Options considered) |")
 
 
 def test_the_summary_states_the_hours_the_chosen_offer_bills() -> None:

@@ -210,6 +210,10 @@ class Decision(ResultModel):
     priced_with_another_model: bool = False
     """A managed API decision priced at another model's price (no price of this model that the workload
     may use): that model instead, or a price to ask for (the memo says which)."""
+    ruled_out_by: tuple[str, ...] = ()
+    """The rules that ruled the decided route out as well: every proposal was, and the one with the
+    weakest objection won. Not empty only where the workload's facts ask for something no route
+    satisfies; resolve that conflict before signing."""
 
 
 def apart_from(decision: Decision, route: str | None, about_its_gpu: bool, subject: str | None) -> bool:

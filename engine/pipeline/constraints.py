@@ -26,6 +26,7 @@ from gpu_advisor.engine.rulebook.conclusions import (
     fired_rules,
     option_filters,
     preferred_pricing,
+    removed_deployments,
     ruled_out_deployments,
 )
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
@@ -246,7 +247,7 @@ def admitted_gpus(knowledge: Knowledge, firings: Sequence[Firing], rulebook: Rul
     card count it is sold in (a B200 no admitted offer sells, or sells one card at a time, cannot show
     that an 8-card H200 replica misses a target it could meet)."""
     rules = fired_rules(firings, rulebook)
-    ruled_out = ruled_out_deployments(rules)
+    ruled_out = removed_deployments(rules)
     most: dict[str, int] = {}
 
     def admit(gpu: str, cards: int) -> None:

@@ -89,6 +89,8 @@ def settle(rules: Sequence[Rule], market: Market) -> Settlement:
         )
     chosen = next((o for o in (best, serverless, mixed) if o is not None and o.chosen), None)
     decision = decision_for(winner.deployment, winner.rule_id, chosen, market)
+    if winner.ruled_out_by:
+        decision = decision.model_copy(update={"ruled_out_by": winner.ruled_out_by})
     return Settlement(
         resolution=resolution, decision=decision, best=best, serverless=serverless, mixed_fleet=mixed
     )
