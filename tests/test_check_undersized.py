@@ -98,3 +98,20 @@ def test_where_the_latency_targets_set_the_peaks_cards_siz009_says_so() -> None:
     )
     assert "replicas sized so that the peak keeps the latency targets." in found["SIZ009"].message
     assert "70 %" not in found["SIZ009"].message
+
+
+def test_cards_that_hold_no_replica_are_named_as_why_latency_is_unknown() -> None:
+    """One H100 for a 70B model in BF16 (two hold its weights): SIZ007 fails it, and the checks that need a
+    replica's latency say why they cannot tell, instead of asking the proposal for a latency field."""
+    workload = {
+        "name": "chat",
+        "model": {"name": "llama-3.1-70b", "precision": "bf16"},
+        "requests_per_day": 100_000,
+    }
+    found = results(workload, {**ONE_BOX, "gpus": 1})
+    assert found["SIZ007"].status == "fail"
+    assert found["LAT005"].status == "unknown"
+    assert found["LAT005"].message.endswith(
+        "the proposed cards hold no replica of the model (SIZ007 and SIZ009 say what one needs), so there is "
+        "no replica to estimate."
+    )
