@@ -80,11 +80,12 @@ def test_a_window_below_the_serving_context_cannot_stand_in() -> None:
     assert result.decision.deployment == "api"
     assert (
         "Its context window is not in the catalog, where other prices of its size take shorter requests: "
-        "confirm it takes this workload's 111,000-token requests (see Managed APIs).\n"
+        "confirm its window holds the 111,000-token context this workload is served with "
+        "(see Managed APIs).\n"
     ) in memo
     assert (
         "The catalog does not record the context window of Llama 3.3 70B Instruct (IONOS AI Model Hub): "
-        "confirm that it takes requests of 111,000 tokens before relying on its price.\n"
+        "confirm that it holds the serving context of 111,000 tokens before relying on its price.\n"
     ) in memo
     row = "| Llama 3.3 70B Instruct (Scaleway Generative APIs) | EU | $17,626 | $0.116 | 2026-09-26 |"
     assert f"{row} takes shorter requests than this workload's |" in memo
