@@ -99,6 +99,9 @@ def test_a_server_whose_staff_is_not_costed_says_so_in_the_summary() -> None:
         "catalog has no sourced salary for US, so owning costs more than it says; enter your staff cost as "
         "`own_server: staff_usd_per_month` in an overrides file (`--overrides`)."
     )
+    # A memo in EUR names the field an overrides file takes in EUR.
+    in_eur = render_memo(result, Format.named("en", "EUR"))
+    assert "enter your staff cost as `own_server: staff_eur_per_month` in an overrides file" in in_eur
 
 
 BINDS = (
