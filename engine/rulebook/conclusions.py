@@ -140,24 +140,10 @@ def settle_deployment(rules: Sequence[Rule]) -> Resolution:
 
 
 def removed_deployments(rules: Sequence[Rule]) -> set[str]:
-    """The deployments the fired rule-outs remove: ruled out, and no fired rule proposes them at a
-    precedence that stands against every rule-out of them (``settle_deployment``'s test: on-premises
-    servers required, DEP006, stand against TCO003's advice to rent)."""
-    removed = set()
-    for deployment in ruled_out_deployments(rules):
-        strongest = max(
-            rule.then.rule_out.precedence
-            for rule in rules
-            if rule.then.rule_out is not None and deployment in rule.then.rule_out.deployments
-        )
-        if not any(
-            rule.then.propose is not None
-            and rule.then.propose.deployment == deployment
-            and rule.then.propose.precedence >= strongest
-            for rule in rules
-        ):
-            removed.add(deployment)
-    return removed
+    """The deployments the fired rule-outs remove: ruled out, and no fired rule's proposal of them stands
+    against every rule-out (``proposal_stands``: on-premises servers required, DEP006, stand against
+    TCO003's advice to rent)."""
+    return {d for d in ruled_out_deployments(rules) if not proposal_stands(rules, d)}
 
 
 def is_bar(rule: Rule) -> bool:
