@@ -202,7 +202,7 @@ class TcoRequest(Request):
     residual: float | None = Field(default=None, ge=0, lt=1)
 
     @model_validator(mode="after")
-    def _one_life(self) -> TcoRequest:
+    def _consistent(self) -> TcoRequest:
         if self.months is not None and self.depreciation_years is not None:
             raise WordsError(
                 Words("give %(first)s or %(second)s, not both", first="months", second="depreciation_years")

@@ -53,9 +53,12 @@ class ProposalFact(Fact):
     gpus_for_weights: int
     gpus_needed: int
     """Cards the load needs on the proposed GPU with headroom and the spare replicas the rules add
-    (replicas x cards per replica)."""
+    (replicas x cards per replica). For a serverless proposal, whose cards are one instance's and whose
+    product starts the instances the peak needs and replaces a failed one: one replica's memory cards
+    (``memory_cards_per_replica``)."""
     gpus_for_peak: int
-    """The same without the spares: what the peak needs within the headroom target."""
+    """The same without the spares: what the peak needs within the headroom target (serverless: one
+    replica's memory cards, as ``gpus_needed``)."""
     memory_cards_per_replica: int = 0
     """The fewest cards of the proposed GPU whose memory holds a replica: the weights, the engine's
     reserve and the KV cache of the fewest full-context sequences a replica is planned with
