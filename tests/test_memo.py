@@ -149,11 +149,11 @@ def test_a_winner_that_was_ruled_out_is_called_a_conflict() -> None:
     )
     # The Summary opens with it (and so does --brief, which keeps the Summary), and the JSON names the
     # rules that ruled the decided route out.
+    # Own hardware is the only route proposed (DEP009 and DEP015): no contest of objections to speak of.
     summary = result.stdout.split("## Summary\n\n", 1)[1]
     assert summary.startswith(
-        "**No route satisfies this workload's constraints**: every route a rule proposed was ruled out, the "
-        "one below too (TCO003), which is named because the objections to it are the weakest. Resolve that "
-        "conflict before signing.\n\nRecommendation: **Own hardware**"
+        "**No route satisfies this workload's constraints**: the only route a rule proposed, the one below, "
+        "is ruled out too (TCO003). Resolve that conflict before signing.\n\nRecommendation: **Own hardware**"
     )
     data = CliRunner().invoke(
         main, ["recommend", "-", "--as-of", "2026-11-30", "--format", "json"], input=workload
@@ -162,6 +162,34 @@ def test_a_winner_that_was_ruled_out_is_called_a_conflict() -> None:
     clean = CliRunner().invoke(main, ["recommend", str(EXAMPLES_DIR / "public-chat.yaml")])
     assert "Here every proposal was ruled out" not in clean.stdout
     assert "No route satisfies" not in clean.stdout and "also speaks against" not in clean.stdout
+
+
+def test_several_routes_ruled_out_name_the_weakest_objection(tmp_path: Path) -> None:
+    """A policy that approves no provider leaves no rental (DEP009 rules dedicated GPUs out), and a model
+    still changing argues against buying (TCO003): two routes proposed, both ruled out."""
+    policy = tmp_path / "policy"
+    policy.mkdir()
+    (policy / "none.yaml").write_text(
+        "schema_version: 1\nfamily: ORG\nrules:\n  - id: ORG009\n    name: no-provider\n    topic: provider\n"
+        "    severity: warning\n    fact: workload\n    when: []\n    then:\n      exclude_options:\n"
+        "        - {field: provider, not_in: [nobody]}\n    title: No provider approved\n"
+        "    message: No provider is approved.\n    rationale: Policy.\n"
+        "    source: {document: gpu-advisor, section: example organization policy}\n",
+        encoding="utf-8",
+    )
+    workload = (
+        "name: lab70\nmodel: {name: llama-3.1-70b, precision: fp8, custom_weights: true}\n"
+        "requests_per_day: 200000\nutilization: 0.8\nmodel_stable: false\nlatency_sensitive: false\n"
+    )
+    args = ["recommend", "-", "--as-of", "2026-11-30", "--policy", str(policy)]
+    result = CliRunner().invoke(main, args, input=workload)
+    assert result.exit_code == 0, result.output
+    assert "| DEP005 | Dedicated cloud GPUs | 10 | ruled out (DEP009) |" in result.stdout
+    assert result.stdout.split("## Summary\n\n", 1)[1].startswith(
+        "**No route satisfies this workload's constraints**: every route a rule proposed was ruled out, the "
+        "one below too (TCO003), which is named because the objections to it are the weakest. Resolve that "
+        "conflict before signing.\n\nRecommendation: **Own hardware**"
+    )
 
 
 def test_a_rule_out_the_winner_outranks_is_said_beside_it() -> None:
@@ -182,6 +210,11 @@ def test_a_rule_out_the_winner_outranks_is_said_beside_it() -> None:
     # rule-out, which DEP006 outranks, kept own servers' GPUs out of those admitted).
     (h100,) = [line for line in result.stdout.splitlines() if line.startswith("| h100-sxm |")]
     assert "no option open to this workload" not in h100
+    # The busy share is worked out on the cards bought, not on a rental the rules leave no room for.
+    assert (
+        "on an idle replica of h100-sxm (the own server's GPU, as the rules leave neither a rental nor "
+        in (result.stdout)
+    )
     (h200,) = [line for line in result.stdout.splitlines() if line.startswith("| h200 |")]
     assert h200.endswith("| no option open to this workload runs a replica of it (see Options considered) |")
 

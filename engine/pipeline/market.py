@@ -59,6 +59,7 @@ from gpu_advisor.engine.pipeline.capacity import (
 from gpu_advisor.engine.pipeline.constraints import Constraints
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts
 from gpu_advisor.engine.pipeline.serverless import ServerlessMarket, price_serverless
+from gpu_advisor.engine.rulebook.conclusions import removed_deployments
 from gpu_advisor.engine.rulebook.schema import Rulebook
 
 
@@ -257,7 +258,8 @@ def _settled_load(
         serverless,
         plans,
         knowledge,
-        constraints.ruled_out,
+        # A route whose proposal outranks its rule-outs still stands (on-premises servers against TCO003).
+        removed_deployments(constraints.rules),
         server,
         priced,
         verdicts.unsuitable,
