@@ -250,7 +250,7 @@ def test_size_prints_each_evaluated_gpus_command() -> None:
         (
             "trtllm",
             "de",
-            "Eine Replik erstreckt sich über 2 Knoten, je eine Pipeline-Stufe: Starten Sie sie, wie die "
+            "Ein Replikat erstreckt sich über 2 Nodes, je eine Pipeline-Stufe: Starten Sie es, wie die "
             "Multi-Node-Einrichtung von TensorRT-LLM es beschreibt (unter MPI).",
         ),
     ],
