@@ -192,21 +192,36 @@ def test_several_routes_ruled_out_name_the_weakest_objection(tmp_path: Path) -> 
     )
 
 
-def test_a_rule_out_the_winner_outranks_is_said_beside_it() -> None:
-    """On-premises required (DEP006, precedence 100) for a model still changing (TCO003, advice to rent):
-    the servers win, and the memo says TCO003 spoke against them instead of leaving its "rent" unanswered."""
+def test_a_rule_out_the_winner_outranks_is_said_beside_it(tmp_path: Path) -> None:
+    """On-premises required (DEP006, precedence 100) and a policy rule against buying at precedence 60:
+    the servers win, and the memo says the policy rule spoke against them instead of leaving it
+    unanswered. A model still changing gets TCO025's advice for the purchase, not TCO003's "rent"."""
+    policy = tmp_path / "policy"
+    policy.mkdir()
+    (policy / "capital.yaml").write_text(
+        "schema_version: 1\nfamily: ORG\nrules:\n  - id: ORG060\n    name: capital-freeze\n"
+        "    topic: tco\n    severity: warning\n    fact: workload\n    when: []\n    then:\n"
+        "      rule_out: {deployments: [own_hardware], precedence: 60}\n"
+        "    title: Capital purchases frozen\n    message: No capital purchases this year.\n"
+        "    rationale: Policy.\n    source: {document: gpu-advisor, section: example organization policy}\n",
+        encoding="utf-8",
+    )
     workload = (
         "name: lab\nmodel: {name: deepseek-r1, precision: fp8}\nrequests_per_day: 8000\n"
         "on_premises_required: true\nmodel_stable: false\n"
     )
-    result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
+    args = ["recommend", "-", "--as-of", "2026-11-30", "--policy", str(policy)]
+    result = CliRunner().invoke(main, args, input=workload)
+    assert result.exit_code == 0, result.output
     assert "| DEP006 | Own hardware | 100 | won |" in result.stdout
     assert (
-        "TCO003 also speaks against Own hardware, at a lower precedence than DEP006's 100: the decision "
+        "ORG060 also speaks against Own hardware, at a lower precedence than DEP006's 100: the decision "
         "stands, and its finding says what to weigh before signing." in result.stdout
     )
+    assert "TCO003" not in result.stdout
+    assert "Size the purchase for the largest model you expect to serve in that time" in result.stdout
     assert "No route satisfies" not in result.stdout
-    # The servers bought are H100: the Sizing row of the GPU decided is open to the workload (TCO003's
+    # The servers bought are H100: the Sizing row of the GPU decided is open to the workload (ORG060's
     # rule-out, which DEP006 outranks, kept own servers' GPUs out of those admitted).
     (h100,) = [line for line in result.stdout.splitlines() if line.startswith("| h100-sxm |")]
     assert "no option open to this workload" not in h100
