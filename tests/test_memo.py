@@ -190,6 +190,13 @@ def test_several_routes_ruled_out_name_the_weakest_objection(tmp_path: Path) -> 
         "one below too (TCO003), which is named because the objections to it are the weakest. Resolve that "
         "conflict before signing.\n\nRecommendation: **Own hardware**"
     )
+    # Buy versus rent does not tell the reader to buy a route that is itself ruled out.
+    assert (
+        "Renting is ruled out for this workload (DEP009), and so is buying (TCO003): the rentals above are "
+        "shown for comparison only, and nothing should be bought before the conflict the Summary opens with "
+        "is resolved." in result.stdout
+    )
+    assert "the decision is to buy whatever they cost" not in result.stdout
 
 
 def test_a_rule_out_the_winner_outranks_is_said_beside_it(tmp_path: Path) -> None:
