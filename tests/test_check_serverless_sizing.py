@@ -52,3 +52,35 @@ def test_an_instance_whose_lone_request_misses_the_target_is_told_to_take_more_c
         "between tokens even for a lone request, above the workload's target of 5 ms. More instances serve "
         "more requests, not one faster: give each instance more cards."
     )
+
+
+def test_an_instance_size_the_product_does_not_sell_fails_and_a_sold_one_is_priced_as_proposed(
+    tmp_path: Path,
+) -> None:
+    """Modal sells the H100 in instances of 1, 2, 4 and 8 cards. Sixteen are no instance it sells: the
+    proposal fails (SIZ024) and has no price, where before it was priced as one card. Two cards are sold
+    and cost what two cards do: the latency-sensitive chat keeps an instance and its spare warm every
+    hour, 2 x 730 h at $3.9492 per H100-hour, and a spare in the same instance would fail with it, so
+    two-card instances are two as well."""
+
+    def cost(gpus: int) -> tuple[float | None, dict[str, Any]]:
+        path = tmp_path / f"modal-{gpus}.yaml"
+        proposal = {**MODAL, "gpu": "h100-sxm", "gpus": gpus}
+        path.write_text(yaml.safe_dump({"workload": CHAT_8B, "proposal": proposal}), encoding="utf-8")
+        result = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"])
+        (data,) = json.loads(result.output)
+        return data["usd_per_month"], {item["rule_id"]: item for item in data["results"]}
+
+    one, one_items = cost(1)
+    two, two_items = cost(2)
+    sixteen, items = cost(16)
+    assert one is not None and two is not None
+    assert one == round(2 * 730 * 3.9492, 2) == 5765.83
+    assert two == round(2 * 730 * 2 * 3.9492, 2) == 11531.66
+    assert one_items["SIZ024"]["status"] == two_items["SIZ024"]["status"] == "pass"
+    assert sixteen is None and items["SIZ024"]["status"] == "fail"
+    assert " ".join(items["SIZ024"]["message"].split()) == (
+        "modal functions sells h100-sxm in instances of 1, 2, 4, 8 cards; an instance of 16 × h100-sxm, as "
+        "proposed, is not one of them, so it can be neither deployed nor priced as proposed. A replica needs "
+        "1 × h100-sxm: propose one of the sizes sold that holds it."
+    )

@@ -355,6 +355,9 @@ class ProposalDetails(Details):
     (eu-datacenters, h200)'; several '; '-separated), and the rules that exclude them, each with its
     title."""
     serverless_excluded_by: str = ""
+    serverless_instance_sizes: str = ""
+    """The instance sizes the catalog prices the proposed serverless product at on the proposed GPU
+    ('1, 2, 4, 8'), for SIZ024/SIZ025."""
 
 
 class RobustnessDetails(Details):

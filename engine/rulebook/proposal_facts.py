@@ -140,6 +140,9 @@ class ProposalFact(Fact):
     serverless_instance_gpus_max: Annotated[int, Guard("serverless_product_known")] = 0
     """The most cards one instance of the named serverless product has on the proposed GPU, as the
     catalog prices it (0: it sells that GPU not at all)."""
+    serverless_instance_priced: Annotated[bool, Guard("serverless_product_known")] = True
+    """The proposed instance (``gpus``, one instance's cards) is a size the catalog prices the named
+    product at on the proposed GPU (True where the proposal names no count)."""
     serverless_larger_instances_unpriced: Annotated[bool, Guard("serverless_product_known")] = False
     """The product sells larger instances than the catalog prices (``larger_instances_unpriced``)."""
     serverless_excluded: Annotated[bool, Guard("serverless_product_known")] = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from gpu_advisor.engine.apps.check.proposal_serverless import serverless_cost
 from gpu_advisor.engine.calc.costs import Rental, own_hardware_cost, rent
 from gpu_advisor.engine.calc.fleets import MixedFleet, base_placements, cheapest_mixed_fleet, replicas_by_hour
 from gpu_advisor.engine.calc.instances import place
@@ -15,7 +16,6 @@ from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
-from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 
@@ -62,7 +62,8 @@ def proposal_cost(
     if offer is not None:
         offer = knowledge.current(offer)
     if proposal.deployment == "serverless":
-        return serverless_cost(proposal, evaluation, jurisdiction)
+        served = serverless_cost(proposal, evaluation, jurisdiction)
+        return ProposedCost(served.usd_per_month, served.known)
     if proposal.deployment == "own_hardware" and server is not None and (proposal.servers or gpus):
         servers = proposal.servers or math.ceil((gpus or 0) / server.gpus_per_server)
         workload = evaluation.workload
@@ -212,32 +213,6 @@ def current_peak(proposal: ProposalInput, gpu: str, knowledge: Knowledge) -> Pro
 def names_peak(proposal: ProposalInput, offer: Offer) -> bool:
     """The offer is one a hybrid proposal's peak fields name (any, where it names none)."""
     return proposal.peak_provider in (None, offer.provider) and proposal.peak_offer in (None, offer.offer)
-
-
-def serverless_cost(
-    proposal: ProposalInput, evaluation: Evaluation, jurisdiction: str | None
-) -> ProposedCost:
-    """A serverless proposal: its product (the offer named, else the provider's) on its GPU and in its
-    jurisdiction where they are named, priced for the workload as ``recommend`` prices it (the instances
-    its hours need, as the product bills them); the cheapest where several match."""
-    products = named_serverless_products(proposal, evaluation.knowledge)
-    matches = [
-        priced
-        for priced in evaluation.market.serverless.priced
-        if priced.listing.product in products
-        and proposal.gpu in (None, priced.listing.gpu.gpu)
-        and jurisdiction in (None, priced.listing.attributes["jurisdiction"])
-    ]
-    if not matches:
-        return ProposedCost(0.0, False)
-    return ProposedCost(matches[0].bill.usd_per_month, True)
-
-
-def named_serverless_products(proposal: ProposalInput, knowledge: Knowledge) -> list[ServerlessProduct]:
-    """The serverless products a proposal may mean: the offer it names at its provider, else every
-    serverless product of that provider."""
-    products = [p for p in knowledge.serverless.products if p.provider == proposal.provider]
-    return [p for p in products if p.id == proposal.offer] if proposal.offer else products
 
 
 def proposed_replica_cards(offer: Offer, gpus: int, evaluation: Evaluation) -> int:

@@ -11,13 +11,14 @@ from gpu_advisor.engine.apps.check.proposal_api import api_facts
 from gpu_advisor.engine.apps.check.proposal_batch import batch_facts
 from gpu_advisor.engine.apps.check.proposal_cost import (
     gpu_fit,
-    named_serverless_products,
     names_peak,
     proposal_cost,
     replica_cards,
 )
 from gpu_advisor.engine.apps.check.proposal_latency import latency_facts
 from gpu_advisor.engine.apps.check.proposal_serverless import (
+    instance_sizes_named,
+    named_serverless_products,
     serverless_option_facts,
     serverless_product_facts,
 )
@@ -194,7 +195,7 @@ def place_facts(
         "offer_known": hardware.offer is not None,
         "offer_superseded": hardware.offer is not None and hardware.offer.superseded_by is not None,
         "offer_price_age_days": (evaluation.evaluated_on - priced.as_of).days if priced is not None else 0,
-        **serverless_product_facts(proposal, hardware.gpu, knowledge),
+        **serverless_product_facts(proposal, hardware.gpu, hardware.gpus, knowledge),
     }
 
 
@@ -350,6 +351,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         base_gpus_cheapest=cost.cheapest_base_gpus,
         unpriced=cost.unpriced,
         cheapest_mix_usd_per_month=cost.cheapest_mix_usd_per_month,
+        serverless_instance_sizes=instance_sizes_named(proposal, hardware.gpu, knowledge),
         **api.details,
         **serverless.details,
     )

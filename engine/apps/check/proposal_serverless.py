@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from gpu_advisor.engine.apps.check.proposal_cost import named_serverless_products
+from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
-from gpu_advisor.engine.pipeline.serverless import Candidate
+from gpu_advisor.engine.pipeline.serverless import Candidate, PricedServerless, Pricer
 from gpu_advisor.engine.rulebook.texts import titled
 
 
@@ -20,23 +21,103 @@ class ServerlessFacts(NamedTuple):
     details: dict[str, Any]
 
 
+class ServerlessCost(NamedTuple):
+    usd_per_month: float
+    known: bool
+    """The catalog prices the proposed product on the proposed GPU, region and instance size."""
+
+
+def named_serverless_products(proposal: ProposalInput, knowledge: Knowledge) -> list[ServerlessProduct]:
+    """The serverless products a proposal may mean: the offer it names at its provider, else every
+    serverless product of that provider."""
+    products = [p for p in knowledge.serverless.products if p.provider == proposal.provider]
+    return [p for p in products if p.id == proposal.offer] if proposal.offer else products
+
+
+def priced_instance_sizes(products: list[ServerlessProduct], gpu: str | None) -> tuple[int, ...]:
+    """The instance sizes the catalog prices the products at on ``gpu``, smallest first."""
+    return tuple(
+        sorted(
+            {
+                size
+                for product in products
+                for sold in product.gpus
+                if sold.gpu == gpu
+                for size in sold.instance_gpus
+            }
+        )
+    )
+
+
+def instance_sizes_named(proposal: ProposalInput, gpu: str | None, knowledge: Knowledge) -> str:
+    """The sizes a serverless proposal's products are priced at on ``gpu``, as SIZ024/SIZ025 name them."""
+    if proposal.deployment != "serverless":
+        return ""
+    return ", ".join(map(str, priced_instance_sizes(named_serverless_products(proposal, knowledge), gpu)))
+
+
+def serverless_cost(
+    proposal: ProposalInput, evaluation: Evaluation, jurisdiction: str | None
+) -> ServerlessCost:
+    """A serverless proposal: its product (the offer named, else the provider's) on its GPU and in its
+    jurisdiction where they are named, priced for the workload as ``recommend`` prices it (the instances
+    its hours need, as the product bills them), on instances of the proposed cards where it names them;
+    the cheapest where several match. Not known where the product is not priced at that size."""
+    products = named_serverless_products(proposal, evaluation.knowledge)
+    matches = [
+        priced
+        for priced in evaluation.market.serverless.priced
+        if priced.listing.product in products
+        and proposal.gpu in (None, priced.listing.gpu.gpu)
+        and jurisdiction in (None, priced.listing.attributes["jurisdiction"])
+    ]
+    if proposal.gpus is not None and not any(m.bill.priced.size == proposal.gpus for m in matches):
+        # Another size than the recommendation priced: the entries that sell it, priced at it.
+        listings = [
+            listing
+            for listing in serverless_listings(evaluation.knowledge)
+            if listing.product in products
+            and proposal.gpu in (None, listing.gpu.gpu)
+            and jurisdiction in (None, listing.jurisdiction)
+            and listing.gpu.gpu not in evaluation.verdicts.unsuitable
+        ]
+        sized = (price_instance_size(listing, proposal.gpus, evaluation) for listing in listings)
+        matches = sorted((m for m in sized if m is not None), key=lambda m: m.bill.usd_per_month)
+    elif proposal.gpus is not None:
+        matches = [m for m in matches if m.bill.priced.size == proposal.gpus]
+    if not matches:
+        return ServerlessCost(0.0, False)
+    return ServerlessCost(matches[0].bill.usd_per_month, True)
+
+
+def price_instance_size(
+    listing: ServerlessListing, size: int, evaluation: Evaluation
+) -> PricedServerless | None:
+    """``listing`` priced on instances of ``size`` cards as ``recommend`` prices the smallest that holds
+    a replica; None where the entry does not sell that size, the GPU has no plan or the size holds no
+    replica."""
+    plan = evaluation.market.plans.get(listing.gpu.gpu)
+    if plan is None or size < plan.cards_per_replica or size not in listing.gpu.instance_gpus:
+        return None
+    market = evaluation.market.serverless
+    return Pricer(market.pricer.workload, market.pricer.knowledge).price(
+        Candidate(listing, plan, size, (), 0.0)
+    )
+
+
 def serverless_product_facts(
-    proposal: ProposalInput, gpu: str | None, knowledge: Knowledge
+    proposal: ProposalInput, gpu: str | None, gpus: int | None, knowledge: Knowledge
 ) -> dict[str, Any]:
     """A serverless proposal's products in the catalog: whether there are any, the most cards one of
-    their instances has on ``gpu`` (0 where none sells it, or no GPU is named), and whether they sell
-    larger instances than the catalog prices. All false or 0 for other deployments."""
+    their instances has on ``gpu`` (0 where none sells it, or no GPU is named), whether the proposed
+    instance of ``gpus`` cards is a size they are priced at (true where it names none), and whether they
+    sell larger instances than the catalog prices. All false or 0 for other deployments."""
     products = named_serverless_products(proposal, knowledge) if proposal.deployment == "serverless" else []
-    sizes = [
-        size
-        for product in products
-        for sold in product.gpus
-        if sold.gpu == gpu
-        for size in sold.instance_gpus
-    ]
+    sizes = priced_instance_sizes(products, gpu)
     return {
         "serverless_product_known": bool(products),
         "serverless_instance_gpus_max": max(sizes, default=0),
+        "serverless_instance_priced": gpus is None or gpus in sizes,
         "serverless_larger_instances_unpriced": any(
             p.larger_instances_unpriced is not None for p in products
         ),
