@@ -14,7 +14,7 @@ from helpers import TESTS_DIR, run
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.i18n.environment import say
 from gpu_advisor.engine.i18n.formats import Format
-from gpu_advisor.engine.pipeline.serverless import option_name
+from gpu_advisor.engine.pipeline.routes import option_name
 from gpu_advisor.engine.present.memo import render_memo
 from gpu_advisor.engine.report.findings import render_rule_message
 from gpu_advisor.engine.rulebook.details import ServerlessDetails

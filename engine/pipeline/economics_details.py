@@ -15,7 +15,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Decision, Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.market import Market
-from gpu_advisor.engine.pipeline.serverless import option_name
+from gpu_advisor.engine.pipeline.routes import option_name
 from gpu_advisor.engine.rulebook.details import EconomicsDetails, OtherPrice
 from gpu_advisor.engine.rulebook.schema import family_of
 

@@ -27,6 +27,7 @@ from typing import NamedTuple
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Decision, Option, Resolution
 from gpu_advisor.engine.domain.workload import ResolvedWorkload, WorkloadInput
+from gpu_advisor.engine.pipeline.alternatives import residency_rule_ids
 from gpu_advisor.engine.pipeline.api_comparison import weigh_api
 from gpu_advisor.engine.pipeline.capacity import Capacity, plan_capacity
 from gpu_advisor.engine.pipeline.constraints import (
@@ -253,6 +254,7 @@ def _weigh(
         market.time_utilization,
         capacity.figures.weights_gb,
         market.own.costs.country if market.own.costs.staff_uncosted else "",
+        residency_rule_ids(rulebook),
     )
     so_far = fired_rules((*before, *economic_firings, *serverless_firings), rulebook)
     api_firings, api = weigh_api(

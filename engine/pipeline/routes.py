@@ -16,12 +16,26 @@ from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.serverless import (
     PricedServerless,
-    option_name,
     peak_usd_per_hour,
     serverless_name,
 )
 from gpu_advisor.engine.rulebook.conclusions import proposal_stands
 from gpu_advisor.engine.rulebook.schema import Rule
+
+
+def option_name(option: Option) -> str | Words:
+    """'runpod community (2 × h200)', the same in every language; with the cards whole instances bill
+    'aws p5-reserved-3y (6 × h100-sxm, 8 billed)', said in the reader's language."""
+    name = f"{option.provider} {option.offer}"
+    if option.gpus_rented == option.gpus:
+        return f"{name} ({option.gpus} × {option.gpu})"
+    return Words(
+        "%(name)s (%(gpus)s × %(gpu)s, %(rented)s billed)",
+        name=name,
+        gpus=option.gpus,
+        gpu=option.gpu,
+        rented=option.gpus_rented,
+    )
 
 
 class SelfHosted(NamedTuple):

@@ -291,7 +291,10 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
 
 
 def serverless_fact(
-    time_utilization: float, market: ServerlessMarket, alternative: Alternative | None
+    time_utilization: float,
+    market: ServerlessMarket,
+    alternative: Alternative | None,
+    residency: frozenset[str],
 ) -> ServerlessFact:
     best = market.best
     priced = best.bill.priced if best else None
@@ -300,6 +303,7 @@ def serverless_fact(
     return ServerlessFact(
         utilization=float(time_utilization),
         serverless_fits=bool(market.candidates),
+        serverless_residency_excluded=any(residency.intersection(c.excluded_by) for c in market.candidates),
         serverless_offered=best is not None,
         serverless_usd_per_month=float(best.bill.usd_per_month) if best else 0.0,
         serverless_kept_warm=market.kept_warm,
@@ -360,21 +364,6 @@ class Alternative(Protocol):
     def name(self) -> str | Words: ...
 
 
-def option_name(option: Option) -> str | Words:
-    """'runpod community (2 × h200)', the same in every language; with the cards whole instances bill
-    'aws p5-reserved-3y (6 × h100-sxm, 8 billed)', said in the reader's language."""
-    name = f"{option.provider} {option.offer}"
-    if option.gpus_rented == option.gpus:
-        return f"{name} ({option.gpus} × {option.gpu})"
-    return Words(
-        "%(name)s (%(gpus)s × %(gpu)s, %(rented)s billed)",
-        name=name,
-        gpus=option.gpus,
-        gpu=option.gpu,
-        rented=option.gpus_rented,
-    )
-
-
 def serverless_name(priced: PricedServerless) -> str:
     """'RunPod Serverless (eu-datacenters, 1 × h200)': the same in every language."""
     listing = priced.listing
@@ -389,10 +378,11 @@ def weigh_serverless(
     time_utilization: float,
     weights_gb: float,
     staff_uncosted: str,
+    residency: frozenset[str],
 ) -> tuple[list[Firing], ServerlessDetails]:
     """Assert the serverless fact: the band's statements, and the comparison of the cheapest serverless
     option with ``alternative``, the cheapest other self-hosted route the rules left standing; its
     firings and the details their messages show (``staff_uncosted``: the company's country where the
-    own hardware's staff line has no salary there)."""
-    firings = session.assert_fact(serverless_fact(time_utilization, market, alternative), facts)
+    own hardware's staff line has no salary there; ``residency``: the IDs of the residency rules)."""
+    firings = session.assert_fact(serverless_fact(time_utilization, market, alternative, residency), facts)
     return firings, serverless_details(market, alternative, weights_gb, staff_uncosted)

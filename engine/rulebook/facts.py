@@ -226,6 +226,9 @@ class ServerlessFact(Fact):
     GPU holds the model, the workload's utilization."""
     serverless_fits: bool
     """Some serverless product's instance holds a replica of the model."""
+    serverless_residency_excluded: bool = False
+    """A residency rule (topic ``residency``, company policy's too) excluded some such product in some
+    region: where the data may be processed limits the serverless options."""
     serverless_offered: bool
     """Some such product no rule excluded: the cheapest is ``serverless_usd_per_month``."""
     serverless_usd_per_month: Annotated[float, Guard(SERVERLESS)]
