@@ -3,6 +3,9 @@ particular (the other GPUs' NET001 or SIZ004 are not its business)."""
 
 from __future__ import annotations
 
+from click.testing import CliRunner
+
+from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.size import size
 from gpu_advisor.engine.domain.requests import SizeRequest
 
@@ -44,3 +47,30 @@ def test_cards_asked_about_are_shown_and_the_gpu_judged_at_its_best_count() -> N
     assert (row.cards_per_replica, row.not_recommended_by) == (2, ())
     assert row.time_per_output_token_ms is not None and row.time_per_output_token_ms < 20
     assert "LAT002" not in {f.rule_id for f in asked.findings}
+
+
+def test_the_text_shows_the_cards_asked_about_and_says_where_they_miss_the_targets() -> None:
+    """Without a load the table showed the usual count (2 × H100 for 70B FP8) where 4 were asked about;
+    with a load, 2 × H100 at a 20 ms target run 20.3 ms a token at the peak (18.5 alone, kept at 20.5 with
+    the estimate's mean error), which the row said nothing of while the footnote claimed the fewest
+    cards that meet the targets."""
+    base = ["size", "--model", "llama-3.1-70b", "--precision", "fp8", "--gpu", "h100-sxm"]
+    bare = CliRunner().invoke(main, [*base, "--cards", "4"])
+    assert bare.exit_code == 0, bare.output
+    assert "\nh100-sxm      80 GB                 1                 4\n" in bare.output
+    loaded = CliRunner().invoke(
+        main, [*base, "--cards", "2", "--requests-per-day", "1000000", "--max-tpot-ms", "20"]
+    )
+    assert loaded.exit_code == 0, loaded.output
+    row = " ".join(loaded.output.split("\n\n")[1].split())
+    assert row.endswith(
+        "h100-sxm 80 GB 1 2 25.8 6 12 7 % 42.1 20.3 misses the latency targets at the peak: 20.3 ms a token "
+        "against 20 (a lone request: 18.5); replicas for the nearest it keeps"
+    )
+    assert (
+        "the cards per replica are the 2 asked about (--cards), whether or not they meet them"
+        in loaded.output
+    )
+    assert "the fewest that meet them" not in loaded.output
+    best = CliRunner().invoke(main, [*base, "--requests-per-day", "1000000", "--max-tpot-ms", "20"])
+    assert "misses the latency targets" not in best.output and "the fewest that meet them" in best.output

@@ -204,6 +204,7 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             "input_tokens": tokens[0],
             "output_tokens": tokens[1],
             "concurrency": request.concurrency,
+            "cards": request.cards,
             "attention_shape": request.attention_shape,
             "max_time_to_first_token_ms": sized.max_time_to_first_token_ms if sized else None,
             "max_time_per_output_token_ms": sized.max_time_per_output_token_ms if sized else None,

@@ -98,6 +98,9 @@ class SizeResult(ResultModel):
     input_tokens: int | None = None
     output_tokens: int | None = None
     concurrency: int | None = None
+    cards: int | None = None
+    """The cards per replica asked about (``--gpu ID --cards N``): the row shows that configuration, met
+    targets or not, instead of the count a recommendation would choose."""
     attention_shape: AttentionShape | None = None
     """The attention shape given for a model given by its size (``--attention-shape``,
     ``model.attention_shape``), as given; None for a catalog model or where none was given."""
