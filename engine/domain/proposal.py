@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind
@@ -120,6 +120,24 @@ class ProposalDocument(StrictInput):
     workload: dict[str, Any]
     proposal: ProposalInput
     waivers: list[Waiver] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_a_workload_file(cls, data: Any) -> Any:
+        # A workload file given to check would list every one of its fields as unknown: say what it is.
+        if (
+            isinstance(data, dict)
+            and not {"workload", "proposal", "proposals"} & data.keys()
+            and "model" in data
+        ):
+            raise WordsError(
+                Words(
+                    "this is a workload file: check reads a proposal beside its workload (workload: and "
+                    "proposal:, see gpu-advisor schema proposal-file); gpu-advisor recommend evaluates the "
+                    "workload alone"
+                )
+            )
+        return data
 
 
 class ProposalList(StrictInput):
