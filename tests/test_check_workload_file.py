@@ -20,7 +20,7 @@ def test_a_workload_file_is_named_as_one() -> None:
     )
     german = CliRunner().invoke(main, ["check", str(path), "--lang", "de"])
     assert german.exit_code == 2
-    assert "  dies ist eine Workload-Datei: check liest einen Vorschlag neben seinem Workload" in german.output
+    assert "  dies ist eine Workload-Datei: check liest einen Vorschlag neben" in german.output
     assert "unknown field" not in result.output
 
 
