@@ -82,7 +82,7 @@ def test_a_monthly_batch_whose_saving_pays_its_running_is_self_hosted() -> None:
         "Deciding rule: **DEP010** (Baseline: dedicated cloud GPUs).\n"
         "Renting dedicated cloud GPUs is the baseline self-hosted route; the cheapest eligible option costs "
         "$36.80/month.\n"
-        "DEP001 proposed Managed API at a higher precedence (50); set aside on cost or strategy by DEP046 "
+        "DEP001 proposed a managed API at a higher precedence (50); set aside on cost or strategy by DEP046 "
         "(Under the API line, self-hosting saves more than running it takes: the prices decide).\n" in memo
     )
     assert "It runs once a month, on the day its work comes.\n" in memo
@@ -148,7 +148,7 @@ def test_a_legal_bar_is_said_as_one() -> None:
     assert "set aside on cost or strategy" not in memo
     # The deciding rule is the bar itself: Why names the line it overrode, without repeating its title.
     assert (
-        "DEP001 proposed Managed API at a higher precedence (50); ruled out by DEP005.\n\nThe chosen offer"
+        "DEP001 proposed a managed API at a higher precedence (50); ruled out by DEP005.\n\nThe chosen offer"
         in memo
     )
 

@@ -222,7 +222,7 @@ def test_a_rule_out_the_winner_outranks_is_said_beside_it(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     assert "| DEP006 | Own hardware | 100 | won |" in result.stdout
     assert (
-        "ORG060 also speaks against Own hardware, at a lower precedence than DEP006's 100: the decision "
+        "ORG060 also speaks against own hardware, at a lower precedence than DEP006's 100: the decision "
         "stands, and its finding says what to weigh before signing." in result.stdout
     )
     assert "TCO003" not in result.stdout
