@@ -39,7 +39,7 @@ def test_the_h100_rows_as_worked_out_from_the_yaml() -> None:
     ]
     prices = lines.index("Product/GPU                 Memory   $/GPU-h Always-on Sizes")
     assert lines[prices + 1 : prices + 4] == [
-        "modal/functions/h100-sxm     80 GB     $3.95         - 1,2,4,8",
+        "modal/functions/h100-sxm     80 GB     $3.95         - 1-8",
         "runpod/serverless/h100-sxm   80 GB     $4.18     $3.35 1",
         "",
     ]

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from test_unreachable_target_memo import CHAT_8B
 
 from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.check.proposal_serverless import sizes_said
 
 AS_OF = "2026-11-30"
 BUSY_CHAT = {**CHAT_8B, "requests_per_day": 3_000_000}
@@ -57,7 +58,7 @@ def test_an_instance_whose_lone_request_misses_the_target_is_told_to_take_more_c
 def test_an_instance_size_the_product_does_not_sell_fails_and_a_sold_one_is_priced_as_proposed(
     tmp_path: Path,
 ) -> None:
-    """Modal sells the H100 in instances of 1, 2, 4 and 8 cards. Sixteen are no instance it sells: the
+    """Modal sells the H100 in instances of 1 to 8 cards. Sixteen are no instance it sells: the
     proposal fails (SIZ024) and has no price, where before it was priced as one card. Two cards are sold
     and cost what two cards do: the latency-sensitive chat keeps an instance and its spare warm every
     hour, 2 x 730 h at $3.9492 per H100-hour, and a spare in the same instance would fail with it, so
@@ -80,7 +81,35 @@ def test_an_instance_size_the_product_does_not_sell_fails_and_a_sold_one_is_pric
     assert one_items["SIZ024"]["status"] == two_items["SIZ024"]["status"] == "pass"
     assert sixteen is None and items["SIZ024"]["status"] == "fail"
     assert " ".join(items["SIZ024"]["message"].split()) == (
-        "modal functions sells h100-sxm in instances of 1, 2, 4, 8 cards; an instance of 16 × h100-sxm, as "
+        "modal functions sells h100-sxm in instances of 1 to 8 cards; an instance of 16 × h100-sxm, as "
         "proposed, is not one of them, so it can be neither deployed nor priced as proposed. A replica needs "
         "1 × h100-sxm: propose one of the sizes sold that holds it."
     )
+
+
+def test_instance_sizes_are_said_as_a_sentence_names_them() -> None:
+    assert [
+        str(sizes_said(s)) for s in ((1,), (1, 4), (1, 4, 8), (1, 2, 4, 8), (1, 2, 3, 4), (1, 2, 3, 8))
+    ] == [
+        "1",
+        "1 or 4",
+        "1, 4 or 8",
+        "1, 2, 4 or 8",
+        "1 to 4",
+        "1 to 3 or 8",
+    ]
+
+
+def test_a_serverless_proposal_without_a_gpu_is_held_to_every_size_its_product_sells(tmp_path: Path) -> None:
+    """Hugging Face sells 1, 2, 4 or 8 cards of the H200 and A100, 1, 4 or 8 of the L40S, 1 or 4 of the L4
+    and A10G: no GPU of it comes in threes, so three cards with no GPU named cannot be deployed; Modal
+    sells any count up to 8, so three are priced (on the cheapest GPU whose replica they hold)."""
+    hugging_face = {"deployment": "serverless", "provider": "huggingface", "offer": "inference-endpoints"}
+    items = checked(tmp_path, CHAT_8B, {**hugging_face, "pricing": "serverless", "gpus": 3})
+    assert items["SIZ024"]["status"] == "fail"
+    assert " ".join(items["SIZ024"]["message"].split()) == (
+        "huggingface inference-endpoints sells its GPUs in instances of 1, 2, 4 or 8 cards; an instance of 3 "
+        "cards, as proposed, is not one of them, so it can be neither deployed nor priced as proposed. "
+        "Propose one of them, and the GPU."
+    )
+    assert checked(tmp_path, CHAT_8B, {**MODAL, "gpus": 3})["SIZ024"]["status"] == "pass"

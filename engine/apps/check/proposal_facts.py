@@ -351,7 +351,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         base_gpus_cheapest=cost.cheapest_base_gpus,
         unpriced=cost.unpriced,
         cheapest_mix_usd_per_month=cost.cheapest_mix_usd_per_month,
-        serverless_instance_sizes=instance_sizes_named(proposal, hardware.gpu, knowledge),
+        serverless_instance_sizes=instance_sizes_named(proposal, hardware.gpu, knowledge, lang),
         **api.details,
         **serverless.details,
     )

@@ -8,9 +8,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
 from gpu_advisor.engine.domain.proposal import ProposalInput
+from gpu_advisor.engine.i18n.environment import say
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.pipeline.serverless import Candidate, PricedServerless, Pricer
 from gpu_advisor.engine.rulebook.texts import titled
@@ -35,25 +37,38 @@ def named_serverless_products(proposal: ProposalInput, knowledge: Knowledge) -> 
 
 
 def priced_instance_sizes(products: list[ServerlessProduct], gpu: str | None) -> tuple[int, ...]:
-    """The instance sizes the catalog prices the products at on ``gpu``, smallest first."""
-    return tuple(
-        sorted(
-            {
-                size
-                for product in products
-                for sold in product.gpus
-                if sold.gpu == gpu
-                for size in sold.instance_gpus
-            }
-        )
-    )
+    """The instance sizes the catalog prices the products at on ``gpu`` (on any GPU where None), smallest
+    first."""
+    sold = {size for p in products for e in p.gpus if gpu in (None, e.gpu) for size in e.instance_gpus}
+    return tuple(sorted(sold))
 
 
-def instance_sizes_named(proposal: ProposalInput, gpu: str | None, knowledge: Knowledge) -> str:
-    """The sizes a serverless proposal's products are priced at on ``gpu``, as SIZ024/SIZ025 name them."""
+def sizes_said(sizes: tuple[int, ...]) -> Words | str:
+    """Instance sizes as a sentence names them: "1", "1 or 4", "1 to 8", "1, 2, 4 or 8"."""
+    parts: list[Words | str] = []
+    start = 0
+    for end in range(len(sizes)):
+        if end + 1 < len(sizes) and sizes[end + 1] == sizes[end] + 1:
+            continue
+        run = sizes[start : end + 1]
+        if len(run) > 2:
+            parts.append(Words("%(low)s to %(high)s", low=run[0], high=run[-1]))
+        else:
+            parts.extend(str(size) for size in run)
+        start = end + 1
+    if len(parts) < 2:
+        return "".join(map(str, parts))
+    places = {f"p{k}": part for k, part in enumerate(parts[:-1])}
+    items = Words.joined(", ".join(f"%({name})s" for name in places), **places)
+    return Words("%(items)s or %(last)s", items=items, last=parts[-1])
+
+
+def instance_sizes_named(proposal: ProposalInput, gpu: str | None, knowledge: Knowledge, lang: str) -> str:
+    """The sizes a serverless proposal's products are priced at on ``gpu`` (on any GPU where the proposal
+    names none), in ``lang``, as SIZ024/SIZ025 name them."""
     if proposal.deployment != "serverless":
         return ""
-    return ", ".join(map(str, priced_instance_sizes(named_serverless_products(proposal, knowledge), gpu)))
+    return say(lang, sizes_said(priced_instance_sizes(named_serverless_products(proposal, knowledge), gpu)))
 
 
 def serverless_cost(
@@ -61,30 +76,26 @@ def serverless_cost(
 ) -> ServerlessCost:
     """A serverless proposal: its product (the offer named, else the provider's) on its GPU and in its
     jurisdiction where they are named, priced for the workload as ``recommend`` prices it (the instances
-    its hours need, as the product bills them), on instances of the proposed cards where it names them;
-    the cheapest where several match. Not known where the product is not priced at that size."""
+    its hours need, as the product bills them), on instances of the proposed cards where it names them
+    (the smallest that holds a replica otherwise); the cheapest where several match. Not known where no
+    entry of the product sells that size."""
     products = named_serverless_products(proposal, evaluation.knowledge)
-    matches = [
-        priced
-        for priced in evaluation.market.serverless.priced
-        if priced.listing.product in products
-        and proposal.gpu in (None, priced.listing.gpu.gpu)
-        and jurisdiction in (None, priced.listing.attributes["jurisdiction"])
-    ]
-    if proposal.gpus is not None and not any(m.bill.priced.size == proposal.gpus for m in matches):
-        # Another size than the recommendation priced: the entries that sell it, priced at it.
-        listings = [
-            listing
-            for listing in serverless_listings(evaluation.knowledge)
-            if listing.product in products
+
+    def meant(listing: ServerlessListing) -> bool:
+        return (
+            listing.product in products
             and proposal.gpu in (None, listing.gpu.gpu)
             and jurisdiction in (None, listing.jurisdiction)
-            and listing.gpu.gpu not in evaluation.verdicts.unsuitable
-        ]
-        sized = (price_instance_size(listing, proposal.gpus, evaluation) for listing in listings)
+        )
+
+    if proposal.gpus is None:
+        matches = [priced for priced in evaluation.market.serverless.priced if meant(priced.listing)]
+    else:
+        listings = serverless_listings(evaluation.knowledge)
+        sized = (
+            price_instance_size(listing, proposal.gpus, evaluation) for listing in listings if meant(listing)
+        )
         matches = sorted((m for m in sized if m is not None), key=lambda m: m.bill.usd_per_month)
-    elif proposal.gpus is not None:
-        matches = [m for m in matches if m.bill.priced.size == proposal.gpus]
     if not matches:
         return ServerlessCost(0.0, False)
     return ServerlessCost(matches[0].bill.usd_per_month, True)
@@ -95,9 +106,12 @@ def price_instance_size(
 ) -> PricedServerless | None:
     """``listing`` priced on instances of ``size`` cards as ``recommend`` prices the smallest that holds
     a replica; None where the entry does not sell that size, the GPU has no plan or the size holds no
-    replica."""
-    plan = evaluation.market.plans.get(listing.gpu.gpu)
-    if plan is None or size < plan.cards_per_replica or size not in listing.gpu.instance_gpus:
+    replica, or a rule calls the GPU unsuitable for the model (``recommend`` prices it for none)."""
+    gpu = listing.gpu.gpu
+    plan = evaluation.market.plans.get(gpu)
+    if plan is None or gpu in evaluation.verdicts.unsuitable:
+        return None
+    if size < plan.cards_per_replica or size not in listing.gpu.instance_gpus:
         return None
     market = evaluation.market.serverless
     return Pricer(market.pricer.workload, market.pricer.knowledge).price(
