@@ -142,7 +142,7 @@ def test_a_winner_that_was_ruled_out_is_called_a_conflict() -> None:
     )
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
     assert result.exit_code == 0, result.output
-    assert "| DEP009 | Own hardware | 5 | won (TCO003) |" in result.stdout
+    assert "| DEP009 | Own hardware | 5 | won despite TCO003 |" in result.stdout
     assert (
         "Here every proposal was ruled out, so the one with the weakest objection won: DEP009, despite "
         "TCO003. Resolve that conflict before signing" in result.stdout
@@ -191,11 +191,12 @@ def test_several_routes_ruled_out_name_the_weakest_objection(tmp_path: Path) -> 
         "conflict before signing.\n\nRecommendation: **Own hardware**"
     )
     # Buy versus rent does not tell the reader to buy a route that is itself ruled out.
+    # No rental is admitted, so Buy versus rent shows none to compare with.
     assert (
-        "Renting is ruled out for this workload (DEP009), and so is buying (TCO003): the rentals above are "
-        "shown for comparison only, and nothing should be bought before the conflict the Summary opens with "
-        "is resolved." in result.stdout
+        "Renting is ruled out for this workload (DEP009), and so is buying (TCO003): nothing should be "
+        "bought before the conflict the Summary opens with is resolved." in result.stdout
     )
+    assert "the rentals above" not in result.stdout
     assert "the decision is to buy whatever they cost" not in result.stdout
 
 

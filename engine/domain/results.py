@@ -204,6 +204,9 @@ class Decision(ResultModel):
     gpu: str | None
     gpus: int | None
     usd_per_month: float | None
+    instance_gpus: int | None = None
+    """A serverless decision: the cards of one instance (``gpus`` counts those of every instance the peak
+    runs), as a proposal of it names them (``gpus``: one instance's); None otherwise."""
     cost_is_estimate: bool = False
     """True where the cost is not a catalog price (no deployment is estimated since serverless products
     are priced: kept for readers of older results)."""

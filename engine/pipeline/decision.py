@@ -41,6 +41,7 @@ def decision_for(deployment: Deployment, rule_id: str, chosen: Option | None, ma
             offer=chosen.offer,
             gpu=chosen.gpu,
             gpus=chosen.gpus,
+            instance_gpus=chosen.serverless.instance_gpus if chosen.serverless else None,
             usd_per_month=chosen.usd_per_month,
             deciding_rule_id=rule_id,
         )

@@ -258,7 +258,8 @@ def _settled_load(
         serverless,
         plans,
         knowledge,
-        # A route whose proposal outranks its rule-outs still stands (on-premises servers against TCO003).
+        # A route whose proposal outranks its rule-outs still stands (on-premises servers against a
+        # policy's rule-out of buying at a lower precedence).
         removed_deployments(constraints.rules),
         server,
         priced,

@@ -141,8 +141,8 @@ def settle_deployment(rules: Sequence[Rule]) -> Resolution:
 
 def removed_deployments(rules: Sequence[Rule]) -> set[str]:
     """The deployments the fired rule-outs remove: ruled out, and no fired rule's proposal of them stands
-    against every rule-out (``proposal_stands``: on-premises servers required, DEP006, stand against
-    TCO003's advice to rent)."""
+    against every rule-out (``proposal_stands``: on-premises servers required, DEP006, stand against a
+    policy's rule-out of buying at a lower precedence)."""
     return {d for d in ruled_out_deployments(rules) if not proposal_stands(rules, d)}
 
 
