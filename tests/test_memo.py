@@ -281,3 +281,24 @@ def test_a_single_constraint_is_counted_in_the_singular() -> None:
     assert listed in result.stdout
     apart = "\n2 more concern routes the decision does not take (PRV017, PRV018, see Risks and caveats).\n"
     assert apart in result.stdout
+
+
+def test_an_on_premises_lab_whose_model_still_changes_is_told_to_buy_room_not_to_shrink() -> None:
+    """A 32B model in the building, the model still being chosen: TCO025 advises buying for the model to
+    come, and neither the Summary (TCO020's "a server with fewer cards would idle less") nor a finding
+    calls the cards beyond today's need idle. The Load section's capacity is the cheapest rental's
+    GPU (h100-pcie at OVHcloud), which the memo says, as the servers bought are H100 SXM."""
+    workload = (
+        "name: lab\nmodel: {name: qwen2.5-32b, precision: bf16}\nrequests_per_day: 8000\n"
+        "avg_input_tokens: 3000\navg_output_tokens: 600\nschedule: workdays\npersonal_data: true\n"
+        "on_premises_required: true\nmodel_stable: false\ncompany_country: AT\n"
+    )
+    result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
+    assert result.exit_code == 0, result.output
+    assert "TCO025" in result.stdout and "TCO020" not in result.stdout and "TCO003" not in result.stdout
+    assert "would idle less" not in result.stdout
+    assert (
+        "The capacity figures below are those of h100-pcie, the GPU of ovhcloud h100, the rental that "
+        '"Options considered" compares with; the replicas of the servers bought (h100-sxm) are under '
+        '"Buy versus rent".' in result.stdout
+    )
