@@ -65,7 +65,7 @@ def test_the_text_shows_the_cards_asked_about_and_says_where_they_miss_the_targe
     row = " ".join(loaded.output.split("\n\n")[1].split())
     assert row.endswith(
         "h100-sxm 80 GB 1 2 25.8 6 12 7 % 42.1 20.3 misses the latency targets at the peak: 20.3 ms a token "
-        "against 20 (a lone request: 18.5); replicas for the nearest it keeps"
+        "against 20 (a lone request: 18.5); replicas sized to keep 20.5 ms a token"
     )
     assert (
         "the cards per replica are the 2 asked about (--cards), whether or not they meet them"
