@@ -32,8 +32,8 @@ def test_the_check_and_the_memo_count_the_same_node_utilization() -> None:
     checked = check_document(document, "node.yaml", 1, EVALUATED_ON)
     idle = next(item for item in checked.results if item.rule_id == "TCO010")
     assert idle.message == (
-        "The workload needs 4 of the 8 cards bought (1 server of 8); the idle cards count against the whole machine's "
-        "utilization (8 %)."
+        "The workload needs 4 of the 8 cards bought (1 server of 8); the idle cards count against the whole "
+        "machine's utilization (8 %)."
     )
     busy_under_half = next(item for item in checked.results if item.rule_id == "TCO009")
     assert busy_under_half.message.startswith(
