@@ -74,3 +74,27 @@ def test_the_text_shows_the_cards_asked_about_and_says_where_they_miss_the_targe
     assert "the fewest that meet them" not in loaded.output
     best = CliRunner().invoke(main, [*base, "--requests-per-day", "1000000", "--max-tpot-ms", "20"])
     assert "misses the latency targets" not in best.output and "the fewest that meet them" in best.output
+
+
+def test_the_cards_asked_about_keep_their_figures_where_a_rule_rules_the_gpu_out() -> None:
+    """8 × H100 for 405B FP8 with a 500 ms first-token and 20 ms per-token target: a lone request takes
+    684 ms and 27.6 ms, so LAT001 and LAT002 rule the H100 out (a B200 does better). The row asked about
+    still gives its replicas and latencies, and says which targets they miss; before, it was all "-"."""
+    request = {
+        "model": "llama-3.1-405b",
+        "precision": "fp8",
+        "gpu": "h100-sxm",
+        "cards": 8,
+        "load": {
+            "requests_per_day": 8000,
+            "avg_input_tokens": 4000,
+            "avg_output_tokens": 1000,
+            "max_time_to_first_token_ms": 500,
+            "max_time_per_output_token_ms": 20,
+        },
+    }
+    (row,) = size(SizeRequest.model_validate(request)).gpus
+    assert row.not_recommended_by == ("LAT001", "LAT002")
+    assert (row.cards_per_replica, row.meets_latency_targets) == (8, False)
+    assert row.replicas is not None and row.time_per_output_token_alone_ms is not None
+    assert round(row.time_per_output_token_alone_ms, 1) == 27.6

@@ -26,7 +26,7 @@ from gpu_advisor.engine.pipeline.defaults import context_for
 from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
 from gpu_advisor.engine.pipeline.fit import WORKLOAD_SCENARIO, assert_gpu_fits
 from gpu_advisor.engine.pipeline.latency_fit import EVERY_GPU, Defaulted, latency_fit_facts
-from gpu_advisor.engine.report.recommendation import size_result, sizing_policy_result
+from gpu_advisor.engine.report.recommendation import size_result, sizing_policy_result, sizing_rows
 from gpu_advisor.engine.rulebook.conclusions import dropped_targets, dropping_firings, unsuitable_gpus
 from gpu_advisor.engine.rulebook.durable import Evaluator, Firing
 
@@ -191,6 +191,13 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
         points=points,
         concurrency=request.concurrency,
     )
+    if request.cards is not None:
+        # The configuration asked about is shown with its figures even where a rule rules its GPU out
+        # (its row names the rules): the reader asked what those cards do, not which GPU to take.
+        shown = sizing_rows(knowledge, figures, {}, plans, performances, points, request.concurrency)
+        ruled = {row.gpu: row.not_recommended_by for row in result.gpus}
+        rows = [row.model_copy(update={"not_recommended_by": ruled[row.gpu]}) for row in shown]
+        result = result.model_copy(update={"gpus": tuple(rows)})
     if request.gpu is not None:
         # One GPU asked about: its row, and the findings about it or about no GPU in particular.
         result = result.model_copy(
