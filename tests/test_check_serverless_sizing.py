@@ -110,6 +110,6 @@ def test_a_serverless_proposal_without_a_gpu_is_held_to_every_size_its_product_s
     assert " ".join(items["SIZ024"]["message"].split()) == (
         "huggingface inference-endpoints sells its GPUs in instances of 1, 2, 4 or 8 cards; an instance of 3 "
         "cards, as proposed, is not one of them, so it can be neither deployed nor priced as proposed. "
-        "Propose one of them, and the GPU."
+        "Name the GPU and one of these sizes."
     )
     assert checked(tmp_path, CHAT_8B, {**MODAL, "gpus": 3})["SIZ024"]["status"] == "pass"

@@ -31,7 +31,7 @@ from gpu_advisor.engine.apps.overrides_added import added_offers, added_regions
 from gpu_advisor.engine.calc.server_costs import MONTHS_PER_YEAR
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
-from gpu_advisor.engine.common.wording import at
+from gpu_advisor.engine.common.wording import Grouped, Words, at
 from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowledge, relisted_offers
 from gpu_advisor.engine.domain.knowledge.costs import YourCosts
@@ -64,7 +64,7 @@ def knowledge_with_overrides(path: str | None, today: dt.date) -> Knowledge:
 
 def apply_overrides(
     knowledge: Knowledge, overrides: Overrides, path: str, today: dt.date
-) -> tuple[Knowledge, tuple[str, ...]]:
+) -> tuple[Knowledge, tuple[Words | str, ...]]:
     """A copy of ``knowledge`` with the user's figures, and the list of what was replaced."""
     stamp = {
         "source": Citation(url=Path(path).resolve().as_uri(), title=source_title(overrides, path)),
@@ -72,7 +72,7 @@ def apply_overrides(
         "origin": price_origin(overrides, path),
     }
     update: dict[str, Any] = {}
-    replaced: list[str] = []
+    replaced: list[Words | str] = []
     for part in (added_regions, replaced_offers, added_offers, replaced_server, replaced_rate):
         files, lines = part(knowledge, overrides, stamp)
         update |= files
@@ -105,8 +105,9 @@ def dated(stamp: dict[str, Any]) -> dict[str, Any]:
     return {"source": stamp["source"], "as_of": stamp["as_of"]}
 
 
-Replacement = tuple[dict[str, Any], list[str]]
-"""The knowledge files replaced, by name, and a line for each figure replaced."""
+Replacement = tuple[dict[str, Any], list[Words | str]]
+"""The knowledge files replaced, by name, and a line for each figure replaced (said in the memo's
+language)."""
 
 
 def replaced_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
@@ -114,7 +115,7 @@ def replaced_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
         return {}, []
     offers = list(knowledge.offers.offers)
     keys = [o.key for o in offers]
-    lines = []
+    lines: list[Words | str] = []
     for override in overrides.offers:
         key = f"{override.provider}/{override.offer}/{override.gpu}"
         if key not in keys:
@@ -136,7 +137,9 @@ def replaced_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
                 "superseded_by": None,
             }
         )
-        lines.append(f"{key} = {override.usd_per_gpu_hour:g} USD per GPU-hour")
+        lines.append(
+            Words("%(key)s = %(price)s USD per GPU-hour", key=key, price=f"{override.usd_per_gpu_hour:g}")
+        )
     return {"offers": knowledge.offers.model_copy(update={"offers": tuple(offers)})}, lines
 
 
@@ -164,16 +167,16 @@ def replaced_server(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
     server = servers[index]
     changes: dict[str, Any] = {}
     yours: dict[str, float] = {}
-    lines = []
+    lines: list[Words | str] = []
     for name, value in given.items():
         usd = value * rate if name in EUR_FIELDS else value
-        converted = f" (= {usd:,.6g} USD at {rate:g} USD per EUR)" if name in EUR_FIELDS else ""
         target = next((key for key, names in YOUR_LINES.items() if name in names), None)
+        lines.append(
+            replaced_line(f"own_server.{name}" if target else f"{server.id}.{name}", value, usd, rate)
+        )
         if target is not None:
             yours[target] = usd
-            lines.append(f"own_server.{name} = {value:g}{converted}")
             continue
-        lines.append(f"{server.id}.{name} = {value:g}{converted}")
         if name in ("price_usd", "price_eur"):
             # The user's price replaces the range the documents give.
             changes.update(price_usd=usd, price_usd_low=usd, price_usd_high=usd)
@@ -188,6 +191,20 @@ def replaced_server(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
     if yours:
         update["cost_defaults"] = knowledge.cost_defaults.model_copy(update={"yours": YourCosts(**yours)})
     return update, lines
+
+
+def replaced_line(figure: str, value: float, usd: float, rate: float) -> Words | str:
+    """'hgx-h100-8.price_eur = 230000 (= 266,800 USD at 1.16 USD per EUR)': the figure as given, and in
+    USD where it was given in EUR (``usd`` differs from ``value``), in the reader's language."""
+    given = f"{figure} = {value:g}"
+    if usd == value:
+        return given
+    return Words(
+        "%(given)s (= %(usd)s USD at %(rate)s USD per EUR)",
+        given=given,
+        usd=Grouped(round(usd, 2)),
+        rate=rate,
+    )
 
 
 def replaced_rate(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:

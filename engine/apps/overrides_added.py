@@ -20,7 +20,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Citation, Offer, Region
 from gpu_advisor.engine.domain.overrides import AddedOffer, AddedRegion, Overrides
 
-Replacement = tuple[dict[str, Any], list[str]]
+Replacement = tuple[dict[str, Any], list[Words | str]]
 
 
 def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
@@ -29,7 +29,7 @@ def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, A
         return {}, []
     providers = {p.id: p for p in knowledge.providers.providers}
     added: dict[str, list[Region]] = {}
-    lines = []
+    lines: list[Words | str] = []
     for index, region in enumerate(overrides.regions):
         where = f"--overrides: regions[{index}]"
         provider = providers.get(region.provider)
@@ -52,7 +52,11 @@ def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, A
         lines.append(region_line(region))
     if overrides.source is not None:
         lines = [
-            f"{len(overrides.regions)} regions of unknown jurisdiction added from {overrides.source.file}"
+            Words(
+                "%(count)s regions of unknown jurisdiction added from %(file)s",
+                count=len(overrides.regions),
+                file=overrides.source.file,
+            )
         ]
     updated = tuple(
         p.model_copy(update={"regions": (*p.regions, *added[p.id])}) if p.id in added else p
@@ -61,8 +65,12 @@ def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, A
     return {"providers": knowledge.providers.model_copy(update={"providers": updated})}, lines
 
 
-def region_line(region: AddedRegion) -> str:
-    return f"region {region.provider}/{region.id} ({region.jurisdiction})"
+def region_line(region: AddedRegion) -> Words:
+    return Words(
+        "region %(region)s (%(jurisdiction)s)",
+        region=f"{region.provider}/{region.id}",
+        jurisdiction=region.jurisdiction,
+    )
 
 
 def added_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
@@ -73,17 +81,30 @@ def added_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, An
     keys = {o.key for o in offers}
     gpus = {g.id for g in knowledge.gpus.gpus}
     providers = {p.id: p for p in knowledge.providers.providers}
-    lines = []
+    lines: list[Words | str] = []
     for index, added in enumerate(overrides.added_offers):
         where = f"--overrides: added_offers[{index}] ({added.key})"
         check_references(added, where, keys, gpus, providers)
         offers.append(to_offer(added, where, stamp))
         keys.add(added.key)
-        lines.append(f"{added.key} = {added.usd_per_gpu_hour:g} USD per GPU-hour (added)")
+        lines.append(
+            Words(
+                "%(key)s = %(price)s USD per GPU-hour (added)",
+                key=added.key,
+                price=f"{added.usd_per_gpu_hour:g}",
+            )
+        )
     if overrides.source is not None:
         # An import adds offers by the hundred: one line says where they came from.
         source = overrides.source
-        lines = [f"{len(overrides.added_offers)} offers added from {source.file} ({source.format})"]
+        lines = [
+            Words(
+                "%(count)s offers added from %(file)s (%(format)s)",
+                count=len(overrides.added_offers),
+                file=source.file,
+                format=source.format,
+            )
+        ]
     return {"offers": knowledge.offers.model_copy(update={"offers": tuple(offers)})}, lines
 
 

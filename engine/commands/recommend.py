@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import datetime as dt
 
     from gpu_advisor.engine.common.safe_files import OutputTarget
+    from gpu_advisor.engine.common.wording import Words
     from gpu_advisor.engine.domain.knowledge.base import Knowledge
     from gpu_advisor.engine.domain.overrides import Overrides
     from gpu_advisor.engine.domain.results import Recommendation
@@ -115,7 +116,8 @@ def recommend(
         if charts_dir is not None and output_format != "json"
         else None
     )
-    knowledge, replaced, your_figures = load_knowledge(), tuple[str, ...](), None
+    knowledge, your_figures = load_knowledge(), None
+    replaced: tuple[Words | str, ...] = ()
     if overrides is not None:
         # Imported only here: the overrides' models cost a run without them start-up time.
         from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gpu_advisor import __version__
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.results import Finding, Recommendation, apart_from
-from gpu_advisor.engine.i18n.environment import render
+from gpu_advisor.engine.i18n.environment import render, say
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 
 
@@ -14,7 +15,7 @@ def render_memo(
     result: Recommendation,
     fmt: Format = DEFAULT_FORMAT,
     chart_files: Mapping[str, str] | None = None,
-    overridden: Sequence[str] = (),
+    overridden: Sequence[Words | str] = (),
     brief: bool = False,
 ) -> str:
     """The memo of ``result``. ``fmt`` must carry the exchange rate the result was made with (``Format(
@@ -28,7 +29,7 @@ def render_memo(
         brief=brief,
         version=__version__,
         chart_files=dict(chart_files or {}),
-        overridden=tuple(overridden),
+        overridden=tuple(say(fmt.lang, line) for line in overridden),
         apart=[finding for finding in result.findings if elsewhere(result, finding)],
     )
 
@@ -47,7 +48,9 @@ SEVERITY_ORDER = {"critical": 0, "warning": 1, "advice": 2, "info": 3}
 BRIEF_FINDINGS = 5
 
 
-def render_brief(result: Recommendation, fmt: Format = DEFAULT_FORMAT, overridden: Sequence[str] = ()) -> str:
+def render_brief(
+    result: Recommendation, fmt: Format = DEFAULT_FORMAT, overridden: Sequence[Words | str] = ()
+) -> str:
     """A one-screen summary of the memo: its title and Summary section as the memo says them, the sizing
     table's row of the chosen GPU, and the most severe findings (the deciding rule's first)."""
     sections = render_memo(result, fmt, overridden=overridden, brief=True).split("\n## ")

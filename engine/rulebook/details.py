@@ -355,6 +355,8 @@ class ProposalDetails(Details):
     (eu-datacenters, h200)'; several '; '-separated), and the rules that exclude them, each with its
     title."""
     serverless_excluded_by: str = ""
+    planned_cards_per_replica: int = 0
+    """The cards of a replica as the recommendation plans it on the proposed GPU (0: no plan), for SIZ026."""
     serverless_instance_sizes: str = ""
     """The instance sizes the catalog prices the proposed serverless product at on the proposed GPU
     ('1, 2, 4, 8'), for SIZ024/SIZ025."""

@@ -143,6 +143,10 @@ class ProposalFact(Fact):
     serverless_instance_priced: Annotated[bool, Guard("serverless_product_known")] = True
     """The proposed instance (``gpus``, one instance's cards) is a size the catalog prices the named
     product at on the proposed GPU (True where the proposal names no count)."""
+    serverless_instance_holds_plan: Annotated[bool, Guard("serverless_product_known")] = True
+    """An instance of the proposed size holds whole replicas as the recommendation plans them, on a GPU
+    of the product that suits the model (the proposed one where it names one): the sizes the check can
+    price (True where the proposal names no count)."""
     serverless_larger_instances_unpriced: Annotated[bool, Guard("serverless_product_known")] = False
     """The product sells larger instances than the catalog prices (``larger_instances_unpriced``)."""
     serverless_excluded: Annotated[bool, Guard("serverless_product_known")] = False

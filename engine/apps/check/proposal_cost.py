@@ -219,7 +219,11 @@ def proposed_replica_cards(offer: Offer, gpus: int, evaluation: Evaluation) -> i
     """The cards a proposed replica runs on: of the cards one needs on the offer's GPU (all the cards as
     one replica where fewer are proposed)."""
     plan = evaluation.market.plans.get(offer.gpu)
-    return replica_cards(gpu_fit(offer.gpu, evaluation), gpus, plan.cards_per_replica if plan else None) or 1
+    counts = evaluation.capacity.figures.card_counts
+    return (
+        replica_cards(gpu_fit(offer.gpu, evaluation), gpus, plan.cards_per_replica if plan else None, counts)
+        or 1
+    )
 
 
 def proposed_rental(offer: Offer, gpus: int, hours: float, price: float, evaluation: Evaluation) -> Rental:
@@ -235,13 +239,17 @@ def gpu_fit(gpu: str | None, evaluation: Evaluation) -> GpuFit | None:
     return next((f for f in evaluation.capacity.figures.fits if f.gpu == gpu), None)
 
 
-def replica_cards(fit: GpuFit | None, gpus: int | None, planned: int | None = None) -> int | None:
+def replica_cards(
+    fit: GpuFit | None, gpus: int | None, planned: int | None = None, counts: tuple[int, ...] = ()
+) -> int | None:
     """The cards one replica of the model runs on on the fit's GPU: the count the recommendation sizes
     the load with (``planned``) where the proposed cards are whole replicas of it, else the fewest that
-    hold the model (at most the cards proposed); None where the GPU is unknown or cannot hold the model."""
+    hold the model (at most the cards proposed, and a count the engine splits the model over: the
+    largest of ``counts`` within them, as 3 cards run a replica on 2); None where the GPU is unknown or
+    cannot hold the model."""
     per_replica = fit.gpus_with_kv_reserve if fit else None
     if per_replica is not None and planned is not None and gpus is not None and gpus % planned == 0:
         return planned
     if per_replica is not None and gpus is not None:
-        per_replica = min(per_replica, gpus)
+        per_replica = min(per_replica, max((c for c in counts if c <= gpus), default=gpus))
     return per_replica

@@ -133,7 +133,8 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> d
     gpu, gpus = hardware.gpu, hardware.gpus
     fit = gpu_fit(gpu, evaluation)
     plan = evaluation.market.plans.get(gpu) if gpu else None
-    per_replica = replica_cards(fit, gpus, plan.cards_per_replica if plan else None)
+    counts = evaluation.capacity.figures.card_counts
+    per_replica = replica_cards(fit, gpus, plan.cards_per_replica if plan else None, counts)
     offer = hardware.offer
     linked = offer_linked_sizes(offer) if offer is not None else ()
     memory_cards = (fit.gpus_for_light_load or fit.gpus_with_kv_reserve or 0) if fit else 0
@@ -195,7 +196,7 @@ def place_facts(
         "offer_known": hardware.offer is not None,
         "offer_superseded": hardware.offer is not None and hardware.offer.superseded_by is not None,
         "offer_price_age_days": (evaluation.evaluated_on - priced.as_of).days if priced is not None else 0,
-        **serverless_product_facts(proposal, hardware.gpu, hardware.gpus, knowledge),
+        **serverless_product_facts(proposal, hardware.gpu, hardware.gpus, evaluation),
     }
 
 
@@ -345,6 +346,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         proposed_replicas=proposed_replicas(gpu),
         loadable_cards_max=max(evaluation.capacity.figures.card_counts, default=0),
         peak_set_by_latency=bool(planned and planned.latency_bound),
+        planned_cards_per_replica=planned.cards_per_replica if planned else 0,
         largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
         **successor_details(hardware.offer, knowledge),
         base_gpus_fewer=cost.base_gpus_fewer,

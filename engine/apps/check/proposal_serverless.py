@@ -120,22 +120,41 @@ def price_instance_size(
 
 
 def serverless_product_facts(
-    proposal: ProposalInput, gpu: str | None, gpus: int | None, knowledge: Knowledge
+    proposal: ProposalInput, gpu: str | None, gpus: int | None, evaluation: Evaluation
 ) -> dict[str, Any]:
     """A serverless proposal's products in the catalog: whether there are any, the most cards one of
-    their instances has on ``gpu`` (0 where none sells it, or no GPU is named), whether the proposed
-    instance of ``gpus`` cards is a size they are priced at (true where it names none), and whether they
-    sell larger instances than the catalog prices. All false or 0 for other deployments."""
+    their instances has on ``gpu`` (on any of their GPUs where it names none), whether the proposed
+    instance of ``gpus`` cards is a size they are priced at (true where it names none) and whether one
+    of that size holds a replica as the recommendation plans it, and whether they sell larger instances
+    than the catalog prices. All false or 0 for other deployments."""
+    knowledge = evaluation.knowledge
     products = named_serverless_products(proposal, knowledge) if proposal.deployment == "serverless" else []
     sizes = priced_instance_sizes(products, gpu)
     return {
         "serverless_product_known": bool(products),
         "serverless_instance_gpus_max": max(sizes, default=0),
         "serverless_instance_priced": gpus is None or gpus in sizes,
+        "serverless_instance_holds_plan": gpus is None
+        or holds_planned_replica(products, gpu, gpus, evaluation),
         "serverless_larger_instances_unpriced": any(
             p.larger_instances_unpriced is not None for p in products
         ),
     }
+
+
+def holds_planned_replica(
+    products: list[ServerlessProduct], gpu: str | None, gpus: int, evaluation: Evaluation
+) -> bool:
+    """Some entry of the products on ``gpu`` (on any GPU where None) sells instances of ``gpus`` cards that
+    hold whole replicas as the recommendation plans them, on a GPU no rule calls unsuitable: the sizes
+    ``serverless_cost`` can price."""
+    plans, unsuitable = evaluation.market.plans, evaluation.verdicts.unsuitable
+    return any(
+        gpus in entry.instance_gpus and entry.gpu in plans and gpus >= plans[entry.gpu].cards_per_replica
+        for product in products
+        for entry in product.gpus
+        if gpu in (None, entry.gpu) and entry.gpu not in unsuitable
+    )
 
 
 def serverless_option_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> ServerlessFacts:
