@@ -203,7 +203,7 @@ def replaced_line(figure: str, value: float, usd: float, rate: float) -> Words |
         "%(given)s (= %(usd)s USD at %(rate)s USD per EUR)",
         given=given,
         usd=Grouped(round(usd, 2)),
-        rate=rate,
+        rate=Grouped(rate),
     )
 
 

@@ -202,7 +202,7 @@ def say(lang: str, words: Words | str) -> str:
     if isinstance(words, str):
         return words
     if lang == "en":
-        return words.say()
+        return words.say(None, Format.named(lang).number)
     return words.say(spoken_catalog(lang), Format.named(lang).number)
 
 
