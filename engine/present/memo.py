@@ -16,17 +16,14 @@ def render_memo(
     fmt: Format = DEFAULT_FORMAT,
     chart_files: Mapping[str, str] | None = None,
     overridden: Sequence[Words | str] = (),
-    brief: bool = False,
 ) -> str:
     """The memo of ``result``. ``fmt`` must carry the exchange rate the result was made with (``Format(
     lang, currency, result.exchange_rate_usd_per_eur)``); ``chart_files`` links chart images by name;
-    ``overridden`` lists the figures an overrides file replaced; ``brief``: its Summary is for the brief,
-    which points to the full memo's other sections."""
+    ``overridden`` lists the figures an overrides file replaced."""
     return render(
         "memo.md.j2",
         fmt,
         r=result,
-        brief=brief,
         version=__version__,
         chart_files=dict(chart_files or {}),
         overridden=tuple(say(fmt.lang, line) for line in overridden),
@@ -53,7 +50,7 @@ def render_brief(
 ) -> str:
     """A one-screen summary of the memo: its title and Summary section as the memo says them, the sizing
     table's row of the chosen GPU, and the most severe findings (the deciding rule's first)."""
-    sections = render_memo(result, fmt, overridden=overridden, brief=True).split("\n## ")
+    sections = render_memo(result, fmt, overridden=overridden).split("\n## ")
     summary = "\n## ".join(sections[:2]).rstrip()
     sizing = next((s for s in sections if s.splitlines()[0].strip() == _sizing_heading(fmt)), "")
     table = [line for line in sizing.splitlines() if line.startswith("|")]
