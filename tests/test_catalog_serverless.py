@@ -25,7 +25,7 @@ def run(*args: str) -> Result:
 def test_the_h100_rows_as_worked_out_from_the_yaml() -> None:
     """Modal bills per second (billing_increment_seconds 1), scales to zero after 60 s, starts in 1 s, runs
     anywhere (region global: jurisdiction unknown, no country); its H100 costs 0.001097 USD a second,
-    3.9492 an hour: $3.95, on instances of 1, 2, 4 or 8 GPUs. RunPod bills per second, idles 5 s, starts in
+    3.9492 an hour: $3.95, on instances of 1 to 8 GPUs (1-8). RunPod bills per second, idles 5 s, starts in
     2.3 s, in variable locations and its EU data centres (RO, SE, NL, CZ, FR); flex 4.176 an hour ($4.18),
     active 3.348 ($3.35), one GPU a worker; its prices of 2026-05-08 are 206 days old on 2026-11-30, over
     the 180 that make a price stale. Hugging Face sells no H100."""

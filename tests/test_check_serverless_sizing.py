@@ -113,3 +113,37 @@ def test_a_serverless_proposal_without_a_gpu_is_held_to_every_size_its_product_s
         "Name the GPU and one of these sizes."
     )
     assert checked(tmp_path, CHAT_8B, {**MODAL, "gpus": 3})["SIZ024"]["status"] == "pass"
+
+
+def test_a_serverless_recommendation_is_named_per_instance_as_a_proposal_names_it(tmp_path: Path) -> None:
+    """An Austrian HR bot on its own Mistral 7B weights is recommended RunPod Serverless: two one-L4
+    instances (one kept warm and its spare). ``check`` said "2 x l4", which a proposal's ``gpus`` (one
+    instance's cards) would take as a two-card instance, which RunPod does not price (SIZ025)."""
+    workload = {
+        "name": "hr-bot",
+        "model": {"name": "mistral-7b", "precision": "bf16", "custom_weights": True},
+        "requests_per_day": 1500,
+        "avg_input_tokens": 800,
+        "avg_output_tokens": 250,
+        "load_pattern": "variable",
+        "schedule": "workdays",
+        "personal_data": True,
+        "company_country": "AT",
+    }
+    proposal = {
+        "deployment": "serverless",
+        "provider": "runpod",
+        "offer": "serverless",
+        "gpu": "l4",
+        "gpus": 1,
+    }
+    path = tmp_path / "hr.yaml"
+    path.write_text(yaml.safe_dump({"workload": workload, "proposal": proposal}), encoding="utf-8")
+    text = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF]).output
+    assert "  recommended: serverless (2 instances of 1 x l4 at runpod serverless), $247 per month\n" in text
+    german = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--lang", "de"]).output
+    assert "(2 Instanzen mit je 1 x l4 bei runpod serverless)" in german
+    data = json.loads(
+        CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF, "--format", "json"]).output
+    )
+    assert (data[0]["recommendation"]["gpus"], data[0]["recommendation"]["instance_gpus"]) == (2, 1)

@@ -198,6 +198,12 @@ def test_several_routes_ruled_out_name_the_weakest_objection(tmp_path: Path) -> 
     )
     assert "the rentals above" not in result.stdout
     assert "the decision is to buy whatever they cost" not in result.stdout
+    # The same policy for servers that must stay in the building: buying stands, and no rental is shown.
+    on_premises = "name: lab\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 200000\n"
+    bought = CliRunner().invoke(main, args, input=on_premises + "on_premises_required: true\n")
+    assert (
+        "Renting is ruled out for this workload (DEP006, DEP009), so the decision is to buy." in bought.stdout
+    )
 
 
 def test_a_rule_out_the_winner_outranks_is_said_beside_it(tmp_path: Path) -> None:
