@@ -15,6 +15,7 @@ from helpers import PUBLIC_CHAT, invoke
 from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides
 from gpu_advisor.engine.domain.import_mapping import load_mapping
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.i18n.environment import say
 
 
 def import_file(tmp_path: Path, source: Path, fmt: str, *extra: str) -> tuple[dict, dict]:
@@ -152,7 +153,7 @@ def test_the_written_file_loads_and_an_imported_cheaper_price_is_chosen(tmp_path
     knowledge, replaced = apply_overrides(
         load_knowledge(), read_overrides(overrides), overrides, load_knowledge().offers.offers[0].as_of
     )
-    assert replaced == (
+    assert tuple(say("en", line) for line in replaced) == (
         "1 regions of unknown jurisdiction added from vms.csv",
         "4 offers added from vms.csv (skypilot)",
     )
@@ -318,7 +319,7 @@ def test_existing_overrides_files_keep_working(tmp_path: Path) -> None:
         "2026-11-28",
         "overrides",
     )
-    assert replaced[0] == "aws/p5-on-demand/h100-sxm = 2.8 USD per GPU-hour"
+    assert say("en", replaced[0]) == "aws/p5-on-demand/h100-sxm = 2.8 USD per GPU-hour"
 
 
 def test_the_text_report(tmp_path: Path) -> None:

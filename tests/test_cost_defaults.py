@@ -20,6 +20,7 @@ from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.overrides import Overrides
 from gpu_advisor.engine.domain.requests import TcoRequest
+from gpu_advisor.engine.i18n.environment import say
 
 HOURS = 730
 GPUS = 8
@@ -272,7 +273,7 @@ def test_eur_figures_are_converted_at_the_catalogs_rate() -> None:
     assert assumptions.rack_usd_per_month == pytest.approx(928)
     assert (assumptions.colocation_usd_per_kw_month, assumptions.colocation_usd_per_month) == (0, 0)
     assert assumptions.staff_usd_per_month == pytest.approx(464)
-    assert lines == (
+    assert tuple(say("en", line) for line in lines) == (
         "hgx-h100-8.price_eur = 240000 (= 278,400 USD at 1.16 USD per EUR)",
         "own_server.eur_per_kwh = 0.25 (= 0.29 USD at 1.16 USD per EUR)",
         "own_server.rack_eur_per_month = 800 (= 928 USD at 1.16 USD per EUR)",

@@ -194,7 +194,16 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
     if request.cards is not None:
         # The configuration asked about is shown with its figures even where a rule rules its GPU out
         # (its row names the rules): the reader asked what those cards do, not which GPU to take.
-        shown = sizing_rows(knowledge, figures, {}, plans, performances, points, request.concurrency)
+        shown = sizing_rows(
+            knowledge,
+            figures,
+            {},
+            plans,
+            performances,
+            points,
+            request.concurrency,
+            model=(request.model, False),
+        )
         ruled = {row.gpu: row.not_recommended_by for row in result.gpus}
         rows = [row.model_copy(update={"not_recommended_by": ruled[row.gpu]}) for row in shown]
         result = result.model_copy(update={"gpus": tuple(rows)})
