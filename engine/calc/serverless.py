@@ -36,6 +36,7 @@ from gpu_advisor.engine.calc.serverless_hours import (
     Steps,
     batch_month,
     hourly_demand,
+    instances_all_hour,
     scaling_steps,
     service_month,
 )
@@ -196,6 +197,14 @@ class ProductMonth(NamedTuple):
     capacity_utilization_at_peak: float
     hours_per_day_running: float | None
     """A batch: the hours a day each instance runs."""
+    kept_for_price: int = 0
+    """Of the kept instances, those the load runs in every served hour, kept at the product's lower
+    always-on price beyond those a latency-sensitive service keeps warm."""
+
+
+Demand = dict[tuple[str, int], tuple[tuple[HourDemand, ...], dict[int, Steps]]]
+"""GPU and instance size -> the day's hourly demand on such instances, and the scaling steps it makes
+beyond each count of instances kept running (one per ``ServerlessWorkload``)."""
 
 
 def product_month(
@@ -204,10 +213,12 @@ def product_month(
     size: int,
     workload: ServerlessWorkload,
     knowledge: Knowledge,
-    demand: dict[tuple[str, int], tuple[tuple[HourDemand, ...], Steps]],
+    demand: Demand,
+    always_on_cheaper: bool = False,
 ) -> ProductMonth:
-    """``demand``: the hourly demand per GPU and instance size and the scaling steps it makes, filled as
-    products need them; one per ``workload`` (its load, spares and kept instances make the steps)."""
+    """``demand``: filled as products need it. ``always_on_cheaper``: the entry prices an instance kept
+    running below one that scales (RunPod's active workers): the instances every served hour runs all
+    hour are kept so, at that price, as the provider bills them."""
     load, sizing = workload.load, workload.sizing
     instance_rps = size // plan.cards_per_replica * plan.requests_per_second_per_replica
     cold = cold_start_seconds(knowledge, product, workload.weights_gb)
@@ -226,24 +237,32 @@ def product_month(
     per_instance = size // plan.cards_per_replica
     capacity = usable_rate(instance_rps, None if within is None else within * per_instance, sizing)
     for_peak = max(1, math.ceil(load.peak_requests_per_second / capacity))
-    # Kept warm: one instance, the spares the rules ask for, at least min_replicas, in every paid hour.
-    kept = max(1 + spare, sizing.min_replicas) if workload.keep_warm else 0
-    warm = (kept, workload.warm_hours_per_month) if kept else None
     key = (plan.gpu, size)
     day = demand.get(key)
     if day is None:
         # An instance of several replicas shares its requests among them.
         service = plan.service._replace(replicas=per_instance)
-        hours = hourly_demand(workload.traffic, load, service, instance_rps, capacity)
-        # The steps read no product: worked out once for every product on this GPU and instance size.
-        day = demand[key] = (hours, scaling_steps(hours, spare, kept))
+        # The hours read no product: worked out once for every product on this GPU and instance size.
+        day = demand[key] = (hourly_demand(workload.traffic, load, service, instance_rps, capacity), {})
+    hours, steps_by_kept = day
+    # Kept warm: one instance, the spares the rules ask for, at least min_replicas, in every paid hour;
+    # where running costs less than scaling, also the instances every served hour runs all hour.
+    for_latency = max(1 + spare, sizing.min_replicas) if workload.keep_warm else 0
+    base = min((instances_all_hour(h.needed, spare) for h in hours), default=0) if always_on_cheaper else 0
+    kept = max(for_latency, base)
+    warm = (kept, workload.warm_hours_per_month) if kept else None
+    steps = steps_by_kept.get(kept)
+    if steps is None:
+        steps = steps_by_kept[kept] = scaling_steps(hours, spare, kept)
     # Kept instances stop and start each day where the schedule's served hours leave part of it out; paid
     # hours alone below the month's (a round-the-clock service paid for fewer) do not say when they would.
     daily = load.hours_per_day < HOURS_PER_DAY
-    month = service_month(day[0], product, cold, days, spare, warm, day[1], daily)
+    month = service_month(hours, product, cold, days, spare, warm, steps, daily)
     at_peak = max(for_peak + spare, kept)
     share = load.peak_requests_per_second / (at_peak * instance_rps)
-    return ProductMonth(month, size, at_peak, spare, kept, instance_rps, cold, work_hours, share, None)
+    return ProductMonth(
+        month, size, at_peak, spare, kept, instance_rps, cold, work_hours, share, None, kept - for_latency
+    )
 
 
 class ServerlessBill(NamedTuple):
@@ -300,4 +319,6 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         always_on_usd_per_gpu_hour=listing.warm_usd_per_gpu_hour
         if listing.warm_usd_per_gpu_hour != listing.usd_per_gpu_hour
         else None,
+        instances_kept=priced.kept,
+        kept_for_price=priced.kept_for_price,
     )

@@ -36,7 +36,8 @@ class ServerlessBilling(ResultModel):
     """GPUs of one instance (the smallest the product offers that holds a replica)."""
     kept_warm: bool
     """Instances are kept running in every paid hour (a latency-sensitive service cannot wait for a cold
-    start), and none outside them; otherwise instances scale to zero."""
+    start, or the load runs them all the while at a lower always-on price: ``kept_for_price``), and none
+    outside them; otherwise instances scale to zero."""
     busy_hours_per_month: float
     """Instance-hours with a request in flight (a batch: its work). An instance that runs at part of its
     throughput counts all the while a request is in flight on it."""
@@ -80,6 +81,12 @@ class ServerlessBilling(ResultModel):
     always_on_usd_per_gpu_hour: float | None = None
     """The product's own price for an instance that runs always (RunPod's active workers), where it has
     one; None where a kept-warm instance pays the scale-to-zero price."""
+    instances_kept: int = 0
+    """Instances kept running in every paid hour (0: the endpoint scales to zero)."""
+    kept_for_price: int = 0
+    """Of them, those kept because the load runs them in every served hour and the product bills an
+    instance that runs always below one that scales (RunPod's active workers), beyond those a
+    latency-sensitive service keeps warm."""
 
 
 class InstanceCount(ResultModel):

@@ -11,6 +11,7 @@ from typing import NamedTuple, Protocol
 
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.serverless import (
+    Demand,
     ProductMonth,
     ServerlessBill,
     ServerlessListing,
@@ -20,7 +21,6 @@ from gpu_advisor.engine.calc.serverless import (
     serverless_billing,
     serverless_listings,
 )
-from gpu_advisor.engine.calc.serverless_hours import HourDemand, Steps
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -56,15 +56,24 @@ class Pricer:
 
     def __init__(self, workload: ServerlessWorkload, knowledge: Knowledge) -> None:
         self.workload, self.knowledge = workload, knowledge
-        self._demand: dict[tuple[str, int], tuple[tuple[HourDemand, ...], Steps]] = {}
+        self._demand: Demand = {}
         self._months: dict[int, ProductMonth] = {}
 
     def price(self, candidate: Candidate) -> PricedServerless:
         listing = candidate.listing
         month = self._months.get(id(listing.gpu))
         if month is None:
+            # An always-on price below the scaling one (RunPod's active workers) keeps the base load's
+            # instances running at it.
+            always_on_cheaper = listing.warm_usd_per_gpu_hour < listing.usd_per_gpu_hour
             month = self._months[id(listing.gpu)] = product_month(
-                listing.product, candidate.plan, candidate.size, self.workload, self.knowledge, self._demand
+                listing.product,
+                candidate.plan,
+                candidate.size,
+                self.workload,
+                self.knowledge,
+                self._demand,
+                always_on_cheaper,
             )
         bill = serverless_bill(listing, month)
         return PricedServerless(listing, candidate.plan, bill, candidate.excluded_by)
