@@ -282,16 +282,17 @@ def test_an_evaluation_dated_before_the_sources_says_so() -> None:
 
 def test_replaced_figures_are_said_in_the_memo_s_language(tmp_path: Path) -> None:
     """A server price given in EUR is listed with its USD value at the exchange rate, in the memo's
-    language: 230,000 EUR x 1.16 = 266,800 USD, 0.14 EUR/kWh x 1.16 = 0.1624 USD (0.16 as written)."""
+    language: 230,000 EUR x 1.16 = 266,800 USD, 0.14 EUR/kWh x 1.16 = 0.1624 USD (four significant
+    digits, the rate as given)."""
     overrides = tmp_path / "mine.yaml"
     overrides.write_text("own_server:\n  price_eur: 230000\n  eur_per_kwh: 0.14\n", encoding="utf-8")
     english = invoke("recommend", PUBLIC_CHAT, "--overrides", str(overrides)).output
     assert (
         "Figures replaced with the user's own values: hgx-h100-8.price_eur = 230000 (= 266,800 USD at 1.16 "
-        "USD per EUR), own_server.eur_per_kwh = 0.14 (= 0.16 USD at 1.16 USD per EUR)." in english
+        "USD per EUR), own_server.eur_per_kwh = 0.14 (= 0.1624 USD at 1.16 USD per EUR)." in english
     )
     german = invoke("recommend", PUBLIC_CHAT, "--overrides", str(overrides), "--lang", "de").output
     assert (
         "Durch eigene Werte ersetzte Zahlen: hgx-h100-8.price_eur = 230000 (= 266.800 USD bei 1,16 USD je "
-        "EUR), own_server.eur_per_kwh = 0.14 (= 0,16 USD bei 1,16 USD je EUR)." in german
+        "EUR), own_server.eur_per_kwh = 0.14 (= 0,1624 USD bei 1,16 USD je EUR)." in german
     )

@@ -1,8 +1,9 @@
 """RunPod prices an instance that runs always (an active worker, $0.468 per L4-hour) below one that
-scales with the load (a flex worker, $0.684). A tagging model at 30 million requests a day keeps four L4
-instances busy in every hour: they are billed as active workers, the rest of the month's instance-hours
-as flex ones, as the provider bills them. Before, every hour was priced at the flex price, though no
-latency target kept an instance warm."""
+scales with the load (a flex worker, $0.684). An instance that the load runs in at least 0.468 / 0.684 =
+68 % of the served hours bills less running through all of them: a tagging model at 30 million requests a
+day keeps five L4 instances so, billed as active workers, the rest of the month's instance-hours as flex
+ones, as the provider bills them. Before, every hour was priced at the flex price, though no latency
+target kept an instance warm."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from click.testing import CliRunner
 from helpers import run
 
 from gpu_advisor.cli import main
+from gpu_advisor.engine.calc.serverless_hours import HourDemand, always_on_instances
 
 TAGGER: dict[str, Any] = {
     "name": "tagger",
@@ -47,8 +49,8 @@ def test_the_base_load_s_instances_are_billed_as_always_on() -> None:
     ]
     billing = option.serverless
     assert billing is not None
-    assert (billing.instances_kept, billing.kept_for_price, billing.kept_warm) == (4, 4, True)
-    always_on, flex = 4 * 730, option.billed_hours_per_month - 4 * 730
+    assert (billing.instances_kept, billing.kept_for_price, billing.kept_warm) == (5, 5, True)
+    always_on, flex = 5 * 730, option.billed_hours_per_month - 5 * 730
     assert option.usd_per_month == pytest.approx(always_on * 0.468 + flex * 0.684, abs=1e-6)
     # Priced at the flex price every hour, the same month would cost a quarter more.
     assert option.billed_hours_per_month * 0.684 > 1.25 * option.usd_per_month
@@ -65,7 +67,20 @@ def test_the_memo_says_why_the_instances_run_always() -> None:
     workload = yaml.safe_dump(TAGGER)
     memo = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload).output
     assert (
-        "The load keeps 4 instances busy in every served hour, so they run always, at the product's lower "
-        "price for instances that run always; more start when the load needs them." in memo
+        "The load keeps 5 instances busy through most served hours, so they run through all of them, at the "
+        "product's lower price for instances that run always; more start when the load needs them." in memo
     )
     assert "The service cannot wait for a cold start" not in memo
+
+
+def test_an_instance_runs_always_where_the_load_runs_it_long_enough() -> None:
+    """Four served hours needing 2.5, 2.5, 1.5 and 0.5 instances: 3, 3, 2 instances all hour, and one
+    busy 90 % of the last. The first instance runs 1 + 1 + 1 + 0.9 = 3.9 of the 4 hours, the second 3,
+    the third 2: at 68.4 % (2.736 hours) the first two run always, the third scales."""
+    hours = tuple(
+        HourDemand(served=1.0, rate=1.0, seconds=1.0, busy=busy, needed=needed, hour=hour)
+        for hour, (needed, busy) in enumerate([(2.5, 1.0), (2.5, 1.0), (1.5, 1.0), (0.5, 0.9)])
+    )
+    assert always_on_instances(hours, spare=0, ratio=0.468 / 0.684) == 2
+    assert always_on_instances(hours, spare=0, ratio=1.0) == 0
+    assert always_on_instances(hours, spare=0, ratio=0.4) == 3

@@ -202,9 +202,15 @@ def replaced_line(figure: str, value: float, usd: float, rate: float) -> Words |
     return Words(
         "%(given)s (= %(usd)s USD at %(rate)s USD per EUR)",
         given=given,
-        usd=Grouped(round(usd, 2)),
-        rate=Grouped(rate),
+        usd=Grouped(usd, decimals(f"{usd:.4g}")),
+        rate=Grouped(rate, decimals(f"{rate:g}")),
     )
+
+
+def decimals(text: str) -> int:
+    """The decimals a number written as ``text`` shows ("0.1624": 4, "928": 0, "2.784e+05": 0): a
+    converted figure keeps four significant digits, a rate the user's own."""
+    return 0 if "e" in text or "." not in text else len(text.split(".")[1])
 
 
 def replaced_rate(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
@@ -218,5 +224,5 @@ def replaced_rate(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, A
         for rate in knowledge.exchange_rates.rates
     )
     return {"exchange_rates": knowledge.exchange_rates.model_copy(update={"rates": rates})}, [
-        f"EUR/USD = {usd_per_eur:g}"
+        Words.joined("EUR/USD = %(rate)s", rate=Grouped(usd_per_eur, decimals(f"{usd_per_eur:g}")))
     ]

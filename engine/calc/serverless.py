@@ -34,9 +34,9 @@ from gpu_advisor.engine.calc.serverless_hours import (
     HourDemand,
     Month,
     Steps,
+    always_on_instances,
     batch_month,
     hourly_demand,
-    instances_all_hour,
     scaling_steps,
     service_month,
 )
@@ -214,11 +214,12 @@ def product_month(
     workload: ServerlessWorkload,
     knowledge: Knowledge,
     demand: Demand,
-    always_on_cheaper: bool = False,
+    always_on_ratio: float = 1.0,
 ) -> ProductMonth:
-    """``demand``: filled as products need it. ``always_on_cheaper``: the entry prices an instance kept
-    running below one that scales (RunPod's active workers): the instances every served hour runs all
-    hour are kept so, at that price, as the provider bills them."""
+    """``demand``: filled as products need it. ``always_on_ratio``: the entry's price for an instance that
+    runs always over its price for one that scales (below 1 at RunPod, whose active workers cost less):
+    the instances the load keeps busy through enough of the served hours run through all of them, at
+    that price, as the provider bills them (``always_on_instances``)."""
     load, sizing = workload.load, workload.sizing
     instance_rps = size // plan.cards_per_replica * plan.requests_per_second_per_replica
     cold = cold_start_seconds(knowledge, product, workload.weights_gb)
@@ -248,9 +249,11 @@ def product_month(
     # Kept warm: one instance, the spares the rules ask for, at least min_replicas, in every paid hour;
     # where running costs less than scaling, also the instances every served hour runs all hour.
     for_latency = max(1 + spare, sizing.min_replicas) if workload.keep_warm else 0
-    base = min((instances_all_hour(h.needed, spare) for h in hours), default=0) if always_on_cheaper else 0
-    kept = max(for_latency, base)
-    warm = (kept, workload.warm_hours_per_month) if kept else None
+    kept = max(for_latency, always_on_instances(hours, spare, always_on_ratio))
+    # Instances kept for the price run through every served hour, whatever the paid hours.
+    served = load.hours_per_day * days if kept > for_latency else 0.0
+    calendar = knowledge.calendar_hours_per_month()
+    warm = (kept, min(max(workload.warm_hours_per_month, served), calendar)) if kept else None
     steps = steps_by_kept.get(kept)
     if steps is None:
         steps = steps_by_kept[kept] = scaling_steps(hours, spare, kept)

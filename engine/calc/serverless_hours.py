@@ -88,6 +88,23 @@ def instances_all_hour(needed: float, spare: int) -> int:
     return math.ceil(needed) + spare if needed > 1 else 0
 
 
+def always_on_instances(demand: tuple[HourDemand, ...], spare: int, ratio: float) -> int:
+    """The instances worth running through every served hour where the product bills an instance that
+    runs always at ``ratio`` of its price for one that scales (RunPod's active workers, 0.468 / 0.684):
+    the k-th is, where the served hours in which the load runs at least k instances (an hour one
+    instance carries counting by its busy share) are at least ``ratio`` of them, as it then bills less
+    running through them all than scaling with the load (its idle tails and starts aside, which only
+    favour running it). 0 where the product has no lower price for it."""
+    if ratio >= 1 or not demand:
+        return 0
+    up = [(instances_all_hour(hour.needed, spare) or min(1.0, hour.busy), hour.served) for hour in demand]
+    total = sum(served for _, served in up)
+    kept = 0
+    while sum(min(1.0, max(0.0, running - kept)) * served for running, served in up) >= ratio * total:
+        kept += 1
+    return kept
+
+
 class Steps(NamedTuple):
     """What changes at the start of an hour of a day as the instances run all hour change (by hour)."""
 

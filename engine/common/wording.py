@@ -45,7 +45,7 @@ class Words:
         return words
 
     def say(
-        self, catalog: Mapping[str, str] | None = None, number: Callable[[float], str] | None = None
+        self, catalog: Mapping[str, str] | None = None, number: Callable[[float, int], str] | None = None
     ) -> str:
         """The message in the language of ``catalog`` (None: English, as written), a ``Grouped`` number
         written by ``number`` (English: ``1,234``)."""
@@ -82,16 +82,22 @@ def at(origin: str | Words, problem: str | Words) -> Words:
 
 @dataclass(frozen=True)
 class Grouped:
-    """A number a message writes in the reader's way (``128,000`` in English, ``128.000`` in German)."""
+    """A number a message writes in the reader's way (``128,000`` in English, ``128.000`` in German);
+    ``digits``: the decimals it keeps (0: the formats' own choice)."""
 
     value: float
+    digits: int = 0
 
 
-def _said(value: object, catalog: Mapping[str, str] | None, number: Callable[[float], str] | None) -> object:
+def _said(
+    value: object, catalog: Mapping[str, str] | None, number: Callable[[float, int], str] | None
+) -> object:
     if isinstance(value, Words):
         return value.say(catalog, number)
     if isinstance(value, Grouped):
-        return number(value.value) if number is not None else f"{value.value:,}"
+        if number is not None:
+            return number(value.value, value.digits)
+        return f"{value.value:,.{value.digits}f}" if value.digits else f"{value.value:,}"
     return value
 
 

@@ -63,9 +63,9 @@ class Pricer:
         listing = candidate.listing
         month = self._months.get(id(listing.gpu))
         if month is None:
-            # An always-on price below the scaling one (RunPod's active workers) keeps the base load's
-            # instances running at it.
-            always_on_cheaper = listing.warm_usd_per_gpu_hour < listing.usd_per_gpu_hour
+            # An always-on price below the scaling one (RunPod's active workers) keeps the instances the
+            # load keeps busy long enough running at it.
+            always_on_ratio = listing.warm_usd_per_gpu_hour / listing.usd_per_gpu_hour
             month = self._months[id(listing.gpu)] = product_month(
                 listing.product,
                 candidate.plan,
@@ -73,7 +73,7 @@ class Pricer:
                 self.workload,
                 self.knowledge,
                 self._demand,
-                always_on_cheaper,
+                always_on_ratio,
             )
         bill = serverless_bill(listing, month)
         return PricedServerless(listing, candidate.plan, bill, candidate.excluded_by)
