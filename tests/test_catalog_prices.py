@@ -20,6 +20,7 @@ from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
 from gpu_advisor.engine.domain.overrides import Overrides, RateOverride
 from gpu_advisor.engine.domain.results import ApiCost, Recommendation
+from gpu_advisor.engine.i18n.environment import say
 from gpu_advisor.engine.present.memo import render_memo
 from gpu_advisor.knowledge import KNOWLEDGE_DIR
 
@@ -131,7 +132,7 @@ def test_the_users_exchange_rate_reprices_eur_offers() -> None:
     knowledge, replaced = apply_overrides(load_knowledge(), overrides, "rates.yaml", dt.date(2026, 11, 30))
     n3 = next(o for o in knowledge.offers.offers if o.key == "stackit/n3-gpu-server/h100-sxm")
     assert n3.usd_per_gpu_hour == pytest.approx(8.04134722222 * 1.05, abs=1e-12)
-    assert replaced == ("EUR/USD = 1.05",)
+    assert tuple(say("en", line) for line in replaced) == ("EUR/USD = 1.05",)
 
 
 # --- managed APIs of the workload's size class -------------------------------------------------------------

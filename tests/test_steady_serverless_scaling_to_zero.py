@@ -96,14 +96,18 @@ def test_a_warm_endpoint_never_scales_to_zero_and_the_rule_holds() -> None:
 def test_the_days_first_start_is_not_a_stop_between_requests() -> None:
     """The HR assistant of the examples, for users who can wait: requests are in flight in every working
     hour, so the endpoint starts once each morning and never stops between requests. DEP024's premise
-    holds and it rules serverless out; DEP040 stays silent (it once counted the mornings as stops)."""
+    holds and it rules serverless out; DEP040 stays silent (it once counted the mornings as stops). The
+    instance is busy through the working hours, so RunPod bills it as an active worker, started again
+    each of the 22 working days, not as a flex worker starting from zero."""
     hr = yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text(encoding="utf-8"))
     result = run({**hr, "latency_sensitive": False})
     assert result.load.busy_share >= 0.5
     option = result.serverless_option
-    assert option is not None and option.serverless is not None and not option.serverless.kept_warm
-    assert option.serverless.starts_between_requests_per_month == 0
-    assert option.serverless.cold_starts_per_month == pytest.approx(result.workload.days_per_month, abs=1)
+    assert option is not None and option.serverless is not None
+    billing = option.serverless
+    assert (billing.kept_warm, billing.instances_kept, billing.kept_for_price) == (True, 1, 1)
+    assert billing.starts_between_requests_per_month == 0 and billing.cold_starts_per_month == 0
+    assert billing.kept_restarts_per_month == pytest.approx(result.workload.days_per_month)
     assert "DEP024" in result.fired_rules and "DEP040" not in result.fired_rules
     assert result.decision.deployment == "dedicated_cloud"
     (band,) = [f.message for f in result.findings if f.rule_id == "DEP012"]
