@@ -146,7 +146,7 @@ def test_a_kept_warm_serverless_decision_is_compared_with_itself_scaled_to_zero(
             {
                 "name": "de-support-8b",
                 "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": True},
-                "requests_per_day": 10_000,
+                "requests_per_day": 3_000,
                 "avg_input_tokens": 800,
                 "avg_output_tokens": 250,
                 "load_pattern": "variable",

@@ -7,6 +7,7 @@ target kept an instance warm."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -75,12 +76,20 @@ def test_the_memo_says_why_the_instances_run_always() -> None:
 
 def test_an_instance_runs_always_where_the_load_runs_it_long_enough() -> None:
     """Four served hours needing 2.5, 2.5, 1.5 and 0.5 instances: 3, 3, 2 instances all hour, and one
-    busy 90 % of the last. The first instance runs 1 + 1 + 1 + 0.9 = 3.9 of the 4 hours, the second 3,
-    the third 2: at 68.4 % (2.736 hours) the first two run always, the third scales."""
+    that scales to zero in the last. With no idle timeout or start, that one is up while a request is in
+    flight, 1 - e^(-rate x seconds) of the hour: 0.9 at rate x seconds = ln 10. The first instance runs
+    1 + 1 + 1 + 0.9 = 3.9 of the 4 hours, the second 3, the third 2: at 68.4 % (2.736 hours) the first
+    two run always, the third scales. A 60 s idle timeout keeps the last hour's one up all hour (e^(0.23
+    x 62.3) is past the point where a gap outlasts it), so the first runs 4 hours."""
+    quiet = math.log(10) / 10
     hours = tuple(
-        HourDemand(served=1.0, rate=1.0, seconds=1.0, busy=busy, needed=needed, hour=hour)
-        for hour, (needed, busy) in enumerate([(2.5, 1.0), (2.5, 1.0), (1.5, 1.0), (0.5, 0.9)])
+        HourDemand(served=1.0, rate=rate, seconds=10.0, busy=1.0, needed=needed, hour=hour)
+        for hour, (needed, rate) in enumerate([(2.5, 1.0), (2.5, 1.0), (1.5, 1.0), (0.5, quiet)])
     )
-    assert always_on_instances(hours, spare=0, ratio=0.468 / 0.684) == 2
-    assert always_on_instances(hours, spare=0, ratio=1.0) == 0
-    assert always_on_instances(hours, spare=0, ratio=0.4) == 3
+    ratio = 0.468 / 0.684
+    assert always_on_instances(hours, spare=0, ratio=ratio, timeout=0.0, cold=0.0) == 2
+    assert always_on_instances(hours, spare=0, ratio=1.0, timeout=0.0, cold=0.0) == 0
+    assert always_on_instances(hours, spare=0, ratio=0.4, timeout=0.0, cold=0.0) == 3
+    assert always_on_instances(hours, spare=0, ratio=0.9, timeout=0.0, cold=0.0) == 1
+    assert always_on_instances(hours, spare=0, ratio=0.99, timeout=0.0, cold=0.0) == 0
+    assert always_on_instances(hours, spare=0, ratio=0.99, timeout=60.0, cold=0.0) == 1

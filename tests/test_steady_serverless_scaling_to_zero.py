@@ -34,10 +34,14 @@ def test_an_endpoint_that_scales_to_zero_is_priced_not_ruled_out() -> None:
     assert result.load.busy_share >= 0.5  # above the band's top (serverless_utilization_high)
     assert "DEP024" not in result.fired_rules
     assert {"DEP012", "DEP018", "DEP040"} <= set(result.fired_rules)
+    # The L40S worker, up through most office hours (its idle tails and starts counted), runs cheaper as
+    # an active worker ($1.332 an hour) than as a flex one ($1.908): 176 paid hours x 1.332, and its
+    # restarts each morning at the flex price, $234.67.
     (band,) = [f.message for f in result.findings if f.rule_id == "DEP012"]
-    assert band.endswith(
-        "an endpoint that would hardly ever scale to zero. The serverless endpoint priced here does stop "
-        "between requests, so the priced comparison, not this line, is the one to read."
+    assert " ".join(band.split()).endswith(
+        "an endpoint that would hardly ever scale to zero. The serverless endpoint priced here would stop "
+        "between requests as it scales with the load, and runs cheaper kept at its lower price for instances "
+        "that run always, so the priced comparison, not this line, is the one to read."
     )
     decision, option, best = result.decision, result.serverless_option, result.best_option
     assert (decision.deployment, decision.provider, decision.gpu, decision.deciding_rule_id) == (
@@ -48,35 +52,43 @@ def test_an_endpoint_that_scales_to_zero_is_priced_not_ruled_out() -> None:
     )
     assert option is not None and best is not None and option.serverless is not None
     assert option.usd_per_month < best.usd_per_month
-    billing = option.serverless
-    assert not billing.kept_warm and billing.cold_starts_per_month > 9_000
-    # The billed hours split into work, idle tails and starts, and add up to the bill.
+    assert option.serverless.kept_for_price == 1
+    assert option.usd_per_month == pytest.approx(176 * 1.332 + (option.billed_hours_per_month - 176) * 1.908)
+    assert round(option.usd_per_month, 2) == 234.67
+    # A worker that scales (the A100, dearer still): the billed hours split into work, idle tails and
+    # starts, and add up to the bill.
+    (scaling,) = [
+        o
+        for o in result.options
+        if (o.provider, o.gpu, o.regions) == ("runpod", "a100-80gb", ("eu-datacenters",))
+    ]
+    billing = scaling.serverless
+    assert billing is not None and not billing.kept_warm and billing.cold_starts_per_month > 9_000
     parts = billing.busy_hours_per_month + billing.idle_hours_per_month + billing.cold_start_hours_per_month
-    assert parts == pytest.approx(option.billed_hours_per_month)
-    assert option.usd_per_month == pytest.approx(option.billed_hours_per_month * option.usd_per_gpu_hour)
+    assert parts == pytest.approx(scaling.billed_hours_per_month)
+    assert scaling.usd_per_month == pytest.approx(scaling.billed_hours_per_month * scaling.usd_per_gpu_hour)
     # Every start from zero follows an up period that ended with the idle timeout run out.
     tails = billing.cold_starts_per_month * billing.idle_timeout_seconds / 3600
     assert billing.idle_hours_per_month >= tails
     assert billing.cold_start_hours_per_month == pytest.approx(
         billing.cold_starts_per_month * billing.cold_start_seconds / 3600
     )
-    memo = " ".join(render_memo(result).split())
     assert 0 < billing.starts_between_requests_per_month < billing.cold_starts_per_month
     # The day's first start opens each of the month's served days; every other start follows a gap.
     assert billing.cold_starts_per_month - billing.starts_between_requests_per_month == pytest.approx(
         result.workload.days_per_month, abs=1
     )
-    between = f"{round(billing.starts_between_requests_per_month):,}"
+    memo = " ".join(render_memo(result).split())
     assert (
         "But the band's reason, an endpoint that never scales to zero, does not hold here: RunPod Serverless "
-        f"(eu-datacenters, 1 × l40s) would stop and start from zero between requests {between} times a "
-        f"month and bill {option.billed_hours_per_month:.0f} instance-hours "
-        f"({billing.busy_hours_per_month:.3g} of them serving requests), "
-        f"${option.usd_per_month:,.2f}/month, less "
-        "than the cheapest other self-hosted route the rules weigh (ovhcloud l40s (1 × l40s)) at "
-        f"${best.usd_per_month:,.2f}/month. "
-        "The prices decide; each start from zero makes a request wait at least 15.1 s." in memo
+        "(eu-datacenters, 1 × l40s) would stop and start from zero between requests" in memo
     )
+    assert (
+        "as it scales with the load; keeping 1 instance running through the served hours at its lower price "
+        f"for instances that run always bills less, and no request waits for a start: "
+        f"{option.billed_hours_per_month:.0f} instance-hours" in memo
+    )
+    assert "The prices decide." in memo
 
 
 def test_a_warm_endpoint_never_scales_to_zero_and_the_rule_holds() -> None:
@@ -95,20 +107,35 @@ def test_a_warm_endpoint_never_scales_to_zero_and_the_rule_holds() -> None:
 
 def test_the_days_first_start_is_not_a_stop_between_requests() -> None:
     """The HR assistant of the examples, for users who can wait: requests are in flight in every working
-    hour, so the endpoint starts once each morning and never stops between requests. DEP024's premise
-    holds and it rules serverless out; DEP040 stays silent (it once counted the mornings as stops). The
-    instance is busy through the working hours, so RunPod bills it as an active worker, started again
-    each of the 22 working days, not as a flex worker starting from zero."""
+    hour, so an endpoint that scales with the load starts once each morning and, with Modal's 60 s idle
+    timeout, never stops between requests (DEP040 once counted the mornings as stops)."""
     hr = yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text(encoding="utf-8"))
     result = run({**hr, "latency_sensitive": False})
     assert result.load.busy_share >= 0.5
+    (modal,) = [o for o in result.options if (o.provider, o.gpu) == ("modal", "h200")]
+    assert modal.serverless is not None and not modal.serverless.kept_warm
+    assert modal.serverless.starts_between_requests_per_month == 0
+    assert modal.serverless.cold_starts_per_month == pytest.approx(result.workload.days_per_month, abs=1)
+
+
+def test_an_instance_kept_for_the_price_is_judged_as_the_endpoint_would_scale() -> None:
+    """The same assistant at RunPod: its 5 s idle timeout stops a scaling worker between requests 6 times
+    a month, so the band's reason (an endpoint that never scales to zero) does not hold and the prices
+    decide (DEP040, not DEP024), but busy through the working hours the worker runs cheaper as an active
+    one, restarted each of the 22 working days: no request waits for a start, as DEP040 then says."""
+    hr = yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text(encoding="utf-8"))
+    result = run({**hr, "latency_sensitive": False})
     option = result.serverless_option
-    assert option is not None and option.serverless is not None
+    assert option is not None and option.serverless is not None and option.provider == "runpod"
     billing = option.serverless
     assert (billing.kept_warm, billing.instances_kept, billing.kept_for_price) == (True, 1, 1)
     assert billing.starts_between_requests_per_month == 0 and billing.cold_starts_per_month == 0
     assert billing.kept_restarts_per_month == pytest.approx(result.workload.days_per_month)
-    assert "DEP024" in result.fired_rules and "DEP040" not in result.fired_rules
-    assert result.decision.deployment == "dedicated_cloud"
-    (band,) = [f.message for f in result.findings if f.rule_id == "DEP012"]
-    assert band.endswith("an endpoint that would hardly ever scale to zero.")
+    assert "DEP040" in result.fired_rules and "DEP024" not in result.fired_rules
+    (dep040,) = [f.message for f in result.findings if f.rule_id == "DEP040"]
+    assert (
+        "would stop and start from zero between requests 6 times a month as it scales with the load; keeping "
+        "1 instance running through the served hours at its lower price for instances that run always bills "
+        "less, and no request waits for a start: 264 instance-hours" in " ".join(dep040.split())
+    )
+    assert "makes a request wait" not in dep040

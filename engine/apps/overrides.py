@@ -203,7 +203,7 @@ def replaced_line(figure: str, value: float, usd: float, rate: float) -> Words |
         "%(given)s (= %(usd)s USD at %(rate)s USD per EUR)",
         given=given,
         usd=Grouped(usd, decimals(f"{usd:.4g}")),
-        rate=Grouped(rate, decimals(f"{rate:g}")),
+        rate=Grouped(rate, decimals(repr(rate))),
     )
 
 
@@ -224,5 +224,5 @@ def replaced_rate(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, A
         for rate in knowledge.exchange_rates.rates
     )
     return {"exchange_rates": knowledge.exchange_rates.model_copy(update={"rates": rates})}, [
-        Words.joined("EUR/USD = %(rate)s", rate=Grouped(usd_per_eur, decimals(f"{usd_per_eur:g}")))
+        Words.joined("EUR/USD = %(rate)s", rate=Grouped(usd_per_eur, decimals(repr(usd_per_eur))))
     ]

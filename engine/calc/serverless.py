@@ -198,8 +198,11 @@ class ProductMonth(NamedTuple):
     hours_per_day_running: float | None
     """A batch: the hours a day each instance runs."""
     kept_for_price: int = 0
-    """Of the kept instances, those the load runs in every served hour, kept at the product's lower
-    always-on price beyond those a latency-sensitive service keeps warm."""
+    """Of the kept instances, those the load keeps busy through enough of the served hours to run always
+    at the product's lower always-on price, beyond those a latency-sensitive service keeps warm."""
+    between_requests_scaling: float = 0.0
+    """The starts from zero between requests the month would have with only the instances latency keeps
+    warm (``Month.between_requests`` where none is kept for the price)."""
 
 
 Demand = dict[tuple[str, int], tuple[tuple[HourDemand, ...], dict[int, Steps]]]
@@ -247,24 +250,40 @@ def product_month(
         day = demand[key] = (hourly_demand(workload.traffic, load, service, instance_rps, capacity), {})
     hours, steps_by_kept = day
     # Kept warm: one instance, the spares the rules ask for, at least min_replicas, in every paid hour;
-    # where running costs less than scaling, also the instances every served hour runs all hour.
+    # where running costs less than scaling, also the instances the load keeps busy long enough.
     for_latency = max(1 + spare, sizing.min_replicas) if workload.keep_warm else 0
-    kept = max(for_latency, always_on_instances(hours, spare, always_on_ratio))
-    # Instances kept for the price run through every served hour, whatever the paid hours.
-    served = load.hours_per_day * days if kept > for_latency else 0.0
-    calendar = knowledge.calendar_hours_per_month()
-    warm = (kept, min(max(workload.warm_hours_per_month, served), calendar)) if kept else None
-    steps = steps_by_kept.get(kept)
-    if steps is None:
-        steps = steps_by_kept[kept] = scaling_steps(hours, spare, kept)
+    timeout = product.idle_timeout_seconds
+    kept = max(for_latency, always_on_instances(hours, spare, always_on_ratio, timeout, cold))
     # Kept instances stop and start each day where the schedule's served hours leave part of it out; paid
     # hours alone below the month's (a round-the-clock service paid for fewer) do not say when they would.
     daily = load.hours_per_day < HOURS_PER_DAY
-    month = service_month(hours, product, cold, days, spare, warm, steps, daily)
+
+    def month_keeping(count: int) -> Month:
+        steps = steps_by_kept.get(count)
+        if steps is None:
+            steps = steps_by_kept[count] = scaling_steps(hours, spare, count)
+        warm = (count, workload.warm_hours_per_month) if count else None
+        return service_month(hours, product, cold, days, spare, warm, steps, daily)
+
+    month = month_keeping(kept)
+    # Whether the endpoint would stop between requests is the band's question (DEP024, DEP040): asked of
+    # it as latency keeps it, not as the price runs it.
+    scaling = month_keeping(for_latency) if kept > for_latency else month
     at_peak = max(for_peak + spare, kept)
     share = load.peak_requests_per_second / (at_peak * instance_rps)
     return ProductMonth(
-        month, size, at_peak, spare, kept, instance_rps, cold, work_hours, share, None, kept - for_latency
+        month,
+        size,
+        at_peak,
+        spare,
+        kept,
+        instance_rps,
+        cold,
+        work_hours,
+        share,
+        None,
+        kept - for_latency,
+        scaling.between_requests,
     )
 
 

@@ -88,16 +88,26 @@ def instances_all_hour(needed: float, spare: int) -> int:
     return math.ceil(needed) + spare if needed > 1 else 0
 
 
-def always_on_instances(demand: tuple[HourDemand, ...], spare: int, ratio: float) -> int:
+def always_on_instances(
+    demand: tuple[HourDemand, ...], spare: int, ratio: float, timeout: float, cold: float
+) -> int:
     """The instances worth running through every served hour where the product bills an instance that
     runs always at ``ratio`` of its price for one that scales (RunPod's active workers, 0.468 / 0.684):
-    the k-th is, where the served hours in which the load runs at least k instances (an hour one
-    instance carries counting by its busy share) are at least ``ratio`` of them, as it then bills less
-    running through them all than scaling with the load (its idle tails and starts aside, which only
-    favour running it). 0 where the product has no lower price for it."""
+    the k-th is, where the served hours in which the load keeps at least k instances up are at least
+    ``ratio`` of them, as it then bills less running through them all than scaling with the load. An
+    hour one instance carries counts by the share that instance is up, its idle tails (``timeout``) and
+    starts (``cold``) billed as they would be (``single_instance_hour``). 0 where the product has no
+    lower price for it."""
     if ratio >= 1 or not demand:
         return 0
-    up = [(instances_all_hour(hour.needed, spare) or min(1.0, hour.busy), hour.served) for hour in demand]
+    up = [
+        (
+            instances_all_hour(hour.needed, spare)
+            or (single_instance_hour(hour.rate, hour.seconds, timeout, cold)[0] if hour.rate > 0 else 0.0),
+            hour.served,
+        )
+        for hour in demand
+    ]
     total = sum(served for _, served in up)
     kept = 0
     while sum(min(1.0, max(0.0, running - kept)) * served for running, served in up) >= ratio * total:

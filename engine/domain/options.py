@@ -84,9 +84,9 @@ class ServerlessBilling(ResultModel):
     instances_kept: int = 0
     """Instances kept running in every paid hour (0: the endpoint scales to zero)."""
     kept_for_price: int = 0
-    """Of them, those kept because the load runs them in every served hour and the product bills an
-    instance that runs always below one that scales (RunPod's active workers), beyond those a
-    latency-sensitive service keeps warm."""
+    """Of them, those kept because the load keeps them up through enough of the served hours and the
+    product bills an instance that runs always below one that scales (RunPod's active workers), beyond
+    those a latency-sensitive service keeps warm."""
 
 
 class InstanceCount(ResultModel):

@@ -307,8 +307,8 @@ def serverless_fact(
 ) -> ServerlessFact:
     best = market.best
     priced = best.bill.priced if best else None
-    # Counted only for an instance that scales to zero (none is kept warm).
-    between = priced.month.between_requests if priced else 0.0
+    # Counted only for an instance that scales to zero (none is kept warm for latency).
+    between = priced.between_requests_scaling if priced else 0.0
     return ServerlessFact(
         utilization=float(time_utilization),
         serverless_fits=bool(market.candidates),
@@ -346,7 +346,8 @@ def serverless_details(
         serverless_idle_hours=month.idle if month else 0.0,
         serverless_cold_start_hours=month.cold if month else 0.0,
         serverless_cold_starts=month.starts if month else 0.0,
-        serverless_starts_between_requests=month.between_requests if month else 0.0,
+        serverless_starts_between_requests=priced.between_requests_scaling if priced else 0.0,
+        serverless_kept_for_price=priced.kept_for_price if priced else 0,
         serverless_scale_ups=month.scale_ups if month else 0.0,
         serverless_cold_start_seconds=priced.cold if priced else 0.0,
         serverless_kept_warm_instances=priced.kept if priced else 0,

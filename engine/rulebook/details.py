@@ -51,6 +51,8 @@ class ServerlessDetails(Details):
     serverless_cold_start_seconds: float
     serverless_kept_warm_instances: int
     """Instances kept warm around the clock (0: it scales to zero)."""
+    serverless_kept_for_price: int = 0
+    """Of them, those kept running at the product's lower always-on price (not for latency)."""
     serverless_kept_run_on: bool = False
     """The kept instances run on after each served day as the product scales them to zero (a schedule
     that leaves hours unserved, on a product not paused at once): their run-on is in the idle hours."""
