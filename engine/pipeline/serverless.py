@@ -316,7 +316,8 @@ def serverless_fact(
         serverless_offered=best is not None,
         serverless_usd_per_month=float(best.bill.usd_per_month) if best else 0.0,
         serverless_kept_warm=market.kept_warm,
-        serverless_scales_to_zero=between > 0,
+        # At least one start a month, as the memo counts them (a fraction of one rounds to none).
+        serverless_scales_to_zero=round(between) >= 1,
         has_alternative=alternative is not None,
         alternative_usd_per_month=float(alternative.usd_per_month) if alternative else 0.0,
     )

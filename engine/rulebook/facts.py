@@ -235,8 +235,9 @@ class ServerlessFact(Fact):
     serverless_kept_warm: bool
     """A rule keeps a serverless instance warm (latency-sensitive): it is priced so."""
     serverless_scales_to_zero: bool
-    """The cheapest serverless option, as priced, stops between requests within the served hours: no
-    instance is kept warm and gaps between requests outlast its idle timeout, which it does not bill (a
+    """The cheapest serverless option, as it scales with the load (instances kept only for latency, not
+    for a lower always-on price), stops between requests within the served hours at least once a month:
+    no instance is kept warm and gaps between requests outlast its idle timeout, which it does not bill (a
     day's first start, after the unserved hours, does not count). False where none is offered."""
     has_alternative: bool
     """Another self-hosted route stands after the economics stage (own hardware or dedicated GPUs)."""
