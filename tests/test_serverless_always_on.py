@@ -68,8 +68,9 @@ def test_the_memo_says_why_the_instances_run_always() -> None:
     workload = yaml.safe_dump(TAGGER)
     memo = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload).output
     assert (
-        "The load keeps 5 instances busy through most served hours, so they run through all of them, at the "
-        "product's lower price for instances that run always; more start when the load needs them." in memo
+        "Scaling with the load, 5 instances would be up (serving, or waiting out their idle timeout) through "
+        "most served hours, so they run through all of them, at the product's lower price for instances that "
+        "run always; more start when the load needs them." in memo
     )
     assert "The service cannot wait for a cold start" not in memo
 
@@ -93,3 +94,32 @@ def test_an_instance_runs_always_where_the_load_runs_it_long_enough() -> None:
     assert always_on_instances(hours, spare=0, ratio=0.9, timeout=0.0, cold=0.0) == 1
     assert always_on_instances(hours, spare=0, ratio=0.99, timeout=0.0, cold=0.0) == 0
     assert always_on_instances(hours, spare=0, ratio=0.99, timeout=60.0, cold=0.0) == 1
+
+
+def test_the_band_gives_way_to_the_prices_where_a_variable_load_s_endpoint_costs_less() -> None:
+    """A 70B chat in office hours, variable load, users who can wait: a GPU is needed in every paid hour,
+    above the band's top, but DEP024 (steady loads only) does not set serverless aside, and RunPod's B200
+    endpoint, one active worker and flex ones for the busier hours, costs less than the cheapest rental.
+    DEP012 said only that dedicated GPUs are more economical, beside a serverless recommendation."""
+    workload = {
+        "name": "office-70b",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 200_000,
+        "avg_input_tokens": 800,
+        "avg_output_tokens": 250,
+        "load_pattern": "variable",
+        "schedule": "office_hours",
+        "latency_sensitive": False,
+        "personal_data": True,
+        "company_country": "DE",
+    }
+    result = run(workload)
+    option, best = result.serverless_option, result.best_option
+    assert result.decision.deployment == "serverless" and option is not None and best is not None
+    (band,) = [f.message for f in result.findings if f.rule_id == "DEP012"]
+    assert " ".join(band.split()).endswith(
+        f"Here the serverless endpoint as priced costs less than the cheapest other self-hosted route the "
+        f"rules weigh (${option.usd_per_month:,.2f} against ${best.usd_per_month:,.2f} a month), so the "
+        "priced comparison, not this line, is the one to read."
+    )
+    assert option.usd_per_month < best.usd_per_month
