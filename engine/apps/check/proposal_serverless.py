@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
+from gpu_advisor.engine.domain.knowledge.serving import ServerlessGpu, ServerlessProduct
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.i18n.environment import say
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
@@ -107,16 +108,23 @@ def price_instance_size(
     """``listing`` priced on instances of ``size`` cards as ``recommend`` prices the smallest that holds
     a replica; None where the entry does not sell that size, the GPU has no plan or the size holds no
     replica, or a rule calls the GPU unsuitable for the model (``recommend`` prices it for none)."""
-    gpu = listing.gpu.gpu
-    plan = evaluation.market.plans.get(gpu)
-    if plan is None or gpu in evaluation.verdicts.unsuitable:
-        return None
-    if size < plan.cards_per_replica or size not in listing.gpu.instance_gpus:
+    plan = plan_on_instance(listing.gpu, size, evaluation)
+    if plan is None:
         return None
     market = evaluation.market.serverless
     return Pricer(market.pricer.workload, market.pricer.knowledge).price(
         Candidate(listing, plan, size, (), 0.0)
     )
+
+
+def plan_on_instance(entry: ServerlessGpu, size: int, evaluation: Evaluation) -> ReplicaPlan | None:
+    """The replica plan instances of ``size`` cards of a product's GPU entry run: the recommendation's
+    plan on that GPU, where the entry sells the size and it holds whole replicas of the plan, and no rule
+    calls the GPU unsuitable for the model; None otherwise."""
+    plan = evaluation.market.plans.get(entry.gpu)
+    if plan is None or entry.gpu in evaluation.verdicts.unsuitable:
+        return None
+    return plan if size >= plan.cards_per_replica and size in entry.instance_gpus else None
 
 
 def serverless_product_facts(
@@ -148,12 +156,11 @@ def holds_planned_replica(
     """Some entry of the products on ``gpu`` (on any GPU where None) sells instances of ``gpus`` cards that
     hold whole replicas as the recommendation plans them, on a GPU no rule calls unsuitable: the sizes
     ``serverless_cost`` can price."""
-    plans, unsuitable = evaluation.market.plans, evaluation.verdicts.unsuitable
     return any(
-        gpus in entry.instance_gpus and entry.gpu in plans and gpus >= plans[entry.gpu].cards_per_replica
+        plan_on_instance(entry, gpus, evaluation) is not None
         for product in products
         for entry in product.gpus
-        if gpu in (None, entry.gpu) and entry.gpu not in unsuitable
+        if gpu in (None, entry.gpu)
     )
 
 
