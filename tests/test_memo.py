@@ -164,18 +164,28 @@ def test_a_winner_that_was_ruled_out_is_called_a_conflict() -> None:
     assert "No route satisfies" not in clean.stdout and "also speaks against" not in clean.stdout
 
 
+def one_rule_policy(tmp_path: Path, rule: str) -> Path:
+    """A policy directory of one organization rule (``rule``: its YAML up to its message), with the
+    example policy's rationale and source."""
+    policy = tmp_path / "policy"
+    policy.mkdir()
+    (policy / "rule.yaml").write_text(
+        "schema_version: 1\nfamily: ORG\nrules:\n" + rule + "    rationale: Policy.\n"
+        "    source: {document: gpu-advisor, section: example organization policy}\n",
+        encoding="utf-8",
+    )
+    return policy
+
+
 def test_several_routes_ruled_out_name_the_weakest_objection(tmp_path: Path) -> None:
     """A policy that approves no provider leaves no rental (DEP009 rules dedicated GPUs out), and a model
     still changing argues against buying (TCO003): two routes proposed, both ruled out."""
-    policy = tmp_path / "policy"
-    policy.mkdir()
-    (policy / "none.yaml").write_text(
-        "schema_version: 1\nfamily: ORG\nrules:\n  - id: ORG009\n    name: no-provider\n    topic: provider\n"
+    policy = one_rule_policy(
+        tmp_path,
+        "  - id: ORG009\n    name: no-provider\n    topic: provider\n"
         "    severity: warning\n    fact: workload\n    when: []\n    then:\n      exclude_options:\n"
         "        - {field: provider, not_in: [nobody]}\n    title: No provider approved\n"
-        "    message: No provider is approved.\n    rationale: Policy.\n"
-        "    source: {document: gpu-advisor, section: example organization policy}\n",
-        encoding="utf-8",
+        "    message: No provider is approved.\n",
     )
     workload = (
         "name: lab70\nmodel: {name: llama-3.1-70b, precision: fp8, custom_weights: true}\n"
@@ -210,15 +220,12 @@ def test_a_rule_out_the_winner_outranks_is_said_beside_it(tmp_path: Path) -> Non
     """On-premises required (DEP006, precedence 100) and a policy rule against buying at precedence 60:
     the servers win, and the memo says the policy rule spoke against them instead of leaving it
     unanswered. A model still changing gets TCO025's advice for the purchase, not TCO003's "rent"."""
-    policy = tmp_path / "policy"
-    policy.mkdir()
-    (policy / "capital.yaml").write_text(
-        "schema_version: 1\nfamily: ORG\nrules:\n  - id: ORG060\n    name: capital-freeze\n"
+    policy = one_rule_policy(
+        tmp_path,
+        "  - id: ORG060\n    name: capital-freeze\n"
         "    topic: tco\n    severity: warning\n    fact: workload\n    when: []\n    then:\n"
         "      rule_out: {deployments: [own_hardware], precedence: 60}\n"
-        "    title: Capital purchases frozen\n    message: No capital purchases this year.\n"
-        "    rationale: Policy.\n    source: {document: gpu-advisor, section: example organization policy}\n",
-        encoding="utf-8",
+        "    title: Capital purchases frozen\n    message: No capital purchases this year.\n",
     )
     workload = (
         "name: lab\nmodel: {name: deepseek-r1, precision: fp8}\nrequests_per_day: 8000\n"
