@@ -10,7 +10,7 @@ tests find every sentence written as ``Words("...")`` or ``marked("...")`` in th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -78,6 +78,18 @@ class WordsError(ValueError):
 def at(origin: str | Words, problem: str | Words) -> Words:
     """A problem after the file (and line, option) it is in: ``examples/chat.yaml:4: ...``."""
     return Words.joined("%(origin)s: %(problem)s", origin=origin, problem=problem)
+
+
+def runs(values: Sequence[int]) -> list[tuple[int, int]]:
+    """Ascending ``values`` as runs of consecutive ones, each (first, last): (1, 2, 3, 4, 8) -> [(1, 4),
+    (8, 8)]; how instance sizes are written, as a range where a run is long ("1 to 4", "1-4")."""
+    found: list[tuple[int, int]] = []
+    for value in values:
+        if found and value == found[-1][1] + 1:
+            found[-1] = (found[-1][0], value)
+        else:
+            found.append((value, value))
+    return found
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ import jinja2.meta
 
 from gpu_advisor.engine.common.cache_directory import cache_directory
 from gpu_advisor.engine.common.data_files import read_yaml
-from gpu_advisor.engine.common.wording import Words
+from gpu_advisor.engine.common.wording import Words, runs
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.i18n.knowledge_texts import country_name, knowledge_texts, known_text
 from gpu_advisor.templates import TEMPLATES_DIR
@@ -147,6 +147,7 @@ FILTERS: dict[str, Any] = {
     "money_small": _money_small,
     "eur": _eur,
     "listed": _listed,
+    "runs": runs,
     "pct": _pct,
     "signed_pct": _signed_pct,
     "gb": _gb,

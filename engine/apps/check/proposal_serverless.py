@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
-from gpu_advisor.engine.common.wording import Words
+from gpu_advisor.engine.common.wording import Words, runs
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.serving import ServerlessGpu, ServerlessProduct
 from gpu_advisor.engine.domain.proposal import ProposalInput
@@ -47,16 +47,11 @@ def priced_instance_sizes(products: list[ServerlessProduct], gpu: str | None) ->
 def sizes_said(sizes: tuple[int, ...]) -> Words | str:
     """Instance sizes as a sentence names them: "1", "1 or 4", "1 to 8", "1, 2, 4 or 8"."""
     parts: list[Words | str] = []
-    start = 0
-    for end in range(len(sizes)):
-        if end + 1 < len(sizes) and sizes[end + 1] == sizes[end] + 1:
-            continue
-        run = sizes[start : end + 1]
-        if len(run) > 2:
-            parts.append(Words("%(low)s to %(high)s", low=run[0], high=run[-1]))
+    for low, high in runs(sizes):
+        if high - low > 1:
+            parts.append(Words("%(low)s to %(high)s", low=low, high=high))
         else:
-            parts.extend(str(size) for size in run)
-        start = end + 1
+            parts.extend(str(size) for size in range(low, high + 1))
     if len(parts) < 2:
         return "".join(map(str, parts))
     places = {f"p{k}": part for k, part in enumerate(parts[:-1])}
