@@ -282,7 +282,8 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     cost = proposal_cost(proposal, evaluation, hardware.offer, jurisdiction, hardware.gpus, hardware.server)
     if api.api is not None:
         cost = cost._replace(usd_per_month=api.api.usd_per_month, known=True)
-    usd_per_month, cost_known = cost.usd_per_month, cost.known
+    # In cents, as the result reports it, so a rule's message and the "proposed:" line round alike.
+    usd_per_month, cost_known = round(float(cost.usd_per_month), 2), cost.known
     # What the billed cards beyond the proposed ones cost, for PRC013's message.
     idle_cards = max(0, cost.gpus_billed - (hardware.gpus or 0)) if cost.gpus_billed else 0
     gpu = gpu_facts(hardware, evaluation, scales_out=proposal.deployment == "serverless")
@@ -304,7 +305,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         pricing_known=pricing is not None,
         spot_in_proposal=pricing == "spot" or peak_is_spot(proposal, cost.peak, hardware.gpu, knowledge),
         commitment=offered.commitment if offered is not None else "unknown",
-        usd_per_month=float(usd_per_month),
+        usd_per_month=usd_per_month,
         cost_known=cost_known,
         costs_compared=cost_known and bool(decision.usd_per_month),
         extra_cost_share=usd_per_month / decision.usd_per_month - 1
