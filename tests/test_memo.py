@@ -318,14 +318,15 @@ def test_an_on_premises_lab_whose_model_still_changes_is_told_to_buy_room_not_to
         "tokens/s) with vllm, which runs up to 88 requests of this length at once in its KV cache.\n"
         "Replicas are sized so that the peak fills at most 70 % of their capacity even if the estimate is "
         "+7 % too high: one replica for the peak. At the peak it runs at 11 % of its estimated capacity, on "
-        "average at 7 %.\nWith the spare replica sharing the load, as the sizing table and the JSON count it: "
-        "6 % at the peak, 4 % on average.\n"
+        "average at 7 %.\nWith the spare replica sharing the load, as the sizing table and the JSON count "
+        "it: 6 % at the peak, 4 % on average.\n"
         "One spare replica on top keeps the peak served when a replica fails or is updated: 4 GPUs in all.\n"
     ) in result.stdout
     assert (
-        "\nRenting instead, 3 × h100-pcie at ovhcloud h100 (the rental \"Options considered\" compares with), "
-        "would cost $2,572 per month for the same load, for comparison: the recommendation is **Own "
+        '\nRenting instead, 3 × h100-pcie at ovhcloud h100 (the rental "Options considered" compares '
+        "with), would cost $2,572 per month for the same load, for comparison: the recommendation is **Own "
         "hardware**.\nLatency at the peak, the load spread over the replicas: the first token after about "
         "207 ms"
     ) in result.stdout
-    assert "The capacity figures below" not in result.stdout and "The recommendation runs on" not in result.stdout
+    assert "The capacity figures below" not in result.stdout
+    assert "The recommendation runs on" not in result.stdout
