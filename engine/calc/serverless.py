@@ -343,4 +343,5 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         else None,
         instances_kept=priced.kept,
         kept_for_price=priced.kept_for_price,
+        settings=product.settings,
     )

@@ -8,6 +8,7 @@ from typing import Literal
 
 from gpu_advisor.engine.domain.choices import PricingKind
 from gpu_advisor.engine.domain.fleets import MixedFleetBilling
+from gpu_advisor.engine.domain.knowledge.serving import EndpointSettings
 from gpu_advisor.engine.domain.result_model import ResultModel
 
 
@@ -87,6 +88,9 @@ class ServerlessBilling(ResultModel):
     """Of them, those kept because the load keeps them up through enough of the served hours and the
     product bills an instance that runs always below one that scales (RunPod's active workers), beyond
     those a latency-sensitive service keeps warm."""
+    settings: EndpointSettings | None = None
+    """What the product calls the settings this bill assumes (``instances_kept``, the instances at the
+    peak, ``idle_timeout_seconds``), with its source; None where the catalog has not read them."""
 
 
 class InstanceCount(ResultModel):

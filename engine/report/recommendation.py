@@ -377,7 +377,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         findings=findings,
         fired_rules=tuple(rule.id for rule in e.rules),
         price_dates=price_dates(
-            knowledge, options, [a for a in market.apis if a.listed], market.own.costs, e.rules
+            knowledge, options, [a for a in market.apis if a.listed], market.own.costs, e.rules, e.serverless
         ),
         charts=Charts(
             buy_versus_rent=buy_versus_rent(market.own, market.own.rent_usd_per_gpu_hour),

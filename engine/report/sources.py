@@ -32,12 +32,14 @@ def price_dates(
     apis: Sequence[ApiCost],
     own: OwnCosts | None = None,
     rules: Sequence[Rule] = (),
+    serverless: Option | None = None,
 ) -> tuple[PriceDate, ...]:
     """The dated sources of every price the result shows: offers considered, API prices, the own-server
     lines, the company country's cost defaults behind them and the exchange rate; where a fired rule
     (``rules``) excluded options by their SLA, the pages behind each shown API's SLA verdict, and where
-    one excluded withdrawn prices, the pages behind every withdrawal. Entries of one source and date are
-    listed once."""
+    one excluded withdrawn prices, the pages behind every withdrawal; the page naming the settings of the
+    serverless option the memo describes (``serverless``). Entries of one source and date are listed
+    once."""
     sources = dated_sources(knowledge)
     used = {sources.offers[o.provider, o.offer, o.gpu] for o in options}
     used.update(sources.apis[a.api] for a in apis)
@@ -49,6 +51,9 @@ def price_dates(
         # KNB018's message names every withdrawn price, shown in the API table or not.
         used.update(sources.api_withdrawals.values())
     used.update(sources.always)
+    billing = serverless.serverless if serverless is not None else None
+    if billing is not None and billing.settings is not None:
+        used.add(sources.endpoint_settings[billing.product])
     if own is not None:
         used.update(
             PriceDate(document=part.source, title=part.source, as_of=part.as_of, used_for=COST_DEFAULTS)
@@ -88,6 +93,8 @@ class DatedSources:
     """API -> the page its SLA verdict (``enterprise_sla``) rests on."""
     api_withdrawals: dict[str, PriceDate]
     """API -> the page that says its product no longer serves the priced model (``withdrawn_on``)."""
+    endpoint_settings: dict[str, PriceDate]
+    """Serverless product -> the page that names its scaling settings (``EndpointSettings``)."""
     always: tuple[PriceDate, ...]
     """The own-server lines and the exchange rate, which every result shows."""
 
@@ -134,6 +141,11 @@ def dated_sources(knowledge: Knowledge) -> DatedSources:
             a.id: dated(a.withdrawn_source, a.withdrawn_on, WITHDRAWALS)
             for a in knowledge.api_prices.apis
             if a.withdrawn_source is not None and a.withdrawn_on is not None
+        },
+        endpoint_settings={
+            p.id: dated(p.settings.source, p.settings.as_of, "serverless endpoint settings")
+            for p in knowledge.serverless.products
+            if p.settings is not None
         },
         always=(
             dated(server.source, server.as_of, "own-server cost lines"),

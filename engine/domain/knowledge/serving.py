@@ -85,6 +85,18 @@ class IdleScaleDown(Sourced):
         return self
 
 
+class EndpointSettings(Sourced):
+    """What the product calls the settings a serverless bill assumes, as its console or API names them:
+    the instances kept running, the most it runs, and how long an idle one waits before it stops."""
+
+    minimum: str = Field(min_length=1)
+    maximum: str = Field(min_length=1)
+    idle_timeout: str = Field(min_length=1)
+    idle_timeout_with_minimum: bool = True
+    """False where the idle timeout only applies with no instance kept (Hugging Face's scale-to-zero
+    needs a minimum of 0), so a bill with kept instances does not set it."""
+
+
 class ServerlessProduct(Sourced):
     id: str
     provider: str
@@ -119,6 +131,8 @@ class ServerlessProduct(Sourced):
     """The instances it runs by default (PRV019); None where no dated source gives them."""
     idle_scale_down: IdleScaleDown | None = None
     """How it scales down an endpoint idle for days (PRV023, PRV024); None where no source says it does."""
+    settings: EndpointSettings | None = None
+    """The names of its scaling settings, for the memo to say what the bill assumes; None where unread."""
 
     @model_validator(mode="after")
     def _scale_down_has_a_source(self) -> ServerlessProduct:

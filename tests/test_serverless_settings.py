@@ -1,0 +1,131 @@
+"""The serverless section says which settings of the endpoint its bill assumes, in the product's own
+words (knowledge/serverless.yaml, ``settings``): the instances kept running, the most it runs, and the idle
+timeout, with the page that names them among the memo's sources. An engineer who configures the endpoint
+otherwise gets another bill."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from click.testing import CliRunner
+from helpers import run
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.present.memo import render_memo
+
+# The HR assistant for users who can wait: one RunPod H200 active worker in the working hours, kept for
+# its lower always-on price (tests/test_serverless_always_on.py).
+WAITING_HR: dict[str, Any] = {
+    "name": "hr-wait",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 25_000,
+    "avg_input_tokens": 1200,
+    "avg_output_tokens": 300,
+    "load_pattern": "steady",
+    "schedule": "workdays",
+    "latency_sensitive": False,
+    "personal_data": True,
+    "company_country": "DE",
+}
+# 300 requests a day of an 8B model that may wait: the endpoint scales to zero between requests.
+SPORADIC: dict[str, Any] = {
+    "name": "sporadic",
+    "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 300,
+    "load_pattern": "variable",
+    "latency_sensitive": False,
+    "company_country": "DE",
+}
+# 70B in BF16 needs two cards an instance; personal data keeps it in the EU: Hugging Face's endpoints in
+# Ireland, two replicas kept in the working hours.
+HUGGING_FACE: dict[str, Any] = {
+    "name": "hf",
+    "model": {"name": "llama-3.1-70b", "precision": "bf16", "custom_weights": True},
+    "requests_per_day": 3000,
+    "load_pattern": "variable",
+    "schedule": "workdays",
+    "personal_data": True,
+    "company_country": "DE",
+}
+ADVICE = "A longer `Idle timeout` keeps an instance up through more gaps between requests"
+
+
+def memo(workload: dict[str, Any], lang: str = "en") -> str:
+    result = CliRunner().invoke(
+        main, ["recommend", "-", "--as-of", "2026-11-30", "--lang", lang], input=yaml.safe_dump(workload)
+    )
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_an_active_worker_in_the_working_hours_is_said_in_runpod_s_words() -> None:
+    option = run(WAITING_HR).serverless_option
+    assert option is not None and option.serverless is not None
+    assert (option.provider, option.replicas, option.serverless.instances_kept) == ("runpod", 1, 1)
+    text = memo(WAITING_HR)
+    assert (
+        "\nThe bill assumes these settings of the endpoint, as RunPod Serverless names them: `Active "
+        "workers` 1 in the paid hours, 0 outside them; `Max workers` at least 1, the instances at the "
+        "peak; `Idle timeout` 5 s, the product's default.\n"
+    ) in text
+    # Kept running, no request waits for a start: no advice on the idle timeout.
+    assert ADVICE not in text
+    assert (
+        "| Runpod docs, Endpoint settings: Active workers (default 0, 'Always-on workers (eliminates cold "
+        "starts)'), Max workers (default 3), Idle timeout (default 5s) | 2026-08-20 | serverless endpoint "
+        "settings |"
+    ) in text
+    german = memo(WAITING_HR, "de")
+    assert (
+        "Die Rechnung setzt diese Einstellungen des Endpunkts voraus, wie RunPod Serverless sie nennt: "
+        "`Active workers` 1 in den bezahlten Stunden, 0 außerhalb; `Max workers` mindestens 1, die Instanzen "
+        "in der Spitze; `Idle timeout` 5 s, die Voreinstellung des Produkts."
+    ) in german
+
+
+def test_an_endpoint_that_scales_to_zero_keeps_none_and_is_told_what_a_longer_timeout_does() -> None:
+    option = run(SPORADIC).serverless_option
+    assert option is not None and option.serverless is not None
+    assert option.serverless.instances_kept == 0 and option.serverless.cold_starts_per_month > 1000
+    text = memo(SPORADIC)
+    assert (
+        "The bill assumes these settings of the endpoint, as RunPod Serverless names them: `Active workers` "
+        "0; `Max workers` at least 1, the instances at the peak; `Idle timeout` 5 s, the product's default.\n"
+        + ADVICE
+        + ", so fewer requests wait for a start, and bills the time it waits; the bill above takes the "
+        "default.\n"
+    ) in text
+
+
+def test_hugging_face_s_scale_to_zero_timeout_is_not_a_setting_of_an_endpoint_with_replicas_kept() -> None:
+    """Hugging Face scales to zero only with a minimum of 0 replicas: with two kept, its timeout is
+    not part of the bill, and the sentence names no idle timeout."""
+    option = run(HUGGING_FACE).serverless_option
+    assert option is not None and option.serverless is not None
+    assert (option.provider, option.serverless.instances_kept, option.replicas) == ("huggingface", 2, 2)
+    text = memo(HUGGING_FACE)
+    assert (
+        "The bill assumes these settings of the endpoint, as Hugging Face Inference Endpoints names them: "
+        "`Number of Replicas: Min` 2 in the paid hours, 0 outside them; `Number of Replicas: Max` at least "
+        "2, the instances at the peak.\n"
+    ) in text
+    assert "`Automatic Scale-to-Zero`" not in text
+
+
+def test_a_product_whose_settings_the_catalog_has_not_read_gets_no_sentence() -> None:
+    knowledge = load_knowledge()
+    products = tuple(p.model_copy(update={"settings": None}) for p in knowledge.serverless.products)
+    unread = knowledge.model_copy(
+        update={"serverless": knowledge.serverless.model_copy(update={"products": products})}
+    )
+    result = run(WAITING_HR, knowledge=unread)
+    assert result.serverless_option is not None and result.serverless_option.serverless is not None
+    assert result.serverless_option.serverless.settings is None
+    assert "serverless endpoint settings" not in [p.used_for for p in result.price_dates]
+    assert "The bill assumes these settings" not in render_memo(result)
+    # The same workload on the shipped catalog names them, once among the sources.
+    shipped = run(WAITING_HR)
+    assert [p.used_for for p in shipped.price_dates].count("serverless endpoint settings") == 1
+    assert "The bill assumes these settings" in render_memo(shipped)
