@@ -231,6 +231,8 @@ def test_a_product_whose_autoscaler_removes_instances_on_its_own_clock_bills_tha
         ServerlessProduct.model_validate({**product().model_dump(), "scale_down_seconds": 300})
     with pytest.raises(ValueError, match="managed: true needs a managed_source"):
         ServerlessProduct.model_validate({**product().model_dump(), "managed": True})
+    with pytest.raises(ValueError, match="longer_waits_above_gpus and longer_waits_source go together"):
+        ServerlessProduct.model_validate({**product().model_dump(), "longer_waits_above_gpus": 2})
 
 
 def test_a_busy_day_after_none_running_starts_from_zero_and_ends_waiting_out_the_idle_timeout() -> None:

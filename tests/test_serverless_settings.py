@@ -129,3 +129,33 @@ def test_a_product_whose_settings_the_catalog_has_not_read_gets_no_sentence() ->
     shipped = run(WAITING_HR)
     assert [p.used_for for p in shipped.price_dates].count("serverless endpoint settings") == 1
     assert "The bill assumes these settings" in render_memo(shipped)
+
+
+# 405B in FP8 takes four H200 a Modal container; the public chat's 70B takes two.
+MODAL_405B: dict[str, Any] = {
+    "name": "m405",
+    "model": {"name": "llama-3.1-405b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 2000,
+    "load_pattern": "variable",
+    "latency_sensitive": False,
+    "company_country": "US",
+}
+WAITS = "usually wait longer to start"
+
+
+def test_modal_s_longer_waits_for_more_than_two_gpus_a_container_are_said_where_they_apply() -> None:
+    option = run(MODAL_405B).serverless_option
+    assert option is not None and option.serverless is not None
+    assert (option.provider, option.gpu, option.serverless.instance_gpus) == ("modal", "h200", 4)
+    assert option.serverless.longer_waits_above_gpus == 2
+    assert (
+        "\nModal serverless functions says that instances of more than 2 GPUs usually wait longer to start: "
+        "with 4 an instance, expect its starts, and the waits of the requests that meet them, to last longer "
+        "than the floors counted here.\n"
+    ) in memo(MODAL_405B)
+    # Two H200 a container (70B in BF16 on Modal): no such sentence.
+    two = dict(MODAL_405B, model={"name": "llama-3.1-70b", "precision": "bf16", "custom_weights": True})
+    option = run(two).serverless_option
+    assert option is not None and option.serverless is not None
+    assert (option.provider, option.serverless.instance_gpus) == ("modal", 2)
+    assert WAITS not in memo(two)

@@ -344,4 +344,5 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         instances_kept=priced.kept,
         kept_for_price=priced.kept_for_price,
         settings=product.settings,
+        longer_waits_above_gpus=product.longer_waits_above_gpus,
     )

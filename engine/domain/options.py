@@ -91,6 +91,9 @@ class ServerlessBilling(ResultModel):
     settings: EndpointSettings | None = None
     """What the product calls the settings this bill assumes (``instances_kept``, the instances at the
     peak, ``idle_timeout_seconds``), with its source; None where the catalog has not read them."""
+    longer_waits_above_gpus: int | None = None
+    """The product says instances of more GPUs than this usually wait longer to start (Modal: 2); None
+    where it says nothing."""
 
 
 class InstanceCount(ResultModel):

@@ -133,6 +133,10 @@ class ServerlessProduct(Sourced):
     """How it scales down an endpoint idle for days (PRV023, PRV024); None where no source says it does."""
     settings: EndpointSettings | None = None
     """The names of its scaling settings, for the memo to say what the bill assumes; None where unread."""
+    longer_waits_above_gpus: int | None = Field(default=None, ge=1)
+    """Instances of more GPUs than this usually wait longer to start, as the provider says (Modal: more
+    than 2 a container); None where it says nothing."""
+    longer_waits_source: Citation | None = None
 
     @model_validator(mode="after")
     def _scale_down_has_a_source(self) -> ServerlessProduct:
@@ -140,6 +144,8 @@ class ServerlessProduct(Sourced):
             raise ValueError("scale_down_seconds needs a scale_down_source")
         if self.managed and self.managed_source is None:
             raise ValueError("managed: true needs a managed_source")
+        if (self.longer_waits_above_gpus is None) != (self.longer_waits_source is None):
+            raise ValueError("longer_waits_above_gpus and longer_waits_source go together")
         return self
 
     @property
