@@ -6,7 +6,8 @@ $6,082)."""
 from __future__ import annotations
 
 import pytest
-from helpers import EVALUATED_ON, run
+import yaml
+from helpers import EVALUATED_ON, invoke, run
 
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.proposal import ProposalDocument
@@ -74,3 +75,29 @@ def test_a_serverless_product_its_provider_does_not_sell_is_named_unknown() -> N
     assert item.message.startswith("aws has no serverless product in the catalog at all, so")
     # The product the provider sells: the check applies and passes.
     assert status_of(checked(ENDPOINT), "KNB009") == "pass"
+
+
+def test_dep033_and_the_proposed_line_round_the_same_cents() -> None:
+    """Three Modal H100 for an 8B chat at 100,000 requests a day: the proposal's month is $17,297.4999...,
+    $17,297.50 to the cent. DEP033 rounded the raw figure down ($17,297) where the "proposed:" line rounded
+    the cents up ($17,298); both now read the cents."""
+    chat = {
+        "name": "chat8b",
+        "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 100_000,
+        "avg_input_tokens": 1000,
+        "avg_output_tokens": 300,
+        "load_pattern": "variable",
+        "latency_sensitive": True,
+        "company_country": "DE",
+    }
+    proposal = {"deployment": "serverless", "provider": "modal", "gpu": "h100-sxm", "gpus": 3}
+    document = ProposalDocument.model_validate({"workload": chat, "proposal": proposal})
+    result = check_document(document, "modal.yaml", 1, EVALUATED_ON)
+    assert result.usd_per_month == 17297.5
+    (dep033,) = [c for c in result.results if c.rule_id == "DEP033"]
+    assert dep033.message.startswith(
+        "The proposal costs $17,298/month, 17.2 times the recommendation's $1,007"
+    )
+    text = invoke("check", "-", stdin=yaml.safe_dump({"workload": chat, "proposal": proposal})).stdout
+    assert "  proposed: $17,298 per month (+$16,290)\n" in text

@@ -311,8 +311,8 @@ def test_an_on_premises_lab_whose_model_still_changes_is_told_to_buy_room_not_to
     assert result.exit_code == 0, result.output
     assert "TCO025" in result.stdout and "TCO020" not in result.stdout and "TCO003" not in result.stdout
     assert "would idle less" not in result.stdout
-    # 0.28 requests/s at the peak on one replica of 2.51: 11 %; 0.19 on average: 7 %; over both replicas,
-    # the spare's included, half of that before rounding: 6 % and 4 %.
+    # 0.28 requests/s at the peak on one replica of 2.51: 11 %; 0.185 on average (8,000 in 12 hours): 7 %;
+    # over both replicas, the spare's included, half of that before rounding: 6 % and 4 %.
     assert (
         "**Capacity** (throughput): one replica of 2 × h100-sxm serves about 2.51 requests/s (1,504 output "
         "tokens/s) with vllm, which runs up to 88 requests of this length at once in its KV cache.\n"

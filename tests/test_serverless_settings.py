@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 from click.testing import CliRunner
-from helpers import run
+from helpers import EXAMPLES_DIR, invoke, run
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -67,8 +67,8 @@ def test_an_active_worker_in_the_working_hours_is_said_in_runpod_s_words() -> No
     text = memo(WAITING_HR)
     assert (
         "\nThe bill assumes these settings of the endpoint, as RunPod Serverless names them: `Active "
-        "workers` 1 in the paid hours, 0 outside them; `Max workers` at least 1, the instances at the "
-        "peak; `Idle timeout` 5 s, the product's default.\n"
+        "workers` 1 in the 264 paid hours a month, 0 outside them; `Max workers` at least 1, the instances "
+        "at the peak; `Idle timeout` 5 s, the product's default.\n"
     ) in text
     # Kept running, no request waits for a start: no advice on the idle timeout.
     assert ADVICE not in text
@@ -80,16 +80,18 @@ def test_an_active_worker_in_the_working_hours_is_said_in_runpod_s_words() -> No
     german = memo(WAITING_HR, "de")
     assert (
         "Die Rechnung setzt diese Einstellungen des Endpunkts voraus, wie RunPod Serverless sie nennt: "
-        "`Active workers` 1 in den bezahlten Stunden, 0 außerhalb; `Max workers` mindestens 1, die Instanzen "
-        "in der Spitze; `Idle timeout` 5 s, die Voreinstellung des Produkts."
+        "`Active workers` 1 in den 264 bezahlten Stunden im Monat, 0 außerhalb; `Max workers` mindestens 1, "
+        "die Instanzen in der Spitze; `Idle timeout` 5 s, die Voreinstellung des Produkts."
     ) in german
 
 
 def test_an_endpoint_that_scales_to_zero_keeps_none_and_is_told_what_a_longer_timeout_does() -> None:
     option = run(SPORADIC).serverless_option
     assert option is not None and option.serverless is not None
-    assert option.serverless.instances_kept == 0 and option.serverless.cold_starts_per_month > 1000
+    assert option.serverless.instances_kept == 0
     text = memo(SPORADIC)
+    # About as many starts as the month's 9,125 requests (300 a day): most find no instance running.
+    assert "Instances scale to zero: 8,420 times a month a request finds none running" in text
     assert (
         "The bill assumes these settings of the endpoint, as RunPod Serverless names them: `Active workers` "
         "0; `Max workers` at least 1, the instances at the peak; `Idle timeout` 5 s, the product's default.\n"
@@ -108,8 +110,8 @@ def test_hugging_face_s_scale_to_zero_timeout_is_not_a_setting_of_an_endpoint_wi
     text = memo(HUGGING_FACE)
     assert (
         "The bill assumes these settings of the endpoint, as Hugging Face Inference Endpoints names them: "
-        "`Number of Replicas: Min` 2 in the paid hours, 0 outside them; `Number of Replicas: Max` at least "
-        "2, the instances at the peak.\n"
+        "`Number of Replicas: Min` 2 in the 264 paid hours a month, 0 outside them; `Number of Replicas: "
+        "Max` at least 2, the instances at the peak.\n"
     ) in text
     assert "`Automatic Scale-to-Zero`" not in text
 
@@ -159,3 +161,59 @@ def test_modal_s_longer_waits_for_more_than_two_gpus_a_container_are_said_where_
     assert option is not None and option.serverless is not None
     assert (option.provider, option.serverless.instance_gpus) == ("modal", 2)
     assert WAITS not in memo(two)
+
+
+# 405B in FP8 with personal data of a German company: four H200 an instance at Hugging Face's Irish
+# endpoints (RunPod sells one GPU a worker, Modal's region is not the EU), scaled to zero.
+HUGGING_FACE_ZERO: dict[str, Any] = {
+    "name": "hf405",
+    "model": {"name": "llama-3.1-405b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 300,
+    "load_pattern": "variable",
+    "latency_sensitive": False,
+    "personal_data": True,
+    "company_country": "DE",
+}
+HEADER = "answers a request with status 503 unless it sends the `X-Scale-Up-Timeout` header"
+
+
+def test_hugging_face_scaled_to_zero_needs_the_header_that_holds_a_request_while_an_instance_starts() -> None:
+    option = run(HUGGING_FACE_ZERO).serverless_option
+    assert option is not None and option.serverless is not None
+    billing = option.serverless
+    assert (option.provider, billing.instance_gpus, billing.instances_kept) == ("huggingface", 4, 0)
+    text = memo(HUGGING_FACE_ZERO)
+    assert (
+        "`Number of Replicas: Min` 0; `Number of Replicas: Max` at least 1, the instances at the peak; "
+        "`Automatic Scale-to-Zero` 3,600 s, the product's default.\nWhile an instance starts from zero, "
+        "Hugging Face Inference Endpoints " + HEADER + " (the seconds it may wait): send it, or the requests "
+        "counted as waiting for a start fail instead.\n"
+    ) in text
+    # Replicas kept all through the paid hours: no request meets a start, no header needed.
+    assert HEADER not in memo(HUGGING_FACE)
+
+
+def test_a_batch_is_priced_with_its_run_s_instances_and_told_no_idle_timeout_advice() -> None:
+    """The nightly batch of the examples: four Modal containers a run. A queued batch scales out to the
+    maximum, so the maximum is what the bill assumes, not a floor; runs a day apart share no instance,
+    so a longer idle timeout would only bill more."""
+    text = invoke("recommend", str(EXAMPLES_DIR / "nightly-batch.yaml")).stdout
+    assert (
+        "The bill assumes these settings of the endpoint, as Modal serverless functions names them: "
+        "`min_containers` 0; `max_containers` 4, the instances a run is priced with (more finish it sooner, "
+        "each adding a start and an idle timeout to the bill); `scaledown_window` 60 s, the product's "
+        "default.\n"
+    ) in text
+    assert "A longer `scaledown_window`" not in text
+
+
+def test_paid_hours_below_the_month_s_keep_the_minimum_for_them_only() -> None:
+    """Around the clock but 300 hours a month paid (PRC009 warns of it): the bill keeps its two warm
+    instances for the 300 paid hours, so the minimum is set for them and to zero outside."""
+    workload = dict(SPORADIC, requests_per_day=2000, latency_sensitive=True, hours_per_month=300)
+    option = run(workload).serverless_option
+    assert option is not None and option.serverless is not None
+    assert option.serverless.instances_kept == 2
+    text = memo(workload)
+    assert "`Active workers` 2 in the 300 paid hours a month, 0 outside them;" in text
+    assert "\nOutside the 300 paid hours a month no instance is kept:" in text

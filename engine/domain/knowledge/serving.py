@@ -95,6 +95,16 @@ class EndpointSettings(Sourced):
     idle_timeout_with_minimum: bool = True
     """False where the idle timeout only applies with no instance kept (Hugging Face's scale-to-zero
     needs a minimum of 0), so a bill with kept instances does not set it."""
+    scale_up_header: str | None = None
+    """A request header without which a request that finds no instance running is refused while one
+    starts, not held (Hugging Face's proxy answers 503 unless ``X-Scale-Up-Timeout`` is sent)."""
+    scale_up_header_source: Citation | None = None
+
+    @model_validator(mode="after")
+    def _header_has_a_source(self) -> EndpointSettings:
+        if (self.scale_up_header is None) != (self.scale_up_header_source is None):
+            raise ValueError("scale_up_header and scale_up_header_source go together")
+        return self
 
 
 class ServerlessProduct(Sourced):
