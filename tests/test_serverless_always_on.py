@@ -123,3 +123,20 @@ def test_the_band_gives_way_to_the_prices_where_a_variable_load_s_endpoint_costs
         "priced comparison, not this line, is the one to read."
     )
     assert option.usd_per_month < best.usd_per_month
+
+
+def test_dep018_counts_the_starts_of_the_instances_added_as_theirs_not_the_kept_ones() -> None:
+    """The tagger on a variable load around the clock: two instances kept for their price never stop, so
+    the month's starts are all of instances added for busier hours; DEP018 said "in their starts", as if
+    the kept ones started."""
+    result = run(dict(TAGGER, load_pattern="variable"))
+    option = result.serverless_option
+    assert option is not None and option.serverless is not None
+    billing = option.serverless
+    assert (billing.instances_kept, billing.kept_restarts_per_month) == (2, 0.0)
+    assert round(billing.scale_ups_per_month) == 548
+    (dep018,) = [f for f in result.findings if f.rule_id == "DEP018"]
+    assert (
+        "with 2 kept warm in every paid hour, 0.5 in the starts of 548 instances added for busier hours)"
+        in (dep018.message)
+    )
