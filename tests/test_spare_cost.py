@@ -78,8 +78,8 @@ def test_a_kept_warm_serverless_spare_is_half_of_a_sporadic_bill() -> None:
     assert so.usd_per_month == pytest.approx(2 * one)
     assert so.spare_usd_per_month == pytest.approx(one)
     assert (
-        "The spare replica the rules add (SIZ011) costs $3,558 of the $7,116 a month at huggingface "
-        "inference-endpoints, as it bills it;"
+        "The spare replica the rules add (SIZ011) costs $3,558 of the $7,116 a month at Hugging Face "
+        "Inference Endpoints, as it bills it;"
     ) in flat(render_memo(r))
 
 
