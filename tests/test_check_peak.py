@@ -76,6 +76,11 @@ def test_a_peak_outside_the_eu_fails_residency(tmp_path: Path) -> None:
         "(GDPR: personal data of people in the EU/EEA stays in EU regions)."
     )
     assert res005["evidence"]["jurisdiction"] == "unknown"
+    # In German the unknown place is said as such, and only it: "unbekannt".
+    german = results(
+        tmp_path, workload, {**base, "peak_provider": "runpod", "peak_offer": "community"}, "--lang", "de"
+    )["RES005"]["message"]
+    assert "und die vorgeschlagene Region (unbekannt) liegt außerhalb der Rechtsräume" in german
 
 
 FRANKFURT = {
