@@ -122,6 +122,26 @@ def test_a_server_whose_data_stays_in_the_building_is_in_an_own_rack_not_in_colo
     assert (colocation.origin, colocation.usd_per_month) == ("none", 0)
 
 
+def test_on_premises_the_advice_to_replace_the_defaults_goes_once_every_figure_is_yours() -> None:
+    """TCO005 tells a team whose data stays in the building to replace the default server line with its
+    own prices: silent once an overrides file gives the price, the power price, the rack and the staff
+    line; a figure still the country's or the documents' (here the staff line) keeps it."""
+    workload = merged(WORKLOAD, {"on_premises_required": True})
+    assert "TCO005" in run(workload).fired_rules
+    figures = {"price_eur": 250_000, "eur_per_kwh": 0.21, "rack_eur_per_month": 900}
+
+    def fired(own_server: dict) -> tuple[str, ...]:
+        overrides = Overrides.model_validate({"own_server": own_server})
+        knowledge, _ = apply_overrides(load_knowledge(), overrides, "own.yaml", dt.date(2026, 11, 30))
+        result = run(workload, knowledge=knowledge)
+        assert result.decision.deployment == "own_hardware"
+        assert result.own_hardware.server == "hgx-h100-8"
+        return result.fired_rules
+
+    assert "TCO005" in fired(figures)
+    assert "TCO005" not in fired({**figures, "staff_eur_per_month": 450})
+
+
 # --- the documents' own figures, unchanged ------------------------------------------------------------
 
 

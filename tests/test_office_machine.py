@@ -175,6 +175,6 @@ def test_on_premises_the_default_line_advice_names_no_machine_the_memo_did_not_c
     (tco005,) = [f.message for f in r.findings if f.rule_id == "TCO005"]
     assert "HGX" not in tco005 and "285,000" not in tco005
     assert " ".join(tco005.split()).startswith(
-        "Unless an overrides file gave them, the own-server figures are defaults (the catalog's price and "
-        "power draw of the machine costed"
+        "Own-server figures not given in an overrides file are defaults (the catalog's price and power draw "
+        "of the machine costed"
     )

@@ -179,7 +179,7 @@ def replaced_server(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
             continue
         if name in ("price_usd", "price_eur"):
             # The user's price replaces the range the documents give.
-            changes.update(price_usd=usd, price_usd_low=usd, price_usd_high=usd)
+            changes.update(price_usd=usd, price_usd_low=usd, price_usd_high=usd, price_yours=True)
         elif name == "depreciation_years":
             changes["months"] = value * MONTHS_PER_YEAR
         else:

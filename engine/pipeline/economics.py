@@ -113,6 +113,12 @@ def _own_hardware_fact_fields(market: Market) -> dict[str, Any]:
         "own_hardware_applicable": own.applicable,
         "own_usd_per_month": float(own.usd_per_month),
         "own_in_an_office": own.applicable and server.housing == "office",
+        # A line with no figure (origin none) is no default, but a staff line without one is a gap.
+        "own_defaults_left": not server.price_yours
+        or any(
+            line.origin in ("country", "documents") or (line.line == "staff" and own.costs.staff_uncosted)
+            for line in own.costs.lines
+        ),
         "own_replica_spans_servers": own.applicable
         and plan is not None
         and plan.cards_per_replica > server.gpus_per_server,

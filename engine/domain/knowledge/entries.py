@@ -299,6 +299,8 @@ class OwnServer(Sourced, Translated):
     rack_usd_per_month: float = Field(ge=0)
     residual_share: float = Field(ge=0, lt=1)
     residual_share_scenario: float = Field(ge=0, lt=1)
+    price_yours: bool = False
+    """The price is the user's (an overrides file's ``own_server`` price), not the catalog's."""
     housing: Literal["datacenter", "office"] = "datacenter"
     """datacenter: housed in a rack or colocation and operated by staff, at the company country's
     defaults (``cost_defaults.yaml``); office: a machine that already stands and is looked after in an
