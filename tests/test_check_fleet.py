@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from click.testing import CliRunner
 from helpers import NEGOTIATED_AWS, negotiated_aws, run
@@ -141,7 +142,7 @@ def test_a_mixed_fleet_on_an_old_list_price_is_warned() -> None:
 def test_the_recommended_mix_proposed_as_hybrid_costs_what_recommend_prices_it_at(tmp_path: Path) -> None:
     """A hybrid proposal names its reservation and the busiest hour's cards: it is priced as the mixed
     fleet recommend builds on that reservation ($11,096 + $4,183.97 = $15,280), not as 12 reserved cards in
-    every hour (two P5, $22,192), and passes the cost check; a mix is priced the same whatever its cards."""
+    every hour (two P5, $22,192), and passes the cost check."""
     hybrid = {**ALL_RESERVED, "name": "the recommended mix", "deployment": "hybrid", "gpus": 12}
     path = tmp_path / "hybrid.yaml"
     path.write_text(yaml.safe_dump({"workload": WORKLOAD, "proposal": hybrid}), encoding="utf-8")
@@ -166,6 +167,33 @@ def test_the_recommended_mix_proposed_as_hybrid_costs_what_recommend_prices_it_a
         .output
     )
     assert dedicated["usd_per_month"] == 16 * 1.90 * 730
+
+
+def test_a_hybrid_runs_no_more_cards_than_its_gpus_name(tmp_path: Path) -> None:
+    """``gpus`` is the busiest hour's cards in all: a hybrid of 8, its whole base, rents nothing at
+    Lambda, costs the reservation alone (8 x $1.90 x 730 = $11,096) and PRC020 says its hourly offer
+    never runs, and SIZ009 that 4 replicas do not carry the peak; one of 10 rents at most one replica (2
+    cards) there: the peak's 5 replicas without the spare the recommended mix of 12 runs (SIZ012)."""
+    path = tmp_path / "hybrid.yaml"
+
+    def checked(gpus: int) -> dict[str, Any]:
+        proposal = {**ALL_RESERVED, "deployment": "hybrid", "gpus": gpus, "base_gpus": 8}
+        proposal |= {"peak_provider": "lambda", "peak_offer": "on-demand"}
+        path.write_text(yaml.safe_dump({"workload": WORKLOAD, "proposal": proposal}), encoding="utf-8")
+        result = CliRunner().invoke(
+            main, ["check", str(path), "--as-of", AS_OF, "--overrides", NEGOTIATED_AWS, "--format", "json"]
+        )
+        (data,) = json.loads(result.output)
+        return data
+
+    base_only = checked(8)
+    status = {item["rule_id"]: item["status"] for item in base_only["results"]}
+    assert base_only["usd_per_month"] == round(8 * 1.90 * 730, 2)
+    assert (status["PRC020"], status["SIZ009"]) == ("warn", "warn")
+    ten = checked(10)
+    status = {item["rule_id"]: item["status"] for item in ten["results"]}
+    assert 8 * 1.90 * 730 < ten["usd_per_month"] < checked(12)["usd_per_month"] == pytest.approx(15280, abs=1)
+    assert (status["PRC020"], status["SIZ009"], status["SIZ012"]) == ("pass", "pass", "warn")
 
 
 def test_a_hybrid_proposal_may_name_its_hourly_offer(tmp_path: Path) -> None:

@@ -158,6 +158,11 @@ def proposed_mixed_fleet(
     hours = replicas_by_hour(
         plan, evaluation.capacity.traffic, evaluation.capacity.load, market.replicas.sizing
     )
+    if proposal.gpus is not None:
+        # The busiest hour's cards the proposal names bound every hour's replicas: an hour that needs
+        # more runs short (the capacity checks say so), never on cards the proposal does not rent.
+        most = max(1, proposal.gpus // plan.cards_per_replica)
+        hours = tuple(min(needed, most) for needed in hours)
     # A base the proposal states: the replicas that hold its cards (a part of one is a whole one, as a
     # reservation cannot hold part of a replica), in whole instances as the offer sells them.
     stated = (
