@@ -142,6 +142,25 @@ def test_on_premises_the_advice_to_replace_the_defaults_goes_once_every_figure_i
     assert "TCO005" not in fired({**figures, "staff_eur_per_month": 450})
 
 
+def test_tco007_quotes_no_price_range_once_the_price_is_yours() -> None:
+    """TCO007 gives the break-even at the catalog's midpoint price and at the ends of its range; an
+    overrides file's price replaces the range (the buy-versus-rent table drops its rows), so the finding
+    gives the one figure at that price."""
+    busy = merged(WORKLOAD, {"requests_per_day": 3_000_000})
+
+    def tco007(knowledge=None) -> str:
+        result = run(busy, knowledge=knowledge)
+        (message,) = [f.message for f in result.findings if f.rule_id == "TCO007"]
+        return " ".join(message.split())
+
+    assert "at the midpoint price; " in tco007() and "at the high end of the price range" in tco007()
+    overrides = Overrides.model_validate({"own_server": {"price_usd": 240_000}})
+    knowledge, _ = apply_overrides(load_knowledge(), overrides, "own.yaml", dt.date(2026, 11, 30))
+    yours = tco007(knowledge)
+    assert "at the server's price (one price, yours or the catalog's, no range), and " in yours
+    assert "midpoint" not in yours and "price range" not in yours
+
+
 # --- the documents' own figures, unchanged ------------------------------------------------------------
 
 

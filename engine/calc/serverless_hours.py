@@ -164,6 +164,8 @@ def scaling_steps(demand: tuple[HourDemand, ...], spare: int, warm: int) -> Step
 
 GAP_EXPONENT_MAX = 50.0
 """Beyond e^50 the instance is, to every printed digit, never down between requests."""
+FLOAT_NOISE = 1e-9
+"""A share of the billed hours below which a difference of sums is the floats' rounding, not time."""
 
 
 def single_instance_hour(rate: float, seconds: float, timeout: float, cold: float) -> tuple[float, float]:
@@ -309,8 +311,10 @@ def _kept_month(
     # The served hours times the month's days can exceed the kept hours by the days' rounding: the
     # serving hours are held within what is billed.
     busy = min(day.busy * days, billed - cold_hours * days)
-    # Where the requests keep every kept hour busy, the difference is zero up to rounding.
-    idle = max(0.0, billed - busy - cold_hours * days)
+    # Where the requests keep every kept hour busy, the difference is zero up to the floats' rounding,
+    # which is no idle time to report (it printed as 0.00000000000011 hours).
+    idle = billed - busy - cold_hours * days
+    idle = idle if idle > FLOAT_NOISE * billed else 0.0
     return Month(
         busy,
         idle,
