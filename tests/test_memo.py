@@ -330,3 +330,22 @@ def test_an_on_premises_lab_whose_model_still_changes_is_told_to_buy_room_not_to
     ) in result.stdout
     assert "The capacity figures below" not in result.stdout
     assert "The recommendation runs on" not in result.stdout
+
+
+def test_an_own_hardware_decision_beside_a_rental_of_another_gpu_says_whose_busy_share_is_read() -> None:
+    """A 72B model in BF16 at 1.5 million requests a day: the rules read the busy share on the best
+    rental's B200 and decide to buy H100 servers; the capacity that follows is the servers', and the memo
+    says the two are of different GPUs."""
+    workload = (
+        "name: e5\nmodel: {name: qwen2.5-72b, precision: bf16, custom_weights: true}\n"
+        "requests_per_day: 1500000\navg_input_tokens: 1000\navg_output_tokens: 300\nload_pattern: steady\n"
+        "company_country: DE\n"
+    )
+    result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
+    assert result.exit_code == 0, result.output
+    assert "on an idle replica of b200 (the best rental's GPU)" in result.stdout
+    assert (
+        "\nThe capacity below is that of the servers the decision buys (h100-sxm); the busy share above is "
+        "worked out on b200, as the rules read it (buy versus rent gives each owned replica's own).\n"
+        "**Capacity** (throughput): one replica of 4 × h100-sxm serves about 7.98 requests/s"
+    ) in result.stdout
