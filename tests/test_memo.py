@@ -349,3 +349,6 @@ def test_an_own_hardware_decision_beside_a_rental_of_another_gpu_says_whose_busy
         "worked out on b200, as the rules read it (buy versus rent gives each owned replica's own).\n"
         "**Capacity** (throughput): one replica of 4 × h100-sxm serves about 7.98 requests/s"
     ) in result.stdout
+    # TCO001's break-even names the rental it is worked out against, an H100 one, not the B200 rental
+    # its sentence goes on to name as the cheapest for the same work.
+    assert "the break-even of 70 % against $2.69 per h100-sxm GPU-hour at runpod/community" in result.stdout
