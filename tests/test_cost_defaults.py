@@ -275,6 +275,10 @@ def test_depreciation_years_in_an_overrides_file(
         "life" in memo
     )
     assert f"hgx-h100-8.depreciation_years = {years}" in memo
+    # The assumptions say the user's figures replace some defaults, rather than ask for them.
+    assert "staff defaults, except the figures replaced with your own below.\n" in memo
+    assert "replace any of them with your own figures" not in memo
+    assert "replace any of them with your own figures" in invoke("recommend", PUBLIC_CHAT).output
 
 
 def test_months_still_work_in_tco_and_overrides(tmp_path: Path) -> None:
