@@ -20,6 +20,7 @@ from gpu_advisor.engine.apps.check.proposal_facts import proposal_fact
 from gpu_advisor.engine.apps.check.references import validate_references
 from gpu_advisor.engine.apps.check.robustness import proposal_robustness, proposal_win_share
 from gpu_advisor.engine.apps.recommend import evaluate_workload
+from gpu_advisor.engine.calc.latency import UNBOUNDED_MS
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.fleets import MixedFleetBilling
@@ -92,6 +93,11 @@ def check_item(
     knowledge, rulebook = evaluation.knowledge, evaluation.rulebook
     title = rule_text(rule, fmt.lang).title
     evidence = {name: data[name] for name in fields_read(rule.applies + rule.when)}
+    unbounded = [name for name, value in evidence.items() if value == UNBOUNDED_MS]
+    if unbounded:
+        # A wait that grows without bound is compared as UNBOUNDED_MS; the evidence gives no figure for
+        # it (null) and says why.
+        evidence.update(dict.fromkeys(unbounded), peak_overloads_replicas=True)
     if LOCATION_FACTS & evidence.keys() and data["region"]:
         # Where the proposal runs, down to the countries of its regions, beside the check's verdict on it.
         evidence.update({name: data[name] for name in ("region", "jurisdiction", "countries")})
