@@ -60,6 +60,14 @@ def test_the_catalog_servers_own_card_count_needs_no_price() -> None:
     assert "  low price       $250,000, resale value 0 %" in text
 
 
+def test_your_price_for_the_catalog_server_replaces_its_range() -> None:
+    """--server-price for the catalog's own 8-card server: the low- and high-price scenarios of the
+    catalog's $250,000-$320,000 range are not the user's (one read $250,000 as the "low" price above the
+    user's $240,000); the resale scenario is worked out at the user's price, as an overrides file's."""
+    data = json.loads(invoke("tco", "--country", "US", "--server-price", "240000", "--format", "json").output)
+    assert [(s["name"], s["server_price_usd"]) for s in data["scenarios"]] == [("residual value", 240_000)]
+
+
 def test_tco_refusals_are_said_in_german_with_the_options_names() -> None:
     both = invoke("tco", "--months", "24", "--depreciation-years", "3", "--lang", "de")
     assert both.exit_code == 2

@@ -38,8 +38,9 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
     assumptions = priced.assumptions
     cost = own_hardware_cost(assumptions)
     # Another card count is the user's server, not the catalog's: neither its name nor its price range
-    # belongs to it.
+    # belongs to it. The user's own price replaces the range too (as an overrides file's does).
     catalogs = assumptions.gpus_per_server == server.gpus_per_server
+    price_range = catalogs and "server_price_usd" not in given
     return TcoResult(
         server=server.id if catalogs else None,
         gpu=server.gpu,
@@ -53,7 +54,7 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
         usd_per_gpu_hour=per_gpu_hour(assumptions),
         costs=priced.costs,
         break_even=break_evens(knowledge, server, cost.total),
-        scenarios=scenarios(server, assumptions, price_range=catalogs),
+        scenarios=scenarios(server, assumptions, price_range=price_range),
         overridden=tuple(sorted(given)),
         source=cite(server.source, knowledge),
         as_of=server.as_of,
