@@ -71,6 +71,22 @@ def test_csv_unknown_column_stops_with_a_suggestion(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [("empty.csv", ""), ("header.csv", CSV_HEADER), ("empty.jsonl", ""), ("empty.yaml", "[]\n")],
+)
+def test_an_input_without_a_workload_is_refused_and_writes_nothing(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    """A truncated export (nothing, or a header alone) stops with exit 2, as ``check`` refuses a file
+    without a proposal: it passed as a clean run of 0 workloads."""
+    source = write(tmp_path, name, text)
+    result = invoke(source, "--output", str(tmp_path / "out.csv"))
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {source}: no workload in the file\n"
+    assert not (tmp_path / "out.csv").exists()
+
+
 def test_jsonl_bad_line_is_reported_and_the_rest_continues(tmp_path: Path) -> None:
     result = invoke(write(tmp_path, "w.jsonl", JSONL_INPUT), "--jobs", "2")
     assert result.exit_code == 1  # rows were skipped, result.stderr

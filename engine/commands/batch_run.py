@@ -13,6 +13,7 @@ from gpu_advisor.engine.apps.batch.summary import PORTFOLIO_NOTE_RULES, BatchSum
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.safe_files import OutputTarget, check_output, pending_output, write_output
 from gpu_advisor.engine.common.signals import Interrupted
+from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.engines import rulebook_for
@@ -142,6 +143,9 @@ def batch_file(
             finally:
                 if not sink.closed:
                     sink.flush()
+            if not tally.evaluated + tally.errors:
+                # A header alone, or nothing: a truncated export must not pass a pipeline as a clean run.
+                raise InputError(at(input_path, Words("no workload in the file")))
     finally:
         # A file rejected before its first row (bad header, not a list) gets its error, not a summary.
         if (
