@@ -127,3 +127,10 @@ def test_strict_stops_at_the_first_bad_row_with_exit_2(
         f"{evaluated + 1} workloads, {evaluated} evaluated, 1 with errors (evaluated on "
     ) in result.stderr
     assert f"; stopped at line {bad_line}\n" in result.stderr
+
+
+def test_the_summary_of_one_workload_says_one_workload(tmp_path: Path) -> None:
+    source = write(tmp_path, "one.csv", CSV_HEADER + "one,llama-3.1-8b,,fp8,1000,false,steady\n")
+    result = invoke(source, "--output", str(tmp_path / "out.csv"))
+    assert result.exit_code == 0, result.output
+    assert f"{source}: 1 workload, 1 evaluated, 0 with errors (evaluated on " in result.output

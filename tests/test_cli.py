@@ -227,10 +227,14 @@ def test_size_at_a_concurrency_shows_the_requests_in_flight_asked_for() -> None:
         "size", "--model", "llama-3.1-8b", "--precision", "bf16", "--concurrency", "300", "--gpu", "h100-sxm"
     )
     lines = text.output.splitlines()
-    header = lines.index("GPU         Cards In flight     Req/s   Tokens/s     TTFT ms     TPOT ms")
+    header = lines.index("GPU         Cards In flight     Req/s  Out tok/s     TTFT ms     TPOT ms")
     assert lines[header + 1].split()[:3] == ["h100-sxm", "1", "300"]  # not the replica's 1,024 at most
     assert "throughput and latency (TTFT, TPOT at 300 requests in flight per replica)" in " ".join(lines)
     assert "at the peak" not in text.output
+    one = invoke(
+        "size", "--model", "llama-3.1-8b", "--precision", "bf16", "--concurrency", "1", "--gpu", "h100-sxm"
+    )
+    assert "At 1 request in flight per replica (" in one.output and "1 requests" not in one.output
 
 
 def test_catalog_offers_that_match_nothing_say_so() -> None:
