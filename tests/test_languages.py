@@ -65,7 +65,7 @@ def test_an_unknown_language_in_the_environment_is_bad_input() -> None:
 
 
 def test_tco_in_german_and_euro() -> None:
-    result = invoke("tco", "--lang", "de", "--currency", "EUR", "--server-price", "285000")
+    result = invoke("tco", "--lang", "de", "--currency", "EUR")
     assert result.exit_code == 0, result.output
     # 285,000 USD at the knowledge base's rate, written the German way
     assert result.output.startswith("Eigener Server: hgx-h100-8 (8 x h100-sxm) für ")
@@ -101,7 +101,7 @@ def german_batch(tmp_path: Path) -> tuple[Path, Any]:
 def test_batch_summary_in_german_and_euro(tmp_path: Path) -> None:
     source, result = german_batch(tmp_path)
     assert result.exit_code == 0, result.stderr
-    assert f"{source}: 1 Workloads, 1 ausgewertet, 0 mit Fehlern (ausgewertet am {AS_OF})" in result.stderr
+    assert f"{source}: 1 Workload, 1 ausgewertet, 0 mit Fehlern (ausgewertet am {AS_OF})" in result.stderr
     assert "Nach Bereitstellung:\n  Verwaltete API" in result.stderr
     assert re.search(r"Monatliche Gesamtkosten: [0-9.]+ €\n", result.stderr)
 
