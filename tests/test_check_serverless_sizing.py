@@ -85,6 +85,11 @@ def test_an_instance_size_the_product_does_not_sell_fails_and_a_sold_one_is_pric
         "proposed, is not one of them, so it can be neither deployed nor priced as proposed. A replica needs "
         "1 × h100-sxm: propose one of the sizes sold that holds it."
     )
+    # The text says it has no price, rather than leaving the line out.
+    text = CliRunner().invoke(main, ["check", str(tmp_path / "modal-16.yaml"), "--as-of", AS_OF]).output
+    assert "\n  proposed: not priced (the catalog cannot price what is proposed)\n  " in text
+    priced = CliRunner().invoke(main, ["check", str(tmp_path / "modal-2.yaml"), "--as-of", AS_OF]).output
+    assert "not priced" not in priced and "\n  proposed: $11,532 per month" in priced
 
 
 def test_instance_sizes_are_said_as_a_sentence_names_them() -> None:
