@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import typing
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Literal
 
 Language = Literal["en", "de"]
@@ -106,8 +106,9 @@ class Format:
             if f"{value:.{digits}f}" == f"{edge:.{digits}f}":
                 scale = 10**digits
                 value = (math.floor if value < edge else math.ceil)(value * scale) / scale
-        # Half up, as a reader redoing the sum rounds (10 of 16 cards: 63 %, not the float format's 62 %).
-        whole = f"{Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP):,.{digits}f}"
+        # Half to even, as Python formats: two shares that complement each other at exact halves (254 and
+        # 146 of 400 scenarios) read 64 % and 36 %, adding up to 100 %; half up read 64 % and 37 %.
+        whole = f"{value:,.{digits}f}"
         if share > 0 and whole == "0":
             return "< 1 %"
         # Nor does a share short of the whole read as all of it: 99.96 % busy is not always busy.
