@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 from click.testing import CliRunner
 from helpers import NEGOTIATED_AWS, negotiated_aws, run
@@ -190,9 +189,17 @@ def test_a_hybrid_runs_no_more_cards_than_its_gpus_name(tmp_path: Path) -> None:
     status = {item["rule_id"]: item["status"] for item in base_only["results"]}
     assert base_only["usd_per_month"] == round(8 * 1.90 * 730, 2)
     assert (status["PRC020"], status["SIZ009"]) == ("warn", "warn")
+    # PRC020 does not call the load flat: the proposal's cards leave the hourly offer no hour.
+    (prc020,) = [item["message"] for item in base_only["results"] if item["rule_id"] == "PRC020"]
+    assert prc020.startswith("The proposal's 8 cards are its reservation's, aws p5-reserved-3y: they leave")
+    assert "propose dedicated_cloud" not in prc020
+    # Ten cards: one replica (2 cards) at Lambda in each of the 19 hours a day that need more than the
+    # base's 4, 38 card-hours a day; the recommended mix of 12 runs up to two there, 46 card-hours a day
+    # (30.42 days a month, $2.99 a card-hour).
     ten = checked(10)
     status = {item["rule_id"]: item["status"] for item in ten["results"]}
-    assert 8 * 1.90 * 730 < ten["usd_per_month"] < checked(12)["usd_per_month"] == pytest.approx(15280, abs=1)
+    assert ten["usd_per_month"] == round(8 * 1.90 * 730 + 38 * 2.99 * 30.42, 2) == 14552.32
+    assert checked(12)["usd_per_month"] == round(8 * 1.90 * 730 + 46 * 2.99 * 30.42, 2) == 15279.97
     assert (status["PRC020"], status["SIZ009"], status["SIZ012"]) == ("pass", "pass", "warn")
 
 

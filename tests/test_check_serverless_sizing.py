@@ -87,7 +87,7 @@ def test_an_instance_size_the_product_does_not_sell_fails_and_a_sold_one_is_pric
     )
     # The text says it has no price, rather than leaving the line out.
     text = CliRunner().invoke(main, ["check", str(tmp_path / "modal-16.yaml"), "--as-of", AS_OF]).output
-    assert "\n  proposed: not priced (the catalog cannot price what is proposed)\n  " in text
+    assert "\n  proposed: not priced (the checks below say what is missing or not sold)\n  " in text
     priced = CliRunner().invoke(main, ["check", str(tmp_path / "modal-2.yaml"), "--as-of", AS_OF]).output
     assert "not priced" not in priced and "\n  proposed: $11,532 per month" in priced
 

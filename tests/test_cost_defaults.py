@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import PUBLIC_CHAT, invoke, merged, run
+from helpers import NEGOTIATED_AWS, PUBLIC_CHAT, invoke, merged, run
 
 from gpu_advisor.engine.apps.overrides import apply_overrides
 from gpu_advisor.engine.apps.tco import tco
@@ -140,6 +140,9 @@ def test_on_premises_the_advice_to_replace_the_defaults_goes_once_every_figure_i
 
     assert "TCO005" in fired(figures)
     assert "TCO005" not in fired({**figures, "staff_eur_per_month": 450})
+    # Every line but the server's price: the catalog's price is still a default.
+    lines = {"eur_per_kwh": 0.21, "rack_eur_per_month": 900, "staff_eur_per_month": 450}
+    assert "TCO005" in fired(lines)
 
 
 def test_tco007_quotes_no_price_range_once_the_price_is_yours() -> None:
@@ -279,6 +282,9 @@ def test_depreciation_years_in_an_overrides_file(
     assert "staff defaults, except the figures replaced with your own below.\n" in memo
     assert "replace any of them with your own figures" not in memo
     assert "replace any of them with your own figures" in invoke("recommend", PUBLIC_CHAT).output
+    # An overrides file of offer rates alone replaces no server figure.
+    rates = invoke("recommend", PUBLIC_CHAT, "--overrides", NEGOTIATED_AWS).output
+    assert "replace any of them with your own figures" in rates and "except the figures" not in rates
 
 
 def test_months_still_work_in_tco_and_overrides(tmp_path: Path) -> None:

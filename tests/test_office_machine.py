@@ -174,6 +174,11 @@ def test_on_premises_the_default_line_advice_names_no_machine_the_memo_did_not_c
     assert r.own_hardware.server == "workstation-rtx-5090"
     (tco005,) = [f.message for f in r.findings if f.rule_id == "TCO005"]
     assert "HGX" not in tco005 and "285,000" not in tco005
+    # An overrides file's own_server price sets the catalog's default server's, not the workstation's.
+    assert (
+        "power draw of the machine costed, RTX 5090 workstation, whose price an overrides file's own_server "
+        "does not set: it sets the catalog's default server's, and the power price"
+    ) in " ".join(tco005.split())
     assert " ".join(tco005.split()).startswith(
         "Own-server figures not given in an overrides file are defaults (the catalog's price and power draw "
         "of the machine costed"

@@ -140,3 +140,21 @@ def test_dep018_counts_the_starts_of_the_instances_added_as_theirs_not_the_kept_
         "with 2 kept warm in every paid hour, 0.5 in the starts of 548 instances added for busier hours)"
         in (dep018.message)
     )
+
+
+def test_dep018_counts_both_where_kept_instances_restart_and_others_are_added() -> None:
+    """Office hours at 3 million requests a day: the two kept instances start again before each of the 22
+    served days (44 starts) and one is added for a busier hour each day (22 more): the month's start
+    hours are theirs and the added ones', 66 starts of the cold start each."""
+    result = run(dict(TAGGER, load_pattern="variable", schedule="office_hours", requests_per_day=3_000_000))
+    option = result.serverless_option
+    assert option is not None and option.serverless is not None
+    billing = option.serverless
+    assert (billing.instances_kept, billing.kept_restarts_per_month, billing.scale_ups_per_month) == (
+        2,
+        44,
+        22,
+    )
+    assert billing.cold_start_hours_per_month == pytest.approx((44 + 22) * billing.cold_start_seconds / 3600)
+    (dep018,) = [f for f in result.findings if f.rule_id == "DEP018"]
+    assert "0.06 in starts, theirs and those of 22 instances added for busier hours)" in dep018.message

@@ -275,10 +275,10 @@ class EconomicsFact(Fact):
     """The catalog's own server uses a GPU that can serve the model."""
     own_usd_per_month: Annotated[float, Guard(OWNED)]
     own_in_an_office: Annotated[bool, Guard(OWNED)] = False
+    """The own route is costed on office machines (``housing: office``: no housing or staff line)."""
     own_defaults_left: bool = True
     """Some own-server figure is no figure of the user's: the server's price, the power price, the
     housing or the staff line (an overrides file's ``own_server`` gives them all)."""
-    """The own route is costed on office machines (``housing: office``: no housing or staff line)."""
     own_spare_in_the_same_node: Annotated[bool, Guard(OWNED)]
     """The own route is one node, and the spare replica the rules add runs in it beside the others."""
     own_replica_spans_servers: Annotated[bool, Guard(OWNED)] = False

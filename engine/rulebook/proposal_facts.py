@@ -191,6 +191,9 @@ class ProposalFact(Fact):
     """A hybrid proposal's mix of its reservation and an hourly offer is priced."""
     peak_runs: Annotated[bool, Guard("mix_priced")] = False
     """The mix's hourly offer runs in some hour: the busier hours need replicas beyond the base's."""
+    peak_capped: Annotated[bool, Guard("mix_priced")] = False
+    """The proposal's ``gpus`` hold fewer replicas than some hour needs, so the mix runs no more (the
+    capacity checks judge the shortfall)."""
     offer_billed: bool = True
     """The offer this fact names enters the proposal's cost; False for a hybrid's busier-hours offer
     where the mix never runs it (its list price then prices nothing)."""

@@ -43,6 +43,8 @@ class ProposedCost(NamedTuple):
     same hourly offers (0 where none is priced)."""
     cheapest_mix_usd_per_month: float = 0.0
     """What the mix with that base costs a month."""
+    peak_capped: bool = False
+    """A hybrid's ``gpus`` hold fewer replicas than some hour needs: the mix runs no more than they do."""
     unpriced: str = ""
     """Why the catalog prices nothing proposed, where the proposal gives what pricing needs: ``no_mix``
     (a hybrid's reservation and the busier-hours offer it names make no mix); "" otherwise."""
@@ -98,6 +100,7 @@ def proposal_cost(
                 peak_gpus_max=fleet.peak_gpus_rented_max,
                 cheapest_base_gpus=cheapest.base_gpus_rented if cheapest else 0,
                 cheapest_mix_usd_per_month=cheapest.usd_per_month if cheapest else 0.0,
+                peak_capped=capped_hours(proposal, offer, evaluation) != hours_needed(offer, evaluation),
             )
         if proposal.peak_provider or proposal.peak_offer:
             # The hourly offer named pairs with no admitted mix: no price, rather than the base alone.
@@ -155,14 +158,9 @@ def proposed_mixed_fleet(
         for p in market.priced
         if (offer_named or not p.excluded_by) and names_peak(proposal, p.listing.offer)
     ]
-    hours = replicas_by_hour(
-        plan, evaluation.capacity.traffic, evaluation.capacity.load, market.replicas.sizing
-    )
-    if proposal.gpus is not None:
-        # The busiest hour's cards the proposal names bound every hour's replicas: an hour that needs
-        # more runs short (the capacity checks say so), never on cards the proposal does not rent.
-        most = max(1, proposal.gpus // plan.cards_per_replica)
-        hours = tuple(min(needed, most) for needed in hours)
+    # The busiest hour's cards the proposal names bound every hour's replicas: an hour that needs more
+    # runs short (the capacity checks say so), never on cards the proposal does not rent.
+    hours = capped_hours(proposal, offer, evaluation)
     # A base the proposal states: the replicas that hold its cards (a part of one is a whole one, as a
     # reservation cannot hold part of a replica), in whole instances as the offer sells them.
     stated = (
@@ -182,6 +180,23 @@ def proposed_mixed_fleet(
         as_proposed=named,
         base_replicas=stated,
     )
+
+
+def hours_needed(offer: Offer, evaluation: Evaluation) -> tuple[int, ...]:
+    """The replicas each hour of a served day needs on the offer's GPU (``replicas_by_hour``)."""
+    capacity = evaluation.capacity
+    plan = evaluation.market.plans[offer.gpu]
+    return replicas_by_hour(plan, capacity.traffic, capacity.load, evaluation.market.replicas.sizing)
+
+
+def capped_hours(proposal: ProposalInput, offer: Offer, evaluation: Evaluation) -> tuple[int, ...]:
+    """``hours_needed``, each hour at most the replicas a hybrid's ``gpus`` hold (at least one), where it
+    names them."""
+    needed = hours_needed(offer, evaluation)
+    if proposal.gpus is None:
+        return needed
+    most = max(1, proposal.gpus // evaluation.market.plans[offer.gpu].cards_per_replica)
+    return tuple(min(replicas, most) for replicas in needed)
 
 
 def busiest_hour_held(plan: ReplicaPlan, hours: tuple[int, ...], offer: Offer) -> bool:

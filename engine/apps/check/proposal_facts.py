@@ -328,6 +328,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         base_gpus_billed=cost.base_gpus_billed,
         mix_priced=cost.mix_priced,
         peak_runs=cost.peak_gpus_max > 0,
+        peak_capped=cost.peak_capped,
         base_cost_compared=cost.cheapest_mix_usd_per_month > 0,
         base_extra_cost_share=cost.usd_per_month / cost.cheapest_mix_usd_per_month - 1
         if cost.cheapest_mix_usd_per_month > 0
