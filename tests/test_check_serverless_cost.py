@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 import yaml
 from helpers import EVALUATED_ON, invoke, run
+from test_unreachable_target_memo import CHAT_8B
 
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.proposal import ProposalDocument
@@ -81,16 +82,7 @@ def test_dep033_and_the_proposed_line_round_the_same_cents() -> None:
     """Three Modal H100 for an 8B chat at 100,000 requests a day: the proposal's month is $17,297.4999...,
     $17,297.50 to the cent. DEP033 rounded the raw figure down ($17,297) where the "proposed:" line rounded
     the cents up ($17,298); both now read the cents."""
-    chat = {
-        "name": "chat8b",
-        "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
-        "requests_per_day": 100_000,
-        "avg_input_tokens": 1000,
-        "avg_output_tokens": 300,
-        "load_pattern": "variable",
-        "latency_sensitive": True,
-        "company_country": "DE",
-    }
+    chat = CHAT_8B
     proposal = {"deployment": "serverless", "provider": "modal", "gpu": "h100-sxm", "gpus": 3}
     document = ProposalDocument.model_validate({"workload": chat, "proposal": proposal})
     result = check_document(document, "modal.yaml", 1, EVALUATED_ON)
