@@ -85,6 +85,9 @@ def test_an_input_without_a_workload_is_refused_and_writes_nothing(
     assert result.exit_code == 2
     assert result.stderr == f"error: {source}: no workload in the file\n"
     assert not (tmp_path / "out.csv").exists()
+    # To standard output neither: not even the CSV header of results there are none of.
+    streamed = invoke(source, "--format", "csv")
+    assert (streamed.exit_code, streamed.stdout) == (2, "")
 
 
 def test_jsonl_bad_line_is_reported_and_the_rest_continues(tmp_path: Path) -> None:

@@ -357,10 +357,13 @@ def run_batch(
     from contextlib import closing
 
     settings = Settings(tally.evaluated_on, output_format, tally.input, lang, scenarios, seed, policy)
-    sink.write(output_header(output_format, scenarios is not None))
+    # The header goes out with the first rows: an input without any writes nothing (it is refused).
+    header = output_header(output_format, scenarios is not None)
     # closing(): stopping early shuts the worker pool down now, not when the generator is collected.
     with closing(evaluate_rows(rows, settings, jobs, scheduler)) as chunks:
         for outcomes in chunks:
+            sink.write(header)
+            header = ""
             _write_chunk(outcomes, sink, tally, strict, progress, lang)
 
 
