@@ -398,3 +398,17 @@ def test_options_that_contradict_each_other_are_refused(args: list[str], expecte
     result = invoke(*args)
     assert result.exit_code == 2
     assert result.output == expected
+
+
+def test_two_letters_typed_the_wrong_way_round_suggest_the_field_they_spell(tmp_path: Path) -> None:
+    """'gpsu' is 'gpus' with two letters swapped; difflib alone ranks 'gpu' (a letter missing) above it.
+    Swapped digits name another size ('qwen2.5-27b' is no typo of qwen2.5-72b) and get no such hint."""
+    proposal = (EXAMPLES_DIR / "proposals" / "public-chat.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "p.yaml"
+    path.write_text(proposal.replace("  gpus: 4", "  gpsu: 4"), encoding="utf-8")
+    result = invoke("check", str(path))
+    assert result.exit_code == 2
+    assert result.output.rstrip().endswith("base_gpus (did you mean 'gpus'?)")
+    size = invoke("size", "--model", "qwen2.5-27b", "--precision", "bf16")
+    assert size.exit_code == 2
+    assert "did you mean 'qwen2.5-72b'" not in size.output

@@ -81,6 +81,11 @@ def suggestions(
     extending = [candidate for candidate in candidates if candidate.casefold().startswith(folded)]
     if extending:
         return Suggestions(tuple(extending))
+    # Two neighbouring letters typed in the wrong order ('gpsu') mean the value with them the right way
+    # round ('gpus'), which difflib's ratio ranks below a shorter value ('gpu') missing a letter.
+    swapped = [candidate for candidate in candidates if one_swap_apart(folded, candidate.casefold())]
+    if swapped:
+        return Suggestions(tuple(swapped[:1]))
     # Spelling compared in one case ('Lama-3.1-8B' is llama-3.1-8b's), the values suggested as written.
     by_folded = {candidate.casefold(): candidate for candidate in candidates}
     close = [
@@ -105,6 +110,21 @@ def suggestions(
     of_size = [c for c in by_spelling if c in sized and same_size(sized[c], size) and c not in nearest]
     # A value spelt like none of them names nothing whose size could be missing ('8b').
     return Suggestions(tuple([*nearest, *of_size][:most]), missing_size=size if close else None)
+
+
+def one_swap_apart(typed: str, meant: str) -> bool:
+    """``typed`` is ``meant`` with two neighbouring letters swapped ('gpsu' of 'gpus'); digits swapped
+    name another size or version ('qwen2.5-27b' is not a typo of qwen2.5-72b)."""
+    if len(typed) != len(meant) or typed == meant:
+        return False
+    differing = [i for i, (a, b) in enumerate(zip(typed, meant, strict=True)) if a != b]
+    return (
+        len(differing) == 2
+        and differing[1] == differing[0] + 1
+        and typed[differing[0]] == meant[differing[1]]
+        and typed[differing[1]] == meant[differing[0]]
+        and not any(typed[i].isdigit() for i in differing)
+    )
 
 
 SPELLING_CUTOFF = 0.6
