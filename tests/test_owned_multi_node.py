@@ -267,3 +267,44 @@ def test_a_replica_that_fills_its_own_server_is_not_said_to_share_one() -> None:
     assert "replicas share a server" not in memo
     german = " ".join(render_memo(result, Format.named("de")).split())
     assert "Auf den eigenen Servern füllt jedes Replikat aus 8 × h100-sxm einen eigenen Server" in german
+
+
+def test_one_replica_on_one_owned_server_is_said_to_run_there_and_its_idle_cards_to_hold_a_spare() -> None:
+    """A 70B FP8 chat that stays in the building, latency-sensitive, min_replicas 1: one replica of 2
+    H100 on one HGX of 8. The memo said the replica "fills a server of its own" and SIZ014 named a
+    RunPod rental, which data that stays in the building cannot use. The 8 - 2 = 6 idle cards hold
+    6 // 2 = 3 more replicas; a spare there survives a failed card, not the server's loss."""
+    workload = {
+        "name": "onprem-chat",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+        "requests_per_day": 200_000,
+        "latency_sensitive": True,
+        "on_premises_required": True,
+        "min_replicas": 1,
+    }
+    result = recommend(validate_workload(workload, "test"), EVALUATED_ON)
+    assert (result.decision.deployment, result.own_hardware.nodes, result.own_hardware.gpus_needed) == (
+        "own_hardware",
+        1,
+        2,
+    )
+    memo = " ".join(render_memo(result).split())
+    assert (
+        "On the owned servers each replica of 2 × h100-sxm runs on a server of its own: losing one"
+    ) in memo
+    assert "fills a server" not in memo
+    assert (
+        "The 6 cards the bought server leaves idle hold 3 more replicas: a spare run there keeps the peak "
+        "served through a failed card or an update with no further purchase, though not through the loss "
+        "of the server."
+    ) in memo
+    assert (
+        "The owned servers, the only route for data that stays in the building, run only the replicas the "
+        "peak needs: with a card down or during an update, users queue behind fewer replicas than the peak "
+        'needs; the cards the bought servers leave idle could hold a spare with no further purchase ("Load '
+        'and capacity" says how many).'
+    ) in memo
+    assert "The cheapest rental (" not in memo
+    german = " ".join(render_memo(result, Format.named("de")).split())
+    assert "Die 6 Karten, die der gekaufte Server ungenutzt lässt, fassen 3 weitere Replikate" in german
+    assert "läuft jedes Replikat aus 2 × h100-sxm auf einem eigenen Server" in german
