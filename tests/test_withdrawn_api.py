@@ -6,6 +6,7 @@ regions as its own list gives them (``regions_source``): Lambda's has no UK regi
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,10 @@ def test_the_withdrawn_price_is_excluded_and_the_served_one_compared() -> None:
     assert (
         "- **KNB018** · knowledge · info: **An API price of a model its provider no longer serves is not "
         "used.** The catalog keeps the price of a managed API whose provider has since stopped serving the "
-        "priced model under that product, so it is excluded: DeepSeek-R1 (DeepSeek API, deepseek-reasoner) "
+        "priced model under that product, so it is excluded: Claude 3.5 Sonnet at 3 / 15 USD per million "
+        "input / output tokens (2025-08-13), withdrawn on 2025-10-22: Anthropic retired Claude Sonnet 3.5 "
+        "(claude-3-5-sonnet-20240620 and -20241022): requests to it fail; "
+        "DeepSeek-R1 (DeepSeek API, deepseek-reasoner) "
         "at 0.55 / 2.19 USD per million input / output tokens (2025-02-06), withdrawn on 2025-08-21: "
         "DeepSeek moved the name deepseek-reasoner to DeepSeek-V3.1's thinking mode, and later to "
         "V3.1-Terminus, V3.2-Exp and V3.2.\n"
@@ -178,7 +182,14 @@ def test_the_withdrawals_source_is_listed_wherever_knb018_names_it() -> None:
     result = run({**R1, "model": {"name": "llama-3.1-8b", "precision": "fp8"}})
     assert "KNB018" in result.fired_rules
     withdrawals = [(p.title, p.as_of.isoformat()) for p in result.price_dates if p.used_for == WITHDRAWALS]
-    assert withdrawals == [("Change Log (DeepSeek API documentation)", "2025-08-21")]
+    assert withdrawals == [
+        ("Change Log (DeepSeek API documentation)", "2025-08-21"),
+        (
+            "GitLab issue 572012, Remove Claude Sonnet 3.5 due to Anthropic deprecation and retirement: "
+            "deprecated by Anthropic on 2025-08-13, retired on 2025-10-22",
+            "2025-10-22",
+        ),
+    ]
     assert (
         "| Change Log (DeepSeek API documentation) | 2025-08-21 | managed API withdrawals |"
         in render_memo(result)
@@ -193,3 +204,29 @@ def test_the_catalog_marks_the_withdrawn_price() -> None:
         "† deepseek-r1-deepseek: withdrawn on 2025-08-21 (its provider no longer serves the priced model "
         "under this product), so recommendations do not use it (KNB018)." in text
     )
+
+
+def test_a_retired_proprietary_model_is_marked_and_the_providers_usd_prices_are_not_converted() -> None:
+    """The document prints GPT-4o's and Claude 3.5 Sonnet's USD list prices with a euro sign; converted
+    at 1.16 they read 16 % high. A 70B prototype at 3,000 requests a day (the example): GPT-4o is
+    3,000 x 30.42 days x (800 x 2.50 + 300 x 10.00) / 1e6 = $456.30 a month in USD as listed. Claude
+    3.5 Sonnet, retired on 2025-10-22, is marked so and not counted among the prices open to the workload
+    (KNB018 does not fire: no withdrawn price stands in for a 70B model's)."""
+    workload = {
+        "name": "prototype",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+        "requests_per_day": 3_000,
+        "avg_input_tokens": 800,
+        "avg_output_tokens": 300,
+    }
+    result = run(workload)
+    gpt, claude = cost(result, "gpt-4o"), cost(result, "claude-3.5-sonnet")
+    assert (gpt.currency, claude.currency) == ("USD", "USD")
+    assert gpt.usd_per_month == pytest.approx(3_000 * 30.42 * (800 * 2.50 + 300 * 10.00) / 1e6)
+    assert (gpt.withdrawn_on, claude.withdrawn_on) == (None, dt.date(2025, 10, 22))
+    memo = render_memo(result)
+    assert (
+        "| Claude 3.5 Sonnet | unknown | $630 | $0.0069 | 2025-08-13 | "
+        "another model, withdrawn on 2025-10-22 |" in memo
+    )
+    assert "| GPT-4o | unknown | $456 | $0.005 | 2026-06-01 | another model |" in memo

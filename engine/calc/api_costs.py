@@ -272,6 +272,7 @@ def _cost(
         rate_limit_scope=api.rate_limit_scope,
         same_model=priced.same_model,
         excluded_by=priced.excluded_by,
+        withdrawn_on=api.withdrawn_on,
         listed=shown,
         cheaper_same_size=cheaper,
         nearest_smaller=smaller,

@@ -155,6 +155,8 @@ class ApiCost(ResultModel):
     rate_limit_scope: Literal["account", "project", "organization", "contract"] = "account"
     same_model: bool = False
     excluded_by: tuple[str, ...] = ()
+    withdrawn_on: dt.date | None = None
+    """The day its provider stopped serving the priced model (KNB018); None while it serves it."""
     listed: bool = False
     """Shown beside the comparison (proprietary ones, those that stand in up to the compared class, and
     ``cheaper_same_size``)."""
