@@ -60,9 +60,20 @@ def test_hourly_cards_for_office_hours_say_what_every_hour_costs(tmp_path: Path)
     runner = CliRunner(env={"COLUMNS": "400"})
     english = " ".join(runner.invoke(main, ["check", str(path)]).output.split())
     assert (
-        "For a business-critical service keep the cards through the night (every calendar hour, about "
-        "$40,179 a month at this price instead of $9,687), reserve capacity, or confirm with the provider "
-        "that it is there every morning."
+        "by a script or a scheduler; left running every calendar hour they cost about $40,179 a month at "
+        "this price instead of $9,687. Capacity paid by the hour is not reserved: a provider may have none "
+        "free at the next start. For a business-critical service keep the cards through the night, reserve "
+        "capacity, or confirm with the provider that it is there every morning."
     ) in english
     german = " ".join(runner.invoke(main, ["check", str(path), "--lang", "de"]).output.split())
-    assert "(jede Kalenderstunde, zu diesem Preis etwa 40.179 $ im Monat statt 9.687 $)" in german
+    assert "kosten sie zu diesem Preis etwa 40.179 $ im Monat statt 9.687 $." in german
+    # Not business-critical: the same release and its cost, without the advice to keep the cards.
+    document["workload"]["business_critical"] = False
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    internal = " ".join(runner.invoke(main, ["check", str(path)]).output.split())
+    assert (
+        "WARN PRC022 Rented by the hour for the paid hours: released outside them, and not promised back"
+        in (internal)
+    )
+    assert "left running every calendar hour they cost about $40,179 a month" in internal
+    assert "For a business-critical service" not in internal
