@@ -51,7 +51,7 @@ def test_check_speaks_german_in_euro() -> None:
 
 def test_environment_variables_choose_language_and_currency_and_options_win() -> None:
     german = check_de(env={"GPU_ADVISOR_LANG": "de", "GPU_ADVISOR_CURRENCY": "EUR"})
-    assert "19 bestanden, 3 mit Warnung, 0 nicht bestanden, 0 offen" in german
+    assert "20 bestanden, 3 mit Warnung, 0 nicht bestanden, 0 offen" in german
     english = check_de(
         "--lang", "en", "--currency", "USD", env={"GPU_ADVISOR_LANG": "de", "GPU_ADVISOR_CURRENCY": "EUR"}
     )

@@ -51,6 +51,6 @@ def test_a_16_card_replica_on_spot_bills_twice_the_redone_work() -> None:
     assert azure.billed_hours_per_month == pytest.approx(minutes / 60 * days * 1.10)
     memo = " ".join(render_memo(result).split())
     assert (
-        "spot hours carry 5 % more for work redone after interruptions, for each instance a replica spans "
-        "(it loses its work when any of them is taken back)."
+        'spot hours carry 5 % more for work redone after interruptions (an assumption; see "Assumptions"), '
+        "for each instance a replica spans (it loses its work when any of them is taken back)."
     ) in memo
