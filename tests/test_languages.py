@@ -55,7 +55,7 @@ def test_environment_variables_choose_language_and_currency_and_options_win() ->
     english = check_de(
         "--lang", "en", "--currency", "USD", env={"GPU_ADVISOR_LANG": "de", "GPU_ADVISOR_CURRENCY": "EUR"}
     )
-    assert "19 passed, 3 with warnings, 0 failed, 0 unknown" in english
+    assert "20 passed, 3 with warnings, 0 failed, 0 unknown" in english
 
 
 def test_an_unknown_language_in_the_environment_is_bad_input() -> None:
