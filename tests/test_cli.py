@@ -99,6 +99,23 @@ def test_the_default_context_grows_to_hold_a_long_request() -> None:
     result = invoke("recommend", "-", "--as-of", "2026-11-30", stdin=workload)
     assert result.exit_code == 0, result.output
     assert "| Context | 30,150 tokens (default) |" in result.output
+    # A window of one average request (30,000 in + the default 150 out) refuses every longer one: SIZ027
+    # says so, and names the engine's setting it is served with.
+    memo = " ".join(result.output.split())
+    assert (
+        "- **SIZ027** The serving context is one average request: longer requests are refused: The workload "
+        "leaves context_tokens out, and its average request (30,000 tokens in + 150 out) is longer than the "
+        "default window, so the cards and the KV cache are sized for a serving context of exactly 30,150 "
+        "tokens, one average request. An engine served with that context (vLLM's --max-model-len 30150) "
+        "refuses every request whose prompt and answer together are longer than the average"
+    ) in memo
+    # A context the workload gives, or the default window an average request fits, says nothing of it.
+    given = invoke("recommend", "-", "--as-of", "2026-11-30", stdin=workload + "context_tokens: 32768\n")
+    assert given.exit_code == 0, given.output
+    assert "SIZ027" not in given.output
+    short = invoke("recommend", "-", "--as-of", "2026-11-30", stdin=workload.replace("30000", "3000"))
+    assert "| Context | 8,192 tokens (default) |" in short.output
+    assert "SIZ027" not in short.output
 
 
 def test_a_request_exactly_filling_the_context_is_accepted() -> None:

@@ -66,6 +66,10 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         company_region=knowledge.data_protection_region(resolved.company_country),
         is_moe=resolved.is_moe,
         **_batch_facts(resolved),
+        context_is_average_request=(
+            "context_tokens" in resolved.defaults_used
+            and resolved.context_tokens == resolved.avg_input_tokens + resolved.avg_output_tokens
+        ),
         profile_given="load_profile" not in resolved.defaults_used,
         profile_share_outside_schedule=share_outside_served_hours(
             tuple(resolved.load_profile), schedule.first_hour, schedule.hours_per_day
