@@ -143,3 +143,20 @@ def test_a_limit_per_contract_is_said_across_the_contracts_models() -> None:
         "beyond them it answers HTTP 429 until the provider raises the limit: ask it for a higher one before "
         "relying on the API at the peak."
     ]
+
+
+def test_the_summary_says_an_api_decided_on_answers_429_beyond_its_default_limits() -> None:
+    """The voice assistant is recommended OVHcloud's API, past its 400 requests a minute (PRV017): the
+    Summary says so beside the price, not only the Why section; a volume within the limits says nothing."""
+    from gpu_advisor.engine.present.memo import render_memo
+
+    result = api.recommend(VOICE, EVALUATED_ON)
+    memo = render_memo(result)
+    summary = memo.split("## Why")[0]
+    assert (
+        "The workload sends more than this API takes by default (PRV017): beyond its limits it answers "
+        "HTTP 429 until the provider raises them. Ask for the higher limits before relying on it.\n"
+    ) in summary
+    within = api.recommend({**CLAIMS, "requests_per_day": 20_000}, EVALUATED_ON)
+    assert within.decision.deployment == "api"
+    assert "HTTP 429 until the provider raises them" not in render_memo(within)
