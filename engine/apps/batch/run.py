@@ -183,7 +183,9 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         )
         return Outcome(row.line, name, None, fault, fault=True)
     decision = summary.decision
-    attention, notes = portfolio_split(summary.attention)
+    attention = portfolio_split(summary.attention)[0]
+    # A stale catalog price is noted wherever it fired, whether or not it concerns the route decided on.
+    notes = portfolio_split(summary.fired_rules)[1]
     return Outcome(
         line=row.line,
         name=workload.name,
