@@ -412,3 +412,19 @@ def test_two_letters_typed_the_wrong_way_round_suggest_the_field_they_spell(tmp_
     size = invoke("size", "--model", "qwen2.5-27b", "--precision", "bf16")
     assert size.exit_code == 2
     assert "did you mean 'qwen2.5-72b'" not in size.output
+
+
+def test_a_profile_without_traffic_in_the_schedules_hours_names_the_file(tmp_path: Path) -> None:
+    """Found where the traffic is worked out, after the file's other values: it named no file."""
+    path = tmp_path / "night.yaml"
+    path.write_text(
+        "name: x\nmodel: {name: llama-3.1-8b, precision: fp8}\nrequests_per_day: 1000\n"
+        "schedule: office_hours\nload_profile: [1,1,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1]\n",
+        encoding="utf-8",
+    )
+    result = invoke("recommend", str(path))
+    assert result.exit_code == 2
+    assert result.output == (
+        f"error: {path}: load_profile: the load profile has no traffic in the hours the schedule serves "
+        "(8 hours on 22 working days, 176 hours a month, from 9:00)\n"
+    )
