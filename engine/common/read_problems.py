@@ -134,6 +134,11 @@ OS_ERRORS = {
 """Operating system errors by number, as the catalogs say them (English shows the system's own text)."""
 
 
+OPENED_CONTEXTS = ("while parsing a flow mapping", "while parsing a flow sequence", "while scanning a quoted")
+"""PyYAML's contexts whose mark is a bracket or quote opened (its ``context_mark``), left open to the
+problem found on a later line."""
+
+
 def yaml_problem(error: yaml.YAMLError) -> Words:
     """A YAML parser's complaint on one line, without the excerpt of the text that PyYAML appends: where
     (line and column) and what it found (a character or a token kind), never more of the file. A file
@@ -143,14 +148,31 @@ def yaml_problem(error: yaml.YAMLError) -> Words:
         what = ", ".join(part for part in (error.context, error.problem) if part)
         mark = error.problem_mark or error.context_mark
         said = _known(what, YAML_PROBLEMS, _yaml_value)
-        if mark is not None:
+        if mark is None:
+            return said
+        opened = error.context_mark
+        if (
+            opened is not None
+            and error.problem_mark is not None
+            and opened.line < mark.line
+            and (error.context or "").startswith(OPENED_CONTEXTS)
+        ):
+            # A bracket left open on one line is found missing on a later one: both lines are named.
             return Words(
-                "line %(line)s, column %(column)s: %(problem)s",
+                "line %(line)s, column %(column)s: %(problem)s; opened on line %(opened)s, column "
+                "%(opened_column)s",
                 line=mark.line + 1,
                 column=mark.column + 1,
                 problem=said,
+                opened=opened.line + 1,
+                opened_column=opened.column + 1,
             )
-        return said
+        return Words(
+            "line %(line)s, column %(column)s: %(problem)s",
+            line=mark.line + 1,
+            column=mark.column + 1,
+            problem=said,
+        )
     english = " ".join(str(error).split())
     if isinstance(error, yaml.reader.ReaderError):
         if isinstance(error.character, int):
