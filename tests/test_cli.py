@@ -105,9 +105,10 @@ def test_the_default_context_grows_to_hold_a_long_request() -> None:
     assert (
         "- **SIZ027** The serving context is one average request: longer requests are refused: The workload "
         "leaves context_tokens out, and its average request (30,000 tokens in + 150 out) is longer than the "
-        "default window, so the cards and the KV cache are sized for a serving context of exactly 30,150 "
-        "tokens, one average request. An engine served with that context (vLLM's --max-model-len 30150) "
-        "refuses every request whose prompt and answer together are longer than the average"
+        "default window, so the serving context is exactly 30,150 tokens, one average request: the cards "
+        "and the KV cache are sized for it, and the API windows compared are held to it. An engine served "
+        "with that context (vLLM's --max-model-len 30150) refuses a request whose prompt and the answer "
+        "length it asks for (max_tokens) together exceed it: with an average prompt, any max_tokens above 150"
     ) in memo
     # A context the workload gives, or the default window an average request fits, says nothing of it.
     given = invoke("recommend", "-", "--as-of", "2026-11-30", stdin=workload + "context_tokens: 32768\n")
@@ -116,6 +117,10 @@ def test_the_default_context_grows_to_hold_a_long_request() -> None:
     short = invoke("recommend", "-", "--as-of", "2026-11-30", stdin=workload.replace("30000", "3000"))
     assert "| Context | 8,192 tokens (default) |" in short.output
     assert "SIZ027" not in short.output
+    # An average request exactly the default window's length does not outgrow it.
+    exact = invoke("recommend", "-", "--as-of", "2026-11-30", stdin=workload.replace("30000", "8042"))
+    assert "| Context | 8,192 tokens (default) |" in exact.output
+    assert "SIZ027" not in exact.output
 
 
 def test_a_request_exactly_filling_the_context_is_accepted() -> None:

@@ -262,7 +262,7 @@ def test_a_replica_that_fills_its_own_server_is_not_said_to_share_one() -> None:
     assert (
         "On the owned servers each replica of 8 × h100-sxm fills a server of its own: losing one (a power "
         "supply, a board, its network) takes its replica down, and no spare replica covers it; where the "
-        "service must survive the loss of a server, plan a spare replica."
+        "service must survive the loss of a server, plan a spare replica on another server."
     ) in memo
     assert "replicas share a server" not in memo
     german = " ".join(render_memo(result, Format.named("de")).split())
@@ -301,8 +301,8 @@ def test_one_replica_on_one_owned_server_is_said_to_run_there_and_its_idle_cards
     assert (
         "The owned servers, the only route for data that stays in the building, run only the replicas the "
         "peak needs: with a card down or during an update, users queue behind fewer replicas than the peak "
-        'needs; the cards the bought servers leave idle could hold a spare with no further purchase ("Load '
-        'and capacity" says how many).'
+        "needs, or the service stops where it runs one; the cards the bought servers leave idle could hold "
+        'a spare with no further purchase ("Load and capacity" says how many).'
     ) in memo
     assert "The cheapest rental (" not in memo
     german = " ".join(render_memo(result, Format.named("de")).split())

@@ -56,7 +56,7 @@ YAML_CASES = [
         # The quote left open on line 1 is named beside where its end is missed.
         "line 2, column 1: while scanning a quoted scalar, found unexpected end of stream; opened on line 1, "
         "column 7",
-        "Zeile 2, Spalte 1: die Datei endet, bevor die Anführungszeichen geschlossen werden; begonnen in "
+        "Zeile 2, Spalte 1: die Datei endet, bevor die Anführungszeichen geschlossen werden; geöffnet in "
         "Zeile 1, Spalte 7",
     ),
     (
@@ -70,7 +70,7 @@ YAML_CASES = [
         "line 3, column 1: while parsing a flow mapping, expected ',' or '}', but got '<stream end>'; opened "
         "on line 2, column 8",
         "Zeile 3, Spalte 1: in der Zuordnung in geschweiften Klammern fehlt ein Komma oder die schließende "
-        "Klammer, gefunden: das Dateiende; begonnen in Zeile 2, Spalte 8",
+        "Klammer, gefunden: das Dateiende; geöffnet in Zeile 2, Spalte 8",
     ),
     (
         'name: "chat\\q"\n',

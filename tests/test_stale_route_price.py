@@ -44,35 +44,3 @@ def test_no_warning_within_180_days_of_the_price() -> None:
     on_the_line = dt.date(2026, 5, 8) + dt.timedelta(days=180)
     assert "KNB013" not in run(SPORADIC, on_the_line).fired_rules
     assert "KNB013" in run(SPORADIC, on_the_line + dt.timedelta(days=1)).fired_rules
-
-
-def test_a_stale_price_of_a_route_the_decision_does_not_take_is_named_apart() -> None:
-    """An Austrian hospital's 70B RAG in office hours is recommended a rental; the cheapest self-hosted
-    route the API is weighed against is RunPod Serverless, whose price is stale (KNB013). The Summary
-    counted KNB013 among the decision's constraints, beside PRV013 about the same route named apart."""
-    hospital = {
-        "name": "at-hospital-rag",
-        "model": {"name": "llama-3.3-70b", "precision": "fp8"},
-        "requests_per_day": 8000,
-        "avg_input_tokens": 3000,
-        "avg_output_tokens": 400,
-        "load_pattern": "variable",
-        "schedule": "office_hours",
-        "latency_sensitive": True,
-        "personal_data": True,
-        "company_country": "AT",
-    }
-    result = run(hospital)
-    assert result.decision.deployment != "serverless"
-    assert {"KNB013", "PRV013"} <= set(result.fired_rules)
-    from gpu_advisor.engine.present.memo import elsewhere
-
-    (stale,) = [f for f in result.findings if f.rule_id == "KNB013"]
-    assert elsewhere(result, stale)
-    summary = render_memo(result).split("## Why")[0]
-    named_apart = "2 more concern routes the decision does not take (PRV013, KNB013, see Risks and caveats)."
-    assert named_apart in summary
-    # Where serverless is the decision, its stale price stays among the constraints.
-    sporadic = run(SPORADIC)
-    (own,) = [f for f in sporadic.findings if f.rule_id == "KNB013"]
-    assert not elsewhere(sporadic, own)

@@ -185,8 +185,9 @@ def test_the_withdrawals_source_is_listed_wherever_knb018_names_it() -> None:
     assert withdrawals == [
         ("Change Log (DeepSeek API documentation)", "2025-08-21"),
         (
-            "GitLab issue 572012, Remove Claude Sonnet 3.5 due to Anthropic deprecation and retirement: "
-            "deprecated by Anthropic on 2025-08-13, retired on 2025-10-22",
+            "Anthropic docs, Model deprecations, 2025-08-13: Claude Sonnet 3.5 models (retired from October "
+            "22, 2025, 9 AM PT, as Anthropic's notice quoted in "
+            "github.com/Significant-Gravitas/AutoGPT/issues/10974 says)",
             "2025-10-22",
         ),
     ]

@@ -86,6 +86,17 @@ def naming_the_file(workload_file: str) -> Iterator[None]:
         raise prefixed(error, "<stdin>" if workload_file == "-" else workload_file, error.field) from None
 
 
+def complete_the_files_workload(workload: Any, knowledge: Any, workload_file: str) -> None:
+    """The file's values against the catalog (not a policy's or --vary's), each refusal naming the file:
+    completed as the pipeline completes them, and a load profile with no traffic in the schedule's hours
+    (found where the traffic is worked out) checked here too."""
+    from gpu_advisor.engine.pipeline.capacity import workload_traffic
+    from gpu_advisor.engine.pipeline.defaults import complete_workload
+
+    with naming_the_file(workload_file):
+        workload_traffic(complete_workload(workload, knowledge), knowledge)
+
+
 def to_json(result: Any) -> str:
     return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
 

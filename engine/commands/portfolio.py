@@ -10,12 +10,12 @@ from gpu_advisor.engine.commands.common import (
     EXIT_INTERNAL_ERROR,
     EXIT_ROWS_SKIPPED,
     as_of_option,
+    complete_the_files_workload,
     currency_option,
     emit,
     force_option,
     handle_errors,
     lang_option,
-    naming_the_file,
     output_target,
     parse_date,
     policy_option,
@@ -202,7 +202,6 @@ def sweep(
     from gpu_advisor.engine.common.signals import exit_code_of, stop_on_signals
     from gpu_advisor.engine.domain.workload import load_workload
     from gpu_advisor.engine.i18n.formats import Format
-    from gpu_advisor.engine.pipeline.defaults import complete_workload
     from gpu_advisor.engine.present.sweep_text import render_sweep
     from gpu_advisor.engine.present.terminal import text_layout
 
@@ -212,8 +211,7 @@ def sweep(
         with stop_on_signals():
             knowledge = knowledge_with_overrides(overrides, evaluated_on)
             workload = load_workload(workload_file)
-            with naming_the_file(workload_file):  # the file's values against the catalog, not --vary's
-                complete_workload(workload, knowledge)
+            complete_the_files_workload(workload, knowledge, workload_file)
             result = run_sweep(workload, specs, evaluated_on, knowledge, lang, policy_path(policy_dir))
             fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
             width, wrap = text_layout(to_file=target is not None)

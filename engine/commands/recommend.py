@@ -9,12 +9,12 @@ import click
 
 from gpu_advisor.engine.commands.common import (
     as_of_option,
+    complete_the_files_workload,
     currency_option,
     emit,
     force_option,
     handle_errors,
     lang_option,
-    naming_the_file,
     output_target,
     pager_option,
     parse_date,
@@ -90,8 +90,6 @@ def recommend(
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.domain.workload import load_workload
     from gpu_advisor.engine.i18n.formats import Format
-    from gpu_advisor.engine.pipeline.capacity import workload_traffic
-    from gpu_advisor.engine.pipeline.defaults import complete_workload
     from gpu_advisor.engine.present.memo import render_brief, render_memo
 
     if brief and output_format == "json":
@@ -127,10 +125,7 @@ def recommend(
         knowledge, replaced = apply_overrides(knowledge, your_figures, overrides, evaluated_on)
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
     result: Recommendation
-    with naming_the_file(workload_file):  # the file's values against the catalog, not a policy's
-        # A load profile with no traffic in the schedule's hours is found where the traffic is worked out:
-        # done here too, so that the refusal names the file like every other one of its values.
-        workload_traffic(complete_workload(workload, knowledge), knowledge)
+    complete_the_files_workload(workload, knowledge, workload_file)
     if scenarios is not None:
         result = _with_scenarios(
             workload, ranges, evaluated_on, scenarios, seed, knowledge, your_figures, policy_dir, fmt

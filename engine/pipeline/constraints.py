@@ -68,7 +68,7 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         **_batch_facts(resolved),
         context_is_average_request=(
             "context_tokens" in resolved.defaults_used
-            and resolved.context_tokens == resolved.avg_input_tokens + resolved.avg_output_tokens
+            and resolved.context_tokens > knowledge.workload_default_values()["context_tokens"]
         ),
         profile_given="load_profile" not in resolved.defaults_used,
         profile_share_outside_schedule=share_outside_served_hours(

@@ -92,7 +92,7 @@ class WorkloadContext(Fact):
     """A batch's window (``ResolvedWorkload.batch_window_hours``; a service has none)."""
     batch_runs_per_month: Annotated[float, Guard("batch")] = 0.0
     context_is_average_request: bool = False
-    """context_tokens is left out and an average request outgrows the default: the window is one request."""
+    """context_tokens is left out and an average request outgrows the default window, which grows to it."""
     profile_given: bool
     """The workload gives its own load_profile (else its load pattern's applies)."""
     profile_share_outside_schedule: float

@@ -27,9 +27,9 @@ class Outcome:
 
 
 PORTFOLIO_NOTE_RULES = ("KNB001", "KNB007", "KNB013")
-"""Rules whose finding is about the catalog rather than the workload (KNB001: the chosen offer's list
+"""Rules whose finding is about the catalog rather than the workload (KNB001: the cheapest rental's list
 price is older than the stale-price line; KNB007: the compared API's; KNB013: the serverless
-product's). In a portfolio they would flag
+product's), counted wherever they fired. In a portfolio they would flag
 nearly every workload, so the summary reports each once, with the number of workloads it concerns, and
 they do not count as a reason for attention; each workload's own result still lists the finding."""
 

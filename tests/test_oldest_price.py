@@ -1,0 +1,61 @@
+"""The Risks line's oldest price date is of the prices the decision could take: not of a price a rule
+excluded, withdrawn, too short for the requests, or on a route a rule ruled out; the owned server's line
+where the decision buys it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from helpers import run
+
+from gpu_advisor.engine.present.memo import render_memo
+
+
+def oldest(result: Any) -> str:
+    found = re.search(
+        r"the oldest of those open to this workload from (\d{4}-\d\d-\d\d)", render_memo(result)
+    )
+    assert found is not None
+    return found.group(1)
+
+
+def test_on_premises_the_owned_servers_line_is_the_price_open() -> None:
+    """Data that stays in the building rules out every API and rental (DEP006): the document's
+    2026-01-01 API price, which the memo named, is no price the workload could take; the own server's
+    line (the card-counts article of 2026-10-10) is."""
+    result = run(
+        {
+            "name": "onprem-chat",
+            "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+            "requests_per_day": 200_000,
+            "on_premises_required": True,
+        }
+    )
+    assert result.decision.deployment == "own_hardware"
+    assert {"api", "dedicated_cloud", "serverless"} <= set(result.resolution.ruled_out)
+    assert oldest(result) == "2026-10-10"
+
+
+def test_an_api_price_too_short_for_the_requests_is_not_counted() -> None:
+    """20,000-token prompts: the document's Llama 3 70B price (2026-01-01, an 8,192-token window) takes
+    shorter requests (exceeded_limit) and is shown as such, not taken; the oldest open price is the
+    2026-03-27 GPU offers'."""
+    result = run(
+        {
+            "name": "doc-summaries",
+            "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+            "requests_per_day": 20_000,
+            "avg_input_tokens": 20_000,
+            "avg_output_tokens": 500,
+            "load_pattern": "batch",
+            "batch_window_hours": 8,
+        }
+    )
+    hosted = next(a for a in result.api_costs if a.api == "llama-3-70b-hosted" and not a.batch)
+    assert (hosted.as_of.isoformat(), hosted.exceeded_limit, hosted.excluded_by) == (
+        "2026-01-01",
+        "window",
+        (),
+    )
+    assert oldest(result) == "2026-03-27"
