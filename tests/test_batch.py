@@ -328,3 +328,18 @@ def test_a_policy_changed_during_the_run_is_refused_not_mixed_in(tmp_path: Path)
     _policy_rules.cache_clear()
     with pytest.raises(InputError, match="its files changed during the run"):
         _policy_rules(pinned)
+
+
+def test_more_jobs_than_the_cpus_hold_are_refused(tmp_path: Path) -> None:
+    """--jobs 10000 started thousands of worker processes and stalled the machine: at most 4 a CPU."""
+    from gpu_advisor.engine.apps.batch.run import default_jobs
+
+    path = write(tmp_path, "one.jsonl", portfolio(1))
+    most = 4 * default_jobs()
+    refused = CliRunner().invoke(main, ["batch", path, "--jobs", str(most + 1), "--as-of", AS_OF])
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        f"error: --jobs: at most {most} worker processes here, 4 for each of the {default_jobs()} CPUs this "
+        "process may use: more processes than CPUs add memory, not speed\n"
+    )
+    assert CliRunner().invoke(main, ["batch", path, "--jobs", "2", "--as-of", AS_OF]).exit_code == 0

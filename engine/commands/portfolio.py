@@ -116,6 +116,8 @@ def batch(
         from gpu_advisor.engine.common.wording import Words
 
         raise InputError(Words("--executor dask and --scheduler ADDRESS go together"), field="--scheduler")
+    if jobs is not None and executor == "local":
+        refuse_more_jobs_than_cpus_hold(jobs)
     try:
         with stop_on_signals():
             summary = batch_file(
@@ -225,3 +227,26 @@ def sweep(
 
         click.echo(said(lang, "sweep_interrupted", signal=result.interrupted_by), err=True)
         sys.exit(128 + signal.Signals[result.interrupted_by])
+
+
+JOBS_PER_CPU = 4
+"""The most worker processes ``--jobs`` starts for each CPU this process may use: a recommendation is
+CPU-bound, so workers beyond the CPUs add memory (an engine each), not speed; ``--jobs 10000`` started
+thousands of processes and stalled the machine."""
+
+
+def refuse_more_jobs_than_cpus_hold(jobs: int) -> None:
+    from gpu_advisor.engine.apps.batch.run import default_jobs
+    from gpu_advisor.engine.common.errors import InputError
+    from gpu_advisor.engine.common.wording import Words, at
+
+    cpus = default_jobs()
+    if jobs > JOBS_PER_CPU * cpus:
+        problem = Words(
+            "at most %(most)s worker processes here, %(per)s for each of the %(cpus)s CPUs this process may "
+            "use: more processes than CPUs add memory, not speed",
+            most=JOBS_PER_CPU * cpus,
+            per=JOBS_PER_CPU,
+            cpus=cpus,
+        )
+        raise InputError(at("--jobs", problem), field="--jobs")
