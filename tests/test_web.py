@@ -320,3 +320,25 @@ def test_no_page_refers_beyond_the_server(client: httpx.Client, path: str) -> No
             assert not re.match(r"^[a-z]+:|^//", target), (element.tag, target)
     for asset in {e.attrs.get("src") or e.attrs.get("href") for e in page.all("script") + page.all("link")}:
         assert asset and client.get(asset).status_code == 200
+
+
+def test_a_what_if_price_is_read_as_the_pages_language_writes_numbers() -> None:
+    """'300,000' (the English box's placeholder is '$285,000') read as 300.0 priced the server at $300 and
+    flipped the decision to own hardware; '250.000' on the German page likewise."""
+    from gpu_advisor.engine.common.errors import InputError
+    from gpu_advisor.engine.web.whatif import read_price_change
+
+    assert read_price_change({"whatif.server_price": "300,000"}, 1.16, "USD", "en").server_usd == 300_000
+    assert read_price_change({"whatif.server_price": "250.000"}, 1.16, "EUR", "de").server_usd == (
+        pytest.approx(250_000 * 1.16)
+    )
+    german = read_price_change(
+        {"whatif.offer": "runpod/community/h200", "whatif.offer_price": "2,5"}, 1.16, "EUR", "de"
+    )
+    assert german.offer_usd_per_gpu_hour == pytest.approx(2.5 * 1.16)
+    english = read_price_change(
+        {"whatif.offer": "runpod/community/h200", "whatif.offer_price": "1.2"}, 1, "USD"
+    )
+    assert english.offer_usd_per_gpu_hour == pytest.approx(1.2)
+    with pytest.raises(InputError, match=r"whatif\.server_price: '3,00,000' is not a number"):
+        read_price_change({"whatif.server_price": "3,00,000"}, 1.16, "USD", "en")

@@ -184,7 +184,7 @@ def evaluate(settings: Settings, params: Mapping[str, str]) -> Evaluated | FormS
     if state.workload is None or state.general_errors or state.errors:
         return state
     try:
-        change = read_price_change(params, fmt.usd_per_eur, settings.currency)
+        change = read_price_change(params, fmt.usd_per_eur, settings.currency, settings.lang)
         if not change.empty:
             base = recommend(state.workload, settings.evaluated_on, knowledge=knowledge)
             knowledge = priced_knowledge(change, knowledge, base.own_hardware.server)

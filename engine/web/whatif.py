@@ -23,6 +23,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.i18n.reading import number_text
 
 UTILIZATION_VALUES: tuple[Value, ...] = tuple(round(0.05 * step, 2) for step in range(1, 21))
 """The utilization slider: 5 % to 100 % in steps of 5 %."""
@@ -70,17 +71,24 @@ class PriceChange:
         return self.offer_usd_per_gpu_hour is None and self.server_usd is None
 
 
-def read_price_change(params: Mapping[str, str], usd_per_eur: float, currency: str) -> PriceChange:
-    """The what-if prices of a query string, in the page's currency, as USD; an ``InputError`` names
-    the field of a price that is no positive number."""
+def read_price_change(
+    params: Mapping[str, str], usd_per_eur: float, currency: str, lang: str = "en"
+) -> PriceChange:
+    """The what-if prices of a query string, in the page's currency, as USD, read as the page's language
+    writes numbers ('300,000' in English and '300.000' in German are three hundred thousand, as the
+    boxes' placeholders show them); an ``InputError`` names the field of a price that is no positive
+    number."""
     scale = usd_per_eur if currency == "EUR" else 1.0
 
     def amount(name: str) -> float | None:
-        text = params.get(name, "").strip().replace(" ", "")
+        text = params.get(name, "").strip()
         if not text:
             return None
+        cleaned = number_text(text, lang)
         try:
-            value = float(text.replace(",", ".")) if text.count(",") <= 1 and "." not in text else float(text)
+            if cleaned is None:
+                raise ValueError(text)
+            value = float(cleaned)
         except ValueError:
             raise InputError(f"{name}: {text!r} is not a number", field=name) from None
         if not math.isfinite(value) or value <= 0:
