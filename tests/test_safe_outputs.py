@@ -267,3 +267,29 @@ def test_two_outputs_of_one_command_that_are_one_file_are_refused_before_any_que
         invoke("batch", str(paths["portfolio"]), "-o", out, "--summary", out),
         f"--summary: '{out}' is also the file of -o/--output; write each output to a file of its own",
     )
+
+
+def test_a_full_disk_at_the_flush_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a full disk the flush fails, and closing the file flushes again and fails too: the temporary
+    file was left beside the output ('.r.csv.cm2ehniq.tmp')."""
+    output = tmp_path / "r.csv"
+    target = safe_files.check_output(str(output), "-o/--output", force=False)
+
+    def full(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(safe_files.os, "fsync", full)
+    with (
+        pytest.raises(InputError, match="No space left on device"),
+        safe_files.pending_output(target) as pending,
+    ):
+        pending.handle.write("x" * 100)
+        monkeypatch.setattr(pending.handle, "close", full)
+    assert list(tmp_path.iterdir()) == []
+    # A command that fails while writing removes its file the same way.
+    with pytest.raises(RuntimeError), safe_files.pending_output(target) as pending:
+        monkeypatch.setattr(pending.handle, "close", full)
+        raise RuntimeError("stopped")
+    assert list(tmp_path.iterdir()) == []

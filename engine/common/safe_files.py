@@ -221,11 +221,18 @@ def pending_output(target: OutputTarget, *, binary: bool = False) -> Iterator[Pe
         if pending.keep:
             _finish_quietly(pending)
         else:
-            handle.close()
-            with contextlib.suppress(OSError):
-                os.unlink(handle.name)
+            _discard(handle)
         raise
     _finish(pending)
+
+
+def _discard(handle: IO[Any]) -> None:
+    """Remove a temporary file not to be published. Closing flushes what is buffered, which fails again
+    on a full disk: the file is removed all the same."""
+    with contextlib.suppress(OSError):
+        handle.close()
+    with contextlib.suppress(OSError):
+        os.unlink(handle.name)
 
 
 def _finish(pending: PendingOutput) -> None:
@@ -236,9 +243,7 @@ def _finish(pending: PendingOutput) -> None:
         handle.close()
         _publish(pending.target, handle.name)
     except OSError as error:
-        handle.close()
-        with contextlib.suppress(OSError):
-            os.unlink(handle.name)
+        _discard(handle)
         raise _refuse_os(pending.target, error) from None
     except InputError:
         with contextlib.suppress(OSError):
