@@ -22,7 +22,7 @@ from . import __version__
 from .engine.commands.ask import ask
 from .engine.commands.catalog_import import catalog_group
 from .engine.commands.check import check
-from .engine.commands.common import EXIT_INTERNAL_ERROR, EXIT_SYSTEM_ERROR
+from .engine.commands.common import EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_SYSTEM_ERROR
 from .engine.commands.portfolio import batch, sweep
 from .engine.commands.recommend import recommend
 from .engine.commands.reference import calibration, catalog, rules, schema
@@ -66,6 +66,12 @@ class Commands(click.Group):
         # click's own, and a closed pipe or standard input, which click's main says or ends quietly.
         except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit, EOFError):
             raise
+        except KeyboardInterrupt:
+            # Ctrl-C in a command that does not say more of it (batch, sweep and scenarios say what was
+            # kept): 130 as documented, not click's "Aborted!" and 1, which check gives a failed check.
+            if traceback_wanted():
+                raise
+            ctx.exit(EXIT_INTERRUPTED)
         except OSError as error:
             if error.errno == errno.EPIPE or traceback_wanted():
                 raise

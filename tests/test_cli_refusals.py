@@ -428,3 +428,16 @@ def test_a_profile_without_traffic_in_the_schedules_hours_names_the_file(tmp_pat
         f"error: {path}: load_profile: the load profile has no traffic in the hours the schedule serves "
         "(8 hours on 22 working days, 176 hours a month, from 9:00)\n"
     )
+
+
+def test_ctrl_c_in_a_command_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    """click turned Ctrl-C into "Aborted!" and exit 1, which check gives a failed check."""
+    from gpu_advisor.engine.apps import recommend
+
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(recommend, "recommend", interrupted)
+    result = invoke("recommend", PUBLIC_CHAT)
+    assert result.exit_code == 130
+    assert "Aborted" not in result.output
