@@ -185,6 +185,16 @@ def test_policy_must_be_a_directory() -> None:
     assert "is not a directory" in result.output
 
 
+def test_a_policy_directory_without_policy_files_is_refused(tmp_path: Path) -> None:
+    """The rules one level further down (--policy pol instead of pol/org) turned the gate off silently."""
+    (tmp_path / "org").mkdir()
+    (tmp_path / "org" / "rules.yaml").write_text("rules: []\n", encoding="utf-8")
+    proposal = str(EXAMPLES_DIR / "proposals" / "public-chat.yaml")
+    result = invoke("check", proposal, "--policy", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.output == f"error: --policy: {tmp_path} holds no policy file (*.yaml, *.yml)\n"
+
+
 def test_a_policy_file_that_is_no_mapping_is_said_without_an_empty_field(tmp_path: Path) -> None:
     (tmp_path / "x.yaml").write_text("- a\n", encoding="utf-8")
     result = invoke("rules", "--policy", str(tmp_path))

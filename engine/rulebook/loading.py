@@ -155,13 +155,19 @@ def load_rulebook() -> Rulebook:
 
 
 def policy_files(directory: Path) -> tuple[Path, ...]:
-    """An organization's policy directory: every *.yaml and *.yml file in it, in name order."""
-    if not directory.is_dir():
-        from gpu_advisor.engine.common.errors import InputError
-        from gpu_advisor.engine.common.wording import Words, at
+    """An organization's policy directory: every *.yaml and *.yml file in it, in name order. A directory
+    with none is refused: a mistyped path (the rules one level further down) would otherwise turn an
+    organization's approval gate off without a word."""
+    from gpu_advisor.engine.common.errors import InputError
+    from gpu_advisor.engine.common.wording import Words, at
 
+    if not directory.is_dir():
         raise InputError(at("--policy", Words("%(directory)s is not a directory", directory=str(directory))))
-    return tuple(sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()))
+    files = tuple(sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()))
+    if not files:
+        problem = Words("%(directory)s holds no policy file (*.yaml, *.yml)", directory=str(directory))
+        raise InputError(at("--policy", problem))
+    return files
 
 
 POLICY_CACHE_ENTRIES = 8
