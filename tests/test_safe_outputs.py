@@ -293,3 +293,16 @@ def test_a_full_disk_at_the_flush_leaves_no_temporary_file(
         monkeypatch.setattr(pending.handle, "close", full)
         raise RuntimeError("stopped")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_replaced_with_force_keeps_its_permissions(tmp_path: Path) -> None:
+    """A memo kept private (0600) became 0644 after -o ... --force."""
+    output = tmp_path / "memo.md"
+    output.write_text("old\n", encoding="utf-8")
+    output.chmod(0o600)
+    result = CliRunner().invoke(
+        main, ["recommend", str(EXAMPLES_DIR / "prototype.yaml"), "-o", str(output), "--force"]
+    )
+    assert result.exit_code == 0, result.output
+    assert output.read_text(encoding="utf-8").startswith("# GPU decision memo")
+    assert output.stat().st_mode & 0o777 == 0o600

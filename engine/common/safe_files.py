@@ -178,6 +178,9 @@ def _publish(target: OutputTarget, temporary: str) -> None:
     os.umask(umask)
     os.chmod(temporary, 0o666 & ~umask)  # a temporary file is private; the output gets the usual mode
     if target.force:
+        # A file replaced keeps its permissions: a memo kept private (0600) is not made readable to all.
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(temporary, stat.S_IMODE(os.stat(target.path).st_mode))
         os.replace(temporary, target.path)
         return
     try:
