@@ -52,8 +52,9 @@ class Commands(click.Group):
             return super().main(args, *more, **options)
         except OSError as error:
             # click's own output (--help, --version) writes before any command runs: a stream the process
-            # was started without is refused there too, said as a command's system error is (exit 5).
-            if error.filename not in closed:
+            # was started without, or one the system refuses (a full disk), is said there too as a
+            # command's system error is (exit 5).
+            if error.filename not in closed and traceback_wanted():
                 raise
             # Standard error may be closed too: the exit code then says it alone.
             with contextlib.suppress(OSError):

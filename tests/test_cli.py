@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -331,6 +332,35 @@ def test_a_full_standard_output_is_named_as_standard_output() -> None:
         5,
         "error: [Errno 28] No space left on device: '<standard output>'\n",
     )
+    # click's own output, written before any command runs, printed a traceback and exited 1.
+    for option in ("--help", "--version"):
+        with open("/dev/full", "w", encoding="utf-8") as full:
+            own = subprocess.run(
+                [executable, option], stdout=full, stderr=subprocess.PIPE, text=True, check=False
+            )
+        assert (own.returncode, own.stderr) == (5, "error: [Errno 28] No space left on device\n"), option
+
+
+def test_a_malformed_serve_limits_variable_does_not_stop_every_command() -> None:
+    """GPU_ADVISOR_SERVE_LIMITS is how serve hands its limits to its workers; one set by hand that does
+    not parse failed every command at import with a traceback."""
+    executable = str(Path(sys.executable).parent / "gpu-advisor")
+    for given in ("{bad", '{"nope": 1}'):
+        environment = {**os.environ, "GPU_ADVISOR_SERVE_LIMITS": given}
+        done = subprocess.run(
+            [executable, "--version"], capture_output=True, text=True, check=False, env=environment
+        )
+        assert (done.returncode, done.stderr) == (0, ""), given
+
+
+def test_a_huge_columns_value_is_held_to_the_widest_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """COLUMNS=100000000 ran out of memory padding tables to that width."""
+    from gpu_advisor.engine.present.terminal import MAX_WIDTH, text_layout
+
+    monkeypatch.setenv("COLUMNS", "100000000")
+    assert text_layout() == (MAX_WIDTH, True)
+    monkeypatch.setenv("COLUMNS", "120")
+    assert text_layout() == (120, True)
 
 
 @pytest.mark.parametrize(

@@ -53,7 +53,14 @@ class Limits:
         import os
 
         given = os.environ.get(ENVIRONMENT_VARIABLE)
-        return cls(**json.loads(given)) if given else cls()
+        if not given:
+            return cls()
+        # Set by ``serve`` for its own workers; one set by hand that does not parse is not theirs, and
+        # must not stop every command at import: the defaults hold.
+        try:
+            return cls(**json.loads(given))
+        except (ValueError, TypeError):
+            return cls()
 
     def to_environment(self) -> None:
         import dataclasses

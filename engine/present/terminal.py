@@ -32,6 +32,11 @@ FIXED_WIDTH = 100
 """The width of text written to a file or a pipe, where no terminal says one (``COLUMNS`` overrides it)."""
 
 
+MAX_WIDTH = 1000
+"""The widest text laid out, whatever ``COLUMNS`` says: tables are padded to the width, and
+``COLUMNS=100000000`` ran out of memory."""
+
+
 def is_terminal() -> bool:
     return sys.stdout.isatty()
 
@@ -47,9 +52,9 @@ def text_layout(stream: IO[str] | None = None, to_file: bool = False) -> tuple[i
     ``FIXED_WIDTH`` for the tables, the prose left in whole lines for search tools and editors."""
     given = os.environ.get("COLUMNS", "")
     if given.isdigit() and int(given) > 0:
-        return int(given), True
+        return min(int(given), MAX_WIDTH), True
     if not to_file and (sys.stdout if stream is None else stream).isatty():
-        return terminal_size().columns, True
+        return min(terminal_size().columns, MAX_WIDTH), True
     return FIXED_WIDTH, False
 
 
