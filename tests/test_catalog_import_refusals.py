@@ -220,3 +220,21 @@ def test_a_trailing_comma_in_a_plain_csv_is_no_column(tmp_path: Path) -> None:
     result = invoke("catalog", "import", str(source), "--format", "csv", "-o", str(out))
     assert result.exit_code == 0, result.output
     assert "usd_per_gpu_hour: 2.1" in out.read_text(encoding="utf-8")
+
+
+def test_an_overrides_file_that_gives_one_offer_twice_is_refused(tmp_path: Path) -> None:
+    """Two rates for runpod/community/h200 were accepted, the memo listing both and pricing the last."""
+    path = tmp_path / "ov.yaml"
+    path.write_text(
+        "as_of: 2026-12-01\noffers:\n"
+        "  - {provider: runpod, offer: community, gpu: h200, usd_per_gpu_hour: 1}\n"
+        "  - {provider: runpod, offer: community, gpu: h200, usd_per_gpu_hour: 2}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError, match="runpod/community/h200 is given twice; give each offer once"):
+        read_overrides(str(path))
+    one = path.read_text(encoding="utf-8").replace(
+        "  - {provider: runpod, offer: community, gpu: h200, usd_per_gpu_hour: 2}\n", ""
+    )
+    path.write_text(one, encoding="utf-8")
+    assert len(read_overrides(str(path)).offers) == 1

@@ -162,3 +162,14 @@ class Overrides(StrictInput):
     ranges: dict[str, Range] = Field(default_factory=dict)
     """Your ranges for ``recommend --scenarios``: an uncertain input's id (``knowledge/uncertainty.yaml``)
     -> its low, high and shape, in the input's own unit."""
+
+    @model_validator(mode="after")
+    def _each_offer_once(self) -> Overrides:
+        # Two rates for one offer: which one was meant is the reader's to say, not the last one's.
+        seen: set[str] = set()
+        keys = [f"{o.provider}/{o.offer}/{o.gpu}" for o in self.offers] + [a.key for a in self.added_offers]
+        for key in keys:
+            if key in seen:
+                raise WordsError(Words("%(offer)s is given twice; give each offer once", offer=key))
+            seen.add(key)
+        return self
