@@ -299,3 +299,19 @@ def test_a_shared_workload_file_that_is_not_one_says_what_it_takes(
     result = invoke(str(path))
     assert result.exit_code == 2
     assert result.output == f"error: {path}: {expected}\n"
+
+
+def test_control_characters_in_a_proposals_free_text_are_refused(tmp_path: Path) -> None:
+    """A proposal name or a waiver reason with a control character broke the JUnit report (XML refuses
+    it) and rang the terminal; a reason may still run over lines."""
+    bad_name = document(RESERVATION)
+    bad_name["proposal"] = {**bad_name["proposal"], "name": "x\u0001y"}
+    refused = invoke(str(write(tmp_path / "n.yaml", bad_name)))
+    assert refused.exit_code == 2
+    assert "proposal.name: String should match pattern" in refused.output
+    waiver = {"rule": "PRC008", "reason": "ok\u0001bad"}
+    refused = invoke(str(write(tmp_path / "w.yaml", document(RESERVATION, waivers=[waiver]))))
+    assert refused.exit_code == 2
+    assert "waivers.0.reason: String should match pattern" in refused.output
+    lines = {"rule": "PRC008", "reason": "the load is planned\nto level out"}
+    assert invoke(str(write(tmp_path / "l.yaml", document(RESERVATION, waivers=[lines])))).exit_code == 0

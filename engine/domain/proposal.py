@@ -23,10 +23,18 @@ class StrictInput(BaseModel):
     model_config = ConfigDict(defer_build=True, extra="forbid", strict=True, frozen=True)
 
 
+ONE_LINE = r"^[^\x00-\x1f\x7f]*$"
+"""Free text on one line, as a workload's name: no control character (one breaks the JUnit and SARIF
+reports, and rings or moves a terminal)."""
+TEXT = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+"""Free text that may run over lines (a waiver's reason): tabs and line breaks, no other control
+character."""
+
+
 class ProposalInput(StrictInput):
     """What someone intends to do. Leave out what is not decided; checks that need it report 'unknown'."""
 
-    name: str | None = Field(default=None, max_length=200)
+    name: str | None = Field(default=None, max_length=200, pattern=ONE_LINE)
     deployment: Deployment
     provider: str | None = None
     offer: str | None = None
@@ -91,8 +99,8 @@ class Waiver(StrictInput):
     """A decision to accept a check's result for this proposal: whose it is, why, and until when."""
 
     rule: str
-    reason: str = Field(min_length=1)
-    owner: str | None = Field(default=None, min_length=1, max_length=200)
+    reason: str = Field(min_length=1, pattern=TEXT)
+    owner: str | None = Field(default=None, min_length=1, max_length=200, pattern=ONE_LINE)
     """Who accepted the result and answers for it (a person or team)."""
     until: dt.date | None = None
     """The last day the waiver holds; from the next day on it waives nothing and KNB006 warns."""
