@@ -156,6 +156,11 @@ def test_bad_date_exits_2() -> None:
     result = invoke("recommend", PUBLIC_CHAT, "--as-of", "30.11.2026")
     assert result.exit_code == 2
     assert "--as-of: '30.11.2026' is not a date; use YYYY-MM-DD" in result.output
+    # Python 3.11 reads these as dates too, 3.10 and the HTTP service do not: the one form named is taken.
+    for other in ("20261130", "2026-W49-1", "2026-11-30T00:00"):
+        refused = invoke("recommend", PUBLIC_CHAT, "--as-of", other)
+        assert refused.exit_code == 2, other
+        assert f"--as-of: {other!r} is not a date; use YYYY-MM-DD" in refused.output
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ finite and in range, bounded nesting; every failure an ``InputError`` naming the
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 from typing import Any
 
@@ -131,10 +132,17 @@ def _depth(value: Any, level: int = 0) -> int:
     return level
 
 
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+"""YYYY-MM-DD alone: Python 3.11 also reads '20261201' and week dates ('2026-W49-1'), which 3.10 and the
+HTTP service refuse; every entry point takes the one form the messages name."""
+
+
 def iso_date(value: str, name: str) -> dt.date:
     """A date given as text (YYYY-MM-DD), by the option or argument ``name`` (``--as-of``, the library's
     ``evaluated_on``); an ``InputError`` naming it otherwise."""
     try:
+        if not ISO_DATE.fullmatch(value):
+            raise ValueError(value)
         return dt.date.fromisoformat(value)
     except ValueError:
         problem = Words("%(value)s is not a date; use YYYY-MM-DD", value=repr(value))

@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 from gpu_advisor import __version__
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.user_input import iso_date
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation
@@ -83,8 +84,8 @@ def read_settings(params: Mapping[str, str], accept_language: str | None) -> Set
     problems: tuple[str, ...] = ()
     if params.get("as_of"):
         try:
-            as_of = dt.date.fromisoformat(params["as_of"])
-        except ValueError:
+            as_of = iso_date(params["as_of"], "as_of")
+        except InputError:
             problems = ("as_of",)
     return Settings(lang, currency, as_of, problems)
 
