@@ -222,6 +222,29 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_written(tmp_path: Path) -> None
     assert [row["name"] for row in rows] == [f"w{i:03d}" for i in range(len(rows))]
 
 
+def test_a_reader_that_stops_reading_ends_the_run_as_a_signal_does(tmp_path: Path) -> None:
+    """`batch ... | head -2` exited 1 ("rows were skipped") with a summary that called the run complete."""
+    path = write(tmp_path, "many.jsonl", portfolio(300))
+    summary_file = tmp_path / "summary.json"
+    command = [sys.executable, "-m", "gpu_advisor.cli", "batch", path, "--format", "csv", "--jobs", "1"]
+    process = subprocess.Popen(
+        [*command, "--summary", str(summary_file), "--as-of", AS_OF],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().startswith("line,name,")
+    process.stdout.close()  # as head does after its lines
+    stderr = process.stderr.read()
+    process.stderr.close()
+    assert process.wait(timeout=60) == 141  # 128 + SIGPIPE
+    assert "Traceback" not in stderr
+    summary = json.loads(summary_file.read_text(encoding="utf-8"))
+    assert (summary["interrupted"], summary["interrupted_by"]) == (True, "SIGPIPE")
+    assert summary["workloads"] < 300
+
+
 def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     path = write(tmp_path, "many.jsonl", portfolio(200))

@@ -3,6 +3,7 @@ summary, also when Ctrl-C stops the run."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 from typing import IO
@@ -136,13 +137,18 @@ def batch_file(
                 tally.interrupted = True
                 tally.interrupted_by = stop.signal_name if isinstance(stop, Interrupted) else "SIGINT"
                 raise
+            except BrokenPipeError:
+                # The reader closed the output (`| head`): the run stopped short, as a signal stops it.
+                tally.interrupted, tally.interrupted_by = True, "SIGPIPE"
+                raise
             except InputError:
                 if pending is not None and tally.stopped_at_line is not None:
                     pending.keep = True  # --strict: the results before the bad row stand
                 raise
             finally:
                 if not sink.closed:
-                    sink.flush()
+                    with contextlib.suppress(BrokenPipeError):
+                        sink.flush()
             if not tally.evaluated + tally.errors:
                 # A header alone, or nothing: a truncated export must not pass a pipeline as a clean run.
                 raise InputError(at(input_path, Words("no workload in the file")))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import click
@@ -140,6 +141,15 @@ def batch(
     except KeyboardInterrupt as stop:
         click.echo(said(lang, "batch_interrupted", signal=summary_signal(stop)), err=True)
         sys.exit(exit_code_of(stop))
+    except BrokenPipeError:
+        # The reader of standard output stopped reading (`| head`): the summary says the run stopped
+        # short; the exit code is a shell's for a process a closed pipe ended, 128 + SIGPIPE.
+        import os
+        import signal
+
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(128 + signal.SIGPIPE)
     if summary.faults:
         # Not a bad row the user may allow: a fault in gpu-advisor, said as an internal error is.
         click.echo(said(lang, "rows_faulted", rows=summary.faults), err=True)
