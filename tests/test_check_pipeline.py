@@ -315,3 +315,11 @@ def test_control_characters_in_a_proposals_free_text_are_refused(tmp_path: Path)
     assert "waivers.0.reason: String should match pattern" in refused.output
     lines = {"rule": "PRC008", "reason": "the load is planned\nto level out"}
     assert invoke(str(write(tmp_path / "l.yaml", document(RESERVATION, waivers=[lines])))).exit_code == 0
+
+
+def test_one_rule_waived_twice_is_refused(tmp_path: Path) -> None:
+    """Two waivers of one rule were accepted and the report showed the last reason alone."""
+    waivers = [{"rule": "PRC008", "reason": "x"}, {"rule": "PRC008", "reason": "y"}]
+    refused = invoke(str(write(tmp_path / "w.yaml", document(RESERVATION, waivers=waivers))))
+    assert refused.exit_code == 2
+    assert "waivers: PRC008 waived twice; one waiver a rule" in refused.output

@@ -147,6 +147,16 @@ class ProposalDocument(StrictInput):
             )
         return data
 
+    @field_validator("waivers")
+    @classmethod
+    def _one_waiver_a_rule(cls, waivers: list[Waiver]) -> list[Waiver]:
+        # Two reasons for one rule: the report would show one of them, and the other would be lost.
+        rules = [w.rule for w in waivers]
+        twice = sorted({rule for rule in rules if rules.count(rule) > 1})
+        if twice:
+            raise WordsError(Words("%(rules)s waived twice; one waiver a rule", rules=", ".join(twice)))
+        return waivers
+
 
 class ProposalList(StrictInput):
     """A file of several proposals, each with its workload."""
