@@ -152,7 +152,7 @@ def test_connections_beyond_the_limit_are_refused_with_503(server: tuple[str, in
 def test_a_list_longer_than_any_request_has_is_refused_by_name(server: tuple[str, int, Path]) -> None:
     url, _, _ = server
     workload = {"name": "w", "model": {"name": "llama-3.1-8b", "precision": "bf16"}, "requests_per_day": 5}
-    waivers = [{"rule": "DEP016", "reason": "r"}] * 1500
+    waivers = [{"rule": f"DEP{i:04d}", "reason": "r"} for i in range(1500)]
     body = {"workload": workload, "proposal": {"deployment": "api"}, "waivers": waivers}
     response = httpx.post(f"{url}/check", json=body, timeout=30)
     assert response.status_code == 422
