@@ -446,3 +446,12 @@ def test_ctrl_c_in_a_command_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
     result = invoke("recommend", PUBLIC_CHAT)
     assert result.exit_code == 130
     assert "Aborted" not in result.output
+
+
+def test_a_seed_without_scenarios_is_refused() -> None:
+    """--seed without --scenarios was ignored without a word."""
+    result = invoke("recommend", PUBLIC_CHAT, "--seed", "3")
+    assert (result.exit_code, result.output) == (2, "error: --seed: only with --scenarios N\n")
+    german = invoke("recommend", PUBLIC_CHAT, "--seed", "3", "--lang", "de")
+    assert (german.exit_code, german.output) == (2, "Fehler: --seed: nur mit --scenarios N\n")
+    assert invoke("recommend", PUBLIC_CHAT, "--scenarios", "5", "--seed", "3").exit_code == 0

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
@@ -219,9 +219,20 @@ def scenario_options(what: str) -> Callable[[F], F]:
     """``--scenarios N`` (``what`` says what the draws add to the command's result) and ``--seed``."""
 
     def add(function: F) -> F:
+        @functools.wraps(function)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            # A seed given without draws would be ignored without a word.
+            source = click.get_current_context().get_parameter_source("seed")
+            if kwargs.get("scenarios") is None and source == click.core.ParameterSource.COMMANDLINE:
+                from gpu_advisor.engine.common.errors import InputError
+                from gpu_advisor.engine.common.wording import Words, at
+
+                raise InputError(at("--seed", Words("only with --scenarios N")), field="--seed")
+            return function(*args, **kwargs)
+
         seeded = click.option(
             "--seed", type=int, default=1, show_default=True, help="The seed of the scenario draws."
-        )(function)
+        )(handle_errors(cast(F, checked)))
         return click.option(
             "--scenarios", type=click.IntRange(1, 100_000), default=None, metavar="N", help=what
         )(seeded)
