@@ -74,7 +74,9 @@ def proposal_cost(
         ).assumptions
         return ProposedCost(servers * own_hardware_cost(assumptions).server_usd_per_month, True, 0, servers)
     if proposal.deployment == "hybrid" and offer is not None and offer.billing == "committed":
-        fleet = proposed_mixed_fleet(proposal, offer, jurisdiction, evaluation)
+        needed = hours_needed(offer, evaluation)
+        held = held_hours(needed, proposal, offer, evaluation)
+        fleet = proposed_mixed_fleet(proposal, offer, jurisdiction, evaluation, held)
         if fleet is not None:
             # The cards billed change hour by hour: the busiest hour's, where the proposal names none.
             busiest = fleet.base_gpus_rented + fleet.peak_gpus_rented_max
@@ -83,7 +85,7 @@ def proposal_cost(
             # The base that pays best on the same reservation, beside the one the proposal states.
             cheapest = (
                 proposed_mixed_fleet(
-                    proposal.model_copy(update={"base_gpus": None}), offer, jurisdiction, evaluation
+                    proposal.model_copy(update={"base_gpus": None}), offer, jurisdiction, evaluation, held
                 )
                 if proposal.base_gpus is not None
                 else None
@@ -100,7 +102,7 @@ def proposal_cost(
                 peak_gpus_max=fleet.peak_gpus_rented_max,
                 cheapest_base_gpus=cheapest.base_gpus_rented if cheapest else 0,
                 cheapest_mix_usd_per_month=cheapest.usd_per_month if cheapest else 0.0,
-                peak_capped=capped_hours(proposal, offer, evaluation) != hours_needed(offer, evaluation),
+                peak_capped=held != needed,
             )
         if proposal.peak_provider or proposal.peak_offer:
             # The hourly offer named pairs with no admitted mix: no price, rather than the base alone.
@@ -132,12 +134,17 @@ def proposal_cost(
 
 
 def proposed_mixed_fleet(
-    proposal: ProposalInput, offer: Offer, jurisdiction: str | None, evaluation: Evaluation
+    proposal: ProposalInput,
+    offer: Offer,
+    jurisdiction: str | None,
+    evaluation: Evaluation,
+    hours: tuple[int, ...],
 ) -> MixedFleet | None:
     """A hybrid proposal on a reservation: the mixed fleet ``recommend`` would build on it for the
     workload's hours (its base sized as it pays, the busier hours on the hourly offer the proposal names,
-    else the cheapest admitted one of its GPU in its jurisdiction); None where the catalog prices no such
-    mix (a batch, unserved hours, no such hourly offer, or one kind alone costs no more)."""
+    else the cheapest admitted one of its GPU in its jurisdiction) with ``hours`` replicas each served
+    hour (``held_hours``); None where the catalog prices no such mix (a batch, unserved hours, no such
+    hourly offer, or one kind alone costs no more)."""
     market = evaluation.market
     plan = market.plans.get(offer.gpu)
     if plan is None or plan.hours_per_day_running is not None:
@@ -158,9 +165,6 @@ def proposed_mixed_fleet(
         for p in market.priced
         if (offer_named or not p.excluded_by) and names_peak(proposal, p.listing.offer)
     ]
-    # The busiest hour's cards the proposal names bound every hour's replicas: an hour that needs more
-    # runs short (the capacity checks say so), never on cards the proposal does not rent.
-    hours = capped_hours(proposal, offer, evaluation)
     # A base the proposal states: the replicas that hold its cards (a part of one is a whole one, as a
     # reservation cannot hold part of a replica), in whole instances as the offer sells them.
     stated = (
@@ -183,19 +187,25 @@ def proposed_mixed_fleet(
 
 
 def hours_needed(offer: Offer, evaluation: Evaluation) -> tuple[int, ...]:
-    """The replicas each hour of a served day needs on the offer's GPU (``replicas_by_hour``)."""
+    """The replicas each hour of a served day needs on the offer's GPU (``replicas_by_hour``); none where
+    no plan runs on it."""
     capacity = evaluation.capacity
-    plan = evaluation.market.plans[offer.gpu]
+    plan = evaluation.market.plans.get(offer.gpu)
+    if plan is None:
+        return ()
     return replicas_by_hour(plan, capacity.traffic, capacity.load, evaluation.market.replicas.sizing)
 
 
-def capped_hours(proposal: ProposalInput, offer: Offer, evaluation: Evaluation) -> tuple[int, ...]:
-    """``hours_needed``, each hour at most the replicas a hybrid's ``gpus`` hold (at least one), where it
-    names them."""
-    needed = hours_needed(offer, evaluation)
-    if proposal.gpus is None:
+def held_hours(
+    needed: tuple[int, ...], proposal: ProposalInput, offer: Offer, evaluation: Evaluation
+) -> tuple[int, ...]:
+    """``needed``, each hour at most the replicas a hybrid's ``gpus`` hold (at least one), where it names
+    them: an hour that needs more runs short (the capacity checks say so), never on cards the proposal
+    does not rent."""
+    plan = evaluation.market.plans.get(offer.gpu)
+    if proposal.gpus is None or plan is None:
         return needed
-    most = max(1, proposal.gpus // evaluation.market.plans[offer.gpu].cards_per_replica)
+    most = max(1, proposal.gpus // plan.cards_per_replica)
     return tuple(min(replicas, most) for replicas in needed)
 
 
