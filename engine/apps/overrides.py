@@ -117,7 +117,7 @@ def replaced_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
     keys = [o.key for o in offers]
     lines: list[Words | str] = []
     for override in overrides.offers:
-        key = f"{override.provider}/{override.offer}/{override.gpu}"
+        key = override.key
         if key not in keys:
             raise InputError(at("--overrides", unknown_value("offers", key, keys)))
         index = keys.index(key)

@@ -33,6 +33,11 @@ class OfferOverride(StrictInput):
     as_of: dt.date | None = None
     """When this rate was agreed or read (default: the file's ``as_of``)."""
 
+    @property
+    def key(self) -> str:
+        """The catalog offer's key (``Offer.key``): provider/offer/gpu."""
+        return f"{self.provider}/{self.offer}/{self.gpu}"
+
 
 class OverridesSource(StrictInput):
     """Where an imported file's figures come from."""
@@ -167,7 +172,7 @@ class Overrides(StrictInput):
     def _each_offer_once(self) -> Overrides:
         # Two rates for one offer: which one was meant is the reader's to say, not the last one's.
         seen: set[str] = set()
-        keys = [f"{o.provider}/{o.offer}/{o.gpu}" for o in self.offers] + [a.key for a in self.added_offers]
+        keys = [o.key for o in self.offers] + [a.key for a in self.added_offers]
         for key in keys:
             if key in seen:
                 raise WordsError(Words("%(offer)s is given twice; give each offer once", offer=key))

@@ -51,7 +51,7 @@ def robustness_of(
     check_scenarios(scenarios)
     knowledge: Knowledge = base.knowledge
     inputs = scenario_inputs(knowledge, ranges, overrides)
-    fixed = frozenset(f"{o.provider}/{o.offer}/{o.gpu}" for o in (overrides.offers if overrides else ()))
+    fixed = frozenset(o.key for o in (overrides.offers if overrides else ()))
     job = ScenarioJob(workload, base.evaluated_on, knowledge, policy_dir, inputs, fixed)
     draws = draw(inputs, scenarios, seed)
     oat = one_at_a_time(inputs)
