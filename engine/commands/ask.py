@@ -55,7 +55,8 @@ def ask(
     from gpu_advisor.engine.apps.recommend import recommend as run_recommend
     from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-    from gpu_advisor.engine.domain.workload import load_workload, validate_workload
+    from gpu_advisor.engine.domain.workload import load_workload_with_ranges, validate_workload
+    from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges, with_ranges
     from gpu_advisor.engine.i18n.environment import render
     from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.present.memo import render_memo
@@ -65,14 +66,15 @@ def ask(
     output_target(memo_file, "--memo", inputs=(from_file,), force=force, others=(("--save", save_file),))
     knowledge = load_knowledge()
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
-    original = load_workload(from_file).model_dump(exclude_none=True) if from_file else {}
+    given, ranges = load_workload_with_ranges(from_file) if from_file else (None, WorkloadRanges())
+    original = given.model_dump(exclude_none=True) if given is not None else {}
     prefill = prefill_from(original)
     evaluated_on = parse_date(as_of)
     inputs = (from_file,)
     answers = ask_questions(
         knowledge, fmt, prefill, lambda name: save_file or default_file(name, force, inputs)
     )
-    document = with_unasked(workload_document(answers), original, answers)
+    document = with_ranges(with_unasked(workload_document(answers), original, answers), ranges)
     workload = validate_workload(document, "answers")
     name = slug(workload.name)
     save_file = save_file or default_file(workload.name, force, inputs)[0]

@@ -351,32 +351,32 @@ else:
 
 def parse_workload_text(text: str, origin: str) -> WorkloadInput:
     """Parse YAML or JSON text into a validated ``Workload``; errors name the field and value."""
+    return parse_workload_text_with_ranges(text, origin)[0]
+
+
+def parse_workload_text_with_ranges(text: str, origin: str) -> tuple[WorkloadInput, WorkloadRanges]:
+    """``parse_workload_text``, and the ranges the text gives (``workload_ranges.py``)."""
     if not isinstance(text, str):
         # The library's callers: bytes read from a file are decoded by the caller (or load_workload).
         raise InputError(f"text: the workload as text, not {type(text).__name__}", field="text")
     if len(text.encode("utf-8")) > MAX_INPUT_BYTES:
         raise InputError(too_large(origin))
-    return validate_workload(load_yaml(text, origin), origin)
+    data = load_yaml(text, origin)
+    workload = validate_workload(data, origin)
+    return workload, split_ranges(data, origin)[1] if isinstance(data, dict) else WorkloadRanges()
 
 
 def load_workload(path: str) -> WorkloadInput:
     """Read a workload from a file path, or from standard input when the path is ``-``."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise InputError(f"path: a file's path, not {type(path).__name__}", field="path")
-    path = os.fspath(path)
-    return parse_workload_text(read_input_text(path), "<stdin>" if path == "-" else path)
+    return load_workload_with_ranges(path)[0]
 
 
 def load_workload_with_ranges(path: str) -> tuple[WorkloadInput, WorkloadRanges]:
     """``load_workload``, and the ranges the file gives (``workload_ranges.py``)."""
-    origin = "<stdin>" if path == "-" else path
-    text = read_input_text(path)
-    if len(text.encode("utf-8")) > MAX_INPUT_BYTES:
-        raise InputError(too_large(origin))
-    data = load_yaml(text, origin)
-    if not isinstance(data, dict):
-        return validate_workload(data, origin), WorkloadRanges()
-    return validate_workload(data, origin), split_ranges(data, origin)[1]
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"path: a file's path, not {type(path).__name__}", field="path")
+    path = os.fspath(path)
+    return parse_workload_text_with_ranges(read_input_text(path), "<stdin>" if path == "-" else path)
 
 
 def validate_workload(data: Any, origin: str | Words) -> WorkloadInput:

@@ -72,8 +72,13 @@ def split_ranges(data: dict[str, Any], origin: str | Words) -> tuple[dict[str, A
         ) from None
     point = {name: value for name, value in data.items() if name != "volume_growth"}
     if ranges.requests_per_day is not None:
-        point["requests_per_day"] = max(1, round(ranges.requests_per_day.point))
+        point["requests_per_day"] = point_requests(ranges.requests_per_day)
     return point, ranges
+
+
+def point_requests(requests: RequestsRange) -> int:
+    """The requests a day a run without scenarios reads from a range: its point value, a whole number."""
+    return max(1, round(requests.point))
 
 
 def schema_with_ranges(schema: dict[str, Any]) -> dict[str, Any]:
@@ -103,3 +108,29 @@ def schema_with_ranges(schema: dict[str, Any]) -> dict[str, Any]:
         ),
     }
     return {**schema, "properties": properties, "$defs": definitions}
+
+
+def written_ranges(ranges: WorkloadRanges) -> dict[str, Any]:
+    """The ranges as a workload file gives them, whole numbers without a fraction (200000, not 200000.0)."""
+    return {
+        name: {key: _plain(value) for key, value in values.items()}
+        for name, values in ranges.model_dump(exclude_none=True, exclude_defaults=True).items()
+    }
+
+
+def with_ranges(document: dict[str, Any], ranges: WorkloadRanges) -> dict[str, Any]:
+    """A workload document written again (``ask --from``, the web form's saved file) with the ranges its
+    source gave: the volume growth as it was, the requests a day as a range while the document's value is
+    still the range's point value (an answer changed to another number replaces the range)."""
+    given = written_ranges(ranges)
+    written = dict(document)
+    requests = ranges.requests_per_day
+    if requests is not None and written.get("requests_per_day") == point_requests(requests):
+        written["requests_per_day"] = given["requests_per_day"]
+    if "volume_growth" in given:
+        written["volume_growth"] = given["volume_growth"]
+    return written
+
+
+def _plain(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() else value

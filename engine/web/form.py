@@ -4,7 +4,9 @@ checks (``apps/questionnaire.py`` over ``templates/questionnaire.yaml``), read f
 A form's answers travel in the URL, keyed by the questions' fields (``model.precision=fp8``), numbers
 written as the page's language writes them, so that a page's address can be shared and reopened. An empty
 field takes the question's default, as Enter does in ``ask``. Workload fields the questionnaire does not
-ask (latency targets, a load profile, ...) from a loaded file travel in ``extra`` as JSON."""
+ask (latency targets, a load profile, the volume growth, ...) from a loaded file travel in ``extra`` as
+JSON, and so does a range of requests a day: the form shows its point value, and the saved file keeps the
+range while that value is not changed."""
 
 from __future__ import annotations
 
@@ -29,6 +31,13 @@ from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem, nested_deeper
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.workload import WorkloadInput, validate_workload
+from gpu_advisor.engine.domain.workload_ranges import (
+    RANGE_FIELDS,
+    WorkloadRanges,
+    split_ranges,
+    with_ranges,
+    written_ranges,
+)
 from gpu_advisor.engine.i18n.environment import translate
 from gpu_advisor.engine.i18n.formats import Format
 
@@ -153,8 +162,10 @@ def read_form(params: Mapping[str, str], knowledge: Knowledge, fmt: Format) -> F
     state.answers = answers
     if state.errors or state.general_errors:
         return state
-    document = {**workload_document(answers), **state.extra}
+    ranged = {key: value for key, value in state.extra.items() if key in RANGE_FIELDS}
+    document = {**workload_document(answers), **{k: v for k, v in state.extra.items() if k not in ranged}}
     try:
+        document = with_ranges(document, split_ranges(ranged, EXTRA)[1] if ranged else WorkloadRanges())
         state.workload = validate_workload(document, "form")
     except InputError as error:
         where = error.field if error.field in state.texts else None
@@ -189,7 +200,12 @@ def read_extra(text: str, state: FormState) -> dict[str, Any]:
         state.general_errors.append(f"{EXTRA}: not a JSON object of workload fields")
         return {}
     asked = {q.field.split(".")[0] for q in load_questions()}
-    return {key: value for key, value in extra.items() if key not in asked}
+    # A range of an asked field (requests a day) travels here; the form asks its point value.
+    return {
+        key: value
+        for key, value in extra.items()
+        if key not in asked or (key in RANGE_FIELDS and isinstance(value, dict))
+    }
 
 
 def error_text(error: InputError, lang: str) -> str:
@@ -247,10 +263,14 @@ def query_from_answers(answers: Mapping[str, Any], extra: Mapping[str, Any], lan
     return query
 
 
-def query_from_document(document: Mapping[str, Any], lang: str) -> dict[str, str]:
+def query_from_document(
+    document: Mapping[str, Any], lang: str, ranges: WorkloadRanges | None = None
+) -> dict[str, str]:
     """A workload file's fields as the form's query string (a loaded file), the fields the form does
-    not ask in ``extra``."""
+    not ask and the file's ranges in ``extra``."""
     answers = prefill_from(dict(document))
     top = {q.field.split(".")[0] for q in load_questions()}
     extra = {key: value for key, value in document.items() if key not in top}
+    if ranges is not None:
+        extra.update(written_ranges(ranges))
     return query_from_answers(answers, extra, lang)

@@ -133,18 +133,18 @@ def workload_file(request: Request) -> Response:
 @router.post("/load")
 async def load(request: Request) -> Response:
     """A workload file (YAML or JSON) into the form: a redirect to the form with its answers."""
-    from gpu_advisor.engine.domain.workload import parse_workload_text
+    from gpu_advisor.engine.domain.workload import parse_workload_text_with_ranges
     from gpu_advisor.engine.web.form import query_from_document
 
     settings = settings_of(request)
     body = await request.body()
     try:
         name, text = uploaded_file(body, request.headers.get("content-type"), "workload")
-        workload = await run_in_threadpool(parse_workload_text, text, name or "upload")
+        workload, ranges = await run_in_threadpool(parse_workload_text_with_ranges, text, name or "upload")
     except (UploadProblem, InputError) as error:
         problem = problem_of(error, settings.lang)
         return html(form_page(settings, None, problems=(problem,)), 422)
-    query = query_from_document(workload.model_dump(exclude_none=True), settings.lang)
+    query = query_from_document(workload.model_dump(exclude_none=True), settings.lang, ranges)
     return RedirectResponse(url("/", {**query, **settings.query()}), status_code=303)
 
 
