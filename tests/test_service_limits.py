@@ -13,7 +13,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
+from gpu_advisor.cli import main
 from gpu_advisor.engine.commands.http_errors import MAX_CHECKED_MEMBERS, MAX_REPORTED_ERRORS
 
 MAX_CONNECTIONS = 6
@@ -228,3 +230,12 @@ def test_an_address_in_use_is_said_as_the_systems_refusal() -> None:
         "is the address in use?)"
     )
     assert "Traceback" not in completed.stderr
+
+
+@pytest.mark.parametrize("host", ["256.1.1.1", "a..b"])
+def test_a_host_the_system_cannot_resolve_is_refused_before_the_server_starts(host: str) -> None:
+    """The resolver's own reason follows in brackets; its words depend on the system's C library."""
+    result = CliRunner().invoke(main, ["serve", "--host", host])
+    assert result.exit_code == 2
+    said = f"Invalid value for '--host': {host}: not an address or a host name this machine resolves ("
+    assert said in result.output

@@ -21,12 +21,27 @@ from gpu_advisor.engine.commands.http_settings import (
 )
 
 
+def resolvable_host(host: str) -> str:
+    """``host`` once the system resolves it: an address such as 256.1.1.1 or an unknown name is refused
+    by name before the server starts (uvicorn reported it as a start-up failure, beside a guess)."""
+    import socket
+
+    try:
+        socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, socket.gaierror) else "not a valid host name"
+        said = f"{host}: not an address or a host name this machine resolves ({reason})"
+        raise click.BadParameter(said) from None
+    return host
+
+
 @click.command()
 @click.option(
     "--host",
     default="127.0.0.1",
     show_default=True,
     help="Interface to listen on; 0.0.0.0 serves every interface.",
+    callback=lambda _context, _param, value: resolvable_host(value),
 )
 @click.option("--port", type=click.IntRange(min=1, max=65535), default=8000, show_default=True)
 @click.option(
