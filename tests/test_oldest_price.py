@@ -13,10 +13,12 @@ from gpu_advisor.engine.present.memo import render_memo
 
 
 def oldest(result: Any) -> str:
+    """The date the memo's Risks line gives, which is the JSON's."""
     found = re.search(
         r"the oldest of those open to this workload from (\d{4}-\d\d-\d\d)", render_memo(result)
     )
     assert found is not None
+    assert found.group(1) == result.oldest_open_price.isoformat()
     return found.group(1)
 
 

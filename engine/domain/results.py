@@ -348,6 +348,8 @@ class Recommendation(ResultModel):
     findings: tuple[Finding, ...]
     fired_rules: tuple[str, ...]
     price_dates: tuple[PriceDate, ...]
+    oldest_open_price: dt.date
+    """The oldest date of the prices the decision could take (``report/price_age.py``)."""
     charts: Charts
     exchange_rate_usd_per_eur: float
     exchange_rate_as_of: dt.date

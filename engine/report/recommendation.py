@@ -45,7 +45,7 @@ from gpu_advisor.engine.pipeline.serverless import serverless_option
 from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_rent
 from gpu_advisor.engine.report.findings import findings_for
 from gpu_advisor.engine.report.launch import replica_launch
-from gpu_advisor.engine.report.sources import price_dates
+from gpu_advisor.engine.report.price_age import dated_prices
 from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
 from gpu_advisor.engine.rulebook.details import EconomicsDetails
 from gpu_advisor.engine.rulebook.durable import Firing
@@ -376,9 +376,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         ),
         findings=findings,
         fired_rules=tuple(rule.id for rule in e.rules),
-        price_dates=price_dates(
-            knowledge, options, [a for a in market.apis if a.listed], market.own.costs, e.rules, e.serverless
-        ),
+        **dated_prices(e, options),
         charts=Charts(
             buy_versus_rent=buy_versus_rent(market.own, market.own.rent_usd_per_gpu_hour),
             api_versus_self_hosted=api_versus_self_hosted(e),

@@ -16,6 +16,11 @@ from gpu_advisor.engine.rulebook.conclusions import option_filters
 from gpu_advisor.engine.rulebook.schema import Rule
 
 COST_DEFAULTS = "own-server cost defaults"
+GPU_OFFERS = "GPU offers"
+SERVERLESS_PRICES = "serverless GPU prices"
+API_PRICES = "managed API prices"
+OWN_SERVER_LINES = "own-server cost lines"
+"""What the dated sources of the prices a decision may take are listed for (``price_age.py``)."""
 WITHDRAWALS = "managed API withdrawals"
 """What the source of a price's withdrawal (``ApiPrice.withdrawn_on``, KNB018) is listed for."""
 
@@ -123,17 +128,17 @@ def dated_sources(knowledge: Knowledge) -> DatedSources:
         offers={
             **{
                 (o.provider, o.offer, o.gpu): dated(
-                    o.source, o.as_of, "GPU offers", offer_price_origin(o) if o.origin else None
+                    o.source, o.as_of, GPU_OFFERS, offer_price_origin(o) if o.origin else None
                 )
                 for o in knowledge.offers.offers
             },
             **{
-                (p.provider, p.id, g.gpu): dated(p.source, p.as_of, "serverless GPU prices")
+                (p.provider, p.id, g.gpu): dated(p.source, p.as_of, SERVERLESS_PRICES)
                 for p in knowledge.serverless.products
                 for g in p.gpus
             },
         },
-        apis={a.id: dated(a.source, a.as_of, "managed API prices") for a in knowledge.api_prices.apis},
+        apis={a.id: dated(a.source, a.as_of, API_PRICES) for a in knowledge.api_prices.apis},
         api_terms={
             a.id: dated(a.sla_source, a.sla_as_of, "managed API SLA terms") for a in knowledge.api_prices.apis
         },
@@ -148,7 +153,7 @@ def dated_sources(knowledge: Knowledge) -> DatedSources:
             if p.settings is not None
         },
         always=(
-            dated(server.source, server.as_of, "own-server cost lines"),
+            dated(server.source, server.as_of, OWN_SERVER_LINES),
             dated(rate.source, rate.as_of, "EUR/USD exchange rate"),
         ),
     )
