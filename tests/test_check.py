@@ -149,9 +149,31 @@ def test_exit_codes(tmp_path: Path) -> None:
             "US",
         ),
         (
+            # A marketplace's offer of variable locations named in the EU: personal data passed the
+            # residency check on the proposal's word, where recommend excludes the offer.
+            "workload: {name: x, model: {name: llama-3.1-70b, precision: fp8}, requests_per_day: 5,"
+            " personal_data: true, company_country: DE}\n"
+            "proposal: {deployment: dedicated_cloud, provider: vast, offer: spot, gpu: h100-pcie, region: EU}\n",
+            "proposal.region: the catalog lists no price of vast spot in EU; it lists one in variable (unknown)",
+        ),
+        (
+            # RunPod's EU data centres are where its serverless endpoints may be pinned; the catalog prices
+            # its community pods in variable locations only.
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: dedicated_cloud, provider: runpod, offer: community, gpu: h100-sxm,"
+            " region: eu-datacenters}\n",
+            "proposal.region: the catalog lists no price of runpod community in eu-datacenters (EU); it lists "
+            "one in variable (unknown)",
+        ),
+        (
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: dedicated_cloud, provider: vast, gpu: h100-pcie, region: EU}\n",
+            "proposal.region: vast has no region in EU; its regions are in variable (unknown)",
+        ),
+        (
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
             "proposal: {deployment: dedicated_cloud, provider: runpod, gpu: h100-sxm, region: mars-1}\n",
-            "proposal.region: unknown value 'mars-1'; allowed: CH, EU, UK, US, eu-datacenters, variable",
+            "proposal.region: unknown value 'mars-1'; allowed: EU, eu-datacenters, variable",
         ),
     ],
 )
@@ -291,8 +313,8 @@ def test_buying_a_gpu_the_catalog_prices_no_server_of_has_no_cost_not_another_se
 @pytest.mark.parametrize(
     "proposal",
     [
-        # A marketplace offer of variable locations may run in any of its provider's regions.
-        {"provider": "runpod", "offer": "community", "gpu": "h100-sxm", "region": "eu-datacenters"},
+        # A marketplace offer of variable locations in them.
+        {"provider": "runpod", "offer": "community", "gpu": "h100-sxm", "region": "variable"},
         # GCP's offer is listed in its group of US regions: us-central1 is one of them.
         {"provider": "gcp", "offer": "a3-high-on-demand", "gpu": "h100-sxm", "region": "us-central1"},
         # A serverless proposal is not held to a rental offer of the same name.

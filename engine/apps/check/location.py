@@ -9,6 +9,8 @@ from gpu_advisor.engine.domain.proposal import Location, ProposalInput
 from gpu_advisor.engine.domain.results import ApiCost
 
 JURISDICTIONS = ("EU", "US", "UK", "CH")
+UNKNOWN = "unknown"
+"""The jurisdiction of a region of unknown location (a marketplace's variable locations)."""
 
 
 def proposal_jurisdictions(

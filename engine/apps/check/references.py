@@ -3,13 +3,15 @@ silent 'unknown' in every check that reads it."""
 
 from __future__ import annotations
 
-from gpu_advisor.engine.apps.check.location import JURISDICTIONS
+from collections.abc import Sequence
+
+from gpu_advisor.engine.apps.check.location import JURISDICTIONS, UNKNOWN
 from gpu_advisor.engine.apps.check.proposal_api import api_providers
 from gpu_advisor.engine.apps.check.proposal_facts import RENTAL_DEPLOYMENTS, catalog_offer
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.entries import Offer
+from gpu_advisor.engine.domain.knowledge.entries import Offer, Region
 from gpu_advisor.engine.domain.proposal import ProposalInput
 
 
@@ -89,7 +91,7 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
                 "%(provider)s has no region in %(region)s; its regions are in %(served)s",
                 provider=proposal.provider,
                 region=proposal.region,
-                served=", ".join(sorted(served)),
+                served=places(knowledge.provider(proposal.provider).regions),
             )
             raise InputError(
                 at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)),
@@ -100,32 +102,43 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
 def sold_where(offer: Offer, region: str, knowledge: Knowledge, origin: str | Words) -> None:
     """A rental runs only where the catalog prices its offer: a region of another jurisdiction than every
     region the offer is listed in would be priced and judged for residency as if it were sold there (AWS's
-    US on-demand P5 in Frankfurt, with the EU premium on top). An offer listed in a region of unknown
-    location (a marketplace's variable locations) may run in any; a region of a listed jurisdiction may be
-    one the catalog groups (GCP's ``us``) or leaves unpriced (an import's dearer regions)."""
+    US on-demand P5 in Frankfurt, with the EU premium on top; a marketplace's offer of variable locations
+    in the EU, which the residency check would pass on the proposal's word). A region of a listed
+    jurisdiction may be one the catalog groups (GCP's ``us``) or leaves unpriced (an import's dearer
+    regions)."""
     listed = knowledge.offer_regions_by_jurisdiction(offer)
-    if "unknown" in listed:
-        return
-    regions = {r.id: r.jurisdiction for r in knowledge.provider(offer.provider).regions}
-    jurisdiction = region if region in JURISDICTIONS else regions.get(region, "unknown")
+    regions = {r.id: r for r in knowledge.provider(offer.provider).regions}
+    named = regions.get(region)
+    jurisdiction = region if region in JURISDICTIONS else named.jurisdiction if named else UNKNOWN
     if jurisdiction in listed:
         return
     problem = Words(
         "the catalog lists no price of %(offer)s in %(region)s; it lists one in %(jurisdictions)s",
         offer=f"{offer.provider} {offer.offer}",
         region=region if region in JURISDICTIONS else f"{region} ({jurisdiction})",
-        jurisdictions=", ".join(listed),
+        jurisdictions=places(tuple(regions[r] for r in offer.regions)),
     )
     raise InputError(
         at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)), field="proposal.region"
     )
 
 
+def places(regions: Sequence[Region]) -> str:
+    """Where ``regions`` are, as a refusal names them: their jurisdictions, a region of unknown location
+    by its ID ("US, variable (unknown)")."""
+    known = sorted({r.jurisdiction for r in regions if r.jurisdiction != UNKNOWN})
+    unknown = [f"{r.id} ({UNKNOWN})" for r in regions if r.jurisdiction == UNKNOWN]
+    return ", ".join([*known, *dict.fromkeys(unknown)])
+
+
 def served_jurisdictions(knowledge: Knowledge, provider: str) -> frozenset[str]:
-    """The jurisdictions a proposal on ``provider`` may name: those of its regions; every one where a
-    region's location is unknown (a marketplace's variable locations, left to the residency rules)."""
-    served = {r.jurisdiction for r in knowledge.provider(provider).regions}
-    return frozenset(JURISDICTIONS) if not served or "unknown" in served else frozenset(served)
+    """The jurisdictions a proposal on ``provider`` may name: those of its regions of known location (a
+    marketplace's variable locations are in none: a proposal that names a jurisdiction for them would pass
+    the residency check on its own word); every one where the catalog lists no region of the provider."""
+    regions = knowledge.provider(provider).regions
+    if not regions:
+        return frozenset(JURISDICTIONS)
+    return frozenset(r.jurisdiction for r in regions if r.jurisdiction != UNKNOWN)
 
 
 def validate_api_offer(proposal: ProposalInput, knowledge: Knowledge, origin: str | Words) -> None:
