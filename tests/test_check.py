@@ -153,8 +153,24 @@ def test_exit_codes(tmp_path: Path) -> None:
             # residency check on the proposal's word, where recommend excludes the offer.
             "workload: {name: x, model: {name: llama-3.1-70b, precision: fp8}, requests_per_day: 5,"
             " personal_data: true, company_country: DE}\n"
-            "proposal: {deployment: dedicated_cloud, provider: vast, offer: spot, gpu: h100-pcie, region: EU}\n",
-            "proposal.region: the catalog lists no price of vast spot in EU; it lists one in variable (unknown)",
+            "proposal: {deployment: dedicated_cloud, provider: vast, offer: spot, gpu: h100-pcie,"
+            " region: EU}\n",
+            "proposal.region: the catalog lists no price of vast spot in EU; it lists one in variable "
+            "(unknown)",
+        ),
+        (
+            # Priced at the spot rate while PRC007 read "reserved" and passed a latency-sensitive service.
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: dedicated_cloud, provider: aws, offer: p5-spot, gpu: h100-sxm,"
+            " pricing: reserved}\n",
+            "proposal.pricing: reserved, but aws p5-spot is sold as spot: name the offer sold at the "
+            "pricing meant",
+        ),
+        (
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: dedicated_cloud, provider: aws, offer: p5-on-demand, gpu: h100-sxm,"
+            " pricing: spot}\n",
+            "proposal.pricing: spot, but aws p5-on-demand is sold as on_demand",
         ),
         (
             # RunPod's EU data centres are where its serverless endpoints may be pinned; the catalog prices
@@ -162,8 +178,8 @@ def test_exit_codes(tmp_path: Path) -> None:
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
             "proposal: {deployment: dedicated_cloud, provider: runpod, offer: community, gpu: h100-sxm,"
             " region: eu-datacenters}\n",
-            "proposal.region: the catalog lists no price of runpod community in eu-datacenters (EU); it lists "
-            "one in variable (unknown)",
+            "proposal.region: the catalog lists no price of runpod community in eu-datacenters (EU); it "
+            "lists one in variable (unknown)",
         ),
         (
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"

@@ -51,6 +51,8 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
     base = catalog_offer(proposal, knowledge)
     if base is not None and proposal.region is not None and proposal.deployment in RENTAL_DEPLOYMENTS:
         sold_where(base, proposal.region, knowledge, origin)
+    if base is not None and proposal.pricing is not None and proposal.deployment in RENTAL_DEPLOYMENTS:
+        sold_as(base, proposal.pricing, origin)
     names_peak = proposal.peak_provider is not None or proposal.peak_offer is not None
     if (names_peak or proposal.base_gpus is not None) and base is not None and base.billing != "committed":
         # The busier hours' offer prices the replicas beyond a reservation's: an hourly base has none.
@@ -120,6 +122,24 @@ def sold_where(offer: Offer, region: str, knowledge: Knowledge, origin: str | Wo
     )
     raise InputError(
         at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)), field="proposal.region"
+    )
+
+
+def sold_as(offer: Offer, pricing: str, origin: str | Words) -> None:
+    """Spot capacity is a product of its own: a proposal that names a spot offer with another pricing
+    (or an offer sold otherwise as spot) would be priced as the offer is sold and checked as the pricing
+    says: a latency-sensitive service on spot passed PRC007 as "reserved". (A reservation of an hourly
+    offer stays a term the catalog does not know, which PRC008 says.)"""
+    if (pricing == "spot") == (offer.pricing == "spot"):
+        return
+    problem = Words(
+        "%(pricing)s, but %(offer)s is sold as %(sold)s: name the offer sold at the pricing meant",
+        pricing=pricing,
+        offer=f"{offer.provider} {offer.offer}",
+        sold=offer.pricing,
+    )
+    raise InputError(
+        at(origin, Words.joined("proposal.pricing: %(problem)s", problem=problem)), field="proposal.pricing"
     )
 
 
