@@ -161,7 +161,8 @@ def render_problems(origin: str, problems: list[dict[str, Any]], what: str, lang
 
 
 def _allowed_fields(schema: type[BaseModel], location: tuple[Any, ...]) -> list[str]:
-    return list(model_at(schema, location).model_fields)
+    model = model_at(schema, location)
+    return [*model.model_fields, *getattr(model, "read_before_validation", ())]
 
 
 def model_at(schema: type[BaseModel], location: Sequence[Any]) -> type[BaseModel]:

@@ -3,6 +3,8 @@ numbers only, frozen."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pydantic import BaseModel, ConfigDict
 
 
@@ -15,3 +17,7 @@ class StrictInput(BaseModel):
         allow_inf_nan=False,
         protected_namespaces=(),
     )
+
+    read_before_validation: ClassVar[tuple[str, ...]] = ()
+    """Keys the input may give that are read before the model validates it, so are not its fields (a
+    workload's ``volume_growth``): an unknown key's message lists them among the allowed ones."""

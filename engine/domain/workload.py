@@ -64,7 +64,7 @@ from gpu_advisor.engine.domain.knowledge.serving import checked_profile
 from gpu_advisor.engine.domain.limits import MAX_CONTEXT_TOKENS, MIN_TARGET_MS
 from gpu_advisor.engine.domain.model_spec import AttentionShape, ModelSpec
 from gpu_advisor.engine.domain.strict_input import StrictInput
-from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges, split_ranges
+from gpu_advisor.engine.domain.workload_ranges import RANGE_ONLY_FIELDS, WorkloadRanges, split_ranges
 
 
 class Given(enum.Enum):
@@ -335,9 +335,11 @@ def _input_model() -> type[WorkloadInput]:
         "_batch_fields": field_validator(*BATCH_FIELDS)(only_for_a_batch),
         "_no_batch_targets": field_validator(*LATENCY_TARGETS)(no_target_for_a_batch),
     }
-    return create_model(
+    model = create_model(
         "Workload", __base__=WorkloadInput, __module__=__name__, __validators__=validators, **fields
     )
+    model.read_before_validation = RANGE_ONLY_FIELDS
+    return model
 
 
 if TYPE_CHECKING:

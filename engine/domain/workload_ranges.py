@@ -20,6 +20,8 @@ from gpu_advisor.engine.domain.input_errors import validation_problems
 
 MAX_REQUESTS_PER_DAY = 10_000_000_000
 RANGE_FIELDS = ("requests_per_day", "volume_growth")
+RANGE_ONLY_FIELDS = ("volume_growth",)
+"""The range fields that are no workload fields: read here, before the workload is validated."""
 
 
 class RequestsRange(Range):
