@@ -61,6 +61,8 @@ class SelfHosted(NamedTuple):
     commits: bool = False
     """It binds a purchase or a term of a year or more: own servers, a reservation (a mixed fleet's
     reserved base among them); a monthly instance does not (``binds_years``)."""
+    spare_usd_per_month: float = 0.0
+    """What the spare replicas a rule adds (SIZ010, SIZ011) cost in a rental's bill (0 elsewhere)."""
 
 
 def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> list[SelfHosted]:
@@ -116,6 +118,7 @@ def rental_route(best: Option) -> SelfHosted:
         best.provider,
         best.gpus_rented * best.usd_per_gpu_hour,
         commits=binds_years(best.pricing, best.commitment_months),
+        spare_usd_per_month=best.spare_usd_per_month or 0.0,
     )
 
 

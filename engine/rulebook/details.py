@@ -93,6 +93,8 @@ class ApiDetails(Details):
     """The date of the price it rests on (YYYY-MM-DD; "" without one)."""
     self_hosted_provider_name: str = ""
     """The provider billing it ("" for own hardware and a mixed fleet)."""
+    self_hosted_spare_usd_per_month: float = 0.0
+    """What the spare replicas a rule adds cost in it, where it is a rental (``SelfHosted``)."""
     stopgap_name: str | Words = ""
     """The cheapest route that binds no purchase and no term (``routes.stopgap_route``), what a workload
     waiting for an API it may use runs on where the cheapest route standing binds a year or more (""
