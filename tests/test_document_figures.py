@@ -7,6 +7,7 @@ from helpers import merged, run
 
 from gpu_advisor.api import size
 from gpu_advisor.engine.apps.tco import tco
+from gpu_advisor.engine.calc.checkpoint import weights_gb
 from gpu_advisor.engine.calc.costs import (
     ServerAssumptions,
     billed_hours,
@@ -14,7 +15,7 @@ from gpu_advisor.engine.calc.costs import (
     own_hardware_cost,
     rent,
 )
-from gpu_advisor.engine.calc.sizing import kv_bytes_per_token, weights_gb
+from gpu_advisor.engine.calc.sizing import kv_bytes_per_token
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.requests import TcoRequest
 

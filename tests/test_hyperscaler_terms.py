@@ -144,8 +144,9 @@ SPOT_PROPOSALS = {
     "vast": (("vast", "spot", "h100-pcie", 1, None), "(Vast.ai: no notice documented)"),
     "aws": (("aws", "p5-spot", "h100-sxm", 8, "us-east-1"), "(Amazon Web Services: 120 seconds)"),
     "gcp": (("gcp", "a3-high-spot", "h100-sxm", 8, "us"), "(Google Cloud: at most 30 seconds)"),
-    # A provider the catalog sells no spot of: its notice is not known, so every seller's is named.
-    "runpod": (("runpod", "community", "h100-pcie", 1, None), NOTICES),
+    # A provider the catalog sells no spot of (an offer it does not list; its on-demand "community" as
+    # spot is refused as input): its notice is not known, so every seller's is named.
+    "runpod": (("runpod", "spot", "h100-pcie", 1, None), NOTICES),
 }
 
 

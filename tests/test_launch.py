@@ -156,7 +156,8 @@ def test_the_memo_gives_the_decisions_replica_its_command() -> None:
         "engine's other defaults, as the estimate takes them:\n\n"
         "    vllm serve Qwen/Qwen2.5-72B-Instruct --tensor-parallel-size 1 --max-model-len 8192 "
         "--quantization fp8\n\n"
-        "The published checkpoint is 16-bit: the engine quantizes its weights to FP8 as it loads them.\n"
+        "The published checkpoint is 16-bit: the engine quantizes its weights to FP8 as it loads them, so a "
+        "replica's start reads 144 GB, and the load times here count them.\n"
     ) in memo
     row = next(g for g in result.sizing.gpus if g.gpu == "b200")
     assert row.launch is not None and row.launch.checkpoint == "Qwen/Qwen2.5-72B-Instruct"

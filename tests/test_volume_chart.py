@@ -116,16 +116,16 @@ def test_at_other_volumes_the_line_is_what_recommend_reports_there(path: Path) -
 
 def test_a_batch_on_whole_instances_is_spread_over_their_cards() -> None:
     """w18: lambda 8-gpu-plan sells 8 × b200 only; the day's work runs on all 8 cards, billed by the
-    minute. At 30,000 requests a day: the work / 8 cards and the weights' load (70 GB at 2.5 GB/s, 28 s),
-    rounded up to whole minutes, on 30.42 days, 8 cards at $6.69 ($488, as recommend prices it at that
-    volume; the chart said $3,663)."""
+    minute. At 30,000 requests a day: the work / 8 cards and the weights' load (the 16-bit checkpoint vLLM
+    quantizes to FP8 as it loads it, 140 GB at 2.5 GB/s, 56 s), rounded up to whole minutes, on 30.42
+    days, 8 cards at $6.69 ($488, as recommend prices it at that volume; the chart said $3,663)."""
     result = result_of(VOLUME_DIR / "w18-batch-critical.yaml")
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and chart.self_hosted_offer == "8-gpu-plan"
     rps = next(g for g in result.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
     assert rps is not None
-    for volume, dollars in ((30_000, 488), (100_000, 1_547), (200_000, 3_039)):
-        minutes = math.ceil(volume / rps / 8 / 60 + 70 / 2.5 / 60)
+    for volume, dollars in ((30_000, 488), (100_000, 1_547), (200_000, 3_066)):
+        minutes = math.ceil(volume / rps / 8 / 60 + 140 / 2.5 / 60)
         cost = minutes / 60 * 30.42 * 8 * 6.69
         assert chart.self_hosted_usd_per_month[chart.requests_per_day.index(volume)] == pytest.approx(cost)
         assert round(cost) == dollars

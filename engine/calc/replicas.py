@@ -16,6 +16,7 @@ import math
 from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
+from gpu_advisor.engine.calc.checkpoint import read_at_start_gb
 from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, request_times, saturation
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
 from gpu_advisor.engine.calc.policy import (
@@ -298,12 +299,6 @@ def plans_by_gpu(
     among those that can meet the latency targets (all counts where none can)."""
     plans = {}
     fits = {fit.gpu: fit for fit in figures.fits}
-    # A batch's replicas load the weights at each run's start, the same time on every GPU.
-    load_hours = (
-        knowledge.serverless.weights_load_seconds(figures.weights_gb) / SECONDS_PER_HOUR
-        if load.served_in_paid_hours
-        else 0.0
-    )
     for gpu, candidates in candidate_performances(knowledge, figures, input_tokens, output_tokens).items():
         if only is not None and gpu not in only:
             continue
@@ -332,7 +327,13 @@ def plans_by_gpu(
             else min(candidates, key=lambda performance: _count_order(performance, load, sizing))
         )
         plan = light.get(chosen.cards) or plan_replicas(chosen, load, sizing)
-        plans[gpu] = plan._replace(weights_load_hours=load_hours) if load_hours else plan
+        if load.served_in_paid_hours:
+            # A batch's replicas load the weights at each run's start.
+            memory = plan.cards_per_replica * knowledge.gpu(gpu).memory_bytes
+            read = read_at_start_gb(figures.weights_gb, figures.sixteen_bit_checkpoint_gb, memory)
+            seconds = knowledge.serverless.weights_load_seconds(read)
+            plan = plan._replace(weights_load_hours=seconds / SECONDS_PER_HOUR)
+        plans[gpu] = plan
     return plans
 
 

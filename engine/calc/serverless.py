@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from gpu_advisor.engine.calc.checkpoint import read_at_start_gb
 from gpu_advisor.engine.calc.policy import Sizing, usable_rate
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.serverless_hours import (
@@ -173,6 +174,8 @@ class ServerlessWorkload:
     traffic: DailyTraffic
     sizing: Sizing
     weights_gb: float
+    sixteen_bit_checkpoint_gb: float | None
+    """What a replica reads at its cold start where it quantizes the 16-bit checkpoint (``SizingFigures``)."""
     days_per_month: float
     warm_hours_per_month: float
     """The hours a kept-warm instance is billed: the workload's paid hours (every hour for a service
@@ -225,7 +228,9 @@ def product_month(
     that price, as the provider bills them (``always_on_instances``)."""
     load, sizing = workload.load, workload.sizing
     instance_rps = size // plan.cards_per_replica * plan.requests_per_second_per_replica
-    cold = cold_start_seconds(knowledge, product, workload.weights_gb)
+    replica_memory = plan.cards_per_replica * knowledge.gpu(plan.gpu).memory_bytes
+    read = read_at_start_gb(workload.weights_gb, workload.sixteen_bit_checkpoint_gb, replica_memory)
+    cold = cold_start_seconds(knowledge, product, read)
     days, spare = workload.days_per_month, sizing.spare_replicas
     work_per_day = load.average_requests_per_second * load.hours_per_day / instance_rps  # instance-hours
     work_hours = work_per_day * days

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from gpu_advisor.engine.calc.checkpoint import sixteen_bit_checkpoint_gb, weights_gb
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -72,11 +73,6 @@ class GpuFit(BaseModel):
     """Fewest cards whose memory holds the weights, the engine's reserve and the KV cache of
     ``min_sequences_under_light_load`` full-context sequences: where a load keeps few requests in flight,
     a replica may run on this many (``calc.replicas.plans_by_gpu`` decides per load)."""
-
-
-def weights_gb(params_b: float, bytes_per_parameter: float) -> float:
-    """Weight memory in GB: billions of parameters times bytes per parameter."""
-    return params_b * bytes_per_parameter
 
 
 def kv_bytes_per_token(model: ModelShape, bytes_per_element: float) -> float:
@@ -257,6 +253,8 @@ class SizingFigures(BaseModel):
     refused_fp8_splits: Fp8Checkpoint | None = None
     """The block-quantized FP8 checkpoint the workload runs, where the serving engine refuses a tensor
     split that cuts its blocks (``ServingEngine.fp8_block_split_refused``); None otherwise."""
+    sixteen_bit_checkpoint_gb: float | None = None
+    """The 16-bit checkpoint a replica quantizes as it loads it, where it does (``calc/checkpoint.py``)."""
 
     def refuses_tensor_split(self, tensor: int) -> bool:
         """The serving engine will not load the checkpoint over ``tensor`` cards of tensor parallelism (one
@@ -397,4 +395,5 @@ def size_model(
         refused_fp8_splits=model.fp8_checkpoint
         if model is not None and precision == "fp8" and engine.fp8_block_split_refused
         else None,
+        sixteen_bit_checkpoint_gb=sixteen_bit_checkpoint_gb(knowledge, params_b, precision, model, engine.id),
     )

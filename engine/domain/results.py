@@ -76,6 +76,8 @@ class SizeResult(ResultModel):
     precision: str
     bytes_per_parameter: float
     weights_gb: float
+    sixteen_bit_checkpoint_gb: float | None = None
+    """The 16-bit checkpoint a replica reads and quantizes to FP8 as it starts, where it does."""
     kv_bytes_per_token: float | None
     kv_bytes_per_token_used: float
     """The KV figure sizing and throughput use: the model's own, or the closest catalog model's."""

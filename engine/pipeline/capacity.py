@@ -60,7 +60,7 @@ class ReplicaPlans:
 
 def size(resolved: ResolvedWorkload, knowledge: Knowledge, precision: str) -> SizingFigures:
     model = resolved.model_config_entry or resolved.attention_shape
-    return size_model(
+    figures = size_model(
         knowledge,
         resolved.params_b,
         resolved.active_params_b,
@@ -69,6 +69,10 @@ def size(resolved: ResolvedWorkload, knowledge: Knowledge, precision: str) -> Si
         resolved.context_tokens,
         resolved.serving_engine,
     )
+    if resolved.custom_weights and figures.sixteen_bit_checkpoint_gb is not None:
+        # The team's own checkpoint is taken to be in the precision served, as the launch command says.
+        return figures.model_copy(update={"sixteen_bit_checkpoint_gb": None})
+    return figures
 
 
 def workload_traffic(resolved: ResolvedWorkload, knowledge: Knowledge) -> DailyTraffic:

@@ -159,6 +159,7 @@ def serverless_workload(
         traffic=capacity.traffic,
         sizing=plans.sizing,
         weights_gb=capacity.figures.weights_gb,
+        sixteen_bit_checkpoint_gb=capacity.figures.sixteen_bit_checkpoint_gb,
         days_per_month=capacity.days_per_month,
         warm_hours_per_month=min(paid_hours_per_month, knowledge.calendar_hours_per_month()),
         keep_warm=constraints.keep_serverless_warm,

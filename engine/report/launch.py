@@ -14,6 +14,7 @@ quantized to FP8 as vLLM or SGLang loads it (``--quantization fp8``), or a place
 
 from __future__ import annotations
 
+from gpu_advisor.engine.calc.checkpoint import QUANTIZED_AT_LOAD
 from gpu_advisor.engine.calc.sizing import SizingFigures, kv_element_bytes
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.gpu_sizing import CheckpointKind, LaunchCommand
@@ -23,8 +24,6 @@ OWN = "MODEL"
 """The placeholder for weights the catalog does not name."""
 
 SIXTEEN_BIT = frozenset({"bf16", "fp16"})
-QUANTIZED_AT_LOAD = frozenset({"vllm", "sglang"})
-"""Engines that quantize a 16-bit checkpoint to FP8 as they load it (TensorRT-LLM reads a quantized one)."""
 NVIDIA_ONLY = frozenset({"trtllm"})
 TRTLLM_FP8_CACHE = "kv_cache_config: {dtype: fp8}"
 """TensorRT-LLM's LLM API options for an FP8 KV cache (``--extra_llm_api_options``)."""

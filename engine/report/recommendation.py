@@ -204,6 +204,7 @@ def size_result(
         precision=figures.precision,
         bytes_per_parameter=figures.bytes_per_parameter,
         weights_gb=figures.weights_gb,
+        sixteen_bit_checkpoint_gb=figures.sixteen_bit_checkpoint_gb,
         kv_bytes_per_token=figures.kv_bytes_per_token,
         kv_bytes_per_token_used=figures.kv_bytes_per_token_used,
         kv_estimated_from=figures.kv_estimated_from,
