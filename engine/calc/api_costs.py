@@ -154,7 +154,9 @@ def _costs(
         priced.append(_Priced(listing, monthly, size, limit, same, excluded))
     compared = comparable(priced)
     cheaper = cheaper_same_size(priced, compared)
-    smaller = nearest_smaller(priced, params_b) if compared is None else None
+    smaller = nearest_smaller(priced, params_b)
+    if compared is not None and not undercuts_a_larger(compared, smaller, params_b):
+        smaller = None
     counted = smaller is not None and class_counts_in(priced, smaller, params_b)
     return tuple(
         _cost(
@@ -171,7 +173,8 @@ def _costs(
 
 
 def nearest_smaller(priced: Sequence[_Priced], params_b: float) -> _Priced | None:
-    """Where no price stands in for the workload's model: the cheapest admitted hosted price of the
+    """Where no price stands in for the workload's model, or a larger model's does and costs more
+    (``undercuts_a_larger``): the cheapest admitted hosted price of the
     largest class below it that takes its requests (a 72B model whose own class at or above is all
     excluded or too short is shown the 70B class's), so that the memo names what an API would cost at
     the nearest size the catalog admits, as another and smaller model. Below means smaller in all
@@ -191,6 +194,14 @@ def nearest_smaller(priced: Sequence[_Priced], params_b: float) -> _Priced | Non
         (p for p in below if p.listing.api.model_params_b == largest),
         key=lambda p: (p.usd_per_month, p.listing.api.id),
     )
+
+
+def undercuts_a_larger(compared: _Priced, smaller: _Priced | None, params_b: float) -> bool:
+    """Beside a larger model's price that stands in (Llama 3.1 405B for the 72B Qwen, whose 70B class price
+    takes shorter requests), the nearest smaller class's price that costs less is named too, never
+    compared: a 70B model at a fifth of the 405B's price is the reader's call to try."""
+    larger = whole_billions(compared.listing.api.model_params_b or 0.0) > whole_billions(params_b)
+    return larger and smaller is not None and smaller.usd_per_month < compared.usd_per_month
 
 
 def class_counts_in(priced: Sequence[_Priced], smaller: _Priced, params_b: float) -> bool:

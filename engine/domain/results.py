@@ -163,10 +163,10 @@ class ApiCost(ResultModel):
     """Shown beside the comparison (proprietary ones, those that stand in up to the compared class, and
     ``cheaper_same_size``)."""
     nearest_smaller: bool = False
-    """Where no price of the workload's model size or larger is compared: the cheapest admitted price of
-    the largest smaller class that takes its requests (another, smaller model: no bound for the
-    workload's). Set whatever the rules say of the API; the memo shows it only where none rules the API
-    out."""
+    """Where no price of the workload's model size or larger is compared, or a larger model's is and costs
+    more: the cheapest admitted price of the largest smaller class that takes its requests (another,
+    smaller model: no bound for the workload's). Set whatever the rules say of the API; the memo shows it
+    only where none rules the API out."""
     nearest_smaller_counts_in: bool = False
     """A price of that class is sourced to stand in up to the workload's size (the documents' 70B price
     for the 72B Qwen): the memo's summary names it, not only the APIs section."""

@@ -1,0 +1,61 @@
+"""Beside a larger model's price that stands in for the workload's (Llama 3.1 405B for the 72B Qwen,
+whose own 70B class price takes shorter requests), the nearest smaller class's price is named where it
+costs less: another, smaller model, never compared."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers import run
+
+from gpu_advisor.engine.present.memo import render_memo
+
+AGENT: dict[str, Any] = {
+    "name": "agent-247",
+    "model": {"name": "qwen2.5-72b", "precision": "fp8"},
+    "requests_per_day": 40_000,
+    "avg_input_tokens": 8_000,
+    "avg_output_tokens": 3_000,
+    "context_tokens": 32_768,
+    "load_pattern": "steady",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "max_time_per_output_token_ms": 40,
+    "company_country": "US",
+}
+REQUESTS = 40_000 * 30.42
+
+
+def test_a_cheaper_smaller_class_is_named_beside_a_larger_stand_in() -> None:
+    result = run(AGENT)
+    compared = next(a for a in result.api_costs if a.compared)
+    smaller = next(a for a in result.api_costs if a.nearest_smaller)
+    # DeepInfra's 405B at $0.80 per million tokens both ways; its Llama 3.3 70B at $0.10 in, $0.32 out.
+    assert (compared.api, compared.usd_per_month) == (
+        "llama-3.1-405b-deepinfra",
+        REQUESTS * 11_000 * 0.80 / 1e6,
+    )
+    assert smaller.api == "llama-3.3-70b-deepinfra"
+    assert smaller.usd_per_month == REQUESTS * (8_000 * 0.10 + 3_000 * 0.32) / 1e6  # $2,141.57
+    # The documents' 70B class price would stand in but takes 8,192 tokens at most.
+    hosted = next(a for a in result.api_costs if a.api == "llama-3-70b-hosted")
+    assert hosted.exceeded_limit == "window"
+    memo = render_memo(result)
+    assert (
+        "A hosted model of the nearest smaller class, Llama 3.3 70B Instruct Turbo (DeepInfra) (70B against "
+        "72B parameters), would cost $2,142 per month, less than the recommendation; it is another, smaller "
+        'model, an option only if its answers serve this workload (see "Managed APIs").\n'
+    ) in memo
+    assert (
+        "The nearest smaller class the workload may use costs less than the larger model compared and is "
+        "shown below: Llama 3.3 70B Instruct Turbo (DeepInfra), 70B against 72B parameters, at $2,142 per "
+        "month (80 % less), another and smaller model, an option only if its answers serve this workload; "
+        "the comparison keeps the larger model's price.\n"
+    ) in memo
+    assert "No managed API of this model's size or larger is compared" not in memo
+
+
+def test_no_smaller_class_is_named_beside_the_models_own_price() -> None:
+    result = run({**AGENT, "model": {"name": "llama-3.3-70b", "precision": "fp8"}})
+    assert next(a for a in result.api_costs if a.compared).same_model
+    assert not [a for a in result.api_costs if a.nearest_smaller]
