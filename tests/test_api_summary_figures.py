@@ -1,6 +1,7 @@
-"""Beside a larger model's price that stands in for the workload's (Llama 3.1 405B for the 72B Qwen,
-whose own 70B class price takes shorter requests), the nearest smaller class's price is named where it
-costs less: another, smaller model, never compared."""
+"""What the summary says beside the API comparison's figures: the nearest smaller class's price where a
+larger model's price stands in for the workload's (Llama 3.1 405B for the 72B Qwen, whose own 70B class
+price takes shorter requests) and it costs less, another model never compared; and the rental scaled hour
+by hour (DEP032) beside the fixed figure the API beat."""
 
 from __future__ import annotations
 
@@ -59,3 +60,34 @@ def test_no_smaller_class_is_named_beside_the_models_own_price() -> None:
     result = run({**AGENT, "model": {"name": "llama-3.3-70b", "precision": "fp8"}})
     assert next(a for a in result.api_costs if a.compared).same_model
     assert not [a for a in result.api_costs if a.nearest_smaller]
+
+
+RAG: dict[str, Any] = {
+    "name": "legal-rag",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+    "requests_per_day": 15_000,
+    "avg_input_tokens": 30_000,
+    "avg_output_tokens": 400,
+    "context_tokens": 65_536,
+    "load_pattern": "variable",
+    "schedule": "workdays",
+    "latency_sensitive": True,
+    "max_time_to_first_token_ms": 2_500,
+    "max_time_per_output_token_ms": 60,
+    "company_country": "NL",
+}
+
+
+def test_the_scaled_rental_is_said_beside_the_fixed_figure_the_api_is_compared_with() -> None:
+    """The API wins against a fixed fleet or a serverless bill; DEP032's rental scaled by the hour bills
+    less than those and still more than the API: the summary says which figure is which."""
+    result = run(RAG)
+    fleet = result.autoscaled_fleet
+    assert result.decision.deployment == "api" and "DEP032" in result.fired_rules and fleet is not None
+    assert result.decision.usd_per_month is not None and fleet.usd_per_month > result.decision.usd_per_month
+    assert (
+        "The self-hosted figure the API is compared with is a fleet of fixed size or a serverless product's "
+        "bill: renting runpod community (b200) and scaling it hour by hour with the day's load would bill "
+        f"about ${fleet.usd_per_month:,.0f} a month, still more than the API (DEP032, below).\n"
+    ) in render_memo(result)
+    assert "fleet of fixed size or a serverless" not in render_memo(run(AGENT))
