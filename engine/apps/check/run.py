@@ -125,6 +125,7 @@ def check_item(
                 api_named=data["api_named"],
                 unknown_offer=data["rental"] and not data["offer_known"] and bool(details.offer),
                 unpriced=details.unpriced,
+                buying=data["deployment"] == "own_hardware",
                 # Why a latency is missing where the proposal gives its cards: too few for a replica.
                 no_replica=data["gpus_known"] and data["gpus"] < data["memory_cards_per_replica"],
             ).split()

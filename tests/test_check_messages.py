@@ -1,0 +1,63 @@
+"""Check messages say what the proposal gave and lacks: TCO021 names no reason the workload does not have
+(office machines are kept out for a service answered around the clock, TCO023, as for a business-critical
+one, TCO018 and TCO019); an unknown check names the fields a figure is worked out from."""
+
+from __future__ import annotations
+
+from helpers import EVALUATED_ON
+
+from gpu_advisor.engine.apps.check.run import check_document
+from gpu_advisor.engine.domain.proposal import ProposalDocument
+
+WORKLOAD = {"name": "w", "model": {"name": "llama-3.1-8b", "precision": "bf16"}, "requests_per_day": 50_000}
+WORKSTATIONS = {"deployment": "own_hardware", "server": "workstation-rtx-5090", "servers": 2}
+
+
+def test_office_machines_for_a_service_around_the_clock_fail_without_calling_it_critical() -> None:
+    document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": WORKSTATIONS})
+    result = check_document(document, "office.yaml", 1, EVALUATED_ON)
+    item = next(i for i in result.results if i.rule_id == "TCO021")
+    assert item.status == "fail"
+    assert item.message == (
+        "The proposal buys office machines for a workload whose own hardware the rules keep out of an "
+        "office, for its criticality or because it is served around the clock (an office machine has no "
+        "redundant power or network, no one on call and no service commitment), and cost in a datacenter "
+        "or the company's server room; see gpu-advisor recommend for the rule and the server it is costed "
+        "on."
+    )
+
+
+def test_office_machines_in_office_hours_pass() -> None:
+    workload = {**WORKLOAD, "schedule": "office_hours"}
+    document = ProposalDocument.model_validate({"workload": workload, "proposal": WORKSTATIONS})
+    result = check_document(document, "office.yaml", 1, EVALUATED_ON)
+    assert next(i for i in result.results if i.rule_id == "TCO021").status == "pass"
+
+
+def test_an_unknown_check_names_the_fields_a_figure_is_worked_out_from() -> None:
+    """An own-hardware proposal without a server: the cards come from a server (or gpu and gpus), and the
+    latency is estimated from them; the proposal has no 'latency' field to give."""
+    document = ProposalDocument.model_validate(
+        {"workload": WORKLOAD, "proposal": {"deployment": "own_hardware"}}
+    )
+    result = check_document(document, "bare.yaml", 1, EVALUATED_ON)
+    messages = {i.rule_id: i.message for i in result.results if i.status == "unknown"}
+    assert messages["SIZ007"] == (
+        'Cannot tell whether "Too few cards to hold the weights": the proposal does not give its gpus (or '
+        "server), which this check needs."
+    )
+    assert messages["LAT005"] == (
+        'Cannot tell whether "The proposal misses the time-to-first-token target": the proposal does not '
+        "give its gpu and gpus (or server), from which its latency is estimated, which this check needs."
+    )
+    rental = ProposalDocument.model_validate(
+        {
+            "workload": WORKLOAD,
+            "proposal": {"deployment": "dedicated_cloud", "provider": "runpod", "gpu": "h100-sxm"},
+        }
+    )
+    rented = check_document(rental, "bare.yaml", 1, EVALUATED_ON)
+    latency = next(i for i in rented.results if i.rule_id == "LAT005")
+    assert latency.message is not None and latency.message.endswith(
+        "does not give its gpu and gpus, from which its latency is estimated, which this check needs."
+    )
