@@ -113,8 +113,11 @@ def test_a_scaled_fleet_below_the_recommendation_says_so() -> None:
         f"about ${scaled.usd_per_month:,.0f} a month, less than the recommendation; the rules decide on "
         "fleets of fixed size (DEP032, below)."
     ) in summary
+    # In Germany the API is decided: the scaled fleet is said beside the fixed figure the API beat.
     germany = result(company_country="DE")
-    assert "scaling it hour by hour" not in render_memo(germany).split("## Why")[0]
+    summary = " ".join(render_memo(germany).split("## Why")[0].split())
+    assert germany.decision.deployment == "api" and "less than the recommendation" not in summary
+    assert "would bill about $9,641 a month, still more than the API (DEP032, below)." in summary
     assert germany.decision.deployment == "api"
     assert germany.decision.usd_per_month is not None and germany.autoscaled_fleet is not None
     assert germany.decision.usd_per_month < germany.autoscaled_fleet.usd_per_month

@@ -159,6 +159,13 @@ def test_exit_codes(tmp_path: Path) -> None:
             "(unknown)",
         ),
         (
+            # A mixed fleet on an hourly base was priced as a plain rental without a word.
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: hybrid, provider: lambda, offer: on-demand, gpu: h100-sxm, gpus: 2}\n",
+            "proposal.offer: a mixed fleet's busier hours and reserved base go with a reservation; lambda "
+            "on-demand bills by the hour",
+        ),
+        (
             # Priced at the spot rate while PRC007 read "reserved" and passed a latency-sensitive service.
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
             "proposal: {deployment: dedicated_cloud, provider: aws, offer: p5-spot, gpu: h100-sxm,"

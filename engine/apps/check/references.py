@@ -54,7 +54,8 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
     if base is not None and proposal.pricing is not None and proposal.deployment in RENTAL_DEPLOYMENTS:
         sold_as(base, proposal.pricing, origin)
     names_peak = proposal.peak_provider is not None or proposal.peak_offer is not None
-    if (names_peak or proposal.base_gpus is not None) and base is not None and base.billing != "committed":
+    mixed = names_peak or proposal.base_gpus is not None or proposal.deployment == "hybrid"
+    if mixed and base is not None and base.billing != "committed":
         # The busier hours' offer prices the replicas beyond a reservation's: an hourly base has none.
         field = (
             "proposal.peak_provider"
@@ -62,6 +63,8 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
             else "proposal.peak_offer"
             if proposal.peak_offer
             else "proposal.base_gpus"
+            if proposal.base_gpus is not None
+            else "proposal.offer"
         )
         problem = Words(
             "a mixed fleet's busier hours and reserved base go with a reservation; %(provider)s %(offer)s "
