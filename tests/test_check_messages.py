@@ -61,3 +61,26 @@ def test_an_unknown_check_names_the_fields_a_figure_is_worked_out_from() -> None
     assert latency.message is not None and latency.message.endswith(
         "does not give its gpu and gpus, from which its latency is estimated, which this check needs."
     )
+
+
+def test_a_stale_price_of_another_gpu_is_not_told_about_h100_prices_alone() -> None:
+    """KNB014 on an A10G offer: the documents' H100 price cut is the example of how fast GPU prices move,
+    not a claim about the A10G."""
+    proposal = {
+        "deployment": "dedicated_cloud",
+        "provider": "aws",
+        "offer": "g5-on-demand",
+        "gpu": "a10g",
+        "gpus": 4,
+        "pricing": "on_demand",
+    }
+    document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": proposal})
+    result = check_document(document, "a10g.yaml", 1, EVALUATED_ON)
+    item = next(i for i in result.results if i.rule_id == "KNB014")
+    assert item.status == "warn"
+    # The offer's list price dates from 2026-03-27: 248 days before 2026-11-30.
+    assert item.message == (
+        "The cost checks price aws g5-on-demand at a list price 248 days old, older than 180 days; GPU "
+        "prices move fast (H100 list prices fell by up to 44 % within 2025). Check the provider's current "
+        "price before signing."
+    )
