@@ -136,8 +136,18 @@ def test_plain_csv(tmp_path: Path) -> None:
             "gpu": "h100-sxm",
             "usd_per_gpu_hour": 3.1,
             "as_of": "2026-11-15",
+            "note": "enterprise discount on the list price",
         }
     ]
+    # The re-priced offer keeps the row's note beside the catalog price it replaces.
+    overrides = str(next(tmp_path.glob("*.yaml")))
+    knowledge, _ = apply_overrides(
+        load_knowledge(), read_overrides(overrides), overrides, load_knowledge().offers.offers[0].as_of
+    )
+    repriced = knowledge.offer("aws", "p5-on-demand", "h100-sxm")
+    assert repriced is not None and repriced.note == (
+        "your rate (catalog: 3.9 USD, 2026-03-27): enterprise discount on the list price"
+    )
     offers = offers_by_id(written)
     assert offers["contract-8x"]["pricing"] == "reserved" and offers["contract-8x"]["commitment_months"] == 12
     assert offers["contract-8x"]["as_of"] == "2026-11-20"

@@ -132,7 +132,8 @@ def replaced_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str,
                 **stamp,
                 "as_of": override.as_of or stamp["as_of"],
                 "origin": stamp["origin"],
-                "note": f"your rate (catalog: {old.usd_per_gpu_hour:g} USD, {old.as_of.isoformat()})",
+                "note": f"your rate (catalog: {old.usd_per_gpu_hour:g} USD, {old.as_of.isoformat()})"
+                + (f": {override.note}" if override.note else ""),
                 # Your rate is the price you pay: no newer list of the provider's replaces it (KNB010).
                 "superseded_by": None,
             }

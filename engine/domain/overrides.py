@@ -32,6 +32,8 @@ class OfferOverride(StrictInput):
     usd_per_gpu_hour: float = Field(gt=0, lt=1000)
     as_of: dt.date | None = None
     """When this rate was agreed or read (default: the file's ``as_of``)."""
+    note: str | None = None
+    """What the rate is (an enterprise discount, a quote's number), kept beside the catalog price."""
 
     @property
     def key(self) -> str:

@@ -227,6 +227,7 @@ def plain_offers(
                     gpu=row.gpu,
                     usd_per_gpu_hour=row.usd_per_gpu_hour,
                     as_of=row.as_of or as_of,
+                    note=row.note,
                 )
             )
             continue
