@@ -24,6 +24,11 @@ from gpu_advisor.knowledge import KNOWLEDGE_DIR
         ({"months": 48, "depreciation_years": 4}, "own_server: give months or depreciation_years, not both"),
         ({"usd_per_kwh": 0.2, "eur_per_kwh": 0.2}, "own_server: give usd_per_kwh or eur_per_kwh, not both"),
         (
+            # A colocation fee pays for the rack space: both would count the housing twice.
+            {"rack_usd_per_month": 500, "colocation_eur_per_month": 300},
+            "own_server: give rack_usd_per_month or colocation_eur_per_month, not both",
+        ),
+        (
             {"staff_usd_per_month": 1, "staff_eur_per_month": 1},
             "own_server: give staff_usd_per_month or staff_eur_per_month, not both",
         ),
@@ -48,6 +53,10 @@ def test_bad_cost_overrides_exit_2(tmp_path: Path, own_server: dict, expected: s
     ("args", "expected"),
     [
         (["--months", "48", "--depreciation-years", "4"], "give --months or --depreciation-years, not both"),
+        (
+            ["--rack-usd-per-month", "500", "--colocation-usd-per-month", "800"],
+            "give --rack-usd-per-month or --colocation-usd-per-month, not both",
+        ),
         (["--depreciation-years", "6"], "--depreciation-years: the years must be one of 3, 4, 5 (got 6)"),
         (
             ["--country", "de"],

@@ -116,7 +116,7 @@ class ServerOverride(StrictInput):
     the power price, housing (rack or colocation) and staff replace the company country's defaults for
     every catalog server they apply to. A figure is given in USD or in EUR (converted at the catalog's
     rate, or at ``exchange_rate`` of the same file), never both; the write-off as ``months`` or as
-    ``depreciation_years`` (3, 4 or 5), never both."""
+    ``depreciation_years`` (3, 4 or 5), never both; a rack or a colocation fee, never both."""
 
     price_usd: float | None = Field(default=None, gt=0, le=1e9)
     price_eur: float | None = Field(default=None, gt=0, le=1e9)
@@ -139,6 +139,21 @@ class ServerOverride(StrictInput):
         for first, second in ONE_OF:
             if getattr(self, first) is not None and getattr(self, second) is not None:
                 raise WordsError(Words("give %(first)s or %(second)s, not both", first=first, second=second))
+        # Each housing replaces the country's: a colocation fee pays for the rack space, so a rack and a
+        # colocation fee would count the housing twice.
+        rack = next(
+            (f for f in ("rack_usd_per_month", "rack_eur_per_month") if getattr(self, f) is not None), None
+        )
+        colocation = next(
+            (
+                f
+                for f in ("colocation_usd_per_month", "colocation_eur_per_month")
+                if getattr(self, f) is not None
+            ),
+            None,
+        )
+        if rack and colocation:
+            raise WordsError(Words("give %(first)s or %(second)s, not both", first=rack, second=colocation))
         return self
 
 

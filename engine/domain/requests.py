@@ -207,6 +207,16 @@ class TcoRequest(Request):
             raise WordsError(
                 Words("give %(first)s or %(second)s, not both", first="months", second="depreciation_years")
             )
+        # Each replaces the country's housing: a colocation fee pays for the rack space, so both would count
+        # the housing twice.
+        if self.rack_usd_per_month is not None and self.colocation_usd_per_month is not None:
+            raise WordsError(
+                Words(
+                    "give %(first)s or %(second)s, not both",
+                    first="rack_usd_per_month",
+                    second="colocation_usd_per_month",
+                )
+            )
         # The catalog's price is its own server's, cards included: spread over another card count it
         # would be a price no server of that size has.
         if self.gpus_per_server not in (None, catalog_server_gpus()) and self.server_price_usd is None:
