@@ -105,6 +105,7 @@ def test_an_overloaded_single_card_is_told_to_add_replicas(tmp_path: Path) -> No
     assert items["LAT009"]["status"] == "pass"
     assert " ".join(items["LAT006"]["message"].split()) == (
         "At the peak, 1 × h100-sxm (one card a replica) cannot carry the load: the time between tokens grows "
-        "without bound, above the workload's target of 100 ms. A lone request takes 5.15 ms a token on 1 × "
+        "without bound, above the default target of 100 ms (the workload states none). A lone request "
+        "takes 5.15 ms a token on 1 × "
         "h100-sxm: add replicas, so that each runs fewer requests at once."
     )

@@ -29,6 +29,9 @@ PROPOSAL: dict[str, Any] = {
     "time_per_output_token_at_peak_ms": 30.0,
     "time_per_output_token_planned_ms": 20.0,
     "max_time_per_output_token_ms": 20.0,
+    # The workload states both targets (a proposal check's details say so).
+    "ttft_target_stated": True,
+    "tpot_target_stated": True,
 }
 
 
