@@ -91,7 +91,8 @@ def test_requests_sweep_text_shows_break_even_table_and_chart(tmp_path: Path) ->
 
 
 def test_the_header_names_the_last_value_swept_not_the_stop_given(tmp_path: Path) -> None:
-    """1,000 to 10,000 in steps of 2,000 sweeps 1,000, 3,000, 5,000, 7,000 and 9,000: the header says 9,000."""
+    """1,000 to 10,000 in steps of 2,000 sweeps 1,000, 3,000, 5,000, 7,000 and 9,000: the header says
+    9,000."""
     workload = tmp_path / "own.yaml"
     workload.write_text(OWN_WEIGHTS, encoding="utf-8")
     text = invoke(str(workload), "--vary", "requests_per_day=1000:10000:2000").stdout
