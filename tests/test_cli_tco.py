@@ -68,6 +68,39 @@ def test_your_price_for_the_catalog_server_replaces_its_range() -> None:
     assert [(s["name"], s["server_price_usd"]) for s in data["scenarios"]] == [("residual value", 240_000)]
 
 
+def test_a_server_of_another_gpu_is_compared_with_that_gpus_offers() -> None:
+    """--gpu h200 with your server's price: the catalog prices no H200 server, so the default server's
+    lines are taken with the H200's 700 W TDP, and the break-even is against H200 offers only. At the
+    documents' US figures: $420,000 over 36 months and 8 cards is 420,000 / (36 x 730 x 8) = $1.998 an
+    hour; power 0.7 kW x 1.3 x $0.12 = $0.109."""
+    data = json.loads(
+        invoke(
+            "tco", "--country", "US", "--gpu", "h200", "--server-price", "420000", "--format", "json"
+        ).output
+    )
+    assert (data["server"], data["gpu"], data["gpu_watts"]) == (None, "h200", 700)
+    assert round(data["usd_per_gpu_hour"]["capital"], 4) == round(420_000 / (36 * 730 * 8), 4)
+    assert round(data["usd_per_gpu_hour"]["power"], 3) == round(0.7 * 1.3 * 0.12, 3)
+    assert {b["gpu"] for b in data["break_even"]} == {"h200"}
+    assert [(b["provider"], b["offer"]) for b in data["break_even"]][:2] == [
+        ("runpod", "community"),
+        ("ovhcloud", "h200-1920"),
+    ]
+    refused = invoke("tco", "--gpu", "h200")
+    assert refused.exit_code == 2
+    assert "  --gpu needs --server-price: the catalog prices no server of h200; give your server's price" in (
+        refused.output
+    )
+    unknown = invoke("tco", "--gpu", "h900")
+    assert unknown.exit_code == 2 and "--gpu: unknown value 'h900'; allowed: " in unknown.output
+    assert "(did you mean 'h200'?)\n" in unknown.output
+
+
+def test_a_gpu_the_catalog_prices_a_server_of_takes_that_server() -> None:
+    text = invoke("tco", "--country", "US", "--gpu", "rtx-5090").output
+    assert "Own server: workstation-rtx-5090 (1 x rtx-5090) at $1,999, written off over 36 months" in text
+
+
 def test_tco_refusals_are_said_in_german_with_the_options_names() -> None:
     both = invoke("tco", "--months", "24", "--depreciation-years", "3", "--lang", "de")
     assert both.exit_code == 2

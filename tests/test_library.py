@@ -41,8 +41,9 @@ OVERRIDES: dict[str, Any] = {
 
 
 def test_every_tco_field_has_an_override_case() -> None:
-    """A field added to ``TcoRequest`` gets a case below, so no override can be silently ignored."""
-    assert set(TcoRequest.model_fields) - {"country"} == set(OVERRIDES)
+    """A field added to ``TcoRequest`` gets a case below, so no override can be silently ignored (the
+    country and the GPU choose the server and its defaults: test_cli_tco.py)."""
+    assert set(TcoRequest.model_fields) - {"country", "gpu"} == set(OVERRIDES)
 
 
 @pytest.mark.parametrize("country", ["DE", "US"])
@@ -75,7 +76,7 @@ def test_every_tco_override_is_applied_and_reported(field: str, country: str) ->
 def test_an_unknown_tco_argument_is_refused_not_ignored(given: dict[str, Any], field: str) -> None:
     with pytest.raises(api.InputError) as raised:
         api.tco(**given)
-    assert f"  {field}: unknown field; allowed fields: country, server_price_usd," in str(raised.value)
+    assert f"  {field}: unknown field; allowed fields: country, gpu, server_price_usd," in str(raised.value)
     assert [problem["field"] for problem in raised.value.problems or []] == [field]
 
 

@@ -24,7 +24,7 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
     ``request`` replaces any of the server's assumptions."""
     knowledge = knowledge or load_knowledge()
     request = request or TcoRequest()
-    server = knowledge.own_server()
+    server, catalog_server = tco_server(knowledge, request.gpu)
     given = request.replaced()
     country = request.country or str(knowledge.workload_default_values()["company_country"])
     capital: dict[str, Any] = {k: v for k, v in given.items() if k not in YOUR_LINES}
@@ -39,7 +39,7 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
     cost = own_hardware_cost(assumptions)
     # Another card count is the user's server, not the catalog's: neither its name nor its price range
     # belongs to it. The user's own price replaces the range too (as an overrides file's does).
-    catalogs = assumptions.gpus_per_server == server.gpus_per_server
+    catalogs = catalog_server and assumptions.gpus_per_server == server.gpus_per_server
     price_range = catalogs and "server_price_usd" not in given
     return TcoResult(
         server=server.id if catalogs else None,
@@ -59,6 +59,19 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
         source=cite(server.source, knowledge),
         as_of=server.as_of,
     )
+
+
+def tco_server(knowledge: Knowledge, gpu: str | None) -> tuple[OwnServer, bool]:
+    """The server costed and whether the catalog prices it: the default one, the catalog's server of
+    ``gpu``, or, for a GPU the catalog prices no server of, the default server's lines with that GPU at
+    its TDP (its price is the request's, which the request requires)."""
+    default = knowledge.own_server()
+    if gpu is None or gpu == default.gpu:
+        return default, True
+    listed = next((s for s in knowledge.own_hardware.servers if s.gpu == gpu), None)
+    if listed is not None:
+        return listed, True
+    return default.model_copy(update={"gpu": gpu, "gpu_watts": knowledge.gpu(gpu).tdp_watts}), False
 
 
 def break_evens(

@@ -222,6 +222,7 @@ TCO_OPTIONS = {
     "country": "--country",
     "server_price_usd": "--server-price",
     "gpus_per_server": "--gpus-per-server",
+    "gpu": "--gpu",
     "months": "--months",
     "depreciation_years": "--depreciation-years",
     "gpu_watts": "--gpu-watts",
@@ -241,6 +242,12 @@ TCO_OPTIONS = {
     metavar="CC",
     help="ISO code of the company's country: its power, housing and staff defaults apply "
     "(knowledge/cost_defaults.yaml; default DE; US: the documents' own figures).",
+)
+@click.option(
+    "--gpu",
+    metavar="ID",
+    help="The server's GPU (default: the catalog server's, h100-sxm); one the catalog prices no server "
+    "of needs --server-price and draws its TDP.",
 )
 @click.option(
     "--server-price",
@@ -266,7 +273,7 @@ TCO_OPTIONS = {
     "--gpu-watts",
     type=FiniteFloat(min=0, min_open=True),
     metavar="W",
-    help="Power per GPU (default 700 W, H100 SXM TDP; a B200 runs at about 1,000 W).",
+    help="Power per GPU (default 700 W, H100 SXM TDP; with --gpu, the server's or the GPU's TDP).",
 )
 @click.option(
     "--power-overhead",

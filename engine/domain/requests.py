@@ -43,6 +43,24 @@ def catalog_server_gpus() -> int:
     return load_knowledge().own_server().gpus_per_server
 
 
+def catalog_gpu(gpu: str) -> str:
+    """``gpu`` where the catalog lists it."""
+    from gpu_advisor.engine.common.errors import unknown_value_problem
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    known = [g.id for g in load_knowledge().gpus.gpus]
+    if gpu not in known:
+        raise WordsError(unknown_value_problem(gpu, known), names_input=True)
+    return gpu
+
+
+def priced_server_gpus() -> frozenset[str]:
+    """The GPUs the catalog prices an own server of (``own_hardware.yaml``)."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    return frozenset(s.gpu for s in load_knowledge().own_hardware.servers)
+
+
 DepreciationYears = Annotated[int, AfterValidator(offered_years)]
 """The economic life an owned server is written off over, in years."""
 
@@ -186,6 +204,11 @@ class TcoRequest(Request):
         description="ISO 3166 code of the company's country, whose cost defaults apply (default: the "
         "workload default, DE).",
     )
+    gpu: Annotated[str, AfterValidator(catalog_gpu)] | None = Field(
+        default=None,
+        description="The server's GPU, a catalog GPU ID (default: the catalog server's); one the catalog "
+        "prices no server of needs server_price_usd, draws its TDP, and is compared with its own offers.",
+    )
     server_price_usd: float | None = Field(default=None, gt=0, le=1e9)
     gpus_per_server: int | None = Field(default=None, ge=1, le=1024)
     months: int | None = Field(default=None, ge=1, le=240)
@@ -217,6 +240,16 @@ class TcoRequest(Request):
                     second="colocation_usd_per_month",
                 )
             )
+        if self.gpu is not None and self.gpu not in priced_server_gpus() and self.server_price_usd is None:
+            raise WordsError(
+                Words(
+                    "%(field)s needs %(price)s: the catalog prices no server of %(gpu)s; give your server's "
+                    "price",
+                    field="gpu",
+                    price="server_price_usd",
+                    gpu=self.gpu,
+                )
+            )
         # The catalog's price is its own server's, cards included: spread over another card count it
         # would be a price no server of that size has.
         if self.gpus_per_server not in (None, catalog_server_gpus()) and self.server_price_usd is None:
@@ -233,4 +266,4 @@ class TcoRequest(Request):
 
     def replaced(self) -> dict[str, float]:
         """The assumptions this request replaces, by name."""
-        return self.model_dump(exclude_none=True, exclude={"country"})
+        return self.model_dump(exclude_none=True, exclude={"country", "gpu"})
