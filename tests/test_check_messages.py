@@ -4,19 +4,26 @@ one, TCO018 and TCO019); an unknown check names the fields a figure is worked ou
 
 from __future__ import annotations
 
+from typing import Any
+
 from helpers import EVALUATED_ON
 
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.proposal import ProposalDocument
+from gpu_advisor.engine.domain.results import CheckItem
 
 WORKLOAD = {"name": "w", "model": {"name": "llama-3.1-8b", "precision": "bf16"}, "requests_per_day": 50_000}
 WORKSTATIONS = {"deployment": "own_hardware", "server": "workstation-rtx-5090", "servers": 2}
 
 
+def checked(proposal: dict[str, Any], workload: dict[str, Any] = WORKLOAD) -> dict[str, CheckItem]:
+    """The proposal's check items by rule."""
+    document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
+    return {i.rule_id: i for i in check_document(document, "proposal.yaml", 1, EVALUATED_ON).results}
+
+
 def test_office_machines_for_a_service_around_the_clock_fail_without_calling_it_critical() -> None:
-    document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": WORKSTATIONS})
-    result = check_document(document, "office.yaml", 1, EVALUATED_ON)
-    item = next(i for i in result.results if i.rule_id == "TCO021")
+    item = checked(WORKSTATIONS)["TCO021"]
     assert item.status == "fail"
     assert item.message == (
         "The proposal buys office machines for a workload whose own hardware the rules keep out of an "
@@ -28,20 +35,14 @@ def test_office_machines_for_a_service_around_the_clock_fail_without_calling_it_
 
 
 def test_office_machines_in_office_hours_pass() -> None:
-    workload = {**WORKLOAD, "schedule": "office_hours"}
-    document = ProposalDocument.model_validate({"workload": workload, "proposal": WORKSTATIONS})
-    result = check_document(document, "office.yaml", 1, EVALUATED_ON)
-    assert next(i for i in result.results if i.rule_id == "TCO021").status == "pass"
+    assert checked(WORKSTATIONS, {**WORKLOAD, "schedule": "office_hours"})["TCO021"].status == "pass"
 
 
 def test_an_unknown_check_names_the_fields_a_figure_is_worked_out_from() -> None:
     """An own-hardware proposal without a server: the cards come from a server (or gpu and gpus), and the
     latency is estimated from them; the proposal has no 'latency' field to give."""
-    document = ProposalDocument.model_validate(
-        {"workload": WORKLOAD, "proposal": {"deployment": "own_hardware"}}
-    )
-    result = check_document(document, "bare.yaml", 1, EVALUATED_ON)
-    messages = {i.rule_id: i.message for i in result.results if i.status == "unknown"}
+    items = checked({"deployment": "own_hardware"})
+    messages = {rule: i.message for rule, i in items.items() if i.status == "unknown"}
     assert messages["SIZ007"] == (
         'Cannot tell whether "Too few cards to hold the weights": the proposal does not give its gpus (or '
         "server), which this check needs."
@@ -50,14 +51,7 @@ def test_an_unknown_check_names_the_fields_a_figure_is_worked_out_from() -> None
         'Cannot tell whether "The proposal misses the time-to-first-token target": the proposal does not '
         "give its gpu and gpus (or server), from which its latency is estimated, which this check needs."
     )
-    rental = ProposalDocument.model_validate(
-        {
-            "workload": WORKLOAD,
-            "proposal": {"deployment": "dedicated_cloud", "provider": "runpod", "gpu": "h100-sxm"},
-        }
-    )
-    rented = check_document(rental, "bare.yaml", 1, EVALUATED_ON)
-    latency = next(i for i in rented.results if i.rule_id == "LAT005")
+    latency = checked({"deployment": "dedicated_cloud", "provider": "runpod", "gpu": "h100-sxm"})["LAT005"]
     assert latency.message is not None and latency.message.endswith(
         "does not give its gpu and gpus, from which its latency is estimated, which this check needs."
     )
@@ -74,9 +68,7 @@ def test_a_stale_price_of_another_gpu_is_not_told_about_h100_prices_alone() -> N
         "gpus": 4,
         "pricing": "on_demand",
     }
-    document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": proposal})
-    result = check_document(document, "a10g.yaml", 1, EVALUATED_ON)
-    item = next(i for i in result.results if i.rule_id == "KNB014")
+    item = checked(proposal)["KNB014"]
     assert item.status == "warn"
     # The offer's list price dates from 2026-03-27: 248 days before 2026-11-30.
     assert item.message == (
