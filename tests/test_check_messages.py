@@ -9,8 +9,7 @@ from typing import Any
 from helpers import EVALUATED_ON
 
 from gpu_advisor.engine.apps.check.run import check_document
-from gpu_advisor.engine.domain.proposal import ProposalDocument
-from gpu_advisor.engine.domain.results import CheckItem
+from gpu_advisor.engine.domain.proposal import CheckItem, ProposalDocument
 
 WORKLOAD = {"name": "w", "model": {"name": "llama-3.1-8b", "precision": "bf16"}, "requests_per_day": 50_000}
 WORKSTATIONS = {"deployment": "own_hardware", "server": "workstation-rtx-5090", "servers": 2}
