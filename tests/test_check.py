@@ -159,6 +159,13 @@ def test_exit_codes(tmp_path: Path) -> None:
             "(unknown)",
         ),
         (
+            # Priced at the 3-year rate while PRC008 read "on_demand" and passed a variable load.
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: dedicated_cloud, provider: aws, offer: p5-reserved-3y-2026-09,"
+            " gpu: h100-sxm, pricing: on_demand}\n",
+            "proposal.pricing: on_demand, but aws p5-reserved-3y-2026-09 is sold as reserved",
+        ),
+        (
             # A mixed fleet on an hourly base was priced as a plain rental without a word.
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
             "proposal: {deployment: hybrid, provider: lambda, offer: on-demand, gpu: h100-sxm, gpus: 2}\n",

@@ -88,8 +88,8 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
         )
     if proposal.region in JURISDICTIONS and proposal.provider is not None:
         # A jurisdiction the provider has no region in cannot be where it runs: checking the proposal as
-        # if it did would pass a residency rule on a promise the provider cannot keep. Marketplaces with
-        # variable locations (jurisdiction unknown) are left to the residency rules.
+        # if it did would pass a residency rule on a promise the provider cannot keep; a marketplace's
+        # variable locations are in no jurisdiction (``served_jurisdictions``).
         served = served_jurisdictions(knowledge, proposal.provider)
         if proposal.region not in served:
             problem = Words(
@@ -117,11 +117,16 @@ def sold_where(offer: Offer, region: str, knowledge: Knowledge, origin: str | Wo
     jurisdiction = region if region in JURISDICTIONS else named.jurisdiction if named else UNKNOWN
     if jurisdiction in listed:
         return
+    unknown = [r for r in offer.regions if regions[r].jurisdiction == UNKNOWN]
     problem = Words(
-        "the catalog lists no price of %(offer)s in %(region)s; it lists one in %(jurisdictions)s",
+        "the catalog lists no price of %(offer)s in %(region)s; it lists one in %(jurisdictions)s"
+        if not unknown
+        else "the catalog lists no price of %(offer)s in %(region)s; it lists one in %(jurisdictions)s "
+        "(name region: %(unknown)s for a location it does not know)",
         offer=f"{offer.provider} {offer.offer}",
         region=region if region in JURISDICTIONS else f"{region} ({jurisdiction})",
         jurisdictions=places(tuple(regions[r] for r in offer.regions)),
+        unknown=unknown[0] if unknown else "",
     )
     raise InputError(
         at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)), field="proposal.region"
@@ -129,11 +134,11 @@ def sold_where(offer: Offer, region: str, knowledge: Knowledge, origin: str | Wo
 
 
 def sold_as(offer: Offer, pricing: str, origin: str | Words) -> None:
-    """Spot capacity is a product of its own: a proposal that names a spot offer with another pricing
-    (or an offer sold otherwise as spot) would be priced as the offer is sold and checked as the pricing
-    says: a latency-sensitive service on spot passed PRC007 as "reserved". (A reservation of an hourly
-    offer stays a term the catalog does not know, which PRC008 says.)"""
-    if (pricing == "spot") == (offer.pricing == "spot"):
+    """A catalog offer is sold at one pricing: a proposal that names it with another would be priced as
+    the offer is sold and checked as the pricing says (a latency-sensitive service on a spot offer passed
+    PRC007 as "reserved"; a 3-year reservation passed PRC008 as "on_demand"). Only a reservation of an
+    offer sold by the hour stands: a term the catalog does not know, which PRC008 says."""
+    if pricing == offer.pricing or (pricing == "reserved" and offer.pricing == "on_demand"):
         return
     problem = Words(
         "%(pricing)s, but %(offer)s is sold as %(sold)s: name the offer sold at the pricing meant",
