@@ -97,8 +97,21 @@ def test_a_server_of_another_gpu_is_compared_with_that_gpus_offers() -> None:
 
 
 def test_a_gpu_the_catalog_prices_a_server_of_takes_that_server() -> None:
+    """The RTX 5090 workstation has one card: its own count needs no price, eight would spread one card's
+    price over eight."""
     text = invoke("tco", "--country", "US", "--gpu", "rtx-5090").output
     assert "Own server: workstation-rtx-5090 (1 x rtx-5090) at $1,999, written off over 36 months" in text
+    own_count = invoke("tco", "--country", "US", "--gpu", "rtx-5090", "--gpus-per-server", "1").output
+    assert "Own server: workstation-rtx-5090 (1 x rtx-5090) at $1,999" in own_count
+    eight = invoke("tco", "--gpu", "rtx-5090", "--gpus-per-server", "8")
+    assert eight.exit_code == 2
+    assert "--gpus-per-server needs --server-price: the catalog's price is its own server's" in eight.output
+
+
+def test_a_gpu_without_offers_says_so() -> None:
+    text = invoke("tco", "--gpu", "mi300x", "--server-price", "300000").output
+    assert "\nBreak-even: the catalog lists no mi300x offer to rent instead.\n" in text
+    assert "Break-even against each" not in text
 
 
 def test_tco_refusals_are_said_in_german_with_the_options_names() -> None:

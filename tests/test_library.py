@@ -88,7 +88,7 @@ def test_tco_refuses_a_value_it_cannot_apply() -> None:
     with pytest.raises(
         api.InputError,
         match="gpus_per_server needs server_price_usd: the catalog's price is its own server's, with its "
-        "cards; give the price of a server with 4 cards",
+        "cards; give the price of a server with that many cards",
     ):
         api.tco(gpus_per_server=4)
 

@@ -36,11 +36,14 @@ def offered_years(years: int) -> int:
     return years
 
 
-def catalog_server_gpus() -> int:
-    """The cards of the catalog's own server, whose price the catalog knows."""
+def catalog_server_gpus(gpu: str | None = None) -> int:
+    """The cards of the catalog's server of ``gpu`` (default: its own server, also for a GPU it prices no
+    server of), whose price the catalog knows."""
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
-    return load_knowledge().own_server().gpus_per_server
+    knowledge = load_knowledge()
+    server = next((s for s in knowledge.own_hardware.servers if s.gpu == gpu), knowledge.own_server())
+    return server.gpus_per_server
 
 
 def catalog_gpu(gpu: str) -> str:
@@ -252,14 +255,13 @@ class TcoRequest(Request):
             )
         # The catalog's price is its own server's, cards included: spread over another card count it
         # would be a price no server of that size has.
-        if self.gpus_per_server not in (None, catalog_server_gpus()) and self.server_price_usd is None:
+        if self.gpus_per_server not in (None, catalog_server_gpus(self.gpu)) and self.server_price_usd is None:
             raise WordsError(
                 Words(
                     "%(field)s needs %(price)s: the catalog's price is its own server's, with its cards; "
-                    "give the price of a server with %(gpus)s cards",
+                    "give the price of a server with that many cards",
                     field="gpus_per_server",
                     price="server_price_usd",
-                    gpus=self.gpus_per_server,
                 )
             )
         return self
