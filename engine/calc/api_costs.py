@@ -154,7 +154,7 @@ def _costs(
         priced.append(_Priced(listing, monthly, size, limit, same, excluded))
     compared = comparable(priced)
     cheaper = cheaper_same_size(priced, compared)
-    smaller = nearest_smaller(priced, params_b)
+    smaller = nearest_smaller(priced, params_b, active_params_b)
     if compared is not None and not undercuts_a_larger(compared, smaller, params_b):
         smaller = None
     counted = smaller is not None and class_counts_in(priced, smaller, params_b)
@@ -172,7 +172,7 @@ def _costs(
     )
 
 
-def nearest_smaller(priced: Sequence[_Priced], params_b: float) -> _Priced | None:
+def nearest_smaller(priced: Sequence[_Priced], params_b: float, active_params_b: float) -> _Priced | None:
     """Where no price stands in for the workload's model, or a larger model's does and costs more
     (``undercuts_a_larger``): the cheapest admitted hosted price of the
     largest class below it that takes its requests (a 72B model whose own class at or above is all
@@ -183,6 +183,8 @@ def nearest_smaller(priced: Sequence[_Priced], params_b: float) -> _Priced | Non
         p
         for p in priced
         if whole_billions(p.listing.api.largest_stood_in_for or 0.0) < whole_billions(params_b)
+        and whole_billions(p.listing.api.model_active_params_b or p.listing.api.model_params_b or 0.0)
+        <= whole_billions(active_params_b)
         and p.exceeded_limit is None
         and not p.excluded_by
         and p.listing.api.kind == "open_weights_hosted"

@@ -255,7 +255,8 @@ class TcoRequest(Request):
             )
         # The catalog's price is its own server's, cards included: spread over another card count it
         # would be a price no server of that size has.
-        if self.gpus_per_server not in (None, catalog_server_gpus(self.gpu)) and self.server_price_usd is None:
+        own_count = catalog_server_gpus(self.gpu)
+        if self.gpus_per_server not in (None, own_count) and self.server_price_usd is None:
             raise WordsError(
                 Words(
                     "%(field)s needs %(price)s: the catalog's price is its own server's, with its cards; "
