@@ -118,16 +118,22 @@ def sold_where(offer: Offer, region: str, knowledge: Knowledge, origin: str | Wo
     if jurisdiction in listed:
         return
     unknown = [r for r in offer.regions if regions[r].jurisdiction == UNKNOWN]
-    problem = Words(
-        "the catalog lists no price of %(offer)s in %(region)s; it lists one in %(jurisdictions)s"
-        if not unknown
-        else "the catalog lists no price of %(offer)s in %(region)s; it lists one in %(jurisdictions)s "
-        "(name region: %(unknown)s for a location it does not know)",
-        offer=f"{offer.provider} {offer.offer}",
-        region=region if region in JURISDICTIONS else f"{region} ({jurisdiction})",
-        jurisdictions=places(tuple(regions[r] for r in offer.regions)),
-        unknown=unknown[0] if unknown else "",
-    )
+    said = {
+        "offer": f"{offer.provider} {offer.offer}",
+        "region": region if region in JURISDICTIONS else f"{region} ({jurisdiction})",
+        "jurisdictions": places(tuple(regions[r] for r in offer.regions)),
+    }
+    if unknown:
+        problem = Words(
+            "the catalog lists no price of %(offer)s in %(region)s; it lists one in %(jurisdictions)s "
+            "(name region: %(unknown)s for a location it does not know)",
+            unknown=unknown[0],
+            **said,
+        )
+    else:
+        problem = Words(
+            "the catalog lists no price of %(offer)s in %(region)s; it lists one in %(jurisdictions)s", **said
+        )
     raise InputError(
         at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)), field="proposal.region"
     )
