@@ -288,17 +288,29 @@ def test_the_kv_cache_precision_the_estimate_took_is_set() -> None:
 
 
 def test_a_16_bit_checkpoint_the_replica_cannot_hold_is_not_quantized_at_load() -> None:
-    """vLLM loads a 16-bit checkpoint whole before it quantizes it to FP8: Llama 3.1 405B's 811 GB of
-    16-bit weights do not fit 8 x 80 GB, so the command names an FP8 checkpoint; 70B's 141 GB fit 2 x 80."""
-    figures = size_figures("llama-3.1-405b", "fp8", "vllm")
-    assert figures.params_b * 2 > 8 * KNOWLEDGE.gpu("h100-sxm").memory_bytes / 1e9
-    big = replica_launch(KNOWLEDGE, figures, ("llama-3.1-405b", False), "h100-sxm", 8, 1)
+    """vLLM loads a 16-bit checkpoint whole before it quantizes it to FP8: Llama 3.3 70B's 141 GB of
+    16-bit weights do not fit one 80 GB card, so the command names an FP8 checkpoint; they fit 2 x 80."""
+    figures = size_figures("llama-3.3-70b", "fp8", "vllm")
+    assert figures.params_b * 2 > KNOWLEDGE.gpu("h100-sxm").memory_bytes / 1e9
+    big = replica_launch(KNOWLEDGE, figures, ("llama-3.3-70b", False), "h100-sxm", 1, 1)
     assert big is not None
     assert (big.command, big.checkpoint_kind) == (
-        "vllm serve MODEL --tensor-parallel-size 8 --max-model-len 8192",
+        "vllm serve MODEL --tensor-parallel-size 1 --max-model-len 8192",
         "precision_needed",
     )
-    small = replica_launch(
-        KNOWLEDGE, size_figures("llama-3.3-70b", "fp8", "vllm"), ("llama-3.3-70b", False), "h100-sxm", 2, 1
-    )
+    small = replica_launch(KNOWLEDGE, figures, ("llama-3.3-70b", False), "h100-sxm", 2, 1)
     assert small is not None and small.checkpoint_kind == "quantized_at_load"
+
+
+def test_meta_s_fp8_checkpoint_of_the_405b_is_named() -> None:
+    """Meta publishes Llama 3.1 405B in FP8 (a scale per row, which any tensor split keeps whole): the
+    command names it, and a replica reads its 405 GB at start, not the 811 GB 16-bit checkpoint."""
+    figures = size_figures("llama-3.1-405b", "fp8", "vllm")
+    launch = replica_launch(KNOWLEDGE, figures, ("llama-3.1-405b", False), "h100-sxm", 8, 1)
+    assert launch is not None
+    assert (launch.command, launch.checkpoint_kind) == (
+        "vllm serve meta-llama/Llama-3.1-405B-Instruct-FP8 --tensor-parallel-size 8 --max-model-len 8192",
+        "fp8_checkpoint",
+    )
+    assert figures.sixteen_bit_checkpoint_gb is None
+    assert not figures.refuses_tensor_split(8)

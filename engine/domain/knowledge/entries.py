@@ -315,18 +315,28 @@ class OwnServer(Sourced, Translated):
 
 
 class Fp8Checkpoint(Sourced):
-    """A model's FP8 checkpoint that quantizes its weights in blocks (DeepSeek's and Qwen's fine-grained
-    FP8): one scale per ``weight_block`` x ``weight_block`` tile."""
+    """A model's published FP8 checkpoint: in blocks (DeepSeek's and Qwen's fine-grained FP8), one scale
+    per ``weight_block`` x ``weight_block`` tile; or with a scale per row or channel (Meta's FP8 Llama
+    3.1 405B, ``weight_block`` None), which any tensor split keeps whole."""
 
     hf_repo: str
-    weight_block: int = Field(gt=0)
-    split_widths: tuple[int, ...] = Field(min_length=1)
+    weight_block: int | None = Field(default=None, gt=0)
+    split_widths: tuple[int, ...] = ()
     """The widths tensor parallelism divides over a group's cards: the intermediate size of the
     experts and of any dense feed-forward layers. Each card's part must be whole blocks."""
 
+    @model_validator(mode="after")
+    def _blocks_split(self) -> Fp8Checkpoint:
+        if (self.weight_block is None) != (not self.split_widths):
+            raise ValueError(
+                "weight_block and split_widths go together: both for a block-quantized checkpoint"
+            )
+        return self
+
     def splits_a_block(self, tensor: int) -> bool:
         """A group of ``tensor`` cards leaves a card part of a block of some split width."""
-        return any(width % (tensor * self.weight_block) for width in self.split_widths)
+        block = self.weight_block
+        return block is not None and any(width % (tensor * block) for width in self.split_widths)
 
 
 class ModelConfig(Strict):
