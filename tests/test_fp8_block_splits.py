@@ -4,7 +4,9 @@ experts are 1,536 wide: over 8 cards each holds 192, a block and a half (vllm-pr
 
 from __future__ import annotations
 
+import pytest
 from helpers import invoke, run
+from pydantic import ValidationError
 
 from gpu_advisor.engine.domain.knowledge.entries import Fp8Checkpoint
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -29,6 +31,13 @@ def checkpoint(model_id: str) -> Fp8Checkpoint:
     return model.fp8_checkpoint
 
 
+def test_a_block_size_goes_with_the_widths_it_splits() -> None:
+    source = {"url": "https://example.org", "title": "t"}
+    for given in ({"weight_block": 128}, {"split_widths": [1536]}):
+        with pytest.raises(ValidationError, match="weight_block and split_widths go together"):
+            Fp8Checkpoint.model_validate({"hf_repo": "x/y", "source": source, "as_of": "2026-01-01", **given})
+
+
 def test_which_splits_cut_a_block() -> None:
     qwen = checkpoint("qwen3-235b-a22b")
     # 1,536 / 2 = 768 and / 4 = 384 are 6 and 3 blocks; / 8 = 192 and / 16 = 96 are not whole blocks.
@@ -37,6 +46,8 @@ def test_which_splits_cut_a_block() -> None:
     # 2,048 / 16 = 128 and 18,432 / 16 = 1,152 (9 blocks) load; 18,432 / 32 = 576 is 4.5 blocks
     # (sgl-project/sglang#3345), and 2,048 / 32 = 64 half of one.
     assert [deepseek.splits_a_block(cards) for cards in (8, 16, 32)] == [False, False, True]
+    # A scale per row (Meta's FP8 405B) has no block to cut.
+    assert [checkpoint("llama-3.1-405b").splits_a_block(cards) for cards in (8, 16)] == [False, False]
     # Only the engines known to check it refuse; TensorRT-LLM converts checkpoints its own way.
     refusing = {engine.id: engine.fp8_block_split_refused for engine in KNOWLEDGE.throughput.serving_engines}
     assert refusing == {"vllm": True, "sglang": True, "trtllm": None}
