@@ -26,10 +26,9 @@ def test_office_machines_for_a_service_around_the_clock_fail_without_calling_it_
     assert item.status == "fail"
     assert item.message == (
         "The proposal buys office machines for a workload whose own hardware the rules keep out of an "
-        "office, for its criticality or because it is served around the clock (an office machine has no "
-        "redundant power or network, no one on call and no service commitment), and cost in a datacenter "
-        "or the company's server room; see gpu-advisor recommend for the rule and the server it is costed "
-        "on."
+        "office, as it is business-critical or served around the clock (an office machine has no redundant "
+        "power or network, no one on call and no service commitment), and cost in a datacenter or the "
+        "company's server room; see gpu-advisor recommend for the rule and the server it is costed on."
     )
 
 
@@ -38,8 +37,8 @@ def test_office_machines_in_office_hours_pass() -> None:
 
 
 def test_an_unknown_check_names_the_fields_a_figure_is_worked_out_from() -> None:
-    """An own-hardware proposal without a server: the cards come from a server (or gpu and gpus), and the
-    latency is estimated from them; the proposal has no 'latency' field to give."""
+    """An own-hardware proposal without a server: its cards come from a server (or gpus of the catalog
+    server's GPU), and the latency is estimated from them; the proposal has no 'latency' field to give."""
     items = checked({"deployment": "own_hardware"})
     messages = {rule: i.message for rule, i in items.items() if i.status == "unknown"}
     assert messages["SIZ007"] == (
@@ -48,11 +47,16 @@ def test_an_unknown_check_names_the_fields_a_figure_is_worked_out_from() -> None
     )
     assert messages["LAT005"] == (
         'Cannot tell whether "The proposal misses the time-to-first-token target": the proposal does not '
-        "give its gpu and gpus (or server), from which its latency is estimated, which this check needs."
+        "give its gpus (or server), from which its latency is estimated, which this check needs."
     )
     latency = checked({"deployment": "dedicated_cloud", "provider": "runpod", "gpu": "h100-sxm"})["LAT005"]
     assert latency.message is not None and latency.message.endswith(
-        "does not give its gpu and gpus, from which its latency is estimated, which this check needs."
+        "does not give its gpus, from which its latency is estimated, which this check needs."
+    )
+    # The cost is worked out from the offer and the cards: gpus are not named a second time.
+    idle = checked({"deployment": "dedicated_cloud", "provider": "runpod", "offer": "community"})["PRC013"]
+    assert idle.message is not None and idle.message.endswith(
+        "does not give its offer and gpus, from which its cost is worked out, which this check needs."
     )
 
 

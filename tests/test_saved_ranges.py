@@ -84,6 +84,8 @@ def test_ask_from_a_file_keeps_its_ranges(tmp_path: Path) -> None:
     saved = ask_from(tmp_path, [])
     assert saved["requests_per_day"] == {"low": 200000, "high": 600000}
     assert saved["volume_growth"] == {"low": 0.3, "high": 0.3}
+    # The file's growth says the volume grows: the question's default follows it (it said no beside it).
+    assert saved["volume_growing"] is True
 
 
 def test_ask_from_a_file_replaces_a_range_whose_value_is_changed(tmp_path: Path) -> None:
@@ -99,6 +101,7 @@ def test_the_web_form_keeps_a_loaded_files_ranges(client: httpx.Client, tmp_path
     assert form["requests_per_day"] == "400000"
     saved = yaml.safe_load(client.get("/workload.yaml", params=form).text)
     assert saved["requests_per_day"] == {"low": 200000, "high": 600000}
+    assert saved["volume_growing"] is True
     assert saved["volume_growth"] == {"low": 0.3, "high": 0.3}
     changed = yaml.safe_load(client.get("/workload.yaml", params={**form, "requests_per_day": "50000"}).text)
     assert changed["requests_per_day"] == 50000

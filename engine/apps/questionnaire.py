@@ -308,10 +308,14 @@ def with_unasked(
     return {**document, "model": model, **kept}
 
 
-def prefill_from(document: dict[str, Any]) -> dict[str, Any]:
-    """A workload file's values keyed like the questions (``model.precision``), for ``--from``."""
+def prefill_from(document: dict[str, Any], growth_high: float | None = None) -> dict[str, Any]:
+    """A workload file's values keyed like the questions (``model.precision``), for ``--from``; a file
+    that gives a volume growth up to ``growth_high`` above 0 but does not say whether the volume grows
+    is taken to say it does (the saved file would otherwise say no beside the growth it keeps)."""
     answers = {f"model.{key}": value for key, value in document.get("model", {}).items()}
     if "model.name" not in answers and "model.params_b" in answers:
         answers["model.name"] = OTHER_MODEL
     answers.update({key: value for key, value in document.items() if key != "model"})
+    if growth_high is not None and growth_high > 0:
+        answers.setdefault("volume_growing", True)
     return answers

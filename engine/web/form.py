@@ -268,7 +268,8 @@ def query_from_document(
 ) -> dict[str, str]:
     """A workload file's fields as the form's query string (a loaded file), the fields the form does
     not ask and the file's ranges in ``extra``."""
-    answers = prefill_from(dict(document))
+    growth = ranges.volume_growth if ranges is not None else None
+    answers = prefill_from(dict(document), growth.high if growth is not None else None)
     top = {q.field.split(".")[0] for q in load_questions()}
     extra = {key: value for key, value in document.items() if key not in top}
     if ranges is not None:

@@ -126,6 +126,7 @@ def check_item(
                 unknown_offer=data["rental"] and not data["offer_known"] and bool(details.offer),
                 unpriced=details.unpriced,
                 buying=data["deployment"] == "own_hardware",
+                gpu_given=data["gpu_known"],
                 # Why a latency is missing where the proposal gives its cards: too few for a replica.
                 no_replica=data["gpus_known"] and data["gpus"] < data["memory_cards_per_replica"],
             ).split()
