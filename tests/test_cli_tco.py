@@ -82,6 +82,7 @@ def test_a_server_of_another_gpu_is_compared_with_that_gpus_offers() -> None:
     assert round(data["usd_per_gpu_hour"]["capital"], 4) == round(420_000 / (36 * 730 * 8), 4)
     assert round(data["usd_per_gpu_hour"]["power"], 3) == round(0.7 * 1.3 * 0.12, 3)
     assert {b["gpu"] for b in data["break_even"]} == {"h200"}
+    assert data["power_source"] is not None and data["power_source"].startswith("NVIDIA")
     assert [(b["provider"], b["offer"]) for b in data["break_even"]][:2] == [
         ("runpod", "community"),
         ("ovhcloud", "h200-1920"),

@@ -57,6 +57,10 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
         scenarios=scenarios(server, assumptions, price_range=price_range),
         overridden=tuple(sorted(given)),
         source=cite(server.source, knowledge),
+        # A GPU the catalog prices no server of draws its TDP: the GPU's datasheet is a source too.
+        power_source=None
+        if catalog_server or "gpu_watts" in given
+        else cite(knowledge.gpu(server.gpu).source, knowledge),
         as_of=server.as_of,
     )
 

@@ -59,4 +59,7 @@ class TcoResult(ResultModel):
     scenarios: tuple[TcoScenario, ...]
     overridden: tuple[str, ...]
     source: str
+    power_source: str | None = None
+    """Where the power draw comes from when it is a GPU's TDP (``tco --gpu`` of a GPU the catalog prices
+    no server of); None where it is the catalog server's or the request's."""
     as_of: dt.date
