@@ -460,3 +460,24 @@ def test_a_seed_without_scenarios_is_refused() -> None:
     german = invoke("recommend", PUBLIC_CHAT, "--seed", "3", "--lang", "de")
     assert (german.exit_code, german.output) == (2, "Fehler: --seed: nur mit --scenarios N\n")
     assert invoke("recommend", PUBLIC_CHAT, "--scenarios", "5", "--seed", "3").exit_code == 0
+
+
+def test_a_dot_between_thousands_is_told_how_to_write_the_number() -> None:
+    """German writes 1.500 for 1,500: YAML reads 1.5 (and 2.000.000 as text); the refusal says what to
+    write."""
+    document = (
+        "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 2.000.000\n"
+        "avg_input_tokens: 1.500\navg_output_tokens: 1.5e3\n"
+    )
+    result = CliRunner().invoke(main, ["recommend", "-", "--lang", "de"], input=document)
+    assert result.exit_code == 2
+    assert (
+        "  requests_per_day: Erwartet wird eine ganze Zahl (angegeben: '2.000.000') (trennt ein Punkt die "
+        "Tausender, schreiben Sie 2000000: YAML liest den Punkt als Dezimalpunkt oder als Text)\n"
+    ) in result.output
+    assert (
+        "  avg_input_tokens: Erwartet wird eine ganze Zahl (angegeben: 1.5) (trennt ein Punkt"
+        in result.output
+    )
+    # 1.5e3 is a whole number written as a float: no thousands to guess.
+    assert "avg_output_tokens: Erwartet wird eine ganze Zahl (angegeben: 1500.0)\n" in result.output

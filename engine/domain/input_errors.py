@@ -64,11 +64,25 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
         if kind == "extra_forbidden":
             entry["allowed"] = _allowed_fields(schema, problem["loc"][:-1])
             entry["suggestion"] = close_match(str(problem["loc"][-1]), entry["allowed"])
+        if kind.startswith("int_"):
+            entry["thousands"] = grouped_digits(given)
         if kind == "literal_error" and isinstance(given, str):
             choices = re.findall(r"'([^']*)'", str(problem.get("ctx", {}).get("expected", "")))
             entry["suggestion"] = spelling_of(given, choices)
         problems.append(entry)
     return problems
+
+
+def grouped_digits(given: Any) -> int | None:
+    """The whole number a German reader meant with a dot between groups of three digits: YAML reads
+    ``1.500`` as 1.5 and ``2.000.000`` as text (None where the value reads otherwise)."""
+    if isinstance(given, float) and not given.is_integer() and given > 0:
+        text = f"{given:.3f}"
+        whole = round(given * 1000)
+        return whole if abs(given * 1000 - whole) < 1e-6 and not text.endswith("000") else None
+    if isinstance(given, str) and re.fullmatch(r"\d{1,3}(\.\d{3})+", given):
+        return int(given.replace(".", ""))
+    return None
 
 
 def _listed_country(code: str) -> bool:

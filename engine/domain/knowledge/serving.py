@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from pydantic import Field, field_validator, model_validator
 
+from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import LoadPattern
 from gpu_advisor.engine.domain.knowledge.entries import Citation, PositiveFloat, Sourced, Strict
 
@@ -21,9 +22,16 @@ H = TypeVar("H", bound=Sequence[float])
 def checked_profile(hourly: H) -> H:
     """24 finite values, none negative, not all zero."""
     if len(hourly) != HOURS_PER_DAY:
-        raise ValueError(f"a load profile has {HOURS_PER_DAY} hourly values, got {len(hourly)}")
+        raise WordsError(
+            Words(
+                "a load profile has %(hours)s hourly values, got %(given)s",
+                hours=HOURS_PER_DAY,
+                given=len(hourly),
+            ),
+            names_input=True,
+        )
     if any(not math.isfinite(v) or v < 0 for v in hourly) or sum(hourly) <= 0:
-        raise ValueError("a load profile's values are finite, none negative, and not all zero")
+        raise WordsError(Words("a load profile's values are finite, none negative, and not all zero"))
     return hourly
 
 
