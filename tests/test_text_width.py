@@ -253,8 +253,8 @@ def test_check_messages_wrap_under_their_indent(
   proposed: $17,357 per month (+$9,495)
   WARN    DEP033 The proposal costs more than the recommendation
           The proposal costs $17,357/month, 2.21 times the recommendation's
-          $7,862/month ($9,495 a month, $341,831 over its 36-month term); see
-          gpu-advisor recommend for what the rules weighed.
+          $7,862/month ($9,495 more a month, $341,831 over its 36-month term);
+          see gpu-advisor recommend for what the rules weighed.
   WARN    PRC013 Whole instances: the proposal pays for cards it leaves idle
           The proposed offer is sold in whole instances: the 4 proposed cards
           are billed as 8, so 4 of them are paid for and idle, about $8,679 of
@@ -272,9 +272,9 @@ def test_check_messages_wrap_under_their_indent(
   recommended: dedicated_cloud (3 x h200 at runpod community), $7,862 per month
   proposed: $17,357 per month (+$9,495)
   WARN    DEP033 The proposal costs more than the recommendation
-          The proposal costs $17,357/month, 2.21 times the recommendation's $7,862/month ($9,495 a
-          month, $341,831 over its 36-month term); see gpu-advisor recommend for what the rules
-          weighed.
+          The proposal costs $17,357/month, 2.21 times the recommendation's $7,862/month ($9,495
+          more a month, $341,831 over its 36-month term); see gpu-advisor recommend for what the
+          rules weighed.
   WARN    PRC013 Whole instances: the proposal pays for cards it leaves idle
           The proposed offer is sold in whole instances: the 4 proposed cards are billed as 8, so 4
           of them are paid for and idle, about $8,679 of the proposal's $17,357 a month. Propose all
