@@ -102,7 +102,7 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
     child.expect_exact("That value is not allowed: Input should be less than or equal to 1.")
     child.sendline("")  # derive it
     answer(child, "Do users wait for the answers?", "")
-    answer(child, "Does it process personal data (DSGVO/GDPR)?", "yes")
+    answer(child, "Does it process personal data (GDPR, the Swiss revDSG, UK GDPR)?", "yes")
     for question in ("Must the data stay in your building?", "Is the model size settled?"):
         answer(child, question, "")
     answer(child, "In which country is the company based?", "")
