@@ -110,3 +110,29 @@ def test_a_mixture_of_experts_is_not_told_of_a_dense_model_with_more_active_para
     assert smaller.api == "mixtral-8x7b-deepinfra" and not smaller.nearest_smaller_counts_in
     summary = render_memo(result).split("## Why")[0]
     assert "nearest smaller class" not in summary
+
+
+def test_a_stated_min_replicas_is_said_to_size_self_hosted_routes_only() -> None:
+    """A business-critical 70B service with min_replicas: 3 goes to an API: the three replicas are no part
+    of that decision, and the summary says whose redundancy an API has."""
+    workload = {
+        "name": "leitstelle",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+        "requests_per_day": 20_000,
+        "avg_input_tokens": 1_000,
+        "avg_output_tokens": 300,
+        "schedule": "always",
+        "min_replicas": 3,
+        "business_critical": True,
+        "personal_data": True,
+        "company_country": "AT",
+    }
+    result = run(workload)
+    assert result.decision.deployment == "api"
+    said = (
+        "The workload's min_replicas (3) sizes self-hosted routes only: an API's redundancy is its "
+        "provider's, which its terms (an SLA, where it publishes one) state.\n"
+    )
+    assert said in render_memo(result)
+    del workload["min_replicas"]
+    assert "min_replicas (" not in render_memo(run(workload)).split("## Why")[0]
