@@ -93,8 +93,9 @@ def test_the_memo_says_where_the_kv_figure_comes_from() -> None:
     stood_in = api.render_memo(run(WORKLOAD))
     assert (
         "KV cache: about 131,072 bytes per token, estimated from llama-3.1-8b, a grouped-query model (no "
-        "attention shape was given for this model). A model without grouped-query attention holds several "
-        "times more per token: give model.attention_shape from its config.json."
+        "attention shape was given for this model). A model with more layers or KV heads holds more per "
+        "token, one without grouped-query attention several times more: give model.attention_shape from its "
+        "config.json."
     ) in stood_in
 
 
