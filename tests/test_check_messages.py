@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from click.testing import CliRunner
 from helpers import EVALUATED_ON
 
+from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.proposal import CheckItem, ProposalDocument
 
@@ -79,3 +81,27 @@ def test_a_stale_price_of_another_gpu_is_not_told_about_h100_prices_alone() -> N
         "prices move fast (H100 list prices fell by up to 44 % within 2025). Check the provider's current "
         "price before signing."
     )
+
+
+def test_a_stale_rate_of_your_own_is_called_your_rate(tmp_path: Any) -> None:
+    """A rate from an overrides file is the team's, not a list price: KNB014 dates it as such."""
+    overrides = tmp_path / "rates.yaml"
+    overrides.write_text(
+        "offers:\n  - {provider: aws, offer: g5-on-demand, gpu: a10g, usd_per_gpu_hour: 1.0,"
+        " as_of: '2025-01-15'}\n",
+        encoding="utf-8",
+    )
+    proposal = tmp_path / "proposal.yaml"
+    proposal.write_text(
+        "workload: {name: w, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 50000}\n"
+        "proposal: {deployment: dedicated_cloud, provider: aws, offer: g5-on-demand, gpu: a10g, gpus: 4,"
+        " pricing: on_demand}\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(
+        main, ["check", str(proposal), "--overrides", str(overrides), "--as-of", "2026-11-30"]
+    )
+    # 2025-01-15 to 2026-11-30: 684 days.
+    assert (
+        "The cost checks price aws g5-on-demand at your rate, dated 684 days ago, older than 180 days;"
+    ) in " ".join(result.output.split())

@@ -291,6 +291,8 @@ class ProposalDetails(Details):
     ttft_target_stated: bool = False
     """The workload file states its time-to-first-token target (not the default); the same per token."""
     tpot_target_stated: bool = False
+    offer_rate_yours: bool = False
+    """The proposed offer's price is the team's own rate (``PriceOrigin.yours``), not a list price."""
     unsuitable_by: str
     """IDs of the rules that declared the proposed GPU unsuitable."""
     residency_rules: str = ""

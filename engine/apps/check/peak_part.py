@@ -99,6 +99,7 @@ def peak_part(
             "residency_rules": residency_rules,
             "commitment_months": (offer.commitment_months or 0) if offer else 0,
             "offer": peak.offer or "",
+            "offer_rate_yours": bool(offer and offer.rate_yours),
             "successor_offer": "",
             "successor_usd_per_gpu_hour": 0.0,
             "successor_as_of": "",

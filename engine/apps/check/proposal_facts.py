@@ -350,6 +350,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         peak_set_by_latency=bool(planned and planned.latency_bound),
         planned_cards_per_replica=planned.cards_per_replica if planned else 0,
         largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
+        offer_rate_yours=bool(hardware.offer and hardware.offer.rate_yours),
         **successor_details(hardware.offer, knowledge),
         base_gpus_fewer=cost.base_gpus_fewer,
         base_gpus_cheapest=cost.cheapest_base_gpus,

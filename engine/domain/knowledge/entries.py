@@ -122,6 +122,11 @@ class PriceOrigin(Strict):
     format: Literal["skypilot", "gpuhunt", "csv"] | None = None
     """The imported catalog's format (imports only)."""
 
+    @property
+    def yours(self) -> bool:
+        """A rate the team gives (an overrides file, a plain CSV of negotiated rates), not a list price."""
+        return self.kind == "overrides" or self.format == "csv"
+
 
 GpuHourPrice = Annotated[float, Field(gt=0, lt=1000)]
 """A price per GPU-hour: below 1,000 USD, as an overrides file's (``domain/overrides.py``), which keeps every
@@ -202,6 +207,11 @@ class Offer(Sourced):
     this older figure is not what the provider charges now (KNB010 excludes it)."""
     origin: PriceOrigin | None = None
     """Set for a price from an overrides file or an import; None: the shipped catalog's."""
+
+    @property
+    def rate_yours(self) -> bool:
+        """Its price is the team's own rate (``PriceOrigin.yours``), not a list price."""
+        return self.origin is not None and self.origin.yours
 
     @property
     def key(self) -> str:
