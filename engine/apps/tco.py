@@ -72,7 +72,7 @@ def tco_server(knowledge: Knowledge, gpu: str | None) -> tuple[OwnServer, bool]:
     default = knowledge.own_server()
     if gpu is None or gpu == default.gpu:
         return default, True
-    listed = next((s for s in knowledge.own_hardware.servers if s.gpu == gpu), None)
+    listed = knowledge.own_server_of(gpu)
     if listed is not None:
         return listed, True
     return default.model_copy(update={"gpu": gpu, "gpu_watts": knowledge.gpu(gpu).tdp_watts}), False

@@ -42,8 +42,7 @@ def catalog_server_gpus(gpu: str | None = None) -> int:
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
     knowledge = load_knowledge()
-    server = next((s for s in knowledge.own_hardware.servers if s.gpu == gpu), knowledge.own_server())
-    return server.gpus_per_server
+    return ((knowledge.own_server_of(gpu) if gpu else None) or knowledge.own_server()).gpus_per_server
 
 
 def catalog_gpu(gpu: str) -> str:
@@ -57,11 +56,11 @@ def catalog_gpu(gpu: str) -> str:
     return gpu
 
 
-def priced_server_gpus() -> frozenset[str]:
-    """The GPUs the catalog prices an own server of (``own_hardware.yaml``)."""
+def prices_a_server_of(gpu: str) -> bool:
+    """The catalog prices an own server of ``gpu`` (``own_hardware.yaml``)."""
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
-    return frozenset(s.gpu for s in load_knowledge().own_hardware.servers)
+    return load_knowledge().own_server_of(gpu) is not None
 
 
 DepreciationYears = Annotated[int, AfterValidator(offered_years)]
@@ -243,7 +242,7 @@ class TcoRequest(Request):
                     second="colocation_usd_per_month",
                 )
             )
-        if self.gpu is not None and self.gpu not in priced_server_gpus() and self.server_price_usd is None:
+        if self.gpu is not None and not prices_a_server_of(self.gpu) and self.server_price_usd is None:
             raise WordsError(
                 Words(
                     "%(field)s needs %(price)s: the catalog prices no server of %(gpu)s; give your server's "

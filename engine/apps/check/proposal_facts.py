@@ -86,7 +86,7 @@ def own_server_for(proposal: ProposalInput, evaluation: Evaluation) -> OwnServer
     if proposal.server is not None:
         return knowledge.own_server(proposal.server)
     if proposal.gpu is not None:
-        return next((s for s in knowledge.own_hardware.servers if s.gpu == proposal.gpu), None)
+        return knowledge.own_server_of(proposal.gpu)
     return evaluation.market.server
 
 

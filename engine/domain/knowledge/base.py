@@ -230,6 +230,10 @@ class Knowledge(Strict):
             return next(server for server in servers if server.default)
         return _by_id(servers, server_id)
 
+    def own_server_of(self, gpu: str) -> OwnServer | None:
+        """The catalog's server of ``gpu`` (the first listed); None where it prices none."""
+        return next((server for server in self.own_hardware.servers if server.gpu == gpu), None)
+
     def country_costs(self, country: str) -> CountryCosts | None:
         """The country's own-hardware cost defaults, None where the knowledge base has none."""
         return next((c for c in self.cost_defaults.countries if c.country == country), None)
