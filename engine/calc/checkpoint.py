@@ -30,10 +30,16 @@ def sixteen_bit_checkpoint_gb(
     return round(weights_gb(params_b, knowledge.bytes_per_parameter("bf16")), 6)
 
 
+def quantizes_at_load(sixteen_bit_gb: float | None, replica_memory_bytes: float) -> bool:
+    """The replica starts from the 16-bit checkpoint and quantizes it: there is one to read
+    (``sixteen_bit_checkpoint_gb``) and its memory holds it whole (vLLM loads it whole first, its FP8
+    guide says; where it cannot, the launch command names an FP8 checkpoint instead, ``report/launch.py``)."""
+    return sixteen_bit_gb is not None and sixteen_bit_gb * 1e9 <= replica_memory_bytes
+
+
 def read_at_start_gb(weights_gb: float, sixteen_bit_gb: float | None, replica_memory_bytes: float) -> float:
-    """The gigabytes a replica reads as it starts: the 16-bit checkpoint it quantizes as it loads it, where
-    its memory holds that checkpoint whole (vLLM loads it whole first, its FP8 guide says; where it cannot,
-    the launch command names an FP8 checkpoint instead, ``report/launch.py``), else the weights."""
-    if sixteen_bit_gb is not None and sixteen_bit_gb * 1e9 <= replica_memory_bytes:
+    """The gigabytes a replica reads as it starts: the 16-bit checkpoint where it quantizes it as it loads
+    it (``quantizes_at_load``), else the weights."""
+    if sixteen_bit_gb is not None and quantizes_at_load(sixteen_bit_gb, replica_memory_bytes):
         return sixteen_bit_gb
     return weights_gb

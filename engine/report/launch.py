@@ -14,7 +14,7 @@ quantized to FP8 as vLLM or SGLang loads it (``--quantization fp8``), or a place
 
 from __future__ import annotations
 
-from gpu_advisor.engine.calc.checkpoint import QUANTIZED_AT_LOAD
+from gpu_advisor.engine.calc.checkpoint import QUANTIZED_AT_LOAD, quantizes_at_load
 from gpu_advisor.engine.calc.sizing import SizingFigures, kv_element_bytes
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.gpu_sizing import CheckpointKind, LaunchCommand
@@ -43,9 +43,6 @@ def replica_launch(
     engine, card = figures.serving_engine, knowledge.gpu(gpu)
     if engine in NVIDIA_ONLY and card.vendor != "nvidia":
         return None
-    # vLLM loads a 16-bit checkpoint whole before it quantizes it to FP8 (its FP8 guide): where the
-    # replica's memory cannot hold the 16-bit weights, the command names an FP8 checkpoint instead.
-    sixteen_bit = figures.params_b * 1e9 * knowledge.bytes_per_parameter("bf16")
     return launch_command(
         knowledge,
         engine,
@@ -55,7 +52,9 @@ def replica_launch(
         (tensor, stages),
         expert_parallel=figures.refuses_tensor_split(tensor),
         kv_bytes_per_element=figures.kv_bytes_per_element,
-        quantize_at_load=sixteen_bit <= tensor * stages * card.memory_bytes,
+        quantize_at_load=quantizes_at_load(
+            figures.sixteen_bit_checkpoint_gb, tensor * stages * card.memory_bytes
+        ),
     )
 
 
