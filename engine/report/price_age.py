@@ -22,10 +22,6 @@ from gpu_advisor.engine.report.sources import (
     price_dates,
 )
 
-SERVERLESS = "serverless"
-ROUTE = {SERVERLESS: "serverless"}
-"""The deployment a rule rules out to close an option's route, by its pricing (else a dedicated rental)."""
-
 
 def dated_prices(evaluation: Evaluation, options: Sequence[Option]) -> dict[str, Any]:
     """The result's ``price_dates`` and ``oldest_open_price``."""
@@ -49,11 +45,7 @@ def oldest_open_price(
     owns: bool,
 ) -> dt.date:
     """The oldest date of the prices the decision could take (``apis``: the API prices shown)."""
-    open_dates = [
-        o.as_of
-        for o in options
-        if not o.excluded_by and ROUTE.get(o.pricing, "dedicated_cloud") not in ruled_out
-    ]
+    open_dates = [o.as_of for o in options if not o.excluded_by and route(o) not in ruled_out]
     if "api" not in ruled_out:
         open_dates += [
             a.as_of for a in apis if not a.excluded_by and a.withdrawn_on is None and a.exceeded_limit is None
@@ -63,3 +55,8 @@ def oldest_open_price(
     if open_dates:
         return min(open_dates)
     return min(d.as_of for d in dates if d.used_for in (GPU_OFFERS, SERVERLESS_PRICES, API_PRICES))
+
+
+def route(option: Option) -> str:
+    """The deployment a rule rules out to close the option's route: serverless, else a dedicated rental."""
+    return "serverless" if option.pricing == "serverless" else "dedicated_cloud"
