@@ -8,6 +8,7 @@ published price catalogs and records where they came from (``source``).
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
@@ -136,33 +137,22 @@ class ServerOverride(StrictInput):
 
     @model_validator(mode="after")
     def _one_form_each(self) -> ServerOverride:
-        for first, second in ONE_OF:
+        # Each housing replaces the country's: a colocation fee pays for the rack space, so a rack and a
+        # colocation fee would count the housing twice, in whichever currencies they are given.
+        for first, second in (*ONE_OF, *itertools.product(RACK, COLOCATION)):
             if getattr(self, first) is not None and getattr(self, second) is not None:
                 raise WordsError(Words("give %(first)s or %(second)s, not both", first=first, second=second))
-        # Each housing replaces the country's: a colocation fee pays for the rack space, so a rack and a
-        # colocation fee would count the housing twice.
-        rack = next(
-            (f for f in ("rack_usd_per_month", "rack_eur_per_month") if getattr(self, f) is not None), None
-        )
-        colocation = next(
-            (
-                f
-                for f in ("colocation_usd_per_month", "colocation_eur_per_month")
-                if getattr(self, f) is not None
-            ),
-            None,
-        )
-        if rack and colocation:
-            raise WordsError(Words("give %(first)s or %(second)s, not both", first=rack, second=colocation))
         return self
 
 
+RACK = ("rack_usd_per_month", "rack_eur_per_month")
+COLOCATION = ("colocation_usd_per_month", "colocation_eur_per_month")
 ONE_OF = (
     ("price_usd", "price_eur"),
     ("months", "depreciation_years"),
     ("usd_per_kwh", "eur_per_kwh"),
-    ("rack_usd_per_month", "rack_eur_per_month"),
-    ("colocation_usd_per_month", "colocation_eur_per_month"),
+    RACK,
+    COLOCATION,
     ("staff_usd_per_month", "staff_eur_per_month"),
 )
 """Fields that state the same figure: at most one of each pair."""

@@ -228,20 +228,14 @@ class TcoRequest(Request):
 
     @model_validator(mode="after")
     def _consistent(self) -> TcoRequest:
-        if self.months is not None and self.depreciation_years is not None:
-            raise WordsError(
-                Words("give %(first)s or %(second)s, not both", first="months", second="depreciation_years")
-            )
-        # Each replaces the country's housing: a colocation fee pays for the rack space, so both would count
-        # the housing twice.
-        if self.rack_usd_per_month is not None and self.colocation_usd_per_month is not None:
-            raise WordsError(
-                Words(
-                    "give %(first)s or %(second)s, not both",
-                    first="rack_usd_per_month",
-                    second="colocation_usd_per_month",
-                )
-            )
+        # One write-off; one housing, as each replaces the country's (a colocation fee pays for the rack
+        # space, so both would count the housing twice).
+        for first, second in (
+            ("months", "depreciation_years"),
+            ("rack_usd_per_month", "colocation_usd_per_month"),
+        ):
+            if getattr(self, first) is not None and getattr(self, second) is not None:
+                raise WordsError(Words("give %(first)s or %(second)s, not both", first=first, second=second))
         if self.gpu is not None and not prices_a_server_of(self.gpu) and self.server_price_usd is None:
             raise WordsError(
                 Words(
