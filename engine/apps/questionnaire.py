@@ -23,6 +23,7 @@ from gpu_advisor.engine.domain.input_errors import render_problems, validation_p
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.model_spec import ModelSpec
 from gpu_advisor.engine.domain.workload import Workload, declared_type
+from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges
 from gpu_advisor.engine.i18n.environment import render, translate
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.i18n.reading import number_text
@@ -308,14 +309,15 @@ def with_unasked(
     return {**document, "model": model, **kept}
 
 
-def prefill_from(document: dict[str, Any], growth_high: float | None = None) -> dict[str, Any]:
+def prefill_from(document: dict[str, Any], ranges: WorkloadRanges | None = None) -> dict[str, Any]:
     """A workload file's values keyed like the questions (``model.precision``), for ``--from``; a file
-    that gives a volume growth up to ``growth_high`` above 0 but does not say whether the volume grows
-    is taken to say it does (the saved file would otherwise say no beside the growth it keeps)."""
+    whose ``ranges`` give a volume growth above 0 but that does not say whether the volume grows is taken
+    to say it does (the saved file would otherwise say no beside the growth it keeps)."""
     answers = {f"model.{key}": value for key, value in document.get("model", {}).items()}
     if "model.name" not in answers and "model.params_b" in answers:
         answers["model.name"] = OTHER_MODEL
     answers.update({key: value for key, value in document.items() if key != "model"})
-    if growth_high is not None and growth_high > 0:
+    growth = ranges.volume_growth if ranges is not None else None
+    if growth is not None and growth.high > 0:
         answers.setdefault("volume_growing", True)
     return answers

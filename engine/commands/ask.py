@@ -68,8 +68,7 @@ def ask(
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
     given, ranges = load_workload_with_ranges(from_file) if from_file else (None, WorkloadRanges())
     original = given.model_dump(exclude_none=True) if given is not None else {}
-    growth = ranges.volume_growth
-    prefill = prefill_from(original, growth.high if growth is not None else None)
+    prefill = prefill_from(original, ranges)
     evaluated_on = parse_date(as_of)
     inputs = (from_file,)
     answers = ask_questions(

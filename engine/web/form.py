@@ -165,7 +165,7 @@ def read_form(params: Mapping[str, str], knowledge: Knowledge, fmt: Format) -> F
     ranged = {key: value for key, value in state.extra.items() if key in RANGE_FIELDS}
     document = {**workload_document(answers), **{k: v for k, v in state.extra.items() if k not in ranged}}
     try:
-        document = with_ranges(document, split_ranges(ranged, EXTRA)[1] if ranged else WorkloadRanges())
+        document = with_ranges(document, split_ranges(ranged, EXTRA)[1])
         state.workload = validate_workload(document, "form")
     except InputError as error:
         where = error.field if error.field in state.texts else None
@@ -268,8 +268,7 @@ def query_from_document(
 ) -> dict[str, str]:
     """A workload file's fields as the form's query string (a loaded file), the fields the form does
     not ask and the file's ranges in ``extra``."""
-    growth = ranges.volume_growth if ranges is not None else None
-    answers = prefill_from(dict(document), growth.high if growth is not None else None)
+    answers = prefill_from(dict(document), ranges)
     top = {q.field.split(".")[0] for q in load_questions()}
     extra = {key: value for key, value in document.items() if key not in top}
     if ranges is not None:
