@@ -40,3 +40,43 @@ def test_an_excluded_option_of_a_route_still_open_names_its_exclusions_only() ->
     assert "dedicated_cloud" not in result.resolution.ruled_out
     row = option_row(render_memo(result), "vast", "spot", "h100-pcie")
     assert row.endswith("| excluded by NET001, RES001, PRC002 |")
+
+
+def notes_block(memo: str) -> list[str]:
+    lines = memo.splitlines()
+    start = lines.index("What the catalog notes on the offers the memo discusses:")
+    return lines[start + 2 : lines.index("", start + 2)]
+
+
+def test_the_notes_of_the_options_discussed_are_quoted_under_the_table() -> None:
+    result = run(yaml.safe_load((EXAMPLES_DIR / "public-chat.yaml").read_text()))
+    best, serverless = result.best_option, result.serverless_option
+    assert best is not None and serverless is not None
+    assert (best.provider, best.offer, serverless.provider, serverless.offer) == (
+        "runpod",
+        "community",
+        "modal",
+        "functions",
+    )
+    memo = render_memo(result)
+    assert notes_block(memo) == [
+        "- runpod community: listed beside the community H100 price; the document does not name the tier",
+        "- modal functions: CPU cores and memory are billed on top of the GPU (USD 0.0000131 per"
+        " core-second, 0.00000222 per GiB-second), not included; prices from dated transcriptions of"
+        " modal.com/pricing, which agree",
+    ]
+    # Another row's note (Lambda's 8-GPU plan) is in the JSON only.
+    lambda_plan = next(o for o in result.options if (o.provider, o.offer) == ("lambda", "8-gpu-plan"))
+    assert lambda_plan.note == "per-GPU price of the 8-GPU plan on the instances page"
+    assert lambda_plan.note not in memo
+
+
+def test_no_notes_block_where_the_options_discussed_have_no_note() -> None:
+    result = run(yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text()))
+    chosen, serverless = result.best_option, result.serverless_option
+    assert chosen is not None and chosen.chosen and chosen.note is None
+    assert serverless is not None and serverless.note is not None
+    assert "What the catalog notes" in render_memo(result)
+    # The serverless product's note is the only one: without it, no block.
+    quiet = result.model_copy(update={"serverless_option": serverless.model_copy(update={"note": None})})
+    assert "What the catalog notes" not in render_memo(quiet)

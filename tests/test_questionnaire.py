@@ -125,18 +125,21 @@ def test_a_person_answers_including_wrong_answers(tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 0
     saved = yaml.safe_load((tmp_path / "w.yaml").read_text(encoding="utf-8"))
-    assert saved["name"] == "support bot"
-    assert saved["model"] == {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": False}
-    assert saved["requests_per_day"] == 1_000_000
-    assert saved["personal_data"] is True
-    assert saved["personal_data_region"] == "eu"
-    assert "utilization" not in saved
-    assert "hours_per_month" not in saved
-    assert saved["framework"] == "jax"
-    assert saved["needs_gpu"] is True
+    # What was typed is stated; a default Enter took is left out, so the memo lists it as a default.
+    assert saved == {
+        "name": "support bot",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": False},
+        "requests_per_day": 1_000_000,
+        "load_pattern": "steady",
+        "schedule": "always",
+        "personal_data": True,
+        "framework": "jax",
+    }
     memo = (tmp_path / "memo.md").read_text(encoding="utf-8")
     assert memo.startswith("# GPU decision memo: support bot")
-    assert "RES001" in memo  # personal data: EU only
+    assert "RES001" in memo  # personal data: EU only, from the company's country (the default, DE)
+    assert "| Context | 8,192 tokens (default) |" in memo
+    assert "| Company country | DE (default) |" in memo
 
 
 def test_prefilled_answers_are_offered_as_defaults(tmp_path: Path) -> None:

@@ -239,7 +239,8 @@ def test_a_changed_answer_asks_the_questions_it_brings_in(tmp_path: Path) -> Non
     result = run_ask(tmp_path, lines)
     assert result.exit_code == 0, result.output
     saved = yaml.safe_load(result.files["bot.yaml"])  # type: ignore[attr-defined]
-    assert saved["model"] == {"params_b": 8, "precision": "bf16", "custom_weights": False}
+    # Enter took the precision (required, so stated) and no own weights (the model's default, left out).
+    assert saved["model"] == {"params_b": 8, "precision": "bf16"}
 
 
 def test_the_german_review_is_german(tmp_path: Path) -> None:
@@ -350,3 +351,36 @@ def test_answers_from_a_file_are_never_saved_over_it_even_with_force(
     assert source.read_text(encoding="utf-8") == text
     assert yaml.safe_load((tmp_path / "hr-2.yaml").read_text(encoding="utf-8"))["name"] == "hr"
     assert (tmp_path / "hr-memo.md").exists()
+
+
+def test_a_default_taken_with_enter_is_left_out_and_one_typed_is_stated(tmp_path: Path) -> None:
+    # name, model 1 (llama-3.1-8b), precision (Enter: required, so stated), own weights typed 'no',
+    # requests, prompt tokens typed as the default, answer tokens and the rest with Enter.
+    result = run_ask(tmp_path, ["bot", "1", "", "no", "5000", "300"])
+    assert result.exit_code == 0, result.output
+    assert yaml.safe_load(result.files["bot.yaml"]) == {  # type: ignore[attr-defined]
+        "name": "bot",
+        "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": False},
+        "requests_per_day": 5000,
+        "avg_input_tokens": 300,
+    }
+    memo = result.files["bot-memo.md"]  # type: ignore[attr-defined]
+    assert "| Tokens per request | 300 in, 150 out (default) |" in memo
+    assert "| Schedule | around the clock, 730 paid hours per month (default) |" in memo
+
+
+def test_answers_offered_from_a_file_stay_stated(tmp_path: Path) -> None:
+    source = tmp_path / "given.yaml"
+    given = {
+        "name": "bot",
+        "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+        "requests_per_day": 5000,
+        "context_tokens": 8192,
+        "company_country": "DE",
+    }
+    source.write_text(yaml.safe_dump(given), encoding="utf-8")
+    result = run_ask(tmp_path, [], "--from", str(source), "--save", "out.yaml")
+    assert result.exit_code == 0, result.output
+    saved = yaml.safe_load(result.files["out.yaml"])  # type: ignore[attr-defined]
+    # The file's defaults-valued fields stay; the questions it left out take their defaults, left out.
+    assert saved == given

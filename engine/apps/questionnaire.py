@@ -293,6 +293,30 @@ def workload_document(answers: dict[str, Any]) -> dict[str, Any]:
     return {"name": document.pop("name"), "model": model, **document}
 
 
+def left_to_defaults(document: dict[str, Any], taken: set[str], knowledge: Knowledge) -> dict[str, Any]:
+    """``document`` without the ``taken`` answers (Enter on the question's own default) that leaving the
+    field out gives as well: a documented workload default, a value worked out from the other fields
+    (``pipeline/defaults.py``) or the model's field default. The file then states what the user stated,
+    and the memo lists the rest as defaults, as for a file written by hand."""
+    defaults = knowledge.workload_default_values()
+    resolved = {**defaults, **document}
+
+    def implied(field: str, value: Any) -> bool:
+        if field in defaults:
+            return bool(defaults[field] == value)
+        derivation = DERIVATIONS.get(field)
+        return derivation is not None and derivation.work_out(resolved, knowledge) == value
+
+    kept = {k: v for k, v in document.items() if k == "model" or k not in taken or not implied(k, v)}
+    model_fields = ModelSpec.model_fields
+    kept["model"] = {
+        k: v
+        for k, v in document["model"].items()
+        if f"model.{k}" not in taken or model_fields[k].is_required() or model_fields[k].default != v
+    }
+    return kept
+
+
 def with_unasked(
     document: dict[str, Any], original: dict[str, Any], answers: dict[str, Any]
 ) -> dict[str, Any]:

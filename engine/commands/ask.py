@@ -51,7 +51,12 @@ def ask(
     """Answer questions about the workload; get the workload file and the decision memo."""
     import yaml
 
-    from gpu_advisor.engine.apps.questionnaire import prefill_from, with_unasked, workload_document
+    from gpu_advisor.engine.apps.questionnaire import (
+        left_to_defaults,
+        prefill_from,
+        with_unasked,
+        workload_document,
+    )
     from gpu_advisor.engine.apps.recommend import recommend as run_recommend
     from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -67,14 +72,16 @@ def ask(
     knowledge = load_knowledge()
     fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
     given, ranges = load_workload_with_ranges(from_file) if from_file else (None, WorkloadRanges())
-    original = given.model_dump(exclude_none=True) if given is not None else {}
+    original = given.model_dump(exclude_unset=True, exclude_none=True) if given is not None else {}
     prefill = prefill_from(original, ranges)
     evaluated_on = parse_date(as_of)
     inputs = (from_file,)
-    answers = ask_questions(
+    answers, defaulted = ask_questions(
         knowledge, fmt, prefill, lambda name: save_file or default_file(name, force, inputs)
     )
-    document = with_ranges(with_unasked(workload_document(answers), original, answers), ranges)
+    # An offered default taken with Enter stays a default: left out of the file, as the memo lists it.
+    asked = left_to_defaults(workload_document(answers), defaulted, knowledge)
+    document = with_ranges(with_unasked(asked, original, answers), ranges)
     workload = validate_workload(document, "answers")
     name = slug(workload.name)
     save_file = save_file or default_file(workload.name, force, inputs)[0]
@@ -101,26 +108,34 @@ def ask_questions(
     fmt: Format,
     prefill: dict[str, Any],
     target: Callable[[str], str | tuple[str, str | None]],
-) -> dict[str, object]:
+) -> tuple[dict[str, object], set[str]]:
     """Every question that applies, asked until its answer is valid, then the review of all answers
-    (``target``: where the answers of a workload name go); Ctrl-C or the end of input stops the command
+    (``target``: where the answers of a workload name go), and the fields answered with Enter on the
+    question's own default (not a pre-filled answer); Ctrl-C or the end of input stops the command
     (exit code 130) without saving."""
     from gpu_advisor.engine.i18n.environment import render
 
     click.echo(render("ask_intro.txt.j2", fmt), nl=False)
     answers: dict[str, object] = {}
+    defaulted: set[str] = set()
     try:
-        complete(answers, knowledge, fmt, prefill)
-        review(answers, knowledge, fmt, target)
+        complete(answers, defaulted, knowledge, fmt, prefill)
+        review(answers, defaulted, knowledge, fmt, target)
     except (click.Abort, KeyboardInterrupt):
         # click.prompt turns Ctrl-C and end of input into Abort; Ctrl-C between prompts (while a question
         # is written) arrives as it is.
         click.echo(render("ask_stopped.txt.j2", fmt), nl=False)
         sys.exit(EXIT_INTERRUPTED)
-    return answers
+    return answers, defaulted
 
 
-def complete(answers: dict[str, object], knowledge: Knowledge, fmt: Format, prefill: dict[str, Any]) -> None:
+def complete(
+    answers: dict[str, object],
+    defaulted: set[str],
+    knowledge: Knowledge,
+    fmt: Format,
+    prefill: dict[str, Any],
+) -> None:
     """Ask what is unanswered and applies, forget what no longer applies, and ask again a context window
     an earlier answer has outgrown; ``answers`` ends in the questions' order."""
     from gpu_advisor.engine.apps.questionnaire import applies, load_questions, required_sum
@@ -134,12 +149,13 @@ def complete(answers: dict[str, object], knowledge: Knowledge, fmt: Format, pref
         value = answers.get(question.field)
         outgrown = isinstance(value, int) and value < required_sum(question, answers)
         if question.field not in answers or outgrown:
-            answers[question.field] = ask_one(question, asked, knowledge, fmt, answers, prefill)
+            answers[question.field] = ask_one(question, asked, knowledge, fmt, answers, prefill, defaulted)
         answers[question.field] = answers.pop(question.field)  # to the end: the questions' order
 
 
 def review(
     answers: dict[str, object],
+    defaulted: set[str],
     knowledge: Knowledge,
     fmt: Format,
     target: Callable[[str], str | tuple[str, str | None]],
@@ -167,8 +183,8 @@ def review(
             continue
         question = questions[int(text) - 1]
         current = {question.field: answers[question.field]}
-        answers[question.field] = ask_one(question, int(text), knowledge, fmt, answers, current)
-        complete(answers, knowledge, fmt, {})
+        answers[question.field] = ask_one(question, int(text), knowledge, fmt, answers, current, defaulted)
+        complete(answers, defaulted, knowledge, fmt, {})
 
 
 def shown_answer(question: Any, value: object, fmt: Format) -> str | None:
@@ -194,7 +210,11 @@ def ask_one(
     fmt: Format,
     answers: dict[str, object],
     prefill: dict[str, Any],
+    defaulted: set[str],
 ) -> object:
+    """The question's answer, asked until valid; ``defaulted`` gains its field where Enter took the
+    question's own default and loses it where an answer was typed (Enter on a pre-filled answer keeps
+    what it was)."""
     from gpu_advisor.engine.apps.questionnaire import AnswerError, choices_of, default_for, parse_answer
     from gpu_advisor.engine.i18n.environment import render
 
@@ -203,15 +223,30 @@ def ask_one(
     default = default_for(question, answers, prefill, knowledge)
     shown = "" if default is None else default_text(question, default, fmt)
     while True:
-        # An empty default lets Enter through to the check, which says what is missing. The answer is read
-        # as text (never by click's own conversion, whose messages are English) and checked below.
-        text = click.prompt(
-            "  ", default=shown, show_default=shown != "", prompt_suffix="> ", type=click.STRING
+        # Enter gives the empty text, told apart from the default typed out (that answer states it); the
+        # default is shown in brackets as click shows one. An empty default lets Enter through to the
+        # check, which says what is missing. The answer is read as text (never by click's own conversion,
+        # whose messages are English) and checked below.
+        typed = str(
+            click.prompt(
+                f"   [{shown}]" if shown else "  ",
+                default="",
+                show_default=False,
+                prompt_suffix="> ",
+                type=click.STRING,
+            )
         )
+        entered = not typed and shown != ""
         try:
-            return parse_answer(question, str(text), knowledge, fmt, answers)
+            value = parse_answer(question, shown if entered else typed, knowledge, fmt, answers)
         except AnswerError as error:
             click.echo(f"   {error}")
+            continue
+        if not entered:
+            defaulted.discard(question.field)
+        elif question.field not in prefill:
+            defaulted.add(question.field)
+        return value
 
 
 def default_text(question: Any, default: object, fmt: Format) -> str:

@@ -61,6 +61,9 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             entry["type"] = "iso_country"
             text = str(given)
             entry["suggestion"] = text.upper() if _listed_country(text.upper()) else None
+        if kind == "model_type" and field == "model" and isinstance(given, str):
+            # 'model: llama-3.1-8b' is the natural first try: say the mapping it takes instead.
+            entry["type"], entry["show_input"] = "model_as_text", False
         if kind == "extra_forbidden":
             entry["allowed"] = _allowed_fields(schema, problem["loc"][:-1])
             entry["suggestion"] = close_match(str(problem["loc"][-1]), entry["allowed"])

@@ -185,6 +185,9 @@ class Option(ResultModel):
     excluded_by: tuple[str, ...]
     as_of: dt.date
     source: str
+    note: str | None = None
+    """The catalog's note on the offer or serverless product (what its price includes or leaves out, how
+    the figure was read); the memo gives it for the options it discusses."""
     capacity_utilization_at_peak: float = 0.0
     """The peak over what the replicas deliver by the estimate (a batch: its work over the window's)."""
     spare_replicas: int = 0

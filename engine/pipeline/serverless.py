@@ -1,6 +1,5 @@
 """Serverless: every serverless product priced for the workload (part of the market), and the stage that
-asserts the ``serverless`` fact, whose rules decide whether serverless is proposed. It comes before the
-economics stage, which reads what they concluded."""
+asserts the ``serverless`` fact, whose rules decide whether serverless is proposed (before economics)."""
 
 from __future__ import annotations
 
@@ -279,6 +278,7 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         excluded_by=excluded,
         as_of=listing.product.as_of,
         source=listing.source,
+        note=listing.product.note,
         capacity_utilization_at_peak=bill.priced.capacity_utilization_at_peak,
         spare_replicas=bill.priced.spare_replicas,
         hours_per_day_running=bill.priced.hours_per_day_running,

@@ -21,6 +21,7 @@ from gpu_advisor.engine.apps.questionnaire import (
     applies,
     choices_of,
     default_for,
+    left_to_defaults,
     load_questions,
     parse_answer,
     prefill_from,
@@ -146,11 +147,15 @@ def read_form(params: Mapping[str, str], knowledge: Knowledge, fmt: Format) -> F
     state = FormState(texts={q.field: params.get(q.field, "") for q in load_questions()})
     state.extra = read_extra(params.get(EXTRA, ""), state)
     answers: dict[str, Any] = {}
+    # A field left empty takes its default, as Enter does in ask (a field showing a value states it: the
+    # form cannot tell a default it offered from a loaded file's value).
+    taken: set[str] = set()
     for question in load_questions():
         if not applies(question, answers):
             continue
         text = params.get(question.field, "").strip()
         if not text:
+            taken.add(question.field)
             default = default_for(question, answers, {}, knowledge)
             if default is not None:
                 answers[question.field] = default
@@ -163,7 +168,8 @@ def read_form(params: Mapping[str, str], knowledge: Knowledge, fmt: Format) -> F
     if state.errors or state.general_errors:
         return state
     ranged = {key: value for key, value in state.extra.items() if key in RANGE_FIELDS}
-    document = {**workload_document(answers), **{k: v for k, v in state.extra.items() if k not in ranged}}
+    asked = left_to_defaults(workload_document(answers), taken, knowledge)
+    document = {**asked, **{k: v for k, v in state.extra.items() if k not in ranged}}
     try:
         document = with_ranges(document, split_ranges(ranged, EXTRA)[1])
         state.workload = validate_workload(document, "form")
