@@ -43,7 +43,7 @@ def test_four_cards_on_an_eight_card_instance_pay_for_four_idle_ones() -> None:
     _, german = idle_check(4, "de")
     assert german is not None and german.startswith(
         "Das vorgeschlagene Angebot wird in ganzen Instanzen verkauft: Die 4 vorgeschlagenen Karten werden "
-        "als 8 abgerechnet"
+        "als 8 Karten abgerechnet"
     )
 
 
@@ -79,4 +79,28 @@ def test_one_idle_card_is_said_as_one() -> None:
     assert message is not None and message.startswith(
         "The proposed offer is sold in whole instances: the 7 proposed cards are billed as 8, so 1 of them "
         "is paid for and idle, about $1,211 of the proposal's $9,687 a month."
+    )
+
+
+def test_smaller_instances_not_documented_as_linked_are_named() -> None:
+    """STACKIT sells its H100 server in 1, 2, 4 and 8 cards, but its sources document NVLink for the whole
+    8-card board only: a 2-card replica goes on the 8-card instance, and the warning says why the 2- and
+    4-card sizes, which the offer also sells, are not used (the AWS P5's 1-card size above holds no
+    2-card replica, so nothing is said there). 8 x EUR 8.0413 x 1.16 USD per EUR x 176 h = $13,134 a
+    month, of which the 6 idle cards are $9,850."""
+    stackit = {**P5, "provider": "stackit", "offer": "n3-gpu-server", "region": "eu01", "gpus": 2}
+    document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": stackit})
+    result = check_document(document, "stackit.yaml", 1, EVALUATED_ON)
+    assert result.usd_per_month is not None and round(result.usd_per_month) == round(
+        8 * 8.04134722222 * 1.16 * 176
+    )
+    (item,) = [i for i in result.results if i.rule_id == "PRC013"]
+    assert (item.status, item.message) == (
+        "warn",
+        "The proposed offer is sold in whole instances: the 2 proposed cards are billed as 8, so 6 of them "
+        "are paid for and idle, about $9,850 of the proposal's $13,134 a month. The offer's 2- and 4-card "
+        "instances would hold a replica of 2 cards, but the catalog does not document their cards as "
+        "linked (NVLink), which tensor parallelism across them needs: where the provider confirms the "
+        "link, the smaller instance bills less; else propose all 8 (the same bill, room for more "
+        "replicas) or an offer sold in smaller linked instances.",
     )

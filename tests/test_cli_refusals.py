@@ -16,6 +16,12 @@ from gpu_advisor.cli import main
     ("document", "expected"),
     [
         (
+            # The natural first try names the model alone: the mapping it takes is spelt out.
+            "name: x\nmodel: llama-3.1-70b\nrequests_per_day: 1\n",
+            "model: a mapping, not a name: write the catalog model as \"name: 'llama-3.1-70b'\" and its "
+            'precision (bf16, fp8, int4, ...) as "precision:" on indented lines under "model:"\n',
+        ),
+        (
             "name: x\nmodel: {name: llama-3.1-70b, precision: fp9}\nrequests_per_day: 1\n",
             "model.precision: Input should be 'fp32', 'bf16', 'fp16', 'fp8', 'int8' or 'int4' (got 'fp9')",
         ),

@@ -305,6 +305,10 @@ class ProposalDetails(Details):
     """What the recommendation costs a month (0 where it has no price)."""
     idle_cards_usd_per_month: float = 0.0
     """What the billed cards beyond the proposed ones cost a month."""
+    unlinked_sizes: tuple[int, ...] = ()
+    """Smaller sizes of the proposed offer that would hold a proposed replica but are not documented to
+    link its cards (``ProposedCost.unlinked_sizes``), for PRC013's message; ``replica_cards``: its cards."""
+    replica_cards: int = 0
     offer: str = ""
     """The offer or serverless product the proposal names ("" where it names none)."""
     largest_instance_gpus: int = 0

@@ -45,6 +45,11 @@ class ProposedCost(NamedTuple):
     """What the mix with that base costs a month."""
     peak_capped: bool = False
     """A hybrid's ``gpus`` hold fewer replicas than some hour needs: the mix runs no more than they do."""
+    unlinked_sizes: tuple[int, ...] = ()
+    """A rental: the offer's sizes that hold a replica of several cards in fewer cards than billed but are
+    not documented to link them (NVLink), so none is placed there."""
+    replica_cards: int = 0
+    """A rental: the cards each proposed replica runs on."""
     unpriced: str = ""
     """Why the catalog prices nothing proposed, where the proposal gives what pricing needs: ``no_mix``
     (a hybrid's reservation and the busier-hours offer it names make no mix); "" otherwise."""
@@ -129,7 +134,21 @@ def proposal_cost(
             else workload.hours_per_month
         )
         rental = proposed_rental(offer, gpus, hours, price, evaluation)
-        return ProposedCost(rental.usd_per_month, True, rental.gpus_rented, rental.placement.instance_count)
+        per_replica = proposed_replica_cards(offer, gpus, evaluation)
+        linked = offer_linked_sizes(offer)
+        unlinked = tuple(
+            size
+            for size in offer.instance_gpus
+            if 1 < per_replica <= size < rental.gpus_rented and size not in linked
+        )
+        return ProposedCost(
+            rental.usd_per_month,
+            True,
+            rental.gpus_rented,
+            rental.placement.instance_count,
+            unlinked_sizes=unlinked,
+            replica_cards=per_replica,
+        )
     return ProposedCost(0.0, False)
 
 
