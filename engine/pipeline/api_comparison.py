@@ -19,7 +19,8 @@ from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.routes import SELF_HOSTED, SelfHosted, cheapest_route, stopgap_route
-from gpu_advisor.engine.pipeline.serverless import PricedServerless, serverless_name
+from gpu_advisor.engine.pipeline.serverless import PricedServerless
+from gpu_advisor.engine.pipeline.serverless_weighing import serverless_name
 from gpu_advisor.engine.rulebook.conclusions import ruled_out_deployments
 from gpu_advisor.engine.rulebook.details import ApiDetails
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing

@@ -44,7 +44,7 @@ from gpu_advisor.engine.pipeline.economics_details import with_the_decision
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts, judge_gpus
 from gpu_advisor.engine.pipeline.market import Market, survey_market
 from gpu_advisor.engine.pipeline.routes import BESIDE_SERVERLESS, cheapest_route
-from gpu_advisor.engine.pipeline.serverless import weigh_serverless
+from gpu_advisor.engine.pipeline.serverless_weighing import weigh_serverless
 from gpu_advisor.engine.rulebook.conclusions import dropping_firings, fired_rules
 from gpu_advisor.engine.rulebook.details import ApiDetails, Details, EconomicsDetails, ServerlessDetails
 from gpu_advisor.engine.rulebook.durable import Evaluator, FactSession, Firing

@@ -14,11 +14,8 @@ from gpu_advisor.engine.domain.knowledge.entries import commitment_term
 from gpu_advisor.engine.domain.knowledge.serving import IdleScaleDown, WorkerLimits
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.pipeline.market import Market
-from gpu_advisor.engine.pipeline.serverless import (
-    PricedServerless,
-    peak_usd_per_hour,
-    serverless_name,
-)
+from gpu_advisor.engine.pipeline.serverless import PricedServerless
+from gpu_advisor.engine.pipeline.serverless_weighing import peak_usd_per_hour, serverless_name
 from gpu_advisor.engine.rulebook.conclusions import proposal_stands
 from gpu_advisor.engine.rulebook.schema import Rule
 

@@ -1,12 +1,12 @@
-"""Serverless: every serverless product priced for the workload (part of the market), and the stage that
-asserts the ``serverless`` fact, whose rules decide whether serverless is proposed (before economics)."""
+"""Serverless: every serverless product priced for the workload (part of the market); the stage that
+weighs the cheapest against the other routes is ``serverless_weighing``."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.serverless import (
@@ -21,14 +21,10 @@ from gpu_advisor.engine.calc.serverless import (
     serverless_listings,
 )
 from gpu_advisor.engine.common.trusted import trusted
-from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option, PriceOrigin
 from gpu_advisor.engine.pipeline.capacity import Capacity, ReplicaPlans
 from gpu_advisor.engine.pipeline.constraints import Constraints
-from gpu_advisor.engine.rulebook.details import ServerlessDetails
-from gpu_advisor.engine.rulebook.durable import FactSession, Firing
-from gpu_advisor.engine.rulebook.facts import Fact, ServerlessFact
 
 
 class PricedServerless(NamedTuple):
@@ -298,103 +294,3 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         ),
         spot_overhead=0.0,
     )
-
-
-def serverless_fact(
-    time_utilization: float,
-    market: ServerlessMarket,
-    alternative: Alternative | None,
-    residency: frozenset[str],
-) -> ServerlessFact:
-    best = market.best
-    priced = best.bill.priced if best else None
-    # Counted only for an instance that scales to zero (none is kept warm for latency).
-    between = priced.between_requests_scaling if priced else 0.0
-    return ServerlessFact(
-        utilization=float(time_utilization),
-        serverless_fits=bool(market.candidates),
-        serverless_residency_excluded=any(residency.intersection(c.excluded_by) for c in market.candidates),
-        serverless_offered=best is not None,
-        serverless_usd_per_month=float(best.bill.usd_per_month) if best else 0.0,
-        serverless_kept_warm=market.kept_warm,
-        # At least one start a month, as the memo counts them (a fraction of one rounds to none).
-        serverless_scales_to_zero=round(between) >= 1,
-        has_alternative=alternative is not None,
-        alternative_usd_per_month=float(alternative.usd_per_month) if alternative else 0.0,
-    )
-
-
-def peak_usd_per_hour(best: PricedServerless) -> float:
-    """What ``best``'s instances cost an hour at the peak: those kept warm at the price of instances that
-    always run, the others at the scaling price."""
-    priced, listing = best.bill.priced, best.listing
-    kept = min(priced.kept, priced.instances_at_peak)
-    scaling = priced.instances_at_peak - kept
-    return priced.size * (kept * listing.warm_usd_per_gpu_hour + scaling * listing.usd_per_gpu_hour)
-
-
-def serverless_details(
-    market: ServerlessMarket, alternative: Alternative | None, weights_gb: float, staff_uncosted: str
-) -> ServerlessDetails:
-    best = market.best
-    priced = best.bill.priced if best else None
-    month = priced.month if priced else None
-    return ServerlessDetails(
-        serverless_name=serverless_name(best) if best else "",
-        serverless_gpu=best.listing.gpu.gpu if best else "",
-        serverless_instance_gpus=priced.size if priced else 0,
-        serverless_billed_hours=best.bill.billed_hours_per_month if best else 0.0,
-        serverless_busy_hours=month.busy if month else 0.0,
-        serverless_idle_hours=month.idle if month else 0.0,
-        serverless_cold_start_hours=month.cold if month else 0.0,
-        serverless_cold_starts=month.starts if month else 0.0,
-        serverless_starts_between_requests=priced.between_requests_scaling if priced else 0.0,
-        serverless_kept_for_price=priced.kept_for_price if priced else 0,
-        serverless_scale_ups=month.scale_ups if month else 0.0,
-        serverless_cold_start_seconds=priced.cold if priced else 0.0,
-        serverless_kept_warm_instances=priced.kept if priced else 0,
-        serverless_kept_run_on=bool(
-            best and month and month.kept_restarts and best.listing.product.paused_at_once is None
-        ),
-        alternative_name=alternative.name if alternative else "",
-        alternative_kind=alternative.kind if alternative else "",
-        alternative_staff_uncosted=(
-            staff_uncosted if alternative and alternative.kind == "own_hardware" else ""
-        ),
-        model_weights_gb=weights_gb,
-    )
-
-
-class Alternative(Protocol):
-    """A self-hosted route beside serverless (``pipeline/routes.py``)."""
-
-    @property
-    def usd_per_month(self) -> float: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def name(self) -> str | Words: ...
-
-
-def serverless_name(priced: PricedServerless) -> str:
-    """'RunPod Serverless (eu-datacenters, 1 × h200)': the same in every language."""
-    listing = priced.listing
-    return f"{listing.product.name} ({listing.region}, {priced.bill.priced.size} × {listing.gpu.gpu})"
-
-
-def weigh_serverless(
-    session: FactSession,
-    facts: Fact,
-    market: ServerlessMarket,
-    alternative: Alternative | None,
-    time_utilization: float,
-    weights_gb: float,
-    staff_uncosted: str,
-    residency: frozenset[str],
-) -> tuple[list[Firing], ServerlessDetails]:
-    """Assert the serverless fact: the band's statements, and the comparison of the cheapest serverless
-    option with ``alternative``, the cheapest other self-hosted route the rules left standing; its
-    firings and the details their messages show (``staff_uncosted``: the company's country where the
-    own hardware's staff line has no salary there; ``residency``: the IDs of the residency rules)."""
-    firings = session.assert_fact(serverless_fact(time_utilization, market, alternative, residency), facts)
-    return firings, serverless_details(market, alternative, weights_gb, staff_uncosted)

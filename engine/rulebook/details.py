@@ -49,6 +49,8 @@ class ServerlessDetails(Details):
     serverless_scale_ups: float
     """Instances added for busier hours while others serve (their starts are in the cold-start hours)."""
     serverless_cold_start_seconds: float
+    serverless_break_even_seconds: float = 0.0
+    """Seconds more per start (cold or scale-up) at which the scaling bill reaches the alternative's."""
     serverless_kept_warm_instances: int
     """Instances kept warm around the clock (0: it scales to zero)."""
     serverless_kept_for_price: int = 0

@@ -1,0 +1,128 @@
+"""The stage that asserts the ``serverless`` fact, whose rules decide whether serverless is proposed: the
+cheapest serverless option (``pipeline/serverless.py``) against the cheapest other self-hosted route, and
+the details the rules' messages show. It comes before the economics stage, which reads what they
+concluded."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from gpu_advisor.engine.calc.costs import SECONDS_PER_HOUR
+from gpu_advisor.engine.common.wording import Words
+from gpu_advisor.engine.pipeline.serverless import PricedServerless, ServerlessMarket
+from gpu_advisor.engine.rulebook.details import ServerlessDetails
+from gpu_advisor.engine.rulebook.durable import FactSession, Firing
+from gpu_advisor.engine.rulebook.facts import Fact, ServerlessFact
+
+
+def serverless_fact(
+    time_utilization: float,
+    market: ServerlessMarket,
+    alternative: Alternative | None,
+    residency: frozenset[str],
+) -> ServerlessFact:
+    best = market.best
+    priced = best.bill.priced if best else None
+    # Counted only for an instance that scales to zero (none is kept warm for latency).
+    between = priced.between_requests_scaling if priced else 0.0
+    return ServerlessFact(
+        utilization=float(time_utilization),
+        serverless_fits=bool(market.candidates),
+        serverless_residency_excluded=any(residency.intersection(c.excluded_by) for c in market.candidates),
+        serverless_offered=best is not None,
+        serverless_usd_per_month=float(best.bill.usd_per_month) if best else 0.0,
+        serverless_kept_warm=market.kept_warm,
+        # At least one start a month, as the memo counts them (a fraction of one rounds to none).
+        serverless_scales_to_zero=round(between) >= 1,
+        has_alternative=alternative is not None,
+        alternative_usd_per_month=float(alternative.usd_per_month) if alternative else 0.0,
+    )
+
+
+def peak_usd_per_hour(best: PricedServerless) -> float:
+    """What ``best``'s instances cost an hour at the peak: those kept warm at the price of instances that
+    always run, the others at the scaling price."""
+    priced, listing = best.bill.priced, best.listing
+    kept = min(priced.kept, priced.instances_at_peak)
+    scaling = priced.instances_at_peak - kept
+    return priced.size * (kept * listing.warm_usd_per_gpu_hour + scaling * listing.usd_per_gpu_hour)
+
+
+def serverless_details(
+    market: ServerlessMarket, alternative: Alternative | None, weights_gb: float, staff_uncosted: str
+) -> ServerlessDetails:
+    best = market.best
+    priced = best.bill.priced if best else None
+    month = priced.month if priced else None
+    return ServerlessDetails(
+        serverless_name=serverless_name(best) if best else "",
+        serverless_gpu=best.listing.gpu.gpu if best else "",
+        serverless_instance_gpus=priced.size if priced else 0,
+        serverless_billed_hours=best.bill.billed_hours_per_month if best else 0.0,
+        serverless_busy_hours=month.busy if month else 0.0,
+        serverless_idle_hours=month.idle if month else 0.0,
+        serverless_cold_start_hours=month.cold if month else 0.0,
+        serverless_cold_starts=month.starts if month else 0.0,
+        serverless_starts_between_requests=priced.between_requests_scaling if priced else 0.0,
+        serverless_kept_for_price=priced.kept_for_price if priced else 0,
+        serverless_scale_ups=month.scale_ups if month else 0.0,
+        serverless_cold_start_seconds=priced.cold if priced else 0.0,
+        serverless_break_even_seconds=break_even_seconds(best, alternative) if best else 0.0,
+        serverless_kept_warm_instances=priced.kept if priced else 0,
+        serverless_kept_run_on=bool(
+            best and month and month.kept_restarts and best.listing.product.paused_at_once is None
+        ),
+        alternative_name=alternative.name if alternative else "",
+        alternative_kind=alternative.kind if alternative else "",
+        alternative_staff_uncosted=(
+            staff_uncosted if alternative and alternative.kind == "own_hardware" else ""
+        ),
+        model_weights_gb=weights_gb,
+    )
+
+
+def break_even_seconds(best: PricedServerless, alternative: Alternative | None) -> float:
+    """How many seconds longer each start (a cold start, an instance added for busier hours) could take
+    before ``best``, scaling to zero, bills what ``alternative`` does: each such second is billed at the
+    instance's scaling price (0 where instances are kept warm, nothing starts, or it costs no less)."""
+    month, bill = best.bill.priced.month, best.bill
+    starts = month.starts + month.scale_ups
+    if alternative is None or best.bill.priced.kept or starts <= 0:
+        return 0.0
+    per_second = starts * best.listing.usd_per_gpu_hour * best.bill.priced.size / SECONDS_PER_HOUR
+    return max(0.0, (alternative.usd_per_month - bill.usd_per_month) / per_second)
+
+
+class Alternative(Protocol):
+    """A self-hosted route beside serverless (``pipeline/routes.py``)."""
+
+    @property
+    def usd_per_month(self) -> float: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def name(self) -> str | Words: ...
+
+
+def serverless_name(priced: PricedServerless) -> str:
+    """'RunPod Serverless (eu-datacenters, 1 × h200)': the same in every language."""
+    listing = priced.listing
+    return f"{listing.product.name} ({listing.region}, {priced.bill.priced.size} × {listing.gpu.gpu})"
+
+
+def weigh_serverless(
+    session: FactSession,
+    facts: Fact,
+    market: ServerlessMarket,
+    alternative: Alternative | None,
+    time_utilization: float,
+    weights_gb: float,
+    staff_uncosted: str,
+    residency: frozenset[str],
+) -> tuple[list[Firing], ServerlessDetails]:
+    """Assert the serverless fact: the band's statements, and the comparison of the cheapest serverless
+    option with ``alternative``, the cheapest other self-hosted route the rules left standing; its
+    firings and the details their messages show (``staff_uncosted``: the company's country where the
+    own hardware's staff line has no salary there; ``residency``: the IDs of the residency rules)."""
+    firings = session.assert_fact(serverless_fact(time_utilization, market, alternative, residency), facts)
+    return firings, serverless_details(market, alternative, weights_gb, staff_uncosted)
