@@ -16,6 +16,12 @@ from gpu_advisor.cli import main
     ("document", "expected"),
     [
         (
+            # A model's field written beside model rather than under it: the place it belongs is named.
+            "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\ncustom_weights: true\n"
+            "requests_per_day: 1\n",
+            "volume_growth (did you mean 'model.custom_weights'?)\n",
+        ),
+        (
             # The natural first try names the model alone: the mapping it takes is spelt out.
             "name: x\nmodel: llama-3.1-70b\nrequests_per_day: 1\n",
             "model: a mapping, not a name: write the catalog model as \"name: 'llama-3.1-70b'\" and its "

@@ -65,8 +65,9 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             # 'model: llama-3.1-8b' is the natural first try: say the mapping it takes instead.
             entry["type"], entry["show_input"] = "model_as_text", False
         if kind == "extra_forbidden":
-            entry["allowed"] = _allowed_fields(schema, problem["loc"][:-1])
-            entry["suggestion"] = close_match(str(problem["loc"][-1]), entry["allowed"])
+            parent, key = problem["loc"][:-1], str(problem["loc"][-1])
+            entry["allowed"] = _allowed_fields(schema, parent)
+            entry["suggestion"] = close_match(key, entry["allowed"]) or _nested_field(schema, parent, key)
         if kind.startswith("int_"):
             entry["thousands"] = grouped_digits(given)
         if kind == "literal_error" and isinstance(given, str):
@@ -175,6 +176,16 @@ def render_problems(origin: str, problems: list[dict[str, Any]], what: str, lang
         type_messages=TYPE_MESSAGES,
     )
     return text.rstrip("\n")
+
+
+def _nested_field(schema: type[BaseModel], parent: tuple[Any, ...], key: str) -> str | None:
+    """``model.custom_weights`` for a ``custom_weights`` written beside ``model`` rather than under it:
+    the field of a nested model the key names (None where none does)."""
+    for name, info in model_at(schema, parent).model_fields.items():
+        nested = _nested_model(info.annotation)
+        if nested is not None and key in nested.model_fields:
+            return f"{name}.{key}"
+    return None
 
 
 def _allowed_fields(schema: type[BaseModel], location: tuple[Any, ...]) -> list[str]:
