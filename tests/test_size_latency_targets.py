@@ -241,3 +241,40 @@ def test_an_unreachable_target_is_said_with_what_the_replicas_keep() -> None:
         in text
     )
     assert "LAT007 Comes less near the latency targets than the closest GPU" in text
+
+
+def test_a_service_nobody_waits_for_takes_no_default_targets_as_recommend() -> None:
+    """``--not-latency-sensitive`` (a workload's ``latency_sensitive: false``): no default targets, so the
+    fine-tuned 32B contract checker of a walkthrough runs on one A100 a replica, as recommend sizes it,
+    where the documented targets take two; a target given is still held."""
+
+    def a100(**load: object) -> GpuSizing:
+        request = {"model": "qwen2.5-32b", "precision": "fp8", "gpu": "a100-80gb"}
+        base = {"requests_per_day": 3_100, "avg_input_tokens": 3_000, "avg_output_tokens": 500}
+        result = size(
+            SizeRequest.model_validate({**request, "load": {**base, "load_pattern": "variable", **load}})
+        )
+        (row,) = result.gpus
+        return row
+
+    assert a100().cards_per_replica == 2
+    quiet = a100(latency_sensitive=False)
+    assert quiet.cards_per_replica == 1
+    assert a100(latency_sensitive=False, max_time_to_first_token_ms=1000).cards_per_replica == 2
+    cli = CliRunner().invoke(
+        main,
+        [
+            "size",
+            "--model",
+            "qwen2.5-32b",
+            "--precision",
+            "fp8",
+            "--gpu",
+            "a100-80gb",
+            "--not-latency-sensitive",
+        ],
+    )
+    assert (
+        cli.exit_code == 2
+        and "--latency-sensitive: describe a load, give --requests-per-day too" in cli.output
+    )

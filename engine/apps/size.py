@@ -78,9 +78,13 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
         input_tokens,
         output_tokens,
     )
-    # Targets left out are those a workload of this load pattern takes: a service's users wait for its
-    # answers (the documented defaults), a batch's do not.
-    users_wait = knowledge.utilization_default(pattern).latency_sensitive
+    # Targets left out are those a workload of this load pattern takes (``pipeline/defaults.py``): a
+    # service's users wait for its answers (the documented defaults) unless it says they do not, a batch's
+    # never do.
+    sensitive = request.latency_sensitive
+    if sensitive is None:
+        sensitive = knowledge.utilization_default(pattern).latency_sensitive
+    users_wait = sensitive and pattern != "batch"
 
     def target(field: str) -> float | None:
         given = getattr(request, field)

@@ -35,6 +35,7 @@ SIZE_OPTIONS = {
     "load.avg_output_tokens": "--output-tokens",
     "load.max_time_to_first_token_ms": "--max-ttft-ms",
     "load.max_time_per_output_token_ms": "--max-tpot-ms",
+    "load.latency_sensitive": "--latency-sensitive",
     "input_tokens": "--input-tokens",
     "output_tokens": "--output-tokens",
     "serving_engine": "--serving-engine",
@@ -109,6 +110,12 @@ FORMAT_OPTION = click.option(
 @click.option("--load-pattern", type=load_pattern_choice, help="Default steady.")
 @click.option("--schedule", type=schedule_choice, help="Default always.")
 @click.option(
+    "--latency-sensitive/--not-latency-sensitive",
+    default=None,
+    help="With a load: whether users wait for the answers, as a workload's latency_sensitive (default: "
+    "as its load pattern; a service nobody waits for takes no default latency targets).",
+)
+@click.option(
     "--max-ttft-ms",
     type=FiniteFloat(min=MIN_TARGET_MS),
     metavar="MS",
@@ -158,6 +165,7 @@ def size(
     output_tokens: int | None,
     load_pattern: str | None,
     schedule: str | None,
+    latency_sensitive: bool | None,
     max_ttft_ms: float | None,
     max_tpot_ms: float | None,
     serving_engine: str,
@@ -180,6 +188,7 @@ def size(
         "avg_output_tokens": output_tokens,
         "load_pattern": load_pattern,
         "schedule": schedule,
+        "latency_sensitive": latency_sensitive,
         "max_time_to_first_token_ms": max_ttft_ms,
         "max_time_per_output_token_ms": max_tpot_ms,
     }
@@ -187,6 +196,7 @@ def size(
     only_with_a_load = (
         "load_pattern",
         "schedule",
+        "latency_sensitive",
         "max_time_to_first_token_ms",
         "max_time_per_output_token_ms",
     )

@@ -122,6 +122,9 @@ class LoadRequest(Request):
     avg_output_tokens: int | None = Field(default=None, gt=0, le=10_000_000)
     load_pattern: LoadPattern | None = None
     schedule: ScheduleId | None = None
+    latency_sensitive: bool | None = None
+    """Users wait for the answers (a workload's ``latency_sensitive``); left out, as a workload of this
+    load pattern takes it. A service nobody waits for takes no default latency targets."""
     max_time_to_first_token_ms: float | None = Field(default=None, ge=MIN_TARGET_MS, le=3_600_000)
     """Latency targets at the peak; left out, those of a workload with this load pattern (a service
     answers users: the documented defaults; a batch: none, and refused as a workload refuses them)."""
