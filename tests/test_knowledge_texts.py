@@ -118,3 +118,21 @@ def test_english_keeps_the_knowledge_base_wording() -> None:
     assert "Not found for DE: an employer on-cost factor for the salary; a Germany-specific colocation" in (
         result.output
     )
+
+
+def offer_notes() -> list[tuple[str, object]]:
+    """(where, entry) of every offer and serverless product note the memo may quote under its options."""
+    knowledge = load_knowledge()
+    found: list[tuple[str, object]] = [
+        (f"{o.provider}/{o.offer}/{o.gpu}", o) for o in knowledge.offers.offers if o.note is not None
+    ]
+    found += [(p.id, p) for p in knowledge.serverless.products if p.note is not None]
+    return found
+
+
+@pytest.mark.parametrize(("where", "entry"), offer_notes(), ids=lambda v: str(v)[:40])
+def test_every_offer_note_has_german(where: str, entry) -> None:
+    german = entry.translations.de.get("note")
+    assert german, f"{where}: note has no translations.de"
+    assert english_words(german) == [], german
+    assert known_text("de", entry.note) == german

@@ -159,7 +159,7 @@ class ClusterNetwork(Sourced, Translated):
     """What it takes, as the provider says: the instances in one zone, placement group or scale set."""
 
 
-class Offer(Sourced):
+class Offer(Sourced, Translated):
     provider: str
     offer: str
     gpu: str

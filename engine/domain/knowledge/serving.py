@@ -11,7 +11,7 @@ from pydantic import Field, field_validator, model_validator
 
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import LoadPattern
-from gpu_advisor.engine.domain.knowledge.entries import Citation, PositiveFloat, Sourced, Strict
+from gpu_advisor.engine.domain.knowledge.entries import Citation, PositiveFloat, Sourced, Strict, Translated
 
 HOURS_PER_DAY = 24
 
@@ -115,7 +115,7 @@ class EndpointSettings(Sourced):
         return self
 
 
-class ServerlessProduct(Sourced):
+class ServerlessProduct(Sourced, Translated):
     id: str
     provider: str
     name: str
