@@ -170,7 +170,12 @@ def finding_message(result: Any, rule_id: str) -> str:
         # 60,000 a run × 4.35 runs over the schedule's days: 8,580 a day on every day of the month.
         ("always", 30.42, "DEP001", "8,580 requests/day (a day of the schedule on average, DEP034) is below"),
         # 11,864 a day on 22 working days: between the lines.
-        ("workdays", 22, "DEP004", "11,864 requests/day (a day of the schedule on average, DEP034) lies"),
+        (
+            "workdays",
+            22,
+            "DEP004",
+            "11,864 requests/day (a day of the schedule on average, DEP034) is within the band",
+        ),
     ],
 )
 def test_the_volume_lines_read_a_weekly_batch_per_day_of_its_schedule(

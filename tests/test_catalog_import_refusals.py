@@ -66,6 +66,45 @@ def test_bad_rows_exit_2_naming_line_and_column(
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("header", "row", "fmt", "expected"),
+    [
+        (
+            "InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region",
+            "p5.48xlarge,H100,8.0,16000.0,,us-east-1",
+            "skypilot",
+            "line 2, column Price: 16,000 USD an instance-hour over 8 cards is 2,000.00 USD per GPU-hour, "
+            "not below the 1,000 an overrides file admits (a price per instance-hour is expected)",
+        ),
+        (
+            "instance_name,location,price,gpu_count,gpu_name,gpu_memory,spot",
+            "gpu_1x_h100_sxm5,us-east-1,99999,1,H100,80.0,False",
+            "gpuhunt",
+            "line 2, column price: 99,999 USD an instance-hour over 1 card is 99,999.00 USD per GPU-hour",
+        ),
+        (
+            "provider,offer,gpu,usd_per_gpu_hour",
+            "aws,p5-on-demand,h100-sxm,5000",
+            "csv",
+            "line 2, column usd_per_gpu_hour: Input should be less than 1000 (given '5000')",
+        ),
+    ],
+)
+def test_a_price_an_overrides_file_refuses_is_refused_on_its_row(
+    tmp_path: Path, header: str, row: str, fmt: str, expected: str
+) -> None:
+    """A price per month or per cluster in the price column was an internal error (the overrides
+    written from it failed their own check): it is refused on its row, as a negative one is."""
+    source = tmp_path / ("lambdalabs.csv" if fmt == "gpuhunt" else "vms.csv")
+    source.write_text(f"{header}\n{row}\n", encoding="utf-8")
+    provider = ["--provider", "lambdalabs" if fmt == "gpuhunt" else "aws"] if fmt != "csv" else []
+    out = tmp_path / "out.yaml"
+    result = invoke("catalog", "import", str(source), "--format", fmt, *provider, "-o", str(out))
+    assert result.exit_code == 2, result.output
+    assert expected in result.output
+    assert not out.exists()
+
+
 def test_a_catalog_offer_with_sizes_in_the_plain_csv_is_refused(tmp_path: Path) -> None:
     rates = tmp_path / "rates.csv"
     rates.write_text("provider,offer,gpu,usd_per_gpu_hour,instance_gpus\naws,p5-on-demand,h100-sxm,3.1,8\n")

@@ -13,7 +13,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from gpu_advisor.engine.common.values import finite
-from gpu_advisor.engine.domain.overrides import Identifier
+from gpu_advisor.engine.domain.overrides import MAX_USD_PER_GPU_HOUR, Identifier
 
 RegionCode = Annotated[str, Field(min_length=1, max_length=120)]
 """A region or zone as the formats write it (``us-east-1``, ``europe-west4-a``): a region the catalog
@@ -124,7 +124,7 @@ class PlainRow(Row):
     provider: str
     offer: Identifier
     gpu: str
-    usd_per_gpu_hour: PositivePrice
+    usd_per_gpu_hour: Annotated[PositivePrice, Field(lt=MAX_USD_PER_GPU_HOUR)]
     pricing: Literal["on_demand", "spot", "reserved", "capacity_block"] | None = None
     commitment_months: Annotated[int, Field(gt=0, le=120)] | None = None
     instance_gpus: tuple[Annotated[int, Field(ge=1, le=64)], ...] | None = None

@@ -22,6 +22,7 @@ from gpu_advisor.engine.domain.import_mapping import ImportMappingFile
 from gpu_advisor.engine.domain.import_rows import GpuhuntRow, PlainRow, Row, SkyPilotRow
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.overrides import (
+    MAX_USD_PER_GPU_HOUR,
     AddedOffer,
     AddedRegion,
     OfferOverride,
@@ -116,6 +117,20 @@ def vendor_candidates(
             for usd, pricing in prices
         ]
     return found
+
+
+def refuse_dear(candidate: Candidate, path: str, fmt: str) -> None:
+    """A price per GPU-hour an overrides file would refuse, refused on its row (a price per month, or a
+    whole cluster's, in the instance-hour column)."""
+    per_gpu = candidate.usd_per_instance_hour / candidate.count
+    if per_gpu >= MAX_USD_PER_GPU_HOUR:
+        column = ("SpotPrice" if candidate.pricing == "spot" else "Price") if fmt == "skypilot" else "price"
+        cards = f"{candidate.count} card{'s' if candidate.count != 1 else ''}"
+        raise InputError(
+            f"{path}: line {candidate.line}, column {column}: {candidate.usd_per_instance_hour:,g} USD an "
+            f"instance-hour over {cards} is {per_gpu:,.2f} USD per GPU-hour, not below the "
+            f"{MAX_USD_PER_GPU_HOUR:,} an overrides file admits (a price per instance-hour is expected)"
+        )
 
 
 Instance = tuple[str, int, float | None, str, list[tuple[float, str]]]
@@ -296,6 +311,8 @@ def build_overrides(
         assert provider_name is not None
         provider = mapping.provider(fmt, provider_name)
         candidates = vendor_candidates(rows, fmt, provider_name, knowledge, mapping, tally)
+        for c in candidates:
+            refuse_dear(c, path, fmt)
         added, undercut = group_offers(candidates, as_of, f"{file}, {fmt}")
         repriced = []
     new_regions = [
