@@ -197,6 +197,12 @@ def test_bad_date_exits_2() -> None:
         (["tco", "--residual", "1.5"], "Invalid value for '--residual'"),
         (["tco", "--server-price", "nan"], "--server-price: not a finite number"),
         (["tco", "--server-price", "inf"], "--server-price: not a finite number"),
+        # A German thousands dot: 250.000 was a server for $250.
+        (
+            ["tco", "--server-price", "250.000"],
+            "Invalid value for '--server-price': 250.000: the dot reads as a decimal point; for 250,000 "
+            "write 250000",
+        ),
         (["size", "--params-b", "inf", "--precision", "bf16"], "--params-b: not a finite number"),
         (
             ["size", "--model", "mistral-7b", "--precision", "bf16", "--context-tokens", "1000000"],
@@ -479,7 +485,7 @@ def test_a_dot_between_thousands_is_told_how_to_write_the_number() -> None:
     write."""
     document = (
         "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 2.000.000\n"
-        "avg_input_tokens: 1.500\navg_output_tokens: 1.5e3\n"
+        "avg_input_tokens: 1.500\navg_output_tokens: 1.5e3\ncontext_tokens: 5000.5\n"
     )
     result = CliRunner().invoke(main, ["recommend", "-", "--lang", "de"], input=document)
     assert result.exit_code == 2
@@ -493,3 +499,6 @@ def test_a_dot_between_thousands_is_told_how_to_write_the_number() -> None:
     )
     # 1.5e3 is a whole number written as a float: no thousands to guess.
     assert "avg_output_tokens: Erwartet wird eine ganze Zahl (angegeben: 1500.0)\n" in result.output
+    # Four digits before the dot are no thousands group: 5000.5 is a fraction, not 5,000,500.
+    assert "context_tokens: Erwartet wird eine ganze Zahl" in result.output
+    assert "5000500" not in result.output

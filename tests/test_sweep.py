@@ -222,6 +222,14 @@ def test_ranges_are_exact_decimals() -> None:
         ("utilization=a:0.5:0.1", "START 'a' is not a number"),
         ("utilization=0.1:1.5:0.1", "utilization: Input should be less than or equal to 1"),
         ("requests_per_day=1000:2000:0.5", "requests_per_day takes whole numbers"),
+        # German thousands: 1.000 is 1 to a decimal reader, and swept "from 1 to 1" before.
+        (
+            "requests_per_day=1.000:2.000:500",
+            "requests_per_day takes whole numbers, and the dot of 1.000 reads as a decimal point, not as a "
+            "thousands separator: write 1000",
+        ),
+        # A fraction of a whole number (1.5) still says the general rule.
+        ("requests_per_day=1.5:2:1", "requests_per_day takes whole numbers; START, STOP and STEP"),
         ("utilization=0:1:0.001", "at most 200 per variable"),
         ("server_price_usd=0:100000:50000", "a price must be greater than 0"),
         ("price:runpod/comunity/h200=1:2:1", "did you mean price:runpod/community/h200?"),

@@ -13,6 +13,7 @@ import errno
 import functools
 import json
 import math
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -153,12 +154,22 @@ def show_markdown(text: str, output: OutputTarget | str | None, paging: Paging =
 
 
 class FiniteFloat(click.FloatRange):
-    """A float option that also rejects nan and inf, which click's FloatRange lets through."""
+    """A float option that also rejects nan and inf, which click's FloatRange lets through; ``amount``:
+    a sum of money in thousands, where ``250.000`` is a German thousands dot, not 250 (refused)."""
+
+    def __init__(self, *args: Any, amount: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.amount = amount
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        name = param.opts[0] if param else "value"
+        if self.amount and isinstance(value, str) and re.fullmatch(r"[1-9][0-9]{0,2}(\.[0-9]{3})+", value):
+            whole = value.replace(".", "")
+            said = f"{value}: the dot reads as a decimal point; for {int(whole):,} write {whole}"
+            self.fail(said, param, ctx)
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
-            self.fail(f"{param.opts[0] if param else 'value'}: not a finite number", param, ctx)
+            self.fail(f"{name}: not a finite number", param, ctx)
         return number
 
 

@@ -261,7 +261,7 @@ TCO_OPTIONS = {
 )
 @click.option(
     "--server-price",
-    type=FiniteFloat(min=0, min_open=True),
+    type=FiniteFloat(min=0, min_open=True, amount=True),
     metavar="USD",
     help="Price of the 8-GPU server (default: $285,000, midpoint of $250,000-$320,000).",
 )

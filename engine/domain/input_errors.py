@@ -80,7 +80,8 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
 def grouped_digits(given: Any) -> int | None:
     """The whole number a German reader meant with a dot between groups of three digits: YAML reads
     ``1.500`` as 1.5 and ``2.000.000`` as text (None where the value reads otherwise)."""
-    if isinstance(given, float) and not given.is_integer() and given > 0:
+    # The part before the dot is one group (1 to 3 digits): 5000.5 has no thousands dot.
+    if isinstance(given, float) and not given.is_integer() and 0 < given < 1000:
         text = f"{given:.3f}"
         whole = round(given * 1000)
         return whole if abs(given * 1000 - whole) < 1e-6 and not text.endswith("000") else None

@@ -104,6 +104,13 @@ def parse_vary(spec: str, knowledge: Knowledge, lang: str = "en") -> tuple[Varia
     if not equals or not name.strip() or len(parts) != 3:
         raise InputError(said(lang, "vary_form", spec=spec))
     variable = resolve_variable(name.strip(), knowledge, lang)
+    for text in parts:
+        # 1.000 is one thousand in German, 1 to the sweep: a whole-number variable refuses it.
+        if variable.integer and re.fullmatch(r"\d{1,3}(\.\d{3})+", text.strip()):
+            whole = text.strip().replace(".", "")
+            raise InputError(
+                said(lang, "vary_thousands", spec=spec, name=variable.name, text=text, whole=whole)
+            )
     start, stop, step = (
         _decimal(text, spec, part, lang) for text, part in zip(parts, ("START", "STOP", "STEP"), strict=True)
     )
