@@ -366,7 +366,7 @@ def test_a_default_taken_with_enter_is_left_out_and_one_typed_is_stated(tmp_path
     }
     memo = result.files["bot-memo.md"]  # type: ignore[attr-defined]
     assert "| Tokens per request | 300 in, 150 out (default) |" in memo
-    assert "| Schedule | around the clock, 730 paid hours per month (default) |" in memo
+    assert "| Schedule | around the clock (default), 730 paid hours per month |" in memo
 
 
 def test_answers_offered_from_a_file_stay_stated(tmp_path: Path) -> None:
