@@ -386,6 +386,12 @@ def test_a_refused_choice_is_answered_with_its_spelling_only(
             "error: --brief: the one-screen summary is Markdown; leave --brief out of --format json\n",
         ),
         (
+            # The JSON was written and the chart directory left unmade, without a word.
+            ["recommend", PUBLIC_CHAT, "--charts", "charts", "--format", "json"],
+            "error: --charts: the chart images go beside the Markdown memo; the JSON holds their series "
+            "(charts)\n",
+        ),
+        (
             # Ignored, the filter listed every model as if each had matched it.
             ["catalog", "models", "--gpu", "h100-sxm"],
             "error: --gpu: filters catalog gpus, offers, serverless only, not models\n",

@@ -99,6 +99,13 @@ def recommend(
         # The JSON is the whole result; a summary of it is the Markdown's to give.
         problem = Words("the one-screen summary is Markdown; leave --brief out of --format json")
         raise InputError(at("--brief", problem), field="--brief")
+    if charts_dir is not None and output_format == "json":
+        from gpu_advisor.engine.common.errors import InputError
+        from gpu_advisor.engine.common.wording import Words, at
+
+        # The JSON carries the charts' series (``charts``); the image files go beside a Markdown memo.
+        problem = Words("the chart images go beside the Markdown memo; the JSON holds their series (charts)")
+        raise InputError(at("--charts", problem), field="--charts")
     evaluated_on = parse_date(as_of)
     inputs = (workload_file, overrides)
     target = output_target(output, inputs=inputs, force=force, input_dirs=(policy_dir,))
@@ -112,7 +119,7 @@ def recommend(
         workload = load_workload(workload_file)
     charts = (
         _chart_targets(Path(charts_dir), workload.name, inputs, force, beside, scenarios is not None)
-        if charts_dir is not None and output_format != "json"
+        if charts_dir is not None
         else None
     )
     knowledge, your_figures = load_knowledge(), None
