@@ -414,6 +414,25 @@ def test_a_refused_choice_is_answered_with_its_spelling_only(
             "rule in one of them\n",
         ),
         (
+            # Every rule skipped: "1 proposal passed every check" with nothing checked.
+            ["check", str(EXAMPLES_DIR / "proposals" / "public-chat.yaml"), "--skip-rule", "critical"],
+            "error: --skip-rule: critical skips every rule (each is at or below it), and the run would "
+            "pass with nothing checked; name the rules to skip\n",
+        ),
+        (
+            # The skip silenced the gate asked for.
+            [
+                "check",
+                str(EXAMPLES_DIR / "proposals" / "public-chat.yaml"),
+                "--skip-rule",
+                "DEP016",
+                "--hard-fail-on",
+                "DEP016",
+            ],
+            "error: --skip-rule: DEP016 named by both --skip-rule and --hard-fail-on; a skipped rule "
+            "cannot fail the run\n",
+        ),
+        (
             # The warnings asked for passed unsaid: only what --hard-fail-on names fails the run.
             [
                 "check",

@@ -68,6 +68,26 @@ def distinct_selectors(hard: Selector, soft: Selector) -> None:
         raise InputError(at("--soft-fail-on", problem), field="--soft-fail-on")
 
 
+def skip_heeded(skip: Selector, hard: Selector) -> None:
+    """``--skip-rule`` that leaves every rule out (the highest severity: every rule is at or below it)
+    is refused, as is a rule both skipped and named by ``--hard-fail-on``: the run would pass with
+    nothing checked, or with the gate asked for silenced."""
+    if skip.severity == SEVERITIES[-1]:
+        problem = Words(
+            "%(severity)s skips every rule (each is at or below it), and the run would pass with nothing "
+            "checked; name the rules to skip",
+            severity=skip.severity,
+        )
+        raise InputError(at("--skip-rule", problem), field="--skip-rule")
+    both = sorted(skip.rule_ids & hard.rule_ids)
+    if both:
+        problem = Words(
+            "%(rules)s named by both --skip-rule and --hard-fail-on; a skipped rule cannot fail the run",
+            rules=", ".join(both),
+        )
+        raise InputError(at("--skip-rule", problem), field="--skip-rule")
+
+
 def fail_on_heeded(fail_on: str, hard: Selector) -> None:
     """``--fail-on warn`` beside ``--hard-fail-on`` is refused: where ``--hard-fail-on`` is given, only
     what it names fails the run (rule 3 above), so the warnings asked for would pass unsaid.
