@@ -52,6 +52,10 @@ def test_a_missing_argument_is_said_in_german_and_later_english_commands_stay_en
         (["recommend", "x"], "de", "de"),
         (["recommend", "--lang", "fr"], "en", "en"),
         (["recommend", "--", "--lang", "de"], "en", "en"),
+        # A locale's name, as LANG holds it, is its language.
+        (["recommend", "x"], "de_DE.UTF-8", "de"),
+        (["recommend", "x"], "de-AT", "de"),
+        (["recommend", "--lang", "en_GB"], "de", "en"),
     ],
 )
 def test_the_language_is_read_from_the_command_line_before_the_environment(
@@ -83,3 +87,12 @@ def test_every_translated_sentence_is_one_the_installed_click_says() -> None:
                     a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
                 )
     assert [message for message in CLICK_MESSAGES if message not in said] == []
+
+
+def test_a_locale_named_in_the_environment_runs_the_command_in_its_language() -> None:
+    """GPU_ADVISOR_LANG=de_DE (a locale's name) made every command fail with 'not one of en, de'."""
+    result = CliRunner().invoke(main, ["recommend", EXAMPLE], env={"GPU_ADVISOR_LANG": "de_DE.UTF-8"})
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("# GPU-Entscheidungsmemo:")
+    refused = CliRunner().invoke(main, ["recommend", EXAMPLE], env={"GPU_ADVISOR_LANG": "fr_FR"})
+    assert refused.exit_code == 2 and "'fr_FR' is not one of 'en', 'de'" in refused.output

@@ -193,9 +193,20 @@ as_of_option = click.option(
 policy_option = click.option(
     "--policy", "policy_dir", metavar="DIR", help="Add an organization's rules from DIR/*.yaml."
 )
+
+
+class LanguageChoice(click.Choice):  # type: ignore[type-arg]
+    """``en`` or ``de``, also as a locale names them (``GPU_ADVISOR_LANG=de_DE.UTF-8``)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from gpu_advisor.engine.i18n.click_words import locale_language
+
+        return super().convert(locale_language(value) if isinstance(value, str) else value, param, ctx)
+
+
 lang_option = click.option(
     "--lang",
-    type=click.Choice(LANGUAGES),
+    type=LanguageChoice(LANGUAGES),
     default="en",
     show_default=True,
     envvar="GPU_ADVISOR_LANG",

@@ -64,6 +64,13 @@ as they are, like the options' own help."""
 LANGUAGES = ("en", "de")
 
 
+def locale_language(value: str) -> str:
+    """A language as a locale names it (``de_DE.UTF-8``, ``de-AT``, ``DE``) as gpu-advisor's (``de``);
+    anything else unchanged, for the option's own check."""
+    first = value.split(".", 1)[0].replace("-", "_").split("_", 1)[0].lower()
+    return first if first in LANGUAGES else value
+
+
 def requested_language(arguments: Sequence[str]) -> str:
     """The language a command line asks for: its ``--lang`` (the last one given), else the environment's,
     else English; an unknown one is left to the option's own check, in English."""
@@ -75,6 +82,7 @@ def requested_language(arguments: Sequence[str]) -> str:
             lang = arguments[index + 1]
         elif argument.startswith("--lang="):
             lang = argument.removeprefix("--lang=")
+    lang = locale_language(lang)
     return lang if lang in LANGUAGES else "en"
 
 
