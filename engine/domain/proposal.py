@@ -73,6 +73,29 @@ class ProposalInput(StrictInput):
             )
         return value
 
+    @field_validator("provider", "offer", "pricing")
+    @classmethod
+    def _not_of_own_servers(cls, value: Any, info: ValidationInfo) -> Any:
+        # Bought servers have no provider, offer or price tier: stated, they were ignored, and a spot
+        # tier passed the spot checks unsaid.
+        if value is not None and info.data.get("deployment") == "own_hardware":
+            raise WordsError(
+                Words("not for own hardware: its servers are bought (server, servers); leave it out")
+            )
+        serverless = info.data.get("deployment") == "serverless"
+        if serverless and info.field_name == "pricing" and value not in (None, "serverless"):
+            raise WordsError(
+                Words("a serverless product bills the time its instances are up: leave pricing out")
+            )
+        return value
+
+    @field_validator("server", "servers")
+    @classmethod
+    def _of_own_servers(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is not None and info.data.get("deployment") not in ("own_hardware", "api"):
+            raise WordsError(Words("the servers to buy: only with deployment: own_hardware"))
+        return value
+
     @field_validator("peak_provider", "peak_offer")
     @classmethod
     def _peak_of_a_hybrid(cls, value: str | None, info: ValidationInfo) -> str | None:
