@@ -170,6 +170,13 @@ class FiniteFloat(click.FloatRange):
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
             self.fail(f"{name}: not a finite number", param, ctx)
+        from gpu_advisor.engine.common.values import ValueProblem, finite
+
+        try:
+            # The range every file's numbers are read in: 1e-300 as a model's size was taken here.
+            finite(number, (), value if isinstance(value, str) else None)
+        except ValueProblem as problem:
+            self.fail(f"{name}: {problem.problem}", param, ctx)
         return number
 
 
