@@ -16,6 +16,15 @@ from gpu_advisor.cli import main
     ("document", "expected"),
     [
         (
+            # A shape of 1,000 layers and heads for a 1B model: its KV cache was reported as weights that
+            # do not fit 16 cards.
+            "name: x\nmodel:\n  params_b: 1\n  precision: bf16\n  attention_shape: {num_hidden_layers: 1000, "
+            "num_attention_heads: 1000, num_key_value_heads: 1000, head_dim: 1000}\nrequests_per_day: 1\n",
+            "model: model.attention_shape: its query and output projections alone hold at least 2,000B "
+            "parameters (layers × 2 × heads × head_dim × head_dim), more than model.params_b; check the "
+            "shape against config.json",
+        ),
+        (
             # A model's field written beside model rather than under it: the place it belongs is named.
             "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\ncustom_weights: true\n"
             "requests_per_day: 1\n",

@@ -8,7 +8,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import AfterValidator, Field, model_validator
 
 from gpu_advisor.engine.common.errors import unknown_value_problem
-from gpu_advisor.engine.common.wording import WordsError
+from gpu_advisor.engine.common.wording import Grouped, Words, WordsError
 from gpu_advisor.engine.domain.choices import Precision
 from gpu_advisor.engine.domain.strict_input import StrictInput
 
@@ -107,4 +107,24 @@ class ModelSpec(StrictInput):
             and self.active_params_b > self.params_b
         ):
             raise ValueError(ACTIVE_ABOVE_TOTAL)
+        if self.attention_shape is not None and self.params_b is not None:
+            refuse_shape_beyond_size(self.attention_shape, self.params_b, "model.")
         return self
+
+
+def refuse_shape_beyond_size(shape: AttentionShape, params_b: float, prefix: str = "") -> None:
+    """An attention shape that holds more parameters than the model's size is refused: each layer's
+    query and output projections map at least one head's width to all the query heads' and back, a floor
+    far below a real model's (Llama 3.1 70B: 0.17B of 70B). A shape of 1,000 layers and heads was taken,
+    and its KV cache reported as weights that do not fit."""
+    floor_b = shape.num_hidden_layers * 2 * shape.num_attention_heads * shape.head_dim**2 / 1e9
+    if floor_b > params_b:
+        raise WordsError(
+            Words(
+                "%(prefix)sattention_shape: its query and output projections alone hold at least %(floor)sB "
+                "parameters (layers × 2 × heads × head_dim × head_dim), more than %(prefix)sparams_b; check "
+                "the shape against config.json",
+                prefix=prefix,
+                floor=Grouped(round(floor_b)) if floor_b >= 10 else f"{floor_b:.2g}",
+            )
+        )

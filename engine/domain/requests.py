@@ -20,7 +20,7 @@ from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId
 from gpu_advisor.engine.domain.countries import listed_country
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
 from gpu_advisor.engine.domain.limits import MIN_TARGET_MS
-from gpu_advisor.engine.domain.model_spec import AttentionShape
+from gpu_advisor.engine.domain.model_spec import AttentionShape, refuse_shape_beyond_size
 from gpu_advisor.engine.domain.strict_input import StrictInput
 
 
@@ -191,6 +191,8 @@ class SizeRequest(Request):
                     "attention_shape goes with params_b; the catalog knows the attention shapes of its models"
                 )
             )
+        if self.attention_shape is not None and self.params_b is not None:
+            refuse_shape_beyond_size(self.attention_shape, self.params_b)
         if self.cards is not None and self.gpu is None:
             raise WordsError(Words("cards goes with gpu: name the GPU whose replica has that many cards"))
         if self.load is not None and (self.input_tokens is not None or self.output_tokens is not None):
