@@ -71,6 +71,15 @@ def test_csv_unknown_column_stops_with_a_suggestion(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
+def test_a_csv_line_longer_than_a_workload_stops_the_file_before_it_is_held(tmp_path: Path) -> None:
+    """A CSV of one endless line (/dev/zero, a broken export) was read whole into memory (7.9 GB after
+    10 s): a line is read up to the size a workload file may have, and a longer one stops the run."""
+    result = invoke(write(tmp_path, "w.csv", "name,requests_per_day\n" + "x" * 1_100_000 + "\n"))
+    assert result.exit_code == 2
+    assert "w.csv:2: the line is longer than 1000000 bytes" in result.stderr
+    assert "Traceback" not in result.output
+
+
 @pytest.mark.parametrize(
     ("name", "text"),
     [("empty.csv", ""), ("header.csv", CSV_HEADER), ("empty.jsonl", ""), ("empty.yaml", "[]\n")],

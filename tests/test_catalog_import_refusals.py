@@ -105,6 +105,16 @@ def test_a_price_an_overrides_file_refuses_is_refused_on_its_row(
     assert not out.exists()
 
 
+def test_an_endless_line_is_refused_without_being_held(tmp_path: Path) -> None:
+    """A pipe or a device has no size to check first (/dev/zero grew to 7.9 GB in 10 s): each line is
+    read up to a bound."""
+    source = tmp_path / "rates.csv"
+    source.write_text("provider,offer,gpu,usd_per_gpu_hour\n" + "x" * 1_100_000 + "\n", encoding="utf-8")
+    result = invoke("catalog", "import", str(source), "--format", "csv", "-o", str(tmp_path / "o.yaml"))
+    assert result.exit_code == 2
+    assert "rates.csv: line 2: longer than the 1,000,000 characters a row is read to" in result.output
+
+
 def test_a_catalog_offer_with_sizes_in_the_plain_csv_is_refused(tmp_path: Path) -> None:
     rates = tmp_path / "rates.csv"
     rates.write_text("provider,offer,gpu,usd_per_gpu_hour,instance_gpus\naws,p5-on-demand,h100-sxm,3.1,8\n")

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from gpu_advisor.engine.apps.batch.messages import said
 from gpu_advisor.engine.common import json_input, values, yaml_core
+from gpu_advisor.engine.common.bounded_lines import lines_within
 from gpu_advisor.engine.common.errors import InputError, close_match
 from gpu_advisor.engine.common.read_problems import csv_problem, os_problem, yaml_problem
 from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
@@ -261,7 +262,12 @@ def csv_record(columns: list[Column], cells: list[str], lang: str = "en") -> dic
 def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
     # A byte that is not UTF-8 spoils its row, not the file: it is kept as a surrogate and reported.
     text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="surrogateescape", newline="")
-    reader = csv.reader(text, strict=True)
+
+    def too_long(number: int) -> InputError:
+        # A CSV row cannot be skipped past safely (a quoted cell may hold line breaks): the file stops.
+        return InputError(said(lang, "line_too_long", origin=f"{origin}:{number}", limit=MAX_INPUT_BYTES))
+
+    reader = csv.reader(lines_within(text, MAX_INPUT_BYTES, too_long), strict=True)
     columns: list[Column] | None = None
     next_line = 1
     try:

@@ -11,10 +11,13 @@ from typing import TypeVar
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from gpu_advisor.engine.common.bounded_lines import lines_within
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message, validator_message
 from gpu_advisor.engine.domain.import_rows import GpuhuntRow, PlainRow, Row, SkyPilotRow
 
 MAX_IMPORT_BYTES = 200_000_000
+MAX_IMPORT_LINE = 1_000_000
+"""A row of a price catalog is a few hundred characters; a longer line is no catalog's."""
 """The largest file read (SkyPilot's biggest vms.csv is some tens of megabytes)."""
 
 MAX_PROBLEMS_SHOWN = 20
@@ -82,7 +85,17 @@ def csv_records(path: str, model: type[Row]) -> Iterator[tuple[int, dict[str, st
         raise InputError(f"{path}: {size:,} bytes is more than the {MAX_IMPORT_BYTES:,} bytes read")
     try:
         with file.open(encoding="utf-8-sig", newline="") as handle:
-            reader = csv.reader(handle)
+            # A pipe or device has no size to check first: its lines and its whole are bounded as read.
+            long_line = f"longer than the {MAX_IMPORT_LINE:,} characters a row is read to"
+            reader = csv.reader(
+                lines_within(
+                    handle,
+                    MAX_IMPORT_LINE,
+                    lambda number: InputError(f"{path}: line {number}: {long_line}"),
+                    MAX_IMPORT_BYTES,
+                    lambda read: InputError(f"{path}: more than the {MAX_IMPORT_BYTES:,} bytes read"),
+                )
+            )
             header = next(reader, None)
             if header is None:
                 raise InputError(f"{path}: line 1: the file is empty; a header row is needed")

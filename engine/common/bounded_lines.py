@@ -1,0 +1,27 @@
+"""Reading a text file line by line without holding more than a bound of it: a file of one endless line
+(``/dev/zero``, a single-line export, a pipe) was read whole into memory before any check saw it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import IO
+
+
+def lines_within(
+    handle: IO[str],
+    line_limit: int,
+    too_long: Callable[[int], Exception],
+    total_limit: int | None = None,
+    too_much: Callable[[int], Exception] | None = None,
+) -> Iterator[str]:
+    """The lines of ``handle``, each read up to ``line_limit`` characters: a longer one raises
+    ``too_long(line number)``; past ``total_limit`` characters in all, ``too_much(characters read)``."""
+    number = read = 0
+    while line := handle.readline(line_limit + 1):
+        number += 1
+        read += len(line)
+        if len(line) > line_limit:
+            raise too_long(number)
+        if total_limit is not None and too_much is not None and read > total_limit:
+            raise too_much(read)
+        yield line
