@@ -45,6 +45,7 @@ def offers_by_id(written: dict) -> dict[str, dict]:
 def test_the_mapping_table_loads_against_the_knowledge_base() -> None:
     mapping = load_mapping(load_knowledge())
     assert mapping.provider("gpuhunt", "lambdalabs") == "lambda"
+    assert mapping.format_name("gpuhunt", "lambda") == "lambdalabs"
     assert mapping.gpu("skypilot", "H100-MEGA", "gcp", "a3-megagpu-8g", None) == "h100-sxm"
     # One name, two cards: the provider or the instance name decides, and nothing decides for Azure's A100.
     assert mapping.gpu("skypilot", "H100", "runpod", "1x_H100_SECURE", None) == "h100-pcie"
@@ -358,3 +359,24 @@ def test_diff_names_its_files_as_the_command_line_gives_them(tmp_path: Path) -> 
             2,
             f"error: {said}: {tmp_path}: cannot be read (Is a directory)\n",
         )
+
+
+def test_a_provider_given_by_its_catalog_id_is_told_the_formats_name(tmp_path: Path) -> None:
+    """--provider lambda for gpuhunt's lambdalabs.csv said the catalog does not know the provider lambda,
+    which it does: gpuhunt names it lambdalabs."""
+    out = tmp_path / "o.yaml"
+    result = invoke(
+        "catalog",
+        "import",
+        str(DATA / "gpuhunt" / "lambdalabs.csv"),
+        "--format",
+        "gpuhunt",
+        "--provider",
+        "lambda",
+        "-o",
+        str(out),
+    )
+    assert result.exit_code == 0, result.output
+    assert "4 rows skipped: gpuhunt calls the provider lambda lambdalabs: give --provider lambdalabs.\n" in (
+        result.output
+    )

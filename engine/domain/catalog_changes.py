@@ -15,6 +15,9 @@ class ResultModel(BaseModel):
 class SkippedName(ResultModel):
     name: str
     rows: int
+    format_name: str | None = None
+    """An unknown provider that is a catalog provider's ID: the name the format gives that provider
+    (gpuhunt's ``lambdalabs`` for ``lambda``), for ``--provider``."""
 
 
 class AddedRegionNote(ResultModel):

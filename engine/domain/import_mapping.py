@@ -78,6 +78,10 @@ class ImportMappingFile(Strict):
     def provider(self, fmt: str, name: str) -> str | None:
         return next((p.provider for p in self.providers if p.format == fmt and p.name == name), None)
 
+    def format_name(self, fmt: str, provider: str) -> str | None:
+        """The format's name of the catalog provider ``provider`` (None where it maps none)."""
+        return next((p.name for p in self.providers if p.format == fmt and p.provider == provider), None)
+
     def gpu(self, fmt: str, name: str, provider: str, instance: str, memory_gb: float | None) -> str | None:
         """The catalog GPU of the first entry that matches; None where none does (also where the name is
         known but ambiguous for this provider or instance)."""

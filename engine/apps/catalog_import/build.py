@@ -58,6 +58,8 @@ class Tally:
     unknown_provider: int = 0
     unknown_gpus: Counter[str] = field(default_factory=Counter)
     unknown_providers: Counter[str] = field(default_factory=Counter)
+    format_names: dict[str, str] = field(default_factory=dict)
+    """An unknown provider name that is a catalog provider's ID -> the format's name for it."""
     new_regions: dict[tuple[str, str], int] = field(default_factory=dict)
 
 
@@ -106,6 +108,9 @@ def vendor_candidates(
         if provider is None:
             tally.unknown_provider += 1
             tally.unknown_providers[provider_name] += 1
+            format_name = mapping.format_name(fmt, provider_name)
+            if format_name is not None:
+                tally.format_names[provider_name] = format_name
             continue
         gpu = mapping.gpu(fmt, name, provider, row_name(row), memory)
         if gpu is None:
@@ -362,7 +367,8 @@ def import_report(
         rows_unknown_provider=tally.unknown_provider,
         unknown_gpus=tuple(SkippedName(name=n, rows=c) for n, c in sorted(tally.unknown_gpus.items())),
         unknown_providers=tuple(
-            SkippedName(name=n, rows=c) for n, c in sorted(tally.unknown_providers.items())
+            SkippedName(name=n, rows=c, format_name=tally.format_names.get(n))
+            for n, c in sorted(tally.unknown_providers.items())
         ),
         regions_unknown_jurisdiction=tuple(
             AddedRegionNote(provider=p, region=r, rows=c) for (p, r), c in sorted(tally.new_regions.items())
