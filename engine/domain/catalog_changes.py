@@ -15,6 +15,9 @@ class ResultModel(BaseModel):
 class SkippedName(ResultModel):
     name: str
     rows: int
+
+
+class SkippedProvider(SkippedName):
     format_name: str | None = None
     """An unknown provider that is a catalog provider's ID: the name the format gives that provider
     (gpuhunt's ``lambdalabs`` for ``lambda``), for ``--provider``."""
@@ -50,7 +53,7 @@ class ImportReport(ResultModel):
     """SkyPilot rows pricing cards without the VM that carries them (GCP's accelerator rows)."""
     rows_unknown_provider: int
     unknown_gpus: tuple[SkippedName, ...]
-    unknown_providers: tuple[SkippedName, ...]
+    unknown_providers: tuple[SkippedProvider, ...]
     regions_unknown_jurisdiction: tuple[AddedRegionNote, ...]
 
 

@@ -17,7 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
-from gpu_advisor.engine.domain.catalog_changes import AddedRegionNote, ImportReport, SkippedName
+from gpu_advisor.engine.domain.catalog_changes import (
+    AddedRegionNote,
+    ImportReport,
+    SkippedName,
+    SkippedProvider,
+)
 from gpu_advisor.engine.domain.import_mapping import ImportMappingFile
 from gpu_advisor.engine.domain.import_rows import GpuhuntRow, PlainRow, Row, SkyPilotRow
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -367,7 +372,7 @@ def import_report(
         rows_unknown_provider=tally.unknown_provider,
         unknown_gpus=tuple(SkippedName(name=n, rows=c) for n, c in sorted(tally.unknown_gpus.items())),
         unknown_providers=tuple(
-            SkippedName(name=n, rows=c, format_name=tally.format_names.get(n))
+            SkippedProvider(name=n, rows=c, format_name=tally.format_names.get(n))
             for n, c in sorted(tally.unknown_providers.items())
         ),
         regions_unknown_jurisdiction=tuple(
