@@ -206,6 +206,12 @@ def test_bad_date_exits_2() -> None:
         (["tco", "--residual", "1.5"], "Invalid value for '--residual'"),
         (["tco", "--server-price", "nan"], "--server-price: not a finite number"),
         (["tco", "--server-price", "inf"], "--server-price: not a finite number"),
+        # click said "'250,000' is not a valid float range".
+        (
+            ["tco", "--server-price", "250,000"],
+            "Invalid value for '--server-price': 250,000: write the number without a comma: 250000 or 250.0",
+        ),
+        (["size", "--params-b", "1,5", "--precision", "bf16"], "1,5: write the number without a comma: 1.5"),
         # A German thousands dot: 250.000 was a server for $250.
         (
             ["tco", "--server-price", "250.000"],

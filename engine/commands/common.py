@@ -167,6 +167,11 @@ class FiniteFloat(click.FloatRange):
             whole = value.replace(".", "")
             said = f"{value}: the dot reads as a decimal point; for {int(whole):,} write {whole}"
             self.fail(said, param, ctx)
+        if isinstance(value, str) and re.fullmatch(r"[0-9]+(,[0-9]+)+", value):
+            # English thousands (250,000) or a German decimal comma (1,5; 1,500 may be either).
+            readings = [value.replace(",", "")] if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+", value) else []
+            readings += [repr(float(value.replace(",", ".")))] if value.count(",") == 1 else []
+            self.fail(f"{value}: write the number without a comma: {' or '.join(readings)}", param, ctx)
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
             self.fail(f"{name}: not a finite number", param, ctx)
