@@ -18,13 +18,14 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.errors import suggestions
-from gpu_advisor.engine.common.values import finite
+from gpu_advisor.engine.common.values import ValueProblem, finite, shown
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.input_errors import render_problems, validation_problems
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.model_spec import ModelSpec
 from gpu_advisor.engine.domain.workload import Workload, declared_type
 from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges
-from gpu_advisor.engine.i18n.environment import render, translate
+from gpu_advisor.engine.i18n.environment import render, say, translate
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.i18n.reading import number_text
 from gpu_advisor.engine.pipeline.defaults import DERIVATIONS
@@ -265,9 +266,18 @@ def read_number(text: str, integer: bool, fmt: Format) -> int | float:
         if cleaned is None or (integer and not cleaned.lstrip("+-").isdigit()):
             raise ValueError(text)
         number = int(cleaned) if integer else float(cleaned)
-        finite(float(number))  # as every input: no nan, inf or 1e400 (``common/values.py``)
-    except (ValueError, OverflowError):
+    except ValueError:
         raise AnswerError(explain("integer" if integer else "number", fmt)) from None
+    try:
+        finite(float(number), (), text.strip())  # as every input: no nan, inf or 1e400 (``values.py``)
+    except ValueProblem as problem:
+        # A number, but out of the range numbers are read in: said so, not "give a whole number".
+        raise AnswerError(explain("invalid", fmt, detail=say(fmt.lang, problem.problem))) from None
+    except OverflowError:
+        too_large = Words(
+            "%(value)s is too large; a number is at most 1e15 in size", value=shown(text.strip())
+        )
+        raise AnswerError(explain("invalid", fmt, detail=say(fmt.lang, too_large))) from None
     return number
 
 
