@@ -401,6 +401,12 @@ def test_a_refused_choice_is_answered_with_its_spelling_only(
             "error: --brief: the one-screen summary is Markdown; leave --brief out of --format json\n",
         ),
         (
+            # "cannot create examples/public-chat.yaml (File exists)".
+            ["recommend", PUBLIC_CHAT, "--charts", PUBLIC_CHAT],
+            f"error: --charts: {PUBLIC_CHAT!r} is a file, not a directory; name the directory the chart "
+            "images go to\n",
+        ),
+        (
             # The JSON was written and the chart directory left unmade, without a word.
             ["recommend", PUBLIC_CHAT, "--charts", "charts", "--format", "json"],
             "error: --charts: the chart images go beside the Markdown memo; the JSON holds their series "

@@ -63,6 +63,12 @@ def chart_targets(
             "%(directory)s is a symbolic link; name the directory itself", directory=repr(str(directory))
         )
         raise InputError(at("--charts", problem))
+    if directory.exists() and not directory.is_dir():
+        problem = Words(
+            "%(directory)s is a file, not a directory; name the directory the chart images go to",
+            directory=repr(str(directory)),
+        )
+        raise InputError(at("--charts", problem))
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
