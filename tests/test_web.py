@@ -211,6 +211,19 @@ def test_the_flip_points_on_the_slider_are_those_of_sweep(client: httpx.Client) 
                 )
 
 
+def test_an_unknown_offer_in_the_what_if_is_said_as_such(client: httpx.Client) -> None:
+    """An offer the catalog lacks was told 'a what-if price must be a number greater than 0', of a price
+    that was fine: the offer is named, with the one meant."""
+    form = load_into_form(client, EXAMPLES_DIR / "public-chat.yaml", "en", "USD")
+    whatif = FormValues(submit(client, form.text).text, "whatif-form").values
+    whatif["whatif.offer"] = "runpod/comunity/h200"
+    whatif["whatif.offer_price"] = "1.2"
+    text = client.get("/memo", params=whatif).text
+    assert "whatif.offer: unknown value &#39;runpod/comunity/h200&#39;" in text
+    assert "did you mean &#39;runpod/community/h200&#39;?" in text
+    assert "A what-if price must be a number" not in text
+
+
 def test_a_price_set_in_place_gives_the_decision_of_sweep_at_that_price(client: httpx.Client) -> None:
     example = EXAMPLES_DIR / "public-chat.yaml"
     form = load_into_form(client, example, "en", "USD")

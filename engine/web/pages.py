@@ -190,7 +190,10 @@ def evaluate(settings: Settings, params: Mapping[str, str]) -> Evaluated | FormS
             base = recommend(state.workload, settings.evaluated_on, knowledge=knowledge)
             knowledge = priced_knowledge(change, knowledge, base.own_hardware.server)
     except InputError as error:
-        state.problems.append(Problem(code="price", text=str(error)))
+        # An unknown offer is said with the offers near it; a price out of bounds as the boxes' rule.
+        offer = error.field == OFFER_KEY
+        text = error_text(error, settings.lang) if offer else str(error)
+        state.problems.append(Problem(code="offer" if offer else "price", text=text))
         return state
     try:
         result = recommend(state.workload, settings.evaluated_on, knowledge=knowledge, fmt=fmt)

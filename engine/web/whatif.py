@@ -18,7 +18,7 @@ from gpu_advisor.engine.apps.recommend import decide_workload
 from gpu_advisor.engine.apps.sweep.model import SweepDecision, SweepFlip, Value
 from gpu_advisor.engine.apps.sweep.run import Labels, flips_along, point
 from gpu_advisor.engine.apps.sweep.variables import Variable, apply_knowledge, resolve_variable
-from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation
@@ -104,7 +104,12 @@ def priced_knowledge(change: PriceChange, knowledge: Knowledge, server_id: str) 
     """A copy of the knowledge base with the prices set; an ``InputError`` for an unknown offer or a
     price outside the bounds an overrides file has."""
     if change.offer_key and change.offer_usd_per_gpu_hour is not None:
-        variable = resolve_variable(f"price:{change.offer_key}", knowledge)
+        key = change.offer_key
+        if not any(f"{o.provider}/{o.offer}/{o.gpu}" == key for o in knowledge.offers.offers):
+            # Said as the page's offer box, not as the price (which may be fine) or as sweep's --vary.
+            known = [f"{o.provider}/{o.offer}/{o.gpu}" for o in knowledge.offers.offers]
+            raise InputError(unknown_value(OFFER_KEY, key, known), field=OFFER_KEY)
+        variable = resolve_variable(f"price:{key}", knowledge)
         knowledge = apply_knowledge(variable, change.offer_usd_per_gpu_hour, knowledge, server_id)
     if change.server_usd is not None:
         variable = Variable("server_price_usd", "knowledge", "server_price_usd", False)
