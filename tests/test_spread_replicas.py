@@ -85,7 +85,13 @@ def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
 def test_check_warns_a_business_critical_proposal_on_one_machine() -> None:
     """SIZ016: the claims assistant's two replicas on one 4-card instance, or on one bought server, fail
     together; on two 2-card instances or two servers they do not."""
-    scaleway = {"deployment": "dedicated_cloud", "provider": "scaleway", "gpu": "h100-sxm", "gpus": 4}
+    scaleway = {
+        "deployment": "dedicated_cloud",
+        "provider": "scaleway",
+        "gpu": "h100-sxm",
+        "gpus": 4,
+        "pricing": "on_demand",
+    }
     owned = {"deployment": "own_hardware", "gpu": "h100-sxm", "gpus": 4}
     cases = [
         ({**scaleway, "offer": "h100-sxm-4-80g"}, "warn", "instance"),
@@ -95,7 +101,7 @@ def test_check_warns_a_business_critical_proposal_on_one_machine() -> None:
     ]
     for proposal, status, machine in cases:
         document = ProposalDocument.model_validate(
-            {"workload": CLAIMS, "proposal": {"name": "p", "pricing": "on_demand", **proposal}}
+            {"workload": CLAIMS, "proposal": {"name": "p", **proposal}}
         )
         (item,) = [
             i for i in check_document(document, "p.yaml", 1, EVALUATED_ON).results if i.rule_id == "SIZ016"
