@@ -169,6 +169,13 @@ def test_the_output_is_written_atomically(tmp_path: Path, monkeypatch: pytest.Mo
         ({"price_jurisdiction": "EU"}, "price_jurisdiction"),
         ({"offer": "p5-on-demand", "gpu": "h100-sxm"}, "exists already"),
         ({"instance_gpus": [8, 1]}, "instance_gpus"),
+        # A check across fields names them itself: it was blamed on "field offer: Value error, ...".
+        (
+            {"instance_gpus": [1, 8], "nvlink_instance_gpus": [4]},
+            r"^--overrides: added_offers\[0\] \(aws/mine/l40s\): nvlink_instance_gpus names sizes of "
+            "instance_gpus only$",
+        ),
+        ({"regions": ["mars-1"]}, r"add it under regions \(its regions: "),
     ],
 )
 def test_added_offers_are_validated_like_knowledge(tmp_path: Path, added: dict, message: str) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gpu_advisor.engine.common.errors import InputError, unknown_country, unknown_value
+from gpu_advisor.engine.common.errors import InputError, unknown_country, unknown_value, validator_message
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.input_errors import validation_problems
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -122,7 +122,7 @@ def check_references(
     for region in added.regions:
         if region not in regions:
             problem = Words(
-                "%(region)s is not a region of %(provider)s; add it under regions (%(known)s are known)",
+                "%(region)s is not a region of %(provider)s; add it under regions (its regions: %(known)s)",
                 region=repr(region),
                 provider=provider.id,
                 known=", ".join(sorted(regions)),
@@ -148,10 +148,12 @@ def to_offer(added: AddedOffer, where: str, stamp: dict[str, Any]) -> Offer:
         )
     except ValidationError as error:
         problem = error.errors()[0]
-        field = ".".join(str(part) for part in problem["loc"]) or "offer"
+        field = ".".join(str(part) for part in problem["loc"])
+        # A check across fields names them itself (no field of its own to blame).
+        said = f"field {field}: {problem['msg']}" if field else validator_message(problem["msg"])
         # The first problem in English as before; every problem for the other languages.
         raise InputError(
-            f"{where}: field {field}: {problem['msg']}",
+            f"{where}: {said}",
             problems=validation_problems(error, Offer),
             origin=where,
             what="overrides",
