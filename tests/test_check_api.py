@@ -428,3 +428,18 @@ def test_serverless_pricing_may_be_named_as_it_is() -> None:
 
     stated = ProposalInput.model_validate({"deployment": "serverless", "pricing": "serverless"})
     assert stated.pricing == "serverless"
+
+
+def test_a_bad_workload_and_a_bad_proposal_are_refused_together(tmp_path: Path) -> None:
+    """Only the proposal's problems were listed, the workload's only after they were fixed (the HTTP
+    service listed both)."""
+    workload = {"name": "x", "model": {"name": "llama-3.1-70b", "precision": "fp9"}, "requests_per_day": -5}
+    result = checked(tmp_path, {"deployment": "dedicated_cloud", "gpus": -2}, workload)
+    assert result.exit_code == 2
+    assert result.output.endswith(
+        "proposal.yaml (proposal 1): invalid proposal\n"
+        "  workload.model.precision: Input should be 'fp32', 'bf16', 'fp16', 'fp8', 'int8' or 'int4' "
+        "(got 'fp9')\n"
+        "  workload.requests_per_day: Input should be greater than 0 (got -5)\n"
+        "  proposal.gpus: Input should be greater than 0 (got -2)\n"
+    )

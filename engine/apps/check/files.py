@@ -14,8 +14,9 @@ from gpu_advisor.engine.common import yaml_core
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
 from gpu_advisor.engine.common.wording import Words, at
-from gpu_advisor.engine.domain.input_errors import input_error
+from gpu_advisor.engine.domain.input_errors import input_error, render_problems
 from gpu_advisor.engine.domain.proposal import ProposalDocument
+from gpu_advisor.engine.domain.workload import validate_workload
 
 PROPOSAL_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -118,7 +119,28 @@ def validated_document(document: Any, origin: Words) -> ProposalDocument:
     try:
         return ProposalDocument.model_validate(document)
     except ValidationError as error:
-        raise input_error(origin, error, ProposalDocument, "proposal") from None
+        refused = input_error(origin, error, ProposalDocument, "proposal")
+        # The workload's problems too, as the HTTP service lists them: one run names every one of them.
+        before = workload_problems(document.get("workload"))
+        if not before or refused.problems is None:
+            raise refused from None
+        problems = [*before, *refused.problems]
+        text = render_problems(str(origin), problems, "proposal", "en")
+        raise InputError(
+            text, field=str(problems[0]["field"]), problems=problems, origin=origin, what="proposal"
+        ) from None
+
+
+def workload_problems(workload: Any) -> list[dict[str, Any]]:
+    """The validation problems of a proposal's workload mapping, each under ``workload.``; none where it is
+    valid or no mapping (the document's own validation says so)."""
+    if not isinstance(workload, dict):
+        return []
+    try:
+        validate_workload(workload, "workload")
+    except InputError as error:
+        return [{**p, "field": f"workload.{p['field']}"} for p in error.problems or []]
+    return []
 
 
 def looks_like_a_proposal(document: Any) -> bool:
