@@ -200,8 +200,22 @@ def test_a_policy_file_that_is_no_mapping_is_said_without_an_empty_field(tmp_pat
     result = invoke("rules", "--policy", str(tmp_path))
     assert result.exit_code == 2
     assert result.output.endswith(
-        f"{tmp_path / 'x.yaml'}: invalid knowledge file\n  Input should be a valid dictionary or instance of "
+        f"{tmp_path / 'x.yaml'}: invalid rule file\n  Input should be a valid dictionary or instance of "
         "RuleFile\n"
+    )
+
+
+def test_a_workload_beside_the_policies_is_said_to_be_one(tmp_path: Path) -> None:
+    """A workload file in the policy directory listed each of its fields as 'Extra inputs are not
+    permitted' of an 'invalid knowledge file'."""
+    (tmp_path / "chat.yaml").write_text(
+        "name: chat\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 100\n", encoding="utf-8"
+    )
+    result = invoke("rules", "--policy", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.output.endswith(
+        f"{tmp_path / 'chat.yaml'}: a workload or proposal, not a rule file (schema_version, family, rules); "
+        "a policy directory holds rule files only\n"
     )
 
 

@@ -31,10 +31,20 @@ from gpu_advisor.rules import RULE_FILES, RULES_DIR
 
 def load_rule_file(path: Path, *, aliases: bool = True) -> RuleFile:
     data = read_yaml(path, aliases=aliases)
+    if (
+        isinstance(data, dict)
+        and "rules" not in data
+        and {"model", "workload", "proposal", "proposals"} & data.keys()
+    ):
+        # A workload or proposal beside the policies listed each of its fields as unknown.
+        raise KnowledgeError(
+            f"{path}: a workload or proposal, not a rule file (schema_version, family, rules); a policy "
+            "directory holds rule files only"
+        )
     try:
         return RuleFile.model_validate(data)
     except ValidationError as error:
-        raise KnowledgeError(describe_validation_error(path, data, error)) from None
+        raise KnowledgeError(describe_validation_error(path, data, error, "rule file")) from None
 
 
 def collect_rules(

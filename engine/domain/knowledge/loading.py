@@ -35,9 +35,11 @@ def _file_models() -> dict[str, type[VersionedFile]]:
 KNOWLEDGE_FILES = _file_models()
 
 
-def describe_validation_error(path: Path, data: Any, error: ValidationError) -> str:
+def describe_validation_error(
+    path: Path, data: Any, error: ValidationError, what: str = "knowledge file"
+) -> str:
     """Name the file, the entry (by its id where it has one) and the field of each problem."""
-    lines = [f"{path}: invalid knowledge file"]
+    lines = [f"{path}: invalid {what}"]
     for problem in error.errors():
         location = problem["loc"]
         entry = _entry_label(data, location)
