@@ -4,6 +4,7 @@ added offers and regions are validated as the knowledge base's own are."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import shutil
@@ -105,6 +106,32 @@ def test_a_price_an_overrides_file_refuses_is_refused_on_its_row(
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A truncated export wrote an empty overrides file, exit 0.
+        ("provider,offer,gpu,usd_per_gpu_hour\n", "rates.csv: a header and no rows; nothing to import"),
+        (
+            "provider,offer,gpu,usd_per_gpu_hour,as_of\naws,p5-on-demand,h100-sxm,3.1,2099-01-01\n",
+            "rates.csv: line 2, column as_of: 2099-01-01 is after the import's date, 2026-11-30 (--as-of): "
+            "a price is dated when it was read or agreed",
+        ),
+    ],
+)
+def test_an_import_with_nothing_to_import_or_a_price_from_the_future_is_refused(
+    tmp_path: Path, text: str, expected: str
+) -> None:
+    source = tmp_path / "rates.csv"
+    source.write_text(text, encoding="utf-8")
+    out = tmp_path / "o.yaml"
+    result = invoke(
+        "catalog", "import", str(source), "--format", "csv", "--as-of", "2026-11-30", "-o", str(out)
+    )
+    assert result.exit_code == 2
+    assert expected in result.output
+    assert not out.exists()
+
+
 def test_an_endless_line_is_refused_without_being_held(tmp_path: Path) -> None:
     """A pipe or a device has no size to check first (/dev/zero grew to 7.9 GB in 10 s): each line is
     read up to a bound."""
@@ -150,7 +177,7 @@ def test_the_output_is_written_atomically(tmp_path: Path, monkeypatch: pytest.Mo
             str(DATA / "rates.csv"),
             "csv",
             str(out),
-            load_knowledge().offers.offers[0].as_of,
+            dt.date(2026, 12, 1),  # after the rows' own dates
             None,
             load_knowledge(),
             force=True,

@@ -228,6 +228,11 @@ def plain_offers(
         tally.rows += 1
         key = f"{row.provider}/{row.offer}/{row.gpu}"
         where = f"{path}: line {line}"
+        if row.as_of is not None and row.as_of > as_of:
+            raise InputError(
+                f"{where}, column as_of: {row.as_of.isoformat()} is after the import's date, "
+                f"{as_of.isoformat()} (--as-of): a price is dated when it was read or agreed"
+            )
         if key in seen:
             raise InputError(f"{where}, column offer: {key} is given twice (line {seen[key]})")
         seen[key] = line

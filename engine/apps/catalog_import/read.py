@@ -43,6 +43,10 @@ def read_rows(path: str, fmt: str) -> list[tuple[int, Row]]:
         more = len(problems) - len(shown)
         tail = [f"  ... and {more} more"] if more else []
         raise InputError("\n".join([f"{path}: invalid {fmt} catalog", *[f"  {p}" for p in shown], *tail]))
+    if not rows:
+        # A header alone is a truncated export, as batch refuses one: an empty overrides file would
+        # replace nothing and say nothing.
+        raise InputError(f"{path}: a header and no rows; nothing to import")
     return rows
 
 
