@@ -255,6 +255,7 @@ def _weigh(
         capacity.figures.weights_gb,
         market.own.costs.country if market.own.costs.staff_uncosted else "",
         residency_rule_ids(rulebook),
+        rulebook,
     )
     so_far = fired_rules((*before, *economic_firings, *serverless_firings), rulebook)
     api_firings, api = weigh_api(

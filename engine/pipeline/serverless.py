@@ -22,6 +22,7 @@ from gpu_advisor.engine.calc.serverless import (
 )
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.serving import MAX_START_SECONDS
 from gpu_advisor.engine.domain.results import Option, PriceOrigin
 from gpu_advisor.engine.pipeline.capacity import Capacity, ReplicaPlans
 from gpu_advisor.engine.pipeline.constraints import Constraints
@@ -73,6 +74,24 @@ class Pricer:
         bill = serverless_bill(listing, month)
         return PricedServerless(listing, candidate.plan, bill, candidate.excluded_by)
 
+    def bill_starting_later(self, candidate: Candidate, extra_seconds: float) -> float:
+        """The month of ``candidate`` where each start takes ``extra_seconds`` longer: more requests meet a
+        start, so there are fewer of them, each billed longer (not cached: asked of one candidate)."""
+        listing = candidate.listing
+        product = listing.product
+        later = product.model_copy(update={"start_seconds": product.start_seconds + extra_seconds})
+        always_on_ratio = listing.warm_usd_per_gpu_hour / listing.usd_per_gpu_hour
+        month = product_month(
+            later,
+            candidate.plan,
+            candidate.size,
+            self.workload,
+            self.knowledge,
+            self._demand,
+            always_on_ratio,
+        )
+        return serverless_bill(listing, month).usd_per_month
+
 
 @dataclass(frozen=True)
 class ServerlessMarket:
@@ -106,6 +125,27 @@ class ServerlessMarket:
         without = Pricer(lean, self.pricer.knowledge).price(candidate)
         cost = best.bill.usd_per_month - without.bill.usd_per_month
         return cost if cost > 0 else None
+
+    def start_break_even(self, usd_per_month: float) -> tuple[float, bool] | None:
+        """How many seconds longer each start of ``best``, scaling to zero, may take before its month
+        reaches ``usd_per_month``, to the second, and False; where it stays below even at the longest
+        start a product may state, those seconds and True. None where instances are kept warm or it
+        costs no less already."""
+        best = self.best
+        if best is None or best.bill.priced.kept or best.bill.usd_per_month >= usd_per_month:
+            return None
+        candidate = next(c for c in self.candidates if c.listing is best.listing)
+        low, high = 0.0, float(MAX_START_SECONDS - best.listing.product.start_seconds)
+        if self.pricer.bill_starting_later(candidate, high) < usd_per_month:
+            return high, True
+        # Longer starts bill more but are met by more requests each: the month rises, not in proportion.
+        while high - low > 1:
+            middle = (low + high) / 2
+            if self.pricer.bill_starting_later(candidate, middle) < usd_per_month:
+                low = middle
+            else:
+                high = middle
+        return high, False
 
     @functools.cached_property
     def priced(self) -> tuple[PricedServerless, ...]:

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from gpu_advisor.engine.calc.costs import SECONDS_PER_HOUR
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.pipeline.serverless import PricedServerless, ServerlessMarket
 from gpu_advisor.engine.rulebook.details import ServerlessDetails
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
 from gpu_advisor.engine.rulebook.facts import Fact, ServerlessFact
+from gpu_advisor.engine.rulebook.message_reads import read_by_fired
+from gpu_advisor.engine.rulebook.schema import Rulebook
 
 
 def serverless_fact(
@@ -67,7 +68,6 @@ def serverless_details(
         serverless_kept_for_price=priced.kept_for_price if priced else 0,
         serverless_scale_ups=month.scale_ups if month else 0.0,
         serverless_cold_start_seconds=priced.cold if priced else 0.0,
-        serverless_break_even_seconds=break_even_seconds(best, alternative) if best else 0.0,
         serverless_kept_warm_instances=priced.kept if priced else 0,
         serverless_kept_run_on=bool(
             best and month and month.kept_restarts and best.listing.product.paused_at_once is None
@@ -81,16 +81,15 @@ def serverless_details(
     )
 
 
-def break_even_seconds(best: PricedServerless, alternative: Alternative | None) -> float:
-    """How many seconds longer each start (a cold start, an instance added for busier hours) could take
-    before ``best``, scaling to zero, bills what ``alternative`` does: each such second is billed at the
-    instance's scaling price (0 where instances are kept warm, nothing starts, or it costs no less)."""
-    month, bill = best.bill.priced.month, best.bill
-    starts = month.starts + month.scale_ups
-    if alternative is None or best.bill.priced.kept or starts <= 0:
-        return 0.0
-    per_second = starts * best.listing.usd_per_gpu_hour * best.bill.priced.size / SECONDS_PER_HOUR
-    return max(0.0, (alternative.usd_per_month - bill.usd_per_month) / per_second)
+def start_break_even(market: ServerlessMarket, alternative: Alternative | None) -> dict[str, float | bool]:
+    """The seconds more a start of the cheapest serverless option may take before it bills what
+    ``alternative`` does (``ServerlessMarket.start_break_even``), for DEP018's message: its cold starts
+    are floors, and the model server's own start-up adds to each."""
+    found = market.start_break_even(alternative.usd_per_month) if alternative is not None else None
+    if found is None:
+        return {}
+    seconds, beyond = found
+    return {"serverless_break_even_seconds": seconds, "serverless_break_even_beyond": beyond}
 
 
 class Alternative(Protocol):
@@ -119,10 +118,15 @@ def weigh_serverless(
     weights_gb: float,
     staff_uncosted: str,
     residency: frozenset[str],
+    rulebook: Rulebook,
 ) -> tuple[list[Firing], ServerlessDetails]:
     """Assert the serverless fact: the band's statements, and the comparison of the cheapest serverless
     option with ``alternative``, the cheapest other self-hosted route the rules left standing; its
     firings and the details their messages show (``staff_uncosted``: the company's country where the
-    own hardware's staff line has no salary there; ``residency``: the IDs of the residency rules)."""
+    own hardware's staff line has no salary there; ``residency``: the IDs of the residency rules). The
+    start-up break-even is worked out only where a fired rule's message shows it."""
     firings = session.assert_fact(serverless_fact(time_utilization, market, alternative, residency), facts)
-    return firings, serverless_details(market, alternative, weights_gb, staff_uncosted)
+    details = serverless_details(market, alternative, weights_gb, staff_uncosted)
+    if "serverless_break_even_seconds" in read_by_fired(firings, rulebook):
+        details = details.model_copy(update=start_break_even(market, alternative))
+    return firings, details

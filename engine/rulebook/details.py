@@ -1,9 +1,6 @@
-"""Details: values a rule's message shows but no condition reads.
-
-They are not asserted into the engine: they reach the message template beside the fired fact's fields,
-typed like them. A rule's conditions can name only fact fields; its message may name details too (checked
-when the rules load).
-"""
+"""Details: values a rule's message shows but no condition reads. Not asserted into the engine, they reach
+the message template beside the fired fact's fields, typed like them; a rule's conditions name only fact
+fields, its message details too (checked when the rules load)."""
 
 from __future__ import annotations
 
@@ -50,7 +47,9 @@ class ServerlessDetails(Details):
     """Instances added for busier hours while others serve (their starts are in the cold-start hours)."""
     serverless_cold_start_seconds: float
     serverless_break_even_seconds: float = 0.0
-    """Seconds more per start (cold or scale-up) at which the scaling bill reaches the alternative's."""
+    """Seconds more per start at which the scaling bill reaches the alternative's (0: not worked out)."""
+    serverless_break_even_beyond: bool = False
+    """It stays below even with that many more: the longest start a product may state."""
     serverless_kept_warm_instances: int
     """Instances kept warm around the clock (0: it scales to zero)."""
     serverless_kept_for_price: int = 0

@@ -35,6 +35,11 @@ def checked_profile(hourly: H) -> H:
     return hourly
 
 
+MAX_START_SECONDS = 3600
+"""The longest platform start a product may state: an hour; what a start could take beyond the stated
+one is searched up to it as well (``ServerlessMarket.start_break_even``)."""
+
+
 class LoadProfile(Sourced):
     load_pattern: LoadPattern
     hourly: tuple[float, ...]
@@ -130,7 +135,7 @@ class ServerlessProduct(Sourced, Translated):
     """Where the product stops every instance at once, billed no longer, when the team pauses the endpoint
     (Hugging Face): the source. A schedule's kept instances then stop at its end with no idle timeout;
     None: they scale to zero as the autoscaler does (``schedule_end_seconds``)."""
-    start_seconds: float = Field(ge=0, le=3600)
+    start_seconds: float = Field(ge=0, le=MAX_START_SECONDS)
     """The platform's part of a cold start, before the weights load (billed)."""
     start_source: Citation
     """Where ``start_seconds`` comes from (or that it is gpu-advisor's assumption)."""
