@@ -8,11 +8,19 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 import yaml
 from helpers import EXAMPLES_DIR
 
-from gpu_advisor.engine.apps.questionnaire import applies, default_for, load_questions
+from gpu_advisor.engine.apps.questionnaire import (
+    AnswerError,
+    applies,
+    default_for,
+    load_questions,
+    parse_answer,
+)
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.i18n.formats import Format
 
 GPU_ADVISOR = str(Path(sys.executable).parent / "gpu-advisor")
 TIMEOUT = 30
@@ -243,3 +251,19 @@ def test_the_personal_data_region_is_asked_for_personal_data_and_defaults_to_the
     assert defaults == {"DE": "eu", "NO": "eu", "CH": "ch", "GB": "uk", "UK": "uk", "US": "us", "JP": "other"}
     # A workload file's own value wins, as for every other question.
     assert default_for(question, {"company_country": "DE"}, {"personal_data_region": "us"}, knowledge) == "us"
+
+
+def test_a_number_too_large_is_said_to_be_too_large() -> None:
+    """'Please give a whole number' for 99999999999999999999, which is one: too large is what is wrong."""
+    knowledge = load_knowledge()
+    question = {q.field: q for q in load_questions()}["requests_per_day"]
+    with pytest.raises(AnswerError) as english:
+        parse_answer(question, "99999999999999999999", knowledge, Format.named("en"))
+    assert str(english.value) == (
+        "That value is not allowed: '99999999999999999999' is too large; a number is at most 1e15 in size."
+    )
+    with pytest.raises(AnswerError) as german:
+        parse_answer(question, "1" + "0" * 400, knowledge, Format.named("de"))
+    assert str(german.value).startswith(
+        "Dieser Wert ist nicht zulässig: '1000000000000000000000000000000000000...'"
+    )

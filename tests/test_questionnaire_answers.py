@@ -384,19 +384,3 @@ def test_answers_offered_from_a_file_stay_stated(tmp_path: Path) -> None:
     saved = yaml.safe_load(result.files["out.yaml"])  # type: ignore[attr-defined]
     # The file's defaults-valued fields stay; the questions it left out take their defaults, left out.
     assert saved == given
-
-
-def test_a_number_too_large_is_said_to_be_too_large() -> None:
-    """'Please give a whole number' for 99999999999999999999, which is one: too large is what is wrong."""
-    knowledge = load_knowledge()
-    question = {q.field: q for q in load_questions()}["requests_per_day"]
-    with pytest.raises(AnswerError) as english:
-        parse_answer(question, "99999999999999999999", knowledge, Format.named("en"))
-    assert str(english.value) == (
-        "That value is not allowed: '99999999999999999999' is too large; a number is at most 1e15 in size."
-    )
-    with pytest.raises(AnswerError) as german:
-        parse_answer(question, "1" + "0" * 400, knowledge, Format.named("de"))
-    assert str(german.value).startswith(
-        "Dieser Wert ist nicht zulässig: '1000000000000000000000000000000000000...'"
-    )
