@@ -22,7 +22,7 @@ from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.requests import LoadRequest, SizeRequest
 from gpu_advisor.engine.domain.results import SizeResult
-from gpu_advisor.engine.pipeline.defaults import context_for
+from gpu_advisor.engine.pipeline.defaults import DERIVATIONS, context_for
 from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
 from gpu_advisor.engine.pipeline.fit import WORKLOAD_SCENARIO, assert_gpu_fits
 from gpu_advisor.engine.pipeline.latency_fit import EVERY_GPU, Defaulted, latency_fit_facts
@@ -78,29 +78,24 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
         input_tokens,
         output_tokens,
     )
-    # Targets left out are those a workload of this load pattern takes (``pipeline/defaults.py``): a
+    # Targets left out are those a workload file that leaves them out takes (``pipeline/defaults.py``): a
     # service's users wait for its answers (the documented defaults) unless it says they do not, a batch's
     # never do.
-    sensitive = request.latency_sensitive
-    if sensitive is None:
-        sensitive = knowledge.utilization_default(pattern).latency_sensitive
-    users_wait = sensitive and pattern != "batch"
+    values: dict[str, Any] = {"load_pattern": pattern, "latency_sensitive": request.latency_sensitive}
+    if values["latency_sensitive"] is None:
+        values["latency_sensitive"] = DERIVATIONS["latency_sensitive"].work_out(values, knowledge)
 
     def target(field: str) -> float | None:
         given = getattr(request, field)
-        return given if given is not None else knowledge.latency_target(field) if users_wait else None
+        derived: float | None = DERIVATIONS[field].work_out(values, knowledge)
+        return given if given is not None else derived
 
-    return SizedLoad(
-        load,
-        input_tokens,
-        output_tokens,
-        target("max_time_to_first_token_ms"),
-        target("max_time_per_output_token_ms"),
-        (
-            users_wait and request.max_time_to_first_token_ms is None,
-            users_wait and request.max_time_per_output_token_ms is None,
-        ),
+    ttft, tpot = target("max_time_to_first_token_ms"), target("max_time_per_output_token_ms")
+    defaulted = (
+        request.max_time_to_first_token_ms is None and ttft is not None,
+        request.max_time_per_output_token_ms is None and tpot is not None,
     )
+    return SizedLoad(load, input_tokens, output_tokens, ttft, tpot, defaulted)
 
 
 def load_sizing(knowledge: Knowledge, sized: SizedLoad, figures: SizingFigures, model: str | None) -> Sizing:

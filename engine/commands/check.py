@@ -121,7 +121,7 @@ def check(
     """
     from gpu_advisor.engine.apps.check.compare import base_entries, compare
     from gpu_advisor.engine.apps.check.files import proposals_under
-    from gpu_advisor.engine.apps.check.gating import selector, skip_heeded, skipped
+    from gpu_advisor.engine.apps.check.gating import refuse_skip_of_all_or_gated, selector, skipped
     from gpu_advisor.engine.apps.check.run import check_document
     from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
     from gpu_advisor.engine.common.errors import InputError
@@ -132,7 +132,7 @@ def check(
     rulebook = rulebook_for(policy_path(policy_dir))
     gate = _gate(rulebook.ids, fail_on, hard_fail_on, soft_fail_on)
     skip = selector(skip_rule, "--skip-rule", rulebook.ids, hard=False)
-    skip_heeded(skip, gate.hard)
+    refuse_skip_of_all_or_gated(skip, gate.hard)
     target = output_target(
         output,
         inputs=(proposal_file, overrides, compare_to),

@@ -82,8 +82,12 @@ class ProposalInput(StrictInput):
             raise WordsError(
                 Words("not for own hardware: its servers are bought (server, servers); leave it out")
             )
-        serverless = info.data.get("deployment") == "serverless"
-        if serverless and info.field_name == "pricing" and value not in (None, "serverless"):
+        return value
+
+    @field_validator("pricing")
+    @classmethod
+    def _serverless_priced_as_it_bills(cls, value: Any, info: ValidationInfo) -> Any:
+        if info.data.get("deployment") == "serverless" and value not in (None, "serverless"):
             raise WordsError(
                 Words("a serverless product bills the time its instances are up: leave pricing out")
             )

@@ -129,7 +129,7 @@ def vendor_candidates(
     return found
 
 
-def refuse_dear(candidate: Candidate, path: str, fmt: str) -> None:
+def refuse_price_above_overrides_bound(candidate: Candidate, path: str, fmt: str) -> None:
     """A price per GPU-hour an overrides file would refuse, refused on its row (a price per month, or a
     whole cluster's, in the instance-hour column)."""
     per_gpu = candidate.usd_per_instance_hour / candidate.count
@@ -327,7 +327,7 @@ def build_overrides(
         provider = mapping.provider(fmt, provider_name)
         candidates = vendor_candidates(rows, fmt, provider_name, knowledge, mapping, tally)
         for c in candidates:
-            refuse_dear(c, path, fmt)
+            refuse_price_above_overrides_bound(c, path, fmt)
         added, undercut = group_offers(candidates, as_of, f"{file}, {fmt}")
         repriced = []
     new_regions = [

@@ -16,9 +16,9 @@ from gpu_advisor.engine.common.errors import InputError, unknown_value_message, 
 from gpu_advisor.engine.domain.import_rows import GpuhuntRow, PlainRow, Row, SkyPilotRow
 
 MAX_IMPORT_BYTES = 200_000_000
+"""The largest file read (SkyPilot's biggest vms.csv is some tens of megabytes)."""
 MAX_IMPORT_LINE = 1_000_000
 """A row of a price catalog is a few hundred characters; a longer line is no catalog's."""
-"""The largest file read (SkyPilot's biggest vms.csv is some tens of megabytes)."""
 
 MAX_PROBLEMS_SHOWN = 20
 

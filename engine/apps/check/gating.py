@@ -68,7 +68,7 @@ def distinct_selectors(hard: Selector, soft: Selector) -> None:
         raise InputError(at("--soft-fail-on", problem), field="--soft-fail-on")
 
 
-def skip_heeded(skip: Selector, hard: Selector) -> None:
+def refuse_skip_of_all_or_gated(skip: Selector, hard: Selector) -> None:
     """``--skip-rule`` that leaves every rule out (the highest severity: every rule is at or below it)
     is refused, as is a rule both skipped and named by ``--hard-fail-on``: the run would pass with
     nothing checked, or with the gate asked for silenced."""
