@@ -33,6 +33,30 @@ from gpu_advisor.cli import main
             "Invalid value for '--server-price': 250,000: write the number without a comma: 250000 or 250.0",
         ),
         (["size", "--params-b", "1,5", "--precision", "bf16"], "1,5: write the number without a comma: 1.5"),
+        # Every sum of money: a rack of 1.000 was $1.00 a month.
+        (
+            ["tco", "--rack-usd-per-month", "1.000"],
+            "Invalid value for '--rack-usd-per-month': 1.000: the dot reads as a decimal point; for 1,000 "
+            "write 1000",
+        ),
+        # Whole numbers: click said "'1,000' is not a valid integer range".
+        (
+            ["size", "--model", "llama-3.1-8b", "--precision", "bf16", "--requests-per-day", "1,000"],
+            "Invalid value for '--requests-per-day': 1,000: write the number without a comma: 1000\n",
+        ),
+        (
+            ["size", "--model", "llama-3.1-8b", "--precision", "bf16", "--requests-per-day", "10.000"],
+            "'--requests-per-day': 10.000: the dot reads as a decimal point; for 10,000 write 10000",
+        ),
+        (
+            ["size", "--model", "llama-3.1-8b", "--precision", "bf16", "--input-tokens", "1,5"],
+            "Invalid value for '--input-tokens': 1,5: a whole number, written without a comma",
+        ),
+        # The range every file's numbers are read in, said once (the option was named twice).
+        (
+            ["size", "--params-b", "1e-300", "--precision", "bf16"],
+            "Invalid value for '--params-b': '1e-300' is too small; a number other than 0 is at least 1e-15",
+        ),
         # A German thousands dot: 250.000 was a server for $250.
         (
             ["tco", "--server-price", "250.000"],
@@ -199,3 +223,25 @@ def test_a_dot_between_thousands_is_told_how_to_write_the_number() -> None:
     # Four digits before the dot are no thousands group: 5000.5 is a fraction, not 5,000,500.
     assert "context_tokens: Erwartet wird eine ganze Zahl" in result.output
     assert "5000500" not in result.output
+
+
+def test_a_thousands_dot_that_reads_as_a_whole_number_gets_the_hint_too() -> None:
+    """10.000 reads as 10.0: refused as no whole number, with no hint that the dot may be a thousands
+    separator, where 1.500 had one."""
+    document = "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 10.000\n"
+    result = CliRunner().invoke(main, ["recommend", "-"], input=document)
+    assert result.exit_code == 2
+    assert (
+        "requests_per_day: Input should be a valid integer (got 10.0) (if a dot separates thousands, write "
+        "10000: YAML reads the dot as a decimal point or as text)"
+    ) in result.output
+
+
+def test_a_number_written_otherwise_is_told_in_the_languages_words() -> None:
+    """German readers write the thousands dot: the refusal was English under --lang de."""
+    result = CliRunner().invoke(main, ["tco", "--lang", "de", "--server-price", "250.000"])
+    assert result.exit_code == 2
+    assert (
+        "Ungültiger Wert für '--server-price': 250.000: Der Punkt gilt hier als Dezimalpunkt; für 250.000 "
+        "schreiben Sie 250000"
+    ) in result.output

@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
+from gpu_advisor.engine.common.wording import Grouped, Words
 from gpu_advisor.engine.domain.choices import LOAD_PATTERNS, PRECISIONS, SCHEDULES, SERVING_ENGINES
 from gpu_advisor.engine.i18n.formats import CURRENCIES, LANGUAGES
+from gpu_advisor.engine.i18n.reading import thousands_dotted
 
 if TYPE_CHECKING:
     from gpu_advisor.engine.common.safe_files import OutputTarget
@@ -153,9 +155,50 @@ def show_markdown(text: str, output: OutputTarget | str | None, paging: Paging =
     emit(text, output)
 
 
+def _said(ctx: click.Context | None, words: Words) -> str:
+    """``words`` in the language the command line asks for (``cli.Commands.language``)."""
+    from gpu_advisor.engine.i18n.environment import say
+
+    root = ctx.find_root().command if ctx is not None else None
+    return say(getattr(root, "language", "en"), words)
+
+
+def number_written_otherwise(value: Any, amount: bool, whole: bool = False) -> Words | None:
+    """What is wrong with a number option written as people write numbers but a program does not read
+    them: thousands commas (250,000), a decimal comma (1,5; not for a ``whole`` number), or for an
+    ``amount`` of money, which runs to thousands, a German thousands dot (250.000, which would be 250);
+    None where it is none of them."""
+    if not isinstance(value, str):
+        return None
+    thousands = thousands_dotted(value)
+    if amount and thousands is not None:
+        return Words(
+            "%(value)s: the dot reads as a decimal point; for %(number)s write %(whole)s",
+            value=value,
+            number=Grouped(thousands),
+            whole=str(thousands),
+        )
+    if re.fullmatch(r"[0-9]+(,[0-9]+)+", value):
+        # English thousands (250,000) or a German decimal comma (1,5; 1,500 may be either).
+        readings = [value.replace(",", "")] if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+", value) else []
+        readings += [repr(float(value.replace(",", ".")))] if value.count(",") == 1 and not whole else []
+        if not readings:
+            return Words("%(value)s: a whole number, written without a comma", value=value)
+        if len(readings) == 2:
+            return Words(
+                "%(value)s: write the number without a comma: %(first)s or %(second)s",
+                value=value,
+                first=readings[0],
+                second=readings[1],
+            )
+        return Words("%(value)s: write the number without a comma: %(first)s", value=value, first=readings[0])
+    return None
+
+
 class FiniteFloat(click.FloatRange):
-    """A float option that also rejects nan and inf, which click's FloatRange lets through; ``amount``:
-    a sum of money in thousands, where ``250.000`` is a German thousands dot, not 250 (refused)."""
+    """A float option that also rejects nan and inf, which click's FloatRange lets through, numbers
+    outside the range every file's are read in, and numbers written with commas; ``amount``: a sum of
+    money in thousands, where ``250.000`` is a German thousands dot, not 250 (refused)."""
 
     def __init__(self, *args: Any, amount: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -163,15 +206,9 @@ class FiniteFloat(click.FloatRange):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         name = param.opts[0] if param else "value"
-        if self.amount and isinstance(value, str) and re.fullmatch(r"[1-9][0-9]{0,2}(\.[0-9]{3})+", value):
-            whole = value.replace(".", "")
-            said = f"{value}: the dot reads as a decimal point; for {int(whole):,} write {whole}"
-            self.fail(said, param, ctx)
-        if isinstance(value, str) and re.fullmatch(r"[0-9]+(,[0-9]+)+", value):
-            # English thousands (250,000) or a German decimal comma (1,5; 1,500 may be either).
-            readings = [value.replace(",", "")] if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+", value) else []
-            readings += [repr(float(value.replace(",", ".")))] if value.count(",") == 1 else []
-            self.fail(f"{value}: write the number without a comma: {' or '.join(readings)}", param, ctx)
+        otherwise = number_written_otherwise(value, self.amount)
+        if otherwise is not None:
+            self.fail(_said(ctx, otherwise), param, ctx)
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
             self.fail(f"{name}: not a finite number", param, ctx)
@@ -181,8 +218,19 @@ class FiniteFloat(click.FloatRange):
             # The range every file's numbers are read in: 1e-300 as a model's size was taken here.
             finite(number, (), value if isinstance(value, str) else None)
         except ValueProblem as problem:
-            self.fail(f"{name}: {problem.problem}", param, ctx)
+            self.fail(_said(ctx, problem.problem), param, ctx)
         return number
+
+
+class WholeNumber(click.IntRange):
+    """A whole-number option that says how to write one given with thousands commas or dots (1,000 or
+    1.000), not click's "is not a valid integer range"."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        otherwise = number_written_otherwise(value, amount=True, whole=True)
+        if otherwise is not None:
+            self.fail(_said(ctx, otherwise), param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def parse_date(value: str | None) -> dt.date:

@@ -9,6 +9,7 @@ import click
 
 from gpu_advisor.engine.commands.common import (
     FiniteFloat,
+    WholeNumber,
     currency_option,
     emit,
     handle_errors,
@@ -91,21 +92,21 @@ FORMAT_OPTION = click.option(
 @click.option("--precision", required=True, type=precision_choice, help="Weight precision.")
 @click.option(
     "--context-tokens",
-    type=click.IntRange(min=1),
+    type=WholeNumber(min=1),
     metavar="N",
     help="Serving context window the KV reserve must hold (default 8,192).",
 )
 @click.option(
     "--requests-per-day",
-    type=click.IntRange(min=1),
+    type=WholeNumber(min=1),
     metavar="N",
     help="With a load: replicas, GPUs and utilization per GPU for its peak.",
 )
 @click.option(
-    "--input-tokens", type=click.IntRange(min=1), metavar="N", help="Average prompt tokens (default 300)."
+    "--input-tokens", type=WholeNumber(min=1), metavar="N", help="Average prompt tokens (default 300)."
 )
 @click.option(
-    "--output-tokens", type=click.IntRange(min=1), metavar="N", help="Average answer tokens (default 150)."
+    "--output-tokens", type=WholeNumber(min=1), metavar="N", help="Average answer tokens (default 150)."
 )
 @click.option("--load-pattern", type=load_pattern_choice, help="Default steady.")
 @click.option("--schedule", type=schedule_choice, help="Default always.")
@@ -296,19 +297,19 @@ TCO_OPTIONS = {
 )
 @click.option(
     "--rack-usd-per-month",
-    type=FiniteFloat(min=0),
+    type=FiniteFloat(min=0, amount=True),
     metavar="X",
     help="Rack cost per server; replaces the country's housing (documents: 1,000).",
 )
 @click.option(
     "--colocation-usd-per-month",
-    type=FiniteFloat(min=0),
+    type=FiniteFloat(min=0, amount=True),
     metavar="X",
     help="Colocation per server and month; replaces the country's housing.",
 )
 @click.option(
     "--staff-usd-per-month",
-    type=FiniteFloat(min=0),
+    type=FiniteFloat(min=0, amount=True),
     metavar="X",
     help="Staff cost per server and month (default: the country's salary x the staff share).",
 )

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from gpu_advisor.engine.common.errors import InputError, close_match, spelling_of
 from gpu_advisor.engine.common.wording import Words, WordsError, at
+from gpu_advisor.engine.i18n.reading import thousands_dotted
 
 # pydantic's messages for type errors, as msgids the language catalogs translate.
 TYPE_MESSAGES: dict[str, str] = {
@@ -81,12 +82,12 @@ def grouped_digits(given: Any) -> int | None:
     """The whole number a German reader meant with a dot between groups of three digits: YAML reads
     ``1.500`` as 1.5 and ``2.000.000`` as text (None where the value reads otherwise)."""
     # The part before the dot is one group (1 to 3 digits): 5000.5 has no thousands dot.
-    if isinstance(given, float) and not given.is_integer() and 0 < given < 1000:
-        text = f"{given:.3f}"
+    if isinstance(given, float) and 1 <= given < 1000:
+        # 10.000 reads as 10.0 and 1.500 as 1.5: the thousands they may mean (three digits at most).
         whole = round(given * 1000)
-        return whole if abs(given * 1000 - whole) < 1e-6 and not text.endswith("000") else None
-    if isinstance(given, str) and re.fullmatch(r"\d{1,3}(\.\d{3})+", given):
-        return int(given.replace(".", ""))
+        return whole if abs(given * 1000 - whole) < 1e-6 else None
+    if isinstance(given, str):
+        return thousands_dotted(given)
     return None
 
 

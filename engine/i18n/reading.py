@@ -38,3 +38,13 @@ def number_text(text: str, lang: str) -> str | None:
     else:
         return None
     return sign + body
+
+
+_THOUSANDS_DOTS = re.compile(r"[1-9][0-9]{0,2}(?:\.[0-9]{3})+")
+
+
+def thousands_dotted(text: str) -> int | None:
+    """The whole number ``text`` writes with a dot between groups of three digits, as German does
+    (``250.000``: 250000), where a program reading it as a decimal would take 250; None otherwise."""
+    stripped = text.strip()
+    return int(stripped.replace(".", "")) if _THOUSANDS_DOTS.fullmatch(stripped) else None

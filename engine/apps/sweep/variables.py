@@ -22,6 +22,7 @@ from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.overrides import OfferOverride, ServerOverride
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.i18n.environment import say
+from gpu_advisor.engine.i18n.reading import thousands_dotted
 
 MAX_POINTS_PER_VARIABLE = 200
 
@@ -106,8 +107,9 @@ def parse_vary(spec: str, knowledge: Knowledge, lang: str = "en") -> tuple[Varia
     variable = resolve_variable(name.strip(), knowledge, lang)
     for text in parts:
         # 1.000 is one thousand in German, 1 to the sweep: a whole-number variable refuses it.
-        if variable.integer and re.fullmatch(r"\d{1,3}(\.\d{3})+", text.strip()):
-            whole = text.strip().replace(".", "")
+        thousands = thousands_dotted(text) if variable.integer else None
+        if thousands is not None:
+            whole = str(thousands)
             raise InputError(
                 said(lang, "vary_thousands", spec=spec, name=variable.name, text=text, whole=whole)
             )
