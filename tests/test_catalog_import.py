@@ -377,6 +377,7 @@ def test_a_provider_given_by_its_catalog_id_is_told_the_formats_name(tmp_path: P
         str(out),
     )
     assert result.exit_code == 0, result.output
-    assert "4 rows skipped: gpuhunt calls the provider lambda lambdalabs: give --provider lambdalabs.\n" in (
-        result.output
+    assert (
+        "4 rows skipped: gpuhunt names the provider lambda 'lambdalabs': give --provider lambdalabs.\n"
+        in (result.output)
     )

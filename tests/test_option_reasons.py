@@ -60,8 +60,9 @@ def test_the_notes_of_the_options_discussed_are_quoted_under_the_table() -> None
     )
     memo = render_memo(result)
     assert notes_block(memo) == [
-        "- runpod community: listed beside the community H100 price; the document does not name the tier",
-        "- modal functions: CPU cores and memory are billed on top of the GPU (USD 0.0000131 per"
+        "- runpod community (h200): listed beside the community H100 price; the document does not name the "
+        "tier",
+        "- modal functions (b200): CPU cores and memory are billed on top of the GPU (USD 0.0000131 per"
         " core-second, 0.00000222 per GiB-second), not included; prices from dated transcriptions of"
         " modal.com/pricing, which agree",
     ]

@@ -256,7 +256,8 @@ policy_option = click.option(
 
 
 class LanguageChoice(click.Choice):  # type: ignore[type-arg]
-    """``en`` or ``de``, also as a locale names them (``GPU_ADVISOR_LANG=de_DE.UTF-8``)."""
+    """``en`` or ``de``, also as a locale names them (``GPU_ADVISOR_LANG=de_DE.UTF-8``); another
+    language is refused, from the environment too: the variable is set for gpu-advisor alone."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         from gpu_advisor.engine.i18n.click_words import locale_language

@@ -17,10 +17,11 @@ def lines_within(
     """The lines of ``handle``, each read up to ``line_limit`` characters: a longer one raises
     ``too_long(line number)``; past ``total_limit`` characters in all, ``too_much(characters read)``."""
     number = read = 0
-    while line := handle.readline(line_limit + 1):
+    # A line of the limit and its line break is within it: two characters more are read to tell.
+    while line := handle.readline(line_limit + 2):
         number += 1
         read += len(line)
-        if len(line) > line_limit:
+        if len(line.rstrip("\r\n")) > line_limit:
             raise too_long(number)
         if total_limit is not None and too_much is not None and read > total_limit:
             raise too_much(read)
