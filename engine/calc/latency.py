@@ -48,6 +48,11 @@ class OperatingPoint(NamedTuple):
     saturated: bool
     """The load asks more than the replica delivers: the figures are its ceiling, and the queue grows."""
 
+    @property
+    def request_seconds(self) -> float | None:
+        """A request from its start to its last token: the requests in flight over the rate (Little)."""
+        return self.in_flight / self.requests_per_second if self.requests_per_second else None
+
 
 def _queue_and_prefill_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
     """Time to first token of a prompt with other prompts arriving at ``rate`` and ``decoding`` other

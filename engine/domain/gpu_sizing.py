@@ -84,6 +84,9 @@ class GpuSizing(ResultModel):
     time_to_first_token_ms: float | None
     """At the peak with the load spread over the replicas (a batch: a lone prompt's prefill)."""
     time_per_output_token_ms: float | None
+    request_seconds: float | None = None
+    """A request from its start to its last token at that operating point (requests in flight over the
+    rate): what the memo says of a batch, whose time per output token carries the waits for prefills."""
     cards_per_replica: int | None = None
     """The replica evaluated: the count the load runs on (the usual count, fewer for a light load, more
     where that carries the peak on fewer cards or meets the latency targets), or the cards asked for
