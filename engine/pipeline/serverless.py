@@ -22,7 +22,7 @@ from gpu_advisor.engine.calc.serverless import (
 )
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.serving import MAX_START_SECONDS
+from gpu_advisor.engine.domain.knowledge.serving import MAX_START_SECONDS, ServerlessProduct
 from gpu_advisor.engine.domain.results import Option, PriceOrigin
 from gpu_advisor.engine.pipeline.capacity import Capacity, ReplicaPlans
 from gpu_advisor.engine.pipeline.constraints import Constraints
@@ -59,38 +59,26 @@ class Pricer:
         listing = candidate.listing
         month = self._months.get(id(listing.gpu))
         if month is None:
-            # An always-on price below the scaling one (RunPod's active workers) keeps the instances the
-            # load keeps busy long enough running at it.
-            always_on_ratio = listing.warm_usd_per_gpu_hour / listing.usd_per_gpu_hour
-            month = self._months[id(listing.gpu)] = product_month(
-                listing.product,
-                candidate.plan,
-                candidate.size,
-                self.workload,
-                self.knowledge,
-                self._demand,
-                always_on_ratio,
-            )
+            month = self._months[id(listing.gpu)] = self._month(candidate, listing.product)
         bill = serverless_bill(listing, month)
         return PricedServerless(listing, candidate.plan, bill, candidate.excluded_by)
 
     def bill_starting_later(self, candidate: Candidate, extra_seconds: float) -> float:
         """The month of ``candidate`` where each start takes ``extra_seconds`` longer: more requests meet a
         start, so there are fewer of them, each billed longer (not cached: asked of one candidate)."""
-        listing = candidate.listing
-        product = listing.product
+        product = candidate.listing.product
         later = product.model_copy(update={"start_seconds": product.start_seconds + extra_seconds})
+        return serverless_bill(candidate.listing, self._month(candidate, later)).usd_per_month
+
+    def _month(self, candidate: Candidate, product: ServerlessProduct) -> ProductMonth:
+        listing = candidate.listing
+        # An always-on price below the scaling one (RunPod's active workers) keeps the instances the load
+        # keeps busy long enough running at it.
         always_on_ratio = listing.warm_usd_per_gpu_hour / listing.usd_per_gpu_hour
-        month = product_month(
-            later,
-            candidate.plan,
-            candidate.size,
-            self.workload,
-            self.knowledge,
-            self._demand,
-            always_on_ratio,
+        plan, size = candidate.plan, candidate.size
+        return product_month(
+            product, plan, size, self.workload, self.knowledge, self._demand, always_on_ratio
         )
-        return serverless_bill(listing, month).usd_per_month
 
 
 @dataclass(frozen=True)
