@@ -6,7 +6,7 @@ import math
 from typing import NamedTuple
 
 from gpu_advisor.engine.apps.check.proposal_serverless import serverless_cost
-from gpu_advisor.engine.calc.costs import Rental, own_hardware_cost, rent
+from gpu_advisor.engine.calc.costs import own_hardware_cost, rent
 from gpu_advisor.engine.calc.fleets import MixedFleet, base_placements, cheapest_mixed_fleet, replicas_by_hour
 from gpu_advisor.engine.calc.instances import place
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
@@ -118,11 +118,13 @@ def proposal_cost(
         plan = evaluation.market.plans.get(offer.gpu)
         # The days the load comes: a batch's runs (``batch_runs_per_month``), a service's schedule days.
         days = workload.days_per_month
+        # Replicas of the cards one needs on the GPU (all the cards as one replica where fewer are
+        # proposed), each inside one instance.
+        per_replica = proposed_replica_cards(offer, gpus, evaluation)
         if plan is not None and plan.hours_per_day_running is not None:
             # A batch: the proposed cards share the run's card-hours, so more of them finish it sooner;
             # a run, its weights' load included, cannot bill more than its share of the month's hours (it
             # then misses its window).
-            per_replica = proposed_replica_cards(offer, gpus, evaluation)
             cards = math.ceil(gpus / per_replica) * per_replica
             running = plan.hours_per_day_running * plan.gpus / cards
             calendar = knowledge.calendar_hours_per_month()
@@ -133,9 +135,8 @@ def proposal_cost(
             if plan is not None
             else workload.hours_per_month
         )
-        rental = proposed_rental(offer, gpus, hours, price, evaluation)
-        per_replica = proposed_replica_cards(offer, gpus, evaluation)
         linked = offer_linked_sizes(offer)
+        rental = rent(offer, per_replica, math.ceil(gpus / per_replica), hours, linked, price)
         unlinked = tuple(
             size
             for size in offer.instance_gpus
@@ -273,14 +274,6 @@ def proposed_replica_cards(offer: Offer, gpus: int, evaluation: Evaluation) -> i
         replica_cards(gpu_fit(offer.gpu, evaluation), gpus, plan.cards_per_replica if plan else None, counts)
         or 1
     )
-
-
-def proposed_rental(offer: Offer, gpus: int, hours: float, price: float, evaluation: Evaluation) -> Rental:
-    """The proposed cards on the offer's instances: replicas of the cards one needs on its GPU (all the
-    cards as one replica where fewer are proposed), each inside one instance."""
-    per_replica = proposed_replica_cards(offer, gpus, evaluation)
-    linked = offer_linked_sizes(offer)
-    return rent(offer, per_replica, math.ceil(gpus / per_replica), hours, linked, price)
 
 
 def gpu_fit(gpu: str | None, evaluation: Evaluation) -> GpuFit | None:
