@@ -108,11 +108,15 @@ class ServerlessMarket:
         best, workload = self.best, self.pricer.workload
         if best is None or workload.sizing.spare_replicas == 0:
             return None
-        candidate = next(c for c in self.candidates if c.listing is best.listing)
+        candidate = self.candidate_of(best)
         lean = dataclasses.replace(workload, sizing=workload.sizing._replace(spare_replicas=0))
         without = Pricer(lean, self.pricer.knowledge).price(candidate)
         cost = best.bill.usd_per_month - without.bill.usd_per_month
         return cost if cost > 0 else None
+
+    def candidate_of(self, priced: PricedServerless) -> Candidate:
+        """The candidate ``priced`` was priced from, to price it again otherwise."""
+        return next(c for c in self.candidates if c.listing is priced.listing)
 
     def start_break_even(self, usd_per_month: float) -> tuple[float, bool] | None:
         """How many seconds longer each start of ``best``, scaling to zero, may take before its month
@@ -122,7 +126,7 @@ class ServerlessMarket:
         best = self.best
         if best is None or best.bill.priced.kept or best.bill.usd_per_month >= usd_per_month:
             return None
-        candidate = next(c for c in self.candidates if c.listing is best.listing)
+        candidate = self.candidate_of(best)
         low, high = 0.0, float(MAX_START_SECONDS - best.listing.product.start_seconds)
         if self.pricer.bill_starting_later(candidate, high) < usd_per_month:
             return high, True
