@@ -13,7 +13,8 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from gpu_advisor.engine.common.values import finite
-from gpu_advisor.engine.domain.overrides import MAX_USD_PER_GPU_HOUR, Identifier
+from gpu_advisor.engine.domain.knowledge.entries import MAX_USD_PER_GPU_HOUR
+from gpu_advisor.engine.domain.overrides import Identifier
 
 RegionCode = Annotated[str, Field(min_length=1, max_length=120)]
 """A region or zone as the formats write it (``us-east-1``, ``europe-west4-a``): a region the catalog

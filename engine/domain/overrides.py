@@ -16,7 +16,7 @@ from pydantic import Field, model_validator
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Jurisdiction
 from gpu_advisor.engine.domain.distributions import Range
-from gpu_advisor.engine.domain.knowledge.entries import ClusterNetwork
+from gpu_advisor.engine.domain.knowledge.entries import ClusterNetwork, GpuHourPrice
 from gpu_advisor.engine.domain.requests import DepreciationYears
 from gpu_advisor.engine.domain.strict_input import StrictInput
 
@@ -25,16 +25,12 @@ IMPORT_FORMATS: tuple[str, ...] = ("skypilot", "gpuhunt", "csv")
 
 Identifier = Annotated[str, Field(min_length=1, max_length=120, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:+-]*$")]
 
-MAX_USD_PER_GPU_HOUR = 1000
-"""The GPU-hour price an overrides file (and an import that writes one) stays below: far above any list
-price of a GPU-hour, so that a price per month, or a whole cluster's, taken for one is refused."""
-
 
 class OfferOverride(StrictInput):
     provider: str
     offer: str
     gpu: str
-    usd_per_gpu_hour: float = Field(gt=0, lt=MAX_USD_PER_GPU_HOUR)
+    usd_per_gpu_hour: GpuHourPrice
     as_of: dt.date | None = None
     """When this rate was agreed or read (default: the file's ``as_of``)."""
     note: str | None = None
@@ -87,7 +83,7 @@ class AddedOffer(StrictInput):
     provider: str
     offer: Identifier
     gpu: str
-    usd_per_gpu_hour: float = Field(gt=0, lt=MAX_USD_PER_GPU_HOUR)
+    usd_per_gpu_hour: GpuHourPrice
     instance_usd_per_hour: float | None = Field(default=None, gt=0)
     """The price of one instance of the largest size, where the source quotes instances."""
     pricing: Literal["on_demand", "spot", "reserved", "capacity_block"]

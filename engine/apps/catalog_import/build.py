@@ -26,8 +26,8 @@ from gpu_advisor.engine.domain.catalog_changes import (
 from gpu_advisor.engine.domain.import_mapping import ImportMappingFile
 from gpu_advisor.engine.domain.import_rows import GpuhuntRow, PlainRow, Row, SkyPilotRow
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import MAX_USD_PER_GPU_HOUR
 from gpu_advisor.engine.domain.overrides import (
-    MAX_USD_PER_GPU_HOUR,
     AddedOffer,
     AddedRegion,
     OfferOverride,

@@ -128,9 +128,13 @@ class PriceOrigin(Strict):
         return self.kind == "overrides" or self.format == "csv"
 
 
-GpuHourPrice = Annotated[float, Field(gt=0, lt=1000)]
-"""A price per GPU-hour: below 1,000 USD, as an overrides file's (``domain/overrides.py``), which keeps every
-monthly and yearly sum finite."""
+MAX_USD_PER_GPU_HOUR = 1000
+"""The GPU-hour price every price stays below (the catalog's, an overrides file's, an import's): far above
+any list price of a GPU-hour, so that a price per month, or a whole cluster's, taken for one is refused,
+and every monthly and yearly sum stays finite."""
+
+GpuHourPrice = Annotated[float, Field(gt=0, lt=MAX_USD_PER_GPU_HOUR)]
+"""A price per GPU-hour: below ``MAX_USD_PER_GPU_HOUR``, as an overrides file's (``domain/overrides.py``)."""
 
 
 CommitmentTerm = Literal["none", "months", "years"]
