@@ -105,9 +105,9 @@ def priced_knowledge(change: PriceChange, knowledge: Knowledge, server_id: str) 
     price outside the bounds an overrides file has."""
     if change.offer_key and change.offer_usd_per_gpu_hour is not None:
         key = change.offer_key
-        if not any(f"{o.provider}/{o.offer}/{o.gpu}" == key for o in knowledge.offers.offers):
+        known = [o.key for o in knowledge.offers.offers]
+        if key not in known:
             # Said as the page's offer box, not as the price (which may be fine) or as sweep's --vary.
-            known = [f"{o.provider}/{o.offer}/{o.gpu}" for o in knowledge.offers.offers]
             raise InputError(unknown_value(OFFER_KEY, key, known), field=OFFER_KEY)
         variable = resolve_variable(f"price:{key}", knowledge)
         knowledge = apply_knowledge(variable, change.offer_usd_per_gpu_hour, knowledge, server_id)
