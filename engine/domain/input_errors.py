@@ -81,9 +81,9 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
 def grouped_digits(given: Any) -> int | None:
     """The whole number a German reader meant with a dot between groups of three digits: YAML reads
     ``1.500`` as 1.5 and ``2.000.000`` as text (None where the value reads otherwise)."""
-    # The part before the dot is one group (1 to 3 digits): 5000.5 has no thousands dot.
+    # 10.000 reads as 10.0 and 1.500 as 1.5: the thousands they may mean, where the part before the dot
+    # is one group of 1 to 3 digits (5000.5 has no thousands dot).
     if isinstance(given, float) and 1 <= given < 1000:
-        # 10.000 reads as 10.0 and 1.500 as 1.5: the thousands they may mean (three digits at most).
         whole = round(given * 1000)
         return whole if abs(given * 1000 - whole) < 1e-6 else None
     if isinstance(given, str):
