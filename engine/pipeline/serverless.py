@@ -59,22 +59,26 @@ class Pricer:
         listing = candidate.listing
         month = self._months.get(id(listing.gpu))
         if month is None:
-            month = self._months[id(listing.gpu)] = self._month(candidate, listing.product)
+            # An always-on price below the scaling one (RunPod's active workers) keeps the instances the
+            # load keeps busy long enough running at it.
+            always_on_ratio = listing.warm_usd_per_gpu_hour / listing.usd_per_gpu_hour
+            month = self._months[id(listing.gpu)] = self._month(candidate, listing.product, always_on_ratio)
         bill = serverless_bill(listing, month)
         return PricedServerless(listing, candidate.plan, bill, candidate.excluded_by)
 
     def bill_starting_later(self, candidate: Candidate, extra_seconds: float) -> float:
-        """The month of ``candidate`` where each start takes ``extra_seconds`` longer: more requests meet a
-        start, so there are fewer of them, each billed longer (not cached: asked of one candidate)."""
+        """The month of ``candidate``, scaling to zero, where each start takes ``extra_seconds`` longer:
+        more requests meet a start, so there are fewer of them, each billed longer (not cached: asked of
+        one candidate). No instance is kept at an always-on price: the endpoint stays as recommended."""
         product = candidate.listing.product
         later = product.model_copy(update={"start_seconds": product.start_seconds + extra_seconds})
-        return serverless_bill(candidate.listing, self._month(candidate, later)).usd_per_month
+        return serverless_bill(candidate.listing, self._month(candidate, later, 1.0)).usd_per_month
 
-    def _month(self, candidate: Candidate, product: ServerlessProduct) -> ProductMonth:
-        listing = candidate.listing
-        # An always-on price below the scaling one (RunPod's active workers) keeps the instances the load
-        # keeps busy long enough running at it.
-        always_on_ratio = listing.warm_usd_per_gpu_hour / listing.usd_per_gpu_hour
+    def _month(
+        self, candidate: Candidate, product: ServerlessProduct, always_on_ratio: float
+    ) -> ProductMonth:
+        """``product``'s month for ``candidate``; ``always_on_ratio``: its price for an instance that runs
+        always over its scaling price (1: none is kept for price)."""
         plan, size = candidate.plan, candidate.size
         return product_month(
             product, plan, size, self.workload, self.knowledge, self._demand, always_on_ratio
