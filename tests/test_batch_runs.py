@@ -4,6 +4,7 @@ figure counts its runs, not the schedule's days; the field belongs to a batch on
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -128,26 +129,47 @@ def check_json(tmp_path: Path, workload: dict[str, Any], proposal: dict[str, Any
     return result
 
 
-def test_a_batch_proposal_on_smaller_replicas_pays_the_runs_card_hours(tmp_path: Path) -> None:
-    """70B BF16: the plan's replicas are 4 × H100; two H100 in one replica do the run's work on half the
-    cards, so in twice the hours: the same card-hours, not half of them."""
+def test_a_batch_proposal_on_smaller_replicas_runs_at_their_own_rate(tmp_path: Path) -> None:
+    """70B BF16: the plan's replicas are 4 × H100; two H100 hold the 140 GB of weights with little room
+    for the KV cache, so a 2-card replica serves far fewer requests a second than half a 4-card one. The
+    proposal was priced as the plan's card-hours spread over its two cards ($1,568 a month) while SIZ009
+    said a run takes about 195 h on them: a run takes its work at the proposed replica's rate (as
+    ``size --cards 2`` gives it), and 4.35 such runs would need more hours than the month has, so the
+    two cards are billed the month's 730 hours."""
     bf16 = {**WEEKLY, "model": {"name": "llama-3.1-70b", "precision": "bf16"}}
     result = run(bf16)
     (plan,) = [p for p in result.sizing.gpus if p.gpu == "h100-sxm"]
     assert plan.cards_per_replica == 4
-    (rental,) = [
-        o for o in result.options if (o.provider, o.offer, o.gpu) == ("runpod", "community", "h100-sxm")
-    ]
+    size = CliRunner().invoke(
+        main,
+        [
+            "size",
+            "--model",
+            "llama-3.1-70b",
+            "--precision",
+            "bf16",
+            "--gpu",
+            "h100-sxm",
+            "--cards",
+            "2",
+            "--requests-per-day",
+            "700000",
+            "--input-tokens",
+            "1500",
+            "--output-tokens",
+            "300",
+            "--load-pattern",
+            "batch",
+            "--format",
+            "json",
+        ],
+    )
+    (two_cards,) = json.loads(size.stdout)["gpus"]
+    run_hours = 700_000 / two_cards["requests_per_second_per_replica"] / 3600
+    assert round(run_hours) == 195 and run_hours * 4.35 > 730
     two = {"deployment": "dedicated_cloud", "provider": "runpod", "offer": "community", "gpu": "h100-sxm"}
     proposed = check_json(tmp_path, bf16, {**two, "gpus": 2, "pricing": "on_demand"})
-    # The plan's card-hours a run at $2.69, 4.35 runs, as the options table bills them for its 8 cards;
-    # the proposal's two cards (one replica of its own size) run four times as long and load the weights
-    # once a run, where the plan's two replicas load them at once (up to a second a run of rounding).
-    assert rental.hours_per_day_running is not None and rental.weights_load_hours is not None
-    work, load = rental.hours_per_day_running, rental.weights_load_hours
-    assert rental.usd_per_month == pytest.approx(2.69 * 4.35 * 8 * (work + load), abs=2.69 * 8 * 4.35 / 3600)
-    expected = 2.69 * 4.35 * 2 * (4 * work + load)
-    assert proposed["usd_per_month"] == pytest.approx(expected, abs=2.69 * 2 * 4.35 / 3600)
+    assert proposed["usd_per_month"] == pytest.approx(2.69 * 2 * 730)
 
 
 def test_a_batch_proposal_too_small_for_its_window_bills_the_month_not_more(tmp_path: Path) -> None:
@@ -194,3 +216,59 @@ def test_a_daily_batch_reads_its_day_as_it_is() -> None:
     result = run({**WEEKLY, "batch_runs_per_month": None})
     assert "DEP034" not in result.fired_rules
     assert finding_message(result, "DEP002").startswith("700,000 requests/day is above the 100,000 line")
+
+
+def test_a_batch_proposal_that_fits_the_month_bills_its_replicas_run(tmp_path: Path) -> None:
+    """A nightly 70B BF16 extraction, 8,000 requests in an 8-hour window on 22 working days, proposed on
+    Scaleway's 2-card H100 instance: $267 a month before (the recommended 4-card replica's run, 0.79 h,
+    spread over two cards), while SIZ009 said a run takes about 5.6 h on them. At the 2-card replica's rate
+    (``size --cards 2``) a run and the 56 s weights' load, billed by the minute: 2 × €3.3099 × 1.16 per
+    hour, 22 runs."""
+    workload = {
+        "name": "nightly-contract-extraction",
+        "model": {"name": "llama-3.3-70b", "precision": "bf16", "custom_weights": True},
+        "requests_per_day": 8000,
+        "avg_input_tokens": 3000,
+        "avg_output_tokens": 400,
+        "load_pattern": "batch",
+        "batch_window_hours": 8,
+        "schedule": "workdays",
+        "personal_data": True,
+        "company_country": "DE",
+    }
+    size = CliRunner().invoke(
+        main,
+        [
+            "size",
+            "--model",
+            "llama-3.3-70b",
+            "--precision",
+            "bf16",
+            "--gpu",
+            "h100-sxm",
+            "--cards",
+            "2",
+            "--requests-per-day",
+            "8000",
+            "--input-tokens",
+            "3000",
+            "--output-tokens",
+            "400",
+            "--load-pattern",
+            "batch",
+            "--schedule",
+            "workdays",
+            "--format",
+            "json",
+        ],
+    )
+    (two_cards,) = json.loads(size.stdout)["gpus"]
+    run_minutes = 8000 / two_cards["requests_per_second_per_replica"] / 60 + 56 / 60
+    assert round(run_minutes / 60, 1) == 5.6
+    scaleway = {"deployment": "dedicated_cloud", "provider": "scaleway", "offer": "h100-sxm-2-80g"}
+    proposed = check_json(
+        tmp_path, workload, {**scaleway, "gpu": "h100-sxm", "gpus": 2, "pricing": "on_demand"}
+    )
+    expected = 2 * 3.3099 * 1.16 * 22 * math.ceil(run_minutes) / 60
+    assert proposed["usd_per_month"] == pytest.approx(expected, abs=0.01)
+    assert proposed["usd_per_month"] == pytest.approx(954.5, abs=0.01)

@@ -18,21 +18,29 @@ def batch_facts(
     """The hours a run takes on the proposed cards, at the estimated throughput of the replicas they hold
     (whole replicas: cards beyond the last one idle), and the run's window (the workload's, within its
     schedule's hours); not known for a service or where the cards hold no replica."""
+    hours = proposed_run_hours(fit, gpus, per_replica, evaluation)
+    if hours is None:
+        return {"batch_run_known": False, "batch_run_hours": 0.0, "batch_run_window_hours": 0.0}
+    window = evaluation.capacity.load.hours_per_day
+    return {"batch_run_known": True, "batch_run_hours": hours, "batch_run_window_hours": window}
+
+
+def proposed_run_hours(
+    fit: GpuFit | None, gpus: int | None, per_replica: int | None, evaluation: Evaluation
+) -> float | None:
+    """The hours a batch run takes on ``gpus`` proposed cards, replicas of ``per_replica`` cards each, at
+    the estimated throughput of such a replica (whole replicas: cards beyond the last one idle); None for
+    a service or where the cards hold no replica."""
     load = evaluation.capacity.load
-    unknown = {"batch_run_known": False, "batch_run_hours": 0.0, "batch_run_window_hours": 0.0}
     if fit is None or not gpus or not per_replica or gpus < per_replica or not load.served_in_paid_hours:
-        return unknown
+        return None
     plan = evaluation.market.plans.get(fit.gpu)
     if plan is not None and plan.cards_per_replica == per_replica:
         rate = plan.requests_per_second_per_replica
     else:
         performance = proposed_performance(fit, per_replica, evaluation)
         if performance is None:
-            return unknown
+            return None
         rate = performance.requests_per_second
     requests_per_run = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR
-    return {
-        "batch_run_known": True,
-        "batch_run_hours": requests_per_run / (gpus // per_replica * rate) / SECONDS_PER_HOUR,
-        "batch_run_window_hours": load.hours_per_day,
-    }
+    return requests_per_run / (gpus // per_replica * rate) / SECONDS_PER_HOUR

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from gpu_advisor.engine.apps.check.proposal_batch import proposed_run_hours
 from gpu_advisor.engine.apps.check.proposal_serverless import serverless_cost
 from gpu_advisor.engine.calc.costs import own_hardware_cost, rent
 from gpu_advisor.engine.calc.fleets import MixedFleet, base_placements, cheapest_mixed_fleet, replicas_by_hour
@@ -122,11 +123,15 @@ def proposal_cost(
         # proposed), each inside one instance.
         per_replica = proposed_replica_cards(offer, gpus, evaluation)
         if plan is not None and plan.hours_per_day_running is not None:
-            # A batch: the proposed cards share the run's card-hours, so more of them finish it sooner;
-            # a run, its weights' load included, cannot bill more than its share of the month's hours (it
-            # then misses its window).
-            cards = math.ceil(gpus / per_replica) * per_replica
-            running = plan.hours_per_day_running * plan.gpus / cards
+            # A batch: a run takes its work at the proposed replicas' rate (as SIZ009 and SIZ019 read it:
+            # a 2-card 70B replica with little room for its cache is slower a card than the recommended
+            # one), so more cards finish it sooner; where that is not known, the proposed cards share the
+            # recommended run's card-hours. A run, its weights' load included, cannot bill more than its
+            # share of the month's hours (it then misses its window).
+            running = proposed_run_hours(gpu_fit(offer.gpu, evaluation), gpus, per_replica, evaluation)
+            if running is None:
+                cards = math.ceil(gpus / per_replica) * per_replica
+                running = plan.hours_per_day_running * plan.gpus / cards
             calendar = knowledge.calendar_hours_per_month()
             longest = calendar / days - plan.weights_load_hours
             plan = plan._replace(hours_per_day_running=min(running, longest))
