@@ -104,3 +104,18 @@ def test_smaller_instances_not_documented_as_linked_are_named() -> None:
         "link, the smaller instance bills less; else propose all 8 (the same bill, room for more "
         "replicas) or an offer sold in smaller linked instances.",
     )
+
+
+def test_two_cards_billed_are_both() -> None:
+    """One H100 on Scaleway's 2-card instance: 2 × €3.3099 × 1.16 × 176 h = $1,352 a month, half of it
+    idle; 'Propose all 2' read oddly."""
+    scaleway = {**P5, "provider": "scaleway", "offer": "h100-sxm-2-80g", "region": "fr-par-2", "gpus": 1}
+    document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": scaleway})
+    for lang, said in (
+        ("en", "Propose both (the same bill"),
+        ("de", "Schlagen Sie beide vor (dieselbe Rechnung"),
+    ):
+        result = check_document(document, "scaleway.yaml", 1, EVALUATED_ON, fmt=Format.named(lang))
+        (item,) = [i for i in result.results if i.rule_id == "PRC013"]
+        assert item.status == "warn" and item.message is not None and said in item.message
+        assert result.usd_per_month is not None and round(result.usd_per_month) == 1352
