@@ -120,6 +120,24 @@ def test_a_batch_has_no_latency_targets() -> None:
         validate_workload({**WEEKLY, "max_time_to_first_token_ms": 500}, "test")
 
 
+def two_h100_replica_rate(
+    model: str, requests_per_day: int, input_tokens: int, output_tokens: int, schedule: str = "always"
+) -> float:
+    """The requests a second of one 2 × H100 replica of ``model`` in BF16 with a batch's full batch, as
+    ``size --cards 2`` gives it (the public figure the proposal's run is checked against)."""
+    load = [str(requests_per_day), "--input-tokens", str(input_tokens), "--output-tokens", str(output_tokens)]
+    size = CliRunner().invoke(
+        main,
+        [
+            *("size", "--model", model, "--precision", "bf16", "--gpu", "h100-sxm", "--cards", "2"),
+            *("--requests-per-day", *load, "--load-pattern", "batch", "--schedule", schedule),
+            *("--format", "json"),
+        ],
+    )
+    (two_cards,) = json.loads(size.stdout)["gpus"]
+    return float(two_cards["requests_per_second_per_replica"])
+
+
 def check_json(tmp_path: Path, workload: dict[str, Any], proposal: dict[str, Any]) -> dict[str, Any]:
     path = tmp_path / "proposal.json"
     path.write_text(json.dumps({"workload": workload, "proposal": proposal}), encoding="utf-8")
@@ -140,32 +158,8 @@ def test_a_batch_proposal_on_smaller_replicas_runs_at_their_own_rate(tmp_path: P
     result = run(bf16)
     (plan,) = [p for p in result.sizing.gpus if p.gpu == "h100-sxm"]
     assert plan.cards_per_replica == 4
-    size = CliRunner().invoke(
-        main,
-        [
-            "size",
-            "--model",
-            "llama-3.1-70b",
-            "--precision",
-            "bf16",
-            "--gpu",
-            "h100-sxm",
-            "--cards",
-            "2",
-            "--requests-per-day",
-            "700000",
-            "--input-tokens",
-            "1500",
-            "--output-tokens",
-            "300",
-            "--load-pattern",
-            "batch",
-            "--format",
-            "json",
-        ],
-    )
-    (two_cards,) = json.loads(size.stdout)["gpus"]
-    run_hours = 700_000 / two_cards["requests_per_second_per_replica"] / 3600
+    rate = two_h100_replica_rate("llama-3.1-70b", 700_000, 1500, 300)
+    run_hours = 700_000 / rate / 3600
     assert round(run_hours) == 195 and run_hours * 4.35 > 730
     two = {"deployment": "dedicated_cloud", "provider": "runpod", "offer": "community", "gpu": "h100-sxm"}
     proposed = check_json(tmp_path, bf16, {**two, "gpus": 2, "pricing": "on_demand"})
@@ -236,34 +230,8 @@ def test_a_batch_proposal_that_fits_the_month_bills_its_replicas_run(tmp_path: P
         "personal_data": True,
         "company_country": "DE",
     }
-    size = CliRunner().invoke(
-        main,
-        [
-            "size",
-            "--model",
-            "llama-3.3-70b",
-            "--precision",
-            "bf16",
-            "--gpu",
-            "h100-sxm",
-            "--cards",
-            "2",
-            "--requests-per-day",
-            "8000",
-            "--input-tokens",
-            "3000",
-            "--output-tokens",
-            "400",
-            "--load-pattern",
-            "batch",
-            "--schedule",
-            "workdays",
-            "--format",
-            "json",
-        ],
-    )
-    (two_cards,) = json.loads(size.stdout)["gpus"]
-    run_minutes = 8000 / two_cards["requests_per_second_per_replica"] / 60 + 56 / 60
+    rate = two_h100_replica_rate("llama-3.3-70b", 8_000, 3000, 400, "workdays")
+    run_minutes = 8000 / rate / 60 + 56 / 60
     assert round(run_minutes / 60, 1) == 5.6
     scaleway = {"deployment": "dedicated_cloud", "provider": "scaleway", "offer": "h100-sxm-2-80g"}
     proposed = check_json(
