@@ -4,6 +4,7 @@ at the full context. Worked out by hand from the model's KV cache per token and 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from helpers import EVALUATED_ON
 from gpu_advisor.api import check, render_memo
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.calc.latency import at_rate
 from gpu_advisor.engine.calc.replicas import latency_at_peak, plans_by_gpu
 from gpu_advisor.engine.calc.sizing import full_context_sequences, size_model
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -81,13 +83,18 @@ def test_a_light_long_context_load_runs_on_one_h200_a_replica() -> None:
     figures = size_model(knowledge, 13, 13, "fp16", r.workload.attention_shape, 32_768)
     assert full_context_sequences(knowledge, figures, "h200", 1) == 3
     assert "| h200 | 141 GB | 1 | 1 |" in render_memo(r)
-    assert "light load: 2 cards usual; 3 full-context sequences fit |" in render_memo(r)
+    # Three requests in flight at the full context: at most 0.398 requests/s a replica (less than the
+    # headroom's 0.875 x 70 % / 1.07 = 0.57), more than the peak's 0.391.
+    assert row.kv_held_requests_per_second == pytest.approx(0.3978, abs=1e-4)
+    assert "light load: 2 cards usual; 3 full-context sequences fit, so at most 0.4 req/s a replica |" in (
+        render_memo(r)
+    )
     assert row.full_context_sequences == 3
 
 
 def test_a_load_that_keeps_more_requests_in_flight_than_one_card_holds_gets_the_usual_count() -> None:
-    # Fifty times the load: each 1-card replica would keep more than three full-context requests in
-    # flight at its peak, so the H200 replicas take the usual two cards.
+    # Fifty times the load: 1-card replicas, each carrying at most the rate that keeps three full-context
+    # requests in flight, need more cards in all than 2-card ones, so the H200 replicas take the usual two.
     r = result(requests_per_day=1_000_000)
     row = next(g for g in r.sizing.gpus if g.gpu == "h200")
     assert row.cards_per_replica == 2
@@ -117,17 +124,19 @@ def test_size_shows_the_cards_the_load_runs_on_and_the_usual_count() -> None:
         "--output-tokens",
         "500",
     ]
-    output = CliRunner().invoke(main, args, env={"COLUMNS": "200"}).output
+    output = CliRunner().invoke(main, args, env={"COLUMNS": "250"}).output
     h200 = next(line for line in output.splitlines() if line.startswith("h200"))
     assert h200.split()[:8] == ["h200", "141", "GB", "1", "1", "0.87", "1", "1"]
-    assert h200.endswith("light load: 2 cards usual; 3 full-context sequences fit")
+    assert h200.endswith(
+        "light load: 2 cards usual; 3 full-context sequences fit, so at most 0.4 req/s a replica"
+    )
 
 
-def test_the_in_flight_check_decides_where_one_card_would_be_fewer_in_all() -> None:
+def test_one_card_replicas_carry_at_most_what_their_cache_holds_so_two_cards_win() -> None:
     """At 100,000 requests a day 1-card H200 replicas would carry the peak on as few cards in all as
-    2-card ones (four, spares aside), and the order of counts prefers the smaller replica, but each would
-    keep more requests in flight at its peak than the three full-context sequences its cache holds: the
-    H200 replicas keep the usual two cards."""
+    2-card ones by the headroom alone (four, spares aside), but each holds three full-context sequences:
+    capped at the rate that keeps three requests in flight, 1-card replicas need five, so the H200
+    replicas keep the usual two cards."""
     knowledge = load_knowledge()
     workload = validate_workload({**CUSTOM_13B, "requests_per_day": 100_000}, "test")
     capacity = plan_capacity(complete_workload(workload, knowledge), knowledge)
@@ -136,10 +145,38 @@ def test_the_in_flight_check_decides_where_one_card_would_be_fewer_in_all() -> N
         knowledge, capacity.figures, capacity.load, *tokens, capacity.sizing, cards={"h200": 1}, only={"h200"}
     )["h200"]
     chosen = capacity.plans["h200"]
-    assert (chosen.cards_per_replica, one_card.cards_per_replica) == (2, 1)
-    assert one_card.gpus == chosen.gpus == 4  # a tie the smaller replica wins: only the check keeps it out
-    in_flight = latency_at_peak(one_card).in_flight
-    assert in_flight > full_context_sequences(knowledge, capacity.figures, "h200", 1) == 3
+    assert (chosen.cards_per_replica, chosen.gpus, chosen.rate_kv_holds) == (2, 4, None)
+    held = one_card.rate_kv_holds
+    assert held is not None
+    assert full_context_sequences(knowledge, capacity.figures, "h200", 1) == 3
+    assert at_rate(one_card.roofline, held).in_flight == pytest.approx(3, rel=1e-6)
+    peak = capacity.load.peak_requests_per_second
+    by_headroom = math.ceil(
+        peak / (one_card.requests_per_second_per_replica * capacity.sizing.capacity_share)
+    )
+    assert (by_headroom, one_card.replicas) == (4, math.ceil(peak / held)) == (4, 5)
+    assert latency_at_peak(one_card).in_flight <= 3
+
+
+def test_a_light_count_takes_more_replicas_before_more_cards() -> None:
+    """At 70,000 requests a day three 1-card H200 replicas would carry the peak by the headroom, each
+    keeping more requests in flight than the three full-context sequences its cache holds: four of them
+    hold it, as few cards as two 2-card replicas, and the smaller replica wins the tie (before, the
+    1-card count was dropped for the usual two cards)."""
+    knowledge = load_knowledge()
+    workload = validate_workload({**CUSTOM_13B, "requests_per_day": 70_000}, "test")
+    capacity = plan_capacity(complete_workload(workload, knowledge), knowledge)
+    plan = capacity.plans["h200"]
+    assert plan.rate_kv_holds is not None
+    peak = capacity.load.peak_requests_per_second
+    by_headroom = math.ceil(peak / (plan.requests_per_second_per_replica * capacity.sizing.capacity_share))
+    assert (plan.cards_per_replica, by_headroom, plan.replicas) == (
+        1,
+        3,
+        math.ceil(peak / plan.rate_kv_holds),
+    )
+    assert plan.replicas == 4
+    assert latency_at_peak(plan).in_flight <= 3
 
 
 def test_a_light_load_keeps_single_pcie_cards_that_the_usual_count_would_rule_out() -> None:
@@ -164,3 +201,37 @@ def test_a_light_load_keeps_single_pcie_cards_that_the_usual_count_would_rule_ou
     )
     net = {item.rule_id: item.status for item in checked.results if item.rule_id.startswith("NET")}
     assert "fail" not in net.values()
+
+
+def test_a_load_a_single_card_no_longer_holds_costs_no_less_than_a_larger_one() -> None:
+    """A 32B FP8 checker on its own weights with a 32k context, around the clock: at 11,000 requests a day
+    one 1-card A100 PCIe replica would carry the peak's 0.215 requests/s within the headroom, but its four
+    full-context requests in flight hold only 0.186; the load takes two of them, not one 2-card replica
+    over PCIe (NET001), so it costs less than the same load at 11,500 (before, the A100 was dropped and
+    the recommendation was a $2,250 H100 where 11,500 requests cost $1,839 on A100s)."""
+    checker: dict[str, Any] = {
+        "name": "checker",
+        "model": {"name": "qwen2.5-32b", "precision": "fp8", "custom_weights": True},
+        "avg_input_tokens": 6000,
+        "avg_output_tokens": 400,
+        "context_tokens": 32_768,
+        "load_pattern": "steady",
+        "schedule": "always",
+        "latency_sensitive": False,
+        "personal_data": True,
+        "model_stable": True,
+        "company_country": "DE",
+    }
+    light, heavier = (
+        recommend(validate_workload({**checker, "requests_per_day": n}, "test"), EVALUATED_ON)
+        for n in (11_000, 11_500)
+    )
+    row = next(g for g in light.sizing.gpus if g.gpu == "a100-80gb-pcie")
+    held = row.kv_held_requests_per_second
+    assert held is not None and row.full_context_sequences == 4
+    peak = light.sizing.load.peak_requests_per_second  # type: ignore[union-attr]
+    assert peak == pytest.approx(11_000 / 86_400 * 1.6891)
+    assert (row.cards_per_replica, row.replicas, row.not_recommended_by) == (1, math.ceil(peak / held), ())
+    assert row.replicas == 2
+    assert (light.decision.gpu, light.decision.gpus) == ("a100-80gb-pcie", 2)
+    assert light.decision.usd_per_month < heavier.decision.usd_per_month

@@ -12,6 +12,7 @@ from gpu_advisor.engine.calc.policy import Sizing, sizing_policy
 from gpu_advisor.engine.calc.replicas import (
     ReplicaPlan,
     cards_key,
+    kv_held_rate,
     plan_replicas,
     plans_by_gpu,
 )
@@ -26,7 +27,8 @@ from gpu_advisor.engine.pipeline.defaults import DERIVATIONS, context_for
 from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
 from gpu_advisor.engine.pipeline.fit import WORKLOAD_SCENARIO, assert_gpu_fits
 from gpu_advisor.engine.pipeline.latency_fit import EVERY_GPU, Defaulted, latency_fit_facts
-from gpu_advisor.engine.report.recommendation import size_result, sizing_policy_result, sizing_rows
+from gpu_advisor.engine.report.recommendation import size_result, sizing_policy_result
+from gpu_advisor.engine.report.sizing_rows import sizing_rows
 from gpu_advisor.engine.rulebook.conclusions import dropped_targets, dropping_firings, unsuitable_gpus
 from gpu_advisor.engine.rulebook.durable import Evaluator, Firing
 
@@ -274,7 +276,19 @@ def judged(
         plans = {}
     performances = configurations(knowledge, figures, request, tokens, plans)
     if sized is not None and sizing is not None and request.cards is not None:
-        plans = {gpu: plan_replicas(p, sized.load, sizing) for gpu, p in performances.items()}
+        # A service's replicas of fewer cards than the usual count carry at most what their KV cache
+        # holds at the full context; where it holds no full-context request, the row's note says so and
+        # the replicas are the headroom's.
+        service = not sized.load.served_in_paid_hours
+        plans = {
+            gpu: plan_replicas(
+                p,
+                sized.load,
+                sizing,
+                (kv_held_rate(knowledge, figures, p, sizing) or None) if service else None,
+            )
+            for gpu, p in performances.items()
+        }
     if request.gpu is not None and request.gpu not in performances:
         held = f"the weights and one request of {tokens[0] + tokens[1]:,} tokens"
         if request.cards:

@@ -36,7 +36,9 @@ def replicas_by_hour(plan: ReplicaPlan, traffic: DailyTraffic, load: Load, sizin
     busiest minutes at what a replica is sized to carry (within the latency targets and the headroom),
     at least one, plus the plan's spares, at least ``min_replicas``; at the busiest hour that is the
     plan's own count."""
-    capacity = usable_rate(plan.requests_per_second_per_replica, plan.rate_within_targets_per_replica, sizing)
+    capacity = usable_rate(
+        plan.requests_per_second_per_replica, plan.rate_within_targets_per_replica, sizing, plan.rate_kv_holds
+    )
     burst, average = load.peak_within_hour, load.average_requests_per_second
     counts = []
     for served, relative in zip(traffic.served, traffic.relative_rate, strict=True):

@@ -269,3 +269,31 @@ def highest_rate_within(
         else:
             high = middle
     return low
+
+
+@per_object(entries=RATES_KEPT)
+def highest_rate_holding(roofline: Roofline, ceiling: float, sequences: int, /) -> float:
+    """The highest arrival rate, at most ``ceiling``, at which the requests in flight (Little's law: the
+    rate times a request's time, which grows with the rate) stay within ``sequences`` and the replica is
+    not saturated; 0 where even a lone request exceeds them."""
+
+    def holds(rate: float) -> bool:
+        point = at_rate(roofline, rate)
+        return not point.saturated and point.in_flight <= sequences + IN_FLIGHT_SLACK
+
+    if holds(ceiling):
+        return ceiling
+    if sequences < 1:
+        return 0.0
+    low, high = 0.0, ceiling
+    for _ in range(ITERATIONS):
+        middle = (low + high) / 2
+        if holds(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+IN_FLIGHT_SLACK = 1e-9
+"""Requests in flight that are a whole number up to floating-point noise count as that number."""

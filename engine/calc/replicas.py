@@ -17,7 +17,13 @@ from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.checkpoint import read_at_start_gb
-from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, request_times, saturation
+from gpu_advisor.engine.calc.latency import (
+    OperatingPoint,
+    at_rate,
+    highest_rate_holding,
+    request_times,
+    saturation,
+)
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
 from gpu_advisor.engine.calc.policy import (
     KeptTargets,
@@ -86,24 +92,26 @@ class ReplicaPlan(NamedTuple):
     as the instances' boot is not known. An hourly rental bills it with the run (``listings.plan_hours``).
     0 for a service: a service's daily start on an hourly offer is not billed (docs/economics.md, "What is
     not modelled")."""
+    rate_kv_holds: float | None = None
+    """A service's replica below the usual card count (a light load's): the highest rate per replica
+    whose requests in flight its KV cache holds, each at the full serving context (``kv_held_rate``),
+    where that is less than the headroom lets it carry; its replicas carry at most this. None otherwise."""
 
 
-def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing) -> int:
+def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing, held: float | None = None) -> int:
     """The replicas the peak (or the batch's work in its window) needs, spares aside; ``within``: the
-    rate per replica within the latency targets (``rate_within_targets``)."""
+    rate per replica within the latency targets (``rate_within_targets``); ``held``: at most this rate
+    (``ReplicaPlan.rate_kv_holds``)."""
     if load.served_in_paid_hours:
         work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
         needed = work_seconds / sizing.batch_capacity_share / (load.hours_per_day * SECONDS_PER_HOUR)
         return max(1, math.ceil(needed))
-    return _service_for_peak(load.peak_requests_per_second, rps, within, sizing)
+    return max(1, math.ceil(load.peak_requests_per_second / usable_rate(rps, within, sizing, held)))
 
 
-def _service_for_peak(peak: float, rps: float, within: float | None, sizing: Sizing) -> int:
-    """A service's replicas for ``peak`` requests a second, spares aside (``usable_rate`` each)."""
-    return max(1, math.ceil(peak / usable_rate(rps, within, sizing)))
-
-
-def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> tuple[float, int, int]:
+def _count_order(
+    performance: ReplicaPerformance, held: float | None, load: Load, sizing: Sizing
+) -> tuple[float, int, int]:
     """How ``plans_by_gpu`` ranks a card count: one whose replicas can be planned to every latency
     target first, else the one that comes closest (``shortfall_alone``; a dropped default target counts
     here, ``Sizing.choosing_cards``); then the fewest cards for the peak, then the fewer cards per
@@ -114,7 +122,7 @@ def _count_order(performance: ReplicaPerformance, load: Load, sizing: Sizing) ->
         shortfall = shortfall_alone(performance, sizing.choosing_cards())
         within = rate_within_targets(performance, sizing)
     cards = performance.cards
-    return shortfall, _for_peak(performance.requests_per_second, within, load, sizing) * cards, cards
+    return shortfall, _for_peak(performance.requests_per_second, within, load, sizing, held) * cards, cards
 
 
 def without_spares(plan: ReplicaPlan) -> ReplicaPlan:
@@ -124,7 +132,10 @@ def without_spares(plan: ReplicaPlan) -> ReplicaPlan:
     return plan._replace(replicas=replicas, spare_replicas=0, gpus=replicas * plan.cards_per_replica)
 
 
-def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -> ReplicaPlan:
+def plan_replicas(
+    performance: ReplicaPerformance, load: Load, sizing: Sizing, held: float | None = None
+) -> ReplicaPlan:
+    """``performance``'s replicas at ``load``; ``held``: ``ReplicaPlan.rate_kv_holds`` (``kv_held_rate``)."""
     within = None if load.served_in_paid_hours else rate_within_targets(performance, sizing)
     kept = None if within is None else kept_targets(performance.roofline, sizing)
     return _planned(
@@ -141,6 +152,7 @@ def plan_replicas(performance: ReplicaPerformance, load: Load, sizing: Sizing) -
         kept,
         load,
         sizing,
+        held,
     )
 
 
@@ -151,7 +163,7 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
     the step times (the latencies shown) stay the estimate's."""
     if factor == 1.0:
         return plan
-    within = plan.rate_within_targets_per_replica
+    within, held = plan.rate_within_targets_per_replica, plan.rate_kv_holds
     return _planned(
         plan.gpu,
         plan.cards_per_replica,
@@ -166,6 +178,7 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
         plan.kept_targets,
         load,
         sizing,
+        None if held is None else held * factor,
     )
 
 
@@ -183,6 +196,7 @@ def _planned(
     kept: KeptTargets | None,
     load: Load,
     sizing: Sizing,
+    held: float | None = None,
 ) -> ReplicaPlan:
     """A replica's plan from its rate (and, for a service, its rate within the latency targets) at
     ``load``: the replicas and how busy they are are the only parts that depend on the load and the
@@ -197,8 +211,8 @@ def _planned(
         average_share = at_peak * load.served_share_of_paid_hours
         peak_rate: float | None = None
     else:
-        for_peak = _for_peak(rps, within, load, sizing)
-        for_throughput = for_peak if within is None else _for_peak(rps, None, load, sizing)
+        for_peak = _for_peak(rps, within, load, sizing, held)
+        for_throughput = for_peak if within is None else _for_peak(rps, None, load, sizing, held)
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         hours_running = None
         at_peak = load.peak_requests_per_second / (replicas * rps)
@@ -234,6 +248,7 @@ def _planned(
         kept_targets=kept,
         replicas_for_throughput=for_throughput,
         spread=sizing.spread,
+        rate_kv_holds=held,
     )
 
 
@@ -303,9 +318,14 @@ def plans_by_gpu(
         if only is not None and gpu not in only:
             continue
         fit = fits[gpu]
-        # Counts below the usual one are planned to check them against their peak; the chosen one's plan
-        # is kept.
-        light: dict[int, ReplicaPlan] = {}
+        # A count below the usual one carries at most the rate whose requests in flight its KV cache holds
+        # at the full context: more replicas of it carry the rest. A batch runs its replicas full, so it
+        # runs on the usual count or more unless the cards are given.
+        held = (
+            {}
+            if load.served_in_paid_hours
+            else {p.cards: kv_held_rate(knowledge, figures, p, sizing) for p in candidates}
+        )
         if cards is not None and gpu in cards:
             given = cards[gpu]
             candidates = (
@@ -313,20 +333,17 @@ def plans_by_gpu(
                 or tuple(p for p in candidates if not below_usual(p, fit))[:1]
             )
         else:
-            light = {p.cards: plan_replicas(p, load, sizing) for p in candidates if below_usual(p, fit)}
             candidates = tuple(
-                p
-                for p in candidates
-                if p.cards not in light or holds_its_peak(light[p.cards], fit, figures, knowledge)
+                p for p in candidates if not below_usual(p, fit) or held.get(p.cards, 0.0) != 0.0
             )
         # The plan of the winning count only: the others are compared by what decides between them (a
         # lone count, as at the cards given, needs no comparing).
         chosen = (
             candidates[0]
             if len(candidates) == 1
-            else min(candidates, key=lambda performance: _count_order(performance, load, sizing))
+            else min(candidates, key=lambda p: _count_order(p, held.get(p.cards), load, sizing))
         )
-        plan = light.get(chosen.cards) or plan_replicas(chosen, load, sizing)
+        plan = plan_replicas(chosen, load, sizing, held.get(chosen.cards))
         if load.served_in_paid_hours:
             # A batch's replicas load the weights at each run's start.
             memory = plan.cards_per_replica * knowledge.gpu(gpu).memory_bytes
@@ -337,25 +354,25 @@ def plans_by_gpu(
     return plans
 
 
-IN_FLIGHT_SLACK = 1e-9
-"""Requests in flight that are a whole number up to floating-point noise count as that number."""
-
-
 def below_usual(performance: ReplicaPerformance, fit: GpuFit) -> bool:
     """A light load's count, below the usual one (``GpuFit.gpus_for_light_load``)."""
     return fit.gpus_with_kv_reserve is not None and performance.cards < fit.gpus_with_kv_reserve
 
 
-def holds_its_peak(plan: ReplicaPlan, fit: GpuFit, figures: SizingFigures, knowledge: Knowledge) -> bool:
-    """A replica below the usual count carries its load only where its KV cache holds every request the
-    peak keeps in flight on it, each at the full serving context, and the peak does not saturate it (at
-    the usual count or more, the usual count's definition holds it)."""
-    point = latency_at_peak(plan)
-    if point.saturated:
-        return False
-    return math.ceil(point.in_flight - IN_FLIGHT_SLACK) <= full_context_sequences(
-        knowledge, figures, fit.gpu, plan.cards_per_replica
-    )
+def kv_held_rate(
+    knowledge: Knowledge, figures: SizingFigures, performance: ReplicaPerformance, sizing: Sizing
+) -> float | None:
+    """``ReplicaPlan.rate_kv_holds`` of a service's replica of ``performance``: below the usual count, the
+    highest rate per replica at which every request in flight fits its KV cache at the full serving
+    context (0 where not even a lone request's does); None at the usual count or more (its definition
+    holds that) and where the headroom and the latency targets keep the replica below that rate anyway."""
+    fit = next(f for f in figures.fits if f.gpu == performance.gpu)
+    if not below_usual(performance, fit):
+        return None
+    ceiling = usable_rate(performance.requests_per_second, rate_within_targets(performance, sizing), sizing)
+    sequences = full_context_sequences(knowledge, figures, fit.gpu, performance.cards)
+    held = highest_rate_holding(performance.roofline, ceiling, sequences)
+    return None if held >= ceiling else held
 
 
 def cards_key(cards: Mapping[str, int]) -> str:

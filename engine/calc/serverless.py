@@ -241,10 +241,16 @@ def product_month(
         running = work_per_day / instances
         share = running / load.hours_per_day
         return ProductMonth(month, size, instances, spare, 0, instance_rps, cold, work_hours, share, running)
-    # An instance of several replicas carries each one's rate within the latency targets and headroom.
-    within = plan.rate_within_targets_per_replica
+    # An instance of several replicas carries each one's rate within the latency targets, the headroom
+    # and what its KV cache holds.
+    within, held = plan.rate_within_targets_per_replica, plan.rate_kv_holds
     per_instance = size // plan.cards_per_replica
-    capacity = usable_rate(instance_rps, None if within is None else within * per_instance, sizing)
+    capacity = usable_rate(
+        instance_rps,
+        None if within is None else within * per_instance,
+        sizing,
+        None if held is None else held * per_instance,
+    )
     for_peak = max(1, math.ceil(load.peak_requests_per_second / capacity))
     key = (plan.gpu, size)
     day = demand.get(key)

@@ -99,6 +99,10 @@ class GpuSizing(ResultModel):
     engine's maximum."""
     full_context_sequences: int | None = None
     """Sequences of the full serving context one replica's KV cache holds at ``cards_per_replica``."""
+    kv_held_requests_per_second: float | None = None
+    """A replica below the usual count (``gpus_with_kv_reserve``) carries at most this rate: the one at
+    which its requests in flight fill ``full_context_sequences``, each at the full context. More replicas
+    carry the rest. None where the headroom and the latency targets keep it below that rate anyway."""
     kv_cache_copies: float | None = None
     """Copies of each token's KV cache the tensor-parallel group of a replica of ``cards_per_replica``
     cards keeps (``calc.sizing.kv_copies``; ``kv_tokens_capacity`` is at the usual count): 1 where the

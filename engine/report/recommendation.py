@@ -17,21 +17,18 @@ from gpu_advisor.engine.calc.calibration import (
     set_statistics,
 )
 from gpu_advisor.engine.calc.fleet_billing import autoscaled_billing
-from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
+from gpu_advisor.engine.calc.latency import OperatingPoint
 from gpu_advisor.engine.calc.listings import build_options
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performances
 from gpu_advisor.engine.calc.policy import Sizing
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak, parse_cards
-from gpu_advisor.engine.calc.sizing import SizingFigures, full_context_sequences
-from gpu_advisor.engine.common.trusted import trusted
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.results import (
     Charts,
     Finding,
-    GpuSizing,
-    OperatingPointResult,
     Option,
     Recommendation,
     SizeResult,
@@ -40,145 +37,16 @@ from gpu_advisor.engine.domain.results import (
 )
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
-from gpu_advisor.engine.pipeline.latency_fit import EVERY_GPU
 from gpu_advisor.engine.pipeline.serverless import serverless_option
 from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_rent
 from gpu_advisor.engine.report.findings import findings_for
-from gpu_advisor.engine.report.launch import replica_launch
 from gpu_advisor.engine.report.price_age import dated_prices
+from gpu_advisor.engine.report.sizing_rows import sizing_rows
 from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
 from gpu_advisor.engine.rulebook.details import EconomicsDetails
 from gpu_advisor.engine.rulebook.durable import Firing
 from gpu_advisor.engine.rulebook.loading import load_rulebook
 from gpu_advisor.engine.rulebook.schema import Rulebook
-
-
-def sizing_rows(
-    knowledge: Knowledge,
-    figures: SizingFigures,
-    unsuitable: dict[str, list[str]],
-    plans: dict[str, ReplicaPlan],
-    performances: Mapping[str, ReplicaPerformance] | None = None,
-    points: Mapping[str, OperatingPoint] | None = None,
-    concurrency: int | None = None,
-    admitted: str | None = None,
-    model: tuple[str | None, bool] = (None, False),
-) -> tuple[GpuSizing, ...]:
-    """One row per GPU; ``admitted``: the GPUs the workload may have (``GpuVerdicts.admitted``), which
-    each row's ``offered`` reads; ``model``: the catalog model and whether its weights are the team's
-    own, for each row's launch command."""
-    sold = None if admitted in (None, EVERY_GPU) else parse_cards(admitted)
-    rows = []
-    for fit in figures.fits:
-        blocked = tuple(unsuitable.get(fit.gpu, ()))
-        plan = None if blocked else plans.get(fit.gpu)
-        performance = (performances or {}).get(fit.gpu)
-        point = (points or {}).get(fit.gpu)
-        cards = plan.cards_per_replica if plan else (performance.cards if performance else None)
-        tensor = (
-            plan.cards_per_replica // plan.pipeline_stages
-            if plan
-            else (performance.tensor_parallel if performance else None)
-        )
-        stages = plan.pipeline_stages if plan else (performance.pipeline_stages if performance else None)
-        rows.append(
-            trusted(
-                GpuSizing,
-                gpu=fit.gpu,
-                name=fit.name,
-                memory_gb=fit.memory_gb,
-                interconnect=fit.interconnect,
-                segment=fit.segment,
-                gpus_for_weights=fit.gpus_for_weights,
-                gpus_recommended=None if blocked else fit.gpus_with_kv_reserve,
-                gpus_with_kv_reserve=fit.gpus_with_kv_reserve,
-                kv_headroom_gb=fit.kv_headroom_gb,
-                kv_tokens_capacity=fit.kv_tokens_capacity,
-                not_recommended_by=blocked,
-                **(_planned(knowledge, figures, fit.gpu, plan) if plan else NOT_PLANNED),
-                cards_per_replica=cards,
-                tensor_parallel=tensor,
-                pipeline_stages=stages,
-                concurrent_requests=plan.batch if plan else (performance.batch if performance else None),
-                kv_cache_copies=figures.kv_copies_on(tensor) if tensor else None,
-                at_concurrency=None
-                if point is None or performance is None or concurrency is None
-                else _at_concurrency(point, performance, concurrency),
-                offered=None if sold is None or cards is None else sold.get(fit.gpu, 0) >= cards,
-                launch=replica_launch(knowledge, figures, model, fit.gpu, tensor, stages)
-                if tensor and stages and (plan is not None or point is not None)
-                else None,
-            )
-        )
-    return tuple(rows)
-
-
-NOT_PLANNED: dict[str, Any] = dict.fromkeys(
-    (
-        "replicas",
-        "gpus_total",
-        "requests_per_second_per_replica",
-        "output_tokens_per_second_per_replica",
-        "utilization",
-        "capacity_utilization_at_peak",
-        "spare_replicas",
-        "hours_per_day_running",
-        "time_to_first_token_ms",
-        "time_per_output_token_ms",
-        "request_seconds",
-        "full_context_sequences",
-        "time_to_first_token_alone_ms",
-        "time_per_output_token_alone_ms",
-        "meets_latency_targets",
-        "kept_max_time_to_first_token_ms",
-        "kept_max_time_per_output_token_ms",
-        "sized_for_latency",
-        "replicas_for_throughput",
-    )
-)
-"""A sizing row's figures of the replica plan, for a GPU that has none (ruled out, or no plan made)."""
-
-
-def _planned(knowledge: Knowledge, figures: SizingFigures, gpu: str, plan: ReplicaPlan) -> dict[str, Any]:
-    """A sizing row's figures of the GPU's replica plan (the keys of ``NOT_PLANNED``)."""
-    at_peak, alone, kept = latency_at_peak(plan), lone_request(plan.roofline), plan.kept_targets
-    return {
-        "replicas": plan.replicas,
-        "gpus_total": plan.gpus,
-        "requests_per_second_per_replica": plan.requests_per_second_per_replica,
-        "output_tokens_per_second_per_replica": plan.output_tokens_per_second_per_replica,
-        "utilization": plan.utilization,
-        "capacity_utilization_at_peak": plan.capacity_utilization_at_peak,
-        "spare_replicas": plan.spare_replicas,
-        "hours_per_day_running": plan.hours_per_day_running,
-        "time_to_first_token_ms": at_peak.time_to_first_token_ms,
-        "time_per_output_token_ms": at_peak.time_per_output_token_ms,
-        "request_seconds": at_peak.request_seconds,
-        "full_context_sequences": full_context_sequences(knowledge, figures, gpu, plan.cards_per_replica),
-        "time_to_first_token_alone_ms": alone.time_to_first_token_ms,
-        "time_per_output_token_alone_ms": alone.time_per_output_token_ms,
-        "meets_latency_targets": plan.meets_latency_targets,
-        "kept_max_time_to_first_token_ms": kept.time_to_first_token_ms if kept else None,
-        "kept_max_time_per_output_token_ms": kept.time_per_output_token_ms if kept else None,
-        "sized_for_latency": plan.latency_bound,
-        "replicas_for_throughput": plan.replicas_for_throughput,
-    }
-
-
-def _at_concurrency(
-    point: OperatingPoint, performance: ReplicaPerformance, concurrency: int
-) -> OperatingPointResult:
-    """One replica at ``concurrency`` requests in flight (``size --concurrency``)."""
-    return trusted(
-        OperatingPointResult,
-        concurrency=concurrency,
-        requests_per_second=point.requests_per_second,
-        output_tokens_per_second=point.requests_per_second * performance.roofline.output_tokens,
-        decoding=point.decoding,
-        time_to_first_token_ms=point.time_to_first_token_ms,
-        time_per_output_token_ms=point.time_per_output_token_ms,
-        saturated=point.saturated,
-    )
 
 
 def size_result(
