@@ -280,12 +280,13 @@ def judged(
         # holds at the full context; where it holds no full-context request, the row's note says so and
         # the replicas are the headroom's.
         service = not sized.load.served_in_paid_hours
+        fits = {fit.gpu: fit for fit in figures.fits}
         plans = {
             gpu: plan_replicas(
                 p,
                 sized.load,
                 sizing,
-                (kv_held_rate(knowledge, figures, p, sizing) or None) if service else None,
+                (kv_held_rate(knowledge, figures, fits[gpu], p, sizing) or None) if service else None,
             )
             for gpu, p in performances.items()
         }

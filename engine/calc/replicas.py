@@ -324,7 +324,11 @@ def plans_by_gpu(
         held = (
             {}
             if load.served_in_paid_hours
-            else {p.cards: kv_held_rate(knowledge, figures, p, sizing) for p in candidates}
+            else {
+                p.cards: kv_held_rate(knowledge, figures, fit, p, sizing)
+                for p in candidates
+                if below_usual(p, fit)
+            }
         )
         if cards is not None and gpu in cards:
             given = cards[gpu]
@@ -360,13 +364,12 @@ def below_usual(performance: ReplicaPerformance, fit: GpuFit) -> bool:
 
 
 def kv_held_rate(
-    knowledge: Knowledge, figures: SizingFigures, performance: ReplicaPerformance, sizing: Sizing
+    knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, performance: ReplicaPerformance, sizing: Sizing
 ) -> float | None:
     """``ReplicaPlan.rate_kv_holds`` of a service's replica of ``performance``: below the usual count, the
     highest rate per replica at which every request in flight fits its KV cache at the full serving
     context (0 where not even a lone request's does); None at the usual count or more (its definition
     holds that) and where the headroom and the latency targets keep the replica below that rate anyway."""
-    fit = next(f for f in figures.fits if f.gpu == performance.gpu)
     if not below_usual(performance, fit):
         return None
     ceiling = usable_rate(performance.requests_per_second, rate_within_targets(performance, sizing), sizing)
