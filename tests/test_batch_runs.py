@@ -240,3 +240,29 @@ def test_a_batch_proposal_that_fits_the_month_bills_its_replicas_run(tmp_path: P
     expected = 2 * 3.3099 * 1.16 * 22 * math.ceil(run_minutes) / 60
     assert proposed["usd_per_month"] == pytest.approx(expected, abs=0.01)
     assert proposed["usd_per_month"] == pytest.approx(954.5, abs=0.01)
+
+
+def test_size_shows_a_batch_as_hours_run_and_a_request_s_whole_time() -> None:
+    """A batch runs its replicas full for part of its window: size's table gives the hours a day they run
+    and a request's whole time with the batch full, not a time per token that carries the waits for
+    other prompts' prefills (2,499 ms "per token" for a five-token answer on H100 before), and says that
+    no headroom applies."""
+    args = ["size", "--model", "llama-3.1-8b", "--precision", "bf16", "--requests-per-day", "200000"]
+    args += ["--input-tokens", "2000", "--output-tokens", "5", "--load-pattern", "batch"]
+    text = CliRunner().invoke(main, args, env={"COLUMNS": "200"}).stdout
+    data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)
+    h100 = next(g for g in data["gpus"] if g["gpu"] == "h100-sxm")
+    # 200,000 requests at 17.4 a second on one replica: 3.18 hours of the 8-hour window.
+    assert h100["hours_per_day_running"] == pytest.approx(
+        200_000 / h100["requests_per_second_per_replica"] / 3600
+    )
+    assert (
+        "Load: a batch of 200,000 requests a day, done within 8 h (6.94 requests/s if spread over them)"
+        in text
+    )
+    header = next(line for line in text.splitlines() if line.startswith("GPU"))
+    assert "TTFT" not in header and "Hours a day Request s" in header
+    row = next(line for line in text.splitlines() if line.startswith("h100-sxm"))
+    assert row.split()[-2:] == [f"{h100['hours_per_day_running']:.2f}", f"{h100['request_seconds']:.1f}"]
+    assert "a batch runs its replicas full, so no headroom applies" in text
+    assert "a light load may run" not in text
