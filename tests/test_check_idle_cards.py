@@ -86,8 +86,9 @@ def test_smaller_instances_not_documented_as_linked_are_named() -> None:
     """STACKIT sells its H100 server in 1, 2, 4 and 8 cards, but its sources document NVLink for the whole
     8-card board only: a 2-card replica goes on the 8-card instance, and the warning says why the 2- and
     4-card sizes, which the offer also sells, are not used (the AWS P5's 1-card size above holds no
-    2-card replica, so nothing is said there). 8 x EUR 8.0413 x 1.16 USD per EUR x 176 h = $13,134 a
-    month, of which the 6 idle cards are $9,850."""
+    2-card replica, so nothing is said there), and what the 2-card size would bill, were it linked.
+    8 x EUR 8.0413 x 1.16 USD per EUR x 176 h = $13,134 a month, of which the 6 idle cards are $9,850;
+    2 x EUR 8.0413 x 1.16 x 176 h = $3,283 on the 2-card size."""
     stackit = {**P5, "provider": "stackit", "offer": "n3-gpu-server", "region": "eu01", "gpus": 2}
     document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": stackit})
     result = check_document(document, "stackit.yaml", 1, EVALUATED_ON)
@@ -95,14 +96,15 @@ def test_smaller_instances_not_documented_as_linked_are_named() -> None:
         8 * 8.04134722222 * 1.16 * 176
     )
     (item,) = [i for i in result.results if i.rule_id == "PRC013"]
+    assert round(2 * 8.04134722222 * 1.16 * 176) == 3283
     assert (item.status, item.message) == (
         "warn",
         "The proposed offer is sold in whole instances: the 2 proposed cards are billed as 8, so 6 of them "
         "are paid for and idle, about $9,850 of the proposal's $13,134 a month. The offer's 2- and 4-card "
         "instances would hold a replica of 2 cards, but the catalog does not document their cards as "
         "linked (NVLink), which tensor parallelism across them needs: where the provider confirms the "
-        "link, the smaller instance bills less; else propose all 8 (the same bill, room for more "
-        "replicas) or an offer sold in smaller linked instances.",
+        "link, the proposal bills about $3,283 a month on them; else propose all 8 (the same bill, room "
+        "for more replicas) or an offer sold in smaller linked instances.",
     )
 
 

@@ -106,8 +106,7 @@ class ApiDetails(Details):
     """The serverless product priced scaling to zero ("" without one)."""
     scale_to_zero_usd_per_month: float
     scale_to_zero_cold_start_seconds: float
-    """How long a request waits for an instance to start from zero (the platform's start and the
-    weights loaded)."""
+    """How long a request waits for an instance to start from zero (platform start, weights loaded)."""
     scale_to_zero_starts_per_month: float
     """Starts from zero a month, each making a request wait for the cold start."""
     standing_name: str | Words
@@ -308,8 +307,10 @@ class ProposalDetails(Details):
     """What the billed cards beyond the proposed ones cost a month."""
     unlinked_sizes: tuple[int, ...] = ()
     """Smaller sizes of the proposed offer that would hold a proposed replica but are not documented to
-    link its cards (``ProposedCost.unlinked_sizes``), for PRC013's message; ``replica_cards``: its cards."""
+    link its cards (``ProposedCost.unlinked_sizes``), for PRC013's message; ``replica_cards``: its cards;
+    ``linked_usd_per_month``: the proposal's bill on them, were they linked."""
     replica_cards: int = 0
+    linked_usd_per_month: float = 0.0
     offer: str = ""
     """The offer or serverless product the proposal names ("" where it names none)."""
     largest_instance_gpus: int = 0

@@ -51,9 +51,20 @@ class ProposedCost(NamedTuple):
     not documented to link them (NVLink), so none is placed there."""
     replica_cards: int = 0
     """A rental: the cards each proposed replica runs on."""
+    linked_usd_per_month: float = 0.0
+    """A rental with ``unlinked_sizes``: what its replicas would bill a month on the smallest instances
+    that hold them, were those documented to link their cards (0 otherwise)."""
     unpriced: str = ""
     """Why the catalog prices nothing proposed, where the proposal gives what pricing needs: ``no_mix``
     (a hybrid's reservation and the busier-hours offer it names make no mix); "" otherwise."""
+
+    def unlinked(self) -> dict[str, object]:
+        """What PRC013's message says of the smaller instances not documented as linked."""
+        return {
+            "unlinked_sizes": self.unlinked_sizes,
+            "replica_cards": self.replica_cards,
+            "linked_usd_per_month": self.linked_usd_per_month,
+        }
 
 
 def proposal_cost(
@@ -140,13 +151,16 @@ def proposal_cost(
             if plan is not None
             else workload.hours_per_month
         )
-        linked = offer_linked_sizes(offer)
-        rental = rent(offer, per_replica, math.ceil(gpus / per_replica), hours, linked, price)
+        linked, replicas = offer_linked_sizes(offer), math.ceil(gpus / per_replica)
+        rental = rent(offer, per_replica, replicas, hours, linked, price)
         unlinked = tuple(
             size
             for size in offer.instance_gpus
             if 1 < per_replica <= size < rental.gpus_rented and size not in linked
         )
+        # The same replicas and hours, were the smaller sizes linked: what the provider's confirmation
+        # would save.
+        if_linked = rent(offer, per_replica, replicas, hours, tuple(sorted({*linked, *unlinked})), price)
         return ProposedCost(
             rental.usd_per_month,
             True,
@@ -154,6 +168,7 @@ def proposal_cost(
             rental.placement.instance_count,
             unlinked_sizes=unlinked,
             replica_cards=per_replica,
+            linked_usd_per_month=if_linked.usd_per_month if unlinked else 0.0,
         )
     return ProposedCost(0.0, False)
 
