@@ -37,10 +37,11 @@ def test_the_h100_rows_as_worked_out_from_the_yaml() -> None:
         "modal/functions   second         60       1 no      unknown    -              2026-08-19  [1]",
         "runpod/serverless second          5     2.3 yes     EU/unknown RO,SE,NL,CZ,FR 2026-05-08* [2]",
     ]
-    prices = lines.index("Product/GPU                 Memory   $/GPU-h Always-on Sizes")
+    # A note on one GPU's price alone (RunPod's "H100 PRO" pool) has its own column.
+    prices = lines.index("Product/GPU                 Memory   $/GPU-h Always-on Sizes     Note")
     assert lines[prices + 1 : prices + 4] == [
         "modal/functions/h100-sxm     80 GB     $3.95         - 1-8",
-        "runpod/serverless/h100-sxm   80 GB     $4.18     $3.35 1",
+        "runpod/serverless/h100-sxm   80 GB     $4.18     $3.35 1         'H100 PRO' pool taken as H100 SXM",
         "",
     ]
     assert lines[prices + 4].startswith("Billed per: the time an instance is up is billed in these steps.")
@@ -122,8 +123,8 @@ def test_json_fields() -> None:
         ],
         "jurisdictions": "EU/unknown",
         "countries": ["RO", "SE", "NL", "CZ", "FR"],
-        "note": "'H100 PRO' pool taken as H100 SXM; the per-second table moved to runpod.io/pricing on "
-        "2026-06-29 and may have changed since",
+        "note": "the per-second table moved to runpod.io/pricing on 2026-06-29 and may have changed since",
+        "gpu_note": "'H100 PRO' pool taken as H100 SXM",
         "as_of": "2026-05-08",
         "stale": True,
     }

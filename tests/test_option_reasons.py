@@ -81,3 +81,27 @@ def test_no_notes_block_where_the_options_discussed_have_no_note() -> None:
     # The serverless product's note is the only one: without it, no block.
     quiet = result.model_copy(update={"serverless_option": serverless.model_copy(update={"note": None})})
     assert "What the catalog notes" not in render_memo(quiet)
+
+
+def test_a_note_on_one_gpu_of_a_serverless_product_is_quoted_for_that_gpu_alone() -> None:
+    """RunPod's note that its 'H100 PRO' pool is taken as H100 SXM concerns that GPU's price only: an
+    L40S endpoint's memo quotes the product's note alone, an H100 endpoint's both (and in German)."""
+    result = run(yaml.safe_load((EXAMPLES_DIR / "internal-assistant.yaml").read_text()))
+    runpod = {o.gpu: o for o in result.options if (o.provider, o.offer) == ("runpod", "serverless")}
+    assert runpod["h100-sxm"].gpu_note == "'H100 PRO' pool taken as H100 SXM"
+    assert runpod["l40s"].gpu_note is None and runpod["l40s"].note == runpod["h100-sxm"].note
+    table = "the per-second table moved to runpod.io/pricing on 2026-06-29 and may have changed since"
+    for gpu, line in (
+        ("l40s", f"- runpod serverless (l40s): {table}"),
+        ("h100-sxm", f"- runpod serverless (h100-sxm): 'H100 PRO' pool taken as H100 SXM; {table}"),
+    ):
+        chosen = result.model_copy(update={"serverless_option": runpod[gpu]})
+        assert line in notes_block(render_memo(chosen))
+    german = render_memo(
+        result.model_copy(update={"serverless_option": runpod["h100-sxm"]}), fmt=Format.named("de")
+    )
+    assert (
+        "- runpod serverless (h100-sxm): Pool „H100 PRO“ als H100 SXM genommen; die Tabelle der "
+        "Sekundenpreise ist am 2026-06-29 nach runpod.io/pricing umgezogen und kann sich seither "
+        "geändert haben"
+    ) in german

@@ -141,6 +141,7 @@ def serverless_rows(
                     "jurisdictions": "/".join(jurisdictions),
                     "countries": countries,
                     "note": product.note,
+                    "gpu_note": entry.note,
                     "as_of": product.as_of,
                     "stale": (today - product.as_of).days > stale_days,
                     **citations(knowledge, product),

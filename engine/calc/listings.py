@@ -228,6 +228,7 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         as_of=offer.as_of,
         source=listing.source,
         note=offer.note,
+        gpu_note=None,
         capacity_utilization_at_peak=plan.capacity_utilization_at_peak,
         spare_replicas=plan.spare_replicas,
         hours_per_day_running=plan.hours_per_day_running,

@@ -188,6 +188,9 @@ class Option(ResultModel):
     note: str | None = None
     """The catalog's note on the offer or serverless product (what its price includes or leaves out, how
     the figure was read); the memo gives it for the options it discusses."""
+    gpu_note: str | None = None
+    """A serverless product's note on this GPU's price alone (RunPod's "H100 PRO" pool taken as H100
+    SXM)."""
     capacity_utilization_at_peak: float = 0.0
     """The peak over what the replicas deliver by the estimate (a batch: its work over the window's)."""
     spare_replicas: int = 0

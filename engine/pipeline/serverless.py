@@ -311,6 +311,7 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         as_of=listing.product.as_of,
         source=listing.source,
         note=listing.product.note,
+        gpu_note=listing.gpu.note,
         capacity_utilization_at_peak=bill.priced.capacity_utilization_at_peak,
         spare_replicas=bill.priced.spare_replicas,
         hours_per_day_running=bill.priced.hours_per_day_running,

@@ -64,7 +64,7 @@ class ServerlessRegion(Strict):
     """What pinning the product to this region costs, over its list price."""
 
 
-class ServerlessGpu(Strict):
+class ServerlessGpu(Translated):
     gpu: str
     usd_per_gpu_hour: PositiveFloat
     """The price of a GPU-hour an instance is up (scaled to zero, nothing is billed)."""
@@ -72,6 +72,8 @@ class ServerlessGpu(Strict):
     """What an instance kept running costs, where the product prices that apart (always-on workers)."""
     instance_gpus: tuple[int, ...] = Field(min_length=1)
     """The GPU counts one instance may have at this price."""
+    note: str | None = None
+    """How this GPU's price was read, where that concerns it alone (a pool taken as this GPU)."""
 
 
 class WorkerLimits(Sourced):
