@@ -235,3 +235,39 @@ def test_a_load_a_single_card_no_longer_holds_costs_no_less_than_a_larger_one() 
     assert row.replicas == 2
     assert (light.decision.gpu, light.decision.gpus) == ("a100-80gb-pcie", 2)
     assert light.decision.usd_per_month < heavier.decision.usd_per_month
+
+
+def test_single_pcie_cards_are_kept_where_capped_ones_take_more_cards_than_a_linked_pair() -> None:
+    """A latency-sensitive 32B FP8 checker at 35,000 requests a day: 1-card H100 PCIe replicas, capped at
+    what four full-context requests in flight allow, take four cards where one 2-card replica would carry
+    the peak on two; but two PCIe cards a replica are the wrong offer (NET001), so the H100 PCIe keeps
+    single cards rather than being ruled out, and a proposal of four of them passes NET002 (it failed,
+    told to choose 'one with enough memory for a single-card replica', which it is)."""
+    checker: dict[str, Any] = {
+        "name": "checker",
+        "model": {"name": "qwen2.5-32b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 35_000,
+        "avg_input_tokens": 6000,
+        "avg_output_tokens": 400,
+        "context_tokens": 32_768,
+        "load_pattern": "steady",
+        "latency_sensitive": True,
+        "company_country": "DE",
+    }
+    r = recommend(validate_workload(checker, "test"), EVALUATED_ON)
+    row = next(g for g in r.sizing.gpus if g.gpu == "h100-pcie")
+    held, peak = row.kv_held_requests_per_second, r.sizing.load.peak_requests_per_second  # type: ignore[union-attr]
+    assert held is not None and (row.cards_per_replica, row.not_recommended_by) == (1, ())
+    assert (row.replicas, row.spare_replicas) == (math.ceil(peak / held) + 1, 1) == (4, 1)
+    proposal = {
+        "name": "pcie",
+        "deployment": "dedicated_cloud",
+        "provider": "ovhcloud",
+        "offer": "h100-monthly",
+        "gpu": "h100-pcie",
+        "gpus": 4,
+        "pricing": "reserved",
+        "region": "gra",
+    }
+    checked = check({"workload": checker, "proposal": proposal}, EVALUATED_ON)
+    assert [i.status for i in checked.results if i.rule_id == "NET002"] == ["pass"]

@@ -340,6 +340,11 @@ def plans_by_gpu(
             candidates = tuple(
                 p for p in candidates if not below_usual(p, fit) or held.get(p.cards, 0.0) != 0.0
             )
+            # Several PCIe cards a replica are the wrong offer (NET001 rules the GPU out at that count),
+            # so they are not chosen where single cards carry the load, however many more of them
+            # (``candidate_performances`` offers a PCIe card no wider count for the same reason).
+            if fit.interconnect == "pcie" and any(p.cards == 1 for p in candidates):
+                candidates = tuple(p for p in candidates if p.cards == 1)
         # The plan of the winning count only: the others are compared by what decides between them (a
         # lone count, as at the cards given, needs no comparing).
         chosen = (
