@@ -200,6 +200,7 @@ def test_one_proposed_card_holds_the_weights_in_the_singular() -> None:
         "gpus_for_peak": 3,
         "memory_cards_per_replica": 1,
         "peak_set_by_latency": False,
+        "planned_kv_held_requests_per_second": 0.0,
     }
     assert message("SIZ009", "en", **one).startswith(
         "1 × h100-sxm holds the weights, but the peak needs about 3"

@@ -4,6 +4,7 @@ at the full context. Worked out by hand from the model's KV cache per token and 
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -14,8 +15,9 @@ from helpers import EVALUATED_ON
 from gpu_advisor.api import check, render_memo
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.calc.fleets import replicas_by_hour
 from gpu_advisor.engine.calc.latency import at_rate
-from gpu_advisor.engine.calc.replicas import latency_at_peak, plans_by_gpu
+from gpu_advisor.engine.calc.replicas import at_throughput, latency_at_peak, plans_by_gpu
 from gpu_advisor.engine.calc.sizing import full_context_sequences, size_model
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -86,8 +88,9 @@ def test_a_light_long_context_load_runs_on_one_h200_a_replica() -> None:
     # Three requests in flight at the full context: at most 0.398 requests/s a replica (less than the
     # headroom's 0.875 x 70 % / 1.07 = 0.57), more than the peak's 0.391.
     assert row.kv_held_requests_per_second == pytest.approx(0.3978, abs=1e-4)
-    assert "light load: 2 cards usual; 3 full-context sequences fit, so at most 0.4 req/s a replica |" in (
-        render_memo(r)
+    assert (
+        "light load: 2 cards usual; 3 full-context sequences fit, so planned at most 0.4 req/s a replica |"
+        in (render_memo(r))
     )
     assert row.full_context_sequences == 3
 
@@ -128,7 +131,7 @@ def test_size_shows_the_cards_the_load_runs_on_and_the_usual_count() -> None:
     h200 = next(line for line in output.splitlines() if line.startswith("h200"))
     assert h200.split()[:8] == ["h200", "141", "GB", "1", "1", "0.87", "1", "1"]
     assert h200.endswith(
-        "light load: 2 cards usual; 3 full-context sequences fit, so at most 0.4 req/s a replica"
+        "light load: 2 cards usual; 3 full-context sequences fit, so planned at most 0.4 req/s a replica"
     )
 
 
@@ -271,3 +274,82 @@ def test_single_pcie_cards_are_kept_where_capped_ones_take_more_cards_than_a_lin
     }
     checked = check({"workload": checker, "proposal": proposal}, EVALUATED_ON)
     assert [i.status for i in checked.results if i.rule_id == "NET002"] == ["pass"]
+
+
+def test_check_says_when_the_kv_cache_not_the_headroom_sets_the_cards_for_the_peak() -> None:
+    """One H100 PCIe for the checker at 20,000 requests a day: the peak's 0.39 requests/s is within one
+    replica's headroom, but the replica carries at most 0.3 with its four full-context requests in
+    flight, so SIZ009 asks for two cards and says why (it gave the headroom alone as the reason)."""
+    checker: dict[str, Any] = {
+        "name": "checker",
+        "model": {"name": "qwen2.5-32b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 20_000,
+        "avg_input_tokens": 6000,
+        "avg_output_tokens": 400,
+        "context_tokens": 32_768,
+        "load_pattern": "steady",
+        "latency_sensitive": True,
+        "company_country": "DE",
+    }
+    proposal = {
+        "name": "one",
+        "deployment": "dedicated_cloud",
+        "provider": "ovhcloud",
+        "offer": "h100-monthly",
+    }
+    proposal |= {"gpu": "h100-pcie", "gpus": 1, "pricing": "reserved", "region": "gra"}
+    checked = check({"workload": checker, "proposal": proposal}, EVALUATED_ON)
+    (item,) = [i for i in checked.results if i.rule_id == "SIZ009"]
+    assert item.status == "warn" and item.message is not None
+    assert (
+        "1 × h100-pcie holds the weights, but the peak needs about 2 cards of this GPU (3 with the replicas "
+        "the workload keeps beyond its peak): replicas sized so that the busiest minutes fill at most 70 % "
+        "of the estimated throughput, after the estimate's error band is taken off, and so that a replica "
+        "of 1 card, fewer than the usual count, carries at most 0.3 requests/s, the rate at which the "
+        "requests in flight fill its KV cache on average, each counted at the full serving context."
+    ) in item.message
+
+
+def test_size_caps_the_cards_asked_about_below_the_usual_count() -> None:
+    """``size --gpu h100-sxm --cards 1`` for the 13B at 20,000 requests a day: one H100 holds one
+    full-context sequence, so a replica is planned at most the rate that keeps one request in flight on
+    average (0.13 requests/s), and the peak's 0.39 takes three of them, where the headroom alone
+    (0.52 x 70 % / 1.07 = 0.34) would take two."""
+    args = ["size", "--params-b", "13", "--attention-shape", "40,40,40,128", "--precision", "fp16"]
+    args += ["--context-tokens", "32768", "--requests-per-day", "20000", "--input-tokens", "6000"]
+    args += ["--output-tokens", "500", "--gpu", "h100-sxm", "--cards", "1"]
+    (row,) = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)["gpus"]
+    held, peak = row["kv_held_requests_per_second"], 20_000 / 86_400 * 1.6891
+    assert row["full_context_sequences"] == 1 and held == pytest.approx(0.1344, abs=1e-4)
+    assert math.ceil(peak / (row["requests_per_second_per_replica"] * 0.7 / 1.07094063)) == 2
+    assert row["replicas"] == math.ceil(peak / held) == 3
+    text = CliRunner().invoke(main, args, env={"COLUMNS": "250"}).stdout
+    assert text.count("1 full-context sequence fits, so planned at most 0.13 req/s a replica") == 1
+
+
+def test_a_scenario_s_throughput_factor_scales_the_cap_with_the_rate() -> None:
+    """A scenario that draws the estimate 20 % low (``at_throughput``): a capped replica carries 20 % less
+    before its requests in flight fill its cache, as it does before its headroom, and the replicas
+    follow (70,000 a day on 1-card H200s: four at the estimate, five at 0.8 of it)."""
+    knowledge = load_knowledge()
+    workload = validate_workload({**CUSTOM_13B, "requests_per_day": 70_000}, "test")
+    capacity = plan_capacity(complete_workload(workload, knowledge), knowledge)
+    plan = capacity.plans["h200"]
+    slower = at_throughput(plan, 0.8, capacity.load, capacity.sizing)
+    assert plan.rate_kv_holds is not None and slower.rate_kv_holds == pytest.approx(0.8 * plan.rate_kv_holds)
+    peak = capacity.load.peak_requests_per_second
+    assert (plan.replicas, slower.replicas) == (4, math.ceil(peak / (0.8 * plan.rate_kv_holds))) == (4, 5)
+
+
+def test_a_fleet_s_hours_count_capped_replicas() -> None:
+    """The hourly fleet counts each hour's replicas at the capped rate, as the peak's: an hour at the
+    peak's rate needs the plan's four 1-card H200s, not the three the headroom alone would give."""
+    knowledge = load_knowledge()
+    workload = validate_workload({**CUSTOM_13B, "requests_per_day": 70_000}, "test")
+    completed = complete_workload(workload, knowledge)
+    capacity = plan_capacity(completed, knowledge)
+    plan = capacity.plans["h200"]
+    hours = replicas_by_hour(plan, capacity.traffic, capacity.load, capacity.sizing)
+    assert max(hours) == plan.replicas == 4
+    uncapped = plan._replace(rate_kv_holds=None)
+    assert max(replicas_by_hour(uncapped, capacity.traffic, capacity.load, capacity.sizing)) == 3

@@ -372,9 +372,11 @@ def kv_held_rate(
     knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, performance: ReplicaPerformance, sizing: Sizing
 ) -> float | None:
     """``ReplicaPlan.rate_kv_holds`` of a service's replica of ``performance``: below the usual count, the
-    highest rate per replica at which every request in flight fits its KV cache at the full serving
-    context (0 where not even a lone request's does); None at the usual count or more (its definition
-    holds that) and where the headroom and the latency targets keep the replica below that rate anyway."""
+    highest rate per replica at which the requests in flight on average fit its KV cache at the full
+    serving context (0 where not even a lone request's does); None where the headroom and the latency
+    targets keep the replica below that rate anyway, and at the usual count or more, which holds
+    ``min_sequences_at_full_context`` such sequences by definition and carries the headroom's rate
+    (a busy one may keep a few more in flight on average: the engine then queues them)."""
     if not below_usual(performance, fit):
         return None
     ceiling = usable_rate(performance.requests_per_second, rate_within_targets(performance, sizing), sizing)

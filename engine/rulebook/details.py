@@ -331,8 +331,7 @@ class ProposalDetails(Details):
     """A hybrid's stated reserved base: the largest base below what it bills that fills whole instances
     (0 where none does)."""
     unpriced: str = ""
-    """Why the catalog prices nothing proposed (``ProposedCost.unpriced``): the unknown cost checks say
-    it."""
+    """Why the catalog prices nothing proposed (``ProposedCost.unpriced``), for the unknown-cost checks."""
     base_gpus_cheapest: int = 0
     """A hybrid's stated reserved base: the cards of the base that costs least on the same reservation
     (0 where none is priced), and what that mix costs a month."""
@@ -358,8 +357,7 @@ class ProposalDetails(Details):
     context_tokens: int = 0
     avg_output_tokens: int = 0
     api_shorter_prices: str = ""
-    """The other API prices of the workload's size that take shorter requests than its own, each with
-    its limit (DEP039 names them where the proposed API's window is not recorded)."""
+    """Other API prices of its size taking shorter requests than its own, each with its limit (DEP039)."""
     api_rate_limit_scope: str = ""
     """What the proposed API's limits count over: account, project, organization (a model each), contract."""
     serverless_options: str = ""
@@ -368,7 +366,9 @@ class ProposalDetails(Details):
     title."""
     serverless_excluded_by: str = ""
     planned_cards_per_replica: int = 0
-    """The cards of a replica as the recommendation plans it on the proposed GPU (0: no plan), for SIZ026."""
+    planned_kv_held_requests_per_second: float = 0.0
+    """The cards of a replica as the recommendation plans it on the proposed GPU (0: no plan), for SIZ026,
+    and the most one carries by its KV cache (``ReplicaPlan.rate_kv_holds``; 0: no such cap), for SIZ009."""
     serverless_instance_sizes: str = ""
     """The instance sizes the catalog prices the proposed serverless product at on the proposed GPU
     ('1, 2, 4, 8'), for SIZ024/SIZ025."""

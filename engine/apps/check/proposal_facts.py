@@ -350,6 +350,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         loadable_cards_max=max(evaluation.capacity.figures.card_counts, default=0),
         peak_set_by_latency=bool(planned and planned.latency_bound),
         planned_cards_per_replica=planned.cards_per_replica if planned else 0,
+        planned_kv_held_requests_per_second=(planned.rate_kv_holds or 0.0) if planned else 0.0,
         largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
         offer_rate_yours=bool(hardware.offer and hardware.offer.rate_yours),
         **successor_details(hardware.offer, knowledge),
