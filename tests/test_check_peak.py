@@ -189,7 +189,8 @@ def test_a_peak_offer_the_catalog_does_not_know_is_named(
     assert (items["KNB004"]["status"], items["KNB004"]["part"]) == ("warn", "peak")
     assert items["KNB004"]["message"] == (
         "The busier hours' offer (lambda spot-ish): lambda has no catalog offer for h100-sxm under that "
-        "name, so its price and date cannot be checked, and its cost is not known (the cost checks say so)."
+        "name, so its price and date cannot be checked, and its cost is not known: the checks of its cost "
+        "are left out or cannot tell."
     )
     assert (items["PRC008"]["status"], items["PRC008"]["part"]) == ("unknown", "peak")
     # Its unknown says why: the offer, not a field the proposal could add.

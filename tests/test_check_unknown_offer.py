@@ -27,8 +27,8 @@ def test_a_misspelt_offer_is_shown_the_offers_the_provider_lists_for_its_gpu() -
     assert found.status == "warn"
     assert found.message == (
         "scaleway has no catalog offer for l40s under that name, so its price and date cannot be checked, "
-        "and its cost is not known (the cost checks say so). The catalog lists scaleway's l40s as "
-        "'l40s-48g': name it to have the proposal priced."
+        "and its cost is not known: the checks of its cost are left out or cannot tell. The catalog lists "
+        "scaleway's l40s as 'l40s-48g': name it to have the proposal priced."
     )
     assert knb004({**PROPOSAL, "offer": "l40s-48gb"}, "de").message.endswith(
         "Der Katalog führt l40s von scaleway als „l40s-48g“: Nennen Sie dieses, damit der Vorschlag bepreist "
@@ -47,6 +47,6 @@ def test_a_proposal_naming_no_offer_of_a_provider_with_several_is_told_so() -> N
     found = knb004({**PROPOSAL, "provider": "lambda", "gpu": "h100-sxm", "pricing": "on_demand"})
     assert found.message == (
         "The proposal names no offer of lambda, so its price and date cannot be checked, and its cost is not "
-        "known (the cost checks say so). The catalog lists lambda's h100-sxm as '8-gpu-plan', 'on-demand': "
-        "name one of them to have the proposal priced."
+        "known: the checks of its cost are left out or cannot tell. The catalog lists lambda's h100-sxm as "
+        "'8-gpu-plan', 'on-demand': name one of them to have the proposal priced."
     )
