@@ -52,6 +52,7 @@ def test_the_h100_rows_as_worked_out_from_the_yaml() -> None:
     ]
     # the cold start's own source is cited beside the price's
     assert "start: RunPod FlashBoot: 95 % of cold starts under" in result.output
+    assert "Note: how that GPU's price was read, where it concerns that GPU alone." in lines[prices + 4]
 
 
 def test_hugging_face_bills_per_minute_and_scales_down_after_300_s() -> None:

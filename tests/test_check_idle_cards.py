@@ -96,15 +96,14 @@ def test_smaller_instances_not_documented_as_linked_are_named() -> None:
         8 * 8.04134722222 * 1.16 * 176
     )
     (item,) = [i for i in result.results if i.rule_id == "PRC013"]
-    assert round(2 * 8.04134722222 * 1.16 * 176) == 3283
     assert (item.status, item.message) == (
         "warn",
         "The proposed offer is sold in whole instances: the 2 proposed cards are billed as 8, so 6 of them "
         "are paid for and idle, about $9,850 of the proposal's $13,134 a month. The offer's 2- and 4-card "
         "instances would hold a replica of 2 cards, but the catalog does not document their cards as "
         "linked (NVLink), which tensor parallelism across them needs: where the provider confirms the "
-        "link, the proposal bills about $3,283 a month on them; else propose all 8 (the same bill, room "
-        "for more replicas) or an offer sold in smaller linked instances.",
+        "link, its replicas would bill about $3,283 a month on the smallest that hold them; else propose "
+        "all 8 (the same bill, room for more replicas) or an offer sold in smaller linked instances.",
     )
 
 
@@ -121,3 +120,31 @@ def test_two_cards_billed_are_both() -> None:
         (item,) = [i for i in result.results if i.rule_id == "PRC013"]
         assert item.status == "warn" and item.message is not None and said in item.message
         assert result.usd_per_month is not None and round(result.usd_per_month) == 1352
+
+
+def test_smaller_sizes_that_would_save_nothing_are_not_named() -> None:
+    """Five H100 at STACKIT for a 70B FP8 model whose replicas take four cards: two replicas fill eight
+    cards whether on the 8-card board or on two 4-card slices, so the 4-card size, not documented as
+    linked, would save nothing and is not named (it read 'would bill about $13,134', the bill itself)."""
+    workload = {
+        "name": "rag-70b",
+        "model": {"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 20_000,
+        "avg_input_tokens": 6000,
+        "avg_output_tokens": 400,
+        "context_tokens": 32_768,
+        "load_pattern": "steady",
+        "schedule": "office_hours",
+        "latency_sensitive": False,
+        "company_country": "DE",
+    }
+    stackit = {**P5, "provider": "stackit", "offer": "n3-gpu-server", "region": "eu01", "gpus": 5}
+    document = ProposalDocument.model_validate({"workload": workload, "proposal": stackit})
+    result = check_document(document, "stackit.yaml", 1, EVALUATED_ON)
+    (item,) = [i for i in result.results if i.rule_id == "PRC013"]
+    assert item.status == "warn" and item.message is not None
+    assert item.message.startswith("The proposed offer is sold in whole instances: the 5 proposed cards are ")
+    assert "4-card instances" not in item.message and "linked (NVLink)" not in item.message
+    assert item.message.endswith(
+        "Propose all 8 (the same bill, room for more replicas) or an offer sold in smaller instances."
+    )

@@ -161,25 +161,34 @@ def test_one_card_replicas_carry_at_most_what_their_cache_holds_so_two_cards_win
     assert latency_at_peak(one_card).in_flight <= 3
 
 
-def test_a_light_count_takes_more_replicas_before_more_cards() -> None:
-    """At 70,000 requests a day three 1-card H200 replicas would carry the peak by the headroom, each
-    keeping more requests in flight than the three full-context sequences its cache holds: four of them
-    hold it, as few cards as two 2-card replicas, and the smaller replica wins the tie (before, the
-    1-card count was dropped for the usual two cards)."""
+def one_card_h200(requests_per_day: int) -> tuple[Any, Any]:
+    """The capacity of the 13B at ``requests_per_day`` and its plan on 1-card H200 replicas."""
     knowledge = load_knowledge()
-    workload = validate_workload({**CUSTOM_13B, "requests_per_day": 70_000}, "test")
+    workload = validate_workload({**CUSTOM_13B, "requests_per_day": requests_per_day}, "test")
     capacity = plan_capacity(complete_workload(workload, knowledge), knowledge)
-    plan = capacity.plans["h200"]
-    assert plan.rate_kv_holds is not None
-    peak = capacity.load.peak_requests_per_second
-    by_headroom = math.ceil(peak / (plan.requests_per_second_per_replica * capacity.sizing.capacity_share))
-    assert (plan.cards_per_replica, by_headroom, plan.replicas) == (
-        1,
-        3,
-        math.ceil(peak / plan.rate_kv_holds),
+    tokens = (6000, 500)
+    plan = plans_by_gpu(
+        knowledge, capacity.figures, capacity.load, *tokens, capacity.sizing, cards={"h200": 1}, only={"h200"}
+    )["h200"]
+    return capacity, plan
+
+
+def test_at_equal_cards_the_replica_its_cache_does_not_cap_wins() -> None:
+    """At 70,000 requests a day three 1-card H200 replicas would carry the peak by the headroom, but each
+    would keep more requests in flight than the three full-context sequences its cache holds: capped,
+    four of them carry it, as many cards as two 2-card replicas. The 2-card replicas win the tie: a capped
+    replica carries less a card in every hour below the peak (a serverless endpoint of 1-card instances
+    cost more at 23,000 requests a day of a 70B than at 24,000)."""
+    capacity, one_card = one_card_h200(70_000)
+    held, peak = one_card.rate_kv_holds, capacity.load.peak_requests_per_second
+    assert held is not None
+    by_headroom = math.ceil(
+        peak / (one_card.requests_per_second_per_replica * capacity.sizing.capacity_share)
     )
-    assert plan.replicas == 4
-    assert latency_at_peak(plan).in_flight <= 3
+    assert (by_headroom, one_card.replicas) == (3, math.ceil(peak / held)) == (3, 4)
+    assert latency_at_peak(one_card).in_flight <= 3
+    chosen = capacity.plans["h200"]
+    assert (chosen.cards_per_replica, chosen.replicas, chosen.rate_kv_holds) == (2, 2, None)
 
 
 def test_a_light_load_keeps_single_pcie_cards_that_the_usual_count_would_rule_out() -> None:
@@ -331,10 +340,7 @@ def test_a_scenario_s_throughput_factor_scales_the_cap_with_the_rate() -> None:
     """A scenario that draws the estimate 20 % low (``at_throughput``): a capped replica carries 20 % less
     before its requests in flight fill its cache, as it does before its headroom, and the replicas
     follow (70,000 a day on 1-card H200s: four at the estimate, five at 0.8 of it)."""
-    knowledge = load_knowledge()
-    workload = validate_workload({**CUSTOM_13B, "requests_per_day": 70_000}, "test")
-    capacity = plan_capacity(complete_workload(workload, knowledge), knowledge)
-    plan = capacity.plans["h200"]
+    capacity, plan = one_card_h200(70_000)
     slower = at_throughput(plan, 0.8, capacity.load, capacity.sizing)
     assert plan.rate_kv_holds is not None and slower.rate_kv_holds == pytest.approx(0.8 * plan.rate_kv_holds)
     peak = capacity.load.peak_requests_per_second
@@ -343,12 +349,9 @@ def test_a_scenario_s_throughput_factor_scales_the_cap_with_the_rate() -> None:
 
 def test_a_fleet_s_hours_count_capped_replicas() -> None:
     """The hourly fleet counts each hour's replicas at the capped rate, as the peak's: an hour at the
-    peak's rate needs the plan's four 1-card H200s, not the three the headroom alone would give."""
-    knowledge = load_knowledge()
-    workload = validate_workload({**CUSTOM_13B, "requests_per_day": 70_000}, "test")
-    completed = complete_workload(workload, knowledge)
-    capacity = plan_capacity(completed, knowledge)
-    plan = capacity.plans["h200"]
+    peak's rate needs four 1-card H200s (as the cards given plan them), not the three the headroom alone
+    would give."""
+    capacity, plan = one_card_h200(70_000)
     hours = replicas_by_hour(plan, capacity.traffic, capacity.load, capacity.sizing)
     assert max(hours) == plan.replicas == 4
     uncapped = plan._replace(rate_kv_holds=None)

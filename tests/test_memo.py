@@ -300,9 +300,8 @@ def test_an_on_premises_lab_whose_model_still_changes_is_told_to_buy_room_not_to
     """A 32B model in the building, the model still being chosen: TCO025 advises buying for the model to
     come, and neither the Summary (TCO020's "a server with fewer cards would idle less") nor a finding
     calls the cards beyond today's need idle. The Load section's capacity is that of the replicas the
-    servers bought run (1 x h100-sxm, their row under Sizing: a light load's count, which carries at most
-    what its KV cache holds at the full context), and the rental it compares with is named as such
-    (3 x h100-pcie at OVHcloud)."""
+    servers bought run (2 x h100-sxm, their row under Sizing), and the rental it compares with is named as
+    such (3 x h100-pcie at OVHcloud)."""
     workload = (
         "name: lab\nmodel: {name: qwen2.5-32b, precision: bf16}\nrequests_per_day: 8000\n"
         "avg_input_tokens: 3000\navg_output_tokens: 600\nschedule: workdays\npersonal_data: true\n"
@@ -312,28 +311,22 @@ def test_an_on_premises_lab_whose_model_still_changes_is_told_to_buy_room_not_to
     assert result.exit_code == 0, result.output
     assert "TCO025" in result.stdout and "TCO020" not in result.stdout and "TCO003" not in result.stdout
     assert "would idle less" not in result.stdout
-    # A replica of 0.469 requests/s carries 0.469 x 70 % / 1.07 = 0.307 within the headroom, more than the
-    # peak's 0.276, but only 0.216 with its 4 full-context requests in flight: 2 replicas. The peak on
-    # them: 0.138 / 0.469 = 29 %; the average, 0.185 (8,000 in 12 hours): 20 %; with the spare, 20 % and 13 %.
+    # 0.28 requests/s at the peak on one replica of 2.51: 11 %; 0.185 on average (8,000 in 12 hours): 7 %;
+    # over both replicas, the spare's included, half of that before rounding: 6 % and 4 %.
     assert (
-        "**Capacity** (throughput): one replica of 1 × h100-sxm serves about 0.47 requests/s (282 output "
-        "tokens/s) with vllm, which runs up to 10 requests of this length at once in its KV cache.\n"
+        "**Capacity** (throughput): one replica of 2 × h100-sxm serves about 2.51 requests/s (1,504 output "
+        "tokens/s) with vllm, which runs up to 88 requests of this length at once in its KV cache.\n"
         "Replicas are sized so that the peak fills at most 70 % of their capacity even if the estimate is "
-        "+7 % too high, and so that none keeps more requests in flight on average than its KV cache holds "
-        "at the full context (below): 2 replicas for the peak. At the peak they run at 29 % of their "
-        "estimated capacity, on average at 20 %.\nA replica of 1 × h100-sxm, fewer cards than the usual 2, "
-        "holds 4 requests of the full 8,192-token context in its KV cache, so it is planned to carry at most "
-        "0.22 requests/s, the rate at which that many are in flight on average, each counted at the full "
-        "context (cautious where requests are shorter).\nWith the spare replica sharing the load, as the "
-        "sizing table and "
-        "the JSON count it: 20 % at the peak, 13 % on average.\n"
-        "One spare replica on top keeps the peak served when a replica fails or is updated: 3 GPUs in all.\n"
+        "+7 % too high: one replica for the peak. At the peak it runs at 11 % of its estimated capacity, on "
+        "average at 7 %.\nWith the spare replica sharing the load, as the sizing table and the JSON count "
+        "it: 6 % at the peak, 4 % on average.\n"
+        "One spare replica on top keeps the peak served when a replica fails or is updated: 4 GPUs in all.\n"
     ) in result.stdout
     assert (
         '\nRenting instead, 3 × h100-pcie at ovhcloud h100 (the rental "Options considered" compares '
         "with), would cost $2,572 per month for the same load, for comparison: the recommendation is **Own "
         "hardware**.\nLatency at the peak, the load spread over the replicas: the first token after about "
-        "363 ms"
+        "207 ms"
     ) in result.stdout
     assert "The capacity figures below" not in result.stdout
     assert "The recommendation runs on" not in result.stdout

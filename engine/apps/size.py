@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.calibration import error_taken_off
+from gpu_advisor.engine.calc.count_limits import kv_held_rate
 from gpu_advisor.engine.calc.latency import at_concurrency
 from gpu_advisor.engine.calc.load import workload_load
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performance
@@ -12,7 +13,6 @@ from gpu_advisor.engine.calc.policy import Sizing, sizing_policy
 from gpu_advisor.engine.calc.replicas import (
     ReplicaPlan,
     cards_key,
-    kv_held_rate,
     plan_replicas,
     plans_by_gpu,
 )

@@ -17,14 +17,17 @@ from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.checkpoint import read_at_start_gb
+from gpu_advisor.engine.calc.count_limits import below_usual, kv_held_rate, over_pcie
 from gpu_advisor.engine.calc.latency import (
     OperatingPoint,
     at_rate,
-    highest_rate_holding,
     request_times,
     saturation,
 )
-from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
+from gpu_advisor.engine.calc.performance import (
+    ReplicaPerformance,
+    candidate_performances,
+)
 from gpu_advisor.engine.calc.policy import (
     KeptTargets,
     Sizing,
@@ -34,7 +37,7 @@ from gpu_advisor.engine.calc.policy import (
     usable_rate,
 )
 from gpu_advisor.engine.calc.roofline import Roofline
-from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures, full_context_sequences
+from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, ServiceTime
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.load import Load
@@ -111,18 +114,20 @@ def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing, held
 
 def _count_order(
     performance: ReplicaPerformance, held: float | None, load: Load, sizing: Sizing
-) -> tuple[float, int, int]:
+) -> tuple[float, int, bool, int]:
     """How ``plans_by_gpu`` ranks a card count: one whose replicas can be planned to every latency
     target first, else the one that comes closest (``shortfall_alone``; a dropped default target counts
-    here, ``Sizing.choosing_cards``); then the fewest cards for the peak, then the fewer cards per
-    replica."""
+    here, ``Sizing.choosing_cards``); then the fewest cards for the peak; then one whose replicas its KV
+    cache does not cap (``held``: a capped replica carries less a card in every hour below the peak, so an
+    hourly fleet or a serverless endpoint needs more of them); then the fewer cards per replica."""
     if load.served_in_paid_hours:
         shortfall, within = 1.0, None
     else:
         shortfall = shortfall_alone(performance, sizing.choosing_cards())
         within = rate_within_targets(performance, sizing)
     cards = performance.cards
-    return shortfall, _for_peak(performance.requests_per_second, within, load, sizing, held) * cards, cards
+    for_peak = _for_peak(performance.requests_per_second, within, load, sizing, held) * cards
+    return shortfall, for_peak, held is not None, cards
 
 
 def without_spares(plan: ReplicaPlan) -> ReplicaPlan:
@@ -337,14 +342,14 @@ def plans_by_gpu(
                 or tuple(p for p in candidates if not below_usual(p, fit))[:1]
             )
         else:
-            candidates = tuple(
-                p for p in candidates if not below_usual(p, fit) or held.get(p.cards, 0.0) != 0.0
-            )
-            # Several PCIe cards a replica are the wrong offer (NET001 rules the GPU out at that count),
-            # so they are not chosen where single cards carry the load, however many more of them
-            # (``candidate_performances`` offers a PCIe card no wider count for the same reason).
-            if fit.interconnect == "pcie" and any(p.cards == 1 for p in candidates):
-                candidates = tuple(p for p in candidates if p.cards == 1)
+            if load.served_in_paid_hours:
+                candidates = tuple(p for p in candidates if not below_usual(p, fit))
+            # A replica whose cards all-reduce over PCIe is the wrong offer (NET001 rules the GPU out at
+            # that count), so it is not chosen where a count on one card or one link carries the load,
+            # however many more cards that takes (``candidate_performances`` offers no wider PCIe count
+            # for the same reason).
+            linked = tuple(p for p in candidates if not over_pcie(knowledge, gpu, p.cards))
+            candidates = linked or candidates
         # The plan of the winning count only: the others are compared by what decides between them (a
         # lone count, as at the cards given, needs no comparing).
         chosen = (
@@ -361,28 +366,6 @@ def plans_by_gpu(
             plan = plan._replace(weights_load_hours=seconds / SECONDS_PER_HOUR)
         plans[gpu] = plan
     return plans
-
-
-def below_usual(performance: ReplicaPerformance, fit: GpuFit) -> bool:
-    """A light load's count, below the usual one (``GpuFit.gpus_for_light_load``)."""
-    return fit.gpus_with_kv_reserve is not None and performance.cards < fit.gpus_with_kv_reserve
-
-
-def kv_held_rate(
-    knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, performance: ReplicaPerformance, sizing: Sizing
-) -> float | None:
-    """``ReplicaPlan.rate_kv_holds`` of a service's replica of ``performance``: below the usual count, the
-    highest rate per replica at which the requests in flight on average fit its KV cache at the full
-    serving context (0 where not even a lone request's does); None where the headroom and the latency
-    targets keep the replica below that rate anyway, and at the usual count or more, which holds
-    ``min_sequences_at_full_context`` such sequences by definition and carries the headroom's rate
-    (a busy one may keep a few more in flight on average: the engine then queues them)."""
-    if not below_usual(performance, fit):
-        return None
-    ceiling = usable_rate(performance.requests_per_second, rate_within_targets(performance, sizing), sizing)
-    sequences = full_context_sequences(knowledge, figures, fit.gpu, performance.cards)
-    held = highest_rate_holding(performance.roofline, ceiling, sequences)
-    return None if held >= ceiling else held
 
 
 def cards_key(cards: Mapping[str, int]) -> str:

@@ -53,7 +53,8 @@ class ProposedCost(NamedTuple):
     """A rental: the cards each proposed replica runs on."""
     linked_usd_per_month: float = 0.0
     """A rental with ``unlinked_sizes``: what its replicas would bill a month on the smallest instances
-    that hold them, were those documented to link their cards (0 otherwise)."""
+    that hold them, were those documented to link their cards; ``unlinked_sizes`` are named only where
+    that is less than the bill (0 otherwise)."""
     unpriced: str = ""
     """Why the catalog prices nothing proposed, where the proposal gives what pricing needs: ``no_mix``
     (a hybrid's reservation and the busier-hours offer it names make no mix); "" otherwise."""
@@ -158,17 +159,18 @@ def proposal_cost(
             for size in offer.instance_gpus
             if 1 < per_replica <= size < rental.gpus_rented and size not in linked
         )
-        # The same replicas and hours, were the smaller sizes linked: what the provider's confirmation
-        # would save.
+        # The same replicas and hours, were the smaller sizes linked: named only where the provider's
+        # confirmation would save (two 4-card replicas bill eight cards either way).
         if_linked = rent(offer, per_replica, replicas, hours, tuple(sorted({*linked, *unlinked})), price)
+        saves = if_linked.usd_per_month < rental.usd_per_month
         return ProposedCost(
             rental.usd_per_month,
             True,
             rental.gpus_rented,
             rental.placement.instance_count,
-            unlinked_sizes=unlinked,
+            unlinked_sizes=unlinked if saves else (),
             replica_cards=per_replica,
-            linked_usd_per_month=if_linked.usd_per_month if unlinked else 0.0,
+            linked_usd_per_month=if_linked.usd_per_month if saves else 0.0,
         )
     return ProposedCost(0.0, False)
 

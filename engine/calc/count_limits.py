@@ -1,0 +1,38 @@
+"""What limits the card counts a replica may run on: a count below the usual one carries only what its
+KV cache holds at the full context, and a replica whose cards all-reduce over PCIe is the wrong offer."""
+
+from __future__ import annotations
+
+from gpu_advisor.engine.calc.latency import highest_rate_holding
+from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_interconnect
+from gpu_advisor.engine.calc.policy import Sizing, rate_within_targets, usable_rate
+from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures, full_context_sequences
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+
+
+def over_pcie(knowledge: Knowledge, gpu: str, cards: int) -> bool:
+    """A replica of ``cards`` cards whose tensor-parallel group all-reduces over PCIe (``gpu_fit``'s
+    ``interconnect`` and ``multi_card``, which NET001 reads)."""
+    return cards > 1 and replica_interconnect(knowledge, knowledge.gpu(gpu), cards) == "pcie"
+
+
+def below_usual(performance: ReplicaPerformance, fit: GpuFit) -> bool:
+    """A light load's count, below the usual one (``GpuFit.gpus_for_light_load``)."""
+    return fit.gpus_with_kv_reserve is not None and performance.cards < fit.gpus_with_kv_reserve
+
+
+def kv_held_rate(
+    knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, performance: ReplicaPerformance, sizing: Sizing
+) -> float | None:
+    """``ReplicaPlan.rate_kv_holds`` of a service's replica of ``performance``: below the usual count, the
+    highest rate per replica at which the requests in flight on average fit its KV cache at the full
+    serving context (0 where not even a lone request's does); None where the headroom and the latency
+    targets keep the replica below that rate anyway, and at the usual count or more, which holds
+    ``min_sequences_at_full_context`` such sequences by definition and carries the headroom's rate
+    (a busy one may keep a few more in flight on average: the engine then queues them)."""
+    if not below_usual(performance, fit):
+        return None
+    ceiling = usable_rate(performance.requests_per_second, rate_within_targets(performance, sizing), sizing)
+    sequences = full_context_sequences(knowledge, figures, fit.gpu, performance.cards)
+    held = highest_rate_holding(performance.roofline, ceiling, sequences)
+    return None if held >= ceiling else held
