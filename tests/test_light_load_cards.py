@@ -40,6 +40,19 @@ CUSTOM_13B: dict[str, Any] = {
     "company_country": "DE",
 }
 GIB = 2**30
+# A 32B FP8 contract checker on its own weights: long prompts, a 32k context, around the clock, latency-
+# sensitive unless a test says otherwise.
+CHECKER: dict[str, Any] = {
+    "name": "checker",
+    "model": {"name": "qwen2.5-32b", "precision": "fp8", "custom_weights": True},
+    "avg_input_tokens": 6000,
+    "avg_output_tokens": 400,
+    "context_tokens": 32_768,
+    "load_pattern": "steady",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "company_country": "DE",
+}
 
 
 def result(**changes: Any) -> Recommendation:
@@ -221,19 +234,7 @@ def test_a_load_a_single_card_no_longer_holds_costs_no_less_than_a_larger_one() 
     full-context requests in flight hold only 0.186; the load takes two of them, not one 2-card replica
     over PCIe (NET001), so it costs less than the same load at 11,500 (before, the A100 was dropped and
     the recommendation was a $2,250 H100 where 11,500 requests cost $1,839 on A100s)."""
-    checker: dict[str, Any] = {
-        "name": "checker",
-        "model": {"name": "qwen2.5-32b", "precision": "fp8", "custom_weights": True},
-        "avg_input_tokens": 6000,
-        "avg_output_tokens": 400,
-        "context_tokens": 32_768,
-        "load_pattern": "steady",
-        "schedule": "always",
-        "latency_sensitive": False,
-        "personal_data": True,
-        "model_stable": True,
-        "company_country": "DE",
-    }
+    checker = {**CHECKER, "latency_sensitive": False, "personal_data": True, "model_stable": True}
     light, heavier = (
         recommend(validate_workload({**checker, "requests_per_day": n}, "test"), EVALUATED_ON)
         for n in (11_000, 11_500)
@@ -255,17 +256,7 @@ def test_single_pcie_cards_are_kept_where_capped_ones_take_more_cards_than_a_lin
     the peak on two; but two PCIe cards a replica are the wrong offer (NET001), so the H100 PCIe keeps
     single cards rather than being ruled out, and a proposal of four of them passes NET002 (it failed,
     told to choose 'one with enough memory for a single-card replica', which it is)."""
-    checker: dict[str, Any] = {
-        "name": "checker",
-        "model": {"name": "qwen2.5-32b", "precision": "fp8", "custom_weights": True},
-        "requests_per_day": 35_000,
-        "avg_input_tokens": 6000,
-        "avg_output_tokens": 400,
-        "context_tokens": 32_768,
-        "load_pattern": "steady",
-        "latency_sensitive": True,
-        "company_country": "DE",
-    }
+    checker = {**CHECKER, "requests_per_day": 35_000}
     r = recommend(validate_workload(checker, "test"), EVALUATED_ON)
     row = next(g for g in r.sizing.gpus if g.gpu == "h100-pcie")
     held, peak = row.kv_held_requests_per_second, r.sizing.load.peak_requests_per_second  # type: ignore[union-attr]
@@ -289,17 +280,7 @@ def test_check_says_when_the_kv_cache_not_the_headroom_sets_the_cards_for_the_pe
     """One H100 PCIe for the checker at 20,000 requests a day: the peak's 0.39 requests/s is within one
     replica's headroom, but the replica carries at most 0.3 with its four full-context requests in
     flight, so SIZ009 asks for two cards and says why (it gave the headroom alone as the reason)."""
-    checker: dict[str, Any] = {
-        "name": "checker",
-        "model": {"name": "qwen2.5-32b", "precision": "fp8", "custom_weights": True},
-        "requests_per_day": 20_000,
-        "avg_input_tokens": 6000,
-        "avg_output_tokens": 400,
-        "context_tokens": 32_768,
-        "load_pattern": "steady",
-        "latency_sensitive": True,
-        "company_country": "DE",
-    }
+    checker = {**CHECKER, "requests_per_day": 20_000}
     proposal = {
         "name": "one",
         "deployment": "dedicated_cloud",

@@ -17,6 +17,7 @@ to first token follows from Little's law over the users instead.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.roofline import Roofline
@@ -257,18 +258,7 @@ def highest_rate_within(
             and (max_tpot_ms is None or point.time_per_output_token_ms <= max_tpot_ms)
         )
 
-    if meets(ceiling):
-        return ceiling
-    low, high = 0.0, ceiling
-    if not meets(ceiling * 1e-9):
-        return 0.0
-    for _ in range(ITERATIONS):
-        middle = (low + high) / 2
-        if meets(middle):
-            low = middle
-        else:
-            high = middle
-    return low
+    return _highest_rate(meets, ceiling)
 
 
 @per_object(entries=RATES_KEPT)
@@ -281,14 +271,21 @@ def highest_rate_holding(roofline: Roofline, ceiling: float, sequences: int, /) 
         point = at_rate(roofline, rate)
         return not point.saturated and point.in_flight <= sequences + IN_FLIGHT_SLACK
 
-    if holds(ceiling):
+    return _highest_rate(holds, ceiling) if sequences >= 1 else 0.0
+
+
+def _highest_rate(meets: Callable[[float], bool], ceiling: float) -> float:
+    """The highest rate, at most ``ceiling``, that ``meets`` a condition every lower rate meets too (the
+    latency and the requests in flight grow with the rate): ``ceiling`` where it does, 0 where not even a
+    near-idle replica does, else found by bisection."""
+    if meets(ceiling):
         return ceiling
-    if sequences < 1:
+    if not meets(ceiling * 1e-9):
         return 0.0
     low, high = 0.0, ceiling
     for _ in range(ITERATIONS):
         middle = (low + high) / 2
-        if holds(middle):
+        if meets(middle):
             low = middle
         else:
             high = middle
