@@ -412,3 +412,32 @@ def test_serverless_set_against_a_rental_names_no_staff() -> None:
     messages = {f.rule_id: " ".join(f.message.split()) for f in result.findings}
     for rule in ("DEP018", "DEP020"):
         assert "weigh (scaleway h100-sxm-2-80g (18 × h100-sxm)) at $50,450.82/month" in messages[rule]
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        (
+            "price_eur: 240.000   # the quote",
+            "price_eur: 240.000 reads as 240, not 240000 (YAML takes the dot for "
+            "a decimal point): write 240000, or 240.0 where 240 is meant.",
+        ),
+        (
+            "rack_eur_per_month: 1.500",
+            "rack_eur_per_month: 1.500 reads as 1.5, not 1500 (YAML takes the dot "
+            "for a decimal point): write 1500, or 1.5 where 1.5 is meant.",
+        ),
+    ],
+)
+def test_an_own_server_amount_with_a_thousands_dot_is_refused(tmp_path: Path, line: str, said: str) -> None:
+    """A German quote's 240.000 EUR, copied into the overrides file, reads as 240.0 in YAML: a server for
+    the price of a meal, and every own-hardware figure after it. Refused, with the line and both
+    readings; 240000, 240.0 and a per-hour price's three decimals pass."""
+    path = tmp_path / "overrides.yaml"
+    path.write_text(f"own_server:\n  {line}\n", encoding="utf-8")
+    result = invoke("recommend", PUBLIC_CHAT, "--overrides", str(path))
+    assert result.exit_code == 2
+    assert f"--overrides {path}, line 2: {said}" in " ".join(result.output.split())
+    for fine in ("price_eur: 240000", "price_eur: 240.0", "price_eur: 240_000"):
+        path.write_text(f"own_server:\n  {fine}\n", encoding="utf-8")
+        assert invoke("recommend", PUBLIC_CHAT, "--overrides", str(path)).exit_code == 0, fine

@@ -36,7 +36,8 @@ from gpu_advisor.engine.domain.input_errors import input_error
 from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowledge, relisted_offers
 from gpu_advisor.engine.domain.knowledge.costs import YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import Citation, PriceOrigin
-from gpu_advisor.engine.domain.overrides import Overrides
+from gpu_advisor.engine.domain.overrides import Overrides, ServerOverride
+from gpu_advisor.engine.i18n.reading import thousands_dotted, thousands_dotted_lines
 
 OVERRIDE_SOURCE_TITLE = "your overrides file"
 
@@ -45,11 +46,42 @@ def read_overrides(path: str, option: str = "--overrides") -> Overrides:
     """The overrides file at ``path``; its errors name ``option``, the way the user gave it (``catalog
     diff`` takes its files as OLD and NEW)."""
     text = read_input_text(path, error_prefix=f"{option}: ", stdin=False)
+    refuse_thousands_dots(text, f"{option} {path}")
     data = load_yaml(text, f"{option}: {path}")
     try:
         return Overrides.model_validate(data or {}, strict=False)
     except ValidationError as error:
         raise input_error(f"{option} {path}", error, Overrides, "overrides") from None
+
+
+AMOUNTS = frozenset(
+    name for name in ServerOverride.model_fields if name.startswith("price_") or name.endswith("_per_month")
+)
+"""The own server's amounts a German writer may give with a dot between thousands (``240.000``)."""
+
+
+def refuse_thousands_dots(text: str, where: str) -> None:
+    """Refuse an own-server amount written with a dot between groups of three digits: YAML reads
+    ``price_eur: 240.000`` as 240.0, a server for the price of a meal, and the figures would follow."""
+    # Several dots make text, which validation refuses as not a number; one dot makes a smaller number.
+    for line, key, written in thousands_dotted_lines(text, AMOUNTS):
+        if written.count(".") != 1:
+            continue
+        read, whole = f"{float(written):g}", thousands_dotted(written)
+        raise InputError(
+            Words(
+                "%(where)s, line %(line)s: %(key)s: %(written)s reads as %(read)s, not %(whole)s (YAML takes "
+                "the dot for a decimal point): write %(whole)s, or %(plain)s where %(read)s is meant.",
+                where=where,
+                line=line,
+                key=key,
+                written=written,
+                read=read,
+                whole=whole,
+                plain=read if "." in read else f"{read}.0",
+            ),
+            field=f"own_server.{key}",
+        )
 
 
 def knowledge_with_overrides(path: str | None, today: dt.date) -> Knowledge:

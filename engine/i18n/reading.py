@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 SEPARATORS: dict[str, tuple[str, str]] = {"en": (".", ","), "de": (",", ".")}
 """Language -> (decimal separator, thousands separator)."""
@@ -48,3 +49,18 @@ def thousands_dotted(text: str) -> int | None:
     (``250.000``: 250000), where a program reading it as a decimal would take 250; None otherwise."""
     stripped = text.strip()
     return int(stripped.replace(".", "")) if _THOUSANDS_DOTS.fullmatch(stripped) else None
+
+
+def thousands_dotted_lines(text: str, keys: Collection[str]) -> list[tuple[int, str, str]]:
+    """The lines of a YAML text that give one of ``keys`` a number with dots between groups of three
+    digits (``price_eur: 240.000``): YAML reads one such dot as a decimal point (240.0) and several as
+    text. Each as (line number, key, the number as written)."""
+    found = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _DOTTED_LINE.match(line)
+        if match and match["key"] in keys and thousands_dotted(match["value"]) is not None:
+            found.append((number, match["key"], match["value"]))
+    return found
+
+
+_DOTTED_LINE = re.compile(r"\s*(?:-\s+)?(?P<key>[A-Za-z_]+)\s*:\s*(?P<value>[0-9.]+)\s*(?:#.*)?$")
