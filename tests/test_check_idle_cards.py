@@ -102,8 +102,8 @@ def test_smaller_instances_not_documented_as_linked_are_named() -> None:
         "are paid for and idle, about $9,850 of the proposal's $13,134 a month. The offer's 2- and 4-card "
         "instances would hold a replica of 2 cards, but the catalog does not document their cards as "
         "linked (NVLink), which tensor parallelism across them needs: where the provider confirms the "
-        "link, its replicas would bill about $3,283 a month on the smallest that hold them; else propose "
-        "all 8 (the same bill, room for more replicas) or an offer sold in smaller linked instances.",
+        "link, the proposal's replicas would bill about $3,283 a month on the smallest that hold them; else "
+        "propose all 8 (the same bill, room for more replicas) or an offer sold in smaller linked instances.",
     )
 
 
