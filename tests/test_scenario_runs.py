@@ -373,3 +373,25 @@ def test_where_the_recommendation_loses_names_only_inputs_that_move_something(tm
     # volume's growth still moves the decision one at a time, but its losses do not lie beyond a cut.
     assert named == ["requests_per_day"]
     assert all(effects[name][0] > 0 or effects[name][1] for name in named)
+
+
+def test_a_recommended_serverless_product_is_costed_in_every_scenario(tmp_path: Path) -> None:
+    """A 70B chat at 400,000 requests a day: Modal's B200 endpoint is recommended at the point values,
+    but its H200 wins most scenarios. The market prices only the cheapest serverless product, so B200's
+    cost was known only where it won: its cost bands and regret left out the scenarios it loses (regret
+    $27 a month), and the throughput estimate's error, which decides B200 against H200, showed no effect.
+    Costed in every scenario, the bands cover all of them and the error moves the advantage."""
+    workload = tmp_path / "big.yaml"
+    workload.write_text(
+        "name: big-chat\nmodel: {name: llama-3.3-70b, precision: fp8, custom_weights: true}\n"
+        "requests_per_day: 400000\navg_input_tokens: 800\navg_output_tokens: 300\nload_pattern: variable\n"
+        "latency_sensitive: true\nmodel_stable: true\n",
+        encoding="utf-8",
+    )
+    result = invoke("recommend", str(workload), "--format", "json", "--as-of", AS_OF, "--scenarios", "100")
+    decision, rb = (json.loads(result.output)[key] for key in ("decision", "robustness"))
+    assert decision["gpu"] == "b200" and rb["cost_usd_per_month"]["rival"]["gpu"] == "h200"
+    assert rb["cost_usd_per_month"]["priced_scenarios"] == 100
+    assert rb["recommended_win_share"] < 0.5 and rb["expected_regret_usd_per_month"] > 100
+    error = next(s for s in rb["sensitivity"] if s["input"] == "throughput_error")
+    assert error["effect"] > 0 and error["decision_changes"]

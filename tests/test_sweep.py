@@ -307,3 +307,15 @@ def test_the_policy_applies_at_every_point(tmp_path: Path) -> None:
     assert [d["offer"] for d in plain["decisions"]] == ["llama-3.3-70b-ionos"]
     assert [d["offer"] for d in ruled["decisions"]] == ["llama-3.3-70b-ovhcloud"]
     assert {point["decision"] for point in ruled["points"]} == {"A"}
+
+
+def test_an_offer_price_sweep_names_its_unit_and_a_euro_list_price_without_float_noise() -> None:
+    """OVHcloud lists its H100 in EUR (EUR 2.80 an hour, 2.80 x 1.16 = USD 3.248): the header gave the
+    knowledge base's value as 3.2479999999999998 and no unit, while the values swept are USD per GPU-hour
+    whatever --currency shows."""
+    args = ("--vary", "price:ovhcloud/h100/h100-pcie=1:3:1", "--currency", "EUR")
+    header = invoke(PUBLIC_CHAT, *args).stdout.splitlines()[0]
+    assert header.startswith(
+        "Sweep of public-chat: price:ovhcloud/h100/h100-pcie (USD per GPU-hour, whatever the currency "
+        "shown) from 1 to 3 in steps of 1 (3 values; the knowledge base's: 3.248)."
+    )

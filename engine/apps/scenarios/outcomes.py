@@ -32,7 +32,10 @@ def _option_key(deployment: str, option: Option) -> OptionKey:
     return (deployment, pricing, option.provider, option.offer, option.gpu)
 
 
-def outcome(evaluation: Evaluation) -> Outcome:
+def outcome(evaluation: Evaluation, recommended: OptionKey | None = None) -> Outcome:
+    """``recommended``: the base run's decision, costed in every scenario: the market prices only the
+    cheapest serverless product, so another product the base recommends is priced here where it is not
+    the cheapest (its regret and cost bands would otherwise leave out the scenarios it loses)."""
     market = evaluation.market
     # A route a rule ruled out (the API for own weights, DEP005; serverless for a busy service, DEP024)
     # was never a rival, whatever its price.
@@ -67,6 +70,16 @@ def outcome(evaluation: Evaluation) -> Outcome:
     if market.compared_api is not None and "api" not in ruled_out:
         compared = market.compared_api
         routes.append(("api", None, compared.provider, compared.api, None))
+    if recommended is not None and recommended[0] == "serverless" and recommended not in costs:
+        serverless = market.serverless
+        prices = [
+            serverless.pricer.price(candidate).bill.usd_per_month
+            for candidate in serverless.candidates
+            if (candidate.listing.product.provider, candidate.listing.product.id, candidate.listing.gpu.gpu)
+            == recommended[2:]
+        ]
+        if prices:
+            costs[recommended] = min(prices)
     decision = evaluation.decision
     key = decision_key(decision)
     if decision.usd_per_month is not None:

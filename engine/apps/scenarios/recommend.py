@@ -52,7 +52,8 @@ def robustness_of(
     knowledge: Knowledge = base.knowledge
     inputs = scenario_inputs(knowledge, ranges, overrides)
     fixed = frozenset(o.key for o in (overrides.offers if overrides else ()))
-    job = ScenarioJob(workload, base.evaluated_on, knowledge, policy_dir, inputs, fixed)
+    based = outcome(base)
+    job = ScenarioJob(workload, base.evaluated_on, knowledge, policy_dir, inputs, fixed, based.decision)
     draws = draw(inputs, scenarios, seed)
     oat = one_at_a_time(inputs)
     outcomes = (mapper or local_mapper())(job, [*draws, *oat])
@@ -60,7 +61,7 @@ def robustness_of(
         knowledge.uncertainty.analysis,
         seed,
         inputs,
-        outcome(base),
+        based,
         draws,
         outcomes[:scenarios],
         outcomes[scenarios:],

@@ -24,7 +24,7 @@ from gpu_advisor.engine.apps.scenarios.apply import (
     throughput_factor,
 )
 from gpu_advisor.engine.apps.scenarios.inputs import Drawn, groups
-from gpu_advisor.engine.apps.scenarios.outcomes import Outcome, outcome
+from gpu_advisor.engine.apps.scenarios.outcomes import OptionKey, Outcome, outcome
 from gpu_advisor.engine.calc.draws import at_quantile
 from gpu_advisor.engine.common.signals import exit_with_parent
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -53,6 +53,8 @@ class ScenarioJob:
     inputs: tuple[Drawn, ...]
     fixed_offers: frozenset[str]
     """Offers an overrides file re-priced: your rates keep their price in every scenario."""
+    recommended: OptionKey | None = None
+    """The base run's decision: costed in every scenario (``outcome``)."""
 
 
 Mapper = Callable[[ScenarioJob, Sequence[Values]], list[Outcome]]
@@ -109,7 +111,7 @@ def evaluate_values(job: ScenarioJob, runs: Sequence[Values]) -> list[Outcome]:
             fit_evaluator=base_engine,
             throughput_factor=throughput_factor(job.inputs, values, max_share),
         )
-        outcomes.append(outcome(evaluation))
+        outcomes.append(outcome(evaluation, job.recommended))
     return outcomes
 
 
