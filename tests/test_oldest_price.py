@@ -4,6 +4,7 @@ where the decision buys it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -61,3 +62,21 @@ def test_an_api_price_too_short_for_the_requests_is_not_counted() -> None:
         (),
     )
     assert oldest(result) == "2026-03-27"
+
+
+def test_a_workstation_decision_dates_its_card_price() -> None:
+    """An 8B tool on its own weights bought as RTX 5090 workstations: the card's price (NVIDIA's launch
+    price of 2025-01-30) is among the dated sources and is the oldest price the decision rests on; only
+    the default 8-GPU server's date was listed, and the Risks line dated the prices from 2026-03-27."""
+    workload = {
+        "name": "ws",
+        "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": True},
+        "requests_per_day": 110_000,
+        "load_pattern": "variable",
+        "schedule": "workdays",
+    }
+    r = run(workload)
+    assert (r.decision.deployment, r.decision.gpu) == ("own_hardware", "rtx-5090")
+    card = [p for p in r.price_dates if p.title.startswith("NVIDIA GeForce RTX 5090, launch price")]
+    assert [(p.as_of, p.used_for) for p in card] == [(dt.date(2025, 1, 30), "own-server cost lines")]
+    assert r.oldest_open_price == dt.date(2025, 1, 30)

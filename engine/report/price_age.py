@@ -27,7 +27,8 @@ def dated_prices(evaluation: Evaluation, options: Sequence[Option]) -> dict[str,
     """The result's ``price_dates`` and ``oldest_open_price``."""
     e, market = evaluation, evaluation.market
     listed = [a for a in market.apis if a.listed]
-    dates = price_dates(e.knowledge, options, listed, market.own.costs, e.rules, e.serverless)
+    own = market.own.server if market.own.applicable else None
+    dates = price_dates(e.knowledge, options, listed, market.own.costs, e.rules, e.serverless, own)
     ruled_out = set(e.resolution.ruled_out)
     return {
         "price_dates": dates,

@@ -38,13 +38,14 @@ def price_dates(
     own: OwnCosts | None = None,
     rules: Sequence[Rule] = (),
     serverless: Option | None = None,
+    own_server: str | None = None,
 ) -> tuple[PriceDate, ...]:
     """The dated sources of every price the result shows: offers considered, API prices, the own-server
     lines, the company country's cost defaults behind them and the exchange rate; where a fired rule
     (``rules``) excluded options by their SLA, the pages behind each shown API's SLA verdict, and where
     one excluded withdrawn prices, the pages behind every withdrawal; the page naming the settings of the
-    serverless option the memo describes (``serverless``). Entries of one source and date are listed
-    once."""
+    serverless option the memo describes (``serverless``); the price of the own server the result costs
+    (``own_server``). Entries of one source and date are listed once."""
     sources = dated_sources(knowledge)
     used = {sources.offers[o.provider, o.offer, o.gpu] for o in options}
     used.update(sources.apis[a.api] for a in apis)
@@ -56,6 +57,8 @@ def price_dates(
         # KNB018's message names every withdrawn price, shown in the API table or not.
         used.update(sources.api_withdrawals.values())
     used.update(sources.always)
+    if own_server is not None and own_server in sources.servers:
+        used.add(sources.servers[own_server])
     billing = serverless.serverless if serverless is not None else None
     if billing is not None and billing.settings is not None:
         used.add(sources.endpoint_settings[billing.product])
@@ -102,6 +105,9 @@ class DatedSources:
     """Serverless product -> the page that names its scaling settings (``EndpointSettings``)."""
     always: tuple[PriceDate, ...]
     """The own-server lines and the exchange rate, which every result shows."""
+    servers: dict[str, PriceDate]
+    """Own server -> its price's source: the one the result costs, where it is not the default server
+    (the RTX 5090 workstation)."""
 
 
 @per_object
@@ -156,4 +162,5 @@ def dated_sources(knowledge: Knowledge) -> DatedSources:
             dated(server.source, server.as_of, OWN_SERVER_LINES),
             dated(rate.source, rate.as_of, "EUR/USD exchange rate"),
         ),
+        servers={s.id: dated(s.source, s.as_of, OWN_SERVER_LINES) for s in knowledge.own_hardware.servers},
     )
