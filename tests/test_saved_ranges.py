@@ -106,3 +106,22 @@ def test_the_web_form_keeps_a_loaded_files_ranges(client: httpx.Client, tmp_path
     changed = yaml.safe_load(client.get("/workload.yaml", params={**form, "requests_per_day": "50000"}).text)
     assert changed["requests_per_day"] == 50000
     assert changed["volume_growth"] == {"low": 0.3, "high": 0.3}
+
+
+@pytest.mark.parametrize(
+    ("growth", "growing"), [("0.05", "yes"), ("{low: 0, high: 0.2}", "yes"), ("0", "no")]
+)
+def test_recommend_reads_a_growth_above_zero_as_a_growing_volume(
+    tmp_path: Path, growth: str, growing: str
+) -> None:
+    """A file with ``volume_growth: 0.05`` and no ``volume_growing``: the memo said "Volume growing: no
+    (default)" beside it, while ``ask --from`` saved yes; both now read the growth alike (DEP013 fires)."""
+    source = tmp_path / "w.yaml"
+    source.write_text(
+        "name: vg\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 20000\n"
+        f"volume_growth: {growth}\n",
+        encoding="utf-8",
+    )
+    memo = CliRunner().invoke(main, ["recommend", str(source), "--as-of", "2026-11-30"]).stdout
+    assert f"| Volume growing | {growing}" in memo
+    assert ("**DEP013**" in memo) is (growing == "yes")

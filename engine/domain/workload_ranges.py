@@ -73,6 +73,10 @@ def split_ranges(data: dict[str, Any], origin: str | Words) -> tuple[dict[str, A
             what="workload",
         ) from None
     point = {name: value for name, value in data.items() if name != "volume_growth"}
+    # A growth above 0 says the volume grows where the file does not say otherwise, as ``ask --from``
+    # reads it (the memo said "Volume growing: no (default)" beside the file's 5 % a year).
+    if ranges.volume_growth is not None and ranges.volume_growth.high > 0:
+        point.setdefault("volume_growing", True)
     if ranges.requests_per_day is not None:
         point["requests_per_day"] = point_requests(ranges.requests_per_day)
     return point, ranges
