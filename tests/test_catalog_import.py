@@ -165,7 +165,7 @@ def test_the_written_file_loads_and_an_imported_cheaper_price_is_chosen(tmp_path
         load_knowledge(), read_overrides(overrides), overrides, load_knowledge().offers.offers[0].as_of
     )
     assert tuple(say("en", line) for line in replaced) == (
-        "1 regions of unknown jurisdiction added from vms.csv",
+        "1 region of unknown jurisdiction added from vms.csv",
         "4 offers added from vms.csv (skypilot)",
     )
     assert len(knowledge.offers.offers) == len(load_knowledge().offers.offers) + 4

@@ -53,7 +53,9 @@ def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, A
     if overrides.source is not None:
         lines = [
             Words(
-                "%(count)s regions of unknown jurisdiction added from %(file)s",
+                "%(count)s regions of unknown jurisdiction added from %(file)s"
+                if len(overrides.regions) != 1
+                else "%(count)s region of unknown jurisdiction added from %(file)s",
                 count=len(overrides.regions),
                 file=overrides.source.file,
             )
