@@ -44,6 +44,16 @@ def test_csv_cell_of_the_wrong_type_names_the_column(tmp_path: Path) -> None:
     assert "w.csv:2: requests_per_day: 'lots' is not a whole number" in result.stderr
 
 
+def test_a_csv_cell_with_a_thousands_dot_is_told_what_to_write(tmp_path: Path) -> None:
+    """A German spreadsheet's 1.500: refused with the whole number meant, as YAML and JSON Lines are."""
+    result = invoke(write(tmp_path, "w.csv", CSV_HEADER + "x,,8,bf16,1.500,,\n"))
+    assert result.exit_code == 1
+    assert (
+        "w.csv:2: requests_per_day: '1.500' is not a whole number (if a dot separates thousands, write 1500: "
+        "a data file reads the dot as a decimal point or as text)"
+    ) in result.stderr
+
+
 def test_csv_load_profile_cell_holds_24_numbers(tmp_path: Path) -> None:
     day = " ".join(["0"] * 9 + ["1"] * 8 + ["0"] * 7)
     text = (

@@ -212,7 +212,7 @@ def test_a_dot_between_thousands_is_told_how_to_write_the_number() -> None:
     assert result.exit_code == 2
     assert (
         "  requests_per_day: Erwartet wird eine ganze Zahl (angegeben: '2.000.000') (trennt ein Punkt die "
-        "Tausender, schreiben Sie 2000000: YAML liest den Punkt als Dezimalpunkt oder als Text)\n"
+        "Tausender, schreiben Sie 2000000: Eine Datendatei liest den Punkt als Dezimalpunkt oder als Text)\n"
     ) in result.output
     assert (
         "  avg_input_tokens: Erwartet wird eine ganze Zahl (angegeben: 1.5) (trennt ein Punkt"
@@ -233,7 +233,7 @@ def test_a_thousands_dot_that_reads_as_a_whole_number_gets_the_hint_too() -> Non
     assert result.exit_code == 2
     assert (
         "requests_per_day: Input should be a valid integer (got 10.0) (if a dot separates thousands, write "
-        "10000: YAML reads the dot as a decimal point or as text)"
+        "10000: a data file reads the dot as a decimal point or as text)"
     ) in result.output
 
 

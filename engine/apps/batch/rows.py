@@ -26,6 +26,7 @@ from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem
 from gpu_advisor.engine.domain.workload import Workload
 from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges
 from gpu_advisor.engine.i18n.environment import say
+from gpu_advisor.engine.i18n.reading import thousands_dotted
 
 InputFormat = Literal["csv", "jsonl", "yaml"]
 
@@ -102,7 +103,7 @@ def convert_cell(text: str, kind: FieldKind, lang: str = "en") -> Any:
     try:
         if kind == "int":
             if not values.DECIMAL_INTEGER.fullmatch(value):
-                raise ValueError(said(lang, "not_whole", text=repr(text)))
+                raise ValueError(said(lang, "not_whole", text=repr(text), whole=thousands_dotted(value)))
             return values.integer(value)
         return values.number(value)
     except ValueProblem as problem:
