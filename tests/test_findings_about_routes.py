@@ -38,11 +38,23 @@ def test_findings_about_routes_not_taken_are_named_apart() -> None:
     assert result.decision.deployment == "serverless"
     routes = {f.rule_id: f.route for f in result.findings if f.route is not None}
     # PRV004 speaks of the cheapest rental (RunPod, a marketplace), PRV015 of the compared API's limit on
-    # requests in flight: neither is the serverless decision's; PRV013 (Modal publishes no SLA) is.
-    assert routes == {"PRV004": "dedicated_cloud", "PRV013": "serverless", "PRV015": "api"}
+    # requests in flight: neither is the serverless decision's; PRV013 (Modal publishes no SLA) is. The
+    # rules that only exclude options speak of the route they excluded from where it is not the
+    # decision's: spot, reservations, capacity blocks and replaced list prices of rentals, batch APIs.
+    assert routes == {
+        "PRV004": "dedicated_cloud",
+        "PRV013": "serverless",
+        "PRV015": "api",
+        "PRC002": "dedicated_cloud",
+        "PRC004": "dedicated_cloud",
+        "PRC016": "dedicated_cloud",
+        "KNB010": "dedicated_cloud",
+        "DEP028": "api",
+    }
     memo = render_memo(result)
     assert (
-        "2 more concern routes the decision does not take (PRV004, PRV015, see Risks and caveats).\n" in memo
+        "3 more concern routes the decision does not take (PRC002, PRV004, PRV015, see Risks and caveats).\n"
+        in memo
     )
     assert "- **PRV004**: " in memo.split("## Risks and caveats")[1]
     why = memo.split("## Why")[1].split("### How the rules decided")[0]
@@ -87,7 +99,10 @@ def test_the_owned_servers_network_is_apart_from_an_api_decision() -> None:
     (net005,) = [f for f in result.findings if f.rule_id == "NET005"]
     assert net005.route == "own_hardware"
     memo = render_memo(result)
-    assert "One more concerns a route the decision does not take (NET005, see Risks and caveats).\n" in memo
+    # PRC002 too: the spot offers it excluded are rentals.
+    assert (
+        "2 more concern routes the decision does not take (PRC002, NET005, see Risks and caveats).\n" in memo
+    )
     assert "NET005" not in memo.split("## Why")[1].split("### How the rules decided")[0]
 
 
@@ -161,3 +176,19 @@ def test_a_batch_table_leaves_a_gpu_not_used_to_the_memo() -> None:
     assert subjects and "h200" not in subjects
     summary = decide_workload(workload, AS_OF)
     assert "SIZ020" in summary.fired_rules and "SIZ020" not in summary.attention
+
+
+def test_an_exclusion_of_another_route_s_options_needs_no_attention() -> None:
+    """A latency-sensitive chat on serverless endpoints: PRC002 excluded spot rentals, none of which the
+    decision could take, so a portfolio's attention list leaves it out (it flagged every API and
+    serverless workload); where the decision rents, the same exclusion is the decision's."""
+    from gpu_advisor.engine.apps.recommend import attention_rule_ids, evaluate_workload
+
+    api = evaluate_workload(validate_workload(CHAT, "t"), AS_OF)
+    assert api.decision.deployment == "serverless"
+    assert "PRC002" in {rule.id for rule in api.rules} and "PRC002" not in attention_rule_ids(api)
+    rented = {**CHAT, "model": {**CHAT["model"], "custom_weights": True}, "load_pattern": "steady"}
+    rented |= {"model_stable": False}
+    rental = evaluate_workload(validate_workload(rented, "t"), AS_OF)
+    assert rental.decision.deployment == "dedicated_cloud"
+    assert "PRC002" in attention_rule_ids(rental)

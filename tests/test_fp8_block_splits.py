@@ -87,11 +87,16 @@ def test_the_summary_lists_only_what_concerns_the_decision() -> None:
     assert result.decision.deployment == "api"
     memo = render_memo(result)
     summary = memo.split("## Summary")[1].split("### How the rules decided")[0]
-    assert "One constraint or warning applies to this workload; it is listed under Why.\n" in summary
-    aside = "One more concerns only GPUs the decision does not use (SIZ020, see Risks and caveats).\n"
+    # No constraint or warning concerns the API itself: PRC002's spot offers are rentals.
+    assert "constraint or warning applies" not in summary and "constraints and warnings apply" not in summary
+    aside = "A constraint or warning concerns only GPUs the decision does not use (SIZ020, see Risks and "
+    aside += "caveats).\n"
     assert aside in summary
-    # PRV004 (the cheapest rental's marketplace) and PRV013 (Modal's SLA) speak of routes not taken.
-    routes = "2 more concern routes the decision does not take (PRV004, PRV013, see Risks and caveats).\n"
+    # PRC002 (spot rentals), PRV004 (the cheapest rental's marketplace) and PRV013 (Modal's SLA) speak of
+    # routes not taken.
+    routes = (
+        "3 more concern routes the decision does not take (PRC002, PRV004, PRV013, see Risks and caveats).\n"
+    )
     assert routes in summary
     assert "**SIZ020**" not in summary
     risks = memo.split("## Risks and caveats")[1].split("\n## ")[0]
@@ -137,9 +142,13 @@ def test_a_latency_finding_named_after_the_fastest_gpu_stays_among_the_decisions
 
 
 def test_the_brief_ranks_findings_about_unused_gpus_last() -> None:
-    """The brief's top findings: SIZ020 (a warning about GPUs an API decision does not use) and PRV004
-    (about a rental it does not take) come after the warnings about the decision, although as severe."""
+    """The brief's top findings: SIZ020 (a warning about GPUs an API decision does not use), PRV004 and
+    PRC002 (about rentals it does not take) come after the findings about the decision, although more
+    severe."""
     from gpu_advisor.engine.present.memo import render_brief
 
     top = render_brief(run(QWEN)).split("### Top findings")[1]
-    assert "**PRC002** · warning" in top and "**SIZ020**" not in top and "**PRV004**" not in top
+    assert top.startswith(
+        "\n\n- **DEP011** · advice: Above the self-hosting line, the hosted API is still cheaper"
+    )
+    assert "**PRC002**" not in top and "**SIZ020**" not in top and "**PRV004**" not in top

@@ -51,14 +51,11 @@ def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, A
         )
         lines.append(region_line(region))
     if overrides.source is not None:
+        named = {"count": len(overrides.regions), "file": overrides.source.file}
         lines = [
-            Words(
-                "%(count)s regions of unknown jurisdiction added from %(file)s"
-                if len(overrides.regions) != 1
-                else "%(count)s region of unknown jurisdiction added from %(file)s",
-                count=len(overrides.regions),
-                file=overrides.source.file,
-            )
+            Words("%(count)s region of unknown jurisdiction added from %(file)s", **named)
+            if len(overrides.regions) == 1
+            else Words("%(count)s regions of unknown jurisdiction added from %(file)s", **named)
         ]
     updated = tuple(
         p.model_copy(update={"regions": (*p.regions, *added[p.id])}) if p.id in added else p

@@ -12,6 +12,7 @@ from gpu_advisor.engine.domain.workload import WorkloadInput
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.engines import rulebook_for, rules_engine
 from gpu_advisor.engine.pipeline.evaluation import Evaluation, evaluate
+from gpu_advisor.engine.report.findings import exclusion_routes
 from gpu_advisor.engine.report.recommendation import recommendation_from
 from gpu_advisor.engine.rulebook.durable import Evaluator
 from gpu_advisor.engine.rulebook.schema import route_spoken_of
@@ -79,13 +80,14 @@ def attention_rule_ids(evaluation: Evaluation) -> tuple[str, ...]:
     left to the memo, which names it apart); an organization's rules always."""
     decision, rulebook = evaluation.decision, evaluation.rulebook
     rules = {rule.id: rule for rule in evaluation.rules}
+    excluded_elsewhere = exclusion_routes(evaluation)
     with_the_decision = {
         firing.rule_id
         for firing in evaluation.firings
         if (rule := rules.get(firing.rule_id)) is not None
         and not apart_from(
             decision,
-            route_spoken_of(rule.about_route, firing.fact),
+            route_spoken_of(rule.about_route, firing.fact) or excluded_elsewhere.get(rule.id),
             rule.about_its_gpu,
             str(firing.fact["gpu"]) if rule.per_gpu else None,
         )

@@ -12,6 +12,7 @@ from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.errors import InputError, KnowledgeError
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.common.wording import Words
+from gpu_advisor.engine.domain.choices import Deployment
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite_all
 from gpu_advisor.engine.domain.results import Finding
 from gpu_advisor.engine.i18n.environment import (
@@ -21,9 +22,10 @@ from gpu_advisor.engine.i18n.environment import (
     say,
 )
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
+from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.rulebook.details import Details
 from gpu_advisor.engine.rulebook.durable import Firing
-from gpu_advisor.engine.rulebook.schema import Rule, Rulebook, route_spoken_of
+from gpu_advisor.engine.rulebook.schema import Conclusion, Rule, Rulebook, route_spoken_of
 from gpu_advisor.engine.rulebook.texts import rule_text
 
 
@@ -177,9 +179,11 @@ def findings_for(
     knowledge: Knowledge,
     fmt: Format = DEFAULT_FORMAT,
     details: Mapping[str, Details] | None = None,
+    routes: Mapping[str, Deployment] | None = None,
 ) -> tuple[Finding, ...]:
     """One finding per firing, in catalog order of the rules (firing order within a rule); ``details``:
-    per fact kind, the details its rules' messages show."""
+    per fact kind, the details its rules' messages show; ``routes``: the route a rule that only excludes
+    options spoke of where it excluded none of the decision's (``exclusion_routes``)."""
     texts = finding_texts(rulebook, knowledge, fmt.lang)
     relevant = [firing for firing in firings if not firing.applicability]
     # A message reads its details by name: each kind's are made a mapping once, not once per finding.
@@ -193,12 +197,44 @@ def findings_for(
             findings.append(kept[1])
             continue
         finding = finding_for(firing, texts, fmt, shown.get(str(firing.fact["kind"])))
+        if routes and finding.route is None and finding.rule_id in routes:
+            finding = finding.model_copy(update={"route": routes[finding.rule_id]})
         if firing.fact["kind"] == SHARED_KIND:
             if len(shared) >= SHARED_FINDINGS_KEPT:
                 shared.clear()
             shared[id(firing)] = (firing, finding)  # the firing is kept, so its id stays its own
         findings.append(finding)
     return tuple(findings)
+
+
+def exclusion_routes(evaluation: Evaluation) -> dict[str, Deployment]:
+    """Rule -> the route its finding speaks of, for each fired rule whose one conclusion is to exclude
+    options and that excluded none of the route the decision took (a rental for a dedicated or mixed
+    fleet, a serverless product, an API price): the first route it excluded from. Its finding is then
+    about that route, not the decision (PRC002's spot offers for a workload the API serves). A critical
+    rule binds whatever route is taken (RES001's law), so it stays the decision's."""
+    market, deployment = evaluation.market, evaluation.decision.deployment
+    excluded: dict[Deployment, set[str]] = {
+        "dedicated_cloud": {rule for p in market.priced for rule in p.excluded_by},
+        "serverless": {rule for c in market.serverless.candidates for rule in c.excluded_by},
+        "api": {rule for a in market.apis for rule in a.excluded_by},
+    }
+    kind = "dedicated_cloud" if deployment == "hybrid" else deployment
+    decided = excluded.get(kind, set())
+    routes: dict[str, Deployment] = {}
+    for rule in evaluation.rules:
+        then = rule.then
+        if (
+            rule.severity == "critical"
+            or not then.exclude_options
+            or then != Conclusion(exclude_options=then.exclude_options)
+        ):
+            continue
+        if rule.id not in decided:
+            other = next((route for route, rules in excluded.items() if rule.id in rules), None)
+            if other is not None:
+                routes[rule.id] = other
+    return routes
 
 
 def finding_for(firing: Firing, texts: FindingTexts, fmt: Format, details: dict[str, Any] | None) -> Finding:

@@ -39,7 +39,7 @@ from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.pipeline.serverless import serverless_option
 from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_rent
-from gpu_advisor.engine.report.findings import findings_for
+from gpu_advisor.engine.report.findings import exclusion_routes, findings_for
 from gpu_advisor.engine.report.price_age import dated_prices
 from gpu_advisor.engine.report.sizing_rows import sizing_rows
 from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
@@ -183,7 +183,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         market.priced, (best_listing, best) if best_listing and best else None, market.busy.of
     )
     options = with_serverless(dedicated, serverless_options(e))
-    findings = findings_for(e.firings, e.rulebook, knowledge, fmt, e.details)
+    findings = findings_for(e.firings, e.rulebook, knowledge, fmt, e.details, exclusion_routes(e))
     # The GPU findings are the ones with a subject; rendering them twice would only cost time.
     gpu_findings = tuple(f for f in findings if f.subject is not None)
     return Recommendation(
