@@ -3,6 +3,7 @@ bad rows reported at their line and skipped, or stopping the run under --strict.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -39,9 +40,13 @@ def test_csv_cells_are_typed_by_the_workload_model(tmp_path: Path) -> None:
 
 def test_csv_cell_of_the_wrong_type_names_the_column(tmp_path: Path) -> None:
     text = CSV_HEADER + "x,,8,bf16,lots,,\n"
-    result = invoke(write(tmp_path, "w.csv", text))
+    summary = tmp_path / "summary.json"
+    result = invoke(write(tmp_path, "w.csv", text), "--summary", str(summary))
     assert result.exit_code == 1  # rows were skipped
     assert "w.csv:2: requests_per_day: 'lots' is not a whole number" in result.stderr
+    # The row's name cell still names it (it was null).
+    (error,) = json.loads(summary.read_text(encoding="utf-8"))["error_list"]
+    assert (error["line"], error["name"]) == (2, "x")
 
 
 def test_a_csv_cell_with_a_thousands_dot_is_told_what_to_write(tmp_path: Path) -> None:

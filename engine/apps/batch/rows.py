@@ -117,6 +117,8 @@ class Row:
     line: int
     data: dict[str, Any] | None
     error: str | None = None
+    name: str | None = None
+    """A row that could not be read: its name where the format still gives it (a CSV row's name cell)."""
 
 
 def input_format_for(path: str, given: str | None, lang: str = "en") -> InputFormat:
@@ -312,7 +314,11 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
             try:
                 yield Row(line, csv_record(columns, cells, lang))
             except ValueError as error:
-                yield Row(line, None, f"{where}: {error}")
+                # The row's name cell still names it in the error list.
+                named = [
+                    cell.strip() for column, cell in zip(columns, cells, strict=True) if column.name == "name"
+                ]
+                yield Row(line, None, f"{where}: {error}", named[0] if named and named[0] else None)
     finally:
         # The stream may be closed already where the caller stopped early; nothing is left to hand back.
         with contextlib.suppress(ValueError):

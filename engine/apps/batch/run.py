@@ -139,7 +139,7 @@ def _policy_rules(policy: PolicyKey | None) -> tuple[Rulebook, Evaluator]:
 
 
 def evaluate_row(row: Row, settings: Settings) -> Outcome:
-    raw_name = row.data.get("name") if isinstance(row.data, dict) else None
+    raw_name = row.data.get("name") if isinstance(row.data, dict) else row.name
     name = raw_name if isinstance(raw_name, str) else None
     if row.error is not None or row.data is None:
         empty = said(settings.lang, "empty_row", origin=f"{settings.origin}:{row.line}")
