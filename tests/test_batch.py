@@ -268,15 +268,17 @@ def test_stale_prices_are_one_note_in_the_summary_not_attention_on_every_row(tmp
     stale = sum("KNB001" in row["fired_rules"].split() for row in rows)
     stale_api = sum("KNB007" in row["fired_rules"].split() for row in rows)
     stale_serverless = sum("KNB013" in row["fired_rules"].split() for row in rows)
+    stale_server = sum("KNB019" in row["fired_rules"].split() for row in rows)
     assert stale >= 4 and stale_api >= 4 and stale_serverless >= 1
-    assert not any({"KNB001", "KNB007", "KNB013"} & set(row["attention"].split()) for row in rows)
+    assert not any({"KNB001", "KNB007", "KNB013", "KNB019"} & set(row["attention"].split()) for row in rows)
     summary = json.loads(summary_file.read_text(encoding="utf-8"))
     assert summary["portfolio_notes"] == [
         {"rule": "KNB001", "title": "The cheapest rental's list price is stale", "workloads": stale},
         {"rule": "KNB007", "title": "The compared API's price is stale", "workloads": stale_api},
         {"rule": "KNB013", "title": "The serverless product's price is stale", "workloads": stale_serverless},
+        {"rule": "KNB019", "title": "The own server's price is stale", "workloads": stale_server},
     ]
-    assert all({"KNB001", "KNB007", "KNB013"}.isdisjoint(a["rules"]) for a in summary["attention"])
+    assert all({"KNB001", "KNB007", "KNB013", "KNB019"}.isdisjoint(a["rules"]) for a in summary["attention"])
     text = CliRunner().invoke(main, ["batch", path, "--jobs", "1", "--as-of", "2028-11-30"]).stderr
     assert f"KNB001 The cheapest rental's list price is stale: {stale} workloads" in text
     assert text.count("KNB001") == 1

@@ -80,3 +80,9 @@ def test_a_workstation_decision_dates_its_card_price() -> None:
     card = [p for p in r.price_dates if p.title.startswith("NVIDIA GeForce RTX 5090, launch price")]
     assert [(p.as_of, p.used_for) for p in card] == [(dt.date(2025, 1, 30), "own-server cost lines")]
     assert r.oldest_open_price == dt.date(2025, 1, 30)
+    # 669 days old on 2026-11-30, past the 180-day line: KNB019 asks for a current quote.
+    (knb019,) = [f for f in r.findings if f.rule_id == "KNB019"]
+    assert knb019.message.startswith(
+        "The own server costed here, RTX 5090 workstation, is priced from a figure 669 days old, older than "
+        "180 days, and buy versus rent weighs it"
+    )

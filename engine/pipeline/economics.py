@@ -75,7 +75,7 @@ def economics_fact(
             p.listing.offer.pricing == "spot" for p in market.priced if not p.excluded_by
         ),
         best_option_stages_over_cluster_network=_stages_over_cluster_network(market, knowledge),
-        **_own_hardware_fact_fields(market),
+        **_own_hardware_fact_fields(market, evaluated_on),
         rental_to_beat_billing=option_billing(best) if best else "none",
         mixed_fleet_priced=fleet is not None,
         mixed_fleet_usd_per_month=float(fleet.usd_per_month) if fleet else 0.0,
@@ -104,7 +104,7 @@ def economics_fact(
     )
 
 
-def _own_hardware_fact_fields(market: Market) -> dict[str, Any]:
+def _own_hardware_fact_fields(market: Market, evaluated_on: dt.date) -> dict[str, Any]:
     """The own server against renting: where it stands, how busy its cards are, what it is compared with."""
     own, server, plan = market.own, market.server, market.plans.get(market.server.gpu)
     cards = own.nodes * server.gpus_per_server
@@ -113,6 +113,7 @@ def _own_hardware_fact_fields(market: Market) -> dict[str, Any]:
         "own_hardware_applicable": own.applicable,
         "own_usd_per_month": float(own.usd_per_month),
         "own_in_an_office": own.applicable and server.housing == "office",
+        "own_price_age_days": (evaluated_on - server.as_of).days if own.applicable else 0,
         # A line with no figure (origin none) is no default, but a staff line without one is a gap.
         "own_defaults_left": not server.price_yours
         or any(

@@ -272,12 +272,13 @@ class EconomicsFact(Fact):
     spot_option_admitted: bool
     """Some spot offer no rule excluded is priced for the workload."""
     server_gpu_watts: float
-    """The power per GPU of the catalog's own-server cost line."""
     own_hardware_applicable: bool
     """The catalog's own server uses a GPU that can serve the model."""
     own_usd_per_month: Annotated[float, Guard(OWNED)]
     own_in_an_office: Annotated[bool, Guard(OWNED)] = False
     """The own route is costed on office machines (``housing: office``: no housing or staff line)."""
+    own_price_age_days: Annotated[int, Guard(OWNED)] = 0
+    """Days since the own server's price was read (its catalog date, or an overrides file's)."""
     own_defaults_left: bool = True
     """Some own-server figure is no figure of the user's: the server's price, the power price, the
     housing or the staff line (an overrides file's ``own_server`` gives them all)."""

@@ -26,10 +26,10 @@ class Outcome:
     """The error is a fault in gpu-advisor (an exception no check expected), not in the row."""
 
 
-PORTFOLIO_NOTE_RULES = ("KNB001", "KNB007", "KNB013")
+PORTFOLIO_NOTE_RULES = ("KNB001", "KNB007", "KNB013", "KNB019")
 """Rules whose finding is about the catalog rather than the workload (KNB001: the cheapest rental's list
 price is older than the stale-price line; KNB007: the compared API's; KNB013: the serverless
-product's), counted wherever they fired. In a portfolio they would flag
+product's; KNB019: the own server's), counted wherever they fired. In a portfolio they would flag
 nearly every workload, so the summary reports each once, with the number of workloads it concerns, and
 they do not count as a reason for attention; each workload's own result still lists the finding."""
 
