@@ -277,17 +277,10 @@ def judged(
     performances = configurations(knowledge, figures, request, tokens, plans)
     if sized is not None and sizing is not None and request.cards is not None:
         # A service's replicas of fewer cards than the usual count carry at most what their KV cache
-        # holds at the full context; where it holds no full-context request, the row's note says so and
-        # the replicas are the headroom's.
-        service = not sized.load.served_in_paid_hours
-        fits = {fit.gpu: fit for fit in figures.fits}
+        # holds at the full context (``kv_held_rate``).
+        fits, load = {fit.gpu: fit for fit in figures.fits}, sized.load
         plans = {
-            gpu: plan_replicas(
-                p,
-                sized.load,
-                sizing,
-                (kv_held_rate(knowledge, figures, fits[gpu], p, sizing) or None) if service else None,
-            )
+            gpu: plan_replicas(p, load, sizing, kv_held_rate(knowledge, figures, fits[gpu], p, load, sizing))
             for gpu, p in performances.items()
         }
     if request.gpu is not None and request.gpu not in performances:

@@ -8,6 +8,7 @@ from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_inte
 from gpu_advisor.engine.calc.policy import Sizing, rate_within_targets, usable_rate
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures, full_context_sequences
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.load import Load
 
 
 def over_pcie(knowledge: Knowledge, gpu: str, cards: int) -> bool:
@@ -22,17 +23,24 @@ def below_usual(performance: ReplicaPerformance, fit: GpuFit) -> bool:
 
 
 def kv_held_rate(
-    knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, performance: ReplicaPerformance, sizing: Sizing
+    knowledge: Knowledge,
+    figures: SizingFigures,
+    fit: GpuFit,
+    performance: ReplicaPerformance,
+    load: Load,
+    sizing: Sizing,
 ) -> float | None:
     """``ReplicaPlan.rate_kv_holds`` of a service's replica of ``performance``: below the usual count, the
     highest rate per replica at which the requests in flight on average fit its KV cache at the full
-    serving context (0 where not even a lone request's does); None where the headroom and the latency
-    targets keep the replica below that rate anyway, and at the usual count or more, which holds
-    ``min_sequences_at_full_context`` such sequences by definition and carries the headroom's rate
-    (a busy one may keep a few more in flight on average: the engine then queues them)."""
-    if not below_usual(performance, fit):
+    serving context. None where the headroom and the latency targets keep the replica below that rate
+    anyway; where not even a lone request fits (``size --cards`` below the light count: the row's note
+    says so, and the headroom sizes the replicas); for a batch, which runs its replicas full; and at the
+    usual count or more, which holds ``min_sequences_at_full_context`` such sequences by definition and
+    carries the headroom's rate (a busy one may keep a few more in flight on average: the engine then
+    queues them)."""
+    if load.served_in_paid_hours or not below_usual(performance, fit):
         return None
     ceiling = usable_rate(performance.requests_per_second, rate_within_targets(performance, sizing), sizing)
     sequences = full_context_sequences(knowledge, figures, fit.gpu, performance.cards)
     held = highest_rate_holding(performance.roofline, ceiling, sequences)
-    return None if held >= ceiling else held
+    return None if held >= ceiling or held == 0.0 else held

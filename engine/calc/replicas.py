@@ -18,16 +18,8 @@ from typing import NamedTuple
 
 from gpu_advisor.engine.calc.checkpoint import read_at_start_gb
 from gpu_advisor.engine.calc.count_limits import below_usual, kv_held_rate, over_pcie
-from gpu_advisor.engine.calc.latency import (
-    OperatingPoint,
-    at_rate,
-    request_times,
-    saturation,
-)
-from gpu_advisor.engine.calc.performance import (
-    ReplicaPerformance,
-    candidate_performances,
-)
+from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, request_times, saturation
+from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
 from gpu_advisor.engine.calc.policy import (
     KeptTargets,
     Sizing,
@@ -326,15 +318,7 @@ def plans_by_gpu(
         # A count below the usual one carries at most the rate whose requests in flight its KV cache holds
         # at the full context: more replicas of it carry the rest. A batch runs its replicas full, so it
         # runs on the usual count or more unless the cards are given.
-        held = (
-            {}
-            if load.served_in_paid_hours
-            else {
-                p.cards: kv_held_rate(knowledge, figures, fit, p, sizing)
-                for p in candidates
-                if below_usual(p, fit)
-            }
-        )
+        held = {p.cards: kv_held_rate(knowledge, figures, fit, p, load, sizing) for p in candidates}
         if cards is not None and gpu in cards:
             given = cards[gpu]
             candidates = (
