@@ -99,9 +99,10 @@ def test_the_owned_servers_network_is_apart_from_an_api_decision() -> None:
     (net005,) = [f for f in result.findings if f.rule_id == "NET005"]
     assert net005.route == "own_hardware"
     memo = render_memo(result)
-    # PRC002 too: the spot offers it excluded are rentals.
+    # PRC002 too (the spot offers it excluded are rentals), and RES004 (serverless endpoints' regions).
     assert (
-        "2 more concern routes the decision does not take (PRC002, NET005, see Risks and caveats).\n" in memo
+        "3 more concern routes the decision does not take (RES004, PRC002, NET005, see Risks and caveats).\n"
+        in memo
     )
     assert "NET005" not in memo.split("## Why")[1].split("### How the rules decided")[0]
 
@@ -192,3 +193,30 @@ def test_an_exclusion_of_another_route_s_options_needs_no_attention() -> None:
     rental = evaluate_workload(validate_workload(rented, "t"), AS_OF)
     assert rental.decision.deployment == "dedicated_cloud"
     assert "PRC002" in attention_rule_ids(rental)
+
+
+def test_the_note_on_serverless_residency_is_apart_from_an_api_decision() -> None:
+    """Patient letters with personal data, decided for the API: RES004 explains which serverless
+    endpoints the residency rules excluded, so it concerns that route; RES001, the law itself, stays the
+    decision's constraint."""
+    letters = {
+        "name": "patient-letter-summaries",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+        "requests_per_day": 20_000,
+        "avg_input_tokens": 2500,
+        "avg_output_tokens": 400,
+        "load_pattern": "steady",
+        "schedule": "workdays",
+        "latency_sensitive": True,
+        "personal_data": True,
+        "company_country": "DE",
+    }
+    result = decided(letters)
+    assert result.decision.deployment == "api"
+    routes = {f.rule_id: f.route for f in result.findings if f.rule_id in ("RES001", "RES004")}
+    assert routes == {"RES001": None, "RES004": "serverless"}
+    memo = render_memo(result)
+    assert "One constraint or warning applies to this workload; it is listed under Why.\n" in memo
+    assert (
+        "2 more concern routes the decision does not take (RES004, PRC002, see Risks and caveats).\n" in memo
+    )

@@ -84,5 +84,5 @@ def test_a_workstation_decision_dates_its_card_price() -> None:
     (knb019,) = [f for f in r.findings if f.rule_id == "KNB019"]
     assert knb019.message.startswith(
         "The own server costed here, RTX 5090 workstation, is priced from a figure 669 days old, older than "
-        "180 days, and buy versus rent weighs it"
+        "180 days, and the own route's cost rests on it"
     )
