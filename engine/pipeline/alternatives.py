@@ -144,17 +144,39 @@ def with_latency_targets_cost(
 
 
 def with_spare_cost(
-    alternatives: Alternatives, hours: float, days: float, knowledge: Knowledge
+    alternatives: Alternatives,
+    priced: Sequence[PricedListing],
+    hours: float,
+    days: float,
+    knowledge: Knowledge,
 ) -> Alternatives:
     """The best option with what the spare replicas a rule adds cost (called only where one does, for a
-    service: SIZ010, SIZ011): its bill less that of its plan without them, both as its offer bills them
-    (whole instances may bill a spare's cards anyway); unchanged where it has none, or they add nothing
-    to the bill."""
+    service: SIZ010, SIZ011): its bill less the cheapest bill of its plan without them at the same
+    provider, GPU and pricing, as each offer bills it (whole instances may bill a spare's cards anyway,
+    where a smaller instance of the provider would not: Scaleway's 4-card H100 instance against its
+    2-card one); unchanged where it has none, or they add nothing to the bill."""
     best, listing = alternatives.best, alternatives.best_listing
     if best is None or listing is None or listing.plan.spare_replicas == 0:
         return alternatives
-    rental = bill_on(listing, without_spares(listing.plan), hours, days, knowledge)
-    cost = listing.rental.usd_per_month - rental.usd_per_month
+    offer = listing.listing.offer
+
+    def same_terms(other: PricedListing) -> bool:
+        theirs = other.listing.offer
+        return (
+            not other.excluded_by
+            and theirs.provider == offer.provider
+            and theirs.gpu == offer.gpu
+            and theirs.pricing == offer.pricing
+            and theirs.commitment == offer.commitment
+            and other.plan.cards_per_replica == listing.plan.cards_per_replica
+        )
+
+    bills = [
+        bill_on(other, without_spares(other.plan), hours, days, knowledge).usd_per_month
+        for other in priced
+        if other is listing or same_terms(other)
+    ]
+    cost = listing.rental.usd_per_month - min(bills)
     if cost <= 0:
         return alternatives
     return replace(alternatives, best=best.model_copy(update={"spare_usd_per_month": cost}))
