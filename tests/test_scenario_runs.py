@@ -301,15 +301,13 @@ def test_an_analysis_setting_outside_its_meaning_is_refused(
 def test_an_input_that_moves_only_the_recommendations_own_cost_is_not_called_an_advantage(
     tmp_path: Path,
 ) -> None:
-    """A range of the volume's growth moves the recommended API's cost most; its serverless rival, Modal's
-    B200, has no price at one end of it (a run costs only the cheapest serverless route, and at the lower
+    """The requests' range moves the recommended API's cost most; its serverless rival, Modal's B200, has
+    no price at the range's low end (a run costs only the cheapest serverless route, and at the lower
     volume Modal's H200 undercuts it), so the effect is on the cost, and the memo says so (it said the
-    advantage over the rival moved by the API's own change). The requests' range ends at 520,000 a day:
-    at 500,000, where it ended until a multiplication blended its reads and FLOPs, seven 4-card H200
-    replicas ($53,652) undercut five B200 replicas ($54,039), so the rival had no price at that end of
-    the requests' range either and it, not the growth, moved the API's cost most; at 520,000 the B200's
-    five replicas ($54,812) stay below the H200's eight ($57,537), and the requests' range moves the
-    advantage over the rival, second."""
+    advantage over the rival moved by the API's own change). The one-at-a-time runs hold the growth at
+    the middle of its range, 50 %, as every scenario grows the volume: the API's cost at 520,000 a day
+    is 1.5 times its cost at the point value, and the growth's own range (20 % to 80 %) moves it second,
+    again with no rival price at its low end."""
     workload = tmp_path / "qwen.yaml"
     workload.write_text(
         "name: qwen-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\n"
@@ -318,18 +316,44 @@ def test_an_input_that_moves_only_the_recommendations_own_cost_is_not_called_an_
         encoding="utf-8",
     )
     rb = robustness(str(workload), "--scenarios", "100")
-    top = rb["sensitivity"][0]
-    assert (top["input"], top["effect_on"]) == ("volume_growth", "cost")
-    assert top["rival_cost_at_low"] is None or top["rival_cost_at_high"] is None
-    assert top["effect"] == pytest.approx(abs(top["cost_at_high"] - top["cost_at_low"]))
-    second = rb["sensitivity"][1]
-    assert (second["input"], second["effect_on"]) == ("requests_per_day", "advantage")
-    assert None not in (second["rival_cost_at_low"], second["rival_cost_at_high"])
+    top, second = rb["sensitivity"][0], rb["sensitivity"][1]
+    assert (top["input"], top["effect_on"]) == ("requests_per_day", "cost")
+    assert (second["input"], second["effect_on"]) == ("volume_growth", "cost")
+    for row in (top, second):
+        assert row["rival_cost_at_low"] is None
+        assert row["effect"] == pytest.approx(abs(row["cost_at_high"] - row["cost_at_low"]))
+    # The API bills per token: its cost scales with the volume, 1.5 times over for the held growth.
+    assert top["cost_at_high"] / top["cost_at_low"] == pytest.approx(520_000 / 100_000)
+    assert second["cost_at_high"] / second["cost_at_low"] == pytest.approx(1.8 / 1.2)
     memo = invoke("recommend", str(workload), "--scenarios", "100", "--as-of", AS_OF).output
     assert (
         f"From its low to its high, the recommendation's monthly cost moves by ${top['effect']:,.0f}." in memo
     )
+    assert "every other at its point value and the volume grown by 50 %, the middle of its range" in memo
     assert "advantage over" not in memo
+
+
+def test_a_growth_given_as_one_number_is_stated_not_ranked(tmp_path: Path) -> None:
+    """A growth of 150 % given as a number is the same in every scenario: no row of the sensitivity
+    table (it read "150 % – 150 % ... $0" beside a decision the growth made), and the one-at-a-time runs
+    hold it, so the throughput error moves the advantage over the serverless rival the grown volume
+    brings in (at today's volume every input read $0 and the memo said none moved anything)."""
+    workload = tmp_path / "moe.yaml"
+    workload.write_text(
+        "name: de-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\nrequests_per_day: 300000\n"
+        "avg_input_tokens: 800\navg_output_tokens: 350\nload_pattern: variable\nschedule: always\n"
+        "latency_sensitive: true\nvolume_growth: 1.5\ncompany_country: DE\n",
+        encoding="utf-8",
+    )
+    rb = robustness(str(workload), "--scenarios", "50")
+    assert "volume_growth" not in {s["input"] for s in rb["sensitivity"]}
+    top = rb["sensitivity"][0]
+    assert (top["input"], top["effect_on"]) == ("throughput_error", "advantage")
+    assert top["effect"] > 0
+    memo = " ".join(invoke("recommend", str(workload), "--scenarios", "50", "--as-of", AS_OF).output.split())
+    assert "No single input moves" not in memo
+    assert "| volume growth within a year |" not in memo
+    assert "Every scenario, and each of those runs, grows the volume by 150 %, as the workload file gives it." in memo
 
 
 def test_a_route_a_rule_ruled_out_is_never_the_rival(tmp_path: Path) -> None:

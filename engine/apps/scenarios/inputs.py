@@ -30,6 +30,18 @@ class Drawn:
     entry: UncertainInput | None
     """None for the workload's own ranges."""
 
+    @property
+    def held_at(self) -> float:
+        """The value this input keeps while another moves alone (``run.one_at_a_time``): its point value,
+        but volume growth at the middle of its range, as every scenario grows the volume (a memo's point
+        values are today's volume, the scenarios' next year's)."""
+        return self.range.point if self.summary.id == GROWTH else self.summary.point
+
+    @property
+    def moves(self) -> bool:
+        """The range has a width: a growth the workload file gives as one number does not move."""
+        return self.summary.high > self.summary.low
+
 
 def scenario_inputs(
     knowledge: Knowledge, ranges: WorkloadRanges, overrides: Overrides | None

@@ -78,14 +78,30 @@ def draw(inputs: Sequence[Drawn], scenarios: int, seed: int) -> list[Values]:
     return drawn
 
 
+def moving_alone(inputs: Sequence[Drawn]) -> list[Drawn]:
+    """The inputs the one-at-a-time runs move, in order: those whose range has a width."""
+    return [d for d in inputs if d.moves]
+
+
 def one_at_a_time(inputs: Sequence[Drawn]) -> list[Values]:
-    """For each input, its low and then its high, every other input at its point value."""
-    points = {d.summary.id: d.summary.point for d in inputs}
+    """For each input that moves, its low and then its high, every other input where it is held
+    (``Drawn.held_at``: its point value, volume growth at its middle); then, where that is not every
+    input's point value, one run at the held values (``held_apart``)."""
+    points = {d.summary.id: d.held_at for d in inputs}
     runs = []
-    for d in inputs:
+    for d in moving_alone(inputs):
         runs.append({**points, d.summary.id: d.summary.low})
         runs.append({**points, d.summary.id: d.summary.high})
+    if held_apart(inputs):
+        runs.append(points)
     return runs
+
+
+def held_apart(inputs: Sequence[Drawn]) -> bool:
+    """Some input is held away from its point value (a volume growth): the one-at-a-time runs end with
+    one at the held values, whose decision the others are set against (the memo's is at today's
+    volume)."""
+    return any(d.held_at != d.summary.point for d in inputs)
 
 
 def evaluate_values(job: ScenarioJob, runs: Sequence[Values]) -> list[Outcome]:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from gpu_advisor.engine.apps.scenarios.inputs import Drawn
 from gpu_advisor.engine.apps.scenarios.outcomes import OptionKey, Outcome
-from gpu_advisor.engine.apps.scenarios.run import Values
+from gpu_advisor.engine.apps.scenarios.run import Values, held_apart, moving_alone
 from gpu_advisor.engine.domain.knowledge.uncertainty import AnalysisSettings
 from gpu_advisor.engine.domain.robustness import (
     CostBands,
@@ -126,7 +126,11 @@ def sensitivity(
     input that moves neither, but at one end the rules' decision (a rule threshold), by how far the
     decided option's cost moves between its ends."""
     found = []
-    for index, d in enumerate(inputs):
+    # "Decides differently" than at the held values: where growth is held at its middle, the decision of
+    # that run, not the memo's at today's volume.
+    reference = oat[-1].decision if held_apart(inputs) else recommended
+    # An input with one value in every scenario (a growth given as a number) has no run: the memo states it.
+    for index, d in enumerate(moving_alone(inputs)):
         at_low, at_high = oat[2 * index], oat[2 * index + 1]
         cost_low, cost_high = at_low.costs.get(recommended), at_high.costs.get(recommended)
         rival_low = at_low.costs.get(rival) if rival else None
@@ -136,7 +140,7 @@ def sensitivity(
             effect = abs((rival_high - cost_high) - (rival_low - cost_low))  # type: ignore[operator]
         elif cost_low is not None and cost_high is not None:
             effect, effect_on = abs(cost_high - cost_low), "cost"
-        changes = at_low.decision != recommended or at_high.decision != recommended
+        changes = at_low.decision != reference or at_high.decision != reference
         if effect == 0 and at_low.decision != at_high.decision and None not in (at_low.cost, at_high.cost):
             effect, effect_on = abs(at_high.cost - at_low.cost), "decision"  # type: ignore[operator]
         found.append(
