@@ -335,7 +335,7 @@ def test_an_input_that_moves_only_the_recommendations_own_cost_is_not_called_an_
 
 def test_a_growth_given_as_one_number_is_stated_not_ranked(tmp_path: Path) -> None:
     """A growth of 150 % given as a number is the same in every scenario: no row of the sensitivity
-    table (it read "150 % – 150 % ... $0" beside a decision the growth made), and the one-at-a-time runs
+    table (it read "150 % to 150 % ... $0" beside a decision the growth made), and the one-at-a-time runs
     hold it, so the throughput error moves the advantage over the serverless rival the grown volume
     brings in (at today's volume every input read $0 and the memo said none moved anything)."""
     workload = tmp_path / "moe.yaml"
@@ -353,7 +353,9 @@ def test_a_growth_given_as_one_number_is_stated_not_ranked(tmp_path: Path) -> No
     memo = " ".join(invoke("recommend", str(workload), "--scenarios", "50", "--as-of", AS_OF).output.split())
     assert "No single input moves" not in memo
     assert "| volume growth within a year |" not in memo
-    assert "Every scenario, and each of those runs, grows the volume by 150 %, as the workload file gives it." in memo
+    assert (
+        "Every scenario, and each of those runs, grows the volume by 150 %, as the workload file gives it."
+    ) in memo
 
 
 def test_a_route_a_rule_ruled_out_is_never_the_rival(tmp_path: Path) -> None:
