@@ -56,6 +56,7 @@ def flat_load(average_rps: float, hours: float = 24.0, batch: bool = False) -> L
         calendar_hours_per_month=730.0,
         served_in_paid_hours=batch,
         served_share_of_paid_hours=1.0,
+        served_hours_per_paid_hour=1.0,
         busiest_hour_requests_per_second=average_rps,
         peak_within_hour=1.0,
         first_hour=0,

@@ -61,8 +61,8 @@ def test_a_dedicated_spare_is_priced_as_its_offer_bills_it() -> None:
     assert best.spare_usd_per_month is not None and round(best.spare_usd_per_month, 2) == round(3.59 * 730, 2)
     assert (
         "The spare replica the rules add (SIZ011) costs $2,621 of the $7,862 a month at runpod community, "
-        "as it bills it; min_replicas: 1 leaves it out, and a failed instance or an update then takes part "
-        "of the peak's capacity with it."
+        "set against runpod's cheapest bill without it; min_replicas: 1 leaves it out, and a failed "
+        "instance or an update then takes part of the peak's capacity with it."
     ) in flat(render_memo(r))
 
 
@@ -92,8 +92,8 @@ def test_nothing_is_said_where_the_workload_sets_its_own_replicas() -> None:
 
 def test_a_spare_whole_instances_bill_anyway_costs_nothing() -> None:
     """Three replicas of 2 × H100 on AWS's 8-card P5 (its only size): without the spare, two replicas
-    still take one whole instance, billed the same, so the spare adds nothing to the bill and nothing
-    is said of it."""
+    still take one whole instance, billed the same, and AWS sells no smaller instance at that pricing, so
+    the spare adds nothing to the bill and nothing is said of it."""
     evaluation = evaluate_workload(validate_workload(CHAT, "chat"), EVALUATED_ON)
     p5 = next(
         p
@@ -105,7 +105,8 @@ def test_a_spare_whole_instances_bill_anyway_costs_nothing() -> None:
     alternatives = replace(evaluation.market.alternatives, best_listing=p5)
     knowledge = evaluation.knowledge
     hours, days = evaluation.workload.hours_per_month, evaluation.workload.days_per_month
-    assert with_spare_cost(alternatives, hours, days, knowledge) is alternatives
+    priced = evaluation.market.priced
+    assert with_spare_cost(alternatives, priced, hours, days, knowledge) is alternatives
 
 
 def test_replicas_a_stated_min_replicas_adds_are_not_priced_as_a_spare() -> None:

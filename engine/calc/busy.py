@@ -40,7 +40,7 @@ def busy_share(
         share = plan.hours_per_day_running * days_per_month / paid_hours
     else:
         busy = busy_hours_per_day(traffic, load.average_requests_per_second, plan.service, per_replica)
-        share = busy / traffic.hours_per_day * load.served_share_of_paid_hours
+        share = busy / traffic.hours_per_day * load.served_hours_per_paid_hour
     rounded = round(share, BUSY_SHARE_DECIMALS)
     # A share too small to show keeps its value: a GPU that serves a few requests a month is not idle.
     return min(1.0, rounded if rounded > 0 else share)

@@ -68,10 +68,11 @@ def workload_load(
     average = requests_per_day / (traffic.hours_per_day * SECONDS_PER_HOUR)
     within_hour = 1.0 if batch else knowledge.load_profile(load_pattern).peak_within_hour
     peak = average * traffic.busiest * within_hour
-    # Around the clock every paid hour is an hour requests come in (a 31-day month pays 744 hours).
+    # Around the clock every paid hour is an hour requests come in (a 31-day month pays 744 hours), and
+    # fewer paid hours than that still leave the requests coming around the clock.
     around_the_clock = traffic.hours_per_day >= 24 and days >= schedule.days_per_month
     served_hours = traffic.hours_per_day * days
-    serving_hours = paid_hours_per_month if around_the_clock else served_hours
+    serving_hours = max(paid_hours_per_month, schedule.hours_per_month) if around_the_clock else served_hours
     return Load(
         hours_per_day=traffic.hours_per_day,
         average_requests_per_second=average,
@@ -83,6 +84,7 @@ def workload_load(
         calendar_hours_per_month=knowledge.calendar_hours_per_month(),
         served_in_paid_hours=batch,
         served_share_of_paid_hours=min(1.0, serving_hours / paid_hours_per_month),
+        served_hours_per_paid_hour=serving_hours / paid_hours_per_month,
         busiest_hour_requests_per_second=average * traffic.busiest,
         peak_within_hour=within_hour,
         first_hour=schedule.first_hour,

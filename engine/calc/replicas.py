@@ -213,7 +213,7 @@ def _planned(
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         hours_running = None
         at_peak = load.peak_requests_per_second / (replicas * rps)
-        average_share = load.average_requests_per_second * load.served_share_of_paid_hours / (replicas * rps)
+        average_share = load.average_requests_per_second * load.served_hours_per_paid_hour / (replicas * rps)
         peak_rate = load.peak_requests_per_second / replicas
     return ReplicaPlan(
         gpu=gpu,

@@ -73,6 +73,37 @@ def share_outside_served_hours(profile: tuple[float, ...], first_hour: int, hour
     return 1 - inside / total if total > 0 else 0.0
 
 
+def served_profile(profile: tuple[float, ...], first_hour: int, hours_per_day: float) -> tuple[float, ...]:
+    """The profile's weight of each whole hour the schedule serves, in the schedule's order."""
+    served = served_hours(first_hour, hours_per_day)
+    return tuple(
+        profile[(first_hour + i) % HOURS_PER_DAY] * served[(first_hour + i) % HOURS_PER_DAY]
+        for i in range(math.ceil(hours_per_day))
+    )
+
+
+def idle_served_hours(profile: tuple[float, ...], first_hour: int, hours_per_day: float) -> int:
+    """The whole hours the schedule serves in which the profile has no requests (0 for the published
+    profiles, which have traffic in every hour)."""
+    return sum(1 for weight in served_profile(profile, first_hour, hours_per_day) if weight <= 0)
+
+
+def share_outside_busiest_hours(
+    profile: tuple[float, ...], first_hour: int, hours_per_day: float, paid_hours_per_day: float
+) -> float:
+    """The share of the served hours' requests (by ``profile``) that fall outside their
+    ``paid_hours_per_day`` busiest hours: what finds no GPU where fewer hours are paid than served and
+    the GPUs run in the busiest ones (0 where every served hour is paid, or the hours left out have no
+    requests)."""
+    weights = sorted(served_profile(profile, first_hour, hours_per_day), reverse=True)
+    total = sum(weights)
+    if total <= 0 or paid_hours_per_day >= len(weights):
+        return 0.0
+    whole = int(paid_hours_per_day)
+    kept = sum(weights[:whole]) + (paid_hours_per_day - whole) * weights[whole]
+    return max(0.0, 1 - kept / total)
+
+
 @functools.lru_cache(maxsize=64)
 def daily_traffic(profile: tuple[float, ...], first_hour: int, hours_per_day: float) -> DailyTraffic:
     """The profile restricted to the ``hours_per_day`` hours from ``first_hour`` (wrapping past

@@ -39,6 +39,11 @@ class Load(BaseModel):
     served_share_of_paid_hours: float
     """The paid hours in which requests come, at most 1: below 1 where more hours are paid than the
     schedule serves requests in (or than a batch's window spans), and the cards idle in the rest."""
+    served_hours_per_paid_hour: float
+    """The hours in which requests come over the paid hours, not capped: above 1 where fewer hours are
+    paid than the schedule serves (``hours_per_month`` below it: the GPUs run only in the busier hours,
+    a profile's hours without requests left out), and the served hours' requests are then carried in the
+    paid ones."""
     busiest_hour_requests_per_second: float
     """The busiest hour's mean rate (a batch: its flat rate)."""
     peak_within_hour: float

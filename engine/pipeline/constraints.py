@@ -14,7 +14,11 @@ from gpu_advisor.engine.calc.listings import Listing, listings
 from gpu_advisor.engine.calc.replicas import cards_key
 from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
 from gpu_advisor.engine.calc.sizing import SizingFigures
-from gpu_advisor.engine.calc.traffic import share_outside_served_hours
+from gpu_advisor.engine.calc.traffic import (
+    idle_served_hours,
+    share_outside_busiest_hours,
+    share_outside_served_hours,
+)
 from gpu_advisor.engine.common.caching import cleared_with_the_others, per_object
 from gpu_advisor.engine.domain.batch_fields import LATENCY_TARGETS
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -72,6 +76,15 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         ),
         profile_given="load_profile" not in resolved.defaults_used,
         profile_share_outside_schedule=share_outside_served_hours(
+            tuple(resolved.load_profile), schedule.first_hour, schedule.hours_per_day
+        ),
+        profile_share_outside_paid_hours=share_outside_busiest_hours(
+            tuple(resolved.load_profile),
+            schedule.first_hour,
+            schedule.hours_per_day,
+            resolved.hours_per_month / schedule.days_per_month,
+        ),
+        profile_idle_served_hours=idle_served_hours(
             tuple(resolved.load_profile), schedule.first_hour, schedule.hours_per_day
         ),
     )
