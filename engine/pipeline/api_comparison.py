@@ -48,11 +48,12 @@ def weigh_api(
 ) -> tuple[list[Firing], ApiDetails]:
     """Assert the api fact; ``rules``: every rule fired so far; ``knowledge``: the providers' limits."""
     api, route = market.compared_api, cheapest_route(market, rules, SELF_HOSTED)
-    # Only DEP031 reads the scale-to-zero price, and only for a latency sensitivity left at the default.
-    defaulted = "latency_sensitive" in resolved.defaults_used
-    cold = market.serverless.scale_to_zero if defaulted else None
     ruled_out = ruled_out_deployments(rules)
     standing = cheapest_standing(market, ruled_out, route)
+    # What the kept-warm instances cost against scaling to zero (DEP031 where the latency sensitivity is
+    # the default, DEP048 where the workload states it): priced wherever a rule keeps instances warm and
+    # scaling to zero could bill less than the cheapest route standing (no saving is read otherwise).
+    cold = market.serverless.scale_to_zero_under(standing.usd_per_month) if standing else None
     saving = (
         1 - cold.bill.usd_per_month / standing.usd_per_month
         if cold and standing and standing.usd_per_month

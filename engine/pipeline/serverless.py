@@ -94,15 +94,16 @@ class ServerlessMarket:
     kept_warm: bool
     pricer: Pricer
 
-    @functools.cached_property
-    def scale_to_zero(self) -> PricedServerless | None:
+    def scale_to_zero_under(self, usd_per_month: float) -> PricedServerless | None:
         """Where a rule keeps instances warm: the cheapest admitted product priced scaling to zero
-        instead, what the workload would pay if its users could wait for a cold start (DEP031). Priced
-        when first asked for: it doubles the serverless pricing, and only the api stage asks, where the
-        workload leaves its latency sensitivity at the default."""
+        instead, what the workload would pay if its users could wait for a cold start (DEP031, DEP048);
+        None where none could bill less than ``usd_per_month`` (the cheapest route standing), so the
+        products whose lower bound is no less are not priced: it doubles the serverless pricing."""
         if not self.kept_warm:
             return None
-        return scale_to_zero(list(self.candidates), self.pricer.workload, self.pricer.knowledge)
+        return scale_to_zero(
+            list(self.candidates), self.pricer.workload, self.pricer.knowledge, usd_per_month
+        )
 
     @functools.cached_property
     def best_spare_usd_per_month(self) -> float | None:
@@ -252,16 +253,18 @@ def price_listing(
 
 
 def scale_to_zero(
-    candidates: list[Candidate], workload: ServerlessWorkload, knowledge: Knowledge
+    candidates: list[Candidate], workload: ServerlessWorkload, knowledge: Knowledge, below: float
 ) -> PricedServerless | None:
-    """The cheapest admitted candidate priced without a kept-warm instance (its lower bound too)."""
+    """The cheapest admitted candidate priced without a kept-warm instance (its lower bound too), of
+    those whose lower bound is below ``below``; None where none is, or the cheapest costs no less."""
     cold = dataclasses.replace(workload, keep_warm=False)
     rebound = [
-        c._replace(lower_bound=lower_bound(c.listing, c.plan, c.size, cold))
+        c._replace(lower_bound=bound)
         for c in candidates
-        if not c.excluded_by
+        if not c.excluded_by and (bound := lower_bound(c.listing, c.plan, c.size, cold)) < below
     ]
-    return cheapest(rebound, Pricer(cold, knowledge))
+    found = cheapest(rebound, Pricer(cold, knowledge))
+    return found if found is not None and found.bill.usd_per_month < below else None
 
 
 def cheapest(candidates: list[Candidate], pricer: Pricer) -> PricedServerless | None:

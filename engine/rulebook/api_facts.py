@@ -118,9 +118,9 @@ class ApiFact(Fact):
     """A rule fired so far rules serverless out (DEP024 for a busy steady service, a policy): stating
     the latency sensitivity would not bring it back."""
     scale_to_zero_priced: bool
-    """A rule keeps serverless instances warm for a workload that leaves latency_sensitive at its default,
-    and some admitted serverless product can carry it scaling to zero instead (its price:
-    ``ApiDetails.scale_to_zero_usd_per_month``; not priced where the workload states its sensitivity)."""
+    """A rule keeps serverless instances warm for a latency-sensitive workload, and some admitted
+    serverless product can carry it scaling to zero instead (its price:
+    ``ApiDetails.scale_to_zero_usd_per_month``)."""
     scale_to_zero_waits: Annotated[bool, Guard("scale_to_zero_priced")]
     """Scaling to zero, a request finds no instance running and waits for a cold start in a typical
     month (at least one start from zero a month): the latency question is real."""
