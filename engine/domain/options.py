@@ -94,6 +94,11 @@ class ServerlessBilling(ResultModel):
     longer_waits_above_gpus: int | None = None
     """The product says instances of more GPUs than this usually wait longer to start (Modal: 2); None
     where it says nothing."""
+    host_usd_per_core_hour: float | None = None
+    host_usd_per_gib_hour: float | None = None
+    """What the product bills for an instance's CPU cores and memory on top of the GPU time above (Modal:
+    ``ServerlessProduct.host_prices``), which the bill leaves out: the catalog does not know what a
+    serving container requests or uses. None where the GPU's price includes them."""
 
 
 class InstanceCount(ResultModel):

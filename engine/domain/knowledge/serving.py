@@ -122,6 +122,13 @@ class EndpointSettings(Sourced):
         return self
 
 
+class HostPrices(Sourced):
+    """What a product bills for an instance's CPU cores and memory on top of its GPUs (Modal)."""
+
+    usd_per_core_hour: float = Field(gt=0, allow_inf_nan=False)
+    usd_per_gib_hour: float = Field(gt=0, allow_inf_nan=False)
+
+
 class ServerlessProduct(Sourced, Translated):
     id: str
     provider: str
@@ -162,6 +169,9 @@ class ServerlessProduct(Sourced, Translated):
     """Instances of more GPUs than this usually wait longer to start, as the provider says (Modal: more
     than 2 a container); None where it says nothing."""
     longer_waits_source: Citation | None = None
+    host_prices: HostPrices | None = None
+    """CPU and memory billed on top of the GPUs; None where the GPU's price includes them (or the catalog
+    has not read them: the product's note says which)."""
 
     @model_validator(mode="after")
     def _scale_down_has_a_source(self) -> ServerlessProduct:
