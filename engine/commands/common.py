@@ -131,10 +131,12 @@ def emit(text: str, output: OutputTarget | str | None) -> None:
     without ``--force``)."""
     from gpu_advisor.engine.common.safe_files import write_output
 
+    from gpu_advisor.engine.common.stdout import write_stdout
+
     target = output_target(output) if isinstance(output, str) else output
     if target is None:
         try:
-            click.echo(text, nl=False)
+            write_stdout(text)
         except OSError as error:
             if error.errno == errno.EPIPE:
                 raise
