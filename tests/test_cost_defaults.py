@@ -441,3 +441,25 @@ def test_an_own_server_amount_with_a_thousands_dot_is_refused(tmp_path: Path, li
     for fine in ("price_eur: 240000", "price_eur: 240.0", "price_eur: 240_000"):
         path.write_text(f"own_server:\n  {fine}\n", encoding="utf-8")
         assert invoke("recommend", PUBLIC_CHAT, "--overrides", str(path)).exit_code == 0, fine
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("own_server: {price_eur: 240.000}\n", 1),
+        ('own_server:\n  "price_eur": 240.000\n', 2),
+        ('{"own_server": {"price_eur": 240.000}}\n', 1),
+        ('own_server:\n  price_eur: "240.000"\n', 2),
+    ],
+)
+def test_a_thousands_dot_is_refused_in_flow_style_json_and_quotes(
+    tmp_path: Path, text: str, line: int
+) -> None:
+    """The amount's value is read from the composed document, not a line pattern: a flow mapping, a
+    quoted key, a JSON file and a quoted number (which the field reads as 240.0 too) were let through
+    and priced a $278 server."""
+    path = tmp_path / "overrides.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = invoke("recommend", PUBLIC_CHAT, "--overrides", str(path))
+    assert result.exit_code == 2
+    assert f"--overrides {path}, line {line}: price_eur: 240.000 reads as 240, not 240000" in result.output

@@ -227,13 +227,14 @@ def test_a_dot_between_thousands_is_told_how_to_write_the_number() -> None:
 
 def test_a_thousands_dot_that_reads_as_a_whole_number_gets_the_hint_too() -> None:
     """10.000 reads as 10.0: refused as no whole number, with no hint that the dot may be a thousands
-    separator, where 1.500 had one."""
+    separator, where 1.500 had one. A whole number written with a decimal point (2.0 for 2) is as likely:
+    both readings are said."""
     document = "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 10.000\n"
     result = CliRunner().invoke(main, ["recommend", "-"], input=document)
     assert result.exit_code == 2
     assert (
-        "requests_per_day: Input should be a valid integer (got 10.0) (if a dot separates thousands, write "
-        "10000: a data file reads the dot as a decimal point or as text)"
+        "requests_per_day: Input should be a valid integer (got 10.0) (write 10; if a dot separates "
+        "thousands, write 10000: a data file reads the dot as a decimal point or as text)"
     ) in result.output
 
 

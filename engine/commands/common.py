@@ -130,7 +130,6 @@ def emit(text: str, output: OutputTarget | str | None) -> None:
     """``text`` to standard output, or atomically to the output file (an unchecked path is checked here,
     without ``--force``)."""
     from gpu_advisor.engine.common.safe_files import write_output
-
     from gpu_advisor.engine.common.stdout import write_stdout
 
     target = output_target(output) if isinstance(output, str) else output

@@ -71,6 +71,8 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             entry["suggestion"] = close_match(key, entry["allowed"]) or _nested_field(schema, parent, key)
         if kind.startswith("int_"):
             entry["thousands"] = grouped_digits(given)
+            # 2.0 for 2 is as likely as German 2.000 for 2000: both readings are said.
+            entry["whole"] = int(given) if isinstance(given, float) and given.is_integer() else None
         if kind == "literal_error" and isinstance(given, str):
             choices = re.findall(r"'([^']*)'", str(problem.get("ctx", {}).get("expected", "")))
             entry["suggestion"] = spelling_of(given, choices)

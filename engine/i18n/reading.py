@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+import yaml
+
 SEPARATORS: dict[str, tuple[str, str]] = {"en": (".", ","), "de": (",", ".")}
 """Language -> (decimal separator, thousands separator)."""
 
@@ -52,9 +54,36 @@ def thousands_dotted(text: str) -> int | None:
 
 
 def thousands_dotted_lines(text: str, keys: Collection[str]) -> list[tuple[int, str, str]]:
-    """The lines of a YAML text that give one of ``keys`` a number with dots between groups of three
-    digits (``price_eur: 240.000``): YAML reads one such dot as a decimal point (240.0) and several as
-    text. Each as (line number, key, the number as written)."""
+    """The values in a YAML (or JSON) text that give one of ``keys`` a number with dots between groups of
+    three digits (``price_eur: 240.000``, in block or flow style): YAML reads one such dot as a decimal
+    point (240.0) and several as text. Each as (line number, key, the number as written), read from the
+    composed document's values, quoted or not; a text that does not compose is scanned line by line
+    (its reader reports what is wrong with it)."""
+    try:
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return _dotted_by_line(text, keys)
+    found: list[tuple[int, str, str]] = []
+    pending: list[yaml.Node] = [root] if root is not None else []
+    while pending:
+        node = pending.pop()
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if (
+                    isinstance(key, yaml.ScalarNode)
+                    and isinstance(value, yaml.ScalarNode)
+                    and key.value in keys
+                    # Quoted too: the amount's field reads "240.000" as the number 240.0 all the same.
+                    and thousands_dotted(value.value) is not None
+                ):
+                    found.append((value.start_mark.line + 1, key.value, value.value))
+                pending.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            pending.extend(node.value)
+    return sorted(found)
+
+
+def _dotted_by_line(text: str, keys: Collection[str]) -> list[tuple[int, str, str]]:
     found = []
     for number, line in enumerate(text.splitlines(), start=1):
         match = _DOTTED_LINE.match(line)
