@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gpu_advisor.engine.calc.calibration import estimate_error_range
 from gpu_advisor.engine.common.errors import InputError, close_match
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.distributions import Range
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.uncertain_ranges import KnownRange, known_range
 from gpu_advisor.engine.domain.knowledge.uncertainty import UncertainInput
 from gpu_advisor.engine.domain.overrides import Overrides
 from gpu_advisor.engine.domain.robustness import ScenarioInput
-from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges
+from gpu_advisor.engine.domain.workload_ranges import MAX_REQUESTS_PER_DAY, WorkloadRanges
 
 REQUESTS = "requests_per_day"
 GROWTH = "volume_growth"
@@ -64,6 +66,9 @@ def scenario_inputs(
         for entry in knowledge.uncertainty.inputs
         if (d := _knowledge_input(entry, knowledge, replaced, overrides))
     ]
+    for name in (REQUESTS, GROWTH):
+        if name in replaced:
+            within_bounds(name, replaced[name], FIGURE_BOUNDS[name])
     requests = replaced.get(REQUESTS) or ranges.requests_per_day
     if requests is not None:
         drawn.append(
@@ -75,6 +80,54 @@ def scenario_inputs(
             _workload_input(GROWTH, "volume growth within a year", "share", growth, GROWTH in replaced)
         )
     return tuple(drawn)
+
+
+class Bounds(NamedTuple):
+    """Where a figure may lie: above (or from) ``floor``, below (or up to) ``ceiling``."""
+
+    floor: float
+    floor_allowed: bool
+    ceiling: float | None
+    ceiling_allowed: bool
+    said: Words
+
+
+_SHARE = Bounds(0.0, True, 1.0, False, Words("a share from 0 to below 1"))
+FIGURE_BOUNDS: dict[str, Bounds] = {
+    "own_server_price": Bounds(0.0, False, None, False, Words("above 0")),
+    "offer_price": Bounds(0.0, False, None, False, Words("above 0")),
+    "eu_region_premium": _SHARE,
+    "spot_discount": _SHARE,
+    "rule_threshold": _SHARE,
+    # Each replica carries 1 / (1 + error) of its estimated rate: -1 (-100 %) would be no limit at all.
+    "throughput_error": Bounds(-1.0, False, 1.0, True, Words("above -1 and at most 1 (-100 %% to +100 %%)")),
+    REQUESTS: Bounds(0.0, False, MAX_REQUESTS_PER_DAY, True, Words("above 0, at most the workload's limit")),
+    GROWTH: Bounds(-1.0, False, 100.0, True, Words("above -1 (-100 %%) and at most 100")),
+}
+"""Where a range of your own may lie, by what it replaces (``UncertainInput.applies_to``, or the
+workload's two ranges): the bounds of the figure itself (a price above 0, a discount or premium a share
+below 1), as ``Overrides`` holds an offer's rate to an offer's. Ranges outside them drew spot discounts
+above 100 %, a throughput error of -100 % and negative requests."""
+
+
+def within_bounds(name: str, span: Range, bounds: Bounds) -> None:
+    """Refuse a range of your own outside its figure's bounds, naming the field (``ranges.NAME.low``)."""
+    for side, value in (("low", span.low), ("high", span.high)):
+        below = value < bounds.floor or (value == bounds.floor and not bounds.floor_allowed)
+        above = bounds.ceiling is not None and (
+            value > bounds.ceiling or (value == bounds.ceiling and not bounds.ceiling_allowed)
+        )
+        if below or above:
+            raise InputError(
+                Words(
+                    "ranges.%(name)s.%(side)s: %(value)s is outside the figure's bounds: %(allowed)s",
+                    name=name,
+                    side=side,
+                    value=f"{value:g}",
+                    allowed=bounds.said,
+                ),
+                field=f"ranges.{name}.{side}",
+            )
 
 
 def _fixed_by_overrides(entry: UncertainInput, overrides: Overrides | None) -> bool:
@@ -92,6 +145,7 @@ def _knowledge_input(
     found = _known(entry, knowledge)
     if entry.id in replaced:
         mine = replaced[entry.id]
+        within_bounds(entry.id, mine, FIGURE_BOUNDS[entry.applies_to])
         summary = ScenarioInput(
             id=entry.id,
             description=entry.description,
