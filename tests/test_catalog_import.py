@@ -100,7 +100,7 @@ def test_skypilot_vms_csv(tmp_path: Path) -> None:
     assert offers["p5.48xlarge-unknown"]["price_jurisdiction"] == "unknown"
     assert report["rows"] == 8 and report["rows_used"] == 6
     assert report["rows_without_accelerator"] == 1  # m5.large
-    assert report["unknown_gpus"] == [{"name": "V100", "rows": 1}]
+    assert report["unknown_gpus"] == [{"name": "V100", "rows": 1, "suggestion": None}]
     assert report["prices_cheaper_elsewhere"] == 1
     assert report["regions_unknown_jurisdiction"] == [{"provider": "aws", "region": "ap-south-1", "rows": 1}]
 
@@ -112,7 +112,7 @@ def test_skypilot_runpod_regions_map_to_the_eu_data_centres(tmp_path: Path) -> N
     assert offers["1x-h200-sxm-secure-eu"]["price_jurisdiction"] == "EU"
     assert offers["1x-h200-sxm-secure-unknown"]["regions"] == ["us"]
     # RunPod's A100-80GB is the PCIe card, which the catalog does not list.
-    assert report["unknown_gpus"] == [{"name": "A100-80GB", "rows": 1}]
+    assert report["unknown_gpus"] == [{"name": "A100-80GB", "rows": 1, "suggestion": None}]
 
 
 def test_gpuhunt_csv(tmp_path: Path) -> None:
@@ -124,7 +124,7 @@ def test_gpuhunt_csv(tmp_path: Path) -> None:
     assert (sxm["gpu"], sxm["usd_per_gpu_hour"], sxm["instance_gpus"]) == ("h100-sxm", 2.99, [8])  # 23.92 / 8
     assert sxm["regions"] == ["us-east-1", "us-west-1"]  # the same price in both
     assert offers["gpu-1x-h100-pcie-unknown"]["gpu"] == "h100-pcie"
-    assert report["unknown_gpus"] == [{"name": "A10", "rows": 1}]
+    assert report["unknown_gpus"] == [{"name": "A10", "rows": 1, "suggestion": None}]
     assert report["rows_without_accelerator"] == 1
 
 
@@ -154,7 +154,7 @@ def test_plain_csv(tmp_path: Path) -> None:
     assert offers["contract-8x"]["as_of"] == "2026-11-20"
     assert offers["h100-eu"]["instance_gpus"] == [1, 2, 4]
     assert offers["h100-eu"]["as_of"] == "2026-11-28"  # no date of its own: the import's
-    assert report["unknown_gpus"] == [{"name": "rtx-4000-ada", "rows": 1}]
+    assert report["unknown_gpus"] == [{"name": "rtx-4000-ada", "rows": 1, "suggestion": None}]
     assert (report["offers_added"], report["offers_repriced"]) == (2, 1)
 
 
@@ -363,7 +363,7 @@ def test_diff_names_its_files_as_the_command_line_gives_them(tmp_path: Path) -> 
 
 def test_a_provider_given_by_its_catalog_id_is_told_the_formats_name(tmp_path: Path) -> None:
     """--provider lambda for gpuhunt's lambdalabs.csv said the catalog does not know the provider lambda,
-    which it does: gpuhunt names it lambdalabs."""
+    which it does: gpuhunt names it lambdalabs. With no row used, the import writes no file."""
     out = tmp_path / "o.yaml"
     result = invoke(
         "catalog",
@@ -376,8 +376,36 @@ def test_a_provider_given_by_its_catalog_id_is_told_the_formats_name(tmp_path: P
         "-o",
         str(out),
     )
+    # No row is used: nothing is written, and the refusal says what to give.
+    assert result.exit_code == 2, result.output
+    assert "'lambda' (gpuhunt names it 'lambdalabs': give --provider lambdalabs)" in result.output
+    assert not out.exists()
+
+
+def test_a_file_of_your_own_rates_that_names_nothing_known_writes_nothing(tmp_path: Path) -> None:
+    """Every row misspelt: the import said "2 rows read, 0 used", exited 0 and wrote an overrides file
+    without offers, so every rate fell back to the list price unsaid."""
+    rates = tmp_path / "rates.csv"
+    rates.write_text(
+        "provider,offer,gpu,usd_per_gpu_hour\nawss,p5-on-demand,h100-sxm,3.10\naws,p5-on-demand,h100-sxmm,3.10\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "o.yaml"
+    result = invoke("catalog", "import", str(rates), "--format", "csv", "-o", str(out))
+    assert result.exit_code == 2
+    assert (
+        "none of its 2 rows names an offer the catalog can price: the catalog does not know 'awss' (did "
+        "you mean 'aws'?), 'h100-sxmm' (did you mean 'h100-sxm'?); no overrides file is written"
+    ) in " ".join(result.output.split())
+    assert not out.exists()
+    # One row right: the other is skipped with what it may have meant.
+    rates.write_text(
+        "provider,offer,gpu,usd_per_gpu_hour\naws,p5-on-demand,h100-sxm,3.10\naws,p5-on-demand,h100-sxmm,3.10\n",
+        encoding="utf-8",
+    )
+    result = invoke("catalog", "import", str(rates), "--format", "csv", "-o", str(out))
     assert result.exit_code == 0, result.output
     assert (
-        "4 rows skipped: gpuhunt names the provider lambda 'lambdalabs': give --provider lambdalabs.\n"
-        in (result.output)
+        "1 row skipped: the catalog does not know the GPU h100-sxmm (did you mean h100-sxm?)."
+        in result.output
     )

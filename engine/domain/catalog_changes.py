@@ -15,6 +15,8 @@ class ResultModel(BaseModel):
 class SkippedName(ResultModel):
     name: str
     rows: int
+    suggestion: str | None = None
+    """The catalog's name closest to it, where it looks misspelt (a file of your own rates)."""
 
 
 class SkippedProvider(SkippedName):

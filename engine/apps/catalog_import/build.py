@@ -11,8 +11,10 @@ jurisdiction the offer lists the regions at the lowest price; dearer regions are
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,6 +68,9 @@ class Tally:
     format_names: dict[str, str] = field(default_factory=dict)
     """An unknown provider name that is a catalog provider's ID -> the format's name for it."""
     new_regions: dict[tuple[str, str], int] = field(default_factory=dict)
+    suggestions: dict[str, str] = field(default_factory=dict)
+    """A provider or GPU name of a file of your own rates the catalog does not know -> the catalog's name
+    it is closest to (a misspelling)."""
 
 
 class Regions:
@@ -239,9 +244,11 @@ def plain_offers(
         if row.provider not in providers:
             tally.unknown_provider += 1
             tally.unknown_providers[row.provider] += 1
+            _suggest(tally, row.provider, providers)
             continue
         if row.gpu not in gpus:
             tally.unknown_gpus[row.gpu] += 1
+            _suggest(tally, row.gpu, gpus)
             continue
         if key in catalog:
             if row.describes_offer:
@@ -375,15 +382,33 @@ def import_report(
         rows_without_price=tally.no_price,
         rows_without_instance=tally.no_instance,
         rows_unknown_provider=tally.unknown_provider,
-        unknown_gpus=tuple(SkippedName(name=n, rows=c) for n, c in sorted(tally.unknown_gpus.items())),
+        unknown_gpus=tuple(
+            SkippedName(name=n, rows=c, suggestion=tally.suggestions.get(n))
+            for n, c in sorted(tally.unknown_gpus.items())
+        ),
         unknown_providers=tuple(
-            SkippedProvider(name=n, rows=c, format_name=tally.format_names.get(n))
+            SkippedProvider(
+                name=n, rows=c, format_name=tally.format_names.get(n), suggestion=tally.suggestions.get(n)
+            )
             for n, c in sorted(tally.unknown_providers.items())
         ),
         regions_unknown_jurisdiction=tuple(
             AddedRegionNote(provider=p, region=r, rows=c) for (p, r), c in sorted(tally.new_regions.items())
         ),
     )
+
+
+def _suggest(tally: Tally, name: str, known: Collection[str]) -> None:
+    """Where a file of your own rates misspells a catalog name (``awss``, ``h100-sxmm``): a close one
+    only, as a GPU the catalog lacks (``rtx-4000-ada``) is no misspelling of ``rtx-5090``."""
+    found = difflib.get_close_matches(name.lower(), sorted(known), n=1, cutoff=SUGGESTION_CUTOFF)
+    if found:
+        tally.suggestions[name] = found[0]
+
+
+SUGGESTION_CUTOFF = 0.8
+"""The least similarity (difflib's ratio) of a name suggested for an unknown one: 'awss' and 'aws' are
+0.86, 'rtx-4000-ada' and 'rtx-5090' 0.6."""
 
 
 def unknown_format(fmt: str) -> InputError:

@@ -10,6 +10,7 @@ import yaml
 from gpu_advisor.engine.apps.catalog_import.build import build_overrides, import_report, provider_name_of
 from gpu_advisor.engine.apps.catalog_import.read import read_rows
 from gpu_advisor.engine.apps.overrides import apply_overrides
+from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.safe_files import check_output, write_output
 from gpu_advisor.engine.domain.catalog_changes import ImportReport
 from gpu_advisor.engine.domain.import_mapping import load_mapping
@@ -43,8 +44,36 @@ def run_import(
     )
     # The file must load as --overrides does: every added offer checked like a catalog offer.
     apply_overrides(knowledge, overrides, output, as_of)
+    report = import_report(path, fmt, output, overrides, tally, undercut, (provider_name, catalog_provider))
+    if report.rows and not report.rows_used:
+        # An overrides file with no offer would let every figure fall back to the list price unsaid.
+        raise InputError(nothing_used(path, report))
     write_output(target, overrides_text(overrides))
-    return import_report(path, fmt, output, overrides, tally, undercut, (provider_name, catalog_provider))
+    return report
+
+
+def nothing_used(path: str, report: ImportReport) -> str:
+    """Why no row of ``path`` was used: the report's skipped names, with what they may have meant."""
+    names = [
+        f"{s.name!r}" + (f" (did you mean {s.suggestion!r}?)" if s.suggestion else "")
+        for s in report.unknown_gpus
+    ]
+    names[:0] = [
+        f"{s.name!r}"
+        + (
+            f" ({report.format} names it {s.format_name!r}: give --provider {s.format_name})"
+            if s.format_name
+            else f" (did you mean {s.suggestion!r}?)"
+            if s.suggestion
+            else ""
+        )
+        for s in report.unknown_providers
+    ]
+    known = f": the catalog does not know {', '.join(names)}" if names else ""
+    return (
+        f"{path}: none of its {report.rows} rows names an offer the catalog can price{known}; "
+        "no overrides file is written"
+    )
 
 
 def overrides_text(overrides: Overrides) -> str:
