@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from pydantic import Field, field_validator, model_validator
 
+from gpu_advisor.engine.common.values import MAX_MAGNITUDE
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import LoadPattern
 from gpu_advisor.engine.domain.knowledge.entries import Citation, PositiveFloat, Sourced, Strict, Translated
@@ -20,7 +21,7 @@ H = TypeVar("H", bound=Sequence[float])
 
 
 def checked_profile(hourly: H) -> H:
-    """24 finite values, none negative, not all zero."""
+    """24 values from 0 to 1e15, not all zero."""
     if len(hourly) != HOURS_PER_DAY:
         raise WordsError(
             Words(
@@ -30,8 +31,9 @@ def checked_profile(hourly: H) -> H:
             ),
             names_input=True,
         )
-    if any(not math.isfinite(v) or v < 0 for v in hourly) or sum(hourly) <= 0:
-        raise WordsError(Words("a load profile's values are finite, none negative, and not all zero"))
+    # At most 1e15 each, as every number a file may give: 24 values near 1e308 summed to infinity.
+    if any(not math.isfinite(v) or v < 0 or v > MAX_MAGNITUDE for v in hourly) or sum(hourly) <= 0:
+        raise WordsError(Words("a load profile's values are from 0 to 1e15, not all zero"))
     return hourly
 
 
