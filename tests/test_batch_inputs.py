@@ -130,10 +130,29 @@ def test_yaml_list_bad_item_is_reported_at_its_line(tmp_path: Path) -> None:
 
 
 def test_yaml_aliases_are_refused(tmp_path: Path) -> None:
+    """The alias is a bad row that ends the reading; the item before it is kept and run (one bad spot
+    lost every result)."""
     text = "- &w {name: a, model: {params_b: 8, precision: bf16}, requests_per_day: 5}\n- *w\n"
-    result = invoke(write(tmp_path, "w.yaml", text))
-    assert result.exit_code == 2
-    assert "aliases (*name) are not allowed" in result.stderr
+    result = invoke(write(tmp_path, "w.yaml", text), "--format", "csv")
+    assert result.exit_code == 1
+    assert [(r["line"], r["name"]) for r in csv_rows(result.stdout)] == [("1", "a")]
+    assert (
+        "w.yaml:2: not valid YAML (line 2, column 3: aliases (*name) are not allowed in gpu-advisor input): "
+        "the list is read up to here, the rest of the file is skipped"
+    ) in result.stderr
+
+
+def test_a_syntax_error_in_a_yaml_list_keeps_the_items_before_it(tmp_path: Path) -> None:
+    text = (
+        "- {name: a, model: {params_b: 8, precision: bf16}, requests_per_day: 5}\n"
+        "- {name: b, model: {params_b: 8, precision: bf16}, requests_per_day: 6}\n"
+        "- {name: c, model: [\n"
+        "- {name: d, model: {params_b: 8, precision: bf16}, requests_per_day: 7}\n"
+    )
+    result = invoke(write(tmp_path, "w.yaml", text), "--format", "csv")
+    assert result.exit_code == 1
+    assert [r["name"] for r in csv_rows(result.stdout)] == ["a", "b"]
+    assert "the list is read up to here, the rest of the file is skipped" in result.stderr
 
 
 @pytest.mark.parametrize(

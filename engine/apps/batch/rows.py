@@ -336,6 +336,7 @@ def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]
         raise InputError(
             said(lang, "not_yaml", origin=origin, problem=say(lang, yaml_problem(error)))
         ) from None
+    listing = False
     try:
         loader.get_event()  # type: ignore[no-untyped-call]
         if loader.check_event(yaml.StreamEndEvent):
@@ -344,6 +345,7 @@ def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]
         if not loader.check_event(yaml.SequenceStartEvent):
             raise InputError(said(lang, "yaml_not_a_list", origin=origin))
         loader.get_event()  # type: ignore[no-untyped-call]
+        listing = True
         while not loader.check_event(yaml.SequenceEndEvent):
             node = loader.compose_node(None, None)
             line = node.start_mark.line + 1
@@ -358,9 +360,15 @@ def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]
         if not loader.check_event(yaml.StreamEndEvent):
             raise InputError(said(lang, "yaml_documents", origin=origin))
     except yaml.YAMLError as error:
-        raise InputError(
-            said(lang, "not_yaml", origin=origin, problem=say(lang, yaml_problem(error)))
-        ) from None
+        reason = say(lang, yaml_problem(error))
+        if listing:
+            # Within the list: the items before it are kept and run, and the rest, which no reader can
+            # find the start of, is one bad row that says where reading stopped.
+            mark = getattr(error, "problem_mark", None)
+            line = mark.line + 1 if mark is not None else 0
+            yield Row(line, None, said(lang, "yaml_rest_unread", origin=f"{origin}:{line}", problem=reason))
+            return
+        raise InputError(said(lang, "not_yaml", origin=origin, problem=reason)) from None
     except RecursionError:
         raise InputError(said(lang, "nested", origin=origin)) from None
     finally:
