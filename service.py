@@ -18,6 +18,7 @@ import datetime as dt
 import logging
 import re
 import sys
+import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
@@ -50,6 +51,15 @@ MAX_BODY_BYTES = MAX_INPUT_BYTES
 """As for a workload file: a workload is a few hundred bytes; near this is a mistake or an attack."""
 
 logger = logging.getLogger("gpu_advisor.service")
+
+# FastAPI builds each body parameter's model with an alias pydantic 2.12 and later warns has no effect
+# there (the parameter's name: 'workload', 'request'); the warning names nothing wrong with this service,
+# and printed in its log on the first request of each route it reads as a fault.
+warnings.filterwarnings(
+    "ignore",
+    message=r"The 'alias' attribute with value '\w+' was provided to the `Field\(\)` function",
+    module=r"pydantic\._internal\._generate_schema",
+)
 
 
 # --- response models (they document the error shapes in the OpenAPI document) -------------------------
