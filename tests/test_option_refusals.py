@@ -25,8 +25,8 @@ from gpu_advisor.cli import main
         (["size", "--params-b", "7", "--precision", "fp9"], "'fp9' is not one of"),
         (["size", "--params-b", "-7", "--precision", "bf16"], "-7.0 is not in the range x>0"),
         (["tco", "--residual", "1.5"], "Invalid value for '--residual'"),
-        (["tco", "--server-price", "nan"], "--server-price: not a finite number"),
-        (["tco", "--server-price", "inf"], "--server-price: not a finite number"),
+        (["tco", "--server-price", "nan"], "'--server-price': nan is not a finite number"),
+        (["tco", "--server-price", "inf"], "'--server-price': inf is not a finite number"),
         # click said "'250,000' is not a valid float range".
         (
             ["tco", "--server-price", "250,000"],
@@ -63,7 +63,7 @@ from gpu_advisor.cli import main
             "Invalid value for '--server-price': 250.000: the dot reads as a decimal point; for 250,000 "
             "write 250000",
         ),
-        (["size", "--params-b", "inf", "--precision", "bf16"], "--params-b: not a finite number"),
+        (["size", "--params-b", "inf", "--precision", "bf16"], "'--params-b': inf is not a finite number"),
         (
             ["size", "--model", "mistral-7b", "--precision", "bf16", "--context-tokens", "1000000"],
             "error: --context-tokens: 1,000,000 exceeds mistral-7b's maximum context of 32,768 tokens",

@@ -206,13 +206,13 @@ class FiniteFloat(click.FloatRange):
         self.amount = amount
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        name = param.opts[0] if param else "value"
         otherwise = number_written_otherwise(value, self.amount)
         if otherwise is not None:
             self.fail(_said(ctx, otherwise), param, ctx)
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
-            self.fail(f"{name}: not a finite number", param, ctx)
+            # click names the option already ("Invalid value for '--server-price'").
+            self.fail(_said(ctx, Words("%(value)s is not a finite number", value=str(value))), param, ctx)
         from gpu_advisor.engine.common.values import ValueProblem, finite
 
         try:
