@@ -132,6 +132,16 @@ def number(text: str, path: Path = ()) -> float:
     if NOT_FINITE.fullmatch(text):
         raise ValueProblem(path, Words("%(value)s is not a finite number", value=shown(text)))
     if not DECIMAL_NUMBER.fullmatch(text):
+        if re.fullmatch(r"[+-]?\d+,\d+", text):
+            # German '0,5' (a CSV cell or a field read as text): a data file takes a decimal point.
+            raise ValueProblem(
+                path,
+                Words(
+                    "%(value)s is not a number: write %(number)s, with a decimal point, not a comma",
+                    value=shown(text),
+                    number=text.replace(",", "."),
+                ),
+            )
         raise ValueProblem(path, Words("%(value)s is not a number", value=shown(text)))
     return finite(float(text), path, text)
 

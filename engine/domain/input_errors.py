@@ -69,6 +69,9 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             parent, key = problem["loc"][:-1], str(problem["loc"][-1])
             entry["allowed"] = _allowed_fields(schema, parent)
             entry["suggestion"] = close_match(key, entry["allowed"]) or _nested_field(schema, parent, key)
+        if kind.startswith("float_") and isinstance(given, str) and _DECIMAL_COMMA.fullmatch(given.strip()):
+            # German '0,5': a data file reads a number with a decimal point only.
+            entry["decimal_point"] = given.strip().replace(",", ".")
         if kind.startswith("int_"):
             entry["thousands"] = grouped_digits(given)
             # 2.0 for 2 is as likely as German 2.000 for 2000: both readings are said.
@@ -78,6 +81,9 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             entry["suggestion"] = spelling_of(given, choices)
         problems.append(entry)
     return problems
+
+
+_DECIMAL_COMMA = re.compile(r"-?\d+,\d+")
 
 
 def grouped_digits(given: Any) -> int | None:

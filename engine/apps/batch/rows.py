@@ -215,6 +215,9 @@ def csv_columns(header: list[str], origin: str, lang: str = "en") -> list[Column
     groups = sorted({name.split(".")[0] for name in kinds if "." in name} - set(kinds))
     columns: list[Column] = []
     seen: set[str] = set()
+    if len(header) == 1 and ";" in header[0]:
+        # Excel's CSV where the decimal mark is a comma (German) separates columns with semicolons.
+        raise InputError(said(lang, "semicolon_columns", origin=f"{origin}:1"))
     for raw in header:
         name = raw.strip()
         if name in seen:

@@ -1,0 +1,45 @@
+"""Input written the German way gets told how to write it: a decimal comma in a file or a CSV cell, and a
+CSV file a spreadsheet saved with semicolons (Excel's German default). Each said in both languages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import invoke
+
+WORKLOAD = "name: t\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 1000\nutilization: 0,5\n"
+
+
+def test_a_decimal_comma_in_a_workload_file_is_told_the_point(tmp_path: Path) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_text(WORKLOAD, encoding="utf-8")
+    english = invoke("recommend", str(path))
+    assert english.exit_code == 2
+    assert (
+        "utilization: Input should be a valid number (got '0,5') (write 0.5: a data file takes a decimal "
+        "point, not a comma)"
+    ) in english.output
+    german = invoke("recommend", str(path), "--lang", "de")
+    assert "(schreiben Sie 0.5: Eine Datendatei nimmt einen Dezimalpunkt, kein Komma)" in german.output
+
+
+def test_a_decimal_comma_in_a_csv_cell_is_told_the_point(tmp_path: Path) -> None:
+    path = tmp_path / "w.csv"
+    path.write_text(
+        'name,model.name,model.precision,requests_per_day,utilization\na,llama-3.1-8b,bf16,1000,"0,5"\n',
+        encoding="utf-8",
+    )
+    result = invoke("batch", str(path), "-o", str(tmp_path / "out.csv"))
+    assert result.exit_code == 1
+    assert "utilization: '0,5' is not a number: write 0.5, with a decimal point, not a comma" in result.output
+
+
+def test_a_semicolon_csv_is_told_to_use_commas(tmp_path: Path) -> None:
+    path = tmp_path / "w.csv"
+    path.write_text(
+        "name;model.name;model.precision;requests_per_day\na;llama-3.1-8b;bf16;1000\n", encoding="utf-8"
+    )
+    result = invoke("batch", str(path), "-o", str(tmp_path / "out.csv"), "--lang", "de")
+    assert result.exit_code == 2
+    assert "w.csv:1: die Spalten sind durch Semikolons getrennt" in result.output
+    assert not (tmp_path / "out.csv").exists()
