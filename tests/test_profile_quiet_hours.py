@@ -64,8 +64,9 @@ def test_with_the_quiet_hours_unpaid_the_busy_share_is_over_the_paid_hours() -> 
     paid = run({**CALL_CENTRE, "hours_per_month": 426})
     assert "PRC009" not in paid.fired_rules and "PRC024" not in paid.fired_rules
     assert around_the_clock.load.busy_share is not None and paid.load.busy_share is not None
-    assert paid.load.served_hours_per_paid_hour == pytest.approx(730 / 426)
-    assert around_the_clock.load.served_hours_per_paid_hour == 1.0
+    assert (paid.load.served_hours_per_month, paid.load.paid_hours_per_month) == (730, 426)
+    # The 14 busiest hours a day carry every request: none is lost, all the busy time falls in them.
+    assert paid.load.requests_share_in_paid_hours == pytest.approx(1.0)
     assert paid.load.busy_share == pytest.approx(around_the_clock.load.busy_share * 730 / 426, abs=1e-3)
 
 
@@ -77,3 +78,26 @@ def test_paid_hours_that_leave_out_requests_are_still_warned_of() -> None:
     assert "about 2 % of a day's requests even where the GPUs run in its busiest hours" in " ".join(
         finding(result, "PRC009").split()
     )
+
+
+def test_paid_hours_that_leave_out_requests_count_only_the_kept_requests_busy_time() -> None:
+    """At 10,000 requests a day, 12 paid hours a day (12 x 30.42 = 365.04 a month) keep 40 of the
+    profile's 41 parts of the requests: on one offer, the busy share is the around-the-clock one times
+    730 / 365.04, times 40 / 41 for the requests that find no GPU (they were counted as busy time in the
+    paid hours); the throughput used scales alike."""
+    light = {**CALL_CENTRE, "requests_per_day": 10_000}
+    around = run(light)
+    paid = run({**light, "hours_per_month": 365.04})
+    assert paid.load.requests_share_in_paid_hours == pytest.approx(40 / 41)
+
+    def option(result: Any) -> Any:
+        # The same offer in both runs (fewer paid hours make another GPU the cheapest).
+        return next(
+            o for o in result.options if (o.provider, o.offer, o.gpu) == ("runpod", "community", "h100-pcie")
+        )
+
+    before, after = option(around), option(paid)
+    assert before.replicas == after.replicas
+    assert before.busy_share is not None and after.busy_share is not None
+    assert after.busy_share == pytest.approx(before.busy_share * 730 / 365.04 * 40 / 41, abs=1e-3)
+    assert after.utilization == pytest.approx(before.utilization * 730 / 365.04 * 40 / 41, rel=1e-6)

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, DailyTraffic, daily_traffic, hourly_rates
+from gpu_advisor.engine.calc.traffic import (
+    HOURS_PER_DAY,
+    SECONDS_PER_HOUR,
+    DailyTraffic,
+    daily_traffic,
+    hourly_rates,
+    share_outside_busiest_hours,
+    traffic_profile,
+)
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import Schedule
 from gpu_advisor.engine.domain.load import Load
@@ -72,6 +80,7 @@ def workload_load(
     # fewer paid hours than that still leave the requests coming around the clock.
     around_the_clock = traffic.hours_per_day >= 24 and days >= schedule.days_per_month
     served_hours = traffic.hours_per_day * days
+    paid_per_day = paid_hours_per_month / days
     serving_hours = max(paid_hours_per_month, schedule.hours_per_month) if around_the_clock else served_hours
     return Load(
         hours_per_day=traffic.hours_per_day,
@@ -84,7 +93,11 @@ def workload_load(
         calendar_hours_per_month=knowledge.calendar_hours_per_month(),
         served_in_paid_hours=batch,
         served_share_of_paid_hours=min(1.0, serving_hours / paid_hours_per_month),
-        served_hours_per_paid_hour=serving_hours / paid_hours_per_month,
+        paid_hours_per_month=paid_hours_per_month,
+        served_hours_per_month=serving_hours,
+        requests_share_in_paid_hours=1.0
+        if batch or serving_hours <= paid_hours_per_month
+        else 1.0 - share_outside_busiest_hours(traffic_profile(traffic), 0, HOURS_PER_DAY, paid_per_day),
         busiest_hour_requests_per_second=average * traffic.busiest,
         peak_within_hour=within_hour,
         first_hour=schedule.first_hour,

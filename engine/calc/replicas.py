@@ -213,7 +213,7 @@ def _planned(
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         hours_running = None
         at_peak = load.peak_requests_per_second / (replicas * rps)
-        average_share = load.average_requests_per_second * load.served_hours_per_paid_hour / (replicas * rps)
+        average_share = load.average_requests_per_second * paid_hour_scale(load) / (replicas * rps)
         peak_rate = load.peak_requests_per_second / replicas
     return ReplicaPlan(
         gpu=gpu,
@@ -293,6 +293,14 @@ def batch_on_instances(plan: ReplicaPlan, replicas_hosted: int) -> ReplicaPlan:
         hours_per_day_running=plan.hours_per_day_running * share,
         service=plan.service._replace(replicas=replicas_hosted),
     )
+
+
+def paid_hour_scale(load: Load) -> float:
+    """The average load of a paid hour over that of a served hour: the served hours over the paid ones,
+    times, where fewer are paid, the share of the requests the busiest paid hours carry (more paid hours
+    leave the cards idle in the rest)."""
+    scale = load.served_hours_per_month / load.paid_hours_per_month
+    return scale * load.requests_share_in_paid_hours if scale > 1 else scale
 
 
 def plans_by_gpu(

@@ -82,6 +82,12 @@ def served_profile(profile: tuple[float, ...], first_hour: int, hours_per_day: f
     )
 
 
+def traffic_profile(traffic: DailyTraffic) -> tuple[float, ...]:
+    """Each hour's weight of a day's requests as served (the relative rate times the hour's served
+    share), for ``share_outside_busiest_hours`` over the whole day."""
+    return tuple(r * s for r, s in zip(traffic.relative_rate, traffic.served, strict=True))
+
+
 def idle_served_hours(profile: tuple[float, ...], first_hour: int, hours_per_day: float) -> int:
     """The whole hours the schedule serves in which the profile has no requests (0 for the published
     profiles, which have traffic in every hour)."""

@@ -39,11 +39,15 @@ class Load(BaseModel):
     served_share_of_paid_hours: float
     """The paid hours in which requests come, at most 1: below 1 where more hours are paid than the
     schedule serves requests in (or than a batch's window spans), and the cards idle in the rest."""
-    served_hours_per_paid_hour: float
-    """The hours in which requests come over the paid hours, not capped: above 1 where fewer hours are
-    paid than the schedule serves (``hours_per_month`` below it: the GPUs run only in the busier hours,
-    a profile's hours without requests left out), and the served hours' requests are then carried in the
-    paid ones."""
+    paid_hours_per_month: float
+    """The workload's paid hours (``hours_per_month``)."""
+    served_hours_per_month: float
+    """The hours a month in which requests come: the schedule's (a batch: its runs' windows), and every
+    paid hour around the clock."""
+    requests_share_in_paid_hours: float = 1.0
+    """Where fewer hours are paid than requests come in (``hours_per_month`` below the schedule): the share
+    of the day's requests in its busiest paid hours, which the GPUs are taken to run in (by the load
+    profile; the rest find no GPU, PRC009); 1 where every served hour is paid."""
     busiest_hour_requests_per_second: float
     """The busiest hour's mean rate (a batch: its flat rate)."""
     peak_within_hour: float
