@@ -463,3 +463,17 @@ def test_a_thousands_dot_is_refused_in_flow_style_json_and_quotes(
     result = invoke("recommend", PUBLIC_CHAT, "--overrides", str(path))
     assert result.exit_code == 2
     assert f"--overrides {path}, line {line}: price_eur: 240.000 reads as 240, not 240000" in result.output
+
+
+def test_a_thousands_dot_in_the_server_price_range_is_refused(tmp_path: Path) -> None:
+    """A range of the own server's price written 250.000 to 320.000 drew servers of $250 to $320; the
+    dotted ends of another input's range (a price per GPU-hour of 1.900) are its decimals and pass."""
+    path = tmp_path / "ranges.yaml"
+    path.write_text("ranges:\n  server_price:\n    low: 250.000\n    high: 320000\n", encoding="utf-8")
+    result = invoke("recommend", PUBLIC_CHAT, "--overrides", str(path), "--scenarios", "5")
+    assert result.exit_code == 2
+    assert (
+        f"--overrides {path}, line 3: ranges.server_price.low: 250.000 reads as 250, not 250000"
+    ) in result.output
+    path.write_text("ranges:\n  reserved_h100_price: {low: 1.900, high: 2.100}\n", encoding="utf-8")
+    assert invoke("recommend", PUBLIC_CHAT, "--overrides", str(path), "--scenarios", "5").exit_code == 0

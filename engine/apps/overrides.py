@@ -37,7 +37,7 @@ from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowled
 from gpu_advisor.engine.domain.knowledge.costs import YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import Citation, PriceOrigin
 from gpu_advisor.engine.domain.overrides import Overrides, ServerOverride
-from gpu_advisor.engine.i18n.reading import thousands_dotted, thousands_dotted_lines
+from gpu_advisor.engine.i18n.reading import thousands_dotted, thousands_dotted_lines, thousands_dotted_values
 
 OVERRIDE_SOURCE_TITLE = "your overrides file"
 
@@ -64,7 +64,7 @@ def refuse_thousands_dots(text: str, where: str) -> None:
     """Refuse an own-server amount written with a dot between groups of three digits: YAML reads
     ``price_eur: 240.000`` as 240.0, a server for the price of a meal, and the figures would follow."""
     # Several dots make text, which validation refuses as not a number; one dot makes a smaller number.
-    for line, key, written in thousands_dotted_lines(text, AMOUNTS):
+    for line, key, written in _dotted_amounts(text):
         if written.count(".") != 1:
             continue
         read, whole = f"{float(written):g}", thousands_dotted(written)
@@ -80,8 +80,37 @@ def refuse_thousands_dots(text: str, where: str) -> None:
                 whole=whole,
                 plain=read if "." in read else f"{read}.0",
             ),
-            field=f"own_server.{key}",
+            field=key if key.startswith("ranges.") else f"own_server.{key}",
         )
+
+
+def _dotted_amounts(text: str) -> list[tuple[int, str, str]]:
+    """The own server's amounts, and the ends of a range of its price (``ranges.server_price.low``),
+    written with a thousands dot: (line, the field as named in the message, the number as written)."""
+    found = thousands_dotted_values(text)
+    if found is None:
+        return thousands_dotted_lines(text, AMOUNTS)
+    priced = server_price_ranges()
+    amounts = []
+    for line, path, written in found:
+        if path[-1] in AMOUNTS:
+            amounts.append((line, path[-1], written))
+        elif (
+            len(path) == 3
+            and path[0] == "ranges"
+            and path[1] in priced
+            and path[2] in ("low", "high", "mode")
+        ):
+            amounts.append((line, ".".join(path), written))
+    return amounts
+
+
+def server_price_ranges() -> frozenset[str]:
+    """The uncertain inputs that are an own server's price (``knowledge/uncertainty.yaml``)."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    inputs = load_knowledge().uncertainty.inputs
+    return frozenset(entry.id for entry in inputs if entry.applies_to == "own_server_price")
 
 
 def knowledge_with_overrides(path: str | None, today: dt.date) -> Knowledge:

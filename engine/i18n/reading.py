@@ -59,27 +59,35 @@ def thousands_dotted_lines(text: str, keys: Collection[str]) -> list[tuple[int, 
     point (240.0) and several as text. Each as (line number, key, the number as written), read from the
     composed document's values, quoted or not; a text that does not compose is scanned line by line
     (its reader reports what is wrong with it)."""
+    found = thousands_dotted_values(text)
+    if found is None:
+        return _dotted_by_line(text, keys)
+    return [(line, path[-1], written) for line, path, written in found if path[-1] in keys]
+
+
+def thousands_dotted_values(text: str) -> list[tuple[int, tuple[str, ...], str]] | None:
+    """Every value of a mapping in a YAML (or JSON) text written as a number with dots between groups of
+    three digits, with its line and the keys that lead to it (``("ranges", "server_price", "low")``);
+    None where the text does not compose."""
     try:
         root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError:
-        return _dotted_by_line(text, keys)
-    found: list[tuple[int, str, str]] = []
-    pending: list[yaml.Node] = [root] if root is not None else []
+        return None
+    found: list[tuple[int, tuple[str, ...], str]] = []
+    pending: list[tuple[tuple[str, ...], yaml.Node]] = [((), root)] if root is not None else []
     while pending:
-        node = pending.pop()
+        path, node = pending.pop()
         if isinstance(node, yaml.MappingNode):
             for key, value in node.value:
-                if (
-                    isinstance(key, yaml.ScalarNode)
-                    and isinstance(value, yaml.ScalarNode)
-                    and key.value in keys
-                    # Quoted too: the amount's field reads "240.000" as the number 240.0 all the same.
-                    and thousands_dotted(value.value) is not None
-                ):
-                    found.append((value.start_mark.line + 1, key.value, value.value))
-                pending.append(value)
+                if not isinstance(key, yaml.ScalarNode):
+                    continue
+                where = (*path, key.value)
+                # Quoted too: an amount's field reads "240.000" as the number 240.0 all the same.
+                if isinstance(value, yaml.ScalarNode) and thousands_dotted(value.value) is not None:
+                    found.append((value.start_mark.line + 1, where, value.value))
+                pending.append((where, value))
         elif isinstance(node, yaml.SequenceNode):
-            pending.extend(node.value)
+            pending.extend((path, item) for item in node.value)
     return sorted(found)
 
 
