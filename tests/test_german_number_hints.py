@@ -43,3 +43,23 @@ def test_a_semicolon_csv_is_told_to_use_commas(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "w.csv:1: die Spalten sind durch Semikolons getrennt" in result.output
     assert not (tmp_path / "out.csv").exists()
+
+
+def test_a_comma_before_three_digits_gets_both_readings(tmp_path: Path) -> None:
+    """'1,500' is English thousands as likely as a German decimal comma: "write 1.5" alone turned a
+    1,500 ms target into 1.5 ms, which no GPU meets."""
+    path = tmp_path / "w.yaml"
+    path.write_text(
+        "name: t\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 1000\n"
+        "max_time_to_first_token_ms: 1,500\n",
+        encoding="utf-8",
+    )
+    result = invoke("recommend", str(path))
+    assert "(write 1500, or 1.5 where the comma is a decimal comma:" in result.output
+    csv = tmp_path / "w.csv"
+    csv.write_text(
+        'name,model.name,model.precision,requests_per_day,max_time_to_first_token_ms\na,llama-3.1-8b,bf16,1000,"1,500"\n',
+        encoding="utf-8",
+    )
+    result = invoke("batch", str(csv), "-o", str(tmp_path / "out.csv"))
+    assert "'1,500' is not a number: write 1500, or 1.5 where the comma is a decimal comma" in result.output

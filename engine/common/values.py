@@ -132,6 +132,18 @@ def number(text: str, path: Path = ()) -> float:
     if NOT_FINITE.fullmatch(text):
         raise ValueProblem(path, Words("%(value)s is not a finite number", value=shown(text)))
     if not DECIMAL_NUMBER.fullmatch(text):
+        if re.fullmatch(r"[+-]?\d{1,3}(?:,\d{3})+", text):
+            # '1,500': English thousands, or a German decimal comma.
+            raise ValueProblem(
+                path,
+                Words(
+                    "%(value)s is not a number: write %(whole)s, or %(number)s where the comma is a "
+                    "decimal comma",
+                    value=shown(text),
+                    whole=text.replace(",", ""),
+                    number=f"{float(text.replace(',', '.')):g}",
+                ),
+            )
         if re.fullmatch(r"[+-]?\d+,\d+", text):
             # German '0,5' (a CSV cell or a field read as text): a data file takes a decimal point.
             raise ValueProblem(

@@ -70,8 +70,11 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             entry["allowed"] = _allowed_fields(schema, parent)
             entry["suggestion"] = close_match(key, entry["allowed"]) or _nested_field(schema, parent, key)
         if kind.startswith("float_") and isinstance(given, str) and _DECIMAL_COMMA.fullmatch(given.strip()):
-            # German '0,5': a data file reads a number with a decimal point only.
-            entry["decimal_point"] = given.strip().replace(",", ".")
+            # German '0,5': a data file reads a number with a decimal point only. '1,500' may be English
+            # thousands too: both readings are said.
+            written = given.strip()
+            entry["decimal_point"] = f"{float(written.replace(',', '.')):g}"
+            entry["grouped"] = written.replace(",", "") if _COMMA_GROUPS.fullmatch(written) else None
         if kind.startswith("int_"):
             entry["thousands"] = grouped_digits(given)
             # 2.0 for 2 is as likely as German 2.000 for 2000: both readings are said.
@@ -84,6 +87,7 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
 
 
 _DECIMAL_COMMA = re.compile(r"-?\d+,\d+")
+_COMMA_GROUPS = re.compile(r"-?\d{1,3}(?:,\d{3})+")
 
 
 def grouped_digits(given: Any) -> int | None:
