@@ -153,6 +153,16 @@ def test_a_syntax_error_in_a_yaml_list_keeps_the_items_before_it(tmp_path: Path)
     assert result.exit_code == 1
     assert [r["name"] for r in csv_rows(result.stdout)] == ["a", "b"]
     assert "the list is read up to here, the rest of the file is skipped" in result.stderr
+    # Not a bad row to allow: the workloads after it were never read, so a truncated portfolio does not
+    # pass as clean, and the summary says where the reading stopped.
+    summary = tmp_path / "summary.json"
+    allowed = invoke(
+        write(tmp_path, "w.yaml", text), "--format", "csv", "--allow-bad-rows", "--summary", str(summary)
+    )
+    assert allowed.exit_code == 1
+    assert "the input could not be read past line 4" in allowed.stderr
+    data = json.loads(summary.read_text(encoding="utf-8"))
+    assert (data["unread_from_line"], data["workloads"], data["evaluated"]) == (4, 3, 2)
 
 
 @pytest.mark.parametrize(

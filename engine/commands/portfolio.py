@@ -154,6 +154,11 @@ def batch(
         # Not a bad row the user may allow: a fault in gpu-advisor, said as an internal error is.
         click.echo(said(lang, "rows_faulted", rows=summary.faults), err=True)
         sys.exit(EXIT_INTERNAL_ERROR)
+    if summary.unread_from_line is not None:
+        # Not a bad row to allow: the workloads after it were never read, and a portfolio cut short must
+        # not pass as a clean run.
+        click.echo(said(lang, "rest_unread", line=summary.unread_from_line), err=True)
+        sys.exit(EXIT_ROWS_SKIPPED)
     if summary.errors and not allow_bad_rows:
         click.echo(said(lang, "rows_skipped", rows=summary.errors), err=True)
         sys.exit(EXIT_ROWS_SKIPPED)

@@ -119,6 +119,8 @@ class Row:
     error: str | None = None
     name: str | None = None
     """A row that could not be read: its name where the format still gives it (a CSV row's name cell)."""
+    ends_reading: bool = False
+    """The file cannot be read past this row (a YAML error within the list): the rest is not run."""
 
 
 def input_format_for(path: str, given: str | None, lang: str = "en") -> InputFormat:
@@ -369,7 +371,8 @@ def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]
             # find the start of, is one bad row that says where reading stopped.
             mark = getattr(error, "problem_mark", None)
             line = mark.line + 1 if mark is not None else 0
-            yield Row(line, None, said(lang, "yaml_rest_unread", origin=f"{origin}:{line}", problem=reason))
+            message = said(lang, "yaml_rest_unread", origin=f"{origin}:{line}", problem=reason)
+            yield Row(line, None, message, ends_reading=True)
             return
         raise InputError(said(lang, "not_yaml", origin=origin, problem=reason)) from None
     except RecursionError:

@@ -143,7 +143,7 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
     name = raw_name if isinstance(raw_name, str) else None
     if row.error is not None or row.data is None:
         empty = said(settings.lang, "empty_row", origin=f"{settings.origin}:{row.line}")
-        return Outcome(row.line, name, None, row.error or empty)
+        return Outcome(row.line, name, None, row.error or empty, unread_rest=row.ends_reading)
     origin = f"{settings.origin}:{row.line}"
     try:
         workload = validate_workload(row.data, origin)

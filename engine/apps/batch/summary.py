@@ -24,6 +24,8 @@ class Outcome:
     """Portfolio-wide notes that fired on this workload (``PORTFOLIO_NOTE_RULES``)."""
     fault: bool = False
     """The error is a fault in gpu-advisor (an exception no check expected), not in the row."""
+    unread_rest: bool = False
+    """The error ends the reading: the file's rest is not run (a YAML error within the list)."""
 
 
 PORTFOLIO_NOTE_RULES = ("KNB001", "KNB007", "KNB013", "KNB019")
@@ -95,6 +97,9 @@ class BatchSummary(SummaryModel):
     interrupted: bool
     stopped_at_line: int | None
     """--strict: the line of the first bad row."""
+    unread_from_line: int | None = None
+    """The line from which the input could not be read (a YAML error within the list): the workloads
+    after it are in no total, and the run exits 1 even with --allow-bad-rows."""
     interrupted_by: str | None = None
     """SIGINT (Ctrl-C) or SIGTERM, where a signal stopped the run."""
     portfolio_notes: tuple[PortfolioNote, ...] = ()
@@ -119,6 +124,7 @@ class Tally:
     error_list: list[RowError] = field(default_factory=list)
     interrupted: bool = False
     stopped_at_line: int | None = None
+    unread_from_line: int | None = None
     interrupted_by: str | None = None
     note_titles: dict[str, str] = field(default_factory=dict)
     notes: dict[str, int] = field(default_factory=dict)
@@ -126,6 +132,8 @@ class Tally:
     def add(self, outcome: Outcome) -> None:
         if outcome.error is not None:
             self.errors += 1
+            if outcome.unread_rest:
+                self.unread_from_line = outcome.line
             self.faults += outcome.fault
             if len(self.error_list) < LISTED_MAX:
                 self.error_list.append(RowError(line=outcome.line, name=outcome.name, error=outcome.error))
@@ -165,6 +173,7 @@ class Tally:
             error_list=tuple(self.error_list),
             interrupted=self.interrupted,
             stopped_at_line=self.stopped_at_line,
+            unread_from_line=self.unread_from_line,
             interrupted_by=self.interrupted_by,
             portfolio_notes=tuple(
                 PortfolioNote(rule=rule, title=self.note_titles.get(rule, rule), workloads=count)
