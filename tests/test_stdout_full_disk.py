@@ -71,3 +71,17 @@ def test_the_command_says_the_full_disk_and_exits_5(monkeypatch: pytest.MonkeyPa
     result = CliRunner().invoke(main, ["schema", "workload"])
     assert result.exit_code == 5
     assert "No space left on device: '<standard output>'" in result.output
+
+
+class AsciiStdout(FileStdout):
+    encoding = "ascii"  # type: ignore[assignment]
+
+
+def test_an_ascii_stdout_is_written_in_utf8(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PYTHONIOENCODING=ascii or a C locale: the memo's × and λ are written as UTF-8, as click writes them,
+    not refused as an internal error."""
+    taken, write = disk(room=10_000, chunk=10_000)
+    monkeypatch.setattr(stdout.sys, "stdout", AsciiStdout())
+    monkeypatch.setattr(stdout.os, "write", write)
+    stdout.write_stdout("2 × h100, λ\n")
+    assert b"".join(taken) == "2 × h100, λ\n".encode()
