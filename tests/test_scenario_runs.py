@@ -329,7 +329,9 @@ def test_an_input_that_moves_only_the_recommendations_own_cost_is_not_called_an_
     assert (
         f"From its low to its high, the recommendation's monthly cost moves by ${top['effect']:,.0f}." in memo
     )
-    assert "every other at its point value and the volume grown by 50 %, the middle of its range" in memo
+    assert (
+        "every other at its point value and the volume grown by 50 %, the growth range's point value" in memo
+    )
     assert "advantage over" not in memo
 
 
@@ -350,6 +352,13 @@ def test_a_growth_given_as_one_number_is_stated_not_ranked(tmp_path: Path) -> No
     top = rb["sensitivity"][0]
     assert (top["input"], top["effect_on"]) == ("throughput_error", "advantage")
     assert top["effect"] > 0
+    # At the grown volume the held runs decide for the serverless rival ($20,930 against the API's
+    # $20,990): an input whose ends both keep that decision does not "decide differently", though the
+    # memo's decision (the API, at today's volume) is another; the throughput error's low end does.
+    eu = next(row for row in rb["sensitivity"] if row["input"] == "eu_region_premium")
+    assert eu["decision_cost_at_low"] == eu["decision_cost_at_high"] < eu["cost_at_low"]
+    assert eu["decision_changes"] is False
+    assert top["decision_changes"] is True
     memo = " ".join(invoke("recommend", str(workload), "--scenarios", "50", "--as-of", AS_OF).output.split())
     assert "No single input moves" not in memo
     assert "| volume growth within a year |" not in memo
@@ -421,3 +430,24 @@ def test_a_recommended_serverless_product_is_costed_in_every_scenario(tmp_path: 
     assert rb["recommended_win_share"] < 0.5 and rb["expected_regret_usd_per_month"] > 100
     error = next(s for s in rb["sensitivity"] if s["input"] == "throughput_error")
     assert error["effect"] > 0 and error["decision_changes"]
+
+
+def test_a_triangular_growth_is_held_at_its_mode_and_the_memo_says_so(tmp_path: Path) -> None:
+    """A growth of 10 % to 100 %, most likely 20 %: the one-at-a-time runs hold it at 20 % (its point
+    value), and the memo names 20 %, not the range's middle (it said 55 % beside runs at 20 %). The API's
+    cost at the requests' point value is then 1.2 times the ungrown one."""
+    workload = tmp_path / "qwen.yaml"
+    workload.write_text(
+        "name: qwen-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\n"
+        "requests_per_day: {low: 100000, high: 520000}\n"
+        "volume_growth: {low: 0.1, high: 1.0, shape: triangular, mode: 0.2}\n"
+        "avg_input_tokens: 4000\navg_output_tokens: 800\ncontext_tokens: 32768\nload_pattern: variable\n",
+        encoding="utf-8",
+    )
+    rb = robustness(str(workload), "--scenarios", "20")
+    growth = next(i for i in rb["inputs"] if i["id"] == "volume_growth")
+    assert (growth["point"], growth["held_at"]) == (0.0, 0.2)
+    requests = next(s for s in rb["sensitivity"] if s["input"] == "requests_per_day")
+    assert requests["cost_at_high"] / requests["cost_at_low"] == pytest.approx(520_000 / 100_000)
+    memo = " ".join(invoke("recommend", str(workload), "--scenarios", "20", "--as-of", AS_OF).output.split())
+    assert "the volume grown by 20 %, the growth range's point value" in memo

@@ -35,8 +35,8 @@ def test_the_margin_over_the_rental_is_turned_into_cores_and_memory() -> None:
     expected = (
         f"The option costs ${margin:,.0f} a month less than the cheapest rental ({best.provider} "
         f"{best.offer}), ${per_hour:.2f} per instance-hour over its {so.billed_hours_per_month:,.0f} billed: "
-        f"about {per_hour / 0.04716:.1f} cores or {round(per_hour / 0.007992)} GiB on each instance would "
-        "use that up."
+        f"about {per_hour / 0.04716:.1f} cores or {round(per_hour / 0.007992)} GiB on each instance, or less "
+        "of both together, would use that up."
     )
     assert expected in memo
     assert "bills CPU cores ($0.0472 per core-hour) and memory ($0.00799 per GiB-hour) on top" in memo
@@ -75,6 +75,7 @@ def test_a_serverless_decision_on_modal_says_so_in_its_summary() -> None:
     per_hour = (best.usd_per_month - so.usd_per_month) / so.billed_hours_per_month
     summary = flat(render_memo(result).split("## Summary", 1)[1].split("## Why", 1)[0])
     assert (
-        f"Modal serverless functions bills CPU and memory on top of that: about {per_hour / 0.04716:.1f} "
-        f"cores or {round(per_hour / 0.007992)} GiB on each instance would make the cheapest rental cheaper"
+        "Modal serverless functions bills CPU and memory on top of its GPU time: about "
+        f"{per_hour / 0.04716:.1f} cores or {round(per_hour / 0.007992)} GiB on each instance, or less of "
+        "both together, would use up its lead over the cheapest rental"
     ) in summary

@@ -96,6 +96,10 @@ class ScenarioInput(ResultModel):
     unit: str
     source: str
     as_of: dt.date | None
+    held_at: float | None = None
+    """Where it is held while another input moves alone, where that is not ``point``: a volume growth at
+    its range's point value (the middle, or a triangular range's mode), as every scenario grows the
+    volume, where ``point`` (the memo's) is no growth."""
 
 
 class Robustness(ResultModel):

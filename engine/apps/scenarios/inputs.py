@@ -37,7 +37,8 @@ class Drawn:
         """The value this input keeps while another moves alone (``run.one_at_a_time``): its point value,
         but volume growth at the middle of its range, as every scenario grows the volume (a memo's point
         values are today's volume, the scenarios' next year's)."""
-        return self.range.point if self.summary.id == GROWTH else self.summary.point
+        held = self.summary.held_at
+        return held if held is not None else self.summary.point
 
     @property
     def moves(self) -> bool:
@@ -193,6 +194,7 @@ def _workload_input(name: str, description: str, unit: str, span: Range, overrid
         low=span.low,
         high=span.high,
         point=span.point if name == REQUESTS else 0.0,
+        held_at=span.point if name == GROWTH else None,
         unit=unit,
         source="your overrides file" if overridden else "the workload file",
         as_of=None,
