@@ -29,8 +29,8 @@ def test_deepseek_on_h100_servers_names_the_unpriced_gpus_and_the_network() -> N
     assert rows["h100-sxm"] == 16 and rows["h200"] == rows["b200"] == rows["mi300x"] == 8
     text = summary(render_memo(result))
     assert (
-        "That figure is for h100-sxm, the only datacenter GPU the catalog prices a server of: on h200, b200, "
-        "mi300x the load needs fewer GPUs (from 8 against 16)."
+        "That figure is for h100-sxm: the catalog prices servers of rtx-5090, h100-sxm only, and on h200, "
+        "b200, mi300x the load needs fewer GPUs (from 8 against 16)."
     ) in text
     assert "Each replica spans servers over InfiniBand" in text
 

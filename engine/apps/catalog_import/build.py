@@ -19,12 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
-from gpu_advisor.engine.domain.catalog_changes import (
-    AddedRegionNote,
-    ImportReport,
-    SkippedName,
-    SkippedProvider,
-)
 from gpu_advisor.engine.domain.import_mapping import ImportMappingFile
 from gpu_advisor.engine.domain.import_rows import GpuhuntRow, PlainRow, Row, SkyPilotRow
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -349,53 +343,6 @@ def build_overrides(
         added_offers=added,
     )
     return overrides, tally, undercut, provider
-
-
-def import_report(
-    path: str,
-    fmt: str,
-    output: str,
-    overrides: Overrides,
-    tally: Tally,
-    undercut: int,
-    names: tuple[str | None, str | None],
-) -> ImportReport:
-    provider_name, provider = names
-    return ImportReport(
-        file=Path(path).name,
-        format=fmt,
-        provider_name=provider_name,
-        provider=provider,
-        as_of=overrides.as_of or dt.date.min,
-        output=output,
-        rows=tally.rows,
-        offers_added=len(overrides.added_offers),
-        offers_repriced=len(overrides.offers),
-        rows_used=tally.rows
-        - tally.no_accelerator
-        - tally.no_price
-        - tally.no_instance
-        - tally.unknown_provider
-        - sum(tally.unknown_gpus.values()),
-        prices_cheaper_elsewhere=undercut,
-        rows_without_accelerator=tally.no_accelerator,
-        rows_without_price=tally.no_price,
-        rows_without_instance=tally.no_instance,
-        rows_unknown_provider=tally.unknown_provider,
-        unknown_gpus=tuple(
-            SkippedName(name=n, rows=c, suggestion=tally.suggestions.get(n))
-            for n, c in sorted(tally.unknown_gpus.items())
-        ),
-        unknown_providers=tuple(
-            SkippedProvider(
-                name=n, rows=c, format_name=tally.format_names.get(n), suggestion=tally.suggestions.get(n)
-            )
-            for n, c in sorted(tally.unknown_providers.items())
-        ),
-        regions_unknown_jurisdiction=tuple(
-            AddedRegionNote(provider=p, region=r, rows=c) for (p, r), c in sorted(tally.new_regions.items())
-        ),
-    )
 
 
 def _suggest(tally: Tally, name: str, known: Collection[str]) -> None:

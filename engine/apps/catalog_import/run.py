@@ -7,8 +7,9 @@ import datetime as dt
 
 import yaml
 
-from gpu_advisor.engine.apps.catalog_import.build import build_overrides, import_report, provider_name_of
+from gpu_advisor.engine.apps.catalog_import.build import build_overrides, provider_name_of
 from gpu_advisor.engine.apps.catalog_import.read import read_rows
+from gpu_advisor.engine.apps.catalog_import.report import import_report, nothing_used
 from gpu_advisor.engine.apps.overrides import apply_overrides
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.safe_files import check_output, write_output
@@ -50,30 +51,6 @@ def run_import(
         raise InputError(nothing_used(path, report))
     write_output(target, overrides_text(overrides))
     return report
-
-
-def nothing_used(path: str, report: ImportReport) -> str:
-    """Why no row of ``path`` was used: the report's skipped names, with what they may have meant."""
-    names = [
-        f"{s.name!r}" + (f" (did you mean {s.suggestion!r}?)" if s.suggestion else "")
-        for s in report.unknown_gpus
-    ]
-    names[:0] = [
-        f"{s.name!r}"
-        + (
-            f" ({report.format} names it {s.format_name!r}: give --provider {s.format_name})"
-            if s.format_name
-            else f" (did you mean {s.suggestion!r}?)"
-            if s.suggestion
-            else ""
-        )
-        for s in report.unknown_providers
-    ]
-    known = f": the catalog does not know {', '.join(names)}" if names else ""
-    return (
-        f"{path}: none of its {report.rows} rows names an offer the catalog can price{known}; "
-        "no overrides file is written"
-    )
 
 
 def overrides_text(overrides: Overrides) -> str:
