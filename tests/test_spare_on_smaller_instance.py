@@ -49,3 +49,47 @@ def test_a_decision_without_a_spare_rule_says_nothing_of_a_spare_in_the_summary(
     memo = render_memo(run(workload))
     summary = memo.split("## Summary", 1)[1].split("## Why", 1)[0]
     assert "pays for the spare replica" not in summary
+
+
+def test_only_the_same_provider_gpu_pricing_and_replica_size_are_set_against() -> None:
+    """The spare's cost is set against the provider's own cheaper way to hold the plan without it: not a
+    spot offer of the same GPU (another pricing, interruptible) nor an offer whose replicas have another
+    size. Both are made here from Scaleway's 2-card instance at a tenth of its price: the spare's cost
+    stays (12.771 - 6.6198) x 264 x 1.16."""
+    from dataclasses import replace
+
+    from helpers import EVALUATED_ON
+
+    from gpu_advisor.engine.apps.recommend import evaluate_workload
+    from gpu_advisor.engine.domain.workload import validate_workload
+    from gpu_advisor.engine.pipeline.alternatives import with_spare_cost
+
+    workload = yaml.safe_load((EXAMPLES / "hr-assistant.yaml").read_text(encoding="utf-8"))
+    evaluation = evaluate_workload(validate_workload(workload, "hr"), EVALUATED_ON)
+    market, knowledge = evaluation.market, evaluation.knowledge
+    hours, days = evaluation.workload.hours_per_month, evaluation.workload.days_per_month
+    two_card = next(
+        p
+        for p in market.priced
+        if (p.listing.offer.provider, p.listing.offer.offer) == ("scaleway", "h100-sxm-2-80g")
+    )
+    cheap = replace(two_card.listing, usd_per_gpu_hour=two_card.listing.usd_per_gpu_hour / 10)
+    spot = two_card._replace(listing=replace(cheap, offer=cheap.offer.model_copy(update={"pricing": "spot"})))
+    other_size = two_card._replace(
+        listing=cheap,
+        plan=two_card.plan._replace(cards_per_replica=1)
+        if hasattr(two_card.plan, "_replace")
+        else replace(two_card.plan, cards_per_replica=1),
+    )
+    base = replace(
+        market.alternatives, best=market.alternatives.best.model_copy(update={"spare_usd_per_month": None})
+    )
+    expected = (12.771 - 6.6198) * 264 * 1.16
+    for decoy in (spot, other_size):
+        priced = [*market.priced, decoy]
+        found = with_spare_cost(base, priced, hours, days, knowledge).best
+        assert found is not None and found.spare_usd_per_month == pytest.approx(expected, rel=1e-6)
+    # The same decoy with the same terms is the provider's cheaper way: the spare then costs more.
+    same = two_card._replace(listing=cheap)
+    found = with_spare_cost(base, [*market.priced, same], hours, days, knowledge).best
+    assert found is not None and found.spare_usd_per_month > expected
