@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind
 from gpu_advisor.engine.domain.fleets import MixedFleetBilling
+from gpu_advisor.engine.domain.options import ServerlessBilling
 from gpu_advisor.engine.domain.results import Decision, ResultModel
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
@@ -289,6 +290,9 @@ class CheckResult(ResultModel):
     api: ProposedApi | None = None
     """A managed-API proposal: the API it was judged and priced as (None for other deployments, or where
     the catalog prices none it could mean)."""
+    serverless: ServerlessBilling | None = None
+    """A serverless proposal: how its price is billed (the instances kept warm, the endpoint's settings
+    that assumes); None for other deployments or where the catalog cannot price it."""
     recommendation: Decision
     recommended_fleet: MixedFleetBilling | None = None
     """Where the recommendation is a mixed fleet (hybrid): its base and its peak, each with its offer and

@@ -17,6 +17,7 @@ from gpu_advisor.engine.apps.check.files import proposal_origin, proposals_under
 from gpu_advisor.engine.apps.check.gating import counts, overall
 from gpu_advisor.engine.apps.check.peak_part import merged, peak_part
 from gpu_advisor.engine.apps.check.proposal_facts import proposal_fact
+from gpu_advisor.engine.apps.check.proposal_serverless import proposed_billing
 from gpu_advisor.engine.apps.check.references import validate_references
 from gpu_advisor.engine.apps.check.robustness import proposal_robustness, proposal_win_share
 from gpu_advisor.engine.apps.recommend import evaluate_workload
@@ -248,6 +249,7 @@ def check_document(
         usd_per_month=round(fact.usd_per_month, 2) if fact.cost_known else None,
         location=place,
         api=ProposedApi(api=api.api, name=api.name, provider=api.provider, batch=api.batch) if api else None,
+        serverless=proposed_billing(document.proposal, evaluation, jurisdiction) if fact.cost_known else None,
         recommendation=evaluation.decision,
         recommended_fleet=recommended_fleet(evaluation),
         status=overall(items),
