@@ -20,7 +20,7 @@ def test_a_decimal_comma_in_a_workload_file_is_told_the_point(tmp_path: Path) ->
         "point, not a comma)"
     ) in english.output
     german = invoke("recommend", str(path), "--lang", "de")
-    assert "(schreiben Sie 0.5: Eine Datendatei nimmt einen Dezimalpunkt, kein Komma)" in german.output
+    assert "(schreiben Sie 0.5: In einer Datendatei steht ein Dezimalpunkt, kein Komma)" in german.output
 
 
 def test_a_decimal_comma_in_a_csv_cell_is_told_the_point(tmp_path: Path) -> None:
@@ -63,3 +63,22 @@ def test_a_comma_before_three_digits_gets_both_readings(tmp_path: Path) -> None:
     )
     result = invoke("batch", str(csv), "-o", str(tmp_path / "out.csv"))
     assert "'1,500' is not a number: write 1500, or 1.5 where the comma is a decimal comma" in result.output
+
+
+def test_thousands_commas_alone_are_told_the_whole_number(tmp_path: Path) -> None:
+    """'1,500,000' cannot be a decimal comma (it said Python's "could not convert string to float"), and
+    a whole-number field given '1,500' has no decimal reading."""
+    csv = tmp_path / "w.csv"
+    csv.write_text(
+        "name,model.name,model.precision,requests_per_day,max_time_to_first_token_ms\n"
+        'a,llama-3.1-8b,bf16,1000,"1,500,000"\n',
+        encoding="utf-8",
+    )
+    result = invoke("batch", str(csv), "-o", str(tmp_path / "out.csv"))
+    assert "max_time_to_first_token_ms: '1,500,000' is not a number: write 1500000\n" in result.output
+    path = tmp_path / "w.yaml"
+    path.write_text(
+        "name: t\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 1,500\n", encoding="utf-8"
+    )
+    result = invoke("recommend", str(path))
+    assert "(got '1,500') (write 1500: a data file takes no thousands commas)" in result.output

@@ -82,9 +82,9 @@ def test_paid_hours_that_leave_out_requests_are_still_warned_of() -> None:
 
 def test_paid_hours_that_leave_out_requests_count_only_the_kept_requests_busy_time() -> None:
     """At 10,000 requests a day, 12 paid hours a day (12 x 30.42 = 365.04 a month) keep 40 of the
-    profile's 41 parts of the requests: on one offer, the busy share is the around-the-clock one times
-    730 / 365.04, times 40 / 41 for the requests that find no GPU (they were counted as busy time in the
-    paid hours); the throughput used scales alike."""
+    profile's 41 parts of the requests: on one offer, the throughput used is the around-the-clock one
+    times 730 / 365.04, times 40 / 41 for the requests that find no GPU (they were counted in the paid
+    hours), and the busy share is that of the 12 busiest hours."""
     light = {**CALL_CENTRE, "requests_per_day": 10_000}
     around = run(light)
     paid = run({**light, "hours_per_month": 365.04})
@@ -99,5 +99,24 @@ def test_paid_hours_that_leave_out_requests_count_only_the_kept_requests_busy_ti
     before, after = option(around), option(paid)
     assert before.replicas == after.replicas
     assert before.busy_share is not None and after.busy_share is not None
-    assert after.busy_share == pytest.approx(before.busy_share * 730 / 365.04 * 40 / 41, abs=1e-3)
+    # The busy time of the 12 busiest hours a day over them: above the whole day's share scaled to the
+    # paid hours, and below that scaled by the requests kept too, since the two hours cut are the
+    # lightest, which carry the most busy time per request (1 - e^(-λS) is concave).
+    scaled = before.busy_share * 730 / 365.04
+    assert scaled * 40 / 41 > after.busy_share > scaled * 0.9
     assert after.utilization == pytest.approx(before.utilization * 730 / 365.04 * 40 / 41, rel=1e-6)
+
+
+def test_the_busy_hours_of_the_busiest_paid_hours_are_summed_exactly() -> None:
+    """Three served hours at 0.5, 1 and 1.5 times the mean rate of 1 request/s, 2 s a request: busy
+    1 - e^(-λS) of each. 1.5 paid hours keep the busiest hour and half of the next."""
+    import math
+
+    from gpu_advisor.engine.calc.traffic import ServiceTime, busy_hours_per_day, daily_traffic
+
+    traffic = daily_traffic((0.5, 1.0, 1.5, *([0.0] * 21)), 0, 3)
+    service = ServiceTime.constant(2.0, 1)
+    busy = [1 - math.exp(-rate * 2.0) for rate in (0.5, 1.0, 1.5)]
+    assert busy_hours_per_day(traffic, 1.0, service) == pytest.approx(sum(busy))
+    assert busy_hours_per_day(traffic, 1.0, service, hours_kept=1.5) == pytest.approx(busy[2] + busy[1] / 2)
+    assert busy_hours_per_day(traffic, 1.0, service, hours_kept=5) == pytest.approx(sum(busy))

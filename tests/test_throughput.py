@@ -139,14 +139,9 @@ def test_requests_that_do_not_wait_keep_the_schedule_when_fewer_hours_are_paid()
     differ = {"paid_hours_per_month", "requests_share_in_paid_hours", "busy_share"}
     assert paid.load.model_dump(exclude=differ) == spread.load.model_dump(exclude=differ)
     # The 176 paid hours a month are the busiest 5.8 of each day: they carry more than their 176 / 730 of
-    # the requests (the steady profile is not flat) and fewer than all; only those requests' busy time
-    # falls in them (the rest find no GPU, PRC009): the schedule's busy share times 730 / 176 times that.
-    kept = paid.load.requests_share_in_paid_hours
-    assert 176 / 730 < kept < 1
-    assert spread.load.busy_share is not None
-    assert paid.load.busy_share == pytest.approx(
-        min(1.0, spread.load.busy_share * 730 / 176 * kept), abs=1e-3
-    )
+    # the requests (the steady profile is not flat) and fewer than all (the rest find no GPU, PRC009).
+    # The busy share of those hours is tested where it is below 1 (test_profile_quiet_hours).
+    assert 176 / 730 < paid.load.requests_share_in_paid_hours < 1
     assert paid.load.served_in_paid_hours is False
     assert [(g.gpu, g.replicas) for g in paid.sizing.gpus] == [
         (g.gpu, g.replicas) for g in spread.sizing.gpus

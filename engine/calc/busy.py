@@ -39,12 +39,14 @@ def busy_share(
     if plan.hours_per_day_running is not None:
         share = plan.hours_per_day_running * days_per_month / paid_hours
     else:
-        busy = busy_hours_per_day(traffic, load.average_requests_per_second, plan.service, per_replica)
-        share = busy / traffic.hours_per_day * load.served_hours_per_month / paid_hours
+        rps, service = load.average_requests_per_second, plan.service
         if paid_hours < load.served_hours_per_month:
-            # The GPUs run in the busiest paid hours: the busy time of the requests that find none is
-            # not theirs (taken in proportion to those requests).
-            share *= load.requests_share_in_paid_hours
+            # The GPUs run in the day's busiest paid hours: only those hours' busy time is theirs.
+            kept = busy_hours_per_day(traffic, rps, service, per_replica, paid_hours / days_per_month)
+            share = kept * days_per_month / paid_hours
+        else:
+            busy = busy_hours_per_day(traffic, rps, service, per_replica)
+            share = busy / traffic.hours_per_day * load.served_hours_per_month / paid_hours
     rounded = round(share, BUSY_SHARE_DECIMALS)
     # A share too small to show keeps its value: a GPU that serves a few requests a month is not idle.
     return min(1.0, rounded if rounded > 0 else share)

@@ -178,22 +178,39 @@ class ServiceTime(NamedTuple):
 
 
 def busy_hours_per_day(
-    traffic: DailyTraffic, average_rps: float, service: ServiceTime, per_replica: bool = False
+    traffic: DailyTraffic,
+    average_rps: float,
+    service: ServiceTime,
+    per_replica: bool = False,
+    hours_kept: float | None = None,
 ) -> float:
     """The hours of a served day in which at least one request is in flight: Σ served × (1 - e^(-λS)),
     the requests in flight N being Poisson with mean λS (M/G/∞). ``per_replica``: the hours one of the
-    service's replicas is busy, Σ served × E[min(N, n)] / n (``busy_replicas``)."""
-    busy = 0.0
+    service's replicas is busy, Σ served × E[min(N, n)] / n (``busy_replicas``). ``hours_kept``: only
+    that many of the day's busiest hours count (fewer paid than served: the GPUs run in those, and the
+    requests of the rest find none)."""
     seconds = service.seconds
     replicas = service.replicas
+    hours: list[tuple[float, float, float]] = []
     for served, relative in traffic.active:
         rate = average_rps * relative
         in_flight = rate * seconds(rate)
         if per_replica and replicas > 1:
-            busy += served * busy_replicas(in_flight, replicas) / replicas
+            busy = served * busy_replicas(in_flight, replicas) / replicas
         else:
-            busy -= served * math.expm1(-in_flight)
-    return busy
+            busy = -served * math.expm1(-in_flight)
+        hours.append((relative, served, busy))
+    if hours_kept is None:
+        return sum(busy for _, _, busy in hours)
+    kept, left = 0.0, hours_kept
+    # The busiest first (a stable sort: ties in the day's order).
+    for _, served, busy in sorted(hours, key=lambda hour: -hour[0]):
+        if left <= 0:
+            break
+        share = min(1.0, left / served)
+        kept += busy * share
+        left -= served * share
+    return kept
 
 
 TAIL_DEVIATIONS = 12.0

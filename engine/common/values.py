@@ -127,20 +127,30 @@ def _bounded(value: int, text: str, path: Path) -> int:
     return value
 
 
+COMMA_GROUPS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+")
+"""A number written with commas between groups of three digits (English thousands, or one German decimal
+comma before three decimals)."""
+
+
 def number(text: str, path: Path = ()) -> float:
     """A decimal number from its text (``2.5``, ``.5``, ``1e-05``)."""
     if NOT_FINITE.fullmatch(text):
         raise ValueProblem(path, Words("%(value)s is not a finite number", value=shown(text)))
     if not DECIMAL_NUMBER.fullmatch(text):
-        if re.fullmatch(r"[+-]?\d{1,3}(?:,\d{3})+", text):
-            # '1,500': English thousands, or a German decimal comma.
+        if COMMA_GROUPS.fullmatch(text):
+            # '1,500': English thousands, or a German decimal comma; '1,500,000' thousands alone.
+            whole = text.replace(",", "")
+            if text.count(",") > 1:
+                raise ValueProblem(
+                    path, Words("%(value)s is not a number: write %(whole)s", value=shown(text), whole=whole)
+                )
             raise ValueProblem(
                 path,
                 Words(
                     "%(value)s is not a number: write %(whole)s, or %(number)s where the comma is a "
                     "decimal comma",
                     value=shown(text),
-                    whole=text.replace(",", ""),
+                    whole=whole,
                     number=f"{float(text.replace(',', '.')):g}",
                 ),
             )

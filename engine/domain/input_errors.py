@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from gpu_advisor.engine.common.errors import InputError, close_match, spelling_of
+from gpu_advisor.engine.common.values import COMMA_GROUPS
 from gpu_advisor.engine.common.wording import Words, WordsError, at
 from gpu_advisor.engine.i18n.reading import thousands_dotted
 
@@ -69,12 +70,15 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             parent, key = problem["loc"][:-1], str(problem["loc"][-1])
             entry["allowed"] = _allowed_fields(schema, parent)
             entry["suggestion"] = close_match(key, entry["allowed"]) or _nested_field(schema, parent, key)
-        if kind.startswith("float_") and isinstance(given, str) and _DECIMAL_COMMA.fullmatch(given.strip()):
+        written = given.strip() if isinstance(given, str) else ""
+        if kind.startswith("float_") and _DECIMAL_COMMA.fullmatch(written):
             # German '0,5': a data file reads a number with a decimal point only. '1,500' may be English
             # thousands too: both readings are said.
-            written = given.strip()
             entry["decimal_point"] = f"{float(written.replace(',', '.')):g}"
-            entry["grouped"] = written.replace(",", "") if _COMMA_GROUPS.fullmatch(written) else None
+            entry["grouped"] = written.replace(",", "") if COMMA_GROUPS.fullmatch(written) else None
+        elif kind.startswith(("float_", "int_")) and COMMA_GROUPS.fullmatch(written):
+            # '1,500' for a whole number, or '1,500,000': thousands commas alone.
+            entry["grouped"], entry["decimal_point"] = written.replace(",", ""), None
         if kind.startswith("int_"):
             entry["thousands"] = grouped_digits(given)
             # 2.0 for 2 is as likely as German 2.000 for 2000: both readings are said.
@@ -86,8 +90,7 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
     return problems
 
 
-_DECIMAL_COMMA = re.compile(r"-?\d+,\d+")
-_COMMA_GROUPS = re.compile(r"-?\d{1,3}(?:,\d{3})+")
+_DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
 
 
 def grouped_digits(given: Any) -> int | None:
