@@ -29,8 +29,8 @@ def test_deepseek_on_h100_servers_names_the_unpriced_gpus_and_the_network() -> N
     assert rows["h100-sxm"] == 16 and rows["h200"] == rows["b200"] == rows["mi300x"] == 8
     text = summary(render_memo(result))
     assert (
-        "That figure is for h100-sxm: the catalog prices servers of rtx-5090, h100-sxm only, and on h200, "
-        "b200, mi300x the load needs fewer GPUs (from 8 against 16)."
+        "That figure is for h100-sxm. The catalog prices no server of h200, b200, mi300x, on which the load "
+        "needs fewer GPUs (from 8 against 16): get a quote for one before buying"
     ) in text
     assert "Each replica spans servers over InfiniBand" in text
 
@@ -49,5 +49,8 @@ def test_a_replica_within_one_server_names_no_network() -> None:
     assert result.decision.deployment == "own_hardware"
     assert "NET005" not in result.fired_rules
     text = summary(render_memo(result))
-    assert "on h100-nvl, h200, b200, mi300x the load needs fewer GPUs (from 2 against 4)." in text
+    assert (
+        "no server of h100-nvl, h200, b200, mi300x, on which the load needs fewer GPUs (from 2 against 4)"
+        in text
+    )
     assert "spans servers" not in text

@@ -73,15 +73,19 @@ def test_the_command_says_the_full_disk_and_exits_5(monkeypatch: pytest.MonkeyPa
     assert "No space left on device: '<standard output>'" in result.output
 
 
-class AsciiStdout(FileStdout):
-    encoding = "ascii"  # type: ignore[assignment]
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1", "cp1252"])
+def test_a_stdout_in_another_encoding_is_written_in_utf8(
+    monkeypatch: pytest.MonkeyPatch, encoding: str
+) -> None:
+    """PYTHONIOENCODING=ascii, a C locale or a Windows redirect (cp1252): the memo's ×, λ and € are written
+    as UTF-8, not refused as an internal error."""
 
+    class Redirected(FileStdout):
+        pass
 
-def test_an_ascii_stdout_is_written_in_utf8(monkeypatch: pytest.MonkeyPatch) -> None:
-    """PYTHONIOENCODING=ascii or a C locale: the memo's × and λ are written as UTF-8, as click writes them,
-    not refused as an internal error."""
+    Redirected.encoding = encoding  # type: ignore[assignment]
     taken, write = disk(room=10_000, chunk=10_000)
-    monkeypatch.setattr(stdout.sys, "stdout", AsciiStdout())
+    monkeypatch.setattr(stdout.sys, "stdout", Redirected())
     monkeypatch.setattr(stdout.os, "write", write)
-    stdout.write_stdout("2 × h100, λ\n")
-    assert b"".join(taken) == "2 × h100, λ\n".encode()
+    stdout.write_stdout("2 × h100, λ, 3 €\n")
+    assert b"".join(taken) == "2 × h100, λ, 3 €\n".encode()

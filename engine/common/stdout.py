@@ -8,21 +8,12 @@ none is the full disk it is (exit 5, ``cli.Commands``)."""
 
 from __future__ import annotations
 
-import codecs
 import errno
 import io
 import os
 import sys
-from typing import TextIO
 
 import click
-
-
-def _encoding(stream: TextIO) -> str:
-    """The stream's encoding, but UTF-8 where it says ASCII (a C locale, PYTHONIOENCODING=ascii), as
-    click writes then: a memo's × and λ would not encode."""
-    encoding = stream.encoding or "utf-8"
-    return "utf-8" if codecs.lookup(encoding).name == "ascii" else encoding
 
 
 def write_stdout(text: str) -> None:
@@ -38,7 +29,9 @@ def write_stdout(text: str) -> None:
         click.echo(text, nl=False)
         return
     stream.flush()
-    data = memoryview(text.encode(_encoding(stream), stream.errors or "strict"))
+    # UTF-8 whatever the locale says: a memo's ×, λ and € do not encode in ASCII, Latin-1 or cp1252 (a
+    # Windows redirect), and a file or pipe of output is read as UTF-8.
+    data = memoryview(text.encode("utf-8"))
     while data:
         written = os.write(descriptor, data)
         if written <= 0:

@@ -35,8 +35,8 @@ class Drawn:
     @property
     def held_at(self) -> float:
         """The value this input keeps while another moves alone (``run.one_at_a_time``): its point value,
-        but volume growth at the middle of its range, as every scenario grows the volume (a memo's point
-        values are today's volume, the scenarios' next year's)."""
+        but volume growth at its range's point value (``ScenarioInput.held_at``), as every scenario grows
+        the volume (a memo's point values are today's volume, the scenarios' next year's)."""
         held = self.summary.held_at
         return held if held is not None else self.summary.point
 

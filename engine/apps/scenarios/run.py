@@ -85,8 +85,8 @@ def moving_alone(inputs: Sequence[Drawn]) -> list[Drawn]:
 
 def one_at_a_time(inputs: Sequence[Drawn]) -> list[Values]:
     """For each input that moves, its low and then its high, every other input where it is held
-    (``Drawn.held_at``: its point value, volume growth at its middle); then, where that is not every
-    input's point value, one run at the held values (``held_apart``)."""
+    (``Drawn.held_at``: its point value, volume growth at its range's point value); then, where that is
+    not every input's point value, one run at the held values (``held_apart``)."""
     points = {d.summary.id: d.held_at for d in inputs}
     runs = []
     for d in moving_alone(inputs):

@@ -126,7 +126,7 @@ def sensitivity(
     input that moves neither, but at one end the rules' decision (a rule threshold), by how far the
     decided option's cost moves between its ends."""
     found = []
-    # "Decides differently" than at the held values: where growth is held at its middle, the decision of
+    # "Decides differently" than at the held values: where a growth is held, the decision of
     # that run, not the memo's at today's volume.
     reference = oat[-1].decision if held_apart(inputs) else recommended
     # An input with one value in every scenario (a growth given as a number) has no run: the memo states it.
