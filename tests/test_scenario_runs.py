@@ -298,75 +298,6 @@ def test_an_analysis_setting_outside_its_meaning_is_refused(
         load_knowledge_from(copy)
 
 
-def test_an_input_that_moves_only_the_recommendations_own_cost_is_not_called_an_advantage(
-    tmp_path: Path,
-) -> None:
-    """The requests' range moves the recommended API's cost most; its serverless rival, Modal's B200, has
-    no price at the range's low end (a run costs only the cheapest serverless route, and at the lower
-    volume Modal's H200 undercuts it), so the effect is on the cost, and the memo says so (it said the
-    advantage over the rival moved by the API's own change). The one-at-a-time runs hold the growth at
-    the middle of its range, 50 %, as every scenario grows the volume: the API's cost at 520,000 a day
-    is 1.5 times its cost at the point value, and the growth's own range (20 % to 80 %) moves it second,
-    again with no rival price at its low end."""
-    workload = tmp_path / "qwen.yaml"
-    workload.write_text(
-        "name: qwen-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\n"
-        "requests_per_day: {low: 100000, high: 520000}\nvolume_growth: {low: 0.2, high: 0.8}\n"
-        "avg_input_tokens: 4000\navg_output_tokens: 800\ncontext_tokens: 32768\nload_pattern: variable\n",
-        encoding="utf-8",
-    )
-    rb = robustness(str(workload), "--scenarios", "100")
-    top, second = rb["sensitivity"][0], rb["sensitivity"][1]
-    assert (top["input"], top["effect_on"]) == ("requests_per_day", "cost")
-    assert (second["input"], second["effect_on"]) == ("volume_growth", "cost")
-    for row in (top, second):
-        assert row["rival_cost_at_low"] is None
-        assert row["effect"] == pytest.approx(abs(row["cost_at_high"] - row["cost_at_low"]))
-    # The API bills per token: its cost scales with the volume, 1.5 times over for the held growth.
-    assert top["cost_at_high"] / top["cost_at_low"] == pytest.approx(520_000 / 100_000)
-    assert second["cost_at_high"] / second["cost_at_low"] == pytest.approx(1.8 / 1.2)
-    memo = invoke("recommend", str(workload), "--scenarios", "100", "--as-of", AS_OF).output
-    assert (
-        f"From its low to its high, the recommendation's monthly cost moves by ${top['effect']:,.0f}." in memo
-    )
-    assert (
-        "every other at its point value and the volume grown by 50 %, the growth range's point value" in memo
-    )
-    assert "advantage over" not in memo
-
-
-def test_a_growth_given_as_one_number_is_stated_not_ranked(tmp_path: Path) -> None:
-    """A growth of 150 % given as a number is the same in every scenario: no row of the sensitivity
-    table (it read "150 % to 150 % ... $0" beside a decision the growth made), and the one-at-a-time runs
-    hold it, so the throughput error moves the advantage over the serverless rival the grown volume
-    brings in (at today's volume every input read $0 and the memo said none moved anything)."""
-    workload = tmp_path / "moe.yaml"
-    workload.write_text(
-        "name: de-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\nrequests_per_day: 300000\n"
-        "avg_input_tokens: 800\navg_output_tokens: 350\nload_pattern: variable\nschedule: always\n"
-        "latency_sensitive: true\nvolume_growth: 1.5\ncompany_country: DE\n",
-        encoding="utf-8",
-    )
-    rb = robustness(str(workload), "--scenarios", "50")
-    assert "volume_growth" not in {s["input"] for s in rb["sensitivity"]}
-    top = rb["sensitivity"][0]
-    assert (top["input"], top["effect_on"]) == ("throughput_error", "advantage")
-    assert top["effect"] > 0
-    # At the grown volume the held runs decide for the serverless rival ($20,930 against the API's
-    # $20,990): an input whose ends both keep that decision does not "decide differently", though the
-    # memo's decision (the API, at today's volume) is another; the throughput error's low end does.
-    eu = next(row for row in rb["sensitivity"] if row["input"] == "eu_region_premium")
-    assert eu["decision_cost_at_low"] == eu["decision_cost_at_high"] < eu["cost_at_low"]
-    assert eu["decision_changes"] is False
-    assert top["decision_changes"] is True
-    memo = " ".join(invoke("recommend", str(workload), "--scenarios", "50", "--as-of", AS_OF).output.split())
-    assert "No single input moves" not in memo
-    assert "| volume growth within a year |" not in memo
-    assert (
-        "Every scenario, and each of those runs, grows the volume by 150 %, as the workload file gives it."
-    ) in memo
-
-
 def test_a_route_a_rule_ruled_out_is_never_the_rival(tmp_path: Path) -> None:
     """An 8B model with its own weights: no API may serve it (DEP005), so DeepInfra's $0.18 a month is
     no rival of the serverless decision that wins every scenario; the cheapest route the rules left
@@ -430,24 +361,3 @@ def test_a_recommended_serverless_product_is_costed_in_every_scenario(tmp_path: 
     assert rb["recommended_win_share"] < 0.5 and rb["expected_regret_usd_per_month"] > 100
     error = next(s for s in rb["sensitivity"] if s["input"] == "throughput_error")
     assert error["effect"] > 0 and error["decision_changes"]
-
-
-def test_a_triangular_growth_is_held_at_its_mode_and_the_memo_says_so(tmp_path: Path) -> None:
-    """A growth of 10 % to 100 %, most likely 20 %: the one-at-a-time runs hold it at 20 % (its point
-    value), and the memo names 20 %, not the range's middle (it said 55 % beside runs at 20 %). The API's
-    cost at the requests' point value is then 1.2 times the ungrown one."""
-    workload = tmp_path / "qwen.yaml"
-    workload.write_text(
-        "name: qwen-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\n"
-        "requests_per_day: {low: 100000, high: 520000}\n"
-        "volume_growth: {low: 0.1, high: 1.0, shape: triangular, mode: 0.2}\n"
-        "avg_input_tokens: 4000\navg_output_tokens: 800\ncontext_tokens: 32768\nload_pattern: variable\n",
-        encoding="utf-8",
-    )
-    rb = robustness(str(workload), "--scenarios", "20")
-    growth = next(i for i in rb["inputs"] if i["id"] == "volume_growth")
-    assert (growth["point"], growth["held_at"]) == (0.0, 0.2)
-    requests = next(s for s in rb["sensitivity"] if s["input"] == "requests_per_day")
-    assert requests["cost_at_high"] / requests["cost_at_low"] == pytest.approx(520_000 / 100_000)
-    memo = " ".join(invoke("recommend", str(workload), "--scenarios", "20", "--as-of", AS_OF).output.split())
-    assert "the volume grown by 20 %, the growth range's point value" in memo

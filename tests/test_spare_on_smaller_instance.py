@@ -75,12 +75,7 @@ def test_only_the_same_provider_gpu_pricing_and_replica_size_are_set_against() -
     )
     cheap = replace(two_card.listing, usd_per_gpu_hour=two_card.listing.usd_per_gpu_hour / 10)
     spot = two_card._replace(listing=replace(cheap, offer=cheap.offer.model_copy(update={"pricing": "spot"})))
-    other_size = two_card._replace(
-        listing=cheap,
-        plan=two_card.plan._replace(cards_per_replica=1)
-        if hasattr(two_card.plan, "_replace")
-        else replace(two_card.plan, cards_per_replica=1),
-    )
+    other_size = two_card._replace(listing=cheap, plan=two_card.plan._replace(cards_per_replica=1))
     base = replace(
         market.alternatives, best=market.alternatives.best.model_copy(update={"spare_usd_per_month": None})
     )

@@ -90,7 +90,7 @@ def _dotted_amounts(text: str) -> list[tuple[int, str, str]]:
     found = thousands_dotted_values(text)
     if found is None:
         return thousands_dotted_lines(text, AMOUNTS)
-    priced = server_price_ranges()
+    price_ranges = server_price_ranges()
     amounts = []
     for line, path, written in found:
         if path[-1] in AMOUNTS:
@@ -98,7 +98,7 @@ def _dotted_amounts(text: str) -> list[tuple[int, str, str]]:
         elif (
             len(path) == 3
             and path[0] == "ranges"
-            and path[1] in priced
+            and path[1] in price_ranges
             and path[2] in ("low", "high", "mode")
         ):
             amounts.append((line, ".".join(path), written))
