@@ -192,6 +192,7 @@ def busy_hours_per_day(
     seconds = service.seconds
     replicas = service.replicas
     hours: list[tuple[float, float, float]] = []
+    total = 0.0
     for served, relative in traffic.active:
         rate = average_rps * relative
         in_flight = rate * seconds(rate)
@@ -199,9 +200,11 @@ def busy_hours_per_day(
             busy = served * busy_replicas(in_flight, replicas) / replicas
         else:
             busy = -served * math.expm1(-in_flight)
-        hours.append((relative, served, busy))
+        total += busy
+        if hours_kept is not None:
+            hours.append((relative, served, busy))
     if hours_kept is None:
-        return sum(busy for _, _, busy in hours)
+        return total
     kept, left = 0.0, hours_kept
     # The busiest first (a stable sort: ties in the day's order).
     for _, served, busy in sorted(hours, key=lambda hour: -hour[0]):
