@@ -6,13 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gpu_advisor.engine.calc.traffic import (
-    HOURS_PER_DAY,
     SECONDS_PER_HOUR,
     DailyTraffic,
     daily_traffic,
     hourly_rates,
     share_outside_busiest_hours,
-    traffic_profile,
 )
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import Schedule
@@ -80,8 +78,15 @@ def workload_load(
     # fewer paid hours than that still leave the requests coming around the clock.
     around_the_clock = traffic.hours_per_day >= 24 and days >= schedule.days_per_month
     served_hours = traffic.hours_per_day * days
-    paid_per_day = paid_hours_per_month / days
     serving_hours = max(paid_hours_per_month, schedule.hours_per_month) if around_the_clock else served_hours
+    # Fewer hours paid than served: the GPUs run in the busiest, and the rest's requests find none.
+    lost = (
+        0.0
+        if batch or serving_hours <= paid_hours_per_month
+        else share_outside_busiest_hours(
+            tuple(profile), schedule.first_hour, schedule.hours_per_day, paid_hours_per_month / days
+        )
+    )
     return Load(
         hours_per_day=traffic.hours_per_day,
         average_requests_per_second=average,
@@ -95,9 +100,7 @@ def workload_load(
         served_share_of_paid_hours=min(1.0, serving_hours / paid_hours_per_month),
         paid_hours_per_month=paid_hours_per_month,
         served_hours_per_month=serving_hours,
-        requests_share_in_paid_hours=1.0
-        if batch or serving_hours <= paid_hours_per_month
-        else 1.0 - share_outside_busiest_hours(traffic_profile(traffic), 0, HOURS_PER_DAY, paid_per_day),
+        requests_share_in_paid_hours=1.0 - lost,
         busiest_hour_requests_per_second=average * traffic.busiest,
         peak_within_hour=within_hour,
         first_hour=schedule.first_hour,

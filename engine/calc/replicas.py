@@ -299,8 +299,8 @@ def paid_hour_scale(load: Load) -> float:
     """The average load of a paid hour over that of a served hour: the served hours over the paid ones,
     times, where fewer are paid, the share of the requests the busiest paid hours carry (more paid hours
     leave the cards idle in the rest)."""
-    scale = load.served_hours_per_month / load.paid_hours_per_month
-    return scale * load.requests_share_in_paid_hours if scale > 1 else scale
+    # The share is 1 wherever every served hour is paid.
+    return load.served_hours_per_month / load.paid_hours_per_month * load.requests_share_in_paid_hours
 
 
 def plans_by_gpu(

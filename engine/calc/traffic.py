@@ -73,25 +73,11 @@ def share_outside_served_hours(profile: tuple[float, ...], first_hour: int, hour
     return 1 - inside / total if total > 0 else 0.0
 
 
-def served_profile(profile: tuple[float, ...], first_hour: int, hours_per_day: float) -> tuple[float, ...]:
-    """The profile's weight of each whole hour the schedule serves, in the schedule's order."""
-    served = served_hours(first_hour, hours_per_day)
-    return tuple(
-        profile[(first_hour + i) % HOURS_PER_DAY] * served[(first_hour + i) % HOURS_PER_DAY]
-        for i in range(math.ceil(hours_per_day))
-    )
-
-
-def traffic_profile(traffic: DailyTraffic) -> tuple[float, ...]:
-    """Each hour's weight of a day's requests as served (the relative rate times the hour's served
-    share), for ``share_outside_busiest_hours`` over the whole day."""
-    return tuple(r * s for r, s in zip(traffic.relative_rate, traffic.served, strict=True))
-
-
 def idle_served_hours(profile: tuple[float, ...], first_hour: int, hours_per_day: float) -> int:
-    """The whole hours the schedule serves in which the profile has no requests (0 for the published
-    profiles, which have traffic in every hour)."""
-    return sum(1 for weight in served_profile(profile, first_hour, hours_per_day) if weight <= 0)
+    """The hours the schedule serves in which the profile has no requests (0 for the published profiles,
+    which have traffic in every hour)."""
+    served = served_hours(first_hour, hours_per_day)
+    return sum(1 for p, s in zip(profile, served, strict=True) if s > 0 and p <= 0)
 
 
 def share_outside_busiest_hours(
@@ -101,13 +87,25 @@ def share_outside_busiest_hours(
     ``paid_hours_per_day`` busiest hours: what finds no GPU where fewer hours are paid than served and
     the GPUs run in the busiest ones (0 where every served hour is paid, or the hours left out have no
     requests)."""
-    weights = sorted(served_profile(profile, first_hour, hours_per_day), reverse=True)
-    total = sum(weights)
-    if total <= 0 or paid_hours_per_day >= len(weights):
+    served = served_hours(first_hour, hours_per_day)
+    hours = [(p, s, p * s) for p, s in zip(profile, served, strict=True) if s > 0]
+    total = sum(requests for _, _, requests in hours)
+    if total <= 0 or paid_hours_per_day >= sum(s for _, s, _ in hours):
         return 0.0
-    whole = int(paid_hours_per_day)
-    kept = sum(weights[:whole]) + (paid_hours_per_day - whole) * weights[whole]
-    return max(0.0, 1 - kept / total)
+    return max(0.0, 1 - busiest_hours_sum(hours, paid_hours_per_day) / total)
+
+
+def busiest_hours_sum(hours: list[tuple[float, float, float]], hours_kept: float) -> float:
+    """The sum of a figure over a day's ``hours_kept`` busiest hours, each hour given as (its rate, the
+    share of it served, its figure): the busiest first (ties in the day's order), the last in part."""
+    kept, left = 0.0, hours_kept
+    for _, served, figure in sorted(hours, key=lambda hour: -hour[0]):
+        if left <= 0:
+            break
+        share = min(1.0, left / served)
+        kept += figure * share
+        left -= served * share
+    return kept
 
 
 @functools.lru_cache(maxsize=64)
@@ -203,17 +201,7 @@ def busy_hours_per_day(
         total += busy
         if hours_kept is not None:
             hours.append((relative, served, busy))
-    if hours_kept is None:
-        return total
-    kept, left = 0.0, hours_kept
-    # The busiest first (a stable sort: ties in the day's order).
-    for _, served, busy in sorted(hours, key=lambda hour: -hour[0]):
-        if left <= 0:
-            break
-        share = min(1.0, left / served)
-        kept += busy * share
-        left -= served * share
-    return kept
+    return total if hours_kept is None else busiest_hours_sum(hours, hours_kept)
 
 
 TAIL_DEVIATIONS = 12.0
