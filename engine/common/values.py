@@ -132,6 +132,10 @@ COMMA_GROUPS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+")
 comma before three decimals)."""
 
 
+DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
+"""A number written with a decimal comma (German ``0,5``)."""
+
+
 def number(text: str, path: Path = ()) -> float:
     """A decimal number from its text (``2.5``, ``.5``, ``1e-05``)."""
     if NOT_FINITE.fullmatch(text):
@@ -154,7 +158,7 @@ def number(text: str, path: Path = ()) -> float:
                     number=f"{float(text.replace(',', '.')):g}",
                 ),
             )
-        if re.fullmatch(r"[+-]?\d+,\d+", text):
+        if DECIMAL_COMMA.fullmatch(text):
             # German '0,5' (a CSV cell or a field read as text): a data file takes a decimal point.
             raise ValueProblem(
                 path,

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from gpu_advisor.engine.common.errors import InputError, close_match, spelling_of
-from gpu_advisor.engine.common.values import COMMA_GROUPS
+from gpu_advisor.engine.common.values import COMMA_GROUPS, DECIMAL_COMMA
 from gpu_advisor.engine.common.wording import Words, WordsError, at
 from gpu_advisor.engine.i18n.reading import thousands_dotted
 
@@ -71,7 +71,7 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             entry["allowed"] = _allowed_fields(schema, parent)
             entry["suggestion"] = close_match(key, entry["allowed"]) or _nested_field(schema, parent, key)
         written = given.strip() if isinstance(given, str) else ""
-        if kind.startswith("float_") and _DECIMAL_COMMA.fullmatch(written):
+        if kind.startswith("float_") and DECIMAL_COMMA.fullmatch(written):
             # German '0,5': a data file reads a number with a decimal point only. '1,500' may be English
             # thousands too: both readings are said.
             entry["decimal_point"] = f"{float(written.replace(',', '.')):g}"
@@ -88,9 +88,6 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             entry["suggestion"] = spelling_of(given, choices)
         problems.append(entry)
     return problems
-
-
-_DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
 
 
 def grouped_digits(given: Any) -> int | None:

@@ -53,18 +53,6 @@ def thousands_dotted(text: str) -> int | None:
     return int(stripped.replace(".", "")) if _THOUSANDS_DOTS.fullmatch(stripped) else None
 
 
-def thousands_dotted_lines(text: str, keys: Collection[str]) -> list[tuple[int, str, str]]:
-    """The values in a YAML (or JSON) text that give one of ``keys`` a number with dots between groups of
-    three digits (``price_eur: 240.000``, in block or flow style): YAML reads one such dot as a decimal
-    point (240.0) and several as text. Each as (line number, key, the number as written), read from the
-    composed document's values, quoted or not; a text that does not compose is scanned line by line
-    (its reader reports what is wrong with it)."""
-    found = thousands_dotted_values(text)
-    if found is None:
-        return _dotted_by_line(text, keys)
-    return [(line, path[-1], written) for line, path, written in found if path[-1] in keys]
-
-
 def thousands_dotted_values(text: str) -> list[tuple[int, tuple[str, ...], str]] | None:
     """Every value of a mapping in a YAML (or JSON) text written as a number with dots between groups of
     three digits, with its line and the keys that lead to it (``("ranges", "server_price", "low")``);
@@ -91,7 +79,10 @@ def thousands_dotted_values(text: str) -> list[tuple[int, tuple[str, ...], str]]
     return sorted(found)
 
 
-def _dotted_by_line(text: str, keys: Collection[str]) -> list[tuple[int, str, str]]:
+def thousands_dotted_lines(text: str, keys: Collection[str]) -> list[tuple[int, str, str]]:
+    """The lines of a text that does not compose as YAML that give one of ``keys`` a number with dots
+    between groups of three digits (``price_eur: 240.000``): (line number, key, the number as written).
+    ``thousands_dotted_values`` reads a text that composes, in any style."""
     found = []
     for number, line in enumerate(text.splitlines(), start=1):
         match = _DOTTED_LINE.match(line)
