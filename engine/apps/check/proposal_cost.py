@@ -14,9 +14,11 @@ from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_
 from gpu_advisor.engine.calc.listings import offer_hours
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.server_costs import server_costs
+from gpu_advisor.engine.calc.serverless import serverless_billing
 from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
+from gpu_advisor.engine.domain.options import ServerlessBilling
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 
@@ -58,6 +60,8 @@ class ProposedCost(NamedTuple):
     unpriced: str = ""
     """Why the catalog prices nothing proposed, where the proposal gives what pricing needs: ``no_mix``
     (a hybrid's reservation and the busier-hours offer it names make no mix); "" otherwise."""
+    serverless: ServerlessBilling | None = None
+    """A serverless proposal: how its price is billed (the instances kept warm and their setting)."""
 
     def unlinked(self) -> dict[str, object]:
         """What PRC013's message says of the smaller instances not documented as linked."""
@@ -83,7 +87,8 @@ def proposal_cost(
         offer = knowledge.current(offer)
     if proposal.deployment == "serverless":
         served = serverless_cost(proposal, evaluation, jurisdiction)
-        return ProposedCost(served.usd_per_month, served.known)
+        billing = serverless_billing(served.priced.listing, served.priced.bill) if served.priced else None
+        return ProposedCost(served.usd_per_month, served.known, serverless=billing)
     if proposal.deployment == "own_hardware" and server is not None and (proposal.servers or gpus):
         servers = proposal.servers or math.ceil((gpus or 0) / server.gpus_per_server)
         workload = evaluation.workload

@@ -9,12 +9,7 @@ from typing import Any, Literal, NamedTuple
 from gpu_advisor.engine.apps.check.location import proposal_place
 from gpu_advisor.engine.apps.check.proposal_api import api_facts
 from gpu_advisor.engine.apps.check.proposal_batch import batch_facts
-from gpu_advisor.engine.apps.check.proposal_cost import (
-    gpu_fit,
-    names_peak,
-    proposal_cost,
-    replica_cards,
-)
+from gpu_advisor.engine.apps.check.proposal_cost import gpu_fit, names_peak, proposal_cost, replica_cards
 from gpu_advisor.engine.apps.check.proposal_latency import latency_facts
 from gpu_advisor.engine.apps.check.proposal_serverless import (
     instance_sizes_named,
@@ -27,6 +22,7 @@ from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
+from gpu_advisor.engine.domain.options import ServerlessBilling
 from gpu_advisor.engine.domain.proposal import Location, ProposalInput
 from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
@@ -264,6 +260,8 @@ class ProposalFacts(NamedTuple):
     location: Location
     api: ApiCost | None
     """A managed-API proposal: the API listing it was judged as."""
+    serverless: ServerlessBilling | None
+    """A serverless proposal: how its price is billed (``ProposedCost.serverless``)."""
 
 
 def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "en") -> ProposalFacts:
@@ -362,7 +360,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         **api.details,
         **serverless.details,
     )
-    return ProposalFacts(fact, details, cost.peak, jurisdiction, location, api.api)
+    return ProposalFacts(fact, details, cost.peak, jurisdiction, location, api.api, cost.serverless)
 
 
 def listed_offers(proposal: ProposalInput, knowledge: Knowledge) -> tuple[str, ...]:

@@ -8,11 +8,10 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
-from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_billing, serverless_listings
+from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
 from gpu_advisor.engine.common.wording import Words, runs
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.serving import ServerlessGpu, ServerlessProduct
-from gpu_advisor.engine.domain.options import ServerlessBilling
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.i18n.environment import say
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
@@ -30,7 +29,7 @@ class ServerlessCost(NamedTuple):
     known: bool
     """The catalog prices the proposed product on the proposed GPU, region and instance size."""
     priced: PricedServerless | None = None
-    """The product as priced: the bill the check's result shows with its settings."""
+    """The product as priced: the bill the check's result shows with its settings (``ProposedCost``)."""
 
 
 def named_serverless_products(proposal: ProposalInput, knowledge: Knowledge) -> list[ServerlessProduct]:
@@ -98,17 +97,6 @@ def serverless_cost(
     if not matches:
         return ServerlessCost(0.0, False)
     return ServerlessCost(matches[0].bill.usd_per_month, True, matches[0])
-
-
-def proposed_billing(
-    proposal: ProposalInput, evaluation: Evaluation, jurisdiction: str | None
-) -> ServerlessBilling | None:
-    """How a serverless proposal is billed as priced (the instances kept warm, the endpoint's settings
-    that bill assumes), for the check's result; None for another deployment or an unpriced product."""
-    if proposal.deployment != "serverless":
-        return None
-    priced = serverless_cost(proposal, evaluation, jurisdiction).priced
-    return serverless_billing(priced.listing, priced.bill) if priced is not None else None
 
 
 def price_instance_size(

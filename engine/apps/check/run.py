@@ -17,7 +17,6 @@ from gpu_advisor.engine.apps.check.files import proposal_origin, proposals_under
 from gpu_advisor.engine.apps.check.gating import counts, overall
 from gpu_advisor.engine.apps.check.peak_part import merged, peak_part
 from gpu_advisor.engine.apps.check.proposal_facts import proposal_fact
-from gpu_advisor.engine.apps.check.proposal_serverless import proposed_billing
 from gpu_advisor.engine.apps.check.references import validate_references
 from gpu_advisor.engine.apps.check.robustness import proposal_robustness, proposal_win_share
 from gpu_advisor.engine.apps.recommend import evaluate_workload
@@ -209,7 +208,9 @@ def check_document(
             raise InputError(at(origin, not_a_check(field, waiver.rule, sorted(checks))), field=field)
         if waiver.rule not in checks:
             raise InputError(at(origin, unknown_value(field, waiver.rule, sorted(checks))), field=field)
-    fact, details, peak, jurisdiction, place, api = proposal_fact(document.proposal, evaluation, fmt.lang)
+    fact, details, peak, jurisdiction, place, api, billed = proposal_fact(
+        document.proposal, evaluation, fmt.lang
+    )
     active, expired = active_waivers(document.waivers, evaluated_on)
     facts, named = waiver_facts(document.waivers, expired)
     if scenarios is not None:
@@ -249,7 +250,7 @@ def check_document(
         usd_per_month=round(fact.usd_per_month, 2) if fact.cost_known else None,
         location=place,
         api=ProposedApi(api=api.api, name=api.name, provider=api.provider, batch=api.batch) if api else None,
-        serverless=proposed_billing(document.proposal, evaluation, jurisdiction) if fact.cost_known else None,
+        serverless=billed,
         recommendation=evaluation.decision,
         recommended_fleet=recommended_fleet(evaluation),
         status=overall(items),
