@@ -286,7 +286,7 @@ def test_check_fails_a_swiss_proposal_in_the_us_naming_the_rule_and_law(tmp_path
     assert item["message"] == (
         "The workload processes personal data, and the proposed region (us-east-1, US) lies outside the "
         "jurisdictions the law that applies admits: RES007 (revDSG: personal data of people in Switzerland "
-        "stays in Swiss, EU/EEA or UK regions)."
+        "stays in Swiss, EU/EEA or UK regions). aws sells h100-sxm where the workload may run, in eu-north-1."
     )
 
 

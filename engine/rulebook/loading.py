@@ -19,14 +19,30 @@ from pydantic import ValidationError
 
 from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.errors import KnowledgeError
-from gpu_advisor.engine.domain.choices import JURISDICTIONS
+from gpu_advisor.engine.domain.choices import JURISDICTIONS, FactKind
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import Threshold
 from gpu_advisor.engine.domain.knowledge.loading import describe_validation_error
-from gpu_advisor.engine.rulebook.details import DETAIL_MODELS
+from gpu_advisor.engine.rulebook.details import (
+    ApiDetails,
+    Details,
+    EconomicsDetails,
+    RobustnessDetails,
+    ServerlessDetails,
+)
 from gpu_advisor.engine.rulebook.facts import FACT_MODELS, fact_fields
+from gpu_advisor.engine.rulebook.proposal_details import ProposalDetails
 from gpu_advisor.engine.rulebook.schema import OPTION_KINDS, Condition, Origin, Rule, Rulebook, RuleFile
 from gpu_advisor.rules import RULE_FILES, RULES_DIR
+
+DETAIL_MODELS: dict[FactKind, type[Details]] = {
+    "serverless": ServerlessDetails,
+    "economics": EconomicsDetails,
+    "api": ApiDetails,
+    "robustness": RobustnessDetails,
+    "proposal": ProposalDetails,
+}
+"""The details each fact kind's messages see beside the fact (none for the workload fact)."""
 
 
 def load_rule_file(path: Path, *, aliases: bool = True) -> RuleFile:

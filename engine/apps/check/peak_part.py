@@ -16,17 +16,18 @@ from gpu_advisor.engine.apps.check.location import proposal_place
 from gpu_advisor.engine.apps.check.proposal_facts import (
     place_facts,
     proposed_hardware,
-    residency_facts,
     successor_details,
 )
+from gpu_advisor.engine.apps.check.remedies import remedy_details
+from gpu_advisor.engine.apps.check.residency import residency_facts
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
 from gpu_advisor.engine.domain.knowledge.entries import Offer
 from gpu_advisor.engine.domain.proposal import CheckItem, ProposalInput, Status
 from gpu_advisor.engine.i18n.environment import render
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
-from gpu_advisor.engine.rulebook.details import ProposalDetails
 from gpu_advisor.engine.rulebook.facts import ProposalFact
+from gpu_advisor.engine.rulebook.proposal_details import ProposalDetails
 
 RANK: dict[Status, int] = {"pass": 0, "unknown": 1, "warn": 2, "fail": 3}
 """How much worse a result is: a check the peak does worse on than the base reports the peak's result."""
@@ -77,12 +78,12 @@ def peak_part(
     hardware = proposed_hardware(peak, evaluation)
     offer = hardware.offer
     location = proposal_place(peak, offer, knowledge)
-    residency, residency_rules = residency_facts(location, evaluation, lang)
+    where, residency_rules = residency_facts(location, evaluation, lang)
     linked = offer_linked_sizes(offer) if offer is not None else ()
     peak_fact = fact.model_copy(
         update={
             **place_facts(peak, hardware, location, evaluation),
-            **residency,
+            **where,
             "pricing": offer.pricing if offer else "",
             "pricing_known": offer is not None,
             "commitment": offer.commitment if offer else "unknown",
@@ -104,6 +105,7 @@ def peak_part(
             "successor_usd_per_gpu_hour": 0.0,
             "successor_as_of": "",
             **successor_details(offer, knowledge),
+            **remedy_details(peak, hardware.gpu, evaluation),
         }
     )
     return PeakPart(peak, peak_fact, peak_details)

@@ -17,6 +17,8 @@ from gpu_advisor.engine.apps.check.proposal_serverless import (
     serverless_option_facts,
     serverless_product_facts,
 )
+from gpu_advisor.engine.apps.check.remedies import remedy_details
+from gpu_advisor.engine.apps.check.residency import residency_facts
 from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
@@ -26,10 +28,8 @@ from gpu_advisor.engine.domain.options import ServerlessBilling
 from gpu_advisor.engine.domain.proposal import Location, ProposalInput
 from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
-from gpu_advisor.engine.rulebook.conclusions import excluded_by, option_filters
-from gpu_advisor.engine.rulebook.details import ProposalDetails
 from gpu_advisor.engine.rulebook.facts import ProposalFact
-from gpu_advisor.engine.rulebook.texts import titled
+from gpu_advisor.engine.rulebook.proposal_details import ProposalDetails
 
 RENTAL_DEPLOYMENTS = ("dedicated_cloud", "hybrid")
 
@@ -42,36 +42,6 @@ SELF_MANAGED_PROVIDER_KINDS = ("neocloud", "marketplace")
 
 def catalog_offer(proposal: ProposalInput, knowledge: Knowledge) -> Offer | None:
     return knowledge.offer(proposal.provider, proposal.offer, proposal.gpu)
-
-
-LOCATION_FIELDS = frozenset(("jurisdiction", "eu"))
-"""The option attributes that depend only on where an option runs."""
-
-
-def residency_facts(place: Location, evaluation: Evaluation, lang: str = "en") -> tuple[dict[str, Any], str]:
-    """Where the proposal runs (``proposal_place``: jurisdictions and countries) and whether the residency
-    rules that fired for the workload exclude it, by their own conclusions (the option filters on its
-    location); and the excluding rules with their titles in ``lang``, for the message."""
-    rulebook, jurisdictions = evaluation.rulebook, place.jurisdictions
-    residency = [
-        rule
-        for rule in evaluation.rules
-        if rule.topic == "residency" and rulebook.origin(rule.id) == "builtin"
-    ]
-    filters = [(rule_id, f) for rule_id, f in option_filters(residency) if f.fields <= LOCATION_FIELDS]
-    excluding = {
-        jurisdiction: excluded_by({"jurisdiction": jurisdiction, "eu": jurisdiction == "EU"}, filters)
-        for jurisdiction in jurisdictions
-    }
-    known = bool(jurisdictions) and len({bool(rule_ids) for rule_ids in excluding.values()}) == 1
-    rule_ids = {rule_id for rule_ids in excluding.values() for rule_id in rule_ids}
-    facts = {
-        "jurisdiction": "/".join(jurisdictions),
-        "countries": ", ".join(place.countries),
-        "jurisdiction_known": known,
-        "jurisdiction_excluded": known and bool(rule_ids),
-    }
-    return facts, titled((rule for rule in residency if rule.id in rule_ids), lang)
 
 
 def own_server_for(proposal: ProposalInput, evaluation: Evaluation) -> OwnServer | None:
@@ -273,7 +243,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     serverless = serverless_option_facts(proposal, evaluation, lang)
     location = proposal_place(proposal, hardware.offer, knowledge, api.api)
     place = place_facts(proposal, hardware, location, evaluation)
-    residency, residency_rules = residency_facts(location, evaluation, lang)
+    where, residency_rules = residency_facts(location, evaluation, lang)
     ruled_out_by = evaluation.resolution.ruled_out.get(proposal.deployment, ())
     jurisdictions = location.jurisdictions
     jurisdiction = jurisdictions[0] if len(jurisdictions) == 1 else None
@@ -311,7 +281,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         else 0.0,
         **gpu,
         **place,
-        **residency,
+        **where,
         **node_facts(proposal, hardware, evaluation, gpu["gpus_needed"]),
         **api.facts,
         **serverless.facts,
@@ -352,6 +322,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
         offer_rate_yours=bool(hardware.offer and hardware.offer.rate_yours),
         **successor_details(hardware.offer, knowledge),
+        **remedy_details(proposal, hardware.gpu, evaluation),
         base_gpus_fewer=cost.base_gpus_fewer,
         base_gpus_cheapest=cost.cheapest_base_gpus,
         unpriced=cost.unpriced,

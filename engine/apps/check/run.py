@@ -41,10 +41,10 @@ from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.engines import rules_engine
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.report.findings import render_rule_message
-from gpu_advisor.engine.rulebook.details import ProposalDetails
 from gpu_advisor.engine.rulebook.durable import Evaluator, Firing
 from gpu_advisor.engine.rulebook.facts import ProposalFact
 from gpu_advisor.engine.rulebook.guards import effective_needs, fields_read
+from gpu_advisor.engine.rulebook.proposal_details import ProposalDetails
 from gpu_advisor.engine.rulebook.schema import Rule
 from gpu_advisor.engine.rulebook.texts import rule_text
 

@@ -1,0 +1,44 @@
+"""What a failing proposal could change to pass the checks that fail it, from the catalog listings the
+workload's rules leave (``Constraints.exclusions``: residency, the company's policies, SLA, spot for a
+latency-sensitive service): the proposed provider's regions where it sells the proposed GPU (RES005), its
+offers of that GPU there without spot (PRC007), the other providers that sell it there, and those of them
+that publish an enterprise SLA (PRV009). The checks' messages name them; where there are none, they say so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_advisor.engine.calc.listings import Listing, listings
+from gpu_advisor.engine.domain.proposal import ProposalInput
+from gpu_advisor.engine.pipeline.evaluation import Evaluation
+
+
+def _left(gpu: str | None, evaluation: Evaluation) -> list[Listing]:
+    """The current listings of ``gpu`` (of every GPU where the proposal names none) no rule excludes."""
+    rented = listings(evaluation.knowledge)
+    return [
+        listing
+        for listing, excluded in zip(rented, evaluation.constraints.exclusions, strict=True)
+        if not excluded and listing.offer.superseded_by is None and gpu in (None, listing.offer.gpu)
+    ]
+
+
+def remedy_details(proposal: ProposalInput, gpu: str | None, evaluation: Evaluation) -> dict[str, Any]:
+    """The alternatives the failing checks' messages name (``ProposalDetails``), in the catalog's order."""
+    left = _left(gpu, evaluation)
+    own = [listing for listing in left if listing.offer.provider == proposal.provider]
+    others = [listing for listing in left if listing.offer.provider != proposal.provider]
+    provider = evaluation.knowledge.provider
+    return {
+        "admitted_regions": tuple(dict.fromkeys(region for listing in own for region in listing.regions)),
+        "offers_without_spot": tuple(
+            dict.fromkeys(listing.offer.offer for listing in own if listing.offer.pricing != "spot")
+        ),
+        "admitted_providers": tuple(dict.fromkeys(provider(o.offer.provider).name for o in others)),
+        "sla_providers": tuple(
+            dict.fromkeys(
+                provider(o.offer.provider).name for o in others if provider(o.offer.provider).enterprise_sla
+            )
+        ),
+    }

@@ -1,0 +1,40 @@
+"""Whether the residency rules that fired for the workload admit where a proposal runs, by their own
+conclusions: the option filters on an option's location, applied to the proposal's jurisdictions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_advisor.engine.domain.proposal import Location
+from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.rulebook.conclusions import excluded_by, option_filters
+from gpu_advisor.engine.rulebook.texts import titled
+
+LOCATION_FIELDS = frozenset(("jurisdiction", "eu"))
+"""The option attributes that depend only on where an option runs."""
+
+
+def residency_facts(place: Location, evaluation: Evaluation, lang: str = "en") -> tuple[dict[str, Any], str]:
+    """Where the proposal runs (``proposal_place``: jurisdictions and countries) and whether the residency
+    rules that fired for the workload exclude it, by their own conclusions (the option filters on its
+    location); and the excluding rules with their titles in ``lang``, for the message."""
+    rulebook, jurisdictions = evaluation.rulebook, place.jurisdictions
+    residency = [
+        rule
+        for rule in evaluation.rules
+        if rule.topic == "residency" and rulebook.origin(rule.id) == "builtin"
+    ]
+    filters = [(rule_id, f) for rule_id, f in option_filters(residency) if f.fields <= LOCATION_FIELDS]
+    excluding = {
+        jurisdiction: excluded_by({"jurisdiction": jurisdiction, "eu": jurisdiction == "EU"}, filters)
+        for jurisdiction in jurisdictions
+    }
+    known = bool(jurisdictions) and len({bool(rule_ids) for rule_ids in excluding.values()}) == 1
+    rule_ids = {rule_id for rule_ids in excluding.values() for rule_id in rule_ids}
+    facts = {
+        "jurisdiction": "/".join(jurisdictions),
+        "countries": ", ".join(place.countries),
+        "jurisdiction_known": known,
+        "jurisdiction_excluded": known and bool(rule_ids),
+    }
+    return facts, titled((rule for rule in residency if rule.id in rule_ids), lang)
