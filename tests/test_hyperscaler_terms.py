@@ -140,19 +140,38 @@ def test_prc002_in_german() -> None:
 
 
 SPOT_PROPOSALS = {
-    # provider, offer, GPU, cards, region: the notice PRC007 names
-    "vast": (("vast", "spot", "h100-pcie", 1, None), "(Vast.ai: no notice documented)"),
-    "aws": (("aws", "p5-spot", "h100-sxm", 8, "us-east-1"), "(Amazon Web Services: 120 seconds)"),
-    "gcp": (("gcp", "a3-high-spot", "h100-sxm", 8, "us"), "(Google Cloud: at most 30 seconds)"),
+    # provider, offer, GPU, cards, region: the notice PRC007 names, and the same GPU the provider lists
+    # without spot where the workload may run (a service runs on no capacity block: PRC016)
+    "vast": (
+        ("vast", "spot", "h100-pcie", 1, None),
+        "(Vast.ai: no notice documented)",
+        "The catalog lists no offer of h100-pcie at vast without spot where the workload may run.",
+    ),
+    "aws": (
+        ("aws", "p5-spot", "h100-sxm", 8, "us-east-1"),
+        "(Amazon Web Services: 120 seconds)",
+        "aws also lists h100-sxm without spot where the workload may run: p5-on-demand-2026-09, "
+        "p5-reserved-1y-2026-09, p5-reserved-3y-2026-09, p5-on-demand-stockholm.",
+    ),
+    "gcp": (
+        ("gcp", "a3-high-spot", "h100-sxm", 8, "us"),
+        "(Google Cloud: at most 30 seconds)",
+        "gcp also lists h100-sxm without spot where the workload may run: a3-high-europe-west4, "
+        "a3-high-on-demand-2026-07.",
+    ),
     # A provider the catalog sells no spot of (an offer it does not list; its on-demand "community" as
     # spot is refused as input): its notice is not known, so every seller's is named.
-    "runpod": (("runpod", "spot", "h100-pcie", 1, None), NOTICES),
+    "runpod": (
+        ("runpod", "spot", "h100-pcie", 1, None),
+        NOTICES,
+        "runpod also lists h100-pcie without spot where the workload may run: community.",
+    ),
 }
 
 
 @pytest.mark.parametrize("provider", SPOT_PROPOSALS)
 def test_prc007_names_the_proposed_providers_notice(provider: str) -> None:
-    (provider_id, offer, gpu, gpus, region), notice = SPOT_PROPOSALS[provider]
+    (provider_id, offer, gpu, gpus, region), notice, instead = SPOT_PROPOSALS[provider]
     proposal = {"name": "spot", "deployment": "dedicated_cloud", "provider": provider_id, "offer": offer}
     proposal |= {"gpu": gpu, "gpus": gpus, "pricing": "spot"} | ({"region": region} if region else {})
     document = ProposalDocument.model_validate({"workload": CHAT, "proposal": proposal})
@@ -161,7 +180,7 @@ def test_prc007_names_the_proposed_providers_notice(provider: str) -> None:
     assert item.status == "fail"
     assert item.message == (
         "The proposal rents spot capacity for a latency-sensitive workload: spot instances can be withdrawn "
-        f"at short notice {notice}, which production inference that answers users cannot absorb."
+        f"at short notice {notice}, which production inference that answers users cannot absorb. {instead}"
     )
 
 
@@ -174,7 +193,8 @@ def test_prc007_in_german() -> None:
     assert item.message == (
         "Der Vorschlag mietet Spot-Kapazität für einen latenzempfindlichen Workload: Spot-Instanzen können "
         "kurzfristig entzogen werden (Vast.ai: keine Vorwarnzeit dokumentiert), was Produktionsinferenz, die "
-        "Nutzern antwortet, nicht auffangen kann."
+        "Nutzern antwortet, nicht auffangen kann. Der Katalog führt bei vast kein Angebot von h100-pcie ohne "
+        "Spot, wo der Workload laufen darf."
     )
 
 

@@ -150,6 +150,9 @@ class ResolvedWorkload(BaseModel):
     ]
     """Given in the input, or derived from the load once the model is sized (None until then)."""
     utilization_source: Literal["input", "derived", "load_pattern_default"]
+    load_pattern_source: Literal["input", "default", "load_profile"] = "input"
+    """Where ``load_pattern`` comes from: given, the documented default, or the workload's own load profile
+    given without a pattern (``pipeline/defaults.profile_pattern``)."""
     latency_sensitive: Annotated[
         bool,
         Field(description="Users wait for the answer; default true, false for batch."),

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gpu_advisor.engine.calc.traffic import daily_traffic
 from gpu_advisor.engine.common.errors import InputError, unknown_value
-from gpu_advisor.engine.common.wording import Grouped, Words, at
+from gpu_advisor.engine.common.wording import Grouped, Words, WordsError, at
 from gpu_advisor.engine.domain.batch_fields import BATCH_FIELDS
+from gpu_advisor.engine.domain.choices import LoadPattern
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
+from gpu_advisor.engine.domain.knowledge.figures import Schedule
 from gpu_advisor.engine.domain.limits import MAX_CONTEXT_TOKENS
 from gpu_advisor.engine.domain.model_spec import ModelSpec
 from gpu_advisor.engine.domain.workload import Given, ResolvedWorkload, WorkloadInput, fields_given
@@ -165,6 +169,26 @@ NO_TARGET_FIELDS = ("max_time_to_first_token_ms", "max_time_per_output_token_ms"
 to its default or derivation."""
 
 
+def profile_pattern(profile: Sequence[float], schedule: Schedule, knowledge: Knowledge) -> LoadPattern:
+    """The load pattern of a workload's own profile given without one: that of the published profile
+    (``knowledge/load_profiles.yaml``; a batch's, which is a scheduler's, excepted) whose busiest hour over
+    the mean of the schedule's hours is nearest the profile's own, on a log scale (a ratio's). A call
+    centre's day with ten empty hours (busiest hour 2.35 times the mean) is variable (2.31), not steady
+    (1.33), whatever the default pattern."""
+
+    def busiest(hourly: Sequence[float]) -> float:
+        return daily_traffic(tuple(hourly), schedule.first_hour, schedule.hours_per_day).busiest
+
+    try:
+        own = math.log(busiest(profile))
+    except WordsError:
+        # No traffic in the schedule's hours: the load's own check says so (calc/load.py).
+        return knowledge.workload_default_values()["load_pattern"]  # type: ignore[no-any-return]
+    published = [p for p in knowledge.load_profiles.profiles if not p.work_waits]
+    nearest = min(published, key=lambda p: (abs(math.log(busiest(p.hourly)) - own), p.load_pattern))
+    return nearest.load_pattern
+
+
 def model_facts(spec: ModelSpec, knowledge: Knowledge) -> dict[str, Any]:
     """The model's catalog entry and sizes: the catalog's where the spec names a model, checked against
     the numbers given beside it."""
@@ -214,6 +238,11 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
     for field in fields_given(*Given):
         if field in given:
             values[field] = given[field]
+        elif field == "load_pattern" and "load_profile" in given:
+            # The profile says how the load varies; the pattern the rules read is the one it is nearest.
+            schedule = knowledge.schedule(given.get("schedule", defaults["schedule"]))
+            values[field] = profile_pattern(given["load_profile"], schedule, knowledge)
+            values["load_pattern_source"] = "load_profile"
         elif field in DERIVATIONS:
             values[field] = DERIVATIONS[field].work_out(values, knowledge)
             if DERIVATIONS[field].listed_as_default:
@@ -221,6 +250,8 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
         else:
             values[field] = defaults[field]
             defaults_used.append(field)
+            if field == "load_pattern":
+                values["load_pattern_source"] = "default"
     knowledge.check_country("company_country", values["company_country"])
     catalog = values["model_config_entry"]
     values["context_tokens"] = context_for(

@@ -56,9 +56,10 @@ __all__ = [
 ]
 
 
-NOT_FACTS = frozenset({"name", "utilization_source"})
+NOT_FACTS = frozenset({"name", "utilization_source", "load_pattern_source"})
 """Scalar workload fields that are no facts: the name is free text for people; where the utilization comes
-from is settled only after the prices are compared, later than the first facts are asserted."""
+from is settled only after the prices are compared, later than the first facts are asserted; where the load
+pattern comes from is said in the memo, and the rules read the pattern itself."""
 
 
 def _is_scalar(annotation: Any) -> bool:
