@@ -8,7 +8,11 @@ step, and processes new prompts between the steps (chunked or whole). So at a lo
   decoding, stretched by ``1 / (1 - rho)``;
 - a new prompt waits for the prefills ahead of it (an M/D/1 queue: Poisson arrivals, fixed prefill time)
   and half a decode step on average, then takes its own prefill;
-- the sequences decoding follow from Little's law: the arrival rate times the time each one decodes.
+- the sequences decoding follow from Little's law: the arrival rate times the time each one decodes;
+- the batch holds at most ``max_batch`` sequences (the engine's limit, or what the KV cache holds): where
+  the Poisson arrivals find them all taken, a request waits for one to finish (an M/D/c queue for a
+  slot, ``slot_wait_seconds``), which the time to first token includes. Near a replica's capacity that
+  wait, not the prefill's, is what a user sees.
 
 A fixed number of users who each send the next request when the last one is answered (how published
 benchmarks fix "concurrency") is a closed loop: those not decoding wait for their first token, so the time
@@ -43,16 +47,49 @@ class OperatingPoint(NamedTuple):
     decoding: float
     """Sequences decoding at once (the batch of a decode step)."""
     in_flight: float
-    """Requests in the replica: waiting, in prefill and decoding."""
+    """Requests in the batch: waiting for their prefill, in it and decoding (those waiting for a place in
+    the batch hold no KV cache and are not counted; their wait is ``slot_wait_seconds``)."""
     time_to_first_token_ms: float
+    """Including the wait for a place in the batch."""
     time_per_output_token_ms: float
     saturated: bool
     """The load asks more than the replica delivers: the figures are its ceiling, and the queue grows."""
+    slot_wait_seconds: float = 0.0
+    """The mean wait for a place in the batch (``slot_wait_seconds``)."""
 
     @property
     def request_seconds(self) -> float | None:
-        """A request from its start to its last token: the requests in flight over the rate (Little)."""
-        return self.in_flight / self.requests_per_second if self.requests_per_second else None
+        """A request from its arrival to its last token: the requests in the batch over the rate (Little),
+        plus the wait for a place in it."""
+        if not self.requests_per_second:
+            return None
+        return self.in_flight / self.requests_per_second + self.slot_wait_seconds
+
+
+SLOT_WAIT_NEGLIGIBLE = 7.0
+"""Free places in the batch, in standard deviations of the sequences decoding (Poisson: the square root of
+their mean), beyond which the wait for one is left out: the chance that all are taken is then below 1e-11
+(Halfin and Whitt's limit), and most operating points skip the sum over every place."""
+
+
+def slot_wait_seconds(slots: int, rate: float, decoding: float) -> float:
+    """The mean wait of a request arriving at ``rate`` (Poisson) for one of the batch's ``slots`` places,
+    ``decoding`` of them taken on average, each for ``decoding / rate`` seconds (Little): an M/D/c queue,
+    by Allen and Cunneen's approximation half the M/M/c wait, Erlang's C(c, a) × (a / rate) / (c - a),
+    with C from Erlang's B recursion. A sequence's time in the batch is taken as fixed, as the prefill's
+    is (M/D/1) and the request lengths are."""
+    if rate <= 0 or decoding <= 0:
+        return 0.0
+    free = slots - decoding
+    if free <= 0:
+        return UNBOUNDED_MS / 1000
+    if free > SLOT_WAIT_NEGLIGIBLE * decoding**0.5:
+        return 0.0
+    blocked = 1.0
+    for place in range(1, slots + 1):
+        blocked = decoding * blocked / (place + decoding * blocked)
+    waits = slots * blocked / (slots - decoding * (1 - blocked))
+    return waits * (decoding / rate) / free / 2
 
 
 def _queue_and_prefill_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
@@ -146,13 +183,15 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
                 high = middle
         decoding = high
     ttft = _queue_and_prefill_seconds(roofline, rate, decoding)
+    slot_wait = slot_wait_seconds(roofline.max_batch, rate, decoding)
     return OperatingPoint(
         requests_per_second=rate,
         decoding=decoding,
         in_flight=decoding + rate * ttft,
-        time_to_first_token_ms=ttft * 1000,
+        time_to_first_token_ms=(slot_wait + ttft) * 1000,
         time_per_output_token_ms=_tpot_seconds(roofline, rate, decoding) * 1000,
         saturated=False,
+        slot_wait_seconds=slot_wait,
     )
 
 
@@ -209,7 +248,8 @@ KNOT_GROWTH = 2 ** (1 / 3)
 @per_object(entries=CURVES_KEPT)
 def request_times(roofline: Roofline, batch: int, /) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """One request's time in the replica (time to first token plus its output tokens at the time per
-    token), at rates climbing from none to the replica's capacity with ``batch`` sequences decoding:
+    token; not a wait for a place in the batch, as ``OperatingPoint.in_flight`` counts), at rates
+    climbing from none to the replica's capacity with ``batch`` sequences decoding:
     ``(rates, seconds)``, the knots ``traffic.ServiceTime`` interpolates. A knot is the operating point
     ``at_rate`` finds, worked out from its batch instead of its rate: with ``c`` sequences decoding,
     Little's law gives the rate in closed form, c / (c x prefill busy time + output tokens x step(c)),
