@@ -202,16 +202,16 @@ def test_an_api_decision_says_a_target_no_gpu_meets_is_out_of_reach_for_the_api_
 
 
 def test_a_steady_service_says_where_the_priced_comparison_disagrees_with_the_documents_rule() -> None:
-    cheaper = message(
-        "DEP024", "serverless", "en", serverless_usd_per_month=3_880.0, alternative_usd_per_month=4_210.0
-    )
+    prices = {"serverless_usd_per_month": 3_880.0, "alternative_usd_per_month": 4_210.0}
+    # The providers' SLAs are details the pipeline shows beside the fact ("" where none is known).
+    unknown = {"serverless_sla": "", "alternative_sla": ""}
+    cheaper = message("DEP024", "serverless", "en", **prices, **unknown)
     assert (
         "Here the priced comparison disagrees with the rule: the serverless product would bill $3,880 a "
         "month, less than the cheapest other self-hosted route at $4,210;" in cheaper
     )
-    german = message(
-        "DEP024", "serverless", "de", serverless_usd_per_month=3_880.0, alternative_usd_per_month=4_210.0
-    )
+    assert cheaper.endswith("so weigh those terms against the rental's before relying on the rule.")
+    german = message("DEP024", "serverless", "de", **prices, **unknown)
     assert (
         "Hier widerspricht der Preisvergleich der Regel: Das Serverless-Produkt würde 3.880 $ im Monat"
         in german
@@ -220,6 +220,12 @@ def test_a_steady_service_says_where_the_priced_comparison_disagrees_with_the_do
         "DEP024", "serverless", "en", serverless_usd_per_month=9_124.0, alternative_usd_per_month=7_862.0
     )
     assert "disagrees" not in dearer
+    # Against own hardware (no provider), only the serverless product's provider is named.
+    own = message("DEP024", "serverless", "en", **prices, serverless_sla="unknown", alternative_sla="")
+    assert own.endswith(
+        "before relying on the rule: the serverless product's provider has an SLA that could not be "
+        "established (providers.yaml)."
+    )
 
 
 MIXED = {

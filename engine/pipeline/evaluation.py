@@ -256,6 +256,7 @@ def _weigh(
         market.own.costs.country if market.own.costs.staff_uncosted else "",
         residency_rule_ids(rulebook),
         rulebook,
+        lambda provider: knowledge.provider(provider).enterprise_sla,
     )
     so_far = fired_rules((*before, *economic_firings, *serverless_firings), rulebook)
     api_firings, api = weigh_api(

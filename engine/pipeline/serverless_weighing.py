@@ -5,6 +5,7 @@ concluded."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from gpu_advisor.engine.common.wording import Words
@@ -49,8 +50,24 @@ def peak_usd_per_hour(best: PricedServerless) -> float:
     return priced.size * (kept * listing.warm_usd_per_gpu_hour + scaling * listing.usd_per_gpu_hour)
 
 
+SlaOf = Callable[[str], bool | None]
+"""A provider's enterprise SLA (``Provider.enterprise_sla``: None where it could not be established)."""
+
+
+def sla_said(provider: str, sla_of: SlaOf) -> str:
+    """'published', 'none' or 'unknown' for a provider's enterprise SLA; '' where there is no provider."""
+    if not provider:
+        return ""
+    sla = sla_of(provider)
+    return "unknown" if sla is None else "published" if sla else "none"
+
+
 def serverless_details(
-    market: ServerlessMarket, alternative: Alternative | None, weights_gb: float, staff_uncosted: str
+    market: ServerlessMarket,
+    alternative: Alternative | None,
+    weights_gb: float,
+    staff_uncosted: str,
+    sla_of: SlaOf,
 ) -> ServerlessDetails:
     best = market.best
     priced = best.bill.priced if best else None
@@ -78,6 +95,8 @@ def serverless_details(
             staff_uncosted if alternative and alternative.kind == "own_hardware" else ""
         ),
         model_weights_gb=weights_gb,
+        serverless_sla=sla_said(best.listing.product.provider, sla_of) if best else "",
+        alternative_sla=sla_said(alternative.provider, sla_of) if alternative else "",
     )
 
 
@@ -101,6 +120,8 @@ class Alternative(Protocol):
     def kind(self) -> str: ...
     @property
     def name(self) -> str | Words: ...
+    @property
+    def provider(self) -> str: ...
 
 
 def serverless_name(priced: PricedServerless) -> str:
@@ -119,14 +140,16 @@ def weigh_serverless(
     staff_uncosted: str,
     residency: frozenset[str],
     rulebook: Rulebook,
+    sla_of: SlaOf,
 ) -> tuple[list[Firing], ServerlessDetails]:
     """Assert the serverless fact: the band's statements, and the comparison of the cheapest serverless
     option with ``alternative``, the cheapest other self-hosted route the rules left standing; its
     firings and the details their messages show (``staff_uncosted``: the company's country where the
-    own hardware's staff line has no salary there; ``residency``: the IDs of the residency rules). The
+    own hardware's staff line has no salary there; ``residency``: the IDs of the residency rules;
+    ``sla_of``: a provider's enterprise SLA, for the messages that weigh the two providers' terms). The
     start-up break-even is worked out only where a fired rule's message shows it."""
     firings = session.assert_fact(serverless_fact(time_utilization, market, alternative, residency), facts)
-    details = serverless_details(market, alternative, weights_gb, staff_uncosted)
+    details = serverless_details(market, alternative, weights_gb, staff_uncosted, sla_of)
     if "serverless_break_even_seconds" in read_by_fired(firings, rulebook):
         details = details.model_copy(update=start_break_even(market, alternative))
     return firings, details

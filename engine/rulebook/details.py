@@ -64,6 +64,11 @@ class ServerlessDetails(Details):
     """The company's country, where the alternative is own hardware whose staff line has no sourced
     salary there (``OwnCosts.staff_uncosted``); "" otherwise."""
     model_weights_gb: float
+    serverless_sla: str = ""
+    """The serverless product's provider's enterprise SLA: 'published', 'none' or 'unknown' (could not be
+    established, providers.yaml); "" without an option. ``alternative_sla``: the alternative's provider's
+    ("" for own hardware, a mixed fleet or none)."""
+    alternative_sla: str = ""
 
 
 class ApiDetails(Details):
