@@ -67,7 +67,7 @@ def lambda_in_two_regions(directory: Path) -> Knowledge:
     )
     offers = copy / "offers.yaml"
     text = offers.read_text(encoding="utf-8")
-    on_demand = '    instance_gpus: [1, 2, 4, 8]\n    shapes_source: {url: "https://lambda.ai/pricing"'
+    on_demand = '    instance_gpus: [1, 2, 4]\n    shapes_source: {url: "https://lambda.ai/pricing"'
     start = text.index(on_demand)
     end = text.index("    regions: [us]\n", start)
     offers.write_text(text[:end] + "    regions: [us, uk]\n" + text[end + len("    regions: [us]\n") :])

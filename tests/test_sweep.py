@@ -121,12 +121,12 @@ def test_server_price_sweep_finds_buy_versus_rent(tmp_path: Path) -> None:
     # fleet beats that from $200k: one replica on 8 reserved H100 (8 x $1.90 x 730 h = $11,096) and the
     # second in the 3 hours of the steady profile above 1.207 times the average (1.28, 1.33, 1.25: there
     # 0.347 requests/s x 1.27 exceeds one replica's usable 0.532 requests/s, 64 % of its 0.827), 3 x 8
-    # cards x 730 / 24 days at Lambda's $2.99: $2,183; $13,279 in all.
+    # cards x 730 / 24 days at Lambda's $3.99 for its 8-GPU instances: $2,913; $14,009 in all.
     assert (flip["below"], flip["above"]) == (150_000, 200_000)
-    fleet = 8 * 1.90 * 730 + 3 * 8 * 730 / 24 * 2.99
-    assert fleet == pytest.approx(13_279, abs=1)
+    fleet = 8 * 1.90 * 730 + 3 * 8 * 730 / 24 * 3.99
+    assert fleet == pytest.approx(14_009, abs=1)
     own = [2 * (price / 36 + 8 * 0.7 * 1.3 * 730 * 0.12 + 1_000) for price in (100_000, 150_000)]
-    assert [round(p["usd_per_month"]) for p in data["points"]] == [*map(round, own), 13279, 13279, 13279]
+    assert [round(p["usd_per_month"]) for p in data["points"]] == [*map(round, own), 14009, 14009, 14009]
     costs = [p["usd_per_month"] for p in data["points"][:2]]
     assert costs[0] < costs[1]  # a dearer server costs more a month
     variable = data["variables"][0]
@@ -152,11 +152,11 @@ def test_two_variables_give_a_decision_map(tmp_path: Path) -> None:
     assert "Decision map: rows server_price_usd, columns usd_per_kwh from 0.1 (left) to 0.5" in result.stdout
     rows = result.stdout.splitlines()[-3:]
     # At a team's negotiated AWS rate (helpers.NEGOTIATED_AWS), two servers against the mixed H100 fleet
-    # ($13,279), 2 x (price / 36 + 8 x 0.7 x 1.3 x 730 x kWh
-    # price + 1,000): at $150k $11,396 / $13,522 / $15,648 at $0.10 / $0.30 / $0.50 a kWh, so only the
-    # cheapest power undercuts the fleet; at $200k $14,174 at $0.10 already does not.
+    # ($14,009), 2 x (price / 36 + 8 x 0.7 x 1.3 x 730 x kWh
+    # price + 1,000): at $150k $11,396 / $13,522 / $15,648 at $0.10 / $0.30 / $0.50 a kWh, so power up to
+    # $0.30 undercuts the fleet; at $200k $14,174 at $0.10 already does not.
     assert [row.split(" | ") for row in rows] == [
-        ["         150,000", "B A A"],
+        ["         150,000", "B B A"],
         ["         200,000", "A A A"],
         ["         250,000", "A A A"],
     ]
