@@ -184,7 +184,8 @@ def test_several_routes_ruled_out_name_the_weakest_objection(tmp_path: Path) -> 
         tmp_path,
         "  - id: ORG009\n    name: no-provider\n    topic: provider\n"
         "    severity: warning\n    fact: workload\n    when: []\n    then:\n      exclude_options:\n"
-        "        - {field: provider, not_in: [nobody]}\n    title: No provider approved\n"
+        "        - {field: eu, equals: true}\n        - {field: eu, equals: false}\n"
+        "    title: No provider approved\n"
         "    message: No provider is approved.\n",
     )
     workload = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -122,11 +123,31 @@ IN_OFFICE = {"field": "housing", "equals": "office"}
         ),
         (
             {"then": {"exclude_options": [{"field": "jurisdiction", "not_in": ["EU", "EEA"]}]}},
-            "unknown jurisdiction 'EEA'",
+            "jurisdiction is never 'EEA' (one of 'CH', 'CN', 'EU', 'UK', 'US', 'unknown'), so the options "
+            "it was meant to admit are excluded",
         ),
         (
             {"then": {"exclude_options": [{**NOT_EU, "and_also": [{**IN_EEA}]}]}},
-            "unknown jurisdiction 'EEA'",
+            "jurisdiction is never 'EEA' (one of 'CH', 'CN', 'EU', 'UK', 'US', 'unknown'), so this test "
+            "matches no option",
+        ),
+        # A misspelt provider in an allow-list would exclude the provider it meant to approve.
+        (
+            {"then": {"exclude_options": [{"field": "provider", "not_in": ["aws", "ovhclod"]}]}},
+            "did you mean 'ovhcloud'?), so the options it was meant to admit are excluded",
+        ),
+        # A yes-or-no field takes true or false: "no" would match no option.
+        (
+            {"then": {"exclude_options": [{"field": "eu", "equals": "no"}]}},
+            "eu is never 'no' (one of false, true), so this test matches no option",
+        ),
+        (
+            {"then": {"exclude_options": [{"field": "pricing", "not_in": ["ondemand", "reserved"]}]}},
+            "pricing is never 'ondemand'",
+        ),
+        (
+            {"then": {"exclude_options": [{"field": "gpu", "not_in": ["h100"]}]}},
+            "gpu is never 'h100'",
         ),
         (
             {"then": {"exclude_options": [{**NOT_EU, "and_also": [{"field": "managed"}]}]}},
@@ -144,8 +165,30 @@ IN_OFFICE = {"field": "housing", "equals": "office"}
 )
 def test_bad_rule_declarations_are_rejected(tmp_path: Path, change: dict, message: str) -> None:
     write_rules(tmp_path, [{**RULE, **change}])
-    with pytest.raises(KnowledgeError, match=message):
+    with pytest.raises(KnowledgeError, match=re.escape(message)):
         load_rulebook_from(tmp_path, ("x.yaml",), load_knowledge())
+
+
+def test_a_proposal_check_naming_a_provider_the_catalog_lacks_is_rejected(tmp_path: Path) -> None:
+    """ORG004's allow-list with OVHcloud misspelt would fail every OVHcloud proposal as not approved."""
+    check = {
+        **RULE,
+        "fact": "proposal",
+        "when": [{"fact": "provider", "op": "not_in", "values": ["aws", "ovhclod"]}],
+        "then": {"verdict": "fail"},
+    }
+    write_rules(tmp_path, [check])
+    with pytest.raises(
+        KnowledgeError,
+        match=re.escape(
+            "field when.0: no provider is named 'ovhclod' in the catalog; did you mean 'ovhcloud'?"
+        ),
+    ):
+        load_rulebook_from(tmp_path, ("x.yaml",), load_knowledge())
+    write_rules(
+        tmp_path, [{**check, "when": [{"fact": "provider", "op": "not_in", "values": ["aws", "ovhcloud"]}]}]
+    )
+    assert [r.id for r in load_rulebook_from(tmp_path, ("x.yaml",), load_knowledge()).rules][-1] == "DEP900"
 
 
 def test_duplicate_rule_ids_are_rejected(tmp_path: Path) -> None:

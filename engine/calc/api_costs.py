@@ -19,13 +19,11 @@ from typing import Any, NamedTuple
 from gpu_advisor.engine.calc.costs import api_usd_per_month
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
+from gpu_advisor.engine.domain.choices import BATCH_API
 from gpu_advisor.engine.domain.knowledge.api_prices import ApiPrice, RequestLimit
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
-
-BATCH_API = "batch_api"
-"""The ``pricing`` a batch API listing shows the rules (the standard price is ``on_demand``)."""
 
 
 @dataclass(frozen=True)

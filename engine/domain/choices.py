@@ -10,6 +10,8 @@ from typing import Literal
 Precision = Literal["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
 Interconnect = Literal["nvlink", "xgmi", "pcie"]
 PricingKind = Literal["on_demand", "spot", "reserved", "capacity_block", "serverless"]
+BATCH_API = "batch_api"
+"""The ``pricing`` a hosted API's batch listing shows the rules (its standard price is ``on_demand``)."""
 Jurisdiction = Literal["EU", "US", "UK", "CH", "CN", "unknown"]
 """Where a provider region is, as data-protection law sees it: the EU (the EEA's regions count as EU), the
 US, the UK, Switzerland, China (where a hosted API processes requests), or not known (marketplaces with

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.errors import KnowledgeError
-from gpu_advisor.engine.domain.choices import JURISDICTIONS, FactKind
+from gpu_advisor.engine.domain.choices import FactKind
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import Threshold
 from gpu_advisor.engine.domain.knowledge.loading import describe_validation_error
@@ -31,6 +31,7 @@ from gpu_advisor.engine.rulebook.details import (
     ServerlessDetails,
 )
 from gpu_advisor.engine.rulebook.facts import FACT_MODELS, fact_fields
+from gpu_advisor.engine.rulebook.option_values import option_values, unknown_names, unknown_values
 from gpu_advisor.engine.rulebook.proposal_details import ProposalDetails
 from gpu_advisor.engine.rulebook.schema import OPTION_KINDS, Condition, Origin, Rule, Rulebook, RuleFile
 from gpu_advisor.rules import RULE_FILES, RULES_DIR
@@ -259,9 +260,11 @@ def validate_rule(
         if f"{name}_known" not in fields:
             problems.append(f"field needs: {name!r} has no {name}_known field in {rule.fact} facts")
     drawn = {e.figure for e in knowledge.uncertainty.inputs if e.applies_to == "rule_threshold"}
+    known = option_values(knowledge)
     for part, conditions in (("applies", rule.applies), ("when", rule.when)):
         for index, condition in enumerate(conditions):
             problems += validate_condition(f"field {part}.{index}", condition, rule.fact, fields, thresholds)
+            problems += unknown_names(f"field {part}.{index}", condition, known)
             if condition.threshold in drawn and FACT_MODELS[rule.fact].shared_between_evaluations:
                 # A scenario's engine reads a drawn threshold from the facts of its own evaluation; the
                 # GPU-fit facts' firings are worked out once for all evaluations, at the point value.
@@ -276,15 +279,9 @@ def validate_rule(
                 f"field then.exclude_options.{index}: its tests name {fields_named}, fields no one kind of "
                 "option has together, so it could never match"
             )
-        for test in (option_filter, *option_filter.and_also):
-            if test.field == "jurisdiction":
-                named = test.not_in or (test.equals,)
-                problems += [
-                    f"field then.exclude_options.{index}: unknown jurisdiction {name!r} "
-                    f"(one of {', '.join(JURISDICTIONS)})"
-                    for name in named
-                    if name not in JURISDICTIONS
-                ]
+        problems += unknown_values(
+            f"field then.exclude_options.{index}", (option_filter, *option_filter.and_also), known
+        )
     return problems
 
 

@@ -1,0 +1,91 @@
+"""The values an option field takes, from the knowledge base and the fields' declared choices. A rule's
+option filter that names another value (a provider misspelt, "ondemand", "no" for a yes-or-no field)
+matches no option, or, in an allow-list (``not_in``), excludes them all, and so changes a decision
+without a word: loading refuses it, naming the rule and the value."""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterable
+
+from gpu_advisor.engine.common.errors import close_match
+from gpu_advisor.engine.domain.choices import BATCH_API, JURISDICTIONS, Interconnect, PricingKind
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import CommitmentTerm
+from gpu_advisor.engine.rulebook.schema import Condition, OptionTest
+
+YES_OR_NO = frozenset({True, False})
+
+
+def option_values(knowledge: Knowledge) -> dict[str, frozenset[object]]:
+    """The values each option field can take (``schema.OPTION_KINDS``): the catalog's providers, GPUs,
+    provider kinds, GPU segments and own servers' housings, and the declared choices of the rest."""
+    providers = knowledge.providers.providers
+    gpus = knowledge.gpus.gpus
+    return {
+        "eu": YES_OR_NO,
+        "jurisdiction": frozenset(JURISDICTIONS),
+        "pricing": frozenset((*typing.get_args(PricingKind), BATCH_API)),
+        "commitment": frozenset(typing.get_args(CommitmentTerm)),
+        "interconnect": frozenset(typing.get_args(Interconnect)),
+        "provider_kind": frozenset(p.kind for p in providers),
+        "enterprise_sla": YES_OR_NO,
+        "segment": frozenset(g.segment for g in gpus),
+        "provider": frozenset(
+            (*(p.id for p in providers), *(a.provider for a in knowledge.api_prices.apis if a.provider))
+        ),
+        "gpu": frozenset(g.id for g in gpus),
+        "managed": YES_OR_NO,
+        "superseded": YES_OR_NO,
+        "withdrawn": YES_OR_NO,
+        "housing": frozenset(s.housing for s in knowledge.own_hardware.servers),
+    }
+
+
+def unknown_values(where: str, tests: Iterable[OptionTest], known: dict[str, frozenset[object]]) -> list[str]:
+    """A problem for every value a test names that its field never takes."""
+    problems = []
+    for test in tests:
+        allowed = known.get(test.field)
+        if allowed is None:
+            continue
+        named = test.not_in if test.not_in is not None else (test.equals,)
+        for value in named:
+            # True == 1 in Python: a yes-or-no field's value must be a boolean, and a name a string.
+            if value not in allowed or isinstance(value, bool) != (allowed == YES_OR_NO):
+                choices = ", ".join(sorted(map(_said, allowed)))
+                near = close_match(value, map(str, allowed)) if isinstance(value, str) else None
+                hint = f"; did you mean {near!r}?" if near else ""
+                problems.append(
+                    f"{where}: {test.field} is never {_said(value)} (one of {choices}{hint}), so "
+                    + (
+                        "the options it was meant to admit are excluded"
+                        if test.not_in is not None
+                        else "this test matches no option"
+                    )
+                )
+    return problems
+
+
+def _said(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
+NAMED_FACTS = ("provider", "gpu", "pricing")
+"""Fact fields that hold a catalog name an option field holds too (a proposal's provider, GPU, pricing):
+a condition that compares one with a name checks the name as a filter's would be."""
+
+
+def unknown_names(where: str, condition: Condition, known: dict[str, frozenset[object]]) -> list[str]:
+    """A problem for every name a condition on a ``NAMED_FACTS`` field compares with that the catalog
+    never has ("" stands for "not known" in a fact, and may be compared with)."""
+    if condition.fact not in NAMED_FACTS:
+        return []
+    named = condition.values if condition.values is not None else (condition.value,)
+    problems = []
+    for value in named:
+        if isinstance(value, str) and value and value not in known[condition.fact]:
+            near = close_match(value, map(str, known[condition.fact]))
+            hint = f"; did you mean {near!r}?" if near else ""
+            problems.append(f"{where}: no {condition.fact} is named {value!r} in the catalog{hint}")
+    return problems
