@@ -36,6 +36,10 @@ KNOWLEDGE_VARIABLES = {
 }
 
 
+PRICED_IN_THOUSANDS = frozenset({"server_price_usd"})
+"""Amounts of many thousands, where 250.000 is a German 250,000 and never 250 dollars and no cents."""
+
+
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 
@@ -106,13 +110,14 @@ def parse_vary(spec: str, knowledge: Knowledge, lang: str = "en") -> tuple[Varia
         raise InputError(said(lang, "vary_form", spec=spec))
     variable = resolve_variable(name.strip(), knowledge, lang)
     for text in parts:
-        # 1.000 is one thousand in German, 1 to the sweep: a whole-number variable refuses it.
-        thousands = thousands_dotted(text) if variable.integer else None
+        # 1.000 is one thousand in German, 1 to the sweep: a whole-number variable refuses it, and so
+        # does a server's price, which no one writes to the thousandth of a dollar.
+        thousands = (
+            thousands_dotted(text) if variable.integer or variable.name in PRICED_IN_THOUSANDS else None
+        )
         if thousands is not None:
-            whole = str(thousands)
-            raise InputError(
-                said(lang, "vary_thousands", spec=spec, name=variable.name, text=text, whole=whole)
-            )
+            kind = "vary_thousands" if variable.integer else "vary_thousands_amount"
+            raise InputError(said(lang, kind, spec=spec, name=variable.name, text=text, whole=str(thousands)))
     start, stop, step = (
         _decimal(text, spec, part, lang) for text, part in zip(parts, ("START", "STOP", "STEP"), strict=True)
     )
