@@ -89,6 +89,25 @@ def test_bad_rows_exit_2_naming_line_and_column(
             "csv",
             "line 2, column usd_per_gpu_hour: Input should be less than 1000 (given '5000')",
         ),
+        # A card count or an instance name an offer cannot have was an internal error (exit 4).
+        (
+            "InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region",
+            "p5.48xlarge,H100,1000,98.32,,us-east-1",
+            "skypilot",
+            "line 2, column AcceleratorCount: Input should be less than or equal to 64 (given '1000')",
+        ),
+        (
+            "instance_name,location,price,gpu_count,gpu_name,gpu_memory,spot",
+            "gpu_1x_h100_sxm5,us-east-1,3.29,1000,H100,80.0,False",
+            "gpuhunt",
+            "line 2, column gpu_count: Input should be less than or equal to 64 (given '1000')",
+        ),
+        (
+            "InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region",
+            f"{'p' * 101},H100,8,98.32,,us-east-1",
+            "skypilot",
+            "line 2, column InstanceType: String should have at most 100 characters",
+        ),
     ],
 )
 def test_a_price_an_overrides_file_refuses_is_refused_on_its_row(
@@ -321,3 +340,28 @@ def test_an_overrides_file_that_gives_one_offer_twice_is_refused(tmp_path: Path)
     )
     path.write_text(one, encoding="utf-8")
     assert len(read_overrides(str(path)).offers) == 1
+
+
+def test_a_directory_is_no_catalog(tmp_path: Path) -> None:
+    """It exited 5 with Python's own words ("[Errno 21] Is a directory")."""
+    result = invoke("catalog", "import", str(tmp_path), "--format", "csv", "-o", str(tmp_path / "o.yaml"))
+    assert (result.exit_code, result.output) == (2, f"error: {tmp_path}: cannot be read (Is a directory)\n")
+
+
+def test_a_region_written_otherwise_is_the_catalog_region_its_id_names(tmp_path: Path) -> None:
+    """ "us east/1" made an ID is us-east-1, one of AWS's regions: it was added as a new one, and the
+    written file refused by its own check ("--overrides: ... already a region of aws")."""
+    source = tmp_path / "vms.csv"
+    source.write_text(
+        "InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region\n"
+        "p5.48xlarge,H100,8,98.32,,us east/1\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "o.yaml"
+    result = invoke(
+        "catalog", "import", str(source), "--format", "skypilot", "--provider", "aws", "-o", str(out)
+    )
+    assert result.exit_code == 0, result.output
+    written = out.read_text(encoding="utf-8")
+    assert "\nregions: []\n" in written  # no region added
+    assert "  regions: [us-east-1]\n  price_jurisdiction: US\n" in written

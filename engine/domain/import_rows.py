@@ -13,13 +13,20 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from gpu_advisor.engine.common.values import finite
-from gpu_advisor.engine.domain.knowledge.entries import MAX_USD_PER_GPU_HOUR
+from gpu_advisor.engine.domain.knowledge.entries import MAX_INSTANCE_GPUS, MAX_USD_PER_GPU_HOUR
 from gpu_advisor.engine.domain.overrides import Identifier
 
 RegionCode = Annotated[str, Field(min_length=1, max_length=120)]
 """A region or zone as the formats write it (``us-east-1``, ``europe-west4-a``): a region the catalog
 does not know is added to the overrides under this code (made an ID: lower case, other characters a
 dash), so it is held to an ID's length here, where the error can name the row and column."""
+
+InstanceName = Annotated[str, Field(max_length=100)]
+"""An instance type as the formats write it (``p5.48xlarge``): the import makes it an offer ID with its
+pricing and jurisdiction after it, which an ID's 120 characters must hold."""
+
+CardCount = Annotated[float, Field(allow_inf_nan=False, le=MAX_INSTANCE_GPUS)]
+"""An instance's cards: at most ``MAX_INSTANCE_GPUS``, as an offer's instances."""
 
 PositivePrice = Annotated[float, Field(gt=0, lt=100_000, allow_inf_nan=False), AfterValidator(finite)]
 """A price under the value rules of every other input (``values.py``): an overrides file the import
@@ -54,10 +61,10 @@ def whole_count(value: float | None) -> int | None:
 class SkyPilotRow(Row):
     """A row of SkyPilot's ``vms.csv`` (schema v7/v8): one instance type in one zone or region."""
 
-    InstanceType: str | None = None
+    InstanceType: InstanceName | None = None
     """Empty on GCP's accelerator rows, which price the cards without the VM that carries them."""
     AcceleratorName: str | None = None
-    AcceleratorCount: Annotated[float, Field(allow_inf_nan=False)] | None = None
+    AcceleratorCount: CardCount | None = None
     Price: PositivePrice | None = None
     SpotPrice: PositivePrice | None = None
     Region: RegionCode
@@ -85,10 +92,10 @@ class SkyPilotRow(Row):
 class GpuhuntRow(Row):
     """A row of a gpuhunt catalog (``<provider>.csv``): one instance in one location, on demand or spot."""
 
-    instance_name: str
+    instance_name: InstanceName
     location: RegionCode
     price: PositivePrice
-    gpu_count: Annotated[int, Field(ge=0)]
+    gpu_count: Annotated[int, Field(ge=0, le=MAX_INSTANCE_GPUS)]
     gpu_name: str | None = None
     gpu_memory: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
     spot: bool
@@ -128,7 +135,7 @@ class PlainRow(Row):
     usd_per_gpu_hour: Annotated[PositivePrice, Field(lt=MAX_USD_PER_GPU_HOUR)]
     pricing: Literal["on_demand", "spot", "reserved", "capacity_block"] | None = None
     commitment_months: Annotated[int, Field(gt=0, le=120)] | None = None
-    instance_gpus: tuple[Annotated[int, Field(ge=1, le=64)], ...] | None = None
+    instance_gpus: tuple[Annotated[int, Field(ge=1, le=MAX_INSTANCE_GPUS)], ...] | None = None
     regions: tuple[RegionCode, ...] | None = None
     as_of: dt.date | None = None
     note: str | None = None

@@ -16,7 +16,7 @@ from pydantic import Field, model_validator
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Jurisdiction
 from gpu_advisor.engine.domain.distributions import Range
-from gpu_advisor.engine.domain.knowledge.entries import ClusterNetwork, GpuHourPrice
+from gpu_advisor.engine.domain.knowledge.entries import MAX_INSTANCE_GPUS, ClusterNetwork, GpuHourPrice
 from gpu_advisor.engine.domain.requests import DepreciationYears
 from gpu_advisor.engine.domain.strict_input import StrictInput
 
@@ -88,8 +88,8 @@ class AddedOffer(StrictInput):
     """The price of one instance of the largest size, where the source quotes instances."""
     pricing: Literal["on_demand", "spot", "reserved", "capacity_block"]
     commitment_months: int | None = Field(default=None, gt=0, le=120)
-    instance_gpus: tuple[Annotated[int, Field(ge=1, le=64)], ...] = Field(min_length=1)
-    nvlink_instance_gpus: tuple[Annotated[int, Field(ge=2, le=64)], ...] | None = None
+    instance_gpus: tuple[Annotated[int, Field(ge=1, le=MAX_INSTANCE_GPUS)], ...] = Field(min_length=1)
+    nvlink_instance_gpus: tuple[Annotated[int, Field(ge=2, le=MAX_INSTANCE_GPUS)], ...] | None = None
     cluster_network: ClusterNetwork | None = None
     """The network between its instances that the provider documents and the rate includes, with its own
     source and date (NET006): a replica larger than one instance may then span several."""

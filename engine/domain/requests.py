@@ -19,6 +19,7 @@ from gpu_advisor.engine.domain.batch_fields import LATENCY_TARGETS, no_target_fo
 from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId, ServingEngineId
 from gpu_advisor.engine.domain.countries import listed_country
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
+from gpu_advisor.engine.domain.knowledge.entries import MAX_INSTANCE_GPUS
 from gpu_advisor.engine.domain.limits import MIN_TARGET_MS
 from gpu_advisor.engine.domain.model_spec import AttentionShape, refuse_shape_beyond_size
 from gpu_advisor.engine.domain.strict_input import StrictInput
@@ -164,7 +165,7 @@ class SizeRequest(Request):
     cards: int | None = Field(
         default=None,
         gt=0,
-        le=64,
+        le=MAX_INSTANCE_GPUS,
         description="With gpu: one replica of this many cards, not the usual count.",
     )
 

@@ -82,6 +82,9 @@ class Regions:
         if region_id is not None:
             return region_id, known[region_id].jurisdiction
         added = slug(code)
+        if added in known:
+            # Written otherwise ("US East 1"), it is the catalog's region its ID names.
+            return added, known[added].jurisdiction
         key = (provider, added)
         self.tally.new_regions[key] = self.tally.new_regions.get(key, 0) + 1
         return added, "unknown"

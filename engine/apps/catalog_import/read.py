@@ -131,3 +131,6 @@ def csv_records(path: str, model: type[Row]) -> Iterator[tuple[int, dict[str, st
         raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
     except csv.Error as error:
         raise InputError(f"{path}: not valid CSV ({error})") from None
+    except OSError as error:
+        # A directory, a file that vanished or lost its permissions after its size was read.
+        raise InputError(f"{path}: cannot be read ({error.strerror})") from None

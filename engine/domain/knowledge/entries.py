@@ -128,6 +128,10 @@ class PriceOrigin(Strict):
         return self.kind == "overrides" or self.format == "csv"
 
 
+MAX_INSTANCE_GPUS = 64
+"""The most cards an instance or replica is taken to have: the largest single machine sold (8 GPUs)
+many times over, so a count above it is a typo or another unit."""
+
 MAX_USD_PER_GPU_HOUR = 1000
 """The GPU-hour price every price stays below (the catalog's, an overrides file's, an import's): far above
 any list price of a GPU-hour, so that a price per month, or a whole cluster's, taken for one is refused,
@@ -185,10 +189,10 @@ class Offer(Sourced, Translated):
     billing: Literal["hourly", "committed"] = "hourly"
     """hourly: paid for the hours used; committed: a reservation is paid for every calendar hour."""
     commitment_months: int | None = Field(default=None, gt=0)
-    instance_gpus: tuple[Annotated[int, Field(ge=1, le=64)], ...] = Field(min_length=1)
+    instance_gpus: tuple[Annotated[int, Field(ge=1, le=MAX_INSTANCE_GPUS)], ...] = Field(min_length=1)
     """The instance sizes the offer is sold in, in cards (``[1, 8]``: a 1-GPU and an 8-GPU instance);
     billing is per whole instance."""
-    nvlink_instance_gpus: tuple[Annotated[int, Field(ge=2, le=64)], ...] | None = None
+    nvlink_instance_gpus: tuple[Annotated[int, Field(ge=2, le=MAX_INSTANCE_GPUS)], ...] | None = None
     """The sizes whose cards share NVLink (or another fast link); None: the GPU's interconnect decides
     for every multi-card size (SXM modules sit on a baseboard whose switch links all of them)."""
     shapes_source: Citation | None = None
