@@ -265,6 +265,28 @@ def test_a_region_with_a_jurisdiction_needs_a_source(tmp_path: Path) -> None:
         read_overrides(str(path))
 
 
+@pytest.mark.parametrize(("countries", "refused"), [(["US"], True), (["IE", "NO"], False), (["JP"], False)])
+def test_a_regions_countries_lie_in_its_jurisdiction(
+    tmp_path: Path, countries: list[str], refused: bool
+) -> None:
+    """An "EU" region in the US would pass the GDPR's checks. Norway is in the EEA (eu); Japan is in no
+    region the jurisdictions name (other), so the file's word stands."""
+    source = {"url": "https://example.com/regions", "title": "a provider's region list"}
+    region = {"provider": "lambda", "id": "fra", "name": "Frankfurt", "jurisdiction": "EU", "source": source}
+    path = tmp_path / "o.yaml"
+    path.write_text(json.dumps({"regions": [{**region, "countries": countries}]}), encoding="utf-8")
+    knowledge = load_knowledge()
+    if not refused:
+        apply_overrides(knowledge, read_overrides(str(path)), str(path), dt.date(2026, 11, 30))
+        return
+    with pytest.raises(InputError) as error:
+        apply_overrides(knowledge, read_overrides(str(path)), str(path), dt.date(2026, 11, 30))
+    assert str(error.value) == (
+        "--overrides: regions[0]: field countries: US is not in EU (its data-protection region is us): a "
+        "region's countries must lie in its jurisdiction"
+    )
+
+
 def test_a_region_code_no_catalog_region_could_have_is_a_row_error(tmp_path: Path) -> None:
     # Found by benchmarks/fuzz.py: the region was added to the overrides unchecked and failed there.
     rates = tmp_path / "rates.csv"

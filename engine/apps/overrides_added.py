@@ -22,6 +22,10 @@ from gpu_advisor.engine.domain.overrides import AddedOffer, AddedRegion, Overrid
 
 Replacement = tuple[dict[str, Any], list[Words | str]]
 
+LAW_OF_JURISDICTION = {"EU": "eu", "CH": "ch", "UK": "uk", "US": "us"}
+"""A region's jurisdiction and the data-protection region (``knowledge/data_protection.yaml``) of the
+countries it may lie in."""
+
 
 def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
     """The providers file with the overrides' regions added; a line for each region."""
@@ -44,6 +48,18 @@ def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, A
         for country in region.countries:
             if not knowledge.is_country(country):
                 raise InputError(at(where, unknown_country("field countries", country)))
+            law = LAW_OF_JURISDICTION.get(region.jurisdiction)
+            found = knowledge.data_protection_region(country)
+            if law is not None and found in LAW_OF_JURISDICTION.values() and found != law:
+                # A region in the EU whose data centre is in the US would pass the GDPR's checks.
+                problem = Words(
+                    "%(country)s is not in %(jurisdiction)s (its data-protection region is %(found)s): a "
+                    "region's countries must lie in its jurisdiction",
+                    country=country,
+                    jurisdiction=region.jurisdiction,
+                    found=found,
+                )
+                raise InputError(at(where, Words.joined("field countries: %(problem)s", problem=problem)))
         added.setdefault(region.provider, []).append(
             Region(
                 id=region.id, name=region.name, jurisdiction=region.jurisdiction, countries=region.countries

@@ -65,6 +65,8 @@ class AddedRegion(StrictInput):
     name: str = Field(min_length=1)
     jurisdiction: Jurisdiction = "unknown"
     countries: tuple[Annotated[str, Field(pattern=r"^[A-Z]{2}$")], ...] = ()
+    """Where its data centres are; each must lie in its jurisdiction, by the country's data-protection
+    region (``knowledge/data_protection.yaml``): an EU region in the US is refused."""
     source: RegionSource | None = None
     """Required where a jurisdiction is claimed: where the region's location comes from."""
 
