@@ -99,16 +99,22 @@ class _Priced(NamedTuple):
 
 
 def api_costs(
-    knowledge: Knowledge, resolved: ResolvedWorkload, exclusions: Sequence[tuple[str, ...]]
+    knowledge: Knowledge,
+    resolved: ResolvedWorkload,
+    exclusions: Sequence[tuple[str, ...]],
+    served_share: float = 1.0,
 ) -> tuple[ApiCost, ...]:
     """Monthly cost of every API listing for the workload's tokens, in the order of ``api_listings``;
-    ``exclusions``: the rules that exclude each listing. The compared one is marked. Worked out once
-    per listings, rate and the workload's figures it reads (``_costs``): every scenario of a scenario run
-    whose volume is the base's asks for the same."""
+    ``exclusions``: the rules that exclude each listing. The compared one is marked. ``served_share``:
+    the share of the day's requests the self-hosted routes serve (``Load.requests_share_in_paid_hours``:
+    fewer hours paid than served leave the rest's requests without a GPU, PRC009), which the API is priced
+    for too, so that the two compare like for like. Worked out once per listings, rate and the workload's
+    figures it reads (``_costs``): every scenario of a scenario run whose volume is the base's asks for
+    the same."""
     return _costs(
         api_listings(knowledge),
         knowledge.eur_to_usd().rate,
-        resolved.requests_per_day,
+        resolved.requests_per_day * served_share,
         resolved.days_per_month,
         resolved.avg_input_tokens,
         resolved.avg_output_tokens,
@@ -128,7 +134,7 @@ API_COSTS_KEPT = 64
 def _costs(
     listings: tuple[ApiListing, ...],
     usd_per_eur: float,
-    requests_per_day: int,
+    requests_per_day: float,
     days_per_month: float,
     input_tokens: int,
     output_tokens: int,

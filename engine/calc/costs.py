@@ -193,7 +193,7 @@ def break_even_utilization(own_usd_per_gpu_hour: float, rent_usd_per_gpu_hour: f
 
 def api_usd_per_month(
     api: ApiPrice,
-    requests_per_day: int,
+    requests_per_day: float,
     days_per_month: float,
     input_tokens: int,
     output_tokens: int,

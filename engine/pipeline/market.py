@@ -165,7 +165,9 @@ def survey_market(
         cheapest_as_billed(priced),
     )
     own = with_own_latency_cost(own, server, plans.get(server.gpu), lean)
-    apis = api_costs(knowledge, resolved, constraints.api_exclusions)
+    apis = api_costs(
+        knowledge, resolved, constraints.api_exclusions, capacity.load.requests_share_in_paid_hours
+    )
     fleet = mixed_fleet(capacity, replicas, priced, days, knowledge.calendar_hours_per_month())
     market = Market(
         replicas=replicas,
