@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -22,6 +21,7 @@ from gpu_advisor.engine.commands.common import (
     parse_date,
     show_markdown,
 )
+from gpu_advisor.engine.common.file_names import file_stem
 
 if TYPE_CHECKING:
     from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -83,7 +83,7 @@ def ask(
     asked = left_to_defaults(workload_document(answers), defaulted, knowledge)
     document = with_ranges(with_unasked(asked, original, answers), ranges)
     workload = validate_workload(document, "answers")
-    name = slug(workload.name)
+    name = file_stem(workload.name)
     save_file = save_file or default_file(workload.name, force, inputs)[0]
     memo_file = memo_file or free_name(f"{name}-memo", ".md", force, inputs)
     save_target = output_target(save_file, "--save", inputs=(from_file,), force=force)
@@ -287,11 +287,6 @@ def free_name(stem: str, suffix: str, force: bool, inputs: tuple[str | None, ...
 def default_file(name: str, force: bool, inputs: tuple[str | None, ...] = ()) -> tuple[str, str | None]:
     """Where the answers of a workload called ``name`` go without --save, and the file name it avoids
     (``None`` where that one is free or --force replaces it); never one of ``inputs``."""
-    wanted = f"{slug(name)}.yaml"
-    chosen = free_name(slug(name), ".yaml", force, inputs)
+    wanted = f"{file_stem(name)}.yaml"
+    chosen = free_name(file_stem(name), ".yaml", force, inputs)
     return chosen, (wanted if chosen != wanted else None)
-
-
-def slug(name: str) -> str:
-    """A file-name-safe form of the workload name."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "workload"

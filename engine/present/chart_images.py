@@ -5,11 +5,11 @@ as the Mermaid charts in the memo. Imported only when asked for: matplotlib is s
 from __future__ import annotations
 
 import os
-import re
 import textwrap
 from pathlib import Path
 
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.file_names import file_stem
 from gpu_advisor.engine.common.read_problems import os_problem
 from gpu_advisor.engine.common.safe_files import OutputTarget, check_output, write_output
 from gpu_advisor.engine.common.wording import Words, at
@@ -34,11 +34,6 @@ SERIES_COLOURS = ("#2563EB", "#EA580C")
 LEGEND_WIDTH = 60
 """Characters per line of a legend entry: a longer label is wrapped, so that the legend stays in the
 figure."""
-
-
-def file_stem(workload_name: str) -> str:
-    """The workload's name as the start of a file name: letters, digits, dots, dashes and underscores."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", workload_name).strip("-.") or "workload"
 
 
 def chart_file_names(workload_name: str) -> dict[str, str]:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gpu_advisor.engine.common.file_names import file_stem
 from gpu_advisor.engine.common.safe_files import OutputTarget, check_output
 from gpu_advisor.engine.domain.robustness import ScenarioRecommendation
 from gpu_advisor.engine.i18n.environment import translate as translate_to
 from gpu_advisor.engine.i18n.formats import Format
-from gpu_advisor.engine.present.chart_images import SERIES_COLOURS, file_stem, save
+from gpu_advisor.engine.present.chart_images import SERIES_COLOURS, save
 
 ROBUSTNESS_FILES = {"tornado": "robustness-tornado.png", "cost_band": "robustness-cost-band.png"}
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -293,10 +292,3 @@ def markdown_memo(settings: Settings, evaluated: Evaluated) -> str:
     from gpu_advisor.engine.present.memo import render_memo
 
     return render_memo(evaluated.result, settings.format(load_knowledge()))
-
-
-_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-def file_stem(name: str) -> str:
-    return _SAFE.sub("-", name).strip("-.") or "workload"

@@ -15,13 +15,13 @@ from starlette.concurrency import run_in_threadpool
 
 from gpu_advisor.engine.apps.rule_docs import RuleDoc
 from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.file_names import attachment, file_stem
 from gpu_advisor.engine.web.form import FormState, Problem
 from gpu_advisor.engine.web.more_pages import check_page, problem_of, run_check
 from gpu_advisor.engine.web.pages import (
     Evaluated,
     Settings,
     evaluate,
-    file_stem,
     form_page,
     markdown_memo,
     memo_page,
@@ -103,7 +103,7 @@ def memo_markdown(request: Request) -> Response:
     return Response(
         markdown_memo(settings, outcome),
         media_type="text/markdown; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{name}-memo.md"'},
+        headers={"Content-Disposition": attachment(f"{name}-memo.md")},
     )
 
 
@@ -124,9 +124,7 @@ def workload_file(request: Request) -> Response:
     return Response(
         text,
         media_type="application/yaml; charset=utf-8",
-        headers={
-            "Content-Disposition": f'attachment; filename="{file_stem(str(state.document["name"]))}.yaml"'
-        },
+        headers={"Content-Disposition": attachment(f"{file_stem(str(state.document['name']))}.yaml")},
     )
 
 
