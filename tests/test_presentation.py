@@ -55,6 +55,16 @@ def test_a_long_memo_on_a_terminal_goes_through_the_pager(
     assert "Top findings" in paged.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("pager", ["/nonexistent/pager", "false"])
+def test_a_pager_that_fails_leaves_the_memo_printed(pager: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PAGER that is not installed (the shell's exit 127) or fails at once showed nothing, and the
+    command exited 0 with a blank screen."""
+    monkeypatch.setattr(terminal, "is_terminal", lambda: True)
+    result = invoke("recommend", PUBLIC_CHAT, "--pager", env={"PAGER": pager, "COLUMNS": "100"})
+    assert result.exit_code == 0
+    assert "GPU decision memo: public-chat" in result.output
+
+
 def test_no_pager_for_a_file_or_a_pipe(tmp_path: Path) -> None:
     paged = tmp_path / "paged.txt"
     env = {"PAGER": f"cat > {paged}", "LINES": "5"}

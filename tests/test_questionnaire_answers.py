@@ -384,3 +384,38 @@ def test_answers_offered_from_a_file_stay_stated(tmp_path: Path) -> None:
     saved = yaml.safe_load(result.files["out.yaml"])  # type: ignore[attr-defined]
     # The file's defaults-valued fields stay; the questions it left out take their defaults, left out.
     assert saved == given
+
+
+def test_a_directory_it_may_not_write_in_is_refused_before_the_first_question(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only directory was found when the answers were saved, after the last question: they were
+    lost. It is refused first, for a named file and for the default names in the current directory.
+    (Checked with the permission test replaced: as root every directory is writable.)"""
+    from gpu_advisor.engine.common import safe_files
+
+    monkeypatch.chdir(tmp_path)
+    locked = tmp_path / "ro"
+    locked.mkdir()
+    monkeypatch.setattr(safe_files.os, "access", lambda path, mode: Path(path).resolve() != locked)
+    named = CliRunner().invoke(main, ["ask", "--save", "ro/a.yaml", "--memo", "m.md"], input="bot\n")
+    assert (named.exit_code, named.output) == (
+        2,
+        "error: --save: cannot write 'ro/a.yaml' (no permission to write in 'ro')\n",
+    )
+    monkeypatch.chdir(locked)
+    default = CliRunner().invoke(main, ["ask"], input="bot\n")
+    assert (default.exit_code, default.output) == (
+        2,
+        "error: --save: cannot write 'NAME.yaml' (no permission to write in '.')\n",
+    )
+
+
+def test_the_answers_own_standard_input() -> None:
+    """``ask --from -`` read the workload from standard input and found no answers left ("Stopped:
+    nothing was saved.", exit 130)."""
+    result = CliRunner().invoke(main, ["ask", "--from", "-"], input="name: x\n")
+    assert (result.exit_code, result.output) == (
+        2,
+        "error: --from: standard input carries the answers; name a workload file\n",
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -22,6 +23,8 @@ from gpu_advisor.engine.commands.common import (
     show_markdown,
 )
 from gpu_advisor.engine.common.file_names import file_stem
+from gpu_advisor.engine.common.safe_files import cannot_write, may_write_in, no_permission
+from gpu_advisor.engine.common.wording import Words, at
 
 if TYPE_CHECKING:
     from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -66,7 +69,14 @@ def ask(
     from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.present.memo import render_memo
 
-    # Files named on the command line are checked before the first question, not after the last.
+    if from_file == "-":
+        # The answers come on standard input: a workload read from it would leave none for them.
+        raise InputError(at("--from", Words("standard input carries the answers; name a workload file")))
+    # Files named on the command line are checked before the first question, not after the last; so is
+    # the current directory, where the files not named go.
+    for option, named, default in (("--save", save_file, "NAME.yaml"), ("--memo", memo_file, "NAME-memo.md")):
+        if named is None and not may_write_in(Path(".")):
+            raise InputError(cannot_write(option, default, no_permission(Path("."))))
     output_target(save_file, "--save", inputs=(from_file,), force=force)
     output_target(memo_file, "--memo", inputs=(from_file,), force=force, others=(("--save", save_file),))
     knowledge = load_knowledge()

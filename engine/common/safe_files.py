@@ -146,7 +146,19 @@ def check_output(
         raise InputError(
             cannot_write(option, output, Words("no directory %(directory)s", directory=repr(str(parent))))
         )
+    if not may_write_in(parent):
+        raise InputError(cannot_write(option, output, no_permission(parent)))
     return OutputTarget(target, option, force)
+
+
+def may_write_in(directory: Path) -> bool:
+    """The user may create a file in ``directory`` (checked before the work, as the questionnaire's
+    answers were lost to a read-only directory found only when they were saved)."""
+    return os.access(directory, os.W_OK | os.X_OK)
+
+
+def no_permission(directory: Path) -> Words:
+    return Words("no permission to write in %(directory)s", directory=repr(str(directory)))
 
 
 def cannot_write(option: str, output: str, problem: Words) -> Words:

@@ -16,6 +16,7 @@ column folded; ``text_layout`` says the width they fit.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -345,8 +346,12 @@ def page(text: str) -> bool:
     assert process.stdin is not None
     try:
         process.stdin.write(text.encode("utf-8"))
-        process.stdin.close()
     except BrokenPipeError:  # the reader quit before the end
         pass
-    process.wait()
-    return True
+    finally:
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.close()
+    # A pager that failed (not found: the shell's 127; PAGER=false: 1) showed nothing: the caller prints
+    # the text, as git does, rather than end with a blank screen and success. A pager the user quits
+    # exits 0.
+    return process.wait() == 0
