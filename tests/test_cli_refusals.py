@@ -357,3 +357,17 @@ def test_a_seed_without_scenarios_is_refused() -> None:
     german = invoke("recommend", PUBLIC_CHAT, "--seed", "3", "--lang", "de")
     assert (german.exit_code, german.output) == (2, "Fehler: --seed: nur mit --scenarios N\n")
     assert invoke("recommend", PUBLIC_CHAT, "--scenarios", "5", "--seed", "3").exit_code == 0
+
+
+def test_a_whole_number_written_with_a_decimal_point_is_told_to_drop_it(tmp_path: Path) -> None:
+    """1000.0 for a count had no hint (2.0 had one, as 2.000 may be German thousands: both readings)."""
+    workload = tmp_path / "w.yaml"
+    workload.write_text(
+        "name: t\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 1000.0\n", encoding="utf-8"
+    )
+    result = invoke("recommend", str(workload))
+    assert result.exit_code == 2
+    assert result.output.endswith(
+        "requests_per_day: Input should be a valid integer (got 1000.0) (write 1000: a whole number, without "
+        "a decimal point)\n"
+    )
