@@ -371,3 +371,19 @@ def test_a_whole_number_written_with_a_decimal_point_is_told_to_drop_it(tmp_path
         "requests_per_day: Input should be a valid integer (got 1000.0) (write 1000: a whole number, without "
         "a decimal point)\n"
     )
+
+
+def test_option_names_and_ranges_as_the_help_says() -> None:
+    """size named the request's field (load.requests_per_day) for its option; --currency took 'EUR' but
+    not 'eur' (while --lang took 'DE'); --depreciation-years showed [x>=1] and took 3, 4 or 5 only later."""
+    size = invoke(
+        "size", "--model", "llama-3.1-8b", "--precision", "bf16", "--requests-per-day", "20000000000"
+    )
+    assert size.exit_code == 2
+    assert "  --requests-per-day: Input should be less than or equal to 10,000,000,000" in size.output
+    lower = invoke("recommend", str(PUBLIC_CHAT), "--currency", "eur")
+    assert lower.exit_code == 0 and "€" in lower.output
+    years = invoke("tco", "--depreciation-years", "7")
+    assert years.exit_code == 2
+    assert "Invalid value for '--depreciation-years': 7 is not in the range 3<=x<=5." in years.output
+    assert "[3<=x<=5]" in invoke("tco", "--help").output

@@ -218,8 +218,11 @@ def test_a_dot_between_thousands_is_told_how_to_write_the_number() -> None:
         "  avg_input_tokens: Erwartet wird eine ganze Zahl (angegeben: 1.5) (trennt ein Punkt"
         in result.output
     )
-    # 1.5e3 is a whole number written as a float: no thousands to guess.
-    assert "avg_output_tokens: Erwartet wird eine ganze Zahl (angegeben: 1500.0)\n" in result.output
+    # 1.5e3 is a whole number written as a float: no thousands to guess, the decimal point to drop.
+    assert (
+        "avg_output_tokens: Erwartet wird eine ganze Zahl (angegeben: 1500.0) (schreiben Sie 1500: eine "
+        "ganze Zahl, ohne Dezimalpunkt)\n" in result.output
+    )
     # Four digits before the dot are no thousands group: 5000.5 is a fraction, not 5,000,500.
     assert "context_tokens: Erwartet wird eine ganze Zahl" in result.output
     assert "5000500" not in result.output

@@ -277,7 +277,7 @@ lang_option = click.option(
 )
 currency_option = click.option(
     "--currency",
-    type=click.Choice(CURRENCIES),
+    type=click.Choice(CURRENCIES, case_sensitive=False),
     default="USD",
     show_default=True,
     envvar="GPU_ADVISOR_CURRENCY",

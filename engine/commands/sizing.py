@@ -32,6 +32,7 @@ SIZE_OPTIONS = {
     **{f"attention_shape.{name}": f"--attention-shape ({name})" for name in ATTENTION_SHAPE_FIELDS},
     "precision": "--precision",
     "context_tokens": "--context-tokens",
+    "load.requests_per_day": "--requests-per-day",
     "load.avg_input_tokens": "--input-tokens",
     "load.avg_output_tokens": "--output-tokens",
     "load.max_time_to_first_token_ms": "--max-ttft-ms",
@@ -276,7 +277,7 @@ TCO_OPTIONS = {
 @click.option("--months", type=click.IntRange(min=1), metavar="N", help="Write-off period (default 36).")
 @click.option(
     "--depreciation-years",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=3, max=5),
     metavar="N",
     help="Economic life: 3, 4 or 5 years (instead of --months; default 3).",
 )
