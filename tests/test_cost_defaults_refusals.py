@@ -57,7 +57,10 @@ def test_bad_cost_overrides_exit_2(tmp_path: Path, own_server: dict, expected: s
             ["--rack-usd-per-month", "500", "--colocation-usd-per-month", "800"],
             "give --rack-usd-per-month or --colocation-usd-per-month, not both",
         ),
-        (["--depreciation-years", "6"], "--depreciation-years: the years must be one of 3, 4, 5 (got 6)"),
+        (
+            ["--depreciation-years", "6"],
+            "Invalid value for '--depreciation-years': 6 is not in the range 3<=x<=5.",
+        ),
         (
             ["--country", "de"],
             "--country: an ISO 3166 code of two capital letters (got 'de') (did you mean 'DE'?)",
