@@ -387,3 +387,24 @@ def test_option_names_and_ranges_as_the_help_says() -> None:
     assert years.exit_code == 2
     assert "Invalid value for '--depreciation-years': 7 is not in the range 3<=x<=5." in years.output
     assert "[3<=x<=5]" in invoke("tco", "--help").output
+
+
+def test_options_that_contradict_each_other_are_refused(tmp_path: Path) -> None:
+    """--brief with --charts wrote the images and linked them from nothing; --strict with
+    --allow-bad-rows quietly let --strict win."""
+    charts = tmp_path / "charts"
+    brief = invoke("recommend", str(PUBLIC_CHAT), "--brief", "--charts", str(charts))
+    assert (brief.exit_code, brief.output) == (
+        2,
+        "error: --charts: the one-screen summary links no charts; leave --charts or --brief out\n",
+    )
+    assert not charts.exists()
+    rows = tmp_path / "rows.csv"
+    rows.write_text(
+        "name,model.name,model.precision,requests_per_day\nchat,llama-3.1-8b,fp8,1000\n", encoding="utf-8"
+    )
+    batch = invoke("batch", str(rows), "--strict", "--allow-bad-rows")
+    assert (batch.exit_code, batch.output) == (
+        2,
+        "error: --strict stops at a bad row, --allow-bad-rows skips it: give one\n",
+    )

@@ -112,6 +112,14 @@ def batch(
     evaluated_on = parse_date(as_of)
     if output_format is None:
         output_format = "csv" if output is not None and output.lower().endswith(".csv") else "jsonl"
+    if strict and allow_bad_rows:
+        from gpu_advisor.engine.common.errors import InputError
+        from gpu_advisor.engine.common.wording import Words
+
+        # One stops at a bad row, the other passes a run that skipped some: say which is meant.
+        raise InputError(
+            Words("--strict stops at a bad row, --allow-bad-rows skips it: give one"), field="--strict"
+        )
     if (executor == "dask") != (scheduler is not None):
         from gpu_advisor.engine.common.errors import InputError
         from gpu_advisor.engine.common.wording import Words

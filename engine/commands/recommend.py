@@ -99,6 +99,13 @@ def recommend(
         # The JSON is the whole result; a summary of it is the Markdown's to give.
         problem = Words("the one-screen summary is Markdown; leave --brief out of --format json")
         raise InputError(at("--brief", problem), field="--brief")
+    if brief and charts_dir is not None:
+        from gpu_advisor.engine.common.errors import InputError
+        from gpu_advisor.engine.common.wording import Words, at
+
+        # The one-screen summary has no chart sections to link the images from.
+        problem = Words("the one-screen summary links no charts; leave --charts or --brief out")
+        raise InputError(at("--charts", problem), field="--charts")
     if charts_dir is not None and output_format == "json":
         from gpu_advisor.engine.common.errors import InputError
         from gpu_advisor.engine.common.wording import Words, at
