@@ -281,6 +281,17 @@ def test_the_header_says_where_the_varied_input_s_own_value_comes_from(
     assert f"values; {own_value}). Evaluated on" in result.stdout.splitlines()[0]
 
 
+def test_a_value_your_overrides_file_replaced_is_said_to_be_yours(tmp_path: Path) -> None:
+    """An own server priced at EUR 100,000 in an overrides file ($116,000 at 1.16) was called "the
+    knowledge base's"."""
+    overrides = tmp_path / "server.yaml"
+    overrides.write_text("own_server: {price_eur: 100000}\n", encoding="utf-8")
+    args = ("--vary", "server_price_usd=200000:300000:50000", "--overrides", str(overrides))
+    result = invoke(str(EXAMPLES_DIR / "public-chat.yaml"), *args)
+    assert result.exit_code == 0, result.output
+    assert "values; your overrides file's: 116,000). Evaluated on" in result.stdout.splitlines()[0]
+
+
 def test_a_model_the_catalog_refuses_is_named_with_its_file(tmp_path: Path) -> None:
     """Found with the workload's other fields: the message names the file, as ``recommend``'s does."""
     workload = tmp_path / "typo.yaml"

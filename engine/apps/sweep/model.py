@@ -23,7 +23,7 @@ class SweepModel(BaseModel):
     model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
-BaselineSource = Literal["file", "default", "derived", "knowledge"]
+BaselineSource = Literal["file", "default", "derived", "knowledge", "overrides"]
 
 
 class SweepVariable(SweepModel):

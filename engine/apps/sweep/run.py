@@ -34,6 +34,7 @@ from gpu_advisor.engine.apps.sweep.variables import (
     apply_knowledge,
     baseline,
     knowledge_baseline,
+    knowledge_source,
     parse_vary,
 )
 from gpu_advisor.engine.common.errors import InputError
@@ -165,7 +166,7 @@ def sweep(
     own_values = [
         baseline(variable, data, base)
         if variable.kind == "workload"
-        else (knowledge_baseline(variable, knowledge, base), "knowledge")
+        else (knowledge_baseline(variable, knowledge, base), knowledge_source(variable, knowledge, base))
         for variable, _ in parsed
     ]
     variables = tuple(

@@ -229,6 +229,19 @@ def _within(spec: str, value: Value, model: type[BaseModel], field: str) -> floa
         raise InputError(f"{spec}: {error.errors()[0]['msg']}") from None
 
 
+def knowledge_source(variable: Variable, knowledge: Knowledge, base: Recommendation) -> BaselineSource:
+    """Whose a knowledge variable's own value is: the overrides file's where it replaced the figure (an
+    offer's or the server's price, the power price), else the knowledge base's."""
+    if variable.target == "usd_per_kwh":
+        power = next(line for line in base.own_hardware.costs.lines if line.line == "power")
+        return "overrides" if power.origin == "yours" else "knowledge"
+    if variable.target == "server_price_usd":
+        server = knowledge.own_server(base.own_hardware.server)
+        return "overrides" if server.price_yours else "knowledge"
+    offer = next(o for o in knowledge.offers.offers if o.key == variable.target)
+    return "overrides" if offer.origin is not None else "knowledge"
+
+
 def knowledge_baseline(variable: Variable, knowledge: Knowledge, base: Recommendation) -> Value:
     if variable.target == "server_price_usd":
         return knowledge.own_server(base.own_hardware.server).price_usd
