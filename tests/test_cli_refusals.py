@@ -136,7 +136,7 @@ from gpu_advisor.cli import main
             "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 5\n"
             "avg_input_tokens: 4000\navg_output_tokens: 1000\ncontext_tokens: 4096\n",
             "context_tokens: an average request (4,000 in + 1,000 out = 5,000 tokens) does not fit "
-            "context_tokens: 4,096 tokens; give a context_tokens of at least 5,000",
+            "context_tokens: 4,096; give a context_tokens of at least 5,000",
         ),
         (
             # Below a millisecond: the rules engine read such a target as 0, and a message divided by it.

@@ -27,7 +27,7 @@ def test_a_given_window_too_small_for_the_measured_requests_is_refused_naming_th
     assert refused.value.field == "context_tokens"
     assert str(refused.value) == (
         "context_tokens: an average request (9,000 in + 150 out = 9,150 tokens) does not fit "
-        "context_tokens: 8,192 tokens; give a context_tokens of at least 9,150"
+        "context_tokens: 8,192; give a context_tokens of at least 9,150"
     )
 
 

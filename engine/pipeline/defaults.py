@@ -83,7 +83,7 @@ def context_for(
     if request > context_tokens:
         problem = Words(
             "an average request (%(input)s in + %(output)s out = %(request)s tokens) does not fit "
-            "context_tokens: %(context)s tokens; give a context_tokens of at least %(request)s",
+            "context_tokens: %(context)s; give a context_tokens of at least %(request)s",
             input=Grouped(avg_input_tokens),
             output=Grouped(avg_output_tokens),
             request=Grouped(request),
