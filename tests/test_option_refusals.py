@@ -73,7 +73,7 @@ from gpu_advisor.cli import main
                 *("size", "--params-b", "7", "--precision", "bf16", "--requests-per-day", "100"),
                 *("--input-tokens", "30000", "--context-tokens", "1000"),
             ],
-            "(30,000 in + 150 out = 30,150 tokens) does not fit --context-tokens: 1,000 tokens; give a "
+            "(30,000 in + 150 out = 30,150 tokens) does not fit --context-tokens: 1,000; give a "
             "--context-tokens of at least 30,150",
         ),
         # Found after the request is read, and still said by the option's name.
@@ -109,7 +109,7 @@ from gpu_advisor.cli import main
                 *("size", "--model", "llama-3.1-8b", "--precision", "bf16", "--concurrency", "4"),
                 *("--input-tokens", "9000", "--context-tokens", "8192"),
             ],
-            "(9,000 in + 150 out = 9,150 tokens) does not fit --context-tokens: 8,192 tokens",
+            "(9,000 in + 150 out = 9,150 tokens) does not fit --context-tokens: 8,192;",
         ),
     ],
 )
