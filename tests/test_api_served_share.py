@@ -27,8 +27,7 @@ def test_the_api_is_priced_for_the_requests_the_paid_hours_take() -> None:
     assert cut.decision.deployment == "api"
     assert (
         "Every route here, the managed API's too, is priced for the 48 % of the day's requests that come in "
-        "the 300 paid hours a month; the other 52 % are not served (PRC009): sent to the managed API as well, "
-        "they would bring its bill to $5,476 a month."
-        in render_memo(cut)
+        "the 300 paid hours a month; the other 52 % are not served (PRC009): sent to the managed API as "
+        "well, they would bring its bill to $5,476 a month." in render_memo(cut)
     )
     assert "Every route here" not in render_memo(full)

@@ -171,21 +171,24 @@ to its default or derivation."""
 
 def profile_pattern(profile: Sequence[float], schedule: Schedule, knowledge: Knowledge) -> LoadPattern:
     """The load pattern of a workload's own profile given without one: that of the published profile
-    (``knowledge/load_profiles.yaml``; a batch's, which is a scheduler's, excepted) whose busiest hour over
-    the mean of the schedule's hours is nearest the profile's own, on a log scale (a ratio's). A call
-    centre's day with ten empty hours (busiest hour 2.35 times the mean) is variable (2.31), not steady
-    (1.33), whatever the default pattern."""
+    (``knowledge/load_profiles.yaml``; a batch's, which is a scheduler's, excepted) whose shape over the
+    schedule's hours is nearest the profile's own: its busiest and its quietest hour, each over the mean
+    (steady around the clock: 1.33 and 0.70; variable: 2.31 and 0.06), as a point in the plane. A call
+    centre's day with ten empty hours (2.35 and 0) is variable, and so is a flat day with ten empty hours
+    (1.71 and 0), though its busiest hour alone is nearer the steady profile's."""
 
-    def busiest(hourly: Sequence[float]) -> float:
-        return daily_traffic(tuple(hourly), schedule.first_hour, schedule.hours_per_day).busiest
+    def shape(hourly: Sequence[float]) -> tuple[float, float]:
+        traffic = daily_traffic(tuple(hourly), schedule.first_hour, schedule.hours_per_day)
+        rates = zip(traffic.relative_rate, traffic.served, strict=True)
+        return traffic.busiest, min(rate for rate, share in rates if share > 0)
 
     try:
-        own = math.log(busiest(profile))
+        own = shape(profile)
     except WordsError:
         # No traffic in the schedule's hours: the load's own check says so (calc/load.py).
         return knowledge.workload_default_values()["load_pattern"]  # type: ignore[no-any-return]
     published = [p for p in knowledge.load_profiles.profiles if not p.work_waits]
-    nearest = min(published, key=lambda p: (abs(math.log(busiest(p.hourly)) - own), p.load_pattern))
+    nearest = min(published, key=lambda p: (math.dist(shape(p.hourly), own), p.load_pattern))
     return nearest.load_pattern
 
 
