@@ -37,10 +37,36 @@ def test_a_stale_lambda_price_says_where_scaleway_would_cost_as_much() -> None:
     assert round(2 * 264 * 12.771 * 1.16) == 7822
     assert f"{12.771 * 1.16 / 4:.2f}" == "3.70"
     assert (
-        "Its list price of $2.99 per GPU-hour is 248 days old (KNB001): the decision holds while the price "
-        "is below $3.70, at which scaleway h100-sxm-4-80g (8 × h100-sxm, $7,822 a month) would cost as "
-        "much.\nlambda's newer list prices its 8-gpu-plan (8 cards an instance) at $3.99 per GPU-hour "
-        "(2026-10-10).\n" in text
+        "Its list price of $2.99 per GPU-hour is 248 days old (KNB001): it stays the cheapest route standing "
+        "while the price is below $3.70, at which scaleway h100-sxm-4-80g (8 × h100-sxm) would cost as much, "
+        "$7,822 a month.\nlambda's newer list prices its 8-gpu-plan (8 cards an instance) at $3.99 per "
+        "GPU-hour (2026-10-10), above that price.\n" in text
+    )
+
+
+def test_the_route_that_would_win_first_is_named_whatever_its_kind() -> None:
+    """A US 70B service on 8 Lambda H100 around the clock: 8 × 730 h × $2.99 = $17,462. Two owned HGX
+    H100 cost $19,109 a month and stand (the next rental costs more): buying costs as much at
+    2.99 × 19,109 / 17,462 = $3.27, before any other rental does."""
+    service = {
+        "name": "l70",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+        "requests_per_day": 300000,
+        "avg_input_tokens": 2000,
+        "avg_output_tokens": 500,
+        "load_pattern": "steady",
+        "schedule": "always",
+        "latency_sensitive": True,
+        "business_critical": True,
+        "company_country": "US",
+    }
+    result = recommend(validate_workload(service, "test"), EVALUATED_ON)
+    assert round(result.decision.usd_per_month) == round(8 * 730 * 2.99) == 17462
+    assert round(result.own_hardware.usd_per_month) == 19109
+    assert f"{2.99 * result.own_hardware.usd_per_month / result.decision.usd_per_month:.2f}" == "3.27"
+    assert (
+        "it stays the cheapest route standing while the price is below $3.27, at which own hardware, 2 × HGX "
+        "H100 8-GPU would cost as much, $19,109 a month." in summary(service)
     )
 
 
