@@ -149,6 +149,11 @@ IN_OFFICE = {"field": "housing", "equals": "office"}
             {"then": {"exclude_options": [{"field": "gpu", "not_in": ["h100"]}]}},
             "gpu is never 'h100'",
         ),
+        # A name field compared with true or false (True == 1 in Python, and no provider is 1).
+        (
+            {"then": {"exclude_options": [{"field": "provider", "equals": True}]}},
+            "provider is never true",
+        ),
         (
             {"then": {"exclude_options": [{**NOT_EU, "and_also": [{"field": "managed"}]}]}},
             "gives exactly one of equals or not_in",

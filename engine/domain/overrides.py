@@ -65,8 +65,10 @@ class AddedRegion(StrictInput):
     name: str = Field(min_length=1)
     jurisdiction: Jurisdiction = "unknown"
     countries: tuple[Annotated[str, Field(pattern=r"^[A-Z]{2}$")], ...] = ()
-    """Where its data centres are; each must lie in its jurisdiction, by the country's data-protection
-    region (``knowledge/data_protection.yaml``): an EU region in the US is refused."""
+    """Where its data centres are; none may lie in another of the jurisdictions EU, CH, UK and US, by the
+    country's data-protection region (``knowledge/data_protection.yaml``): an EU region in the US is
+    refused. A country of none of them (data-protection region 'other') is taken on the file's word:
+    the catalog does not list the EU's outermost regions (Réunion, Guadeloupe, ...) as EU countries."""
     source: RegionSource | None = None
     """Required where a jurisdiction is claimed: where the region's location comes from."""
 

@@ -51,8 +51,9 @@ def unknown_values(where: str, tests: Iterable[OptionTest], known: dict[str, fro
             continue
         named = test.not_in if test.not_in is not None else (test.equals,)
         for value in named:
-            # True == 1 in Python: a yes-or-no field's value must be a boolean, and a name a string.
-            if value not in allowed or isinstance(value, bool) != (allowed == YES_OR_NO):
+            # A filter's value is a boolean or a string (``OptionTest.equals``): a yes-or-no field's
+            # set holds no string, a name field's no boolean.
+            if value not in allowed:
                 choices = ", ".join(sorted(map(_said, allowed)))
                 near = close_match(value, map(str, allowed)) if isinstance(value, str) else None
                 hint = f"; did you mean {near!r}?" if near else ""
