@@ -17,6 +17,14 @@ def test_letters_of_any_script_stay_and_separators_go() -> None:
     assert set(names.values()).isdisjoint(chart_file_names("法务").values())
 
 
+def test_a_long_name_is_cut_between_characters() -> None:
+    """'客服' fifty times is 300 bytes: the charts' names were too long for the file system ("File name
+    too long", and ask lost its answers at the end)."""
+    stem = file_stem("客服" * 50)
+    assert stem == "客服" * 20 and len(stem.encode("utf-8")) == 120
+    assert file_stem("a" * 119 + "é") == "a" * 119  # é's two bytes would pass 120: cut before it
+
+
 def test_a_download_names_its_file_in_ascii_and_in_utf_8() -> None:
     assert attachment("Ärzte-Chat-memo.md") == (
         "attachment; filename=\"Arzte-Chat-memo.md\"; filename*=UTF-8''%C3%84rzte-Chat-memo.md"

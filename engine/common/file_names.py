@@ -12,11 +12,19 @@ _NOT_IN_A_NAME = re.compile(r"[^\w.-]+")
 spaces, quotes and control characters among them."""
 
 
+STEM_BYTES = 120
+"""The longest stem in UTF-8 bytes: a file system's name holds 255, and a chart's suffix
+(``-api-versus-self-hosted.png``) and a free name's counter must fit beside it."""
+
+
 def file_stem(name: str) -> str:
     """``name`` with each run of other characters a dash, and no dash or dot at either end: 'Ärzte-Chat'
     stays, '客服' stays (a name of ASCII letters only made both 'workload', and their charts one file),
-    'a/b c' is 'a-b-c'; 'workload' where nothing is left."""
-    return _NOT_IN_A_NAME.sub("-", name).strip("-.") or "workload"
+    'a/b c' is 'a-b-c'; 'workload' where nothing is left. At most ``STEM_BYTES`` bytes, cut between
+    characters (a workload name may have 200 characters, of up to 4 bytes each)."""
+    stem = _NOT_IN_A_NAME.sub("-", name).strip("-.")
+    cut = stem.encode("utf-8")[:STEM_BYTES].decode("utf-8", "ignore").rstrip("-.")
+    return cut or "workload"
 
 
 def attachment(file_name: str) -> str:
