@@ -266,6 +266,14 @@ class LanguageChoice(click.Choice):  # type: ignore[type-arg]
         return super().convert(locale_language(value) if isinstance(value, str) else value, param, ctx)
 
 
+class CurrencyChoice(click.Choice):  # type: ignore[type-arg]
+    """``USD`` or ``EUR``, in any case (``eur``), as ``--lang`` takes ``DE``; the help lists them as
+    written."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return super().convert(value.upper() if isinstance(value, str) else value, param, ctx)
+
+
 lang_option = click.option(
     "--lang",
     type=LanguageChoice(LANGUAGES),
@@ -277,7 +285,7 @@ lang_option = click.option(
 )
 currency_option = click.option(
     "--currency",
-    type=click.Choice(CURRENCIES, case_sensitive=False),
+    type=CurrencyChoice(CURRENCIES),
     default="USD",
     show_default=True,
     envvar="GPU_ADVISOR_CURRENCY",
