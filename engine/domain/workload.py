@@ -151,8 +151,7 @@ class ResolvedWorkload(BaseModel):
     """Given in the input, or derived from the load once the model is sized (None until then)."""
     utilization_source: Literal["input", "derived", "load_pattern_default"]
     load_pattern_source: Literal["input", "default", "load_profile"] = "input"
-    """Where ``load_pattern`` comes from: given, the documented default, or the workload's own load profile
-    given without a pattern (``pipeline/defaults.profile_pattern``)."""
+    """Where ``load_pattern`` comes from: given, the default, or the profile (``profile_pattern``)."""
     latency_sensitive: Annotated[
         bool,
         Field(description="Users wait for the answer; default true, false for batch."),
@@ -296,8 +295,7 @@ class ResolvedWorkload(BaseModel):
 
 def given(field: str) -> Given | None:
     """How the user gives a field of ``ResolvedWorkload``; None where it is never given at top level."""
-    found = [m for m in ResolvedWorkload.model_fields[field].metadata if isinstance(m, Given)]
-    return found[0] if found else None
+    return next((m for m in ResolvedWorkload.model_fields[field].metadata if isinstance(m, Given)), None)
 
 
 @functools.cache
@@ -312,8 +310,7 @@ def declared_type(info: FieldInfo) -> Any:
     bounds = tuple(m for m in info.metadata if not isinstance(m, Given))
     if not bounds:
         return info.annotation
-    # Subscripting with a tuple is Annotated[annotation, *bounds] on every Python (3.13 dropped the
-    # __class_getitem__ this used to call).
+    # A tuple subscript is Annotated[annotation, *bounds] on every Python (3.13 dropped __class_getitem__).
     parameters = (info.annotation, *bounds)
     return Annotated[parameters]
 
