@@ -309,6 +309,9 @@ def stop_workers(pool: Any) -> None:
     behind holding standard error."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
+    # A worker the pool started while the signal came (it starts them as chunks are submitted) is in its
+    # table only now: it is stopped too, or it would hold standard error after the run has ended.
+    processes += [p for p in (getattr(pool, "_processes", None) or {}).values() if p not in processes]
     for process in processes:
         if process.is_alive():
             process.terminate()
