@@ -54,11 +54,9 @@ def unknown_values(where: str, tests: Iterable[OptionTest], known: dict[str, fro
             # A filter's value is a boolean or a string (``OptionTest.equals``): a yes-or-no field's
             # set holds no string, a name field's no boolean.
             if value not in allowed:
-                choices = ", ".join(sorted(map(_said, allowed)))
-                near = close_match(value, map(str, allowed)) if isinstance(value, str) else None
-                hint = f"; did you mean {near!r}?" if near else ""
+                choices = ", ".join(sorted(map(_said, allowed))) + _hint(value, allowed)
                 problems.append(
-                    f"{where}: {test.field} is never {_said(value)} (one of {choices}{hint}), so "
+                    f"{where}: {test.field} is never {_said(value)} (one of {choices}), so "
                     + (
                         "the options it was meant to admit are excluded"
                         if test.not_in is not None
@@ -70,6 +68,12 @@ def unknown_values(where: str, tests: Iterable[OptionTest], known: dict[str, fro
 
 def _said(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
+def _hint(value: object, allowed: frozenset[object]) -> str:
+    """'; did you mean ...?' with the nearest allowed name to a misspelt one; "" where none is near."""
+    near = close_match(value, map(str, allowed)) if isinstance(value, str) else None
+    return f"; did you mean {near!r}?" if near else ""
 
 
 NAMED_FACTS = ("provider", "gpu", "pricing")
@@ -85,8 +89,9 @@ def unknown_names(where: str, condition: Condition, known: dict[str, frozenset[o
     named = condition.values if condition.values is not None else (condition.value,)
     problems = []
     for value in named:
-        if isinstance(value, str) and value and value not in known[condition.fact]:
-            near = close_match(value, map(str, known[condition.fact]))
-            hint = f"; did you mean {near!r}?" if near else ""
-            problems.append(f"{where}: no {condition.fact} is named {value!r} in the catalog{hint}")
+        allowed = known[condition.fact]
+        if isinstance(value, str) and value and value not in allowed:
+            problems.append(
+                f"{where}: no {condition.fact} is named {value!r} in the catalog{_hint(value, allowed)}"
+            )
     return problems
