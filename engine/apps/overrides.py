@@ -37,7 +37,7 @@ from gpu_advisor.engine.domain.knowledge.base import LIST_PRICE_CLEARED, Knowled
 from gpu_advisor.engine.domain.knowledge.costs import YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import Citation, PriceOrigin
 from gpu_advisor.engine.domain.overrides import Overrides, ServerOverride
-from gpu_advisor.engine.i18n.reading import thousands_dotted, thousands_dotted_lines, thousands_dotted_values
+from gpu_advisor.engine.i18n.reading import dotted_readings, thousands_dotted_lines, thousands_dotted_values
 
 OVERRIDE_SOURCE_TITLE = "your overrides file"
 
@@ -65,9 +65,10 @@ def refuse_thousands_dots(text: str, where: str) -> None:
     ``price_eur: 240.000`` as 240.0, a server for the price of a meal, and the figures would follow."""
     # Several dots make text, which validation refuses as not a number; one dot makes a smaller number.
     for line, key, written in _dotted_amounts(text):
-        if written.count(".") != 1:
+        readings = dotted_readings(written)
+        if readings is None:
             continue
-        read, whole = f"{float(written):g}", thousands_dotted(written)
+        read, whole, plain = readings
         raise InputError(
             Words(
                 "%(where)s, line %(line)s: %(key)s: %(written)s reads as %(read)s, not %(whole)s (YAML takes "
@@ -78,7 +79,7 @@ def refuse_thousands_dots(text: str, where: str) -> None:
                 written=written,
                 read=read,
                 whole=whole,
-                plain=read if "." in read else f"{read}.0",
+                plain=plain,
             ),
             field=key if key.startswith("ranges.") else f"own_server.{key}",
         )

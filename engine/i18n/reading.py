@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from typing import NamedTuple
 
 import yaml
 
@@ -51,6 +52,27 @@ def thousands_dotted(text: str) -> int | None:
     (``250.000``: 250000), where a program reading it as a decimal would take 250; None otherwise."""
     stripped = text.strip()
     return int(stripped.replace(".", "")) if _THOUSANDS_DOTS.fullmatch(stripped) else None
+
+
+class DottedReadings(NamedTuple):
+    """A number written with one thousands dot (``240.000``), as the messages that refuse it say it."""
+
+    read: str
+    """What YAML reads: ``240``."""
+    whole: int
+    """The whole number meant: 240000."""
+    plain: str
+    """How to write the decimal reading, where it is meant: ``240.0``."""
+
+
+def dotted_readings(written: str) -> DottedReadings | None:
+    """The readings of a number with exactly one thousands dot; None for any other text (several dots
+    make text, which validation refuses as not a number)."""
+    whole = thousands_dotted(written)
+    if whole is None or written.count(".") != 1:
+        return None
+    read = f"{float(written):g}"
+    return DottedReadings(read, whole, read if "." in read else f"{read}.0")
 
 
 def thousands_dotted_values(text: str) -> list[tuple[int, tuple[str, ...], str]] | None:

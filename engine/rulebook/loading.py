@@ -23,7 +23,7 @@ from gpu_advisor.engine.domain.choices import FactKind
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import Threshold
 from gpu_advisor.engine.domain.knowledge.loading import describe_validation_error
-from gpu_advisor.engine.i18n.reading import thousands_dotted, thousands_dotted_values
+from gpu_advisor.engine.i18n.reading import dotted_readings, thousands_dotted_values
 from gpu_advisor.engine.rulebook.details import (
     ApiDetails,
     Details,
@@ -120,14 +120,16 @@ def collect_rules(
 def thousands_dotted_thresholds(path: Path) -> list[str]:
     """A policy threshold written with a dot between groups of three digits (``value: 20.000``): YAML
     reads it as 20.0, and an approval line of 20,000 EUR would hold at 20."""
-    found = thousands_dotted_values(path.read_text(encoding="utf-8")) or []
-    return [
-        f"{path}, line {line}: thresholds: value {written} reads as {float(written):g}, not "
-        f"{thousands_dotted(written)} (YAML takes the dot for a decimal point): write "
-        f"{thousands_dotted(written)}, or {float(written)!r} where {float(written):g} is meant"
-        for line, where, written in found
-        if where == ("thresholds", "value") and written.count(".") == 1
-    ]
+    problems = []
+    for line, where, written in thousands_dotted_values(path.read_text(encoding="utf-8")) or []:
+        readings = dotted_readings(written)
+        if where == ("thresholds", "value") and readings is not None:
+            read, whole, plain = readings
+            problems.append(
+                f"{path}, line {line}: thresholds: value {written} reads as {read}, not {whole} (YAML takes "
+                f"the dot for a decimal point): write {whole}, or {plain} where {read} is meant"
+            )
+    return problems
 
 
 def validate_message(rule: Rule, extra_thresholds: dict[str, float], knowledge: Knowledge) -> list[str]:
