@@ -15,12 +15,13 @@ from gpu_advisor.engine.pipeline.evaluation import Evaluation
 
 
 def _left(gpu: str | None, evaluation: Evaluation) -> list[Listing]:
-    """The current listings of ``gpu`` (of every GPU where the proposal names none) no rule excludes."""
+    """The listings of ``gpu`` (of every GPU where the proposal names none) no rule excludes: a price its
+    provider's newer list replaces among the excluded (KNB010)."""
     rented = listings(evaluation.knowledge)
     return [
         listing
         for listing, excluded in zip(rented, evaluation.constraints.exclusions, strict=True)
-        if not excluded and listing.offer.superseded_by is None and gpu in (None, listing.offer.gpu)
+        if not excluded and gpu in (None, listing.offer.gpu)
     ]
 
 
