@@ -321,6 +321,23 @@ class SizingPolicy(ResultModel):
     (``calibration.latency_measured``)."""
 
 
+class OtherRoute(ResultModel):
+    """A route the decision did not take that no rule rules out, with its monthly cost: the next best
+    rental (the best one where another route is decided), the own servers, the best serverless option or
+    the compared managed API (``report/other_routes.py``)."""
+
+    kind: Literal["dedicated_cloud", "own_hardware", "serverless", "api"]
+    usd_per_month: float
+    name: str
+    """The offer, the own server, the serverless product or the API, as the catalog names it."""
+    provider: str = ""
+    """The provider of a rental ("" elsewhere)."""
+    gpu: str = ""
+    """The GPU of a rental ("" elsewhere)."""
+    count: int = 0
+    """A rental's cards, or the own servers bought (0 elsewhere)."""
+
+
 class Recommendation(ResultModel):
     schema_version: int = RESULT_SCHEMA_VERSION
     evaluated_on: dt.date
@@ -362,3 +379,8 @@ class Recommendation(ResultModel):
     own_server_gpus: tuple[str, ...] = ()
     """The GPUs the catalog prices an own server of (``own_hardware.yaml``): owning another GPU is not
     compared."""
+    next_best_option: Option | None = None
+    """The next best dedicated offer after the best one: another offer, not the best one in another
+    region at the same price; None where no other offer stands."""
+    other_routes: tuple[OtherRoute, ...] = ()
+    """The routes not decided that no rule rules out, cheapest first (``OtherRoute``)."""

@@ -40,6 +40,7 @@ from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.pipeline.serverless import serverless_option
 from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_rent
 from gpu_advisor.engine.report.findings import exclusion_routes, findings_for
+from gpu_advisor.engine.report.other_routes import next_best_option, other_routes
 from gpu_advisor.engine.report.price_age import dated_prices
 from gpu_advisor.engine.report.sizing_rows import sizing_rows
 from gpu_advisor.engine.rulebook.conclusions import unsuitable_gpus
@@ -186,6 +187,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
     findings = findings_for(e.firings, e.rulebook, knowledge, fmt, e.details, exclusion_routes(e))
     # The GPU findings are the ones with a subject; rendering them twice would only cost time.
     gpu_findings = tuple(f for f in findings if f.subject is not None)
+    next_best = next_best_option(options, best)
     return Recommendation(
         evaluated_on=e.evaluated_on,
         workload=e.workload,
@@ -256,6 +258,10 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         exchange_rate_as_of=knowledge.eur_to_usd().as_of,
         own_server_gpus=tuple(dict.fromkeys(server.gpu for server in knowledge.own_hardware.servers)),
         **spot_notice(knowledge, best),
+        next_best_option=next_best,
+        other_routes=other_routes(
+            e.decision, best, next_best, e.serverless, market.own, market.apis, e.resolution.ruled_out
+        ),
     )
 
 

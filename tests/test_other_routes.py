@@ -1,0 +1,79 @@
+"""``Recommendation.other_routes``: the routes not decided that no rule rules out, cheapest first, which
+the Summary's stale-price line (KNB001) and an office purchase's lead read; and ``next_best_option``."""
+
+from __future__ import annotations
+
+from helpers import run
+from test_office_machines_lead import CONTRACTS
+from test_stale_price_flip import QWEN
+
+from gpu_advisor.engine.domain.results import OtherRoute, Recommendation
+
+L70 = {
+    "name": "l70",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 300000,
+    "avg_input_tokens": 2000,
+    "avg_output_tokens": 500,
+    "load_pattern": "steady",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "business_critical": True,
+    "company_country": "US",
+}
+
+
+def routes(result: Recommendation) -> list[tuple[str, str, int]]:
+    return [(r.kind, r.name, round(r.usd_per_month)) for r in result.other_routes]
+
+
+def test_an_office_purchase_stands_beside_serverless_and_the_best_rental_not_the_api() -> None:
+    """Own cards decided ($387); RunPod Serverless $469, the best rental (2 OVHcloud L40S) $572; the API
+    is ruled out (DEP005), own hardware is the decision."""
+    result = run(CONTRACTS)
+    assert result.decision.deployment == "own_hardware"
+    assert result.resolution.ruled_out == {"api": ("DEP005",)}
+    assert routes(result) == [("serverless", "RunPod Serverless", 469), ("dedicated_cloud", "l40s", 572)]
+    rental = result.other_routes[1]
+    assert (rental.provider, rental.gpu, rental.count) == ("ovhcloud", "l40s", 2)
+    # The best rental is not chosen: the next best offer is the one after it.
+    best, after = result.best_option, result.next_best_option
+    assert best is not None and after is not None and not best.chosen
+    assert (after.provider, after.offer, round(after.usd_per_month)) == ("scaleway", "l40s-48g", 600)
+
+
+def test_data_that_must_stay_in_the_building_leaves_no_other_route() -> None:
+    result = run({**CONTRACTS, "on_premises_required": True})
+    assert "DEP006" in result.resolution.ruled_out["dedicated_cloud"]
+    assert result.other_routes == ()
+
+
+def test_a_chosen_rental_stands_beside_the_next_offer_the_own_servers_and_the_api() -> None:
+    """8 Lambda H100 decided ($17,462): two owned HGX H100 $19,109, Scaleway's next offer $21,629 and the
+    compared API $23,819, cheapest first; serverless is ruled out (DEP024)."""
+    result = run(L70)
+    assert result.decision.deployment == "dedicated_cloud" and round(result.decision.usd_per_month) == 17462
+    assert result.resolution.ruled_out == {"serverless": ("DEP024",)}
+    assert routes(result) == [
+        ("own_hardware", "HGX H100 8-GPU", 19109),
+        ("dedicated_cloud", "h100-sxm-4-80g", 21629),
+        ("api", "Llama 3.3 70B Instruct (Scaleway Generative APIs)", 23819),
+    ]
+    assert result.other_routes[0].count == 2
+    after = result.next_best_option
+    assert after is not None and (after.provider, after.offer) == ("scaleway", "h100-sxm-4-80g")
+
+
+def test_routes_the_rules_rule_out_are_left_out() -> None:
+    """Own hardware ruled out (TCO004) and serverless (DEP024): the next rental alone stands."""
+    result = run(QWEN)
+    assert result.resolution.ruled_out == {"serverless": ("DEP024",), "own_hardware": ("TCO004",)}
+    assert routes(result) == [("dedicated_cloud", "h100-sxm-4-80g", 7822)]
+    assert result.other_routes[0] == OtherRoute(
+        kind="dedicated_cloud",
+        usd_per_month=result.other_routes[0].usd_per_month,
+        name="h100-sxm-4-80g",
+        provider="scaleway",
+        gpu="h100-sxm",
+        count=8,
+    )
