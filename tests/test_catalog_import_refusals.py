@@ -287,6 +287,19 @@ def test_a_regions_countries_lie_in_its_jurisdiction(
     )
 
 
+@pytest.mark.parametrize("country", ["GP", "GF", "MQ", "YT", "RE", "MF"])
+def test_frances_outermost_regions_are_in_the_eu(tmp_path: Path, country: str) -> None:
+    """Reunion and the other outermost regions have ISO codes of their own and are EU territory (TFEU
+    Art. 355(1)): a "US" region there is refused as a US region in Ireland is."""
+    assert load_knowledge().data_protection_region(country) == "eu"
+    source = {"url": "https://example.com/regions", "title": "a provider's region list"}
+    region = {"provider": "lambda", "id": "x", "name": "X", "jurisdiction": "US", "source": source}
+    path = tmp_path / "o.yaml"
+    path.write_text(json.dumps({"regions": [{**region, "countries": [country]}]}), encoding="utf-8")
+    with pytest.raises(InputError, match=f"{country} is not in US \\(its data-protection region is eu\\)"):
+        apply_overrides(load_knowledge(), read_overrides(str(path)), str(path), dt.date(2026, 11, 30))
+
+
 def test_a_region_code_no_catalog_region_could_have_is_a_row_error(tmp_path: Path) -> None:
     # Found by benchmarks/fuzz.py: the region was added to the overrides unchecked and failed there.
     rates = tmp_path / "rates.csv"
