@@ -196,7 +196,7 @@ class ResolvedWorkload(BaseModel):
         bool, Field(description="False: neo-clouds and marketplaces are excluded."), Given.DEFAULT
     ]
     business_critical: Annotated[
-        bool, Field(description="Only providers with an enterprise SLA."), Given.DEFAULT
+        bool, Field(description="No provider known to lack an enterprise SLA; a spare."), Given.DEFAULT
     ]
     framework: Annotated[Framework, Field(description="JAX/TensorFlow: TPU v5p is named."), Given.DEFAULT]
     needs_gpu: Annotated[
