@@ -118,6 +118,7 @@ def price_plan(
     volume chart prices its points here too."""
     offer = listing.offer
     if plan.hours_per_day_running is not None:
+        plan = with_rework_replicas(plan, replica_spot_overhead(offer, plan.cards_per_replica, spot_overhead))
         hosted = place(plan.cards_per_replica, plan.replicas, offer.instance_gpus, listing.linked)
         plan = batch_on_instances(plan, hosted.replicas_hosted)
     hours = plan_hours(offer, plan, hours_per_month, days_per_month, calendar_hours, spot_overhead)
@@ -131,6 +132,19 @@ def price_plan(
         plan.spread,
     )
     return plan, rental
+
+
+def with_rework_replicas(plan: ReplicaPlan, overhead: float) -> ReplicaPlan:
+    """A batch's ``plan`` on a spot offer that redoes ``overhead`` of the work after interruptions: a run
+    takes that much longer, so the replicas are sized for the work and the rework within the window (with
+    the estimate's error band taken off, as the plan's own count is)."""
+    if not overhead:
+        return plan
+    working = max(plan.replicas_for_peak, math.ceil(plan.window_replicas * (1 + overhead) - 1e-9))
+    added = working - plan.replicas_for_peak
+    if not added:
+        return plan
+    return batch_on_instances(plan, plan.replicas + added)._replace(rework_replicas=added)
 
 
 class PricedListing(NamedTuple):
@@ -247,6 +261,7 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         spare_usd_per_month=None,
         price_origin=listing.price_origin,
         spot_overhead=priced.spot_overhead,
+        rework_replicas=plan.rework_replicas,
     )
 
 

@@ -91,6 +91,19 @@ class ReplicaPlan(NamedTuple):
     """A service's replica below the usual card count (a light load's): the highest rate per replica
     whose requests in flight its KV cache holds, each at the full serving context (``kv_held_rate``),
     where that is less than the headroom lets it carry; its replicas carry at most this. None otherwise."""
+    window_replicas: float = 0.0
+    """A batch: the replicas its window needs with the estimate's error band taken off, before rounding
+    up and spares aside (0 for a service); a spot offer adds what the work it redoes needs
+    (``listings.price_plan``)."""
+    rework_replicas: int = 0
+    """A batch on a spot offer: the replicas added so that a run with the work redone after interruptions
+    still keeps the window (``listings.price_plan``); 0 elsewhere."""
+
+
+def _window_replicas(rps: float, load: Load, sizing: Sizing) -> float:
+    """A batch's replicas for its window before rounding up (``ReplicaPlan.window_replicas``)."""
+    work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
+    return work_seconds / sizing.batch_capacity_share / (load.hours_per_day * SECONDS_PER_HOUR)
 
 
 def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing, held: float | None = None) -> int:
@@ -98,9 +111,7 @@ def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing, held
     rate per replica within the latency targets (``rate_within_targets``); ``held``: at most this rate
     (``ReplicaPlan.rate_kv_holds``)."""
     if load.served_in_paid_hours:
-        work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
-        needed = work_seconds / sizing.batch_capacity_share / (load.hours_per_day * SECONDS_PER_HOUR)
-        return max(1, math.ceil(needed))
+        return max(1, math.ceil(_window_replicas(rps, load, sizing)))
     return max(1, math.ceil(load.peak_requests_per_second / usable_rate(rps, within, sizing, held)))
 
 
@@ -246,6 +257,7 @@ def _planned(
         replicas_for_throughput=for_throughput,
         spread=sizing.spread,
         rate_kv_holds=held,
+        window_replicas=_window_replicas(rps, load, sizing) if load.served_in_paid_hours else 0.0,
     )
 
 

@@ -238,3 +238,6 @@ class Option(ResultModel):
     """Spot: the share of a batch run's hours added to its bill for work redone after interruptions, the
     overhead of one instance for each instance a replica spans (``calc.listings.replica_spot_overhead``);
     0 for other pricing."""
+    rework_replicas: int = 0
+    """A spot batch: the replicas added to those the window needs so that a run with the work it redoes
+    after interruptions still keeps the window (with the estimate's error band taken off); 0 elsewhere."""

@@ -333,4 +333,5 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
             PriceOrigin, kind="catalog", file=None, format=None, as_of=listing.product.as_of
         ),
         spot_overhead=0.0,
+        rework_replicas=0,
     )

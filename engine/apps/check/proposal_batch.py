@@ -13,16 +13,25 @@ from gpu_advisor.engine.pipeline.evaluation import Evaluation
 
 
 def batch_facts(
-    fit: GpuFit | None, gpus: int | None, per_replica: int | None, evaluation: Evaluation
+    fit: GpuFit | None,
+    gpus: int | None,
+    per_replica: int | None,
+    evaluation: Evaluation,
+    spot_overhead: float = 0.0,
 ) -> dict[str, Any]:
     """The hours a run takes on the proposed cards, at the estimated throughput of the replicas they hold
-    (whole replicas: cards beyond the last one idle), and the run's window (the workload's, within its
-    schedule's hours); not known for a service or where the cards hold no replica."""
+    (whole replicas: cards beyond the last one idle), with the share ``spot_overhead`` of the work a spot
+    offer redoes after interruptions, and the run's window (the workload's, within its schedule's
+    hours); not known for a service or where the cards hold no replica."""
     hours = proposed_run_hours(fit, gpus, per_replica, evaluation)
     if hours is None:
         return {"batch_run_known": False, "batch_run_hours": 0.0, "batch_run_window_hours": 0.0}
     window = evaluation.capacity.load.hours_per_day
-    return {"batch_run_known": True, "batch_run_hours": hours, "batch_run_window_hours": window}
+    return {
+        "batch_run_known": True,
+        "batch_run_hours": hours * (1 + spot_overhead),
+        "batch_run_window_hours": window,
+    }
 
 
 def proposed_run_hours(

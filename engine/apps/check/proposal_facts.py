@@ -22,6 +22,7 @@ from gpu_advisor.engine.apps.check.residency import residency_facts
 from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
+from gpu_advisor.engine.calc.listings import replica_spot_overhead, with_rework_replicas
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.options import ServerlessBilling
@@ -38,6 +39,15 @@ CLOUD_HOSTED_DEPLOYMENTS = (*RENTAL_DEPLOYMENTS, "serverless")
 
 
 SELF_MANAGED_PROVIDER_KINDS = ("neocloud", "marketplace")
+
+
+def spot_rework_share(offer: Offer | None, per_replica: int | None, evaluation: Evaluation) -> float:
+    """The share of a batch run redone after interruptions on ``offer`` (0 unless it is spot and the
+    workload a batch: a service's bill counts no rework)."""
+    if offer is None or not per_replica or not evaluation.capacity.load.served_in_paid_hours:
+        return 0.0
+    per_instance = evaluation.knowledge.pricing_assumptions.spot_interruption.overhead
+    return replica_spot_overhead(offer, per_replica, per_instance)
 
 
 def catalog_offer(proposal: ProposalInput, knowledge: Knowledge) -> Offer | None:
@@ -109,6 +119,11 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> d
     if scales_out:
         needed = for_peak = memory_cards
     else:
+        # A batch on a spot offer redoes work after interruptions: its run takes that much longer, and
+        # the cards that keep the window with it are those ``recommend`` prices the offer with.
+        spot = spot_rework_share(offer, per_replica, evaluation)
+        if plan is not None and spot:
+            plan = with_rework_replicas(plan, spot)
         needed, for_peak = (plan.gpus, plan.gpus_for_peak) if plan else (0, 0)
     return {
         "gpu": gpu or "",
@@ -130,7 +145,13 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> d
         "gpus_for_peak": for_peak,
         "memory_cards_per_replica": memory_cards,
         **latency_facts(fit, gpus, per_replica, evaluation, scales_out),
-        **batch_facts(fit, None if scales_out else gpus, per_replica, evaluation),
+        **batch_facts(
+            fit,
+            None if scales_out else gpus,
+            per_replica,
+            evaluation,
+            0.0 if scales_out else spot_rework_share(offer, per_replica, evaluation),
+        ),
     }
 
 
