@@ -143,6 +143,7 @@ def _api_details(
     return ApiDetails(
         api_name=api.name if api else "",
         api_as_of=api.as_of.isoformat() if api else "",
+        api_provider=(api.provider or "") if api else "",
         self_hosted_kind=route.kind if route else "",
         self_hosted_name=route.name if route else "",
         self_hosted_staff_uncosted=market.own.costs.country

@@ -76,6 +76,8 @@ class ApiDetails(Details):
     """The compared API's name ("" without one)."""
     api_as_of: str
     """The date of its price (YYYY-MM-DD; "" without one)."""
+    api_provider: str = ""
+    """Its provider ("" where the price names none: a document's figure for any host of the model)."""
     in_flight_gpu: str = ""
     """The GPU whose service time the load's requests in flight are worked out on (``Load.busy_share_gpu``;
     "" where none is)."""
