@@ -372,6 +372,9 @@ class Recommendation(ResultModel):
     charts: Charts
     exchange_rate_usd_per_eur: float
     exchange_rate_as_of: dt.date
+    exchange_rate_assumed: bool = False
+    """The EUR/USD rate is gpu-advisor's own assumption (knowledge/exchange_rates.yaml), not a published
+    rate; an overrides file's ``exchange_rate`` replaces it."""
     best_spot_notice_seconds: int | None = None
     """Where the best option is spot: its provider's notice before it takes the capacity back (None:
     none documented, or not spot); ``best_spot_notice_up_to``: at most that, best effort."""

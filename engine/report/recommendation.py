@@ -256,6 +256,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         ),
         exchange_rate_usd_per_eur=knowledge.eur_to_usd().rate,
         exchange_rate_as_of=knowledge.eur_to_usd().as_of,
+        exchange_rate_assumed=knowledge.eur_to_usd().source.document == "gpu-advisor",
         own_server_gpus=tuple(dict.fromkeys(server.gpu for server in knowledge.own_hardware.servers)),
         **spot_notice(knowledge, best),
         next_best_option=next_best,

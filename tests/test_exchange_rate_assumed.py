@@ -1,0 +1,40 @@
+"""The catalog's EUR/USD rate is the tool's own assumption (knowledge/exchange_rates.yaml), not a published
+rate: the memo says so beside the EUR prices it converts, until an overrides file sets the user's rate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from helpers import invoke, run
+from test_serverless_set_aside_gpu_time import BIG_STEADY
+
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.present.memo import render_memo
+
+ASSUMED = (
+    "The rate is gpu-advisor's assumption, a round figure near the ECB's reference rate of late 2025, not "
+    "a published rate: an overrides file's exchange_rate sets your own."
+)
+
+
+def test_the_catalog_rate_is_said_to_be_an_assumption() -> None:
+    rate = load_knowledge().eur_to_usd()
+    assert (rate.rate, rate.source.document) == (1.16, "gpu-advisor")
+    result = run(BIG_STEADY)
+    assert result.exchange_rate_assumed
+    assert (
+        "converted at 1.16 USD per EUR (2025-12-31); an EU price, so no EU premium is added.\n" + ASSUMED
+    ) in render_memo(result)
+
+
+def test_the_users_own_rate_is_not(tmp_path: Path) -> None:
+    workload, rates = tmp_path / "w.json", tmp_path / "rate.yaml"
+    workload.write_text(json.dumps(BIG_STEADY), encoding="utf-8")
+    rates.write_text("exchange_rate:\n  usd_per_eur: 1.08\n", encoding="utf-8")
+    result = invoke("recommend", str(workload), "--overrides", str(rates))
+    assert result.exit_code == 0, result.output
+    assert "converted at 1.08 USD per EUR" in result.output
+    assert "The rate is gpu-advisor's assumption" not in result.output
+    as_json = invoke("recommend", str(workload), "--overrides", str(rates), "--format", "json")
+    assert '"exchange_rate_assumed": false' in as_json.output
