@@ -222,7 +222,7 @@ def test_the_option_kinds_name_the_fields_each_kind_of_option_has() -> None:
     # The fields a filter may combine are the attributes each kind of listing carries.
     knowledge = load_knowledge()
     offer = knowledge.offers.offers[0]
-    rental = option_attributes(offer, "EU", knowledge)
+    rental = option_attributes(offer, "EU", offer.regions, knowledge)
     serverless = serverless_listings(knowledge)[0].attributes
     api = api_listings(knowledge)[0].attributes
     assert set(rental) == set(serverless) == OPTION_KINDS["rental"]

@@ -146,8 +146,9 @@ def test_a_larger_models_price_beside_a_self_hosted_decision_is_called_a_stand_i
 
 def test_the_summary_says_where_the_recommended_api_processes_the_requests() -> None:
     """IONOS processes the requests of its AI Model Hub in the EU (knowledge/api_prices.yaml): the
-    summary says so beside the recommendation, where the API table's column alone said "EU"; where the
-    catalog does not know the place, the summary says to ask."""
+    summary says so beside the recommendation, with the country where the catalog knows it (Germany), where
+    the API table's column alone said "EU"; where the catalog does not know the place, the summary says to
+    ask."""
     hr = {
         "name": "hr-assistant",
         "model": {"name": "llama-3.3-70b", "precision": "fp8"},
@@ -160,10 +161,10 @@ def test_the_summary_says_where_the_recommended_api_processes_the_requests() -> 
     memo = render_memo(result)
     assert (
         "at the price of Llama 3.3 70B Instruct (IONOS AI Model Hub).\n"
-        "Its provider processes the requests in the EU.\n"
+        "Its provider processes the requests in the EU (DE).\n"
     ) in memo
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
-    assert "\nDer Anbieter dieser API verarbeitet die Anfragen in der EU.\n" in german
+    assert "\nDer Anbieter dieser API verarbeitet die Anfragen in der EU (DE).\n" in german
     public = render_memo(recommend(load_workload(str(EXAMPLES_DIR / "public-chat.yaml")), AS_OF))
     assert (
         "Where its provider processes the requests is not in the catalog: ask before sending it data."

@@ -60,6 +60,8 @@ def _listings_of(apis: tuple[ApiPrice, ...], /) -> tuple[ApiListing, ...]:
                 "provider": api.provider or "",
                 "enterprise_sla": api.enterprise_sla,
                 "withdrawn": api.withdrawn_on is not None,
+                # Where it processes requests, as one region: unknown, no country is kept.
+                "countries": (api.countries,),
             }
             found.append(ApiListing(api, batch, MappingProxyType(attributes)))
     return tuple(found)

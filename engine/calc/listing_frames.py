@@ -18,10 +18,14 @@ from gpu_advisor.engine.domain.knowledge.entries import Offer
 from gpu_advisor.engine.domain.results import PriceOrigin
 
 
-def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> dict[str, Any]:
-    """The attributes exclusion rules can name (``OptionField`` in the rule schema)."""
+def option_attributes(
+    offer: Offer, jurisdiction: str, regions: tuple[str, ...], knowledge: Knowledge
+) -> dict[str, Any]:
+    """The attributes exclusion rules can name (``OptionField`` in the rule schema) of ``offer`` in
+    ``regions`` (those of ``jurisdiction``)."""
     provider = knowledge.provider(offer.provider)
     gpu = knowledge.gpu(offer.gpu)
+    countries = {region.id: region.countries for region in provider.regions}
     return {
         "eu": jurisdiction == "EU",
         "jurisdiction": jurisdiction,
@@ -36,10 +40,14 @@ def option_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> 
         # A rented instance is GPUs: the team runs the serving stack on it.
         "managed": False,
         "superseded": offer.superseded_by is not None,
+        # Each region's countries: an allow-list keeps the option where one region lies wholly in it.
+        "countries": tuple(countries[region] for region in regions),
     }
 
 
-def listing_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) -> Mapping[str, Any]:
+def listing_attributes(
+    offer: Offer, jurisdiction: str, regions: tuple[str, ...], knowledge: Knowledge
+) -> Mapping[str, Any]:
     """``option_attributes``, read-only and one object for every listing with the same attributes, in this
     knowledge base or a copy with the same providers and GPUs (a scenario's, re-priced): the rules'
     exclusion tables are kept per set of these objects (``pipeline.constraints``)."""
@@ -53,13 +61,14 @@ def listing_attributes(offer: Offer, jurisdiction: str, knowledge: Knowledge) ->
         offer.commitment,
         offer.superseded_by,
         jurisdiction,
+        regions,
     )
     shared = _SHARED_ATTRIBUTES.get(key)
     if shared is None:
         if len(_SHARED_ATTRIBUTES) >= SHARED_ATTRIBUTES_KEPT:
             _SHARED_ATTRIBUTES.clear()
         # The parts are kept with the attributes, so their ids stay theirs while the entry exists.
-        attributes = MappingProxyType(option_attributes(offer, jurisdiction, knowledge))
+        attributes = MappingProxyType(option_attributes(offer, jurisdiction, regions, knowledge))
         shared = _SHARED_ATTRIBUTES[key] = (parts, attributes)
     return shared[1]
 
@@ -165,7 +174,7 @@ def _frames_of(offer: Offer, knowledge: Knowledge) -> tuple[ListingFrame, ...]:
             regions=regions,
             countries=knowledge.region_countries(offer.provider, regions),
             price_basis=regional_price(offer, jurisdiction, knowledge)[1],
-            attributes=listing_attributes(offer, jurisdiction, knowledge),
+            attributes=listing_attributes(offer, jurisdiction, regions, knowledge),
             source=source,
             linked=linked,
             price_origin=origin,

@@ -138,6 +138,7 @@ def _listings_of(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
                     "gpu": entry.gpu,
                     "managed": product.managed,
                     "superseded": False,
+                    "countries": (knowledge.region_countries(product.provider, (region.region,)),),
                 }
                 found.append(
                     ServerlessListing(

@@ -39,6 +39,7 @@ def option_values(knowledge: Knowledge) -> dict[str, frozenset[object]]:
         "superseded": YES_OR_NO,
         "withdrawn": YES_OR_NO,
         "housing": frozenset(s.housing for s in knowledge.own_hardware.servers),
+        "countries": frozenset(knowledge.country_codes()),
     }
 
 
@@ -54,9 +55,14 @@ def unknown_values(where: str, tests: Iterable[OptionTest], known: dict[str, fro
             # A filter's value is a boolean or a string (``OptionTest.equals``): a yes-or-no field's
             # set holds no string, a name field's no boolean.
             if value not in allowed:
-                choices = ", ".join(sorted(map(_said, allowed))) + _hint(value, allowed)
+                # Some 250 codes: the list would bury the problem.
+                choices = (
+                    "not an ISO 3166-1 code the catalog knows"
+                    if test.field == "countries"
+                    else "one of " + ", ".join(sorted(map(_said, allowed))) + _hint(value, allowed)
+                )
                 problems.append(
-                    f"{where}: {test.field} is never {_said(value)} (one of {choices}), so "
+                    f"{where}: {test.field} is never {_said(value)} ({choices}), so "
                     + (
                         "the options it was meant to admit are excluded"
                         if test.not_in is not None
@@ -76,9 +82,10 @@ def _hint(value: object, allowed: frozenset[object]) -> str:
     return f"; did you mean {near!r}?" if near else ""
 
 
-NAMED_FACTS = ("provider", "gpu", "pricing")
-"""Fact fields that hold a catalog name an option field holds too (a proposal's provider, GPU, pricing):
-a condition that compares one with a name checks the name as a filter's would be."""
+NAMED_FACTS = {"provider": "provider", "gpu": "gpu", "pricing": "pricing", "country": "countries"}
+"""Fact fields that hold a catalog name an option field holds too (a proposal's provider, GPU, pricing,
+country), with that option field: a condition that compares one with a name checks the name as a
+filter's would be."""
 
 
 def unknown_names(where: str, condition: Condition, known: dict[str, frozenset[object]]) -> list[str]:
@@ -89,7 +96,7 @@ def unknown_names(where: str, condition: Condition, known: dict[str, frozenset[o
     named = condition.values if condition.values is not None else (condition.value,)
     problems = []
     for value in named:
-        allowed = known[condition.fact]
+        allowed = known[NAMED_FACTS[condition.fact]]
         if isinstance(value, str) and value and value not in allowed:
             problems.append(
                 f"{where}: no {condition.fact} is named {value!r} in the catalog{_hint(value, allowed)}"

@@ -111,6 +111,11 @@ class ProposalFact(Fact):
     """The jurisdictions the proposal may run in (EU, US, UK, CH, unknown), '/'-separated; "" if none."""
     countries: str
     """The countries of the regions it may run in (ISO codes, ', '-separated); "" where not known."""
+    country_known: bool = False
+    """It runs in one country: its regions name that one and no other."""
+    country: Annotated[str, Guard("country_known")] = ""
+    """That country (ISO 3166 code), for an organization's rule that keeps data in some countries
+    (``{fact: country, op: not_in, values: [DE]}``); "" where it is not known."""
     jurisdiction_known: bool
     """The residency rules give every jurisdiction the proposal may run in the same answer."""
     jurisdiction_excluded: Annotated[bool, Guard("jurisdiction_known")]

@@ -10,7 +10,7 @@ checks every condition against the fact model it reads, so a typo in a rule file
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -38,9 +38,13 @@ OptionField = Literal[
     "managed",
     "superseded",
     "withdrawn",
+    "countries",
 ]
 """What an option filter can name: ``eu`` (its regions are in the EU), ``jurisdiction`` (EU, US, UK, CH or
-unknown), the pricing kind and how long it binds (``commitment``: none, months, years), the GPU's
+unknown), ``countries`` (the countries of its regions, ISO 3166 codes: ``not_in`` keeps an option one of
+whose regions lies wholly in the countries listed, ``equals`` keeps one with a region known to lie outside
+the country named; a region whose countries the catalog does not know counts as neither), the pricing
+kind and how long it binds (``commitment``: none, months, years), the GPU's
 interconnect and segment, the provider, its kind and SLA; ``managed`` (a rental's or serverless product's:
 the platform runs the serving stack, knowledge/serverless.yaml); ``superseded`` (a rental whose list
 price its provider's newer one replaces, ``superseded_by``); ``withdrawn`` (an API price of a model its
@@ -63,9 +67,12 @@ OPTION_KINDS: dict[str, frozenset[str]] = {
             "gpu",
             "managed",
             "superseded",
+            "countries",
         )
     ),
-    "api": frozenset(("eu", "jurisdiction", "pricing", "provider", "enterprise_sla", "withdrawn")),
+    "api": frozenset(
+        ("eu", "jurisdiction", "pricing", "provider", "enterprise_sla", "withdrawn", "countries")
+    ),
     "own_server": frozenset(("housing",)),
 }
 """The fields each kind of option has (a rental or serverless product, a managed API's price, an own
@@ -152,12 +159,25 @@ class OptionTest(Strict):
     def _one_test(self) -> OptionTest:
         if (self.equals is None) == (self.not_in is None):
             raise ValueError("an option filter gives exactly one of equals or not_in")
+        if self.field == "countries" and self.equals is not None and not isinstance(self.equals, str):
+            raise ValueError("countries is tested against a country code (equals: DE) or a list (not_in)")
         return self
 
     def matches(self, value: object) -> bool:
+        if self.field == "countries":
+            return not any(map(self._region_kept, cast(tuple[tuple[str, ...], ...], value)))
         if self.not_in is not None:
             return value not in self.not_in
         return value == self.equals
+
+    def _region_kept(self, countries: tuple[str, ...]) -> bool:
+        """A region (its countries) that keeps its option: wholly within the allow-list, or known to lie
+        outside the country excluded; a region of unknown countries keeps none."""
+        if not countries:
+            return False
+        if self.not_in is not None:
+            return all(country in self.not_in for country in countries)
+        return self.equals not in countries
 
 
 class OptionFilter(OptionTest):

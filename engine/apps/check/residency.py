@@ -34,6 +34,8 @@ def residency_facts(place: Location, evaluation: Evaluation, lang: str = "en") -
     facts = {
         "jurisdiction": "/".join(jurisdictions),
         "countries": ", ".join(place.countries),
+        "country_known": len(place.countries) == 1,
+        "country": place.countries[0] if len(place.countries) == 1 else "",
         "jurisdiction_known": known,
         "jurisdiction_excluded": known and bool(rule_ids),
     }
