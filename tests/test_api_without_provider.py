@@ -33,14 +33,15 @@ def test_a_class_price_with_no_provider_says_so() -> None:
     memo = render_memo(result)
     summary = memo.split("## Summary")[1].split("## Why")[0]
     assert (
-        "The price names no provider: it is a published figure for any host of that model. Ask a provider "
-        "that hosts it for its price, and where it processes the requests, before deciding." in summary
+        "The price names no provider: it is a published class price for hosted models of its size. Ask a "
+        "provider that hosts the model you would use for its price, and where it processes the requests, "
+        "before deciding." in summary
     )
     assert "Where its provider processes the requests" not in summary
     stale = next(f for f in result.findings if f.rule_id == "KNB007")
     assert stale.message.endswith(
         "Per-token prices of hosted models move within months; the price names no provider, so ask one that "
-        "hosts the model for its current price before deciding for or against the API."
+        "hosts the model you would use for its current price before deciding for or against the API."
     )
 
 

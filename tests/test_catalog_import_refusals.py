@@ -287,10 +287,10 @@ def test_a_regions_countries_lie_in_its_jurisdiction(
     )
 
 
-@pytest.mark.parametrize("country", ["GP", "GF", "MQ", "YT", "RE", "MF"])
-def test_frances_outermost_regions_are_in_the_eu(tmp_path: Path, country: str) -> None:
-    """Reunion and the other outermost regions have ISO codes of their own and are EU territory (TFEU
-    Art. 355(1)): a "US" region there is refused as a US region in Ireland is."""
+@pytest.mark.parametrize("country", ["GP", "GF", "MQ", "YT", "RE", "MF", "AX"])
+def test_eu_territories_with_codes_of_their_own_are_in_the_eu(tmp_path: Path, country: str) -> None:
+    """Reunion and the other outermost regions, and the Aland Islands, have ISO codes of their own and
+    are EU territory (TFEU Art. 355): a "US" region there is refused as a US region in Ireland is."""
     assert load_knowledge().data_protection_region(country) == "eu"
     source = {"url": "https://example.com/regions", "title": "a provider's region list"}
     region = {"provider": "lambda", "id": "x", "name": "X", "jurisdiction": "US", "source": source}

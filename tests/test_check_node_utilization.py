@@ -39,3 +39,27 @@ def test_the_check_and_the_memo_count_the_same_node_utilization() -> None:
     assert busy_under_half.message.startswith(
         "The server's 8 cards would emit tokens in only 8 % of their calendar hours, under 50 %"
     )
+
+
+def test_a_third_server_for_a_load_two_hold_is_said_idle() -> None:
+    """The 14 H100 the recommendation needs fit two 8-card servers; a third is bought whole and stands idle
+    (TCO027), though the 24 cards are busy 58 % of their calendar hours, above the rent line TCO010 reads."""
+    workload = {
+        "name": "big-steady-service",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 3_000_000,
+        "avg_input_tokens": 500,
+        "avg_output_tokens": 200,
+        "model_stable": True,
+        "volume_growing": True,
+        "company_country": "DE",
+    }
+    proposal = {"name": "three", "deployment": "own_hardware", "server": "hgx-h100-8", "servers": 3}
+    document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
+    results = {item.rule_id: item for item in check_document(document, "p.yaml", 1, EVALUATED_ON).results}
+    assert results["TCO010"].status == "pass"
+    assert results["TCO027"].status == "warn"
+    assert results["TCO027"].message == (
+        "The workload needs 14 cards, which 2 servers of 8 hold; the proposal buys 3, so 1 stands idle and "
+        "is paid for all the same."
+    )

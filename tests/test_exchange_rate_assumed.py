@@ -10,6 +10,7 @@ from helpers import invoke, run
 from test_serverless_set_aside_gpu_time import BIG_STEADY
 
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
 
 ASSUMED = (
@@ -38,3 +39,12 @@ def test_the_users_own_rate_is_not(tmp_path: Path) -> None:
     assert "The rate is gpu-advisor's assumption" not in result.output
     as_json = invoke("recommend", str(workload), "--overrides", str(rates), "--format", "json")
     assert '"exchange_rate_assumed": false' in as_json.output
+
+
+def test_a_memo_in_eur_says_it_too() -> None:
+    """In EUR every figure is converted at the rate: the line under the title says it is assumed."""
+    result = run(BIG_STEADY)
+    memo = render_memo(result, Format("en", "EUR", result.exchange_rate_usd_per_eur))
+    assert (
+        "Amounts are shown in EUR, converted from USD at 1.16 USD per EUR (2025-12-31).\n" + ASSUMED + "\n"
+    ) in memo

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from helpers import run
 from test_office_machines_lead import CONTRACTS
+from test_serverless_set_aside_gpu_time import BIG_STEADY
 from test_stale_price_flip import QWEN
 
 from gpu_advisor.engine.domain.results import OtherRoute, Recommendation
@@ -36,10 +37,10 @@ def test_an_office_purchase_stands_beside_serverless_and_the_best_rental_not_the
     assert routes(result) == [("serverless", "RunPod Serverless", 469), ("dedicated_cloud", "l40s", 572)]
     rental = result.other_routes[1]
     assert (rental.provider, rental.gpu, rental.count) == ("ovhcloud", "l40s", 2)
-    # The best rental is not chosen: the next best offer is the one after it.
-    best, after = result.best_option, result.next_best_option
-    assert best is not None and after is not None and not best.chosen
-    assert (after.provider, after.offer, round(after.usd_per_month)) == ("scaleway", "l40s-48g", 600)
+    # No rental is decided: the best one is the rental route, and no next best is named.
+    best = result.best_option
+    assert best is not None and not best.chosen and (best.provider, best.offer) == ("ovhcloud", "l40s")
+    assert result.next_best_option is None
 
 
 def test_data_that_must_stay_in_the_building_leaves_no_other_route() -> None:
@@ -77,3 +78,16 @@ def test_routes_the_rules_rule_out_are_left_out() -> None:
         gpu="h100-sxm",
         count=8,
     )
+
+
+def test_a_serverless_decision_stands_beside_the_best_rental_and_the_own_servers() -> None:
+    """A variable load of a million requests on own weights: Modal decided ($12,182); the best rental
+    ($17,462) and two owned HGX H100 ($22,015) stand; the API is ruled out (DEP005)."""
+    result = run({**BIG_STEADY, "requests_per_day": 1_000_000, "load_pattern": "variable"})
+    assert (result.decision.deployment, round(result.decision.usd_per_month)) == ("serverless", 12182)
+    assert result.resolution.ruled_out == {"api": ("DEP005",)}
+    assert routes(result) == [
+        ("dedicated_cloud", "community", 17462),
+        ("own_hardware", "HGX H100 8-GPU", 22015),
+    ]
+    assert result.next_best_option is None

@@ -322,8 +322,9 @@ def edit(directory: Path, name: str, change: Callable[[dict[str, Any]], None]) -
 
 def test_the_eea_is_the_eu_with_iceland_liechtenstein_and_norway() -> None:
     (eu,) = [entry for entry in load_knowledge().data_protection.regions if entry.region == "eu"]
-    # The 27 member states, France's six outermost regions with codes of their own, and the EEA three.
-    assert len(eu.countries) == 27 + 6 + 3
+    # The 27 member states, the seven EU territories with codes of their own (France's six outermost
+    # regions, Finland's Aland Islands), and the EEA three.
+    assert len(eu.countries) == 27 + 7 + 3
     assert {"IS", "LI", "NO"} <= set(eu.countries)
     assert not {"CH", "GB", "UK"} & set(eu.countries)
 

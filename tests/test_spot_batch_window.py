@@ -5,6 +5,7 @@ window's own count is, and the memo says how long a run then takes."""
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from typing import Any
 
 from helpers import EXAMPLES_DIR, run
@@ -90,7 +91,10 @@ def test_check_counts_the_rework_in_a_spot_proposals_run() -> None:
     """The day's work is 14.69 windows of one replica (29.38 replica-hours of the 2-hour window). On 16
     cards a run takes 1.84 h, with 5 % redone 1.93 h: within the window, but 17 cards keep it with the
     error band taken off (SIZ009). On 15 cards 1.96 h, with the rework 2.06 h: over it (SIZ019)."""
-    assert (round(14.689 * 2 / 16 * 1.05, 2), round(14.689 * 2 / 15 * 1.05, 2)) == (1.93, 2.06)
+    best = run(NIGHT).best_option
+    assert best is not None
+    work = best.capacity_utilization_at_peak * best.replicas * 2  # replica-hours a run
+    assert (round(work, 2), round(work / 16 * 1.05, 2), round(work / 15 * 1.05, 2)) == (29.38, 1.93, 2.06)
     sixteen = check_spot(16)
     assert sixteen["SIZ019"].status == "pass"
     assert sixteen["SIZ009"].status == "warn"
@@ -106,3 +110,53 @@ def test_check_counts_the_rework_in_a_spot_proposals_run() -> None:
         in (fifteen["SIZ019"].message)
     )
     assert check_spot(17)["SIZ009"].status == "pass"
+
+
+def test_min_replicas_that_already_hold_the_rework_add_none() -> None:
+    """124,000 requests on a 2-hour window need one replica; min_replicas makes it two, which run 0.91 h,
+    0.96 h with the rework (48 %, 51 % with the error band): no third replica."""
+    result = run({**NIGHT, "requests_per_day": 124_000, "min_replicas": 2})
+    best = result.best_option
+    assert best is not None and best.pricing == "spot"
+    assert (best.replicas, best.rework_replicas) == (2, 0)
+    assert round(best.capacity_utilization_at_peak * 1.05, 2) == 0.48
+
+
+SPOT_AT_HYPERSCALERS = """\
+schema_version: 1
+family: ORG
+rules:
+  - id: ORG101
+    name: aws-azure-spot-only
+    topic: provider
+    severity: warning
+    fact: workload
+    when: []
+    then:
+      exclude_options:
+        - {field: provider, not_in: [aws, azure]}
+        - {field: pricing, not_in: [spot]}
+    title: "Spot at AWS and Azure only"
+    message: "Spot at AWS and Azure only."
+    rationale: "A test's policy."
+    source: {document: cloud-gpu-costs-2026, section: "Das Wichtigste in Kürze"}
+"""
+
+
+def test_whole_instances_beyond_the_rework_are_said_apart(tmp_path: Path) -> None:
+    """2.8 million requests on 8-GPU spot instances: the window needs 16 replicas, 17 with the rework, and
+    the 17th takes a third instance: 24 cards run."""
+    (tmp_path / "spot.yaml").write_text(SPOT_AT_HYPERSCALERS, encoding="utf-8")
+    result = api.recommend({**NIGHT, "requests_per_day": 2_800_000}, EVALUATED_ON, policy_dir=tmp_path)
+    best = result.best_option
+    assert best is not None and (best.provider, best.pricing) == ("azure", "spot")
+    row = next(g for g in result.sizing.gpus if g.gpu == best.gpu)
+    assert (row.replicas, best.rework_replicas, best.replicas, best.gpus_rented) == (16, 1, 24, 24)
+    memo = " ".join(render_memo(result).split())
+    assert (
+        "one replica more than the 16 the window needs without it keeps the window with that work"
+    ) in memo
+    assert (
+        "The window needs 17 replicas with the rework (the sizing table's 16 and those for the rework); "
+        "azure nd-h100-v5-spot bills whole instances, 24 cards here"
+    ) in memo

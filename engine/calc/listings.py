@@ -140,9 +140,10 @@ def with_rework_replicas(plan: ReplicaPlan, overhead: float) -> ReplicaPlan:
     the estimate's error band taken off, as the plan's own count is)."""
     if not overhead:
         return plan
-    working = max(plan.replicas_for_peak, math.ceil(plan.window_replicas * (1 + overhead) - 1e-9))
-    added = working - plan.replicas_for_peak
-    if not added:
+    # As ``replicas._planned`` counts them: the window's replicas, the spares, at least min_replicas.
+    working = math.ceil(plan.window_replicas * (1 + overhead) - 1e-9)
+    added = max(working + plan.spares_asked, plan.min_replicas) - plan.replicas
+    if added <= 0:
         return plan
     return batch_on_instances(plan, plan.replicas + added)._replace(rework_replicas=added)
 

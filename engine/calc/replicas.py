@@ -98,6 +98,10 @@ class ReplicaPlan(NamedTuple):
     rework_replicas: int = 0
     """A batch on a spot offer: the replicas added so that a run with the work redone after interruptions
     still keeps the window (``listings.price_plan``); 0 elsewhere."""
+    spares_asked: int = 0
+    min_replicas: int = 1
+    """The sizing policy's spares and fewest replicas (``Sizing``): a count worked out again from
+    ``window_replicas`` adds them as the plan's own count did."""
 
 
 def _window_replicas(rps: float, load: Load, sizing: Sizing) -> float:
@@ -137,7 +141,13 @@ def without_spares(plan: ReplicaPlan) -> ReplicaPlan:
     """The plan with only the replicas the peak (or the batch's window) needs: what its spares cost is
     its bill less this one's."""
     replicas = plan.replicas - plan.spare_replicas
-    return plan._replace(replicas=replicas, spare_replicas=0, gpus=replicas * plan.cards_per_replica)
+    return plan._replace(
+        replicas=replicas,
+        spare_replicas=0,
+        gpus=replicas * plan.cards_per_replica,
+        spares_asked=0,
+        min_replicas=1,
+    )
 
 
 def plan_replicas(
@@ -258,6 +268,8 @@ def _planned(
         spread=sizing.spread,
         rate_kv_holds=held,
         window_replicas=_window_replicas(rps, load, sizing) if load.served_in_paid_hours else 0.0,
+        spares_asked=sizing.spare_replicas,
+        min_replicas=sizing.min_replicas,
     )
 
 

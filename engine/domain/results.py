@@ -383,7 +383,8 @@ class Recommendation(ResultModel):
     """The GPUs the catalog prices an own server of (``own_hardware.yaml``): owning another GPU is not
     compared."""
     next_best_option: Option | None = None
-    """The next best dedicated offer after the best one: another offer, not the best one in another
-    region at the same price; None where no other offer stands."""
+    """Where a rental is decided (the best option chosen): the next best dedicated offer no rule excluded,
+    another offer, not the best one in another region at the same price; None elsewhere, or where no
+    other offer stands."""
     other_routes: tuple[OtherRoute, ...] = ()
     """The routes not decided that no rule rules out, cheapest first (``OtherRoute``)."""

@@ -50,8 +50,10 @@ def other_routes(
     if best is not None and best.chosen:
         # The decided route is the best rental: the rental beside it is the next best offer.
         rental = next_best
-    elif best is not None and not best.excluded_by and taken != "dedicated_cloud":
-        rental = best if "dedicated_cloud" not in ruled_out else None
+    elif best is not None and taken != "dedicated_cloud" and "dedicated_cloud" not in ruled_out:
+        # The best rental and the best serverless option are the cheapest no rule excluded: a route the
+        # rules rule out is the only way they do not stand.
+        rental = best
     if rental is not None:
         routes.append(
             OtherRoute(
@@ -73,7 +75,6 @@ def other_routes(
         taken != "serverless"
         and serverless is not None
         and serverless.serverless is not None
-        and not serverless.excluded_by
         and "serverless" not in ruled_out
     ):
         routes.append(

@@ -187,7 +187,8 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
     findings = findings_for(e.firings, e.rulebook, knowledge, fmt, e.details, exclusion_routes(e))
     # The GPU findings are the ones with a subject; rendering them twice would only cost time.
     gpu_findings = tuple(f for f in findings if f.subject is not None)
-    next_best = next_best_option(options, best)
+    # Beside a decided rental only: elsewhere the best rental is the one other_routes weighs.
+    next_best = next_best_option(options, best) if best is not None and best.chosen else None
     return Recommendation(
         evaluated_on=e.evaluated_on,
         workload=e.workload,

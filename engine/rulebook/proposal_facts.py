@@ -170,6 +170,8 @@ class ProposalFact(Fact):
     """The proposal's monthly cost over the recommendation's, minus 1 (0.56: 56 % more)."""
     servers: int
     server_gpus: int
+    servers_needed: int = 0
+    """The fewest of the proposed servers that hold the cards the workload needs (0 without a server)."""
     node_utilization: float
     node_has_idle_gpus: bool
     rental_to_beat_billing: Literal["hourly", "committed", "none"]

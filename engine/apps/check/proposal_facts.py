@@ -114,14 +114,15 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> d
     offer = hardware.offer
     linked = offer_linked_sizes(offer) if offer is not None else ()
     memory_cards = (fit.gpus_for_light_load or fit.gpus_with_kv_reserve or 0) if fit else 0
+    # A batch on a spot offer redoes work after interruptions: its run takes that much longer, and the
+    # cards that keep the window with it are those ``recommend`` prices the offer with. A serverless
+    # product starts the instances the window needs: its run is not worked out on the proposed cards.
+    spot = 0.0 if scales_out else spot_rework_share(offer, per_replica, evaluation)
     # A serverless product starts the instances the peak needs, and another for one that fails: the
     # proposed cards, one instance's, need hold only a replica.
     if scales_out:
         needed = for_peak = memory_cards
     else:
-        # A batch on a spot offer redoes work after interruptions: its run takes that much longer, and
-        # the cards that keep the window with it are those ``recommend`` prices the offer with.
-        spot = spot_rework_share(offer, per_replica, evaluation)
         if plan is not None and spot:
             plan = with_rework_replicas(plan, spot)
         needed, for_peak = (plan.gpus, plan.gpus_for_peak) if plan else (0, 0)
@@ -150,7 +151,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> d
             None if scales_out else gpus,
             per_replica,
             evaluation,
-            0.0 if scales_out else spot_rework_share(offer, per_replica, evaluation),
+            spot,
         ),
     }
 
@@ -206,6 +207,7 @@ def node_facts(
         return {
             "servers": servers,
             "server_gpus": 0,
+            "servers_needed": 0,
             "node_utilization": 0.0,
             "node_has_idle_gpus": False,
             "server_housing_excluded": False,
@@ -218,6 +220,7 @@ def node_facts(
     return {
         "servers": servers,
         "server_gpus": server.gpus_per_server,
+        "servers_needed": math.ceil(needed / server.gpus_per_server),
         "node_utilization": float(
             node_busy_share(needed, utilization, resolved.hours_per_month, cards, server)
         ),
