@@ -157,7 +157,33 @@ def test_a_german_message_naming_an_unknown_field_is_refused_at_load(tmp_path: P
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     result = invoke("check", PROPOSAL, "--lang", "de", "--policy", str(directory))
     assert result.exit_code == 2
-    assert "rule ORG002: translations.de.message: 'regoin' is not a field of proposal facts" in result.output
+    # Said in the language asked for, as every validation error is.
+    assert result.output == (
+        f"Fehler: --policy {directory}: ungültige Organisationsrichtlinie\n"
+        "Regel ORG002: Feld translations.de.message: 'regoin' ist kein Feld der proposal-Fakten\n"
+    )
+    english = invoke("check", PROPOSAL, "--policy", str(directory))
+    assert (
+        "rule ORG002: field translations.de.message: 'regoin' is not a field of proposal facts"
+        in english.output
+    )
+
+
+def test_a_policy_file_that_is_no_rule_file_is_refused_in_german(tmp_path: Path) -> None:
+    directory = tmp_path / "policy"
+    directory.mkdir()
+    (directory / "bad.yaml").write_text("schema_version: 1\nfamily: ORG\nrules:\n  - id: ORG1\n", "utf-8")
+    result = invoke("check", PROPOSAL, "--lang", "de", "--policy", str(directory))
+    assert result.exit_code == 2
+    assert result.output.startswith(
+        f"Fehler: --policy {directory}: ungültige Organisationsrichtlinie\n"
+        f"{directory / 'bad.yaml'}: ungültige Regeldatei\n"
+    )
+    assert (
+        "  rules.0.id: Der Text muss dem Muster '^[A-Z]{3}[0-9]{3}$' entsprechen (angegeben: 'ORG1')\n"
+        in (result.output)
+    )
+    assert "  rules.0.topic: Pflichtfeld fehlt\n" in result.output
 
 
 # --- German and English phrases -------------------------------------------------------------------------

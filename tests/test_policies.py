@@ -149,8 +149,8 @@ def test_check_applies_organization_checks(tmp_path: Path) -> None:
         # A number as a literal: 0 was read as false, 1 refused on a number field as "got True".
         (
             lambda rules: rules[0]["when"].append({"fact": "personal_data", "value": 0}),
-            "value: Value error, 0 is a number; a rule compares numbers with a named "
-            "threshold (threshold: KEY, from the thresholds data), and value takes true, false or a name",
+            "value: 0 is a number; a rule compares numbers with a named threshold (threshold: KEY, from the "
+            "thresholds data), and value takes true, false or a name (got 0)",
         ),
         # A message is checked at load, not when the rule first fires in a recommendation.
         (
@@ -200,8 +200,8 @@ def test_a_policy_file_that_is_no_mapping_is_said_without_an_empty_field(tmp_pat
     result = invoke("rules", "--policy", str(tmp_path))
     assert result.exit_code == 2
     assert result.output.endswith(
-        f"{tmp_path / 'x.yaml'}: invalid rule file\n  Input should be a valid dictionary or instance of "
-        "RuleFile\n"
+        f"invalid organization policy\n{tmp_path / 'x.yaml'}: invalid rule file\n  Input should be a valid "
+        "dictionary or instance of the model (got ['a'])\n"
     )
 
 

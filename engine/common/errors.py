@@ -40,7 +40,13 @@ class InputError(AdvisorError):
 
 
 class KnowledgeError(AdvisorError):
-    """A knowledge or rule file is missing, malformed or inconsistent: names the file, entry and field."""
+    """A knowledge or rule file is missing, malformed or inconsistent: names the file, entry and field.
+    Built from ``Words`` (an organization's policy), it keeps them as ``words`` to be said in the
+    reader's language; ``str(error)`` is the English text."""
+
+    def __init__(self, message: str | Words) -> None:
+        super().__init__(str(message))
+        self.words = message if isinstance(message, Words) else None
 
 
 class EngineError(AdvisorError):

@@ -9,6 +9,7 @@ import typing
 from collections.abc import Iterable
 
 from gpu_advisor.engine.common.errors import close_match
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.choices import BATCH_API, JURISDICTIONS, Interconnect, PricingKind
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import CommitmentTerm
@@ -43,7 +44,7 @@ def option_values(knowledge: Knowledge) -> dict[str, frozenset[object]]:
     }
 
 
-def unknown_values(where: str, tests: Iterable[OptionTest], known: dict[str, frozenset[object]]) -> list[str]:
+def unknown_values(tests: Iterable[OptionTest], known: dict[str, frozenset[object]]) -> list[Words]:
     """A problem for every value a test names that its field never takes."""
     problems = []
     for test in tests:
@@ -54,21 +55,30 @@ def unknown_values(where: str, tests: Iterable[OptionTest], known: dict[str, fro
         for value in named:
             # A filter's value is a boolean or a string (``OptionTest.equals``): a yes-or-no field's
             # set holds no string, a name field's no boolean.
-            if value not in allowed:
-                # Some 250 codes: the list would bury the problem.
-                choices = (
-                    "not an ISO 3166-1 code the catalog knows"
-                    if test.field == "countries"
-                    else "one of " + ", ".join(sorted(map(_said, allowed))) + _hint(value, allowed)
+            if value in allowed:
+                continue
+            # Some 250 country codes: the list would bury the problem.
+            choices = (
+                Words("not an ISO 3166-1 code the catalog knows")
+                if test.field == "countries"
+                else Words.joined(
+                    "%(one_of)s%(hint)s",
+                    one_of=Words("one of %(names)s", names=", ".join(sorted(map(_said, allowed)))),
+                    hint=_hint(value, allowed),
                 )
-                problems.append(
-                    f"{where}: {test.field} is never {_said(value)} ({choices}), so "
-                    + (
-                        "the options it was meant to admit are excluded"
-                        if test.not_in is not None
-                        else "this test matches no option"
-                    )
+            )
+            said: dict[str, object] = {"field": test.field, "value": _said(value), "choices": choices}
+            problems.append(
+                Words(
+                    "%(field)s is never %(value)s (%(choices)s), so the options it was meant to admit are "
+                    "excluded",
+                    **said,
                 )
+                if test.not_in is not None
+                else Words(
+                    "%(field)s is never %(value)s (%(choices)s), so this test matches no option", **said
+                )
+            )
     return problems
 
 
@@ -76,10 +86,10 @@ def _said(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else repr(value)
 
 
-def _hint(value: object, allowed: frozenset[object]) -> str:
+def _hint(value: object, allowed: frozenset[object]) -> Words | str:
     """'; did you mean ...?' with the nearest allowed name to a misspelt one; "" where none is near."""
     near = close_match(value, map(str, allowed)) if isinstance(value, str) else None
-    return f"; did you mean {near!r}?" if near else ""
+    return Words("; did you mean %(name)s?", name=repr(near)) if near else ""
 
 
 NAMED_FACTS = {"provider": "provider", "gpu": "gpu", "pricing": "pricing", "country": "countries"}
@@ -88,7 +98,7 @@ country), with that option field: a condition that compares one with a name chec
 filter's would be."""
 
 
-def unknown_names(where: str, condition: Condition, known: dict[str, frozenset[object]]) -> list[str]:
+def unknown_names(condition: Condition, known: dict[str, frozenset[object]]) -> list[Words]:
     """A problem for every name a condition on a ``NAMED_FACTS`` field compares with that the catalog
     never has ("" stands for "not known" in a fact, and may be compared with)."""
     if condition.fact not in NAMED_FACTS:
@@ -99,6 +109,14 @@ def unknown_names(where: str, condition: Condition, known: dict[str, frozenset[o
         allowed = known[NAMED_FACTS[condition.fact]]
         if isinstance(value, str) and value and value not in allowed:
             problems.append(
-                f"{where}: no {condition.fact} is named {value!r} in the catalog{_hint(value, allowed)}"
+                Words.joined(
+                    "%(problem)s%(hint)s",
+                    problem=Words(
+                        "no %(fact)s is named %(value)s in the catalog",
+                        fact=condition.fact,
+                        value=repr(value),
+                    ),
+                    hint=_hint(value, allowed),
+                )
             )
     return problems
