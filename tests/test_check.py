@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from helpers import LAMBDA_UK, TESTS_DIR, case_knowledge, merged
+from helpers import EXAMPLES_DIR, LAMBDA_UK, TESTS_DIR, case_knowledge, merged
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.check.run import check_document
@@ -42,6 +42,8 @@ def test_check_case(case: dict[str, Any]) -> None:
         dt.date(2026, 11, 30),
         knowledge=case_knowledge(case),
         scenarios=case.get("scenarios"),
+        # ``policy``: a directory of examples/ whose organization rules the case runs with.
+        policy_dir=str(EXAMPLES_DIR / case["policy"]) if "policy" in case else None,
     )
     statuses = {item.rule_id: item.status for item in result.results}
     for rule_id, expected in case["results"].items():

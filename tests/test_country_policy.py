@@ -194,3 +194,40 @@ def test_a_proposal_rule_naming_a_country_the_catalog_does_not_know_is_refused(t
     with pytest.raises(InputError) as error:
         api.recommend(DOCS, EVALUATED_ON, policy_dir=tmp_path)
     assert "rule ORG011: field when.0: no country is named 'GER' in the catalog" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("provider", "offer", "gpu", "region", "status"),
+    [
+        ("scaleway", "h100-sxm-4-80g", "h100-sxm", "fr-par-2", "fail"),
+        ("azure", "nc-h100-v5", "h100-nvl", "germanywestcentral", "pass"),
+        # Paris or Warsaw: neither lies in Germany, so "EU" is excluded either way.
+        ("scaleway", "h100-80g", "h100-pcie", "EU", "fail"),
+    ],
+)
+def test_a_proposal_of_an_offer_the_policy_excludes_fails_without_a_proposal_rule(
+    tmp_path: Path, provider: str, offer: str, gpu: str, region: str, status: str
+) -> None:
+    """A policy that only excludes options (no proposal rule of its own): DEP049 holds a proposed rental to
+    it as the recommendation's options are held."""
+    exclusion_only = (POLICY % "not_in: [DE]").split("  - id: ORG011")[0]
+    (tmp_path / "germany.yaml").write_text(exclusion_only, encoding="utf-8")
+    proposal = {
+        "name": "p",
+        "deployment": "dedicated_cloud",
+        "provider": provider,
+        "offer": offer,
+        "gpu": gpu,
+        "gpus": 2,
+        "pricing": "on_demand",
+        "region": region,
+    }
+    document = ProposalDocument.model_validate({"workload": DOCS, "proposal": proposal})
+    result = check_document(document, "p.yaml", 1, EVALUATED_ON, policy_dir=str(tmp_path))
+    found = {item.rule_id: item for item in result.results}
+    assert found["DEP049"].status == status
+    if status == "fail":
+        assert found["DEP049"].message == (
+            f"{provider} {offer} in {region} is excluded for this workload by the company's own rules, as in "
+            "the recommendation's options: ORG010 (Company policy: personal data stays in Germany)."
+        )

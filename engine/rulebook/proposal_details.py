@@ -94,6 +94,8 @@ class ProposalDetails(Details):
     (eu-datacenters, h200)'; several '; '-separated), and the rules that exclude them, each with its
     title."""
     serverless_excluded_by: str = ""
+    rental_policy_excluded_by: str = ""
+    """The organization rules that exclude the proposed rental, each with its title."""
     planned_cards_per_replica: int = 0
     planned_kv_held_requests_per_second: float = 0.0
     """The cards of a replica as the recommendation plans it on the proposed GPU (0: no plan), for SIZ026,

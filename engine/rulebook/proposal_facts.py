@@ -154,6 +154,9 @@ class ProposalFact(Fact):
     price (True where the proposal names no count)."""
     serverless_larger_instances_unpriced: Annotated[bool, Guard("serverless_product_known")] = False
     """The product sells larger instances than the catalog prices (``larger_instances_unpriced``)."""
+    rental_policy_excluded: bool = False
+    """The organization rules that fired for the workload exclude the proposed catalog offer wherever the
+    proposal may run (``check.proposal_policy``), as they exclude it from the recommendation's options."""
     serverless_excluded: Annotated[bool, Guard("serverless_product_known")] = False
     """The rules that fired for the workload exclude every option of the product the recommendation
     weighed (its GPUs that suit the model and hold a replica, on the proposed GPU and in the proposed

@@ -11,6 +11,7 @@ from gpu_advisor.engine.apps.check.proposal_api import api_facts
 from gpu_advisor.engine.apps.check.proposal_batch import batch_facts
 from gpu_advisor.engine.apps.check.proposal_cost import gpu_fit, names_peak, proposal_cost, replica_cards
 from gpu_advisor.engine.apps.check.proposal_latency import latency_facts
+from gpu_advisor.engine.apps.check.proposal_policy import rental_policy_facts
 from gpu_advisor.engine.apps.check.proposal_serverless import (
     instance_sizes_named,
     named_serverless_products,
@@ -265,6 +266,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     pricing = proposal.pricing or (hardware.offer.pricing if hardware.offer else None)
     api = api_facts(proposal, evaluation, lang)
     serverless = serverless_option_facts(proposal, evaluation, lang)
+    policy = rental_policy_facts(proposal, hardware.offer, evaluation, lang)
     location = proposal_place(proposal, hardware.offer, knowledge, api.api)
     place = place_facts(proposal, hardware, location, evaluation)
     where, residency_rules = residency_facts(location, evaluation, lang)
@@ -309,6 +311,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         **node_facts(proposal, hardware, evaluation, gpu["gpus_needed"]),
         **api.facts,
         **serverless.facts,
+        **policy.facts,
         rental_to_beat_billing=rental_to_beat_billing(evaluation),
         rental_priced=cheapest is not None,
         cheapest_rental_usd_per_month=float(cheapest or 0.0),
@@ -354,6 +357,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         serverless_instance_sizes=instance_sizes_named(proposal, hardware.gpu, knowledge, lang),
         **api.details,
         **serverless.details,
+        **policy.details,
     )
     return ProposalFacts(fact, details, cost.peak, jurisdiction, location, api.api, cost.serverless)
 
