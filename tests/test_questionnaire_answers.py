@@ -419,3 +419,28 @@ def test_the_answers_own_standard_input() -> None:
         2,
         "error: --from: standard input carries the answers; name a workload file\n",
     )
+
+
+def test_an_answer_taken_with_enter_follows_its_default_when_the_review_changes_what_it_depends_on(
+    tmp_path: Path,
+) -> None:
+    """Enter took "users wait for the answers" (yes, for a steady service); the review makes the load a
+    batch, whose default is no: the file leaves the answer out, as a batch's default, instead of stating
+    a yes nobody typed."""
+    lines = ["rev", "1", "", "", "500000", *[""] * 17, "9", "batch", ""]
+    result = run_ask(tmp_path, lines)
+    assert result.exit_code == 0, result.output
+    assert "  9. How does the load behave? steady" in result.output.split("Your answers:")[1]
+    saved = yaml.safe_load(result.files["rev.yaml"])  # type: ignore[attr-defined]
+    assert saved["load_pattern"] == "batch"
+    assert "latency_sensitive" not in saved
+
+
+def test_the_other_way_round_a_batch_made_a_service_waits_for_its_answers(tmp_path: Path) -> None:
+    # Enter for prompt, answer and context lengths; a batch, done within 8 hours.
+    lines = ["rev", "1", "", "", "500000", *[""] * 3, "batch", "8", *[""] * 14, "9", "steady", ""]
+    result = run_ask(tmp_path, lines)
+    assert result.exit_code == 0, result.output
+    saved = yaml.safe_load(result.files["rev.yaml"])  # type: ignore[attr-defined]
+    assert saved["load_pattern"] == "steady"
+    assert "latency_sensitive" not in saved

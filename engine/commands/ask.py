@@ -148,7 +148,7 @@ def complete(
 ) -> None:
     """Ask what is unanswered and applies, forget what no longer applies, and ask again a context window
     an earlier answer has outgrown; ``answers`` ends in the questions' order."""
-    from gpu_advisor.engine.apps.questionnaire import applies, load_questions, required_sum
+    from gpu_advisor.engine.apps.questionnaire import applies, default_for, load_questions, required_sum
 
     asked = 0
     for question in load_questions():
@@ -158,6 +158,10 @@ def complete(
         asked += 1
         value = answers.get(question.field)
         outgrown = isinstance(value, int) and value < required_sum(question, answers)
+        if question.field in defaulted and question.field in answers and not outgrown:
+            # Taken with Enter, it follows its default, which an answer changed in the review may move (a
+            # batch is not latency-sensitive by default, a service is). One an answer outgrows is asked.
+            answers[question.field] = default_for(question, answers, {}, knowledge)
         if question.field not in answers or outgrown:
             answers[question.field] = ask_one(question, asked, knowledge, fmt, answers, prefill, defaulted)
         answers[question.field] = answers.pop(question.field)  # to the end: the questions' order
