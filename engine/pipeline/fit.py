@@ -71,6 +71,9 @@ def gpu_fit_fact(
         tensor_parallel_loadable=figures.loadable_tensor_split(tensor),
         serving_engine=figures.serving_engine,
         engine_runs_on_gpu=knowledge.serving_engine(figures.serving_engine).runs_on(gpu),
+        engine_runs_precision=knowledge.serving_engine(figures.serving_engine).runs_precision_on(
+            gpu, figures.precision
+        ),
     )
 
 

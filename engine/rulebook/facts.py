@@ -122,6 +122,9 @@ class GpuFitFact(Fact):
     serving_engine: str = "vllm"
     engine_runs_on_gpu: bool = True
     """The serving engine runs on cards of this GPU's vendor (``ServingEngine.gpu_vendors``)."""
+    engine_runs_precision: bool = True
+    """The serving engine serves the workload's precision on this GPU (TensorRT-LLM: no FP8 without FP8
+    tensor cores, ``ServingEngine.fp8_needs_fp8_tensor_cores``)."""
 
 
 class InstanceFitFact(Fact):

@@ -51,17 +51,27 @@ class ServingEngine(Sourced):
     gpu_vendors: tuple[GpuVendor, ...]
     """The GPU vendors whose cards the engine runs on (TensorRT-LLM: NVIDIA's only)."""
     gpu_vendors_source: Citation
+    fp8_needs_fp8_tensor_cores: bool = False
+    """An FP8 checkpoint runs only on cards with FP8 tensor cores (TensorRT-LLM: Ada Lovelace, Hopper and
+    newer, not Ampere); False where the engine converts it on others (vLLM's weight-only FP8)."""
+    fp8_hardware_source: Citation | None = None
     note: str | None = None
 
     @model_validator(mode="after")
     def _large_gpu_pair(self) -> ServingEngine:
         if (self.max_sequences_large_gpu is None) != (self.large_gpu_min_memory_gib is None):
             raise ValueError("give max_sequences_large_gpu and large_gpu_min_memory_gib together")
+        if self.fp8_needs_fp8_tensor_cores and self.fp8_hardware_source is None:
+            raise ValueError("fp8_needs_fp8_tensor_cores needs its fp8_hardware_source")
         return self
 
     def runs_on(self, gpu: Gpu) -> bool:
         """The engine runs on this GPU's vendor's cards (``gpu_vendors``)."""
         return gpu.vendor in self.gpu_vendors
+
+    def runs_precision_on(self, gpu: Gpu, precision: str) -> bool:
+        """The engine serves weights of ``precision`` on this GPU (``fp8_needs_fp8_tensor_cores``)."""
+        return not (precision == "fp8" and self.fp8_needs_fp8_tensor_cores and gpu.fp8_dense_tflops is None)
 
     def max_sequences_on(self, gpu: Gpu) -> int:
         large = (
