@@ -37,6 +37,10 @@ class LaunchCommand(ResultModel):
     run by expert parallelism, which the estimate does not model."""
     extra_options: str | None = None
     """TensorRT-LLM's LLM API options the command reads from ``extra.yaml`` (an FP8 KV cache)."""
+    context_tokens: int = 0
+    """The serving context the command sets: the workload's, or what the replica's KV cache holds where
+    that is less (``context_cut``; an engine refuses to start with a context its cache cannot hold)."""
+    context_cut: bool = False
 
 
 class OperatingPointResult(ResultModel):
@@ -67,6 +71,9 @@ class GpuSizing(ResultModel):
     kv_headroom_gb: float | None
     """Memory beside the weights, and the KV cache's tokens, at the usual count."""
     kv_tokens_capacity: int | None
+    replica_kv_tokens_capacity: int | None = None
+    """The KV cache's tokens one replica of ``cards_per_replica`` holds (``kv_tokens_capacity`` is the
+    usual count's); None where no replica is evaluated, 0 where its weights leave none."""
     not_recommended_by: tuple[str, ...]
     replicas: int | None
     """Replicas the peak load needs on this GPU (None without a load, or where the GPU is not recommended)."""

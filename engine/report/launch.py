@@ -24,6 +24,10 @@ OWN = "MODEL"
 """The placeholder for weights the catalog does not name."""
 
 SIXTEEN_BIT = frozenset({"bf16", "fp16"})
+KV_BLOCK_TOKENS = 32
+"""A cut serving context is whole KV cache blocks of every engine: 32 tokens, TensorRT-LLM's
+``tokens_per_block`` default, a multiple of vLLM's default ``--block-size`` of 16 (SGLang's pages are one
+token)."""
 NVIDIA_ONLY = frozenset({"trtllm"})
 TRTLLM_FP8_CACHE = "kv_cache_config: {dtype: fp8}"
 """TensorRT-LLM's LLM API options for an FP8 KV cache (``--extra_llm_api_options``)."""
@@ -36,25 +40,33 @@ def replica_launch(
     gpu: str,
     tensor: int,
     stages: int,
+    kv_tokens: int | None = None,
 ) -> LaunchCommand | None:
     """A sizing row's launch command: ``model`` is the catalog model (None: given by its size) and whether
-    its weights are the team's own; None where the engine does not run on ``gpu`` (TensorRT-LLM on an AMD
-    card)."""
+    its weights are the team's own; ``kv_tokens``: what the replica's KV cache holds, where the serving
+    context is cut to it (rounded down to whole blocks of ``KV_BLOCK_TOKENS``); None where the engine
+    does not run on ``gpu`` (TensorRT-LLM on an AMD card) or the cache holds no block."""
     engine, card = figures.serving_engine, knowledge.gpu(gpu)
     if engine in NVIDIA_ONLY and card.vendor != "nvidia":
         return None
+    context = figures.context_tokens
+    if kv_tokens is not None and kv_tokens < context:
+        context = kv_tokens // KV_BLOCK_TOKENS * KV_BLOCK_TOKENS
+        if context <= 0:
+            return None
     return launch_command(
         knowledge,
         engine,
         model,
         figures.precision,
-        figures.context_tokens,
+        context,
         (tensor, stages),
         expert_parallel=figures.refuses_tensor_split(tensor),
         kv_bytes_per_element=figures.kv_bytes_per_element,
         quantize_at_load=quantizes_at_load(
             figures.sixteen_bit_checkpoint_gb, tensor * stages * card.memory_bytes
         ),
+        context_cut=context < figures.context_tokens,
     )
 
 
@@ -68,6 +80,7 @@ def launch_command(
     expert_parallel: bool = False,
     kv_bytes_per_element: float | None = None,
     quantize_at_load: bool = True,
+    context_cut: bool = False,
 ) -> LaunchCommand:
     """One replica of ``cards`` (tensor-parallel cards, pipeline stages) serving ``model`` (the catalog
     model, None where given by its size; whether its weights are the team's own) at ``precision`` with a
@@ -115,6 +128,8 @@ def launch_command(
         nodes=stages,
         expert_parallel=expert_parallel,
         extra_options=TRTLLM_FP8_CACHE if fp8_cache and engine_id == "trtllm" else None,
+        context_tokens=context_tokens,
+        context_cut=context_cut,
     )
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak, parse_cards
-from gpu_advisor.engine.calc.sizing import SizingFigures, full_context_sequences
+from gpu_advisor.engine.calc.sizing import SizingFigures, full_context_sequences, replica_kv_tokens
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import GpuSizing, OperatingPointResult
@@ -44,6 +45,10 @@ def sizing_rows(
             else (performance.tensor_parallel if performance else None)
         )
         stages = plan.pipeline_stages if plan else (performance.pipeline_stages if performance else None)
+        # What the evaluated replica's cards keep, which may be less than the usual count's (size --cards).
+        kv_tokens = (
+            max(0, math.floor(replica_kv_tokens(knowledge, figures, fit.gpu, cards))) if cards else None
+        )
         rows.append(
             trusted(
                 GpuSizing,
@@ -57,6 +62,7 @@ def sizing_rows(
                 gpus_with_kv_reserve=fit.gpus_with_kv_reserve,
                 kv_headroom_gb=fit.kv_headroom_gb,
                 kv_tokens_capacity=fit.kv_tokens_capacity,
+                replica_kv_tokens_capacity=kv_tokens,
                 not_recommended_by=blocked,
                 **(_planned(knowledge, figures, fit.gpu, plan) if plan else NOT_PLANNED),
                 cards_per_replica=cards,
@@ -68,7 +74,7 @@ def sizing_rows(
                 if point is None or performance is None or concurrency is None
                 else _at_concurrency(point, performance, concurrency),
                 offered=None if sold is None or cards is None else sold.get(fit.gpu, 0) >= cards,
-                launch=replica_launch(knowledge, figures, model, fit.gpu, tensor, stages)
+                launch=replica_launch(knowledge, figures, model, fit.gpu, tensor, stages, kv_tokens)
                 if tensor and stages and (plan is not None or point is not None)
                 else None,
             )
