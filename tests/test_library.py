@@ -25,6 +25,7 @@ AS_OF = EVALUATED_ON.isoformat()
 
 OVERRIDES: dict[str, Any] = {
     "server_price_usd": 123_456.0,
+    "server_price_eur": 123_456.0,
     "gpus_per_server": 4,
     "months": 20,
     "depreciation_years": 4,
@@ -56,9 +57,14 @@ def test_every_tco_override_is_applied_and_reported(field: str, country: str) ->
         **({"server_price_usd": 285_000.0} if field == "gpus_per_server" else {}),
     }
     replaced = api.tco(country=country, **given)
-    assert replaced.overridden == tuple(sorted(given))
     assert replaced.usd_per_gpu_hour.total != default.usd_per_gpu_hour.total
     data = replaced.model_dump()
+    if field == "server_price_eur":
+        # A quote in euros replaces the server's price, at the catalog's rate.
+        assert replaced.overridden == ("server_price_usd",)
+        assert data["server_price_usd"] == 123_456.0 * 1.16
+        return
+    assert replaced.overridden == tuple(sorted(given))
     if field == "depreciation_years":
         assert data["months"] == 4 * 12
     else:

@@ -26,6 +26,9 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
     request = request or TcoRequest()
     server, catalog_server = tco_server(knowledge, request.gpu)
     given = request.replaced()
+    if "server_price_eur" in given:
+        # A quote in euros, at the catalog's rate as every EUR figure is.
+        given["server_price_usd"] = given.pop("server_price_eur") * knowledge.eur_to_usd().rate
     country = request.country or str(knowledge.workload_default_values()["company_country"])
     capital: dict[str, Any] = {k: v for k, v in given.items() if k not in YOUR_LINES}
     if "depreciation_years" in capital:

@@ -233,6 +233,7 @@ def size(
 TCO_OPTIONS = {
     "country": "--country",
     "server_price_usd": "--server-price",
+    "server_price_eur": "--server-price-eur",
     "gpus_per_server": "--gpus-per-server",
     "gpu": "--gpu",
     "months": "--months",
@@ -266,6 +267,12 @@ TCO_OPTIONS = {
     type=FiniteFloat(min=0, min_open=True, amount=True),
     metavar="USD",
     help="Price of the 8-GPU server (default: $285,000, midpoint of $250,000-$320,000).",
+)
+@click.option(
+    "--server-price-eur",
+    type=FiniteFloat(min=0, min_open=True, amount=True),
+    metavar="EUR",
+    help="The server's price in EUR instead, converted at the catalog's rate (a European quote).",
 )
 @click.option(
     "--gpus-per-server",

@@ -218,6 +218,9 @@ class TcoRequest(Request):
         "prices no server of needs server_price_usd, draws its TDP, and is compared with its own offers.",
     )
     server_price_usd: float | None = Field(default=None, gt=0, le=1e9)
+    server_price_eur: float | None = Field(
+        default=None, gt=0, le=1e9, description="The server's price in EUR, at the catalog's rate."
+    )
     gpus_per_server: int | None = Field(default=None, ge=1, le=1024)
     months: int | None = Field(default=None, ge=1, le=240)
     depreciation_years: DepreciationYears | None = Field(
@@ -239,10 +242,11 @@ class TcoRequest(Request):
         for first, second in (
             ("months", "depreciation_years"),
             ("rack_usd_per_month", "colocation_usd_per_month"),
+            ("server_price_usd", "server_price_eur"),
         ):
             if getattr(self, first) is not None and getattr(self, second) is not None:
                 raise WordsError(Words("give %(first)s or %(second)s, not both", first=first, second=second))
-        if self.gpu is not None and not prices_a_server_of(self.gpu) and self.server_price_usd is None:
+        if self.gpu is not None and not prices_a_server_of(self.gpu) and not self.priced:
             raise WordsError(
                 Words(
                     "%(field)s needs %(price)s: the catalog prices no server of %(gpu)s; give your server's "
@@ -255,7 +259,7 @@ class TcoRequest(Request):
         # The catalog's price is its own server's, cards included: spread over another card count it
         # would be a price no server of that size has.
         own_count = catalog_server_gpus(self.gpu)
-        if self.gpus_per_server not in (None, own_count) and self.server_price_usd is None:
+        if self.gpus_per_server not in (None, own_count) and not self.priced:
             raise WordsError(
                 Words(
                     "%(field)s needs %(price)s: the catalog's price is its own server's, with its cards; "
@@ -265,6 +269,11 @@ class TcoRequest(Request):
                 )
             )
         return self
+
+    @property
+    def priced(self) -> bool:
+        """The request gives the server's price (in USD or in EUR)."""
+        return self.server_price_usd is not None or self.server_price_eur is not None
 
     def replaced(self) -> dict[str, float]:
         """The assumptions this request replaces, by name."""
