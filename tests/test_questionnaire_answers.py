@@ -194,7 +194,7 @@ def test_a_missing_size_in_german() -> None:
     assert model_answer_error("llama-3.1-7b", "de") == (
         "Bitte wählen Sie eine Zahl von 1 bis 12 oder einen dieser Werte: llama-3.1-8b, llama-3.1-70b, "
         "llama-3.1-405b, mixtral-8x7b, qwen2.5-7b, qwen2.5-72b, deepseek-r1, qwen2.5-32b, llama-3.3-70b, "
-        "mistral-7b, qwen3-235b-a22b, other. Kein Katalogmodell dieses Namens hat 7 Mrd. Parameter; mit "
+        "mistral-7b, qwen3-235b-a22b, other (andere). Kein Katalogmodell dieses Namens hat 7 Mrd. Parameter; mit "
         "'andere' geben Sie ein Modell über seine Größe an. Meinten Sie einen dieser Werte: 'llama-3.1-8b', "
         "'qwen2.5-7b', 'mistral-7b'?"
     )
@@ -444,3 +444,16 @@ def test_the_other_way_round_a_batch_made_a_service_waits_for_its_answers(tmp_pa
     saved = yaml.safe_load(result.files["rev.yaml"])  # type: ignore[attr-defined]
     assert saved["load_pattern"] == "steady"
     assert "latency_sensitive" not in saved
+
+
+def test_a_german_choice_refused_lists_the_german_words_it_takes() -> None:
+    """The German words are accepted ("variabel"), so the refusal names them beside the values."""
+    question = next(q for q in load_questions() if q.field == "load_pattern")
+    fmt = Format.named("de")
+    with pytest.raises(AnswerError) as error:
+        parse_answer(question, "schwankend", load_knowledge(), fmt, {})
+    assert str(error.value) == (
+        "Bitte wählen Sie eine Zahl von 1 bis 3 oder einen dieser Werte: steady (gleichmäßig), variable "
+        "(variabel), batch (Batch)."
+    )
+    assert parse_answer(question, "variabel", load_knowledge(), fmt, {}) == "variable"
