@@ -73,6 +73,8 @@ def catalog_rows(
         if kind == "offers":
             regions = knowledge.offer_regions_by_jurisdiction(entry)
             row["jurisdictions"] = "/".join(regions)
+            # Where the data centres are, where the catalog names them (the memo's "EU (DE)").
+            row["countries"] = list(knowledge.region_countries(entry.provider, entry.regions))
             # The multi-card sizes whose cards share the GPU's link, as the packing reads them.
             row["linked_instance_gpus"] = offer_linked_sizes(entry)
             row["interconnect"] = knowledge.gpu(entry.gpu).interconnect
