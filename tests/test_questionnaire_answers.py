@@ -194,9 +194,9 @@ def test_a_missing_size_in_german() -> None:
     assert model_answer_error("llama-3.1-7b", "de") == (
         "Bitte wählen Sie eine Zahl von 1 bis 12 oder einen dieser Werte: llama-3.1-8b, llama-3.1-70b, "
         "llama-3.1-405b, mixtral-8x7b, qwen2.5-7b, qwen2.5-72b, deepseek-r1, qwen2.5-32b, llama-3.3-70b, "
-        "mistral-7b, qwen3-235b-a22b, other (andere). Kein Katalogmodell dieses Namens hat 7 Mrd. Parameter; mit "
-        "'andere' geben Sie ein Modell über seine Größe an. Meinten Sie einen dieser Werte: 'llama-3.1-8b', "
-        "'qwen2.5-7b', 'mistral-7b'?"
+        "mistral-7b, qwen3-235b-a22b, other (andere). Kein Katalogmodell dieses Namens hat 7 Mrd. "
+        "Parameter; mit 'andere' geben Sie ein Modell über seine Größe an. Meinten Sie einen dieser Werte: "
+        "'llama-3.1-8b', 'qwen2.5-7b', 'mistral-7b'?"
     )
 
 
