@@ -64,6 +64,10 @@ class ApiVersusSelfHosted(ResultModel):
     self_hosted_unpriced: tuple[int, ...] = ()
     """Volumes left out of the chart because the route has no price there: a serverless product whose
     instances cannot hold a replica of the cards that volume needs."""
+    self_hosted_next_step_requests_per_day: int | None = None
+    """Own servers: the volume, above the workload's, from which they need one more server (to within
+    ``charts.STEP_WIDTH``, three significant figures); None for other routes, or where the chart's points
+    above the workload's volume all cost the same."""
 
 
 class Charts(ResultModel):

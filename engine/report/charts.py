@@ -15,6 +15,8 @@ files of ``--charts`` and the JSON result show the same numbers.
 
 from __future__ import annotations
 
+import math
+
 from gpu_advisor.engine.calc.listings import PricedListing
 from gpu_advisor.engine.domain.chart_results import (
     SelfHostedLineFollows,
@@ -27,7 +29,7 @@ from gpu_advisor.engine.domain.results import (
     BuyVersusRent,
 )
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
-from gpu_advisor.engine.pipeline.volumes import route_month_at
+from gpu_advisor.engine.pipeline.volumes import MonthAt, RoutePoint, route_month_at
 from gpu_advisor.engine.rulebook.details import ApiDetails
 
 UTILIZATION_POINTS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -47,6 +49,9 @@ VOLUME_POINTS: tuple[int, ...] = (
 
 
 SECONDS_PER_HOUR = 3600
+
+STEP_WIDTH = 1.02
+"""Own servers are bought whole: the volume of the next one is found to within this factor."""
 
 
 def buy_versus_rent(own: OwnHardware, rent_price: float | None) -> BuyVersusRent | None:
@@ -98,6 +103,36 @@ def line_kind(evaluation: Evaluation) -> tuple[SelfHostedLineKind, SelfHostedLin
     return "dedicated_cloud", "cheapest_rental"
 
 
+def next_server_at(
+    requests_per_day: int, priced: list[tuple[int, RoutePoint | None]], month_at: MonthAt
+) -> int | None:
+    """The volume from which the own servers of ``requests_per_day`` no longer hold the load: between
+    it and the chart's first point above it that costs more (a whole server more), found by bisection on
+    the volume's logarithm to within ``STEP_WIDTH``. The chart's points alone draw a slope through the
+    step (one server at 550,000 requests a day, two at 1,000,000); the memo says where it is."""
+    now = dict(priced).get(requests_per_day)
+    above = next(
+        (
+            v
+            for v, p in priced
+            if v > requests_per_day and p is not None and now and p.usd_per_month != now.usd_per_month
+        ),
+        None,
+    )
+    if now is None or above is None:
+        return None
+    last, first = requests_per_day, above
+    while first / last > STEP_WIDTH:
+        middle = round(math.sqrt(last * first))
+        point = month_at(middle)
+        if point is not None and point.usd_per_month == now.usd_per_month:
+            last = middle
+        else:
+            first = middle
+    # Three significant figures: the bisection places the step to within 2 %.
+    return round(float(f"{first:.3g}"))
+
+
 def line_shape(kind: str, listing: PricedListing | None) -> SelfHostedLineShape:
     if kind == "own_hardware":
         return "servers"
@@ -126,6 +161,7 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
     if month_at is None:
         return None
     priced = [(volume, month_at(volume)) for volume in volume_points(requests_per_day)]
+    next_step = next_server_at(requests_per_day, priced, month_at) if kind == "own_hardware" else None
     hosted = [point for _, point in priced if point is not None]
     points = tuple(volume for volume, point in priced if point is not None)
     per_request = api.usd_per_month / requests_per_day
@@ -168,4 +204,5 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
         api_ruled_out_by=ruled_out,
         api_barred=bool(ruled_out) and bool(evaluation.resolution.barred.get("api")),
         self_hosted_unpriced=tuple(volume for volume, point in priced if point is None),
+        self_hosted_next_step_requests_per_day=next_step,
     )
