@@ -154,6 +154,20 @@ def test_a_country_the_catalog_does_not_know_is_refused(tmp_path: Path, test: st
     assert problem in str(error.value)
 
 
+def rental(provider: str, offer: str, gpu: str, region: str) -> dict[str, object]:
+    """A proposal of two cards of ``offer`` on demand in ``region`` (an ID or a jurisdiction)."""
+    return {
+        "name": "p",
+        "deployment": "dedicated_cloud",
+        "provider": provider,
+        "offer": offer,
+        "gpu": gpu,
+        "gpus": 2,
+        "pricing": "on_demand",
+        "region": region,
+    }
+
+
 def checked(tmp_path: Path, proposal: dict[str, object]) -> dict[str, str]:
     document = ProposalDocument.model_validate({"workload": DOCS, "proposal": proposal})
     directory = str(policy(tmp_path, "not_in: [DE]"))
@@ -175,17 +189,7 @@ def checked(tmp_path: Path, proposal: dict[str, object]) -> dict[str, str]:
 def test_a_proposal_is_held_to_the_country_it_runs_in(
     tmp_path: Path, provider: str, offer: str, gpu: str, region: str, status: str
 ) -> None:
-    proposal = {
-        "name": "p",
-        "deployment": "dedicated_cloud",
-        "provider": provider,
-        "offer": offer,
-        "gpu": gpu,
-        "gpus": 2,
-        "pricing": "on_demand",
-        "region": region,
-    }
-    assert checked(tmp_path, proposal)["ORG011"] == status
+    assert checked(tmp_path, rental(provider, offer, gpu, region))["ORG011"] == status
 
 
 def test_a_proposal_rule_naming_a_country_the_catalog_does_not_know_is_refused(tmp_path: Path) -> None:
@@ -212,16 +216,7 @@ def test_a_proposal_of_an_offer_the_policy_excludes_fails_without_a_proposal_rul
     it as the recommendation's options are held."""
     exclusion_only = (POLICY % "not_in: [DE]").split("  - id: ORG011")[0]
     (tmp_path / "germany.yaml").write_text(exclusion_only, encoding="utf-8")
-    proposal = {
-        "name": "p",
-        "deployment": "dedicated_cloud",
-        "provider": provider,
-        "offer": offer,
-        "gpu": gpu,
-        "gpus": 2,
-        "pricing": "on_demand",
-        "region": region,
-    }
+    proposal = rental(provider, offer, gpu, region)
     document = ProposalDocument.model_validate({"workload": DOCS, "proposal": proposal})
     result = check_document(document, "p.yaml", 1, EVALUATED_ON, policy_dir=str(tmp_path))
     found = {item.rule_id: item for item in result.results}

@@ -6,22 +6,9 @@ from __future__ import annotations
 from helpers import run
 from test_office_machines_lead import CONTRACTS
 from test_serverless_set_aside_gpu_time import BIG_STEADY
-from test_stale_price_flip import QWEN
+from test_stale_price_flip import L70, QWEN
 
 from gpu_advisor.engine.domain.results import OtherRoute, Recommendation
-
-L70 = {
-    "name": "l70",
-    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
-    "requests_per_day": 300000,
-    "avg_input_tokens": 2000,
-    "avg_output_tokens": 500,
-    "load_pattern": "steady",
-    "schedule": "always",
-    "latency_sensitive": True,
-    "business_critical": True,
-    "company_country": "US",
-}
 
 
 def routes(result: Recommendation) -> list[tuple[str, str, int]]:

@@ -23,6 +23,21 @@ QWEN = {
 }
 
 
+L70 = {
+    "name": "l70",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 300000,
+    "avg_input_tokens": 2000,
+    "avg_output_tokens": 500,
+    "load_pattern": "steady",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "business_critical": True,
+    "company_country": "US",
+}
+"""A US 70B service around the clock, business-critical: 8 Lambda H100 at the stale $2.99."""
+
+
 def summary(workload: dict[str, object]) -> str:
     memo = render_memo(recommend(validate_workload(workload, "test"), EVALUATED_ON))
     return memo.split("## Summary")[1].split("## Why")[0]
@@ -48,18 +63,7 @@ def test_the_route_that_would_win_first_is_named_whatever_its_kind() -> None:
     """A US 70B service on 8 Lambda H100 around the clock: 8 × 730 h × $2.99 = $17,462. Two owned HGX
     H100 cost $19,109 a month and stand (the next rental costs more): buying costs as much at
     2.99 × 19,109 / 17,462 = $3.27, before any other rental does."""
-    service = {
-        "name": "l70",
-        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
-        "requests_per_day": 300000,
-        "avg_input_tokens": 2000,
-        "avg_output_tokens": 500,
-        "load_pattern": "steady",
-        "schedule": "always",
-        "latency_sensitive": True,
-        "business_critical": True,
-        "company_country": "US",
-    }
+    service = L70
     result = recommend(validate_workload(service, "test"), EVALUATED_ON)
     assert round(result.decision.usd_per_month) == round(8 * 730 * 2.99) == 17462
     assert round(result.own_hardware.usd_per_month) == 19109
