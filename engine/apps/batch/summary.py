@@ -65,6 +65,13 @@ class Attention(SummaryModel):
     """Rules that fired with severity critical or warning."""
 
 
+class Row(SummaryModel):
+    """A workload of the input by its line and name."""
+
+    line: int
+    name: str | None
+
+
 class PortfolioNote(SummaryModel):
     rule: str
     title: str
@@ -89,6 +96,8 @@ class BatchSummary(SummaryModel):
     """The part of the total whose decision is marked an estimate (none since serverless products are priced;
     kept for readers of older summaries)."""
     without_monthly_cost: int
+    without_monthly_cost_rows: tuple[Row, ...] = ()
+    """The first LISTED_MAX of them, so that the reader finds what the total leaves out."""
     attention_count: int
     attention: tuple[Attention, ...]
     """The first LISTED_MAX workloads needing attention; the CSV output's attention column has all."""
@@ -119,6 +128,7 @@ class Tally:
     total_usd_per_month: float = 0.0
     estimated_usd_per_month: float = 0.0
     without_monthly_cost: int = 0
+    without_monthly_cost_rows: list[Row] = field(default_factory=list)
     attention_count: int = 0
     attention: list[Attention] = field(default_factory=list)
     error_list: list[RowError] = field(default_factory=list)
@@ -143,6 +153,8 @@ class Tally:
         self.by_deployment[kind] = self.by_deployment.get(kind, 0) + 1
         if outcome.usd_per_month is None:
             self.without_monthly_cost += 1
+            if len(self.without_monthly_cost_rows) < LISTED_MAX:
+                self.without_monthly_cost_rows.append(Row(line=outcome.line, name=outcome.name))
         else:
             self.total_usd_per_month += outcome.usd_per_month
             if outcome.cost_is_estimate:
@@ -168,6 +180,7 @@ class Tally:
             total_usd_per_month=round(self.total_usd_per_month, 2),
             estimated_usd_per_month=round(self.estimated_usd_per_month, 2),
             without_monthly_cost=self.without_monthly_cost,
+            without_monthly_cost_rows=tuple(self.without_monthly_cost_rows),
             attention_count=self.attention_count,
             attention=tuple(self.attention),
             error_list=tuple(self.error_list),
