@@ -21,3 +21,12 @@ def test_warnings_that_do_not_gate_are_said_as_warnings() -> None:
     assert result.exit_code == 0
     assert result.output.startswith(f"{PROPOSAL}:4 #1 chat on four reserved H100: WARN\n")
     assert "fails the run" not in result.output
+
+
+def test_with_soft_fail_the_report_says_what_would_fail_the_run() -> None:
+    result = invoke("check", PROPOSAL, "--fail-on", "warn", "--soft-fail")
+    assert result.exit_code == 0
+    assert result.output.startswith(
+        f"{PROPOSAL}:4 #1 chat on four reserved H100: WARN [would fail the run without --soft-fail]\n"
+    )
+    assert "[fails the run]" not in result.output

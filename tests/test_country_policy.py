@@ -226,3 +226,26 @@ def test_a_proposal_of_an_offer_the_policy_excludes_fails_without_a_proposal_rul
             f"{provider} {offer} in {region} is excluded for this workload by the company's own rules, as in "
             "the recommendation's options: ORG010 (Company policy: personal data stays in Germany)."
         )
+
+
+@pytest.mark.parametrize(
+    ("named", "status"),
+    [
+        # Every Scaleway H100 SXM is in Paris: excluded whichever offer is meant.
+        ({"provider": "scaleway", "gpu": "h100-sxm"}, "fail"),
+        # Azure sells the H100 NVL in Frankfurt only.
+        ({"provider": "azure", "gpu": "h100-nvl"}, "pass"),
+        # Azure's German H100 NVL, or its H100 SXM elsewhere: which is meant decides.
+        ({"provider": "azure"}, "unknown"),
+        # No provider: no offer to hold to the rules.
+        ({"gpu": "h100-sxm"}, "unknown"),
+    ],
+)
+def test_a_proposal_that_names_no_offer_is_held_to_every_offer_it_may_mean(
+    tmp_path: Path, named: dict[str, str], status: str
+) -> None:
+    (tmp_path / "germany.yaml").write_text((POLICY % "not_in: [DE]").split("  - id: ORG011")[0], "utf-8")
+    proposal = {"name": "p", "deployment": "dedicated_cloud", "gpus": 2, **named}
+    document = ProposalDocument.model_validate({"workload": DOCS, "proposal": proposal})
+    result = check_document(document, "p.yaml", 1, EVALUATED_ON, policy_dir=str(tmp_path))
+    assert {item.rule_id: item.status for item in result.results}["DEP049"] == status

@@ -37,3 +37,22 @@ def test_vllm_converts_it_there() -> None:
 def test_a_sixteen_bit_checkpoint_runs_on_ampere_with_tensorrt_llm() -> None:
     result = run({**TRT_FP8, "model": {"name": "llama-3.1-8b", "precision": "bf16"}})
     assert "SIZ028" not in {f.rule_id for f in result.findings}
+
+
+def test_size_prints_no_command_for_a_configuration_the_rules_rule_out() -> None:
+    from helpers import invoke
+
+    result = invoke(
+        "size",
+        *("--model", "llama-3.1-70b", "--precision", "fp8", "--serving-engine", "trtllm"),
+        *("--gpu", "a100-80gb", "--cards", "2", "--concurrency", "8"),
+    )
+    assert result.exit_code == 0, result.output
+    assert "a100-80gb     80 GB                 1                 2  ruled out: SIZ028" in result.output
+    assert "trtllm-serve" not in result.output
+    h100 = invoke(
+        "size",
+        *("--model", "llama-3.1-70b", "--precision", "fp8", "--serving-engine", "trtllm"),
+        *("--gpu", "h100-sxm", "--cards", "2", "--concurrency", "8"),
+    )
+    assert "trtllm-serve" in h100.output

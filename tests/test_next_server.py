@@ -29,14 +29,34 @@ def test_the_step_lies_where_a_recommendation_at_that_volume_buys_one_more_serve
     result = run(CHAT)
     assert (result.decision.deployment, result.own_hardware.nodes) == ("own_hardware", 1)
     chart = result.charts.api_versus_self_hosted
-    assert chart is not None and chart.self_hosted_next_step_requests_per_day == 571_000
-    # Within the bisection's 2 %: one server 2 % below the step, two 2 % above it.
-    assert (nodes_at(559_000), nodes_at(583_000)) == (1, 2)
-    summary = render_memo(result).split("## Summary")[1].split("## Why")[0]
+    assert chart is not None and chart.self_hosted_next_step_requests_per_day == 560_000
+    # Rounded down from the bisection's last volume on one server: one server there, two 2 % above it.
+    assert (nodes_at(560_000), nodes_at(572_000)) == (1, 2)
+    memo = render_memo(result)
+    summary = memo.split("## Summary")[1].split("## Why")[0]
     assert (
-        "It holds the load up to about 571,000 requests a day (4 % more than today's); beyond that one more "
+        "It holds the load up to about 560,000 requests a day (2 % more than today's); beyond that one more "
         "server is needed: $11,007 a month more and $285,000 up front.\n"
     ) in summary
+    assert (
+        "One more server is needed beyond about 560,000 requests a day, 2 % above this workload's 550,000: "
+        "the line between the chart's points slopes through that step." in memo
+    )
+
+
+def test_a_step_to_another_server_is_no_server_more() -> None:
+    """In the building, two RTX 5090 workstations hold the internal assistant; a larger load needs an
+    HGX H100 node, not a third workstation: no step is said."""
+    from gpu_advisor.engine.domain.workload import load_workload
+    from helpers import EXAMPLES_DIR
+
+    workload = load_workload(str(EXAMPLES_DIR / "internal-assistant.yaml")).model_dump(exclude_unset=True)
+    result = run({**workload, "on_premises_required": True})
+    chart = result.charts.api_versus_self_hosted
+    assert result.decision.deployment == "own_hardware" and result.own_hardware.server_name != "HGX H100 8-GPU"
+    assert chart is not None and "HGX H100 8-GPU" in chart.self_hosted_servers
+    assert chart.self_hosted_next_step_requests_per_day is None
+    assert "more server is needed" not in render_memo(result)
 
 
 def test_a_rented_route_has_no_server_step() -> None:

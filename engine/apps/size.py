@@ -206,7 +206,16 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             model=(request.model, False),
         )
         ruled = {row.gpu: row.not_recommended_by for row in result.gpus}
-        rows = [row.model_copy(update={"not_recommended_by": ruled[row.gpu]}) for row in shown]
+        # No command to start what the rules advise against (TensorRT-LLM's FP8 on an A100, SIZ028).
+        rows = [
+            row.model_copy(
+                update={
+                    "not_recommended_by": ruled[row.gpu],
+                    **({"launch": None} if ruled[row.gpu] else {}),
+                }
+            )
+            for row in shown
+        ]
         result = result.model_copy(update={"gpus": tuple(rows)})
     if request.gpu is not None:
         # One GPU asked about: its row, and the findings about it or about no GPU in particular.

@@ -130,7 +130,7 @@ def check(
 
     evaluated_on = parse_date(as_of)
     rulebook = rulebook_for(policy_path(policy_dir))
-    gate = _gate(rulebook.ids, fail_on, hard_fail_on, soft_fail_on)
+    gate = _gate(rulebook.ids, fail_on, hard_fail_on, soft_fail_on, soft_fail)
     skip = selector(skip_rule, "--skip-rule", rulebook.ids, hard=False)
     refuse_skip_of_all_or_gated(skip, gate.hard)
     target = output_target(
@@ -184,7 +184,11 @@ def check(
 
 
 def _gate(
-    ids: Sequence[str], fail_on: str, hard_fail_on: tuple[str, ...], soft_fail_on: tuple[str, ...]
+    ids: Sequence[str],
+    fail_on: str,
+    hard_fail_on: tuple[str, ...],
+    soft_fail_on: tuple[str, ...],
+    report_only: bool = False,
 ) -> Gate:
     """The exit gate the options set, refused where they contradict each other."""
     from gpu_advisor.engine.apps.check.gating import Gate, distinct_selectors, fail_on_heeded, selector
@@ -193,6 +197,7 @@ def _gate(
         fail_on,
         selector(hard_fail_on, "--hard-fail-on", ids, hard=True),
         selector(soft_fail_on, "--soft-fail-on", ids, hard=False),
+        report_only,
     )
     distinct_selectors(gate.hard, gate.soft)
     fail_on_heeded(gate.fail_on, gate.hard)

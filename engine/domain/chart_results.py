@@ -65,9 +65,10 @@ class ApiVersusSelfHosted(ResultModel):
     """Volumes left out of the chart because the route has no price there: a serverless product whose
     instances cannot hold a replica of the cards that volume needs."""
     self_hosted_next_step_requests_per_day: int | None = None
-    """Own servers: the volume, above the workload's, from which they need one more server (to within
-    ``charts.STEP_WIDTH``, three significant figures); None for other routes, or where the chart's points
-    above the workload's volume all cost the same."""
+    """Own servers: the highest volume above the workload's they still hold before one more server of
+    the same kind is needed (to within ``charts.STEP_WIDTH``, rounded down to three significant figures);
+    None for other routes, where the chart's points above the workload's volume all cost the same, or
+    where the next step is another server."""
 
 
 class Charts(ResultModel):

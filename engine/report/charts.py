@@ -106,10 +106,12 @@ def line_kind(evaluation: Evaluation) -> tuple[SelfHostedLineKind, SelfHostedLin
 def next_server_at(
     requests_per_day: int, priced: list[tuple[int, RoutePoint | None]], month_at: MonthAt
 ) -> int | None:
-    """The volume from which the own servers of ``requests_per_day`` no longer hold the load: between
-    it and the chart's first point above it that costs more (a whole server more), found by bisection on
-    the volume's logarithm to within ``STEP_WIDTH``. The chart's points alone draw a slope through the
-    step (one server at 550,000 requests a day, two at 1,000,000); the memo says where it is."""
+    """The highest volume the own servers of ``requests_per_day`` still hold, below the chart's first
+    point above it that costs more, found by bisection on the volume's logarithm to within
+    ``STEP_WIDTH`` and rounded down to three significant figures (the load's room to grow is never
+    overstated). The chart's points alone draw a slope through the step (one server at 550,000 requests
+    a day, two at 1,000,000); the memo says where it is. None where the next point is another server
+    (a workstation outgrown by an HGX node), which is no one server more."""
     now = dict(priced).get(requests_per_day)
     above = next(
         (
@@ -129,8 +131,12 @@ def next_server_at(
             last = middle
         else:
             first = middle
-    # Three significant figures: the bisection places the step to within 2 %.
-    return round(float(f"{first:.3g}"))
+    beyond = month_at(first)
+    if beyond is None or beyond.name != now.name:
+        return None
+    # Three significant figures, rounded down: the bisection places the step to within 2 %.
+    digits = len(str(last)) - 3
+    return last if digits <= 0 else last // 10**digits * 10**digits
 
 
 def line_shape(kind: str, listing: PricedListing | None) -> SelfHostedLineShape:

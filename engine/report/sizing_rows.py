@@ -74,8 +74,9 @@ def sizing_rows(
                 if point is None or performance is None or concurrency is None
                 else _at_concurrency(point, performance, concurrency),
                 offered=None if sold is None or cards is None else sold.get(fit.gpu, 0) >= cards,
+                # A GPU the rules rule out gets no command to start what they advise against.
                 launch=replica_launch(knowledge, figures, model, fit.gpu, tensor, stages, kv_tokens)
-                if tensor and stages and (plan is not None or point is not None)
+                if tensor and stages and (plan is not None or point is not None) and not blocked
                 else None,
             )
         )

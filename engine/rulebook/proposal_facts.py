@@ -49,6 +49,8 @@ class ProposalFact(Fact):
     gpu_unsuitable: bool
     gpu_vendor: Annotated[str, Guard("gpu_known")] = ""
     engine_runs_on_gpu: Annotated[bool, Guard("gpu_known")] = True
+    engine_runs_precision: Annotated[bool, Guard("gpu_known")] = True
+    """The serving engine serves the workload's precision on the proposed GPU (SIZ029)."""
     """The serving engine runs on cards of the proposed GPU's vendor (``ServingEngine.gpu_vendors``)."""
     gpus_for_weights: int
     gpus_needed: int
@@ -154,9 +156,12 @@ class ProposalFact(Fact):
     price (True where the proposal names no count)."""
     serverless_larger_instances_unpriced: Annotated[bool, Guard("serverless_product_known")] = False
     """The product sells larger instances than the catalog prices (``larger_instances_unpriced``)."""
-    rental_policy_excluded: bool = False
-    """The organization rules that fired for the workload exclude the proposed catalog offer wherever the
-    proposal may run (``check.proposal_policy``), as they exclude it from the recommendation's options."""
+    rental_policy_known: bool = True
+    """Whether the organization rules' exclusions of the proposed rental are known: not where they exclude
+    some of the offers it may mean and not others, or it names no provider (``check.proposal_policy``)."""
+    rental_policy_excluded: Annotated[bool, Guard("rental_policy_known")] = False
+    """They exclude the proposed rental wherever it may run, as they exclude it from the recommendation's
+    options."""
     serverless_excluded: Annotated[bool, Guard("serverless_product_known")] = False
     """The rules that fired for the workload exclude every option of the product the recommendation
     weighed (its GPUs that suit the model and hold a replica, on the proposed GPU and in the proposed

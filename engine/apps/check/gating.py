@@ -106,6 +106,8 @@ class Gate:
     """``fail``: failures gate; ``warn``: warnings too."""
     hard: Selector = Selector()
     soft: Selector = Selector()
+    report_only: bool = False
+    """``--soft-fail``: the run exits 0 whatever gates; the report says what would fail it."""
 
     def gates(self, item: CheckItem) -> bool:
         if item.waived or item.status not in ("fail", "warn"):

@@ -93,13 +93,18 @@ def proposed_hardware(proposal: ProposalInput, evaluation: Evaluation) -> Hardwa
 
 
 def engine_facts(gpu: str | None, evaluation: Evaluation) -> dict[str, Any]:
-    """The workload's serving engine, and whether it runs on the proposed GPU's vendor."""
+    """The workload's serving engine, and whether it runs on the proposed GPU's vendor and in the
+    workload's precision there."""
     if not gpu:
-        return {"gpu_vendor": "", "engine_runs_on_gpu": True}
+        return {"gpu_vendor": "", "engine_runs_on_gpu": True, "engine_runs_precision": True}
     knowledge = evaluation.knowledge
     card = knowledge.gpu(gpu)
     engine = knowledge.serving_engine(evaluation.workload.serving_engine)
-    return {"gpu_vendor": card.vendor, "engine_runs_on_gpu": engine.runs_on(card)}
+    return {
+        "gpu_vendor": card.vendor,
+        "engine_runs_on_gpu": engine.runs_on(card),
+        "engine_runs_precision": engine.runs_precision_on(card, evaluation.workload.precision),
+    }
 
 
 def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> dict[str, Any]:
