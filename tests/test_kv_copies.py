@@ -14,12 +14,8 @@ from helpers import EXAMPLES_DIR, read_example, run
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.calc.calibration import estimate, own_runs_data_parallel
-from gpu_advisor.engine.calc.sizing import (
-    count_with_kv_reserve,
-    full_context_sequences,
-    kv_copies,
-    size_model,
-)
+from gpu_advisor.engine.calc.count_limits import full_context_sequences
+from gpu_advisor.engine.calc.sizing import count_with_kv_reserve, kv_copies, size_model
 from gpu_advisor.engine.domain.knowledge.engines import GIB
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.present.memo import render_memo

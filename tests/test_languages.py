@@ -372,3 +372,15 @@ def json_items(output: str) -> list[dict[str, Any]]:
     import json
 
     return [item for proposal in json.loads(output) for item in proposal["results"]]
+
+
+def test_a_policy_file_that_is_no_yaml_is_refused_in_german(tmp_path: Path) -> None:
+    directory = tmp_path / "policy"
+    directory.mkdir()
+    (directory / "x.yaml").write_text("schema_version: 1\nfamily: ORG\nrules: [\n", "utf-8")
+    result = invoke("check", PROPOSAL, "--lang", "de", "--policy", str(directory))
+    assert result.exit_code == 2
+    assert result.output == (
+        f"Fehler: --policy {directory}: ungültige Organisationsrichtlinie\n"
+        f"{directory / 'x.yaml'}: kein gültiges YAML (Zeile 4, Spalte 1: Syntaxfehler)\n"
+    )

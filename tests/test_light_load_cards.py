@@ -15,10 +15,11 @@ from helpers import EVALUATED_ON
 from gpu_advisor.api import check, render_memo
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.calc.count_limits import full_context_sequences
 from gpu_advisor.engine.calc.fleets import replicas_by_hour
 from gpu_advisor.engine.calc.latency import at_rate
 from gpu_advisor.engine.calc.replicas import at_throughput, latency_at_peak, plans_by_gpu
-from gpu_advisor.engine.calc.sizing import full_context_sequences, size_model
+from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation

@@ -3,8 +3,9 @@ volume chart's step, which its points alone draw as a slope between 550,000 and 
 
 from __future__ import annotations
 
-from helpers import run
+from helpers import EXAMPLES_DIR, run
 
+from gpu_advisor.engine.domain.workload import load_workload
 from gpu_advisor.engine.present.memo import render_memo
 
 CHAT = {
@@ -47,13 +48,12 @@ def test_the_step_lies_where_a_recommendation_at_that_volume_buys_one_more_serve
 def test_a_step_to_another_server_is_no_server_more() -> None:
     """In the building, two RTX 5090 workstations hold the internal assistant; a larger load needs an
     HGX H100 node, not a third workstation: no step is said."""
-    from gpu_advisor.engine.domain.workload import load_workload
-    from helpers import EXAMPLES_DIR
 
     workload = load_workload(str(EXAMPLES_DIR / "internal-assistant.yaml")).model_dump(exclude_unset=True)
     result = run({**workload, "on_premises_required": True})
     chart = result.charts.api_versus_self_hosted
-    assert result.decision.deployment == "own_hardware" and result.own_hardware.server_name != "HGX H100 8-GPU"
+    assert result.decision.deployment == "own_hardware"
+    assert result.own_hardware.server_name != "HGX H100 8-GPU"
     assert chart is not None and "HGX H100 8-GPU" in chart.self_hosted_servers
     assert chart.self_hosted_next_step_requests_per_day is None
     assert "more server is needed" not in render_memo(result)

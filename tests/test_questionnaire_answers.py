@@ -454,6 +454,6 @@ def test_a_german_choice_refused_lists_the_german_words_it_takes() -> None:
         parse_answer(question, "schwankend", load_knowledge(), fmt, {})
     assert str(error.value) == (
         "Bitte wählen Sie eine Zahl von 1 bis 3 oder einen dieser Werte: steady (gleichmäßig), variable "
-        "(variabel), batch (Batch)."
+        "(variabel), batch."
     )
     assert parse_answer(question, "variabel", load_knowledge(), fmt, {}) == "variable"

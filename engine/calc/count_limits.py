@@ -3,10 +3,12 @@ KV cache holds at the full context, and a replica whose cards all-reduce over PC
 
 from __future__ import annotations
 
+import math
+
 from gpu_advisor.engine.calc.latency import highest_rate_holding
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_interconnect
 from gpu_advisor.engine.calc.policy import Sizing, rate_within_targets, usable_rate
-from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures, full_context_sequences
+from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures, parallelism
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.load import Load
 
@@ -44,3 +46,17 @@ def kv_held_rate(
     sequences = full_context_sequences(knowledge, figures, fit.gpu, performance.cards)
     held = highest_rate_holding(performance.roofline, ceiling, sequences)
     return None if held >= ceiling or held == 0.0 else held
+
+
+def full_context_sequences(knowledge: Knowledge, figures: SizingFigures, gpu_id: str, cards: int) -> int:
+    """Sequences of the full serving context whose KV cache a replica of ``cards`` cards keeps."""
+    return math.floor(replica_kv_tokens(knowledge, figures, gpu_id, cards) / figures.context_tokens)
+
+
+def replica_kv_tokens(knowledge: Knowledge, figures: SizingFigures, gpu_id: str, cards: int) -> float:
+    """Tokens of KV cache a replica of ``cards`` cards keeps beside its weights and the engine's reserve
+    (0 or less where the weights leave none)."""
+    gpu, engine = knowledge.gpu(gpu_id), knowledge.serving_engine(figures.serving_engine)
+    cache = engine.kv_cache_bytes(cards * gpu.memory_bytes, figures.weights_gb * 1e9, cards)
+    tensor, _ = parallelism(knowledge.sizing.card_counts.node_gpus, cards)
+    return cache / figures.kv_bytes_per_token_on(tensor)

@@ -158,20 +158,6 @@ def count_with_kv_reserve(
     return None
 
 
-def full_context_sequences(knowledge: Knowledge, figures: SizingFigures, gpu_id: str, cards: int) -> int:
-    """Sequences of the full serving context whose KV cache a replica of ``cards`` cards keeps."""
-    return math.floor(replica_kv_tokens(knowledge, figures, gpu_id, cards) / figures.context_tokens)
-
-
-def replica_kv_tokens(knowledge: Knowledge, figures: SizingFigures, gpu_id: str, cards: int) -> float:
-    """Tokens of KV cache a replica of ``cards`` cards keeps beside its weights and the engine's reserve
-    (0 or less where the weights leave none)."""
-    gpu, engine = knowledge.gpu(gpu_id), knowledge.serving_engine(figures.serving_engine)
-    cache = engine.kv_cache_bytes(cards * gpu.memory_bytes, figures.weights_gb * 1e9, cards)
-    tensor, _ = parallelism(knowledge.sizing.card_counts.node_gpus, cards)
-    return cache / figures.kv_bytes_per_token_on(tensor)
-
-
 def fit_gpu(
     gpu: Gpu,
     engine: ServingEngine,

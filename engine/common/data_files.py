@@ -23,10 +23,11 @@ from typing import Any
 
 import yaml
 
-from gpu_advisor.engine.common import values, yaml_core
+from gpu_advisor.engine.common import read_problems, values, yaml_core
 from gpu_advisor.engine.common.cache_directory import cache_directory
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.common.values import ValueProblem
+from gpu_advisor.engine.common.wording import Words, at
 
 
 def read_yaml(path: Path, *, aliases: bool = True) -> Any:
@@ -114,7 +115,9 @@ def parse_yaml(text: str, origin: str, *, aliases: bool = True) -> Any:
     try:
         return yaml_core.build(yaml_core.compose(text, data_file=True), aliases=aliases)
     except yaml.YAMLError as error:
-        raise KnowledgeError(f"{origin}: not valid YAML ({yaml_core.yaml_problem(error)})") from None
+        # Said in the reader's language where an organization's policy is read (``rulebook.loading``).
+        problem = Words("not valid YAML (%(problem)s)", problem=read_problems.yaml_problem(error))
+        raise KnowledgeError(at(origin, problem)) from None
     except ValueProblem as problem:
         line = "" if problem.line is None else f":{problem.line}"
         raise KnowledgeError(f"{origin}{line}: {problem}") from None

@@ -6,10 +6,11 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from gpu_advisor.engine.calc.count_limits import full_context_sequences, replica_kv_tokens
 from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak, parse_cards
-from gpu_advisor.engine.calc.sizing import SizingFigures, full_context_sequences, replica_kv_tokens
+from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import GpuSizing, OperatingPointResult

@@ -87,7 +87,9 @@ def validate_message(
         tree = env.parse(rule.message if message is None else message)
     except jinja2.TemplateSyntaxError as error:
         # Jinja's own wording: no catalog knows it.
-        said = Words.verbatim(error.message or "", Words("a Jinja syntax error"))
+        said = Words.verbatim(
+            error.message or "", Words("a Jinja syntax error (%(error)s)", error=error.message or "")
+        )
         return [at_field(field, Words("line %(line)s: %(error)s", line=error.lineno, error=said))]
     unknown_filters = sorted(
         {node.name for node in tree.find_all(nodes.Filter) if node.name not in env.filters}
