@@ -67,3 +67,41 @@ def test_a_rented_route_has_no_server_step() -> None:
     assert chart is not None and chart.self_hosted_kind == "dedicated_cloud"
     assert chart.self_hosted_next_step_requests_per_day is None
     assert "more server is needed" not in render_memo(result)
+
+
+def test_the_summary_says_what_surviving_a_lost_server_costs() -> None:
+    """Three million requests on own weights: two HGX H100 hold the 6 replicas the peak needs and a
+    spare; losing one server takes 4 of them down, so surviving it takes a third, $11,007 a month and
+    $285,000 up front, as "Load and capacity" says at length."""
+    big = {
+        "name": "big-steady-service",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 3_000_000,
+        "avg_input_tokens": 500,
+        "avg_output_tokens": 200,
+        "model_stable": True,
+        "volume_growing": True,
+        "company_country": "DE",
+    }
+    result = run(big)
+    own = result.own_hardware
+    assert (result.decision.deployment, own.nodes) == ("own_hardware", 2)
+    assert own.server_loss is not None and own.server_loss.servers_to_survive_loss == 3
+    memo = render_memo(result)
+    summary = memo.split("## Summary")[1].split("## Why")[0]
+    assert (
+        "Losing one server would leave fewer replicas than the peak needs: surviving that takes one server "
+        'more, $11,007 a month and $285,000 up front (see "Load and capacity").\n'
+    ) in summary
+    assert "takes 3 servers, one more than costed here: $11,007 a month and $285,000 up front more." in (
+        " ".join(memo.split())
+    )
+
+
+def test_a_single_server_says_so_and_a_rental_says_nothing_of_servers() -> None:
+    """One server's loss takes every replica down: a second one survives it. A rented decision buys none."""
+    one = render_memo(run(CHAT)).split("## Summary")[1].split("## Why")[0]
+    assert "surviving that takes one server more, $11,007 a month and $285,000 up front" in one
+    rented = run({**CHAT, "personal_data": False, "requests_per_day": 100_000})
+    assert rented.decision.deployment != "own_hardware"
+    assert "Losing one server" not in render_memo(rented)
