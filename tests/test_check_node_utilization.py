@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from helpers import DOCS_ASSISTANT, EVALUATED_ON, run
+from test_serverless_set_aside_gpu_time import BIG_STEADY
 
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.proposal import ProposalDocument
@@ -44,16 +45,7 @@ def test_the_check_and_the_memo_count_the_same_node_utilization() -> None:
 def test_a_third_server_for_a_load_two_hold_is_said_idle() -> None:
     """The 14 H100 the recommendation needs fit two 8-card servers; a third is bought whole and stands idle
     (TCO027), though the 24 cards are busy 58 % of their calendar hours, above the rent line TCO010 reads."""
-    workload = {
-        "name": "big-steady-service",
-        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
-        "requests_per_day": 3_000_000,
-        "avg_input_tokens": 500,
-        "avg_output_tokens": 200,
-        "model_stable": True,
-        "volume_growing": True,
-        "company_country": "DE",
-    }
+    workload = BIG_STEADY
     proposal = {"name": "three", "deployment": "own_hardware", "server": "hgx-h100-8", "servers": 3}
     document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
     results = {item.rule_id: item for item in check_document(document, "p.yaml", 1, EVALUATED_ON).results}

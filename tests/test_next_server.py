@@ -4,6 +4,7 @@ volume chart's step, which its points alone draw as a slope between 550,000 and 
 from __future__ import annotations
 
 from helpers import EXAMPLES_DIR, run
+from test_serverless_set_aside_gpu_time import BIG_STEADY
 
 from gpu_advisor.engine.domain.workload import load_workload
 from gpu_advisor.engine.present.memo import render_memo
@@ -73,16 +74,7 @@ def test_the_summary_says_what_surviving_a_lost_server_costs() -> None:
     """Three million requests on own weights: two HGX H100 hold the 6 replicas the peak needs and a
     spare; losing one server takes 4 of them down, so surviving it takes a third, $11,007 a month and
     $285,000 up front, as "Load and capacity" says at length."""
-    big = {
-        "name": "big-steady-service",
-        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
-        "requests_per_day": 3_000_000,
-        "avg_input_tokens": 500,
-        "avg_output_tokens": 200,
-        "model_stable": True,
-        "volume_growing": True,
-        "company_country": "DE",
-    }
+    big = BIG_STEADY
     result = run(big)
     own = result.own_hardware
     assert (result.decision.deployment, own.nodes) == ("own_hardware", 2)
