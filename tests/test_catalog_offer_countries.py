@@ -23,3 +23,18 @@ def test_a_jurisdiction_that_is_its_country_is_said_once() -> None:
     rows = json.loads(invoke("catalog", "offers", "--provider", "aws", "--format", "json").output)
     p5 = next(r for r in rows if r["offer"] == "p5-on-demand")
     assert p5["countries"] == ["US"]
+
+
+def test_apis_are_filtered_by_where_they_process_requests() -> None:
+    """IONOS processes its AI Model Hub's requests in Germany: --country DE keeps its two prices only."""
+    result = invoke("catalog", "apis", "--country", "DE")
+    assert result.exit_code == 0, result.output
+    ids = [
+        line.split()[0] for line in result.output.splitlines()[1:] if line and not line.startswith(("[", " "))
+    ]
+    assert ids[:2] == ["mistral-small-24b-ionos", "llama-3.3-70b-ionos"]
+    assert "EU (DE)" in result.output and "deepinfra" not in result.output
+    eu = invoke("catalog", "apis", "--eu").output
+    assert "EU (FR)" in eu and "unknown" not in eu.split("\n\n")[0]
+    deepinfra = invoke("catalog", "apis", "--provider", "deepinfra").output
+    assert "llama-3.1-8b-deepinfra" in deepinfra and "ionos" not in deepinfra

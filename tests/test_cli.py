@@ -390,9 +390,9 @@ def test_a_closed_standard_stream_is_a_system_error(closing: str, args: list[str
 
 def test_catalog_help_names_the_parts_each_filter_selects_in() -> None:
     """The help and the refusal of a filter on another part read one table: the help says (offers,
-    serverless) where the refusal says 'filters catalog offers, serverless only'."""
+    serverless, apis) where the refusal says 'filters catalog offers, serverless, apis only'."""
     text = " ".join(invoke("catalog", "offers", "--help").output.split())
     assert "--gpu ID Only this GPU (gpus, offers, serverless)." in text
-    assert "--provider ID Only this provider (offers, serverless)." in text
-    assert "--eu / --non-eu Only entries with (or without) an EU region (offers, serverless)." in text
-    assert "(ISO code, e.g. DE; offers, serverless); a region of variable location is in none." in text
+    assert "--provider ID Only this provider (offers, serverless, apis)." in text
+    assert "--eu / --non-eu Only entries with (or without) an EU region (offers, serverless, apis)." in text
+    assert "(ISO code, e.g. DE; offers, serverless, apis); a region of variable location is in none." in text

@@ -146,7 +146,7 @@ def test_bad_options_exit_2(args: list[str], expected: str) -> None:
         ),
         (
             ["catalog", "gpus", "--eu"],
-            "error: --eu/--non-eu: filters catalog offers, serverless only, not gpus\n",
+            "error: --eu/--non-eu: filters catalog offers, serverless, apis only, not gpus\n",
         ),
         (
             # The hard gate won unsaid: exit 1 for a rule the user also asked to soften.

@@ -41,8 +41,11 @@ def catalog_rows(
             raise InputError(at(option, problem), field=option)
     if gpu is not None and gpu not in {g.id for g in knowledge.gpus.gpus}:
         raise InputError(unknown_value("--gpu", gpu, [g.id for g in knowledge.gpus.gpus]))
-    if provider is not None and provider not in {p.id for p in knowledge.providers.providers}:
-        raise InputError(unknown_value("--provider", provider, [p.id for p in knowledge.providers.providers]))
+    # An API's provider may sell no GPUs (DeepSeek, Mistral): the catalog's providers and the APIs'.
+    providers = [p.id for p in knowledge.providers.providers]
+    providers += sorted({a.provider for a in knowledge.api_prices.apis if a.provider} - set(providers))
+    if provider is not None and provider not in providers:
+        raise InputError(unknown_value("--provider", provider, providers))
     if country is not None and not COUNTRY_CODE.fullmatch(country):
         raise InputError(country_message(country, knowledge.is_country(country.upper())))
     if country is not None:
@@ -64,7 +67,15 @@ def catalog_rows(
     elif kind == "models":
         entries = list(knowledge.models.models)
     else:
-        entries = list(knowledge.api_prices.apis)
+        # Where an API processes the requests: its jurisdiction and, where the catalog knows them, its
+        # countries.
+        entries = [
+            a
+            for a in knowledge.api_prices.apis
+            if provider in (None, a.provider)
+            and eu in (None, a.jurisdiction == "EU")
+            and country in (None, *a.countries)
+        ]
     rows = []
     for entry in entries:
         row = entry.model_dump(mode="python")

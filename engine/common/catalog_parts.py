@@ -9,9 +9,9 @@ KINDS = ("gpus", "offers", "models", "apis", "serverless")
 
 FILTER_KINDS: dict[str, tuple[str, ...]] = {
     "--gpu": ("gpus", "offers", "serverless"),
-    "--provider": ("offers", "serverless"),
-    "--eu/--non-eu": ("offers", "serverless"),
-    "--country": ("offers", "serverless"),
+    "--provider": ("offers", "serverless", "apis"),
+    "--eu/--non-eu": ("offers", "serverless", "apis"),
+    "--country": ("offers", "serverless", "apis"),
 }
 """The parts each filter selects in; ``catalog --help`` is written from it."""
 
