@@ -457,3 +457,14 @@ def test_a_german_choice_refused_lists_the_german_words_it_takes() -> None:
         "(variabel), batch."
     )
     assert parse_answer(question, "variabel", load_knowledge(), fmt, {}) == "variable"
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_swiss_thousands_are_read_in_every_language(lang: str) -> None:
+    """250'000 is how a Swiss team writes a quarter of a million (the knowledge base's own CH figures
+    are written so); an apostrophe elsewhere is no thousands group."""
+    fmt = Format.named(lang)
+    assert read_number("250'000", True, fmt) == 250_000
+    assert read_number("1\u2019250\u2019000", True, fmt) == 1_250_000
+    with pytest.raises(AnswerError):
+        read_number("2'50", True, fmt)

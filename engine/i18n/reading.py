@@ -13,6 +13,8 @@ SEPARATORS: dict[str, tuple[str, str]] = {"en": (".", ","), "de": (",", ".")}
 """Language -> (decimal separator, thousands separator)."""
 
 _SPACES = re.compile(r"[\s_\u00a0\u202f]")
+_SWISS_GROUPS = re.compile(r"(?<=\d)['\u2019](?=\d{3}(?!\d))")
+"""An apostrophe (or a typographic one) before a group of three digits: Swiss thousands, 250'000."""
 _SCIENTIFIC = re.compile(r"\d+(?:\.\d+)?[eE][+-]?\d+")
 
 
@@ -24,9 +26,10 @@ def number_text(text: str, lang: str) -> str | None:
     - '0,7' (de) and '0.7' (en) are seven tenths.
     - The other language's decimal mark is read as typed where it cannot be a thousands group: '0.7' in
       German and '0,7' in English are 0.7 too, but '5.000' stays five thousand in German.
+    - The Swiss apostrophe between groups of three digits is ignored in every language ('250'000').
     """
     decimal, group = SEPARATORS.get(lang, SEPARATORS["en"])
-    cleaned = _SPACES.sub("", text)
+    cleaned = _SWISS_GROUPS.sub("", _SPACES.sub("", text))
     sign = ""
     if cleaned[:1] in ("+", "-"):
         sign, cleaned = cleaned[0], cleaned[1:]
