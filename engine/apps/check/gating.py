@@ -126,7 +126,11 @@ class Gate:
         return item.status == "fail" or self.fail_on == "warn"
 
     def failed(self, results: Iterable[CheckResult]) -> bool:
-        return any(self.gates(item) for result in results for item in result.results)
+        return any(self.gates_any(result) for result in results)
+
+    def gates_any(self, result: CheckResult) -> bool:
+        """Some check of one proposal fails the run (its header says so where only warnings do)."""
+        return any(self.gates(item) for item in result.results)
 
 
 def skipped(result: CheckResult, skip: Selector) -> CheckResult:
