@@ -42,8 +42,7 @@ def catalog_rows(
     if gpu is not None and gpu not in {g.id for g in knowledge.gpus.gpus}:
         raise InputError(unknown_value("--gpu", gpu, [g.id for g in knowledge.gpus.gpus]))
     # An API's provider may sell no GPUs (DeepSeek, Mistral): the catalog's providers and the APIs'.
-    providers = [p.id for p in knowledge.providers.providers]
-    providers += sorted({a.provider for a in knowledge.api_prices.apis if a.provider} - set(providers))
+    providers = knowledge.provider_ids()
     if provider is not None and provider not in providers:
         raise InputError(unknown_value("--provider", provider, providers))
     if country is not None and not COUNTRY_CODE.fullmatch(country):

@@ -113,15 +113,17 @@ def next_server_at(
     a day, two at 1,000,000); the memo says where it is. None where the next point is another server
     (a workstation outgrown by an HGX node), which is no one server more."""
     now = dict(priced).get(requests_per_day)
+    if now is None:
+        return None
     above = next(
         (
             v
             for v, p in priced
-            if v > requests_per_day and p is not None and now and p.usd_per_month != now.usd_per_month
+            if v > requests_per_day and p is not None and p.usd_per_month != now.usd_per_month
         ),
         None,
     )
-    if now is None or above is None:
+    if above is None:
         return None
     last, first = requests_per_day, above
     while first / last > STEP_WIDTH:

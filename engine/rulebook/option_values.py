@@ -32,9 +32,7 @@ def option_values(knowledge: Knowledge) -> dict[str, frozenset[object]]:
         "provider_kind": frozenset(p.kind for p in providers),
         "enterprise_sla": YES_OR_NO,
         "segment": frozenset(g.segment for g in gpus),
-        "provider": frozenset(
-            (*(p.id for p in providers), *(a.provider for a in knowledge.api_prices.apis if a.provider))
-        ),
+        "provider": frozenset(knowledge.provider_ids()),
         "gpu": frozenset(g.id for g in gpus),
         "managed": YES_OR_NO,
         "superseded": YES_OR_NO,

@@ -152,13 +152,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> d
         "gpus_for_peak": for_peak,
         "memory_cards_per_replica": memory_cards,
         **latency_facts(fit, gpus, per_replica, evaluation, scales_out),
-        **batch_facts(
-            fit,
-            None if scales_out else gpus,
-            per_replica,
-            evaluation,
-            spot,
-        ),
+        **batch_facts(fit, None if scales_out else gpus, per_replica, evaluation, spot),
     }
 
 

@@ -190,6 +190,13 @@ class Knowledge(Strict):
         """The country is on the documents' export-control list for data-center GPUs."""
         return any(entry.country == country for entry in self.export_control.restricted_countries)
 
+    def provider_ids(self) -> tuple[str, ...]:
+        """Every provider a filter or an option may name: the catalog's (providers.yaml, in its order),
+        then, sorted, those that sell only an API (DeepSeek, Mistral)."""
+        own = [p.id for p in self.providers.providers]
+        apis_only = {a.provider for a in self.api_prices.apis if a.provider} - set(own)
+        return (*own, *sorted(apis_only))
+
     def country_codes(self) -> frozenset[str]:
         """The country codes gpu-advisor accepts (knowledge/countries.yaml)."""
         return _country_codes(self.countries.code_lists)
