@@ -98,8 +98,8 @@ from gpu_advisor.cli import main
         ),
         (
             "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 5\n"
-            "company_country: de\n",
-            "company_country: an ISO 3166 code of two capital letters (got 'de') (did you mean 'DE'?)",
+            "company_country: Deutschland\n",
+            "company_country: an ISO 3166 code of two letters (got 'Deutschland')",
         ),
         ("- just\n- a list\n", "a workload is a mapping of fields, got list"),
         ("", "no fields given: a workload is a mapping of fields"),

@@ -126,3 +126,14 @@ def test_check_names_the_proposal_file_of_a_workload_with_an_unknown_country(tmp
     assert result.output.strip() == (
         f"error: {path} (proposal 1): workload: company_country: 'DA' is no ISO 3166-1 country code"
     )
+
+
+def test_a_code_in_small_letters_is_read_as_its_capitals() -> None:
+    """ISO 3166 spells its codes in capitals and no two differ by case: 'at' in a workload file and on
+    the command line is AT, and the memo and the cost defaults say AT."""
+    workload = {**read_example(EXAMPLES_DIR / "internal-assistant.yaml"), "company_country": "at"}
+    assert validate_workload(workload, "test").company_country == "AT"
+    small, capital = (invoke("tco", "--country", code, "--format", "json") for code in ("at", "AT"))
+    assert small.exit_code == capital.exit_code == 0
+    assert small.output == capital.output
+    assert '"country": "AT"' in small.output

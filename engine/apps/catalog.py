@@ -45,10 +45,12 @@ def catalog_rows(
     providers = knowledge.provider_ids()
     if provider is not None and provider not in providers:
         raise InputError(unknown_value("--provider", provider, providers))
-    if country is not None and not COUNTRY_CODE.fullmatch(country):
-        raise InputError(country_message(country, knowledge.is_country(country.upper())))
     if country is not None:
-        knowledge.check_country("--country", country)
+        if not COUNTRY_CODE.fullmatch(country.upper()):
+            raise InputError(country_message(country))
+        if not knowledge.is_country(country.upper()):
+            knowledge.check_country("--country", country)  # refused as typed
+        country = country.upper()  # as a workload file takes it (countries.capitalized)
     if kind == "serverless":
         return serverless_rows(knowledge, today, stale_days, gpu, provider, eu, country)
     entries: list[Any]
@@ -97,17 +99,13 @@ def catalog_rows(
     return rows
 
 
-def country_message(country: str, capital_listed: bool) -> Words:
-    """A ``--country`` that is no ISO code, said as ``tco --country`` says it (with its capital form
-    where that is a listed code: 'ZZ' for 'zz' would only be refused next)."""
+def country_message(country: str) -> Words:
+    """A ``--country`` that is no ISO code, said as ``tco --country`` says it."""
     problem = Words.joined(
         "%(problem)s (%(got)s)",
-        problem=Words("an ISO 3166 code of two capital letters"),
+        problem=Words("an ISO 3166 code of two letters"),
         got=Words("got %(value)s", value=repr(country)),
     )
-    if capital_listed:
-        hint = Words("did you mean %(suggestion)s?", suggestion=repr(country.upper()))
-        problem = Words.joined("%(problem)s (%(hint)s)", problem=problem, hint=hint)
     return at("--country", problem)
 
 

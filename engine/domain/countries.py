@@ -5,7 +5,23 @@ workload's field types also check the knowledge base's own defaults while it loa
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
+
 from gpu_advisor.engine.common.wording import Words, WordsError
+
+
+def capitalized(value: str) -> str:
+    """A code typed in small letters ('de') is that code: ISO 3166 spells every code in capitals, and no
+    two codes differ by case alone."""
+    return value.upper()
+
+
+# The pattern takes either case so that a refusal shows the code as it was typed.
+CountryCodeInput = Annotated[str, Field(pattern=r"^[A-Za-z]{2}$"), AfterValidator(capitalized)]
+"""A country code as a user types it (a workload file, ``--country``, a request body): small letters taken
+as the capitals the catalog lists. The knowledge base's own codes stay capitals only."""
 
 
 def listed_country(code: str) -> str:

@@ -61,8 +61,6 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
         }
         if kind == "string_pattern_mismatch" and field in ("company_country", "country"):
             entry["type"] = "iso_country"
-            text = str(given)
-            entry["suggestion"] = text.upper() if _listed_country(text.upper()) else None
         if kind == "model_type" and field == "model" and isinstance(given, str):
             # 'model: llama-3.1-8b' is the natural first try: say the mapping it takes instead.
             entry["type"], entry["show_input"] = "model_as_text", False
@@ -101,28 +99,6 @@ def grouped_digits(given: Any) -> int | None:
     if isinstance(given, str):
         return thousands_dotted(given)
     return None
-
-
-def _listed_country(code: str) -> bool:
-    """A code ``knowledge/countries.yaml`` lists: only such a capital form is suggested ('ZZ' for 'zz'
-    would be refused next)."""
-    global _checking_country
-    if _checking_country or not (len(code) == 2 and code.isalpha()):
-        return False
-    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-
-    # The knowledge base's own defaults are validated while it loads: a problem there must not load it
-    # again (it would recurse), and a knowledge base that fails to load suggests nothing.
-    _checking_country = True
-    try:
-        return load_knowledge().is_country(code)
-    except Exception:
-        return False
-    finally:
-        _checking_country = False
-
-
-_checking_country = False
 
 
 def _plain_number(value: Any) -> Any:

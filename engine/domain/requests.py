@@ -17,7 +17,7 @@ from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.batch_fields import LATENCY_TARGETS, no_target_for_a_batch
 from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId, ServingEngineId
-from gpu_advisor.engine.domain.countries import listed_country
+from gpu_advisor.engine.domain.countries import CountryCodeInput, listed_country
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
 from gpu_advisor.engine.domain.knowledge.entries import MAX_INSTANCE_GPUS
 from gpu_advisor.engine.domain.limits import MIN_TARGET_MS
@@ -207,7 +207,7 @@ class TcoRequest(Request):
     """The own server's assumptions to replace; every field left out keeps the knowledge base's figure
     or the company country's default. The bounds keep every cost line finite."""
 
-    country: Annotated[str, Field(pattern=r"^[A-Z]{2}$"), AfterValidator(listed_country)] | None = Field(
+    country: Annotated[CountryCodeInput, AfterValidator(listed_country)] | None = Field(
         default=None,
         description="ISO 3166 code of the company's country, whose cost defaults apply (default: the "
         "workload default, DE).",

@@ -57,6 +57,7 @@ from gpu_advisor.engine.domain.choices import (
     ScheduleId,
     ServingEngineId,
 )
+from gpu_advisor.engine.domain.countries import CountryCodeInput
 from gpu_advisor.engine.domain.input_errors import input_error, refuse_proposal_layout
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
@@ -172,9 +173,8 @@ class ResolvedWorkload(BaseModel):
         bool, Field(description="False while the model size is still changing."), Given.DEFAULT
     ]
     company_country: Annotated[
-        str,
+        CountryCodeInput,
         Field(
-            pattern=r"^[A-Z]{2}$",
             description="ISO 3166 code: export-control notes, the data-protection law of the company's "
             "establishment and the own-hardware cost defaults.",
         ),
