@@ -216,7 +216,9 @@ def test_a_misspelt_kind_and_format_exit_2() -> None:
 def test_german_country_error() -> None:
     result = run("--country", "Deutschland", "--lang", "de")
     assert result.exit_code == 2
-    assert result.stderr == "Fehler: --country: ein ISO-3166-Code aus zwei Buchstaben (angegeben: 'Deutschland')\n"
+    assert result.stderr == (
+        "Fehler: --country: ein ISO-3166-Code aus zwei Buchstaben (angegeben: 'Deutschland')\n"
+    )
 
 
 def test_a_country_in_small_letters_is_its_code() -> None:

@@ -28,7 +28,7 @@ from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges
 from gpu_advisor.engine.i18n.environment import render, say, translate
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.i18n.reading import number_text
-from gpu_advisor.engine.pipeline.defaults import DERIVATIONS
+from gpu_advisor.engine.pipeline.defaults import DERIVATIONS, pattern_left_out
 from gpu_advisor.templates import TEMPLATES_DIR
 
 OTHER_MODEL = "other"
@@ -105,9 +105,13 @@ def default_for(
     knowledge: Knowledge | None = None,
 ) -> Any:
     """The answer offered with Enter: a pre-filled one, else the question's default for these answers
-    (a derived one needs ``knowledge``); never below the sum it must reach."""
+    (a derived one needs ``knowledge``); never below the sum it must reach. ``prefill`` may carry fields
+    no question asks (a ``--from`` file's ``load_profile``) that a default depends on."""
     if question.field in prefill:
         default = prefill[question.field]
+    elif question.field == "load_pattern" and knowledge is not None and "load_profile" in prefill:
+        # A --from file's own profile, which no question asks, says how its load varies.
+        default = pattern_left_out({**prefill, **answers}, knowledge)
     elif question.default_derived and knowledge is not None:
         default = DERIVATIONS[question.field].work_out(answers, knowledge)
     elif question.default_when is not None and answers.get(question.default_when.field) == (
@@ -243,11 +247,13 @@ def choice_words(choices: tuple[str, ...], lang: str) -> dict[str, str]:
 
 
 def checked(field: str, value: Any, fmt: Format) -> Any:
-    """``value`` if the workload field takes it; an ``AnswerError`` saying why not otherwise, in the
+    """``value`` as the workload field takes it; an ``AnswerError`` saying why not otherwise, in the
     language of ``fmt``, as a workload file's error says it (``domain/input_errors.py``)."""
     schema = field_model(field)
+    name = field.removeprefix("model.")
     try:
-        schema.model_validate({field.removeprefix("model."): value})
+        # The value as the field takes it: a country code in small letters is its capitals.
+        return getattr(schema.model_validate({name: value}), name)
     except ValidationError as error:
         problems = validation_problems(error, schema)[:1]
         for problem in problems:  # the question names the field; the value is the one just typed
@@ -255,7 +261,6 @@ def checked(field: str, value: Any, fmt: Format) -> Any:
         text = render_problems(field, problems, "workload", fmt.lang)
         detail = " ".join(text.split("\n", 1)[-1].split())
         raise AnswerError(explain("invalid", fmt, detail=detail)) from None
-    return value
 
 
 def read_number(text: str, integer: bool, fmt: Format) -> int | float:
@@ -312,6 +317,8 @@ def left_to_defaults(document: dict[str, Any], taken: set[str], knowledge: Knowl
     resolved = {**defaults, **document}
 
     def implied(field: str, value: Any) -> bool:
+        if field == "load_pattern":
+            return bool(pattern_left_out(document, knowledge) == value)
         if field in defaults:
             return bool(defaults[field] == value)
         derivation = DERIVATIONS.get(field)

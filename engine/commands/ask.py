@@ -90,8 +90,9 @@ def ask(
         knowledge, fmt, prefill, lambda name: save_file or default_file(name, force, inputs)
     )
     # An offered default taken with Enter stays a default: left out of the file, as the memo lists it.
-    asked = left_to_defaults(workload_document(answers), defaulted, knowledge)
-    document = with_ranges(with_unasked(asked, original, answers), ranges)
+    # The --from file's unasked fields first: a default may depend on one (a load_profile's pattern).
+    unasked_kept = with_unasked(workload_document(answers), original, answers)
+    document = with_ranges(left_to_defaults(unasked_kept, defaulted, knowledge), ranges)
     workload = validate_workload(document, "answers")
     name = file_stem(workload.name)
     save_file = save_file or default_file(workload.name, force, inputs)[0]
@@ -151,6 +152,8 @@ def complete(
     from gpu_advisor.engine.apps.questionnaire import applies, default_for, load_questions, required_sum
 
     asked = 0
+    # What a --from file gives that no question asks (its load_profile) still moves a default.
+    unasked = {k: v for k, v in prefill.items() if k not in {q.field for q in load_questions()}}
     for question in load_questions():
         if not applies(question, answers):
             answers.pop(question.field, None)
@@ -161,7 +164,7 @@ def complete(
         if question.field in defaulted and question.field in answers and not outgrown:
             # Taken with Enter, it follows its default, which an answer changed in the review may move (a
             # batch is not latency-sensitive by default, a service is). One an answer outgrows is asked.
-            answers[question.field] = default_for(question, answers, {}, knowledge)
+            answers[question.field] = default_for(question, answers, unasked, knowledge)
         if question.field not in answers or outgrown:
             answers[question.field] = ask_one(question, asked, knowledge, fmt, answers, prefill, defaulted)
         answers[question.field] = answers.pop(question.field)  # to the end: the questions' order

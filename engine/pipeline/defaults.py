@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -192,6 +192,17 @@ def profile_pattern(profile: Sequence[float], schedule: Schedule, knowledge: Kno
     return nearest.load_pattern
 
 
+def pattern_left_out(given: Mapping[str, Any], knowledge: Knowledge) -> LoadPattern:
+    """The load pattern of a workload that gives none: with a ``load_profile`` the pattern it is nearest
+    (the profile says how the load varies, the rules read the pattern), else the documented default.
+    The questionnaire offers it too, for a ``--from`` file with a profile."""
+    defaults = knowledge.workload_default_values()
+    if "load_profile" not in given:
+        return defaults["load_pattern"]  # type: ignore[no-any-return]
+    schedule = knowledge.schedule(given.get("schedule") or defaults["schedule"])
+    return profile_pattern(given["load_profile"], schedule, knowledge)
+
+
 def model_facts(spec: ModelSpec, knowledge: Knowledge) -> dict[str, Any]:
     """The model's catalog entry and sizes: the catalog's where the spec names a model, checked against
     the numbers given beside it."""
@@ -242,9 +253,7 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
         if field in given:
             values[field] = given[field]
         elif field == "load_pattern" and "load_profile" in given:
-            # The profile says how the load varies; the pattern the rules read is the one it is nearest.
-            schedule = knowledge.schedule(given.get("schedule", defaults["schedule"]))
-            values[field] = profile_pattern(given["load_profile"], schedule, knowledge)
+            values[field] = pattern_left_out(given, knowledge)
             values["load_pattern_source"] = "load_profile"
         elif field in DERIVATIONS:
             values[field] = DERIVATIONS[field].work_out(values, knowledge)

@@ -1,0 +1,65 @@
+"""``ask --from`` a workload file whose own ``load_profile`` no question asks: the load pattern offered
+with Enter is the one the profile implies, as the memo derives it from a file that leaves it out. It
+offered "steady" for a profile busy by day, and saved ``load_pattern: steady`` where Enter was pressed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.questionnaire import load_questions
+
+DAYTIME = [1, 1, 1, 1, 1, 1, 2, 4, 8, 10, 10, 10, 9, 9, 10, 10, 8, 6, 4, 3, 2, 1, 1, 1]
+FLAT = [1] * 24
+
+
+def ask_from(tmp_path: Path, workload: dict[str, object]) -> tuple[str, dict[str, object], str]:
+    """Enter on every question: what was asked, the saved answers and the memo."""
+    source = tmp_path / "given.yaml"
+    source.write_text(yaml.safe_dump(workload), encoding="utf-8")
+    out, memo = tmp_path / "out.yaml", tmp_path / "memo.md"
+    result = CliRunner().invoke(
+        main,
+        ["ask", "--as-of", "2026-11-30", "--from", str(source), "--save", str(out), "--memo", str(memo)],
+        input="\n" * (len(load_questions()) + 2),
+    )
+    assert result.exit_code == 0, result.output
+    return result.output, yaml.safe_load(out.read_text(encoding="utf-8")), memo.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("profile", "pattern"), [(DAYTIME, "variable"), (FLAT, "steady")])
+def test_the_pattern_offered_is_the_profiles_and_enter_leaves_it_to_the_profile(
+    tmp_path: Path, profile: list[int], pattern: str
+) -> None:
+    workload = {
+        "name": "hours",
+        "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+        "requests_per_day": 20000,
+        "load_profile": profile,
+    }
+    asked, saved, memo = ask_from(tmp_path, workload)
+    question = asked.split("How does the load behave?")[1].split("When does it run?")[0]
+    assert question.split("\n")[-3:] == [f"   [{pattern}]> ", "", "10. "]
+    assert "load_pattern" not in saved
+    assert saved["load_profile"] == profile
+    derived = f"| Load pattern | {pattern} (from the workload's load profile: its busiest and quietest hour"
+    assert derived in memo
+
+
+def test_a_pattern_the_file_states_is_offered_as_stated(tmp_path: Path) -> None:
+    workload = {
+        "name": "hours",
+        "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+        "requests_per_day": 20000,
+        "load_pattern": "steady",
+        "load_profile": DAYTIME,
+    }
+    asked, saved, memo = ask_from(tmp_path, workload)
+    question = asked.split("How does the load behave?")[1].split("When does it run?")[0]
+    assert question.split("\n")[-3:] == ["   [steady]> ", "", "10. "]
+    assert saved["load_pattern"] == "steady"
+    assert "| Load pattern | steady |" in memo
