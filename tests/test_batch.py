@@ -81,6 +81,21 @@ def test_csv_output_columns(tmp_path: Path) -> None:
     assert row["priced_with_another_model"] == "false"
 
 
+def test_csv_in_euro_adds_the_euro_cost_last_and_keeps_the_dollar_column(tmp_path: Path) -> None:
+    """--currency EUR wrote the dollar figure alone while the summary said euros."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    path = write(tmp_path, "w.jsonl", json.dumps(BIG) + "\n")
+    dollars = invoke(path, "--format", "csv")
+    euros = invoke(path, "--format", "csv", "--currency", "EUR")
+    header = euros.stdout.splitlines()[0]
+    assert header == dollars.stdout.splitlines()[0] + ",eur_per_month"
+    (usd_row,), (eur_row,) = csv_rows(dollars.stdout), csv_rows(euros.stdout)
+    assert {k: v for k, v in eur_row.items() if k != "eur_per_month"} == usd_row
+    rate = load_knowledge().eur_to_usd().rate
+    assert eur_row["eur_per_month"] == f"{float(usd_row['usd_per_month']) / rate:.2f}"
+
+
 def test_an_api_row_names_its_provider_and_whether_another_models_price_stands_in(tmp_path: Path) -> None:
     qwen = {
         "name": "qwen3",

@@ -132,6 +132,7 @@ def batch_file(
                     seed=seed,
                     scheduler=scheduler,
                     policy=policy_key(policy_dir) if policy_dir is not None else None,
+                    usd_per_eur=fmt.usd_per_eur if fmt.currency == "EUR" else None,
                 )
             except KeyboardInterrupt as stop:
                 tally.interrupted = True

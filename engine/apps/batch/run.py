@@ -10,10 +10,8 @@ exception: the caller decides whether to skip it or stop.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import functools
-import io
 import itertools
 import json
 import os
@@ -22,10 +20,10 @@ from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Literal, Protocol
 
+from gpu_advisor.engine.apps.batch.csv_rows import csv_header, csv_result_line
 from gpu_advisor.engine.apps.batch.messages import said
 from gpu_advisor.engine.apps.batch.rows import Row
 from gpu_advisor.engine.apps.batch.scenarios import (
-    SCENARIO_COLUMNS,
     robust_result,
     scenario_cells,
     summary_with_robustness,
@@ -35,7 +33,7 @@ from gpu_advisor.engine.apps.recommend import decision_summary
 from gpu_advisor.engine.common.errors import AdvisorError, InputError
 from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-from gpu_advisor.engine.domain.results import DecisionSummary, Recommendation
+from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.pipeline.engines import policy_engine, rules_engine
 from gpu_advisor.engine.pipeline.evaluation import evaluate
@@ -56,23 +54,6 @@ CHUNKS_IN_FLIGHT_PER_JOB = 4
 """Chunks submitted ahead per worker: keeps every core busy while bounding memory."""
 
 
-CSV_COLUMNS = (
-    "line",
-    "name",
-    "deployment",
-    "pricing",
-    "provider",
-    "offer",
-    "gpu",
-    "gpus",
-    "usd_per_month",
-    "fired_rules",
-    "attention",
-    "cost_is_estimate",
-    "priced_with_another_model",
-)
-
-
 Executor = Literal["local", "dask"]
 
 
@@ -89,6 +70,8 @@ class Settings:
     policy: PolicyKey | None = None
     """``--policy DIR``: an organization's rules beside the catalog's, for every row, pinned as the run
     read them (the directory and each file's SHA-256, ``rulebook.loading.policy_key``)."""
+    usd_per_eur: float | None = None
+    """``--currency EUR``: the rate of the CSV's EUR column (``csv_rows.EUR_COLUMN``); None in USD."""
 
     @property
     def policy_dir(self) -> str | None:
@@ -159,11 +142,11 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
             if settings.output_format == "jsonl":
                 text = json_line(row.line, robust)
             else:
-                text = csv_result_line(row.line, summary, scenario_cells(robust))
+                text = csv_result_line(row.line, summary, scenario_cells(robust), settings.usd_per_eur)
         elif settings.output_format == "jsonl":
             text = json_line(row.line, recommendation_from(evaluation))
         else:
-            text = csv_result_line(row.line, summary)
+            text = csv_result_line(row.line, summary, usd_per_eur=settings.usd_per_eur)
     except InputError as error:
         from gpu_advisor.engine.domain.input_errors import error_text
 
@@ -204,45 +187,6 @@ def json_line(line: int, result: Recommendation) -> str:
     body = result.model_dump_json()
     head = json.dumps({"line": line, "name": result.workload.name}, ensure_ascii=False, separators=(",", ":"))
     return f"{head[:-1]},{body[1:]}\n"
-
-
-def csv_result_line(line: int, result: DecisionSummary, more: Iterable[Any] = ()) -> str:
-    decision = result.decision
-    cells = [
-        line,
-        result.workload,
-        decision.deployment,
-        decision.pricing or "",
-        decision.provider or "",
-        decision.offer or "",
-        decision.gpu or "",
-        "" if decision.gpus is None else decision.gpus,
-        "" if decision.usd_per_month is None else f"{decision.usd_per_month:.2f}",
-        " ".join(result.fired_rules),
-        " ".join(portfolio_split(result.attention)[0]),
-        "true" if decision.cost_is_estimate else "false",
-        "true" if decision.priced_with_another_model else "false",
-        *more,
-    ]
-    return csv_line(cells)
-
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""What a spreadsheet reads a cell starting with as a formula (OWASP, CSV injection)."""
-
-
-def csv_cell(cell: Any) -> Any:
-    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe, as OWASP
-    recommends (``=HYPERLINK(...)`` is written ``'=HYPERLINK(...)``); quotes are the CSV writer's."""
-    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
-        return "'" + cell
-    return cell
-
-
-def csv_line(cells: Iterable[Any]) -> str:
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow([csv_cell(cell) for cell in cells])
-    return buffer.getvalue()
 
 
 def _chunks(rows: Iterable[Row], size: int) -> Iterator[list[Row]]:
@@ -335,12 +279,6 @@ def default_jobs() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def output_header(output_format: OutputFormat, scenarios: bool = False) -> str:
-    if output_format != "csv":
-        return ""
-    return csv_line((*CSV_COLUMNS, *SCENARIO_COLUMNS) if scenarios else CSV_COLUMNS)
-
-
 def run_batch(
     rows: Iterable[Row],
     sink: IO[str],
@@ -355,15 +293,19 @@ def run_batch(
     seed: int = 1,
     scheduler: str | None = None,
     policy: PolicyKey | None = None,
+    usd_per_eur: float | None = None,
 ) -> None:
     """Evaluate ``rows`` and write each result to ``sink`` in input order, flushing after every chunk so
     an interrupted run keeps every result written so far. Bad rows are reported through ``progress`` and
-    counted; with ``strict`` the first bad row raises ``InputError`` instead. Messages are in ``lang``."""
+    counted; with ``strict`` the first bad row raises ``InputError`` instead. Messages are in ``lang``; a CSV
+    gets an EUR column with ``usd_per_eur``."""
     from contextlib import closing
 
-    settings = Settings(tally.evaluated_on, output_format, tally.input, lang, scenarios, seed, policy)
+    settings = Settings(
+        tally.evaluated_on, output_format, tally.input, lang, scenarios, seed, policy, usd_per_eur
+    )
     # The header goes out with the first rows: an input without any writes nothing (it is refused).
-    header = output_header(output_format, scenarios is not None)
+    header = csv_header(scenarios is not None, usd_per_eur) if output_format == "csv" else ""
     # closing(): stopping early shuts the worker pool down now, not when the generator is collected.
     with closing(evaluate_rows(rows, settings, jobs, scheduler)) as chunks:
         for outcomes in chunks:
