@@ -16,6 +16,10 @@ class ProposalDetails(Details):
     """The proposed offer's price is the team's own rate (``PriceOrigin.yours``), not a list price."""
     unsuitable_by: str
     """IDs of the rules that declared the proposed GPU unsuitable."""
+    serverless_name: str = ""
+    """A priced serverless proposal as the memo names an option; its provider's name and price date."""
+    serverless_provider_name: str = ""
+    serverless_as_of: str = ""
     residency_rules: str = ""
     """The residency rules that exclude the proposal's jurisdiction, each with its title."""
     admitted_regions: tuple[str, ...] = ()

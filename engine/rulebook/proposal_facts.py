@@ -156,6 +156,35 @@ class ProposalFact(Fact):
     price (True where the proposal names no count)."""
     serverless_larger_instances_unpriced: Annotated[bool, Guard("serverless_product_known")] = False
     """The product sells larger instances than the catalog prices (``larger_instances_unpriced``)."""
+    serverless_priced: bool = False
+    """A serverless proposal the catalog prices: its product's limits below are those of the product as
+    priced (``check.proposal_serverless_limits``), as the api fact's ``self_hosted_*`` are for recommend."""
+    serverless_peak_instances: Annotated[int, Guard("serverless_priced")] = 0
+    """Its instances (workers) in the busiest hour (a batch: during a run)."""
+    serverless_price_age_days: Annotated[int, Guard("serverless_priced")] = 0
+    """Days from the date of the product's price to the evaluation."""
+    serverless_workers_limited: Annotated[bool, Guard("serverless_priced")] = False
+    """The product runs a known number of workers by default."""
+    serverless_workers_per_endpoint: Annotated[
+        int, Guard("serverless_priced", "serverless_workers_limited")
+    ] = 0
+    serverless_workers_per_account: Annotated[
+        int, Guard("serverless_priced", "serverless_workers_limited")
+    ] = 0
+    serverless_idle_scale_down: Annotated[bool, Guard("serverless_priced")] = False
+    """The product scales down an endpoint idle for days (``IdleScaleDown``)."""
+    serverless_workers_lowered_after_days: Annotated[
+        float, Guard("serverless_priced", "serverless_idle_scale_down")
+    ] = 0.0
+    serverless_workers_lowered_to: Annotated[
+        int, Guard("serverless_priced", "serverless_idle_scale_down")
+    ] = 0
+    serverless_workers_stopped_after_days: Annotated[
+        float, Guard("serverless_priced", "serverless_idle_scale_down")
+    ] = 0.0
+    idle_days_between_runs: float = 0.0
+    """A batch's days without a request between runs, its runs spread evenly over the calendar month; 0
+    for a service."""
     rental_policy_known: bool = True
     """Whether the organization rules' exclusions of the proposed rental are known: not where they exclude
     some of the offers it may mean and not others, or it names no provider (``check.proposal_policy``)."""

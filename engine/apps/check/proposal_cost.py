@@ -21,6 +21,7 @@ from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.options import ServerlessBilling
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.pipeline.serverless import PricedServerless
 
 
 class ProposedCost(NamedTuple):
@@ -62,6 +63,8 @@ class ProposedCost(NamedTuple):
     (a hybrid's reservation and the busier-hours offer it names make no mix); "" otherwise."""
     serverless: ServerlessBilling | None = None
     """A serverless proposal: how its price is billed (the instances kept warm and their setting)."""
+    serverless_priced: PricedServerless | None = None
+    """The same, as priced: its product's limits on workers are checked against it."""
 
     def unlinked(self) -> dict[str, object]:
         """What PRC013's message says of the smaller instances not documented as linked."""
@@ -88,7 +91,9 @@ def proposal_cost(
     if proposal.deployment == "serverless":
         served = serverless_cost(proposal, evaluation, jurisdiction)
         billing = serverless_billing(served.priced.listing, served.priced.bill) if served.priced else None
-        return ProposedCost(served.usd_per_month, served.known, serverless=billing)
+        return ProposedCost(
+            served.usd_per_month, served.known, serverless=billing, serverless_priced=served.priced
+        )
     if proposal.deployment == "own_hardware" and server is not None and (proposal.servers or gpus):
         servers = proposal.servers or math.ceil((gpus or 0) / server.gpus_per_server)
         workload = evaluation.workload

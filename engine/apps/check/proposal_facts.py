@@ -18,6 +18,7 @@ from gpu_advisor.engine.apps.check.proposal_serverless import (
     serverless_option_facts,
     serverless_product_facts,
 )
+from gpu_advisor.engine.apps.check.proposal_serverless_limits import serverless_limit_facts
 from gpu_advisor.engine.apps.check.remedies import remedy_details
 from gpu_advisor.engine.apps.check.residency import residency_facts
 from gpu_advisor.engine.calc.commitments import option_billing
@@ -280,6 +281,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     # What the billed cards beyond the proposed ones cost, for PRC013's message.
     idle_cards = max(0, cost.gpus_billed - (hardware.gpus or 0)) if cost.gpus_billed else 0
     gpu = gpu_facts(hardware, evaluation, scales_out=proposal.deployment == "serverless")
+    limits, limit_details = serverless_limit_facts(cost.serverless_priced, evaluation, lang)
     planned = evaluation.market.plans.get(hardware.gpu) if hardware.gpu else None
     cheapest = evaluation.market.own.cheapest_same_hours_usd_per_month
     # The catalog's offer binds as it is sold; a pricing the offer is not sold at binds for a term unknown.
@@ -310,6 +312,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         **node_facts(proposal, hardware, evaluation, gpu["gpus_needed"]),
         **api.facts,
         **serverless.facts,
+        **limits,
         **policy.facts,
         rental_to_beat_billing=rental_to_beat_billing(evaluation),
         rental_priced=cheapest is not None,
@@ -356,6 +359,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         serverless_instance_sizes=instance_sizes_named(proposal, hardware.gpu, knowledge, lang),
         **api.details,
         **serverless.details,
+        **limit_details,
         **policy.details,
     )
     return ProposalFacts(fact, details, cost.peak, jurisdiction, location, api.api, cost.serverless)
