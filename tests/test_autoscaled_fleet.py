@@ -234,3 +234,44 @@ def test_serverless_instances_are_sized_as_the_plan_within_the_latency_targets()
     scaled = r.autoscaled_fleet
     assert scaled is not None
     assert scaled.gpu_hours_per_month <= modal.billed_hours_per_month < 1.01 * scaled.gpu_hours_per_month
+
+
+BANK: dict[str, Any] = {
+    # A Swiss bank's RAG service on workdays (a walkthrough's workload): the API is decided, and renting
+    # Scaleway's H100 scaled by the hour would bill less.
+    "name": "ch-bank-rag",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+    "requests_per_day": 60_000,
+    "avg_input_tokens": 12_000,
+    "avg_output_tokens": 400,
+    "context_tokens": 16_384,
+    "load_pattern": "variable",
+    "schedule": "workdays",
+    "latency_sensitive": True,
+    "max_time_to_first_token_ms": 3000,
+    "max_time_per_output_token_ms": 60,
+    "personal_data": True,
+    "company_country": "CH",
+    "personal_data_region": "ch",
+}
+RELEASED = (
+    "It releases cards as the load falls, and capacity paid by the hour is not promised back at the next "
+    "peak: for a business-critical service it holds only with capacity reserved or confirmed with the "
+    "provider."
+)
+
+
+def test_a_business_critical_summary_says_the_scaled_fleet_releases_its_cards() -> None:
+    """The Summary set the scaled fleet's lower bill beside the recommendation while PRC019 told the same
+    business-critical service to keep its cards through the night. (Not business-critical, this workload
+    is decided serverless, cheaper than the scaled fleet: the same result read as not business-critical
+    shows the line's condition.)"""
+    r = recommend(validate_workload({**BANK, "business_critical": True}, "test"), EVALUATED_ON)
+    assert r.autoscaled_fleet is not None and r.autoscaled_fleet.undercuts_recommendation
+    summary = render_memo(r).split("## Summary\n\n")[1].split("\n## ")[0].splitlines()
+    scaled = next(i for i, line in enumerate(summary) if "scaling it hour by hour" in line)
+    assert summary[scaled + 1] == RELEASED
+    plain = r.model_copy(update={"workload": r.workload.model_copy(update={"business_critical": False})})
+    summary = render_memo(plain).split("## Summary\n\n")[1].split("\n## ")[0].splitlines()
+    assert any("scaling it hour by hour" in line for line in summary)
+    assert RELEASED not in summary

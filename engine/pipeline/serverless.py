@@ -157,8 +157,16 @@ class ServerlessMarket:
 
 
 def priced_order(priced: PricedServerless) -> tuple[object, ...]:
+    """Cheapest first; at the same price, a region whose stock of the GPU is published before one pinned
+    to data centres that may not have it (the same product unpinned, where no rule asks for the pin)."""
     listing = priced.listing
-    return (priced.bill.usd_per_month, listing.product.id, listing.gpu.gpu, listing.region)
+    return (
+        priced.bill.usd_per_month,
+        listing.stock_unpublished,
+        listing.product.id,
+        listing.gpu.gpu,
+        listing.region,
+    )
 
 
 def lower_bound(

@@ -1,0 +1,89 @@
+"""A serverless option pinned to data centres whose stock of GPUs the provider does not publish (RunPod's
+EU data centres): the price is the same as anywhere, the GPU may not be there. Two personal-data
+decisions rested on B200 workers in RunPod's EU data centres without a word that nobody had said they
+exist there."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from gpu_advisor.cli import main
+from gpu_advisor.engine.calc.serverless import serverless_listings
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+# Own weights, light variable load, personal data: RunPod Serverless on one L4, in its EU data centres.
+WORKLOAD = {
+    "name": "own-weights",
+    "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 3000,
+    "load_pattern": "variable",
+    "latency_sensitive": False,
+    "personal_data": True,
+}
+LINE = (
+    "RunPod Serverless does not publish which GPUs the data centres it is pinned to here have (its list "
+    "of them reports each GPU's stock as it changes): check that l4 workers are available there before "
+    "relying on this option."
+)
+
+
+def recommend(tmp_path: Path, *args: str, workload: dict[str, object] = WORKLOAD) -> str:
+    path = tmp_path / "w.yaml"
+    path.write_text(yaml.safe_dump(workload), encoding="utf-8")
+    result = CliRunner().invoke(main, ["recommend", str(path), "--as-of", "2026-11-30", *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_only_runpods_eu_data_centres_are_flagged() -> None:
+    flagged = {(s.product.id, s.region) for s in serverless_listings(load_knowledge()) if s.stock_unpublished}
+    assert flagged == {("serverless", "eu-datacenters")}
+
+
+def test_the_summary_says_the_gpu_may_not_be_there(tmp_path: Path) -> None:
+    memo = recommend(tmp_path)
+    summary = memo.split("## Summary\n\n")[1].split("\n## ")[0].splitlines()
+    assert summary[0].startswith(
+        "Recommendation: **Serverless GPU endpoints**, RunPod Serverless, EU region, with 1 × l4"
+    )
+    assert summary[1] == LINE
+    option = json.loads(recommend(tmp_path, "--format", "json"))["serverless_option"]
+    assert (option["regions"], option["serverless"]["stock_unpublished"]) == (["eu-datacenters"], True)
+
+
+def test_at_the_same_price_the_unpinned_pool_is_taken_where_no_rule_asks_for_the_pin(tmp_path: Path) -> None:
+    """Without personal data nothing keeps the workload in the EU: RunPod's workers anywhere cost the same
+    and are not in doubt. The pinned region won the tie by its name before."""
+    anywhere = {**WORKLOAD, "personal_data": False}
+    memo = recommend(tmp_path, workload=anywhere)
+    option = json.loads(recommend(tmp_path, "--format", "json", workload=anywhere))["serverless_option"]
+    assert (option["regions"], option["serverless"]["stock_unpublished"]) == (["variable"], False)
+    assert "does not publish which GPUs" not in memo
+
+
+def test_check_says_it_of_a_proposal_in_the_pinned_region_only(tmp_path: Path) -> None:
+    lines = {}
+    for region in ("EU", "variable"):
+        path = tmp_path / f"{region}.yaml"
+        proposal = {
+            "name": "p",
+            "deployment": "serverless",
+            "provider": "runpod",
+            "offer": "serverless",
+            "gpu": "l4",
+            "gpus": 1,
+            "pricing": "serverless",
+            "region": region,
+        }
+        path.write_text(yaml.safe_dump({"workload": WORKLOAD, "proposal": proposal}), encoding="utf-8")
+        result = CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30", "--show-all"])
+        lines[region] = [line for line in result.output.splitlines() if line.startswith("  Priced ")]
+    assert lines["EU"][0].endswith(
+        " RunPod Serverless does not publish which GPUs the region's data centres have: check that the GPU "
+        "is available there."
+    )
+    assert "does not publish" not in lines["variable"][0]
