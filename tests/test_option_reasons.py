@@ -23,7 +23,7 @@ def test_an_excluded_option_of_a_ruled_out_route_names_both() -> None:
     assert result.resolution.ruled_out["dedicated_cloud"] == ("DEP006",)
     memo = render_memo(result)
     assert option_row(memo, "vast", "spot", "h100-pcie").endswith(
-        "| excluded by NET001, RES001; ruled out by DEP006 |"
+        "| excluded by NET001, RES001, PRC003; ruled out by DEP006 |"
     )
     # An option no rule excludes names the rule-out only.
     assert "| ruled out by DEP006 |" in option_row(memo, "huggingface", "inference-endpoints", "h200")

@@ -42,7 +42,7 @@ CORPUS_WORKLOADS: dict[str, Any] = yaml.safe_load((CORPUS / "expected.yaml").rea
             ["body", "model", "name"],
             "llama-3.1-70b",
         ),
-        ({"company_country": "de"}, ["body", "company_country"], "pattern"),
+        ({"company_country": "Deutschland"}, ["body", "company_country"], "pattern"),
         ({"utilization": 1.5}, ["body", "utilization"], "less than or equal to 1"),
     ],
 )

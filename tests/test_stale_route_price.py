@@ -33,7 +33,7 @@ def test_a_stale_serverless_price_is_named_where_serverless_is_the_cheapest_rout
     memo = " ".join(render_memo(result).split())
     assert (
         "**KNB013** The serverless product's price is stale: The cheapest self-hosted route, RunPod "
-        "Serverless (eu-datacenters, 1 × l4), rests on a price list 206 days old (as of 2026-05-08), older "
+        "Serverless (variable, 1 × l4), rests on a price list 206 days old (as of 2026-05-08), older "
         "than 180 days, and the comparisons here weigh it; GPU prices move fast (H100 list prices fell by "
         "up to 44 % within 2025). Check the provider's current price before deciding." in memo
     )

@@ -58,9 +58,7 @@ def test_an_endpoint_that_scales_to_zero_is_priced_not_ruled_out() -> None:
     # A worker that scales (the A100, dearer still): the billed hours split into work, idle tails and
     # starts, and add up to the bill.
     (scaling,) = [
-        o
-        for o in result.options
-        if (o.provider, o.gpu, o.regions) == ("runpod", "a100-80gb", ("eu-datacenters",))
+        o for o in result.options if (o.provider, o.gpu, o.regions) == ("runpod", "a100-80gb", ("variable",))
     ]
     billing = scaling.serverless
     assert billing is not None and not billing.kept_warm and billing.cold_starts_per_month > 9_000
@@ -81,7 +79,7 @@ def test_an_endpoint_that_scales_to_zero_is_priced_not_ruled_out() -> None:
     memo = " ".join(render_memo(result).split())
     assert (
         "But the band's reason, an endpoint that never scales to zero, does not hold here: RunPod Serverless "
-        "(eu-datacenters, 1 × l40s) would stop and start from zero between requests" in memo
+        "(variable, 1 × l40s) would stop and start from zero between requests" in memo
     )
     assert (
         "as it scales with the load; keeping 1 instance running through the served hours at its lower price "
