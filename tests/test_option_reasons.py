@@ -30,7 +30,7 @@ def test_an_excluded_option_of_a_ruled_out_route_names_both() -> None:
     # In German the two stay apart: an option excluded, its route discarded.
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
     assert option_row(german, "vast", "spot", "h100-pcie").endswith(
-        "| ausgeschlossen durch NET001, RES001; Weg verworfen durch DEP006 |"
+        "| ausgeschlossen durch NET001, RES001, PRC003; Weg verworfen durch DEP006 |"
     )
 
 
