@@ -255,9 +255,9 @@ BANK: dict[str, Any] = {
     "personal_data_region": "ch",
 }
 RELEASED = (
-    "It releases cards as the load falls, and capacity paid by the hour is not promised back at the next "
-    "peak: for a business-critical service it holds only with capacity reserved or confirmed with the "
-    "provider."
+    "The scaled fleet releases cards as the load falls, and capacity paid by the hour is not promised back "
+    "at the next peak: for a business-critical service that bill holds only where the provider confirms the "
+    "capacity (reserving it bills the quiet hours too)."
 )
 
 

@@ -137,3 +137,12 @@ def test_a_code_in_small_letters_is_read_as_its_capitals() -> None:
     assert small.exit_code == capital.exit_code == 0
     assert small.output == capital.output
     assert '"country": "AT"' in small.output
+
+
+def test_a_letter_that_capitalises_into_two_is_no_code() -> None:
+    """'ß' capitalised is 'SS' (South Sudan) and the dotless i (U+0131) is 'I': the catalog read them as
+    codes, which the workload and tco refuse."""
+    for typed in ("\u00df", "\u0131t"):
+        result = invoke("catalog", "offers", "--country", typed)
+        assert result.exit_code == 2
+        assert result.output.strip() == f"error: --country: an ISO 3166 code of two letters (got '{typed}')"

@@ -100,9 +100,9 @@ def test_one_compared_card_is_a_card() -> None:
 
 
 def test_the_next_best_serverless_option_is_another_product_or_gpu() -> None:
-    # RunPod's L4 is chosen in its pool of every data centre (at the same price the EU data centres, whose
-    # stock RunPod does not publish, come after it); the same product in its other region is not the next
-    # best: Modal's L4 is.
+    # RunPod's L4 is chosen in its pool of every data centre (at the same price the EU data centres, which
+    # promise no stock of it, come after it); the same product in its other region is not the next best:
+    # Modal's L4 is.
     result = run(STEADY_IN_THE_BAND)
     chosen = result.serverless_option
     assert result.decision.deployment == "serverless" and chosen is not None

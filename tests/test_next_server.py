@@ -99,15 +99,15 @@ def test_a_single_server_says_so_and_a_rental_says_nothing_of_servers() -> None:
     assert "Losing one server" not in render_memo(rented)
 
 
-def test_servers_full_on_the_day_they_are_bought_say_so() -> None:
-    """555,000 requests a day on the server that holds about 560,000: the step, rounded down, is today's
-    volume, which the Summary said as "0 % more than today's", read as room to grow."""
+def test_a_step_within_the_search_resolution_is_said_as_at_most_that_much_room() -> None:
+    """555,000 requests a day on the server that holds about 560,000: the bisection places the step to
+    within 2 %, and rounded down it is today's volume, which the Summary said as "0 % more than today's"."""
     result = run({**CHAT, "requests_per_day": 555_000})
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and chart.self_hosted_next_step_requests_per_day == 555_000
     summary = render_memo(result).split("## Summary")[1].split("## Why")[0]
     assert (
-        "It is full at today's load: any growth needs one more server, $11,007 a month more and $285,000 up "
-        "front.\n"
+        "It holds today's load with at most about 2 % to spare: growth beyond that needs one more server, "
+        "$11,007 a month more and $285,000 up front.\n"
     ) in summary
     assert "more than today's" not in summary

@@ -63,3 +63,31 @@ def test_a_pattern_the_file_states_is_offered_as_stated(tmp_path: Path) -> None:
     assert question.split("\n")[-3:] == ["   [steady]> ", "", "10. "]
     assert saved["load_pattern"] == "steady"
     assert "| Load pattern | steady |" in memo
+
+
+def test_a_pattern_taken_with_enter_still_follows_the_profile_after_the_review_changes_an_answer(
+    tmp_path: Path,
+) -> None:
+    """A changed answer in the review works out every default taken with Enter again: the pattern's from
+    the profile, not the documented "steady" (which the file would then state over the profile)."""
+    workload = {
+        "name": "hours",
+        "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+        "requests_per_day": 20000,
+        "load_profile": DAYTIME,
+    }
+    source = tmp_path / "given.yaml"
+    source.write_text(yaml.safe_dump(workload), encoding="utf-8")
+    asked, _, _ = ask_from(tmp_path, workload)
+    questions = asked.split("Your answers:")[0].count("\n\n") - 1
+    out, memo = tmp_path / "changed.yaml", tmp_path / "changed.md"
+    result = CliRunner().invoke(
+        main,
+        ["ask", "--as-of", "2026-11-30", "--from", str(source), "--save", str(out), "--memo", str(memo)],
+        input="\n" * questions + "5\n30000\n\n",
+    )
+    assert result.exit_code == 0, result.output
+    saved = yaml.safe_load(out.read_text(encoding="utf-8"))
+    assert saved["requests_per_day"] == 30000
+    assert "load_pattern" not in saved
+    assert "| Load pattern | variable (from the workload's load profile" in memo.read_text(encoding="utf-8")

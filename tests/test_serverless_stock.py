@@ -1,7 +1,7 @@
-"""A serverless option pinned to data centres whose stock of GPUs the provider does not publish (RunPod's
-EU data centres): the price is the same as anywhere, the GPU may not be there. Two personal-data
-decisions rested on B200 workers in RunPod's EU data centres without a word that nobody had said they
-exist there."""
+"""A serverless option pinned to data centres that promise no stock of its GPU (RunPod's EU data centres,
+whose list shows each GPU's current stock): the price is the same as anywhere, the GPU may not be there.
+Two personal-data decisions rested on B200 workers in RunPod's EU data centres without a word that none
+is promised there."""
 
 from __future__ import annotations
 
@@ -25,9 +25,8 @@ WORKLOAD = {
     "personal_data": True,
 }
 LINE = (
-    "RunPod Serverless does not publish which GPUs the data centres it is pinned to here have (its list "
-    "of them reports each GPU's stock as it changes): check that l4 workers are available there before "
-    "relying on this option."
+    "RunPod Serverless promises no l4 workers in the data centres it is pinned to here: its list of them "
+    "shows each GPU's current stock, which changes. Check it before relying on this option."
 )
 
 
@@ -40,7 +39,7 @@ def recommend(tmp_path: Path, *args: str, workload: dict[str, object] = WORKLOAD
 
 
 def test_only_runpods_eu_data_centres_are_flagged() -> None:
-    flagged = {(s.product.id, s.region) for s in serverless_listings(load_knowledge()) if s.stock_unpublished}
+    flagged = {(s.product.id, s.region) for s in serverless_listings(load_knowledge()) if s.stock_varies}
     assert flagged == {("serverless", "eu-datacenters")}
 
 
@@ -52,17 +51,17 @@ def test_the_summary_says_the_gpu_may_not_be_there(tmp_path: Path) -> None:
     )
     assert summary[1] == LINE
     option = json.loads(recommend(tmp_path, "--format", "json"))["serverless_option"]
-    assert (option["regions"], option["serverless"]["stock_unpublished"]) == (["eu-datacenters"], True)
+    assert (option["regions"], option["serverless"]["stock_varies"]) == (["eu-datacenters"], True)
 
 
 def test_at_the_same_price_the_unpinned_pool_is_taken_where_no_rule_asks_for_the_pin(tmp_path: Path) -> None:
-    """Without personal data nothing keeps the workload in the EU: RunPod's workers anywhere cost the same
-    and are not in doubt. The pinned region won the tie by its name before."""
+    """Without personal data nothing keeps the workload in the EU: RunPod's workers in any of its data
+    centres cost the same and draw on its whole stock. The pinned region won the tie by its name before."""
     anywhere = {**WORKLOAD, "personal_data": False}
     memo = recommend(tmp_path, workload=anywhere)
     option = json.loads(recommend(tmp_path, "--format", "json", workload=anywhere))["serverless_option"]
-    assert (option["regions"], option["serverless"]["stock_unpublished"]) == (["variable"], False)
-    assert "does not publish which GPUs" not in memo
+    assert (option["regions"], option["serverless"]["stock_varies"]) == (["variable"], False)
+    assert "promises no" not in memo
 
 
 def test_check_says_it_of_a_proposal_in_the_pinned_region_only(tmp_path: Path) -> None:
@@ -83,7 +82,7 @@ def test_check_says_it_of_a_proposal_in_the_pinned_region_only(tmp_path: Path) -
         result = CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30", "--show-all"])
         lines[region] = [line for line in result.output.splitlines() if line.startswith("  Priced ")]
     assert lines["EU"][0].endswith(
-        " RunPod Serverless does not publish which GPUs the region's data centres have: check that the GPU "
-        "is available there."
+        " RunPod Serverless promises no l4 workers in the region's data centres: check their current stock "
+        "before relying on it."
     )
-    assert "does not publish" not in lines["variable"][0]
+    assert "promises no" not in lines["variable"][0]

@@ -15,7 +15,8 @@ from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.serving import ServerlessProduct
 
-COUNTRY_CODE = re.compile(r"[A-Z]{2}")
+# Either case, ASCII letters only ('ß' would read as SS in capitals), as a workload file takes it.
+COUNTRY_CODE = re.compile(r"[A-Za-z]{2}")
 
 
 def catalog_rows(
@@ -46,7 +47,7 @@ def catalog_rows(
     if provider is not None and provider not in providers:
         raise InputError(unknown_value("--provider", provider, providers))
     if country is not None:
-        if not COUNTRY_CODE.fullmatch(country.upper()):
+        if not COUNTRY_CODE.fullmatch(country):
             raise InputError(country_message(country))
         if not knowledge.is_country(country.upper()):
             knowledge.check_country("--country", country)  # refused as typed

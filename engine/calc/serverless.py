@@ -71,9 +71,8 @@ class ServerlessListing:
     sizes: Mapping[int, int]
     """Cards per replica -> the size of this entry's instance for it, where that is the product's
     smallest for this GPU that holds a replica (a larger one is the same product, dearer)."""
-    stock_unpublished: bool = False
-    """The provider does not say whether the region's data centres stock this GPU
-    (``ServerlessRegion.stock_unpublished``)."""
+    stock_varies: bool = False
+    """The region's data centres promise no stock of this GPU (``ServerlessRegion.stock_varies``)."""
 
     def smallest_instance(self, cards_per_replica: int) -> int | None:
         return self.sizes.get(cards_per_replica)
@@ -156,7 +155,7 @@ def _listings_of(knowledge: Knowledge) -> tuple[ServerlessListing, ...]:
                         source=source,
                         product_sizes=sizes[entry.gpu],
                         sizes=entry_sizes(entry, sizes[entry.gpu]),
-                        stock_unpublished=region.stock_unpublished is not None,
+                        stock_varies=region.stock_varies is not None,
                     )
                 )
     return tuple(found)
@@ -363,5 +362,5 @@ def serverless_billing(listing: ServerlessListing, bill: ServerlessBill) -> Serv
         longer_waits_above_gpus=product.longer_waits_above_gpus,
         host_usd_per_core_hour=product.host_prices.usd_per_core_hour if product.host_prices else None,
         host_usd_per_gib_hour=product.host_prices.usd_per_gib_hour if product.host_prices else None,
-        stock_unpublished=listing.stock_unpublished,
+        stock_varies=listing.stock_varies,
     )

@@ -131,13 +131,21 @@ def ask_questions(
     defaulted: set[str] = set()
     try:
         complete(answers, defaulted, knowledge, fmt, prefill)
-        review(answers, defaulted, knowledge, fmt, target)
+        review(answers, defaulted, knowledge, fmt, target, unasked_fields(prefill))
     except (click.Abort, KeyboardInterrupt):
         # click.prompt turns Ctrl-C and end of input into Abort; Ctrl-C between prompts (while a question
         # is written) arrives as it is.
         click.echo(render("ask_stopped.txt.j2", fmt), nl=False)
         sys.exit(EXIT_INTERRUPTED)
     return answers, defaulted
+
+
+def unasked_fields(prefill: dict[str, Any]) -> dict[str, Any]:
+    """What a --from file gives that no question asks (its load_profile): it still moves a default."""
+    from gpu_advisor.engine.apps.questionnaire import load_questions
+
+    asked = {question.field for question in load_questions()}
+    return {field: value for field, value in prefill.items() if field not in asked}
 
 
 def complete(
@@ -152,8 +160,7 @@ def complete(
     from gpu_advisor.engine.apps.questionnaire import applies, default_for, load_questions, required_sum
 
     asked = 0
-    # What a --from file gives that no question asks (its load_profile) still moves a default.
-    unasked = {k: v for k, v in prefill.items() if k not in {q.field for q in load_questions()}}
+    unasked = unasked_fields(prefill)
     for question in load_questions():
         if not applies(question, answers):
             answers.pop(question.field, None)
@@ -176,9 +183,10 @@ def review(
     knowledge: Knowledge,
     fmt: Format,
     target: Callable[[str], str | tuple[str, str | None]],
+    unasked: dict[str, Any],
 ) -> None:
     """All answers, numbered; a number asks that question again (with the answer as its default), Enter
-    goes on to saving."""
+    goes on to saving. ``unasked``: the --from file's fields no question asks, which defaults read."""
     from gpu_advisor.engine.apps.questionnaire import applies, explain, load_questions
     from gpu_advisor.engine.i18n.environment import render
 
@@ -201,7 +209,7 @@ def review(
         question = questions[int(text) - 1]
         current = {question.field: answers[question.field]}
         answers[question.field] = ask_one(question, int(text), knowledge, fmt, answers, current, defaulted)
-        complete(answers, defaulted, knowledge, fmt, {})
+        complete(answers, defaulted, knowledge, fmt, unasked)
 
 
 def shown_answer(question: Any, value: object, fmt: Format) -> str | None:

@@ -84,9 +84,9 @@ class ServerlessBilling(ResultModel):
     one; None where a kept-warm instance pays the scale-to-zero price."""
     instances_kept: int = 0
     """Instances kept running in every paid hour (0: the endpoint scales to zero)."""
-    stock_unpublished: bool = False
-    """The option is pinned to a region whose data centres' stock of GPUs the provider does not publish:
-    its GPU may not be there (``ServerlessRegion.stock_unpublished``)."""
+    stock_varies: bool = False
+    """The option is pinned to a region whose data centres promise no stock of its GPU: it may not be
+    there when the endpoint starts (``ServerlessRegion.stock_varies``)."""
     kept_for_price: int = 0
     """Of them, those kept because the load keeps them up through enough of the served hours and the
     product bills an instance that runs always below one that scales (RunPod's active workers), beyond

@@ -126,6 +126,7 @@ def _own_hardware_fact_fields(market: Market, evaluated_on: dt.date) -> dict[str
         "own_spare_in_the_same_node": own.applicable
         and own.nodes == 1
         and bool(plan and plan.spare_replicas),
+        "own_has_spare": own.applicable and bool(plan and plan.spare_replicas),
         "node_utilization": float(own.node_utilization),
         "node_has_idle_gpus": own.gpus_needed < cards,
         # The busy share of the cards the load needs, not of every card bought.

@@ -65,6 +65,7 @@ def economics_details(
     plan = market.plans.get(server.gpu)
     return EconomicsDetails(
         own_cards_per_replica=plan.cards_per_replica if plan is not None else 0,
+        own_replicas=plan.replicas if plan is not None else 0,
         own_server_gpu=server.gpu,
         own_staff_uncosted_country=costs.country if costs is not None and costs.staff_uncosted else "",
         stated_utilization=float(resolved.utilization or 0.0)

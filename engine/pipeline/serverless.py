@@ -157,12 +157,12 @@ class ServerlessMarket:
 
 
 def priced_order(priced: PricedServerless) -> tuple[object, ...]:
-    """Cheapest first; at the same price, a region whose stock of the GPU is published before one pinned
-    to data centres that may not have it (the same product unpinned, where no rule asks for the pin)."""
+    """Cheapest first; at the same price, a product's whole pool before its region pinned to a few data
+    centres that may not have the GPU in stock (``stock_varies``), where no rule asks for the pin."""
     listing = priced.listing
     return (
         priced.bill.usd_per_month,
-        listing.stock_unpublished,
+        listing.stock_varies,
         listing.product.id,
         listing.gpu.gpu,
         listing.region,

@@ -213,4 +213,5 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
         api_barred=bool(ruled_out) and bool(evaluation.resolution.barred.get("api")),
         self_hosted_unpriced=tuple(volume for volume, point in priced if point is None),
         self_hosted_next_step_requests_per_day=next_step,
+        self_hosted_next_step_resolution=STEP_WIDTH - 1 if next_step is not None else 0.0,
     )

@@ -152,6 +152,8 @@ class ApiDetails(Details):
 
 class EconomicsDetails(Details):
     own_cards_per_replica: int = 0
+    own_replicas: int = 0
+    """The replicas the own route's plan runs (its GPU's plan)."""
     """The cards a replica needs on the own server's GPU (0 where the model does not fit it)."""
     own_server_gpu: str = ""
     own_staff_uncosted_country: str = ""

@@ -244,6 +244,9 @@ class EconomicsFact(Fact):
     housing or the staff line (an overrides file's ``own_server`` gives them all)."""
     own_spare_in_the_same_node: Annotated[bool, Guard(OWNED)]
     """The own route is one node, and the spare replica the rules add runs in it beside the others."""
+    own_has_spare: Annotated[bool, Guard(OWNED)] = False
+    """Its plan runs more replicas than the peak needs (a spare, or a stated min_replicas above the need),
+    as ``best_option_has_spare`` says of the cheapest rental."""
     own_replica_spans_servers: Annotated[bool, Guard(OWNED)] = False
     """A replica on the own server's GPU needs more cards than one server holds: its servers reach each
     other over the network between them (InfiniBand), which the own figure does not price."""

@@ -163,6 +163,13 @@ class ProposalFact(Fact):
     """Its instances (workers) in the busiest hour (a batch: during a run)."""
     serverless_price_age_days: Annotated[int, Guard("serverless_priced")] = 0
     """Days from the date of the product's price to the evaluation."""
+    serverless_peak_usd_per_hour: Annotated[float, Guard("serverless_priced")] = 0.0
+    """What its busiest hour costs (``routes.SelfHosted.peak_usd_per_hour``)."""
+    serverless_spend_limited: Annotated[bool, Guard("serverless_priced")] = False
+    """Its provider starts an account with a limit on what it may spend an hour (``SpendLimit``)."""
+    serverless_spend_limit_usd_per_hour: Annotated[
+        float, Guard("serverless_priced", "serverless_spend_limited")
+    ] = 0.0
     serverless_workers_limited: Annotated[bool, Guard("serverless_priced")] = False
     """The product runs a known number of workers by default."""
     serverless_workers_per_endpoint: Annotated[

@@ -1,7 +1,8 @@
-"""A serverless proposal held to its product's default limits on workers, as ``recommend`` holds the
-serverless route it weighs (PRV019, PRV023, PRV024, KNB013): the workers its busiest hour (a batch: its
-run) needs against what an endpoint and an account run by default, an endpoint idle between a batch's runs
-that the product scales down, and the age of the price the cost checks use (PRV026, PRV027, KNB020)."""
+"""A serverless proposal held to its product's default limits, as ``recommend`` holds the serverless
+route it weighs (PRV014, PRV019, PRV023 to PRV025, KNB013): the workers its busiest hour (a batch: its run)
+needs against what an endpoint and an account run by default, what that hour costs against the account's
+spend limit, an endpoint idle between a batch's runs or over a long weekend that the product scales down,
+and the age of the price the cost checks use (PRV026 to PRV030, KNB020)."""
 
 from __future__ import annotations
 
@@ -32,9 +33,13 @@ def serverless_limit_facts(
     route = serverless_route(priced)
     limits = {**worker_limit_facts(route), **idle_scale_down_facts(route)}
     provider = evaluation.knowledge.provider(route.provider)
+    limit = provider.spend_limit
     facts = {
         "serverless_priced": True,
         "serverless_peak_instances": route.peak_instances,
+        "serverless_peak_usd_per_hour": route.peak_usd_per_hour,
+        "serverless_spend_limited": limit is not None,
+        "serverless_spend_limit_usd_per_hour": float(limit.usd_per_hour) if limit else 0.0,
         "serverless_price_age_days": (evaluation.evaluated_on - route.as_of).days,
         "idle_days_between_runs": idle_days_between_runs(evaluation.workload, evaluation.knowledge),
         **{"serverless_" + key.removeprefix(ROUTE_PREFIX): value for key, value in limits.items()},

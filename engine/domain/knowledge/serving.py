@@ -64,10 +64,10 @@ class ServerlessRegion(Strict):
     """A region ID of the product's provider (providers.yaml)."""
     price_multiplier: float = Field(ge=1, le=10)
     """What pinning the product to this region costs, over its list price."""
-    stock_unpublished: Citation | None = None
-    """Where the provider does not say which GPUs the region's data centres stock (its list of them
-    reports the stock of each GPU as it changes): the source that says so. A GPU priced for the product
-    may then not be there; the memo and ``check`` say so for an option in the region."""
+    stock_varies: Citation | None = None
+    """Where the region's data centres hold the product's GPUs by a stock that changes, with no GPU
+    promised (its provider's list of them shows the current stock of each GPU): the source. A GPU priced
+    for the product may then not be there; the memo and ``check`` say so for an option in the region."""
 
 
 class ServerlessGpu(Translated):
