@@ -165,6 +165,40 @@ def test_a_syntax_error_in_a_yaml_list_keeps_the_items_before_it(tmp_path: Path)
     assert (data["unread_from_line"], data["workloads"], data["evaluated"]) == (4, 3, 2)
 
 
+def test_a_stray_quote_to_the_end_of_a_csv_stops_the_reading_there(tmp_path: Path) -> None:
+    """A quote opened on line 3 swallowed the other 998 rows of the file: they were in no count, no
+    error and no total, and --allow-bad-rows exited 0."""
+    text = "name,model.name,model.precision,requests_per_day\n" + "a,llama-3.1-8b,fp8,5000\n"
+    text += '"b,llama-3.1-8b,fp8,5000\n' + "".join(f"{n},llama-3.1-8b,fp8,5000\n" for n in "cde")
+    summary = tmp_path / "summary.json"
+    result = invoke(
+        write(tmp_path, "w.csv", text), "--format", "csv", "--allow-bad-rows", "--summary", str(summary)
+    )
+    assert result.exit_code == 1
+    assert [r["name"] for r in csv_rows(result.stdout)] == ["a"]
+    assert (
+        "w.csv:3: not valid CSV (unexpected end of data): a quote opened on this line runs to the end of the "
+        "file, so the file is read up to here and the rest is skipped"
+    ) in result.stderr
+    data = json.loads(summary.read_text(encoding="utf-8"))
+    assert (data["unread_from_line"], data["workloads"], data["evaluated"]) == (3, 2, 1)
+
+
+def test_a_stray_quote_closed_later_makes_its_lines_one_bad_row(tmp_path: Path) -> None:
+    """Its cells may even count right (the quote closed inside the name of line 5): the lines between
+    went into one cell silently."""
+    text = "name,model.name,model.precision,requests_per_day\n" + "a,llama-3.1-8b,fp8,5000\n"
+    text += '"b,llama-3.1-8b,fp8,5000\nc,llama-3.1-8b,fp8,5000\nd",llama-3.1-8b,fp8,5000\n'
+    text += "e,llama-3.1-8b,fp8,5000\n"
+    result = invoke(write(tmp_path, "w.csv", text), "--format", "csv")
+    assert result.exit_code == 1
+    assert [r["name"] for r in csv_rows(result.stdout)] == ["a", "e"]
+    assert (
+        "w.csv:3-5: a quoted cell runs over these lines (a stray quote?), and no workload field holds a line "
+        "break: they are read as one row, which is skipped"
+    ) in result.stderr
+
+
 @pytest.mark.parametrize(
     ("name", "text", "bad_line"),
     [("w.csv", CSV_INPUT, 4), ("w.jsonl", JSONL_INPUT, 3), ("w.yaml", YAML_INPUT, 4)],

@@ -287,22 +287,23 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
                 return
             except csv.Error as error:
                 next_line = reader.line_num + 1
-                yield Row(
-                    line,
-                    None,
-                    said(
-                        lang, "not_csv", origin=f"{origin}:{line}", problem=say(lang, csv_problem(str(error)))
-                    ),
-                )
+                problem = say(lang, csv_problem(str(error)))
+                if reader.line_num > line:
+                    # A quote opened here ran to the end of the file: every line after it went into this
+                    # one cell. The file is read up to here, as a broken YAML list is.
+                    message = said(lang, "csv_rest_unread", origin=f"{origin}:{line}", problem=problem)
+                    yield Row(line, None, message, ends_reading=True)
+                    return
+                yield Row(line, None, said(lang, "not_csv", origin=f"{origin}:{line}", problem=problem))
                 continue
             next_line = reader.line_num + 1
-            where = f"{origin}:{line}"
+            # A record whose quoted cell runs over several lines is named by all of them.
+            last = reader.line_num
+            where = f"{origin}:{line}-{last}" if last > line else f"{origin}:{line}"
             bad = [index for index, cell in enumerate(cells) if _NOT_UTF8.search(cell)]
             if columns is None:
                 if bad:
-                    raise InputError(
-                        said(lang, "not_utf8_header", origin=f"{origin}:{line}", column=bad[0] + 1)
-                    )
+                    raise InputError(said(lang, "not_utf8_header", origin=where, column=bad[0] + 1))
                 columns = csv_columns(cells, origin, lang)
                 continue
             if not cells or all(cell.strip() == "" for cell in cells):
@@ -310,6 +311,10 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
             if bad:
                 cell = columns[bad[0]].name if bad[0] < len(columns) else None
                 yield Row(line, None, said(lang, "not_utf8_cell", origin=where, cell=cell, number=bad[0] + 1))
+                continue
+            if last > line:
+                # No workload field holds a line break: a stray quote took the lines after it in.
+                yield Row(line, None, said(lang, "csv_lines_joined", origin=where))
                 continue
             if len(cells) != len(columns):
                 yield Row(
