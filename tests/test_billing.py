@@ -108,3 +108,16 @@ def test_busy_replicas_reach_the_replicas_under_a_heavy_load() -> None:
     assert busy_replicas(800.0, 900) == pytest.approx(800.0, abs=0.01)
     assert busy_replicas(5.0, 1) == pytest.approx(1 - math.exp(-5))
     assert busy_replicas(0.0, 3) == 0.0
+
+
+def test_a_fleet_far_larger_than_the_load_sums_only_the_tail() -> None:
+    """E[min(N, n)] worked out term by term over every k below n, against the cut sum: the same figure
+    where n lies far above the mean (a fleet of ten million replicas for 50 in flight took a term per
+    replica, a minute for one workload)."""
+
+    def every_term(mean: float, n: int) -> float:
+        return n - sum((n - k) * math.exp(k * math.log(mean) - mean - math.lgamma(k + 1)) for k in range(n))
+
+    for mean, n in ((30.0, 200), (30.0, 31), (400.0, 2_000)):
+        assert busy_replicas(mean, n) == pytest.approx(every_term(mean, n), rel=1e-12)
+    assert busy_replicas(50.0, 10_000_000) == pytest.approx(50.0, rel=1e-12)

@@ -205,7 +205,7 @@ def busy_hours_per_day(
 
 
 TAIL_DEVIATIONS = 12.0
-"""Poisson terms further than this many standard deviations below the mean are under e^-72 and left out."""
+"""Poisson terms further than this many standard deviations from the mean are under e^-72 and left out."""
 
 
 def busy_replicas(in_flight: float, replicas: int) -> float:
@@ -216,7 +216,15 @@ def busy_replicas(in_flight: float, replicas: int) -> float:
     if in_flight <= 0:
         return 0.0
     log_mean = math.log(in_flight)
-    first = max(0, math.floor(in_flight - TAIL_DEVIATIONS * math.sqrt(in_flight)))
+    spread = TAIL_DEVIATIONS * math.sqrt(in_flight)
+    first = max(0, math.floor(in_flight - spread))
+    # Above the mean's tail the terms vanish: a fleet far larger than the load sums only the tail's terms,
+    # not one per replica (ten billion requests a day took a minute here).
+    last = math.ceil(in_flight + spread) + 1
+    if replicas > last:
+        # Every request finds an idle replica but for a vanishing tail: E[N], summed where N lies (the
+        # difference of n and the shortfall would lose the figure's last digits to n's size).
+        return sum(k * math.exp(k * log_mean - in_flight - math.lgamma(k + 1)) for k in range(first, last))
     short = 0.0
     for k in range(first, replicas):
         short += (replicas - k) * math.exp(k * log_mean - in_flight - math.lgamma(k + 1))
