@@ -56,6 +56,9 @@ def test_a_missing_argument_is_said_in_german_and_later_english_commands_stay_en
         (["recommend", "x"], "de_DE.UTF-8", "de"),
         (["recommend", "x"], "de-AT", "de"),
         (["recommend", "--lang", "en_GB"], "de", "en"),
+        # The POSIX default locale, a container's LANG, asks for no language.
+        (["recommend", "x"], "C.UTF-8", "en"),
+        (["recommend", "x"], "POSIX", "en"),
     ],
 )
 def test_the_language_is_read_from_the_command_line_before_the_environment(
@@ -96,3 +99,7 @@ def test_a_locale_named_in_the_environment_runs_the_command_in_its_language() ->
     assert result.output.startswith("# GPU-Entscheidungsmemo:")
     refused = CliRunner().invoke(main, ["recommend", EXAMPLE], env={"GPU_ADVISOR_LANG": "fr_FR"})
     assert refused.exit_code == 2 and "'fr_FR' is not one of 'en', 'de'" in refused.output
+    # A container's LANG copied into it (C.UTF-8) failed every command the same way.
+    plain = CliRunner().invoke(main, ["recommend", EXAMPLE], env={"GPU_ADVISOR_LANG": "C.UTF-8"})
+    assert plain.exit_code == 0, plain.output
+    assert plain.output.startswith("# GPU decision memo:")

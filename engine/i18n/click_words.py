@@ -64,10 +64,17 @@ as they are, like the options' own help."""
 LANGUAGES = ("en", "de")
 
 
+UNTRANSLATED_LOCALES = ("c", "posix")
+"""The POSIX default locale, a container's usual LANG (``C.UTF-8``): no language asked for, English."""
+
+
 def locale_language(value: str) -> str:
-    """A language as a locale names it (``de_DE.UTF-8``, ``de-AT``, ``DE``) as gpu-advisor's (``de``);
-    anything else unchanged, for the option's own check."""
+    """A language as a locale names it (``de_DE.UTF-8``, ``de-AT``, ``DE``) as gpu-advisor's (``de``), the
+    POSIX default locale (``C``, ``C.UTF-8``, ``POSIX``) as English; anything else unchanged, for the
+    option's own check."""
     first = value.split(".", 1)[0].replace("-", "_").split("_", 1)[0].lower()
+    if first in UNTRANSLATED_LOCALES:
+        return "en"
     return first if first in LANGUAGES else value
 
 
