@@ -206,3 +206,19 @@ def test_check_locates_a_workload_the_catalog_refuses_under_the_workload(client:
         json={"workload": read_example(EXAMPLES_DIR / "public-chat.yaml"), "proposal": proposal},
     )
     assert problem_fields(response) == [["body", "proposal", "gpu"]]
+
+
+def test_a_body_with_a_byte_order_mark_is_read_as_the_command_line_reads_it(
+    client: httpx.Client, tmp_path: Path
+) -> None:
+    """Windows tools write a UTF-8 byte-order mark; the command line read such a file and the service
+    answered 422 "not valid JSON (line 1, column 1)". RFC 8259 lets a reader ignore it."""
+    body = (
+        b'\xef\xbb\xbf{"name": "windows-export", "model": {"name": "llama-3.1-8b", "precision": "bf16"}, '
+        b'"requests_per_day": 5000, "utilization": 0.25}'
+    )
+    response = client.post(
+        "/recommend", params=AS_OF, content=body, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["workload"]["name"] == "windows-export"

@@ -117,7 +117,8 @@ def decode(data: bytes, origin: str) -> str:
     if len(data) > MAX_INPUT_BYTES:
         raise InputError(too_large(origin))
     try:
-        return data.decode("utf-8")
+        # A byte-order mark (Windows tools write one) is no text: RFC 8259 lets a reader ignore it.
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise InputError(at(origin, Words("not UTF-8 text (byte %(byte)s)", byte=error.start))) from None
 
