@@ -77,6 +77,14 @@ def test_bad_rows_exit_2_naming_line_and_column(
             "line 2, column Price: 16,000 USD an instance-hour over 8 cards is 2,000.00 USD per GPU-hour, "
             "not below the 1,000 an overrides file admits (a price per instance-hour is expected)",
         ),
+        # A price the written catalog rounds to nothing was an internal error (exit 4) in its own model.
+        (
+            "InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region",
+            "p5.48xlarge,H100,8,0.00000005,,us-east-1",
+            "skypilot",
+            "line 2, column Price: 5e-08 USD an instance-hour over 8 cards is 6.25e-09 USD per GPU-hour, "
+            "less than the 1e-06 the written catalog keeps (a price per instance-hour is expected)",
+        ),
         (
             "instance_name,location,price,gpu_count,gpu_name,gpu_memory,spot",
             "gpu_1x_h100_sxm5,us-east-1,99999,1,H100,80.0,False",

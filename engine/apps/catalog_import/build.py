@@ -131,13 +131,20 @@ def vendor_candidates(
     return found
 
 
-def refuse_price_above_overrides_bound(candidate: Candidate, path: str, fmt: str) -> None:
-    """A price per GPU-hour an overrides file would refuse, refused on its row (a price per month, or a
-    whole cluster's, in the instance-hour column)."""
+def refuse_price_outside_overrides_bounds(candidate: Candidate, path: str, fmt: str) -> None:
+    """A price per GPU-hour an overrides file would refuse, refused on its row: one at or above its bound
+    (a price per month, or a whole cluster's, in the instance-hour column), or one that the written catalog
+    would round to nothing (a price in another unit)."""
     per_gpu = candidate.usd_per_instance_hour / candidate.count
+    column = ("SpotPrice" if candidate.pricing == "spot" else "Price") if fmt == "skypilot" else "price"
+    cards = f"{candidate.count} card{'s' if candidate.count != 1 else ''}"
+    if round(per_gpu, PRICE_DIGITS) <= 0:
+        raise InputError(
+            f"{path}: line {candidate.line}, column {column}: {candidate.usd_per_instance_hour:,g} USD an "
+            f"instance-hour over {cards} is {per_gpu:g} USD per GPU-hour, less than the "
+            f"{10**-PRICE_DIGITS:g} the written catalog keeps (a price per instance-hour is expected)"
+        )
     if per_gpu >= MAX_USD_PER_GPU_HOUR:
-        column = ("SpotPrice" if candidate.pricing == "spot" else "Price") if fmt == "skypilot" else "price"
-        cards = f"{candidate.count} card{'s' if candidate.count != 1 else ''}"
         raise InputError(
             f"{path}: line {candidate.line}, column {column}: {candidate.usd_per_instance_hour:,g} USD an "
             f"instance-hour over {cards} is {per_gpu:,.2f} USD per GPU-hour, not below the "
@@ -331,7 +338,7 @@ def build_overrides(
         provider = mapping.provider(fmt, provider_name)
         candidates = vendor_candidates(rows, fmt, provider_name, knowledge, mapping, tally)
         for c in candidates:
-            refuse_price_above_overrides_bound(c, path, fmt)
+            refuse_price_outside_overrides_bounds(c, path, fmt)
         added, undercut = group_offers(candidates, as_of, f"{file}, {fmt}")
         repriced = []
     new_regions = [
