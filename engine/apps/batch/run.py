@@ -252,6 +252,7 @@ def stop_workers(pool: Any) -> None:
     workers now (a chunk in progress is not waited for) and reap them, so that no process is left
     behind holding standard error."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    results = getattr(pool, "_result_queue", None)  # shutdown forgets it
     pool.shutdown(wait=False, cancel_futures=True)
     # A worker the pool started while the signal came (it starts them as chunks are submitted) is in its
     # table only now: it is stopped too, or it would hold standard error after the run has ended.
@@ -264,6 +265,12 @@ def stop_workers(pool: Any) -> None:
         if process.is_alive():
             process.kill()
             process.join(timeout=5)
+    # A worker ended while it wrote a chunk's result leaves half a message in the result pipe, whose
+    # write end this process holds as well: the pool's manager thread would wait for the rest for ever,
+    # and the interpreter's exit waits for that thread. Closed here, the read ends (the workers are gone).
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 class Progress(Protocol):
