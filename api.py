@@ -221,5 +221,8 @@ def check(
 def check_path(
     path: str | Path, evaluated_on: dt.date | str | None = None, policy_dir: str | Path | None = None
 ) -> list[CheckResult]:
-    """Check every proposal of a YAML or JSON file."""
+    """Check every proposal of a YAML or JSON file (or of every such file of a directory)."""
+    if not isinstance(path, (str, Path)) or not str(path):
+        # An empty text would be the current directory, checked unasked (as ``_policy`` refuses it).
+        raise InputError(f"path: a file's or a directory's path, not {path!r}", field="path")
     return check_file(str(path), _date(evaluated_on), policy_dir=_policy(policy_dir))

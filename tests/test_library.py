@@ -206,6 +206,9 @@ def test_a_validation_error_names_its_first_field_and_check_path_takes_a_path() 
         # The empty text is the current directory: it was read as a policy directory.
         (lambda w: api.recommend(w, policy_dir=""), "policy_dir", "policy_dir: a directory's path, not ''"),
         (lambda w: api.load_workload(5), "path", "path: a file's path, not int"),
+        # The empty text checked every file of the current directory.
+        (lambda w: api.check_path(""), "path", "path: a file's or a directory's path, not ''"),
+        (lambda w: api.check_path(None), "path", "path: a file's or a directory's path, not None"),
         (lambda w: api.parse_workload_text(b"name: x", "o"), "text", "text: the workload as text, not bytes"),
         (
             lambda w: api.render_memo(None),
