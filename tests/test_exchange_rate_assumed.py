@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from helpers import invoke, run
+from helpers import EXAMPLES_DIR, invoke, run
 from test_serverless_set_aside_gpu_time import BIG_STEADY
 
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -48,3 +48,13 @@ def test_a_memo_in_eur_says_it_too() -> None:
     assert (
         "Amounts are shown in EUR, converted from USD at 1.16 USD per EUR (2025-12-31).\n" + ASSUMED + "\n"
     ) in memo
+
+
+def test_a_rate_off_by_orders_of_magnitude_is_refused(tmp_path: Path) -> None:
+    """usd_per_eur: 1e-15 was taken: the memo priced the API at quadrillions of euros."""
+    rates = tmp_path / "rates.yaml"
+    rates.write_text("exchange_rate:\n  usd_per_eur: 1e-15\n", encoding="utf-8")
+    result = invoke("recommend", str(EXAMPLES_DIR / "public-chat.yaml"), "--overrides", str(rates))
+    assert result.exit_code == 2
+    refusal = "exchange_rate.usd_per_eur: Input should be greater than or equal to 0.1 (got 1e-15)"
+    assert refusal in result.output
