@@ -197,6 +197,7 @@ def test_a_waiver_end_date_must_be_a_date(tmp_path: Path) -> None:
         ),  # a named rule before a severity
         (PCIE, ["--hard-fail-on", "NET002", "--soft-fail-on", "critical"], 1),
         (PCIE, ["--skip-rule", "NET002"], 0),
+        (PCIE, ["--skip-rule", "net002"], 0),  # as `rules show` takes an ID (it was refused)
         (PCIE, ["--soft-fail"], 0),
         (RESERVATION, [], 0),
         (RESERVATION, ["--fail-on", "warn"], 1),

@@ -36,9 +36,9 @@ class Selector:
 
 
 def selector(values: Iterable[str], option: str, rule_ids: Sequence[str], *, hard: bool) -> Selector:
-    """The rule IDs and severity of an option's values (each a rule ID or a severity, case-insensitive
-    for severities; several may be given, comma-separated or by repeating the option). Of several
-    severities, the one that selects most counts."""
+    """The rule IDs and severity of an option's values (each a rule ID or a severity, in either case, as
+    ``rules show`` takes an ID; several may be given, comma-separated or by repeating the option). Of
+    several severities, the one that selects most counts."""
     ids: set[str] = set()
     severities: list[str] = []
     for value in (part.strip() for raw in values for part in raw.split(",")):
@@ -46,8 +46,8 @@ def selector(values: Iterable[str], option: str, rule_ids: Sequence[str], *, har
             continue
         if value.lower() in SEVERITIES:
             severities.append(value.lower())
-        elif value in rule_ids:
-            ids.add(value)
+        elif value.upper() in rule_ids:
+            ids.add(value.upper())
         else:
             allowed = [*SEVERITIES, *sorted(rule_ids)]
             raise InputError(unknown_value(option, value, allowed), field=option)
