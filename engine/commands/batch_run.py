@@ -146,6 +146,11 @@ def batch_file(
                 if pending is not None and tally.stopped_at_line is not None:
                     pending.keep = True  # --strict: the results before the bad row stand
                 raise
+            except OSError as error:
+                # A full disk says no file of its own on a write: it is the results file's.
+                if error.filename is None and output is not None:
+                    raise OSError(error.errno, error.strerror, output) from None
+                raise
             finally:
                 if not sink.closed:
                     with contextlib.suppress(BrokenPipeError):
