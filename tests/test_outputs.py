@@ -105,7 +105,10 @@ def test_overrides_replace_prices_and_are_marked(tmp_path: Path) -> None:
             "did you mean 'runpod/community/h100-sxm'?",
         ),
         ({"own_server": {"price": 1}}, "own_server.price: unknown field"),
-        ({"exchange_rate": {"usd_per_eur": -1}}, "exchange_rate.usd_per_eur: Input should be greater than 0"),
+        (
+            {"exchange_rate": {"usd_per_eur": -1}},
+            "exchange_rate.usd_per_eur: Input should be greater than or equal to 0.1",
+        ),
     ],
 )
 def test_bad_overrides_exit_2(tmp_path: Path, content: dict, expected: str) -> None:
