@@ -155,3 +155,9 @@ def test_the_summary_says_why_an_on_premises_service_buys_more_cards_than_it_nee
         "a server with fewer cards would idle less (ask for its price; TCO020). The replicas are spread over "
         "at least two servers, so that the service survives a failed one (SIZ015)."
     ) in " ".join(summary.split())
+    # The quote it asks for can be costed: TCO020 names the command, with the workload's country.
+    (finding,) = [f.message for f in r.findings if f.rule_id == "TCO020"]
+    assert (
+        "(ask for its price, and cost the quote with `gpu-advisor tco --country DE --gpu h100-sxm "
+        "--gpus-per-server N --server-price-eur PRICE`)"
+    ) in finding
