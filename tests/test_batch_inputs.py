@@ -177,8 +177,8 @@ def test_a_stray_quote_to_the_end_of_a_csv_stops_the_reading_there(tmp_path: Pat
     assert result.exit_code == 1
     assert [r["name"] for r in csv_rows(result.stdout)] == ["a"]
     assert (
-        "w.csv:3: not valid CSV (unexpected end of data): a quote opened on this line runs to the end of the "
-        "file, so the file is read up to here and the rest is skipped"
+        "w.csv:3: not valid CSV (unexpected end of data): a quote opened on this line is not closed within "
+        "a cell, so the file is read up to here and the rest is skipped"
     ) in result.stderr
     data = json.loads(summary.read_text(encoding="utf-8"))
     assert (data["unread_from_line"], data["workloads"], data["evaluated"]) == (3, 2, 1)
@@ -186,17 +186,38 @@ def test_a_stray_quote_to_the_end_of_a_csv_stops_the_reading_there(tmp_path: Pat
 
 def test_a_stray_quote_closed_later_makes_its_lines_one_bad_row(tmp_path: Path) -> None:
     """Its cells may even count right (the quote closed inside the name of line 5): the lines between
-    went into one cell silently."""
-    text = "name,model.name,model.precision,requests_per_day\n" + "a,llama-3.1-8b,fp8,5000\n"
-    text += '"b,llama-3.1-8b,fp8,5000\nc,llama-3.1-8b,fp8,5000\nd",llama-3.1-8b,fp8,5000\n'
-    text += "e,llama-3.1-8b,fp8,5000\n"
-    result = invoke(write(tmp_path, "w.csv", text), "--format", "csv")
+    went into one cell silently. The row is named by all its lines, and the reading goes on after it."""
+    row = "{},llama-3.1-8b,fp8,5000\n"
+    header = "name,model.name,model.precision,requests_per_day\n"
+    joined = header + row.format("a") + '"' + row.format("b") + row.format("c") + row.format('d"')
+    result = invoke(write(tmp_path, "w.csv", joined + row.format("e")), "--format", "csv")
     assert result.exit_code == 1
     assert [r["name"] for r in csv_rows(result.stdout)] == ["a", "e"]
+    assert "w.csv:3-5: invalid workload\n  name: String should match pattern" in result.stderr
+    # Text after the closing quote: not CSV, the same lines, and the rows after it are read.
+    broken = header + row.format("a") + '"' + row.format("b") + row.format("c") + row.format('"d"x')
+    result = invoke(write(tmp_path, "w.csv", broken + row.format("e") + row.format("f")), "--format", "csv")
+    assert [r["name"] for r in csv_rows(result.stdout)] == ["a", "e", "f"]
+    assert "w.csv:3-5: not valid CSV (',' expected after '\"')" in result.stderr
+    # A cell count that the joined lines spoil says so.
+    short = header + row.format("a") + '"b,llama-3.1-8b,fp8\nc",llama-3.1-8b,fp8,5000,7\n' + row.format("e")
+    result = invoke(write(tmp_path, "w.csv", short), "--format", "csv")
+    assert [r["name"] for r in csv_rows(result.stdout)] == ["a", "e"]
     assert (
-        "w.csv:3-5: a quoted cell runs over these lines (a stray quote?), and no workload field holds a line "
-        "break: they are read as one row, which is skipped"
+        "w.csv:3-4: 5 cells, the header has 4 (a quoted cell runs over these lines: a stray quote?)"
     ) in result.stderr
+
+
+def test_a_quoted_cell_over_several_lines_is_read_where_its_field_takes_it(tmp_path: Path) -> None:
+    """A load profile pasted from a spreadsheet column, one number a line, is 24 numbers separated by
+    white space: read, as before stray quotes were looked for."""
+    profile = "\n".join(["1"] * 6 + ["3"] * 12 + ["1"] * 6)
+    header = "name,model.name,model.precision,requests_per_day,load_profile\n"
+    text = header + f'a,llama-3.1-8b,fp8,5000,"{profile}"\n'
+    result = invoke(write(tmp_path, "w.csv", text), "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    (row,) = jsonl(result.stdout)
+    assert row["workload"]["load_profile"] == [1.0] * 6 + [3.0] * 12 + [1.0] * 6
 
 
 @pytest.mark.parametrize(

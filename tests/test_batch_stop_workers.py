@@ -4,7 +4,6 @@ the interpreter's exit (a full disk or Ctrl-C left `batch --jobs 2` hanging afte
 
 from __future__ import annotations
 
-import errno
 import multiprocessing
 import struct
 import time
@@ -35,19 +34,32 @@ def test_half_a_result_in_the_pipe_does_not_hold_the_manager_thread() -> None:
     assert not manager.is_alive()
 
 
-def test_a_full_disk_names_the_results_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_full_disk_names_the_results_file(tmp_path: Path) -> None:
     """A write to the results file that the system refuses said "[Errno 28] No space left on device" and
-    no file; it is the results file's, exit 5, and nothing is left beside it."""
-    from batch_cli import CSV_INPUT, invoke, write
+    no file (the flush after the failed write raised again, unnamed); it is the results file's, exit 5,
+    and nothing is left beside it. A file-size limit refuses the writes as a full disk does."""
+    import resource
+    import signal
+    import subprocess
+    import sys
 
-    from gpu_advisor.engine.apps.batch import run
+    def limited() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
 
-    def full(*args: object) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(run, "_write_chunk", full)
-    out = tmp_path / "out.jsonl"
-    result = invoke(write(tmp_path, "w.csv", CSV_INPUT), "--jobs", "1", "-o", str(out))
-    assert result.exit_code == 5
-    assert f"error: [Errno 28] No space left on device: '{out}'" in result.output
+    rows = "".join(f"w{n},llama-3.1-8b,fp8,{5000 + n}\n" for n in range(60))
+    source = tmp_path / "w.csv"
+    source.write_text("name,model.name,model.precision,requests_per_day\n" + rows, encoding="utf-8")
+    out = tmp_path / "out.csv"
+    command = [str(Path(sys.executable).parent / "gpu-advisor"), "batch", str(source), "--jobs", "1"]
+    result = subprocess.run(
+        [*command, "--format", "csv", "-o", str(out)],
+        preexec_fn=limited,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 5, result.stderr
+    assert f"error: [Errno 27] File too large: '{out}'" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["w.csv"]

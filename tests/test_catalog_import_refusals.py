@@ -83,7 +83,7 @@ def test_bad_rows_exit_2_naming_line_and_column(
             "p5.48xlarge,H100,8,0.00000005,,us-east-1",
             "skypilot",
             "line 2, column Price: 5e-08 USD an instance-hour over 8 cards is 6.25e-09 USD per GPU-hour, "
-            "less than the 1e-06 the written catalog keeps (a price per instance-hour is expected)",
+            "which the written catalog, at 6 decimals, rounds to 0 (a price per instance-hour is expected)",
         ),
         (
             "instance_name,location,price,gpu_count,gpu_name,gpu_memory,spot",

@@ -170,6 +170,9 @@ def test_non_utf8_input_exits_2() -> None:
     result = CliRunner().invoke(main, ["recommend", "-"], input=b"name: \xff\xfe\n")
     assert result.exit_code == 2
     assert "<stdin>: not UTF-8 text (byte 6)" in result.output
+    # A byte-order mark is skipped, and counted in the byte's place in the file.
+    marked = CliRunner().invoke(main, ["recommend", "-"], input=b"\xef\xbb\xbfname: \xff\xfe\n")
+    assert "<stdin>: not UTF-8 text (byte 9)" in marked.output
 
 
 def test_missing_file_exits_2() -> None:

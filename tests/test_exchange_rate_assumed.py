@@ -50,11 +50,16 @@ def test_a_memo_in_eur_says_it_too() -> None:
     ) in memo
 
 
-def test_a_rate_off_by_orders_of_magnitude_is_refused(tmp_path: Path) -> None:
-    """usd_per_eur: 1e-15 was taken: the memo priced the API at quadrillions of euros."""
+def test_a_rate_off_by_a_decimal_point_or_more_is_refused(tmp_path: Path) -> None:
+    """usd_per_eur: 1e-15 was taken: the memo priced the API at quadrillions of euros; 0.108 for 1.08
+    would price every euro figure ten times."""
     rates = tmp_path / "rates.yaml"
-    rates.write_text("exchange_rate:\n  usd_per_eur: 1e-15\n", encoding="utf-8")
-    result = invoke("recommend", str(EXAMPLES_DIR / "public-chat.yaml"), "--overrides", str(rates))
-    assert result.exit_code == 2
-    refusal = "exchange_rate.usd_per_eur: Input should be greater than or equal to 0.1 (got 1e-15)"
-    assert refusal in result.output
+    for rate, bound in (
+        ("1e-15", "greater than or equal to 0.5"),
+        ("0.108", "greater than or equal to 0.5"),
+        ("10.8", "less than or equal to 2.5"),
+    ):
+        rates.write_text(f"exchange_rate:\n  usd_per_eur: {rate}\n", encoding="utf-8")
+        result = invoke("recommend", str(EXAMPLES_DIR / "public-chat.yaml"), "--overrides", str(rates))
+        assert result.exit_code == 2
+        assert f"exchange_rate.usd_per_eur: Input should be {bound} (got {rate})" in result.output

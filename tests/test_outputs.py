@@ -107,7 +107,7 @@ def test_overrides_replace_prices_and_are_marked(tmp_path: Path) -> None:
         ({"own_server": {"price": 1}}, "own_server.price: unknown field"),
         (
             {"exchange_rate": {"usd_per_eur": -1}},
-            "exchange_rate.usd_per_eur: Input should be greater than or equal to 0.1",
+            "exchange_rate.usd_per_eur: Input should be greater than or equal to 0.5",
         ),
     ],
 )

@@ -205,7 +205,10 @@ def busy_hours_per_day(
 
 
 TAIL_DEVIATIONS = 12.0
-"""Poisson terms further than this many standard deviations from the mean are under e^-72 and left out."""
+"""Poisson terms further than this many standard deviations below the mean are under e^-72 and left out;
+above it, ``TAIL_TERMS`` more are kept, as a small mean's deviation is no bound."""
+TAIL_TERMS = 30
+"""Terms kept beyond the mean's upper tail: at a mean of 1 the 30th is 1/30!, under 1e-32."""
 
 
 def busy_replicas(in_flight: float, replicas: int) -> float:
@@ -220,7 +223,7 @@ def busy_replicas(in_flight: float, replicas: int) -> float:
     first = max(0, math.floor(in_flight - spread))
     # Above the mean's tail the terms vanish: a fleet far larger than the load sums only the tail's terms,
     # not one per replica (ten billion requests a day took a minute here).
-    last = math.ceil(in_flight + spread) + 1
+    last = math.ceil(in_flight + spread) + TAIL_TERMS
     if replicas > last:
         # Every request finds an idle replica but for a vanishing tail: E[N], summed where N lies (the
         # difference of n and the shortfall would lose the figure's last digits to n's size).

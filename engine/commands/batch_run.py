@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import json
 from typing import IO
 
-from gpu_advisor.engine.apps.batch.rows import count_rows, input_format_for, open_input, read_rows
+from gpu_advisor.engine.apps.batch.row_count import count_rows
+from gpu_advisor.engine.apps.batch.rows import input_format_for, open_input, read_rows
 from gpu_advisor.engine.apps.batch.run import OutputFormat, Progress, default_jobs, run_batch
 from gpu_advisor.engine.apps.batch.summary import PORTFOLIO_NOTE_RULES, BatchSummary, Tally
 from gpu_advisor.engine.common.errors import InputError
@@ -146,11 +148,6 @@ def batch_file(
                 if pending is not None and tally.stopped_at_line is not None:
                     pending.keep = True  # --strict: the results before the bad row stand
                 raise
-            except OSError as error:
-                # A full disk says no file of its own on a write: it is the results file's.
-                if error.filename is None and output is not None:
-                    raise OSError(error.errno, error.strerror, output) from None
-                raise
             finally:
                 if not sink.closed:
                     with contextlib.suppress(BrokenPipeError):
@@ -158,6 +155,12 @@ def batch_file(
             if not tally.evaluated + tally.errors:
                 # A header alone, or nothing: a truncated export must not pass a pipeline as a clean run.
                 raise InputError(at(input_path, Words("no workload in the file")))
+    except OSError as error:
+        # A full disk says no file of its own on a write, nor on the flush and the close after it: it is
+        # the results file's.
+        if error.filename is None and error.errno != errno.EPIPE and output is not None:
+            raise OSError(error.errno, error.strerror, output) from None
+        raise
     finally:
         # A file rejected before its first row (bad header, not a list) gets its error, not a summary.
         if (

@@ -5,6 +5,7 @@ finite and in range, bounded nesting; every failure an ``InputError`` naming the
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import re
 from pathlib import Path
@@ -120,7 +121,9 @@ def decode(data: bytes, origin: str) -> str:
         # A byte-order mark (Windows tools write one) is no text: RFC 8259 lets a reader ignore it.
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise InputError(at(origin, Words("not UTF-8 text (byte %(byte)s)", byte=error.start))) from None
+        # The byte's place in the file, its byte-order mark counted (utf-8-sig reports it past the mark).
+        byte = error.start + (len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0)
+        raise InputError(at(origin, Words("not UTF-8 text (byte %(byte)s)", byte=byte))) from None
 
 
 def _depth(value: Any, level: int = 0) -> int:

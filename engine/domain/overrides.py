@@ -163,9 +163,10 @@ ONE_OF = (
 
 
 class RateOverride(StrictInput):
-    # The euro has traded between about 0.83 and 1.60 dollars since 1999: a rate outside 0.1 to 10 is a
-    # slip of the decimal point or another unit, whose memo priced an API at quadrillions of euros.
-    usd_per_eur: float = Field(ge=0.1, le=10)
+    # The euro has traded between about 0.83 and 1.60 dollars since 1999: a rate outside 0.5 to 2.5 is a
+    # slip of the decimal point (0.108 for 1.08) or another unit, whose memo priced an API at
+    # quadrillions of euros.
+    usd_per_eur: float = Field(ge=0.5, le=2.5)
 
 
 class Overrides(StrictInput):

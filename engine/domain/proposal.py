@@ -133,6 +133,12 @@ class Waiver(StrictInput):
     until: dt.date | None = None
     """The last day the waiver holds; from the next day on it waives nothing and KNB006 warns."""
 
+    @field_validator("rule", mode="before")
+    @classmethod
+    def _rule_in_capitals(cls, value: Any) -> Any:
+        # As `rules show` and --skip-rule take a rule ID: siz012 is SIZ012.
+        return value.upper() if isinstance(value, str) else value
+
     @field_validator("until", mode="before")
     @classmethod
     def _until_from_text(cls, value: Any) -> Any:

@@ -121,6 +121,17 @@ class Row:
     """A row that could not be read: its name where the format still gives it (a CSV row's name cell)."""
     ends_reading: bool = False
     """The file cannot be read past this row (a YAML error within the list): the rest is not run."""
+    last_line: int | None = None
+    """A CSV record whose quoted cell runs over several lines ends on this one: messages name them all."""
+
+    @property
+    def lines(self) -> str:
+        """Where the row is in its file: its line, or its first and last (``3-5``)."""
+        return (
+            f"{self.line}-{self.last_line}"
+            if self.last_line and self.last_line > self.line
+            else f"{self.line}"
+        )
 
 
 def input_format_for(path: str, given: str | None, lang: str = "en") -> InputFormat:
@@ -288,13 +299,15 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
             except csv.Error as error:
                 next_line = reader.line_num + 1
                 problem = say(lang, csv_problem(str(error)))
-                if reader.line_num > line:
-                    # A quote opened here ran to the end of the file: every line after it went into this
-                    # one cell. The file is read up to here, as a broken YAML list is.
+                spans = f"{origin}:{line}-{reader.line_num}" if reader.line_num > line else f"{origin}:{line}"
+                if "unexpected end of data" in str(error) or "field limit" in str(error):
+                    # A quote opened here runs to the end of the file, or past any cell's size: the lines
+                    # after it cannot be told apart from its cell. The file is read up to here, as a
+                    # broken YAML list is.
                     message = said(lang, "csv_rest_unread", origin=f"{origin}:{line}", problem=problem)
                     yield Row(line, None, message, ends_reading=True)
                     return
-                yield Row(line, None, said(lang, "not_csv", origin=f"{origin}:{line}", problem=problem))
+                yield Row(line, None, said(lang, "not_csv", origin=spans, problem=problem))
                 continue
             next_line = reader.line_num + 1
             # A record whose quoted cell runs over several lines is named by all of them.
@@ -312,17 +325,13 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
                 cell = columns[bad[0]].name if bad[0] < len(columns) else None
                 yield Row(line, None, said(lang, "not_utf8_cell", origin=where, cell=cell, number=bad[0] + 1))
                 continue
-            if last > line:
-                # No workload field holds a line break: a stray quote took the lines after it in.
-                yield Row(line, None, said(lang, "csv_lines_joined", origin=where))
-                continue
             if len(cells) != len(columns):
-                yield Row(
-                    line, None, said(lang, "cell_count", origin=where, cells=len(cells), columns=len(columns))
-                )
+                # Over several lines, a stray quote may have taken the lines after it into one cell.
+                kind = "cell_count_lines" if last > line else "cell_count"
+                yield Row(line, None, said(lang, kind, origin=where, cells=len(cells), columns=len(columns)))
                 continue
             try:
-                yield Row(line, csv_record(columns, cells, lang))
+                yield Row(line, csv_record(columns, cells, lang), last_line=last)
             except ValueError as error:
                 # The row's name cell still names it in the error list.
                 named = [
@@ -384,17 +393,3 @@ def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]
         raise InputError(said(lang, "nested", origin=origin)) from None
     finally:
         loader.dispose()
-
-
-def count_rows(path: str, input_format: InputFormat) -> int | None:
-    """Workloads in a file, for the progress bar's time left; None where counting means parsing."""
-    if path == "-" or input_format == "yaml":
-        return None
-    try:
-        with Path(path).open("rb") as file:
-            if input_format == "jsonl":
-                return sum(1 for line in file if line.strip())
-            text = io.TextIOWrapper(file, encoding="utf-8-sig", errors="replace", newline="")
-            return max(0, sum(1 for cells in csv.reader(text) if any(c.strip() for c in cells)) - 1)
-    except (OSError, csv.Error):
-        return None

@@ -127,7 +127,7 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
     if row.error is not None or row.data is None:
         empty = said(settings.lang, "empty_row", origin=f"{settings.origin}:{row.line}")
         return Outcome(row.line, name, None, row.error or empty, unread_rest=row.ends_reading)
-    origin = f"{settings.origin}:{row.line}"
+    origin = f"{settings.origin}:{row.lines}"
     try:
         workload = validate_workload(row.data, origin)
         rulebook, evaluator = _policy_rules(settings.policy)

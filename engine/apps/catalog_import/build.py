@@ -141,8 +141,8 @@ def refuse_price_outside_overrides_bounds(candidate: Candidate, path: str, fmt: 
     if round(per_gpu, PRICE_DIGITS) <= 0:
         raise InputError(
             f"{path}: line {candidate.line}, column {column}: {candidate.usd_per_instance_hour:,g} USD an "
-            f"instance-hour over {cards} is {per_gpu:g} USD per GPU-hour, less than the "
-            f"{10**-PRICE_DIGITS:g} the written catalog keeps (a price per instance-hour is expected)"
+            f"instance-hour over {cards} is {per_gpu:g} USD per GPU-hour, which the written catalog, at "
+            f"{PRICE_DIGITS} decimals, rounds to 0 (a price per instance-hour is expected)"
         )
     if per_gpu >= MAX_USD_PER_GPU_HOUR:
         raise InputError(
