@@ -300,7 +300,8 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
                 next_line = reader.line_num + 1
                 problem = say(lang, csv_problem(str(error)))
                 spans = f"{origin}:{line}-{reader.line_num}" if reader.line_num > line else f"{origin}:{line}"
-                if "unexpected end of data" in str(error) or "field limit" in str(error):
+                unclosed = "unexpected end of data" in str(error) or "field limit" in str(error)
+                if unclosed and reader.line_num > line:
                     # A quote opened here runs to the end of the file, or past any cell's size: the lines
                     # after it cannot be told apart from its cell. The file is read up to here, as a
                     # broken YAML list is.
