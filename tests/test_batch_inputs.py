@@ -245,3 +245,15 @@ def test_the_summary_of_one_workload_says_one_workload(tmp_path: Path) -> None:
     result = invoke(source, "--output", str(tmp_path / "out.csv"))
     assert result.exit_code == 0, result.output
     assert f"{source}: 1 workload, 1 evaluated, 0 with errors (evaluated on " in result.output
+
+
+def test_a_header_that_is_not_csv_refuses_the_file(tmp_path: Path) -> None:
+    """A stray quote in the header left no columns: the next row was read as the header, or the run
+    wrote a results file with a header alone and exit 1."""
+    out = tmp_path / "out.csv"
+    for header in ('name,"model.name,model.precision,requests_per_day\n', 'name,"mo"x,model.precision,x\n'):
+        text = header + "a,llama-3.1-8b,fp8,5000\nb,llama-3.1-8b,fp8,5000\n"
+        result = invoke(write(tmp_path, "w.csv", text), "--format", "csv", "-o", str(out))
+        assert result.exit_code == 2
+        assert ": not valid CSV (" in result.stderr
+        assert not out.exists()

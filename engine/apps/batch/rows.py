@@ -300,6 +300,9 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
                 next_line = reader.line_num + 1
                 problem = say(lang, csv_problem(str(error)))
                 spans = f"{origin}:{line}-{reader.line_num}" if reader.line_num > line else f"{origin}:{line}"
+                if columns is None:
+                    # No header, no columns: the file is refused, as a header that names no field is.
+                    raise InputError(said(lang, "not_csv", origin=spans, problem=problem)) from None
                 unclosed = "unexpected end of data" in str(error) or "field limit" in str(error)
                 if unclosed and reader.line_num > line:
                     # A quote opened here runs to the end of the file, or past any cell's size: the lines
