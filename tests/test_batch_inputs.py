@@ -257,3 +257,10 @@ def test_a_header_that_is_not_csv_refuses_the_file(tmp_path: Path) -> None:
         assert result.exit_code == 2
         assert ": not valid CSV (" in result.stderr
         assert not out.exists()
+
+
+def test_a_json_null_line_is_no_workload_not_an_empty_row(tmp_path: Path) -> None:
+    text = '{"name": "a", "model": {"params_b": 8, "precision": "bf16"}, "requests_per_day": 5}\nnull\n'
+    result = invoke(write(tmp_path, "w.jsonl", text), "--format", "csv")
+    assert result.exit_code == 1
+    assert "w.jsonl:2: no fields given: a workload is a mapping of fields\n" in result.stderr

@@ -10,8 +10,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from gpu_advisor.engine.apps.batch.csv_cells import field_kinds
 from gpu_advisor.engine.apps.batch.messages import said
-from gpu_advisor.engine.apps.batch.rows import field_kinds
 from gpu_advisor.engine.apps.sweep.model import BaselineSource, SweepVariable, Value, VariableKind
 from gpu_advisor.engine.common import values
 from gpu_advisor.engine.common.errors import InputError, close_match
