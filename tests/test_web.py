@@ -149,6 +149,9 @@ def test_the_memo_page_shows_findings_by_severity_with_rule_links(client: httpx.
     assert page.by_id("findings-critical").content.startswith("Kritisch")
     links = {e.attrs["href"] for e in page.all("a")}
     assert "/rules/RES001?lang=de" in links
+    # Every rule link of the German page opens the German rule page: those in the memo's text too.
+    rule_links = [link for link in links if link.startswith("/rules/")]
+    assert rule_links and all(link.endswith("?lang=de") for link in rule_links), rule_links
     assert page.all("svg", role="img") and len(page.with_class("chart")) == 2
     assert not [e for e in page.all("code") if e.attrs.get("class") == "language-mermaid"]
 

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
+from urllib.parse import urlencode
 
 from markupsafe import Markup, escape
 
@@ -91,7 +92,7 @@ def memo_html(
     text = _MERMAID.sub(chart, markdown)
     text = replace_section(text, translate(lang, "Findings"), f"{FINDINGS_MARK}\n")
     html: str = _markdown().render(text)  # type: ignore[attr-defined]
-    html = link_rules(html, rule_ids)
+    html = link_rules(html, rule_ids, rule_page(lang))
     html = _HEADING.sub(heading_with_id, html)
     for index, svg in enumerate(charts):
         html = html.replace(f"<p>{CHART_MARK}{index}</p>", svg)
@@ -138,9 +139,15 @@ def heading_with_id(match: re.Match[str]) -> str:
     return f'<h{level} id="memo-{slug(inner)}">{inner}</h{level}>'
 
 
-def plain(text: str) -> Markup:
-    """A text with rule IDs linked, for a finding's message on the page."""
-    return Markup(link_rules(str(escape(text)), _all_rule_ids()))
+def plain(text: str, lang: str = "en") -> Markup:
+    """A text with rule IDs linked to their pages in ``lang``, for a finding's message on the page."""
+    return Markup(link_rules(str(escape(text)), _all_rule_ids(), rule_page(lang)))
+
+
+def rule_page(lang: str) -> Callable[[str], str]:
+    """A rule's documentation page in the page's language (a German page linked English rule pages)."""
+    query = urlencode({"lang": lang})
+    return lambda rule_id: f"/rules/{rule_id}?{query}"
 
 
 @cache
