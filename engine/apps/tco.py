@@ -11,6 +11,7 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
 from gpu_advisor.engine.domain.knowledge.costs import YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.own_costs import OwnCosts
 from gpu_advisor.engine.domain.requests import TcoRequest
 from gpu_advisor.engine.domain.results import BreakEven, TcoResult, TcoScenario
 
@@ -65,7 +66,28 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
         if catalog_server or "gpu_watts" in given
         else cite(knowledge.gpu(server.gpu).source, knowledge),
         as_of=server.as_of,
+        **rates_used(knowledge, priced.costs, eur_price=request.server_price_eur is not None),
     )
+
+
+def rates_used(knowledge: Knowledge, costs: OwnCosts, eur_price: bool) -> dict[str, Any]:
+    """The exchange rates the lines' figures pass through, as the result says them: EUR to USD always
+    (a memo in EUR needs it too), CHF to EUR where a figure is in francs."""
+    eur = knowledge.eur_to_usd()
+    currencies = {part.currency for line in costs.lines for part in line.parts}
+    if eur_price:
+        currencies.add("EUR")
+    pairs = {(r.from_currency, r.to_currency): r for r in knowledge.exchange_rates.rates}
+    chf = pairs.get(("EUR", "CHF")) if "CHF" in currencies else None
+    return {
+        "exchange_rate_usd_per_eur": eur.rate,
+        "exchange_rate_as_of": eur.as_of,
+        "exchange_rate_assumed": eur.source.document == "gpu-advisor",
+        "chf_per_eur": chf.rate if chf else None,
+        "chf_per_eur_as_of": chf.as_of if chf else None,
+        "chf_per_eur_source": cite(chf.source, knowledge) if chf else None,
+        "currencies": tuple(sorted(currencies)),
+    }
 
 
 def tco_server(knowledge: Knowledge, gpu: str | None) -> tuple[OwnServer, bool]:

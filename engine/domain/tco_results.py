@@ -63,3 +63,15 @@ class TcoResult(ResultModel):
     """Where the power draw comes from when it is a GPU's TDP (``tco --gpu`` of a GPU the catalog prices
     no server of); None where it is the catalog server's or the request's."""
     as_of: dt.date
+    exchange_rate_usd_per_eur: float = 0.0
+    """The rate a EUR figure is converted at (as ``recommend``'s result gives it), its date, and whether
+    it is gpu-advisor's assumption rather than a published rate."""
+    exchange_rate_as_of: dt.date | None = None
+    exchange_rate_assumed: bool = False
+    chf_per_eur: float | None = None
+    """Where a figure is in Swiss francs (a CH cost default): the rate it is converted to EUR at, then to
+    USD at the rate above, with the rate's date and source; None otherwise."""
+    chf_per_eur_as_of: dt.date | None = None
+    chf_per_eur_source: str | None = None
+    currencies: tuple[str, ...] = ()
+    """The currencies of the figures the lines rest on and of a price given in EUR ('USD', 'EUR', 'CHF')."""
