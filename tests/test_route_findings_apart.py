@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from helpers import run
+from test_min_replicas_spare import CLAIMS as CRITICAL_CLAIMS
 
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -27,16 +28,8 @@ HOSPITAL: dict[str, Any] = {
     "min_replicas": 2,
     "company_country": "CH",
 }
-CLAIMS: dict[str, Any] = {
-    "name": "claims-assistant",
-    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
-    "requests_per_day": 300_000,
-    "avg_input_tokens": 1200,
-    "avg_output_tokens": 300,
-    "business_critical": True,
-    "min_replicas": 1,
-    "on_premises_required": True,
-}
+# The business-critical claims assistant of the min_replicas tests, on premises with no spare.
+CLAIMS: dict[str, Any] = {**CRITICAL_CLAIMS, "min_replicas": 1, "on_premises_required": True}
 
 
 def summary_counts(workload: dict[str, Any]) -> tuple[str, str]:
