@@ -177,8 +177,8 @@ def test_a_stray_quote_to_the_end_of_a_csv_stops_the_reading_there(tmp_path: Pat
     assert result.exit_code == 1
     assert [r["name"] for r in csv_rows(result.stdout)] == ["a"]
     assert (
-        "w.csv:3: not valid CSV (unexpected end of data): a quote opened on this line is not closed within "
-        "a cell, so the file is read up to here and the rest is skipped"
+        "w.csv:3: not valid CSV (unexpected end of data): a quote opened on this line takes in every line "
+        "after it, so the file is read up to here and the rest is skipped"
     ) in result.stderr
     data = json.loads(summary.read_text(encoding="utf-8"))
     assert (data["unread_from_line"], data["workloads"], data["evaluated"]) == (3, 2, 1)
@@ -194,6 +194,10 @@ def test_a_stray_quote_closed_later_makes_its_lines_one_bad_row(tmp_path: Path) 
     assert result.exit_code == 1
     assert [r["name"] for r in csv_rows(result.stdout)] == ["a", "e"]
     assert "w.csv:3-5: invalid workload\n  name: String should match pattern" in result.stderr
+    assert (
+        "\n  these lines were read as one row, as a quoted cell runs over them: a stray quote takes in the "
+        "rows after it\n"
+    ) in result.stderr
     # Text after the closing quote: not CSV, the same lines, and the rows after it are read.
     broken = header + row.format("a") + '"' + row.format("b") + row.format("c") + row.format('"d"x')
     result = invoke(write(tmp_path, "w.csv", broken + row.format("e") + row.format("f")), "--format", "csv")
@@ -264,3 +268,11 @@ def test_a_json_null_line_is_no_workload_not_an_empty_row(tmp_path: Path) -> Non
     result = invoke(write(tmp_path, "w.jsonl", text), "--format", "csv")
     assert result.exit_code == 1
     assert "w.jsonl:2: no fields given: a workload is a mapping of fields\n" in result.stderr
+
+
+def test_a_byte_order_mark_counts_in_a_json_line_s_bad_byte(tmp_path: Path) -> None:
+    path = tmp_path / "w.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"name": "\xff"}\n')
+    result = invoke(str(path), "--format", "csv")
+    # The mark (3 bytes), then '{"name": "' (10): the bad byte is the file's 13th, counted from 0.
+    assert "w.jsonl:1: " in result.stderr and "(byte 13)" in result.stderr

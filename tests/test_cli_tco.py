@@ -127,3 +127,29 @@ def test_tco_text() -> None:
     text = invoke("tco", "--country", "US").output
     assert "  total       $1.64   ($9,554/month; spares and InfiniBand not included)" in text
     assert "runpod/community" in text and "61 %" in text
+
+
+def test_tco_says_the_exchange_rates_its_figures_pass_through() -> None:
+    """105,000 CHF became $114,168 with no rate, source or date in the output, English or German."""
+    swiss = invoke("tco", "--country", "CH")
+    assert swiss.exit_code == 0, swiss.output
+    assert (
+        "Euro figures are converted at 1.16 USD per EUR (2025-12-31): gpu-advisor's assumption, a round "
+        "figure near the ECB's reference rate of late 2025, not a published rate.\n"
+    ) in swiss.output
+    assert "Swiss franc figures are converted at 0.9197 CHF per EUR (ECB euro reference rate" in swiss.output
+    data = json.loads(invoke("tco", "--country", "CH", "--format", "json").output)
+    assert (data["currencies"], data["chf_per_eur"], data["exchange_rate_usd_per_eur"]) == (
+        ["CHF", "USD"],
+        0.9197,
+        1.16,
+    )
+    # The documents' US figures pass through no rate; a price quoted in euros does, and so do amounts shown
+    # in euros.
+    american = invoke("tco", "--country", "US")
+    assert "converted at" not in american.output and "euros at" not in american.output
+    shown = invoke("tco", "--country", "US", "--currency", "EUR")
+    assert "Amounts are shown in euros at 1.16 USD per EUR (2025-12-31)" in shown.output
+    quoted = invoke("tco", "--country", "US", "--server-price-eur", "250000")
+    assert "Euro figures are converted at 1.16 USD per EUR" in quoted.output
+    assert "Swiss franc" not in quoted.output

@@ -412,26 +412,3 @@ def test_serverless_set_against_a_rental_names_no_staff() -> None:
     messages = {f.rule_id: " ".join(f.message.split()) for f in result.findings}
     for rule in ("DEP018", "DEP020"):
         assert "weigh (scaleway h100-sxm-2-80g (18 × h100-sxm)) at $50,450.82/month" in messages[rule]
-
-
-def test_tco_says_the_exchange_rates_its_figures_pass_through() -> None:
-    """105,000 CHF became $114,168 with no rate, source or date in the output, English or German."""
-    swiss = invoke("tco", "--country", "CH")
-    assert swiss.exit_code == 0, swiss.output
-    assert (
-        "Euro figures are converted at 1.16 USD per EUR (2025-12-31): gpu-advisor's assumption, a round "
-        "figure near the ECB's reference rate of late 2025, not a published rate.\n"
-    ) in swiss.output
-    assert "Swiss franc figures are converted at 0.9197 CHF per EUR (ECB euro reference rate" in swiss.output
-    data = json.loads(invoke("tco", "--country", "CH", "--format", "json").output)
-    assert (data["currencies"], data["chf_per_eur"], data["exchange_rate_usd_per_eur"]) == (
-        ["CHF", "USD"],
-        0.9197,
-        1.16,
-    )
-    # The documents' US figures pass through no rate; a price quoted in euros does.
-    american = invoke("tco", "--country", "US")
-    assert "converted at" not in american.output
-    quoted = invoke("tco", "--country", "US", "--server-price-eur", "250000")
-    assert "Euro figures are converted at 1.16 USD per EUR" in quoted.output
-    assert "Swiss franc" not in quoted.output

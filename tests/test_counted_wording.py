@@ -159,5 +159,6 @@ def test_the_summary_says_why_an_on_premises_service_buys_more_cards_than_it_nee
     (finding,) = [f.message for f in r.findings if f.rule_id == "TCO020"]
     assert (
         "(ask for its price, and cost the quote with `gpu-advisor tco --country DE --gpu h100-sxm "
-        "--gpus-per-server N --server-price-eur PRICE`)"
+        "--gpus-per-server N`, its price as `--server-price` in dollars or `--server-price-eur`, and the "
+        "housing it gets in the building as `--rack-usd-per-month`)"
     ) in finding

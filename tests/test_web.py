@@ -305,6 +305,9 @@ def test_rule_pages_for_a_browser_and_json_for_everyone_else(client: httpx.Clien
     german = yaml.safe_load((Path(__file__).parents[1] / "rules" / "i18n" / "de.yaml").read_text("utf-8"))
     assert Page(page.text).all("h1")[0].content == f"DEP011 {german['rules']['DEP011']['title']}"
     assert client.get("/rules/DEP011").json()["id"] == "DEP011"
+    # A rule the German rationale names opens in German too (KNB014's names KNB001).
+    knb014 = Page(client.get("/rules/KNB014", params={"lang": "de"}, headers={"Accept": "text/html"}).text)
+    assert "/rules/KNB001?lang=de" in {e.attrs["href"] for e in knb014.all("a")}
     listing = Page(client.get("/rules", headers={"Accept": "text/html"}).text)
     assert len(listing.all("tr")) - 1 == len(client.get("/rules").json())
     missing = client.get("/rules/XXX999", headers={"Accept": "text/html"})

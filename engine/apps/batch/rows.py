@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import csv
 import io
@@ -121,7 +122,8 @@ def jsonl_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row
         try:
             text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError as error:
-            yield Row(number, None, said(lang, "not_utf8_byte", origin=where, byte=error.start))
+            marked = len(codecs.BOM_UTF8) if number == 1 and raw.startswith(codecs.BOM_UTF8) else 0
+            yield Row(number, None, said(lang, "not_utf8_byte", origin=where, byte=error.start + marked))
             continue
         if not text.strip():
             continue

@@ -151,9 +151,11 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         from gpu_advisor.engine.domain.input_errors import error_text
 
         message = error_text(error, settings.lang)
-        return Outcome(
-            row.line, name, None, message if message.startswith(origin) else f"{origin}: {message}"
-        )
+        message = message if message.startswith(origin) else f"{origin}: {message}"
+        if row.last_line is not None and row.last_line > row.line:
+            # Lines read as one row: most likely a stray quote took the rows after it into one cell.
+            message += "\n  " + said(settings.lang, "csv_lines_joined_hint")
+        return Outcome(row.line, name, None, message)
     except AdvisorError as error:
         return Outcome(row.line, name, None, f"{origin}: {error}")
     except RecursionError:
