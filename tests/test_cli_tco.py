@@ -4,6 +4,7 @@ count and refusals in the reader's language."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from helpers import invoke
 
@@ -137,9 +138,11 @@ def test_tco_says_the_exchange_rates_its_figures_pass_through() -> None:
         "Euro figures are converted at 1.16 USD per EUR (2025-12-31): gpu-advisor's assumption, a round "
         "figure near the ECB's reference rate of late 2025, not a published rate.\n"
     ) in swiss.output
-    assert "Swiss franc figures are converted at 0.9197 CHF per EUR (ECB euro reference rate" in swiss.output
+    assert (
+        "  - Swiss franc figures are converted at 0.9197 CHF per EUR (ECB euro reference rate" in swiss.output
+    )
     data = json.loads(invoke("tco", "--country", "CH", "--format", "json").output)
-    assert (data["currencies"], data["chf_per_eur"], data["exchange_rate_usd_per_eur"]) == (
+    assert (data["currencies"], data["costs"]["chf_per_eur"], data["exchange_rate_usd_per_eur"]) == (
         ["CHF", "USD"],
         0.9197,
         1.16,
@@ -153,3 +156,20 @@ def test_tco_says_the_exchange_rates_its_figures_pass_through() -> None:
     quoted = invoke("tco", "--country", "US", "--server-price-eur", "250000")
     assert "Euro figures are converted at 1.16 USD per EUR" in quoted.output
     assert "Swiss franc" not in quoted.output
+
+
+def test_a_memo_says_the_franc_rate_of_its_swiss_cost_defaults(tmp_path: Path) -> None:
+    """The memo listed its franc figures (105,000 CHF a year of staff beside $552 a month) with no rate."""
+    path = tmp_path / "ch.yaml"
+    path.write_text(
+        "name: ch\nmodel: {name: llama-3.1-8b, precision: fp8}\nrequests_per_day: 12000\n"
+        "on_premises_required: true\ncompany_country: CH\n",
+        encoding="utf-8",
+    )
+    memo = invoke("recommend", str(path), "--as-of", "2026-11-30").output
+    assert "  - Power: 0.2604 CHF per kWh:" in memo
+    assert "  - Swiss franc figures are converted at 0.9197 CHF per EUR (ECB euro reference rate" in memo
+    german = invoke("recommend", str(path), "--as-of", "2026-11-30", "--lang", "de").output
+    assert "  - Franken-Beträge sind zu 0,9197 CHF je EUR umgerechnet (ECB euro reference rate" in german
+    # No franc, no line.
+    assert "Swiss franc figures" not in invoke("tco", "--country", "DE").output

@@ -71,21 +71,16 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
 
 
 def rates_used(knowledge: Knowledge, costs: OwnCosts, eur_price: bool) -> dict[str, Any]:
-    """The exchange rates the lines' figures pass through, as the result says them: EUR to USD always
-    (a memo in EUR needs it too), CHF to EUR where a figure is in francs."""
+    """The EUR rate the lines' figures pass through, as the result says it (a memo in EUR needs it too),
+    and the currencies they are in; a franc figure's rate is the costs' own (``OwnCosts.chf_per_eur``)."""
     eur = knowledge.eur_to_usd()
     currencies = {part.currency for line in costs.lines for part in line.parts}
     if eur_price:
         currencies.add("EUR")
-    pairs = {(r.from_currency, r.to_currency): r for r in knowledge.exchange_rates.rates}
-    chf = pairs.get(("EUR", "CHF")) if "CHF" in currencies else None
     return {
         "exchange_rate_usd_per_eur": eur.rate,
         "exchange_rate_as_of": eur.as_of,
         "exchange_rate_assumed": eur.source.document == "gpu-advisor",
-        "chf_per_eur": chf.rate if chf else None,
-        "chf_per_eur_as_of": chf.as_of if chf else None,
-        "chf_per_eur_source": cite(chf.source, knowledge) if chf else None,
         "currencies": tuple(sorted(currencies)),
     }
 

@@ -107,7 +107,15 @@ def resolve_costs(
     )
     share = knowledge.cost_defaults.staff_share
     tax = next((t for t in knowledge.cost_defaults.depreciation.tax if t.country == country), None)
+    francs = (
+        knowledge.exchange_rate("EUR", "CHF")
+        if any(part.currency == "CHF" for line in lines for part in line.parts)
+        else None
+    )
     costs = OwnCosts(
+        chf_per_eur=francs.rate if francs else None,
+        chf_per_eur_as_of=francs.as_of if francs else None,
+        chf_per_eur_source=cite(francs.source, knowledge) if francs else None,
         country=country,
         country_name=own.name if own is not None else None,
         not_found=own.not_found if own is not None else None,

@@ -96,6 +96,11 @@ class OwnCosts(_Result):
     lines: tuple[CostLine, ...]
     staff: StaffBasis
     tax: TaxNote | None
+    chf_per_eur: float | None = None
+    """Where a line's figure is in Swiss francs: the rate it is converted to EUR at (then to USD at the
+    EUR rate), its date and source; None otherwise."""
+    chf_per_eur_as_of: dt.date | None = None
+    chf_per_eur_source: str | None = None
 
     @property
     def staff_uncosted(self) -> bool:

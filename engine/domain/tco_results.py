@@ -68,10 +68,5 @@ class TcoResult(ResultModel):
     it is gpu-advisor's assumption rather than a published rate."""
     exchange_rate_as_of: dt.date | None = None
     exchange_rate_assumed: bool = False
-    chf_per_eur: float | None = None
-    """Where a figure is in Swiss francs (a CH cost default): the rate it is converted to EUR at, then to
-    USD at the rate above, with the rate's date and source; None otherwise."""
-    chf_per_eur_as_of: dt.date | None = None
-    chf_per_eur_source: str | None = None
     currencies: tuple[str, ...] = ()
     """The currencies of the figures the lines rest on and of a price given in EUR ('USD', 'EUR', 'CHF')."""

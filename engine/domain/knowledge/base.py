@@ -262,10 +262,14 @@ class Knowledge(Strict):
         raise KeyError(f"EUR->{currency}")
 
     def eur_to_usd(self) -> ExchangeRate:
+        return self.exchange_rate("EUR", "USD")
+
+    def exchange_rate(self, from_currency: str, to_currency: str) -> ExchangeRate:
+        """The catalog's rate of a pair (``exchange_rates.yaml``); KeyError where it has none."""
         for rate in self.exchange_rates.rates:
-            if rate.from_currency == "EUR" and rate.to_currency == "USD":
+            if (rate.from_currency, rate.to_currency) == (from_currency, to_currency):
                 return rate
-        raise KeyError("EUR->USD")
+        raise KeyError(f"{from_currency}->{to_currency}")
 
     def listed_jurisdictions(self) -> frozenset[str]:
         """The jurisdictions the catalog lists an option in: a rental's or serverless product's region, or
