@@ -268,6 +268,12 @@ def test_a_json_null_line_is_no_workload_not_an_empty_row(tmp_path: Path) -> Non
     result = invoke(write(tmp_path, "w.jsonl", text), "--format", "csv")
     assert result.exit_code == 1
     assert "w.jsonl:2: no fields given: a workload is a mapping of fields\n" in result.stderr
+    # A YAML list's item of null, or none, says the same.
+    items = "- {name: a, model: {params_b: 8, precision: bf16}, requests_per_day: 5}\n- null\n-\n"
+    listed = invoke(write(tmp_path, "w.yaml", items), "--format", "csv")
+    assert listed.exit_code == 1
+    for line in (2, 3):
+        assert f"w.yaml:{line}: no fields given: a workload is a mapping of fields\n" in listed.stderr
 
 
 def test_a_byte_order_mark_counts_in_a_json_line_s_bad_byte(tmp_path: Path) -> None:

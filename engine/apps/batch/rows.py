@@ -113,6 +113,12 @@ def _bounded_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes | None]]:
         yield number, line
 
 
+def no_fields(origin: str, line: int, lang: str) -> str:
+    """A list item or a JSON line that is null: no workload, as a workload file of null says it."""
+    nothing = Words("no fields given: a workload is a mapping of fields")
+    return f"{origin}:{line}: {say(lang, nothing)}"
+
+
 def jsonl_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
     for number, raw in _bounded_lines(stream):
         where = f"{origin}:{number}"
@@ -139,8 +145,7 @@ def jsonl_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row
             yield Row(number, None, f"{origin}:{number}: {say(lang, problem.words)}")
             continue
         if data is None:  # JSON's null, which the run would call an empty row
-            nothing = Words("no fields given: a workload is a mapping of fields")
-            yield Row(number, None, f"{where}: {say(lang, nothing)}")
+            yield Row(number, None, no_fields(origin, number, lang))
             continue
         yield Row(number, data)
 
@@ -303,9 +308,12 @@ def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]
             node = loader.compose_node(None, None)
             line = node.start_mark.line + 1
             try:
-                yield Row(line, yaml_core.build(node, max_depth=MAX_NESTING_DEPTH))
+                data = yaml_core.build(node, max_depth=MAX_NESTING_DEPTH)
             except ValueProblem as problem:
                 yield Row(line, None, f"{origin}:{problem.line or line}: {say(lang, problem.words)}")
+            else:
+                # An item of null, or none (`-` alone), as a JSON line of null: no workload.
+                yield Row(line, data) if data is not None else Row(line, None, no_fields(origin, line, lang))
             # The composer remembers every anchored node; forget them after each item.
             loader.anchors = {}
         loader.get_event()  # type: ignore[no-untyped-call]
