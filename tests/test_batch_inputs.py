@@ -282,3 +282,18 @@ def test_a_byte_order_mark_counts_in_a_json_line_s_bad_byte(tmp_path: Path) -> N
     result = invoke(str(path), "--format", "csv")
     # The mark (3 bytes), then '{"name": "' (10): the bad byte is the file's 13th, counted from 0.
     assert "w.jsonl:1: " in result.stderr and "(byte 13)" in result.stderr
+
+
+def test_a_quote_left_open_before_blank_lines_only_is_its_row_s_error(tmp_path: Path) -> None:
+    """Blank lines after a last row whose quote is never closed took no workload in: the run stopped the
+    reading ('the workloads from there are in no result') and exited 1 with --allow-bad-rows."""
+    text = "name,model.name,model.precision,requests_per_day\na,llama-3.1-8b,fp8,5000\n"
+    result = invoke(
+        write(tmp_path, "w.csv", text + '"b,llama-3.1-8b,fp8,5000\n\n\n'),
+        "--format",
+        "csv",
+        "--allow-bad-rows",
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "w.csv:3-5: not valid CSV (unexpected end of data)\n" in result.stderr
+    assert "reading stopped" not in result.stderr

@@ -221,7 +221,15 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
         # A CSV row cannot be skipped past safely (a quoted cell may hold line breaks): the file stops.
         return InputError(said(lang, "line_too_long", origin=f"{origin}:{number}", limit=MAX_INPUT_BYTES))
 
-    reader = csv.reader(lines_within(text, MAX_INPUT_BYTES, too_long), strict=True)
+    written = [0]  # the last physical line with text on it, read so far
+
+    def noted(lines: Iterator[str]) -> Iterator[str]:
+        for number, physical in enumerate(lines, 1):
+            if physical.strip():
+                written[0] = number
+            yield physical
+
+    reader = csv.reader(noted(lines_within(text, MAX_INPUT_BYTES, too_long)), strict=True)
     columns: list[Column] | None = None
     next_line = 1
     try:
@@ -239,7 +247,8 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
                     # No header, no columns: the file is refused, as a header that names no field is.
                     raise InputError(said(lang, "not_csv", origin=spans, problem=problem)) from None
                 unclosed = "unexpected end of data" in str(error) or "field limit" in str(error)
-                if unclosed and reader.line_num > line:
+                # Only lines with text taken in are rows lost (a blank line after the last row is none).
+                if unclosed and written[0] > line:
                     # A quote opened here runs to the end of the file, or past any cell's size: the lines
                     # after it cannot be told apart from its cell. The file is read up to here, as a
                     # broken YAML list is.
