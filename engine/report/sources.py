@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from gpu_advisor.engine.calc.listing_frames import offer_price_origin
 from gpu_advisor.engine.common.caching import per_object
-from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Citation
 from gpu_advisor.engine.domain.own_costs import OwnCosts
 from gpu_advisor.engine.domain.results import ApiCost, Option, PriceDate, PriceOrigin
@@ -76,17 +76,16 @@ def price_dates(
                     document=staff.source, title=staff.source, as_of=staff.as_of, used_for=COST_DEFAULTS
                 )
             )
-        used.update(
-            PriceDate(
-                document=cite(r.source, knowledge),
-                title=cite(r.source, knowledge),
-                as_of=r.as_of,
-                used_for="EUR/CHF exchange rate",
+        # The franc rate the costs say they were converted at (``resolve_costs``).
+        if own.chf_per_eur_source is not None and own.chf_per_eur_as_of is not None:
+            used.add(
+                PriceDate(
+                    document=own.chf_per_eur_source,
+                    title=own.chf_per_eur_source,
+                    as_of=own.chf_per_eur_as_of,
+                    used_for="EUR/CHF exchange rate",
+                )
             )
-            for r in knowledge.exchange_rates.rates
-            if (r.from_currency, r.to_currency) == ("EUR", "CHF")
-            and any(p.currency == "CHF" for line in own.lines if line.origin == "country" for p in line.parts)
-        )
     return tuple(sorted(used, key=lambda p: (p.as_of, p.document, p.used_for)))
 
 
