@@ -275,9 +275,13 @@ def test_an_api_decision_without_a_price_that_takes_the_requests_says_so() -> No
         "every API of its model's size or larger takes shorter requests than its 167,000-token context. At "
         "those prices an API would cost less than self-hosting"
     ) in flat
+    # Own servers of H100 hold it (16 cards a replica, a light load's count: no count up to 16 holds the
+    # usual eight 167,000-token sequences), cheaper than serverless but bought for years.
     assert (
-        "Until one is found, the priced route is the cheapest self-hosted one the rules leave standing "
-        "(serverless: Modal serverless functions (global, 8 × h200)) at $55,250.61/month."
+        "Until one is found, the priced route that binds no purchase and no term is serverless: Modal "
+        "serverless functions (global, 8 × h200) at $55,250.61/month. The cheapest self-hosted route the "
+        "rules leave standing, own hardware (4 × HGX H100 8-GPU (32 × h100-sxm)) at $44,029.11/month, binds "
+        "a purchase of servers for years"
     ) in flat
 
 

@@ -297,6 +297,18 @@ def judged(
         if request.cards:
             raise InputError(f"cards: {request.cards} × {request.gpu} cannot hold {held}", field="cards")
         most = max(knowledge.sizing.card_counts.counts)
+        light = next((f.gpus_for_light_load for f in figures.fits if f.gpu == request.gpu), None)
+        if light is not None:
+            # It holds a light load (``count_limits.light_enough``), but this load keeps more in flight.
+            concurrency = knowledge.throughput.concurrency
+            raise InputError(
+                f"gpu: no count of {request.gpu} up to {most} cards holds the usual "
+                f"{concurrency.min_sequences_at_full_context} sequences of the full "
+                f"{figures.context_tokens:,}-token context, and the peak keeps more requests in flight "
+                f"than that: --cards {light} "
+                f"evaluates the fewest that hold {concurrency.min_sequences_under_light_load} of them",
+                field="gpu",
+            )
         raise InputError(f"gpu: no count of {request.gpu} up to {most} cards holds {held}", field="gpu")
     with (evaluator or rules_engine()).session() as session:
         # The cards each GPU runs on: its plan's, else those asked about (``--gpu X --cards N`` without a

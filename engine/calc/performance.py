@@ -277,15 +277,18 @@ def candidate_performances(
     found: dict[str, tuple[ReplicaPerformance, ...]] = {}
     for fit in figures.fits:
         # From the fewest cards a light load may use: which count a load gets is the plan's choice.
+        # A GPU with no usual count within the node counts (a long context's KV cache) may still carry a
+        # light load on its light count: the plan caps each replica's rate (``count_limits.kv_held_rate``).
         least = fit.gpus_for_light_load or fit.gpus_with_kv_reserve
-        if least is None or fit.gpus_with_kv_reserve is None:
+        if least is None:
             continue
         # Wider replicas only over the card's fast link: an H100 NVL group beyond its bridged pair
         # all-reduces over PCIe (``tensor_interconnect``), the wrong offer where the pair suffices.
         link = knowledge.gpu(fit.gpu).link
         widest = min(node, link.cards) if link is not None else node
         wider = [c for c in figures.card_counts if least < c <= widest]
-        counts = sorted({least, fit.gpus_with_kv_reserve, *(wider if fit.interconnect != "pcie" else ())})
+        usual = () if fit.gpus_with_kv_reserve is None else (fit.gpus_with_kv_reserve,)
+        counts = sorted({least, *usual, *(wider if fit.interconnect != "pcie" else ())})
         performances = tuple(
             performance
             for count in counts

@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.checkpoint import read_at_start_gb
-from gpu_advisor.engine.calc.count_limits import below_usual, kv_held_rate, over_pcie
+from gpu_advisor.engine.calc.count_limits import below_usual, kv_held_rate, light_enough, over_pcie
 from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, request_times, saturation
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
 from gpu_advisor.engine.calc.policy import (
@@ -360,12 +360,15 @@ def plans_by_gpu(
         else:
             if load.served_in_paid_hours:
                 candidates = tuple(p for p in candidates if not below_usual(p, fit))
+            candidates = tuple(p for p in candidates if light_enough(knowledge, p, fit, load))
             # A replica whose cards all-reduce over PCIe is the wrong offer (NET001 rules the GPU out at
             # that count), so it is not chosen where a count on one card or one link carries the load,
             # however many more cards that takes (``candidate_performances`` offers no wider PCIe count
             # for the same reason).
             linked = tuple(p for p in candidates if not over_pcie(knowledge, gpu, p.cards))
             candidates = linked or candidates
+        if not candidates:
+            continue  # a batch, or cards given, on a GPU with no usual count: no replica it would run
         # The plan of the winning count only: the others are compared by what decides between them (a
         # lone count, as at the cards given, needs no comparing).
         chosen = (

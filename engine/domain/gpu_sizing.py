@@ -106,6 +106,10 @@ class GpuSizing(ResultModel):
     engine's maximum."""
     full_context_sequences: int | None = None
     """Sequences of the full serving context one replica's KV cache holds at ``cards_per_replica``."""
+    below_usual_count: bool | None = None
+    """The replicas run on fewer cards than the usual count (a light load's), or the GPU has no usual
+    count within the allowed counts and a light load runs on its fewest cards that hold
+    ``min_sequences_under_light_load`` full-context sequences; None where no replica is planned."""
     kv_held_requests_per_second: float | None = None
     """A replica below the usual count (``gpus_with_kv_reserve``) carries at most this rate: the one at
     which its requests in flight fill ``full_context_sequences``, each at the full context. More replicas

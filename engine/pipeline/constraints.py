@@ -11,7 +11,7 @@ from typing import Any
 from gpu_advisor.engine.calc.api_costs import ApiListing, api_listings, large_enough
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
 from gpu_advisor.engine.calc.listings import Listing, listings
-from gpu_advisor.engine.calc.replicas import cards_key
+from gpu_advisor.engine.calc.replicas import cards_key, parse_cards
 from gpu_advisor.engine.calc.serverless import ServerlessListing, serverless_listings
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.calc.traffic import (
@@ -121,10 +121,13 @@ def larger_memory_fewer_cards(figures: SizingFigures, knowledge: Knowledge) -> b
     )
 
 
-def workload_fact(figures: SizingFigures, knowledge: Knowledge) -> WorkloadFact:
+def workload_fact(figures: SizingFigures, knowledge: Knowledge, planned: str = "") -> WorkloadFact:
+    """``planned``: the cards per replica the load was planned on (``Capacity.cards``): a GPU with no
+    usual count within the allowed counts holds a light load there (``count_limits.below_usual``)."""
+    light = parse_cards(planned)
     return WorkloadFact(
         weights_gb=float(figures.weights_gb),
-        fits_any_gpu=any(fit.gpus_with_kv_reserve is not None for fit in figures.fits),
+        fits_any_gpu=any(fit.gpus_with_kv_reserve is not None or fit.gpu in light for fit in figures.fits),
         fits_one_small_card=fits_one_small_card(figures, knowledge),
         larger_memory_fewer_cards=larger_memory_fewer_cards(figures, knowledge),
         superseded_prices_listed=any(offer.superseded_by for offer in knowledge.offers.offers),
@@ -247,10 +250,14 @@ class Constraints:
 
 
 def workload_firings(
-    session: FactSession, facts: Fact, capacity_figures: SizingFigures, knowledge: Knowledge
+    session: FactSession,
+    facts: Fact,
+    capacity_figures: SizingFigures,
+    knowledge: Knowledge,
+    planned: str = "",
 ) -> list[Firing]:
     """What the rules on the workload fact conclude: exclusions, rule-outs, preferred pricing."""
-    return session.assert_fact(workload_fact(capacity_figures, knowledge), facts)
+    return session.assert_fact(workload_fact(capacity_figures, knowledge, planned), facts)
 
 
 MAX_REPLICA_CARDS = 64

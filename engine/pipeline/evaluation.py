@@ -155,7 +155,7 @@ def _evaluate(
     # The workload's own rules first: the GPUs they admit are the ones the latency rules compare with. The
     # GPU-fit stage opens a session of its own inside this one where its firings are not kept yet.
     with evaluator.session() as session:
-        own = workload_firings(session, facts, capacity.figures, knowledge)
+        own = workload_firings(session, facts, capacity.figures, knowledge, capacity.cards)
         admitted = admitted_gpus(knowledge, own, rulebook)
         verdicts = judge_gpus(fit_evaluator or evaluator, capacity, sized_by, rulebook, resolved, admitted)
         dropped = tuple(field for field in verdicts.dropped if field not in resolved.default_targets_dropped)

@@ -44,7 +44,8 @@ def gpu_fit_fact(
     ``chosen``: the cards per replica the load runs on each GPU (where it is planned; else the usual
     count, as for ``size`` without a load)."""
     gpu = knowledge.gpu(fit.gpu)
-    cards = chosen.get(fit.gpu, fit.gpus_with_kv_reserve) if fit.gpus_with_kv_reserve else None
+    # A GPU with no usual count may still carry a light load on fewer cards (``count_limits.below_usual``).
+    cards = chosen.get(fit.gpu, fit.gpus_with_kv_reserve)
     reference_cards = chosen.get(reference.gpu, reference.gpus_with_kv_reserve)
     interconnect = replica_interconnect(knowledge, gpu, cards) if cards else fit.interconnect
     node_gpus = knowledge.sizing.card_counts.node_gpus
@@ -61,7 +62,7 @@ def gpu_fit_fact(
         gpus_for_weights=fit.gpus_for_weights or 0,
         gpus_with_kv_reserve=cards or 0,
         multi_card=cards is not None and cards > 1,
-        fits=fit.gpus_with_kv_reserve is not None,
+        fits=cards is not None,
         needs_two_nodes=fit.gpus_for_weights is None or fit.gpus_for_weights > node_gpus,
         node_memory_gb=float(node_gpus * fit.memory_gb),
         native_precision=native,
@@ -101,8 +102,7 @@ def instance_fit_facts(
     facts = []
     for offer in knowledge.offers.offers:
         fit = fits.get(offer.gpu)
-        least = fit.gpus_with_kv_reserve if fit is not None else None
-        count = chosen.get(offer.gpu, least) if least is not None else None
+        count = chosen.get(offer.gpu, fit.gpus_with_kv_reserve) if fit is not None else None
         if fit is None or count is None or count < 2:
             continue
         facts.append(

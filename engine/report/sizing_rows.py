@@ -6,11 +6,11 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from gpu_advisor.engine.calc.count_limits import full_context_sequences, replica_kv_tokens
+from gpu_advisor.engine.calc.count_limits import below_usual_count, full_context_sequences, replica_kv_tokens
 from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak, parse_cards
-from gpu_advisor.engine.calc.sizing import SizingFigures
+from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import GpuSizing, OperatingPointResult
@@ -65,7 +65,7 @@ def sizing_rows(
                 kv_tokens_capacity=fit.kv_tokens_capacity,
                 replica_kv_tokens_capacity=kv_tokens,
                 not_recommended_by=blocked,
-                **(_planned(knowledge, figures, fit.gpu, plan) if plan else NOT_PLANNED),
+                **(_planned(knowledge, figures, fit, plan) if plan else NOT_PLANNED),
                 cards_per_replica=cards,
                 tensor_parallel=tensor,
                 pipeline_stages=stages,
@@ -106,12 +106,13 @@ NOT_PLANNED: dict[str, Any] = dict.fromkeys(
         "sized_for_latency",
         "replicas_for_throughput",
         "kv_held_requests_per_second",
+        "below_usual_count",
     )
 )
 """A sizing row's figures of the replica plan, for a GPU that has none (ruled out, or no plan made)."""
 
 
-def _planned(knowledge: Knowledge, figures: SizingFigures, gpu: str, plan: ReplicaPlan) -> dict[str, Any]:
+def _planned(knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, plan: ReplicaPlan) -> dict[str, Any]:
     """A sizing row's figures of the GPU's replica plan (the keys of ``NOT_PLANNED``)."""
     at_peak, alone, kept = latency_at_peak(plan), lone_request(plan.roofline), plan.kept_targets
     return {
@@ -126,7 +127,8 @@ def _planned(knowledge: Knowledge, figures: SizingFigures, gpu: str, plan: Repli
         "time_to_first_token_ms": at_peak.time_to_first_token_ms,
         "time_per_output_token_ms": at_peak.time_per_output_token_ms,
         "request_seconds": at_peak.request_seconds,
-        "full_context_sequences": full_context_sequences(knowledge, figures, gpu, plan.cards_per_replica),
+        "full_context_sequences": full_context_sequences(knowledge, figures, fit.gpu, plan.cards_per_replica),
+        "below_usual_count": below_usual_count(plan.cards_per_replica, fit),
         "time_to_first_token_alone_ms": alone.time_to_first_token_ms,
         "time_per_output_token_alone_ms": alone.time_per_output_token_ms,
         "meets_latency_targets": plan.meets_latency_targets,

@@ -104,6 +104,8 @@ class ProposalDetails(Details):
     planned_kv_held_requests_per_second: float = 0.0
     """The cards of a replica as the recommendation plans it on the proposed GPU (0: no plan), for SIZ026,
     and the most one carries by its KV cache (``ReplicaPlan.rate_kv_holds``; 0: no such cap), for SIZ009."""
+    planned_without_usual_count: bool = False
+    """The proposed GPU has no usual count within the allowed counts: its replicas run a light load."""
     serverless_instance_sizes: str = ""
     """The instance sizes the catalog prices the proposed serverless product at on the proposed GPU
     ('1, 2, 4, 8'), for SIZ024/SIZ025."""

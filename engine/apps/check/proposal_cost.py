@@ -320,8 +320,9 @@ def replica_cards(
     the load with (``planned``) where the proposed cards are whole replicas of it, else the fewest that
     hold the model (at most the cards proposed, and a count the engine splits the model over: the
     largest of ``counts`` within them, as 3 cards run a replica on 2); None where the GPU is unknown or
-    cannot hold the model."""
+    cannot hold the model. A GPU with no usual count runs a light load on the plan's count."""
     per_replica = fit.gpus_with_kv_reserve if fit else None
+    per_replica = planned if per_replica is None else per_replica
     if per_replica is not None and planned is not None and gpus is not None and gpus % planned == 0:
         return planned
     if per_replica is not None and gpus is not None:

@@ -10,7 +10,7 @@ from gpu_advisor.engine.apps.check.location import proposal_place
 from gpu_advisor.engine.apps.check.proposal_api import api_facts
 from gpu_advisor.engine.apps.check.proposal_batch import batch_facts
 from gpu_advisor.engine.apps.check.proposal_cost import gpu_fit, names_peak, proposal_cost, replica_cards
-from gpu_advisor.engine.apps.check.proposal_latency import latency_facts
+from gpu_advisor.engine.apps.check.proposal_latency import latency_facts, planned_details
 from gpu_advisor.engine.apps.check.proposal_policy import rental_policy_facts
 from gpu_advisor.engine.apps.check.proposal_serverless import (
     instance_sizes_named,
@@ -138,7 +138,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> d
         "gpu_known": gpu is not None,
         "gpus": gpus or 0,
         "gpus_known": gpus is not None,
-        "gpu_fits": fit is not None and fit.gpus_with_kv_reserve is not None,
+        "gpu_fits": fit is not None and (fit.gpus_with_kv_reserve is not None or plan is not None),
         "gpu_interconnect": evaluation.knowledge.gpu(gpu).interconnect if gpu else "",
         "multi_card": per_replica is not None and per_replica > 1,
         "cards_per_replica": per_replica or 0,
@@ -345,9 +345,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         listed_offers=listed_offers(proposal, knowledge) if hardware.offer is None else (),
         proposed_replicas=proposed_replicas(gpu),
         loadable_cards_max=max(evaluation.capacity.figures.card_counts, default=0),
-        peak_set_by_latency=bool(planned and planned.latency_bound),
-        planned_cards_per_replica=planned.cards_per_replica if planned else 0,
-        planned_kv_held_requests_per_second=(planned.rate_kv_holds or 0.0) if planned else 0.0,
+        **planned_details(planned, gpu_fit(hardware.gpu, evaluation)),
         largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
         offer_rate_yours=bool(hardware.offer and hardware.offer.rate_yours),
         **successor_details(hardware.offer, knowledge),

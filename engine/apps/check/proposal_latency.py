@@ -7,6 +7,7 @@ from typing import Any
 
 from gpu_advisor.engine.calc.latency import UNBOUNDED_MS, at_rate, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performance
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.rulebook.schema import family_of
@@ -90,4 +91,16 @@ def latency_facts(
         # to, more replicas (a shorter queue) reach it; beyond, only more cards per replica.
         "time_to_first_token_alone_ms": alone.time_to_first_token_ms,
         "time_per_output_token_alone_ms": alone.time_per_output_token_ms,
+    }
+
+
+def planned_details(planned: ReplicaPlan | None, fit: GpuFit | None) -> dict[str, object]:
+    """The recommendation's replicas on the proposed GPU, for SIZ009's and SIZ026's messages: whether the
+    latency targets set them, their cards, the rate their KV cache caps each at (0: none), and whether
+    the GPU has no usual count at all (a light load's replicas)."""
+    return {
+        "peak_set_by_latency": bool(planned and planned.latency_bound),
+        "planned_cards_per_replica": planned.cards_per_replica if planned else 0,
+        "planned_kv_held_requests_per_second": (planned.rate_kv_holds or 0.0) if planned else 0.0,
+        "planned_without_usual_count": bool(planned and fit and fit.gpus_with_kv_reserve is None),
     }

@@ -1,0 +1,167 @@
+"""A GPU whose allowed card counts hold no usual count (eight full-context sequences of KV cache beside the
+weights) may still carry a light load on the fewest cards that hold two: DeepSeek-R1 at a 128k context
+on 16 x H100. Worked out by hand from the model's latent KV cache and the cards' memory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers import EVALUATED_ON, invoke
+
+from gpu_advisor.api import check, render_memo
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.calc.count_limits import full_context_sequences
+from gpu_advisor.engine.calc.latency import at_rate, lone_request
+from gpu_advisor.engine.calc.performance import candidate_performances
+from gpu_advisor.engine.calc.sizing import size_model
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.pipeline.constraints import workload_fact
+
+GIB = 2**30
+CONTEXT = 131_072
+# DeepSeek-R1 on its own premises: 20,000 requests a day of 2,000 + 1,500 tokens in a 128k context.
+LONG_R1: dict[str, Any] = {
+    "name": "r1-long-context",
+    "model": {"name": "deepseek-r1", "precision": "fp8"},
+    "requests_per_day": 20_000,
+    "avg_input_tokens": 2_000,
+    "avg_output_tokens": 1_500,
+    "context_tokens": CONTEXT,
+    "on_premises_required": True,
+    "company_country": "DE",
+}
+
+
+def result(**changes: Any) -> Recommendation:
+    return recommend(validate_workload({**LONG_R1, **changes}, "test"), EVALUATED_ON)
+
+
+def test_sixteen_h100_hold_six_full_context_sequences_not_the_usual_eight() -> None:
+    knowledge = load_knowledge()
+    r1 = next(m for m in knowledge.models.models if m.id == "deepseek-r1")
+    figures = size_model(knowledge, 671, 37, "fp8", r1, CONTEXT)
+    h100 = next(fit for fit in figures.fits if fit.gpu == "h100-sxm")
+    # vLLM keeps 90 % of 16 x 80 GiB, less 3.5 GiB a card, beside 671 GB of weights: 505.8 GB. Latent
+    # attention keeps 61 x (512 + 64) x 2 bytes = 70,272 a token on every card of an 8-card tensor-parallel
+    # group (two pipeline stages of half the layers each: 8 copies in all), 562,176 bytes a token: 899,760
+    # tokens, 6.86 sequences of 131,072. Eight need 589.5 GB; two fit, and 8 cards do not hold the weights.
+    cache = 0.9 * 16 * 80 * GIB - 16 * 3.5 * GIB - 671e9
+    per_token = 61 * (512 + 64) * 2 * 8
+    assert cache / per_token // CONTEXT == 6
+    assert (h100.gpus_with_kv_reserve, h100.gpus_for_light_load, h100.gpus_for_weights) == (None, 16, 16)
+    assert full_context_sequences(knowledge, figures, "h100-sxm", 16) == 6
+    # The rules read a GPU the load is planned on as one that fits; without a plan on it, none fits.
+    only_h100 = figures.model_copy(update={"fits": (h100,)})
+    assert workload_fact(only_h100, knowledge).fits_any_gpu is False
+    assert workload_fact(only_h100, knowledge, "h100-sxm=16").fits_any_gpu is True
+
+
+def test_a_light_long_context_load_is_planned_on_sixteen_h100_and_the_owned_servers_are_priced() -> None:
+    r = result()
+    decision = r.decision
+    # The peak keeps 7.6 requests in flight; a replica holds six at the full context, so each carries at
+    # most the rate at which six are in flight on average: two replicas for the peak and a spare, each of
+    # two 8-GPU servers.
+    assert (decision.deployment, decision.gpu, decision.gpus) == ("own_hardware", "h100-sxm", 48)
+    row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
+    assert (row.cards_per_replica, row.gpus_with_kv_reserve, row.below_usual_count) == (16, None, True)
+    assert (row.full_context_sequences, row.replicas) == (6, 3)
+    held = row.kv_held_requests_per_second
+    assert held is not None
+    # At the held rate six requests are in flight on average (the rate times a request's time, Little's
+    # law, through the latency model at the replica's own step times).
+    knowledge = load_knowledge()
+    r1 = next(m for m in knowledge.models.models if m.id == "deepseek-r1")
+    figures = size_model(knowledge, 671, 37, "fp8", r1, CONTEXT)
+    sixteen = next(
+        p for p in candidate_performances(knowledge, figures, 2_000, 1_500)["h100-sxm"] if p.cards == 16
+    )
+    assert at_rate(sixteen.roofline, held).in_flight == pytest.approx(6, abs=0.05)
+    memo = render_memo(r)
+    assert (
+        "| h100-sxm | 80 GB | 16 | 16 | 257 | 3.13 | 3 | 48 |" in memo
+        and "light load: no usual count within 16 cards; 6 full-context sequences fit, so planned at most "
+        "0.27 req/s a replica |"
+        in memo
+    )
+    assert (
+        "A replica of 16 × h100-sxm, the fewest cards that hold a light load (no count up to 16 holds the 8 "
+        "full-context sequences of the usual count), holds 6 requests of the full 131,072-token context"
+    ) in " ".join(memo.split())
+    assert "fewer cards than the usual None" not in memo
+
+
+def test_a_batch_runs_its_replicas_full_so_no_light_count_is_planned() -> None:
+    r = result(load_pattern="batch", batch_window_hours=8, on_premises_required=False)
+    row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
+    assert (row.replicas, row.below_usual_count) == (None, None)
+    assert "| h100-sxm | 80 GB | 16 | — | — | — | — | — | — | — | no room for the KV cache in 16 cards |" in (
+        render_memo(r)
+    )
+
+
+def test_only_a_light_load_runs_where_no_count_holds_the_usual_eight() -> None:
+    # A lone request on 16 x H100 takes 82 ms to its first token and 1,500 tokens at 12.6 ms: 18.95 s. The
+    # steady profile's peak is 1.33 x 1.27 = 1.69 times the average: 20,000 requests a day keep
+    # 0.391 x 18.95 = 7.4 in flight at the peak, within the eight the usual count is sized for; 22,000
+    # keep 0.430 x 18.95 = 8.15, a load for a GPU whose usual count 16 cards reach (H200), not for
+    # several capped H100 replicas.
+    knowledge = load_knowledge()
+    r1 = next(m for m in knowledge.models.models if m.id == "deepseek-r1")
+    figures = size_model(knowledge, 671, 37, "fp8", r1, CONTEXT)
+    sixteen = next(
+        p for p in candidate_performances(knowledge, figures, 2_000, 1_500)["h100-sxm"] if p.cards == 16
+    )
+    lone = lone_request(sixteen.roofline)
+    seconds = (lone.time_to_first_token_ms + 1_500 * lone.time_per_output_token_ms) / 1000
+    assert seconds == pytest.approx(18.95, abs=0.01)
+    for per_day, planned in ((20_000, True), (21_000, True), (22_000, False)):
+        r = result(requests_per_day=per_day)
+        peak = r.load.peak_requests_per_second
+        assert peak == pytest.approx(per_day / 86_400 * 1.33 * 1.27, rel=1e-3)
+        assert (peak * seconds <= 8) is planned
+        row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
+        assert (row.replicas is not None) is planned, per_day
+    # The busier load is refused on H100 as before: no room for the KV cache the peak needs.
+    assert "| h100-sxm | 80 GB | 16 | — | — | — | — | — | — | — | no room for the KV cache in 16 cards |" in (
+        render_memo(r)
+    )
+
+
+def test_check_holds_owned_h100_to_the_light_load_s_replicas() -> None:
+    """Owned H100 for the light load: 16 cards hold the model (SIZ008 passes, it failed them as not
+    holding it), 32 carry the peak without the spare (SIZ012), 16 carry less than the peak (SIZ009, with
+    why a replica of 16 carries only 0.27 requests/s)."""
+    proposal = {"name": "owned", "deployment": "own_hardware", "gpu": "h100-sxm"}
+    statuses = {}
+    for gpus in (16, 32, 48):
+        checked = check({"workload": LONG_R1, "proposal": {**proposal, "gpus": gpus}}, EVALUATED_ON)
+        statuses[gpus] = {i.rule_id: i.status for i in checked.results if i.status != "pass"}
+        assert next(i.status for i in checked.results if i.rule_id == "SIZ008") == "pass"
+        if gpus == 16:
+            (item,) = [i for i in checked.results if i.rule_id == "SIZ009"]
+            assert item.message is not None
+            assert (
+                "and so that a replica of 16 cards, the fewest that hold a light load, as no count of this "
+                "GPU holds the usual count's full-context sequences, carries at most 0.27 requests/s"
+            ) in item.message
+    assert statuses == {16: {"SIZ009": "warn"}, 32: {"SIZ012": "warn"}, 48: {}}
+
+
+def test_size_says_why_a_gpu_without_a_usual_count_is_not_planned_for_a_busier_load() -> None:
+    args = ("--model", "deepseek-r1", "--precision", "fp8", "--context-tokens", "131072")
+    load = ("--input-tokens", "2000", "--output-tokens", "1500", "--requests-per-day", "22000")
+    refused = invoke("size", *args, *load, "--gpu", "h100-sxm")
+    assert refused.exit_code == 2
+    assert refused.output == (
+        "error: --gpu: no count of h100-sxm up to 16 cards holds the usual 8 sequences of the full "
+        "131,072-token context, and the peak keeps more requests in flight than that: --cards 16 "
+        "evaluates the fewest that hold 2 of them\n"
+    )
+    evaluated = invoke("size", *args, *load, "--gpu", "h100-sxm", "--cards", "16")
+    assert evaluated.exit_code == 0
+    assert "h100-sxm  80 GB        16        16" in evaluated.output
+    assert "no usual count within 16" in evaluated.output
