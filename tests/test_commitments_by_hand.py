@@ -231,7 +231,8 @@ def test_a_node_below_the_per_hour_break_even_that_still_undercuts_the_rentals_s
     assert result.own_hardware.node_utilization == pytest.approx(6 * round(each, 3) / 8)
     message = " ".join(next(f.message for f in result.findings if f.rule_id == "TCO001").split())
     assert (
-        "would emit tokens in 54 % of their calendar hours, below the break-even of 64 % against $2.99 per "
+        "would emit tokens in 54 % of their calendar hours (a request in flight; not their throughput), "
+        "below the break-even of 64 % against $2.99 per "
         "h100-sxm GPU-hour at lambda/on-demand-uk ($1.92 own cost per GPU-hour), which a rental billed only "
         "for busy hours would set; a "
         "dedicated rental bills its cards in every paid hour, and the node's $11,213.93/month undercuts"

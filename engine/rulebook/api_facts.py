@@ -25,6 +25,11 @@ class ApiFact(Fact):
     """The size of the open model behind the compared API; 0 for a proprietary model."""
     api_price_age_days: Annotated[int, Guard(API)]
     """Days between the compared API price's date and the evaluation."""
+    api_window_recorded: Annotated[bool, Guard(API)] = True
+    """The catalog records the compared API's context window."""
+    short_limits_sold: bool = False
+    """Some API the catalog prices records a context window or answer cap the workload's requests exceed
+    (``api_windows.nearest_short_limit``): limits that short are sold."""
     unusable_api_priced: bool = False
     """No API price the workload may use stands in for its model, but the catalog has some of its size or
     larger that a rule excludes or that take shorter requests: the cheapest of them is what an API would

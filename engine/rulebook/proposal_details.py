@@ -91,6 +91,9 @@ class ProposalDetails(Details):
     avg_output_tokens: int = 0
     api_shorter_prices: str = ""
     """Other API prices of its size taking shorter requests than its own, each with its limit (DEP039)."""
+    api_short_limit_sold: str = ""
+    """The catalog API whose recorded limit comes closest to the workload's requests without taking them,
+    and that limit (``api_windows.limit_sold``)."""
     api_rate_limit_scope: str = ""
     """What the proposed API's limits count over: account, project, organization (a model each), contract."""
     serverless_options: str = ""

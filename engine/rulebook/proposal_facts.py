@@ -263,9 +263,9 @@ class ProposalFact(Fact):
     or its answer cap below the average answer: it cannot take the workload's requests."""
     api_window_recorded: Annotated[bool, Guard("api_known")] = False
     """The catalog records that API's context window."""
-    api_shorter_peers: Annotated[bool, Guard("api_known")] = False
-    """Other API prices of the workload's size (sold per request) take shorter requests than the
-    workload's, by their recorded window or answer cap."""
+    api_short_limits_sold: Annotated[bool, Guard("api_known")] = False
+    """Some API the catalog prices records a context window or answer cap the workload's requests exceed
+    (``api_windows.nearest_short_limit``): limits that short are sold."""
     api_price_age_days: Annotated[int, Guard("api_known")] = 0
     """Days between the proposed API's price date and the evaluation."""
     api_batch: bool = False

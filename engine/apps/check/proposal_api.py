@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.apps.check.proposal_api_limits import proposal_limit_facts
+from gpu_advisor.engine.calc.api_windows import limit_sold, nearest_short_limit
 from gpu_advisor.engine.common.wording import Grouped, Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.proposal import ProposalInput
@@ -97,6 +98,8 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
     listed = evaluation.knowledge.api_prices.apis
     # The prices of the workload's size the memo names as taking shorter requests (``too_short``).
     shorter = [cost for cost in too_short_apis(evaluation.market) if cost.api != api.api]
+    context, output = evaluation.workload.context_tokens, evaluation.workload.avg_output_tokens
+    sold = nearest_short_limit([a for a in listed if a.id != api.api], context, output)
     active = next(a.model_active_params_b for a in listed if a.id == api.api)
     facts.update(
         api_excluded=bool(api.excluded_by),
@@ -105,7 +108,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         api_hosts_smaller_model=api.model_params_b is not None and not (api.large_enough or api.same_model),
         api_requests_too_short=api.exceeded_limit is not None,
         api_window_recorded=api.context_window_tokens is not None,
-        api_shorter_peers=bool(shorter),
+        api_short_limits_sold=sold is not None,
         api_price_age_days=(evaluation.evaluated_on - api.as_of).days,
     )
     rules = {rule.id: rule for rule in evaluation.rules}
@@ -123,6 +126,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         "context_tokens": evaluation.workload.context_tokens,
         "avg_output_tokens": evaluation.workload.avg_output_tokens,
         "api_shorter_prices": "; ".join(shorter_limit(cost, lang) for cost in shorter),
+        "api_short_limit_sold": say(lang, limit_sold(sold, context, output)),
     }
     limits, limit_details = proposal_limit_facts(api, evaluation)
     return ApiFacts(facts | limits, details | limit_details, api)
