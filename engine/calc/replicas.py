@@ -379,12 +379,19 @@ def plans_by_gpu(
         plan = plan_replicas(chosen, load, sizing, held.get(chosen.cards))
         if load.served_in_paid_hours:
             # A batch's replicas load the weights at each run's start.
-            memory = plan.cards_per_replica * knowledge.gpu(gpu).memory_bytes
-            read = read_at_start_gb(figures.weights_gb, figures.sixteen_bit_checkpoint_gb, memory)
-            seconds = knowledge.serverless.weights_load_seconds(read)
-            plan = plan._replace(weights_load_hours=seconds / SECONDS_PER_HOUR)
+            hours = weights_load_hours(knowledge, figures, gpu, plan.cards_per_replica)
+            plan = plan._replace(weights_load_hours=hours)
         plans[gpu] = plan
     return plans
+
+
+def weights_load_hours(knowledge: Knowledge, figures: SizingFigures, gpu: str, cards: int) -> float:
+    """Hours a replica of ``cards`` cards of ``gpu`` takes to load the weights before it serves, at the
+    catalog's load rate (``serverless.weights_load_gb_per_second``): a floor, as the instance's boot is
+    not known."""
+    memory = cards * knowledge.gpu(gpu).memory_bytes
+    read = read_at_start_gb(figures.weights_gb, figures.sixteen_bit_checkpoint_gb, memory)
+    return knowledge.serverless.weights_load_seconds(read) / SECONDS_PER_HOUR
 
 
 def cards_key(cards: Mapping[str, int]) -> str:

@@ -105,6 +105,7 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
             "withdrawn_apis": knowledge.withdrawn_apis(),
             "listed_jurisdictions": knowledge.listed_jurisdictions(),
             "throughput": knowledge.throughput,
+            "pricing_assumptions": knowledge.pricing_assumptions,
             "serving_engines": {engine.id: engine for engine in knowledge.throughput.serving_engines},
         },
     }

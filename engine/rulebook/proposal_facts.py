@@ -78,6 +78,11 @@ class ProposalFact(Fact):
     """The hours a run's work takes on the proposed replicas at the estimated throughput."""
     batch_run_window_hours: Annotated[float, Guard("batch_run_known")] = 0.0
     """The hours the run must be done in: the workload's window within its schedule's hours a day."""
+    batch_slack_hours: Annotated[float, Guard("batch_run_known")] = 0.0
+    """The window's hours the run leaves (negative where it overruns it)."""
+    batch_restart_hours: Annotated[float, Guard("batch_run_known")] = 0.0
+    """What a replica lost to an interruption takes to serve again: a new instance launched and the
+    weights loaded (``proposal_batch.restart_hours``; a floor, finding capacity again unknown)."""
     time_to_first_token_alone_ms: Annotated[float, Guard("latency_known")]
     time_per_output_token_alone_ms: Annotated[float, Guard("latency_known")]
     """A lone request on one proposed replica: the least any number of replicas gives."""

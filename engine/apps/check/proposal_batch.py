@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.engine.apps.check.proposal_latency import proposed_performance
+from gpu_advisor.engine.calc.replicas import weights_load_hours
 from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
@@ -24,13 +25,16 @@ def batch_facts(
     offer redoes after interruptions, and the run's window (the workload's, within its schedule's
     hours); not known for a service or where the cards hold no replica."""
     hours = proposed_run_hours(fit, gpus, per_replica, evaluation)
-    if hours is None:
+    if hours is None or fit is None or per_replica is None:
         return {"batch_run_known": False, "batch_run_hours": 0.0, "batch_run_window_hours": 0.0}
-    window = evaluation.capacity.load.hours_per_day
+    window, run = evaluation.capacity.load.hours_per_day, hours * (1 + spot_overhead)
     return {
         "batch_run_known": True,
-        "batch_run_hours": hours * (1 + spot_overhead),
+        "batch_run_hours": run,
         "batch_run_window_hours": window,
+        # What the window leaves, against what one replica lost to an interruption takes to serve again.
+        "batch_slack_hours": window - run,
+        "batch_restart_hours": restart_hours(evaluation, fit.gpu, per_replica),
     }
 
 
@@ -53,3 +57,12 @@ def proposed_run_hours(
         rate = performance.requests_per_second
     requests_per_run = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR
     return requests_per_run / (gpus // per_replica * rate) / SECONDS_PER_HOUR
+
+
+def restart_hours(evaluation: Evaluation, gpu: str, per_replica: int) -> float:
+    """What a replica lost to an interruption takes to serve again: a new instance launched
+    (``pricing_assumptions.instance_start``) and the weights loaded (``replicas.weights_load_hours``); a
+    floor, as finding capacity again is not known."""
+    knowledge = evaluation.knowledge
+    launch = knowledge.pricing_assumptions.instance_start.seconds / SECONDS_PER_HOUR
+    return launch + weights_load_hours(knowledge, evaluation.capacity.figures, gpu, per_replica)

@@ -57,6 +57,7 @@ from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 from gpu_advisor.engine.domain.knowledge.providers import Provider
 from gpu_advisor.engine.domain.knowledge.serving import (
     Headroom,
+    InstanceStart,
     LoadProfile,
     Redundancy,
     ServerlessProduct,
@@ -165,6 +166,7 @@ class MarketFiguresFile(VersionedFile):
 class PricingAssumptionsFile(VersionedFile):
     eu_region_premium: EuRegionPremium
     spot_interruption: SpotInterruption
+    instance_start: InstanceStart
 
 
 class UncertaintyFile(VersionedFile):

@@ -217,3 +217,8 @@ class Redundancy(Sourced):
 class SpotInterruption(Sourced):
     overhead: float = Field(ge=0, lt=1)
     """Work redone or waited for after interruptions, as a share of the hours a spot rental runs."""
+
+
+class InstanceStart(Sourced):
+    seconds: float = Field(gt=0, le=3600)
+    """How long a new instance takes to launch before it can load the weights (PRC025)."""
