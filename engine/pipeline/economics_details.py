@@ -114,7 +114,7 @@ def economics_details(
         eu_premium=best_monthly / non_eu.usd_per_month - 1 if best and non_eu else 0.0,
         reference_gpu=knowledge.sizing.reference_gpu.gpu,
         **_reference_details(market),
-        **_quantized_details(market),
+        **_quantized_details(market, knowledge),
     )
 
 
@@ -234,8 +234,9 @@ def _reference_details(market: Market) -> dict[str, Any]:
     }
 
 
-def _quantized_details(market: Market) -> dict[str, Any]:
-    """The cheapest option of the quantized variant the alternatives priced (OPT rules)."""
+def _quantized_details(market: Market, knowledge: Knowledge) -> dict[str, Any]:
+    """The cheapest option of the quantized variant the alternatives priced (OPT rules), and whether its
+    provider's SLA is not established (PRV011's ``sla_unknown``)."""
     alternatives = market.alternatives
     quantized, best = alternatives.quantized, alternatives.best
     details: dict[str, Any] = {
@@ -251,6 +252,7 @@ def _quantized_details(market: Market) -> dict[str, Any]:
         "quantized_same_offer": best is not None
         and (quantized.provider, quantized.offer, quantized.gpu) == (best.provider, best.offer, best.gpu),
         "quantized_gpu_latency_rules": latency_rules_against(market, quantized.gpu),
+        "quantized_best_sla_unknown": knowledge.provider(quantized.provider).enterprise_sla is None,
     }
 
 

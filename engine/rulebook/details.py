@@ -294,6 +294,8 @@ class EconomicsDetails(Details):
     quantized_gpu_latency_rules: str
     """The latency rules that rule the quantized option's GPU out for the model as given (comma-separated;
     empty: none): quantized, it comes within the targets."""
+    quantized_best_sla_unknown: bool = False
+    """The catalog could not check whether that rental's provider publishes an enterprise SLA (PRV011)."""
 
 
 class RobustnessDetails(Details):

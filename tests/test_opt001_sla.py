@@ -1,0 +1,50 @@
+"""OPT001 points a business-critical service at the quantized model's cheapest rental: where that
+rental's provider has no established SLA and the rental of the model as given has one, it says so, as
+PRV011 says of the admitted providers (it pointed a German business-critical Mixtral from Scaleway, which
+publishes an SLA, to OVHcloud without a word)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers import EVALUATED_ON
+
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.workload import validate_workload
+
+CAVEAT = "Whether its provider publishes an uptime commitment for its GPU compute is not established (PRV011)"
+MIXTRAL: dict[str, Any] = {
+    "name": "critical-mixtral",
+    "model": {"name": "mixtral-8x7b", "precision": "bf16", "custom_weights": True},
+    "requests_per_day": 300_000,
+    "business_critical": True,
+    "personal_data": True,
+    "company_country": "DE",
+}
+
+
+def opt001(**changes: Any) -> str:
+    result = recommend(validate_workload({**MIXTRAL, **changes}, "test"), EVALUATED_ON)
+    return " ".join(next(f.message for f in result.findings if f.rule_id == "OPT001").split())
+
+
+def test_a_quantized_rental_without_an_established_sla_is_named_for_a_business_critical_service() -> None:
+    providers = {p.id: p.enterprise_sla for p in load_knowledge().providers.providers}
+    assert (providers["scaleway"], providers["ovhcloud"]) == (True, None)
+    message = opt001()
+    assert (
+        "fit ovhcloud a100-monthly (2 × a100-80gb-pcie) at $2,552/month instead of scaleway h100-sxm-2-80g "
+        "(4 × h100-sxm) at $11,211/month, the cheapest rental of the model as given. " + CAVEAT
+    ) in message
+    # Not business-critical: the SLA is no criterion, and OPT001 names none.
+    assert CAVEAT not in opt001(business_critical=False)
+
+
+def test_no_caveat_where_the_rental_as_given_has_no_established_sla_either() -> None:
+    # Llama 3.1 8B: OVHcloud's L40S as given, its L4 quantized; PRV011 names OVHcloud for both.
+    message = opt001(
+        model={"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": True}, requests_per_day=500_000
+    )
+    assert "fit ovhcloud l4-monthly" in message and "instead of ovhcloud l40s-monthly" in message
+    assert CAVEAT not in message
