@@ -338,7 +338,9 @@ def create_app(body_timeout: float | None = None) -> FastAPI:
         **web.OFFLINE_DOCS,
     )
     app.state.ready = False
-    app.add_middleware(BodyLimits, max_bytes=MAX_BODY_BYTES, timeout=body_timeout)
+    app.add_middleware(
+        BodyLimits, max_bytes=MAX_BODY_BYTES, timeout=body_timeout, pages=web.refused_upload_page
+    )
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(InputError, invalid_input)
     app.add_exception_handler(KnowledgeError, broken_knowledge)

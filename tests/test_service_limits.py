@@ -124,9 +124,16 @@ def test_slow_or_idle_clients_are_cut_off_and_logged_once(server: tuple[str, int
         answer = read_all(slow_body, 10)
     assert answer.startswith(b"HTTP/1.1 408 "), answer
     assert b"request body not complete within 1 s" in answer
+    # The web page's upload gets its page back, saying so in its language.
+    with socket.create_connection(("127.0.0.1", port)) as slow_upload:
+        head = b"POST /load?lang=de HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+        slow_upload.sendall(head + b"Content-Length: 100\r\n\r\n--b")
+        page = read_all(slow_upload, 10)
+    assert page.startswith(b"HTTP/1.1 408 "), page
+    assert b"Die Datei ist nicht innerhalb von 1 Sekunden angekommen: Senden Sie sie erneut." in page
     log = log_path.read_text(encoding="utf-8")
     assert log.count("no complete request headers within 1 s") == 2
-    assert log.count("body not complete within 1 s") == 1
+    assert log.count("body not complete within 1 s") == 2
     assert "Traceback" not in log
     assert httpx.get(f"{url}/healthz", timeout=5).status_code == 200
 

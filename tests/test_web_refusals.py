@@ -11,6 +11,8 @@ import yaml
 from helpers import EXAMPLES_DIR
 from web_pages import AS_OF, FAILING_PROPOSAL, FormValues, Page, load_into_form, submit
 
+from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
+
 # --- the questionnaire ------------------------------------------------------------------------------------
 
 
@@ -146,3 +148,25 @@ def test_a_file_the_parser_refuses_is_explained_in_the_page_language(client: htt
     assert response.status_code == 422
     problem = Page(response.text).by_id("check-problem").content
     assert problem.endswith("p.yaml:2: Schlüssel 'workload' ist doppelt angegeben")
+
+
+def test_a_file_too_large_for_the_page_is_refused_on_the_page_in_its_language(client: httpx.Client) -> None:
+    """The body limit refuses an upload before anything reads it: a page, not the JSON API's answer."""
+    big = b"# " + b"x" * MAX_INPUT_BYTES + b"\n"
+    loaded = client.post("/load", params={"lang": "de"}, files={"workload": ("big.yaml", big, "text/yaml")})
+    assert loaded.status_code == 413 and loaded.headers["content-type"].startswith("text/html")
+    assert (
+        Page(loaded.text)
+        .by_id("form-problems")
+        .content.endswith(
+            f"Die Datei ist größer als {MAX_INPUT_BYTES:,}".replace(",", ".")
+            + " Bytes, das Höchstmaß, das die Seite annimmt: Eine Workload- oder Vorschlagsdatei hat wenige "
+            "Kilobytes."
+        )
+    )
+    checked = client.post("/check/upload", files={"proposal": ("big.yaml", big, "text/yaml")})
+    assert checked.status_code == 413
+    assert f"The file is larger than {MAX_INPUT_BYTES:,} bytes" in checked.text
+    # The JSON API keeps its JSON answer.
+    api = client.post("/recommend", content=big, headers={"content-type": "application/json"})
+    assert api.status_code == 413 and str(MAX_INPUT_BYTES) in api.json()["detail"]

@@ -16,10 +16,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import resource
+from collections.abc import Callable
 from typing import Any
 
 import anyio
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -129,10 +130,19 @@ class BodyLimits:
     JSON parser would not need anyway, and it means no endpoint can start on a body that is cut off.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int, timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        timeout: float | None = None,
+        pages: Callable[[Scope, int, float], Response | None] | None = None,
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.timeout = limits.body_timeout if timeout is None else timeout
+        self.pages = pages
+        """A browser's upload refused (the request's scope, the status, the limit: bytes for 413, seconds
+        for 408): the page it came from, saying why in its language; None, or no hook: the JSON answer."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -184,5 +194,8 @@ class BodyLimits:
         await self.app(scope, replay, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, status: int, detail: str) -> None:
-        response = JSONResponse({"detail": detail}, status_code=status, headers={"Connection": "close"})
+        limit = self.max_bytes if status == 413 else self.timeout
+        page = self.pages(scope, status, limit) if self.pages is not None else None
+        response = page or JSONResponse({"detail": detail}, status_code=status)
+        response.headers["Connection"] = "close"
         await response(scope, receive, send)

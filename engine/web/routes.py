@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
+from starlette.types import Scope
 
 from gpu_advisor.engine.apps.rule_docs import RuleDoc
 from gpu_advisor.engine.common.errors import InputError
@@ -209,6 +210,23 @@ def missing_rule(request: Request, message: str) -> Response:
     from gpu_advisor.engine.web.more_pages import missing_rule_page
 
     return html(missing_rule_page(settings_of(request), message), 404)
+
+
+def refused_upload_page(scope: Scope, status: int, limit: float) -> Response | None:
+    """A browser's upload that ``BodyLimits`` refuses before reading it (413: larger than ``limit`` bytes;
+    408: not complete within ``limit`` seconds): the page it was sent from, with the problem in its
+    language, as the page answers its other problems (these routes answer pages only), rather than the
+    JSON API's answer; None for anything else."""
+    request = Request(scope)
+    if request.method != "POST":
+        return None
+    problem = Problem("too_large" if status == 413 else "too_slow", name=f"{limit:g}")
+    settings = settings_of(request)
+    if request.url.path == "/load":
+        return html(form_page(settings, None, problems=(problem,)), status)
+    if request.url.path == "/check/upload":
+        return html(check_page(settings, problem=problem), status)
+    return None
 
 
 def mount(app: Any) -> None:
