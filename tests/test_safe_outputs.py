@@ -306,3 +306,21 @@ def test_a_file_replaced_with_force_keeps_its_permissions(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     assert output.read_text(encoding="utf-8").startswith("# GPU decision memo")
     assert output.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_failed_run_leaves_no_chart_directory_it_created(tmp_path: Path) -> None:
+    """The chart files are checked, in a directory created for them, before the overrides are read: a
+    run that stops on them removes the directories it made, and keeps one that was there."""
+    workload = str(EXAMPLES_DIR / "public-chat.yaml")
+    broken = tmp_path / "overrides.yaml"
+    broken.write_text("not: [valid\n", encoding="utf-8")
+    charts = tmp_path / "new" / "charts"
+    result = invoke("recommend", workload, "--charts", str(charts), "--overrides", str(broken))
+    assert_refused(result, "error: --overrides: ")
+    assert not (tmp_path / "new").exists()
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    assert_refused(
+        invoke("recommend", workload, "--charts", str(kept), "--overrides", str(broken)), "--overrides"
+    )
+    assert kept.is_dir() and list(kept.iterdir()) == []

@@ -87,6 +87,7 @@ def recommend(
 ) -> None:
     """Recommend how to run the workload in FILE (YAML or JSON; - reads standard input)."""
     from gpu_advisor.engine.apps.recommend import recommend as run_recommend
+    from gpu_advisor.engine.common.safe_files import removed_if_left_empty
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.domain.workload import load_workload
     from gpu_advisor.engine.i18n.formats import Format
@@ -124,41 +125,45 @@ def recommend(
         workload, ranges = load_workload_with_ranges(workload_file)
     else:
         workload = load_workload(workload_file)
-    charts = (
-        _chart_targets(Path(charts_dir), workload.name, inputs, force, beside, scenarios is not None)
-        if charts_dir is not None
-        else None
-    )
-    knowledge, your_figures = load_knowledge(), None
-    replaced: tuple[Words | str, ...] = ()
-    if overrides is not None:
-        # Imported only here: the overrides' models cost a run without them start-up time.
-        from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides
+    # A chart directory this run creates is removed again where it fails before writing into it.
+    with removed_if_left_empty(Path(charts_dir) if charts_dir is not None else None):
+        charts = (
+            _chart_targets(Path(charts_dir), workload.name, inputs, force, beside, scenarios is not None)
+            if charts_dir is not None
+            else None
+        )
+        knowledge, your_figures = load_knowledge(), None
+        replaced: tuple[Words | str, ...] = ()
+        if overrides is not None:
+            # Imported only here: the overrides' models cost a run without them start-up time.
+            from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides
 
-        your_figures = read_overrides(overrides)
-        knowledge, replaced = apply_overrides(knowledge, your_figures, overrides, evaluated_on)
-    fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
-    result: Recommendation
-    complete_the_files_workload(workload, knowledge, workload_file)
-    if scenarios is not None:
-        result = _with_scenarios(
-            workload, ranges, evaluated_on, scenarios, seed, knowledge, your_figures, policy_dir, fmt
-        )
-    else:
-        result = run_recommend(
-            workload, evaluated_on, knowledge=knowledge, policy_dir=policy_path(policy_dir), fmt=fmt
-        )
-    if output_format == "json":
-        emit(to_json(result), target)
-        return
-    chart_files = {}
-    if charts is not None:
-        chart_files = _write_charts(result, charts, fmt, relative_to=target.path.parent if target else None)
-    paging: Paging = "auto" if pager is None else ("always" if pager else "never")
-    if brief:
-        show_markdown(render_brief(result, fmt, replaced), target, paging)
-        return
-    show_markdown(render_memo(result, fmt, chart_files, replaced), target, paging)
+            your_figures = read_overrides(overrides)
+            knowledge, replaced = apply_overrides(knowledge, your_figures, overrides, evaluated_on)
+        fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
+        result: Recommendation
+        complete_the_files_workload(workload, knowledge, workload_file)
+        if scenarios is not None:
+            result = _with_scenarios(
+                workload, ranges, evaluated_on, scenarios, seed, knowledge, your_figures, policy_dir, fmt
+            )
+        else:
+            result = run_recommend(
+                workload, evaluated_on, knowledge=knowledge, policy_dir=policy_path(policy_dir), fmt=fmt
+            )
+        if output_format == "json":
+            emit(to_json(result), target)
+            return
+        chart_files = {}
+        if charts is not None:
+            chart_files = _write_charts(
+                result, charts, fmt, relative_to=target.path.parent if target else None
+            )
+        paging: Paging = "auto" if pager is None else ("always" if pager else "never")
+        if brief:
+            show_markdown(render_brief(result, fmt, replaced), target, paging)
+            return
+        show_markdown(render_memo(result, fmt, chart_files, replaced), target, paging)
 
 
 class _ChartTargets(NamedTuple):

@@ -241,6 +241,25 @@ def pending_output(target: OutputTarget, *, binary: bool = False) -> Iterator[Pe
     _finish(pending)
 
 
+@contextlib.contextmanager
+def removed_if_left_empty(directory: Path | None) -> Iterator[None]:
+    """A directory the block may create (``directory``, where it does not exist yet), removed again if
+    the block fails and leaves it empty: a command that stops on an error leaves no trace of its own."""
+    missing = []  # the directory and its parents the block would create, deepest first
+    while directory is not None and not directory.exists() and directory != directory.parent:
+        missing.append(directory)
+        directory = directory.parent
+    try:
+        yield
+    except BaseException:
+        for created in missing:
+            try:
+                created.rmdir()  # only an empty one
+            except OSError:
+                break
+        raise
+
+
 def _discard(handle: IO[Any]) -> None:
     """Remove a temporary file not to be published. Closing flushes what is buffered, which fails again
     on a full disk: the file is removed all the same."""
