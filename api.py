@@ -74,9 +74,19 @@ def workload_from_dict(data: dict[str, Any], origin: str = "<dict>") -> Workload
     return validate_workload(data, origin)
 
 
-def _workload(workload: WorkloadInput | dict[str, Any]) -> WorkloadInput:
-    if isinstance(workload, dict):
-        return workload_from_dict(workload)
+def _plain(value: Any) -> Any:
+    """``value`` with every mapping a dict and every list or tuple a list, as a YAML or JSON parser gives
+    them: a caller's read-only or ordered mapping is read as the dict it holds."""
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _workload(workload: WorkloadInput | Mapping[str, Any]) -> WorkloadInput:
+    if isinstance(workload, Mapping):
+        return workload_from_dict(_plain(workload))
     if isinstance(workload, WorkloadInput):
         return workload
     raise InputError(
@@ -126,7 +136,7 @@ def _format(lang: str, currency: str, usd_per_eur: float) -> Format:
 
 
 def recommend(
-    workload: WorkloadInput | dict[str, Any],
+    workload: WorkloadInput | Mapping[str, Any],
     evaluated_on: dt.date | str | None = None,
     policy_dir: str | Path | None = None,
     lang: str = "en",
@@ -141,7 +151,7 @@ def recommend(
 
 
 def decide(
-    workload: WorkloadInput | dict[str, Any],
+    workload: WorkloadInput | Mapping[str, Any],
     evaluated_on: dt.date | str | None = None,
     policy_dir: str | Path | None = None,
 ) -> DecisionSummary:
@@ -197,16 +207,16 @@ def tco(**request: Any) -> TcoResult:
 
 
 def check(
-    document: ProposalDocument | dict[str, Any],
+    document: ProposalDocument | Mapping[str, Any],
     evaluated_on: dt.date | str | None = None,
     policy_dir: str | Path | None = None,
 ) -> CheckResult:
     """Check one proposal (a workload, what someone intends to do, waivers) against every applicable rule."""
-    if isinstance(document, dict):
+    if isinstance(document, Mapping):
         from pydantic import ValidationError
 
         try:
-            document = ProposalDocument.model_validate(document)
+            document = ProposalDocument.model_validate(_plain(document))
         except ValidationError as error:
             raise input_error("<dict>", error, ProposalDocument, "proposal") from None
     if not isinstance(document, ProposalDocument):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -178,6 +179,19 @@ def test_a_workload_that_is_no_mapping_is_an_input_error_naming_it(workload: Any
     with pytest.raises(api.InputError) as refused:
         api.check(workload, EVALUATED_ON)
     assert (refused.value.field, str(refused.value).startswith("document: a mapping")) == ("document", True)
+
+
+def test_any_mapping_is_read_as_the_dict_it_holds() -> None:
+    """A read-only mapping (and one inside it) was refused as "not mappingproxy" by a message that asks
+    for a mapping."""
+    workload = yaml.safe_load((EXAMPLES_DIR / "prototype.yaml").read_text(encoding="utf-8"))
+    frozen = MappingProxyType({**workload, "model": MappingProxyType(workload["model"])})
+    assert api.recommend(frozen, EVALUATED_ON) == api.recommend(workload, EVALUATED_ON)
+    proposal = {"name": "api", "deployment": "api"}
+    document = MappingProxyType({"workload": frozen, "proposal": MappingProxyType(proposal)})
+    assert api.check(document, EVALUATED_ON) == api.check(
+        {"workload": workload, "proposal": proposal}, EVALUATED_ON
+    )
 
 
 def test_the_evaluation_date_may_be_its_iso_text_and_nothing_else() -> None:
