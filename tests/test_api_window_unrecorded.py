@@ -1,6 +1,7 @@
-"""An API whose context window the catalog does not record is not read as taking any request: where APIs
-the catalog prices record limits the workload's requests exceed, the recommendation (DEP050) and check
-(DEP039) ask to confirm the window, naming the recorded limit that comes closest to the requests."""
+"""An API whose context window the catalog does not record is not read as taking any request: where
+another API the catalog prices serves its model with a window cut below the model's own and below the
+workload's serving context, the recommendation (DEP050) and check (DEP039) ask to confirm the window,
+naming that cut. A window that is its model's own limit says nothing of another product's."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ from helpers import EVALUATED_ON
 
 from gpu_advisor.api import check, render_memo
 from gpu_advisor.engine.apps.recommend import recommend
-from gpu_advisor.engine.calc.api_windows import nearest_short_limit
+from gpu_advisor.engine.calc.api_windows import window_cut_short
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.workload import validate_workload
 
 # Llama 3.1 405B on 100,000-token prompts in office hours: under the API line, and DeepInfra's price, the
-# only one of the model, records no window (third-party listings say 32,000 to 131,072 tokens).
+# only one of the model, records no window.
 LONG_405B: dict[str, Any] = {
     "name": "long-405b",
     "model": {"name": "llama-3.1-405b", "precision": "fp8"},
@@ -27,60 +28,54 @@ LONG_405B: dict[str, Any] = {
     "schedule": "office_hours",
     "company_country": "DE",
 }
+PROPOSAL = {
+    "name": "deepinfra",
+    "deployment": "api",
+    "provider": "deepinfra",
+    "offer": "llama-3.1-405b-deepinfra",
+}
 
 
-def test_the_nearest_short_limit_is_the_longest_window_below_the_context() -> None:
-    apis = load_knowledge().api_prices.apis
-    # Recorded windows: 8,192, 32,768 (twice), 64,000, 100,000, 128,000 (three), 131,072 (five) and more.
-    nearest = nearest_short_limit(apis, 131_072, 1_200)
-    assert nearest is not None and (nearest.id, nearest.context_window_tokens) == (
-        "mistral-small-24b-scaleway",
-        128_000,
+def test_a_window_cut_below_its_model_s_own_is_the_evidence() -> None:
+    knowledge = load_knowledge()
+    # Scaleway serves Llama 3.3 70B with 100,000 of its 131,072 tokens; DeepSeek its R1 with 64,000 of
+    # 163,840. Llama 3 70B's 8,192 (hosted) and Mixtral's 32,768 are their models' own: no cut.
+    cut = window_cut_short(knowledge, 131_072)
+    assert cut is not None and (cut.id, cut.context_window_tokens) == ("llama-3.3-70b-scaleway", 100_000)
+    cut = window_cut_short(knowledge, 100_000)
+    assert cut is not None and (cut.id, cut.context_window_tokens) == ("deepseek-r1-deepseek", 64_000)
+    assert window_cut_short(knowledge, 64_000) is None
+    assert window_cut_short(knowledge, 131_072, leave_out="llama-3.3-70b-scaleway") == window_cut_short(
+        knowledge, 100_000
     )
-    nearest = nearest_short_limit(apis, 32_769, 500)
-    assert nearest is not None and nearest.context_window_tokens == 32_768
-    # No window below 8,192 tokens; the smallest answer caps (8,192 tokens) take 2,000-token answers.
-    assert nearest_short_limit(apis, 8_192, 2_000) is None
-    # Answers of 20,000 tokens exceed caps of 8,192 and 16,000/16,384: the largest below is 16,384.
-    capped = nearest_short_limit(apis, 8_192, 20_000)
-    assert capped is not None and capped.max_output_tokens == 16_384
 
 
 def test_the_recommendation_asks_to_confirm_the_compared_api_s_window() -> None:
     result = recommend(validate_workload(LONG_405B, "test"), EVALUATED_ON)
     assert (result.decision.deployment, result.decision.provider) == ("api", "deepinfra")
-    assert "DEP050" in {finding.rule_id for finding in result.findings}
     # 1,500 requests x 22 office days x 101,200 tokens x $0.80 a million tokens (in and out) = $2,671.68.
     assert result.decision.usd_per_month == pytest.approx(1500 * 22 * 101_200 * 0.80 / 1e6) == 2671.68
+    assert "DEP050" in {finding.rule_id for finding in result.findings}
     memo = " ".join(render_memo(result).split())
     assert (
-        "The catalog does not record how long a request Llama 3.1 405B Instruct (DeepInfra) takes, and APIs "
-        "it prices stop short of this workload's requests (Mistral Small 3.2 24B Instruct (Scaleway "
-        "Generative APIs): a window of 128,000 tokens; the workload is served with a context of 131,072 "
-        "tokens and answers of 1,200 tokens on average): its price of $2,671.68/month holds only if it "
-        "takes them, prompt and answer together."
+        "The catalog does not record how long a request Llama 3.1 405B Instruct (DeepInfra) takes, and "
+        "providers cut windows below their models' own, short of this workload's requests (Llama 3.3 70B "
+        "Instruct (Scaleway Generative APIs): a window of 100,000 tokens, of its model's 131,072; the "
+        "workload is served with a context of 131,072 tokens and answers of 1,200 tokens on average): its "
+        "price of $2,671.68/month holds only if it takes them, prompt and answer together."
     ) in memo
-    # At an 8,192-token context every recorded window takes the requests: nothing to confirm.
-    short = recommend(
-        validate_workload({**LONG_405B, "avg_input_tokens": 4_000, "context_tokens": 8_192}, "t"),
-        EVALUATED_ON,
-    )
-    assert "DEP050" not in {finding.rule_id for finding in short.findings}
-
-
-def test_check_warns_of_the_proposed_api_s_unrecorded_window_without_a_shorter_price_of_its_size() -> None:
-    proposal = {
-        "name": "deepinfra",
-        "deployment": "api",
-        "provider": "deepinfra",
-        "offer": "llama-3.1-405b-deepinfra",
+    # At a 32,768-token context no provider is known to cut a window that short: nothing to confirm.
+    short = {**LONG_405B, "avg_input_tokens": 20_000, "context_tokens": 32_768}
+    assert "DEP050" not in {
+        f.rule_id for f in recommend(validate_workload(short, "t"), EVALUATED_ON).findings
     }
-    checked = check({"workload": LONG_405B, "proposal": proposal}, EVALUATED_ON)
+
+
+def test_check_warns_of_the_proposed_api_s_unrecorded_window() -> None:
+    checked = check({"workload": LONG_405B, "proposal": PROPOSAL}, EVALUATED_ON)
     (item,) = [i for i in checked.results if i.rule_id == "DEP039"]
     assert item.status == "warn" and item.message is not None
-    assert (
-        "APIs it prices stop short of the workload's requests (Mistral Small 3.2 24B Instruct" in item.message
-    )
-    short = {**LONG_405B, "avg_input_tokens": 4_000, "context_tokens": 8_192}
-    passed = check({"workload": short, "proposal": proposal}, EVALUATED_ON)
+    assert "(Llama 3.3 70B Instruct (Scaleway Generative APIs): a window of 100,000 tokens" in item.message
+    short = {**LONG_405B, "avg_input_tokens": 20_000, "context_tokens": 32_768}
+    passed = check({"workload": short, "proposal": PROPOSAL}, EVALUATED_ON)
     assert next(i.status for i in passed.results if i.rule_id == "DEP039") == "pass"

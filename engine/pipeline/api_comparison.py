@@ -9,7 +9,7 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
-from gpu_advisor.engine.calc.api_windows import limit_sold, nearest_short_limit
+from gpu_advisor.engine.calc.api_windows import cut_window_words, window_cut_short
 from gpu_advisor.engine.calc.load import scheduled_window
 from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, SECONDS_PER_HOUR
@@ -66,9 +66,8 @@ def weigh_api(
     in_flight = market.load.requests_in_flight_peak
     window = window_in_flight(market, resolved, knowledge)
     minute = minute_rate(market, resolved, window)
-    context, output = resolved.context_tokens, resolved.avg_output_tokens
-    # How short the APIs' recorded limits are sold, for an API whose window the catalog does not record.
-    sold = nearest_short_limit(knowledge.api_prices.apis, context, output)
+    # A window cut short elsewhere, for an API whose window the catalog does not record.
+    cut = window_cut_short(knowledge, resolved.context_tokens, api.api if api else "")
     fact = ApiFact(
         api_priced=api is not None,
         unusable_api_priced=unusable is not None,
@@ -78,7 +77,7 @@ def weigh_api(
         api_model_params_b=float(api.model_params_b or 0.0) if api else 0.0,
         api_price_age_days=(evaluated_on - api.as_of).days if api else 0,
         api_window_recorded=api is None or api.context_window_tokens is not None,
-        short_limits_sold=sold is not None,
+        windows_cut_short=cut is not None,
         self_hosted_priced=route is not None,
         self_hosted_usd_per_month=float(route.usd_per_month) if route else 0.0,
         self_hosted_saving_vs_api=1 - route.usd_per_month / api.usd_per_month
@@ -117,8 +116,9 @@ def weigh_api(
     )
     # A stopgap is named only where the cheapest route standing binds a purchase or a term.
     stopgap = stopgap_route(market, ruled_out) if route and route.commits else None
-    short = limit_sold(sold, context, output)
-    details = _api_details(market, route, provider, window, cold, standing, unusable, stopgap, short)
+    details = _api_details(
+        market, route, provider, window, cold, standing, unusable, stopgap, cut_window_words(knowledge, cut)
+    )
     return session.assert_fact(fact, facts), details
 
 
@@ -142,7 +142,7 @@ def _api_details(
     standing: Standing | None,
     unusable: ApiCost | None,
     stopgap: SelfHosted | None,
-    short_limit_sold: str | Words,
+    window_cut: str | Words,
 ) -> ApiDetails:
     """What the api rules' messages name beside the fact: the compared API and the self-hosted route
     (``provider``: the route's), a batch's window, the serverless product scaled to zero, the cheapest
@@ -168,7 +168,7 @@ def _api_details(
         request_seconds_alone=window.seconds_alone if window else 0.0,
         window_gpu=window.gpu if window else "",
         api_rate_limit_scope=api.rate_limit_scope if api else "",
-        api_short_limit_sold=short_limit_sold,
+        window_cut_short=window_cut,
         scale_to_zero_name=serverless_name(cold) if cold else "",
         scale_to_zero_usd_per_month=cold.bill.usd_per_month if cold else 0.0,
         scale_to_zero_cold_start_seconds=cold.bill.priced.cold if cold else 0.0,

@@ -27,9 +27,9 @@ class ApiFact(Fact):
     """Days between the compared API price's date and the evaluation."""
     api_window_recorded: Annotated[bool, Guard(API)] = True
     """The catalog records the compared API's context window."""
-    short_limits_sold: bool = False
-    """Some API the catalog prices records a context window or answer cap the workload's requests exceed
-    (``api_windows.nearest_short_limit``): limits that short are sold."""
+    windows_cut_short: bool = False
+    """Another API the catalog prices serves its model with a window cut below the model's own and below
+    the workload's serving context (``api_windows.window_cut_short``): providers sell windows that short."""
     unusable_api_priced: bool = False
     """No API price the workload may use stands in for its model, but the catalog has some of its size or
     larger that a rule excludes or that take shorter requests: the cheapest of them is what an API would

@@ -89,9 +89,8 @@ class ApiDetails(Details):
     """A batch: the GPU whose lone request is the shortest planned (``api_comparison.Window``)."""
     api_rate_limit_scope: str = ""
     """What the compared API's limits count over: account, project, organization (a model each), contract."""
-    api_short_limit_sold: str | Words = ""
-    """The catalog API whose recorded limit comes closest to the workload's requests without taking them,
-    and that limit (``api_windows.limit_sold``)."""
+    window_cut_short: str | Words = ""
+    """That API, its window and its model's (``api_windows.cut_window_words``; "" without one)."""
     self_hosted_kind: str
     """The deployment the self-hosted figure is: serverless, own_hardware or dedicated_cloud."""
     self_hosted_name: str | Words

@@ -89,11 +89,8 @@ class ProposalDetails(Details):
     api_max_output_tokens: int = 0
     context_tokens: int = 0
     avg_output_tokens: int = 0
-    api_shorter_prices: str = ""
-    """Other API prices of its size taking shorter requests than its own, each with its limit (DEP039)."""
-    api_short_limit_sold: str = ""
-    """The catalog API whose recorded limit comes closest to the workload's requests without taking them,
-    and that limit (``api_windows.limit_sold``)."""
+    api_window_cut_short: str = ""
+    """That API, its window and its model's (``api_windows.cut_window_words``; DEP039)."""
     api_rate_limit_scope: str = ""
     """What the proposed API's limits count over: account, project, organization (a model each), contract."""
     serverless_options: str = ""

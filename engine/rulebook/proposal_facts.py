@@ -268,9 +268,9 @@ class ProposalFact(Fact):
     or its answer cap below the average answer: it cannot take the workload's requests."""
     api_window_recorded: Annotated[bool, Guard("api_known")] = False
     """The catalog records that API's context window."""
-    api_short_limits_sold: Annotated[bool, Guard("api_known")] = False
-    """Some API the catalog prices records a context window or answer cap the workload's requests exceed
-    (``api_windows.nearest_short_limit``): limits that short are sold."""
+    api_windows_cut_short: Annotated[bool, Guard("api_known")] = False
+    """Another API the catalog prices serves its model with a window cut below the model's own and below
+    the workload's serving context (``api_windows.window_cut_short``): providers sell windows that short."""
     api_price_age_days: Annotated[int, Guard("api_known")] = 0
     """Days between the proposed API's price date and the evaluation."""
     api_batch: bool = False

@@ -17,13 +17,11 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.apps.check.proposal_api_limits import proposal_limit_facts
-from gpu_advisor.engine.calc.api_windows import limit_sold, nearest_short_limit
-from gpu_advisor.engine.common.wording import Grouped, Words
+from gpu_advisor.engine.calc.api_windows import cut_window_words, window_cut_short
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.i18n.environment import say
-from gpu_advisor.engine.pipeline.api_comparison import too_short_apis
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.rulebook.texts import titled
 
@@ -96,10 +94,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
     if api is None:
         return ApiFacts(facts, {}, None)
     listed = evaluation.knowledge.api_prices.apis
-    # The prices of the workload's size the memo names as taking shorter requests (``too_short``).
-    shorter = [cost for cost in too_short_apis(evaluation.market) if cost.api != api.api]
-    context, output = evaluation.workload.context_tokens, evaluation.workload.avg_output_tokens
-    sold = nearest_short_limit([a for a in listed if a.id != api.api], context, output)
+    cut = window_cut_short(evaluation.knowledge, evaluation.workload.context_tokens, api.api)
     active = next(a.model_active_params_b for a in listed if a.id == api.api)
     facts.update(
         api_excluded=bool(api.excluded_by),
@@ -108,7 +103,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         api_hosts_smaller_model=api.model_params_b is not None and not (api.large_enough or api.same_model),
         api_requests_too_short=api.exceeded_limit is not None,
         api_window_recorded=api.context_window_tokens is not None,
-        api_short_limits_sold=sold is not None,
+        api_windows_cut_short=cut is not None,
         api_price_age_days=(evaluation.evaluated_on - api.as_of).days,
     )
     rules = {rule.id: rule for rule in evaluation.rules}
@@ -125,17 +120,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         "api_max_output_tokens": api.max_output_tokens or 0,
         "context_tokens": evaluation.workload.context_tokens,
         "avg_output_tokens": evaluation.workload.avg_output_tokens,
-        "api_shorter_prices": "; ".join(shorter_limit(cost, lang) for cost in shorter),
-        "api_short_limit_sold": say(lang, limit_sold(sold, context, output)),
+        "api_window_cut_short": say(lang, cut_window_words(evaluation.knowledge, cut)),
     }
     limits, limit_details = proposal_limit_facts(api, evaluation)
     return ApiFacts(facts | limits, details | limit_details, api)
-
-
-def shorter_limit(cost: ApiCost, lang: str) -> str:
-    """An API price and the limit of it the workload's requests exceed, for DEP039's message."""
-    if cost.exceeded_limit == "window":
-        limit = Words("a window of %(num)s tokens", num=Grouped(cost.context_window_tokens or 0))
-    else:
-        limit = Words("at most %(num)s output tokens", num=Grouped(cost.max_output_tokens or 0))
-    return f"{cost.name}: {say(lang, limit)}"
