@@ -76,7 +76,9 @@ def test_where_the_rules_leave_no_route_with_a_gpu_the_label_says_so() -> None:
 
 FRENCH_BANK = {
     "name": "french-bank-reasoning",
-    "model": {"name": "deepseek-r1", "precision": "fp8"},
+    # In BF16 (1,342 GB), which no 16 cards of H100 or A100 hold: in FP8 two HGX H100 servers a replica
+    # hold it, as a light load's replicas capped by their KV cache.
+    "model": {"name": "deepseek-r1", "precision": "bf16"},
     "requests_per_day": 50_000,
     "avg_input_tokens": 8000,
     "avg_output_tokens": 2000,
@@ -88,26 +90,26 @@ FRENCH_BANK = {
     "business_critical": True,
     "company_country": "FR",
 }
-"""Every option whose GPU holds DeepSeek-R1 at 128k is excluded (EU data, an SLA, two-node H200 without
-InfiniBand), and neither the reference GPU (H100) nor the catalog's own servers hold it."""
+"""Every option whose GPU holds DeepSeek-R1 in BF16 at 128k is excluded (EU data, an SLA, two-node B200
+and H200 without InfiniBand), and neither the reference GPU (H100) nor the catalog's own servers hold it."""
 
 
 def test_where_rules_exclude_every_option_the_cheapest_rentals_gpu_sets_the_busy_share() -> None:
     """The load pattern's assumed 35 % stood in for the utilization, and DEP008 said a GPU was needed in
     35 % of the paid hours, inside the serverless band, for 50,000 requests in 8 hours. Worked out on
-    the cheapest rental's H200 (RunPod, though excluded), a request is in flight every hour: 100 %, and
-    DEP012 (dedicated) replaces DEP008."""
+    the cheapest rental's B200 (though excluded), a request is in flight every hour: 100 %, and DEP012
+    (dedicated) replaces DEP008."""
     result = run(FRENCH_BANK)
     assert [option.gpu for option in result.options][:2] == ["b200", "h200"]  # Modal's serverless first
     assert all(option.excluded_by or option.ruled_out_by for option in result.options)
-    assert (result.load.busy_share_gpu, result.load.busy_share_route) == ("h200", "excluded")
+    assert (result.load.busy_share_gpu, result.load.busy_share_route) == ("b200", "excluded")
     assert result.load.busy_share == 1.0
     assert result.workload.utilization_source == "derived"
     fired = {finding.rule_id for finding in result.findings}
     assert "DEP012" in fired and "DEP008" not in fired
     memo = " ".join(render_memo(result).split())
     whose = "the cheapest rental's GPU, though the rules leave no option standing"
-    assert f"idle replica of h200 ({whose})" in memo
+    assert f"idle replica of b200 ({whose})" in memo
     # The headline names the own servers the catalog prices and the GPUs that do hold the model.
     assert (
         "Recommendation: **Own hardware**. The catalog prices own servers of these GPUs only: rtx-5090, "

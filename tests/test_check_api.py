@@ -104,21 +104,21 @@ def test_an_eu_hosted_api_passes_and_is_priced_as_recommend_prices_it(tmp_path: 
 
 
 def test_an_api_whose_window_is_not_recorded_is_to_be_confirmed_for_long_requests(tmp_path: Path) -> None:
-    """The catalog records no window for IONOS's Llama 3.3 70B; Scaleway's Llama 3.3 70B takes 100,000
-    tokens and a Llama 3 70B 8,192, both shorter than a 110,000-token prompt with its 1,000-token answer:
-    the memo asks to confirm IONOS's window, and so does check (DEP039). With 2,000-token prompts every
-    recorded window of the size takes them, and DEP039 passes (the EU-hosted API's test above)."""
+    """The catalog records no window for IONOS's Llama 3.3 70B; Scaleway serves the same model with
+    100,000 of its 131,072 tokens, shorter than a 110,000-token prompt with its 1,000-token answer: the
+    memo asks to confirm IONOS's window, and so does check (DEP039). Llama 3 70B's 8,192 is its model's
+    own, no provider's cut. With 2,000-token prompts no cut window is that short, and DEP039 passes (the
+    EU-hosted API's test above)."""
     workload = {**NO_PERSONAL_DATA, "avg_input_tokens": 110_000, "avg_output_tokens": 1_000}
     data = document(tmp_path, {"deployment": "api", "offer": "llama-3.3-70b-ionos"}, workload)
     found = item(data, "DEP039")
     assert (found["status"], item(data, "DEP038")["status"]) == ("warn", "pass")
     assert found["message"] == (
         "The catalog does not record how long a request Llama 3.3 70B Instruct (IONOS AI Model Hub) takes, "
-        "and other prices of its size take shorter requests than the workload's (Llama 3 70B (hosted): a "
-        "window of 8,192 tokens; Llama 3.3 70B Instruct (Scaleway Generative APIs): a window of 100,000 "
-        "tokens; the workload is served with a context of 111,000 tokens and answers of 1,000 tokens on "
-        "average): confirm with the provider that it takes them, prompt and answer together, before "
-        "relying on it."
+        "and providers cut windows below their models' own, short of the workload's requests (Llama 3.3 "
+        "70B Instruct (Scaleway Generative APIs): a window of 100,000 tokens, of its model's 131,072; the "
+        "workload is served with a context of 111,000 tokens and answers of 1,000 tokens on average): "
+        "confirm with the provider that it takes them, prompt and answer together, before relying on it."
     )
 
 

@@ -4,6 +4,7 @@ on 16 x H100. Worked out by hand from the model's latent KV cache and the cards'
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from helpers import EVALUATED_ON, invoke
 from gpu_advisor.api import check, render_memo
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.calc.count_limits import full_context_sequences
-from gpu_advisor.engine.calc.latency import at_rate, lone_request
+from gpu_advisor.engine.calc.latency import at_rate
 from gpu_advisor.engine.calc.performance import candidate_performances
 from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -103,31 +104,35 @@ def test_a_batch_runs_its_replicas_full_so_no_light_count_is_planned() -> None:
     )
 
 
-def test_only_a_light_load_runs_where_no_count_holds_the_usual_eight() -> None:
-    # A lone request on 16 x H100 takes 82 ms to its first token and 1,500 tokens at 12.6 ms: 18.95 s. The
-    # steady profile's peak is 1.33 x 1.27 = 1.69 times the average: 20,000 requests a day keep
-    # 0.391 x 18.95 = 7.4 in flight at the peak, within the eight the usual count is sized for; 22,000
-    # keep 0.430 x 18.95 = 8.15, a load for a GPU whose usual count 16 cards reach (H200), not for
-    # several capped H100 replicas.
-    knowledge = load_knowledge()
-    r1 = next(m for m in knowledge.models.models if m.id == "deepseek-r1")
-    figures = size_model(knowledge, 671, 37, "fp8", r1, CONTEXT)
-    sixteen = next(
-        p for p in candidate_performances(knowledge, figures, 2_000, 1_500)["h100-sxm"] if p.cards == 16
-    )
-    lone = lone_request(sixteen.roofline)
-    seconds = (lone.time_to_first_token_ms + 1_500 * lone.time_per_output_token_ms) / 1000
-    assert seconds == pytest.approx(18.95, abs=0.01)
-    for per_day, planned in ((20_000, True), (21_000, True), (22_000, False)):
+def test_a_busier_load_gets_more_capped_replicas_not_a_refusal() -> None:
+    # Each replica of 16 x H100 carries at most the rate at which six full-context requests are in flight
+    # on average (0.27 requests/s at 20,000 a day); a busier load needs more of them, with no cliff: the
+    # peak (1.33 x 1.27 = 1.69 times the average) over that rate, rounded up, plus the spare.
+    for per_day, replicas in ((20_000, 3), (22_000, 3), (40_000, 4), (80_000, 7)):
         r = result(requests_per_day=per_day)
+        row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
+        assert row.kv_held_requests_per_second is not None
         peak = r.load.peak_requests_per_second
         assert peak == pytest.approx(per_day / 86_400 * 1.33 * 1.27, rel=1e-3)
-        assert (peak * seconds <= 8) is planned
-        row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
-        assert (row.replicas is not None) is planned, per_day
-    # The busier load is refused on H100 as before: no room for the KV cache the peak needs.
-    assert "| h100-sxm | 80 GB | 16 | — | — | — | — | — | — | — | no room for the KV cache in 16 cards |" in (
-        render_memo(r)
+        assert row.replicas == math.ceil(peak / row.kv_held_requests_per_second) + 1 == replicas, per_day
+        assert (r.decision.deployment, r.decision.gpu, r.decision.gpus) == (
+            "own_hardware",
+            "h100-sxm",
+            16 * replicas,
+        )
+
+
+def test_the_growth_step_is_the_servers_of_one_more_replica() -> None:
+    """A replica spans two HGX H100 servers: the next step buys both (it said one server, $10,425)."""
+    memo = " ".join(render_memo(result()).split())
+    assert (
+        "They hold the load up to about 27,800 requests a day (39 % more than today's); beyond that 2 more "
+        "servers are needed, the next replica's: $20,851 a month more and $570,000 up front."
+    ) in memo
+    # The rentals whose instances hold 8 linked cards cannot hold a replica of 16 (NET003).
+    assert (
+        "| runpod | community | h100-sxm | 48 | on-demand | unknown | $2.69 | $94,258 | 2026-10-10 | "
+        "excluded by NET003; ruled out by DEP006 |" in memo
     )
 
 
@@ -151,17 +156,27 @@ def test_check_holds_owned_h100_to_the_light_load_s_replicas() -> None:
     assert statuses == {16: {"SIZ009": "warn"}, 32: {"SIZ012": "warn"}, 48: {}}
 
 
-def test_size_says_why_a_gpu_without_a_usual_count_is_not_planned_for_a_busier_load() -> None:
+def test_size_says_why_a_batch_is_not_planned_on_a_gpu_without_a_usual_count() -> None:
     args = ("--model", "deepseek-r1", "--precision", "fp8", "--context-tokens", "131072")
     load = ("--input-tokens", "2000", "--output-tokens", "1500", "--requests-per-day", "22000")
-    refused = invoke("size", *args, *load, "--gpu", "h100-sxm")
+    refused = invoke("size", *args, *load, "--load-pattern", "batch", "--gpu", "h100-sxm")
     assert refused.exit_code == 2
     assert refused.output == (
         "error: --gpu: no count of h100-sxm up to 16 cards holds the usual 8 sequences of the full "
-        "131,072-token context, and the peak keeps more requests in flight than that: --cards 16 "
-        "evaluates the fewest that hold 2 of them\n"
+        "131,072-token context (a batch runs its replicas full, on the usual count): --cards 16 evaluates "
+        "the fewest that hold 2 of them\n"
     )
-    evaluated = invoke("size", *args, *load, "--gpu", "h100-sxm", "--cards", "16")
-    assert evaluated.exit_code == 0
-    assert "h100-sxm  80 GB        16        16" in evaluated.output
-    assert "no usual count within 16" in evaluated.output
+    planned = invoke("size", *args, *load, "--gpu", "h100-sxm")
+    assert planned.exit_code == 0
+    assert "h100-sxm  80 GB        16        16" in planned.output
+    assert "light load: no usual" in planned.output
+
+
+def test_servers_of_a_gpu_that_cannot_hold_the_model_are_not_counted_idle() -> None:
+    """In BF16 (1,342 GB) no 16 H100 hold DeepSeek-R1: SIZ008 fails six HGX H100 servers, and TCO027 no
+    longer adds that "the workload needs 0 cards, which 0 servers hold", nor TCO010 its idle cards."""
+    bf16 = {**LONG_R1, "model": {"name": "deepseek-r1", "precision": "bf16"}}
+    proposal = {"name": "owned", "deployment": "own_hardware", "gpu": "h100-sxm", "gpus": 48}
+    checked = check({"workload": bf16, "proposal": proposal}, EVALUATED_ON)
+    assert {i.rule_id: i.status for i in checked.results if i.status != "pass"} == {"SIZ008": "fail"}
+    assert {"TCO010", "TCO027"}.isdisjoint(i.rule_id for i in checked.results)

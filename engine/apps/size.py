@@ -299,14 +299,14 @@ def judged(
         most = max(knowledge.sizing.card_counts.counts)
         light = next((f.gpus_for_light_load for f in figures.fits if f.gpu == request.gpu), None)
         if light is not None:
-            # It holds a light load (``count_limits.light_enough``), but this load keeps more in flight.
+            # It holds a light load (``count_limits.below_usual``): a service's, at the cards asked about.
             concurrency = knowledge.throughput.concurrency
+            batch = " (a batch runs its replicas full, on the usual count)" if sized is not None else ""
             raise InputError(
                 f"gpu: no count of {request.gpu} up to {most} cards holds the usual "
                 f"{concurrency.min_sequences_at_full_context} sequences of the full "
-                f"{figures.context_tokens:,}-token context, and the peak keeps more requests in flight "
-                f"than that: --cards {light} "
-                f"evaluates the fewest that hold {concurrency.min_sequences_under_light_load} of them",
+                f"{figures.context_tokens:,}-token context{batch}: --cards {light} evaluates the fewest "
+                f"that hold {concurrency.min_sequences_under_light_load} of them",
                 field="gpu",
             )
         raise InputError(f"gpu: no count of {request.gpu} up to {most} cards holds {held}", field="gpu")

@@ -5,6 +5,7 @@ FP8 from its 16-bit checkpoint loads 145 GB, not 72."""
 
 from __future__ import annotations
 
+from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
 
@@ -43,3 +44,13 @@ def read_at_start_gb(weights_gb: float, sixteen_bit_gb: float | None, replica_me
     if sixteen_bit_gb is not None and quantizes_at_load(sixteen_bit_gb, replica_memory_bytes):
         return sixteen_bit_gb
     return weights_gb
+
+
+def weights_load_hours(
+    knowledge: Knowledge, weights: float, sixteen_bit_gb: float | None, gpu: str, cards: int
+) -> float:
+    """Hours a replica of ``cards`` cards of ``gpu`` takes to load the weights before it serves (the
+    checkpoint it reads: ``read_at_start_gb``), at the catalog's load rate
+    (``serverless.weights_load_gb_per_second``): a floor, as the instance's boot is not known."""
+    read = read_at_start_gb(weights, sixteen_bit_gb, cards * knowledge.gpu(gpu).memory_bytes)
+    return knowledge.serverless.weights_load_seconds(read) / SECONDS_PER_HOUR

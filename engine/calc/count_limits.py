@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from gpu_advisor.engine.calc.latency import highest_rate_holding, lone_request
+from gpu_advisor.engine.calc.latency import highest_rate_holding
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_interconnect
 from gpu_advisor.engine.calc.policy import Sizing, rate_within_targets, usable_rate
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures, parallelism
@@ -28,25 +28,6 @@ def below_usual(performance: ReplicaPerformance, fit: GpuFit) -> bool:
 def below_usual_count(cards: int, fit: GpuFit) -> bool:
     """``cards`` per replica are fewer than ``fit``'s usual count, or it has none (``below_usual``)."""
     return fit.gpus_with_kv_reserve is None or cards < fit.gpus_with_kv_reserve
-
-
-def light_enough(knowledge: Knowledge, performance: ReplicaPerformance, fit: GpuFit, load: Load) -> bool:
-    """Whether a service's load may run on ``performance``'s count of a GPU with no usual count within the
-    allowed counts (any GPU with one: yes). Only a light load may: its peak keeps no more requests in
-    flight (Little's law at a lone request's time, the fewest it can keep) than the usual count holds at
-    the full context (``min_sequences_at_full_context``), the working concurrency a replica is sized for. A
-    busier load needs a GPU whose usual count the allowed counts reach, not many replicas each capped by
-    its KV cache (``kv_held_rate``); a batch runs its replicas full, so never."""
-    if fit.gpus_with_kv_reserve is not None:
-        return True
-    if load.served_in_paid_hours:
-        return False
-    lone = lone_request(performance.roofline)
-    seconds = (
-        lone.time_to_first_token_ms + performance.roofline.output_tokens * lone.time_per_output_token_ms
-    ) / 1000
-    working = knowledge.throughput.concurrency.min_sequences_at_full_context
-    return load.peak_requests_per_second * seconds <= working
 
 
 def kv_held_rate(

@@ -16,8 +16,8 @@ import math
 from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.checkpoint import read_at_start_gb
-from gpu_advisor.engine.calc.count_limits import below_usual, kv_held_rate, light_enough, over_pcie
+from gpu_advisor.engine.calc.checkpoint import weights_load_hours
+from gpu_advisor.engine.calc.count_limits import below_usual, kv_held_rate, over_pcie
 from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, request_times, saturation
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
 from gpu_advisor.engine.calc.policy import (
@@ -360,7 +360,6 @@ def plans_by_gpu(
         else:
             if load.served_in_paid_hours:
                 candidates = tuple(p for p in candidates if not below_usual(p, fit))
-            candidates = tuple(p for p in candidates if light_enough(knowledge, p, fit, load))
             # A replica whose cards all-reduce over PCIe is the wrong offer (NET001 rules the GPU out at
             # that count), so it is not chosen where a count on one card or one link carries the load,
             # however many more cards that takes (``candidate_performances`` offers no wider PCIe count
@@ -379,19 +378,12 @@ def plans_by_gpu(
         plan = plan_replicas(chosen, load, sizing, held.get(chosen.cards))
         if load.served_in_paid_hours:
             # A batch's replicas load the weights at each run's start.
-            hours = weights_load_hours(knowledge, figures, gpu, plan.cards_per_replica)
+            hours = weights_load_hours(
+                knowledge, figures.weights_gb, figures.sixteen_bit_checkpoint_gb, gpu, plan.cards_per_replica
+            )
             plan = plan._replace(weights_load_hours=hours)
         plans[gpu] = plan
     return plans
-
-
-def weights_load_hours(knowledge: Knowledge, figures: SizingFigures, gpu: str, cards: int) -> float:
-    """Hours a replica of ``cards`` cards of ``gpu`` takes to load the weights before it serves, at the
-    catalog's load rate (``serverless.weights_load_gb_per_second``): a floor, as the instance's boot is
-    not known."""
-    memory = cards * knowledge.gpu(gpu).memory_bytes
-    read = read_at_start_gb(figures.weights_gb, figures.sixteen_bit_checkpoint_gb, memory)
-    return knowledge.serverless.weights_load_seconds(read) / SECONDS_PER_HOUR
 
 
 def cards_key(cards: Mapping[str, int]) -> str:

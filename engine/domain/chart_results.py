@@ -69,6 +69,9 @@ class ApiVersusSelfHosted(ResultModel):
     the same kind is needed (to within ``charts.STEP_WIDTH``, rounded down to three significant figures);
     None for other routes, where the chart's points above the workload's volume all cost the same, or
     where the next step is another server."""
+    self_hosted_next_step_usd_per_month: float = 0.0
+    """What the own servers cost a month just beyond that step: more than today's by one server, or by
+    the servers one more replica spans (a replica over two nodes); 0 without a step."""
     self_hosted_next_step_resolution: float = 0.0
     """How closely that step is placed, as a share of the volume (``charts.STEP_WIDTH`` less 1): where
     the step is the workload's own volume, the servers hold at most that much more."""

@@ -65,8 +65,11 @@ class GpuSizing(ResultModel):
     segment: str
     gpus_for_weights: int | None
     gpus_recommended: int | None
-    """Usual count with KV reserve; None where that GPU should not serve the model. A light load may run
-    on fewer cards: ``cards_per_replica``."""
+    """Usual count with KV reserve; None where that GPU should not serve the model, or has no usual count
+    within the allowed counts. A light load may run on fewer cards: ``cards_per_replica``."""
+    gpus_for_light_load: int | None = None
+    """The fewest cards that hold a light load (``GpuFit.gpus_for_light_load``), which the replicas of a
+    GPU with no usual count run on; None where no allowed count holds it."""
     gpus_with_kv_reserve: int | None
     kv_headroom_gb: float | None
     """Memory beside the weights, and the KV cache's tokens, at the usual count."""

@@ -105,13 +105,14 @@ def line_kind(evaluation: Evaluation) -> tuple[SelfHostedLineKind, SelfHostedLin
 
 def next_server_at(
     requests_per_day: int, priced: list[tuple[int, RoutePoint | None]], month_at: MonthAt
-) -> int | None:
+) -> tuple[int, float] | None:
     """The highest volume the own servers of ``requests_per_day`` still hold, below the chart's first
     point above it that costs more, found by bisection on the volume's logarithm to within
     ``STEP_WIDTH`` and rounded down to three significant figures (the load's room to grow is never
     overstated). The chart's points alone draw a slope through the step (one server at 550,000 requests
     a day, two at 1,000,000); the memo says where it is. None where the next point is another server
-    (a workstation outgrown by an HGX node), which is no one server more."""
+    (a workstation outgrown by an HGX node), which is no one server more. With the volume, what the
+    servers cost a month just beyond it."""
     now = dict(priced).get(requests_per_day)
     if now is None:
         return None
@@ -138,7 +139,7 @@ def next_server_at(
         return None
     # Three significant figures, rounded down: the bisection places the step to within 2 %.
     digits = len(str(last)) - 3
-    return last if digits <= 0 else last // 10**digits * 10**digits
+    return (last if digits <= 0 else last // 10**digits * 10**digits), beyond.usd_per_month
 
 
 def line_shape(kind: str, listing: PricedListing | None) -> SelfHostedLineShape:
@@ -212,6 +213,7 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
         api_ruled_out_by=ruled_out,
         api_barred=bool(ruled_out) and bool(evaluation.resolution.barred.get("api")),
         self_hosted_unpriced=tuple(volume for volume, point in priced if point is None),
-        self_hosted_next_step_requests_per_day=next_step,
+        self_hosted_next_step_requests_per_day=next_step[0] if next_step else None,
+        self_hosted_next_step_usd_per_month=next_step[1] if next_step else 0.0,
         self_hosted_next_step_resolution=STEP_WIDTH - 1 if next_step is not None else 0.0,
     )

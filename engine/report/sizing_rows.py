@@ -61,6 +61,7 @@ def sizing_rows(
                 gpus_for_weights=fit.gpus_for_weights,
                 gpus_recommended=None if blocked else fit.gpus_with_kv_reserve,
                 gpus_with_kv_reserve=fit.gpus_with_kv_reserve,
+                gpus_for_light_load=fit.gpus_for_light_load,
                 kv_headroom_gb=fit.kv_headroom_gb,
                 kv_tokens_capacity=fit.kv_tokens_capacity,
                 replica_kv_tokens_capacity=kv_tokens,
