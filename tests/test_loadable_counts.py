@@ -115,7 +115,7 @@ def test_a_gpu_is_told_the_head_limit_not_two_nodes() -> None:
     )
     (l40s,) = [line for line in output.splitlines() if line.startswith("l40s ")]
     assert l40s.split()[3] == "1"
-    assert "no room for the KV cache in 2 cards," in l40s
+    assert "no usual count within 2 cards, the most" in l40s
 
 
 def test_check_names_the_head_limit_not_two_nodes() -> None:

@@ -84,7 +84,7 @@ def test_a_light_long_context_load_is_planned_on_sixteen_h100_and_the_owned_serv
     memo = render_memo(r)
     assert (
         "| h100-sxm | 80 GB | 16 | 16 | 257 | 3.13 | 3 | 48 |" in memo
-        and "light load: no usual count within 16 cards; 6 full-context sequences fit, so planned at most "
+        and "no usual count within 16 cards; 6 full-context sequences fit, so planned at most "
         "0.27 req/s a replica |"
         in memo
     )
@@ -93,15 +93,22 @@ def test_a_light_long_context_load_is_planned_on_sixteen_h100_and_the_owned_serv
         "full-context sequences of the usual count), holds 6 requests of the full 131,072-token context"
     ) in " ".join(memo.split())
     assert "fewer cards than the usual None" not in memo
+    # The GPU-fit rules judge the light count: an A100's 16 cards convert FP8 (SIZ004), and 16 PCIe cards
+    # of H100 all-reduce over PCIe (NET001).
+    assert "a100-80gb has no FP8 tensor cores" in memo
+    assert "| h100-pcie | 80 GB | 16 | — | — | — | — | — | — | — | not recommended (NET001) |" in render_memo(
+        r
+    )
 
 
 def test_a_batch_runs_its_replicas_full_so_no_light_count_is_planned() -> None:
     r = result(load_pattern="batch", batch_window_hours=8, on_premises_required=False)
     row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
     assert (row.replicas, row.below_usual_count) == (None, None)
-    assert "| h100-sxm | 80 GB | 16 | — | — | — | — | — | — | — | no room for the KV cache in 16 cards |" in (
-        render_memo(r)
-    )
+    assert (
+        "| h100-sxm | 80 GB | 16 | — | — | — | — | — | — | — | no usual count within 16 cards; a batch runs "
+        "its replicas on the usual count (16 hold 2 full-context sequences, a light load's count) |"
+    ) in render_memo(r)
 
 
 def test_a_busier_load_gets_more_capped_replicas_not_a_refusal() -> None:
@@ -169,7 +176,7 @@ def test_size_says_why_a_batch_is_not_planned_on_a_gpu_without_a_usual_count() -
     planned = invoke("size", *args, *load, "--gpu", "h100-sxm")
     assert planned.exit_code == 0
     assert "h100-sxm  80 GB        16        16" in planned.output
-    assert "light load: no usual" in planned.output
+    assert "no usual count within 16 cards; 6 full-context" in " ".join(planned.output.split())
 
 
 def test_servers_of_a_gpu_that_cannot_hold_the_model_are_not_counted_idle() -> None:
@@ -180,3 +187,32 @@ def test_servers_of_a_gpu_that_cannot_hold_the_model_are_not_counted_idle() -> N
     checked = check({"workload": bf16, "proposal": proposal}, EVALUATED_ON)
     assert {i.rule_id: i.status for i in checked.results if i.status != "pass"} == {"SIZ008": "fail"}
     assert {"TCO010", "TCO027"}.isdisjoint(i.rule_id for i in checked.results)
+
+
+def test_a_busy_load_on_capped_h100_servers_names_the_gpus_that_need_fewer() -> None:
+    """A French bank's reasoning service, business-critical with personal data: every rental of H200,
+    B200 or MI300X is excluded (EU data, an SLA, 16-card replicas over instances without a network the
+    provider prices in), so the owned HGX H100 servers carry it on 17 capped replicas, 272 cards, and
+    the Summary says the GPUs with no priced server on which it needs fewer (B200: 40), as it says
+    where every rental is ruled out."""
+    bank = {
+        **LONG_R1,
+        "requests_per_day": 50_000,
+        "avg_input_tokens": 8000,
+        "avg_output_tokens": 2000,
+        "load_pattern": "variable",
+        "schedule": "office_hours",
+        "latency_sensitive": False,
+        "personal_data": True,
+        "business_critical": True,
+        "on_premises_required": False,
+        "company_country": "FR",
+    }
+    r = result(**bank)
+    assert (r.decision.deployment, r.decision.gpu, r.decision.gpus) == ("own_hardware", "h100-sxm", 272)
+    assert "dedicated_cloud" not in r.resolution.ruled_out
+    memo = " ".join(render_memo(r).split())
+    assert (
+        "That figure is for h100-sxm. The catalog prices no server of h200, b200, mi300x, on which the load "
+        "needs fewer GPUs (from 40 against 272): get a quote for one before buying"
+    ) in memo

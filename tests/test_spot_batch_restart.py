@@ -58,8 +58,8 @@ def test_a_window_that_leaves_less_than_a_restart_is_warned() -> None:
         "launch, the lead time AWS allows one, taken for every provider, and the weights at the catalog's "
         "load rate), without the time to find spot capacity again, which no provider promises. Where the 12 "
         "replicas take their work from a shared queue, the others take up its share and the run loses about "
-        "0.5 minutes; where each has its own share, or capacity is taken back from several at once, it loses "
-        "the whole restart."
+        "0.5 minutes, within what the window leaves; where each has its own share, or capacity is taken back "
+        "from several at once, it loses the whole restart, and the run misses its window"
     )
     roomy = check({"workload": {**REWRITE, "batch_window_hours": 2}, "proposal": SPOT}, EVALUATED_ON)
     assert next(i.status for i in roomy.results if i.rule_id == "PRC025") == "pass"

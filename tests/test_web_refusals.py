@@ -155,6 +155,8 @@ def test_a_file_too_large_for_the_page_is_refused_on_the_page_in_its_language(cl
     big = b"# " + b"x" * MAX_INPUT_BYTES + b"\n"
     loaded = client.post("/load", params={"lang": "de"}, files={"workload": ("big.yaml", big, "text/yaml")})
     assert loaded.status_code == 413 and loaded.headers["content-type"].startswith("text/html")
+    # The body was not read: the connection closes, or its bytes would be read as the next request.
+    assert loaded.headers["connection"] == "close"
     assert (
         Page(loaded.text)
         .by_id("form-problems")

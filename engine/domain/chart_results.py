@@ -72,6 +72,8 @@ class ApiVersusSelfHosted(ResultModel):
     self_hosted_next_step_usd_per_month: float = 0.0
     """What the own servers cost a month just beyond that step: more than today's by one server, or by
     the servers one more replica spans (a replica over two nodes); 0 without a step."""
+    self_hosted_next_step_servers: int = 0
+    """The servers that step adds (that cost over one server's); 0 without a step."""
     self_hosted_next_step_resolution: float = 0.0
     """How closely that step is placed, as a share of the volume (``charts.STEP_WIDTH`` less 1): where
     the step is the workload's own volume, the servers hold at most that much more."""

@@ -215,5 +215,10 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
         self_hosted_unpriced=tuple(volume for volume, point in priced if point is None),
         self_hosted_next_step_requests_per_day=next_step[0] if next_step else None,
         self_hosted_next_step_usd_per_month=next_step[1] if next_step else 0.0,
+        self_hosted_next_step_servers=round(
+            (next_step[1] - own.usd_per_month) / (own.usd_per_month / own.nodes)
+        )
+        if next_step and own.nodes and own.usd_per_month
+        else 0,
         self_hosted_next_step_resolution=STEP_WIDTH - 1 if next_step is not None else 0.0,
     )

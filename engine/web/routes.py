@@ -220,7 +220,7 @@ def refused_upload_page(scope: Scope, status: int, limit: float) -> Response | N
     request = Request(scope)
     if request.method != "POST":
         return None
-    problem = Problem("too_large" if status == 413 else "too_slow", name=f"{limit:g}")
+    problem = Problem("too_large" if status == 413 else "too_slow", name=str(limit))
     settings = settings_of(request)
     if request.url.path == "/load":
         return html(form_page(settings, None, problems=(problem,)), status)
