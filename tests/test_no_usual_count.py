@@ -216,3 +216,25 @@ def test_a_busy_load_on_capped_h100_servers_names_the_gpus_that_need_fewer() -> 
         "That figure is for h100-sxm. The catalog prices no server of h200, b200, mi300x, on which the load "
         "needs fewer GPUs (from 40 against 272): get a quote for one before buying"
     ) in memo
+
+
+def test_the_memo_says_what_counting_every_request_at_the_full_context_costs() -> None:
+    """The cap counts each request at the full 131,072 tokens; at their own 3,500 the peak's 0.39
+    requests/s fit one replica within the headroom (3.13 requests/s x 70 % / 1.31 = 1.67), not two."""
+    r = result()
+    row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
+    policy = r.sizing_policy
+    assert policy is not None and row.requests_per_second_per_replica is not None
+    usable = row.requests_per_second_per_replica * policy.headroom_target_share
+    usable /= 1 + policy.estimate_error_taken_off
+    assert row.replicas_without_kv_cap == math.ceil(r.load.peak_requests_per_second / usable) == 1
+    assert (row.replicas, row.spare_replicas) == (3, 1)
+    memo = " ".join(render_memo(r).split())
+    assert (
+        "The replicas are sized with every request counted at the full 131,072-token context in their KV "
+        "cache: at their own length the peak would take 1 replica instead of 2, spares aside"
+    ) in memo
+    # Uncapped replicas carry the load: nothing to say.
+    plain = recommend(validate_workload({**LONG_R1, "context_tokens": 32_768}, "test"), EVALUATED_ON)
+    assert all(g.replicas_without_kv_cap is None for g in plain.sizing.gpus)
+    assert "at their own length the peak would take" not in render_memo(plain)

@@ -91,6 +91,9 @@ class ReplicaPlan(NamedTuple):
     """A service's replica below the usual card count (a light load's): the highest rate per replica
     whose requests in flight its KV cache holds, each at the full serving context (``kv_held_rate``),
     where that is less than the headroom lets it carry; its replicas carry at most this. None otherwise."""
+    replicas_without_kv_cap: int = 0
+    """Where ``rate_kv_holds`` caps the replicas: those the peak would take without the cap, spares aside
+    (what counting every request at the full context costs); 0 elsewhere."""
     window_replicas: float = 0.0
     """A batch: the replicas its window needs with the estimate's error band taken off, before rounding
     up and spares aside (0 for a service); a spot offer adds what the work it redoes needs
@@ -222,6 +225,7 @@ def _planned(
     if load.served_in_paid_hours:
         work_seconds = load.average_requests_per_second * load.hours_per_day * SECONDS_PER_HOUR / rps
         for_peak = for_throughput = _for_peak(rps, None, load, sizing)
+        uncapped = 0
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         running = work_seconds / replicas / SECONDS_PER_HOUR
         hours_running: float | None = running
@@ -231,6 +235,7 @@ def _planned(
     else:
         for_peak = _for_peak(rps, within, load, sizing, held)
         for_throughput = for_peak if within is None else _for_peak(rps, None, load, sizing, held)
+        uncapped = _for_peak(rps, within, load, sizing) if held is not None else 0
         replicas = max(for_peak + sizing.spare_replicas, sizing.min_replicas)
         hours_running = None
         at_peak = load.peak_requests_per_second / (replicas * rps)
@@ -267,6 +272,7 @@ def _planned(
         replicas_for_throughput=for_throughput,
         spread=sizing.spread,
         rate_kv_holds=held,
+        replicas_without_kv_cap=uncapped if uncapped < for_peak else 0,
         window_replicas=_window_replicas(rps, load, sizing) if load.served_in_paid_hours else 0.0,
         spares_asked=sizing.spare_replicas,
         min_replicas=sizing.min_replicas,
@@ -360,16 +366,13 @@ def plans_by_gpu(
         else:
             if load.served_in_paid_hours:
                 candidates = tuple(p for p in candidates if not below_usual(p, fit))
-            # A replica whose cards all-reduce over PCIe is the wrong offer (NET001 rules the GPU out at
-            # that count), so it is not chosen where a count on one card or one link carries the load,
-            # however many more cards that takes (``candidate_performances`` offers no wider PCIe count
-            # for the same reason).
+            # A replica whose cards all-reduce over PCIe is the wrong offer (NET001), so it is not chosen
+            # where a count on one card or one link carries the load, however many more cards it takes.
             linked = tuple(p for p in candidates if not over_pcie(knowledge, gpu, p.cards))
             candidates = linked or candidates
         if not candidates:
             continue  # a batch, or cards given, on a GPU with no usual count: no replica it would run
-        # The plan of the winning count only: the others are compared by what decides between them (a
-        # lone count, as at the cards given, needs no comparing).
+        # The winning count's plan only: the others are compared by what decides between them.
         chosen = (
             candidates[0]
             if len(candidates) == 1

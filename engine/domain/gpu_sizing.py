@@ -117,6 +117,9 @@ class GpuSizing(ResultModel):
     """A replica below the usual count (``gpus_with_kv_reserve``) carries at most this rate: the one at
     which its requests in flight fill ``full_context_sequences``, each at the full context. More replicas
     carry the rest. None where the headroom and the latency targets keep it below that rate anyway."""
+    replicas_without_kv_cap: int | None = None
+    """Where ``kv_held_requests_per_second`` caps the replicas: those the peak would take without the cap,
+    spares aside, as the requests at their own length would fill a paged KV cache; None elsewhere."""
     kv_cache_copies: float | None = None
     """Copies of each token's KV cache the tensor-parallel group of a replica of ``cards_per_replica``
     cards keeps (``calc.sizing.kv_copies``; ``kv_tokens_capacity`` is at the usual count): 1 where the

@@ -107,6 +107,7 @@ NOT_PLANNED: dict[str, Any] = dict.fromkeys(
         "sized_for_latency",
         "replicas_for_throughput",
         "kv_held_requests_per_second",
+        "replicas_without_kv_cap",
         "below_usual_count",
     )
 )
@@ -138,6 +139,7 @@ def _planned(knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, plan: Re
         "sized_for_latency": plan.latency_bound,
         "replicas_for_throughput": plan.replicas_for_throughput,
         "kv_held_requests_per_second": plan.rate_kv_holds,
+        "replicas_without_kv_cap": plan.replicas_without_kv_cap or None,
     }
 
 
