@@ -238,3 +238,18 @@ def test_the_memo_says_what_counting_every_request_at_the_full_context_costs() -
     plain = recommend(validate_workload({**LONG_R1, "context_tokens": 32_768}, "test"), EVALUATED_ON)
     assert all(g.replicas_without_kv_cap is None for g in plain.sizing.gpus)
     assert "at their own length the peak would take" not in render_memo(plain)
+
+
+def test_an_on_premises_batch_is_told_why_the_h100_servers_are_not_planned() -> None:
+    """The owned H100 servers hold the model at 16 cards a replica, but only a light load's count: a batch,
+    which runs its replicas full on the usual count, is not planned on them, and the Summary says so
+    rather than that none holds the model."""
+    r = result(load_pattern="batch", batch_window_hours=8)
+    assert r.decision.deployment == "own_hardware" and r.decision.gpu is None
+    memo = " ".join(render_memo(r).split())
+    assert (
+        "The catalog prices own servers of these GPUs only: rtx-5090, h100-sxm; on h100-sxm no count holds "
+        "the usual count's full-context sequences, and a batch runs its replicas full, on the usual count "
+        "(see Sizing)."
+    ) in memo
+    assert "none holds this model" not in memo
