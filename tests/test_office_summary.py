@@ -128,11 +128,11 @@ def test_buying_for_a_load_that_is_not_steady_says_it_binds_as_a_reservation_wou
     variable = run(service)
     assert variable.decision.deployment == "own_hardware" and "PRC004" in variable.fired_rules
     lines = render_memo(variable).splitlines()
-    # After the capital, the GPUs whose rentals the rules exclude and whose servers the catalog does not
-    # price (H200, MI300X: fewer cards), then the binding.
+    # After the capital, the GPUs on which the load needs fewer cards and whose servers the catalog does
+    # not price (H200, B200, MI300X), then the binding.
     after = lines.index(capital_line("\n".join(lines)))
     assert lines[after + 1].startswith(
-        "That figure is for h100-sxm. The catalog prices no server of h200, mi300x"
+        "That figure is for h100-sxm. The catalog prices no server of h200, b200, mi300x"
     )
     assert lines[after + 2] == BINDS
     german = render_memo(variable, Format("de", "USD", variable.exchange_rate_usd_per_eur))

@@ -8,8 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from helpers import EVALUATED_ON
 from test_scenario_runs import invoke, robustness
+
+from gpu_advisor.cli import main
 
 AS_OF = EVALUATED_ON.isoformat()
 
@@ -114,3 +117,27 @@ def test_a_triangular_growth_is_held_at_its_mode_and_the_memo_says_so(tmp_path: 
     assert requests["cost_at_low"] == pytest.approx(today["decision"]["usd_per_month"] * 1.2)
     memo = " ".join(invoke("recommend", str(workload), "--scenarios", "20", "--as-of", AS_OF).output.split())
     assert "the volume grown by 20 %, the growth range's point value" in memo
+
+
+def test_a_run_without_scenarios_says_the_file_s_ranges_are_not_drawn(tmp_path: Path) -> None:
+    """``volume_growth: 1.5`` without ``--scenarios``: the memo prices today's volume, and the run says
+    so on standard error (the growth appeared nowhere, in the memo or the JSON)."""
+    workload = tmp_path / "growing.yaml"
+    workload.write_text(
+        "name: growing\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 150000\n"
+        "volume_growing: true\nvolume_growth: 1.5\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["recommend", str(workload), "--as-of", "2026-11-30"])
+    assert result.exit_code == 0
+    assert result.stderr == (
+        "the file's ranges (volume_growth) are drawn by --scenarios N only: this memo prices the workload "
+        "as given, at requests_per_day's own value and no growth\n"
+    )
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(
+        workload.read_text(encoding="utf-8").replace("volume_growth: 1.5\n", ""), encoding="utf-8"
+    )
+    quiet = CliRunner().invoke(main, ["recommend", str(plain), "--as-of", "2026-11-30"])
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    assert quiet.stdout == result.stdout

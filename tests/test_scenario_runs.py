@@ -193,8 +193,12 @@ def test_workload_ranges_and_growth(tmp_path: Path) -> None:
         text.replace("requests_per_day: 1000000", "requests_per_day: {low: 200000, high: 600000}")
         + "volume_growth: {low: 0.0, high: 0.5}\n"
     )
-    plain = json.loads(invoke("recommend", str(workload), "--format", "json", "--as-of", AS_OF).output)
+    ran = invoke("recommend", str(workload), "--format", "json", "--as-of", AS_OF)
+    plain = json.loads(ran.stdout)
     assert plain["workload"]["requests_per_day"] == 400000  # the range's midpoint
+    assert ran.stderr.startswith(
+        "the file's ranges (requests_per_day, volume_growth) are drawn by --scenarios"
+    )
     rb = robustness(str(workload), "--scenarios", "100")
     inputs = {i["id"]: i for i in rb["inputs"]}
     assert inputs["requests_per_day"]["origin"] == "workload"

@@ -89,7 +89,7 @@ def recommend(
     from gpu_advisor.engine.apps.recommend import recommend as run_recommend
     from gpu_advisor.engine.common.safe_files import removed_if_left_empty
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-    from gpu_advisor.engine.domain.workload import load_workload
+    from gpu_advisor.engine.domain.workload import load_workload_with_ranges
     from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.present.memo import render_brief, render_memo
 
@@ -119,12 +119,13 @@ def recommend(
     target = output_target(output, inputs=inputs, force=force, input_dirs=(policy_dir,))
     # A chart file the memo's own file would replace (or the other way round) is refused before any work.
     beside = (("-o/--output", output),)
-    if scenarios is not None:
-        from gpu_advisor.engine.domain.workload import load_workload_with_ranges
+    workload, ranges = load_workload_with_ranges(workload_file)
+    given = [name for name in ("requests_per_day", "volume_growth") if getattr(ranges, name) is not None]
+    if scenarios is None and given:
+        # The ranges are the scenarios' draws: a memo of one run prices the workload as given, and says so.
+        from gpu_advisor.engine.apps.batch.messages import said
 
-        workload, ranges = load_workload_with_ranges(workload_file)
-    else:
-        workload = load_workload(workload_file)
+        click.echo(said(lang, "ranges_unread", fields=", ".join(given)), err=True)
     # A chart directory this run creates is removed again where it fails before writing into it.
     with removed_if_left_empty(Path(charts_dir) if charts_dir is not None else None):
         charts = (
