@@ -176,12 +176,13 @@ def test_size_says_when_the_counts_hold_copies_of_the_cache() -> None:
 
 
 def test_a_batch_decided_on_another_gpu_says_which_and_its_copies() -> None:
-    """A US batch of Qwen3-235B kept in the building: the cheapest rental is 4 B200 a replica, the decision
-    8-card H100 servers. "Load and capacity" works through the servers' replicas, their KV copies included,
-    and names the rental only for the comparison."""
+    """A US batch of Qwen3-235B in BF16 kept in the building: the cheapest rental is B200, the decision
+    8-card H100 servers (470 GB of weights: 8 cards a replica; in FP8, vLLM refuses to split the
+    block-quantized checkpoint over 8 and the replicas run on 4). "Load and capacity" works through the
+    servers' replicas, their KV copies included, and names the rental only for the comparison."""
     workload = {
         "name": "qwen3-us-onprem-batch",
-        "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+        "model": {"name": "qwen3-235b-a22b", "precision": "bf16"},
         "requests_per_day": 1_000_000,
         "avg_input_tokens": 3000,
         "avg_output_tokens": 800,
@@ -198,17 +199,17 @@ def test_a_batch_decided_on_another_gpu_says_which_and_its_copies() -> None:
         "b200",
     )
     row = next(g for g in result.sizing.gpus if g.gpu == "h100-sxm")
-    assert (row.cards_per_replica, row.concurrent_requests, row.kv_cache_copies) == (8, 241, 2.0)
-    assert (row.replicas, row.gpus_total) == (7, 56)
+    assert (row.cards_per_replica, row.concurrent_requests, row.kv_cache_copies) == (8, 80, 2.0)
+    assert (row.replicas, row.gpus_total) == (16, 128)
     memo = " ".join(render_memo(result).split())
     assert (
-        "**Capacity** (throughput): one replica of 8 × h100-sxm serves about 4.8 requests/s (3,844 output "
-        "tokens/s) with vllm, which runs up to 241 requests of this length at once in its KV cache. Its 8 "
+        "**Capacity** (throughput): one replica of 8 × h100-sxm serves about 1.99 requests/s (1,590 output "
+        "tokens/s) with vllm, which runs up to 80 requests of this length at once in its KV cache. Its 8 "
         "cards are one tensor-parallel group. The model's 4 KV heads are split over a group's cards, each "
         "head kept whole on 2 of them, so the KV cache takes 2 times its size"
     ) in memo
-    assert "7 replicas do a run's work in 8.3 hours each, 83 % of the window;" in memo
-    assert "56 GPUs in all. Renting instead, 12 × b200 at runpod community" in memo
+    assert "16 replicas do a run's work in 8.7 hours each, 87 % of the window;" in memo
+    assert "128 GPUs in all. Renting instead, 24 × b200 at runpod community" in memo
     assert "The recommendation runs on h100-sxm instead" not in memo
 
 

@@ -139,3 +139,14 @@ def test_a_step_at_today_s_load_reads_the_same_in_the_summary_and_the_chart() ->
         "That figure is for h100-sxm. The catalog prices no server of h200, b200, mi300x, on which the load "
         "needs fewer GPUs (from 10 against 32)"
     ) in memo
+
+
+def test_a_layout_the_engine_loads_wins_over_one_it_refuses_to_split() -> None:
+    """Qwen3-235B FP8 on SGLang at 250,000 requests a day: 8-card replicas need 24 cards for the peak and
+    4-card ones 28, but SGLang refuses to split the block-quantized checkpoint over 8 (SIZ020 relaunches it
+    with expert parallelism, which the estimate does not model): the replicas are planned on 4 cards,
+    as the engine loads them."""
+    r = run({**QWEN_SGLANG, "requests_per_day": 250_000})
+    row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
+    assert (row.cards_per_replica, row.tensor_parallel) == (4, 4)
+    assert "--tp 4" in render_memo(r) and "--tp 8" not in render_memo(r)

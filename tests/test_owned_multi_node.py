@@ -238,12 +238,12 @@ def test_what_losing_a_server_takes_is_worked_out_from_whole_replicas_per_server
 
 
 def test_a_replica_that_fills_its_own_server_is_not_said_to_share_one() -> None:
-    """A German Qwen3-235B service kept in the building runs 8-card replicas, one per HGX server, with no
-    spare (not latency-sensitive): the memo said "up to 1 replicas share a server ... which 0 spare
-    replicas do not cover"."""
+    """A German Qwen3-235B service in BF16 kept in the building runs 8-card replicas, one per HGX server,
+    with no spare (not latency-sensitive): the memo said "up to 1 replicas share a server ... which 0
+    spare replicas do not cover"."""
     workload = {
         "name": "qwen-agents",
-        "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+        "model": {"name": "qwen3-235b-a22b", "precision": "bf16"},
         "requests_per_day": 400_000,
         "avg_input_tokens": 6000,
         "avg_output_tokens": 1500,

@@ -103,8 +103,7 @@ class ReplicaPlan(NamedTuple):
     still keeps the window (``listings.price_plan``); 0 elsewhere."""
     spares_asked: int = 0
     min_replicas: int = 1
-    """The sizing policy's spares and fewest replicas (``Sizing``): a count worked out again from
-    ``window_replicas`` adds them as the plan's own count did."""
+    """The sizing policy's spares and fewest replicas, added again to a count from ``window_replicas``."""
 
 
 def _window_replicas(rps: float, load: Load, sizing: Sizing) -> float:
@@ -123,13 +122,13 @@ def _for_peak(rps: float, within: float | None, load: Load, sizing: Sizing, held
 
 
 def _count_order(
-    performance: ReplicaPerformance, held: float | None, load: Load, sizing: Sizing
-) -> tuple[float, int, bool, int]:
-    """How ``plans_by_gpu`` ranks a card count: one whose replicas can be planned to every latency
-    target first, else the one that comes closest (``shortfall_alone``; a dropped default target counts
-    here, ``Sizing.choosing_cards``); then the fewest cards for the peak; then one whose replicas its KV
-    cache does not cap (``held``: a capped replica carries less a card in every hour below the peak, so an
-    hourly fleet or a serverless endpoint needs more of them); then the fewer cards per replica."""
+    performance: ReplicaPerformance, held: float | None, figures: SizingFigures, load: Load, sizing: Sizing
+) -> tuple[float, bool, int, bool, int]:
+    """How ``plans_by_gpu`` ranks a card count: one planned to every latency target first, else the
+    closest (``shortfall_alone``, ``Sizing.choosing_cards``); then one the engine loads split over its
+    tensor-parallel group (else SIZ020 relaunches it in a layout the estimate does not model); then the
+    fewest cards for the peak; then one its KV cache does not cap (a capped replica carries less a card in
+    every hour below the peak); then fewer cards."""
     if load.served_in_paid_hours:
         shortfall, within = 1.0, None
     else:
@@ -137,7 +136,8 @@ def _count_order(
         within = rate_within_targets(performance, sizing)
     cards = performance.cards
     for_peak = _for_peak(performance.requests_per_second, within, load, sizing, held) * cards
-    return shortfall, for_peak, held is not None, cards
+    refused = figures.refuses_tensor_split(performance.tensor_parallel)
+    return shortfall, refused, for_peak, held is not None, cards
 
 
 def without_spares(plan: ReplicaPlan) -> ReplicaPlan:
@@ -376,7 +376,7 @@ def plans_by_gpu(
         chosen = (
             candidates[0]
             if len(candidates) == 1
-            else min(candidates, key=lambda p: _count_order(p, held.get(p.cards), load, sizing))
+            else min(candidates, key=lambda p: _count_order(p, held.get(p.cards), figures, load, sizing))
         )
         plan = plan_replicas(chosen, load, sizing, held.get(chosen.cards))
         if load.served_in_paid_hours:
