@@ -299,7 +299,7 @@ def judged(
         most = max(knowledge.sizing.card_counts.counts)
         light = next((f.gpus_for_light_load for f in figures.fits if f.gpu == request.gpu), None)
         if light is not None:
-            # It holds a light load (``count_limits.below_usual``): a service's, at the cards asked about.
+            # It holds a light load (``count_limits.below_usual_count``): a service's, at the cards asked for.
             concurrency = knowledge.throughput.concurrency
             batch = " (a batch runs its replicas full, on the usual count)" if sized is not None else ""
             raise InputError(

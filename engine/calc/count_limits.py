@@ -19,14 +19,10 @@ def over_pcie(knowledge: Knowledge, gpu: str, cards: int) -> bool:
     return cards > 1 and replica_interconnect(knowledge, knowledge.gpu(gpu), cards) == "pcie"
 
 
-def below_usual(performance: ReplicaPerformance, fit: GpuFit) -> bool:
-    """A light load's count, below the usual one (``GpuFit.gpus_for_light_load``), or any count of a GPU
-    with no usual count within the allowed counts."""
-    return below_usual_count(performance.cards, fit)
-
-
 def below_usual_count(cards: int, fit: GpuFit) -> bool:
-    """``cards`` per replica are fewer than ``fit``'s usual count, or it has none (``below_usual``)."""
+    """``cards`` per replica are a light load's count, below ``fit``'s usual one
+    (``GpuFit.gpus_for_light_load``), or any count of a GPU with no usual count within the allowed
+    counts."""
     return fit.gpus_with_kv_reserve is None or cards < fit.gpus_with_kv_reserve
 
 
@@ -46,7 +42,7 @@ def kv_held_rate(
     usual count or more, which holds ``min_sequences_at_full_context`` such sequences by definition and
     carries the headroom's rate (a busy one may keep a few more in flight on average: the engine then
     queues them)."""
-    if load.served_in_paid_hours or not below_usual(performance, fit):
+    if load.served_in_paid_hours or not below_usual_count(performance.cards, fit):
         return None
     ceiling = usable_rate(performance.requests_per_second, rate_within_targets(performance, sizing), sizing)
     sequences = full_context_sequences(knowledge, figures, fit.gpu, performance.cards)

@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.checkpoint import weights_load_hours
-from gpu_advisor.engine.calc.count_limits import below_usual, kv_held_rate, over_pcie
+from gpu_advisor.engine.calc.count_limits import below_usual_count, kv_held_rate, over_pcie
 from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, request_times, saturation
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
 from gpu_advisor.engine.calc.policy import (
@@ -361,11 +361,11 @@ def plans_by_gpu(
             given = cards[gpu]
             candidates = (
                 tuple(p for p in candidates if p.cards == given)
-                or tuple(p for p in candidates if not below_usual(p, fit))[:1]
+                or tuple(p for p in candidates if not below_usual_count(p.cards, fit))[:1]
             )
         else:
             if load.served_in_paid_hours:
-                candidates = tuple(p for p in candidates if not below_usual(p, fit))
+                candidates = tuple(p for p in candidates if not below_usual_count(p.cards, fit))
             # A replica whose cards all-reduce over PCIe is the wrong offer (NET001), so it is not chosen
             # where a count on one card or one link carries the load, however many more cards it takes.
             linked = tuple(p for p in candidates if not over_pcie(knowledge, gpu, p.cards))

@@ -123,7 +123,7 @@ def larger_memory_fewer_cards(figures: SizingFigures, knowledge: Knowledge) -> b
 
 def workload_fact(figures: SizingFigures, knowledge: Knowledge, planned: str = "") -> WorkloadFact:
     """``planned``: the cards per replica the load was planned on (``Capacity.cards``): a GPU with no
-    usual count within the allowed counts holds a light load there (``count_limits.below_usual``)."""
+    usual count within the allowed counts holds a light load there (``count_limits.below_usual_count``)."""
     light = parse_cards(planned)
     return WorkloadFact(
         weights_gb=float(figures.weights_gb),

@@ -44,7 +44,7 @@ def gpu_fit_fact(
     ``chosen``: the cards per replica the load runs on each GPU (where it is planned; else the usual
     count, as for ``size`` without a load)."""
     gpu = knowledge.gpu(fit.gpu)
-    # A GPU with no usual count may still carry a light load on fewer cards (``count_limits.below_usual``).
+    # A GPU with no usual count may carry a light load on fewer cards (``count_limits.below_usual_count``).
     cards = chosen.get(fit.gpu, fit.gpus_with_kv_reserve)
     reference_cards = chosen.get(reference.gpu, reference.gpus_with_kv_reserve)
     interconnect = replica_interconnect(knowledge, gpu, cards) if cards else fit.interconnect

@@ -1,4 +1,5 @@
-"""The messages of a batch or sweep run (``templates/run_message.txt.j2``), in the run's language."""
+"""The messages of a run on standard error (batch, sweep, recommend: ``templates/run_message.txt.j2``), in
+the run's language."""
 
 from __future__ import annotations
 

@@ -61,7 +61,7 @@ def proposed_run_hours(
 
 def restart_hours(evaluation: Evaluation, gpu: str, per_replica: int) -> float:
     """What a replica lost to an interruption takes to serve again: a new instance launched
-    (``pricing_assumptions.instance_start``) and the weights loaded (``replicas.weights_load_hours``); a
+    (``pricing_assumptions.instance_start``) and the weights loaded (``checkpoint.weights_load_hours``); a
     floor, as finding capacity again is not known."""
     knowledge = evaluation.knowledge
     launch = knowledge.pricing_assumptions.instance_start.seconds / SECONDS_PER_HOUR
