@@ -106,6 +106,14 @@ def test_a_422_lists_at_most_the_cap_and_says_how_many_there_were(server: tuple[
     assert "error_count" not in small and len(small["detail"]) == 2
 
 
+def body_cut_short(port: int, path: bytes, content_type: bytes, first: bytes) -> bytes:
+    """The answer to a POST that declares 100 bytes of body and sends only ``first``."""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        head = b"POST " + path + b" HTTP/1.1\r\nHost: x\r\nContent-Type: " + content_type + b"\r\n"
+        sock.sendall(head + b"Content-Length: 100\r\n\r\n" + first)
+        return read_all(sock, 10)
+
+
 def test_slow_or_idle_clients_are_cut_off_and_logged_once(server: tuple[str, int, Path]) -> None:
     url, port, log_path = server
     started = time.monotonic()
@@ -118,17 +126,11 @@ def test_slow_or_idle_clients_are_cut_off_and_logged_once(server: tuple[str, int
     assert time.monotonic() - started < 8
     for answer in answers:
         assert answer.startswith(b"HTTP/1.1 408 "), answer
-    with socket.create_connection(("127.0.0.1", port)) as slow_body:
-        head = b"POST /size HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        slow_body.sendall(head + b"Content-Length: 100\r\n\r\n{")
-        answer = read_all(slow_body, 10)
+    answer = body_cut_short(port, b"/size", b"application/json", b"{")
     assert answer.startswith(b"HTTP/1.1 408 "), answer
     assert b"request body not complete within 1 s" in answer
     # The web page's upload gets its page back, saying so in its language.
-    with socket.create_connection(("127.0.0.1", port)) as slow_upload:
-        head = b"POST /load?lang=de HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
-        slow_upload.sendall(head + b"Content-Length: 100\r\n\r\n--b")
-        page = read_all(slow_upload, 10)
+    page = body_cut_short(port, b"/load?lang=de", b"multipart/form-data; boundary=b", b"--b")
     assert page.startswith(b"HTTP/1.1 408 "), page
     assert b"Die Datei ist nicht innerhalb von 1 Sekunden angekommen: Senden Sie sie erneut." in page
     log = log_path.read_text(encoding="utf-8")
