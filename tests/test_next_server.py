@@ -7,7 +7,9 @@ from helpers import EXAMPLES_DIR, run
 from test_serverless_set_aside_gpu_time import BIG_STEADY
 
 from gpu_advisor.engine.domain.workload import load_workload
+from gpu_advisor.engine.pipeline.volumes import RoutePoint
 from gpu_advisor.engine.present.memo import render_memo
+from gpu_advisor.engine.report.charts import loss_survived_up_to
 
 CHAT = {
     "name": "kundenchat",
@@ -150,3 +152,73 @@ def test_a_layout_the_engine_loads_wins_over_one_it_refuses_to_split() -> None:
     row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
     assert (row.cards_per_replica, row.tensor_parallel) == (4, 4)
     assert "--tp 4" in render_memo(r) and "--tp 8" not in render_memo(r)
+
+
+# A business-critical 70B service in the building, around the clock: two HGX H100 servers, replicas of
+# 2 cards (4 to a server), bought for the spread (SIZ015) rather than for the load.
+IN_HOUSE = {
+    "name": "im-haus",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+    "requests_per_day": 300_000,
+    "avg_input_tokens": 2000,
+    "avg_output_tokens": 400,
+    "load_pattern": "steady",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "personal_data": True,
+    "on_premises_required": True,
+    "business_critical": True,
+    "company_country": "DE",
+}
+
+
+def test_the_summary_says_how_far_the_load_may_grow_through_the_loss_of_a_server() -> None:
+    """Today 3 replicas carry the peak and a spare runs beside them: losing a server (4 replicas' slots)
+    leaves the spare and the 4 the idle cards hold, 4 in all. The servers hold the load to about 813,000
+    requests a day (7 replicas and the spare), but through a server's loss only while the peak needs at
+    most 4: to about 464,000. The memo said only the first."""
+    result = run(IN_HOUSE)
+    chart = result.charts.api_versus_self_hosted
+    assert (result.decision.deployment, result.own_hardware.nodes) == ("own_hardware", 2)
+    assert chart is not None and chart.self_hosted_loss_survived_requests_per_day == 464_000
+    # At that volume the two servers still survive a loss; 2 % above it, they no longer do.
+    for volume, peak, short in ((464_000, 4, 0), (474_000, 5, 1)):
+        loss = run({**IN_HOUSE, "requests_per_day": volume}).own_hardware.server_loss
+        assert loss is not None and (loss.peak_replicas, loss.servers_short) == (peak, short)
+    summary = render_memo(result).split("## Summary")[1].split("## Why")[0]
+    assert (
+        "Through the loss of any one server they keep the peak served up to about 464,000 requests a day "
+        "(55 % more than today's); above that, surviving it takes one more server.\n"
+    ) in summary
+    # 464,000 / 300,000 = 1.547: 55 % more.
+    assert "hold the load up to about 813,000 requests a day" in summary
+
+
+def test_no_loss_figure_where_the_servers_do_not_survive_a_loss_today() -> None:
+    """Three million requests a day on two servers: losing one already leaves too few replicas, which the
+    Summary says with its cost; no growth figure through a loss is given."""
+    result = run(BIG_STEADY)
+    chart = result.charts.api_versus_self_hosted
+    assert chart is not None and chart.self_hosted_loss_survived_requests_per_day is None
+    assert "Through the loss of any one server" not in render_memo(result)
+
+
+def point(usd: float, short: int | None) -> RoutePoint:
+    return RoutePoint(usd, "HGX H100 8-GPU", short)
+
+
+def test_the_loss_figure_is_the_last_volume_whose_servers_survive_a_loss() -> None:
+    """By bisection between today's volume and the step, on a made-up route that survives a loss up to
+    150,000 requests a day and needs one more server beyond 300,000."""
+
+    def month_at(volume: int) -> RoutePoint:
+        return point(10.0 if volume <= 300_000 else 15.0, 0 if volume <= 150_000 else 1)
+
+    found = loss_survived_up_to(100_000, 300_000, month_at)
+    assert found is not None and 147_000 <= found <= 150_000
+    # Survived up to the step: nothing to add to it. Not survived today, or no step: no figure.
+    assert loss_survived_up_to(100_000, 140_000, month_at) is None
+    assert loss_survived_up_to(160_000, 300_000, month_at) is None
+    assert loss_survived_up_to(100_000, None, month_at) is None
+    # A replica spanning servers has no loss figure (servers_short None).
+    assert loss_survived_up_to(100_000, 300_000, lambda volume: point(10.0, None)) is None

@@ -82,15 +82,20 @@ def server_loss(plan: ReplicaPlan | None, server: OwnServer, nodes: int) -> Serv
     per_server = min(slots, math.ceil(plan.replicas / nodes))
     idle = max(0, nodes * slots - plan.replicas)
     with_idle = plan.replicas + idle
+    left_with_idle = with_idle - min(slots, math.ceil(with_idle / nodes))
+    peak = plan.replicas - plan.spare_replicas
+    to_survive = math.ceil(peak / slots) + 1
+    idle_cards_cover = bool(idle) and nodes > 1 and left_with_idle >= peak
     return ServerLoss(
         replicas=plan.replicas,
-        peak_replicas=plan.replicas - plan.spare_replicas,
+        peak_replicas=peak,
         spare_replicas=plan.spare_replicas,
         cards_per_replica=plan.cards_per_replica,
         replicas_per_server_max=per_server,
         idle_card_replicas=idle,
-        replicas_left_with_idle=with_idle - min(slots, math.ceil(with_idle / nodes)),
-        servers_to_survive_loss=math.ceil((plan.replicas - plan.spare_replicas) / slots) + 1,
+        replicas_left_with_idle=left_with_idle,
+        servers_to_survive_loss=to_survive,
+        servers_short=0 if idle_cards_cover else max(0, to_survive - nodes),
     )
 
 

@@ -77,6 +77,10 @@ class ApiVersusSelfHosted(ResultModel):
     self_hosted_next_step_resolution: float = 0.0
     """How closely that step is placed, as a share of the volume (``charts.STEP_WIDTH`` less 1): where
     the step is the workload's own volume, the servers hold at most that much more."""
+    self_hosted_loss_survived_requests_per_day: int | None = None
+    """Own servers: the highest volume at which they still keep the peak's replicas running through the
+    loss of any one server, where that lies below the next step (``charts.loss_survived_up_to``); None
+    where it does not (or the servers do not survive a loss today: the memo says what that takes)."""
 
 
 class Charts(ResultModel):

@@ -140,6 +140,9 @@ class ServerLoss(ResultModel):
     servers_to_survive_loss: int
     """The fewest servers, each full of replicas, of which any one may be lost with the peak's replicas
     left: one more than the peak's replicas fill."""
+    servers_short: int = 0
+    """The servers beyond those costed that surviving the loss of any one takes: 0 where the peak's
+    replicas are left after it, on the other servers or with the replicas the idle cards hold."""
 
 
 class OwnHardware(ResultModel):

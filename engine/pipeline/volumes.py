@@ -41,6 +41,9 @@ class RoutePoint(NamedTuple):
     name: str
     """What is bought at this volume: the offer, the serverless product or the own server (a larger
     volume may need a larger server than the one the workload's own volume selects)."""
+    servers_short: int | None = None
+    """Own servers only: the servers beyond those bought that surviving the loss of any one would take
+    (``ServerLoss.servers_short``); None for other routes and where a replica spans servers."""
 
 
 MonthAt = Callable[[int], RoutePoint | None]
@@ -117,7 +120,8 @@ def own_month_at(evaluation: Evaluation) -> MonthAt:
         server = select_own_server(knowledge, plans.plans, unsuitable, housings)
         costs = server_costs(knowledge, server, resolved.company_country, resolved.on_premises_required)
         own = own_hardware_position(server, costs, plans.plans, unsuitable, resolved, None, 0.0, None)
-        return RoutePoint(own.usd_per_month, own.server_name)
+        loss = own.server_loss
+        return RoutePoint(own.usd_per_month, own.server_name, loss.servers_short if loss else None)
 
     return month
 

@@ -16,6 +16,7 @@ files of ``--charts`` and the JSON result show the same numbers.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from gpu_advisor.engine.calc.listings import PricedListing
 from gpu_advisor.engine.domain.chart_results import (
@@ -126,20 +127,55 @@ def next_server_at(
     )
     if above is None:
         return None
-    last, first = requests_per_day, above
-    while first / last > STEP_WIDTH:
-        middle = round(math.sqrt(last * first))
-        point = month_at(middle)
-        if point is not None and point.usd_per_month == now.usd_per_month:
-            last = middle
-        else:
-            first = middle
+    last, first = _last_held(
+        requests_per_day, above, month_at, lambda p: p.usd_per_month == now.usd_per_month
+    )
     beyond = month_at(first)
     if beyond is None or beyond.name != now.name:
         return None
-    # Three significant figures, rounded down: the bisection places the step to within 2 %.
-    digits = len(str(last)) - 3
-    return (last if digits <= 0 else last // 10**digits * 10**digits), beyond.usd_per_month
+    return _three_figures_down(last), beyond.usd_per_month
+
+
+def loss_survived_up_to(requests_per_day: int, step: int | None, month_at: MonthAt) -> int | None:
+    """The highest volume at which the own servers of ``requests_per_day`` still keep the peak's
+    replicas through the loss of any one server (``ServerLoss.servers_short`` 0, the same servers),
+    where that is below the next server's ``step`` (then the growth room the memo states is not the
+    room a server's loss leaves); found as ``next_server_at`` finds the step. None where they do not
+    survive it today, where a replica spans servers, and where the loss is survived up to the step."""
+    now = month_at(requests_per_day)
+    if now is None or now.servers_short != 0 or step is None:
+        return None
+
+    def survives(point: RoutePoint) -> bool:
+        return point.usd_per_month == now.usd_per_month and point.servers_short == 0
+
+    at_step = month_at(step)
+    if at_step is not None and survives(at_step):
+        return None
+    last, _ = _last_held(requests_per_day, step, month_at, survives)
+    return _three_figures_down(last)
+
+
+def _last_held(
+    low: int, high: int, month_at: MonthAt, holds: Callable[[RoutePoint], bool]
+) -> tuple[int, int]:
+    """Bisection on the volume's logarithm: the last volume from ``low`` (which holds) whose point
+    ``holds``, and the first above it that does not, to within ``STEP_WIDTH``."""
+    last, first = low, high
+    while first / last > STEP_WIDTH:
+        middle = round(math.sqrt(last * first))
+        point = month_at(middle)
+        if point is not None and holds(point):
+            last = middle
+        else:
+            first = middle
+    return last, first
+
+
+def _three_figures_down(volume: int) -> int:
+    """Three significant figures, rounded down: the bisection places a step to within 2 %."""
+    digits = len(str(volume)) - 3
+    return volume if digits <= 0 else volume // 10**digits * 10**digits
 
 
 def line_shape(kind: str, listing: PricedListing | None) -> SelfHostedLineShape:
@@ -171,6 +207,11 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
         return None
     priced = [(volume, month_at(volume)) for volume in volume_points(requests_per_day)]
     next_step = next_server_at(requests_per_day, priced, month_at) if kind == "own_hardware" else None
+    loss_survived = (
+        loss_survived_up_to(requests_per_day, next_step[0] if next_step else None, month_at)
+        if kind == "own_hardware"
+        else None
+    )
     hosted = [point for _, point in priced if point is not None]
     points = tuple(volume for volume, point in priced if point is not None)
     per_request = api.usd_per_month / requests_per_day
@@ -221,4 +262,5 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
         if next_step and own.nodes and own.usd_per_month
         else 0,
         self_hosted_next_step_resolution=STEP_WIDTH - 1 if next_step is not None else 0.0,
+        self_hosted_loss_survived_requests_per_day=loss_survived,
     )
