@@ -55,3 +55,40 @@ def test_a_third_server_for_a_load_two_hold_is_said_idle() -> None:
         "The workload needs 14 cards, which 2 servers of 8 hold; the proposal buys 3, so 1 stands idle and "
         "is paid for all the same."
     )
+
+
+def test_the_second_server_of_a_business_critical_spread_is_not_said_idle() -> None:
+    """A business-critical 70B at 20,000 requests a day needs 4 H100 (a 2-card replica and its spare),
+    which one server holds; the recommendation buys two so that the replicas are spread (SIZ015). A
+    proposal of those two servers is not told that one stands idle (TCO027 counted whole servers for the
+    cards, 1); a third is, with the reason the two are needed."""
+    workload = {
+        "name": "support",
+        "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+        "requests_per_day": 20_000,
+        "avg_input_tokens": 1500,
+        "avg_output_tokens": 400,
+        "load_pattern": "steady",
+        "schedule": "workdays",
+        "latency_sensitive": True,
+        "personal_data": True,
+        "on_premises_required": True,
+        "business_critical": True,
+        "company_country": "DE",
+    }
+    assert (run(workload).own_hardware.nodes, run(workload).own_hardware.gpus_needed) == (2, 4)
+
+    def tco027(servers: int) -> tuple[str, str]:
+        proposal = {"name": "own", "deployment": "own_hardware", "server": "hgx-h100-8", "servers": servers}
+        document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
+        checked = check_document(document, "p.yaml", 1, EVALUATED_ON)
+        item = next(i for i in checked.results if i.rule_id == "TCO027")
+        return item.status, item.message
+
+    assert tco027(2)[0] == "pass"
+    assert tco027(3) == (
+        "warn",
+        "The workload needs 4 cards, which 2 servers of 8 hold (its replicas spread over two for the "
+        "business-critical service, SIZ015); the proposal buys 3, so 1 stands idle and is paid for all the "
+        "same.",
+    )

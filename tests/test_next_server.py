@@ -222,3 +222,33 @@ def test_the_loss_figure_is_the_last_volume_whose_servers_survive_a_loss() -> No
     assert loss_survived_up_to(100_000, None, month_at) is None
     # A replica spanning servers has no loss figure (servers_short None).
     assert loss_survived_up_to(100_000, 300_000, lambda volume: point(10.0, None)) is None
+
+
+def test_the_summary_claims_a_server_s_loss_survived_only_where_the_plan_survives_it() -> None:
+    """Two servers bought for the spread (SIZ015). At 20,000 requests a day one replica carries the peak
+    and the spare sits on the other server: a loss leaves the peak's one. At 150,000 the peak needs two,
+    and of the three replicas the fuller server holds two: its loss leaves one, so the Summary says the
+    idle cards' replicas are what survive it (4 of them, "Load and capacity")."""
+    light = run({**IN_HOUSE, "requests_per_day": 20_000})
+    loss = light.own_hardware.server_loss
+    assert loss is not None and (loss.replicas, loss.replicas_left, loss.peak_replicas) == (2, 1, 1)
+    summary = render_memo(light).split("## Summary")[1].split("## Why")[0]
+    assert (
+        "The replicas are spread over at least two servers, so that the service survives a failed one "
+        "(SIZ015).\n"
+    ) in summary
+    busier = run({**IN_HOUSE, "requests_per_day": 150_000})
+    loss = busier.own_hardware.server_loss
+    assert loss is not None and (loss.replicas, loss.replicas_left, loss.peak_replicas) == (3, 1, 2)
+    assert (loss.replicas_left_with_idle, loss.servers_short) == (4, 0)
+    memo = render_memo(busier)
+    summary = " ".join(memo.split("## Summary")[1].split("## Why")[0].split())
+    assert "so that the service survives a failed one" not in summary
+    assert (
+        "The replicas are spread over at least two servers (SIZ015), but as planned a failed server would "
+        "leave 1 where the peak needs 2: run replicas on the cards the servers leave idle too, and the "
+        'service survives it (see "Load and capacity").'
+    ) in summary
+    assert "the loss of any one server still leaves 4 replicas, where the peak needs 2" in " ".join(
+        memo.split()
+    )

@@ -71,6 +71,12 @@ def nodes_for(plan: ReplicaPlan | None, server: OwnServer) -> int:
     return nodes
 
 
+def servers_needed(cards: int, server: OwnServer, plan: ReplicaPlan | None) -> int:
+    """The servers a load of ``cards`` needs: those ``nodes_for`` buys for its ``plan`` (two at least for
+    replicas spread over machines, SIZ015), else whole servers for the cards (0 for none)."""
+    return nodes_for(plan, server) if plan is not None else math.ceil(cards / server.gpus_per_server)
+
+
 def server_loss(plan: ReplicaPlan | None, server: OwnServer, nodes: int) -> ServerLoss | None:
     """What losing one of ``nodes`` servers takes from ``plan``'s replicas, spread evenly over them; None
     where a replica is larger than a server (it spans two: the network between them is NET005's)."""
@@ -93,6 +99,7 @@ def server_loss(plan: ReplicaPlan | None, server: OwnServer, nodes: int) -> Serv
         cards_per_replica=plan.cards_per_replica,
         replicas_per_server_max=per_server,
         idle_card_replicas=idle,
+        replicas_left=plan.replicas - per_server,
         replicas_left_with_idle=left_with_idle,
         servers_to_survive_loss=to_survive,
         servers_short=0 if idle_cards_cover else max(0, to_survive - nodes),

@@ -135,6 +135,8 @@ class ServerLoss(ResultModel):
     """The most replicas one server holds: a failed server takes them all down."""
     idle_card_replicas: int
     """More replicas the servers' idle cards hold, with no further purchase."""
+    replicas_left: int = 0
+    """The replicas left when the fullest server is lost, as planned (the idle cards left idle)."""
     replicas_left_with_idle: int
     """The replicas left when the fullest server is lost, with the idle cards' replicas running too."""
     servers_to_survive_loss: int

@@ -25,6 +25,7 @@ from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
 from gpu_advisor.engine.calc.listings import replica_spot_overhead, with_rework_replicas
+from gpu_advisor.engine.calc.own_hardware import servers_needed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.options import ServerlessBilling
@@ -221,7 +222,7 @@ def node_facts(
     return {
         "servers": servers,
         "server_gpus": server.gpus_per_server,
-        "servers_needed": math.ceil(needed / server.gpus_per_server),
+        "servers_needed": servers_needed(needed, server, evaluation.market.plans.get(server.gpu)),
         "node_utilization": float(
             node_busy_share(needed, utilization, resolved.hours_per_month, cards, server)
         ),
