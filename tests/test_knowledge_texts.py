@@ -90,7 +90,7 @@ def test_tco_quotes_the_cost_notes_in_german() -> None:
     assert "Personalanteil: 5 % einer Fachkraft pro Server, für den Betrieb des Servers:" in notes
     assert english_words(notes) == []
     tax = next(line for line in result.output.splitlines() if line.startswith("- Steuer in DE:"))
-    assert "Das BMF-Schreiben vom 26. Februar 2021" in tax
+    assert "Das BMF-Schreiben vom 22. Februar 2022" in tax
     assert english_words(CITATION.sub("", tax)) == []
 
 
