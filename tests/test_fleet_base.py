@@ -99,3 +99,20 @@ def test_the_load_section_says_when_the_chosen_mixed_fleet_runs_on_another_gpu()
     same = run(rag, knowledge=negotiated_aws())
     assert same.decision.deployment == "hybrid" and same.mixed_fleet.gpu == same.best_option.gpu
     assert "The recommended mixed fleet runs on" not in render_memo(same)
+
+
+def test_a_spread_base_on_one_instance_leaves_every_hour_of_two_replicas_a_second_machine() -> None:
+    """Spread (SIZ015), a base on one instance may not run all of an hour's two or more replicas: that
+    machine's failure would take them all. An hour of one replica has no second to spread it to, so a
+    base that carries the quiet hours' single replica stands (a shop's chat with min_replicas 1: one
+    reserved L40S and hourly ones at the evening peak, $1,466, below the fleets it was refused for).
+    Instances of two cards, one card a replica: the smallest base is one instance holding two."""
+    two_cards = (2,)
+    # Hours of one replica and of three: the base's two run beside an hourly third; it stands.
+    quiet_and_busy = base_placements(1, (1,) * 12 + (3,) * 12, two_cards, two_cards, True)
+    assert [(p.replicas_hosted, p.instance_count) for p in quiet_and_busy] == [(2, 1)]
+    # Hours of two and of four: the hours of two would run both on the base's one machine; none stands.
+    assert base_placements(1, (2,) * 12 + (4,) * 12, two_cards, two_cards, True) == []
+    # Not spread, the same base stands.
+    unspread = base_placements(1, (2,) * 12 + (4,) * 12, two_cards, two_cards, False)
+    assert [(p.replicas_hosted, p.instance_count) for p in unspread] == [(2, 1)]

@@ -130,8 +130,8 @@ def base_placements(
     it is needed in more of the month's hours than the base's price is of the hourly one's, and whole
     instances round a base up: so the cheapest base is not always the quietest hour's replicas, which may
     fill an instance and a little of the next. Spread, a base on one instance must leave a replica of every
-    hour to the hourly offer, so that one machine's failure leaves one serving. None where some hour needs
-    no replica (the schedule leaves hours unserved): such a fleet is not priced."""
+    hour that runs two or more to the hourly offer, so that one machine's failure leaves one serving. None
+    where some hour needs no replica (the schedule leaves hours unserved): such a fleet is not priced."""
     quietest, busiest = min(hours), max(hours)
     if quietest <= 0:
         return []
@@ -140,8 +140,13 @@ def base_placements(
         placement = place(cards_per_replica, replicas, instance_gpus, linked, spread)
         if placement.replicas_hosted >= busiest:
             break
-        # Spread: one instance may carry the base only where every hour runs a replica off it.
-        if spread and placement.instance_count < 2 and placement.replicas_hosted >= quietest:
+        # Spread (SIZ015, two replicas or more): one instance may carry the base only where no hour that
+        # runs two replicas or more runs all of them on it. An hour of one replica has no other to spread.
+        if (
+            spread
+            and placement.instance_count < 2
+            and any(2 <= replicas <= placement.replicas_hosted for replicas in hours)
+        ):
             continue
         if not placements or placement.replicas_hosted > placements[-1].replicas_hosted:
             placements.append(placement)
