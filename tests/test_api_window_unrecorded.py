@@ -64,11 +64,22 @@ def test_the_recommendation_asks_to_confirm_the_compared_api_s_window() -> None:
         "workload is served with a context of 131,072 tokens and answers of 1,200 tokens on average): its "
         "price of $2,671.68/month holds only if it takes them, prompt and answer together."
     ) in memo
+    # The Summary says the price is a condition to confirm, beside the price.
+    summary = " ".join(render_memo(result).split("## Summary")[1].split("## Why")[0].split())
+    condition = (
+        "Whether this API takes requests as long as the workload's is not in the catalog (DEP050): confirm "
+        "it with the provider before relying on it; if it does not, the API is no option and the self-hosted "
+        "routes named here are the comparison."
+    )
+    assert condition in summary
     # At a 32,768-token context no provider is known to cut a window that short: nothing to confirm.
-    short = {**LONG_405B, "avg_input_tokens": 20_000, "context_tokens": 32_768}
-    assert "DEP050" not in {
-        f.rule_id for f in recommend(validate_workload(short, "t"), EVALUATED_ON).findings
-    }
+    short = recommend(
+        validate_workload({**LONG_405B, "avg_input_tokens": 20_000, "context_tokens": 32_768}, "t"),
+        EVALUATED_ON,
+    )
+    assert short.decision.deployment == "api"
+    assert "DEP050" not in {f.rule_id for f in short.findings}
+    assert "(DEP050)" not in render_memo(short)
 
 
 def test_check_warns_of_the_proposed_api_s_unrecorded_window() -> None:
