@@ -252,3 +252,36 @@ def test_the_summary_claims_a_server_s_loss_survived_only_where_the_plan_survive
     assert "the loss of any one server still leaves 4 replicas, where the peak needs 2" in " ".join(
         memo.split()
     )
+
+
+def test_the_growth_room_is_said_where_no_managed_api_is_compared() -> None:
+    """A Swiss insurer's Qwen3-235B on SGLang, 150,000 requests a day: every API price is ruled out
+    (RES007, KNB018), so no volume chart is drawn, but two HGX H100 servers are bought and the Summary
+    still says how far they carry the load (it read that from the chart only, and said nothing)."""
+    insurer = {
+        "name": "qwen3-moe",
+        "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+        "requests_per_day": 150_000,
+        "avg_input_tokens": 2000,
+        "avg_output_tokens": 700,
+        "context_tokens": 16384,
+        "load_pattern": "steady",
+        "schedule": "always",
+        "serving_engine": "sglang",
+        "personal_data": True,
+        "company_country": "CH",
+    }
+    result = run(insurer)
+    assert result.charts.api_versus_self_hosted is None
+    assert (result.decision.deployment, result.own_hardware.nodes) == ("own_hardware", 2)
+    growth = result.own_growth
+    assert growth is not None and growth.next_step_requests_per_day == 329_000
+    assert (run({**insurer, "requests_per_day": 336_000}).own_hardware.nodes) == 3
+    summary = render_memo(result).split("## Summary")[1].split("## Why")[0]
+    # 329,000 / 150,000 = 2.19: 119 % more.
+    assert (
+        "They hold the load up to about 329,000 requests a day (119 % more than today's); beyond that one "
+        "more server is needed: $11,214 a month more and $285,000 up front.\n"
+    ) in summary
+    # A rented decision has no growth room in servers.
+    assert run({**CHAT, "personal_data": False, "requests_per_day": 100_000}).own_growth is None

@@ -83,6 +83,26 @@ class ApiVersusSelfHosted(ResultModel):
     where it does not (or the servers do not survive a loss today: the memo says what that takes)."""
 
 
+class ServerGrowth(ResultModel):
+    """How far the load may grow on the own servers a decision buys before one more is needed: the
+    memo's Summary states it whether or not a managed API is compared (the volume chart, drawn only
+    beside an API, carries the same figures as ``self_hosted_next_step_*``). Field names are a contract
+    with other tools: add, never rename."""
+
+    next_step_requests_per_day: int | None = None
+    """The highest volume above the workload's the servers still hold (``charts.next_server_at``); None
+    where every volume priced above it costs the same, or where the next step is another server."""
+    next_step_usd_per_month: float = 0.0
+    """What the own servers cost a month just beyond that step; 0 without a step."""
+    next_step_servers: int = 0
+    """The servers that step adds; 0 without a step."""
+    next_step_resolution: float = 0.0
+    """How closely the step is placed, as a share of the volume (``charts.STEP_WIDTH`` less 1)."""
+    loss_survived_requests_per_day: int | None = None
+    """The highest volume at which the servers keep the peak's replicas through the loss of any one,
+    where that lies below the next step (``charts.loss_survived_up_to``)."""
+
+
 class Charts(ResultModel):
     buy_versus_rent: BuyVersusRent | None
     api_versus_self_hosted: ApiVersusSelfHosted | None

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from gpu_advisor.engine.domain.chart_results import ApiVersusSelfHosted, BuyVersusRent, Charts
+from gpu_advisor.engine.domain.chart_results import ApiVersusSelfHosted, BuyVersusRent, Charts, ServerGrowth
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind, Severity, Topic
 from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling
 from gpu_advisor.engine.domain.gpu_sizing import GpuSizing, LaunchCommand, OperatingPointResult
@@ -370,6 +370,8 @@ class Recommendation(ResultModel):
     oldest_open_price: dt.date
     """The oldest date of the prices the decision could take (``report/price_age.py``)."""
     charts: Charts
+    own_growth: ServerGrowth | None = None
+    """Where the decision buys own servers: how far the load may grow on them (``report.charts``)."""
     exchange_rate_usd_per_eur: float
     exchange_rate_as_of: dt.date
     exchange_rate_assumed: bool = False

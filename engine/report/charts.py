@@ -23,6 +23,7 @@ from gpu_advisor.engine.domain.chart_results import (
     SelfHostedLineFollows,
     SelfHostedLineKind,
     SelfHostedLineShape,
+    ServerGrowth,
 )
 from gpu_advisor.engine.domain.own_costs import OwnHardware
 from gpu_advisor.engine.domain.results import (
@@ -206,12 +207,7 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
     if month_at is None:
         return None
     priced = [(volume, month_at(volume)) for volume in volume_points(requests_per_day)]
-    next_step = next_server_at(requests_per_day, priced, month_at) if kind == "own_hardware" else None
-    loss_survived = (
-        loss_survived_up_to(requests_per_day, next_step[0] if next_step else None, month_at)
-        if kind == "own_hardware"
-        else None
-    )
+    growth = server_growth(evaluation, priced, month_at) if kind == "own_hardware" else ServerGrowth()
     hosted = [point for _, point in priced if point is not None]
     points = tuple(volume for volume, point in priced if point is not None)
     per_request = api.usd_per_month / requests_per_day
@@ -254,13 +250,53 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
         api_ruled_out_by=ruled_out,
         api_barred=bool(ruled_out) and bool(evaluation.resolution.barred.get("api")),
         self_hosted_unpriced=tuple(volume for volume, point in priced if point is None),
-        self_hosted_next_step_requests_per_day=next_step[0] if next_step else None,
-        self_hosted_next_step_usd_per_month=next_step[1] if next_step else 0.0,
-        self_hosted_next_step_servers=round(
-            (next_step[1] - own.usd_per_month) / (own.usd_per_month / own.nodes)
-        )
-        if next_step and own.nodes and own.usd_per_month
-        else 0,
-        self_hosted_next_step_resolution=STEP_WIDTH - 1 if next_step is not None else 0.0,
-        self_hosted_loss_survived_requests_per_day=loss_survived,
+        self_hosted_next_step_requests_per_day=growth.next_step_requests_per_day,
+        self_hosted_next_step_usd_per_month=growth.next_step_usd_per_month,
+        self_hosted_next_step_servers=growth.next_step_servers,
+        self_hosted_next_step_resolution=growth.next_step_resolution,
+        self_hosted_loss_survived_requests_per_day=growth.loss_survived_requests_per_day,
     )
+
+
+def server_growth(
+    evaluation: Evaluation, priced: list[tuple[int, RoutePoint | None]], month_at: MonthAt
+) -> ServerGrowth:
+    """How far the load may grow on the own servers priced at the chart's volumes (``priced``, by the
+    own route's ``month_at``) before one more is needed, and through the loss of one."""
+    requests_per_day, own = evaluation.workload.requests_per_day, evaluation.market.own
+    next_step = next_server_at(requests_per_day, priced, month_at)
+    if next_step is None:
+        return ServerGrowth()
+    step, beyond = next_step
+    server_month = own.usd_per_month / own.nodes if own.nodes and own.usd_per_month else 0.0
+    return ServerGrowth(
+        next_step_requests_per_day=step,
+        next_step_usd_per_month=beyond,
+        next_step_servers=round((beyond - own.usd_per_month) / server_month) if server_month else 0,
+        next_step_resolution=STEP_WIDTH - 1,
+        loss_survived_requests_per_day=loss_survived_up_to(requests_per_day, step, month_at),
+    )
+
+
+def own_growth(evaluation: Evaluation, chart: ApiVersusSelfHosted | None) -> ServerGrowth | None:
+    """Where the decision buys own servers: the chart's growth figures where it draws them, else the same
+    worked out at the chart's volumes (no managed API is compared, so no chart is drawn)."""
+    if evaluation.decision.deployment != "own_hardware" or evaluation.workload.requests_per_day <= 0:
+        return None
+    if (
+        chart is not None
+        and chart.self_hosted_kind == "own_hardware"
+        and chart.self_hosted_follows == "decision"
+    ):
+        return ServerGrowth(
+            next_step_requests_per_day=chart.self_hosted_next_step_requests_per_day,
+            next_step_usd_per_month=chart.self_hosted_next_step_usd_per_month,
+            next_step_servers=chart.self_hosted_next_step_servers,
+            next_step_resolution=chart.self_hosted_next_step_resolution,
+            loss_survived_requests_per_day=chart.self_hosted_loss_survived_requests_per_day,
+        )
+    month_at = route_month_at(evaluation, "own_hardware")
+    if month_at is None:
+        return None
+    volumes = volume_points(evaluation.workload.requests_per_day)
+    return server_growth(evaluation, [(volume, month_at(volume)) for volume in volumes], month_at)

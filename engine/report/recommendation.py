@@ -38,7 +38,7 @@ from gpu_advisor.engine.domain.results import (
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.pipeline.serverless import serverless_option
-from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_rent
+from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_rent, own_growth
 from gpu_advisor.engine.report.findings import exclusion_routes, findings_for
 from gpu_advisor.engine.report.other_routes import next_best_option, other_routes
 from gpu_advisor.engine.report.price_age import dated_prices
@@ -189,6 +189,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
     gpu_findings = tuple(f for f in findings if f.subject is not None)
     # Beside a decided rental only: elsewhere the best rental is the one other_routes weighs.
     next_best = next_best_option(options, best) if best is not None and best.chosen else None
+    volume_chart = api_versus_self_hosted(e)
     return Recommendation(
         evaluated_on=e.evaluated_on,
         workload=e.workload,
@@ -253,8 +254,9 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         **dated_prices(e, options),
         charts=Charts(
             buy_versus_rent=buy_versus_rent(market.own, market.own.rent_usd_per_gpu_hour),
-            api_versus_self_hosted=api_versus_self_hosted(e),
+            api_versus_self_hosted=volume_chart,
         ),
+        own_growth=own_growth(e, volume_chart),
         exchange_rate_usd_per_eur=knowledge.eur_to_usd().rate,
         exchange_rate_as_of=knowledge.eur_to_usd().as_of,
         exchange_rate_assumed=knowledge.eur_to_usd().source.document == "gpu-advisor",
