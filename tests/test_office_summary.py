@@ -128,13 +128,19 @@ def test_buying_for_a_load_that_is_not_steady_says_it_binds_as_a_reservation_wou
     variable = run(service)
     assert variable.decision.deployment == "own_hardware" and "PRC004" in variable.fired_rules
     lines = render_memo(variable).splitlines()
-    # After the capital, the GPUs on which the load needs fewer cards and whose servers the catalog does
-    # not price (H200, B200, MI300X), then the binding.
+    # After the capital, the room the servers leave to grow (no API is compared here, and the Summary
+    # says it all the same), the GPUs on which the load needs fewer cards and whose servers the catalog
+    # does not price (H200, B200, MI300X), then the binding.
     after = lines.index(capital_line("\n".join(lines)))
-    assert lines[after + 1].startswith(
+    assert variable.charts.api_versus_self_hosted is None
+    assert lines[after + 1] == (
+        "They hold today's load with at most about 2 % to spare: growth beyond that needs one more server, "
+        "$9,554 a month more and $285,000 up front."
+    )
+    assert lines[after + 2].startswith(
         "That figure is for h100-sxm. The catalog prices no server of h200, b200, mi300x"
     )
-    assert lines[after + 2] == BINDS
+    assert lines[after + 3] == BINDS
     german = render_memo(variable, Format("de", "USD", variable.exchange_rate_usd_per_eur))
     assert "Das bindet für die 36 Monate der Abschreibungsdauer" in german
     # Steady, or on premises (where no rental binds either way): no such sentence.

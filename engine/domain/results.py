@@ -370,6 +370,9 @@ class Recommendation(ResultModel):
     oldest_open_price: dt.date
     """The oldest date of the prices the decision could take (``report/price_age.py``)."""
     charts: Charts
+    foreign_reach_providers: tuple[str, ...] = ()
+    """The catalog's providers, by id, whose parent company is in a state whose law reaches data its
+    companies control abroad, other than the company's own (``pipeline.foreign_reach``; RES015)."""
     own_growth: ServerGrowth | None = None
     """Where the decision buys own servers: how far the load may grow on them (``report.charts``)."""
     exchange_rate_usd_per_eur: float

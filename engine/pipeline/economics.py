@@ -9,6 +9,7 @@ from typing import Any
 
 from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.listing_frames import stages_over_cluster_network
+from gpu_advisor.engine.common.wording import listed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
@@ -19,6 +20,7 @@ from gpu_advisor.engine.pipeline.economics_details import (
     fixed_fleet,
     other_prices,
 )
+from gpu_advisor.engine.pipeline.foreign_reach import ForeignReach, admitted_providers, foreign_reach
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.rulebook.details import EconomicsDetails
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
@@ -34,8 +36,7 @@ def replica_usd_per_hour(option: Option) -> float:
 def sla_unknown_providers(knowledge: Knowledge, market: Market) -> list[str]:
     """The names of the admitted rentals' providers whose SLA is not established: the rules decide what
     that means for the workload (PRV011), as they decide the exclusions (PRV003)."""
-    providers = {p.listing.offer.provider for p in market.priced if not p.excluded_by}
-    providers.update(c.listing.product.provider for c in market.serverless.candidates if not c.excluded_by)
+    providers = admitted_providers(market)
     return sorted(
         knowledge.provider(p).name for p in providers if knowledge.provider(p).enterprise_sla is None
     )
@@ -48,8 +49,10 @@ def economics_fact(
     evaluated_on: dt.date,
     unknown_sla: Sequence[str],
     fixed: FixedFleet | None,
+    reach: ForeignReach,
 ) -> EconomicsFact:
-    """``unknown_sla``: ``sla_unknown_providers``; ``fixed``: ``fixed_fleet`` (the details read both)."""
+    """``unknown_sla``: ``sla_unknown_providers``; ``fixed``: ``fixed_fleet``; ``reach``:
+    ``foreign_reach`` (the details read all three)."""
     alternatives = market.alternatives
     best, reference, quantized = alternatives.best, alternatives.reference, alternatives.quantized
     hyperscaler, non_eu = alternatives.hyperscaler, alternatives.without_residency
@@ -71,6 +74,7 @@ def economics_fact(
         best_option_has_other_prices=bool(other_prices(knowledge, best)),
         best_option_has_spare=bool(best and best.spare_replicas),
         sla_unknown_admitted=bool(unknown_sla),
+        foreign_reach_admitted=bool(reach.providers),
         spot_option_admitted=any(
             p.listing.offer.pricing == "spot" for p in market.priced if not p.excluded_by
         ),
@@ -165,10 +169,20 @@ def weigh_economics(
     """Assert the economics fact; its firings and the details their messages show. ``own_ruled_out_by``:
     the rules fired so far that ruled own hardware out."""
     unknown_sla, fixed = sla_unknown_providers(knowledge, market), fixed_fleet(market)
-    fact = economics_fact(knowledge, resolved, market, evaluated_on, unknown_sla, fixed)
+    reach = foreign_reach(knowledge, market, resolved.company_country)
+    fact = economics_fact(knowledge, resolved, market, evaluated_on, unknown_sla, fixed, reach)
     firings = session.assert_fact(fact, facts)
     details = economics_details(knowledge, market, resolved, unknown_sla, fixed)
-    return firings, details.model_copy(update={"own_hardware_ruled_out_by": ", ".join(own_ruled_out_by)})
+    return firings, details.model_copy(
+        update={
+            "own_hardware_ruled_out_by": ", ".join(own_ruled_out_by),
+            "foreign_reach_providers": listed(list(reach.providers)),
+            "foreign_reach_provider_count": len(reach.providers),
+            "foreign_reach_laws": listed(list(reach.laws)),
+            "european_providers_admitted": listed(list(reach.european)),
+            "best_option_foreign_reach": reach.best_option,
+        }
+    )
 
 
 def autoscaled_fact_fields(market: Market, fixed: FixedFleet | None) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from gpu_advisor.engine.domain.results import (
 )
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.pipeline.foreign_reach import reached_providers
 from gpu_advisor.engine.pipeline.serverless import serverless_option
 from gpu_advisor.engine.report.charts import api_versus_self_hosted, buy_versus_rent, own_growth
 from gpu_advisor.engine.report.findings import exclusion_routes, findings_for
@@ -257,6 +258,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
             api_versus_self_hosted=volume_chart,
         ),
         own_growth=own_growth(e, volume_chart),
+        foreign_reach_providers=tuple(sorted(reached_providers(knowledge, e.workload.company_country))),
         exchange_rate_usd_per_eur=knowledge.eur_to_usd().rate,
         exchange_rate_as_of=knowledge.eur_to_usd().as_of,
         exchange_rate_assumed=knowledge.eur_to_usd().source.document == "gpu-advisor",

@@ -249,6 +249,16 @@ class EconomicsDetails(Details):
     """The admitted rentals' providers whose SLA is not established, ', '-separated, alphabetical."""
     sla_unknown_provider_count: int = 0
     """How many providers ``sla_unknown_providers`` names (the message agrees with it in number)."""
+    foreign_reach_providers: str | Words = ""
+    """The admitted options' providers whose parent company is within reach of a foreign state's data-access
+    law (``pipeline.foreign_reach``), as a sentence lists them; RES015."""
+    foreign_reach_provider_count: int = 0
+    foreign_reach_laws: str | Words = ""
+    """The laws that reach them."""
+    european_providers_admitted: str | Words = ""
+    """The admitted options' European providers, as a sentence lists them ("" without one)."""
+    best_option_foreign_reach: bool = False
+    """The cheapest admitted rental is of one of those providers."""
     best_option_sla_unknown: bool
     """The best option's provider is one of them."""
     sla_established_best_name: str | Words

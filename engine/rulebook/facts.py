@@ -229,6 +229,9 @@ class EconomicsFact(Fact):
     """Its plan runs more replicas than the peak needs (a spare, or a stated min_replicas above the need)."""
     sla_unknown_admitted: bool
     """Some priced rental no rule excluded is of a provider whose SLA is not established (null)."""
+    foreign_reach_admitted: bool = False
+    """Some rental or serverless product no rule excluded is of a provider whose parent company is in a
+    state whose law reaches data its companies control abroad, other than the company's own (RES015)."""
     spot_option_admitted: bool
     """Some spot offer no rule excluded is priced for the workload."""
     server_gpu_watts: float

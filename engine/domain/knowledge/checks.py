@@ -304,6 +304,11 @@ def unknown_countries(knowledge: Knowledge, directory: Path) -> list[str]:
             for c in r.countries
         ),
         *(("export_control.yaml", e.name, e.country) for e in knowledge.export_control.restricted_countries),
+        *(
+            ("data_protection.yaml", e.law, e.country)
+            for e in knowledge.data_protection.extraterritorial_access
+        ),
+        *(("providers.yaml", p.id, p.parent.country) for p in knowledge.providers.providers if p.parent),
         *(("cost_defaults.yaml", c.country, c.country) for c in knowledge.cost_defaults.countries),
         ("cost_defaults.yaml", "fallback", knowledge.cost_defaults.fallback),
         *(

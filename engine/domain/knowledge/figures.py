@@ -91,6 +91,16 @@ class DataProtectionRegion(Sourced):
         return self
 
 
+class ExtraterritorialAccess(Sourced):
+    """A state whose law obliges its companies to hand over data they control wherever it is stored: a
+    provider whose parent company is there keeps the data in the region it runs in, but not out of that
+    state's reach (RES015)."""
+
+    country: Annotated[str, Field(pattern=r"^[A-Z]{2}$")]
+    law: str
+    """The law's name and citation as the memo names it (US CLOUD Act, 18 U.S.C. § 2713)."""
+
+
 class ExchangeRate(Sourced):
     from_currency: Literal["EUR", "USD", "CHF"]
     to_currency: Literal["EUR", "USD", "CHF"]

@@ -39,6 +39,7 @@ from gpu_advisor.engine.domain.knowledge.figures import (
     Efficiency,
     EuRegionPremium,
     ExchangeRate,
+    ExtraterritorialAccess,
     KvCache,
     MarketFigure,
     Measurement,
@@ -120,6 +121,7 @@ class ExportControlFile(VersionedFile):
 
 class DataProtectionFile(VersionedFile):
     regions: tuple[DataProtectionRegion, ...]
+    extraterritorial_access: tuple[ExtraterritorialAccess, ...] = ()
 
     @model_validator(mode="after")
     def _each_country_once(self) -> DataProtectionFile:
@@ -131,6 +133,9 @@ class DataProtectionFile(VersionedFile):
                 seen[country] = entry.region
         if len({entry.region for entry in self.regions}) != len(self.regions):
             raise ValueError("each region is listed once")
+        reaching = [entry.country for entry in self.extraterritorial_access]
+        if len(set(reaching)) != len(reaching):
+            raise ValueError("extraterritorial_access lists each country once")
         return self
 
 

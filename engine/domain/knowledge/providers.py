@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from gpu_advisor.engine.domain.knowledge.entries import Citation, Region, Sourced
+from gpu_advisor.engine.domain.knowledge.entries import Citation, CountryCode, Region, Sourced
 
 
 class SpotNotice(Sourced):
@@ -34,6 +34,15 @@ class SpendLimit(Sourced):
     usd_per_hour: float = Field(gt=0)
 
 
+class ParentCompany(Sourced):
+    """The company that controls a provider, and the country it is established in: a state whose law
+    reaches data its companies control abroad (``data_protection.yaml``: extraterritorial_access) reaches
+    the provider's regions everywhere (RES015)."""
+
+    company: str
+    country: CountryCode
+
+
 class Provider(Sourced):
     id: str
     name: str
@@ -57,6 +66,10 @@ class Provider(Sourced):
     """Required where the provider sells spot (an offer priced ``spot``; ``checks.py``)."""
     spend_limit: SpendLimit | None = None
     """A default spend limit a new account starts with; None where the provider's pages name none."""
+    parent: ParentCompany | None = None
+    """Who controls the provider, where a source establishes it; None where none was found
+    (``parent_note`` says what was looked for)."""
+    parent_note: str | None = None
 
     @model_validator(mode="after")
     def _sla_sourced(self) -> Provider:
@@ -72,4 +85,8 @@ class Provider(Sourced):
             raise ValueError("sla_source and sla_as_of come together")
         if (self.regions_source is None) != (self.regions_as_of is None):
             raise ValueError("regions_source and regions_as_of come together")
+        if self.parent is None and not self.parent_note:
+            raise ValueError(
+                "a provider without a parent comes with a parent_note saying what was looked for"
+            )
         return self

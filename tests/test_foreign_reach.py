@@ -1,0 +1,77 @@
+"""RES015: the residency rules keep personal data in the admitted regions; a provider whose parent
+company sits in a state whose law reaches data its companies control abroad (the US CLOUD Act) keeps it
+there, but not out of that reach. The memo names such admitted providers, and the Summary the chosen one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers import run
+
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.knowledge.providers import Provider
+from gpu_advisor.engine.pipeline.foreign_reach import reached_providers
+from gpu_advisor.engine.present.memo import render_memo
+
+# A German company's own fine-tuned 8B on personal data, a light variable load: RunPod's serverless
+# workers in its EU region are the decision.
+ASSISTANT: dict[str, Any] = {
+    "name": "assistent",
+    "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 2000,
+    "avg_input_tokens": 1000,
+    "avg_output_tokens": 300,
+    "load_pattern": "variable",
+    "schedule": "always",
+    "personal_data": True,
+    "company_country": "DE",
+}
+
+
+def test_the_catalog_s_us_controlled_providers_are_the_ones_named() -> None:
+    knowledge = load_knowledge()
+    us = ("aws", "azure", "gcp", "huggingface", "lambda", "modal", "runpod")
+    assert tuple(sorted(reached_providers(knowledge, "DE"))) == us
+    # A US company's data are within that reach whoever it rents from: nothing to name.
+    assert reached_providers(knowledge, "US") == {}
+
+
+def test_the_admitted_us_controlled_providers_and_the_chosen_one_are_named() -> None:
+    result = run(ASSISTANT)
+    assert (result.decision.deployment, result.decision.provider) == ("serverless", "runpod")
+    message = next(f.message for f in result.findings if f.rule_id == "RES015")
+    assert message == (
+        "Amazon Web Services, Google Cloud, Hugging Face, Microsoft Azure and RunPod are controlled by "
+        "companies in a state whose law obliges its companies to disclose data in their possession, custody "
+        "or control wherever it is stored (US CLOUD Act, 18 U.S.C. § 2713): their regions in the admitted "
+        "jurisdictions keep the personal data there, as the residency rules ask, but not out of that reach. "
+        "The EDPB and the EDPS hold that without an international agreement recognising such an order the "
+        "lawfulness of the transfer cannot be ascertained (GDPR Art. 48; joint response of 10 July 2019). "
+        "Where the data are a public body's, a professional secret or under a financial supervisor's "
+        "outsourcing rules, weigh that before choosing one of them; the European providers among the options "
+        "are OVHcloud, STACKIT and Scaleway."
+    )
+    summary = " ".join(render_memo(result).split("## Summary")[1].split("## Why")[0].split())
+    assert (
+        "The chosen provider, runpod, is controlled from a state whose law reaches data its companies hold "
+        "abroad (RES015): its admitted region keeps the personal data there, not out of that reach."
+    ) in summary
+
+
+@pytest.mark.parametrize(
+    "changes", [{"company_country": "US"}, {"personal_data": False}, {"on_premises_required": True}]
+)
+def test_nothing_is_said_for_a_us_company_without_personal_data_or_in_the_building(
+    changes: dict[str, Any],
+) -> None:
+    result = run({**ASSISTANT, **changes})
+    assert "RES015" not in result.fired_rules
+    assert "The chosen provider" not in render_memo(result)
+
+
+def test_a_provider_names_its_parent_or_says_what_was_looked_for() -> None:
+    aws = load_knowledge().provider("aws").model_dump()
+    assert aws["parent"]["company"] == "Amazon.com, Inc." and aws["parent"]["country"] == "US"
+    with pytest.raises(ValueError, match="parent_note"):
+        Provider.model_validate({**aws, "parent": None, "parent_note": None})
