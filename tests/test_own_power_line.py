@@ -1,0 +1,34 @@
+"""The documents' power line charges an owned server's rated draw in every hour of the month; the memo
+says what that leaves out (idle cards draw less, cooling is on top), so neither reader takes it for a
+measured figure."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import run
+from test_next_server import CHAT, IN_HOUSE
+
+from gpu_advisor.engine.present.memo import render_memo
+
+LINE = (
+    "- The power line counts each server at the draw it is costed with (7.28 kW, from its cards' rated "
+    "power) in all 730 hours of the month, busy or idle. Idle cards draw less, which no source here gives "
+    "for a whole server (read it from the server's management controller), and the cooling an own server "
+    "room adds on top of the draw is not counted: the line may be off either way.\n"
+)
+
+
+def test_the_assumptions_say_what_the_power_line_leaves_out() -> None:
+    result = run(IN_HOUSE)
+    # 8 cards x 700 W x 1.3 for the rest of the server: 7.28 kW.
+    assert result.own_hardware.costs is not None
+    assert result.own_hardware.costs.node_kw == pytest.approx(8 * 0.7 * 1.3)
+    assert LINE in render_memo(result)
+
+
+def test_no_power_line_where_no_own_server_is_priced() -> None:
+    """DeepSeek-R1 in BF16 (1,342 GB of weights): no server of the catalog holds it, so no own server is
+    priced and its power is not spoken of."""
+    result = run({**CHAT, "model": {"name": "deepseek-r1", "precision": "bf16"}, "requests_per_day": 1000})
+    assert not result.own_hardware.applicable
+    assert "The power line counts" not in render_memo(result)
