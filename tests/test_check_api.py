@@ -65,8 +65,9 @@ def test_an_api_that_guarantees_no_place_fails_for_personal_data(tmp_path: Path)
     assert (data["status"], found["status"]) == ("fail", "fail")
     assert found["message"] == (
         "Llama 3.3 70B Instruct Turbo (DeepInfra) is excluded for this workload, as it is from the "
-        "recommendation's comparison; the rules that exclude it: RES001 (GDPR: personal data of people in "
-        "the EU/EEA stays in EU regions). Its provider guarantees no place where it processes the requests."
+        "recommendation's comparison; the rules that exclude it: RES001 (GDPR: gpu-advisor keeps personal "
+        "data of people in the EU/EEA in EU regions). Its provider guarantees no place where it processes "
+        "the requests."
     )
     assert found["evidence"] == {
         "deployment": "api",

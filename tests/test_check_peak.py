@@ -73,7 +73,8 @@ def test_a_peak_outside_the_eu_fails_residency(tmp_path: Path) -> None:
     assert res005["message"] == (
         "The busier hours' offer (runpod community): The workload processes personal data, and the "
         "proposed region (unknown) lies outside the jurisdictions the law that applies admits: RES001 "
-        "(GDPR: personal data of people in the EU/EEA stays in EU regions). The catalog lists no region "
+        "(GDPR: gpu-advisor keeps personal data of people in the EU/EEA in EU regions). The catalog lists "
+        "no region "
         "where runpod sells h100-pcie and the workload may run; OVHcloud, Scaleway sell it there."
     )
     assert res005["evidence"]["jurisdiction"] == "unknown"

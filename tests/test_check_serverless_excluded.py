@@ -66,8 +66,10 @@ def test_a_proposal_naming_no_region_fails_only_where_every_region_is_excluded()
     # Its variable (worldwide) region by GDPR's residency rule as well, both by the missing SLA.
     assert item.message == (
         "RunPod Serverless (variable, h200); RunPod Serverless (eu-datacenters, h200) are excluded for this "
-        "workload, as in the recommendation's options; the rules that exclude them: RES001 (GDPR: personal "
-        "data of people in the EU/EEA stays in EU regions); PRV003 (Business-critical: enterprise SLA "
+        "workload, as in the recommendation's options; the rules that exclude them: RES001 (GDPR: "
+        "gpu-advisor "
+        "keeps personal data of people in the EU/EEA in EU regions); PRV003 (Business-critical: enterprise "
+        "SLA "
         "required)."
     )
 

@@ -352,12 +352,14 @@ def test_a_german_check_names_the_residency_rules_by_their_german_titles() -> No
     for lang, title in (
         (
             "de",
-            "RES001 (DSGVO: personenbezogene Daten von Personen in der EU/im EWR bleiben in EU-Regionen). "
+            "RES001 (DSGVO: gpu-advisor hält personenbezogene Daten von Personen in der EU/im EWR in "
+            "EU-Regionen). "
             "aws bietet h100-sxm dort an, wo der Workload laufen darf, in eu-north-1.",
         ),
         (
             "en",
-            "RES001 (GDPR: personal data of people in the EU/EEA stays in EU regions). aws sells h100-sxm "
+            "RES001 (GDPR: gpu-advisor keeps personal data of people in the EU/EEA in EU regions). aws "
+            "sells h100-sxm "
             "where the workload may run, in eu-north-1.",
         ),
     ):

@@ -285,8 +285,9 @@ def test_check_fails_a_swiss_proposal_in_the_us_naming_the_rule_and_law(tmp_path
     assert item["status"] == "fail"
     assert item["message"] == (
         "The workload processes personal data, and the proposed region (us-east-1, US) lies outside the "
-        "jurisdictions the law that applies admits: RES007 (revDSG: personal data of people in Switzerland "
-        "stays in Swiss, EU/EEA or UK regions). aws sells h100-sxm where the workload may run, in eu-north-1."
+        "jurisdictions the law that applies admits: RES007 (revDSG: gpu-advisor keeps personal data of "
+        "people in Switzerland in Swiss, EU/EEA or UK regions). aws sells h100-sxm where the workload may "
+        "run, in eu-north-1."
     )
 
 
@@ -300,7 +301,8 @@ def test_check_fails_personal_data_of_an_eu_company_on_a_marketplace(tmp_path: P
     item = check(tmp_path, {}, {"provider": "vast", "offer": "spot", "gpu": "h100-pcie", "pricing": "spot"})
     assert item["status"] == "fail"
     assert item["evidence"]["jurisdiction"] == "unknown"
-    assert "RES001 (GDPR: personal data of people in the EU/EEA stays in EU regions)" in item["message"]
+    rule = "RES001 (GDPR: gpu-advisor keeps personal data of people in the EU/EEA in EU regions)"
+    assert rule in item["message"]
 
 
 # --- the knowledge behind it ----------------------------------------------------------------------------
