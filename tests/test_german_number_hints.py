@@ -82,3 +82,29 @@ def test_thousands_commas_alone_are_told_the_whole_number(tmp_path: Path) -> Non
     )
     result = invoke("recommend", str(path))
     assert "(got '1,500') (write 1500: a data file takes no thousands commas)" in result.output
+
+
+def test_underscores_between_digits_get_the_plain_number(tmp_path: Path) -> None:
+    """'2_000_000' is how Python writes two million; the data file's reader takes it for text."""
+    path = tmp_path / "w.yaml"
+    path.write_text(
+        "name: t\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 2_000_000\n",
+        encoding="utf-8",
+    )
+    result = invoke("recommend", str(path))
+    assert result.exit_code == 2
+    assert (
+        "requests_per_day: Input should be a valid integer (got '2_000_000') (write 2000000: a data file "
+        "takes "
+        "no underscores between digits)\n"
+    ) in result.output
+    german = invoke("recommend", "--lang", "de", str(path))
+    assert (
+        "(schreiben Sie 2000000: In einer Datendatei sind keine Unterstriche zwischen Ziffern zulässig)"
+        in (german.output)
+    )
+    # A name with underscores is no number: the hint is for numeric fields only.
+    path.write_text(
+        "name: t\nmodel: {name: llama_3, precision: bf16}\nrequests_per_day: 1000\n", encoding="utf-8"
+    )
+    assert "no underscores between digits" not in invoke("recommend", str(path)).output

@@ -184,6 +184,8 @@ def test_the_memo_says_when_paid_hours_and_schedule_differ() -> None:
         "The workload's window of 10 hours is cut to 5.79: the schedule or the paid hours a day allow no "
         "more." in fewer
     )
+    # The Workload table, which shows the window given, says so too (176 paid hours over 30.42 days).
+    assert "| Batch window | 10 hours a day, cut to 5.79 |" in fewer
     steady = {**base, "load_pattern": "steady"}
     more = memo(run({**steady, "schedule": "office_hours", "hours_per_month": 730}))
     assert (
@@ -192,7 +194,7 @@ def test_the_memo_says_when_paid_hours_and_schedule_differ() -> None:
     )
     neither = memo(run(base))
     assert "hours a month are paid" not in neither
-    assert "is cut to" not in neither
+    assert "is cut to" not in neither and ", cut to" not in neither
 
 
 def test_derived_utilization_is_the_busy_share_unless_given() -> None:

@@ -77,6 +77,9 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
         elif kind.startswith(("float_", "int_")) and COMMA_GROUPS.fullmatch(written):
             # '1,500' for a whole number, or '1,500,000': thousands commas alone.
             entry["grouped"], entry["decimal_point"] = written.replace(",", ""), None
+        elif kind.startswith(("float_", "int_")) and UNDERSCORE_GROUPS.fullmatch(written):
+            # '2_000_000' as Python writes it: the data file's reader takes it for text.
+            entry["underscored"] = written.replace("_", "")
         if kind.startswith("int_"):
             entry["thousands"] = grouped_digits(given)
             # 2.0 for 2 is as likely as German 2.000 for 2000: both readings are said.
@@ -86,6 +89,10 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             entry["suggestion"] = spelling_of(given, choices)
         problems.append(entry)
     return problems
+
+
+UNDERSCORE_GROUPS = re.compile(r"[+-]?\d+(?:_\d+)+(?:\.\d+)?")
+"""A number with underscores between its digits (``2_000_000``), as Python and YAML 1.1 write it."""
 
 
 def grouped_digits(given: Any) -> int | None:
