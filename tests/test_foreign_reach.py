@@ -75,3 +75,18 @@ def test_a_provider_names_its_parent_or_says_what_was_looked_for() -> None:
     assert aws["parent"]["company"] == "Amazon.com, Inc." and aws["parent"]["country"] == "US"
     with pytest.raises(ValueError, match="parent_note"):
         Provider.model_validate({**aws, "parent": None, "parent_note": None})
+
+
+def test_runpod_s_eu_pin_is_said_to_place_the_workers_not_its_queue() -> None:
+    """RunPod pins a serverless endpoint's workers to its EU data centres; a queue-based endpoint's requests
+    wait in its job queue, whose location its documentation does not state (RES004 says so)."""
+    result = run(ASSISTANT)
+    message = next(f.message for f in result.findings if f.rule_id == "RES004")
+    assert (
+        "RunPod's serverless endpoints can be pinned to its EU data centres, which places the workers: a "
+        "queue-based endpoint's requests wait in RunPod's job queue, which keeps a result for up to 30 "
+        "minutes "
+        "and whose location its documentation does not state (Send API requests), so ask RunPod where it "
+        "runs, "
+        "or use a load-balancing endpoint, which routes requests to the workers without a queue."
+    ) in message
