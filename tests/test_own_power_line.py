@@ -32,3 +32,23 @@ def test_no_power_line_where_no_own_server_is_priced() -> None:
     result = run({**CHAT, "model": {"name": "deepseek-r1", "precision": "bf16"}, "requests_per_day": 1000})
     assert not result.own_hardware.applicable
     assert "The power line counts" not in render_memo(result)
+
+
+def test_a_tariff_sold_for_less_than_the_servers_draw_is_said_to_be_exceeded() -> None:
+    """The Swiss power price is EKZ's tariff for business customers under 100,000 kWh a year. Two HGX
+    servers at 7.28 kW draw 2 x 7.28 x 730 x 12 = 127,546 kWh a year: outside it. One draws 63,773:
+    within it, nothing said."""
+    swiss = run({**IN_HOUSE, "company_country": "CH"})
+    assert swiss.own_hardware.nodes == 2
+    assert swiss.own_hardware.kwh_per_year == pytest.approx(2 * 7.28 * 730 * 12)
+    said = (
+        "The power price is a tariff for up to 100,000 kWh a year; the 2 servers costed draw about 127,546 "
+        "kWh a year at their full draw: a consumer that large contracts its own price, which was not found "
+        "(ask your utility)."
+    )
+    assert said in " ".join(render_memo(swiss).split())
+    one = run({**IN_HOUSE, "company_country": "CH", "business_critical": False, "requests_per_day": 20_000})
+    assert one.own_hardware.nodes == 1 and one.own_hardware.kwh_per_year < 100_000
+    assert "The power price is a tariff" not in render_memo(one)
+    # The German price has no band.
+    assert "The power price is a tariff" not in render_memo(run(IN_HOUSE))

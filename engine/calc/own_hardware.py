@@ -179,6 +179,7 @@ def own_hardware_position(
         cheapest_same_hours_usd_per_month=cheapest.usd_per_month if cheapest else None,
         cheapest_billed_hours_per_month=cheapest.billed_hours_per_month if cheapest else None,
         server_loss=server_loss(plan, server, nodes) if applicable else None,
+        kwh_per_year=nodes * priced.costs.node_kw * priced.costs.hours_per_month * 12,
     )
 
 

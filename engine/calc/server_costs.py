@@ -150,7 +150,12 @@ def resolve_costs(
 def _parts(knowledge: Knowledge, figures: tuple[CostFigure, ...]) -> tuple[CostPart, ...]:
     return tuple(
         CostPart(
-            amount=f.value, currency=f.currency, note=f.note, source=cite(f.source, knowledge), as_of=f.as_of
+            amount=f.value,
+            currency=f.currency,
+            note=f.note,
+            source=cite(f.source, knowledge),
+            as_of=f.as_of,
+            up_to_kwh_per_year=f.up_to_kwh_per_year,
         )
         for f in figures
     )

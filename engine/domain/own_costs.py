@@ -29,6 +29,8 @@ class CostPart(_Result):
     note: str
     source: str
     as_of: dt.date
+    up_to_kwh_per_year: float | None = None
+    """The tariff band the price is sold for (``CostFigure.up_to_kwh_per_year``)."""
 
 
 class CostLine(_Result):
@@ -211,6 +213,9 @@ class OwnHardware(ResultModel):
     """The servers sized for throughput alone (``ThroughputAlone``), where the latency targets (a dropped
     default's included) take more servers than that on the server's GPU; None otherwise."""
     server_loss: ServerLoss | None = None
+    kwh_per_year: float = 0.0
+    """What the servers draw in a year at the draw they are costed with: nodes x node kW x the hours a
+    month x 12 (a power tariff sold for less consumption is said to be exceeded)."""
     """What losing one server takes, where a server holds whole replicas of the plan; None otherwise."""
     latency_targets_usd_per_month: float | None = None
     """What the latency targets add at least to the servers' monthly cost: ``usd_per_month`` less that of

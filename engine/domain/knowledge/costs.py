@@ -27,6 +27,9 @@ class CostFigure(Sourced, Translated):
     value: FiniteAmount
     currency: Currency
     note: str
+    up_to_kwh_per_year: float | None = Field(default=None, gt=0)
+    """A power price sold for a consumption of at most this many kWh a year (a tariff band); None where
+    the source names no band."""
 
 
 class CountryCosts(Translated):
