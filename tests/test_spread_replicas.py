@@ -111,3 +111,33 @@ def test_check_warns_a_business_critical_proposal_on_one_machine() -> None:
             assert item.message is not None and item.message.startswith(
                 f"The proposal runs all its replicas on one {machine}: a failure of that machine"
             )
+
+
+def test_check_places_a_business_critical_proposal_as_recommend_does_where_spreading_costs_nothing() -> None:
+    """A business-critical shop chat on two H100 PCIe at OVHcloud's monthly offer, one card a replica: the
+    offer sells one-card instances, so the two replicas go on two of them at no extra card, as recommend
+    priced them; check priced one 2-card instance and warned that the service ran on one machine (SIZ016),
+    which the proposal format could not contradict."""
+    shop = {
+        "name": "shop",
+        "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+        "requests_per_day": 300_000,
+        "avg_input_tokens": 1200,
+        "avg_output_tokens": 200,
+        "load_pattern": "variable",
+        "personal_data": True,
+        "company_country": "DE",
+        "business_critical": True,
+    }
+    proposal = {
+        "name": "ovh",
+        "deployment": "dedicated_cloud",
+        "provider": "ovhcloud",
+        "offer": "h100-monthly",
+        "gpu": "h100-pcie",
+        "gpus": 2,
+        "pricing": "reserved",
+    }
+    document = ProposalDocument.model_validate({"workload": shop, "proposal": proposal})
+    results = {i.rule_id: i for i in check_document(document, "p.yaml", 1, EVALUATED_ON).results}
+    assert results["SIZ016"].status == "pass"

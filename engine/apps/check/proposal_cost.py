@@ -164,6 +164,12 @@ def proposal_cost(
         )
         linked, replicas = offer_linked_sizes(offer), math.ceil(gpus / per_replica)
         rental = rent(offer, per_replica, replicas, hours, linked, price)
+        # Replicas to spread over machines (SIZ015) go on two instances where the offer's sizes bill no
+        # more cards so, as recommend places them; where spreading costs more, the proposal is priced as
+        # named, and SIZ016 says that it runs on one machine.
+        if evaluation.constraints.spread_replicas and replicas >= 2:
+            spread = rent(offer, per_replica, replicas, hours, linked, price, spread=True)
+            rental = spread if spread.gpus_rented <= rental.gpus_rented else rental
         unlinked = tuple(
             size
             for size in offer.instance_gpus
