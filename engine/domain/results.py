@@ -370,6 +370,9 @@ class Recommendation(ResultModel):
     oldest_open_price: dt.date
     """The oldest date of the prices the decision could take (``report/price_age.py``)."""
     charts: Charts
+    saving_worth_mentioning: float = 0.0
+    """The share below which two monthly figures are read as even (thresholds.yaml): price dates and
+    discounts move prices by more."""
     foreign_reach_providers: tuple[str, ...] = ()
     """The catalog's providers, by id, whose parent company is in a state whose law reaches data its
     companies control abroad, other than the company's own (``pipeline.foreign_reach``; RES015)."""

@@ -258,6 +258,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
             api_versus_self_hosted=volume_chart,
         ),
         own_growth=own_growth(e, volume_chart),
+        saving_worth_mentioning=knowledge.threshold("saving_worth_mentioning").value,
         foreign_reach_providers=tuple(sorted(reached_providers(knowledge, e.workload.company_country))),
         exchange_rate_usd_per_eur=knowledge.eur_to_usd().rate,
         exchange_rate_as_of=knowledge.eur_to_usd().as_of,
