@@ -166,9 +166,10 @@ def test_a_scaled_fleet_within_the_noise_of_the_recommendation_is_not_said_to_un
     assert "less than the recommendation;" not in summary
     assert (
         "Renting lambda on-demand (h100-sxm) and scaling it hour by hour with the day's load would bill "
-        "about $17,645 a month, slightly less than the recommendation's $19,109: "
-        "by less than price dates and discounts move prices, and the rules decide on fleets of fixed size "
-        "(DEP032, below)."
+        "about $17,645 a month, slightly less than the recommendation's $19,109: a gap smaller than price "
+        "dates and discounts move prices by, and the rules decide on fleets of fixed size (DEP032, below). "
+        "The scaled fleet releases cards as the load falls, and capacity paid by the hour is not promised "
+        "back at the next peak"
     ) in summary
 
 

@@ -52,7 +52,7 @@ def test_a_third_server_for_a_load_two_hold_is_said_idle() -> None:
     assert results["TCO010"].status == "pass"
     assert results["TCO027"].status == "warn"
     assert results["TCO027"].message == (
-        "The workload needs 14 cards, which 2 servers of 8 hold; the proposal buys 3, so 1 stands idle and "
+        "The workload needs 14 cards, placed on 2 servers of 8; the proposal buys 3, so 1 stands idle and "
         "is paid for all the same."
     )
 
@@ -88,7 +88,42 @@ def test_the_second_server_of_a_business_critical_spread_is_not_said_idle() -> N
     assert tco027(2)[0] == "pass"
     assert tco027(3) == (
         "warn",
-        "The workload needs 4 cards, which 2 servers of 8 hold (its replicas spread over two for the "
-        "business-critical service, SIZ015); the proposal buys 3, so 1 stands idle and is paid for all the "
-        "same.",
+        "The workload needs 4 cards, placed on 2 servers of 8 (the business-critical service's replicas "
+        "spread so that the peak survives the loss of any one, SIZ015); the proposal buys 3, so 1 stands "
+        "idle and is paid for all the same.",
+    )
+
+
+def test_the_servers_that_survive_a_server_s_loss_are_not_said_idle() -> None:
+    """A business-critical 70B at 1,100,000 requests a day needs 12 H100: two HGX servers, whose memo
+    says surviving a lost server takes a third. A proposal of those three is not told that one stands
+    idle; a fourth is."""
+    workload = {
+        "name": "own-bc",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+        "requests_per_day": 1_100_000,
+        "avg_input_tokens": 1000,
+        "avg_output_tokens": 300,
+        "on_premises_required": True,
+        "business_critical": True,
+        "company_country": "DE",
+    }
+    own = run(workload).own_hardware
+    assert (own.nodes, own.gpus_needed) == (2, 12)
+    assert own.server_loss is not None and own.server_loss.servers_to_survive_loss == 3
+
+    def tco027(servers: int) -> tuple[str, str | None]:
+        proposal = {"name": "own", "deployment": "own_hardware", "server": "hgx-h100-8", "servers": servers}
+        document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
+        item = next(
+            i for i in check_document(document, "p.yaml", 1, EVALUATED_ON).results if i.rule_id == "TCO027"
+        )
+        return item.status, item.message
+
+    assert tco027(3)[0] == "pass"
+    assert tco027(4) == (
+        "warn",
+        "The workload needs 12 cards, placed on 3 servers of 8 (the business-critical service's replicas "
+        "spread so that the peak survives the loss of any one, SIZ015); the proposal buys 4, so 1 stands "
+        "idle and is paid for all the same.",
     )

@@ -29,8 +29,8 @@ SHOP: dict[str, Any] = {
     "business_critical": True,
 }
 EVEN = (
-    "The recommendation ($2,635 a month) and that API price lie within 5 % of each other, less than price "
-    "dates and discounts move prices: on price alone the two are even."
+    "The recommendation ($2,635 a month) and that API price lie within 5 % of each other, a gap smaller "
+    "than price dates and discounts move prices by: on price alone the two are even."
 )
 
 

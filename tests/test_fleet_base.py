@@ -116,3 +116,38 @@ def test_a_spread_base_on_one_instance_leaves_every_hour_of_two_replicas_a_secon
     # Not spread, the same base stands.
     unspread = base_placements(1, (2,) * 12 + (4,) * 12, two_cards, two_cards, False)
     assert [(p.replicas_hosted, p.instance_count) for p in unspread] == [(2, 1)]
+
+
+def test_a_mixed_fleet_without_a_spare_is_warned_as_the_decision() -> None:
+    """A business-critical 8B chat with min_replicas 1: one reserved L40S and an hourly one in the busier
+    hours are decided, no hour keeping a spare. SIZ031 warns of the decision itself; SIZ013 (the cheapest
+    single rental) and SIZ030 (owned servers) speak of routes it does not take."""
+    shop = {
+        "name": "shop-chat",
+        "model": {"name": "llama-3.1-8b", "precision": "fp16", "custom_weights": True},
+        "requests_per_day": 250_000,
+        "avg_input_tokens": 600,
+        "avg_output_tokens": 200,
+        "load_pattern": "variable",
+        "business_critical": True,
+        "min_replicas": 1,
+        "company_country": "DE",
+    }
+    result = run(shop)
+    assert (result.decision.deployment, result.decision.provider) == ("hybrid", "ovhcloud")
+    warned = next(f for f in result.findings if f.rule_id == "SIZ031")
+    assert warned.route == "hybrid"
+    assert warned.message == (
+        "The workload sets min_replicas: 1, which turns off the spare replica a business-critical service "
+        "gets (SIZ010): the mixed fleet (ovhcloud/l40s-monthly + ovhcloud/l40s (l40s)) runs in each hour "
+        "only "
+        "the replicas that hour's load needs, 1 in the quietest and 2 in the busiest: a failed card or a "
+        "rolling update leaves that hour's load unserved. Remove min_replicas so that every hour gets its "
+        "spare."
+    )
+    summary = render_memo(result).split("## Why")[0]
+    assert "concern routes the decision does not take (SIZ013, SIZ030," in summary
+    assert "(hour 0 to 23, no spare)" in render_memo(result)
+    # Without min_replicas the mixed fleet keeps its spare: nothing to warn of.
+    spared = run({k: v for k, v in shop.items() if k != "min_replicas"})
+    assert "SIZ031" not in spared.fired_rules

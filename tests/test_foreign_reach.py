@@ -8,11 +8,14 @@ from typing import Any
 
 import pytest
 from helpers import run
+from test_even_on_price import SHOP
 
+from gpu_advisor.engine.domain.knowledge.checks import unknown_countries
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.knowledge.providers import Provider
 from gpu_advisor.engine.pipeline.foreign_reach import reached_providers
 from gpu_advisor.engine.present.memo import render_memo
+from gpu_advisor.knowledge import KNOWLEDGE_DIR
 
 # A German company's own fine-tuned 8B on personal data, a light variable load: RunPod's serverless
 # workers in its EU region are the decision.
@@ -43,19 +46,20 @@ def test_the_admitted_us_controlled_providers_and_the_chosen_one_are_named() -> 
     message = next(f.message for f in result.findings if f.rule_id == "RES015")
     assert message == (
         "Amazon Web Services, Google Cloud, Hugging Face, Microsoft Azure and RunPod are controlled by "
-        "companies in a state whose law obliges its companies to disclose data in their possession, custody "
-        "or control wherever it is stored (US CLOUD Act, 18 U.S.C. § 2713): their regions in the admitted "
-        "jurisdictions keep the personal data there, as the residency rules ask, but not out of that reach. "
-        "The EDPB and the EDPS hold that without an international agreement recognising such an order the "
-        "lawfulness of the transfer cannot be ascertained (GDPR Art. 48; joint response of 10 July 2019). "
-        "Where the data are a public body's, a professional secret or under a financial supervisor's "
-        "outsourcing rules, weigh that before choosing one of them; the European providers among the options "
-        "are OVHcloud, STACKIT and Scaleway."
+        "companies in a state whose law obliges its service providers, on an order of its authorities, to "
+        "disclose data in their possession, custody or control wherever it is stored (US CLOUD Act, 18 "
+        "U.S.C. § 2713): their regions in the admitted jurisdictions keep the personal data there, as the "
+        "residency rules ask, but not out of that reach. The EDPB and the EDPS hold that without an "
+        "international agreement recognising such an order the lawfulness of the transfer cannot be "
+        "ascertained (GDPR Art. 48; joint response of 10 July 2019). Where the data are a public body's, a "
+        "professional secret or under a financial supervisor's outsourcing rules, weigh that before choosing "
+        "one of them; the European providers among the options are OVHcloud, STACKIT and Scaleway."
     )
     summary = " ".join(render_memo(result).split("## Summary")[1].split("## Why")[0].split())
     assert (
-        "The chosen provider, runpod, is controlled from a state whose law reaches data its companies hold "
-        "abroad (RES015): its admitted region keeps the personal data there, not out of that reach."
+        "The chosen provider, runpod, is controlled by a company in a state whose law lets its authorities "
+        "order the disclosure of data the provider holds abroad (RES015): its admitted region keeps the "
+        "personal data there, not out of that reach."
     ) in summary
 
 
@@ -90,3 +94,47 @@ def test_runpod_s_eu_pin_is_said_to_place_the_workers_not_its_queue() -> None:
         "runs, "
         "or use a load-balancing endpoint, which routes requests to the workers without a queue."
     ) in message
+
+
+def test_the_cheapest_rental_from_such_a_provider_is_said_and_a_european_choice_is_not_flagged() -> None:
+    """DeepSeek-R1 on its own weights: the cheapest admitted rental is AWS's P5 in Stockholm, and RES015
+    says so. The shop chat's mixed fleet at OVHcloud is decided: RES015 names the US providers among the
+    options, but the Summary does not call the chosen (European) provider one of them."""
+    deepseek = run(
+        {**ASSISTANT, "model": {"name": "deepseek-r1", "precision": "fp8", "custom_weights": True}}
+    )
+    assert deepseek.best_option is not None and deepseek.best_option.provider == "aws"
+    said = next(f.message for f in deepseek.findings if f.rule_id == "RES015")
+    assert said.endswith("The cheapest admitted rental comes from one of them.")
+    assert not next(f.message for f in run(ASSISTANT).findings if f.rule_id == "RES015").endswith(
+        "comes from one of them."
+    )
+    shop = run(SHOP)
+    assert (shop.decision.deployment, shop.decision.provider) == ("hybrid", "ovhcloud")
+    assert "RES015" in shop.fired_rules
+    assert "The chosen provider" not in render_memo(shop)
+
+
+def test_a_swiss_company_is_not_told_of_the_gdpr_s_article_48() -> None:
+    """The EDPB's reading of GDPR Art. 48 concerns data under the GDPR; a Swiss company's personal data of
+    people in Switzerland fall under the revDSG."""
+    swiss = run({**ASSISTANT, "company_country": "CH"})
+    said = next(f.message for f in swiss.findings if f.rule_id == "RES015")
+    assert "US CLOUD Act" in said and "GDPR Art. 48" not in said
+
+
+def test_the_catalog_refuses_an_unknown_or_repeated_country_in_the_reach_table() -> None:
+    knowledge = load_knowledge()
+    access = knowledge.data_protection.extraterritorial_access[0]
+    with pytest.raises(ValueError, match="each country once"):
+        knowledge.data_protection.model_validate(
+            {**knowledge.data_protection.model_dump(), "extraterritorial_access": [access, access]}
+        )
+    aws = knowledge.provider("aws")
+    assert aws.parent is not None
+    unknown = aws.model_copy(update={"parent": aws.parent.model_copy(update={"country": "XQ"})})
+    providers = knowledge.providers.model_copy(
+        update={"providers": (unknown, *knowledge.providers.providers[1:])}
+    )
+    problems = unknown_countries(knowledge.model_copy(update={"providers": providers}), KNOWLEDGE_DIR)
+    assert any("providers.yaml" in p and "XQ" in p for p in problems)

@@ -187,8 +187,9 @@ def test_the_summary_says_how_far_the_load_may_grow_through_the_loss_of_a_server
         assert loss is not None and (loss.peak_replicas, loss.servers_short) == (peak, short)
     summary = render_memo(result).split("## Summary")[1].split("## Why")[0]
     assert (
-        "Through the loss of any one server they keep the peak served up to about 464,000 requests a day "
-        "(55 % more than today's); above that, surviving it takes one more server.\n"
+        "With replicas on all their cards, they keep the peak served through the loss of any one server up "
+        "to about 464,000 requests a day (55 % more than today's); above that, surviving it takes one more "
+        "server.\n"
     ) in summary
     # 464,000 / 300,000 = 1.547: 55 % more.
     assert "hold the load up to about 813,000 requests a day" in summary
@@ -200,7 +201,7 @@ def test_no_loss_figure_where_the_servers_do_not_survive_a_loss_today() -> None:
     result = run(BIG_STEADY)
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and chart.self_hosted_loss_survived_requests_per_day is None
-    assert "Through the loss of any one server" not in render_memo(result)
+    assert "through the loss of any one server up to" not in render_memo(result)
 
 
 def point(usd: float, short: int | None) -> RoutePoint:
@@ -246,8 +247,8 @@ def test_the_summary_claims_a_server_s_loss_survived_only_where_the_plan_survive
     assert "so that the service survives a failed one" not in summary
     assert (
         "The replicas are spread over at least two servers (SIZ015), but as planned a failed server would "
-        "leave 1 where the peak needs 2: run replicas on the cards the servers leave idle too, and the "
-        'service survives it (see "Load and capacity").'
+        "leave 1 replica where the peak needs 2: run replicas on the cards the servers leave idle too, and "
+        'the service survives it (see "Load and capacity").'
     ) in summary
     assert "the loss of any one server still leaves 4 replicas, where the peak needs 2" in " ".join(
         memo.split()

@@ -11,10 +11,12 @@ from test_next_server import CHAT, IN_HOUSE
 from gpu_advisor.engine.present.memo import render_memo
 
 LINE = (
-    "- The power line counts each server at the draw it is costed with (7.28 kW, from its cards' rated "
-    "power) in all 730 hours of the month, busy or idle. Idle cards draw less, which no source here gives "
-    "for a whole server (read it from the server's management controller), and the cooling an own server "
-    "room adds on top of the draw is not counted: the line may be off either way.\n"
+    "- The power line counts each server at the draw it is costed with (7.28 kW: its cards' rated power "
+    "plus 30 % for the rest of the server) in all 730 hours of the month, busy or idle. Idle cards draw "
+    "less, which no source here gives for a whole server (read it from the server's management controller)."
+)
+COOLING = (
+    " The cooling the room adds on top of that draw is not counted either: the line may be off either way.\n"
 )
 
 
@@ -23,7 +25,11 @@ def test_the_assumptions_say_what_the_power_line_leaves_out() -> None:
     # 8 cards x 700 W x 1.3 for the rest of the server: 7.28 kW.
     assert result.own_hardware.costs is not None
     assert result.own_hardware.costs.node_kw == pytest.approx(8 * 0.7 * 1.3)
-    assert LINE in render_memo(result)
+    # In the building (the data may not leave it): the room's cooling is the company's to pay.
+    assert LINE + COOLING in render_memo(result)
+    # In a data centre (rack or colocation) the housing price is taken to carry the cooling: not said.
+    hosted = render_memo(run({**IN_HOUSE, "on_premises_required": False, "personal_data": False}))
+    assert LINE + "\n" in hosted and COOLING not in hosted
 
 
 def test_no_power_line_where_no_own_server_is_priced() -> None:

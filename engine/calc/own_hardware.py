@@ -72,9 +72,14 @@ def nodes_for(plan: ReplicaPlan | None, server: OwnServer) -> int:
 
 
 def servers_needed(cards: int, server: OwnServer, plan: ReplicaPlan | None) -> int:
-    """The servers a load of ``cards`` needs: those ``nodes_for`` buys for its ``plan`` (two at least for
-    replicas spread over machines, SIZ015), else whole servers for the cards (0 for none)."""
-    return nodes_for(plan, server) if plan is not None else math.ceil(cards / server.gpus_per_server)
+    """The servers a load of ``cards`` needs: those ``nodes_for`` buys for its ``plan``, and for replicas
+    spread over machines (SIZ015) as many as keep the peak's replicas through the loss of any one
+    (``ServerLoss.servers_to_survive_loss``); else whole servers for the cards (0 for none)."""
+    if plan is None:
+        return math.ceil(cards / server.gpus_per_server)
+    nodes = nodes_for(plan, server)
+    loss = server_loss(plan, server, nodes) if plan.spread and plan.replicas >= 2 else None
+    return max(nodes, loss.servers_to_survive_loss) if loss is not None else nodes
 
 
 def server_loss(plan: ReplicaPlan | None, server: OwnServer, nodes: int) -> ServerLoss | None:
@@ -91,7 +96,6 @@ def server_loss(plan: ReplicaPlan | None, server: OwnServer, nodes: int) -> Serv
     left_with_idle = with_idle - min(slots, math.ceil(with_idle / nodes))
     peak = plan.replicas - plan.spare_replicas
     to_survive = math.ceil(peak / slots) + 1
-    idle_cards_cover = bool(idle) and nodes > 1 and left_with_idle >= peak
     return ServerLoss(
         replicas=plan.replicas,
         peak_replicas=peak,
@@ -102,7 +106,8 @@ def server_loss(plan: ReplicaPlan | None, server: OwnServer, nodes: int) -> Serv
         replicas_left=plan.replicas - per_server,
         replicas_left_with_idle=left_with_idle,
         servers_to_survive_loss=to_survive,
-        servers_short=0 if idle_cards_cover else max(0, to_survive - nodes),
+        # Servers full of replicas (the idle cards running them too): what survives is whole servers'.
+        servers_short=max(0, to_survive - nodes),
     )
 
 

@@ -121,6 +121,7 @@ def resolve_costs(
         not_found=own.not_found if own is not None else None,
         housing="office" if server.housing == "office" else "in_house" if in_house else "datacenter",
         node_kw=node_kw,
+        power_overhead=base.power_overhead,
         hours_per_month=hours,
         months=base.months,
         depreciation_years=knowledge.cost_defaults.depreciation.years,

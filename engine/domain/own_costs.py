@@ -90,6 +90,9 @@ class OwnCosts(_Result):
     data must stay in the building); office: a machine in an office, with no housing or staff line."""
     node_kw: float
     """The node's draw: GPUs x watts per GPU x the overhead factor; power and colocation scale with it."""
+    power_overhead: float = 1.0
+    """That overhead factor: the rest of the server (CPUs, network cards, power-supply losses) over the
+    cards' rated draw; 1 where only a card is added to a machine that runs anyway."""
     hours_per_month: float
     months: int
     """The economic life the capital is written off over."""

@@ -85,6 +85,7 @@ def economics_fact(
         mixed_fleet_usd_per_month=float(fleet.usd_per_month) if fleet else 0.0,
         mixed_fleet_price_age_days=(evaluated_on - mixed.as_of).days if mixed else 0,
         mixed_fleet_saving=1 - fleet.usd_per_month / best_monthly if fleet and best else 0.0,
+        mixed_fleet_has_spare=bool(fleet and fleet.spare_replicas),
         **autoscaled_fact_fields(market, fixed),
         utilization_given=given,
         utilization_gap=abs(float(resolved.utilization or 0.0) - busy) if busy is not None and given else 0.0,

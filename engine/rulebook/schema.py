@@ -271,7 +271,9 @@ class Rule(Strict):
     see_also: tuple[Citation, ...] = ()
     """Further documents the rule rests on (a law's list of adequate states beside its article), each a
     document and section; cited after ``source``."""
-    about_route: Literal["api", "self_hosted", "dedicated_cloud", "serverless", "own_hardware"] | None = None
+    about_route: (
+        Literal["api", "self_hosted", "dedicated_cloud", "serverless", "own_hardware", "hybrid"] | None
+    ) = None
     """The one route the message speaks of, where it is not the workload's decision as such: ``api`` the
     compared managed API, ``self_hosted`` the api fact's cheapest self-hosted route (its kind read from
     the fact), ``dedicated_cloud`` the cheapest rental, ``serverless`` the cheapest serverless option,
