@@ -78,7 +78,7 @@ def peak_part(
     hardware = proposed_hardware(peak, evaluation)
     offer = hardware.offer
     location = proposal_place(peak, offer, knowledge)
-    where, residency_rules = residency_facts(location, evaluation, lang)
+    where, residency_rules = residency_facts(location, evaluation, lang, peak.provider)
     linked = offer_linked_sizes(offer) if offer is not None else ()
     peak_fact = fact.model_copy(
         update={

@@ -270,7 +270,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     policy = rental_policy_facts(proposal, hardware.offer, evaluation, lang)
     location = proposal_place(proposal, hardware.offer, knowledge, api.api)
     place = place_facts(proposal, hardware, location, evaluation)
-    where, residency_rules = residency_facts(location, evaluation, lang)
+    where, residency_rules = residency_facts(location, evaluation, lang, proposal.provider)
     ruled_out_by = evaluation.resolution.ruled_out.get(proposal.deployment, ())
     jurisdictions = location.jurisdictions
     jurisdiction = jurisdictions[0] if len(jurisdictions) == 1 else None
