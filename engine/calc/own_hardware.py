@@ -185,6 +185,15 @@ def own_hardware_position(
         cheapest_billed_hours_per_month=cheapest.billed_hours_per_month if cheapest else None,
         server_loss=server_loss(plan, server, nodes) if applicable else None,
         kwh_per_year=nodes * priced.costs.node_kw * priced.costs.hours_per_month * 12,
+        financing_usd_per_month=nodes
+        * financing_usd_per_month(
+            assumptions.server_price_usd,
+            assumptions.residual,
+            assumptions.months,
+            priced.costs.borrowing_rate_per_year,
+        )
+        if priced.costs.borrowing_rate_per_year
+        else None,
     )
 
 
@@ -245,3 +254,13 @@ def server_cost(
     if field is not None:
         assumptions = assumptions.model_copy(update={field: value})
     return own_hardware_cost(assumptions)
+
+
+def financing_usd_per_month(price: float, residual: float, months: int, rate_per_year: float) -> float:
+    """What borrowing a server's ``price`` adds a month to its straight-line capital line: a loan repaid in
+    ``months`` equal payments at ``rate_per_year`` (monthly compounding), the ``residual`` share of the
+    price left to repay at the end from its resale, against ``price`` x (1 - ``residual``) / ``months``."""
+    r = rate_per_year / 12
+    balloon = price * residual / (1 + r) ** months
+    payment = (price - balloon) * r / (1 - (1 + r) ** -months)
+    return payment - price * (1 - residual) / months

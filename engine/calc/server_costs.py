@@ -116,6 +116,7 @@ def resolve_costs(
         chf_per_eur=francs.rate if francs else None,
         chf_per_eur_as_of=francs.as_of if francs else None,
         chf_per_eur_source=cite(francs.source, knowledge) if francs else None,
+        **_borrowing(knowledge, own),
         country=country,
         country_name=own.name if own is not None else None,
         not_found=own.not_found if own is not None else None,
@@ -252,3 +253,17 @@ def _staff(knowledge: Knowledge, own: CountryCosts | None, yours: YourCosts | No
     share = knowledge.cost_defaults.staff_share.value
     line = _line(knowledge, "staff", "year", own, (own.staff_salary_per_year,), share / MONTHS_PER_YEAR)
     return line.model_copy(update={"share": share})
+
+
+def _borrowing(knowledge: Knowledge, own: CountryCosts | None) -> dict[str, Any]:
+    """The company country's rate on new loans to companies; none where the country has none (the
+    documents' US figures have no rate to stand in)."""
+    rate = own.borrowing_rate_per_year if own is not None else None
+    if rate is None:
+        return {}
+    return {
+        "borrowing_rate_per_year": rate.value,
+        "borrowing_note": rate.note,
+        "borrowing_source": cite(rate.source, knowledge),
+        "borrowing_as_of": rate.as_of,
+    }

@@ -106,6 +106,12 @@ class OwnCosts(_Result):
     EUR rate), its date and source; None otherwise."""
     chf_per_eur_as_of: dt.date | None = None
     chf_per_eur_source: str | None = None
+    borrowing_rate_per_year: float | None = None
+    """The company country's rate on new loans to companies (``CountryCosts.borrowing_rate_per_year``), its
+    note, source and date; None where the catalog has none for the country."""
+    borrowing_note: str | None = None
+    borrowing_source: str | None = None
+    borrowing_as_of: dt.date | None = None
 
     @property
     def staff_uncosted(self) -> bool:
@@ -216,6 +222,9 @@ class OwnHardware(ResultModel):
     """The servers sized for throughput alone (``ThroughputAlone``), where the latency targets (a dropped
     default's included) take more servers than that on the server's GPU; None otherwise."""
     server_loss: ServerLoss | None = None
+    financing_usd_per_month: float | None = None
+    """What financing the servers at the company country's rate on new loans would add a month to the
+    capital line (``calc.own_hardware.financing_usd_per_month``, all servers); None without a rate."""
     kwh_per_year: float = 0.0
     """What the servers draw in a year at the draw they are costed with: nodes x node kW x the hours a
     month x 12 (a power tariff sold for less consumption is said to be exceeded)."""

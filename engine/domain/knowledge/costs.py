@@ -32,6 +32,14 @@ class CostFigure(Sourced, Translated):
     the source names no band."""
 
 
+class BorrowingRate(Sourced, Translated):
+    """What companies in a country pay a year on new bank loans: the cost of financing an owned server
+    instead of paying for it at once (the memo says what it would add; the cost lines leave it out)."""
+
+    value: float = Field(gt=0, lt=1)
+    note: str
+
+
 class CountryCosts(Translated):
     """One country's defaults. A figure left out was not found; the fallback country's is used."""
 
@@ -47,6 +55,8 @@ class CountryCosts(Translated):
     """Housing in a colocation data centre, priced per kW of the node's draw and month."""
     staff_salary_per_year: CostFigure | None = None
     """An engineer's gross annual salary; the staff line is its ``staff_share`` per server."""
+    borrowing_rate_per_year: BorrowingRate | None = None
+    """The interest rate on new loans to companies; None where none was found."""
     not_found: str | None = None
     """What was looked for and not found, in words."""
 
