@@ -232,12 +232,12 @@ def test_switch_language_and_currency(page: Page, base_url: str, artifacts: Path
     assert page.locator("#f-name").input_value() == "internal-assistant"
     page.get_by_role("button", name="Show the decision").click()
     english = shown_decision(page)
-    page.get_by_role("link", name="Deutsch").click()
+    page.get_by_role("link", name="Deutsch", exact=True).click()
     assert page.locator("html").get_attribute("lang") == "de"
     assert page.locator("#decision-heading").inner_text().startswith("Entscheidung:")
     assert shown_decision(page) == english
     assert page.locator("#decision-cost").inner_text().endswith("$")  # the currency stays as chosen
-    page.get_by_role("link", name="EUR").click()
+    page.get_by_role("link", name="EUR", exact=True).click()
     assert page.locator("#decision-cost").inner_text().endswith("€")
     german = cli_json(
         "recommend",
