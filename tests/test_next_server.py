@@ -3,6 +3,8 @@ volume chart's step, which its points alone draw as a slope between 550,000 and 
 
 from __future__ import annotations
 
+from typing import Any
+
 from helpers import EXAMPLES_DIR, run
 from test_serverless_set_aside_gpu_time import BIG_STEADY
 
@@ -286,3 +288,43 @@ def test_the_growth_room_is_said_where_no_managed_api_is_compared() -> None:
     ) in summary
     # A rented decision has no growth room in servers.
     assert run({**CHAT, "personal_data": False, "requests_per_day": 100_000}).own_growth is None
+
+
+def test_a_purchase_that_undercuts_renting_only_without_surviving_a_server_loss_is_warned_of() -> None:
+    """A business-critical German SaaS on Qwen2.5-72B at 500,000 requests a day: two HGX servers
+    ($22,015 a month) undercut the cheapest rental ($32,443), but losing one leaves the peak short, and the
+    third server that keeps it served brings owning to 3 x $11,007.28 = $33,022, above renting (TCO028).
+    At a volume where the two servers survive a loss, nothing is said."""
+    saas = {
+        "name": "de-saas-500k",
+        "model": {"name": "qwen2.5-72b", "precision": "fp8"},
+        "requests_per_day": 500_000,
+        "avg_input_tokens": 1200,
+        "avg_output_tokens": 400,
+        "load_pattern": "variable",
+        "schedule": "always",
+        "latency_sensitive": True,
+        "personal_data": True,
+        "company_country": "DE",
+        "business_critical": True,
+        "model_stable": True,
+    }
+    result = run(saas)
+    own = result.own_hardware
+    assert (result.decision.deployment, own.nodes) == ("own_hardware", 2)
+    assert own.server_loss is not None and own.server_loss.servers_short == 1
+    assert round(own.usd_per_month) == 22015 and round(1.5 * own.usd_per_month) == 33022
+    message = next(f.message for f in result.findings if f.rule_id == "TCO028")
+    assert message == (
+        "The 2 owned servers ($22,015/month) undercut the cheapest admitted rental "
+        "(scaleway/h100-sxm-4-80g/h100-sxm, $32,443/month), but the loss of one takes more replicas than "
+        "the spare covers: keeping the business-critical service's peak served through it takes 1 more "
+        "server, $33,022/month in all, above that rental. Weigh the purchase against renting at the failure "
+        "tolerance the service needs."
+    )
+    assert "TCO028" in result_attention(result)
+    assert "TCO028" not in run({**saas, "requests_per_day": 200_000}).fired_rules
+
+
+def result_attention(result: Any) -> str:
+    return render_memo(result).split("## Why")[1].split("### How the rules decided")[0]

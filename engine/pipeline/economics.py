@@ -11,6 +11,7 @@ from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.listing_frames import stages_over_cluster_network
 from gpu_advisor.engine.common.wording import listed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.own_costs import OwnHardware
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.economics_details import (
@@ -147,6 +148,19 @@ def _own_hardware_fact_fields(market: Market, evaluated_on: dt.date) -> dict[str
         "rent_against_commitment_months": own.compared_commitment_months or 0,
         "server_write_off_months": own.write_off_months,
         "cheapest_rental_usd_per_month_same_hours": float(own.cheapest_same_hours_usd_per_month or 0.0),
+        **_loss_fields(own),
+    }
+
+
+def _loss_fields(own: OwnHardware) -> dict[str, Any]:
+    """What keeping the peak's replicas through the loss of any one owned server would cost: the servers
+    short of that (``ServerLoss.servers_short``), each at the servers' cost a month."""
+    short = own.server_loss.servers_short if own.applicable and own.server_loss else 0
+    per_server = own.usd_per_month / own.nodes if own.nodes else 0.0
+    return {
+        "own_loss_leaves_peak_short": short > 0,
+        "own_loss_servers_short": short,
+        "own_loss_survival_usd_per_month": float(own.usd_per_month + short * per_server),
     }
 
 
