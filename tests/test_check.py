@@ -144,6 +144,15 @@ def test_exit_codes(tmp_path: Path) -> None:
             "it lists one in US",
         ),
         (
+            # The Stockholm P5 named in Frankfurt: the same jurisdiction, but priced and judged as in
+            # Germany, where the catalog lists no P5 of AWS's.
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: dedicated_cloud, provider: aws, offer: p5-on-demand-stockholm,"
+            " gpu: h100-sxm, region: eu-central-1}\n",
+            "proposal.region: the catalog lists no price of aws p5-on-demand-stockholm in eu-central-1 (EU); "
+            "it lists one in eu-north-1",
+        ),
+        (
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
             "proposal: {deployment: dedicated_cloud, provider: aws, offer: p5-on-demand-2026-09,"
             " gpu: h100-sxm, region: EU}\n",

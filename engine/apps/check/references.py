@@ -3,7 +3,7 @@ silent 'unknown' in every check that reads it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from gpu_advisor.engine.apps.check.location import JURISDICTIONS, UNKNOWN
 from gpu_advisor.engine.apps.check.proposal_api import api_providers
@@ -110,18 +110,22 @@ def sold_where(offer: Offer, region: str, knowledge: Knowledge, origin: str | Wo
     US on-demand P5 in Frankfurt, with the EU premium on top; a marketplace's offer of variable locations
     in the EU, which the residency check would pass on the proposal's word). A region of a listed
     jurisdiction may be one the catalog groups (GCP's ``us``) or leaves unpriced (an import's dearer
-    regions)."""
+    regions). A catalog offer is not sold in a country where none of its regions in that jurisdiction
+    lies (AWS's P5 listed in Stockholm, named in Frankfurt: judged as in Germany, where AWS rents none)."""
     listed = knowledge.offer_regions_by_jurisdiction(offer)
     regions = {r.id: r for r in knowledge.provider(offer.provider).regions}
     named = regions.get(region)
     jurisdiction = region if region in JURISDICTIONS else named.jurisdiction if named else UNKNOWN
-    if jurisdiction in listed:
+    if jurisdiction in listed and not _another_specific_region(offer, named, listed[jurisdiction], regions):
         return
     unknown = [r for r in offer.regions if regions[r].jurisdiction == UNKNOWN]
     said = {
         "offer": f"{offer.provider} {offer.offer}",
         "region": region if region in JURISDICTIONS else f"{region} ({jurisdiction})",
-        "jurisdictions": places(tuple(regions[r] for r in offer.regions)),
+        # Refused within a jurisdiction it is listed in: the regions it is listed in there, by name.
+        "jurisdictions": ", ".join(listed[jurisdiction])
+        if jurisdiction in listed
+        else places(tuple(regions[r] for r in offer.regions)),
     }
     if unknown:
         problem = Words(
@@ -137,6 +141,19 @@ def sold_where(offer: Offer, region: str, knowledge: Knowledge, origin: str | Wo
     raise InputError(
         at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)), field="proposal.region"
     )
+
+
+def _another_specific_region(
+    offer: Offer, named: Region | None, listed: Sequence[str], regions: Mapping[str, Region]
+) -> bool:
+    """``named`` is a region of the provider's in a country where the catalog lists the offer in no region
+    of that jurisdiction (a region of the same country may be one a listed group stands for, as GCP's
+    ``us`` for ``us-central1``); an offer of an overrides file or import may leave dearer regions out, so
+    it is not held to its list."""
+    if named is None or not named.countries or offer.origin is not None or named.id in offer.regions:
+        return False
+    countries = {country for region_id in listed for country in regions[region_id].countries}
+    return all(regions[region_id].countries for region_id in listed) and countries.isdisjoint(named.countries)
 
 
 def sold_as(offer: Offer, pricing: str, origin: str | Words) -> None:
