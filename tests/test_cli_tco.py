@@ -173,3 +173,12 @@ def test_a_memo_says_the_franc_rate_of_its_swiss_cost_defaults(tmp_path: Path) -
     assert "  - Franken-Beträge sind zu 0,9197 CHF je EUR umgerechnet (ECB euro reference rate" in german
     # No franc, no line.
     assert "Swiss franc figures" not in invoke("tco", "--country", "DE").output
+
+
+def test_a_capacity_block_s_break_even_is_a_price_ratio() -> None:
+    """A capacity block is bought in whole days and paid up front: every hour of its days is paid, as a
+    reservation's are, so the break-even against it is a price ratio, not a utilization. It read "29 %"
+    as if owning paid off from 29 % busy against an offer paid by the hour."""
+    text = invoke("tco", "--country", "AT").output
+    block = next(line for line in text.splitlines() if "aws/p5-capacity-block" in line)
+    assert "capacity block  $5.97   price ratio 29 %, bought in whole days" in block
