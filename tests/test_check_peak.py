@@ -360,6 +360,18 @@ def test_a_base_that_fills_no_whole_instance_is_told_what_it_bills(tmp_path: Pat
     )
     # Without base_gpus the base is recommend's, sized as it pays: nothing to tell.
     assert "PRC018" not in results(tmp_path, WORKLOAD, HYBRID)
+    # Business-critical, the base's replicas go on two instances at least (SIZ015): 8 cards bill 16, and
+    # no smaller base is one recommend would place (a base on one instance would carry hours of two or
+    # more replicas on one machine); it was told to propose 8, what it proposed.
+    critical = results(tmp_path, {**WORKLOAD, "business_critical": True}, {**HYBRID, "base_gpus": 8})
+    assert critical["PRC018"]["status"] == "warn"
+    assert critical["PRC018"]["message"] == (
+        "The proposal reserves 8 cards for every hour; p5-reserved-3y is sold in whole instances, and a "
+        "replica's cards are not split between two, so the reservation bills 16 (a business-critical "
+        "service's replicas on two instances at least, SIZ015), and the mix runs replicas on all of them in "
+        "every hour (its cost counts them so). Propose base_gpus: 16, what is billed (with gpus at least "
+        "that)."
+    )
 
 
 def test_a_checks_knowledge_names_the_offer_proposed_and_the_peaks_its_own(tmp_path: Path) -> None:

@@ -9,7 +9,6 @@ from gpu_advisor.engine.apps.check.proposal_batch import proposed_run_hours
 from gpu_advisor.engine.apps.check.proposal_serverless import serverless_cost
 from gpu_advisor.engine.calc.costs import own_hardware_cost, rent
 from gpu_advisor.engine.calc.fleets import MixedFleet, base_placements, cheapest_mixed_fleet, replicas_by_hour
-from gpu_advisor.engine.calc.instances import place
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
 from gpu_advisor.engine.calc.listings import offer_hours
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
@@ -279,15 +278,17 @@ def busiest_hour_held(plan: ReplicaPlan, hours: tuple[int, ...], offer: Offer) -
 
 def fewer_base_cards(fleet: MixedFleet, billed: int) -> int:
     """The most cards below ``billed`` that a base of the fleet's reservation bills for whole replicas in
-    whole instances (0 where none: one replica already fills what it bills)."""
+    whole instances, among the bases recommend would place (``base_placements``: spread over two
+    instances where every hour of two replicas or more needs it, SIZ015); 0 where none."""
     plan, listing = fleet.base.plan, fleet.base.listing
-    for replicas in range(fleet.base_replicas_hosted - 1, 0, -1):
-        placed = place(
-            plan.cards_per_replica, replicas, listing.offer.instance_gpus, listing.linked, plan.spread
-        )
-        if placed.gpus_rented < billed:
-            return placed.gpus_rented
-    return 0
+    placements = base_placements(
+        plan.cards_per_replica,
+        fleet.replicas_by_hour,
+        listing.offer.instance_gpus,
+        listing.linked,
+        plan.spread,
+    )
+    return max((p.gpus_rented for p in placements if p.gpus_rented < billed), default=0)
 
 
 def current_peak(proposal: ProposalInput, gpu: str, knowledge: Knowledge) -> ProposalInput:
