@@ -5,6 +5,8 @@ of the recommendation's GPU instead (a rented H200 beside the bought H100 node):
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from helpers import DOCS_ASSISTANT, EVALUATED_ON, run
 from test_serverless_set_aside_gpu_time import BIG_STEADY
@@ -78,15 +80,8 @@ def test_the_second_server_of_a_business_critical_spread_is_not_said_idle() -> N
     }
     assert (run(workload).own_hardware.nodes, run(workload).own_hardware.gpus_needed) == (2, 4)
 
-    def tco027(servers: int) -> tuple[str, str]:
-        proposal = {"name": "own", "deployment": "own_hardware", "server": "hgx-h100-8", "servers": servers}
-        document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
-        checked = check_document(document, "p.yaml", 1, EVALUATED_ON)
-        item = next(i for i in checked.results if i.rule_id == "TCO027")
-        return item.status, item.message
-
-    assert tco027(2)[0] == "pass"
-    assert tco027(3) == (
+    assert tco027(workload, 2)[0] == "pass"
+    assert tco027(workload, 3) == (
         "warn",
         "The workload needs 4 cards, placed on 2 servers of 8 (the business-critical service's replicas "
         "spread so that the peak survives the loss of any one, SIZ015); the proposal buys 3, so 1 stands "
@@ -112,18 +107,20 @@ def test_the_servers_that_survive_a_server_s_loss_are_not_said_idle() -> None:
     assert (own.nodes, own.gpus_needed) == (2, 12)
     assert own.server_loss is not None and own.server_loss.servers_to_survive_loss == 3
 
-    def tco027(servers: int) -> tuple[str, str | None]:
-        proposal = {"name": "own", "deployment": "own_hardware", "server": "hgx-h100-8", "servers": servers}
-        document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
-        item = next(
-            i for i in check_document(document, "p.yaml", 1, EVALUATED_ON).results if i.rule_id == "TCO027"
-        )
-        return item.status, item.message
-
-    assert tco027(3)[0] == "pass"
-    assert tco027(4) == (
+    assert tco027(workload, 3)[0] == "pass"
+    assert tco027(workload, 4) == (
         "warn",
         "The workload needs 12 cards, placed on 3 servers of 8 (the business-critical service's replicas "
         "spread so that the peak survives the loss of any one, SIZ015); the proposal buys 4, so 1 stands "
         "idle and is paid for all the same.",
     )
+
+
+def tco027(workload: dict[str, Any], servers: int) -> tuple[str, str | None]:
+    """TCO027's status and message for a purchase of ``servers`` HGX H100 servers for ``workload``."""
+    proposal = {"name": "own", "deployment": "own_hardware", "server": "hgx-h100-8", "servers": servers}
+    document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
+    item = next(
+        i for i in check_document(document, "p.yaml", 1, EVALUATED_ON).results if i.rule_id == "TCO027"
+    )
+    return item.status, item.message
