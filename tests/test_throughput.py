@@ -364,3 +364,30 @@ def test_the_accuracy_paragraph_quantifies_the_mixtures_of_experts_overstatement
         "and for mixtures of experts, whose measured throughput the estimate overstates by +6 % on average "
         "(-26 % to +31 % over 76 measurements)." in " ".join(render_memo(run(mixture)).split())
     )
+
+
+def test_a_given_profile_that_sends_nothing_in_some_served_hours_says_so() -> None:
+    """An internal tool on workdays (7:00 to 19:00) whose own profile sends requests from 8:00 to 18:00
+    only: the memo said they "arrive over 12 hours", 0.58 requests/s; they come in 10, 25,000 / 36,000 s
+    = 0.69 requests/s over them."""
+    tool = {
+        "name": "weekdays",
+        "model": {"name": "qwen2.5-32b", "precision": "fp8"},
+        "requests_per_day": 25_000,
+        "avg_input_tokens": 800,
+        "avg_output_tokens": 300,
+        "schedule": "workdays",
+        "hours_per_month": 220,
+        "load_profile": [0] * 8 + [0.8, 1.2, 1.3, 1.2, 0.9, 1.1, 1.3, 1.2, 1.0, 0.7] + [0] * 6,
+        "latency_sensitive": True,
+        "company_country": "AT",
+    }
+    result = run(tool)
+    assert (result.load.hours_per_day, result.load.quiet_hours_per_day) == (12, 2)
+    assert (
+        "The profile sends no request in 2 of those hours: the requests come in 10 hours a day, 0.69 "
+        "requests/s on average over them."
+    ) in memo(result)
+    # The published profiles send requests in every served hour: nothing to add.
+    assert run(MID_SIZE_1000_PER_MINUTE).load.quiet_hours_per_day == 0
+    assert "The profile sends no request" not in memo(run(MID_SIZE_1000_PER_MINUTE))

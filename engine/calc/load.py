@@ -87,6 +87,7 @@ def workload_load(
             tuple(profile), schedule.first_hour, schedule.hours_per_day, paid_hours_per_month / days
         )
     )
+    rates = hourly_rates(traffic, average)
     return Load(
         hours_per_day=traffic.hours_per_day,
         average_requests_per_second=average,
@@ -104,6 +105,7 @@ def workload_load(
         busiest_hour_requests_per_second=average * traffic.busiest,
         peak_within_hour=within_hour,
         first_hour=schedule.first_hour,
-        profile=hourly_rates(traffic, average),
+        quiet_hours_per_day=max(0, round(traffic.hours_per_day) - sum(1 for rate in rates if rate > 0)),
+        profile=rates,
         profile_source="input" if profile_given and not batch else "load_pattern",
     )

@@ -54,6 +54,9 @@ class Load(BaseModel):
     """The busiest minutes' rate over the busiest hour's mean (1 for a batch)."""
     first_hour: int
     """The hour of the day (0 to 23) the served hours start."""
+    quiet_hours_per_day: int = 0
+    """Served hours in which the load profile sends no request (a given profile of zeros at the
+    schedule's edges): requests come in ``hours_per_day`` less these."""
     profile: tuple[float, ...]
     """Requests per second in each hour of a served day, 0 to 23 (0 where none arrive)."""
     profile_source: str
