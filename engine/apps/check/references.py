@@ -48,6 +48,7 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
                 at(origin, unknown_value("proposal.region", proposal.region, allowed)),
                 field="proposal.region",
             )
+    bought_cards(proposal, knowledge, origin)
     base = catalog_offer(proposal, knowledge)
     if base is not None and proposal.region is not None and proposal.deployment in RENTAL_DEPLOYMENTS:
         sold_where(base, proposal.region, knowledge, origin)
@@ -102,6 +103,31 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
                 at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)),
                 field="proposal.region",
             )
+
+
+def bought_cards(proposal: ProposalInput, knowledge: Knowledge, origin: str | Words) -> None:
+    """Own hardware named by both its servers and its cards must name the same cards: two HGX servers
+    with ``gpus: 3`` were priced as the 16 cards bought and judged as 3."""
+    if proposal.deployment != "own_hardware" or not proposal.servers or not proposal.gpus:
+        return
+    server = (
+        knowledge.own_server(proposal.server)
+        if proposal.server
+        else knowledge.own_server_of(proposal.gpu or "")
+    )
+    if server is None or proposal.gpus == proposal.servers * server.gpus_per_server:
+        return
+    problem = Words(
+        "%(gpus)s, but %(servers)s × %(server)s hold %(cards)s cards: give the servers or the cards, or both "
+        "alike",
+        gpus=proposal.gpus,
+        servers=proposal.servers,
+        server=server.id,
+        cards=proposal.servers * server.gpus_per_server,
+    )
+    raise InputError(
+        at(origin, Words.joined("proposal.gpus: %(problem)s", problem=problem)), field="proposal.gpus"
+    )
 
 
 def sold_where(offer: Offer, region: str, knowledge: Knowledge, origin: str | Words) -> None:
