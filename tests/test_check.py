@@ -144,11 +144,11 @@ def test_exit_codes(tmp_path: Path) -> None:
             "it lists one in US",
         ),
         (
-            # Two HGX servers with gpus: 3 were priced as the 16 cards bought and judged as 3.
+            # Two HGX servers hold 16 cards: a service cannot run on 20 of them.
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
-            "proposal: {deployment: own_hardware, server: hgx-h100-8, servers: 2, gpus: 3}\n",
-            "proposal.gpus: 3, but 2 × hgx-h100-8 hold 16 cards: give the servers or the cards, or both "
-            "alike",
+            "proposal: {deployment: own_hardware, server: hgx-h100-8, servers: 2, gpus: 20}\n",
+            "proposal.gpus: 20, but 2 × hgx-h100-8 hold 16 cards: name the cards the service runs on, at "
+            "most all of theirs, or more servers",
         ),
         (
             # The Stockholm P5 named in Frankfurt: the same jurisdiction, but priced and judged as in

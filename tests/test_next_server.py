@@ -250,7 +250,7 @@ def test_the_summary_claims_a_server_s_loss_survived_only_where_the_plan_survive
     assert (
         "The replicas are spread over at least two servers (SIZ015), but as planned a failed server would "
         "leave 1 replica where the peak needs 2: run replicas on the cards the servers leave idle too, and "
-        'the service survives it (see "Load and capacity").'
+        "the service survives it (SIZ032)."
     ) in summary
     assert "the loss of any one server still leaves 4 replicas, where the peak needs 2" in " ".join(
         memo.split()

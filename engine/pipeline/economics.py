@@ -155,9 +155,15 @@ def _own_hardware_fact_fields(market: Market, evaluated_on: dt.date) -> dict[str
 def _loss_fields(own: OwnHardware) -> dict[str, Any]:
     """What keeping the peak's replicas through the loss of any one owned server would cost: the servers
     short of that (``ServerLoss.servers_short``), each at the servers' cost a month."""
-    short = own.server_loss.servers_short if own.applicable and own.server_loss else 0
+    loss = own.server_loss if own.applicable else None
+    short = loss.servers_short if loss else 0
     per_server = own.usd_per_month / own.nodes if own.nodes else 0.0
     return {
+        # As planned, the fullest server's loss leaves fewer than the peak's replicas, and the replicas
+        # the idle cards hold make up for it (no server more is needed).
+        "own_loss_needs_idle_replicas": bool(
+            loss and own.nodes > 1 and short == 0 and loss.replicas_left < loss.peak_replicas
+        ),
         "own_loss_leaves_peak_short": short > 0,
         "own_loss_servers_short": short,
         "own_loss_survival_usd_per_month": float(own.usd_per_month + short * per_server),
@@ -196,8 +202,23 @@ def weigh_economics(
             "foreign_reach_laws": listed(list(reach.laws)),
             "european_providers_admitted": listed(list(reach.european)),
             "best_option_foreign_reach": reach.best_option,
+            **_loss_details(market.own),
         }
     )
+
+
+def _loss_details(own: OwnHardware) -> dict[str, int]:
+    """The owned servers' replicas left by the loss of the fullest one, as planned and with the idle
+    cards' replicas running too, against the peak's (SIZ032's message)."""
+    loss = own.server_loss
+    if loss is None:
+        return {}
+    return {
+        "own_loss_replicas_left": loss.replicas_left,
+        "own_loss_left_with_idle": loss.replicas_left_with_idle,
+        "own_loss_peak_replicas": loss.peak_replicas,
+        "own_idle_card_replicas": loss.idle_card_replicas,
+    }
 
 
 def autoscaled_fact_fields(market: Market, fixed: FixedFleet | None) -> dict[str, Any]:

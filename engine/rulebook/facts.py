@@ -247,6 +247,9 @@ class EconomicsFact(Fact):
     housing or the staff line (an overrides file's ``own_server`` gives them all)."""
     own_spare_in_the_same_node: Annotated[bool, Guard(OWNED)]
     """The own route is one node, and the spare replica the rules add runs in it beside the others."""
+    own_loss_needs_idle_replicas: Annotated[bool, Guard(OWNED)] = False
+    """As planned, losing the fullest of two or more owned servers leaves fewer replicas than the peak
+    needs, and replicas on the cards the servers leave idle make up for it (SIZ032)."""
     own_loss_leaves_peak_short: Annotated[bool, Guard(OWNED)] = False
     """The loss of any one owned server leaves fewer replicas than the peak needs (``own_loss_servers_short``
     more would keep it)."""

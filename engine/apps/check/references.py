@@ -106,8 +106,8 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
 
 
 def bought_cards(proposal: ProposalInput, knowledge: Knowledge, origin: str | Words) -> None:
-    """Own hardware named by both its servers and its cards must name the same cards: two HGX servers
-    with ``gpus: 3`` were priced as the 16 cards bought and judged as 3."""
+    """Own hardware named by its servers and the cards the service runs on (``gpus``) cannot run on more
+    cards than the servers hold."""
     if proposal.deployment != "own_hardware" or not proposal.servers or not proposal.gpus:
         return
     server = (
@@ -115,11 +115,11 @@ def bought_cards(proposal: ProposalInput, knowledge: Knowledge, origin: str | Wo
         if proposal.server
         else knowledge.own_server_of(proposal.gpu or "")
     )
-    if server is None or proposal.gpus == proposal.servers * server.gpus_per_server:
+    if server is None or proposal.gpus <= proposal.servers * server.gpus_per_server:
         return
     problem = Words(
-        "%(gpus)s, but %(servers)s × %(server)s hold %(cards)s cards: give the servers or the cards, or both "
-        "alike",
+        "%(gpus)s, but %(servers)s × %(server)s hold %(cards)s cards: name the cards the service runs on, at "
+        "most all of theirs, or more servers",
         gpus=proposal.gpus,
         servers=proposal.servers,
         server=server.id,
