@@ -36,11 +36,7 @@ from gpu_advisor.engine.rulebook.facts import ProposalFact
 from gpu_advisor.engine.rulebook.proposal_details import ProposalDetails
 
 RENTAL_DEPLOYMENTS = ("dedicated_cloud", "hybrid")
-
-
 CLOUD_HOSTED_DEPLOYMENTS = (*RENTAL_DEPLOYMENTS, "serverless")
-
-
 SELF_MANAGED_PROVIDER_KINDS = ("neocloud", "marketplace")
 
 
@@ -57,16 +53,18 @@ def catalog_offer(proposal: ProposalInput, knowledge: Knowledge) -> Offer | None
     return knowledge.offer(proposal.provider, proposal.offer, proposal.gpu)
 
 
-def own_server_for(proposal: ProposalInput, evaluation: Evaluation) -> OwnServer | None:
-    """The server a proposal to buy hardware buys: the one it names, else the catalog's server of its
-    GPU, else the one the evaluation selected; None where it names a GPU the catalog prices no server of
-    (its cost is then unknown, not another server's)."""
-    knowledge = evaluation.knowledge
+def named_own_server(proposal: ProposalInput, knowledge: Knowledge) -> OwnServer | None:
+    """The server a proposal names, else the catalog's server of the GPU it names; None for neither, or a
+    GPU the catalog prices no server of (its cost is then unknown, not another server's)."""
     if proposal.server is not None:
         return knowledge.own_server(proposal.server)
-    if proposal.gpu is not None:
-        return knowledge.own_server_of(proposal.gpu)
-    return evaluation.market.server
+    return knowledge.own_server_of(proposal.gpu) if proposal.gpu is not None else None
+
+
+def own_server_for(proposal: ProposalInput, evaluation: Evaluation) -> OwnServer | None:
+    """The server a proposal to buy hardware buys: ``named_own_server``, else the one selected."""
+    named = proposal.server is not None or proposal.gpu is not None
+    return named_own_server(proposal, evaluation.knowledge) if named else evaluation.market.server
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from gpu_advisor.engine.apps.check.location import JURISDICTIONS, UNKNOWN
 from gpu_advisor.engine.apps.check.proposal_api import api_providers
-from gpu_advisor.engine.apps.check.proposal_facts import RENTAL_DEPLOYMENTS, catalog_offer
+from gpu_advisor.engine.apps.check.proposal_facts import RENTAL_DEPLOYMENTS, catalog_offer, named_own_server
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -110,11 +110,7 @@ def bought_cards(proposal: ProposalInput, knowledge: Knowledge, origin: str | Wo
     cards than the servers hold."""
     if proposal.deployment != "own_hardware" or not proposal.servers or not proposal.gpus:
         return
-    server = (
-        knowledge.own_server(proposal.server)
-        if proposal.server
-        else knowledge.own_server_of(proposal.gpu or "")
-    )
+    server = named_own_server(proposal, knowledge)
     if server is None or proposal.gpus <= proposal.servers * server.gpus_per_server:
         return
     problem = Words(
