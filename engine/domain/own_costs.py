@@ -222,13 +222,13 @@ class OwnHardware(ResultModel):
     """The servers sized for throughput alone (``ThroughputAlone``), where the latency targets (a dropped
     default's included) take more servers than that on the server's GPU; None otherwise."""
     server_loss: ServerLoss | None = None
+    """What losing one server takes, where a server holds whole replicas of the plan; None otherwise."""
     financing_usd_per_month: float | None = None
     """What financing the servers at the company country's rate on new loans would add a month to the
     capital line (``calc.own_hardware.financing_usd_per_month``, all servers); None without a rate."""
     kwh_per_year: float = 0.0
     """What the servers draw in a year at the draw they are costed with: nodes x node kW x the hours a
     month x 12 (a power tariff sold for less consumption is said to be exceeded)."""
-    """What losing one server takes, where a server holds whole replicas of the plan; None otherwise."""
     latency_targets_usd_per_month: float | None = None
     """What the latency targets add at least to the servers' monthly cost: ``usd_per_month`` less that of
     ``throughput_alone``'s servers (another server may hold that plan for less); None where they add no

@@ -154,7 +154,9 @@ class ApiDetails(Details):
 
 class EconomicsDetails(Details):
     own_cards_per_replica: int = 0
+    """The cards a replica needs on the own server's GPU (0 where the model does not fit it)."""
     own_replicas: int = 0
+    """The replicas the own route's plan runs (its GPU's plan)."""
     own_loss_replicas_left: int = 0
     """The replicas the loss of the fullest owned server leaves as planned; with the replicas the idle
     cards hold running too, ``own_loss_left_with_idle``; the peak needs ``own_loss_peak_replicas``."""
@@ -162,8 +164,6 @@ class EconomicsDetails(Details):
     own_loss_peak_replicas: int = 0
     own_idle_card_replicas: int = 0
     """The replicas the owned servers' idle cards hold, with no further purchase."""
-    """The replicas the own route's plan runs (its GPU's plan)."""
-    """The cards a replica needs on the own server's GPU (0 where the model does not fit it)."""
     own_server_gpu: str = ""
     own_staff_uncosted_country: str = ""
     """The company's country where the own server's cost has no staff line (no sourced salary): owning

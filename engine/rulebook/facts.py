@@ -298,10 +298,10 @@ class EconomicsFact(Fact):
     mixed_fleet_price_age_days: Annotated[int, Guard("mixed_fleet_priced")]
     """Days since the older of its base's and its peak's list prices."""
     mixed_fleet_saving: Annotated[float, Guard("mixed_fleet_priced", OPTION)]
+    """1 - the mixed fleet's monthly cost over the best option's: what it saves on renting one kind alone."""
     mixed_fleet_has_spare: Annotated[bool, Guard("mixed_fleet_priced")] = False
     """Its hours run a replica more than their load needs (a spare), as ``best_option_has_spare`` says of
     the cheapest rental."""
-    """1 - the mixed fleet's monthly cost over the best option's: what it saves on renting one kind alone."""
     autoscaled_priced: bool
     """The best option is an hourly offer carrying a service, priced also scaled hour by hour with the
     day's load (``calc.fleets.price_autoscaled``)."""

@@ -126,14 +126,14 @@ class ProposalFact(Fact):
     jurisdiction_known: bool
     """The residency rules give every jurisdiction the proposal may run in the same answer."""
     jurisdiction_excluded: Annotated[bool, Guard("jurisdiction_known")]
+    """The residency rules that fired for the workload exclude the jurisdiction it runs in (their
+    conclusions, as they exclude options)."""
     provider_foreign_reach: bool = False
     """A foreign data-access law reaches the proposed provider's parent company (``provider_foreign_law``)."""
     provider_foreign_law: str = ""
     """The law that obliges the proposed provider's parent company to disclose data it controls wherever
     stored (``data_protection.yaml``: extraterritorial_access), as named there; "" where none reaches it,
     or where it is the company's own state's (RES016)."""
-    """The residency rules that fired for the workload exclude the jurisdiction it runs in (their
-    conclusions, as they exclude options)."""
     provider: str
     provider_known: bool
     provider_kind: str
