@@ -8,8 +8,8 @@ import pytest
 from helpers import invoke, run
 from pydantic import ValidationError
 
-from gpu_advisor.engine.domain.knowledge.entries import Fp8Checkpoint
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.knowledge.models import Fp8Checkpoint
 from gpu_advisor.engine.present.memo import render_memo
 
 KNOWLEDGE = load_knowledge()

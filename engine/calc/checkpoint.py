@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
+from gpu_advisor.engine.domain.knowledge.models import ModelConfig
 
 QUANTIZED_AT_LOAD = frozenset({"vllm", "sglang"})
 """Engines that quantize a 16-bit checkpoint to FP8 as they load it (TensorRT-LLM reads a quantized one)."""

@@ -19,8 +19,8 @@ from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.engines import GIB, ServingEngine
-from gpu_advisor.engine.domain.knowledge.entries import Fp8Checkpoint, ModelConfig
 from gpu_advisor.engine.domain.knowledge.gpus import Gpu
+from gpu_advisor.engine.domain.knowledge.models import Fp8Checkpoint, ModelConfig
 
 
 class ModelShape(Protocol):

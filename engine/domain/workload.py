@@ -60,7 +60,7 @@ from gpu_advisor.engine.domain.choices import (
 from gpu_advisor.engine.domain.countries import CountryCodeInput
 from gpu_advisor.engine.domain.input_errors import input_error, refuse_proposal_layout
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
+from gpu_advisor.engine.domain.knowledge.models import ModelConfig
 from gpu_advisor.engine.domain.knowledge.serving import checked_profile
 from gpu_advisor.engine.domain.limits import MAX_CONTEXT_TOKENS, MIN_TARGET_MS
 from gpu_advisor.engine.domain.model_spec import AttentionShape, ModelSpec

@@ -13,8 +13,8 @@ from gpu_advisor.engine.common.wording import Grouped, Words, WordsError, at
 from gpu_advisor.engine.domain.batch_fields import BATCH_FIELDS
 from gpu_advisor.engine.domain.choices import LoadPattern
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.entries import ModelConfig
 from gpu_advisor.engine.domain.knowledge.figures import Schedule
+from gpu_advisor.engine.domain.knowledge.models import ModelConfig
 from gpu_advisor.engine.domain.limits import MAX_CONTEXT_TOKENS
 from gpu_advisor.engine.domain.model_spec import ModelSpec
 from gpu_advisor.engine.domain.workload import Given, ResolvedWorkload, WorkloadInput, fields_given

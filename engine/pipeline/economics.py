@@ -16,6 +16,7 @@ from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.economics_details import (
     FixedFleet,
+    capacity_not_reserved,
     cards_per_replica,
     economics_details,
     fixed_fleet,
@@ -74,6 +75,7 @@ def economics_fact(
         best_option_cards_rented=best.gpus_rented if best else 0,
         best_option_has_other_prices=bool(other_prices(knowledge, best)),
         best_option_has_spare=bool(best and best.spare_replicas),
+        best_option_capacity_not_reserved=capacity_not_reserved(market) is not None,
         sla_unknown_admitted=bool(unknown_sla),
         foreign_reach_admitted=bool(reach.providers),
         spot_option_admitted=any(

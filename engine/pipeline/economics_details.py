@@ -12,6 +12,7 @@ from gpu_advisor.engine.calc.fleet_billing import undercuts
 from gpu_advisor.engine.calc.instances import place
 from gpu_advisor.engine.common.wording import Words, listed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.entries import CapacityNotReserved
 from gpu_advisor.engine.domain.results import Decision, Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.market import Market
@@ -46,6 +47,25 @@ def _cluster_network_details(market: Market) -> dict[str, str | float]:
         "best_option_cluster_network": network.kind,
         "best_option_cluster_gbps": network.gbps_per_instance,
         "best_option_cluster_condition": network.condition,
+    }
+
+
+def capacity_not_reserved(market: Market) -> CapacityNotReserved | None:
+    """What the best option's offer says of a commitment that reserves no instances (None: it does not)."""
+    best = market.alternatives.best_listing
+    return best.listing.offer.capacity_not_reserved if best is not None else None
+
+
+def _capacity_details(market: Market) -> dict[str, str | int]:
+    """How the provider reserves the instances a commitment leaves unreserved, and where it says so
+    (PRC026)."""
+    terms, best = capacity_not_reserved(market), market.alternatives.best_listing
+    if terms is None or best is None:
+        return {}
+    return {
+        "best_option_commitment_months": best.listing.offer.commitment_months or 0,
+        "best_option_reserve_with": terms.reserve_with,
+        "best_option_capacity_sources": terms.sources(),
     }
 
 
@@ -93,6 +113,7 @@ def economics_details(
         **_mixed_fleet_details(market),
         **autoscaled_details(market, fixed),
         **_cluster_network_details(market),
+        **_capacity_details(market),
         **_best_option_details(knowledge, best),
         best_option_spread_cards=_spread_cards(market),
         sla_unknown_providers=listed(list(unknown_sla)),

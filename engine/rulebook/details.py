@@ -250,6 +250,12 @@ class EconomicsDetails(Details):
     bandwidth per instance in Gbit/s and what it takes ("", 0 and "" without one)."""
     best_option_cluster_gbps: float = 0.0
     best_option_cluster_condition: str = ""
+    best_option_reserve_with: str = ""
+    """How its provider reserves the instances a commitment that reserves none leaves free
+    (``CapacityNotReserved.reserve_with``), and the two sources, '; '-separated ("" otherwise)."""
+    best_option_capacity_sources: str = ""
+    best_option_commitment_months: int = 0
+    """The term of that commitment, in months."""
     best_option_other_prices: tuple[OtherPrice, ...]
     """The provider's other catalog prices for the same GPU."""
     sla_unknown_providers: str | Words

@@ -227,6 +227,9 @@ class EconomicsFact(Fact):
     best_option_has_other_prices: Annotated[bool, Guard(OPTION)]
     best_option_has_spare: Annotated[bool, Guard(OPTION)]
     """Its plan runs more replicas than the peak needs (a spare, or a stated min_replicas above the need)."""
+    best_option_capacity_not_reserved: Annotated[bool, Guard(OPTION)] = False
+    """It is a committed price that reserves no instances (``Offer.capacity_not_reserved``, a savings
+    plan): a replacement instance starts only where the provider has one free."""
     sla_unknown_admitted: bool
     """Some priced rental no rule excluded is of a provider whose SLA is not established (null)."""
     foreign_reach_admitted: bool = False

@@ -34,6 +34,10 @@ class ProposalDetails(Details):
     """The waivers past their end date: rule, end date and owner."""
     commitment_months: int = 0
     """The proposed offer's term (0 where it has none or is not in the catalog)."""
+    reserve_with: str = ""
+    """How the provider reserves the instances a proposed commitment leaves unreserved
+    (``CapacityNotReserved.reserve_with``), and the two sources, '; '-separated ("" otherwise)."""
+    capacity_sources: str = ""
     recommended_usd_per_month: float = 0.0
     """What the recommendation costs a month (0 where it has no price)."""
     idle_cards_usd_per_month: float = 0.0

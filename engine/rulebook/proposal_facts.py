@@ -110,6 +110,9 @@ class ProposalFact(Fact):
     commitment: Literal["none", "months", "years", "unknown"]
     """How long the proposed offer binds (``Offer.commitment``); unknown where the catalog has no such
     offer at the proposed pricing."""
+    capacity_not_reserved: bool = False
+    """The proposed offer, at its pricing, is a commitment that reserves no instances (a savings plan,
+    ``Offer.capacity_not_reserved``)."""
     region: str
     region_known: bool
     """Whether the proposal runs in the EU is known: every jurisdiction it may run in agrees."""

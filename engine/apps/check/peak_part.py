@@ -13,11 +13,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from gpu_advisor.engine.apps.check.location import proposal_place
-from gpu_advisor.engine.apps.check.proposal_facts import (
-    place_facts,
-    proposed_hardware,
-    successor_details,
-)
+from gpu_advisor.engine.apps.check.offer_terms import successor_details
+from gpu_advisor.engine.apps.check.proposal_facts import place_facts, proposed_hardware
 from gpu_advisor.engine.apps.check.remedies import remedy_details
 from gpu_advisor.engine.apps.check.residency import residency_facts
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network

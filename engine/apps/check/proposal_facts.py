@@ -7,9 +7,15 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from gpu_advisor.engine.apps.check.location import proposal_place
+from gpu_advisor.engine.apps.check.offer_terms import (
+    capacity_details,
+    listed_offers,
+    peak_is_spot,
+    successor_details,
+)
 from gpu_advisor.engine.apps.check.proposal_api import api_facts
 from gpu_advisor.engine.apps.check.proposal_batch import batch_facts
-from gpu_advisor.engine.apps.check.proposal_cost import gpu_fit, names_peak, proposal_cost, replica_cards
+from gpu_advisor.engine.apps.check.proposal_cost import gpu_fit, proposal_cost, replica_cards
 from gpu_advisor.engine.apps.check.proposal_latency import latency_facts, planned_details
 from gpu_advisor.engine.apps.check.proposal_policy import rental_policy_facts
 from gpu_advisor.engine.apps.check.proposal_serverless import (
@@ -299,6 +305,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         pricing_known=pricing is not None,
         spot_in_proposal=pricing == "spot" or peak_is_spot(proposal, cost.peak, hardware.gpu, knowledge),
         commitment=offered.commitment if offered is not None else "unknown",
+        capacity_not_reserved=offered is not None and offered.capacity_not_reserved is not None,
         usd_per_month=usd_per_month,
         cost_known=cost_known,
         costs_compared=cost_known and bool(decision.usd_per_month),
@@ -348,6 +355,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
         offer_rate_yours=bool(hardware.offer and hardware.offer.rate_yours),
         **successor_details(hardware.offer, knowledge),
+        **capacity_details(offered),
         **remedy_details(proposal, hardware.gpu, evaluation),
         base_gpus_fewer=cost.base_gpus_fewer,
         base_gpus_cheapest=cost.cheapest_base_gpus,
@@ -360,38 +368,3 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         **policy.details,
     )
     return ProposalFacts(fact, details, cost.peak, jurisdiction, location, api.api, cost.serverless)
-
-
-def listed_offers(proposal: ProposalInput, knowledge: Knowledge) -> tuple[str, ...]:
-    """The catalog's current offers of the proposed provider and GPU (every GPU's where none is named)."""
-    if proposal.provider is None:
-        return ()
-    return tuple(sorted({o.offer for o in knowledge.current_offers(proposal.provider, proposal.gpu)}))
-
-
-def successor_details(offer: Offer | None, knowledge: Knowledge) -> dict[str, Any]:
-    """The newer offer that replaces the one proposed, for KNB011's message (nothing where none does)."""
-    newer = knowledge.successor(offer) if offer is not None else None
-    if newer is None:
-        return {}
-    return {
-        "successor_offer": newer.offer,
-        "successor_usd_per_gpu_hour": newer.usd_per_gpu_hour,
-        "successor_as_of": newer.as_of.isoformat(),
-    }
-
-
-def peak_is_spot(
-    proposal: ProposalInput, priced: Offer | None, gpu: str | None, knowledge: Knowledge
-) -> bool:
-    """A hybrid's busier hours run on spot: the hourly offer its mix was priced on (``priced``), else the
-    catalog offer its peak fields name (of the base's GPU where it is known)."""
-    if priced is not None:
-        return priced.pricing == "spot"
-    if proposal.peak_offer is None:
-        return False
-    return any(
-        offer.pricing == "spot"
-        for offer in knowledge.offers.offers
-        if names_peak(proposal, offer) and gpu in (None, offer.gpu)
-    )

@@ -15,7 +15,6 @@ from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
 from gpu_advisor.engine.domain.knowledge.entries import (
     Citation,
     Document,
-    ModelConfig,
     Offer,
     OwnServer,
     Strict,
@@ -55,6 +54,7 @@ from gpu_advisor.engine.domain.knowledge.files import (
     WorkloadDefaultsFile,
 )
 from gpu_advisor.engine.domain.knowledge.gpus import Gpu
+from gpu_advisor.engine.domain.knowledge.models import ModelConfig
 from gpu_advisor.engine.domain.knowledge.providers import Provider
 from gpu_advisor.engine.domain.knowledge.serving import (
     LoadProfile,

@@ -1,6 +1,6 @@
-"""Catalog entries of the knowledge base: documents, regions, offers, own servers, models (GPUs in
-``gpus.py``, providers in ``providers.py``, API prices in ``api_prices.py``). Every entry carries
-``source`` and ``as_of``.
+"""Catalog entries of the knowledge base: documents, regions, offers, own servers (GPUs in
+``gpus.py``, providers in ``providers.py``, API prices in ``api_prices.py``, model configs in
+``models.py``). Every entry carries ``source`` and ``as_of``.
 """
 
 from __future__ import annotations
@@ -167,6 +167,23 @@ class ClusterNetwork(Sourced, Translated):
     """What it takes, as the provider says: the instances in one zone, placement group or scale set."""
 
 
+class CapacityNotReserved(Translated):
+    """A committed price that binds the bill and reserves no capacity (an AWS Savings Plan): the
+    instances run at its rate only while the provider has them free, so one that fails, or one added, may
+    not start again."""
+
+    source: Citation
+    """Where the provider says the commitment reserves no capacity."""
+    reserve_with: str
+    """The provider's product that reserves the capacity beside it, and what that bills, as its source
+    says (a plural noun phrase without article: the messages read "reserve them with ...")."""
+    reserve_source: Citation
+
+    def sources(self) -> str:
+        """Both sources, as a message names them: their addresses, '; '-separated."""
+        return "; ".join(c.url or c.label() for c in (self.source, self.reserve_source))
+
+
 class Offer(Sourced, Translated):
     provider: str
     offer: str
@@ -189,6 +206,9 @@ class Offer(Sourced, Translated):
     billing: Literal["hourly", "committed"] = "hourly"
     """hourly: paid for the hours used; committed: a reservation is paid for every calendar hour."""
     commitment_months: int | None = Field(default=None, gt=0)
+    capacity_not_reserved: CapacityNotReserved | None = None
+    """Set on a committed price that reserves no instances (a savings plan); None: a reservation holds
+    its instances, and an hourly price promises none (PRC019 says so where it matters)."""
     instance_gpus: tuple[Annotated[int, Field(ge=1, le=MAX_INSTANCE_GPUS)], ...] = Field(min_length=1)
     """The instance sizes the offer is sold in, in cards (``[1, 8]``: a 1-GPU and an 8-GPU instance);
     billing is per whole instance."""
@@ -263,6 +283,8 @@ class Offer(Sourced, Translated):
             raise ValueError("serverless products are priced in serverless.yaml, not as offers")
         if (self.pricing == "reserved") != (self.billing == "committed"):
             raise ValueError("reserved offers, and only they, are billed as committed")
+        if self.capacity_not_reserved is not None and self.billing != "committed":
+            raise ValueError("capacity_not_reserved is said of a committed (reserved) price only")
         if list(self.instance_gpus) != sorted(set(self.instance_gpus)):
             raise ValueError("instance_gpus lists each size once, smallest first")
         if self.nvlink_instance_gpus is not None and not set(self.nvlink_instance_gpus) <= set(
@@ -329,63 +351,4 @@ class OwnServer(Sourced, Translated):
     def _price_in_range(self) -> OwnServer:
         if not self.price_usd_low <= self.price_usd <= self.price_usd_high:
             raise ValueError("price_usd must lie within price_usd_low..price_usd_high")
-        return self
-
-
-class Fp8Checkpoint(Sourced):
-    """A model's published FP8 checkpoint: in blocks (DeepSeek's and Qwen's fine-grained FP8), one scale
-    per ``weight_block`` x ``weight_block`` tile; or with a scale per row or channel (Meta's FP8 Llama
-    3.1 405B, ``weight_block`` None), which any tensor split keeps whole."""
-
-    hf_repo: str
-    weight_block: int | None = Field(default=None, gt=0)
-    split_widths: tuple[int, ...] = ()
-    """The widths tensor parallelism divides over a group's cards: the intermediate size of the
-    experts and of any dense feed-forward layers. Each card's part must be whole blocks."""
-
-    @model_validator(mode="after")
-    def _blocks_split(self) -> Fp8Checkpoint:
-        if (self.weight_block is None) != (not self.split_widths):
-            raise ValueError(
-                "weight_block and split_widths go together: both for a block-quantized checkpoint"
-            )
-        return self
-
-    def splits_a_block(self, tensor: int) -> bool:
-        """A group of ``tensor`` cards leaves a card part of a block of some split width."""
-        block = self.weight_block
-        return block is not None and any(width % (tensor * block) for width in self.split_widths)
-
-
-class ModelConfig(Strict):
-    id: str
-    name: str
-    hf_repo: str
-    params_b: PositiveFloat
-    params_b_exact: PositiveFloat | None
-    active_params_b: PositiveFloat
-    architecture: str
-    attention: Literal["gqa", "mla"]
-    num_layers: int = Field(gt=0)
-    num_attention_heads: int = Field(gt=0)
-    num_kv_heads: int = Field(gt=0)
-    head_dim: int = Field(gt=0)
-    hidden_size: int | None = Field(default=None, gt=0)  # None: num_attention_heads x head_dim
-    kv_lora_rank: int | None = Field(default=None, gt=0)
-    qk_rope_head_dim: int | None = Field(default=None, gt=0)
-    max_context_tokens: int = Field(gt=0)
-    num_experts: int | None = Field(default=None, gt=0)
-    experts_per_token: int | None = Field(default=None, gt=0)
-    fp8_checkpoint: Fp8Checkpoint | None = None
-    """The FP8 checkpoint a workload in FP8 runs, where it is block-quantized (None: none, or per-tensor
-    or per-channel scales, which any split keeps whole)."""
-    source: Citation
-    as_of: dt.date
-
-    @model_validator(mode="after")
-    def _shape(self) -> ModelConfig:
-        if self.active_params_b > self.params_b:
-            raise ValueError("active_params_b cannot exceed params_b")
-        if self.attention == "mla" and (self.kv_lora_rank is None or self.qk_rope_head_dim is None):
-            raise ValueError("mla attention needs kv_lora_rank and qk_rope_head_dim")
         return self

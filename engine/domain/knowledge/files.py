@@ -22,7 +22,6 @@ from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
 from gpu_advisor.engine.domain.knowledge.entries import (
     Citation,
     Document,
-    ModelConfig,
     Offer,
     OwnServer,
     PositiveFloat,
@@ -55,6 +54,7 @@ from gpu_advisor.engine.domain.knowledge.figures import (
     WorkloadDefault,
 )
 from gpu_advisor.engine.domain.knowledge.gpus import Gpu
+from gpu_advisor.engine.domain.knowledge.models import ModelConfig
 from gpu_advisor.engine.domain.knowledge.providers import Provider
 from gpu_advisor.engine.domain.knowledge.serving import (
     Headroom,

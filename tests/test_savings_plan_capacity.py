@@ -1,0 +1,83 @@
+"""A savings plan binds the bill and reserves no instances (AWS's documentation): a business-critical
+service whose cheapest rental is one is told to reserve the instances beside it (PRC026), and a
+proposal of one is warned (PRC027, in tests/scenarios/proposals.yaml)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.workload import validate_workload
+
+CHAT = {
+    "name": "critical-chat",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 3_000_000,
+    "load_pattern": "steady",
+    "latency_sensitive": True,
+}
+AWS_ONLY = """\
+schema_version: 1
+family: ORG
+rules:
+  - id: ORG101
+    name: aws-only
+    topic: provider
+    severity: warning
+    fact: workload
+    when: []
+    then:
+      exclude_options:
+        - {field: provider, not_in: [aws]}
+    title: "Company policy: AWS only"
+    message: Procurement has a framework contract with AWS alone.
+    rationale: The framework contract.
+    source:
+      document: cloud-gpu-costs-2026
+      section: "Hyperscaler vs. Neo-Cloud: Wo GPUs wirklich günstiger sind"
+"""
+EVALUATED = dt.date(2026, 12, 6)
+
+
+def _recommend(tmp_path: Path, business_critical: bool) -> tuple[str, list[str], str]:
+    (tmp_path / "aws-only.yaml").write_text(AWS_ONLY, encoding="utf-8")
+    workload = validate_workload({**CHAT, "business_critical": business_critical}, "test")
+    result = recommend(workload, EVALUATED, policy_dir=str(tmp_path))
+    (best,) = [o for o in result.options if o.chosen] or [
+        min((o for o in result.options if not o.excluded_by), key=lambda o: o.usd_per_month)
+    ]
+    messages = [f.message for f in result.findings if f.rule_id == "PRC026"]
+    return best.offer, list(result.fired_rules), messages[0] if messages else ""
+
+
+def test_the_savings_plans_carry_the_capacity_terms_and_nothing_else_does() -> None:
+    knowledge = load_knowledge()
+    marked = sorted(o.key for o in knowledge.offers.offers if o.capacity_not_reserved is not None)
+    assert marked == ["aws/p5-reserved-1y-2026-09/h100-sxm", "aws/p5-reserved-3y-2026-09/h100-sxm"]
+
+
+def test_a_business_critical_service_on_a_savings_plan_is_told_to_reserve_the_instances(
+    tmp_path: Path,
+) -> None:
+    offer, fired, message = _recommend(tmp_path, business_critical=True)
+    assert offer == "p5-reserved-3y-2026-09"
+    assert "PRC026" in fired
+    # 3,000,000 requests a day need two 8-card P5 instances of the three-year plan.
+    assert message == (
+        "The cheapest rental, aws p5-reserved-3y-2026-09, is a commitment of 36 months that reserves no "
+        "instances: its 16 h100-sxm cards run as on-demand instances at the plan's rate, and an instance "
+        "that fails, or one the service adds, starts only where the provider has one free. For a "
+        "business-critical service reserve them beside it with On-Demand Capacity Reservations (billed at "
+        "the on-demand rate while unused, nothing beyond the instance while one runs in them; the savings "
+        "plan's rate applies to them), as the provider documents "
+        "(https://docs.aws.amazon.com/wellarchitected/latest/sap-lens/best-practice-18-1.html; "
+        "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-reservations-pricing-billing.html)."
+    )
+
+
+def test_a_service_that_is_not_business_critical_is_not_told(tmp_path: Path) -> None:
+    offer, fired, _ = _recommend(tmp_path, business_critical=False)
+    assert offer == "p5-reserved-3y-2026-09"
+    assert "PRC026" not in fired
