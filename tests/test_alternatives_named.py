@@ -215,14 +215,16 @@ def test_where_a_rental_is_admitted_its_gpu_is_named_instead() -> None:
 def test_a_route_of_whole_instances_says_its_billed_cards_in_the_readers_language() -> None:
     """A route on whole instances is named with the cards billed, in the reader's language: DEP018's
     comparison said "(aws p5-reserved-3y (36 × h100-sxm, 40 billed))" in German memos too. The AWS
-    reservation of this 36-card service sells 8-card instances only."""
+    reservation sells 8-card instances only: this business-critical service's 17 replicas of 2 cards and
+    a spare run as 21, four to an instance, so that a lost instance leaves the 17 (SIZ015): 42 cards on six
+    instances, 48 billed."""
     document = yaml.safe_load((TESTS_DIR / "volume_chart" / "w07-rag-api-hybrid.yaml").read_text())
     result = run(document)
     (p5,) = [o for o in result.options if (o.provider, o.offer) == ("aws", "p5-reserved-3y")]
-    assert (p5.gpus, p5.gpus_rented) == (36, 40)
+    assert (p5.gpus, p5.gpus_rented) == (42, 48)
     name = option_name(p5)
-    assert say("en", name) == "aws p5-reserved-3y (36 × h100-sxm, 40 billed)"
-    assert say("de", name) == "aws p5-reserved-3y (36 × h100-sxm, 40 abgerechnet)"
+    assert say("en", name) == "aws p5-reserved-3y (42 × h100-sxm, 48 billed)"
+    assert say("de", name) == "aws p5-reserved-3y (42 × h100-sxm, 48 abgerechnet)"
     # A finding's message says such a name in its own language when it is written.
     knowledge, rulebook = load_knowledge(), load_rulebook()
     rule = rulebook.rule("DEP018")
@@ -237,5 +239,5 @@ def test_a_route_of_whole_instances_says_its_billed_cards_in_the_readers_languag
         lang: render_rule_message(rule, fact, knowledge, rulebook, Format.named(lang), details)
         for lang in ("en", "de")
     }
-    assert "(aws p5-reserved-3y (36 × h100-sxm, 40 billed))" in texts["en"]
-    assert "(aws p5-reserved-3y (36 × h100-sxm, 40 abgerechnet))" in texts["de"]
+    assert "(aws p5-reserved-3y (42 × h100-sxm, 48 billed))" in texts["en"]
+    assert "(aws p5-reserved-3y (42 × h100-sxm, 48 abgerechnet))" in texts["de"]

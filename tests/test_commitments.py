@@ -41,9 +41,10 @@ MARKETS: dict[str, dict[str, Any]] = {
     "eu": {**SERVICE, "business_critical": False, "personal_data": True, "company_country": "DE"},
 }
 SERVER_PRICES = (50_000.0, 150_000.0, 250_000.0, 285_000.0, 350_000.0)
-# 5 million a day: 7 replicas on two P5 instances and two servers, where a business-critical service's
-# spare may not share one machine with the others (SIZ015) and the reservation is the cheapest rental.
-REQUESTS_PER_DAY = (2_000, 30_000, 300_000, 600_000, 1_000_000, 1_500_000, 5_000_000)
+# 6 million a day: 8 replicas of 2 cards on two servers, or 11 on three P5 instances (four an instance at
+# most, so that a business-critical service's lost instance leaves the peak's 7: SIZ015), the reservation
+# then the cheapest rental.
+REQUESTS_PER_DAY = (2_000, 30_000, 300_000, 600_000, 1_000_000, 1_500_000, 5_000_000, 6_000_000)
 RELATIVE = 1e-9
 
 
@@ -171,39 +172,40 @@ def own_per_gpu_hour(price: float) -> float:
 
 
 def test_against_a_reservation_owning_and_reserving_are_compared_at_every_calendar_hour() -> None:
-    """5 million requests a day on 14 H100 (7 replicas of 2, a spare among them) for a business-critical
-    team: the cheapest rental is AWS's 3-year reservation of two 8-GPU P5 instances, paid every calendar
+    """6 million requests a day on 16 H100 (8 replicas of 2, a spare among them) for a business-critical
+    team: the cheapest rental is AWS's 3-year reservation of three 8-GPU P5 instances (11 replicas, four an
+    instance at most, so that a lost instance leaves the 7 the peak needs: SIZ015), paid every calendar
     hour; two $285,000 servers too."""
-    result = result_for("enterprise", 5_000_000)
+    result = result_for("enterprise", 6_000_000)
     own = result.own_hardware
     own_hour = own_per_gpu_hour(285_000)  # $1.355594 + $0.1092 + $0.171233 = $1.636026
     assert own.usd_per_gpu_hour.total == pytest.approx(own_hour, rel=RELATIVE)
-    assert (own.nodes, own.gpus_needed) == (2, 14)
+    assert (own.nodes, own.gpus_needed) == (2, 16)
     assert own.usd_per_month == pytest.approx(own_hour * 16 * 730, rel=RELATIVE)  # $19,108.79
     assert (own.compared_with, own.compared_billing, own.compared_commitment_months) == (
         "aws/p5-reserved-3y",
         "committed",
         36,
     )
-    assert own.rent_usd_per_month == own.rent_usd_per_month_same_hours == pytest.approx(16 * 1.90 * 730)
+    assert own.rent_usd_per_month == own.rent_usd_per_month_same_hours == pytest.approx(24 * 1.90 * 730)
     assert own.break_even_utilization == pytest.approx(own_hour / 1.90, rel=RELATIVE)  # 0.861 price ratio
     assert own.cheapest_same_hours == "aws/p5-reserved-3y/h100-sxm"
-    assert own.node_utilization == pytest.approx(14 / 16, rel=1e-6)  # 14 of 16 cards, always busy
+    assert own.node_utilization == pytest.approx(16 / 16, rel=1e-6)  # every card, always busy
     assert result.decision.deployment == "own_hardware"
     assert result.decision.deciding_rule_id == "TCO012"
     assert {"TCO012", "TCO013", "SIZ015"} <= set(result.fired_rules)
     assert not {"TCO001", "TCO004", "TCO007", "TCO014"} & set(result.fired_rules)
     memo = render_memo(result)
     assert (
-        "| Compared offer: aws/p5-reserved-3y ($1.90/GPU-hour, reserved for 36 months) | $22,192 | "
-        "every calendar hour (16 cards) | — | price ratio 86 % |"
+        "| Compared offer: aws/p5-reserved-3y ($1.90/GPU-hour, reserved for 36 months) | $33,288 | "
+        "every calendar hour (24 cards) | — | price ratio 86 % |"
     ) in memo
-    assert "| Own hardware (16 cards) | $19,109 | every calendar hour | 88 % | — |" in memo
+    assert "| Own hardware (16 cards) | $19,109 | every calendar hour | 100 % | — |" in memo
     assert (
         "the break-even is not a utilization but a price ratio, owned $1.64 ÷ reserved $1.90 per "
         "GPU-hour = 86 % (aws/p5-reserved-3y)"
     ) in memo
-    assert "line [22192, 22192, 22192, 22192, 22192, 22192, 22192, 22192, 22192, 22192]" in memo
+    assert "line [33288, 33288, 33288, 33288, 33288, 33288, 33288, 33288, 33288, 33288]" in memo
 
 
 def test_a_one_year_reservation_against_a_three_year_server_is_compared_per_month() -> None:
@@ -217,7 +219,9 @@ def test_a_one_year_reservation_against_a_three_year_server_is_compared_per_mont
     knowledge = knowledge.model_copy(
         update={"offers": knowledge.offers.model_copy(update={"offers": offers})}
     )
-    workload = validate_workload({**MARKETS["enterprise"], "requests_per_day": 5_000_000}, "test")
+    # At 10 million a day: at 6 million Lambda's hourly H100 bills less than the 1-year reservation's
+    # three P5 instances.
+    workload = validate_workload({**MARKETS["enterprise"], "requests_per_day": 10_000_000}, "test")
     result = recommend(workload, EVALUATED_ON, knowledge=knowledge)
     own = result.own_hardware
     assert (own.compared_with, own.compared_commitment_months, own.write_off_months) == (
@@ -227,10 +231,10 @@ def test_a_one_year_reservation_against_a_three_year_server_is_compared_per_mont
     )
     assert "TCO014" in result.fired_rules
     memo = render_memo(result)
-    # 12 × (16 × $2.10 × 730 = $24,528) = $294,336; the two servers $570,000 up front.
+    # 12 × (32 × $2.10 × 730 = $49,056) = $588,672; the four servers $1,140,000 up front.
     assert (
         "The reservation binds for 12 months, the server is written off over 36 months: they are compared "
-        "per month. The reservation commits $294,336 over its term; buying commits $570,000 up front, plus "
+        "per month. The reservation commits $588,672 over its term; buying commits $1,140,000 up front, plus "
         "power and rack while it runs."
     ) in memo
 

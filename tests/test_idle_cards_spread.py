@@ -24,13 +24,14 @@ def test_the_second_instance_a_business_critical_service_needs_is_named_with_its
     assert best is not None
     offer = (best.provider, best.offer, best.gpu, best.instance_gpus)
     assert offer == ("ovhcloud", "h200-1920", "h200", (8,))
-    # Four one-card replicas fit one 8-card instance; on two instances 16 cards are billed, 12 idle.
-    assert (best.gpus, best.gpus_rented, best.replicas) == (4, 16, 4)
-    idle = 12 * best.usd_per_gpu_hour * best.billed_hours_per_month
+    # Four one-card replicas (three for the peak, a spare) fit one 8-card instance. On two, the loss of
+    # one must leave three: six replicas run, three an instance, 16 cards billed, 10 idle.
+    assert (best.gpus, best.gpus_rented, best.replicas) == (6, 16, 6)
+    idle = 10 * best.usd_per_gpu_hour * best.billed_hours_per_month
     assert prc012(result).startswith(
         "ovhcloud h200-1920 is sold in instances of 8 cards, and the business-critical replicas go on at "
         "least two instances (SIZ015; 8 of the cards are for that), so the cheapest admitted option pays "
-        f"for 16 × h200 to run 4: 12 idle, about ${idle:,.0f} a month."
+        f"for 16 × h200 to run 6: 10 idle, about ${idle:,.0f} a month."
     )
 
 

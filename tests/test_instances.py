@@ -12,33 +12,33 @@ from gpu_advisor.engine.calc.instances import linked_sizes, place
 
 
 def test_nothing_to_place() -> None:
-    assert place(2, 0, (1, 8), (8,)) == ((), 0, 0)
+    assert place(2, 0, (1, 8), (8,)) == ((), 0, 0, 0)
 
 
 def test_a_two_card_replica_needs_the_eight_gpu_p5() -> None:
     # AWS P5 on demand: p5.4xlarge (1 card) and p5.48xlarge (8, NVSwitch). Three 2-card replicas cannot
     # sit on 1-card instances: one 8-card instance holds four of them.
-    assert place(2, 3, (1, 8), (8,)) == (((8, 1),), 8, 4)
+    assert place(2, 3, (1, 8), (8,)) == (((8, 1),), 8, 4, 3)
 
 
 def test_one_card_replicas_take_the_fewest_cards() -> None:
-    assert place(1, 3, (1, 8), (8,)) == (((1, 3),), 3, 3)
-    assert place(1, 9, (1, 8), (8,)) == (((8, 1), (1, 1)), 9, 9)
+    assert place(1, 3, (1, 8), (8,)) == (((1, 3),), 3, 3, 3)
+    assert place(1, 9, (1, 8), (8,)) == (((8, 1), (1, 1)), 9, 9, 9)
 
 
 def test_a_replica_larger_than_every_linked_size_spans_instances() -> None:
     # 16 cards per replica on 8-GPU instances: two instances a replica, over the network (NET003).
-    assert place(16, 1, (1, 8), (8,)) == (((8, 2),), 16, 1)
+    assert place(16, 1, (1, 8), (8,)) == (((8, 2),), 16, 1, 1)
     # No multi-card size shares the link (GMI, sold as single cards): two 1-card instances.
-    assert place(2, 1, (1,), ()) == (((1, 2),), 2, 1)
+    assert place(2, 1, (1,), ()) == (((1, 2),), 2, 1, 1)
 
 
 def test_a_replica_on_an_instance_whose_link_is_not_stated_shares_that_instance() -> None:
     # OVHcloud's h200-1920 is sold as 8 cards whose link its sources do not state (no linked size): three
     # 4-card replicas go two to an instance, 16 cards billed for 12, not one instance each (24 cards).
     # Whether their link serves tensor parallelism is NET003's and NET004's to judge.
-    assert place(4, 3, (8,), ()) == (((8, 2),), 16, 4)
-    assert place(8, 1, (8,), ()) == (((8, 1),), 8, 1)
+    assert place(4, 3, (8,), ()) == (((8, 2),), 16, 4, 3)
+    assert place(8, 1, (8,), ()) == (((8, 1),), 8, 1, 1)
 
 
 def test_many_replicas_are_placed_in_bulk_on_the_size_that_wastes_least() -> None:
@@ -84,13 +84,13 @@ def test_sizes_that_do_not_divide_each_other() -> None:
 def test_spread_replicas_take_a_second_instance_where_they_would_share_one() -> None:
     # Scaleway's H100 SXM in 2, 4 and 8 cards: two 2-card replicas fit one 4-card instance; spread, they
     # take two 2-card instances, the same four cards.
-    assert place(2, 2, (2, 4, 8), (2, 4, 8)) == (((4, 1),), 4, 2)
-    assert place(2, 2, (2, 4, 8), (2, 4, 8), spread=True) == (((2, 2),), 4, 2)
+    assert place(2, 2, (2, 4, 8), (2, 4, 8)) == (((4, 1),), 4, 2, 2)
+    assert place(2, 2, (2, 4, 8), (2, 4, 8), spread=True) == (((2, 2),), 4, 2, 2)
     # AWS P5 sells the 8-card size only for 2-card replicas: three of them on two instances, 16 cards.
-    assert place(2, 3, (1, 8), (8,), spread=True) == (((8, 2),), 16, 8)
+    assert place(2, 3, (1, 8), (8,), spread=True) == (((8, 2),), 16, 8, 3)
     # Three 1-card replicas on sizes 1 and 8 already take three instances; one replica stays on one.
     assert place(1, 3, (1, 8), (8,), spread=True) == place(1, 3, (1, 8), (8,))
-    assert place(2, 1, (2, 4, 8), (2, 4, 8), spread=True) == (((2, 1),), 2, 1)
+    assert place(2, 1, (2, 4, 8), (2, 4, 8), spread=True) == (((2, 1),), 2, 1, 1)
 
 
 def test_a_spread_placement_is_the_cheapest_of_two_instances_or_more() -> None:
@@ -109,6 +109,46 @@ def test_a_spread_placement_is_the_cheapest_of_two_instances_or_more() -> None:
             assert spread.instance_count >= 2
             assert spread.gpus_rented == best, (sizes, replicas)
             assert spread.replicas_hosted >= replicas
+
+
+def test_spares_keep_the_peak_through_the_loss_of_the_fullest_instance() -> None:
+    # Scaleway's H100 SXM in 2, 4 and 8 cards, 2-card replicas, three for the peak and a spare: two to a
+    # 4-card instance, the loss of one leaves two. One replica an instance keeps three: four 2-card
+    # instances, 8 cards (12 on 4-card instances, or 16 with one replica each).
+    assert place(2, 4, (2, 4, 8), (2, 4, 8), spread=True, spare=1) == (((2, 4),), 8, 4, 4)
+    # Sold in 4-card instances only: one replica an instance rents 16 cards; a fifth replica lets each
+    # instance carry two (the loss of one leaves three), three instances, 12 cards.
+    assert place(2, 4, (4,), (4,), spread=True, spare=1) == (((4, 3),), 12, 6, 5)
+    # AWS P5 (8 cards, four 2-card replicas each) for 17 replicas and a spare: 21 replicas at four an
+    # instance on six instances (48 cards), not eighteen instances of one.
+    assert place(2, 18, (8,), (8,), spread=True, spare=1) == (((8, 6),), 48, 24, 21)
+    # Two spares: two replicas an instance need no more replicas.
+    assert place(2, 5, (4,), (4,), spread=True, spare=2) == (((4, 3),), 12, 6, 5)
+
+
+def survives_with_fewest_cards(cards: int, replicas: int, spare: int, sizes: tuple[int, ...]) -> int:
+    """Brute force, independent of place(): every multiset of at most eight instances, and every number
+    of replicas they hold from ``replicas`` up, spread as evenly as the instances allow; the fewest cards
+    whose fullest instance, lost, leaves ``replicas - spare``."""
+    usable = [size for size in sizes if size >= cards]
+    needed, best = replicas - spare, math.inf
+    for count in range(2, 9):
+        for mix in itertools.combinations_with_replacement(usable, count):
+            holds = [size // cards for size in mix]
+            for run in range(replicas, sum(holds) + 1):
+                fullest = next(t for t in range(1, max(holds) + 1) if sum(min(h, t) for h in holds) >= run)
+                if run - fullest >= needed:
+                    best = min(best, sum(mix))
+    return int(best)
+
+
+@pytest.mark.parametrize("sizes", [(2, 4, 8), (4,), (8,), (4, 8), (1, 8)])
+@pytest.mark.parametrize("spare", [1, 2])
+def test_a_placement_that_survives_a_loss_rents_the_fewest_cards(sizes: tuple[int, ...], spare: int) -> None:
+    for replicas in range(spare + 1, 8):
+        placed = place(2, replicas, sizes, sizes, spread=True, spare=spare)
+        assert placed.gpus_rented == survives_with_fewest_cards(2, replicas, spare, sizes), (sizes, replicas)
+        assert placed.replicas_run >= replicas and placed.replicas_hosted >= placed.replicas_run
 
 
 def test_a_mix_table_grown_count_by_count_is_the_one_worked_out_at_once() -> None:

@@ -1,15 +1,15 @@
 """A fleet of thousands of replicas is priced in seconds, not minutes: beyond ``EXACT_REPLICAS`` the bases
-of a mixed fleet tried are those at each hour's replica count and one either side (``fleets._base_sizes``),
-and an offer's cheapest instance mixes are worked out once per its sizes (``instances._mix_table``). A
-billion requests a day ran for minutes, three billion for over fifteen."""
+of a mixed fleet tried are those at each hour's replica count and one either side
+(``fleet_split._base_sizes``), and an offer's cheapest instance mixes are worked out once per its sizes
+(``instances._mix_table``). A billion requests a day ran for minutes, three billion for over fifteen."""
 
 from __future__ import annotations
 
 import pytest
 from helpers import negotiated_aws, run
 
-from gpu_advisor.engine.calc import fleets
-from gpu_advisor.engine.calc.fleets import _base_sizes
+from gpu_advisor.engine.calc import fleet_split
+from gpu_advisor.engine.calc.fleet_split import _base_sizes
 from gpu_advisor.engine.calc.instances import EXACT_REPLICAS, _cheapest_mix
 
 
@@ -36,7 +36,7 @@ def test_the_hours_counts_find_the_same_fleet_as_every_count(
     }
     every = run(workload, knowledge=negotiated_aws())
     assert every.mixed_fleet is not None and every.mixed_fleet.offer == "p5-reserved-3y"
-    monkeypatch.setattr(fleets, "EXACT_REPLICAS", 4)
+    monkeypatch.setattr(fleet_split, "EXACT_REPLICAS", 4)
     assert run(workload, knowledge=negotiated_aws()) == every
 
 

@@ -8,6 +8,8 @@ from typing import Any
 from helpers import EXAMPLES_DIR, run
 from test_serverless_set_aside_gpu_time import BIG_STEADY
 
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.workload import load_workload
 from gpu_advisor.engine.pipeline.volumes import RoutePoint
 from gpu_advisor.engine.present.memo import render_memo
@@ -290,40 +292,72 @@ def test_the_growth_room_is_said_where_no_managed_api_is_compared() -> None:
     assert run({**CHAT, "personal_data": False, "requests_per_day": 100_000}).own_growth is None
 
 
+SAAS = {
+    "name": "de-saas-500k",
+    "model": {"name": "qwen2.5-72b", "precision": "fp8"},
+    "requests_per_day": 500_000,
+    "avg_input_tokens": 1200,
+    "avg_output_tokens": 400,
+    "load_pattern": "variable",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "personal_data": True,
+    "company_country": "DE",
+    "business_critical": True,
+    "model_stable": True,
+}
+
+
+def scaleway_at(usd_per_gpu_hour: float) -> Knowledge:
+    """The catalog with Scaleway's 2-card H100 instance at a team's negotiated rate."""
+    knowledge = load_knowledge()
+    offers = tuple(
+        o.model_copy(update={"usd_per_gpu_hour": usd_per_gpu_hour}) if o.offer == "h100-sxm-2-80g" else o
+        for o in knowledge.offers.offers
+    )
+    return knowledge.model_copy(update={"offers": knowledge.offers.model_copy(update={"offers": offers})})
+
+
 def test_a_purchase_that_undercuts_renting_only_without_surviving_a_server_loss_is_warned_of() -> None:
-    """A business-critical German SaaS on Qwen2.5-72B at 500,000 requests a day: two HGX servers
-    ($22,015 a month) undercut the cheapest rental ($32,443), but losing one leaves the peak short, and the
-    third server that keeps it served brings owning to 3 x $11,007.28 = $33,022, above renting (TCO028).
-    At a volume where the two servers survive a loss, nothing is said."""
-    saas = {
-        "name": "de-saas-500k",
-        "model": {"name": "qwen2.5-72b", "precision": "fp8"},
-        "requests_per_day": 500_000,
-        "avg_input_tokens": 1200,
-        "avg_output_tokens": 400,
-        "load_pattern": "variable",
-        "schedule": "always",
-        "latency_sensitive": True,
-        "personal_data": True,
-        "company_country": "DE",
-        "business_critical": True,
-        "model_stable": True,
-    }
-    result = run(saas)
-    own = result.own_hardware
+    """A business-critical German SaaS on Qwen2.5-72B at 500,000 requests a day, with Scaleway's 2-card
+    H100 at a negotiated $3.00: two HGX servers ($22,015 a month) undercut that rental (six 2-card
+    instances, one replica each, which keep the peak through the loss of any one: 12 x $3.00 x 730 =
+    $26,280), but losing a server leaves the peak short, and the third server that keeps it served brings
+    owning to 3 x $11,007.28 = $33,022, above renting (TCO028)."""
+    result = run(SAAS, knowledge=scaleway_at(3.00))
+    own, best = result.own_hardware, result.best_option
     assert (result.decision.deployment, own.nodes) == ("own_hardware", 2)
+    assert best is not None and (best.offer, best.gpus, best.gpus_rented) == ("h100-sxm-2-80g", 12, 12)
     assert own.server_loss is not None and own.server_loss.servers_short == 1
     assert round(own.usd_per_month) == 22015 and round(1.5 * own.usd_per_month) == 33022
     message = next(f.message for f in result.findings if f.rule_id == "TCO028")
     assert message == (
         "The 2 owned servers ($22,015/month) undercut the cheapest admitted rental "
-        "(scaleway/h100-sxm-4-80g/h100-sxm, $32,443/month), but the loss of one takes more replicas than "
+        "(scaleway/h100-sxm-2-80g/h100-sxm, $26,280/month), but the loss of one takes more replicas than "
         "the spare covers: keeping the business-critical service's peak served through it takes 1 more "
         "server, $33,022/month in all, above that rental. Weigh the purchase against renting at the failure "
         "tolerance the service needs."
     )
     assert "TCO028" in result_attention(result)
-    assert "TCO028" not in run({**saas, "requests_per_day": 200_000}).fired_rules
+
+
+def test_owning_is_not_warned_of_where_the_rental_that_survives_a_loss_costs_more() -> None:
+    """The same SaaS at Scaleway's list price: the rental that keeps the peak through the loss of an
+    instance (six 2-card instances, $33,634) costs more than three servers ($33,022), so owning wins at
+    the same failure tolerance and TCO028 says nothing. The 4-card instances ($32,443 for three, two
+    replicas each) would lose two of the six replicas with one instance: they are priced as four instances
+    running seven, which survive it. At 200,000 a day the two servers survive a loss themselves."""
+    result = run(SAAS)
+    best = result.best_option
+    assert best is not None and (best.offer, best.gpus_rented, round(best.usd_per_month)) == (
+        "h100-sxm-2-80g",
+        12,
+        33634,
+    )
+    (four_card,) = [o for o in result.options if o.offer == "h100-sxm-4-80g" and o.gpu == "h100-sxm"]
+    assert (four_card.gpus_rented, four_card.replicas) == (16, 7)
+    assert "TCO028" not in result.fired_rules
+    assert "TCO028" not in run({**SAAS, "requests_per_day": 200_000}).fired_rules
 
 
 def result_attention(result: Any) -> str:

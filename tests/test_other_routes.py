@@ -37,19 +37,21 @@ def test_data_that_must_stay_in_the_building_leaves_no_other_route() -> None:
 
 
 def test_a_chosen_rental_stands_beside_the_next_offer_the_own_servers_and_the_api() -> None:
-    """8 Lambda H100 decided ($17,462): two owned HGX H100 $19,109, Scaleway's next offer $21,629 and the
-    compared API $23,819, cheapest first; serverless is ruled out (DEP024)."""
+    """8 Lambda H100 decided ($17,462): two owned HGX H100 $19,109, Scaleway's next offer $22,423 (2-card
+    instances, a replica each: on its 4-card ones two replicas share an instance, and the business-critical
+    service's lost instance would leave the peak short, SIZ015) and the compared API $23,819, cheapest
+    first; serverless is ruled out (DEP024)."""
     result = run(L70)
     assert result.decision.deployment == "dedicated_cloud" and round(result.decision.usd_per_month) == 17462
     assert result.resolution.ruled_out == {"serverless": ("DEP024",)}
     assert routes(result) == [
         ("own_hardware", "HGX H100 8-GPU", 19109),
-        ("dedicated_cloud", "h100-sxm-4-80g", 21629),
+        ("dedicated_cloud", "h100-sxm-2-80g", 22423),
         ("api", "Llama 3.3 70B Instruct (Scaleway Generative APIs)", 23819),
     ]
     assert result.other_routes[0].count == 2
     after = result.next_best_option
-    assert after is not None and (after.provider, after.offer) == ("scaleway", "h100-sxm-4-80g")
+    assert after is not None and (after.provider, after.offer) == ("scaleway", "h100-sxm-2-80g")
 
 
 def test_routes_the_rules_rule_out_are_left_out() -> None:

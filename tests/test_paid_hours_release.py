@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
-from helpers import EXAMPLES_DIR, run
+from helpers import EXAMPLES_DIR, negotiated_aws, run
 
 from gpu_advisor.api import render_memo
 
@@ -120,8 +120,10 @@ def test_owning_below_the_held_cards_is_named_beside_them() -> None:
 
 def test_a_cheaper_reservation_is_named_beside_the_held_cards() -> None:
     """A US team's 750,000 requests a day: 16 H100 at Lambda's $2.99, 16 x 2.99 x 730 = $34,923 held every
-    hour; AWS's 3-year P5 reservation, two 8-GPU instances at $2.97216 a card-hour, 16 x 2.97216 x 730 =
-    $34,715; two owned HGX H100 (the documents' US figures) $19,109."""
+    hour; AWS's 3-year P5 reservation at the team's negotiated $1.90, three 8-GPU instances (11 replicas,
+    four an instance at most, so that a lost instance leaves the 7 the peak needs: SIZ015), 24 x 1.90 x
+    730 = $33,288 (at AWS's list price of $2.97216 the same instances bill $52,072, more than the held
+    cards); two owned HGX H100 (the documents' US figures) $19,109."""
     result = run(
         {
             **HR,
@@ -129,7 +131,8 @@ def test_a_cheaper_reservation_is_named_beside_the_held_cards() -> None:
             "company_country": "US",
             "personal_data": False,
             "requests_per_day": 750_000,
-        }
+        },
+        knowledge=negotiated_aws(),
     )
     best = result.best_option
     assert best is not None and (best.provider, best.gpus_rented, best.usd_per_gpu_hour) == (
@@ -138,17 +141,19 @@ def test_a_cheaper_reservation_is_named_beside_the_held_cards() -> None:
         2.99,
     )
     reserved = next(o for o in result.options if o.pricing == "reserved" and not o.excluded_by)
-    assert (reserved.offer, reserved.gpus_rented) == ("p5-reserved-3y-2026-09", 16)
-    assert round(reserved.usd_per_gpu_hour, 5) == 2.97216
+    assert (reserved.offer, reserved.gpus_rented, reserved.replicas) == ("p5-reserved-3y", 24, 11)
+    assert reserved.usd_per_gpu_hour == 1.90
     assert round(best.usd_per_hour * 730) == round(16 * 2.99 * 730) == 34_923
-    assert round(reserved.usd_per_month) == round(16 * 2.97216 * 730) == 34_715
+    assert round(reserved.usd_per_month) == round(24 * 1.90 * 730) == 33_288
+    listed = next(o for o in result.options if o.offer == "p5-reserved-3y-2026-09")
+    assert round(listed.usd_per_month) == round(24 * 2.97216 * 730) == 52_072
     assert (
         "kept every hour of the month, they cost about $34,923 a month.\n"
         "Owning servers for the load costs less than that before staff (no sourced salary for US): 2 × HGX "
         "H100 8-GPU, $19,109 a month (see Buy versus rent).\n"
         "TCO004 sets owning aside against the rental as priced, with its cards released.\n"
-        "A reservation costs less than the cards kept every hour: aws p5-reserved-3y-2026-09, 16 cards for "
-        "36 months, $34,715 a month (see Options considered).\n" in summary(result)
+        "A reservation costs less than the cards kept every hour: aws p5-reserved-3y, 24 cards for "
+        "36 months, $33,288 a month (see Options considered).\n" in summary(result)
     )
 
 

@@ -11,6 +11,7 @@ from helpers import EVALUATED_ON, negotiated_aws, run
 
 from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.domain.proposal import ProposalDocument
+from gpu_advisor.engine.present.memo import render_memo
 
 CLAIMS: dict[str, Any] = {
     "name": "claims-70b",
@@ -43,6 +44,12 @@ def test_a_business_critical_service_spreads_its_replicas_over_two_instances() -
     (four,) = [o for o in result.options if o.offer == "h100-sxm-4-80g"]
     assert (four.gpus, four.gpus_rented) == (4, 8)
     assert [(i.gpus, i.count) for i in four.instances] == [(4, 2)]
+    # The spare is put down to the rules that add it, SIZ015 among them for a business-critical service:
+    # two of the four cards, 2 × €3.3099 × 1.16 × 264 = $2,027 (the EUR list price at the catalog's rate).
+    assert (
+        "Of that, $2,027 a month pays for the spare replica the rules add for failures and updates "
+        "(SIZ010, SIZ011, SIZ015).\n"
+    ) in render_memo(result)
 
 
 def test_without_business_criticality_the_replicas_may_share_an_instance() -> None:
@@ -56,10 +63,12 @@ def test_without_business_criticality_the_replicas_may_share_an_instance() -> No
 def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
     """A steady 70B service at 2 million requests a day, business-critical: the quietest hour's 4
     replicas were the reserved base, all on one 8-card P5, and that mixed fleet ($16,371) was the
-    decision. Spread, the base takes two P5 instances, 16 cards, which hold every hour's replicas: no
-    mixed fleet is left. The reservation of two P5 at a negotiated rate (``helpers.NEGOTIATED_AWS``: 16 ×
-    $1.90 × 730 = $22,192) loses to two owned nodes at the documents' cost lines (2 × $9,554.39), the spare
-    on the second (TCO012)."""
+    decision. A lost base instance must leave every hour's need: with four 2-card replicas an instance
+    and one spare an hour, every hour runs three more replicas (7 to 9), and the base is two P5 instances
+    of four (16 cards, 16 × $1.90 × 730 = $22,192 at the negotiated rate, ``helpers.NEGOTIATED_AWS``)
+    with Lambda's hourly H100 for the ninth replica's hours. Two owned nodes at the documents' cost lines
+    (2 × $9,554.39) cost less than that fleet and than every rental (TCO001); whether they survive a
+    server's loss, SIZ032 and TCO028 say."""
     service = {
         "name": "chat-70b",
         "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
@@ -71,13 +80,16 @@ def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
         "business_critical": True,
     }
     result = run(service, knowledge=negotiated_aws())
-    assert "SIZ015" in result.fired_rules and "DEP025" not in result.fired_rules
-    assert result.mixed_fleet is None
-    best = result.best_option
-    assert best is not None and (best.offer, best.gpus, best.gpus_rented) == ("p5-reserved-3y", 12, 16)
-    assert best.usd_per_month == pytest.approx(16 * 1.90 * 730)
+    # The fleet undercuts every single kind of rental (DEP025); owning undercuts it.
+    assert {"SIZ015", "DEP025"} <= set(result.fired_rules)
+    fleet = result.mixed_fleet.fleet if result.mixed_fleet is not None else None
+    assert fleet is not None and (fleet.base_gpus_rented, fleet.base_replicas_hosted) == (16, 8)
+    assert (min(fleet.replicas_by_hour), max(fleet.replicas_by_hour)) == (7, 9)
+    assert fleet.base_usd_per_month == pytest.approx(16 * 1.90 * 730)
+    lean = run({**service, "business_critical": False}, knowledge=negotiated_aws()).mixed_fleet
+    assert lean is not None and fleet.replicas_by_hour == tuple(n + 3 for n in lean.fleet.replicas_by_hour)
     own = result.own_hardware
-    assert (result.decision.deployment, result.decision.deciding_rule_id) == ("own_hardware", "TCO012")
+    assert (result.decision.deployment, result.decision.deciding_rule_id) == ("own_hardware", "TCO001")
     assert (own.nodes, own.gpus_needed) == (2, 12)
     assert own.usd_per_month == pytest.approx(2 * 9554.39, abs=0.01)
 
@@ -141,3 +153,40 @@ def test_check_places_a_business_critical_proposal_as_recommend_does_where_sprea
     document = ProposalDocument.model_validate({"workload": shop, "proposal": proposal})
     results = {i.rule_id: i for i in check_document(document, "p.yaml", 1, EVALUATED_ON).results}
     assert results["SIZ016"].status == "pass"
+
+
+def test_check_warns_a_rental_whose_lost_instance_takes_more_replicas_than_the_spare_covers() -> None:
+    """SIZ034: a business-critical 70B at 500,000 a day (three replicas of 2 × H100 at the peak and a
+    spare) proposed on two of Scaleway's 4-card instances, two replicas each: a lost instance leaves two.
+    On that offer five replicas on three instances keep three through a loss: 10 cards of replicas, 12
+    billed, 12 × €3.19275 × 1.16 × 730 = $32,443 a month (the EUR list price at the catalog's rate)."""
+    workload = {
+        "name": "core-banking-assistant",
+        "model": {"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 500_000,
+        "avg_input_tokens": 1200,
+        "avg_output_tokens": 250,
+        "load_pattern": "steady",
+        "business_critical": True,
+        "personal_data": True,
+        "company_country": "DE",
+    }
+    proposal = {
+        "name": "p",
+        "deployment": "dedicated_cloud",
+        "provider": "scaleway",
+        "offer": "h100-sxm-4-80g",
+        "gpu": "h100-sxm",
+        "gpus": 8,
+        "pricing": "on_demand",
+        "region": "fr-par-2",
+    }
+    document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
+    items = {i.rule_id: i for i in check_document(document, "p.yaml", 1, EVALUATED_ON).results}
+    assert items["SIZ016"].status == "pass" and items["SIZ034"].status == "warn"
+    assert items["SIZ034"].message == (
+        "The proposal runs 4 replicas on h100-sxm-4-80g, up to 2 on one instance: its loss leaves 2 where "
+        "the peak needs 3. A business-critical service keeps the peak through the loss of any one instance "
+        "(SIZ015): on this offer that takes 10 cards of replicas, billed as 12, about $32,443 a month, as "
+        "recommend prices it; or accept the peak short until the instance is replaced."
+    )

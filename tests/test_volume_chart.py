@@ -133,18 +133,24 @@ def test_a_batch_on_whole_instances_is_spread_over_their_cards() -> None:
 
 
 def test_a_service_on_whole_instances_pays_for_the_whole_instance() -> None:
-    """w07 as a hybrid: its rental line is AWS's P5 reserved for three years, sold as 8-card instances
-    only. The service's 36 cards are billed as 40 (five instances); a thousandth of the volume, a replica
-    of 2 cards and its spare, still bills whole instances: two, as the business-critical service's spare
-    may not share the other's machine (SIZ015), 16 × $1.90 × 730 = $22,192 (the chart had drawn the
-    replicas' share of one instance's bill)."""
-    result = result_of(VOLUME_DIR / "w07-rag-api-hybrid.yaml", knowledge=negotiated_aws())
-    chart, best = result.charts.api_versus_self_hosted, result.best_option
-    assert chart is not None and best is not None and (best.gpus, best.gpus_rented) == (36, 40)
-    assert chart.self_hosted_kind == "dedicated_cloud" and "SIZ015" in result.fired_rules
-    at = chart.requests_per_day.index
-    assert chart.self_hosted_usd_per_month[at(1_100_000)] == pytest.approx(40 * 1.90 * 730)
-    assert chart.self_hosted_usd_per_month[at(1_000)] == pytest.approx(16 * 1.90 * 730)
+    """w07 at 1,100,000 requests a day: its cheapest rental is AWS's P5 reserved for three years, sold as
+    8-card instances only. The service's 17 replicas of 2 cards and a spare run as 21, four to an
+    instance, so that the loss of one leaves the 17 (SIZ015): 42 cards billed as 48 (six instances); a
+    thousandth of the volume, a replica of 2 cards and its spare, still bills whole instances: two, as
+    the business-critical service's spare may not share the other's machine, 16 × $1.90 × 730 = $22,192
+    (the chart had drawn the replicas' share of one instance's bill). Five owned servers ($47,772) are
+    decided below that rental ($66,576)."""
+    workload = load_workload(str(VOLUME_DIR / "w07-rag-api-hybrid.yaml"))
+    evaluation = evaluate_workload(workload, EVALUATED_ON, knowledge=negotiated_aws())
+    result = recommend(workload, EVALUATED_ON, knowledge=negotiated_aws())
+    best = result.best_option
+    assert best is not None and (best.offer, best.gpus, best.gpus_rented) == ("p5-reserved-3y", 42, 48)
+    assert round(best.usd_per_month) == round(48 * 1.90 * 730) == 66_576
+    assert result.decision.deployment == "own_hardware" and "SIZ015" in result.fired_rules
+    month = route_month_at(evaluation, "dedicated_cloud")
+    assert month is not None
+    assert month(1_100_000).usd_per_month == pytest.approx(48 * 1.90 * 730)
+    assert month(1_000).usd_per_month == pytest.approx(16 * 1.90 * 730)
 
 
 def test_a_reservation_sold_in_8_card_instances_bills_8_cards_at_any_volume() -> None:
@@ -179,14 +185,19 @@ def test_own_hardware_decided_is_the_line() -> None:
 
 
 def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
-    """w07 with the published steady profile: 23 to 43 replicas by hour. A reserved base of 32 replicas
-    (64 cards × $1.90 × 730 = $88,768) and Lambda's hourly H100 for the rest cost less than owning 11
-    servers for the busiest hour. The base is whole 8-card P5 instances of four 2-card replicas, and an
-    instance pays reserved where its replicas are needed in more than $1.90 / $2.99 = 64 % of their
-    hours (Lambda sells 2-card instances by the hour): the 29th to 32nd replicas are needed in 67 of their
-    96 replica-hours a day (70 %), so they pay in the base; the 33rd to 36th in 39 (41 %), so they do
-    not."""
-    result = result_of(VOLUME_DIR / "w07-rag-api.yaml", knowledge=negotiated_aws())
+    """w07 with the published steady profile, not business-critical: 23 to 43 replicas by hour. A
+    reserved base of 32 replicas (64 cards × $1.90 × 730 = $88,768) and Lambda's hourly H100 for the rest
+    cost less than owning 11 servers for the busiest hour. The base is whole 8-card P5 instances of four
+    2-card replicas, and an instance pays reserved where its replicas are needed in more than $1.90 /
+    $2.99 = 64 % of their hours (Lambda sells 2-card instances by the hour): the 29th to 32nd replicas
+    are needed in 67 of their 96 replica-hours a day (70 %), so they pay in the base; the 33rd to 36th in
+    39 (41 %), so they do not."""
+    data = load_workload(str(VOLUME_DIR / "w07-rag-api.yaml")).model_dump(mode="json", exclude_unset=True)
+    result = recommend(
+        validate_workload({**data, "business_critical": False}, "test"),
+        EVALUATED_ON,
+        knowledge=negotiated_aws(),
+    )
     assert result.decision.deployment == "hybrid"
     fleet = result.mixed_fleet.fleet
     hours = fleet.replicas_by_hour
@@ -201,6 +212,27 @@ def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
     assert (fleet.peak_provider, fleet.peak_offer) == ("lambda", "on-demand")
     assert fleet.base_usd_per_month == pytest.approx(64 * 1.90 * 730)
     assert result.mixed_fleet.usd_per_month < result.own_hardware.usd_per_month
+
+
+def test_a_business_critical_mixed_fleet_runs_the_replicas_a_lost_instance_takes() -> None:
+    """w07 as it is, business-critical (SIZ015): a lost 8-card P5 instance takes four replicas where each
+    hour has one spare, so every hour runs three more (26 to 46): $107,868 a month, above the 11 owned
+    servers ($105,098), which are decided (whether they survive a server's loss, SIZ032 and TCO028 say)."""
+    critical = result_of(VOLUME_DIR / "w07-rag-api.yaml", knowledge=negotiated_aws())
+    data = load_workload(str(VOLUME_DIR / "w07-rag-api.yaml")).model_dump(mode="json", exclude_unset=True)
+    relaxed = recommend(
+        validate_workload({**data, "business_critical": False}, "test"),
+        EVALUATED_ON,
+        knowledge=negotiated_aws(),
+    )
+    assert critical.mixed_fleet is not None and relaxed.mixed_fleet is not None
+    hours, lean = critical.mixed_fleet.fleet.replicas_by_hour, relaxed.mixed_fleet.fleet.replicas_by_hour
+    assert hours == tuple(count + 3 for count in lean) and (min(hours), max(hours)) == (26, 46)
+    assert round(critical.mixed_fleet.usd_per_month) == 107_868
+    assert (critical.decision.deployment, round(critical.own_hardware.usd_per_month)) == (
+        "own_hardware",
+        105_098,
+    )
 
 
 def test_on_premises_the_line_is_own_hardware_and_the_api_is_marked_ruled_out() -> None:

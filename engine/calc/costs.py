@@ -72,12 +72,14 @@ def rent(
     linked: tuple[int, ...],
     usd_per_gpu_hour: float | None = None,
     spread: bool = False,
+    spare: int = 0,
 ) -> Rental:
     """``replicas`` replicas of ``cards_per_replica`` cards on an offer's instances for
     ``hours_billed`` hours a month (``billed_hours``); ``linked``: its sizes whose cards share a fast
     link (``instances.linked_sizes``). ``usd_per_gpu_hour`` replaces the list price (a regional
-    estimate); ``spread``: on at least two instances (``instances.place``)."""
-    placement = place(cards_per_replica, replicas, offer.instance_gpus, linked, spread)
+    estimate); ``spread``: on at least two instances, none holding more than ``spare`` replicas where
+    there is one (``instances.place``)."""
+    placement = place(cards_per_replica, replicas, offer.instance_gpus, linked, spread, spare)
     usd_per_hour = placement.gpus_rented * (
         offer.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour
     )

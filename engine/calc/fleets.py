@@ -17,18 +17,15 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
-from gpu_advisor.engine.calc.costs import SECONDS_PER_HOUR
-from gpu_advisor.engine.calc.instances import EXACT_REPLICAS, Placement, place
+from gpu_advisor.engine.calc.fleet_split import ROUNDING_SLACK, cheapest_split, peak_bill
 from gpu_advisor.engine.calc.listings import PricedListing
 from gpu_advisor.engine.calc.policy import Sizing, usable_rate
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, without_spares
-from gpu_advisor.engine.calc.traffic import HOURS_PER_DAY, DailyTraffic
+from gpu_advisor.engine.calc.traffic import DailyTraffic
 from gpu_advisor.engine.domain.load import Load
-
-ROUNDING_SLACK = 1e-9
 
 
 def replicas_by_hour(plan: ReplicaPlan, traffic: DailyTraffic, load: Load, sizing: Sizing) -> tuple[int, ...]:
@@ -78,142 +75,6 @@ class MixedFleet(NamedTuple):
         return min(self.base.listing.offer.as_of, self.peak.listing.offer.as_of)
 
 
-def peak_bill(
-    peak: PricedListing,
-    extra: Sequence[int],
-    served: Sequence[float],
-    days_per_month: float,
-    spread: bool = False,
-) -> tuple[float, int]:
-    """Card-hours a month the hourly ``peak`` offer bills for ``extra`` replicas in each hour of the day,
-    and the most cards it rents at once; ``spread``: each hour's replicas on two instances at least
-    (``instances.place``), where they are the whole fleet."""
-    offer, plan = peak.listing.offer, peak.plan
-    rented = [
-        place(plan.cards_per_replica, count, offer.instance_gpus, peak.listing.linked, spread).gpus_rented
-        for count in extra
-    ]
-    increment = (offer.billing_increment_seconds or SECONDS_PER_HOUR) / SECONDS_PER_HOUR
-    if increment >= HOURS_PER_DAY:
-        # Billed in whole days: every card that runs at all on a day is paid for the day.
-        return max(rented) * HOURS_PER_DAY * days_per_month, max(rented)
-    per_day = sum(
-        cards * math.ceil(share / increment - ROUNDING_SLACK) * increment
-        for cards, share in zip(rented, served, strict=True)
-        if cards
-    )
-    return per_day * days_per_month, max(rented)
-
-
-def _base_sizes(hours: tuple[int, ...]) -> Iterable[int]:
-    """The base replica counts tried: every one below the busiest hour's; beyond ``EXACT_REPLICAS``
-    (a fleet of thousands of replicas) those at each hour's count and one either side. Between two hours'
-    counts the peak's bill falls linearly with the base and the base's bill rises with its cards, so the
-    cheapest lies at an end, up to whole-instance rounding; trying every count made a billion requests a
-    day run for minutes."""
-    busiest = max(hours)
-    if busiest <= EXACT_REPLICAS:
-        return range(1, busiest)
-    return sorted({c + d for c in hours for d in (-1, 0, 1) if 1 <= c + d < busiest})
-
-
-def base_placements(
-    cards_per_replica: int,
-    hours: tuple[int, ...],
-    instance_gpus: tuple[int, ...],
-    linked: tuple[int, ...],
-    spread: bool,
-) -> list[Placement]:
-    """Every base a committed (or owned) part of a fleet may hold, in whole instances spread as the plan
-    asks (SIZ015): from one replica to one short of the busiest hour's, as each size places (a base that
-    holds the busiest hour's replicas leaves nothing to rent by the hour). A replica pays in the base where
-    it is needed in more of the month's hours than the base's price is of the hourly one's, and whole
-    instances round a base up: so the cheapest base is not always the quietest hour's replicas, which may
-    fill an instance and a little of the next. Spread, a base on one instance must leave a replica of every
-    hour that runs two or more to the hourly offer, so that one machine's failure leaves one serving. None
-    where some hour needs no replica (the schedule leaves hours unserved): such a fleet is not priced."""
-    quietest, busiest = min(hours), max(hours)
-    if quietest <= 0:
-        return []
-    placements: list[Placement] = []
-    for replicas in _base_sizes(hours):
-        placement = place(cards_per_replica, replicas, instance_gpus, linked, spread)
-        if placement.replicas_hosted >= busiest:
-            break
-        # Spread (SIZ015, two replicas or more): one instance may carry the base only where no hour that
-        # runs two replicas or more runs all of them on it. An hour of one replica has no other to spread.
-        if (
-            spread
-            and placement.instance_count < 2
-            and any(2 <= replicas <= placement.replicas_hosted for replicas in hours)
-        ):
-            continue
-        if not placements or placement.replicas_hosted > placements[-1].replicas_hosted:
-            placements.append(placement)
-    return placements
-
-
-class Split(NamedTuple):
-    """A base placed in whole instances (reserved or owned) and an hourly offer's bill for the replicas
-    beyond it: what a mixed fleet and an owned base with hourly peaks share."""
-
-    placement: Placement
-    base_usd_per_month: float
-    peak: PricedListing
-    peak_gpu_hours_per_month: float
-    peak_gpus_rented_max: int
-
-    @property
-    def peak_usd_per_month(self) -> float:
-        return self.peak_gpu_hours_per_month * self.peak.listing.usd_per_gpu_hour
-
-    @property
-    def usd_per_month(self) -> float:
-        return self.base_usd_per_month + self.peak_usd_per_month
-
-
-def cheapest_split(
-    plan: ReplicaPlan,
-    hours: tuple[int, ...],
-    instance_gpus: tuple[int, ...],
-    linked: tuple[int, ...],
-    base_usd: Callable[[Placement], float],
-    peaks: Sequence[PricedListing],
-    traffic: DailyTraffic,
-    days_per_month: float,
-    max_gpus: int | None = None,
-    as_proposed: bool = False,
-    base_replicas: int | None = None,
-) -> Split | None:
-    """Every base ``base_placements`` gives (at most ``max_gpus`` cards) with each of the ``peaks`` for
-    the replicas beyond it, the cheapest kept (the first of equals); ``base_usd``: a placement's monthly
-    cost. None where no base leaves replicas to the peaks, or where the cheapest costs no less than a base
-    holding the busiest hour's replicas in every hour (no mix), unless ``as_proposed``: a pair someone
-    names is priced even then (``check`` then says it costs more). ``base_replicas``: the base someone
-    proposes, in whole instances, priced as proposed whatever it leaves to the peaks."""
-    found: Split | None = None
-    placements = (
-        [place(plan.cards_per_replica, base_replicas, instance_gpus, linked, plan.spread)]
-        if base_replicas is not None
-        else base_placements(plan.cards_per_replica, hours, instance_gpus, linked, plan.spread)
-    )
-    for placement in placements:
-        if max_gpus is not None and placement.gpus_rented > max_gpus:
-            break
-        extra = [max(0, count - placement.replicas_hosted) for count in hours]
-        for peak in peaks:
-            # The peak's instances run beside the base, on machines of their own.
-            gpu_hours, most = peak_bill(peak, extra, traffic.served, days_per_month)
-            split = Split(placement, base_usd(placement), peak, gpu_hours, most)
-            if found is None or split.usd_per_month < found.usd_per_month:
-                found = split
-    if found is None or as_proposed or base_replicas is not None:
-        return found
-    whole = place(plan.cards_per_replica, max(hours), instance_gpus, linked, plan.spread)
-    within = max_gpus is None or whole.gpus_rented <= max_gpus
-    return None if within and found.usd_per_month >= base_usd(whole) else found
-
-
 def price_mixed_fleet(
     base: PricedListing,
     peak: PricedListing,
@@ -238,14 +99,15 @@ def price_mixed_fleet(
         days_per_month,
         as_proposed=as_proposed,
         base_replicas=base_replicas,
+        survive_loss=True,
     )
     if split is None:
         return None
     return MixedFleet(
         base=base,
         peak=peak,
-        replicas_by_hour=hours,
-        base_replicas=min(hours),
+        replicas_by_hour=split.replicas_by_hour,
+        base_replicas=min(split.replicas_by_hour),
         base_gpus_rented=split.placement.gpus_rented,
         base_replicas_hosted=split.placement.replicas_hosted,
         base_usd_per_month=split.base_usd_per_month,
@@ -383,5 +245,8 @@ def price_autoscaled(
 ) -> AutoscaledFleet:
     """Every hour's replicas on the hourly ``listing``, in whole instances, billed as it bills (the hour's
     served share rounded up to its increment; an offer billed by the day pays every card that runs)."""
-    gpu_hours, most = peak_bill(listing, hours, traffic.served, days_per_month, listing.plan.spread)
+    plan = listing.plan
+    gpu_hours, most = peak_bill(
+        listing, hours, traffic.served, days_per_month, plan.spread, plan.spares_asked
+    )
     return AutoscaledFleet(listing, hours, gpu_hours, most, gpu_hours * listing.listing.usd_per_gpu_hour)

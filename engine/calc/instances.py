@@ -20,6 +20,9 @@ class Placement(NamedTuple):
     replicas_hosted: int
     """How many replicas the rented cards hold (at least those asked for): the rest of a bought
     instance is idle, and room for this many minus the replicas placed."""
+    replicas_run: int = 0
+    """The replicas to run on them: those asked, or more where the loss of the fullest instance would
+    otherwise leave fewer than the peak needs (``place``'s ``spread``)."""
 
     @property
     def instance_count(self) -> int:
@@ -47,6 +50,7 @@ def place(
     instance_gpus: tuple[int, ...],
     linked: tuple[int, ...],
     spread: bool = False,
+    spare: int = 0,
 ) -> Placement:
     """The fewest cards that hold ``replicas`` replicas of ``cards_per_replica`` cards each, in whole
     instances of ``instance_gpus``; a multi-card replica goes in a size of ``linked`` that holds it (its
@@ -54,30 +58,58 @@ def place(
     A replica larger than every size spans instances of the largest (over the network: NET003 judges
     whether the provider documents one fit for it, NET006 says what it takes).
     ``spread``: two replicas or more go on at least two instances, so that a failed host (or a GPU fault
-    that stops its instance) leaves one serving."""
+    that stops its instance) leaves replicas serving. With ``spare`` replicas beyond the peak's need, the
+    loss of the fullest instance must leave the peak's: either no instance carries more than the spares,
+    or more replicas run, one more for each replica an instance carries beyond them, whichever rents the
+    fewest cards (then runs the fewest replicas). Without a spare, the loss leaves one serving."""
     together = _place(cards_per_replica, replicas, instance_gpus, linked)
-    if not spread or replicas < 2 or together.instance_count >= 2:
+    if not spread or replicas < 2:
         return together
-    # The cheapest split of the replicas into two groups, each placed as cheaply as it goes.
-    splits = (
-        _joined(
-            _place(cards_per_replica, first, instance_gpus, linked),
-            _place(cards_per_replica, replicas - first, instance_gpus, linked),
-        )
-        for first in range(1, replicas // 2 + 1)
+    if spare <= 0:
+        return _place(cards_per_replica, replicas, instance_gpus, linked, replicas - 1)
+    needed = replicas - spare
+    # A replica larger than every size spans instances of its own: one lost instance stops one replica.
+    fullest = max(1, instance_gpus[-1] // cards_per_replica)
+    placements = (
+        _place(cards_per_replica, max(replicas, needed + most), instance_gpus, linked, most)
+        for most in range(1, fullest + 1)
     )
-    return min(splits, key=lambda p: (p.gpus_rented, p.instance_count))
+    return min(placements, key=lambda p: (p.gpus_rented, p.replicas_run, p.instance_count))
 
 
-def _joined(first: Placement, second: Placement) -> Placement:
-    counts: dict[int, int] = {}
-    for size, count in (*first.instances, *second.instances):
-        counts[size] = counts.get(size, 0) + count
-    return Placement(
-        tuple(sorted(counts.items(), reverse=True)),
-        first.gpus_rented + second.gpus_rented,
-        first.replicas_hosted + second.replicas_hosted,
-    )
+def fullest_instance(placement: Placement, cards_per_replica: int, replicas: int) -> int:
+    """The most replicas one of ``placement``'s instances carries where ``replicas`` are spread over them
+    as evenly as their cards allow: what the loss of the fullest takes. A replica that spans instances
+    is lost with any of them: one."""
+    holds = [(size // cards_per_replica, count) for size, count in placement.instances]
+    if not holds or any(each == 0 for each, _ in holds):
+        return min(1, replicas)
+    most = 1
+    while sum(min(each, most) * count for each, count in holds) < replicas:
+        most += 1
+    return most
+
+
+def fleet_place(
+    cards_per_replica: int,
+    replicas: int,
+    instance_gpus: tuple[int, ...],
+    linked: tuple[int, ...],
+    spread: bool,
+    most: int,
+) -> Placement:
+    """A part of a fleet whose replicas change by the hour (a committed base, or an hour's replicas on an
+    hourly offer beside it): spread as ``place`` spreads, and with ``most`` (the fleet's spares, or more
+    where every hour runs more replicas for it) no instance carrying more than that, so that the loss of
+    one leaves each hour's need. Its ``replicas_hosted`` counts what the instances carry so: the hours'
+    other replicas go elsewhere."""
+    if not spread or most <= 0:
+        return place(cards_per_replica, replicas, instance_gpus, linked, spread)
+    placed = _place(cards_per_replica, replicas, instance_gpus, linked, most)
+    if cards_per_replica > instance_gpus[-1]:
+        return placed
+    carried = sum(min(size // cards_per_replica, most) * count for size, count in placed.instances)
+    return placed._replace(replicas_hosted=carried)
 
 
 def _place(
@@ -85,9 +117,12 @@ def _place(
     replicas: int,
     instance_gpus: tuple[int, ...],
     linked: tuple[int, ...],
+    most: int | None = None,
 ) -> Placement:
+    """``most``: the most replicas one instance may carry (None: as many as its cards hold); the cards
+    beyond stay idle, room for replicas that are not counted on to survive its loss."""
     if replicas <= 0:
-        return Placement((), 0, 0)
+        return Placement((), 0, 0, 0)
     if cards_per_replica == 1:
         usable = instance_gpus
     else:
@@ -99,10 +134,11 @@ def _place(
         largest = instance_gpus[-1]
         per_replica = math.ceil(cards_per_replica / largest)
         count = per_replica * replicas
-        return Placement(((largest, count),), count * largest, replicas)
-    instances = _cheapest_mix(replicas, tuple((size, size // cards_per_replica) for size in usable))
+        return Placement(((largest, count),), count * largest, replicas, replicas)
+    holds = tuple((size, min(size // cards_per_replica, most or size)) for size in usable)
+    instances = _cheapest_mix(replicas, holds)
     hosted = sum(size // cards_per_replica * count for size, count in instances)
-    return Placement(instances, sum(size * count for size, count in instances), hosted)
+    return Placement(instances, sum(size * count for size, count in instances), hosted, replicas)
 
 
 # Beyond this many replicas the bulk goes on the size that wastes the least, and the mix is worked out for

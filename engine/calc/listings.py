@@ -121,6 +121,16 @@ def price_plan(
         plan = with_rework_replicas(plan, replica_spot_overhead(offer, plan.cards_per_replica, spot_overhead))
         hosted = place(plan.cards_per_replica, plan.replicas, offer.instance_gpus, listing.linked)
         plan = batch_on_instances(plan, hosted.replicas_hosted)
+    elif plan.spread:
+        spread = place(
+            plan.cards_per_replica,
+            plan.replicas,
+            offer.instance_gpus,
+            listing.linked,
+            True,
+            plan.spare_replicas,
+        )
+        plan = with_loss_spares(plan, spread.replicas_run)
     hours = plan_hours(offer, plan, hours_per_month, days_per_month, calendar_hours, spot_overhead)
     rental = rent(
         offer,
@@ -130,8 +140,29 @@ def price_plan(
         listing.linked,
         listing.usd_per_gpu_hour,
         plan.spread,
+        # A service's spares keep the peak served through the loss of an instance; a batch run is late by
+        # what a lost instance held, and finishes on the others.
+        plan.spare_replicas if plan.hours_per_day_running is None else 0,
     )
     return plan, rental
+
+
+def with_loss_spares(plan: ReplicaPlan, replicas: int) -> ReplicaPlan:
+    """A service ``plan`` run with ``replicas`` where its instances carry several replicas each: the loss
+    of the fullest leaves the peak's replicas serving only with the added spares (SIZ015,
+    ``instances.place``). They share the load, each carrying less of it."""
+    if replicas <= plan.replicas:
+        return plan
+    share, rate = plan.replicas / replicas, plan.peak_requests_per_second_per_replica
+    return plan._replace(
+        replicas=replicas,
+        spare_replicas=replicas - plan.replicas_for_peak,
+        gpus=replicas * plan.cards_per_replica,
+        utilization=plan.utilization * share,
+        capacity_utilization_at_peak=plan.capacity_utilization_at_peak * share,
+        peak_requests_per_second_per_replica=None if rate is None else rate * share,
+        service=plan.service._replace(replicas=replicas),
+    )
 
 
 def with_rework_replicas(plan: ReplicaPlan, overhead: float) -> ReplicaPlan:

@@ -59,6 +59,14 @@ class ProposalDetails(Details):
     """The latency targets, not the throughput headroom, set the replicas the peak needs on the proposed
     GPU (SIZ009 says which)."""
     proposed_replicas: int = 0
+    loss_replicas_left: int = 0
+    """A business-critical rental (``InstanceLoss``): the replicas the loss of its fullest instance
+    leaves, those the peak needs, and the cards, billed cards and month of a proposal on the same offer
+    that keeps the peak through it; 0 otherwise."""
+    loss_peak_replicas: int = 0
+    loss_surviving_gpus: int = 0
+    loss_surviving_gpus_billed: int = 0
+    loss_surviving_usd_per_month: float = 0.0
     """The replicas the proposed cards make (0 where the GPU cannot hold one)."""
     successor_offer: str = ""
     """The provider's newer offer that replaces the one named ("" where none replaces it)."""

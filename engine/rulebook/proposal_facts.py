@@ -240,6 +240,9 @@ class ProposalFact(Fact):
     """The least monthly bill of an admitted rental for the workload, as owning is compared with it."""
     service_on_one_machine: bool
     """The proposal runs all its replicas, one or more, on one instance or one server (SIZ016)."""
+    instance_loss_short: bool = False
+    """A business-critical rental on two instances or more: the loss of its fullest instance leaves fewer
+    replicas than the peak needs (``apps.check.instance_loss``, SIZ034)."""
     gpus_billed: Annotated[int, Guard("cost_known")]
     """The cards the proposed rental's whole instances bill (PRC013 compares them with ``gpus``); 0 for
     own hardware."""

@@ -5,10 +5,12 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from gpu_advisor.engine.apps.check.instance_loss import InstanceLoss, instance_loss, spread_rental
 from gpu_advisor.engine.apps.check.proposal_batch import proposed_run_hours
 from gpu_advisor.engine.apps.check.proposal_serverless import serverless_cost
 from gpu_advisor.engine.calc.costs import own_hardware_cost, rent
-from gpu_advisor.engine.calc.fleets import MixedFleet, base_placements, cheapest_mixed_fleet, replicas_by_hour
+from gpu_advisor.engine.calc.fleet_split import base_placements
+from gpu_advisor.engine.calc.fleets import MixedFleet, cheapest_mixed_fleet, replicas_by_hour
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
 from gpu_advisor.engine.calc.listings import offer_hours
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
@@ -64,6 +66,8 @@ class ProposedCost(NamedTuple):
     """A serverless proposal: how its price is billed (the instances kept warm and their setting)."""
     serverless_priced: PricedServerless | None = None
     """The same, as priced: its product's limits on workers are checked against it."""
+    loss: InstanceLoss | None = None
+    """A business-critical rental of two replicas or more: what the loss of its fullest instance leaves."""
 
     def unlinked(self) -> dict[str, object]:
         """What PRC013's message says of the smaller instances not documented as linked."""
@@ -163,12 +167,14 @@ def proposal_cost(
         )
         linked, replicas = offer_linked_sizes(offer), math.ceil(gpus / per_replica)
         rental = rent(offer, per_replica, replicas, hours, linked, price)
-        # Replicas to spread over machines (SIZ015) go on two instances where the offer's sizes bill no
-        # more cards so, as recommend places them; where spreading costs more, the proposal is priced as
-        # named, and SIZ016 says that it runs on one machine.
+        loss = None
+        # Replicas to spread over machines (SIZ015) are placed as recommend places them where the offer's
+        # sizes bill no more cards so; else the proposal is priced as named, and SIZ016 says that it runs
+        # on one machine, SIZ034 that the loss of its fullest instance leaves the peak short.
         if evaluation.constraints.spread_replicas and replicas >= 2:
-            spread = rent(offer, per_replica, replicas, hours, linked, price, spread=True)
-            rental = spread if spread.gpus_rented <= rental.gpus_rented else rental
+            at_peak = peak_replicas(plan, per_replica)
+            rental = spread_rental(offer, per_replica, replicas, hours, linked, price, at_peak)
+            loss = instance_loss(rental, offer, per_replica, replicas, hours, linked, price, at_peak)
         unlinked = tuple(
             size
             for size in offer.instance_gpus
@@ -186,8 +192,19 @@ def proposal_cost(
             unlinked_sizes=unlinked if saves else (),
             replica_cards=per_replica,
             linked_usd_per_month=if_linked.usd_per_month if saves else 0.0,
+            loss=loss,
         )
     return ProposedCost(0.0, False)
+
+
+def peak_replicas(plan: ReplicaPlan | None, per_replica: int) -> int:
+    """The replicas of ``per_replica`` cards the peak needs, spares aside: the plan's, or its peak's cards
+    over the proposal's replica where that has other cards; 0 where the GPU has no plan."""
+    if plan is None:
+        return 0
+    if per_replica == plan.cards_per_replica:
+        return plan.replicas_for_peak
+    return math.ceil(plan.gpus_for_peak / per_replica)
 
 
 def proposed_mixed_fleet(
@@ -273,7 +290,9 @@ def busiest_hour_held(plan: ReplicaPlan, hours: tuple[int, ...], offer: Offer) -
     if min(hours) <= 0:
         return False
     linked = offer_linked_sizes(offer)
-    return not base_placements(plan.cards_per_replica, hours, offer.instance_gpus, linked, plan.spread)
+    return not base_placements(
+        plan.cards_per_replica, hours, offer.instance_gpus, linked, plan.spread, plan.spares_asked
+    )
 
 
 def fewer_base_cards(fleet: MixedFleet, billed: int) -> int:
@@ -287,6 +306,7 @@ def fewer_base_cards(fleet: MixedFleet, billed: int) -> int:
         listing.offer.instance_gpus,
         listing.linked,
         plan.spread,
+        plan.spares_asked,
     )
     return max((p.gpus_rented for p in placements if p.gpus_rented < billed), default=0)
 

@@ -326,6 +326,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         gpus_billed=cost.gpus_billed,
         # Every replica on one instance or server: one machine's failure takes the service down.
         service_on_one_machine=cost.machines == 1 and proposed_replicas(gpu) >= 1,
+        instance_loss_short=cost.loss is not None and cost.machines >= 2 and cost.loss.short,
         base_gpus_stated=proposal.base_gpus is not None and cost.base_gpus_billed > 0,
         base_gpus=proposal.base_gpus or 0,
         base_gpus_billed=cost.base_gpus_billed,
@@ -350,6 +351,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         offer=proposal.offer or "",
         listed_offers=listed_offers(proposal, knowledge) if hardware.offer is None else (),
         proposed_replicas=proposed_replicas(gpu),
+        **(cost.loss.details() if cost.loss is not None else {}),
         loadable_cards_max=max(evaluation.capacity.figures.card_counts, default=0),
         **planned_details(planned, gpu_fit(hardware.gpu, evaluation)),
         largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
