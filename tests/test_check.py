@@ -151,6 +151,14 @@ def test_exit_codes(tmp_path: Path) -> None:
             "most all of theirs, or more servers",
         ),
         (
+            # Neither server nor GPU named: the servers are the one the evaluation selects (an HGX H100),
+            # as the proposal is priced; 100 cards passed, priced as 16 and judged as 100.
+            "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
+            "proposal: {deployment: own_hardware, servers: 2, gpus: 100}\n",
+            "proposal.gpus: 100, but 2 × hgx-h100-8 hold 16 cards: name the cards the service runs on, at "
+            "most all of theirs, or more servers",
+        ),
+        (
             # The Stockholm P5 named in Frankfurt: the same jurisdiction, but priced and judged as in
             # Germany, where the catalog lists no P5 of AWS's.
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
@@ -416,3 +424,46 @@ def test_each_proposal_of_a_file_keeps_its_place_beside_its_waivers() -> None:
     checked = json.loads(result.output)
     assert [c["index"] for c in checked] == [1, 2]
     assert [c["counts"]["waived"] for c in checked] == [0, 1]
+
+
+def test_own_hardware_running_on_every_card_its_servers_hold_is_checked() -> None:
+    """The refusal's boundary: two HGX servers' 16 cards, named with the servers or not, are checked (and
+    priced as the two servers); more are refused (above)."""
+    workload = {"name": "x", "model": {"name": "llama-3.1-8b", "precision": "bf16"}, "requests_per_day": 5}
+    for proposal in (
+        {"deployment": "own_hardware", "servers": 2, "gpus": 16},
+        {"deployment": "own_hardware", "server": "hgx-h100-8", "servers": 2, "gpus": 16},
+    ):
+        document = ProposalDocument.model_validate(
+            {"workload": workload, "proposal": {"name": "p", **proposal}}
+        )
+        result = check_document(document, "p.yaml", 1, dt.date(2026, 12, 6))
+        assert round(result.usd_per_month or 0) == 22_015, proposal
+
+
+def test_owned_servers_whose_named_cards_lose_the_peak_with_a_server_are_warned() -> None:
+    """SIZ033 reads the cards the service runs on: three HGX servers running a business-critical 70B on
+    12 of their 24 cards carry six 2-card replicas, two a server, and a lost server leaves four where the
+    peak needs five; it counted only the servers (three, as many as replicas on all cards need)."""
+    workload = {
+        "name": "x",
+        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 1_100_000,
+        "avg_input_tokens": 1000,
+        "avg_output_tokens": 300,
+        "business_critical": True,
+        "on_premises_required": True,
+        "company_country": "DE",
+    }
+    proposal = {"name": "p", "deployment": "own_hardware", "server": "hgx-h100-8", "servers": 3, "gpus": 12}
+    document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
+    items = {i.rule_id: i for i in check_document(document, "p.yaml", 1, dt.date(2026, 12, 6)).results}
+    assert items["SIZ033"].status == "warn"
+    assert items["SIZ033"].message == (
+        "The proposal runs 6 replicas on its 3 servers' cards: the loss of the fullest server leaves 4 "
+        "where the peak needs 5. Run replicas on all their 24 cards, which keeps the peak through the loss "
+        "of any one, or accept the peak short until the server is back."
+    )
+    document = ProposalDocument.model_validate({"workload": workload, "proposal": {**proposal, "gpus": 24}})
+    items = {i.rule_id: i for i in check_document(document, "p.yaml", 1, dt.date(2026, 12, 6)).results}
+    assert items["SIZ033"].status == "pass"

@@ -230,6 +230,15 @@ class ProposalFact(Fact):
     server_gpus: int
     servers_needed: int = 0
     """The fewest of the proposed servers that hold the cards the workload needs (0 without a server)."""
+    server_loss_short: bool = False
+    """Business-critical owned servers of which the loss of any one leaves the peak short: fewer servers
+    than ``servers_needed``, or, where the proposal names the cards the service runs on (``gpus``), their
+    replicas spread over the servers leave fewer than the peak needs (SIZ033)."""
+    server_loss_left: int = 0
+    """Where ``gpus`` are named: the replicas the loss of the fullest server leaves, those the peak needs,
+    and the replicas on the named cards (0 otherwise)."""
+    server_loss_peak: int = 0
+    server_loss_replicas: int = 0
     node_utilization: float
     node_has_idle_gpus: bool
     rental_to_beat_billing: Literal["hourly", "committed", "none"]

@@ -32,6 +32,7 @@ from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
 from gpu_advisor.engine.calc.listings import replica_spot_overhead, with_rework_replicas
 from gpu_advisor.engine.calc.own_hardware import servers_needed
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.options import ServerlessBilling
@@ -223,16 +224,39 @@ def node_facts(
     # The busy share on the server's own GPU, as the memo's node utilization counts it (the load's GPU
     # may be another: the recommendation's rented H200 beside a bought H100 node).
     utilization = evaluation.market.busy_share_on(server.gpu)
+    plan = evaluation.market.plans.get(server.gpu)
+    required = servers_needed(needed, server, plan)
     return {
         "servers": servers,
         "server_gpus": server.gpus_per_server,
-        "servers_needed": servers_needed(needed, server, evaluation.market.plans.get(server.gpu)),
+        "servers_needed": required,
+        **server_loss_facts(proposal, servers, required, server, plan),
         "node_utilization": float(
             node_busy_share(needed, utilization, resolved.hours_per_month, cards, server)
         ),
         "node_has_idle_gpus": needed < cards,
         # Where the server stands, against the rules' exclusions of own servers (TCO018's office).
         "server_housing_excluded": server.housing in evaluation.constraints.excluded_housings,
+    }
+
+
+def server_loss_facts(
+    proposal: ProposalInput, servers: int, required: int, server: OwnServer, plan: ReplicaPlan | None
+) -> dict[str, Any]:
+    """Whether the loss of one proposed server leaves the peak short (SIZ033): with replicas on all their
+    cards, where the proposal names no cards; else the named cards' replicas, spread evenly."""
+    if plan is None or not plan.spread or not servers or not proposal.servers or not proposal.gpus:
+        return {"server_loss_short": 0 < servers < required}
+    slots = server.gpus_per_server // plan.cards_per_replica
+    replicas = proposal.gpus // plan.cards_per_replica
+    if slots == 0 or replicas < 1:
+        return {"server_loss_short": 0 < servers < required}
+    left = replicas - min(slots, math.ceil(replicas / servers))
+    return {
+        "server_loss_short": left < plan.replicas_for_peak,
+        "server_loss_left": left,
+        "server_loss_peak": plan.replicas_for_peak,
+        "server_loss_replicas": replicas,
     }
 
 

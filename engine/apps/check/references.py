@@ -7,11 +7,11 @@ from collections.abc import Mapping, Sequence
 
 from gpu_advisor.engine.apps.check.location import JURISDICTIONS, UNKNOWN
 from gpu_advisor.engine.apps.check.proposal_api import api_providers
-from gpu_advisor.engine.apps.check.proposal_facts import RENTAL_DEPLOYMENTS, catalog_offer, named_own_server
+from gpu_advisor.engine.apps.check.proposal_facts import RENTAL_DEPLOYMENTS, catalog_offer
 from gpu_advisor.engine.common.errors import InputError, unknown_value
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.entries import Offer, Region
+from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer, Region
 from gpu_advisor.engine.domain.proposal import ProposalInput
 
 
@@ -48,7 +48,6 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
                 at(origin, unknown_value("proposal.region", proposal.region, allowed)),
                 field="proposal.region",
             )
-    bought_cards(proposal, knowledge, origin)
     base = catalog_offer(proposal, knowledge)
     if base is not None and proposal.region is not None and proposal.deployment in RENTAL_DEPLOYMENTS:
         sold_where(base, proposal.region, knowledge, origin)
@@ -105,12 +104,12 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
             )
 
 
-def bought_cards(proposal: ProposalInput, knowledge: Knowledge, origin: str | Words) -> None:
+def bought_cards(proposal: ProposalInput, server: OwnServer | None, origin: str | Words) -> None:
     """Own hardware named by its servers and the cards the service runs on (``gpus``) cannot run on more
-    cards than the servers hold."""
+    cards than the servers hold; ``server``: the server the proposal buys (``own_server_for``: the one it
+    names, else the one the evaluation selected)."""
     if proposal.deployment != "own_hardware" or not proposal.servers or not proposal.gpus:
         return
-    server = named_own_server(proposal, knowledge)
     if server is None or proposal.gpus <= proposal.servers * server.gpus_per_server:
         return
     problem = Words(

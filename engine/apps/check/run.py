@@ -16,8 +16,8 @@ from typing import Any
 from gpu_advisor.engine.apps.check.files import proposal_origin, proposals_under
 from gpu_advisor.engine.apps.check.gating import counts, overall
 from gpu_advisor.engine.apps.check.peak_part import merged, peak_part
-from gpu_advisor.engine.apps.check.proposal_facts import proposal_fact
-from gpu_advisor.engine.apps.check.references import validate_references
+from gpu_advisor.engine.apps.check.proposal_facts import own_server_for, proposal_fact
+from gpu_advisor.engine.apps.check.references import bought_cards, validate_references
 from gpu_advisor.engine.apps.check.robustness import proposal_robustness, proposal_win_share
 from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.calc.latency import UNBOUNDED_MS
@@ -199,6 +199,7 @@ def check_document(
         if error.origin is not None:
             raise
         raise prefixed(error, where, error.field) from None
+    bought_cards(document.proposal, own_server_for(document.proposal, evaluation), origin)
     # Only a check (a rule on the proposal) has an outcome to waive; a decision rule (DEP006) has none.
     checks = {rule.id for rule in evaluation.rulebook.rules if rule.fact == "proposal"}
     for position, waiver in enumerate(document.waivers):
