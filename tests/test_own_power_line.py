@@ -8,6 +8,7 @@ import pytest
 from helpers import run
 from test_next_server import CHAT, IN_HOUSE
 
+from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
 
 LINE = (
@@ -49,10 +50,17 @@ def test_a_tariff_sold_for_less_than_the_servers_draw_is_said_to_be_exceeded() -
     assert swiss.own_hardware.kwh_per_year == pytest.approx(2 * 7.28 * 730 * 12)
     said = (
         "The power price is a tariff for up to 100,000 kWh a year; the 2 servers costed draw about 127,546 "
-        "kWh a year at their full draw: a consumer that large contracts its own price, which was not found "
-        "(ask your utility)."
+        "kWh a year at their full draw: EKZ publishes separate tariffs for business customers from 100 MWh "
+        "a year, not read here, and a consumer of more than 100,000 kWh a year may buy its electricity on "
+        "the free market instead (VSE: market access since 2009) (ask your utility)."
     )
     assert said in " ".join(render_memo(swiss).split())
+    german = (
+        "kWh im Jahr: die EKZ veröffentlicht eigene Tarife für Geschäftskunden ab 100 MWh im Jahr, hier "
+        "nicht gelesen, und ein Verbraucher von mehr als 100'000 kWh im Jahr kann seinen Strom stattdessen "
+        "am freien Markt kaufen (VSE: Marktzugang seit 2009) (fragen Sie Ihren Versorger)."
+    )
+    assert german in " ".join(render_memo(swiss, Format.named("de")).split())
     one = run({**IN_HOUSE, "company_country": "CH", "business_critical": False, "requests_per_day": 20_000})
     assert one.own_hardware.nodes == 1 and one.own_hardware.kwh_per_year < 100_000
     assert "The power price is a tariff" not in render_memo(one)

@@ -158,6 +158,7 @@ def _parts(knowledge: Knowledge, figures: tuple[CostFigure, ...]) -> tuple[CostP
             source=cite(f.source, knowledge),
             as_of=f.as_of,
             up_to_kwh_per_year=f.up_to_kwh_per_year,
+            beyond_band=f.beyond_band,
         )
         for f in figures
     )

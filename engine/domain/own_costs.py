@@ -31,6 +31,8 @@ class CostPart(_Result):
     as_of: dt.date
     up_to_kwh_per_year: float | None = None
     """The tariff band the price is sold for (``CostFigure.up_to_kwh_per_year``)."""
+    beyond_band: str | None = None
+    """What a consumer above the band pays instead (``CostFigure.beyond_band``)."""
 
 
 class CostLine(_Result):

@@ -30,6 +30,15 @@ class CostFigure(Sourced, Translated):
     up_to_kwh_per_year: float | None = Field(default=None, gt=0)
     """A power price sold for a consumption of at most this many kWh a year (a tariff band); None where
     the source names no band."""
+    beyond_band: str | None = None
+    """What a consumer above the band pays instead, as far as the sources say (a lowercase clause the
+    memo quotes); None: not known."""
+
+    @model_validator(mode="after")
+    def _band_before_beyond(self) -> CostFigure:
+        if self.beyond_band is not None and self.up_to_kwh_per_year is None:
+            raise ValueError("beyond_band is said of a tariff band (up_to_kwh_per_year) only")
+        return self
 
 
 class BorrowingRate(Sourced, Translated):
