@@ -164,8 +164,8 @@ def test_exit_codes(tmp_path: Path) -> None:
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
             "proposal: {deployment: dedicated_cloud, provider: aws, offer: p5-on-demand-stockholm,"
             " gpu: h100-sxm, region: eu-central-1}\n",
-            "proposal.region: the catalog lists no price of aws p5-on-demand-stockholm in eu-central-1 (EU); "
-            "it lists one in eu-north-1",
+            "proposal.region: the catalog lists no price of aws p5-on-demand-stockholm in eu-central-1 (DE); "
+            "it lists one in eu-north-1 (SE)",
         ),
         (
             "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"

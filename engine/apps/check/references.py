@@ -140,11 +140,17 @@ def sold_where(offer: Offer, region: str, knowledge: Knowledge, origin: str | Wo
     if jurisdiction in listed and not _another_specific_region(offer, named, listed[jurisdiction], regions):
         return
     unknown = [r for r in offer.regions if regions[r].jurisdiction == UNKNOWN]
+    # Refused within a jurisdiction it is listed in, the country is the reason: the regions it is listed
+    # in there, by name and country, and the named region's country.
+    by_country = jurisdiction in listed and named is not None
     said = {
         "offer": f"{offer.provider} {offer.offer}",
-        "region": region if region in JURISDICTIONS else f"{region} ({jurisdiction})",
-        # Refused within a jurisdiction it is listed in: the regions it is listed in there, by name.
-        "jurisdictions": ", ".join(listed[jurisdiction])
+        "region": region
+        if region in JURISDICTIONS
+        else f"{region} ({_countries(named) if by_country and named else jurisdiction})",
+        "jurisdictions": ", ".join(f"{r} ({_countries(regions[r])})" for r in listed[jurisdiction])
+        if by_country
+        else ", ".join(listed[jurisdiction])
         if jurisdiction in listed
         else places(tuple(regions[r] for r in offer.regions)),
     }
@@ -162,6 +168,11 @@ def sold_where(offer: Offer, region: str, knowledge: Knowledge, origin: str | Wo
     raise InputError(
         at(origin, Words.joined("proposal.region: %(problem)s", problem=problem)), field="proposal.region"
     )
+
+
+def _countries(region: Region) -> str:
+    """A region's countries as a refusal names them (its jurisdiction where it names none)."""
+    return ", ".join(region.countries) or region.jurisdiction
 
 
 def _another_specific_region(
