@@ -32,9 +32,10 @@ WORKLOAD: dict[str, Any] = {
     "company_country": "DE",
 }
 
-WITH_SLA = {"ministral-3-8b-mistral", "mistral-small-24b-scaleway", "llama-3.3-70b-scaleway"}
-"""The prices whose providers publish an SLA for them: Mistral's enterprise schedule for La Plateforme,
-Scaleway's Generative APIs SLA. Every other provider in the catalog publishes none for its price."""
+WITH_SLA = {"mistral-small-24b-scaleway", "llama-3.3-70b-scaleway"}
+"""The prices whose providers publish an SLA for them: Scaleway's Generative APIs SLA. Every other
+provider in the catalog publishes none for its price (Mistral's enterprise schedule for La Plateforme
+holds under a separate enterprise agreement, as Hugging Face's Enterprise plan does)."""
 
 
 def compared(result: Recommendation) -> ApiCost:
@@ -45,7 +46,7 @@ def compared(result: Recommendation) -> ApiCost:
 def test_every_api_price_says_whether_it_comes_with_an_sla_and_where_that_is_read() -> None:
     apis = load_knowledge().api_prices.apis
     assert {a.id for a in apis if a.enterprise_sla} == WITH_SLA
-    assert {a.provider for a in apis if a.enterprise_sla} == {"mistral", "scaleway"}
+    assert {a.provider for a in apis if a.enterprise_sla} == {"scaleway"}
     # A price whose source names no host has no SLA anyone could hold it to.
     assert not next(a for a in apis if a.id == "llama-3-70b-hosted").enterprise_sla
 
@@ -111,9 +112,11 @@ def test_without_business_criticality_the_cheapest_api_is_compared_as_before() -
 
 def test_a_business_critical_8b_workload_compares_the_provider_with_an_sla() -> None:
     result = run({**WORKLOAD, "model": {"name": "llama-3.1-8b", "precision": "bf16"}})
-    # DeepInfra's 8B at 0.02/0.04 USD is cheaper, but Mistral's 8B (0.15 USD in and out) has an SLA:
-    # 40,000 x 30.42 x 450 x 0.15 / 1e6 = 82.13 USD.
+    # DeepInfra's 8B at 0.02/0.04 USD and Mistral's own at 0.15 USD are cheaper, but only Scaleway's
+    # Mistral Small 24B (EUR 0.15 in, 0.35 out) comes with an SLA at its listed price:
+    # 40,000 x 30.42 x (300 x 0.15 + 150 x 0.35) / 1e6 x 1.16 = 137.62 USD.
     api = compared(result)
-    assert api.api == "ministral-3-8b-mistral"
-    assert api.usd_per_month == pytest.approx(40_000 * 30.42 * 450 * 0.15 / 1e6)
+    assert api.api == "mistral-small-24b-scaleway"
+    assert api.usd_per_month == pytest.approx(40_000 * 30.42 * (300 * 0.15 + 150 * 0.35) / 1e6 * 1.16)
     assert next(a for a in result.api_costs if a.api == "llama-3.1-8b-deepinfra").excluded_by == ("PRV003",)
+    assert next(a for a in result.api_costs if a.api == "ministral-3-8b-mistral").excluded_by == ("PRV003",)
