@@ -385,9 +385,32 @@ def test_a_given_profile_that_sends_nothing_in_some_served_hours_says_so() -> No
     result = run(tool)
     assert (result.load.hours_per_day, result.load.quiet_hours_per_day) == (12, 2)
     assert (
-        "The profile sends no request in 2 of those hours: the requests come in 10 hours a day, 0.69 "
-        "requests/s on average over them."
+        "The profile sends no request in 2 of those hours: the requests come in the other 10, 0.69 "
+        "requests/s on average over them (the 0.58 above is over all 12)."
     ) in memo(result)
+    assert result.load.profile_share_outside_served == 0.0
+    assert "in hours the schedule does not serve" not in memo(result)
     # The published profiles send requests in every served hour: nothing to add.
     assert run(MID_SIZE_1000_PER_MINUTE).load.quiet_hours_per_day == 0
     assert "The profile sends no request" not in memo(run(MID_SIZE_1000_PER_MINUTE))
+
+
+def test_a_profile_that_sends_some_requests_before_the_schedule_says_so() -> None:
+    """A profile of 12 equal hours from 5:00 on workdays (7:00 to 19:00): 2 of its 12 hours, a sixth of the
+    requests, fall before the schedule's first hour and were folded into the served hours unsaid (KNB015
+    warns only where that is most of them)."""
+    tool = {
+        "name": "early",
+        "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+        "requests_per_day": 25_000,
+        "schedule": "workdays",
+        "load_profile": [0] * 5 + [1] * 12 + [0] * 7,
+    }
+    result = run(tool)
+    assert result.load.profile_share_outside_served == pytest.approx(2 / 12)
+    assert "KNB015" not in result.fired_rules
+    assert (
+        "The profile also puts 17 % of a day's requests in hours the schedule does not serve: they are "
+        "taken to arrive in the served hours, shaped there by the profile (KNB015 warns where that is most "
+        "of them)."
+    ) in memo(result)

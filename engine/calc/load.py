@@ -11,6 +11,7 @@ from gpu_advisor.engine.calc.traffic import (
     daily_traffic,
     hourly_rates,
     share_outside_busiest_hours,
+    share_outside_served_hours,
 )
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.figures import Schedule
@@ -106,6 +107,11 @@ def workload_load(
         peak_within_hour=within_hour,
         first_hour=schedule.first_hour,
         quiet_hours_per_day=max(0, round(traffic.hours_per_day) - sum(1 for rate in rates if rate > 0)),
+        profile_share_outside_served=share_outside_served_hours(
+            tuple(profile), schedule.first_hour, schedule.hours_per_day
+        )
+        if profile_given and not batch
+        else 0.0,
         profile=rates,
         profile_source="input" if profile_given and not batch else "load_pattern",
     )

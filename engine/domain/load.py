@@ -57,6 +57,10 @@ class Load(BaseModel):
     quiet_hours_per_day: int = 0
     """Served hours in which the load profile sends no request (a given profile of zeros at the
     schedule's edges): requests come in ``hours_per_day`` less these."""
+    profile_share_outside_served: float = 0.0
+    """The share of a day's requests a workload's own profile puts in hours the schedule does not serve:
+    they are taken to arrive in the served hours, shaped there by the profile (KNB015 warns where that is
+    most of them); 0 for the published profiles and a batch."""
     profile: tuple[float, ...]
     """Requests per second in each hour of a served day, 0 to 23 (0 where none arrive)."""
     profile_source: str
