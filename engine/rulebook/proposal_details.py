@@ -105,6 +105,8 @@ class ProposalDetails(Details):
     """That API, its window and its model's (``api_windows.cut_window_words``; DEP039)."""
     api_rate_limit_scope: str = ""
     """What the proposed API's limits count over: account, project, organization (a model each), contract."""
+    request_queue_note: str = ""
+    """What the proposed serverless product's queue is and how to do without it (RES017; "" otherwise)."""
     serverless_options: str = ""
     """A serverless proposal: the options of it the recommendation weighed ('RunPod Serverless
     (eu-datacenters, h200)'; several '; '-separated), and the rules that exclude them, each with its

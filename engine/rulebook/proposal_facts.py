@@ -170,6 +170,9 @@ class ProposalFact(Fact):
     price (True where the proposal names no count)."""
     serverless_larger_instances_unpriced: Annotated[bool, Guard("serverless_product_known")] = False
     """The product sells larger instances than the catalog prices (``larger_instances_unpriced``)."""
+    serverless_request_queue: Annotated[bool, Guard("serverless_product_known")] = False
+    """The proposed product passes requests through a queue of its platform whose location is not stated
+    (``ServerlessProduct.request_queue``, RES017)."""
     serverless_priced: bool = False
     """A serverless proposal the catalog prices: its product's limits below are those of the product as
     priced (``check.proposal_serverless_limits``), as the api fact's ``self_hosted_*`` are for recommend."""

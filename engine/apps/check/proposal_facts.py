@@ -21,6 +21,7 @@ from gpu_advisor.engine.apps.check.proposal_policy import rental_policy_facts
 from gpu_advisor.engine.apps.check.proposal_serverless import (
     instance_sizes_named,
     named_serverless_products,
+    request_queue_details,
     serverless_option_facts,
     serverless_product_facts,
 )
@@ -388,6 +389,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         unpriced=cost.unpriced,
         cheapest_mix_usd_per_month=cost.cheapest_mix_usd_per_month,
         serverless_instance_sizes=instance_sizes_named(proposal, hardware.gpu, knowledge, lang),
+        **request_queue_details(proposal, knowledge),
         **api.details,
         **serverless.details,
         **limit_details,

@@ -144,7 +144,16 @@ def serverless_product_facts(
         "serverless_larger_instances_unpriced": any(
             p.larger_instances_unpriced is not None for p in products
         ),
+        "serverless_request_queue": any(p.request_queue is not None for p in products),
     }
+
+
+def request_queue_details(proposal: ProposalInput, knowledge: Knowledge) -> dict[str, str]:
+    """What RES017 says of the proposed product's queue (nothing where it has none)."""
+    if proposal.deployment != "serverless":
+        return {}
+    queues = [p.request_queue for p in named_serverless_products(proposal, knowledge) if p.request_queue]
+    return {"request_queue_note": queues[0].note} if queues else {}
 
 
 def holds_planned_replica(

@@ -90,6 +90,14 @@ class WorkerLimits(Sourced):
     per_account: int = Field(gt=0)
 
 
+class RequestQueue(Sourced, Translated):
+    """Where a product passes requests through a queue of its platform whose location its documentation
+    does not state, beside the region its workers are pinned to (RunPod's job queue): ``note`` says so,
+    and how to do without it (RES017)."""
+
+    note: str
+
+
 class IdleScaleDown(Sourced):
     """How a product scales down an endpoint that receives no request for days: its maximum workers drop
     to ``lowered_to_workers`` after ``lowered_after_days``, to none after ``stopped_after_days``, and
@@ -167,6 +175,9 @@ class ServerlessProduct(Sourced, Translated):
     warned, not failed (SIZ018 rather than SIZ017)."""
     worker_limits: WorkerLimits | None = None
     """The instances it runs by default (PRV019); None where no dated source gives them."""
+    request_queue: RequestQueue | None = None
+    """Where requests wait in a queue of the platform whose location is not stated (RES017); None: none
+    documented, or the product's regions say where it runs."""
     idle_scale_down: IdleScaleDown | None = None
     """How it scales down an endpoint idle for days (PRV023, PRV024); None where no source says it does."""
     settings: EndpointSettings | None = None
