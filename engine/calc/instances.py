@@ -90,6 +90,8 @@ def fullest_instance(placement: Placement, cards_per_replica: int, replicas: int
     return most
 
 
+# A mixed fleet tries every base with every hour's replicas beside it, for each cap: the same few counts.
+@lru_cache(maxsize=4096)
 def fleet_place(
     cards_per_replica: int,
     replicas: int,
