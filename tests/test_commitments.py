@@ -175,13 +175,13 @@ def test_against_a_reservation_owning_and_reserving_are_compared_at_every_calend
     """6 million requests a day on 16 H100 (8 replicas of 2, a spare among them) for a business-critical
     team: the cheapest rental is AWS's 3-year reservation of three 8-GPU P5 instances (11 replicas, four an
     instance at most, so that a lost instance leaves the 7 the peak needs: SIZ015), paid every calendar
-    hour; two $285,000 servers too."""
+    hour; three $285,000 servers too, which keep the peak through the loss of one (24 cards)."""
     result = result_for("enterprise", 6_000_000)
     own = result.own_hardware
     own_hour = own_per_gpu_hour(285_000)  # $1.355594 + $0.1092 + $0.171233 = $1.636026
     assert own.usd_per_gpu_hour.total == pytest.approx(own_hour, rel=RELATIVE)
-    assert (own.nodes, own.gpus_needed) == (2, 16)
-    assert own.usd_per_month == pytest.approx(own_hour * 16 * 730, rel=RELATIVE)  # $19,108.79
+    assert (own.nodes, own.gpus_needed) == (3, 16)
+    assert own.usd_per_month == pytest.approx(own_hour * 24 * 730, rel=RELATIVE)  # $28,663.18
     assert (own.compared_with, own.compared_billing, own.compared_commitment_months) == (
         "aws/p5-reserved-3y",
         "committed",
@@ -190,7 +190,7 @@ def test_against_a_reservation_owning_and_reserving_are_compared_at_every_calend
     assert own.rent_usd_per_month == own.rent_usd_per_month_same_hours == pytest.approx(24 * 1.90 * 730)
     assert own.break_even_utilization == pytest.approx(own_hour / 1.90, rel=RELATIVE)  # 0.861 price ratio
     assert own.cheapest_same_hours == "aws/p5-reserved-3y/h100-sxm"
-    assert own.node_utilization == pytest.approx(16 / 16, rel=1e-6)  # every card, always busy
+    assert own.node_utilization == pytest.approx(16 / 24, rel=1e-6)  # 16 of 24 cards, always busy
     assert result.decision.deployment == "own_hardware"
     assert result.decision.deciding_rule_id == "TCO012"
     assert {"TCO012", "TCO013", "SIZ015"} <= set(result.fired_rules)
@@ -200,7 +200,7 @@ def test_against_a_reservation_owning_and_reserving_are_compared_at_every_calend
         "| Compared offer: aws/p5-reserved-3y ($1.90/GPU-hour, reserved for 36 months) | $33,288 | "
         "every calendar hour (24 cards) | — | price ratio 86 % |"
     ) in memo
-    assert "| Own hardware (16 cards) | $19,109 | every calendar hour | 100 % | — |" in memo
+    assert "| Own hardware (24 cards) | $28,663 | every calendar hour | 67 % | — |" in memo
     assert (
         "the break-even is not a utilization but a price ratio, owned $1.64 ÷ reserved $1.90 per "
         "GPU-hour = 86 % (aws/p5-reserved-3y)"

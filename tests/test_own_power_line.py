@@ -52,13 +52,14 @@ def test_a_tariff_sold_for_less_than_the_servers_draw_is_said_to_be_exceeded() -
         "The power price is a tariff for up to 100,000 kWh a year; the 2 servers costed draw about 127,546 "
         "kWh a year at their full draw: EKZ publishes separate tariffs for business customers from 100 MWh "
         "a year, not read here, and a consumer of more than 100,000 kWh a year may buy its electricity on "
-        "the free market instead (VSE: market access since 2009) (ask your utility)."
+        "the free market instead, with market access since 2009 (VSE). Ask your utility for its price."
     )
     assert said in " ".join(render_memo(swiss).split())
     german = (
         "kWh im Jahr: die EKZ veröffentlicht eigene Tarife für Geschäftskunden ab 100 MWh im Jahr, hier "
-        "nicht gelesen, und ein Verbraucher von mehr als 100'000 kWh im Jahr kann seinen Strom stattdessen "
-        "am freien Markt kaufen (VSE: Marktzugang seit 2009) (fragen Sie Ihren Versorger)."
+        "nicht gelesen, und ein Verbraucher von mehr als 100.000 kWh im Jahr kann seinen Strom stattdessen "
+        "am freien Markt kaufen, mit Marktzugang seit 2009 (VSE). Fragen Sie Ihren Versorger nach seinem "
+        "Preis."
     )
     assert german in " ".join(render_memo(swiss, Format.named("de")).split())
     one = run({**IN_HOUSE, "company_country": "CH", "business_critical": False, "requests_per_day": 20_000})

@@ -135,32 +135,33 @@ UNIVERSITY: dict[str, Any] = {
 
 
 def test_replicas_that_share_an_owned_server_are_said_to_fail_with_it() -> None:
-    """Two HGX H100 servers hold seven 2-card replicas, four to a server: the one spare replica covers a
-    failed card, not a failed server. R1's replicas fill a server each: nothing is said."""
+    """Seven 2-card replicas (six for the peak and a spare) of a business-critical chat: the servers bought
+    keep the peak through the loss of one with replicas on all their cards, three HGX (two full servers
+    of four would leave four). As planned, up to three replicas share a server, which the one spare does
+    not cover; the idle cards hold five more, and with them a lost server leaves eight. R1's replicas fill
+    a server each: nothing is said."""
     from gpu_advisor.engine.present.memo import render_memo
 
     chat = CHAT_70B
     result = recommend(validate_workload(chat, "test"), EVALUATED_ON)
     assert (result.decision.deployment, result.own_hardware.nodes, result.decision.gpus) == (
         "own_hardware",
-        2,
-        16,
+        3,
+        24,
     )
-    # Seven replicas on two servers of four each: four on one.
+    memo = " ".join(render_memo(result).split())
+    # Seven replicas on three servers: three on one.
     assert (
-        "On the owned servers (replicas of 2 × h100-sxm) up to 4 replicas share a server: losing one (a "
-        "power supply, a board, its "
-        "network) takes them all down, which 1 spare replica does not cover; where the service must survive "
-        "the loss of a server, plan a server's worth of spare replicas.\n"
-    ) in render_memo(result)
-    # The peak's 6 replicas fill 2 servers of 4 (ceil(6 / 4) = 2): surviving the loss of one takes a
-    # third, at the per-server cost ($9,554 at the US lines) and its $285,000.
-    per_server = result.own_hardware.usd_per_month / 2
-    assert round(per_server) == 9554
+        "On the owned servers (replicas of 2 × h100-sxm) up to 3 replicas share a server: losing one (a "
+        "power supply, a board, its network) takes them all down, which 1 spare replica does not cover; "
+        "where the service must survive the loss of a server, plan a server's worth of spare replicas."
+    ) in memo
+    # 24 cards less the 14 the plan runs hold 5 replicas: 12 in all, 4 a server, 8 left after a loss.
     assert (
-        "Keeping the replicas the peak needs (6) running through the loss of any one server takes 3 servers, "
-        "one more than costed here: $9,554 a month and $285,000 up front more."
-    ) in " ".join(render_memo(result).split())
+        "The 10 cards the bought servers leave idle hold 5 more replicas: run them there, and the loss of "
+        "any one server still leaves 8 replicas, where the peak needs 6, with no further purchase."
+    ) in memo
+    assert "one more than costed here" not in memo
     # 300,000 a day, steady, on premises: three replicas (the spare on a server of its own, SIZ015) on
     # the two servers, two on the other: not four.
     small = {**chat, "requests_per_day": 300_000, "load_pattern": "steady", "on_premises_required": True}
@@ -183,8 +184,7 @@ def test_the_cards_the_servers_leave_idle_may_hold_a_servers_worth_of_replicas()
     """A university's 70B BF16 service on premises (150,000 requests a day): 3 replicas of 4 H100, two
     for the peak and the spare, on 2 HGX servers of 8, two replicas on one. Losing that server leaves one
     replica; the 4 idle cards hold a fourth, and with it either server lost leaves 2, the peak's count.
-    The 70B chat at a million requests a day (above) has one idle slot, and 8 - 4 = 4 replicas left
-    would not carry its peak of 6: nothing is said there."""
+    Where the idle cards would not make up for a lost server, nothing is said (below)."""
     from gpu_advisor.engine.present.memo import render_memo
 
     university = UNIVERSITY
@@ -203,8 +203,9 @@ def test_the_cards_the_servers_leave_idle_may_hold_a_servers_worth_of_replicas()
         "The 4 cards the bought servers leave idle hold one more replica: run it there, and the loss of any "
         "one server still leaves 2 replicas, where the peak needs 2, with no further purchase."
     ) in memo
-    chat = CHAT_70B
-    assert "leave idle hold" not in render_memo(recommend(validate_workload(chat, "test"), EVALUATED_ON))
+    # A 405B FP8 replica fills a server of 8: no card is left idle to hold another.
+    full = {**UNIVERSITY, "model": {"name": "llama-3.1-405b", "precision": "fp8"}, "requests_per_day": 20_000}
+    assert "leave idle hold" not in render_memo(recommend(validate_workload(full, "test"), EVALUATED_ON))
 
 
 def test_what_losing_a_server_takes_is_worked_out_from_whole_replicas_per_server() -> None:

@@ -123,7 +123,8 @@ def test_a_cheaper_reservation_is_named_beside_the_held_cards() -> None:
     hour; AWS's 3-year P5 reservation at the team's negotiated $1.90, three 8-GPU instances (11 replicas,
     four an instance at most, so that a lost instance leaves the 7 the peak needs: SIZ015), 24 x 1.90 x
     730 = $33,288 (at AWS's list price of $2.97216 the same instances bill $52,072, more than the held
-    cards); two owned HGX H100 (the documents' US figures) $19,109."""
+    cards); three owned HGX H100 (the documents' US figures), which keep the peak through the loss of one,
+    $28,663."""
     result = run(
         {
             **HR,
@@ -149,8 +150,8 @@ def test_a_cheaper_reservation_is_named_beside_the_held_cards() -> None:
     assert round(listed.usd_per_month) == round(24 * 2.97216 * 730) == 52_072
     assert (
         "kept every hour of the month, they cost about $34,923 a month.\n"
-        "Owning servers for the load costs less than that before staff (no sourced salary for US): 2 × HGX "
-        "H100 8-GPU, $19,109 a month (see Buy versus rent).\n"
+        "Owning servers for the load costs less than that before staff (no sourced salary for US): 3 × HGX "
+        "H100 8-GPU, $28,663 a month (see Buy versus rent).\n"
         "TCO004 sets owning aside against the rental as priced, with its cards released.\n"
         "A reservation costs less than the cards kept every hour: aws p5-reserved-3y, 24 cards for "
         "36 months, $33,288 a month (see Options considered).\n" in summary(result)

@@ -66,9 +66,9 @@ def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
     decision. A lost base instance must leave every hour's need: with four 2-card replicas an instance
     and one spare an hour, every hour runs three more replicas (7 to 9), and the base is two P5 instances
     of four (16 cards, 16 × $1.90 × 730 = $22,192 at the negotiated rate, ``helpers.NEGOTIATED_AWS``)
-    with Lambda's hourly H100 for the ninth replica's hours. Two owned nodes at the documents' cost lines
-    (2 × $9,554.39) cost less than that fleet and than every rental (TCO001); whether they survive a
-    server's loss, SIZ032 and TCO028 say."""
+    with Lambda's hourly H100 for the ninth replica's hours, $23,465 in all. It undercuts the three owned
+    nodes that keep the peak through the loss of one (3 × $9,554.39 at the documents' cost lines), and is
+    decided (DEP025)."""
     service = {
         "name": "chat-70b",
         "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
@@ -80,8 +80,8 @@ def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
         "business_critical": True,
     }
     result = run(service, knowledge=negotiated_aws())
-    # The fleet undercuts every single kind of rental (DEP025); owning undercuts it.
-    assert {"SIZ015", "DEP025"} <= set(result.fired_rules)
+    # The fleet undercuts every single kind of rental (DEP025) and owning (TCO016).
+    assert {"SIZ015", "DEP025", "TCO016"} <= set(result.fired_rules)
     fleet = result.mixed_fleet.fleet if result.mixed_fleet is not None else None
     assert fleet is not None and (fleet.base_gpus_rented, fleet.base_replicas_hosted) == (16, 8)
     assert (min(fleet.replicas_by_hour), max(fleet.replicas_by_hour)) == (7, 9)
@@ -89,9 +89,10 @@ def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
     lean = run({**service, "business_critical": False}, knowledge=negotiated_aws()).mixed_fleet
     assert lean is not None and fleet.replicas_by_hour == tuple(n + 3 for n in lean.fleet.replicas_by_hour)
     own = result.own_hardware
-    assert (result.decision.deployment, result.decision.deciding_rule_id) == ("own_hardware", "TCO001")
-    assert (own.nodes, own.gpus_needed) == (2, 12)
-    assert own.usd_per_month == pytest.approx(2 * 9554.39, abs=0.01)
+    assert (result.decision.deployment, result.decision.deciding_rule_id) == ("hybrid", "DEP025")
+    assert round(result.decision.usd_per_month or 0) == 23_465
+    assert (own.nodes, own.gpus_needed) == (3, 12)
+    assert own.usd_per_month == pytest.approx(3 * 9554.39, abs=0.02)
 
 
 def test_check_warns_a_business_critical_proposal_on_one_machine() -> None:
@@ -190,3 +191,10 @@ def test_check_warns_a_rental_whose_lost_instance_takes_more_replicas_than_the_s
         "(SIZ015): on this offer that takes 10 cards of replicas, billed as 12, about $32,443 a month, as "
         "recommend prices it; or accept the peak short until the instance is replaced."
     )
+    # A stated min_replicas opts out of the spares the rules add (SIZ030): no instance's loss is held
+    # against the proposal then.
+    document = ProposalDocument.model_validate(
+        {"workload": {**workload, "min_replicas": 1}, "proposal": proposal}
+    )
+    items = {i.rule_id: i for i in check_document(document, "p.yaml", 1, EVALUATED_ON).results}
+    assert items["SIZ034"].status == "pass"

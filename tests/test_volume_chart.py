@@ -138,15 +138,17 @@ def test_a_service_on_whole_instances_pays_for_the_whole_instance() -> None:
     instance, so that the loss of one leaves the 17 (SIZ015): 42 cards billed as 48 (six instances); a
     thousandth of the volume, a replica of 2 cards and its spare, still bills whole instances: two, as
     the business-critical service's spare may not share the other's machine, 16 × $1.90 × 730 = $22,192
-    (the chart had drawn the replicas' share of one instance's bill). Five owned servers ($47,772) are
-    decided below that rental ($66,576)."""
+    (the chart had drawn the replicas' share of one instance's bill). A reserved base with hourly peaks,
+    $50,023, is decided below that rental ($66,576) and the six owned servers that keep the peak through
+    the loss of one ($57,326)."""
     workload = load_workload(str(VOLUME_DIR / "w07-rag-api-hybrid.yaml"))
     evaluation = evaluate_workload(workload, EVALUATED_ON, knowledge=negotiated_aws())
     result = recommend(workload, EVALUATED_ON, knowledge=negotiated_aws())
     best = result.best_option
     assert best is not None and (best.offer, best.gpus, best.gpus_rented) == ("p5-reserved-3y", 42, 48)
     assert round(best.usd_per_month) == round(48 * 1.90 * 730) == 66_576
-    assert result.decision.deployment == "own_hardware" and "SIZ015" in result.fired_rules
+    assert result.decision.deployment == "hybrid" and "SIZ015" in result.fired_rules
+    assert round(result.decision.usd_per_month or 0) == 50_023
     month = route_month_at(evaluation, "dedicated_cloud")
     assert month is not None
     assert month(1_100_000).usd_per_month == pytest.approx(48 * 1.90 * 730)
@@ -171,16 +173,16 @@ def test_a_reservation_sold_in_8_card_instances_bills_8_cards_at_any_volume() ->
 
 def test_own_hardware_decided_is_the_line() -> None:
     """w07 with the same load in every hour (3,200,000 requests a day): the decision is own hardware,
-    drawn at 3,000,000 requests a day as 8 servers, $76,435, below the API; the chart drew the rental
-    above the API."""
+    drawn at 3,000,000 requests a day as 9 servers (those that keep the business-critical peak through
+    the loss of one), $85,990, below the API; the chart drew the rental above the API."""
     result = result_of(VOLUME_DIR / "w07-rag-api-flat.yaml")
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and result.decision.deployment == "own_hardware"
     at = chart.requests_per_day.index(3_000_000)
     assert chart.self_hosted_kind == "own_hardware" and chart.self_hosted_shape == "servers"
     per_server = result.own_hardware.usd_per_gpu_hour.total * 8 * 730
-    assert chart.self_hosted_usd_per_month[at] == pytest.approx(8 * per_server)
-    assert round(chart.self_hosted_usd_per_month[at]) == 76_435
+    assert chart.self_hosted_usd_per_month[at] == pytest.approx(9 * per_server)
+    assert round(chart.self_hosted_usd_per_month[at]) == 85_990
     assert chart.self_hosted_usd_per_month[at] < chart.api_usd_per_month[at]
 
 
@@ -216,8 +218,8 @@ def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
 
 def test_a_business_critical_mixed_fleet_runs_the_replicas_a_lost_instance_takes() -> None:
     """w07 as it is, business-critical (SIZ015): a lost 8-card P5 instance takes four replicas where each
-    hour has one spare, so every hour runs three more (26 to 46): $107,868 a month, above the 11 owned
-    servers ($105,098), which are decided (whether they survive a server's loss, SIZ032 and TCO028 say)."""
+    hour has one spare, so every hour runs three more (26 to 46): $107,868 a month, below the 12 owned
+    servers that keep the peak through the loss of one ($114,653), and decided."""
     critical = result_of(VOLUME_DIR / "w07-rag-api.yaml", knowledge=negotiated_aws())
     data = load_workload(str(VOLUME_DIR / "w07-rag-api.yaml")).model_dump(mode="json", exclude_unset=True)
     relaxed = recommend(
@@ -230,8 +232,8 @@ def test_a_business_critical_mixed_fleet_runs_the_replicas_a_lost_instance_takes
     assert hours == tuple(count + 3 for count in lean) and (min(hours), max(hours)) == (26, 46)
     assert round(critical.mixed_fleet.usd_per_month) == 107_868
     assert (critical.decision.deployment, round(critical.own_hardware.usd_per_month)) == (
-        "own_hardware",
-        105_098,
+        "hybrid",
+        114_653,
     )
 
 

@@ -122,8 +122,10 @@ def spare_cost(
 ) -> float | None:
     """What the spare replicas of ``fleet``'s plan cost: its bill less that of the same reservation and
     hourly offer carrying every hour without them (its base sized anew); None where they add nothing."""
-    hours = replicas_by_hour(without_spares(fleet.base.plan), traffic, load, sizing)
-    lean = price_mixed_fleet(fleet.base, fleet.peak, hours, traffic, days, calendar)
+    plan = without_spares(fleet.base.plan)
+    hours = replicas_by_hour(plan, traffic, load, sizing)
+    # Without spares, no hour runs the replicas a lost instance takes beyond them either.
+    lean = price_mixed_fleet(fleet.base._replace(plan=plan), fleet.peak, hours, traffic, days, calendar)
     if lean is None or lean.usd_per_month >= fleet.usd_per_month:
         return None
     return fleet.usd_per_month - lean.usd_per_month
@@ -209,6 +211,8 @@ def cheapest_owned_base_fleet(
         traffic,
         days_per_month,
         max_gpus=None if max_servers is None else max_servers * gpus_per_server,
+        # Owned servers keep the peak through the loss of one, as the owned fleet does (``nodes_for``).
+        survive_loss=True,
     )
     if split is None:
         return None

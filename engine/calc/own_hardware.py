@@ -63,23 +63,26 @@ def select_own_server(
 
 
 def nodes_for(plan: ReplicaPlan | None, server: OwnServer) -> int:
-    """The servers that hold a plan's cards; two at least where its replicas are spread over machines
-    (SIZ015) and there are two or more, so that the spare does not share the others' node."""
+    """The servers that hold a plan's cards; where its replicas are spread over machines (SIZ015) and
+    there are two or more, two at least, so that the spare does not share the others' node, and, where the
+    rules add spares, as many as keep the peak's replicas through the loss of any one with replicas on
+    all their cards (``ServerLoss.servers_to_survive_loss``), as a rental's instances are placed."""
     nodes = max(1, math.ceil((plan.gpus if plan is not None else 0) / server.gpus_per_server))
-    if plan is not None and plan.spread and plan.replicas >= 2:
-        return max(nodes, 2)
-    return nodes
+    if plan is None or not plan.spread or plan.replicas < 2:
+        return nodes
+    slots = server.gpus_per_server // plan.cards_per_replica if plan.cards_per_replica else 0
+    # A replica larger than a server spans two (NET005): a lost server stops one replica.
+    surviving = math.ceil(plan.replicas_for_peak / slots) + 1 if plan.spares_asked and slots else 0
+    return max(nodes, 2, surviving)
 
 
 def servers_needed(cards: int, server: OwnServer, plan: ReplicaPlan | None) -> int:
-    """The servers a load of ``cards`` needs: those ``nodes_for`` buys for its ``plan``, and for replicas
-    spread over machines (SIZ015) as many as keep the peak's replicas through the loss of any one
-    (``ServerLoss.servers_to_survive_loss``); else whole servers for the cards (0 for none)."""
+    """The servers a load of ``cards`` needs: those ``nodes_for`` buys for its ``plan`` (for replicas
+    spread over machines, as many as keep the peak's replicas through the loss of any one); else whole
+    servers for the cards (0 for none)."""
     if plan is None:
         return math.ceil(cards / server.gpus_per_server)
-    nodes = nodes_for(plan, server)
-    loss = server_loss(plan, server, nodes) if plan.spread and plan.replicas >= 2 else None
-    return max(nodes, loss.servers_to_survive_loss) if loss is not None else nodes
+    return nodes_for(plan, server)
 
 
 def server_loss(plan: ReplicaPlan | None, server: OwnServer, nodes: int) -> ServerLoss | None:

@@ -155,20 +155,14 @@ def _own_hardware_fact_fields(market: Market, evaluated_on: dt.date) -> dict[str
 
 
 def _loss_fields(own: OwnHardware) -> dict[str, Any]:
-    """What keeping the peak's replicas through the loss of any one owned server would cost: the servers
-    short of that (``ServerLoss.servers_short``), each at the servers' cost a month."""
+    """Whether, as planned, the fullest owned server's loss leaves fewer than the peak's replicas, and the
+    replicas the idle cards hold make up for it (no server more is needed: ``ServerLoss.servers_short``)."""
     loss = own.server_loss if own.applicable else None
     short = loss.servers_short if loss else 0
-    per_server = own.usd_per_month / own.nodes if own.nodes else 0.0
     return {
-        # As planned, the fullest server's loss leaves fewer than the peak's replicas, and the replicas
-        # the idle cards hold make up for it (no server more is needed).
         "own_loss_needs_idle_replicas": bool(
             loss and own.nodes > 1 and short == 0 and loss.replicas_left < loss.peak_replicas
         ),
-        "own_loss_leaves_peak_short": short > 0,
-        "own_loss_servers_short": short,
-        "own_loss_survival_usd_per_month": float(own.usd_per_month + short * per_server),
     }
 
 

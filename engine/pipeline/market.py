@@ -308,7 +308,10 @@ def autoscaled(
         or best.plan.hours_per_day_running is not None
     ):
         return None
-    hours = replicas_by_hour(best.plan, capacity.traffic, capacity.load, replicas.sizing)
+    # The GPU's plan, not the best option's as run: that one carries the replicas a lost instance of its
+    # fixed fleet takes (``listings.with_loss_spares``), which each hour's placement adds for itself.
+    plan = replicas.plans.get(best.listing.offer.gpu, best.plan)
+    hours = replicas_by_hour(plan, capacity.traffic, capacity.load, replicas.sizing)
     return price_autoscaled(best, hours, capacity.traffic, days)
 
 

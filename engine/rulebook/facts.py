@@ -253,14 +253,6 @@ class EconomicsFact(Fact):
     own_loss_needs_idle_replicas: Annotated[bool, Guard(OWNED)] = False
     """As planned, losing the fullest of two or more owned servers leaves fewer replicas than the peak
     needs, and replicas on the cards the servers leave idle make up for it (SIZ032)."""
-    own_loss_leaves_peak_short: Annotated[bool, Guard(OWNED)] = False
-    """The loss of any one owned server leaves fewer replicas than the peak needs (``own_loss_servers_short``
-    more would keep it)."""
-    own_loss_servers_short: Annotated[int, Guard(OWNED)] = 0
-    """The servers beyond those costed that keep the peak's replicas through the loss of any one
-    (``ServerLoss.servers_short``)."""
-    own_loss_survival_usd_per_month: Annotated[float, Guard(OWNED)] = 0.0
-    """The own servers' monthly cost with those servers added (``own_usd_per_month`` where none is short)."""
     own_has_spare: Annotated[bool, Guard(OWNED)] = False
     """Its plan runs more replicas than the peak needs (a spare, or a stated min_replicas above the need),
     as ``best_option_has_spare`` says of the cheapest rental."""

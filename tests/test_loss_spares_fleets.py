@@ -1,0 +1,71 @@
+"""The replicas a lost instance takes beyond the spares (SIZ015, ``listings.with_loss_spares``) are counted
+once: a mixed fleet's spare line sets its bill against the same fleet without any spare, loss replicas
+included; a fleet scaled hour by hour adds them hour by hour to the GPU's plan, not to a plan that
+already carries those of the fixed fleet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers import negotiated_aws, run
+
+from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.present.memo import render_memo
+
+CHAT: dict[str, Any] = {
+    "name": "chat-70b",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "avg_input_tokens": 1000,
+    "avg_output_tokens": 300,
+    "schedule": "always",
+    "latency_sensitive": True,
+    "business_critical": True,
+    "company_country": "DE",
+}
+
+
+def lambda_8_card_at(usd_per_gpu_hour: float) -> Knowledge:
+    """The catalog with Lambda's 8-card H100 plan at a team's rate."""
+    knowledge = load_knowledge()
+    offers = tuple(
+        o.model_copy(update={"usd_per_gpu_hour": usd_per_gpu_hour})
+        if (o.provider, o.offer, o.gpu) == ("lambda", "8-gpu-plan", "h100-sxm")
+        else o
+        for o in knowledge.offers.offers
+    )
+    return knowledge.model_copy(update={"offers": knowledge.offers.model_copy(update={"offers": offers})})
+
+
+def test_a_mixed_fleets_spares_cost_what_the_fleet_without_any_spare_saves() -> None:
+    """5 million requests a day on reserved P5 (four replicas an instance) and Lambda's hourly H100: the
+    spare and the three replicas a lost P5 takes beyond it run every hour, $59,300 a month; without them
+    the same pair bills $48,204, so the four cost $11,096. The line said $2,364: its lean fleet still ran
+    the three."""
+    result = run(
+        {**CHAT, "requests_per_day": 5_000_000, "load_pattern": "steady"}, knowledge=negotiated_aws()
+    )
+    fleet = result.mixed_fleet
+    assert fleet is not None and round(fleet.usd_per_month) == 59_300
+    assert fleet.spare_usd_per_month == pytest.approx(11_096, abs=1)
+    assert (
+        "The 4 spare replicas the rules add (SIZ010, SIZ011, SIZ015) cost $11,096 of the $59,300 a month at "
+        "aws p5-reserved-3y + lambda on-demand, as it bills them;"
+    ) in " ".join(render_memo(result).split())
+
+
+def test_a_fleet_scaled_by_the_hour_places_each_hours_loss_replicas_once() -> None:
+    """2 million requests a day, variable, with Lambda's 8-card H100 at $1.50: the fixed fleet runs 19
+    replicas on five instances (40 cards, $43,800). Scaled by the hour, each hour's replicas (2 to 16,
+    the spare among them) take the loss replicas of their own placement, at most those 40 cards: $26,283.
+    It read the fixed fleet's plan, whose spares already held them, and added them again (48 cards,
+    $32,854)."""
+    result = run(
+        {**CHAT, "requests_per_day": 2_000_000, "load_pattern": "variable"}, knowledge=lambda_8_card_at(1.50)
+    )
+    best, scaled = result.best_option, result.autoscaled_fleet
+    assert best is not None and (best.gpus_rented, round(best.usd_per_month)) == (40, 43_800)
+    assert scaled is not None
+    assert (min(scaled.replicas_by_hour), max(scaled.replicas_by_hour)) == (2, 16)
+    assert (scaled.gpus_rented_max, round(scaled.usd_per_month)) == (40, 26_283)
