@@ -153,9 +153,10 @@ def test_replicas_that_share_an_owned_server_are_said_to_fail_with_it() -> None:
     # Seven replicas on three servers: three on one.
     assert (
         "On the owned servers (replicas of 2 × h100-sxm) up to 3 replicas share a server: losing one (a "
-        "power supply, a board, its network) takes them all down, which 1 spare replica does not cover; "
-        "where the service must survive the loss of a server, plan a server's worth of spare replicas."
+        "power supply, a board, its network) takes them all down, which 1 spare replica does not cover "
+        "alone."
     ) in memo
+    assert "plan a server's worth of spare replicas" not in memo
     # 24 cards less the 14 the plan runs hold 5 replicas: 12 in all, 4 a server, 8 left after a loss.
     assert (
         "The 10 cards the bought servers leave idle hold 5 more replicas: run them there, and the loss of "

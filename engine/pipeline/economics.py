@@ -155,13 +155,18 @@ def _own_hardware_fact_fields(market: Market, evaluated_on: dt.date) -> dict[str
 
 
 def _loss_fields(own: OwnHardware) -> dict[str, Any]:
-    """Whether, as planned, the fullest owned server's loss leaves fewer than the peak's replicas, and the
-    replicas the idle cards hold make up for it (no server more is needed: ``ServerLoss.servers_short``)."""
+    """Whether, as planned with a spare, the fullest owned server's loss leaves fewer than the peak's
+    replicas, and the replicas the idle cards hold make up for it (no server more is needed:
+    ``ServerLoss.servers_short``); without a spare (min_replicas) the idle cards are not counted on."""
     loss = own.server_loss if own.applicable else None
     short = loss.servers_short if loss else 0
     return {
         "own_loss_needs_idle_replicas": bool(
-            loss and own.nodes > 1 and short == 0 and loss.replicas_left < loss.peak_replicas
+            loss
+            and loss.spare_replicas
+            and own.nodes > 1
+            and short == 0
+            and loss.replicas_left < loss.peak_replicas
         ),
     }
 

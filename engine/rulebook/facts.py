@@ -251,8 +251,9 @@ class EconomicsFact(Fact):
     own_spare_in_the_same_node: Annotated[bool, Guard(OWNED)]
     """The own route is one node, and the spare replica the rules add runs in it beside the others."""
     own_loss_needs_idle_replicas: Annotated[bool, Guard(OWNED)] = False
-    """As planned, losing the fullest of two or more owned servers leaves fewer replicas than the peak
-    needs, and replicas on the cards the servers leave idle make up for it (SIZ032)."""
+    """As planned with a spare, losing the fullest of two or more owned servers leaves fewer replicas than
+    the peak needs, and replicas on the cards the servers leave idle make up for it (SIZ032; those cards
+    are then not idle to TCO002 and TCO020)."""
     own_has_spare: Annotated[bool, Guard(OWNED)] = False
     """Its plan runs more replicas than the peak needs (a spare, or a stated min_replicas above the need),
     as ``best_option_has_spare`` says of the cheapest rental."""

@@ -174,9 +174,10 @@ def proposal_cost(
         if evaluation.constraints.spread_replicas and replicas >= 2:
             at_peak = peak_replicas(plan, per_replica)
             rental = spread_rental(offer, per_replica, replicas, hours, linked, price, at_peak)
-            # Where the rules add spares and the proposal carries the peak: a proposal short of it is
-            # SIZ009's and SIZ021's, and a stated min_replicas opts out of the spares (SIZ030).
-            if plan is not None and plan.spares_asked and replicas > at_peak:
+            # Where the rules add spares and the proposal carries the peak (with no spare, any loss
+            # leaves it short): one short of it is SIZ009's and SIZ021's, and a stated min_replicas opts
+            # out of the spares (SIZ030).
+            if plan is not None and plan.spares_asked and replicas >= at_peak:
                 loss = instance_loss(rental, offer, per_replica, replicas, hours, linked, price, at_peak)
         unlinked = tuple(
             size
