@@ -32,49 +32,50 @@ class InstanceLoss(NamedTuple):
         return {f"loss_{name}": value for name, value in self._asdict().items()}
 
 
-def spread_rental(
-    offer: Offer,
-    per_replica: int,
-    replicas: int,
-    hours: float,
-    linked: tuple[int, ...],
-    price: float,
-    peak_replicas: int,
-) -> Rental:
+class ProposedRental(NamedTuple):
+    """A rental proposal's terms as ``costs.rent`` takes them: its offer, the cards a replica runs on,
+    the replicas, the hours billed, the offer's linked sizes and its price per GPU-hour."""
+
+    offer: Offer
+    per_replica: int
+    replicas: int
+    hours: float
+    linked: tuple[int, ...]
+    price: float
+
+    def rent(self, replicas: int | None = None, spread: bool = False, spare: int = 0) -> Rental:
+        """The proposal's replicas (or ``replicas``) on its offer, spread as ``instances.place`` spreads."""
+        count = self.replicas if replicas is None else replicas
+        return rent(self.offer, self.per_replica, count, self.hours, self.linked, self.price, spread, spare)
+
+
+def spread_rental(terms: ProposedRental, peak_replicas: int) -> Rental:
     """The proposed replicas as ``recommend`` places a business-critical service's, where that bills no
     more cards than placing them together: none on an instance beyond the spares (the loss of any one
     then leaves the peak's), else on two instances at least; as proposed otherwise."""
-    together = rent(offer, per_replica, replicas, hours, linked, price)
-    spare = replicas - peak_replicas
+    together = terms.rent()
+    spare = terms.replicas - peak_replicas
     if spare > 0:
-        surviving = rent(offer, per_replica, replicas, hours, linked, price, spread=True, spare=spare)
-        if surviving.placement.replicas_run == replicas and surviving.gpus_rented <= together.gpus_rented:
+        surviving = terms.rent(spread=True, spare=spare)
+        if (
+            surviving.placement.replicas_run == terms.replicas
+            and surviving.gpus_rented <= together.gpus_rented
+        ):
             return surviving
-    spread = rent(offer, per_replica, replicas, hours, linked, price, spread=True)
+    spread = terms.rent(spread=True)
     return spread if spread.gpus_rented <= together.gpus_rented else together
 
 
-def instance_loss(
-    rental: Rental,
-    offer: Offer,
-    per_replica: int,
-    replicas: int,
-    hours: float,
-    linked: tuple[int, ...],
-    price: float,
-    peak_replicas: int,
-) -> InstanceLoss:
-    """What the loss of ``rental``'s fullest instance leaves of its ``replicas``, and the fewest cards
-    on ``offer`` that keep the ``peak_replicas`` through it (with one spare at least)."""
-    left = replicas - fullest_instance(rental.placement, per_replica, replicas)
-    asked = max(replicas, peak_replicas + 1)
-    surviving = rent(
-        offer, per_replica, asked, hours, linked, price, spread=True, spare=asked - peak_replicas
-    )
+def instance_loss(rental: Rental, terms: ProposedRental, peak_replicas: int) -> InstanceLoss:
+    """What the loss of ``rental``'s fullest instance leaves of the proposal's replicas, and the fewest
+    cards on its offer that keep the ``peak_replicas`` through it (with one spare at least)."""
+    left = terms.replicas - fullest_instance(rental.placement, terms.per_replica, terms.replicas)
+    asked = max(terms.replicas, peak_replicas + 1)
+    surviving = terms.rent(asked, spread=True, spare=asked - peak_replicas)
     return InstanceLoss(
         left,
         peak_replicas,
-        surviving.placement.replicas_run * per_replica,
+        surviving.placement.replicas_run * terms.per_replica,
         surviving.gpus_rented,
         surviving.usd_per_month,
     )

@@ -5,7 +5,12 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from gpu_advisor.engine.apps.check.instance_loss import InstanceLoss, instance_loss, spread_rental
+from gpu_advisor.engine.apps.check.instance_loss import (
+    InstanceLoss,
+    ProposedRental,
+    instance_loss,
+    spread_rental,
+)
 from gpu_advisor.engine.apps.check.proposal_batch import proposed_run_hours
 from gpu_advisor.engine.apps.check.proposal_serverless import serverless_cost
 from gpu_advisor.engine.calc.costs import own_hardware_cost, rent
@@ -173,12 +178,13 @@ def proposal_cost(
         # on one machine, SIZ034 that the loss of its fullest instance leaves the peak short.
         if evaluation.constraints.spread_replicas and replicas >= 2:
             at_peak = peak_replicas(plan, per_replica)
-            rental = spread_rental(offer, per_replica, replicas, hours, linked, price, at_peak)
+            terms = ProposedRental(offer, per_replica, replicas, hours, linked, price)
+            rental = spread_rental(terms, at_peak)
             # Where the rules add spares and the proposal carries the peak (with no spare, any loss
             # leaves it short): one short of it is SIZ009's and SIZ021's, and a stated min_replicas opts
             # out of the spares (SIZ030).
             if plan is not None and plan.spares_asked and replicas >= at_peak:
-                loss = instance_loss(rental, offer, per_replica, replicas, hours, linked, price, at_peak)
+                loss = instance_loss(rental, terms, at_peak)
         unlinked = tuple(
             size
             for size in offer.instance_gpus
