@@ -163,6 +163,10 @@ def cheapest_split(
         for placement in placements:
             if max_gpus is not None and placement.gpus_rented > max_gpus:
                 break
+            # The bases come smallest first: one whose own bill reaches the cheapest split found cannot
+            # make a cheaper one, nor can a larger one (a strictly cheaper split replaces the found one).
+            if found is not None and base_usd(placement) >= found.usd_per_month:
+                break
             extra = [max(0, count - placement.replicas_hosted) for count in run]
             for peak in peaks:
                 # The peak's instances run beside the base, on machines of their own.
