@@ -72,8 +72,20 @@ def nodes_for(plan: ReplicaPlan | None, server: OwnServer) -> int:
         return nodes
     slots = server.gpus_per_server // plan.cards_per_replica if plan.cards_per_replica else 0
     # A replica larger than a server spans two (NET005): a lost server stops one replica.
-    surviving = math.ceil(plan.replicas_for_peak / slots) + 1 if plan.spares_asked and slots else 0
+    surviving = servers_to_survive(plan.replicas_for_peak, slots) if plan.spares_asked and slots else 0
     return max(nodes, 2, surviving)
+
+
+def servers_to_survive(peak_replicas: int, slots: int) -> int:
+    """The fewest servers of ``slots`` replicas each, full of replicas, that leave ``peak_replicas``
+    when any one is lost."""
+    return math.ceil(peak_replicas / slots) + 1
+
+
+def left_after_a_loss(replicas: int, slots: int, servers: int) -> int:
+    """The replicas left when the fullest of ``servers`` servers of ``slots`` replicas each, carrying
+    ``replicas`` spread as evenly as they go, is lost."""
+    return replicas - min(slots, math.ceil(replicas / servers))
 
 
 def servers_needed(cards: int, server: OwnServer, plan: ReplicaPlan | None) -> int:
@@ -96,9 +108,9 @@ def server_loss(plan: ReplicaPlan | None, server: OwnServer, nodes: int) -> Serv
     per_server = min(slots, math.ceil(plan.replicas / nodes))
     idle = max(0, nodes * slots - plan.replicas)
     with_idle = plan.replicas + idle
-    left_with_idle = with_idle - min(slots, math.ceil(with_idle / nodes))
+    left_with_idle = left_after_a_loss(with_idle, slots, nodes)
     peak = plan.replicas - plan.spare_replicas
-    to_survive = math.ceil(peak / slots) + 1
+    to_survive = servers_to_survive(peak, slots)
     return ServerLoss(
         replicas=plan.replicas,
         peak_replicas=peak,
@@ -106,7 +118,7 @@ def server_loss(plan: ReplicaPlan | None, server: OwnServer, nodes: int) -> Serv
         cards_per_replica=plan.cards_per_replica,
         replicas_per_server_max=per_server,
         idle_card_replicas=idle,
-        replicas_left=plan.replicas - per_server,
+        replicas_left=left_after_a_loss(plan.replicas, slots, nodes),
         replicas_left_with_idle=left_with_idle,
         servers_to_survive_loss=to_survive,
         # Servers full of replicas (the idle cards running them too): what survives is whole servers'.

@@ -32,7 +32,7 @@ from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
 from gpu_advisor.engine.calc.listings import replica_spot_overhead, with_rework_replicas
-from gpu_advisor.engine.calc.own_hardware import servers_needed
+from gpu_advisor.engine.calc.own_hardware import left_after_a_loss, servers_needed
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
@@ -252,7 +252,7 @@ def server_loss_facts(
     replicas = proposal.gpus // plan.cards_per_replica
     if slots == 0 or replicas < 1:
         return {"server_loss_short": 0 < servers < required}
-    left = replicas - min(slots, math.ceil(replicas / servers))
+    left = left_after_a_loss(replicas, slots, servers)
     return {
         "server_loss_short": left < plan.replicas_for_peak,
         "server_loss_left": left,
