@@ -69,3 +69,20 @@ def test_a_fleet_scaled_by_the_hour_places_each_hours_loss_replicas_once() -> No
     assert scaled is not None
     assert (min(scaled.replicas_by_hour), max(scaled.replicas_by_hour)) == (2, 16)
     assert (scaled.gpus_rented_max, round(scaled.usd_per_month)) == (40, 26_283)
+
+
+def test_a_mixed_fleet_option_counts_its_own_instances_and_spares() -> None:
+    """The same 5 million a day: the busiest hour runs 25 two-card replicas, 20 on five reserved P5 and 5
+    on Lambda's hourly H100 (two 4-card instances of two replicas and a 2-card one), 50 cards, none idle;
+    21 replicas carry its load, so 4 are spares (the spare and the three a lost P5 takes beyond it). The
+    option copied the single-kind P5 fleet's instances, room and spares."""
+    result = run(
+        {**CHAT, "requests_per_day": 5_000_000, "load_pattern": "steady"}, knowledge=negotiated_aws()
+    )
+    option = result.mixed_fleet
+    assert option is not None and option.fleet is not None
+    assert [(i.gpus, i.count) for i in option.fleet.base_instances] == [(8, 5)]
+    assert [(i.gpus, i.count) for i in option.fleet.peak_instances_max] == [(4, 2), (2, 1)]
+    assert [(i.gpus, i.count) for i in option.instances] == [(8, 5), (4, 2), (2, 1)]
+    assert (option.replicas, option.gpus, option.gpus_rented) == (25, 50, 50)
+    assert (option.replica_room, option.spare_replicas) == (0, 4)

@@ -1,12 +1,14 @@
 """A savings plan binds the bill and reserves no instances (AWS's documentation): a business-critical
-service whose cheapest rental is one is told to reserve the instances beside it (PRC026), and a
-proposal of one is warned (PRC027, in tests/scenarios/proposals.yaml)."""
+service whose cheapest rental is one is told to reserve the instances beside it (PRC026), one whose
+mixed fleet stands on one is told the same of the fleet's base (PRC028), and a proposal of one is warned
+(PRC027, in tests/scenarios/proposals.yaml)."""
 
 from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
 
+from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.workload import validate_workload
@@ -81,3 +83,62 @@ def test_a_service_that_is_not_business_critical_is_not_told(tmp_path: Path) -> 
     offer, fired, _ = _recommend(tmp_path, business_critical=False)
     assert offer == "p5-reserved-3y-2026-09"
     assert "PRC026" not in fired
+
+
+# A team's negotiated rates on AWS's current savings-plan rows (the documents' 1.90 and 2.10 USD): the
+# rows keep what AWS documents of them, a billing commitment that reserves no instances.
+NEGOTIATED_SAVINGS_PLANS = """\
+offers:
+  - {provider: aws, offer: p5-reserved-1y-2026-09, gpu: h100-sxm, usd_per_gpu_hour: 2.10}
+  - {provider: aws, offer: p5-reserved-3y-2026-09, gpu: h100-sxm, usd_per_gpu_hour: 1.90}
+as_of: 2026-11-28
+"""
+# 5,000,000 requests a day: 8 to 10 two-card replicas by hour with the spare, placed to survive the loss of
+# an instance (the scenario "a reserved base with hourly peaks undercuts owning" in
+# tests/scenarios/workloads.yaml): two reserved P5 for eight replicas every hour, Lambda's hourly H100 for
+# the rest.
+MIXED = {
+    "name": "critical-mixed",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 5_000_000,
+    "avg_input_tokens": 300,
+    "avg_output_tokens": 150,
+    "load_pattern": "steady",
+    "utilization": 0.7,
+    "latency_sensitive": True,
+}
+
+
+def _mixed(tmp_path: Path, business_critical: bool) -> tuple[str, list[str], str]:
+    rates = tmp_path / "rates.yaml"
+    rates.write_text(NEGOTIATED_SAVINGS_PLANS, encoding="utf-8")
+    knowledge = knowledge_with_overrides(str(rates), EVALUATED)
+    workload = validate_workload({**MIXED, "business_critical": business_critical}, "test")
+    result = recommend(workload, EVALUATED, knowledge=knowledge)
+    messages = [f.message for f in result.findings if f.rule_id == "PRC028"]
+    return result.decision.deployment, list(result.fired_rules), messages[0] if messages else ""
+
+
+def test_a_business_critical_mixed_fleet_on_a_savings_plan_is_told_to_reserve_its_base(
+    tmp_path: Path,
+) -> None:
+    deployment, fired, message = _mixed(tmp_path, business_critical=True)
+    assert deployment == "hybrid"
+    # The cheapest single-kind rental is Lambda's hourly H100: PRC026 has nothing to say of it.
+    assert "PRC028" in fired and "PRC026" not in fired
+    assert message == (
+        "The mixed fleet's base, aws p5-reserved-3y-2026-09, is a commitment of 36 months that reserves no "
+        "instances: its 16 h100-sxm cards run as on-demand instances at the plan's rate, and an instance of "
+        "the base that fails starts again only where the provider has one free, as the busier hours' "
+        "instances do. For a business-critical service reserve the base's instances beside it with "
+        "On-Demand Capacity Reservations (billed at the on-demand rate while unused, nothing beyond the "
+        "instance while one runs in them; the savings plan's rate applies to them), as the provider "
+        "documents (https://docs.aws.amazon.com/wellarchitected/latest/sap-lens/best-practice-18-1.html; "
+        "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-reservations-pricing-billing.html)."
+    )
+
+
+def test_a_mixed_fleet_of_a_service_that_is_not_business_critical_is_not_told(tmp_path: Path) -> None:
+    deployment, fired, _ = _mixed(tmp_path, business_critical=False)
+    assert deployment == "hybrid"
+    assert "PRC028" not in fired

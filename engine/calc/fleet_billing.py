@@ -4,7 +4,7 @@ the memo show them, and a mixed fleet as one option of the options table."""
 from __future__ import annotations
 
 from gpu_advisor.engine.calc.fleets import AutoscaledFleet, MixedFleet
-from gpu_advisor.engine.calc.listings import to_option
+from gpu_advisor.engine.calc.listings import instance_counts, to_option
 from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling, MixedFleetBilling
 from gpu_advisor.engine.domain.results import Option
 
@@ -48,12 +48,14 @@ def fleet_billing(fleet: MixedFleet) -> MixedFleetBilling:
         base_replicas=fleet.base_replicas,
         base_replicas_hosted=fleet.base_replicas_hosted,
         base_gpus_rented=fleet.base_gpus_rented,
+        base_instances=instance_counts(fleet.base_instances),
         base_usd_per_month=fleet.base_usd_per_month,
         peak_provider=peak.offer.provider,
         peak_offer=peak.offer.offer,
         peak_pricing=peak.offer.pricing,
         peak_usd_per_gpu_hour=peak.usd_per_gpu_hour,
         peak_gpus_rented_max=fleet.peak_gpus_rented_max,
+        peak_instances_max=instance_counts(fleet.peak_busiest.instances if fleet.peak_busiest else ()),
         peak_gpu_hours_per_month=fleet.peak_gpu_hours_per_month,
         peak_usd_per_month=fleet.peak_usd_per_month,
     )
@@ -62,12 +64,29 @@ def fleet_billing(fleet: MixedFleet) -> MixedFleetBilling:
 def fleet_option(fleet: MixedFleet, calendar_hours: float) -> Option:
     """The mixed fleet as an option: its base's offer, price and term, the cards of its busiest hour, and
     the whole fleet's monthly cost; ``fleet`` says how it bills."""
-    cards = fleet.base.plan.cards_per_replica
+    plan = fleet.base.plan
+    cards = plan.cards_per_replica
     busiest = max(fleet.replicas_by_hour)
+    peak = fleet.peak_busiest
+    # The busiest hour's instances: the base's and the hourly ones beside them, one list by size (the
+    # base's offer and the peak's may sell the same size); ``fleet`` tells the two apart.
+    sizes: dict[int, int] = {}
+    for size, count in (*fleet.base_instances, *(peak.instances if peak else ())):
+        sizes[size] = sizes.get(size, 0) + count
+    instances = tuple(sorted(sizes.items(), reverse=True))
+    hosted = fleet.base_replicas_hosted + (peak.replicas_hosted if peak else 0)
     return to_option(fleet.base).model_copy(
         update={
             "gpus": busiest * cards,
             "gpus_rented": fleet.base_gpus_rented + fleet.peak_gpus_rented_max,
+            "instances": instance_counts(instances),
+            "replica_room": max(0, hosted - busiest),
+            # The busiest hour's replicas beyond what its load needs: the spares, and those the loss of
+            # an instance carrying several takes (``cheapest_split``'s ``survive_loss``).
+            "spare_replicas": busiest - plan.replicas_for_peak,
+            # The load's shares of what the busiest hour's replicas deliver, not the base plan's count.
+            "utilization": plan.utilization * plan.replicas / busiest,
+            "capacity_utilization_at_peak": plan.capacity_utilization_at_peak * plan.replicas / busiest,
             "replicas": busiest,
             "usd_per_hour": fleet.usd_per_month / calendar_hours,
             "billed_hours_per_month": calendar_hours,

@@ -26,30 +26,30 @@ def peak_bill(
     spread: bool = False,
     spare: int = 0,
     most: int = 0,
-) -> tuple[float, int]:
+) -> tuple[float, Placement]:
     """Card-hours a month the hourly ``peak`` offer bills for ``extra`` replicas in each hour of the day,
-    and the most cards it rents at once. ``spread``: each hour's replicas, where they are the whole fleet,
-    placed as ``instances.place`` spreads a fleet of ``spare`` spares; beside a base, no instance carrying
-    more than ``most`` (``instances.fleet_place``), as the base's do."""
+    and the placement of the hour that rents the most cards (the first of equals). ``spread``: each
+    hour's replicas, where they are the whole fleet, placed as ``instances.place`` spreads a fleet of
+    ``spare`` spares; beside a base, no instance carrying more than ``most`` (``instances.fleet_place``),
+    as the base's do."""
     offer, plan = peak.listing.offer, peak.plan
-    rented = [
-        (
-            fleet_place(plan.cards_per_replica, count, offer.instance_gpus, peak.listing.linked, spread, most)
-            if most
-            else place(plan.cards_per_replica, count, offer.instance_gpus, peak.listing.linked, spread, spare)
-        ).gpus_rented
+    placed = [
+        fleet_place(plan.cards_per_replica, count, offer.instance_gpus, peak.listing.linked, spread, most)
+        if most
+        else place(plan.cards_per_replica, count, offer.instance_gpus, peak.listing.linked, spread, spare)
         for count in extra
     ]
+    busiest = max(placed, key=lambda placement: placement.gpus_rented)
     increment = (offer.billing_increment_seconds or SECONDS_PER_HOUR) / SECONDS_PER_HOUR
     if increment >= HOURS_PER_DAY:
         # Billed in whole days: every card that runs at all on a day is paid for the day.
-        return max(rented) * HOURS_PER_DAY * days_per_month, max(rented)
+        return busiest.gpus_rented * HOURS_PER_DAY * days_per_month, busiest
     per_day = sum(
-        cards * math.ceil(share / increment - ROUNDING_SLACK) * increment
-        for cards, share in zip(rented, served, strict=True)
-        if cards
+        placement.gpus_rented * math.ceil(share / increment - ROUNDING_SLACK) * increment
+        for placement, share in zip(placed, served, strict=True)
+        if placement.gpus_rented
     )
-    return per_day * days_per_month, max(rented)
+    return per_day * days_per_month, busiest
 
 
 def _base_sizes(hours: tuple[int, ...]) -> Iterable[int]:
@@ -110,10 +110,15 @@ class Split(NamedTuple):
     base_usd_per_month: float
     peak: PricedListing
     peak_gpu_hours_per_month: float
-    peak_gpus_rented_max: int
+    peak_busiest: Placement
+    """The hourly instances of the hour that rents the most of them."""
     replicas_by_hour: tuple[int, ...]
     """The replicas each hour runs: the hours' as given, or more where the loss of an instance that
     carries several needs them (``cheapest_split``'s ``survive_loss``)."""
+
+    @property
+    def peak_gpus_rented_max(self) -> int:
+        return self.peak_busiest.gpus_rented
 
     @property
     def peak_usd_per_month(self) -> float:

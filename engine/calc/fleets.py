@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.fleet_split import ROUNDING_SLACK, cheapest_split, peak_bill
+from gpu_advisor.engine.calc.instances import Placement
 from gpu_advisor.engine.calc.listings import PricedListing
 from gpu_advisor.engine.calc.policy import Sizing, usable_rate
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, without_spares
@@ -64,6 +65,10 @@ class MixedFleet(NamedTuple):
     """Card-hours the hourly instances bill a month."""
     peak_gpus_rented_max: int
     peak_usd_per_month: float
+    base_instances: tuple[tuple[int, int], ...] = ()
+    """The base's instances (size in cards, how many), largest first."""
+    peak_busiest: Placement | None = None
+    """The hourly instances of the hour that rents the most of them."""
 
     @property
     def usd_per_month(self) -> float:
@@ -114,6 +119,8 @@ def price_mixed_fleet(
         peak_gpu_hours_per_month=split.peak_gpu_hours_per_month,
         peak_gpus_rented_max=split.peak_gpus_rented_max,
         peak_usd_per_month=split.peak_usd_per_month,
+        base_instances=split.placement.instances,
+        peak_busiest=split.peak_busiest,
     )
 
 
@@ -250,7 +257,9 @@ def price_autoscaled(
     """Every hour's replicas on the hourly ``listing``, in whole instances, billed as it bills (the hour's
     served share rounded up to its increment; an offer billed by the day pays every card that runs)."""
     plan = listing.plan
-    gpu_hours, most = peak_bill(
+    gpu_hours, busiest = peak_bill(
         listing, hours, traffic.served, days_per_month, plan.spread, plan.spares_asked
     )
-    return AutoscaledFleet(listing, hours, gpu_hours, most, gpu_hours * listing.listing.usd_per_gpu_hour)
+    return AutoscaledFleet(
+        listing, hours, gpu_hours, busiest.gpus_rented, gpu_hours * listing.listing.usd_per_gpu_hour
+    )

@@ -5,6 +5,16 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from gpu_advisor.engine.domain.result_model import ResultModel
+
+
+class InstanceCount(ResultModel):
+    """Instances of one size an option bills."""
+
+    gpus: int
+    """Cards per instance."""
+    count: int
+
 
 class MixedFleetBilling(BaseModel):
     """How a mixed fleet bills a month. Field names are a contract with other tools: add, never rename."""
@@ -24,6 +34,8 @@ class MixedFleetBilling(BaseModel):
     """The replicas the base's whole instances hold in every hour: the base size that costs least with its
     peak, which may be more or fewer than ``base_replicas`` (engine/calc/fleets.py ``base_placements``)."""
     base_gpus_rented: int
+    base_instances: tuple[InstanceCount, ...] = ()
+    """The base's instances, largest size first."""
     base_usd_per_month: float
     """Every calendar hour, whatever the load."""
     peak_provider: str
@@ -31,6 +43,8 @@ class MixedFleetBilling(BaseModel):
     peak_pricing: str
     peak_usd_per_gpu_hour: float
     peak_gpus_rented_max: int
+    peak_instances_max: tuple[InstanceCount, ...] = ()
+    """The hourly instances of the hour that rents the most of them, largest size first."""
     peak_gpu_hours_per_month: float
     """Card-hours the hourly instances bill: whole instances, in the hours the replicas beyond the base
     are needed, rounded up to the offer's billing increment."""

@@ -7,7 +7,7 @@ import datetime as dt
 from typing import Literal
 
 from gpu_advisor.engine.domain.choices import PricingKind
-from gpu_advisor.engine.domain.fleets import MixedFleetBilling
+from gpu_advisor.engine.domain.fleets import InstanceCount, MixedFleetBilling
 from gpu_advisor.engine.domain.knowledge.serving import EndpointSettings
 from gpu_advisor.engine.domain.result_model import ResultModel
 
@@ -102,14 +102,6 @@ class ServerlessBilling(ResultModel):
     """What the product bills for an instance's CPU cores and memory on top of the GPU time above (Modal:
     ``ServerlessProduct.host_prices``), which the bill leaves out: the catalog does not know what a
     serving container requests or uses. None where the GPU's price includes them."""
-
-
-class InstanceCount(ResultModel):
-    """Instances of one size an option bills."""
-
-    gpus: int
-    """Cards per instance."""
-    count: int
 
 
 class PriceOrigin(ResultModel):

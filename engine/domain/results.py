@@ -12,13 +12,12 @@ from pydantic import Field
 
 from gpu_advisor.engine.domain.chart_results import ApiVersusSelfHosted, BuyVersusRent, Charts, ServerGrowth
 from gpu_advisor.engine.domain.choices import Deployment, PricingKind, Severity, Topic
-from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling
+from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling, InstanceCount
 from gpu_advisor.engine.domain.gpu_sizing import GpuSizing, LaunchCommand, OperatingPointResult
 from gpu_advisor.engine.domain.knowledge.api_prices import RequestLimit
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.model_spec import AttentionShape
 from gpu_advisor.engine.domain.options import (
-    InstanceCount,
     Option,
     PriceOrigin,
     ServerlessBilling,

@@ -88,6 +88,7 @@ def economics_fact(
         mixed_fleet_usd_per_month=float(fleet.usd_per_month) if fleet else 0.0,
         mixed_fleet_price_age_days=(evaluated_on - mixed.as_of).days if mixed else 0,
         mixed_fleet_saving=1 - fleet.usd_per_month / best_monthly if fleet and best else 0.0,
+        mixed_fleet_base_capacity_not_reserved=bool(mixed and mixed.base.listing.offer.capacity_not_reserved),
         mixed_fleet_has_spare=bool(fleet and fleet.spare_replicas),
         **autoscaled_fact_fields(market, fixed),
         utilization_given=given,

@@ -12,7 +12,7 @@ from gpu_advisor.engine.calc.fleet_billing import undercuts
 from gpu_advisor.engine.calc.instances import place
 from gpu_advisor.engine.common.wording import Words, listed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.entries import CapacityNotReserved
+from gpu_advisor.engine.domain.knowledge.entries import CapacityNotReserved, Offer
 from gpu_advisor.engine.domain.results import Decision, Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 from gpu_advisor.engine.pipeline.market import Market
@@ -57,15 +57,23 @@ def capacity_not_reserved(market: Market) -> CapacityNotReserved | None:
 
 
 def _capacity_details(market: Market) -> dict[str, str | int]:
-    """How the provider reserves the instances a commitment leaves unreserved, and where it says so
-    (PRC026)."""
-    terms, best = capacity_not_reserved(market), market.alternatives.best_listing
-    if terms is None or best is None:
+    """How the provider reserves the instances a commitment leaves unreserved, and where it says so: of
+    the cheapest rental (PRC026) and of the mixed fleet's base (PRC028)."""
+    best, mixed = market.alternatives.best_listing, market.mixed_fleet
+    return {
+        **(_reserve_beside(best.listing.offer, "best_option") if best is not None else {}),
+        **(_reserve_beside(mixed.base.listing.offer, "mixed_fleet_base") if mixed is not None else {}),
+    }
+
+
+def _reserve_beside(offer: Offer, prefix: str) -> dict[str, str | int]:
+    terms = offer.capacity_not_reserved
+    if terms is None:
         return {}
     return {
-        "best_option_commitment_months": best.listing.offer.commitment_months or 0,
-        "best_option_reserve_with": terms.reserve_with,
-        "best_option_capacity_sources": terms.sources(),
+        f"{prefix}_commitment_months": offer.commitment_months or 0,
+        f"{prefix}_reserve_with": terms.reserve_with,
+        f"{prefix}_capacity_sources": terms.sources(),
     }
 
 
@@ -232,6 +240,9 @@ def _mixed_fleet_details(market: Market) -> dict[str, Any]:
         "mixed_fleet_name": fleet_name(fleet),
         "mixed_fleet_two_providers": fleet.base.listing.offer.provider != fleet.peak.listing.offer.provider,
         "mixed_fleet_base_usd_per_month": fleet.base_usd_per_month,
+        "mixed_fleet_base_offer": f"{fleet.base.listing.offer.provider} {fleet.base.listing.offer.offer}",
+        "mixed_fleet_base_gpu": fleet.base.listing.offer.gpu,
+        "mixed_fleet_base_cards_rented": fleet.base_gpus_rented,
         "mixed_fleet_quietest_replicas": fleet.base_replicas,
         "mixed_fleet_busiest_replicas": max(fleet.replicas_by_hour),
         "mixed_fleet_base_replicas": fleet.base_replicas_hosted,

@@ -206,6 +206,10 @@ class EconomicsDetails(Details):
     """Its reserved base and its hourly instances are two providers' (two contracts, one load balancer
     across both)."""
     mixed_fleet_base_usd_per_month: float
+    mixed_fleet_base_offer: str = ""
+    """Its base's provider and offer ("aws p5-reserved-3y-2026-09"), the GPU and the cards it rents."""
+    mixed_fleet_base_gpu: str = ""
+    mixed_fleet_base_cards_rented: int = 0
     mixed_fleet_quietest_replicas: int
     """The replicas every hour needs; the base's instances hold ``mixed_fleet_base_replicas``."""
     mixed_fleet_busiest_replicas: int
@@ -256,6 +260,10 @@ class EconomicsDetails(Details):
     best_option_capacity_sources: str = ""
     best_option_commitment_months: int = 0
     """The term of that commitment, in months."""
+    mixed_fleet_base_reserve_with: str = ""
+    """The same three of the mixed fleet's base (PRC028)."""
+    mixed_fleet_base_capacity_sources: str = ""
+    mixed_fleet_base_commitment_months: int = 0
     best_option_other_prices: tuple[OtherPrice, ...]
     """The provider's other catalog prices for the same GPU."""
     sla_unknown_providers: str | Words

@@ -295,6 +295,9 @@ class EconomicsFact(Fact):
     """Days since the older of its base's and its peak's list prices."""
     mixed_fleet_saving: Annotated[float, Guard("mixed_fleet_priced", OPTION)]
     """1 - the mixed fleet's monthly cost over the best option's: what it saves on renting one kind alone."""
+    mixed_fleet_base_capacity_not_reserved: Annotated[bool, Guard("mixed_fleet_priced")] = False
+    """Its base is a committed price that reserves no instances, as ``best_option_capacity_not_reserved``
+    says of the cheapest rental."""
     mixed_fleet_has_spare: Annotated[bool, Guard("mixed_fleet_priced")] = False
     """Its hours run a replica more than their load needs (a spare), as ``best_option_has_spare`` says of
     the cheapest rental."""
