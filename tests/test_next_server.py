@@ -328,6 +328,11 @@ def test_a_business_critical_purchase_is_priced_with_the_servers_that_survive_a_
     own, best = result.own_hardware, result.best_option
     assert (result.decision.deployment, own.nodes, round(own.usd_per_month)) == ("own_hardware", 3, 33_022)
     assert own.server_loss is not None and own.server_loss.servers_short == 0
+    # Without the spare (min_replicas: 1) no server is bought to survive a loss either: two hold the load.
+    assert (
+        "One of the 3 servers is bought for the spares the rules add and to keep the peak through the loss "
+        "of a server (SIZ010, SIZ011, SIZ015): $11,007 a month and $285,000 of the purchase."
+    ) in " ".join(render_memo(result).split())
     assert best is not None and (best.offer, best.gpus_rented, round(best.usd_per_month)) == (
         "h100-sxm-2-80g",
         12,

@@ -126,6 +126,19 @@ def server_loss(plan: ReplicaPlan | None, server: OwnServer, nodes: int) -> Serv
     )
 
 
+def idle_cards_keep_the_peak(loss: ServerLoss | None, nodes: int) -> bool:
+    """As planned with a spare, the fullest of ``nodes`` servers lost leaves fewer than the peak's
+    replicas, and the replicas the idle cards hold make up for it (no server more is needed): those cards
+    are not idle (SIZ032). Without a spare (min_replicas) the idle cards are not counted on."""
+    return bool(
+        loss
+        and loss.spare_replicas
+        and nodes > 1
+        and loss.servers_short == 0
+        and loss.replicas_left < loss.peak_replicas
+    )
+
+
 def own_hardware_position(
     server: OwnServer,
     priced: ServerCosts,

@@ -9,6 +9,7 @@ from typing import Any
 
 from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.listing_frames import stages_over_cluster_network
+from gpu_advisor.engine.calc.own_hardware import idle_cards_keep_the_peak
 from gpu_advisor.engine.common.wording import listed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.own_costs import OwnHardware
@@ -156,20 +157,9 @@ def _own_hardware_fact_fields(market: Market, evaluated_on: dt.date) -> dict[str
 
 
 def _loss_fields(own: OwnHardware) -> dict[str, Any]:
-    """Whether, as planned with a spare, the fullest owned server's loss leaves fewer than the peak's
-    replicas, and the replicas the idle cards hold make up for it (no server more is needed:
-    ``ServerLoss.servers_short``); without a spare (min_replicas) the idle cards are not counted on."""
+    """Whether the replicas the owned servers' idle cards hold keep the peak through a lost server."""
     loss = own.server_loss if own.applicable else None
-    short = loss.servers_short if loss else 0
-    return {
-        "own_loss_needs_idle_replicas": bool(
-            loss
-            and loss.spare_replicas
-            and own.nodes > 1
-            and short == 0
-            and loss.replicas_left < loss.peak_replicas
-        ),
-    }
+    return {"own_loss_needs_idle_replicas": idle_cards_keep_the_peak(loss, own.nodes)}
 
 
 def _stages_over_cluster_network(market: Market, knowledge: Knowledge) -> bool:

@@ -242,6 +242,10 @@ class ProposalFact(Fact):
     and the replicas on the named cards (0 otherwise)."""
     server_loss_peak: int = 0
     server_loss_replicas: int = 0
+    server_loss_needs_idle_replicas: bool = False
+    """Business-critical owned servers proposed without named cards, as many as keeping the peak through
+    a lost server takes, which keep it only with replicas on the cards the load leaves idle: those cards
+    are not idle (``own_hardware.idle_cards_keep_the_peak``, as the recommendation's SIZ032 reads it)."""
     node_utilization: float
     node_has_idle_gpus: bool
     rental_to_beat_billing: Literal["hourly", "committed", "none"]

@@ -28,12 +28,12 @@ from gpu_advisor.engine.apps.check.proposal_serverless import (
 from gpu_advisor.engine.apps.check.proposal_serverless_limits import serverless_limit_facts
 from gpu_advisor.engine.apps.check.remedies import remedy_details
 from gpu_advisor.engine.apps.check.residency import residency_facts
+from gpu_advisor.engine.apps.check.server_loss import server_loss_facts
 from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
 from gpu_advisor.engine.calc.listings import replica_spot_overhead, with_rework_replicas
-from gpu_advisor.engine.calc.own_hardware import left_after_a_loss, servers_needed
-from gpu_advisor.engine.calc.replicas import ReplicaPlan
+from gpu_advisor.engine.calc.own_hardware import servers_needed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.options import ServerlessBilling
@@ -238,26 +238,6 @@ def node_facts(
         "node_has_idle_gpus": needed < cards,
         # Where the server stands, against the rules' exclusions of own servers (TCO018's office).
         "server_housing_excluded": server.housing in evaluation.constraints.excluded_housings,
-    }
-
-
-def server_loss_facts(
-    proposal: ProposalInput, servers: int, required: int, server: OwnServer, plan: ReplicaPlan | None
-) -> dict[str, Any]:
-    """Whether the loss of one proposed server leaves the peak short (SIZ033): with replicas on all their
-    cards, where the proposal names no cards; else the named cards' replicas, spread evenly."""
-    if plan is None or not plan.spread or not servers or not proposal.servers or not proposal.gpus:
-        return {"server_loss_short": 0 < servers < required}
-    slots = server.gpus_per_server // plan.cards_per_replica
-    replicas = proposal.gpus // plan.cards_per_replica
-    if slots == 0 or replicas < 1:
-        return {"server_loss_short": 0 < servers < required}
-    left = left_after_a_loss(replicas, slots, servers)
-    return {
-        "server_loss_short": left < plan.replicas_for_peak,
-        "server_loss_left": left,
-        "server_loss_peak": plan.replicas_for_peak,
-        "server_loss_replicas": replicas,
     }
 
 
