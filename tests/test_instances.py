@@ -168,3 +168,15 @@ def test_a_mix_table_grown_count_by_count_is_the_one_worked_out_at_once() -> Non
     assert instances._mix_table(sizes, 5) is instances._MIX_TABLES[sizes]
     # The cheapest mix of 7 replicas: three 8-card instances (6) and one 4-card one, 28 cards.
     assert at_once[7][:2] == (28, 4)
+
+
+def test_the_fullest_instance_is_counted_as_evenly_as_the_cards_allow() -> None:
+    """Two 8-card instances and a 4-card one of 2-card replicas hold 4, 4 and 2: seven replicas put at
+    most 3 on one (at a cap of 2 they hold 2 + 2 + 2 = 6); more replicas than the instances hold, as a
+    caller's placement of too few cards may ask, count the fullest as full instead of searching for
+    ever."""
+    from gpu_advisor.engine.calc.instances import Placement, fullest_instance
+
+    placement = Placement(instances=((8, 2), (4, 1)), gpus_rented=20, replicas_hosted=10)
+    assert [fullest_instance(placement, 2, n) for n in (1, 3, 6, 7, 10)] == [1, 1, 2, 3, 4]
+    assert fullest_instance(placement, 2, 11) == 4

@@ -84,8 +84,9 @@ def fullest_instance(placement: Placement, cards_per_replica: int, replicas: int
     holds = [(size // cards_per_replica, count) for size, count in placement.instances]
     if not holds or any(each == 0 for each, _ in holds):
         return min(1, replicas)
-    most = 1
-    while sum(min(each, most) * count for each, count in holds) < replicas:
+    # More replicas than the instances hold (a caller's placement of fewer): the fullest is full.
+    most, full = 1, max(each for each, _ in holds)
+    while most < full and sum(min(each, most) * count for each, count in holds) < replicas:
         most += 1
     return most
 
