@@ -231,6 +231,7 @@ def test_a_steady_service_says_where_the_priced_comparison_disagrees_with_the_do
 MIXED = {
     "mixed_fleet_quietest_replicas": 2,
     "mixed_fleet_busiest_replicas": 5,
+    "mixed_fleet_loss_replicas": 0,
     "mixed_fleet_name": "ovhcloud/a100-monthly + ovhcloud/a100 (a100-80gb-pcie)",
     "mixed_fleet_base_replicas": 2,
     "mixed_fleet_base_usd_per_month": 2_552.0,
@@ -240,6 +241,30 @@ MIXED = {
     "mixed_fleet_saving": 0.28,
     "best_option_usd_per_month": 5_605.65,
 }
+
+
+def test_a_mixed_fleet_says_what_each_hour_needs_apart_from_what_a_lost_instance_takes() -> None:
+    """Five to eight replicas by hour, three of them in every hour for the loss of an instance that
+    carries four (SIZ015): the hours need two to five, as the Sizing table counts the busiest."""
+    said = message(
+        "DEP025",
+        "economics",
+        "en",
+        **{
+            **MIXED,
+            "mixed_fleet_quietest_replicas": 5,
+            "mixed_fleet_busiest_replicas": 8,
+            "mixed_fleet_loss_replicas": 3,
+        },
+        mixed_fleet_two_providers=False,
+    )
+    assert said.startswith(
+        "Every hour of the day needs at least 2 replicas, the busiest 5, and runs 3 more so that the loss "
+        "of an instance carrying several leaves that (SIZ015): 5 to 8. ovhcloud/a100-monthly"
+    )
+    assert message("DEP025", "economics", "en", **MIXED, mixed_fleet_two_providers=False).startswith(
+        "Every hour of the day needs at least 2 replicas, the busiest 5. ovhcloud/a100-monthly"
+    )
 
 
 def test_a_mixed_fleet_of_one_provider_says_nothing_of_two() -> None:

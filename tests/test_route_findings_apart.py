@@ -64,8 +64,8 @@ def test_owned_servers_without_a_spare_are_warned_of_as_a_constraint() -> None:
     assert "(SIZ013, " in apart
     # Three replicas on the two servers cover a failed card; the loss of the server with two leaves one.
     assert (
-        "Remove min_replicas so that the plan gets its spare, and servers enough to keep the peak through the "
-        "loss of one (SIZ015); a min_replicas of 3 covers a failed card, not a lost server that carries "
+        "Remove min_replicas so that the plan gets its spare, and servers enough to keep the peak through "
+        "the loss of one (SIZ015); a min_replicas of 3 covers a failed card, not a lost server that carries "
         "several replicas."
     ) in " ".join(memo.split())
     assert (

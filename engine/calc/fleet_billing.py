@@ -41,6 +41,7 @@ def fleet_billing(fleet: MixedFleet) -> MixedFleetBilling:
     return MixedFleetBilling(
         cards_per_replica=fleet.base.plan.cards_per_replica,
         replicas_by_hour=fleet.replicas_by_hour,
+        loss_replicas=fleet.loss_replicas,
         base_provider=base.offer.provider,
         base_offer=base.offer.offer,
         base_commitment_months=base.offer.commitment_months,

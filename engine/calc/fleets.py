@@ -67,6 +67,9 @@ class MixedFleet(NamedTuple):
     peak_usd_per_month: float
     base_instances: tuple[tuple[int, int], ...] = ()
     """The base's instances (size in cards, how many), largest first."""
+    loss_replicas: int = 0
+    """Of ``replicas_by_hour``, those every served hour runs beyond its need and spares so that the loss
+    of an instance carrying several leaves that need (SIZ015, ``cheapest_split``'s ``survive_loss``)."""
     peak_busiest: Placement | None = None
     """The hourly instances of the hour that rents the most of them."""
 
@@ -121,6 +124,7 @@ def price_mixed_fleet(
         peak_usd_per_month=split.peak_usd_per_month,
         base_instances=split.placement.instances,
         peak_busiest=split.peak_busiest,
+        loss_replicas=max(run - need for run, need in zip(split.replicas_by_hour, hours, strict=True)),
     )
 
 

@@ -24,6 +24,9 @@ class MixedFleetBilling(BaseModel):
     cards_per_replica: int
     replicas_by_hour: tuple[int, ...]
     """The replicas each hour of a served day needs (hour 0 to 23), spares included."""
+    loss_replicas: int = 0
+    """Of those, the replicas every served hour runs so that the loss of an instance carrying several
+    leaves the hour's need and spares (SIZ015)."""
     base_provider: str
     base_offer: str
     base_commitment_months: int | None

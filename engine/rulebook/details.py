@@ -213,6 +213,9 @@ class EconomicsDetails(Details):
     mixed_fleet_quietest_replicas: int
     """The replicas every hour needs; the base's instances hold ``mixed_fleet_base_replicas``."""
     mixed_fleet_busiest_replicas: int
+    mixed_fleet_loss_replicas: int = 0
+    """Of the quietest's and the busiest's, those every hour runs so that a lost instance carrying several
+    leaves the hour's need (``MixedFleet.loss_replicas``)."""
     mixed_fleet_base_replicas: int
     mixed_fleet_peak_usd_per_month: float
     mixed_fleet_peak_gpu_hours: float
