@@ -35,7 +35,9 @@ def test_a_minimum_that_removes_the_spare_of_a_business_critical_service_is_name
         "gets (SIZ010): every plan, rented or owned, runs as many replicas as its peak needs or the minimum, "
         "whichever is more. The cheapest rental (lambda on-demand, 4 × h100-sxm) needs all its 2 replicas "
         "for the peak: a failed card or a rolling update leaves the peak unserved. Remove min_replicas so "
-        "that every plan gets its spare, or set it above the peak's need (at least 3 for this rental)."
+        "that every plan gets its spare, placed so that the loss of an instance leaves the peak (SIZ015), "
+        "or set it above the peak's need (at least 3 for this rental), which covers a failed card, not a "
+        "lost instance that carries several replicas."
     )
 
 
