@@ -19,8 +19,8 @@ from gpu_advisor.cli import main
 AS_OF = "2026-11-30"
 # Own weights (no model API may serve them) at 4 million requests a day, steady, for a team with a
 # negotiated AWS rate (helpers.NEGOTIATED_AWS): 4 replicas of 2 × H100 every hour, reserved on one 8-GPU
-# P5 instance for three years, and up to 2 replicas more (4 cards) at
-# Lambda on demand in the busier hours.
+# P5 instance for three years, and up to 2 replicas more (4 cards) on Lambda's 2-GPU instances, by the
+# hour, in the busier hours.
 WORKLOAD: dict[str, Any] = {
     "name": "chat-70b",
     "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
@@ -61,32 +61,32 @@ def test_the_workload_is_a_fleet_whose_decision_counts_both_parts() -> None:
     assert result.mixed_fleet is not None and result.mixed_fleet.fleet is not None
     fleet = result.mixed_fleet.fleet
     assert (fleet.base_gpus_rented, fleet.base_provider, fleet.base_offer) == (8, "aws", "p5-reserved-3y")
-    assert (fleet.peak_gpus_rented_max, fleet.peak_provider, fleet.peak_offer) == (4, "lambda", "on-demand")
+    assert (fleet.peak_gpus_rented_max, fleet.peak_provider, fleet.peak_offer) == (4, "lambda", "2-gpu-plan")
     assert fleet.base_gpus_rented + fleet.peak_gpus_rented_max == decision.gpus
 
 
 def test_the_check_line_names_the_base_and_the_peak(tmp_path: Path) -> None:
     lines = check(tmp_path).splitlines()
     assert lines[1] == (
-        "  recommended: hybrid (8 x h100-sxm at aws p5-reserved-3y + up to 4 x h100-sxm at lambda on-demand "
-        "in the busier hours), $15,280 per month"
+        "  recommended: hybrid (8 x h100-sxm at aws p5-reserved-3y + up to 4 x h100-sxm at lambda 2-gpu-plan "
+        "in the busier hours), $16,959 per month"
     )
 
 
 def test_the_check_line_in_german(tmp_path: Path) -> None:
     lines = check(tmp_path, "--lang", "de").splitlines()
     assert lines[1] == (
-        "  empfohlen: Hybrid (8 x h100-sxm bei aws p5-reserved-3y + bis zu 4 x h100-sxm bei lambda on-demand "
-        "in den stärkeren Stunden), 15.280 $ pro Monat"
+        "  empfohlen: Hybrid (8 x h100-sxm bei aws p5-reserved-3y + bis zu 4 x h100-sxm bei lambda "
+        "2-gpu-plan in den stärkeren Stunden), 16.959 $ pro Monat"
     )
 
 
 def test_the_markdown_names_the_base_and_the_peak(tmp_path: Path) -> None:
     # 8 × $1.90 × 730 h = $11,096 reserved, and at Lambda one 2-card replica more in 15 hours of the day
-    # and two more in 4: 46 card-hours a day × 30.42 days × $2.99 = $4,183.97; $15,280.
+    # and two more in 4: 46 card-hours a day × 30.42 days × $4.19 = $5,863.15; $16,959.
     assert (
         "The rules recommend **hybrid**: 8 × h100-sxm at aws p5-reserved-3y + up to 4 × h100-sxm at lambda "
-        "on-demand in the busier hours, $15,280 per month."
+        "2-gpu-plan in the busier hours, $16,959 per month."
     ) in check(tmp_path, "--format", "markdown")
 
 
@@ -102,7 +102,7 @@ def test_the_json_gives_the_fleet_beside_the_decision(tmp_path: Path) -> None:
     assert (fleet["peak_gpus_rented_max"], fleet["peak_provider"], fleet["peak_offer"]) == (
         4,
         "lambda",
-        "on-demand",
+        "2-gpu-plan",
     )
 
 
@@ -126,21 +126,21 @@ def test_a_recommendation_that_is_no_fleet_keeps_its_line(tmp_path: Path) -> Non
 
 
 def test_a_mixed_fleet_on_an_old_list_price_is_warned() -> None:
-    """KNB008: the fleet's base is AWS's P5 three-year price of 2026-03-27 (248 days before the
-    evaluation), its peak Lambda's of the same date; the memo warned of a stale price for a single offer
-    (KNB001) but not for a reservation of three years. A year earlier no price is stale."""
-    result = run(WORKLOAD, knowledge=negotiated_aws())
+    """KNB008: evaluated on 2027-04-30, the fleet's peak is Lambda's list of 2026-09-20 (222 days
+    before), its base the team's rate of 2026-11-28; the memo warned of a stale price for a single offer
+    (KNB001) but not for a reservation of three years. At 2026-11-30 no price is stale."""
+    result = run(WORKLOAD, evaluated_on=dt.date(2027, 4, 30), knowledge=negotiated_aws())
     assert result.decision.deployment == "hybrid" and "KNB008" in result.fired_rules
     (message,) = [f.message for f in result.findings if f.rule_id == "KNB008"]
-    assert message.startswith("The mixed fleet (aws/p5-reserved-3y + lambda/on-demand (h100-sxm)) saves ")
-    assert "with a list price 248 days old, older than 180 days" in message
-    earlier = run(WORKLOAD, evaluated_on=dt.date(2026, 4, 30), knowledge=negotiated_aws())
+    assert message.startswith("The mixed fleet (aws/p5-reserved-3y + lambda/2-gpu-plan (h100-sxm)) saves ")
+    assert "with a list price 222 days old, older than 180 days" in message
+    earlier = run(WORKLOAD, evaluated_on=dt.date(2026, 11, 30), knowledge=negotiated_aws())
     assert earlier.decision.deployment == "hybrid" and "KNB008" not in earlier.fired_rules
 
 
 def test_the_recommended_mix_proposed_as_hybrid_costs_what_recommend_prices_it_at(tmp_path: Path) -> None:
     """A hybrid proposal names its reservation and the busiest hour's cards: it is priced as the mixed
-    fleet recommend builds on that reservation ($11,096 + $4,183.97 = $15,280), not as 12 reserved cards in
+    fleet recommend builds on that reservation ($11,096 + $5,863.15 = $16,959), not as 12 reserved cards in
     every hour (two P5, $22,192), and passes the cost check."""
     hybrid = {**ALL_RESERVED, "name": "the recommended mix", "deployment": "hybrid", "gpus": 12}
     path = tmp_path / "hybrid.yaml"
@@ -149,9 +149,9 @@ def test_the_recommended_mix_proposed_as_hybrid_costs_what_recommend_prices_it_a
         main, ["check", str(path), "--as-of", AS_OF, "--overrides", NEGOTIATED_AWS, "--format", "json"]
     )
     (data,) = json.loads(result.output)
-    recommended = 8 * 1.90 * 730 + 46 * 30.42 * 2.99  # 46 card-hours a day at Lambda
-    assert round(recommended) == 15280
-    assert round(data["usd_per_month"]) == round(data["recommendation"]["usd_per_month"]) == 15280
+    recommended = 8 * 1.90 * 730 + 46 * 30.42 * 4.19  # 46 card-hours a day at Lambda
+    assert round(recommended) == 16959
+    assert round(data["usd_per_month"]) == round(data["recommendation"]["usd_per_month"]) == 16959
     status = {item["rule_id"]: item["status"] for item in data["results"]}
     assert (status["DEP016"], status["DEP033"], status["SIZ009"]) == ("pass", "pass", "pass")
     # A dedicated proposal of the same 12 cards on the reservation bills two P5 every hour.
@@ -177,7 +177,7 @@ def test_a_hybrid_runs_no_more_cards_than_its_gpus_name(tmp_path: Path) -> None:
 
     def checked(gpus: int) -> dict[str, Any]:
         proposal = {**ALL_RESERVED, "deployment": "hybrid", "gpus": gpus, "base_gpus": 8}
-        proposal |= {"peak_provider": "lambda", "peak_offer": "on-demand"}
+        proposal |= {"peak_provider": "lambda", "peak_offer": "2-gpu-plan"}
         path.write_text(yaml.safe_dump({"workload": WORKLOAD, "proposal": proposal}), encoding="utf-8")
         result = CliRunner().invoke(
             main, ["check", str(path), "--as-of", AS_OF, "--overrides", NEGOTIATED_AWS, "--format", "json"]
@@ -195,11 +195,11 @@ def test_a_hybrid_runs_no_more_cards_than_its_gpus_name(tmp_path: Path) -> None:
     assert "propose dedicated_cloud" not in prc020
     # Ten cards: one replica (2 cards) at Lambda in each of the 19 hours a day that need more than the
     # base's 4, 38 card-hours a day; the recommended mix of 12 runs up to two there, 46 card-hours a day
-    # (30.42 days a month, $2.99 a card-hour).
+    # (30.42 days a month, $4.19 a card-hour).
     ten = checked(10)
     status = {item["rule_id"]: item["status"] for item in ten["results"]}
-    assert ten["usd_per_month"] == round(8 * 1.90 * 730 + 38 * 2.99 * 30.42, 2) == 14552.32
-    assert checked(12)["usd_per_month"] == round(8 * 1.90 * 730 + 46 * 2.99 * 30.42, 2) == 15279.97
+    assert ten["usd_per_month"] == round(8 * 1.90 * 730 + 38 * 4.19 * 30.42, 2) == 15939.47
+    assert checked(12)["usd_per_month"] == round(8 * 1.90 * 730 + 46 * 4.19 * 30.42, 2) == 16959.15
     assert (status["PRC020"], status["SIZ009"], status["SIZ012"]) == ("pass", "pass", "warn")
 
 
@@ -217,9 +217,9 @@ def test_a_hybrid_proposal_may_name_its_hourly_offer(tmp_path: Path) -> None:
 
     hybrid = {**ALL_RESERVED, "deployment": "hybrid", "gpus": 12}
     (lambda_peak,) = json.loads(
-        checked({**hybrid, "peak_provider": "lambda", "peak_offer": "on-demand"}).output
+        checked({**hybrid, "peak_provider": "lambda", "peak_offer": "2-gpu-plan"}).output
     )
-    assert round(lambda_peak["usd_per_month"]) == 15280
+    assert round(lambda_peak["usd_per_month"]) == 16959
     (runpod_peak,) = json.loads(
         checked({**hybrid, "peak_provider": "runpod", "peak_offer": "community"}).output
     )

@@ -31,7 +31,7 @@ HYBRID: dict[str, Any] = {
     "pricing": "reserved",
     "region": "us-east-1",
     "peak_provider": "lambda",
-    "peak_offer": "on-demand",
+    "peak_offer": "2-gpu-plan",
 }
 ORG_POLICY = str(Path(__file__).resolve().parents[1] / "examples" / "org-policy")
 
@@ -143,7 +143,7 @@ def test_a_peak_at_a_provider_policy_does_not_approve_fails(tmp_path: Path) -> N
     org004 = next(item for item in data["results"] if item["rule_id"] == "ORG004")
     assert (org004["status"], org004["part"]) == ("fail", "peak")
     assert org004["message"] == (
-        "The busier hours' offer (lambda on-demand): lambda is not an approved provider (AWS, Google "
+        "The busier hours' offer (lambda 2-gpu-plan): lambda is not an approved provider (AWS, Google "
         "Cloud, Azure, OVHcloud)."
     )
     aws_peak = {**HYBRID, "peak_provider": "aws", "peak_offer": "p5-on-demand"}
@@ -157,7 +157,7 @@ def test_a_business_critical_peak_without_an_established_sla_is_warned(tmp_path:
     prv012 = items["PRV012"]
     assert (prv012["status"], prv012["part"]) == ("warn", "peak")
     assert prv012["message"].startswith(
-        "The busier hours' offer (lambda on-demand): The workload is business-critical and whether lambda "
+        "The busier hours' offer (lambda 2-gpu-plan): The workload is business-critical and whether lambda "
         "publishes an enterprise SLA"
     )
     assert results(tmp_path, WORKLOAD, HYBRID).get("PRV012") is None  # not business-critical: no check
@@ -208,14 +208,15 @@ def test_a_peak_offer_the_catalog_does_not_know_is_named(
 
 def test_the_recommended_mix_named_passes_as_the_base_does(tmp_path: Path) -> None:
     """The peak part changes nothing where the named peak is as sound as the base: every result is the
-    proposal's, but for the peak offer's own list price."""
+    proposal's. Evaluated later, the peak offer's own list price is old: Lambda's of 2026-09-20, 222
+    days on 2027-04-30 (KNB014), the peak's result; the base's is the team's rate of 2026-11-28."""
     items = results(tmp_path, WORKLOAD, HYBRID)
-    # Except the busier hours' list price, which is old: Lambda's of 2026-03-27, 248 days on 2026-11-30
-    # (KNB014); the base's is AWS's list of 2026-09, which replaces the documents' figure it names.
-    stale = items.pop("KNB014")
-    assert (stale["part"], stale["status"]) == ("peak", "warn")
-    assert "lambda on-demand at a list price 248 days old" in stale["message"]
     assert {item["part"] for item in items.values()} == {"proposal"}
+    assert {item["status"] for item in items.values()} == {"pass"}
+    later = results(tmp_path, WORKLOAD, HYBRID, "--as-of", "2027-04-30")
+    stale = later["KNB014"]
+    assert (stale["part"], stale["status"]) == ("peak", "warn")
+    assert "lambda 2-gpu-plan at a list price 222 days old" in stale["message"]
     assert {item["status"] for item in items.values()} == {"pass"}
 
 
@@ -305,8 +306,8 @@ def test_peak_fields_name_a_known_provider_beside_a_reservation(tmp_path: Path) 
 def test_a_stated_reserved_base_is_priced_as_stated(tmp_path: Path) -> None:
     """base_gpus: the cards reserved for every hour. 16 (two P5, 8 replicas of 2 cards, more than the
     busiest hour's 6) leave nothing to Lambda: 16 x $1.90 x 730 h = $22,192, and DEP033 warns it costs
-    more than the recommended mix's $15,280; 8 are the recommended base (8 x $1.90 x 730 h + Lambda's 46
-    card-hours a day x 30.42 days x $2.99); without base_gpus the base is recommend's, whatever gpus says."""
+    more than the recommended mix's $16,959; 8 are the recommended base (8 x $1.90 x 730 h + Lambda's 46
+    card-hours a day x 30.42 days x $4.19); without base_gpus the base is recommend's, whatever gpus says."""
 
     def cost(proposal: dict[str, Any]) -> tuple[float, str]:
         (data,) = json.loads(checked(tmp_path, WORKLOAD, proposal).output)
@@ -316,8 +317,8 @@ def test_a_stated_reserved_base_is_priced_as_stated(tmp_path: Path) -> None:
     assert (
         cost({**HYBRID, "gpus": 16, "base_gpus": 16}) == (round(16 * 1.90 * 730), "warn") == (22192, "warn")
     )
-    recommended = round(8 * 1.90 * 730 + 46 * 30.42 * 2.99)
-    assert cost({**HYBRID, "base_gpus": 8}) == (recommended, "pass") == (15280, "pass")
+    recommended = round(8 * 1.90 * 730 + 46 * 30.42 * 4.19)
+    assert cost({**HYBRID, "base_gpus": 8}) == (recommended, "pass") == (16959, "pass")
     assert cost({**HYBRID, "gpus": 16}) == (recommended, "pass")
 
 
@@ -376,13 +377,13 @@ def test_a_base_that_fills_no_whole_instance_is_told_what_it_bills(tmp_path: Pat
 def test_a_checks_knowledge_names_the_offer_proposed_and_the_peaks_its_own(tmp_path: Path) -> None:
     """The dated price behind a check is the named offer's (AWS's 3-year P5 reservation at $1.90), not
     the first of its provider's offers of that GPU (AWS's P5 on demand at $3.90, which it read); the
-    busier hours' result cites Lambda's on-demand H100 at $2.99."""
+    busier hours' result cites Lambda's 2-GPU H100 instance at $4.19."""
     workload = {**WORKLOAD, "personal_data": True, "company_country": "DE"}
     proposal, frankfurt = in_frankfurt(tmp_path)
     res005 = results(tmp_path, workload, proposal, *frankfurt)["RES005"]
     assert res005["part"] == "peak"
     assert [k for k in res005["knowledge"] if k.startswith("offers: ")] == [
-        "offers: lambda/on-demand/h100-sxm at 2.99 USD per GPU-hour (2026-03-27)"
+        "offers: lambda/2-gpu-plan/h100-sxm at 4.19 USD per GPU-hour (2026-09-20)"
     ]
     base = {k: v for k, v in HYBRID.items() if not k.startswith("peak_")}
     own = results(tmp_path, workload, {**base, "deployment": "dedicated_cloud", "gpus": 8})["RES005"]

@@ -42,11 +42,13 @@ def test_a_misspelt_offer_is_shown_the_offers_the_provider_lists_for_its_gpu() -
 
 
 def test_a_proposal_naming_no_offer_of_a_provider_with_several_is_told_so() -> None:
-    """Lambda lists its H100 as two offers, one of them named 'on-demand': the message says no offer was
-    named (not "under that name") and quotes each listed name, so a name is not read as a pricing kind."""
+    """Lambda lists its H100 as four offers, one an instance size each: the message says no offer was
+    named (not "under that name") and quotes each listed name (not the documents' 'on-demand' figure its
+    own list replaces), so a name is not read as a pricing kind."""
     found = knb004({**PROPOSAL, "provider": "lambda", "gpu": "h100-sxm", "pricing": "on_demand"})
     assert found.message == (
         "The proposal names no offer of lambda, so its price and date cannot be checked, and its cost is not "
         "known: the checks of its cost are left out or cannot tell. The catalog lists lambda's h100-sxm as "
-        "'8-gpu-plan', 'on-demand': name one of them to have the proposal priced."
+        "'1-gpu-plan', '2-gpu-plan', '4-gpu-plan', '8-gpu-plan': name one of them to have the proposal "
+        "priced."
     )

@@ -25,8 +25,8 @@ def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours
     0.70 / 1.071: 16.84) the hours need 3 to 5 replicas, spare included: 34.7 requests/s on average times
     the hour's factor times 1.27 within it. One reserved 8-GPU P5 holds 4 of them every hour; hours 12 to
     15 (factors 1.15 to 1.33, above 3 x 16.84 / (34.7 x 1.27) = 1.146; hour 16's 1.13 is not) need a
-    fifth, 2 cards on Lambda's hourly H100 ($2.99, sold in 1, 2, 4 and 8 cards) for 4 hours a day (GMI's
-    $2.10 sells single cards only, which a 2-card replica cannot use: NET003); hours 22 and 23 (0.70,
+    fifth, 2 cards on Lambda's hourly 2-GPU H100 instance ($4.19) for 4 hours a day (GMI's $2.10 sells
+    single cards only, which a 2-card replica cannot use: NET003); hours 22 and 23 (0.70,
     0.72, at most 2 x 16.84 / (34.7 x 1.27) = 0.764) need only three."""
     workload = validate_workload({**CHAT_3M, "name": "chat-3m", "requests_per_day": 3_000_000}, "test")
     result = recommend(workload, EVALUATED_ON, knowledge=negotiated_aws())
@@ -48,10 +48,10 @@ def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours
     )
     assert fleet.base_usd_per_month == pytest.approx(8 * 1.90 * 730)  # $11,096
     days = result.workload.days_per_month  # 30.42
-    assert (fleet.peak_provider, fleet.peak_offer, fleet.peak_gpus_rented_max) == ("lambda", "on-demand", 2)
+    assert (fleet.peak_provider, fleet.peak_offer, fleet.peak_gpus_rented_max) == ("lambda", "2-gpu-plan", 2)
     assert fleet.peak_gpu_hours_per_month == pytest.approx(2 * 4 * days)  # 243.36 card-hours
-    assert fleet.peak_usd_per_month == pytest.approx(2 * 4 * days * 2.99)  # $727.65
-    assert mixed.usd_per_month == pytest.approx(8 * 1.90 * 730 + 2 * 4 * days * 2.99)  # $11,823.65
+    assert fleet.peak_usd_per_month == pytest.approx(2 * 4 * days * 4.19)  # $1,019.68
+    assert mixed.usd_per_month == pytest.approx(8 * 1.90 * 730 + 2 * 4 * days * 4.19)  # $12,115.68
     best = result.best_option
     # The cheapest single-kind fleet: four B200 replicas (one card each) every hour, 4 x 5.98 x 730.
     assert best is not None and (best.provider, best.offer, best.gpu, best.gpus) == (
@@ -68,10 +68,11 @@ def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours
     memo = render_memo(result)
     assert (
         "Recommendation: **Hybrid**, a mixed fleet of h100-sxm: 8 cards reserved at aws p5-reserved-3y, "
-        "holding 4 replicas in every hour, and up to 2 cards more at lambda on-demand in the busier hours, "
-        "**$11,824 per month**."
+        "holding 4 replicas in every hour, and up to 2 cards more at lambda 2-gpu-plan in the busier hours, "
+        "**$12,116 per month**."
     ) in memo
-    assert "| Peak: by the hour, in the busier hours | lambda on-demand ($2.99/GPU-hour) | up to 2 | " in memo
+    peak_row = "| Peak: by the hour, in the busier hours | lambda 2-gpu-plan ($4.19/GPU-hour) | up to 2 | "
+    assert peak_row in memo
     # The hourly part rests on capacity no provider promises in every hour, as DEP025 says.
     assert (
         "from on-demand capacity no provider promises in every hour: where the peak must be served, agree "
@@ -82,8 +83,8 @@ def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours
         "The base and the hourly instances are two providers': two contracts, and one load balancer in "
         "front of both clouds."
     ) in " ".join(next(f.message for f in result.findings if f.rule_id == "DEP025").split())
-    # 1 - 11,823.65 / 17,461.60 = 32 %.
-    assert "32 % less than the cheapest single-kind fleet at $17,461.60/month" in memo
+    # 1 - 12,115.68 / 17,461.60 = 31 %.
+    assert "31 % less than the cheapest single-kind fleet at $17,461.60/month" in memo
 
 
 def test_a_mixed_fleet_that_owning_undercuts_is_shown_not_chosen() -> None:

@@ -39,19 +39,19 @@ def lambda_8_card_at(usd_per_gpu_hour: float) -> Knowledge:
 
 
 def test_a_mixed_fleets_spares_cost_what_the_fleet_without_any_spare_saves() -> None:
-    """5 million requests a day on reserved P5 (four replicas an instance) and Lambda's hourly H100: the
-    spare and the three replicas a lost P5 takes beyond it run every hour, $59,300 a month; without them
-    the same pair bills $48,204, so the four cost $11,096. The line said $2,364: its lean fleet still ran
-    the three."""
+    """5 million requests a day on reserved P5 (four replicas an instance) and Lambda's hourly 2-GPU H100
+    instances: the spare and the three replicas a lost P5 takes beyond it run every hour, $60,833 a
+    month; without them the same pair bills $49,737, one P5 less (8 x $1.90 x 730 h), so the four cost
+    $11,096. The line said $2,364: its lean fleet still ran the three."""
     result = run(
         {**CHAT, "requests_per_day": 5_000_000, "load_pattern": "steady"}, knowledge=negotiated_aws()
     )
     fleet = result.mixed_fleet
-    assert fleet is not None and round(fleet.usd_per_month) == 59_300
+    assert fleet is not None and round(fleet.usd_per_month) == 60_833
     assert fleet.spare_usd_per_month == pytest.approx(11_096, abs=1)
     assert (
-        "The 4 spare replicas the rules add (SIZ010, SIZ011, SIZ015) cost $11,096 of the $59,300 a month at "
-        "aws p5-reserved-3y + lambda on-demand, as it bills them;"
+        "The 4 spare replicas the rules add (SIZ010, SIZ011, SIZ015) cost $11,096 of the $60,833 a month at "
+        "aws p5-reserved-3y + lambda 2-gpu-plan, as it bills them;"
     ) in " ".join(render_memo(result).split())
 
 
@@ -73,16 +73,16 @@ def test_a_fleet_scaled_by_the_hour_places_each_hours_loss_replicas_once() -> No
 
 def test_a_mixed_fleet_option_counts_its_own_instances_and_spares() -> None:
     """The same 5 million a day: the busiest hour runs 25 two-card replicas, 20 on five reserved P5 and 5
-    on Lambda's hourly H100 (two 4-card instances of two replicas and a 2-card one), 50 cards, none idle;
-    21 replicas carry its load, so 4 are spares (the spare and the three a lost P5 takes beyond it). The
-    option copied the single-kind P5 fleet's instances, room and spares."""
+    on Lambda's hourly 2-GPU H100 instances, a replica each, 50 cards, none idle; 21 replicas carry its
+    load, so 4 are spares (the spare and the three a lost P5 takes beyond it). The option copied the
+    single-kind P5 fleet's instances, room and spares."""
     result = run(
         {**CHAT, "requests_per_day": 5_000_000, "load_pattern": "steady"}, knowledge=negotiated_aws()
     )
     option = result.mixed_fleet
     assert option is not None and option.fleet is not None
     assert [(i.gpus, i.count) for i in option.fleet.base_instances] == [(8, 5)]
-    assert [(i.gpus, i.count) for i in option.fleet.peak_instances_max] == [(4, 2), (2, 1)]
-    assert [(i.gpus, i.count) for i in option.instances] == [(8, 5), (4, 2), (2, 1)]
+    assert [(i.gpus, i.count) for i in option.fleet.peak_instances_max] == [(2, 5)]
+    assert [(i.gpus, i.count) for i in option.instances] == [(8, 5), (2, 5)]
     assert (option.replicas, option.gpus, option.gpus_rented) == (25, 50, 50)
     assert (option.replica_room, option.spare_replicas) == (0, 4)

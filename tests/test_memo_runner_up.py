@@ -55,36 +55,41 @@ CHAT = {
 }
 
 
-def lambda_in_two_regions(directory: Path) -> Knowledge:
-    """The catalog with a UK region added to Lambda and its on-demand H100 sold there as in the US (the
-    catalog lists Lambda's US region only): one offer in two regions at the same price."""
+def scaleway_in_two_jurisdictions(directory: Path) -> Knowledge:
+    """The catalog with a UK region added to Scaleway and its 2-card H100 instance sold there as in Paris
+    (the catalog lists EU regions only): one offer in two jurisdictions at the same price."""
     copy = knowledge_with(
         directory,
         "providers.yaml",
-        '      - {id: us, name: "United States", jurisdiction: US, countries: [US]}\n    regions_source:',
-        '      - {id: us, name: "United States", jurisdiction: US, countries: [US]}\n'
-        '      - {id: uk, name: "United Kingdom", jurisdiction: UK, countries: [GB]}\n    regions_source:',
+        '      - {id: pl-waw-2, name: "Warsaw 2", jurisdiction: EU, countries: [PL]}\n',
+        '      - {id: pl-waw-2, name: "Warsaw 2", jurisdiction: EU, countries: [PL]}\n'
+        '      - {id: uk-lon-1, name: "London 1", jurisdiction: UK, countries: [GB]}\n',
     )
     offers = copy / "offers.yaml"
     text = offers.read_text(encoding="utf-8")
-    on_demand = '    instance_gpus: [1, 2, 4]\n    shapes_source: {url: "https://lambda.ai/pricing"'
-    start = text.index(on_demand)
-    end = text.index("    regions: [us]\n", start)
-    offers.write_text(text[:end] + "    regions: [us, uk]\n" + text[end + len("    regions: [us]\n") :])
+    start = text.index("    offer: h100-sxm-2-80g\n")
+    end = text.index("    regions: [fr-par-2]\n", start)
+    offers.write_text(
+        text[:end] + "    regions: [fr-par-2, uk-lon-1]\n" + text[end + len("    regions: [fr-par-2]\n") :]
+    )
     return load_knowledge_from(copy)
 
 
 def test_the_next_best_offer_is_another_offer_not_the_chosen_one_elsewhere(tmp_path: Path) -> None:
-    result = run(CLAIMS, knowledge=lambda_in_two_regions(tmp_path))
+    # Own weights: no API serves them, and Scaleway's 2-card H100 instances are decided.
+    claims = {**CLAIMS, "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True}}
+    result = run(claims, knowledge=scaleway_in_two_jurisdictions(tmp_path))
     best = result.best_option
-    assert best is not None and (best.provider, best.offer, best.gpus) == ("lambda", "on-demand", 6)
-    # Lambda sells the same H100 at the same price in both regions: the second row of the admitted
+    assert best is not None and (best.provider, best.offer, best.gpus) == ("scaleway", "h100-sxm-2-80g", 6)
+    assert result.decision.deployment == "dedicated_cloud"
+    # Scaleway sells the same H100 at the same price in both regions: the second row of the admitted
     # offers is the chosen offer again.
-    same = [o for o in result.options if (o.provider, o.offer, o.gpu) == ("lambda", "on-demand", "h100-sxm")]
+    same = [o for o in result.options if (o.provider, o.offer) == ("scaleway", "h100-sxm-2-80g")]
     assert len(same) == 2 and same[0].usd_per_month == same[1].usd_per_month
     memo = render_memo(result)
-    assert "Next best: scaleway h100-sxm-2-80g (6 × h100-sxm) at $16,817 per month." in memo
-    assert "Next best: lambda" not in memo
+    # 6 x $4.19 x 730 h.
+    assert "Next best: lambda 2-gpu-plan (6 × h100-sxm) at $18,352 per month." in memo
+    assert "Next best: scaleway" not in memo
 
 
 def test_one_compared_card_is_a_card() -> None:

@@ -26,16 +26,17 @@ def message(result: Recommendation, rule_id: str) -> str:
 def test_a_minimum_that_removes_the_spare_of_a_business_critical_service_is_named() -> None:
     result = run({**CLAIMS, "min_replicas": 1})
     best = result.best_option
-    assert best is not None and (best.provider, best.offer, best.gpus) == ("lambda", "on-demand", 4)
+    assert best is not None and (best.provider, best.offer, best.gpus) == ("scaleway", "h100-sxm-2-80g", 4)
     # Two replicas of 2 x H100 carry the peak; min_replicas 1 adds none, so none is spare.
     assert (best.replicas, best.spare_replicas) == (2, 0)
     assert "SIZ013" in result.fired_rules and "SIZ010" not in result.fired_rules
     assert message(result, "SIZ013") == (
         "The workload sets min_replicas: 1, which turns off the spare replica a business-critical service "
         "gets (SIZ010): every plan, rented or owned, runs as many replicas as its peak needs or the minimum, "
-        "whichever is more. The cheapest rental (lambda on-demand, 4 × h100-sxm) needs all its 2 replicas "
-        "for the peak: a failed card or a rolling update leaves the peak unserved. Remove min_replicas so "
-        "that every plan gets its spare, placed so that the loss of an instance leaves the peak (SIZ015), "
+        "whichever is more. The cheapest rental (scaleway h100-sxm-2-80g, 4 × h100-sxm) needs all its 2 "
+        "replicas for the peak: a failed card or a rolling update leaves the peak unserved. Remove "
+        "min_replicas so that every plan gets its spare, placed so that the loss of an instance leaves the "
+        "peak (SIZ015), "
         "or set it above the peak's need (at least 3 for this rental), which covers a failed card, not a "
         "lost instance that carries several replicas."
     )

@@ -37,33 +37,33 @@ def test_data_that_must_stay_in_the_building_leaves_no_other_route() -> None:
 
 
 def test_a_chosen_rental_stands_beside_the_next_offer_the_own_servers_and_the_api() -> None:
-    """8 Lambda H100 decided ($17,462): two owned HGX H100 $19,109, Scaleway's next offer $22,423 (2-card
-    instances, a replica each: on its 4-card ones two replicas share an instance, and the business-critical
-    service's lost instance would leave the peak short, SIZ015) and the compared API $23,819, cheapest
-    first; serverless is ruled out (DEP024)."""
-    result = run(L70)
-    assert result.decision.deployment == "dedicated_cloud" and round(result.decision.usd_per_month) == 17462
+    """The US service of test_stale_price_flip run by a Swiss company: Scaleway's 2-card H100 instances
+    decided (four, a replica each: 8 x $3.84 x 730 h = $22,423); two owned HGX H100 at the Swiss cost
+    lines $22,428, the compared API $23,819 and Lambda's 2-card instances, the same four at $4.19
+    ($24,470), cheapest first; serverless is ruled out (DEP024)."""
+    result = run({**L70, "company_country": "CH"})
+    assert result.decision.deployment == "dedicated_cloud" and round(result.decision.usd_per_month) == 22423
     assert result.resolution.ruled_out == {"serverless": ("DEP024",)}
     assert routes(result) == [
-        ("own_hardware", "HGX H100 8-GPU", 19109),
-        ("dedicated_cloud", "h100-sxm-2-80g", 22423),
+        ("own_hardware", "HGX H100 8-GPU", 22428),
         ("api", "Llama 3.3 70B Instruct (Scaleway Generative APIs)", 23819),
+        ("dedicated_cloud", "2-gpu-plan", 24470),
     ]
     assert result.other_routes[0].count == 2
     after = result.next_best_option
-    assert after is not None and (after.provider, after.offer) == ("scaleway", "h100-sxm-2-80g")
+    assert after is not None and (after.provider, after.offer) == ("lambda", "2-gpu-plan")
 
 
 def test_routes_the_rules_rule_out_are_left_out() -> None:
     """Own hardware ruled out (TCO004) and serverless (DEP024): the next rental alone stands."""
     result = run(QWEN)
     assert result.resolution.ruled_out == {"serverless": ("DEP024",), "own_hardware": ("TCO004",)}
-    assert routes(result) == [("dedicated_cloud", "h100-sxm-4-80g", 7822)]
+    assert routes(result) == [("dedicated_cloud", "4-gpu-plan", 8638)]
     assert result.other_routes[0] == OtherRoute(
         kind="dedicated_cloud",
         usd_per_month=result.other_routes[0].usd_per_month,
-        name="h100-sxm-4-80g",
-        provider="scaleway",
+        name="4-gpu-plan",
+        provider="lambda",
         gpu="h100-sxm",
         count=8,
     )

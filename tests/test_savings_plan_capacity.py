@@ -124,8 +124,9 @@ def test_a_business_critical_mixed_fleet_on_a_savings_plan_is_told_to_reserve_it
 ) -> None:
     deployment, fired, message = _mixed(tmp_path, business_critical=True)
     assert deployment == "hybrid"
-    # The cheapest single-kind rental is Lambda's hourly H100: PRC026 has nothing to say of it.
-    assert "PRC028" in fired and "PRC026" not in fired
+    # The cheapest single-kind rental, priced beside the mix, is the same savings plan: PRC026 says so of
+    # it, apart from the decision.
+    assert "PRC028" in fired and "PRC026" in fired
     assert message == (
         "The mixed fleet's base, aws p5-reserved-3y-2026-09, is a commitment of 36 months that reserves no "
         "instances: its 16 h100-sxm cards run as on-demand instances at the plan's rate, and an instance of "
@@ -139,6 +140,8 @@ def test_a_business_critical_mixed_fleet_on_a_savings_plan_is_told_to_reserve_it
 
 
 def test_a_mixed_fleet_of_a_service_that_is_not_business_critical_is_not_told(tmp_path: Path) -> None:
+    """Without the replicas a lost instance takes, two owned servers undercut the same mix ($22,015
+    against $23,735), which stays priced beside them: PRC028 speaks of no route."""
     deployment, fired, _ = _mixed(tmp_path, business_critical=False)
-    assert deployment == "hybrid"
+    assert deployment == "own_hardware" and "DEP025" not in fired
     assert "PRC028" not in fired

@@ -66,7 +66,8 @@ def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
     decision. A lost base instance must leave every hour's need: with four 2-card replicas an instance
     and one spare an hour, every hour runs three more replicas (7 to 9), and the base is two P5 instances
     of four (16 cards, 16 × $1.90 × 730 = $22,192 at the negotiated rate, ``helpers.NEGOTIATED_AWS``)
-    with Lambda's hourly H100 for the ninth replica's hours, $23,465 in all. It undercuts the three owned
+    with Lambda's hourly 2-GPU H100 instance for the ninth replica's 7 hours a day (2 cards x 7 h x 30.42
+    days x $4.19 = $1,784.44), $23,976 in all. It undercuts the three owned
     nodes that keep the peak through the loss of one (3 × $9,554.39 at the documents' cost lines), and is
     decided (DEP025)."""
     service = {
@@ -90,7 +91,8 @@ def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
     assert lean is not None and fleet.replicas_by_hour == tuple(n + 3 for n in lean.fleet.replicas_by_hour)
     own = result.own_hardware
     assert (result.decision.deployment, result.decision.deciding_rule_id) == ("hybrid", "DEP025")
-    assert round(result.decision.usd_per_month or 0) == 23_465
+    assert round(result.decision.usd_per_month or 0) == 23_976
+    assert result.decision.usd_per_month == pytest.approx(16 * 1.90 * 730 + 2 * 7 * 30.42 * 4.19)
     assert (own.nodes, own.gpus_needed) == (3, 12)
     assert own.usd_per_month == pytest.approx(3 * 9554.39, abs=0.02)
 

@@ -3,6 +3,9 @@ the next best offer would cost as much, and the provider's newer list price of t
 
 from __future__ import annotations
 
+import datetime as dt
+from pathlib import Path
+
 from helpers import EVALUATED_ON
 
 from gpu_advisor.engine.apps.recommend import recommend
@@ -35,48 +38,101 @@ L70 = {
     "business_critical": True,
     "company_country": "US",
 }
-"""A US 70B service around the clock, business-critical: 8 Lambda H100 at the stale $2.99."""
+"""A US 70B service around the clock, business-critical: two owned HGX H100 servers."""
+US_32B = {
+    "name": "us-32b",
+    "model": {"name": "qwen2.5-32b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 1_000_000,
+    "avg_input_tokens": 1000,
+    "avg_output_tokens": 300,
+    "load_pattern": "steady",
+    "schedule": "always",
+    "latency_sensitive": True,
+    "company_country": "US",
+}
+"""A US 32B service on its own weights around the clock: five single H100 at GMI's $2.10 of 2026-03-27."""
+NO_SCALEWAY = """\
+schema_version: 1
+family: ORG
+rules:
+  - id: ORG101
+    name: no-scaleway
+    topic: provider
+    severity: warning
+    fact: workload
+    when: []
+    then:
+      exclude_options:
+        - {field: provider, equals: scaleway}
+    title: "Company policy: not Scaleway"
+    message: Procurement has no contract with Scaleway.
+    rationale: The framework contracts.
+    source:
+      document: cloud-gpu-costs-2026
+      section: "Hyperscaler vs. Neo-Cloud: Wo GPUs wirklich günstiger sind"
+"""
+LATER = dt.date(2027, 4, 1)
+"""Scaleway's list of 2026-09-26 is 187 days old then, Lambda's of 2026-09-20 193: both past
+stale_price_days (180)."""
 
 
-def summary(workload: dict[str, object]) -> str:
-    memo = render_memo(recommend(validate_workload(workload, "test"), EVALUATED_ON))
-    return memo.split("## Summary")[1].split("## Why")[0]
+def summary(
+    workload: dict[str, object], evaluated_on: dt.date = EVALUATED_ON, policy: str | None = None
+) -> str:
+    result = recommend(validate_workload(workload, "test"), evaluated_on, policy_dir=policy)
+    return render_memo(result).split("## Summary")[1].split("## Why")[0]
 
 
-def test_a_stale_lambda_price_says_where_scaleway_would_cost_as_much() -> None:
-    """Lambda's 8 × H100 at $2.99 of 2026-03-27 (248 days before 2026-11-30): 8 × 264 h × $2.99 = $6,315.
-    Scaleway's 4-card instance bills EUR 12.771 an hour, $14.814 at 1.16: its two cost $7,822 a month, as
-    much as Lambda's eight at 14.814 / 4 = $3.70 per GPU-hour."""
-    text = summary(QWEN)
-    assert round(8 * 264 * 2.99) == 6315
-    assert round(2 * 264 * 12.771 * 1.16) == 7822
-    assert f"{12.771 * 1.16 / 4:.2f}" == "3.70"
+def test_a_stale_price_says_where_the_next_offer_would_cost_as_much() -> None:
+    """Scaleway's 4-card instance bills EUR 12.771 an hour, $14.814 at 1.16, $3.70 a card: two of them for
+    264 hours cost $7,822 a month. Lambda's 4-card instance at $4.09 bills 8 x 264 h x $4.09 = $8,638, as
+    much as Scaleway's at 3.70 x 8,638 / 7,822 = $4.09 per GPU-hour."""
+    text = summary(QWEN, LATER)
+    assert round(2 * 264 * 12.771 * 1.16) == 7822 and round(8 * 264 * 4.09) == 8638
+    assert f"{12.771 * 1.16 / 4 * 8638.08 / (2 * 264 * 12.771 * 1.16):.2f}" == "4.09"
     assert (
-        "Its list price of $2.99 per GPU-hour is 248 days old (KNB001): it stays the cheapest route standing "
-        "while the price is below $3.70, at which scaleway h100-sxm-4-80g (8 × h100-sxm) would cost as much, "
-        "$7,822 a month.\nlambda's newer list prices its 8-gpu-plan (8 cards an instance) at $3.99 per "
-        "GPU-hour (2026-10-10), above that price.\n" in text
+        "Its list price of $3.70 per GPU-hour is 187 days old (KNB001): it stays the cheapest route standing "
+        "while the price is below $4.09, at which lambda 4-gpu-plan (8 × h100-sxm) would cost as much, "
+        "$8,638 a month.\n" in text
+    )
+    assert "newer list" not in text
+
+
+def test_the_providers_newer_list_is_set_against_that_price(tmp_path: Path) -> None:
+    """Without Scaleway (a company's policy) Lambda's 4-card instances decide ($8,638); the next route is
+    its 8-card ones, two for the business-critical service's spread (SIZ015): 16 x 264 h x $3.99 =
+    $16,854, as much as the decision at 4.09 x 16,854 / 8,638 = $7.98. Lambda's 8-card price is of a
+    newer list (2026-10-10), and below that."""
+    (tmp_path / "no-scaleway.yaml").write_text(NO_SCALEWAY, encoding="utf-8")
+    text = summary(QWEN, LATER, str(tmp_path))
+    assert round(16 * 264 * 3.99) == 16854
+    assert (
+        "Its list price of $4.09 per GPU-hour is 193 days old (KNB001): it stays the cheapest route standing "
+        "while the price is below $7.98, at which lambda 8-gpu-plan (8 × h100-sxm) would cost as much, "
+        "$16,854 a month.\nlambda's newer list prices its 8-gpu-plan (8 cards an instance) at $3.99 per "
+        "GPU-hour (2026-10-10), below that price.\n" in text
     )
 
 
 def test_the_route_that_would_win_first_is_named_whatever_its_kind() -> None:
-    """A US 70B service on 8 Lambda H100 around the clock: 8 × 730 h × $2.99 = $17,462. Two owned HGX
-    H100 cost $19,109 a month and stand (the next rental costs more): buying costs as much at
-    2.99 × 19,109 / 17,462 = $3.27, before any other rental does."""
-    service = L70
-    result = recommend(validate_workload(service, "test"), EVALUATED_ON)
-    assert round(result.decision.usd_per_month) == round(8 * 730 * 2.99) == 17462
-    assert round(result.own_hardware.usd_per_month) == 19109
-    assert f"{2.99 * result.own_hardware.usd_per_month / result.decision.usd_per_month:.2f}" == "3.27"
+    """GMI's single H100 at $2.10 of 2026-03-27 (248 days before 2026-11-30): 5 x 730 h x $2.10 = $7,665.
+    One owned HGX H100 costs $9,554 a month and stands (the next rental costs more): buying costs as much
+    at 2.10 x 9,554 / 7,665 = $2.62, before any other rental does."""
+    result = recommend(validate_workload(US_32B, "test"), EVALUATED_ON)
+    assert (result.decision.provider, result.decision.offer) == ("gmi", "on-demand")
+    assert round(result.decision.usd_per_month or 0) == round(5 * 730 * 2.10) == 7665
+    assert round(result.own_hardware.usd_per_month) == 9554
+    assert f"{2.10 * result.own_hardware.usd_per_month / 7665:.2f}" == "2.62"
     assert (
-        "it stays the cheapest route standing while the price is below $3.27, at which own hardware, 2 × HGX "
-        "H100 8-GPU would cost as much, $19,109 a month." in summary(service)
+        "Its list price of $2.10 per GPU-hour is 248 days old (KNB001): it stays the cheapest route standing "
+        "while the price is below $2.62, at which own hardware, 1 × HGX H100 8-GPU would cost as much, "
+        "$9,554 a month." in summary(US_32B)
     )
 
 
 def test_a_current_price_says_nothing_of_it() -> None:
-    """Personal data of an Austrian company: Lambda's US offer is excluded (RES001), and Scaleway's price
-    of 2026-09-26 (65 days old) decides: KNB001 does not fire, and no price is said to hold."""
+    """Personal data of an Austrian company, evaluated on 2026-11-30: Scaleway's price of 2026-09-26 (65
+    days old) decides: KNB001 does not fire, and no price is said to hold."""
     text = summary({**QWEN, "personal_data": True})
     assert "8 × h100-sxm at scaleway (h100-sxm-4-80g, on-demand), **$7,822 per month**" in text
     assert "KNB001" not in text

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 from helpers import EXAMPLES_DIR, run
+from test_stale_price_flip import NO_SCALEWAY
 
 from gpu_advisor.engine.apps.recommend import recommend
-from gpu_advisor.engine.domain.workload import load_workload
+from gpu_advisor.engine.domain.results import Recommendation
+from gpu_advisor.engine.domain.workload import load_workload, validate_workload
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -94,19 +96,20 @@ def test_an_api_of_the_same_model_needs_no_such_sentence() -> None:
 
 
 def test_an_offer_named_after_its_pricing_is_named_once(tmp_path: Path) -> None:
-    """Lambda's offer is called "on-demand": the summary read "at lambda (on-demand, on-demand)"."""
-    source = tmp_path / "bank.yaml"
+    """GMI's offer is called "on-demand": the summary read "at gmi (on-demand, on-demand)". A US 32B
+    service on its own weights runs on five of its single H100 at $2.10."""
+    source = tmp_path / "us-32b.yaml"
     source.write_text(
-        "name: swiss-bank-advisor\nmodel: {name: qwen2.5-72b, precision: fp8}\nrequests_per_day: 30000\n"
-        "avg_input_tokens: 1500\navg_output_tokens: 300\nload_pattern: steady\nschedule: workdays\n"
-        "latency_sensitive: true\ncompany_country: CH\nbusiness_critical: true\n",
+        "name: us-32b\nmodel: {name: qwen2.5-32b, precision: fp8, custom_weights: true}\n"
+        "requests_per_day: 1000000\navg_input_tokens: 1000\navg_output_tokens: 300\nload_pattern: steady\n"
+        "schedule: always\nlatency_sensitive: true\ncompany_country: US\n",
         encoding="utf-8",
     )
     result = recommend(load_workload(str(source)), AS_OF)
-    assert (result.decision.provider, result.decision.offer) == ("lambda", "on-demand")
+    assert (result.decision.provider, result.decision.offer) == ("gmi", "on-demand")
     summary = render_memo(result).split("## Summary")[1].split("\n\n")[1]
     assert summary.startswith(
-        "Recommendation: **Dedicated cloud GPUs**, 4 × h100-sxm at lambda (on-demand), **"
+        "Recommendation: **Dedicated cloud GPUs**, 5 × h100-sxm at gmi (on-demand), **$7,665 per month**"
     )
 
 
@@ -172,10 +175,14 @@ def test_the_summary_says_where_the_recommended_api_processes_the_requests() -> 
     )
 
 
-def test_a_business_critical_workload_on_a_provider_of_unknown_sla_is_told_in_the_summary() -> None:
-    """Lambda's H100 are chosen for a business-critical 70B chat; whether Lambda publishes an enterprise
-    SLA is not established (knowledge/providers.yaml), and PRV011 said so only about the admitted
-    providers in general. Not business-critical: no such sentence."""
+def test_a_business_critical_workload_on_a_provider_of_unknown_sla_is_told_in_the_summary(
+    tmp_path: Path,
+) -> None:
+    """Without Scaleway (a company's policy) Lambda's 2-card H100 instances are chosen for a
+    business-critical 70B chat; whether Lambda publishes an enterprise SLA is not established
+    (knowledge/providers.yaml), and PRV011 said so only about the admitted providers in general. Not
+    business-critical: no such sentence."""
+    (tmp_path / "no-scaleway.yaml").write_text(NO_SCALEWAY, encoding="utf-8")
     chat = {
         "name": "kundenchat-70b",
         "model": {"name": "llama-3.3-70b", "precision": "fp8"},
@@ -187,7 +194,11 @@ def test_a_business_critical_workload_on_a_provider_of_unknown_sla_is_told_in_th
         "latency_sensitive": True,
         "company_country": "DE",
     }
-    result = run(chat, AS_OF)
+
+    def recommended(workload: dict[str, object]) -> Recommendation:
+        return recommend(validate_workload(workload, "test"), AS_OF, policy_dir=str(tmp_path))
+
+    result = recommended(chat)
     assert (result.decision.deployment, result.decision.provider) == ("dedicated_cloud", "lambda")
     sentence = (
         "Whether the chosen provider, lambda, publishes an enterprise SLA could not be established "
@@ -197,7 +208,7 @@ def test_a_business_critical_workload_on_a_provider_of_unknown_sla_is_told_in_th
     assert sentence in render_memo(result)
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
     assert "Ob der gewählte Anbieter, lambda, ein Enterprise-SLA veröffentlicht" in german
-    assert "Whether the chosen provider" not in render_memo(run({**chat, "business_critical": False}, AS_OF))
+    assert "Whether the chosen provider" not in render_memo(recommended({**chat, "business_critical": False}))
 
 
 def test_the_catalog_holds_the_smaller_model_priced_higher_that_knb005_cites() -> None:

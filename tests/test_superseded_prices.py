@@ -53,6 +53,8 @@ def test_the_catalog_names_each_superseded_price_with_the_one_that_replaces_it()
         ("aws/p5-reserved-1y/h100-sxm", "aws/p5-reserved-1y-2026-09/h100-sxm", 4.3344),
         ("aws/p5-reserved-3y/h100-sxm", "aws/p5-reserved-3y-2026-09/h100-sxm", 2.97216),
         ("gcp/a3-high-on-demand/h100-sxm", "gcp/a3-high-on-demand-2026-07/h100-sxm", 11.06125),
+        # The documents' Lambda range, read for the one-GPU instance, against Lambda's own price of it.
+        ("lambda/on-demand/h100-sxm", "lambda/1-gpu-plan/h100-sxm", 4.29),
     ]
 
 
@@ -78,7 +80,8 @@ def test_a_superseded_price_is_excluded_and_the_providers_own_is_priced(approved
         "(2026-09-19); aws p5-reserved-1y at $2.10 (2026-03-27), where p5-reserved-1y-2026-09 lists $4.33 "
         "(2026-09-25); aws p5-reserved-3y at $1.90 (2026-03-27), where p5-reserved-3y-2026-09 lists $2.97 "
         "(2026-09-25); gcp a3-high-on-demand at $3.00 (2026-03-27), where a3-high-on-demand-2026-07 lists "
-        "$11.06 (2026-07-30)."
+        "$11.06 (2026-07-30); lambda on-demand at $2.99 (2026-03-27), where 1-gpu-plan lists $4.29 "
+        "(2026-09-20)."
     )
 
 
@@ -181,6 +184,7 @@ def test_your_rate_for_a_superseded_row_is_the_price_you_pay(tmp_path: Path, app
         "aws/p5-reserved-1y/h100-sxm",
         "aws/p5-reserved-3y/h100-sxm",
         "gcp/a3-high-on-demand/h100-sxm",
+        "lambda/on-demand/h100-sxm",
     ]
     result = recommend(
         validate_workload(CRITICAL, "test"), AS_OF, knowledge=knowledge, policy_dir=approved_providers

@@ -139,8 +139,8 @@ def test_a_service_on_whole_instances_pays_for_the_whole_instance() -> None:
     thousandth of the volume, a replica of 2 cards and its spare, still bills whole instances: two, as
     the business-critical service's spare may not share the other's machine, 16 × $1.90 × 730 = $22,192
     (the chart had drawn the replicas' share of one instance's bill). A reserved base with hourly peaks,
-    $50,023, is decided below that rental ($66,576) and the six owned servers that keep the peak through
-    the loss of one ($57,326)."""
+    $52,287 (its busier hours on Lambda's 2-GPU instances at $4.19), is decided below that rental
+    ($66,576) and the six owned servers that keep the peak through the loss of one ($57,326)."""
     workload = load_workload(str(VOLUME_DIR / "w07-rag-api-hybrid.yaml"))
     evaluation = evaluate_workload(workload, EVALUATED_ON, knowledge=negotiated_aws())
     result = recommend(workload, EVALUATED_ON, knowledge=negotiated_aws())
@@ -148,7 +148,7 @@ def test_a_service_on_whole_instances_pays_for_the_whole_instance() -> None:
     assert best is not None and (best.offer, best.gpus, best.gpus_rented) == ("p5-reserved-3y", 42, 48)
     assert round(best.usd_per_month) == round(48 * 1.90 * 730) == 66_576
     assert result.decision.deployment == "hybrid" and "SIZ015" in result.fired_rules
-    assert round(result.decision.usd_per_month or 0) == 50_023
+    assert round(result.decision.usd_per_month or 0) == 52_287
     month = route_month_at(evaluation, "dedicated_cloud")
     assert month is not None
     assert month(1_100_000).usd_per_month == pytest.approx(48 * 1.90 * 730)
@@ -191,9 +191,9 @@ def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
     reserved base of 32 replicas (64 cards × $1.90 × 730 = $88,768) and Lambda's hourly H100 for the rest
     cost less than owning 11 servers for the busiest hour. The base is whole 8-card P5 instances of four
     2-card replicas, and an instance pays reserved where its replicas are needed in more than $1.90 /
-    $2.99 = 64 % of their hours (Lambda sells 2-card instances by the hour): the 29th to 32nd replicas
-    are needed in 67 of their 96 replica-hours a day (70 %), so they pay in the base; the 33rd to 36th in
-    39 (41 %), so they do not."""
+    $4.19 = 45 % of their hours (Lambda sells 2-card instances by the hour at $4.19): the 29th to 32nd
+    replicas are needed in 67 of their 96 replica-hours a day (70 %), so they pay in the base; the 33rd
+    to 36th in 39 (41 %), so they do not."""
     data = load_workload(str(VOLUME_DIR / "w07-rag-api.yaml")).model_dump(mode="json", exclude_unset=True)
     result = recommend(
         validate_workload({**data, "business_critical": False}, "test"),
@@ -210,15 +210,15 @@ def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
         return sum(min(4, max(0, count - first + 1)) for count in hours)
 
     assert (needed(29), needed(33)) == (67, 39)
-    assert needed(29) / 96 > 1.90 / 2.99 > needed(33) / 96
-    assert (fleet.peak_provider, fleet.peak_offer) == ("lambda", "on-demand")
+    assert needed(29) / 96 > 1.90 / 4.19 > needed(33) / 96
+    assert (fleet.peak_provider, fleet.peak_offer) == ("lambda", "2-gpu-plan")
     assert fleet.base_usd_per_month == pytest.approx(64 * 1.90 * 730)
     assert result.mixed_fleet.usd_per_month < result.own_hardware.usd_per_month
 
 
 def test_a_business_critical_mixed_fleet_runs_the_replicas_a_lost_instance_takes() -> None:
     """w07 as it is, business-critical (SIZ015): a lost 8-card P5 instance takes four replicas where each
-    hour has one spare, so every hour runs three more (26 to 46): $107,868 a month, below the 12 owned
+    hour has one spare, so every hour runs three more (26 to 46): $111,080 a month, below the 12 owned
     servers that keep the peak through the loss of one ($114,653), and decided."""
     critical = result_of(VOLUME_DIR / "w07-rag-api.yaml", knowledge=negotiated_aws())
     data = load_workload(str(VOLUME_DIR / "w07-rag-api.yaml")).model_dump(mode="json", exclude_unset=True)
@@ -230,7 +230,7 @@ def test_a_business_critical_mixed_fleet_runs_the_replicas_a_lost_instance_takes
     assert critical.mixed_fleet is not None and relaxed.mixed_fleet is not None
     hours, lean = critical.mixed_fleet.fleet.replicas_by_hour, relaxed.mixed_fleet.fleet.replicas_by_hour
     assert hours == tuple(count + 3 for count in lean) and (min(hours), max(hours)) == (26, 46)
-    assert round(critical.mixed_fleet.usd_per_month) == 107_868
+    assert round(critical.mixed_fleet.usd_per_month) == 111_080
     assert (critical.decision.deployment, round(critical.own_hardware.usd_per_month)) == (
         "hybrid",
         114_653,
