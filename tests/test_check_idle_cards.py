@@ -98,7 +98,8 @@ def test_smaller_instances_not_documented_as_linked_are_named() -> None:
     (item,) = [i for i in result.results if i.rule_id == "PRC013"]
     assert (item.status, item.message) == (
         "warn",
-        "The proposed offer is sold in whole instances: the 2 proposed cards are billed as 8, so 6 of them "
+        "Placed on the offer's instances whose cards are documented as linked, the smallest that hold its "
+        "replicas: the 2 proposed cards are billed as 8, so 6 of them "
         "are paid for and idle, about $9,850 of the proposal's $13,134 a month. The offer's 2- and 4-card "
         "instances would hold a replica of 2 cards, but the catalog does not document their cards as "
         "linked (NVLink), which tensor parallelism across them needs: where the provider confirms the "
