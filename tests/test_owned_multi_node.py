@@ -310,3 +310,26 @@ def test_one_replica_on_one_owned_server_is_said_to_run_there_and_its_idle_cards
     german = " ".join(render_memo(result, Format.named("de")).split())
     assert "Die 6 Karten, die der gekaufte Server ungenutzt lässt, fassen 3 weitere Replikate" in german
     assert "läuft jedes Replikat aus 2 × h100-sxm auf einem eigenen Server" in german
+
+
+def test_servers_bought_for_the_spare_of_a_replica_over_two_servers_leave_it_to_stop() -> None:
+    """DeepSeek-R1 on premises, 10,000 requests a day on workdays: one 16-card replica over two HGX H100
+    servers carries the load, and the latency-sensitive spare two more (4 servers). Without the spare,
+    the one replica spans two servers, and losing either stops the service: the memo said a failed server
+    would only take the capacity it holds, as it counted servers left (two), not replicas (one)."""
+    workload = {
+        "name": "deepseek-onprem-at",
+        "model": {"name": "deepseek-r1", "precision": "fp8"},
+        "requests_per_day": 10_000,
+        "avg_input_tokens": 3000,
+        "avg_output_tokens": 1500,
+        "load_pattern": "variable",
+        "schedule": "workdays",
+        "on_premises_required": True,
+        "company_country": "AT",
+    }
+    result = recommend(validate_workload(workload, "test"), EVALUATED_ON)
+    own = result.own_hardware
+    assert (own.nodes, own.replicas, own.spare_replicas, own.spare_servers) == (4, 2, 1, 2)
+    memo = " ".join(render_memo(result).split())
+    assert "min_replicas: 1 leaves them out; a failed server or an update then stops the service." in memo
