@@ -230,3 +230,23 @@ def test_a_swept_price_of_a_superseded_row_is_priced_at_every_step(tmp_path: Pat
     text = CliRunner().invoke(main, ["sweep", str(workload), "--vary", vary, "--as-of", "2026-11-30"]).output
     assert "  B  dedicated cloud GPUs: aws p5-on-demand, h100-sxm, on-demand\n" in text
     assert "0.5                             B            4       $5,840  DEP005\n" in text
+
+
+def test_your_rate_for_the_newer_row_is_not_called_its_list_price(tmp_path: Path) -> None:
+    """A team's 2.20 USD for AWS's 3-year P5 savings plan (its list: $2.97216) replaces the price KNB010
+    names beside the documents' $1.90: it said the newer row "lists $2.20", which is the team's quote, not
+    AWS's list."""
+    overrides = tmp_path / "rates.yaml"
+    overrides.write_text(
+        "offers:\n  - {provider: aws, offer: p5-reserved-3y-2026-09, gpu: h100-sxm, usd_per_gpu_hour: 2.20}\n"
+        "as_of: 2026-11-15\n",
+        encoding="utf-8",
+    )
+    knowledge = knowledge_with_overrides(str(overrides), AS_OF)
+    result = recommend(validate_workload(CRITICAL, "test"), AS_OF, knowledge=knowledge)
+    (message,) = [f.message for f in result.findings if f.rule_id == "KNB010"]
+    assert (
+        "aws p5-reserved-3y at $1.90 (2026-03-27), where your rate for p5-reserved-3y-2026-09 is $2.20 "
+        "(2026-11-15);"
+    ) in message
+    assert "p5-reserved-1y-2026-09 lists $4.33" in message
