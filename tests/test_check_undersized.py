@@ -61,7 +61,7 @@ def test_one_replica_that_keeps_up_at_the_peak_is_warned_without_contradicting_t
     assert found["SIZ016"].message == (
         "The proposal runs its only replica on one instance: a failure of that machine, its maintenance, "
         "or a GPU fault that stops it takes the whole service down. Run a second replica on another "
-        "machine (SIZ015; the recommendation is priced so)."
+        "machine (SIZ015; every rental and owned server gpu-advisor prices is placed so)."
     )
 
 
