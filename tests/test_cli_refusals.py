@@ -274,7 +274,10 @@ def test_a_model_typo_is_said_beside_the_other_problems() -> None:
     lines = result.output.splitlines()
     assert lines[0] == "error: <stdin>: invalid workload"
     assert lines[1].startswith("  model.name: unknown value 'lama-3.1-70b'; allowed: deepseek-r1, ")
-    assert lines[1].endswith("(did you mean 'llama-3.1-70b'?)")
+    assert lines[1].endswith(
+        "(did you mean 'llama-3.1-70b'?); a model the catalog lacks is described by its size instead of a "
+        "name: params_b (and active_params_b for a mixture of experts)"
+    )
     assert lines[2] == "  requests_per_day: Input should be a valid integer (got '5000')"
     assert lines[3].startswith("  schedul: unknown field; allowed fields: ")
 

@@ -200,6 +200,18 @@ def unknown_value(field: str, value: str, allowed: Iterable[str]) -> Words:
     return Words.joined("%(field)s: %(problem)s", field=field, problem=unknown_value_problem(value, allowed))
 
 
+def unknown_model_problem(name: str, ids: Iterable[str]) -> Words:
+    """An unknown ``model.name``, with how to describe a model the catalog lacks: by its size."""
+    return Words.joined(
+        "%(problem)s; %(hint)s",
+        problem=unknown_value_problem(name, ids),
+        hint=Words(
+            "a model the catalog lacks is described by its size instead of a name: params_b (and "
+            "active_params_b for a mixture of experts)"
+        ),
+    )
+
+
 def unknown_value_problem(value: str, allowed: Iterable[str]) -> Words:
     """``unknown value 'x'; allowed: ...``, with the allowed value meant where one is close."""
     allowed_sorted = sorted(allowed)

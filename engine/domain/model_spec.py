@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
-from gpu_advisor.engine.common.errors import unknown_value_problem
+from gpu_advisor.engine.common.errors import unknown_model_problem
 from gpu_advisor.engine.common.wording import Grouped, Words, WordsError
 from gpu_advisor.engine.domain.choices import Precision
 from gpu_advisor.engine.domain.strict_input import StrictInput
@@ -72,7 +72,7 @@ def catalog_model(name: str) -> str:
 
     ids = [model.id for model in load_knowledge().models.models]
     if name not in ids:
-        raise WordsError(unknown_value_problem(name, ids), names_input=True)
+        raise WordsError(unknown_model_problem(name, ids), names_input=True)
     return name
 
 

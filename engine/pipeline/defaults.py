@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpu_advisor.engine.calc.traffic import daily_traffic
-from gpu_advisor.engine.common.errors import InputError, unknown_value
+from gpu_advisor.engine.common.errors import InputError, unknown_model_problem
 from gpu_advisor.engine.common.wording import Grouped, Words, WordsError, at
 from gpu_advisor.engine.domain.batch_fields import BATCH_FIELDS
 from gpu_advisor.engine.domain.choices import LoadPattern
@@ -210,7 +210,12 @@ def model_facts(spec: ModelSpec, knowledge: Knowledge) -> dict[str, Any]:
     if spec.name is not None:
         model_ids = [m.id for m in knowledge.models.models]
         if spec.name not in model_ids:
-            raise InputError(unknown_value("model.name", spec.name, model_ids), field="model.name")
+            problem = Words.joined(
+                "%(field)s: %(problem)s",
+                field="model.name",
+                problem=unknown_model_problem(spec.name, model_ids),
+            )
+            raise InputError(problem, field="model.name")
         catalog = knowledge.model(spec.name)
         check_against_catalog(spec, catalog)
     params_b = spec.params_b if spec.params_b is not None else catalog.params_b  # type: ignore[union-attr]
