@@ -343,7 +343,11 @@ def test_a_workload_the_catalog_contradicts_in_german(tmp_path: Path) -> None:
     assert said.startswith(
         f"Fehler: {workload}: ungültiger Workload\n  model.name: unbekannter Wert 'llama-3.1-8'; zulässig: "
     )
-    assert said.endswith(", qwen3-235b-a22b (meinten Sie 'llama-3.1-8b'?)\n")
+    assert said.endswith(
+        ", qwen3-235b-a22b (meinten Sie 'llama-3.1-8b'?); ein Modell, das der Katalog nicht kennt, wird "
+        "statt mit einem Namen mit seiner Größe beschrieben: params_b (und active_params_b für ein "
+        "Mixture-of-Experts-Modell)\n"
+    )
     workload.write_text(GOOD + "context_tokens: 1000000\n", encoding="utf-8")
     assert refused("recommend", str(workload), "--lang", "de") == (
         f"Fehler: {workload}: context_tokens: 1.000.000 übersteigt den größten Kontext von llama-3.1-8b "
