@@ -137,3 +137,18 @@ def test_a_current_price_says_nothing_of_it() -> None:
     assert "8 × h100-sxm at scaleway (h100-sxm-4-80g, on-demand), **$7,822 per month**" in text
     assert "KNB001" not in text
     assert "the decision holds while" not in text
+
+
+def test_a_rival_within_a_cent_gets_a_third_decimal() -> None:
+    """The US service run by a Swiss company on its own weights, evaluated on 2027-04-15: Scaleway's
+    2-card instances decide at EUR 3.3099 x 1.16 = $3.8395 a card ($22,423 a month, 201 days old), and two
+    owned servers at the Swiss cost lines cost $22,428: they cost as much at $3.8403. Both round to $3.84,
+    so the line read "price $3.84 ... below $3.84"; it gives a third decimal."""
+    model = {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True}
+    workload = {**L70, "company_country": "CH", "model": model}
+    text = summary(workload, dt.date(2027, 4, 15))
+    assert (
+        "Its list price of $3.839 per GPU-hour is 201 days old (KNB001): it stays the cheapest route "
+        "standing while the price is below $3.840, at which own hardware, 2 × HGX H100 8-GPU would cost as "
+        "much, $22,428 a month." in text
+    )

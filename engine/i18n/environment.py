@@ -47,8 +47,8 @@ def _figure(context: jinja2.runtime.Context, value: float) -> str:
 
 
 @jinja2.pass_context
-def _money(context: jinja2.runtime.Context, value: float) -> str:
-    return _format(context).money(value)
+def _money(context: jinja2.runtime.Context, value: float, digits: int = 2) -> str:
+    return _format(context).money(value, digits)
 
 
 @jinja2.pass_context
