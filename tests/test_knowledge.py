@@ -184,7 +184,7 @@ def test_a_default_of_the_wrong_type_or_for_no_field(knowledge_copy: Path) -> No
     assert "entry 'gpu_count': not a workload field that takes a default" in str(raised.value)
 
 
-def supersede(key: tuple[str, str, str], successor: str) -> Any:
+def supersede(key: tuple[str, str, str], successor: str | list[str]) -> Any:
     def change(data: dict[str, Any]) -> None:
         for offer in data["offers"]:
             if (offer["provider"], offer["offer"], offer["gpu"]) == key:
@@ -228,12 +228,18 @@ def supersede(key: tuple[str, str, str], successor: str) -> Any:
         (
             ("lambda", "on-demand", "h100-sxm"),
             "8-gpu-plan",
-            "lambda/8-gpu-plan/h100-sxm does not sell every instance size it does",
+            "the newer offers do not sell every instance size it does",
+        ),
+        # Nor do its 1- and 2-GPU instances alone: the 4-card one is missing.
+        (
+            ("lambda", "on-demand", "h100-sxm"),
+            ["1-gpu-plan", "2-gpu-plan"],
+            "the newer offers do not sell every instance size it does",
         ),
     ],
 )
 def test_superseded_by_must_name_a_newer_offer_of_the_same_kind(
-    knowledge_copy: Path, key: tuple[str, str, str], superseded_by: str, problem: str
+    knowledge_copy: Path, key: tuple[str, str, str], superseded_by: str | list[str], problem: str
 ) -> None:
     edit(knowledge_copy, "offers", supersede(key, superseded_by))
     with pytest.raises(KnowledgeError, match=rf"entry '{'/'.join(key)}': field superseded_by: {problem}"):

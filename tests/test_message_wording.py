@@ -259,8 +259,9 @@ def test_a_mixed_fleet_says_what_each_hour_needs_apart_from_what_a_lost_instance
         mixed_fleet_two_providers=False,
     )
     assert said.startswith(
-        "Every hour of the day needs at least 2 replicas, the busiest 5, and runs 3 more so that the loss "
-        "of an instance carrying several leaves that (SIZ015): 5 to 8. ovhcloud/a100-monthly"
+        "Every hour of the day needs at least 2 replicas, the busiest 5, spares included, and runs 3 more, "
+        "so that an instance lost with several replicas takes only those and the spares, and the hour's "
+        "load keeps its own (SIZ015): 5 to 8. ovhcloud/a100-monthly"
     )
     assert message("DEP025", "economics", "en", **MIXED, mixed_fleet_two_providers=False).startswith(
         "Every hour of the day needs at least 2 replicas, the busiest 5. ovhcloud/a100-monthly"

@@ -47,14 +47,40 @@ def approved_providers(tmp_path: Path) -> str:
 
 
 def test_the_catalog_names_each_superseded_price_with_the_one_that_replaces_it() -> None:
-    pairs = [(old.key, new.key, new.usd_per_gpu_hour) for old, new in load_knowledge().superseded_offers()]
+    pairs = [
+        (old.key, [(new.key, new.usd_per_gpu_hour) for new in newer])
+        for old, newer in load_knowledge().superseded_offers()
+    ]
     assert pairs == [
-        ("aws/p5-on-demand/h100-sxm", "aws/p5-on-demand-2026-09/h100-sxm", 6.88),
-        ("aws/p5-reserved-1y/h100-sxm", "aws/p5-reserved-1y-2026-09/h100-sxm", 4.3344),
-        ("aws/p5-reserved-3y/h100-sxm", "aws/p5-reserved-3y-2026-09/h100-sxm", 2.97216),
-        ("gcp/a3-high-on-demand/h100-sxm", "gcp/a3-high-on-demand-2026-07/h100-sxm", 11.06125),
-        # The documents' Lambda range, read for the one-GPU instance, against Lambda's own price of it.
-        ("lambda/on-demand/h100-sxm", "lambda/1-gpu-plan/h100-sxm", 4.29),
+        ("aws/p5-on-demand/h100-sxm", [("aws/p5-on-demand-2026-09/h100-sxm", 6.88)]),
+        ("aws/p5-reserved-1y/h100-sxm", [("aws/p5-reserved-1y-2026-09/h100-sxm", 4.3344)]),
+        ("aws/p5-reserved-3y/h100-sxm", [("aws/p5-reserved-3y-2026-09/h100-sxm", 2.97216)]),
+        ("gcp/a3-high-on-demand/h100-sxm", [("gcp/a3-high-on-demand-2026-07/h100-sxm", 11.06125)]),
+        # The documents' Lambda range, which names no size, against Lambda's own price of each size it
+        # stood for.
+        (
+            "lambda/on-demand/h100-sxm",
+            [
+                ("lambda/1-gpu-plan/h100-sxm", 4.29),
+                ("lambda/2-gpu-plan/h100-sxm", 4.19),
+                ("lambda/4-gpu-plan/h100-sxm", 4.09),
+            ],
+        ),
+    ]
+
+
+def test_a_proposal_on_an_older_row_of_several_sizes_is_priced_at_the_size_its_replicas_need() -> None:
+    """Lambda's March figure stood for its 1-, 2- and 4-GPU instances: a replica of 2 cards is priced on
+    the 2-GPU instance, one of 4 on the 4-GPU one, one of 1 on the single card (the smallest size that
+    holds it, so no card is billed that the proposal does not use)."""
+    knowledge = load_knowledge()
+    old = knowledge.offer("lambda", "on-demand", "h100-sxm")
+    assert old is not None
+    assert [knowledge.current(old, cards).offer for cards in (1, 2, 3, 4)] == [
+        "1-gpu-plan",
+        "2-gpu-plan",
+        "4-gpu-plan",
+        "4-gpu-plan",
     ]
 
 
@@ -81,7 +107,7 @@ def test_a_superseded_price_is_excluded_and_the_providers_own_is_priced(approved
         "(2026-09-25); aws p5-reserved-3y at $1.90 (2026-03-27), where p5-reserved-3y-2026-09 lists $2.97 "
         "(2026-09-25); gcp a3-high-on-demand at $3.00 (2026-03-27), where a3-high-on-demand-2026-07 lists "
         "$11.06 (2026-07-30); lambda on-demand at $2.99 (2026-03-27), where 1-gpu-plan lists $4.29 "
-        "(2026-09-20)."
+        "(2026-09-20), 2-gpu-plan lists $4.19 (2026-09-20) and 4-gpu-plan lists $4.09 (2026-09-20)."
     )
 
 

@@ -18,9 +18,10 @@ def listed_offers(proposal: ProposalInput, knowledge: Knowledge) -> tuple[str, .
     return tuple(sorted({o.offer for o in knowledge.current_offers(proposal.provider, proposal.gpu)}))
 
 
-def successor_details(offer: Offer | None, knowledge: Knowledge) -> dict[str, Any]:
-    """The newer offer that replaces the one proposed, for KNB011's message (nothing where none does)."""
-    newer = knowledge.successor(offer) if offer is not None else None
+def successor_details(offer: Offer | None, knowledge: Knowledge, replica_cards: int = 1) -> dict[str, Any]:
+    """The newer offer that replaces the one proposed for its replicas of ``replica_cards``, for KNB011's
+    message (nothing where none does)."""
+    newer = knowledge.successor(offer, replica_cards) if offer is not None else None
     if newer is None:
         return {}
     return {

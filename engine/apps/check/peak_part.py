@@ -98,10 +98,11 @@ def peak_part(
             "commitment_months": (offer.commitment_months or 0) if offer else 0,
             "offer": peak.offer or "",
             "offer_rate_yours": bool(offer and offer.rate_yours),
+            "largest_instance_gpus": max(offer.instance_gpus) if offer is not None else 0,
             "successor_offer": "",
             "successor_usd_per_gpu_hour": 0.0,
             "successor_as_of": "",
-            **successor_details(offer, knowledge),
+            **successor_details(offer, knowledge, fact.cards_per_replica or 1),
             **remedy_details(peak, hardware.gpu, evaluation),
         }
     )

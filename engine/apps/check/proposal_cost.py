@@ -95,7 +95,7 @@ def proposal_cost(
     provider's newer list replaces at that newer price (KNB011 says so)."""
     knowledge = evaluation.knowledge
     if offer is not None:
-        offer = knowledge.current(offer)
+        offer = knowledge.current(offer, proposed_replica_cards(offer, gpus, evaluation) if gpus else 1)
     if proposal.deployment == "serverless":
         served = serverless_cost(proposal, evaluation, jurisdiction)
         billing = serverless_billing(served.priced.listing, served.priced.bill) if served.priced else None
@@ -233,7 +233,7 @@ def proposed_mixed_fleet(
     plan = market.plans.get(offer.gpu)
     if plan is None or plan.hours_per_day_running is not None:
         return None
-    proposal = current_peak(proposal, offer.gpu, evaluation.knowledge)
+    proposal = current_peak(proposal, offer.gpu, evaluation.knowledge, plan.cards_per_replica)
     bases = [
         p
         for p in market.priced
@@ -321,11 +321,13 @@ def fewer_base_cards(fleet: MixedFleet, billed: int) -> int:
     return max((p.gpus_rented for p in placements if p.gpus_rented < billed), default=0)
 
 
-def current_peak(proposal: ProposalInput, gpu: str, knowledge: Knowledge) -> ProposalInput:
-    """The proposal with its named busier-hours offer replaced by the provider's newer list of it, where
-    one replaces it (KNB011 says so), as the base's offer is."""
+def current_peak(
+    proposal: ProposalInput, gpu: str, knowledge: Knowledge, replica_cards: int
+) -> ProposalInput:
+    """The proposal with its named busier-hours offer replaced by the provider's newer list of it for its
+    replicas of ``replica_cards``, where one replaces it (KNB011 says so), as the base's offer is."""
     named = knowledge.offer(proposal.peak_provider, proposal.peak_offer, gpu)
-    newer = knowledge.successor(named) if named is not None else None
+    newer = knowledge.successor(named, replica_cards) if named is not None else None
     return proposal.model_copy(update={"peak_offer": newer.offer}) if newer is not None else proposal
 
 

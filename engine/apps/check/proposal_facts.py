@@ -15,7 +15,12 @@ from gpu_advisor.engine.apps.check.offer_terms import (
 )
 from gpu_advisor.engine.apps.check.proposal_api import api_facts
 from gpu_advisor.engine.apps.check.proposal_batch import batch_facts
-from gpu_advisor.engine.apps.check.proposal_cost import gpu_fit, proposal_cost, replica_cards
+from gpu_advisor.engine.apps.check.proposal_cost import (
+    gpu_fit,
+    proposal_cost,
+    proposed_replica_cards,
+    replica_cards,
+)
 from gpu_advisor.engine.apps.check.proposal_latency import latency_facts, planned_details
 from gpu_advisor.engine.apps.check.proposal_policy import rental_policy_facts
 from gpu_advisor.engine.apps.check.proposal_serverless import (
@@ -361,7 +366,13 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         **planned_details(planned, gpu_fit(hardware.gpu, evaluation)),
         largest_instance_gpus=max(hardware.offer.instance_gpus) if hardware.offer is not None else 0,
         offer_rate_yours=bool(hardware.offer and hardware.offer.rate_yours),
-        **successor_details(hardware.offer, knowledge),
+        **successor_details(
+            hardware.offer,
+            knowledge,
+            proposed_replica_cards(hardware.offer, hardware.gpus, evaluation)
+            if hardware.offer is not None and hardware.gpus
+            else 1,
+        ),
         **capacity_details(offered),
         **remedy_details(proposal, hardware.gpu, evaluation),
         base_gpus_fewer=cost.base_gpus_fewer,

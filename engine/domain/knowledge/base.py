@@ -103,28 +103,42 @@ class Knowledge(Strict):
         catalog's order: what the pricing rules' messages name."""
         return {p.id: p for p in self.providers.providers if p.spot_notice is not None}
 
-    def superseded_offers(self) -> list[tuple[Offer, Offer]]:
-        """Each offer whose provider's newer list price replaces it (``superseded_by``), with that newer
-        offer, in the catalog's order: what KNB010's message names."""
-        return [
-            (offer, newer) for offer in self.offers.offers if (newer := self.successor(offer)) is not None
-        ]
+    def superseded_offers(self) -> list[tuple[Offer, tuple[Offer, ...]]]:
+        """Each offer whose provider's newer list prices replace it (``superseded_by``), with those newer
+        offers, in the catalog's order: what KNB010's message names."""
+        return [(offer, newer) for offer in self.offers.offers if (newer := self.successors(offer))]
 
     def withdrawn_apis(self) -> list[ApiPrice]:
         """The API prices whose products no longer serve the priced model (``withdrawn_on``), in the
         catalog's order: what KNB018's message names."""
         return [api for api in self.api_prices.apis if api.withdrawn_on is not None]
 
-    def successor(self, offer: Offer) -> Offer | None:
-        """The provider's newer offer that replaces ``offer`` (``superseded_by``; checked at load)."""
-        if offer.superseded_by is None:
-            return None
-        return self.offer(offer.provider, offer.superseded_by, offer.gpu)
+    def successors(self, offer: Offer) -> tuple[Offer, ...]:
+        """The provider's newer offers that replace ``offer`` (``superseded_by``; checked at load)."""
+        named = (self.offer(offer.provider, name, offer.gpu) for name in offer.successor_names)
+        return tuple(newer for newer in named if newer is not None)
 
-    def current(self, offer: Offer) -> Offer:
-        """``offer`` at the price its provider charges now: the newer offer that replaces it, else itself
-        (what the cost checks price a proposal at, KNB011)."""
-        return self.successor(offer) or offer
+    def successor(self, offer: Offer, replica_cards: int = 1) -> Offer | None:
+        """The newer offer that replaces ``offer`` for a replica of ``replica_cards``: where several sell
+        its sizes between them (one offer a size), the one of the smallest size that holds the replica, so
+        that a proposal naming the older offer is not billed cards it does not use; None where none
+        replaces it."""
+        newer = self.successors(offer)
+        if not newer:
+            return None
+
+        def smallest_holding(candidate: Offer) -> int:
+            sizes = candidate.instance_gpus
+            return min((size for size in sizes if size >= replica_cards), default=max(sizes))
+
+        holding = [o for o in newer if max(o.instance_gpus) >= replica_cards]
+        return min(holding or newer, key=smallest_holding)
+
+    def current(self, offer: Offer, replica_cards: int = 1) -> Offer:
+        """``offer`` at the price its provider charges now: the newer offer that replaces it for a
+        replica of ``replica_cards`` (``successor``), else itself (what the cost checks price a proposal
+        at, KNB011)."""
+        return self.successor(offer, replica_cards) or offer
 
     def current_offers(self, provider: str | None = None, gpu: str | None = None) -> list[Offer]:
         """The offers at the prices their providers charge now (none a newer list replaces), of that

@@ -94,24 +94,30 @@ def offer_references(knowledge: Knowledge, directory: Path) -> list[str]:
 
 
 def superseded_references(knowledge: Knowledge, directory: Path) -> list[str]:
-    """An offer superseded by another names a newer offer of the same provider, GPU and pricing, priced
-    for the same jurisdiction (its region names may differ: Google's "us" and "us-central1"), that sells
-    at least its instance sizes for the same term and is not superseded itself."""
+    """An offer superseded by others names newer offers of the same provider, GPU and pricing, priced for
+    the same jurisdiction (their region names may differ: Google's "us" and "us-central1"), for the same
+    term and not superseded themselves, that sell its instance sizes between them."""
     problems = []
     for offer in knowledge.offers.offers:
         if offer.superseded_by is None:
             continue
         where = f"{directory / 'offers.yaml'}: entry {offer.key!r}: field superseded_by"
-        problem = superseding_problem(offer, knowledge.successor(offer))
-        if problem:
-            problems.append(f"{where}: {problem}")
+        newer = knowledge.successors(offer)
+        found = {o.offer for o in newer}
+        missing = [name for name in offer.successor_names if name not in found]
+        if missing:
+            problems.append(f"{where}: no offer {missing[0]!r} of {offer.provider} for {offer.gpu}")
+            continue
+        problems += [f"{where}: {p}" for o in newer if (p := superseding_problem(offer, o))]
+        sold = {size for o in newer for size in o.instance_gpus}
+        if not set(offer.instance_gpus) <= sold:
+            problems.append(f"{where}: the newer offers do not sell every instance size it does")
     return problems
 
 
-def superseding_problem(offer: Offer, newer: Offer | None) -> str:
-    """Why ``newer`` cannot replace ``offer``'s price ("" where it can)."""
-    if newer is None:
-        return f"no offer {offer.superseded_by!r} of {offer.provider} for {offer.gpu}"
+def superseding_problem(offer: Offer, newer: Offer) -> str:
+    """Why ``newer`` cannot replace ``offer``'s price ("" where it can); the instance sizes are checked
+    over all the offers that replace it."""
     if newer.pricing != offer.pricing:
         return f"{newer.key} is of another pricing ({newer.pricing}, not {offer.pricing})"
     if newer.as_of <= offer.as_of:
@@ -120,8 +126,6 @@ def superseding_problem(offer: Offer, newer: Offer | None) -> str:
         return f"{newer.key} is superseded itself"
     if newer.price_jurisdiction != offer.price_jurisdiction:
         return f"{newer.key} is priced for another jurisdiction ({newer.price_jurisdiction})"
-    if not set(offer.instance_gpus) <= set(newer.instance_gpus):
-        return f"{newer.key} does not sell every instance size it does"
     if newer.commitment_months != offer.commitment_months:
         return f"{newer.key} is a commitment of another term ({newer.commitment_months} months)"
     return ""

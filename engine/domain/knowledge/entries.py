@@ -230,11 +230,19 @@ class Offer(Sourced, Translated):
     billing_source: Citation | None = None
     """Where ``billing_increment_seconds`` comes from."""
     note: str | None = None
-    superseded_by: str | None = None
-    """The provider's own newer list price of this GPU, pricing and shapes (an offer of the same provider):
-    this older figure is not what the provider charges now (KNB010 excludes it)."""
+    superseded_by: str | tuple[str, ...] | None = None
+    """The provider's own newer list price of this GPU, pricing and shapes (an offer of the same
+    provider), or several that sell its instance sizes between them (a provider that prices each size
+    apart): this older figure is not what the provider charges now (KNB010 excludes it)."""
     origin: PriceOrigin | None = None
     """Set for a price from an overrides file or an import; None: the shipped catalog's."""
+
+    @property
+    def successor_names(self) -> tuple[str, ...]:
+        """The offers ``superseded_by`` names, one or several."""
+        if self.superseded_by is None:
+            return ()
+        return (self.superseded_by,) if isinstance(self.superseded_by, str) else self.superseded_by
 
     @property
     def rate_yours(self) -> bool:
