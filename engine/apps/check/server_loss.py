@@ -15,8 +15,9 @@ def server_loss_facts(
     proposal: ProposalInput, servers: int, required: int, server: OwnServer, plan: ReplicaPlan | None
 ) -> dict[str, Any]:
     """Whether the loss of one proposed server leaves the peak short (SIZ033): with replicas on all their
-    cards, where the proposal names no cards (and then whether the idle cards' replicas are what keeps
-    it); else the named cards' replicas, spread evenly."""
+    cards, where the proposal names no cards, else the named cards' replicas, spread evenly; and whether
+    replicas beyond the plan's, on cards it leaves idle, are what keeps the peak (TCO010 then does not
+    call those cards idle)."""
     if plan is None or not plan.spread or not servers or not proposal.servers or not proposal.gpus:
         return {
             "server_loss_short": 0 < servers < required,
@@ -35,4 +36,10 @@ def server_loss_facts(
         "server_loss_left": left,
         "server_loss_peak": plan.replicas_for_peak,
         "server_loss_replicas": replicas,
+        # The named cards beyond the plan's keep the peak through a loss the plan's replicas alone would
+        # not: they are not idle (run replicas on the idle cards too, as SIZ032 advises).
+        "server_loss_needs_idle_replicas": plan.spare_replicas > 0
+        and servers > 1
+        and left >= plan.replicas_for_peak
+        and left_after_a_loss(plan.replicas, slots, servers) < plan.replicas_for_peak,
     }
