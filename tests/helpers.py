@@ -62,9 +62,9 @@ def run(
 
 
 NEGOTIATED_AWS = str(TESTS_DIR / "rates" / "negotiated-aws.yaml")
-"""An overrides file with a team's negotiated AWS P5 savings-plan rates (the documents' 1.90 and 2.10
-USD): for the tests of mixed fleets and commitments, whose mechanics need a reservation that undercuts
-the hourly offers."""
+"""An overrides file with a team's negotiated AWS P5 rates for 1- and 3-year commitments (the documents'
+1.90 and 2.10 USD, for reserved instances and savings plans alike): for the tests of mixed fleets and
+commitments, whose mechanics need a reservation that undercuts the hourly offers."""
 
 
 @cache

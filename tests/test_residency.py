@@ -377,8 +377,9 @@ def test_the_memo_says_which_rules_on_personal_data_are_not_assessed() -> None:
         "FINMA's, BaFin's or the FMA's, health-data law, a customer's contract) are not assessed, and a "
         "provider's exposure to foreign authorities (such as the US CLOUD Act) only where the catalog "
         "records its parent company (RES015): check them before choosing a provider. Where they keep the "
-        "data in one country, an organization policy that excludes options by their countries "
-        "(`{field: countries, not_in: [CH]}`, README: Organization policies) makes the rules decide so.\n"
+        "data in one country, an organization policy that keeps only the options whose regions lie in it "
+        "(`{field: countries, not_in: [CH]}` for CH, README: Organization policies) makes the rules decide "
+        "so.\n"
     )
     assert line in render_memo(personal(company_country="CH"))
     assert "CLOUD Act" not in render_memo(personal(personal_data=False))
