@@ -84,5 +84,7 @@ def test_a_mixed_fleet_option_counts_its_own_instances_and_spares() -> None:
     assert [(i.gpus, i.count) for i in option.fleet.base_instances] == [(8, 5)]
     assert [(i.gpus, i.count) for i in option.fleet.peak_instances_max] == [(2, 5)]
     assert [(i.gpus, i.count) for i in option.instances] == [(8, 5), (2, 5)]
+    # The sizes both offers sell: the P5's 8, Lambda's 2-GPU instance.
+    assert option.instance_gpus == (2, 8)
     assert (option.replicas, option.gpus, option.gpus_rented) == (25, 50, 50)
     assert (option.replica_room, option.spare_replicas) == (0, 4)

@@ -3,6 +3,8 @@ the memo show them, and a mixed fleet as one option of the options table."""
 
 from __future__ import annotations
 
+from statistics import mean
+
 from gpu_advisor.engine.calc.fleets import AutoscaledFleet, MixedFleet
 from gpu_advisor.engine.calc.listings import instance_counts, to_option
 from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling, MixedFleetBilling
@@ -63,8 +65,9 @@ def fleet_billing(fleet: MixedFleet) -> MixedFleetBilling:
 
 
 def fleet_option(fleet: MixedFleet, calendar_hours: float) -> Option:
-    """The mixed fleet as an option: its base's offer, price and term, the cards of its busiest hour, and
-    the whole fleet's monthly cost; ``fleet`` says how it bills."""
+    """The mixed fleet as an option: its base's offer, price, term and provider, the replicas, cards and
+    instances of its busiest hour (the instance sizes of both its offers), the load's shares of its
+    replicas, and the whole fleet's monthly cost; ``fleet`` says how it bills."""
     plan = fleet.base.plan
     cards = plan.cards_per_replica
     busiest = max(fleet.replicas_by_hour)
@@ -85,9 +88,15 @@ def fleet_option(fleet: MixedFleet, calendar_hours: float) -> Option:
             # The busiest hour's replicas beyond what its load needs: the spares, and those the loss of
             # an instance carrying several takes (``cheapest_split``'s ``survive_loss``).
             "spare_replicas": busiest - plan.replicas_for_peak,
-            # The load's shares of what the busiest hour's replicas deliver, not the base plan's count.
-            "utilization": plan.utilization * plan.replicas / busiest,
+            # The load's share of what the replicas running hour by hour deliver on average over the
+            # served hours, and at the peak of what the busiest hour's deliver (not the base plan's count).
+            "utilization": plan.utilization
+            * plan.replicas
+            / mean(count for count in fleet.replicas_by_hour if count),
             "capacity_utilization_at_peak": plan.capacity_utilization_at_peak * plan.replicas / busiest,
+            "instance_gpus": tuple(
+                sorted({*fleet.base.listing.offer.instance_gpus, *fleet.peak.listing.offer.instance_gpus})
+            ),
             "replicas": busiest,
             "usd_per_hour": fleet.usd_per_month / calendar_hours,
             "billed_hours_per_month": calendar_hours,
