@@ -6,9 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from helpers import EVALUATED_ON
+from helpers import EVALUATED_ON, knowledge_with
 
 from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge_from
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -98,19 +99,39 @@ def test_a_stale_price_says_where_the_next_offer_would_cost_as_much() -> None:
     assert "newer list" not in text
 
 
-def test_the_providers_newer_list_is_set_against_that_price(tmp_path: Path) -> None:
+def test_the_providers_newer_list_of_the_same_size_is_set_against_that_price(tmp_path: Path) -> None:
     """Without Scaleway (a company's policy) Lambda's 4-card instances decide ($8,638); the next route is
     its 8-card ones, two for the business-critical service's spread (SIZ015): 16 x 264 h x $3.99 =
-    $16,854, as much as the decision at 4.09 x 16,854 / 8,638 = $7.98. Lambda's 8-card price is of a
-    newer list (2026-10-10), and below that."""
-    (tmp_path / "no-scaleway.yaml").write_text(NO_SCALEWAY, encoding="utf-8")
-    text = summary(QWEN, LATER, str(tmp_path))
+    $16,854, as much as the decision at 4.09 x 16,854 / 8,638 = $7.98. The 8-card price, dated
+    2026-10-10, is another size's, not a newer list of this one: nothing is said of it. A newer list of
+    the 4-card instance (a catalog given one at $4.49 on 2026-11-20) is the next route itself, the same
+    cards at $4.49, and is said beside that price."""
+    policy = tmp_path / "policy"
+    policy.mkdir()
+    (policy / "no-scaleway.yaml").write_text(NO_SCALEWAY, encoding="utf-8")
+    text = summary(QWEN, LATER, str(policy))
     assert round(16 * 264 * 3.99) == 16854
     assert (
         "Its list price of $4.09 per GPU-hour is 193 days old (KNB001): it stays the cheapest route standing "
         "while the price is below $7.98, at which lambda 8-gpu-plan (8 × h100-sxm) would cost as much, "
-        "$16,854 a month.\nlambda's newer list prices its 8-gpu-plan (8 cards an instance) at $3.99 per "
-        "GPU-hour (2026-10-10), below that price.\n" in text
+        "$16,854 a month.\n" in text
+    )
+    assert "newer list" not in text
+    four_card = "  - provider: lambda\n    offer: 4-gpu-plan\n    gpu: h100-sxm\n"
+    newer = (
+        "  - provider: lambda\n    offer: 4-gpu-plan-2026-11\n    gpu: h100-sxm\n    usd_per_gpu_hour: 4.49\n"
+        "    pricing: on_demand\n    instance_gpus: [4]\n    regions: [us]\n    price_jurisdiction: US\n"
+        '    source: {url: "https://lambda.ai/instances", title: "a test\'s newer list"}\n'
+        "    as_of: 2026-11-20\n"
+    )
+    knowledge = load_knowledge_from(knowledge_with(tmp_path, "offers.yaml", four_card, newer + four_card))
+    result = recommend(validate_workload(QWEN, "test"), LATER, knowledge=knowledge, policy_dir=str(policy))
+    assert (result.decision.provider, result.decision.offer) == ("lambda", "4-gpu-plan")
+    assert (
+        "it stays the cheapest route standing while the price is below $4.49, at which lambda "
+        "4-gpu-plan-2026-11 (8 × h100-sxm) would cost as much, $9,483 a month.\nlambda's newer list prices "
+        "its 4-gpu-plan-2026-11 (4 cards an instance) at $4.49 per GPU-hour (2026-11-20), above that price.\n"
+        in render_memo(result)
     )
 
 
