@@ -203,3 +203,29 @@ EU_BANK: dict[str, Any] = {
     "business_critical": True,
     "company_country": "DE",
 }
+
+
+def provider_policy(name: str, exclusion: str, title: str, message: str) -> str:
+    """An organization policy file of one rule, ORG101, that excludes options by ``exclusion`` (a flow
+    mapping such as ``{field: provider, equals: scaleway}``), cited as the cost document's provider
+    comparison: for tests of what a company's rules leave."""
+    return f"""\
+schema_version: 1
+family: ORG
+rules:
+  - id: ORG101
+    name: {name}
+    topic: provider
+    severity: warning
+    fact: workload
+    when: []
+    then:
+      exclude_options:
+        - {exclusion}
+    title: "{title}"
+    message: {message}
+    rationale: The framework contracts.
+    source:
+      document: cloud-gpu-costs-2026
+      section: "Hyperscaler vs. Neo-Cloud: Wo GPUs wirklich günstiger sind"
+"""

@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from helpers import provider_policy
+
 from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -20,26 +22,12 @@ CHAT = {
     "load_pattern": "steady",
     "latency_sensitive": True,
 }
-AWS_ONLY = """\
-schema_version: 1
-family: ORG
-rules:
-  - id: ORG101
-    name: aws-only
-    topic: provider
-    severity: warning
-    fact: workload
-    when: []
-    then:
-      exclude_options:
-        - {field: provider, not_in: [aws]}
-    title: "Company policy: AWS only"
-    message: Procurement has a framework contract with AWS alone.
-    rationale: The framework contract.
-    source:
-      document: cloud-gpu-costs-2026
-      section: "Hyperscaler vs. Neo-Cloud: Wo GPUs wirklich günstiger sind"
-"""
+AWS_ONLY = provider_policy(
+    "aws-only",
+    "{field: provider, not_in: [aws]}",
+    "Company policy: AWS only",
+    "Procurement has a framework contract with AWS alone.",
+)
 EVALUATED = dt.date(2026, 12, 6)
 
 

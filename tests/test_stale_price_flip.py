@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from helpers import EVALUATED_ON, knowledge_with
+from helpers import EVALUATED_ON, knowledge_with, provider_policy
 
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge_from
@@ -52,26 +52,12 @@ US_32B = {
     "company_country": "US",
 }
 """A US 32B service on its own weights around the clock: five single H100 at GMI's $2.10 of 2026-03-27."""
-NO_SCALEWAY = """\
-schema_version: 1
-family: ORG
-rules:
-  - id: ORG101
-    name: no-scaleway
-    topic: provider
-    severity: warning
-    fact: workload
-    when: []
-    then:
-      exclude_options:
-        - {field: provider, equals: scaleway}
-    title: "Company policy: not Scaleway"
-    message: Procurement has no contract with Scaleway.
-    rationale: The framework contracts.
-    source:
-      document: cloud-gpu-costs-2026
-      section: "Hyperscaler vs. Neo-Cloud: Wo GPUs wirklich günstiger sind"
-"""
+NO_SCALEWAY = provider_policy(
+    "no-scaleway",
+    "{field: provider, equals: scaleway}",
+    "Company policy: not Scaleway",
+    "Procurement has no contract with Scaleway.",
+)
 LATER = dt.date(2027, 4, 1)
 """Scaleway's list of 2026-09-26 is 187 days old then, Lambda's of 2026-09-20 193: both past
 stale_price_days (180)."""
