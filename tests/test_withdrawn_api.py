@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from helpers import EVALUATED_ON, knowledge_with, run
+from helpers import EVALUATED_ON, knowledge_with, provider_policy, run
 
 from gpu_advisor import api
 from gpu_advisor.cli import main
@@ -72,25 +72,12 @@ def test_a_model_larger_than_the_withdrawn_price_is_not_told_of_it() -> None:
     assert cost(result, "deepseek-r1-deepseek").large_enough is False
 
 
-POLICY = """schema_version: 1
-family: ORG
-rules:
-  - id: ORG101
-    name: no-deepinfra
-    topic: provider
-    severity: warning
-    fact: workload
-    when: []
-    then:
-      exclude_options:
-        - {field: provider, equals: deepinfra}
-    title: "Company policy: DeepInfra not approved"
-    message: "DeepInfra is not approved."
-    rationale: "No contract."
-    source:
-      document: cloud-gpu-costs-2026
-      section: "Hyperscaler vs. Neo-Cloud: Wo GPUs wirklich günstiger sind"
-"""
+POLICY = provider_policy(
+    "no-deepinfra",
+    "{field: provider, equals: deepinfra}",
+    "Company policy: DeepInfra not approved",
+    "DeepInfra is not approved.",
+)
 
 
 def test_the_withdrawn_price_does_not_stand_in_for_another_model(tmp_path: Path) -> None:
