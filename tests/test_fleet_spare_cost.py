@@ -3,10 +3,13 @@ instances may hold the spare anyway, and then only the busier hours' hourly card
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from helpers import negotiated_aws, run
+from helpers import EVALUATED_ON, negotiated_aws, run
 from test_findings_not_followed import HIGH_VOLUME
 
+from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
 from gpu_advisor.engine.present.memo import render_memo
 
 
@@ -29,3 +32,31 @@ def test_the_spare_of_a_chosen_mixed_fleet_costs_the_busier_hours_hourly_cards()
         "The spare replica the rules add (SIZ011) costs $3,314 of the $53,051 a month at aws p5-reserved-3y "
         "+ lambda 2-gpu-plan, as it bills it; min_replicas: 1 leaves it out"
     ) in memo
+
+
+def test_no_mix_is_shown_on_a_dearer_base_where_the_cheaper_reservation_needs_none(tmp_path: Path) -> None:
+    """4 million requests a day of a steady 70B chat, with a team's $1.90 for AWS's 3-year P5 savings
+    plan: two P5 hold every hour's replicas for 16 x $1.90 x 730 h = $22,192, and no hourly offer beside
+    a smaller base costs less (no mix on it). The mix on the 1-year plan at AWS's $4.33 with Lambda's
+    2-GPU instances for the busier hours, $39,843, was shown as the mixed fleet, 80 % above the single
+    reservation, as if mixing cost that much."""
+    rates = tmp_path / "rates.yaml"
+    rates.write_text(
+        "as_of: 2026-11-20\noffers:\n"
+        "  - {provider: aws, offer: p5-reserved-3y-2026-09, gpu: h100-sxm, usd_per_gpu_hour: 1.90}\n",
+        encoding="utf-8",
+    )
+    chat = {
+        "name": "mixed-fleet",
+        "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+        "requests_per_day": 4_000_000,
+        "avg_input_tokens": 400,
+        "avg_output_tokens": 200,
+        "load_pattern": "steady",
+        "latency_sensitive": True,
+        "company_country": "US",
+    }
+    result = run(chat, knowledge=knowledge_with_overrides(str(rates), EVALUATED_ON))
+    best = result.best_option
+    assert best is not None and (best.offer, round(best.usd_per_month)) == ("p5-reserved-3y-2026-09", 22192)
+    assert result.mixed_fleet is None
