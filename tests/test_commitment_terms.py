@@ -111,3 +111,28 @@ def test_a_proposal_many_times_dearer_is_told_how_many_times(tmp_path: Path) -> 
     output = CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30"]).output
     flat = " ".join(output.split())
     assert "WARN DEP033" in flat and " times the recommendation's $" in flat and "% more than" not in flat
+
+
+def test_twice_the_recommendation_is_said_as_twice(tmp_path: Path) -> None:
+    """A Swiss hospital's two owned servers where one holds its two replicas: $22,427.85 against
+    $11,213.93. The proposal's cost was rounded to cents before its share was taken, 0.99999992 more,
+    which read "99.99 % more"; both unrounded, it is twice the recommendation."""
+    hospital = {
+        "name": "ch-hospital",
+        "model": {"name": "qwen2.5-72b", "precision": "fp8"},
+        "requests_per_day": 15_000,
+        "avg_input_tokens": 2500,
+        "avg_output_tokens": 400,
+        "load_pattern": "variable",
+        "latency_sensitive": True,
+        "personal_data": True,
+        "on_premises_required": True,
+        "min_replicas": 2,
+        "company_country": "CH",
+    }
+    servers = {"deployment": "own_hardware", "server": "hgx-h100-8", "servers": 2, "gpus": 4}
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump({"workload": hospital, "proposal": servers}))
+    output = CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30"]).output
+    flat = " ".join(output.split())
+    assert "The proposal costs $22,428/month, 2 times the recommendation's $11,214/month" in flat
