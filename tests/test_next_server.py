@@ -330,6 +330,12 @@ def test_a_business_critical_purchase_is_priced_with_the_servers_that_survive_a_
     assert own.server_loss is not None and own.server_loss.servers_short == 0
     # Without the spare (min_replicas: 1) no server is bought to survive a loss either: two hold the load.
     assert run({**SAAS, "min_replicas": 1}).own_hardware.nodes == 2
+    # The three survive a lost one only with replicas on the cards the load leaves idle (SIZ032).
+    assert (
+        "The cards the load needs would fit fewer servers: the business-critical service's replicas are "
+        "spread over servers so that it survives a failed one (SIZ015), with replicas on the cards the load "
+        "leaves idle too (SIZ032), so 3 are bought."
+    ) in " ".join(render_memo(result).split())
     assert (
         "One of the 3 servers is bought for the spares the rules add and to keep the peak through the loss "
         "of a server (SIZ010, SIZ011, SIZ015): $11,007 a month and $285,000 of the purchase."
