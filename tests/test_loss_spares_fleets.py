@@ -86,5 +86,7 @@ def test_a_mixed_fleet_option_counts_its_own_instances_and_spares() -> None:
     assert [(i.gpus, i.count) for i in option.instances] == [(8, 5), (2, 5)]
     # The sizes both offers sell: the P5's 8, Lambda's 2-GPU instance.
     assert option.instance_gpus == (2, 8)
+    # The decision is the mix: the result's replicas are its busiest hour's, not the single-kind fleet's.
+    assert option.chosen and result.replicas == 25
     assert (option.replicas, option.gpus, option.gpus_rented) == (25, 50, 50)
     assert (option.replica_room, option.spare_replicas) == (0, 4)

@@ -347,7 +347,8 @@ class Recommendation(ResultModel):
     load: Load
     throughput_accuracy: ThroughputAccuracy
     replicas: int | None
-    """Replicas of the chosen option (or of the best rental when none is chosen)."""
+    """Replicas of the chosen option (a mixed fleet: its busiest hour's), or of the best rental when no
+    rented or serverless option is chosen."""
     options: tuple[Option, ...]
     best_option: Option | None
     """The cheapest dedicated option no rule excluded (within a preferred pricing kind), whatever the

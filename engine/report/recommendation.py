@@ -226,7 +226,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         ),
         load=market.load,
         throughput_accuracy=throughput_accuracy(),
-        replicas=best.replicas if best is not None else None,
+        replicas=_chosen_replicas(best, e.mixed_fleet, e.serverless),
         options=options,
         best_option=best,
         serverless_option=e.serverless,
@@ -279,3 +279,10 @@ def spot_notice(knowledge: Knowledge, best: Option | None) -> dict[str, Any]:
         "best_spot_notice_seconds": notice.seconds if notice else None,
         "best_spot_notice_up_to": notice.up_to if notice else False,
     }
+
+
+def _chosen_replicas(best: Option | None, mixed: Option | None, serverless: Option | None) -> int | None:
+    """The replicas of the chosen option: the mixed fleet's busiest hour's or the serverless product's
+    where one of those is chosen, else the best rental's (chosen or not)."""
+    chosen = next((o for o in (mixed, serverless) if o is not None and o.chosen), best)
+    return chosen.replicas if chosen is not None else None
