@@ -276,3 +276,17 @@ def test_a_mixed_fleet_of_one_provider_says_nothing_of_two() -> None:
         " The base and the hourly instances are two providers': two contracts, and one load balancer in "
         "front of both clouds."
     )
+
+
+def test_growing_volume_names_only_the_lines_still_ahead() -> None:
+    """DEP013 told a workload at 300,000 requests a day to revisit the decision as the volume crossed the
+    10,000 and 100,000 lines, both long behind it."""
+    said = {
+        v: message("DEP013", "workload", "en", volume_growing=True, requests_per_day=v) for v in (5000, 50000)
+    }
+    assert said[5000].endswith("as the volume grows across the 10,000 and 100,000 requests/day lines.")
+    assert said[50000].endswith("as the volume grows across the 100,000 requests/day line.")
+    assert message("DEP013", "workload", "en", volume_growing=True, requests_per_day=300_000).endswith(
+        "as the volume grows: past the 100,000 requests/day line, self-hosting is evaluated already, and the "
+        "prices compared here decide at each volume."
+    )
