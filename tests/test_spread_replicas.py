@@ -93,6 +93,16 @@ def test_a_mixed_fleet_spreads_its_reserved_base_too() -> None:
     assert (result.decision.deployment, result.decision.deciding_rule_id) == ("hybrid", "DEP025")
     assert round(result.decision.usd_per_month or 0) == 23_976
     assert result.decision.usd_per_month == pytest.approx(16 * 1.90 * 730 + 2 * 7 * 30.42 * 4.19)
+    # Its ninth replica starts each day from on-demand capacity (DEP051); not for a service that is not
+    # business-critical, which is decided on a mix too.
+    (said,) = [f.message for f in result.findings if f.rule_id == "DEP051"]
+    assert said.startswith(
+        "The mixed fleet (aws/p5-reserved-3y + lambda/2-gpu-plan (h100-sxm)) runs up to 1 of its 9 replicas "
+        "by the hour, started each day from on-demand capacity that no provider promises in every hour."
+    )
+    assert said.endswith("the cheapest single-kind fleet costs $33,288.00/month.")
+    relaxed = run({**service, "business_critical": False}, knowledge=negotiated_aws())
+    assert relaxed.decision.deployment == "hybrid" and "DEP051" not in relaxed.fired_rules
     assert (own.nodes, own.gpus_needed) == (3, 12)
     assert own.usd_per_month == pytest.approx(3 * 9554.39, abs=0.02)
 
