@@ -205,10 +205,12 @@ EU_BANK: dict[str, Any] = {
 }
 
 
-def provider_policy(name: str, exclusion: str, title: str, message: str) -> str:
+def provider_policy(name: str, exclusion: str | tuple[str, ...], title: str, message: str) -> str:
     """An organization policy file of one rule, ORG101, that excludes options by ``exclusion`` (a flow
-    mapping such as ``{field: provider, equals: scaleway}``), cited as the cost document's provider
-    comparison: for tests of what a company's rules leave."""
+    mapping such as ``{field: provider, equals: scaleway}``, or several), cited as the cost document's
+    provider comparison: for tests of what a company's rules leave."""
+    exclusions = (exclusion,) if isinstance(exclusion, str) else exclusion
+    listed = "\n".join(f"        - {e}" for e in exclusions)
     return f"""\
 schema_version: 1
 family: ORG
@@ -221,7 +223,7 @@ rules:
     when: []
     then:
       exclude_options:
-        - {exclusion}
+{listed}
     title: "{title}"
     message: {message}
     rationale: The framework contracts.

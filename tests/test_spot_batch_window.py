@@ -8,7 +8,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from helpers import EXAMPLES_DIR, run
+from helpers import EXAMPLES_DIR, provider_policy, run
 
 from gpu_advisor import api
 from gpu_advisor.engine.apps.check.run import check_document
@@ -122,25 +122,12 @@ def test_min_replicas_that_already_hold_the_rework_add_none() -> None:
     assert round(best.capacity_utilization_at_peak * 1.05, 2) == 0.48
 
 
-SPOT_AT_HYPERSCALERS = """\
-schema_version: 1
-family: ORG
-rules:
-  - id: ORG101
-    name: aws-azure-spot-only
-    topic: provider
-    severity: warning
-    fact: workload
-    when: []
-    then:
-      exclude_options:
-        - {field: provider, not_in: [aws, azure]}
-        - {field: pricing, not_in: [spot]}
-    title: "Spot at AWS and Azure only"
-    message: "Spot at AWS and Azure only."
-    rationale: "A test's policy."
-    source: {document: cloud-gpu-costs-2026, section: "Das Wichtigste in Kürze"}
-"""
+SPOT_AT_HYPERSCALERS = provider_policy(
+    "aws-azure-spot-only",
+    ("{field: provider, not_in: [aws, azure]}", "{field: pricing, not_in: [spot]}"),
+    "Spot at AWS and Azure only",
+    "Spot at AWS and Azure only.",
+)
 
 
 def test_whole_instances_beyond_the_rework_are_said_apart(tmp_path: Path) -> None:
