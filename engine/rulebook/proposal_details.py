@@ -55,6 +55,10 @@ class ProposalDetails(Details):
     listed_offers: tuple[str, ...] = ()
     """The proposed provider's catalog offers of the proposed GPU, where the offer named is not one of
     them (KNB004 names them: a misspelt name is the usual cause)."""
+    peak_offer_name: str = ""
+    """A hybrid's busier-hours offer as the mix was priced on it ("lambda 2-gpu-plan"), and the most
+    cards it runs in one hour ("" and 0 where no mix is priced)."""
+    peak_gpus_max: int = 0
     peak_set_by_latency: bool = False
     """The latency targets, not the throughput headroom, set the replicas the peak needs on the proposed
     GPU (SIZ009 says which)."""

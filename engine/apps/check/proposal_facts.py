@@ -376,6 +376,8 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         ),
         **capacity_details(offered),
         **remedy_details(proposal, hardware.gpu, evaluation),
+        peak_offer_name=f"{cost.peak.provider} {cost.peak.offer}" if cost.peak is not None else "",
+        peak_gpus_max=cost.peak_gpus_max,
         base_gpus_fewer=cost.base_gpus_fewer,
         base_gpus_cheapest=cost.cheapest_base_gpus,
         unpriced=cost.unpriced,
