@@ -38,8 +38,6 @@ def server_loss_facts(
         "server_loss_replicas": replicas,
         # The named cards beyond the plan's keep the peak through a loss the plan's replicas alone would
         # not: they are not idle (run replicas on the idle cards too, as SIZ032 advises).
-        "server_loss_needs_idle_replicas": plan.spare_replicas > 0
-        and servers > 1
-        and left >= plan.replicas_for_peak
-        and left_after_a_loss(plan.replicas, slots, servers) < plan.replicas_for_peak,
+        "server_loss_needs_idle_replicas": left >= plan.replicas_for_peak
+        and idle_cards_keep_the_peak(server_loss(plan, server, servers), servers),
     }
