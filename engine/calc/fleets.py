@@ -10,7 +10,7 @@ the hourly one's, so the cheapest base is priced size by size (``base_placements
 what the base holds run on an hourly offer of the same GPU in the hours they are needed, billed as the
 offer bills: whole instances, the hour's served share rounded up to the billing increment, and an offer
 billed in whole days (a capacity block) for every day an instance runs at all. A mix that costs no less
-than the base holding the busiest hour's replicas is none.
+than its base, or another reservation of the GPU, holding the busiest hour's replicas is none.
 """
 
 from __future__ import annotations
@@ -173,7 +173,16 @@ def cheapest_mixed_fleet(
             )
             if fleet is not None and (found is None or fleet.usd_per_month < found.usd_per_month):
                 found = fleet
-    return found
+    if found is None or as_proposed or base_replicas is not None:
+        return found
+    # As a base's mix is none where that base holding every hour costs no more (``cheapest_split``), so
+    # is the mix of a dearer base where another reservation of the GPU holds every hour for no more.
+    whole = (
+        b.rental.usd_per_month
+        for b in bases
+        if b.listing.offer.billing == "committed" and b.listing.offer.gpu == found.base.listing.offer.gpu
+    )
+    return None if min(whole) <= found.usd_per_month else found
 
 
 class OwnedBaseFleet(NamedTuple):

@@ -7,7 +7,6 @@ serverless and economics stages."""
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -329,22 +328,11 @@ def mixed_fleet(
         if gpu in reserved and plan.hours_per_day_running is None
     }
     admitted = [p for p in priced if not p.excluded_by]
-    fleet = (
+    return (
         cheapest_mixed_fleet(admitted, admitted, hours_of, capacity.traffic, days, calendar)
         if hours_of
         else None
     )
-    if fleet is None:
-        return None
-    # A mix is one for its cheapest reservation: where another reservation of the GPU holds every hour's
-    # replicas for no more (its own mix was no mix), a dearer base's mix is no cheaper way to run it.
-    gpu = fleet.base.listing.offer.gpu
-    whole = [
-        p.rental.usd_per_month
-        for p in admitted
-        if p.listing.offer.billing == "committed" and p.listing.offer.gpu == gpu
-    ]
-    return None if min(whole, default=math.inf) <= fleet.usd_per_month else fleet
 
 
 def owned_base_fleet(
