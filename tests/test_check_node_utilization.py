@@ -44,18 +44,23 @@ def test_the_check_and_the_memo_count_the_same_node_utilization() -> None:
     )
 
 
-def test_a_third_server_for_a_load_two_hold_is_said_idle() -> None:
-    """The 14 H100 the recommendation needs fit two 8-card servers; a third is bought whole and stands idle
-    (TCO027), though the 24 cards are busy 58 % of their calendar hours, above the rent line TCO010 reads."""
-    workload = BIG_STEADY
-    proposal = {"name": "three", "deployment": "own_hardware", "server": "hgx-h100-8", "servers": 3}
-    document = ProposalDocument.model_validate({"workload": workload, "proposal": proposal})
-    results = {item.rule_id: item for item in check_document(document, "p.yaml", 1, EVALUATED_ON).results}
-    assert results["TCO010"].status == "pass"
-    assert results["TCO027"].status == "warn"
-    assert results["TCO027"].message == (
-        "The workload needs 14 cards, placed on 2 servers of 8; the proposal buys 3, so 1 stands idle and "
-        "is paid for all the same."
+def test_a_fourth_server_beyond_the_three_that_survive_a_loss_is_said_idle() -> None:
+    """The 14 H100 the recommendation needs fit two 8-card servers; a third, with replicas on its cards,
+    keeps the peak's six replicas through the loss of any one (four to a server: 8 of 12 left), as the
+    recommendation's memo prices it, and is not called idle (TCO027), the 24 cards busy 58 % of their
+    calendar hours, above the rent line TCO010 reads. A fourth is bought whole and stands idle."""
+    results = {}
+    for servers in (3, 4):
+        proposal = {"name": "own", "deployment": "own_hardware", "server": "hgx-h100-8", "servers": servers}
+        document = ProposalDocument.model_validate({"workload": BIG_STEADY, "proposal": proposal})
+        checked = check_document(document, "p.yaml", 1, EVALUATED_ON)
+        results[servers] = {item.rule_id: item for item in checked.results}
+    assert results[3]["TCO010"].status == "pass"
+    assert results[3]["TCO027"].status == "pass"
+    assert results[4]["TCO027"].status == "warn"
+    assert results[4]["TCO027"].message == (
+        "The workload needs 14 cards, placed on 2 servers of 8, and 3 with replicas on their cards keep the "
+        "peak through the loss of any one; the proposal buys 4, so 1 stands idle and is paid for all the same."
     )
 
 

@@ -82,6 +82,20 @@ def servers_to_survive(peak_replicas: int, slots: int) -> int:
     return math.ceil(peak_replicas / slots) + 1
 
 
+def servers_spreading(
+    peak_replicas: int, cards_per_replica: int, server: OwnServer, named_replicas: int | None = None
+) -> int:
+    """The most servers that keep the peak's ``peak_replicas`` through the loss of any one and each hold
+    a replica: as many as ``servers_to_survive`` with replicas on all their cards (the loss sentence of the
+    memo's "Load and capacity"), or, for ``named_replicas`` (a proposal's named cards), no more than those
+    replicas. 0 where a replica is larger than a server (a lost server stops it: NET005)."""
+    slots = server.gpus_per_server // cards_per_replica if cards_per_replica else 0
+    if slots == 0:
+        return 0
+    surviving = servers_to_survive(peak_replicas, slots)
+    return surviving if named_replicas is None else min(named_replicas, surviving)
+
+
 def left_after_a_loss(replicas: int, slots: int, servers: int) -> int:
     """The replicas left when the fullest of ``servers`` servers of ``slots`` replicas each, carrying
     ``replicas`` spread as evenly as they go, is lost."""

@@ -1,11 +1,17 @@
-"""What the loss of one proposed owned server leaves of a business-critical service (SIZ033), and whether
-the replicas its idle cards hold are what keeps the peak through it (TCO010 does not call them idle)."""
+"""What the loss of one proposed owned server leaves of a business-critical service (SIZ033), whether the
+replicas its idle cards hold are what keeps the peak through it (TCO010 does not call them idle), and over
+how many servers the replicas spread to survive it (TCO027 does not call those servers idle)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from gpu_advisor.engine.calc.own_hardware import idle_cards_keep_the_peak, left_after_a_loss, server_loss
+from gpu_advisor.engine.calc.own_hardware import (
+    idle_cards_keep_the_peak,
+    left_after_a_loss,
+    server_loss,
+    servers_spreading,
+)
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
 from gpu_advisor.engine.domain.proposal import ProposalInput
@@ -18,8 +24,10 @@ def server_loss_facts(
     cards, where the proposal names no cards, else the named cards' replicas, spread evenly; and whether
     replicas beyond the plan's, on cards it leaves idle, are what keeps the peak (TCO010 then does not
     call those cards idle)."""
+    spread = spreading_facts(proposal, server, plan)
     if plan is None or not plan.spread or not servers or not proposal.servers or not proposal.gpus:
         return {
+            **spread,
             "server_loss_short": 0 < servers < required,
             "server_loss_needs_idle_replicas": plan is not None
             and plan.spread
@@ -29,9 +37,10 @@ def server_loss_facts(
     slots = server.gpus_per_server // plan.cards_per_replica
     replicas = proposal.gpus // plan.cards_per_replica
     if slots == 0 or replicas < 1:
-        return {"server_loss_short": 0 < servers < required}
+        return {**spread, "server_loss_short": 0 < servers < required}
     left = left_after_a_loss(replicas, slots, servers)
     return {
+        **spread,
         "server_loss_short": left < plan.replicas_for_peak,
         "server_loss_left": left,
         "server_loss_peak": plan.replicas_for_peak,
@@ -41,3 +50,14 @@ def server_loss_facts(
         "server_loss_needs_idle_replicas": left >= plan.replicas_for_peak
         and idle_cards_keep_the_peak(server_loss(plan, server, servers), servers),
     }
+
+
+def spreading_facts(proposal: ProposalInput, server: OwnServer, plan: ReplicaPlan | None) -> dict[str, Any]:
+    """The servers that keep the peak through the loss of one (TCO027 does not call them idle): with
+    replicas on all their cards, as the recommendation's memo counts them, or with the named cards'
+    replicas where the proposal names them."""
+    if plan is None or not plan.cards_per_replica:
+        return {}
+    named = proposal.gpus // plan.cards_per_replica if proposal.gpus else None
+    peak = plan.replicas - plan.spare_replicas
+    return {"servers_spreading": servers_spreading(peak, plan.cards_per_replica, server, named)}
