@@ -60,7 +60,8 @@ def test_a_fourth_server_beyond_the_three_that_survive_a_loss_is_said_idle() -> 
     assert results[4]["TCO027"].status == "warn"
     assert results[4]["TCO027"].message == (
         "The workload needs 14 cards, placed on 2 servers of 8, and 3 with replicas on their cards keep the "
-        "peak through the loss of any one; the proposal buys 4, so 1 stands idle and is paid for all the same."
+        "peak through the loss of any one; the proposal buys 4, so 1 stands idle and is paid for all the "
+        "same."
     )
 
 
