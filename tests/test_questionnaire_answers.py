@@ -398,14 +398,15 @@ def test_a_directory_it_may_not_write_in_is_refused_before_the_first_question(
     locked.mkdir()
     monkeypatch.setattr(safe_files.os, "access", lambda path, mode: Path(path).resolve() != locked)
     named = CliRunner().invoke(main, ["ask", "--save", "ro/a.yaml", "--memo", "m.md"], input="bot\n")
+    # The operating system's refusal: exit 5, as README's exit codes say.
     assert (named.exit_code, named.output) == (
-        2,
+        5,
         "error: --save: cannot write 'ro/a.yaml' (no permission to write in 'ro')\n",
     )
     monkeypatch.chdir(locked)
     default = CliRunner().invoke(main, ["ask"], input="bot\n")
     assert (default.exit_code, default.output) == (
-        2,
+        5,
         "error: --save: cannot write 'NAME.yaml' (no permission to write in '.')\n",
     )
 

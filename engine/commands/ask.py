@@ -61,7 +61,7 @@ def ask(
         workload_document,
     )
     from gpu_advisor.engine.apps.recommend import recommend as run_recommend
-    from gpu_advisor.engine.common.errors import InputError
+    from gpu_advisor.engine.common.errors import InputError, SystemRefusal
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.domain.workload import load_workload_with_ranges, validate_workload
     from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges, with_ranges
@@ -76,7 +76,7 @@ def ask(
     # the current directory, where the files not named go.
     for option, named, default in (("--save", save_file, "NAME.yaml"), ("--memo", memo_file, "NAME-memo.md")):
         if named is None and not may_write_in(Path(".")):
-            raise InputError(cannot_write(option, default, no_permission(Path("."))))
+            raise SystemRefusal(cannot_write(option, default, no_permission(Path("."))))
     output_target(save_file, "--save", inputs=(from_file,), force=force)
     output_target(memo_file, "--memo", inputs=(from_file,), force=force, others=(("--save", save_file),))
     knowledge = load_knowledge()

@@ -71,6 +71,13 @@ if TYPE_CHECKING:
     help="Never exit 1 on these rules, or on results of this severity or below.",
 )
 @click.option(
+    "--unwaivable",
+    metavar="RULE|SEVERITY",
+    multiple=True,
+    help="Results of these rules, or of this severity and above, fail the run by the rules above even "
+    "where the proposal waives them.",
+)
+@click.option(
     "--skip-rule",
     metavar="RULE|SEVERITY",
     multiple=True,
@@ -101,6 +108,7 @@ def check(
     fail_on: str,
     hard_fail_on: tuple[str, ...],
     soft_fail_on: tuple[str, ...],
+    unwaivable: tuple[str, ...],
     skip_rule: tuple[str, ...],
     soft_fail: bool,
     show_all: bool,
@@ -116,8 +124,8 @@ def check(
     """Check proposals (a workload plus what someone intends to do) against every applicable rule: one
     file, or every *.yaml, *.yml and *.json file under a directory.
 
-    Exit codes: 0 passed, 1 failed (--fail-on warn: warnings too; see --hard-fail-on and
-    --soft-fail-on), 2 bad input.
+    Exit codes: 0 passed, 1 failed (--fail-on warn: warnings too; a critical check that cannot tell,
+    unknown, fails too; see --hard-fail-on, --soft-fail-on and --unwaivable), 2 bad input.
     """
     from gpu_advisor.engine.apps.check.compare import base_entries, compare
     from gpu_advisor.engine.apps.check.files import proposals_under
@@ -130,7 +138,7 @@ def check(
 
     evaluated_on = parse_date(as_of)
     rulebook = rulebook_for(policy_path(policy_dir))
-    gate = _gate(rulebook.ids, fail_on, hard_fail_on, soft_fail_on, soft_fail)
+    gate = _gate(rulebook.ids, fail_on, hard_fail_on, soft_fail_on, soft_fail, unwaivable)
     skip = selector(skip_rule, "--skip-rule", rulebook.ids, hard=False)
     refuse_skip_of_all_or_gated(skip, gate.hard)
     target = output_target(
@@ -189,6 +197,7 @@ def _gate(
     hard_fail_on: tuple[str, ...],
     soft_fail_on: tuple[str, ...],
     report_only: bool = False,
+    unwaivable: tuple[str, ...] = (),
 ) -> Gate:
     """The exit gate the options set, refused where they contradict each other."""
     from gpu_advisor.engine.apps.check.gating import Gate, distinct_selectors, fail_on_heeded, selector
@@ -198,6 +207,7 @@ def _gate(
         selector(hard_fail_on, "--hard-fail-on", ids, hard=True),
         selector(soft_fail_on, "--soft-fail-on", ids, hard=False),
         report_only,
+        selector(unwaivable, "--unwaivable", ids, hard=True),
     )
     distinct_selectors(gate.hard, gate.soft)
     fail_on_heeded(gate.fail_on, gate.hard)

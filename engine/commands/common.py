@@ -50,7 +50,7 @@ def handle_errors(function: F) -> F:
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from gpu_advisor.engine.common.errors import EngineError, InputError, KnowledgeError
+        from gpu_advisor.engine.common.errors import EngineError, InputError, KnowledgeError, SystemRefusal
 
         try:
             return function(*args, **kwargs)
@@ -66,7 +66,7 @@ def handle_errors(function: F) -> F:
                 click.echo(said.rstrip("\n"), err=True)
             else:
                 click.echo(f"error: {error}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
+            sys.exit(EXIT_SYSTEM_ERROR if isinstance(error, SystemRefusal) else EXIT_BAD_INPUT)
         except (KnowledgeError, EngineError) as error:
             click.echo(f"error: {error}", err=True)
             sys.exit(EXIT_BROKEN_KNOWLEDGE)

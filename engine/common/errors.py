@@ -39,6 +39,11 @@ class InputError(AdvisorError):
         self.what = what
 
 
+class SystemRefusal(InputError):
+    """The operating system refused what the command needed (no permission to write where the output
+    goes, a full disk): said as the input error it names, with exit code 5 instead of 2."""
+
+
 class KnowledgeError(AdvisorError):
     """A knowledge or rule file is missing, malformed or inconsistent: names the file, entry and field.
     Built from ``Words`` (an organization's policy), it keeps them as ``words`` to be said in the

@@ -13,7 +13,9 @@
 - **No silent overwrite**: an existing target is refused unless ``--force``; without it, the new file is
   linked into place, which fails if another process created the target in the meantime.
 
-Every refusal is an ``InputError`` naming the option and the file (exit code 2).
+Every refusal is an ``InputError`` naming the option and the file (exit code 2); where the operating system
+refuses (no permission to write in the directory, an error while writing), a ``SystemRefusal`` (exit
+code 5).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from gpu_advisor.engine.common.errors import InputError
+from gpu_advisor.engine.common.errors import InputError, SystemRefusal
 from gpu_advisor.engine.common.read_problems import os_problem
 from gpu_advisor.engine.common.wording import Words, at
 
@@ -105,7 +107,7 @@ def check_output(
     except FileNotFoundError:
         mode = None
     except OSError as error:
-        raise InputError(cannot_write(option, output, os_problem(error))) from None
+        raise SystemRefusal(cannot_write(option, output, os_problem(error))) from None
     if mode is not None and stat.S_ISLNK(mode):
         problem = Words(
             "%(file)s is a symbolic link; outputs are never written through a link (name the file itself)",
@@ -147,7 +149,7 @@ def check_output(
             cannot_write(option, output, Words("no directory %(directory)s", directory=repr(str(parent))))
         )
     if not may_write_in(parent):
-        raise InputError(cannot_write(option, output, no_permission(parent)))
+        raise SystemRefusal(cannot_write(option, output, no_permission(parent)))
     return OutputTarget(target, option, force)
 
 
@@ -180,7 +182,7 @@ class PendingOutput:
 
 
 def _refuse_os(target: OutputTarget, error: OSError) -> InputError:
-    return InputError(cannot_write(target.option, str(target.path), os_problem(error)))
+    return SystemRefusal(cannot_write(target.option, str(target.path), os_problem(error)))
 
 
 def _publish(target: OutputTarget, temporary: str) -> None:

@@ -2,7 +2,7 @@
 
 The message texts come from the rules' templates; these functions only arrange them in the format's
 structure. A result that gates the pipeline (``Gate``: a failure, a warning under ``--fail-on warn``,
-what ``--hard-fail-on`` names) is a ``failure``, so that the report shows what failed the job; a warning
+what ``--hard-fail-on`` names, a critical rule's unknown, a waived one ``--unwaivable`` names) is a ``failure``, so that the report shows what failed the job; a warning
 that does not gate is written to the test case's ``system-out``.
 """
 
@@ -20,7 +20,9 @@ def junit(results: Sequence[CheckResult], gate: Gate | None = None) -> str:
     suites = ElementTree.Element("testsuites", name="gpu-advisor check")
     for result in results:
         failures = sum(gate.gates(item) for item in result.results)
-        skipped = sum(item.status == "unknown" or item.waived for item in result.results)
+        skipped = sum(
+            (item.status == "unknown" or item.waived) and not gate.gates(item) for item in result.results
+        )
         suite = ElementTree.SubElement(
             suites,
             "testsuite",
@@ -34,11 +36,12 @@ def junit(results: Sequence[CheckResult], gate: Gate | None = None) -> str:
             case = ElementTree.SubElement(
                 suite, "testcase", classname=f"gpu-advisor.{item.topic}", name=f"{item.rule_id} {item.title}"
             )
-            if item.waived:
-                ElementTree.SubElement(case, "skipped", message=f"waived: {item.waiver_reason}")
-            elif gate.gates(item):
+            if gate.gates(item):
                 failure = ElementTree.SubElement(case, "failure", message=item.message, type=item.rule_id)
-                failure.text = f"{item.status}: {item.message}\nSource: {item.source}"
+                waived = f" (waived, but --unwaivable: {item.waiver_reason})" if item.waived else ""
+                failure.text = f"{item.status}{waived}: {item.message}\nSource: {item.source}"
+            elif item.waived:
+                ElementTree.SubElement(case, "skipped", message=f"waived: {item.waiver_reason}")
             elif item.status == "unknown":
                 ElementTree.SubElement(case, "skipped", message=item.message)
             elif item.status in ("fail", "warn"):

@@ -126,5 +126,9 @@ def sarif_result(result: CheckResult, item: CheckItem, rule_index: int, gates: b
             justification += f" (owner: {item.waiver_owner})"
         if item.waiver_until:
             justification += f" (until {item.waiver_until.isoformat()})"
-        entry["suppressions"] = [{"kind": "external", "justification": justification}]
+        suppression = {"kind": "external", "justification": justification}
+        if gates:
+            # --unwaivable: the waiver is shown, and the pipeline's owner has rejected it.
+            suppression["status"] = "rejected"
+        entry["suppressions"] = [suppression]
     return entry

@@ -1,13 +1,18 @@
 """Which check results fail a pipeline, in checkov's terms: ``--hard-fail-on`` and ``--soft-fail-on`` by
 rule ID or severity, ``--skip-rule`` to leave a rule out, beside the global ``--fail-on fail|warn``.
 
-A result gates (makes ``check`` exit 1) when it failed or warned, is not waived, and:
+A result gates (makes ``check`` exit 1) when it failed or warned, is not waived (or its rule is one
+``--unwaivable`` names), and:
 
 1. its rule ID is named by ``--hard-fail-on`` (it gates) or ``--soft-fail-on`` (it does not);
 2. else its severity is at or above a ``--hard-fail-on`` severity (it gates), or at or below a
    ``--soft-fail-on`` severity (it does not);
 3. else, where ``--hard-fail-on`` was given, it does not gate (only what it names gates);
 4. else a failure gates, and a warning gates under ``--fail-on warn``.
+
+A result that is ``unknown`` (the proposal leaves out a fact the check needs, such as the region) gates
+where its rule is critical or named by ``--hard-fail-on``, by the same order: a legal or technical bar that
+cannot be shown to hold is not passed by leaving its fact out.
 """
 
 from __future__ import annotations
@@ -108,13 +113,20 @@ class Gate:
     soft: Selector = Selector()
     report_only: bool = False
     """``--soft-fail``: the run exits 0 whatever gates; the report says what would fail it."""
+    unwaivable: Selector = Selector()
+    """``--unwaivable``: rules (or severities at and above one) whose results gate though the proposal
+    waives them: the proposal's author writes its waivers, the pipeline's owner this option."""
 
     def gates(self, item: CheckItem) -> bool:
-        if item.waived or item.status not in ("fail", "warn"):
+        if item.status not in ("fail", "warn", "unknown"):
+            return False
+        if item.waived and not self.waiver_ignored(item):
             return False
         if item.rule_id in self.hard.rule_ids:
             return True
         if item.rule_id in self.soft.rule_ids:
+            return False
+        if item.status == "unknown" and item.severity != SEVERITIES[-1]:
             return False
         rank = SEVERITIES.index(item.severity)
         if self.hard.severity is not None and rank >= SEVERITIES.index(self.hard.severity):
@@ -123,7 +135,15 @@ class Gate:
             return False
         if self.hard.given:
             return False
-        return item.status == "fail" or self.fail_on == "warn"
+        return item.status in ("fail", "unknown") or self.fail_on == "warn"
+
+    def waiver_ignored(self, item: CheckItem) -> bool:
+        """The result's rule is one ``--unwaivable`` names, by ID or at or above its severity."""
+        named = self.unwaivable
+        at_or_above = named.severity is not None and SEVERITIES.index(item.severity) >= SEVERITIES.index(
+            named.severity
+        )
+        return item.rule_id in named.rule_ids or at_or_above
 
     def failed(self, results: Iterable[CheckResult]) -> bool:
         return any(self.gates_any(result) for result in results)

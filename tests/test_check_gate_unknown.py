@@ -1,0 +1,126 @@
+"""The gate cannot be passed by leaving a fact out, nor by a waiver the pipeline's owner refuses: a critical
+check that cannot tell (``unknown``: a personal-data proposal at AWS that names no region, so RES005 cannot
+see the jurisdiction) fails the run, and ``--unwaivable`` makes a waived result gate (a proposal's author
+had waived RES005 with the one word "ok", and ``check`` passed a German company's personal data in a US
+region, ``--hard-fail-on RES005`` or not)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from gpu_advisor.cli import main
+
+WORKLOAD = {
+    "name": "hr-chat",
+    "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+    "requests_per_day": 50_000,
+    "personal_data": True,
+    "company_country": "DE",
+}
+NO_REGION = {
+    "name": "aws without a region",
+    "deployment": "dedicated_cloud",
+    "provider": "aws",
+    "gpu": "h100-sxm",
+    "gpus": 8,
+    "pricing": "on_demand",
+}
+IN_THE_US = {
+    "name": "lambda in the US",
+    "deployment": "dedicated_cloud",
+    "provider": "lambda",
+    "offer": "8-gpu-plan",
+    "gpu": "h100-sxm",
+    "gpus": 8,
+    "pricing": "on_demand",
+    "region": "US",
+}
+WAIVED = [{"rule": "RES005", "reason": "ok"}]
+
+
+def check(tmp_path: Path, proposal: dict[str, Any], *options: str, waivers: Any = None) -> Any:
+    document: dict[str, Any] = {"workload": WORKLOAD, "proposal": proposal}
+    if waivers:
+        document["waivers"] = waivers
+    path = tmp_path / "p.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    return CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30", *options])
+
+
+def statuses(result: Any) -> dict[str, str]:
+    (entry,) = json.loads(result.output)
+    return {item["rule_id"]: item["status"] for item in entry["results"]}
+
+
+@pytest.mark.parametrize(
+    ("options", "exit_code"),
+    [
+        ((), 1),  # RES005 is critical: its unknown gates
+        (("--soft-fail-on", "RES005"), 0),  # named soft: it does not
+        (("--soft-fail-on", "critical"), 0),  # every severity soft
+        (("--hard-fail-on", "NET002"), 0),  # only what --hard-fail-on names gates (rule 3)
+        (("--hard-fail-on", "RES016"), 1),  # RES016 is a warning, and unknown: named, it gates
+        (("--hard-fail-on", "critical"), 1),
+    ],
+)
+def test_a_critical_check_that_cannot_tell_fails_the_run(
+    tmp_path: Path, options: tuple[str, ...], exit_code: int
+) -> None:
+    assert statuses(check(tmp_path, NO_REGION, "--format", "json"))["RES005"] == "unknown"
+    result = check(tmp_path, NO_REGION, *options)
+    assert result.exit_code == exit_code, result.output
+    marked = "UNKNOWN RES005 Personal data in a jurisdiction its law does not admit [fails the run]"
+    assert (marked in result.output) == (exit_code == 1 and "RES016" not in options)
+
+
+def test_an_unknown_warning_does_not_fail_the_run(tmp_path: Path) -> None:
+    """RES016 (a warning) is unknown too; under --fail-on warn only what failed or warned gates, and
+    KNB004's warning (no offer named) does: the unknown warning is not marked."""
+    result = check(tmp_path, NO_REGION, "--fail-on", "warn")
+    assert result.exit_code == 1
+    assert "UNKNOWN RES016 The proposed provider's parent company is within a foreign data-access law\n" in (
+        result.output
+    )
+
+
+def test_a_waived_failure_passes_unless_the_pipeline_makes_it_unwaivable(tmp_path: Path) -> None:
+    assert check(tmp_path, IN_THE_US).exit_code == 1
+    assert check(tmp_path, IN_THE_US, waivers=WAIVED).exit_code == 0
+    assert check(tmp_path, IN_THE_US, "--hard-fail-on", "RES005", waivers=WAIVED).exit_code == 0
+    for named in ("RES005", "critical", "warning"):
+        result = check(tmp_path, IN_THE_US, "--unwaivable", named, waivers=WAIVED)
+        assert result.exit_code == 1, named
+        assert (
+            "          waived: ok; --unwaivable names this rule: the waiver does not lift it\n" in result.output
+        )
+    # A severity above the rule's leaves its waiver standing.
+    assert check(tmp_path, IN_THE_US, "--unwaivable", "RES016", waivers=WAIVED).exit_code == 0
+
+
+def test_an_unwaivable_waived_result_is_a_junit_failure_and_a_rejected_sarif_suppression(
+    tmp_path: Path,
+) -> None:
+    junit = check(tmp_path, IN_THE_US, "--unwaivable", "RES005", "--format", "junit", waivers=WAIVED).output
+    assert '<failure message="The workload processes personal data' in junit
+    assert "fail (waived, but --unwaivable: ok): The workload processes personal data" in junit
+    sarif = json.loads(
+        check(tmp_path, IN_THE_US, "--unwaivable", "RES005", "--format", "sarif", waivers=WAIVED).output
+    )
+    (res005,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "RES005"]
+    assert res005["suppressions"] == [{"kind": "external", "justification": "ok", "status": "rejected"}]
+    assert res005["properties"]["gates"] is True
+    plain = json.loads(check(tmp_path, IN_THE_US, "--format", "sarif", waivers=WAIVED).output)
+    (waived,) = [r for r in plain["runs"][0]["results"] if r["ruleId"] == "RES005"]
+    assert waived["suppressions"] == [{"kind": "external", "justification": "ok"}]
+
+
+def test_an_unknown_severity_for_unwaivable_is_bad_input(tmp_path: Path) -> None:
+    result = check(tmp_path, IN_THE_US, "--unwaivable", "RES999")
+    assert result.exit_code == 2
+    assert "--unwaivable: unknown value 'RES999'" in result.output
