@@ -243,7 +243,8 @@ def test_bad_proposals_exit_2(text: str, expected: str) -> None:
 def test_a_jurisdiction_on_a_marketplace_with_variable_locations_is_accepted() -> None:
     text = (
         "workload: {name: x, model: {name: llama-3.1-8b, precision: bf16}, requests_per_day: 5}\n"
-        "proposal: {deployment: dedicated_cloud, provider: runpod, gpu: h100-sxm, region: EU}\n"
+        "proposal: {deployment: dedicated_cloud, provider: runpod, gpu: h100-sxm, gpus: 1,"
+        " pricing: on_demand, region: EU}\n"
     )
     result = invoke("check", "-", stdin=text)
     assert result.exit_code == 0, result.output

@@ -96,9 +96,8 @@ def test_a_waived_failure_passes_unless_the_pipeline_makes_it_unwaivable(tmp_pat
     for named in ("RES005", "critical", "warning"):
         result = check(tmp_path, IN_THE_US, "--unwaivable", named, waivers=WAIVED)
         assert result.exit_code == 1, named
-        assert (
-            "          waived: ok; --unwaivable names this rule: the waiver does not lift it\n" in result.output
-        )
+        said = "          waived: ok; --unwaivable names this rule: the waiver does not lift it\n"
+        assert said in result.output
     # A severity above the rule's leaves its waiver standing.
     assert check(tmp_path, IN_THE_US, "--unwaivable", "RES016", waivers=WAIVED).exit_code == 0
 

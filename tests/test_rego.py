@@ -125,7 +125,8 @@ def test_every_policy_is_a_gpu_advisor_package_with_deny_and_warn_sets() -> None
     packages = query(rego, "data.gpu_advisor")
     assert sorted(packages) == sorted(PACKAGES)
     assert all("deny" in packages[name] for name in PACKAGES)
-    assert {name for name in PACKAGES if "warn" in packages[name]} == {"budget", "findings", "residency"}
+    warning = {name for name in PACKAGES if "warn" in packages[name]}
+    assert warning == {"budget", "findings", "residency", "spot"}
 
 
 def test_a_broken_policy_is_an_error_not_an_empty_set() -> None:
@@ -282,8 +283,29 @@ def test_spot_is_denied_for_a_latency_sensitive_workload() -> None:
 
 
 def test_spot_is_accepted_for_work_that_can_wait() -> None:
+    batch = {**SMALL, "latency_sensitive": False, "load_pattern": "batch"}
+    _, result = checked({"workload": batch, "proposal": VAST_SPOT})
+    assert {"spot.deny", "spot.warn"}.isdisjoint(verdicts(result))
+
+
+def test_spot_is_denied_for_a_business_critical_service() -> None:
+    critical = {**SMALL, "latency_sensitive": False, "business_critical": True}
+    _, result = checked({"workload": critical, "proposal": {**VAST_SPOT, "gpus": 2}})
+    assert statuses(result[0])["PRC030"] == "fail"
+    assert verdicts(result)["spot.deny"] == {
+        "batch (dedicated_cloud) (proposals/p.yaml line 2): the service is business-critical, but the "
+        "proposal rents spot capacity, which can be reclaimed at any time"
+    }
+
+
+def test_spot_for_a_service_that_is_not_a_batch_is_warned() -> None:
     _, result = checked({"workload": {**SMALL, "latency_sensitive": False}, "proposal": VAST_SPOT})
+    assert statuses(result[0])["PRC029"] == "warn"
     assert "spot.deny" not in verdicts(result)
+    assert verdicts(result)["spot.warn"] == {
+        "batch (dedicated_cloud) (proposals/p.yaml line 2): spot capacity for a service that is not a batch: "
+        "its requests wait whenever the capacity is reclaimed"
+    }
 
 
 # --- findings ------------------------------------------------------------------------------------------

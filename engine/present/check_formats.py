@@ -2,8 +2,9 @@
 
 The message texts come from the rules' templates; these functions only arrange them in the format's
 structure. A result that gates the pipeline (``Gate``: a failure, a warning under ``--fail-on warn``,
-what ``--hard-fail-on`` names, a critical rule's unknown, a waived one ``--unwaivable`` names) is a ``failure``, so that the report shows what failed the job; a warning
-that does not gate is written to the test case's ``system-out``.
+what ``--hard-fail-on`` names, a critical rule's unknown, a waived one ``--unwaivable`` names) is a
+``failure``, so that the report shows what failed the job; a warning that does not gate is written to the
+test case's ``system-out``.
 """
 
 from __future__ import annotations

@@ -14,3 +14,28 @@ deny contains msg if {
 		[result.name, result.file, result.line],
 	)
 }
+
+# A business-critical service (not a batch) loses spot capacity without a promise to get it back.
+deny contains msg if {
+	some result in input
+	result.workload.business_critical == true
+	result.workload.load_pattern != "batch"
+	result.proposal.pricing == "spot"
+	msg := sprintf(
+		"%s (%s line %d): the service is business-critical, but the proposal rents spot capacity, which can be reclaimed at any time",
+		[result.name, result.file, result.line],
+	)
+}
+
+# Any other service that is not a batch: spot is for work that restarts what an interruption stops.
+warn contains msg if {
+	some result in input
+	result.workload.latency_sensitive != true
+	result.workload.business_critical != true
+	result.workload.load_pattern != "batch"
+	result.proposal.pricing == "spot"
+	msg := sprintf(
+		"%s (%s line %d): spot capacity for a service that is not a batch: its requests wait whenever the capacity is reclaimed",
+		[result.name, result.file, result.line],
+	)
+}
