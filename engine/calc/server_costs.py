@@ -123,6 +123,8 @@ def resolve_costs(
         housing="office" if server.housing == "office" else "in_house" if in_house else "datacenter",
         node_kw=node_kw,
         power_overhead=base.power_overhead,
+        gpu_watts=base.gpu_watts,
+        **_idle(knowledge, server),
         hours_per_month=hours,
         months=base.months,
         depreciation_years=knowledge.cost_defaults.depreciation.years,
@@ -196,6 +198,19 @@ def _yours(line: CostLineName, unit: CostUnit, usd: float, to_month: float) -> C
 
 def _none(line: CostLineName, unit: CostUnit) -> CostLine:
     return CostLine(line=line, origin="none", country="", unit=unit, usd=0.0, usd_per_month=0.0)
+
+
+def _idle(knowledge: Knowledge, server: OwnServer) -> dict[str, Any]:
+    """The card's measured idle draw beside the rated one the power line charges, where the catalog has it."""
+    idle = server.idle_draw
+    if idle is None:
+        return {}
+    return {
+        "idle_watts": idle.watts,
+        "idle_note": idle.note,
+        "idle_source": cite(idle.source, knowledge),
+        "idle_as_of": idle.as_of,
+    }
 
 
 def _power(

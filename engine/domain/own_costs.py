@@ -95,6 +95,14 @@ class OwnCosts(_Result):
     power_overhead: float = 1.0
     """That overhead factor: the rest of the server (CPUs, network cards, power-supply losses) over the
     cards' rated draw; 1 where only a card is added to a machine that runs anyway."""
+    gpu_watts: float = 0.0
+    """A card's rated draw, which the power line charges in every hour of the month."""
+    idle_watts: float | None = None
+    """A card's measured draw holding a model with no request in flight, its note, source and date
+    (``OwnServer.idle_draw``); None where the catalog has none."""
+    idle_note: str | None = None
+    idle_source: str | None = None
+    idle_as_of: dt.date | None = None
     hours_per_month: float
     months: int
     """The economic life the capital is written off over."""

@@ -327,6 +327,14 @@ class Offer(Sourced, Translated):
                 )
 
 
+class IdleDraw(Sourced, Translated):
+    """A card's measured draw while it holds a model and no request is in flight: beside the rated draw
+    the power line charges in every hour, it says how far that line is an upper bound."""
+
+    watts: PositiveFloat
+    note: str
+
+
 class OwnServer(Sourced, Translated):
     id: str
     name: str
@@ -349,6 +357,9 @@ class OwnServer(Sourced, Translated):
     residual_share_scenario: float = Field(ge=0, lt=1)
     price_yours: bool = False
     """The price is the user's (an overrides file's ``own_server`` price), not the catalog's."""
+    idle_draw: IdleDraw | None = None
+    """Where measured: the card's draw holding a model with no request in flight (the power line charges
+    ``gpu_watts`` in every hour of the month all the same; the memo and ``tco`` say so)."""
     housing: Literal["datacenter", "office"] = "datacenter"
     """datacenter: housed in a rack or colocation and operated by staff, at the company country's
     defaults (``cost_defaults.yaml``); office: a machine that already stands and is looked after in an
