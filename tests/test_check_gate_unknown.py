@@ -1,8 +1,8 @@
 """The gate cannot be passed by leaving a fact out, nor by a waiver the pipeline's owner refuses: a critical
 check that cannot tell (``unknown``: a personal-data proposal at AWS that names no region, so RES005 cannot
-see the jurisdiction) fails the run, and ``--unwaivable`` makes a waived result gate (a proposal's author
-had waived RES005 with the one word "ok", and ``check`` passed a German company's personal data in a US
-region, ``--hard-fail-on RES005`` or not)."""
+see the jurisdiction) fails the run, and ``--unwaivable`` refuses the proposal's waivers of a rule (a
+proposal's author had waived RES005 with the one word "ok", and ``check`` passed a German company's
+personal data in a US region, ``--hard-fail-on RES005`` or not)."""
 
 from __future__ import annotations
 
@@ -53,19 +53,25 @@ def check(tmp_path: Path, proposal: dict[str, Any], *options: str, waivers: Any 
     return CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30", *options])
 
 
+def entry(result: Any) -> dict[str, Any]:
+    (found,) = json.loads(result.output)
+    return found
+
+
 def statuses(result: Any) -> dict[str, str]:
-    (entry,) = json.loads(result.output)
-    return {item["rule_id"]: item["status"] for item in entry["results"]}
+    return {item["rule_id"]: item["status"] for item in entry(result)["results"]}
 
 
 @pytest.mark.parametrize(
     ("options", "exit_code"),
     [
         ((), 1),  # RES005 is critical: its unknown gates
+        (("--pass-unknown",), 0),
         (("--soft-fail-on", "RES005"), 0),  # named soft: it does not
         (("--soft-fail-on", "critical"), 0),  # every severity soft
+        (("--soft-fail-on", "warning"), 1),  # critical is above warning
         (("--hard-fail-on", "NET002"), 0),  # only what --hard-fail-on names gates (rule 3)
-        (("--hard-fail-on", "RES016"), 1),  # RES016 is a warning, and unknown: named, it gates
+        (("--hard-fail-on", "RES016"), 1),  # RES016 is a warning, and unknown: named by ID, it gates
         (("--hard-fail-on", "critical"), 1),
     ],
 )
@@ -79,27 +85,59 @@ def test_a_critical_check_that_cannot_tell_fails_the_run(
     assert (marked in result.output) == (exit_code == 1 and "RES016" not in options)
 
 
-def test_an_unknown_warning_does_not_fail_the_run(tmp_path: Path) -> None:
-    """RES016 (a warning) is unknown too; under --fail-on warn only what failed or warned gates, and
-    KNB004's warning (no offer named) does: the unknown warning is not marked."""
-    result = check(tmp_path, NO_REGION, "--fail-on", "warn")
+def test_an_unknown_warning_fails_the_run_only_where_named_by_id(tmp_path: Path) -> None:
+    """RES016 (a warning) is unknown too: neither --fail-on warn nor --hard-fail-on warning makes it gate
+    (KNB004's warning, no offer named, does under --fail-on warn)."""
+    result = check(tmp_path, NO_REGION, "--fail-on", "warn", "--soft-fail-on", "RES005")
     assert result.exit_code == 1
-    assert "UNKNOWN RES016 The proposed provider's parent company is within a foreign data-access law\n" in (
-        result.output
-    )
+    unmarked = "UNKNOWN RES016 The proposed provider's parent company is within a foreign data-access law\n"
+    assert unmarked in result.output
+    assert "KNB004 The proposed offer is not in the catalog [fails the run]" in result.output
+    severity = check(tmp_path, NO_REGION, "--hard-fail-on", "warning", "--soft-fail-on", "RES005")
+    assert unmarked in severity.output
 
 
-def test_a_waived_failure_passes_unless_the_pipeline_makes_it_unwaivable(tmp_path: Path) -> None:
+def test_an_unwaivable_waived_failure_counts_and_fails_the_run(tmp_path: Path) -> None:
     assert check(tmp_path, IN_THE_US).exit_code == 1
     assert check(tmp_path, IN_THE_US, waivers=WAIVED).exit_code == 0
     assert check(tmp_path, IN_THE_US, "--hard-fail-on", "RES005", waivers=WAIVED).exit_code == 0
     for named in ("RES005", "critical", "warning"):
         result = check(tmp_path, IN_THE_US, "--unwaivable", named, waivers=WAIVED)
         assert result.exit_code == 1, named
+        assert (
+            "  FAIL    RES005 Personal data in a jurisdiction its law does not admit [fails the run]\n"
+            in (result.output)
+        )
         said = "          waived: ok; --unwaivable names this rule: the waiver does not lift it\n"
         assert said in result.output
-    # A severity above the rule's leaves its waiver standing.
+        assert "0 failed" not in result.output and ", 1 failed, " in result.output
+    # Another rule named: RES005's waiver stands.
     assert check(tmp_path, IN_THE_US, "--unwaivable", "RES016", waivers=WAIVED).exit_code == 0
+    # The pipeline owner's refusal holds where --hard-fail-on names other rules only.
+    assert (
+        check(
+            tmp_path, IN_THE_US, "--unwaivable", "RES005", "--hard-fail-on", "NET002", waivers=WAIVED
+        ).exit_code
+        == 1
+    )
+    found = entry(check(tmp_path, IN_THE_US, "--unwaivable", "RES005", "--format", "json", waivers=WAIVED))
+    (res005,) = [item for item in found["results"] if item["rule_id"] == "RES005"]
+    assert (found["status"], res005["waived"], res005["waiver_refused"], res005["waiver_reason"]) == (
+        "fail",
+        False,
+        True,
+        "ok",
+    )
+    assert found["counts"]["waived"] == 0
+
+
+def test_a_proposal_failed_by_a_refused_waiver_is_not_hidden_as_passed(tmp_path: Path) -> None:
+    """Every other finding waived: the report used to say '1 proposal passed every check' and exit 1."""
+    waivers = [*WAIVED, {"rule": "DEP016", "reason": "ok"}, {"rule": "DEP033", "reason": "ok"}]
+    result = check(tmp_path, IN_THE_US, "--unwaivable", "RES005", waivers=waivers)
+    assert result.exit_code == 1
+    assert "passed every check" not in result.output
+    assert "#1 lambda in the US: FAIL\n" in result.output
 
 
 def test_an_unwaivable_waived_result_is_a_junit_failure_and_a_rejected_sarif_suppression(
@@ -107,7 +145,7 @@ def test_an_unwaivable_waived_result_is_a_junit_failure_and_a_rejected_sarif_sup
 ) -> None:
     junit = check(tmp_path, IN_THE_US, "--unwaivable", "RES005", "--format", "junit", waivers=WAIVED).output
     assert '<failure message="The workload processes personal data' in junit
-    assert "fail (waived, but --unwaivable: ok): The workload processes personal data" in junit
+    assert "fail (waiver refused by --unwaivable: ok): The workload processes personal data" in junit
     sarif = json.loads(
         check(tmp_path, IN_THE_US, "--unwaivable", "RES005", "--format", "sarif", waivers=WAIVED).output
     )
@@ -117,9 +155,24 @@ def test_an_unwaivable_waived_result_is_a_junit_failure_and_a_rejected_sarif_sup
     plain = json.loads(check(tmp_path, IN_THE_US, "--format", "sarif", waivers=WAIVED).output)
     (waived,) = [r for r in plain["runs"][0]["results"] if r["ruleId"] == "RES005"]
     assert waived["suppressions"] == [{"kind": "external", "justification": "ok"}]
+    assert waived["properties"]["gates"] is False
 
 
-def test_an_unknown_severity_for_unwaivable_is_bad_input(tmp_path: Path) -> None:
-    result = check(tmp_path, IN_THE_US, "--unwaivable", "RES999")
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (("--unwaivable", "RES999"), "--unwaivable: unknown value 'RES999'"),
+        (
+            ("--unwaivable", "RES005", "--soft-fail-on", "RES005"),
+            "--unwaivable: RES005 named by both --unwaivable and --soft-fail-on",
+        ),
+        (
+            ("--unwaivable", "RES005", "--skip-rule", "RES005"),
+            "--unwaivable: RES005 named by both --unwaivable and --skip-rule",
+        ),
+    ],
+)
+def test_unwaivable_refusals_are_bad_input(tmp_path: Path, options: tuple[str, ...], said: str) -> None:
+    result = check(tmp_path, IN_THE_US, *options, waivers=WAIVED)
     assert result.exit_code == 2
-    assert "--unwaivable: unknown value 'RES999'" in result.output
+    assert said in result.output

@@ -70,3 +70,23 @@ def test_named_cards_of_one_replica_leave_the_second_server_idle() -> None:
     status, message = tco027(2, gpu="h100-sxm", gpus=2)
     assert status == "warn"
     assert message is not None and message.endswith("so 1 stands idle and is paid for all the same.")
+
+
+def test_a_batch_keeps_no_peak_through_a_lost_server() -> None:
+    """A batch's run restarts on the servers left: a second server beside the one its cards need is idle,
+    and its memo prices no server to survive a loss (there was one: 'surviving that takes one server
+    more')."""
+    batch = {**WORKLOAD, "load_pattern": "batch", "batch_window_hours": 8, "min_replicas": 1}
+    document = ProposalDocument.model_validate(
+        {
+            "workload": batch,
+            "proposal": {"name": "own", "deployment": "own_hardware", "server": "hgx-h100-8", "servers": 2},
+        }
+    )
+    result = check_document(document, "own.yaml", 1, EVALUATED_ON)
+    (item,) = [i for i in result.results if i.rule_id == "TCO027"]
+    assert item.status == "warn"
+    assert item.message == (
+        "The workload needs 2 cards, placed on 1 server of 8; the proposal buys 2, so 1 stands idle and is "
+        "paid for all the same."
+    )

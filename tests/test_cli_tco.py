@@ -38,7 +38,9 @@ def test_the_power_line_is_said_to_be_an_upper_bound_beside_a_measured_idle_draw
     # The office card has no measured idle draw in the catalog, and its memo says its own upper bound.
     office = invoke("tco", "--country", "DE", "--gpu", "rtx-5090")
     assert office.exit_code == 0
-    assert "  power       $0.14   ($99/month: 0.575 kW × 730 h × $0.236/kWh (default for DE))\n" in office.output
+    assert (
+        "  power       $0.14   ($99/month: 0.575 kW × 730 h × $0.236/kWh (default for DE))\n" in office.output
+    )
     assert "draws far less" not in office.output
 
 

@@ -74,8 +74,13 @@ if TYPE_CHECKING:
     "--unwaivable",
     metavar="RULE|SEVERITY",
     multiple=True,
-    help="Results of these rules, or of this severity and above, fail the run by the rules above even "
-    "where the proposal waives them.",
+    help="Refuse the proposal's waivers of these rules, or of this severity and above: their results "
+    "count, and fail the run by the rules above.",
+)
+@click.option(
+    "--pass-unknown",
+    is_flag=True,
+    help="A check that cannot tell (unknown) never fails the run; by default a critical one does.",
 )
 @click.option(
     "--skip-rule",
@@ -109,6 +114,7 @@ def check(
     hard_fail_on: tuple[str, ...],
     soft_fail_on: tuple[str, ...],
     unwaivable: tuple[str, ...],
+    pass_unknown: bool,
     skip_rule: tuple[str, ...],
     soft_fail: bool,
     show_all: bool,
@@ -125,11 +131,18 @@ def check(
     file, or every *.yaml, *.yml and *.json file under a directory.
 
     Exit codes: 0 passed, 1 failed (--fail-on warn: warnings too; a critical check that cannot tell,
-    unknown, fails too; see --hard-fail-on, --soft-fail-on and --unwaivable), 2 bad input.
+    unknown, fails too unless --pass-unknown; see --hard-fail-on, --soft-fail-on and --unwaivable), 2 bad
+    input, 5 the system refused to write the output.
     """
     from gpu_advisor.engine.apps.check.compare import base_entries, compare
     from gpu_advisor.engine.apps.check.files import proposals_under
-    from gpu_advisor.engine.apps.check.gating import refuse_skip_of_all_or_gated, selector, skipped
+    from gpu_advisor.engine.apps.check.gating import (
+        refuse_skip_of_all_or_gated,
+        refuse_unwaivable_conflicts,
+        selector,
+        skipped,
+        unwaived,
+    )
     from gpu_advisor.engine.apps.check.run import check_document
     from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
     from gpu_advisor.engine.common.errors import InputError
@@ -138,9 +151,11 @@ def check(
 
     evaluated_on = parse_date(as_of)
     rulebook = rulebook_for(policy_path(policy_dir))
-    gate = _gate(rulebook.ids, fail_on, hard_fail_on, soft_fail_on, soft_fail, unwaivable)
+    gate = _gate(rulebook.ids, fail_on, hard_fail_on, soft_fail_on, soft_fail, pass_unknown)
     skip = selector(skip_rule, "--skip-rule", rulebook.ids, hard=False)
     refuse_skip_of_all_or_gated(skip, gate.hard)
+    refused = selector(unwaivable, "--unwaivable", rulebook.ids, hard=True)
+    refuse_unwaivable_conflicts(refused, gate.soft, skip)
     target = output_target(
         output,
         inputs=(proposal_file, overrides, compare_to),
@@ -163,7 +178,7 @@ def check(
             scenarios=scenarios,
             seed=seed,
         )
-        return skipped(result, skip)
+        return skipped(unwaived(result, refused), skip)
 
     if compare_to == "-" and proposal_file == "-":
         from gpu_advisor.engine.common.wording import Words, at
@@ -197,7 +212,7 @@ def _gate(
     hard_fail_on: tuple[str, ...],
     soft_fail_on: tuple[str, ...],
     report_only: bool = False,
-    unwaivable: tuple[str, ...] = (),
+    pass_unknown: bool = False,
 ) -> Gate:
     """The exit gate the options set, refused where they contradict each other."""
     from gpu_advisor.engine.apps.check.gating import Gate, distinct_selectors, fail_on_heeded, selector
@@ -207,7 +222,7 @@ def _gate(
         selector(hard_fail_on, "--hard-fail-on", ids, hard=True),
         selector(soft_fail_on, "--soft-fail-on", ids, hard=False),
         report_only,
-        selector(unwaivable, "--unwaivable", ids, hard=True),
+        pass_unknown,
     )
     distinct_selectors(gate.hard, gate.soft)
     fail_on_heeded(gate.fail_on, gate.hard)

@@ -107,7 +107,8 @@ def check_output(
     except FileNotFoundError:
         mode = None
     except OSError as error:
-        raise SystemRefusal(cannot_write(option, output, os_problem(error))) from None
+        # A path that cannot name a file (a file where a directory should be, a name too long): bad input.
+        raise InputError(cannot_write(option, output, os_problem(error))) from None
     if mode is not None and stat.S_ISLNK(mode):
         problem = Words(
             "%(file)s is a symbolic link; outputs are never written through a link (name the file itself)",

@@ -231,6 +231,9 @@ class CheckItem(ResultModel):
     waiver_reason: str | None
     waiver_owner: str | None = None
     waiver_until: dt.date | None = None
+    waiver_refused: bool = False
+    """The proposal waives this result, but ``--unwaivable`` names its rule: the waiver is shown and does
+    not lift it (``waived`` is false, the status counts)."""
     part: Literal["proposal", "peak"] = "proposal"
     """Whose result it is: the proposal's, or (a hybrid that names its busier hours' offer) that offer's,
     where it did worse than the rest of the proposal."""

@@ -39,7 +39,9 @@ def junit(results: Sequence[CheckResult], gate: Gate | None = None) -> str:
             )
             if gate.gates(item):
                 failure = ElementTree.SubElement(case, "failure", message=item.message, type=item.rule_id)
-                waived = f" (waived, but --unwaivable: {item.waiver_reason})" if item.waived else ""
+                waived = (
+                    f" (waiver refused by --unwaivable: {item.waiver_reason})" if item.waiver_refused else ""
+                )
                 failure.text = f"{item.status}{waived}: {item.message}\nSource: {item.source}"
             elif item.waived:
                 ElementTree.SubElement(case, "skipped", message=f"waived: {item.waiver_reason}")

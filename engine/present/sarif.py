@@ -120,14 +120,14 @@ def sarif_result(result: CheckResult, item: CheckItem, rule_index: int, gates: b
             "knowledge": list(item.knowledge),
         },
     }
-    if item.waived:
+    if item.waived or item.waiver_refused:
         justification = item.waiver_reason or ""
         if item.waiver_owner:
             justification += f" (owner: {item.waiver_owner})"
         if item.waiver_until:
             justification += f" (until {item.waiver_until.isoformat()})"
         suppression = {"kind": "external", "justification": justification}
-        if gates:
+        if item.waiver_refused:
             # --unwaivable: the waiver is shown, and the pipeline's owner has rejected it.
             suppression["status"] = "rejected"
         entry["suppressions"] = [suppression]

@@ -26,10 +26,14 @@ class ProposalDetails(Details):
     """The IDs of the proposed provider's regions where it sells the proposed GPU and the residency rules
     admit (``remedies.remedy_details``); ``admitted_providers``: the other providers' names that sell it in
     such a region; ``sla_providers``: those of them that publish an enterprise SLA;
-    ``offers_without_spot``: the proposed provider's offers of the GPU sold there that are not spot."""
+    ``offers_without_spot``: the offers of the GPU sold there that are not spot, of the provider whose spot
+    capacity the proposal rents (``spot_provider``)."""
     admitted_providers: tuple[str, ...] = ()
     sla_providers: tuple[str, ...] = ()
     offers_without_spot: tuple[str, ...] = ()
+    spot_provider: str = ""
+    """The provider whose spot capacity the proposal rents: the proposed one's, or a hybrid's busier
+    hours' where only they run on spot (the spot checks name its notice and its offers without spot)."""
     expired_waivers: str = ""
     """The waivers past their end date: rule, end date and owner."""
     commitment_months: int = 0

@@ -236,8 +236,9 @@ class ProposalFact(Fact):
     servers_spreading: int = 0
     """The most servers that keep the peak's replicas through the loss of any one, each holding a replica
     (with replicas on all their cards, or the named cards' where the proposal names them;
-    ``own_hardware.servers_spreading``; 0 where a replica is larger than a server): up to that many, a
-    server is what survives a lost machine, not idle (TCO027)."""
+    ``own_hardware.servers_spreading``; 0 where a replica is larger than a server, and for a batch, whose
+    run restarts on the servers left and keeps no peak through a loss): up to that many, a server is what
+    survives a lost machine, not idle (TCO027)."""
     server_loss_short: bool = False
     """Business-critical owned servers of which the loss of any one leaves the peak short: fewer servers
     than ``servers_needed``, or, where the proposal names the cards the service runs on (``gpus``), their

@@ -5,10 +5,19 @@ package gpu_advisor.spot
 
 import rego.v1
 
+# Spot in the proposal: its pricing, or a hybrid's busier hours on a spot offer (which the spot checks'
+# evidence records as spot_in_proposal).
+spot(result) if result.proposal.pricing == "spot"
+
+spot(result) if {
+	some item in result.results
+	item.evidence.spot_in_proposal == true
+}
+
 deny contains msg if {
 	some result in input
 	result.workload.latency_sensitive == true
-	result.proposal.pricing == "spot"
+	spot(result)
 	msg := sprintf(
 		"%s (%s line %d): the workload is latency-sensitive, but the proposal rents spot capacity, which can be reclaimed at any time",
 		[result.name, result.file, result.line],
@@ -20,7 +29,7 @@ deny contains msg if {
 	some result in input
 	result.workload.business_critical == true
 	result.workload.load_pattern != "batch"
-	result.proposal.pricing == "spot"
+	spot(result)
 	msg := sprintf(
 		"%s (%s line %d): the service is business-critical, but the proposal rents spot capacity, which can be reclaimed at any time",
 		[result.name, result.file, result.line],
@@ -33,7 +42,7 @@ warn contains msg if {
 	result.workload.latency_sensitive != true
 	result.workload.business_critical != true
 	result.workload.load_pattern != "batch"
-	result.proposal.pricing == "spot"
+	spot(result)
 	msg := sprintf(
 		"%s (%s line %d): spot capacity for a service that is not a batch: its requests wait whenever the capacity is reclaimed",
 		[result.name, result.file, result.line],

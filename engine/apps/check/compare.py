@@ -142,7 +142,7 @@ def worth_showing(result: CheckResult, gate: Gate) -> bool:
     comparison, one the change added or changed, and one that fails (or has a result that fails the run),
     changed or not."""
     if result.comparison is None:
-        return result.status != "pass"
+        return result.status != "pass" or gate.gates_any(result)
     failing = result.status == "fail" or any(gate.gates(item) for item in result.results)
     return failing or result.comparison.change != "unchanged"
 

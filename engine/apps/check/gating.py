@@ -1,18 +1,20 @@
 """Which check results fail a pipeline, in checkov's terms: ``--hard-fail-on`` and ``--soft-fail-on`` by
 rule ID or severity, ``--skip-rule`` to leave a rule out, beside the global ``--fail-on fail|warn``.
 
-A result gates (makes ``check`` exit 1) when it failed or warned, is not waived (or its rule is one
-``--unwaivable`` names), and:
+A result gates (makes ``check`` exit 1) when it failed or warned, is not waived, and:
 
 1. its rule ID is named by ``--hard-fail-on`` (it gates) or ``--soft-fail-on`` (it does not);
 2. else its severity is at or above a ``--hard-fail-on`` severity (it gates), or at or below a
    ``--soft-fail-on`` severity (it does not);
-3. else, where ``--hard-fail-on`` was given, it does not gate (only what it names gates);
+3. else, where ``--hard-fail-on`` was given, it does not gate (only what it names gates), unless it
+   failed and its waiver was refused (``--unwaivable``: the pipeline's owner keeps that rule gating);
 4. else a failure gates, and a warning gates under ``--fail-on warn``.
 
 A result that is ``unknown`` (the proposal leaves out a fact the check needs, such as the region) gates
-where its rule is critical or named by ``--hard-fail-on``, by the same order: a legal or technical bar that
-cannot be shown to hold is not passed by leaving its fact out.
+where its rule is named by ID in ``--hard-fail-on`` or is critical, by the same order: a legal or
+technical bar that cannot be shown to hold is not passed by leaving its fact out (``--pass-unknown``:
+no unknown gates). ``--unwaivable`` (``unwaived``) refuses the proposal's waivers of the rules it names
+before any of this: such a result counts as if it were not waived.
 """
 
 from __future__ import annotations
@@ -113,14 +115,13 @@ class Gate:
     soft: Selector = Selector()
     report_only: bool = False
     """``--soft-fail``: the run exits 0 whatever gates; the report says what would fail it."""
-    unwaivable: Selector = Selector()
-    """``--unwaivable``: rules (or severities at and above one) whose results gate though the proposal
-    waives them: the proposal's author writes its waivers, the pipeline's owner this option."""
+    pass_unknown: bool = False
+    """``--pass-unknown``: a check that cannot tell never fails the run, critical or not."""
 
     def gates(self, item: CheckItem) -> bool:
-        if item.status not in ("fail", "warn", "unknown"):
+        if item.waived or item.status not in ("fail", "warn", "unknown"):
             return False
-        if item.waived and not self.waiver_ignored(item):
+        if item.status == "unknown" and self.pass_unknown:
             return False
         if item.rule_id in self.hard.rule_ids:
             return True
@@ -134,16 +135,8 @@ class Gate:
         if self.soft.severity is not None and rank <= SEVERITIES.index(self.soft.severity):
             return False
         if self.hard.given:
-            return False
+            return item.waiver_refused and item.status == "fail"
         return item.status in ("fail", "unknown") or self.fail_on == "warn"
-
-    def waiver_ignored(self, item: CheckItem) -> bool:
-        """The result's rule is one ``--unwaivable`` names, by ID or at or above its severity."""
-        named = self.unwaivable
-        at_or_above = named.severity is not None and SEVERITIES.index(item.severity) >= SEVERITIES.index(
-            named.severity
-        )
-        return item.rule_id in named.rule_ids or at_or_above
 
     def failed(self, results: Iterable[CheckResult]) -> bool:
         return any(self.gates_any(result) for result in results)
@@ -151,6 +144,43 @@ class Gate:
     def gates_any(self, result: CheckResult) -> bool:
         """Some check of one proposal fails the run (its header says so where only warnings do)."""
         return any(self.gates(item) for item in result.results)
+
+
+def unwaived(result: CheckResult, unwaivable: Selector) -> CheckResult:
+    """The result with the proposal's waivers of the rules ``--unwaivable`` names (by ID, or at or above
+    the severity named) refused: each such result is kept with its waiver shown, counts as not waived,
+    and the status and counts are worked out again. The proposal's author writes its waivers, the
+    pipeline's owner this option."""
+    if not unwaivable.given:
+        return result
+
+    def refused(item: CheckItem) -> bool:
+        at_or_above = unwaivable.severity is not None and SEVERITIES.index(item.severity) >= SEVERITIES.index(
+            unwaivable.severity
+        )
+        return item.waived and (item.rule_id in unwaivable.rule_ids or at_or_above)
+
+    if not any(refused(item) for item in result.results):
+        return result
+    items = tuple(
+        item.model_copy(update={"waived": False, "waiver_refused": True}) if refused(item) else item
+        for item in result.results
+    )
+    return result.model_copy(update={"results": items, "status": overall(items), "counts": counts(items)})
+
+
+def refuse_unwaivable_conflicts(unwaivable: Selector, soft: Selector, skip: Selector) -> None:
+    """A rule both ``--unwaivable`` and named by ``--soft-fail-on`` or ``--skip-rule`` is refused: the
+    waiver refused would still never fail the run, or the rule not be checked at all."""
+    for option, other in (("--soft-fail-on", soft), ("--skip-rule", skip)):
+        both = sorted(unwaivable.rule_ids & other.rule_ids)
+        if both:
+            problem = Words(
+                "%(rules)s named by both --unwaivable and %(option)s; name each rule in one of them",
+                rules=", ".join(both),
+                option=option,
+            )
+            raise InputError(at("--unwaivable", problem), field="--unwaivable")
 
 
 def skipped(result: CheckResult, skip: Selector) -> CheckResult:

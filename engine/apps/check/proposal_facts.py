@@ -236,7 +236,7 @@ def node_facts(
         "servers": servers,
         "server_gpus": server.gpus_per_server,
         "servers_needed": required,
-        **server_loss_facts(proposal, servers, required, server, plan),
+        **server_loss_facts(proposal, servers, required, server, plan, resolved.load_pattern == "batch"),
         "node_utilization": float(
             node_busy_share(needed, utilization, resolved.hours_per_month, cards, server)
         ),
@@ -375,7 +375,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
             else 1,
         ),
         **capacity_details(offered),
-        **remedy_details(proposal, hardware.gpu, evaluation),
+        **remedy_details(proposal, hardware.gpu, evaluation, spot_seller(proposal, pricing, cost.peak)),
         peak_offer_name=f"{cost.peak.provider} {cost.peak.offer}" if cost.peak is not None else "",
         peak_gpus_max=cost.peak_gpus_max,
         base_gpus_fewer=cost.base_gpus_fewer,
@@ -390,3 +390,11 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         **policy.details,
     )
     return ProposalFacts(fact, details, cost.peak, jurisdiction, location, api.api, cost.serverless)
+
+
+def spot_seller(proposal: ProposalInput, pricing: str | None, peak: Offer | None) -> str | None:
+    """Whose spot capacity the proposal rents: the proposed provider's where its pricing is spot, else a
+    hybrid's busier hours' (the offer the mix was priced on, else the one its peak fields name)."""
+    if pricing == "spot" or proposal.deployment != "hybrid":
+        return proposal.provider
+    return peak.provider if peak is not None else proposal.peak_provider or proposal.provider

@@ -25,16 +25,23 @@ def _left(gpu: str | None, evaluation: Evaluation) -> list[Listing]:
     ]
 
 
-def remedy_details(proposal: ProposalInput, gpu: str | None, evaluation: Evaluation) -> dict[str, Any]:
-    """The alternatives the failing checks' messages name (``ProposalDetails``), in the catalog's order."""
+def remedy_details(
+    proposal: ProposalInput, gpu: str | None, evaluation: Evaluation, spot_provider: str | None = None
+) -> dict[str, Any]:
+    """The alternatives the failing checks' messages name (``ProposalDetails``), in the catalog's order;
+    the offers without spot are ``spot_provider``'s (whose spot capacity the proposal rents: a hybrid's
+    busier hours' provider), else the proposed provider's."""
     left = _left(gpu, evaluation)
     own = [listing for listing in left if listing.offer.provider == proposal.provider]
+    seller = spot_provider or proposal.provider
+    sellers = [listing for listing in left if listing.offer.provider == seller]
     others = [listing for listing in left if listing.offer.provider != proposal.provider]
     provider = evaluation.knowledge.provider
     return {
         "admitted_regions": tuple(dict.fromkeys(region for listing in own for region in listing.regions)),
+        "spot_provider": seller or "",
         "offers_without_spot": tuple(
-            dict.fromkeys(listing.offer.offer for listing in own if listing.offer.pricing != "spot")
+            dict.fromkeys(listing.offer.offer for listing in sellers if listing.offer.pricing != "spot")
         ),
         "admitted_providers": tuple(dict.fromkeys(provider(o.offer.provider).name for o in others)),
         "sla_providers": tuple(

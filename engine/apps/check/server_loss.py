@@ -18,13 +18,18 @@ from gpu_advisor.engine.domain.proposal import ProposalInput
 
 
 def server_loss_facts(
-    proposal: ProposalInput, servers: int, required: int, server: OwnServer, plan: ReplicaPlan | None
+    proposal: ProposalInput,
+    servers: int,
+    required: int,
+    server: OwnServer,
+    plan: ReplicaPlan | None,
+    batch: bool = False,
 ) -> dict[str, Any]:
     """Whether the loss of one proposed server leaves the peak short (SIZ033): with replicas on all their
     cards, where the proposal names no cards, else the named cards' replicas, spread evenly; and whether
     replicas beyond the plan's, on cards it leaves idle, are what keeps the peak (TCO010 then does not
     call those cards idle)."""
-    spread = spreading_facts(proposal, server, plan)
+    spread = {} if batch else spreading_facts(proposal, server, plan)
     if plan is None or not plan.spread or not servers or not proposal.servers or not proposal.gpus:
         return {
             **spread,
@@ -55,8 +60,12 @@ def server_loss_facts(
 def spreading_facts(proposal: ProposalInput, server: OwnServer, plan: ReplicaPlan | None) -> dict[str, Any]:
     """The servers that keep the peak through the loss of one (TCO027 does not call them idle): with
     replicas on all their cards, as the recommendation's memo counts them, or with the named cards'
-    replicas where the proposal names them."""
+    replicas where the proposal names them. Not for a batch (the caller's): its run restarts on the
+    servers left, it keeps no peak through a loss."""
     if plan is None or not plan.cards_per_replica:
+        return {}
+    if proposal.gpu is not None and proposal.gpu != server.gpu:
+        # Named cards of another GPU than the server's: the plan's replica shape does not describe them.
         return {}
     named = proposal.gpus // plan.cards_per_replica if proposal.gpus else None
     peak = plan.replicas - plan.spare_replicas
