@@ -194,6 +194,14 @@ class OwnHardware(ResultModel):
     it, rent (TCO004); the memo prints the utilization beside it with the decimals that tell them apart."""
     usd_per_gpu_hour: UsdPerGpuHour
     usd_per_month: float
+    power_usd_per_month: float = 0.0
+    """The servers' power line a month, within ``usd_per_month``: every card at its rated draw in every
+    hour, busy or not (the documents' line)."""
+    usd_per_month_at_busy_share: float = 0.0
+    """What the servers would cost a month with the power line at their busy share instead: the busy hours
+    (``node_utilization``) at the rated draw, the others at the idle share of it
+    (knowledge/own_hardware.yaml ``idle_power_share``). Not the costed figure; TCO028 says where it would
+    turn buy versus rent."""
     break_even_utilization: float | None
     compared_with: str | None
     rent_usd_per_gpu_hour: float | None

@@ -122,6 +122,7 @@ def _own_hardware_fact_fields(market: Market, evaluated_on: dt.date) -> dict[str
         "server_gpu_watts": float(server.gpu_watts),
         "own_hardware_applicable": own.applicable,
         "own_usd_per_month": float(own.usd_per_month),
+        "own_usd_per_month_at_busy_share": float(own.usd_per_month_at_busy_share),
         "own_in_an_office": own.applicable and server.housing == "office",
         "own_price_age_days": (evaluated_on - server.as_of).days if own.applicable else 0,
         # A line with no figure (origin none) is no default, but a staff line without one is a gap.

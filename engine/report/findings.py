@@ -98,6 +98,7 @@ def finding_texts(rulebook: Rulebook, knowledge: Knowledge, lang: str) -> Findin
         "t": rulebook.threshold_values(knowledge),
         "k": {
             "server": knowledge.own_server(),
+            "idle_power_share": knowledge.own_hardware.idle_power_share,
             "figures": knowledge.figures_by_id(),
             "spot_sellers": knowledge.spot_sellers(),
             "schedules": {schedule.id: schedule for schedule in knowledge.schedules.schedules},

@@ -241,6 +241,9 @@ class EconomicsFact(Fact):
     own_hardware_applicable: bool
     """The catalog's own server uses a GPU that can serve the model."""
     own_usd_per_month: Annotated[float, Guard(OWNED)]
+    own_usd_per_month_at_busy_share: Annotated[float, Guard(OWNED)] = 0.0
+    """What owning would cost a month with the power line at the servers' busy share, the idle hours at
+    the idle share of the rated draw (``OwnHardware.usd_per_month_at_busy_share``): not the costed figure."""
     own_in_an_office: Annotated[bool, Guard(OWNED)] = False
     """The own route is costed on office machines (``housing: office``: no housing or staff line)."""
     own_price_age_days: Annotated[int, Guard(OWNED)] = 0

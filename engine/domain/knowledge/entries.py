@@ -327,6 +327,14 @@ class Offer(Sourced, Translated):
                 )
 
 
+class IdlePowerShare(Sourced, Translated):
+    """The share of its rated power a GPU server draws when powered on and idle: what owning would cost in
+    power at the servers' busy share (TCO028 says so beside the rated-draw line; not costed)."""
+
+    value: float = Field(gt=0, lt=1)
+    note: str
+
+
 class IdleDraw(Sourced, Translated):
     """A card's measured draw while it holds a model and no request is in flight: beside the rated draw
     the power line charges in every hour, it says how far that line is an upper bound."""

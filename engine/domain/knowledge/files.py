@@ -22,6 +22,7 @@ from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
 from gpu_advisor.engine.domain.knowledge.entries import (
     Citation,
     Document,
+    IdlePowerShare,
     Offer,
     OwnServer,
     PositiveFloat,
@@ -93,6 +94,7 @@ class ApiPricesFile(VersionedFile):
 
 class OwnHardwareFile(VersionedFile):
     servers: tuple[OwnServer, ...]
+    idle_power_share: IdlePowerShare
 
 
 class ModelsFile(VersionedFile):

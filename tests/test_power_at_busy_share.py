@@ -1,0 +1,40 @@
+"""TCO028: the owned servers' power line charges the rated draw in every hour (the documents' line);
+what owning would cost with the idle hours at an idle GPU server's draw (20 % of its rating) is worked out
+beside it, and said where it would turn buy versus rent."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import EXAMPLES_DIR, read_example, run
+
+
+def test_the_internal_assistants_office_cards_at_their_busy_shares_draw() -> None:
+    """Two RTX 5090 in an Austrian office: 0.575 kW x 730 h x (0.158 EUR x 1.16) = $76.95 a card and
+    month at the rated draw; busy u of the calendar hours, the rest at 20 %: x (u + 0.2 (1 - u))."""
+    result = run(read_example(EXAMPLES_DIR / "internal-assistant.yaml"))
+    own = result.own_hardware
+    assert own is not None and own.nodes == 2
+    rated = 2 * 0.575 * 730 * 0.158 * 1.16
+    assert own.power_usd_per_month == pytest.approx(rated)
+    u = own.node_utilization
+    at_busy_share = own.usd_per_month - rated + rated * (u + 0.2 * (1 - u))
+    assert own.usd_per_month_at_busy_share == pytest.approx(at_busy_share)
+    # $265 at the rated draw against the community RTX 5090's $243; about $159 at the busy share.
+    assert round(own.usd_per_month) == 265 and round(own.usd_per_month_at_busy_share) == 159
+    (finding,) = [f for f in result.findings if f.rule_id == "TCO028"]
+    assert finding.message.startswith(
+        "Owning is costed as the documents cost it, every card at its rated 575 W in every hour of the "
+        "month: $265 a month, more than runpod/community/rtx-5090 at $243. The cards would be busy 14 % of "
+        "the calendar hours, and an idle GPU server draws about 20 % of its rated power"
+    )
+
+
+def test_silent_where_owning_wins_at_the_rated_draw() -> None:
+    """The on-premises DeepSeek-R1 is bought whatever the draw: the data may not leave the building."""
+    result = run(read_example(EXAMPLES_DIR / "deepseek-on-premises.yaml"))
+    assert "TCO028" not in {f.rule_id for f in result.findings}
+    own = result.own_hardware
+    assert own is not None
+    u = own.node_utilization
+    rated = own.power_usd_per_month
+    assert own.usd_per_month_at_busy_share == pytest.approx(own.usd_per_month - rated * (1 - 0.2) * (1 - u))
