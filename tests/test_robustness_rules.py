@@ -108,7 +108,9 @@ def test_robust_decision_and_none_without_scenarios() -> None:
         "The recommendation, the managed API Llama 3.1 70B Instruct Turbo (DeepInfra), wins in 100 % of 50 "
         "scenarios drawn "
         "from the documents' ranges (at least 90 %): the decision does not hinge on where within them the "
-        "figures fall."
+        "figures fall. Only the figures the robustness section lists are drawn; the catalog's other prices "
+        "(the managed APIs', each offer's list price), the power, housing and staff lines and the exchange "
+        "rate are taken as they are, so firm those up where the decision rests on them."
     ]
     assert rob(run(chat)) == [] and rob(run(BATCH)) == []
 
