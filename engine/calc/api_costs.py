@@ -11,10 +11,10 @@ nearest size class at or above the workload's model, and within it the cheapest.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from gpu_advisor.engine.calc.costs import api_usd_per_month
 from gpu_advisor.engine.common.caching import per_object
@@ -25,6 +25,8 @@ from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.results import ApiCost
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
+T = TypeVar("T")
+
 
 @dataclass(frozen=True)
 class ApiListing:
@@ -33,8 +35,8 @@ class ApiListing:
     api: ApiPrice
     batch: bool
     attributes: Mapping[str, Any]
-    """What option exclusions can name: eu, jurisdiction, pricing, provider, enterprise_sla, withdrawn
-    (read-only)."""
+    """What option exclusions can name: eu, jurisdiction, pricing, provider, enterprise_sla, withdrawn,
+    reasoning (read-only)."""
 
     @property
     def price_factor(self) -> float:
@@ -60,6 +62,7 @@ def _listings_of(apis: tuple[ApiPrice, ...], /) -> tuple[ApiListing, ...]:
                 "provider": api.provider or "",
                 "enterprise_sla": api.enterprise_sla,
                 "withdrawn": api.withdrawn_on is not None,
+                "reasoning": api.model_reasoning,
                 # Where it processes requests, as one region: unknown, no country is kept.
                 "countries": (api.countries,),
             }
@@ -316,13 +319,23 @@ def listed(priced: _Priced, compared: _Priced | None) -> bool:
 
 def comparable(priced: Sequence[_Priced]) -> _Priced | None:
     """The price the comparison uses: among those the rules admit and that stand in for the model, the
-    workload's own model where a host serves it, else the nearest size class at or above it; the
-    cheapest of them (ties: catalog ID, the standard price before the batch API)."""
+    workload's own model where a host serves it, else the nearest size class at or above it
+    (``nearest_class``); the cheapest of them (ties: catalog ID, the standard price before the batch
+    API)."""
     admitted = [p for p in priced if p.stands_in and not p.excluded_by]
-    if not admitted:
-        return None
-    tier = [p for p in admitted if p.same_model]
+    tier = nearest_class(admitted, lambda p: p.same_model, lambda p: p.listing.api)
     if not tier:
-        nearest = min(float(p.listing.api.model_params_b or 0.0) for p in admitted)
-        tier = [p for p in admitted if p.listing.api.model_params_b == nearest]
+        return None
     return min(tier, key=lambda p: (p.usd_per_month, p.listing.api.id, p.listing.batch))
+
+
+def nearest_class(
+    candidates: Sequence[T], same_model: Callable[[T], bool], api: Callable[[T], ApiPrice]
+) -> list[T]:
+    """Of prices that may stand in for the model, those the comparison chooses among: the model's own
+    where a host serves it, else the nearest size class above it (the smallest hosted model)."""
+    tier = [c for c in candidates if same_model(c)]
+    if tier or not candidates:
+        return tier
+    nearest = min(float(api(c).model_params_b or 0.0) for c in candidates)
+    return [c for c in candidates if float(api(c).model_params_b or 0.0) == nearest]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gpu_advisor.engine.calc.api_costs import ApiListing, api_listings, large_enough
+from gpu_advisor.engine.calc.api_costs import ApiListing, api_listings, large_enough, nearest_class
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes
 from gpu_advisor.engine.calc.listings import Listing, listings
 from gpu_advisor.engine.calc.replicas import cards_key, parse_cards
@@ -69,6 +69,7 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         export_restricted_country=knowledge.export_restricted(resolved.company_country),
         company_region=knowledge.data_protection_region(resolved.company_country),
         is_moe=resolved.is_moe,
+        model_reasoning=model_reasons(resolved, knowledge),
         **_batch_facts(resolved),
         context_is_average_request=(
             "context_tokens" in resolved.defaults_used
@@ -121,9 +122,31 @@ def larger_memory_fewer_cards(figures: SizingFigures, knowledge: Knowledge) -> b
     )
 
 
-def workload_fact(figures: SizingFigures, knowledge: Knowledge, planned: str = "") -> WorkloadFact:
+def other_reasoning_api_nearest(
+    figures: SizingFigures, knowledge: Knowledge, model: str, reasoning: bool
+) -> bool:
+    """Among the API prices large enough to stand in for the model, those the comparison would choose
+    among before the rules' exclusions (``api_costs.nearest_class``: the model's own, else the nearest size
+    class) include one whose model reasons where the workload's does not, or the other way round."""
+    fitting = [
+        api
+        for api in knowledge.api_prices.apis
+        if large_enough(api, figures.params_b, figures.active_params_b)
+    ]
+    tier = nearest_class(fitting, lambda api: bool(model) and api.model == model, lambda api: api)
+    return any(api.model_reasoning != reasoning for api in tier)
+
+
+def workload_fact(
+    figures: SizingFigures,
+    knowledge: Knowledge,
+    planned: str = "",
+    reasoning: bool = False,
+    model: str = "",
+) -> WorkloadFact:
     """``planned``: the cards per replica the load was planned on (``Capacity.cards``): a GPU with no
-    usual count within the allowed counts holds a light load there (``count_limits.below_usual_count``)."""
+    usual count within the allowed counts holds a light load there (``count_limits.below_usual_count``);
+    ``reasoning``: the workload's model thinks before it answers (``WorkloadContext.model_reasoning``)."""
     light = parse_cards(planned)
     return WorkloadFact(
         weights_gb=float(figures.weights_gb),
@@ -134,6 +157,7 @@ def workload_fact(figures: SizingFigures, knowledge: Knowledge, planned: str = "
         withdrawn_api_stands_in=any(
             large_enough(api, figures.params_b, figures.active_params_b) for api in knowledge.withdrawn_apis()
         ),
+        other_reasoning_api_stands_in=other_reasoning_api_nearest(figures, knowledge, model, reasoning),
     )
 
 
@@ -255,9 +279,20 @@ def workload_firings(
     capacity_figures: SizingFigures,
     knowledge: Knowledge,
     planned: str = "",
+    reasoning: bool = False,
+    model: str = "",
 ) -> list[Firing]:
-    """What the rules on the workload fact conclude: exclusions, rule-outs, preferred pricing."""
-    return session.assert_fact(workload_fact(capacity_figures, knowledge, planned), facts)
+    """What the rules on the workload fact conclude: exclusions, rule-outs, preferred pricing;
+    ``reasoning``: ``model_reasons``, as the workload's facts say it; ``model``: its catalog ID ("" for a
+    model given by its size)."""
+    fact = workload_fact(capacity_figures, knowledge, planned, reasoning, model)
+    return session.assert_fact(fact, facts)
+
+
+def model_reasons(resolved: ResolvedWorkload, knowledge: Knowledge) -> bool:
+    """The workload's catalog model thinks before it answers (``ModelConfig.reasoning``); a model given by
+    its size: not known, taken as not."""
+    return bool(resolved.model and knowledge.model(resolved.model).reasoning)
 
 
 MAX_REPLICA_CARDS = 64

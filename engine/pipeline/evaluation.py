@@ -34,6 +34,7 @@ from gpu_advisor.engine.pipeline.constraints import (
     Constraints,
     admitted_gpus,
     apply_constraints,
+    model_reasons,
     workload_facts,
     workload_firings,
 )
@@ -155,7 +156,15 @@ def _evaluate(
     # The workload's own rules first: the GPUs they admit are the ones the latency rules compare with. The
     # GPU-fit stage opens a session of its own inside this one where its firings are not kept yet.
     with evaluator.session() as session:
-        own = workload_firings(session, facts, capacity.figures, knowledge, capacity.cards)
+        own = workload_firings(
+            session,
+            facts,
+            capacity.figures,
+            knowledge,
+            capacity.cards,
+            model_reasons(resolved, knowledge),
+            resolved.model or "",
+        )
         admitted = admitted_gpus(knowledge, own, rulebook)
         verdicts = judge_gpus(fit_evaluator or evaluator, capacity, sized_by, rulebook, resolved, admitted)
         dropped = tuple(field for field in verdicts.dropped if field not in resolved.default_targets_dropped)

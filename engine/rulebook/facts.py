@@ -169,6 +169,11 @@ class WorkloadFact(Fact):
     and that is large enough to stand in for the workload's model (``api_costs.large_enough``): the
     comparison could take it, for the model's own price or as a larger model's where the model's are
     excluded."""
+    other_reasoning_api_stands_in: bool = False
+    """Among the API prices the comparison would choose among before the rules' exclusions (the model's
+    own, else the nearest size class above it: ``api_costs.nearest_class``), one hosts a reasoning model
+    where the workload's model does not reason, or the other way round (``ApiPrice.model_reasoning``,
+    ``WorkloadContext.model_reasoning``): KNB021 and KNB022 keep such prices out of the comparison."""
 
 
 OPTION = "has_eligible_option"

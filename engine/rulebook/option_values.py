@@ -37,6 +37,7 @@ def option_values(knowledge: Knowledge) -> dict[str, frozenset[object]]:
         "managed": YES_OR_NO,
         "superseded": YES_OR_NO,
         "withdrawn": YES_OR_NO,
+        "reasoning": YES_OR_NO,
         "housing": frozenset(s.housing for s in knowledge.own_hardware.servers),
         "countries": frozenset(knowledge.country_codes()),
     }

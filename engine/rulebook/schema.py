@@ -38,6 +38,7 @@ OptionField = Literal[
     "managed",
     "superseded",
     "withdrawn",
+    "reasoning",
     "countries",
 ]
 """What an option filter can name: ``eu`` (its regions are in the EU), ``jurisdiction`` (EU, US, UK, CH or
@@ -48,8 +49,9 @@ kind and how long it binds (``commitment``: none, months, years), the GPU's
 interconnect and segment, the provider, its kind and SLA; ``managed`` (a rental's or serverless product's:
 the platform runs the serving stack, knowledge/serverless.yaml); ``superseded`` (a rental whose list
 price its provider's newer one replaces, ``superseded_by``); ``withdrawn`` (an API price of a model its
-provider no longer serves under that product, ``withdrawn_on``); ``housing`` (datacenter, office) is an
-own server's only: where the machine stands."""
+provider no longer serves under that product, ``withdrawn_on``); ``reasoning`` (an API price of a model
+that thinks before it answers, ``model_reasoning``); ``housing`` (datacenter, office) is an own server's
+only: where the machine stands."""
 
 
 OPTION_KINDS: dict[str, frozenset[str]] = {
@@ -71,7 +73,7 @@ OPTION_KINDS: dict[str, frozenset[str]] = {
         )
     ),
     "api": frozenset(
-        ("eu", "jurisdiction", "pricing", "provider", "enterprise_sla", "withdrawn", "countries")
+        ("eu", "jurisdiction", "pricing", "provider", "enterprise_sla", "withdrawn", "reasoning", "countries")
     ),
     "own_server": frozenset(("housing",)),
 }

@@ -39,6 +39,9 @@ class ApiPrice(Sourced, Translated):
     """The size of the open model the API hosts; None for a proprietary model, whose size is not public."""
     model_active_params_b: PositiveFloat | None = None
     """A mixture-of-experts model's parameters active per token; None for a dense model."""
+    model_reasoning: bool = False
+    """The hosted model thinks before it answers by default (a reasoning model, as ``ModelConfig.reasoning``;
+    the API's output tokens count the chain of thought)."""
     stands_in_up_to_params_b: PositiveFloat | None = None
     """The largest open model the price stands in for, where a source counts a larger one into its size
     class (the documents' 70B price for the 72B Qwen); None: up to ``model_params_b``."""

@@ -148,7 +148,7 @@ def spot_notice_problems(knowledge: Knowledge, directory: Path) -> list[str]:
 
 def api_price_references(knowledge: Knowledge, directory: Path) -> list[str]:
     """A hosted model named by its catalog ID has the catalog's size (total and, for a mixture of
-    experts, active parameters)."""
+    experts, active parameters) and reasons as the catalog's model does."""
     models = {m.id: m for m in knowledge.models.models}
     problems = []
     for api in knowledge.api_prices.apis:
@@ -165,6 +165,8 @@ def api_price_references(knowledge: Knowledge, directory: Path) -> list[str]:
                 f"{where}: field model_params_b: {api.model} has {model.params_b:g}B parameters"
                 + (f", {active:g}B active" if active is not None else "")
             )
+        if api.model_reasoning != model.reasoning:
+            problems.append(f"{where}: field model_reasoning: {api.model} has reasoning {model.reasoning}")
     return problems
 
 

@@ -58,6 +58,11 @@ class ModelConfig(Strict):
     fp8_checkpoint: Fp8Checkpoint | None = None
     """The FP8 checkpoint a workload in FP8 runs, where it is block-quantized (None: none, or per-tensor
     or per-channel scales, which any split keeps whole)."""
+    reasoning: bool = False
+    """The model thinks before it answers by default (a chain of thought, counted in its output tokens):
+    an API of a model that does not is no stand-in for it, nor the other way round (DEP053)."""
+    reasoning_source: Citation | None = None
+    """Where the model's card says so; required with ``reasoning``."""
     source: Citation
     as_of: dt.date
 
@@ -67,4 +72,6 @@ class ModelConfig(Strict):
             raise ValueError("active_params_b cannot exceed params_b")
         if self.attention == "mla" and (self.kv_lora_rank is None or self.qk_rope_head_dim is None):
             raise ValueError("mla attention needs kv_lora_rank and qk_rope_head_dim")
+        if self.reasoning and self.reasoning_source is None:
+            raise ValueError("reasoning needs reasoning_source: where the model's card says it thinks first")
         return self
