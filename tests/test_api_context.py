@@ -250,8 +250,9 @@ def test_a_proposal_of_an_api_that_takes_shorter_requests_fails(tmp_path: Path) 
 
 
 def test_an_api_decision_without_a_price_that_takes_the_requests_says_so() -> None:
-    # Below the documents' 10,000 requests a day a managed API is the recommendation; DeepInfra's R1
-    # stands in for a 671B model given by its size, but a 167,000-token context does not fit its 163,840.
+    # Below the documents' 10,000 requests a day a managed API is the recommendation; DeepInfra's R1 is of
+    # the size class of a 671B model given by its size, but a 167,000-token context does not fit its
+    # 163,840, and a model given by its size is not known to reason, so R1's prices are excluded too (KNB022).
     result = run(
         {
             "name": "r1-long",
@@ -265,15 +266,16 @@ def test_an_api_decision_without_a_price_that_takes_the_requests_says_so() -> No
     memo = render_memo(result)
     assert (
         "Recommendation: **Managed API**, though every API price the catalog has for a model of this size "
-        "or larger takes shorter requests than this workload's 167,000-token context (see Managed APIs): "
-        "ask the providers for one that takes them.\n"
+        "or larger is excluded for this workload (KNB018, KNB022) and takes shorter requests than the "
+        "workload's (see Managed APIs): ask the providers for one it may use that takes them.\n"
     ) in memo
     assert "the catalog has no API price for a model of this size" not in memo
-    # The fallback is priced: DeepInfra's price, too short for these requests, is below self-hosting's.
+    # The fallback is priced: DeepInfra's price, excluded and too short for these requests, is below
+    # self-hosting's.
     flat = " ".join(memo.split())
     assert (
-        "every API of its model's size or larger takes shorter requests than its 167,000-token context. At "
-        "those prices an API would cost less than self-hosting"
+        "every API price of its model's size or larger is excluded (KNB018, KNB022). At those prices an API "
+        "would cost less than self-hosting"
     ) in flat
     # Own servers of H100 hold it (16 cards a replica, a light load's count: no count up to 16 holds the
     # usual eight 167,000-token sequences), cheaper than serverless but bought for years.

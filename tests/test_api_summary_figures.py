@@ -94,22 +94,25 @@ def test_the_scaled_rental_is_said_beside_the_fixed_figure_the_api_is_compared_w
 
 
 def test_a_mixture_of_experts_is_not_told_of_a_dense_model_with_more_active_parameters() -> None:
-    """Qwen3-235B-A22B: a dense 70B runs 70B parameters a token against its 22B, so it is no smaller class
-    (smaller in all parameters); Mixtral 8x7B (46.7B, 12.9B active) is, and is named in the APIs section
-    only, as no price of its class is sourced to count a 235B model in."""
-    result = run(
-        {
-            "name": "q",
-            "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
-            "requests_per_day": 200_000,
-            "avg_input_tokens": 2_000,
-            "avg_output_tokens": 400,
-        }
-    )
+    """A 235B mixture of experts with 22B active, given by its size (Qwen3-235B-A22B's shape, without the
+    catalog's word that it reasons): a dense 70B runs 70B parameters a token against its 22B, so it is no
+    smaller class (smaller in all parameters); Mixtral 8x7B (46.7B, 12.9B active) is, and is named in the
+    APIs section only, as no price of its class is sourced to count a 235B model in. The catalog's Qwen3,
+    a reasoning model, is told of no smaller class: those APIs' models do not reason (KNB021)."""
+    workload = {
+        "name": "q",
+        "model": {"params_b": 235, "active_params_b": 22, "precision": "fp8"},
+        "requests_per_day": 200_000,
+        "avg_input_tokens": 2_000,
+        "avg_output_tokens": 400,
+    }
+    result = run(workload)
     (smaller,) = [a for a in result.api_costs if a.nearest_smaller]
     assert smaller.api == "mixtral-8x7b-deepinfra" and not smaller.nearest_smaller_counts_in
     summary = render_memo(result).split("## Why")[0]
     assert "nearest smaller class" not in summary
+    qwen3 = run({**workload, "model": {"name": "qwen3-235b-a22b", "precision": "fp8"}})
+    assert not [a for a in qwen3.api_costs if a.nearest_smaller]
 
 
 def test_a_stated_min_replicas_is_said_to_size_self_hosted_routes_only() -> None:

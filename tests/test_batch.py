@@ -107,11 +107,12 @@ def test_an_api_row_names_its_provider_and_whether_another_models_price_stands_i
         "company_country": "US",
     }
     (row,) = csv_rows(invoke(write(tmp_path, "q.jsonl", json.dumps(qwen) + "\n"), "--format", "csv").stdout)
-    # No price of Qwen3 235B: the compared API is DeepInfra's Llama 3.1 405B, a stand-in.
+    # No price of Qwen3 235B: the compared API is DeepInfra's DeepSeek-R1, a reasoning model's stand-in
+    # (Llama 3.1 405B's, nearer in size, answers without reasoning: KNB021).
     assert (row["deployment"], row["provider"], row["offer"]) == (
         "api",
         "deepinfra",
-        "llama-3.1-405b-deepinfra",
+        "deepseek-r1-deepinfra",
     )
     assert row["priced_with_another_model"] == "true"
 

@@ -62,7 +62,7 @@ def test_a_growth_given_as_one_number_is_stated_not_ranked(tmp_path: Path) -> No
     workload = tmp_path / "moe.yaml"
     workload.write_text(
         "name: de-moe\nmodel: {name: qwen3-235b-a22b, precision: fp8}\nrequests_per_day: 300000\n"
-        "avg_input_tokens: 800\navg_output_tokens: 350\nload_pattern: variable\nschedule: always\n"
+        "avg_input_tokens: 800\navg_output_tokens: 215\nload_pattern: variable\nschedule: always\n"
         "latency_sensitive: true\nvolume_growth: 1.5\ncompany_country: DE\n",
         encoding="utf-8",
     )
@@ -71,9 +71,10 @@ def test_a_growth_given_as_one_number_is_stated_not_ranked(tmp_path: Path) -> No
     top = rb["sensitivity"][0]
     assert (top["input"], top["effect_on"]) == ("throughput_error", "advantage")
     assert top["effect"] > 0
-    # At the grown volume the held runs decide for the serverless rival ($20,930 against the API's
-    # $20,990): an input whose ends both keep that decision does not "decide differently", though the
-    # memo's decision (the API, at today's volume) is another; the throughput error's low end does.
+    # At the grown volume the held runs decide for the serverless rival ($19,016 against the API's
+    # $19,672, DeepSeek-R1's price: KNB021): an input whose ends both keep that decision does not "decide
+    # differently", though the memo's decision (the API, at today's volume) is another; the throughput
+    # error's high end does.
     eu = next(row for row in rb["sensitivity"] if row["input"] == "eu_region_premium")
     assert eu["decision_cost_at_low"] == eu["decision_cost_at_high"] < eu["cost_at_low"]
     assert eu["decision_changes"] is False

@@ -27,7 +27,8 @@ QWEN3 = {
     "avg_output_tokens": 400,
     "company_country": "FR",
 }
-"""The first test's Qwen3 MoE, whose compared API is the larger Llama 3.1 405B's price."""
+"""The first test's Qwen3 MoE, a reasoning model, whose compared API is the larger reasoning model
+DeepSeek-R1's price (KNB021: Llama 3.1 405B's, nearer in size, does not reason)."""
 
 
 def test_an_api_of_another_model_is_named_as_a_switch(tmp_path: Path) -> None:
@@ -41,18 +42,18 @@ def test_an_api_of_another_model_is_named_as_a_switch(tmp_path: Path) -> None:
     assert result.decision.deployment == "api"
     memo = render_memo(result)
     assert (
-        "No API in the catalog serves qwen3-235b-a22b: this is the price of Llama 3.1 405B Instruct "
-        "(DeepInfra), another model. Taking the API means using that model instead (check its answers "
-        "for this workload) or asking the providers for a price for qwen3-235b-a22b. That model is larger "
-        "(405B against 235B parameters): its price stands in, and is no bound, as a host may charge a "
-        "smaller model more." in memo
+        "No API in the catalog serves qwen3-235b-a22b: this is the price of DeepSeek-R1-0528 (DeepInfra), "
+        "another model. Taking the API means using that model instead (check its answers for this "
+        "workload) or asking the providers for a price for qwen3-235b-a22b. That model is larger (671B "
+        "against 235B parameters): its price stands in, and is no bound, as a host may charge a smaller "
+        "model more." in memo
     )
     german = render_memo(result, Format("de", "USD", result.exchange_rate_usd_per_eur))
     assert (
-        "Keine API im Katalog bietet qwen3-235b-a22b an: Dies ist der Preis von Llama 3.1 405B Instruct "
+        "Keine API im Katalog bietet qwen3-235b-a22b an: Dies ist der Preis von DeepSeek-R1-0528 "
         "(DeepInfra), einem anderen Modell. Wer die API nimmt, nutzt stattdessen dieses Modell (prüfen Sie "
         "seine Antworten für diesen Workload) oder fragt die Anbieter nach einem Preis für qwen3-235b-a22b. "
-        "Jenes Modell ist größer (405B gegen 235B Parameter): Sein Preis dient als Ersatzwert, nicht als "
+        "Jenes Modell ist größer (671B gegen 235B Parameter): Sein Preis dient als Ersatzwert, nicht als "
         "Grenze, denn ein Anbieter kann ein kleineres Modell teurer anbieten." in german
     )
 
@@ -135,13 +136,15 @@ def test_a_size_given_in_whole_billions_is_compared_with_the_model_of_that_size(
 
 def test_a_larger_models_price_beside_a_self_hosted_decision_is_called_a_stand_in() -> None:
     """Own weights rule the API out (DEP005); the sentence on the API compared says its model is larger.
-    Where the compared model is of the workload's size, no such sentence (tests/golden/nightly-batch.md)."""
+    Where the compared model is of the workload's size, no such sentence (tests/golden/nightly-batch.md).
+    DeepSeek-R1-0528 at DeepInfra, 0.50 / 2.15 USD per million: 100,000 x 30.42 x (600 x 0.50 + 400 x
+    2.15) / 1e6 = $3,528.72 a month."""
     own = {**QWEN3, "name": "qwen-own", "model": {**QWEN3["model"], "custom_weights": True}}
     memo = render_memo(run(own, AS_OF))
     assert (
-        "The managed API compared (Llama 3.1 405B Instruct (DeepInfra), another model, $2,434 per month) is "
-        "ruled out for this workload (DEP005). That model is larger (405B against 235B parameters): its "
-        "price stands in, and is no bound, as a host may charge a smaller model more.\n" in memo
+        "The managed API compared (DeepSeek-R1-0528 (DeepInfra), another model, $3,529 per month) is ruled "
+        "out for this workload (DEP005). That model is larger (671B against 235B parameters): its price "
+        "stands in, and is no bound, as a host may charge a smaller model more.\n" in memo
     )
     nightly = recommend(load_workload(str(EXAMPLES_DIR / "nightly-batch.yaml")), AS_OF)
     assert "That model is larger" not in render_memo(nightly)

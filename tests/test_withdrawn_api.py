@@ -82,7 +82,8 @@ POLICY = provider_policy(
 
 def test_the_withdrawn_price_does_not_stand_in_for_another_model(tmp_path: Path) -> None:
     """Qwen3-235B (22B active) with DeepInfra's prices excluded by a company's policy: R1's price (671B,
-    37B active) is the next larger class, and the memo recommended DeepSeek's withdrawn product for it."""
+    37B active) is the larger reasoning model's, and the memo recommended DeepSeek's withdrawn product for
+    it (Llama 3.1 405B's, a model that does not reason, is no stand-in: KNB021)."""
     (tmp_path / "no-deepinfra.yaml").write_text(POLICY, encoding="utf-8")
     qwen3 = {**R1, "model": {"name": "qwen3-235b-a22b", "precision": "fp8"}, "requests_per_day": 5_000}
     result = api.recommend(qwen3, EVALUATED_ON, policy_dir=str(tmp_path))
@@ -91,7 +92,7 @@ def test_the_withdrawn_price_does_not_stand_in_for_another_model(tmp_path: Path)
     assert not any(a.compared for a in result.api_costs)
     assert (
         "Recommendation: **Managed API**, though every API price the catalog has for a model of this size or "
-        "larger is excluded for this workload (KNB018, ORG101): ask the providers for one it may use.\n"
+        "larger is excluded for this workload (KNB018, KNB021, ORG101): ask the providers for one it may use.\n"
     ) in render_memo(result)
 
 

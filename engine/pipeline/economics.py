@@ -123,6 +123,10 @@ def _own_hardware_fact_fields(market: Market, evaluated_on: dt.date) -> dict[str
         "own_hardware_applicable": own.applicable,
         "own_usd_per_month": float(own.usd_per_month),
         "own_usd_per_month_at_busy_share": float(own.usd_per_month_at_busy_share),
+        "own_at_busy_share_saving": 1
+        - own.usd_per_month_at_busy_share / own.cheapest_same_hours_usd_per_month
+        if own.cheapest_same_hours_usd_per_month
+        else 0.0,
         "own_in_an_office": own.applicable and server.housing == "office",
         "own_price_age_days": (evaluated_on - server.as_of).days if own.applicable else 0,
         # A line with no figure (origin none) is no default, but a staff line without one is a gap.

@@ -249,6 +249,9 @@ class EconomicsFact(Fact):
     own_usd_per_month_at_busy_share: Annotated[float, Guard(OWNED)] = 0.0
     """What owning would cost a month with the power line at the servers' busy share, the idle hours at
     the idle share of the rated draw (``OwnHardware.usd_per_month_at_busy_share``): not the costed figure."""
+    own_at_busy_share_saving: Annotated[float, Guard(OWNED)] = 0.0
+    """That figure's saving on the cheapest rental for the same work, as a share of the rental's bill
+    (0.35: 35 % less; negative where it costs more; 0 without a rental)."""
     own_in_an_office: Annotated[bool, Guard(OWNED)] = False
     """The own route is costed on office machines (``housing: office``: no housing or staff line)."""
     own_price_age_days: Annotated[int, Guard(OWNED)] = 0
