@@ -92,7 +92,8 @@ def test_the_withdrawn_price_does_not_stand_in_for_another_model(tmp_path: Path)
     assert not any(a.compared for a in result.api_costs)
     assert (
         "Recommendation: **Managed API**, though every API price the catalog has for a model of this size or "
-        "larger is excluded for this workload (KNB018, KNB021, ORG101): ask the providers for one it may use.\n"
+        "larger is excluded for this workload (KNB018, KNB021, ORG101): ask the providers for one it may "
+        "use.\n"
     ) in render_memo(result)
 
 
