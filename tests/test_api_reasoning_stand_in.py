@@ -50,3 +50,33 @@ def test_a_model_given_by_its_size_above_every_plain_api_is_not_priced_at_a_reas
     assert "KNB022" in {f.rule_id for f in result.findings}
     r1 = next(c for c in result.api_costs if c.api == "deepseek-r1-deepinfra" and not c.batch)
     assert "KNB022" in r1.excluded_by
+
+
+def test_a_hybrid_model_served_without_thinking_says_so() -> None:
+    """Qwen3 with model.reasoning: false (thinking switched off): Llama 3.1 405B's API stands in again,
+    50,000 x 22 x (3,000 x 0.80 + 4,000 x 0.80) / 1e6 at DeepInfra's 0.80 / 0.80 USD per million."""
+    result = run({**CODE_ASSISTANT, "model": {**CODE_ASSISTANT["model"], "reasoning": False}})
+    assert result.workload.reasoning is False
+    assert result.decision.offer == "llama-3.1-405b-deepinfra"
+    assert result.decision.usd_per_month == pytest.approx(50_000 * 22 * (3000 * 0.80 + 4000 * 0.80) / 1e6)
+    # The nearest class, Llama 3.1 405B's, answers without reasoning too: neither rule has anything to say.
+    assert {"KNB021", "KNB022"}.isdisjoint(f.rule_id for f in result.findings)
+
+
+def test_a_proposal_may_choose_another_kind_of_models_api() -> None:
+    """KNB021 keeps Llama 3.1 405B's price out of the comparison for Qwen3, not out of what a team may
+    propose: check's DEP036 (the rules exclude the proposed API) passes it."""
+    from helpers import EVALUATED_ON
+
+    from gpu_advisor.engine.apps.check.run import check_document
+    from gpu_advisor.engine.domain.proposal import ProposalDocument
+
+    proposal = {
+        "name": "llama api",
+        "deployment": "api",
+        "provider": "deepinfra",
+        "offer": "llama-3.1-405b-deepinfra",
+    }
+    document = ProposalDocument.model_validate({"workload": CODE_ASSISTANT, "proposal": proposal})
+    results = {i.rule_id: i.status for i in check_document(document, "p.yaml", 1, EVALUATED_ON).results}
+    assert results["DEP036"] == "pass"

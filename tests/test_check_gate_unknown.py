@@ -170,9 +170,29 @@ def test_an_unwaivable_waived_result_is_a_junit_failure_and_a_rejected_sarif_sup
             ("--unwaivable", "RES005", "--skip-rule", "RES005"),
             "--unwaivable: RES005 named by both --unwaivable and --skip-rule",
         ),
+        # By severity too: RES005 is critical.
+        (
+            ("--unwaivable", "RES005", "--soft-fail-on", "critical"),
+            "--unwaivable: RES005 named by both --unwaivable and --soft-fail-on",
+        ),
+        (
+            ("--unwaivable", "critical", "--soft-fail-on", "RES005"),
+            "--unwaivable: RES005 named by both --unwaivable and --soft-fail-on",
+        ),
     ],
 )
 def test_unwaivable_refusals_are_bad_input(tmp_path: Path, options: tuple[str, ...], said: str) -> None:
     result = check(tmp_path, IN_THE_US, *options, waivers=WAIVED)
     assert result.exit_code == 2
     assert said in result.output
+
+
+def test_a_waiver_of_a_check_that_cannot_tell_is_said_not_to_lift_it(tmp_path: Path) -> None:
+    """RES005 waived on a proposal without its region: the waiver lifts a failure, not an unknown, and
+    the report says why the run still fails (it said nothing of the waiver)."""
+    result = check(tmp_path, NO_REGION, waivers=[{"rule": "RES005", "reason": "SCCs signed"}])
+    assert result.exit_code == 1
+    assert (
+        "          a waiver lifts a failure or a warning, not a check that cannot tell: give the fact it "
+        "needs (waived: SCCs signed)\n"
+    ) in result.output

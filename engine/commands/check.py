@@ -155,7 +155,8 @@ def check(
     skip = selector(skip_rule, "--skip-rule", rulebook.ids, hard=False)
     refuse_skip_of_all_or_gated(skip, gate.hard)
     refused = selector(unwaivable, "--unwaivable", rulebook.ids, hard=True)
-    refuse_unwaivable_conflicts(refused, gate.soft, skip)
+    severities = {rule.id: rule.severity for rule in rulebook.rules}
+    refuse_unwaivable_conflicts(refused, gate.soft, skip, severities)
     target = output_target(
         output,
         inputs=(proposal_file, overrides, compare_to),

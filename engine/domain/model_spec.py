@@ -90,6 +90,13 @@ class ModelSpec(StrictInput):
     custom_weights: bool = Field(
         default=False, description="Own or fine-tuned weights: a third-party model API cannot serve them."
     )
+    reasoning: bool | None = Field(
+        default=None,
+        description="Whether the model thinks before it answers (a chain of thought counted in its output "
+        "tokens): left out, the catalog's word for a catalog model (Qwen3 and DeepSeek-R1 think by default) "
+        "and no for a model given by its size; false for a hybrid model served with thinking off. Managed "
+        "APIs stand in for it only where theirs does the same (KNB021, KNB022).",
+    )
     attention_shape: AttentionShape | None = Field(
         default=None,
         description="For a model given by its size: its attention shape from config.json, which sets the "

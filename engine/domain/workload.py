@@ -109,6 +109,9 @@ class ResolvedWorkload(BaseModel):
     active_params_b: float
     precision: Precision
     custom_weights: bool
+    reasoning: bool = False
+    """The model thinks before it answers: ``ModelSpec.reasoning`` where given, else the catalog model's
+    (``ModelConfig.reasoning``), else no (a model given by its size)."""
     requests_per_day: Annotated[
         int, Field(gt=0, le=10_000_000_000, description="Requests a day."), Given.REQUIRED
     ]

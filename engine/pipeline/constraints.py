@@ -69,7 +69,6 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         export_restricted_country=knowledge.export_restricted(resolved.company_country),
         company_region=knowledge.data_protection_region(resolved.company_country),
         is_moe=resolved.is_moe,
-        model_reasoning=model_reasons(resolved, knowledge),
         **_batch_facts(resolved),
         context_is_average_request=(
             "context_tokens" in resolved.defaults_used
@@ -146,7 +145,7 @@ def workload_fact(
 ) -> WorkloadFact:
     """``planned``: the cards per replica the load was planned on (``Capacity.cards``): a GPU with no
     usual count within the allowed counts holds a light load there (``count_limits.below_usual_count``);
-    ``reasoning``: the workload's model thinks before it answers (``WorkloadContext.model_reasoning``)."""
+    ``reasoning``: the workload's model thinks before it answers (``ResolvedWorkload.reasoning``)."""
     light = parse_cards(planned)
     return WorkloadFact(
         weights_gb=float(figures.weights_gb),
@@ -283,16 +282,10 @@ def workload_firings(
     model: str = "",
 ) -> list[Firing]:
     """What the rules on the workload fact conclude: exclusions, rule-outs, preferred pricing;
-    ``reasoning``: ``model_reasons``, as the workload's facts say it; ``model``: its catalog ID ("" for a
-    model given by its size)."""
+    ``reasoning``: the workload's model thinks before it answers (``ResolvedWorkload.reasoning``);
+    ``model``: its catalog ID ("" for a model given by its size)."""
     fact = workload_fact(capacity_figures, knowledge, planned, reasoning, model)
     return session.assert_fact(fact, facts)
-
-
-def model_reasons(resolved: ResolvedWorkload, knowledge: Knowledge) -> bool:
-    """The workload's catalog model thinks before it answers (``ModelConfig.reasoning``); a model given by
-    its size: not known, taken as not."""
-    return bool(resolved.model and knowledge.model(resolved.model).reasoning)
 
 
 MAX_REPLICA_CARDS = 64

@@ -239,6 +239,9 @@ def model_facts(spec: ModelSpec, knowledge: Knowledge) -> dict[str, Any]:
         "active_params_b": active_params_b,
         "precision": spec.precision,
         "custom_weights": spec.custom_weights,
+        "reasoning": spec.reasoning
+        if spec.reasoning is not None
+        else bool(catalog is not None and catalog.reasoning),
         "attention_shape": spec.attention_shape,
     }
 

@@ -34,7 +34,6 @@ from gpu_advisor.engine.pipeline.constraints import (
     Constraints,
     admitted_gpus,
     apply_constraints,
-    model_reasons,
     workload_facts,
     workload_firings,
 )
@@ -162,7 +161,7 @@ def _evaluate(
             capacity.figures,
             knowledge,
             capacity.cards,
-            model_reasons(resolved, knowledge),
+            resolved.reasoning,
             resolved.model or "",
         )
         admitted = admitted_gpus(knowledge, own, rulebook)

@@ -173,7 +173,7 @@ class WorkloadFact(Fact):
     """Among the API prices the comparison would choose among before the rules' exclusions (the model's
     own, else the nearest size class above it: ``api_costs.nearest_class``), one hosts a reasoning model
     where the workload's model does not reason, or the other way round (``ApiPrice.model_reasoning``,
-    ``WorkloadContext.model_reasoning``): KNB021 and KNB022 keep such prices out of the comparison."""
+    the workload's ``reasoning``): KNB021 and KNB022 keep such prices out of the comparison."""
 
 
 OPTION = "has_eligible_option"

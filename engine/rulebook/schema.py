@@ -204,6 +204,10 @@ class Conclusion(Strict):
     rule_out: RuleOut | None = None
     prefer_pricing: PricingKind | None = None
     exclude_options: tuple[OptionFilter, ...] = ()
+    comparison_only: bool = False
+    """``exclude_options`` keep those options out of the recommendation's comparison only (another kind
+    of model's API is no stand-in for the workload's cost), not out of what a proposal may choose: check
+    does not count such an exclusion against a proposal (DEP036)."""
     gpu_unsuitable: bool = False
     offer_unsuitable: bool = False
     """The offer cannot carry the model's replicas as it is sold (instance_fit rules)."""
@@ -292,6 +296,8 @@ class Rule(Strict):
             raise ValueError("gpu_unsuitable is a conclusion of gpu_fit and latency_fit rules only")
         if self.then.drop_default_target is not None and self.fact != "latency_fit":
             raise ValueError("drop_default_target is a conclusion of latency_fit rules only")
+        if self.then.comparison_only and not self.then.exclude_options:
+            raise ValueError("comparison_only qualifies exclude_options: without them it excludes nothing")
         if self.then.offer_unsuitable and self.fact != "instance_fit":
             raise ValueError("offer_unsuitable is a conclusion of instance_fit rules only")
         then = self.then

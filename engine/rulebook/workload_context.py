@@ -40,9 +40,6 @@ class WorkloadContext(Fact):
     """The data-protection region of the company's country (knowledge/data_protection.yaml): the law of
     its establishment, beside the region of the people whose data it is (``personal_data_region``)."""
     is_moe: bool
-    model_reasoning: bool = False
-    """The catalog model thinks before it answers by default (``ModelConfig.reasoning``); False for a model
-    given by its size, which the catalog cannot tell."""
     batch: bool = False
     """The workload's work waits for its GPUs (a batch's load pattern): it has a window and runs a month."""
     batch_window_hours: Annotated[float, Guard("batch")] = 0.0

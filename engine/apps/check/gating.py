@@ -19,7 +19,7 @@ before any of this: such a result counts as if it were not waived.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gpu_advisor.engine.common.errors import InputError, unknown_value
@@ -169,11 +169,15 @@ def unwaived(result: CheckResult, unwaivable: Selector) -> CheckResult:
     return result.model_copy(update={"results": items, "status": overall(items), "counts": counts(items)})
 
 
-def refuse_unwaivable_conflicts(unwaivable: Selector, soft: Selector, skip: Selector) -> None:
-    """A rule both ``--unwaivable`` and named by ``--soft-fail-on`` or ``--skip-rule`` is refused: the
-    waiver refused would still never fail the run, or the rule not be checked at all."""
+def refuse_unwaivable_conflicts(
+    unwaivable: Selector, soft: Selector, skip: Selector, severities: Mapping[str, str]
+) -> None:
+    """A rule both ``--unwaivable`` and ``--soft-fail-on`` or ``--skip-rule`` select, by ID or severity
+    (``severities``: each rule's), is refused: the waiver refused would still never fail the run, or the
+    rule not be checked at all."""
+    refused = selected(unwaivable, severities, at_or_above=True)
     for option, other in (("--soft-fail-on", soft), ("--skip-rule", skip)):
-        both = sorted(unwaivable.rule_ids & other.rule_ids)
+        both = sorted(refused & selected(other, severities, at_or_above=False))
         if both:
             problem = Words(
                 "%(rules)s named by both --unwaivable and %(option)s; name each rule in one of them",
@@ -181,6 +185,18 @@ def refuse_unwaivable_conflicts(unwaivable: Selector, soft: Selector, skip: Sele
                 option=option,
             )
             raise InputError(at("--unwaivable", problem), field="--unwaivable")
+
+
+def selected(named: Selector, severities: Mapping[str, str], *, at_or_above: bool) -> set[str]:
+    """The rules an option selects: those it names, and those at or above (or below) its severity."""
+    rules = set(named.rule_ids)
+    if named.severity is not None:
+        rank = SEVERITIES.index(named.severity)
+        for rule_id, severity in severities.items():
+            own = SEVERITIES.index(severity)
+            if (own >= rank) if at_or_above else (own <= rank):
+                rules.add(rule_id)
+    return rules
 
 
 def skipped(result: CheckResult, skip: Selector) -> CheckResult:

@@ -96,8 +96,11 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
     listed = evaluation.knowledge.api_prices.apis
     cut = window_cut_short(evaluation.knowledge, evaluation.workload.context_tokens, api.api)
     active = next(a.model_active_params_b for a in listed if a.id == api.api)
+    rules = {rule.id: rule for rule in evaluation.rules}
+    # Exclusions of the comparison's stand-in only (another kind of model) do not bar a proposal's choice.
+    barring = tuple(rule_id for rule_id in api.excluded_by if not rules[rule_id].then.comparison_only)
     facts.update(
-        api_excluded=bool(api.excluded_by),
+        api_excluded=bool(barring),
         # A hosted open model below the workload's size, in parameters or active ones (a proprietary
         # model's size is not public).
         api_hosts_smaller_model=api.model_params_b is not None and not (api.large_enough or api.same_model),
@@ -106,8 +109,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         api_windows_cut_short=cut is not None,
         api_price_age_days=(evaluation.evaluated_on - api.as_of).days,
     )
-    rules = {rule.id: rule for rule in evaluation.rules}
-    excluded_by = titled((rules[rule_id] for rule_id in api.excluded_by), lang)
+    excluded_by = titled((rules[rule_id] for rule_id in barring), lang)
     details = {
         "api_name": api.name,
         "api_as_of": api.as_of.isoformat(),
