@@ -23,19 +23,19 @@ def test_tco_json_contract() -> None:
     assert {("aws", "p5-on-demand-2026-09"), ("gcp", "a3-high-on-demand-2026-07")} <= offers
 
 
-def test_the_power_line_is_said_to_be_an_upper_bound_beside_a_measured_idle_draw() -> None:
+def test_the_power_line_is_said_beside_a_measured_idle_draw() -> None:
     """The power line charges 8 x 700 W x 1.3 = 7.28 kW in every hour; an H100 holding a model with no
     request in flight drew 145.5 W (said as 146), which the line does not use: the text says both."""
     text = invoke("tco", "--country", "DE").output
     assert (
         "  - Power: the line charges each card's rated 700 W (times 1.3 for the rest of the server) in every "
-        "hour of the month, busy or not, as the documents' line does: an upper bound. A card that holds the "
-        "model with no request in flight draws far less: 146 W (mean of 7 H100 SXM (HBM3) in production"
+        "hour of the month, busy or not, as the documents' line does. A card that holds the model with no "
+        "request in flight draws far less: 146 W (mean of 7 H100 SXM (HBM3) in production"
     ) in text
     data = json.loads(invoke("tco", "--country", "DE", "--format", "json").output)
     costs = data["costs"]
     assert (costs["gpu_watts"], costs["idle_watts"], costs["node_kw"]) == (700.0, 145.5, 7.28)
-    # The office card has no measured idle draw in the catalog, and its memo says its own upper bound.
+    # The office card has no measured idle draw in the catalog (its memo says its idle draw is far less).
     office = invoke("tco", "--country", "DE", "--gpu", "rtx-5090")
     assert office.exit_code == 0
     assert (

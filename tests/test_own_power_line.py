@@ -13,8 +13,9 @@ from gpu_advisor.engine.present.memo import render_memo
 
 LINE = (
     "- The power line counts each server at the draw it is costed with (7.28 kW: its cards' rated power "
-    "plus 30 % for the rest of the server) in all 730 hours of the month, busy or idle. Idle cards draw "
-    "less, which no source here gives for a whole server (read it from the server's management controller)."
+    "plus 30 % for the rest of the server) in all 730 hours of the month, busy or idle. Idle, a GPU server "
+    "draws about a fifth of its rating by the estimate TCO028 reads, and a real server's draw is what its "
+    "management controller reports: the comparison keeps the documents' line."
 )
 COOLING = (
     " The cooling the room adds on top of that draw is not counted either: the line may be off either way.\n"
