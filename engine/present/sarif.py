@@ -24,7 +24,10 @@ from gpu_advisor.engine.rulebook.schema import Rulebook
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-SARIF_LEVELS = {"fail": "error", "warn": "warning", "unknown": "note", "pass": "none"}
+SARIF_LEVELS = {"fail": "error", "warn": "warning", "unknown": "none", "pass": "none"}
+"""SARIF 2.1.0 (3.27.10): a result whose kind is not "fail" has level "none"."""
+SARIF_KINDS = {"pass": "pass", "unknown": "review"}
+"""A result's kind: passed, to be reviewed (the check cannot tell), else failed (a failure or warning)."""
 
 
 README_SECTION = "README.md#checking-a-proposal"
@@ -105,7 +108,7 @@ def sarif_result(result: CheckResult, item: CheckItem, rule_index: int, gates: b
         "ruleId": item.rule_id,
         "ruleIndex": rule_index,
         "level": SARIF_LEVELS[item.status],
-        "kind": "review" if item.status == "unknown" else "fail",
+        "kind": SARIF_KINDS.get(item.status, "fail"),
         "message": {"text": f"{result.name}: {item.message}"},
         "locations": [
             {

@@ -214,10 +214,16 @@ def skipped(result: CheckResult, skip: Selector) -> CheckResult:
 
 
 def overall(items: Sequence[CheckItem]) -> Status:
-    """fail if a check failed (waived ones do not count), else warn, else unknown, else pass."""
-    counted = [item.status for item in items if not item.waived]
-    statuses: tuple[Status, ...] = ("fail", "warn", "unknown")
-    return next((status for status in statuses if status in counted), "pass")
+    """fail if a check failed (waived ones do not count), else unknown if a critical check cannot tell (it
+    fails the run by default, a warning does not), else warn, else unknown, else pass."""
+    counted = [item for item in items if not item.waived]
+    statuses = [item.status for item in counted]
+    if "fail" in statuses:
+        return "fail"
+    if any(item.status == "unknown" and item.severity == SEVERITIES[-1] for item in counted):
+        return "unknown"
+    order: tuple[Status, ...] = ("warn", "unknown")
+    return next((status for status in order if status in statuses), "pass")
 
 
 def counts(items: Sequence[CheckItem]) -> dict[str, int]:
