@@ -90,7 +90,8 @@ def test_the_summary_lists_only_what_concerns_the_decision() -> None:
     # No constraint or warning concerns the API itself (DeepSeek-R1's price, the reasoning model's stand-in:
     # KNB021): PRC002's spot offers are rentals.
     assert "constraint or warning applies" not in summary and "constraints and warnings apply" not in summary
-    aside = "One more concerns only GPUs the decision does not use (SIZ020, see Risks and caveats).\n"
+    aside = "A constraint or warning concerns only GPUs the decision does not use (SIZ020, see Risks and "
+    aside += "caveats).\n"
     assert aside in summary
     # PRC002 (spot rentals), PRV004 (the cheapest rental's marketplace) and PRV013 (Modal's SLA) speak of
     # routes not taken.
