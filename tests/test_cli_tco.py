@@ -42,6 +42,11 @@ def test_the_power_line_is_said_beside_a_measured_idle_draw() -> None:
         "  power       $0.14   ($99/month: 0.575 kW × 730 h × $0.236/kWh (default for DE))\n" in office.output
     )
     assert "draws far less" not in office.output
+    # One card in a computer that stands already: no InfiniBand to leave out, and one launch price, not a
+    # low and a high alike.
+    assert "  total       $0.21   ($155/month; spares and the host computer not included)\n" in office.output
+    assert "  list price      $1,999, resale value 0 %: capital $0.08, total $0.21\n" in office.output
+    assert "high price" not in office.output and "low price" not in office.output
 
 
 def test_tco_overrides() -> None:
