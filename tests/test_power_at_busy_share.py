@@ -53,3 +53,26 @@ def test_silent_where_owning_wins_at_the_rated_draw() -> None:
     rated, u = own.power_usd_per_month, own.node_utilization
     assert own.usd_per_month_at_busy_share == pytest.approx(own.usd_per_month - rated * (1 - 0.2) * (1 - u))
     assert own.usd_per_month_at_busy_share < own.usd_per_month
+
+
+def test_the_summary_says_where_the_idle_draw_would_turn_a_rental_decided() -> None:
+    """An office-hours 8B with its own weights is decided on two rented RTX 5090 ($243): owning two costs
+    $310 at the rated draw and about $187 at their 23 % busy share's, so the Summary says what the
+    finding says (it had named none of it)."""
+    from gpu_advisor.engine.present.memo import render_memo
+
+    office = {
+        "name": "office8b",
+        "model": {"name": "llama-3.1-8b", "precision": "bf16", "custom_weights": True},
+        "requests_per_day": 60_000,
+        "schedule": "office_hours",
+        "company_country": "DE",
+    }
+    result = run(office)
+    assert result.decision.deployment == "dedicated_cloud" and "TCO028" in result.fired_rules
+    summary = render_memo(result).split("## Why")[0]
+    assert (
+        "Owning 2 × RTX 5090 workstation instead costs $310 a month with every card at its rated draw in "
+        "every hour, as costed here, and about $187 with the idle hours at an idle server's draw, less than "
+        "this rental (TCO028): measure what the machines draw before ruling owning out.\n"
+    ) in summary
