@@ -29,7 +29,7 @@ def test_the_deployments_are_named_in_words(tmp_path: Path) -> None:
     german = " ".join(runner.invoke(main, ["check", str(path), "--lang", "de"]).output.split())
     assert (
         "Der Vorschlag betreibt den Workload als „Dedizierte Cloud-GPUs“; die Regeln empfehlen dafür "
-        "„Verwaltete API“ (die Gründe nennt gpu-advisor recommend)."
+        "„Managed API“ (die Gründe nennt gpu-advisor recommend)."
     ) in german
 
 

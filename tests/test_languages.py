@@ -102,7 +102,7 @@ def test_batch_summary_in_german_and_euro(tmp_path: Path) -> None:
     source, result = german_batch(tmp_path)
     assert result.exit_code == 0, result.stderr
     assert f"{source}: 1 Workload, 1 ausgewertet, 0 mit Fehlern (ausgewertet am {AS_OF})" in result.stderr
-    assert "Nach Bereitstellung:\n  Verwaltete API" in result.stderr
+    assert "Nach Bereitstellung:\n  Managed API" in result.stderr
     assert re.search(r"Monatliche Gesamtkosten: [0-9.]+ €\n", result.stderr)
 
 

@@ -127,7 +127,7 @@ def test_a_scaled_fleet_is_set_against_the_recommendation_where_it_costs_less() 
         "$47,640). An added replica" in dep032("en", "serverless", 47_640.0)
     )
     german = dep032("de", "api", 50_000.0)
-    assert "28 % weniger, und weniger als die Empfehlung (die verwaltete API für 50.000 $)." in german
+    assert "28 % weniger, und weniger als die Empfehlung (die Managed API für 50.000 $)." in german
     # Dearer than the scaled fleet, less than 5 % dearer (noise), the fixed fleet itself, or not settled:
     # nothing more is said.
     for deployment, cost in (
