@@ -41,6 +41,17 @@ class Selector:
     def given(self) -> bool:
         return bool(self.rule_ids) or self.severity is not None
 
+    def selects(self, rule_id: str, severity: str, *, at_or_above: bool) -> bool:
+        """The option names the rule: by its ID, or by a severity at or below its own (``at_or_above``:
+        the named severity and those above it, as --unwaivable reads one) or at or above it (the named
+        and those below, as --skip-rule and --soft-fail-on read one)."""
+        if rule_id in self.rule_ids:
+            return True
+        if self.severity is None:
+            return False
+        own, named = SEVERITIES.index(severity), SEVERITIES.index(self.severity)
+        return own >= named if at_or_above else own <= named
+
 
 def selector(values: Iterable[str], option: str, rule_ids: Sequence[str], *, hard: bool) -> Selector:
     """The rule IDs and severity of an option's values (each a rule ID or a severity, in either case, as
@@ -155,10 +166,7 @@ def unwaived(result: CheckResult, unwaivable: Selector) -> CheckResult:
         return result
 
     def refused(item: CheckItem) -> bool:
-        at_or_above = unwaivable.severity is not None and SEVERITIES.index(item.severity) >= SEVERITIES.index(
-            unwaivable.severity
-        )
-        return item.waived and (item.rule_id in unwaivable.rule_ids or at_or_above)
+        return item.waived and unwaivable.selects(item.rule_id, item.severity, at_or_above=True)
 
     if not any(refused(item) for item in result.results):
         return result
@@ -188,15 +196,12 @@ def refuse_unwaivable_conflicts(
 
 
 def selected(named: Selector, severities: Mapping[str, str], *, at_or_above: bool) -> set[str]:
-    """The rules an option selects: those it names, and those at or above (or below) its severity."""
-    rules = set(named.rule_ids)
-    if named.severity is not None:
-        rank = SEVERITIES.index(named.severity)
-        for rule_id, severity in severities.items():
-            own = SEVERITIES.index(severity)
-            if (own >= rank) if at_or_above else (own <= rank):
-                rules.add(rule_id)
-    return rules
+    """The rules of ``severities`` (each rule's) an option selects (``Selector.selects``)."""
+    return {
+        rule_id
+        for rule_id, severity in severities.items()
+        if named.selects(rule_id, severity, at_or_above=at_or_above)
+    }
 
 
 def skipped(result: CheckResult, skip: Selector) -> CheckResult:
@@ -205,11 +210,9 @@ def skipped(result: CheckResult, skip: Selector) -> CheckResult:
     if not skip.given:
         return result
 
-    def kept(item: CheckItem) -> bool:
-        low = skip.severity is not None and SEVERITIES.index(item.severity) <= SEVERITIES.index(skip.severity)
-        return item.rule_id not in skip.rule_ids and not low
-
-    items = tuple(item for item in result.results if kept(item))
+    items = tuple(
+        item for item in result.results if not skip.selects(item.rule_id, item.severity, at_or_above=False)
+    )
     return result.model_copy(update={"results": items, "status": overall(items), "counts": counts(items)})
 
 
