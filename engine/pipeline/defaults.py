@@ -210,12 +210,9 @@ def model_facts(spec: ModelSpec, knowledge: Knowledge) -> dict[str, Any]:
     if spec.name is not None:
         model_ids = [m.id for m in knowledge.models.models]
         if spec.name not in model_ids:
-            problem = Words.joined(
-                "%(field)s: %(problem)s",
-                field="model.name",
-                problem=unknown_model_problem(spec.name, model_ids),
+            raise InputError(
+                at("model.name", unknown_model_problem(spec.name, model_ids)), field="model.name"
             )
-            raise InputError(problem, field="model.name")
         catalog = knowledge.model(spec.name)
         check_against_catalog(spec, catalog)
     params_b = spec.params_b if spec.params_b is not None else catalog.params_b  # type: ignore[union-attr]
