@@ -14,7 +14,7 @@ from gpu_advisor.engine.present.memo import render_memo
 LINE = (
     "- The power line counts each server at the draw it is costed with (7.28 kW: its cards' rated power "
     "plus 30 % for the rest of the server) in all 730 hours of the month, busy or idle. Idle, a GPU server "
-    "draws about a fifth of its rating by the estimate TCO028 reads, and a real server's draw is what its "
+    "draws about 20 % of its rating by the estimate TCO028 reads, and a real server's draw is what its "
     "management controller reports: the comparison keeps the documents' line."
 )
 COOLING = (
@@ -32,6 +32,20 @@ def test_the_assumptions_say_what_the_power_line_leaves_out() -> None:
     # In a data centre (rack or colocation) the housing price is taken to carry the cooling: not said.
     hosted = render_memo(run({**IN_HOUSE, "on_premises_required": False, "personal_data": False}))
     assert LINE + "\n" in hosted and COOLING not in hosted
+
+
+def test_the_idle_share_is_the_catalogs_figure() -> None:
+    """The idle share the sentence names is knowledge/own_hardware.yaml's ``idle_power_share`` (0.20),
+    not words of the template: a catalog that says 0.25 is read as "about 25 %"."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    knowledge = load_knowledge()
+    own = knowledge.own_hardware
+    share = own.idle_power_share.model_copy(update={"value": 0.25})
+    own = own.model_copy(update={"idle_power_share": share})
+    changed = knowledge.model_copy(update={"own_hardware": own})
+    memo = render_memo(run(IN_HOUSE, knowledge=changed))
+    assert LINE.replace("about 20 %", "about 25 %") + COOLING in memo
 
 
 def test_no_power_line_where_no_own_server_is_priced() -> None:

@@ -44,8 +44,13 @@ def server_costs(
     overrides; ``in_house``: the data must stay in the building. The same for every workload of that
     country, so worked out once; and once for every price of the server (a scenario's draw, a sweep's
     value), which only the capital assumption carries: the costs are kept by the server's other fields,
-    the cost defaults, the exchange rates and the documents they read."""
-    parts = (knowledge.cost_defaults, knowledge.exchange_rates, knowledge.documents)
+    the cost defaults, the exchange rates, the idle share and the documents they read."""
+    parts = (
+        knowledge.cost_defaults,
+        knowledge.exchange_rates,
+        knowledge.own_hardware.idle_power_share,
+        knowledge.documents,
+    )
     key = (*map(id, parts), _UNPRICED_SERVER(server.__dict__), country, in_house)
     found = _COSTS.get(key)
     if found is None:
@@ -124,6 +129,7 @@ def resolve_costs(
         node_kw=node_kw,
         power_overhead=base.power_overhead,
         gpu_watts=base.gpu_watts,
+        idle_power_share=knowledge.own_hardware.idle_power_share.value,
         **_idle(knowledge, server),
         hours_per_month=hours,
         months=base.months,

@@ -103,6 +103,9 @@ class OwnCosts(_Result):
     idle_note: str | None = None
     idle_source: str | None = None
     idle_as_of: dt.date | None = None
+    idle_power_share: float = 0.0
+    """What a powered-on server draws idle as a share of its rated power (knowledge/own_hardware.yaml
+    ``idle_power_share``): the estimate TCO028 reads, which the memo names beside the power line."""
     hours_per_month: float
     months: int
     """The economic life the capital is written off over."""
