@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import NEGOTIATED_AWS, PUBLIC_CHAT, invoke, merged, run
+from helpers import NEGOTIATED_AWS, PUBLIC_CHAT, invoke, knowledge_with, merged, run
 
 from gpu_advisor.engine.apps.overrides import apply_overrides
 from gpu_advisor.engine.apps.tco import tco
 from gpu_advisor.engine.calc.costs import ServerAssumptions, own_hardware_cost
 from gpu_advisor.engine.calc.server_costs import server_costs
-from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.common.errors import KnowledgeError
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
 from gpu_advisor.engine.domain.overrides import Overrides
 from gpu_advisor.engine.domain.requests import TcoRequest
 from gpu_advisor.engine.i18n.environment import say
@@ -412,3 +413,28 @@ def test_serverless_set_against_a_rental_names_no_staff() -> None:
     messages = {f.rule_id: " ".join(f.message.split()) for f in result.findings}
     for rule in ("DEP018", "DEP020"):
         assert "weigh (scaleway h100-sxm-2-80g (18 × h100-sxm)) at $50,450.82/month" in messages[rule]
+
+
+def test_a_card_for_an_office_computer_gets_the_letters_reading_of_workstations() -> None:
+    """The BMF letter lists workstations but only small-scale servers: an 8-GPU server's tax note says
+    that is not established for it, while a card bought for an office computer gets the reading for
+    one (its own source), and the cost lines are said to write the card off, not a server."""
+    card = invoke("tco", "--gpu", "rtx-5090", "--country", "DE").output
+    assert (
+        "- Tax in DE: computer hardware may be written off in 1 year since 2021, while the cost lines here "
+        "write the card off over its economic life." in card
+    )
+    assert "Its list of computer hardware (Rz. 3) names desktop computers and workstations;" in card
+    assert "8-GPU data-centre server" not in card
+    server = invoke("tco", "--country", "DE").output
+    assert "write the server off over its economic life." in server
+    assert "whether an 8-GPU data-centre server counts as computer hardware" in server
+    assert "Rz. 3" not in server
+
+
+def test_an_office_tax_note_without_its_source_is_refused(tmp_path: Path) -> None:
+    directory = knowledge_with(tmp_path, "cost_defaults.yaml", "      office_as_of: 2026-12-06\n", "")
+    with pytest.raises(
+        KnowledgeError, match="office_note, office_source and office_as_of: all three or none"
+    ):
+        load_knowledge_from(directory)

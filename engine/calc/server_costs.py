@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from gpu_advisor.engine.calc.costs import ServerAssumptions
 from gpu_advisor.engine.common.caching import cleared_with_the_others
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
-from gpu_advisor.engine.domain.knowledge.costs import CostFigure, CountryCosts, YourCosts
+from gpu_advisor.engine.domain.knowledge.costs import CostFigure, CountryCosts, TaxDepreciation, YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
 from gpu_advisor.engine.domain.own_costs import (
     CostLine,
@@ -143,18 +143,25 @@ def resolve_costs(
             source=cite(share.source, knowledge),
             as_of=share.as_of,
         ),
-        tax=TaxNote(
-            country=tax.country,
-            useful_life_years=tax.useful_life_years,
-            applies_from=tax.applies_from,
-            note=tax.note,
-            source=cite(tax.source, knowledge),
-            as_of=tax.as_of,
-        )
-        if tax is not None
-        else None,
+        tax=_tax_note(knowledge, tax, office=server.housing == "office") if tax is not None else None,
     )
     return ServerCosts(assumptions, costs)
+
+
+def _tax_note(knowledge: Knowledge, tax: TaxDepreciation, office: bool) -> TaxNote:
+    """The country's write-off rule; for a card bought for an office computer, what the rule says of one
+    where the catalog has that reading (a data-centre server's otherwise)."""
+    note, source, as_of = tax.note, tax.source, tax.as_of
+    if office and tax.office_note is not None and tax.office_source is not None and tax.office_as_of:
+        note, source, as_of = tax.office_note, tax.office_source, tax.office_as_of
+    return TaxNote(
+        country=tax.country,
+        useful_life_years=tax.useful_life_years,
+        applies_from=tax.applies_from,
+        note=note,
+        source=cite(source, knowledge),
+        as_of=as_of,
+    )
 
 
 def _parts(knowledge: Knowledge, figures: tuple[CostFigure, ...]) -> tuple[CostPart, ...]:

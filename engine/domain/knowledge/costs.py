@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from gpu_advisor.engine.domain.knowledge.entries import Sourced, Strict, Translated
+from gpu_advisor.engine.domain.knowledge.entries import Citation, Sourced, Strict, Translated
 
 Currency = Literal["EUR", "USD", "CHF"]
 """The currencies a cost figure may be given in; each is converted to USD at the catalog's rates."""
@@ -96,6 +96,18 @@ class TaxDepreciation(Sourced, Translated):
     useful_life_years: int = Field(ge=0, le=50)
     applies_from: dt.date
     note: str
+    office_note: str | None = None
+    """What the rule says of a card bought for an office computer (an own server whose housing is
+    ``office``) where that differs from a data-centre server's reading, with its own source and date."""
+    office_source: Citation | None = None
+    office_as_of: dt.date | None = None
+
+    @model_validator(mode="after")
+    def _office_note_sourced(self) -> TaxDepreciation:
+        given = (self.office_note is not None, self.office_source is not None, self.office_as_of is not None)
+        if any(given) and not all(given):
+            raise ValueError("office_note, office_source and office_as_of: all three or none")
+        return self
 
 
 class Depreciation(Sourced):
