@@ -97,7 +97,7 @@ def test_the_memo_says_which_apis_the_sla_rule_excluded(tmp_path: Path) -> None:
         "| Llama 3.3 70B Instruct (Scaleway Generative APIs) | EU | $572 | $0.00047 | 2026-09-26 | "
         "compared: another model of its size |" in memo
     )
-    assert "and so is every managed API whose provider publishes no SLA for its price;" in memo
+    assert "and every managed API whose provider publishes no SLA for its price;" in memo
 
 
 def test_without_business_criticality_the_cheapest_api_is_compared_as_before() -> None:

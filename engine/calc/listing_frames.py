@@ -33,7 +33,7 @@ def option_attributes(
         "commitment": offer.commitment,
         "interconnect": gpu.interconnect,
         "provider_kind": provider.kind,
-        "enterprise_sla": provider.enterprise_sla,
+        "enterprise_sla": provider.sla_for(offer.pricing),
         "segment": gpu.segment,
         "provider": offer.provider,
         "gpu": offer.gpu,

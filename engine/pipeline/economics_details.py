@@ -216,7 +216,7 @@ def _best_option_details(knowledge: Knowledge, best: Option | None) -> dict[str,
         "best_option_cards_per_replica": cards_per_replica(best),
         "best_option_instance_sizes": best.instance_gpus,
         "best_option_other_prices": other_prices(knowledge, best),
-        "best_option_sla_unknown": knowledge.provider(best.provider).enterprise_sla is None,
+        "best_option_sla_unknown": knowledge.provider(best.provider).sla_for(best.pricing) is None,
         "best_option_name": option_name(best),
     }
 
@@ -286,7 +286,8 @@ def _quantized_details(market: Market, knowledge: Knowledge) -> dict[str, Any]:
         "quantized_same_offer": best is not None
         and (quantized.provider, quantized.offer, quantized.gpu) == (best.provider, best.offer, best.gpu),
         "quantized_gpu_latency_rules": latency_rules_against(market, quantized.gpu),
-        "quantized_best_sla_unknown": knowledge.provider(quantized.provider).enterprise_sla is None,
+        "quantized_best_sla_unknown": knowledge.provider(quantized.provider).sla_for(quantized.pricing)
+        is None,
     }
 
 
@@ -333,7 +334,7 @@ def mixed_fleet_sla_unknown(knowledge: Knowledge, market: Market) -> dict[str, A
     if fleet is not None:
         for part, listing in (("base", fleet.base), ("peak", fleet.peak)):
             provider = knowledge.provider(listing.listing.offer.provider)
-            if provider.enterprise_sla is None:
+            if provider.sla_for(listing.listing.offer.pricing) is None:
                 parts[part] = provider.name
     return {
         "mixed_fleet_sla_unknown_parts": "both" if len(parts) == 2 else next(iter(parts), ""),

@@ -82,13 +82,13 @@ def own_server_for(proposal: ProposalInput, evaluation: Evaluation) -> OwnServer
 
 @dataclass(frozen=True)
 class Hardware:
-    """What the proposal runs on, as far as it says: the catalog offer, the server to buy, the GPU and
-    the cards in all."""
+    """What the proposal runs on, as far as it says: offer, server to buy, GPU, cards, how they are sold."""
 
     offer: Offer | None
     server: OwnServer | None
     gpu: str | None
     gpus: int | None
+    pricing: str | None = None  # how it is sold: the proposal's pricing, else its offer's
 
 
 def proposed_hardware(proposal: ProposalInput, evaluation: Evaluation) -> Hardware:
@@ -102,7 +102,7 @@ def proposed_hardware(proposal: ProposalInput, evaluation: Evaluation) -> Hardwa
     gpus = proposal.gpus
     if gpus is None and server is not None and proposal.servers is not None:
         gpus = proposal.servers * server.gpus_per_server
-    return Hardware(offer, server, gpu, gpus)
+    return Hardware(offer, server, gpu, gpus, proposal.pricing or (offer.pricing if offer else None))
 
 
 def engine_facts(gpu: str | None, evaluation: Evaluation) -> dict[str, Any]:
@@ -192,8 +192,8 @@ def place_facts(
         "provider_self_managed": provider is not None
         and provider.kind in SELF_MANAGED_PROVIDER_KINDS
         and not managed_endpoint(proposal, knowledge),
-        "sla_not_established": provider is not None and provider.enterprise_sla is None,
-        "enterprise_sla": bool(provider and provider.enterprise_sla),
+        "sla_not_established": provider is not None and provider.sla_for(hardware.pricing) is None,
+        "enterprise_sla": bool(provider and provider.sla_for(hardware.pricing)),
         "offer_known": hardware.offer is not None,
         "offer_superseded": hardware.offer is not None and hardware.offer.superseded_by is not None,
         "offer_price_age_days": (evaluation.evaluated_on - priced.as_of).days if priced is not None else 0,
@@ -278,7 +278,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     """The proposal fact, and the details the messages of the proposal checks show (in ``lang``)."""
     knowledge, decision = evaluation.knowledge, evaluation.decision
     hardware = proposed_hardware(proposal, evaluation)
-    pricing = proposal.pricing or (hardware.offer.pricing if hardware.offer else None)
+    pricing = hardware.pricing
     api = api_facts(proposal, evaluation, lang)
     serverless = serverless_option_facts(proposal, evaluation, lang)
     policy = rental_policy_facts(proposal, hardware.offer, evaluation, lang)

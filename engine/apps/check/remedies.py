@@ -46,7 +46,9 @@ def remedy_details(
         "admitted_providers": tuple(dict.fromkeys(provider(o.offer.provider).name for o in others)),
         "sla_providers": tuple(
             dict.fromkeys(
-                provider(o.offer.provider).name for o in others if provider(o.offer.provider).enterprise_sla
+                provider(o.offer.provider).name
+                for o in others
+                if provider(o.offer.provider).sla_for(o.offer.pricing)
             )
         ),
     }

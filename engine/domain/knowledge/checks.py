@@ -133,16 +133,28 @@ def superseding_problem(offer: Offer, newer: Offer) -> str:
 
 def spot_notice_problems(knowledge: Knowledge, directory: Path) -> list[str]:
     """Every provider that sells spot states its notice before taking the capacity back (seconds: null
-    where its pages document none): the pricing rules name it."""
+    where its pages document none): the pricing rules name it; and, where it has an SLA, whether that
+    covers its spot capacity."""
     sellers: dict[str, str] = {}
     for offer in knowledge.offers.offers:
         if offer.pricing == "spot":
             sellers.setdefault(offer.provider, offer.key)
+    providers = [p for p in knowledge.providers.providers if p.id in sellers]
     return [
-        f"{directory / 'providers.yaml'}: entry {provider.id!r}: field spot_notice: missing, but it sells "
-        f"spot ({sellers[provider.id]} in offers.yaml); write seconds: null where its pages document none"
-        for provider in knowledge.providers.providers
-        if provider.id in sellers and provider.spot_notice is None
+        *(
+            f"{directory / 'providers.yaml'}: entry {p.id!r}: field spot_notice: missing, but it sells spot "
+            f"({sellers[p.id]} in offers.yaml); write seconds: null where its pages document none"
+            for p in providers
+            if p.spot_notice is None
+        ),
+        # An SLA for the instances sold at list price does not say it holds for capacity the provider may
+        # take back: where the provider has one (or it is unknown), its spot verdict is stated.
+        *(
+            f"{directory / 'providers.yaml'}: entry {p.id!r}: field spot_sla: missing, but it sells spot "
+            f"({sellers[p.id]} in offers.yaml) and its enterprise_sla is not false"
+            for p in providers
+            if p.spot_sla is None and p.enterprise_sla is not False
+        ),
     ]
 
 

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from gpu_advisor.engine.domain.knowledge.entries import Citation, CountryCode, Region, Sourced
+from gpu_advisor.engine.domain.knowledge.entries import Citation, CountryCode, Region, Sourced, Translated
 
 
 class SpotNotice(Sourced):
@@ -25,6 +25,15 @@ class SpotNotice(Sourced):
         if self.up_to and self.seconds is None:
             raise ValueError("up_to bounds a notice in seconds; without one (seconds: null) it says nothing")
         return self
+
+
+class SpotSla(Sourced, Translated):
+    """Whether the provider's enterprise SLA covers its spot capacity, as its pages say: the capacity is
+    the provider's to take back, so an uptime commitment for the instances it sells at list price says
+    nothing of it unless the provider says so."""
+
+    covered: bool
+    note: str
 
 
 class SpendLimit(Sourced):
@@ -64,12 +73,22 @@ class Provider(Sourced):
     """Why regions a source names are left out, or which of the provider's regions are not listed."""
     spot_notice: SpotNotice | None = None
     """Required where the provider sells spot (an offer priced ``spot``; ``checks.py``)."""
+    spot_sla: SpotSla | None = None
+    """Required where the provider sells spot and its ``enterprise_sla`` is not false (``checks.py``): its
+    spot capacity's verdict, which ``sla_for`` gives a spot offer in place of ``enterprise_sla``."""
     spend_limit: SpendLimit | None = None
     """A default spend limit a new account starts with; None where the provider's pages name none."""
     parent: ParentCompany | None = None
     """Who controls the provider, where a source establishes it; None where none was found
     (``parent_note`` says what was looked for)."""
     parent_note: str | None = None
+
+    def sla_for(self, pricing: str | None) -> bool | None:
+        """The enterprise SLA verdict for capacity sold at ``pricing``: the spot verdict for spot, where the
+        provider has one; else ``enterprise_sla``."""
+        if pricing == "spot" and self.spot_sla is not None:
+            return self.spot_sla.covered
+        return self.enterprise_sla
 
     @model_validator(mode="after")
     def _sla_sourced(self) -> Provider:
