@@ -37,6 +37,7 @@ ROOFLINE = Roofline(
     max_batch=100,
     # The plain roofline: the longer of reads and FLOPs, with no blend near the ridge.
     roofline_exponent=64.0,
+    latency_tail_share=0.99,
 )
 
 

@@ -150,17 +150,17 @@ def price_plan(
 def with_loss_spares(plan: ReplicaPlan, replicas: int) -> ReplicaPlan:
     """A service ``plan`` run with ``replicas`` where its instances carry several replicas each: the loss
     of the fullest leaves the peak's replicas serving only with the added spares (SIZ015,
-    ``instances.place``). They share the load, each carrying less of it."""
+    ``instances.place``). With every replica up they share the load, each carrying less of it."""
     if replicas <= plan.replicas:
         return plan
-    share, rate = plan.replicas / replicas, plan.peak_requests_per_second_per_replica
+    share = plan.replicas / replicas
+    # The peak each replica carries after a loss stays the one the replicas for the peak share.
     return plan._replace(
         replicas=replicas,
         spare_replicas=replicas - plan.replicas_for_peak,
         gpus=replicas * plan.cards_per_replica,
         utilization=plan.utilization * share,
         capacity_utilization_at_peak=plan.capacity_utilization_at_peak * share,
-        peak_requests_per_second_per_replica=None if rate is None else rate * share,
         service=plan.service._replace(replicas=replicas),
     )
 

@@ -201,6 +201,7 @@ def replica_roofline(
         prefill_chunks=math.ceil(input_tokens / engine.max_batched_tokens) if engine.chunked_prefill else 1,
         max_batch=batch,
         roofline_exponent=knowledge.throughput.efficiency.roofline_exponent,
+        latency_tail_share=knowledge.workload_defaults.latency_tail_share.value,
     )
 
 

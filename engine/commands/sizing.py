@@ -121,14 +121,14 @@ FORMAT_OPTION = click.option(
     "--max-ttft-ms",
     type=FiniteFloat(min=MIN_TARGET_MS),
     metavar="MS",
-    help="With a load: the longest wait for the first token at the peak (default for a service that "
+    help="With a load: the mean wait for the first token at the peak (default for a service that "
     "answers users: 1,000; a batch: none).",
 )
 @click.option(
     "--max-tpot-ms",
     type=FiniteFloat(min=MIN_TARGET_MS),
     metavar="MS",
-    help="With a load: the longest time per output token at the peak (default for a service that "
+    help="With a load: a request's mean time per output token at the peak (default for a service that "
     "answers users: 100; a batch: none).",
 )
 @click.option(

@@ -93,6 +93,9 @@ class GpuSizing(ResultModel):
     """A batch: the hours a day its replicas run."""
     time_to_first_token_ms: float | None
     """At the peak with the load spread over the replicas (a batch: a lone prompt's prefill)."""
+    time_to_first_token_tail_ms: float | None = None
+    """The time to first token at the peak that ``SizingPolicy.latency_tail_share`` of the requests stay
+    within, each replica taken as its own queue (an upper estimate; ``calc.latency``); None for a batch."""
     time_per_output_token_ms: float | None
     request_seconds: float | None = None
     """A request from its start to its last token at that operating point (requests in flight over the

@@ -312,6 +312,10 @@ class SizingPolicy(ResultModel):
     latency_margin: float = 0.0
     """A latency target is planned to only where it lies at least this share above a lone request's
     time (the estimate's mean latency error); nearer or below, the replicas keep that time plus it."""
+    latency_tail_share: float = 0.99
+    """The share of the requests whose time to first token ``GpuSizing.time_to_first_token_tail_ms``
+    bounds (knowledge/workload_defaults.yaml, MLPerf Inference's 99th percentile); the targets hold for
+    the mean."""
     model_runs_data_parallel: bool = False
     """Every published measurement of the model ran with data-parallel attention (one copy of the KV
     cache), which the estimate does not assume (``calibration.own_runs_data_parallel``)."""

@@ -261,8 +261,9 @@ class ResolvedWorkload(BaseModel):
         Field(
             ge=MIN_TARGET_MS,
             le=3_600_000,
-            description="Latency target: the longest wait for the first token at peak, milliseconds; "
-            "null for none. Default for latency-sensitive work: about a second.",
+            description="Latency target: the mean wait for the first token at peak, milliseconds (the memo "
+            "gives the wait 99 % of requests stay within beside it); null for none. Default for "
+            "latency-sensitive work: about a second.",
         ),
         Given.DERIVED,
     ]
@@ -271,8 +272,8 @@ class ResolvedWorkload(BaseModel):
         Field(
             ge=MIN_TARGET_MS,
             le=600_000,
-            description="Latency target: the longest time between two tokens at peak, milliseconds; null "
-            "for none. Default for latency-sensitive work: reading speed.",
+            description="Latency target: a request's mean time between two tokens at peak, milliseconds; "
+            "null for none. Default for latency-sensitive work: reading speed.",
         ),
         Given.DERIVED,
     ]

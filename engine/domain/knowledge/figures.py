@@ -112,6 +112,12 @@ class WorkloadDefault(Sourced):
     value: str | int | float | bool
 
 
+class TailShare(Sourced):
+    """The share of the requests a tail latency figure bounds (a percentile as a fraction)."""
+
+    value: float = Field(gt=0.5, lt=1)
+
+
 class MarketFigure(Sourced):
     """A figure of the documents that is neither an offer nor a spec: a range or a single value."""
 

@@ -48,6 +48,7 @@ from gpu_advisor.engine.domain.knowledge.figures import (
     RestrictedCountry,
     Schedule,
     StepOverheads,
+    TailShare,
     TensorParallelEfficiency,
     Threshold,
     ThroughputReference,
@@ -237,3 +238,5 @@ class WorkloadDefaultsFile(VersionedFile):
     utilization_by_load_pattern: tuple[UtilizationDefault, ...]
     latency_targets: tuple[WorkloadDefault, ...]
     """What a latency-sensitive workload that sets no target is held to."""
+    latency_tail_share: TailShare
+    """The share of the requests whose time to first token the memo's tail figure bounds."""
