@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 from gpu_advisor.engine.calc.commitments import fleet_name
 from gpu_advisor.engine.calc.fleet_billing import undercuts
 from gpu_advisor.engine.calc.instances import place
+from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak
 from gpu_advisor.engine.common.wording import Words, listed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import CapacityNotReserved, Offer
@@ -175,6 +176,8 @@ _NO_QUANTIZED: dict[str, Any] = {
     "quantized_best_cards_rented": 0,
     "quantized_best_name": "",
     "quantized_gpu_latency_rules": "",
+    "quantized_latency_ms": None,
+    "best_option_latency_ms": None,
 }
 
 
@@ -288,7 +291,18 @@ def _quantized_details(market: Market, knowledge: Knowledge) -> dict[str, Any]:
         "quantized_gpu_latency_rules": latency_rules_against(market, quantized.gpu),
         "quantized_best_sla_unknown": knowledge.provider(quantized.provider).sla_for(quantized.pricing)
         is None,
+        "quantized_latency_ms": peak_latency(market.replicas.quantized_plans.get(quantized.gpu)),
+        "best_option_latency_ms": peak_latency(market.plans.get(best.gpu) if best is not None else None),
     }
+
+
+def peak_latency(plan: ReplicaPlan | None) -> tuple[float, float] | None:
+    """A service plan's mean time to first token and time per output token at the peak (OPT001 sets the
+    estimate beside the documents' latency saving); None for a batch or without a plan."""
+    if plan is None or plan.peak_requests_per_second_per_replica is None:
+        return None
+    point = latency_at_peak(plan)
+    return point.time_to_first_token_ms, point.time_per_output_token_ms
 
 
 class FixedFleet(NamedTuple):

@@ -329,6 +329,11 @@ class EconomicsDetails(Details):
     empty: none): quantized, it comes within the targets."""
     quantized_best_sla_unknown: bool = False
     """The catalog could not check whether that rental's provider publishes an enterprise SLA (PRV011)."""
+    quantized_latency_ms: tuple[float, float] | None = None
+    """That rental's GPU, quantized: the mean time to first token and per output token at the peak by the
+    estimate; None for a batch."""
+    best_option_latency_ms: tuple[float, float] | None = None
+    """The same for the best option's GPU with the model as given."""
 
 
 class RobustnessDetails(Details):
