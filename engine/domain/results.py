@@ -297,6 +297,9 @@ class ThroughputAccuracy(ResultModel):
     mixture_of_experts_mean_error: float | None = None
     mixture_of_experts_lowest_error: float | None = None
     mixture_of_experts_highest_error: float | None = None
+    measured_gpus: tuple[str, ...] = ()
+    """The GPUs the published measurements ran on, in catalog order: on any other the estimate rests on
+    the datasheet alone."""
 
 
 class SizingPolicy(ResultModel):

@@ -145,6 +145,7 @@ def throughput_accuracy() -> ThroughputAccuracy:
         mixture_of_experts_mean_error=sum(moe) / len(moe) if moe else None,
         mixture_of_experts_lowest_error=min(moe, default=None),
         mixture_of_experts_highest_error=max(moe, default=None),
+        measured_gpus=tuple(g.id for g in knowledge.gpus.gpus if any(r.gpu == g.id for r in rows)),
     )
 
 
