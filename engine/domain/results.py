@@ -364,6 +364,9 @@ class Recommendation(ResultModel):
     """The cheapest serverless option no rule excluded, whatever the decision."""
     mixed_fleet: Option | None = None  # the cheapest mixed fleet (its ``fleet`` block), where one is priced
     autoscaled_fleet: AutoscaledFleetBilling | None = None  # the best option scaled by the hour (DEP032)
+    owned_base_usd_per_month: float | None = None
+    """Owned servers for the base with hourly cards for the busier hours, a month, where that mix is priced
+    (TCO022 names it; the rules do not decide on it)."""
     batch_start_up: StartUpBreakEven | None = None
     """A batch rented by the hour: the start-up a run from which another rental bills less."""
     sizing_policy: SizingPolicy | None = None

@@ -236,6 +236,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         autoscaled_fleet=autoscaled_billing(market.autoscaled, _undercuts_recommendation(e))
         if market.autoscaled
         else None,
+        owned_base_usd_per_month=market.owned_base.usd_per_month if market.owned_base else None,
         # A batch's runs a month are set (a service has none).
         batch_start_up=start_up_break_even(
             options,
