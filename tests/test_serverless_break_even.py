@@ -49,14 +49,14 @@ def dep018(result: object) -> str:
 
 
 def test_the_seconds_that_close_a_wide_margin() -> None:
-    """$151.56 against ovhcloud's $428.74 a month: 94 s more a start at 5,554 starts would close the gap,
+    """$151.58 against ovhcloud's $428.74 a month: 94 s more a start at 5,554 starts would close the gap,
     but longer starts are met by more requests each, so there are fewer: about 1,124 s, as the month
     repriced at those starts shows (the endpoint still scaling to zero, with no worker kept at RunPod's
     always-on price, which would be another endpoint than the one recommended)."""
     result = run(CONTRACT_CHECKER)
     assert result.decision.deciding_rule_id == "DEP018"
     assert (
-        "$151.56/month (more where its starts take longer: with about 1,124 s more a start it bills as much "
+        "$151.58/month (more where its starts take longer: with about 1,124 s more a start it bills as much "
         "as the other route; time a start of the model's server before relying on it), less than the "
         "cheapest other self-hosted route the rules weigh (ovhcloud l40s (1 × l40s)) at $428.74/month."
     ) in dep018(result)
@@ -67,12 +67,12 @@ def test_the_seconds_that_close_a_wide_margin() -> None:
 
 
 def test_the_seconds_that_close_a_narrow_margin() -> None:
-    """At 3,100 requests a day the A100 endpoint ($522.58) undercuts a RunPod H100 by $2.78 a month: about
+    """At 3,100 requests a day the A100 endpoint ($522.61) undercuts a RunPod H100 by $2.75 a month: about
     2 s more a start closes it, which the month repriced at those starts shows."""
     busy = {**CONTRACT_CHECKER, "requests_per_day": 3100}
     message = dep018(run(busy))
     assert (
-        "$522.58/month (more where its starts take longer: with about 2 s more a start it bills as much"
+        "$522.61/month (more where its starts take longer: with about 2 s more a start it bills as much"
         in (message)
     )
     assert "(runpod community (1 × h100-pcie)) at $525.36/month." in message

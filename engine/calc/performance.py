@@ -198,7 +198,9 @@ def replica_roofline(
         prefill_seconds=prefill_weights_seconds + prefill_attention_seconds + input_tokens * sent_per_token,
         prefill_weights_seconds=prefill_weights_seconds,
         prefill_attention_seconds=prefill_attention_seconds,
-        prefill_chunks=math.ceil(input_tokens / engine.max_batched_tokens) if engine.chunked_prefill else 1,
+        prefill_chunks=math.ceil(input_tokens / engine.max_batched_tokens_on(gpu))
+        if engine.chunked_prefill
+        else 1,
         max_batch=batch,
         roofline_exponent=knowledge.throughput.efficiency.roofline_exponent,
         latency_tail_share=knowledge.workload_defaults.latency_tail_share.value,

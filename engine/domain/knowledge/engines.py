@@ -36,6 +36,9 @@ class ServingEngine(Sourced):
     """Long prompts are split into chunks of ``max_batched_tokens`` that share steps with decoding."""
     max_batched_tokens: int = Field(ge=1)
     """Tokens one forward step takes at most (prompt chunks and decode tokens together)."""
+    max_batched_tokens_large_gpu: int | None = Field(default=None, ge=1)
+    """A larger step on the cards ``max_sequences_large_gpu`` applies to (vLLM: 8,192 tokens against
+    2,048); None where the engine has one default."""
     kv_memory_basis: Literal["total", "free_after_weights"]
     """What ``kv_memory_share`` is a share of: the card's whole memory (vLLM's gpu_memory_utilization,
     weights included), or the memory left after the weights and the runtime reserve (TensorRT-LLM's
@@ -61,6 +64,8 @@ class ServingEngine(Sourced):
     def _large_gpu_pair(self) -> ServingEngine:
         if (self.max_sequences_large_gpu is None) != (self.large_gpu_min_memory_gib is None):
             raise ValueError("give max_sequences_large_gpu and large_gpu_min_memory_gib together")
+        if self.max_batched_tokens_large_gpu is not None and self.large_gpu_min_memory_gib is None:
+            raise ValueError("max_batched_tokens_large_gpu needs large_gpu_min_memory_gib")
         if self.fp8_needs_fp8_tensor_cores and self.fp8_hardware_source is None:
             raise ValueError("fp8_needs_fp8_tensor_cores needs its fp8_hardware_source")
         return self
@@ -73,13 +78,25 @@ class ServingEngine(Sourced):
         """The engine serves weights of ``precision`` on this GPU (``fp8_needs_fp8_tensor_cores``)."""
         return not (precision == "fp8" and self.fp8_needs_fp8_tensor_cores and gpu.fp8_dense_tflops is None)
 
-    def max_sequences_on(self, gpu: Gpu) -> int:
-        large = (
+    def large(self, gpu: Gpu) -> bool:
+        """The engine takes its larger defaults on this card (``large_gpu_min_memory_gib``)."""
+        return (
             self.large_gpu_min_memory_gib is not None
             and gpu.memory_bytes >= self.large_gpu_min_memory_gib * GIB
             and gpu.id not in self.large_gpu_exceptions
         )
+
+    def max_sequences_on(self, gpu: Gpu) -> int:
+        large = self.large(gpu)
         return self.max_sequences_large_gpu if large and self.max_sequences_large_gpu else self.max_sequences
+
+    def max_batched_tokens_on(self, gpu: Gpu) -> int:
+        large = self.large(gpu) and self.max_batched_tokens_large_gpu
+        return (
+            self.max_batched_tokens_large_gpu
+            if large and self.max_batched_tokens_large_gpu
+            else self.max_batched_tokens
+        )
 
     def kv_cache_bytes(self, memory_bytes: float, weights_bytes: float, cards: int) -> float:
         """Bytes of KV cache ``cards`` cards of ``memory_bytes`` in all hold beside ``weights_bytes``;
