@@ -77,7 +77,9 @@ def test_the_api_the_workload_may_use_is_the_route_with_a_price(tmp_path: Path) 
     # DEP009 fires after TCO015 ruled buying out, and says so rather than naming it the remaining route.
     assert (
         "No rental offer in the catalog can serve this model under the workload's constraints, so dedicated "
-        "cloud GPUs are not an option here; own hardware is ruled out as well (TCO015)." in memo
+        "cloud GPUs are not an option here as far as the catalog goes (a provider it does not list may have "
+        "one: add its offer with `--overrides` to weigh it); own hardware is ruled out as well (TCO015)."
+        in memo
     )
     assert (
         "No rental, serverless product or own server the rules leave standing has a price (see the "
