@@ -161,9 +161,10 @@ def _last_held(
     low: int, high: int, month_at: MonthAt, holds: Callable[[RoutePoint], bool]
 ) -> tuple[int, int]:
     """Bisection on the volume's logarithm: the last volume from ``low`` (which holds) whose point
-    ``holds``, and the first above it that does not, to within ``STEP_WIDTH``."""
+    ``holds``, and the first above it that does not, to within ``STEP_WIDTH`` or one request a day
+    (whole volumes: at a few requests a day the middle rounds back to an end, and 2 % is below one)."""
     last, first = low, high
-    while first / last > STEP_WIDTH:
+    while first / last > STEP_WIDTH and first - last > 1:
         middle = round(math.sqrt(last * first))
         point = month_at(middle)
         if point is not None and holds(point):
