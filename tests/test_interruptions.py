@@ -92,6 +92,27 @@ def test_sigterm_stops_batch_and_its_workers_with_a_partial_output_and_a_summary
     assert not list(tmp_path.glob(".*.tmp"))
 
 
+def test_a_stopped_run_leaves_a_whole_earlier_output_and_puts_its_part_beside_it(tmp_path: Path) -> None:
+    """With --force over an earlier complete output, a stopped run does not replace it with a part of
+    the new one: the part goes to out.csv.partial, and the summary says where."""
+    earlier = "name,deployment\nolder,api\n"
+    (tmp_path / "out.csv").write_text(earlier, encoding="utf-8")
+    process, output = start_batch(tmp_path, "2", "--force", "--summary", str(tmp_path / "summary.json"))
+    wait_for_rows(tmp_path, 50)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 143, stderr
+    assert output.read_text(encoding="utf-8") == earlier
+    partial = tmp_path / "out.csv.partial"
+    rows = list(csv.DictReader(io.StringIO(partial.read_text(encoding="utf-8"))))
+    assert 50 <= len(rows) < 5000
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["partial_output"] == str(partial) and summary["evaluated"] == len(rows)
+    said = f"interrupted (SIGTERM): the results written before are in {partial}; the earlier output is left"
+    assert f"{said} whole" in " ".join(stderr.split())
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
 def test_ctrl_c_on_csv_input_prints_no_traceback(tmp_path: Path) -> None:
     for jobs in ("1", "2"):
         process, output = start_batch(tmp_path, jobs)

@@ -24,6 +24,10 @@ from gpu_advisor.engine.present.batch_progress import StderrReport, TerminalProg
 from gpu_advisor.engine.rulebook.loading import policy_key
 from gpu_advisor.engine.rulebook.texts import rule_text
 
+PARTIAL_OUTPUT = "partial_output"
+"""The attribute a stopped run's ``KeyboardInterrupt`` carries where its results went beside an earlier
+output (``safe_files.PARTIAL_SUFFIX``): the path, for the message the command prints."""
+
 
 def output_targets(
     input_path: str, output: str | None, summary_file: str | None, force: bool, policy_dir: str | None = None
@@ -85,7 +89,8 @@ def batch_file(
 
     The results file is written beside its target and renamed into place at the end, also when a
     signal stops the run (the rows written so far, each complete) or ``--strict`` stops it at a bad
-    row; a file rejected before its first row (a bad header) leaves an existing output as it was. A
+    row, such a part beside the target as NAME.partial where a file is there already (``--force``); a
+    file rejected before its first row (a bad header) leaves an existing output as it was. A
     signal propagates as ``KeyboardInterrupt`` (``Interrupted`` for SIGTERM) after the results are
     kept and the summary, marked interrupted, is written."""
     import sys
@@ -102,13 +107,13 @@ def batch_file(
         if rule in rulebook.ids
     }
     tally = Tally(input=input_path, evaluated_on=evaluated_on, note_titles=titles)
+    pending = None
     try:
         with ExitStack() as stack:
             stream = open_input(input_path, lang)
             if input_path != "-":
                 stack.callback(stream.close)
             sink: IO[str] = sys.stdout
-            pending = None
             if target is not None:
                 pending = stack.enter_context(pending_output(target))
                 sink = pending.handle
@@ -162,6 +167,13 @@ def batch_file(
             raise OSError(error.errno, error.strerror, output) from None
         raise
     finally:
+        # A stopped run's part went beside an output that was there already (``safe_files``): the
+        # summary says where, and so does the message the signal's handler prints.
+        if pending is not None and pending.partial_path is not None:
+            tally.partial_output = str(pending.partial_path)
+            stopped = sys.exc_info()[1]
+            if isinstance(stopped, KeyboardInterrupt):
+                setattr(stopped, PARTIAL_OUTPUT, tally.partial_output)
         # A file rejected before its first row (bad header, not a list) gets its error, not a summary.
         if (
             tally.evaluated + tally.errors

@@ -106,7 +106,7 @@ def batch(
     cost, workloads needing attention) goes to standard error. Ctrl-C or SIGTERM stops the run and its
     workers with exit code 130 or 143; the output keeps every result already written."""
 
-    from gpu_advisor.engine.commands.batch_run import batch_file
+    from gpu_advisor.engine.commands.batch_run import PARTIAL_OUTPUT, batch_file
     from gpu_advisor.engine.common.signals import exit_code_of, stop_on_signals
 
     evaluated_on = parse_date(as_of)
@@ -147,7 +147,11 @@ def batch(
                 policy_dir=policy_path(policy_dir),
             )
     except KeyboardInterrupt as stop:
-        click.echo(said(lang, "batch_interrupted", signal=summary_signal(stop)), err=True)
+        partial = getattr(stop, PARTIAL_OUTPUT, None)
+        if partial:
+            click.echo(said(lang, "batch_partial", signal=summary_signal(stop), path=partial), err=True)
+        else:
+            click.echo(said(lang, "batch_interrupted", signal=summary_signal(stop)), err=True)
         sys.exit(exit_code_of(stop))
     except BrokenPipeError:
         # The reader of standard output stopped reading (`| head`): the summary says the run stopped

@@ -174,12 +174,19 @@ def exists(option: str, output: str) -> Words:
 
 class PendingOutput:
     """The temporary file of an output being written; ``keep`` publishes it even when the block ends in
-    an error (an interrupted batch keeps the results it has written)."""
+    an error (an interrupted batch keeps the results it has written); ``partial_path``: where such a
+    part went instead of the target, which held a file already (``PARTIAL_SUFFIX``)."""
 
     def __init__(self, target: OutputTarget, handle: IO[Any]) -> None:
         self.target = target
         self.handle = handle
         self.keep = False
+        self.partial_path: Path | None = None
+
+
+PARTIAL_SUFFIX = ".partial"
+"""What a stopped run's part of an output is named beside a target that holds a file already: a part
+never replaces a whole earlier output (``--force`` replaces it with a whole new one only)."""
 
 
 def _refuse_os(target: OutputTarget, error: OSError) -> InputError:
@@ -289,7 +296,13 @@ def _finish(pending: PendingOutput) -> None:
 
 
 def _finish_quietly(pending: PendingOutput) -> None:
-    """Publish what an interrupted command wrote; a failure to do so must not hide the interruption."""
+    """Publish what an interrupted command wrote: onto the target where none is there, else beside it
+    as NAME.partial (replacing an earlier part), so that the file there stays whole. A failure to
+    publish must not hide the interruption."""
+    if os.path.lexists(pending.target.path):
+        path = pending.target.path.with_name(pending.target.path.name + PARTIAL_SUFFIX)
+        pending.target = OutputTarget(path, pending.target.option, force=True)
+        pending.partial_path = path
     with contextlib.suppress(InputError, OSError):
         _finish(pending)
 

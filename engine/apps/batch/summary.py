@@ -111,6 +111,9 @@ class BatchSummary(SummaryModel):
     after it are in no total, and the run exits 1 even with --allow-bad-rows."""
     interrupted_by: str | None = None
     """SIGINT (Ctrl-C) or SIGTERM, where a signal stopped the run."""
+    partial_output: str | None = None
+    """Where the results of a stopped run went instead of ``-o``, which held a file already: beside it,
+    NAME.partial, leaving that file whole."""
     portfolio_notes: tuple[PortfolioNote, ...] = ()
     """Findings about the catalog rather than any one workload, each once (``PORTFOLIO_NOTE_RULES``)."""
 
@@ -136,6 +139,7 @@ class Tally:
     stopped_at_line: int | None = None
     unread_from_line: int | None = None
     interrupted_by: str | None = None
+    partial_output: str | None = None
     note_titles: dict[str, str] = field(default_factory=dict)
     notes: dict[str, int] = field(default_factory=dict)
 
@@ -188,6 +192,7 @@ class Tally:
             stopped_at_line=self.stopped_at_line,
             unread_from_line=self.unread_from_line,
             interrupted_by=self.interrupted_by,
+            partial_output=self.partial_output,
             portfolio_notes=tuple(
                 PortfolioNote(rule=rule, title=self.note_titles.get(rule, rule), workloads=count)
                 for rule, count in sorted(self.notes.items())
