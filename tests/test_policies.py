@@ -195,6 +195,32 @@ def test_a_policy_directory_without_policy_files_is_refused(tmp_path: Path) -> N
     assert result.output == f"error: --policy: {tmp_path} holds no policy file (*.yaml, *.yml)\n"
 
 
+def test_a_policy_entry_that_is_no_readable_file_is_refused_not_skipped(tmp_path: Path) -> None:
+    """A link to a moved file, or a file named EU-ONLY.YAML, left its rules out of the gate silently
+    while the others applied."""
+    budget = (EXAMPLES_DIR / "org-policy" / "budget.yaml").read_text(encoding="utf-8")
+    (tmp_path / "budget.yaml").write_text(budget, encoding="utf-8")
+    (tmp_path / "eu-only.yaml").symlink_to(tmp_path / "moved" / "eu-only.yaml")
+    result = invoke("rules", "--policy", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.output == (
+        f"error: --policy {tmp_path / 'eu-only.yaml'}: not a readable file (a link to nothing, or a "
+        "directory)\n"
+    )
+    (tmp_path / "eu-only.yaml").unlink()
+    eu_only = (EXAMPLES_DIR / "org-policy" / "eu-only.yaml").read_text(encoding="utf-8")
+    (tmp_path / "EU-ONLY.YAML").write_text(eu_only, encoding="utf-8")
+    result = invoke("rules", "--policy", str(tmp_path))
+    assert result.exit_code == 2
+    assert result.output == (
+        f"error: --policy {tmp_path / 'EU-ONLY.YAML'}: a policy file's name ends in .yaml or .yml, in lower "
+        "case: rename it\n"
+    )
+    # Upper case elsewhere in the name is a name like any other.
+    (tmp_path / "EU-ONLY.YAML").rename(tmp_path / "EU-ONLY.yaml")
+    assert invoke("rules", "--policy", str(tmp_path)).exit_code == 0
+
+
 def test_a_policy_file_that_is_no_mapping_is_said_without_an_empty_field(tmp_path: Path) -> None:
     (tmp_path / "x.yaml").write_text("- a\n", encoding="utf-8")
     result = invoke("rules", "--policy", str(tmp_path))

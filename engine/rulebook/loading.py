@@ -153,12 +153,23 @@ def load_rulebook() -> Rulebook:
 def policy_files(directory: Path) -> tuple[Path, ...]:
     """An organization's policy directory: every *.yaml and *.yml file in it, in name order. A directory
     with none is refused: a mistyped path (the rules one level further down) would otherwise turn an
-    organization's approval gate off without a word."""
+    organization's approval gate off without a word; so is an entry of that name that is no readable
+    file, or one that ends in .YAML."""
     from gpu_advisor.engine.common.errors import InputError
 
     if not directory.is_dir():
         raise InputError(at("--policy", Words("%(directory)s is not a directory", directory=str(directory))))
-    files = tuple(sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()))
+    named = sorted(p for p in directory.iterdir() if p.suffix.lower() in (".yaml", ".yml"))
+    # A policy file that cannot be read as one (a link to nothing, a directory, "EU-ONLY.YAML") would
+    # leave its rules out of the gate without a word: it is refused, named.
+    for path in named:
+        if path.suffix not in (".yaml", ".yml"):
+            problem = Words("a policy file's name ends in .yaml or .yml, in lower case: rename it")
+            raise InputError(at(f"--policy {path}", problem))
+        if not path.is_file():
+            problem = Words("not a readable file (a link to nothing, or a directory)")
+            raise InputError(at(f"--policy {path}", problem))
+    files = tuple(named)
     if not files:
         problem = Words("%(directory)s holds no policy file (*.yaml, *.yml)", directory=str(directory))
         raise InputError(at("--policy", problem))
