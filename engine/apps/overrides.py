@@ -121,7 +121,11 @@ def knowledge_with_overrides(path: str | None, today: dt.date) -> Knowledge:
     knowledge = load_knowledge()
     if path is None:
         return knowledge
-    return apply_overrides(knowledge, read_overrides(path), path, today)[0]
+    overrides = read_overrides(path)
+    # A file that replaces nothing would leave the catalog's prices standing unsaid: refused, as
+    # ``catalog import`` refuses to write one.
+    refuse_empty(overrides, path)
+    return apply_overrides(knowledge, overrides, path, today)[0]
 
 
 def apply_overrides(
@@ -147,6 +151,14 @@ def apply_overrides(
         relisted = relisted_offers(knowledge.offers, overrides.exchange_rate.usd_per_eur)
         knowledge = knowledge.model_copy(update={"offers": relisted})
     return knowledge, tuple(replaced)
+
+
+def refuse_empty(overrides: Overrides, path: str) -> None:
+    where = f"--overrides {path}"
+    given = (overrides.offers, overrides.own_server, overrides.exchange_rate, overrides.regions)
+    if not any(given) and not overrides.added_offers and not overrides.ranges:
+        problem = Words("the file replaces no figure: every price and cost would stay the catalog's unsaid")
+        raise InputError(at(where, problem))
 
 
 def source_title(overrides: Overrides, path: str) -> str:

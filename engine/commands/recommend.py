@@ -137,9 +137,10 @@ def recommend(
         replaced: tuple[Words | str, ...] = ()
         if overrides is not None:
             # Imported only here: the overrides' models cost a run without them start-up time.
-            from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides
+            from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides, refuse_empty
 
             your_figures = read_overrides(overrides)
+            refuse_empty(your_figures, overrides)
             knowledge, replaced = apply_overrides(knowledge, your_figures, overrides, evaluated_on)
         fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
         result: Recommendation
