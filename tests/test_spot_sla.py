@@ -50,6 +50,10 @@ def test_the_spot_verdict_replaces_the_providers_for_spot_capacity_only() -> Non
     # A provider with no SLA has none for its spot capacity either; one whose SLA is unknown sells no spot.
     assert providers["vast"].sla_for("spot") is False
     assert providers["lambda"].sla_for("spot") is None
+    # A provider with an SLA whose spot verdict the catalog lacks (it sells no spot; an overrides file may
+    # add a spot offer of it): not established, not taken as covered.
+    assert providers["coreweave"].enterprise_sla is True and providers["coreweave"].spot_sla is None
+    assert providers["coreweave"].sla_for("spot") is None
 
 
 def test_a_business_critical_workload_excludes_spot_but_not_the_same_providers_other_offers() -> None:
@@ -96,3 +100,37 @@ def test_a_provider_with_an_sla_that_sells_spot_must_say_whether_it_covers_it(tm
     directory = knowledge_with(tmp_path, "providers.yaml", block, "")
     with pytest.raises(KnowledgeError, match="entry 'aws': field spot_sla: missing, but it sells spot"):
         load_knowledge_from(directory)
+
+
+ADDED_SPOT = """added_offers:
+- provider: coreweave
+  offer: cw-spot
+  gpu: h100-sxm
+  usd_per_gpu_hour: 0.9
+  pricing: spot
+  instance_gpus: [8]
+  regions: [us]
+  price_jurisdiction: US
+  as_of: '2026-11-28'
+"""
+
+
+def test_an_added_spot_offer_of_a_provider_with_an_sla_is_not_taken_as_covered(tmp_path: Path) -> None:
+    """CoreWeave publishes an SLA but sells no spot in the catalog: a spot offer of it added by an
+    overrides file has no verdict of its own, so whether it is covered is not established (PRV011), and
+    the Summary asks about its spot capacity, not about CoreWeave's SLA at large."""
+    overrides = tmp_path / "rates.yaml"
+    overrides.write_text(ADDED_SPOT, encoding="utf-8")
+    workload = tmp_path / "w.yaml"
+    workload.write_text(yaml.safe_dump(CRITICAL_BATCH), encoding="utf-8")
+    result = CliRunner().invoke(
+        main, ["recommend", str(workload), "--as-of", "2026-11-30", "--overrides", str(overrides)]
+    )
+    assert result.exit_code == 0, result.output
+    memo = " ".join(result.output.split())
+    assert "8 × h100-sxm at coreweave (cw-spot, spot)" in memo
+    assert (
+        "Whether the chosen provider's SLA covers its spot capacity (coreweave) could not be established "
+        "(PRV011): spot capacity is the provider's to take back;" in memo
+    )
+    assert "Whether the chosen provider, coreweave, publishes an enterprise SLA" not in memo

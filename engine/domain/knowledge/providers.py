@@ -84,11 +84,15 @@ class Provider(Sourced):
     parent_note: str | None = None
 
     def sla_for(self, pricing: str | None) -> bool | None:
-        """The enterprise SLA verdict for capacity sold at ``pricing``: the spot verdict for spot, where the
-        provider has one; else ``enterprise_sla``."""
-        if pricing == "spot" and self.spot_sla is not None:
+        """The enterprise SLA verdict for capacity sold at ``pricing``: for spot, the spot verdict; where
+        the provider has none (an offer added by an overrides file), no SLA where it has none at all,
+        else not established (None): an SLA for the instances it sells at list price says nothing of
+        capacity it may take back."""
+        if pricing != "spot":
+            return self.enterprise_sla
+        if self.spot_sla is not None:
             return self.spot_sla.covered
-        return self.enterprise_sla
+        return False if self.enterprise_sla is False else None
 
     @model_validator(mode="after")
     def _sla_sourced(self) -> Provider:
