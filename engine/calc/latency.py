@@ -115,9 +115,11 @@ def first_token_tail_seconds(roofline: Roofline, rate: float, decoding: float) -
     """The time to first token that ``roofline.latency_tail_share`` of the requests arriving at ``rate``
     stay within, the replica taken as its own queue (each replica gets its own share of the arrivals): the
     tails of the wait for a place in the batch and of the wait behind other prompts, the step in progress
-    at that share of its length, and the prompt's own passes. Adding the tails of two waits overstates the
-    tail of their sum a little, and a balancer that sends each request to the least busy replica shortens
-    the waits: an upper estimate."""
+    at that share of its length, and the prompt's own passes. Adding the tails of two waits is a rough
+    combination: where both are common it overstates the tail of their sum, where each alone is rarer
+    than the share it can miss one; the prefill's tail (Cramér-Lundberg) errs high at light loads, and a
+    balancer that sends each request to the least busy replica shortens the waits. Read it as an upper
+    estimate at the loads a replica is sized for."""
     share = roofline.latency_tail_share
     waits, given_wait = _slot_wait(roofline.max_batch, rate, decoding)
     busy = rate * roofline.prefill_busy_seconds

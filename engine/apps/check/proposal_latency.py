@@ -34,9 +34,9 @@ def latency_facts(
     scales_out: bool = False,
 ) -> dict[str, Any]:
     """What a user sees at the peak on the proposed cards: the peak spread over the replicas they hold
-    (the usual card count each), and the workload's targets. ``scales_out``: a serverless product, whose
-    proposed cards are one instance's and which starts more instances as requests wait: the nearest it
-    comes is what a lone request sees on one instance."""
+    (the usual card count each) beside the spares the rules ask for, and the workload's targets.
+    ``scales_out``: a serverless product, whose proposed cards are one instance's and which starts more
+    instances as requests wait: the nearest it comes is what a lone request sees on one instance."""
     resolved, load = evaluation.workload, evaluation.capacity.load
     ttft, tpot = resolved.max_time_to_first_token_ms, resolved.max_time_per_output_token_ms
     targets = {
@@ -72,7 +72,11 @@ def latency_facts(
         }
     replicas = gpus // performance.cards
     alone = lone_request(performance.roofline)
-    point = alone if scales_out else at_rate(performance.roofline, load.peak_requests_per_second / replicas)
+    # The peak on the replicas beside the spares the rules ask for, as recommend states its latency: what
+    # users see while a spare stands in for a lost replica (all of them where there are no more).
+    spares = evaluation.market.replicas.sizing.spare_replicas
+    serving = replicas - spares if replicas > spares else replicas
+    point = alone if scales_out else at_rate(performance.roofline, load.peak_requests_per_second / serving)
     # The nearest the workload can be planned to on the GPUs it may have (as recommend sizes it): a GPU
     # that cannot come as near is held to it as well.
     return {
