@@ -38,6 +38,12 @@ def test_a_dearer_mix_says_what_it_costs_more_and_the_idle_reserved_cards() -> N
         2,
     )
     assert (round(mixed.usd_per_month), round(best.usd_per_month)) == (23_730, 16_817)
+    # The six idle reserved cards cost 6 / 8 x $17,357 = $13,018 a month, more than the $6,913 gap: they
+    # are why the mix costs more, and the memo says so.
+    idle = 6 / 8 * mixed.fleet.base_usd_per_month
+    assert (
+        round(mixed.fleet.base_usd_per_month) == 17_357 and idle >= mixed.usd_per_month - best.usd_per_month
+    )
     memo = " ".join(render_memo(result).split())
     assert (
         "It costs $6,913 (41 %) more than the cheapest single-kind fleet: the reservation bills 8 cards in "

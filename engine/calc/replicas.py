@@ -63,8 +63,7 @@ class ReplicaPlan(NamedTuple):
     roofline: Roofline
     """The replica's step times: the latency at any load follows (``latency_at_peak``)."""
     peak_requests_per_second_per_replica: float | None
-    """A service's peak spread over the replicas sized for it, spares aside (what each carries while a
-    spare stands in for a lost replica); None for a batch."""
+    """A service's peak over the replicas sized for it, spares aside (a spare standing in); None: a batch."""
     pipeline_stages: int
     latency_bound: bool
     """The latency targets, not the throughput headroom, set the replicas for the peak."""
@@ -241,9 +240,7 @@ def _planned(
         hours_running = None
         at_peak = load.peak_requests_per_second / (replicas * rps)
         average_share = load.average_requests_per_second * paid_hour_scale(load) / (replicas * rps)
-        # The latency a target is kept at: the peak on the replicas sized for it, as while a spare stands
-        # in for a lost one (with every replica up, each carries less).
-        peak_rate = load.peak_requests_per_second / for_peak
+        peak_rate = load.peak_requests_per_second / for_peak  # as while a spare stands in for a lost one
     return ReplicaPlan(
         gpu=gpu,
         cards_per_replica=cards,

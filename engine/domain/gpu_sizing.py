@@ -92,7 +92,7 @@ class GpuSizing(ResultModel):
     hours_per_day_running: float | None = None
     """A batch: the hours a day its replicas run."""
     time_to_first_token_ms: float | None
-    """At the peak with the load spread over the replicas (a batch: a lone prompt's prefill)."""
+    """At the peak on the replicas sized for it, spares aside (a batch: a lone prompt's prefill)."""
     time_to_first_token_tail_ms: float | None = None
     """The time to first token at the peak that ``SizingPolicy.latency_tail_share`` of the requests stay
     within, each replica taken as its own queue (an upper estimate; ``calc.latency``); None for a batch."""

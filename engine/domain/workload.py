@@ -92,6 +92,16 @@ class WorkloadInput(StrictInput):
     model: ModelSpec
 
 
+TTFT_TARGET = (
+    "Latency target: the mean wait for the first token at peak, milliseconds (the memo adds the 99th "
+    "percentile); null for none. Default for latency-sensitive work: about a second."
+)
+TPOT_TARGET = (
+    "Latency target: a request's mean time between two tokens at peak, milliseconds; null for none. "
+    "Default for latency-sensitive work: reading speed."
+)
+
+
 class ResolvedWorkload(BaseModel):
     """A workload with every fact present: the declaration of each workload field (see the module's
     docstring). Fields without a ``Given`` come from the model specification or are worked out."""
@@ -258,31 +268,19 @@ class ResolvedWorkload(BaseModel):
     ]
     max_time_to_first_token_ms: Annotated[
         float | None,
-        Field(
-            ge=MIN_TARGET_MS,
-            le=3_600_000,
-            description="Latency target: the mean wait for the first token at peak, milliseconds (the memo "
-            "gives the wait 99 % of requests stay within beside it); null for none. Default for "
-            "latency-sensitive work: about a second.",
-        ),
+        Field(ge=MIN_TARGET_MS, le=3_600_000, description=TTFT_TARGET),
         Given.DERIVED,
     ]
     max_time_per_output_token_ms: Annotated[
         float | None,
-        Field(
-            ge=MIN_TARGET_MS,
-            le=600_000,
-            description="Latency target: a request's mean time between two tokens at peak, milliseconds; "
-            "null for none. Default for latency-sensitive work: reading speed.",
-        ),
+        Field(ge=MIN_TARGET_MS, le=600_000, description=TPOT_TARGET),
         Given.DERIVED,
     ]
     defaults_used: tuple[str, ...]
     """The fields the input left to a documented default, in field order."""
     default_targets_dropped: tuple[str, ...] = ()
-    """Default latency targets a rule dropped (LAT010, LAT011): no GPU the workload may have can be planned
-    to them, so the workload is sized without them (None above; they only choose the cards per replica);
-    each is still in ``defaults_used``."""
+    """Default latency targets a rule dropped (LAT010, LAT011: no GPU the workload may have can be planned
+    to them); sized without them (None above; they only choose the cards), still in ``defaults_used``."""
 
     @property
     def is_moe(self) -> bool:
@@ -297,8 +295,7 @@ class ResolvedWorkload(BaseModel):
         return knowledge.utilization_default(self.load_pattern).utilization
 
 
-def given(field: str) -> Given | None:
-    """How the user gives a field of ``ResolvedWorkload``; None where it is never given at top level."""
+def given(field: str) -> Given | None:  # how the user gives a field; None: never at top level
     return next((m for m in ResolvedWorkload.model_fields[field].metadata if isinstance(m, Given)), None)
 
 
@@ -309,8 +306,7 @@ def fields_given(*kinds: Given) -> tuple[str, ...]:
 
 
 def declared_type(info: FieldInfo) -> Any:
-    """A field's type with its bounds (``Annotated``), as a ``TypeAdapter`` validates it; the ``Given``
-    marker left out."""
+    """A field's type with its bounds (``Annotated``) as a ``TypeAdapter`` validates it, without ``Given``."""
     bounds = tuple(m for m in info.metadata if not isinstance(m, Given))
     if not bounds:
         return info.annotation

@@ -23,18 +23,11 @@ from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_perf
 from gpu_advisor.engine.calc.policy import Sizing
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.sizing import SizingFigures
+from gpu_advisor.engine.domain.accuracy import SizingPolicy, ThroughputAccuracy
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.load import Load
-from gpu_advisor.engine.domain.results import (
-    Charts,
-    Finding,
-    Option,
-    Recommendation,
-    SizeResult,
-    SizingPolicy,
-    ThroughputAccuracy,
-)
+from gpu_advisor.engine.domain.results import Charts, Finding, Option, Recommendation, SizeResult
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.pipeline.foreign_reach import reached_providers
