@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
@@ -74,9 +75,16 @@ def test_a_data_file_is_parsed_once_and_then_read_from_the_cache(
     expected = {"offers": [{"id": "a", "price": 2.5, "linked": [8, 4], "eu": True}]}
     assert read_yaml(source) == expected
     [kept] = (tmp_path / "cache" / "gpu-advisor" / "data").glob("*.json")
-    # The second read does not parse: it is the cached values, even where the cache says otherwise.
-    kept.write_text('{"offers": "from the cache"}', encoding="utf-8")
+    # The second read does not parse: it is the cached values, even where the cache says otherwise (an
+    # entry is its JSON's SHA-256 on the first line, then the JSON).
+    cached = '{"offers": "from the cache"}'
+    kept.write_text(hashlib.sha256(cached.encode()).hexdigest() + "\n" + cached, encoding="utf-8")
     assert read_yaml(source) == {"offers": "from the cache"}
+    # An entry whose text is not the one its digest names (a byte flipped, "{}" written over it) is a
+    # miss: the file is parsed afresh, and the entry written anew.
+    kept.write_text("{}", encoding="utf-8")
+    assert read_yaml(source) == expected
+    assert read_yaml(source) == expected
     # Other bytes are another entry: an edited file is parsed afresh.
     source.write_text("offers: []\n", encoding="utf-8")
     assert read_yaml(source) == {"offers": []}
@@ -125,4 +133,24 @@ def test_the_parse_cache_keeps_the_newest_entries(tmp_path: Path, monkeypatch: p
         kept = tmp_path / "cache" / "gpu-advisor" / "data"
         for entry in kept.glob("*.json"):  # distinct times, oldest first, whatever the clock's resolution
             os.utime(entry, (entry.stat().st_mtime - 10, entry.stat().st_mtime - 10))
-    assert sorted(json.loads(e.read_text(encoding="utf-8"))["n"] for e in kept.glob("*.json")) == [2, 3, 4]
+    assert sorted(
+        json.loads(e.read_text(encoding="utf-8").partition("\n")[2])["n"] for e in kept.glob("*.json")
+    ) == [2, 3, 4]
+
+
+def test_a_damaged_compiled_template_is_compiled_afresh(tmp_path: Path) -> None:
+    """A byte flipped in a cached template's bytecode read as an internal error on every run; the entry is
+    a miss instead."""
+    import jinja2
+
+    from gpu_advisor.engine.i18n.environment import ForgivingBytecodeCache
+
+    cache = ForgivingBytecodeCache(str(tmp_path))
+    environment = jinja2.Environment(bytecode_cache=cache, loader=jinja2.DictLoader({"t": "{{ 1 + 1 }}"}))
+    assert environment.get_template("t").render() == "2"
+    [entry] = tmp_path.iterdir()
+    damaged = bytearray(entry.read_bytes())
+    damaged[30:] = b"\xff" * (len(damaged) - 30)
+    entry.write_bytes(bytes(damaged))
+    again = jinja2.Environment(bytecode_cache=cache, loader=jinja2.DictLoader({"t": "{{ 1 + 1 }}"}))
+    assert again.get_template("t").render() == "2"

@@ -44,7 +44,9 @@ def read_yaml(path: Path, *, aliases: bool = True) -> Any:
     kept = _kept_file(data, aliases)
     if kept is not None:
         with contextlib.suppress(OSError, ValueError):
-            return json.loads(kept.read_text(encoding="utf-8"))
+            found = _kept_value(kept.read_text(encoding="utf-8"))
+            if found is not _DAMAGED:
+                return found
     value = parse_yaml(text, str(path), aliases=aliases)
     if kept is not None:
         _keep(kept, value)
@@ -79,6 +81,20 @@ def _kept_file(data: bytes, aliases: bool) -> Path | None:
     return directory / f"{key}.json"
 
 
+_DAMAGED = object()
+"""What ``_kept_value`` gives for an entry whose text is not the one written: a miss, parsed afresh."""
+
+
+def _kept_value(entry: str) -> Any:
+    """The value of a cache entry, its first line the SHA-256 of the JSON after it; ``_DAMAGED`` where
+    the two disagree (a byte changed on disk, a file written by hand), so a damaged cache costs a parse,
+    not a run that fails on values no data file holds."""
+    digest, _, text = entry.partition("\n")
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
+        return _DAMAGED
+    return json.loads(text)
+
+
 def _keep(kept: Path, value: Any) -> None:
     """Write ``value`` as JSON where ``_kept_file`` said, atomically, if JSON gives it back exactly
     (text keys, lists, finite numbers); then let the oldest entries go beyond ``PARSED_FILES_KEPT``. A
@@ -93,7 +109,7 @@ def _keep(kept: Path, value: Any) -> None:
         handle, temporary = tempfile.mkstemp(dir=kept.parent, suffix=".tmp")
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(text)
+                file.write(hashlib.sha256(text.encode("utf-8")).hexdigest() + "\n" + text)
             os.replace(temporary, kept)
         except OSError:
             Path(temporary).unlink(missing_ok=True)

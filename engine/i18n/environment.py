@@ -171,11 +171,14 @@ def bytecode_cache() -> jinja2.BytecodeCache | None:
 
 
 class ForgivingBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """A cache directory removed, made read-only or full after start-up costs a compile, not the run."""
+    """A cache directory removed, made read-only or full after start-up costs a compile, not the run; so
+    does a damaged entry (a byte flipped on disk), which is a miss, not a fault of gpu-advisor."""
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
+        try:
             super().load_bytecode(bucket)
+        except Exception:  # any damage to a cache entry: compile afresh
+            bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         with contextlib.suppress(OSError):

@@ -268,7 +268,7 @@ def render_markdown(text: str, width: int | None = None) -> str:
     terminal's), tables wrapped within their cells."""
     from rich.console import Console
 
-    columns = width if width is not None else terminal_size().columns
+    columns = min(width if width is not None else terminal_size().columns, MAX_WIDTH)
     buffer = io.StringIO()
     colours = is_terminal()
     console = Console(
