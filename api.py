@@ -26,6 +26,8 @@ from .engine.apps.size import size as _size
 from .engine.apps.tco import tco as _tco
 from .engine.common.errors import AdvisorError, InputError, KnowledgeError, unknown_value_message
 from .engine.common.user_input import iso_date
+from .engine.common.values import MAX_NESTING_DEPTH, nested_deeper
+from .engine.common.wording import at
 from .engine.domain.input_errors import input_error
 from .engine.domain.knowledge.loading import load_knowledge
 from .engine.domain.proposal import CheckResult, ProposalDocument
@@ -74,13 +76,16 @@ def workload_from_dict(data: dict[str, Any], origin: str = "<dict>") -> Workload
     return validate_workload(data, origin)
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any, level: int = 0) -> Any:
     """``value`` with every mapping a dict and every list or tuple a list, as a YAML or JSON parser gives
-    them: a caller's read-only or ordered mapping is read as the dict it holds."""
+    them: a caller's read-only or ordered mapping is read as the dict it holds. Nested deeper than a
+    workload file may be (a mapping that holds itself, say), it is refused as the file would be."""
+    if level > MAX_NESTING_DEPTH:
+        raise InputError(at("workload", nested_deeper(MAX_NESTING_DEPTH)))
     if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
+        return {key: _plain(item, level + 1) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
+        return [_plain(item, level + 1) for item in value]
     return value
 
 

@@ -74,6 +74,9 @@ def read_input_text(path: str, *, error_prefix: str = "", stdin: bool = True) ->
         import sys
 
         return decode(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), "<stdin>")
+    if "\x00" in path:
+        # No file system names a file with a NUL byte (open() raises ValueError, not OSError).
+        raise InputError(at(f"{error_prefix}{path!r}", Words("a path cannot hold a NUL byte")))
     try:
         with Path(path).open("rb") as file:
             data = file.read(MAX_INPUT_BYTES + 1)
