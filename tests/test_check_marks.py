@@ -8,31 +8,14 @@ from pathlib import Path
 
 import yaml
 from click.testing import CliRunner
+from test_spot_sla import AZURE, CRITICAL_BATCH
 
 from gpu_advisor.cli import main
 
+# The spot proposal PRV009 fails for a business-critical batch (test_spot_sla).
 DOCUMENT = {
-    "workload": {
-        "name": "critical-batch",
-        "model": {"name": "llama-3.1-70b", "precision": "fp8"},
-        "requests_per_day": 100_000,
-        "avg_input_tokens": 1500,
-        "avg_output_tokens": 500,
-        "load_pattern": "batch",
-        "batch_window_hours": 8,
-        "business_critical": True,
-        "company_country": "DE",
-    },
-    "proposal": {
-        "name": "azure spot",
-        "deployment": "dedicated_cloud",
-        "provider": "azure",
-        "offer": "nd-h100-v5-spot",
-        "gpu": "h100-sxm",
-        "gpus": 8,
-        "pricing": "spot",
-        "region": "US",
-    },
+    "workload": CRITICAL_BATCH,
+    "proposal": {**AZURE, "name": "azure spot", "offer": "nd-h100-v5-spot", "pricing": "spot"},
 }
 
 
