@@ -114,6 +114,12 @@ def recommend(
         # The JSON carries the charts' series (``charts``); the image files go beside a Markdown memo.
         problem = Words("the chart images go beside the Markdown memo; the JSON holds their series (charts)")
         raise InputError(at("--charts", problem), field="--charts")
+    if charts_dir is not None and not charts_dir.strip():
+        from gpu_advisor.engine.common.errors import InputError
+        from gpu_advisor.engine.common.wording import Words, at
+
+        # An empty name would be the current directory, written into unasked (as -o '' is refused).
+        raise InputError(at("--charts", Words("an empty directory name; name a directory")), field="--charts")
     evaluated_on = parse_date(as_of)
     inputs = (workload_file, overrides)
     target = output_target(output, inputs=inputs, force=force, input_dirs=(policy_dir,))

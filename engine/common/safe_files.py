@@ -93,6 +93,9 @@ def check_output(
     ``output`` may not lie in."""
     if not output:
         raise InputError(at(option, Words("an empty file name; name a file")))
+    if output.endswith(("/", os.sep)):
+        # Path() drops the slash: "newdir/" would be written as a file named "newdir".
+        raise InputError(at(option, Words("%(file)s names a directory; name a file", file=repr(output))))
     target = Path(output)
     for other_option, other in others:
         if names_the_same_file(target, other):
