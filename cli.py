@@ -22,7 +22,7 @@ from . import __version__
 from .engine.commands.ask import ask
 from .engine.commands.catalog_import import catalog_group
 from .engine.commands.check import check
-from .engine.commands.common import EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_SYSTEM_ERROR
+from .engine.commands.common import EXIT_CLOSED_PIPE, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_SYSTEM_ERROR
 from .engine.commands.portfolio import batch, sweep
 from .engine.commands.recommend import recommend
 from .engine.commands.reference import calibration, catalog, rules, schema
@@ -74,7 +74,13 @@ class Commands(click.Group):
                 raise
             ctx.exit(EXIT_INTERRUPTED)
         except OSError as error:
-            if error.errno == errno.EPIPE or traceback_wanted():
+            if error.errno == errno.EPIPE and not traceback_wanted():
+                # The reader of standard output stopped reading (`| head`): a shell's code for a process a
+                # closed pipe ended, 128 + SIGPIPE, as batch gives; not 1, which check gives a failed check.
+                with contextlib.suppress(OSError):
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                ctx.exit(EXIT_CLOSED_PIPE)
+            if traceback_wanted():
                 raise
             # The system refused (a full disk, a file gone): not a fault in gpu-advisor.
             click.echo(system_error_text(error, self.language), err=True)

@@ -42,6 +42,8 @@ EXIT_BAD_INPUT = 2
 EXIT_BROKEN_KNOWLEDGE = 3
 EXIT_SYSTEM_ERROR = 5
 EXIT_INTERRUPTED = 130
+EXIT_CLOSED_PIPE = 141
+"""128 + SIGPIPE: the reader of standard output stopped reading (a shell's code for it)."""
 
 
 def handle_errors(function: F) -> F:
