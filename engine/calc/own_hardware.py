@@ -140,11 +140,9 @@ def server_loss(plan: ReplicaPlan | None, server: OwnServer, nodes: int) -> Serv
     )
 
 
-def power_at_busy_share(rated: float, busy_share: float, idle_share: float | None) -> float:
+def power_at_busy_share(rated: float, busy_share: float, idle_share: float) -> float:
     """The power line ``rated`` (every card at its rated draw in every hour) with the hours the cards are
-    busy at that draw and the others at ``idle_share`` of it; ``rated`` itself where no share is given."""
-    if idle_share is None:
-        return rated
+    busy at that draw and the others at ``idle_share`` of it."""
     return rated * (busy_share + idle_share * (1 - busy_share))
 
 
@@ -170,7 +168,6 @@ def own_hardware_position(
     rent_against: Option | None,
     busy_share: float,
     cheapest: AsBilled | None,
-    idle_power_share: float | None = None,
 ) -> OwnHardware:
     """The selected own server carrying this workload: nodes, node utilization, monthly cost, break-even,
     and the rentals it is compared with, each at its monthly bill (``commitments``): the compared offer
@@ -181,8 +178,8 @@ def own_hardware_position(
     card is busy in the hours a request is in flight on its replica (``busy_share``: each replica's on
     the server's GPU, requests sent to an idle replica whenever one is idle, the spares among them).
     ``priced``:
-    the server at the company country's defaults (``server_costs``). ``idle_power_share``: what an idle
-    server draws of its rated power, for the cost at the busy share beside the costed one (TCO028).
+    the server at the company country's defaults (``server_costs``), with the share of its rated power an
+    idle server draws, for the cost at the busy share beside the costed one (TCO028).
     """
     assumptions = priced.assumptions
     cost = server_cost(assumptions, None, 0.0)
@@ -198,7 +195,7 @@ def own_hardware_position(
         power_usd_per_month=power,
         usd_per_month_at_busy_share=nodes * cost.server_usd_per_month
         - power
-        + power_at_busy_share(power, node_utilization, idle_power_share),
+        + power_at_busy_share(power, node_utilization, priced.costs.idle_power_share),
         replicas=plan.replicas if plan is not None else 0,
         spare_replicas=plan.spare_replicas if plan is not None else 0,
         spare_servers=nodes - nodes_for(without_spares(plan), server) if plan is not None else 0,
