@@ -64,9 +64,6 @@ class OperatingPoint(NamedTuple):
     """The load asks more than the replica delivers: the figures are its ceiling, and the queue grows."""
     slot_wait_seconds: float = 0.0
     """The mean wait for a place in the batch (``slot_wait_seconds``)."""
-    time_to_first_token_tail_ms: float | None = None
-    """The time to first token that ``Roofline.latency_tail_share`` of the requests arriving at this rate
-    stay within (``first_token_tail_seconds``); None for a closed loop or a full batch."""
 
     @property
     def request_seconds(self) -> float | None:
@@ -130,6 +127,15 @@ def first_token_tail_seconds(roofline: Roofline, rate: float, decoding: float) -
         + decoding_share * roofline.step_seconds(max(decoding, 1.0)) * share
         + roofline.prefill_chunks * prompt_pass_seconds(roofline, decoding)
     )
+
+
+def first_token_tail_ms(roofline: Roofline, point: OperatingPoint) -> float | None:
+    """``first_token_tail_seconds`` at ``point`` (an ``at_rate`` one), in milliseconds; None where the
+    replica is saturated (a full batch has no tail a user sees). Worked out where a result states it, not
+    at every operating point the sizing searches."""
+    if point.saturated:
+        return None
+    return first_token_tail_seconds(roofline, point.requests_per_second, point.decoding) * 1000
 
 
 def _queue_and_prefill_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
@@ -232,7 +238,6 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
         time_per_output_token_ms=_tpot_seconds(roofline, rate, decoding) * 1000,
         saturated=False,
         slot_wait_seconds=slot_wait,
-        time_to_first_token_tail_ms=first_token_tail_seconds(roofline, rate, decoding) * 1000,
     )
 
 

@@ -1,5 +1,5 @@
-"""How long the slowest of a share of requests waits in a queue whose mean wait is known: latency targets
-hold for a share of the requests (``latency.first_token_tail_seconds``), not for their mean."""
+"""How long the slowest of a share of requests waits in a queue whose mean wait is known: the tail of the
+time to first token a memo gives beside its mean (``latency.first_token_tail_seconds``)."""
 
 from __future__ import annotations
 

@@ -92,7 +92,7 @@ class Roofline(BaseModel):
     """How the weights' multiplications combine their reads and FLOPs (``blended``)."""
     latency_tail_share: float
     """The share of requests whose time to first token the tail figure bounds (knowledge/
-    workload_defaults.yaml ``latency_tail_share``; ``latency.OperatingPoint.time_to_first_token_tail_ms``)."""
+    workload_defaults.yaml ``latency_tail_share``; ``latency.first_token_tail_ms``)."""
 
     def decode_step(self, sequences: float) -> DecodeStep:
         """The reads and FLOPs of a step until each of ``sequences`` sequences has its next token. With

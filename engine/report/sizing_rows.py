@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gpu_advisor.engine.calc.count_limits import below_usual_count, full_context_sequences, replica_kv_tokens
-from gpu_advisor.engine.calc.latency import OperatingPoint, lone_request
+from gpu_advisor.engine.calc.latency import OperatingPoint, first_token_tail_ms, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak, parse_cards
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures
@@ -128,7 +128,7 @@ def _planned(knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, plan: Re
         "spare_replicas": plan.spare_replicas,
         "hours_per_day_running": plan.hours_per_day_running,
         "time_to_first_token_ms": at_peak.time_to_first_token_ms,
-        "time_to_first_token_tail_ms": at_peak.time_to_first_token_tail_ms,
+        "time_to_first_token_tail_ms": first_token_tail_ms(plan.roofline, at_peak),
         "time_per_output_token_ms": at_peak.time_per_output_token_ms,
         "request_seconds": at_peak.request_seconds,
         "full_context_sequences": full_context_sequences(knowledge, figures, fit.gpu, plan.cards_per_replica),
