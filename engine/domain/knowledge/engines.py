@@ -87,16 +87,14 @@ class ServingEngine(Sourced):
         )
 
     def max_sequences_on(self, gpu: Gpu) -> int:
-        large = self.large(gpu)
-        return self.max_sequences_large_gpu if large and self.max_sequences_large_gpu else self.max_sequences
+        if self.max_sequences_large_gpu is not None and self.large(gpu):
+            return self.max_sequences_large_gpu
+        return self.max_sequences
 
     def max_batched_tokens_on(self, gpu: Gpu) -> int:
-        large = self.large(gpu) and self.max_batched_tokens_large_gpu
-        return (
-            self.max_batched_tokens_large_gpu
-            if large and self.max_batched_tokens_large_gpu
-            else self.max_batched_tokens
-        )
+        if self.max_batched_tokens_large_gpu is not None and self.large(gpu):
+            return self.max_batched_tokens_large_gpu
+        return self.max_batched_tokens
 
     def kv_cache_bytes(self, memory_bytes: float, weights_bytes: float, cards: int) -> float:
         """Bytes of KV cache ``cards`` cards of ``memory_bytes`` in all hold beside ``weights_bytes``;
