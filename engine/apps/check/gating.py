@@ -140,10 +140,10 @@ class Gate:
             return False
         if item.status == "unknown" and item.severity != SEVERITIES[-1]:
             return False
-        rank = SEVERITIES.index(item.severity)
-        if self.hard.severity is not None and rank >= SEVERITIES.index(self.hard.severity):
+        # The rule IDs were read above: what is left of each option to select by is its severity.
+        if self.hard.selects(item.rule_id, item.severity, at_or_above=True):
             return True
-        if self.soft.severity is not None and rank <= SEVERITIES.index(self.soft.severity):
+        if self.soft.selects(item.rule_id, item.severity, at_or_above=False):
             return False
         if self.hard.given:
             return item.waiver_refused and item.status == "fail"
