@@ -121,11 +121,16 @@ def knowledge_with_overrides(path: str | None, today: dt.date) -> Knowledge:
     knowledge = load_knowledge()
     if path is None:
         return knowledge
+    return apply_overrides(knowledge, overrides_to_use(path), path, today)[0]
+
+
+def overrides_to_use(path: str) -> Overrides:
+    """The overrides file a run prices with (``--overrides``): one that replaces nothing would leave the
+    catalog's prices standing unsaid, so it is refused, as ``catalog import`` refuses to write one
+    (``catalog diff`` reads its files with ``read_overrides``, empty or not)."""
     overrides = read_overrides(path)
-    # A file that replaces nothing would leave the catalog's prices standing unsaid: refused, as
-    # ``catalog import`` refuses to write one.
     refuse_empty(overrides, path)
-    return apply_overrides(knowledge, overrides, path, today)[0]
+    return overrides
 
 
 def apply_overrides(

@@ -143,10 +143,9 @@ def recommend(
         replaced: tuple[Words | str, ...] = ()
         if overrides is not None:
             # Imported only here: the overrides' models cost a run without them start-up time.
-            from gpu_advisor.engine.apps.overrides import apply_overrides, read_overrides, refuse_empty
+            from gpu_advisor.engine.apps.overrides import apply_overrides, overrides_to_use
 
-            your_figures = read_overrides(overrides)
-            refuse_empty(your_figures, overrides)
+            your_figures = overrides_to_use(overrides)
             knowledge, replaced = apply_overrides(knowledge, your_figures, overrides, evaluated_on)
         fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
         result: Recommendation
