@@ -134,3 +134,30 @@ def test_an_added_spot_offer_of_a_provider_with_an_sla_is_not_taken_as_covered(t
         "(PRV011): spot capacity is the provider's to take back;" in memo
     )
     assert "Whether the chosen provider, coreweave, publishes an enterprise SLA" not in memo
+    # PRV011 names the providers by what is admitted of them: CoreWeave for its spot offer, though its SLA
+    # for the capacity it sells at list price is established.
+    assert (
+        "the catalog could not check whether CoreWeave, Lambda, OVHcloud and STACKIT publish an uptime "
+        "commitment with service credits for the GPU capacity they offer here:" in memo
+    )
+    assert (
+        "The cheapest admitted rental, coreweave cw-spot (8 × h100-sxm) at $460/month, comes from one of "
+        "them;" in memo
+    )
+
+
+def test_prv012_asks_about_the_spot_capacity_of_a_spot_proposal(tmp_path: Path) -> None:
+    overrides = tmp_path / "rates.yaml"
+    overrides.write_text(ADDED_SPOT, encoding="utf-8")
+    proposal = {**AZURE, "provider": "coreweave", "offer": "cw-spot", "pricing": "spot", "gpu": "h100-sxm"}
+    path = tmp_path / "p.yaml"
+    path.write_text(yaml.safe_dump({"workload": CRITICAL_BATCH, "proposal": proposal}), encoding="utf-8")
+    args = ["check", str(path), "--as-of", "2026-11-30", "--format", "json", "--overrides", str(overrides)]
+    result = CliRunner().invoke(main, args)
+    (found,) = json.loads(result.output)
+    (prv012,) = [r for r in found["results"] if r["rule_id"] == "PRV012"]
+    assert (prv012["status"], prv012["message"]) == (
+        "warn",
+        "The workload is business-critical and whether coreweave publishes an enterprise SLA for its spot "
+        "capacity could not be checked; ask for its SLA terms before relying on it.",
+    )

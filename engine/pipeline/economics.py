@@ -23,7 +23,7 @@ from gpu_advisor.engine.pipeline.economics_details import (
     fixed_fleet,
     other_prices,
 )
-from gpu_advisor.engine.pipeline.foreign_reach import ForeignReach, admitted_providers, foreign_reach
+from gpu_advisor.engine.pipeline.foreign_reach import ForeignReach, foreign_reach
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.rulebook.details import EconomicsDetails
 from gpu_advisor.engine.rulebook.durable import FactSession, Firing
@@ -37,12 +37,14 @@ def replica_usd_per_hour(option: Option) -> float:
 
 
 def sla_unknown_providers(knowledge: Knowledge, market: Market) -> list[str]:
-    """The names of the admitted rentals' providers whose SLA is not established: the rules decide what
-    that means for the workload (PRV011), as they decide the exclusions (PRV003)."""
-    providers = admitted_providers(market)
-    return sorted(
-        knowledge.provider(p).name for p in providers if knowledge.provider(p).enterprise_sla is None
-    )
+    """The names of the providers of admitted rentals and serverless products whose SLA is not established
+    for what is admitted (a listing's verdict is its provider's for the capacity at that price: a spot
+    offer's is the spot one): the rules decide what that means for the workload (PRV011), as they decide
+    the exclusions (PRV003)."""
+    verdicts = [p.listing.attributes for p in market.priced if not p.excluded_by]
+    verdicts += [c.listing.attributes for c in market.serverless.candidates if not c.excluded_by]
+    providers = {attributes["provider"] for attributes in verdicts if attributes["enterprise_sla"] is None}
+    return sorted(knowledge.provider(p).name for p in providers)
 
 
 def economics_fact(
