@@ -100,7 +100,7 @@ def test_the_memo_says_the_target_holds_for_the_mean_where_the_tail_passes_it() 
     assert row.time_to_first_token_tail_ms is not None and row.time_to_first_token_tail_ms > 500
     memo = " ".join(render_memo(result).split())
     assert (
-        "The targets hold for the mean: by that upper estimate, more than 1 % of the requests may wait "
+        "The targets hold for the mean: by that estimate, more than 1 % of the requests may wait "
         "longer than 500 ms for their first token. A target meant for nearly every request needs replicas "
         "that stand idle more, or a balancer that sends each request to the least busy replica." in memo
     )

@@ -95,7 +95,9 @@ class GpuSizing(ResultModel):
     """At the peak on the replicas sized for it, spares aside (a batch: a lone prompt's prefill)."""
     time_to_first_token_tail_ms: float | None = None
     """The time to first token at the peak that ``SizingPolicy.latency_tail_share`` of the requests stay
-    within, each replica taken as its own queue (an upper estimate; ``calc.latency``); None for a batch."""
+    within, each replica taken as its own queue (an upper estimate of the queueing, which a balancer that
+    sends each request to the least busy replica shortens; not a bound on the throughput estimate's own
+    error; ``calc.latency``); None for a batch."""
     time_per_output_token_ms: float | None
     request_seconds: float | None = None
     """A request from its start to its last token at that operating point (requests in flight over the
