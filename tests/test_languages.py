@@ -45,7 +45,7 @@ def test_check_speaks_german_in_euro() -> None:
         in text
     )
     assert re.search(r", [0-9.]+ € pro Monat\. Die Regeln empfehlen \*\*", text)
-    assert "Kein Ersatzreplikat für einen Dienst, der eines braucht" in text  # SIZ012's German title
+    assert "Kein Ersatzreplikat für einen Workload, der eines braucht" in text  # SIZ012's German title
     assert "$" not in text
 
 

@@ -260,7 +260,7 @@ def test_check_messages_wrap_under_their_indent(
           are billed as 8, so 4 of them are paid for and idle, about $8,679 of
           the proposal's $17,357 a month. Propose all 8 (the same bill, room for
           more replicas) or an offer sold in smaller instances.
-  WARN    SIZ012 No spare replica for a service that needs one
+  WARN    SIZ012 No spare replica for a workload that needs one
           4 × h100-sxm carry the peak, but the workload needs 6 cards of this
           GPU: the spare replica the rules add for a business-critical or
           latency-sensitive service, or the workload's own min_replicas. A
@@ -279,7 +279,7 @@ def test_check_messages_wrap_under_their_indent(
           The proposed offer is sold in whole instances: the 4 proposed cards are billed as 8, so 4
           of them are paid for and idle, about $8,679 of the proposal's $17,357 a month. Propose all
           8 (the same bill, room for more replicas) or an offer sold in smaller instances.
-  WARN    SIZ012 No spare replica for a service that needs one
+  WARN    SIZ012 No spare replica for a workload that needs one
           4 × h100-sxm carry the peak, but the workload needs 6 cards of this GPU: the spare replica
           the rules add for a business-critical or latency-sensitive service, or the workload's own
           min_replicas. A failed card takes its replica down, and with it the peak.

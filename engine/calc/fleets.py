@@ -23,8 +23,9 @@ from typing import NamedTuple
 from gpu_advisor.engine.calc.fleet_split import ROUNDING_SLACK, cheapest_split, peak_bill
 from gpu_advisor.engine.calc.instances import Placement
 from gpu_advisor.engine.calc.listings import PricedListing
+from gpu_advisor.engine.calc.plan_variants import without_spares
 from gpu_advisor.engine.calc.policy import Sizing, usable_rate
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, without_spares
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.traffic import DailyTraffic
 from gpu_advisor.engine.domain.load import Load
 

@@ -12,7 +12,8 @@ from typing import Any, NamedTuple
 from gpu_advisor.engine.calc.costs import BatchRun, Rental, billed_hours, rent
 from gpu_advisor.engine.calc.instances import place
 from gpu_advisor.engine.calc.listing_frames import listing_frames, regional_price
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, batch_on_instances
+from gpu_advisor.engine.calc.plan_variants import batch_on_instances
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge

@@ -140,19 +140,6 @@ def _count_order(
     return shortfall, refused, for_peak, held is not None, cards
 
 
-def without_spares(plan: ReplicaPlan) -> ReplicaPlan:
-    """The plan with only the replicas the peak (or the batch's window) needs: what its spares cost is
-    its bill less this one's."""
-    replicas = plan.replicas - plan.spare_replicas
-    return plan._replace(
-        replicas=replicas,
-        spare_replicas=0,
-        gpus=replicas * plan.cards_per_replica,
-        spares_asked=0,
-        min_replicas=1,
-    )
-
-
 def plan_replicas(
     performance: ReplicaPerformance, load: Load, sizing: Sizing, held: float | None = None
 ) -> ReplicaPlan:
@@ -303,26 +290,6 @@ def latency_at_peak(plan: ReplicaPlan) -> OperatingPoint:
     if plan.peak_requests_per_second_per_replica is None:
         return saturation(plan.roofline)
     return at_rate(plan.roofline, plan.peak_requests_per_second_per_replica)
-
-
-def batch_on_instances(plan: ReplicaPlan, replicas_hosted: int) -> ReplicaPlan:
-    """A batch plan run on every replica the rented instances hold: whole instances that hold more
-    replicas than the plan needs finish the day's work sooner on them, and bill fewer hours."""
-    if plan.hours_per_day_running is None or replicas_hosted <= plan.replicas:
-        return plan
-    share = plan.replicas / replicas_hosted
-    working = replicas_hosted - plan.spare_replicas
-    return plan._replace(
-        replicas=replicas_hosted,
-        replicas_for_peak=working,
-        replicas_for_throughput=working,
-        gpus=replicas_hosted * plan.cards_per_replica,
-        gpus_for_peak=working * plan.cards_per_replica,
-        utilization=plan.utilization * share,
-        capacity_utilization_at_peak=plan.capacity_utilization_at_peak * share,
-        hours_per_day_running=plan.hours_per_day_running * share,
-        service=plan.service._replace(replicas=replicas_hosted),
-    )
 
 
 def paid_hour_scale(load: Load) -> float:

@@ -1,0 +1,48 @@
+"""A replica plan as run otherwise: without the spares a rule added (what they cost is the bill less
+this one's), and a batch's plan on every replica the whole instances it rents hold."""
+
+from __future__ import annotations
+
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
+
+
+def without_spares(plan: ReplicaPlan) -> ReplicaPlan:
+    """The plan with only the replicas the peak (or the batch's window) needs: what its spares cost is
+    its bill less this one's. A batch's day of work then runs longer on the fewer replicas."""
+    replicas = plan.replicas - plan.spare_replicas
+    lean = plan._replace(
+        replicas=replicas,
+        spare_replicas=0,
+        gpus=replicas * plan.cards_per_replica,
+        spares_asked=0,
+        min_replicas=1,
+    )
+    if plan.hours_per_day_running is None or replicas == plan.replicas:
+        return lean
+    longer = plan.replicas / replicas
+    return lean._replace(
+        hours_per_day_running=plan.hours_per_day_running * longer,
+        utilization=min(1.0, plan.utilization * longer),
+        capacity_utilization_at_peak=plan.capacity_utilization_at_peak * longer,
+        service=plan.service._replace(replicas=replicas),
+    )
+
+
+def batch_on_instances(plan: ReplicaPlan, replicas_hosted: int) -> ReplicaPlan:
+    """A batch plan run on every replica the rented instances hold: whole instances that hold more
+    replicas than the plan needs finish the day's work sooner on them, and bill fewer hours."""
+    if plan.hours_per_day_running is None or replicas_hosted <= plan.replicas:
+        return plan
+    share = plan.replicas / replicas_hosted
+    working = replicas_hosted - plan.spare_replicas
+    return plan._replace(
+        replicas=replicas_hosted,
+        replicas_for_peak=working,
+        replicas_for_throughput=working,
+        gpus=replicas_hosted * plan.cards_per_replica,
+        gpus_for_peak=working * plan.cards_per_replica,
+        utilization=plan.utilization * share,
+        capacity_utilization_at_peak=plan.capacity_utilization_at_peak * share,
+        hours_per_day_running=plan.hours_per_day_running * share,
+        service=plan.service._replace(replicas=replicas_hosted),
+    )
