@@ -1,0 +1,36 @@
+"""The Summary's "Next best" line names the cards a runner-up bills, not only those its plan needs,
+where the offer sells whole instances (the options table's "(pays N)"): its price is that of the whole
+instances, and a reader comparing cards would otherwise see 4 cards priced as 8."""
+
+from __future__ import annotations
+
+from helpers import EXAMPLES_DIR, read_example, run
+
+from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.present.memo import render_memo
+
+
+def test_a_runner_up_in_whole_instances_says_what_it_bills() -> None:
+    r = run(read_example(EXAMPLES_DIR / "hr-assistant.yaml"))
+    runner_up = r.next_best_option
+    assert runner_up is not None and (runner_up.provider, runner_up.offer, runner_up.gpus) == (
+        "scaleway",
+        "h100-sxm-2-80g",
+        4,
+    )
+    assert "Next best: scaleway h100-sxm-2-80g (4 × h100-sxm) at $4,054 per month." in render_memo(r)
+    # The same runner-up as if sold in 8-card instances only: its 4 cards are billed as 8.
+    whole = runner_up.model_copy(update={"gpus_rented": 8})
+    whole_result = r.model_copy(update={"next_best_option": whole})
+    memo = " ".join(render_memo(whole_result).split())
+    assert (
+        "Next best: scaleway h100-sxm-2-80g (4 × h100-sxm, sold in whole instances: 8 cards billed) "
+        "at $4,054 per month."
+    ) in memo
+    german = " ".join(
+        render_memo(r.model_copy(update={"next_best_option": whole}), Format.named("de")).split()
+    )
+    assert (
+        "Nächstbeste Option: scaleway h100-sxm-2-80g (4 × h100-sxm, in ganzen Instanzen verkauft: "
+        "8 Karten abgerechnet) für 4.054 $ pro Monat."
+    ) in german
