@@ -109,3 +109,22 @@ def test_a_gpu_no_provider_with_sla_sells_where_the_workload_may_run_says_so(tmp
     assert text.endswith(
         "The catalog lists no provider that publishes one and sells b200 where the workload may run."
     )
+
+
+def test_the_sla_providers_named_sell_instances_that_hold_a_replica(tmp_path: Path) -> None:
+    """A business-critical 70B service runs replicas of 2 × H100 SXM: GMI Cloud publishes an SLA, but
+    its H100 comes as single cards (NET003 excludes it), so PRV009 does not name it among those that
+    would pass; the hyperscalers' 8-card instances and Scaleway's 2-card ones hold a replica."""
+    text = message(
+        tmp_path,
+        "PRV009",
+        {"provider": "runpod", "offer": "community", "pricing": "on_demand", "gpus": 6},
+        model={"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+        requests_per_day=300_000,
+        personal_data=False,
+        business_critical=True,
+    )
+    assert text.endswith(
+        "Microsoft Azure, Amazon Web Services, Google Cloud, Scaleway publish one and sell h100-sxm where "
+        "the workload may run."
+    )

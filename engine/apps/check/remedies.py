@@ -16,12 +16,14 @@ from gpu_advisor.engine.pipeline.evaluation import Evaluation
 
 def _left(gpu: str | None, evaluation: Evaluation) -> list[Listing]:
     """The listings of ``gpu`` (of every GPU where the proposal names none) no rule excludes: a price its
-    provider's newer list replaces among the excluded (KNB010)."""
+    provider's newer list replaces among the excluded (KNB010), and an offer whose instances cannot hold
+    the workload's replica of that GPU on one link (NET003)."""
     rented = listings(evaluation.knowledge)
+    unfit = evaluation.verdicts.unsuitable_offers
     return [
         listing
         for listing, excluded in zip(rented, evaluation.constraints.exclusions, strict=True)
-        if not excluded and gpu in (None, listing.offer.gpu)
+        if not excluded and not unfit.get(listing.offer.key) and gpu in (None, listing.offer.gpu)
     ]
 
 
