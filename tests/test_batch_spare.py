@@ -6,11 +6,15 @@ what the window needs and what the spare is for, and `check` warns of a batch pr
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import invoke, run
+from helpers import EVALUATED_ON, invoke, provider_policy, run
 
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
 
 # 600,000 summaries a night within six hours: one replica of 1 × B200 serves about 6.28 requests/s.
@@ -124,6 +128,95 @@ def test_the_memo_says_what_the_window_needs_and_what_the_spare_is_for() -> None
         "during a run, the others still finish the day's work within the window."
     ) in memo
     assert "pays for the spare replica" not in memo
+    # The spare covers a failed card, not the instance that carries every replica.
+    assert (
+        "It does not cover a lost instance: the 8 replicas all run on one, whose loss stops the run until "
+        "it is replaced." in memo
+    )
+    german = flat(render_memo(r, Format.named("de")))
+    assert (
+        "Die Zahl schließt das Ersatzreplikat ein, das die Regeln hinzufügen (SIZ035): Fällt während eines "
+        "Laufs ein Replikat aus, erledigen die anderen die Arbeit des Tages trotzdem im Zeitfenster. Eine "
+        "ausgefallene Instanz deckt es nicht ab: Die 8 Replikate laufen alle auf einer" in german
+    )
+
+
+# Llama 3.1 405B FP8 within a day: replicas of 4 × B200 at Lambda, whose B200 comes as 8-card instances.
+WHOLE_DAY = {
+    **NIGHTLY,
+    "name": "daily-405b",
+    "model": {"name": "llama-3.1-405b", "precision": "fp8"},
+    "requests_per_day": 300_000,
+    "avg_input_tokens": 2_000,
+    "avg_output_tokens": 500,
+    "batch_window_hours": 24,
+}
+
+
+def test_a_spare_that_needs_another_instance_is_priced_and_said() -> None:
+    """Two replicas of 4 × B200 do the day's work; with the spare three run, on two 8-card instances that
+    hold four. Without it the two fit one instance: the spare's cost is the business-critical bill less
+    the same workload's bill without the rule at the same offer (it read nothing, as the spare was taken
+    off the four replicas the instances hold, which still needed two of them)."""
+    spare, lean = run(WHOLE_DAY), run({**WHOLE_DAY, "business_critical": False})
+    best = spare.best_option
+    assert best is not None and (best.provider, best.offer, best.gpus, best.replicas) == (
+        "lambda",
+        "8-gpu-plan",
+        16,
+        4,
+    )
+    (same,) = [o for o in lean.options if (o.provider, o.offer, o.gpu) == ("lambda", "8-gpu-plan", "b200")]
+    assert (same.gpus, same.replicas) == (8, 2)
+    assert best.spare_usd_per_month == pytest.approx(best.usd_per_month - same.usd_per_month)
+    assert round(best.spare_usd_per_month) == 81
+    memo = flat(render_memo(spare))
+    assert (
+        "Of that, $81 a month pays for the spare replica the rules add for replicas that fail during a run"
+        in memo
+    )
+    assert (
+        "A lost instance takes more: one here carries 2 of the 4 replicas, and the 2 left still finish the "
+        "run within the window. The spare replica the rules add (SIZ035) costs $81 of the $22,739 a month "
+        "at lambda 8-gpu-plan, set against lambda's cheapest bill without it; min_replicas: 1 leaves it out, "
+        "and a failed replica then makes the day's run late." in memo
+    )
+
+
+OVH_ONLY = provider_policy(
+    "ovh-only",
+    "{field: provider, not_in: [ovhcloud]}",
+    "Company policy: OVHcloud only",
+    "Procurement has a framework contract with OVHcloud alone.",
+)
+
+
+def test_billed_by_the_whole_hour_the_spare_costs_an_hour_a_day(tmp_path: Path) -> None:
+    """20,000 requests of an 8B model: one L40S does them in about half an hour, which OVHcloud bills as a
+    whole hour; with the spare two replicas run a quarter hour each, billed an hour each. The spare costs
+    one more card-hour a day at the offer's price."""
+    (tmp_path / "ovh-only.yaml").write_text(OVH_ONLY, encoding="utf-8")
+    workload = {
+        "name": "small-nightly",
+        "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+        "requests_per_day": 20_000,
+        "avg_input_tokens": 1_000,
+        "avg_output_tokens": 300,
+        "load_pattern": "batch",
+        "batch_window_hours": 8,
+        "business_critical": True,
+    }
+    result = recommend(validate_workload(workload, "test"), EVALUATED_ON, policy_dir=str(tmp_path))
+    best = result.best_option
+    assert best is not None and (best.provider, best.offer, best.gpu, best.replicas) == (
+        "ovhcloud",
+        "l40s",
+        "l40s",
+        2,
+    )
+    assert best.hours_per_day_running is not None and best.hours_per_day_running < 0.5
+    assert best.billed_hours_per_month == pytest.approx(30.42)
+    assert best.spare_usd_per_month == pytest.approx(best.usd_per_gpu_hour * 30.42)
 
 
 def test_a_stated_minimum_above_the_window_s_need_is_named_as_the_workload_s() -> None:
@@ -146,3 +239,48 @@ def test_check_warns_of_a_batch_proposal_without_the_spare(tmp_path: Any) -> Non
         "business-critical batch (SIZ035), or the workload's own min_replicas. A card that fails during a "
         "run takes its replica down, and the run ends late."
     ) in flat(result.output)
+
+
+HYPERSCALERS = provider_policy(
+    "hyperscalers-and-ovh",
+    "{field: provider, not_in: [aws, gcp, azure, ovhcloud]}",
+    "Company policy: approved providers only",
+    "Procurement has framework contracts with these providers.",
+)
+
+
+def test_a_minimum_that_runs_the_spot_rework_is_not_called_a_spare(tmp_path: Path) -> None:
+    """405B BF16 within 12 hours on Azure's spot H100: one replica of 16 cards keeps the window, but not
+    with the 10 % of the work redone after interruptions (10.4 h x 1.10 x 1.07 > 12 h), so a second runs.
+    A stated min_replicas of 2 runs that second one anyway: it is the rework's, not a spare beyond the
+    window's need (the memo said so, and the options counted it as a spare)."""
+    (tmp_path / "approved.yaml").write_text(HYPERSCALERS, encoding="utf-8")
+    workload = {
+        "name": "weekly-405b",
+        "model": {"name": "llama-3.1-405b", "precision": "bf16"},
+        "requests_per_day": 100_000,
+        "avg_input_tokens": 2_000,
+        "avg_output_tokens": 500,
+        "load_pattern": "batch",
+        "batch_window_hours": 12,
+        "latency_sensitive": False,
+    }
+    bills = []
+    for minimum in (1, 2):
+        stated = {**workload, "min_replicas": minimum}
+        result = recommend(validate_workload(stated, "test"), EVALUATED_ON, policy_dir=str(tmp_path))
+        best = result.best_option
+        assert best is not None and (best.provider, best.offer, best.pricing) == (
+            "azure",
+            "nd-h100-v5-spot",
+            "spot",
+        )
+        assert (best.replicas, best.spare_replicas, best.rework_replicas) == (2, 0, 1)
+        memo = flat(render_memo(result))
+        assert (
+            "On spot, about 10 % of the work is redone after interruptions: one replica more than the 1 the "
+            "window needs without it keeps the window with that work" in memo
+        )
+        assert "runs one replica beyond the window's need" not in memo
+        bills.append(best.usd_per_month)
+    assert bills[0] == bills[1]

@@ -19,18 +19,18 @@ def test_a_runner_up_in_whole_instances_says_what_it_bills() -> None:
         4,
     )
     assert "Next best: scaleway h100-sxm-2-80g (4 × h100-sxm) at $4,054 per month." in render_memo(r)
-    # The same runner-up as if sold in 8-card instances only: its 4 cards are billed as 8.
-    whole = runner_up.model_copy(update={"gpus_rented": 8})
+    # Were STACKIT's 8-card H100 server the runner-up (its 4 cards billed as 8, $19,701 a month), the line
+    # would say what it bills, as the options table does.
+    (whole,) = [o for o in r.options if (o.provider, o.offer) == ("stackit", "n3-gpu-server")]
+    assert (whole.gpus, whole.gpus_rented) == (4, 8)
     whole_result = r.model_copy(update={"next_best_option": whole})
     memo = " ".join(render_memo(whole_result).split())
     assert (
-        "Next best: scaleway h100-sxm-2-80g (4 × h100-sxm, sold in whole instances: 8 cards billed) "
-        "at $4,054 per month."
+        "Next best: stackit n3-gpu-server (4 × h100-sxm, sold in whole instances: 8 cards billed) "
+        "at $19,701 per month."
     ) in memo
-    german = " ".join(
-        render_memo(r.model_copy(update={"next_best_option": whole}), Format.named("de")).split()
-    )
+    german = " ".join(render_memo(whole_result, Format.named("de")).split())
     assert (
-        "Nächstbeste Option: scaleway h100-sxm-2-80g (4 × h100-sxm, in ganzen Instanzen verkauft: "
-        "8 Karten abgerechnet) für 4.054 $ pro Monat."
+        "Nächstbeste Option: stackit n3-gpu-server (4 × h100-sxm, in ganzen Instanzen verkauft: "
+        "8 Karten abgerechnet) für 19.701 $ pro Monat."
     ) in german

@@ -106,7 +106,8 @@ def test_a_spare_whole_instances_bill_anyway_costs_nothing() -> None:
     knowledge = evaluation.knowledge
     hours, days = evaluation.workload.hours_per_month, evaluation.workload.days_per_month
     priced = evaluation.market.priced
-    assert with_spare_cost(alternatives, priced, hours, days, knowledge) is alternatives
+    plans = evaluation.market.replicas.plans
+    assert with_spare_cost(alternatives, priced, plans, hours, days, knowledge) is alternatives
 
 
 def test_replicas_a_stated_min_replicas_adds_are_not_priced_as_a_spare() -> None:

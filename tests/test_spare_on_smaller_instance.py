@@ -82,9 +82,9 @@ def test_only_the_same_provider_gpu_pricing_and_replica_size_are_set_against() -
     expected = (12.771 - 6.6198) * 264 * 1.16
     for decoy in (spot, other_size):
         priced = [*market.priced, decoy]
-        found = with_spare_cost(base, priced, hours, days, knowledge).best
+        found = with_spare_cost(base, priced, market.replicas.plans, hours, days, knowledge).best
         assert found is not None and found.spare_usd_per_month == pytest.approx(expected, rel=1e-6)
     # The same decoy with the same terms is the provider's cheaper way: the spare then costs more.
     same = two_card._replace(listing=cheap)
-    found = with_spare_cost(base, [*market.priced, same], hours, days, knowledge).best
+    found = with_spare_cost(base, [*market.priced, same], market.replicas.plans, hours, days, knowledge).best
     assert found is not None and found.spare_usd_per_month > expected

@@ -113,12 +113,16 @@ def test_check_counts_the_rework_in_a_spot_proposals_run() -> None:
 
 
 def test_min_replicas_that_already_hold_the_rework_add_none() -> None:
-    """124,000 requests on a 2-hour window need one replica; min_replicas makes it two, which run 0.91 h,
-    0.96 h with the rework (48 %, 51 % with the error band): no third replica."""
+    """124,000 requests on a 2-hour window need one replica on demand; on spot one would take 2 x 0.91 h x
+    1.05 x 1.07 = 2.05 h with the rework and the error band, past the window, so the rework needs a second.
+    min_replicas makes it two anyway: no third replica, and the second is the rework's, not a spare beyond
+    the window's need (two run 0.91 h, 0.96 h with the rework: 48 % of the window)."""
     result = run({**NIGHT, "requests_per_day": 124_000, "min_replicas": 2})
     best = result.best_option
     assert best is not None and best.pricing == "spot"
-    assert (best.replicas, best.rework_replicas) == (2, 0)
+    assert (best.replicas, best.rework_replicas, best.spare_replicas) == (2, 1, 0)
+    assert best.hours_per_day_running is not None
+    assert 2 * best.hours_per_day_running * 1.05 * (1 + result.sizing_policy.estimate_error_taken_off) > 2
     assert round(best.capacity_utilization_at_peak * 1.05, 2) == 0.48
 
 

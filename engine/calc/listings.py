@@ -175,9 +175,18 @@ def with_rework_replicas(plan: ReplicaPlan, overhead: float) -> ReplicaPlan:
     # As ``replicas._planned`` counts them: the window's replicas, the spares, at least min_replicas.
     working = math.ceil(plan.window_replicas * (1 + overhead) - 1e-9)
     added = max(working + plan.spares_asked, plan.min_replicas) - plan.replicas
-    if added <= 0:
+    if added > 0:
+        return batch_on_instances(plan, plan.replicas + added)._replace(rework_replicas=added)
+    rework = working - plan.replicas_for_peak
+    if rework <= 0:
         return plan
-    return batch_on_instances(plan, plan.replicas + added)._replace(rework_replicas=added)
+    # A stated min_replicas already runs the replicas the rework needs: they are the rework's, not spares.
+    return plan._replace(
+        replicas_for_peak=working,
+        gpus_for_peak=working * plan.cards_per_replica,
+        spare_replicas=plan.replicas - working,
+        rework_replicas=rework,
+    )
 
 
 class PricedListing(NamedTuple):

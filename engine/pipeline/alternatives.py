@@ -4,7 +4,7 @@ and what the latency targets add to the best one's bill."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from gpu_advisor.engine.calc.costs import Rental
@@ -147,13 +147,15 @@ def with_latency_targets_cost(
 def with_spare_cost(
     alternatives: Alternatives,
     priced: Sequence[PricedListing],
+    plans: Mapping[str, ReplicaPlan],
     hours: float,
     days: float,
     knowledge: Knowledge,
 ) -> Alternatives:
-    """The best option with what the spare replicas a rule adds cost (called only where one does, for a
-    service: SIZ010, SIZ011): its bill less the cheapest bill of its plan without them at the same
-    provider, GPU and pricing, as each offer bills it (whole instances may bill a spare's cards anyway,
+    """The best option with what the spare replicas a rule adds cost (called only where one does: SIZ010,
+    SIZ011 for a service, SIZ035 for a batch; ``plans``: each GPU's plan as sized): its bill less the
+    cheapest bill of its plan without them at the same provider, GPU and pricing, as each offer bills it
+    (whole instances may bill a spare's cards anyway,
     where a smaller instance of the provider would not: Scaleway's 4-card H100 instance against its
     2-card one); unchanged where it has none, or they add nothing to the bill."""
     best, listing = alternatives.best, alternatives.best_listing
@@ -172,8 +174,16 @@ def with_spare_cost(
             and other.plan.cards_per_replica == listing.plan.cards_per_replica
         )
 
+    def lean(other: PricedListing) -> ReplicaPlan:
+        # A batch's priced plan already runs on every replica its whole instances hold: the plan its GPU
+        # was sized with (``plans``), spares taken off, is placed and billed afresh.
+        plan = other.plan
+        if plan.hours_per_day_running is not None:
+            plan = plans.get(other.listing.offer.gpu, plan)
+        return without_spares(plan)
+
     bills = [
-        bill_on(other, without_spares(other.plan), hours, days, knowledge).usd_per_month
+        bill_on(other, lean(other), hours, days, knowledge).usd_per_month
         for other in priced
         if other is listing or same_terms(other)
     ]

@@ -236,7 +236,7 @@ def _alternatives(
     )
     alternatives = with_latency_targets_cost(alternatives, lean, hours, days, knowledge)
     if constraints.spare_replica:
-        alternatives = with_spare_cost(alternatives, priced, hours, days, knowledge)
+        alternatives = with_spare_cost(alternatives, priced, replicas.plans, hours, days, knowledge)
     return alternatives
 
 
