@@ -22,7 +22,13 @@ from . import __version__
 from .engine.commands.ask import ask
 from .engine.commands.catalog_import import catalog_group
 from .engine.commands.check import check
-from .engine.commands.common import EXIT_CLOSED_PIPE, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_SYSTEM_ERROR
+from .engine.commands.common import (
+    EXIT_BROKEN_KNOWLEDGE,
+    EXIT_CLOSED_PIPE,
+    EXIT_INTERNAL_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_SYSTEM_ERROR,
+)
 from .engine.commands.portfolio import batch, sweep
 from .engine.commands.recommend import recommend
 from .engine.commands.reference import calibration, catalog, rules, schema
@@ -43,11 +49,21 @@ class Commands(click.Group):
 
     def main(self, args: Sequence[str] | None = None, *more: Any, **options: Any) -> Any:
         from .engine.common.closed_streams import stand_in_for_closed_streams
+        from .engine.common.errors import KnowledgeError
         from .engine.i18n.click_words import requested_language, speak_click
 
         closed = stand_in_for_closed_streams()
         self.language = requested_language(sys.argv[1:] if args is None else args)
-        speak_click(self.language)
+        try:
+            speak_click(self.language)
+        except KnowledgeError as error:
+            # A shipped translation that does not read (a damaged installation) is said as a broken data
+            # file is everywhere else, before any command runs.
+            if traceback_wanted():
+                raise
+            with contextlib.suppress(OSError):
+                click.echo(f"error: {error}", err=True)
+            sys.exit(EXIT_BROKEN_KNOWLEDGE)
         try:
             return super().main(args, *more, **options)
         except OSError as error:
