@@ -284,3 +284,29 @@ def test_a_minimum_that_runs_the_spot_rework_is_not_called_a_spare(tmp_path: Pat
         assert "runs one replica beyond the window's need" not in memo
         bills.append(best.usd_per_month)
     assert bills[0] == bills[1]
+
+
+def test_owned_servers_for_a_batch_speak_of_its_run_not_a_peak() -> None:
+    """Data that must stay in the building: two HGX H100 servers hold replicas of 2 cards, four to a
+    server. The server bought for the spare makes the day's run late when one fails, and the growth room
+    through a lost server is the day's work within its window (it read as a service's peak)."""
+    workload = {
+        **NIGHTLY,
+        "name": "onprem-nightly",
+        "requests_per_day": 420_000,
+        "batch_window_hours": 8,
+        "on_premises_required": True,
+    }
+    result = run(workload)
+    assert result.decision.deployment == "own_hardware"
+    memo = flat(render_memo(result))
+    assert (
+        "One of the 2 servers is bought for the spare replica the rules add (SIZ035): $10,425 a month and "
+        "$285,000 of the purchase. min_replicas: 1 leaves it out; a failed server then makes the day's run "
+        "late." in memo
+    )
+    assert (
+        "With replicas on all their cards, they finish the day's work within its window through the loss of "
+        "any one server up to about 483,000 requests a day" in memo
+    )
+    assert "keep the peak served" not in memo
