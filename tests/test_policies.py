@@ -267,13 +267,41 @@ def test_a_policy_message_that_cannot_be_written_is_bad_input_not_a_traceback(tm
         ("{{ 'x' * 1000000000 }}", "no value over 100,000 items is built in a rule message"),
         ("{{ [1] * 1000000000 }}", "no value over 100,000 items is built in a rule message"),
         ("{{ 10 ** 1000000 }}", "a power this large is not computed in a rule message"),
+        ("{{ '%0999999999d' % 1 }}", "no field over 100,000 characters is formatted in a rule message"),
+        ("{{ '%*d' % (999999999, 1) }}", "no field over 100,000 characters is formatted in a rule message"),
+        (
+            "{{ '%0999999999d' | format(1) }}",
+            "no field over 100,000 characters is formatted in a rule message",
+        ),
+        (
+            "{{ '{:>999999999}'.format(1) }}",
+            "no field over 100,000 characters is formatted in a rule message",
+        ),
+        (
+            "{{ '{:{}}'.format(1, 999999999) }}",
+            "no field over 100,000 characters is formatted in a rule message",
+        ),
+        ("{{ 'x' | center(999999999) }}", "no value over 100,000 items is built in a rule message"),
+        ("{{ 'a\nb' | indent(999999999) }}", "no value over 100,000 items is built in a rule message"),
+        (
+            "{{ 'ab' | replace('a', 'aaaaaaaaaa') | replace('a', 'aaaaaaaaaa') | replace('a', 'aaaaaaaaaa')"
+            " | replace('a', 'aaaaaaaaaa') | replace('a', 'aaaaaaaaaa') | replace('a', 'aaaaaaaaaa') }}",
+            "no value over 100,000 items is built in a rule message",
+        ),
+        (
+            "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+            "a rule message takes no more than 1,000,000 loop steps",
+        ),
+        ("{% for i in range(100000) %}xxxxxxxxxx{% endfor %}", "no value over 100,000 items is built"),
     ],
 )
 def test_a_policy_message_cannot_build_a_value_without_bound(
     tmp_path: Path, message: str, refusal: str
 ) -> None:
     """A gigabyte of text took minutes and gigabytes, first while the message was checked at load; a
-    repetition or power of any size is refused as the sandbox refuses a method call."""
+    repetition or power of any size is refused as the sandbox refuses a method call, and so are a field
+    padded beyond bound by a format, a filter that pads or multiplies beyond it, loops nested to ten
+    thousand million steps and a message over 100,000 characters (``engine/i18n/message_limits.py``)."""
     directory = changed_policy(tmp_path, "budget.yaml", lambda rules: rules[0].update(message=message))
     result = invoke(
         "recommend", "-", "--as-of", "2026-11-30", "--policy", str(directory), stdin=json.dumps(BIG)
@@ -290,6 +318,20 @@ def test_a_policy_message_may_repeat_a_short_text(tmp_path: Path) -> None:
         "recommend", "-", "--as-of", "2026-11-30", "--policy", str(directory), stdin=json.dumps(BIG)
     )
     assert result.exit_code == 0 and "**ORG005** · " in result.output and ".** ===" in result.output
+
+
+def test_a_policy_message_may_format_pad_and_loop_within_bounds(tmp_path: Path) -> None:
+    message = (
+        "{{ '%05.1f' % 3.14159 }}|{{ '%.2f' | format(2.5) }}|{{ '{:>6}'.format('ab') }}|"
+        "{{ 'x' | center(5) }}|{{ 'a-b' | replace('-', '+') }}|"
+        "{% for i in range(3) %}{% for j in range(2) %}.{% endfor %}{% endfor %}"
+    )
+    directory = changed_policy(tmp_path, "budget.yaml", lambda rules: rules[0].update(message=message))
+    result = invoke(
+        "recommend", "-", "--as-of", "2026-11-30", "--policy", str(directory), stdin=json.dumps(BIG)
+    )
+    assert result.exit_code == 0
+    assert ".** 003.1|2.50| ab| x |a+b|......" in result.output
 
 
 TOUCH_PICKLE = repr("cos\nsystem\n(S'touch REACHED'\ntR.")

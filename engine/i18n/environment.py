@@ -26,6 +26,7 @@ from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.wording import Words, runs
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.i18n.knowledge_texts import country_name, knowledge_texts, known_text
+from gpu_advisor.engine.i18n.message_limits import bounded_text
 from gpu_advisor.templates import TEMPLATES_DIR
 
 I18N_DIR = TEMPLATES_DIR / "i18n"
@@ -271,10 +272,26 @@ def message_sandbox() -> type[jinja2.Environment]:
     from jinja2.sandbox import ImmutableSandboxedEnvironment
     from pydantic import BaseModel
 
+    from gpu_advisor.engine.i18n.message_limits import (
+        MAX_MESSAGE_VALUE,
+        bounded_filters,
+        counted_range,
+        refuse_wide,
+        repeated_length,
+        small_power,
+    )
+
     class MessageSandbox(ImmutableSandboxedEnvironment):
-        # A message could build a value of any size: "x" * 1000000000 ran for minutes. Jinja's sandbox
-        # lets such operators be intercepted (its range() is bounded the same way).
-        intercepted_binops = frozenset({"*", "**"})
+        # A message could build a value of any size: "x" * 1000000000 ran for minutes, "%0999999999d" % 1
+        # took gigabytes. Jinja's sandbox lets such operators be intercepted; the filters that pad or
+        # multiply, str.format and range are bounded too (``message_limits``).
+        intercepted_binops = frozenset({"*", "**", "%"})
+        bounded = True
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.filters.update(bounded_filters(self.filters))
+            self.globals["range"] = counted_range(typing.cast(Callable[..., range], self.globals["range"]))
 
         def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
             if isinstance(obj, BaseModel):
@@ -284,34 +301,21 @@ def message_sandbox() -> type[jinja2.Environment]:
             return bool(super().is_safe_attribute(obj, attr, value))
 
         def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-            if operator == "**" and not _small_power(left, right):
+            if operator == "**" and not small_power(left, right):
                 raise SecurityError("a power this large is not computed in a rule message")
-            if operator == "*" and _repeated_length(left, right) > MAX_MESSAGE_VALUE:
+            if operator == "*" and repeated_length(left, right) > MAX_MESSAGE_VALUE:
                 raise SecurityError(f"no value over {MAX_MESSAGE_VALUE:,} items is built in a rule message")
+            if operator == "%":
+                refuse_wide(left)
             return super().call_binop(context, operator, left, right)
 
+        def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+            wrapped = super().wrap_str_format(value)
+            if wrapped is not None:
+                refuse_wide(value.__self__)
+            return wrapped
+
     return MessageSandbox
-
-
-MAX_MESSAGE_VALUE = 100_000
-"""The longest text or list an organization's rule message may build by repetition."""
-
-
-def _repeated_length(left: Any, right: Any) -> int:
-    """The length of ``left * right`` where one side is a sequence and the other a count, else 0."""
-    for sequence, count in ((left, right), (right, left)):
-        if (
-            isinstance(sequence, (str, list, tuple))
-            and isinstance(count, int)
-            and not isinstance(count, bool)
-        ):
-            return len(sequence) * max(count, 0)
-    return 0
-
-
-def _small_power(base: Any, exponent: Any) -> bool:
-    """A power a message may compute: an exponent of at most 100 in size (10 ** 1000000 took seconds)."""
-    return not isinstance(exponent, (int, float)) or abs(exponent) <= 100
 
 
 class MessageLoader(jinja2.BaseLoader):
@@ -365,7 +369,8 @@ def render_compiled_message(template: jinja2.Template, context: dict[str, Any]) 
     template's globals and ``fmt``. ``Template.render`` would copy every variable over the globals
     first, which cost more than the rendering of a short message itself."""
     try:
-        text = "".join(template.root_render_func(template.new_context(context, shared=True)))
+        chunks = template.root_render_func(template.new_context(context, shared=True))
+        text = bounded_text(chunks) if getattr(template.environment, "bounded", False) else "".join(chunks)
     except Exception:
         # As Template.render does: the error then points at the message's own line.
         template.environment.handle_exception()
