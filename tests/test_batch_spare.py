@@ -310,3 +310,59 @@ def test_owned_servers_for_a_batch_speak_of_its_run_not_a_peak() -> None:
         "any one server up to about 483,000 requests a day" in memo
     )
     assert "keep the peak served" not in memo
+
+
+SMALL_MODEL = {
+    "name": "bulk-tagging",
+    "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+    "requests_per_day": 2_000_000,
+    "avg_input_tokens": 800,
+    "avg_output_tokens": 200,
+    "load_pattern": "batch",
+    "batch_window_hours": 4,
+    "business_critical": True,
+    "company_country": "DE",
+}
+
+
+def test_a_minimum_at_the_window_s_need_leaves_no_spare_and_says_so() -> None:
+    """2 million short requests within 4 hours: 4 single H100 at GMI do the work, 5 with the spare. A
+    stated min_replicas of 4 turns the spare off, and SIZ036 says every replica is needed; with 5, or
+    none stated, it is silent. A 70B batch whose window needs 3 replicas of one B200 runs 8 on Lambda's
+    8-card instance with min_replicas 3: the 5 more stand in for a failed one too, so no warning there."""
+    needed = run({**SMALL_MODEL, "min_replicas": 4})
+    best = needed.best_option
+    assert best is not None and (best.provider, best.gpu, best.replicas, best.spare_replicas) == (
+        "gmi",
+        "h100-sxm",
+        4,
+        0,
+    )
+    (finding,) = [f for f in needed.findings if f.rule_id == "SIZ036"]
+    assert flat(finding.message) == (
+        "The workload sets min_replicas: 4, which turns off the spare replica a business-critical batch gets "
+        "(SIZ035). The cheapest rental (gmi on-demand, 4 × h100-sxm) needs all its 4 replicas to finish the "
+        "day's work within the window: a card that fails during a run makes the run late. Remove "
+        "min_replicas so that every plan gets its spare, or set it above the window's need (at least 5 for "
+        "this rental)."
+    )
+    assert "SIZ036" not in run({**SMALL_MODEL, "min_replicas": 5}).fired_rules
+    assert "SIZ036" not in run(SMALL_MODEL).fired_rules
+    assert "SIZ036" not in run({**SMALL_MODEL, "min_replicas": 4, "business_critical": False}).fired_rules
+    whole = run(
+        {
+            **NIGHTLY,
+            "requests_per_day": 100_000,
+            "avg_input_tokens": 2_000,
+            "avg_output_tokens": 500,
+            "batch_window_hours": 3,
+            "min_replicas": 3,
+        }
+    )
+    row = next(g for g in whole.sizing.gpus if g.gpu == "b200")
+    assert whole.best_option is not None and (whole.best_option.offer, whole.best_option.replicas) == (
+        "8-gpu-plan",
+        8,
+    )
+    assert (row.replicas, row.spare_replicas) == (3, 0)
+    assert "SIZ036" not in whole.fired_rules

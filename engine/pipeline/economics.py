@@ -36,6 +36,16 @@ def replica_usd_per_hour(option: Option) -> float:
     return cards_per_replica(option) * option.usd_per_gpu_hour
 
 
+def runs_beyond_need(option: Option, market: Market) -> bool:
+    """``option`` runs more replicas than its peak needs; a batch's, more than its window needs with the
+    spot rework (the replicas its whole instances hold beyond them stand in for a failed one as well)."""
+    if option.hours_per_day_running is None:
+        return bool(option.spare_replicas)
+    sized = market.replicas.plans.get(option.gpu)
+    needed = (sized.replicas_for_peak if sized else option.replicas) + option.rework_replicas
+    return option.replicas > needed
+
+
 def sla_unknown_providers(knowledge: Knowledge, market: Market) -> list[str]:
     """The names of the providers of admitted rentals and serverless products whose SLA is not established
     for what is admitted (a listing's verdict is its provider's for the capacity at that price: a spot
@@ -77,7 +87,7 @@ def economics_fact(
         best_option_cards_needed=best.gpus if best else 0,
         best_option_cards_rented=best.gpus_rented if best else 0,
         best_option_has_other_prices=bool(other_prices(knowledge, best)),
-        best_option_has_spare=bool(best and best.spare_replicas),
+        best_option_has_spare=bool(best and runs_beyond_need(best, market)),
         best_option_capacity_not_reserved=capacity_not_reserved(market) is not None,
         sla_unknown_admitted=bool(unknown_sla),
         foreign_reach_admitted=bool(reach.providers),
