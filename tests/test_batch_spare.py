@@ -310,6 +310,38 @@ def test_owned_servers_for_a_batch_speak_of_its_run_not_a_peak() -> None:
         "any one server up to about 483,000 requests a day" in memo
     )
     assert "keep the peak served" not in memo
+    # Five replicas of 2 cards on two 8-card servers, 3 and 2: the fullest lost, the other's 2 and the 2
+    # its 4 idle cards hold are the 4 the window needs.
+    assert (
+        "A lost server takes more: one carries up to 3 of the 5 replicas, and with replicas on the cards "
+        "the servers leave idle the 4 left still finish the run within the window." in memo
+    )
+
+
+def test_owned_servers_that_a_lost_one_leaves_short_say_the_run_is_late() -> None:
+    """Qwen 72B BF16 that must stay in Switzerland's building: four replicas of 4 cards on two 8-card
+    servers, two on each; the window needs three, so losing a server leaves two and the run late."""
+    result = run(
+        {
+            "name": "onprem-ch",
+            "model": {"name": "qwen2.5-72b", "precision": "bf16"},
+            "requests_per_day": 300_000,
+            "avg_input_tokens": 2_000,
+            "avg_output_tokens": 400,
+            "load_pattern": "batch",
+            "latency_sensitive": False,
+            "business_critical": True,
+            "on_premises_required": True,
+            "personal_data": True,
+            "company_country": "CH",
+        }
+    )
+    assert result.decision.deployment == "own_hardware"
+    assert (
+        "It does not cover a lost server: one carries up to 2 of the 4 replicas, and the 2 left, with "
+        "replicas on the cards the servers leave idle, are fewer than the 3 the window needs, so such a loss "
+        "makes the run late." in flat(render_memo(result))
+    )
 
 
 SMALL_MODEL = {

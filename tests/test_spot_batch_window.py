@@ -50,7 +50,8 @@ def test_a_spot_batch_gets_the_replica_its_redone_work_needs() -> None:
     memo = " ".join(render_memo(result).split())
     assert (
         "On spot, about 5 % of the work is redone after interruptions: one replica more than the 16 the "
-        "window needs without it keeps the window with that work, a run taking about 1.8 hours, 91 % of it."
+        "window needs without it keeps the window with that work; on the 17 replicas run, a run takes about "
+        "1.8 hours, 91 % of the window."
     ) in memo
     assert "bills whole instances" not in memo
 

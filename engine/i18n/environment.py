@@ -23,6 +23,7 @@ import jinja2.meta
 
 from gpu_advisor.engine.common.cache_directory import cache_directory
 from gpu_advisor.engine.common.data_files import read_yaml
+from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.common.wording import Words, runs
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.i18n.knowledge_texts import country_name, knowledge_texts, known_text
@@ -193,7 +194,11 @@ def catalog(lang: str) -> dict[str, str]:
         return {}
     path = I18N_DIR / f"{lang}.yaml"
     data = read_yaml(path) or {}
-    return {str(key): str(value) for key, value in data.get("messages", {}).items()}
+    messages = data.get("messages", {}) if isinstance(data, dict) else None
+    if not isinstance(messages, dict):
+        # A shipped file, so a broken installation: said as a broken data file, not a traceback.
+        raise KnowledgeError(f"{path}: not a translation catalog (a mapping of messages)")
+    return {str(key): str(value) for key, value in messages.items()}
 
 
 def translate(lang: str, message: str) -> str:
