@@ -197,14 +197,13 @@ def test_billed_by_the_whole_hour_the_spare_costs_an_hour_a_day(tmp_path: Path) 
     one more card-hour a day at the offer's price."""
     (tmp_path / "ovh-only.yaml").write_text(OVH_ONLY, encoding="utf-8")
     workload = {
+        **NIGHTLY,
         "name": "small-nightly",
         "model": {"name": "llama-3.1-8b", "precision": "fp8"},
         "requests_per_day": 20_000,
         "avg_input_tokens": 1_000,
         "avg_output_tokens": 300,
-        "load_pattern": "batch",
         "batch_window_hours": 8,
-        "business_critical": True,
     }
     result = recommend(validate_workload(workload, "test"), EVALUATED_ON, policy_dir=str(tmp_path))
     best = result.best_option
@@ -256,14 +255,15 @@ def test_a_minimum_that_runs_the_spot_rework_is_not_called_a_spare(tmp_path: Pat
     window's need (the memo said so, and the options counted it as a spare)."""
     (tmp_path / "approved.yaml").write_text(HYPERSCALERS, encoding="utf-8")
     workload = {
+        **NIGHTLY,
         "name": "weekly-405b",
         "model": {"name": "llama-3.1-405b", "precision": "bf16"},
         "requests_per_day": 100_000,
         "avg_input_tokens": 2_000,
         "avg_output_tokens": 500,
-        "load_pattern": "batch",
         "batch_window_hours": 12,
         "latency_sensitive": False,
+        "business_critical": False,
     }
     bills = []
     for minimum in (1, 2):
