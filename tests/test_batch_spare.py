@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from helpers import EVALUATED_ON, invoke, provider_policy, run
 
 from gpu_advisor.engine.apps.recommend import recommend
@@ -398,3 +399,41 @@ def test_a_minimum_at_the_window_s_need_leaves_no_spare_and_says_so() -> None:
     )
     assert (row.replicas, row.spare_replicas) == (3, 0)
     assert "SIZ036" not in whole.fired_rules
+
+
+def test_check_names_the_spare_s_cards_beside_the_window_s(tmp_path: Any) -> None:
+    """8 × H100 for a business-critical Qwen 72B batch: the window needs 16 cards (4 replicas of 4), the
+    spare 4 more. SIZ009 and SIZ019 say both, so that the proposal is not raised to 16 only to meet SIZ012
+    next (it named the 16 alone)."""
+    path = tmp_path / "proposal.yaml"
+    document = {
+        "workload": {
+            **NIGHTLY,
+            "name": "bc-batch-qwen",
+            "model": {"name": "qwen2.5-72b", "precision": "bf16"},
+            "requests_per_day": 300_000,
+            "avg_input_tokens": 2_000,
+            "avg_output_tokens": 400,
+            "latency_sensitive": False,
+        },
+        "proposal": {
+            "name": "eight h100",
+            "deployment": "dedicated_cloud",
+            "provider": "runpod",
+            "offer": "community",
+            "gpu": "h100-sxm",
+            "gpus": 8,
+            "pricing": "on_demand",
+        },
+    }
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    output = flat(invoke("check", str(path), "--as-of", "2026-11-30").output)
+    assert (
+        "the day's work needs about 16 cards of this GPU to finish a run within its 6-hour window with the "
+        "estimate's error band taken off (20 with the replicas the workload keeps beyond the window's need)."
+        in output
+    )
+    assert (
+        "About 16 cards of this GPU finish it in time with the estimate's error band taken off (20 with the "
+        "replicas the workload keeps beyond the window's need)" in output
+    )
