@@ -155,9 +155,9 @@ def with_spare_cost(
     """The best option with what the spare replicas a rule adds cost (called only where one does: SIZ010,
     SIZ011 for a service, SIZ035 for a batch; ``plans``: each GPU's plan as sized): its bill less the
     cheapest bill of its plan without them at the same provider, GPU and pricing, as each offer bills it
-    (whole instances may bill a spare's cards anyway,
-    where a smaller instance of the provider would not: Scaleway's 4-card H100 instance against its
-    2-card one); unchanged where it has none, or they add nothing to the bill."""
+    (whole instances may bill a spare's cards anyway, where a smaller instance of the provider would not:
+    Scaleway's 4-card H100 instance against its 2-card one); unchanged where it has none, or they add
+    nothing to the bill."""
     best, listing = alternatives.best, alternatives.best_listing
     if best is None or listing is None or listing.plan.spare_replicas == 0:
         return alternatives
