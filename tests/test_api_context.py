@@ -87,7 +87,7 @@ def test_a_window_below_the_serving_context_cannot_stand_in() -> None:
         "The catalog does not record the context window of Llama 3.3 70B Instruct (IONOS AI Model Hub): "
         "confirm that it holds the serving context of 111,000 tokens before relying on its price.\n"
     ) in memo
-    row = "| Llama 3.3 70B Instruct (Scaleway Generative APIs) | EU | $17,626 | $0.116 | 2026-09-26 |"
+    row = "| Llama 3.3 70B Instruct (Scaleway Generative APIs) | EU (FR) | $17,626 | $0.116 | 2026-09-26 |"
     assert f"{row} takes shorter requests than this workload's |" in memo
 
 

@@ -49,7 +49,7 @@ def test_the_nearest_smaller_admitted_class_is_named_where_none_is_compared() ->
         "No managed API of this model's size or larger is compared; the nearest smaller class the workload "
         "may use, Llama 3.3 70B Instruct (IONOS AI Model Hub), 70B against 72B parameters, would cost"
     ) in memo
-    assert "| Llama 3.3 70B Instruct (IONOS AI Model Hub) | EU |" in memo
+    assert "| Llama 3.3 70B Instruct (IONOS AI Model Hub) | EU (DE) |" in memo
 
 
 def test_none_is_named_where_a_price_of_the_size_is_compared_or_the_api_is_ruled_out() -> None:

@@ -94,7 +94,7 @@ def test_the_memo_says_which_apis_the_sla_rule_excluded(tmp_path: Path) -> None:
         "excluded by PRV003 |" in memo
     )
     assert (
-        "| Llama 3.3 70B Instruct (Scaleway Generative APIs) | EU | $572 | $0.00047 | 2026-09-26 | "
+        "| Llama 3.3 70B Instruct (Scaleway Generative APIs) | EU (FR) | $572 | $0.00047 | 2026-09-26 | "
         "compared: another model of its size |" in memo
     )
     assert "and every managed API whose provider publishes no SLA for its price;" in memo

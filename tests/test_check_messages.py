@@ -1,6 +1,6 @@
-"""Check messages say what the proposal gave and lacks: TCO021 names no reason the workload does not have
-(office machines are kept out for a service answered around the clock, TCO023, as for a business-critical
-one, TCO018 and TCO019); an unknown check names the fields a figure is worked out from."""
+"""Check messages say what the proposal gave and lacks: TCO021 names the rules that keep the proposed
+machine's housing out (office machines for a service answered around the clock, TCO023, not the business-
+critical TCO018 the workload does not fire); an unknown check names the fields a figure is worked out from."""
 
 from __future__ import annotations
 
@@ -27,10 +27,10 @@ def test_office_machines_for_a_service_around_the_clock_fail_without_calling_it_
     item = checked(WORKSTATIONS)["TCO021"]
     assert item.status == "fail"
     assert item.message == (
-        "The proposal buys office machines for a workload whose own hardware the rules keep out of an "
-        "office, as it is business-critical or served around the clock (an office machine has no redundant "
-        "power or network, no one on call and no service commitment), and cost in a datacenter or the "
-        "company's server room; see gpu-advisor recommend for the rule and the server it is costed on."
+        "The proposal buys an office machine (RTX 5090 workstation), which stands where the rules keep this "
+        "workload's own hardware out (TCO023): an office machine has no redundant power or network, no one "
+        "on call and no service commitment; see gpu-advisor recommend for each rule's reason and where its "
+        "own hardware is costed, if anywhere."
     )
 
 

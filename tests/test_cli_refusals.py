@@ -129,8 +129,8 @@ from gpu_advisor.cli import main
         (
             "name: x\nmodel: {name: mistral-7b, precision: bf16}\nrequests_per_day: 5\n"
             "avg_input_tokens: 40000\n",
-            "context_tokens: an average request of 40,150 tokens exceeds mistral-7b's maximum context of "
-            "32,768 tokens",
+            "avg_input_tokens: an average request (40,000 in + 150 out = 40,150 tokens) exceeds mistral-7b's "
+            "maximum context of 32,768 tokens",
         ),
         (
             "name: x\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 5\n"

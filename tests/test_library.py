@@ -61,8 +61,8 @@ def test_every_tco_override_is_applied_and_reported(field: str, country: str) ->
     assert replaced.usd_per_gpu_hour.total != default.usd_per_gpu_hour.total
     data = replaced.model_dump()
     if field == "server_price_eur":
-        # A quote in euros replaces the server's price, at the catalog's rate.
-        assert replaced.overridden == ("server_price_usd",)
+        # A quote in euros replaces the server's price, at the catalog's rate; it is named as given.
+        assert replaced.overridden == ("server_price_eur",)
         assert data["server_price_usd"] == 123_456.0 * 1.16
         return
     assert replaced.overridden == tuple(sorted(given))

@@ -85,13 +85,14 @@ from gpu_advisor.cli import main
             ["size", "--model", "llama-3.1-8b", "--precision", "bf16", "--gpu", "h100", "--cards", "1"],
             "error: --gpu: unknown value 'h100'",
         ),
-        # A default window grows to the requests, up to the model's: then the token counts are at fault.
+        # A request longer than the model's window: the longer of the token counts is at fault, as past the
+        # longest window sized.
         (
             [
                 *("size", "--model", "llama-3.1-8b", "--precision", "bf16", "--concurrency", "2"),
                 *("--input-tokens", "200000"),
             ],
-            "error: --input-tokens, --output-tokens: an average request of 200,150 tokens exceeds "
+            "error: --input-tokens: an average request (200,000 in + 150 out = 200,150 tokens) exceeds "
             "llama-3.1-8b's maximum context of 131,072 tokens",
         ),
         # Past the longest window sized: the option that set the prompt is named.

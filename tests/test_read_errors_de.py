@@ -364,8 +364,13 @@ def test_a_workload_the_catalog_contradicts_in_german(tmp_path: Path) -> None:
 
 
 def test_words_write_a_grouped_number_in_the_language() -> None:
-    words = Words("an average request of %(tokens)s tokens", tokens=Grouped(131072))
+    words = Words(
+        "%(what)s exceeds %(model)s's maximum context of %(most)s tokens",
+        what=Words.joined("%(tokens)s", tokens=Grouped(200150)),
+        model="llama-3.1-8b",
+        most=Grouped(131072),
+    )
     assert (str(words), say("de", words)) == (
-        "an average request of 131,072 tokens",
-        "eine durchschnittliche Anfrage von 131.072 Tokens",
+        "200,150 exceeds llama-3.1-8b's maximum context of 131,072 tokens",
+        "200.150 übersteigt den größten Kontext von llama-3.1-8b (131.072 Tokens)",
     )

@@ -27,6 +27,8 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
     request = request or TcoRequest()
     server, catalog_server = tco_server(knowledge, request.gpu)
     given = request.replaced()
+    # Named as given: a quote in euros is said to be one.
+    overridden = tuple(sorted(given))
     if "server_price_eur" in given:
         # A quote in euros, at the catalog's rate as every EUR figure is.
         given["server_price_usd"] = given.pop("server_price_eur") * knowledge.eur_to_usd().rate
@@ -59,7 +61,7 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
         costs=priced.costs,
         break_even=break_evens(knowledge, server, cost.total),
         scenarios=scenarios(server, assumptions, price_range=price_range),
-        overridden=tuple(sorted(given)),
+        overridden=overridden,
         source=cite(server.source, knowledge),
         # A GPU the catalog prices no server of draws its TDP: the GPU's datasheet is a source too.
         power_source=None
@@ -95,7 +97,9 @@ def tco_server(knowledge: Knowledge, gpu: str | None) -> tuple[OwnServer, bool]:
     listed = knowledge.own_server_of(gpu)
     if listed is not None:
         return listed, True
-    return default.model_copy(update={"gpu": gpu, "gpu_watts": knowledge.gpu(gpu).tdp_watts}), False
+    # The idle draw measured on the default server's GPU is no measurement of this one.
+    update = {"gpu": gpu, "gpu_watts": knowledge.gpu(gpu).tdp_watts, "idle_draw": None}
+    return default.model_copy(update=update), False
 
 
 def break_evens(

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.costs import BatchRun, Rental, billed_hours, rent
-from gpu_advisor.engine.calc.instances import place
+from gpu_advisor.engine.calc.instances import fullest_instance, place
 from gpu_advisor.engine.calc.listing_frames import listing_frames, regional_price
 from gpu_advisor.engine.calc.plan_variants import batch_on_instances
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
@@ -298,6 +298,9 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         instance_gpus=offer.instance_gpus,
         instances=instance_counts(rental.placement.instances),
         replica_room=rental.placement.replicas_hosted - plan.replicas,
+        replicas_on_fullest_instance=fullest_instance(
+            rental.placement, plan.cards_per_replica, plan.replicas
+        ),
         latency_targets_usd_per_month=None,
         throughput_alone=None,
         spare_usd_per_month=None,

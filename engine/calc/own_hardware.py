@@ -169,6 +169,7 @@ def own_hardware_position(
     rent_against: Option | None,
     busy_share: float,
     cheapest: AsBilled | None,
+    housing_excluded_by: tuple[str, ...] = (),
 ) -> OwnHardware:
     """The selected own server carrying this workload: nodes, node utilization, monthly cost, break-even,
     and the rentals it is compared with, each at its monthly bill (``commitments``): the compared offer
@@ -181,11 +182,14 @@ def own_hardware_position(
     ``priced``:
     the server at the company country's defaults (``server_costs``), with the share of its rated power an
     idle server draws, for the cost at the busy share beside the costed one (TCO028).
+    ``housing_excluded_by``: the rules whose exclusions keep ``server`` out of where it stands (the
+    default server ``select_own_server`` falls back to where every server that carries the load is
+    excluded): buying is then not applicable.
     """
     assumptions = priced.assumptions
     cost = server_cost(assumptions, None, 0.0)
     plan = plans.get(server.gpu)
-    applicable = plan is not None and server.gpu not in unsuitable
+    applicable = plan is not None and server.gpu not in unsuitable and not housing_excluded_by
     gpus_needed = plan.gpus if plan is not None else 0
     nodes = nodes_for(plan, server)
     node_utilization = node_busy_share(
@@ -202,6 +206,7 @@ def own_hardware_position(
         spare_servers=nodes - nodes_for(without_spares(plan), server) if plan is not None else 0,
         replica_busy_share=busy_share,
         applicable=applicable,
+        housing_excluded_by=housing_excluded_by,
         server=server.id,
         server_name=server.name,
         gpus_per_server=server.gpus_per_server,

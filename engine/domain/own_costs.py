@@ -173,6 +173,9 @@ class ServerLoss(ResultModel):
 
 class OwnHardware(ResultModel):
     applicable: bool
+    housing_excluded_by: tuple[str, ...] = ()
+    """The rules whose exclusions keep ``server`` out of where it stands (``housing``): every catalog
+    server that carries the load is excluded, and buying is not applicable."""
     server: str
     server_name: str
     gpus_per_server: int

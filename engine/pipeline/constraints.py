@@ -5,7 +5,7 @@ premises)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_advisor.engine.calc.api_costs import ApiListing, api_listings, large_enough, nearest_class
@@ -196,11 +196,13 @@ def exclusion_table(
 OWN_SERVER_FIELD = "housing"
 
 
-def excluded_housings(rules: Sequence[Rule], knowledge: Knowledge) -> frozenset[str]:
-    """Where the catalog's own servers stand (``housing``) that a fired rule's exclusion matches."""
-    filters = [f for _, f in option_filters(rules) if f.fields == {OWN_SERVER_FIELD}]
-    housings = {server.housing for server in knowledge.own_hardware.servers}
-    return frozenset(h for h in housings if any(f.excludes({OWN_SERVER_FIELD: h}) for f in filters))
+def excluded_housings(rules: Sequence[Rule], knowledge: Knowledge) -> dict[str, tuple[str, ...]]:
+    """Where the catalog's own servers stand (``housing``) that a fired rule's exclusion matches, each with
+    the IDs of the rules that exclude it."""
+    filters = [(rule, f) for rule, f in option_filters(rules) if f.fields == {OWN_SERVER_FIELD}]
+    housings = sorted({server.housing for server in knowledge.own_hardware.servers})
+    excluded = {h: tuple(excluded_by({OWN_SERVER_FIELD: h}, filters)) for h in housings}
+    return {housing: rules for housing, rules in excluded.items() if rules}
 
 
 EXCLUSION_TABLES_KEPT = 64
@@ -268,8 +270,9 @@ class Constraints:
     """A rule asked serverless options to keep an instance warm."""
     api_exclusions: tuple[tuple[str, ...], ...]
     """Per API listing (``api_listings``), the rules that exclude it."""
-    excluded_housings: frozenset[str] = frozenset()
-    """Where an own server may not stand by the rules' exclusions (``select_own_server`` skips those)."""
+    excluded_housings: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Where an own server may not stand by the rules' exclusions (``select_own_server`` skips those), each
+    with the IDs of the rules that exclude it."""
 
 
 def workload_firings(

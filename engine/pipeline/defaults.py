@@ -78,6 +78,19 @@ def context_for(
         # The longer part is the one to shorten.
         blamed = "avg_input_tokens" if avg_input_tokens >= avg_output_tokens else "avg_output_tokens"
         raise InputError(at(blamed, problem), field=blamed)
+    if catalog is not None and request > catalog.max_context_tokens:
+        # No context_tokens can hold it: say so before asking for a longer one.
+        problem = Words(
+            "an average request (%(input)s in + %(output)s out = %(request)s tokens) exceeds %(model)s's "
+            "maximum context of %(most)s tokens",
+            input=Grouped(avg_input_tokens),
+            output=Grouped(avg_output_tokens),
+            request=Grouped(request),
+            model=catalog.id,
+            most=Grouped(catalog.max_context_tokens),
+        )
+        blamed = "avg_input_tokens" if avg_input_tokens >= avg_output_tokens else "avg_output_tokens"
+        raise InputError(at(blamed, problem), field=blamed)
     if not given:
         context_tokens = max(context_tokens, request)
     if request > context_tokens:
@@ -91,13 +104,9 @@ def context_for(
         )
         raise InputError(at("context_tokens", problem), field="context_tokens")
     if catalog is not None and context_tokens > catalog.max_context_tokens:
-        if given:
-            what = Words.joined("%(tokens)s", tokens=Grouped(context_tokens))
-        else:
-            what = Words("an average request of %(tokens)s tokens", tokens=Grouped(request))
         problem = Words(
             "%(what)s exceeds %(model)s's maximum context of %(most)s tokens",
-            what=what,
+            what=Words.joined("%(tokens)s", tokens=Grouped(context_tokens)),
             model=catalog.id,
             most=Grouped(catalog.max_context_tokens),
         )

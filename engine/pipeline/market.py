@@ -163,6 +163,7 @@ def survey_market(
         busy_share_on(busy, server.gpu, time_utilization),
         # Single-kind rentals only: a mixed fleet competes with owning by rules (TCO016, DEP025).
         cheapest_as_billed(priced),
+        constraints.excluded_housings.get(server.housing, ()),
     )
     own = with_own_latency_cost(own, server, plans.get(server.gpu), lean)
     apis = api_costs(

@@ -334,6 +334,7 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         instance_gpus=(),
         instances=(),
         replica_room=0,
+        replicas_on_fullest_instance=0,
         latency_targets_usd_per_month=None,
         throughput_alone=None,
         spare_usd_per_month=None,

@@ -54,6 +54,12 @@ class ProposalDetails(Details):
     linked_usd_per_month: float = 0.0
     offer: str = ""
     """The offer or serverless product the proposal names ("" where it names none)."""
+    proposed_server: str = ""
+    """The server the proposal buys (its catalog name; "" where it buys none), where it stands
+    (``server_housing``: office, datacenter), and the rules whose exclusions keep own servers out of there
+    (``housing_excluded_by``, "" where none do)."""
+    server_housing: str = ""
+    housing_excluded_by: str = ""
     largest_instance_gpus: int = 0
     """The proposed offer's largest instance, linked or not (0 where the catalog has no such offer)."""
     listed_offers: tuple[str, ...] = ()

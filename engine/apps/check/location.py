@@ -3,8 +3,10 @@ name, or, for a managed API, where its provider processes the requests."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.entries import Offer, Region
+from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer, Region
 from gpu_advisor.engine.domain.proposal import Location, ProposalInput
 from gpu_advisor.engine.domain.results import ApiCost
 
@@ -75,3 +77,17 @@ def proposal_place(
         jurisdictions=proposal_jurisdictions(proposal, offer, knowledge),
         countries=tuple(dict.fromkeys(c for region in regions for c in region.countries)),
     )
+
+
+def housing_details(
+    server: OwnServer | None, excluded_housings: Mapping[str, tuple[str, ...]]
+) -> dict[str, str]:
+    """The proposed server, where it stands, and the rules whose exclusions keep own servers out of there (""
+    where none do, or the proposal buys none), for TCO021's message."""
+    if server is None:
+        return {}
+    return {
+        "proposed_server": server.name,
+        "server_housing": server.housing,
+        "housing_excluded_by": ", ".join(excluded_housings.get(server.housing, ())),
+    }

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from gpu_advisor.engine.apps.check.location import proposal_place
+from gpu_advisor.engine.apps.check.location import housing_details, proposal_place
 from gpu_advisor.engine.apps.check.offer_terms import (
     capacity_details,
     listed_offers,
@@ -241,7 +241,6 @@ def node_facts(
             node_busy_share(needed, utilization, resolved.hours_per_month, cards, server)
         ),
         "node_has_idle_gpus": needed < cards,
-        # Where the server stands, against the rules' exclusions of own servers (TCO018's office).
         "server_housing_excluded": server.housing in evaluation.constraints.excluded_housings,
     }
 
@@ -360,6 +359,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         idle_cards_usd_per_month=usd_per_month * idle_cards / cost.gpus_billed if idle_cards > 0 else 0.0,
         **cost.unlinked(),
         offer=proposal.offer or "",
+        **housing_details(hardware.server, evaluation.constraints.excluded_housings),
         listed_offers=listed_offers(proposal, knowledge) if hardware.offer is None else (),
         proposed_replicas=proposed_replicas(gpu),
         **(cost.loss.details() if cost.loss is not None else {}),
