@@ -53,13 +53,14 @@ def test_a_model_given_by_its_size_above_every_plain_api_is_not_priced_at_a_reas
 
 
 def test_a_hybrid_model_served_without_thinking_says_so() -> None:
-    """Qwen3 with model.reasoning: false (thinking switched off): Llama 3.1 405B's API stands in again,
-    50,000 x 22 x (3,000 x 0.80 + 4,000 x 0.80) / 1e6 at DeepInfra's 0.80 / 0.80 USD per million."""
+    """Qwen3 with model.reasoning: false (thinking switched off): its own size class stands in, Qwen3
+    235B A22B Instruct 2507 (the non-thinking update of the same model) at Together AI,
+    50,000 x 22 x (3,000 x 0.20 + 4,000 x 0.60) / 1e6 at 0.20 / 0.60 USD per million."""
     result = run({**CODE_ASSISTANT, "model": {**CODE_ASSISTANT["model"], "reasoning": False}})
     assert result.workload.reasoning is False
-    assert result.decision.offer == "llama-3.1-405b-deepinfra"
-    assert result.decision.usd_per_month == pytest.approx(50_000 * 22 * (3000 * 0.80 + 4000 * 0.80) / 1e6)
-    # The nearest class, Llama 3.1 405B's, answers without reasoning too: neither rule has anything to say.
+    assert result.decision.offer == "qwen3-235b-a22b-2507-together"
+    assert result.decision.usd_per_month == pytest.approx(50_000 * 22 * (3000 * 0.20 + 4000 * 0.60) / 1e6)
+    # The nearest class, Qwen3 2507's, answers without reasoning too: neither rule has anything to say.
     assert {"KNB021", "KNB022"}.isdisjoint(f.rule_id for f in result.findings)
 
 

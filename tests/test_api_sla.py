@@ -32,7 +32,7 @@ WORKLOAD: dict[str, Any] = {
     "company_country": "DE",
 }
 
-WITH_SLA = {"mistral-small-24b-scaleway", "llama-3.3-70b-scaleway"}
+WITH_SLA = {"mistral-small-24b-scaleway", "llama-3.3-70b-scaleway", "qwen3-235b-a22b-2507-scaleway"}
 """The prices whose providers publish an SLA for them: Scaleway's Generative APIs SLA. Every other
 provider in the catalog publishes none for its price (Mistral's enterprise schedule for La Plateforme
 holds under a separate enterprise agreement, as Hugging Face's Enterprise plan does)."""

@@ -94,19 +94,23 @@ def test_the_scaled_rental_is_said_beside_the_fixed_figure_the_api_is_compared_w
 
 
 def test_a_mixture_of_experts_is_not_told_of_a_dense_model_with_more_active_parameters() -> None:
-    """A 235B mixture of experts with 22B active, given by its size (Qwen3-235B-A22B's shape, without the
-    catalog's word that it reasons): a dense 70B runs 70B parameters a token against its 22B, so it is no
-    smaller class (smaller in all parameters); Mixtral 8x7B (46.7B, 12.9B active) is, and is named in the
-    APIs section only, as no price of its class is sourced to count a 235B model in. The catalog's Qwen3,
-    a reasoning model, is told of no smaller class: those APIs' models do not reason (KNB021)."""
+    """A 200B mixture of experts with 20B active, given by its size, whose answers are long: the class of
+    Qwen3 235B A22B above it stands in at Together's 0.20 / 0.60 USD, 1,220 USD per million requests of
+    100 in and 2,000 out, and a smaller class that costs less is named beside it. A dense 70B runs 70B
+    parameters a token against its 20B, so it is no smaller class (smaller in all parameters), though
+    its prices are the largest class below 200B; Mixtral 8x7B (46.7B, 12.9B active) is, at 0.54 / 0.54
+    USD (1,134 USD per million such requests), and is named in the APIs section only, as no price of its
+    class is sourced to count a 200B model in. The catalog's Qwen3, a reasoning model, is told of no
+    smaller class: those APIs' models do not reason (KNB021)."""
     workload = {
         "name": "q",
-        "model": {"params_b": 235, "active_params_b": 22, "precision": "fp8"},
+        "model": {"params_b": 200, "active_params_b": 20, "precision": "fp8"},
         "requests_per_day": 200_000,
-        "avg_input_tokens": 2_000,
-        "avg_output_tokens": 400,
+        "avg_input_tokens": 100,
+        "avg_output_tokens": 2_000,
     }
     result = run(workload)
+    assert next(a for a in result.api_costs if a.compared).api == "qwen3-235b-a22b-2507-together"
     (smaller,) = [a for a in result.api_costs if a.nearest_smaller]
     assert smaller.api == "mixtral-8x7b-deepinfra" and not smaller.nearest_smaller_counts_in
     summary = render_memo(result).split("## Why")[0]

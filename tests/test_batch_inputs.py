@@ -59,6 +59,15 @@ def test_a_csv_cell_with_a_thousands_dot_is_told_what_to_write(tmp_path: Path) -
     ) in result.stderr
 
 
+def test_a_csv_cell_with_thousands_commas_is_told_what_to_write(tmp_path: Path) -> None:
+    """An English spreadsheet's 1,500 and 1,500,000 (quoted cells): the README promises the hint there too."""
+    text = CSV_HEADER + 'x,,8,bf16,"1,500",,\ny,,8,bf16,"1,500,000",,\n'
+    result = invoke(write(tmp_path, "w.csv", text))
+    assert result.exit_code == 1
+    assert "w.csv:2: requests_per_day: '1,500' is not a whole number: write 1500\n" in result.stderr
+    assert "w.csv:3: requests_per_day: '1,500,000' is not a whole number: write 1500000\n" in result.stderr
+
+
 def test_csv_load_profile_cell_holds_24_numbers(tmp_path: Path) -> None:
     day = " ".join(["0"] * 9 + ["1"] * 8 + ["0"] * 7)
     text = (

@@ -27,10 +27,10 @@ def test_office_machines_for_a_service_around_the_clock_fail_without_calling_it_
     item = checked(WORKSTATIONS)["TCO021"]
     assert item.status == "fail"
     assert item.message == (
-        "The proposal buys an office machine (RTX 5090 workstation), which stands where the rules keep this "
+        "The proposal buys 2 office machines (RTX 5090 workstation), which stand where the rules keep this "
         "workload's own hardware out (TCO023): an office machine has no redundant power or network, no one "
-        "on call and no service commitment; see gpu-advisor recommend for each rule's reason and where its "
-        "own hardware is costed, if anywhere."
+        "on call and no service commitment; see gpu-advisor recommend for each rule's reason and whether its "
+        "own hardware is costed elsewhere."
     )
 
 

@@ -128,3 +128,50 @@ def test_the_sla_providers_named_sell_instances_that_hold_a_replica(tmp_path: Pa
         "Microsoft Azure, Amazon Web Services, Google Cloud, Scaleway publish one and sell h100-sxm where "
         "the workload may run."
     )
+
+
+def test_a_mixed_fleets_spot_busier_hours_are_told_the_hourly_offers_beside_the_base(tmp_path: Path) -> None:
+    """A hybrid on AWS's 3-year P5 reservation in us-east-1 with its busier hours on P5 spot: what replaces
+    the spot is an hourly P5 offer in the base's jurisdiction. The reservations cannot carry the busier
+    hours (refused as input), and Stockholm's on-demand P5 pairs with no base in the US (not priced)."""
+    proposal = {
+        "deployment": "hybrid",
+        "provider": "aws",
+        "offer": "p5-reserved-3y-2026-09",
+        "gpus": 16,
+        "pricing": "reserved",
+        "region": "us-east-1",
+        "peak_provider": "aws",
+        "peak_offer": "p5-spot",
+    }
+    steady = {
+        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 3000000,
+        "load_pattern": "steady",
+        "latency_sensitive": True,
+        "personal_data": False,
+        "company_country": "US",
+    }
+    said = message(tmp_path, "PRC007", proposal, **steady)
+    assert said.endswith(
+        "aws also lists h100-sxm without spot where the workload may run: p5-on-demand-2026-09."
+    )
+
+
+def test_a_serverless_proposal_is_told_the_serverless_products_that_may_run_it(tmp_path: Path) -> None:
+    """Modal's H200 runs in no region GDPR admits: the products that do are RunPod's and Hugging Face's
+    serverless H200 in the EU, not OVHcloud's dedicated 8-card instance (a rental is no remedy for a
+    serverless proposal)."""
+    proposal = {"deployment": "serverless", "provider": "modal", "gpu": "h200", "gpus": 1}
+    hr = {
+        "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 40000,
+        "avg_input_tokens": 1200,
+        "avg_output_tokens": 300,
+        "schedule": "workdays",
+    }
+    said = message(tmp_path, "RES005", proposal, **hr)
+    assert said.endswith(
+        "The catalog lists no region where modal sells h200 and the workload may run; RunPod, Hugging Face "
+        "sell it there."
+    )

@@ -1,6 +1,8 @@
 """The spot checks of a service (PRC029, PRC030, PRC007) name the provider whose spot capacity the
 proposal rents: a business-critical mixed fleet reserved at AWS with its busier hours on Google Cloud spot
-was told of AWS's 120 seconds' notice and AWS's offers without spot."""
+was told of AWS's 120 seconds' notice and AWS's offers without spot. The offers named are those billed by
+the hour in the base's jurisdiction, as a mix is priced (Google's europe-west4 H100 pairs with no base in
+us-east-1)."""
 
 from __future__ import annotations
 
@@ -46,7 +48,7 @@ def test_a_spot_peak_is_named_with_its_own_provider() -> None:
         "The proposal rents spot capacity for a business-critical service: spot instances can be withdrawn "
         "at short notice (Google Cloud: at most 30 seconds) and all at once when capacity runs short, and no "
         "spot offer comes with a promise of capacity or an enterprise SLA. gcp also lists h100-sxm without "
-        "spot where the workload may run: a3-high-europe-west4, a3-high-on-demand-2026-07."
+        "spot where the workload may run: a3-high-on-demand-2026-07."
     )
 
 

@@ -109,10 +109,89 @@ def test_a_proposal_to_buy_the_excluded_server_fails_naming_the_policy(tmp_path:
     checks = {c["rule_id"]: c for c in json.loads(excluded.output)[0]["results"]}
     assert checks["TCO021"]["status"] == "fail"
     assert checks["TCO021"]["message"] == (
-        "The proposal buys a datacenter server (HGX H100 8-GPU), which stands where the rules keep this "
-        "workload's own hardware out (ORG301); see gpu-advisor recommend for each rule's reason and where "
-        "its own hardware is costed, if anywhere."
+        "The proposal buys 5 datacenter servers (HGX H100 8-GPU), which stand where the rules keep this "
+        "workload's own hardware out (ORG301); see gpu-advisor recommend for each rule's reason and whether "
+        "its own hardware is costed elsewhere."
     )
     admitted = CliRunner().invoke(main, args)
     checks = {c["rule_id"]: c for c in json.loads(admitted.output)[0]["results"]}
     assert checks["TCO021"]["status"] == "pass"
+
+
+def test_every_rule_that_kept_a_server_out_is_named(tmp_path: Path) -> None:
+    """A business-critical 8B service: TCO018 keeps the workstation out of the office, the policy the HGX
+    out of the datacenter; both are why no server is costed."""
+    critical = {**WORKLOAD, "model": {"name": "llama-3.1-8b", "precision": "fp8"}, "business_critical": True}
+    path = tmp_path / "critical.yaml"
+    path.write_text(yaml.safe_dump({**critical, "requests_per_day": 20000}), encoding="utf-8")
+    args = ["recommend", str(path), "--as-of", AS_OF, "--format", "json"]
+    own = json.loads(
+        CliRunner().invoke(main, [*args, "--policy", str(policy(tmp_path, "datacenter"))]).output
+    )
+    assert own["own_hardware"]["housing_excluded_by"] == ["ORG301", "TCO018"]
+    assert own["own_hardware"]["applicable"] is False
+
+
+ON_PREMISES: dict[str, Any] = {
+    "name": "onprem-8b",
+    "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+    "requests_per_day": 3000,
+    "schedule": "office_hours",
+    "personal_data": True,
+    "on_premises_required": True,
+    "company_country": "DE",
+}
+"""Data that may not leave the building (DEP006): own hardware whatever the price."""
+
+
+def test_own_hardware_required_where_every_server_is_excluded_says_the_two_conflict(tmp_path: Path) -> None:
+    path = tmp_path / "onprem.yaml"
+    path.write_text(yaml.safe_dump({**ON_PREMISES, "requests_per_day": 400000}), encoding="utf-8")
+    args = ["recommend", str(path), "--as-of", AS_OF, "--policy", str(policy(tmp_path, "datacenter"))]
+    memo = CliRunner().invoke(main, args).output
+    assert (
+        "Recommendation: **Own hardware**, but the catalog's servers that carry this workload stand where "
+        "the rules keep own hardware out (ORG301, under Why), so no server is priced: the rules that require "
+        "own hardware and those that exclude where it may stand conflict; settle which one yields before "
+        "buying.\n"
+    ) in memo
+    assert "No server in the catalog holds this model" not in memo
+
+
+def test_the_volume_chart_prices_no_excluded_server(tmp_path: Path) -> None:
+    """The office workstation carries 3,000 requests a day; from a million, only the HGX would: a
+    datacenter server the policy excludes, so those volumes are unpriced, not priced on it."""
+    path = tmp_path / "onprem.yaml"
+    path.write_text(yaml.safe_dump(ON_PREMISES), encoding="utf-8")
+    args = ["recommend", str(path), "--as-of", AS_OF, "--format", "json"]
+    chart = json.loads(CliRunner().invoke(main, args).output)["charts"]["api_versus_self_hosted"]
+    assert "HGX H100 8-GPU" in chart["self_hosted_servers"]
+    assert chart["self_hosted_unpriced"] == []
+    excluded = CliRunner().invoke(main, [*args, "--policy", str(policy(tmp_path, "datacenter"))])
+    chart = json.loads(excluded.output)["charts"]["api_versus_self_hosted"]
+    assert set(chart["self_hosted_servers"]) == {"RTX 5090 workstation"}
+    assert chart["self_hosted_unpriced"] == [1000000, 3000000, 10000000]
+
+
+def test_a_rental_proposal_under_a_housing_policy_is_checked(tmp_path: Path) -> None:
+    """The policy's exclusion is on a field rentals have not: it neither excludes the rental nor stops the
+    check (it raised KeyError: 'housing')."""
+    proposal = {
+        "workload": WORKLOAD,
+        "proposal": {
+            "name": "rent",
+            "deployment": "dedicated_cloud",
+            "provider": "runpod",
+            "offer": "community",
+            "gpu": "h200",
+            "gpus": 24,
+        },
+    }
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump(proposal), encoding="utf-8")
+    args = ["check", str(path), "--as-of", AS_OF, "--format", "json"]
+    result = CliRunner().invoke(main, [*args, "--policy", str(policy(tmp_path, "datacenter"))])
+    assert result.exit_code == 0, result.output
+    checks = {c["rule_id"]: c["status"] for c in json.loads(result.output)[0]["results"]}
+    # DEP049 fails a rental the company's option rules exclude: this one they do not.
+    assert (checks["DEP049"], checks["DEP016"]) == ("pass", "pass")

@@ -48,9 +48,25 @@ ALL_ON_ONE = (
     "maintenance or a GPU fault that stops it takes the service down until it is replaced.\n"
 )
 REMEDY = (
-    "Where the service must survive the loss of an instance, mark it business-critical: the rules then "
-    "place the replicas so that it does, on more instances where that takes them (SIZ015).\n"
+    "Where the service must survive the loss of an instance, set business_critical: true: the rules then "
+    "place the replicas so that it does, on more instances where that takes them (SIZ015), and ask more "
+    "of the providers too (an enterprise SLA, PRV003), which may change the offer.\n"
 )
+
+CLAIMS_CH: dict[str, Any] = {
+    "name": "claims-ch",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 120000,
+    "avg_input_tokens": 3000,
+    "avg_output_tokens": 500,
+    "load_pattern": "steady",
+    "schedule": "workdays",
+    "latency_sensitive": True,
+    "personal_data": True,
+    "company_country": "CH",
+}
+"""Own weights, so no API: the recommendation rents Scaleway's one 8-card H100 instance, four replicas of
+two cards on it, one of them the spare."""
 
 
 def run(tmp_path: Path, workload: dict[str, Any], *args: str) -> str:
@@ -80,8 +96,24 @@ def test_a_spare_on_the_instance_of_the_others_is_said_not_to_cover_its_loss(tmp
     assert (
         "One spare replica on top keeps the peak served when a replica fails or is updated: 2 GPUs in all.\n"
         + ALL_ON_ONE
-        + REMEDY
     ) in memo
+    # The managed API is the recommendation: the rental is shown for comparison, with no way out to take.
+    assert "Recommendation: **Managed API**" in memo
+    assert REMEDY not in memo
+
+
+def test_where_the_rental_is_the_recommendation_the_way_out_is_said(tmp_path: Path) -> None:
+    best = best_option(tmp_path, CLAIMS_CH)
+    assert (best["chosen"], best["provider"], best["instances"]) == (
+        True,
+        "scaleway",
+        [{"gpus": 8, "count": 1}],
+    )
+    assert (best["replicas"], best["spare_replicas"], best["replicas_on_fullest_instance"]) == (4, 1, 4)
+    assert (
+        "It does not cover a lost instance: the 4 replicas all run on one, and a fault of its host, its "
+        "maintenance or a GPU fault that stops it takes the service down until it is replaced.\n" + REMEDY
+    ) in run(tmp_path, CLAIMS_CH)
 
 
 def test_replicas_over_several_instances_count_those_one_carries(tmp_path: Path) -> None:
@@ -91,7 +123,7 @@ def test_replicas_over_several_instances_count_those_one_carries(tmp_path: Path)
     assert (best["replicas"], best["spare_replicas"], best["replicas_on_fullest_instance"]) == (6, 1, 2)
     assert (
         "It does not cover a lost instance: one here carries 2 of the 6 replicas, and the replicas left (4) "
-        "are fewer than the 5 the peak needs.\n" + REMEDY
+        "are fewer than the 5 the peak needs.\n"
     ) in run(tmp_path, CONSTANT_405B)
 
 

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from gpu_advisor.engine.calc.instances import linked_sizes, place
+from gpu_advisor.engine.calc.instances import Placement, fullest_instance, linked_sizes, place
 
 
 def test_nothing_to_place() -> None:
@@ -175,8 +175,16 @@ def test_the_fullest_instance_is_counted_as_evenly_as_the_cards_allow() -> None:
     most 3 on one (at a cap of 2 they hold 2 + 2 + 2 = 6); more replicas than the instances hold, as a
     caller's placement of too few cards may ask, count the fullest as full instead of searching for
     ever."""
-    from gpu_advisor.engine.calc.instances import Placement, fullest_instance
-
     placement = Placement(instances=((8, 2), (4, 1)), gpus_rented=20, replicas_hosted=10)
     assert [fullest_instance(placement, 2, n) for n in (1, 3, 6, 7, 10)] == [1, 1, 2, 3, 4]
     assert fullest_instance(placement, 2, 11) == 4
+
+
+def test_the_fullest_instance_of_a_mix_counts_the_sizes_that_hold_a_replica() -> None:
+    """An 8-card instance beside two 2-card ones, replicas of 4 cards: the 8-card instance carries both
+    replicas its cards hold, the smaller ones none (it returned 1, as for a replica spanning instances)."""
+    assert fullest_instance(Placement(((8, 1), (2, 2)), 12, 2), 4, 2) == 2
+    # Every size smaller than the replica: it spans instances, and a loss takes one.
+    assert fullest_instance(Placement(((8, 2),), 16, 1), 16, 1) == 1
+    # Six replicas of four cards over three 8-card instances: two on each.
+    assert fullest_instance(Placement(((8, 3),), 24, 6), 4, 6) == 2

@@ -29,7 +29,10 @@ CLAIMS = {
     "company_country": "GB",
 }
 # The same service on a mixture of experts of the team's own, given by its size: no measurement of it.
-OWN_MOE = {**CLAIMS, "model": {"params_b": 235, "active_params_b": 22, "precision": "fp8"}}
+OWN_MOE = {
+    **CLAIMS,
+    "model": {"params_b": 235, "active_params_b": 22, "precision": "fp8", "custom_weights": True},
+}
 EXPERTS = {"deepseek-r1", "qwen3-235b-a22b", "mixtral-8x7b"}
 
 

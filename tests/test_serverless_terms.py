@@ -21,7 +21,8 @@ def test_the_hr_assistant_weighs_runpods_terms_against_scaleways() -> None:
     result = run(read_example(EXAMPLES_DIR / "hr-assistant.yaml"))
     (message,) = [f.message for f in result.findings if f.rule_id == "DEP024"]
     assert message.endswith(
-        "an endpoint that stays up all month is a rental on the serverless product's terms, so weigh those "
-        "terms against the rental's before relying on the rule: the serverless product's provider publishes "
-        "no enterprise SLA, the rental's provider publishes one (providers.yaml)."
+        "an endpoint that stays up all month is a rental on the serverless product's terms (unlike a "
+        "variable load's, which follows the load hour by hour and is weighed on its price, DEP020), so weigh "
+        "those terms against the rental's before relying on the rule: the serverless product's provider "
+        "publishes no enterprise SLA, the rental's provider publishes one (providers.yaml)."
     )

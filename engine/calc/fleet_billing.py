@@ -6,7 +6,6 @@ from __future__ import annotations
 from statistics import mean
 
 from gpu_advisor.engine.calc.fleets import AutoscaledFleet, MixedFleet
-from gpu_advisor.engine.calc.instances import Placement, fullest_instance
 from gpu_advisor.engine.calc.listings import instance_counts, to_option
 from gpu_advisor.engine.domain.fleets import AutoscaledFleetBilling, MixedFleetBilling
 from gpu_advisor.engine.domain.results import Option
@@ -86,7 +85,9 @@ def fleet_option(fleet: MixedFleet, calendar_hours: float) -> Option:
             "gpus_rented": fleet.base_gpus_rented + fleet.peak_gpus_rented_max,
             "instances": instance_counts(instances),
             "replica_room": max(0, hosted - busiest),
-            "replicas_on_fullest_instance": fullest_instance(Placement(instances, 0, hosted), cards, busiest),
+            # Its replicas change by the hour, over two offers' instances: not worked out (the memo's
+            # loss sentences are the best single rental's).
+            "replicas_on_fullest_instance": 0,
             # The busiest hour's replicas beyond what its load needs: the spares, and those the loss of
             # an instance carrying several takes (``cheapest_split``'s ``survive_loss``).
             "spare_replicas": busiest - plan.replicas_for_peak,

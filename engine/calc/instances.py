@@ -80,9 +80,10 @@ def place(
 def fullest_instance(placement: Placement, cards_per_replica: int, replicas: int) -> int:
     """The most replicas one of ``placement``'s instances carries where ``replicas`` are spread over them
     as evenly as their cards allow: what the loss of the fullest takes. A replica that spans instances
-    is lost with any of them: one."""
-    holds = [(size // cards_per_replica, count) for size, count in placement.instances]
-    if not holds or any(each == 0 for each, _ in holds):
+    (every size smaller than it) is lost with any of them: one."""
+    # Sizes that hold no replica (a mix of sizes where a replica spans the smaller ones) carry none.
+    holds = [(each, count) for size, count in placement.instances if (each := size // cards_per_replica)]
+    if not holds:
         return min(1, replicas)
     # More replicas than the instances hold (a caller's placement of fewer): the fullest is full.
     most, full = 1, max(each for each, _ in holds)

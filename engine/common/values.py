@@ -100,6 +100,13 @@ def integer(text: str, path: Path = ()) -> int:
                 path, Words("%(value)s is too large; a number is at most 1e15 in size", value=shown(text))
             )
         return _bounded(int(digits, base), text, path)
+    if COMMA_GROUPS.fullmatch(text):
+        # '1,500' or '1,500,000' in a CSV cell or a field read as text: thousands, as no whole number has
+        # a decimal comma.
+        whole = text.replace(",", "")
+        raise ValueProblem(
+            path, Words("%(value)s is not a whole number: write %(whole)s", value=shown(text), whole=whole)
+        )
     if not DECIMAL_INTEGER.fullmatch(text):
         raise ValueProblem(path, Words("%(value)s is not a whole number", value=shown(text)))
     if len(body) > 1 and body.startswith("0"):

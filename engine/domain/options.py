@@ -216,7 +216,8 @@ class Option(ResultModel):
     replicas_on_fullest_instance: int = 0
     """The most replicas one of ``instances`` carries with ``replicas`` spread over them as evenly as their
     cards allow (``calc.instances.fullest_instance``): what the loss of one instance takes (1 where a
-    replica spans instances; 0 where the option is not sold in instances)."""
+    replica spans instances; 0 where the option is not sold in instances, a serverless product, or is a
+    mixed fleet, whose replicas change by the hour)."""
     latency_targets_usd_per_month: float | None = None
     """The best option only: what the latency targets add at least to its bill, its bill less that of the
     plan throughput alone chooses on its GPU (``throughput_alone``: the cards per replica and the

@@ -32,6 +32,7 @@ from gpu_advisor.engine.pipeline.capacity import (
     workload_load_for,
     workload_sizing,
 )
+from gpu_advisor.engine.pipeline.constraints import housing_excluded_by
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.pipeline.serverless import price_listing
 
@@ -114,12 +115,19 @@ def own_month_at(evaluation: Evaluation) -> MonthAt:
 
     choosing = _choosing(evaluation)
 
-    def month(requests_per_day: int) -> RoutePoint:
+    def month(requests_per_day: int) -> RoutePoint | None:
         _, plans = _capacity_at(evaluation, choosing, requests_per_day, gpus)
         resolved = evaluation.workload.model_copy(update={"requests_per_day": requests_per_day})
         server = select_own_server(knowledge, plans.plans, unsuitable, housings)
         costs = server_costs(knowledge, server, resolved.company_country, resolved.on_premises_required)
-        own = own_hardware_position(server, costs, plans.plans, unsuitable, resolved, None, 0.0, None)
+        excluded = housing_excluded_by(housings, server.housing)
+        own = own_hardware_position(
+            server, costs, plans.plans, unsuitable, resolved, None, 0.0, None, excluded
+        )
+        if not own.applicable:
+            # At this volume no server the rules admit carries the load (a larger one stands where they
+            # keep own hardware out): the route has no price there.
+            return None
         loss = own.server_loss
         return RoutePoint(own.usd_per_month, own.server_name, loss.servers_short if loss else None)
 

@@ -72,8 +72,12 @@ def _offer_excluded_by(
             by_jurisdiction.setdefault(region.jurisdiction, []).append(region.id)
     if not by_jurisdiction:
         return None
-    found = [
-        excluded_by(option_attributes(offer, jurisdiction, tuple(regions), evaluation.knowledge), filters)
+    attributes = [
+        option_attributes(offer, jurisdiction, tuple(regions), evaluation.knowledge)
         for jurisdiction, regions in by_jurisdiction.items()
+    ]
+    # An exclusion on fields a rental has not (an own server's housing) is not about rentals.
+    found = [
+        excluded_by(each, [(r, f) for r, f in filters if f.fields <= each.keys()]) for each in attributes
     ]
     return frozenset(rule_id for rules in found for rule_id in rules) if all(found) else frozenset()

@@ -2,7 +2,8 @@
 workload's rules leave (``Constraints.exclusions``: residency, the company's policies, SLA, spot for a
 latency-sensitive service): the proposed provider's regions where it sells the proposed GPU (RES005), its
 offers of that GPU there without spot (PRC007), the other providers that sell it there, and those of them
-that publish an enterprise SLA (PRV009). The checks' messages name them; where there are none, they say so.
+that publish an enterprise SLA (PRV009); for a serverless proposal, the serverless products the rules
+leave instead. The checks' messages name them; where there are none, they say so.
 """
 
 from __future__ import annotations
@@ -37,8 +38,21 @@ def remedy_details(
     own = [listing for listing in left if listing.offer.provider == proposal.provider]
     seller = spot_provider or proposal.provider
     sellers = [listing for listing in left if listing.offer.provider == seller]
+    if proposal.deployment == "hybrid":
+        # A mixed fleet's spot is its busier hours' (its base is a reservation): what replaces it is an
+        # offer billed by the hour, as the busier hours' must be, where the base runs (a mix is priced
+        # within one jurisdiction).
+        base = evaluation.knowledge.offer(proposal.provider, proposal.offer, gpu)
+        where = {listing.jurisdiction for listing in listings(evaluation.knowledge) if listing.offer is base}
+        sellers = [
+            listing
+            for listing in sellers
+            if listing.offer.billing != "committed" and (base is None or listing.jurisdiction in where)
+        ]
     others = [listing for listing in left if listing.offer.provider != proposal.provider]
     provider = evaluation.knowledge.provider
+    if proposal.deployment == "serverless":
+        return {"spot_provider": seller or "", **_serverless_left(proposal, gpu, evaluation)}
     return {
         "admitted_regions": tuple(dict.fromkeys(region for listing in own for region in listing.regions)),
         "spot_provider": seller or "",
@@ -52,5 +66,28 @@ def remedy_details(
                 for o in others
                 if provider(o.offer.provider).sla_for(o.offer.pricing)
             )
+        ),
+    }
+
+
+def _serverless_left(proposal: ProposalInput, gpu: str | None, evaluation: Evaluation) -> dict[str, Any]:
+    """For a serverless proposal, the serverless products no rule excludes (of ``gpu`` where it names
+    one): the proposed provider's regions among them and the other providers that sell them; a dedicated
+    rental is another deployment, not a remedy for a serverless one."""
+    left = [
+        candidate.listing
+        for candidate in evaluation.market.serverless.candidates
+        if not candidate.excluded_by and gpu in (None, candidate.listing.gpu.gpu)
+    ]
+    provider = evaluation.knowledge.provider
+    others = [listing for listing in left if listing.product.provider != proposal.provider]
+    return {
+        "admitted_regions": tuple(
+            dict.fromkeys(listing.region for listing in left if listing.product.provider == proposal.provider)
+        ),
+        "admitted_providers": tuple(dict.fromkeys(provider(o.product.provider).name for o in others)),
+        # The SLA verdict for the serverless product, as the options table takes it.
+        "sla_providers": tuple(
+            dict.fromkeys(provider(o.product.provider).name for o in others if o.attributes["enterprise_sla"])
         ),
     }
