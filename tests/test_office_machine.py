@@ -24,7 +24,7 @@ def test_a_business_critical_service_is_costed_on_a_datacenter_server_not_office
     assert not [p for p in critical.resolution.proposals if "TCO018" in p.ruled_out_by]
     assert (
         "**TCO018** · tco · info: **Business-critical: own hardware in a datacenter, not in an office.** The "
-        "workload is business-critical, so owning it is costed on a server in a datacenter"
+        "workload is business-critical, so owning it is costed only on a server in a datacenter"
     ) in render_memo(critical)
 
 
