@@ -81,3 +81,23 @@ def test_a_proposal_may_choose_another_kind_of_models_api() -> None:
     document = ProposalDocument.model_validate({"workload": CODE_ASSISTANT, "proposal": proposal})
     results = {i.rule_id: i.status for i in check_document(document, "p.yaml", 1, EVALUATED_ON).results}
     assert results["DEP036"] == "pass"
+
+
+def test_a_reasoning_model_is_told_of_no_smaller_class_that_does_not_reason() -> None:
+    """DeepSeek-R1 with personal data in Germany: its own prices are outside the EU, and the EU's largest
+    class below it, Qwen3 235B A22B Instruct 2507 at Scaleway, does not reason; it was named as "the
+    nearest smaller class the workload may use" (KNB021 keeps it out of the comparison as well)."""
+    result = run(
+        {
+            "name": "ds",
+            "model": {"name": "deepseek-r1", "precision": "fp8"},
+            "requests_per_day": 50000,
+            "avg_input_tokens": 1000,
+            "avg_output_tokens": 500,
+            "personal_data": True,
+            "company_country": "DE",
+        }
+    )
+    assert not [a.api for a in result.api_costs if a.nearest_smaller]
+    scaleway = next(a for a in result.api_costs if a.api == "qwen3-235b-a22b-2507-scaleway" and not a.batch)
+    assert scaleway.excluded_by == ()

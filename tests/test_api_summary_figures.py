@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from helpers import run
 
 from gpu_advisor.engine.present.memo import render_memo
@@ -91,6 +92,26 @@ def test_the_scaled_rental_is_said_beside_the_fixed_figure_the_api_is_compared_w
         f"about ${fleet.usd_per_month:,.0f} a month, still more than the API (DEP032, below).\n"
     ) in render_memo(result)
     assert "fleet of fixed size or a serverless" not in render_memo(run(AGENT))
+
+
+def test_a_mixture_of_experts_of_qwen3_235bs_size_is_compared_with_its_class() -> None:
+    """A 235B mixture of experts with 22B active, given by its size (no word that it reasons): the class of
+    Qwen3 235B A22B Instruct 2507 is its own, the cheapest admitted at Together's 0.20 / 0.60 USD, 200,000 x
+    30.42 x (2,000 x 0.20 + 400 x 0.60) / 1e6; DeepSeek-R1's price (a larger class, and a reasoning model)
+    stands in no more, and no smaller class is named beside its own."""
+    workload = {
+        "name": "q",
+        "model": {"params_b": 235, "active_params_b": 22, "precision": "fp8"},
+        "requests_per_day": 200_000,
+        "avg_input_tokens": 2_000,
+        "avg_output_tokens": 400,
+    }
+    result = run(workload)
+    compared = next(a for a in result.api_costs if a.compared)
+    assert compared.api == "qwen3-235b-a22b-2507-together"
+    days = result.workload.days_per_month
+    assert compared.usd_per_month == pytest.approx(200_000 * days * (2_000 * 0.20 + 400 * 0.60) / 1e6)
+    assert not [a for a in result.api_costs if a.nearest_smaller]
 
 
 def test_a_mixture_of_experts_is_not_told_of_a_dense_model_with_more_active_parameters() -> None:

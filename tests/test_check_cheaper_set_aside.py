@@ -60,3 +60,32 @@ def test_a_dearer_one_is_not(tmp_path: Path) -> None:
     assert item["status"] == "warn"
     assert checked["usd_per_month"] > checked["recommendation"]["usd_per_month"]
     assert CHEAPER not in item["message"]
+
+
+def test_a_proposal_too_small_for_the_peak_is_not_called_cheaper(tmp_path: Path) -> None:
+    """Two HGX H100 for a 405B service that needs 40 cards (TCO003 sets buying aside, as the model is not
+    stable): it bills less than the rental because it holds a fraction of the load, not because the rule
+    weighs it wrongly."""
+    workload = {
+        "name": "constant-405b",
+        "model": {"name": "llama-3.1-405b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 400000,
+        "avg_input_tokens": 1000,
+        "avg_output_tokens": 400,
+        "load_pattern": "steady",
+        "schedule": "always",
+        "utilization": 0.9,
+        "latency_sensitive": True,
+        "company_country": "DE",
+        "model_stable": False,
+    }
+    proposal = {"deployment": "own_hardware", "server": "hgx-h100-8", "servers": 2}
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump({"workload": workload, "proposal": proposal}), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30", "--format", "json"])
+    (checked,) = json.loads(result.output)
+    items = {i["rule_id"]: i for i in checked["results"]}
+    assert checked["usd_per_month"] < checked["recommendation"]["usd_per_month"]
+    assert items["DEP041"]["status"] == "warn"
+    assert items["SIZ009"]["status"] in ("warn", "fail")
+    assert CHEAPER not in items["DEP041"]["message"]

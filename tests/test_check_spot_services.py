@@ -56,3 +56,17 @@ def test_a_spot_peak_of_a_service_nobody_depends_on_is_warned() -> None:
     status, message = result({**WORKLOAD, "business_critical": False}, "PRC029")
     assert status == "warn"
     assert message is not None and "(Google Cloud: at most 30 seconds)" in message
+
+
+def test_a_hybrid_that_names_no_base_offer_is_told_the_offers_in_its_regions_jurisdiction() -> None:
+    """The base named by its provider and region alone (us-east-1): the offers without spot named are still
+    those in the US, not Google's europe-west4."""
+    hybrid = {key: value for key, value in HYBRID.items() if key != "offer"}
+    document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": hybrid})
+    (item,) = [
+        i for i in check_document(document, "p.yaml", 1, EVALUATED_ON).results if i.rule_id == "PRC030"
+    ]
+    assert item.message is not None
+    assert item.message.endswith(
+        "gcp also lists h100-sxm without spot where the workload may run: a3-high-on-demand-2026-07."
+    )

@@ -128,8 +128,22 @@ def test_every_rule_that_kept_a_server_out_is_named(tmp_path: Path) -> None:
     own = json.loads(
         CliRunner().invoke(main, [*args, "--policy", str(policy(tmp_path, "datacenter"))]).output
     )
-    assert own["own_hardware"]["housing_excluded_by"] == ["ORG301", "TCO018"]
+    # In the catalog's order of the servers they kept out: the workstation, then the node.
+    assert own["own_hardware"]["housing_excluded_by"] == ["TCO018", "ORG301"]
     assert own["own_hardware"]["applicable"] is False
+
+
+def test_a_rule_that_kept_out_only_servers_too_small_for_the_load_is_not_named(tmp_path: Path) -> None:
+    """A business-critical 405B service: TCO018 keeps the office workstation out, which could not hold
+    405B anyway; only the policy kept out a server that carries it."""
+    path = tmp_path / "critical.yaml"
+    path.write_text(yaml.safe_dump({**WORKLOAD, "business_critical": True}), encoding="utf-8")
+    args = ["recommend", str(path), "--as-of", AS_OF, "--format", "json"]
+    own = json.loads(
+        CliRunner().invoke(main, [*args, "--policy", str(policy(tmp_path, "datacenter"))]).output
+    )
+    assert "TCO018" in own["fired_rules"]
+    assert own["own_hardware"]["housing_excluded_by"] == ["ORG301"]
 
 
 ON_PREMISES: dict[str, Any] = {
@@ -171,6 +185,13 @@ def test_the_volume_chart_prices_no_excluded_server(tmp_path: Path) -> None:
     chart = json.loads(excluded.output)["charts"]["api_versus_self_hosted"]
     assert set(chart["self_hosted_servers"]) == {"RTX 5090 workstation"}
     assert chart["self_hosted_unpriced"] == [1000000, 3000000, 10000000]
+    assert chart["self_hosted_unpriced_excluded_by"] == ["ORG301"]
+    memo = CliRunner().invoke(main, [*args[:-2], "--policy", str(tmp_path / "policy")]).output
+    assert (
+        "own hardware (RTX 5090 workstation) has no price at 1,000,000, 3,000,000, 10,000,000 requests a "
+        "day, which need a server the rules keep out of where it stands (ORG301): those volumes are left "
+        "out.\n"
+    ) in memo
 
 
 def test_a_rental_proposal_under_a_housing_policy_is_checked(tmp_path: Path) -> None:

@@ -127,6 +127,7 @@ def api_costs(
         resolved.params_b,
         resolved.active_params_b,
         resolved.model or "",
+        resolved.reasoning,
         tuple(exclusions),
     )
 
@@ -147,6 +148,7 @@ def _costs(
     params_b: float,
     active_params_b: float,
     model: str,
+    reasoning: bool,
     exclusions: tuple[tuple[str, ...], ...],
     /,
 ) -> tuple[ApiCost, ...]:
@@ -163,7 +165,7 @@ def _costs(
         priced.append(_Priced(listing, monthly, size, limit, same, excluded))
     compared = comparable(priced)
     cheaper = cheaper_same_size(priced, compared)
-    smaller = nearest_smaller(priced, params_b, active_params_b)
+    smaller = nearest_smaller(priced, params_b, active_params_b, reasoning)
     if compared is not None and not undercuts_a_larger(compared, smaller, params_b):
         smaller = None
     counted = smaller is not None and class_counts_in(priced, smaller, params_b)
@@ -181,13 +183,17 @@ def _costs(
     )
 
 
-def nearest_smaller(priced: Sequence[_Priced], params_b: float, active_params_b: float) -> _Priced | None:
+def nearest_smaller(
+    priced: Sequence[_Priced], params_b: float, active_params_b: float, reasoning: bool
+) -> _Priced | None:
     """Where no price stands in for the workload's model, or a larger model's does and costs more
     (``undercuts_a_larger``): the cheapest admitted hosted price of the
     largest class below it that takes its requests (a 72B model whose own class at or above is all
     excluded or too short is shown the 70B class's), so that the memo names what an API would cost at
     the nearest size the catalog admits, as another and smaller model. Below means smaller in all
-    parameters: a mixture of experts too large in total but too small in active parameters is neither."""
+    parameters: a mixture of experts too large in total but too small in active parameters is neither.
+    A reasoning model is told only of reasoning models' prices, and the other way round (as KNB021 and
+    KNB022 keep the comparison's)."""
     below = [
         p
         for p in priced
@@ -197,6 +203,7 @@ def nearest_smaller(priced: Sequence[_Priced], params_b: float, active_params_b:
         and p.exceeded_limit is None
         and not p.excluded_by
         and p.listing.api.kind == "open_weights_hosted"
+        and p.listing.api.model_reasoning == reasoning
     ]
     if not below:
         return None

@@ -6,7 +6,7 @@ country's defaults) and the break-even utilization against renting.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Literal
 
 from gpu_advisor.engine.calc.commitments import AsBilled, option_billing
@@ -55,12 +55,39 @@ def select_own_server(
     The catalog lists a single office card before the 8-GPU node, so a small model is costed on the
     card the documents recommend for it, not on a datacenter node."""
     for server in knowledge.own_hardware.servers:
-        plan = plans.get(server.gpu)
-        if plan is None or server.gpu in unsuitable or server.housing in excluded_housings:
-            continue
-        if server.max_servers is None or nodes_for(plan, server) <= server.max_servers:
+        if server.housing not in excluded_housings and carries(server, plans, unsuitable):
             return server
     return knowledge.own_server()
+
+
+def carries(server: OwnServer, plans: dict[str, ReplicaPlan], unsuitable: dict[str, list[str]]) -> bool:
+    """``server``'s GPU holds the load's replicas and suits the workload, within the servers the catalog
+    lets a workload buy of it (``max_servers``)."""
+    plan = plans.get(server.gpu)
+    if plan is None or server.gpu in unsuitable:
+        return False
+    return server.max_servers is None or nodes_for(plan, server) <= server.max_servers
+
+
+def housing_excluded_by(
+    knowledge: Knowledge,
+    server: OwnServer,
+    plans: dict[str, ReplicaPlan],
+    unsuitable: dict[str, list[str]],
+    excluded_housings: Mapping[str, tuple[str, ...]],
+) -> tuple[str, ...]:
+    """Where ``server`` (``select_own_server``'s) stands in a housing a rule excludes: the rules that kept
+    out a catalog server that would carry the load (the workstation in the office and the node in the
+    datacenter), else those that exclude ``server``'s own housing; () where none excludes it."""
+    if server.housing not in excluded_housings:
+        return ()
+    kept_out = [
+        rule
+        for other in knowledge.own_hardware.servers
+        if other.housing in excluded_housings and carries(other, plans, unsuitable)
+        for rule in excluded_housings[other.housing]
+    ]
+    return tuple(dict.fromkeys(kept_out)) or excluded_housings[server.housing]
 
 
 def nodes_for(plan: ReplicaPlan | None, server: OwnServer) -> int:

@@ -103,9 +103,11 @@ def integer(text: str, path: Path = ()) -> int:
     if COMMA_GROUPS.fullmatch(text):
         # '1,500' or '1,500,000' in a CSV cell or a field read as text: thousands, as no whole number has
         # a decimal comma.
-        whole = text.replace(",", "")
+        # The number meant, as a data file takes it: no leading zero, within the bounds (or said too large).
+        whole = _bounded(int(text.replace(",", "")), text, path)
         raise ValueProblem(
-            path, Words("%(value)s is not a whole number: write %(whole)s", value=shown(text), whole=whole)
+            path,
+            Words("%(value)s is not a whole number: write %(whole)s", value=shown(text), whole=str(whole)),
         )
     if not DECIMAL_INTEGER.fullmatch(text):
         raise ValueProblem(path, Words("%(value)s is not a whole number", value=shown(text)))

@@ -63,7 +63,10 @@ class ApiVersusSelfHosted(ResultModel):
     otherwise the rules set it aside on cost or strategy."""
     self_hosted_unpriced: tuple[int, ...] = ()
     """Volumes left out of the chart because the route has no price there: a serverless product whose
-    instances cannot hold a replica of the cards that volume needs."""
+    instances cannot hold a replica of the cards that volume needs, or own servers where only a server
+    the rules keep out of where it stands would carry that volume (``self_hosted_unpriced_excluded_by``)."""
+    self_hosted_unpriced_excluded_by: tuple[str, ...] = ()
+    """Own servers: the rules that exclude where the catalog's servers stand, for the volumes left out."""
     self_hosted_next_step_requests_per_day: int | None = None
     """Own servers: the highest volume above the workload's they still hold before one more server of
     the same kind is needed (to within ``charts.STEP_WIDTH``, rounded down to three significant figures);

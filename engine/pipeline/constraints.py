@@ -4,7 +4,7 @@ premises)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -203,16 +203,6 @@ def excluded_housings(rules: Sequence[Rule], knowledge: Knowledge) -> dict[str, 
     housings = sorted({server.housing for server in knowledge.own_hardware.servers})
     excluded = {h: tuple(excluded_by({OWN_SERVER_FIELD: h}, filters)) for h in housings}
     return {housing: rules for housing, rules in excluded.items() if rules}
-
-
-def housing_excluded_by(excluded: Mapping[str, tuple[str, ...]], housing: str) -> tuple[str, ...]:
-    """Where an own server stands in ``housing`` that a rule excludes (``excluded_housings``): every rule
-    that excludes a housing of the catalog's servers, as each kept a server out that ``select_own_server``
-    passed over (the workstation in the office and the node in the datacenter); () where none excludes
-    ``housing``."""
-    if housing not in excluded:
-        return ()
-    return tuple(dict.fromkeys(rule for rules in excluded.values() for rule in rules))
 
 
 EXCLUSION_TABLES_KEPT = 64

@@ -30,6 +30,7 @@ from gpu_advisor.engine.calc.listings import (
     priced_listings,
 )
 from gpu_advisor.engine.calc.own_hardware import (
+    housing_excluded_by,
     own_hardware_position,
     select_own_server,
     with_own_latency_cost,
@@ -56,7 +57,7 @@ from gpu_advisor.engine.pipeline.capacity import (
     plan_for_throughput_alone,
     replica_plans,
 )
-from gpu_advisor.engine.pipeline.constraints import Constraints, housing_excluded_by
+from gpu_advisor.engine.pipeline.constraints import Constraints
 from gpu_advisor.engine.pipeline.fit import GpuVerdicts
 from gpu_advisor.engine.pipeline.serverless import ServerlessMarket, price_serverless
 from gpu_advisor.engine.rulebook.conclusions import removed_deployments
@@ -163,7 +164,7 @@ def survey_market(
         busy_share_on(busy, server.gpu, time_utilization),
         # Single-kind rentals only: a mixed fleet competes with owning by rules (TCO016, DEP025).
         cheapest_as_billed(priced),
-        housing_excluded_by(constraints.excluded_housings, server.housing),
+        housing_excluded_by(knowledge, server, plans, verdicts.unsuitable, constraints.excluded_housings),
     )
     own = with_own_latency_cost(own, server, plans.get(server.gpu), lean)
     apis = api_costs(

@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.listings import Listing, price_plan
-from gpu_advisor.engine.calc.own_hardware import own_hardware_position, select_own_server
+from gpu_advisor.engine.calc.own_hardware import housing_excluded_by, own_hardware_position, select_own_server
 from gpu_advisor.engine.calc.policy import Sizing
 from gpu_advisor.engine.calc.replicas import cards_key, plans_by_gpu
 from gpu_advisor.engine.calc.server_costs import server_costs
@@ -32,7 +32,6 @@ from gpu_advisor.engine.pipeline.capacity import (
     workload_load_for,
     workload_sizing,
 )
-from gpu_advisor.engine.pipeline.constraints import housing_excluded_by
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.pipeline.serverless import price_listing
 
@@ -120,7 +119,7 @@ def own_month_at(evaluation: Evaluation) -> MonthAt:
         resolved = evaluation.workload.model_copy(update={"requests_per_day": requests_per_day})
         server = select_own_server(knowledge, plans.plans, unsuitable, housings)
         costs = server_costs(knowledge, server, resolved.company_country, resolved.on_premises_required)
-        excluded = housing_excluded_by(housings, server.housing)
+        excluded = housing_excluded_by(knowledge, server, plans.plans, unsuitable, housings)
         own = own_hardware_position(
             server, costs, plans.plans, unsuitable, resolved, None, 0.0, None, excluded
         )

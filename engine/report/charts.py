@@ -227,6 +227,7 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
         provider, offer, gpu, cards = listed.provider, listed.offer, listed.gpu, best.plan.cards_per_replica
         label = f"{provider} {offer}, {cards} × {gpu} per replica"
     ruled_out = evaluation.resolution.ruled_out.get("api", ()) if decision.deployment != "api" else ()
+    unpriced = tuple(volume for volume, point in priced if point is None)
     return ApiVersusSelfHosted(
         requests_per_day=points,
         # At the workload's own volume, the API's own figure (the decision's, where the API is decided).
@@ -250,7 +251,14 @@ def api_versus_self_hosted(evaluation: Evaluation) -> ApiVersusSelfHosted | None
         else None,
         api_ruled_out_by=ruled_out,
         api_barred=bool(ruled_out) and bool(evaluation.resolution.barred.get("api")),
-        self_hosted_unpriced=tuple(volume for volume, point in priced if point is None),
+        self_hosted_unpriced=unpriced,
+        self_hosted_unpriced_excluded_by=tuple(
+            dict.fromkeys(
+                rule for rules in evaluation.constraints.excluded_housings.values() for rule in rules
+            )
+        )
+        if unpriced and kind == "own_hardware"
+        else (),
         self_hosted_next_step_requests_per_day=growth.next_step_requests_per_day,
         self_hosted_next_step_usd_per_month=growth.next_step_usd_per_month,
         self_hosted_next_step_servers=growth.next_step_servers,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpu_advisor.engine.apps.check.location import proposal_regions
 from gpu_advisor.engine.calc.listings import Listing, listings
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
@@ -43,11 +44,11 @@ def remedy_details(
         # offer billed by the hour, as the busier hours' must be, where the base runs (a mix is priced
         # within one jurisdiction).
         base = evaluation.knowledge.offer(proposal.provider, proposal.offer, gpu)
-        where = {listing.jurisdiction for listing in listings(evaluation.knowledge) if listing.offer is base}
+        where = {region.jurisdiction for region in proposal_regions(proposal, base, evaluation.knowledge)}
         sellers = [
             listing
             for listing in sellers
-            if listing.offer.billing != "committed" and (base is None or listing.jurisdiction in where)
+            if listing.offer.billing != "committed" and (not where or listing.jurisdiction in where)
         ]
     others = [listing for listing in left if listing.offer.provider != proposal.provider]
     provider = evaluation.knowledge.provider
