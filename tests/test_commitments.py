@@ -197,7 +197,7 @@ def test_against_a_reservation_owning_and_reserving_are_compared_at_every_calend
     assert not {"TCO001", "TCO004", "TCO007", "TCO014"} & set(result.fired_rules)
     memo = render_memo(result)
     assert (
-        "| Compared offer: aws/p5-reserved-3y ($1.90/GPU-hour, reserved for 36 months) | $33,288 | "
+        "| Compared offer: aws/p5-reserved-3y, h100-sxm ($1.90/GPU-hour, reserved for 36 months) | $33,288 | "
         "every calendar hour (24 cards) | — | price ratio 86 % |"
     ) in memo
     assert "| Own hardware (24 cards) | $28,663 | every calendar hour | 67 % | — |" in memo
@@ -261,6 +261,6 @@ def test_against_an_hourly_offer_owning_is_compared_with_its_bill() -> None:
     assert not {"TCO004", "TCO012", "TCO013"} & set(result.fired_rules)
     memo = render_memo(result)
     assert (
-        "| Compared offer: runpod/community ($2.69/GPU-hour) | $19,637 | as billed: 730 h (10 cards) "
-        "| — | utilization 37 % |"
+        "| Compared offer: runpod/community, h100-sxm ($2.69/GPU-hour) | $19,637 | as billed: 730 h "
+        "(10 cards) | — | utilization 37 % |"
     ) in memo

@@ -116,8 +116,8 @@ def test_an_hourly_rental_is_compared_at_its_own_bill_not_at_the_busy_share() ->
     assert result.load.busy_share is not None and result.load.busy_share < 0.8
     memo = render_memo(result)
     assert (
-        "| Compared offer: runpod/community ($0.69/GPU-hour) | $243 | as billed: 176 h (2 cards) | — | "
-        "utilization 26 % |"
+        "| Compared offer: runpod/community, rtx-5090 ($0.69/GPU-hour) | $243 | as billed: 176 h (2 cards) "
+        "| — | utilization 26 % |"
     ) in memo
     # The cheapest admitted rental is the best rental: one row, not two.
     assert "Cheapest admitted rental" not in memo
@@ -149,8 +149,8 @@ def test_a_batch_rental_is_compared_at_the_hours_its_own_run_bills() -> None:
     memo = render_memo(result)
     bill = f"${compared.usd_per_month:,.0f}"
     assert (
-        f"| Compared offer: azure/nd-h100-v5-spot ($2.37/GPU-hour) | {bill} | as billed: 108 h (16 cards) |"
-        in memo
+        f"| Compared offer: azure/nd-h100-v5-spot, h100-sxm ($2.37/GPU-hour) | {bill} | as billed: 108 h "
+        "(16 cards) |" in memo
     )
     # The cheapest admitted rental is RunPod's B200, the best rental: shown once.
     assert own.cheapest_same_hours == "runpod/community/b200"

@@ -1,7 +1,9 @@
 """A service's spare replica covers a failed card, not an instance that carries more replicas than the
 spares: the memo says so where the best rental places them so (a service that is not business-critical,
 whose replicas are not spread, SIZ015), from the replicas on the fullest instance
-(``Option.replicas_on_fullest_instance``, the replicas spread as evenly as the instances allow)."""
+(``Option.replicas_on_fullest_instance``, the replicas spread as evenly as the instances allow). Where
+smaller instances bill the same, the replicas go where the spare covers a lost instance anyway
+(``instances.place``)."""
 
 from __future__ import annotations
 
@@ -29,24 +31,6 @@ SPORADIC: dict[str, Any] = {
 }
 """Latency-sensitive, so a spare (SIZ010): RunPod's 2-card H100 PCIe instance carries both replicas."""
 
-CONSTANT_405B: dict[str, Any] = {
-    "name": "constant-405b",
-    "model": {"name": "llama-3.1-405b", "precision": "fp8"},
-    "requests_per_day": 400000,
-    "avg_input_tokens": 1000,
-    "avg_output_tokens": 400,
-    "load_pattern": "steady",
-    "schedule": "always",
-    "utilization": 0.9,
-    "latency_sensitive": True,
-    "company_country": "DE",
-}
-"""Six replicas of 4 × H200 (five for the peak and a spare) on three 8-card instances: two on each."""
-
-ALL_ON_ONE = (
-    "It does not cover a lost instance: the 2 replicas all run on one, and a fault of its host, its "
-    "maintenance or a GPU fault that stops it takes the service down until it is replaced.\n"
-)
 REMEDY = (
     "Where the service must survive the loss of an instance, set business_critical: true: the rules then "
     "place the replicas so that it does, on more instances where that takes them (SIZ015), and ask more "
@@ -82,7 +66,10 @@ def best_option(tmp_path: Path, workload: dict[str, Any]) -> dict[str, Any]:
     return option
 
 
-def test_a_spare_on_the_instance_of_the_others_is_said_not_to_cover_its_loss(tmp_path: Path) -> None:
+def test_a_spare_goes_on_an_instance_of_its_own_where_that_bills_no_more(tmp_path: Path) -> None:
+    """RunPod sells H100 PCIe pods of one card and of two at the same price per card: the two replicas go
+    on two 1-card pods rather than one 2-card pod ($700.48 either way), and the spare covers a lost
+    instance: nothing to say of one."""
     best = best_option(tmp_path, SPORADIC)
     assert (best["offer"], best["gpu"], best["replicas"], best["spare_replicas"]) == (
         "community",
@@ -90,16 +77,15 @@ def test_a_spare_on_the_instance_of_the_others_is_said_not_to_cover_its_loss(tmp
         2,
         1,
     )
-    assert best["instances"] == [{"gpus": 2, "count": 1}]
-    assert best["replicas_on_fullest_instance"] == 2
+    assert best["instances"] == [{"gpus": 1, "count": 2}]
+    assert best["replicas_on_fullest_instance"] == 1
+    assert round(best["usd_per_month"], 2) == 700.48
     memo = run(tmp_path, SPORADIC)
     assert (
         "One spare replica on top keeps the peak served when a replica fails or is updated: 2 GPUs in all.\n"
-        + ALL_ON_ONE
-    ) in memo
-    # The managed API is the recommendation: the rental is shown for comparison, with no way out to take.
-    assert "Recommendation: **Managed API**" in memo
-    assert REMEDY not in memo
+        in memo
+    )
+    assert "does not cover a lost instance" not in memo
 
 
 def test_where_the_rental_is_the_recommendation_the_way_out_is_said(tmp_path: Path) -> None:
@@ -117,14 +103,17 @@ def test_where_the_rental_is_the_recommendation_the_way_out_is_said(tmp_path: Pa
 
 
 def test_replicas_over_several_instances_count_those_one_carries(tmp_path: Path) -> None:
-    best = best_option(tmp_path, CONSTANT_405B)
-    assert best["instances"] == [{"gpus": 8, "count": 3}]
-    # Six replicas of four cards over three instances of eight: two on each.
-    assert (best["replicas"], best["spare_replicas"], best["replicas_on_fullest_instance"]) == (6, 1, 2)
+    """The claims assistant at 250,000 requests a day: eight replicas of 2 × H100 on two of Scaleway's
+    8-card instances (its smaller ones would bill more here), four on each; losing one leaves four of the
+    seven the peak needs."""
+    busier = {**CLAIMS_CH, "requests_per_day": 250000}
+    best = best_option(tmp_path, busier)
+    assert (best["offer"], best["instances"]) == ("h100-sxm-8-80g", [{"gpus": 8, "count": 2}])
+    assert (best["replicas"], best["spare_replicas"], best["replicas_on_fullest_instance"]) == (8, 1, 4)
     assert (
-        "It does not cover a lost instance: one here carries 2 of the 6 replicas, and the replicas left (4) "
-        "are fewer than the 5 the peak needs.\n"
-    ) in run(tmp_path, CONSTANT_405B)
+        "It does not cover a lost instance: one here carries 4 of the 8 replicas, and the replicas left (4) "
+        "are fewer than the 7 the peak needs.\n" + REMEDY
+    ) in run(tmp_path, busier)
 
 
 def test_a_business_critical_service_spreads_its_replicas_and_says_nothing_of_the_kind(

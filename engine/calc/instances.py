@@ -61,10 +61,19 @@ def place(
     that stops its instance) leaves replicas serving. With ``spare`` replicas beyond the peak's need, the
     loss of the fullest instance must leave the peak's: either no instance carries more than the spares,
     or more replicas run, one more for each replica an instance carries beyond them, whichever rents the
-    fewest cards (then runs the fewest replicas). Without a spare, the loss leaves one serving."""
+    fewest cards (then runs the fewest replicas). Without a spare, the loss leaves one serving.
+    Not asked to spread, replicas with a spare still go where the loss of an instance leaves the peak's
+    where that rents no more cards and runs no more replicas (smaller instances at the same price per
+    card): the spare then covers a lost instance at no cost."""
     together = _place(cards_per_replica, replicas, instance_gpus, linked)
-    if not spread or replicas < 2:
+    if replicas < 2:
         return together
+    if not spread:
+        if spare <= 0:
+            return together
+        free = place(cards_per_replica, replicas, instance_gpus, linked, True, spare)
+        same_bill = free.gpus_rented == together.gpus_rented and free.replicas_run <= replicas
+        return free if same_bill else together
     if spare <= 0:
         return _place(cards_per_replica, replicas, instance_gpus, linked, replicas - 1)
     needed = replicas - spare
