@@ -10,6 +10,7 @@ from typing import Any
 
 import yaml
 from click.testing import CliRunner
+from test_housing_policy import WORKLOAD as CONSTANT_405B
 
 from gpu_advisor.cli import main
 
@@ -66,19 +67,7 @@ def test_a_proposal_too_small_for_the_peak_is_not_called_cheaper(tmp_path: Path)
     """Two HGX H100 for a 405B service that needs 40 cards (TCO003 sets buying aside, as the model is not
     stable): it bills less than the rental because it holds a fraction of the load, not because the rule
     weighs it wrongly."""
-    workload = {
-        "name": "constant-405b",
-        "model": {"name": "llama-3.1-405b", "precision": "fp8", "custom_weights": True},
-        "requests_per_day": 400000,
-        "avg_input_tokens": 1000,
-        "avg_output_tokens": 400,
-        "load_pattern": "steady",
-        "schedule": "always",
-        "utilization": 0.9,
-        "latency_sensitive": True,
-        "company_country": "DE",
-        "model_stable": False,
-    }
+    workload = {**CONSTANT_405B, "model_stable": False}
     proposal = {"deployment": "own_hardware", "server": "hgx-h100-8", "servers": 2}
     path = tmp_path / "proposal.yaml"
     path.write_text(yaml.safe_dump({"workload": workload, "proposal": proposal}), encoding="utf-8")

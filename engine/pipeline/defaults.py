@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from gpu_advisor.engine.calc.traffic import daily_traffic
 from gpu_advisor.engine.common.errors import InputError, unknown_model_problem
@@ -55,6 +55,19 @@ def check_against_catalog(spec: ModelSpec, catalog: ModelConfig) -> None:
         raise InputError(at("model.attention_shape", problem), field="model.attention_shape")
 
 
+def _too_long(template: str, avg_input_tokens: int, avg_output_tokens: int, **named: object) -> NoReturn:
+    """Refuse an average request no window takes, blaming the longer of its parts (the one to shorten)."""
+    problem = Words(
+        template,
+        input=Grouped(avg_input_tokens),
+        output=Grouped(avg_output_tokens),
+        request=Grouped(avg_input_tokens + avg_output_tokens),
+        **named,
+    )
+    blamed = "avg_input_tokens" if avg_input_tokens >= avg_output_tokens else "avg_output_tokens"
+    raise InputError(at(blamed, problem), field=blamed)
+
+
 def context_for(
     avg_input_tokens: int,
     avg_output_tokens: int,
@@ -67,30 +80,23 @@ def context_for(
     request = avg_input_tokens + avg_output_tokens
     if request > MAX_CONTEXT_TOKENS:
         # Each count is within its own bound, their sum is not: no window is sized that long.
-        problem = Words(
+        _too_long(
             "an average request (%(input)s in + %(output)s out = %(request)s tokens) is longer than the "
             "longest context gpu-advisor sizes, %(most)s tokens",
-            input=Grouped(avg_input_tokens),
-            output=Grouped(avg_output_tokens),
-            request=Grouped(request),
+            avg_input_tokens,
+            avg_output_tokens,
             most=Grouped(MAX_CONTEXT_TOKENS),
         )
-        # The longer part is the one to shorten.
-        blamed = "avg_input_tokens" if avg_input_tokens >= avg_output_tokens else "avg_output_tokens"
-        raise InputError(at(blamed, problem), field=blamed)
     if catalog is not None and request > catalog.max_context_tokens:
         # No context_tokens can hold it: say so before asking for a longer one.
-        problem = Words(
+        _too_long(
             "an average request (%(input)s in + %(output)s out = %(request)s tokens) exceeds %(model)s's "
             "maximum context of %(most)s tokens",
-            input=Grouped(avg_input_tokens),
-            output=Grouped(avg_output_tokens),
-            request=Grouped(request),
+            avg_input_tokens,
+            avg_output_tokens,
             model=catalog.id,
             most=Grouped(catalog.max_context_tokens),
         )
-        blamed = "avg_input_tokens" if avg_input_tokens >= avg_output_tokens else "avg_output_tokens"
-        raise InputError(at(blamed, problem), field=blamed)
     if not given:
         context_tokens = max(context_tokens, request)
     if request > context_tokens:
