@@ -217,6 +217,10 @@ def test_billed_by_the_whole_hour_the_spare_costs_an_hour_a_day(tmp_path: Path) 
     assert best.hours_per_day_running is not None and best.hours_per_day_running < 0.5
     assert best.billed_hours_per_month == pytest.approx(30.42)
     assert best.spare_usd_per_month == pytest.approx(best.usd_per_gpu_hour * 30.42)
+    # OVHcloud sells the L40S by one card and by two at one price per card: the spare gets an instance of
+    # its own, so that a lost instance leaves the other replica to finish the run.
+    assert [(i.gpus, i.count) for i in best.instances] == [(1, 2)]
+    assert best.replicas_on_fullest_instance == 1
 
 
 def test_a_stated_minimum_above_the_window_s_need_is_named_as_the_workload_s() -> None:

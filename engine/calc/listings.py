@@ -120,7 +120,16 @@ def price_plan(
     offer = listing.offer
     if plan.hours_per_day_running is not None:
         plan = with_rework_replicas(plan, replica_spot_overhead(offer, plan.cards_per_replica, spot_overhead))
-        hosted = place(plan.cards_per_replica, plan.replicas, offer.instance_gpus, listing.linked)
+        # A business-critical batch's spare goes on an instance of its own where that bills no more cards
+        # (``place``), as a service's does.
+        hosted = place(
+            plan.cards_per_replica,
+            plan.replicas,
+            offer.instance_gpus,
+            listing.linked,
+            False,
+            plan.spare_replicas,
+        )
         plan = batch_on_instances(plan, hosted.replicas_hosted)
     elif plan.spread:
         spread = place(
@@ -141,9 +150,9 @@ def price_plan(
         listing.linked,
         listing.usd_per_gpu_hour,
         plan.spread,
-        # A service's spares keep the peak served through the loss of an instance; a batch run is late by
-        # what a lost instance held, and finishes on the others.
-        plan.spare_replicas if plan.hours_per_day_running is None else 0,
+        # A service's spares keep the peak served through the loss of an instance (SIZ015 spreads them);
+        # unspread, a service's or a batch's are placed so only where that bills no more cards.
+        plan.spare_replicas,
     )
     return plan, rental
 

@@ -55,15 +55,17 @@ def check_against_catalog(spec: ModelSpec, catalog: ModelConfig) -> None:
         raise InputError(at("model.attention_shape", problem), field="model.attention_shape")
 
 
-def _too_long(template: str, avg_input_tokens: int, avg_output_tokens: int, **named: object) -> NoReturn:
+def _request_counts(avg_input_tokens: int, avg_output_tokens: int) -> dict[str, Grouped]:
+    """An average request's parts and length, as the refusals of its length name them."""
+    return {
+        "input": Grouped(avg_input_tokens),
+        "output": Grouped(avg_output_tokens),
+        "request": Grouped(avg_input_tokens + avg_output_tokens),
+    }
+
+
+def _refuse_longer_part(problem: Words, avg_input_tokens: int, avg_output_tokens: int) -> NoReturn:
     """Refuse an average request no window takes, blaming the longer of its parts (the one to shorten)."""
-    problem = Words(
-        template,
-        input=Grouped(avg_input_tokens),
-        output=Grouped(avg_output_tokens),
-        request=Grouped(avg_input_tokens + avg_output_tokens),
-        **named,
-    )
     blamed = "avg_input_tokens" if avg_input_tokens >= avg_output_tokens else "avg_output_tokens"
     raise InputError(at(blamed, problem), field=blamed)
 
@@ -80,32 +82,30 @@ def context_for(
     request = avg_input_tokens + avg_output_tokens
     if request > MAX_CONTEXT_TOKENS:
         # Each count is within its own bound, their sum is not: no window is sized that long.
-        _too_long(
+        problem = Words(
             "an average request (%(input)s in + %(output)s out = %(request)s tokens) is longer than the "
             "longest context gpu-advisor sizes, %(most)s tokens",
-            avg_input_tokens,
-            avg_output_tokens,
+            **_request_counts(avg_input_tokens, avg_output_tokens),
             most=Grouped(MAX_CONTEXT_TOKENS),
         )
+        _refuse_longer_part(problem, avg_input_tokens, avg_output_tokens)
     if catalog is not None and request > catalog.max_context_tokens:
         # No context_tokens can hold it: say so before asking for a longer one.
-        _too_long(
+        problem = Words(
             "an average request (%(input)s in + %(output)s out = %(request)s tokens) exceeds %(model)s's "
             "maximum context of %(most)s tokens",
-            avg_input_tokens,
-            avg_output_tokens,
+            **_request_counts(avg_input_tokens, avg_output_tokens),
             model=catalog.id,
             most=Grouped(catalog.max_context_tokens),
         )
+        _refuse_longer_part(problem, avg_input_tokens, avg_output_tokens)
     if not given:
         context_tokens = max(context_tokens, request)
     if request > context_tokens:
         problem = Words(
             "an average request (%(input)s in + %(output)s out = %(request)s tokens) does not fit "
             "context_tokens: %(context)s; give a context_tokens of at least %(request)s",
-            input=Grouped(avg_input_tokens),
-            output=Grouped(avg_output_tokens),
-            request=Grouped(request),
+            **_request_counts(avg_input_tokens, avg_output_tokens),
             context=Grouped(context_tokens),
         )
         raise InputError(at("context_tokens", problem), field="context_tokens")
