@@ -217,10 +217,15 @@ def test_billed_by_the_whole_hour_the_spare_costs_an_hour_a_day(tmp_path: Path) 
     assert best.hours_per_day_running is not None and best.hours_per_day_running < 0.5
     assert best.billed_hours_per_month == pytest.approx(30.42)
     assert best.spare_usd_per_month == pytest.approx(best.usd_per_gpu_hour * 30.42)
-    # OVHcloud sells the L40S by one card and by two at one price per card: the spare gets an instance of
-    # its own, so that a lost instance leaves the other replica to finish the run.
-    assert [(i.gpus, i.count) for i in best.instances] == [(1, 2)]
-    assert best.replicas_on_fullest_instance == 1
+    # Both replicas on one 2-card instance; OVHcloud sells the L40S by one card too, at the same price
+    # per card: two 1-card instances would cover a lost instance on the same cards, and the memo says so.
+    assert [(i.gpus, i.count) for i in best.instances] == [(2, 1)]
+    assert (best.replicas_on_fullest_instance, best.instances_covering_a_loss_at_no_cost) == (2, 2)
+    memo = flat(render_memo(result))
+    assert (
+        "The offer also comes in smaller instances at the same price per card: the replicas on 2 instances "
+        "would cover it on the same cards and at the same GPU bill"
+    ) in memo
 
 
 def test_a_stated_minimum_above_the_window_s_need_is_named_as_the_workload_s() -> None:

@@ -1,9 +1,9 @@
 """A service's spare replica covers a failed card, not an instance that carries more replicas than the
 spares: the memo says so where the best rental places them so (a service that is not business-critical,
 whose replicas are not spread, SIZ015), from the replicas on the fullest instance
-(``Option.replicas_on_fullest_instance``, the replicas spread as evenly as the instances allow). Where
-smaller instances bill the same, the replicas go where the spare covers a lost instance anyway
-(``instances.place``)."""
+(``Option.replicas_on_fullest_instance``, the replicas spread as evenly as the instances allow), and
+where smaller instances of the offer would cover it on the same cards, says so
+(``Option.instances_covering_a_loss_at_no_cost``)."""
 
 from __future__ import annotations
 
@@ -66,10 +66,10 @@ def best_option(tmp_path: Path, workload: dict[str, Any]) -> dict[str, Any]:
     return option
 
 
-def test_a_spare_goes_on_an_instance_of_its_own_where_that_bills_no_more(tmp_path: Path) -> None:
-    """RunPod sells H100 PCIe pods of one card and of two at the same price per card: the two replicas go
-    on two 1-card pods rather than one 2-card pod ($700.48 either way), and the spare covers a lost
-    instance: nothing to say of one."""
+def test_a_spare_on_the_instance_of_the_others_is_said_not_to_cover_its_loss(tmp_path: Path) -> None:
+    """RunPod's one 2-card H100 PCIe pod carries both replicas; the same cards as two 1-card pods, at the
+    same price per card, would cover a lost pod: the memo says both, and leaves the choice to the team
+    (more pods to run, each with its disk and weights)."""
     best = best_option(tmp_path, SPORADIC)
     assert (best["offer"], best["gpu"], best["replicas"], best["spare_replicas"]) == (
         "community",
@@ -77,15 +77,21 @@ def test_a_spare_goes_on_an_instance_of_its_own_where_that_bills_no_more(tmp_pat
         2,
         1,
     )
-    assert best["instances"] == [{"gpus": 1, "count": 2}]
-    assert best["replicas_on_fullest_instance"] == 1
-    assert round(best["usd_per_month"], 2) == 700.48
+    assert best["instances"] == [{"gpus": 2, "count": 1}]
+    assert (best["replicas_on_fullest_instance"], best["instances_covering_a_loss_at_no_cost"]) == (2, 2)
     memo = run(tmp_path, SPORADIC)
     assert (
         "One spare replica on top keeps the peak served when a replica fails or is updated: 2 GPUs in all.\n"
-        in memo
-    )
-    assert "does not cover a lost instance" not in memo
+        "It does not cover a lost instance: the 2 replicas all run on one, and a fault of its host, its "
+        "maintenance or a GPU fault that stops it takes the service down until it is replaced.\n"
+        "The offer also comes in smaller instances at the same price per card: the replicas on 2 instances "
+        "would cover it on the same cards and at the same GPU bill (more instances to run, each with its own "
+        "disk and copy of the weights, which the estimate does not price; ask the provider to put them on "
+        "separate hosts).\n"
+    ) in memo
+    # The managed API is the recommendation: the rental is shown for comparison, with no way out to take.
+    assert "Recommendation: **Managed API**" in memo
+    assert REMEDY not in memo
 
 
 def test_where_the_rental_is_the_recommendation_the_way_out_is_said(tmp_path: Path) -> None:
@@ -110,6 +116,8 @@ def test_replicas_over_several_instances_count_those_one_carries(tmp_path: Path)
     best = best_option(tmp_path, busier)
     assert (best["offer"], best["instances"]) == ("h100-sxm-8-80g", [{"gpus": 8, "count": 2}])
     assert (best["replicas"], best["spare_replicas"], best["replicas_on_fullest_instance"]) == (8, 1, 4)
+    # Scaleway sells its 2- and 4-card H100 SXM as other offers at other prices: no spread at no cost.
+    assert best["instances_covering_a_loss_at_no_cost"] == 0
     assert (
         "It does not cover a lost instance: one here carries 4 of the 8 replicas, and the replicas left (4) "
         "are fewer than the 7 the peak needs.\n" + REMEDY

@@ -8,7 +8,13 @@ import math
 
 import pytest
 
-from gpu_advisor.engine.calc.instances import Placement, fullest_instance, linked_sizes, place
+from gpu_advisor.engine.calc.instances import (
+    Placement,
+    fullest_instance,
+    linked_sizes,
+    place,
+    spread_at_no_cost,
+)
 
 
 def test_nothing_to_place() -> None:
@@ -188,3 +194,17 @@ def test_the_fullest_instance_of_a_mix_counts_the_sizes_that_hold_a_replica() ->
     assert fullest_instance(Placement(((8, 2),), 16, 1), 16, 1) == 1
     # Six replicas of four cards over three 8-card instances: two on each.
     assert fullest_instance(Placement(((8, 3),), 24, 6), 4, 6) == 2
+
+
+def test_a_spread_at_no_cost_rents_and_holds_what_the_replicas_together_do() -> None:
+    """Two 1-card replicas, one a spare, on an offer of 1- and 2-card instances: together on one 2-card
+    instance, or on two 1-card ones with the same cards and replicas. On sizes 3 and 6, two 2-card
+    replicas together take one 6-card instance that holds three (a batch runs all three); spread, two
+    3-card instances hold two: not the same, so none is named. Spread already, or the spare covering the
+    fullest instance, there is nothing to name."""
+    two_ones = spread_at_no_cost(1, 2, (2, 1), (2,), 1)
+    assert two_ones is not None and two_ones.instances == ((1, 2),) and two_ones.gpus_rented == 2
+    assert spread_at_no_cost(2, 2, (6, 3), (6, 3), 1) is None
+    assert spread_at_no_cost(1, 2, (2,), (2,), 1) is None  # only the 2-card size: no smaller instance
+    assert spread_at_no_cost(1, 3, (1,), (), 1) is None  # on 1-card instances the spare covers a loss
+    assert spread_at_no_cost(1, 2, (2, 1), (2,), 0) is None

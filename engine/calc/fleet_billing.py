@@ -88,6 +88,7 @@ def fleet_option(fleet: MixedFleet, calendar_hours: float) -> Option:
             # Its replicas change by the hour, over two offers' instances: not worked out (the memo's
             # loss sentences are the best single rental's).
             "replicas_on_fullest_instance": 0,
+            "instances_covering_a_loss_at_no_cost": 0,
             # The busiest hour's replicas beyond what its load needs: the spares, and those the loss of
             # an instance carrying several takes (``cheapest_split``'s ``survive_loss``).
             "spare_replicas": busiest - plan.replicas_for_peak,

@@ -61,19 +61,10 @@ def place(
     that stops its instance) leaves replicas serving. With ``spare`` replicas beyond the peak's need, the
     loss of the fullest instance must leave the peak's: either no instance carries more than the spares,
     or more replicas run, one more for each replica an instance carries beyond them, whichever rents the
-    fewest cards (then runs the fewest replicas). Without a spare, the loss leaves one serving.
-    Not asked to spread, replicas with a spare still go where the loss of an instance leaves the peak's
-    where that rents no more cards and runs no more replicas (smaller instances at the same price per
-    card): the spare then covers a lost instance at no cost."""
+    fewest cards (then runs the fewest replicas). Without a spare, the loss leaves one serving."""
     together = _place(cards_per_replica, replicas, instance_gpus, linked)
-    if replicas < 2:
+    if not spread or replicas < 2:
         return together
-    if not spread:
-        if spare <= 0:
-            return together
-        free = place(cards_per_replica, replicas, instance_gpus, linked, True, spare)
-        same_bill = free.gpus_rented == together.gpus_rented and free.replicas_run <= replicas
-        return free if same_bill else together
     if spare <= 0:
         return _place(cards_per_replica, replicas, instance_gpus, linked, replicas - 1)
     needed = replicas - spare
@@ -84,6 +75,25 @@ def place(
         for most in range(1, fullest + 1)
     )
     return min(placements, key=lambda p: (p.gpus_rented, p.replicas_run, p.instance_count))
+
+
+def spread_at_no_cost(
+    cards_per_replica: int, replicas: int, instance_gpus: tuple[int, ...], linked: tuple[int, ...], spare: int
+) -> Placement | None:
+    """Where ``replicas`` (``spare`` of them spares) placed together would lose more than the spares
+    with their fullest instance: the placement whose loss of any one instance leaves the others (``place``
+    spread), where it rents the same cards, runs no more replicas and holds as many (smaller instances at
+    the offer's one price per card); None where it would bill or hold otherwise, or there is nothing to
+    cover. It is not chosen for the plan: it takes more instances to run, each with its own disk and copy
+    of the weights, which the catalog does not price; the memo names it."""
+    if spare <= 0 or replicas < 2:
+        return None
+    together = _place(cards_per_replica, replicas, instance_gpus, linked)
+    if fullest_instance(together, cards_per_replica, replicas) <= spare:
+        return None
+    spread = place(cards_per_replica, replicas, instance_gpus, linked, True, spare)
+    same = (spread.gpus_rented, spread.replicas_hosted) == (together.gpus_rented, together.replicas_hosted)
+    return spread if same and spread.replicas_run <= replicas else None
 
 
 def fullest_instance(placement: Placement, cards_per_replica: int, replicas: int) -> int:

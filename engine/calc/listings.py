@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from gpu_advisor.engine.calc.costs import BatchRun, Rental, billed_hours, rent
-from gpu_advisor.engine.calc.instances import fullest_instance, place
+from gpu_advisor.engine.calc.instances import fullest_instance, place, spread_at_no_cost
 from gpu_advisor.engine.calc.listing_frames import listing_frames, regional_price
 from gpu_advisor.engine.calc.plan_variants import batch_on_instances
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
@@ -120,16 +120,7 @@ def price_plan(
     offer = listing.offer
     if plan.hours_per_day_running is not None:
         plan = with_rework_replicas(plan, replica_spot_overhead(offer, plan.cards_per_replica, spot_overhead))
-        # A business-critical batch's spare goes on an instance of its own where that bills no more cards
-        # (``place``), as a service's does.
-        hosted = place(
-            plan.cards_per_replica,
-            plan.replicas,
-            offer.instance_gpus,
-            listing.linked,
-            False,
-            plan.spare_replicas,
-        )
+        hosted = place(plan.cards_per_replica, plan.replicas, offer.instance_gpus, listing.linked)
         plan = batch_on_instances(plan, hosted.replicas_hosted)
     elif plan.spread:
         spread = place(
@@ -150,9 +141,9 @@ def price_plan(
         listing.linked,
         listing.usd_per_gpu_hour,
         plan.spread,
-        # A service's spares keep the peak served through the loss of an instance (SIZ015 spreads them);
-        # unspread, a service's or a batch's are placed so only where that bills no more cards.
-        plan.spare_replicas,
+        # A service's spares keep the peak served through the loss of an instance; a batch run is late by
+        # what a lost instance held, and finishes on the others.
+        plan.spare_replicas if plan.hours_per_day_running is None else 0,
     )
     return plan, rental
 
@@ -310,6 +301,7 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         replicas_on_fullest_instance=fullest_instance(
             rental.placement, plan.cards_per_replica, plan.replicas
         ),
+        instances_covering_a_loss_at_no_cost=covering_instances(offer, plan, listing.linked),
         latency_targets_usd_per_month=None,
         throughput_alone=None,
         spare_usd_per_month=None,
@@ -317,6 +309,18 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
         spot_overhead=priced.spot_overhead,
         rework_replicas=plan.rework_replicas,
     )
+
+
+def covering_instances(offer: Offer, plan: ReplicaPlan, linked: tuple[int, ...]) -> int:
+    """The instances of ``offer`` that would carry ``plan``'s replicas so that its spares cover a lost
+    instance, on the same cards (``instances.spread_at_no_cost``); 0 where none do so, or the plan is
+    spread already (SIZ015)."""
+    if plan.spread:
+        return 0
+    free = spread_at_no_cost(
+        plan.cards_per_replica, plan.replicas, offer.instance_gpus, linked, plan.spare_replicas
+    )
+    return free.instance_count if free is not None else 0
 
 
 _INSTANCE_COUNTS: dict[tuple[tuple[int, int], ...], tuple[InstanceCount, ...]] = {}

@@ -335,6 +335,7 @@ def serverless_option(priced: PricedServerless, busy_share: float | None = None)
         instances=(),
         replica_room=0,
         replicas_on_fullest_instance=0,
+        instances_covering_a_loss_at_no_cost=0,
         latency_targets_usd_per_month=None,
         throughput_alone=None,
         spare_usd_per_month=None,
