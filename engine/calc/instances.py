@@ -77,6 +77,8 @@ def place(
     return min(placements, key=lambda p: (p.gpus_rented, p.replicas_run, p.instance_count))
 
 
+# Asked for every option of every recommendation, for the same few counts and sizes.
+@lru_cache(maxsize=4096)
 def spread_at_no_cost(
     cards_per_replica: int, replicas: int, instance_gpus: tuple[int, ...], linked: tuple[int, ...], spare: int
 ) -> Placement | None:
