@@ -213,15 +213,15 @@ class Option(ResultModel):
     replica_room: int = 0
     """Replicas the idle cards of those instances could carry besides ``replicas`` (0: none, or the
     idle cards are too few for a replica)."""
-    instances_covering_a_loss_at_no_cost: int = 0
-    """Where the spares do not cover the loss of the fullest instance: the instances of the same offer
-    that would carry the replicas so that they do, renting the same cards (smaller instances at one
-    price per card; more instances to run); 0 where no such placement exists or the spares cover it."""
     replicas_on_fullest_instance: int = 0
     """The most replicas one of ``instances`` carries with ``replicas`` spread over them as evenly as their
     cards allow (``calc.instances.fullest_instance``): what the loss of one instance takes (1 where a
     replica spans instances; 0 where the option is not sold in instances, a serverless product, or is a
     mixed fleet, whose replicas change by the hour)."""
+    instances_covering_a_loss_at_no_cost: int = 0
+    """Where the spares do not cover the loss of the fullest instance: the instances of the same offer
+    that would carry the replicas so that they do, renting the same cards (smaller instances at one
+    price per card; more instances to run); 0 where no such placement exists or the spares cover it."""
     latency_targets_usd_per_month: float | None = None
     """The best option only: what the latency targets add at least to its bill, its bill less that of the
     plan throughput alone chooses on its GPU (``throughput_alone``: the cards per replica and the
