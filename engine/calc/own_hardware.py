@@ -6,7 +6,7 @@ country's defaults) and the break-even utilization against renting.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Mapping
 from typing import Literal
 
 from gpu_advisor.engine.calc.commitments import AsBilled, option_billing
@@ -47,17 +47,27 @@ def select_own_server(
     knowledge: Knowledge,
     plans: dict[str, ReplicaPlan],
     unsuitable: dict[str, list[str]],
-    excluded_housings: Collection[str] = (),
-) -> OwnServer:
+    excluded_housings: Mapping[str, tuple[str, ...]],
+) -> tuple[OwnServer, tuple[str, ...]]:
     """The first catalog server whose GPU carries the load within its ``max_servers`` and whose housing no
-    rule excludes (``excluded_housings``: office, datacenter); else the default.
+    rule excludes (``excluded_housings``: office, datacenter, each with the rules that exclude it); else
+    the default. Beside it, where the default stands in an excluded housing: the rules that kept out a
+    server that would carry the load (the workstation in the office and the node in the datacenter), else
+    those that exclude the default's own housing; () where none excludes the server chosen.
 
     The catalog lists a single office card before the 8-GPU node, so a small model is costed on the
     card the documents recommend for it, not on a datacenter node."""
+    kept_out: list[str] = []
     for server in knowledge.own_hardware.servers:
-        if server.housing not in excluded_housings and carries(server, plans, unsuitable):
-            return server
-    return knowledge.own_server()
+        if not carries(server, plans, unsuitable):
+            continue
+        if server.housing not in excluded_housings:
+            return server, ()
+        kept_out.extend(excluded_housings[server.housing])
+    default = knowledge.own_server()
+    if default.housing not in excluded_housings:
+        return default, ()
+    return default, tuple(dict.fromkeys(kept_out)) or excluded_housings[default.housing]
 
 
 def carries(server: OwnServer, plans: dict[str, ReplicaPlan], unsuitable: dict[str, list[str]]) -> bool:
@@ -67,27 +77,6 @@ def carries(server: OwnServer, plans: dict[str, ReplicaPlan], unsuitable: dict[s
     if plan is None or server.gpu in unsuitable:
         return False
     return server.max_servers is None or nodes_for(plan, server) <= server.max_servers
-
-
-def housing_excluded_by(
-    knowledge: Knowledge,
-    server: OwnServer,
-    plans: dict[str, ReplicaPlan],
-    unsuitable: dict[str, list[str]],
-    excluded_housings: Mapping[str, tuple[str, ...]],
-) -> tuple[str, ...]:
-    """Where ``server`` (``select_own_server``'s) stands in a housing a rule excludes: the rules that kept
-    out a catalog server that would carry the load (the workstation in the office and the node in the
-    datacenter), else those that exclude ``server``'s own housing; () where none excludes it."""
-    if server.housing not in excluded_housings:
-        return ()
-    kept_out = [
-        rule
-        for other in knowledge.own_hardware.servers
-        if other.housing in excluded_housings and carries(other, plans, unsuitable)
-        for rule in excluded_housings[other.housing]
-    ]
-    return tuple(dict.fromkeys(kept_out)) or excluded_housings[server.housing]
 
 
 def nodes_for(plan: ReplicaPlan | None, server: OwnServer) -> int:

@@ -30,7 +30,6 @@ from gpu_advisor.engine.calc.listings import (
     priced_listings,
 )
 from gpu_advisor.engine.calc.own_hardware import (
-    housing_excluded_by,
     own_hardware_position,
     select_own_server,
     with_own_latency_cost,
@@ -135,7 +134,9 @@ def survey_market(
         hours,
         days,
     )
-    server = select_own_server(knowledge, plans, verdicts.unsuitable, constraints.excluded_housings)
+    server, kept_out_by = select_own_server(
+        knowledge, plans, verdicts.unsuitable, constraints.excluded_housings
+    )
 
     # The best rental and the own server often share a GPU: its plan without targets is built once.
     @functools.cache
@@ -164,7 +165,7 @@ def survey_market(
         busy_share_on(busy, server.gpu, time_utilization),
         # Single-kind rentals only: a mixed fleet competes with owning by rules (TCO016, DEP025).
         cheapest_as_billed(priced),
-        housing_excluded_by(knowledge, server, plans, verdicts.unsuitable, constraints.excluded_housings),
+        kept_out_by,
     )
     own = with_own_latency_cost(own, server, plans.get(server.gpu), lean)
     apis = api_costs(

@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.listings import Listing, price_plan
-from gpu_advisor.engine.calc.own_hardware import housing_excluded_by, own_hardware_position, select_own_server
+from gpu_advisor.engine.calc.own_hardware import own_hardware_position, select_own_server
 from gpu_advisor.engine.calc.policy import Sizing
 from gpu_advisor.engine.calc.replicas import cards_key, plans_by_gpu
 from gpu_advisor.engine.calc.server_costs import server_costs
@@ -117,9 +117,8 @@ def own_month_at(evaluation: Evaluation) -> MonthAt:
     def month(requests_per_day: int) -> RoutePoint | None:
         _, plans = _capacity_at(evaluation, choosing, requests_per_day, gpus)
         resolved = evaluation.workload.model_copy(update={"requests_per_day": requests_per_day})
-        server = select_own_server(knowledge, plans.plans, unsuitable, housings)
+        server, excluded = select_own_server(knowledge, plans.plans, unsuitable, housings)
         costs = server_costs(knowledge, server, resolved.company_country, resolved.on_premises_required)
-        excluded = housing_excluded_by(knowledge, server, plans.plans, unsuitable, housings)
         own = own_hardware_position(
             server, costs, plans.plans, unsuitable, resolved, None, 0.0, None, excluded
         )

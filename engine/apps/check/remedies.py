@@ -35,9 +35,11 @@ def remedy_details(
     """The alternatives the failing checks' messages name (``ProposalDetails``), in the catalog's order;
     the offers without spot are ``spot_provider``'s (whose spot capacity the proposal rents: a hybrid's
     busier hours' provider), else the proposed provider's."""
+    seller = spot_provider or proposal.provider
+    if proposal.deployment == "serverless":
+        return {"spot_provider": seller or "", **_serverless_left(proposal, gpu, evaluation)}
     left = _left(gpu, evaluation)
     own = [listing for listing in left if listing.offer.provider == proposal.provider]
-    seller = spot_provider or proposal.provider
     sellers = [listing for listing in left if listing.offer.provider == seller]
     if proposal.deployment == "hybrid":
         # A mixed fleet's spot is its busier hours' (its base is a reservation): what replaces it is an
@@ -52,8 +54,6 @@ def remedy_details(
         ]
     others = [listing for listing in left if listing.offer.provider != proposal.provider]
     provider = evaluation.knowledge.provider
-    if proposal.deployment == "serverless":
-        return {"spot_provider": seller or "", **_serverless_left(proposal, gpu, evaluation)}
     return {
         "admitted_regions": tuple(dict.fromkeys(region for listing in own for region in listing.regions)),
         "spot_provider": seller or "",
