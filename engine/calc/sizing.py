@@ -18,7 +18,7 @@ from gpu_advisor.engine.calc.checkpoint import sixteen_bit_checkpoint_gb, weight
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.engines import GIB, ServingEngine
+from gpu_advisor.engine.domain.knowledge.engines import ServingEngine
 from gpu_advisor.engine.domain.knowledge.gpus import Gpu
 from gpu_advisor.engine.domain.knowledge.models import Fp8Checkpoint, ModelConfig
 
@@ -170,9 +170,15 @@ def fit_gpu(
 ) -> GpuFit:
     """How ``gpu`` holds one replica on ``counts`` (``loadable_counts``), the weights' fit on
     ``memory_counts`` (every count); ``kv_bytes_on(cards)``: a token's KV cache on that many cards."""
-    reserve = engine.runtime_reserve_gib_per_card * GIB
     sizes = memory_counts or counts
-    for_weights = next((c for c in sizes if c * (gpu.memory_bytes - reserve) >= weights_bytes), None)
+    for_weights = next(
+        (
+            c
+            for c in sizes
+            if c * (gpu.memory_bytes - engine.reserve_bytes_per_card(gpu.memory_bytes, c)) >= weights_bytes
+        ),
+        None,
+    )
     with_reserve = count_with_kv_reserve(gpu, engine, weights_bytes, counts, kv_tokens_needed, kv_bytes_on)
     headroom = None if with_reserve is None else (with_reserve * gpu.memory_bytes - weights_bytes) / 1e9
     tokens = None

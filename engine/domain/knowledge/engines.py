@@ -8,10 +8,67 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from gpu_advisor.engine.domain.choices import ServingEngineId
-from gpu_advisor.engine.domain.knowledge.entries import Citation, Sourced
+from gpu_advisor.engine.domain.knowledge.entries import Citation, Sourced, Strict
 from gpu_advisor.engine.domain.knowledge.gpus import Gpu, GpuVendor
 
 GIB = 2**30
+MIB = 2**20
+
+
+class CardMemoryTier(Strict):
+    """The defaults an engine takes on cards below ``below_gib`` GiB (None: every larger card)."""
+
+    below_gib: float | None = Field(default=None, gt=0)
+    chunked_prefill_tokens: int = Field(ge=1)
+    decode_graph_batch: int = Field(ge=0)
+    """The largest decode batch captured as a CUDA graph on fewer than ``larger_graph_from_cards``."""
+    decode_graph_batch_larger: int = Field(ge=0)
+    """The same from ``larger_graph_from_cards`` cards of tensor parallelism on."""
+
+
+class ReserveByCardMemory(Strict):
+    """A runtime reserve the engine works out from the card's memory and the tensor-parallel degree, as
+    SGLang's default ``mem_fraction_static`` does: metadata, activations for one prompt chunk, the decode
+    CUDA graphs and a share per card of tensor parallelism, with a floor on large cards (all in MiB)."""
+
+    tiers: tuple[CardMemoryTier, ...] = Field(min_length=1)
+    metadata_mib: float = Field(ge=0)
+    activation_mib_per_token: float = Field(ge=0)
+    min_activation_tokens: int = Field(ge=0)
+    graph_mib_per_batch: float = Field(ge=0)
+    parallel_mib_per_card: float = Field(ge=0)
+    larger_graph_from_cards: int = Field(ge=1)
+    floor_gib: float = Field(ge=0)
+    floor_above_gib: float = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _tiers_ascend(self) -> ReserveByCardMemory:
+        bounds = [tier.below_gib for tier in self.tiers]
+        if bounds[-1] is not None or None in bounds[:-1]:
+            raise ValueError("every tier but the last gives below_gib; the last covers every larger card")
+        if bounds[:-1] != sorted(bounds[:-1]) or len(set(bounds)) != len(bounds):  # type: ignore[type-var]
+            raise ValueError("tiers ascend by below_gib")
+        return self
+
+    def tier(self, card_bytes: float) -> CardMemoryTier:
+        return next(t for t in self.tiers if t.below_gib is None or card_bytes < t.below_gib * GIB)
+
+    def bytes_per_card(self, card_bytes: float, cards: int) -> float:
+        tier = self.tier(card_bytes)
+        graph = (
+            tier.decode_graph_batch_larger
+            if cards >= self.larger_graph_from_cards
+            else tier.decode_graph_batch
+        )
+        mib = (
+            self.metadata_mib
+            + self.activation_mib_per_token * max(tier.chunked_prefill_tokens, self.min_activation_tokens)
+            + self.graph_mib_per_batch * graph
+            + self.parallel_mib_per_card * cards
+        )
+        if card_bytes > self.floor_above_gib * GIB:
+            mib = max(mib, self.floor_gib * 1024)
+        return mib * MIB
 
 
 class ServingEngine(Sourced):
@@ -44,9 +101,12 @@ class ServingEngine(Sourced):
     weights included), or the memory left after the weights and the runtime reserve (TensorRT-LLM's
     free_gpu_memory_fraction)."""
     kv_memory_share: float = Field(gt=0, le=1)
-    runtime_reserve_gib_per_card: float = Field(ge=0)
+    runtime_reserve_gib_per_card: float | None = Field(default=None, ge=0)
     """Memory per card neither weights nor KV cache may use: activations, CUDA graphs, communication
-    buffers."""
+    buffers; None where ``reserve_by_card_memory`` works it out per card and card count."""
+    reserve_by_card_memory: ReserveByCardMemory | None = None
+    """The reserve and the prompt chunk by the card's memory (SGLang); it replaces
+    ``max_batched_tokens`` on every card."""
     fp8_block_split_refused: bool | None = None
     """The engine refuses to load a block-quantized FP8 checkpoint where tensor parallelism leaves a card
     part of a block (``Fp8Checkpoint.splits_a_block``): True for vLLM and SGLang, whose FP8 layers check
@@ -66,6 +126,8 @@ class ServingEngine(Sourced):
             raise ValueError("give max_sequences_large_gpu and large_gpu_min_memory_gib together")
         if self.max_batched_tokens_large_gpu is not None and self.large_gpu_min_memory_gib is None:
             raise ValueError("max_batched_tokens_large_gpu needs large_gpu_min_memory_gib")
+        if (self.runtime_reserve_gib_per_card is None) == (self.reserve_by_card_memory is None):
+            raise ValueError("give runtime_reserve_gib_per_card or reserve_by_card_memory, not both")
         if self.fp8_needs_fp8_tensor_cores and self.fp8_hardware_source is None:
             raise ValueError("fp8_needs_fp8_tensor_cores needs its fp8_hardware_source")
         return self
@@ -92,14 +154,24 @@ class ServingEngine(Sourced):
         return self.max_sequences
 
     def max_batched_tokens_on(self, gpu: Gpu) -> int:
+        if self.reserve_by_card_memory is not None:
+            return self.reserve_by_card_memory.tier(gpu.memory_bytes).chunked_prefill_tokens
         if self.max_batched_tokens_large_gpu is not None and self.large(gpu):
             return self.max_batched_tokens_large_gpu
         return self.max_batched_tokens
 
+    def reserve_bytes_per_card(self, card_bytes: float, cards: int) -> float:
+        """Memory each of ``cards`` cards of ``card_bytes`` (one replica's tensor-parallel group) keeps
+        for the runtime."""
+        if self.reserve_by_card_memory is not None:
+            return self.reserve_by_card_memory.bytes_per_card(card_bytes, cards)
+        assert self.runtime_reserve_gib_per_card is not None  # the validator gives one of the two
+        return self.runtime_reserve_gib_per_card * GIB
+
     def kv_cache_bytes(self, memory_bytes: float, weights_bytes: float, cards: int) -> float:
         """Bytes of KV cache ``cards`` cards of ``memory_bytes`` in all hold beside ``weights_bytes``;
         zero or less when the weights do not fit."""
-        reserve = cards * self.runtime_reserve_gib_per_card * GIB
+        reserve = cards * self.reserve_bytes_per_card(memory_bytes / cards, cards)
         if self.kv_memory_basis == "total":
             return memory_bytes * self.kv_memory_share - weights_bytes - reserve
         return (memory_bytes - weights_bytes - reserve) * self.kv_memory_share
