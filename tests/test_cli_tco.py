@@ -201,10 +201,19 @@ def test_a_memo_says_the_franc_rate_of_its_swiss_cost_defaults(tmp_path: Path) -
     assert "Swiss franc figures" not in invoke("tco", "--country", "DE").output
 
 
-def test_a_capacity_block_s_break_even_is_a_price_ratio() -> None:
-    """A capacity block is bought in whole days and paid up front: every hour of its days is paid, as a
-    reservation's are, so the break-even against it is a price ratio, not a utilization. It read "29 %"
-    as if owning paid off from 29 % busy against an offer paid by the hour."""
+def test_a_capacity_block_s_break_even_is_a_share_of_the_month_s_days() -> None:
+    """A capacity block is bought in whole days and paid up front for the days a run needs: every hour of
+    those days is paid, not every hour of the month, so the break-even against it is the share of a
+    month's days above which owning costs less. It read "29 %" as if owning paid off from 29 % busy
+    against an offer paid by the hour, and then "price ratio 29 %" beside a header that said owning
+    costs less at any utilization, while recommend bills blocks only for the days a batch runs."""
     text = invoke("tco", "--country", "AT").output
-    block = next(line for line in text.splitlines() if "aws/p5-capacity-block" in line)
-    assert "capacity block  $5.97   price ratio 29 %, bought in whole days" in block
+    flat = " ".join(text.split())
+    assert "aws/p5-capacity-block capacity block $5.97 29 % of a month's days, bought in whole days" in flat
+    assert (
+        "a price ratio against a reservation, which is paid for every calendar hour of its term like the "
+        "server (under 100 %: owning costs less at any utilization); against a capacity block, bought in "
+        "whole days for the days it is used, the share of a month's days above which owning costs less"
+    ) in flat
+    german = " ".join(invoke("tco", "--country", "AT", "--lang", "de").output.split())
+    assert "29 % der Tage eines Monats, in ganzen Tagen gekauft" in german
