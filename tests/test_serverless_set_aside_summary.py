@@ -18,9 +18,9 @@ def summary(example: str, **changes: object) -> str:
 def test_a_cheaper_serverless_option_set_aside_is_not_said_to_be_set_aside_on_cost() -> None:
     text = summary("hr-assistant.yaml")
     assert (
-        "The cheapest serverless option (RunPod Serverless, h200, $2,359 per month) is set aside by the rules "
-        "(DEP024). It would cost $1,552 a month less than the recommendation: the rule, not the price, keeps "
-        "it out (its finding says why)."
+        "The cheapest serverless option (RunPod Serverless, h200, $2,359 per month) is set aside by the "
+        "rules (DEP024). It would cost $1,552 a month less than the recommendation: the rule, not the "
+        "price, keeps it out (its finding says why)."
     ) in text
     assert "on cost or strategy" not in text
 
