@@ -354,16 +354,14 @@ def rental_utilization(plan: ReplicaPlan, rental: Rental, days_per_month: float)
 def build_options(
     priced: Sequence[PricedListing],
     best: tuple[PricedListing, Option] | None,
-    busy_share: Callable[[str], float | None],
+    busy_share: Callable[[ReplicaPlan], float | None],
 ) -> tuple[Option, ...]:
-    """Every priced listing as an option, cheapest first; ``best`` (a listing of ``priced`` and the
-    option made of it) in its place, as it is: the memo tells it apart by identity, and it carries
-    whether it was chosen."""
+    """Every priced listing as an option, cheapest first, its busy share read on its own plan
+    (``busy_share``); ``best`` (a listing of ``priced`` and the option made of it) in its place, as it
+    is: the memo tells it apart by identity, and it carries whether it was chosen."""
     best_listing, best_option = best if best is not None else (None, None)
     return tuple(
-        best_option
-        if p is best_listing and best_option is not None
-        else to_option(p, busy_share(p.listing.offer.gpu))
+        best_option if p is best_listing and best_option is not None else to_option(p, busy_share(p.plan))
         for p in priced
     )
 

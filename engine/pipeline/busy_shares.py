@@ -32,6 +32,15 @@ class BusyShares:
     def of_replica(self, gpu: str) -> float | None:
         return self._share(gpu, True)
 
+    def of_plan(self, plan: ReplicaPlan) -> float | None:
+        """The fleet's busy share on an option's own ``plan``: a batch's running hours, which are the
+        option's (whole instances may run more replicas than its GPU's sizing plan, for fewer hours); a
+        service's its GPU's (a request in flight on any replica does not depend on how many there are)."""
+        if plan.hours_per_day_running is None:
+            return self.of(plan.gpu)
+        c = self._capacity
+        return busy_share(plan, c.load, c.traffic, c.days_per_month, self._paid)
+
     def _share(self, gpu: str, per_replica: bool) -> float | None:
         found = self._found.get((gpu, per_replica))
         if found is None:

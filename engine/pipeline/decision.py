@@ -68,11 +68,12 @@ def decision_for(deployment: Deployment, rule_id: str, chosen: Option | None, ma
 def settle(rules: Sequence[Rule], market: Market) -> Settlement:
     resolution = settle_deployment(rules)
     winner = next(p for p in resolution.proposals if p.status == "won")
-    best = market.alternatives.best
+    best, best_listing = market.alternatives.best, market.alternatives.best_listing
     if best is not None:
-        best = best.model_copy(
-            update={"chosen": winner.deployment == "dedicated_cloud", "busy_share": market.busy.of(best.gpu)}
+        busy = (
+            market.busy.of_plan(best_listing.plan) if best_listing is not None else market.busy.of(best.gpu)
         )
+        best = best.model_copy(update={"chosen": winner.deployment == "dedicated_cloud", "busy_share": busy})
     priced_serverless = market.serverless.best
     serverless = None
     if priced_serverless is not None:

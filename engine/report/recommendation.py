@@ -177,7 +177,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
     knowledge, best, market, capacity = e.knowledge, e.best, e.market, e.capacity
     best_listing = market.alternatives.best_listing
     dedicated = build_options(
-        market.priced, (best_listing, best) if best_listing and best else None, market.busy.of
+        market.priced, (best_listing, best) if best_listing and best else None, market.busy.of_plan
     )
     options = with_serverless(dedicated, serverless_options(e))
     findings = findings_for(e.firings, e.rulebook, knowledge, fmt, e.details, exclusion_routes(e))

@@ -1,0 +1,44 @@
+"""An option's busy share is read on its own plan: a batch's options may run more replicas than their
+GPU's sizing plan (whole instances) for fewer hours, and the share of the paid hours they run is theirs.
+A business-critical nightly batch on Lambda's 8-card B200 instance ran 8 replicas for 1.87 hours a day
+while the JSON said 31.2 %, the 4-replica sizing plan's 3.75 hours over the 12 paid hours."""
+
+from __future__ import annotations
+
+from helpers import run
+
+BATCH = {
+    "name": "business-critical-batch",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+    "requests_per_day": 300_000,
+    "avg_input_tokens": 2000,
+    "avg_output_tokens": 300,
+    "load_pattern": "batch",
+    "schedule": "workdays",
+    "batch_window_hours": 6,
+    "business_critical": True,
+    "company_country": "DE",
+}
+
+
+def test_a_batch_option_s_busy_share_is_its_own_running_hours_over_the_paid_hours() -> None:
+    result = run(BATCH)
+    best = result.best_option
+    assert best is not None and (best.provider, best.offer, best.replicas) == ("lambda", "8-gpu-plan", 8)
+    # 22 workdays of 12 paid hours: 264 hours; 8 replicas run 1.874 hours a day: 41.2 / 264 = 15.6 %,
+    # the Load section's figure.
+    assert best.hours_per_day_running is not None and round(best.hours_per_day_running, 3) == 1.874
+    assert best.busy_share == 0.156 == result.load.busy_share
+    for option in result.options:
+        if option.serverless is None and option.hours_per_day_running is not None:
+            assert option.busy_share == round(option.hours_per_day_running * 22 / 264, 3), option
+    four = next(o for o in result.options if (o.provider, o.gpu) == ("runpod", "b200"))
+    assert (four.replicas, four.busy_share) == (4, 0.312)
+
+
+def test_a_service_option_s_busy_share_is_its_gpu_s() -> None:
+    """A request in flight on any replica does not depend on how many replicas there are: every option
+    of one GPU reads the same share."""
+    result = run({**BATCH, "load_pattern": "steady", "batch_window_hours": None, "schedule": "always"})
+    shares = {o.busy_share for o in result.options if o.gpu == "h100-sxm" and o.serverless is None}
+    assert len(shares) == 1
