@@ -75,6 +75,7 @@ def gpu_fit_fact(
         engine_runs_precision=knowledge.serving_engine(figures.serving_engine).runs_precision_on(
             gpu, figures.precision
         ),
+        rented=bool(knowledge.current_offers(gpu=fit.gpu)),
     )
 
 

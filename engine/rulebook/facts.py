@@ -125,6 +125,8 @@ class GpuFitFact(Fact):
     engine_runs_precision: bool = True
     """The serving engine serves the workload's precision on this GPU (TensorRT-LLM: no FP8 without FP8
     tensor cores, ``ServingEngine.fp8_needs_fp8_tensor_cores``)."""
+    rented: bool = False
+    """The knowledge base prices a current rental of this GPU (an overrides file may add one)."""
 
 
 class InstanceFitFact(Fact):
