@@ -188,6 +188,7 @@ _NO_BEST_OPTION: dict[str, Any] = {
     "best_option_gpus_rented": 0,
     "best_option_usd_per_hour": 0.0,
     "best_option_usd_per_gpu_hour": 0.0,
+    "best_option_billed_hours_per_month": 0.0,
     "best_option_idle_usd_per_month": 0.0,
     "best_option_replica_room": 0,
     "best_option_replicas": 0,
@@ -210,6 +211,7 @@ def _best_option_details(knowledge: Knowledge, best: Option | None) -> dict[str,
         "best_option_gpus_rented": best.gpus_rented,
         "best_option_usd_per_hour": best.usd_per_hour,
         "best_option_usd_per_gpu_hour": best.usd_per_gpu_hour,
+        "best_option_billed_hours_per_month": best.billed_hours_per_month,
         # The cards rented beyond those the replicas use (whole instances).
         "best_option_idle_usd_per_month": (best.gpus_rented - best.gpus)
         * best.usd_per_gpu_hour

@@ -303,6 +303,8 @@ class EconomicsDetails(Details):
     hyperscaler_best_gpu: str
     hyperscaler_best_usd_per_gpu_hour: float
     best_option_usd_per_gpu_hour: float
+    best_option_billed_hours_per_month: float = 0.0
+    """The hours a month the best option is billed for (a batch: its runs, rounded as the offer bills)."""
     non_eu_best_usd_per_month: float
     non_eu_best_name: str | Words
     """The cheapest offer the residency rules exclude, as the messages name it ("" without one)."""

@@ -1,0 +1,31 @@
+"""A business-critical batch on an hourly rental rents its cards at each run's start: PRC032 says that
+a start may find none free, and what keeping them every calendar hour would cost. PRC019 said so of
+services only, and the memo of a nightly run on Lambda's 8 x B200 said nothing of it."""
+
+from __future__ import annotations
+
+from helpers import run
+from test_option_busy_share import BATCH
+
+
+def test_prc032_names_the_rental_its_runs_hours_and_the_month_kept() -> None:
+    result = run(BATCH)
+    (message,) = [" ".join(f.message.split()) for f in result.findings if f.rule_id == "PRC032"]
+    best = result.best_option
+    assert best is not None and best.usd_per_hour is not None
+    # 8 cards at $6.69 an hour (the instance's $53.52) over the month's 730 hours: $39,070.
+    assert round(best.usd_per_hour * result.load.calendar_hours_per_month) == 39_070
+    assert message == (
+        "The cheapest rental, lambda 8-gpu-plan, rents its 8 cards at each run's start and is priced for "
+        "the 41.4 hours a month its runs take. Capacity paid by the hour is not reserved: a provider may "
+        "have none free when a run starts, and the run then misses its window. For a business-critical "
+        "batch reserve capacity for the runs (a capacity block or a reservation), keep the cards (every "
+        "calendar hour, about $39,070 a month at this price), or confirm with the provider that they are "
+        "there at each start."
+    )
+    assert "PRC019" not in {f.rule_id for f in result.findings}
+
+
+def test_not_for_a_batch_that_is_not_business_critical() -> None:
+    result = run({**BATCH, "business_critical": False})
+    assert "PRC032" not in {f.rule_id for f in result.findings}
