@@ -290,3 +290,58 @@ def test_growing_volume_names_only_the_lines_still_ahead() -> None:
         "as the volume grows: past the 100,000 requests/day line, self-hosting is evaluated already, and the "
         "prices compared here decide at each volume."
     )
+
+
+DEP018_HOURS = {
+    "serverless_name": "RunPod Serverless",
+    "serverless_billed_hours": 1_897.0,
+    "serverless_busy_hours": 1_693.0,
+    "serverless_idle_hours": 197.0,
+    "serverless_cold_start_hours": 7.23,
+    "serverless_kept_warm_instances": 2,
+    "alternative_name": "2 × HGX H100 8-GPU",
+    "alternative_staff_uncosted": "",
+    "serverless_usd_per_month": 16_353.74,
+    "alternative_usd_per_month": 18_978.06,
+}
+
+
+def test_serverless_hours_in_german_say_whose_starts_they_are() -> None:
+    """The German says what the English says of the start hours: the kept-warm instances' own starts,
+    the starts of the instances added for busier hours, or both, with how many were added."""
+
+    def dep018(lang: str, scale_ups: float, run_on: bool) -> str:
+        said = message(
+            "DEP018",
+            "serverless",
+            lang,
+            **DEP018_HOURS,
+            serverless_scale_ups=scale_ups,
+            serverless_kept_run_on=run_on,
+        )
+        return said.split("(", 1)[1].split(")")[0]
+
+    assert dep018("en", 122.0, False) == (
+        "1,693 of them serving requests, 197 idle with 2 kept warm in every paid hour, 7.23 in the starts of "
+        "122 instances added for busier hours"
+    )
+    assert dep018("de", 122.0, False) == (
+        "1.693 davon mit der Bearbeitung von Anfragen, 197 im Leerlauf, 7,23 in den Starts von 122 für "
+        "lastreichere Stunden hinzugekommenen Instanzen; 2 Instanzen werden in jeder bezahlten Stunde warm "
+        "gehalten"
+    )
+    assert dep018("de", 1.0, False).endswith(
+        "7,23 in den Starts von 1 für lastreichere Stunden hinzugekommenen Instanz; 2 Instanzen werden in "
+        "jeder bezahlten Stunde warm gehalten"
+    )
+    assert dep018("de", 122.0, True) == (
+        "1.693 davon mit der Bearbeitung von Anfragen, 197 im Leerlauf, 7,23 in Starts, denen der warm "
+        "gehaltenen Instanzen und denen von 122 für lastreichere Stunden hinzugekommenen Instanzen; "
+        "2 Instanzen werden in jeder bezahlten Stunde warm gehalten und laufen nach jedem bedienten Tag bis "
+        "zum Skalieren auf null weiter"
+    )
+    assert dep018("de", 0.0, True) == (
+        "1.693 davon mit der Bearbeitung von Anfragen, 197 im Leerlauf, 7,23 in den Starts der warm "
+        "gehaltenen Instanzen; 2 Instanzen werden in jeder bezahlten Stunde warm gehalten und laufen nach "
+        "jedem bedienten Tag bis zum Skalieren auf null weiter"
+    )

@@ -162,9 +162,9 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
     german = flat(invoke("recommend", str(EXAMPLES_DIR / "hr-assistant.yaml"), "--lang", "de").output)
     idle_de = f"{idle:.1f}".replace(".", ",")
     assert (
-        f"{idle_de} im Leerlauf, 0,37 in Starts; 2 Instanzen werden in jeder bezahlten Stunde warm gehalten "
-        "und laufen nach jedem bedienten Tag bis zum Skalieren auf null weiter): 2.359,43 $ pro Monat"
-        in german
+        f"{idle_de} im Leerlauf, 0,37 in den Starts der warm gehaltenen Instanzen; 2 Instanzen werden in "
+        "jeder bezahlten Stunde warm gehalten und laufen nach jedem bedienten Tag bis zum Skalieren auf null "
+        "weiter): 2.359,43 $ pro Monat" in german
     )
     legal = flat(render_memo(run(LEGAL)))
     assert (
