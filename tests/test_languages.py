@@ -201,6 +201,13 @@ def test_one_byte_is_singular_in_both_languages() -> None:
     assert "× 1 Byte (FP8)" in german and "1 Bytes" not in german
 
 
+def test_the_kv_cache_precision_is_named_in_the_memo_language() -> None:
+    english, german = fp8_memo("en"), fp8_memo("de")
+    assert "the KV cache (16-bit) of at least" in " ".join(english.split())
+    assert "den KV-Cache (16 Bit) von mindestens" in " ".join(german.split())
+    assert "16-bit" not in german
+
+
 def test_a_price_names_its_pricing_once() -> None:
     for lang in ("en", "de"):
         assert "(on-demand, on-demand)" not in fp8_memo(lang)
