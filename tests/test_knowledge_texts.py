@@ -112,6 +112,25 @@ def test_german_memo_quotes_cost_notes_and_country_in_german(example: str, count
     assert english_words(cost_notes(result.output)) == []
 
 
+def test_swiss_cost_notes_group_thousands_as_the_rest_of_the_text() -> None:
+    """The German notes write 100.000 like every other German figure (not the Swiss 100'000); the
+    English ones 100,000. Only the sources' published titles keep their own spelling."""
+    german = CliRunner().invoke(main, ["tco", "--country", "CH", "--lang", "de", "--currency", "EUR"])
+    power = " ".join(cost_notes(german.output).split())
+    assert "Tarif 2025 der EKZ (Kanton Zürich) für Geschäftskunden unter 100.000 kWh im Jahr in" in power
+    assert (
+        "braucht etwa 63.800 kWh im Jahr, innerhalb dieser Stufe, wenn der übrige Standort weniger als "
+        "etwa 36.000 kWh braucht" in power
+    )
+    assert re.search(r"\d'\d{3}", power) is None
+    english = " ".join(CliRunner().invoke(main, ["tco", "--country", "CH"]).output.split())
+    assert "business customers using under 100,000 kWh a year" in english
+    assert (
+        "uses about 63,800 kWh a year, within this band if the rest of the site uses less than about "
+        "36,000 kWh" in english
+    )
+
+
 def test_english_keeps_the_knowledge_base_wording() -> None:
     result = CliRunner().invoke(main, ["tco"])
     assert "Cost defaults: DE (Germany)\n" in result.output
