@@ -142,6 +142,27 @@ def test_the_memo_says_what_the_window_needs_and_what_the_spare_is_for() -> None
     )
 
 
+def test_two_replicas_on_one_instance_are_both_of_them() -> None:
+    """Llama 3.1 8B at 20,000 requests a night: one replica and its spare on Scaleway's 2-card instance."""
+    r = run({**NIGHTLY, "model": {"name": "llama-3.1-8b", "precision": "fp8"}, "requests_per_day": 20_000})
+    best = r.best_option
+    assert best is not None and (best.offer, best.replicas, best.replicas_on_fullest_instance) == (
+        "h100-sxm-2-80g",
+        2,
+        2,
+    )
+    assert (
+        "It does not cover a lost instance: both replicas run on one, whose loss stops the run until it is "
+        "replaced." in flat(render_memo(r))
+    )
+    german = flat(render_memo(r, Format.named("de")))
+    assert (
+        "Eine ausgefallene Instanz deckt es nicht ab: Beide Replikate laufen auf einer, deren Ausfall den "
+        "Lauf anhält, bis sie ersetzt ist." in german
+    )
+    assert "Die 2 Replikate" not in german
+
+
 # Llama 3.1 405B FP8 within a day: replicas of 4 × B200 at Lambda, whose B200 comes as 8-card instances.
 WHOLE_DAY = {
     **NIGHTLY,

@@ -82,7 +82,7 @@ def test_a_spare_on_the_instance_of_the_others_is_said_not_to_cover_its_loss(tmp
     memo = run(tmp_path, SPORADIC)
     assert (
         "One spare replica on top keeps the peak served when a replica fails or is updated: 2 GPUs in all.\n"
-        "It does not cover a lost instance: the 2 replicas all run on one, and a fault of its host, its "
+        "It does not cover a lost instance: both replicas run on one, and a fault of its host, its "
         "maintenance or a GPU fault that stops it takes the service down until it is replaced.\n"
         "The offer also comes in smaller instances at the same price per card: the replicas on 2 instances "
         "would cover it on the same cards and at the same GPU bill (more instances to run, each with its own "
@@ -92,6 +92,19 @@ def test_a_spare_on_the_instance_of_the_others_is_said_not_to_cover_its_loss(tmp
     # The managed API is the recommendation: the rental is shown for comparison, with no way out to take.
     assert "Recommendation: **Managed API**" in memo
     assert REMEDY not in memo
+    german = run(tmp_path, SPORADIC, "--lang", "de")
+    assert (
+        "Ein zusätzliches Ersatzreplikat sichert die Spitze ab, wenn ein Replikat ausfällt oder aktualisiert "
+        "wird: 2 GPUs insgesamt.\nEine ausgefallene Instanz deckt es nicht ab: Beide Replikate laufen auf "
+        "einer, und ein Fehler ihres Hosts, ihre Wartung oder ein GPU-Fehler, der sie anhält, legt den "
+        "Dienst still, bis sie ersetzt ist.\n"
+    ) in german
+    assert "Die 2 Replikate" not in german
+    # the latency at the peak leaves the spare aside, as while it stands in for a lost replica
+    assert (
+        "Latenz in der Spitze, die Last auf die dafür ausgelegten Replikate verteilt (ohne Ersatzreplikate, "
+        "wie wenn eines für ein ausgefallenes Replikat einspringt): das erste Token nach"
+    ) in german
 
 
 def test_where_the_rental_is_the_recommendation_the_way_out_is_said(tmp_path: Path) -> None:
@@ -106,6 +119,11 @@ def test_where_the_rental_is_the_recommendation_the_way_out_is_said(tmp_path: Pa
         "It does not cover a lost instance: the 4 replicas all run on one, and a fault of its host, its "
         "maintenance or a GPU fault that stops it takes the service down until it is replaced.\n" + REMEDY
     ) in run(tmp_path, CLAIMS_CH)
+    assert (
+        "Eine ausgefallene Instanz deckt es nicht ab: Die 4 Replikate laufen alle auf einer, und ein Fehler "
+        "ihres Hosts, ihre Wartung oder ein GPU-Fehler, der sie anhält, legt den Dienst still, bis sie "
+        "ersetzt ist.\n"
+    ) in run(tmp_path, CLAIMS_CH, "--lang", "de")
 
 
 def test_replicas_over_several_instances_count_those_one_carries(tmp_path: Path) -> None:
