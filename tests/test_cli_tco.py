@@ -196,7 +196,10 @@ def test_a_memo_says_the_franc_rate_of_its_swiss_cost_defaults(tmp_path: Path) -
     assert "  - Power: 0.2604 CHF per kWh:" in memo
     assert "  - Swiss franc figures are converted at 0.9197 CHF per EUR (ECB euro reference rate" in memo
     german = invoke("recommend", str(path), "--as-of", "2026-11-30", "--lang", "de").output
-    assert "  - Franken-Beträge sind zu 0,9197 CHF je EUR umgerechnet (ECB euro reference rate" in german
+    assert (
+        "  - Franken-Beträge sind zu 0,9197 CHF je EUR umgerechnet (Euro-Referenzkurs der EZB, Schweizer "
+        "Franken je Euro (über fetchseries) <https://www.fetchseries.com/" in german
+    )
     # No franc, no line.
     assert "Swiss franc figures" not in invoke("tco", "--country", "DE").output
 

@@ -139,6 +139,39 @@ def test_english_keeps_the_knowledge_base_wording() -> None:
     )
 
 
+GET_IN_IT = "<https://get-in-it.de/magazin/gehalt/gehalt-devops-engineer>"
+
+
+def test_a_cited_page_and_the_assumptions_are_named_in_german() -> None:
+    """The words the knowledge base adds to a page's published title (when it was read) and the name of
+    its own assumptions are German in a German memo, in the cost notes and in the sources table; English
+    keeps them, and a page without a German wording stays as it is."""
+    workload = str(EXAMPLES_DIR / "hr-assistant.yaml")
+    german = CliRunner().invoke(main, ["recommend", workload, "--as-of", AS_OF, "--lang", "de"]).output
+    assert "| Annahmen von gpu-advisor | 2025-12-31 | EUR/USD-Wechselkurs |\n" in german
+    assert (
+        "| get in IT, Gehalt DevOps Engineer (Seite undatiert, gelesen am 2026-11-30) "
+        f"{GET_IN_IT} | 2026-11-30 | Kostenstandardwerte eigener Server |\n"
+    ) in german
+    assert (
+        "die Personalzeile ist daher eine Untergrenze (get in IT, Gehalt DevOps Engineer (Seite undatiert, "
+        f"gelesen am 2026-11-30) {GET_IN_IT}, 2026-11-30)."
+    ) in german
+    assert "gpu-advisor assumptions" not in german and "page undated" not in german
+    english = CliRunner().invoke(main, ["recommend", workload, "--as-of", AS_OF]).output
+    assert "| gpu-advisor assumptions | 2025-12-31 | EUR/USD exchange rate |\n" in english
+    assert f"| get in IT, Gehalt DevOps Engineer (page undated, read 2026-11-30) {GET_IN_IT} |" in english
+    cited = f"get in IT, Gehalt DevOps Engineer (page undated, read 2026-11-30) {GET_IN_IT}"
+    assert known_text("de", cited) == (
+        f"get in IT, Gehalt DevOps Engineer (Seite undatiert, gelesen am 2026-11-30) {GET_IN_IT}"
+    )
+    assert known_text("en", cited) == cited
+    assert (
+        known_text("de", f"Some page (read 2026-11-30) {GET_IN_IT}")
+        == f"Some page (read 2026-11-30) {GET_IN_IT}"
+    )
+
+
 def offer_notes() -> list[tuple[str, object]]:
     """(where, entry) of every offer and serverless product note the memo may quote under its options."""
     knowledge = load_knowledge()

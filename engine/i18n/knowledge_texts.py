@@ -4,11 +4,13 @@ A knowledge entry whose prose a text quotes (a cost figure's note, what was not 
 may carry its German wording beside the English: ``translations: {de: {note: "..."}}`` (validated with
 the entry, ``domain/knowledge/entries.py``). The calculators copy the English text into a result; a
 template shows it with the ``known`` filter, which gives the wording in the reader's language where the
-knowledge base has one. Country names are in the message catalog (``countries:``), by ISO 3166 code.
+knowledge base has one (a cited page's title too, in 'title <address>'). Country names are in the message
+catalog (``countries:``), by ISO 3166 code.
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -45,9 +47,21 @@ def _collect(node: Any, lang: str, found: dict[str, str]) -> None:
             _collect(value, lang, found)
 
 
+CITED_PAGE = re.compile(r"^(?P<title>.+) (?P<address><https?://[^>\s]+>)$")
+"""A public page as ``cite`` names it: its title, then its address."""
+
+
 def known_text(lang: str, text: str) -> str:
-    """``text``, quoted from the knowledge base, in ``lang`` where the knowledge base words it so."""
-    return knowledge_texts(lang).get(text, text)
+    """``text``, quoted from the knowledge base, in ``lang`` where the knowledge base words it so; a cited
+    page ('title <address>') with its title so worded."""
+    texts = knowledge_texts(lang)
+    found = texts.get(text)
+    if found is not None or not texts:
+        return text if found is None else found
+    page = CITED_PAGE.match(text)
+    if page is None or page["title"] not in texts:
+        return text
+    return f"{texts[page['title']]} {page['address']}"
 
 
 @cache

@@ -32,9 +32,40 @@ class Strict(BaseModel):
     model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, allow_inf_nan=False)
 
 
-class Citation(Strict):
-    """Where a figure or rule comes from: a source document and section, or a public URL."""
+class Translations(Strict):
+    """An entry's prose in another language, by field name: ``translations: {de: {note: "..."}}``."""
 
+    de: dict[str, str] = Field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        # A translated entry may sit inside one that is hashed (an offer: listing frames are cached by
+        # it); the mapping itself cannot be hashed, its items can.
+        return hash(tuple(sorted(self.de.items())))
+
+
+class Translated(Strict):
+    """An entry whose prose the texts quote: its German wording beside the English, shown under
+    ``--lang de`` (``engine/i18n/knowledge_texts.py``). Optional; an untranslated text stays English."""
+
+    translations: Translations = Translations()
+
+    @model_validator(mode="after")
+    def _translations_name_prose_fields(self) -> Translated:
+        for field, text in self.translations.de.items():
+            if field == "translations" or not isinstance(getattr(self, field, None), str):
+                raise ValueError(f"translations.de.{field}: not a text field of this entry")
+            if not text.strip():
+                raise ValueError(f"translations.de.{field}: empty")
+        return self
+
+
+class Citation(Translated):
+    """Where a figure or rule comes from: a source document and section, or a public URL. A page's title
+    may carry its German wording (``translations: {de: {title: ...}}``) where it adds words of its own
+    to the published title (when the page was read, what it holds). Left out where a result shows the
+    citation: the texts translate it, the JSON keeps the knowledge base's wording."""
+
+    translations: Translations = Field(default=Translations(), exclude=True)
     document: str | None = None
     section: str | None = None
     url: str | None = None
@@ -66,34 +97,7 @@ class Sourced(Strict):
     as_of: dt.date
 
 
-class Translations(Strict):
-    """An entry's prose in another language, by field name: ``translations: {de: {note: "..."}}``."""
-
-    de: dict[str, str] = Field(default_factory=dict)
-
-    def __hash__(self) -> int:
-        # A translated entry may sit inside one that is hashed (an offer: listing frames are cached by
-        # it); the mapping itself cannot be hashed, its items can.
-        return hash(tuple(sorted(self.de.items())))
-
-
-class Translated(Strict):
-    """An entry whose prose the texts quote: its German wording beside the English, shown under
-    ``--lang de`` (``engine/i18n/knowledge_texts.py``). Optional; an untranslated text stays English."""
-
-    translations: Translations = Translations()
-
-    @model_validator(mode="after")
-    def _translations_name_prose_fields(self) -> Translated:
-        for field, text in self.translations.de.items():
-            if field == "translations" or not isinstance(getattr(self, field, None), str):
-                raise ValueError(f"translations.de.{field}: not a text field of this entry")
-            if not text.strip():
-                raise ValueError(f"translations.de.{field}: empty")
-        return self
-
-
-class Document(Strict):
+class Document(Translated):
     id: str
     title: str
     language: str
