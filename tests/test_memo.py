@@ -278,8 +278,9 @@ def test_the_summary_states_the_hours_the_chosen_offer_bills() -> None:
 
 
 def test_a_single_constraint_is_counted_in_the_singular() -> None:
-    # The nightly batch example meets one warning only; a business-critical workload meets two: PRV003
-    # (the enterprise SLA required) and PRV011 (some admitted providers' SLA is not established); PRV017
+    # The nightly batch example meets one warning only; a business-critical workload meets three: PRV003
+    # (the enterprise SLA required), PRV011 (some admitted providers' SLA is not established) and PRC032
+    # (its hourly rental's cards are not promised at each run's start); PRV017
     # and PRV018 (Scaleway's API, the one it may use, takes fewer requests and tokens a minute than the
     # batch must send within its window) speak of the API the rental decision does not take.
     nightly = (EXAMPLES_DIR / "nightly-batch.yaml").read_text(encoding="utf-8")
@@ -291,7 +292,7 @@ def test_a_single_constraint_is_counted_in_the_singular() -> None:
         "load_pattern: batch\nlatency_sensitive: false\ncompany_country: CH\nbusiness_critical: true\n"
     )
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
-    listed = "\n2 constraints and warnings apply to this workload; they are listed under Why.\n"
+    listed = "\n3 constraints and warnings apply to this workload; they are listed under Why.\n"
     assert listed in result.stdout
     apart = "\n2 more concern routes the decision does not take (PRV017, PRV018, see Risks and caveats).\n"
     assert apart in result.stdout
