@@ -199,6 +199,9 @@ class EconomicsDetails(Details):
     """provider/offer/gpu of the admitted rental whose monthly bill is the least ("" without one)."""
     cheapest_same_hours_billing: str
     cheapest_billed_hours_per_month: float
+    hours_with_requests_per_month: float = 0.0
+    """A service whose load profile leaves paid hours without requests (PRC024): the paid hours a month
+    that have requests, at which a rental stopped in the others would bill; 0 where none is empty."""
     """The hours a month that rental bills (0 without one)."""
     mixed_fleet_name: str
     """Its base's and its peak's offers ("" without a mixed fleet)."""
