@@ -1,8 +1,9 @@
 """SGLang's runtime reserve goes by the card's memory and the tensor-parallel degree (its default
 mem_fraction_static, knowledge/throughput.yaml reserve_by_card_memory); vLLM and TensorRT-LLM keep a flat
 3.5 GiB a card. Every figure below is worked out from SGLang's formula: 512 MiB of metadata, 1.5 MiB per
-token of the prompt chunk (at least 2,048), 2 MiB per batch size of the largest decode CUDA graph and
-128 MiB per card of tensor parallelism, at least 10 GiB on cards over 60 GiB."""
+token of the prompt chunk (at least 2,048), 2 MiB per batch size of the largest decode CUDA graph, 8 MiB
+per prompt size captured as a prefill CUDA graph (50 sizes up to 4,096 tokens, 58 up to 8,192, 74 up to
+16,384) and 128 MiB per card of tensor parallelism, at least 10 GiB on cards over 60 GiB."""
 
 from __future__ import annotations
 
@@ -24,22 +25,25 @@ def reserve_mib(engine: ServingEngine, gpu_id: str, cards: int) -> float:
 @pytest.mark.parametrize(
     ("gpu_id", "cards", "mib"),
     [
-        # 80 GiB: chunk 8,192, graph batch 256 below 4 cards: 512 + 12,288 + 512 + 128.
-        ("h100-sxm", 1, 13_440),
-        # From 4 cards the graph's batch is 512: 512 + 12,288 + 1,024 + 512.
-        ("h100-sxm", 4, 14_336),
-        ("h100-sxm", 8, 14_848),
-        # 141 GiB, the same tier as H100 (below 160 GiB): 512 + 12,288 + 512 + 256.
-        ("h200", 2, 13_568),
-        # 192 GB (179 GiB): chunk 16,384, graph batch 512: 512 + 24,576 + 1,024 + 128.
-        ("b200", 1, 26_240),
-        ("mi300x", 1, 26_240),
-        # 48 GB (44.7 GiB): chunk 4,096, graph batch 32: 512 + 6,144 + 64 + 128; no floor below 60 GiB.
-        ("l40s", 1, 6_848),
-        # 24 GB (22.4 GiB): chunk 4,096, graph batch 48: 512 + 6,144 + 96 + 128.
-        ("l4", 1, 6_880),
-        # The same card from 4 cards on: graph batch 160: 512 + 6,144 + 320 + 512.
-        ("l4", 4, 7_488),
+        # 80 GiB: chunk 8,192, graph batch 256 below 4 cards, 58 prefill sizes: 512 + 12,288 + 512 + 464
+        # + 128.
+        ("h100-sxm", 1, 13_904),
+        # From 4 cards the graph's batch is 512: 512 + 12,288 + 1,024 + 464 + 512.
+        ("h100-sxm", 4, 14_800),
+        ("h100-sxm", 8, 15_312),
+        # 141 GiB, the same tier as H100 (below 160 GiB): 512 + 12,288 + 512 + 464 + 256.
+        ("h200", 2, 14_032),
+        # 192 GB (179 GiB): chunk 16,384, graph batch 512, 74 prefill sizes: 512 + 24,576 + 1,024 + 592
+        # + 128.
+        ("b200", 1, 26_832),
+        ("mi300x", 1, 26_832),
+        # 48 GB (44.7 GiB): chunk 4,096, graph batch 32, 50 prefill sizes: 512 + 6,144 + 64 + 400 + 128;
+        # no floor below 60 GiB.
+        ("l40s", 1, 7_248),
+        # 24 GB (22.4 GiB): chunk 4,096, graph batch 48: 512 + 6,144 + 96 + 400 + 128.
+        ("l4", 1, 7_280),
+        # The same card from 4 cards on: graph batch 160: 512 + 6,144 + 320 + 400 + 512.
+        ("l4", 4, 7_888),
     ],
 )
 def test_sglang_reserve_by_card_memory_and_cards(gpu_id: str, cards: int, mib: float) -> None:
@@ -60,11 +64,10 @@ def test_vllm_and_tensorrt_llm_keep_a_flat_reserve() -> None:
 
 
 def test_sglang_kv_cache_is_the_card_memory_less_weights_and_the_reserve() -> None:
-    """Four H100 (80 GiB each) with 200 GiB of weights: 320 - 200 - 4 x 14 GiB = 64 GiB of KV cache
-    (SGLang's whole-card basis at a share of 1)."""
-    gib = 2**30
-    cache = SGLANG.kv_cache_bytes(4 * KNOWLEDGE.gpu("h100-sxm").memory_bytes, 200 * gib, 4)
-    assert cache == 64 * gib
+    """Four H100 (80 GiB each) with 200 GiB of weights: 320 GiB - 200 GiB - 4 x 14,800 MiB = 63,680 MiB
+    of KV cache (SGLang's whole-card basis at a share of 1)."""
+    cache = SGLANG.kv_cache_bytes(4 * KNOWLEDGE.gpu("h100-sxm").memory_bytes, 200 * 2**30, 4)
+    assert cache == 63_680 * MIB
 
 
 def formula(**changes: object) -> ReserveByCardMemory:
@@ -133,7 +136,11 @@ def test_tiers_must_ascend_and_end_open(tiers: list[dict[str, object]], message:
 
 def test_an_engine_gives_one_reserve_not_both_nor_none() -> None:
     data = SGLANG.model_dump()
-    with pytest.raises(ValidationError, match="not both"):
+    with pytest.raises(
+        ValidationError, match="one of runtime_reserve_gib_per_card and reserve_by_card_memory"
+    ):
         ServingEngine.model_validate({**data, "runtime_reserve_gib_per_card": 10})
-    with pytest.raises(ValidationError, match="not both"):
+    with pytest.raises(
+        ValidationError, match="one of runtime_reserve_gib_per_card and reserve_by_card_memory"
+    ):
         ServingEngine.model_validate({**data, "reserve_by_card_memory": None})

@@ -132,17 +132,17 @@ QWEN_SGLANG = {
 
 
 def test_a_step_at_today_s_load_reads_the_same_in_the_summary_and_the_chart() -> None:
-    """At 221,000 requests a day (16,384 tokens of context) the next server's step lies within the
+    """At 213,000 requests a day (16,384 tokens of context) the next server's step lies within the
     search's 2 % of the load: the chart said "0 % above this workload's ..." beside the Summary's "at most
     about 2 % to spare"; and the GPUs with no priced server on which the load needs fewer cards are all
     named, B200's 10 among them (where rentals of them stand, only the MI300X was). At 32,768 tokens of
-    context SGLang's reserve on a 4-card H100 replica (14 GiB a card) leaves too few full-context
+    context SGLang's reserve on a 4-card H100 replica (14.5 GiB a card) leaves too few full-context
     sequences for the usual count, and the rentals win."""
     memo = " ".join(
-        render_memo(run({**QWEN_SGLANG, "requests_per_day": 221_000, "context_tokens": 16384})).split()
+        render_memo(run({**QWEN_SGLANG, "requests_per_day": 213_000, "context_tokens": 16384})).split()
     )
     assert "They hold today's load with at most about 2 % to spare" in memo
-    assert "The next step lies within about 2 % above this workload's 221,000 requests a day" in memo
+    assert "The next step lies within about 2 % above this workload's 213,000 requests a day" in memo
     assert "0 % above this workload's" not in memo
     assert (
         "That figure is for h100-sxm. The catalog prices no server of h200, b200, mi300x, on which the load "
@@ -284,12 +284,12 @@ def test_the_growth_room_is_said_where_no_managed_api_is_compared() -> None:
     assert result.charts.api_versus_self_hosted is None
     assert (result.decision.deployment, result.own_hardware.nodes) == ("own_hardware", 2)
     growth = result.own_growth
-    assert growth is not None and growth.next_step_requests_per_day == 263_000
-    assert (run({**insurer, "requests_per_day": 270_000}).own_hardware.nodes) == 3
+    assert growth is not None and growth.next_step_requests_per_day == 255_000
+    assert (run({**insurer, "requests_per_day": 258_000}).own_hardware.nodes) == 3
     summary = render_memo(result).split("## Summary")[1].split("## Why")[0]
-    # 263,000 / 150,000 = 1.75: 75 % more.
+    # 255,000 / 150,000 = 1.70: 70 % more.
     assert (
-        "They hold the load up to about 263,000 requests a day (75 % more than today's); beyond that one "
+        "They hold the load up to about 255,000 requests a day (70 % more than today's); beyond that one "
         "more server is needed: $11,214 a month more and $285,000 up front.\n"
     ) in summary
     # A rented decision has no growth room in servers.

@@ -44,11 +44,14 @@ def start_up_break_even(
     runs_per_month: float,
     increment_of: IncrementOf,
     ruled_out: Iterable[str] = (),
+    window_hours: float | None = None,
 ) -> StartUpBreakEven | None:
     """The least start-up a run, in minutes, at which an admitted rental would bill less than ``best``
     (the recommended rental billed by the hour), and that rental; None where ``best`` is not billed by
     the hour, is not the decision, or no admitted rival overtakes it within a day of start-up.
-    ``ruled_out``: the deployments the rules ruled out (their options are no rivals)."""
+    ``ruled_out``: the deployments the rules ruled out (their options are no rivals); ``window_hours``:
+    the batch's window, which a rival billed by the hour must still finish its run in, start-up
+    included (a rival that bills less only once its run no longer fits is none)."""
     if (
         best is None
         or not best.chosen
@@ -76,6 +79,13 @@ def start_up_break_even(
         flat = billing != "by_the_hour"
         rival_bill = _bill(rival, None if flat else increment_of(rival), constant=flat)
         hours = _first_below(rival_bill, best_bill)
+        if (
+            hours is not None
+            and not flat
+            and window_hours is not None
+            and rival_bill.hours + hours > window_hours
+        ):
+            continue
         if hours is not None and (found is None or hours * 60 < found.minutes):
             found = StartUpBreakEven(
                 minutes=hours * 60,

@@ -237,6 +237,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
             e.workload.batch_runs_per_month,
             lambda o: _billing_increment(knowledge, o),
             e.resolution.ruled_out,
+            e.workload.batch_window_hours,
         )
         if e.workload.batch_runs_per_month is not None
         else None,

@@ -24,18 +24,22 @@ class CardMemoryTier(Strict):
     """The largest decode batch captured as a CUDA graph on fewer than ``larger_graph_from_cards``."""
     decode_graph_batch_larger: int = Field(ge=0)
     """The same from ``larger_graph_from_cards`` cards of tensor parallelism on."""
+    prefill_graph_sizes: int = Field(default=0, ge=0)
+    """How many prompt sizes up to the chunk are captured as prefill CUDA graphs."""
 
 
 class ReserveByCardMemory(Strict):
     """A runtime reserve the engine works out from the card's memory and the tensor-parallel degree, as
     SGLang's default ``mem_fraction_static`` does: metadata, activations for one prompt chunk, the decode
-    CUDA graphs and a share per card of tensor parallelism, with a floor on large cards (all in MiB)."""
+    and prefill CUDA graphs and a share per card of tensor parallelism, with a floor on large cards (all
+    in MiB)."""
 
     tiers: tuple[CardMemoryTier, ...] = Field(min_length=1)
     metadata_mib: float = Field(ge=0)
     activation_mib_per_token: float = Field(ge=0)
     min_activation_tokens: int = Field(ge=0)
     graph_mib_per_batch: float = Field(ge=0)
+    prefill_graph_mib_per_size: float = Field(default=0, ge=0)
     parallel_mib_per_card: float = Field(ge=0)
     larger_graph_from_cards: int = Field(ge=1)
     floor_gib: float = Field(ge=0)
@@ -64,6 +68,7 @@ class ReserveByCardMemory(Strict):
             self.metadata_mib
             + self.activation_mib_per_token * max(tier.chunked_prefill_tokens, self.min_activation_tokens)
             + self.graph_mib_per_batch * graph
+            + self.prefill_graph_mib_per_size * tier.prefill_graph_sizes
             + self.parallel_mib_per_card * cards
         )
         if card_bytes > self.floor_above_gib * GIB:
@@ -127,7 +132,7 @@ class ServingEngine(Sourced):
         if self.max_batched_tokens_large_gpu is not None and self.large_gpu_min_memory_gib is None:
             raise ValueError("max_batched_tokens_large_gpu needs large_gpu_min_memory_gib")
         if (self.runtime_reserve_gib_per_card is None) == (self.reserve_by_card_memory is None):
-            raise ValueError("give runtime_reserve_gib_per_card or reserve_by_card_memory, not both")
+            raise ValueError("give exactly one of runtime_reserve_gib_per_card and reserve_by_card_memory")
         if self.fp8_needs_fp8_tensor_cores and self.fp8_hardware_source is None:
             raise ValueError("fp8_needs_fp8_tensor_cores needs its fp8_hardware_source")
         return self
