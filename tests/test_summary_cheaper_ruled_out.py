@@ -53,3 +53,32 @@ def test_the_german_summary_does_not_say_cost_either() -> None:
     german = " ".join(render_memo(result, Format.named("de")).split("## Begründung")[0].split())
     assert "(RunPod Serverless, h200, 2.359 $ pro Monat) wählen die Regeln nicht (DEP024)." in german
     assert "Kosten- oder Strategiegründen" not in german
+
+
+def test_the_why_the_serverless_section_and_the_finding_agree_with_the_summary() -> None:
+    """The Summary stopped saying "on cost or strategy" of a cheaper route the rules set aside, while
+    "How the rules decided", the serverless section and DEP018's finding still said it."""
+    cheaper = " ".join(
+        render_memo(recommend(load_workload(str(EXAMPLES_DIR / "hr-assistant.yaml")), EVALUATED_ON)).split()
+    )
+    assert "on cost or strategy" not in cheaper
+    assert (
+        "DEP018 proposed serverless GPU endpoints at a higher precedence (40); set aside by DEP024 (Steady "
+        "load, requests in flight in half the paid hours or more: not serverless), though it would cost less "
+        "than the recommendation."
+    ) in cheaper
+    assert (
+        "The rules set serverless aside (DEP024), though it would cost less than the recommendation: what "
+        "follows shows what it would cost, for comparison."
+    ) in cheaper
+    assert (
+        "Not followed: the deployment it proposes is set aside by DEP024, though it would cost less than the "
+        "recommendation."
+    ) in cheaper
+    dearer = " ".join(
+        render_memo(
+            recommend(load_workload(str(EXAMPLES_DIR / "internal-assistant.yaml")), EVALUATED_ON)
+        ).split()
+    )
+    assert "The rules set serverless aside on cost or strategy (DEP024)" in dearer
+    assert "though it would cost less than the recommendation" not in dearer
