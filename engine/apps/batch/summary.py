@@ -72,6 +72,14 @@ class Row(SummaryModel):
     name: str | None
 
 
+class Repeated(SummaryModel):
+    """A workload whose name an earlier row of the input already has: both are in the total."""
+
+    line: int
+    name: str
+    first_line: int
+
+
 class PortfolioNote(SummaryModel):
     rule: str
     title: str
@@ -116,6 +124,10 @@ class BatchSummary(SummaryModel):
     NAME.partial, leaving that file whole."""
     portfolio_notes: tuple[PortfolioNote, ...] = ()
     """Findings about the catalog rather than any one workload, each once (``PORTFOLIO_NOTE_RULES``)."""
+    repeated_count: int = 0
+    """Evaluated workloads whose name an earlier evaluated row has (a workload listed twice counts twice
+    in the total); the first LISTED_MAX in ``repeated``."""
+    repeated: tuple[Repeated, ...] = ()
 
 
 @dataclass
@@ -142,6 +154,10 @@ class Tally:
     partial_output: str | None = None
     note_titles: dict[str, str] = field(default_factory=dict)
     notes: dict[str, int] = field(default_factory=dict)
+    first_lines: dict[str, int] = field(default_factory=dict)
+    """Each evaluated name's first line: the one per-workload record kept, to tell a repeated name."""
+    repeated_count: int = 0
+    repeated: list[Repeated] = field(default_factory=list)
 
     def add(self, outcome: Outcome) -> None:
         if outcome.error is not None:
@@ -153,6 +169,12 @@ class Tally:
                 self.error_list.append(RowError(line=outcome.line, name=outcome.name, error=outcome.error))
             return
         self.evaluated += 1
+        if outcome.name is not None:
+            first = self.first_lines.setdefault(outcome.name, outcome.line)
+            if first != outcome.line:
+                self.repeated_count += 1
+                if len(self.repeated) < LISTED_MAX:
+                    self.repeated.append(Repeated(line=outcome.line, name=outcome.name, first_line=first))
         kind = outcome.deployment or "none"
         self.by_deployment[kind] = self.by_deployment.get(kind, 0) + 1
         if outcome.usd_per_month is None:
@@ -197,4 +219,6 @@ class Tally:
                 PortfolioNote(rule=rule, title=self.note_titles.get(rule, rule), workloads=count)
                 for rule, count in sorted(self.notes.items())
             ),
+            repeated_count=self.repeated_count,
+            repeated=tuple(self.repeated),
         )
