@@ -121,7 +121,8 @@ class ServingEngine(Sourced):
     gpu_vendors_source: Citation
     fp8_needs_fp8_tensor_cores: bool = False
     """An FP8 checkpoint runs only on cards with FP8 tensor cores (TensorRT-LLM: Ada Lovelace, Hopper and
-    newer, not Ampere); False where the engine converts it on others (vLLM's weight-only FP8)."""
+    newer, not Ampere; SGLang refuses the FP8 type on Ampere); False where the engine converts it on
+    others (vLLM's weight-only FP8)."""
     fp8_hardware_source: Citation | None = None
     note: str | None = None
 
