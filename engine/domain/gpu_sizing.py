@@ -41,6 +41,9 @@ class LaunchCommand(ResultModel):
     """The serving context the command sets: the workload's, or what the replica's KV cache holds where
     that is less (``context_cut``; an engine refuses to start with a context its cache cannot hold)."""
     context_cut: bool = False
+    weight_only_fp8_moe_flag: str | None = None
+    """The option the command adds because the card has no FP8 tensor cores and the engine's default
+    expert kernel does not take an FP8 mixture of experts there (vLLM: ``--moe-backend marlin``)."""
 
 
 class OperatingPointResult(ResultModel):

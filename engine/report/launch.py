@@ -67,6 +67,9 @@ def replica_launch(
             figures.sixteen_bit_checkpoint_gb, tensor * stages * card.memory_bytes
         ),
         context_cut=context < figures.context_tokens,
+        weight_only_fp8_moe=figures.precision == "fp8"
+        and figures.num_experts is not None
+        and card.fp8_dense_tflops is None,
     )
 
 
@@ -81,6 +84,7 @@ def launch_command(
     kv_bytes_per_element: float | None = None,
     quantize_at_load: bool = True,
     context_cut: bool = False,
+    weight_only_fp8_moe: bool = False,
 ) -> LaunchCommand:
     """One replica of ``cards`` (tensor-parallel cards, pipeline stages) serving ``model`` (the catalog
     model, None where given by its size; whether its weights are the team's own) at ``precision`` with a
@@ -88,7 +92,9 @@ def launch_command(
     checkpoint's experts over the tensor-parallel cards; ``kv_bytes_per_element``: the KV cache's
     precision the estimate took (default: the engine's, ``calc.sizing.kv_element_bytes``), which the
     command sets where the engine would not keep it by itself; ``quantize_at_load``: the replica's memory
-    holds the 16-bit checkpoint vLLM or SGLang would quantize to FP8 as it loads it."""
+    holds the 16-bit checkpoint vLLM or SGLang would quantize to FP8 as it loads it;
+    ``weight_only_fp8_moe``: a mixture of experts in FP8 on a card without FP8 tensor cores, which takes
+    the engine's ``weight_only_fp8_moe_flag`` where it has one."""
     engine = knowledge.serving_engine(engine_id)
     (tensor, stages), (checkpoint, kind) = (
         cards,
@@ -116,6 +122,8 @@ def launch_command(
         parts += ["--enable-expert-parallel"] if expert_parallel else []
         parts += [f"--max-model-len {context_tokens}"]
         parts += ["--kv-cache-dtype fp8"] if fp8_cache else []
+    flag = engine.weight_only_fp8_moe_flag if weight_only_fp8_moe else None
+    parts += [flag] if flag is not None else []
     parts += ["--quantization fp8"] if kind == "quantized_at_load" else []
     # Built from validated knowledge and plan figures: no re-validation (see engine/common/trusted.py).
     return trusted(
@@ -130,6 +138,7 @@ def launch_command(
         extra_options=TRTLLM_FP8_CACHE if fp8_cache and engine_id == "trtllm" else None,
         context_tokens=context_tokens,
         context_cut=context_cut,
+        weight_only_fp8_moe_flag=flag,
     )
 
 

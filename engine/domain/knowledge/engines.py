@@ -124,6 +124,11 @@ class ServingEngine(Sourced):
     newer, not Ampere; SGLang refuses the FP8 type on Ampere); False where the engine converts it on
     others (vLLM's weight-only FP8)."""
     fp8_hardware_source: Citation | None = None
+    weight_only_fp8_moe_flag: str | None = None
+    """The option a mixture of experts' FP8 checkpoint needs on a card without FP8 tensor cores, where
+    the engine's default expert kernel takes the FP8 type only on cards with them (vLLM: Marlin's
+    weight-only kernel); None where none is known."""
+    weight_only_fp8_moe_source: Citation | None = None
     note: str | None = None
 
     @model_validator(mode="after")
@@ -134,6 +139,8 @@ class ServingEngine(Sourced):
             raise ValueError("max_batched_tokens_large_gpu needs large_gpu_min_memory_gib")
         if (self.runtime_reserve_gib_per_card is None) == (self.reserve_by_card_memory is None):
             raise ValueError("give exactly one of runtime_reserve_gib_per_card and reserve_by_card_memory")
+        if (self.weight_only_fp8_moe_flag is None) != (self.weight_only_fp8_moe_source is None):
+            raise ValueError("give weight_only_fp8_moe_flag and weight_only_fp8_moe_source together")
         if self.fp8_needs_fp8_tensor_cores and self.fp8_hardware_source is None:
             raise ValueError("fp8_needs_fp8_tensor_cores needs its fp8_hardware_source")
         return self
