@@ -231,6 +231,8 @@ class ProposalFact(Fact):
     """The proposal's monthly cost over the recommendation's, minus 1 (0.56: 56 % more)."""
     servers: int
     server_gpus: int
+    server_known: bool = False
+    """A catalog server holds the proposal's GPU: without one, the servers the cards take are not known."""
     servers_needed: int = 0
     """The fewest of the proposed servers that hold the cards the workload needs (0 without a server)."""
     servers_spreading: int = 0

@@ -210,21 +210,19 @@ def managed_endpoint(proposal: ProposalInput, knowledge: Knowledge) -> bool:
     return bool(named) and all(p.managed for p in named)
 
 
+NO_CATALOG_SERVER: dict[str, Any] = dict(
+    server_gpus=0, server_known=False, servers_needed=0, node_utilization=0.0, node_has_idle_gpus=False
+) | {"server_housing_excluded": False}
+"""The node facts where no catalog server holds the GPU: what its cards take and how busy they are."""
+
+
 def node_facts(
     proposal: ProposalInput, hardware: Hardware, evaluation: Evaluation, needed: int
 ) -> dict[str, Any]:
     """For own hardware: the servers bought and how busy their cards are."""
     server, gpus, resolved = hardware.server, hardware.gpus, evaluation.workload
     if server is None:
-        servers = proposal.servers or 0
-        return {
-            "servers": servers,
-            "server_gpus": 0,
-            "servers_needed": 0,
-            "node_utilization": 0.0,
-            "node_has_idle_gpus": False,
-            "server_housing_excluded": False,
-        }
+        return {**NO_CATALOG_SERVER, "servers": proposal.servers or 0}
     servers = proposal.servers or (math.ceil((gpus or 0) / server.gpus_per_server) if gpus else 0)
     cards = servers * server.gpus_per_server
     # The busy share on the server's own GPU, as the memo's node utilization counts it (the load's GPU
@@ -235,6 +233,7 @@ def node_facts(
     return {
         "servers": servers,
         "server_gpus": server.gpus_per_server,
+        "server_known": True,
         "servers_needed": required,
         **server_loss_facts(proposal, servers, required, server, plan, resolved.load_pattern == "batch"),
         "node_utilization": float(

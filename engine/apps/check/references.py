@@ -33,6 +33,8 @@ def validate_references(proposal: ProposalInput, knowledge: Knowledge, origin: s
             raise InputError(at(origin, unknown_value(field, value, allowed)), field=field)
     if proposal.deployment == "api":
         validate_api_offer(proposal, knowledge, origin)
+    if proposal.server is not None and proposal.gpu is not None:
+        holds(knowledge.own_server(proposal.server), proposal.gpu, origin)
     if proposal.region is not None and proposal.region not in JURISDICTIONS:
         regions = {r.id for p in knowledge.providers.providers for r in p.regions}
         jurisdictions = list(JURISDICTIONS)
@@ -203,6 +205,23 @@ def sold_as(offer: Offer, pricing: str, origin: str | Words) -> None:
     )
     raise InputError(
         at(origin, Words.joined("proposal.pricing: %(problem)s", problem=problem)), field="proposal.pricing"
+    )
+
+
+def holds(server: OwnServer, gpu: str, origin: str | Words) -> None:
+    """A server named beside a GPU holds that GPU: an HGX H100 named with MI300X cards was priced as the
+    H100 box and sized on the MI300X."""
+    if server.gpu == gpu:
+        return
+    problem = Words(
+        "%(gpu)s, but the server %(server)s holds %(held)s: name the server's GPU, or a server that holds "
+        "%(gpu)s",
+        gpu=gpu,
+        server=server.id,
+        held=server.gpu,
+    )
+    raise InputError(
+        at(origin, Words.joined("proposal.gpu: %(problem)s", problem=problem)), field="proposal.gpu"
     )
 
 
