@@ -50,3 +50,10 @@ def test_no_idle_server_warning_without_a_catalog_server(tmp_path: Path) -> None
     assert code == 0 and "WARN    DEP016" in text
     # ... and TCO027 did not apply: no server count is known without a catalog server of the GPU.
     assert "TCO027" not in text and "0 servers of 0" not in text
+    # The header says why the proposal has no price (no check below does).
+    assert (
+        "  proposed: not priced: the catalog prices no server of mi300x (gpu-advisor tco --gpu mi300x "
+        "--server-price USD works out an owned card-hour at a quoted price)\n"
+    ) in text
+    _, data = check(tmp_path, proposal, "--format", "json")
+    assert '"unpriced": "no_server"' in data

@@ -295,6 +295,9 @@ class CheckResult(ResultModel):
     usd_per_month: float | None = None
     """What the proposal costs per month at the catalog's prices (or the overrides'); None where the
     catalog cannot price it (an offer it does not know, no card count)."""
+    unpriced: str = ""
+    """Why ``usd_per_month`` is None where the checks do not say it: ``no_server`` (own hardware of a GPU
+    the catalog prices no server of), ``no_mix`` (a hybrid whose parts make no mix); "" otherwise."""
     location: Location | None = None
     api: ProposedApi | None = None
     """A managed-API proposal: the API it was judged and priced as (None for other deployments, or where

@@ -66,7 +66,8 @@ class ProposedCost(NamedTuple):
     that is less than the bill (0 otherwise)."""
     unpriced: str = ""
     """Why the catalog prices nothing proposed, where the proposal gives what pricing needs: ``no_mix``
-    (a hybrid's reservation and the busier-hours offer it names make no mix); "" otherwise."""
+    (a hybrid's reservation and the busier-hours offer it names make no mix), ``no_server`` (own
+    hardware of a GPU the catalog prices no server of); "" otherwise."""
     serverless: ServerlessBilling | None = None
     """A serverless proposal: how its price is billed (the instances kept warm and their setting)."""
     serverless_priced: PricedServerless | None = None
@@ -102,6 +103,8 @@ def proposal_cost(
         return ProposedCost(
             served.usd_per_month, served.known, serverless=billing, serverless_priced=served.priced
         )
+    if proposal.deployment == "own_hardware" and server is None:
+        return ProposedCost(0.0, False, unpriced="no_server")
     if proposal.deployment == "own_hardware" and server is not None and (proposal.servers or gpus):
         servers = proposal.servers or math.ceil((gpus or 0) / server.gpus_per_server)
         workload = evaluation.workload

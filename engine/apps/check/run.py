@@ -249,6 +249,7 @@ def check_document(
         workload=evaluation.workload,
         proposal=document.proposal,
         usd_per_month=round(fact.usd_per_month, 2) if fact.cost_known else None,
+        unpriced="" if fact.cost_known else details.unpriced,
         location=place,
         api=ProposedApi(api=api.api, name=api.name, provider=api.provider, batch=api.batch) if api else None,
         serverless=billed,
