@@ -37,8 +37,8 @@ def test_the_spare_that_makes_the_api_cheaper_is_named() -> None:
     assert "SIZ011" in result.fired_rules and result.decision.deployment == "api"
     assert message(result, "DEP011").endswith(
         "so the API is the cheaper route while it may be used. Of the rental's $5,241.40, $2,620.70 pays for "
-        "the spare replicas the sizing rules keep for failures and updates: without them it would cost "
-        "$2,620.70/month, less than the API (min_replicas: 1 leaves them out, and a failed replica or an "
+        "the spare replica the sizing rules keep for failures and updates: without it the rental would cost "
+        "$2,620.70/month, less than the API (min_replicas: 1 leaves it out, and a failed replica or an "
         "update then takes part of the peak's capacity with it)."
     )
 
@@ -54,7 +54,7 @@ def test_a_spare_that_does_not_decide_is_named_without_the_alternative() -> None
     result = run({**MIXTRAL, "requests_per_day": 150_000})
     assert message(result, "DEP011").endswith(
         "so the API is the cheaper route while it may be used. Of the rental's $5,241.40, $2,620.70 pays for "
-        "the spare replicas the sizing rules keep for failures and updates."
+        "the spare replica the sizing rules keep for failures and updates."
     )
 
 

@@ -60,6 +60,8 @@ class SelfHosted(NamedTuple):
     reserved base among them); a monthly instance does not (``binds_years``)."""
     spare_usd_per_month: float = 0.0
     """What the spare replicas a rule adds (SIZ010, SIZ011) cost in a rental's bill (0 elsewhere)."""
+    spare_replicas: int = 0
+    """How many they are (0 where ``spare_usd_per_month`` is)."""
 
 
 def standing_routes(market: Market, rules: Sequence[Rule], kinds: Sequence[str]) -> list[SelfHosted]:
@@ -116,6 +118,7 @@ def rental_route(best: Option) -> SelfHosted:
         best.gpus_rented * best.usd_per_gpu_hour,
         commits=binds_years(best.pricing, best.commitment_months),
         spare_usd_per_month=best.spare_usd_per_month or 0.0,
+        spare_replicas=best.spare_replicas if best.spare_usd_per_month else 0,
     )
 
 

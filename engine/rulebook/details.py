@@ -104,6 +104,8 @@ class ApiDetails(Details):
     """The provider billing it ("" for own hardware and a mixed fleet)."""
     self_hosted_spare_usd_per_month: float = 0.0
     """What the spare replicas a rule adds cost in it, where it is a rental (``SelfHosted``)."""
+    self_hosted_spare_replicas: int = 0
+    """How many they are."""
     stopgap_name: str | Words = ""
     """The cheapest route that binds no purchase and no term (``routes.stopgap_route``), what a workload
     waiting for an API it may use runs on where the cheapest route standing binds a year or more (""
