@@ -58,8 +58,14 @@ def test_the_recommended_plan_passes_and_a_thinner_one_fails_against_what_can_be
     assert thin["status"] == "fail"
     message = " ".join(thin["message"].split())
     assert message.startswith(
-        "At the peak, a spare standing in for a lost replica, 24 × b200 (replicas of 8 cards) keep a user "
-        "waiting about 510 ms for the first token, above the 498 ms"
+        "At the peak, with a replica lost and no spare to stand in (SIZ012), 24 × b200 (replicas of 8 "
+        "cards) keep a user waiting about 510 ms for the first token, above the 498 ms"
+    )
+    # With the spare among the cards asked for (H100: 48 cards hold the peak's replicas and the spare), the
+    # message says the spare stands in, not that there is none.
+    spare = checked(tmp_path, RAG, "h100-sxm", 48)[1]["LAT005"]
+    assert " ".join(spare["message"].split()).startswith(
+        "At the peak, a spare standing in for a lost replica, 48 × h100-sxm (replicas of 8 cards) keep a user"
     )
     assert (
         "ms the workload's replicas can be planned to (its 300 ms lies below the closest GPU's lone prompt "
