@@ -79,3 +79,35 @@ def test_a_serverless_decision_on_modal_says_so_in_its_summary() -> None:
         f"{per_hour / 0.04716:.1f} cores or {round(per_hour / 0.007992)} GiB on each instance, or less of "
         "both together, would use up its lead over the cheapest rental"
     ) in summary
+
+
+def test_the_lead_is_over_the_next_route_where_that_is_not_a_rental() -> None:
+    """Modal decided for a Qwen3 MoE at 500,000 requests a day: the next route is the managed API at
+    $31,028 (DeepSeek-R1's price standing in), not the cheapest rental at $41,931; the Summary and the
+    serverless section measured the lead against the rental (about 140 cores), where $3,622 a month, about
+    35 cores an instance, would hand the decision to the API."""
+    workload = {
+        "name": "qwen3-235b-sglang-16k",
+        "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+        "requests_per_day": 500_000,
+        "avg_input_tokens": 1500,
+        "avg_output_tokens": 600,
+        "context_tokens": 16384,
+        "load_pattern": "variable",
+        "latency_sensitive": True,
+        "company_country": "US",
+        "serving_engine": "sglang",
+    }
+    result = run(workload)
+    so = result.serverless_option
+    assert result.decision.deployment == "serverless" and so is not None
+    rival = result.other_routes[0]
+    assert rival.kind == "api" and round(rival.usd_per_month - so.usd_per_month) == 3622
+    per_hour = (rival.usd_per_month - so.usd_per_month) / so.billed_hours_per_month
+    memo = flat(render_memo(result))
+    assert (
+        f"about {per_hour / 0.04716:.0f} cores or {round(per_hour / 0.007992)} GiB on each instance, or less "
+        "of both together, would use up its lead over the managed API (DeepSeek-R1-0528 (DeepInfra)) (see "
+        '"Serverless").'
+    ) in memo
+    assert "The option costs $3,622 a month less than the managed API (DeepSeek-R1-0528 (DeepInfra))" in memo
