@@ -18,6 +18,7 @@ from gpu_advisor.engine.calc.replicas import (
 )
 from gpu_advisor.engine.calc.sizing import SizingFigures, parallelism, size_model
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
+from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.load import Load
@@ -68,6 +69,11 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
     schedule = knowledge.schedule(str(pick("schedule")))
     input_tokens, output_tokens = int(pick("avg_input_tokens")), int(pick("avg_output_tokens"))
     pattern = str(pick("load_pattern"))
+    if request.batch_window_hours is not None and pattern != "batch":
+        raise InputError(
+            Words("load.batch_window_hours: only a batch has a window (the batch load pattern)"),
+            field="load.batch_window_hours",
+        )
     load = workload_load(
         knowledge,
         request.requests_per_day,
@@ -76,7 +82,7 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
         pattern,
         knowledge.load_profile(pattern).hourly,
         False,
-        float(defaults["batch_window_hours"]),
+        float(pick("batch_window_hours")),
         input_tokens,
         output_tokens,
     )

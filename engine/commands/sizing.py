@@ -38,6 +38,7 @@ SIZE_OPTIONS = {
     "load.max_time_to_first_token_ms": "--max-ttft-ms",
     "load.max_time_per_output_token_ms": "--max-tpot-ms",
     "load.latency_sensitive": "--latency-sensitive",
+    "load.batch_window_hours": "--batch-window-hours",
     "input_tokens": "--input-tokens",
     "output_tokens": "--output-tokens",
     "serving_engine": "--serving-engine",
@@ -112,6 +113,12 @@ FORMAT_OPTION = click.option(
 @click.option("--load-pattern", type=load_pattern_choice, help="Default steady.")
 @click.option("--schedule", type=schedule_choice, help="Default always.")
 @click.option(
+    "--batch-window-hours",
+    type=FiniteFloat(min=0.25, max=24),
+    metavar="H",
+    help="With --load-pattern batch: the hours a day within which the day's work must finish (default 8).",
+)
+@click.option(
     "--latency-sensitive/--not-latency-sensitive",
     default=None,
     help="With a load: whether users wait for the answers, as a workload's latency_sensitive (default: "
@@ -167,6 +174,7 @@ def size(
     output_tokens: int | None,
     load_pattern: str | None,
     schedule: str | None,
+    batch_window_hours: float | None,
     latency_sensitive: bool | None,
     max_ttft_ms: float | None,
     max_tpot_ms: float | None,
@@ -190,6 +198,7 @@ def size(
         "avg_output_tokens": output_tokens,
         "load_pattern": load_pattern,
         "schedule": schedule,
+        "batch_window_hours": batch_window_hours,
         "latency_sensitive": latency_sensitive,
         "max_time_to_first_token_ms": max_ttft_ms,
         "max_time_per_output_token_ms": max_tpot_ms,
@@ -198,6 +207,7 @@ def size(
     only_with_a_load = (
         "load_pattern",
         "schedule",
+        "batch_window_hours",
         "latency_sensitive",
         "max_time_to_first_token_ms",
         "max_time_per_output_token_ms",

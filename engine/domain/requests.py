@@ -130,6 +130,8 @@ class LoadRequest(Request):
     """Latency targets at the peak; left out, those of a workload with this load pattern (a service
     answers users: the documented defaults; a batch: none, and refused as a workload refuses them)."""
     max_time_per_output_token_ms: float | None = Field(default=None, ge=MIN_TARGET_MS, le=600_000)
+    batch_window_hours: float | None = Field(default=None, ge=0.25, le=24)
+    """A batch's window, as a workload's ``batch_window_hours``; left out, the default window."""
 
     _no_batch_targets = field_validator(*LATENCY_TARGETS)(no_target_for_a_batch)
 
