@@ -144,3 +144,10 @@ def test_an_engine_gives_one_reserve_not_both_nor_none() -> None:
         ValidationError, match="one of runtime_reserve_gib_per_card and reserve_by_card_memory"
     ):
         ServingEngine.model_validate({**data, "reserve_by_card_memory": None})
+
+
+def test_a_weight_only_moe_flag_comes_with_its_source() -> None:
+    data = KNOWLEDGE.serving_engine("vllm").model_dump()
+    assert data["weight_only_fp8_moe_flag"] == "--moe-backend marlin"
+    with pytest.raises(ValidationError, match="give weight_only_fp8_moe_flag and weight_only_fp8_moe_source"):
+        ServingEngine.model_validate({**data, "weight_only_fp8_moe_source": None})
