@@ -73,7 +73,7 @@ def gpu_fit_fact(
         serving_engine=figures.serving_engine,
         engine_runs_on_gpu=knowledge.serving_engine(figures.serving_engine).runs_on(gpu),
         engine_runs_precision=knowledge.serving_engine(figures.serving_engine).runs_precision_on(
-            gpu, figures.precision
+            gpu, figures.precision, figures.num_experts is not None
         ),
         rented=bool(knowledge.current_offers(gpu=fit.gpu)),
     )

@@ -116,7 +116,9 @@ def engine_facts(gpu: str | None, evaluation: Evaluation) -> dict[str, Any]:
     return {
         "gpu_vendor": card.vendor,
         "engine_runs_on_gpu": engine.runs_on(card),
-        "engine_runs_precision": engine.runs_precision_on(card, evaluation.workload.precision),
+        "engine_runs_precision": engine.runs_precision_on(
+            card, evaluation.workload.precision, evaluation.capacity.figures.num_experts is not None
+        ),
     }
 
 

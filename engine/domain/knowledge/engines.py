@@ -121,9 +121,13 @@ class ServingEngine(Sourced):
     gpu_vendors_source: Citation
     fp8_needs_fp8_tensor_cores: bool = False
     """An FP8 checkpoint runs only on cards with FP8 tensor cores (TensorRT-LLM: Ada Lovelace, Hopper and
-    newer, not Ampere; SGLang refuses the FP8 type on Ampere); False where the engine converts it on
-    others (vLLM's weight-only FP8)."""
+    newer, not Ampere); False where the engine converts it on others (vLLM's and SGLang's weight-only
+    FP8)."""
     fp8_hardware_source: Citation | None = None
+    fp8_moe_needs_fp8_tensor_cores: bool = False
+    """A mixture of experts' FP8 checkpoint runs only on cards with FP8 tensor cores, where a dense one
+    runs weight-only on others (SGLang: its fused-MoE kernels refuse the FP8 type on Ampere)."""
+    fp8_moe_hardware_source: Citation | None = None
     weight_only_fp8_moe_flag: str | None = None
     """The option a mixture of experts' FP8 checkpoint needs on a card without FP8 tensor cores, where
     the engine's default expert kernel takes the FP8 type only on cards with them (vLLM: Marlin's
@@ -143,15 +147,19 @@ class ServingEngine(Sourced):
             raise ValueError("give weight_only_fp8_moe_flag and weight_only_fp8_moe_source together")
         if self.fp8_needs_fp8_tensor_cores and self.fp8_hardware_source is None:
             raise ValueError("fp8_needs_fp8_tensor_cores needs its fp8_hardware_source")
+        if self.fp8_moe_needs_fp8_tensor_cores and self.fp8_moe_hardware_source is None:
+            raise ValueError("fp8_moe_needs_fp8_tensor_cores needs its fp8_moe_hardware_source")
         return self
 
     def runs_on(self, gpu: Gpu) -> bool:
         """The engine runs on this GPU's vendor's cards (``gpu_vendors``)."""
         return gpu.vendor in self.gpu_vendors
 
-    def runs_precision_on(self, gpu: Gpu, precision: str) -> bool:
-        """The engine serves weights of ``precision`` on this GPU (``fp8_needs_fp8_tensor_cores``)."""
-        return not (precision == "fp8" and self.fp8_needs_fp8_tensor_cores and gpu.fp8_dense_tflops is None)
+    def runs_precision_on(self, gpu: Gpu, precision: str, experts: bool = False) -> bool:
+        """The engine serves weights of ``precision`` on this GPU (``fp8_needs_fp8_tensor_cores``; for a
+        mixture of experts, ``experts``, also ``fp8_moe_needs_fp8_tensor_cores``)."""
+        needs = self.fp8_needs_fp8_tensor_cores or (experts and self.fp8_moe_needs_fp8_tensor_cores)
+        return not (precision == "fp8" and needs and gpu.fp8_dense_tflops is None)
 
     def large(self, gpu: Gpu) -> bool:
         """The engine takes its larger defaults on this card (``large_gpu_min_memory_gib``)."""
