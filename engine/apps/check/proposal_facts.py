@@ -113,12 +113,11 @@ def engine_facts(gpu: str | None, evaluation: Evaluation) -> dict[str, Any]:
     knowledge = evaluation.knowledge
     card = knowledge.gpu(gpu)
     engine = knowledge.serving_engine(evaluation.workload.serving_engine)
+    experts = evaluation.capacity.figures.num_experts is not None
     return {
         "gpu_vendor": card.vendor,
         "engine_runs_on_gpu": engine.runs_on(card),
-        "engine_runs_precision": engine.runs_precision_on(
-            card, evaluation.workload.precision, evaluation.capacity.figures.num_experts is not None
-        ),
+        "engine_runs_precision": engine.runs_precision_on(card, evaluation.workload.precision, experts),
     }
 
 
