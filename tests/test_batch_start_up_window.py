@@ -26,3 +26,24 @@ def test_a_rival_that_still_fits_is_named() -> None:
     assert rival.hours_per_day_running is not None and rival.weights_load_hours is not None
     # 6.96 hours of run and weights' load plus 1.95 hours of start-up: 8.9 of the 12 hours.
     assert rival.hours_per_day_running + rival.weights_load_hours + found.minutes / 60 <= 12
+
+
+def test_the_window_is_the_one_the_schedule_cuts() -> None:
+    """A 24-hour window on office hours is 8 hours: Scaleway's run of 5.6 hours plus 5.2 hours of start-up
+    does not fit it, though it fits 24."""
+    result = run(
+        {
+            "name": "b",
+            "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
+            "requests_per_day": 400_000,
+            "avg_input_tokens": 2000,
+            "avg_output_tokens": 300,
+            "load_pattern": "batch",
+            "schedule": "office_hours",
+            "batch_window_hours": 24,
+            "business_critical": True,
+            "company_country": "DE",
+        }
+    )
+    assert result.sizing.load is not None and result.sizing.load.hours_per_day == 8
+    assert result.batch_start_up is None

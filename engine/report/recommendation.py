@@ -237,7 +237,8 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
             e.workload.batch_runs_per_month,
             lambda o: _billing_increment(knowledge, o),
             e.resolution.ruled_out,
-            e.workload.batch_window_hours,
+            # The window as the schedule cuts it (a 24-hour window on office hours is 8).
+            capacity.load.hours_per_day,
         )
         if e.workload.batch_runs_per_month is not None
         else None,
