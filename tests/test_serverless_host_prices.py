@@ -107,7 +107,10 @@ def test_the_lead_is_over_the_next_route_where_that_is_not_a_rental() -> None:
     memo = flat(render_memo(result))
     assert (
         f"about {per_hour / 0.04716:.0f} cores or {round(per_hour / 0.007992)} GiB on each instance, or less "
-        "of both together, would use up its lead over the managed API (DeepSeek-R1-0528 (DeepInfra)) (see "
-        '"Serverless").'
+        "of both together, would use up its lead over the managed API DeepSeek-R1-0528 (DeepInfra), at "
+        'another model\'s price (see "Serverless").'
     ) in memo
-    assert "The option costs $3,622 a month less than the managed API (DeepSeek-R1-0528 (DeepInfra))" in memo
+    assert (
+        "The option costs $3,622 a month less than the managed API DeepSeek-R1-0528 (DeepInfra), at another "
+        "model's price, $1.65 per instance-hour"
+    ) in memo
