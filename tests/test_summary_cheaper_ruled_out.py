@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from helpers import EVALUATED_ON, EXAMPLES_DIR
+from pathlib import Path
+
+from helpers import EVALUATED_ON, EXAMPLES_DIR, invoke
 
 from gpu_advisor.api import load_workload, recommend
 from gpu_advisor.engine.i18n.formats import Format
@@ -82,3 +84,45 @@ def test_the_why_the_serverless_section_and_the_finding_agree_with_the_summary()
     )
     assert "The rules set serverless aside on cost or strategy (DEP024)" in dearer
     assert "though it would cost less than the recommendation" not in dearer
+
+
+NO_API_POLICY = """schema_version: 1
+family: ORG
+rules:
+  - id: ORG050
+    name: no-third-party-model-apis
+    topic: deployment
+    severity: advice
+    fact: workload
+    when:
+      - {fact: on_premises_required, value: false}
+    then:
+      rule_out: {deployments: [api], precedence: 90}
+    title: "Company policy: no third-party model APIs"
+    message: >-
+      The company does not send prompts to third-party model APIs.
+    rationale: >-
+      Strategy.
+    source: {document: gpu-advisor, section: "example organization policy"}
+"""
+
+
+def test_a_cheaper_api_an_organization_rule_sets_aside_is_not_said_to_be_set_aside_on_cost(
+    tmp_path: Path,
+) -> None:
+    policy = tmp_path / "policy"
+    policy.mkdir()
+    (policy / "noapi.yaml").write_text(NO_API_POLICY, encoding="utf-8")
+    example = str(EXAMPLES_DIR / "internal-assistant.yaml")
+    memo = " ".join(
+        invoke("recommend", example, "--policy", str(policy), "--as-of", "2026-11-30").output.split()
+    )
+    assert (
+        "The like-for-like managed API (Llama 3.1 8B Instruct Turbo (DeepInfra)) would cost $5.28 per month, "
+        "$238 less than the recommendation; the rules set it aside (ORG050): the rule, not the price, keeps "
+        "it out (its finding says why)."
+    ) in memo
+    assert (
+        "The rules set the managed APIs aside (ORG050), though the one compared would cost less than the "
+        "recommendation: the workload may use one, and the prices here are what it would pay."
+    ) in memo
