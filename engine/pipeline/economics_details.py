@@ -11,12 +11,12 @@ from gpu_advisor.engine.calc.commitments import fleet_name
 from gpu_advisor.engine.calc.fleet_billing import undercuts
 from gpu_advisor.engine.calc.instances import place
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak
-from gpu_advisor.engine.calc.traffic import idle_served_hours
 from gpu_advisor.engine.common.wording import Words, listed
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import CapacityNotReserved, Offer
 from gpu_advisor.engine.domain.results import Decision, Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
+from gpu_advisor.engine.pipeline.hours_with_requests import rent_at_hours_with_requests
 from gpu_advisor.engine.pipeline.market import Market
 from gpu_advisor.engine.pipeline.routes import option_name
 from gpu_advisor.engine.rulebook.details import EconomicsDetails, OtherPrice
@@ -120,7 +120,7 @@ def economics_details(
         cheapest_same_hours_name=own.cheapest_same_hours or "",
         cheapest_same_hours_billing=own.cheapest_same_hours_billing or "",
         cheapest_billed_hours_per_month=own.cheapest_billed_hours_per_month or 0.0,
-        hours_with_requests_per_month=hours_with_requests(knowledge, resolved),
+        **rent_at_hours_with_requests(knowledge, resolved, own),
         **_mixed_fleet_details(market),
         **autoscaled_details(market, fixed),
         **_cluster_network_details(market),
@@ -200,18 +200,6 @@ _NO_BEST_OPTION: dict[str, Any] = {
     "best_option_sla_unknown": False,
     "best_option_name": "",
 }
-
-
-def hours_with_requests(knowledge: Knowledge, resolved: ResolvedWorkload) -> float:
-    """The paid hours a month with requests where the load profile leaves some of a service's schedule
-    hours empty and every schedule hour is paid (PRC024's case); 0 otherwise."""
-    schedule = knowledge.schedule(resolved.schedule)
-    if resolved.load_pattern == "batch" or resolved.hours_per_month < schedule.hours_per_month:
-        return 0.0
-    idle = idle_served_hours(tuple(resolved.load_profile), schedule.first_hour, schedule.hours_per_day)
-    if not idle or idle < knowledge.threshold("idle_profile_hours_min").value:
-        return 0.0
-    return resolved.hours_per_month - idle * schedule.days_per_month
 
 
 def _best_option_details(knowledge: Knowledge, best: Option | None) -> dict[str, Any]:

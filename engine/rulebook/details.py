@@ -204,6 +204,8 @@ class EconomicsDetails(Details):
     hours_with_requests_per_month: float = 0.0
     """A service whose load profile leaves paid hours without requests (PRC024): the paid hours a month
     that have requests, at which a rental stopped in the others would bill; 0 where none is empty."""
+    rent_usd_per_month_at_hours_with_requests: float = 0.0
+    """What the rental buying is compared with bills at those hours (0 where it bills every hour)."""
     """The hours a month that rental bills (0 without one)."""
     mixed_fleet_name: str
     """Its base's and its peak's offers ("" without a mixed fleet)."""
