@@ -49,3 +49,14 @@ def test_the_option_on_the_command_line() -> None:
     refused = invoke(*args, "--batch-window-hours", "4")
     assert refused.exit_code == 2
     assert "--batch-window-hours: only a batch has a window (the batch load pattern)" in refused.output
+
+
+def test_a_window_the_schedule_cuts_is_said_so() -> None:
+    args = ("size", "--model", "llama-3.1-8b", "--precision", "bf16", "--requests-per-day", "200000")
+    batch = ("--load-pattern", "batch", "--schedule", "office_hours", "--gpu", "h100-sxm")
+    cut = invoke(*args, *batch, "--batch-window-hours", "12").output
+    assert (
+        "Load: a batch of 200,000 requests a day, done within 8 h (the 12-hour window cut to the schedule's "
+        "hours; 6.94 requests/s if spread over them)"
+    ) in cut
+    assert "window cut" not in invoke(*args, *batch, "--batch-window-hours", "6").output

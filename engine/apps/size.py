@@ -242,8 +242,15 @@ def size(request: SizeRequest, evaluator: Evaluator | None = None) -> SizeResult
             "max_time_per_output_token_ms": sized.max_time_per_output_token_ms if sized else None,
             "default_targets_dropped": dropped if sized else (),
             "sizing_policy": sizing_policy_result(knowledge, sizing, request.model) if sizing else None,
+            "batch_window_cut_from": window_cut_from(request, sized),
         }
     )
+
+
+def window_cut_from(request: SizeRequest, sized: SizedLoad | None) -> float | None:
+    """The batch window asked for, where the schedule's hours cut it (the table says so)."""
+    asked = request.load.batch_window_hours if request.load is not None else None
+    return asked if sized is not None and asked is not None and asked > sized.load.hours_per_day else None
 
 
 def configurations(

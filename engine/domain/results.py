@@ -113,6 +113,8 @@ class SizeResult(ResultModel):
     load: Load | None
     gpus: tuple[GpuSizing, ...]
     findings: tuple[Finding, ...]
+    batch_window_cut_from: float | None = None
+    """``size``: the batch window asked for where the schedule cut it to ``load.hours_per_day``."""
     sizing_policy: SizingPolicy | None = None
     """With a load: what a replica is sized to carry (the headroom target, the estimate's error band)."""
 
