@@ -151,3 +151,15 @@ def test_a_weight_only_moe_flag_comes_with_its_source() -> None:
     assert data["weight_only_fp8_moe_flag"] == "--moe-backend marlin"
     with pytest.raises(ValidationError, match="give weight_only_fp8_moe_flag and weight_only_fp8_moe_source"):
         ServingEngine.model_validate({**data, "weight_only_fp8_moe_source": None})
+
+
+def test_the_step_s_tokens_come_from_the_tiers_or_the_engine_not_both() -> None:
+    """SGLang's prompt chunk goes by the card (its tiers); a flat figure beside them would be a second,
+    unread place for the same fact."""
+    data = SGLANG.model_dump()
+    assert data["max_batched_tokens"] is None
+    with pytest.raises(ValidationError, match="give max_batched_tokens, or reserve_by_card_memory"):
+        ServingEngine.model_validate({**data, "max_batched_tokens": 8192})
+    vllm = KNOWLEDGE.serving_engine("vllm").model_dump()
+    with pytest.raises(ValidationError, match="give max_batched_tokens, or reserve_by_card_memory"):
+        ServingEngine.model_validate({**vllm, "max_batched_tokens": None})

@@ -113,7 +113,8 @@ def launch_command(
         parts += [f"--pp_size {stages}"] if stages > 1 else []
         parts += [f"--ep_size {tensor}"] if expert_parallel else []
         parts += [f"--max_seq_len {context_tokens}"]
-        if not engine.chunked_prefill and context_tokens > engine.max_batched_tokens:
+        limit = engine.max_batched_tokens
+        if not engine.chunked_prefill and limit is not None and context_tokens > limit:
             parts += [f"--max_num_tokens {context_tokens}"]
         parts += ["--extra_llm_api_options extra.yaml"] if fp8_cache else []
     else:

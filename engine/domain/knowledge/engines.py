@@ -96,8 +96,9 @@ class ServingEngine(Sourced):
     in 16-bit."""
     chunked_prefill: bool
     """Long prompts are split into chunks of ``max_batched_tokens`` that share steps with decoding."""
-    max_batched_tokens: int = Field(ge=1)
-    """Tokens one forward step takes at most (prompt chunks and decode tokens together)."""
+    max_batched_tokens: int | None = Field(default=None, ge=1)
+    """Tokens one forward step takes at most (prompt chunks and decode tokens together); None where
+    ``reserve_by_card_memory`` gives it by the card."""
     max_batched_tokens_large_gpu: int | None = Field(default=None, ge=1)
     """A larger step on the cards ``max_sequences_large_gpu`` applies to (vLLM: 8,192 tokens against
     2,048); None where the engine has one default."""
@@ -110,8 +111,8 @@ class ServingEngine(Sourced):
     """Memory per card neither weights nor KV cache may use: activations, CUDA graphs, communication
     buffers; None where ``reserve_by_card_memory`` works it out per card and card count."""
     reserve_by_card_memory: ReserveByCardMemory | None = None
-    """The reserve and the prompt chunk by the card's memory (SGLang); it replaces
-    ``max_batched_tokens`` on every card."""
+    """The reserve and the prompt chunk by the card's memory (SGLang), in place of
+    ``runtime_reserve_gib_per_card`` and ``max_batched_tokens``."""
     fp8_block_split_refused: bool | None = None
     """The engine refuses to load a block-quantized FP8 checkpoint where tensor parallelism leaves a card
     part of a block (``Fp8Checkpoint.splits_a_block``): True for vLLM and SGLang, whose FP8 layers check
@@ -143,6 +144,8 @@ class ServingEngine(Sourced):
             raise ValueError("max_batched_tokens_large_gpu needs large_gpu_min_memory_gib")
         if (self.runtime_reserve_gib_per_card is None) == (self.reserve_by_card_memory is None):
             raise ValueError("give exactly one of runtime_reserve_gib_per_card and reserve_by_card_memory")
+        if (self.max_batched_tokens is None) == (self.reserve_by_card_memory is None):
+            raise ValueError("give max_batched_tokens, or reserve_by_card_memory, whose tiers set it")
         if (self.weight_only_fp8_moe_flag is None) != (self.weight_only_fp8_moe_source is None):
             raise ValueError("give weight_only_fp8_moe_flag and weight_only_fp8_moe_source together")
         if self.fp8_needs_fp8_tensor_cores and self.fp8_hardware_source is None:
@@ -179,6 +182,7 @@ class ServingEngine(Sourced):
             return self.reserve_by_card_memory.tier(gpu.memory_bytes).chunked_prefill_tokens
         if self.max_batched_tokens_large_gpu is not None and self.large(gpu):
             return self.max_batched_tokens_large_gpu
+        assert self.max_batched_tokens is not None  # the validator gives it without tiers
         return self.max_batched_tokens
 
     def reserve_bytes_per_card(self, card_bytes: float, cards: int) -> float:
