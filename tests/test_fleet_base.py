@@ -63,14 +63,15 @@ def test_the_cheapest_base_may_hold_fewer_replicas_than_the_quietest_hour() -> N
 
 
 def test_the_load_section_says_when_the_chosen_mixed_fleet_runs_on_another_gpu() -> None:
-    """A steady Qwen2.5-72B coding agent: the cheapest single rental is B200 at RunPod, which "Load and
-    capacity" works through, and the decision a mixed fleet of 4-card H100 replicas (a reserved P5 base,
+    """A steady Qwen2.5-72B coding agent: the cheapest single rental is H200 at RunPod, which "Load and
+    capacity" works through, and the decision a mixed fleet of 2-card H100 replicas (a reserved P5 base,
     Lambda's hourly H100): the section says which GPU the recommendation runs on. (Qwen3-235B showed this
-    until its 8-card H100 replicas were known to keep its 4 KV heads twice: owning them now wins.)"""
+    until its 8-card H100 replicas were known to keep its 4 KV heads twice: owning them now wins; so did
+    300,000 requests a day until the 2-card H100 replicas were no longer capped at the full context.)"""
     agent = {
         "name": "us-coding-agent",
         "model": {"name": "qwen2.5-72b", "precision": "fp8"},
-        "requests_per_day": 300_000,
+        "requests_per_day": 150_000,
         "avg_input_tokens": 4000,
         "avg_output_tokens": 600,
         "context_tokens": 32768,
@@ -79,11 +80,11 @@ def test_the_load_section_says_when_the_chosen_mixed_fleet_runs_on_another_gpu()
     }
     result = run(agent, knowledge=negotiated_aws())
     assert result.decision.deployment == "hybrid" and result.mixed_fleet.gpu == "h100-sxm"
-    assert result.best_option.gpu == "b200"
+    assert result.best_option.gpu == "h200"
     assert (
-        "The recommended mixed fleet runs on h100-sxm instead, 4 cards a replica (its replicas by hour are"
+        "The recommended mixed fleet runs on h100-sxm instead, 2 cards a replica (its replicas by hour are"
         ' under "Mixed fleet" below, its latency in the table under "Sizing"); the figures here are those of'
-        " the b200 replicas."
+        " the h200 replicas."
     ) in " ".join(render_memo(result).split())
     # Where the single rental and the fleet share the GPU (the volume chart's 24/7 RAG API: reserved P5
     # alone, or a reserved P5 base with Lambda's hourly H100), the section needs no such sentence.

@@ -1,6 +1,7 @@
 """A light load may run on fewer cards than the usual count (8 full-context sequences of KV cache beside
-the weights), where each replica still holds every request its peak keeps in flight, and at least two,
-at the full context. Worked out by hand from the model's KV cache per token and the cards' memory."""
+the weights) that hold at least two full-context sequences, each replica carrying at most the rate whose
+requests in flight its cache holds at their own length beside room for two at the full context. Worked
+out by hand from the model's KV cache per token and the cards' memory."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from helpers import EVALUATED_ON
 from gpu_advisor.api import check, render_memo
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.recommend import recommend
-from gpu_advisor.engine.calc.count_limits import full_context_sequences
+from gpu_advisor.engine.calc.count_limits import full_context_sequences, kv_held_sequences
 from gpu_advisor.engine.calc.fleets import replicas_by_hour
 from gpu_advisor.engine.calc.latency import at_rate
 from gpu_advisor.engine.calc.replicas import at_throughput, latency_at_peak, plans_by_gpu
@@ -28,7 +29,8 @@ from gpu_advisor.engine.pipeline.capacity import plan_capacity
 from gpu_advisor.engine.pipeline.defaults import complete_workload
 
 # A 13B model without grouped-query attention (40 layers x 40 heads x 128, 16 bits): 2 x 40 x 40 x 128 x 2
-# = 819,200 bytes of KV cache per token; a full 32,768-token sequence holds 26.8 GB of it.
+# = 819,200 bytes of KV cache per token; a full 60,000-token sequence holds 49.2 GB of it, a request of
+# 6,500 tokens 5.3 GB.
 SHAPE = {"num_hidden_layers": 40, "num_attention_heads": 40, "num_key_value_heads": 40, "head_dim": 128}
 CUSTOM_13B: dict[str, Any] = {
     "name": "custom-13b",
@@ -36,7 +38,7 @@ CUSTOM_13B: dict[str, Any] = {
     "requests_per_day": 20_000,
     "avg_input_tokens": 6000,
     "avg_output_tokens": 500,
-    "context_tokens": 32_768,
+    "context_tokens": 60_000,
     "load_pattern": "steady",
     "company_country": "DE",
 }
@@ -53,6 +55,15 @@ CHECKER: dict[str, Any] = {
     "schedule": "always",
     "latency_sensitive": True,
     "company_country": "DE",
+}
+
+
+# The checker in 16 bits at a 16k context: 65.5 GB of weights leave one 80 GB card 30,700 tokens of KV
+# cache (262,144 bytes a token), two full-context sequences and nothing beside them.
+CHECKER_BF16: dict[str, Any] = {
+    **CHECKER,
+    "model": {"name": "qwen2.5-32b", "precision": "bf16", "custom_weights": True},
+    "context_tokens": 16_384,
 }
 
 
@@ -82,10 +93,12 @@ def test_the_light_load_count_holds_two_full_context_sequences() -> None:
 def test_a_light_long_context_load_runs_on_one_h200_a_replica() -> None:
     r = result()
     decision = r.decision
-    # 26 GB of weights; one H200 (141 GiB): 0.9 x 151.4 GB - 3.76 GB - 26 GB = 106.5 GB, three 26.8 GB
-    # sequences; the usual eight need two cards. The peak keeps about one request in flight a replica.
+    # 26 GB of weights; one H200 (141 GiB): 0.9 x 151.4 GB - 3.76 GB - 26 GB = 106.5 GB, 130,004 tokens: two
+    # 60,000-token sequences and one 6,500-token request beside them; the usual eight need four cards. The
+    # peak keeps about one request in flight a replica.
     one_h200 = 0.9 * 141 * GIB - 3.5 * GIB - 26e9
-    assert one_h200 // (32_768 * 819_200) == 3
+    assert one_h200 // (60_000 * 819_200) == 2
+    assert 2 + (one_h200 / 819_200 - 2 * 60_000) // 6500 == 3
     assert (decision.deployment, decision.provider, decision.gpu, decision.gpus) == (
         "dedicated_cloud",
         "runpod",
@@ -94,31 +107,30 @@ def test_a_light_long_context_load_runs_on_one_h200_a_replica() -> None:
     )
     assert decision.usd_per_month == pytest.approx(2 * 3.59 * 730)  # $5,241.40: a replica and its spare
     row = next(g for g in r.sizing.gpus if g.gpu == "h200")
-    assert (row.cards_per_replica, row.gpus_with_kv_reserve, row.replicas) == (1, 2, 2)
+    assert (row.cards_per_replica, row.gpus_with_kv_reserve, row.replicas) == (1, 4, 2)
     knowledge = load_knowledge()
-    figures = size_model(knowledge, 13, 13, "fp16", r.workload.attention_shape, 32_768)
-    assert full_context_sequences(knowledge, figures, "h200", 1) == 3
+    figures = size_model(knowledge, 13, 13, "fp16", r.workload.attention_shape, 60_000)
+    assert full_context_sequences(knowledge, figures, "h200", 1) == 2
     assert "| h200 | 141 GB | 1 | 1 |" in render_memo(r)
-    # Three requests in flight at the full context: at most 0.398 requests/s a replica (less than the
-    # headroom's 0.875 x 70 % / 1.07 = 0.57), more than the peak's 0.391.
+    # Three requests in flight: at most 0.398 requests/s a replica (less than the headroom's
+    # 0.875 x 70 % / 1.07 = 0.57), more than the peak's 0.391.
     assert row.kv_held_requests_per_second == pytest.approx(0.3978, abs=1e-4)
     assert (
-        "light load: 2 cards usual; 3 full-context sequences fit, so planned at most 0.4 req/s a replica |"
-        in (render_memo(r))
-    )
-    assert row.full_context_sequences == 3
+        "light load: 4 cards usual; 2 full-context sequences fit; at most 3 in flight, so planned at most "
+        "0.4 req/s a replica |"
+    ) in render_memo(r)
+    assert (row.full_context_sequences, row.kv_held_sequences) == (2, 3)
 
 
-def test_a_load_that_keeps_more_requests_in_flight_than_one_card_holds_gets_the_usual_count() -> None:
-    # Fifty times the load: 1-card replicas, each carrying at most the rate that keeps three full-context
-    # requests in flight, need more cards in all than 2-card ones, so the H200 replicas take the usual two.
+def test_a_load_that_keeps_more_requests_in_flight_than_one_card_holds_gets_larger_replicas() -> None:
+    # Fifty times the load: 1-card replicas, each carrying at most the rate that keeps three requests in
+    # flight, need more cards in all than 2-card ones, which hold four full-context sequences and 28
+    # requests beside two of them, more than they keep in flight within the headroom: not capped.
     r = result(requests_per_day=1_000_000)
     row = next(g for g in r.sizing.gpus if g.gpu == "h200")
-    assert row.cards_per_replica == 2
-    assert (
-        "light load"
-        not in render_memo(r).split("## Options considered")[0].split("| h200 |")[1].split("\n")[0]
-    )
+    assert (row.cards_per_replica, row.kv_held_sequences, row.kv_held_requests_per_second) == (2, 28, None)
+    line = render_memo(r).split("## Options considered")[0].split("| h200 |")[1].split("\n")[0]
+    assert line.endswith("| light load: 4 cards usual; 4 full-context sequences fit |")
 
 
 def test_size_shows_the_cards_the_load_runs_on_and_the_usual_count() -> None:
@@ -133,7 +145,7 @@ def test_size_shows_the_cards_the_load_runs_on_and_the_usual_count() -> None:
         "--precision",
         "fp16",
         "--context-tokens",
-        "32768",
+        "60000",
         "--requests-per-day",
         "20000",
         "--input-tokens",
@@ -145,15 +157,16 @@ def test_size_shows_the_cards_the_load_runs_on_and_the_usual_count() -> None:
     h200 = next(line for line in output.splitlines() if line.startswith("h200"))
     assert h200.split()[:8] == ["h200", "141", "GB", "1", "1", "0.87", "1", "1"]
     assert h200.endswith(
-        "light load: 2 cards usual; 3 full-context sequences fit, so planned at most 0.4 req/s a replica"
+        "light load: 4 cards usual; 2 full-context sequences fit; at most 3 in flight, so planned at most "
+        "0.4 req/s a replica"
     )
 
 
 def test_one_card_replicas_carry_at_most_what_their_cache_holds_so_two_cards_win() -> None:
     """At 100,000 requests a day 1-card H200 replicas would carry the peak on as few cards in all as
-    2-card ones by the headroom alone (four, spares aside), but each holds three full-context sequences:
-    capped at the rate that keeps three requests in flight, 1-card replicas need five, so the H200
-    replicas keep the usual two cards."""
+    2-card ones by the headroom alone (four, spares aside), but each holds three requests (two at the full
+    context, one at its own length): capped at the rate that keeps three in flight, 1-card replicas need
+    five, so the H200 replicas take two cards."""
     knowledge = load_knowledge()
     workload = validate_workload({**CUSTOM_13B, "requests_per_day": 100_000}, "test")
     capacity = plan_capacity(complete_workload(workload, knowledge), knowledge)
@@ -165,7 +178,7 @@ def test_one_card_replicas_carry_at_most_what_their_cache_holds_so_two_cards_win
     assert (chosen.cards_per_replica, chosen.gpus, chosen.rate_kv_holds) == (2, 4, None)
     held = one_card.rate_kv_holds
     assert held is not None
-    assert full_context_sequences(knowledge, capacity.figures, "h200", 1) == 3
+    assert kv_held_sequences(knowledge, capacity.figures, "h200", 1, 6500) == 3
     assert at_rate(one_card.roofline, held).in_flight == pytest.approx(3, rel=1e-6)
     peak = capacity.load.peak_requests_per_second
     by_headroom = math.ceil(
@@ -189,7 +202,8 @@ def one_card_h200(requests_per_day: int) -> tuple[Any, Any]:
 
 def test_at_equal_cards_the_replica_its_cache_does_not_cap_wins() -> None:
     """At 70,000 requests a day three 1-card H200 replicas would carry the peak by the headroom, but each
-    would keep more requests in flight than the three full-context sequences its cache holds: capped,
+    would keep more requests in flight than the three its cache holds beside room for two at the full
+    context: capped,
     four of them carry it, as many cards as two 2-card replicas. The 2-card replicas win the tie: a capped
     replica carries less a card in every hour below the peak (a serverless endpoint of 1-card instances
     cost more at 23,000 requests a day of a 70B than at 24,000)."""
@@ -230,21 +244,22 @@ def test_a_light_load_keeps_single_pcie_cards_that_the_usual_count_would_rule_ou
 
 
 def test_a_load_a_single_card_no_longer_holds_costs_no_less_than_a_larger_one() -> None:
-    """A 32B FP8 checker on its own weights with a 32k context, around the clock: at 11,000 requests a day
-    one 1-card A100 PCIe replica would carry the peak's 0.215 requests/s within the headroom, but its four
-    full-context requests in flight hold only 0.186; the load takes two of them, not one 2-card replica
-    over PCIe (NET001), so it costs less than the same load at 11,500 (before, the A100 was dropped and
-    the recommendation was a $2,250 H100 where 11,500 requests cost $1,839 on A100s)."""
-    checker = {**CHECKER, "latency_sensitive": False, "personal_data": True, "model_stable": True}
+    """The 16-bit checker around the clock, nobody waiting: at 5,000 requests a day one 1-card A100 PCIe
+    replica would carry the peak's 0.098 requests/s within the headroom (0.165 x 70 % / 1.07 = 0.108), but
+    its two full-context requests in flight hold only 0.082; the load takes two of them, not one 2-card
+    replica over PCIe (NET001), so it costs less than the same load at 5,500 (before, the A100 was dropped
+    at such a boundary and a dearer H100 recommended)."""
+    checker = {**CHECKER_BF16, "latency_sensitive": False, "personal_data": True, "model_stable": True}
     light, heavier = (
         recommend(validate_workload({**checker, "requests_per_day": n}, "test"), EVALUATED_ON)
-        for n in (11_000, 11_500)
+        for n in (5_000, 5_500)
     )
     row = next(g for g in light.sizing.gpus if g.gpu == "a100-80gb-pcie")
     held = row.kv_held_requests_per_second
-    assert held is not None and row.full_context_sequences == 4
+    assert held is not None and (row.full_context_sequences, row.kv_held_sequences) == (2, 2)
     peak = light.sizing.load.peak_requests_per_second  # type: ignore[union-attr]
-    assert peak == pytest.approx(11_000 / 86_400 * 1.6891)
+    assert peak == pytest.approx(5_000 / 86_400 * 1.6891)
+    assert peak < (row.requests_per_second_per_replica or 0) * 0.7 / 1.07094063
     assert (row.cards_per_replica, row.replicas, row.not_recommended_by) == (1, math.ceil(peak / held), ())
     assert row.replicas == 2
     assert (light.decision.gpu, light.decision.gpus) == ("a100-80gb-pcie", 2)
@@ -252,24 +267,28 @@ def test_a_load_a_single_card_no_longer_holds_costs_no_less_than_a_larger_one() 
 
 
 def test_single_pcie_cards_are_kept_where_capped_ones_take_more_cards_than_a_linked_pair() -> None:
-    """A latency-sensitive 32B FP8 checker at 35,000 requests a day: 1-card H100 PCIe replicas, capped at
-    what four full-context requests in flight allow, take four cards where one 2-card replica would carry
-    the peak on two; but two PCIe cards a replica are the wrong offer (NET001), so the H100 PCIe keeps
-    single cards rather than being ruled out, and a proposal of four of them passes NET002 (it failed,
-    told to choose 'one with enough memory for a single-card replica', which it is)."""
-    checker = {**CHECKER, "requests_per_day": 35_000}
+    """The latency-sensitive 16-bit checker with 3,000-token prompts at 35,000 requests a day: 1-card H100
+    PCIe replicas, capped at what three requests in flight allow (two at the full context, one at its own
+    length), take five cards and a spare; two PCIe cards a replica are the wrong offer (NET001), so the
+    H100 PCIe keeps single cards rather than being ruled out, and a proposal of six of them passes NET002
+    (it failed, told to choose 'one with enough memory for a single-card replica', which it is)."""
+    checker = {**CHECKER_BF16, "avg_input_tokens": 3000, "requests_per_day": 35_000}
     r = recommend(validate_workload(checker, "test"), EVALUATED_ON)
     row = next(g for g in r.sizing.gpus if g.gpu == "h100-pcie")
     held, peak = row.kv_held_requests_per_second, r.sizing.load.peak_requests_per_second  # type: ignore[union-attr]
-    assert held is not None and (row.cards_per_replica, row.not_recommended_by) == (1, ())
-    assert (row.replicas, row.spare_replicas) == (math.ceil(peak / held) + 1, 1) == (4, 1)
+    assert held is not None and (row.cards_per_replica, row.not_recommended_by, row.kv_held_sequences) == (
+        1,
+        (),
+        3,
+    )
+    assert (row.replicas, row.spare_replicas) == (math.ceil(peak / held) + 1, 1) == (6, 1)
     proposal = {
         "name": "pcie",
         "deployment": "dedicated_cloud",
         "provider": "ovhcloud",
         "offer": "h100-monthly",
         "gpu": "h100-pcie",
-        "gpus": 4,
+        "gpus": 6,
         "pricing": "reserved",
         "region": "gra",
     }
@@ -278,10 +297,11 @@ def test_single_pcie_cards_are_kept_where_capped_ones_take_more_cards_than_a_lin
 
 
 def test_check_says_when_the_kv_cache_not_the_headroom_sets_the_cards_for_the_peak() -> None:
-    """One H100 PCIe for the checker at 20,000 requests a day: the peak's 0.39 requests/s is within one
-    replica's headroom, but the replica carries at most 0.3 with its four full-context requests in
-    flight, so SIZ009 asks for two cards and says why (it gave the headroom alone as the reason)."""
-    checker = {**CHECKER, "requests_per_day": 20_000}
+    """One H100 PCIe for the 16-bit checker with 3,000-token prompts at 20,000 requests a day: the
+    headroom alone would take two replicas for the peak's 0.39 requests/s (0.432 x 70 % / 1.07 = 0.28
+    each), but a replica carries at most 0.16 with its three requests in flight, so SIZ009 asks for three
+    cards and says why (it gave the headroom alone as the reason)."""
+    checker = {**CHECKER_BF16, "avg_input_tokens": 3000, "requests_per_day": 20_000}
     proposal = {
         "name": "one",
         "deployment": "dedicated_cloud",
@@ -293,29 +313,43 @@ def test_check_says_when_the_kv_cache_not_the_headroom_sets_the_cards_for_the_pe
     (item,) = [i for i in checked.results if i.rule_id == "SIZ009"]
     assert item.status == "warn" and item.message is not None
     assert (
-        "1 × h100-pcie holds the weights, but the peak needs about 2 cards of this GPU (3 with the replicas "
+        "1 × h100-pcie holds the weights, but the peak needs about 3 cards of this GPU (4 with the replicas "
         "the workload keeps beyond its peak): replicas sized so that the busiest minutes fill at most 70 % "
         "of the estimated throughput, after the estimate's error band is taken off, and so that a replica "
-        "of 1 card, fewer than the usual count, carries at most 0.3 requests/s, the rate at which the "
-        "requests in flight fill its KV cache on average, each counted at the full serving context."
+        "of 1 card, fewer than the usual count, carries at most 0.16 requests/s, the rate at which the "
+        "requests in flight fill its KV cache on average, with room kept for requests of the full serving "
+        "context."
     ) in item.message
 
 
 def test_size_caps_the_cards_asked_about_below_the_usual_count() -> None:
-    """``size --gpu h100-sxm --cards 1`` for the 13B at 20,000 requests a day: one H100 holds one
-    full-context sequence, so a replica is planned at most the rate that keeps one request in flight on
-    average (0.13 requests/s), and the peak's 0.39 takes three of them, where the headroom alone
-    (0.52 x 70 % / 1.07 = 0.34) would take two."""
+    """``size --gpu h100-sxm --cards 1`` for the 13B at 20,000 requests a day with a 56,000-token context:
+    one H100 holds 58,046 tokens, one full-context sequence and no 6,500-token request beside it, so a
+    replica is planned at most the rate that keeps one request in flight on average (0.13 requests/s),
+    and the peak's 0.39 takes three of them, where the headroom alone (0.52 x 70 % / 1.07 = 0.34) would
+    take two. At a 32,768-token context the same card holds four (one beside 25,278 tokens, three of
+    6,500), and the headroom sizes the replicas."""
     args = ["size", "--params-b", "13", "--attention-shape", "40,40,40,128", "--precision", "fp16"]
-    args += ["--context-tokens", "32768", "--requests-per-day", "20000", "--input-tokens", "6000"]
+    args += ["--requests-per-day", "20000", "--input-tokens", "6000"]
     args += ["--output-tokens", "500", "--gpu", "h100-sxm", "--cards", "1"]
-    (row,) = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)["gpus"]
+    (row,) = json.loads(
+        CliRunner().invoke(main, [*args, "--context-tokens", "56000", "--format", "json"]).stdout
+    )["gpus"]
     held, peak = row["kv_held_requests_per_second"], 20_000 / 86_400 * 1.6891
-    assert row["full_context_sequences"] == 1 and held == pytest.approx(0.1344, abs=1e-4)
+    assert (row["replica_kv_tokens_capacity"], row["full_context_sequences"], row["kv_held_sequences"]) == (
+        58_046,
+        1,
+        1,
+    )
+    assert held == pytest.approx(0.1344, abs=1e-4)
     assert math.ceil(peak / (row["requests_per_second_per_replica"] * 0.7 / 1.07094063)) == 2
     assert row["replicas"] == math.ceil(peak / held) == 3
-    text = CliRunner().invoke(main, args, env={"COLUMNS": "250"}).stdout
-    assert text.count("1 full-context sequence fits, so planned at most 0.13 req/s a replica") == 1
+    text = CliRunner().invoke(main, [*args, "--context-tokens", "56000"], env={"COLUMNS": "250"}).stdout
+    assert text.count("1 full-context sequence fits; at most 1 in flight, so planned at most 0.13 req/s") == 1
+    (row,) = json.loads(
+        CliRunner().invoke(main, [*args, "--context-tokens", "32768", "--format", "json"]).stdout
+    )["gpus"]
+    assert (row["kv_held_sequences"], row["kv_held_requests_per_second"], row["replicas"]) == (4, None, 2)
 
 
 def test_a_scenario_s_throughput_factor_scales_the_cap_with_the_rate() -> None:
@@ -338,3 +372,54 @@ def test_a_fleet_s_hours_count_capped_replicas() -> None:
     assert max(hours) == plan.replicas == 4
     uncapped = plan._replace(rate_kv_holds=None)
     assert max(replicas_by_hour(uncapped, capacity.traffic, capacity.load, capacity.sizing)) == 3
+
+
+def test_the_memo_says_what_keeping_room_for_full_context_requests_costs() -> None:
+    """A latency-sensitive 8B FP8 service with 6,500-token prompts in a 64k context at 100,000 requests a
+    day, on single RTX 5090s: a card's 146,222 tokens of KV cache keep two full-context requests and two
+    of 7,000 tokens beside them, so a replica carries at most 0.55 requests/s and the peak's 1.95 takes
+    four; with no room kept, every request at its own length, the headroom's 1.01 x 70 % / 1.07 = 0.66
+    would take three. The Summary and "Load and capacity" say so; where nothing is capped, neither does."""
+    service = {
+        "name": "long-8b",
+        "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
+        "context_tokens": 65_536,
+        "avg_input_tokens": 6_500,
+        "avg_output_tokens": 500,
+        "requests_per_day": 100_000,
+        "latency_sensitive": True,
+        "company_country": "DE",
+    }
+    r = recommend(validate_workload(service, "test"), EVALUATED_ON)
+    assert (r.decision.provider, r.decision.gpu, r.decision.gpus) == ("runpod", "rtx-5090", 5)
+    row = next(g for g in r.sizing.gpus if g.gpu == "rtx-5090")
+    assert (row.replica_kv_tokens_capacity, row.full_context_sequences, row.kv_held_sequences) == (
+        146_222,
+        2,
+        4,
+    )
+    assert 2 + (146_222 - 2 * 65_536) // 7_000 == 4
+    policy = r.sizing_policy
+    assert policy is not None and row.requests_per_second_per_replica is not None
+    usable = row.requests_per_second_per_replica * policy.headroom_target_share
+    usable /= 1 + policy.estimate_error_taken_off
+    peak, held = r.load.peak_requests_per_second, row.kv_held_requests_per_second
+    assert held == pytest.approx(0.5482, abs=1e-4)
+    assert row.replicas_without_kv_cap == math.ceil(peak / usable) == 3
+    assert (row.replicas, row.spare_replicas) == (math.ceil(peak / held) + 1, 1) == (5, 1)
+    memo = " ".join(render_memo(r).split())
+    assert (
+        "A replica of 1 × rtx-5090, fewer cards than the usual 4, holds 4 requests at their own length in "
+        "its KV cache with room kept for 2 of them at the full 65,536-token context, so it is planned to "
+        "carry at most 0.55 requests/s, the rate at which that many are in flight on average. With no room "
+        "kept for full-context requests, every request counted at its own length (7,000 tokens), the peak "
+        "would take 3 replicas of this size instead of 4, spares aside"
+    ) in memo
+    assert (
+        "The replicas are sized with room kept in their KV cache for requests of the full 65,536-token "
+        'context: with none kept the peak would take 3 replicas instead of 4, spares aside (see "Load and '
+        'capacity").'
+    ) in memo
+    plain = recommend(validate_workload({**service, "context_tokens": 16_384}, "test"), EVALUATED_ON)
+    assert all(g.replicas_without_kv_cap is None for g in plain.sizing.gpus)
+    assert "with none kept the peak would take" not in render_memo(plain)

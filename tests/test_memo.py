@@ -302,8 +302,8 @@ def test_an_on_premises_lab_whose_model_still_changes_is_told_to_buy_room_not_to
     """A 32B model in the building, the model still being chosen: TCO025 advises buying for the model to
     come, and neither the Summary (TCO020's "a server with fewer cards would idle less") nor a finding
     calls the cards beyond today's need idle. The Load section's capacity is that of the replicas the
-    servers bought run (2 x h100-sxm, their row under Sizing), and the rental it compares with is named as
-    such (3 x h100-pcie at OVHcloud)."""
+    servers bought run (1 x h100-sxm, their row under Sizing), and the rental it compares with is named as
+    such (2 x h100-sxm at Scaleway)."""
     workload = (
         "name: lab\nmodel: {name: qwen2.5-32b, precision: bf16}\nrequests_per_day: 8000\n"
         "avg_input_tokens: 3000\navg_output_tokens: 600\nschedule: workdays\npersonal_data: true\n"
@@ -313,22 +313,23 @@ def test_an_on_premises_lab_whose_model_still_changes_is_told_to_buy_room_not_to
     assert result.exit_code == 0, result.output
     assert "TCO025" in result.stdout and "TCO020" not in result.stdout and "TCO003" not in result.stdout
     assert "would idle less" not in result.stdout
-    # 0.28 requests/s at the peak on one replica of 2.51: 11 %; 0.185 on average (8,000 in 12 hours): 7 %;
-    # over both replicas, the spare's included, half of that before rounding: 6 % and 4 %.
+    # 0.28 requests/s at the peak on one replica of 0.47: 59 %; 0.185 on average (8,000 in 12 hours): 39 %;
+    # over both replicas, the spare's included, half of that: 29 % and 20 %.
     assert (
-        "**Capacity** (throughput): one replica of 2 × h100-sxm serves about 2.51 requests/s (1,504 output "
-        "tokens/s) with vllm, which runs up to 88 requests of this length at once in its KV cache.\n"
+        "**Capacity** (throughput): one replica of 1 × h100-sxm serves about 0.47 requests/s (282 output "
+        "tokens/s) with vllm, which runs up to 10 requests of this length at once in its KV cache.\n"
         "Replicas are sized so that the peak fills at most 70 % of their capacity even if the estimate is "
-        "+7 % too high: one replica for the peak. At the peak it runs at 11 % of its estimated capacity, on "
-        "average at 7 %.\nWith the spare replica sharing the load, as the sizing table and the JSON count "
-        "it: 6 % at the peak, 4 % on average.\n"
-        "One spare replica on top keeps the peak served when a replica fails or is updated: 4 GPUs in all.\n"
+        "+7 % too high: one replica for the peak. At the peak it runs at 59 % of its estimated capacity, on "
+        "average at 39 %.\nWith the spare replica sharing the load, as the sizing table and the JSON count "
+        "it: 29 % at the peak, 20 % on average.\n"
+        "One spare replica on top keeps the peak served when a replica fails or is updated: 2 GPUs in all.\n"
     ) in result.stdout
     assert (
-        '\nRenting instead, 3 × h100-pcie at ovhcloud h100 (the rental "Options considered" compares '
-        "with), would cost $2,572 per month for the same load, for comparison: the recommendation is **Own "
-        "hardware**.\nLatency at the peak, the load spread over the replicas sized for it (the spares aside, "
-        "as while one stands in for a lost replica): the first token after about 210 ms on average"
+        '\nRenting instead, 2 × h100-sxm at scaleway h100-sxm-2-80g (the rental "Options considered" '
+        "compares with), would cost $2,027 per month for the same load, for comparison: the recommendation "
+        "is **Own hardware**.\nLatency at the peak, the load spread over the replicas sized for it (the "
+        "spares aside, as while one stands in for a lost replica): the first token after about 466 ms on "
+        "average"
     ) in result.stdout
     assert "The capacity figures below" not in result.stdout
     assert "The recommendation runs on" not in result.stdout

@@ -13,8 +13,6 @@ from helpers import EVALUATED_ON, invoke
 from gpu_advisor.api import check, render_memo
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.calc.count_limits import full_context_sequences
-from gpu_advisor.engine.calc.latency import at_rate
-from gpu_advisor.engine.calc.performance import candidate_performances
 from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.results import Recommendation
@@ -63,42 +61,27 @@ def test_sixteen_h100_hold_six_full_context_sequences_not_the_usual_eight() -> N
 def test_a_light_long_context_load_is_planned_on_sixteen_h100_and_the_owned_servers_are_priced() -> None:
     r = result()
     decision = r.decision
-    # The peak keeps 7.6 requests in flight; a replica holds six at the full context, so each carries at
-    # most the rate at which six are in flight on average: two replicas for the peak and a spare, each of
-    # two 8-GPU servers.
-    assert (decision.deployment, decision.gpu, decision.gpus) == ("own_hardware", "h100-sxm", 48)
+    # A replica's 899,760 tokens of KV cache hold six requests at the full context, or two of them and
+    # 182 requests of 3,500 tokens beside them: far more than the 7.6 the peak keeps in flight, so the
+    # headroom sizes the replicas: one for the peak and a spare, each of two 8-GPU servers.
+    assert (decision.deployment, decision.gpu, decision.gpus) == ("own_hardware", "h100-sxm", 32)
     row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
     assert (row.cards_per_replica, row.gpus_with_kv_reserve, row.below_usual_count) == (16, None, True)
-    assert (row.full_context_sequences, row.replicas) == (6, 3)
-    held = row.kv_held_requests_per_second
-    assert held is not None
-    # At the held rate six requests are in flight on average (the rate times a request's time, Little's
-    # law, through the latency model at the replica's own step times).
-    knowledge = load_knowledge()
-    r1 = next(m for m in knowledge.models.models if m.id == "deepseek-r1")
-    figures = size_model(knowledge, 671, 37, "fp8", r1, CONTEXT)
-    sixteen = next(
-        p for p in candidate_performances(knowledge, figures, 2_000, 1_500)["h100-sxm"] if p.cards == 16
-    )
-    assert at_rate(sixteen.roofline, held).in_flight == pytest.approx(6, abs=0.05)
+    tokens = (0.9 * 16 * 80 * GIB - 16 * 3.5 * GIB - 671e9) / (61 * (512 + 64) * 2 * 8)
+    assert 2 + (tokens - 2 * CONTEXT) // 3_500 == 184
+    assert (row.full_context_sequences, row.kv_held_sequences, row.replicas) == (6, 184, 2)
+    assert row.kv_held_requests_per_second is None
     memo = render_memo(r)
     assert (
-        "| h100-sxm | 80 GB | 16 | 16 | 257 | 3.13 | 3 | 48 |" in memo
-        and "no usual count within 16 cards; 6 full-context sequences fit, so planned at most "
-        "0.27 req/s a replica |"
-        in memo
-    )
-    assert (
-        "A replica of 16 × h100-sxm, the fewest cards that hold a light load (no count up to 16 holds the 8 "
-        "full-context sequences of the usual count), holds 6 requests of the full 131,072-token context"
-    ) in " ".join(memo.split())
+        "| h100-sxm | 80 GB | 16 | 16 | 257 | 3.13 | 2 | 32 | 4 % | 91 ms / 16 ms | no usual count within 16 "
+        "cards; 6 full-context sequences fit |"
+    ) in memo
+    assert "the fewest cards that hold a light load" not in memo
     assert "fewer cards than the usual None" not in memo
     # The GPU-fit rules judge the light count: an A100's 16 cards convert FP8 (SIZ004), and 16 PCIe cards
     # of H100 all-reduce over PCIe (NET001).
     assert "a100-80gb has no FP8 tensor cores" in memo
-    assert "| h100-pcie | 80 GB | 16 | — | — | — | — | — | — | — | not recommended (NET001) |" in render_memo(
-        r
-    )
+    assert "| h100-pcie | 80 GB | 16 | — | — | — | — | — | — | — | not recommended (NET001) |" in memo
 
 
 def test_a_batch_runs_its_replicas_full_so_no_light_count_is_planned() -> None:
@@ -111,17 +94,20 @@ def test_a_batch_runs_its_replicas_full_so_no_light_count_is_planned() -> None:
     ) in render_memo(r)
 
 
-def test_a_busier_load_gets_more_capped_replicas_not_a_refusal() -> None:
-    # Each replica of 16 x H100 carries at most the rate at which six full-context requests are in flight
-    # on average (0.27 requests/s at 20,000 a day); a busier load needs more of them, with no cliff: the
-    # peak (1.33 x 1.27 = 1.69 times the average) over that rate, rounded up, plus the spare.
-    for per_day, replicas in ((20_000, 3), (22_000, 3), (40_000, 4), (80_000, 7)):
+def test_a_busier_load_gets_more_replicas_not_a_refusal() -> None:
+    # A busier load needs more 16-card replicas, with no cliff: the peak (1.33 x 1.27 = 1.69 times the
+    # average) over what the headroom lets one carry, rounded up, plus the spare.
+    for per_day, replicas in ((20_000, 2), (80_000, 2), (200_000, 4)):
         r = result(requests_per_day=per_day)
         row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
-        assert row.kv_held_requests_per_second is not None
+        policy = r.sizing_policy
+        assert policy is not None and row.requests_per_second_per_replica is not None
+        usable = row.requests_per_second_per_replica * policy.headroom_target_share
+        usable /= 1 + policy.estimate_error_taken_off
         peak = r.load.peak_requests_per_second
         assert peak == pytest.approx(per_day / 86_400 * 1.33 * 1.27, rel=1e-3)
-        assert row.replicas == math.ceil(peak / row.kv_held_requests_per_second) + 1 == replicas, per_day
+        assert row.kv_held_requests_per_second is None
+        assert row.replicas == math.ceil(peak / usable) + 1 == replicas, per_day
         assert (r.decision.deployment, r.decision.gpu, r.decision.gpus) == (
             "own_hardware",
             "h100-sxm",
@@ -133,34 +119,33 @@ def test_the_growth_step_is_the_servers_of_one_more_replica() -> None:
     """A replica spans two HGX H100 servers: the next step buys both (it said one server, $10,425)."""
     memo = " ".join(render_memo(result()).split())
     assert (
-        "They hold the load up to about 27,800 requests a day (39 % more than today's); beyond that 2 more "
+        "They hold the load up to about 84,900 requests a day (324 % more than today's); beyond that 2 more "
         "servers are needed, the next replica's: $20,851 a month more and $570,000 up front."
     ) in memo
     # The rentals whose instances hold 8 linked cards cannot hold a replica of 16 (NET003).
     assert (
-        "| runpod | community | h100-sxm | 48 | on-demand | unknown | $2.69 | $94,258 | 2026-10-10 | "
+        "| runpod | community | h100-sxm | 32 | on-demand | unknown | $2.69 | $62,838 | 2026-10-10 | "
         "excluded by NET003; ruled out by DEP006 |" in memo
     )
 
 
 def test_check_holds_owned_h100_to_the_light_load_s_replicas() -> None:
     """Owned H100 for the light load: 16 cards hold the model (SIZ008 passes, it failed them as not
-    holding it), 32 carry the peak without the spare (SIZ012), 16 carry less than the peak (SIZ009, with
-    why a replica of 16 carries only 0.27 requests/s)."""
+    holding it) and carry the peak without the spare (SIZ012), 32 are the plan, and 48 leave two servers
+    idle (TCO027) at $20,851 a month more than the recommendation (DEP033)."""
     proposal = {"name": "owned", "deployment": "own_hardware", "gpu": "h100-sxm"}
     statuses = {}
     for gpus in (16, 32, 48):
         checked = check({"workload": LONG_R1, "proposal": {**proposal, "gpus": gpus}}, EVALUATED_ON)
         statuses[gpus] = {i.rule_id: i.status for i in checked.results if i.status != "pass"}
         assert next(i.status for i in checked.results if i.rule_id == "SIZ008") == "pass"
-        if gpus == 16:
-            (item,) = [i for i in checked.results if i.rule_id == "SIZ009"]
-            assert item.message is not None
-            assert (
-                "and so that a replica of 16 cards, the fewest that hold a light load, as no count of this "
-                "GPU holds the usual count's full-context sequences, carries at most 0.27 requests/s"
-            ) in item.message
-    assert statuses == {16: {"SIZ009": "warn"}, 32: {"SIZ012": "warn"}, 48: {}}
+        if gpus == 48:
+            (item,) = [i for i in checked.results if i.rule_id == "TCO027"]
+            assert item.message == (
+                "The workload needs 32 cards, placed on 4 servers of 8; the proposal buys 6, so 2 stand idle "
+                "and are paid for all the same."
+            )
+    assert statuses == {16: {"SIZ012": "warn"}, 32: {}, 48: {"DEP033": "warn", "TCO027": "warn"}}
 
 
 def test_size_says_why_a_batch_is_not_planned_on_a_gpu_without_a_usual_count() -> None:
@@ -176,7 +161,8 @@ def test_size_says_why_a_batch_is_not_planned_on_a_gpu_without_a_usual_count() -
     planned = invoke("size", *args, *load, "--gpu", "h100-sxm")
     assert planned.exit_code == 0
     assert "h100-sxm  80 GB        16        16" in planned.output
-    assert "no usual count within 16 cards; 6 full-context" in " ".join(planned.output.split())
+    assert "no usual count within 16 cards; 6 full-context sequences fit " in " ".join(planned.output.split())
+    assert "so planned at most" not in planned.output
 
 
 def test_servers_of_a_gpu_that_cannot_hold_the_model_are_not_counted_idle() -> None:
@@ -192,9 +178,9 @@ def test_servers_of_a_gpu_that_cannot_hold_the_model_are_not_counted_idle() -> N
 def test_a_busy_load_on_capped_h100_servers_names_the_gpus_that_need_fewer() -> None:
     """A French bank's reasoning service, business-critical with personal data: every rental of H200,
     B200 or MI300X is excluded (EU data, an SLA, 16-card replicas over instances without a network the
-    provider prices in), so the owned HGX H100 servers carry it on 17 capped replicas, 272 cards, and
-    the Summary says the GPUs with no priced server on which it needs fewer (B200: 40), as it says
-    where every rental is ruled out."""
+    provider prices in), so the owned HGX H100 servers carry it on 8 replicas, 128 cards, and the
+    Summary says the GPUs with no priced server on which it needs fewer (B200: 40), as it says where
+    every rental is ruled out."""
     bank = {
         **LONG_R1,
         "requests_per_day": 50_000,
@@ -209,35 +195,13 @@ def test_a_busy_load_on_capped_h100_servers_names_the_gpus_that_need_fewer() -> 
         "company_country": "FR",
     }
     r = result(**bank)
-    assert (r.decision.deployment, r.decision.gpu, r.decision.gpus) == ("own_hardware", "h100-sxm", 272)
+    assert (r.decision.deployment, r.decision.gpu, r.decision.gpus) == ("own_hardware", "h100-sxm", 128)
     assert "dedicated_cloud" not in r.resolution.ruled_out
     memo = " ".join(render_memo(r).split())
     assert (
         "That figure is for h100-sxm. The catalog prices no server of h200, b200, mi300x, on which the load "
-        "needs fewer GPUs (from 40 against 272): get a quote for one before buying"
+        "needs fewer GPUs (from 40 against 128): get a quote for one before buying"
     ) in memo
-
-
-def test_the_memo_says_what_counting_every_request_at_the_full_context_costs() -> None:
-    """The cap counts each request at the full 131,072 tokens; at their own 3,500 the peak's 0.39
-    requests/s fit one replica within the headroom (3.13 requests/s x 70 % / 1.31 = 1.67), not two."""
-    r = result()
-    row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
-    policy = r.sizing_policy
-    assert policy is not None and row.requests_per_second_per_replica is not None
-    usable = row.requests_per_second_per_replica * policy.headroom_target_share
-    usable /= 1 + policy.estimate_error_taken_off
-    assert row.replicas_without_kv_cap == math.ceil(r.load.peak_requests_per_second / usable) == 1
-    assert (row.replicas, row.spare_replicas) == (3, 1)
-    memo = " ".join(render_memo(r).split())
-    assert (
-        "The replicas are sized with every request counted at the full 131,072-token context in their KV "
-        "cache: at their own length the peak would take 1 replica instead of 2, spares aside"
-    ) in memo
-    # Uncapped replicas carry the load: nothing to say.
-    plain = recommend(validate_workload({**LONG_R1, "context_tokens": 32_768}, "test"), EVALUATED_ON)
-    assert all(g.replicas_without_kv_cap is None for g in plain.sizing.gpus)
-    assert "at their own length the peak would take" not in render_memo(plain)
 
 
 def test_an_on_premises_batch_is_told_why_the_h100_servers_are_not_planned() -> None:

@@ -11,11 +11,12 @@ from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import validate_workload
 
 
-def result(model: str, requests_per_day: int) -> Recommendation:
+def result(model: str, requests_per_day: int, context_tokens: int = 8192) -> Recommendation:
     workload = {
         "name": "nvl",
         "model": {"name": model, "precision": "fp8"},
         "requests_per_day": requests_per_day,
+        "context_tokens": context_tokens,
     }
     return recommend(validate_workload(workload, "test"), EVALUATED_ON)
 
@@ -38,7 +39,11 @@ def test_a_replica_beyond_the_bridged_pair_is_a_pcie_replica() -> None:
 
 
 def test_a_model_the_pair_holds_runs_on_pairs_however_busy() -> None:
-    # 70 GB of FP8 weights on a 94 GB card: a light load runs single cards (two 8k sequences fit
-    # beside the weights), a heavy one bridged pairs with more replicas, never a four-card group over PCIe.
+    # 70 GB of FP8 weights on a 94 GB card: at an 8k context a load runs single cards, light or heavy
+    # (six 8k sequences fit beside the weights, or two and 81 requests of the default length: more than a
+    # card keeps in flight within the headroom); at a 32k context one card holds no two full-context
+    # sequences, and the load runs on bridged pairs, never a four-card group over PCIe.
     assert nvl_row(result("llama-3.1-70b", 20_000)) == (1, ())
-    assert nvl_row(result("llama-3.1-70b", 3_000_000)) == (2, ())
+    assert nvl_row(result("llama-3.1-70b", 3_000_000)) == (1, ())
+    assert nvl_row(result("llama-3.1-70b", 20_000, 32_768)) == (2, ())
+    assert nvl_row(result("llama-3.1-70b", 3_000_000, 32_768)) == (2, ())

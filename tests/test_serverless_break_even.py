@@ -67,9 +67,10 @@ def test_the_seconds_that_close_a_wide_margin() -> None:
 
 
 def test_the_seconds_that_close_a_narrow_margin() -> None:
-    """At 3,100 requests a day the A100 endpoint ($522.61) undercuts a RunPod H100 by $2.75 a month: about
-    2 s more a start closes it, which the month repriced at those starts shows."""
-    busy = {**CONTRACT_CHECKER, "requests_per_day": 3100}
+    """At 3,100 requests a day in a 32k context (where one L40S holds no light load's two full-context
+    sequences) the A100 endpoint ($522.61) undercuts a RunPod H100 by $2.75 a month: about 2 s more a
+    start closes it, which the month repriced at those starts shows."""
+    busy = {**CONTRACT_CHECKER, "requests_per_day": 3100, "context_tokens": 32_768}
     message = dep018(run(busy))
     assert (
         "$522.61/month (more where its starts take longer: with about 2 s more a start it bills as much"

@@ -33,6 +33,9 @@ CRITICAL: dict[str, Any] = {
     "name": "critical-chat",
     "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
     "requests_per_day": 300_000,
+    # A 32k context: one H100 NVL (94 GB) then holds too little KV cache beside the 70 GB of weights for a
+    # light load's two full-context sequences, so Azure's single-card NC H100 v5 does not carry the load.
+    "context_tokens": 32_768,
     "load_pattern": "steady",
     "business_critical": True,
     "model_stable": False,

@@ -299,7 +299,7 @@ def judged(
     performances = configurations(knowledge, figures, request, tokens, plans)
     if sized is not None and sizing is not None and request.cards is not None:
         # A service's replicas of fewer cards than the usual count carry at most what their KV cache
-        # holds at the full context (``kv_held_rate``).
+        # holds with room kept for full-context ones (``kv_held_rate``).
         fits, load = {fit.gpu: fit for fit in figures.fits}, sized.load
         plans = {
             gpu: plan_replicas(p, load, sizing, kv_held_rate(knowledge, figures, fits[gpu], p, load, sizing))

@@ -1,5 +1,6 @@
-"""What limits the card counts a replica may run on: a count below the usual one carries only what its
-KV cache holds at the full context, and a replica whose cards all-reduce over PCIe is the wrong offer."""
+"""What limits the card counts a replica may run on: a count below the usual one carries only the requests
+its KV cache holds with room kept for full-context ones, and a replica whose cards all-reduce over PCIe is
+the wrong offer."""
 
 from __future__ import annotations
 
@@ -35,19 +36,41 @@ def kv_held_rate(
     sizing: Sizing,
 ) -> float | None:
     """``ReplicaPlan.rate_kv_holds`` of a service's replica of ``performance``: below the usual count, the
-    highest rate per replica at which the requests in flight on average fit its KV cache at the full
-    serving context. None where the headroom and the latency targets keep the replica below that rate
-    anyway; where not even a lone request fits (``size --cards`` below the light count: the row's note
-    says so, and the headroom sizes the replicas); for a batch, which runs its replicas full; and at the
-    usual count or more, which holds ``min_sequences_at_full_context`` such sequences by definition and
-    carries the headroom's rate (a busy one may keep a few more in flight on average: the engine then
-    queues them)."""
+    highest rate per replica at which its requests in flight on average fit its KV cache as
+    ``kv_held_sequences`` counts them. None where the headroom and the latency targets keep the replica
+    below that rate anyway; where not even a lone request fits (``size --cards`` below the light count: the
+    row's note says so, and the headroom sizes the replicas); for a batch, which runs its replicas full;
+    and at the usual count or more, which holds ``min_sequences_at_full_context`` full-context sequences
+    by definition and carries the headroom's rate (a busy one may keep a few more in flight on average:
+    the engine then queues them)."""
     if load.served_in_paid_hours or not below_usual_count(performance.cards, fit):
         return None
     ceiling = usable_rate(performance.requests_per_second, rate_within_targets(performance, sizing), sizing)
-    sequences = full_context_sequences(knowledge, figures, fit.gpu, performance.cards)
-    held = highest_rate_holding(performance.roofline, ceiling, sequences)
+    roofline = performance.roofline
+    sequences = kv_held_sequences(
+        knowledge, figures, fit.gpu, performance.cards, roofline.input_tokens + roofline.output_tokens
+    )
+    held = highest_rate_holding(roofline, ceiling, sequences)
     return None if held >= ceiling or held == 0.0 else held
+
+
+def kv_held_sequences(
+    knowledge: Knowledge, figures: SizingFigures, gpu_id: str, cards: int, request_tokens: int
+) -> int:
+    """Requests in flight a replica of ``cards`` cards below the usual count is planned to hold: the
+    engines' paged KV cache keeps a request at its own length (``request_tokens``, prompt and answer), so
+    as many as fit beside room kept for ``min_sequences_under_light_load`` requests of the full serving
+    context (fewer where fewer fit), which a long prompt among them may take. Counting every request at
+    the full context instead carried a count one full-context sequence short of the usual one at a
+    seventh of the usual count's rate; counting none left no room for a long one."""
+    tokens = replica_kv_tokens(knowledge, figures, gpu_id, cards)
+    kept = min(
+        knowledge.throughput.concurrency.min_sequences_under_light_load,
+        full_context_sequences(knowledge, figures, gpu_id, cards),
+    )
+    if kept < 1:
+        return 0  # not even one full-context request fits: see kv_held_rate
+    return kept + math.floor((tokens - kept * figures.context_tokens) / request_tokens)
 
 
 def full_context_sequences(knowledge: Knowledge, figures: SizingFigures, gpu_id: str, cards: int) -> int:

@@ -154,6 +154,7 @@ def shortfall_alone(performance: ReplicaPerformance, sizing: Sizing) -> float:
 def usable_rate(rps: float, within: float | None, sizing: Sizing, held: float | None = None) -> float:
     """What one replica of a service is sized to carry: the rate within the latency targets, else its
     estimated capacity times the headroom share; at most ``held``, the rate whose requests in flight a
-    replica below the usual card count holds at the full context (``ReplicaPlan.rate_kv_holds``)."""
+    replica below the usual card count holds with room kept for full-context ones
+    (``ReplicaPlan.rate_kv_holds``)."""
     rate = within if within else rps * sizing.capacity_share
     return rate if held is None else min(rate, held)

@@ -89,11 +89,11 @@ class ReplicaPlan(NamedTuple):
     not modelled")."""
     rate_kv_holds: float | None = None
     """A service's replica below the usual card count (a light load's): the highest rate per replica
-    whose requests in flight its KV cache holds, each at the full serving context (``kv_held_rate``),
+    whose requests in flight its KV cache holds with room kept for full-context ones (``kv_held_rate``),
     where that is less than the headroom lets it carry; its replicas carry at most this. None otherwise."""
     replicas_without_kv_cap: int = 0
     """Where ``rate_kv_holds`` caps the replicas: those the peak would take without the cap, spares aside
-    (what counting every request at the full context costs); 0 elsewhere."""
+    (what keeping room for full-context requests costs); 0 elsewhere."""
     window_replicas: float = 0.0
     """A batch: the replicas its window needs with the estimate's error band taken off, before rounding
     up and spares aside (0 for a service); a spot offer adds what the work it redoes needs
@@ -321,8 +321,8 @@ def plans_by_gpu(
             continue
         fit = fits[gpu]
         # A count below the usual one carries at most the rate whose requests in flight its KV cache holds
-        # at the full context: more replicas of it carry the rest. A batch runs its replicas full, so it
-        # runs on the usual count or more unless the cards are given.
+        # with room kept for full-context ones: more replicas of it carry the rest. A batch runs its
+        # replicas full, so it runs on the usual count or more unless the cards are given.
         held = {p.cards: kv_held_rate(knowledge, figures, fit, p, load, sizing) for p in candidates}
         if cards is not None and gpu in cards:
             given = cards[gpu]

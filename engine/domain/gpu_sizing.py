@@ -117,17 +117,21 @@ class GpuSizing(ResultModel):
     engine's maximum."""
     full_context_sequences: int | None = None
     """Sequences of the full serving context one replica's KV cache holds at ``cards_per_replica``."""
+    kv_held_sequences: int | None = None
+    """Below the usual count: the requests of the workload's length one replica's KV cache holds beside
+    room kept for ``min_sequences_under_light_load`` full-context ones (fewer where fewer fit), the
+    requests in flight ``kv_held_requests_per_second`` counts; None at the usual count or more."""
     below_usual_count: bool | None = None
     """The replicas run on fewer cards than the usual count (a light load's), or the GPU has no usual
     count within the allowed counts and a light load runs on its fewest cards that hold
     ``min_sequences_under_light_load`` full-context sequences; None where no replica is planned."""
     kv_held_requests_per_second: float | None = None
     """A replica below the usual count (``gpus_with_kv_reserve``) carries at most this rate: the one at
-    which its requests in flight fill ``full_context_sequences``, each at the full context. More replicas
-    carry the rest. None where the headroom and the latency targets keep it below that rate anyway."""
+    which its requests in flight on average fill ``kv_held_sequences``. More replicas carry the rest. None
+    where the headroom and the latency targets keep it below that rate anyway."""
     replicas_without_kv_cap: int | None = None
     """Where ``kv_held_requests_per_second`` caps the replicas: those the peak would take without the cap,
-    spares aside, as the requests at their own length would fill a paged KV cache; None elsewhere."""
+    spares aside, with no room kept for full-context requests; None elsewhere."""
     kv_cache_copies: float | None = None
     """Copies of each token's KV cache the tensor-parallel group of a replica of ``cards_per_replica``
     cards keeps (``calc.sizing.kv_copies``; ``kv_tokens_capacity`` is at the usual count): 1 where the

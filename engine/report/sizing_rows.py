@@ -6,7 +6,12 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from gpu_advisor.engine.calc.count_limits import below_usual_count, full_context_sequences, replica_kv_tokens
+from gpu_advisor.engine.calc.count_limits import (
+    below_usual_count,
+    full_context_sequences,
+    kv_held_sequences,
+    replica_kv_tokens,
+)
 from gpu_advisor.engine.calc.latency import OperatingPoint, first_token_tail_ms, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance
 from gpu_advisor.engine.calc.replicas import ReplicaPlan, latency_at_peak, parse_cards
@@ -100,6 +105,7 @@ NOT_PLANNED: dict[str, Any] = dict.fromkeys(
         "time_per_output_token_ms",
         "request_seconds",
         "full_context_sequences",
+        "kv_held_sequences",
         "time_to_first_token_alone_ms",
         "time_per_output_token_alone_ms",
         "meets_latency_targets",
@@ -132,6 +138,15 @@ def _planned(knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, plan: Re
         "time_per_output_token_ms": at_peak.time_per_output_token_ms,
         "request_seconds": at_peak.request_seconds,
         "full_context_sequences": full_context_sequences(knowledge, figures, fit.gpu, plan.cards_per_replica),
+        "kv_held_sequences": kv_held_sequences(
+            knowledge,
+            figures,
+            fit.gpu,
+            plan.cards_per_replica,
+            plan.roofline.input_tokens + plan.roofline.output_tokens,
+        )
+        if below_usual_count(plan.cards_per_replica, fit)
+        else None,
         "below_usual_count": below_usual_count(plan.cards_per_replica, fit),
         "time_to_first_token_alone_ms": alone.time_to_first_token_ms,
         "time_per_output_token_alone_ms": alone.time_per_output_token_ms,
