@@ -151,6 +151,13 @@ def test_a_weight_only_moe_flag_comes_with_its_source() -> None:
     assert data["weight_only_fp8_moe_flag"] == "--moe-backend marlin"
     with pytest.raises(ValidationError, match="give weight_only_fp8_moe_flag and weight_only_fp8_moe_source"):
         ServingEngine.model_validate({**data, "weight_only_fp8_moe_source": None})
+    assert data["weight_only_fp8_moe_since"] == "0.17.0"
+    with pytest.raises(ValidationError, match="give weight_only_fp8_moe_since and its source together"):
+        ServingEngine.model_validate({**data, "weight_only_fp8_moe_since_source": None})
+    with pytest.raises(ValidationError, match="weight_only_fp8_moe_since needs weight_only_fp8_moe_flag"):
+        ServingEngine.model_validate(
+            {**data, "weight_only_fp8_moe_flag": None, "weight_only_fp8_moe_source": None}
+        )
 
 
 def test_the_step_s_tokens_come_from_the_tiers_or_the_engine_not_both() -> None:

@@ -42,15 +42,20 @@ def test_the_a100_command_takes_marlin_and_the_memo_says_why() -> None:
     assert (
         "`--moe-backend marlin`: the a100-80gb has no FP8 tensor cores, and vLLM's default expert kernel "
         "does not take the FP8 type there; Marlin's weight-only kernel runs the experts, computing in 16 "
-        "bits (SIZ004)."
+        "bits (SIZ004). The option needs vLLM 0.17.0 or later; an older release refuses it."
     ) in memo
+    row = next(g for g in result.sizing.gpus if g.gpu == "a100-80gb")
+    assert row.launch is not None and row.launch.weight_only_fp8_moe_since == "0.17.0"
     german_result = recommend(validate_workload(MOE, "test"), EVALUATED_ON, fmt=Format(lang="de"))
     german = render_memo(german_result, Format.named("de"))
     assert "`--moe-backend marlin`: Die a100-80gb hat keine FP8-Tensor-Cores" in " ".join(german.split())
+    assert "Die Option braucht vLLM 0.17.0 oder neuer; eine ältere Version lehnt sie ab." in german
 
 
 def test_not_on_a_card_with_fp8_tensor_cores_nor_for_a_dense_model() -> None:
     result = run(MOE)
     assert "--moe-backend" not in command(result, "h100-sxm")
+    h100 = next(g for g in result.sizing.gpus if g.gpu == "h100-sxm")
+    assert h100.launch is not None and h100.launch.weight_only_fp8_moe_since is None
     dense = run({**MOE, "model": {"name": "llama-3.3-70b", "precision": "fp8"}})
     assert "--moe-backend" not in command(dense, "a100-80gb")

@@ -44,6 +44,8 @@ class LaunchCommand(ResultModel):
     weight_only_fp8_moe_flag: str | None = None
     """The option the command adds because the card has no FP8 tensor cores and the engine's default
     expert kernel does not take an FP8 mixture of experts there (vLLM: ``--moe-backend marlin``)."""
+    weight_only_fp8_moe_since: str | None = None
+    """The engine's first release with ``weight_only_fp8_moe_flag`` where the catalog states it."""
 
 
 class OperatingPointResult(ResultModel):

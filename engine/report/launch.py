@@ -140,6 +140,7 @@ def launch_command(
         context_tokens=context_tokens,
         context_cut=context_cut,
         weight_only_fp8_moe_flag=flag,
+        weight_only_fp8_moe_since=engine.weight_only_fp8_moe_since if flag is not None else None,
     )
 
 

@@ -134,6 +134,10 @@ class ServingEngine(Sourced):
     the engine's default expert kernel takes the FP8 type only on cards with them (vLLM: Marlin's
     weight-only kernel); None where none is known."""
     weight_only_fp8_moe_source: Citation | None = None
+    weight_only_fp8_moe_since: str | None = None
+    """The first release of the engine that has ``weight_only_fp8_moe_flag``: an older one refuses the
+    option."""
+    weight_only_fp8_moe_since_source: Citation | None = None
     note: str | None = None
 
     @model_validator(mode="after")
@@ -148,6 +152,10 @@ class ServingEngine(Sourced):
             raise ValueError("give max_batched_tokens, or reserve_by_card_memory, whose tiers set it")
         if (self.weight_only_fp8_moe_flag is None) != (self.weight_only_fp8_moe_source is None):
             raise ValueError("give weight_only_fp8_moe_flag and weight_only_fp8_moe_source together")
+        if (self.weight_only_fp8_moe_since is None) != (self.weight_only_fp8_moe_since_source is None):
+            raise ValueError("give weight_only_fp8_moe_since and its source together")
+        if self.weight_only_fp8_moe_since is not None and self.weight_only_fp8_moe_flag is None:
+            raise ValueError("weight_only_fp8_moe_since needs weight_only_fp8_moe_flag")
         if self.fp8_needs_fp8_tensor_cores and self.fp8_hardware_source is None:
             raise ValueError("fp8_needs_fp8_tensor_cores needs its fp8_hardware_source")
         if self.fp8_moe_needs_fp8_tensor_cores and self.fp8_moe_hardware_source is None:
