@@ -231,3 +231,18 @@ rules:
       document: cloud-gpu-costs-2026
       section: "Hyperscaler vs. Neo-Cloud: Wo GPUs wirklich günstiger sind"
 """
+
+
+def room_for(full_context_requests: int) -> Knowledge:
+    """The shipped knowledge with room kept for ``full_context_requests`` full-context requests on a
+    replica below the usual count (``full_context_room_under_light_load``)."""
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    knowledge = load_knowledge()
+    throughput = knowledge.throughput
+    concurrency = throughput.concurrency.model_copy(
+        update={"full_context_room_under_light_load": full_context_requests}
+    )
+    return knowledge.model_copy(
+        update={"throughput": throughput.model_copy(update={"concurrency": concurrency})}
+    )

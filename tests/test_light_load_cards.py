@@ -1,7 +1,10 @@
 """A light load may run on fewer cards than the usual count (8 full-context sequences of KV cache beside
 the weights) that hold at least two full-context sequences, each replica carrying at most the rate whose
-requests in flight its cache holds at their own length beside room for two at the full context. Worked
-out by hand from the model's KV cache per token and the cards' memory."""
+requests in flight its cache holds at their own length beside the room kept for full-context ones
+(``full_context_room_under_light_load``: one in the shipped knowledge, which a light count's cache
+always has to spare at the catalog's loads; two in ``ROOM_TWO``, where the cap binds and its figures
+and texts can be tested). Worked out by hand from the model's KV cache per token and the cards'
+memory."""
 
 from __future__ import annotations
 
@@ -11,10 +14,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from helpers import EVALUATED_ON
+from helpers import EVALUATED_ON, room_for
 
-from gpu_advisor.api import check, render_memo
+from gpu_advisor.api import ProposalDocument, check, render_memo
 from gpu_advisor.cli import main
+from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.calc.count_limits import full_context_sequences, kv_held_sequences
 from gpu_advisor.engine.calc.fleets import replicas_by_hour
@@ -23,6 +27,7 @@ from gpu_advisor.engine.calc.replicas import at_throughput, latency_at_peak, pla
 from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+from gpu_advisor.engine.domain.proposal import CheckResult
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import validate_workload
 from gpu_advisor.engine.pipeline.capacity import plan_capacity
@@ -67,8 +72,19 @@ CHECKER_BF16: dict[str, Any] = {
 }
 
 
-def result(**changes: Any) -> Recommendation:
-    return recommend(validate_workload({**CUSTOM_13B, **changes}, "test"), EVALUATED_ON)
+ROOM_TWO = room_for(2)
+"""Room for two full-context requests: a light count's cache then holds few more, and the cap binds."""
+
+
+def result(knowledge: Knowledge | None = None, **changes: Any) -> Recommendation:
+    workload = validate_workload({**CUSTOM_13B, **changes}, "test")
+    return recommend(workload, EVALUATED_ON, knowledge=knowledge or ROOM_TWO)
+
+
+def checked_with(knowledge: Knowledge, document: dict[str, Any]) -> CheckResult:
+    """``check`` on ``knowledge`` instead of the shipped one."""
+    proposal = ProposalDocument.model_validate(document)
+    return check_document(proposal, "<test>", 1, EVALUATED_ON, knowledge=knowledge)
 
 
 def fits(knowledge: Knowledge, params_b: float, precision: str, model: Any, context: int) -> dict[str, Any]:
@@ -93,12 +109,12 @@ def test_the_light_load_count_holds_two_full_context_sequences() -> None:
 def test_a_light_long_context_load_runs_on_one_h200_a_replica() -> None:
     r = result()
     decision = r.decision
-    # 26 GB of weights; one H200 (141 GiB): 0.9 x 151.4 GB - 3.76 GB - 26 GB = 106.5 GB, 130,004 tokens: two
-    # 60,000-token sequences and one 6,500-token request beside them; the usual eight need four cards. The
-    # peak keeps about one request in flight a replica.
+    # 26 GB of weights; one H200 (141 GiB): 0.9 x 151.4 GB - 3.76 GB - 26 GB = 106.5 GB, 130,004.6 tokens:
+    # two 60,000-token sequences and 1.54 requests of 6,500 tokens beside room for both, 3.54 in flight
+    # on average; the usual eight need four cards. The peak keeps about one request in flight a replica.
     one_h200 = 0.9 * 141 * GIB - 3.5 * GIB - 26e9
     assert one_h200 // (60_000 * 819_200) == 2
-    assert 2 + (one_h200 / 819_200 - 2 * 60_000) // 6500 == 3
+    assert 2 + (one_h200 / 819_200 - 2 * 60_000) / 6500 == pytest.approx(3.5392, abs=1e-4)
     assert (decision.deployment, decision.provider, decision.gpu, decision.gpus) == (
         "dedicated_cloud",
         "runpod",
@@ -112,28 +128,38 @@ def test_a_light_long_context_load_runs_on_one_h200_a_replica() -> None:
     figures = size_model(knowledge, 13, 13, "fp16", r.workload.attention_shape, 60_000)
     assert full_context_sequences(knowledge, figures, "h200", 1) == 2
     assert "| h200 | 141 GB | 1 | 1 |" in render_memo(r)
-    # Three requests in flight: at most 0.398 requests/s a replica (less than the headroom's
+    # 3.54 requests in flight: at most 0.441 requests/s a replica (less than the headroom's
     # 0.875 x 70 % / 1.07 = 0.57), more than the peak's 0.391.
-    assert row.kv_held_requests_per_second == pytest.approx(0.3978, abs=1e-4)
+    assert row.kv_held_requests_per_second == pytest.approx(0.4411, abs=1e-4)
     assert (
-        "light load: 4 cards usual; 2 full-context sequences fit; at most 3 in flight, so planned at most "
-        "0.4 req/s a replica |"
+        "light load: 4 cards usual; 2 full-context sequences fit; at most 3.5 in flight on average, so "
+        "planned at most 0.44 req/s a replica |"
     ) in render_memo(r)
-    assert (row.full_context_sequences, row.kv_held_sequences) == (2, 3)
+    assert row.full_context_sequences == 2
+    assert row.kv_held_sequences == pytest.approx(3.5392, abs=1e-4)
+    # With the shipped room for one full-context request, 11.77 fit beside it: more than the replica keeps
+    # in flight within the headroom, so nothing caps it.
+    shipped = next(g for g in result(load_knowledge()).sizing.gpus if g.gpu == "h200")
+    assert shipped.kv_held_sequences == pytest.approx(1 + (one_h200 / 819_200 - 60_000) / 6500)
+    assert (shipped.kv_held_sequences, shipped.kv_held_requests_per_second) == (
+        pytest.approx(11.77, abs=0.01),
+        None,
+    )
 
 
 def test_a_load_that_keeps_more_requests_in_flight_than_one_card_holds_gets_larger_replicas() -> None:
     # Fifty times the load: 1-card replicas, each carrying at most the rate that keeps three requests in
-    # flight, need more cards in all than 2-card ones, which hold four full-context sequences and 28
-    # requests beside two of them, more than they keep in flight within the headroom: not capped.
+    # flight, need more cards in all than 2-card ones, which hold four full-context sequences and 28.4
+    # requests beside room for two of them, more than they keep in flight within the headroom: not capped.
     r = result(requests_per_day=1_000_000)
     row = next(g for g in r.sizing.gpus if g.gpu == "h200")
-    assert (row.cards_per_replica, row.kv_held_sequences, row.kv_held_requests_per_second) == (2, 28, None)
+    assert (row.cards_per_replica, row.kv_held_requests_per_second) == (2, None)
+    assert row.kv_held_sequences == pytest.approx(28.42, abs=0.01)
     line = render_memo(r).split("## Options considered")[0].split("| h200 |")[1].split("\n")[0]
     assert line.endswith("| light load: 4 cards usual; 4 full-context sequences fit |")
 
 
-def test_size_shows_the_cards_the_load_runs_on_and_the_usual_count() -> None:
+def test_size_shows_the_cards_the_load_runs_on_and_the_usual_count(monkeypatch: pytest.MonkeyPatch) -> None:
     """gpu-advisor size with a load: the cards per replica column is the plan's (its GPUs column is
     replicas times it), marked where a light load runs below the usual count."""
     args = [
@@ -153,21 +179,23 @@ def test_size_shows_the_cards_the_load_runs_on_and_the_usual_count() -> None:
         "--output-tokens",
         "500",
     ]
+    monkeypatch.setattr("gpu_advisor.engine.apps.size.load_knowledge", lambda: ROOM_TWO)
     output = CliRunner().invoke(main, args, env={"COLUMNS": "250"}).output
     h200 = next(line for line in output.splitlines() if line.startswith("h200"))
     assert h200.split()[:8] == ["h200", "141", "GB", "1", "1", "0.87", "1", "1"]
     assert h200.endswith(
-        "light load: 4 cards usual; 2 full-context sequences fit; at most 3 in flight, so planned at most "
-        "0.4 req/s a replica"
+        "light load: 4 cards usual; 2 full-context sequences fit; at most 3.5 in flight on average, so "
+        "planned at most 0.44 req/s a replica"
     )
 
 
 def test_one_card_replicas_carry_at_most_what_their_cache_holds_so_two_cards_win() -> None:
-    """At 100,000 requests a day 1-card H200 replicas would carry the peak on as few cards in all as
+    """With room for two full-context requests: at 100,000 requests a day 1-card H200 replicas would
+    carry the peak on as few cards in all as
     2-card ones by the headroom alone (four, spares aside), but each holds three requests (two at the full
     context, one at its own length): capped at the rate that keeps three in flight, 1-card replicas need
     five, so the H200 replicas take two cards."""
-    knowledge = load_knowledge()
+    knowledge = ROOM_TWO
     workload = validate_workload({**CUSTOM_13B, "requests_per_day": 100_000}, "test")
     capacity = plan_capacity(complete_workload(workload, knowledge), knowledge)
     tokens = (6000, 500)
@@ -178,19 +206,19 @@ def test_one_card_replicas_carry_at_most_what_their_cache_holds_so_two_cards_win
     assert (chosen.cards_per_replica, chosen.gpus, chosen.rate_kv_holds) == (2, 4, None)
     held = one_card.rate_kv_holds
     assert held is not None
-    assert kv_held_sequences(knowledge, capacity.figures, "h200", 1, 6500) == 3
-    assert at_rate(one_card.roofline, held).in_flight == pytest.approx(3, rel=1e-6)
+    assert kv_held_sequences(knowledge, capacity.figures, "h200", 1, 6500) == pytest.approx(3.5392, abs=1e-4)
+    assert at_rate(one_card.roofline, held).in_flight == pytest.approx(3.5392, abs=1e-4)
     peak = capacity.load.peak_requests_per_second
     by_headroom = math.ceil(
         peak / (one_card.requests_per_second_per_replica * capacity.sizing.capacity_share)
     )
     assert (by_headroom, one_card.replicas) == (4, math.ceil(peak / held)) == (4, 5)
-    assert latency_at_peak(one_card).in_flight <= 3
+    assert latency_at_peak(one_card).in_flight <= 3.54
 
 
 def one_card_h200(requests_per_day: int) -> tuple[Any, Any]:
     """The capacity of the 13B at ``requests_per_day`` and its plan on 1-card H200 replicas."""
-    knowledge = load_knowledge()
+    knowledge = ROOM_TWO
     workload = validate_workload({**CUSTOM_13B, "requests_per_day": requests_per_day}, "test")
     capacity = plan_capacity(complete_workload(workload, knowledge), knowledge)
     tokens = (6000, 500)
@@ -214,7 +242,7 @@ def test_at_equal_cards_the_replica_its_cache_does_not_cap_wins() -> None:
         peak / (one_card.requests_per_second_per_replica * capacity.sizing.capacity_share)
     )
     assert (by_headroom, one_card.replicas) == (3, math.ceil(peak / held)) == (3, 4)
-    assert latency_at_peak(one_card).in_flight <= 3
+    assert latency_at_peak(one_card).in_flight <= 3.54
     chosen = capacity.plans["h200"]
     assert (chosen.cards_per_replica, chosen.replicas, chosen.rate_kv_holds) == (2, 2, None)
 
@@ -244,21 +272,25 @@ def test_a_light_load_keeps_single_pcie_cards_that_the_usual_count_would_rule_ou
 
 
 def test_a_load_a_single_card_no_longer_holds_costs_no_less_than_a_larger_one() -> None:
-    """The 16-bit checker around the clock, nobody waiting: at 5,000 requests a day one 1-card A100 PCIe
-    replica would carry the peak's 0.098 requests/s within the headroom (0.165 x 70 % / 1.07 = 0.108), but
-    its two full-context requests in flight hold only 0.082; the load takes two of them, not one 2-card
-    replica over PCIe (NET001), so it costs less than the same load at 5,500 (before, the A100 was dropped
-    at such a boundary and a dearer H100 recommended)."""
+    """The 16-bit checker around the clock, nobody waiting, with room for two full-context requests: at
+    5,500 requests a day one 1-card A100 PCIe replica would carry the peak's 0.1075 requests/s within the
+    headroom (0.165 x 70 % / 1.07 = 0.108), but the 2.57 requests in flight its cache holds beside that
+    room carry only 0.0996; the load takes two of them, not one 2-card replica over PCIe (NET001), so it
+    costs less than the same load at 6,000 (before, the A100 was dropped at such a boundary and a dearer
+    H100 recommended)."""
     checker = {**CHECKER_BF16, "latency_sensitive": False, "personal_data": True, "model_stable": True}
     light, heavier = (
-        recommend(validate_workload({**checker, "requests_per_day": n}, "test"), EVALUATED_ON)
-        for n in (5_000, 5_500)
+        recommend(
+            validate_workload({**checker, "requests_per_day": n}, "test"), EVALUATED_ON, knowledge=ROOM_TWO
+        )
+        for n in (5_500, 6_000)
     )
     row = next(g for g in light.sizing.gpus if g.gpu == "a100-80gb-pcie")
     held = row.kv_held_requests_per_second
-    assert held is not None and (row.full_context_sequences, row.kv_held_sequences) == (2, 2)
+    assert held == pytest.approx(0.0996, abs=1e-4) and row.full_context_sequences == 2
+    assert row.kv_held_sequences == pytest.approx(2.573, abs=1e-3)
     peak = light.sizing.load.peak_requests_per_second  # type: ignore[union-attr]
-    assert peak == pytest.approx(5_000 / 86_400 * 1.6891)
+    assert peak == pytest.approx(5_500 / 86_400 * 1.6891)
     assert peak < (row.requests_per_second_per_replica or 0) * 0.7 / 1.07094063
     assert (row.cards_per_replica, row.replicas, row.not_recommended_by) == (1, math.ceil(peak / held), ())
     assert row.replicas == 2
@@ -268,19 +300,16 @@ def test_a_load_a_single_card_no_longer_holds_costs_no_less_than_a_larger_one() 
 
 def test_single_pcie_cards_are_kept_where_capped_ones_take_more_cards_than_a_linked_pair() -> None:
     """The latency-sensitive 16-bit checker with 3,000-token prompts at 35,000 requests a day: 1-card H100
-    PCIe replicas, capped at what three requests in flight allow (two at the full context, one at its own
-    length), take five cards and a spare; two PCIe cards a replica are the wrong offer (NET001), so the
+    PCIe replicas, with room for two full-context requests capped at what 3.08 requests in flight allow,
+    take five cards and a spare; two PCIe cards a replica are the wrong offer (NET001), so the
     H100 PCIe keeps single cards rather than being ruled out, and a proposal of six of them passes NET002
     (it failed, told to choose 'one with enough memory for a single-card replica', which it is)."""
     checker = {**CHECKER_BF16, "avg_input_tokens": 3000, "requests_per_day": 35_000}
-    r = recommend(validate_workload(checker, "test"), EVALUATED_ON)
+    r = recommend(validate_workload(checker, "test"), EVALUATED_ON, knowledge=ROOM_TWO)
     row = next(g for g in r.sizing.gpus if g.gpu == "h100-pcie")
     held, peak = row.kv_held_requests_per_second, r.sizing.load.peak_requests_per_second  # type: ignore[union-attr]
-    assert held is not None and (row.cards_per_replica, row.not_recommended_by, row.kv_held_sequences) == (
-        1,
-        (),
-        3,
-    )
+    assert held is not None and (row.cards_per_replica, row.not_recommended_by) == (1, ())
+    assert row.kv_held_sequences == pytest.approx(3.079, abs=1e-3)
     assert (row.replicas, row.spare_replicas) == (math.ceil(peak / held) + 1, 1) == (6, 1)
     proposal = {
         "name": "pcie",
@@ -292,15 +321,16 @@ def test_single_pcie_cards_are_kept_where_capped_ones_take_more_cards_than_a_lin
         "pricing": "reserved",
         "region": "gra",
     }
-    checked = check({"workload": checker, "proposal": proposal}, EVALUATED_ON)
+    checked = checked_with(ROOM_TWO, {"workload": checker, "proposal": proposal})
     assert [i.status for i in checked.results if i.rule_id == "NET002"] == ["pass"]
 
 
 def test_check_says_when_the_kv_cache_not_the_headroom_sets_the_cards_for_the_peak() -> None:
     """One H100 PCIe for the 16-bit checker with 3,000-token prompts at 20,000 requests a day: the
     headroom alone would take two replicas for the peak's 0.39 requests/s (0.432 x 70 % / 1.07 = 0.28
-    each), but a replica carries at most 0.16 with its three requests in flight, so SIZ009 asks for three
-    cards and says why (it gave the headroom alone as the reason)."""
+    each), but with room for two full-context requests a replica carries at most 0.16 with the 3.08
+    requests in flight its cache holds, so SIZ009 asks for three cards and says why (it gave the
+    headroom alone as the reason)."""
     checker = {**CHECKER_BF16, "avg_input_tokens": 3000, "requests_per_day": 20_000}
     proposal = {
         "name": "one",
@@ -309,7 +339,7 @@ def test_check_says_when_the_kv_cache_not_the_headroom_sets_the_cards_for_the_pe
         "offer": "h100-monthly",
     }
     proposal |= {"gpu": "h100-pcie", "gpus": 1, "pricing": "reserved", "region": "gra"}
-    checked = check({"workload": checker, "proposal": proposal}, EVALUATED_ON)
+    checked = checked_with(ROOM_TWO, {"workload": checker, "proposal": proposal})
     (item,) = [i for i in checked.results if i.rule_id == "SIZ009"]
     assert item.status == "warn" and item.message is not None
     assert (
@@ -324,11 +354,11 @@ def test_check_says_when_the_kv_cache_not_the_headroom_sets_the_cards_for_the_pe
 
 def test_size_caps_the_cards_asked_about_below_the_usual_count() -> None:
     """``size --gpu h100-sxm --cards 1`` for the 13B at 20,000 requests a day with a 56,000-token context:
-    one H100 holds 58,046 tokens, one full-context sequence and no 6,500-token request beside it, so a
-    replica is planned at most the rate that keeps one request in flight on average (0.13 requests/s),
-    and the peak's 0.39 takes three of them, where the headroom alone (0.52 x 70 % / 1.07 = 0.34) would
-    take two. At a 32,768-token context the same card holds four (one beside 25,278 tokens, three of
-    6,500), and the headroom sizes the replicas."""
+    one H100 holds 58,046 tokens, room for one full-context request and 0.31 of a 6,500-token one beside
+    it, so a replica is planned at most the rate that keeps 1.31 requests in flight on average (0.17
+    requests/s), and the peak's 0.39 takes three of them, where the headroom alone (0.52 x 70 % / 1.07 =
+    0.34) would take two. At a 32,768-token context the same card holds 4.89 (one beside 25,278 tokens,
+    3.89 of 6,500), and the headroom sizes the replicas."""
     args = ["size", "--params-b", "13", "--attention-shape", "40,40,40,128", "--precision", "fp16"]
     args += ["--requests-per-day", "20000", "--input-tokens", "6000"]
     args += ["--output-tokens", "500", "--gpu", "h100-sxm", "--cards", "1"]
@@ -336,27 +366,28 @@ def test_size_caps_the_cards_asked_about_below_the_usual_count() -> None:
         CliRunner().invoke(main, [*args, "--context-tokens", "56000", "--format", "json"]).stdout
     )["gpus"]
     held, peak = row["kv_held_requests_per_second"], 20_000 / 86_400 * 1.6891
-    assert (row["replica_kv_tokens_capacity"], row["full_context_sequences"], row["kv_held_sequences"]) == (
-        58_046,
-        1,
-        1,
-    )
-    assert held == pytest.approx(0.1344, abs=1e-4)
+    assert (row["replica_kv_tokens_capacity"], row["full_context_sequences"]) == (58_046, 1)
+    assert row["kv_held_sequences"] == pytest.approx(1 + (58_046 - 56_000) / 6_500, abs=1e-4)
+    assert held == pytest.approx(0.1694, abs=1e-4)
     assert math.ceil(peak / (row["requests_per_second_per_replica"] * 0.7 / 1.07094063)) == 2
     assert row["replicas"] == math.ceil(peak / held) == 3
     text = CliRunner().invoke(main, [*args, "--context-tokens", "56000"], env={"COLUMNS": "250"}).stdout
-    assert text.count("1 full-context sequence fits; at most 1 in flight, so planned at most 0.13 req/s") == 1
+    assert (
+        text.count("1 full-context sequence fits; at most 1.3 in flight on average, so planned at most 0.17")
+        == 1
+    )
     (row,) = json.loads(
         CliRunner().invoke(main, [*args, "--context-tokens", "32768", "--format", "json"]).stdout
     )["gpus"]
-    assert (row["kv_held_sequences"], row["kv_held_requests_per_second"], row["replicas"]) == (4, None, 2)
+    assert (row["kv_held_requests_per_second"], row["replicas"]) == (None, 2)
+    assert row["kv_held_sequences"] == pytest.approx(1 + (58_046 - 32_768) / 6_500, abs=1e-4)
 
 
 def test_a_scenario_s_throughput_factor_scales_the_cap_with_the_rate() -> None:
     """A scenario that draws the estimate 20 % low (``at_throughput``): a capped replica carries 20 % less
     before its requests in flight fill its cache, as it does before its headroom, and the replicas
-    follow (70,000 a day on 1-card H200s: four at the estimate, five at 0.8 of it)."""
-    capacity, plan = one_card_h200(70_000)
+    follow (80,000 a day on 1-card H200s: four at the estimate, five at 0.8 of it)."""
+    capacity, plan = one_card_h200(80_000)
     slower = at_throughput(plan, 0.8, capacity.load, capacity.sizing)
     assert plan.rate_kv_holds is not None and slower.rate_kv_holds == pytest.approx(0.8 * plan.rate_kv_holds)
     peak = capacity.load.peak_requests_per_second
@@ -376,10 +407,11 @@ def test_a_fleet_s_hours_count_capped_replicas() -> None:
 
 def test_the_memo_says_what_keeping_room_for_full_context_requests_costs() -> None:
     """A latency-sensitive 8B FP8 service with 6,500-token prompts in a 64k context at 100,000 requests a
-    day, on single RTX 5090s: a card's 146,222 tokens of KV cache keep two full-context requests and two
-    of 7,000 tokens beside them, so a replica carries at most 0.55 requests/s and the peak's 1.95 takes
-    four; with no room kept, every request at its own length, the headroom's 1.01 x 70 % / 1.07 = 0.66
-    would take three. The Summary and "Load and capacity" say so; where nothing is capped, neither does."""
+    day, on single RTX 5090s, with room for two full-context requests: a card's 146,222 tokens of KV cache
+    keep that room and 2.16 requests of 7,000 tokens beside it, so a replica carries at most 0.56
+    requests/s and the peak's 1.95 takes four; with no room kept, every request at its own length, the
+    headroom's 1.01 x 70 % / 1.07 = 0.66 would take three. The Summary and "Load and capacity" say so;
+    with the shipped room for one, nothing is capped and neither does."""
     service = {
         "name": "long-8b",
         "model": {"name": "llama-3.1-8b", "precision": "fp8", "custom_weights": True},
@@ -390,36 +422,38 @@ def test_the_memo_says_what_keeping_room_for_full_context_requests_costs() -> No
         "latency_sensitive": True,
         "company_country": "DE",
     }
-    r = recommend(validate_workload(service, "test"), EVALUATED_ON)
+    r = recommend(validate_workload(service, "test"), EVALUATED_ON, knowledge=ROOM_TWO)
     assert (r.decision.provider, r.decision.gpu, r.decision.gpus) == ("runpod", "rtx-5090", 5)
     row = next(g for g in r.sizing.gpus if g.gpu == "rtx-5090")
-    assert (row.replica_kv_tokens_capacity, row.full_context_sequences, row.kv_held_sequences) == (
-        146_222,
-        2,
-        4,
-    )
-    assert 2 + (146_222 - 2 * 65_536) // 7_000 == 4
+    assert (row.replica_kv_tokens_capacity, row.full_context_sequences) == (146_222, 2)
+    assert row.kv_held_sequences == pytest.approx(2 + (146_222 - 2 * 65_536) / 7_000, abs=1e-3)
     policy = r.sizing_policy
     assert policy is not None and row.requests_per_second_per_replica is not None
     usable = row.requests_per_second_per_replica * policy.headroom_target_share
     usable /= 1 + policy.estimate_error_taken_off
     peak, held = r.load.peak_requests_per_second, row.kv_held_requests_per_second
-    assert held == pytest.approx(0.5482, abs=1e-4)
+    assert held == pytest.approx(0.5610, abs=1e-4)
     assert row.replicas_without_kv_cap == math.ceil(peak / usable) == 3
     assert (row.replicas, row.spare_replicas) == (math.ceil(peak / held) + 1, 1) == (5, 1)
     memo = " ".join(render_memo(r).split())
     assert (
-        "A replica of 1 × rtx-5090, fewer cards than the usual 4, holds 4 requests at their own length in "
-        "its KV cache with room kept for 2 of them at the full 65,536-token context, so it is planned to "
-        "carry at most 0.55 requests/s, the rate at which that many are in flight on average. With no room "
-        "kept for full-context requests, every request counted at its own length (7,000 tokens), the peak "
-        "would take 3 replicas of this size instead of 4, spares aside"
+        "which runs up to 20 requests of this length at once in its KV cache. That is at saturation, with no "
+        "room kept for a long prompt: the replicas are planned with fewer in flight (below)."
+    ) in memo
+    assert (
+        "A replica of 1 × rtx-5090, fewer cards than the usual 4, keeps room in its KV cache of 146,222 "
+        "tokens for 2 requests of the full 65,536-token context and about 2.2 more of this workload's length "
+        "beside them, so it is planned to carry at most 0.56 requests/s, the rate at which about 4.2 are in "
+        "flight on average (the room is gpu-advisor's margin for long prompts: the engines reserve none). "
+        "With no room kept for full-context requests, every request counted at its own length (7,000 "
+        "tokens), the peak would take 3 replicas of this size instead of 4, spares aside"
     ) in memo
     assert (
         "The replicas are sized with room kept in their KV cache for requests of the full 65,536-token "
-        'context: with none kept the peak would take 3 replicas instead of 4, spares aside (see "Load and '
-        'capacity").'
+        "context: with none kept the peak would take 3 replicas instead of 4, spares aside (the rtx-5090 row "
+        'under "Sizing").'
     ) in memo
-    plain = recommend(validate_workload({**service, "context_tokens": 16_384}, "test"), EVALUATED_ON)
+    plain = recommend(validate_workload(service, "test"), EVALUATED_ON)
     assert all(g.replicas_without_kv_cap is None for g in plain.sizing.gpus)
     assert "with none kept the peak would take" not in render_memo(plain)
+    assert "That is at saturation" not in render_memo(plain)

@@ -8,9 +8,10 @@ import math
 from typing import Any
 
 import pytest
-from helpers import EVALUATED_ON, invoke
+from helpers import EVALUATED_ON, invoke, room_for
 
-from gpu_advisor.api import check, render_memo
+from gpu_advisor.api import ProposalDocument, check, render_memo
+from gpu_advisor.engine.apps.check.run import check_document
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.calc.count_limits import full_context_sequences
 from gpu_advisor.engine.calc.sizing import size_model
@@ -61,15 +62,19 @@ def test_sixteen_h100_hold_six_full_context_sequences_not_the_usual_eight() -> N
 def test_a_light_long_context_load_is_planned_on_sixteen_h100_and_the_owned_servers_are_priced() -> None:
     r = result()
     decision = r.decision
-    # A replica's 899,760 tokens of KV cache hold six requests at the full context, or two of them and
-    # 182 requests of 3,500 tokens beside them: far more than the 7.6 the peak keeps in flight, so the
+    # A replica's 899,760 tokens of KV cache hold six requests at the full context, or room for one and
+    # 219.6 requests of 3,500 tokens beside it: far more than the 7.6 the peak keeps in flight, so the
     # headroom sizes the replicas: one for the peak and a spare, each of two 8-GPU servers.
     assert (decision.deployment, decision.gpu, decision.gpus) == ("own_hardware", "h100-sxm", 32)
     row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
     assert (row.cards_per_replica, row.gpus_with_kv_reserve, row.below_usual_count) == (16, None, True)
     tokens = (0.9 * 16 * 80 * GIB - 16 * 3.5 * GIB - 671e9) / (61 * (512 + 64) * 2 * 8)
-    assert 2 + (tokens - 2 * CONTEXT) // 3_500 == 184
-    assert (row.full_context_sequences, row.kv_held_sequences, row.replicas) == (6, 184, 2)
+    assert (row.full_context_sequences, row.replicas) == (6, 2)
+    assert (
+        row.kv_held_sequences
+        == pytest.approx(1 + (tokens - CONTEXT) / 3_500)
+        == pytest.approx(220.62, abs=0.01)
+    )
     assert row.kv_held_requests_per_second is None
     memo = render_memo(r)
     assert (
@@ -217,3 +222,49 @@ def test_an_on_premises_batch_is_told_why_the_h100_servers_are_not_planned() -> 
         "(see Sizing)."
     ) in memo
     assert "none holds this model" not in memo
+
+
+def test_a_capped_replica_of_a_gpu_without_a_usual_count_says_so_in_the_table_and_in_siz009() -> None:
+    """A 30B model in 16 bits with wide KV heads (40 layers x 12 x 384) at a 60,000-token context: no
+    count of H100 NVL up to the bridged pair's four holds eight full-context sequences, two cards hold two.
+    With room kept for two full-context requests (not the shipped one), a 2-card replica holds 7.36 in
+    flight and carries at most 0.62 requests/s: the Sizing table and SIZ009 say it is the fewest cards
+    that hold a light load, capped by its KV cache."""
+    shape = {"num_hidden_layers": 40, "num_attention_heads": 12, "num_key_value_heads": 12, "head_dim": 384}
+    workload = {
+        "name": "nvl30",
+        "model": {"params_b": 30, "precision": "fp16", "custom_weights": True, "attention_shape": shape},
+        "context_tokens": 60_000,
+        "avg_input_tokens": 6_000,
+        "avg_output_tokens": 500,
+        "requests_per_day": 100_000,
+        "latency_sensitive": True,
+        "company_country": "DE",
+    }
+    room_two = room_for(2)
+    r = recommend(validate_workload(workload, "test"), EVALUATED_ON, knowledge=room_two)
+    row = next(g for g in r.sizing.gpus if g.gpu == "h100-nvl")
+    assert (row.cards_per_replica, row.gpus_with_kv_reserve, row.full_context_sequences) == (2, None, 2)
+    assert row.kv_held_sequences == pytest.approx(7.36, abs=0.01)
+    assert row.kv_held_requests_per_second == pytest.approx(0.618, abs=1e-3)
+    assert (
+        "no usual count within 4 cards; 2 full-context sequences fit; at most 7.4 in flight on average, so "
+        "planned at most 0.62 req/s a replica |"
+    ) in render_memo(r)
+    proposal = {"name": "nvl", "deployment": "dedicated_cloud", "provider": "azure", "offer": "nc-h100-v5"}
+    document = ProposalDocument.model_validate(
+        {"workload": workload, "proposal": {**proposal, "gpu": "h100-nvl", "gpus": 2}}
+    )
+    checked = check_document(document, "<test>", 1, EVALUATED_ON, knowledge=room_two)
+    (item,) = [i for i in checked.results if i.rule_id == "SIZ009"]
+    assert item.status == "warn" and item.message is not None
+    assert (
+        "and so that a replica of 2 cards, the fewest that hold a light load, as no count of this GPU holds "
+        "the usual count's full-context sequences, carries at most 0.62 requests/s, the rate at which the "
+        "requests in flight fill its KV cache on average, with room kept for requests of the full serving "
+        "context."
+    ) in item.message
+    # The shipped room for one keeps the pair uncapped: 11.9 fit beside it.
+    shipped = recommend(validate_workload(workload, "test"), EVALUATED_ON)
+    plain = next(g for g in shipped.sizing.gpus if g.gpu == "h100-nvl")
+    assert plain.kv_held_requests_per_second is None

@@ -56,21 +56,20 @@ def kv_held_rate(
 
 def kv_held_sequences(
     knowledge: Knowledge, figures: SizingFigures, gpu_id: str, cards: int, request_tokens: int
-) -> int:
-    """Requests in flight a replica of ``cards`` cards below the usual count is planned to hold: the
-    engines' paged KV cache keeps a request at its own length (``request_tokens``, prompt and answer), so
-    as many as fit beside room kept for ``min_sequences_under_light_load`` requests of the full serving
-    context (fewer where fewer fit), which a long prompt among them may take. Counting every request at
-    the full context instead carried a count one full-context sequence short of the usual one at a
-    seventh of the usual count's rate; counting none left no room for a long one."""
+) -> float:
+    """Requests in flight on average a replica of ``cards`` cards below the usual count is planned to
+    hold: the engines' paged KV cache keeps a request at its own length (``request_tokens``, prompt and
+    answer), so the room kept for ``full_context_room_under_light_load`` requests of the full serving
+    context (fewer where fewer fit) and as many of the workload's length as fit beside it, fractional as
+    an average in flight is (no step where a count's cache holds one whole request more). Counting every
+    request at the full context carried a count one full-context sequence short of the usual one at a
+    seventh of its rate. 0 where not even one full-context request fits (see ``kv_held_rate``)."""
+    full = full_context_sequences(knowledge, figures, gpu_id, cards)
+    if full < 1:
+        return 0.0
+    kept = min(knowledge.throughput.concurrency.full_context_room_under_light_load, full)
     tokens = replica_kv_tokens(knowledge, figures, gpu_id, cards)
-    kept = min(
-        knowledge.throughput.concurrency.min_sequences_under_light_load,
-        full_context_sequences(knowledge, figures, gpu_id, cards),
-    )
-    if kept < 1:
-        return 0  # not even one full-context request fits: see kv_held_rate
-    return kept + math.floor((tokens - kept * figures.context_tokens) / request_tokens)
+    return kept + (tokens - kept * figures.context_tokens) / request_tokens
 
 
 def full_context_sequences(knowledge: Knowledge, figures: SizingFigures, gpu_id: str, cards: int) -> int:

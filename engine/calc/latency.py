@@ -351,7 +351,7 @@ def highest_rate_within(
 
 
 @per_object(entries=RATES_KEPT)
-def highest_rate_holding(roofline: Roofline, ceiling: float, sequences: int, /) -> float:
+def highest_rate_holding(roofline: Roofline, ceiling: float, sequences: float, /) -> float:
     """The highest arrival rate, at most ``ceiling``, at which the requests in flight (Little's law: the
     rate times a request's time, which grows with the rate) stay within ``sequences`` and the replica is
     not saturated; 0 where even a lone request exceeds them."""

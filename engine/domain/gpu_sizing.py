@@ -119,10 +119,11 @@ class GpuSizing(ResultModel):
     engine's maximum."""
     full_context_sequences: int | None = None
     """Sequences of the full serving context one replica's KV cache holds at ``cards_per_replica``."""
-    kv_held_sequences: int | None = None
-    """Below the usual count: the requests of the workload's length one replica's KV cache holds beside
-    room kept for ``min_sequences_under_light_load`` full-context ones (fewer where fewer fit), the
-    requests in flight ``kv_held_requests_per_second`` counts; None at the usual count or more."""
+    kv_held_sequences: float | None = None
+    """Below the usual count: the requests in flight on average one replica's KV cache holds, room for
+    ``full_context_room_under_light_load`` full-context ones (fewer where fewer fit) and the workload's
+    length beside it (``count_limits.kv_held_sequences``), which ``kv_held_requests_per_second``
+    counts; None at the usual count or more."""
     below_usual_count: bool | None = None
     """The replicas run on fewer cards than the usual count (a light load's), or the GPU has no usual
     count within the allowed counts and a light load runs on its fewest cards that hold

@@ -94,6 +94,9 @@ class SizeResult(ResultModel):
     """The usual card count holds the KV cache of this many full-context sequences."""
     min_sequences_under_light_load: int = 0
     """A replica below the usual count holds at least this many (``knowledge/throughput.yaml``)."""
+    full_context_room_under_light_load: int = 0
+    """A replica below the usual count is planned with room for this many full-context requests beside
+    the requests in flight at their own length (``knowledge/throughput.yaml``)."""
     serving_engine: str = "vllm"
     kv_bytes_per_element: float = 2.0
     """1: an FP8 KV cache; 2: 16-bit (the engine's default for the weights, or as given)."""

@@ -79,6 +79,7 @@ def size_result(
         context_tokens=figures.context_tokens,
         min_sequences_at_full_context=knowledge.throughput.concurrency.min_sequences_at_full_context,
         min_sequences_under_light_load=knowledge.throughput.concurrency.min_sequences_under_light_load,
+        full_context_room_under_light_load=knowledge.throughput.concurrency.full_context_room_under_light_load,
         serving_engine=figures.serving_engine,
         kv_bytes_per_element=figures.kv_bytes_per_element,
         load=load,

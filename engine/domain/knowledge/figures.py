@@ -16,7 +16,7 @@ from gpu_advisor.engine.domain.choices import (
     Precision,
     ScheduleId,
 )
-from gpu_advisor.engine.domain.knowledge.entries import PositiveFloat, Sourced
+from gpu_advisor.engine.domain.knowledge.entries import Citation, PositiveFloat, Sourced
 
 
 class Threshold(Sourced):
@@ -208,13 +208,19 @@ class Concurrency(Sourced):
     min_sequences_at_full_context: int = Field(ge=1)
     """The usual card count holds the KV cache of this many sequences of the full serving context."""
     min_sequences_under_light_load: int = Field(ge=1)
-    """A replica below the usual count holds at least this many full-context sequences, and every
-    request its peak keeps in flight at the full context."""
+    """A replica below the usual count holds at least this many full-context sequences."""
+    full_context_room_under_light_load: int = Field(ge=0)
+    """Requests of the full serving context a replica below the usual count keeps room for beside the
+    requests in flight at their own length (``count_limits.kv_held_sequences``): gpu-advisor's margin
+    for a long request, as the engines reserve none (``room_source``)."""
+    room_source: Citation
 
     @model_validator(mode="after")
     def _light_below_usual(self) -> Concurrency:
         if self.min_sequences_under_light_load > self.min_sequences_at_full_context:
             raise ValueError("min_sequences_under_light_load exceeds min_sequences_at_full_context")
+        if self.full_context_room_under_light_load > self.min_sequences_under_light_load:
+            raise ValueError("full_context_room_under_light_load exceeds min_sequences_under_light_load")
         return self
 
 
