@@ -18,6 +18,7 @@ from gpu_advisor.engine.apps.check.proposal_batch import batch_facts
 from gpu_advisor.engine.apps.check.proposal_cost import (
     gpu_fit,
     proposal_cost,
+    proposed_plan,
     proposed_replica_cards,
     replica_cards,
 )
@@ -128,7 +129,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> d
     instance's, not the run's, so the run is not worked out on them."""
     gpu, gpus = hardware.gpu, hardware.gpus
     fit = gpu_fit(gpu, evaluation)
-    plan = evaluation.market.plans.get(gpu) if gpu else None
+    plan = proposed_plan(gpu, gpus, evaluation)
     counts = evaluation.capacity.figures.card_counts
     per_replica = replica_cards(fit, gpus, plan.cards_per_replica if plan else None, counts)
     offer = hardware.offer
@@ -138,8 +139,7 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> d
     # cards that keep the window with it are those ``recommend`` prices the offer with. A serverless
     # product starts the instances the window needs: its run is not worked out on the proposed cards.
     spot = 0.0 if scales_out else spot_rework_share(offer, per_replica, evaluation)
-    # A serverless product starts the instances the peak needs, and another for one that fails: the
-    # proposed cards, one instance's, need hold only a replica.
+    # A serverless product starts the instances the peak needs, and one for a failed one: a replica.
     if scales_out:
         needed = for_peak = memory_cards
     else:
@@ -296,7 +296,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     idle_cards = max(0, cost.gpus_billed - (hardware.gpus or 0)) if cost.gpus_billed else 0
     gpu = gpu_facts(hardware, evaluation, scales_out=proposal.deployment == "serverless")
     limits, limit_details = serverless_limit_facts(cost.serverless_priced, evaluation, lang)
-    planned = evaluation.market.plans.get(hardware.gpu) if hardware.gpu else None
+    planned = proposed_plan(hardware.gpu, hardware.gpus, evaluation)
     cheapest = evaluation.market.own.cheapest_same_hours_usd_per_month
     # The catalog's offer binds as it is sold; a pricing the offer is not sold at binds for a term unknown.
     offered = hardware.offer if hardware.offer is not None and hardware.offer.pricing == pricing else None

@@ -1,0 +1,70 @@
+"""A proposal of several replicas smaller than the recommendation's is judged on replicas of its own size:
+the cards are split into whole replicas of the fewest cards that hold the model, and the cards the peak
+needs are those such replicas need."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers import EVALUATED_ON
+
+from gpu_advisor.api import check, render_memo
+from gpu_advisor.engine.apps.check.proposal_cost import replica_cards
+from gpu_advisor.engine.apps.recommend import recommend
+from gpu_advisor.engine.domain.workload import validate_workload
+
+# An Austrian law firm's contract analysis: 20,000-token documents, answers users wait for.
+LEGAL: dict[str, Any] = {
+    "name": "at-legal-analysis",
+    "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+    "requests_per_day": 3000,
+    "avg_input_tokens": 20000,
+    "avg_output_tokens": 1500,
+    "context_tokens": 32768,
+    "load_pattern": "variable",
+    "schedule": "workdays",
+    "latency_sensitive": True,
+    "personal_data": True,
+    "model_stable": True,
+    "company_country": "AT",
+}
+SCALEWAY = {
+    "name": "three pairs",
+    "deployment": "dedicated_cloud",
+    "provider": "scaleway",
+    "offer": "h100-sxm-2-80g",
+    "gpu": "h100-sxm",
+    "pricing": "on_demand",
+    "region": "fr-par-2",
+}
+
+
+def test_the_memos_throughput_plan_of_three_pairs_passes_as_three_pairs() -> None:
+    """The memo offers three replicas of 2 x H100 for throughput alone (the latency targets plan larger
+    ones): checked as proposed on Scaleway's 2-card instances, it is three instances at €3.3099 ($3.84)
+    a card for the 264 paid hours, $6,082 (it was failed by NET004 as 4-card replicas no 2-card instance
+    holds, billed as 8 cards, $8,109), and SIZ009 holds it to what 2-card replicas need."""
+    memo = " ".join(render_memo(recommend(validate_workload(LEGAL, "test"), EVALUATED_ON)).split())
+    assert "3 replicas of 2 × h100-sxm (6 GPUs in all, spares included) would carry the peak" in memo
+    result = check({"workload": LEGAL, "proposal": {**SCALEWAY, "gpus": 6}}, EVALUATED_ON)
+    statuses = {item.rule_id: item.status for item in result.results}
+    assert (statuses["NET004"], statuses["SIZ009"]) == ("pass", "pass")
+    assert "PRC013" not in statuses or statuses["PRC013"] == "pass"
+    # €3.3099 a card-hour at $1.16 a euro (knowledge/exchange_rates.yaml).
+    assert result.usd_per_month == round(6 * 3.3099 * 1.16 * 264, 2) == 6081.74
+    # One pair alone is held to the recommendation's replicas: SIZ009 names what they need.
+    single = check({"workload": LEGAL, "proposal": {**SCALEWAY, "gpus": 2}}, EVALUATED_ON)
+    assert {i.rule_id: i.status for i in single.results}["SIZ009"] == "warn"
+
+
+def test_the_cards_split_into_whole_replicas_of_the_fewest_that_hold_the_model() -> None:
+    result = recommend(validate_workload(LEGAL, "test"), EVALUATED_ON)
+    fit = next(f for f in result.sizing.gpus if f.gpu == "h100-sxm")
+    assert (fit.gpus_for_light_load, fit.gpus_with_kv_reserve) == (2, 4)
+    counts = (1, 2, 4, 8, 16)
+    # Whole replicas of the plan where the cards are; else of the fewest count that holds the model and
+    # divides them; else the usual count within the cards.
+    assert replica_cards(fit, 16, 8, counts) == 8  # type: ignore[arg-type]
+    assert replica_cards(fit, 6, 8, counts) == 2  # type: ignore[arg-type]
+    assert replica_cards(fit, 12, 8, counts) == 2  # type: ignore[arg-type]
+    assert replica_cards(fit, 3, 8, counts) == 2  # type: ignore[arg-type]
