@@ -93,6 +93,7 @@ def test_an_eu_hosted_api_passes_and_is_priced_as_recommend_prices_it(tmp_path: 
         "DEP033": "pass",
         "DEP017": "pass",
         "DEP041": "pass",
+        "DEP053": "pass",
         "KNB012": "pass",
         "KNB017": "pass",
         "LAT012": "pass",

@@ -106,6 +106,8 @@ class ProposalDetails(Details):
     api_jurisdiction: str = ""
     api_model_params_b: float = 0.0
     api_model_active_params_b: float = 0.0
+    api_model_reasons: bool = False
+    """The proposed API's model thinks before it answers (DEP053's message)."""
     api_excluded_by: str = ""
     api_exceeded_limit: str = ""
     """The limit of the API the workload's requests exceed: window or answer ("" where none)."""

@@ -299,6 +299,9 @@ class ProposalFact(Fact):
     (where its provider processes the requests, its SLA, how it is sold, company policy)."""
     api_hosts_smaller_model: Annotated[bool, Guard("api_known")] = False
     """That API hosts an open model smaller than the workload's (in parameters, or active ones)."""
+    api_reasons_otherwise: Annotated[bool, Guard("api_known")] = False
+    """That API's model thinks before it answers where the workload's does not, or answers without a
+    chain of thought where the workload's model thinks first (``reasoning``)."""
     api_requests_too_short: Annotated[bool, Guard("api_known")] = False
     """That API's context window (where the catalog records it) is below the workload's serving context,
     or its answer cap below the average answer: it cannot take the workload's requests."""

@@ -95,7 +95,8 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         return ApiFacts(facts, {}, None)
     listed = evaluation.knowledge.api_prices.apis
     cut = window_cut_short(evaluation.knowledge, evaluation.workload.context_tokens, api.api)
-    active = next(a.model_active_params_b for a in listed if a.id == api.api)
+    listing = next(a for a in listed if a.id == api.api)
+    active = listing.model_active_params_b
     rules = {rule.id: rule for rule in evaluation.rules}
     # Exclusions of the comparison's stand-in only (another kind of model) do not bar a proposal's choice.
     barring = tuple(rule_id for rule_id in api.excluded_by if not rules[rule_id].then.comparison_only)
@@ -104,6 +105,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         # A hosted open model below the workload's size, in parameters or active ones (a proprietary
         # model's size is not public).
         api_hosts_smaller_model=api.model_params_b is not None and not (api.large_enough or api.same_model),
+        api_reasons_otherwise=listing.model_reasoning != evaluation.workload.reasoning,
         api_requests_too_short=api.exceeded_limit is not None,
         api_window_recorded=api.context_window_tokens is not None,
         api_windows_cut_short=cut is not None,
@@ -116,6 +118,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
         "api_jurisdiction": api.jurisdiction,
         "api_model_params_b": api.model_params_b or 0.0,
         "api_model_active_params_b": active or 0.0,
+        "api_model_reasons": listing.model_reasoning,
         "api_excluded_by": excluded_by,
         "api_exceeded_limit": api.exceeded_limit or "",
         "api_context_window_tokens": api.context_window_tokens or 0,
