@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import invoke
 
 WORKLOAD = "name: t\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: 1000\nutilization: 0,5\n"
@@ -108,3 +109,32 @@ def test_underscores_between_digits_get_the_plain_number(tmp_path: Path) -> None
         "name: t\nmodel: {name: llama_3, precision: bf16}\nrequests_per_day: 1000\n", encoding="utf-8"
     )
     assert "no underscores between digits" not in invoke("recommend", str(path)).output
+
+
+@pytest.mark.parametrize("written", ["2'000'000", "2\u2019000\u2019000", "2 000 000", "2\u202f000\u202f000"])
+def test_swiss_and_din_thousands_get_the_plain_number(tmp_path: Path, written: str) -> None:
+    """A Swiss user writes two million 2'000'000, DIN 5008 2 000 000: the data file's reader takes either
+    for text, and the error says what to write, in a YAML file and in a batch's CSV cell."""
+    path = tmp_path / "w.yaml"
+    path.write_text(
+        f'name: t\nmodel: {{name: llama-3.1-8b, precision: bf16}}\nrequests_per_day: "{written}"\n',
+        encoding="utf-8",
+    )
+    result = invoke("recommend", str(path))
+    assert result.exit_code == 2
+    assert "(write 2000000: a data file takes no apostrophes or spaces between digits)\n" in result.output
+    german = invoke("recommend", "--lang", "de", str(path))
+    assert (
+        "(schreiben Sie 2000000: In einer Datendatei sind keine Apostrophe oder Leerzeichen" in german.output
+    )
+    rows = tmp_path / "w.csv"
+    rows.write_text(f'name,model.name,model.precision,requests_per_day\na,llama-3.1-8b,bf16,"{written}"\n')
+    assert "is not a whole number: write 2000000" in invoke("batch", str(rows)).output
+
+
+def test_a_number_with_a_space_in_the_wrong_place_gets_no_thousands_hint(tmp_path: Path) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_text(
+        'name: t\nmodel: {name: llama-3.1-8b, precision: bf16}\nrequests_per_day: "20 00"\n', encoding="utf-8"
+    )
+    assert "apostrophes or spaces" not in invoke("recommend", str(path)).output

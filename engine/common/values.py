@@ -100,11 +100,11 @@ def integer(text: str, path: Path = ()) -> int:
                 path, Words("%(value)s is too large; a number is at most 1e15 in size", value=shown(text))
             )
         return _bounded(int(digits, base), text, path)
-    if COMMA_GROUPS.fullmatch(text):
+    if COMMA_GROUPS.fullmatch(text) or SPACED_GROUPS.fullmatch(text):
         # '1,500' or '1,500,000' in a CSV cell or a field read as text: thousands, as no whole number has
-        # a decimal comma.
+        # a decimal comma; Swiss 2'000'000 and DIN 5008's 2 000 000 alike.
         # The number meant, as a data file takes it: no leading zero, within the bounds (or said too large).
-        whole = _bounded(int(text.replace(",", "")), text, path)
+        whole = _bounded(int(GROUP_SEPARATORS.sub("", text)), text, path)
         raise ValueProblem(
             path,
             Words("%(value)s is not a whole number: write %(whole)s", value=shown(text), whole=str(whole)),
@@ -136,6 +136,11 @@ def _bounded(value: int, text: str, path: Path) -> int:
     return value
 
 
+GROUP_SEPARATORS = re.compile("[,'\u2019 \u00a0\u202f]")
+"""What sets thousands apart: an English comma, a Swiss apostrophe (also typographic), a space, a no-break
+space or a narrow one (DIN 5008)."""
+SPACED_GROUPS = re.compile("[+-]?\\d{1,3}(?:['\u2019 \u00a0\u202f]\\d{3})+")
+"""Thousands set apart by an apostrophe or a space (Swiss 2'000'000, DIN 5008's 2 000 000)."""
 COMMA_GROUPS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+")
 """A number written with commas between groups of three digits (English thousands, or one German decimal
 comma before three decimals)."""

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from gpu_advisor.engine.common.errors import InputError, close_match, spelling_of
-from gpu_advisor.engine.common.values import COMMA_GROUPS, DECIMAL_COMMA
+from gpu_advisor.engine.common.values import COMMA_GROUPS, DECIMAL_COMMA, GROUP_SEPARATORS, SPACED_GROUPS
 from gpu_advisor.engine.common.wording import Words, WordsError, at
 from gpu_advisor.engine.i18n.reading import thousands_dotted
 
@@ -80,6 +80,9 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
         elif kind.startswith(("float_", "int_")) and UNDERSCORE_GROUPS.fullmatch(written):
             # '2_000_000' as Python writes it: the data file's reader takes it for text.
             entry["underscored"] = written.replace("_", "")
+        elif kind.startswith(("float_", "int_")) and SPACED_GROUPS.fullmatch(written):
+            # Swiss "2'000'000" and the DIN standard's "2 000 000": the reader takes them for text.
+            entry["spaced"] = GROUP_SEPARATORS.sub("", written)
         if kind.startswith("int_"):
             entry["thousands"] = grouped_digits(given)
             # 2.0 for 2 is as likely as German 2.000 for 2000: both readings are said.

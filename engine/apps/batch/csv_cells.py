@@ -82,8 +82,9 @@ def convert_cell(text: str, kind: FieldKind, lang: str = "en") -> Any:
         return [convert_cell(part, "float", lang) for part in re.split(r"[;\s]+", value) if part]
     try:
         if kind == "int":
-            # Commas between thousands: ``values.integer`` says what to write.
-            if not values.DECIMAL_INTEGER.fullmatch(value) and not values.COMMA_GROUPS.fullmatch(value):
+            # Commas, apostrophes or spaces between thousands: ``values.integer`` says what to write.
+            grouped = values.COMMA_GROUPS.fullmatch(value) or values.SPACED_GROUPS.fullmatch(value)
+            if not values.DECIMAL_INTEGER.fullmatch(value) and not grouped:
                 raise ValueError(said(lang, "not_whole", text=repr(text), whole=thousands_dotted(value)))
             return values.integer(value)
         return values.number(value)
