@@ -99,6 +99,16 @@ def test_an_owned_run_longer_than_a_day_never_catches_up_and_bills_nothing_more(
         "every day would never catch up with their work. About 65 cards of this GPU finish it in time with "
         "the estimate's error band taken off."
     )
+    # Run weekly, the same run is late, not behind for good: the next run starts a week later.
+    weekly = check_of(
+        {**NIGHTLY_8B, "batch_runs_per_month": 4.35},
+        {"name": "one node", "deployment": "own_hardware", "gpu": "h100-sxm", "servers": 1},
+    )
+    assert weekly["SIZ019"].message == (
+        "On 8 × h100-sxm (8 replicas of 1 card) a run of its work takes about 45.2 h at the estimated "
+        "throughput, more than its 6-hour window, even if the estimate is right. About 65 cards of this GPU "
+        "finish it in time with the estimate's error band taken off."
+    )
 
 
 def test_a_serverless_batch_starts_the_instances_its_window_needs() -> None:

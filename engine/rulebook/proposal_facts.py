@@ -80,6 +80,9 @@ class ProposalFact(Fact):
     """The hours the run must be done in: the workload's window within its schedule's hours a day."""
     batch_slack_hours: Annotated[float, Guard("batch_run_known")] = 0.0
     """The window's hours the run leaves (negative where it overruns it)."""
+    batch_runs_daily: Annotated[bool, Guard("batch_run_known")] = False
+    """The batch runs on every day of its schedule (not weekly: ``batch_runs_per_month``), so a run
+    longer than a day never catches up (SIZ019's message)."""
     batch_restart_hours: Annotated[float, Guard("batch_run_known")] = 0.0
     """What a replica lost to an interruption takes to serve again: a new instance launched and the
     weights loaded (``proposal_batch.restart_hours``; a floor, finding capacity again unknown)."""

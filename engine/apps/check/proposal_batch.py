@@ -13,6 +13,13 @@ from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 
 
+def runs_daily(evaluation: Evaluation) -> bool:
+    """The batch runs on every day of its schedule (``batch_runs_per_month`` at the schedule's days)."""
+    workload = evaluation.workload
+    days = evaluation.knowledge.schedule(workload.schedule).days_per_month
+    return (workload.batch_runs_per_month or days) >= days
+
+
 def batch_facts(
     fit: GpuFit | None,
     gpus: int | None,
@@ -34,6 +41,7 @@ def batch_facts(
         "batch_run_window_hours": window,
         # What the window leaves, against what one replica lost to an interruption takes to serve again.
         "batch_slack_hours": window - run,
+        "batch_runs_daily": runs_daily(evaluation),
         "batch_restart_hours": restart_hours(evaluation, fit.gpu, per_replica),
     }
 
