@@ -88,8 +88,8 @@ def test_the_next_best_offer_is_another_offer_not_the_chosen_one_elsewhere(tmp_p
     assert len(same) == 2 and same[0].usd_per_month == same[1].usd_per_month
     memo = render_memo(result)
     # 6 x $4.19 x 730 h.
-    assert "Next best: lambda 2-gpu-plan (6 × h100-sxm) at $18,352 per month." in memo
-    assert "Next best: scaleway" not in memo
+    assert "Next best dedicated offer: lambda 2-gpu-plan (6 × h100-sxm) at $18,352 per month." in memo
+    assert "Next best dedicated offer: scaleway" not in memo
 
 
 def test_one_compared_card_is_a_card() -> None:

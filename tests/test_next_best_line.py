@@ -18,7 +18,10 @@ def test_a_runner_up_in_whole_instances_says_what_it_bills() -> None:
         "h100-sxm-2-80g",
         4,
     )
-    assert "Next best: scaleway h100-sxm-2-80g (4 × h100-sxm) at $4,054 per month." in render_memo(r)
+    assert (
+        "Next best dedicated offer: scaleway h100-sxm-2-80g (4 × h100-sxm) at $4,054 per month."
+        in render_memo(r)
+    )
     # Were STACKIT's 8-card H100 server the runner-up (its 4 cards billed as 8, $19,701 a month), the line
     # would say what it bills, as the options table does.
     (whole,) = [o for o in r.options if (o.provider, o.offer) == ("stackit", "n3-gpu-server")]
@@ -26,11 +29,11 @@ def test_a_runner_up_in_whole_instances_says_what_it_bills() -> None:
     whole_result = r.model_copy(update={"next_best_option": whole})
     memo = " ".join(render_memo(whole_result).split())
     assert (
-        "Next best: stackit n3-gpu-server (4 × h100-sxm, sold in whole instances: 8 cards billed) "
-        "at $19,701 per month."
+        "Next best dedicated offer: stackit n3-gpu-server (4 × h100-sxm, sold in whole instances: 8 cards "
+        "billed) at $19,701 per month."
     ) in memo
     german = " ".join(render_memo(whole_result, Format.named("de")).split())
     assert (
-        "Nächstbeste Option: stackit n3-gpu-server (4 × h100-sxm, in ganzen Instanzen verkauft: "
-        "8 Karten abgerechnet) für 19.701 $ pro Monat."
+        "Nächstbestes dediziertes Angebot: stackit n3-gpu-server (4 × h100-sxm, in ganzen Instanzen "
+        "verkauft: 8 Karten abgerechnet) für 19.701 $ pro Monat."
     ) in german
