@@ -367,6 +367,37 @@ def test_the_residency_premium_names_the_two_offers_it_compares() -> None:
     )
 
 
+def test_the_residency_premium_of_rentals_is_not_said_of_a_serverless_recommendation() -> None:
+    """A Swiss call centre's summaries on serverless GPUs in the EU: the rentals' premium (148 %) says
+    nothing about the serverless route recommended, which costs the same outside: RES003 says whose price
+    it measures. Where a rental is the recommendation (the HR assistant), it says nothing more."""
+    centre = {
+        "name": "ch-callcentre-summary",
+        "model": {"name": "qwen2.5-32b", "precision": "bf16"},
+        "requests_per_day": 60000,
+        "avg_input_tokens": 3000,
+        "avg_output_tokens": 250,
+        "load_pattern": "variable",
+        "schedule": "workdays",
+        "latency_sensitive": False,
+        "personal_data": True,
+        "model_stable": True,
+        "company_country": "CH",
+    }
+    result = run(centre)
+    assert result.decision.deployment == "serverless"
+    assert finding(result, "RES003").endswith(
+        "If only part of the traffic carries personal data, run that part in the admitted regions and the "
+        "rest on the cheaper GPUs, where rentals run it: the recommendation is serverless GPUs, whose price "
+        "this rental premium does not measure."
+    )
+    rental = run(yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text()))
+    assert rental.decision.deployment == "dedicated_cloud"
+    assert finding(rental, "RES003").endswith(
+        "run that part in the admitted regions and the rest on the cheaper GPUs."
+    )
+
+
 def test_the_memo_says_which_rules_on_personal_data_are_not_assessed() -> None:
     """A Swiss bank reads "residency" as more than data-protection law: the memo says what it leaves out."""
     from gpu_advisor.engine.present.memo import render_memo
