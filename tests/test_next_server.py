@@ -356,3 +356,31 @@ def test_a_business_critical_purchase_is_priced_with_the_servers_that_survive_a_
     negotiated = run(SAAS, knowledge=scaleway_at(3.00))
     assert negotiated.decision.deployment == "dedicated_cloud"
     assert round(negotiated.decision.usd_per_month or 0) == round(12 * 3.00 * 730) == 26_280
+
+
+def test_the_server_bought_to_survive_a_loss_says_it_needs_the_idle_cards_used() -> None:
+    """A business-critical EU support bot at 700,000 requests a day on three HGX H100: the plan's seven
+    2-card replicas leave a lost server's peak short (SIZ032) unless the cards left idle run replicas too,
+    so the sentence on the server bought to survive a loss says so instead of pulling against SIZ032."""
+    bot = {
+        "name": "de-support-eu",
+        "model": {"name": "llama-3.3-70b", "precision": "fp8"},
+        "requests_per_day": 700_000,
+        "avg_input_tokens": 1200,
+        "avg_output_tokens": 300,
+        "load_pattern": "variable",
+        "schedule": "always",
+        "latency_sensitive": True,
+        "personal_data": True,
+        "business_critical": True,
+        "model_stable": True,
+        "company_country": "DE",
+    }
+    result = run(bot)
+    assert "SIZ032" in result.fired_rules
+    memo = " ".join(render_memo(result).split())
+    assert (
+        "One of the 3 servers is bought for the spares the rules add and to keep the peak through the loss "
+        "of a server, with replicas on the cards the plan leaves idle (SIZ010, SIZ011, SIZ015, SIZ032): "
+        "$11,007 a month and $285,000 of the purchase."
+    ) in memo
