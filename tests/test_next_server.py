@@ -343,7 +343,8 @@ def test_a_business_critical_purchase_is_priced_with_the_servers_that_survive_a_
     ) in " ".join(render_memo(result).split())
     assert (
         "One of the 3 servers is bought for the spares the rules add and to keep the peak through the loss "
-        "of a server (SIZ010, SIZ011, SIZ015): $11,007 a month and $285,000 of the purchase."
+        "of a server, with replicas on the cards the load leaves idle too (SIZ010, SIZ011, SIZ015, SIZ032): "
+        "$11,007 a month and $285,000 of the purchase."
     ) in " ".join(render_memo(result).split())
     assert best is not None and (best.offer, best.gpus_rented, round(best.usd_per_month)) == (
         "h100-sxm-2-80g",
@@ -381,6 +382,6 @@ def test_the_server_bought_to_survive_a_loss_says_it_needs_the_idle_cards_used()
     memo = " ".join(render_memo(result).split())
     assert (
         "One of the 3 servers is bought for the spares the rules add and to keep the peak through the loss "
-        "of a server, with replicas on the cards the plan leaves idle (SIZ010, SIZ011, SIZ015, SIZ032): "
+        "of a server, with replicas on the cards the load leaves idle too (SIZ010, SIZ011, SIZ015, SIZ032): "
         "$11,007 a month and $285,000 of the purchase."
     ) in memo
