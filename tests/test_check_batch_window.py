@@ -109,6 +109,15 @@ def test_an_owned_run_longer_than_a_day_never_catches_up_and_bills_nothing_more(
         "throughput, more than its 6-hour window, even if the estimate is right. About 65 cards of this GPU "
         "finish it in time with the estimate's error band taken off."
     )
+    # On one card the weekly run takes 361 hours, more than the 168 (24 x 30.42 / 4.35) to the next run.
+    one_card = check_of(
+        {**NIGHTLY_8B, "batch_runs_per_month": 4.35},
+        {"name": "one card", "deployment": "own_hardware", "gpu": "h100-sxm", "gpus": 1},
+    )
+    assert (
+        "and more than the 168 hours from one run's start to the next: the runs would never catch up with "
+        "their work."
+    ) in (one_card["SIZ019"].message or "")
 
 
 def test_a_serverless_batch_starts_the_instances_its_window_needs() -> None:

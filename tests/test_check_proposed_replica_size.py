@@ -9,7 +9,7 @@ from typing import Any
 from helpers import EVALUATED_ON
 
 from gpu_advisor.api import check, render_memo
-from gpu_advisor.engine.apps.check.proposal_cost import replica_cards
+from gpu_advisor.engine.apps.check.replica_size import replica_cards
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.workload import validate_workload
 
@@ -57,14 +57,38 @@ def test_the_memos_throughput_plan_of_three_pairs_passes_as_three_pairs() -> Non
     assert {i.rule_id: i.status for i in single.results}["SIZ009"] == "warn"
 
 
-def test_the_cards_split_into_whole_replicas_of_the_fewest_that_hold_the_model() -> None:
+def test_the_cards_split_into_whole_replicas_the_offer_s_instances_hold() -> None:
+    """The replica size is chosen the same way whatever the number of cards: the plan's (8) where the
+    cards are whole replicas of it and an instance holds one; else the usual count (4) or the fewest
+    that hold the model (2) that divides the cards and fits an instance; else the usual count where an
+    instance holds it, or the fewest that fit, the rest idle; else the usual count within the cards."""
     result = recommend(validate_workload(LEGAL, "test"), EVALUATED_ON)
     fit = next(f for f in result.sizing.gpus if f.gpu == "h100-sxm")
     assert (fit.gpus_for_light_load, fit.gpus_with_kv_reserve) == (2, 4)
     counts = (1, 2, 4, 8, 16)
-    # Whole replicas of the plan where the cards are; else of the fewest count that holds the model and
-    # divides them; else the usual count within the cards.
-    assert replica_cards(fit, 16, 8, counts) == 8  # type: ignore[arg-type]
-    assert replica_cards(fit, 6, 8, counts) == 2  # type: ignore[arg-type]
-    assert replica_cards(fit, 12, 8, counts) == 2  # type: ignore[arg-type]
-    assert replica_cards(fit, 3, 8, counts) == 2  # type: ignore[arg-type]
+    grid = {
+        (gpus, room): replica_cards(fit, gpus, 8, counts, room)  # type: ignore[arg-type]
+        for gpus in (3, 5, 6, 8, 12, 16)
+        for room in (2, 4, 8)
+    }
+    assert grid == {
+        (3, 2): 2, (3, 4): 2, (3, 8): 2,
+        (5, 2): 2, (5, 4): 4, (5, 8): 4,
+        (6, 2): 2, (6, 4): 2, (6, 8): 2,
+        (8, 2): 2, (8, 4): 4, (8, 8): 8,
+        (12, 2): 2, (12, 4): 4, (12, 8): 4,
+        (16, 2): 2, (16, 4): 4, (16, 8): 8,
+    }  # fmt: skip
+
+
+def test_eight_or_five_cards_on_two_card_instances_run_pairs() -> None:
+    """On Scaleway's 2-card instances, 8 and 16 cards were held to 8-card replicas no instance holds
+    (NET004 failed), and 5 cards to a 4-card one billed as 8 cards: they run pairs, the fifth card
+    idle, and NET004 passes."""
+    for gpus in (5, 8, 16):
+        result = check({"workload": LEGAL, "proposal": {**SCALEWAY, "gpus": gpus}}, EVALUATED_ON)
+        statuses = {item.rule_id: item.status for item in result.results}
+        assert statuses["NET004"] == "pass", gpus
+    five = check({"workload": LEGAL, "proposal": {**SCALEWAY, "gpus": 5}}, EVALUATED_ON)
+    # Three 2-card instances hold the five cards: six billed.
+    assert five.usd_per_month == round(6 * 3.3099 * 1.16 * 264, 2)

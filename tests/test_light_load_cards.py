@@ -444,7 +444,7 @@ def test_the_memo_says_what_keeping_room_for_full_context_requests_costs() -> No
         "A replica of 1 × rtx-5090, fewer cards than the usual 4, keeps room in its KV cache of 146,222 "
         "tokens for 2 requests of the full 65,536-token context and about 2.2 more of this workload's length "
         "beside them, so it is planned to carry at most 0.56 requests/s, the rate at which about 4.2 are in "
-        "flight on average (the room is gpu-advisor's margin for long prompts: the engines reserve none). "
+        "flight on average (the room is gpu-advisor's margin for long prompts; vLLM keeps none). "
         "With no room kept for full-context requests, every request counted at its own length (7,000 "
         "tokens), the peak would take 3 replicas of this size instead of 4, spares aside"
     ) in memo

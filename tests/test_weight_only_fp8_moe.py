@@ -4,7 +4,7 @@ fused-MoE kernel fails on the FP8 type there, and Marlin's weight-only kernel ru
 
 from __future__ import annotations
 
-from helpers import EVALUATED_ON, run
+from helpers import EVALUATED_ON, invoke, run
 
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.results import Recommendation
@@ -59,3 +59,13 @@ def test_not_on_a_card_with_fp8_tensor_cores_nor_for_a_dense_model() -> None:
     assert h100.launch is not None and h100.launch.weight_only_fp8_moe_since is None
     dense = run({**MOE, "model": {"name": "llama-3.3-70b", "precision": "fp8"}})
     assert "--moe-backend" not in command(dense, "a100-80gb")
+
+
+def test_size_says_the_option_needs_vllm_0_17() -> None:
+    output = invoke(
+        "size", "--model", "qwen3-235b-a22b", "--precision", "fp8", "--gpu", "a100-80gb", "--concurrency", "8"
+    ).output
+    assert (
+        "    --moe-backend marlin: the card has no FP8 tensor cores, and the engine's default expert kernel "
+        "does not take the FP8 type there (SIZ004); the option needs vLLM 0.17.0 or later\n"
+    ) in output

@@ -81,8 +81,10 @@ class ProposalFact(Fact):
     batch_slack_hours: Annotated[float, Guard("batch_run_known")] = 0.0
     """The window's hours the run leaves (negative where it overruns it)."""
     batch_runs_daily: Annotated[bool, Guard("batch_run_known")] = False
-    """The batch runs on every day of its schedule (not weekly: ``batch_runs_per_month``), so a run
-    longer than a day never catches up (SIZ019's message)."""
+    """The batch runs on every day of its schedule (not weekly: ``batch_runs_per_month``)."""
+    batch_run_interval_hours: Annotated[float, Guard("batch_run_known")] = 24.0
+    """The hours from one run's start to the next: a day where it runs daily, else the calendar month's
+    hours over its runs (a weekly job: about 168); a run longer than that never catches up (SIZ019)."""
     batch_restart_hours: Annotated[float, Guard("batch_run_known")] = 0.0
     """What a replica lost to an interruption takes to serve again: a new instance launched and the
     weights loaded (``proposal_batch.restart_hours``; a floor, finding capacity again unknown)."""

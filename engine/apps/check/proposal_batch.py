@@ -20,6 +20,15 @@ def runs_daily(evaluation: Evaluation) -> bool:
     return (workload.batch_runs_per_month or days) >= days
 
 
+def run_interval_hours(evaluation: Evaluation) -> float:
+    """The hours from one run's start to the next: a day for a daily batch, else the calendar month's
+    hours (the round-the-clock schedule's days) spread over its runs."""
+    if runs_daily(evaluation):
+        return 24.0
+    calendar_days = evaluation.knowledge.schedule("always").days_per_month
+    return 24.0 * calendar_days / (evaluation.workload.batch_runs_per_month or calendar_days)
+
+
 def batch_facts(
     fit: GpuFit | None,
     gpus: int | None,
@@ -42,6 +51,7 @@ def batch_facts(
         # What the window leaves, against what one replica lost to an interruption takes to serve again.
         "batch_slack_hours": window - run,
         "batch_runs_daily": runs_daily(evaluation),
+        "batch_run_interval_hours": run_interval_hours(evaluation),
         "batch_restart_hours": restart_hours(evaluation, fit.gpu, per_replica),
     }
 

@@ -13,15 +13,15 @@ from gpu_advisor.engine.apps.check.instance_loss import (
 )
 from gpu_advisor.engine.apps.check.proposal_batch import proposed_run_hours
 from gpu_advisor.engine.apps.check.proposal_serverless import serverless_cost
+from gpu_advisor.engine.apps.check.replica_size import gpu_fit, proposed_replica_cards
 from gpu_advisor.engine.calc.costs import own_hardware_cost, rent
 from gpu_advisor.engine.calc.fleet_split import base_placements
 from gpu_advisor.engine.calc.fleets import MixedFleet, cheapest_mixed_fleet, replicas_by_hour
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
 from gpu_advisor.engine.calc.listings import offer_hours
-from gpu_advisor.engine.calc.replicas import ReplicaPlan, plans_by_gpu
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.server_costs import server_costs
 from gpu_advisor.engine.calc.serverless import serverless_billing
-from gpu_advisor.engine.calc.sizing import GpuFit
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.options import ServerlessBilling
@@ -337,64 +337,3 @@ def current_peak(
 def names_peak(proposal: ProposalInput, offer: Offer) -> bool:
     """The offer is one a hybrid proposal's peak fields name (any, where it names none)."""
     return proposal.peak_provider in (None, offer.provider) and proposal.peak_offer in (None, offer.offer)
-
-
-def proposed_replica_cards(offer: Offer, gpus: int, evaluation: Evaluation) -> int:
-    """The cards a proposed replica runs on: of the cards one needs on the offer's GPU (all the cards as
-    one replica where fewer are proposed)."""
-    plan = evaluation.market.plans.get(offer.gpu)
-    counts = evaluation.capacity.figures.card_counts
-    return (
-        replica_cards(gpu_fit(offer.gpu, evaluation), gpus, plan.cards_per_replica if plan else None, counts)
-        or 1
-    )
-
-
-def proposed_plan(gpu: str | None, gpus: int | None, evaluation: Evaluation) -> ReplicaPlan | None:
-    """The recommendation's replica plan on ``gpu``, or where the proposal runs several replicas of
-    another size (``replica_cards``), the plan of the same load on replicas of that size: the cards the
-    peak needs depend on the cards a replica has (three 2-card replicas are held to what 2-card replicas
-    need, not to the 8-card ones the latency targets chose); one replica, to the recommendation's."""
-    plan = evaluation.market.plans.get(gpu) if gpu else None
-    if plan is None or gpu is None or gpus is None:
-        return plan
-    counts = evaluation.capacity.figures.card_counts
-    cards = replica_cards(gpu_fit(gpu, evaluation), gpus, plan.cards_per_replica, counts)
-    if cards is None or cards == plan.cards_per_replica or gpus // cards < 2:
-        return plan
-    resolved, capacity = evaluation.workload, evaluation.capacity
-    tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)
-    sizing = evaluation.market.replicas.sizing
-    replanned = plans_by_gpu(
-        evaluation.knowledge, capacity.figures, capacity.load, *tokens, sizing, {gpu: cards}, (gpu,)
-    )
-    return replanned.get(gpu, plan)
-
-
-def gpu_fit(gpu: str | None, evaluation: Evaluation) -> GpuFit | None:
-    """The model's fit on ``gpu``; None where the GPU is unknown."""
-    return next((f for f in evaluation.capacity.figures.fits if f.gpu == gpu), None)
-
-
-def replica_cards(
-    fit: GpuFit | None, gpus: int | None, planned: int | None = None, counts: tuple[int, ...] = ()
-) -> int | None:
-    """The cards one replica of the model runs on on the fit's GPU: the count the recommendation sizes
-    the load with (``planned``) where the proposed cards are whole replicas of it, else the fewest of
-    ``counts`` that hold the model (a light load's count where the GPU has one, else the usual count)
-    and divide the cards proposed into whole replicas (6 cards: three replicas of 2 where 2 hold it),
-    else the usual count (at most the cards proposed, and a count the engine splits the model over: the
-    largest of ``counts`` within them, as 3 cards run a replica on 2); None where the GPU is unknown or
-    cannot hold the model. A GPU with no usual count runs a light load on the plan's count."""
-    per_replica = fit.gpus_with_kv_reserve if fit else None
-    per_replica = planned if per_replica is None else per_replica
-    if per_replica is not None and planned is not None and gpus is not None and gpus % planned == 0:
-        return planned
-    fewest = (fit.gpus_for_light_load or per_replica) if fit else per_replica
-    if fewest is not None and gpus is not None:
-        whole = [c for c in counts if fewest <= c <= gpus and gpus % c == 0]
-        if whole:
-            return min(whole)
-    if per_replica is not None and gpus is not None:
-        per_replica = min(per_replica, max((c for c in counts if c <= gpus), default=gpus))
-    return per_replica

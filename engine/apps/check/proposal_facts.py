@@ -15,13 +15,7 @@ from gpu_advisor.engine.apps.check.offer_terms import (
 )
 from gpu_advisor.engine.apps.check.proposal_api import api_facts
 from gpu_advisor.engine.apps.check.proposal_batch import batch_facts
-from gpu_advisor.engine.apps.check.proposal_cost import (
-    gpu_fit,
-    proposal_cost,
-    proposed_plan,
-    proposed_replica_cards,
-    replica_cards,
-)
+from gpu_advisor.engine.apps.check.proposal_cost import proposal_cost
 from gpu_advisor.engine.apps.check.proposal_latency import latency_facts, planned_details
 from gpu_advisor.engine.apps.check.proposal_policy import rental_policy_facts
 from gpu_advisor.engine.apps.check.proposal_serverless import (
@@ -33,6 +27,12 @@ from gpu_advisor.engine.apps.check.proposal_serverless import (
 )
 from gpu_advisor.engine.apps.check.proposal_serverless_limits import serverless_limit_facts
 from gpu_advisor.engine.apps.check.remedies import remedy_details
+from gpu_advisor.engine.apps.check.replica_size import (
+    gpu_fit,
+    proposed_cards_per_replica,
+    proposed_plan,
+    proposed_replica_cards,
+)
 from gpu_advisor.engine.apps.check.residency import residency_facts
 from gpu_advisor.engine.apps.check.server_loss import server_loss_facts
 from gpu_advisor.engine.calc.commitments import option_billing
@@ -129,10 +129,9 @@ def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> d
     instance's, not the run's, so the run is not worked out on them."""
     gpu, gpus = hardware.gpu, hardware.gpus
     fit = gpu_fit(gpu, evaluation)
-    plan = proposed_plan(gpu, gpus, evaluation)
-    counts = evaluation.capacity.figures.card_counts
-    per_replica = replica_cards(fit, gpus, plan.cards_per_replica if plan else None, counts)
     offer = hardware.offer
+    plan = proposed_plan(gpu, gpus, offer, evaluation)
+    per_replica = proposed_cards_per_replica(gpu, gpus, offer, evaluation)
     linked = offer_linked_sizes(offer) if offer is not None else ()
     memory_cards = (fit.gpus_for_light_load or fit.gpus_with_kv_reserve or 0) if fit else 0
     # A batch on a spot offer redoes work after interruptions: its run takes that much longer, and the
@@ -296,7 +295,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     idle_cards = max(0, cost.gpus_billed - (hardware.gpus or 0)) if cost.gpus_billed else 0
     gpu = gpu_facts(hardware, evaluation, scales_out=proposal.deployment == "serverless")
     limits, limit_details = serverless_limit_facts(cost.serverless_priced, evaluation, lang)
-    planned = proposed_plan(hardware.gpu, hardware.gpus, evaluation)
+    planned = proposed_plan(hardware.gpu, hardware.gpus, hardware.offer, evaluation)
     cheapest = evaluation.market.own.cheapest_same_hours_usd_per_month
     # The catalog's offer binds as it is sold; a pricing the offer is not sold at binds for a term unknown.
     offered = hardware.offer if hardware.offer is not None and hardware.offer.pricing == pricing else None
