@@ -92,3 +92,24 @@ def test_eight_or_five_cards_on_two_card_instances_run_pairs() -> None:
     five = check({"workload": LEGAL, "proposal": {**SCALEWAY, "gpus": 5}}, EVALUATED_ON)
     # Three 2-card instances hold the five cards: six billed.
     assert five.usd_per_month == round(6 * 3.3099 * 1.16 * 264, 2)
+
+
+def test_cards_that_form_no_replica_on_an_offer_sold_by_the_card_bill_as_proposed() -> None:
+    """Lambda sells the H100 one card an instance: no replica of this model (two cards at least) fits one,
+    so NET004 fails the proposal, and five cards bill five, $4.29 for the 264 paid hours each (they were
+    billed as two 4-card replicas' eight, and PRC013 told the proposal to take all eight)."""
+    lambda_cards = {
+        "name": "single cards",
+        "deployment": "dedicated_cloud",
+        "provider": "lambda",
+        "offer": "1-gpu-plan",
+        "gpu": "h100-sxm",
+        "gpus": 5,
+        "pricing": "on_demand",
+        "region": "US",
+    }
+    result = check({"workload": LEGAL, "proposal": lambda_cards}, EVALUATED_ON)
+    statuses = {item.rule_id: item.status for item in result.results}
+    assert statuses["NET004"] == "fail"
+    assert statuses.get("PRC013", "pass") == "pass"
+    assert result.usd_per_month == round(5 * 4.29 * 264, 2)

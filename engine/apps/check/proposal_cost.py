@@ -17,7 +17,11 @@ from gpu_advisor.engine.apps.check.replica_size import gpu_fit, proposed_replica
 from gpu_advisor.engine.calc.costs import own_hardware_cost, rent
 from gpu_advisor.engine.calc.fleet_split import base_placements
 from gpu_advisor.engine.calc.fleets import MixedFleet, cheapest_mixed_fleet, replicas_by_hour
-from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, regional_price
+from gpu_advisor.engine.calc.listing_frames import (
+    offer_linked_sizes,
+    regional_price,
+    stages_over_cluster_network,
+)
 from gpu_advisor.engine.calc.listings import offer_hours
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.server_costs import server_costs
@@ -174,12 +178,20 @@ def proposal_cost(
             else workload.hours_per_month
         )
         linked, replicas = offer_linked_sizes(offer), math.ceil(gpus / per_replica)
-        rental = rent(offer, per_replica, replicas, hours, linked, price)
+        # A replica no instance holds, with no documented network between them (NET004 fails it), forms
+        # no replica to round the cards up to: the cards are billed as the instances hold them (five
+        # cards on an offer sold by the card bill five, not two 4-card replicas' eight).
+        priced, priced_replicas = per_replica, replicas
+        if per_replica > max(offer.instance_gpus) and not stages_over_cluster_network(
+            offer, per_replica, knowledge
+        ):
+            priced, priced_replicas = 1, gpus
+        rental = rent(offer, priced, priced_replicas, hours, linked, price)
         loss = None
         # Replicas to spread over machines (SIZ015) are placed as recommend places them where the offer's
         # sizes bill no more cards so; else the proposal is priced as named, and SIZ016 says that it runs
         # on one machine, SIZ034 that the loss of its fullest instance leaves the peak short.
-        if evaluation.constraints.spread_replicas and replicas >= 2:
+        if evaluation.constraints.spread_replicas and replicas >= 2 and priced == per_replica:
             at_peak = peak_replicas(plan, per_replica)
             terms = ProposedRental(offer, per_replica, replicas, hours, linked, price)
             rental = spread_rental(terms, at_peak)
@@ -195,7 +207,7 @@ def proposal_cost(
         )
         # The same replicas and hours, were the smaller sizes linked: named only where the provider's
         # confirmation would save (two 4-card replicas bill eight cards either way).
-        if_linked = rent(offer, per_replica, replicas, hours, tuple(sorted({*linked, *unlinked})), price)
+        if_linked = rent(offer, priced, priced_replicas, hours, tuple(sorted({*linked, *unlinked})), price)
         saves = if_linked.usd_per_month < rental.usd_per_month
         return ProposedCost(
             rental.usd_per_month,
