@@ -135,6 +135,36 @@ def test_no_price_of_the_size_takes_the_requests_so_no_api_is_compared() -> None
     ) in memo
 
 
+def test_prices_excluded_and_prices_too_short_are_both_said() -> None:
+    """A Swiss support bot at a 102,400-token context: the APIs its data may reach are excluded (PRV003,
+    RES007), and Scaleway's, which the rules leave open, takes 100,000 tokens: the memo gave the rules as
+    the only reason, where the window is what turns the decision from the API to rented H100 above a
+    context of about 90,000 tokens."""
+    result = run(
+        {
+            "name": "support-bot",
+            "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+            "requests_per_day": 50_000,
+            "avg_input_tokens": 1_500,
+            "avg_output_tokens": 300,
+            "context_tokens": 102_400,
+            "load_pattern": "variable",
+            "latency_sensitive": True,
+            "personal_data": True,
+            "personal_data_region": "ch",
+            "company_country": "CH",
+            "business_critical": True,
+        }
+    )
+    assert result.decision.deployment != "api"
+    assert (
+        "The catalog's hosted API prices for a model of this size are excluded for this workload (PRV003, "
+        "RES007) or take shorter requests than this workload's (a serving context of 102,400 tokens, 300 "
+        "output tokens on average: Llama 3.3 70B Instruct (Scaleway Generative APIs), a window of 100,000 "
+        "tokens), so no managed API is compared."
+    ) in " ".join(render_memo(result).split())
+
+
 def test_an_answer_longer_than_the_cap_cannot_stand_in() -> None:
     # Mistral 7B at DeepInfra: a window of 32,768 tokens, answers of at most 16,384. 20,000-token answers
     # in a 21,000-token context: the window holds them, the answer cap does not.
