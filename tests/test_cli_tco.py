@@ -220,3 +220,20 @@ def test_a_capacity_block_s_break_even_is_a_share_of_the_month_s_days() -> None:
     ) in flat
     german = " ".join(invoke("tco", "--country", "AT", "--lang", "de").output.split())
     assert "29 % der Tage eines Monats, in ganzen Tagen gekauft" in german
+
+
+def test_break_evens_without_a_staff_figure_say_so_before_the_table() -> None:
+    """France has no sourced salary: the staff line is $0 and every break-even is lower than it is, which
+    the table now says where it starts; Germany's is costed, and nothing is said."""
+    french = invoke("tco", "--country", "FR").output
+    caveat = (
+        "Staff is not costed here (no sourced salary for FR): each break-even below is lower than it is; "
+        "give staff_usd_per_month (gpu-advisor tco --staff-usd-per-month) to include it.\nBreak-even "
+        "against each h100-sxm offer"
+    )
+    assert caveat in french
+    assert "Staff is not costed here" not in invoke("tco", "--country", "DE").output
+    assert (
+        "Staff is not costed here"
+        not in invoke("tco", "--country", "FR", "--staff-usd-per-month", "500").output
+    )
