@@ -98,3 +98,28 @@ def test_the_cards_asked_about_keep_their_figures_where_a_rule_rules_the_gpu_out
     assert (row.cards_per_replica, row.meets_latency_targets) == (8, False)
     assert row.replicas is not None and row.time_per_output_token_alone_ms is not None
     assert round(row.time_per_output_token_alone_ms, 1) == 27.6
+
+
+def test_a_checkpoint_the_catalog_lacks_is_named_by_its_precision_and_why() -> None:
+    """One H100 for Llama 3.1 70B in FP8: vLLM would quantize the 16-bit checkpoint as it loads it, which
+    takes the 16-bit weights' memory, more than one card's, so the command needs an FP8 checkpoint the
+    catalog does not name; on two cards the 16-bit one is named with --quantization fp8."""
+    args = [
+        "size",
+        "--model",
+        "llama-3.1-70b",
+        "--precision",
+        "fp8",
+        "--gpu",
+        "h100-sxm",
+        "--concurrency",
+        "8",
+    ]
+    one = CliRunner().invoke(main, [*args, "--cards", "1"], env={"COLUMNS": "250"}).output
+    assert (
+        "(MODEL: a checkpoint in FP8, which the catalog does not name; the 16-bit one does not fit the "
+        "replica's cards to be quantized as it loads):\n  h100-sxm: vllm serve MODEL --tensor-parallel-size 1"
+    ) in one
+    two = CliRunner().invoke(main, [*args, "--cards", "2"], env={"COLUMNS": "250"}).output
+    assert "vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 2" in two
+    assert "--quantization fp8" in two
