@@ -64,11 +64,11 @@ def kv_held_sequences(
     an average in flight is (no step where a count's cache holds one whole request more). Counting every
     request at the full context carried a count one full-context sequence short of the usual one at a
     seventh of its rate. 0 where not even one full-context request fits (see ``kv_held_rate``)."""
-    full = full_context_sequences(knowledge, figures, gpu_id, cards)
+    tokens = replica_kv_tokens(knowledge, figures, gpu_id, cards)
+    full = math.floor(tokens / figures.context_tokens)  # full_context_sequences, from the tokens read once
     if full < 1:
         return 0.0
     kept = min(knowledge.throughput.concurrency.full_context_room_under_light_load, full)
-    tokens = replica_kv_tokens(knowledge, figures, gpu_id, cards)
     return kept + (tokens - kept * figures.context_tokens) / request_tokens
 
 

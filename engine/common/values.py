@@ -136,10 +136,11 @@ def _bounded(value: int, text: str, path: Path) -> int:
     return value
 
 
-GROUP_SEPARATORS = re.compile("[,'\u2019 \u00a0\u202f]")
-"""What sets thousands apart: an English comma, a Swiss apostrophe (also typographic), a space, a no-break
-space or a narrow one (DIN 5008)."""
-SPACED_GROUPS = re.compile("[+-]?\\d{1,3}(?:['\u2019 \u00a0\u202f]\\d{3})+")
+_SPACERS = "'\u2019 \u00a0\u202f"
+"""A Swiss apostrophe (also typographic), a space, a no-break space or a narrow one (DIN 5008)."""
+GROUP_SEPARATORS = re.compile(f"[,{_SPACERS}]")
+"""What sets thousands apart: an English comma or one of ``_SPACERS``."""
+SPACED_GROUPS = re.compile(f"[+-]?\\d{{1,3}}(?:[{_SPACERS}]\\d{{3}})+")
 """Thousands set apart by an apostrophe or a space (Swiss 2'000'000, DIN 5008's 2 000 000)."""
 COMMA_GROUPS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+")
 """A number written with commas between groups of three digits (English thousands, or one German decimal

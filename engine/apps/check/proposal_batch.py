@@ -22,11 +22,10 @@ def runs_daily(evaluation: Evaluation) -> bool:
 
 def run_interval_hours(evaluation: Evaluation) -> float:
     """The hours from one run's start to the next: a day for a daily batch, else the calendar month's
-    hours (the round-the-clock schedule's days) spread over its runs."""
+    hours spread over its runs."""
     if runs_daily(evaluation):
         return 24.0
-    calendar_days = evaluation.knowledge.schedule("always").days_per_month
-    return 24.0 * calendar_days / (evaluation.workload.batch_runs_per_month or calendar_days)
+    return evaluation.knowledge.calendar_hours_per_month() / (evaluation.workload.batch_runs_per_month or 1)
 
 
 def batch_facts(

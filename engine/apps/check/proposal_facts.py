@@ -40,6 +40,7 @@ from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
 from gpu_advisor.engine.calc.listings import replica_spot_overhead, with_rework_replicas
 from gpu_advisor.engine.calc.own_hardware import servers_needed
+from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.options import ServerlessBilling
@@ -122,15 +123,15 @@ def engine_facts(gpu: str | None, evaluation: Evaluation) -> dict[str, Any]:
     }
 
 
-def gpu_facts(hardware: Hardware, evaluation: Evaluation, scales_out: bool) -> dict[str, Any]:
-    """What the proposed GPU can do for this model: whether it holds it, over which link, with how many
-    cards per replica, and the cards the peak load needs on it. ``scales_out``: a serverless product,
-    which starts the instances a batch's window needs (its cost is priced so): the proposed cards are one
-    instance's, not the run's, so the run is not worked out on them."""
+def gpu_facts(
+    hardware: Hardware, evaluation: Evaluation, scales_out: bool, plan: ReplicaPlan | None
+) -> dict[str, Any]:
+    """What the proposed GPU can do for this model: if it holds it, over which link, on how many cards a
+    replica, and the cards the peak needs (``plan``: ``proposed_plan``). ``scales_out``: a serverless
+    product, which starts the instances a batch's window needs: its cards are one instance's."""
     gpu, gpus = hardware.gpu, hardware.gpus
     fit = gpu_fit(gpu, evaluation)
     offer = hardware.offer
-    plan = proposed_plan(gpu, gpus, offer, evaluation)
     per_replica = proposed_cards_per_replica(gpu, gpus, offer, evaluation)
     linked = offer_linked_sizes(offer) if offer is not None else ()
     memory_cards = (fit.gpus_for_light_load or fit.gpus_with_kv_reserve or 0) if fit else 0
@@ -293,9 +294,9 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
     usd_per_month, cost_known = round(float(cost.usd_per_month), 2), cost.known
     # What the billed cards beyond the proposed ones cost, for PRC013's message.
     idle_cards = max(0, cost.gpus_billed - (hardware.gpus or 0)) if cost.gpus_billed else 0
-    gpu = gpu_facts(hardware, evaluation, scales_out=proposal.deployment == "serverless")
-    limits, limit_details = serverless_limit_facts(cost.serverless_priced, evaluation, lang)
     planned = proposed_plan(hardware.gpu, hardware.gpus, hardware.offer, evaluation)
+    gpu = gpu_facts(hardware, evaluation, proposal.deployment == "serverless", planned)
+    limits, limit_details = serverless_limit_facts(cost.serverless_priced, evaluation, lang)
     cheapest = evaluation.market.own.cheapest_same_hours_usd_per_month
     # The catalog's offer binds as it is sold; a pricing the offer is not sold at binds for a term unknown.
     offered = hardware.offer if hardware.offer is not None and hardware.offer.pricing == pricing else None
