@@ -468,3 +468,27 @@ def test_swiss_thousands_are_read_in_every_language(lang: str) -> None:
     assert read_number("1\u2019250\u2019000", True, fmt) == 1_250_000
     with pytest.raises(AnswerError):
         read_number("2'50", True, fmt)
+
+
+@pytest.mark.parametrize(
+    ("lang", "error"),
+    [
+        ("en", "error: standard input ended before every question was answered; nothing was saved\n"),
+        (
+            "de",
+            "Fehler: die Standardeingabe endete, bevor jede Frage beantwortet war; "
+            "nichts wurde gespeichert\n",
+        ),
+    ],
+)
+def test_answers_piped_in_that_end_too_soon_are_bad_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, error: str
+) -> None:
+    """A script piped one answer to twenty questions: exit 2 and the error on its own line, not the
+    "Stopped" and exit 130 of a user's Ctrl-C or Ctrl-D at a terminal (``test_questionnaire``)."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["ask", "--lang", lang], input="chat\n")
+    assert result.exit_code == 2
+    assert result.output.endswith("  > \n" + error)
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []

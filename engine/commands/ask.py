@@ -122,8 +122,9 @@ def ask_questions(
 ) -> tuple[dict[str, object], set[str]]:
     """Every question that applies, asked until its answer is valid, then the review of all answers
     (``target``: where the answers of a workload name go), and the fields answered with Enter on the
-    question's own default (not a pre-filled answer); Ctrl-C or the end of input stops the command
-    (exit code 130) without saving."""
+    question's own default (not a pre-filled answer); Ctrl-C or the end of input at a terminal stops the
+    command (exit code 130) without saving; answers piped in that end too soon are bad input (exit 2)."""
+    from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.i18n.environment import render
 
     click.echo(render("ask_intro.txt.j2", fmt), nl=False)
@@ -132,9 +133,15 @@ def ask_questions(
     try:
         complete(answers, defaulted, knowledge, fmt, prefill)
         review(answers, defaulted, knowledge, fmt, target, unasked_fields(prefill))
-    except (click.Abort, KeyboardInterrupt):
-        # click.prompt turns Ctrl-C and end of input into Abort; Ctrl-C between prompts (while a question
-        # is written) arrives as it is.
+    except (click.Abort, KeyboardInterrupt) as stop:
+        # click.prompt turns Ctrl-C and end of input into Abort (the EOFError stays its context); Ctrl-C
+        # between prompts (while a question is written) arrives as it is. Ctrl-D at a terminal is the
+        # user stopping; answers piped in that run out are a script's mistake, said as bad input.
+        if isinstance(stop.__context__, EOFError) and not sys.stdin.isatty():
+            click.echo()  # the prompt's line ends before the error is said
+            raise InputError(
+                Words("standard input ended before every question was answered; nothing was saved")
+            ) from None
         click.echo(render("ask_stopped.txt.j2", fmt), nl=False)
         sys.exit(EXIT_INTERRUPTED)
     return answers, defaulted
