@@ -233,8 +233,9 @@ def test_ranges_are_exact_decimals() -> None:
         ("utilization=0:1:0.001", "at most 200 per variable"),
         ("server_price_usd=0:100000:50000", "a price must be greater than 0"),
         ("price:runpod/comunity/h200=1:2:1", "did you mean price:runpod/community/h200?"),
+        # Every value of the range clashes with the workload's own request (450 tokens): nothing to sweep.
         (
-            "context_tokens=256:8192:2048",
+            "context_tokens=256:400:16",
             "--vary context_tokens=256: context_tokens: an average request (300 in + 150 out = 450 tokens)",
         ),
     ],
@@ -330,3 +331,74 @@ def test_an_offer_price_sweep_names_its_unit_and_a_euro_list_price_without_float
         "Sweep of public-chat: price:ovhcloud/h100/h100-pcie (USD per GPU-hour, whatever the currency "
         "shown) from 1 to 3 in steps of 1 (3 values; the knowledge base's: 3.248)."
     )
+
+
+CONTEXT_256 = (
+    "--vary context_tokens=256: context_tokens: an average request (300 in + 150 out = 450 tokens) does "
+    "not fit context_tokens: 256; give a context_tokens of at least 450"
+)
+
+
+def test_a_combination_the_workload_refuses_is_a_point_of_the_sweep_not_its_end() -> None:
+    """public-chat asks 300 + 150 tokens: a 256-token context refuses it, as ``recommend`` would; the
+    sweep still evaluates 2,304 to 6,400 and lists the refusal (it stopped the whole sweep with exit 2)."""
+    result = invoke(PUBLIC_CHAT, "--vary", "context_tokens=256:8192:2048")
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "  -  refused: the workload is not valid at these values (listed below)\n" in text
+    assert "  none: the decision is the same wherever the workload is valid\n" in text
+    assert (
+        "Refused (1 of 4 combinations; no break-even is drawn across them):\n  " + CONTEXT_256 + "\n" in text
+    )
+    assert "256            -            -            -  refused\n" in text
+    assert "2,304          A            -       $5,476  DEP011\n" in text
+    assert "           256 - |" + " " * 41 + "refused\n" in text
+    points = sweep_json(PUBLIC_CHAT, "--vary", "context_tokens=256:8192:2048")["points"]
+    assert points[0] == {
+        "values": [256],
+        "decision": "-",
+        "gpus": None,
+        "usd_per_month": None,
+        "cost_is_estimate": False,
+        "deciding_rule_id": "-",
+        "refused": CONTEXT_256,
+    }
+    assert [p["refused"] for p in points[1:]] == [None, None, None]
+
+
+def test_no_break_even_is_drawn_across_a_refused_combination() -> None:
+    """Decisions A and B on either side of a refused point: no flip joins them, and the text does not
+    claim the decision stays the same."""
+    from gpu_advisor.engine.apps.sweep.model import SweepDecision, SweepPoint, SweepVariable
+    from gpu_advisor.engine.apps.sweep.run import all_flips
+
+    def at(value: int, decision: str, refused: str | None = None) -> SweepPoint:
+        return SweepPoint(
+            values=(value,),
+            decision=decision,
+            gpus=None,
+            usd_per_month=None,
+            deciding_rule_id="X",
+            refused=refused,
+        )
+
+    variable = SweepVariable(
+        name="context_tokens",
+        kind="workload",
+        start=1,
+        stop=3,
+        step=1,
+        decimals=0,
+        values=(1, 2, 3),
+        baseline=None,
+    )
+    decisions = {
+        label: SweepDecision(
+            label=label, deployment="api", pricing=None, provider=None, offer=offer, gpu=None, description=""
+        )
+        for label, offer in (("A", "a"), ("B", "b"), ("-", None))
+    }
+    refused = [at(1, "A"), at(2, "-", "refused"), at(3, "B")]
+    assert all_flips(refused, [variable], decisions) == ()
+    flips = all_flips([at(1, "A"), at(2, "A"), at(3, "B")], [variable], decisions)
+    assert [(f.below, f.above, f.changed) for f in flips] == [(2, 3, ("offer",))]

@@ -67,6 +67,14 @@ class SweepPoint(SweepModel):
     """The decision's ``cost_is_estimate``: kept for readers of older results; every cost is now a
     catalog price."""
     deciding_rule_id: str
+    refused: str | None = None
+    """The input error that refuses this combination, in the sweep's language: a value valid alone can
+    clash with the workload (a prompt longer than the model's context). Its decision and rule are
+    ``REFUSED``, it has no figures, and no break-even is drawn across it."""
+
+
+REFUSED = "-"
+"""A refused combination's decision and deciding rule."""
 
 
 class SweepFlip(SweepModel):

@@ -21,6 +21,7 @@ from gpu_advisor.engine.apps.batch.messages import said
 from gpu_advisor.engine.apps.recommend import decide_workload, recommend
 from gpu_advisor.engine.apps.sweep.model import (
     DECISION_FIELDS,
+    REFUSED,
     SweepDecision,
     SweepFlip,
     SweepPoint,
@@ -105,7 +106,8 @@ def flips_along(
     """Neighbouring points along one variable whose decisions differ."""
     flips = []
     for before, after in itertools.pairwise(points):
-        if before.decision == after.decision:
+        # A refused combination has no decision to change from or to.
+        if before.decision == after.decision or before.refused is not None or after.refused is not None:
             continue
         old, new = decisions[before.decision], decisions[after.decision]
         flips.append(
@@ -182,17 +184,29 @@ def sweep(
     labels = Labels()
     baseline_label = labels.label(base.decision)
     combinations = list(itertools.product(*(v.values for v in variables)))
-    inputs = [prepare(parsed, values, data, knowledge, server_id, lang) for values in combinations]
+    inputs = [prepared(parsed, values, data, knowledge, server_id, lang) for values in combinations]
     evaluated: list[SweepPoint] = []
+    first_refusal: InputError | None = None
     interrupted_by = None
     try:
-        for values, (case, case_knowledge) in zip(combinations, inputs, strict=True):
-            result = recommend_point(parsed, values, case, case_knowledge, evaluated_on, policy_dir)
+        for values, case in zip(combinations, inputs, strict=True):
+            try:
+                if isinstance(case, InputError):
+                    raise case
+                result = recommend_point(parsed, values, case[0], case[1], evaluated_on, policy_dir)
+            except InputError as error:
+                # One combination the workload refuses (its prompt outgrows the context) is a point of
+                # the map, said as such; the rest of the range is still swept.
+                first_refusal = first_refusal or error
+                evaluated.append(refused_point(values, error, lang))
+                continue
             evaluated.append(point(values, result, labels))
     except KeyboardInterrupt as stop:
         # A signal (signals.py) stops the sweep; the combinations evaluated so far are its result.
         interrupted_by = getattr(stop, "signal_name", "SIGINT")
         variables, evaluated = whole_rows(variables, evaluated)
+    if first_refusal is not None and all(p.refused is not None for p in evaluated) and not interrupted_by:
+        raise first_refusal  # no combination left to sweep: the first refusal says why
     points = tuple(evaluated)
     decisions = labels.decisions()
     return SweepResult(
@@ -263,6 +277,40 @@ def prepare(
             knowledge = apply_knowledge(variable, value, knowledge, server_id, lang)
     origin = "--vary " + ", ".join(f"{v.name}={value}" for (v, _), value in zip(parsed, values, strict=True))
     return validate_workload(case, origin), knowledge
+
+
+def prepared(
+    parsed: Sequence[tuple[Variable, SweepVariable]],
+    values: Sequence[Value],
+    data: dict[str, Any],
+    knowledge: Knowledge,
+    server_id: str,
+    lang: str = "en",
+) -> tuple[Workload, Knowledge] | InputError:
+    """``prepare``'s workload and knowledge base, or the input error that refuses the combination: a
+    check across fields (a ``value_error``: a prompt longer than the context) fails one combination. A
+    value outside its own field's limits (a utilization of 1.5, a price of 0) is a range the sweep
+    refuses as a whole, as it is raised."""
+    try:
+        return prepare(parsed, values, data, knowledge, server_id, lang)
+    except InputError as error:
+        if error.problems and all(problem["type"] == "value_error" for problem in error.problems):
+            return error
+        raise
+
+
+def refused_point(values: Sequence[Value], error: InputError, lang: str) -> SweepPoint:
+    """A combination the workload refuses, with the error that names it."""
+    from gpu_advisor.engine.domain.input_errors import error_text
+
+    return SweepPoint(
+        values=tuple(values),
+        decision=REFUSED,
+        gpus=None,
+        usd_per_month=None,
+        deciding_rule_id=REFUSED,
+        refused=error_text(error, lang),
+    )
 
 
 def point(values: Sequence[Value], result: DecisionSummary, labels: Labels) -> SweepPoint:
