@@ -306,3 +306,28 @@ def test_a_quote_left_open_before_blank_lines_only_is_its_row_s_error(tmp_path: 
     assert result.exit_code == 0, result.stderr
     assert "w.csv:3-5: not valid CSV (unexpected end of data)\n" in result.stderr
     assert "reading stopped" not in result.stderr
+
+
+def test_every_bad_cell_of_a_row_and_every_other_problem_is_said_at_once(tmp_path: Path) -> None:
+    """Row 2 has two cells of the wrong type and a third value out of range: one message names all
+    three, so the row is mended in one pass (only the first cell was said; the range after it was
+    mended). The fields left out for their bad cells are not said to be missing."""
+    text = (
+        "name,model.name,model.precision,requests_per_day,avg_input_tokens,avg_output_tokens,utilization\n"
+        "a,llama-3.1-8b,bf16,-5,abc,150,x\n"
+    )
+    result = invoke(write(tmp_path, "w.csv", text), "--jobs", "1", "--format", "csv")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        f"error: {tmp_path / 'w.csv'}:2: invalid workload\n"
+        "  avg_input_tokens: 'abc' is not a whole number\n"
+        "  utilization: 'x' is not a number\n"
+        "  requests_per_day: Input should be greater than 0 (got -5)\n"
+    )
+    result = invoke(write(tmp_path, "de.csv", text), "--jobs", "1", "--format", "csv", "--lang", "de")
+    assert result.stderr.startswith(
+        f"Fehler: {tmp_path / 'de.csv'}:2: ungültiger Workload\n"
+        "  avg_input_tokens: 'abc' ist keine ganze Zahl\n"
+        "  utilization: 'x' ist keine Zahl\n"
+        "  requests_per_day: Erwartet wird ein Wert größer als 0 (angegeben: -5)\n"
+    )

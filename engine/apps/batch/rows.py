@@ -48,6 +48,9 @@ class Row:
     """The file cannot be read past this row (a YAML error within the list): the rest is not run."""
     last_line: int | None = None
     """A CSV record whose quoted cell runs over several lines ends on this one: messages name them all."""
+    cell_problems: tuple[dict[str, Any], ...] = ()
+    """A CSV row's cells that are not their field's type, each as a validation problem (type ``cell``,
+    said in the run's language); ``data`` holds the other cells, so that their problems are said too."""
 
     @property
     def lines(self) -> str:
@@ -192,16 +195,21 @@ def csv_columns(header: list[str], origin: str, lang: str = "en") -> list[Column
     return columns
 
 
-def csv_record(columns: list[Column], cells: list[str], lang: str = "en") -> dict[str, Any]:
-    """One CSV row as a workload mapping; an empty cell leaves its field out."""
+def csv_record(
+    columns: list[Column], cells: list[str], lang: str = "en"
+) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+    """One CSV row as a workload mapping (an empty cell leaves its field out), and the cells that are not
+    their field's type, as validation problems (``Row.cell_problems``), left out of the mapping."""
     data: dict[str, Any] = {}
+    problems: list[dict[str, Any]] = []
     for column, cell in zip(columns, cells, strict=True):
         if cell.strip() == "":
             continue
         try:
             value = convert_cell(cell, column.kind, lang)
         except ValueError as error:
-            raise ValueError(f"{column.name}: {error}") from None
+            problems.append(cell_problem(column.name, str(error)))
+            continue
         target = data
         for part in column.path[:-1]:
             target = target.setdefault(part, {})
@@ -210,7 +218,22 @@ def csv_record(columns: list[Column], cells: list[str], lang: str = "en") -> dic
         if isinstance(target.get(column.path[-1]), dict):
             raise ValueError(said(lang, "point_and_range", name=column.name))
         target[column.path[-1]] = value
-    return data
+    return data, tuple(problems)
+
+
+def cell_problem(field: str, said_text: str) -> dict[str, Any]:
+    """A cell's problem as ``input_errors.validation_problems`` gives a field's (``input_error.txt.j2``)."""
+    return {
+        "field": field,
+        "type": "cell",
+        "said": said_text,
+        "msg": said_text,
+        "ctx": {},
+        "input": "",
+        "show_input": False,  # the message quotes the cell
+        "allowed": [],
+        "suggestion": None,
+    }
 
 
 def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
@@ -279,7 +302,8 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
                 yield Row(line, None, said(lang, kind, origin=where, cells=len(cells), columns=len(columns)))
                 continue
             try:
-                yield Row(line, csv_record(columns, cells, lang), last_line=last)
+                data, problems = csv_record(columns, cells, lang)
+                yield Row(line, data, last_line=last, cell_problems=problems)
             except ValueError as error:
                 # The row's name cell still names it in the error list.
                 named = [

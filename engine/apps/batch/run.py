@@ -128,6 +128,8 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
         empty = said(settings.lang, "empty_row", origin=f"{settings.origin}:{row.line}")
         return Outcome(row.line, name, None, row.error or empty, unread_rest=row.ends_reading)
     origin = f"{settings.origin}:{row.lines}"
+    if row.cell_problems:
+        return Outcome(row.line, name, None, cell_errors(row, origin, settings.lang))
     try:
         workload = validate_workload(row.data, origin)
         rulebook, evaluator = _policy_rules(settings.policy)
@@ -340,3 +342,20 @@ def _write_chunk(
         tally.add(outcome)
     sink.flush()
     progress.advance(len(outcomes))
+
+
+def cell_errors(row: Row, origin: str, lang: str) -> str:
+    """A CSV row whose cells are not all their field's type: every such cell, and every problem of the
+    other fields (a field left out for its bad cell is not said to be missing), in one message; a lone
+    bad cell in one line (``origin: field: problem``)."""
+    from gpu_advisor.engine.domain.input_errors import render_problems
+
+    problems = list(row.cell_problems)
+    bad = {problem["field"] for problem in problems}
+    try:
+        validate_workload(row.data, origin)
+    except InputError as error:
+        problems += [problem for problem in error.problems or () if problem["field"] not in bad]
+    if len(problems) == 1:
+        return f"{origin}: {problems[0]['field']}: {problems[0]['said']}"
+    return render_problems(origin, problems, "workload", lang)
