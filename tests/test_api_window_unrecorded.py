@@ -59,10 +59,11 @@ def test_the_recommendation_asks_to_confirm_the_compared_api_s_window() -> None:
     memo = " ".join(render_memo(result).split())
     assert (
         "The catalog does not record how long a request Llama 3.1 405B Instruct (DeepInfra) takes, and "
-        "providers cut windows below their models' own, short of this workload's requests (Llama 3.3 70B "
-        "Instruct (Scaleway Generative APIs): a window of 100,000 tokens, of its model's 131,072; the "
-        "workload is served with a context of 131,072 tokens and answers of 1,200 tokens on average): its "
-        "price of $2,671.68/month holds only if it takes them, prompt and answer together."
+        "providers cut windows below their models' own, some below the context this workload is served "
+        "with (Llama 3.3 70B Instruct (Scaleway Generative APIs): a window of 100,000 tokens, of its model's "
+        "131,072; the workload is served with a context of 131,072 tokens and answers of 1,200 tokens on "
+        "average): its price of $2,671.68/month holds only if it takes requests that long, prompt and answer "
+        "together."
     ) in memo
     # The Summary says the price is a condition to confirm, beside the price.
     summary = " ".join(render_memo(result).split("## Summary")[1].split("## Why")[0].split())

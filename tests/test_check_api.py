@@ -117,10 +117,11 @@ def test_an_api_whose_window_is_not_recorded_is_to_be_confirmed_for_long_request
     assert (found["status"], item(data, "DEP038")["status"]) == ("warn", "pass")
     assert found["message"] == (
         "The catalog does not record how long a request Llama 3.3 70B Instruct (IONOS AI Model Hub) takes, "
-        "and providers cut windows below their models' own, short of the workload's requests (Llama 3.3 "
-        "70B Instruct (Scaleway Generative APIs): a window of 100,000 tokens, of its model's 131,072; the "
-        "workload is served with a context of 111,000 tokens and answers of 1,000 tokens on average): "
-        "confirm with the provider that it takes them, prompt and answer together, before relying on it."
+        "and providers cut windows below their models' own, some below the context this workload is served "
+        "with (Llama 3.3 70B Instruct (Scaleway Generative APIs): a window of 100,000 tokens, of its model's "
+        "131,072; the workload is served with a context of 111,000 tokens and answers of 1,000 tokens on "
+        "average): confirm with the provider that it takes requests that long, prompt and answer together, "
+        "before relying on it."
     )
 
 
