@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import EVALUATED_ON, STEADY_IN_THE_BAND, decile, knowledge_with
+from helpers import EVALUATED_ON, EXAMPLES_DIR, STEADY_IN_THE_BAND, decile, knowledge_with
 
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.recommend import evaluate_workload
@@ -20,7 +20,7 @@ from gpu_advisor.engine.calc.calibration import calibration_rows
 from gpu_advisor.engine.calc.replicas import at_throughput
 from gpu_advisor.engine.common.errors import EngineError, KnowledgeError
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge, load_knowledge_from
-from gpu_advisor.engine.domain.workload import validate_workload
+from gpu_advisor.engine.domain.workload import load_workload, validate_workload
 from gpu_advisor.engine.pipeline.engines import rules_engine_reading
 
 AS_OF = EVALUATED_ON.isoformat()
@@ -242,3 +242,18 @@ rules:
     assert result.exit_code == 2
     assert "ORG950" in result.output
     assert "'serverless_utilization_high' is drawn by scenarios" in result.output
+
+
+def test_a_scenario_s_batch_run_still_bills_its_weights_load() -> None:
+    """A drawn throughput error rebuilds each replica plan; the weights a batch's replicas load at each
+    run's start do not depend on it, and were dropped (0 h), so every scenario billed the bare run."""
+    workload = load_workload(str(EXAMPLES_DIR / "nightly-batch.yaml"))
+    evaluation = evaluate_workload(workload, EVALUATED_ON)
+    load, sizing = evaluation.capacity.load, evaluation.market.replicas.sizing
+    loaded = {gpu: p for gpu, p in evaluation.market.plans.items() if p.weights_load_hours > 0}
+    assert load.served_in_paid_hours and loaded
+    for plan in loaded.values():
+        slower = at_throughput(plan, 1 / 1.1, load, sizing)
+        assert slower.weights_load_hours == plan.weights_load_hours
+        rps = plan.requests_per_second_per_replica / 1.1
+        assert slower.requests_per_second_per_replica == pytest.approx(rps, rel=1e-15)

@@ -172,6 +172,7 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
     if factor == 1.0:
         return plan
     within, held = plan.rate_within_targets_per_replica, plan.rate_kv_holds
+    # The weights' load at each batch run's start does not depend on the throughput: it stays billed.
     return _planned(
         plan.gpu,
         plan.cards_per_replica,
@@ -187,7 +188,7 @@ def at_throughput(plan: ReplicaPlan, factor: float, load: Load, sizing: Sizing) 
         load,
         sizing,
         None if held is None else held * factor,
-    )
+    )._replace(weights_load_hours=plan.weights_load_hours)
 
 
 def _planned(
