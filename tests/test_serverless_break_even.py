@@ -83,6 +83,21 @@ def test_the_seconds_that_close_a_narrow_margin() -> None:
         assert (serverless.usd_per_month < 525.36) is cheaper, seconds
 
 
+def test_a_margin_a_second_closes_is_said_to_close_in_under_a_second() -> None:
+    """At 3,130 requests a day the A100 endpoint ($524.22) undercuts the H100 by $1.14: a second more a
+    start already bills more, so the memo says "under a second", not the "about 1 s" of a search that
+    finds the seconds to the second."""
+    busy = {**CONTRACT_CHECKER, "requests_per_day": 3130, "context_tokens": 32_768}
+    message = dep018(run(busy))
+    assert (
+        "$524.22/month (more where its starts take longer: with under a second more a start it bills as "
+        "much as the other route; time a start of the model's server before relying on it)"
+    ) in message
+    later = run(busy, knowledge=runpod_scaling_and_starting_later(1.0))
+    serverless = next(o for o in later.options if (o.provider, o.gpu) == ("runpod", "a100-80gb"))
+    assert serverless.usd_per_month > 525.36
+
+
 def test_a_margin_no_start_time_uses_up_is_said_as_such() -> None:
     """A 70B contract analysis on its own weights, 900 requests a working day: Modal's endpoint stays
     below the rental even were each start an hour longer, the longest a product may state."""
