@@ -41,9 +41,9 @@ def test_a_weekly_batch_is_priced_for_its_runs() -> None:
     (best,) = [o for o in result.options if o.chosen]
     assert best.hours_per_day_running is not None
     # Billed per second: each run's hours and its weights' load (the 16-bit checkpoint vLLM quantizes to
-    # FP8 as it loads it, 140 GB at 2.5 GB/s, 56 s; up to a second more), 4.35 runs a month, on the cards
-    # it rents.
-    assert best.weights_load_hours == pytest.approx(140 / 2.5 / 3600)
+    # FP8 as it loads it, 70.55B x 2 bytes = 141.1 GB at 2.5 GB/s, 56.4 s; up to a second more), 4.35 runs
+    # a month, on the cards it rents.
+    assert best.weights_load_hours == pytest.approx(70.55 * 2 / 2.5 / 3600)
     run_hours = best.hours_per_day_running + best.weights_load_hours
     assert best.billed_hours_per_month == pytest.approx(run_hours * 4.35, abs=4.35 / 3600)
     assert best.usd_per_month == pytest.approx(best.billed_hours_per_month * best.gpus_rented * 5.98)
@@ -148,19 +148,19 @@ def check_json(tmp_path: Path, workload: dict[str, Any], proposal: dict[str, Any
 
 
 def test_a_batch_proposal_on_smaller_replicas_runs_at_their_own_rate(tmp_path: Path) -> None:
-    """70B BF16: the plan's replicas are 4 × H100; two H100 hold the 140 GB of weights with little room
-    for the KV cache, so a 2-card replica serves far fewer requests a second than half a 4-card one. The
-    proposal was priced as the plan's card-hours spread over its two cards ($1,568 a month) while SIZ009
-    said a run takes about 195 h on them: a run takes its work at the proposed replica's rate (as
-    ``size --cards 2`` gives it), and 4.35 such runs would need more hours than the month has, so the
-    two cards are billed the month's 730 hours."""
+    """70B BF16: the plan's replicas are 4 × H100; two H100 hold the 141.1 GB of weights (the exact
+    70.55B parameters) with little room for the KV cache, so a 2-card replica serves far fewer requests a
+    second than half a 4-card one. The proposal was priced as the plan's card-hours spread over its two
+    cards ($1,568 a month) while SIZ009 said a run takes about 225 h on them: a run takes its work at the
+    proposed replica's rate (as ``size --cards 2`` gives it), and 4.35 such runs would need more hours
+    than the month has, so the two cards are billed the month's 730 hours."""
     bf16 = {**WEEKLY, "model": {"name": "llama-3.1-70b", "precision": "bf16"}}
     result = run(bf16)
     (plan,) = [p for p in result.sizing.gpus if p.gpu == "h100-sxm"]
     assert plan.cards_per_replica == 4
     rate = two_h100_replica_rate("llama-3.1-70b", 700_000, 1500, 300)
     run_hours = 700_000 / rate / 3600
-    assert round(run_hours) == 195 and run_hours * 4.35 > 730
+    assert round(run_hours) == 225 and run_hours * 4.35 > 730
     two = {"deployment": "dedicated_cloud", "provider": "runpod", "offer": "community", "gpu": "h100-sxm"}
     proposed = check_json(tmp_path, bf16, {**two, "gpus": 2, "pricing": "on_demand"})
     assert proposed["usd_per_month"] == pytest.approx(2.69 * 2 * 730)
@@ -215,7 +215,7 @@ def test_a_daily_batch_reads_its_day_as_it_is() -> None:
 def test_a_batch_proposal_that_fits_the_month_bills_its_replicas_run(tmp_path: Path) -> None:
     """A nightly 70B BF16 extraction, 8,000 requests in an 8-hour window on 22 working days, proposed on
     Scaleway's 2-card H100 instance: $267 a month before (the recommended 4-card replica's run, 0.79 h,
-    spread over two cards), while SIZ009 said a run takes about 5.6 h on them. At the 2-card replica's rate
+    spread over two cards), while SIZ009 said a run takes about 6.6 h on them. At the 2-card replica's rate
     (``size --cards 2``) a run and the 56 s weights' load, billed by the minute: 2 × €3.3099 × 1.16 per
     hour, 22 runs."""
     workload = {
@@ -232,14 +232,14 @@ def test_a_batch_proposal_that_fits_the_month_bills_its_replicas_run(tmp_path: P
     }
     rate = two_h100_replica_rate("llama-3.3-70b", 8_000, 3000, 400, "workdays")
     run_minutes = 8000 / rate / 60 + 56 / 60
-    assert round(run_minutes / 60, 1) == 5.6
+    assert round(run_minutes / 60, 1) == 6.6
     scaleway = {"deployment": "dedicated_cloud", "provider": "scaleway", "offer": "h100-sxm-2-80g"}
     proposed = check_json(
         tmp_path, workload, {**scaleway, "gpu": "h100-sxm", "gpus": 2, "pricing": "on_demand"}
     )
     expected = 2 * 3.3099 * 1.16 * 22 * math.ceil(run_minutes) / 60
     assert proposed["usd_per_month"] == pytest.approx(expected, abs=0.01)
-    assert proposed["usd_per_month"] == pytest.approx(954.5, abs=0.01)
+    assert proposed["usd_per_month"] == pytest.approx(1112.17, abs=0.01)
 
 
 def test_size_shows_a_batch_as_hours_run_and_a_request_s_whole_time() -> None:

@@ -86,10 +86,10 @@ def test_no_spare_where_the_batch_is_not_business_critical_or_sets_its_replicas(
 
 def test_billed_by_the_second_the_spare_costs_its_daily_weight_load() -> None:
     """RunPod's community B200 at $5.98 an hour, billed by the second: six replicas run the same work as
-    five, each loading the 16-bit checkpoint (140 GB at 2.5 GB/s, 56 s) before its run and each run's
+    five, each loading the 16-bit checkpoint (141.1 GB at 2.5 GB/s, 56 s) before its run and each run's
     seconds rounded up, so the spare adds about one weight load a day and nothing else."""
     spare, lean = run(NIGHTLY), run({**NIGHTLY, "business_critical": False})
-    assert spare.sizing.sixteen_bit_checkpoint_gb == 140.0
+    assert spare.sizing.sixteen_bit_checkpoint_gb == 141.1
     work_hours = (
         600_000 / next(g for g in spare.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica / 3600
     )
@@ -98,15 +98,15 @@ def test_billed_by_the_second_the_spare_costs_its_daily_weight_load() -> None:
         return next(o for o in r.options if (o.provider, o.offer, o.gpu) == ("runpod", "community", "b200"))
 
     def bill(replicas: int) -> float:
-        seconds_a_day = math.ceil((work_hours / replicas + 140.0 / 2.5 / 3600) * 3600)
+        seconds_a_day = math.ceil((work_hours / replicas + 141.1 / 2.5 / 3600) * 3600)
         return replicas * 5.98 * 30.42 * seconds_a_day / 3600
 
     with_spare, without = runpod(spare), runpod(lean)
     assert (with_spare.replicas, without.replicas) == (6, 5)
     assert with_spare.usd_per_month == pytest.approx(bill(6))
     assert without.usd_per_month == pytest.approx(bill(5))
-    # $2.93 a month: 30.42 weight loads of 56 s at $5.98 an hour, and the seconds rounded up.
-    assert with_spare.usd_per_month - without.usd_per_month == pytest.approx(2.93, abs=0.005)
+    # $3.03 a month: 30.42 weight loads of 56 s at $5.98 an hour, and the seconds rounded up.
+    assert with_spare.usd_per_month - without.usd_per_month == pytest.approx(3.03, abs=0.005)
 
 
 def test_the_memo_says_what_the_window_needs_and_what_the_spare_is_for() -> None:
@@ -338,7 +338,7 @@ def test_owned_servers_for_a_batch_speak_of_its_run_not_a_peak() -> None:
     )
     assert (
         "With replicas on all their cards, they finish the day's work within its window through the loss of "
-        "any one server up to about 483,000 requests a day" in memo
+        "any one server up to about 478,000 requests a day" in memo
     )
     assert "keep the peak served" not in memo
     # Five replicas of 2 cards on two 8-card servers, 3 and 2: the fullest lost, the other's 2 and the 2

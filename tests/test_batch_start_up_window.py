@@ -17,7 +17,7 @@ def test_a_rival_that_still_fits_is_named() -> None:
     result = run({**BATCH, "batch_window_hours": 12})
     found = result.batch_start_up
     assert found is not None and (found.provider, found.offer) == ("scaleway", "h100-sxm-2-80g")
-    assert round(found.minutes) == 117
+    assert round(found.minutes) == 116
     rival = next(
         o
         for o in result.options

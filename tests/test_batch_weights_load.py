@@ -16,11 +16,11 @@ from gpu_advisor.engine.domain.workload import validate_workload
 EVALUATED_ON = dt.date(2026, 12, 4)
 
 # Ticket summaries over a 6-hour window on 22 working days: Qwen2.5-32B FP8 under vLLM, which reads the
-# 16-bit checkpoint (64 GB) and quantizes it as it loads it.
+# 16-bit checkpoint (65.52 GB) and quantizes it as it loads it.
 NIGHTLY = {
     "name": "nightly-ticket-summary",
     "model": {"name": "qwen2.5-32b", "precision": "fp8"},
-    "requests_per_day": 250_000,
+    "requests_per_day": 247_500,
     "avg_input_tokens": 3000,
     "avg_output_tokens": 300,
     "load_pattern": "batch",
@@ -32,10 +32,10 @@ NIGHTLY = {
 
 def test_an_hourly_batch_bills_the_weights_load_and_the_break_even_starts_beyond_it() -> None:
     result = recommend(validate_workload(NIGHTLY, "test"), EVALUATED_ON)
-    # GMI's 5 × h100-sxm run 4.9959 hours of work a run; with the load (64 GB at 2.5 GB/s: 25.6 s) the run
+    # GMI's 5 × h100-sxm run 4.9972 hours of work a run; with the load (65.52 GB at 2.5 GB/s: 26.2 s) the run
     # crosses its fifth hour, and GMI, which publishes no billing increment, bills whole hours: 6 a run.
     gmi = next(o for o in result.options if (o.provider, o.gpu) == ("gmi", "h100-sxm"))
-    assert gmi.weights_load_hours == pytest.approx(64 / 2.5 / 3600)
+    assert gmi.weights_load_hours == pytest.approx(65.52 / 2.5 / 3600)
     assert gmi.hours_per_day_running is not None and 4.99 < gmi.hours_per_day_running < 5
     assert gmi.hours_per_day_running + gmi.weights_load_hours > 5
     assert (gmi.gpus_rented, gmi.billed_hours_per_month) == (5, 6 * 22)
@@ -49,8 +49,8 @@ def test_an_hourly_batch_bills_the_weights_load_and_the_break_even_starts_beyond
         2,
     )
     run = best.hours_per_day_running
-    assert run is not None and best.weights_load_hours == pytest.approx(64 / 2.5 / 3600)
-    assert best.billed_hours_per_month == pytest.approx(math.ceil(run * 3600 + 25.6) / 3600 * 22)
+    assert run is not None and best.weights_load_hours == pytest.approx(65.52 / 2.5 / 3600)
+    assert best.billed_hours_per_month == pytest.approx(math.ceil(run * 3600 + 65.52 / 2.5) / 3600 * 22)
     assert best.usd_per_month == pytest.approx(2 * 5.98 * best.billed_hours_per_month)
     # Modal's B200 overtakes once a run's start-up beyond the load costs what the two bills differ by (to
     # the second RunPod bills in).
@@ -60,10 +60,10 @@ def test_an_hourly_batch_bills_the_weights_load_and_the_break_even_starts_beyond
     assert start_up.minutes == pytest.approx(gap, abs=1 / 60)
     memo = render_memo(result)
     assert (
-        "An hourly rental is billed here for each run and for the weights' load at its start (25.6 s on the "
+        "An hourly rental is billed here for each run and for the weights' load at its start (26.2 s on the "
         "best rental, at the load rate the serverless cold starts are counted with: a floor)"
     ) in memo
-    assert "From about 13.5 minutes of start-up a run beyond the weights' load, the latter bills less" in memo
+    assert "From about 13.4 minutes of start-up a run beyond the weights' load, the latter bills less" in memo
 
 
 def test_a_service_loads_its_weights_once_and_bills_no_load_per_run() -> None:

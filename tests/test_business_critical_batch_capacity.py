@@ -17,7 +17,7 @@ def test_prc032_names_the_rental_its_runs_hours_and_the_month_kept() -> None:
     assert round(best.usd_per_hour * result.load.calendar_hours_per_month) == 39_070
     assert message == (
         "The cheapest rental, lambda 8-gpu-plan, rents its 8 cards at each run's start and is priced for "
-        "the 41.4 hours a month its runs take. Capacity paid by the hour is not reserved: a provider may "
+        "the 41.8 hours a month its runs take. Capacity paid by the hour is not reserved: a provider may "
         "have none free when a run starts, and the run then misses its window. For a business-critical "
         "batch reserve capacity for the runs (a capacity block or a reservation), keep the cards (every "
         "calendar hour, about $39,070 a month at this price), or confirm with the provider that they are "

@@ -39,9 +39,10 @@ def test_a_run_on_too_few_cards_overruns_the_window_by_the_hours_worked_out() ->
     # 2,000,000 requests over 8 replicas at the estimated rate each, 5 % of it redone.
     hours = 2_000_000 / (8 * plan.requests_per_second_per_replica) / 3600
     assert (f"{hours:.1f}", f"{hours * 1.05:.1f}") == ("11.4", "12.0")
-    # With the rework, the window needs 8 x 11.39 / 10 x 1.05 x 1.0709 = 10.2 replicas with the error
-    # band taken off: 11 of 2 cards.
-    assert round(8 * hours / 10 * 1.05 * 1.0709, 1) == 10.2
+    # With the rework, the window needs 8 x 11.41 / 10 x 1.05 x 1.0709 = 10.3 replicas with the error
+    # band taken off (the 70.55 GB of FP8 weights, read at each step and leaving a little less KV cache
+    # than 70 GB did, make a run 11.41 h, not 11.39): 11 of 2 cards.
+    assert round(8 * hours / 10 * 1.05 * 1.0709, 1) == 10.3
     results = checked(16)
     assert results["SIZ019"].status == "fail"
     assert results["SIZ019"].message == (

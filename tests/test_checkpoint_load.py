@@ -1,6 +1,6 @@
 """A replica that quantizes a 16-bit checkpoint to FP8 as it starts reads the 16-bit checkpoint: a
-batch run's weights' load and a serverless cold start are timed on those bytes (144 GB for Qwen2.5-72B,
-not its 72 GB in FP8), at the catalog's load rate of 2.5 GB/s."""
+batch run's weights' load and a serverless cold start are timed on those bytes (145.42 GB for Qwen2.5-72B's
+72.71B parameters, not its 72.71 GB in FP8), at the catalog's load rate of 2.5 GB/s."""
 
 from __future__ import annotations
 
@@ -42,13 +42,16 @@ def test_a_replica_that_cannot_hold_the_sixteen_bit_checkpoint_reads_the_fp8_one
 
 
 def test_the_nightly_batch_loads_the_sixteen_bit_checkpoint_each_run() -> None:
-    """4 × b200 at runpod community for Qwen2.5-72B in FP8 under vLLM: 144 GB / 2.5 GB/s = 57.6 s a run,
-    and Modal's b200 cold start is its 1 s platform start plus the same 57.6 s."""
+    """4 × b200 at runpod community for Qwen2.5-72B in FP8 under vLLM: its exact 72.71B parameters x 2 bytes
+    = 145.42 GB, / 2.5 GB/s = 58.168 s a run, and Modal's b200 cold start is its 1 s platform start plus the
+    same 58.168 s."""
     result = api.recommend(load_workload(str(EXAMPLES_DIR / "nightly-batch.yaml")))
-    assert result.sizing.sixteen_bit_checkpoint_gb == 144.0
+    assert result.sizing.sixteen_bit_checkpoint_gb == pytest.approx(72.71 * 2)
     best = result.best_option
     assert best is not None and (best.provider, best.gpu) == ("runpod", "b200")
     plan_hours = next(o for o in result.options if o == best).weights_load_hours
-    assert plan_hours == pytest.approx(57.6 / 3600)
+    assert plan_hours == pytest.approx(72.71 * 2 / 2.5 / 3600)
     modal = next(o for o in result.options if o.provider == "modal" and o.gpu == "b200")
-    assert modal.serverless is not None and modal.serverless.cold_start_seconds == pytest.approx(1.0 + 57.6)
+    assert modal.serverless is not None and modal.serverless.cold_start_seconds == pytest.approx(
+        1.0 + 72.71 * 2 / 2.5
+    )

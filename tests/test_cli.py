@@ -141,7 +141,8 @@ def test_size_json_contract() -> None:
     result = invoke("size", "--model", "llama-3.1-70b", "--precision", "bf16", "--format", "json")
     assert result.exit_code == 0
     data = json.loads(result.output)
-    assert data["weights_gb"] == 140
+    # 70.55 billion parameters (the exact count) x 2 bytes.
+    assert (data["weights_params_b"], data["weights_gb"]) == (70.55, 141.1)
     assert data["kv_bytes_per_token"] == 327680
     rows = {row["gpu"]: row for row in data["gpus"]}
     assert (rows["h100-sxm"]["gpus_for_weights"], rows["h100-sxm"]["gpus_recommended"]) == (2, 4)
@@ -178,7 +179,7 @@ def test_console_script_is_installed() -> None:
         check=False,
     )
     assert completed.returncode == 0, completed.stderr
-    assert "Weights: 8B x 2 bytes = 16 GB" in completed.stdout
+    assert "Weights: 8.03B x 2 bytes = 16.1 GB" in completed.stdout
 
 
 def test_rules_lists_the_catalog() -> None:

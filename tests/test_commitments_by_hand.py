@@ -21,22 +21,24 @@ CHAT_3M = MARKETS["open-market"]
 
 def test_a_mixed_fleet_reserves_what_every_hour_needs_and_rents_the_busier_hours() -> None:
     """Three million requests a day of a 70B FP8 service around the clock on the steady profile: on H100
-    (two cards a replica, 25.77 requests/s each, 65 % of it usable after the headroom and the error band,
-    0.70 / 1.071: 16.84) the hours need 3 to 5 replicas, spare included: 34.7 requests/s on average times
+    (two cards a replica, 25.76 requests/s each, 65 % of it usable after the headroom and the error band,
+    0.70 / 1.071: 16.83) the hours need 3 to 5 replicas, spare included: 34.7 requests/s on average times
     the hour's factor times 1.27 within it. One reserved 8-GPU P5 holds 4 of them every hour; hours 12 to
-    15 (factors 1.15 to 1.33, above 3 x 16.84 / (34.7 x 1.27) = 1.146; hour 16's 1.13 is not) need a
+    15 (factors 1.15 to 1.33, above 3 x 16.83 / (34.7 x 1.27) = 1.145; hour 16's 1.13 is not) need a
     fifth, 2 cards on Lambda's hourly 2-GPU H100 instance ($4.19) for 4 hours a day (GMI's $2.10 sells
     single cards only, which a 2-card replica cannot use: NET003); hours 22 and 23 (0.70,
-    0.72, at most 2 x 16.84 / (34.7 x 1.27) = 0.764) need only three."""
+    0.72, at most 2 x 16.83 / (34.7 x 1.27) = 0.764) need only three."""
     workload = validate_workload({**CHAT_3M, "name": "chat-3m", "requests_per_day": 3_000_000}, "test")
     result = recommend(workload, EVALUATED_ON, knowledge=negotiated_aws())
     mixed = result.mixed_fleet
     assert mixed is not None and mixed.fleet is not None
     fleet = mixed.fleet
     plan = next(g for g in result.sizing.gpus if g.gpu == "h100-sxm")
-    assert plan.requests_per_second_per_replica == pytest.approx(25.77, abs=0.01)
+    # 25.76 (25.77 at a nominal 70 GB): the exact 70.55 GB of weights take a little longer to read each
+    # step and leave KV room for 519 sequences, not 522.
+    assert plan.requests_per_second_per_replica == pytest.approx(25.76, abs=0.01)
     usable = plan.requests_per_second_per_replica * 0.70 / (1 + result.throughput_accuracy.highest_error)
-    assert usable == pytest.approx(16.84, abs=0.01)
+    assert usable == pytest.approx(16.83, abs=0.01)
     hourly = result.load.average_requests_per_second * 1.27
     assert 1.13 < 3 * usable / hourly < 1.15 and 2 * usable / hourly > 0.72
     assert fleet.replicas_by_hour == (4,) * 12 + (5,) * 4 + (4,) * 6 + (3, 3)
@@ -134,15 +136,17 @@ def test_a_batch_rental_is_compared_at_the_hours_its_own_run_bills() -> None:
     assert own.compared_with == "azure/nd-h100-v5-spot"
     assert own.rent_usd_per_month_same_hours == compared.usd_per_month
     assert own.rent_billed_hours_per_month == compared.billed_hours_per_month
-    # Each night's run rounded to Azure's whole minutes, on 30.42 nights, plus the spot overhead for work
+    # Each night's run rounded to Azure's whole minutes, on 22 nights, plus the spot overhead for work
     # redone; 16 cards (two 8-GPU instances) at the spot price.
     nightly = own.rent_billed_hours_per_month / (1 + result.spot_interruption_overhead)
     minutes = nightly / result.workload.days_per_month * 60
     assert minutes == pytest.approx(round(minutes), abs=1e-6)
-    # 280 minutes a night (the run and the 16-bit checkpoint's 56 s load): 280 / 60 x 22 nights x 1.05 =
-    # 107.8 hours billed.
-    assert round(minutes) == 280
-    assert own.rent_billed_hours_per_month == pytest.approx(280 / 60 * 22 * 1.05)
+    # 281 minutes a night (the run's 279.8 and the 16-bit checkpoint's load, 72.71B x 2 bytes = 145.42 GB
+    # at 2.5 GB/s: 58.2 s): 281 / 60 x 22 nights x 1.05 = 108.2 hours billed.
+    assert compared.hours_per_day_running is not None
+    load_minutes = 72.71 * 2 / 2.5 / 60
+    assert round(minutes) == math.ceil(compared.hours_per_day_running * 60 + load_minutes) == 281
+    assert own.rent_billed_hours_per_month == pytest.approx(281 / 60 * 22 * 1.05)
     assert compared.usd_per_month == pytest.approx(
         compared.gpus_rented * compared.usd_per_gpu_hour * own.rent_billed_hours_per_month, rel=RELATIVE
     )
@@ -181,10 +185,11 @@ def each_replica_busy(in_flight: float, replicas: int) -> float:
 
 
 def test_an_owned_nodes_cards_are_busy_when_their_own_replica_is() -> None:
-    """At 30,000 requests a day, 1.31 requests are in flight on average (λS): one is in flight somewhere
-    1 - e^(-1.31) = 73.0 % of the time, but min(N, 3) of the three replicas are busy, each 41.7 % of the
-    time. Six of the node's eight cards busy 41.7 % of the time make 31 % of its card-hours, under the
-    documents' 50 % line. Counting the fleet's 73.0 % on every card put the node at 55 %, above it, and
+    """At 30,000 requests a day, 1.32 requests are in flight on average (λS; each step reads the 70.55 GB
+    the FP8 weights hold): one is in flight somewhere 1 - e^(-1.32) = 73.2 % of the time, but min(N, 3)
+    of the three replicas are busy, each 41.9 % of the time. Six of the node's eight cards busy 41.9 % of
+    the time make 31 % of its card-hours, under the documents' 50 % line. Counting the fleet's 73.2 % on
+    every card put the node at 55 %, above it, and
     TCO001 said buy as if the line were crossed; the node still undercuts every rental, which TCO017
     says."""
     result = run({**UNDERWRITING, "requests_per_day": 30_000})
@@ -195,7 +200,7 @@ def test_an_owned_nodes_cards_are_busy_when_their_own_replica_is() -> None:
     rate = 30_000 / 86_400
     assert own.replicas == 3
     assert in_flight == pytest.approx(3 * at_rate(own.roofline, rate / 3).in_flight, rel=0.01)
-    assert in_flight == pytest.approx(1.3097, abs=1e-4)
+    assert in_flight == pytest.approx(1.3164, abs=1e-4)
     assert result.load.busy_share == pytest.approx(round(1 - math.exp(-in_flight), 3))
     own = result.own_hardware
     # Two of the three replicas are spares: the peak needs one, min_replicas asks for three.
@@ -205,7 +210,7 @@ def test_an_owned_nodes_cards_are_busy_when_their_own_replica_is() -> None:
     assert own.replica_busy_share == pytest.approx(round(each, 3))
     assert own.node_utilization == pytest.approx(6 * round(each, 3) / 8)
     assert (f"{each:.1%}", f"{6 * each / 8:.0%}", f"{6 * (1 - math.exp(-in_flight)) / 8:.0%}") == (
-        "41.7%",
+        "41.9%",
         "31%",
         "55%",
     )
@@ -220,7 +225,7 @@ def test_an_owned_nodes_cards_are_busy_when_their_own_replica_is() -> None:
 
 
 def test_a_node_below_the_per_hour_break_even_that_still_undercuts_the_rentals_says_below() -> None:
-    """At 60,000 requests a day each 2-card replica is busy 71.9 % of the time, six of the node's eight
+    """At 60,000 requests a day each 2-card replica is busy 72.2 % of the time, six of the node's eight
     H100: 54 % of its card-hours, below the break-even of $1.92 / $2.99 = 64 % (Swiss cost lines: EKZ's
     26.04 Rp./kWh, the documents' rack, 5 % of 105,000 CHF a year). The node still costs less
     than Lambda's six H100 billed every hour ($13,096.20), in the UK region a team's contract adds
@@ -228,7 +233,7 @@ def test_a_node_below_the_per_hour_break_even_that_still_undercuts_the_rentals_s
     result = run({**UNDERWRITING, "requests_per_day": 60_000}, knowledge=lambda_uk())
     assert result.decision.deciding_rule_id == "TCO001"
     each = each_replica_busy(result.load.requests_in_flight_average, 3)
-    assert f"{each:.1%}" == "71.9%"
+    assert f"{each:.1%}" == "72.2%"
     assert result.own_hardware.node_utilization == pytest.approx(6 * round(each, 3) / 8)
     message = " ".join(next(f.message for f in result.findings if f.rule_id == "TCO001").split())
     assert (

@@ -64,10 +64,10 @@ def test_latent_attention_is_kept_whole_on_every_card() -> None:
     # 61 layers of a 512-wide latent and a 64-wide rotary key, 16 bits under vLLM: 70,272 bytes a token.
     assert (figures.kv_bytes_per_token_used, figures.kv_split_heads) == (61 * 576 * 2, 1)
     assert figures.kv_bytes_per_token_on(8) == 8 * 61 * 576 * 2
-    # The 8 H200 the weights need keep the whole latent on each card: (0.9 x 8 x 141 GiB - 671 GB -
-    # 8 x 3.5 GiB) / (4,000 x 8 x 70,272 bytes) = 172.98 sequences, an eighth of what one copy would hold.
+    # The 8 H200 the weights need keep the whole latent on each card: (0.9 x 8 x 141 GiB - 671.03 GB -
+    # 8 x 3.5 GiB) / (4,000 x 8 x 70,272 bytes) = 172.97 sequences, an eighth of what one copy would hold.
     fit = next(f for f in figures.fits if f.gpu == "h200")
-    cache = 0.9 * 8 * 141 * GIB - 671e9 - 8 * 3.5 * GIB
+    cache = 0.9 * 8 * 141 * GIB - 671.03e9 - 8 * 3.5 * GIB
     assert fit.gpus_with_kv_reserve == 8
     assert fit.kv_tokens_capacity == math.floor(cache / (8 * 61 * 576 * 2))
     assert (

@@ -151,13 +151,15 @@ def test_the_memo_gives_the_decisions_replica_its_command() -> None:
     result = run(batch)
     assert (result.decision.deployment, result.decision.gpu) == ("dedicated_cloud", "b200")
     memo = render_memo(result)
+    # The 16-bit checkpoint holds the exact 72.71 billion parameters x 2 bytes: 145.42 GB, said as 145 GB.
+    assert result.sizing.sixteen_bit_checkpoint_gb == pytest.approx(72.71 * 2)
     assert (
         "To start one replica of 1 × b200 with vLLM, the serving context its KV cache is sized for and the "
         "engine's other defaults, as the estimate takes them:\n\n"
         "    vllm serve Qwen/Qwen2.5-72B-Instruct --tensor-parallel-size 1 --max-model-len 8192 "
         "--quantization fp8\n\n"
         "The published checkpoint is 16-bit: the engine quantizes its weights to FP8 as it loads them, so a "
-        "replica's start reads 144 GB, and the load times here count them.\n"
+        "replica's start reads 145 GB, and the load times here count them.\n"
     ) in memo
     row = next(g for g in result.sizing.gpus if g.gpu == "b200")
     assert row.launch is not None and row.launch.checkpoint == "Qwen/Qwen2.5-72B-Instruct"

@@ -63,12 +63,14 @@ CHECKER: dict[str, Any] = {
 }
 
 
-# The checker in 16 bits at a 16k context: 65.5 GB of weights leave one 80 GB card 30,700 tokens of KV
-# cache (262,144 bytes a token), two full-context sequences and nothing beside them.
+# The checker in 16 bits at a 14,200-token context: 65.52 GB of weights (the exact 32.76B x 2 bytes) leave
+# one 80 GiB card 0.9 x 85.9 GB - 3.76 GB - 65.52 GB = 8.03 GB, 30,637 tokens of KV cache (262,144 bytes a
+# token): two full-context sequences and 2,237 tokens beside them. At a 16k context it held 1.87, and a
+# light count took two cards.
 CHECKER_BF16: dict[str, Any] = {
     **CHECKER,
     "model": {"name": "qwen2.5-32b", "precision": "bf16", "custom_weights": True},
-    "context_tokens": 16_384,
+    "context_tokens": 14_200,
 }
 
 
@@ -273,24 +275,24 @@ def test_a_light_load_keeps_single_pcie_cards_that_the_usual_count_would_rule_ou
 
 def test_a_load_a_single_card_no_longer_holds_costs_no_less_than_a_larger_one() -> None:
     """The 16-bit checker around the clock, nobody waiting, with room for two full-context requests: at
-    5,500 requests a day one 1-card A100 PCIe replica would carry the peak's 0.1075 requests/s within the
-    headroom (0.165 x 70 % / 1.07 = 0.108), but the 2.57 requests in flight its cache holds beside that
-    room carry only 0.0996; the load takes two of them, not one 2-card replica over PCIe (NET001), so it
-    costs less than the same load at 6,000 (before, the A100 was dropped at such a boundary and a dearer
-    H100 recommended)."""
+    4,700 requests a day one 1-card A100 PCIe replica would carry the peak's 0.0919 requests/s within the
+    headroom (0.143 x 70 % / 1.07 = 0.0933), but the 2.35 requests in flight its cache holds beside that
+    room (2 + 2,237 / 6,400 tokens) carry only 0.0916; the load takes two of them, not one 2-card replica
+    over PCIe (NET001), so it costs less than the same load at 6,000 (before, the A100 was dropped at such
+    a boundary and a dearer H100 recommended)."""
     checker = {**CHECKER_BF16, "latency_sensitive": False, "personal_data": True, "model_stable": True}
     light, heavier = (
         recommend(
             validate_workload({**checker, "requests_per_day": n}, "test"), EVALUATED_ON, knowledge=ROOM_TWO
         )
-        for n in (5_500, 6_000)
+        for n in (4_700, 6_000)
     )
     row = next(g for g in light.sizing.gpus if g.gpu == "a100-80gb-pcie")
     held = row.kv_held_requests_per_second
-    assert held == pytest.approx(0.0996, abs=1e-4) and row.full_context_sequences == 2
-    assert row.kv_held_sequences == pytest.approx(2.573, abs=1e-3)
+    assert held == pytest.approx(0.0916, abs=1e-4) and row.full_context_sequences == 2
+    assert row.kv_held_sequences == pytest.approx(2 + (30_637 - 2 * 14_200) / 6_400, abs=1e-3)
     peak = light.sizing.load.peak_requests_per_second  # type: ignore[union-attr]
-    assert peak == pytest.approx(5_500 / 86_400 * 1.6891)
+    assert peak == pytest.approx(4_700 / 86_400 * 1.6891)
     assert peak < (row.requests_per_second_per_replica or 0) * 0.7 / 1.07094063
     assert (row.cards_per_replica, row.replicas, row.not_recommended_by) == (1, math.ceil(peak / held), ())
     assert row.replicas == 2
@@ -300,7 +302,7 @@ def test_a_load_a_single_card_no_longer_holds_costs_no_less_than_a_larger_one() 
 
 def test_single_pcie_cards_are_kept_where_capped_ones_take_more_cards_than_a_linked_pair() -> None:
     """The latency-sensitive 16-bit checker with 3,000-token prompts at 35,000 requests a day: 1-card H100
-    PCIe replicas, with room for two full-context requests capped at what 3.08 requests in flight allow,
+    PCIe replicas, with room for two full-context requests capped at what 2.66 requests in flight allow,
     take five cards and a spare; two PCIe cards a replica are the wrong offer (NET001), so the
     H100 PCIe keeps single cards rather than being ruled out, and a proposal of six of them passes NET002
     (it failed, told to choose 'one with enough memory for a single-card replica', which it is)."""
@@ -309,7 +311,7 @@ def test_single_pcie_cards_are_kept_where_capped_ones_take_more_cards_than_a_lin
     row = next(g for g in r.sizing.gpus if g.gpu == "h100-pcie")
     held, peak = row.kv_held_requests_per_second, r.sizing.load.peak_requests_per_second  # type: ignore[union-attr]
     assert held is not None and (row.cards_per_replica, row.not_recommended_by) == (1, ())
-    assert row.kv_held_sequences == pytest.approx(3.079, abs=1e-3)
+    assert row.kv_held_sequences == pytest.approx(2 + (30_637 - 2 * 14_200) / 3_400, abs=1e-3)
     assert (row.replicas, row.spare_replicas) == (math.ceil(peak / held) + 1, 1) == (6, 1)
     proposal = {
         "name": "pcie",
@@ -327,8 +329,8 @@ def test_single_pcie_cards_are_kept_where_capped_ones_take_more_cards_than_a_lin
 
 def test_check_says_when_the_kv_cache_not_the_headroom_sets_the_cards_for_the_peak() -> None:
     """One H100 PCIe for the 16-bit checker with 3,000-token prompts at 20,000 requests a day: the
-    headroom alone would take two replicas for the peak's 0.39 requests/s (0.432 x 70 % / 1.07 = 0.28
-    each), but with room for two full-context requests a replica carries at most 0.16 with the 3.08
+    headroom alone would take two replicas for the peak's 0.39 requests/s (0.394 x 70 % / 1.07 = 0.26
+    each), but with room for two full-context requests a replica carries at most 0.14 with the 2.66
     requests in flight its cache holds, so SIZ009 asks for three cards and says why (it gave the
     headroom alone as the reason)."""
     checker = {**CHECKER_BF16, "avg_input_tokens": 3000, "requests_per_day": 20_000}
@@ -346,7 +348,7 @@ def test_check_says_when_the_kv_cache_not_the_headroom_sets_the_cards_for_the_pe
         "1 × h100-pcie holds the weights, but the peak needs about 3 cards of this GPU (4 with the replicas "
         "the workload keeps beyond its peak): replicas sized so that the busiest minutes fill at most 70 % "
         "of the estimated throughput, after the estimate's error band is taken off, and so that a replica "
-        "of 1 card, fewer than the usual count, carries at most 0.16 requests/s, the rate at which the "
+        "of 1 card, fewer than the usual count, carries at most 0.14 requests/s, the rate at which the "
         "requests in flight fill its KV cache on average, with room kept for requests of the full serving "
         "context."
     ) in item.message
@@ -407,8 +409,9 @@ def test_a_fleet_s_hours_count_capped_replicas() -> None:
 
 def test_the_memo_says_what_keeping_room_for_full_context_requests_costs() -> None:
     """A latency-sensitive 8B FP8 service with 6,500-token prompts in a 64k context at 100,000 requests a
-    day, on single RTX 5090s, with room for two full-context requests: a card's 146,222 tokens of KV cache
-    keep that room and 2.16 requests of 7,000 tokens beside it, so a replica carries at most 0.56
+    day, on single RTX 5090s, with room for two full-context requests: a card's 145,993 tokens of KV cache
+    (0.9 x 32 GiB - 3.5 GiB - 8.03 GB of weights, the exact 8.03B in FP8, at 131,072 bytes a token) keep
+    that room and 2.13 requests of 7,000 tokens beside it, so a replica carries at most 0.56
     requests/s and the peak's 1.95 takes four; with no room kept, every request at its own length, the
     headroom's 1.01 x 70 % / 1.07 = 0.66 would take three. The Summary and "Load and capacity" say so;
     with the shipped room for one, nothing is capped and neither does."""
@@ -425,14 +428,15 @@ def test_the_memo_says_what_keeping_room_for_full_context_requests_costs() -> No
     r = recommend(validate_workload(service, "test"), EVALUATED_ON, knowledge=ROOM_TWO)
     assert (r.decision.provider, r.decision.gpu, r.decision.gpus) == ("runpod", "rtx-5090", 5)
     row = next(g for g in r.sizing.gpus if g.gpu == "rtx-5090")
-    assert (row.replica_kv_tokens_capacity, row.full_context_sequences) == (146_222, 2)
-    assert row.kv_held_sequences == pytest.approx(2 + (146_222 - 2 * 65_536) / 7_000, abs=1e-3)
+    tokens = math.floor((0.9 * 32 * GIB - 3.5 * GIB - 8.03e9) / 131_072)
+    assert (row.replica_kv_tokens_capacity, row.full_context_sequences) == (tokens, 2) == (145_993, 2)
+    assert row.kv_held_sequences == pytest.approx(2 + (tokens - 2 * 65_536) / 7_000, abs=1e-3)
     policy = r.sizing_policy
     assert policy is not None and row.requests_per_second_per_replica is not None
     usable = row.requests_per_second_per_replica * policy.headroom_target_share
     usable /= 1 + policy.estimate_error_taken_off
     peak, held = r.load.peak_requests_per_second, row.kv_held_requests_per_second
-    assert held == pytest.approx(0.5610, abs=1e-4)
+    assert held == pytest.approx(0.5577, abs=1e-4)  # the rate at which 4.13 are in flight on average
     assert row.replicas_without_kv_cap == math.ceil(peak / usable) == 3
     assert (row.replicas, row.spare_replicas) == (math.ceil(peak / held) + 1, 1) == (5, 1)
     memo = " ".join(render_memo(r).split())
@@ -441,9 +445,9 @@ def test_the_memo_says_what_keeping_room_for_full_context_requests_costs() -> No
         "room kept for a long prompt: the replicas are planned with fewer in flight (below)."
     ) in memo
     assert (
-        "A replica of 1 × rtx-5090, fewer cards than the usual 4, keeps room in its KV cache of 146,222 "
-        "tokens for 2 requests of the full 65,536-token context and about 2.2 more of this workload's length "
-        "beside them, so it is planned to carry at most 0.56 requests/s, the rate at which about 4.2 are in "
+        "A replica of 1 × rtx-5090, fewer cards than the usual 4, keeps room in its KV cache of 145,993 "
+        "tokens for 2 requests of the full 65,536-token context and about 2.1 more of this workload's length "
+        "beside them, so it is planned to carry at most 0.56 requests/s, the rate at which about 4.1 are in "
         "flight on average (the room is gpu-advisor's margin for long prompts; vLLM keeps none). "
         "With no room kept for full-context requests, every request counted at its own length (7,000 "
         "tokens), the peak would take 3 replicas of this size instead of 4, spares aside"

@@ -119,24 +119,25 @@ def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
 
 
 def test_a_short_prompt_alone_waits_for_the_weights_not_its_flops() -> None:
-    # 32 prompt tokens of Llama 3.1 70B BF16 on four H200: 32 x 140 GFLOP (1.919 ms at 4 x 989 TFLOPS x
-    # 0.59) are far less work than reading the 140 GB of weights (140e9 / (4 x 4,800e9 x 0.86) = 8.479
-    # ms), so the multiplications take about one read of the weights (8.561 ms blended); then the
-    # prompt's attention (0.6 microseconds), its 32 tokens' activations through 160 all-reduces
-    # (0.682 ms), and 80 layers of fixed time and 160 all-reduces of 3 microseconds: 15.523 ms.
+    # 32 prompt tokens of Llama 3.1 70B BF16 on four H200: 32 x 140 GFLOP (the nominal 70B active
+    # parameters; 1.919 ms at 4 x 989 TFLOPS x 0.59) are far less work than reading the 141.1 GB of
+    # weights (the exact 70.55B x 2 bytes: 141.1e9 / (4 x 4,800e9 x 0.86) = 8.545 ms), so the
+    # multiplications take about one read of the weights (8.626 ms blended); then the prompt's attention
+    # (0.6 microseconds), its 32 tokens' activations through 160 all-reduces (0.682 ms), and 80 layers of
+    # fixed time and 160 all-reduces of 3 microseconds: 15.589 ms.
     roofline = replica("llama-3.1-70b", "bf16", "h200", 4, 32, 128, "vllm").roofline
-    weights = 140e9 / (4 * 4800e9 * BANDWIDTH_SHARE)
+    weights = 70.55e9 * 2 / (4 * 4800e9 * BANDWIDTH_SHARE)
     assert roofline.prefill_seconds < weights
-    assert weights * 1000 == pytest.approx(8.479, abs=0.001)
+    assert weights * 1000 == pytest.approx(8.545, abs=0.001)
     compute = 32 * 140e9 / (4 * 989e12 * COMPUTE_SHARE)
     assert (compute * 1000, blend(weights, compute) * 1000) == (
         pytest.approx(1.919, abs=0.001),
-        pytest.approx(8.561, abs=0.001),
+        pytest.approx(8.626, abs=0.001),
     )
     attention = 2 * 80 * 64 * 256 * 32**2 / 2 / (4 * 989e12 * COMPUTE_SHARE)
     all_reduces = 32 * sent_per_token(80, 8192, 4) + 160 * ALL_REDUCE
     expected = blend(weights, compute) + attention + all_reduces + 80 * LAYER
-    assert expected * 1000 == pytest.approx(15.523, abs=0.001)
+    assert expected * 1000 == pytest.approx(15.589, abs=0.001)
     assert lone_request(roofline).time_to_first_token_ms == pytest.approx(expected * 1000, rel=1e-9)
 
 

@@ -1,7 +1,7 @@
 """An option's busy share is read on its own plan: a batch's options may run more replicas than their
 GPU's sizing plan (whole instances) for fewer hours, and the share of the paid hours they run is theirs.
-A business-critical nightly batch on Lambda's 8-card B200 instance ran 8 replicas for 1.87 hours a day
-while the JSON said 31.2 %, the 4-replica sizing plan's 3.75 hours over the 12 paid hours."""
+A business-critical nightly batch on Lambda's 8-card B200 instance ran 8 replicas for 1.88 hours a day
+while the JSON said 31.3 %, the 4-replica sizing plan's 3.76 hours over the 12 paid hours."""
 
 from __future__ import annotations
 
@@ -25,15 +25,16 @@ def test_a_batch_option_s_busy_share_is_its_own_running_hours_over_the_paid_hour
     result = run(BATCH)
     best = result.best_option
     assert best is not None and (best.provider, best.offer, best.replicas) == ("lambda", "8-gpu-plan", 8)
-    # 22 workdays of 12 paid hours: 264 hours; 8 replicas run 1.874 hours a day: 41.2 / 264 = 15.6 %,
-    # the Load section's figure.
-    assert best.hours_per_day_running is not None and round(best.hours_per_day_running, 3) == 1.874
-    assert best.busy_share == 0.156 == result.load.busy_share
+    # 22 workdays of 12 paid hours: 264 hours; 8 replicas run 1.878 hours a day (300,000 requests at a
+    # B200 replica's 5.546 requests/s, with the exact 70.55 GB of weights): 41.3 / 264 = 15.7 %, the Load
+    # section's figure.
+    assert best.hours_per_day_running is not None and round(best.hours_per_day_running, 3) == 1.878
+    assert best.busy_share == 0.157 == result.load.busy_share
     for option in result.options:
         if option.serverless is None and option.hours_per_day_running is not None:
             assert option.busy_share == round(option.hours_per_day_running * 22 / 264, 3), option
     four = next(o for o in result.options if (o.provider, o.gpu) == ("runpod", "b200"))
-    assert (four.replicas, four.busy_share) == (4, 0.312)
+    assert (four.replicas, four.busy_share) == (4, 0.313)
 
 
 def test_a_service_option_s_busy_share_is_its_gpu_s() -> None:

@@ -299,3 +299,19 @@ def test_replaced_figures_are_said_in_the_memo_s_language(tmp_path: Path) -> Non
         "Durch eigene Werte ersetzte Zahlen: hgx-h100-8.price_eur = 230000 (= 266.800 USD bei 1,16 USD je "
         "EUR), own_server.eur_per_kwh = 0.14 (= 0,1624 USD bei 1,16 USD je EUR)." in german
     )
+
+
+@pytest.mark.parametrize(
+    ("gb", "en", "de"),
+    [
+        (70.55, "70.6", "70,6"),
+        (70.45, "70.5", "70,5"),
+        (16.06, "16.1", "16,1"),
+        (140.0, "140", "140"),
+        (8.04, "8", "8"),
+    ],
+)
+def test_gigabytes_round_half_up_on_the_figure_as_written(gb: float, en: str, de: str) -> None:
+    """70.55 GB of FP8 weights beside "70.55B parameters × 1 byte": the float lies just below the half
+    and read 70.5; a reader rounds the written figure up."""
+    assert (Format().gb(gb), Format.named("de").gb(gb)) == (en, de)

@@ -148,9 +148,11 @@ def test_the_same_offer_on_fewer_cards_is_not_said_to_fit() -> None:
         "latency_sensitive": True,
     }
     finding = next(f for f in run(chat).findings if f.rule_id == "OPT001")
+    # The exact 70.55B parameters at a byte each: 70.55 GB, written to a tenth half up as a reader rounds
+    # it, 70.6 (the float 70.55 lies just below the half, which rounding the float read as 70.5).
     assert (
         "Quantized to INT8 (or FP8, the same size, where the GPU computes in FP8), the weights shrink to "
-        "70 GB and the same offer carries the load on fewer cards: "
+        "70.6 GB and the same offer carries the load on fewer cards: "
         f"runpod community (4 × b200) at ${4 * 5.98 * 730:,.0f}/month instead of runpod community (7 × b200) "
         f"at ${7 * 5.98 * 730:,.0f}/month, the cheapest rental of the model as given."
     ) in " ".join(finding.message.split())

@@ -15,9 +15,10 @@ import math
 
 import pytest
 
+from gpu_advisor.engine.calc.attention_flops import attention_flops_per_token_pair
 from gpu_advisor.engine.calc.latency import at_concurrency, at_rate, highest_rate_within, lone_request
 from gpu_advisor.engine.calc.performance import replica_performance
-from gpu_advisor.engine.calc.sizing import attention_flops_per_token_pair, size_model
+from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 KNOWLEDGE = load_knowledge()
@@ -75,11 +76,11 @@ def test_an_h100_nvl_pair_all_reduces_over_its_bridge_and_four_cards_over_pcie()
 
 def test_infinity_fabric_keeps_its_share_per_doubling() -> None:
     # MI300X's mesh gives a pair of cards one 128 GB/s link: its all-reduces are not worked out, and it
-    # keeps 0.88 of its bandwidth per doubling. Llama 3.1 405B FP8 on 4 cards reads its 405 GB of weights
-    # at 4 x 5,300 GB/s x 0.86 x 0.88^2 = 14.119 TB/s: 28.685 ms.
+    # keeps 0.88 of its bandwidth per doubling. Llama 3.1 405B FP8 on 4 cards reads its 405.85 GB of
+    # weights at 4 x 5,300 GB/s x 0.86 x 0.88^2 = 14.119 TB/s: 28.745 ms.
     four = replica("llama-3.1-405b", "fp8", "mi300x", 4, 1000, 100).roofline
     assert (four.communication_seconds_per_token, four.fixed_step_seconds) == (0.0, 126 * LAYER)
-    assert four.weights_seconds * 1000 == pytest.approx(28.685, abs=0.001)
+    assert four.weights_seconds * 1000 == pytest.approx(28.745, abs=0.001)
 
 
 def test_a_token_sends_its_activations_twice_per_layer() -> None:
@@ -213,8 +214,8 @@ def test_sixteen_h100_are_two_pipeline_stages_not_one_nvlink_machine() -> None:
 
 def test_405b_fp8_takes_four_h200_and_mixtral_bf16_one() -> None:
     # 4 x 141 GiB = 605.6 GB; vLLM keeps 0.9 of it for weights and cache and 3.5 GiB a card apart: 0.9 x
-    # 605.6 - 405 - 15.0 = 125.0 GB of cache, where eight 8,192-token sequences need 8 x 8,192 x 516,096
-    # bytes = 33.8 GB. The old weight-share rule asked for eight cards.
+    # 605.6 - 405.85 (the exact count) - 15.0 = 124.1 GB of cache, where eight 8,192-token sequences need
+    # 8 x 8,192 x 516,096 bytes = 33.8 GB. The old weight-share rule asked for eight cards.
     h200 = KNOWLEDGE.gpu("h200")
     assert h200.memory_bytes == 141 * GIB
     model = KNOWLEDGE.model("llama-3.1-405b")
@@ -222,7 +223,8 @@ def test_405b_fp8_takes_four_h200_and_mixtral_bf16_one() -> None:
     fit = next(f for f in figures.fits if f.gpu == "h200")
     assert figures.kv_bytes_per_token_used == 126 * 8 * 128 * 2 * 2
     assert fit.gpus_with_kv_reserve == 4
-    cache = 0.9 * 4 * 141 * GIB - 405e9 - 4 * 3.5 * GIB
+    assert figures.weights_gb == 405.85
+    cache = 0.9 * 4 * 141 * GIB - 405.85e9 - 4 * 3.5 * GIB
     assert fit.kv_tokens_capacity == math.floor(cache / (126 * 8 * 128 * 2 * 2))
     mixtral = KNOWLEDGE.model("mixtral-8x7b")
     figures = size_model(KNOWLEDGE, mixtral.params_b, mixtral.active_params_b, "bf16", mixtral, 8192, "vllm")
@@ -273,10 +275,11 @@ def test_a_lone_request_sees_the_prefill_and_one_step() -> None:
     )
     assert lone.time_per_output_token_ms == pytest.approx(roofline.step_seconds(1) * 1000)
     # Weights (one token's FLOPs beside them add next to nothing) and one sequence's cache (1,150 tokens
-    # on average) read on two H100, 80 layers, and one token's all-reduces.
+    # on average) read on two H100, 80 layers, and one token's all-reduces. The read is the exact 70.55B
+    # parameters the weights hold, at one byte each; the FLOPs count the nominal 70B.
     bandwidth = 2 * 3350e9 * BANDWIDTH_SHARE
     fixed = 80 * LAYER + 160 * ALL_REDUCE + sent_per_token(80, 8192, 2)
-    weights = blend(70e9 / bandwidth, 2 * 70e9 / usable(1979, 2))
+    weights = blend(70.55e9 / bandwidth, 2 * 70e9 / usable(1979, 2))
     assert lone.time_per_output_token_ms == pytest.approx(
         (weights + 1150 * 327_680 / bandwidth + fixed) * 1000, rel=1e-9
     )
@@ -295,19 +298,20 @@ def test_the_highest_rate_within_targets_meets_them_and_a_little_more_does_not()
 
 def test_bf16_decode_steps_match_the_published_light_load_rows() -> None:
     # TensorRT-LLM 0.14 at 2 requests/s (held out from fitting): 8 ms between tokens for Llama 3.1 8B BF16
-    # on one H100 and 21 ms for 70B BF16 on four. A lone decode step reads the weights (16 GB, 141 GB)
+    # on one H100 and 21 ms for 70B BF16 on four. A lone decode step reads the weights (16.06 GB and
+    # 141.1 GB: the exact 8.03B and 70.55B parameters at two bytes; the FLOPs count the nominal 8B and 70B)
     # and one sequence's 16-bit cache (467 + 128 tokens of 131,072 and 327,680 bytes), and the fixed time
     # of 32 and 80 layers; on four cards, 160 all-reduces of one token as well.
     eight = replica("llama-3.1-8b", "bf16", "h100-sxm", 1, 467, 256, "trtllm")
     seventy = replica("llama-3.1-70b", "bf16", "h100-sxm", 4, 467, 256, "trtllm")
     one_card = 3350e9 * BANDWIDTH_SHARE
     four_cards = 4 * 3350e9 * BANDWIDTH_SHARE
-    eight_weights = blend(16e9 / one_card, 2 * 8e9 / usable(989, 1))
+    eight_weights = blend(16.06e9 / one_card, 2 * 8e9 / usable(989, 1))
     assert lone_request(eight.roofline).time_per_output_token_ms == pytest.approx(
         (eight_weights + 595 * 131_072 / one_card + 32 * LAYER) * 1000, rel=1e-9
     )
     all_reduces = 160 * ALL_REDUCE + sent_per_token(80, 8192, 4)
-    seventy_weights = blend(140e9 / four_cards, 2 * 70e9 / usable(989, 4))
+    seventy_weights = blend(141.1e9 / four_cards, 2 * 70e9 / usable(989, 4))
     assert lone_request(seventy.roofline).time_per_output_token_ms == pytest.approx(
         (seventy_weights + 595 * 327_680 / four_cards + 80 * LAYER + all_reduces) * 1000, rel=1e-9
     )
@@ -349,8 +353,8 @@ def test_a_latency_sensitive_chat_is_sized_to_meet_its_targets_at_the_peak() -> 
 def test_a_large_batch_computes_its_multiplications_and_reads_its_caches_one_after_another() -> None:
     # Llama 3.1 8B FP8 on one H200 under TensorRT-LLM (an FP8 cache, 65,536 bytes a token, and FP8
     # attention), 128 prompt and 2,048 answer tokens, at 512 sequences: the multiplications compute
-    # 512 x 16 GFLOP at 1,979 TFLOPS x 0.59 (7.016 ms), longer than reading the 8 GB of weights at
-    # 4,800 GB/s x 0.86 (1.938 ms), 7.127 ms the two blended; attention reads 512 caches of 1,152
+    # 512 x 16 GFLOP at 1,979 TFLOPS x 0.59 (7.016 ms), longer than reading the 8.03 GB of weights at
+    # 4,800 GB/s x 0.86 (1.945 ms), 7.128 ms the two blended; attention reads 512 caches of 1,152
     # tokens on average, 38.7 GB (9.364 ms), far longer than its FLOPs (0.265 ms). One after another,
     # with 32 layers of fixed time: 18.81 ms. The step as one roofline, the longer of all its bytes
     # (11.30 ms) and all its FLOPs (7.28 ms), took 13.62 ms: 38 % more throughput than the kernels allow
@@ -359,14 +363,14 @@ def test_a_large_batch_computes_its_multiplications_and_reads_its_caches_one_aft
     fp8 = 1979e12 * COMPUTE_SHARE
     bandwidth = 4800e9 * BANDWIDTH_SHARE
     compute = 512 * 2 * 8e9 / fp8
-    weights = 8e9 / bandwidth
+    weights = 8.03e9 / bandwidth
     cache = 512 * 1152 * 65_536 / bandwidth
     attention = 512 * 2 * 32 * 32 * 256 * 1152 / fp8
     step = roofline.decode_step(512)
     assert (step.weights_compute, step.weights_read) == (pytest.approx(compute), pytest.approx(weights))
     assert (step.kv_read, step.attention_compute) == (pytest.approx(cache), pytest.approx(attention))
-    assert [round(x * 1000, 3) for x in (compute, weights, cache, attention)] == [7.016, 1.938, 9.364, 0.265]
-    assert blend(compute, weights) * 1000 == pytest.approx(7.127, abs=0.001)
+    assert [round(x * 1000, 3) for x in (compute, weights, cache, attention)] == [7.016, 1.945, 9.364, 0.265]
+    assert blend(compute, weights) * 1000 == pytest.approx(7.128, abs=0.001)
     assert roofline.step_seconds(512) == pytest.approx(
         blend(compute, weights) + cache + 32 * LAYER, rel=1e-12
     )

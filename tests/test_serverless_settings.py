@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import yaml
 from click.testing import CliRunner
 from helpers import EXAMPLES_DIR, invoke, run
@@ -90,8 +91,11 @@ def test_an_endpoint_that_scales_to_zero_keeps_none_and_is_told_what_a_longer_ti
     assert option is not None and option.serverless is not None
     assert option.serverless.instances_kept == 0
     text = memo(SPORADIC)
-    # About as many starts as the month's 9,125 requests (300 a day): most find no instance running.
-    assert "Instances scale to zero: 8,420 times a month a request finds none running" in text
+    # About as many starts as the month's 9,125 requests (300 a day): most find no instance running. Each
+    # start is RunPod's 2.3 s and the 8B's exact 8.03B parameters at 1 byte in FP8, 8.03 GB at 2.5 GB/s
+    # (5.51 s; at 8 GB 5.5 s, and 8,419.9 starts said as 8,420, where the longer start leaves 8,419.5).
+    assert option.serverless.cold_start_seconds == pytest.approx(2.3 + 8.03 / 2.5)
+    assert "Instances scale to zero: 8,419 times a month a request finds none running" in text
     assert (
         "The bill assumes these settings of the endpoint, as RunPod Serverless names them: `Active workers` "
         "0; `Max workers` at least 1, the instances at the peak; `Idle timeout` 5 s, the product's default.\n"

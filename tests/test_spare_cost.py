@@ -72,9 +72,11 @@ def test_a_kept_warm_serverless_spare_is_half_of_a_sporadic_bill() -> None:
     assert r.decision.deployment == "serverless" and so is not None and so.chosen
     # Two instances of 4 H200 kept warm in the 176 paid hours at $5.00 a GPU-hour; one is the spare.
     # Paused at each of the 22 days' end, each stops at once (half a 60 s billing step rounds its day)
-    # and starts again before the next (282 s).
-    assert so.serverless is not None and so.serverless.cold_start_seconds == 282
-    one = 4 * (176 + 22 * (30 + 282) / 3600) * 5.0
+    # and starts again before the next: the platform's 120 s and the 405B's exact 405.85B parameters at
+    # 1 byte in FP8, 405.85 GB at 2.5 GB/s (282.34 s).
+    start = 120 + 405.85 / 2.5
+    assert so.serverless is not None and so.serverless.cold_start_seconds == pytest.approx(start)
+    one = 4 * (176 + 22 * (30 + start) / 3600) * 5.0
     assert so.usd_per_month == pytest.approx(2 * one)
     assert so.spare_usd_per_month == pytest.approx(one)
     assert (
@@ -137,7 +139,7 @@ def test_kept_instances_of_a_service_served_around_the_clock_never_restart() -> 
 def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None:
     """DEP018's hours add up to what is billed: on RunPod the HR assistant's two kept instances run on
     after each workday as the product scales to zero (in the idle hours) and start again each morning
-    (2 x 22 x 30.3 s / 3,600 = 0.37 h; the run-on's 5 + 0.5 s are idle); on Hugging Face a paused endpoint
+    (2 x 22 x 30.52 s / 3,600 = 0.37 h; the run-on's 5 + 0.5 s are idle); on Hugging Face a paused endpoint
     stops at once, so only its starts are named."""
     hr = read_example(EXAMPLES_DIR / "hr-assistant.yaml")
     result = run(hr)
@@ -151,12 +153,17 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
     )
     # The three parts are the 528 billed hours, and the starts are the kept instances' mornings.
     assert busy + idle + cold == pytest.approx(option.billed_hours_per_month) == pytest.approx(528, abs=0.5)
-    assert cold == pytest.approx(2 * 22 * (2.3 + 70 / 2.5) / 3600, rel=0.01) == pytest.approx(0.37, abs=0.005)
-    assert (busy, idle) == (pytest.approx(516.2, abs=0.05), pytest.approx(11.9, abs=0.05))
+    # A start: RunPod's 2.3 s and the 70B's exact 70.55B parameters at 1 byte in FP8, 70.55 GB at 2.5 GB/s.
+    start = 2.3 + 70.55 / 2.5
+    assert cold == pytest.approx(2 * 22 * start / 3600, rel=0.01) == pytest.approx(0.37, abs=0.005)
+    # Each decode step reads the exact 70.55 GB of weights, so a request takes 0.5 % longer at the
+    # working hours' rates (5.30 s, not 5.28 s, at 16:00) and more of the kept hours have one in flight
+    # (516.2 and 11.9 at 70 GB).
+    assert (busy, idle) == (pytest.approx(516.5, abs=0.05), pytest.approx(11.6, abs=0.05))
     english = flat(render_memo(result))
     assert (
         f"({busy:.0f} of them serving requests, {idle:.1f} idle with 2 kept warm in every paid hour and "
-        "running on after each served day as it scales to zero, 0.37 in their starts): $2,359.43/month"
+        "running on after each served day as it scales to zero, 0.37 in their starts): $2,359.45/month"
         in english
     )
     german = flat(invoke("recommend", str(EXAMPLES_DIR / "hr-assistant.yaml"), "--lang", "de").output)
@@ -164,10 +171,13 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
     assert (
         f"{idle_de} im Leerlauf, 0,37 in den Starts der warm gehaltenen Instanzen; 2 Instanzen werden in "
         "jeder bezahlten Stunde warm gehalten und laufen nach jedem bedienten Tag bis zum Skalieren auf null "
-        "weiter): 2.359,43 $ pro Monat" in german
+        "weiter): 2.359,45 $ pro Monat" in german
     )
+    # The legal assistant's 2 x 22 starts of 282.34 s (120 s and 405.85 GB at 2.5 GB/s) are 3.45 hours, and
+    # its bill twice the kept instance worked out above; a lone request's steps read the 405.85 GB too, so
+    # its requests are in flight 13.4 hours (13.3 at the nominal 405 GB).
     legal = flat(render_memo(run(LEGAL)))
     assert (
-        "(13.3 of them serving requests, 339 idle with 2 kept warm in every paid hour, 3.45 in their "
-        "starts): $7,116.27/month" in legal
+        "(13.4 of them serving requests, 339 idle with 2 kept warm in every paid hour, 3.45 in their "
+        "starts): $7,116.35/month" in legal
     )

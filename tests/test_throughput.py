@@ -233,13 +233,15 @@ def test_longer_context_needs_four_h100_with_an_fp8_cache_and_eight_with_vllms_d
     # "Ein 70B-Modell mit längerem Kontext oder mehr Nebenläufigkeit: üblich sind 4×H100." Eight sequences
     # of 131,072 tokens hold 8 x 131,072 x 80 layers x 8 KV heads x 128 x 2 (key and value) elements:
     # 171.8 GB in FP8 (TensorRT-LLM's cache beside FP8 weights), 343.6 GB in vLLM's default 16 bits.
-    # Four H100 (4 x 80 GiB = 343.6 GB) keep 0.9 x (343.6 - 70 - 4 x 3.76) = 232.3 GB for TensorRT-LLM
-    # and 0.9 x 343.6 - 70 - 15.0 = 224.2 GB for vLLM: the document's four H100 hold the FP8 cache only.
+    # Four H100 (4 x 80 GiB = 343.6 GB) keep 0.9 x (343.6 - 70.55 - 4 x 3.76) = 231.8 GB for TensorRT-LLM
+    # and 0.9 x 343.6 - 70.55 - 15.0 = 223.7 GB for vLLM: the document's four H100 hold the FP8 cache only.
+    # At 8,192 tokens one H100 keeps 0.9 x (85.9 - 70.55 - 3.76) = 10.4 GB for TensorRT-LLM, short of the
+    # 10.7 GB eight FP8 sequences need: two cards.
     def h100(context: int, engine: str) -> int | None:
         result = size(precision="fp8", model="llama-3.1-70b", context_tokens=context, serving_engine=engine)
         return next(g for g in result.gpus if g.gpu == "h100-sxm").gpus_recommended
 
-    assert (h100(8192, "trtllm"), h100(131072, "trtllm")) == (1, 4)
+    assert (h100(8192, "trtllm"), h100(131072, "trtllm")) == (2, 4)
     assert (h100(8192, "vllm"), h100(131072, "vllm")) == (2, 8)
 
 

@@ -183,7 +183,12 @@ def replica_roofline(
         output_tokens=output_tokens,
         pipeline_stages=stages,
         weights_seconds=weights_bytes / bandwidth,
-        active_weights_seconds=figures.active_params_b * 1e9 * bytes_per_parameter / bandwidth,
+        # A dense model's token reads every weight: the exact count the weights hold (``weights_gb``),
+        # not the nominal size its FLOPs are counted at; a mixture of experts' active count is nominal.
+        active_weights_seconds=(
+            weights_bytes if not moe else figures.active_params_b * 1e9 * bytes_per_parameter
+        )
+        / bandwidth,
         experts=experts if expert_params else None,
         experts_per_token=per_token if expert_params else None,
         shared_weights_seconds=shared_params * bytes_per_parameter / bandwidth,

@@ -14,6 +14,11 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from gpu_advisor.engine.calc.attention_flops import (
+    attention_flops_per_token_pair,
+    decode_attention_flops_per_token_pair,
+    hidden_size,
+)
 from gpu_advisor.engine.calc.checkpoint import sixteen_bit_checkpoint_gb, weights_gb
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
@@ -210,6 +215,9 @@ class SizingFigures(BaseModel):
     precision: str
     bytes_per_parameter: float
     weights_gb: float
+    weights_params_b: float = 0.0
+    """The parameters the weights hold: a catalog model's exact count (``params_b_exact``), else
+    ``params_b``."""
     kv_bytes_per_token: float | None
     """From the model's attention shape (the catalog's, or the one given for a model given by its size);
     None where neither is known."""
@@ -279,40 +287,6 @@ class SizingFigures(BaseModel):
         return self.kv_bytes_per_token_used * self.kv_copies_on(tensor)
 
 
-def attention_flops_per_token_pair(model: ModelShape) -> float:
-    """FLOPs of one query token attending to one key: a multiply and an add per element of the query-key
-    dot product and of the weighted sum of values, for every head of every layer. Multi-head latent
-    attention (DeepSeek) computes its queries and keys in the no-position part (``head_dim``) plus the
-    rotary part, its values in ``head_dim``."""
-    key_dim = model.head_dim + (model.qk_rope_head_dim or 0) if model.attention == "mla" else model.head_dim
-    return float(
-        FLOPS_PER_MULTIPLY_ADD * model.num_layers * model.num_attention_heads * (key_dim + model.head_dim)
-    )
-
-
-def decode_attention_flops_per_token_pair(model: ModelShape) -> float:
-    """The same for a decode step. Grouped-query attention computes as in prefill. Latent attention
-    decodes in the absorbed form (vLLM, SGLang and TensorRT-LLM alike): each head's query meets the
-    compressed latent and its rotary part directly, and the weighted sum is taken over the latent, so a
-    pair costs the latent's width, not the head's."""
-    if model.attention != "mla":
-        return attention_flops_per_token_pair(model)
-    assert model.kv_lora_rank is not None and model.qk_rope_head_dim is not None
-    width = (model.kv_lora_rank + model.qk_rope_head_dim) + model.kv_lora_rank
-    return float(FLOPS_PER_MULTIPLY_ADD * model.num_layers * model.num_attention_heads * width)
-
-
-FLOPS_PER_MULTIPLY_ADD = 2
-
-
-def hidden_size(model: ModelShape) -> int:
-    """The activations' width: a catalog model's hidden size where it is recorded, else the attention's
-    heads times their width (equal for the dense Llama, Qwen2.5 and Mistral models, and what a given
-    multi-head or grouped-query attention shape implies)."""
-    recorded = model.hidden_size if isinstance(model, ModelConfig) else None
-    return recorded or model.num_attention_heads * model.head_dim
-
-
 def kv_element_bytes(knowledge: Knowledge, precision: str, engine: ServingEngine) -> float:
     """The KV cache's bytes per element under the engine's default: FP8 where the engine runs an FP8
     cache beside FP8 weights, else the model's activation type."""
@@ -346,7 +320,13 @@ def size_model(
     engine, so cached (the figures are frozen)."""
     engine = knowledge.serving_engine(engine_id)
     bytes_per_parameter = knowledge.bytes_per_parameter(precision)
-    weights = weights_gb(params_b, bytes_per_parameter)
+    # A catalog model's weights are its exact parameter count (Qwen2.5-7B: 7.62B), not the size it is
+    # named by; a model given by its size, or at another size than the catalog's, is taken as given.
+    exact, nominal = getattr(model, "params_b_exact", None), getattr(model, "params_b", None)
+    weighed = (
+        exact if exact is not None and nominal is not None and math.isclose(params_b, nominal) else params_b
+    )
+    weights = weights_gb(weighed, bytes_per_parameter)
     element = kv_bytes_per_element or kv_element_bytes(knowledge, precision, engine)
     kv_bytes = kv_bytes_per_token(model, element) if model is not None else None
     stand_in = None if model is not None else nearest_catalog_model(knowledge, params_b)
@@ -374,6 +354,7 @@ def size_model(
         precision=precision,
         bytes_per_parameter=bytes_per_parameter,
         weights_gb=round(weights, 6),
+        weights_params_b=float(weighed),
         kv_bytes_per_token=kv_bytes,
         kv_bytes_per_token_used=kv_used,
         kv_split_heads=split_heads,
@@ -393,5 +374,5 @@ def size_model(
         refused_fp8_splits=model.fp8_checkpoint
         if model is not None and precision == "fp8" and engine.fp8_block_split_refused
         else None,
-        sixteen_bit_checkpoint_gb=sixteen_bit_checkpoint_gb(knowledge, params_b, precision, model, engine.id),
+        sixteen_bit_checkpoint_gb=sixteen_bit_checkpoint_gb(knowledge, weighed, precision, model, engine.id),
     )

@@ -76,6 +76,8 @@ class SizeResult(ResultModel):
     precision: str
     bytes_per_parameter: float
     weights_gb: float
+    weights_params_b: float = 0.0
+    """The parameters the weights hold: a catalog model's exact count, else the size given."""
     sixteen_bit_checkpoint_gb: float | None = None
     """The 16-bit checkpoint a replica reads and quantizes to FP8 as it starts, where it does."""
     kv_bytes_per_token: float | None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import typing
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
 Language = Literal["en", "de"]
@@ -122,7 +122,11 @@ class Format:
         return "0 %" if rounded == 0 else f"{self._localize(f'{rounded:+,d}')} %"
 
     def gb(self, value: float) -> str:
-        return self.number(round(value, 1)) if not float(value).is_integer() else self.number(int(value))
+        """Gigabytes to one decimal, half up on the value as written: 70.55 GB (70.5499... as a float)
+        reads 70.6, as a reader rounds the figure beside it."""
+        if float(value).is_integer():
+            return self.number(int(value))
+        return self.number(float(Decimal(repr(float(value))).quantize(Decimal("0.1"), ROUND_HALF_UP)))
 
 
 DEFAULT_FORMAT = Format()
