@@ -196,3 +196,21 @@ def test_a_waiver_of_a_check_that_cannot_tell_is_said_not_to_lift_it(tmp_path: P
         "          a waiver lifts a failure or a warning, not a check that cannot tell: give the fact it "
         "needs (waived: SCCs signed)\n"
     ) in result.output
+
+
+def test_owned_cards_no_catalog_server_prices_are_unknown_on_cost_and_do_not_fail_the_run(
+    tmp_path: Path,
+) -> None:
+    """Eight owned B200: the catalog prices no B200 server, so the proposal has no monthly cost. DEP033
+    (advice) said nothing and the proposal passed every check; it is unknown, says why, and an advice
+    check that cannot tell does not fail the run unless named (--hard-fail-on DEP033)."""
+    owned = {"name": "eight owned B200", "deployment": "own_hardware", "gpu": "b200", "gpus": 8}
+    result = check(tmp_path, owned)
+    assert result.exit_code == 0, result.output
+    assert (
+        "  UNKNOWN DEP033 The proposal costs more than the recommendation\n"
+        '          Cannot tell whether "The proposal costs more than the recommendation": the catalog prices '
+        "no server of the proposed GPU, so the proposal has no monthly cost to compare (gpu-advisor tco "
+        "--server-price works one out at a quoted price).\n"
+    ) in result.output
+    assert check(tmp_path, owned, "--hard-fail-on", "DEP033").exit_code == 1

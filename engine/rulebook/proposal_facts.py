@@ -232,7 +232,10 @@ class ProposalFact(Fact):
     business-critical workload)."""
     costs_compared: bool
     """The proposal and the recommendation both have a monthly price (``extra_cost_share``)."""
-    extra_cost_share: Annotated[float, Guard("costs_compared")]
+    recommendation_priced: bool = False
+    """The recommendation has a monthly price: a proposal without one (a server the catalog does not
+    price) cannot be compared with it, which DEP033 reports as unknown rather than passing."""
+    extra_cost_share: Annotated[float, Guard("cost_known")]
     """The proposal's monthly cost over the recommendation's, minus 1 (0.56: 56 % more)."""
     servers: int
     server_gpus: int

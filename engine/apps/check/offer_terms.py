@@ -57,3 +57,11 @@ def capacity_details(offer: Offer | None) -> dict[str, Any]:
         "reserve_with": terms.reserve_with,
         "capacity_sources": terms.sources(),
     }
+
+
+def spot_seller(proposal: ProposalInput, pricing: str | None, peak: Offer | None) -> str | None:
+    """Whose spot capacity the proposal rents: the proposed provider's where its pricing is spot, else a
+    hybrid's busier hours' (the offer the mix was priced on, else the one its peak fields name)."""
+    if pricing == "spot" or proposal.deployment != "hybrid":
+        return proposal.provider
+    return peak.provider if peak is not None else proposal.peak_provider or proposal.provider

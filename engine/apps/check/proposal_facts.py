@@ -11,6 +11,7 @@ from gpu_advisor.engine.apps.check.offer_terms import (
     capacity_details,
     listed_offers,
     peak_is_spot,
+    spot_seller,
     successor_details,
 )
 from gpu_advisor.engine.apps.check.proposal_api import api_facts
@@ -318,6 +319,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         usd_per_month=usd_per_month,
         cost_known=cost_known,
         costs_compared=cost_known and bool(decision.usd_per_month),
+        recommendation_priced=bool(decision.usd_per_month),
         # Both unrounded: two servers against one read 99.99 % more when only the proposal was rounded.
         extra_cost_share=float(cost.usd_per_month) / decision.usd_per_month - 1
         if cost_known and decision.usd_per_month
@@ -390,11 +392,3 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         **policy.details,
     )
     return ProposalFacts(fact, details, cost.peak, jurisdiction, location, api.api, cost.serverless)
-
-
-def spot_seller(proposal: ProposalInput, pricing: str | None, peak: Offer | None) -> str | None:
-    """Whose spot capacity the proposal rents: the proposed provider's where its pricing is spot, else a
-    hybrid's busier hours' (the offer the mix was priced on, else the one its peak fields name)."""
-    if pricing == "spot" or proposal.deployment != "hybrid":
-        return proposal.provider
-    return peak.provider if peak is not None else proposal.peak_provider or proposal.provider
