@@ -331,3 +331,16 @@ def test_every_bad_cell_of_a_row_and_every_other_problem_is_said_at_once(tmp_pat
         "  utilization: 'x' ist keine Zahl\n"
         "  requests_per_day: Erwartet wird ein Wert größer als 0 (angegeben: -5)\n"
     )
+
+
+def test_a_group_a_bad_cell_leaves_short_is_not_said_to_be_missing(tmp_path: Path) -> None:
+    """model.params_b 'siebzig' is left out for its bad cell: the model then has neither a name nor a
+    size, which was said as a second problem ("model: give model.name ... or model.params_b")."""
+    text = "name,model.params_b,model.precision,requests_per_day\na,siebzig,bf16,-3\n"
+    result = invoke(write(tmp_path, "w.csv", text), "--jobs", "1", "--format", "csv")
+    assert result.stderr.startswith(
+        f"error: {tmp_path / 'w.csv'}:2: invalid workload\n"
+        "  model.params_b: 'siebzig' is not a number\n"
+        "  requests_per_day: Input should be greater than 0 (got -3)\n"
+        f"{tmp_path / 'w.csv'}: 1 workload"
+    )

@@ -402,3 +402,25 @@ def test_no_break_even_is_drawn_across_a_refused_combination() -> None:
     assert all_flips(refused, [variable], decisions) == ()
     flips = all_flips([at(1, "A"), at(2, "A"), at(3, "B")], [variable], decisions)
     assert [(f.below, f.above, f.changed) for f in flips] == [(2, 3, ("offer",))]
+
+
+def test_a_range_without_refusals_whose_decision_differs_from_the_file_s_says_it_is_the_same_throughout() -> (
+    None
+):
+    """Both points decide B, the file's own values A: the decisions listed are two, but nothing was
+    refused, so the break-even says the decision is the same over the range (it said the decision
+    changes only across refused combinations)."""
+    result = invoke(
+        str(EXAMPLES_DIR / "hr-assistant.yaml"), "--vary", "requests_per_day=810000:1210000:400000"
+    )
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert (
+        "  A  dedicated cloud GPUs: scaleway h100-sxm-4-80g, h100-sxm, on-demand  "
+        "(at the file's own values)\n" in text
+    )
+    assert (
+        "Break-even (the decision changes between two neighbouring values):\n"
+        "  none: the decision is the same over the whole range\n"
+    ) in text
+    assert "refused" not in text

@@ -352,10 +352,18 @@ def cell_errors(row: Row, origin: str, lang: str) -> str:
 
     problems = list(row.cell_problems)
     bad = {problem["field"] for problem in problems}
+    # A bad cell's field is left out: a group that then misses it (model, for a bad model.params_b) is
+    # not said to be missing either.
+    groups = {field.rsplit(".", 1)[0] for field in bad if "." in field}
     try:
         validate_workload(row.data, origin)
     except InputError as error:
-        problems += [problem for problem in error.problems or () if problem["field"] not in bad]
+        problems += [
+            problem
+            for problem in error.problems or ()
+            if problem["field"] not in bad
+            and not (problem["field"] in groups and problem["type"] != "extra_forbidden")
+        ]
     if len(problems) == 1:
         return f"{origin}: {problems[0]['field']}: {problems[0]['said']}"
     return render_problems(origin, problems, "workload", lang)
