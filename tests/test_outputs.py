@@ -309,9 +309,14 @@ def test_replaced_figures_are_said_in_the_memo_s_language(tmp_path: Path) -> Non
         (16.06, "16.1", "16,1"),
         (140.0, "140", "140"),
         (8.04, "8", "8"),
+        (99.96, "100", "100"),
+        (141.46, "141", "141"),
+        (142.5, "143", "143"),
+        (1234.5, "1,235", "1.235"),
     ],
 )
 def test_gigabytes_round_half_up_on_the_figure_as_written(gb: float, en: str, de: str) -> None:
     """70.55 GB of FP8 weights beside "70.55B parameters × 1 byte": the float lies just below the half
-    and read 70.5; a reader rounds the written figure up."""
+    and read 70.5; a reader rounds the written figure up. From 100 GB whole, rounded once (142.5 read
+    142: to a tenth, then to even)."""
     assert (Format().gb(gb), Format.named("de").gb(gb)) == (en, de)

@@ -122,11 +122,17 @@ class Format:
         return "0 %" if rounded == 0 else f"{self._localize(f'{rounded:+,d}')} %"
 
     def gb(self, value: float) -> str:
-        """Gigabytes to one decimal, half up on the value as written: 70.55 GB (70.5499... as a float)
-        reads 70.6, as a reader rounds the figure beside it."""
+        """Gigabytes to one decimal below 100 and whole from 100, half up on the value as written: 70.55 GB
+        (70.5499... as a float) reads 70.6 and 142.5 reads 143, as a reader rounds the figure beside it."""
         if float(value).is_integer():
             return self.number(int(value))
-        return self.number(float(Decimal(repr(float(value))).quantize(Decimal("0.1"), ROUND_HALF_UP)))
+        step = Decimal("1") if abs(value) >= 100 else Decimal("0.1")
+        rounded = Decimal(repr(float(value))).quantize(step, ROUND_HALF_UP)
+        return (
+            self.number(int(rounded))
+            if rounded == rounded.to_integral_value()
+            else self.number(float(rounded))
+        )
 
 
 DEFAULT_FORMAT = Format()
