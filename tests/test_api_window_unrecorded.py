@@ -62,8 +62,8 @@ def test_the_recommendation_asks_to_confirm_the_compared_api_s_window() -> None:
         "providers cut windows below their models' own, some below the context this workload is served "
         "with (Llama 3.3 70B Instruct (Scaleway Generative APIs): a window of 100,000 tokens, of its model's "
         "131,072; the workload is served with a context of 131,072 tokens and answers of 1,200 tokens on "
-        "average): its price of $2,671.68/month holds only if it takes requests that long, prompt and answer "
-        "together."
+        "average): its price of $2,671.68/month holds only if it takes requests of up to 131,072 tokens, "
+        "prompt and answer together."
     ) in memo
     # The Summary says the price is a condition to confirm, beside the price.
     summary = " ".join(render_memo(result).split("## Summary")[1].split("## Why")[0].split())

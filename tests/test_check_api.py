@@ -120,8 +120,8 @@ def test_an_api_whose_window_is_not_recorded_is_to_be_confirmed_for_long_request
         "and providers cut windows below their models' own, some below the context this workload is served "
         "with (Llama 3.3 70B Instruct (Scaleway Generative APIs): a window of 100,000 tokens, of its model's "
         "131,072; the workload is served with a context of 111,000 tokens and answers of 1,000 tokens on "
-        "average): confirm with the provider that it takes requests that long, prompt and answer together, "
-        "before relying on it."
+        "average): confirm with the provider that it takes requests of up to 111,000 tokens, prompt and "
+        "answer together, before relying on it."
     )
 
 

@@ -321,11 +321,10 @@ def size_model(
     engine = knowledge.serving_engine(engine_id)
     bytes_per_parameter = knowledge.bytes_per_parameter(precision)
     # A catalog model's weights are its exact parameter count (Qwen2.5-7B: 7.62B), not the size it is
-    # named by; a model given by its size, or at another size than the catalog's, is taken as given.
-    exact, nominal = getattr(model, "params_b_exact", None), getattr(model, "params_b", None)
-    weighed = (
-        exact if exact is not None and nominal is not None and math.isclose(params_b, nominal) else params_b
-    )
+    # named by, nor a size given beside its ID (within the catalog's tolerance it is the same model); a
+    # model given by its size alone is taken as given.
+    exact = getattr(model, "params_b_exact", None)
+    weighed = exact if exact is not None else params_b
     weights = weights_gb(weighed, bytes_per_parameter)
     element = kv_bytes_per_element or kv_element_bytes(knowledge, precision, engine)
     kv_bytes = kv_bytes_per_token(model, element) if model is not None else None
