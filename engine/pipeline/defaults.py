@@ -268,7 +268,9 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
     }
     defaults = knowledge.workload_default_values()
     values: dict[str, Any] = {"name": workload.name, **model_facts(workload.model, knowledge)}
-    defaults_used: list[str] = []
+    # Whether the model thinks before it answers moves the decision (KNB021 sets an API of it aside): one
+    # the file leaves to the catalog (or, for a model given by its size, to no) is a default, said so.
+    defaults_used: list[str] = ["reasoning"] if workload.model.reasoning is None else []
     for field in fields_given(*Given):
         if field in given:
             values[field] = given[field]
