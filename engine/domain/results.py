@@ -227,6 +227,10 @@ class Decision(ResultModel):
     priced_with_another_model: bool = False
     """A managed API decision priced at another model's price (no price of this model that the workload
     may use): that model instead, or a price to ask for (the memo says which)."""
+    latency_targets_unchecked: bool = False
+    """A managed API decision for a workload with latency targets (its own, or the default of
+    latency-sensitive work): the catalog holds no latency of the API, so they are not checked; measure
+    them at the peak before relying on it (the memo's Load and capacity section says so)."""
     ruled_out_by: tuple[str, ...] = ()
     """The rules that ruled the decided route out as well: every proposal was, and the one with the
     weakest objection won. Not empty only where the workload's facts ask for something no route

@@ -59,6 +59,9 @@ def decision_for(deployment: Deployment, rule_id: str, chosen: Option | None, ma
             usd_per_month=api.usd_per_month if api else None,
             deciding_rule_id=rule_id,
             priced_with_another_model=api is not None and not api.same_model,
+            # The catalog holds no API's latency: the targets a self-hosted fleet is sized to go unchecked.
+            latency_targets_unchecked=market.replicas.sizing.max_time_to_first_token_ms is not None
+            or market.replicas.sizing.max_time_per_output_token_ms is not None,
         )
     # Own hardware that no catalog server holds, serverless without an admitted product, a hybrid:
     # no offer, count or price to name.
