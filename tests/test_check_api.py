@@ -81,10 +81,18 @@ def test_an_api_that_guarantees_no_place_fails_for_personal_data(tmp_path: Path)
 
 
 def test_an_eu_hosted_api_passes_and_is_priced_as_recommend_prices_it(tmp_path: Path) -> None:
-    # The provider alone: its API of the workload's size class, Llama 3.3 70B in Germany.
+    # The provider alone: its API of the workload's size class, Llama 3.3 70B in Germany. It is another
+    # model than the workload's Llama 3.1 70B, which is the one warning (DEP054).
     data = document(tmp_path, {"deployment": "api", "provider": "ionos"})
-    assert data["status"] == "pass"
+    assert data["status"] == "warn"
+    assert item(data, "DEP054")["message"] == (
+        "Llama 3.3 70B Instruct (IONOS AI Model Hub) hosts another model than the workload's llama-3.1-70b: "
+        "its price, limits and window are that model's, and its answers are not the sized model's, so a "
+        "test on the workload's own requests must show that they are good enough before the swap is "
+        "approved."
+    )
     assert statuses(data) == {
+        "DEP054": "warn",
         "DEP016": "pass",
         "DEP036": "pass",
         "DEP037": "pass",

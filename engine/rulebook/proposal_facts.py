@@ -307,6 +307,9 @@ class ProposalFact(Fact):
     (where its provider processes the requests, its SLA, how it is sold, company policy)."""
     api_hosts_smaller_model: Annotated[bool, Guard("api_known")] = False
     """That API hosts an open model smaller than the workload's (in parameters, or active ones)."""
+    api_hosts_other_model: Annotated[bool, Guard("api_known")] = False
+    """The API hosts another model than the workload's (a proprietary one, or an open one of another family
+    or size) that is not a smaller open one (``api_hosts_smaller_model``, DEP037)."""
     api_reasons_otherwise: Annotated[bool, Guard("api_known")] = False
     """That API's model thinks before it answers where the workload's does not, or answers without a
     chain of thought where the workload's model thinks first (``reasoning``)."""

@@ -100,11 +100,13 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
     rules = {rule.id: rule for rule in evaluation.rules}
     # Exclusions of the comparison's stand-in only (another kind of model) do not bar a proposal's choice.
     barring = tuple(rule_id for rule_id in api.excluded_by if not rules[rule_id].then.comparison_only)
+    # A hosted open model below the workload's size, in parameters or active ones (a proprietary model's
+    # size is not public).
+    smaller = api.model_params_b is not None and not (api.large_enough or api.same_model)
     facts.update(
         api_excluded=bool(barring),
-        # A hosted open model below the workload's size, in parameters or active ones (a proprietary
-        # model's size is not public).
-        api_hosts_smaller_model=api.model_params_b is not None and not (api.large_enough or api.same_model),
+        api_hosts_smaller_model=smaller,
+        api_hosts_other_model=not api.same_model and not smaller,
         api_reasons_otherwise=listing.model_reasoning != evaluation.workload.reasoning,
         api_requests_too_short=api.exceeded_limit is not None,
         api_window_recorded=api.context_window_tokens is not None,
@@ -114,6 +116,7 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
     excluded_by = titled((rules[rule_id] for rule_id in barring), lang)
     details = {
         "api_name": api.name,
+        "workload_model": evaluation.workload.model or "",
         "api_as_of": api.as_of.isoformat(),
         "api_jurisdiction": api.jurisdiction,
         "api_model_params_b": api.model_params_b or 0.0,
