@@ -61,6 +61,15 @@ def test_the_recommended_plan_passes_and_a_thinner_one_fails_against_what_can_be
         "At the peak, with a replica lost and no spare to stand in (SIZ012), 24 × b200 (replicas of 8 "
         "cards) keep a user waiting about 510 ms for the first token, above the 498 ms"
     )
+    # Two replicas fall short of the peak's three even with none lost: SIZ009 says so, and SIZ012, which
+    # applies only to cards that carry the peak, is not there to cite (it was).
+    short = checked(tmp_path, RAG, "b200", 16)[1]
+    assert "SIZ012" not in short and short["SIZ009"]["status"] == "warn"
+    assert " ".join(short["LAT005"]["message"].split()).startswith(
+        "At the peak, with a replica lost, as the spare the rules ask for allows (the cards fall short of "
+        "the peak even with none lost: SIZ009), 16 × b200 (replicas of 8 cards) keep a user waiting about "
+        "609 ms"
+    )
     # With the spare among the cards asked for (H100: 56 cards hold the peak's replicas and the spare), the
     # message says the spare stands in, not that there is none. An 8-card H100 replica keeps its own
     # 1,030 ms at 0.194 prompts/s, so the peak's 0.98 takes six (five carry 0.971), and a seventh is the
