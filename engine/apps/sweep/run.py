@@ -260,25 +260,6 @@ def recommend_point(
         raise prefixed(error, f"--vary {origin}", field=error.field) from None
 
 
-def prepare(
-    parsed: Sequence[tuple[Variable, SweepVariable]],
-    values: Sequence[Value],
-    data: dict[str, Any],
-    knowledge: Knowledge,
-    server_id: str,
-    lang: str = "en",
-) -> tuple[Workload, Knowledge]:
-    """The workload and knowledge base for one combination; every combination is checked before any runs."""
-    case = copy.deepcopy(data)
-    for (variable, _), value in zip(parsed, values, strict=True):
-        if variable.kind == "workload":
-            _set_path(case, variable.target, value)
-        else:
-            knowledge = apply_knowledge(variable, value, knowledge, server_id, lang)
-    origin = "--vary " + ", ".join(f"{v.name}={value}" for (v, _), value in zip(parsed, values, strict=True))
-    return validate_workload(case, origin), knowledge
-
-
 def prepared(
     parsed: Sequence[tuple[Variable, SweepVariable]],
     values: Sequence[Value],
@@ -287,12 +268,19 @@ def prepared(
     server_id: str,
     lang: str = "en",
 ) -> tuple[Workload, Knowledge] | InputError:
-    """``prepare``'s workload and knowledge base, or the input error that refuses the combination: a
-    check across fields (a ``value_error``: a prompt longer than the context) fails one combination. A
-    value outside its own field's limits (a utilization of 1.5, a price of 0) is a range the sweep
-    refuses as a whole, as it is raised."""
+    """The workload and knowledge base for one combination (every combination is checked before any
+    runs), or the input error that refuses it: a check across fields (a ``value_error``: a prompt longer
+    than the context) fails one combination. A value outside its own field's limits (a utilization of
+    1.5, a price of 0) is a range the sweep refuses as a whole, as it is raised."""
+    case = copy.deepcopy(data)
+    for (variable, _), value in zip(parsed, values, strict=True):
+        if variable.kind == "workload":
+            _set_path(case, variable.target, value)
+        else:
+            knowledge = apply_knowledge(variable, value, knowledge, server_id, lang)
+    origin = "--vary " + ", ".join(f"{v.name}={value}" for (v, _), value in zip(parsed, values, strict=True))
     try:
-        return prepare(parsed, values, data, knowledge, server_id, lang)
+        return validate_workload(case, origin), knowledge
     except InputError as error:
         if error.problems and all(problem["type"] == "value_error" for problem in error.problems):
             return error
