@@ -190,17 +190,19 @@ def sweep(
     interrupted_by = None
     try:
         for values, case in zip(combinations, inputs, strict=True):
-            try:
-                if isinstance(case, InputError):
-                    raise case
-                result = recommend_point(parsed, values, case[0], case[1], evaluated_on, policy_dir)
-            except InputError as error:
-                # One combination the workload refuses (its prompt outgrows the context) is a point of
-                # the map, said as such; the rest of the range is still swept.
-                first_refusal = first_refusal or error
-                evaluated.append(refused_point(values, error, lang))
+            refusal = case if isinstance(case, InputError) else None
+            if not isinstance(case, InputError):
+                try:
+                    result = recommend_point(parsed, values, case[0], case[1], evaluated_on, policy_dir)
+                except InputError as error:
+                    refusal = error
+            if refusal is None:
+                evaluated.append(point(values, result, labels))
                 continue
-            evaluated.append(point(values, result, labels))
+            # One combination the workload refuses (its prompt outgrows the context) is a point of the
+            # map, said as such; the rest of the range is still swept.
+            first_refusal = first_refusal or refusal
+            evaluated.append(refused_point(values, refusal, lang))
     except KeyboardInterrupt as stop:
         # A signal (signals.py) stops the sweep; the combinations evaluated so far are its result.
         interrupted_by = getattr(stop, "signal_name", "SIGINT")
