@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers import EVALUATED_ON
+from helpers import EVALUATED_ON, run
 
 from gpu_advisor.engine.apps.recommend import recommend
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -48,3 +48,29 @@ def test_no_caveat_where_the_rental_as_given_has_no_established_sla_either() -> 
     )
     assert "fit ovhcloud l4-monthly" in message and "instead of ovhcloud l40s-monthly" in message
     assert CAVEAT not in message
+
+
+CH_SAAS = {
+    "name": "ch-saas-eu-customers",
+    "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
+    "requests_per_day": 80_000,
+    "avg_input_tokens": 1000,
+    "avg_output_tokens": 500,
+    "load_pattern": "variable",
+    "schedule": "always",
+    "personal_data": True,
+    "personal_data_region": "eu",
+    "company_country": "CH",
+}
+
+
+def test_a_quantized_rental_dearer_than_the_recommended_server_says_it_compares_rentals_only() -> None:
+    """Own hardware at $11,214 a month is the recommendation; quantized to INT4 the best rental falls from
+    $21,450 to $16,817, still above it. OPT001 read as if the quantization could change the decision."""
+    result = run(CH_SAAS)
+    assert (result.decision.deployment, round(result.decision.usd_per_month or 0)) == ("own_hardware", 11_214)
+    (message,) = [" ".join(f.message.split()) for f in result.findings if f.rule_id == "OPT001"]
+    assert (
+        "the cheapest rental of the model as given. The recommendation, own hardware at $11,214/month, still "
+        "costs less: this compares rentals only."
+    ) in message
