@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from click.testing import CliRunner
 from test_unreachable_target_memo import RAG as RAG_400
@@ -132,3 +133,30 @@ def test_an_overloaded_single_card_is_told_to_add_replicas(tmp_path: Path) -> No
         "takes 5.16 ms a token on 1 × "
         "h100-sxm: add replicas, so that each runs fewer requests at once."
     )
+
+
+ONE_REPLICA = {
+    "name": "one",
+    "model": {"name": "llama-3.1-8b", "precision": "fp8"},
+    "requests_per_day": 5000,
+    "avg_input_tokens": 4000,
+    "latency_sensitive": True,
+    "max_time_to_first_token_ms": 150,
+}
+
+
+@pytest.mark.parametrize(
+    ("workload", "gpus", "ms"), [(ONE_REPLICA, 1, 535), ({**ONE_REPLICA, "min_replicas": 4}, 4, 518)]
+)
+def test_a_replica_is_said_lost_only_where_the_peak_is_worked_out_without_it(
+    tmp_path: Path, workload: dict[str, Any], gpus: int, ms: int
+) -> None:
+    """One L4 holds the peak's one replica and no spare: its latency is worked out on that replica, so no
+    replica is lost (it read "with a replica lost and no spare to stand in"). Four replicas a workload's
+    min_replicas asks for are no spares the rules add: all four serve the peak, sooner than one."""
+    item = checked(tmp_path, workload, "l4", gpus)[1]["LAT005"]
+    assert item["status"] == "fail"
+    assert " ".join(item["message"].split()).startswith(
+        f"At the peak, {gpus} × l4 (one card a replica) keep a user waiting about {ms} ms for the first token"
+    )
+    assert item["evidence"].get("replica_lost_at_peak") in (None, False)

@@ -95,6 +95,9 @@ class ProposalFact(Fact):
     time_per_output_token_at_peak_ms: Annotated[float, Guard("latency_known")]
     peak_overloads_replicas: Annotated[bool, Guard("latency_known")]
     """The proposed replicas cannot carry the peak: the queue, and so the wait, grows without bound."""
+    replica_lost_at_peak: Annotated[bool, Guard("latency_known")] = False
+    """The peak's latency is worked out on the proposed replicas beside the spares the rules ask for, as
+    while they stand in for lost ones: fewer than all of them serve (LAT005's and LAT006's messages)."""
     busiest_hour_requests_per_second: Annotated[float, Guard("latency_known")] = 0.0
     """The busiest hour's mean arrival rate (``Load.busiest_hour_requests_per_second``)."""
     proposed_requests_per_second: Annotated[float, Guard("latency_known")] = 0.0

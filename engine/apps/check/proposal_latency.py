@@ -63,6 +63,7 @@ def latency_facts(
             "time_to_first_token_at_peak_ms": 0.0,
             "time_per_output_token_at_peak_ms": 0.0,
             "peak_overloads_replicas": False,
+            "replica_lost_at_peak": False,
             "busiest_hour_requests_per_second": 0.0,
             "proposed_requests_per_second": 0.0,
             "time_to_first_token_planned_ms": 0.0,
@@ -89,6 +90,7 @@ def latency_facts(
         if point.saturated
         else point.time_per_output_token_ms,
         "peak_overloads_replicas": point.saturated,
+        "replica_lost_at_peak": not scales_out and serving < replicas,
         "busiest_hour_requests_per_second": load.busiest_hour_requests_per_second,
         "proposed_requests_per_second": replicas * performance.requests_per_second,
         # What a lone request sees on one proposed replica: where it is within what the workload is planned
