@@ -214,3 +214,33 @@ def test_owned_cards_no_catalog_server_prices_are_unknown_on_cost_and_do_not_fai
         "--server-price works one out at a quoted price).\n"
     ) in result.output
     assert check(tmp_path, owned, "--hard-fail-on", "DEP033").exit_code == 1
+
+
+def test_a_serverless_size_the_catalog_does_not_price_says_so_not_that_fields_are_missing(
+    tmp_path: Path,
+) -> None:
+    """Four H100 a worker at RunPod Serverless: the product and cards are given, and the catalog prices
+    no such worker (SIZ018 says so). DEP033 said the proposal does not give its offer and gpus."""
+    workload = {**WORKLOAD, "personal_data": False, "model": {"name": "llama-3.1-70b", "precision": "fp8"}}
+    document = {
+        "workload": workload,
+        "proposal": {
+            "name": "rp",
+            "deployment": "serverless",
+            "provider": "runpod",
+            "offer": "serverless",
+            "gpu": "h100-sxm",
+            "gpus": 4,
+            "pricing": "serverless",
+        },
+    }
+    path = tmp_path / "p.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(path), "--as-of", "2026-11-30", "--format", "json"])
+    dep033 = next(item for item in entry(result)["results"] if item["rule_id"] == "DEP033")
+    assert (dep033["status"], dep033["message"]) == (
+        "unknown",
+        'Cannot tell whether "The proposal costs more than the recommendation": the catalog prices no '
+        "instance of the proposed GPU and cards at this serverless product (SIZ017, SIZ024 or SIZ025 says "
+        "why), so the proposal has no monthly cost to compare.",
+    )

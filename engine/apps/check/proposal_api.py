@@ -106,7 +106,8 @@ def api_facts(proposal: ProposalInput, evaluation: Evaluation, lang: str) -> Api
     facts.update(
         api_excluded=bool(barring),
         api_hosts_smaller_model=smaller,
-        api_hosts_other_model=not api.same_model and not smaller,
+        # A model given by its size alone may be any model of it: another one cannot be told.
+        api_hosts_other_model=not api.same_model and not smaller and evaluation.workload.model is not None,
         api_reasons_otherwise=listing.model_reasoning != evaluation.workload.reasoning,
         api_requests_too_short=api.exceeded_limit is not None,
         api_window_recorded=api.context_window_tokens is not None,

@@ -71,7 +71,8 @@ class ProposedCost(NamedTuple):
     unpriced: str = ""
     """Why the catalog prices nothing proposed, where the proposal gives what pricing needs: ``no_mix``
     (a hybrid's reservation and the busier-hours offer it names make no mix), ``no_server`` (own
-    hardware of a GPU the catalog prices no server of); "" otherwise."""
+    hardware of a GPU the catalog prices no server of), ``serverless_size`` (a serverless product's
+    instance of the proposed cards the catalog does not price); "" otherwise."""
     serverless: ServerlessBilling | None = None
     """A serverless proposal: how its price is billed (the instances kept warm and their setting)."""
     serverless_priced: PricedServerless | None = None
@@ -105,7 +106,13 @@ def proposal_cost(
         served = serverless_cost(proposal, evaluation, jurisdiction)
         billing = serverless_billing(served.priced.listing, served.priced.bill) if served.priced else None
         return ProposedCost(
-            served.usd_per_month, served.known, serverless=billing, serverless_priced=served.priced
+            served.usd_per_month,
+            served.known,
+            # A product and cards named, but no instance of them priced (a size not sold, or sold at a
+            # price the catalog does not know: SIZ024, SIZ025, SIZ017 say which).
+            unpriced="" if served.known or not (proposal.provider and proposal.gpus) else "serverless_size",
+            serverless=billing,
+            serverless_priced=served.priced,
         )
     if proposal.deployment == "own_hardware" and server is None:
         return ProposedCost(0.0, False, unpriced="no_server")
