@@ -244,3 +244,12 @@ def test_a_serverless_size_the_catalog_does_not_price_says_so_not_that_fields_ar
         "instance of the proposed GPU and cards at this serverless product (SIZ017, SIZ024 or SIZ025 says "
         "why), so the proposal has no monthly cost to compare.",
     )
+
+
+def test_an_unknown_result_gives_no_placeholder_figure_as_evidence(tmp_path: Path) -> None:
+    """DEP033 unknown for eight owned B200 (no price): its evidence showed an extra cost share of 0.0, a
+    reader's '0 % more'; only the facts that are known are evidence."""
+    owned = {"name": "eight owned B200", "deployment": "own_hardware", "gpu": "b200", "gpus": 8}
+    result = check(tmp_path, owned, "--format", "json")
+    dep033 = next(item for item in entry(result)["results"] if item["rule_id"] == "DEP033")
+    assert (dep033["status"], dep033["evidence"]) == ("unknown", {"recommendation_priced": True})

@@ -72,5 +72,5 @@ def test_a_quantized_rental_dearer_than_the_recommended_server_says_it_compares_
     (message,) = [" ".join(f.message.split()) for f in result.findings if f.rule_id == "OPT001"]
     assert (
         "the cheapest rental of the model as given. The recommendation, own hardware at $11,214/month, still "
-        "costs less: this compares rentals only."
+        "costs less: this compares rentals on one offer only."
     ) in message

@@ -74,7 +74,7 @@ def test_without_a_latency_target_the_message_says_nothing_of_one() -> None:
     assert (
         "fit runpod community (1 × h200) at $2,621/month instead of runpod community (2 × h100-sxm) at "
         "$3,927/month, the cheapest rental of the model as given. The recommendation, a managed API at "
-        "$16/month, still costs less: this compares rentals only. Quantization cuts"
+        "$16/month, still costs less: this compares rentals on one offer only. Quantization cuts"
         in " ".join(finding.message.split())
     )
 
@@ -130,8 +130,9 @@ def test_quantizing_onto_a_gpu_ruled_out_for_the_model_as_given_says_why_it_is_f
     assert (
         "fit runpod community (2 × h100-pcie) at $2,905/month instead of gmi on-demand (2 × h100-sxm) at "
         "$3,066/month, the cheapest rental of the model as given. The recommendation, a managed API at "
-        "$256/month, still costs less: this compares rentals only. The quantized replicas are held to the "
-        "same latency targets (where no GPU meets them, to what the closest keeps): quantized, h100-pcie "
+        "$256/month, still costs less: this compares rentals on one offer only. The quantized replicas are "
+        "held to the same latency targets (where no GPU meets them, to what the closest keeps): quantized, "
+        "h100-pcie "
         "passes the latency bar that rules it out for the model as given (LAT001)."
         in " ".join(finding.message.split())
     )

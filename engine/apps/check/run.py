@@ -42,7 +42,7 @@ from gpu_advisor.engine.pipeline.engines import rules_engine
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
 from gpu_advisor.engine.report.findings import render_rule_message
 from gpu_advisor.engine.rulebook.durable import Evaluator, Firing
-from gpu_advisor.engine.rulebook.facts import ProposalFact
+from gpu_advisor.engine.rulebook.facts import ProposalFact, guards
 from gpu_advisor.engine.rulebook.guards import effective_needs, fields_read
 from gpu_advisor.engine.rulebook.proposal_details import ProposalDetails
 from gpu_advisor.engine.rulebook.schema import Rule
@@ -92,7 +92,14 @@ def check_item(
 ) -> CheckItem:
     knowledge, rulebook = evaluation.knowledge, evaluation.rulebook
     title = rule_text(rule, fmt.lang).title
-    evidence = {name: data[name] for name in fields_read(rule.applies + rule.when)}
+    guarded = guards(rule.fact)
+    # A figure whose guard is among the missing facts is a placeholder (a cost share of 0 for a proposal
+    # with no price): an unknown result gives no evidence of it.
+    evidence = {
+        name: data[name]
+        for name in fields_read(rule.applies + rule.when)
+        if not any(guard.removesuffix("_known") in missing for guard in guarded.get(name, ()))
+    }
     unbounded = [name for name, value in evidence.items() if value == UNBOUNDED_MS]
     if unbounded:
         # A wait that grows without bound is compared as UNBOUNDED_MS; the evidence gives no figure for
