@@ -42,3 +42,17 @@ def test_distinct_names_list_none(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     summary = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
     assert (summary["evaluated"], summary["repeated_count"], summary["repeated"]) == (3, 0, [])
+
+
+def test_a_name_repeated_in_another_case_is_a_repeat(tmp_path: Path) -> None:
+    """ "Chat" on line 4 repeats line 2's "chat": a reader takes them for one workload listed twice (the
+    two were counted as distinct)."""
+    rows = tmp_path / "portfolio.csv"
+    rows.write_text(
+        HEADER + "chat,llama-3.1-8b,bf16,1000\nmail,llama-3.1-8b,bf16,2000\nChat,llama-3.1-8b,bf16,1000\n",
+        encoding="utf-8",
+    )
+    result = invoke("batch", str(rows), "-o", str(tmp_path / "o.csv"), "--summary", str(tmp_path / "s.json"))
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
+    assert summary["repeated"] == [{"line": 4, "name": "Chat", "first_line": 2}]

@@ -155,7 +155,8 @@ class Tally:
     note_titles: dict[str, str] = field(default_factory=dict)
     notes: dict[str, int] = field(default_factory=dict)
     first_lines: dict[str, int] = field(default_factory=dict)
-    """Each evaluated name's first line: the one per-workload record kept, to tell a repeated name."""
+    """Each evaluated name's first line, by the name without case or surrounding spaces: the one
+    per-workload record kept, to tell a repeated name."""
     repeated_count: int = 0
     repeated: list[Repeated] = field(default_factory=list)
 
@@ -170,7 +171,8 @@ class Tally:
             return
         self.evaluated += 1
         if outcome.name is not None:
-            first = self.first_lines.setdefault(outcome.name, outcome.line)
+            # "Chat" and "chat " name the same workload to a reader: case and surrounding spaces aside.
+            first = self.first_lines.setdefault(outcome.name.strip().casefold(), outcome.line)
             if first != outcome.line:
                 self.repeated_count += 1
                 if len(self.repeated) < LISTED_MAX:
