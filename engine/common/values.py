@@ -100,7 +100,7 @@ def integer(text: str, path: Path = ()) -> int:
                 path, Words("%(value)s is too large; a number is at most 1e15 in size", value=shown(text))
             )
         return _bounded(int(digits, base), text, path)
-    if COMMA_GROUPS.fullmatch(text) or SPACED_GROUPS.fullmatch(text):
+    if thousands_grouped(text):
         # '1,500' or '1,500,000' in a CSV cell or a field read as text: thousands, as no whole number has
         # a decimal comma; Swiss 2'000'000 and DIN 5008's 2 000 000 alike.
         # The number meant, as a data file takes it: no leading zero, within the bounds (or said too large).
@@ -145,6 +145,11 @@ SPACED_GROUPS = re.compile(f"[+-]?\\d{{1,3}}(?:[{_SPACERS}]\\d{{3}})+")
 COMMA_GROUPS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+")
 """A number written with commas between groups of three digits (English thousands, or one German decimal
 comma before three decimals)."""
+
+
+def thousands_grouped(text: str) -> bool:
+    """A whole number written with commas, apostrophes or spaces between groups of three digits."""
+    return bool(COMMA_GROUPS.fullmatch(text) or SPACED_GROUPS.fullmatch(text))
 
 
 DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")

@@ -83,8 +83,7 @@ def convert_cell(text: str, kind: FieldKind, lang: str = "en") -> Any:
     try:
         if kind == "int":
             # Commas, apostrophes or spaces between thousands: ``values.integer`` says what to write.
-            grouped = values.COMMA_GROUPS.fullmatch(value) or values.SPACED_GROUPS.fullmatch(value)
-            if not values.DECIMAL_INTEGER.fullmatch(value) and not grouped:
+            if not values.DECIMAL_INTEGER.fullmatch(value) and not values.thousands_grouped(value):
                 raise ValueError(said(lang, "not_whole", text=repr(text), whole=thousands_dotted(value)))
             return values.integer(value)
         return values.number(value)
