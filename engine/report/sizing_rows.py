@@ -124,6 +124,7 @@ NOT_PLANNED: dict[str, Any] = dict.fromkeys(
 def _planned(knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, plan: ReplicaPlan) -> dict[str, Any]:
     """A sizing row's figures of the GPU's replica plan (the keys of ``NOT_PLANNED``)."""
     at_peak, alone, kept = latency_at_peak(plan), lone_request(plan.roofline), plan.kept_targets
+    below = below_usual_count(plan.cards_per_replica, fit)
     return {
         "replicas": plan.replicas,
         "gpus_total": plan.gpus,
@@ -145,9 +146,9 @@ def _planned(knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, plan: Re
             plan.cards_per_replica,
             plan.roofline.input_tokens + plan.roofline.output_tokens,
         )
-        if below_usual_count(plan.cards_per_replica, fit)
+        if below
         else None,
-        "below_usual_count": below_usual_count(plan.cards_per_replica, fit),
+        "below_usual_count": below,
         "time_to_first_token_alone_ms": alone.time_to_first_token_ms,
         "time_per_output_token_alone_ms": alone.time_per_output_token_ms,
         "meets_latency_targets": plan.meets_latency_targets,
