@@ -143,7 +143,7 @@ def test_a_damaged_compiled_template_is_compiled_afresh(tmp_path: Path) -> None:
     a miss instead."""
     import jinja2
 
-    from gpu_advisor.engine.i18n.environment import ForgivingBytecodeCache
+    from gpu_advisor.engine.i18n.template_cache import ForgivingBytecodeCache
 
     cache = ForgivingBytecodeCache(str(tmp_path))
     environment = jinja2.Environment(bytecode_cache=cache, loader=jinja2.DictLoader({"t": "{{ 1 + 1 }}"}))
@@ -154,3 +154,37 @@ def test_a_damaged_compiled_template_is_compiled_afresh(tmp_path: Path) -> None:
     entry.write_bytes(bytes(damaged))
     again = jinja2.Environment(bytecode_cache=cache, loader=jinja2.DictLoader({"t": "{{ 1 + 1 }}"}))
     assert again.get_template("t").render() == "2"
+
+
+def test_a_template_compiled_by_one_environment_is_not_run_by_another(tmp_path: Path) -> None:
+    """The web page's environment escapes HTML, the memo's does not, and both compile ``_labels.j2`` into
+    one cache keyed by name and source: the second to load it ran the first's code. A filter that takes
+    the context was called without it where code compiled before it took one was found in the cache."""
+    import jinja2
+
+    from gpu_advisor.engine.i18n.template_cache import ForgivingBytecodeCache
+
+    cache = ForgivingBytecodeCache(str(tmp_path))
+    source = {"t": "{{ x }} {{ 2 | show }}"}
+
+    def environment(autoescape: bool, show: object) -> jinja2.Environment:
+        env = jinja2.Environment(
+            bytecode_cache=cache, loader=jinja2.DictLoader(source), autoescape=autoescape
+        )
+        env.filters["show"] = show
+        return env
+
+    def plain(value: int) -> str:
+        return f"<{value}>"
+
+    @jinja2.pass_context
+    def with_context(context: jinja2.runtime.Context, value: int) -> str:
+        return f"[{value}]"
+
+    assert environment(False, plain).get_template("t").render(x="a&b") == "a&b <2>"
+    assert environment(True, plain).get_template("t").render(x="a&b") == "a&amp;b &lt;2&gt;"
+    assert environment(False, with_context).get_template("t").render(x="a&b") == "a&b [2]"
+    assert len(list(tmp_path.iterdir())) == 3
+    # The same environment again finds its own entry.
+    assert environment(False, plain).get_template("t").render(x="a&b") == "a&b <2>"
+    assert len(list(tmp_path.iterdir())) == 3

@@ -124,11 +124,16 @@ def run_example(name: str) -> None:
 
 
 def cache_file(message: str) -> str:
-    """Where Jinja's file cache keeps a rule message: named after the template name it is loaded by."""
+    """Where Jinja's file cache keeps a rule message: named after the template name it is loaded by and
+    the environment that compiled it (English text, ``template_cache.compile_fingerprint``)."""
     import hashlib
 
+    from gpu_advisor.engine.i18n.environment import environment
+    from gpu_advisor.engine.i18n.template_cache import compile_fingerprint
+
     name = MessageLoader.PREFIX + hashlib.sha256(message.encode("utf-8")).hexdigest()
-    return f"__jinja2_{hashlib.sha1(name.encode('utf-8')).hexdigest()}.cache"
+    key = f"{name}|{compile_fingerprint(environment('en'))}"
+    return f"__jinja2_{hashlib.sha1(key.encode('utf-8')).hexdigest()}.cache"
 
 
 def test_rule_messages_are_kept_compiled_between_runs(tmp_path: Any, monkeypatch: Any) -> None:

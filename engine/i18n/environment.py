@@ -10,7 +10,6 @@ chosen currency: amounts are computed in USD and shown in EUR at the knowledge b
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import re
 import typing
@@ -21,13 +20,13 @@ from typing import Any
 import jinja2
 import jinja2.meta
 
-from gpu_advisor.engine.common.cache_directory import cache_directory
 from gpu_advisor.engine.common.data_files import read_yaml
 from gpu_advisor.engine.common.errors import KnowledgeError
 from gpu_advisor.engine.common.wording import Words, runs
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
 from gpu_advisor.engine.i18n.knowledge_texts import country_name, knowledge_texts, known_text
 from gpu_advisor.engine.i18n.message_limits import bounded_text
+from gpu_advisor.engine.i18n.template_cache import bytecode_cache
 from gpu_advisor.templates import TEMPLATES_DIR
 
 I18N_DIR = TEMPLATES_DIR / "i18n"
@@ -162,29 +161,6 @@ FILTERS: dict[str, Any] = {
     "usd_small": _money_small,
     "range_usd": _range_money,
 }
-
-
-def bytecode_cache() -> jinja2.BytecodeCache | None:
-    """Compiled templates kept between runs in the user's cache directory (the memo template takes a
-    tenth of a second to compile); keyed by the template's source, so an edited template is recompiled.
-    None where no cache directory can be written: then every run compiles."""
-    directory = cache_directory("jinja")
-    return None if directory is None else ForgivingBytecodeCache(str(directory))
-
-
-class ForgivingBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """A cache directory removed, made read-only or full after start-up costs a compile, not the run; so
-    does a damaged entry (a byte flipped on disk), which is a miss, not a fault of gpu-advisor."""
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            super().load_bytecode(bucket)
-        except Exception:  # any damage to a cache entry: compile afresh
-            bucket.reset()
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)
 
 
 @cache

@@ -8,8 +8,9 @@ from typing import Any
 
 import jinja2
 
-from gpu_advisor.engine.i18n.environment import bytecode_cache, install_language
+from gpu_advisor.engine.i18n.environment import install_language
 from gpu_advisor.engine.i18n.formats import Format
+from gpu_advisor.engine.i18n.template_cache import bytecode_cache
 from gpu_advisor.templates import TEMPLATES_DIR
 
 WEB_TEMPLATES = TEMPLATES_DIR / "web"
