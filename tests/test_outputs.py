@@ -320,3 +320,13 @@ def test_gigabytes_round_half_up_on_the_figure_as_written(gb: float, en: str, de
     and read 70.5; a reader rounds the written figure up. From 100 GB whole, rounded once (142.5 read
     142: to a tenth, then to even)."""
     assert (Format().gb(gb), Format.named("de").gb(gb)) == (en, de)
+
+
+@pytest.mark.parametrize(
+    ("billions", "en", "de"),
+    [(70.55, "70.55", "70,55"), (46.7, "46.7", "46,7"), (70.0, "70", "70"), (1200.0, "1,200", "1.200")],
+)
+def test_a_parameter_count_keeps_its_hundredths_and_no_trailing_zero(
+    billions: float, en: str, de: str
+) -> None:
+    assert (Format().billions(billions), Format.named("de").billions(billions)) == (en, de)

@@ -90,6 +90,11 @@ def _gb(context: jinja2.runtime.Context, value: float) -> str:
     return _format(context).gb(value)
 
 
+@jinja2.pass_context
+def _billions(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).billions(value)
+
+
 def _range(context: jinja2.runtime.Context, figure: Any, write: Callable[[float], str]) -> str:
     low, high = write(figure.value_low), write(figure.value_high)
     if low == high:
@@ -152,6 +157,7 @@ FILTERS: dict[str, Any] = {
     "pct": _pct,
     "signed_pct": _signed_pct,
     "gb": _gb,
+    "billions": _billions,
     "range_pct": _range_pct,
     "range_num": _range_num,
     "range_money": _range_money,

@@ -121,6 +121,11 @@ class Format:
         rounded = round(share * 100)
         return "0 %" if rounded == 0 else f"{self._localize(f'{rounded:+,d}')} %"
 
+    def billions(self, value: float) -> str:
+        """A parameter count in billions to the hundredth, no trailing zeros: 70.55, 46.7, 70, 1,200."""
+        text = f"{value:,.2f}".rstrip("0").rstrip(".")
+        return self._localize(text)
+
     def gb(self, value: float) -> str:
         """Gigabytes to one decimal below 100 and whole from 100, half up on the value as written: 70.55 GB
         (70.5499... as a float) reads 70.6 and 142.5 reads 143, as a reader rounds the figure beside it."""
