@@ -323,7 +323,7 @@ def size_model(
     # A catalog model's weights are its exact parameter count (Qwen2.5-7B: 7.62B), not the size it is
     # named by, nor a size given beside its ID (within the catalog's tolerance it is the same model); a
     # model given by its size alone is taken as given.
-    exact = getattr(model, "params_b_exact", None)
+    exact = model.params_b_exact if isinstance(model, ModelConfig) else None
     weighed = exact if exact is not None else params_b
     weights = weights_gb(weighed, bytes_per_parameter)
     element = kv_bytes_per_element or kv_element_bytes(knowledge, precision, engine)
