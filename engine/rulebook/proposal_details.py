@@ -109,8 +109,8 @@ class ProposalDetails(Details):
     api_model_reasons: bool = False
     """The proposed API's model thinks before it answers (DEP053's message)."""
     workload_model: str = ""
-    """The workload's catalog model ("" for one given by its size), which DEP054 says the API does not
-    host."""
+    """The workload's catalog model, which DEP054 says the API does not host ("" for one given by its size,
+    where DEP054 does not fire)."""
     api_excluded_by: str = ""
     api_exceeded_limit: str = ""
     """The limit of the API the workload's requests exceed: window or answer ("" where none)."""
