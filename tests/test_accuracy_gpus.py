@@ -41,11 +41,13 @@ def test_the_risk_line_quotes_the_held_out_error() -> None:
         round(accuracy.held_out_mean_absolute_error * 100),
         round(accuracy.held_out_worst_error * 100),
     ) == (
-        8,
-        59,
+        7,
+        58,
     )
+    # The band of the measurements held to a tolerance: -5.4 % to +5.7 % (docs/calibration.md).
+    assert (round(accuracy.lowest_error * 100), round(accuracy.highest_error * 100)) == (-5, 6)
     assert (
-        "- Throughput, replicas and latency are estimates (-7 % to +7 % against the published measurements "
-        "held to a tolerance, 8 % on average and up to +59 % against those held out from fitting); "
+        "- Throughput, replicas and latency are estimates (-5 % to +6 % against the published measurements "
+        "held to a tolerance, 7 % on average and up to +58 % against those held out from fitting); "
         "load-test the chosen configuration before committing." in " ".join(render_memo(result).split())
     )

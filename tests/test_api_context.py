@@ -287,7 +287,7 @@ def test_an_api_decision_without_a_price_that_takes_the_requests_says_so() -> No
         {
             "name": "r1-long",
             "model": {"params_b": 671, "active_params_b": 37, "precision": "fp8"},
-            "requests_per_day": 500,
+            "requests_per_day": 600,
             "avg_input_tokens": 165_000,
             "avg_output_tokens": 2_000,
         }
@@ -308,7 +308,9 @@ def test_an_api_decision_without_a_price_that_takes_the_requests_says_so() -> No
         "would cost less than self-hosting"
     ) in flat
     # Own servers of H100 hold it (16 cards a replica, a light load's count: no count up to 16 holds the
-    # usual eight 167,000-token sequences), cheaper than serverless but bought for years.
+    # usual eight 167,000-token sequences), cheaper than serverless but bought for years. At 600 requests
+    # a day the H200 rental takes three 8-card replicas, two and a spare ($62,896.80 at RunPod), and costs
+    # more than the servers; at 500 it takes two ($41,931.20) and undercuts them.
     assert (
         "Until one is found, the priced route that binds no purchase and no term is serverless: Modal "
         "serverless functions (global, 8 × h200) at $55,250.61/month. The cheapest self-hosted route the "

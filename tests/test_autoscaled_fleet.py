@@ -127,11 +127,11 @@ def test_a_scaled_fleet_below_the_recommendation_says_so() -> None:
 
 def test_a_scaled_fleet_within_the_noise_of_the_recommendation_is_not_said_to_undercut_it() -> None:
     """The owned servers of the test above, three that keep the business-critical peak through the loss
-    of one, cost $28,663 a month, Scaleway's 2-card H100 instances scaled by the hour $22,659: 20.9 %
-    less, above the 5 % of saving_worth_mentioning, so it undercuts them. With that threshold at 40 % (the
-    fixed fleet's saving, 1 - 22,659 / 39,240 = 42 %, still above it, so DEP032 still fires) the 20.9 %
-    is noise: DEP032 does not set the scaled fleet against the recommendation, and the Summary calls it
-    slightly less."""
+    of one, cost $28,663 a month, Scaleway's 2-card H100 instances scaled by the hour $22,659 (97 replica-
+    hours a day, 2 cards each, x 30.42 days = 5,901.48 GPU-hours x $3.839484): 20.9 % less, above the 5 %
+    of saving_worth_mentioning, so it undercuts them. With that threshold at 40 % (the fixed fleet's
+    saving, 1 - 22,659 / 39,240 = 42 %, still above it, so DEP032 still fires) the 20.9 % is noise: DEP032
+    does not set the scaled fleet against the recommendation, and the Summary calls it slightly less."""
     workload = {
         "model": {"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True},
         "requests_per_day": 1_000_000,
@@ -199,10 +199,12 @@ def test_a_scaled_fleet_above_an_owned_server_leaves_the_purchase_alone() -> Non
     community B200, one card a replica, scaled by the hour: 18 hours of 2 replicas and 6 of 3, 54
     replica-hours a day x 30.42 days = 1,642.7 GPU-hours x $5.98 = $9,823, above owning: the note does
     not set it against the purchase. (Business-critical, its spare would need a second server, SIZ015,
-    and owning would lose.)"""
+    and owning would lose.) At 1,000,000 requests a day the 2-card H100 replica carries 26.3 requests a
+    second, and RunPod's community H100 scaled by the hour ($9,492) is the cheapest, within the noise of
+    owning: 1,020,000 keeps the B200 the scaled rental, above owning."""
     r = result(
         model={"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
-        requests_per_day=1_000_000,
+        requests_per_day=1_020_000,
         avg_input_tokens=300,
         avg_output_tokens=150,
         latency_sensitive=None,

@@ -65,8 +65,9 @@ def test_a_nightly_batch_is_priced_for_the_hours_it_runs() -> None:
     # runs the night's work on one card for less than any spot offer.
     assert (best.provider, best.offer, best.gpu, best.pricing) == ("runpod", "community", "b200", "on_demand")
     # Each run bills its hours and the weights' load at its start, by the second: the 16-bit checkpoint vLLM
-    # quantizes to FP8 as it loads it, 140 GB at 2.5 GB/s: 56 s.
-    assert best.billed_hours_per_month == pytest.approx(math.ceil(hours * 3600 + 140 / 2.5) / 3600 * 30.42)
+    # quantizes to FP8 as it loads it, 70.55 billion parameters in 141.1 GB at 2.5 GB/s: 56.44 s.
+    load = 141.1 / 2.5
+    assert best.billed_hours_per_month == pytest.approx(math.ceil(hours * 3600 + load) / 3600 * 30.42)
     spot = [o for o in result.options if o.pricing == "spot" and not o.excluded_by]
     assert spot and all(o.usd_per_month > best.usd_per_month for o in spot)
     p5_spot = next(o for o in spot if (o.provider, o.offer) == ("aws", "p5-spot"))
@@ -74,23 +75,24 @@ def test_a_nightly_batch_is_priced_for_the_hours_it_runs() -> None:
     assert (p5_spot.gpus, p5_spot.gpus_rented, p5_spot.replicas) == (8, 8, 4)
     overhead = 1 + result.spot_interruption_overhead
     assert p5_spot.billed_hours_per_month == pytest.approx(
-        math.ceil(p5_spot.hours_per_day_running * 3600 + 140 / 2.5) / 3600 * 30.42 * overhead
+        math.ceil(p5_spot.hours_per_day_running * 3600 + load) / 3600 * 30.42 * overhead
     )
     assert best.usd_per_month == pytest.approx(best.usd_per_hour * best.billed_hours_per_month)
     assert best.billed_hours_per_month < 100  # not 730 hours a month
     assert result.load.busy_share == round(hours * 30.42 / 730, 3)  # stated to 0.1 %
-    # About 5.1 GPU-hours a night on one H200 (the night's 300,000 requests at one replica's estimated
-    # 16.36 requests/s: 300,000 / 16.36 / 3,600 = 5.095, and 56 s to load the 16-bit checkpoint), some
-    # 155 hours a month ((5.095 + 0.016) x 30.42), about $558 at RunPod's 3.59 per hour: not 730 hours.
+    # About 5.2 GPU-hours a night on one H200 (the night's 300,000 requests at one replica's estimated
+    # 16.122 requests/s: 300,000 / 16.122 / 3,600 = 5.169, and 56 s to load the 16-bit checkpoint), some
+    # 158 hours a month ((5.169 + 0.016) x 30.42), about $566 at RunPod's 3.59 per hour: not 730 hours.
     h200 = next(o for o in result.options if (o.provider, o.offer, o.gpu) == ("runpod", "community", "h200"))
     h200_plan = next(g for g in result.sizing.gpus if g.gpu == "h200")
     night = 300_000 / (h200_plan.requests_per_second_per_replica * 3600)
     assert h200.gpus == 1 and h200.hours_per_day_running == pytest.approx(night)
-    assert 5.09 < night < 5.1
-    assert h200.billed_hours_per_month == pytest.approx(math.ceil(night * 3600 + 140 / 2.5) / 3600 * 30.42)
+    assert 5.16 < night < 5.17
+    # The run's 18,607.89 s and the load's 56.44 s bill 18,665 s.
+    assert h200.billed_hours_per_month == pytest.approx(math.ceil(night * 3600 + load) / 3600 * 30.42)
     assert h200.usd_per_month == pytest.approx(3.59 * h200.billed_hours_per_month)
-    assert h200.usd_per_month == pytest.approx(3.59 * (5.095 + 56 / 3600) * 30.42, abs=1)
-    assert h200.usd_per_month == pytest.approx(558, abs=1)
+    assert h200.usd_per_month == pytest.approx(3.59 * (5.169 + 56 / 3600) * 30.42, abs=1)
+    assert h200.usd_per_month == pytest.approx(566, abs=1)
 
 
 DE_EXTRACTION = {

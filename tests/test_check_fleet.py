@@ -69,7 +69,7 @@ def test_the_check_line_names_the_base_and_the_peak(tmp_path: Path) -> None:
     lines = check(tmp_path).splitlines()
     assert lines[1] == (
         "  recommended: hybrid (8 x h100-sxm at aws p5-reserved-3y + up to 4 x h100-sxm at lambda 2-gpu-plan "
-        "in the busier hours), $16,959 per month"
+        "in the busier hours), $17,214 per month"
     )
 
 
@@ -77,16 +77,16 @@ def test_the_check_line_in_german(tmp_path: Path) -> None:
     lines = check(tmp_path, "--lang", "de").splitlines()
     assert lines[1] == (
         "  empfohlen: Hybrid (8 x h100-sxm bei aws p5-reserved-3y + bis zu 4 x h100-sxm bei lambda "
-        "2-gpu-plan in den stärkeren Stunden), 16.959 $ pro Monat"
+        "2-gpu-plan in den stärkeren Stunden), 17.214 $ pro Monat"
     )
 
 
 def test_the_markdown_names_the_base_and_the_peak(tmp_path: Path) -> None:
-    # 8 × $1.90 × 730 h = $11,096 reserved, and at Lambda one 2-card replica more in 15 hours of the day
-    # and two more in 4: 46 card-hours a day × 30.42 days × $4.19 = $5,863.15; $16,959.
+    # 8 × $1.90 × 730 h = $11,096 reserved, and at Lambda one 2-card replica more in 14 hours of the day
+    # and two more in 5: 48 card-hours a day × 30.42 days × $4.19 = $6,118.07; $17,214.
     assert (
         "The rules recommend **hybrid**: 8 × h100-sxm at aws p5-reserved-3y + up to 4 × h100-sxm at lambda "
-        "2-gpu-plan in the busier hours, $16,959 per month."
+        "2-gpu-plan in the busier hours, $17,214 per month."
     ) in check(tmp_path, "--format", "markdown")
 
 
@@ -140,7 +140,7 @@ def test_a_mixed_fleet_on_an_old_list_price_is_warned() -> None:
 
 def test_the_recommended_mix_proposed_as_hybrid_costs_what_recommend_prices_it_at(tmp_path: Path) -> None:
     """A hybrid proposal names its reservation and the busiest hour's cards: it is priced as the mixed
-    fleet recommend builds on that reservation ($11,096 + $5,863.15 = $16,959), not as 12 reserved cards in
+    fleet recommend builds on that reservation ($11,096 + $6,118.07 = $17,214), not as 12 reserved cards in
     every hour (two P5, $22,192), and passes the cost check."""
     hybrid = {**ALL_RESERVED, "name": "the recommended mix", "deployment": "hybrid", "gpus": 12}
     path = tmp_path / "hybrid.yaml"
@@ -149,9 +149,9 @@ def test_the_recommended_mix_proposed_as_hybrid_costs_what_recommend_prices_it_a
         main, ["check", str(path), "--as-of", AS_OF, "--overrides", NEGOTIATED_AWS, "--format", "json"]
     )
     (data,) = json.loads(result.output)
-    recommended = 8 * 1.90 * 730 + 46 * 30.42 * 4.19  # 46 card-hours a day at Lambda
-    assert round(recommended) == 16959
-    assert round(data["usd_per_month"]) == round(data["recommendation"]["usd_per_month"]) == 16959
+    recommended = 8 * 1.90 * 730 + 48 * 30.42 * 4.19  # 48 card-hours a day at Lambda
+    assert round(recommended) == 17214
+    assert round(data["usd_per_month"]) == round(data["recommendation"]["usd_per_month"]) == 17214
     status = {item["rule_id"]: item["status"] for item in data["results"]}
     assert (status["DEP016"], status["DEP033"], status["SIZ009"]) == ("pass", "pass", "pass")
     # A dedicated proposal of the same 12 cards on the reservation bills two P5 every hour.
@@ -194,12 +194,12 @@ def test_a_hybrid_runs_no_more_cards_than_its_gpus_name(tmp_path: Path) -> None:
     assert prc020.startswith("The proposal's 8 cards are its reservation's, aws p5-reserved-3y: they leave")
     assert "propose dedicated_cloud" not in prc020
     # Ten cards: one replica (2 cards) at Lambda in each of the 19 hours a day that need more than the
-    # base's 4, 38 card-hours a day; the recommended mix of 12 runs up to two there, 46 card-hours a day
-    # (30.42 days a month, $4.19 a card-hour).
+    # base's 4, 38 card-hours a day; the recommended mix of 12 runs up to two there (two in 5 of those
+    # hours), 48 card-hours a day (30.42 days a month, $4.19 a card-hour).
     ten = checked(10)
     status = {item["rule_id"]: item["status"] for item in ten["results"]}
     assert ten["usd_per_month"] == round(8 * 1.90 * 730 + 38 * 4.19 * 30.42, 2) == 15939.47
-    assert checked(12)["usd_per_month"] == round(8 * 1.90 * 730 + 46 * 4.19 * 30.42, 2) == 16959.15
+    assert checked(12)["usd_per_month"] == round(8 * 1.90 * 730 + 48 * 4.19 * 30.42, 2) == 17214.07
     assert (status["PRC020"], status["SIZ009"], status["SIZ012"]) == ("pass", "pass", "warn")
 
 
@@ -219,7 +219,7 @@ def test_a_hybrid_proposal_may_name_its_hourly_offer(tmp_path: Path) -> None:
     (lambda_peak,) = json.loads(
         checked({**hybrid, "peak_provider": "lambda", "peak_offer": "2-gpu-plan"}).output
     )
-    assert round(lambda_peak["usd_per_month"]) == 16959
+    assert round(lambda_peak["usd_per_month"]) == 17214
     (runpod_peak,) = json.loads(
         checked({**hybrid, "peak_provider": "runpod", "peak_offer": "community"}).output
     )

@@ -24,12 +24,12 @@ def test_the_check_and_the_memo_count_the_same_node_utilization() -> None:
     assert (own.gpu, own.gpus_needed, own.nodes, own.gpus_per_server) == ("h100-sxm", 4, 1, 8)
     assert result.decision.gpu != "h100-sxm"  # the load's GPU is another: the case that differed
     assert result.load.busy_share_gpu == "h200"
-    # 4 cards (two 2-card replicas) busy in each replica's share of 176 paid hours (69.9 %: each decode
+    # 4 cards (two 2-card replicas) busy in each replica's share of 176 paid hours (69.6 %: each decode
     # step reads the 70.55 GB of FP8 weights, not 70 GB, so a request stays in flight a little longer than
-    # the 69.7 % at the nominal size), over 8 cards' 730 calendar hours. The H200 the load is sized on has
-    # a request in flight on any replica in 88.5 % (the check's former figure, 11 %).
-    assert (own.replicas, own.replica_busy_share) == (2, 0.699)
-    assert own.node_utilization == pytest.approx(4 * 0.699 * 176 / (8 * 730), abs=1e-9)
+    # the 69.4 % at the nominal size), over 8 cards' 730 calendar hours. The H200 the load is sized on has
+    # a request in flight on any replica in 88.4 % (the check's former figure, 11 %).
+    assert (own.replicas, own.replica_busy_share) == (2, 0.696)
+    assert own.node_utilization == pytest.approx(4 * 0.696 * 176 / (8 * 730), abs=1e-9)
     on_h200 = 4 * result.load.busy_share * 176 / (8 * 730)
     assert (f"{own.node_utilization:.0%}", f"{on_h200:.0%}") == ("8%", "11%")
     document = ProposalDocument.model_validate({"workload": WORKLOAD, "proposal": NODE})

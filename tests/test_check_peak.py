@@ -307,8 +307,9 @@ def test_peak_fields_name_a_known_provider_beside_a_reservation(tmp_path: Path) 
 def test_a_stated_reserved_base_is_priced_as_stated(tmp_path: Path) -> None:
     """base_gpus: the cards reserved for every hour. 16 (two P5, 8 replicas of 2 cards, more than the
     busiest hour's 6) leave nothing to Lambda: 16 x $1.90 x 730 h = $22,192, and DEP033 warns it costs
-    more than the recommended mix's $16,959; 8 are the recommended base (8 x $1.90 x 730 h + Lambda's 46
-    card-hours a day x 30.42 days x $4.19); without base_gpus the base is recommend's, whatever gpus says."""
+    more than the recommended mix's $17,214; 8 are the recommended base (8 x $1.90 x 730 h + Lambda's 48
+    card-hours a day x 30.42 days x $4.19: 24 replica-hours beyond the base's four, 5 replicas in 14
+    hours and 6 in 5); without base_gpus the base is recommend's, whatever gpus says."""
 
     def cost(proposal: dict[str, Any]) -> tuple[float, str]:
         (data,) = json.loads(checked(tmp_path, WORKLOAD, proposal).output)
@@ -318,8 +319,8 @@ def test_a_stated_reserved_base_is_priced_as_stated(tmp_path: Path) -> None:
     assert (
         cost({**HYBRID, "gpus": 16, "base_gpus": 16}) == (round(16 * 1.90 * 730), "warn") == (22192, "warn")
     )
-    recommended = round(8 * 1.90 * 730 + 46 * 30.42 * 4.19)
-    assert cost({**HYBRID, "base_gpus": 8}) == (recommended, "pass") == (16959, "pass")
+    recommended = round(8 * 1.90 * 730 + 48 * 30.42 * 4.19)
+    assert cost({**HYBRID, "base_gpus": 8}) == (recommended, "pass") == (17214, "pass")
     assert cost({**HYBRID, "gpus": 16}) == (recommended, "pass")
 
 

@@ -67,15 +67,16 @@ def item(result: dict, rule_id: str) -> dict | None:
 
 
 def test_rob004_reads_the_proposal_s_share(tmp_path: Path) -> None:
-    """Seed 1, 400 draws (test_robustness_rules): RunPod's B200 is the decision in 255, Azure's ND H100 v5
-    spot in the other 145 (254 and 146 with Qwen2.5-72B's weights at the nominal 72B rather than the
-    exact 72.71B); both are below the 75 % of fragile_below_win_share."""
+    """Seed 1, 400 draws (test_robustness_rules): RunPod's B200 is the decision in 254 (63.5 %, written
+    64 %), Azure's ND H100 v5 spot in the other 146; both are below the 75 % of fragile_below_win_share.
+    At the point costs ($3,542 and $4,122 at a 75 % spot discount) the two cost the same at a discount of
+    1 - 0.25 x 3,542 / 4,122 = 78.52 %."""
     _, (runpod, spot) = check(tmp_path, [RUNPOD, AZURE_SPOT], "--scenarios", "400", "--seed", "1")
     first, second = item(runpod, "ROB004"), item(spot, "ROB004")
     assert first is not None and second is not None
     assert (first["status"], second["status"]) == ("warn", "warn")
-    assert first["evidence"] == {"robustness_known": True, "proposal_win_share": 255 / 400}
-    assert second["evidence"]["proposal_win_share"] == 145 / 400
+    assert first["evidence"] == {"robustness_known": True, "proposal_win_share": 254 / 400}
+    assert second["evidence"]["proposal_win_share"] == 146 / 400
     assert first["message"] == (
         "The proposal is the decision in 64 % of the scenarios drawn from the documents' ranges, below "
         "75 %: in the others the figures, drawn within their ranges, favour another option."
@@ -100,6 +101,7 @@ def test_an_organization_threshold_fails_the_proposal(tmp_path: Path) -> None:
     assert item(runpod, "ORG901")["status"] == "pass"  # type: ignore[index]
     failed = item(spot, "ORG901")
     assert failed is not None and failed["status"] == "fail"
+    # Azure's spot wins 146 of the 400 draws: 36.5 %, written 36 %.
     assert failed["message"] == "The proposal is the decision in 36 % of the scenarios, below 50 %."
 
 

@@ -90,8 +90,9 @@ def test_dep033_and_the_proposed_line_round_the_same_cents() -> None:
     result = check_document(document, "modal.yaml", 1, EVALUATED_ON)
     assert result.usd_per_month == 17297.5
     (dep033,) = [c for c in result.results if c.rule_id == "DEP033"]
+    # The recommendation: RunPod's serverless L4 at $995.55 a month, $16,301.95 below the proposal.
     assert dep033.message.startswith(
-        "The proposal costs $17,298/month, 17.2 times the recommendation's $1,007"
+        "The proposal costs $17,298/month, 17.4 times the recommendation's $996/month ($16,302 more"
     )
     text = invoke("check", "-", stdin=yaml.safe_dump({"workload": chat, "proposal": proposal})).stdout
-    assert "  proposed: $17,298 per month (+$16,290)\n" in text
+    assert "  proposed: $17,298 per month (+$16,302)\n" in text

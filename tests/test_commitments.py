@@ -41,9 +41,9 @@ MARKETS: dict[str, dict[str, Any]] = {
     "eu": {**SERVICE, "business_critical": False, "personal_data": True, "company_country": "DE"},
 }
 SERVER_PRICES = (50_000.0, 150_000.0, 250_000.0, 285_000.0, 350_000.0)
-# 6 million a day: 8 replicas of 2 cards on two servers, or 11 on three P5 instances (four an instance at
-# most, so that a business-critical service's lost instance leaves the peak's 7: SIZ015), the reservation
-# then the cheapest rental.
+# 6 million a day: 9 replicas of 2 cards on three servers, or 12 on three P5 instances (four an instance
+# at most, so that a business-critical service's lost instance leaves the peak's 8: SIZ015), the
+# reservation then the cheapest rental.
 REQUESTS_PER_DAY = (2_000, 30_000, 300_000, 600_000, 1_000_000, 1_500_000, 5_000_000, 6_000_000)
 RELATIVE = 1e-9
 
@@ -172,15 +172,25 @@ def own_per_gpu_hour(price: float) -> float:
 
 
 def test_against_a_reservation_owning_and_reserving_are_compared_at_every_calendar_hour() -> None:
-    """6 million requests a day on 16 H100 (8 replicas of 2, a spare among them) for a business-critical
-    team: the cheapest rental is AWS's 3-year reservation of three 8-GPU P5 instances (11 replicas, four an
-    instance at most, so that a lost instance leaves the 7 the peak needs: SIZ015), paid every calendar
-    hour; three $285,000 servers too, which keep the peak through the loss of one (24 cards)."""
+    """6 million requests a day on 18 H100 (9 replicas of 2 at 25.05 requests/s, a spare among them) for a
+    business-critical team: the cheapest rental is AWS's 3-year reservation of three 8-GPU P5 instances
+    (12 replicas, four an instance at most, so that a lost instance leaves the 8 the peak needs: SIZ015),
+    paid every calendar hour; three $285,000 servers too, which keep the peak through the loss of one (24
+    cards)."""
     result = result_for("enterprise", 6_000_000)
     own = result.own_hardware
     own_hour = own_per_gpu_hour(285_000)  # $1.355594 + $0.1092 + $0.171233 = $1.636026
     assert own.usd_per_gpu_hour.total == pytest.approx(own_hour, rel=RELATIVE)
-    assert (own.nodes, own.gpus_needed) == (3, 16)
+    row = next(g for g in result.sizing.gpus if g.gpu == "h100-sxm")
+    assert (row.cards_per_replica, row.replicas, row.spare_replicas) == (2, 9, 1)
+    best = result.best_option
+    assert best is not None and (best.provider, best.offer, best.replicas, best.gpus) == (
+        "aws",
+        "p5-reserved-3y",
+        12,
+        24,
+    )
+    assert (own.nodes, own.gpus_needed) == (3, 18)
     assert own.usd_per_month == pytest.approx(own_hour * 24 * 730, rel=RELATIVE)  # $28,663.18
     assert (own.compared_with, own.compared_billing, own.compared_commitment_months) == (
         "aws/p5-reserved-3y",
@@ -190,7 +200,7 @@ def test_against_a_reservation_owning_and_reserving_are_compared_at_every_calend
     assert own.rent_usd_per_month == own.rent_usd_per_month_same_hours == pytest.approx(24 * 1.90 * 730)
     assert own.break_even_utilization == pytest.approx(own_hour / 1.90, rel=RELATIVE)  # 0.861 price ratio
     assert own.cheapest_same_hours == "aws/p5-reserved-3y/h100-sxm"
-    assert own.node_utilization == pytest.approx(16 / 24, rel=1e-6)  # 16 of 24 cards, always busy
+    assert own.node_utilization == pytest.approx(18 / 24, rel=1e-6)  # 18 of 24 cards, always busy
     assert result.decision.deployment == "own_hardware"
     assert result.decision.deciding_rule_id == "TCO012"
     assert {"TCO012", "TCO013", "SIZ015"} <= set(result.fired_rules)
@@ -200,7 +210,7 @@ def test_against_a_reservation_owning_and_reserving_are_compared_at_every_calend
         "| Compared offer: aws/p5-reserved-3y, h100-sxm ($1.90/GPU-hour, reserved for 36 months) | $33,288 | "
         "every calendar hour (24 cards) | — | price ratio 86 % |"
     ) in memo
-    assert "| Own hardware (24 cards) | $28,663 | every calendar hour | 67 % | — |" in memo
+    assert "| Own hardware (24 cards) | $28,663 | every calendar hour | 75 % | — |" in memo
     assert (
         "the break-even is not a utilization but a price ratio, owned $1.64 ÷ reserved $1.90 per "
         "GPU-hour = 86 % (aws/p5-reserved-3y)"

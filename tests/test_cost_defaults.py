@@ -360,9 +360,10 @@ def test_a_self_hosted_figure_without_its_staff_line_says_so_where_it_is_compare
         {
             "name": "moe-coder",
             "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
-            # 200,000 a day: 3 servers; at 250,000 (4 servers, SGLang keeping 14.5 GiB of each H100 of a
-            # 4-card replica) a RunPod rental of H200 is cheaper and DEP011 names that instead.
-            "requests_per_day": 200_000,
+            # 170,000 a day: 3 servers (six 4-card replicas, the spare among them); at 180,000 (4 servers,
+            # SGLang keeping 14.5 GiB of each H100 of a 4-card replica) Modal's serverless H200 is cheaper
+            # and DEP011 names that instead.
+            "requests_per_day": 170_000,
             "avg_input_tokens": 2_500,
             "avg_output_tokens": 700,
             "load_pattern": "variable",

@@ -29,7 +29,7 @@ def test_the_spare_of_a_chosen_mixed_fleet_costs_the_busier_hours_hourly_cards()
     assert mixed.spare_usd_per_month == pytest.approx(busier * 2 * 4.19 * 30.42, rel=1e-4)
     memo = " ".join(render_memo(result).split())
     assert (
-        "The spare replica the rules add (SIZ011) costs $3,314 of the $53,051 a month at aws p5-reserved-3y "
+        "The spare replica the rules add (SIZ011) costs $3,314 of the $53,561 a month at aws p5-reserved-3y "
         "+ lambda 2-gpu-plan, as it bills it; min_replicas: 1 leaves it out"
     ) in memo
 

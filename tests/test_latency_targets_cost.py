@@ -87,18 +87,19 @@ def test_a_stated_target_is_priced_without_the_advice_to_state_one() -> None:
 
 
 def test_a_dropped_default_that_chooses_the_cards_is_priced_with_the_choice_it_leaves() -> None:
-    """100,000-token prompts: no GPU can be planned to the default first token (LAT010), which still
-    chooses 8 H100 a replica, 4 replicas for the peak and the spare: 32 cards, 4 servers. Throughput alone
-    runs 4 cards a replica, 5 replicas: 20 cards, 3 servers ($31,276 a month, as with no target)."""
-    workload = {**ON_PREMISES_RAG, "avg_input_tokens": 100_000}
+    """100,000-token prompts, 5,500 a day: no GPU can be planned to the default first token (LAT010),
+    which still chooses 8 H100 a replica, 4 replicas for the peak and the spare: 32 cards, 4 servers.
+    Throughput alone runs 2 cards a replica, 10 replicas: 20 cards, 3 servers ($31,276 a month, as with no
+    target). At 5,000 a day three replicas of 8 fill the same 3 servers, and nothing is priced."""
+    workload = {**ON_PREMISES_RAG, "avg_input_tokens": 100_000, "requests_per_day": 5_500}
     result = run(workload)
     assert "LAT010" in result.fired_rules
     own = result.own_hardware
     alone = own.throughput_alone
     assert alone is not None and own.nodes == 4
     assert (alone.cards_per_replica, alone.replicas, alone.spare_replicas, alone.gpus, alone.servers) == (
-        4,
-        5,
+        2,
+        10,
         1,
         20,
         3,
@@ -109,7 +110,7 @@ def test_a_dropped_default_that_chooses_the_cards_is_priced_with_the_choice_it_l
     assert own.latency_targets_usd_per_month == pytest.approx(own.usd_per_month / 4)
     memo = flat(render_memo(result))
     assert (
-        "On the own servers, throughput alone would take 5 replicas of 4 × h100-sxm (20 GPUs in "
+        "On the own servers, throughput alone would take 10 replicas of 2 × h100-sxm (20 GPUs in "
         "all, spares included), 3 servers; replicas of 8 × h100-sxm, the size that comes closest to the "
         "dropped default, take 4 servers, at least $10,425 a month more in capital, power, housing and "
         "staff." in memo
@@ -129,15 +130,15 @@ def test_a_dropped_default_that_chooses_the_cards_is_priced_with_the_choice_it_l
 
 
 def test_a_dedicated_decision_says_what_its_targets_cost_as_the_offer_bills_them() -> None:
-    """The HR assistant with 16,000-token prompts: the default targets take 8 H100 a replica, 3 for the
-    peak and the spare, 32 cards on Scaleway's 8-card instances. Throughput alone: 2 cards a replica, 6
-    replicas, 12 cards, billed as two 8-card instances: half the bill."""
+    """The HR assistant with 16,000-token prompts: the default targets take 8 H100 a replica, 2 for the
+    peak and the spare, 24 cards on Scaleway's 8-card instances. Throughput alone: 2 cards a replica, 6
+    replicas, 12 cards, billed as two 8-card instances: two thirds of the bill."""
     workload = yaml.safe_load((EXAMPLES_DIR / "hr-assistant.yaml").read_text(encoding="utf-8"))
     workload["avg_input_tokens"] = 16_000
     result = run(workload)
     best = result.best_option
     assert best is not None and best.chosen and (best.provider, best.offer) == ("scaleway", "h100-sxm-8-80g")
-    assert (best.gpus, best.gpus_rented) == (32, 32)
+    assert (best.gpus, best.gpus_rented) == (24, 24)
     alone = best.throughput_alone
     assert alone is not None and (
         alone.cards_per_replica,
@@ -147,7 +148,7 @@ def test_a_dedicated_decision_says_what_its_targets_cost_as_the_offer_bills_them
     ) == (2, 6, 1, 12)
     hourly = best.usd_per_gpu_hour * best.billed_hours_per_month
     assert alone.usd_per_month == pytest.approx(16 * hourly)
-    assert best.latency_targets_usd_per_month == pytest.approx((32 - 16) * hourly)
+    assert best.latency_targets_usd_per_month == pytest.approx((24 - 16) * hourly)
     # A lower bound: with no target the workload goes to Scaleway's 4-card instances, which the 8-card
     # replicas cannot use, for less than the same plan on 8-card instances.
     unhurried = run({**workload, **NO_TARGETS})
@@ -164,7 +165,7 @@ def test_a_dedicated_decision_says_what_its_targets_cost_as_the_offer_bills_them
     )
     assert (
         "Sized for throughput alone, 6 replicas of 2 × h100-sxm (12 GPUs in all, spares included) would "
-        "carry the peak; the latency targets take replicas of 8 × h100-sxm, 32 GPUs, at least "
+        "carry the peak; the latency targets take replicas of 8 × h100-sxm, 24 GPUs, at least "
         f"{cost} a month more at scaleway (h100-sxm-8-80g) as it bills them." in memo
     )
     german = flat(render_memo(result, Format.named("de")))

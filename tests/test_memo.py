@@ -315,14 +315,14 @@ def test_an_on_premises_lab_whose_model_still_changes_is_told_to_buy_room_not_to
     assert "would idle less" not in result.stdout
     # The weights' 65.52 GB (the exact 32.76B x 2 bytes) leave one H100 room for 8 requests of this length,
     # 0.39 requests/s; 7,000 requests a day (8,000 would need two replicas for the peak) keep one.
-    # 0.24 requests/s at the peak on one replica of 0.39: 62 %; 0.162 on average (7,000 in 12 hours): 42 %;
+    # 0.24 requests/s at the peak on one replica of 0.39: 62 %; 0.162 on average (7,000 in 12 hours): 41 %;
     # over both replicas, the spare's included, half of that: 31 % and 21 %.
     assert (
-        "**Capacity** (throughput): one replica of 1 × h100-sxm serves about 0.39 requests/s (233 output "
+        "**Capacity** (throughput): one replica of 1 × h100-sxm serves about 0.39 requests/s (235 output "
         "tokens/s) with vllm, which runs up to 8 requests of this length at once in its KV cache.\n"
         "Replicas are sized so that the peak fills at most 70 % of their capacity even if the estimate is "
-        "+7 % too high: one replica for the peak. At the peak it runs at 62 % of its estimated capacity, on "
-        "average at 42 %.\nWith the spare replica sharing the load, as the sizing table and the JSON count "
+        "+6 % too high: one replica for the peak. At the peak it runs at 62 % of its estimated capacity, on "
+        "average at 41 %.\nWith the spare replica sharing the load, as the sizing table and the JSON count "
         "it: 31 % at the peak, 21 % on average.\n"
         "One spare replica on top keeps the peak served when a replica fails or is updated: 2 GPUs in all.\n"
     ) in result.stdout
@@ -330,7 +330,7 @@ def test_an_on_premises_lab_whose_model_still_changes_is_told_to_buy_room_not_to
         '\nRenting instead, 2 × h100-sxm at scaleway h100-sxm-2-80g (the rental "Options considered" '
         "compares with), would cost $2,027 per month for the same load, for comparison: the recommendation "
         "is **Own hardware**.\nLatency at the peak, the load spread over the replicas sized for it (the "
-        "spares aside, as while one stands in for a lost replica): the first token after about 670 ms on "
+        "spares aside, as while one stands in for a lost replica): the first token after about 659 ms on "
         "average"
     ) in result.stdout
     assert "The capacity figures below" not in result.stdout
@@ -349,12 +349,14 @@ def test_an_own_hardware_decision_beside_a_rental_of_another_gpu_says_whose_busy
     result = CliRunner().invoke(main, ["recommend", "-", "--as-of", "2026-11-30"], input=workload)
     assert result.exit_code == 0, result.output
     assert "on an idle replica of b200 (the best rental's GPU)" in result.stdout
-    # 7.97 requests/s: the exact 72.71B x 2 bytes (145.42 GB of weights) leave the 4 H100 KV room for 349
-    # requests of this length at once, not the 352 of 144 GB.
+    # 8.14 requests/s: the exact 72.71B x 2 bytes (145.42 GB of weights) leave the 4 H100 KV room for 349
+    # requests of this length at once, not the 352 of 144 GB; a full batch's pass of 1,512 tokens (349
+    # decoding and the prompts replacing the finished ones), 12.4 million elements, reaches 0.47 of the
+    # link on 4 cards, not the one share of 0.41.
     assert (
         "\nThe capacity below is that of the servers the decision buys (h100-sxm); the busy share above is "
         "worked out on b200, as the rules read it (buy versus rent gives each owned replica's own).\n"
-        "**Capacity** (throughput): one replica of 4 × h100-sxm serves about 7.97 requests/s"
+        "**Capacity** (throughput): one replica of 4 × h100-sxm serves about 8.14 requests/s"
     ) in result.stdout
     # TCO001's break-even names the rental it is worked out against, an H100 one, not the B200 rental
     # its sentence goes on to name as the cheapest for the same work.

@@ -26,8 +26,10 @@ def test_a_dearer_mix_says_what_it_costs_more_and_the_idle_reserved_cards() -> N
     mixed, best = result.mixed_fleet, result.best_option
     assert mixed is not None and best is not None and mixed.fleet is not None and not mixed.chosen
     # AWS's 3-year P5 reservation is one 8-card instance holding one replica of 2 cards (one a reserved
-    # instance, for failover): $17,357 + Lambda's busier hours $6,373 = $23,730 against Scaleway's six
-    # cards at $16,817: $6,913, 41 % more.
+    # instance, for failover): $17,357 + Lambda's busier hours $6,373 (one 2-card replica in every hour, two
+    # in the busiest: 2 x 25 x 30.42 = 1,521 card-hours at $4.19) = $23,730 against Scaleway's six cards
+    # at $16,817 (three replicas: at 8.65 requests/s a replica, one no longer carries the peak's 5.86 with
+    # its headroom): $6,913, 41 % more.
     assert (
         mixed.fleet.base_gpus_rented,
         mixed.fleet.base_replicas_hosted,
@@ -52,12 +54,15 @@ def test_a_dearer_mix_says_what_it_costs_more_and_the_idle_reserved_cards() -> N
 
 
 def test_a_cheaper_mix_says_nothing_of_costing_more() -> None:
+    # 1.55 million requests a day: the mix of 16 reserved cards and Lambda's busier hours, $38,539, against
+    # Scaleway's seven replicas, $39,240.
     growing = {
         **CRITICAL,
         "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
-        "requests_per_day": 1_500_000,
+        "requests_per_day": 1_550_000,
     }
     result = run(growing)
     mixed, best = result.mixed_fleet, result.best_option
     assert mixed is not None and best is not None and mixed.usd_per_month < best.usd_per_month
+    assert (round(mixed.usd_per_month), round(best.usd_per_month)) == (38_539, 39_240)
     assert "more than the cheapest single-kind fleet" not in render_memo(result)

@@ -1,5 +1,5 @@
 """Own servers are bought whole: the memo says how far the load may grow before one more is needed (the
-volume chart's step, which its points alone draw as a slope between 550,000 and 1,000,000 requests)."""
+volume chart's step, which its points alone draw as a slope between 530,000 and 1,000,000 requests)."""
 
 from __future__ import annotations
 
@@ -31,21 +31,26 @@ def nodes_at(requests_per_day: int) -> int:
     return run({**CHAT, "requests_per_day": requests_per_day}).own_hardware.nodes
 
 
+ON_ONE_SERVER = 530_000
+"""A volume one HGX H100 holds with room to grow: its four 2-card replicas (three for the peak and the
+spare) hold up to 549,564 requests a day, so CHAT's 550,000 takes a second server."""
+
+
 def test_the_step_lies_where_a_recommendation_at_that_volume_buys_one_more_server() -> None:
-    result = run(CHAT)
+    result = run({**CHAT, "requests_per_day": ON_ONE_SERVER})
     assert (result.decision.deployment, result.own_hardware.nodes) == ("own_hardware", 1)
     chart = result.charts.api_versus_self_hosted
-    assert chart is not None and chart.self_hosted_next_step_requests_per_day == 560_000
+    assert chart is not None and chart.self_hosted_next_step_requests_per_day == 546_000
     # Rounded down from the bisection's last volume on one server: one server there, two 2 % above it.
-    assert (nodes_at(560_000), nodes_at(572_000)) == (1, 2)
+    assert (nodes_at(546_000), nodes_at(556_920)) == (1, 2)
     memo = render_memo(result)
     summary = memo.split("## Summary")[1].split("## Why")[0]
     assert (
-        "It holds the load up to about 560,000 requests a day (2 % more than today's); beyond that one more "
+        "It holds the load up to about 546,000 requests a day (3 % more than today's); beyond that one more "
         "server is needed: $11,007 a month more and $285,000 up front.\n"
     ) in summary
     assert (
-        "One more server is needed beyond about 560,000 requests a day, 2 % above this workload's 550,000: "
+        "One more server is needed beyond about 546,000 requests a day, 3 % above this workload's 530,000: "
         "the line between the chart's points slopes through that step." in memo
     )
 
@@ -96,7 +101,11 @@ def test_the_summary_says_what_surviving_a_lost_server_costs() -> None:
 
 def test_a_single_server_says_so_and_a_rental_says_nothing_of_servers() -> None:
     """One server's loss takes every replica down: a second one survives it. A rented decision buys none."""
-    one = render_memo(run(CHAT)).split("## Summary")[1].split("## Why")[0]
+    one = (
+        render_memo(run({**CHAT, "requests_per_day": ON_ONE_SERVER}))
+        .split("## Summary")[1]
+        .split("## Why")[0]
+    )
     assert "surviving that takes one server more, $11,007 a month and $285,000 up front" in one
     rented = run({**CHAT, "personal_data": False, "requests_per_day": 100_000})
     assert rented.decision.deployment != "own_hardware"
@@ -104,11 +113,12 @@ def test_a_single_server_says_so_and_a_rental_says_nothing_of_servers() -> None:
 
 
 def test_a_step_within_the_search_resolution_is_said_as_at_most_that_much_room() -> None:
-    """555,000 requests a day on the server that holds about 560,000: the bisection places the step to
-    within 2 %, and rounded down it is today's volume, which the Summary said as "0 % more than today's"."""
-    result = run({**CHAT, "requests_per_day": 555_000})
+    """545,000 requests a day on the server whose room ends at 549,564: the bisection places the step to
+    within 2 %, and rounded down it is today's volume, which the Summary said as "0 % more than
+    today's"."""
+    result = run({**CHAT, "requests_per_day": 545_000})
     chart = result.charts.api_versus_self_hosted
-    assert chart is not None and chart.self_hosted_next_step_requests_per_day == 555_000
+    assert chart is not None and chart.self_hosted_next_step_requests_per_day == 545_000
     summary = render_memo(result).split("## Summary")[1].split("## Why")[0]
     assert (
         "It holds today's load with at most about 2 % to spare: growth beyond that needs one more server, "
@@ -132,17 +142,19 @@ QWEN_SGLANG = {
 
 
 def test_a_step_at_today_s_load_reads_the_same_in_the_summary_and_the_chart() -> None:
-    """At 213,000 requests a day (16,384 tokens of context) the next server's step lies within the
-    search's 2 % of the load: the chart said "0 % above this workload's ..." beside the Summary's "at most
-    about 2 % to spare"; and the GPUs with no priced server on which the load needs fewer cards are all
-    named, B200's 10 among them (where rentals of them stand, only the MI300X was). At 32,768 tokens of
-    context SGLang's reserve on a 4-card H100 replica (14.5 GiB a card) leaves too few full-context
-    sequences for the usual count, and the rentals win."""
-    memo = " ".join(
-        render_memo(run({**QWEN_SGLANG, "requests_per_day": 213_000, "context_tokens": 16384})).split()
-    )
+    """At 191,000 requests a day (16,384 tokens of context; four servers hold up to 193,667) the next
+    server's step lies within the search's 2 % of the load (at 190,000 it rounds down to 192,000, 1 %
+    above it): the chart said "0 % above this workload's ..." beside the Summary's "at most about 2 % to
+    spare"; and the GPUs with no priced server on which the load needs fewer cards are all named, B200's
+    10 among them (where rentals of them stand, only the MI300X was). At 32,768 tokens of context
+    SGLang's reserve on a 4-card H100 replica (14.5 GiB a card) leaves too few full-context sequences for
+    the usual count, and the rentals win."""
+    result = run({**QWEN_SGLANG, "requests_per_day": 191_000, "context_tokens": 16384})
+    chart = result.charts.api_versus_self_hosted
+    assert chart is not None and chart.self_hosted_next_step_requests_per_day == 191_000
+    memo = " ".join(render_memo(result).split())
     assert "They hold today's load with at most about 2 % to spare" in memo
-    assert "The next step lies within about 2 % above this workload's 213,000 requests a day" in memo
+    assert "The next step lies within about 2 % above this workload's 191,000 requests a day" in memo
     assert "0 % above this workload's" not in memo
     assert (
         "That figure is for h100-sxm. The catalog prices no server of h200, b200, mi300x, on which the load "
@@ -182,15 +194,15 @@ IN_HOUSE = {
 def test_the_growth_step_of_business_critical_servers_is_where_a_loss_needs_another() -> None:
     """Today 3 replicas carry the peak and a spare runs beside them on two servers: losing one (4
     replicas' slots) leaves the spare and the 4 the idle cards hold. The servers hold 7 replicas and the
-    spare (about 813,000 requests a day), but a business-critical service's servers are bought to keep the
+    spare (about 819,000 requests a day), but a business-critical service's servers are bought to keep the
     peak through a server's loss, so the next server comes where the peak needs more than 4 replicas: at
-    about 462,000 (bisected to 2 %). No separate figure through a loss is given: the step is it."""
+    468,114, about 462,000 bisected to 2 %. No separate figure through a loss is given: the step is it."""
     result = run(IN_HOUSE)
     chart = result.charts.api_versus_self_hosted
     assert (result.decision.deployment, result.own_hardware.nodes) == ("own_hardware", 2)
     assert chart is not None and chart.self_hosted_loss_survived_requests_per_day is None
     # Below the step the two servers survive a loss with replicas on all their cards; above it, three.
-    for volume, peak, nodes in ((462_000, 4, 2), (474_000, 5, 3)):
+    for volume, peak, nodes in ((462_000, 4, 2), (472_000, 5, 3)):
         own = run({**IN_HOUSE, "requests_per_day": volume}).own_hardware
         assert own.server_loss is not None and (own.server_loss.peak_replicas, own.nodes) == (peak, nodes)
         assert own.server_loss.servers_short == 0
@@ -284,12 +296,13 @@ def test_the_growth_room_is_said_where_no_managed_api_is_compared() -> None:
     assert result.charts.api_versus_self_hosted is None
     assert (result.decision.deployment, result.own_hardware.nodes) == ("own_hardware", 2)
     growth = result.own_growth
-    assert growth is not None and growth.next_step_requests_per_day == 255_000
-    assert (run({**insurer, "requests_per_day": 258_000}).own_hardware.nodes) == 3
+    # Two servers hold up to 221,615 requests a day.
+    assert growth is not None and growth.next_step_requests_per_day == 221_000
+    assert (run({**insurer, "requests_per_day": 226_000}).own_hardware.nodes) == 3
     summary = render_memo(result).split("## Summary")[1].split("## Why")[0]
-    # 255,000 / 150,000 = 1.70: 70 % more.
+    # 221,000 / 150,000 = 1.47: 47 % more.
     assert (
-        "They hold the load up to about 255,000 requests a day (70 % more than today's); beyond that one "
+        "They hold the load up to about 221,000 requests a day (47 % more than today's); beyond that one "
         "more server is needed: $11,214 a month more and $285,000 up front.\n"
     ) in summary
     # A rented decision has no growth room in servers.

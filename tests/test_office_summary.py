@@ -111,8 +111,8 @@ BINDS = (
 
 
 def test_buying_for_a_load_that_is_not_steady_says_it_binds_as_a_reservation_would() -> None:
-    # A variable 405B service in the US: reservations are kept out (PRC004), and four owned nodes are the
-    # decision, bought for a 36-month write-off.
+    # A variable 405B service in the US: reservations are kept out (PRC004), and five owned nodes (four
+    # replicas for the peak and a spare) are the decision, bought for a 36-month write-off.
     service = {
         "name": "us-saas-405b",
         "model": {"name": "llama-3.1-405b", "precision": "fp8"},
@@ -133,9 +133,13 @@ def test_buying_for_a_load_that_is_not_steady_says_it_binds_as_a_reservation_wou
     # does not price (H200, B200, MI300X), then the binding.
     after = lines.index(capital_line("\n".join(lines)))
     assert variable.charts.api_versus_self_hosted is None
+    # The peak, 6.80 requests/s at 200,000 a day, takes 4 replicas within 50 ms a token, not 3: a replica
+    # carries 2.20 requests/s within it, 33 sequences decoding, whose steps without a prompt all-reduce
+    # 33 tokens (540,000 elements), at 0.18 of the link on 8 cards, not 0.41. The four keep the target up
+    # to 4 x 2.20 / 6.80 x 200,000 = 258,000 requests a day, said to within 2 % and rounded down.
     assert lines[after + 1] == (
-        "They hold today's load with at most about 2 % to spare: growth beyond that needs one more server, "
-        "$9,554 a month more and $285,000 up front."
+        "They hold the load up to about 257,000 requests a day (28 % more than today's); beyond that one "
+        "more server is needed: $9,554 a month more and $285,000 up front."
     )
     assert lines[after + 2].startswith(
         "That figure is for h100-sxm. The catalog prices no server of h200, b200, mi300x"

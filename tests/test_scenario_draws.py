@@ -67,9 +67,9 @@ def held_out_error() -> float:
 
 
 def test_the_throughput_error_is_the_calibrations_held_out_error(tmp_path: Path) -> None:
-    """docs/calibration.md: 180 held-out throughput measurements, a mean absolute error of 8 %."""
+    """docs/calibration.md: 180 held-out throughput measurements, a mean absolute error of 7 %."""
     size = held_out_error()
-    assert round(size, 2) == 0.08
+    assert round(size, 2) == 0.07
     data = recommend_json(tmp_path, ONE_REPLICA_SHORT, "--scenarios", "10")
     row = next(i for i in data["robustness"]["inputs"] if i["id"] == "throughput_error")
     assert (row["low"], row["high"], row["point"]) == (-size, size, 0.0)

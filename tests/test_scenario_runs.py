@@ -340,8 +340,10 @@ def test_where_the_recommendation_loses_names_only_inputs_that_move_something(tm
     assert effects["reserved_h100_price"] == (0.0, False)
     named = [c["input"] for c in rb["loses_when"]]
     # Served around the clock, the bot rents its cards rather than office workstations (TCO023); the
-    # volume's growth still moves the decision one at a time, but its losses do not lie beyond a cut.
-    assert named == ["requests_per_day"]
+    # volume's growth still moves the decision one at a time, but its losses do not lie beyond a cut. The
+    # throughput estimate's error moves the decision on its own too (RunPod's serverless L4 against its
+    # RTX 5090), and 91 % of the losses lie above an error of -5.4 %, more than the draws' share there.
+    assert named == ["requests_per_day", "throughput_error"]
     assert all(effects[name][0] > 0 or effects[name][1] for name in named)
 
 

@@ -84,8 +84,8 @@ def test_a_serverless_decision_on_modal_says_so_in_its_summary() -> None:
 def test_the_lead_is_over_the_next_route_where_that_is_not_a_rental() -> None:
     """Modal decided for a Qwen3 MoE at 500,000 requests a day: the next route is the managed API at
     $31,028 (DeepSeek-R1's price standing in), not the cheapest rental at $41,931; the Summary and the
-    serverless section measured the lead against the rental (about 140 cores), where $3,622 a month, about
-    35 cores an instance, would hand the decision to the API."""
+    serverless section measured the lead against the rental (about 109 cores), where $1,334 a month, about
+    11.9 cores an instance over its 2,376 instance-hours, would hand the decision to the API."""
     workload = {
         "name": "qwen3-235b-sglang-16k",
         "model": {"name": "qwen3-235b-a22b", "precision": "fp8"},
@@ -102,15 +102,15 @@ def test_the_lead_is_over_the_next_route_where_that_is_not_a_rental() -> None:
     so = result.serverless_option
     assert result.decision.deployment == "serverless" and so is not None
     rival = result.other_routes[0]
-    assert rival.kind == "api" and round(rival.usd_per_month - so.usd_per_month) == 3622
+    assert rival.kind == "api" and round(rival.usd_per_month - so.usd_per_month) == 1334
     per_hour = (rival.usd_per_month - so.usd_per_month) / so.billed_hours_per_month
     memo = flat(render_memo(result))
     assert (
-        f"about {per_hour / 0.04716:.0f} cores or {round(per_hour / 0.007992)} GiB on each instance, or less "
+        f"about {per_hour / 0.04716:.1f} cores or {round(per_hour / 0.007992)} GiB on each instance, or less "
         "of both together, would use up its lead over the managed API DeepSeek-R1-0528 (DeepInfra), at "
         'another model\'s price (see "Serverless").'
     ) in memo
     assert (
-        "The option costs $3,622 a month less than the managed API DeepSeek-R1-0528 (DeepInfra), at another "
-        "model's price, $1.65 per instance-hour"
+        "The option costs $1,334 a month less than the managed API DeepSeek-R1-0528 (DeepInfra), at another "
+        "model's price, $0.56 per instance-hour"
     ) in memo

@@ -104,12 +104,13 @@ def test_a_faster_replica_scales_rates_up_and_times_down() -> None:
 def test_a_mixture_of_experts_in_flight_agrees_with_its_latency_at_the_peak() -> None:
     # DeepSeek-R1 on one 16-card H100 replica at 0.586 requests/s at the peak: its step grows fastest at
     # small batches (each new sequence reads experts the others do not), so a straight line between a
-    # lone request and the full batch put 18.4 requests in flight where the latency line (94 ms to the
-    # first token, 23 ms a token for 2,000 tokens) means about 27.
+    # lone request and the full batch put fewer requests in flight than the latency line means (18.4
+    # against 27 before the routed experts' measured factor). The latency line now gives 115 ms to the
+    # first token and 33.7 ms a token for 2,000 tokens: 0.586 x (0.115 + 2,000 x 0.0337) s, about 39.6.
     result = run(read_example(EXAMPLES_DIR / "deepseek-on-premises.yaml"))
     load, gpu = result.load, result.sizing.gpus[0]
     assert (load.busy_share_gpu, gpu.gpu, result.replicas) == ("h100-sxm", "h100-sxm", 1)
     assert gpu.time_to_first_token_ms is not None and gpu.time_per_output_token_ms is not None
     seconds = (gpu.time_to_first_token_ms + 2000 * gpu.time_per_output_token_ms) / 1000
     assert load.requests_in_flight_peak == pytest.approx(load.peak_requests_per_second * seconds, rel=0.01)
-    assert load.requests_in_flight_peak == pytest.approx(27.15, abs=0.01)
+    assert load.requests_in_flight_peak == pytest.approx(39.65, abs=0.01)

@@ -61,13 +61,15 @@ def test_a_target_below_the_line_is_kept_at_the_lone_time_plus_the_margin(
     alone = lone_request(replica.roofline)
     margin = latency_margin(knowledge)
     line = alone.time_to_first_token_ms * (1 + margin)
-    # 8 H100 take about 928 ms for a lone 20,000-token prompt (three 8,192-token chunks: the weights'
-    # multiply-adds 2 x 70e9 x 20,000 / (8 x 1,979 TFLOPS x 0.59) = 300 ms, attention 4 x 64 heads x 128 x
-    # 80 layers x 20,000^2 / 2 / (8 x 989 TFLOPS x 0.59) = 112 ms, the all-reduces ~ 497 ms at 0.41 of the
-    # link, 3 x 80 layers x 72.5 us), the line about 1,030 ms with the 11 % margin: 400 ms is below it,
-    # 1,000 ms above it but within the margin, 2,000 ms above the line.
-    assert 400 < alone.time_to_first_token_ms < 1000 < line < 2000
-    for target, kept in ((400, line), (1000, line), (2000, 2000)):
+    # 8 H100 take about 722 ms for a lone 20,000-token prompt (three 8,192-token chunks: the weights'
+    # multiply-adds 2 x 70e9 x 20,000 / (8 x 1,979 TFLOPS x 0.58) = 305 ms, attention 4 x 64 heads x 128 x
+    # 80 layers x 20,000^2 / 2 / (8 x 989 TFLOPS x 0.58) = 114 ms, the all-reduces ~ 284 ms at 0.72 of the
+    # link, the share the table gives the whole prompt's 20,000 x 8,192 = 164 million elements on 8 cards
+    # (a chunk's 55 million would give 0.66), 3 x 80 layers x 72.5 us), the line about 793 ms with the
+    # 9.9 % margin: 400 ms is below it, 780 ms above it but within the margin (either share), 2,000 ms
+    # above the line.
+    assert 400 < alone.time_to_first_token_ms < 780 < line < 2000
+    for target, kept in ((400, line), (780, line), (2000, 2000)):
         sizing = policy(knowledge, target, None)
         assert kept_targets(replica.roofline, sizing) == (pytest.approx(kept, rel=1e-12), None)
         ceiling = replica.requests_per_second * sizing.capacity_share
@@ -85,7 +87,7 @@ def test_a_stricter_target_never_lets_a_replica_carry_more(
     """Monotone: the rate a replica is sized to carry never rises as the target tightens, and stays
     bounded away from zero below the line (no replica count without bound)."""
     rates = [
-        rate_within_targets(replica, policy(knowledge, t, None)) for t in (300, 600, 900, 1000, 1200, 2000)
+        rate_within_targets(replica, policy(knowledge, t, None)) for t in (300, 600, 700, 1000, 1200, 2000)
     ]
     assert all(r is not None for r in rates)
     assert rates == sorted(rates)  # type: ignore[type-var]

@@ -10,11 +10,14 @@ from helpers import run
 
 from gpu_advisor.engine.present.memo import render_memo
 
-# A German team's fine-tuned 70B at 1.5 million requests a day, growing, steady around the clock.
+# A German team's fine-tuned 70B at 1.6 million requests a day, growing, steady around the clock: the owned
+# mix, $19,884, and RunPod's B200 scaled by the hour, $19,283, both below the decision, RunPod's 5 B200 at
+# $21,827. (At 1.7 million the mix, $21,519, is 2.3 % below owning 16 H100 for the busiest hour, $22,015,
+# the decision there: less than the 5 % worth mentioning, so TCO022 is silent.)
 GROWING = {
     "name": "buy-on-cost",
     "model": {"name": "llama-3.1-70b", "precision": "fp8", "custom_weights": True},
-    "requests_per_day": 1_500_000,
+    "requests_per_day": 1_600_000,
     "avg_input_tokens": 800,
     "avg_output_tokens": 300,
     "load_pattern": "steady",
@@ -45,13 +48,16 @@ def test_a_scaled_rental_below_the_owned_mix_is_said_to_bill_less_still() -> Non
 
 
 def test_where_the_scaled_rental_costs_more_the_owned_mix_is_the_cheapest_way() -> None:
-    """The US 405B service of test_owned_base_fleet: the mix ($50,685) undercuts the rental scaled by the
-    hour ($64,761)."""
+    """The US 405B service of test_owned_base_fleet at 2.1 million requests a day: the mix ($48,743)
+    undercuts the rental scaled by the hour ($64,761: RunPod's 4-card B200 replicas, 10,829.5 card-hours a
+    month at $5.98). (At 2.05 million an 8-card H100 replica's 15.22 requests/s leave the fifth replica
+    needed in 13 of the 24 hours, enough to pay owned, so the mix is owning for the busiest hour and is
+    not named; at 2.1 million the busiest hour needs a sixth, by the hour.)"""
     from test_owned_base_fleet import result
 
-    r = result()
+    r = result(requests_per_day=2_100_000)
     assert r.owned_base_usd_per_month is not None and r.autoscaled_fleet is not None
-    assert (round(r.owned_base_usd_per_month), round(r.autoscaled_fleet.usd_per_month)) == (50_685, 64_761)
+    assert (round(r.owned_base_usd_per_month), round(r.autoscaled_fleet.usd_per_month)) == (48_743, 64_761)
     memo = " ".join(render_memo(r).split())
     assert (
         "Owned servers for the base with hourly cards for the busier hours would cost less than every route "

@@ -227,7 +227,7 @@ def test_your_rate_for_a_superseded_row_is_the_price_you_pay(tmp_path: Path, app
 def test_a_hybrids_busier_hours_on_a_superseded_row_are_priced_at_the_newer_list(tmp_path: Path) -> None:
     """AWS's P5 savings plan with AWS's P5 on demand named for the busier hours by its March row: priced
     at the September list, 8 x $2.97216 x 730 h + 8 x $6.88 x 19 h x 30.42 days = $49,169 (at $3.90 it
-    was $35,390), and KNB011 says so for the busier hours' offer."""
+    would be $35,390), and KNB011 says so for the busier hours' offer."""
     proposal = {
         **HYBRID,
         "offer": "p5-reserved-3y-2026-09",

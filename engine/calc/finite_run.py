@@ -24,9 +24,9 @@ from gpu_advisor.engine.calc.roofline import Roofline
 
 def wave_seconds(roofline: Roofline, sequences: int) -> float:
     """``sequences`` requests started together: their prefills, then every decode step of them all."""
-    return sequences * roofline.prefill_busy_seconds + roofline.output_tokens * roofline.step_seconds(
+    return sequences * roofline.prefill_busy_seconds(
         sequences
-    )
+    ) + roofline.output_tokens * roofline.step_seconds(sequences)
 
 
 def all_at_once_seconds(roofline: Roofline, requests: int, in_flight: int | None = None) -> float:

@@ -24,6 +24,7 @@ to first token follows from Little's law over the users instead.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -119,11 +120,12 @@ def first_token_tail_seconds(roofline: Roofline, rate: float, decoding: float) -
     estimate at the loads a replica is sized for."""
     share = roofline.latency_tail_share
     waits, given_wait = _slot_wait(roofline.max_batch, rate, decoding)
-    busy = rate * roofline.prefill_busy_seconds
+    prefill_busy = roofline.prefill_busy_seconds(decoding)
+    busy = rate * prefill_busy
     decoding_share = min(decoding, 1.0)
     return (
         exponential_wait_tail_seconds(waits, given_wait, share)
-        + deterministic_queue_tail_seconds(busy, roofline.prefill_busy_seconds, share)
+        + deterministic_queue_tail_seconds(busy, prefill_busy, share)
         + decoding_share * roofline.step_seconds(max(decoding, 1.0)) * share
         + roofline.prefill_chunks * prompt_pass_seconds(roofline, decoding)
     )
@@ -141,8 +143,9 @@ def first_token_tail_ms(roofline: Roofline, point: OperatingPoint) -> float | No
 def _queue_and_prefill_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
     """Time to first token of a prompt with other prompts arriving at ``rate`` and ``decoding`` other
     sequences in their steps."""
-    busy = rate * roofline.prefill_busy_seconds
-    waiting = busy * roofline.prefill_busy_seconds / (2 * (1 - busy))
+    prefill_busy = roofline.prefill_busy_seconds(decoding)
+    busy = rate * prefill_busy
+    waiting = busy * prefill_busy / (2 * (1 - busy))
     # The step in progress when the prompt arrives: half a step on average, none on an idle replica.
     decoding_share = min(decoding, 1.0)
     step = roofline.step_seconds(max(decoding, 1.0))
@@ -166,21 +169,20 @@ def prompt_pass_seconds(roofline: Roofline, decoding: float) -> float:
     chunks = roofline.prefill_chunks
     tokens = roofline.input_tokens / chunks + share * roofline.per_stage(max(decoding, 1.0))
     weights_read = max(share * step.weights_read, roofline.weights_read_seconds(tokens))
-    weights = roofline.multiplications(
-        weights_read, share * step.weights_compute + roofline.prefill_weights_seconds / chunks
-    )
+    # The prompt's multiply-adds before a mixture's routed-expert factor: ``multiplications`` applies it
+    # once, at the pass's own tokens per expert.
+    prompt_compute = roofline.prefill_compute_seconds or roofline.prefill_weights_seconds
+    weights = roofline.multiplications(weights_read, share * step.weights_compute + prompt_compute / chunks)
     attention = max(
         share * step.kv_read, share * step.attention_compute + roofline.prefill_attention_seconds / chunks
     )
-    prompt_communication = (
-        roofline.prefill_seconds - roofline.prefill_weights_seconds - roofline.prefill_attention_seconds
-    ) / chunks
-    communication = share * roofline.communication_seconds(max(decoding, 1.0)) + prompt_communication
+    # One all-reduce message carries the prompt's tokens and the decoding sequences'.
+    communication = tokens * roofline.communication_seconds_per_token_in(tokens)
     return weights + attention + communication + roofline.fixed_step_seconds
 
 
 def _tpot_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
-    return roofline.step_seconds(max(decoding, 1.0)) / (1 - rate * roofline.prefill_busy_seconds)
+    return roofline.step_seconds(max(decoding, 1.0)) / (1 - rate * roofline.prefill_busy_seconds(decoding))
 
 
 def saturation(roofline: Roofline) -> OperatingPoint:
@@ -202,28 +204,42 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
     """Requests arriving at ``rate`` a second (Poisson): the batch that carries them and what each user
     sees. Past the replica's capacity, its saturation point."""
     ceiling = saturation(roofline)
-    if rate >= ceiling.requests_per_second or rate * roofline.prefill_busy_seconds >= 1:
+    if rate >= ceiling.requests_per_second:
         return ceiling
     # The batch that carries the rate: each of its sequences decodes for output_tokens steps, so by
     # Little's law decoding = rate x output_tokens x time per token, which grows with the batch. The
     # iteration from an empty batch climbs to the smallest such batch; it is quick at light load, and
-    # bisection takes over where it is slow (near the replica's capacity).
+    # bisection takes over where it is slow (near the replica's capacity) or would leave the prefills no
+    # time to decode (a prompt's busy time depends on the batch it shares passes with).
     per_token = rate * roofline.output_tokens
-    # ``_tpot_seconds`` with what does not change between the steps taken out of the loops (the same
-    # arithmetic, in the same order).
-    step, not_prefilling = roofline.step_seconds, 1 - rate * roofline.prefill_busy_seconds
+    step, busy = roofline.step_seconds, roofline.prefill_busy_seconds
+    fixed = None if roofline.busy_depends_on_batch else 1 - rate * busy(0.0)  # the loops' constant
+
+    def carried(decoding: float) -> float:
+        """The batch that ``decoding`` sequences' time per token asks for (``_tpot_seconds``)."""
+        not_prefilling = fixed if fixed is not None else 1 - rate * busy(decoding)
+        if not_prefilling <= 0:
+            return math.inf
+        return per_token * (step(max(decoding, 1.0)) / not_prefilling)
+
+    if carried(0.0) == math.inf:  # the prompts alone keep the replica busy
+        return ceiling
     decoding = 0.0
     for _ in range(QUICK_ITERATIONS):
-        following = per_token * (step(max(decoding, 1.0)) / not_prefilling)
+        following = carried(decoding)
+        if following > roofline.max_batch:
+            break
         if abs(following - decoding) <= 1e-9 * following:
             decoding = following
             break
         decoding = following
     else:
+        following = math.inf
+    if following > roofline.max_batch:
         low, high = 0.0, float(roofline.max_batch)
         for _ in range(ITERATIONS):
             middle = (low + high) / 2
-            if per_token * (step(max(middle, 1.0)) / not_prefilling) > middle:
+            if carried(middle) > middle:
                 low = middle
             else:
                 high = middle
@@ -305,16 +321,16 @@ def request_times(roofline: Roofline, batch: int, /) -> tuple[tuple[float, ...],
     ``FIRST_KNOT_PREFILL_SHARE`` of the time: a prompt's wait grows convexly with that share, and a long
     prompt's replica is mostly prefilling already at a quarter of a sequence decoding. Between knots the
     curve is within 1 % of the model's up to 80 % of the capacity (``tests/test_service_time.py``)."""
-    prefill_busy, output_tokens = roofline.prefill_busy_seconds, roofline.output_tokens
+    busy, output_tokens = roofline.prefill_busy_seconds, roofline.output_tokens
     lone_step = roofline.step_seconds(1.0)
     lone = _queue_and_prefill_seconds(roofline, 0.0, 0.0) + output_tokens * lone_step
     rates, seconds = [0.0], [lone]
     share = FIRST_KNOT_PREFILL_SHARE
     # Below one sequence decoding the step is a lone one: the prefill share is c p / (c p + T step(1)).
-    decoding = min(FIRST_KNOT_DECODING, share * output_tokens * lone_step / ((1 - share) * prefill_busy))
+    decoding = min(FIRST_KNOT_DECODING, share * output_tokens * lone_step / ((1 - share) * busy(1.0)))
     while True:
         decoding = min(decoding, float(batch))
-        per_sequence = decoding * prefill_busy + output_tokens * roofline.step_seconds(max(decoding, 1.0))
+        per_sequence = decoding * busy(decoding) + output_tokens * roofline.step_seconds(max(decoding, 1.0))
         rate = decoding / per_sequence
         # In flight: the sequences decoding and those waiting for or in their prefill (Little's law).
         seconds.append(per_sequence + _queue_and_prefill_seconds(roofline, rate, decoding))

@@ -15,11 +15,12 @@ import math
 
 from pydantic import BaseModel, ConfigDict
 
-from gpu_advisor.engine.calc.roofline import Roofline
+from gpu_advisor.engine.calc.roofline import Roofline, interpolated, seconds_per_token
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures
 from gpu_advisor.engine.calc.sizing import parallelism as replica_parallelism
 from gpu_advisor.engine.calc.tensor_parallel import (
     communication,
+    communication_points,
     tensor_interconnect,
     tensor_parallel_efficiency,
 )
@@ -134,6 +135,14 @@ def _hardware_tables(
     return {}
 
 
+def routed_factors(
+    table: dict[int, tuple[tuple[float, float], ...]], tensor: int
+) -> tuple[tuple[float, float], ...]:
+    """The routed experts' factor points of the largest tensor-parallel degree stated up to ``tensor``."""
+    stated = [t for t in table if t <= tensor]
+    return table[max(stated)] if stated else ()
+
+
 def replica_roofline(
     knowledge: Knowledge,
     figures: SizingFigures,
@@ -151,6 +160,13 @@ def replica_roofline(
     )
     tensor, stages = parallelism(knowledge, cards)
     sent_per_token, per_pass = communication(knowledge, gpu, tensor, figures)
+    points = communication_points(knowledge, gpu, tensor, figures)
+    # A prompt alone is a pass of its own tokens, or with chunked prefill one pass a chunk: its all-reduces
+    # at that message's size; under load it shares passes with the decoding sequences
+    # (``Roofline.prefill_busy_seconds``).
+    chunks = math.ceil(input_tokens / engine.max_batched_tokens_on(gpu)) if engine.chunked_prefill else 1
+    alone_pass = input_tokens / chunks
+    prompt_sent = input_tokens * seconds_per_token(points, alone_pass, sent_per_token)
     weights_bytes = figures.weights_gb * 1e9
     cache_bytes = engine.kv_cache_bytes(cards * gpu.memory_bytes, weights_bytes, cards)
     kv_bytes = figures.kv_bytes_per_token_on(tensor)
@@ -164,7 +180,6 @@ def replica_roofline(
     # the prompt for prefill (s²/2 pairs), linear in the context for each decode step.
     average_context = input_tokens + output_tokens / 2
     pairs = figures.attention_flops_per_token_pair
-    prefill_weights_seconds = input_tokens * active_flops / flops
     prefill_attention_seconds = pairs * input_tokens**2 / 2 / attention_flops
     bytes_per_parameter = figures.bytes_per_parameter
     experts, per_token = figures.num_experts, figures.experts_per_token
@@ -176,6 +191,14 @@ def replica_roofline(
     shared_params = figures.params_b * 1e9 - (experts or 0) * expert_params
     overheads = knowledge.throughput.step_overheads
     moe = figures.active_params_b < figures.params_b
+    routed_factor = routed_factors(overheads.routed_expert_factor, tensor) if expert_params else ()
+    prefill_compute_seconds = prefill_weights_seconds = input_tokens * active_flops / flops
+    # The routed experts' share of a token's multiply-adds runs at their measured speed for the pass's
+    # tokens per expert: the prompt's own, alone.
+    routed_share = 1 - shared_params / (figures.active_params_b * 1e9) if routed_factor else 0.0
+    if routed_factor and per_token is not None and experts is not None:
+        alone = interpolated(routed_factor, alone_pass * per_token / experts, 1.0)
+        prefill_weights_seconds *= 1 - routed_share + routed_share * alone
     layer_seconds = overheads.layer_seconds + (overheads.moe_layer_seconds if moe else 0.0)
     return trusted(
         Roofline,
@@ -200,12 +223,15 @@ def replica_roofline(
         * average_context
         / attention_flops,
         communication_seconds_per_token=sent_per_token,
-        prefill_seconds=prefill_weights_seconds + prefill_attention_seconds + input_tokens * sent_per_token,
+        communication_points=points,
+        routed_expert_factor=routed_factor,
+        prefill_seconds=prefill_weights_seconds + prefill_attention_seconds + prompt_sent,
         prefill_weights_seconds=prefill_weights_seconds,
+        prefill_compute_seconds=prefill_compute_seconds,
+        prefill_routed_share=routed_share,
+        max_batched_tokens=engine.max_batched_tokens_on(gpu),
         prefill_attention_seconds=prefill_attention_seconds,
-        prefill_chunks=math.ceil(input_tokens / engine.max_batched_tokens_on(gpu))
-        if engine.chunked_prefill
-        else 1,
+        prefill_chunks=chunks,
         max_batch=batch,
         roofline_exponent=knowledge.throughput.efficiency.roofline_exponent,
         latency_tail_share=knowledge.workload_defaults.latency_tail_share.value,
@@ -234,7 +260,8 @@ def replica_performance(
     step = roofline.decode_step(batch)
     step_seconds = roofline.step_seconds(batch)
     requests_per_second = roofline.requests_per_second(batch)
-    busy_prefill = requests_per_second * roofline.prefill_busy_seconds
+    prefill_busy = roofline.prefill_busy_seconds(batch)
+    busy_prefill = requests_per_second * prefill_busy
     tensor, stages = parallelism(knowledge, cards)
     return trusted(
         ReplicaPerformance,
@@ -244,7 +271,7 @@ def replica_performance(
         tensor_parallel=tensor,
         pipeline_stages=stages,
         batch=batch,
-        prefill_tokens_per_second=input_tokens / roofline.prefill_busy_seconds,
+        prefill_tokens_per_second=input_tokens / prefill_busy,
         decode_tokens_per_second=batch / step_seconds,
         requests_per_second=requests_per_second,
         output_tokens_per_second=requests_per_second * output_tokens,

@@ -12,9 +12,38 @@ not.
 
 from __future__ import annotations
 
+import bisect
+import math
+import operator
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
+
+_first = operator.itemgetter(0)
+
+
+def interpolated(points: tuple[tuple[float, float], ...], x: float, default: float) -> float:
+    """The value at ``x`` of (x, value) ``points`` in ascending x, linear in the logarithm of x between
+    two points and held beyond the ends; ``default`` without points."""
+    if not points:
+        return default
+    if x <= points[0][0]:
+        return points[0][1]
+    if x >= points[-1][0]:
+        return points[-1][1]
+    i = bisect.bisect_right(points, x, key=_first)
+    (x0, y0), (x1, y1) = points[i - 1], points[i]
+    return y0 + (y1 - y0) * (math.log(x) - math.log(x0)) / (math.log(x1) - math.log(x0))
+
+
+def seconds_per_token(points: tuple[tuple[float, float], ...], tokens: float, default: float) -> float:
+    """The all-reduces' seconds per token of a pass of ``tokens`` tokens from (tokens in a pass, tokens
+    transferred a second) ``points`` (``tensor_parallel.communication_points``): the rate, like the link
+    share it is proportional to, interpolated in the logarithm of the message; ``default`` without
+    points."""
+    if not points:
+        return default
+    return 1 / interpolated(points, tokens, 0.0)
 
 
 def blended(read: float, compute: float, exponent: float) -> float:
@@ -75,11 +104,26 @@ class Roofline(BaseModel):
     communication_seconds_per_token: float = 0.0
     """The tensor-parallel all-reduces' transfer for one token of a forward pass, over every layer and
     stage (0 on one card): added to the pass, it grows with the tokens the pass carries."""
+    communication_points: tuple[tuple[float, float], ...] = ()
+    """(tokens in a pass, tokens its all-reduces transfer a second at that message's share of the link)
+    where the share depends on the message (``tensor_parallel.communication_points``); empty: one
+    share, ``communication_seconds_per_token``."""
+    routed_expert_factor: tuple[tuple[float, float], ...] = ()
+    """(tokens per routed expert, factor) points: how much longer the routed experts' multiplications take
+    with the routing skewed across experts (``StepOverheads.routed_expert_factor``); empty: 1."""
     prefill_seconds: float
     """One prompt's prefill alone on the replica: its compute through every stage in turn."""
     prefill_weights_seconds: float
     """The weights' multiply-adds part of ``prefill_seconds``; attention and the all-reduces are the
     rest."""
+    prefill_compute_seconds: float = 0.0
+    """The prompt's multiply-adds at the compute share, before a mixture of experts' routed ones are
+    slowed by ``routed_expert_factor`` (``prefill_weights_seconds`` is after it, for the prompt alone);
+    0: the same as ``prefill_weights_seconds``."""
+    prefill_routed_share: float = 0.0
+    """The routed experts' share of the prompt's multiply-adds (0 for a dense model)."""
+    max_batched_tokens: int = 0
+    """The serving engine's limit on the tokens of one forward pass (0: a prompt's pass is its own)."""
     prefill_attention_seconds: float
     """The attention part of ``prefill_seconds``: quadratic in the prompt."""
     prefill_chunks: int
@@ -113,8 +157,18 @@ class Roofline(BaseModel):
         return max(sequences / self.pipeline_stages, min(sequences, 1.0))
 
     def communication_seconds(self, sequences: float) -> float:
-        """The all-reduces' transfer in a decode step of ``sequences`` sequences (one token each)."""
-        return self.per_stage(sequences) * self.communication_seconds_per_token
+        """The all-reduces' transfer of the decode tokens of a step of ``sequences`` sequences, on
+        average over the steps: a step that carries a prompt (``prompt_step_share`` of them) sends its
+        decode tokens in that pass's message (``prompt_pass_tokens``), the others alone."""
+        per_stage = self.per_stage(sequences)
+        per_token = self.communication_seconds_per_token
+        if self.communication_points:  # the pass's size matters only where the share depends on it
+            share, tokens = self._prompt_pass(per_stage)
+            points = self.communication_points
+            with_prompt = seconds_per_token(points, tokens, per_token)
+            alone = seconds_per_token(points, per_stage, per_token) if share < 1 else 0.0
+            per_token = share * with_prompt + (1 - share) * alone
+        return per_stage * per_token
 
     def weights_read_seconds(self, sequences: float) -> float:
         """Reading the weights a step of ``sequences`` sequences touches. A dense model reads all of them
@@ -157,9 +211,9 @@ class Roofline(BaseModel):
         # The shared weights' share of a token's multiply-adds: their share of its active weights.
         shared = self.shared_weights_seconds / self.active_weights_seconds
         shared_read = min(read, self.shared_weights_seconds)
-        return blended(shared_read, shared * compute, exponent) + blended(
-            read - shared_read, (1 - shared) * compute, exponent
-        )
+        routed = blended(read - shared_read, (1 - shared) * compute, exponent)
+        routed *= self.routed_factor(compute / self.weights_compute_seconds_per_sequence)
+        return blended(shared_read, shared * compute, exponent) + routed
 
     def step_seconds(self, sequences: float) -> float:
         """``decode_step``'s kernels (``DecodeStep.seconds``), the fixed time and
@@ -168,19 +222,85 @@ class Roofline(BaseModel):
         per_stage = max(sequences / self.pipeline_stages, min(sequences, 1.0))
         weights = self.multiplications_seconds(per_stage)
         attention = per_stage * max(self.kv_seconds_per_sequence, self.attention_seconds_per_sequence)
+        if self.communication_points:
+            communication = self.communication_seconds(sequences)
+        else:  # ``communication_seconds``, inlined where the share is one
+            communication = per_stage * self.communication_seconds_per_token
+        return weights + attention + self.fixed_step_seconds + communication
+
+    def prompt_tokens_per_step(self, sequences: float) -> float:
+        """The prompt tokens a step carries on average with ``sequences`` sequences decoding, on one
+        stage: as the engines batch by iteration, the prompts that replace the sequences finishing, one in
+        ``output_tokens`` a step (``input_tokens`` / ``output_tokens`` prompt tokens a sequence)."""
+        return self.per_stage(sequences) * self.input_tokens / self.output_tokens
+
+    def prompt_step_share(self, sequences: float) -> float:
+        """The share of the steps that carry a prompt's tokens (a chunk of them): all where a step's
+        share of prompt tokens is at least a chunk, else one step in so many."""
+        return self._prompt_pass(self.per_stage(sequences))[0]
+
+    def prompt_pass_tokens(self, sequences: float) -> float:
+        """The tokens of a pass that carries a prompt (a chunk of it) with ``sequences`` decoding, on one
+        stage: their decode tokens and the chunk, or the prompts of a step where they come more than a
+        chunk a step, at most the engine's batched-token limit (never less than the chunk and the
+        decode tokens)."""
+        return self._prompt_pass(self.per_stage(sequences))[1]
+
+    def _prompt_pass(self, per_stage: float) -> tuple[float, float]:
+        """``prompt_step_share`` and ``prompt_pass_tokens`` for ``per_stage`` sequences decoding on a
+        stage, worked out together (the latency at a load asks for them tens of times)."""
+        chunk = self.input_tokens / self.prefill_chunks
+        prompt = per_stage * self.input_tokens / self.output_tokens
+        carried = per_stage + max(chunk, prompt)
+        if self.max_batched_tokens:
+            carried = min(max(self.max_batched_tokens, per_stage + chunk), carried)
+        return min(1.0, prompt / chunk), carried
+
+    def communication_seconds_per_token_in(self, tokens: float) -> float:
+        """The all-reduces' transfer per token of a pass of ``tokens`` tokens: its message's share of the
+        link (``communication_points``), else the one share."""
+        return seconds_per_token(self.communication_points, tokens, self.communication_seconds_per_token)
+
+    def routed_factor(self, tokens: float) -> float:
+        """How much longer the routed experts' multiplications of a pass of ``tokens`` tokens take than
+        their blend: at ``tokens`` x k / E tokens an expert (1 without a measured factor)."""
+        if not self.routed_expert_factor or self.experts is None or self.experts_per_token is None:
+            return 1.0
+        return interpolated(self.routed_expert_factor, tokens * self.experts_per_token / self.experts, 1.0)
+
+    def prefill_in_pass_seconds(self, tokens: float) -> float:
+        """One prompt's prefill where its pass carries ``tokens`` tokens: its all-reduces at that
+        message's share of the link, its routed experts at that pass's tokens per expert."""
+        raw = self.prefill_compute_seconds or self.prefill_weights_seconds
+        routed = self.prefill_routed_share
+        weights = raw * (1 - routed + routed * self.routed_factor(tokens)) if routed else raw
         return (
-            weights + attention + self.fixed_step_seconds + per_stage * self.communication_seconds_per_token
+            weights
+            + self.prefill_attention_seconds
+            + self.input_tokens * self.communication_seconds_per_token_in(tokens)
         )
 
     @property
-    def prefill_busy_seconds(self) -> float:
-        """Replica time one prompt's prefill takes from decoding: the stages work on different prompts at
-        once, so each is busy with this one for its share only."""
-        return self.prefill_seconds / self.pipeline_stages
+    def busy_depends_on_batch(self) -> bool:
+        """Whether ``prefill_busy_seconds`` depends on the batch: only where the link's share depends on
+        the message or a mixture's routed experts on their tokens."""
+        return bool(self.communication_points) or bool(self.prefill_routed_share)
+
+    def prefill_busy_seconds(self, sequences: float) -> float:
+        """Replica time one prompt's prefill takes from decoding with ``sequences`` sequences decoding:
+        in the passes it shares with them (``prompt_pass_tokens``), whose all-reduces reach the share of
+        their message and whose routed experts run at their tokens per expert. The stages work on
+        different prompts at once, so each is busy with this one for its share only."""
+        if not self.busy_depends_on_batch:
+            return self.prefill_seconds / self.pipeline_stages
+        tokens = self._prompt_pass(self.per_stage(sequences))[1]
+        return self.prefill_in_pass_seconds(tokens) / self.pipeline_stages
 
     def requests_per_second(self, sequences: float) -> float:
         """Requests finished per second with ``sequences`` decoding: the prefills and the decode steps
         share the replica's time. Fewer than one on average is one sequence decoding part of the time
         (a closed loop of one user whose prompts take long): each of its tokens takes a lone step."""
         decoding = max(sequences, 1.0)
-        return 1 / (self.prefill_busy_seconds + self.output_tokens * self.step_seconds(decoding) / decoding)
+        return 1 / (
+            self.prefill_busy_seconds(decoding) + self.output_tokens * self.step_seconds(decoding) / decoding
+        )

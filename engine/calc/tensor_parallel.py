@@ -44,3 +44,32 @@ def communication(knowledge: Knowledge, gpu: Gpu, tensor: int, figures: SizingFi
     all_reduces = figures.num_layers * link.all_reduces_per_layer
     sent = 2 * (tensor - 1) / tensor * figures.hidden_size * link.activation_bytes
     return all_reduces * sent / rate, all_reduces * link.all_reduce_seconds
+
+
+def link_shares(knowledge: Knowledge, gpu: Gpu, tensor: int) -> tuple[tuple[float, float], ...]:
+    """(elements in a message, share of ``gpu``'s one-way link rate) for an all-reduce over ``tensor``
+    cards over NVLink: ``communication.link_share_by_message``, measured on the GPUs it names
+    (``link_share_gpus``) and taken as it is on the other NVLink GPUs (the share of their own rate).
+    Empty off NVLink or without points for ``tensor``."""
+    shares = knowledge.throughput.communication.link_share_by_message.get(tensor, ())
+    if not shares or tensor_interconnect(gpu, tensor) != "nvlink" or gpu.link is None:
+        return ()
+    return shares
+
+
+def communication_points(
+    knowledge: Knowledge, gpu: Gpu, tensor: int, figures: SizingFigures
+) -> tuple[tuple[float, float], ...]:
+    """Where ``link_shares`` has points for ``tensor`` cards of ``gpu``: (tokens in a pass, tokens its
+    all-reduces transfer a second) at each message size, the link reaching the share of that size;
+    empty elsewhere (``communication``'s one share applies)."""
+    link = knowledge.throughput.communication
+    shares = link_shares(knowledge, gpu, tensor)
+    if not shares or gpu.link is None:
+        return ()
+    all_reduces = figures.num_layers * link.all_reduces_per_layer
+    sent = 2 * (tensor - 1) / tensor * figures.hidden_size * link.activation_bytes
+    one_way = gpu.link.gb_s / 2 * 1e9
+    return tuple(
+        (elements / figures.hidden_size, one_way * share / (all_reduces * sent)) for elements, share in shares
+    )

@@ -12,7 +12,12 @@ from gpu_advisor.engine.calc.calibration import (
     set_statistics,
 )
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
-from gpu_advisor.engine.domain.knowledge.figures import Efficiency, ThroughputReference
+from gpu_advisor.engine.domain.knowledge.figures import (
+    Communication,
+    Efficiency,
+    StepOverheads,
+    ThroughputReference,
+)
 
 
 def render_coverage() -> str:
@@ -50,6 +55,8 @@ def render_calibration(knowledge: Knowledge) -> str:
         knowledge.throughput.efficiency,
         knowledge.calibration.references,
         nvlink.efficiency_per_doubling,
+        communication=knowledge.throughput.communication,
+        overheads=knowledge.throughput.step_overheads,
     )
 
 
@@ -58,8 +65,12 @@ def render_calibration_rows(
     efficiency: Efficiency,
     references: tuple[ThroughputReference, ...],
     nvlink: float,
+    *,
+    communication: Communication | None = None,
+    overheads: StepOverheads | None = None,
 ) -> str:
-    """docs/calibration.md for measurements already compared with their estimates."""
+    """docs/calibration.md for measurements already compared with their estimates; without
+    ``communication`` or ``overheads`` it states the one link share and no routed-expert factor."""
     from gpu_advisor.engine.i18n.environment import render
 
     low, high = error_band(rows)
@@ -81,5 +92,8 @@ def render_calibration_rows(
         engine_names=SERVING_ENGINES,
         efficiency=efficiency,
         nvlink=nvlink,
+        link_shares=communication.link_share_by_message if communication else {},
+        link_gpus=communication.link_share_gpus if communication else (),
+        routed_factors=overheads.routed_expert_factor if overheads else {},
         references=references,
     )

@@ -90,6 +90,11 @@ def offer_references(knowledge: Knowledge, directory: Path) -> list[str]:
             problems.append(f"{directory / 'own_hardware.yaml'}: entry {server.id!r}: field gpu: unknown GPU")
     if knowledge.sizing.reference_gpu.gpu not in gpu_ids:
         problems.append(f"{directory / 'sizing.yaml'}: reference_gpu: unknown GPU")
+    problems += [
+        f"{directory / 'throughput.yaml'}: communication: field link_share_gpus: unknown GPU {gpu!r}"
+        for gpu in knowledge.throughput.communication.link_share_gpus
+        if gpu not in gpu_ids
+    ]
     return problems
 
 

@@ -4,10 +4,11 @@ calibration figures, defaults. Every entry carries ``source`` and ``as_of``.
 
 from __future__ import annotations
 
+import itertools
 import typing
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from gpu_advisor.engine.domain.choices import (
     Interconnect,
@@ -17,6 +18,18 @@ from gpu_advisor.engine.domain.choices import (
     ScheduleId,
 )
 from gpu_advisor.engine.domain.knowledge.entries import Citation, PositiveFloat, Sourced
+
+
+def _ascending(points: tuple[tuple[float, float], ...]) -> tuple[tuple[float, float], ...]:
+    """Interpolation looks a point up by bisecting its x: they must rise strictly."""
+    xs = [x for x, _ in points]
+    if any(b <= a for a, b in itertools.pairwise(xs)):
+        raise ValueError(f"points must be in strictly ascending x, got {xs}")
+    return points
+
+
+Points = Annotated[tuple[tuple[PositiveFloat, PositiveFloat], ...], AfterValidator(_ascending)]
+"""(x, value) points a figure is interpolated between (``calc.roofline.interpolated``)."""
 
 
 class Threshold(Sourced):
@@ -172,6 +185,11 @@ class StepOverheads(Sourced):
 
     layer_seconds: float = Field(ge=0, lt=1e-3)
     moe_layer_seconds: float = Field(ge=0, lt=1e-3)
+    routed_expert_factor: dict[int, Points] = Field(default_factory=dict)
+    """Per tensor-parallel degree, (tokens routed to an expert on average, factor) points: how much longer
+    a mixture of experts' routed multiplications take, their kernels measured with the routing skewed
+    across the experts, than the blend of their bytes and FLOPs at the efficiency shares (interpolated in
+    the logarithm of the tokens; 1 without points)."""
 
 
 class Communication(Sourced):
@@ -183,6 +201,13 @@ class Communication(Sourced):
     all_reduces_per_layer: int = Field(ge=0)
     activation_bytes: PositiveFloat
     all_reduce_seconds: float = Field(ge=0, lt=1e-4)
+    link_share_by_message: dict[int, Points] = Field(default_factory=dict)
+    """Per card count, (elements in the message, share of the one-way link rate) points: the share an
+    all-reduce of that size reaches over NVLink (interpolated in the logarithm of the size, held beyond
+    the ends); a card count without points uses ``Efficiency.link_bandwidth_share``."""
+    link_share_gpus: tuple[str, ...] = ()
+    """The GPUs ``link_share_by_message`` was measured on (the calibration report names them); the other
+    NVLink GPUs take the same shares of their own rate, unmeasured."""
 
 
 class TensorParallelEfficiency(Sourced):
