@@ -9,7 +9,7 @@ from helpers import invoke
 
 
 def test_the_regions_column_names_the_countries() -> None:
-    result = invoke("catalog", "offers", "--country", "DE")
+    result = invoke("catalog", "offers", "--country", "DE", "--as-of", "2026-11-30")
     assert result.exit_code == 0, result.output
     assert "azure/nc-h100-v5/h100-nvl            $9.04 (€7.79) on-demand       EU (DE)" in result.output
     scaleway = invoke("catalog", "offers", "--provider", "scaleway").output
