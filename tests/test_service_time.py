@@ -10,7 +10,8 @@ from helpers import EVALUATED_ON, EXAMPLES_DIR, read_example, run
 from test_finite_run import ROOFLINE
 
 from gpu_advisor.engine.apps.recommend import evaluate_workload
-from gpu_advisor.engine.calc.latency import at_rate, request_times
+from gpu_advisor.engine.calc.latency import at_rate
+from gpu_advisor.engine.calc.request_times import request_times
 from gpu_advisor.engine.calc.traffic import ServiceTime
 from gpu_advisor.engine.domain.workload import validate_workload
 

@@ -140,7 +140,7 @@ def first_token_tail_ms(roofline: Roofline, point: OperatingPoint) -> float | No
     return first_token_tail_seconds(roofline, point.requests_per_second, point.decoding) * 1000
 
 
-def _queue_and_prefill_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
+def queue_and_prefill_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
     """Time to first token of a prompt with other prompts arriving at ``rate`` and ``decoding`` other
     sequences in their steps."""
     prefill_busy = roofline.prefill_busy_seconds(decoding)
@@ -181,6 +181,12 @@ def prompt_pass_seconds(roofline: Roofline, decoding: float) -> float:
     return weights + attention + communication + roofline.fixed_step_seconds
 
 
+def lone_prefill_seconds(roofline: Roofline) -> float:
+    """A lone prompt's passes: its weights' reads and the layers' fixed time with its arithmetic, which
+    ``prefill_seconds`` alone counts (a mixture of experts' reads can outweigh it)."""
+    return roofline.prefill_chunks * prompt_pass_seconds(roofline, 0.0)
+
+
 def _tpot_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
     return roofline.step_seconds(max(decoding, 1.0)) / (1 - rate * roofline.prefill_busy_seconds(decoding))
 
@@ -194,7 +200,7 @@ def saturation(roofline: Roofline) -> OperatingPoint:
         requests_per_second=rate,
         decoding=batch,
         in_flight=float(batch),
-        time_to_first_token_ms=roofline.prefill_seconds * 1000,
+        time_to_first_token_ms=lone_prefill_seconds(roofline) * 1000,
         time_per_output_token_ms=tpot * 1000,
         saturated=True,
     )
@@ -244,7 +250,7 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
             else:
                 high = middle
         decoding = high
-    ttft = _queue_and_prefill_seconds(roofline, rate, decoding)
+    ttft = queue_and_prefill_seconds(roofline, rate, decoding)
     slot_wait = slot_wait_seconds(roofline.max_batch, rate, decoding)
     return OperatingPoint(
         requests_per_second=rate,
@@ -265,7 +271,7 @@ def at_concurrency(roofline: Roofline, users: int) -> OperatingPoint:
 
     def waiting(decoding: float) -> tuple[float, float]:
         rate = roofline.requests_per_second(decoding)
-        return rate, rate * _queue_and_prefill_seconds(roofline, rate * others, decoding * others)
+        return rate, rate * queue_and_prefill_seconds(roofline, rate * others, decoding * others)
 
     full = min(float(users), float(roofline.max_batch))
     rate, not_decoding = waiting(full)
@@ -292,52 +298,6 @@ def at_concurrency(roofline: Roofline, users: int) -> OperatingPoint:
         time_per_output_token_ms=_tpot_seconds(roofline, rate * others, decoding) * 1000,
         saturated=decoding >= roofline.max_batch,
     )
-
-
-CURVES_KEPT = 1024
-"""Request-time curves cached: one per replica shape and batch the load's busy share asks about."""
-
-FIRST_KNOT_DECODING = 0.25
-"""Sequences decoding at the first knot after an idle replica, at most."""
-
-FIRST_KNOT_PREFILL_SHARE = 0.05
-"""The share of its time the replica spends on prefills at the first knot, at most."""
-
-KNOT_GROWTH = 2 ** (1 / 3)
-"""The batch grows by this factor from knot to knot (three knots per doubling)."""
-
-
-@per_object(entries=CURVES_KEPT)
-def request_times(roofline: Roofline, batch: int, /) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """One request's time in the replica (time to first token plus its output tokens at the time per
-    token; not a wait for a place in the batch, as ``OperatingPoint.in_flight`` counts), at rates
-    climbing from none to the replica's capacity with ``batch`` sequences decoding:
-    ``(rates, seconds)``, the knots ``traffic.ServiceTime`` interpolates. A knot is the operating point
-    ``at_rate`` finds, worked out from its batch instead of its rate: with ``c`` sequences decoding,
-    Little's law gives the rate in closed form, c / (c x prefill busy time + output tokens x step(c)),
-    so each knot takes one step time, not a search. The batches grow by a factor of ∛2 up to ``batch``
-    (a mixture of experts' step grows fastest at small batches, as each new sequence reads experts the
-    others did not), from one small enough that prefills keep the replica busy at most
-    ``FIRST_KNOT_PREFILL_SHARE`` of the time: a prompt's wait grows convexly with that share, and a long
-    prompt's replica is mostly prefilling already at a quarter of a sequence decoding. Between knots the
-    curve is within 1 % of the model's up to 80 % of the capacity (``tests/test_service_time.py``)."""
-    busy, output_tokens = roofline.prefill_busy_seconds, roofline.output_tokens
-    lone_step = roofline.step_seconds(1.0)
-    lone = _queue_and_prefill_seconds(roofline, 0.0, 0.0) + output_tokens * lone_step
-    rates, seconds = [0.0], [lone]
-    share = FIRST_KNOT_PREFILL_SHARE
-    # Below one sequence decoding the step is a lone one: the prefill share is c p / (c p + T step(1)).
-    decoding = min(FIRST_KNOT_DECODING, share * output_tokens * lone_step / ((1 - share) * busy(1.0)))
-    while True:
-        decoding = min(decoding, float(batch))
-        per_sequence = decoding * busy(decoding) + output_tokens * roofline.step_seconds(max(decoding, 1.0))
-        rate = decoding / per_sequence
-        # In flight: the sequences decoding and those waiting for or in their prefill (Little's law).
-        seconds.append(per_sequence + _queue_and_prefill_seconds(roofline, rate, decoding))
-        rates.append(rate)
-        if decoding >= batch:
-            return tuple(rates), tuple(seconds)
-        decoding *= KNOT_GROWTH
 
 
 @per_object(entries=RATES_KEPT)

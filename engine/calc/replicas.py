@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from gpu_advisor.engine.calc.checkpoint import weights_load_hours
 from gpu_advisor.engine.calc.count_limits import below_usual_count, kv_held_rate, over_pcie
-from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, request_times, saturation
+from gpu_advisor.engine.calc.latency import OperatingPoint, at_rate, saturation
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, candidate_performances
 from gpu_advisor.engine.calc.policy import (
     KeptTargets,
@@ -28,6 +28,7 @@ from gpu_advisor.engine.calc.policy import (
     shortfall_alone,
     usable_rate,
 )
+from gpu_advisor.engine.calc.request_times import request_times
 from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.calc.traffic import SECONDS_PER_HOUR, ServiceTime

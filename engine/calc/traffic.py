@@ -134,7 +134,7 @@ def daily_traffic(profile: tuple[float, ...], first_hour: int, hours_per_day: fl
 
 class ServiceTime(NamedTuple):
     """How long one request is in flight on a replica, as the rate it carries grows: the latency model's
-    request time (``latency.request_times``), exact at its knots and linear in the rate between them."""
+    request time (``request_times.request_times``), exact at its knots and linear in the rate between them."""
 
     rates: tuple[float, ...]
     """Requests per second on one replica, rising from 0 to its capacity with the batch full."""
