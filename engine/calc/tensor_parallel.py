@@ -29,6 +29,20 @@ def tensor_interconnect(gpu: Gpu, tensor: int) -> str:
     return gpu.interconnect
 
 
+def _all_reduces(
+    knowledge: Knowledge, gpu: Gpu, tensor: int, figures: SizingFigures
+) -> tuple[int, float, float] | None:
+    """A forward pass's all-reduces over NVLink on ``tensor`` cards, the bytes each card sends of each for
+    one token of the pass (a ring sends 2(T-1)/T of the message) and the link's one-way rate, half its
+    two-way figure; None on one card or off NVLink."""
+    if tensor == 1 or tensor_interconnect(gpu, tensor) != "nvlink" or gpu.link is None:
+        return None
+    link = knowledge.throughput.communication
+    all_reduces = figures.num_layers * link.all_reduces_per_layer
+    sent = 2 * (tensor - 1) / tensor * figures.hidden_size * link.activation_bytes
+    return all_reduces, sent, gpu.link.gb_s / 2 * 1e9
+
+
 def communication(knowledge: Knowledge, gpu: Gpu, tensor: int, figures: SizingFigures) -> tuple[float, float]:
     """The tensor-parallel all-reduces of one forward pass on ``tensor`` cards: seconds per token of the
     pass (a ring sends 2(T-1)/T of each message from every card, at the usable share of the link's rate
@@ -37,39 +51,27 @@ def communication(knowledge: Knowledge, gpu: Gpu, tensor: int, figures: SizingFi
     pair). Elsewhere the interconnect's per-doubling efficiency holds the whole loss: over PCIe, and over
     Infinity Fabric, whose mesh gives a pair of cards one link of the seven (no measurement to check a
     model of it against)."""
-    link = knowledge.throughput.communication
-    if tensor == 1 or tensor_interconnect(gpu, tensor) != "nvlink" or gpu.link is None:
+    passes = _all_reduces(knowledge, gpu, tensor, figures)
+    if passes is None:
         return 0.0, 0.0
-    rate = gpu.link.gb_s / 2 * 1e9 * knowledge.throughput.efficiency.link_bandwidth_share
-    all_reduces = figures.num_layers * link.all_reduces_per_layer
-    sent = 2 * (tensor - 1) / tensor * figures.hidden_size * link.activation_bytes
-    return all_reduces * sent / rate, all_reduces * link.all_reduce_seconds
-
-
-def link_shares(knowledge: Knowledge, gpu: Gpu, tensor: int) -> tuple[tuple[float, float], ...]:
-    """(elements in a message, share of ``gpu``'s one-way link rate) for an all-reduce over ``tensor``
-    cards over NVLink: ``communication.link_share_by_message``, measured on the GPUs it names
-    (``link_share_gpus``) and taken as it is on the other NVLink GPUs (the share of their own rate).
-    Empty off NVLink or without points for ``tensor``."""
-    shares = knowledge.throughput.communication.link_share_by_message.get(tensor, ())
-    if not shares or tensor_interconnect(gpu, tensor) != "nvlink" or gpu.link is None:
-        return ()
-    return shares
+    all_reduces, sent, one_way = passes
+    rate = one_way * knowledge.throughput.efficiency.link_bandwidth_share
+    return all_reduces * sent / rate, all_reduces * knowledge.throughput.communication.all_reduce_seconds
 
 
 def communication_points(
     knowledge: Knowledge, gpu: Gpu, tensor: int, figures: SizingFigures
 ) -> tuple[tuple[float, float], ...]:
-    """Where ``link_shares`` has points for ``tensor`` cards of ``gpu``: (tokens in a pass, tokens its
-    all-reduces transfer a second) at each message size, the link reaching the share of that size;
-    empty elsewhere (``communication``'s one share applies)."""
-    link = knowledge.throughput.communication
-    shares = link_shares(knowledge, gpu, tensor)
-    if not shares or gpu.link is None:
+    """Where ``communication.link_share_by_message`` has points for ``tensor`` cards over NVLink: (tokens
+    in a pass, tokens its all-reduces transfer a second) at each message size, the link reaching the
+    share of that size; empty elsewhere (``communication``'s one share applies). The shares were measured
+    on the GPUs ``link_share_gpus`` names and are taken as they are on the other NVLink GPUs (the share
+    of their own rate)."""
+    shares = knowledge.throughput.communication.link_share_by_message.get(tensor, ())
+    passes = _all_reduces(knowledge, gpu, tensor, figures)
+    if not shares or passes is None:
         return ()
-    all_reduces = figures.num_layers * link.all_reduces_per_layer
-    sent = 2 * (tensor - 1) / tensor * figures.hidden_size * link.activation_bytes
-    one_way = gpu.link.gb_s / 2 * 1e9
+    all_reduces, sent, one_way = passes
     return tuple(
         (elements / figures.hidden_size, one_way * share / (all_reduces * sent)) for elements, share in shares
     )
