@@ -219,11 +219,10 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
     # time to decode (a prompt's busy time depends on the batch it shares passes with).
     per_token = rate * roofline.output_tokens
     step, busy = roofline.step_seconds, roofline.prefill_busy_seconds
-    fixed = None if roofline.busy_depends_on_batch else 1 - rate * busy(0.0)  # the loops' constant
 
     def carried(decoding: float) -> float:
         """The batch that ``decoding`` sequences' time per token asks for (``_tpot_seconds``)."""
-        not_prefilling = fixed if fixed is not None else 1 - rate * busy(decoding)
+        not_prefilling = 1 - rate * busy(decoding)
         if not_prefilling <= 0:
             return math.inf
         return per_token * (step(max(decoding, 1.0)) / not_prefilling)
