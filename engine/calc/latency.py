@@ -171,7 +171,7 @@ def prompt_pass_seconds(roofline: Roofline, decoding: float) -> float:
     weights_read = max(share * step.weights_read, roofline.weights_read_seconds(tokens))
     # The prompt's multiply-adds before a mixture's routed-expert factor: ``multiplications`` applies it
     # once, at the pass's own tokens per expert.
-    prompt_compute = roofline.prefill_compute_seconds or roofline.prefill_weights_seconds
+    prompt_compute = roofline.prefill_multiply_adds_seconds
     weights = roofline.multiplications(weights_read, share * step.weights_compute + prompt_compute / chunks)
     attention = max(
         share * step.kv_read, share * step.attention_compute + roofline.prefill_attention_seconds / chunks

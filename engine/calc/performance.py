@@ -15,7 +15,12 @@ import math
 
 from pydantic import BaseModel, ConfigDict
 
-from gpu_advisor.engine.calc.roofline import Roofline, interpolated, seconds_per_token
+from gpu_advisor.engine.calc.roofline import (
+    Roofline,
+    routed_factor_at,
+    routed_multiply_adds,
+    seconds_per_token,
+)
 from gpu_advisor.engine.calc.sizing import GpuFit, SizingFigures
 from gpu_advisor.engine.calc.sizing import parallelism as replica_parallelism
 from gpu_advisor.engine.calc.tensor_parallel import (
@@ -192,13 +197,12 @@ def replica_roofline(
     overheads = knowledge.throughput.step_overheads
     moe = figures.active_params_b < figures.params_b
     routed_factor = routed_factors(overheads.routed_expert_factor, tensor) if expert_params else ()
-    prefill_compute_seconds = prefill_weights_seconds = input_tokens * active_flops / flops
+    prefill_compute_seconds = input_tokens * active_flops / flops
     # The routed experts' share of a token's multiply-adds runs at their measured speed for the pass's
     # tokens per expert: the prompt's own, alone.
     routed_share = 1 - shared_params / (figures.active_params_b * 1e9) if routed_factor else 0.0
-    if routed_factor and per_token is not None and experts is not None:
-        alone = interpolated(routed_factor, alone_pass * per_token / experts, 1.0)
-        prefill_weights_seconds *= 1 - routed_share + routed_share * alone
+    alone = routed_factor_at(routed_factor, experts, per_token, alone_pass)
+    prefill_weights_seconds = routed_multiply_adds(prefill_compute_seconds, routed_share, alone)
     layer_seconds = overheads.layer_seconds + (overheads.moe_layer_seconds if moe else 0.0)
     return trusted(
         Roofline,

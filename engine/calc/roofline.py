@@ -46,6 +46,22 @@ def seconds_per_token(points: tuple[tuple[float, float], ...], tokens: float, de
     return 1 / interpolated(points, tokens, 0.0)
 
 
+def routed_factor_at(
+    points: tuple[tuple[float, float], ...], experts: int | None, per_token: int | None, tokens: float
+) -> float:
+    """How much longer a mixture of experts' routed multiplications of a pass of ``tokens`` tokens take
+    than their blend, from (tokens an expert, factor) ``points`` at ``tokens`` x k / E tokens an expert;
+    1 without points or routing."""
+    if not points or experts is None or per_token is None:
+        return 1.0
+    return interpolated(points, tokens * per_token / experts, 1.0)
+
+
+def routed_multiply_adds(compute: float, routed_share: float, factor: float) -> float:
+    """``compute`` seconds of multiply-adds whose routed experts' share takes ``factor`` times as long."""
+    return compute * (1 - routed_share + routed_share * factor) if routed_share else compute
+
+
 def blended(read: float, compute: float, exponent: float) -> float:
     """A kernel's time from its reads' and its FLOPs' (``Efficiency.roofline_exponent``): the longer of
     the two where one dominates, more than either near the ridge point, where they are alike."""
@@ -160,7 +176,10 @@ class Roofline(BaseModel):
         """The all-reduces' transfer of the decode tokens of a step of ``sequences`` sequences, on
         average over the steps: a step that carries a prompt (``prompt_step_share`` of them) sends its
         decode tokens in that pass's message (``prompt_pass_tokens``), the others alone."""
-        per_stage = self.per_stage(sequences)
+        return self._communication(self.per_stage(sequences))
+
+    def _communication(self, per_stage: float) -> float:
+        """``communication_seconds`` for ``per_stage`` sequences on a stage."""
         per_token = self.communication_seconds_per_token
         if self.communication_points:  # the pass's size matters only where the share depends on it
             share, tokens = self._prompt_pass(per_stage)
@@ -222,11 +241,7 @@ class Roofline(BaseModel):
         per_stage = max(sequences / self.pipeline_stages, min(sequences, 1.0))
         weights = self.multiplications_seconds(per_stage)
         attention = per_stage * max(self.kv_seconds_per_sequence, self.attention_seconds_per_sequence)
-        if self.communication_points:
-            communication = self.communication_seconds(sequences)
-        else:  # ``communication_seconds``, inlined where the share is one
-            communication = per_stage * self.communication_seconds_per_token
-        return weights + attention + self.fixed_step_seconds + communication
+        return weights + attention + self.fixed_step_seconds + self._communication(per_stage)
 
     def prompt_tokens_per_step(self, sequences: float) -> float:
         """The prompt tokens a step carries on average with ``sequences`` sequences decoding, on one
@@ -263,17 +278,21 @@ class Roofline(BaseModel):
 
     def routed_factor(self, tokens: float) -> float:
         """How much longer the routed experts' multiplications of a pass of ``tokens`` tokens take than
-        their blend: at ``tokens`` x k / E tokens an expert (1 without a measured factor)."""
-        if not self.routed_expert_factor or self.experts is None or self.experts_per_token is None:
-            return 1.0
-        return interpolated(self.routed_expert_factor, tokens * self.experts_per_token / self.experts, 1.0)
+        their blend (``routed_factor_at``)."""
+        return routed_factor_at(self.routed_expert_factor, self.experts, self.experts_per_token, tokens)
+
+    @property
+    def prefill_multiply_adds_seconds(self) -> float:
+        """The prompt's multiply-adds before a mixture's routed-expert factor (``prefill_compute_seconds``;
+        ``prefill_weights_seconds`` where that is not given)."""
+        return self.prefill_compute_seconds or self.prefill_weights_seconds
 
     def prefill_in_pass_seconds(self, tokens: float) -> float:
         """One prompt's prefill where its pass carries ``tokens`` tokens: its all-reduces at that
         message's share of the link, its routed experts at that pass's tokens per expert."""
-        raw = self.prefill_compute_seconds or self.prefill_weights_seconds
         routed = self.prefill_routed_share
-        weights = raw * (1 - routed + routed * self.routed_factor(tokens)) if routed else raw
+        factor = self.routed_factor(tokens) if routed else 1.0
+        weights = routed_multiply_adds(self.prefill_multiply_adds_seconds, routed, factor)
         return (
             weights
             + self.prefill_attention_seconds
