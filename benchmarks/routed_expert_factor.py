@@ -12,8 +12,8 @@ token, no expert parallelism, tokens routed with aiconfigurator's default power-
 measurements whose token count is within 1.6x of the point's. The estimate is the one
 ``engine/calc/roofline.py`` makes of a routed multiplication: the experts a step touches read once at the
 decode bandwidth share, their multiply-adds at the FP8 compute share, the two blended with the roofline
-exponent (the values below, as in knowledge/throughput.yaml). A factor below 1 (the kernels of this later
-release beat the dense share) is floored at 1.
+exponent, all three and the GPUs' datasheet figures read from the knowledge base. A factor below 1 (the
+kernels of this later release beat the dense share) is floored at 1.
 """
 
 from __future__ import annotations
@@ -24,8 +24,12 @@ from pathlib import Path
 
 import pandas as pd
 
-BANDWIDTH_SHARE, FP8_SHARE, EXPONENT = 0.87, 0.58, 2.5
-GPUS = {"h100_sxm": (3.35e12, 1979e12), "h200_sxm": (4.8e12, 1979e12)}  # bytes/s, dense FP8 FLOP/s
+from gpu_advisor.engine.calc.roofline import blended
+from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+KNOWLEDGE = load_knowledge()
+EFFICIENCY = KNOWLEDGE.throughput.efficiency
+GPUS = {"h100_sxm": "h100-sxm", "h200_sxm": "h200"}  # aiconfigurator's system directories, catalog IDs
 SHAPES = ((4096, 14336, 8, 2), (6144, 16384, 8, 2))  # hidden, expert intermediate, experts, top-k
 RELEASE = "1.3.0rc20"
 DISTRIBUTION = "power_law_1.2"
@@ -37,12 +41,15 @@ WINDOW = 1.6
 def estimate(tokens: float, shape: tuple[int, int, int, int], degree: int, gpu: str) -> float:
     """Seconds the roofline gives a step of ``tokens`` tokens through the routed experts on one card."""
     hidden, intermediate, experts, top_k = shape
-    bandwidth, flops = GPUS[gpu]
+    card = KNOWLEDGE.gpu(GPUS[gpu])
+    assert card.fp8_dense_tflops is not None
+    bandwidth = card.memory_bandwidth_gb_s * 1e9 * EFFICIENCY.decode_bandwidth_share
+    flops = card.fp8_dense_tflops * 1e12 * EFFICIENCY.compute_share_by_math["fp8"]
     per_expert = 3 * hidden * intermediate  # gate, up and down projections, one byte each in FP8
     touched = experts * (1 - (1 - top_k / experts) ** tokens)
-    read = touched * per_expert / degree / (bandwidth * BANDWIDTH_SHARE)
-    compute = tokens * top_k * 2 * per_expert / degree / (flops * FP8_SHARE)
-    return float((read**EXPONENT + compute**EXPONENT) ** (1 / EXPONENT))
+    read = touched * per_expert / degree / bandwidth
+    compute = tokens * top_k * 2 * per_expert / degree / flops
+    return blended(read, compute, EFFICIENCY.roofline_exponent)
 
 
 def factors(data: Path) -> dict[int, list[tuple[int, float]]]:
