@@ -44,10 +44,10 @@ def test_the_risk_line_quotes_the_held_out_error() -> None:
         7,
         58,
     )
-    # The band of the measurements held to a tolerance: -5.4 % to +5.7 % (docs/calibration.md).
-    assert (round(accuracy.lowest_error * 100), round(accuracy.highest_error * 100)) == (-5, 6)
+    # The band of the measurements held to a tolerance: -5.7 % to +6.1 % (docs/calibration.md).
+    assert (round(accuracy.lowest_error * 100), round(accuracy.highest_error * 100)) == (-6, 6)
     assert (
-        "- Throughput, replicas and latency are estimates (-5 % to +6 % against the published measurements "
+        "- Throughput, replicas and latency are estimates (-6 % to +6 % against the published measurements "
         "held to a tolerance, 7 % on average and up to +58 % against those held out from fitting); "
         "load-test the chosen configuration before committing." in " ".join(render_memo(result).split())
     )

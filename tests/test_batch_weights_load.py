@@ -20,7 +20,7 @@ EVALUATED_ON = dt.date(2026, 12, 4)
 NIGHTLY = {
     "name": "nightly-ticket-summary",
     "model": {"name": "qwen2.5-32b", "precision": "fp8"},
-    "requests_per_day": 246_600,
+    "requests_per_day": 245_800,
     "avg_input_tokens": 3000,
     "avg_output_tokens": 300,
     "load_pattern": "batch",
@@ -32,10 +32,10 @@ NIGHTLY = {
 
 def test_an_hourly_batch_bills_the_weights_load_and_the_break_even_starts_beyond_it() -> None:
     result = recommend(validate_workload(NIGHTLY, "test"), EVALUATED_ON)
-    # GMI's 5 × h100-sxm run 4.9959 hours of work a run; with the load (65.52 GB at 2.5 GB/s: 26.2 s) the run
+    # GMI's 5 × h100-sxm run 4.9958 hours of work a run; with the load (65.52 GB at 2.5 GB/s: 26.2 s) the run
     # crosses its fifth hour, and GMI, which publishes no billing increment, bills whole hours: 6 a run.
-    # (245,500 requests a day, 4.9736 hours of work on one-card replicas read at the bandwidth share 0.87,
-    # stayed within it with the load; 247,500 crossed it without the load.)
+    # (245,500 requests a day, 4.9897 hours of work on one-card replicas read at the bandwidth share 0.86,
+    # 299 decode steps a request, stays within it with the load; 246,600 crosses it without the load.)
     gmi = next(o for o in result.options if (o.provider, o.gpu) == ("gmi", "h100-sxm"))
     assert gmi.weights_load_hours == pytest.approx(65.52 / 2.5 / 3600)
     assert gmi.hours_per_day_running is not None and 4.99 < gmi.hours_per_day_running < 5

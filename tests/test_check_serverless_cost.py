@@ -90,9 +90,14 @@ def test_dep033_and_the_proposed_line_round_the_same_cents() -> None:
     result = check_document(document, "modal.yaml", 1, EVALUATED_ON)
     assert result.usd_per_month == 17297.5
     (dep033,) = [c for c in result.results if c.rule_id == "DEP033"]
-    # The recommendation: RunPod's serverless L4 at $995.55 a month, $16,301.95 below the proposal.
+    # The recommendation: 2 RTX 5090 at RunPod's community cloud at $1,007.40 a month, $16,290.10 below
+    # the proposal (RunPod's serverless L4, $995.55 while its decode steps read at 0.87 of the bandwidth,
+    # now bills $1,016.36).
+    rec = result.recommendation
+    assert rec is not None
+    assert (rec.provider, rec.gpu, rec.gpus, rec.usd_per_month) == ("runpod", "rtx-5090", 2, 1007.4)
     assert dep033.message.startswith(
-        "The proposal costs $17,298/month, 17.4 times the recommendation's $996/month ($16,302 more"
+        "The proposal costs $17,298/month, 17.2 times the recommendation's $1,007/month ($16,290 more"
     )
     text = invoke("check", "-", stdin=yaml.safe_dump({"workload": chat, "proposal": proposal})).stdout
-    assert "  proposed: $17,298 per month (+$16,302)\n" in text
+    assert "  proposed: $17,298 per month (+$16,290)\n" in text

@@ -43,13 +43,15 @@ def test_a_default_no_gpu_meets_chooses_the_cards_not_the_replicas() -> None:
     # Two replicas for the peak and the spare of a latency-sensitive service.
     assert (h100.cards_per_replica, h100.replicas_for_throughput, h100.replicas) == (8, 2, 3)
     assert not h100.sized_for_latency
-    # With no target at all, throughput alone chooses the cards too: two H100 a replica, whose lone
-    # prompt takes 18.8 s against 6.0 s on eight. Eight replicas of two carry the peak on 16 cards, as
-    # two of eight do: nine with the spare, on three own nodes, as many as the dropped default's three
-    # replicas of eight take, for the same bill.
+    # With no target at all, throughput alone chooses the cards too: four H100 a replica, whose lone
+    # prompt takes 10.2 s against 6.0 s on eight. Four replicas of four carry the peak on 16 cards, as
+    # two of eight do (a replica of two is sized to carry 0.0215 requests/s, so the peak's 0.173 takes
+    # nine of them, 18 cards): five with the spare, on three own nodes, as many as the dropped default's
+    # three replicas of eight take, for the same bill.
     without = run({**RAG, "max_time_to_first_token_ms": None})
     assert without.workload.default_targets_dropped == () and "LAT010" not in without.fired_rules
-    assert {g.gpu: g for g in without.sizing.gpus}["h100-sxm"].cards_per_replica == 2
+    fewer = {g.gpu: g for g in without.sizing.gpus}["h100-sxm"]
+    assert (fewer.cards_per_replica, fewer.replicas_for_throughput, fewer.replicas) == (4, 4, 5)
     # Stated, the same second is kept as near as the fastest GPU can (LAT003), on eight own servers.
     stated = run({**RAG, "max_time_to_first_token_ms": 1_000})
     assert {"LAT003", "LAT007"} <= set(stated.fired_rules) and "LAT010" not in stated.fired_rules

@@ -15,7 +15,8 @@ from gpu_advisor.engine.calc.latency import OperatingPoint
 from gpu_advisor.engine.calc.roofline import Roofline
 
 # A decode step of n sequences: 10 ms for the weights plus 0.1 ms per sequence's KV cache (compute is
-# far below); a prefill 20 ms; 10 output tokens; at most 100 sequences at once.
+# far below); a prefill 20 ms; 10 output tokens, the first from the prompt's pass and 9 from decode steps;
+# at most 100 sequences at once.
 ROOFLINE = Roofline(
     input_tokens=100,
     output_tokens=10,
@@ -53,25 +54,27 @@ def point(rate: float, saturated: bool = False) -> OperatingPoint:
 
 
 def test_a_full_wave_runs_at_the_steady_state_rate() -> None:
-    # 100 prefills of 20 ms, then 10 steps of 10 + 100 x 0.1 = 20 ms: 2.0 + 0.2 s.
-    assert wave_seconds(ROOFLINE, 100) == pytest.approx(2.2)
+    # 100 prefills of 20 ms, then 9 steps of 10 + 100 x 0.1 = 20 ms: 2.0 + 0.18 s.
+    assert ROOFLINE.decode_steps == 9
+    assert wave_seconds(ROOFLINE, 100) == pytest.approx(2.18)
     assert 100 / wave_seconds(ROOFLINE, 100) == pytest.approx(ROOFLINE.requests_per_second(100))
 
 
 def test_all_at_once_ends_with_a_partial_wave() -> None:
-    # 250 requests: two full waves of 100 (2.2 s each) and one of 50: 50 x 20 ms + 10 x 15 ms = 1.15 s.
-    assert all_at_once_seconds(ROOFLINE, 250) == pytest.approx(5.55)
-    # 250 / 5.55 s = 45.05 requests/s, below the steady state's 1 / 22 ms = 45.45.
-    assert run_requests_per_second(ROOFLINE, 250, point(0.0, saturated=True)) == pytest.approx(250 / 5.55)
-    assert ROOFLINE.requests_per_second(100) == pytest.approx(1 / 0.022)
+    # 250 requests: two full waves of 100 (2.18 s each) and one of 50: 50 x 20 ms + 9 x 15 ms = 1.135 s.
+    assert all_at_once_seconds(ROOFLINE, 250) == pytest.approx(5.495)
+    # 250 / 5.495 s = 45.50 requests/s, below the steady state's 1 / (20 + 9 x 20 / 100 ms) = 45.87.
+    assert run_requests_per_second(ROOFLINE, 250, point(0.0, saturated=True)) == pytest.approx(250 / 5.495)
+    assert ROOFLINE.requests_per_second(100) == pytest.approx(1 / 0.0218)
 
 
 def test_a_fixed_number_in_flight_passes_in_waves_of_that_number() -> None:
-    # 25 in flight: waves of 25 x 20 ms + 10 x 12.5 ms = 0.625 s; ten of them for 250 requests.
-    assert all_at_once_seconds(ROOFLINE, 250, in_flight=25) == pytest.approx(6.25)
-    assert run_requests_per_second(ROOFLINE, 250, point(0.0), in_flight=25) == pytest.approx(40.0)
+    # 25 in flight: waves of 25 x 20 ms + 9 x 12.5 ms = 0.6125 s; ten of them for 250 requests, 40.82 a
+    # second.
+    assert all_at_once_seconds(ROOFLINE, 250, in_flight=25) == pytest.approx(6.125)
+    assert run_requests_per_second(ROOFLINE, 250, point(0.0), in_flight=25) == pytest.approx(250 / 6.125)
     # More in flight than the batch holds: waves of the batch.
-    assert all_at_once_seconds(ROOFLINE, 250, in_flight=400) == pytest.approx(5.55)
+    assert all_at_once_seconds(ROOFLINE, 250, in_flight=400) == pytest.approx(5.495)
 
 
 def test_an_open_loop_run_ends_when_its_last_request_is_answered() -> None:
@@ -82,9 +85,9 @@ def test_an_open_loop_run_ends_when_its_last_request_is_answered() -> None:
 
 
 def test_an_open_loop_run_is_never_shorter_than_working_through_it_at_once() -> None:
-    # At 1,000 requests/s the sends take 0.249 s, but the replica needs 5.55 s for the 250.
-    assert open_loop_seconds(ROOFLINE, 250, point(1000.0)) == pytest.approx(5.55)
+    # At 1,000 requests/s the sends take 0.249 s, but the replica needs 5.495 s for the 250.
+    assert open_loop_seconds(ROOFLINE, 250, point(1000.0)) == pytest.approx(5.495)
     # A saturated load runs as if all were sent at once.
     assert run_requests_per_second(ROOFLINE, 250, point(45.0, saturated=True), rate=60.0) == pytest.approx(
-        250 / 5.55
+        250 / 5.495
     )

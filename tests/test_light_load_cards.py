@@ -130,9 +130,9 @@ def test_a_light_long_context_load_runs_on_one_h200_a_replica() -> None:
     figures = size_model(knowledge, 13, 13, "fp16", r.workload.attention_shape, 60_000)
     assert full_context_sequences(knowledge, figures, "h200", 1) == 2
     assert "| h200 | 141 GB | 1 | 1 |" in render_memo(r)
-    # 3.54 requests in flight: at most 0.443 requests/s a replica (less than the headroom's
-    # 0.878 x 70 % / 1.057 = 0.58), more than the peak's 0.391.
-    assert row.kv_held_requests_per_second == pytest.approx(0.4433, abs=1e-4)
+    # 3.54 requests in flight: at most 0.441 requests/s a replica (less than the headroom's
+    # 0.872 x 70 % / 1.061 = 0.58), more than the peak's 0.391.
+    assert row.kv_held_requests_per_second == pytest.approx(0.4407, abs=1e-4)
     assert (
         "light load: 4 cards usual; 2 full-context sequences fit; at most 3.5 in flight on average, so "
         "planned at most 0.44 req/s a replica |"
@@ -184,7 +184,7 @@ def test_size_shows_the_cards_the_load_runs_on_and_the_usual_count(monkeypatch: 
     monkeypatch.setattr("gpu_advisor.engine.apps.size.load_knowledge", lambda: ROOM_TWO)
     output = CliRunner().invoke(main, args, env={"COLUMNS": "250"}).output
     h200 = next(line for line in output.splitlines() if line.startswith("h200"))
-    assert h200.split()[:8] == ["h200", "141", "GB", "1", "1", "0.88", "1", "1"]
+    assert h200.split()[:8] == ["h200", "141", "GB", "1", "1", "0.87", "1", "1"]
     assert h200.endswith(
         "light load: 4 cards usual; 2 full-context sequences fit; at most 3.5 in flight on average, so "
         "planned at most 0.44 req/s a replica"
@@ -276,8 +276,8 @@ def test_a_light_load_keeps_single_pcie_cards_that_the_usual_count_would_rule_ou
 def test_a_load_a_single_card_no_longer_holds_costs_no_less_than_a_larger_one() -> None:
     """The 16-bit checker around the clock, nobody waiting, with room for two full-context requests: at
     4,700 requests a day one 1-card A100 PCIe replica would carry the peak's 0.0919 requests/s within the
-    headroom (0.143 x 70 % / 1.057 = 0.0946), but the 2.35 requests in flight its cache holds beside that
-    room (2 + 2,237 / 6,400 tokens) carry only 0.0918; the load takes two of them, not one 2-card replica
+    headroom (0.142 x 70 % / 1.061 = 0.0938), but the 2.35 requests in flight its cache holds beside that
+    room (2 + 2,237 / 6,400 tokens) carry only 0.0913; the load takes two of them, not one 2-card replica
     over PCIe (NET001), so it costs less than the same load at 6,000 (before, the A100 was dropped at such
     a boundary and a dearer H100 recommended)."""
     checker = {**CHECKER_BF16, "latency_sensitive": False, "personal_data": True, "model_stable": True}
@@ -289,11 +289,11 @@ def test_a_load_a_single_card_no_longer_holds_costs_no_less_than_a_larger_one() 
     )
     row = next(g for g in light.sizing.gpus if g.gpu == "a100-80gb-pcie")
     held = row.kv_held_requests_per_second
-    assert held == pytest.approx(0.0918, abs=1e-4) and row.full_context_sequences == 2
+    assert held == pytest.approx(0.0913, abs=1e-4) and row.full_context_sequences == 2
     assert row.kv_held_sequences == pytest.approx(2 + (30_637 - 2 * 14_200) / 6_400, abs=1e-3)
     peak = light.sizing.load.peak_requests_per_second  # type: ignore[union-attr]
     assert peak == pytest.approx(4_700 / 86_400 * 1.6891)
-    assert peak < (row.requests_per_second_per_replica or 0) * 0.7 / 1.05741049
+    assert peak < (row.requests_per_second_per_replica or 0) * 0.7 / 1.06063377
     assert (row.cards_per_replica, row.replicas, row.not_recommended_by) == (1, math.ceil(peak / held), ())
     assert row.replicas == 2
     assert (light.decision.gpu, light.decision.gpus) == ("a100-80gb-pcie", 2)
@@ -358,8 +358,8 @@ def test_size_caps_the_cards_asked_about_below_the_usual_count() -> None:
     """``size --gpu h100-sxm --cards 1`` for the 13B at 20,000 requests a day with a 56,000-token context:
     one H100 holds 58,046 tokens, room for one full-context request and 0.31 of a 6,500-token one beside
     it, so a replica is planned at most the rate that keeps 1.31 requests in flight on average (0.17
-    requests/s), and the peak's 0.39 takes three of them, where the headroom alone (0.522 x 70 % / 1.057
-    = 0.35) would take two. At a 32,768-token context the same card holds 4.89 (one beside 25,278 tokens,
+    requests/s), and the peak's 0.39 takes three of them, where the headroom alone (0.519 x 70 % / 1.061
+    = 0.34) would take two. At a 32,768-token context the same card holds 4.89 (one beside 25,278 tokens,
     3.89 of 6,500), and the headroom sizes the replicas."""
     args = ["size", "--params-b", "13", "--attention-shape", "40,40,40,128", "--precision", "fp16"]
     args += ["--requests-per-day", "20000", "--input-tokens", "6000"]
@@ -370,8 +370,8 @@ def test_size_caps_the_cards_asked_about_below_the_usual_count() -> None:
     held, peak = row["kv_held_requests_per_second"], 20_000 / 86_400 * 1.6891
     assert (row["replica_kv_tokens_capacity"], row["full_context_sequences"]) == (58_046, 1)
     assert row["kv_held_sequences"] == pytest.approx(1 + (58_046 - 56_000) / 6_500, abs=1e-4)
-    assert held == pytest.approx(0.1706, abs=1e-4)
-    assert math.ceil(peak / (row["requests_per_second_per_replica"] * 0.7 / 1.05741049)) == 2
+    assert held == pytest.approx(0.1694, abs=1e-4)
+    assert math.ceil(peak / (row["requests_per_second_per_replica"] * 0.7 / 1.06063377)) == 2
     assert row["replicas"] == math.ceil(peak / held) == 3
     text = CliRunner().invoke(main, [*args, "--context-tokens", "56000"], env={"COLUMNS": "250"}).stdout
     assert (
@@ -413,7 +413,7 @@ def test_the_memo_says_what_keeping_room_for_full_context_requests_costs() -> No
     (0.9 x 32 GiB - 3.5 GiB - 8.03 GB of weights, the exact 8.03B in FP8, at 131,072 bytes a token) keep
     that room and 2.13 requests of 7,000 tokens beside it, so a replica carries at most 0.56
     requests/s and the peak's 1.95 takes four; with no room kept, every request at its own length, the
-    headroom's 1.01 x 70 % / 1.057 = 0.67 would take three. The Summary and "Load and capacity" say so;
+    headroom's 1.00 x 70 % / 1.061 = 0.66 would take three. The Summary and "Load and capacity" say so;
     with the shipped room for one, nothing is capped and neither does."""
     service = {
         "name": "long-8b",
@@ -436,7 +436,7 @@ def test_the_memo_says_what_keeping_room_for_full_context_requests_costs() -> No
     usable = row.requests_per_second_per_replica * policy.headroom_target_share
     usable /= 1 + policy.estimate_error_taken_off
     peak, held = r.load.peak_requests_per_second, row.kv_held_requests_per_second
-    assert held == pytest.approx(0.5578, abs=1e-4)  # the rate at which 4.13 are in flight on average
+    assert held == pytest.approx(0.5553, abs=1e-4)  # the rate at which 4.13 are in flight on average
     assert row.replicas_without_kv_cap == math.ceil(peak / usable) == 3
     assert (row.replicas, row.spare_replicas) == (math.ceil(peak / held) + 1, 1) == (5, 1)
     memo = " ".join(render_memo(r).split())

@@ -175,7 +175,7 @@ FAST_70B = {
     "max_time_per_output_token_ms": 4,
     "company_country": "US",
 }
-"""4 ms a token for a 70B model: the fastest replica, 8 B200, takes 7.57 ms a step even alone (LAT004)."""
+"""4 ms a token for a 70B model: the fastest replica, 8 B200, takes 7.60 ms a step even alone (LAT004)."""
 
 
 def test_an_api_decision_says_a_target_no_gpu_meets_is_out_of_reach_for_the_api_too() -> None:
@@ -193,7 +193,7 @@ def test_an_api_decision_says_a_target_no_gpu_meets_is_out_of_reach_for_the_api_
         german.split()
     )
     # A reachable target says only that the API's latency is not in the catalog; so does one a lone
-    # request meets, too closely to plan replicas to (LAT004 fires: 8 B200 take 7.57 ms alone).
+    # request meets, too closely to plan replicas to (LAT004 fires: 8 B200 take 7.60 ms alone).
     reachable = render_memo(run({**chat, "max_time_per_output_token_ms": 40}))
     assert "No GPU the catalog sizes" not in reachable
     too_close = run({**chat, "max_time_per_output_token_ms": 8})

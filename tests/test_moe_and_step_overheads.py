@@ -3,7 +3,7 @@ a decode step reads only the experts its sequences were routed to, every forward
 per layer (more in a mixture-of-experts layer), and a prompt's pass also carries the decoding sequences'
 step.
 
-Factors (knowledge/throughput.yaml): 87 % of the memory bandwidth, 58 % of the dense tensor throughput,
+Factors (knowledge/throughput.yaml): 86 % of the memory bandwidth, 58 % of the dense tensor throughput,
 a multiplication's reads and FLOPs blended as (read^2.5 + compute^2.5)^(1/2.5), 72.5 microseconds per
 layer and 100 more per mixture-of-experts layer; over NVLink, two all-reduces per layer of 3 microseconds
 each plus their activations (16 bits per element), each card sending 2(T-1)/T of them at the share of
@@ -25,7 +25,7 @@ from gpu_advisor.engine.calc.sizing import size_model
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
 KNOWLEDGE = load_knowledge()
-BANDWIDTH_SHARE, COMPUTE_SHARE, EXPONENT = 0.87, 0.58, 2.5
+BANDWIDTH_SHARE, COMPUTE_SHARE, EXPONENT = 0.86, 0.58, 2.5
 LAYER, MOE_LAYER, ALL_REDUCE = 72.5e-6, 100e-6, 3e-6
 
 
@@ -88,7 +88,7 @@ def test_deepseek_at_eight_sequences_reads_fewer_than_eight_times_its_experts() 
 
 def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
     # DeepSeek-R1 has 61 layers, a mixture of experts: 61 x (72.5 + 100) microseconds and 122 all-reduces
-    # of 3 = 10.89 ms a step, which a lone token's bytes (37 GB over 8 H200 at 87 %: 1.11 ms) do not see.
+    # of 3 = 10.89 ms a step, which a lone token's bytes (37 GB over 8 H200 at 86 %: 1.12 ms) do not see.
     deepseek = replica("deepseek-r1", "fp8", "h200", 8, 1000, 1000, "vllm").roofline
     fixed = 61 * (LAYER + MOE_LAYER) + 122 * ALL_REDUCE
     assert deepseek.fixed_step_seconds == pytest.approx(fixed)
@@ -99,7 +99,7 @@ def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
     # they compute. Its latent attention (absorbed: 128 heads against the 576-wide latent and back over
     # its 512, 17.0 MFLOP a pair) over the 1,500 tokens it sees on average computes 25.5 GFLOP at 8 x 989
     # TFLOPS x 0.58 (5.55 microseconds), shorter than it reads their 16-bit latent cache (vLLM), which
-    # each of the 8 cards keeps whole: 8 x 105 MB (25.2 microseconds).
+    # each of the 8 cards keeps whole: 8 x 105 MB (25.5 microseconds).
     assert step.weights_read == pytest.approx(37e9 / bandwidth, rel=1e-9)
     assert step.weights_read > step.weights_compute
     kv = 8 * 1500 * 61 * (512 + 64) * 2
@@ -107,22 +107,23 @@ def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
     assert step.kv_read == pytest.approx(kv / bandwidth, rel=1e-9)
     assert step.attention_compute == pytest.approx(attention, rel=1e-9)
     assert (step.kv_read * 1e6, attention * 1e6) == (
-        pytest.approx(25.24, abs=0.01),
+        pytest.approx(25.53, abs=0.01),
         pytest.approx(5.55, abs=0.01),
     )
-    # One token's activations (hidden size 7,168) on top. The prompts replacing finished sequences bring
-    # 1 x 1,000 / 1,000 = 1 prompt token a step, so one step in 1,000 carries a whole 1,000-token prompt
+    # One token's activations (hidden size 7,168) on top. A sequence decodes for 999 steps (its first
+    # token comes from its prompt's pass), so the prompts replacing finished sequences bring
+    # 1 x 1,000 / 999 prompt tokens a step, and one step in 999 carries a whole 1,000-token prompt
     # (vLLM's 8,192-token limit takes it in one chunk): that step's message is 1,001 tokens, 7,175,168
     # elements, between the 8-card table's 4,194,304 (0.36 of the link) and 8,388,608 (0.46), 0.4375 of
-    # it in the logarithm of the size (15.55 microseconds over the 61 layers); the other 999 steps' one
+    # it in the logarithm of the size (15.55 microseconds over the 61 layers); the other 998 steps' one
     # token, 7,168 elements, is below the table's first point (262,144 elements at 0.14), so at 0.14
     # (48.58 microseconds). On average 48.55 microseconds.
-    assert (deepseek.prompt_step_share(1), deepseek.prompt_pass_tokens(1)) == (0.001, 1001)
+    assert (deepseek.prompt_step_share(1), deepseek.prompt_pass_tokens(1)) == (1 / 999, 1001)
     with_prompt = 0.36 + (0.46 - 0.36) * math.log(1001 * 7168 / 4_194_304) / math.log(2)
     assert with_prompt == pytest.approx(0.4375, abs=1e-4)
     assert sent_per_token(61, 7168, 8, with_prompt) * 1e6 == pytest.approx(15.55, abs=0.01)
     assert sent_per_token(61, 7168, 8, 0.14) * 1e6 == pytest.approx(48.58, abs=0.01)
-    sent = 0.001 * sent_per_token(61, 7168, 8, with_prompt) + 0.999 * sent_per_token(61, 7168, 8, 0.14)
+    sent = sent_per_token(61, 7168, 8, with_prompt) / 999 + 998 / 999 * sent_per_token(61, 7168, 8, 0.14)
     assert sent * 1e6 == pytest.approx(48.55, abs=0.01)
     assert deepseek.step_seconds(1) == pytest.approx(
         step.multiplications + kv / bandwidth + fixed + sent, rel=1e-9
@@ -138,25 +139,25 @@ def test_every_step_pays_the_fixed_time_of_its_layers() -> None:
 def test_a_short_prompt_alone_waits_for_the_weights_not_its_flops() -> None:
     # 32 prompt tokens of Llama 3.1 70B BF16 on four H200: 32 x 140 GFLOP (the nominal 70B active
     # parameters; 1.953 ms at 4 x 989 TFLOPS x 0.58) are far less work than reading the 141.1 GB of
-    # weights (the exact 70.55B x 2 bytes: 141.1e9 / (4 x 4,800e9 x 0.87) = 8.447 ms), so the
-    # multiplications take about one read of the weights (8.533 ms blended); then the prompt's attention
+    # weights (the exact 70.55B x 2 bytes: 141.1e9 / (4 x 4,800e9 x 0.86) = 8.545 ms), so the
+    # multiplications take about one read of the weights (8.630 ms blended); then the prompt's attention
     # (0.6 microseconds), its 32 tokens' activations through 160 all-reduces (32 x 8,192 = 262,144
     # elements, the 4-card table's first point: 0.35 of the link, 0.799 ms), and 80 layers of fixed time
-    # and 160 all-reduces of 3 microseconds: 15.613 ms.
+    # and 160 all-reduces of 3 microseconds: 15.709 ms.
     roofline = replica("llama-3.1-70b", "bf16", "h200", 4, 32, 128, "vllm").roofline
     weights = 70.55e9 * 2 / (4 * 4800e9 * BANDWIDTH_SHARE)
     assert roofline.prefill_seconds < weights
-    assert weights * 1000 == pytest.approx(8.447, abs=0.001)
+    assert weights * 1000 == pytest.approx(8.545, abs=0.001)
     compute = 32 * 140e9 / (4 * 989e12 * COMPUTE_SHARE)
     assert (compute * 1000, blend(weights, compute) * 1000) == (
         pytest.approx(1.953, abs=0.001),
-        pytest.approx(8.533, abs=0.001),
+        pytest.approx(8.630, abs=0.001),
     )
     attention = 2 * 80 * 64 * 256 * 32**2 / 2 / (4 * 989e12 * COMPUTE_SHARE)
     assert 32 * sent_per_token(80, 8192, 4, 0.35) * 1000 == pytest.approx(0.799, abs=0.001)
     all_reduces = 32 * sent_per_token(80, 8192, 4, 0.35) + 160 * ALL_REDUCE
     expected = blend(weights, compute) + attention + all_reduces + 80 * LAYER
-    assert expected * 1000 == pytest.approx(15.613, abs=0.001)
+    assert expected * 1000 == pytest.approx(15.709, abs=0.001)
     assert lone_request(roofline).time_to_first_token_ms == pytest.approx(expected * 1000, rel=1e-9)
 
 
@@ -170,20 +171,23 @@ def test_a_prompt_under_load_shares_its_pass_with_the_decode_step() -> None:
     roofline = replica("llama-3.3-70b", "fp8", "h100-sxm", 2, 5000, 500, "trtllm").roofline
     rate = 1.0
     point = at_rate(roofline, rate)
-    # The prompt's 5,000 tokens and the 17.03 decoding sequences' in one message: 5,017.03 x 8,192 =
+    # The prompt's 5,000 tokens and the 17.15 decoding sequences' in one message: 5,017.15 x 8,192 =
     # 41.1 million elements, between the 2-card table's 33,554,432 (0.45 of the link) and 67,108,864
     # (0.49): 0.4617 of it, the share interpolated in the logarithm of the size.
-    assert point.decoding == pytest.approx(17.03, abs=0.01)
+    assert point.decoding == pytest.approx(17.15, abs=0.01)
     tokens = 5000 + point.decoding
     share = 0.45 + (0.49 - 0.45) * math.log(tokens * 8192 / 33_554_432) / math.log(2)
     assert share == pytest.approx(0.4617, abs=1e-4)
     # Each prompt ahead keeps the replica busy for its prefill in the pass it shares with the sequences
-    # decoding at this rate: the prompts replacing the finished ones, 17.03 x 5,000 / 500 = 170.3 tokens a
-    # step, are fewer than a prompt, so a pass carries one prompt (in 3.4 % of the steps) and their
-    # 17.03 tokens, the same 5,017.03 tokens at the same 0.4617 of the link (at the capacity's full batch
-    # of 93 it would be 5,093 tokens).
-    assert roofline.prompt_tokens_per_step(point.decoding) == pytest.approx(10 * point.decoding, rel=1e-12)
-    assert roofline.prompt_step_share(point.decoding) == pytest.approx(point.decoding / 500, rel=1e-12)
+    # decoding at this rate: the prompts replacing the finished ones (each sequence decodes for 499
+    # steps, its first token coming from its prompt's pass), 17.15 x 5,000 / 499 = 171.8 tokens a step,
+    # are fewer than a prompt, so a pass carries one prompt (in 3.4 % of the steps) and their 17.15
+    # tokens, the same 5,017.15 tokens at the same 0.4617 of the link (at the capacity's full batch of 93
+    # it would be 5,093 tokens).
+    assert roofline.prompt_tokens_per_step(point.decoding) == pytest.approx(
+        5000 / 499 * point.decoding, rel=1e-12
+    )
+    assert roofline.prompt_step_share(point.decoding) == pytest.approx(point.decoding / 499, rel=1e-12)
     assert roofline.prompt_pass_tokens(point.decoding) == pytest.approx(tokens, rel=1e-12)
     assert (roofline.max_batch, roofline.prompt_pass_tokens(93)) == (93, 5093)
     prefill_busy = roofline.prefill_busy_seconds(point.decoding)
@@ -224,11 +228,11 @@ def test_a_prompt_under_load_shares_its_pass_with_the_decode_step() -> None:
 def test_a_mixture_of_experts_multiplies_its_shared_weights_and_its_experts_apart() -> None:
     # Mixtral 8x7B BF16 on one H200 at 256 sequences: the shared 1.6333B parameters multiply all 256
     # tokens, 256 x 2 x 1.6333e9 FLOPs at 989 TFLOPS x 0.58 (1.458 ms), longer than reading them
-    # (3.27 GB at 4,800 GB/s x 0.87: 0.782 ms), 1.574 ms blended; the eight experts, each over the tokens
-    # routed to it, read 90.1 GB (21.58 ms), longer than their FLOPs (256 x 2 x 2 x 5.6333e9: 10.06 ms),
-    # 22.81 ms blended, and 1.26 times that with the routing skewed (one card's factor at 256 x 2 / 8 = 64
-    # tokens an expert): 28.74 ms. One after the other: 30.31 ms, where the longer of all bytes
-    # (22.37 ms) and all FLOPs (11.51 ms) gave 22.37.
+    # (3.27 GB at 4,800 GB/s x 0.86: 0.791 ms), 1.577 ms blended; the eight experts, each over the tokens
+    # routed to it, read 90.1 GB (21.83 ms), longer than their FLOPs (256 x 2 x 2 x 5.6333e9: 10.06 ms),
+    # 23.04 ms blended, and 1.25 times that with the routing skewed (one card's factor at 256 x 2 / 8 = 64
+    # tokens an expert): 28.80 ms. One after the other: 30.38 ms, where the longer of all bytes
+    # (22.63 ms) and all FLOPs (11.51 ms) gave 22.63.
     roofline = replica("mixtral-8x7b", "bf16", "h200", 1, 1000, 1000, "vllm").roofline
     bandwidth, flops = 4800e9 * BANDWIDTH_SHARE, 989e12 * COMPUTE_SHARE
     shared, expert = 1.6333333e9, 33.8e9 / 6
@@ -236,13 +240,13 @@ def test_a_mixture_of_experts_multiplies_its_shared_weights_and_its_experts_apar
     experts_read, experts_compute = 8 * expert * 2 / bandwidth, 256 * 2 * 2 * expert / flops
     assert [round(x * 1000, 2) for x in (shared_compute, shared_read, experts_read, experts_compute)] == [
         1.46,
-        0.78,
-        21.58,
+        0.79,
+        21.83,
         10.06,
     ]
-    assert roofline.routed_factor(256) == 1.26
-    apart = blend(shared_read, shared_compute) + 1.26 * blend(experts_read, experts_compute)
-    assert apart * 1000 == pytest.approx(30.31, abs=0.01)
+    assert roofline.routed_factor(256) == 1.25
+    apart = blend(shared_read, shared_compute) + 1.25 * blend(experts_read, experts_compute)
+    assert apart * 1000 == pytest.approx(30.38, abs=0.01)
     assert roofline.multiplications_seconds(256) == pytest.approx(apart, rel=1e-6)
     step = roofline.decode_step(256)
     assert max(step.weights_read, step.weights_compute) == pytest.approx(shared_read + experts_read, rel=1e-6)
@@ -257,10 +261,10 @@ def test_a_prompt_s_pass_takes_at_least_the_step_it_carries() -> None:
     # decode step does, so it cannot take less than the step alone (the longer of all bytes and all
     # FLOPs made it 33.84 ms against the step's 34.53). Its 456 tokens bring the experts' FLOPs near
     # their bytes, where a kernel takes longer than either, and give each expert 456 x 2 / 8 = 114 tokens,
-    # where the skewed routing makes the experts' blend 1.2767 times as long (between one card's 1.26 at
-    # 64 tokens and 1.28 at 128, in the logarithm of the tokens), against 1.26 in the step at 64: the
+    # where the skewed routing makes the experts' blend 1.2667 times as long (between one card's 1.25 at
+    # 64 tokens and 1.27 at 128, in the logarithm of the tokens), against 1.25 in the step at 64: the
     # prompt's 200 tokens are multiply-adds of the pass like the decoding sequences', slowed once, at the
-    # pass's tokens an expert. 47.27 ms against the step's 41.46.
+    # pass's tokens an expert. 47.32 ms against the step's 41.59.
     roofline = replica("mixtral-8x7b", "bf16", "h200", 1, 200, 1000, "vllm").roofline
     step = roofline.step_seconds(256)
     prompt_pass = prompt_pass_seconds(roofline, 256)
@@ -270,13 +274,13 @@ def test_a_prompt_s_pass_takes_at_least_the_step_it_carries() -> None:
     compute = 456 * roofline.weights_compute_seconds_per_sequence
     assert compute == pytest.approx(parts.weights_compute * 456 / 256, rel=1e-12)
     shared = roofline.shared_weights_seconds / roofline.active_weights_seconds
-    factor = 1.26 + (1.28 - 1.26) * math.log(114 / 64) / math.log(2)
-    assert factor == pytest.approx(1.2767, abs=1e-4)
+    factor = 1.25 + (1.27 - 1.25) * math.log(114 / 64) / math.log(2)
+    assert factor == pytest.approx(1.2667, abs=1e-4)
     multiplications = blend(roofline.shared_weights_seconds, shared * compute) + factor * blend(
         read - roofline.shared_weights_seconds, (1 - shared) * compute
     )
     attention = max(parts.kv_read, parts.attention_compute + roofline.prefill_attention_seconds)
     rest = roofline.prefill_seconds - roofline.prefill_weights_seconds - roofline.prefill_attention_seconds
     expected = multiplications + attention + rest + roofline.fixed_step_seconds
-    assert (round(step * 1000, 2), round(expected * 1000, 2)) == (41.46, 47.27)
+    assert (round(step * 1000, 2), round(expected * 1000, 2)) == (41.59, 47.32)
     assert prompt_pass == pytest.approx(expected, rel=1e-12)

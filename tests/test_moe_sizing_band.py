@@ -55,7 +55,7 @@ def test_a_mixture_of_experts_of_its_own_is_sized_with_every_mixtures_band() -> 
     assert top.error == pytest.approx(top.estimate / top.published - 1) == max(errors())
     assert round(top.error, 2) == 0.20
     dense = highest_error(load_knowledge())
-    assert round(dense, 3) == 0.057
+    assert round(dense, 3) == 0.061
     result = run(OWN_MOE)
     assert result.sizing_policy.estimate_error_taken_off == pytest.approx(top.error)
     (row,) = [g for g in result.sizing.gpus if g.gpu == result.decision.gpu]

@@ -134,11 +134,12 @@ def test_buying_for_a_load_that_is_not_steady_says_it_binds_as_a_reservation_wou
     after = lines.index(capital_line("\n".join(lines)))
     assert variable.charts.api_versus_self_hosted is None
     # The peak, 6.80 requests/s at 200,000 a day, takes 4 replicas within 50 ms a token, not 3: a replica
-    # carries 2.20 requests/s within it, 33 sequences decoding, whose steps without a prompt all-reduce
-    # 33 tokens (540,000 elements), at 0.18 of the link on 8 cards, not 0.41. The four keep the target up
-    # to 4 x 2.20 / 6.80 x 200,000 = 258,000 requests a day, said to within 2 % and rounded down.
+    # carries 2.17 requests/s within it, 32.5 sequences decoding, whose steps without a prompt all-reduce
+    # 32.5 tokens (532,000 elements), at 0.18 of the link on 8 cards, not 0.41. The four keep the target
+    # up to 4 x 2.17 / 6.80 x 200,000 = 255,800 requests a day, said to within 2 % and rounded down (2.20
+    # requests/s and 257,000 when every output token took a decode step at the bandwidth share of 0.87).
     assert lines[after + 1] == (
-        "They hold the load up to about 257,000 requests a day (28 % more than today's); beyond that one "
+        "They hold the load up to about 254,000 requests a day (27 % more than today's); beyond that one "
         "more server is needed: $9,554 a month more and $285,000 up front."
     )
     assert lines[after + 2].startswith(

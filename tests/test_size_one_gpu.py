@@ -25,7 +25,7 @@ def test_one_gpu_gets_its_own_findings_only() -> None:
 
 
 def test_cards_asked_about_are_shown_and_the_gpu_judged_at_its_best_count() -> None:
-    """A 20 ms time-per-token target: 2 × H100 take 18.4 ms a step alone, 20.3 with the estimate's mean
+    """A 20 ms time-per-token target: 2 × H100 take 18.6 ms a step alone, 20.3 with the estimate's mean
     latency error (too close to plan to), but 4 × H100 meet it. ``--gpu h100-sxm --cards 2`` shows the
     2-card configuration's figures; LAT002 (no count of the GPU does better) does not fire, as 4 cards do,
     and the GPU is not ruled out as it is not in ``size`` without --cards."""
@@ -51,10 +51,10 @@ def test_cards_asked_about_are_shown_and_the_gpu_judged_at_its_best_count() -> N
 
 def test_the_text_shows_the_cards_asked_about_and_says_where_they_miss_the_targets() -> None:
     """Without a load the table showed the usual count (2 × H100 for 70B FP8) where 4 were asked about;
-    with a load, 2 × H100 at a 20 ms target run 20.05 ms a token at the peak (18.4 alone, kept at 20.10
-    with the estimate's mean error of 9.2 %; both shown as 20.1), which the row said nothing of while the
-    footnote claimed the fewest cards that meet the targets. Each step reads the 70.55 GB the FP8 weights
-    hold (18.3 ms alone at the nominal 70 GB)."""
+    with a load, 2 × H100 at a 20 ms target run 20.21 ms a token at the peak (18.55 alone, kept at 20.27
+    with the estimate's mean error of 9.2 %; shown as 20.2 and 20.3), which the row said nothing of while
+    the footnote claimed the fewest cards that meet the targets. Each step reads the 70.55 GB the FP8
+    weights hold at 0.86 of the bandwidth, 12.24 ms of it on two cards (18.41 ms alone at 0.87)."""
     base = ["size", "--model", "llama-3.1-70b", "--precision", "fp8", "--gpu", "h100-sxm"]
     bare = CliRunner().invoke(main, [*base, "--cards", "4"])
     assert bare.exit_code == 0, bare.output
@@ -65,8 +65,8 @@ def test_the_text_shows_the_cards_asked_about_and_says_where_they_miss_the_targe
     assert loaded.exit_code == 0, loaded.output
     row = " ".join(loaded.output.split("\n\n")[1].split())
     assert row.endswith(
-        "h100-sxm 80 GB 1 2 25 6 12 8 % 40.7 20.1 misses the latency targets at the peak: 20.1 ms a token "
-        "against 20 (a lone request: 18.4); replicas sized to keep 20.1 ms a token"
+        "h100-sxm 80 GB 1 2 25.1 6 12 8 % 40.8 20.2 misses the latency targets at the peak: 20.2 ms a token "
+        "against 20 (a lone request: 18.6); replicas sized to keep 20.3 ms a token"
     )
     assert (
         "the cards per replica are the 2 asked about (--cards), whether or not they meet them"
@@ -79,9 +79,10 @@ def test_the_text_shows_the_cards_asked_about_and_says_where_they_miss_the_targe
 
 def test_the_cards_asked_about_keep_their_figures_where_a_rule_rules_the_gpu_out() -> None:
     """8 × H100 for 405B FP8 with a 500 ms first-token and 20 ms per-token target: a lone request takes
-    569 ms and 27.6 ms (the 405.85 GB the weights hold read each step), so LAT001 and LAT002 rule the
-    H100 out (a B200 does better). The row asked about still gives its replicas and latencies, and says
-    which targets they miss; before, it was all "-"."""
+    569 ms and 27.8 ms (the 405.85 GB the weights hold read each step at 0.86 of the bandwidth: 17.6 ms
+    of it on 8 cards, 0.2 ms more than at 0.87), so LAT001 and LAT002 rule the H100 out (a B200 does
+    better). The row asked about still gives its replicas and latencies, and says which targets they
+    miss; before, it was all "-"."""
     request = {
         "model": "llama-3.1-405b",
         "precision": "fp8",
@@ -99,7 +100,7 @@ def test_the_cards_asked_about_keep_their_figures_where_a_rule_rules_the_gpu_out
     assert row.not_recommended_by == ("LAT001", "LAT002")
     assert (row.cards_per_replica, row.meets_latency_targets) == (8, False)
     assert row.replicas is not None and row.time_per_output_token_alone_ms is not None
-    assert round(row.time_per_output_token_alone_ms, 1) == 27.6
+    assert round(row.time_per_output_token_alone_ms, 1) == 27.8
 
 
 def test_a_checkpoint_the_catalog_lacks_is_named_by_its_precision_and_why() -> None:

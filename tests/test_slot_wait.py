@@ -43,16 +43,16 @@ def test_far_below_the_places_there_is_no_wait_and_at_them_no_end() -> None:
 
 
 def test_the_time_to_first_token_waits_for_a_place_near_capacity() -> None:
-    """On the small roofline (100 places; a step of c sequences 10 + 0.1 c ms, a prefill 20 ms, 10 tokens):
-    90 sequences decoding take 90 × 20 ms of prefills and 10 steps of 19 ms, 1.99 s each, so they carry
-    90 / 1.99 = 45.23 requests/s, and each waits C(100, 90) · 1.99 / 10 / 2 for a place. At 9 (a tenth
-    of the rate) none waits."""
-    rate = 90 / 1.99
+    """On the small roofline (100 places; a step of c sequences 10 + 0.1 c ms, a prefill 20 ms, 10 tokens,
+    the first from the prompt's pass and 9 from decode steps): 90 sequences decoding take 90 × 20 ms of
+    prefills and 9 steps of 19 ms, 1.971 s each, so they carry 90 / 1.971 = 45.66 requests/s, and each
+    waits C(100, 90) · 1.971 / 10 / 2 for a place. At 9 (a tenth of the rate) none waits."""
+    rate = 90 / 1.971
     point = at_rate(ROOFLINE, rate)
     assert point.decoding == pytest.approx(90, rel=1e-6)
-    wait = erlang_c(100, 90.0) * 1.99 / 10 / 2
+    wait = erlang_c(100, 90.0) * 1.971 / 10 / 2
     assert point.slot_wait_seconds == pytest.approx(wait, rel=1e-5)
-    # The prompt's own wait: the prefills ahead (M/D/1 at rho = 45.23 × 0.02 = 0.905), half a step of
+    # The prompt's own wait: the prefills ahead (M/D/1 at rho = 45.66 × 0.02 = 0.913), half a step of
     # 19 ms and its pass with the 90 sequences' step (29.9 ms: the prompt's 20 ms and the sequences'
     # 0.9 ms of multiply-adds, longer than the weights' 10 ms read, then 9 ms of KV cache).
     rho = rate * 0.02

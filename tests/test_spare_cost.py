@@ -156,11 +156,12 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
     # A start: RunPod's 2.3 s and the 70B's exact 70.55B parameters at 1 byte in FP8, 70.55 GB at 2.5 GB/s.
     start = 2.3 + 70.55 / 2.5
     assert cold == pytest.approx(2 * 22 * start / 3600, rel=0.01) == pytest.approx(0.37, abs=0.005)
-    # Each decode step reads the exact 70.55 GB of weights, so a request on the one-card H200 instance
-    # takes 0.6 % longer at the working hours' rates (8.36 s, not 8.32 s, at 16:00) and more of the kept
-    # hours have one in flight: 516.2 and 11.9 idle (516.0 and 12.1 at 70 GB; 516.5 and 11.6 before the
-    # all-reduces' share by message size and the refit).
-    assert (busy, idle) == (pytest.approx(516.2, abs=0.05), pytest.approx(11.9, abs=0.05))
+    # A request's first token comes from its prompt's pass and its 299 others from decode steps, each
+    # reading the exact 70.55 GB of weights at 0.86 of the bandwidth: on the one-card H200 instance it
+    # takes 8.41 s at 16:00 (8.36 s with 300 steps at 0.87, 8.32 s at 70 GB), and the kept hours have one
+    # in flight 516.4 hours, 11.6 idle (516.2 and 11.9 with 300 steps at 0.87; 516.0 and 12.1 at 70 GB;
+    # 516.5 and 11.6 before the all-reduces' share by message size and the refit).
+    assert (busy, idle) == (pytest.approx(516.4, abs=0.05), pytest.approx(11.6, abs=0.05))
     english = flat(render_memo(result))
     assert (
         f"({busy:.0f} of them serving requests, {idle:.1f} idle with 2 kept warm in every paid hour and "
@@ -175,11 +176,12 @@ def test_deployment_advice_counts_the_kept_instances_run_on_and_starts() -> None
         "weiter): 2.359,45 $ pro Monat" in german
     )
     # The legal assistant's 2 x 22 starts of 282.34 s (120 s and 405.85 GB at 2.5 GB/s) are 3.45 hours, and
-    # its bill twice the kept instance worked out above; a lone request's steps read the 405.85 GB too, so
-    # its requests are in flight 13.20 hours (13.18 at the nominal 405 GB; 13.36 before the all-reduces'
-    # share by message size and the refit).
+    # its bill twice the kept instance worked out above; a lone request's 1,499 decode steps read the
+    # 405.85 GB too, at 0.86 of the bandwidth (55.46 s a request), so its requests are in flight 13.29
+    # hours (13.20 with 1,500 steps at 0.87, 55.06 s a request; 13.18 at the nominal 405 GB; 13.36 before
+    # the all-reduces' share by message size and the refit).
     legal = flat(render_memo(run(LEGAL)))
     assert (
-        "(13.2 of them serving requests, 339 idle with 2 kept warm in every paid hour, 3.45 in their "
+        "(13.3 of them serving requests, 339 idle with 2 kept warm in every paid hour, 3.45 in their "
         "starts): $7,116.35/month" in legal
     )

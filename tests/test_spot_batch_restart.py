@@ -51,12 +51,12 @@ def test_a_window_that_leaves_less_than_a_restart_is_warned() -> None:
     checked = check({"workload": REWRITE, "proposal": SPOT}, EVALUATED_ON)
     (item,) = [i for i in checked.results if i.rule_id == "PRC025"]
     assert item.status == "warn" and item.message is not None
-    # 1.85 h less the run's 1.808 h (400,000 requests on 12 replicas at 5.376 requests/s each with the
-    # exact 70.55 GB of weights, 1.722 h, plus 5 % redone) leaves 2.50 minutes, said as 3; a restart takes
+    # 1.85 h less the run's 1.813 h (400,000 requests on 12 replicas at 5.364 requests/s each with the
+    # exact 70.55 GB of weights, 1.726 h, plus 5 % redone) leaves 2.24 minutes, said as 2; a restart takes
     # 300 + 56.4 s, 5.9 minutes.
     assert item.message.startswith(
         "On spot, a run of the day's work takes about 1.81 h of its 1.85-hour window (the work redone after "
-        "interruptions included), which leaves 3 minutes. A replica whose instance is taken back serves "
+        "interruptions included), which leaves 2 minutes. A replica whose instance is taken back serves "
         "again only once a new instance has launched and loaded the weights: at least 6 minutes (5 to "
         "launch, the lead time AWS allows one, taken for every provider, and the weights at the catalog's "
         "load rate), without the time to find spot capacity again, which no provider promises. Where the 12 "

@@ -120,10 +120,11 @@ def test_the_days_first_start_is_not_a_stop_between_requests() -> None:
 
 
 def test_an_instance_kept_for_the_price_is_judged_as_the_endpoint_would_scale() -> None:
-    """The same assistant at RunPod: its 5 s idle timeout stops a scaling worker between requests 6 times
-    a month (5.56: each decode step reads the 70B's exact 70.55 GB at 0.87 of the H200's bandwidth; at
-    0.86 a request took a little longer and fewer gaps outlasted it and the timeout, 5.33, said as 5;
-    5.6 at 70 GB), so the band's reason (an endpoint that never scales to zero) does not hold and the
+    """The same assistant at RunPod: its 5 s idle timeout stops a scaling worker between requests 5 times
+    a month (5.35: each decode step reads the 70B's exact 70.55 GB at 0.86 of the H200's bandwidth, 299
+    steps a request, as its prompt's pass yields the first of its 300 tokens; at 0.87 and 300 steps a
+    request took a little less and more gaps outlasted it and the timeout, 5.56, said as 6), so the
+    band's reason (an endpoint that never scales to zero) does not hold and the
     prices decide (DEP040, not DEP024), but busy through the working hours the worker runs cheaper as an
     active one, restarted each of the 22 working days: no request waits for a start, as DEP040 then
     says."""
@@ -138,7 +139,7 @@ def test_an_instance_kept_for_the_price_is_judged_as_the_endpoint_would_scale() 
     assert "DEP040" in result.fired_rules and "DEP024" not in result.fired_rules
     (dep040,) = [f.message for f in result.findings if f.rule_id == "DEP040"]
     assert (
-        "would stop and start from zero between requests 6 times a month as it scales with the load; keeping "
+        "would stop and start from zero between requests 5 times a month as it scales with the load; keeping "
         "1 instance running through the served hours at its lower price for instances that run always bills "
         "less, and no request waits for a start: 264 instance-hours" in " ".join(dep040.split())
     )

@@ -203,8 +203,10 @@ def test_the_load_section_prices_what_the_latency_limits_add() -> None:
     # B200's all-reduces reach the shares measured on H100 for their message, of its own 900 GB/s one way
     # (0.14 at the smallest message, 32 tokens of 8,192 elements, each token's 160 all-reduces sending 2 x
     # 7/8 x 16 KiB from every card). At the full batch of 191 the prompts replacing the finished sequences
-    # come 9,550 tokens a step, so every pass is vLLM's 8,192 batched tokens, 67.1 million elements at
-    # 0.67 of the link: 2.48 requests/s a replica.
+    # come 191 x 20,000 / 399 = 9,574 tokens a step (a sequence decodes for 399 steps, its first token
+    # coming from its prompt's pass), so every pass is vLLM's 8,192 batched tokens, 67.1 million elements
+    # at 0.67 of the link: 2.47 requests/s a replica (its weights and KV cache read at 0.86 of the
+    # bandwidth).
     (eight_cards,) = [
         p for p in candidate_performances(knowledge, figures, 20_000, 400)["b200"] if p.cards == 8
     ]
@@ -213,8 +215,8 @@ def test_the_load_section_prices_what_the_latency_limits_add() -> None:
     assert roofline.communication_points[0] == (32, pytest.approx(900e9 * 0.14 / sent, rel=1e-12))
     assert (eight_cards.batch, roofline.prompt_pass_tokens(191)) == (191, 8192)
     assert row.requests_per_second_per_replica == eight_cards.requests_per_second
-    assert round(eight_cards.requests_per_second, 2) == 2.48
-    assert b200_row.startswith(f"| b200 | 192 GB | 1 | 8 | {row.concurrent_requests} | 2.48 | 4 | 32 |")
+    assert round(eight_cards.requests_per_second, 2) == 2.47
+    assert b200_row.startswith(f"| b200 | 192 GB | 1 | 8 | {row.concurrent_requests} | 2.47 | 4 | 32 |")
     note = "replicas set by the latency limits; throughput alone: 1 of this size, spares aside"
     assert b200_row.endswith(f"| {note} |")
 
@@ -250,12 +252,13 @@ def test_where_throughput_sets_the_replicas_no_cost_of_latency_is_stated() -> No
 
 
 def test_the_kept_time_per_token_is_written_alike_in_each_sentence() -> None:
-    """4 ms a token for a 70B model: 8 B200 keep 7.59 ms x 1.092 = 8.29 ms; the Load section wrote such a
-    limit "8.5" in one sentence and "8.54" in the next."""
+    """4 ms a token for a 70B model: 8 B200 keep 7.60 ms x 1.092 = 8.31 ms (the weights read at 0.86 of
+    the bandwidth; 8.29 at 0.87); the Load section wrote such a limit "8.5" in one sentence and "8.54" in
+    the next."""
     from test_message_wording import FAST_70B
 
     fast = {**FAST_70B, "max_time_to_first_token_ms": None}
     memo = " ".join(render_memo(run(fast)).split())
-    assert "and the replicas keep 8.29 ms per token at the peak" in memo
-    assert "The limits the replicas keep (8.29 ms per token at the peak)" in memo
+    assert "and the replicas keep 8.31 ms per token at the peak" in memo
+    assert "The limits the replicas keep (8.31 ms per token at the peak)" in memo
     assert "8.3 ms" not in memo

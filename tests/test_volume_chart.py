@@ -124,9 +124,10 @@ def test_a_batch_on_whole_instances_is_spread_over_their_cards() -> None:
     assert chart is not None and chart.self_hosted_offer == "8-gpu-plan"
     rps = next(g for g in result.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
     assert rps is not None
-    # A B200 replica carries 3.717 requests/s: 100,000 requests are 56.05 minutes of work on 8 cards, with
-    # the load 56.98, billed 57 minutes, $1,547 (58 at 3.705 requests/s, $1,574).
-    for volume, dollars in ((30_000, 488), (100_000, 1_547), (200_000, 3_093)):
+    # A B200 replica carries 3.709 requests/s: 100,000 requests are 56.16 minutes of work on 8 cards, with
+    # the load 57.10, billed 58 minutes, $1,574 (56.98 and 57 minutes, $1,547, at the 3.717 requests/s of
+    # 300 decode steps a request at the bandwidth share of 0.87).
+    for volume, dollars in ((30_000, 488), (100_000, 1_574), (200_000, 3_093)):
         minutes = math.ceil(volume / rps / 8 / 60 + 140 / 2.5 / 60)
         cost = minutes / 60 * 30.42 * 8 * 6.69
         assert chart.self_hosted_usd_per_month[chart.requests_per_day.index(volume)] == pytest.approx(cost)
@@ -200,11 +201,13 @@ def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
     2-card replicas, and an instance pays reserved where its replicas are needed in more than $1.90 /
     $4.19 = 45 % of their hours (Lambda sells 2-card instances by the hour at $4.19): the 29th to 32nd
     replicas are needed in 64 of their 96 replica-hours a day (67 %), so they pay in the base; the 33rd
-    to 36th in 34 (35 %), so they do not. A replica carries 2.326 requests/s, 1.540 usable within 70 % of
-    it and the 5.74 % error band: hour 11's 38.15 requests/s x 1.27 needs 31.46 replicas, 33 with the
-    spare; the 40.00 requests/s of hours 7, 17 and 18 need 32.99, 34 with the spare, and hour 8's 41.11
-    need 33.90, 35 (one more each at 2.318 requests/s, 1.535 usable: 38 replica-hours from the 33rd).
-    (23 to 43 replicas, and 67 and 40 replica-hours, at 2.314 requests/s and a 7.09 % band.)"""
+    to 36th in 39 (41 %), so they do not. A replica carries 2.322 requests/s, 1.532 usable within 70 % of
+    it and the 6.06 % error band: hour 11's 38.15 requests/s x 1.27 needs 31.62 replicas, 33 with the
+    spare; hour 6's 37.41 need 31.01, 33; the 40.00 requests/s of hours 7, 17 and 18 need 33.15, 35 with
+    the spare, and hour 8's 41.11 need 34.07, 36. (At the 2.326 requests/s and 5.74 % band of 300 decode
+    steps a request at the bandwidth share of 0.87, hours 6, 7, 8, 17, 18 and 23 ran one replica fewer and
+    the 33rd to 36th were needed in 34 replica-hours; 23 to 43 replicas, and 67 and 40 replica-hours,
+    at 2.314 requests/s and a 7.09 % band.)"""
     data = load_workload(str(VOLUME_DIR / "w07-rag-api.yaml")).model_dump(mode="json", exclude_unset=True)
     result = recommend(
         validate_workload({**data, "business_critical": False}, "test"),
@@ -220,7 +223,7 @@ def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
         """Replica-hours a day of the four replicas from the ``first``th on (one 8-card instance)."""
         return sum(min(4, max(0, count - first + 1)) for count in hours)
 
-    assert (needed(29), needed(33)) == (64, 34)
+    assert (needed(29), needed(33)) == (64, 39)
     assert needed(29) / 96 > 1.90 / 4.19 > needed(33) / 96
     assert (fleet.peak_provider, fleet.peak_offer) == ("lambda", "2-gpu-plan")
     assert fleet.base_usd_per_month == pytest.approx(64 * 1.90 * 730)
@@ -229,7 +232,7 @@ def test_a_mixed_fleet_decided_below_owning_for_the_busiest_hour() -> None:
 
 def test_a_business_critical_mixed_fleet_runs_the_replicas_a_lost_instance_takes() -> None:
     """w07 as it is, business-critical (SIZ015): a lost 8-card P5 instance takes four replicas where each
-    hour has one spare, so every hour runs three more (26 to 45): $109,551 a month, below the 12 owned
+    hour has one spare, so every hour runs three more (26 to 45): $110,571 a month, below the 12 owned
     servers that keep the peak through the loss of one ($114,653), and decided."""
     critical = result_of(VOLUME_DIR / "w07-rag-api.yaml", knowledge=negotiated_aws())
     data = load_workload(str(VOLUME_DIR / "w07-rag-api.yaml")).model_dump(mode="json", exclude_unset=True)
@@ -241,12 +244,13 @@ def test_a_business_critical_mixed_fleet_runs_the_replicas_a_lost_instance_takes
     assert critical.mixed_fleet is not None and relaxed.mixed_fleet is not None
     hours, lean = critical.mixed_fleet.fleet.replicas_by_hour, relaxed.mixed_fleet.fleet.replicas_by_hour
     assert hours == tuple(count + 3 for count in lean) and (min(hours), max(hours)) == (26, 45)
-    # 36 replicas reserved (72 cards x $1.90 x 730 h = $99,864) and the 38 replica-hours a day above them
-    # on Lambda's 2-card instances (2 x 38 x 30.42 x $4.19 = $9,687): $109,551 (a replica carries 2.326
-    # requests/s: hours 7, 8, 17 and 18 run one replica fewer than at 2.318, whose 42 replica-hours made
-    # $110,571; $111,335 with the 45 replica-hours of a replica's 2.314 requests/s and a 7.09 % error
-    # band).
-    assert round(critical.mixed_fleet.usd_per_month) == 109_551
+    # 36 replicas reserved (72 cards x $1.90 x 730 h = $99,864) and the 42 replica-hours a day above them
+    # on Lambda's 2-card instances (2 x 42 x 30.42 x $4.19 = $10,707): $110,571 (a replica carries 2.322
+    # requests/s within a 6.06 % error band: hours 7, 8, 17 and 18 run one replica more than at the 2.326
+    # requests/s and 5.74 % band of 300 decode steps a request at the bandwidth share of 0.87, whose 38
+    # replica-hours made $109,551; $111,335 with the 45 replica-hours of a replica's 2.314 requests/s and
+    # a 7.09 % error band).
+    assert round(critical.mixed_fleet.usd_per_month) == 110_571
     assert (critical.decision.deployment, round(critical.own_hardware.usd_per_month)) == (
         "hybrid",
         114_653,
@@ -351,13 +355,14 @@ def test_the_sizing_sentence_gives_the_peak_on_the_replicas_it_counts() -> None:
     best = result.best_option
     assert best is not None and (best.replicas, best.spare_replicas) == (2, 1)
     assert round(best.capacity_utilization_at_peak * 100) == 14
-    # 200,000 requests / 86,400 s x 1.33 x 1.27 = 3.91 requests/s at the peak, on one H200 replica's 14.17
-    # at the bandwidth share of 0.87 and the compute share of 0.58 (14.16 at 0.86; 14.38 at 0.86 and 0.59;
-    # 14.39 at a nominal 70 GB: the exact 70.55 GB of weights take a little longer to read each step and
-    # leave KV room for 363 sequences, not 366).
+    # 200,000 requests / 86,400 s x 1.33 x 1.27 = 3.91 requests/s at the peak, on one H200 replica's 14.20,
+    # 119 decode steps a request after its prompt's pass, at the bandwidth share of 0.86 and the compute
+    # share of 0.58 (with a decode step for each of the 120 output tokens: 14.17 at 0.87, 14.16 at 0.86,
+    # 14.38 at 0.86 and 0.59, 14.39 at a nominal 70 GB: the exact 70.55 GB of weights take a little longer
+    # to read each step and leave KV room for 363 sequences, not 366).
     per_replica = next(g for g in result.sizing.gpus if g.gpu == best.gpu).requests_per_second_per_replica
     peak = 200_000 / 86_400 * 1.33 * 1.27
-    assert best.gpu == "h200" and round(per_replica or 0, 2) == 14.17
+    assert best.gpu == "h200" and round(per_replica or 0, 2) == 14.20
     assert round(peak / (per_replica or 1) * 100) == 28 and peak == pytest.approx(3.91, abs=0.01)
     memo = render_memo(result)
     assert "too high: one replica for the peak. At the peak it runs at 28 % of its estimated" in memo

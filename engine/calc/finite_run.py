@@ -7,9 +7,10 @@ ones finish with too few others to fill theirs.
 - All requests at once (offline), or a fixed number in flight (a closed loop): the replica works
   through them in waves of as many as run together (the batch limit, or the number in flight if
   smaller). With every request the same length, a wave's sequences start together and finish
-  together: a wave of ``n`` takes their ``n`` prefills and ``output_tokens`` decode steps of ``n``
-  sequences. Full waves run at the steady state's rate; the last, partial wave runs its steps at a
-  smaller batch, for as many steps, and so lowers the run's throughput.
+  together: a wave of ``n`` takes their ``n`` prefills, whose passes yield the first tokens, and
+  ``output_tokens - 1`` decode steps of ``n`` sequences (``Roofline.decode_steps``). Full waves run
+  at the steady state's rate; the last, partial wave runs its steps at a smaller batch, for as many
+  steps, and so lowers the run's throughput.
 - An arrival rate (an open loop): the last of ``requests`` requests is sent ``(requests - 1) / rate``
   seconds after the first and is answered one request's latency later (its first token, then every
   other at the time per output token), never sooner than the replica could work through all of them
@@ -26,7 +27,7 @@ def wave_seconds(roofline: Roofline, sequences: int) -> float:
     """``sequences`` requests started together: their prefills, then every decode step of them all."""
     return sequences * roofline.prefill_busy_seconds(
         sequences
-    ) + roofline.output_tokens * roofline.step_seconds(sequences)
+    ) + roofline.decode_steps * roofline.step_seconds(sequences)
 
 
 def all_at_once_seconds(roofline: Roofline, requests: int, in_flight: int | None = None) -> float:

@@ -187,15 +187,11 @@ def lone_prefill_seconds(roofline: Roofline) -> float:
     return roofline.prefill_chunks * prompt_pass_seconds(roofline, 0.0)
 
 
-def _tpot_seconds(roofline: Roofline, rate: float, decoding: float) -> float:
-    return roofline.step_seconds(max(decoding, 1.0)) / (1 - rate * roofline.prefill_busy_seconds(decoding))
-
-
 def saturation(roofline: Roofline) -> OperatingPoint:
     """The replica with its batch full and requests always waiting (an offline run)."""
     batch = roofline.max_batch
     rate = roofline.requests_per_second(batch)
-    tpot = _tpot_seconds(roofline, rate, batch)
+    tpot = roofline.time_per_token_seconds(rate, batch)
     return OperatingPoint(
         requests_per_second=rate,
         decoding=batch,
@@ -212,22 +208,27 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
     ceiling = saturation(roofline)
     if rate >= ceiling.requests_per_second:
         return ceiling
-    # The batch that carries the rate: each of its sequences decodes for output_tokens steps, so by
-    # Little's law decoding = rate x output_tokens x time per token, which grows with the batch. The
+    # The batch that carries the rate: each of its sequences decodes for decode_steps steps (its first
+    # token comes from its prompt's pass), so by Little's law decoding = rate x decode_steps x time per
+    # token, which grows with the batch (none decode for one-token answers). The
     # iteration from an empty batch climbs to the smallest such batch; it is quick at light load, and
     # bisection takes over where it is slow (near the replica's capacity) or would leave the prefills no
     # time to decode (a prompt's busy time depends on the batch it shares passes with).
-    per_token = rate * roofline.output_tokens
+    per_token = rate * roofline.decode_steps
     step, busy = roofline.step_seconds, roofline.prefill_busy_seconds
 
     def carried(decoding: float) -> float:
-        """The batch that ``decoding`` sequences' time per token asks for (``_tpot_seconds``)."""
+        """The batch that ``decoding`` sequences' time per token asks for
+        (``Roofline.time_per_token_seconds``)."""
         not_prefilling = 1 - rate * busy(decoding)
         if not_prefilling <= 0:
             return math.inf
         return per_token * (step(max(decoding, 1.0)) / not_prefilling)
 
-    if carried(0.0) == math.inf:  # the prompts alone keep the replica busy
+    # The prompts alone keep the replica busy even in the passes of a full batch. (Where a prompt's busy
+    # time falls as the batch grows, with a mixture's routed experts or a message-dependent link share,
+    # an empty batch may not carry the rate while a larger one does: the search below finds it.)
+    if carried(float(roofline.max_batch)) == math.inf:
         return ceiling
     decoding = 0.0
     for _ in range(QUICK_ITERATIONS):
@@ -256,7 +257,7 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
         decoding=decoding,
         in_flight=decoding + rate * ttft,
         time_to_first_token_ms=(slot_wait + ttft) * 1000,
-        time_per_output_token_ms=_tpot_seconds(roofline, rate, decoding) * 1000,
+        time_per_output_token_ms=roofline.time_per_token_seconds(rate, decoding) * 1000,
         saturated=False,
         slot_wait_seconds=slot_wait,
     )
@@ -265,7 +266,19 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
 def at_concurrency(roofline: Roofline, users: int) -> OperatingPoint:
     """``users`` requests always in flight (each answered request replaced by the next): the closed loop
     of published benchmarks. A user's own prefill never waits for itself, so the others' share of the
-    prefills and the decode steps is what delays it: one user sees a lone request."""
+    prefills and the decode steps is what delays it: one user sees a lone request. One-token answers hold
+    no place in a batch: the users' prompts share passes, and each waits for the others' (Little's law
+    over the replica's rate with the prompts batched), never less than a lone prompt's pass."""
+    if not roofline.decode_steps:
+        ttft = max(lone_prefill_seconds(roofline), users / roofline.requests_per_second(float(users)))
+        return OperatingPoint(
+            requests_per_second=users / ttft,
+            decoding=0.0,
+            in_flight=float(users),
+            time_to_first_token_ms=ttft * 1000,
+            time_per_output_token_ms=0.0,
+            saturated=False,
+        )
     others = (users - 1) / users
 
     def waiting(decoding: float) -> tuple[float, float]:
@@ -294,7 +307,7 @@ def at_concurrency(roofline: Roofline, users: int) -> OperatingPoint:
         decoding=decoding,
         in_flight=float(users),
         time_to_first_token_ms=ttft * 1000,
-        time_per_output_token_ms=_tpot_seconds(roofline, rate * others, decoding) * 1000,
+        time_per_output_token_ms=roofline.time_per_token_seconds(rate * others, decoding) * 1000,
         saturated=decoding >= roofline.max_batch,
     )
 

@@ -265,7 +265,6 @@ def replica_performance(
     step_seconds = roofline.step_seconds(batch)
     requests_per_second = roofline.requests_per_second(batch)
     prefill_busy = roofline.prefill_busy_seconds(batch)
-    busy_prefill = requests_per_second * prefill_busy
     tensor, stages = parallelism(knowledge, cards)
     return trusted(
         ReplicaPerformance,
@@ -280,7 +279,7 @@ def replica_performance(
         requests_per_second=requests_per_second,
         output_tokens_per_second=requests_per_second * output_tokens,
         time_to_first_token_ms=roofline.prefill_seconds * 1000,
-        time_per_output_token_ms=step_seconds / (1 - busy_prefill) * 1000,
+        time_per_output_token_ms=roofline.time_per_token_seconds(requests_per_second, batch) * 1000,
         decode_bound="memory" if step.weights_read >= step.weights_compute else "compute",
         roofline=roofline,
     )

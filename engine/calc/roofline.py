@@ -243,11 +243,23 @@ class Roofline(BaseModel):
         attention = per_stage * max(self.kv_seconds_per_sequence, self.attention_seconds_per_sequence)
         return weights + attention + self.fixed_step_seconds + self._communication(per_stage)
 
+    @property
+    def decode_steps(self) -> int:
+        """Decode steps a request takes: its prompt's pass yields the first token, so one fewer than its
+        output tokens (none for a one-token answer, such as a classification)."""
+        return self.output_tokens - 1
+
+    @property
+    def passes_in_batch(self) -> int:
+        """Passes a sequence spends in the batch after its prompt's: its decode steps, or the prompt's
+        pass itself where it has none (the prompts of a one-token workload are the batch)."""
+        return max(self.decode_steps, 1)
+
     def prompt_tokens_per_step(self, sequences: float) -> float:
         """The prompt tokens a step carries on average with ``sequences`` sequences decoding, on one
         stage: as the engines batch by iteration, the prompts that replace the sequences finishing, one in
-        ``output_tokens`` a step (``input_tokens`` / ``output_tokens`` prompt tokens a sequence)."""
-        return self.per_stage(sequences) * self.input_tokens / self.output_tokens
+        ``passes_in_batch`` a step (``input_tokens`` / ``passes_in_batch`` prompt tokens a sequence)."""
+        return self.per_stage(sequences) * self.input_tokens / self.passes_in_batch
 
     def prompt_step_share(self, sequences: float) -> float:
         """The share of the steps that carry a prompt's tokens (a chunk of them): all where a step's
@@ -265,7 +277,7 @@ class Roofline(BaseModel):
         """``prompt_step_share`` and ``prompt_pass_tokens`` for ``per_stage`` sequences decoding on a
         stage, worked out together (the latency at a load asks for them tens of times)."""
         chunk = self.input_tokens / self.prefill_chunks
-        prompt = per_stage * self.input_tokens / self.output_tokens
+        prompt = per_stage * self.input_tokens / self.passes_in_batch
         carried = per_stage + max(chunk, prompt)
         if self.max_batched_tokens:
             carried = min(max(self.max_batched_tokens, per_stage + chunk), carried)
@@ -312,14 +324,36 @@ class Roofline(BaseModel):
         different prompts at once, so each is busy with this one for its share only."""
         if not self.busy_depends_on_batch:
             return self.prefill_seconds / self.pipeline_stages
-        tokens = self._prompt_pass(self.per_stage(sequences))[1]
+        tokens = self._prompt_pass(self.per_stage(sequences))[1] if self.decode_steps else self._prompts_pass
         return self.prefill_in_pass_seconds(tokens) / self.pipeline_stages
+
+    @property
+    def _prompts_pass(self) -> float:
+        """The tokens of a pass of one-token answers' prompts, on one stage: nothing decodes, so the
+        prompts waiting share a pass, up to the engine's batched-token limit (never less than a chunk), or
+        a batch of them where it has none. A prompt's busy time is its share of such a full pass at any
+        load: it is what the replica's capacity counts, and where a prompt waits for others, they are what
+        fills the pass (alone, the first token waits for its own pass, ``latency.prompt_pass_seconds``)."""
+        prompts = self.per_stage(float(self.max_batch)) * self.input_tokens
+        if self.max_batched_tokens:
+            return min(prompts, max(self.max_batched_tokens, self.input_tokens / self.prefill_chunks))
+        return prompts
+
+    def time_per_token_seconds(self, rate: float, sequences: float) -> float:
+        """The time between a sequence's tokens with ``sequences`` decoding and prompts arriving at
+        ``rate``: a decode step, stretched by the share of the replica's time the prefills take. None
+        passes where each answer is its first token (no decode steps): 0."""
+        if not self.decode_steps:
+            return 0.0
+        return self.step_seconds(max(sequences, 1.0)) / (1 - rate * self.prefill_busy_seconds(sequences))
 
     def requests_per_second(self, sequences: float) -> float:
         """Requests finished per second with ``sequences`` decoding: the prefills and the decode steps
-        share the replica's time. Fewer than one on average is one sequence decoding part of the time
-        (a closed loop of one user whose prompts take long): each of its tokens takes a lone step."""
+        share the replica's time, a request's first token coming from its prompt's pass and each other
+        from a decode step (``decode_steps``). Fewer than one on average is one sequence decoding part of
+        the time (a closed loop of one user whose prompts take long): each of its tokens takes a lone
+        step."""
         decoding = max(sequences, 1.0)
         return 1 / (
-            self.prefill_busy_seconds(decoding) + self.output_tokens * self.step_seconds(decoding) / decoding
+            self.prefill_busy_seconds(decoding) + self.decode_steps * self.step_seconds(decoding) / decoding
         )

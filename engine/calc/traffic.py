@@ -14,7 +14,7 @@ replica runs at 20 % of its throughput may still have a request in flight every 
 
 S grows with the load: more requests in flight make a larger batch and a slower decode step, and a
 prompt may wait for the prefills ahead of it. S is the latency model's at each rate (``calc.latency``:
-the time to first token plus the output tokens at the time per token), so the requests in flight, the
+the time to first token plus the other output tokens at the time per token), so the requests in flight, the
 busy share and the latency the memo states at a load agree. A mixture of experts' step grows fastest at
 small batches (each new sequence reads experts the others did not), so S is far from linear between a
 lone request and a full batch there.

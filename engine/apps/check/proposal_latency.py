@@ -86,8 +86,9 @@ def latency_facts(
         "time_per_output_token_planned_ms": verdicts.planned_time_per_output_token_ms or tpot or 0.0,
         "latency_known": True,
         "time_to_first_token_at_peak_ms": UNBOUNDED_MS if point.saturated else point.time_to_first_token_ms,
+        # One-token answers have no time between tokens, however long their first one waits.
         "time_per_output_token_at_peak_ms": UNBOUNDED_MS
-        if point.saturated
+        if point.saturated and performance.roofline.decode_steps
         else point.time_per_output_token_ms,
         "peak_overloads_replicas": point.saturated,
         "replica_lost_at_peak": not scales_out and serving < replicas,
