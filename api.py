@@ -29,6 +29,7 @@ from .engine.common.user_input import iso_date
 from .engine.common.values import MAX_NESTING_DEPTH, nested_deeper
 from .engine.common.wording import at
 from .engine.domain.input_errors import input_error
+from .engine.domain.knowledge.base import franc_rate
 from .engine.domain.knowledge.loading import load_knowledge
 from .engine.domain.proposal import CheckResult, ProposalDocument
 from .engine.domain.requests import LoadRequest, SizeRequest, TcoRequest
@@ -129,7 +130,7 @@ def _policy(policy_dir: str | Path | None) -> str | None:
     return str(Path(policy_dir).resolve())
 
 
-def _format(lang: str, currency: str, usd_per_eur: float) -> Format:
+def _format(lang: str, currency: str, usd_per_eur: float, usd_per_chf: float | None) -> Format:
     for name, value, known in (("lang", lang, LANGUAGES), ("currency", currency, CURRENCIES)):
         if not isinstance(value, str):
             raise InputError(f"{name}: one of {', '.join(known)}, not {value!r}", field=name)
@@ -137,7 +138,7 @@ def _format(lang: str, currency: str, usd_per_eur: float) -> Format:
         raise InputError(unknown_value_message("lang", lang, LANGUAGES), field="lang")
     if currency not in CURRENCIES:
         raise InputError(unknown_value_message("currency", currency, CURRENCIES), field="currency")
-    return Format.named(lang, currency, usd_per_eur)
+    return Format.named(lang, currency, usd_per_eur, usd_per_chf)
 
 
 def recommend(
@@ -151,7 +152,8 @@ def recommend(
     the price ages;
     ``policy_dir`` adds an organization's rules (``DIR/*.yaml``), as ``--policy`` does; ``lang`` and
     ``currency`` are those of the findings' texts (and of ``render_memo`` after it)."""
-    fmt = _format(lang, currency, load_knowledge().eur_to_usd().rate)
+    knowledge = load_knowledge()
+    fmt = _format(lang, currency, knowledge.eur_to_usd().rate, knowledge.usd_per("CHF"))
     return _recommend(_workload(workload), _date(evaluated_on), policy_dir=_policy(policy_dir), fmt=fmt)
 
 
@@ -189,7 +191,11 @@ def render_memo(
         raise InputError(
             f"overridden: a list of the figures' names, not {type(overridden).__name__}", field="overridden"
         )
-    fmt = _format(lang, currency, result.exchange_rate_usd_per_eur)
+    if result.exchange_rate_chf_per_eur is None:
+        # A result made before the franc's rate was recorded: shown in CHF at the catalog's.
+        result = result.model_copy(update=franc_rate(load_knowledge()))
+    usd_per_eur, chf_per_eur = result.exchange_rate_usd_per_eur, result.exchange_rate_chf_per_eur
+    fmt = _format(lang, currency, usd_per_eur, usd_per_eur / (chf_per_eur or 1.0))
     return _render_memo(result, fmt, chart_files, overridden)
 
 

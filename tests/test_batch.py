@@ -96,6 +96,17 @@ def test_csv_in_euro_adds_the_euro_cost_last_and_keeps_the_dollar_column(tmp_pat
     assert eur_row["eur_per_month"] == f"{float(usd_row['usd_per_month']) / rate:.2f}"
 
 
+def test_csv_in_swiss_francs_adds_a_franc_column(tmp_path: Path) -> None:
+    """CHF through the EUR: 1.16 USD per EUR over 0.9197 CHF per EUR (knowledge/exchange_rates.yaml)."""
+    path = write(tmp_path, "w.jsonl", json.dumps(BIG) + "\n")
+    dollars = invoke(path, "--format", "csv")
+    francs = invoke(path, "--format", "csv", "--currency", "CHF")
+    assert francs.stdout.splitlines()[0] == dollars.stdout.splitlines()[0] + ",chf_per_month"
+    (usd_row,), (chf_row,) = csv_rows(dollars.stdout), csv_rows(francs.stdout)
+    assert {k: v for k, v in chf_row.items() if k != "chf_per_month"} == usd_row
+    assert chf_row["chf_per_month"] == f"{float(usd_row['usd_per_month']) * 0.9197 / 1.16:.2f}"
+
+
 def test_an_api_row_names_its_provider_and_whether_another_models_price_stands_in(tmp_path: Path) -> None:
     qwen = {
         "name": "qwen3",

@@ -393,7 +393,7 @@ def test_option_names_and_ranges_as_the_help_says() -> None:
     assert years.exit_code == 2
     assert "Invalid value for '--depreciation-years': 7 is not in the range 3<=x<=5." in years.output
     assert "[3<=x<=5]" in invoke("tco", "--help").output
-    assert "--currency [USD|EUR]" in invoke("recommend", "--help").output
+    assert "--currency [USD|EUR|CHF]" in invoke("recommend", "--help").output
 
 
 def test_options_that_contradict_each_other_are_refused(tmp_path: Path) -> None:

@@ -215,7 +215,11 @@ def test_a_validation_error_names_its_first_field_and_check_path_takes_a_path() 
     ("call", "field", "message"),
     [
         (lambda w: api.recommend(w, lang=None), "lang", "lang: one of en, de, not None"),
-        (lambda w: api.recommend(w, currency=["USD"]), "currency", "currency: one of USD, EUR, not ['USD']"),
+        (
+            lambda w: api.recommend(w, currency=["USD"]),
+            "currency",
+            "currency: one of USD, EUR, CHF, not ['USD']",
+        ),
         (lambda w: api.recommend(w, policy_dir=5), "policy_dir", "policy_dir: a directory's path, not 5"),
         # The empty text is the current directory: it was read as a policy directory.
         (lambda w: api.recommend(w, policy_dir=""), "policy_dir", "policy_dir: a directory's path, not ''"),

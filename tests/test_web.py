@@ -23,10 +23,9 @@ from web_pages import AS_OF, FAILING_PROPOSAL, FormValues, Page, load_into_form,
 from gpu_advisor.cli import main
 from gpu_advisor.engine.apps.questionnaire import load_questions
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-from gpu_advisor.engine.i18n.formats import Format
 
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
-SETTINGS = (("en", "USD"), ("de", "EUR"))
+SETTINGS = (("en", "USD"), ("de", "EUR"), ("en", "CHF"))
 DECISION_FIELDS = ("deployment", "provider", "offer", "gpu", "gpus", "pricing", "deciding_rule_id")
 
 
@@ -114,7 +113,7 @@ def test_the_page_and_the_cli_agree_on_every_example(
     expected = cli_json("recommend", str(example), "--as-of", AS_OF, "--lang", lang, "--currency", currency)
     decision = expected["decision"]
     assert shown_decision(page) == {name: decision[name] for name in DECISION_FIELDS}
-    fmt = Format.named(lang, currency, load_knowledge().eur_to_usd().rate)
+    fmt = load_knowledge().display_format(lang, currency)
     if decision["usd_per_month"] is not None:
         cost = page.by_id("decision-cost")
         assert float(cost.attrs["data-value"]) == decision["usd_per_month"]
@@ -347,17 +346,15 @@ def test_a_what_if_price_is_read_as_the_pages_language_writes_numbers() -> None:
     from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.web.whatif import read_price_change
 
-    assert read_price_change({"whatif.server_price": "300,000"}, 1.16, "USD", "en").server_usd == 300_000
-    assert read_price_change({"whatif.server_price": "250.000"}, 1.16, "EUR", "de").server_usd == (
+    assert read_price_change({"whatif.server_price": "300,000"}, 1.0, "en").server_usd == 300_000
+    assert read_price_change({"whatif.server_price": "250.000"}, 1.16, "de").server_usd == (
         pytest.approx(250_000 * 1.16)
     )
     german = read_price_change(
-        {"whatif.offer": "runpod/community/h200", "whatif.offer_price": "2,5"}, 1.16, "EUR", "de"
+        {"whatif.offer": "runpod/community/h200", "whatif.offer_price": "2,5"}, 1.16, "de"
     )
     assert german.offer_usd_per_gpu_hour == pytest.approx(2.5 * 1.16)
-    english = read_price_change(
-        {"whatif.offer": "runpod/community/h200", "whatif.offer_price": "1.2"}, 1, "USD"
-    )
+    english = read_price_change({"whatif.offer": "runpod/community/h200", "whatif.offer_price": "1.2"}, 1.0)
     assert english.offer_usd_per_gpu_hour == pytest.approx(1.2)
     with pytest.raises(InputError, match=r"whatif\.server_price: '3,00,000' is not a number"):
-        read_price_change({"whatif.server_price": "3,00,000"}, 1.16, "USD", "en")
+        read_price_change({"whatif.server_price": "3,00,000"}, 1.0, "en")

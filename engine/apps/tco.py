@@ -7,7 +7,7 @@ from typing import Any
 from gpu_advisor.engine.calc.costs import ServerAssumptions, break_even_utilization, own_hardware_cost
 from gpu_advisor.engine.calc.own_hardware import per_gpu_hour
 from gpu_advisor.engine.calc.server_costs import MONTHS_PER_YEAR, resolve_costs
-from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite
+from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite, franc_rate
 from gpu_advisor.engine.domain.knowledge.costs import YourCosts
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -83,6 +83,7 @@ def rates_used(knowledge: Knowledge, costs: OwnCosts, eur_price: bool) -> dict[s
         "exchange_rate_usd_per_eur": eur.rate,
         "exchange_rate_as_of": eur.as_of,
         "exchange_rate_assumed": eur.source.document == "gpu-advisor",
+        **franc_rate(knowledge),
         "currencies": tuple(sorted(currencies)),
     }
 

@@ -66,7 +66,6 @@ def ask(
     from gpu_advisor.engine.domain.workload import load_workload_with_ranges, validate_workload
     from gpu_advisor.engine.domain.workload_ranges import WorkloadRanges, with_ranges
     from gpu_advisor.engine.i18n.environment import render
-    from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.present.memo import render_memo
 
     if from_file == "-":
@@ -80,7 +79,7 @@ def ask(
     output_target(save_file, "--save", inputs=(from_file,), force=force)
     output_target(memo_file, "--memo", inputs=(from_file,), force=force, others=(("--save", save_file),))
     knowledge = load_knowledge()
-    fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
+    fmt = knowledge.display_format(lang, currency)
     given, ranges = load_workload_with_ranges(from_file) if from_file else (None, WorkloadRanges())
     original = given.model_dump(exclude_unset=True, exclude_none=True) if given is not None else {}
     prefill = prefill_from(original, ranges)

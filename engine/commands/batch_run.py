@@ -9,6 +9,7 @@ import errno
 import json
 from typing import IO
 
+from gpu_advisor.engine.apps.batch.csv_rows import CurrencyColumn
 from gpu_advisor.engine.apps.batch.row_count import count_rows
 from gpu_advisor.engine.apps.batch.rows import input_format_for, open_input, read_rows
 from gpu_advisor.engine.apps.batch.run import OutputFormat, Progress, default_jobs, run_batch
@@ -99,7 +100,7 @@ def batch_file(
     found_format = input_format_for(input_path, input_format, lang)
     target, summary_target = output_targets(input_path, output, summary_file, force, policy_dir)
     # A broken knowledge base or rule catalog stops here, once, before any worker starts.
-    fmt = Format.named(lang, currency, load_knowledge().eur_to_usd().rate)
+    fmt = load_knowledge().display_format(lang, currency)
     rulebook = rulebook_for(policy_dir)
     titles = {
         rule: rule_text(rulebook.rule(rule), lang).title
@@ -139,7 +140,9 @@ def batch_file(
                     seed=seed,
                     scheduler=scheduler,
                     policy=policy_key(policy_dir) if policy_dir is not None else None,
-                    usd_per_eur=fmt.usd_per_eur if fmt.currency == "EUR" else None,
+                    currency_column=CurrencyColumn(fmt.currency, fmt.usd_per_unit)
+                    if fmt.currency != "USD"
+                    else None,
                 )
             except KeyboardInterrupt as stop:
                 tally.interrupted = True

@@ -146,7 +146,6 @@ def check(
     from gpu_advisor.engine.apps.check.run import check_document
     from gpu_advisor.engine.apps.overrides import knowledge_with_overrides
     from gpu_advisor.engine.common.errors import InputError
-    from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.pipeline.engines import rulebook_for
 
     evaluated_on = parse_date(as_of)
@@ -164,7 +163,7 @@ def check(
         input_dirs=(proposal_file, compare_to, policy_dir),
     )
     knowledge = knowledge_with_overrides(overrides, evaluated_on)
-    fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
+    fmt = knowledge.display_format(lang, currency)
 
     def checked(document: ProposalDocument, file: str, index: int, line: int) -> CheckResult:
         result = check_document(

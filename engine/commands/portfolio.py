@@ -230,7 +230,6 @@ def sweep(
     from gpu_advisor.engine.apps.sweep.run import sweep as run_sweep
     from gpu_advisor.engine.common.signals import exit_code_of, stop_on_signals
     from gpu_advisor.engine.domain.workload import load_workload
-    from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.present.sweep_text import render_sweep
     from gpu_advisor.engine.present.terminal import text_layout
 
@@ -242,7 +241,7 @@ def sweep(
             workload = load_workload(workload_file)
             complete_the_files_workload(workload, knowledge, workload_file)
             result = run_sweep(workload, specs, evaluated_on, knowledge, lang, policy_path(policy_dir))
-            fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
+            fmt = knowledge.display_format(lang, currency)
             width, wrap = text_layout(to_file=target is not None)
             text = to_json(result) if output_format == "json" else render_sweep(result, fmt, width, wrap)
             emit(text, target)

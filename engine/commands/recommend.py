@@ -90,7 +90,6 @@ def recommend(
     from gpu_advisor.engine.common.safe_files import removed_if_left_empty
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.domain.workload import load_workload_with_ranges
-    from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.present.memo import render_brief, render_memo
 
     if brief and output_format == "json":
@@ -147,7 +146,7 @@ def recommend(
 
             your_figures = overrides_to_use(overrides)
             knowledge, replaced = apply_overrides(knowledge, your_figures, overrides, evaluated_on)
-        fmt = Format.named(lang, currency, knowledge.eur_to_usd().rate)
+        fmt = knowledge.display_format(lang, currency)
         result: Recommendation
         complete_the_files_workload(workload, knowledge, workload_file)
         if scenarios is not None:

@@ -216,7 +216,6 @@ def catalog(
     from gpu_advisor.engine.apps.catalog import catalog_rows
     from gpu_advisor.engine.domain.knowledge.base import cite
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
-    from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.present.terminal import text_layout
     from gpu_advisor.engine.present.text import render_text
 
@@ -231,7 +230,7 @@ def catalog(
     width, wrap = text_layout()
     text = render_text(
         "catalog.txt.j2",
-        Format.named(lang, currency, knowledge.eur_to_usd().rate),
+        knowledge.display_format(lang, currency),
         width=width,
         wrap=wrap,
         kind=kind,
@@ -243,6 +242,7 @@ def catalog(
         eu_premium=premium.value,
         eu_premium_source=cite(premium.source, knowledge),
         usd_per_eur=knowledge.eur_to_usd().rate,
+        chf_per_eur=knowledge.exchange_rate("EUR", "CHF").rate,
         batch_hours=knowledge.threshold("batch_api_completion_hours").value,
         weights_rate=knowledge.serverless.weights_load_gb_per_second,
         weights_source=weights_source(knowledge),

@@ -347,7 +347,6 @@ def tco(output_format: str, lang: str = "en", currency: str = "USD", **overrides
     from gpu_advisor.engine.apps.tco import tco as run_tco
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.domain.requests import TcoRequest
-    from gpu_advisor.engine.i18n.formats import Format
     from gpu_advisor.engine.present.terminal import text_layout
     from gpu_advisor.engine.present.text import render_text
 
@@ -357,5 +356,5 @@ def tco(output_format: str, lang: str = "en", currency: str = "USD", **overrides
     if output_format == "json":
         emit(to_json(result), None)
         return
-    fmt = Format.named(lang, currency, load_knowledge().eur_to_usd().rate)
+    fmt = load_knowledge().display_format(lang, currency)
     emit(render_text("tco.txt.j2", fmt, *text_layout(), r=result), None)

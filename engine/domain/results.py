@@ -340,6 +340,11 @@ class Recommendation(ResultModel):
     exchange_rate_assumed: bool = False
     """The EUR/USD rate is gpu-advisor's own assumption (knowledge/exchange_rates.yaml), not a published
     rate; an overrides file's ``exchange_rate`` replaces it."""
+    exchange_rate_chf_per_eur: float | None = None
+    """The EUR/CHF rate (knowledge/exchange_rates.yaml) and its date: amounts shown in CHF are converted
+    through the EUR, at ``exchange_rate_usd_per_eur`` over this."""
+    exchange_rate_chf_as_of: dt.date | None = None
+    exchange_rate_chf_source: str | None = None
     best_spot_notice_seconds: int | None = None
     """Where the best option is spot: its provider's notice before it takes the capacity back (None:
     none documented, or not spot); ``best_spot_notice_up_to``: at most that, best effort."""

@@ -68,5 +68,9 @@ class TcoResult(ResultModel):
     it is gpu-advisor's assumption rather than a published rate."""
     exchange_rate_as_of: dt.date | None = None
     exchange_rate_assumed: bool = False
+    exchange_rate_chf_per_eur: float | None = None
+    """The EUR/CHF rate and its date, as ``Recommendation.exchange_rate_chf_per_eur``."""
+    exchange_rate_chf_as_of: dt.date | None = None
+    exchange_rate_chf_source: str | None = None
     currencies: tuple[str, ...] = ()
     """The currencies of the figures the lines rest on and of a price given in EUR ('USD', 'EUR', 'CHF')."""

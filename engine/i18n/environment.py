@@ -72,7 +72,7 @@ def _eur(context: jinja2.runtime.Context, value: float) -> str:
 @jinja2.pass_context
 def _listed(context: jinja2.runtime.Context, value: float, currency: str, digits: int = 2) -> str:
     """A price as its source lists it, in its own currency (an API's EUR or USD price per token)."""
-    return Format(_format(context).lang, typing.cast(Any, currency), 1.0).money(value, digits)
+    return Format(_format(context).lang, typing.cast(Any, currency), 1.0, 1.0).money(value, digits)
 
 
 @jinja2.pass_context

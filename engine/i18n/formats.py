@@ -9,7 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
 Language = Literal["en", "de"]
-Currency = Literal["USD", "EUR"]
+Currency = Literal["USD", "EUR", "CHF"]
 LANGUAGES: tuple[str, ...] = typing.get_args(Language)
 CURRENCIES: tuple[str, ...] = typing.get_args(Currency)
 SMALL = 0.01
@@ -18,20 +18,51 @@ EDGE_NOISE = 1e-9
 """A share this close to the edge it is compared with is the edge (0.30000000000000004 is 30 %)."""
 
 
+SYMBOLS: dict[str, str] = {"USD": "$", "EUR": "€", "CHF": "CHF"}
+"""How an amount names its currency: a sign, or the Swiss franc's ISO code (as Swiss prices write it)."""
+
+
 @dataclass(frozen=True)
 class Format:
-    """How numbers and money are written: language, currency and the dated USD-per-EUR rate."""
+    """How numbers and money are written: language, currency and the dated rates amounts computed in USD
+    are converted at (USD per EUR; USD per CHF, worked out through the EUR, where amounts are in CHF)."""
 
     lang: Language = "en"
     currency: Currency = "USD"
     usd_per_eur: float = 1.0
+    usd_per_chf: float | None = None
 
     @classmethod
-    def named(cls, lang: str = "en", currency: str = "USD", usd_per_eur: float = 1.0) -> Format:
-        """The format of a language and currency given by name; ValueError for one it does not know."""
+    def named(
+        cls,
+        lang: str = "en",
+        currency: str = "USD",
+        usd_per_eur: float = 1.0,
+        usd_per_chf: float | None = None,
+    ) -> Format:
+        """The format of a language and currency given by name; ValueError for one it does not know, or
+        for CHF without its rate."""
         if lang not in LANGUAGES or currency not in CURRENCIES:
             raise ValueError(f"no format for language {lang!r} and currency {currency!r}")
-        return cls(typing.cast(Language, lang), typing.cast(Currency, currency), usd_per_eur)
+        if currency == "CHF" and usd_per_chf is None:
+            raise ValueError("amounts in CHF need the USD-per-CHF rate")
+        return cls(typing.cast(Language, lang), typing.cast(Currency, currency), usd_per_eur, usd_per_chf)
+
+    @property
+    def symbol(self) -> str:
+        """The currency's sign ('$', '€') or code ('CHF')."""
+        return SYMBOLS[self.currency]
+
+    @property
+    def usd_per_unit(self) -> float:
+        """What one unit of the currency amounts are shown in is in USD: 1 for USD."""
+        if self.currency == "EUR":
+            return self.usd_per_eur
+        if self.currency == "CHF":
+            if self.usd_per_chf is None:
+                raise ValueError("amounts in CHF need the USD-per-CHF rate")
+            return self.usd_per_chf
+        return 1.0
 
     def number(self, value: float | int, digits: int = 0) -> str:
         """1234567.8 -> '1,234,568' (en) or '1.234.568' (de); small non-integers keep the digits that
@@ -63,18 +94,20 @@ class Format:
 
     def money_whole(self, usd: float) -> str:
         """Whole units, except under ten, where the cents still say something: '$1,964', '$3.12'."""
-        amount = usd / self.usd_per_eur if self.currency == "EUR" else usd
+        amount = usd / self.usd_per_unit
         return self.money(usd, 2 if 0 < abs(amount) < 10 else 0)
 
     def money(self, usd: float, digits: int = 2) -> str:
-        """An amount computed in USD, in the chosen currency: '$1,963.70', '€1,692.84' or '1.692,84 €'."""
-        amount = usd / self.usd_per_eur if self.currency == "EUR" else usd
+        """An amount computed in USD, in the chosen currency: '$1,963.70', '€1,692.84', 'CHF 1,556.91' or
+        '1.692,84 €'."""
+        amount = usd / self.usd_per_unit
         sign = "-" if amount < 0 else ""
         text = self._localize(f"{abs(amount):,.{digits}f}")
-        symbol = "€" if self.currency == "EUR" else "$"
+        symbol = self.symbol
         if self.lang == "de":
             return f"{sign}{text} {symbol}"
-        return f"{sign}{symbol}{text}"
+        # A code, unlike a sign, stands apart from the figure.
+        return f"{sign}{symbol} {text}" if len(symbol) > 1 else f"{sign}{symbol}{text}"
 
     def money_small(self, usd: float) -> str:
         """Per-request amounts under one unit keep three significant digits, at least two decimals and
@@ -82,7 +115,7 @@ class Format:
         (two decimals alone would show GPT-4o's $0.016 and Claude's $0.021 both as $0.02)."""
         if usd == 0:
             return self.money(0, 0)
-        amount = usd / self.usd_per_eur if self.currency == "EUR" else usd
+        amount = usd / self.usd_per_unit
         if abs(amount) >= 1:
             return self.money(usd)
         exponent = Decimal(f"{abs(amount):.3g}").normalize().as_tuple().exponent

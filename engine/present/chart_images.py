@@ -89,7 +89,7 @@ def write_charts(
     def translate(message: str) -> str:
         return translate_to(fmt.lang, message)
 
-    scale = fmt.usd_per_eur if fmt.currency == "EUR" else 1.0
+    scale = fmt.usd_per_unit
     written: dict[str, str] = {}
     charts = result.charts
 

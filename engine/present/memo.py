@@ -17,8 +17,9 @@ def render_memo(
     chart_files: Mapping[str, str] | None = None,
     overridden: Sequence[Words | str] = (),
 ) -> str:
-    """The memo of ``result``. ``fmt`` must carry the exchange rate the result was made with (``Format(
-    lang, currency, result.exchange_rate_usd_per_eur)``); ``chart_files`` links chart images by name;
+    """The memo of ``result``. ``fmt`` must carry the exchange rates the result was made with (``Format(
+    lang, currency, result.exchange_rate_usd_per_eur, usd_per_chf)``); ``chart_files`` links chart images
+    by name;
     ``overridden`` lists the figures an overrides file replaced."""
     return render(
         "memo.md.j2",

@@ -45,7 +45,7 @@ def write_robustness_charts(
     def translate(message: str) -> str:
         return translate_to(fmt.lang, message)
 
-    scale = fmt.usd_per_eur if fmt.currency == "EUR" else 1.0
+    scale = fmt.usd_per_unit
     rb = result.robustness
     written: dict[str, str] = {}
     title = translate("What moves the decision (one at a time)")

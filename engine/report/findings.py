@@ -143,7 +143,7 @@ def render_finding_message(
                 break
     # A message depends on nothing but the values it reads; those from ``references`` are the same for
     # every message of these texts. Where the rest can be hashed, an earlier rendering is reused.
-    messages = _rendered_messages(texts, fmt.lang, fmt.currency, fmt.usd_per_eur)
+    messages = _rendered_messages(texts, fmt.lang, fmt.currency, fmt.usd_per_unit)
     key = _message_key(parts, context, references)
     known = messages.get(key) if key is not None else None
     if known is not None:
@@ -191,7 +191,7 @@ def findings_for(
     # A message reads its details by name: each kind's are made a mapping once, not once per finding.
     shown = {kind: dict(kind_details) for kind, kind_details in (details or {}).items()}
     ordered = sorted(enumerate(relevant), key=lambda pair: (texts.order[pair[1].rule_id], pair[0]))
-    shared = _shared_findings(texts, fmt.lang, fmt.currency, fmt.usd_per_eur)
+    shared = _shared_findings(texts, fmt.lang, fmt.currency, fmt.usd_per_unit)
     findings = []
     for _, firing in ordered:
         kept = shared.get(id(firing)) if firing.fact["kind"] == SHARED_KIND else None
@@ -291,7 +291,7 @@ MESSAGES_KEPT = 4096
 
 @per_object
 def _rendered_messages(
-    texts: FindingTexts, lang: str, currency: str, usd_per_eur: float, /
+    texts: FindingTexts, lang: str, currency: str, usd_per_unit: float, /
 ) -> dict[Any, str]:
     return {}
 
@@ -304,6 +304,6 @@ SHARED_FINDINGS_KEPT = 4096
 
 @per_object
 def _shared_findings(
-    texts: FindingTexts, lang: str, currency: str, usd_per_eur: float, /
+    texts: FindingTexts, lang: str, currency: str, usd_per_unit: float, /
 ) -> dict[int, tuple[Firing, Finding]]:
     return {}

@@ -24,7 +24,7 @@ from gpu_advisor.engine.calc.policy import Sizing
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.sizing import SizingFigures
 from gpu_advisor.engine.domain.accuracy import SizingPolicy, ThroughputAccuracy
-from gpu_advisor.engine.domain.knowledge.base import Knowledge
+from gpu_advisor.engine.domain.knowledge.base import Knowledge, franc_rate
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.load import Load
 from gpu_advisor.engine.domain.results import Charts, Finding, Option, Recommendation, SizeResult
@@ -263,6 +263,7 @@ def recommendation_from(evaluation: Evaluation, fmt: Format = DEFAULT_FORMAT) ->
         exchange_rate_usd_per_eur=knowledge.eur_to_usd().rate,
         exchange_rate_as_of=knowledge.eur_to_usd().as_of,
         exchange_rate_assumed=knowledge.eur_to_usd().source.document == "gpu-advisor",
+        **franc_rate(knowledge),
         own_server_gpus=tuple(dict.fromkeys(server.gpu for server in knowledge.own_hardware.servers)),
         **spot_notice(knowledge, best),
         next_best_option=next_best,

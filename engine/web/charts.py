@@ -122,12 +122,12 @@ def charts(result: Recommendation, fmt: Format) -> tuple[Chart, ...]:
 
 
 def _in_currency(fmt: Format) -> Callable[[float], float]:
-    scale = fmt.usd_per_eur if fmt.currency == "EUR" else 1.0
+    scale = fmt.usd_per_unit
     return lambda usd: usd / scale
 
 
 def _money(fmt: Format) -> Callable[[float], str]:
-    plain = Format(fmt.lang, fmt.currency, 1.0)  # the amounts are already in the currency
+    plain = Format(fmt.lang, fmt.currency, 1.0, 1.0)  # the amounts are already in the currency
     return lambda amount: plain.money(amount, 0)
 
 

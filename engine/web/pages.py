@@ -66,19 +66,21 @@ class Settings:
         return query
 
     def format(self, knowledge: Knowledge) -> Format:
-        return Format.named(self.lang, self.currency, knowledge.eur_to_usd().rate)
+        return knowledge.display_format(self.lang, self.currency)
 
 
 def read_settings(params: Mapping[str, str], accept_language: str | None) -> Settings:
     """``lang`` and ``currency`` from the query string; without them the browser's first language if
-    it is German, and the language's currency."""
+    it is German, and the language's currency (francs for a Swiss one)."""
     lang = params.get("lang", "")
     if lang not in LANGUAGES:
         first = (accept_language or "").split(",")[0].strip().lower()
         lang = "de" if first.startswith("de") else "en"
     currency = params.get("currency", "").upper()
     if currency not in CURRENCIES:
-        currency = DEFAULT_CURRENCY[lang]
+        # A browser set to Swiss German or French (de-CH, fr-CH) gets francs.
+        region = (accept_language or "").split(",")[0].split(";")[0].strip().lower()
+        currency = "CHF" if region.endswith("-ch") else DEFAULT_CURRENCY[lang]
     as_of: dt.date | None = None
     problems: tuple[str, ...] = ()
     if params.get("as_of"):
@@ -184,7 +186,7 @@ def evaluate(settings: Settings, params: Mapping[str, str]) -> Evaluated | FormS
     if state.workload is None or state.general_errors or state.errors:
         return state
     try:
-        change = read_price_change(params, fmt.usd_per_eur, settings.currency, settings.lang)
+        change = read_price_change(params, fmt.usd_per_unit, settings.lang)
         if not change.empty:
             base = recommend(state.workload, settings.evaluated_on, knowledge=knowledge)
             knowledge = priced_knowledge(change, knowledge, base.own_hardware.server)

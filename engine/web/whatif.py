@@ -71,14 +71,12 @@ class PriceChange:
         return self.offer_usd_per_gpu_hour is None and self.server_usd is None
 
 
-def read_price_change(
-    params: Mapping[str, str], usd_per_eur: float, currency: str, lang: str = "en"
-) -> PriceChange:
-    """The what-if prices of a query string, in the page's currency, as USD, read as the page's language
-    writes numbers ('300,000' in English and '300.000' in German are three hundred thousand, as the
-    boxes' placeholders show them); an ``InputError`` names the field of a price that is no positive
-    number."""
-    scale = usd_per_eur if currency == "EUR" else 1.0
+def read_price_change(params: Mapping[str, str], usd_per_unit: float, lang: str = "en") -> PriceChange:
+    """The what-if prices of a query string, in the page's currency (worth ``usd_per_unit`` USD a unit),
+    as USD, read as the page's language writes numbers ('300,000' in English and '300.000' in German are
+    three hundred thousand, as the boxes' placeholders show them); an ``InputError`` names the field of a
+    price that is no positive number."""
+    scale = usd_per_unit
 
     def amount(name: str) -> float | None:
         text = params.get(name, "").strip()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from gpu_advisor.engine.apps.batch.scenarios import SCENARIO_COLUMNS
 from gpu_advisor.engine.apps.batch.summary import portfolio_split
@@ -27,19 +27,29 @@ CSV_COLUMNS = (
     "cost_is_estimate",
     "priced_with_another_model",
 )
-EUR_COLUMN = "eur_per_month"
-"""With ``--currency EUR``, last: the monthly cost at the knowledge base's rate. The columns before it
-keep their places (usd_per_month stays, the column a script reads)."""
 
 
-def csv_header(scenarios: bool, usd_per_eur: float | None) -> str:
-    """The header row: the scenario columns with ``--scenarios``, the EUR column with a rate."""
+class CurrencyColumn(NamedTuple):
+    """With ``--currency EUR`` or ``CHF``, a last column: the monthly cost at the knowledge base's rate.
+    The columns before it keep their places (usd_per_month stays, the column a script reads)."""
+
+    currency: str
+    usd_per_unit: float
+
+    @property
+    def name(self) -> str:
+        """``eur_per_month`` or ``chf_per_month``."""
+        return f"{self.currency.lower()}_per_month"
+
+
+def csv_header(scenarios: bool, column: CurrencyColumn | None) -> str:
+    """The header row: the scenario columns with ``--scenarios``, the currency's column with one."""
     scenario = SCENARIO_COLUMNS if scenarios else ()
-    return csv_line((*CSV_COLUMNS, *scenario, *((EUR_COLUMN,) if usd_per_eur is not None else ())))
+    return csv_line((*CSV_COLUMNS, *scenario, *((column.name,) if column is not None else ())))
 
 
 def csv_result_line(
-    line: int, result: DecisionSummary, more: Iterable[Any] = (), usd_per_eur: float | None = None
+    line: int, result: DecisionSummary, more: Iterable[Any] = (), column: CurrencyColumn | None = None
 ) -> str:
     decision = result.decision
     cells = [
@@ -58,9 +68,9 @@ def csv_result_line(
         "true" if decision.priced_with_another_model else "false",
         *more,
     ]
-    if usd_per_eur is not None:
+    if column is not None:
         cost = decision.usd_per_month
-        cells.append("" if cost is None else f"{cost / usd_per_eur:.2f}")
+        cells.append("" if cost is None else f"{cost / column.usd_per_unit:.2f}")
     return csv_line(cells)
 
 

@@ -20,7 +20,7 @@ from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Literal, Protocol
 
-from gpu_advisor.engine.apps.batch.csv_rows import csv_header, csv_result_line
+from gpu_advisor.engine.apps.batch.csv_rows import CurrencyColumn, csv_header, csv_result_line
 from gpu_advisor.engine.apps.batch.messages import said
 from gpu_advisor.engine.apps.batch.rows import Row
 from gpu_advisor.engine.apps.batch.scenarios import (
@@ -70,8 +70,8 @@ class Settings:
     policy: PolicyKey | None = None
     """``--policy DIR``: an organization's rules beside the catalog's, for every row, pinned as the run
     read them (the directory and each file's SHA-256, ``rulebook.loading.policy_key``)."""
-    usd_per_eur: float | None = None
-    """``--currency EUR``: the rate of the CSV's EUR column (``csv_rows.EUR_COLUMN``); None in USD."""
+    currency_column: CurrencyColumn | None = None
+    """``--currency EUR`` or ``CHF``: the CSV's column of the monthly cost in it; None in USD."""
 
     @property
     def policy_dir(self) -> str | None:
@@ -144,11 +144,11 @@ def evaluate_row(row: Row, settings: Settings) -> Outcome:
             if settings.output_format == "jsonl":
                 text = json_line(row.line, robust)
             else:
-                text = csv_result_line(row.line, summary, scenario_cells(robust), settings.usd_per_eur)
+                text = csv_result_line(row.line, summary, scenario_cells(robust), settings.currency_column)
         elif settings.output_format == "jsonl":
             text = json_line(row.line, recommendation_from(evaluation))
         else:
-            text = csv_result_line(row.line, summary, usd_per_eur=settings.usd_per_eur)
+            text = csv_result_line(row.line, summary, column=settings.currency_column)
     except InputError as error:
         from gpu_advisor.engine.domain.input_errors import error_text
 
@@ -304,19 +304,19 @@ def run_batch(
     seed: int = 1,
     scheduler: str | None = None,
     policy: PolicyKey | None = None,
-    usd_per_eur: float | None = None,
+    currency_column: CurrencyColumn | None = None,
 ) -> None:
     """Evaluate ``rows`` and write each result to ``sink`` in input order, flushing after every chunk so
     an interrupted run keeps every result written so far. Bad rows are reported through ``progress`` and
     counted; with ``strict`` the first bad row raises ``InputError`` instead. Messages are in ``lang``; a CSV
-    gets an EUR column with ``usd_per_eur``."""
+    gets the monthly cost in another currency with ``currency_column``."""
     from contextlib import closing
 
     settings = Settings(
-        tally.evaluated_on, output_format, tally.input, lang, scenarios, seed, policy, usd_per_eur
+        tally.evaluated_on, output_format, tally.input, lang, scenarios, seed, policy, currency_column
     )
     # The header goes out with the first rows: an input without any writes nothing (it is refused).
-    header = csv_header(scenarios is not None, usd_per_eur) if output_format == "csv" else ""
+    header = csv_header(scenarios is not None, currency_column) if output_format == "csv" else ""
     # closing(): stopping early shuts the worker pool down now, not when the generator is collected.
     with closing(evaluate_rows(rows, settings, jobs, scheduler)) as chunks:
         for outcomes in chunks:

@@ -59,6 +59,7 @@ from gpu_advisor.engine.domain.knowledge.providers import Provider
 from gpu_advisor.engine.domain.knowledge.serving import (
     LoadProfile,
 )
+from gpu_advisor.engine.i18n.formats import Format
 
 
 class Knowledge(Strict):
@@ -275,6 +276,11 @@ class Knowledge(Strict):
                 return usd_per_eur / rate.rate
         raise KeyError(f"EUR->{currency}")
 
+    def display_format(self, lang: str = "en", currency: str = "USD") -> Format:
+        """How amounts are written in ``lang`` and ``currency``, converted at the catalog's dated rates
+        (ValueError for a language or currency it does not know)."""
+        return Format.named(lang, currency, self.eur_to_usd().rate, self.usd_per("CHF"))
+
     def eur_to_usd(self) -> ExchangeRate:
         return self.exchange_rate("EUR", "USD")
 
@@ -380,3 +386,14 @@ def cite(citation: Citation, knowledge: Knowledge) -> str:
         cited = f"{document.title} ({document.as_of.isoformat()}), {citation.section}"
         return f"{cited} <{document.url}>" if document.url else cited
     return f"{citation.title} <{citation.url}>" if citation.title else str(citation.url)
+
+
+def franc_rate(knowledge: Knowledge) -> dict[str, Any]:
+    """The EUR/CHF rate amounts in CHF pass through, its date and its source, as a result states them
+    (``Recommendation.exchange_rate_chf_per_eur``, ``TcoResult``'s alike)."""
+    rate = knowledge.exchange_rate("EUR", "CHF")
+    return {
+        "exchange_rate_chf_per_eur": rate.rate,
+        "exchange_rate_chf_as_of": rate.as_of,
+        "exchange_rate_chf_source": cite(rate.source, knowledge),
+    }

@@ -262,6 +262,11 @@ def incomplete_tables(knowledge: Knowledge, directory: Path) -> list[str]:
         problems.append(
             f"{directory / 'exchange_rates.yaml'}: rates: no EUR to USD rate (EUR prices need it)"
         )
+    if ("EUR", "CHF") not in rates:
+        problems.append(
+            f"{directory / 'exchange_rates.yaml'}: rates: no EUR to CHF rate (amounts in CHF and Swiss cost "
+            "defaults need it)"
+        )
     return problems
 
 

@@ -166,7 +166,7 @@
             }
           });
           ["#share-url", "#edit-answers", "#save-workload", "#download-memo", "#lang-de", "#lang-en",
-           "#currency-eur", "#currency-usd"].forEach(function (selector) {
+           "#currency-eur", "#currency-usd", "#currency-chf"].forEach(function (selector) {
             var old = document.querySelector(selector);
             var next = page.querySelector(selector);
             if (!old || !next) { return; }
