@@ -6,40 +6,18 @@ from __future__ import annotations
 
 import pytest
 from helpers import run
+from test_finite_run import ROOFLINE as TEN_TOKENS
 from test_moe_and_step_overheads import replica
 
 from gpu_advisor.api import check
 from gpu_advisor.engine.calc.finite_run import wave_seconds
 from gpu_advisor.engine.calc.latency import at_concurrency, at_rate
 from gpu_advisor.engine.calc.request_times import request_times
-from gpu_advisor.engine.calc.roofline import Roofline
 from gpu_advisor.engine.present.memo import render_memo
 
-# A decode step of n sequences: 10 ms for the weights plus 0.1 ms per sequence's KV cache (compute far
-# below); a prompt's prefill 20 ms of compute; 10 output tokens; at most 100 sequences at once.
-TEN_TOKENS = Roofline(
-    input_tokens=100,
-    output_tokens=10,
-    pipeline_stages=1,
-    weights_seconds=0.010,
-    active_weights_seconds=0.010,
-    experts=None,
-    experts_per_token=None,
-    shared_weights_seconds=0.010,
-    expert_weights_seconds=0.0,
-    fixed_step_seconds=0.0,
-    kv_seconds_per_sequence=0.0001,
-    weights_compute_seconds_per_sequence=0.00001,
-    attention_seconds_per_sequence=0.0,
-    prefill_seconds=0.020,
-    prefill_weights_seconds=0.020,
-    prefill_attention_seconds=0.0,
-    prefill_chunks=1,
-    max_batch=100,
-    # The plain roofline: the longer of reads and FLOPs, with no blend near the ridge.
-    roofline_exponent=64.0,
-    latency_tail_share=0.99,
-)
+# test_finite_run's small roofline: a decode step of n sequences 10 ms for the weights plus 0.1 ms per
+# sequence's KV cache (compute far below); a prompt's prefill 20 ms of compute; 10 output tokens; at most
+# 100 sequences at once.
 ONE_TOKEN = TEN_TOKENS.model_copy(update={"output_tokens": 1})
 
 
