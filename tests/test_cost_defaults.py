@@ -105,7 +105,7 @@ def test_the_default_company_country_is_costed_at_german_defaults_in_tco_and_the
         "Per GPU-hour: $1.36 capital + $0.22 power + $0.00 rack + $0.27 colocation + $0.04 staff = "
         "**$1.88**, $11,007 per month whether busy or not; spares and InfiniBand are not included." in memo
     )
-    assert "| Power | $0.22 | $1,256 | 7.28 kW × 730 h × $0.236/kWh (default for DE) |" in memo
+    assert "| Power | $0.22 | $1,256 | 7.28 kW × 730 h × $0.2364/kWh (default for DE) |" in memo
     assert "| Colocation | $0.27 | $1,582 | 7.28 kW × $217.30 per kW and month (default for DE) |" in memo
     assert "| Staff | $0.04 | $252 | 5 % of an engineer's salary of $60,552 a year (default for DE) |" in memo
     assert "| Rack | $0.00 | $0 | none: housed in colocation |" in memo
@@ -222,7 +222,7 @@ def test_the_documents_figures_stand_in_for_what_a_country_lacks() -> None:
     )
     # 7.28 kW x 730 h x 0.32844 USD per kWh = 1,745 USD a month, 0.30 USD per GPU-hour of 8 cards.
     assert round(7.28 * 730 * 0.2604 / 0.9197 * 1.16) == 1745
-    assert "| Power | $0.30 | $1,745 | 7.28 kW × 730 h × $0.328/kWh (default for CH) |" in memo.output
+    assert "| Power | $0.30 | $1,745 | 7.28 kW × 730 h × $0.3284/kWh (default for CH) |" in memo.output
     assert "| Rack | $0.17 | $1,000 | the documents' US figure; none for CH |" in memo.output
 
 
