@@ -28,6 +28,17 @@ def test_a_franc_amount_names_its_code() -> None:
     assert (english.money(1963.70), german.money(1963.70)) == ("CHF 1,556.91", "1.556,91 CHF")
     assert english.money(-1963.70, 0) == "-CHF 1,557"
     assert english.usd_per_unit == USD_PER_CHF and english.symbol == "CHF"
+    # A price per kWh: as few decimals as say it, up to four.
+    dollars = Format()
+    assert (
+        dollars.money_rate(0.236408),
+        dollars.money_rate(0.12),
+        german.money_rate(0.2604 * USD_PER_CHF),
+    ) == (
+        "$0.2364",
+        "$0.12",
+        "0,2604 CHF",
+    )
 
 
 def test_francs_without_their_rate_are_refused() -> None:
@@ -51,6 +62,10 @@ def test_the_memo_in_francs_states_both_rates_and_converts_the_decision() -> Non
     cost = result.decision.usd_per_month
     assert cost is not None
     assert f"about **CHF {cost / USD_PER_CHF:,.0f} per month**" in memo
+    assert (
+        "The amounts are shown in CHF: a price listed in EUR at 0.9197 CHF per EUR, one listed in USD "
+        "through the EUR."
+    ) in " ".join(memo.split())
     assert "$" not in memo.split("## Summary")[1].split("\n## ")[0]
 
 

@@ -171,3 +171,11 @@ def test_a_one_token_batch_says_how_many_prompts_a_replica_works_through() -> No
         f"lone prompt's prefill takes {row.time_to_first_token_ms:.0f} ms)."
     ) in memo
     assert "the rest is its output's steps" not in memo
+
+
+def test_one_token_answers_read_the_same_rate_in_requests_and_tokens() -> None:
+    # 120,000-token prompts: about 1.5 prompts a second on 8 B200, each one output token.
+    long = {**CLASSIFIER, "requests_per_day": 20_000, "avg_input_tokens": 120_000, "context_tokens": 131_072}
+    del long["max_time_per_output_token_ms"]
+    memo = " ".join(render_memo(run(long)).split())
+    assert "serves about 1.54 requests/s (1.54 output tokens/s)" in memo

@@ -58,6 +58,11 @@ def _money0(context: jinja2.runtime.Context, value: float) -> str:
 
 
 @jinja2.pass_context
+def _money_rate(context: jinja2.runtime.Context, value: float) -> str:
+    return _format(context).money_rate(value)
+
+
+@jinja2.pass_context
 def _money_small(context: jinja2.runtime.Context, value: float) -> str:
     return _format(context).money_small(value)
 
@@ -151,6 +156,7 @@ FILTERS: dict[str, Any] = {
     "money": _money,
     "money0": _money0,
     "money_small": _money_small,
+    "money_rate": _money_rate,
     "eur": _eur,
     "listed": _listed,
     "runs": runs,

@@ -109,6 +109,13 @@ class Format:
         # A code, unlike a sign, stands apart from the figure.
         return f"{sign}{symbol} {text}" if len(symbol) > 1 else f"{sign}{symbol}{text}"
 
+    def money_rate(self, usd: float, digits: int = 4) -> str:
+        """A price a figure is multiplied by (per kWh): up to ``digits`` decimals, as few as say it, at least
+        two: 0.236408 -> '$0.2364', 0.12 -> '$0.12', 0.2604 CHF -> 'CHF 0.2604'."""
+        amount = usd / self.usd_per_unit
+        shown = next(d for d in range(2, digits + 1) if round(amount, d) == round(amount, digits))
+        return self.money(usd, shown)
+
     def money_small(self, usd: float) -> str:
         """Per-request amounts under one unit keep three significant digits, at least two decimals and
         no trailing zeros beyond them: 0.0000163 -> '$0.0000163', 0.016 -> '$0.016', 0.35 -> '$0.35'

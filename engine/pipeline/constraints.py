@@ -50,9 +50,11 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
     schedule = knowledge.schedule(resolved.schedule)
     return WorkloadFacts(
         **own,
-        # days_per_month is a batch's runs, a service's schedule days (pipeline/defaults.py).
+        # days_per_month is a batch's runs, a service's schedule days (pipeline/defaults.py). The ratio
+        # first: where the two are the same day count it is exactly 1 (130,000 x 30.42 / 30.42 is
+        # 129,999.99999999999, read as fewer requests on a day of the schedule, DEP034).
         requests_per_schedule_day=(
-            resolved.requests_per_day * resolved.days_per_month / schedule.days_per_month
+            resolved.requests_per_day * (resolved.days_per_month / schedule.days_per_month)
         ),
         schedule_hours_per_month=schedule.hours_per_month,
         calendar_hours_per_month=knowledge.calendar_hours_per_month(),
