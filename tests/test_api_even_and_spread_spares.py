@@ -136,3 +136,14 @@ def test_a_min_replicas_memo_says_the_spread_adds_a_replica() -> None:
         "the replicas are spread over the offer's instances so that the loss of any one still leaves those "
         "the peak needs (SIZ015)."
     ) in memo
+
+
+def test_an_around_the_clock_service_s_day_is_its_own() -> None:
+    # 130,000 x 30.42 / 30.42 is 129,999.99999999999: read as fewer requests on a day of the schedule.
+    assert 130_000 * 30.42 / 30.42 < 130_000
+    result = run(
+        {"name": "round", "model": {"name": "llama-3.3-70b", "precision": "fp8"}, "requests_per_day": 130_000}
+    )
+    assert dep011(result).startswith(
+        "130,000 requests/day is above the 100,000 line, where self-hosting is to be evaluated."
+    )
