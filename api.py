@@ -130,7 +130,8 @@ def _policy(policy_dir: str | Path | None) -> str | None:
     return str(Path(policy_dir).resolve())
 
 
-def _format(lang: str, currency: str, usd_per_eur: float, usd_per_chf: float | None) -> Format:
+def _check_format(lang: str, currency: str) -> None:
+    """An ``InputError`` naming ``lang`` or ``currency`` where it names no format."""
     for name, value, known in (("lang", lang, LANGUAGES), ("currency", currency, CURRENCIES)):
         if not isinstance(value, str):
             raise InputError(f"{name}: one of {', '.join(known)}, not {value!r}", field=name)
@@ -138,7 +139,6 @@ def _format(lang: str, currency: str, usd_per_eur: float, usd_per_chf: float | N
         raise InputError(unknown_value_message("lang", lang, LANGUAGES), field="lang")
     if currency not in CURRENCIES:
         raise InputError(unknown_value_message("currency", currency, CURRENCIES), field="currency")
-    return Format.named(lang, currency, usd_per_eur, usd_per_chf)
 
 
 def recommend(
@@ -152,8 +152,8 @@ def recommend(
     the price ages;
     ``policy_dir`` adds an organization's rules (``DIR/*.yaml``), as ``--policy`` does; ``lang`` and
     ``currency`` are those of the findings' texts (and of ``render_memo`` after it)."""
-    knowledge = load_knowledge()
-    fmt = _format(lang, currency, knowledge.eur_to_usd().rate, knowledge.usd_per("CHF"))
+    _check_format(lang, currency)
+    fmt = load_knowledge().display_format(lang, currency)
     return _recommend(_workload(workload), _date(evaluated_on), policy_dir=_policy(policy_dir), fmt=fmt)
 
 
@@ -191,11 +191,11 @@ def render_memo(
         raise InputError(
             f"overridden: a list of the figures' names, not {type(overridden).__name__}", field="overridden"
         )
+    _check_format(lang, currency)
     if result.exchange_rate_chf_per_eur is None:
         # A result made before the franc's rate was recorded: shown in CHF at the catalog's.
         result = result.model_copy(update=franc_rate(load_knowledge()))
-    usd_per_eur, chf_per_eur = result.exchange_rate_usd_per_eur, result.exchange_rate_chf_per_eur
-    fmt = _format(lang, currency, usd_per_eur, usd_per_eur / (chf_per_eur or 1.0))
+    fmt = Format.named(lang, currency, result.exchange_rate_usd_per_eur, result.usd_per_chf)
     return _render_memo(result, fmt, chart_files, overridden)
 
 

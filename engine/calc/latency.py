@@ -215,15 +215,10 @@ def at_rate(roofline: Roofline, rate: float) -> OperatingPoint:
     # bisection takes over where it is slow (near the replica's capacity) or would leave the prefills no
     # time to decode (a prompt's busy time depends on the batch it shares passes with).
     per_token = rate * roofline.decode_steps
-    step, busy = roofline.step_seconds, roofline.prefill_busy_seconds
 
     def carried(decoding: float) -> float:
-        """The batch that ``decoding`` sequences' time per token asks for
-        (``Roofline.time_per_token_seconds``)."""
-        not_prefilling = 1 - rate * busy(decoding)
-        if not_prefilling <= 0:
-            return math.inf
-        return per_token * (step(max(decoding, 1.0)) / not_prefilling)
+        """The batch that ``decoding`` sequences' time per token asks for."""
+        return per_token * roofline.time_per_token_seconds(rate, decoding)
 
     # The prompts alone keep the replica busy even in the passes of a full batch. (Where a prompt's busy
     # time falls as the batch grows, with a mixture's routed experts or a message-dependent link share,

@@ -341,11 +341,15 @@ class Roofline(BaseModel):
 
     def time_per_token_seconds(self, rate: float, sequences: float) -> float:
         """The time between a sequence's tokens with ``sequences`` decoding and prompts arriving at
-        ``rate``: a decode step, stretched by the share of the replica's time the prefills take. None
-        passes where each answer is its first token (no decode steps): 0."""
+        ``rate``: a decode step, stretched by the share of the replica's time the prefills take; without
+        bound where they take all of it. None passes where each answer is its first token (no decode
+        steps): 0."""
         if not self.decode_steps:
             return 0.0
-        return self.step_seconds(max(sequences, 1.0)) / (1 - rate * self.prefill_busy_seconds(sequences))
+        not_prefilling = 1 - rate * self.prefill_busy_seconds(sequences)
+        if not_prefilling <= 0:
+            return math.inf
+        return self.step_seconds(max(sequences, 1.0)) / not_prefilling
 
     def requests_per_second(self, sequences: float) -> float:
         """Requests finished per second with ``sequences`` decoding: the prefills and the decode steps

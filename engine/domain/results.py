@@ -358,3 +358,10 @@ class Recommendation(ResultModel):
     other offer stands."""
     other_routes: tuple[OtherRoute, ...] = ()
     """The routes not decided that no rule rules out, cheapest first (``OtherRoute``)."""
+
+    @property
+    def usd_per_chf(self) -> float | None:
+        """What a franc is in USD at the result's rates, through the EUR (None: the franc's rate not
+        recorded)."""
+        chf_per_eur = self.exchange_rate_chf_per_eur
+        return self.exchange_rate_usd_per_eur / chf_per_eur if chf_per_eur else None

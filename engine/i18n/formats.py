@@ -32,6 +32,10 @@ class Format:
     usd_per_eur: float = 1.0
     usd_per_chf: float | None = None
 
+    def __post_init__(self) -> None:
+        if self.currency == "CHF" and self.usd_per_chf is None:
+            raise ValueError("amounts in CHF need the USD-per-CHF rate")
+
     @classmethod
     def named(
         cls,
@@ -44,8 +48,6 @@ class Format:
         for CHF without its rate."""
         if lang not in LANGUAGES or currency not in CURRENCIES:
             raise ValueError(f"no format for language {lang!r} and currency {currency!r}")
-        if currency == "CHF" and usd_per_chf is None:
-            raise ValueError("amounts in CHF need the USD-per-CHF rate")
         return cls(typing.cast(Language, lang), typing.cast(Currency, currency), usd_per_eur, usd_per_chf)
 
     @property
@@ -59,9 +61,7 @@ class Format:
         if self.currency == "EUR":
             return self.usd_per_eur
         if self.currency == "CHF":
-            if self.usd_per_chf is None:
-                raise ValueError("amounts in CHF need the USD-per-CHF rate")
-            return self.usd_per_chf
+            return typing.cast(float, self.usd_per_chf)  # set: ``__post_init__`` refuses CHF without it
         return 1.0
 
     def number(self, value: float | int, digits: int = 0) -> str:
