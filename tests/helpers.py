@@ -61,6 +61,17 @@ def run(
     return recommend(validate_workload(workload, "test"), evaluated_on, evaluator, knowledge)
 
 
+ONE_RTX_5090_AT_RUNPOD: dict[str, Any] = {
+    "deployment": "dedicated_cloud",
+    "provider": "runpod",
+    "offer": "community",
+    "gpu": "rtx-5090",
+    "gpus": 1,
+    "pricing": "on_demand",
+}
+"""A proposal's fields for one RTX 5090 at RunPod's community cloud, on demand (add its name)."""
+
+
 NEGOTIATED_AWS = str(TESTS_DIR / "rates" / "negotiated-aws.yaml")
 """An overrides file with a team's negotiated AWS P5 rates for 1- and 3-year commitments (the documents'
 1.90 and 2.10 USD, for reserved instances and savings plans alike): for the tests of mixed fleets and

@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 from click.testing import CliRunner
+from helpers import ONE_RTX_5090_AT_RUNPOD
 from test_api_without_self_hosting import approving
 
 from gpu_advisor.cli import main
@@ -351,16 +352,8 @@ def test_the_recommendation_named_beside_a_proposal_says_when_it_is_another_mode
     """A German bank's 8B assistant: the only EU API with an SLA open to it is Scaleway's Mistral Small
     24B, so the recommendation is another model's API; the check said only 'scaleway
     mistral-small-24b-scaleway, $86 per month' beside the bank's 8B proposal."""
-    proposal = {
-        "deployment": "dedicated_cloud",
-        "provider": "runpod",
-        "offer": "community",
-        "gpu": "rtx-5090",
-        "gpus": 1,
-        "pricing": "on_demand",
-    }
     path = tmp_path / "proposal.yaml"
-    path.write_text(yaml.safe_dump({"workload": BANK, "proposal": proposal}), encoding="utf-8")
+    path.write_text(yaml.safe_dump({"workload": BANK, "proposal": ONE_RTX_5090_AT_RUNPOD}), encoding="utf-8")
     text = CliRunner().invoke(main, ["check", str(path), "--as-of", AS_OF]).output
     assert (
         "  recommended: api (at scaleway mistral-small-24b-scaleway, another model), $86 per month\n" in text

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from helpers import EXAMPLES_DIR, REPO_ROOT
+from helpers import EXAMPLES_DIR, ONE_RTX_5090_AT_RUNPOD, REPO_ROOT
 
 from gpu_advisor.cli import main
 
@@ -114,14 +114,7 @@ def test_check_applies_organization_checks(tmp_path: Path) -> None:
             "model": {"name": "llama-3.1-8b", "precision": "bf16"},
             "requests_per_day": 50000,
         },
-        "proposal": {
-            "deployment": "dedicated_cloud",
-            "provider": "runpod",
-            "offer": "community",
-            "gpu": "rtx-5090",
-            "gpus": 1,
-            "pricing": "on_demand",
-        },
+        "proposal": ONE_RTX_5090_AT_RUNPOD,
     }
     path = tmp_path / "p.yaml"
     path.write_text(yaml.safe_dump(proposal), encoding="utf-8")
