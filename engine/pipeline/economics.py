@@ -169,8 +169,18 @@ def _own_hardware_fact_fields(market: Market, evaluated_on: dt.date) -> dict[str
         "rent_against_commitment_months": own.compared_commitment_months or 0,
         "server_write_off_months": own.write_off_months,
         "cheapest_rental_usd_per_month_same_hours": float(own.cheapest_same_hours_usd_per_month or 0.0),
+        **_gap_fields(own),
         **_loss_fields(own),
     }
+
+
+def _gap_fields(own: OwnHardware) -> dict[str, Any]:
+    """How far apart owning and the cheapest rental for the same work lie, over the cheaper of the two."""
+    rental = own.cheapest_same_hours_usd_per_month
+    if not (own.applicable and rental and own.usd_per_month):
+        return {"own_rental_compared": False}
+    gap = abs(own.usd_per_month - rental) / min(own.usd_per_month, rental)
+    return {"own_rental_compared": True, "own_rental_gap_share": float(gap)}
 
 
 def _loss_fields(own: OwnHardware) -> dict[str, Any]:

@@ -98,6 +98,8 @@ def economics_details(
         own_replicas=plan.replicas if plan is not None else 0,
         own_server_gpu=server.gpu,
         own_staff_uncosted_country=costs.country if costs is not None and costs.staff_uncosted else "",
+        own_financing_usd_per_month=own.financing_usd_per_month or 0.0,
+        own_borrowing_rate_per_year=(costs.borrowing_rate_per_year or 0.0) if costs is not None else 0.0,
         stated_utilization=float(resolved.utilization or 0.0)
         if resolved.utilization_source == "input"
         else 0.0,

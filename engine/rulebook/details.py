@@ -173,6 +173,10 @@ class EconomicsDetails(Details):
     own_hardware_ruled_out_by: str = ""
     """IDs of the workload's rules that ruled own hardware out (TCO015: no DevOps capacity), for DEP009,
     which would otherwise name it the remaining route."""
+    own_financing_usd_per_month: float = 0.0
+    """What borrowing the servers' price at ``own_borrowing_rate_per_year`` adds a month (0 without a
+    rate)."""
+    own_borrowing_rate_per_year: float = 0.0
     stated_utilization: float
     """The workload's own utilization, where it states one (KNB003 compares it with the busy share)."""
     own_usd_per_gpu_hour: float

@@ -255,6 +255,10 @@ class EconomicsFact(Fact):
     own_at_busy_share_saving: Annotated[float, Guard(OWNED)] = 0.0
     """That figure's saving on the cheapest rental for the same work, as a share of the rental's bill
     (0.35: 35 % less; negative where it costs more; 0 without a rental)."""
+    own_rental_compared: bool = False
+    """Owning and the cheapest admitted rental for the same work both have a monthly figure."""
+    own_rental_gap_share: Annotated[float, Guard("own_rental_compared")] = 0.0
+    """|owning - that rental| over the cheaper of the two (TCO029)."""
     own_in_an_office: Annotated[bool, Guard(OWNED)] = False
     """The own route is costed on office machines (``housing: office``: no housing or staff line)."""
     own_price_age_days: Annotated[int, Guard(OWNED)] = 0
