@@ -392,3 +392,26 @@ def test_a_checks_knowledge_names_the_offer_proposed_and_the_peaks_its_own(tmp_p
     assert [k for k in own["knowledge"] if k.startswith("offers: ")] == [
         "offers: aws/p5-reserved-3y/h100-sxm at 1.9 USD per GPU-hour (2026-11-28)"
     ]
+
+
+def test_a_misspelled_offer_s_cost_check_says_the_offer_is_unknown(tmp_path: Path) -> None:
+    """A rental whose offer name has a typo gives its offer and cards: DEP033 cannot tell for want of the
+    offer's price, not of fields the proposal left out, and KNB004 lists the names the catalog knows."""
+    proposal = {
+        "deployment": "dedicated_cloud",
+        "provider": "runpod",
+        "offer": "communty",
+        "gpu": "h100-sxm",
+        "gpus": 64,
+        "pricing": "on_demand",
+    }
+    items = results(tmp_path, WORKLOAD, proposal)
+    assert items["DEP033"]["status"] == "unknown"
+    assert items["DEP033"]["message"] == (
+        'Cannot tell whether "The proposal costs more than the recommendation": the catalog has no offer of '
+        "that name for the proposed GPU (KNB004)."
+    )
+    assert items["KNB004"]["message"].endswith(
+        "The catalog lists runpod's h100-sxm as 'community', 'secure': name one of them to have the proposal "
+        "priced."
+    )

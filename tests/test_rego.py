@@ -242,11 +242,24 @@ def test_budget_denies_over_the_hard_limit() -> None:
     assert "budget.deny" not in verdicts(result, {"budget": {"deny_usd_per_month": 3928}})
 
 
-def test_budget_is_silent_without_a_monthly_cost() -> None:
-    # A rental that names no offer has no price (an API proposal is priced at the API's).
-    _, result = checked({"workload": workload("chat"), "proposal": {"deployment": "dedicated_cloud"}})
+def test_a_proposal_without_a_monthly_cost_is_not_passed_silently() -> None:
+    # A rental whose offer the catalog does not know (a misspelled "communty") has no price: it is said
+    # under a budget, and denied under a hard limit, which it cannot be held to.
+    proposal = {**RUNPOD, "offer": "communty"}
+    _, result = checked({"workload": workload("chat"), "proposal": proposal})
     assert result[0]["usd_per_month"] is None
-    assert verdicts(result, {"budget": {"usd_per_month": 1, "deny_usd_per_month": 1}}) == {}
+    head = (
+        "chat (dedicated_cloud) (proposals/p.yaml line 2): the proposal has no monthly cost at the catalog's"
+    )
+    assert verdicts(result) == {
+        "budget.warn": {f"{head} prices, so it is not held to the budget (its checks say what is missing)"}
+    }
+    assert verdicts(result, {"budget": {"usd_per_month": 1, "deny_usd_per_month": 5000}}) == {
+        "budget.deny": {
+            f"{head} prices, so it cannot be held to the limit of 5000 USD per month (its checks say what is "
+            "missing)"
+        }
+    }
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
 # Budget: what each proposal costs per month against the budget.
 #
 # Input: the JSON of `gpu-advisor check PROPOSAL|DIR --format json` (a list, one entry per proposal; its
-# usd_per_month is what the proposal costs at the catalog's prices, null where it cannot be priced).
+# usd_per_month is what the proposal costs at the catalog's prices, null where it cannot be priced: such
+# a proposal is warned, and denied under a hard limit).
 # The budget comes from data (conftest test --data DIR, opa eval --data FILE), for example
 #   budget:
 #     usd_per_month: 15000        # warn above it (20000 when absent)
@@ -40,6 +41,30 @@ deny contains msg if {
 	msg := sprintf(
 		"%s (%s line %d): the proposal costs %d USD per month, over the limit of %d USD per month",
 		[result.name, result.file, result.line, round(cost), round(limit)],
+	)
+}
+
+# A proposal the catalog cannot price (an offer it does not know, a misspelled one, a rental that names
+# none) cannot be held to the budget: it is said, and under a hard limit it fails closed, as a critical
+# check that cannot tell does.
+warn contains msg if {
+	some result in input
+	not is_number(result.usd_per_month)
+	not valid_budget(data.budget.deny_usd_per_month)
+	msg := sprintf(
+		"%s (%s line %d): the proposal has no monthly cost at the catalog's prices, so it is not held to the budget (its checks say what is missing)",
+		[result.name, result.file, result.line],
+	)
+}
+
+deny contains msg if {
+	some result in input
+	not is_number(result.usd_per_month)
+	limit := data.budget.deny_usd_per_month
+	valid_budget(limit)
+	msg := sprintf(
+		"%s (%s line %d): the proposal has no monthly cost at the catalog's prices, so it cannot be held to the limit of %d USD per month (its checks say what is missing)",
+		[result.name, result.file, result.line, round(limit)],
 	)
 }
 
