@@ -7,6 +7,7 @@ from typing import Any
 
 from helpers import run
 
+from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
 
 QWEN3: dict[str, Any] = {
@@ -70,4 +71,25 @@ def test_an_api_decision_on_another_model_s_price_names_the_cheaper_direct_one()
     assert (
         "Qwen3 235B A22B Instruct 2507 FP8 (Together AI) would cost $1,971 per month, "
         "less than the recommendation"
+    ) in summary
+
+
+def test_an_api_that_does_not_take_the_workload_s_answers_is_not_named() -> None:
+    # Answers of 17,000 tokens: Scaleway's answer cap (16,000) refuses them, so model.reasoning: false
+    # would not compare it either.
+    result = run({**QWEN3, "avg_output_tokens": 17_000})
+    scaleway = next(a for a in result.api_costs if a.api == "qwen3-235b-a22b-2507-scaleway")
+    assert scaleway.exceeded_limit is not None
+    assert scaleway.excluded_by == ("KNB021",)
+    assert LEFT_OUT not in render_memo(result)
+
+
+def test_the_left_out_api_in_german() -> None:
+    summary = render_memo(run(QWEN3), Format.named("de")).split("## Begründung")[0]
+    assert (
+        "Qwen3 235B A22B Instruct 2507 (Scaleway Generative APIs) würde 8.575 $ pro Monat kosten, "
+        "weniger als die Empfehlung, doch das Modell dahinter antwortet ohne Nachdenken, wo das Modell "
+        "dieses Workloads zuerst nachdenkt, daher lässt der Vergleich diesen Preis aus (KNB021): Wo "
+        "Antworten ohne Nachdenken dem Workload genügen, nimmt `model.reasoning: false` ihn in den "
+        "Vergleich auf."
     ) in summary

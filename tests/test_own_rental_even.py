@@ -1,5 +1,7 @@
 """Owning and renting within the noise of price dates and discounts (TCO029): a purchase chosen on a gap of
-1.8 % says the two are even, and what financing the servers would add, which here turns the comparison."""
+1.8 % says the two are even, what buying binds and what financing it would add, with no verdict (a resale
+value would take some off); a rental chosen on a gap of 0.02 % says they are even; where a rule rules owning
+out, the Summary says nothing of it."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 from helpers import run
 from test_message_wording import message
 
+from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.present.memo import render_memo
 
 CRITICAL: dict[str, Any] = {
@@ -32,6 +35,7 @@ DETAILS: dict[str, Any] = {
     "own_nodes": 2,
     "server_write_off_months": 36,
     "own_borrowing_rate_per_year": 0.0351,
+    "own_staff_uncosted_country": "",
 }
 
 
@@ -55,9 +59,38 @@ def test_a_purchase_within_the_noise_of_the_rental_is_called_even_and_its_financ
     memo = render_memo(result)
     assert (
         "Owning ($22,015 a month) and the cheapest rental for the same work ($22,423 a month) lie within 5 % "
-        "of each other: on price alone they are even, and borrowing the servers' price would add about $871 "
-        "a month, which makes owning the dearer (TCO029, see Assumptions).\n"
+        "of each other: on price alone they are even (TCO029).\n"
+        "Buying binds $570,000 for 36 months where renting binds no capital; borrowing it would add about "
+        "$871 a month, and a resale value at the end would take some off (see Assumptions).\n"
     ) in memo
+    german = render_memo(result, Format.named("de"))
+    assert (
+        "Der Eigenbetrieb (22.015 $ pro Monat) und die günstigste Miete für dieselbe Arbeit (22.423 $ pro "
+        "Monat) liegen weniger als 5 % auseinander: Allein nach dem Preis sind beide gleichauf (TCO029).\n"
+        "Der Kauf bindet 570.000 $ für 36 Monate, wo eine Miete kein Kapital bindet; ein Kredit darüber "
+        "kostete etwa 871 $ pro Monat mehr, und ein Restwert am Ende nähme etwas davon ab (siehe Annahmen).\n"
+    ) in german
+
+
+def test_a_rental_chosen_on_a_hair_says_the_two_are_even() -> None:
+    # A Swiss company: owning costs $22,428 (Swiss power, housing and staff), the rental $22,423.
+    result = run({**CRITICAL, "company_country": "CH"})
+    assert result.decision.deployment == "dedicated_cloud"
+    assert "TCO029" in result.fired_rules
+    summary = render_memo(result).split("## Why")[0]
+    assert (
+        "Owning ($22,428 a month) and the cheapest rental for the same work ($22,423 a month) lie within 5 % "
+        "of each other: on price alone they are even (TCO029).\n"
+    ) in summary
+    assert "Buying binds" not in summary
+
+
+def test_owning_ruled_out_is_not_called_even_in_the_summary() -> None:
+    # No DevOps capacity: TCO015 rules owning out; TCO029's finding stays, the Summary says nothing of it.
+    result = run({**CRITICAL, "devops_capacity": False})
+    assert result.decision.deployment == "dedicated_cloud"
+    assert "TCO029" in result.fired_rules
+    assert "(TCO029)" not in render_memo(result).split("## Why")[0]
 
 
 def test_tco029_s_message_names_the_capital_and_the_interest() -> None:
@@ -74,8 +107,9 @@ def test_tco029_s_message_names_the_capital_and_the_interest() -> None:
         "Owning at $22,015/month and the cheapest admitted rental for the same work, "
         "scaleway/h100-sxm-2-80g/h100-sxm at $22,423/month, lie within 5 % of each other, a gap smaller than "
         "price dates and discounts move prices by: on price alone they are even. Buying binds $570,000 up "
-        "front for the 36 months of the write-off, where the rental can be ended in any hour; borrowed at "
-        "3.51 % a year, the servers would cost about $871 a month more, more than the rental."
+        "front for the 36 months of the write-off, where renting binds no capital; borrowed at 3.51 % a "
+        "year, the servers would cost about $871 a month on top of that figure, and a resale value at the "
+        "end would take some off it."
     )
 
 
@@ -90,9 +124,24 @@ def test_tco029_in_german() -> None:
         own_financing_usd_per_month=100.0,
     )
     assert said.endswith(
-        "Der Kauf bindet 570.000 $ im Voraus für die 36 Monate der Abschreibung, während sich die Miete in "
-        "jeder Stunde beenden lässt; zu 3,51 % im Jahr finanziert, kosteten die Server etwa 100 $ im Monat "
-        "mehr."
+        "Der Kauf bindet 570.000 $ im Voraus für die 36 Monate der Abschreibung, wo eine Miete kein Kapital "
+        "bindet; zu 3,51 % im Jahr finanziert, kämen zu diesem Betrag etwa 100 $ im Monat hinzu, und ein "
+        "Restwert am Ende nähme etwas davon ab."
+    )
+
+
+def test_tco029_says_where_owning_s_figure_has_no_staff_line() -> None:
+    said = message(
+        "TCO029",
+        "economics",
+        "en",
+        **{**DETAILS, "own_staff_uncosted_country": "US"},
+        own_usd_per_month=22_500.0,
+        cheapest_rental_usd_per_month_same_hours=22_000.0,
+    )
+    assert said.endswith(
+        "on price alone they are even. Owning's figure has no staff line (the catalog has no sourced salary "
+        "for US): with one it costs more."
     )
 
 

@@ -262,6 +262,13 @@ def test_a_proposal_without_a_monthly_cost_is_not_passed_silently() -> None:
     }
 
 
+def test_a_sketch_that_names_only_its_route_is_denied_under_a_hard_limit() -> None:
+    _, result = checked({"workload": workload("chat"), "proposal": {"deployment": "own_hardware"}})
+    assert result[0]["usd_per_month"] is None
+    assert set(verdicts(result, {"budget": {"deny_usd_per_month": 5000}})) == {"budget.deny"}
+    assert set(verdicts(result)) == {"budget.warn"}
+
+
 @pytest.mark.parametrize(
     ("budget", "shown"), [("lots", "lots"), (0, "0"), (-5, "-5")], ids=["text", "zero", "negative"]
 )
