@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import re
 import sys
 import warnings
 from collections.abc import AsyncIterator
@@ -26,7 +25,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import BaseModel, ConfigDict
 
 from . import __version__
 from .engine.apps.rule_docs import RuleDoc
@@ -35,6 +34,7 @@ from .engine.commands.body_reader import BodyReader
 from .engine.commands.evaluation_pool import EvaluationPool, recommend_json
 from .engine.commands.http_errors import BODY_MODELS, invalid_body
 from .engine.commands.http_limits import BodyLimits
+from .engine.commands.http_query import AS_OF, CURRENCY, LANG
 from .engine.commands.http_settings import SWITCH_INTERVAL_SECONDS, WORKER_THREADS, limits
 from .engine.commands.input_route import InputRoute, invalid_input
 from .engine.common.errors import EngineError, InputError, KnowledgeError, unknown_value_message
@@ -76,7 +76,8 @@ class FieldError(BaseModel):
 
 
 class InvalidInput(BaseModel):
-    """422: the problems found, each naming its field; at most ``MAX_REPORTED_ERRORS``, and where there
+    """422: the problems found, each naming its field (an unknown query parameter too, with those the
+    endpoint takes); at most ``MAX_REPORTED_ERRORS``, and where there
     were more, ``error_count`` and a ``note`` say so."""
 
     model_config = ConfigDict(defer_build=True, extra="forbid")
@@ -179,21 +180,6 @@ router = APIRouter(route_class=InputRoute)
 """The endpoints; ``create_app`` adds them to an application with its limits and error handlers."""
 
 
-def iso_date(value: Any) -> Any:
-    """Only a date written YYYY-MM-DD: pydantic would also read a number as a Unix timestamp."""
-    if value is None or isinstance(value, dt.date) or (isinstance(value, str) and ISO_DATE.fullmatch(value)):
-        return value
-    raise ValueError("a date is written YYYY-MM-DD")
-
-
-ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-AS_OF = Annotated[
-    dt.date | None,
-    BeforeValidator(iso_date),
-    Query(description="Evaluation date (YYYY-MM-DD), for the age of prices; default today."),
-]
-
-
 @router.post(
     "/recommend",
     response_model=Recommendation,
@@ -204,11 +190,15 @@ async def recommend(
     workload: Workload,
     request: Request,
     as_of: AS_OF = None,
+    lang: LANG = "en",
+    currency: CURRENCY = "USD",
 ) -> Response:
-    """The full decision for one workload: the same JSON as ``gpu-advisor recommend --format json``."""
+    """The full decision for one workload: the same JSON as ``gpu-advisor recommend --format json`` with
+    the same ``--lang`` and ``--currency``."""
     # In a worker process of the pool where the service has one (``serve --processes``), else in a thread.
     # Returned as is: the result is already validated, and re-validating it would only cost time.
-    text = await request.app.state.evaluations.run(recommend_json, workload, as_of or dt.date.today())
+    evaluated_on = as_of or dt.date.today()
+    text = await request.app.state.evaluations.run(recommend_json, workload, evaluated_on, lang, currency)
     return Response(text, media_type="application/json")
 
 
@@ -221,14 +211,19 @@ async def recommend(
 def check(
     document: ProposalDocument,
     as_of: AS_OF = None,
+    lang: LANG = "en",
+    currency: CURRENCY = "USD",
 ) -> Response:
-    """The same JSON as one entry of ``gpu-advisor check --format json``."""
+    """The same JSON as one entry of ``gpu-advisor check --format json`` with the same ``--lang`` and
+    ``--currency``."""
     from .engine.apps.check.run import check_document
+    from .engine.domain.knowledge.loading import load_knowledge
 
     # Each bad field of the workload with its own loc, as /recommend reports them.
     if problems := http_errors.with_workload_errors([], ProposalDocument, {"workload": document.workload}):
         raise RequestValidationError(problems)
-    result = check_document(document, "<api>", 1, as_of or dt.date.today())
+    fmt = load_knowledge().display_format(lang, currency)
+    result = check_document(document, "<api>", 1, as_of or dt.date.today(), fmt=fmt)
     return json_response(result)
 
 
@@ -281,7 +276,11 @@ def rules(
 @router.get(
     "/rules/{rule_id}",
     response_model=RuleDoc,
-    responses={404: {"model": ErrorMessage, "description": "No rule has this ID."}, **SERVER_ERROR},
+    responses={
+        404: {"model": ErrorMessage, "description": "No rule has this ID."},
+        **INVALID_INPUT,
+        **SERVER_ERROR,
+    },
     summary="One rule",
 )
 def rule(rule_id: str, request: Request) -> RuleDoc | Response:
@@ -296,7 +295,7 @@ def rule(rule_id: str, request: Request) -> RuleDoc | Response:
     return web.rule_answer(request, rule_doc(rulebook.rule(rule_id.upper()), load_knowledge()))
 
 
-@router.get("/healthz", response_model=Health, summary="Liveness and version")
+@router.get("/healthz", response_model=Health, responses=INVALID_INPUT, summary="Liveness and version")
 async def healthz() -> Health:
     """Cheap on purpose: a load balancer calls it often. Answered on the event loop, never behind the
     worker threads, so it stays fast while they are busy."""
@@ -307,7 +306,8 @@ async def healthz() -> Health:
     "/readyz",
     response_model=Health,
     responses={
-        503: {"model": Health, "description": "Starting, stopping, or every worker busy with a queue."}
+        503: {"model": Health, "description": "Starting, stopping, or every worker busy with a queue."},
+        **INVALID_INPUT,
     },
     summary="Readiness: the engine is loaded and requests do not pile up",
 )

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 import schemathesis
-from helpers import EXAMPLES_DIR, post_recommend, problem_fields, read_example
+from helpers import AS_OF, EXAMPLES_DIR, PUBLIC_CHAT, invoke, post_recommend, problem_fields, read_example
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
@@ -64,6 +64,54 @@ def test_as_of_dates_the_evaluation(client: httpx.Client) -> None:
     for number in ("0", "-5.879917941734593e-255"):
         response = client.post("/recommend", params={"as_of": number}, json=workload)
         assert problem_fields(response) == [["query", "as_of"]]
+
+
+def test_lang_and_currency_give_the_command_lines_json(client: httpx.Client, tmp_path: Any) -> None:
+    """``?currency=CHF`` and ``?lang=de`` answer what ``--currency CHF`` and ``--lang de`` print (they
+    were ignored: USD amounts and English texts), spelled as the options take them (``chf``, a locale's
+    name); another value is 422 naming the parameter and the values allowed."""
+    workload = read_example(EXAMPLES_DIR / "public-chat.yaml")
+    for options, params in (
+        (["--currency", "CHF"], {"currency": "CHF"}),
+        (["--lang", "de", "--currency", "CHF"], {"lang": "de_DE.UTF-8", "currency": "chf"}),
+    ):
+        printed = invoke("recommend", PUBLIC_CHAT, "--format", "json", "--as-of", AS_OF["as_of"], *options)
+        assert printed.exit_code == 0, printed.output
+        expected = json.loads(printed.stdout)
+        response = client.post("/recommend", params={**AS_OF, **params}, json=workload)
+        assert response.status_code == 200, response.text
+        assert response.json() == expected
+    assert expected["findings"][0]["message"] == (
+        "Dedizierte Cloud-GPUs zu mieten ist der grundlegende Self-Hosting-Weg; die günstigste zulässige "
+        "Option kostet 6.233,43 CHF pro Monat."
+    )
+    document = {
+        "workload": workload,
+        "proposal": {
+            "deployment": "dedicated_cloud",
+            "provider": "runpod",
+            "offer": "community",
+            "gpu": "h100-pcie",
+            "gpus": 2,
+            "pricing": "on_demand",
+        },
+    }
+    proposal = tmp_path / "proposal.json"
+    proposal.write_text(json.dumps(document), encoding="utf-8")
+    options = ["--lang", "de", "--currency", "EUR", "--as-of", AS_OF["as_of"]]
+    printed = invoke("check", str(proposal), "--format", "json", "--soft-fail", *options)
+    assert printed.exit_code == 0, printed.output
+    [entry] = json.loads(printed.stdout)
+    response = client.post("/check", params={**AS_OF, "lang": "de", "currency": "eur"}, json=document)
+    assert response.status_code == 200, response.text
+    assert response.json() == {**entry, "file": "<api>"}
+    for name, value, message in (
+        ("currency", "YEN", "unknown value 'YEN'; allowed: CHF, EUR, USD"),
+        ("lang", "fr", "unknown value 'fr'; allowed: de, en"),
+    ):
+        refused = client.post("/recommend", params={**AS_OF, name: value}, json=workload)
+        assert refused.status_code == 422
+        assert refused.json() == {"detail": [{"loc": ["query", name], "msg": message, "type": "value_error"}]}
 
 
 def test_rules(client: httpx.Client) -> None:

@@ -66,6 +66,47 @@ def test_a_batch_window_beside_a_steady_load_is_422_in_the_validators_words(clie
     )
 
 
+def test_an_unknown_query_parameter_is_422_naming_those_the_endpoint_takes(client: httpx.Client) -> None:
+    """A query parameter the endpoint does not take was ignored (200 with an answer that did not heed
+    it); now it is refused as an unknown body field is: by name, with the ones allowed and the one
+    meant. A browser's request for a rules page keeps the page's own settings (``?lang=de``)."""
+    workload = read_example(EXAMPLES_DIR / "public-chat.yaml")
+    response = client.post("/recommend", params={**AS_OF, "curency": "CHF", "format": "json"}, json=workload)
+    allowed = "unknown query parameter; allowed query parameters: as_of, lang, currency"
+    assert response.status_code == 422
+    assert response.json() == {
+        "detail": [
+            {
+                "loc": ["query", "curency"],
+                "msg": f"{allowed} (did you mean 'currency'?)",
+                "type": "extra_forbidden",
+            },
+            {"loc": ["query", "format"], "msg": allowed, "type": "extra_forbidden"},
+        ]
+    }
+    takes_none = "unknown query parameter; this endpoint takes none"
+    for method, path in (("POST", "/size"), ("POST", "/tco"), ("GET", "/healthz"), ("GET", "/readyz")):
+        refused = client.request(method, path, params={"lang": "de"}, json={} if method == "POST" else None)
+        assert refused.status_code == 422, path
+        assert refused.json() == {
+            "detail": [{"loc": ["query", "lang"], "msg": takes_none, "type": "extra_forbidden"}]
+        }
+    rules = client.get("/rules", params={"topic": "sizing", "lang": "de"})
+    assert rules.json() == {
+        "detail": [
+            {
+                "loc": ["query", "lang"],
+                "msg": "unknown query parameter; allowed query parameters: topic",
+                "type": "extra_forbidden",
+            }
+        ]
+    }
+    assert problem_fields(client.get("/rules/DEP010", params={"lang": "de"})) == [["query", "lang"]]
+    page = client.get("/rules/DEP010", params={"lang": "de"}, headers={"accept": "text/html"})
+    assert page.status_code == 200
+    assert '<html lang="de">' in page.text
+
+
 def test_body_that_is_not_a_workload(client: httpx.Client) -> None:
     assert problem_fields(post_recommend(client, [1, 2])) == [["body"]]
     empty = client.post("/recommend", content=b"null", headers={"content-type": "application/json"})

@@ -50,12 +50,15 @@ def _started() -> None:
     time.sleep(0.05)
 
 
-def recommend_json(workload: Any, as_of: dt.date) -> Outcome:
-    """``POST /recommend`` in a worker: the recommendation as the JSON the endpoint answers."""
+def recommend_json(workload: Any, as_of: dt.date, lang: str = "en", currency: str = "USD") -> Outcome:
+    """``POST /recommend`` in a worker: the recommendation as the JSON the endpoint answers, its texts in
+    ``lang`` and their amounts in ``currency`` (as ``recommend --lang --currency``)."""
     from gpu_advisor.engine.apps.recommend import recommend
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 
     try:
-        return "ok", recommend(workload, as_of).model_dump_json()
+        fmt = load_knowledge().display_format(lang, currency)
+        return "ok", recommend(workload, as_of, fmt=fmt).model_dump_json()
     except InputError as error:
         return "input_error", (str(error), error.field)
     except KnowledgeError as error:

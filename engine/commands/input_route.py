@@ -13,6 +13,7 @@ from fastapi.routing import APIRoute
 from gpu_advisor.engine.commands import http_errors
 from gpu_advisor.engine.commands.body_reader import BodyReader
 from gpu_advisor.engine.commands.http_errors import BODY_MODELS
+from gpu_advisor.engine.commands.http_query import unknown_query_parameters
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.user_input import NotJsonText
 
@@ -40,6 +41,17 @@ def is_json(content_type: str | None) -> bool:
     )
 
 
+def query_problems(request: Request, taken: list[str]) -> dict[str, Any] | None:
+    """The 422 body for the query parameters the endpoint does not take (``taken`` are those it does),
+    as for an unknown body field; None where there is none. A browser's request for a page (``GET
+    /rules`` asking for ``text/html``) is left alone: the page reads its language, currency and date from
+    the query string, as every page of the web page does."""
+    if request.method == "GET" and "text/html" in request.headers.get("accept", ""):
+        return None
+    problems = unknown_query_parameters(request.query_params.keys(), taken)
+    return http_errors.invalid_body(problems) if problems else None
+
+
 class ParsedJsonRequest(Request):
     """A request whose body has been read by the input reader of every entry point."""
 
@@ -56,8 +68,15 @@ class InputRoute(APIRoute):
 
     def get_route_handler(self) -> Any:
         handler = super().get_route_handler()
+        taken = [parameter.alias for parameter in self.dependant.query_params]
+
+        async def known_query(request: Request) -> Response:
+            if problems := query_problems(request, taken):
+                return JSONResponse(problems, status_code=422)
+            return await handler(request)
+
         if self.body_field is None:
-            return handler
+            return known_query
 
         async def read_body(request: Request) -> Response:
             parsed = ParsedJsonRequest(request.scope, request.receive)
@@ -68,6 +87,8 @@ class InputRoute(APIRoute):
                     {"detail": f"Content-Type must be application/json, not {content_type or '(none)'}"},
                     status_code=415,
                 )
+            if problems := query_problems(request, taken):
+                return JSONResponse(problems, status_code=422)
             if body:
                 # Parsing and validating a body of up to 1 MB is CPU work: a worker thread does it (a
                 # worker process, for a large one), and FastAPI's own validation then meets only a body
