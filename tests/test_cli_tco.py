@@ -236,3 +236,17 @@ def test_break_evens_without_a_staff_figure_say_so_before_the_table() -> None:
         "Staff is not costed here"
         not in invoke("tco", "--country", "FR", "--staff-usd-per-month", "500").output
     )
+
+
+def test_months_help_states_the_maximum_its_check_refuses_beyond() -> None:
+    """The help said ``[x>=1]`` while 241 months and more were refused only by the request's own check
+    ("less than or equal to 240"): the option's range now has the maximum, so help and refusal agree."""
+    from gpu_advisor.engine.domain.limits import MAX_WRITE_OFF_MONTHS
+
+    assert MAX_WRITE_OFF_MONTHS == 240
+    assert "Write-off period (default 36).  [1<=x<=240]" in invoke("tco", "--help").output
+    beyond = invoke("tco", "--months", "100000000")
+    assert beyond.exit_code == 2
+    assert "Invalid value for '--months': 100000000 is not in the range 1<=x<=240." in beyond.output
+    longest = json.loads(invoke("tco", "--months", "240", "--format", "json").output)
+    assert longest["costs"]["months"] == 240

@@ -20,7 +20,7 @@ from gpu_advisor.engine.commands.common import (
     serving_engine_choice,
     to_json,
 )
-from gpu_advisor.engine.domain.limits import MIN_TARGET_MS
+from gpu_advisor.engine.domain.limits import MAX_WRITE_OFF_MONTHS, MIN_TARGET_MS
 
 ATTENTION_SHAPE_FIELDS = ("num_hidden_layers", "num_attention_heads", "num_key_value_heads", "head_dim")
 """``--attention-shape``'s four numbers, in ``AttentionShape``'s field order."""
@@ -291,7 +291,12 @@ TCO_OPTIONS = {
     help="Cards in the server (default: the catalog server's 8); needs --server-price, the price of "
     "a server with that many cards.",
 )
-@click.option("--months", type=click.IntRange(min=1), metavar="N", help="Write-off period (default 36).")
+@click.option(
+    "--months",
+    type=click.IntRange(min=1, max=MAX_WRITE_OFF_MONTHS),
+    metavar="N",
+    help="Write-off period (default 36).",
+)
 @click.option(
     "--depreciation-years",
     type=click.IntRange(min=3, max=5),

@@ -17,6 +17,7 @@ from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Jurisdiction
 from gpu_advisor.engine.domain.distributions import Range
 from gpu_advisor.engine.domain.knowledge.entries import MAX_INSTANCE_GPUS, ClusterNetwork, GpuHourPrice
+from gpu_advisor.engine.domain.limits import MAX_WRITE_OFF_MONTHS
 from gpu_advisor.engine.domain.requests import DepreciationYears
 from gpu_advisor.engine.domain.strict_input import StrictInput
 
@@ -125,7 +126,7 @@ class ServerOverride(StrictInput):
 
     price_usd: float | None = Field(default=None, gt=0, le=1e9)
     price_eur: float | None = Field(default=None, gt=0, le=1e9)
-    months: int | None = Field(default=None, gt=0, le=240)
+    months: int | None = Field(default=None, gt=0, le=MAX_WRITE_OFF_MONTHS)
     depreciation_years: DepreciationYears | None = None
     gpu_watts: float | None = Field(default=None, gt=0, le=5000)
     power_overhead_factor: float | None = Field(default=None, ge=1, le=5)

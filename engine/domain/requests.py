@@ -20,7 +20,7 @@ from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId
 from gpu_advisor.engine.domain.countries import CountryCodeInput, listed_country
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
 from gpu_advisor.engine.domain.knowledge.entries import MAX_INSTANCE_GPUS
-from gpu_advisor.engine.domain.limits import MIN_TARGET_MS
+from gpu_advisor.engine.domain.limits import MAX_WRITE_OFF_MONTHS, MIN_TARGET_MS
 from gpu_advisor.engine.domain.model_spec import AttentionShape, refuse_shape_beyond_size
 from gpu_advisor.engine.domain.strict_input import StrictInput
 
@@ -224,7 +224,7 @@ class TcoRequest(Request):
         default=None, gt=0, le=1e9, description="The server's price in EUR, at the catalog's rate."
     )
     gpus_per_server: int | None = Field(default=None, ge=1, le=1024)
-    months: int | None = Field(default=None, ge=1, le=240)
+    months: int | None = Field(default=None, ge=1, le=MAX_WRITE_OFF_MONTHS)
     depreciation_years: DepreciationYears | None = Field(
         default=None, description="Economic life in years: 3, 4 or 5 (replaces months)."
     )
