@@ -90,6 +90,22 @@ def test_requests_sweep_text_shows_break_even_table_and_chart(tmp_path: Path) ->
     assert "~" not in text
 
 
+def test_the_header_counts_a_single_value_in_the_singular() -> None:
+    """A variable swept over one value said "(1 values; ...)"."""
+    english = invoke(PUBLIC_CHAT, "--vary", "requests_per_day=1000:1000:1")
+    assert english.exit_code == 0, english.output
+    assert (
+        "requests_per_day from 1,000 to 1,000 in steps of 1 (1 value; the file's: 1,000,000)"
+        in english.stdout
+    )
+    german = invoke(PUBLIC_CHAT, "--vary", "requests_per_day=1000:1000:1", "--lang", "de").stdout
+    assert "(1 Wert; Wert der Datei: 1.000.000)" in german
+    assert (
+        "(2 Werte; "
+        in invoke(PUBLIC_CHAT, "--vary", "requests_per_day=1000:2000:1000", "--lang", "de").stdout
+    )
+
+
 def test_the_header_names_the_last_value_swept_not_the_stop_given(tmp_path: Path) -> None:
     """1,000 to 10,000 in steps of 2,000 sweeps 1,000, 3,000, 5,000, 7,000 and 9,000: the header says
     9,000."""
