@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from helpers import EXAMPLES_DIR, PUBLIC_CHAT, invoke
 
+from gpu_advisor.engine.common.catalog_parts import KINDS
+
 POLICY = EXAMPLES_DIR / "org-policy"
 
 
@@ -387,6 +389,34 @@ def test_a_closed_standard_stream_is_a_system_error(closing: str, args: list[str
         5,
         f"error: [Errno 9] not open (the command was started with it closed): '{named}'\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "usage"),
+    [
+        *[
+            ([kind], "Usage: gpu-advisor catalog [OPTIONS] {gpus|offers|models|apis|serverless}\n")
+            for kind in KINDS
+        ],
+        (["import"], "Usage: gpu-advisor catalog import [OPTIONS] FILE\n"),
+        (["diff"], "Usage: gpu-advisor catalog diff [OPTIONS] OLD NEW\n"),
+    ],
+)
+def test_catalog_usage_lines_have_one_space_after_catalog(args: list[str], usage: str) -> None:
+    """The listings run under ``catalog`` without a name of their own: their usage said ``catalog
+    [OPTIONS]`` with two spaces, and so did the hint after a refused option."""
+    from click.testing import CliRunner
+
+    from gpu_advisor.cli import main
+
+    shown = CliRunner().invoke(main, ["catalog", *args, "--help"], prog_name="gpu-advisor")
+    assert shown.exit_code == 0
+    assert shown.output.startswith(usage)
+    if args[0] in ("import", "diff"):
+        return
+    refused = CliRunner().invoke(main, ["catalog", *args, "--colour"], prog_name="gpu-advisor")
+    assert refused.exit_code == 2
+    assert "Try 'gpu-advisor catalog --help' for help." in refused.output
 
 
 def test_catalog_help_names_the_parts_each_filter_selects_in() -> None:

@@ -13,12 +13,23 @@ from gpu_advisor.engine.commands.common import emit, force_option, handle_errors
 FORMATS = ("skypilot", "gpuhunt", "csv")
 
 
+class ListingContext(click.Context):
+    """The listing's context: the listing runs under the group without a name of its own, so its path is
+    the group's (``gpu-advisor catalog [OPTIONS] {gpus|offers|...}``), not the group's and an empty name
+    (``catalog  [OPTIONS]``, in the usage and in "Try 'gpu-advisor catalog  --help'")."""
+
+    @property
+    def command_path(self) -> str:
+        return super().command_path.rstrip()
+
+
 class CatalogGroup(click.Group):
     """``catalog import`` and ``catalog diff`` as subcommands; anything else goes to the listing
     command as before (``catalog offers --gpu h200``)."""
 
     def __init__(self, listing: click.Command, **attrs: Any) -> None:
         super().__init__(name="catalog", **attrs)
+        listing.context_class = ListingContext
         self.listing = listing
 
     def resolve_command(
