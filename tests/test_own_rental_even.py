@@ -68,7 +68,8 @@ def test_a_purchase_within_the_noise_of_the_rental_is_called_even_and_its_financ
         "Der Eigenbetrieb (22.015 $ pro Monat) und die günstigste Miete für dieselbe Arbeit (22.423 $ pro "
         "Monat) liegen weniger als 5 % auseinander: Allein nach dem Preis sind beide gleichauf (TCO029).\n"
         "Der Kauf bindet 570.000 $ für 36 Monate, wo eine Miete kein Kapital bindet; ein Kredit darüber "
-        "kostete etwa 871 $ pro Monat mehr, und ein Restwert am Ende nähme etwas davon ab (siehe Annahmen).\n"
+        "würde etwa 871 $ pro Monat mehr kosten, und ein Restwert am Ende nähme etwas davon ab (siehe "
+        "Annahmen).\n"
     ) in german
 
 
