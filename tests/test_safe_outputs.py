@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -90,6 +92,54 @@ def test_an_output_onto_its_own_input_is_refused_and_the_input_kept(tmp_path: Pa
     result = invoke("recommend", str(paths["workload"]), "--force", "-o", str(tmp_path / "hard-link.yaml"))
     assert_refused(result, "is an input file of this command")
     assert {name: path.read_bytes() for name, path in paths.items()} == before
+
+
+def test_an_output_onto_the_file_standard_input_is_redirected_from_is_refused(tmp_path: Path) -> None:
+    """``recommend - -o w.yaml --force < w.yaml`` replaced the workload with its memo: standard input, a
+    regular file, is an input as a named one is (checked in a process of its own, whose standard input is
+    the file)."""
+    paths = files(tmp_path)
+    before = {name: path.read_bytes() for name, path in paths.items()}
+    os.link(paths["workload"], tmp_path / "hard-link.yaml")
+    vary = ["--vary", "avg_output_tokens=100:200:100"]
+    for stdin, args in [
+        ("workload", ["recommend", "-", "-o", "w.yaml"]),
+        ("workload", ["recommend", "-", "-o", "hard-link.yaml"]),
+        ("workload", ["sweep", "-", *vary, "-o", "w.yaml"]),
+        ("proposal", ["check", "-", "-o", "p.yaml"]),
+        ("portfolio", ["batch", "-", "--input-format", "yaml", "-o", "b.yaml"]),
+        ("portfolio", ["batch", "-", "--input-format", "yaml", "--summary", "b.yaml"]),
+    ]:
+        with paths[stdin].open("rb") as given:
+            done = subprocess.run(
+                [sys.executable, "-m", "gpu_advisor.cli", *args, "--force", "--as-of", AS_OF],
+                stdin=given,
+                capture_output=True,
+                text=True,
+                cwd=tmp_path,
+                check=False,
+            )
+        output = args[args.index("-o") + 1] if "-o" in args else "b.yaml"
+        assert (done.returncode, done.stdout) == (2, ""), done.stderr
+        option = "--summary" if "--summary" in args else "-o/--output"
+        assert done.stderr == (
+            f"error: {option}: {output!r} is an input file of this command (standard input); "
+            "write the output elsewhere\n"
+        )
+    assert {name: path.read_bytes() for name, path in paths.items()} == before
+    # Standard input from another file (a copy) writes the output as before.
+    shutil.copy(paths["workload"], tmp_path / "copy.yaml")
+    with (tmp_path / "copy.yaml").open("rb") as given:
+        done = subprocess.run(
+            [sys.executable, "-m", "gpu_advisor.cli", "recommend", "-", "-o", "w.yaml", "--force"],
+            stdin=given,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    assert paths["workload"].read_text(encoding="utf-8").startswith("# ")
 
 
 def test_an_output_inside_a_directory_the_command_reads_is_refused_even_with_force(tmp_path: Path) -> None:

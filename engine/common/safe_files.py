@@ -24,6 +24,7 @@ import contextlib
 import errno
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -58,6 +59,20 @@ def _same_file(target: Path, source: Path) -> bool:
 def names_the_same_file(target: Path, given: str | None) -> bool:
     """``given`` (another of the command's files, if any; not standard output) is ``target``."""
     return given is not None and given != STANDARD_OUTPUT and _same_file(target, Path(given))
+
+
+STANDARD_INPUT = "-"
+"""An input named so is read from standard input."""
+
+
+def _is_standard_input(target: Path) -> bool:
+    """Standard input is a regular file (redirected from one), and it is ``target``."""
+    try:
+        given = os.fstat(sys.stdin.fileno())
+        found = os.stat(target)
+    except (AttributeError, ValueError, OSError):  # no standard input, or one without a file (a test's)
+        return False
+    return stat.S_ISREG(given.st_mode) and (given.st_dev, given.st_ino) == (found.st_dev, found.st_ino)
 
 
 READ_FROM_DIRECTORIES = frozenset({".yaml", ".yml", ".json"})
@@ -130,6 +145,14 @@ def check_output(
         )
         raise InputError(at(option, problem))
     for source in inputs:
+        if source == STANDARD_INPUT and mode is not None and _is_standard_input(target):
+            # A file redirected to standard input (``- -o pc.yaml --force < pc.yaml``) is an input too.
+            problem = Words(
+                "%(file)s is an input file of this command (%(source)s); write the output elsewhere",
+                file=repr(output),
+                source=Words("standard input"),
+            )
+            raise InputError(at(option, problem))
         if names_the_same_file(target, source):
             problem = Words(
                 "%(file)s is an input file of this command (%(source)s); write the output elsewhere",
