@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gpu_advisor.engine.commands.common import (
+    A_FILE,
     EXIT_INTERRUPTED,
     as_of_option,
     currency_option,
@@ -20,6 +21,7 @@ from gpu_advisor.engine.commands.common import (
     lang_option,
     output_target,
     parse_date,
+    refuse_empty_paths,
     show_markdown,
 )
 from gpu_advisor.engine.common.file_names import file_stem
@@ -68,6 +70,7 @@ def ask(
     from gpu_advisor.engine.i18n.environment import render
     from gpu_advisor.engine.present.memo import render_memo
 
+    refuse_empty_paths(("--from", from_file, A_FILE))
     if from_file == "-":
         # The answers come on standard input: a workload read from it would leave none for them.
         raise InputError(at("--from", Words("standard input carries the answers; name a workload file")))

@@ -8,7 +8,14 @@ from typing import Any
 
 import click
 
-from gpu_advisor.engine.commands.common import emit, force_option, handle_errors, parse_date
+from gpu_advisor.engine.commands.common import (
+    A_FILE,
+    emit,
+    force_option,
+    handle_errors,
+    parse_date,
+    refuse_empty_paths,
+)
 
 FORMATS = ("skypilot", "gpuhunt", "csv")
 
@@ -100,6 +107,7 @@ def catalog_import(
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.i18n.environment import render
 
+    refuse_empty_paths(("FILE", file, A_FILE))
     report = run_import(file, fmt, output, parse_date(as_of), provider, load_knowledge(), force=force)
     if report_format == "json":
         emit(json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n", None)
@@ -128,6 +136,7 @@ def catalog_diff(files: tuple[str, ...], builtin: bool, output_format: str) -> N
             "catalog diff: give NEW only with --builtin" if builtin else "catalog diff: give OLD and NEW"
         )
     old, new = (None, files[0]) if builtin else (files[0], files[1])
+    refuse_empty_paths(("OLD", old, A_FILE), ("NEW", new, A_FILE))
     result = diff_files(old, new, load_knowledge(), parse_date(None))
     if output_format == "json":
         emit(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n", None)

@@ -9,6 +9,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gpu_advisor.engine.commands.common import (
+    A_DIRECTORY,
+    A_FILE,
+    A_FILE_DIRECTORY_OR_STDIN,
+    A_FILE_OR_DIRECTORY,
     EXIT_CHECK_FAILED,
     as_of_option,
     currency_option,
@@ -20,6 +24,7 @@ from gpu_advisor.engine.commands.common import (
     parse_date,
     policy_option,
     policy_path,
+    refuse_empty_paths,
     scenario_options,
 )
 
@@ -148,6 +153,16 @@ def check(
     from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.pipeline.engines import rulebook_for
 
+    refuse_empty_paths(
+        ("PROPOSAL|DIR", proposal_file, A_FILE_DIRECTORY_OR_STDIN),
+        (
+            "--compare-to",
+            compare_to,
+            A_FILE_OR_DIRECTORY if proposal_file == "-" else A_FILE_DIRECTORY_OR_STDIN,
+        ),
+        ("--overrides", overrides, A_FILE),
+        ("--policy", policy_dir, A_DIRECTORY),
+    )
     evaluated_on = parse_date(as_of)
     rulebook = rulebook_for(policy_path(policy_dir))
     gate = _gate(rulebook.ids, fail_on, hard_fail_on, soft_fail_on, soft_fail, pass_unknown)

@@ -8,6 +8,9 @@ import sys
 import click
 
 from gpu_advisor.engine.commands.common import (
+    A_DIRECTORY,
+    A_FILE,
+    A_FILE_OR_STDIN,
     EXIT_INTERNAL_ERROR,
     EXIT_ROWS_SKIPPED,
     as_of_option,
@@ -21,6 +24,7 @@ from gpu_advisor.engine.commands.common import (
     parse_date,
     policy_option,
     policy_path,
+    refuse_empty_paths,
     scenario_options,
     to_json,
 )
@@ -109,6 +113,7 @@ def batch(
     from gpu_advisor.engine.commands.batch_run import PARTIAL_OUTPUT, batch_file
     from gpu_advisor.engine.common.signals import exit_code_of, stop_on_signals
 
+    refuse_empty_paths(("INPUT", input_file, A_FILE_OR_STDIN), ("--policy", policy_dir, A_DIRECTORY))
     evaluated_on = parse_date(as_of)
     if output_format is None:
         output_format = "csv" if output is not None and output.lower().endswith(".csv") else "jsonl"
@@ -233,6 +238,11 @@ def sweep(
     from gpu_advisor.engine.present.sweep_text import render_sweep
     from gpu_advisor.engine.present.terminal import text_layout
 
+    refuse_empty_paths(
+        ("FILE", workload_file, A_FILE_OR_STDIN),
+        ("--overrides", overrides, A_FILE),
+        ("--policy", policy_dir, A_DIRECTORY),
+    )
     evaluated_on = parse_date(as_of)
     target = output_target(output, inputs=(workload_file, overrides), force=force, input_dirs=(policy_dir,))
     try:

@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING, NamedTuple
 import click
 
 from gpu_advisor.engine.commands.common import (
+    A_DIRECTORY,
+    A_FILE,
+    A_FILE_OR_STDIN,
     as_of_option,
     complete_the_files_workload,
     currency_option,
@@ -20,6 +23,7 @@ from gpu_advisor.engine.commands.common import (
     parse_date,
     policy_option,
     policy_path,
+    refuse_empty_paths,
     scenario_options,
     show_markdown,
     to_json,
@@ -92,6 +96,11 @@ def recommend(
     from gpu_advisor.engine.domain.workload import load_workload_with_ranges
     from gpu_advisor.engine.present.memo import render_brief, render_memo
 
+    refuse_empty_paths(
+        ("FILE", workload_file, A_FILE_OR_STDIN),
+        ("--overrides", overrides, A_FILE),
+        ("--policy", policy_dir, A_DIRECTORY),
+    )
     if brief and output_format == "json":
         from gpu_advisor.engine.common.errors import InputError
         from gpu_advisor.engine.common.wording import Words, at

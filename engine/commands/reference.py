@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from gpu_advisor.engine.commands.common import (
+    A_DIRECTORY,
     currency_option,
     emit,
     handle_errors,
@@ -17,6 +18,7 @@ from gpu_advisor.engine.commands.common import (
     parse_date,
     policy_option,
     policy_path,
+    refuse_empty_paths,
     to_json,
 )
 from gpu_advisor.engine.common.catalog_parts import KINDS, selects_in
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
 @handle_errors
 def rules(ctx: click.Context, topic: str | None, output_format: str, policy_dir: str | None) -> None:
     """List the rule catalog: ID, topic, severity and title of every rule."""
+    refuse_empty_paths(("--policy", policy_dir, A_DIRECTORY))
     ctx.obj = {"policy_dir": policy_path(policy_dir), "topic": topic, "format": output_format}
     if ctx.invoked_subcommand is not None:
         return
@@ -52,6 +55,7 @@ def rules_list(
     ctx: click.Context, topic: str | None, output_format: str | None, policy_dir: str | None
 ) -> None:
     """The same list as `gpu-advisor rules`: ID, topic, severity and title of every rule."""
+    refuse_empty_paths(("--policy", policy_dir, A_DIRECTORY))
     # Options given before `list` (`rules --topic T list`) count as given after it.
     group = ctx.obj or {}
     list_rules(
@@ -96,6 +100,7 @@ def rules_show(ctx: click.Context, rule_id: str, output_format: str, policy_dir:
     from gpu_advisor.engine.i18n.environment import render
     from gpu_advisor.engine.pipeline.engines import rulebook_for
 
+    refuse_empty_paths(("--policy", policy_dir, A_DIRECTORY))
     # Either place works: `rules --policy DIR show ID` or `rules show ID --policy DIR`.
     rulebook = rulebook_for(policy_path(policy_dir) or (ctx.obj or {}).get("policy_dir"))
     if rule_id.upper() not in rulebook.ids:
