@@ -3,6 +3,8 @@ language writes them, choices matched forgivingly, a review of all answers befor
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -492,3 +494,42 @@ def test_answers_piped_in_that_end_too_soon_are_bad_input(
     assert result.output.endswith("  > \n" + error)
     assert "Traceback" not in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_blank_looking_answer_takes_the_default(tmp_path: Path) -> None:
+    """A space or a tab was refused with "An answer is needed here." where the question shows a default:
+    every answer is read without the blanks around it."""
+    answers = "\n".join(["bot ", "\t1", "", " \t", "5000", " 300 "]) + "\n" * (len(load_questions()) + 2)
+    result = CliRunner().invoke(main, ["ask", "--as-of", "2026-11-30"], input=answers)
+    assert result.exit_code == 0, result.output
+    assert "An answer is needed here." not in result.output
+    # Own weights (the fourth answer, blank) took its default, no, and is left out as Enter leaves it.
+    assert yaml.safe_load((tmp_path / "bot.yaml").read_text(encoding="utf-8")) == BOT
+
+
+def test_answers_from_a_file_with_windows_line_ends_are_read(tmp_path: Path) -> None:
+    """Each Enter of a CRLF file was an answer of one carriage return, refused until the input ended.
+    (In a process of its own: the test runner's standard input turns CRLF into LF.)"""
+    answers = tmp_path / "answers.txt"
+    lines = ["bot", "1", "", "", "5000", "300"]
+    answers.write_bytes(("\r\n".join(lines) + "\r\n" * (len(load_questions()) + 2)).encode())
+    with answers.open("rb") as given:
+        done = subprocess.run(
+            [sys.executable, "-m", "gpu_advisor.cli", "ask", "--as-of", "2026-11-30"],
+            stdin=given,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=False,
+        )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "An answer is needed here." not in done.stdout
+    assert yaml.safe_load((tmp_path / "bot.yaml").read_text(encoding="utf-8")) == BOT
+
+
+BOT = {
+    "name": "bot",
+    "model": {"name": "llama-3.1-8b", "precision": "bf16"},
+    "requests_per_day": 5000,
+    "avg_input_tokens": 300,
+}

@@ -260,7 +260,8 @@ def ask_one(
         # Enter gives the empty text, told apart from the default typed out (that answer states it); the
         # default is shown in brackets as click shows one. An empty default lets Enter through to the
         # check, which says what is missing. The answer is read as text (never by click's own conversion,
-        # whose messages are English) and checked below.
+        # whose messages are English) and checked below. Spaces, tabs and a CRLF file's \r around it are
+        # not an answer: a blank one takes the default as Enter does.
         typed = str(
             click.prompt(
                 f"   [{shown}]" if shown else "  ",
@@ -269,7 +270,7 @@ def ask_one(
                 prompt_suffix="> ",
                 type=click.STRING,
             )
-        )
+        ).strip()
         entered = not typed and shown != ""
         try:
             value = parse_answer(question, shown if entered else typed, knowledge, fmt, answers)
