@@ -149,6 +149,9 @@ def test_bad_options_exit_2(args: list[str], expected: str) -> None:
             ["catalog", "gpus", "--eu"],
             "error: --eu/--non-eu: filters catalog offers, serverless, apis only, not gpus\n",
         ),
+        # The last of the two won unsaid: only non-EU offers, exit 0.
+        (["catalog", "offers", "--eu", "--non-eu"], "error: give --eu or --non-eu, not both\n"),
+        (["catalog", "apis", "--non-eu", "--eu"], "error: give --eu or --non-eu, not both\n"),
         (
             # The hard gate won unsaid: exit 1 for a rule the user also asked to soften.
             [

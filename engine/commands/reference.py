@@ -188,8 +188,8 @@ def schema(kind: str) -> None:
 @click.option("--provider", metavar="ID", help=f"Only this provider ({selects_in('--provider')}).")
 @click.option(
     "--eu/--non-eu",
-    "eu",
-    default=None,
+    "eu_given",
+    multiple=True,  # each given, to refuse both: a single flag pair keeps the last
     help=f"Only entries with (or without) an EU region ({selects_in('--eu/--non-eu')}).",
 )
 @click.option(
@@ -209,7 +209,7 @@ def catalog(
     kind: str,
     gpu: str | None,
     provider: str | None,
-    eu: bool | None,
+    eu_given: tuple[bool, ...],
     country: str | None,
     as_of: str | None,
     output_format: str,
@@ -218,6 +218,14 @@ def catalog(
 ) -> None:
     """List the knowledge base: GPUs, offers, models, API prices or serverless GPU products, with sources
     and dates."""
+    if len(set(eu_given)) > 1:
+        from gpu_advisor.engine.common.errors import InputError
+        from gpu_advisor.engine.common.wording import Words
+
+        # Only EU and only non-EU list nothing together; the last of the two used to win unsaid.
+        problem = Words("give %(first)s or %(second)s, not both", first="--eu", second="--non-eu")
+        raise InputError(problem, field="--eu/--non-eu")
+    eu = eu_given[-1] if eu_given else None
     from gpu_advisor.engine.apps.catalog import catalog_rows
     from gpu_advisor.engine.domain.knowledge.base import cite
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
