@@ -202,7 +202,10 @@ def test_a_stray_quote_closed_later_makes_its_lines_one_bad_row(tmp_path: Path) 
     result = invoke(write(tmp_path, "w.csv", joined + row.format("e")), "--format", "csv")
     assert result.exit_code == 1
     assert [r["name"] for r in csv_rows(result.stdout)] == ["a", "e"]
-    assert "w.csv:3-5: invalid workload\n  name: String should match pattern" in result.stderr
+    assert (
+        "w.csv:3-5: invalid workload\n  name: one line of text, without control characters such as tabs "
+        "or line breaks" in result.stderr
+    )
     assert (
         "\n  these lines were read as one row, as a quoted cell runs over them: a stray quote takes in the "
         "rows after it\n"

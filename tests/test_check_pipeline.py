@@ -310,11 +310,17 @@ def test_control_characters_in_a_proposals_free_text_are_refused(tmp_path: Path)
     bad_name["proposal"] = {**bad_name["proposal"], "name": "x\u0001y"}
     refused = invoke(str(write(tmp_path / "n.yaml", bad_name)))
     assert refused.exit_code == 2
-    assert "proposal.name: String should match pattern" in refused.output
+    assert (
+        "proposal.name: one line of text, without control characters such as tabs or line breaks "
+        "(got 'x\\x01y')\n" in refused.output
+    )
     waiver = {"rule": "PRC008", "reason": "ok\u0001bad"}
     refused = invoke(str(write(tmp_path / "w.yaml", document(RESERVATION, waivers=[waiver]))))
     assert refused.exit_code == 2
-    assert "waivers.0.reason: String should match pattern" in refused.output
+    assert (
+        "waivers.0.reason: text without control characters other than tabs and line breaks "
+        "(got 'ok\\x01bad')\n" in refused.output
+    )
     lines = {"rule": "PRC008", "reason": "the load is planned\nto level out"}
     assert invoke(str(write(tmp_path / "l.yaml", document(RESERVATION, waivers=[lines])))).exit_code == 0
 

@@ -114,7 +114,7 @@ from gpu_advisor.cli import main
         ),
         (
             'name: "a\\nb"\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 5\n',
-            "name: String should match pattern",
+            "name: one line of text, without control characters such as tabs or line breaks (got 'a\\nb')\n",
         ),
         (
             "name: x\nmodel: {name: llama-3.1-70b, params_b: 7, precision: fp8}\nrequests_per_day: 5\n",

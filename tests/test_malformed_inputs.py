@@ -344,8 +344,16 @@ def test_a_yaml_batch_list_with_a_byte_that_is_not_utf8_is_exit_2(tmp_path: Path
         b"- name: a\n  model: {name: llama-3.1-8b, precision: bf16}\n  requests_per_day: 5\n- name: b\xff\n"
     )
     result = invoke("batch", str(portfolio), "--jobs", "1", "--as-of", AS_OF)
-    assert result.exit_code == 2, result.output
-    assert "not valid YAML (unacceptable character #x00ff" in result.output
+    # Said as recommend says it, not in the YAML parser's words ("unacceptable character #x00ff: invalid
+    # start byte").
+    said = f"error: {portfolio}: not UTF-8 text (byte 88); save it as UTF-8\n"
+    assert (result.exit_code, result.output) == (2, said)
+    assert invoke("recommend", str(portfolio), "--as-of", AS_OF).output == said
+    german = invoke("batch", str(portfolio), "--jobs", "1", "--lang", "de")
+    assert (
+        german.output
+        == f"Fehler: {portfolio}: kein UTF-8-Text (Byte 88); speichern Sie die Datei als UTF-8\n"
+    )
 
 
 def test_a_proposal_given_to_recommend_names_the_command_that_reads_it() -> None:

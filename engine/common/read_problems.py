@@ -9,6 +9,7 @@ phrase in a German message. Operating system errors are known by their number, n
 
 from __future__ import annotations
 
+import codecs
 import errno
 import re
 from collections.abc import Callable
@@ -175,17 +176,26 @@ def yaml_problem(error: yaml.YAMLError) -> Words:
         )
     english = " ".join(str(error).split())
     if isinstance(error, yaml.reader.ReaderError):
-        if isinstance(error.character, int):
-            otherwise = Words(
-                "unacceptable character #x%(code)s at position %(position)s: "
-                "special characters are not allowed",
-                code=f"{error.character:04x}",
-                position=error.position,
-            )
-        else:
-            otherwise = Words("not UTF-8 text (byte %(byte)s)", byte=error.position)
+        if error.encoding != "unicode":
+            # Bytes the reader could not decode (a stream read as it comes): said as a file read whole
+            # says them (``user_input.decode``), not in the parser's words ("invalid continuation byte").
+            return not_utf8(error.position)
+        otherwise = Words(
+            "unacceptable character #x%(code)s at position %(position)s: special characters are not allowed",
+            code=f"{error.character:04x}",
+            position=error.position,
+        )
         return Words.verbatim(english, otherwise)
     return Words.verbatim(english, Words(SYNTAX_ERROR))
+
+
+def not_utf8(byte: int, start: bytes = b"") -> Words:
+    """Text that is not UTF-8: where (``byte``, counted from 0) and what to do; a file whose first bytes
+    (``start``) are a UTF-16 byte-order mark, as a Windows editor's "Unicode" writes, is named so."""
+    utf16 = start.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+    if utf16 and not start.startswith(codecs.BOM_UTF32_LE):
+        return Words("UTF-16 text (it starts with a UTF-16 byte-order mark), not UTF-8; save it as UTF-8")
+    return Words("not UTF-8 text (byte %(byte)s); save it as UTF-8", byte=byte)
 
 
 def json_problem(message: str, line: int, column: int) -> Words:

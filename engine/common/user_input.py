@@ -15,7 +15,7 @@ import yaml
 
 from gpu_advisor.engine.common import json_input, yaml_core
 from gpu_advisor.engine.common.errors import InputError
-from gpu_advisor.engine.common.read_problems import os_problem, yaml_problem
+from gpu_advisor.engine.common.read_problems import not_utf8, os_problem, yaml_problem
 from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem, nested_deeper
 from gpu_advisor.engine.common.wording import Words, at, marked
 
@@ -126,7 +126,7 @@ def decode(data: bytes, origin: str) -> str:
     except UnicodeDecodeError as error:
         # The byte's place in the file, its byte-order mark counted (utf-8-sig reports it past the mark).
         byte = error.start + (len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0)
-        raise InputError(at(origin, Words("not UTF-8 text (byte %(byte)s)", byte=byte))) from None
+        raise InputError(at(origin, not_utf8(byte, data))) from None
 
 
 def _depth(value: Any, level: int = 0) -> int:

@@ -39,6 +39,16 @@ TYPE_MESSAGES: dict[str, str] = {
 }
 
 
+PATTERN_TYPES: dict[str, str] = {
+    r"^[^\x00-\x1f\x7f]+$": "one_line",
+    r"^[^\x00-\x1f\x7f]*$": "one_line",
+    r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$": "text_lines",
+}
+"""Patterns of free text (a name, a waiver's reason: ``proposal.ONE_LINE``, ``proposal.TEXT``), by the
+kind of problem that says in words what they allow (``templates/input_error.txt.j2``), not as a regular
+expression."""
+
+
 def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list[dict[str, Any]]:
     """Each problem of a pydantic error with what a reader needs: field, kind, limits, a suggestion."""
     problems = []
@@ -61,6 +71,8 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
         }
         if kind == "string_pattern_mismatch" and field in ("company_country", "country"):
             entry["type"] = "iso_country"
+        elif kind == "string_pattern_mismatch":
+            entry["type"] = PATTERN_TYPES.get(str(problem.get("ctx", {}).get("pattern")), kind)
         if kind == "model_type" and field == "model" and isinstance(given, str):
             # 'model: llama-3.1-8b' is the natural first try: say the mapping it takes instead.
             entry["type"], entry["show_input"] = "model_as_text", False

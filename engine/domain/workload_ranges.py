@@ -64,11 +64,19 @@ def split_ranges(data: dict[str, Any], origin: str | Words) -> tuple[dict[str, A
     except ValidationError as error:
         problem = error.errors()[0]
         field = ".".join(str(part) for part in problem["loc"])
+        problems = validation_problems(error, WorkloadRanges)
+        for entry in problems:
+            if entry["type"] == "missing":
+                # {a: 1} is no range: say what the field takes, a number or both ends.
+                entry["type"], entry["range"] = "range_missing", entry["field"].split(".")[0]
+        said = validator_message(str(problem["msg"]))
+        if problems[0]["type"] == "range_missing":
+            said = str(range_missing(problems[0]["range"]))
         # The first problem in English as before; every problem for the other languages.
         raise InputError(
-            f"{origin}: {field}: {validator_message(str(problem['msg']))}",
+            f"{origin}: {field}: {said}",
             field=field.split(".")[0],
-            problems=validation_problems(error, WorkloadRanges),
+            problems=problems,
             origin=origin,
             what="workload",
         ) from None
@@ -80,6 +88,11 @@ def split_ranges(data: dict[str, Any], origin: str | Words) -> tuple[dict[str, A
     if ranges.requests_per_day is not None:
         point["requests_per_day"] = point_requests(ranges.requests_per_day)
     return point, ranges
+
+
+def range_missing(name: str) -> Words:
+    """An end of a range left out (``input_error.txt.j2`` says it so in every language)."""
+    return Words("Field required: %(name)s takes a number, or a range {low, high} with both", name=name)
 
 
 def point_requests(requests: RequestsRange) -> int:

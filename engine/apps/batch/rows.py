@@ -19,10 +19,10 @@ from gpu_advisor.engine.apps.batch.messages import said
 from gpu_advisor.engine.common import json_input, yaml_core
 from gpu_advisor.engine.common.bounded_lines import lines_within
 from gpu_advisor.engine.common.errors import InputError, close_match
-from gpu_advisor.engine.common.read_problems import csv_problem, os_problem, yaml_problem
+from gpu_advisor.engine.common.read_problems import csv_problem, not_utf8, os_problem, yaml_problem
 from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
 from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem
-from gpu_advisor.engine.common.wording import Words
+from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.i18n.environment import say
 
 InputFormat = Literal["csv", "jsonl", "yaml"]
@@ -132,7 +132,8 @@ def jsonl_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row
             text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError as error:
             marked = len(codecs.BOM_UTF8) if number == 1 and raw.startswith(codecs.BOM_UTF8) else 0
-            yield Row(number, None, said(lang, "not_utf8_byte", origin=where, byte=error.start + marked))
+            problem = not_utf8(error.start + marked, raw if number == 1 else b"")
+            yield Row(number, None, say(lang, at(where, problem)))
             continue
         if not text.strip():
             continue
@@ -321,12 +322,19 @@ def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]
     # The user-input loader: the YAML 1.2 core schema, keys given once, no aliases (a few bytes could
     # expand into a structure that takes minutes to walk).
     try:
-        # The reader decodes its first chunk at once: a byte that is not UTF-8 there fails here.
+        # The reader decodes its first chunk at once: a byte that is not UTF-8 there fails here, said as
+        # a workload file's is (not as YAML: the parser's "invalid continuation byte").
         loader = yaml_core.CoreLoader(stream)
+    except yaml.reader.ReaderError as error:
+        raise InputError(say(lang, at(origin, yaml_problem(error)))) from None
     except yaml.YAMLError as error:
         raise InputError(
             said(lang, "not_yaml", origin=origin, problem=say(lang, yaml_problem(error)))
         ) from None
+    if loader.encoding != "utf-8":
+        # The reader takes UTF-16 with its byte-order mark, which a workload file may not be.
+        loader.dispose()
+        raise InputError(say(lang, at(origin, not_utf8(0, codecs.BOM_UTF16_LE))))
     listing = False
     try:
         loader.get_event()  # type: ignore[no-untyped-call]
@@ -355,14 +363,21 @@ def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]
             raise InputError(said(lang, "yaml_documents", origin=origin))
     except yaml.YAMLError as error:
         reason = say(lang, yaml_problem(error))
+        # A byte that is not UTF-8 is no YAML error: it is said as a workload file's is.
+        undecoded = isinstance(error, yaml.reader.ReaderError) and error.encoding != "unicode"
         if listing:
             # Within the list: the items before it are kept and run, and the rest, which no reader can
-            # find the start of, is one bad row that says where reading stopped.
+            # find the start of, is one bad row that says where reading stopped (the reader's line, for
+            # a byte it could not decode).
             mark = getattr(error, "problem_mark", None)
-            line = mark.line + 1 if mark is not None else 0
-            message = said(lang, "yaml_rest_unread", origin=f"{origin}:{line}", problem=reason)
-            yield Row(line, None, message, ends_reading=True)
+            line = mark.line + 1 if mark is not None else loader.line + 1
+            kind = "rest_undecoded" if undecoded else "yaml_rest_unread"
+            yield Row(
+                line, None, said(lang, kind, origin=f"{origin}:{line}", problem=reason), ends_reading=True
+            )
             return
+        if undecoded:
+            raise InputError(f"{origin}: {reason}") from None
         raise InputError(said(lang, "not_yaml", origin=origin, problem=reason)) from None
     except RecursionError:
         raise InputError(said(lang, "nested", origin=origin)) from None

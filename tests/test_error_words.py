@@ -1,0 +1,108 @@
+"""Refusals that say in words what is allowed: a control character in a name, a range without its ends,
+a file that is not UTF-8 (a UTF-16 one named so), and a batch's YAML list that is not UTF-8 said as a
+workload file's is, in English and German."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+import pytest
+from helpers import invoke
+
+MODEL = "model: {name: llama-3.1-8b, precision: bf16}\n"
+WORKLOAD = f"name: a\n{MODEL}requests_per_day: 5000\n"
+ITEM = f"- name: a\n  {MODEL}  requests_per_day: 5000\n"
+UTF16 = "UTF-16 text (it starts with a UTF-16 byte-order mark), not UTF-8; save it as UTF-8"
+UTF16_DE = (
+    "UTF-16-Text (er beginnt mit einer UTF-16-Byte-Order-Mark), kein UTF-8; speichern Sie die Datei als UTF-8"
+)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            "error: <stdin>: invalid workload\n  name: one line of text, without control characters such as "
+            "tabs or line breaks (got 'a\\tb')\n",
+        ),
+        (
+            "de",
+            "Fehler: <stdin>: ungültiger Workload\n  name: eine Textzeile, ohne Steuerzeichen wie "
+            "Tabulatoren oder Zeilenumbrüche (angegeben: 'a\\tb')\n",
+        ),
+    ],
+)
+def test_a_control_character_in_a_name_is_said_in_words(lang: str, said: str) -> None:
+    """It said "String should match pattern '^[^\\x00-\\x1f\\x7f]+$'"."""
+    result = invoke("recommend", "-", "--lang", lang, stdin=f'name: "a\\tb"\n{MODEL}requests_per_day: 5\n')
+    assert (result.exit_code, result.output) == (2, said)
+
+
+def test_a_range_without_its_ends_says_what_the_field_takes() -> None:
+    """``requests_per_day: {a: 1}`` said "requests_per_day.low: Field required" alone."""
+    document = f"name: a\n{MODEL}requests_per_day: {{a: 1}}\n"
+    result = invoke("recommend", "-", stdin=document)
+    assert (result.exit_code, result.output) == (
+        2,
+        "error: <stdin>: requests_per_day.low: Field required: requests_per_day takes a number, or a range "
+        "{low, high} with both\n",
+    )
+    german = invoke("recommend", "-", "--lang", "de", stdin=document)
+    takes = "Pflichtfeld fehlt: requests_per_day ist eine Zahl oder eine Spanne {low, high} mit beiden Werten"
+    assert german.output == (
+        "Fehler: <stdin>: ungültiger Workload\n"
+        f"  requests_per_day.low: {takes}\n"
+        f"  requests_per_day.high: {takes}\n"
+        "  requests_per_day.a: unbekanntes Feld; zulässige Felder: low, high, shape, mode\n"
+    )
+    growth = invoke("recommend", "-", stdin=f"{WORKLOAD}volume_growth: {{low: 0.1}}\n")
+    assert growth.output == (
+        "error: <stdin>: volume_growth.high: Field required: volume_growth takes a number, or a range "
+        "{low, high} with both\n"
+    )
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_a_utf16_file_is_named_so_by_every_reader(tmp_path: Path, encoding: str) -> None:
+    """It said "not UTF-8 text (byte 0)", and batch read a UTF-16 YAML list as one mapping ("a workload
+    list is a YAML list of mappings")."""
+    mark = codecs.BOM_UTF16_LE if encoding == "utf-16-le" else codecs.BOM_UTF16_BE
+    workload, portfolio, lines = tmp_path / "w.yaml", tmp_path / "b.yaml", tmp_path / "b.jsonl"
+    workload.write_bytes(mark + WORKLOAD.encode(encoding))
+    portfolio.write_bytes(mark + ITEM.encode(encoding))
+    lines.write_bytes(mark + '{"name": "a"}\n'.encode(encoding))
+    for args in (["recommend", str(workload)], ["check", str(workload)], ["batch", str(portfolio)]):
+        result = invoke(*args)
+        assert (result.exit_code, result.output) == (2, f"error: {args[1]}: {UTF16}\n")
+        german = invoke(*args, "--lang", "de")
+        assert german.output == f"Fehler: {args[1]}: {UTF16_DE}\n"
+    rows = invoke("batch", str(lines), "--jobs", "1")
+    assert f"error: {lines}:1: {UTF16}\n" in rows.output
+
+
+def test_a_byte_that_is_not_utf8_says_to_save_the_file_as_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_bytes(b"name: a\xd0\n" + MODEL.encode() + b"requests_per_day: 5\n")
+    for args in (["recommend", str(path)], ["batch", str(path)]):
+        result = invoke(*args)
+        assert (result.exit_code, result.output) == (
+            2,
+            f"error: {path}: not UTF-8 text (byte 7); save it as UTF-8\n",
+        )
+
+
+def test_a_byte_that_is_not_utf8_far_into_a_yaml_list_names_where_reading_stopped(tmp_path: Path) -> None:
+    """Past the reader's first chunk the byte stops the list: the rows before it run, and the message
+    named line 0 and the parser's words ("not valid YAML (unacceptable character #x00d0: invalid
+    continuation byte ...)")."""
+    path = tmp_path / "b.yaml"
+    path.write_bytes(ITEM.encode() * 200 + b"- name: \xd0x\n")
+    result = invoke("batch", str(path), "--jobs", "1", "--as-of", "2026-11-30")
+    assert result.exit_code == 1
+    assert (
+        f"error: {path}:600: not UTF-8 text (byte 16408); save it as UTF-8: the list is read up to here, the "
+        "rest of the file is skipped\n" in result.output
+    )
+    assert "200 workloads, 199 evaluated, 1 with errors" in result.output
