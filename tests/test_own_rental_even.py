@@ -131,32 +131,27 @@ def test_tco029_in_german() -> None:
     )
 
 
-def test_tco029_says_where_owning_s_figure_has_no_staff_line() -> None:
-    said = message(
+def owning_above_renting(**details: Any) -> str:
+    """TCO029's message where owning ($22,500) costs a little more than the rental ($22,000)."""
+    return message(
         "TCO029",
         "economics",
         "en",
-        **{**DETAILS, "own_staff_uncosted_country": "US"},
+        **{**DETAILS, **details},
         own_usd_per_month=22_500.0,
         cheapest_rental_usd_per_month_same_hours=22_000.0,
     )
-    assert said.endswith(
+
+
+def test_tco029_says_where_owning_s_figure_has_no_staff_line() -> None:
+    assert owning_above_renting(own_staff_uncosted_country="US").endswith(
         "on price alone they are even. Owning's figure has no staff line (the catalog has no sourced salary "
         "for US): with one it costs more."
     )
 
 
 def test_a_rental_just_below_owning_says_only_that_the_two_are_even() -> None:
-    said = message(
-        "TCO029",
-        "economics",
-        "en",
-        **DETAILS,
-        own_usd_per_month=22_500.0,
-        cheapest_rental_usd_per_month_same_hours=22_000.0,
-        own_financing_usd_per_month=871.38,
-    )
-    assert said.endswith("on price alone they are even.")
+    assert owning_above_renting(own_financing_usd_per_month=871.38).endswith("on price alone they are even.")
 
 
 def test_a_purchase_well_below_the_rental_is_not_called_even() -> None:

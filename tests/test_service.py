@@ -32,6 +32,16 @@ REQUEST_TIMEOUT_S = 30.0
 FUZZ_EXAMPLES = 30
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.yaml"))
 
+RUNPOD_PCIE: dict[str, Any] = {
+    "deployment": "dedicated_cloud",
+    "provider": "runpod",
+    "offer": "community",
+    "gpu": "h100-pcie",
+    "gpus": 2,
+    "pricing": "on_demand",
+}
+"""Two H100 PCIe cards at RunPod's community cloud: the proposal the check endpoint is asked about."""
+
 
 # --- contract ----------------------------------------------------------------------------------------
 
@@ -87,14 +97,7 @@ def test_lang_and_currency_give_the_command_lines_json(client: httpx.Client, tmp
     )
     document = {
         "workload": workload,
-        "proposal": {
-            "deployment": "dedicated_cloud",
-            "provider": "runpod",
-            "offer": "community",
-            "gpu": "h100-pcie",
-            "gpus": 2,
-            "pricing": "on_demand",
-        },
+        "proposal": RUNPOD_PCIE,
     }
     proposal = tmp_path / "proposal.json"
     proposal.write_text(json.dumps(document), encoding="utf-8")
@@ -264,14 +267,7 @@ def test_errors_become_json_not_crashes() -> None:
 def test_check_endpoint_matches_the_library(client: httpx.Client) -> None:
     document = {
         "workload": read_example(EXAMPLES_DIR / "public-chat.yaml"),
-        "proposal": {
-            "deployment": "dedicated_cloud",
-            "provider": "runpod",
-            "offer": "community",
-            "gpu": "h100-pcie",
-            "gpus": 2,
-            "pricing": "on_demand",
-        },
+        "proposal": RUNPOD_PCIE,
     }
     response = client.post("/check", params={"as_of": "2026-11-30"}, json=document)
     assert response.status_code == 200, response.text
