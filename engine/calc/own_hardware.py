@@ -23,7 +23,7 @@ from gpu_advisor.engine.calc.server_costs import ServerCosts
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import OwnServer
-from gpu_advisor.engine.domain.own_costs import OwnHardware, ServerLoss, UsdPerGpuHour
+from gpu_advisor.engine.domain.own_costs import CappedServer, OwnHardware, ServerLoss, UsdPerGpuHour
 from gpu_advisor.engine.domain.results import Option
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
@@ -68,6 +68,34 @@ def select_own_server(
     if default.housing not in excluded_housings:
         return default, ()
     return default, tuple(dict.fromkeys(kept_out)) or excluded_housings[default.housing]
+
+
+def capped_servers(
+    knowledge: Knowledge,
+    plans: dict[str, ReplicaPlan],
+    unsuitable: dict[str, list[str]],
+    chosen: OwnServer,
+) -> tuple[CappedServer, ...]:
+    """The catalog servers before ``chosen`` that hold the load's replicas on a GPU that suits the workload
+    but on more machines than their ``max_servers``: what the memo says was passed over, and why."""
+    capped = []
+    for server in knowledge.own_hardware.servers:
+        if server.id == chosen.id:
+            break
+        plan = plans.get(server.gpu)
+        if plan is None or server.gpu in unsuitable or server.max_servers is None:
+            continue
+        needed = nodes_for(plan, server)
+        if needed > server.max_servers:
+            capped.append(
+                CappedServer(
+                    server=server.id,
+                    server_name=server.name,
+                    machines_needed=needed,
+                    max_servers=server.max_servers,
+                )
+            )
+    return tuple(capped)
 
 
 def carries(server: OwnServer, plans: dict[str, ReplicaPlan], unsuitable: dict[str, list[str]]) -> bool:

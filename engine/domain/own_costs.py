@@ -171,6 +171,16 @@ class ServerLoss(ResultModel):
     replicas are left after it, on the other servers or with the replicas the idle cards hold."""
 
 
+class CappedServer(ResultModel):
+    """A catalog server that would carry the load with more machines than the catalog costs of it
+    (``max_servers``: an office workstation and its spare), so owning is costed on another."""
+
+    server: str
+    server_name: str
+    machines_needed: int
+    max_servers: int
+
+
 class OwnHardware(ResultModel):
     applicable: bool
     housing_excluded_by: tuple[str, ...] = ()
@@ -245,6 +255,9 @@ class OwnHardware(ResultModel):
     throughput_alone: ThroughputAlone | None = None
     """The servers sized for throughput alone (``ThroughputAlone``), where the latency targets (a dropped
     default's included) take more servers than that on the server's GPU; None otherwise."""
+    capped_servers: tuple[CappedServer, ...] = ()
+    """Catalog servers listed before ``server`` whose GPU would carry the load on more machines than
+    their ``max_servers`` (``calc.own_hardware.capped_servers``)."""
     server_loss: ServerLoss | None = None
     """What losing one server takes, where a server holds whole replicas of the plan; None otherwise."""
     financing_usd_per_month: float | None = None

@@ -30,6 +30,7 @@ from gpu_advisor.engine.calc.listings import (
     priced_listings,
 )
 from gpu_advisor.engine.calc.own_hardware import (
+    capped_servers,
     own_hardware_position,
     select_own_server,
     with_own_latency_cost,
@@ -167,7 +168,9 @@ def survey_market(
         cheapest_as_billed(priced),
         kept_out_by,
     )
-    own = with_own_latency_cost(own, server, plans.get(server.gpu), lean)
+    own = with_own_latency_cost(own, server, plans.get(server.gpu), lean).model_copy(
+        update={"capped_servers": capped_servers(knowledge, plans, verdicts.unsuitable, server)}
+    )
     apis = api_costs(
         knowledge, resolved, constraints.api_exclusions, capacity.load.requests_share_in_paid_hours
     )
