@@ -34,9 +34,10 @@ def test_siz037_s_message() -> None:
         "The workload's answers are 1 token long on average, so a replica's request rate depends on what "
         "the serving engine does for each request (tokenizing, scheduling, detokenizing, its HTTP server) "
         "as much as on the model's passes, which are all the estimate counts. In published runs of requests "
-        "of 128 tokens in and 4 out, 1,000 sent at once to one 4- or 8-GPU replica, each request took 6.2 to "
-        "26.5 ms of the run (vLLM 0.11.0 and SGLang 0.5.3, DeepSeek-R1 and Qwen3-235B): measure a "
-        "replica's request rate with your engine before relying on the replica counts."
+        "of 128 tokens in and 4 out, 1,000 sent at once to one 4- or 8-GPU replica, a run took 6.2 to 26.5 "
+        "ms for each request (its time over its requests; vLLM 0.11.0 and SGLang 0.5.3, DeepSeek-R1 and "
+        "Qwen3-235B): measure a replica's request rate with your engine before relying on the replica "
+        "counts."
     )
     assert message("SIZ037", "workload", "de", avg_output_tokens=4).startswith(
         "Die Antworten des Workloads sind im Mittel 4 Tokens lang, daher hängt die Anfragerate"
