@@ -52,3 +52,11 @@ def test_a_load_two_workstations_carry_is_costed_on_them_and_names_none() -> Non
     assert result.own_hardware.server == "workstation-rtx-5090"
     assert result.own_hardware.capped_servers == ()
     assert "would carry this load on" not in render_memo(result)
+
+
+def test_a_workstation_a_rule_keeps_out_is_not_said_to_be_capped() -> None:
+    # Business-critical: TCO018 excludes office machines whatever their count, and says so itself.
+    result = run({**CLAIMS, "business_critical": True})
+    assert "TCO018" in result.fired_rules
+    assert result.own_hardware.capped_servers == ()
+    assert "would carry this load on" not in render_memo(result)

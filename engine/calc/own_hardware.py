@@ -74,16 +74,20 @@ def capped_servers(
     knowledge: Knowledge,
     plans: dict[str, ReplicaPlan],
     unsuitable: dict[str, list[str]],
+    excluded_housings: Mapping[str, tuple[str, ...]],
     chosen: OwnServer,
 ) -> tuple[CappedServer, ...]:
     """The catalog servers before ``chosen`` that hold the load's replicas on a GPU that suits the workload
-    but on more machines than their ``max_servers``: what the memo says was passed over, and why."""
+    but on more machines than their ``max_servers``: what the memo says was passed over, and why. Not one
+    whose housing a rule excludes (an office machine for a business-critical service): the rule says why."""
     capped = []
     for server in knowledge.own_hardware.servers:
         if server.id == chosen.id:
             break
         plan = plans.get(server.gpu)
         if plan is None or server.gpu in unsuitable or server.max_servers is None:
+            continue
+        if server.housing in excluded_housings:
             continue
         needed = nodes_for(plan, server)
         if needed > server.max_servers:

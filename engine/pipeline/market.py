@@ -169,7 +169,11 @@ def survey_market(
         kept_out_by,
     )
     own = with_own_latency_cost(own, server, plans.get(server.gpu), lean).model_copy(
-        update={"capped_servers": capped_servers(knowledge, plans, verdicts.unsuitable, server)}
+        update={
+            "capped_servers": capped_servers(
+                knowledge, plans, verdicts.unsuitable, constraints.excluded_housings, server
+            )
+        }
     )
     apis = api_costs(
         knowledge, resolved, constraints.api_exclusions, capacity.load.requests_share_in_paid_hours
