@@ -11,14 +11,17 @@ from gpu_advisor.engine.i18n.knowledge_texts import known_text
 
 
 def own_servers(chart: ApiVersusSelfHosted, fmt: Format) -> str:
-    """The own server of the first point, then each other server from the volume that needs it:
-    'HGX H100 8-GPU' or 'RTX 5090 workstation; HGX H100 8-GPU from 100,000 requests a day'."""
+    """The own server of the first point, then each other server with the two points the change lies
+    between (the chart samples volumes; the change is somewhere between them): 'HGX H100 8-GPU' or 'RTX
+    5090 workstation; HGX H100 8-GPU from between 100,000 and 300,000 requests a day'."""
     servers = chart.self_hosted_servers or (chart.self_hosted_offer,)
     text = known_text(fmt.lang, servers[0])
     for index in range(1, len(servers)):
         if servers[index] != servers[index - 1]:
-            later = translate(fmt.lang, "%(server)s from %(volume)s requests a day") % {
+            wording = "%(server)s from between %(before)s and %(volume)s requests a day"
+            later = translate(fmt.lang, wording) % {
                 "server": known_text(fmt.lang, servers[index]),
+                "before": fmt.number(chart.requests_per_day[index - 1]),
                 "volume": fmt.number(chart.requests_per_day[index]),
             }
             text = f"{text}; {later}"
