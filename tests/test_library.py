@@ -27,6 +27,7 @@ AS_OF = EVALUATED_ON.isoformat()
 OVERRIDES: dict[str, Any] = {
     "server_price_usd": 123_456.0,
     "server_price_eur": 123_456.0,
+    "server_price_chf": 123_456.0,
     "gpus_per_server": 4,
     "months": 20,
     "depreciation_years": 4,
@@ -64,6 +65,11 @@ def test_every_tco_override_is_applied_and_reported(field: str, country: str) ->
         # A quote in euros replaces the server's price, at the catalog's rate; it is named as given.
         assert replaced.overridden == ("server_price_eur",)
         assert data["server_price_usd"] == 123_456.0 * 1.16
+        return
+    if field == "server_price_chf":
+        # A quote in francs passes through the EUR: 0.9197 CHF per EUR, 1.16 USD per EUR.
+        assert replaced.overridden == ("server_price_chf",)
+        assert data["server_price_usd"] == 123_456.0 / 0.9197 * 1.16
         return
     assert replaced.overridden == tuple(sorted(given))
     if field == "depreciation_years":

@@ -32,6 +32,10 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
     if "server_price_eur" in given:
         # A quote in euros, at the catalog's rate as every EUR figure is.
         given["server_price_usd"] = given.pop("server_price_eur") * knowledge.eur_to_usd().rate
+    if "server_price_chf" in given:
+        # A quote in francs passes through the EUR, as every CHF figure does.
+        chf_per_eur = knowledge.exchange_rate("EUR", "CHF").rate
+        given["server_price_usd"] = given.pop("server_price_chf") / chf_per_eur * knowledge.eur_to_usd().rate
     country = request.country or str(knowledge.workload_default_values()["company_country"])
     capital: dict[str, Any] = {k: v for k, v in given.items() if k not in YOUR_LINES}
     if "depreciation_years" in capital:
@@ -68,17 +72,26 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
         if catalog_server or "gpu_watts" in given
         else cite(knowledge.gpu(server.gpu).source, knowledge),
         as_of=server.as_of,
-        **rates_used(knowledge, priced.costs, eur_price=request.server_price_eur is not None),
+        **rates_used(
+            knowledge,
+            priced.costs,
+            eur_price=request.server_price_eur is not None,
+            chf_price=request.server_price_chf is not None,
+        ),
     )
 
 
-def rates_used(knowledge: Knowledge, costs: OwnCosts, eur_price: bool) -> dict[str, Any]:
+def rates_used(
+    knowledge: Knowledge, costs: OwnCosts, eur_price: bool, chf_price: bool = False
+) -> dict[str, Any]:
     """The EUR rate the lines' figures pass through, as the result says it (a memo in EUR needs it too),
     and the currencies they are in; a franc figure's rate is the costs' own (``OwnCosts.chf_per_eur``)."""
     eur = knowledge.eur_to_usd()
     currencies = {part.currency for line in costs.lines for part in line.parts}
     if eur_price:
         currencies.add("EUR")
+    if chf_price:
+        currencies.add("CHF")
     return {
         "exchange_rate_usd_per_eur": eur.rate,
         "exchange_rate_as_of": eur.as_of,

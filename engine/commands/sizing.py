@@ -244,6 +244,7 @@ TCO_OPTIONS = {
     "country": "--country",
     "server_price_usd": "--server-price",
     "server_price_eur": "--server-price-eur",
+    "server_price_chf": "--server-price-chf",
     "gpus_per_server": "--gpus-per-server",
     "gpu": "--gpu",
     "months": "--months",
@@ -283,6 +284,13 @@ TCO_OPTIONS = {
     type=FiniteFloat(min=0, min_open=True, amount=True),
     metavar="EUR",
     help="The server's price in EUR instead, converted at the catalog's rate (a European quote).",
+)
+@click.option(
+    "--server-price-chf",
+    type=FiniteFloat(min=0, min_open=True, amount=True),
+    metavar="CHF",
+    help="The server's price in CHF instead, converted through the EUR at the catalog's rates (a Swiss "
+    "quote).",
 )
 @click.option(
     "--gpus-per-server",

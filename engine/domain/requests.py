@@ -223,6 +223,12 @@ class TcoRequest(Request):
     server_price_eur: float | None = Field(
         default=None, gt=0, le=1e9, description="The server's price in EUR, at the catalog's rate."
     )
+    server_price_chf: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e9,
+        description="The server's price in CHF, through the EUR at the catalog's rates (a Swiss quote).",
+    )
     gpus_per_server: int | None = Field(default=None, ge=1, le=1024)
     months: int | None = Field(default=None, ge=1, le=MAX_WRITE_OFF_MONTHS)
     depreciation_years: DepreciationYears | None = Field(
@@ -245,6 +251,8 @@ class TcoRequest(Request):
             ("months", "depreciation_years"),
             ("rack_usd_per_month", "colocation_usd_per_month"),
             ("server_price_usd", "server_price_eur"),
+            ("server_price_usd", "server_price_chf"),
+            ("server_price_eur", "server_price_chf"),
         ):
             if getattr(self, first) is not None and getattr(self, second) is not None:
                 raise WordsError(Words("give %(first)s or %(second)s, not both", first=first, second=second))
@@ -274,8 +282,11 @@ class TcoRequest(Request):
 
     @property
     def priced(self) -> bool:
-        """The request gives the server's price (in USD or in EUR)."""
-        return self.server_price_usd is not None or self.server_price_eur is not None
+        """The request gives the server's price (in USD, EUR or CHF)."""
+        return any(
+            price is not None
+            for price in (self.server_price_usd, self.server_price_eur, self.server_price_chf)
+        )
 
     def replaced(self) -> dict[str, float]:
         """The assumptions this request replaces, by name."""

@@ -1,0 +1,37 @@
+"""``tco --server-price-chf``: a Swiss quote for the server, converted through the EUR at the catalog's
+rates as every franc figure is (0.9197 CHF per EUR, 1.16 USD per EUR), the rate stated beside it; given
+with another price it is refused."""
+
+from __future__ import annotations
+
+import json
+
+from helpers import invoke
+
+
+def test_a_quote_in_francs_is_converted_through_the_euro() -> None:
+    """CHF 250,000 / 0.9197 × 1.16 = $315,320.21, written off over 36 months: $8,758.89 a month."""
+    result = invoke("tco", "--server-price-chf", "250000", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert round(data["server_price_usd"], 2) == round(250_000 / 0.9197 * 1.16, 2) == 315_320.21
+    assert round(data["capital_usd_per_month"], 2) == round(315_320.21 / 36, 2) == 8_758.89
+    assert data["overridden"] == ["server_price_chf"]
+    text = invoke("tco", "--server-price-chf", "250000").output
+    assert "at $315,320, written off over 36 months" in text
+    assert "The server's price in francs is converted at 0.9197 CHF per EUR (2026-01-27, ECB euro" in text
+    # Shown in francs, the quote reads as given.
+    assert (
+        "at CHF 250,000, written off"
+        in invoke("tco", "--server-price-chf", "250000", "--currency", "CHF").output
+    )
+
+
+def test_a_price_in_francs_and_another_currency_is_refused() -> None:
+    both = invoke("tco", "--server-price-eur", "300000", "--server-price-chf", "310000")
+    assert both.exit_code == 2
+    assert "give --server-price-eur or --server-price-chf, not both" in both.output
+    assert (
+        "give --server-price or --server-price-chf, not both"
+        in invoke("tco", "--server-price", "1", "--server-price-chf", "1").output
+    )
