@@ -115,8 +115,9 @@ def test_a_server_of_another_gpu_is_compared_with_that_gpus_offers() -> None:
     ]
     refused = invoke("tco", "--gpu", "h200")
     assert refused.exit_code == 2
-    assert "  --gpu needs --server-price: the catalog prices no server of h200; give your server's price" in (
-        refused.output
+    assert (
+        "  --gpu needs --server-price, --server-price-eur or --server-price-chf: the catalog prices no "
+        "server of h200; give your server's price" in refused.output
     )
     unknown = invoke("tco", "--gpu", "h900")
     assert unknown.exit_code == 2 and "--gpu: unknown value 'h900'; allowed: " in unknown.output
@@ -132,7 +133,10 @@ def test_a_gpu_the_catalog_prices_a_server_of_takes_that_server() -> None:
     assert "Own server: workstation-rtx-5090 (1 x rtx-5090) at $1,999" in own_count
     eight = invoke("tco", "--gpu", "rtx-5090", "--gpus-per-server", "8")
     assert eight.exit_code == 2
-    assert "--gpus-per-server needs --server-price: the catalog's price is its own server's" in eight.output
+    assert (
+        "--gpus-per-server needs --server-price, --server-price-eur or --server-price-chf: the catalog's "
+        "price is its own server's" in eight.output
+    )
 
 
 def test_a_gpu_without_offers_says_so() -> None:
@@ -146,7 +150,10 @@ def test_tco_refusals_are_said_in_german_with_the_options_names() -> None:
     assert both.exit_code == 2
     assert "  geben Sie --months oder --depreciation-years an, nicht beides" in both.output
     priced = invoke("tco", "--gpus-per-server", "4", "--lang", "de").output
-    assert "  --gpus-per-server braucht --server-price: Der Preis des Katalogs ist der seines " in priced
+    assert (
+        "  --gpus-per-server braucht --server-price, --server-price-eur oder --server-price-chf: Der Preis "
+        "des Katalogs ist der seines " in priced
+    )
 
 
 def test_tco_text() -> None:

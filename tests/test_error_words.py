@@ -96,13 +96,22 @@ def test_a_byte_that_is_not_utf8_says_to_save_the_file_as_utf8(tmp_path: Path) -
 def test_a_byte_that_is_not_utf8_far_into_a_yaml_list_names_where_reading_stopped(tmp_path: Path) -> None:
     """Past the reader's first chunk the byte stops the list: the rows before it run, and the message
     named line 0 and the parser's words ("not valid YAML (unacceptable character #x00d0: invalid
-    continuation byte ...)")."""
+    continuation byte ...)"). The byte's own line is named, and the line reading stopped at, which the
+    reader, decoding ahead of the parser, may leave well before it: the workloads between are not run."""
     path = tmp_path / "b.yaml"
     path.write_bytes(ITEM.encode() * 200 + b"- name: \xd0x\n")
     result = invoke("batch", str(path), "--jobs", "1", "--as-of", "2026-11-30")
     assert result.exit_code == 1
     assert (
-        f"error: {path}:600: not UTF-8 text (byte 16408); save it as UTF-8: the list is read up to here, the "
-        "rest of the file is skipped\n" in result.output
+        f"error: {path}:601: not UTF-8 text (byte 16408); save it as UTF-8: reading stopped at line 600; the "
+        "workload read there and the rest of the file are skipped\n" in result.output
     )
     assert "200 workloads, 199 evaluated, 1 with errors" in result.output
+    # 230 items: the byte is on line 691, reading stops at line 600 (the reader's chunk ends there).
+    far = tmp_path / "far.yaml"
+    far.write_bytes(ITEM.encode() * 230 + b"- name: \xd0x\n")
+    stopped = invoke("batch", str(far), "--jobs", "1", "--as-of", "2026-11-30")
+    assert (
+        f"error: {far}:691: not UTF-8 text (byte 18868); save it as UTF-8: reading stopped at line 600;"
+        in (stopped.output)
+    )

@@ -100,8 +100,8 @@ def test_tco_refuses_a_value_it_cannot_apply() -> None:
         api.tco(months=24, depreciation_years=3)
     with pytest.raises(
         api.InputError,
-        match="gpus_per_server needs server_price_usd: the catalog's price is its own server's, with its "
-        "cards; give the price of a server with that many cards",
+        match="gpus_per_server needs server_price_usd, server_price_eur or server_price_chf: the catalog's "
+        "price is its own server's, with its cards; give the price of a server with that many cards",
     ):
         api.tco(gpus_per_server=4)
 

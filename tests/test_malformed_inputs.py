@@ -131,7 +131,7 @@ def test_a_csv_byte_that_is_not_utf8_spoils_its_row_only() -> None:
     result = invoke("batch", str(CORPUS / "bad-byte.csv"), "--jobs", "1", "--as-of", AS_OF)
     assert result.exit_code == 1, result.output  # the bad row was skipped
     assert [json.loads(line)["name"] for line in result.stdout.splitlines()] == ["good", "also-good"]
-    assert "bad-byte.csv:3: name: not UTF-8 text" in result.stderr
+    assert "bad-byte.csv:3: name: not UTF-8 text; save the file as UTF-8\n" in result.stderr
 
 
 def test_csv_output_escapes_names_a_spreadsheet_would_run() -> None:

@@ -253,3 +253,20 @@ def test_a_number_written_otherwise_is_told_in_the_languages_words() -> None:
         "Ungültiger Wert für '--server-price': 250.000: Der Punkt gilt hier als Dezimalpunkt; für 250.000 "
         "schreiben Sie 250000"
     ) in result.output
+
+
+def test_the_same_region_filter_twice_is_no_contradiction() -> None:
+    """--eu given twice asks for one thing: listed, not refused as --eu beside --non-eu is."""
+    once, twice = invoke("catalog", "offers", "--eu"), invoke("catalog", "offers", "--eu", "--eu")
+    assert (twice.exit_code, twice.output) == (0, once.output)
+
+
+def test_a_swiss_amount_is_told_to_drop_its_apostrophes() -> None:
+    """250'000 (also with the typographic apostrophe U+2019) is how a Swiss quote is written: refused
+    with the number to write, as a thousands comma or dot is."""
+    for written in ("250'000", "250\u2019000"):
+        result = invoke("tco", "--server-price-chf", written)
+        assert result.exit_code == 2
+        assert f"{written}: write the number without apostrophes: 250000" in result.output
+    german = invoke("tco", "--lang", "de", "--server-price", "1'250'000")
+    assert "1'250'000: Schreiben Sie die Zahl ohne Apostrophe: 1250000" in german.output

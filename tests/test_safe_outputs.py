@@ -374,3 +374,27 @@ def test_a_failed_run_leaves_no_chart_directory_it_created(tmp_path: Path) -> No
         invoke("recommend", workload, "--charts", str(kept), "--overrides", str(broken)), "--overrides"
     )
     assert kept.is_dir() and list(kept.iterdir()) == []
+
+
+def test_ask_refuses_to_save_onto_the_file_its_answers_come_from(tmp_path: Path) -> None:
+    """``ask --save answers.txt --force < answers.txt`` replaced the answers with the workload: ask reads
+    standard input always, so a file redirected to it is one of its inputs, for --save and --memo."""
+    answers = tmp_path / "answers.txt"
+    answers.write_text("bot\n1\n\n\n5000\n300\n", encoding="utf-8")
+    before = answers.read_bytes()
+    for option in ("--save", "--memo"):
+        with answers.open("rb") as given:
+            done = subprocess.run(
+                [sys.executable, "-m", "gpu_advisor.cli", "ask", option, "answers.txt", "--force"],
+                stdin=given,
+                capture_output=True,
+                text=True,
+                cwd=tmp_path,
+                check=False,
+            )
+        assert done.returncode == 2, done.stderr
+        assert done.stderr == (
+            f"error: {option}: 'answers.txt' is an input file of this command (standard input); write the "
+            "output elsewhere\n"
+        )
+    assert answers.read_bytes() == before

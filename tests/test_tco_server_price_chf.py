@@ -17,6 +17,7 @@ def test_a_quote_in_francs_is_converted_through_the_euro() -> None:
     assert round(data["server_price_usd"], 2) == round(250_000 / 0.9197 * 1.16, 2) == 315_320.21
     assert round(data["capital_usd_per_month"], 2) == round(315_320.21 / 36, 2) == 8_758.89
     assert data["overridden"] == ["server_price_chf"]
+    assert "CHF" in data["currencies"]
     text = invoke("tco", "--server-price-chf", "250000").output
     assert "at $315,320, written off over 36 months" in text
     assert "The server's price in francs is converted at 0.9197 CHF per EUR (2026-01-27, ECB euro" in text

@@ -21,6 +21,7 @@ from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.domain.workload import load_workload, validate_workload
 from gpu_advisor.engine.i18n.formats import Format
 from gpu_advisor.engine.pipeline.volumes import route_month_at
+from gpu_advisor.engine.present.chart_labels import own_servers
 from gpu_advisor.engine.present.memo import render_memo
 
 VOLUME_DIR = TESTS_DIR / "volume_chart"
@@ -321,10 +322,13 @@ def test_a_larger_volume_may_need_a_larger_server() -> None:
     assert chart.self_hosted_servers[at(300_000)] == "HGX H100 8-GPU"
     assert chart.self_hosted_usd_per_month[at(60_000)] == result.decision.usd_per_month
     assert round(chart.self_hosted_usd_per_month[at(300_000)]) == 10_425
-    # The chart samples 100,000 and 300,000: the change lies between them, not at 300,000.
-    assert (
-        "own hardware (RTX 5090 workstation; HGX H100 8-GPU from between 100,000 and 300,000 requests a day)"
-        in render_memo(result)
+    # The chart samples 100,000 and 300,000: the change lies between them, not at 300,000. The PNG and
+    # SVG charts label it with the same words.
+    label = "RTX 5090 workstation; HGX H100 8-GPU from between 100,000 and 300,000 requests a day"
+    assert f"own hardware ({label})" in render_memo(result)
+    assert own_servers(chart, Format()) == label
+    assert own_servers(chart, Format.named("de")) == (
+        "RTX-5090-Workstation; HGX H100 8-GPU ab einer Last zwischen 100.000 und 300.000 Anfragen pro Tag"
     )
 
 

@@ -79,8 +79,10 @@ def ask(
     for option, named, default in (("--save", save_file, "NAME.yaml"), ("--memo", memo_file, "NAME-memo.md")):
         if named is None and not may_write_in(Path(".")):
             raise SystemRefusal(cannot_write(option, default, no_permission(Path("."))))
-    output_target(save_file, "--save", inputs=(from_file,), force=force)
-    output_target(memo_file, "--memo", inputs=(from_file,), force=force, others=(("--save", save_file),))
+    # The answers come on standard input: where it is redirected from a file, that file is an input too.
+    read = (from_file, "-")
+    output_target(save_file, "--save", inputs=read, force=force)
+    output_target(memo_file, "--memo", inputs=read, force=force, others=(("--save", save_file),))
     knowledge = load_knowledge()
     fmt = knowledge.display_format(lang, currency)
     given, ranges = load_workload_with_ranges(from_file) if from_file else (None, WorkloadRanges())
@@ -99,9 +101,9 @@ def ask(
     name = file_stem(workload.name)
     save_file = save_file or default_file(workload.name, force, inputs)[0]
     memo_file = memo_file or free_name(f"{name}-memo", ".md", force, inputs)
-    save_target = output_target(save_file, "--save", inputs=(from_file,), force=force)
+    save_target = output_target(save_file, "--save", inputs=read, force=force)
     memo_target = output_target(
-        memo_file, "--memo", inputs=(from_file,), force=force, others=(("--save", save_file),)
+        memo_file, "--memo", inputs=read, force=force, others=(("--save", save_file),)
     )
     emit(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), save_target)
     try:

@@ -186,7 +186,8 @@ def _said(ctx: click.Context | None, words: Words) -> str:
 
 def number_written_otherwise(value: Any, amount: bool, whole: bool = False) -> Words | None:
     """What is wrong with a number option written as people write numbers but a program does not read
-    them: thousands commas (250,000), a decimal comma (1,5; not for a ``whole`` number), or for an
+    them: thousands commas (250,000) or Swiss apostrophes (250'000), a decimal comma (1,5; not for a
+    ``whole`` number), or for an
     ``amount`` of money, which runs to thousands, a German thousands dot (250.000, which would be 250);
     None where it is none of them."""
     if not isinstance(value, str):
@@ -199,6 +200,10 @@ def number_written_otherwise(value: Any, amount: bool, whole: bool = False) -> W
             number=Grouped(thousands),
             whole=str(thousands),
         )
+    if re.fullmatch(r"[0-9]{1,3}(['\u2019][0-9]{3})+(\.[0-9]+)?", value):
+        # Swiss thousands (250'000, also with the typographic apostrophe U+2019).
+        plain = value.replace("'", "").replace("\u2019", "")
+        return Words("%(value)s: write the number without apostrophes: %(plain)s", value=value, plain=plain)
     if re.fullmatch(r"[0-9]+(,[0-9]+)+", value):
         # English thousands (250,000) or a German decimal comma (1,5; 1,500 may be either).
         readings = [value.replace(",", "")] if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+", value) else []

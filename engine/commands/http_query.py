@@ -63,13 +63,20 @@ CURRENCY = Annotated[
 ]
 
 
-def unknown_query_parameters(given: Iterable[str], allowed: Sequence[str]) -> list[dict[str, Any]]:
-    """A problem for each query parameter of ``given`` that is not ``allowed`` (once each, in the order
-    given), naming the ones the endpoint takes and the one meant where one is close, as an unknown body
-    field's problem does."""
+def unknown_query_parameters(
+    given: Iterable[tuple[str, str]], allowed: Sequence[str]
+) -> list[dict[str, Any]]:
+    """A problem for each query parameter of ``given`` (name and value pairs) that is not ``allowed``
+    (once each, in the order given), naming the ones the endpoint takes and the one meant where one is
+    close, as an unknown body field's problem does; and for one it takes given more than once, of which
+    only one would be heeded (``?currency=CHF&currency=USD``)."""
+    names = [name for name, _ in given]
     problems = []
-    for name in dict.fromkeys(given):
+    for name in dict.fromkeys(names):
         if name in allowed:
+            if names.count(name) > 1:
+                message = "given more than once; give it once"
+                problems.append({"loc": ["query", name], "msg": message, "type": "value_error"})
             continue
         message = "unknown query parameter; this endpoint takes none"
         if allowed:

@@ -48,8 +48,15 @@ def query_problems(request: Request, taken: list[str]) -> dict[str, Any] | None:
     the query string, as every page of the web page does."""
     if request.method == "GET" and "text/html" in request.headers.get("accept", ""):
         return None
-    problems = unknown_query_parameters(request.query_params.keys(), taken)
+    if request.url.path in PROBES:
+        return None
+    problems = unknown_query_parameters(request.query_params.multi_items(), taken)
     return http_errors.invalid_body(problems) if problems else None
+
+
+PROBES = frozenset({"/healthz", "/readyz"})
+"""Liveness and readiness: a monitor may add a parameter of its own (a cache-buster), and a healthy
+service refusing it would read as a dead one."""
 
 
 class ParsedJsonRequest(Request):

@@ -26,3 +26,19 @@ def lines_within(
         if total_limit is not None and too_much is not None and read > total_limit:
             raise too_much(read)
         yield line
+
+
+def line_of_byte(stream: IO[bytes], position: int, chunk: int = 1 << 16) -> int | None:
+    """The line (from 1) of the byte at ``position`` in ``stream``, counted from its start in chunks (flat
+    memory); None where the stream cannot be read again from its start (a pipe)."""
+    try:
+        if not stream.seekable():
+            return None
+        stream.seek(0)
+        newlines, left = 0, position
+        while left > 0 and (data := stream.read(min(chunk, left))):
+            newlines += data.count(b"\n")
+            left -= len(data)
+    except (OSError, ValueError):
+        return None
+    return newlines + 1

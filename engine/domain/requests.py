@@ -259,10 +259,13 @@ class TcoRequest(Request):
         if self.gpu is not None and not prices_a_server_of(self.gpu) and not self.priced:
             raise WordsError(
                 Words(
-                    "%(field)s needs %(price)s: the catalog prices no server of %(gpu)s; give your server's "
+                    "%(field)s needs %(price)s, %(eur)s or %(chf)s: the catalog prices no server of %(gpu)s; "
+                    "give your server's "
                     "price",
                     field="gpu",
                     price="server_price_usd",
+                    eur="server_price_eur",
+                    chf="server_price_chf",
                     gpu=self.gpu,
                 )
             )
@@ -272,10 +275,13 @@ class TcoRequest(Request):
         if self.gpus_per_server not in (None, own_count) and not self.priced:
             raise WordsError(
                 Words(
-                    "%(field)s needs %(price)s: the catalog's price is its own server's, with its cards; "
+                    "%(field)s needs %(price)s, %(eur)s or %(chf)s: the catalog's price is its own server's, "
+                    "with its cards; "
                     "give the price of a server with that many cards",
                     field="gpus_per_server",
                     price="server_price_usd",
+                    eur="server_price_eur",
+                    chf="server_price_chf",
                 )
             )
         return self

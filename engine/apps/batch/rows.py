@@ -17,7 +17,7 @@ import yaml
 from gpu_advisor.engine.apps.batch.csv_cells import FieldKind, convert_cell, csv_field_kinds
 from gpu_advisor.engine.apps.batch.messages import said
 from gpu_advisor.engine.common import json_input, yaml_core
-from gpu_advisor.engine.common.bounded_lines import lines_within
+from gpu_advisor.engine.common.bounded_lines import line_of_byte, lines_within
 from gpu_advisor.engine.common.errors import InputError, close_match
 from gpu_advisor.engine.common.read_problems import csv_problem, not_utf8, os_problem, yaml_problem
 from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
@@ -371,10 +371,15 @@ def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]
             # a byte it could not decode).
             mark = getattr(error, "problem_mark", None)
             line = mark.line + 1 if mark is not None else loader.line + 1
-            kind = "rest_undecoded" if undecoded else "yaml_rest_unread"
-            yield Row(
-                line, None, said(lang, kind, origin=f"{origin}:{line}", problem=reason), ends_reading=True
-            )
+            if undecoded:
+                # The reader decodes ahead of the parser: the bad byte's own line is further on, where a
+                # file (not a pipe) can be read again to find it.
+                bad = line_of_byte(stream, getattr(error, "position", 0))
+                where = f"{origin}:{bad}" if bad is not None else origin
+                message = said(lang, "rest_undecoded", origin=where, problem=reason, read=line)
+            else:
+                message = said(lang, "yaml_rest_unread", origin=f"{origin}:{line}", problem=reason)
+            yield Row(line, None, message, ends_reading=True)
             return
         if undecoded:
             raise InputError(f"{origin}: {reason}") from None
