@@ -94,6 +94,19 @@ def test_an_output_onto_its_own_input_is_refused_and_the_input_kept(tmp_path: Pa
     assert {name: path.read_bytes() for name, path in paths.items()} == before
 
 
+def cli_reading(stdin: Path, args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """gpu-advisor in a process of its own whose standard input is redirected from ``stdin``."""
+    with stdin.open("rb") as given:
+        return subprocess.run(
+            [sys.executable, "-m", "gpu_advisor.cli", *args],
+            stdin=given,
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            check=False,
+        )
+
+
 def test_an_output_onto_the_file_standard_input_is_redirected_from_is_refused(tmp_path: Path) -> None:
     """``recommend - -o w.yaml --force < w.yaml`` replaced the workload with its memo: standard input, a
     regular file, is an input as a named one is (checked in a process of its own, whose standard input is
@@ -110,15 +123,7 @@ def test_an_output_onto_the_file_standard_input_is_redirected_from_is_refused(tm
         ("portfolio", ["batch", "-", "--input-format", "yaml", "-o", "b.yaml"]),
         ("portfolio", ["batch", "-", "--input-format", "yaml", "--summary", "b.yaml"]),
     ]:
-        with paths[stdin].open("rb") as given:
-            done = subprocess.run(
-                [sys.executable, "-m", "gpu_advisor.cli", *args, "--force", "--as-of", AS_OF],
-                stdin=given,
-                capture_output=True,
-                text=True,
-                cwd=tmp_path,
-                check=False,
-            )
+        done = cli_reading(paths[stdin], [*args, "--force", "--as-of", AS_OF], tmp_path)
         output = args[args.index("-o") + 1] if "-o" in args else "b.yaml"
         assert (done.returncode, done.stdout) == (2, ""), done.stderr
         option = "--summary" if "--summary" in args else "-o/--output"
@@ -129,15 +134,7 @@ def test_an_output_onto_the_file_standard_input_is_redirected_from_is_refused(tm
     assert {name: path.read_bytes() for name, path in paths.items()} == before
     # Standard input from another file (a copy) writes the output as before.
     shutil.copy(paths["workload"], tmp_path / "copy.yaml")
-    with (tmp_path / "copy.yaml").open("rb") as given:
-        done = subprocess.run(
-            [sys.executable, "-m", "gpu_advisor.cli", "recommend", "-", "-o", "w.yaml", "--force"],
-            stdin=given,
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            check=False,
-        )
+    done = cli_reading(tmp_path / "copy.yaml", ["recommend", "-", "-o", "w.yaml", "--force"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert paths["workload"].read_text(encoding="utf-8").startswith("# ")
 
@@ -383,15 +380,7 @@ def test_ask_refuses_to_save_onto_the_file_its_answers_come_from(tmp_path: Path)
     answers.write_text("bot\n1\n\n\n5000\n300\n", encoding="utf-8")
     before = answers.read_bytes()
     for option in ("--save", "--memo"):
-        with answers.open("rb") as given:
-            done = subprocess.run(
-                [sys.executable, "-m", "gpu_advisor.cli", "ask", option, "answers.txt", "--force"],
-                stdin=given,
-                capture_output=True,
-                text=True,
-                cwd=tmp_path,
-                check=False,
-            )
+        done = cli_reading(answers, ["ask", option, "answers.txt", "--force"], tmp_path)
         assert done.returncode == 2, done.stderr
         assert done.stderr == (
             f"error: {option}: 'answers.txt' is an input file of this command (standard input); write the "
