@@ -145,19 +145,13 @@ def check_output(
         )
         raise InputError(at(option, problem))
     for source in inputs:
-        if source == STANDARD_INPUT and mode is not None and _is_standard_input(target):
-            # A file redirected to standard input (``- -o pc.yaml --force < pc.yaml``) is an input too.
+        # A file redirected to standard input (``- -o pc.yaml --force < pc.yaml``) is an input too.
+        redirected = source == STANDARD_INPUT and mode is not None and _is_standard_input(target)
+        if redirected or names_the_same_file(target, source):
             problem = Words(
                 "%(file)s is an input file of this command (%(source)s); write the output elsewhere",
                 file=repr(output),
-                source=Words("standard input"),
-            )
-            raise InputError(at(option, problem))
-        if names_the_same_file(target, source):
-            problem = Words(
-                "%(file)s is an input file of this command (%(source)s); write the output elsewhere",
-                file=repr(output),
-                source=repr(source),
+                source=Words("standard input") if redirected else repr(source),
             )
             raise InputError(at(option, problem))
     for source in input_dirs:
