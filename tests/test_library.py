@@ -67,9 +67,10 @@ def test_every_tco_override_is_applied_and_reported(field: str, country: str) ->
         assert data["server_price_usd"] == 123_456.0 * 1.16
         return
     if field == "server_price_chf":
-        # A quote in francs passes through the EUR: 0.9197 CHF per EUR, 1.16 USD per EUR.
+        # A quote in francs at the USD per CHF every franc figure passes through: 1.16 USD per EUR over
+        # 0.9197 CHF per EUR.
         assert replaced.overridden == ("server_price_chf",)
-        assert data["server_price_usd"] == 123_456.0 / 0.9197 * 1.16
+        assert data["server_price_usd"] == 123_456.0 * (1.16 / 0.9197)
         return
     assert replaced.overridden == tuple(sorted(given))
     if field == "depreciation_years":

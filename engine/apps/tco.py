@@ -19,6 +19,10 @@ YOUR_LINES = ("usd_per_kwh", "rack_usd_per_month", "colocation_usd_per_month", "
 """The request's fields that replace the company country's defaults rather than the server's."""
 
 
+QUOTES = {"server_price_eur": "EUR", "server_price_chf": "CHF"}
+"""The server's price given in another currency than USD, by field."""
+
+
 def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -> TcoResult:
     """Own 8-GPU server cost per GPU-hour in its lines (capital, power, rack, colocation, staff) at the
     company country's defaults, and break-even utilization against every catalog offer of the same GPU;
@@ -29,13 +33,10 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
     given = request.replaced()
     # Named as given: a quote in euros is said to be one.
     overridden = tuple(sorted(given))
-    if "server_price_eur" in given:
-        # A quote in euros, at the catalog's rate as every EUR figure is.
-        given["server_price_usd"] = given.pop("server_price_eur") * knowledge.eur_to_usd().rate
-    if "server_price_chf" in given:
-        # A quote in francs passes through the EUR, as every CHF figure does.
-        chf_per_eur = knowledge.exchange_rate("EUR", "CHF").rate
-        given["server_price_usd"] = given.pop("server_price_chf") / chf_per_eur * knowledge.eur_to_usd().rate
+    for field, currency in QUOTES.items():
+        if field in given:
+            # A quote in euros or francs, at the catalog's rates as every figure in them is.
+            given["server_price_usd"] = given.pop(field) * knowledge.usd_per(currency)
     country = request.country or str(knowledge.workload_default_values()["company_country"])
     capital: dict[str, Any] = {k: v for k, v in given.items() if k not in YOUR_LINES}
     if "depreciation_years" in capital:

@@ -260,8 +260,7 @@ class TcoRequest(Request):
             raise WordsError(
                 Words(
                     "%(field)s needs %(price)s, %(eur)s or %(chf)s: the catalog prices no server of %(gpu)s; "
-                    "give your server's "
-                    "price",
+                    "give your server's price",
                     field="gpu",
                     price="server_price_usd",
                     eur="server_price_eur",
@@ -276,8 +275,7 @@ class TcoRequest(Request):
             raise WordsError(
                 Words(
                     "%(field)s needs %(price)s, %(eur)s or %(chf)s: the catalog's price is its own server's, "
-                    "with its cards; "
-                    "give the price of a server with that many cards",
+                    "with its cards; give the price of a server with that many cards",
                     field="gpus_per_server",
                     price="server_price_usd",
                     eur="server_price_eur",
