@@ -84,12 +84,9 @@ def capped_servers(
     for server in knowledge.own_hardware.servers:
         if server.id == chosen.id:
             break
-        plan = plans.get(server.gpu)
-        if plan is None or server.gpu in unsuitable or server.max_servers is None:
+        needed = machines_needed(server, plans, unsuitable)
+        if server.housing in excluded_housings or needed is None or server.max_servers is None:
             continue
-        if server.housing in excluded_housings:
-            continue
-        needed = nodes_for(plan, server)
         if needed > server.max_servers:
             capped.append(
                 CappedServer(
@@ -102,13 +99,22 @@ def capped_servers(
     return tuple(capped)
 
 
+def machines_needed(
+    server: OwnServer, plans: dict[str, ReplicaPlan], unsuitable: dict[str, list[str]]
+) -> int | None:
+    """The machines of ``server`` that hold the load's replicas (``nodes_for``); None where its GPU holds
+    none or does not suit the workload."""
+    plan = plans.get(server.gpu)
+    if plan is None or server.gpu in unsuitable:
+        return None
+    return nodes_for(plan, server)
+
+
 def carries(server: OwnServer, plans: dict[str, ReplicaPlan], unsuitable: dict[str, list[str]]) -> bool:
     """``server``'s GPU holds the load's replicas and suits the workload, within the servers the catalog
     lets a workload buy of it (``max_servers``)."""
-    plan = plans.get(server.gpu)
-    if plan is None or server.gpu in unsuitable:
-        return False
-    return server.max_servers is None or nodes_for(plan, server) <= server.max_servers
+    needed = machines_needed(server, plans, unsuitable)
+    return needed is not None and (server.max_servers is None or needed <= server.max_servers)
 
 
 def nodes_for(plan: ReplicaPlan | None, server: OwnServer) -> int:
