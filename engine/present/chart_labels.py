@@ -18,7 +18,8 @@ def own_servers(chart: ApiVersusSelfHosted, fmt: Format) -> str:
     text = known_text(fmt.lang, servers[0])
     for index in range(1, len(servers)):
         if servers[index] != servers[index - 1]:
-            wording = "%(server)s from between %(before)s and %(volume)s requests a day"
+            # Marked here: the memo's legend takes this text from here too (``owned_on_chart``).
+            wording = marked("%(server)s from between %(before)s and %(volume)s requests a day")
             later = translate(fmt.lang, wording) % {
                 "server": known_text(fmt.lang, servers[index]),
                 "before": fmt.number(chart.requests_per_day[index - 1]),

@@ -9,6 +9,7 @@ from gpu_advisor.engine.common.wording import Words
 from gpu_advisor.engine.domain.results import Finding, Recommendation, apart_from
 from gpu_advisor.engine.i18n.environment import render, say
 from gpu_advisor.engine.i18n.formats import DEFAULT_FORMAT, Format
+from gpu_advisor.engine.present.chart_labels import own_servers
 
 
 def render_memo(
@@ -21,6 +22,9 @@ def render_memo(
     lang, currency, result.exchange_rate_usd_per_eur, usd_per_chf)``); ``chart_files`` links chart images
     by name;
     ``overridden`` lists the figures an overrides file replaced."""
+    volume = result.charts.api_versus_self_hosted
+    # The chart's own servers, as its PNG and SVG label them.
+    owned = own_servers(volume, fmt) if volume and volume.self_hosted_kind == "own_hardware" else ""
     return render(
         "memo.md.j2",
         fmt,
@@ -29,6 +33,7 @@ def render_memo(
         chart_files=dict(chart_files or {}),
         overridden=tuple(say(fmt.lang, line) for line in overridden),
         apart=[finding for finding in result.findings if elsewhere(result, finding)],
+        owned_on_chart=owned,
     )
 
 
