@@ -48,20 +48,21 @@ def test_the_busiest_minutes_past_the_apis_requests_a_minute_are_warned() -> Non
     result = api.recommend(VOICE, EVALUATED_ON)
     assert result.decision.deployment == "api"
     (compared,) = [a for a in result.api_costs if a.compared]
+    # OVHcloud's Qwen3.5 9B (400 a minute) thinks by default where Llama 3.1 8B does not (KNB022).
     assert (compared.api, compared.requests_per_minute, compared.tokens_per_minute) == (
-        "qwen3.5-9b-ovhcloud",
-        400,
+        "mistral-small-24b-ionos",
+        300,
         None,
     )
     per_minute = result.load.peak_requests_per_second * 60
     assert round(per_minute) == 1_223  # 20.39 requests/s in the busiest minutes
     assert findings(result, "PRV017") == [
         f"In its busiest minutes the workload sends about {per_minute:,.0f} requests a minute, more than the "
-        "400 Qwen3.5 9B (OVHcloud AI Endpoints) takes per project and model by default: beyond them it "
-        "answers HTTP 429 until the provider raises the limit: ask it for a higher one before relying on the "
-        "API at the peak."
+        "300 Mistral Small 24B Instruct (IONOS AI Model Hub) takes per contract, across its models by "
+        "default: beyond them it answers HTTP 429 until the provider raises the limit: ask it for a higher "
+        "one before relying on the API at the peak."
     ]
-    # OVHcloud states no limit on tokens.
+    # IONOS states no limit on tokens.
     assert findings(result, "PRV018") == []
 
 
@@ -102,13 +103,13 @@ def test_a_batch_sent_to_the_api_is_held_to_its_windows_rate() -> None:
         batch.pop(target)
     result = api.recommend(batch, EVALUATED_ON)
     (compared,) = [a for a in result.api_costs if a.compared]
-    assert compared.api == "qwen3.5-9b-ovhcloud" and not compared.batch
+    assert compared.api == "mistral-small-24b-ionos" and not compared.batch
     # 600,000 requests within 4 hours: 2,500 a minute.
     assert findings(result, "PRV017") == [
-        "To finish within its window the batch must send about 2,500 requests a minute, more than the 400 "
-        "Qwen3.5 9B (OVHcloud AI Endpoints) takes per project and model by default: beyond them it answers "
-        "HTTP 429 until the provider raises the limit: ask it for a higher one before relying on the API for "
-        "the batch, or the run takes longer than its window."
+        "To finish within its window the batch must send about 2,500 requests a minute, more than the 300 "
+        "Mistral Small 24B Instruct (IONOS AI Model Hub) takes per contract, across its models by default: "
+        "beyond them it answers HTTP 429 until the provider raises the limit: ask it for a higher one before "
+        "relying on the API for the batch, or the run takes longer than its window."
     ]
 
 

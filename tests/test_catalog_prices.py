@@ -220,16 +220,21 @@ def test_a_batch_workload_is_compared_with_a_batch_api_price() -> None:
 def test_personal_data_compares_with_an_eu_hosted_price_of_the_nearest_class() -> None:
     result = run(model_workload("llama-3.1-8b", personal_data=True))
     api = compared(result)
-    # No EU host serves an 8B model: OVHcloud's Qwen3.5 9B in Gravelines is the nearest class above.
-    assert (api.api, api.jurisdiction, api.same_model) == ("qwen3.5-9b-ovhcloud", "EU", False)
+    # No EU host serves an 8B model. The nearest class above, OVHcloud's Qwen3.5 9B in Gravelines, thinks
+    # before it answers by its card's default, which Llama 3.1 8B does not (KNB022, once RES001 has moved
+    # the comparison past the model's own price): IONOS's Mistral Small 24B is the next class.
+    assert (api.api, api.jurisdiction, api.same_model) == ("mistral-small-24b-ionos", "EU", False)
     excluded = {a.api: a.excluded_by for a in result.api_costs if not a.batch}
     assert excluded["llama-3.1-8b-deepinfra"] == ("RES001",)
+    assert excluded["qwen3.5-9b-ovhcloud"] == ("KNB022",)
     memo = render_memo(result)
     assert (
         "The catalog has no price of this model open to this workload, so the nearest size class at or above "
-        "it (in whole billions) is compared: 9B, Qwen3.5 9B (OVHcloud AI Endpoints), the only price of that"
-        " class open to it." in memo
+        "it (in whole billions) is compared: 24B, Mistral Small 24B Instruct (IONOS AI Model Hub), the "
+        "cheapest of the 2 prices of that class open to it." in memo
     )
+    # Without personal data the model's own price is compared, and no reasoning model's stands near it.
+    assert "KNB022" not in run(model_workload("llama-3.1-8b")).fired_rules
     seventy = compared(run(model_workload("llama-3.1-70b", personal_data=True)))
     # IONOS (Germany) at 0.65 EUR is the cheapest EU host of a 70B model.
     assert (seventy.api, seventy.jurisdiction) == ("llama-3.3-70b-ionos", "EU")

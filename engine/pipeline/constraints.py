@@ -124,15 +124,22 @@ def larger_memory_fewer_cards(figures: SizingFigures, knowledge: Knowledge) -> b
 
 
 def other_reasoning_api_nearest(
-    figures: SizingFigures, knowledge: Knowledge, model: str, reasoning: bool
+    figures: SizingFigures,
+    knowledge: Knowledge,
+    model: str,
+    reasoning: bool,
+    excluding: Sequence[Rule] = (),
 ) -> bool:
-    """Among the API prices large enough to stand in for the model, those the comparison would choose
-    among before the rules' exclusions (``api_costs.nearest_class``: the model's own, else the nearest size
-    class) include one whose model reasons where the workload's does not, or the other way round."""
+    """Among the API prices large enough to stand in for the model that ``excluding``'s exclusions leave,
+    those the comparison would choose among (``api_costs.nearest_class``: the model's own, else the
+    nearest size class) include one whose model reasons where the workload's does not, or the other way
+    round."""
+    listed = api_listings(knowledge)
+    exclusions = api_exclusions(listed, excluding) if excluding else ((),) * len(listed)
     fitting = [
-        api
-        for api in knowledge.api_prices.apis
-        if large_enough(api, figures.params_b, figures.active_params_b)
+        listing.api
+        for listing, excluded in zip(listed, exclusions, strict=True)
+        if not excluded and large_enough(listing.api, figures.params_b, figures.active_params_b)
     ]
     tier = nearest_class(fitting, lambda api: bool(model) and api.model == model, lambda api: api)
     return any(api.model_reasoning != reasoning for api in tier)
@@ -282,6 +289,7 @@ def workload_firings(
     facts: Fact,
     capacity_figures: SizingFigures,
     knowledge: Knowledge,
+    rulebook: Rulebook,
     planned: str = "",
     reasoning: bool = False,
     model: str = "",
@@ -290,7 +298,16 @@ def workload_firings(
     ``reasoning``: the workload's model thinks before it answers (``ResolvedWorkload.reasoning``);
     ``model``: its catalog ID ("" for a model given by its size)."""
     fact = workload_fact(capacity_figures, knowledge, planned, reasoning, model)
-    return session.assert_fact(fact, facts)
+    firings = session.assert_fact(fact, facts)
+    if fact.other_reasoning_api_stands_in or not other_reasoning_api_nearest(
+        capacity_figures, knowledge, model, reasoning, fired_rules(firings, rulebook)
+    ):
+        return firings
+    # The rules' exclusions move the comparison past the nearest class (personal data, whose model's own
+    # API is hosted outside the EU) to one whose model reasons otherwise: the fact is asserted again with
+    # that known, and its firings replace the first's (each rule reads one fact, so the first's stay
+    # without effect).
+    return session.assert_fact(fact.model_copy(update={"other_reasoning_api_stands_in": True}), facts)
 
 
 MAX_REPLICA_CARDS = 64

@@ -160,6 +160,7 @@ def _evaluate(
             facts,
             capacity.figures,
             knowledge,
+            rulebook,
             capacity.cards,
             resolved.reasoning,
             resolved.model or "",

@@ -172,10 +172,11 @@ class WorkloadFact(Fact):
     comparison could take it, for the model's own price or as a larger model's where the model's are
     excluded."""
     other_reasoning_api_stands_in: bool = False
-    """Among the API prices the comparison would choose among before the rules' exclusions (the model's
-    own, else the nearest size class above it: ``api_costs.nearest_class``), one hosts a reasoning model
-    where the workload's model does not reason, or the other way round (``ApiPrice.model_reasoning``,
-    the workload's ``reasoning``): KNB021 and KNB022 keep such prices out of the comparison."""
+    """Among the API prices the comparison would choose among (the model's own, else the nearest size
+    class above it: ``api_costs.nearest_class``), before the rules' exclusions or after the other rules'
+    (``constraints.workload_firings``), one hosts a reasoning model where the workload's model does not
+    reason, or the other way round (``ApiPrice.model_reasoning``, the workload's ``reasoning``): KNB021
+    and KNB022 keep such prices out of the comparison."""
 
 
 OPTION = "has_eligible_option"

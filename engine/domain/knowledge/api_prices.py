@@ -42,6 +42,9 @@ class ApiPrice(Sourced, Translated):
     model_reasoning: bool = False
     """The hosted model thinks before it answers by default (a reasoning model, as ``ModelConfig.reasoning``;
     the API's output tokens count the chain of thought)."""
+    reasoning_source: Citation | None = None
+    """Where the hosted model's default (thinking or not) is said, for a model outside the catalog (a catalog
+    model's own ``reasoning_source`` says it otherwise)."""
     stands_in_up_to_params_b: PositiveFloat | None = None
     """The largest open model the price stands in for, where a source counts a larger one into its size
     class (the documents' 70B price for the 72B Qwen); None: up to ``model_params_b``."""
@@ -104,6 +107,17 @@ class ApiPrice(Sourced, Translated):
             raise ValueError("withdrawn_on and withdrawn_source come together")
         if self.withdrawn_note is not None and self.withdrawn_on is None:
             raise ValueError("withdrawn_note needs withdrawn_on")
+        return self
+
+    @model_validator(mode="after")
+    def _reasoning_sourced(self) -> ApiPrice:
+        # A catalog model's card is cited in models.yaml, and the cross-file check holds the two equal.
+        if self.model_reasoning and self.model is None and self.reasoning_source is None:
+            raise ValueError("a hosted model outside the catalog that reasons cites where (reasoning_source)")
+        if self.reasoning_source is not None and self.model is not None:
+            raise ValueError(
+                "reasoning_source is for a model outside the catalog; models.yaml cites the rest"
+            )
         return self
 
     @model_validator(mode="after")
