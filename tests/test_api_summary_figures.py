@@ -121,8 +121,8 @@ def test_a_mixture_of_experts_is_not_told_of_a_dense_model_with_more_active_para
     parameters a token against its 20B, so it is no smaller class (smaller in all parameters), though
     its prices are the largest class below 200B; Mixtral 8x7B (46.7B, 12.9B active) is, at 0.54 / 0.54
     USD (1,134 USD per million such requests), and is named in the APIs section only, as no price of its
-    class is sourced to count a 200B model in. The catalog's Qwen3, a reasoning model, is told of no
-    smaller class: those APIs' models do not reason (KNB021)."""
+    class is sourced to count a 200B model in. The catalog's Qwen3, a reasoning model, is told only of a
+    reasoning model's smaller class (KNB021)."""
     workload = {
         "name": "q",
         "model": {"params_b": 200, "active_params_b": 20, "precision": "fp8"},
@@ -137,7 +137,8 @@ def test_a_mixture_of_experts_is_not_told_of_a_dense_model_with_more_active_para
     summary = render_memo(result).split("## Why")[0]
     assert "nearest smaller class" not in summary
     qwen3 = run({**workload, "model": {"name": "qwen3-235b-a22b", "precision": "fp8"}})
-    assert not [a for a in qwen3.api_costs if a.nearest_smaller]
+    # Only a reasoning model's price: OVHcloud's Qwen3.5 9B, which thinks by its card's default.
+    assert [a.api for a in qwen3.api_costs if a.nearest_smaller] == ["qwen3.5-9b-ovhcloud"]
 
 
 def test_a_stated_min_replicas_is_said_to_size_self_hosted_routes_only() -> None:

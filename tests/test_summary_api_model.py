@@ -73,7 +73,8 @@ def test_prices_of_the_model_excluded_for_the_workload_are_not_called_missing(tm
     assert "No API in the catalog serves" not in memo
     assert (
         "No API this workload may use serves llama-3.1-8b (the catalog's prices of it are excluded by "
-        "RES001): this is the price of Qwen3.5 9B (OVHcloud AI Endpoints), another model." in memo
+        "RES001): this is the price of Mistral Small 24B Instruct (IONOS AI Model Hub), another "
+        "model." in memo
     )
     assert "The like-for-like managed API" not in memo
 
