@@ -66,3 +66,17 @@ def test_a_rental_without_spares_is_compared_as_before() -> None:
         "at $2,620.70/month (runpod community (1 × h200)), so the API is the cheaper route while it may be "
         "used."
     )
+
+
+def test_a_business_critical_service_is_not_told_to_drop_its_spare() -> None:
+    """The same service, business-critical: SIZ010 keeps the spare, so the memo says what the rental
+    would cost without it but not that min_replicas: 1 leaves it out. Its rental is Scaleway's (an SLA):
+    two instances of 2 x h100-sxm, one of them the spare, half of $11,211.29."""
+    result = run({**MIXTRAL, "business_critical": True})
+    assert {"SIZ010", "DEP011"} <= set(result.fired_rules) and result.decision.deployment == "api"
+    assert message(result, "DEP011").endswith(
+        "so the API is the cheaper route while it may be used. Of the rental's $11,211.29, $5,605.65 pays "
+        "for the spare replica the sizing rules keep for failures and updates: without it the rental would "
+        "cost $5,605.65/month, less than the API, but a business-critical service keeps it (SIZ010): a "
+        "failed replica or an update would otherwise take part of the peak's capacity with it."
+    )
