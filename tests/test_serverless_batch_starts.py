@@ -43,6 +43,18 @@ def test_a_one_instance_batch_says_its_instance() -> None:
         render_memo(run({**NIGHTLY, "requests_per_day": 20_000, "batch_window_hours": 8})).split()
     )
     assert (
-        "Instances scale to zero: each run starts its instance from zero, 30.4 runs and 30 starts a month, "
-        "and its requests wait at least 7.4 s for it."
+        "Instances scale to zero: each run starts its instance from zero, 30.4 runs and 30.4 starts a "
+        "month, and its requests wait at least 7.4 s for it."
     ) in memo
+    # The costs table counts the starts as the sentence and the Workload table do (30.4, not 30).
+    assert "| Cold starts (30.4) |" in memo
+
+
+def test_a_weekly_batch_s_runs_are_written_as_the_workload_table_writes_them() -> None:
+    """4.35 runs a month (a week's run): the memo read "4.3 runs and 4 starts" beside the Workload
+    table's 4.35."""
+    weekly = {**NIGHTLY, "requests_per_day": 20_000, "batch_window_hours": 8, "batch_runs_per_month": 4.35}
+    memo = " ".join(render_memo(run(weekly)).split())
+    assert "| Batch runs a month | 4.35 |" in memo
+    assert "each run starts its instance from zero, 4.35 runs and 4.35 starts a month" in memo
+    assert "| Cold starts (4.35) |" in memo
