@@ -323,8 +323,9 @@ def test_no_api_the_workload_may_use_keeps_the_api_with_the_priced_fallback() ->
     """A 405B legal tool of a German company, business-critical, with personal data, 2,000 requests a day
     in office hours: every API of its size is excluded (PRV003, RES001). DeepInfra's, the cheapest at
     2,000 x 22 days x (12,000 + 1,500 tokens) x $0.80 per million = $475.20, is far below the 16 H100 at
-    Scaleway the rules leave standing ($10,343.07), so the API stays the recommendation (DEP043) and the
-    rental is the priced fallback; DEP042 (self-hosting no dearer) does not fire."""
+    Scaleway the rules leave standing, kept every hour of the month ($42,900.24: PRC033), so the API stays
+    the recommendation (DEP043) and the rental is the priced fallback, beside two owned servers that cost
+    less but bind a purchase; DEP042 (self-hosting no dearer) does not fire."""
     legal = {
         "name": "legal-405b",
         "model": {"name": "llama-3.1-405b", "precision": "fp8"},
@@ -349,10 +350,12 @@ def test_no_api_the_workload_may_use_keeps_the_api_with_the_priced_fallback() ->
         "At those prices an API would cost less than self-hosting: the cheapest of them, Llama 3.1 405B "
         "Instruct (DeepInfra), costs $475.20/month. So the recommendation stays an API the workload may "
         "use, which a provider has to offer, and price, where the rules admit it. Until one is found, the "
-        "priced route is the "
-        "cheapest self-hosted one the rules leave standing (scaleway h100-sxm-8-80g (16 × h100-sxm)) at "
-        "$10,343.07/month."
+        "priced route that binds no purchase and no term is scaleway h100-sxm-8-80g (16 × h100-sxm) at "
+        "$42,900.24/month. The cheapest self-hosted route the rules leave standing, own hardware (2 × HGX "
+        "H100 8-GPU (16 × h100-sxm)) at $22,014.55/month, binds a purchase of servers for years: it pays "
+        "only where no API the workload may use is found."
     )
+    assert "PRC033" in result.fired_rules
 
 
 def test_no_api_of_the_model_size_keeps_the_api_with_the_priced_fallback() -> None:

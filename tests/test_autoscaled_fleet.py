@@ -282,7 +282,10 @@ def test_a_business_critical_summary_says_the_scaled_fleet_releases_its_cards() 
     business-critical service to keep its cards through the night. (Not business-critical, this workload
     is decided serverless, cheaper than the scaled fleet: the same result read as not business-critical
     shows the line's condition.)"""
-    r = recommend(validate_workload({**BANK, "business_critical": True}, "test"), EVALUATED_ON)
+    # Paid hours stated: on its schedule's hours a business-critical service keeps its cards (PRC033) and
+    # no scaled fleet is priced (the next test).
+    stated = {**BANK, "business_critical": True, "hours_per_month": 264}
+    r = recommend(validate_workload(stated, "test"), EVALUATED_ON)
     assert r.autoscaled_fleet is not None and r.autoscaled_fleet.undercuts_recommendation
     summary = render_memo(r).split("## Summary\n\n")[1].split("\n## ")[0].splitlines()
     scaled = next(i for i, line in enumerate(summary) if "scaling it hour by hour" in line)
@@ -291,3 +294,12 @@ def test_a_business_critical_summary_says_the_scaled_fleet_releases_its_cards() 
     summary = render_memo(plain).split("## Summary\n\n")[1].split("\n## ")[0].splitlines()
     assert any("scaling it hour by hour" in line for line in summary)
     assert RELEASED not in summary
+
+
+def test_a_business_critical_service_on_its_schedules_hours_prices_no_scaled_fleet() -> None:
+    """PRC033 keeps the cards every hour: a fleet that releases them as the load falls is not priced, and
+    the Summary says nothing of one."""
+    r = recommend(validate_workload({**BANK, "business_critical": True}, "test"), EVALUATED_ON)
+    assert "PRC033" in r.fired_rules and "DEP032" not in r.fired_rules
+    assert r.autoscaled_fleet is None
+    assert "scaling it hour by hour" not in render_memo(r)

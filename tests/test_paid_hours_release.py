@@ -63,7 +63,8 @@ def test_a_business_critical_service_is_told_above_the_fold_what_holding_its_car
     """Business-critical (PRC019): two 2-card H100 instances at Scaleway, $15.36 an hour for the 4 cards,
     priced for 264 hours ($4,054); kept every one of the month's 730 hours, 15.357936 x 730 = $11,211.
     Owning (two HGX servers, $22,015) costs more, and no reservation is admitted: neither is named."""
-    result = run({**HR, "business_critical": True})
+    # The paid hours stated: PRC019 prices them (PRC033 keeps the cards of one on its schedule's hours).
+    result = run({**HR, "business_critical": True, "hours_per_month": 264})
     best = result.best_option
     assert best is not None and (best.offer, best.gpus_rented) == ("h100-sxm-2-80g", 4)
     assert round(best.usd_per_hour * 730) == 11_211
@@ -87,6 +88,8 @@ FR_BANK: dict[str, Any] = {
     "avg_output_tokens": 600,
     "load_pattern": "steady",
     "schedule": "workdays",
+    # Stated: priced for them, PRC019 warns (PRC033 would keep the cards of one on its schedule's hours).
+    "hours_per_month": 264,
     "latency_sensitive": True,
     "personal_data": True,
     "business_critical": True,
@@ -130,6 +133,7 @@ def test_a_cheaper_reservation_is_named_beside_the_held_cards() -> None:
         {
             **HR,
             "business_critical": True,
+            "hours_per_month": 264,
             "company_country": "US",
             "personal_data": False,
             "requests_per_day": 750_000,
@@ -169,6 +173,7 @@ def test_a_cheaper_api_is_named_beside_the_held_cards() -> None:
             "avg_output_tokens": 150,
             "load_pattern": "steady",
             "schedule": "workdays",
+            "hours_per_month": 264,
             "latency_sensitive": True,
             "business_critical": True,
             "company_country": "US",
@@ -199,6 +204,7 @@ def test_a_one_month_reservation_is_said_in_the_singular() -> None:
             "avg_output_tokens": 150,
             "load_pattern": "steady",
             "schedule": "office_hours",
+            "hours_per_month": 176,
             "latency_sensitive": True,
             "business_critical": True,
             "company_country": "FR",

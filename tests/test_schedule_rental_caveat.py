@@ -1,6 +1,7 @@
-"""PRC019: a business-critical service's cheapest rental, paid by the hour and priced for the schedule's
-hours, is released each evening and rented again each morning; the memo said nothing of the capacity
-that may not be free again, though DEP032 says so of scaling within the day."""
+"""PRC019: a business-critical service's cheapest rental, paid by the hour and priced for the paid hours
+the workload states, is released each evening and rented again each morning; the memo said nothing of
+the capacity that may not be free again, though DEP032 says so of scaling within the day. On its
+schedule's hours, without hours_per_month, the cards are priced kept every hour instead (PRC033)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ INSURER: dict[str, Any] = {
     "avg_output_tokens": 400,
     "load_pattern": "steady",
     "schedule": "workdays",
+    "hours_per_month": 264,
     "latency_sensitive": True,
     "personal_data": True,
     "business_critical": True,
@@ -44,5 +46,5 @@ def test_a_business_critical_workday_rental_is_told_its_cards_are_not_reserved()
 
 
 def test_around_the_clock_or_not_business_critical_says_nothing() -> None:
-    assert "PRC019" not in run({**INSURER, "schedule": "always"}).fired_rules
+    assert "PRC019" not in run({**INSURER, "schedule": "always", "hours_per_month": 730}).fired_rules
     assert "PRC019" not in run({**INSURER, "business_critical": False}).fired_rules

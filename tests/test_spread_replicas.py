@@ -37,17 +37,19 @@ def test_a_business_critical_service_spreads_its_replicas_over_two_instances() -
         4,
         4,
     )
-    # A replica and its spare, each 2 × H100 in its own 2-card instance, for the 264 workday hours.
+    # A replica and its spare, each 2 × H100 in its own 2-card instance, kept all 730 hours of the month
+    # (PRC033: a business-critical service on its schedule's hours keeps its rented cards).
     assert [(i.gpus, i.count) for i in best.instances] == [(2, 2)]
-    assert best.usd_per_month == pytest.approx(4 * best.usd_per_gpu_hour * 264)
+    assert best.usd_per_month == pytest.approx(4 * best.usd_per_gpu_hour * 730)
     # The 4-card instance that held both is priced with the second instance it then needs: 8 cards.
     (four,) = [o for o in result.options if o.offer == "h100-sxm-4-80g"]
     assert (four.gpus, four.gpus_rented) == (4, 8)
     assert [(i.gpus, i.count) for i in four.instances] == [(4, 2)]
     # The spare is put down to the rules that add it, SIZ015 among them for a business-critical service:
-    # two of the four cards, 2 × €3.3099 × 1.16 × 264 = $2,027 (the EUR list price at the catalog's rate).
+    # two of the four cards, 2 × €3.3099 × 1.16 × 730 = $5,606 (the EUR list price at the catalog's rate).
+    assert round(2 * 3.3099 * 1.16 * 730) == 5_606
     assert (
-        "Of that, $2,027 a month pays for the spare replica the rules add for failures and updates "
+        "Of that, $5,606 a month pays for the spare replica the rules add for failures and updates "
         "(SIZ010, SIZ011, SIZ015).\n"
     ) in render_memo(result)
 

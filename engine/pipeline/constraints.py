@@ -59,6 +59,7 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         schedule_hours_per_month=schedule.hours_per_month,
         calendar_hours_per_month=knowledge.calendar_hours_per_month(),
         paid_share_of_calendar=resolved.hours_per_month / knowledge.calendar_hours_per_month(),
+        hours_per_month_given="hours_per_month" not in resolved.defaults_used,
         schedule_has_days_off=schedule.days_per_month < knowledge.schedule("always").days_per_month,
         min_replicas_given="min_replicas" not in resolved.defaults_used,
         latency_sensitive_given="latency_sensitive" not in resolved.defaults_used,
@@ -279,6 +280,8 @@ class Constraints:
     """A rule asked serverless options to keep an instance warm."""
     api_exclusions: tuple[tuple[str, ...], ...]
     """Per API listing (``api_listings``), the rules that exclude it."""
+    keep_rentals_every_hour: bool = False
+    """A rule asked hourly rentals to be billed for every calendar hour (PRC033)."""
     excluded_housings: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Where an own server may not stand by the rules' exclusions (``select_own_server`` skips those), each
     with the IDs of the rules that exclude it."""
@@ -366,6 +369,7 @@ def apply_constraints(
         spare_replica=concludes(rules, "add_spare_replica"),
         spread_replicas=concludes(rules, "spread_replicas"),
         keep_serverless_warm=concludes(rules, "keep_serverless_warm"),
+        keep_rentals_every_hour=concludes(rules, "keep_rentals_every_hour"),
         api_exclusions=api_exclusions(api_listings(knowledge), rules),
         excluded_housings=excluded_housings(rules, knowledge),
     )

@@ -116,6 +116,7 @@ def survey_market(
     planned on ``sizing_knowledge`` where given, for ``throughput_factor`` times the estimated rate
     (``evaluation.evaluate``)."""
     hours, days = resolved.hours_per_month, capacity.days_per_month
+    rented_hours = rental_hours(resolved, constraints, knowledge)
     sizing_on = sizing_knowledge or knowledge
     replicas = replica_plans(
         resolved,
@@ -132,7 +133,7 @@ def survey_market(
         verdicts.unsuitable_offers,
         constraints.exclusions,
         plans,
-        hours,
+        rented_hours,
         days,
     )
     server, kept_out_by = select_own_server(
@@ -147,7 +148,7 @@ def survey_market(
         )
 
     alternatives = _alternatives(
-        capacity, replicas, priced, server, verdicts, constraints, knowledge, rulebook, lean, hours
+        capacity, replicas, priced, server, verdicts, constraints, knowledge, rulebook, lean, rented_hours
     )
     serverless = price_serverless(capacity, replicas, verdicts.unsuitable, constraints, knowledge, hours)
     busy = BusyShares(capacity, plans, hours)
@@ -193,7 +194,12 @@ def survey_market(
         compared_api=next((a for a in apis if a.compared), None),
         mixed_fleet=fleet,
         mixed_option=mixed_option(fleet, capacity, replicas, constraints.spare_replica, days, knowledge),
-        autoscaled=autoscaled(capacity, replicas, alternatives.best_listing, days),
+        # Cards kept every hour (PRC033) are not released as the day's load falls either.
+        autoscaled=(
+            None
+            if constraints.keep_rentals_every_hour
+            else autoscaled(capacity, replicas, alternatives.best_listing, days)
+        ),
         owned_base=owned_base_fleet(
             capacity,
             replicas,
@@ -285,6 +291,15 @@ def _settled_load(
     best = alternatives.best_listing
     plan = best.plan if route == "rental" and best is not None and best.plan.gpu == gpu else plans[gpu]
     return load_on(plan, capacity.load, capacity.traffic, capacity.days_per_month, hours, route)
+
+
+def rental_hours(resolved: ResolvedWorkload, constraints: Constraints, knowledge: Knowledge) -> float:
+    """The hours a month an hourly rental of a service is billed: the paid hours, or every calendar hour
+    where a rule keeps the cards through the others (PRC033). A batch bills its runs, a reservation every
+    calendar hour, whatever this says (``costs.billed_hours``)."""
+    if constraints.keep_rentals_every_hour:
+        return knowledge.calendar_hours_per_month()
+    return resolved.hours_per_month
 
 
 def mixed_option(

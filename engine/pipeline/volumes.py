@@ -33,6 +33,7 @@ from gpu_advisor.engine.pipeline.capacity import (
     workload_sizing,
 )
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.pipeline.market import rental_hours
 from gpu_advisor.engine.pipeline.serverless import price_listing
 
 
@@ -98,7 +99,7 @@ def dedicated_month_at(evaluation: Evaluation, listing: Listing) -> MonthAt:
     def month(requests_per_day: int) -> RoutePoint:
         capacity, plans = _capacity_at(evaluation, choosing, requests_per_day, (listing.offer.gpu,))
         plan = plans.plans[listing.offer.gpu]
-        hours, days = workload.hours_per_month, capacity.days_per_month
+        hours, days = rental_hours(workload, evaluation.constraints, knowledge), capacity.days_per_month
         rental = price_plan(listing, plan, hours, days, calendar, overhead)[1]
         return RoutePoint(rental.usd_per_month, listing.offer.offer)
 

@@ -215,6 +215,9 @@ class Conclusion(Strict):
     """Services: run the redundancy's spare replicas beyond those the peak needs (throughput.yaml)."""
     keep_serverless_warm: bool = False
     """Serverless options keep one instance warm every hour instead of scaling to zero."""
+    keep_rentals_every_hour: bool = False
+    """Services: every hourly rental is billed for every calendar hour, its cards kept outside the paid
+    hours instead of released and rented again when they start."""
     spread_replicas: bool = False
     """Services: two replicas or more run on at least two instances (``instances.place``)."""
     drop_default_target: LatencyTargetField | None = None
@@ -301,11 +304,16 @@ class Rule(Strict):
         if self.then.offer_unsuitable and self.fact != "instance_fit":
             raise ValueError("offer_unsuitable is a conclusion of instance_fit rules only")
         then = self.then
-        workload_only = (then.add_spare_replica, then.keep_serverless_warm, then.spread_replicas)
+        workload_only = (
+            then.add_spare_replica,
+            then.keep_serverless_warm,
+            then.spread_replicas,
+            then.keep_rentals_every_hour,
+        )
         if any(workload_only) and self.fact != "workload":
             raise ValueError(
-                "add_spare_replica, keep_serverless_warm and spread_replicas are conclusions of workload "
-                "rules only"
+                "add_spare_replica, keep_serverless_warm, spread_replicas and keep_rentals_every_hour are "
+                "conclusions of workload rules only"
             )
         is_check = self.fact == "proposal"
         if is_check != (self.then.verdict is not None):
