@@ -91,19 +91,36 @@ def test_requests_sweep_text_shows_break_even_table_and_chart(tmp_path: Path) ->
 
 
 def test_the_header_counts_a_single_value_in_the_singular() -> None:
-    """A variable swept over one value said "(1 values; ...)"."""
+    """A variable swept over one value said "(1 values; ...)", and "from 1,000 to 1,000 in steps of 1"."""
     english = invoke(PUBLIC_CHAT, "--vary", "requests_per_day=1000:1000:1")
     assert english.exit_code == 0, english.output
-    assert (
-        "requests_per_day from 1,000 to 1,000 in steps of 1 (1 value; the file's: 1,000,000)"
-        in english.stdout
+    assert english.stdout.startswith(
+        "Sweep of public-chat: requests_per_day at 1,000 only (1 value; the file's: 1,000,000). Evaluated on"
     )
     german = invoke(PUBLIC_CHAT, "--vary", "requests_per_day=1000:1000:1", "--lang", "de").stdout
-    assert "(1 Wert; Wert der Datei: 1.000.000)" in german
+    assert german.startswith(
+        "Variation von public-chat: requests_per_day nur bei 1.000 (1 Wert; Wert der Datei: 1.000.000). "
+        "Ausgewertet am"
+    )
     assert (
         "(2 Werte; "
         in invoke(PUBLIC_CHAT, "--vary", "requests_per_day=1000:2000:1000", "--lang", "de").stdout
     )
+
+
+def test_a_variable_of_one_value_is_named_by_that_value_in_the_header_and_the_map() -> None:
+    """A second variable of one value (0.5:0.5:0.1, or a step past its stop: 0.5:0.6:0.2) headed the map
+    "columns utilization from 0.5 (left) to 0.5 (right) in steps of 0.1"."""
+    for spec in ("utilization=0.5:0.5:0.1", "utilization=0.5:0.6:0.2"):
+        args = ("--vary", "requests_per_day=1000:2000:1000", "--vary", spec)
+        text = " ".join(invoke(PUBLIC_CHAT, *args).stdout.split())
+        assert "and utilization at 0.5 only (1 value; derived from the load)." in text
+        assert "Decision map: rows requests_per_day, columns utilization at 0.5 only 1,000 | A" in text
+        assert "steps of 0.1" not in text
+        german = " ".join(invoke(PUBLIC_CHAT, *args, "--lang", "de").stdout.split())
+        assert "und utilization nur bei 0,5 (1 Wert; aus der Last abgeleitet)." in german
+        heading = "Entscheidungskarte: Zeilen requests_per_day, Spalten utilization nur bei 0,5"
+        assert f"{heading} 1.000 | A" in german
 
 
 def test_the_header_names_the_last_value_swept_not_the_stop_given(tmp_path: Path) -> None:
