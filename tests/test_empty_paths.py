@@ -12,6 +12,7 @@ from helpers import EXAMPLES_DIR, invoke
 WORKLOAD = str(EXAMPLES_DIR / "public-chat.yaml")
 FILE_OR_STDIN = "an empty path; name a file, or - for standard input"
 ANYTHING = "an empty path; name a file or a directory, or - for standard input"
+FILE = "an empty path; name a file"
 VARY = ("--vary", "avg_output_tokens=100:200:100")
 
 
@@ -49,6 +50,36 @@ def test_an_empty_path_is_refused(
     result = invoke(*args, stdin="")
     assert (result.exit_code, result.output) == (2, f"error: {said}\n")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["p.yaml"]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("recommend", WORKLOAD, "-o", ""), "-o/--output: an empty path; name a file"),
+        (("recommend", WORKLOAD, "--charts", ""), "--charts: an empty path; name a directory"),
+        (("sweep", WORKLOAD, *VARY, "-o", ""), "-o/--output: an empty path; name a file"),
+        (("batch", WORKLOAD, "-o", ""), "-o/--output: an empty path; name a file"),
+        (("batch", WORKLOAD, "--summary", ""), "--summary: an empty path; name a file"),
+        (("check", "p.yaml", "-o", ""), "-o/--output: an empty path; name a file"),
+        (("catalog", "import", "p.yaml", "--format", "csv", "-o", ""), f"-o/--output: {FILE}"),
+        (("ask", "--save", ""), "--save: an empty path; name a file"),
+        (("ask", "--memo", ""), "--memo: an empty path; name a file"),
+    ],
+)
+def test_an_empty_output_path_is_refused_as_an_empty_input_path_is(
+    args: tuple[str, ...], said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An empty output said "an empty file name; name a file" (--charts: "an empty directory name"), in
+    other words than an empty input's."""
+    (tmp_path / "p.yaml").write_text(Path(EXAMPLES_DIR / "proposals" / "public-chat.yaml").read_text("utf-8"))
+    monkeypatch.chdir(tmp_path)
+    result = invoke(*args, stdin="")
+    assert (result.exit_code, result.output) == (2, f"error: {said}\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["p.yaml"]
+    if args[0] != "catalog":  # catalog import speaks English only
+        option, wanted = said.split(": ")[0], "eine Datei" if said.endswith("file") else "ein Verzeichnis"
+        german = invoke(*args, "--lang", "de", stdin="").output
+        assert german == f"Fehler: {option}: ein leerer Pfad; geben Sie {wanted} an\n"
 
 
 def test_an_empty_path_is_refused_in_german() -> None:

@@ -22,4 +22,4 @@ def test_an_output_with_a_trailing_slash_is_refused(tmp_path: Path) -> None:
 def test_an_empty_chart_directory_is_refused() -> None:
     result = invoke("recommend", WORKLOAD, "--charts", "")
     assert result.exit_code == 2
-    assert result.output == "error: --charts: an empty directory name; name a directory\n"
+    assert result.output == "error: --charts: an empty path; name a directory\n"

@@ -221,7 +221,7 @@ def test_an_output_that_is_no_regular_file_is_refused_even_with_force(tmp_path: 
     for args in commands(paths, str(pipe)):
         assert_refused(invoke(*args, "--force"), "is not a regular file (a device, pipe or socket)")
     assert pipe.is_fifo()
-    assert_refused(invoke("recommend", str(paths["workload"]), "-o", ""), "an empty file name; name a file")
+    assert_refused(invoke("recommend", str(paths["workload"]), "-o", ""), "an empty path; name a file")
 
 
 def test_charts_are_written_safely(tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gpu_advisor.engine.commands.common import (
-    A_FILE,
     EXIT_INTERRUPTED,
     as_of_option,
     currency_option,
@@ -21,9 +20,9 @@ from gpu_advisor.engine.commands.common import (
     lang_option,
     output_target,
     parse_date,
-    refuse_empty_paths,
     show_markdown,
 )
+from gpu_advisor.engine.common.empty_paths import A_FILE, refuse_empty_paths
 from gpu_advisor.engine.common.file_names import file_stem
 from gpu_advisor.engine.common.safe_files import cannot_write, may_write_in, no_permission
 from gpu_advisor.engine.common.wording import Words, at

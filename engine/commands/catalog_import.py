@@ -9,13 +9,12 @@ from typing import Any
 import click
 
 from gpu_advisor.engine.commands.common import (
-    A_FILE,
     emit,
     force_option,
     handle_errors,
     parse_date,
-    refuse_empty_paths,
 )
+from gpu_advisor.engine.common.empty_paths import A_FILE, refuse_empty_paths
 
 FORMATS = ("skypilot", "gpuhunt", "csv")
 

@@ -9,10 +9,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gpu_advisor.engine.commands.common import (
-    A_DIRECTORY,
-    A_FILE,
-    A_FILE_DIRECTORY_OR_STDIN,
-    A_FILE_OR_DIRECTORY,
     EXIT_CHECK_FAILED,
     as_of_option,
     currency_option,
@@ -24,8 +20,14 @@ from gpu_advisor.engine.commands.common import (
     parse_date,
     policy_option,
     policy_path,
-    refuse_empty_paths,
     scenario_options,
+)
+from gpu_advisor.engine.common.empty_paths import (
+    A_DIRECTORY,
+    A_FILE,
+    A_FILE_DIRECTORY_OR_STDIN,
+    A_FILE_OR_DIRECTORY,
+    refuse_empty_paths,
 )
 
 if TYPE_CHECKING:

@@ -102,24 +102,6 @@ def complete_the_files_workload(workload: Any, knowledge: Any, workload_file: st
         workload_traffic(complete_workload(workload, knowledge), knowledge)
 
 
-A_FILE = Words("an empty path; name a file")
-A_FILE_OR_STDIN = Words("an empty path; name a file, or - for standard input")
-A_FILE_DIRECTORY_OR_STDIN = Words("an empty path; name a file or a directory, or - for standard input")
-A_FILE_OR_DIRECTORY = Words("an empty path; name a file or a directory")
-A_DIRECTORY = Words("an empty path; name a directory")
-
-
-def refuse_empty_paths(*given: tuple[str, str | None, Words]) -> None:
-    """Each (argument or option, path given, what it takes): an empty path ('') is refused, as ``-o ''``
-    is. The system reads it as the current directory: ``check ""`` checked every file under it."""
-    from gpu_advisor.engine.common.errors import InputError
-    from gpu_advisor.engine.common.wording import at
-
-    for name, path, wanted in given:
-        if path == "":
-            raise InputError(at(name, wanted), field=name)
-
-
 def to_json(result: Any) -> str:
     return json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
 

@@ -8,9 +8,6 @@ import sys
 import click
 
 from gpu_advisor.engine.commands.common import (
-    A_DIRECTORY,
-    A_FILE,
-    A_FILE_OR_STDIN,
     EXIT_INTERNAL_ERROR,
     EXIT_ROWS_SKIPPED,
     as_of_option,
@@ -24,10 +21,10 @@ from gpu_advisor.engine.commands.common import (
     parse_date,
     policy_option,
     policy_path,
-    refuse_empty_paths,
     scenario_options,
     to_json,
 )
+from gpu_advisor.engine.common.empty_paths import A_DIRECTORY, A_FILE, A_FILE_OR_STDIN, refuse_empty_paths
 
 
 @click.command()

@@ -8,9 +8,6 @@ from typing import TYPE_CHECKING, NamedTuple
 import click
 
 from gpu_advisor.engine.commands.common import (
-    A_DIRECTORY,
-    A_FILE,
-    A_FILE_OR_STDIN,
     as_of_option,
     complete_the_files_workload,
     currency_option,
@@ -23,11 +20,11 @@ from gpu_advisor.engine.commands.common import (
     parse_date,
     policy_option,
     policy_path,
-    refuse_empty_paths,
     scenario_options,
     show_markdown,
     to_json,
 )
+from gpu_advisor.engine.common.empty_paths import A_DIRECTORY, A_FILE, A_FILE_OR_STDIN, refuse_empty_paths
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -123,11 +120,10 @@ def recommend(
         problem = Words("the chart images go beside the Markdown memo; the JSON holds their series (charts)")
         raise InputError(at("--charts", problem), field="--charts")
     if charts_dir is not None and not charts_dir.strip():
-        from gpu_advisor.engine.common.errors import InputError
-        from gpu_advisor.engine.common.wording import Words, at
+        from gpu_advisor.engine.common.empty_paths import empty_path
 
         # An empty name would be the current directory, written into unasked (as -o '' is refused).
-        raise InputError(at("--charts", Words("an empty directory name; name a directory")), field="--charts")
+        raise empty_path("--charts", A_DIRECTORY)
     evaluated_on = parse_date(as_of)
     inputs = (workload_file, overrides)
     target = output_target(output, inputs=inputs, force=force, input_dirs=(policy_dir,))

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 import click
 
 from gpu_advisor.engine.commands.common import (
-    A_DIRECTORY,
     currency_option,
     emit,
     handle_errors,
@@ -18,10 +17,10 @@ from gpu_advisor.engine.commands.common import (
     parse_date,
     policy_option,
     policy_path,
-    refuse_empty_paths,
     to_json,
 )
 from gpu_advisor.engine.common.catalog_parts import KINDS, selects_in
+from gpu_advisor.engine.common.empty_paths import A_DIRECTORY, refuse_empty_paths
 
 if TYPE_CHECKING:
     from gpu_advisor.engine.common.wording import Words

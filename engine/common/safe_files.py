@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from gpu_advisor.engine.common.empty_paths import A_FILE, empty_path
 from gpu_advisor.engine.common.errors import InputError, SystemRefusal
 from gpu_advisor.engine.common.read_problems import os_problem
 from gpu_advisor.engine.common.wording import Words, at
@@ -107,7 +108,8 @@ def check_output(
     ``input_dirs``: what the command reads whole where it is a directory (policies, proposals), which
     ``output`` may not lie in."""
     if not output:
-        raise InputError(at(option, Words("an empty file name; name a file")))
+        # Said as an empty input path is: the system would read it as the current directory.
+        raise empty_path(option, A_FILE)
     if output.endswith(("/", os.sep)):
         # Path() drops the slash: "newdir/" would be written as a file named "newdir".
         raise InputError(at(option, Words("%(file)s names a directory; name a file", file=repr(output))))
