@@ -115,3 +115,53 @@ def test_a_byte_that_is_not_utf8_far_into_a_yaml_list_names_where_reading_stoppe
         f"error: {far}:691: not UTF-8 text (byte 18868); save it as UTF-8: reading stopped at line 600;"
         in (stopped.output)
     )
+
+
+UTF16_LOOKS = "looks like UTF-16 text (a zero byte beside each character), not UTF-8; save it as UTF-8"
+UTF16_LOOKS_DE = (
+    "sieht nach UTF-16-Text aus (ein Nullbyte neben jedem Zeichen), kein UTF-8; speichern Sie die Datei als "
+    "UTF-8"
+)
+PORTFOLIO_CSV = "name,model.name,model.precision,requests_per_day\r\na,llama-3.1-8b,bf16,5000\r\n"
+RATES_CSV = "provider,offer,gpu,usd_per_gpu_hour\nlambda,on-demand,h100-sxm,2.49\n"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "mark", "english", "german"),
+    [
+        ("utf-16-le", codecs.BOM_UTF16_LE, UTF16, UTF16_DE),
+        ("utf-16-be", codecs.BOM_UTF16_BE, UTF16, UTF16_DE),
+        ("utf-16-le", b"", UTF16_LOOKS, UTF16_LOOKS_DE),
+        ("utf-16-be", b"", UTF16_LOOKS, UTF16_LOOKS_DE),
+    ],
+)
+def test_a_utf16_csv_is_named_so(
+    tmp_path: Path, encoding: str, mark: bytes, english: str, german: str
+) -> None:
+    """A CSV saved as a spreadsheet's "Unicode text" said "not UTF-8 text (the header's column 1)" with a
+    byte-order mark, and without one "unknown column 'n\\x00a\\x00m\\x00e\\x00'" (batch) or "unknown value
+    'p\\x00r\\x00...'" (catalog import): its NUL bytes are valid UTF-8."""
+    from click.testing import CliRunner
+
+    from gpu_advisor.cli import main
+
+    portfolio, rates = tmp_path / "b.csv", tmp_path / "rates.csv"
+    portfolio.write_bytes(mark + PORTFOLIO_CSV.encode(encoding))
+    rates.write_bytes(mark + RATES_CSV.encode(encoding))
+    result = invoke("batch", str(portfolio))
+    assert (result.exit_code, result.output) == (2, f"error: {portfolio}: {english}\n")
+    assert invoke("batch", str(portfolio), "--lang", "de").output == f"Fehler: {portfolio}: {german}\n"
+    piped = CliRunner().invoke(main, ["batch", "-", "--input-format", "csv"], input=portfolio.read_bytes())
+    assert (piped.exit_code, piped.output) == (2, f"error: -: {english}\n")
+    imported = invoke("catalog", "import", str(rates), "--format", "csv", "-o", str(tmp_path / "o.yaml"))
+    assert (imported.exit_code, imported.output) == (2, f"error: {rates}: {english}\n")
+    assert not (tmp_path / "o.yaml").exists()
+
+
+def test_a_csv_in_utf8_with_a_nul_byte_later_is_no_utf16(tmp_path: Path) -> None:
+    """Only a first line of ASCII text in UTF-16 reads as UTF-16: a UTF-8 header is read as before."""
+    portfolio = tmp_path / "b.csv"
+    portfolio.write_bytes(b"name,model.nam\x00e\n")
+    result = invoke("batch", str(portfolio))
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: {portfolio}:1: unknown column 'model.nam\\x00e'; allowed: name,")

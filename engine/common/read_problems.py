@@ -192,10 +192,33 @@ def yaml_problem(error: yaml.YAMLError) -> Words:
 def not_utf8(byte: int, start: bytes = b"") -> Words:
     """Text that is not UTF-8: where (``byte``, counted from 0) and what to do; a file whose first bytes
     (``start``) are a UTF-16 byte-order mark, as a Windows editor's "Unicode" writes, is named so."""
-    utf16 = start.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
-    if utf16 and not start.startswith(codecs.BOM_UTF32_LE):
+    if utf16_marked(start):
         return Words("UTF-16 text (it starts with a UTF-16 byte-order mark), not UTF-8; save it as UTF-8")
     return Words("not UTF-8 text (byte %(byte)s); save it as UTF-8", byte=byte)
+
+
+def utf16_marked(start: bytes) -> bool:
+    """``start`` (a file's first bytes) is a UTF-16 byte-order mark (not UTF-32's, which begins alike)."""
+    utf16 = start.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+    return utf16 and not start.startswith(codecs.BOM_UTF32_LE)
+
+
+def utf16_problem(start: bytes) -> Words | None:
+    """What to say of a file whose first bytes (``start``, a line or more) are UTF-16: a byte-order mark
+    (``not_utf8``'s words), or, without one, ASCII text in UTF-16, a zero byte after each character
+    (little-endian) or before it (big-endian), which decodes as UTF-8 with a NUL in every other place;
+    None where they are neither."""
+    if utf16_marked(start):
+        return not_utf8(0, start)
+    pairs = start[: len(start) // 2 * 2]
+    if not pairs:
+        return None
+    even, odd = pairs[0::2], pairs[1::2]
+    if (odd.count(0) == len(odd) and 0 not in even) or (even.count(0) == len(even) and 0 not in odd):
+        return Words(
+            "looks like UTF-16 text (a zero byte beside each character), not UTF-8; save it as UTF-8"
+        )
+    return None
 
 
 def json_problem(message: str, line: int, column: int) -> Words:

@@ -4,6 +4,7 @@ its line and column. A file with any bad row is refused as a whole (exit code 2)
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeVar
@@ -13,6 +14,7 @@ from pydantic_core import ErrorDetails
 
 from gpu_advisor.engine.common.bounded_lines import lines_within
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message, validator_message
+from gpu_advisor.engine.common.read_problems import utf16_problem
 from gpu_advisor.engine.domain.import_rows import GpuhuntRow, PlainRow, Row, SkyPilotRow
 
 MAX_IMPORT_BYTES = 200_000_000
@@ -88,7 +90,13 @@ def csv_records(path: str, model: type[Row]) -> Iterator[tuple[int, dict[str, st
     if size > MAX_IMPORT_BYTES:
         raise InputError(f"{path}: {size:,} bytes is more than the {MAX_IMPORT_BYTES:,} bytes read")
     try:
-        with file.open(encoding="utf-8-sig", newline="") as handle:
+        with file.open("rb") as binary, io.TextIOWrapper(binary, encoding="utf-8-sig", newline="") as handle:
+            # A spreadsheet's "Unicode text" is UTF-16: named so, not as bytes that are not UTF-8 or a
+            # header of unknown columns ('p\x00r\x00o\x00...'); its first line decides, looked at in the
+            # buffer without reading it (a pipe is read once).
+            utf16 = utf16_problem(binary.peek().split(b"\n", 1)[0])
+            if utf16 is not None:
+                raise InputError(f"{path}: {utf16}")
             # A pipe or device has no size to check first: its lines and its whole are bounded as read.
             long_line = f"longer than the {MAX_IMPORT_LINE:,} characters a row is read to"
             reader = csv.reader(
