@@ -143,6 +143,33 @@ def input_error(
     )
 
 
+def words_problem(field: str, words: Words) -> dict[str, Any]:
+    """A problem a check after the validation found (``field``: what ``words`` say is wrong with), in the
+    shape of ``validation_problems``' (a validator's complaint), to be listed beside others."""
+    return {
+        "field": field,
+        "type": "value_error",
+        "msg": str(words),
+        "ctx": {"error": WordsError(words)},
+        "input": "",
+        "show_input": False,  # the words name the value
+        "allowed": [],
+        "suggestion": None,
+    }
+
+
+def problems_error(origin: str | Words, problems: list[dict[str, Any]], what: str) -> InputError:
+    """Several problems of one input (``origin``, a ``what``) as one ``InputError`` that lists each, as a
+    validation error does."""
+    return InputError(
+        render_problems(str(origin), problems, what, "en"),
+        field=str(problems[0]["field"]),
+        problems=problems,
+        origin=origin,
+        what=what,
+    )
+
+
 def error_text(error: InputError, lang: str) -> str:
     """An input error in ``lang``: its validation problems, or the message it was built from, said in the
     language (the command line, the web page and a batch's rows say it so); else its English text."""

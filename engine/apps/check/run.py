@@ -21,10 +21,10 @@ from gpu_advisor.engine.apps.check.references import bought_cards, validate_refe
 from gpu_advisor.engine.apps.check.robustness import proposal_robustness, proposal_win_share
 from gpu_advisor.engine.apps.recommend import evaluate_workload
 from gpu_advisor.engine.calc.latency import UNBOUNDED_MS
-from gpu_advisor.engine.common.errors import InputError, unknown_value
+from gpu_advisor.engine.common.errors import InputError, unknown_value_problem
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.fleets import MixedFleetBilling
-from gpu_advisor.engine.domain.input_errors import prefixed
+from gpu_advisor.engine.domain.input_errors import prefixed, problems_error, words_problem
 from gpu_advisor.engine.domain.knowledge.base import Knowledge, cite_all
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.domain.proposal import (
@@ -207,15 +207,7 @@ def check_document(
             raise
         raise prefixed(error, where, error.field) from None
     bought_cards(document.proposal, own_server_for(document.proposal, evaluation), origin)
-    # Only a check (a rule on the proposal) has an outcome to waive; a decision rule (DEP006) has none.
-    checks = {rule.id for rule in evaluation.rulebook.rules if rule.fact == "proposal"}
-    for position, waiver in enumerate(document.waivers):
-        # Named as the validation's problems are (waivers.1.until): the list's place, counted from 0.
-        field = f"waivers.{position}.rule"
-        if waiver.rule in evaluation.rulebook.ids and waiver.rule not in checks:
-            raise InputError(at(origin, not_a_check(field, waiver.rule, sorted(checks))), field=field)
-        if waiver.rule not in checks:
-            raise InputError(at(origin, unknown_value(field, waiver.rule, sorted(checks))), field=field)
+    refuse_waivers_of_no_check(document.waivers, evaluation, origin)
     fact, details, peak, jurisdiction, place, api, billed = proposal_fact(
         document.proposal, evaluation, fmt.lang
     )
@@ -297,14 +289,37 @@ def check_file(
     ]
 
 
-def not_a_check(field: str, rule_id: str, checks: list[str]) -> Words:
-    return Words.joined(
-        "%(field)s: %(problem)s",
-        field=field,
-        problem=Words(
-            "%(rule)s is a rule of the decision, not a check: it has no outcome to waive; the checks are "
-            "%(checks)s",
-            rule=rule_id,
-            checks=", ".join(checks),
-        ),
+def refuse_waivers_of_no_check(waivers: list[Waiver], evaluation: Evaluation, origin: Words) -> None:
+    """Only a check (a rule on the proposal) has an outcome to waive; a decision rule (DEP006) has none, and
+    an unknown ID none either. Every waiver that names no check is refused, in one error: one alone as
+    before, several listed one a line, as the validation's problems are."""
+    checks = sorted(rule.id for rule in evaluation.rulebook.rules if rule.fact == "proposal")
+    refused: list[tuple[str, Words]] = [
+        # Named as the validation's problems are (waivers.1.until): the list's place, counted from 0.
+        (
+            f"waivers.{position}.rule",
+            not_a_check(waiver.rule, checks)
+            if waiver.rule in evaluation.rulebook.ids
+            else unknown_value_problem(waiver.rule, checks),
+        )
+        for position, waiver in enumerate(waivers)
+        if waiver.rule not in checks
+    ]
+    if len(refused) == 1:
+        ((field, problem),) = refused
+        raise InputError(
+            at(origin, Words.joined("%(field)s: %(problem)s", field=field, problem=problem)), field=field
+        )
+    if refused:
+        raise problems_error(
+            origin, [words_problem(field, problem) for field, problem in refused], "proposal"
+        )
+
+
+def not_a_check(rule_id: str, checks: list[str]) -> Words:
+    return Words(
+        "%(rule)s is a rule of the decision, not a check: it has no outcome to waive; the checks are "
+        "%(checks)s",
+        rule=rule_id,
+        checks=", ".join(checks),
     )
