@@ -257,3 +257,73 @@ def test_months_help_states_the_maximum_its_check_refuses_beyond() -> None:
     assert "Invalid value for '--months': 100000000 is not in the range 1<=x<=240." in beyond.output
     longest = json.loads(invoke("tco", "--months", "240", "--format", "json").output)
     assert longest["costs"]["months"] == 240
+
+
+def test_every_bounded_option_states_the_requests_bound_in_its_help() -> None:
+    """--gpus-per-server (at most 1,024 cards), the prices, the power figures and the monthly costs were
+    refused above the request's bound while their help said only ``[x>0]`` or ``[x>=0]``: each option's
+    range now has the bound the request checks, from the same constant, so the help states it and the
+    option refuses beyond it."""
+    import annotated_types
+
+    from gpu_advisor.engine.commands.sizing import TCO_OPTIONS, tco
+    from gpu_advisor.engine.domain.limits import MAX_GPUS_PER_SERVER
+    from gpu_advisor.engine.domain.requests import TcoRequest
+
+    options = {param.opts[0]: param for param in tco.params}
+    bounded = {}
+    for field, info in TcoRequest.model_fields.items():
+        for bound in info.metadata:
+            # hours_per_month has no option: the command line takes the catalog's month.
+            if isinstance(bound, (annotated_types.Le, annotated_types.Lt)) and field != "hours_per_month":
+                option = TCO_OPTIONS[field]
+                below = isinstance(bound, annotated_types.Lt)
+                most = bound.lt if isinstance(bound, annotated_types.Lt) else bound.le
+                bounded[option] = (getattr(options[option].type, "max", None), options[option].type.max_open)
+                assert bounded[option] == (most, below), option
+    assert sorted(bounded) == [
+        "--colocation-usd-per-month",
+        "--gpu-watts",
+        "--gpus-per-server",
+        "--months",
+        "--power-overhead",
+        "--rack-usd-per-month",
+        "--residual",
+        "--server-price",
+        "--server-price-chf",
+        "--server-price-eur",
+        "--staff-usd-per-month",
+        "--usd-per-kwh",
+    ]
+    help_text = " ".join(invoke("tco", "--help").output.split())
+    for said in (
+        "(a European quote). [0<x<=1000000000]",
+        "a server with that many cards. [1<=x<=1024]",
+        "server's or the GPU's TDP). [0<x<=10000]",
+        "power-supply losses (default 1.3). [1<=x<=10]",
+        "Electricity price (default: the country's). [0<=x<=10]",
+        "the staff share). [0<=x<=10000000]",
+        "as a share of the price (default 0). [0<=x<1]",
+    ):
+        assert said in help_text
+    beyond = invoke("tco", "--gpus-per-server", str(MAX_GPUS_PER_SERVER + 1), "--server-price", "300000")
+    assert beyond.exit_code == 2
+    assert "Invalid value for '--gpus-per-server': 1025 is not in the range 1<=x<=1024." in beyond.output
+    most = json.loads(
+        invoke("tco", "--gpus-per-server", "1024", "--server-price", "1", "--format", "json").output
+    )
+    assert most["gpus_per_server"] == 1024
+
+
+def test_the_depreciation_years_option_spans_the_years_the_knowledge_base_offers() -> None:
+    """--depreciation-years' range (its help's ``[3<=x<=5]``) is the request's check, which reads the years
+    from the knowledge base; the two may not drift apart."""
+    from gpu_advisor.engine.commands.sizing import tco
+    from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
+
+    (option,) = [param for param in tco.params if param.opts[0] == "--depreciation-years"]
+    years = load_knowledge().cost_defaults.depreciation.years
+    assert (option.type.min, option.type.max) == (min(years), max(years))
+    assert "Economic life in years (instead of --months; default 3). [3<=x<=5]" in " ".join(
+        invoke("tco", "--help").output.split()
+    )

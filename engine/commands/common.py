@@ -216,10 +216,12 @@ class FiniteFloat(click.FloatRange):
         otherwise = number_written_otherwise(value, self.amount)
         if otherwise is not None:
             self.fail(_said(ctx, otherwise), param, ctx)
-        number = super().convert(value, param, ctx)
-        if not math.isfinite(number):
-            # click names the option already ("Invalid value for '--server-price'").
+        given = _as_float(value)
+        if not math.isfinite(given) and not (self.min is not None and given < self.min):
+            # click names the option already ("Invalid value for '--server-price'"). Said before the
+            # range's maximum, which an infinity is beyond too; one below the minimum is said by the range.
             self.fail(_said(ctx, Words("%(value)s is not a finite number", value=str(value))), param, ctx)
+        number = super().convert(value, param, ctx)
         from gpu_advisor.engine.common.values import ValueProblem, finite
 
         try:
@@ -228,6 +230,14 @@ class FiniteFloat(click.FloatRange):
         except ValueProblem as problem:
             self.fail(_said(ctx, problem.problem), param, ctx)
         return number
+
+
+def _as_float(value: Any) -> float:
+    """``value`` as a float where it reads as one (inf and nan do), else 0.0, for click to refuse."""
+    try:
+        return float(value)
+    except (TypeError, ValueError, OverflowError):
+        return 0.0
 
 
 class WholeNumber(click.IntRange):

@@ -20,7 +20,17 @@ from gpu_advisor.engine.commands.common import (
     serving_engine_choice,
     to_json,
 )
-from gpu_advisor.engine.domain.limits import MAX_WRITE_OFF_MONTHS, MIN_TARGET_MS
+from gpu_advisor.engine.domain.limits import (
+    MAX_GPU_WATTS,
+    MAX_GPUS_PER_SERVER,
+    MAX_MONTHLY_COST,
+    MAX_POWER_OVERHEAD,
+    MAX_PRICE_PER_KWH,
+    MAX_SERVER_PRICE,
+    MAX_WRITE_OFF_MONTHS,
+    MIN_TARGET_MS,
+    RESIDUAL_BELOW,
+)
 
 ATTENTION_SHAPE_FIELDS = ("num_hidden_layers", "num_attention_heads", "num_key_value_heads", "head_dim")
 """``--attention-shape``'s four numbers, in ``AttentionShape``'s field order."""
@@ -275,26 +285,26 @@ TCO_OPTIONS = {
 )
 @click.option(
     "--server-price",
-    type=FiniteFloat(min=0, min_open=True, amount=True),
+    type=FiniteFloat(min=0, min_open=True, max=MAX_SERVER_PRICE, amount=True),
     metavar="USD",
     help="Price of the 8-GPU server (default: $285,000, midpoint of $250,000-$320,000).",
 )
 @click.option(
     "--server-price-eur",
-    type=FiniteFloat(min=0, min_open=True, amount=True),
+    type=FiniteFloat(min=0, min_open=True, max=MAX_SERVER_PRICE, amount=True),
     metavar="EUR",
     help="The server's price in EUR instead, converted at the catalog's rate (a European quote).",
 )
 @click.option(
     "--server-price-chf",
-    type=FiniteFloat(min=0, min_open=True, amount=True),
+    type=FiniteFloat(min=0, min_open=True, max=MAX_SERVER_PRICE, amount=True),
     metavar="CHF",
     help="The server's price in CHF instead, converted through the EUR at the catalog's rates (a Swiss "
     "quote).",
 )
 @click.option(
     "--gpus-per-server",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_GPUS_PER_SERVER),
     metavar="N",
     help="Cards in the server (default: the catalog server's 8); needs --server-price, the price of "
     "a server with that many cards.",
@@ -309,44 +319,47 @@ TCO_OPTIONS = {
     "--depreciation-years",
     type=click.IntRange(min=3, max=5),
     metavar="N",
-    help="Economic life: 3, 4 or 5 years (instead of --months; default 3).",
+    help="Economic life in years (instead of --months; default 3).",
 )
 @click.option(
     "--gpu-watts",
-    type=FiniteFloat(min=0, min_open=True),
+    type=FiniteFloat(min=0, min_open=True, max=MAX_GPU_WATTS),
     metavar="W",
     help="Power per GPU (default 700 W, H100 SXM TDP; with --gpu, the server's or the GPU's TDP).",
 )
 @click.option(
     "--power-overhead",
-    type=FiniteFloat(min=1),
+    type=FiniteFloat(min=1, max=MAX_POWER_OVERHEAD),
     metavar="F",
     help="Factor for CPU, NICs and power-supply losses (default 1.3).",
 )
 @click.option(
-    "--usd-per-kwh", type=FiniteFloat(min=0), metavar="X", help="Electricity price (default: the country's)."
+    "--usd-per-kwh",
+    type=FiniteFloat(min=0, max=MAX_PRICE_PER_KWH),
+    metavar="X",
+    help="Electricity price (default: the country's).",
 )
 @click.option(
     "--rack-usd-per-month",
-    type=FiniteFloat(min=0, amount=True),
+    type=FiniteFloat(min=0, max=MAX_MONTHLY_COST, amount=True),
     metavar="X",
     help="Rack cost per server; replaces the country's housing (documents: 1,000).",
 )
 @click.option(
     "--colocation-usd-per-month",
-    type=FiniteFloat(min=0, amount=True),
+    type=FiniteFloat(min=0, max=MAX_MONTHLY_COST, amount=True),
     metavar="X",
     help="Colocation per server and month; replaces the country's housing.",
 )
 @click.option(
     "--staff-usd-per-month",
-    type=FiniteFloat(min=0, amount=True),
+    type=FiniteFloat(min=0, max=MAX_MONTHLY_COST, amount=True),
     metavar="X",
     help="Staff cost per server and month (default: the country's salary x the staff share).",
 )
 @click.option(
     "--residual",
-    type=FiniteFloat(min=0, max=1, max_open=True),
+    type=FiniteFloat(min=0, max=RESIDUAL_BELOW, max_open=True),
     metavar="F",
     help="Resale value after the write-off period as a share of the price (default 0).",
 )

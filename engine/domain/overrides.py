@@ -17,7 +17,12 @@ from gpu_advisor.engine.common.wording import Words, WordsError
 from gpu_advisor.engine.domain.choices import Jurisdiction
 from gpu_advisor.engine.domain.distributions import Range
 from gpu_advisor.engine.domain.knowledge.entries import MAX_INSTANCE_GPUS, ClusterNetwork, GpuHourPrice
-from gpu_advisor.engine.domain.limits import MAX_WRITE_OFF_MONTHS
+from gpu_advisor.engine.domain.limits import (
+    MAX_MONTHLY_COST,
+    MAX_PRICE_PER_KWH,
+    MAX_SERVER_PRICE,
+    MAX_WRITE_OFF_MONTHS,
+)
 from gpu_advisor.engine.domain.requests import DepreciationYears
 from gpu_advisor.engine.domain.strict_input import StrictInput
 
@@ -114,9 +119,6 @@ class AddedOffer(StrictInput):
         return self
 
 
-MAX_MONTHLY = 10_000_000
-
-
 class ServerOverride(StrictInput):
     """Your figures for the own server. The price, write-off and power draw replace the default server's;
     the power price, housing (rack or colocation) and staff replace the company country's defaults for
@@ -124,20 +126,20 @@ class ServerOverride(StrictInput):
     rate, or at ``exchange_rate`` of the same file), never both; the write-off as ``months`` or as
     ``depreciation_years`` (3, 4 or 5), never both; a rack or a colocation fee, never both."""
 
-    price_usd: float | None = Field(default=None, gt=0, le=1e9)
-    price_eur: float | None = Field(default=None, gt=0, le=1e9)
+    price_usd: float | None = Field(default=None, gt=0, le=MAX_SERVER_PRICE)
+    price_eur: float | None = Field(default=None, gt=0, le=MAX_SERVER_PRICE)
     months: int | None = Field(default=None, gt=0, le=MAX_WRITE_OFF_MONTHS)
     depreciation_years: DepreciationYears | None = None
     gpu_watts: float | None = Field(default=None, gt=0, le=5000)
     power_overhead_factor: float | None = Field(default=None, ge=1, le=5)
-    usd_per_kwh: float | None = Field(default=None, ge=0, le=10)
-    eur_per_kwh: float | None = Field(default=None, ge=0, le=10)
-    rack_usd_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY)
-    rack_eur_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY)
-    colocation_usd_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY)
-    colocation_eur_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY)
-    staff_usd_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY)
-    staff_eur_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY)
+    usd_per_kwh: float | None = Field(default=None, ge=0, le=MAX_PRICE_PER_KWH)
+    eur_per_kwh: float | None = Field(default=None, ge=0, le=MAX_PRICE_PER_KWH)
+    rack_usd_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY_COST)
+    rack_eur_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY_COST)
+    colocation_usd_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY_COST)
+    colocation_eur_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY_COST)
+    staff_usd_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY_COST)
+    staff_eur_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY_COST)
     residual_share: float | None = Field(default=None, ge=0, lt=1)
 
     @model_validator(mode="after")

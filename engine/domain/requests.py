@@ -20,7 +20,17 @@ from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId
 from gpu_advisor.engine.domain.countries import CountryCodeInput, listed_country
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
 from gpu_advisor.engine.domain.knowledge.entries import MAX_INSTANCE_GPUS
-from gpu_advisor.engine.domain.limits import MAX_WRITE_OFF_MONTHS, MIN_TARGET_MS
+from gpu_advisor.engine.domain.limits import (
+    MAX_GPU_WATTS,
+    MAX_GPUS_PER_SERVER,
+    MAX_MONTHLY_COST,
+    MAX_POWER_OVERHEAD,
+    MAX_PRICE_PER_KWH,
+    MAX_SERVER_PRICE,
+    MAX_WRITE_OFF_MONTHS,
+    MIN_TARGET_MS,
+    RESIDUAL_BELOW,
+)
 from gpu_advisor.engine.domain.model_spec import AttentionShape, refuse_shape_beyond_size
 from gpu_advisor.engine.domain.strict_input import StrictInput
 
@@ -219,29 +229,32 @@ class TcoRequest(Request):
         description="The server's GPU, a catalog GPU ID (default: the catalog server's); one the catalog "
         "prices no server of needs server_price_usd, draws its TDP, and is compared with its own offers.",
     )
-    server_price_usd: float | None = Field(default=None, gt=0, le=1e9)
+    server_price_usd: float | None = Field(default=None, gt=0, le=MAX_SERVER_PRICE)
     server_price_eur: float | None = Field(
-        default=None, gt=0, le=1e9, description="The server's price in EUR, at the catalog's rate."
+        default=None,
+        gt=0,
+        le=MAX_SERVER_PRICE,
+        description="The server's price in EUR, at the catalog's rate.",
     )
     server_price_chf: float | None = Field(
         default=None,
         gt=0,
-        le=1e9,
+        le=MAX_SERVER_PRICE,
         description="The server's price in CHF, through the EUR at the catalog's rates (a Swiss quote).",
     )
-    gpus_per_server: int | None = Field(default=None, ge=1, le=1024)
+    gpus_per_server: int | None = Field(default=None, ge=1, le=MAX_GPUS_PER_SERVER)
     months: int | None = Field(default=None, ge=1, le=MAX_WRITE_OFF_MONTHS)
     depreciation_years: DepreciationYears | None = Field(
         default=None, description="Economic life in years: 3, 4 or 5 (replaces months)."
     )
     hours_per_month: float | None = Field(default=None, gt=0, le=744)
-    gpu_watts: float | None = Field(default=None, gt=0, le=10_000)
-    power_overhead: float | None = Field(default=None, ge=1, le=10)
-    usd_per_kwh: float | None = Field(default=None, ge=0, le=10)
-    rack_usd_per_month: float | None = Field(default=None, ge=0, le=10_000_000)
-    colocation_usd_per_month: float | None = Field(default=None, ge=0, le=10_000_000)
-    staff_usd_per_month: float | None = Field(default=None, ge=0, le=10_000_000)
-    residual: float | None = Field(default=None, ge=0, lt=1)
+    gpu_watts: float | None = Field(default=None, gt=0, le=MAX_GPU_WATTS)
+    power_overhead: float | None = Field(default=None, ge=1, le=MAX_POWER_OVERHEAD)
+    usd_per_kwh: float | None = Field(default=None, ge=0, le=MAX_PRICE_PER_KWH)
+    rack_usd_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY_COST)
+    colocation_usd_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY_COST)
+    staff_usd_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY_COST)
+    residual: float | None = Field(default=None, ge=0, lt=RESIDUAL_BELOW)
 
     @model_validator(mode="after")
     def _consistent(self) -> TcoRequest:
