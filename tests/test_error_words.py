@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import codecs
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import invoke
@@ -165,3 +166,32 @@ def test_a_csv_in_utf8_with_a_nul_byte_later_is_no_utf16(tmp_path: Path) -> None
     result = invoke("batch", str(portfolio))
     assert result.exit_code == 2
     assert result.output.startswith(f"error: {portfolio}:1: unknown column 'model.nam\\x00e'; allowed: name,")
+
+
+def test_every_free_text_pattern_is_defined_once_and_said_in_words() -> None:
+    """The patterns were written out again in ``PATTERN_TYPES``, where a change to a model's pattern would
+    have left its problems said as a regular expression."""
+    from gpu_advisor.engine.domain.input_errors import PATTERN_TYPES, pattern_words
+    from gpu_advisor.engine.domain.proposal import ProposalInput, Waiver
+    from gpu_advisor.engine.domain.text_patterns import NAME, ONE_LINE, TEXT
+    from gpu_advisor.engine.domain.workload import WorkloadInput
+
+    def pattern(model: Any, field: str) -> str:
+        (found,) = [
+            getattr(m, "pattern", None) for m in model.model_fields[field].metadata if hasattr(m, "pattern")
+        ]
+        return str(found)
+
+    used = {
+        pattern(WorkloadInput, "name"),
+        pattern(ProposalInput, "name"),
+        pattern(Waiver, "reason"),
+        pattern(Waiver, "owner"),
+    }
+    assert used == set(PATTERN_TYPES) == {NAME, ONE_LINE, TEXT}
+    assert [str(pattern_words(p)) for p in (NAME, ONE_LINE, TEXT)] == [
+        "one line of text, without control characters such as tabs or line breaks",
+        "one line of text, without control characters such as tabs or line breaks",
+        "text without control characters other than tabs and line breaks",
+    ]
+    assert pattern_words(r"^[A-Z]{2}$") is None

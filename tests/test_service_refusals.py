@@ -66,6 +66,34 @@ def test_a_batch_window_beside_a_steady_load_is_422_in_the_validators_words(clie
     )
 
 
+ONE_LINE_SAID = "one line of text, without control characters such as tabs or line breaks"
+
+
+def test_a_control_character_in_free_text_is_422_in_words_not_as_a_pattern(client: httpx.Client) -> None:
+    """A name with a tab said "String should match pattern '^[^\\x00-\\x1f\\x7f]+$'", where the command
+    line says in words what the field allows."""
+    workload = {**read_example(EXAMPLES_DIR / "public-chat.yaml"), "name": "a\tb"}
+    said = post_recommend(client, workload).json()
+    assert said == {
+        "detail": [{"loc": ["body", "name"], "msg": ONE_LINE_SAID, "type": "string_pattern_mismatch"}]
+    }
+    proposal = yaml.safe_load((EXAMPLES_DIR / "proposals" / "public-chat.yaml").read_text(encoding="utf-8"))
+    proposal["proposal"]["name"] = "x\ny"
+    proposal["waivers"] = [{"rule": "NET002", "reason": "a\x07", "owner": "b\x01"}]
+    checked = client.post("/check", params=AS_OF, json=proposal).json()
+    assert checked == {
+        "detail": [
+            {"loc": ["body", "proposal", "name"], "msg": ONE_LINE_SAID, "type": "string_pattern_mismatch"},
+            {
+                "loc": ["body", "waivers", 0, "reason"],
+                "msg": "text without control characters other than tabs and line breaks",
+                "type": "string_pattern_mismatch",
+            },
+            {"loc": ["body", "waivers", 0, "owner"], "msg": ONE_LINE_SAID, "type": "string_pattern_mismatch"},
+        ]
+    }
+
+
 def test_an_unknown_query_parameter_is_422_naming_those_the_endpoint_takes(client: httpx.Client) -> None:
     """A query parameter the endpoint does not take was ignored (200 with an answer that did not heed
     it); now it is refused as an unknown body field is: by name, with the ones allowed and the one

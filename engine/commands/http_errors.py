@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from gpu_advisor.engine.common.errors import close_match, validator_message
 from gpu_advisor.engine.common.user_input import load_json
-from gpu_advisor.engine.domain.input_errors import model_at
+from gpu_advisor.engine.domain.input_errors import model_at, pattern_words
 from gpu_advisor.engine.domain.proposal import ProposalDocument
 from gpu_advisor.engine.domain.requests import SizeRequest, TcoRequest
 from gpu_advisor.engine.domain.workload import Workload
@@ -146,6 +146,11 @@ def field_errors(errors: Sequence[Any], body_model: type[BaseModel] | None = Non
     for error in errors:
         loc = list(error.get("loc", ()))
         message = validator_message(str(error.get("msg", "invalid value")))
+        # Free text with a control character: what the field allows, in words, as the command line says
+        # it, not pydantic's "String should match pattern '^[^\\x00-\\x1f\\x7f]+$'".
+        allows = pattern_words(error.get("ctx", {}).get("pattern"))
+        if error.get("type") == "string_pattern_mismatch" and allows is not None:
+            message = str(allows)
         if error.get("type") == "extra_forbidden" and body_model is not None and loc[:1] == ["body"]:
             allowed = allowed_fields(body_model, loc[1:-1])
             message = f"unknown field; allowed fields: {', '.join(allowed)}"

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 from gpu_advisor.engine.common.errors import InputError, close_match, spelling_of
 from gpu_advisor.engine.common.values import COMMA_GROUPS, DECIMAL_COMMA, GROUP_SEPARATORS, SPACED_GROUPS
 from gpu_advisor.engine.common.wording import Words, WordsError, at
+from gpu_advisor.engine.domain.text_patterns import NAME, ONE_LINE, TEXT
 from gpu_advisor.engine.i18n.reading import thousands_dotted
 
 # pydantic's messages for type errors, as msgids the language catalogs translate.
@@ -39,14 +40,22 @@ TYPE_MESSAGES: dict[str, str] = {
 }
 
 
-PATTERN_TYPES: dict[str, str] = {
-    r"^[^\x00-\x1f\x7f]+$": "one_line",
-    r"^[^\x00-\x1f\x7f]*$": "one_line",
-    r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$": "text_lines",
+PATTERN_TYPES: dict[str, str] = {NAME: "one_line", ONE_LINE: "one_line", TEXT: "text_lines"}
+"""Patterns of free text (``text_patterns.py``), by the kind of problem that says in words what they
+allow (``PATTERN_WORDS``), not as a regular expression."""
+PATTERN_WORDS: dict[str, Words] = {
+    "one_line": Words("one line of text, without control characters such as tabs or line breaks"),
+    "text_lines": Words("text without control characters other than tabs and line breaks"),
 }
-"""Patterns of free text (a name, a waiver's reason: ``proposal.ONE_LINE``, ``proposal.TEXT``), by the
-kind of problem that says in words what they allow (``templates/input_error.txt.j2``), not as a regular
-expression."""
+"""What each kind of free text allows, as a problem with it says (``templates/input_error.txt.j2``; the
+HTTP service's 422, ``commands/http_errors.py``)."""
+
+
+def pattern_words(pattern: object) -> Words | None:
+    """What text of ``pattern`` (a field's, as pydantic names it in a problem) allows, in words; None for
+    a pattern of another kind."""
+    kind = PATTERN_TYPES.get(str(pattern))
+    return PATTERN_WORDS[kind] if kind is not None else None
 
 
 def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list[dict[str, Any]]:
@@ -213,6 +222,7 @@ def render_problems(origin: str, problems: list[dict[str, Any]], what: str, lang
         problems=said,
         what=what,
         type_messages=TYPE_MESSAGES,
+        pattern_words={kind: say(lang, words) for kind, words in PATTERN_WORDS.items()},
     )
     return text.rstrip("\n")
 

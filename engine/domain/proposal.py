@@ -12,6 +12,7 @@ from gpu_advisor.engine.domain.choices import Deployment, PricingKind
 from gpu_advisor.engine.domain.fleets import MixedFleetBilling
 from gpu_advisor.engine.domain.options import ServerlessBilling
 from gpu_advisor.engine.domain.results import Decision, ResultModel
+from gpu_advisor.engine.domain.text_patterns import ONE_LINE, TEXT
 from gpu_advisor.engine.domain.workload import ResolvedWorkload
 
 CHECK_SCHEMA_VERSION = 1
@@ -22,14 +23,6 @@ Status = Literal["pass", "warn", "fail", "unknown"]
 
 class StrictInput(BaseModel):
     model_config = ConfigDict(defer_build=True, extra="forbid", strict=True, frozen=True)
-
-
-ONE_LINE = r"^[^\x00-\x1f\x7f]*$"
-"""Free text on one line, as a workload's name: no control character (one breaks the JUnit and SARIF
-reports, and rings or moves a terminal)."""
-TEXT = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
-"""Free text that may run over lines (a waiver's reason): tabs and line breaks, no other control
-character."""
 
 
 class ProposalInput(StrictInput):

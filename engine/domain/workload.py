@@ -65,6 +65,7 @@ from gpu_advisor.engine.domain.knowledge.serving import checked_profile
 from gpu_advisor.engine.domain.limits import MAX_CONTEXT_TOKENS, MIN_TARGET_MS
 from gpu_advisor.engine.domain.model_spec import AttentionShape, ModelSpec
 from gpu_advisor.engine.domain.strict_input import StrictInput
+from gpu_advisor.engine.domain.text_patterns import NAME
 from gpu_advisor.engine.domain.workload_ranges import RANGE_ONLY_FIELDS, WorkloadRanges, split_ranges
 
 
@@ -86,7 +87,7 @@ class WorkloadInput(StrictInput):
     name: str = Field(
         min_length=1,
         max_length=200,
-        pattern=r"^[^\x00-\x1f\x7f]+$",
+        pattern=NAME,
         description="Free text; names the files.",
     )
     model: ModelSpec
