@@ -117,6 +117,39 @@ def test_lang_and_currency_give_the_command_lines_json(client: httpx.Client, tmp
         assert refused.json() == {"detail": [{"loc": ["query", name], "msg": message, "type": "value_error"}]}
 
 
+def test_the_query_parameters_read_lang_and_currency_by_the_options_own_choices() -> None:
+    """The query parameters wrote the options' reading of a language (a locale's name) and a currency
+    (any case) again: both now read them by the choices ``--lang`` and ``--currency`` are made of."""
+    from typing import get_args
+
+    from pydantic import BeforeValidator
+
+    from gpu_advisor.engine.commands.common import CURRENCY_CHOICE, LANGUAGE_CHOICE
+    from gpu_advisor.engine.commands.http_query import CURRENCY, LANG
+    from gpu_advisor.engine.commands.recommend import recommend as recommend_command
+
+    def reader(parameter: Any) -> Any:
+        (found,) = [item.func for item in get_args(parameter)[1:] if isinstance(item, BeforeValidator)]
+        return found
+
+    assert (reader(LANG), reader(CURRENCY)) == (LANGUAGE_CHOICE.chosen, CURRENCY_CHOICE.chosen)
+    types = {param.name: param.type for param in recommend_command.params}
+    assert (types["lang"], types["currency"]) == (LANGUAGE_CHOICE, CURRENCY_CHOICE)
+    assert [LANGUAGE_CHOICE.chosen(v) for v in ("de_DE.UTF-8", "DE", "C.UTF-8", "en")] == [
+        "de",
+        "de",
+        "en",
+        "en",
+    ]
+    assert [CURRENCY_CHOICE.chosen(v) for v in ("chf", "Eur", "USD")] == ["CHF", "EUR", "USD"]
+    with pytest.raises(ValueError, match=r"^unknown value 'fr_FR'; allowed: de, en$"):
+        LANGUAGE_CHOICE.chosen("fr_FR")
+    with pytest.raises(
+        ValueError, match=r"^unknown value 'eu'; allowed: CHF, EUR, USD \(did you mean 'EUR'\?\)$"
+    ):
+        CURRENCY_CHOICE.chosen("eu")
+
+
 def test_rules(client: httpx.Client) -> None:
     response = client.get("/rules")
     assert response.status_code == 200

@@ -273,27 +273,53 @@ policy_option = click.option(
 )
 
 
-class LanguageChoice(click.Choice):  # type: ignore[type-arg]
+class NamedChoice(click.Choice):  # type: ignore[type-arg]
+    """A choice that may be written otherwise than the choices are (``normalized``): its option takes it
+    so, and so does the HTTP service's query parameter of the same choice (``chosen``)."""
+
+    def normalized(self, value: str) -> str:
+        return value
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return super().convert(self.normalized(value) if isinstance(value, str) else value, param, ctx)
+
+    def chosen(self, value: Any) -> Any:
+        """``value`` as the option reads it, for a pydantic validator: a ``ValueError`` naming the choices
+        (and the one meant, where one is close) for a value that is none of them."""
+        from gpu_advisor.engine.common.errors import unknown_value_problem
+
+        if not isinstance(value, str):
+            return value
+        chosen = self.normalized(value)
+        if chosen not in self.choices:
+            raise ValueError(str(unknown_value_problem(value, [str(choice) for choice in self.choices])))
+        return chosen
+
+
+class LanguageChoice(NamedChoice):
     """``en`` or ``de``, also as a locale names them (``GPU_ADVISOR_LANG=de_DE.UTF-8``); another
     language is refused, from the environment too: the variable is set for gpu-advisor alone."""
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+    def normalized(self, value: str) -> str:
         from gpu_advisor.engine.i18n.click_words import locale_language
 
-        return super().convert(locale_language(value) if isinstance(value, str) else value, param, ctx)
+        return locale_language(value)
 
 
-class CurrencyChoice(click.Choice):  # type: ignore[type-arg]
+class CurrencyChoice(NamedChoice):
     """``USD`` or ``EUR``, in any case (``eur``), as ``--lang`` takes ``DE``; the help lists them as
     written."""
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        return super().convert(value.upper() if isinstance(value, str) else value, param, ctx)
+    def normalized(self, value: str) -> str:
+        return value.upper()
 
+
+LANGUAGE_CHOICE = LanguageChoice(LANGUAGES)
+CURRENCY_CHOICE = CurrencyChoice(CURRENCIES)
 
 lang_option = click.option(
     "--lang",
-    type=LanguageChoice(LANGUAGES),
+    type=LANGUAGE_CHOICE,
     default="en",
     show_default=True,
     envvar="GPU_ADVISOR_LANG",
@@ -302,7 +328,7 @@ lang_option = click.option(
 )
 currency_option = click.option(
     "--currency",
-    type=CurrencyChoice(CURRENCIES),
+    type=CURRENCY_CHOICE,
     default="USD",
     show_default=True,
     envvar="GPU_ADVISOR_CURRENCY",

@@ -12,8 +12,9 @@ from typing import Annotated, Any
 from fastapi import Query
 from pydantic import BeforeValidator
 
-from gpu_advisor.engine.common.errors import close_match, unknown_value_problem
-from gpu_advisor.engine.i18n.formats import CURRENCIES, LANGUAGES, Currency, Language
+from gpu_advisor.engine.commands.common import CURRENCY_CHOICE, LANGUAGE_CHOICE
+from gpu_advisor.engine.common.errors import close_match
+from gpu_advisor.engine.i18n.formats import Currency, Language
 
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -25,27 +26,6 @@ def iso_date(value: Any) -> Any:
     raise ValueError("a date is written YYYY-MM-DD")
 
 
-def language(value: Any) -> Any:
-    """A language as ``--lang`` takes it: also as a locale names it (``de_DE.UTF-8``, ``DE``)."""
-    from gpu_advisor.engine.i18n.click_words import locale_language
-
-    if not isinstance(value, str):
-        return value
-    lang = locale_language(value)
-    if lang not in LANGUAGES:
-        raise ValueError(str(unknown_value_problem(value, LANGUAGES)))
-    return lang
-
-
-def currency(value: Any) -> Any:
-    """A currency as ``--currency`` takes it: in any case (``chf``)."""
-    if not isinstance(value, str):
-        return value
-    if value.upper() not in CURRENCIES:
-        raise ValueError(str(unknown_value_problem(value, CURRENCIES)))
-    return value.upper()
-
-
 AS_OF = Annotated[
     dt.date | None,
     BeforeValidator(iso_date),
@@ -53,12 +33,13 @@ AS_OF = Annotated[
 ]
 LANG = Annotated[
     Language,
-    BeforeValidator(language),
+    # Read as --lang and --currency read them: one definition of what each takes (a locale's name, any case).
+    BeforeValidator(LANGUAGE_CHOICE.chosen),
     Query(description="Language of the texts, as --lang (also a locale's name: de_DE.UTF-8)."),
 ]
 CURRENCY = Annotated[
     Currency,
-    BeforeValidator(currency),
+    BeforeValidator(CURRENCY_CHOICE.chosen),
     Query(description="Currency of the amounts in the texts, converted at the knowledge base's dated rate."),
 ]
 
