@@ -36,3 +36,30 @@ def test_a_price_in_francs_and_another_currency_is_refused() -> None:
         "give --server-price or --server-price-chf, not both"
         in invoke("tco", "--server-price", "1", "--server-price-chf", "1").output
     )
+
+
+def test_a_price_in_all_three_currencies_is_refused_naming_all_three() -> None:
+    """The three prices were checked two at a time: all three given named the first two only."""
+    import pytest
+
+    from gpu_advisor.api import InputError
+    from gpu_advisor.engine.domain.requests import TcoRequest
+
+    prices = ("--server-price", "1", "--server-price-eur", "1", "--server-price-chf", "1")
+    english = invoke("tco", *prices)
+    assert (english.exit_code, english.output) == (
+        2,
+        "error: tco: invalid request\n"
+        "  give --server-price, --server-price-eur or --server-price-chf, not all three\n",
+    )
+    assert invoke("tco", *prices, "--lang", "de").output == (
+        "Fehler: tco: ungültige Anfrage\n"
+        "  geben Sie --server-price, --server-price-eur oder --server-price-chf an, nicht alle drei\n"
+    )
+    given = {"server_price_usd": 1.0, "server_price_eur": 1.0, "server_price_chf": 1.0}
+    with pytest.raises(InputError) as refused:
+        TcoRequest.read(given, "request")
+    assert str(refused.value) == (
+        "request: invalid request\n"
+        "  give server_price_usd, server_price_eur or server_price_chf, not all three"
+    )

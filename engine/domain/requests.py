@@ -215,6 +215,10 @@ class SizeRequest(Request):
         return self
 
 
+SERVER_PRICES = ("server_price_usd", "server_price_eur", "server_price_chf")
+"""The server's price in each currency a tco request takes it in: one of them at most."""
+
+
 class TcoRequest(Request):
     """The own server's assumptions to replace; every field left out keeps the knowledge base's figure
     or the company country's default. The bounds keep every cost line finite."""
@@ -259,16 +263,27 @@ class TcoRequest(Request):
     @model_validator(mode="after")
     def _consistent(self) -> TcoRequest:
         # One write-off; one housing, as each replaces the country's (a colocation fee pays for the rack
-        # space, so both would count the housing twice).
+        # space, so both would count the housing twice); one price, in one currency.
         for first, second in (
             ("months", "depreciation_years"),
             ("rack_usd_per_month", "colocation_usd_per_month"),
-            ("server_price_usd", "server_price_eur"),
-            ("server_price_usd", "server_price_chf"),
-            ("server_price_eur", "server_price_chf"),
         ):
             if getattr(self, first) is not None and getattr(self, second) is not None:
                 raise WordsError(Words("give %(first)s or %(second)s, not both", first=first, second=second))
+        prices = [name for name in SERVER_PRICES if getattr(self, name) is not None]
+        if len(prices) == 2:
+            raise WordsError(
+                Words("give %(first)s or %(second)s, not both", first=prices[0], second=prices[1])
+            )
+        if len(prices) == 3:
+            raise WordsError(
+                Words(
+                    "give %(first)s, %(second)s or %(third)s, not all three",
+                    first=prices[0],
+                    second=prices[1],
+                    third=prices[2],
+                )
+            )
         if self.gpu is not None and not prices_a_server_of(self.gpu) and not self.priced:
             raise WordsError(
                 Words(
@@ -300,10 +315,7 @@ class TcoRequest(Request):
     @property
     def priced(self) -> bool:
         """The request gives the server's price (in USD, EUR or CHF)."""
-        return any(
-            price is not None
-            for price in (self.server_price_usd, self.server_price_eur, self.server_price_chf)
-        )
+        return any(getattr(self, name) is not None for name in SERVER_PRICES)
 
     def replaced(self) -> dict[str, float]:
         """The assumptions this request replaces, by name."""
