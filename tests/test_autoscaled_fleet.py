@@ -282,9 +282,9 @@ def test_a_business_critical_summary_says_the_scaled_fleet_releases_its_cards() 
     business-critical service to keep its cards through the night. (Not business-critical, this workload
     is decided serverless, cheaper than the scaled fleet: the same result read as not business-critical
     shows the line's condition.)"""
-    # Paid hours stated: on its schedule's hours a business-critical service keeps its cards (PRC033) and
-    # no scaled fleet is priced (the next test).
-    stated = {**BANK, "business_critical": True, "hours_per_month": 264}
+    # The provider confirms the cards: else a business-critical service keeps them (PRC033) and no scaled
+    # fleet is priced (the next test).
+    stated = {**BANK, "business_critical": True, "capacity_confirmed": True}
     r = recommend(validate_workload(stated, "test"), EVALUATED_ON)
     assert r.autoscaled_fleet is not None and r.autoscaled_fleet.undercuts_recommendation
     summary = render_memo(r).split("## Summary\n\n")[1].split("\n## ")[0].splitlines()

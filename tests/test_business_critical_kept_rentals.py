@@ -6,7 +6,7 @@ the memo named beside it; a start that finds no cards free stops such a service.
 from __future__ import annotations
 
 import pytest
-from helpers import run
+from helpers import EVALUATED_ON, run
 
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.present.memo import render_memo
@@ -61,8 +61,8 @@ def test_the_rental_is_priced_kept_every_hour_and_the_api_is_the_decision() -> N
     ) in summary
 
 
-def test_paid_hours_the_service_states_are_priced_and_warned() -> None:
-    result = run({**BANK, "hours_per_month": 264})
+def test_cards_the_provider_confirms_are_priced_for_the_paid_hours_and_warned() -> None:
+    result = run({**BANK, "capacity_confirmed": True})
     assert "PRC019" in result.fired_rules and "PRC033" not in result.fired_rules
     best = result.best_option
     assert best is not None and best.billed_hours_per_month == 264
@@ -75,3 +75,57 @@ def test_a_service_that_is_not_business_critical_is_priced_for_its_paid_hours() 
     assert "PRC033" not in result.fired_rules
     best = result.best_option
     assert best is not None and best.pricing == "on_demand" and best.billed_hours_per_month == 264
+
+
+def test_the_volume_chart_prices_the_rental_kept_every_hour_too() -> None:
+    """The chart of API against self-hosting prices each volume's rental as the options are priced: at
+    the workload's own volume, the decision's rental kept all 730 hours."""
+    from test_spread_replicas import CLAIMS
+
+    result = run(CLAIMS)
+    assert "PRC033" in result.fired_rules and result.decision.deployment == "dedicated_cloud"
+    chart = result.charts.api_versus_self_hosted
+    assert chart is not None
+    at_own = chart.self_hosted_usd_per_month[chart.requests_per_day.index(CLAIMS["requests_per_day"])]
+    assert at_own == pytest.approx(result.decision.usd_per_month)
+    assert result.best_option is not None and result.best_option.billed_hours_per_month == 730
+
+
+def test_check_prices_a_business_critical_proposal_as_the_recommendation_prices_its_rentals() -> None:
+    """A proposal of Scaleway's 4-card H100 instances for a German insurer's claims service on its own
+    weights (no API): priced for the 730 hours its cards are kept, as the options table prices that offer,
+    where it was priced for 264 hours and came out cheaper than the recommendation it costs more than."""
+    from gpu_advisor.engine.apps.check.run import check_document
+    from gpu_advisor.engine.domain.proposal import ProposalDocument
+
+    workload = {
+        **BANK,
+        "name": "de-claims",
+        "model": {"name": "llama-3.3-70b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 30_000,
+        "avg_input_tokens": 2000,
+        "avg_output_tokens": 300,
+        "personal_data_region": "eu",
+        "company_country": "DE",
+    }
+    proposal = {
+        "name": "four-card",
+        "deployment": "dedicated_cloud",
+        "provider": "scaleway",
+        "offer": "h100-sxm-4-80g",
+        "gpu": "h100-sxm",
+        "gpus": 8,
+        "pricing": "on_demand",
+    }
+    checked = check_document(
+        ProposalDocument.model_validate({"workload": workload, "proposal": proposal}),
+        "p.yaml",
+        1,
+        EVALUATED_ON,
+    )
+    (listed,) = [o for o in run(workload).options if o.offer == "h100-sxm-4-80g"]
+    assert listed.billed_hours_per_month == 730
+    assert checked.usd_per_month == pytest.approx(round(listed.usd_per_month, 2))
+    assert checked.usd_per_month > checked.recommendation.usd_per_month
+    statuses = {r.rule_id: r.status for r in checked.results}
+    assert statuses["PRC022"] == "pass" and statuses["DEP033"] == "warn"

@@ -42,6 +42,9 @@ def test_hourly_cards_for_office_hours_say_what_every_hour_costs(tmp_path: Path)
             "model": {"name": "llama-3.3-70b", "precision": "fp8"},
             "requests_per_day": 50_000,
             "business_critical": True,
+            # The provider confirms the cards each morning: else they are priced kept (PRC033) and PRC022
+            # is silent.
+            "capacity_confirmed": True,
             "schedule": "office_hours",
         },
         "proposal": {
@@ -62,8 +65,8 @@ def test_hourly_cards_for_office_hours_say_what_every_hour_costs(tmp_path: Path)
     assert (
         "by a script or a scheduler; left running every calendar hour they cost about $40,179 a month at "
         "this price instead of $9,687. Capacity paid by the hour is not reserved: a provider may have none "
-        "free at the next start. For a business-critical service keep the cards through the night, reserve "
-        "capacity, or confirm with the provider that it is there every morning."
+        "free at the next start. The workload says its provider confirms the cards at each start "
+        "(capacity_confirmed): hold that confirmation in writing for this business-critical service."
     ) in english
     german = " ".join(runner.invoke(main, ["check", str(path), "--lang", "de"]).output.split())
     assert "kosten sie zu diesem Preis etwa 40.179 $ im Monat statt 9.687 $." in german
@@ -76,4 +79,4 @@ def test_hourly_cards_for_office_hours_say_what_every_hour_costs(tmp_path: Path)
         in (internal)
     )
     assert "left running every calendar hour they cost about $40,179 a month" in internal
-    assert "For a business-critical service" not in internal
+    assert "for this business-critical service" not in internal

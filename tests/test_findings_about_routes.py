@@ -134,8 +134,8 @@ WORKDAYS_ASSISTANT: dict[str, Any] = {
     "avg_input_tokens": 300,
     "avg_output_tokens": 150,
     "schedule": "workdays",
-    # Stated paid hours: the rental is priced for them and PRC019 warns (PRC033 keeps the cards otherwise).
-    "hours_per_month": 264,
+    # Confirmed cards: the rental is priced for the paid hours and PRC019 warns (PRC033 keeps them otherwise).
+    "capacity_confirmed": True,
     "business_critical": True,
     "company_country": "DE",
 }

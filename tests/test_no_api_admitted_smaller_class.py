@@ -32,7 +32,7 @@ def test_the_nearest_smaller_class_is_named_where_no_api_of_the_size_is_admitted
     assert (smaller.api, smaller.nearest_smaller_counts_in) == ("llama-3.3-70b-scaleway", True)
     assert (
         "The nearest smaller class it may use, whose prices the documents count this model's size into, is "
-        f"Llama 3.3 70B Instruct (Scaleway Generative APIs) (70B against 72B parameters) at "
+        f"Llama 3.3 70B Instruct (Scaleway Generative APIs), 70B against 72B parameters, at "
         f"${smaller.usd_per_month:,.0f} per month: another, smaller model, an option only if its answers "
         'serve this workload (see "Managed APIs").'
     ) in summary(FUND)

@@ -63,16 +63,17 @@ def test_a_business_critical_service_is_told_above_the_fold_what_holding_its_car
     """Business-critical (PRC019): two 2-card H100 instances at Scaleway, $15.36 an hour for the 4 cards,
     priced for 264 hours ($4,054); kept every one of the month's 730 hours, 15.357936 x 730 = $11,211.
     Owning (two HGX servers, $22,015) costs more, and no reservation is admitted: neither is named."""
-    # The paid hours stated: PRC019 prices them (PRC033 keeps the cards of one on its schedule's hours).
-    result = run({**HR, "business_critical": True, "hours_per_month": 264})
+    # The provider confirms the cards: PRC019 prices the paid hours (PRC033 keeps the cards otherwise).
+    result = run({**HR, "business_critical": True, "capacity_confirmed": True})
     best = result.best_option
     assert best is not None and (best.offer, best.gpus_rented) == ("h100-sxm-2-80g", 4)
     assert round(best.usd_per_hour * 730) == 11_211
     assert result.own_hardware.usd_per_month > 11_211
     assert (
         "The recommended $4,054 a month has the 4 cards released outside the 264 paid hours a month and "
-        "rented again when they start, which no provider promises (PRC019): kept every hour of the month, "
-        "they cost about $11,211 a month.\n6 constraints" in summary(result)
+        "rented again when they start, on the provider's word that they are free then (capacity_confirmed, "
+        "PRC019): kept every hour of the month, they cost about $11,211 a month.\n6 constraints"
+        in summary(result)
     )
     # RES004 explains the serverless endpoints the residency rules excluded: not this rental's.
     assert "One more concerns a route the decision does not take (RES004, see Risks and caveats)." in summary(
@@ -88,8 +89,8 @@ FR_BANK: dict[str, Any] = {
     "avg_output_tokens": 600,
     "load_pattern": "steady",
     "schedule": "workdays",
-    # Stated: priced for them, PRC019 warns (PRC033 would keep the cards of one on its schedule's hours).
-    "hours_per_month": 264,
+    # Confirmed cards: priced for the paid hours, PRC019 warns (PRC033 would keep the cards otherwise).
+    "capacity_confirmed": True,
     "latency_sensitive": True,
     "personal_data": True,
     "business_critical": True,
@@ -133,7 +134,7 @@ def test_a_cheaper_reservation_is_named_beside_the_held_cards() -> None:
         {
             **HR,
             "business_critical": True,
-            "hours_per_month": 264,
+            "capacity_confirmed": True,
             "company_country": "US",
             "personal_data": False,
             "requests_per_day": 750_000,
@@ -173,7 +174,7 @@ def test_a_cheaper_api_is_named_beside_the_held_cards() -> None:
             "avg_output_tokens": 150,
             "load_pattern": "steady",
             "schedule": "workdays",
-            "hours_per_month": 264,
+            "capacity_confirmed": True,
             "latency_sensitive": True,
             "business_critical": True,
             "company_country": "US",
@@ -204,7 +205,7 @@ def test_a_one_month_reservation_is_said_in_the_singular() -> None:
             "avg_output_tokens": 150,
             "load_pattern": "steady",
             "schedule": "office_hours",
-            "hours_per_month": 176,
+            "capacity_confirmed": True,
             "latency_sensitive": True,
             "business_critical": True,
             "company_country": "FR",

@@ -1,7 +1,8 @@
 """PRC019: a business-critical service's cheapest rental, paid by the hour and priced for the paid hours
-the workload states, is released each evening and rented again each morning; the memo said nothing of
-the capacity that may not be free again, though DEP032 says so of scaling within the day. On its
-schedule's hours, without hours_per_month, the cards are priced kept every hour instead (PRC033)."""
+where the workload says its provider confirms the cards (capacity_confirmed), is released each evening
+and rented again each morning; the memo said nothing of the capacity that may not be free again, though
+DEP032 says so of scaling within the day. Without that confirmation the cards are priced kept every hour
+instead (PRC033)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ INSURER: dict[str, Any] = {
     "avg_output_tokens": 400,
     "load_pattern": "steady",
     "schedule": "workdays",
-    "hours_per_month": 264,
+    "capacity_confirmed": True,
     "latency_sensitive": True,
     "personal_data": True,
     "business_critical": True,
@@ -37,14 +38,14 @@ def test_a_business_critical_workday_rental_is_told_its_cards_are_not_reserved()
     (message,) = [f.message for f in result.findings if f.rule_id == "PRC019"]
     assert message == (
         f"The cheapest rental, {best.provider} {best.offer}, is priced for the 264 paid hours a month, "
-        f"as if its {best.gpus_rented} cards were released when the paid hours end and rented again when "
-        "they start. Capacity paid by the hour is not reserved: a provider may have none free at the next "
-        "start. For a business-critical service keep the cards through the night (every calendar hour, "
-        f"about ${every_hour:,} a month at this price), reserve capacity, or confirm with the provider that "
-        "it is there every morning."
+        f"its {best.gpus_rented} cards released when the paid hours end and rented again when they start, "
+        "as the workload says its provider confirms they are free then (capacity_confirmed). Capacity paid "
+        "by the hour is not reserved: hold that confirmation in writing, for as many cards as the service "
+        f"starts with. Kept every calendar hour, the cards would cost about ${every_hour:,} a month at this "
+        "price; a reservation binds them."
     )
 
 
 def test_around_the_clock_or_not_business_critical_says_nothing() -> None:
-    assert "PRC019" not in run({**INSURER, "schedule": "always", "hours_per_month": 730}).fired_rules
+    assert "PRC019" not in run({**INSURER, "schedule": "always"}).fired_rules
     assert "PRC019" not in run({**INSURER, "business_critical": False}).fired_rules

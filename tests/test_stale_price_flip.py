@@ -21,8 +21,8 @@ QWEN = {
     "avg_output_tokens": 400,
     "load_pattern": "steady",
     "schedule": "workdays",
-    # Stated: the rentals are priced for the paid hours (PRC033 keeps the cards of one on its schedule's).
-    "hours_per_month": 264,
+    # Confirmed cards: the rentals are priced for the paid hours (PRC033 keeps the cards otherwise).
+    "capacity_confirmed": True,
     "latency_sensitive": True,
     "business_critical": True,
     "company_country": "AT",

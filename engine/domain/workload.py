@@ -212,6 +212,14 @@ class ResolvedWorkload(BaseModel):
     business_critical: Annotated[
         bool, Field(description="No provider known to lack an enterprise SLA; a spare."), Given.DEFAULT
     ]
+    capacity_confirmed: Annotated[
+        bool,
+        Field(
+            description="The provider confirms a business-critical service's rented cards are free each time "
+            "its paid hours start: its hourly rentals are priced for the paid hours, not kept every hour."
+        ),
+        Given.DEFAULT,
+    ]
     framework: Annotated[Framework, Field(description="JAX/TensorFlow: TPU v5p is named."), Given.DEFAULT]
     needs_gpu: Annotated[
         bool, Field(description="False: the work should not run as GPU hours at all."), Given.DEFAULT

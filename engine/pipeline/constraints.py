@@ -59,7 +59,6 @@ def workload_facts(resolved: ResolvedWorkload, knowledge: Knowledge) -> Fact:
         schedule_hours_per_month=schedule.hours_per_month,
         calendar_hours_per_month=knowledge.calendar_hours_per_month(),
         paid_share_of_calendar=resolved.hours_per_month / knowledge.calendar_hours_per_month(),
-        hours_per_month_given="hours_per_month" not in resolved.defaults_used,
         schedule_has_days_off=schedule.days_per_month < knowledge.schedule("always").days_per_month,
         min_replicas_given="min_replicas" not in resolved.defaults_used,
         latency_sensitive_given="latency_sensitive" not in resolved.defaults_used,

@@ -162,9 +162,7 @@ DERIVATIONS: dict[str, Derivation] = {
     ),
     "hours_per_month": Derivation(
         lambda values, knowledge: knowledge.schedule(values["schedule"]).hours_per_month,
-        # Listed, so that a rule can tell paid hours the workload sets itself (PRC019) from its
-        # schedule's (PRC033).
-        listed_as_default=True,
+        listed_as_default=False,
     ),
     # The people whose data it is are taken to be where the company is (knowledge/data_protection.yaml).
     "personal_data_region": Derivation(

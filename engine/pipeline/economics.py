@@ -77,6 +77,7 @@ def economics_fact(
     fleet, mixed = market.mixed_option, market.mixed_fleet
     return EconomicsFact(
         utilization=float(market.time_utilization),
+        hourly_share_of_calendar=market.rented_hours / knowledge.calendar_hours_per_month(),
         has_eligible_option=best is not None,
         best_option_usd_per_month=float(best_monthly),
         best_option_price_age_days=(evaluated_on - best.as_of).days if best else 0,

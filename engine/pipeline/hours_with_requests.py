@@ -14,10 +14,12 @@ def rent_at_hours_with_requests(
     knowledge: Knowledge, resolved: ResolvedWorkload, own: OwnHardware
 ) -> dict[str, float]:
     """The paid hours with requests (``hours_with_requests``) and what the rental buying is compared with
-    (billed by the hour) would bill at them; zeros where no paid hour is empty or it bills every hour."""
+    (billed by the hour) would bill at them; zeros where no paid hour is empty or it bills every hour, or
+    its cards are kept beyond the paid hours (PRC033: a business-critical service stops them in none)."""
     hours = hours_with_requests(knowledge, resolved)
     billed, cost = own.cheapest_billed_hours_per_month, own.cheapest_same_hours_usd_per_month
-    if not hours or own.cheapest_same_hours_billing != "hourly" or not billed or cost is None:
+    hourly = own.cheapest_same_hours_billing == "hourly"
+    if not hours or not hourly or not billed or cost is None or billed > resolved.hours_per_month:
         return {"hours_with_requests_per_month": 0.0, "rent_usd_per_month_at_hours_with_requests": 0.0}
     return {
         "hours_with_requests_per_month": hours,

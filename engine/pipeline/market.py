@@ -71,6 +71,8 @@ class Market:
     load: Load
     """The load with its busy share and requests in flight on the GPU ``load_gpu`` chooses."""
     time_utilization: float
+    rented_hours: float
+    """The hours a month an hourly rental of a service is billed (``rental_hours``)."""
     """What the serverless band reads: the load's busy share; where no GPU holds the model, the
     workload's utilization (stated, or the load pattern's assumption). Buy versus rent reads each owned
     replica's share (``busy_share_on``), this where no plan runs on the server's GPU."""
@@ -185,6 +187,7 @@ def survey_market(
         busy=busy,
         load=load,
         time_utilization=time_utilization,
+        rented_hours=rented_hours,
         serverless=serverless,
         priced=tuple(priced),
         alternatives=alternatives,

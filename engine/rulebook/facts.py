@@ -220,6 +220,8 @@ class EconomicsFact(Fact):
 
     kind: Literal["economics"] = "economics"
     utilization: float
+    hourly_share_of_calendar: float = 1.0
+    """The month's share an hourly rental is billed (PRC033 keeps cards every hour): PRC006, PRC014."""
     has_eligible_option: bool
     """Some option no rule excluded: the best option (``best_option_*``) exists."""
     best_option_usd_per_month: Annotated[float, Guard(OPTION)]

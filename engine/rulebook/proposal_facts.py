@@ -21,6 +21,9 @@ class ProposalFact(Fact):
     deployment: str
     recommended_deployment: str
     deployment_differs: bool
+    rentals_kept_every_hour: bool = False
+    """A rule keeps a business-critical service's hourly rentals every calendar hour (PRC033): the
+    proposal's too are priced so."""
     deployment_ruled_out: bool
     """A fired rule rules the proposed deployment out (and the recommendation is another)."""
     deployment_ruled_out_firmly: bool = False

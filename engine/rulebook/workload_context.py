@@ -23,8 +23,6 @@ class WorkloadContext(Fact):
     paid_share_of_calendar: float
     """The paid hours' share of the calendar hours: a reservation bills every calendar hour, so it costs
     less than paying by the hour only where this share is above its price's share of the hourly price."""
-    hours_per_month_given: bool = False
-    """The workload states its paid hours a month (else its schedule's apply)."""
     schedule_has_days_off: bool = False
     """The schedule serves fewer days a month than the calendar has (workdays: weekends off)."""
     min_replicas_given: bool

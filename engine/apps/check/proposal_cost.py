@@ -31,6 +31,7 @@ from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.options import ServerlessBilling
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
+from gpu_advisor.engine.pipeline.market import rental_hours
 from gpu_advisor.engine.pipeline.serverless import PricedServerless
 
 
@@ -179,11 +180,9 @@ def proposal_cost(
             calendar = knowledge.calendar_hours_per_month()
             longest = calendar / days - plan.weights_load_hours
             plan = plan._replace(hours_per_day_running=min(running, longest))
-        hours = (
-            offer_hours(knowledge, offer, plan, workload.hours_per_month, days)
-            if plan is not None
-            else workload.hours_per_month
-        )
+        # A business-critical service's cards kept every calendar hour, as the recommendation's (PRC033).
+        paid = rental_hours(workload, evaluation.constraints, knowledge)
+        hours = offer_hours(knowledge, offer, plan, paid, days) if plan is not None else paid
         linked, replicas = offer_linked_sizes(offer), math.ceil(gpus / per_replica)
         # A replica no instance holds, with no documented network between them (NET004 fails it), forms
         # no replica to round the cards up to: the cards are billed as the instances hold them (five

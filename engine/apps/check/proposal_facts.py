@@ -305,6 +305,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         deployment=proposal.deployment,
         recommended_deployment=decision.deployment,
         deployment_differs=proposal.deployment != decision.deployment,
+        rentals_kept_every_hour=evaluation.constraints.keep_rentals_every_hour,
         deployment_ruled_out=bool(ruled_out_by) and proposal.deployment != decision.deployment,
         deployment_ruled_out_firmly=proposal.deployment != decision.deployment
         and bool(evaluation.resolution.barred.get(proposal.deployment)),
