@@ -84,12 +84,7 @@ class WorkloadInput(StrictInput):
     """What identifies a workload in its input file: its name and its model. ``Workload`` adds every
     field ``ResolvedWorkload`` lets the user give."""
 
-    name: str = Field(
-        min_length=1,
-        max_length=200,
-        pattern=NAME,
-        description="Free text; names the files.",
-    )
+    name: str = Field(min_length=1, max_length=200, pattern=NAME, description="Free text; names the files.")
     model: ModelSpec
 
 
@@ -214,10 +209,7 @@ class ResolvedWorkload(BaseModel):
     ]
     capacity_confirmed: Annotated[
         bool,
-        Field(
-            description="The provider confirms a business-critical service's rented cards are free each time "
-            "its paid hours start: its hourly rentals are priced for the paid hours, not kept every hour."
-        ),
+        Field(description="The provider confirms the cards each time the paid hours start."),
         Given.DEFAULT,
     ]
     framework: Annotated[Framework, Field(description="JAX/TensorFlow: TPU v5p is named."), Given.DEFAULT]

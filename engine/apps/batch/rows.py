@@ -16,16 +16,10 @@ import yaml
 
 from gpu_advisor.engine.apps.batch.csv_cells import FieldKind, convert_cell, csv_field_kinds
 from gpu_advisor.engine.apps.batch.messages import said
-from gpu_advisor.engine.common import json_input, yaml_core
+from gpu_advisor.engine.common import json_input, read_problems, yaml_core
 from gpu_advisor.engine.common.bounded_lines import line_of_byte, lines_within
 from gpu_advisor.engine.common.errors import InputError, close_match
-from gpu_advisor.engine.common.read_problems import (
-    csv_problem,
-    not_utf8,
-    os_problem,
-    utf16_problem,
-    yaml_problem,
-)
+from gpu_advisor.engine.common.read_problems import csv_problem, not_utf8, os_problem, yaml_problem
 from gpu_advisor.engine.common.user_input import MAX_INPUT_BYTES
 from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, ValueProblem
 from gpu_advisor.engine.common.wording import Words, at
@@ -258,7 +252,7 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
             if number == 1:
                 # A spreadsheet's "Unicode text" is UTF-16: named so, not as a header of unknown columns
                 # ('n\x00a\x00m\x00e\x00') or of bytes that are not UTF-8.
-                utf16 = utf16_problem(physical.encode("utf-8", "surrogateescape"))
+                utf16 = read_problems.utf16_problem(physical.encode("utf-8", "surrogateescape"))
                 if utf16 is not None:
                     raise InputError(say(lang, at(origin, utf16)))
             if physical.strip():
