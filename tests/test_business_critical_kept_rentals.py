@@ -5,9 +5,14 @@ the memo named beside it; a start that finds no cards free stops such a service.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import yaml
+from click.testing import CliRunner
 from helpers import EVALUATED_ON, run
 
+from gpu_advisor.cli import main
 from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
 from gpu_advisor.engine.present.memo import render_memo
 
@@ -91,7 +96,9 @@ def test_the_volume_chart_prices_the_rental_kept_every_hour_too() -> None:
     assert result.best_option is not None and result.best_option.billed_hours_per_month == 730
 
 
-def test_check_prices_a_business_critical_proposal_as_the_recommendation_prices_its_rentals() -> None:
+def test_check_prices_a_business_critical_proposal_as_the_recommendation_prices_its_rentals(
+    tmp_path: Path,
+) -> None:
     """A proposal of Scaleway's 4-card H100 instances for a German insurer's claims service on its own
     weights (no API): priced for the 730 hours its cards are kept, as the options table prices that offer,
     where it was priced for 264 hours and came out cheaper than the recommendation it costs more than."""
@@ -129,3 +136,55 @@ def test_check_prices_a_business_critical_proposal_as_the_recommendation_prices_
     assert checked.usd_per_month > checked.recommendation.usd_per_month
     statuses = {r.rule_id: r.status for r in checked.results}
     assert statuses["PRC022"] == "pass" and statuses["DEP033"] == "warn"
+    # The result says the hours it priced, and why there are so many.
+    assert checked.billed_hours_per_month == 730
+    path = tmp_path / "proposal.yaml"
+    path.write_text(yaml.safe_dump({"workload": workload, "proposal": proposal}), encoding="utf-8")
+    ran = CliRunner(env={"COLUMNS": "400"}).invoke(main, ["check", str(path), "--as-of", str(EVALUATED_ON)])
+    text = " ".join(ran.output.split())
+    more = checked.usd_per_month - checked.recommendation.usd_per_month
+    assert (
+        f"proposed: ${checked.usd_per_month:,.0f} per month (+${more:,.0f}), 730 billed hours (the cards "
+        "kept every hour of the month, PRC033)"
+    ) in text
+
+
+@pytest.mark.parametrize(
+    ("fields", "problem"),
+    [
+        (
+            {"business_critical": False},
+            "capacity_confirmed: applies to a business-critical service only (no other's rented cards are "
+            "kept every hour); set business_critical: true or leave it out (got true)",
+        ),
+        (
+            {
+                "load_pattern": "batch",
+                "max_time_to_first_token_ms": None,
+                "max_time_per_output_token_ms": None,
+            },
+            "capacity_confirmed: a batch rents its cards at each run, with no paid hours to release them in; "
+            "leave it out (got true)",
+        ),
+    ],
+)
+def test_capacity_confirmed_is_refused_where_it_would_be_ignored(
+    fields: dict[str, object], problem: str
+) -> None:
+    from gpu_advisor.engine.common.errors import InputError
+    from gpu_advisor.engine.domain.workload import validate_workload
+
+    workload = {**BANK, **fields, "capacity_confirmed": True}
+    workload = {k: v for k, v in workload.items() if v is not None}
+    with pytest.raises(InputError) as refused:
+        validate_workload(workload, "w.yaml")
+    assert problem in str(refused.value)
+
+
+def test_on_premises_the_rental_compared_with_the_servers_is_kept_every_hour_too() -> None:
+    """On premises, the rentals are the comparison the purchase is weighed against: priced as the service
+    could run on them, cards kept, not for the 264 paid hours."""
+    result = run({**BANK, "on_premises_required": True})
+    assert "PRC033" in result.fired_rules and result.decision.deployment == "own_hardware"
+    best = result.best_option
+    assert best is not None and best.billed_hours_per_month == 730

@@ -1,9 +1,12 @@
-"""Workload fields that apply to a batch only, and those a batch cannot have: each is refused where it
-would be ignored, since the likelier mistake is a forgotten ``load_pattern`` (the default is steady)."""
+"""Workload fields that apply to a batch only, and those a batch cannot have (or only a business-critical
+service has): each is refused where it would be ignored, since the likelier mistake is a forgotten
+``load_pattern`` (the default is steady)."""
 
 from __future__ import annotations
 
-from pydantic import ValidationInfo
+from typing import Any
+
+from pydantic import ValidationInfo, field_validator
 
 from gpu_advisor.engine.common.wording import Words, WordsError
 
@@ -54,3 +57,31 @@ def no_target_for_a_batch(value: float | None, info: ValidationInfo) -> float | 
             Words("a batch has no latency targets, its requests wait for its window; leave it out")
         )
     return value
+
+
+def only_for_a_critical_service(value: bool | None, info: ValidationInfo) -> bool | None:
+    """``capacity_confirmed`` prices a business-critical service's rentals for its paid hours (PRC033
+    keeps them every hour otherwise): on any other workload it would be ignored, so it is refused."""
+    if not value:
+        return value
+    if info.data.get("load_pattern") == "batch":
+        raise WordsError(
+            Words("a batch rents its cards at each run, with no paid hours to release them in; leave it out")
+        )
+    if info.data.get("business_critical") is not True:
+        raise WordsError(
+            Words(
+                "applies to a business-critical service only (no other's rented cards are kept every hour); "
+                "set business_critical: true or leave it out"
+            )
+        )
+    return value
+
+
+def paired_field_validators() -> dict[str, Any]:
+    """The checks of the workload fields that apply only beside another's value, for the input model."""
+    return {
+        "_batch_fields": field_validator(*BATCH_FIELDS)(only_for_a_batch),
+        "_no_batch_targets": field_validator(*LATENCY_TARGETS)(no_target_for_a_batch),
+        "_confirmed_cards": field_validator("capacity_confirmed")(only_for_a_critical_service),
+    }

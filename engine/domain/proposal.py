@@ -288,6 +288,9 @@ class CheckResult(ResultModel):
     usd_per_month: float | None = None
     """What the proposal costs per month at the catalog's prices (or the overrides'); None where the
     catalog cannot price it (an offer it does not know, no card count)."""
+    billed_hours_per_month: float | None = None
+    """A rental: the hours a month its cards are billed, as the recommendation's options bill that offer
+    (a business-critical service's hourly cards kept every calendar hour, PRC033); None otherwise."""
     unpriced: str = ""
     """Why ``usd_per_month`` is None where the checks do not say it: ``no_server`` (own hardware of a GPU
     the catalog prices no server of), ``no_mix`` (a hybrid whose parts make no mix); "" otherwise."""

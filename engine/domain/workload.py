@@ -28,7 +28,6 @@ from pydantic import (
     Field,
     ValidationError,
     create_model,
-    field_validator,
 )
 from pydantic.fields import FieldInfo
 
@@ -43,12 +42,7 @@ from gpu_advisor.engine.common.user_input import (
 )
 from gpu_advisor.engine.common.values import MAX_NESTING_DEPTH, nested_deeper
 from gpu_advisor.engine.common.wording import Words, at
-from gpu_advisor.engine.domain.batch_fields import (
-    BATCH_FIELDS,
-    LATENCY_TARGETS,
-    no_target_for_a_batch,
-    only_for_a_batch,
-)
+from gpu_advisor.engine.domain.batch_fields import paired_field_validators
 from gpu_advisor.engine.domain.choices import (
     Framework,
     LoadPattern,
@@ -332,10 +326,7 @@ def _input_model() -> type[WorkloadInput]:
                 typing.Optional[annotation],  # noqa: UP045
                 Field(default=None, description=info.description, json_schema_extra=extra),
             )
-    validators = {
-        "_batch_fields": field_validator(*BATCH_FIELDS)(only_for_a_batch),
-        "_no_batch_targets": field_validator(*LATENCY_TARGETS)(no_target_for_a_batch),
-    }
+    validators = paired_field_validators()
     model = create_model(
         "Workload", __base__=WorkloadInput, __module__=__name__, __validators__=validators, **fields
     )

@@ -91,6 +91,8 @@ class ProposalDetails(Details):
     (0 where none does)."""
     unpriced: str = ""
     """Why the catalog prices nothing proposed (``ProposedCost.unpriced``), for the unknown-cost checks."""
+    hours_billed: float = 0.0
+    """A rental's hours billed a month (``ProposedCost.hours_billed``), which the result reports."""
     base_gpus_cheapest: int = 0
     """A hybrid's stated reserved base: the cards of the base that costs least on the same reservation
     (0 where none is priced), and what that mix costs a month."""

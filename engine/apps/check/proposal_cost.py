@@ -80,6 +80,9 @@ class ProposedCost(NamedTuple):
     """The same, as priced: its product's limits on workers are checked against it."""
     loss: InstanceLoss | None = None
     """A business-critical rental of two replicas or more: what the loss of its fullest instance leaves."""
+    hours_billed: float = 0.0
+    """A rental: the hours a month its cards are billed (a business-critical service's kept every calendar
+    hour, PRC033; 0 otherwise)."""
 
     def unlinked(self) -> dict[str, object]:
         """What PRC013's message says of the smaller instances not documented as linked."""
@@ -224,6 +227,7 @@ def proposal_cost(
             replica_cards=per_replica,
             linked_usd_per_month=if_linked.usd_per_month if saves else 0.0,
             loss=loss,
+            hours_billed=hours,
         )
     return ProposedCost(0.0, False)
 

@@ -384,6 +384,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         base_gpus_fewer=cost.base_gpus_fewer,
         base_gpus_cheapest=cost.cheapest_base_gpus,
         unpriced=cost.unpriced,
+        hours_billed=cost.hours_billed,
         cheapest_mix_usd_per_month=cost.cheapest_mix_usd_per_month,
         serverless_instance_sizes=instance_sizes_named(proposal, hardware.gpu, knowledge, lang),
         **request_queue_details(proposal, knowledge),

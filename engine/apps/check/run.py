@@ -249,6 +249,7 @@ def check_document(
         proposal=document.proposal,
         usd_per_month=round(fact.usd_per_month, 2) if fact.cost_known else None,
         unpriced="" if fact.cost_known else details.unpriced,
+        billed_hours_per_month=details.hours_billed if fact.cost_known and details.hours_billed else None,
         location=place,
         api=ProposedApi(api=api.api, name=api.name, provider=api.provider, batch=api.batch) if api else None,
         serverless=billed,
