@@ -70,9 +70,9 @@ def test_the_best_rental_scaled_by_the_hour_is_priced_and_named() -> None:
         "month). Scaled hour by hour on runpod community alone (whole instances, each hour's share billed as "
         "the offer bills), it would bill about 1,612 GPU-hours, $9,641 a month, 26 % less. An added replica "
         "needs its instance started and the weights loaded before it serves, so it scales ahead of the day's "
-        "curve (an autoscaler on a schedule), and an on-demand card released at night is not promised back "
-        "in the morning. gpu-advisor decides on fixed fleets: the scaled one is not weighed against owning, "
-        "serverless or the API."
+        "curve (an autoscaler on a schedule), and an on-demand card released as the load falls is not "
+        "promised back at the next peak. gpu-advisor decides on fixed fleets: the scaled one is not weighed "
+        "against owning, serverless or the API."
     )
     # The decision is unchanged by it: the managed API costs less than either.
     assert r.decision.deployment == "api"

@@ -188,3 +188,29 @@ def test_on_premises_the_rental_compared_with_the_servers_is_kept_every_hour_too
     assert "PRC033" in result.fired_rules and result.decision.deployment == "own_hardware"
     best = result.best_option
     assert best is not None and best.billed_hours_per_month == 730
+
+
+def test_a_confirmed_services_scaled_fleet_says_what_the_confirmation_covers() -> None:
+    """An Austrian insurer whose provider confirms its cards each morning: its rental is priced for the
+    paid hours, and DEP032's scaled fleet adds cards later in the day, which the confirmation does not
+    cover."""
+    insurer = {
+        "name": "insurer-at-claims",
+        "model": {"name": "qwen2.5-72b", "precision": "fp8", "custom_weights": True},
+        "requests_per_day": 60_000,
+        "avg_input_tokens": 2500,
+        "avg_output_tokens": 400,
+        "load_pattern": "variable",
+        "schedule": "workdays",
+        "business_critical": True,
+        "capacity_confirmed": True,
+        "personal_data": True,
+        "company_country": "AT",
+    }
+    result = run(insurer)
+    assert {"PRC019", "DEP032"} <= set(result.fired_rules) and "PRC033" not in result.fired_rules
+    (scaled,) = [f.message for f in result.findings if f.rule_id == "DEP032"]
+    assert (
+        "an on-demand card released as the load falls is not promised back at the next peak (the "
+        "provider's confirmation covers the cards the service starts with, not those added later)."
+    ) in " ".join(scaled.split())
