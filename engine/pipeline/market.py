@@ -71,11 +71,12 @@ class Market:
     load: Load
     """The load with its busy share and requests in flight on the GPU ``load_gpu`` chooses."""
     time_utilization: float
-    rented_hours: float
-    """The hours a month an hourly rental of a service is billed (``rental_hours``)."""
     """What the serverless band reads: the load's busy share; where no GPU holds the model, the
     workload's utilization (stated, or the load pattern's assumption). Buy versus rent reads each owned
     replica's share (``busy_share_on``), this where no plan runs on the server's GPU."""
+    rented_hours: float
+    """The hours a month an hourly rental of a service is billed (``_rental_hours``): every offer here, the
+    volume chart's points and a proposal's rental are priced for them."""
     serverless: ServerlessMarket
     priced: tuple[PricedListing, ...]
     """Every priced listing, cheapest first: the result's options are built from these."""
@@ -118,7 +119,7 @@ def survey_market(
     planned on ``sizing_knowledge`` where given, for ``throughput_factor`` times the estimated rate
     (``evaluation.evaluate``)."""
     hours, days = resolved.hours_per_month, capacity.days_per_month
-    rented_hours = rental_hours(resolved, constraints, knowledge)
+    rented_hours = _rental_hours(resolved, constraints, knowledge)
     sizing_on = sizing_knowledge or knowledge
     replicas = replica_plans(
         resolved,
@@ -296,7 +297,7 @@ def _settled_load(
     return load_on(plan, capacity.load, capacity.traffic, capacity.days_per_month, hours, route)
 
 
-def rental_hours(resolved: ResolvedWorkload, constraints: Constraints, knowledge: Knowledge) -> float:
+def _rental_hours(resolved: ResolvedWorkload, constraints: Constraints, knowledge: Knowledge) -> float:
     """The hours a month an hourly rental of a service is billed: the paid hours, or every calendar hour
     where a rule keeps the cards through the others (PRC033). A batch bills its runs, a reservation every
     calendar hour, whatever this says (``costs.billed_hours``)."""

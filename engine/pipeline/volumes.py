@@ -33,7 +33,6 @@ from gpu_advisor.engine.pipeline.capacity import (
     workload_sizing,
 )
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
-from gpu_advisor.engine.pipeline.market import rental_hours
 from gpu_advisor.engine.pipeline.serverless import price_listing
 
 
@@ -90,7 +89,7 @@ def _capacity_at(
 
 def dedicated_month_at(evaluation: Evaluation, listing: Listing) -> MonthAt:
     """The monthly cost of ``listing`` at a daily volume."""
-    knowledge, workload = evaluation.knowledge, evaluation.workload
+    knowledge, hours = evaluation.knowledge, evaluation.market.rented_hours
     calendar = knowledge.calendar_hours_per_month()
     overhead = knowledge.pricing_assumptions.spot_interruption.overhead
 
@@ -99,8 +98,7 @@ def dedicated_month_at(evaluation: Evaluation, listing: Listing) -> MonthAt:
     def month(requests_per_day: int) -> RoutePoint:
         capacity, plans = _capacity_at(evaluation, choosing, requests_per_day, (listing.offer.gpu,))
         plan = plans.plans[listing.offer.gpu]
-        hours, days = rental_hours(workload, evaluation.constraints, knowledge), capacity.days_per_month
-        rental = price_plan(listing, plan, hours, days, calendar, overhead)[1]
+        rental = price_plan(listing, plan, hours, capacity.days_per_month, calendar, overhead)[1]
         return RoutePoint(rental.usd_per_month, listing.offer.offer)
 
     return month

@@ -31,7 +31,6 @@ from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
 from gpu_advisor.engine.domain.options import ServerlessBilling
 from gpu_advisor.engine.domain.proposal import ProposalInput
 from gpu_advisor.engine.pipeline.evaluation import Evaluation
-from gpu_advisor.engine.pipeline.market import rental_hours
 from gpu_advisor.engine.pipeline.serverless import PricedServerless
 
 
@@ -184,7 +183,7 @@ def proposal_cost(
             longest = calendar / days - plan.weights_load_hours
             plan = plan._replace(hours_per_day_running=min(running, longest))
         # A business-critical service's cards kept every calendar hour, as the recommendation's (PRC033).
-        paid = rental_hours(workload, evaluation.constraints, knowledge)
+        paid = evaluation.market.rented_hours
         hours = offer_hours(knowledge, offer, plan, paid, days) if plan is not None else paid
         linked, replicas = offer_linked_sizes(offer), math.ceil(gpus / per_replica)
         # A replica no instance holds, with no documented network between them (NET004 fails it), forms
