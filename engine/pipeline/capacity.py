@@ -192,6 +192,7 @@ def workload_sizing(
         resolved.max_time_per_output_token_ms,
         spread,
         resolved.default_targets_dropped,
+        resolved.time_to_first_token_percentile,
     )
 
 
