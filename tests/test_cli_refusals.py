@@ -58,7 +58,7 @@ from gpu_advisor.cli import main
         (
             # volume_growth is read before the workload's fields are: it is still one of the allowed.
             "name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\nrequests_per_day: 1\nvolume_grwth: 0.3\n",
-            "max_time_per_output_token_ms, time_to_first_token_percentile, volume_growth (did you mean 'volume_growth'?)",
+            "max_time_per_output_token_ms, volume_growth (did you mean 'volume_growth'?)",
         ),
         ("name: x\nmodel: {name: llama-3.1-70b, precision: fp8}\n", "requests_per_day: Field required"),
         (

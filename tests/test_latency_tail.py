@@ -31,26 +31,47 @@ def simulated_waits(load: float, service: float, arrivals: int, seed: int) -> li
     return waits
 
 
-@pytest.mark.parametrize("load", [0.3, 0.5, 0.7, 0.85])
+@pytest.mark.parametrize("load", [0.05, 0.1, 0.3, 0.5, 0.7, 0.85])
 @pytest.mark.parametrize("share", [0.9, 0.99])
 def test_the_queue_tail_matches_the_queue(load: float, share: float) -> None:
     waits = sorted(simulated_waits(load, 1.0, 400_000, seed=7))
     simulated = waits[int(share * len(waits))]
     estimated = deterministic_queue_tail_seconds(load, 1.0, share)
-    assert estimated == pytest.approx(simulated, rel=0.06, abs=0.03)
+    assert estimated == pytest.approx(simulated, rel=0.03, abs=0.02)
 
 
-def test_the_queue_tail_worked_out() -> None:
-    """Busy half the time: x = 1.2564 solves 0.5 (e^x - 1) = x, C = 0.5 / (0.5 e^x - 1) = 0.661, and
-    99 % of the arrivals wait at most ln(C / 0.01) / x = 3.336 services; 90 % at most 1.503."""
-    x = 1.2564312086261697
-    assert 0.5 * math.expm1(x) == pytest.approx(x)
-    constant = 0.5 / (0.5 * math.exp(x) - 1)
-    assert constant == pytest.approx(0.6610, abs=1e-4)
-    worked = 2 * math.log(constant / 0.01) / x
-    assert deterministic_queue_tail_seconds(0.5, 2.0, 0.99) == pytest.approx(worked)
-    assert deterministic_queue_tail_seconds(0.5, 1.0, 0.99) == pytest.approx(3.336, abs=1e-3)
-    assert deterministic_queue_tail_seconds(0.5, 1.0, 0.90) == pytest.approx(1.503, abs=1e-3)
+def test_the_exact_wait_worked_out() -> None:
+    """Busy half the time (a service a second, half an arrival a second), 90 % of the arrivals wait at
+    most t = 1.5157 s, where Erlang's sum gives P(wait <= t) = 0.9: 0.5 (e^(0.5 t) - 0.5 (t - 1)
+    e^(0.5 (t - 1)))."""
+    t = deterministic_queue_tail_seconds(0.5, 1.0, 0.90)
+    assert 1 < t < 2
+    within = 0.5 * (math.exp(0.5 * t) - 0.5 * (t - 1) * math.exp(0.5 * (t - 1)))
+    assert within == pytest.approx(0.90, abs=1e-7)
+    assert t == pytest.approx(1.5157, abs=1e-4)
+    # Twice the service time, twice the wait.
+    assert deterministic_queue_tail_seconds(0.5, 2.0, 0.90) == pytest.approx(2 * t)
+
+
+def test_the_wait_grows_from_nothing_as_the_load_passes_the_share() -> None:
+    """1 % of the arrivals find the server busy at a load of 1 %: the 99th percentile wait is 0 there and
+    grows from it, where the long-wait approximation alone jumped to 0.45 services."""
+    assert deterministic_queue_tail_seconds(0.0100, 1.0, 0.99) == 0.0
+    assert deterministic_queue_tail_seconds(0.0101, 1.0, 0.99) < 0.02
+    light, busier = (deterministic_queue_tail_seconds(load, 1.0, 0.99) for load in (0.011, 0.02))
+    assert 0 < light < busier
+
+
+def test_long_waits_take_the_long_wait_approximation() -> None:
+    """Busy 95 % of the time, 99 % of the arrivals wait at most ln(C / 0.01) / x services, beyond the 16
+    the exact sum is read to: x solves 0.95 (e^x - 1) = x, C = 0.05 / (0.95 e^x - 1)."""
+    x = 0.1032
+    for _ in range(50):
+        x -= (0.95 * math.expm1(x) - x) / (0.95 * math.exp(x) - 1)
+    constant = 0.05 / (0.95 * math.exp(x) - 1)
+    worked = math.log(constant / 0.01) / x
+    assert worked > 16
+    assert deterministic_queue_tail_seconds(0.95, 1.0, 0.99) == pytest.approx(worked)
     # Fewer than 1 % of the arrivals wait at all on a nearly idle queue; a full one never empties.
     assert deterministic_queue_tail_seconds(0.005, 1.0, 0.99) == 0.0
     assert deterministic_queue_tail_seconds(1.0, 1.0, 0.99) == 1e9

@@ -42,8 +42,6 @@ class SizedLoad(NamedTuple):
     max_time_per_output_token_ms: float | None
     defaulted: Defaulted = (False, False)
     """Whether each target is the default of a service whose users wait (not one given)."""
-    ttft_percentile: float | None = None
-    """The percentile of the requests the first-token target holds for; None: the mean."""
     dropped: tuple[str, ...] = ()
     """The default targets the rules dropped, which still choose the cards per replica (``Sizing``)."""
 
@@ -105,17 +103,7 @@ def sized_load(request: LoadRequest, knowledge: Knowledge) -> SizedLoad:
         request.max_time_to_first_token_ms is None and ttft is not None,
         request.max_time_per_output_token_ms is None and tpot is not None,
     )
-    if request.time_to_first_token_percentile is not None and ttft is None:
-        raise InputError(
-            Words(
-                "load.time_to_first_token_percentile: there is no first-token target for it to hold (the "
-                "load is not latency-sensitive); give the target too or leave it out"
-            ),
-            field="load.time_to_first_token_percentile",
-        )
-    return SizedLoad(
-        load, input_tokens, output_tokens, ttft, tpot, defaulted, request.time_to_first_token_percentile
-    )
+    return SizedLoad(load, input_tokens, output_tokens, ttft, tpot, defaulted)
 
 
 def load_sizing(knowledge: Knowledge, sized: SizedLoad, figures: SizingFigures, model: str | None) -> Sizing:
@@ -129,7 +117,6 @@ def load_sizing(knowledge: Knowledge, sized: SizedLoad, figures: SizingFigures, 
         sized.max_time_to_first_token_ms,
         sized.max_time_per_output_token_ms,
         dropped=sized.dropped,
-        ttft_percentile=sized.ttft_percentile,
     )
 
 

@@ -48,9 +48,6 @@ class Sizing(NamedTuple):
     numbers, not a pair: the plans' cache takes the policy's fields by value."""
     estimate_error_taken_off: float = 0.0
     """The estimate's overstatement taken off the capacity (``calibration.error_taken_off``)."""
-    ttft_share: float | None = None
-    """The share of the requests the first-token target holds for (the workload's
-    ``time_to_first_token_percentile`` over 100); None: the mean."""
 
     def choosing_cards(self) -> Sizing:
         """The policy that ranks card counts: the targets, and a dropped default where a target is
@@ -73,7 +70,6 @@ def sizing_policy(
     max_time_per_output_token_ms: float | None = None,
     spread: bool = False,
     dropped: tuple[str, ...] = (),
-    ttft_percentile: float | None = None,
 ) -> Sizing:
     """``highest_error``: the most the estimate overstated a published measurement (estimate / published
     - 1, docs/calibration.md; ``calibration.error_taken_off``). ``dropped``: the default latency targets the
@@ -92,7 +88,6 @@ def sizing_policy(
         cards_toward_ttft_ms=_dropped_default(knowledge, dropped, "max_time_to_first_token_ms"),
         cards_toward_tpot_ms=_dropped_default(knowledge, dropped, "max_time_per_output_token_ms"),
         estimate_error_taken_off=taken_off,
-        ttft_share=None if ttft_percentile is None else ttft_percentile / 100,
     )
 
 
@@ -142,11 +137,7 @@ def rate_within_targets(performance: ReplicaPerformance, sizing: Sizing) -> floa
         return None
     ttft, tpot = kept_targets(performance.roofline, sizing)
     return highest_rate_within(
-        performance.roofline,
-        performance.requests_per_second * sizing.capacity_share,
-        ttft,
-        tpot,
-        sizing.ttft_share if ttft is not None else None,
+        performance.roofline, performance.requests_per_second * sizing.capacity_share, ttft, tpot
     )
 
 

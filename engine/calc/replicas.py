@@ -105,9 +105,6 @@ class ReplicaPlan(NamedTuple):
     spares_asked: int = 0
     min_replicas: int = 1
     """The sizing policy's spares and fewest replicas, added again to a count from ``window_replicas``."""
-    ttft_share: float | None = None
-    """The share of the requests the first-token target holds for (``Sizing.ttft_share``); None: the
-    mean."""
 
 
 def _window_replicas(rps: float, load: Load, sizing: Sizing) -> float:
@@ -268,7 +265,6 @@ def _planned(
         window_replicas=_window_replicas(rps, load, sizing) if load.served_in_paid_hours else 0.0,
         spares_asked=sizing.spare_replicas,
         min_replicas=sizing.min_replicas,
-        ttft_share=sizing.ttft_share,
     )
 
 

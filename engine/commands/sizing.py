@@ -47,7 +47,6 @@ SIZE_OPTIONS = {
     "load.avg_output_tokens": "--output-tokens",
     "load.max_time_to_first_token_ms": "--max-ttft-ms",
     "load.max_time_per_output_token_ms": "--max-tpot-ms",
-    "load.time_to_first_token_percentile": "--ttft-percentile",
     "load.latency_sensitive": "--latency-sensitive",
     "load.batch_window_hours": "--batch-window-hours",
     "input_tokens": "--input-tokens",
@@ -139,15 +138,8 @@ FORMAT_OPTION = click.option(
     "--max-ttft-ms",
     type=FiniteFloat(min=MIN_TARGET_MS),
     metavar="MS",
-    help="With a load: the wait for the first token at the peak, on average unless --ttft-percentile "
-    "says otherwise (default for a service that answers users: 1,000; a batch: none).",
-)
-@click.option(
-    "--ttft-percentile",
-    type=FiniteFloat(min=50, max=99.9),
-    metavar="P",
-    help="With a load: the percentile of the requests the first-token target holds for (99: all but one "
-    "in a hundred, by the queueing estimate; default: the mean).",
+    help="With a load: the mean wait for the first token at the peak (default for a service that "
+    "answers users: 1,000; a batch: none).",
 )
 @click.option(
     "--max-tpot-ms",
@@ -195,7 +187,6 @@ def size(
     batch_window_hours: float | None,
     latency_sensitive: bool | None,
     max_ttft_ms: float | None,
-    ttft_percentile: float | None,
     max_tpot_ms: float | None,
     serving_engine: str,
     concurrency: int | None,
@@ -221,7 +212,6 @@ def size(
         "latency_sensitive": latency_sensitive,
         "max_time_to_first_token_ms": max_ttft_ms,
         "max_time_per_output_token_ms": max_tpot_ms,
-        "time_to_first_token_percentile": ttft_percentile,
     }
     given = {name: value for name, value in load_options.items() if value is not None}
     only_with_a_load = (
@@ -231,7 +221,6 @@ def size(
         "latency_sensitive",
         "max_time_to_first_token_ms",
         "max_time_per_output_token_ms",
-        "time_to_first_token_percentile",
     )
     pattern = {name: given[name] for name in only_with_a_load if name in given}
     if pattern and requests_per_day is None:

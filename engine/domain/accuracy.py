@@ -61,11 +61,8 @@ class SizingPolicy(ResultModel):
     time (the estimate's mean latency error); nearer or below, the replicas keep that time plus it."""
     latency_tail_share: float
     """The share of the requests whose time to first token ``GpuSizing.time_to_first_token_tail_ms``
-    bounds: the one the first-token target holds for (``ttft_target_share``), else
-    knowledge/workload_defaults.yaml's (MLPerf Inference's 99th percentile)."""
-    ttft_target_share: float | None = None
-    """The share of the requests the first-token target holds for (the workload's
-    ``time_to_first_token_percentile`` over 100); None: the target holds for the mean."""
+    bounds (knowledge/workload_defaults.yaml, MLPerf Inference's 99th percentile); the targets hold for
+    the mean."""
     model_runs_data_parallel: bool = False
     """Every published measurement of the model ran with data-parallel attention (one copy of the KV
     cache), which the estimate does not assume (``calibration.own_runs_data_parallel``)."""

@@ -14,10 +14,7 @@ BATCH_FIELDS = ("batch_window_hours", "batch_runs_per_month")
 """The fields a batch only has: its window and how often a month it runs."""
 
 LATENCY_TARGETS = ("max_time_to_first_token_ms", "max_time_per_output_token_ms")
-"""The latency targets, which a batch cannot have: its requests wait for the window's cards by design."""
-
-NO_BATCH_FIELDS = (*LATENCY_TARGETS, "time_to_first_token_percentile")
-"""The fields a batch cannot have: the targets and the percentile a target holds for."""
+"""The fields a batch cannot have: its requests wait for the window's cards by design."""
 
 
 def only_for_a_batch(value: float | None, info: ValidationInfo) -> float | None:
@@ -85,6 +82,6 @@ def paired_field_validators() -> dict[str, Any]:
     """The checks of the workload fields that apply only beside another's value, for the input model."""
     return {
         "_batch_fields": field_validator(*BATCH_FIELDS)(only_for_a_batch),
-        "_no_batch_targets": field_validator(*NO_BATCH_FIELDS)(no_target_for_a_batch),
+        "_no_batch_targets": field_validator(*LATENCY_TARGETS)(no_target_for_a_batch),
         "_confirmed_cards": field_validator("capacity_confirmed")(only_for_a_critical_service),
     }

@@ -15,7 +15,7 @@ from pydantic import AfterValidator, Field, ValidationError, field_validator, mo
 
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.wording import Words, WordsError
-from gpu_advisor.engine.domain.batch_fields import NO_BATCH_FIELDS, no_target_for_a_batch
+from gpu_advisor.engine.domain.batch_fields import LATENCY_TARGETS, no_target_for_a_batch
 from gpu_advisor.engine.domain.choices import LoadPattern, Precision, ScheduleId, ServingEngineId
 from gpu_advisor.engine.domain.countries import CountryCodeInput, listed_country
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems, validation_problems
@@ -140,12 +140,10 @@ class LoadRequest(Request):
     """Latency targets at the peak; left out, those of a workload with this load pattern (a service
     answers users: the documented defaults; a batch: none, and refused as a workload refuses them)."""
     max_time_per_output_token_ms: float | None = Field(default=None, ge=MIN_TARGET_MS, le=600_000)
-    time_to_first_token_percentile: float | None = Field(default=None, ge=50, le=99.9)
-    """The percentile of the requests the first-token target holds for; left out, the mean."""
     batch_window_hours: float | None = Field(default=None, ge=0.25, le=24)
     """A batch's window, as a workload's ``batch_window_hours``; left out, the default window."""
 
-    _no_batch_targets = field_validator(*NO_BATCH_FIELDS)(no_target_for_a_batch)
+    _no_batch_targets = field_validator(*LATENCY_TARGETS)(no_target_for_a_batch)
 
 
 class SizeRequest(Request):

@@ -83,13 +83,8 @@ class WorkloadInput(StrictInput):
 
 
 TTFT_TARGET = (
-    "Latency target: the wait for the first token at peak, milliseconds, on average unless "
-    "time_to_first_token_percentile says otherwise; null for none. Default for latency-sensitive work: "
-    "about a second."
-)
-TTFT_PERCENTILE = (
-    "The percentile of the requests the first-token target holds for (99: all but one in a hundred, by "
-    "the queueing estimate); null: the mean."
+    "Latency target: the mean wait for the first token at peak, milliseconds (the memo adds the 99th "
+    "percentile); null for none. Default for latency-sensitive work: about a second."
 )
 TPOT_TARGET = (
     "Latency target: a request's mean time between two tokens at peak, milliseconds; null for none. "
@@ -275,9 +270,6 @@ class ResolvedWorkload(BaseModel):
         float | None,
         Field(ge=MIN_TARGET_MS, le=600_000, description=TPOT_TARGET),
         Given.DERIVED,
-    ]
-    time_to_first_token_percentile: Annotated[
-        float | None, Field(ge=50, le=99.9, description=TTFT_PERCENTILE), Given.DERIVED
     ]
     defaults_used: tuple[str, ...]
     """The fields the input left to a documented default, in field order."""

@@ -192,7 +192,6 @@ def workload_sizing(
         resolved.max_time_per_output_token_ms,
         spread,
         resolved.default_targets_dropped,
-        resolved.time_to_first_token_percentile,
     )
 
 

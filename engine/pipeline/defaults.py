@@ -155,8 +155,6 @@ DERIVATIONS: dict[str, Derivation] = {
         ),
         listed_as_default=True,
     ),
-    # Left out, a first-token target holds for the mean.
-    "time_to_first_token_percentile": Derivation(lambda values, knowledge: None, listed_as_default=False),
     # A batch runs every day of its schedule unless the workload says how often (a weekly job: 4.35).
     "batch_runs_per_month": Derivation(
         lambda values, knowledge: knowledge.schedule(values["schedule"]).days_per_month,
@@ -288,14 +286,6 @@ def complete_workload(workload: WorkloadInput, knowledge: Knowledge) -> Resolved
             defaults_used.append(field)
             if field == "load_pattern":
                 values["load_pattern_source"] = "default"
-    if values["time_to_first_token_percentile"] is not None and values["max_time_to_first_token_ms"] is None:
-        # Nothing for it to hold: a batch's percentile is refused by the input model, a service's here.
-        problem = Words(
-            "there is no first-token target for it to hold (max_time_to_first_token_ms is null, or the "
-            "workload is not latency-sensitive); state the target or leave it out"
-        )
-        field = "time_to_first_token_percentile"
-        raise InputError(at(field, problem), field=field)
     knowledge.check_country("company_country", values["company_country"])
     catalog = values["model_config_entry"]
     values["context_tokens"] = context_for(

@@ -109,8 +109,7 @@ def sizing_policy_result(knowledge: Knowledge, sizing: Sizing, model: str | None
         spare_replicas=sizing.spare_replicas,
         min_replicas=sizing.min_replicas,
         latency_margin=sizing.latency_margin,
-        latency_tail_share=sizing.ttft_share or knowledge.workload_defaults.latency_tail_share.value,
-        ttft_target_share=sizing.ttft_share,
+        latency_tail_share=knowledge.workload_defaults.latency_tail_share.value,
         model_runs_data_parallel=own_runs_data_parallel(knowledge, model),
         model_latency_measured=latency_measured(knowledge, model),
     )

@@ -135,7 +135,7 @@ def _planned(knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, plan: Re
         "spare_replicas": plan.spare_replicas,
         "hours_per_day_running": plan.hours_per_day_running,
         "time_to_first_token_ms": at_peak.time_to_first_token_ms,
-        "time_to_first_token_tail_ms": first_token_tail_ms(plan.roofline, at_peak, plan.ttft_share),
+        "time_to_first_token_tail_ms": first_token_tail_ms(plan.roofline, at_peak),
         "time_per_output_token_ms": at_peak.time_per_output_token_ms,
         "request_seconds": at_peak.request_seconds,
         "full_context_sequences": full_context_sequences(knowledge, figures, fit.gpu, plan.cards_per_replica),

@@ -73,9 +73,6 @@ class ProposalFact(Fact):
     worked out (not for a batch, whose requests wait their turn by design)."""
     ttft_target_given: bool
     max_time_to_first_token_ms: Annotated[float, Guard("ttft_target_given")]
-    ttft_percentile: float = 0.0
-    """The percentile of the requests the first-token target and ``time_to_first_token_at_peak_ms`` are
-    (the workload's ``time_to_first_token_percentile``); 0: the mean."""
     tpot_target_given: bool
     max_time_per_output_token_ms: Annotated[float, Guard("tpot_target_given")]
     batch_run_known: bool = False

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_advisor.engine.calc.latency import UNBOUNDED_MS, at_rate, first_token_tail_ms, lone_request
+from gpu_advisor.engine.calc.latency import UNBOUNDED_MS, at_rate, lone_request
 from gpu_advisor.engine.calc.performance import ReplicaPerformance, replica_performance
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.calc.sizing import GpuFit
@@ -39,11 +39,9 @@ def latency_facts(
     instances as requests wait: the nearest it comes is what a lone request sees on one instance."""
     resolved, load = evaluation.workload, evaluation.capacity.load
     ttft, tpot = resolved.max_time_to_first_token_ms, resolved.max_time_per_output_token_ms
-    share = evaluation.market.replicas.sizing.ttft_share
     targets = {
         "ttft_target_given": ttft is not None,
         "max_time_to_first_token_ms": ttft or 0.0,
-        "ttft_percentile": resolved.time_to_first_token_percentile or 0.0,
         "tpot_target_given": tpot is not None,
         "max_time_per_output_token_ms": tpot or 0.0,
     }
@@ -87,12 +85,7 @@ def latency_facts(
         "time_to_first_token_planned_ms": verdicts.planned_time_to_first_token_ms or ttft or 0.0,
         "time_per_output_token_planned_ms": verdicts.planned_time_per_output_token_ms or tpot or 0.0,
         "latency_known": True,
-        # At the percentile the target holds for, where the workload names one (the mean otherwise); a
-        # serverless product's lone request has no queue to wait in.
-        "time_to_first_token_at_peak_ms": UNBOUNDED_MS
-        if point.saturated
-        else (first_token_tail_ms(performance.roofline, point, share) if share and not scales_out else None)
-        or point.time_to_first_token_ms,
+        "time_to_first_token_at_peak_ms": UNBOUNDED_MS if point.saturated else point.time_to_first_token_ms,
         # One-token answers have no time between tokens, however long their first one waits.
         "time_per_output_token_at_peak_ms": UNBOUNDED_MS
         if point.saturated and performance.roofline.decode_steps
