@@ -415,3 +415,18 @@ def test_options_that_contradict_each_other_are_refused(tmp_path: Path) -> None:
         2,
         "error: --strict stops at a bad row, --allow-bad-rows skips it: give one\n",
     )
+
+
+@pytest.mark.parametrize("written", ["yes", "no", "on"])
+def test_a_yaml_yes_for_a_true_or_false_field_says_what_to_write(written: str) -> None:
+    document = "name: x\nmodel: {name: llama-3.1-8b, precision: fp8}\nrequests_per_day: 100\n"
+    document += f"latency_sensitive: {written}\n"
+    result = invoke("recommend", "-", stdin=document)
+    assert result.exit_code == 2
+    assert (
+        f"latency_sensitive: Input should be a valid boolean (got '{written}') (write true or false)"
+        in result.output
+    )
+    # A number is no word a reader mistakes for a boolean: no advice.
+    number = invoke("recommend", "-", stdin=document.replace(f"sensitive: {written}", "sensitive: 3"))
+    assert "latency_sensitive: Input should be a valid boolean (got 3)\n" in number.output

@@ -108,6 +108,8 @@ def validation_problems(error: ValidationError, schema: type[BaseModel]) -> list
             entry["thousands"] = grouped_digits(given)
             # 2.0 for 2 is as likely as German 2.000 for 2000: both readings are said.
             entry["whole"] = int(given) if isinstance(given, float) and given.is_integer() else None
+        # YAML 1.1's yes/no/on/off, which the reader keeps as text: the field takes true or false.
+        entry["true_false"] = kind.startswith("bool_") and isinstance(given, str)
         if kind == "literal_error" and isinstance(given, str):
             choices = re.findall(r"'([^']*)'", str(problem.get("ctx", {}).get("expected", "")))
             entry["suggestion"] = spelling_of(given, choices)
