@@ -95,13 +95,24 @@ def test_a_light_long_context_load_is_planned_on_sixteen_h100_and_the_owned_serv
     assert "| h100-pcie | 80 GB | 16 | — | — | — | — | — | — | — | not recommended (NET001) |" in memo
 
 
-def test_a_batch_runs_its_replicas_full_so_no_light_count_is_planned() -> None:
+def test_a_batch_runs_on_the_light_count_where_its_requests_fit() -> None:
+    """A batch runs its replicas full at the batch their KV cache holds at its own request length: the
+    16 cards' 899,702 tokens hold 257 requests of 3,500 tokens (it was not planned, as if a batch needed
+    the usual count's eight full-context sequences). 20,000 a day within 8 hours take one replica."""
     r = result(load_pattern="batch", batch_window_hours=8, on_premises_required=False)
     row = next(g for g in r.sizing.gpus if g.gpu == "h100-sxm")
-    assert (row.replicas, row.below_usual_count) == (None, None)
+    tokens = (0.9 * 16 * 80 * GIB - 16 * 3.5 * GIB - 671.03e9) / (61 * (512 + 64) * 2 * 8)
+    assert tokens // 3_500 == 257
+    assert (row.replicas, row.cards_per_replica, row.concurrent_requests, row.below_usual_count) == (
+        1,
+        16,
+        257,
+        True,
+    )
+    assert row.kv_held_sequences is None
     assert (
-        "| h100-sxm | 80 GB | 16 | — | — | — | — | — | — | — | no usual count within 16 cards; a batch runs "
-        "its replicas on the usual count (16 hold 2 full-context sequences, a light load's count) |"
+        "| h100-sxm | 80 GB | 16 | 16 | 257 | 2.56 | 1 | 16 | 9 % | 100 s a request | no usual count within "
+        "16 cards; 6 full-context sequences fit |"
     ) in render_memo(r)
 
 
@@ -159,21 +170,22 @@ def test_check_holds_owned_h100_to_the_light_load_s_replicas() -> None:
     assert statuses == {16: {"SIZ012": "warn"}, 32: {}, 48: {"DEP033": "warn", "TCO027": "warn"}}
 
 
-def test_size_says_why_a_batch_is_not_planned_on_a_gpu_without_a_usual_count() -> None:
+def test_size_plans_a_batch_on_a_gpu_without_a_usual_count_and_says_why_none_without_a_load() -> None:
     args = ("--model", "deepseek-r1", "--precision", "fp8", "--context-tokens", "131072")
-    load = ("--input-tokens", "2000", "--output-tokens", "1500", "--requests-per-day", "22000")
-    refused = invoke("size", *args, *load, "--load-pattern", "batch", "--gpu", "h100-sxm")
+    load, day = ("--input-tokens", "2000", "--output-tokens", "1500"), ("--requests-per-day", "22000")
+    refused = invoke("size", *args, *load, "--gpu", "h100-sxm")
     assert refused.exit_code == 2
     assert refused.output == (
         "error: --gpu: no count of h100-sxm up to 16 cards holds the usual 8 sequences of the full "
-        "131,072-token context (a batch runs its replicas full, on the usual count): --cards 16 evaluates "
-        "the fewest that hold 2 of them\n"
+        "131,072-token context: --cards 16 evaluates the fewest that hold 2 of them\n"
     )
-    planned = invoke("size", *args, *load, "--gpu", "h100-sxm")
-    assert planned.exit_code == 0
-    assert "h100-sxm  80 GB        16        16" in planned.output
-    assert "no usual count within 16 cards; 6 full-context sequences fit " in " ".join(planned.output.split())
-    assert "so planned at most" not in planned.output
+    for pattern in ("batch", "steady"):
+        planned = invoke("size", *args, *load, *day, "--load-pattern", pattern, "--gpu", "h100-sxm")
+        assert planned.exit_code == 0
+        assert "h100-sxm  80 GB        16        16" in planned.output
+        text = " ".join(planned.output.split())
+        assert "no usual count within 16 cards; 6 full-context sequences fit " in text
+        assert "so planned at most" not in planned.output
 
 
 def test_servers_of_a_gpu_that_cannot_hold_the_model_are_not_counted_idle() -> None:
@@ -215,19 +227,17 @@ def test_a_busy_load_on_capped_h100_servers_names_the_gpus_that_need_fewer() -> 
     ) in memo
 
 
-def test_an_on_premises_batch_is_told_why_the_h100_servers_are_not_planned() -> None:
-    """The owned H100 servers hold the model at 16 cards a replica, but only a light load's count: a batch,
-    which runs its replicas full on the usual count, is not planned on them, and the Summary says so
-    rather than that none holds the model."""
+def test_an_on_premises_batch_is_priced_on_the_h100_servers() -> None:
+    """The owned H100 servers hold the model at 16 cards a replica, a light load's count, and a batch
+    runs its replicas full at the 257 requests of its length they hold: one replica, two HGX servers,
+    priced (the Summary said a batch runs on the usual count, and priced none)."""
     r = result(load_pattern="batch", batch_window_hours=8)
-    assert r.decision.deployment == "own_hardware" and r.decision.gpu is None
+    assert (r.decision.deployment, r.decision.gpu, r.decision.gpus) == ("own_hardware", "h100-sxm", 16)
     memo = " ".join(render_memo(r).split())
     assert (
-        "The catalog prices own servers of these GPUs only: rtx-5090, h100-sxm; on h100-sxm no count holds "
-        "the usual count's full-context sequences, and a batch runs its replicas full, on the usual count "
-        "(see Sizing)."
+        "Recommendation: **Own hardware**, 2 × HGX H100 8-GPU (16 × h100-sxm), **$20,851 per month**"
     ) in memo
-    assert "none holds this model" not in memo
+    assert "a batch runs its replicas full, on the usual count" not in memo
 
 
 def test_a_capped_replica_of_a_gpu_without_a_usual_count_says_so_in_the_table_and_in_siz009() -> None:

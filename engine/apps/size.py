@@ -312,13 +312,12 @@ def judged(
         most = max(knowledge.sizing.card_counts.counts)
         light = next((f.gpus_for_light_load for f in figures.fits if f.gpu == request.gpu), None)
         if light is not None:
-            # It holds a light load (``count_limits.below_usual_count``): a service's, at the cards asked for.
+            # It holds a light load (``count_limits.below_usual_count``), at the cards asked for.
             concurrency = knowledge.throughput.concurrency
-            batch = " (a batch runs its replicas full, on the usual count)" if sized is not None else ""
             raise InputError(
                 f"gpu: no count of {request.gpu} up to {most} cards holds the usual "
                 f"{concurrency.min_sequences_at_full_context} sequences of the full "
-                f"{figures.context_tokens:,}-token context{batch}: --cards {light} evaluates the fewest "
+                f"{figures.context_tokens:,}-token context: --cards {light} evaluates the fewest "
                 f"that hold {concurrency.min_sequences_under_light_load} of them",
                 field="gpu",
             )

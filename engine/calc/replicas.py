@@ -7,7 +7,10 @@ may add spare replicas beyond that (``add_spare_replica``); a workload's ``min_r
 
 A batch is work, not a load: the day's requests at full throughput take some replica-hours, and as many
 replicas run as finish them within the batch's window. It runs saturated while it runs, so no headroom
-applies; the error band still does, so that the window holds if the estimate is optimistic.
+applies; the error band still does, so that the window holds if the estimate is optimistic. Its replicas
+run full at the batch their KV cache holds at the requests' own length, so a count below the usual one
+(the light load's, ``GpuFit.gpus_for_light_load``) carries it at that count's throughput where that does
+the work on fewer cards.
 """
 
 from __future__ import annotations
@@ -128,8 +131,10 @@ def _count_order(
     """How ``plans_by_gpu`` ranks a card count: one planned to every latency target first, else the
     closest (``shortfall_alone``, ``Sizing.choosing_cards``); then one the engine loads split over its
     tensor-parallel group (else SIZ020 relaunches it in a layout the estimate does not model); then the
-    fewest cards for the peak; then one its KV cache does not cap (a capped replica carries less a card in
-    every hour below the peak); then fewer cards."""
+    fewest cards for the peak (a batch: for its window's work, fewer cards a replica at a lower rate or
+    more at a higher one, as each count's throughput at the batch its KV cache holds decides); then one
+    its KV cache does not cap (a capped replica carries less a card in every hour below the peak); then
+    fewer cards."""
     if load.served_in_paid_hours:
         shortfall, within = 1.0, None
     else:
@@ -322,9 +327,11 @@ def plans_by_gpu(
         if only is not None and gpu not in only:
             continue
         fit = fits[gpu]
-        # A count below the usual one carries at most the rate whose requests in flight its KV cache holds
-        # with room kept for full-context ones: more replicas of it carry the rest. A batch runs its
-        # replicas full, so it runs on the usual count or more unless the cards are given.
+        # A service's count below the usual one carries at most the rate whose requests in flight its KV
+        # cache holds with room kept for full-context ones: more replicas of it carry the rest. A batch
+        # runs its replicas full at the batch their KV cache holds at its own request length (the rate
+        # ``replica_performance`` estimates at every count), so a count below the usual one carries it at
+        # that rate where it costs fewer cards for the window's work (``_count_order``).
         held = {p.cards: kv_held_rate(knowledge, figures, fit, p, load, sizing) for p in candidates}
         if cards is not None and gpu in cards:
             given = cards[gpu]
@@ -333,14 +340,12 @@ def plans_by_gpu(
                 or tuple(p for p in candidates if not below_usual_count(p.cards, fit))[:1]
             )
         else:
-            if load.served_in_paid_hours:
-                candidates = tuple(p for p in candidates if not below_usual_count(p.cards, fit))
             # A replica whose cards all-reduce over PCIe is the wrong offer (NET001), so it is not chosen
             # where a count on one card or one link carries the load, however many more cards it takes.
             linked = tuple(p for p in candidates if not over_pcie(knowledge, gpu, p.cards))
             candidates = linked or candidates
         if not candidates:
-            continue  # a batch, or cards given, on a GPU with no usual count: no replica it would run
+            continue  # cards given on a GPU with no usual count: no replica it would run
         # The winning count's plan only: the others are compared by what decides between them.
         chosen = (
             candidates[0]

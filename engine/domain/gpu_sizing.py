@@ -123,11 +123,13 @@ class GpuSizing(ResultModel):
     """Below the usual count: the requests in flight on average one replica's KV cache holds, room for
     ``full_context_room_under_light_load`` full-context ones (fewer where fewer fit) and the workload's
     length beside it (``count_limits.kv_held_sequences``), which ``kv_held_requests_per_second``
-    counts; None at the usual count or more."""
+    counts; None at the usual count or more, and for a batch, whose replicas run full at
+    ``concurrent_requests``."""
     below_usual_count: bool | None = None
-    """The replicas run on fewer cards than the usual count (a light load's), or the GPU has no usual
-    count within the allowed counts and a light load runs on its fewest cards that hold
-    ``min_sequences_under_light_load`` full-context sequences; None where no replica is planned."""
+    """The replicas run on fewer cards than the usual count (a light load's, or a batch's where that does
+    the day's work on fewer cards in all), or the GPU has no usual count within the allowed counts and
+    the load runs on its fewest cards that hold ``min_sequences_under_light_load`` full-context
+    sequences; None where no replica is planned."""
     kv_held_requests_per_second: float | None = None
     """A replica below the usual count (``gpus_with_kv_reserve``) carries at most this rate: the one at
     which its requests in flight on average fill ``kv_held_sequences``. More replicas carry the rest. None

@@ -146,7 +146,7 @@ def _planned(knowledge: Knowledge, figures: SizingFigures, fit: GpuFit, plan: Re
             plan.cards_per_replica,
             plan.roofline.input_tokens + plan.roofline.output_tokens,
         )
-        if below
+        if below and plan.hours_per_day_running is None
         else None,
         "below_usual_count": below,
         "time_to_first_token_alone_ms": alone.time_to_first_token_ms,
