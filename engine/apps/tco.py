@@ -19,8 +19,10 @@ YOUR_LINES = ("usd_per_kwh", "rack_usd_per_month", "colocation_usd_per_month", "
 """The request's fields that replace the company country's defaults rather than the server's."""
 
 
-QUOTES = {"server_price_eur": "EUR", "server_price_chf": "CHF"}
-"""The server's price given in another currency than USD, by field."""
+QUOTES = {"server_price_eur": ("server_price_usd", "EUR"), "server_price_chf": ("server_price_usd", "CHF")}
+QUOTES["eur_per_kwh"] = ("usd_per_kwh", "EUR")
+"""The figures given in another currency than USD, by field: the USD field each stands for, and its
+currency."""
 
 
 def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -> TcoResult:
@@ -33,10 +35,10 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
     given = request.replaced()
     # Named as given: a quote in euros is said to be one.
     overridden = tuple(sorted(given))
-    for field, currency in QUOTES.items():
+    for field, (usd_field, currency) in QUOTES.items():
         if field in given:
             # A quote in euros or francs, at the catalog's rates as every figure in them is.
-            given["server_price_usd"] = given.pop(field) * knowledge.usd_per(currency)
+            given[usd_field] = given.pop(field) * knowledge.usd_per(currency)
     country = request.country or str(knowledge.workload_default_values()["company_country"])
     capital: dict[str, Any] = {k: v for k, v in given.items() if k not in YOUR_LINES}
     if "depreciation_years" in capital:
@@ -76,7 +78,7 @@ def tco(request: TcoRequest | None = None, knowledge: Knowledge | None = None) -
         **rates_used(
             knowledge,
             priced.costs,
-            eur_price=request.server_price_eur is not None,
+            eur_price=request.server_price_eur is not None or request.eur_per_kwh is not None,
             chf_price=request.server_price_chf is not None,
         ),
     )

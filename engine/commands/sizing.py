@@ -262,6 +262,7 @@ TCO_OPTIONS = {
     "gpu_watts": "--gpu-watts",
     "power_overhead": "--power-overhead",
     "usd_per_kwh": "--usd-per-kwh",
+    "eur_per_kwh": "--eur-per-kwh",
     "rack_usd_per_month": "--rack-usd-per-month",
     "colocation_usd_per_month": "--colocation-usd-per-month",
     "staff_usd_per_month": "--staff-usd-per-month",
@@ -338,6 +339,12 @@ TCO_OPTIONS = {
     type=FiniteFloat(min=0, max=MAX_PRICE_PER_KWH),
     metavar="X",
     help="Electricity price (default: the country's).",
+)
+@click.option(
+    "--eur-per-kwh",
+    type=FiniteFloat(min=0, max=MAX_PRICE_PER_KWH),
+    metavar="X",
+    help="The electricity price in EUR instead, converted at the catalog's rate (a European tariff).",
 )
 @click.option(
     "--rack-usd-per-month",

@@ -255,6 +255,9 @@ class TcoRequest(Request):
     gpu_watts: float | None = Field(default=None, gt=0, le=MAX_GPU_WATTS)
     power_overhead: float | None = Field(default=None, ge=1, le=MAX_POWER_OVERHEAD)
     usd_per_kwh: float | None = Field(default=None, ge=0, le=MAX_PRICE_PER_KWH)
+    eur_per_kwh: float | None = Field(
+        default=None, ge=0, le=MAX_PRICE_PER_KWH, description="The electricity price in EUR instead."
+    )
     rack_usd_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY_COST)
     colocation_usd_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY_COST)
     staff_usd_per_month: float | None = Field(default=None, ge=0, le=MAX_MONTHLY_COST)
@@ -267,6 +270,7 @@ class TcoRequest(Request):
         for first, second in (
             ("months", "depreciation_years"),
             ("rack_usd_per_month", "colocation_usd_per_month"),
+            ("usd_per_kwh", "eur_per_kwh"),
         ):
             if getattr(self, first) is not None and getattr(self, second) is not None:
                 raise WordsError(Words("give %(first)s or %(second)s, not both", first=first, second=second))
