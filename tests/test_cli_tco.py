@@ -283,6 +283,7 @@ def test_every_bounded_option_states_the_requests_bound_in_its_help() -> None:
                 assert bounded[option] == (most, below), option
     assert sorted(bounded) == [
         "--colocation-usd-per-month",
+        "--eur-per-kwh",
         "--gpu-watts",
         "--gpus-per-server",
         "--months",

@@ -35,6 +35,7 @@ OVERRIDES: dict[str, Any] = {
     "gpu_watts": 100.0,
     "power_overhead": 2.0,
     "usd_per_kwh": 0.9,
+    "eur_per_kwh": 0.8,
     "rack_usd_per_month": 999.0,
     "colocation_usd_per_month": 888.0,
     "staff_usd_per_month": 777.0,
@@ -65,6 +66,11 @@ def test_every_tco_override_is_applied_and_reported(field: str, country: str) ->
         # A quote in euros replaces the server's price, at the catalog's rate; it is named as given.
         assert replaced.overridden == ("server_price_eur",)
         assert data["server_price_usd"] == 123_456.0 * 1.16
+        return
+    if field == "eur_per_kwh":
+        # A tariff in euros replaces the electricity price, at the catalog's rate; named as given.
+        assert replaced.overridden == ("eur_per_kwh",)
+        assert data["usd_per_kwh"] == pytest.approx(0.8 * 1.16)
         return
     if field == "server_price_chf":
         # A quote in francs at the USD per CHF every franc figure passes through: 1.16 USD per EUR over
