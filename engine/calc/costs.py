@@ -73,13 +73,15 @@ def rent(
     usd_per_gpu_hour: float | None = None,
     spread: bool = False,
     spare: int = 0,
+    placed: Placement | None = None,
 ) -> Rental:
     """``replicas`` replicas of ``cards_per_replica`` cards on an offer's instances for
     ``hours_billed`` hours a month (``billed_hours``); ``linked``: its sizes whose cards share a fast
     link (``instances.linked_sizes``). ``usd_per_gpu_hour`` replaces the list price (a regional
     estimate); ``spread``: on at least two instances, none holding more than ``spare`` replicas where
-    there is one (``instances.place``)."""
-    placement = place(cards_per_replica, replicas, offer.instance_gpus, linked, spread, spare)
+    there is one (``instances.place``); ``placed``: the instances already chosen for them (a batch's
+    spread ones, ``listings.price_plan``)."""
+    placement = placed or place(cards_per_replica, replicas, offer.instance_gpus, linked, spread, spare)
     usd_per_hour = placement.gpus_rented * (
         offer.usd_per_gpu_hour if usd_per_gpu_hour is None else usd_per_gpu_hour
     )

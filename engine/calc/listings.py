@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from gpu_advisor.engine.calc.costs import BatchRun, Rental, billed_hours, rent
 from gpu_advisor.engine.calc.instances import fullest_instance, place, spread_at_no_cost
 from gpu_advisor.engine.calc.listing_frames import listing_frames, regional_price
-from gpu_advisor.engine.calc.plan_variants import batch_on_instances
+from gpu_advisor.engine.calc.plan_variants import batch_on_instances, with_rework_replicas
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.common.caching import per_object
 from gpu_advisor.engine.common.trusted import trusted
@@ -118,10 +118,21 @@ def price_plan(
     workload's paid hours. The plan as run, and the rental. Every option is priced here, and the
     volume chart prices its points here too."""
     offer = listing.offer
+    placed = None
     if plan.hours_per_day_running is not None:
         plan = with_rework_replicas(plan, replica_spot_overhead(offer, plan.cards_per_replica, spot_overhead))
-        hosted = place(plan.cards_per_replica, plan.replicas, offer.instance_gpus, listing.linked)
+        # Spread (SIZ038): placed as a service's are, the loss of any one instance leaving the replicas
+        # the window needs; the run uses every replica the instances hold, which leaves at least as many.
+        hosted = place(
+            plan.cards_per_replica,
+            plan.replicas,
+            offer.instance_gpus,
+            listing.linked,
+            plan.spread_runs,
+            plan.spare_replicas,
+        )
         plan = batch_on_instances(plan, hosted.replicas_hosted)
+        placed = hosted if plan.spread_runs else None
     elif plan.spread:
         spread = place(
             plan.cards_per_replica,
@@ -144,6 +155,7 @@ def price_plan(
         # A service's spares keep the peak served through the loss of an instance; a batch run is late by
         # what a lost instance held, and finishes on the others.
         plan.spare_replicas if plan.hours_per_day_running is None else 0,
+        placed,
     )
     return plan, rental
 
@@ -163,29 +175,6 @@ def with_loss_spares(plan: ReplicaPlan, replicas: int) -> ReplicaPlan:
         utilization=plan.utilization * share,
         capacity_utilization_at_peak=plan.capacity_utilization_at_peak * share,
         service=plan.service._replace(replicas=replicas),
-    )
-
-
-def with_rework_replicas(plan: ReplicaPlan, overhead: float) -> ReplicaPlan:
-    """A batch's ``plan`` on a spot offer that redoes ``overhead`` of the work after interruptions: a run
-    takes that much longer, so the replicas are sized for the work and the rework within the window (with
-    the estimate's error band taken off, as the plan's own count is)."""
-    if not overhead:
-        return plan
-    # As ``replicas._planned`` counts them: the window's replicas, the spares, at least min_replicas.
-    working = math.ceil(plan.window_replicas * (1 + overhead) - 1e-9)
-    added = max(working + plan.spares_asked, plan.min_replicas) - plan.replicas
-    if added > 0:
-        return batch_on_instances(plan, plan.replicas + added)._replace(rework_replicas=added)
-    rework = working - plan.replicas_for_peak
-    if rework <= 0:
-        return plan
-    # A stated min_replicas already runs the replicas the rework needs: they are the rework's, not spares.
-    return plan._replace(
-        replicas_for_peak=working,
-        gpus_for_peak=working * plan.cards_per_replica,
-        spare_replicas=plan.replicas - working,
-        rework_replicas=rework,
     )
 
 
@@ -314,8 +303,8 @@ def to_option(priced: PricedListing, busy_share: float | None = None) -> Option:
 def covering_instances(offer: Offer, plan: ReplicaPlan, linked: tuple[int, ...]) -> int:
     """The instances of ``offer`` that would carry ``plan``'s replicas so that its spares cover a lost
     instance, on the same cards (``instances.spread_at_no_cost``); 0 where none do so, or the plan is
-    spread already (SIZ015)."""
-    if plan.spread:
+    spread already (SIZ015, SIZ038)."""
+    if plan.spread or plan.spread_runs:
         return 0
     free = spread_at_no_cost(
         plan.cards_per_replica, plan.replicas, offer.instance_gpus, linked, plan.spare_replicas

@@ -1,7 +1,10 @@
 """A replica plan as run otherwise: without the spares a rule added (what they cost is the bill less
-this one's), and a batch's plan on every replica the whole instances it rents hold."""
+this one's), a batch's plan on every replica the whole instances it rents hold, and a batch's plan with
+the replicas a spot run's rework needs."""
 
 from __future__ import annotations
+
+import math
 
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 
@@ -45,4 +48,27 @@ def batch_on_instances(plan: ReplicaPlan, replicas_hosted: int) -> ReplicaPlan:
         capacity_utilization_at_peak=plan.capacity_utilization_at_peak * share,
         hours_per_day_running=plan.hours_per_day_running * share,
         service=plan.service._replace(replicas=replicas_hosted),
+    )
+
+
+def with_rework_replicas(plan: ReplicaPlan, overhead: float) -> ReplicaPlan:
+    """A batch's ``plan`` on a spot offer that redoes ``overhead`` of the work after interruptions: a run
+    takes that much longer, so the replicas are sized for the work and the rework within the window (with
+    the estimate's error band taken off, as the plan's own count is)."""
+    if not overhead:
+        return plan
+    # As ``replicas._planned`` counts them: the window's replicas, the spares, at least min_replicas.
+    working = math.ceil(plan.window_replicas * (1 + overhead) - 1e-9)
+    added = max(working + plan.spares_asked, plan.min_replicas) - plan.replicas
+    if added > 0:
+        return batch_on_instances(plan, plan.replicas + added)._replace(rework_replicas=added)
+    rework = working - plan.replicas_for_peak
+    if rework <= 0:
+        return plan
+    # A stated min_replicas already runs the replicas the rework needs: they are the rework's, not spares.
+    return plan._replace(
+        replicas_for_peak=working,
+        gpus_for_peak=working * plan.cards_per_replica,
+        spare_replicas=plan.replicas - working,
+        rework_replicas=rework,
     )

@@ -48,6 +48,9 @@ class Sizing(NamedTuple):
     numbers, not a pair: the plans' cache takes the policy's fields by value."""
     estimate_error_taken_off: float = 0.0
     """The estimate's overstatement taken off the capacity (``calibration.error_taken_off``)."""
+    spread_runs: bool = False
+    """A rule asked a batch's replicas on rented instances placed as ``spread`` places a service's
+    (SIZ038): the loss of any one instance leaves the replicas the window needs."""
 
     def choosing_cards(self) -> Sizing:
         """The policy that ranks card counts: the targets, and a dropped default where a target is
@@ -70,6 +73,7 @@ def sizing_policy(
     max_time_per_output_token_ms: float | None = None,
     spread: bool = False,
     dropped: tuple[str, ...] = (),
+    spread_runs: bool = False,
 ) -> Sizing:
     """``highest_error``: the most the estimate overstated a published measurement (estimate / published
     - 1, docs/calibration.md; ``calibration.error_taken_off``). ``dropped``: the default latency targets the
@@ -88,6 +92,7 @@ def sizing_policy(
         cards_toward_ttft_ms=_dropped_default(knowledge, dropped, "max_time_to_first_token_ms"),
         cards_toward_tpot_ms=_dropped_default(knowledge, dropped, "max_time_per_output_token_ms"),
         estimate_error_taken_off=taken_off,
+        spread_runs=spread_runs,
     )
 
 

@@ -108,6 +108,9 @@ class ReplicaPlan(NamedTuple):
     spares_asked: int = 0
     min_replicas: int = 1
     """The sizing policy's spares and fewest replicas, added again to a count from ``window_replicas``."""
+    spread_runs: bool = False
+    """A batch: its replicas on rented instances placed so that the loss of any one leaves those the
+    window needs (``Sizing.spread_runs``, ``listings.price_plan``)."""
 
 
 def _window_replicas(rps: float, load: Load, sizing: Sizing) -> float:
@@ -270,6 +273,7 @@ def _planned(
         window_replicas=_window_replicas(rps, load, sizing) if load.served_in_paid_hours else 0.0,
         spares_asked=sizing.spare_replicas,
         min_replicas=sizing.min_replicas,
+        spread_runs=sizing.spread_runs,
     )
 
 

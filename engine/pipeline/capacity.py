@@ -181,7 +181,11 @@ def _plan_capacity(resolved: ResolvedWorkload, knowledge: Knowledge) -> Capacity
 
 
 def workload_sizing(
-    resolved: ResolvedWorkload, knowledge: Knowledge, spare: bool, spread: bool = False
+    resolved: ResolvedWorkload,
+    knowledge: Knowledge,
+    spare: bool,
+    spread: bool = False,
+    spread_runs: bool = False,
 ) -> Sizing:
     return sizing_policy(
         knowledge,
@@ -192,6 +196,7 @@ def workload_sizing(
         resolved.max_time_per_output_token_ms,
         spread,
         resolved.default_targets_dropped,
+        spread_runs,
     )
 
 
@@ -203,12 +208,14 @@ def replica_plans(
     only: Collection[str] | None = None,
     throughput_factor: float = 1.0,
     spread: bool = False,
+    spread_runs: bool = False,
 ) -> ReplicaPlans:
     """The replicas every GPU needs (of ``only``, where given), with the spares the rules asked for
-    (``spare``), on at least two instances where they asked for that (``spread``); with
+    (``spare``), on at least two instances where they asked for that (``spread``; a batch's rentals:
+    ``spread_runs``); with
     ``throughput_factor``, for replicas that carry that many times the estimated rate (a scenario's,
     ``replicas.at_throughput``)."""
-    found = _replica_plans(resolved, capacity, knowledge, spare, only, spread)
+    found = _replica_plans(resolved, capacity, knowledge, spare, only, spread, spread_runs)
     if throughput_factor == 1.0:
         return found
     load, sizing = capacity.load, found.sizing
@@ -228,8 +235,9 @@ def _replica_plans(
     spare: bool,
     only: Collection[str] | None = None,
     spread: bool = False,
+    spread_runs: bool = False,
 ) -> ReplicaPlans:
-    sizing = workload_sizing(resolved, knowledge, spare, spread)
+    sizing = workload_sizing(resolved, knowledge, spare, spread, spread_runs)
     if sizing == capacity.sizing:
         return ReplicaPlans(sizing=sizing, plans=capacity.plans, quantized_plans=capacity.quantized_plans)
     tokens = (resolved.avg_input_tokens, resolved.avg_output_tokens)

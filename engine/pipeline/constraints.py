@@ -281,6 +281,8 @@ class Constraints:
     """Per API listing (``api_listings``), the rules that exclude it."""
     keep_rentals_every_hour: bool = False
     """A rule asked hourly rentals to be billed for every calendar hour (PRC033)."""
+    spread_batch_rentals: bool = False
+    """A rule asked a batch's rentals to be placed so that a lost instance leaves the window's replicas."""
     excluded_housings: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Where an own server may not stand by the rules' exclusions (``select_own_server`` skips those), each
     with the IDs of the rules that exclude it."""
@@ -369,6 +371,7 @@ def apply_constraints(
         spread_replicas=concludes(rules, "spread_replicas"),
         keep_serverless_warm=concludes(rules, "keep_serverless_warm"),
         keep_rentals_every_hour=concludes(rules, "keep_rentals_every_hour"),
+        spread_batch_rentals=concludes(rules, "spread_batch_rentals"),
         api_exclusions=api_exclusions(api_listings(knowledge), rules),
         excluded_housings=excluded_housings(rules, knowledge),
     )

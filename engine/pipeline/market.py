@@ -24,11 +24,7 @@ from gpu_advisor.engine.calc.fleets import (
     replicas_by_hour,
     spare_cost,
 )
-from gpu_advisor.engine.calc.listings import (
-    PricedListing,
-    cheapest_option,
-    priced_listings,
-)
+from gpu_advisor.engine.calc.listings import PricedListing, cheapest_option, priced_listings
 from gpu_advisor.engine.calc.own_hardware import (
     capped_servers,
     own_hardware_position,
@@ -128,6 +124,7 @@ def survey_market(
         constraints.spare_replica,
         throughput_factor=throughput_factor,
         spread=constraints.spread_replicas,
+        spread_runs=constraints.spread_batch_rentals,
     )
     plans = replicas.plans
     priced = priced_listings(

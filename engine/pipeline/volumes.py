@@ -83,7 +83,13 @@ def _capacity_at(
     )
     constraints = evaluation.constraints
     return at, replica_plans(
-        resolved, at, knowledge, constraints.spare_replica, gpus, spread=constraints.spread_replicas
+        resolved,
+        at,
+        knowledge,
+        constraints.spare_replica,
+        gpus,
+        spread=constraints.spread_replicas,
+        spread_runs=constraints.spread_batch_rentals,
     )
 
 

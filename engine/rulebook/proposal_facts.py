@@ -281,6 +281,10 @@ class ProposalFact(Fact):
     instance_loss_short: bool = False
     """A business-critical rental on two instances or more: the loss of its fullest instance leaves fewer
     replicas than the peak needs (``apps.check.instance_loss``, SIZ034)."""
+    lost_instance_leaves_too_few: bool = False
+    """A business-critical rental of two replicas or more, on one instance or more: the loss of its fullest
+    instance leaves fewer replicas than the peak or the window needs (``apps.check.instance_loss``; a
+    batch's, SIZ039)."""
     gpus_billed: Annotated[int, Guard("cost_known")]
     """The cards the proposed rental's whole instances bill (PRC013 compares them with ``gpus``); 0 for
     own hardware."""

@@ -220,6 +220,9 @@ class Conclusion(Strict):
     hours instead of released and rented again when they start."""
     spread_replicas: bool = False
     """Services: two replicas or more run on at least two instances (``instances.place``)."""
+    spread_batch_rentals: bool = False
+    """Batches: a rental's replicas placed on its instances as a service's are (``spread_replicas``), so
+    that the loss of any one leaves the replicas the window needs (``listings.price_plan``)."""
     drop_default_target: LatencyTargetField | None = None
     """latency_fit rules only: the workload's default latency target (not one it states) is not applied;
     the evaluation is sized again without it (``pipeline.evaluation``)."""
@@ -308,12 +311,13 @@ class Rule(Strict):
             then.add_spare_replica,
             then.keep_serverless_warm,
             then.spread_replicas,
+            then.spread_batch_rentals,
             then.keep_rentals_every_hour,
         )
         if any(workload_only) and self.fact != "workload":
             raise ValueError(
-                "add_spare_replica, keep_serverless_warm, spread_replicas and keep_rentals_every_hour are "
-                "conclusions of workload rules only"
+                "add_spare_replica, keep_serverless_warm, spread_replicas, spread_batch_rentals and "
+                "keep_rentals_every_hour are conclusions of workload rules only"
             )
         is_check = self.fact == "proposal"
         if is_check != (self.then.verdict is not None):

@@ -1,8 +1,10 @@
 """A business-critical proposal on rented instances: its replicas placed as ``recommend`` places them
-(SIZ015), and what the loss of the fullest instance leaves of the peak's replicas (SIZ034)."""
+(SIZ015; a batch's, SIZ038), and what the loss of the fullest instance leaves of the replicas the peak
+(SIZ034) or the window (SIZ039) needs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from gpu_advisor.engine.calc.costs import Rental, rent
@@ -66,9 +68,13 @@ def spread_rental(terms: ProposedRental, peak_replicas: int) -> Rental:
     return spread if spread.gpus_rented <= together.gpus_rented else together
 
 
-def instance_loss(rental: Rental, terms: ProposedRental, peak_replicas: int) -> InstanceLoss:
+def instance_loss(
+    rental: Rental, terms: ProposedRental, peak_replicas: int, hours_on: Callable[[int], float]
+) -> InstanceLoss:
     """What the loss of ``rental``'s fullest instance leaves of the proposal's replicas, and the fewest
-    cards on its offer that keep the ``peak_replicas`` through it (with one spare at least)."""
+    cards on its offer that keep the ``peak_replicas`` (a batch: its window's) through it (with one spare
+    at least), billed for ``hours_on`` the replicas their instances hold (a batch's run on all of them is
+    shorter, as recommend prices it: ``listings.price_plan``)."""
     left = terms.replicas - fullest_instance(rental.placement, terms.per_replica, terms.replicas)
     asked = max(terms.replicas, peak_replicas + 1)
     surviving = terms.rent(asked, spread=True, spare=asked - peak_replicas)
@@ -77,5 +83,5 @@ def instance_loss(rental: Rental, terms: ProposedRental, peak_replicas: int) -> 
         peak_replicas,
         surviving.placement.replicas_run * terms.per_replica,
         surviving.gpus_rented,
-        surviving.usd_per_month,
+        surviving.usd_per_hour * hours_on(surviving.placement.replicas_hosted),
     )

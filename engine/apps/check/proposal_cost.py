@@ -196,10 +196,13 @@ def proposal_cost(
             priced, priced_replicas = 1, gpus
         rental = rent(offer, priced, priced_replicas, hours, linked, price)
         loss = None
-        # Replicas to spread over machines (SIZ015) are placed as recommend places them where the offer's
-        # sizes bill no more cards so; else the proposal is priced as named, and SIZ016 says that it runs
-        # on one machine, SIZ034 that the loss of its fullest instance leaves the peak short.
-        if evaluation.constraints.spread_replicas and replicas >= 2 and priced == per_replica:
+        # Replicas to spread over machines (SIZ015; a batch's rentals, SIZ038) are placed as recommend
+        # places them where the offer's sizes bill no more cards so; else the proposal is priced as named,
+        # and SIZ016 says that it runs on one machine, SIZ034 (a batch: SIZ039) that the loss of its
+        # fullest instance leaves the peak (the window) short.
+        constraints = evaluation.constraints
+        spread = constraints.spread_replicas or constraints.spread_batch_rentals
+        if spread and replicas >= 2 and priced == per_replica:
             at_peak = peak_replicas(plan, per_replica)
             terms = ProposedRental(offer, per_replica, replicas, hours, linked, price)
             rental = spread_rental(terms, at_peak)
@@ -207,7 +210,18 @@ def proposal_cost(
             # leaves it short): one short of it is SIZ009's and SIZ021's, and a stated min_replicas opts
             # out of the spares (SIZ030).
             if plan is not None and plan.spares_asked and replicas >= at_peak:
-                loss = instance_loss(rental, terms, at_peak)
+                run = plan
+
+                def hours_on(hosted: int) -> float:
+                    # A batch's run on every replica the instances hold takes that much less time.
+                    if run.hours_per_day_running is None:
+                        return hours
+                    shorter = run._replace(
+                        hours_per_day_running=run.hours_per_day_running * replicas / hosted
+                    )
+                    return offer_hours(knowledge, offer, shorter, paid, days)
+
+                loss = instance_loss(rental, terms, at_peak, hours_on)
         unlinked = tuple(
             size
             for size in offer.instance_gpus

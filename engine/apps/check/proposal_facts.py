@@ -39,8 +39,9 @@ from gpu_advisor.engine.apps.check.server_loss import server_loss_facts
 from gpu_advisor.engine.calc.commitments import option_billing
 from gpu_advisor.engine.calc.costs import node_busy_share
 from gpu_advisor.engine.calc.listing_frames import offer_linked_sizes, stages_over_cluster_network
-from gpu_advisor.engine.calc.listings import replica_spot_overhead, with_rework_replicas
+from gpu_advisor.engine.calc.listings import replica_spot_overhead
 from gpu_advisor.engine.calc.own_hardware import servers_needed
+from gpu_advisor.engine.calc.plan_variants import with_rework_replicas
 from gpu_advisor.engine.calc.replicas import ReplicaPlan
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
 from gpu_advisor.engine.domain.knowledge.entries import Offer, OwnServer
@@ -340,6 +341,7 @@ def proposal_fact(proposal: ProposalInput, evaluation: Evaluation, lang: str = "
         # Every replica on one instance or server: one machine's failure takes the service down.
         service_on_one_machine=cost.machines == 1 and proposed_replicas(gpu) >= 1,
         instance_loss_short=cost.loss is not None and cost.machines >= 2 and cost.loss.short,
+        lost_instance_leaves_too_few=cost.loss is not None and cost.loss.short,
         base_gpus_stated=proposal.base_gpus is not None and cost.base_gpus_billed > 0,
         base_gpus=proposal.base_gpus or 0,
         base_gpus_billed=cost.base_gpus_billed,
