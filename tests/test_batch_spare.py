@@ -111,57 +111,58 @@ def test_billed_by_the_second_the_spare_costs_its_daily_weight_load() -> None:
 
 
 def test_the_memo_says_what_the_window_needs_and_what_the_spare_is_for() -> None:
-    """Lambda's B200 comes as an 8-card instance: the run uses all 8 replicas, the spare among them, and
-    costs nothing more than the same instance without it (no spare cost is named)."""
+    """Lambda's B200 comes as an 8-card instance. The window needs 5 replicas and the spare makes 6: kept
+    through a lost instance (SIZ038), at most 5 an instance, 10 run on two (16 cards), and the run uses
+    all 16 replicas, the spare among them; it costs nothing more than the same instances without it (no
+    spare cost is named)."""
     r = run(NIGHTLY)
     best = r.best_option
     assert best is not None and (best.provider, best.offer, best.replicas, best.spare_replicas) == (
         "lambda",
         "8-gpu-plan",
-        8,
+        16,
         1,
     )
     assert best.spare_usd_per_month is None
     memo = flat(render_memo(r))
     assert (
         "The window needs 5 replicas, the sizing table counts 6, spares included; lambda 8-gpu-plan bills "
-        "whole instances, 8 cards here, and the run uses every replica they hold, so it finishes sooner on "
+        "whole instances, 16 cards here, and the run uses every replica they hold, so it finishes sooner on "
         "the cards it pays for. The count includes the spare the rules add (SIZ035): should a replica fail "
-        "during a run, the others still finish the day's work within the window."
+        "during a run, the others still finish the day's work within the window. The replicas are spread "
+        "over the offer's instances so that the loss of any one still leaves those the window needs "
+        "(SIZ038): one here carries 8 of the 16 replicas, and the 8 left still finish the run within the "
+        "window."
     ) in memo
     assert "pays for the spare replica" not in memo
-    # The spare covers a failed card, not the instance that carries every replica.
-    assert (
-        "It does not cover a lost instance: the 8 replicas all run on one, whose loss stops the run until "
-        "it is replaced." in memo
-    )
     german = flat(render_memo(r, Format.named("de")))
     assert (
         "Die Zahl schließt das Ersatzreplikat ein, das die Regeln hinzufügen (SIZ035): Fällt während eines "
-        "Laufs ein Replikat aus, erledigen die anderen die Arbeit des Tages trotzdem im Zeitfenster. Eine "
-        "ausgefallene Instanz deckt es nicht ab: Die 8 Replikate laufen alle auf einer" in german
+        "Laufs ein Replikat aus, erledigen die anderen die Arbeit des Tages trotzdem im Zeitfenster. Die "
+        "Replikate sind so auf die Instanzen des Angebots verteilt, dass der Ausfall einer beliebigen noch "
+        "die übrig lässt, die das Zeitfenster braucht (SIZ038): Eine trägt hier 8 der 16 Replikate" in german
     )
 
 
-def test_two_replicas_on_one_instance_are_both_of_them() -> None:
-    """Llama 3.1 8B at 20,000 requests a night: one replica and its spare on Scaleway's 2-card instance."""
+def test_a_replica_and_its_spare_go_on_two_instances() -> None:
+    """Llama 3.1 8B at 20,000 requests a night: one replica and its spare, which shared Scaleway's 2-card
+    instance (its loss stopped the run). Kept through a lost instance (SIZ038) they take two instances:
+    on the 4-card ones (the cheapest card, $3.70 against the 2-card ones' $3.84) the run uses all 8
+    replicas, a quarter of the 2 replicas' run each, billed by the minute."""
     r = run({**NIGHTLY, "model": {"name": "llama-3.1-8b", "precision": "fp8"}, "requests_per_day": 20_000})
     best = r.best_option
     assert best is not None and (best.offer, best.replicas, best.replicas_on_fullest_instance) == (
-        "h100-sxm-2-80g",
-        2,
-        2,
+        "h100-sxm-4-80g",
+        8,
+        4,
     )
+    assert [(i.gpus, i.count) for i in best.instances] == [(4, 2)]
+    memo = flat(render_memo(r))
+    assert "It does not cover a lost instance" not in memo
     assert (
-        "It does not cover a lost instance: both replicas run on one, whose loss stops the run until it is "
-        "replaced." in flat(render_memo(r))
+        "(SIZ038): one here carries 4 of the 8 replicas, and the 4 left still finish the run within the "
+        "window." in memo
     )
-    german = flat(render_memo(r, Format.named("de")))
-    assert (
-        "Eine ausgefallene Instanz deckt es nicht ab: Beide Replikate laufen auf einer, deren Ausfall den "
-        "Lauf anhält, bis sie ersetzt ist." in german
-    )
-    assert "Die 2 Replikate" not in german
 
 
 # Llama 3.1 405B FP8 within a day: replicas of 4 × B200 at Lambda, whose B200 comes as 8-card instances.
@@ -176,11 +177,11 @@ WHOLE_DAY = {
 }
 
 
-def test_a_spare_that_needs_another_instance_is_priced_and_said() -> None:
+def test_a_spare_beside_the_spread_costs_nothing_more() -> None:
     """Two replicas of 4 × B200 do the day's work; with the spare three run, on two 8-card instances that
-    hold four. Without it the two fit one instance: the spare's cost is the business-critical bill less
-    the same workload's bill without the rule at the same offer (it read nothing, as the spare was taken
-    off the four replicas the instances hold, which still needed two of them)."""
+    hold four. Without the rules the two fit one instance; without the spare alone a business-critical
+    batch still puts them on two (SIZ038), so the spare costs nothing beyond the spread and none is
+    named; the $109 more than the workload that is not business-critical is the spread's."""
     spare, lean = run(WHOLE_DAY), run({**WHOLE_DAY, "business_critical": False})
     best = spare.best_option
     assert best is not None and (best.provider, best.offer, best.gpus, best.replicas) == (
@@ -191,23 +192,17 @@ def test_a_spare_that_needs_another_instance_is_priced_and_said() -> None:
     )
     (same,) = [o for o in lean.options if (o.provider, o.offer, o.gpu) == ("lambda", "8-gpu-plan", "b200")]
     assert (same.gpus, same.replicas) == (8, 2)
-    assert best.spare_usd_per_month == pytest.approx(best.usd_per_month - same.usd_per_month)
+    assert best.spare_usd_per_month is None
     # Billed by the minute: 16 cards x 399 minutes a day against 8 x 794 (each replica's 6.59 h or 13.18 h
     # and its 162 s weight load, rounded up), 32 card-minutes at $6.69 an hour over 30.42 days.
     minutes = [math.ceil((o.hours_per_day_running + o.weights_load_hours) * 60) for o in (best, same)]
     assert minutes == [399, 794]
-    assert best.spare_usd_per_month == pytest.approx((16 * 399 - 8 * 794) / 60 * 6.69 * 30.42)
-    assert round(best.spare_usd_per_month) == 109
+    assert best.usd_per_month - same.usd_per_month == pytest.approx((16 * 399 - 8 * 794) / 60 * 6.69 * 30.42)
     memo = flat(render_memo(spare))
+    assert "pays for the spare replica" not in memo
     assert (
-        "Of that, $109 a month pays for the spare replica the rules add for replicas that fail during a run"
-        in memo
-    )
-    assert (
-        "A lost instance takes more: one here carries 2 of the 4 replicas, and the 2 left still finish the "
-        "run within the window. The spare replica the rules add (SIZ035) costs $109 of the $21,653 a month "
-        "at lambda 8-gpu-plan, set against lambda's cheapest bill without it; min_replicas: 1 leaves it out, "
-        "and a failed replica then makes the day's run late." in memo
+        "(SIZ038): one here carries 2 of the 4 replicas, and the 2 left still finish the run within the "
+        "window." in memo
     )
 
 
@@ -244,15 +239,12 @@ def test_billed_by_the_whole_hour_the_spare_costs_an_hour_a_day(tmp_path: Path) 
     assert best.hours_per_day_running is not None and best.hours_per_day_running < 0.5
     assert best.billed_hours_per_month == pytest.approx(30.42)
     assert best.spare_usd_per_month == pytest.approx(best.usd_per_gpu_hour * 30.42)
-    # Both replicas on one 2-card instance; OVHcloud sells the L40S by one card too, at the same price
-    # per card: two 1-card instances would cover a lost instance on the same cards, and the memo says so.
-    assert [(i.gpus, i.count) for i in best.instances] == [(2, 1)]
-    assert (best.replicas_on_fullest_instance, best.instances_covering_a_loss_at_no_cost) == (2, 2)
-    memo = flat(render_memo(result))
-    assert (
-        "The offer also comes in smaller instances at the same price per card: the replicas on 2 instances "
-        "would cover it on the same cards and at the same GPU bill"
-    ) in memo
+    # OVHcloud sells the L40S by one card too, at the same price per card: the two replicas go on two
+    # 1-card instances (SIZ038), which shared one 2-card instance, and the memo has no other placement to
+    # name.
+    assert [(i.gpus, i.count) for i in best.instances] == [(1, 2)]
+    assert (best.replicas_on_fullest_instance, best.instances_covering_a_loss_at_no_cost) == (1, 0)
+    assert "The offer also comes in smaller instances" not in flat(render_memo(result))
 
 
 def test_a_stated_minimum_above_the_window_s_need_is_named_as_the_workload_s() -> None:
@@ -399,8 +391,9 @@ SMALL_MODEL = {
 def test_a_minimum_at_the_window_s_need_leaves_no_spare_and_says_so() -> None:
     """2 million short requests within 4 hours: 4 single H100 at GMI do the work, 5 with the spare. A
     stated min_replicas of 4 turns the spare off, and SIZ036 says every replica is needed; with 5, or
-    none stated, it is silent. A 70B batch whose window needs 3 replicas of one B200 runs 8 on Lambda's
-    8-card instance with min_replicas 3: the 5 more stand in for a failed one too, so no warning there."""
+    none stated, it is silent. A 70B batch whose window needs 3 replicas of one B200 runs 16 on two of
+    Lambda's 8-card instances with min_replicas 3 (with no spare, SIZ038 puts them on two): the 13 more
+    stand in for a failed one too, so no warning there."""
     needed = run({**SMALL_MODEL, "min_replicas": 4})
     best = needed.best_option
     assert best is not None and (best.provider, best.gpu, best.replicas, best.spare_replicas) == (
@@ -433,7 +426,7 @@ def test_a_minimum_at_the_window_s_need_leaves_no_spare_and_says_so() -> None:
     row = next(g for g in whole.sizing.gpus if g.gpu == "b200")
     assert whole.best_option is not None and (whole.best_option.offer, whole.best_option.replicas) == (
         "8-gpu-plan",
-        8,
+        16,
     )
     assert (row.replicas, row.spare_replicas) == (3, 0)
     assert "SIZ036" not in whole.fired_rules

@@ -1,36 +1,58 @@
 """The start-up a run may take before another rental bills less names only a rental that still finishes
 its run in the window with that start-up: a business-critical batch with a 6-hour window was told that
 from 237 minutes of start-up Scaleway's 2-card H100 instances bill less, whose run of 4.2 hours plus those
-3.95 hours no longer fits the window."""
+3.95 hours no longer fits the window. Its rentals are now placed so that a lost instance leaves the
+window's replicas (SIZ038): the rival named is Scaleway's 4-card H100, three instances whose 6 replicas'
+shorter run leaves room for the start-up."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from helpers import run
 from test_option_busy_share import BATCH
 
+from gpu_advisor.engine.domain.results import Recommendation
+
+
+def rival_fits(result: Recommendation, window: float) -> Any:
+    """The rival named, whose run, weights' load and start-up fit ``window`` hours."""
+    found = result.batch_start_up
+    assert found is not None
+    rival = next(
+        o for o in result.options if (o.provider, o.offer, o.gpu) == (found.provider, found.offer, found.gpu)
+    )
+    assert rival.hours_per_day_running is not None and rival.weights_load_hours is not None
+    assert rival.hours_per_day_running + rival.weights_load_hours + found.minutes / 60 <= window
+    return found, rival
+
 
 def test_no_rival_whose_run_and_start_up_overrun_the_window() -> None:
-    assert run(BATCH).batch_start_up is None
+    found, rival = rival_fits(run(BATCH), 6)
+    # 3.516 hours of run and 28 s of weights' load plus 50 minutes of start-up: 4.37 of the 6 hours.
+    assert (found.provider, found.offer, found.gpus, round(found.minutes)) == (
+        "scaleway",
+        "h100-sxm-4-80g",
+        12,
+        50,
+    )
+    assert round(rival.hours_per_day_running, 3) == 3.516
 
 
 def test_a_rival_that_still_fits_is_named() -> None:
-    result = run({**BATCH, "batch_window_hours": 12})
-    found = result.batch_start_up
-    assert found is not None and (found.provider, found.offer) == ("scaleway", "h100-sxm-2-80g")
-    assert round(found.minutes) == 117
-    rival = next(
-        o
-        for o in result.options
-        if (o.provider, o.offer, o.gpu) == ("scaleway", "h100-sxm-2-80g", "h100-sxm")
+    found, rival = rival_fits(run({**BATCH, "batch_window_hours": 12}), 12)
+    # 5.28 hours of run and weights' load plus 0.68 hours of start-up: 5.96 of the 12 hours.
+    assert (found.provider, found.offer, found.gpus, round(found.minutes)) == (
+        "scaleway",
+        "h100-sxm-4-80g",
+        8,
+        41,
     )
-    assert rival.hours_per_day_running is not None and rival.weights_load_hours is not None
-    # 7.04 hours of run and weights' load plus 1.94 hours of start-up: 8.98 of the 12 hours.
-    assert rival.hours_per_day_running + rival.weights_load_hours + found.minutes / 60 <= 12
+    assert round(rival.hours_per_day_running, 3) == 5.275
 
 
 def test_the_window_is_the_one_the_schedule_cuts() -> None:
-    """A 24-hour window on office hours is 8 hours: Scaleway's run of 5.6 hours plus 5.2 hours of start-up
-    does not fit it, though it fits 24."""
+    """A 24-hour window on office hours is 8 hours: the rival named fits the 8, not just the 24."""
     result = run(
         {
             "name": "b",
@@ -46,4 +68,5 @@ def test_the_window_is_the_one_the_schedule_cuts() -> None:
         }
     )
     assert result.sizing.load is not None and result.sizing.load.hours_per_day == 8
-    assert result.batch_start_up is None
+    found, _ = rival_fits(result, 8)
+    assert (found.offer, round(found.minutes)) == ("h100-sxm-4-80g", 68)

@@ -13,15 +13,16 @@ def test_prc032_names_the_rental_its_runs_hours_and_the_month_kept() -> None:
     (message,) = [" ".join(f.message.split()) for f in result.findings if f.rule_id == "PRC032"]
     best = result.best_option
     assert best is not None and best.usd_per_hour is not None
-    # 8 cards at $6.69 an hour (the instance's $53.52) over the month's 730 hours: $39,070. The runs take
-    # 42.2 hours a month (8 one-card replicas; 41.8 at the compute share of 0.59, 42.2 at 0.58).
-    assert round(best.usd_per_hour * result.load.calendar_hours_per_month) == 39_070
+    # Two 8-card instances, so that a lost one leaves the window's replicas (SIZ038): 16 cards at $6.69
+    # an hour (each instance's $53.52) over the month's 730 hours: $78,139. The runs on 16 one-card
+    # replicas take 0.948 hours and 28 s of weights' load, billed as 58 minutes on 22 workdays: 21.3 hours.
+    assert round(best.usd_per_hour * result.load.calendar_hours_per_month) == 78_139
     assert message == (
-        "The cheapest rental, lambda 8-gpu-plan, rents its 8 cards at each run's start and is priced for "
-        "the 42.2 hours a month its runs take. Capacity paid by the hour is not reserved: a provider may "
+        "The cheapest rental, lambda 8-gpu-plan, rents its 16 cards at each run's start and is priced for "
+        "the 21.3 hours a month its runs take. Capacity paid by the hour is not reserved: a provider may "
         "have none free when a run starts, and the run then misses its window. For a business-critical "
         "batch reserve capacity for the runs (a capacity block or a reservation), keep the cards (every "
-        "calendar hour, about $39,070 a month at this price), or confirm with the provider that they are "
+        "calendar hour, about $78,139 a month at this price), or confirm with the provider that they are "
         "there at each start."
     )
     assert "PRC019" not in {f.rule_id for f in result.findings}

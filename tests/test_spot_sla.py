@@ -128,7 +128,8 @@ def test_an_added_spot_offer_of_a_provider_with_an_sla_is_not_taken_as_covered(t
     )
     assert result.exit_code == 0, result.output
     memo = " ".join(result.output.split())
-    assert "8 × h100-sxm at coreweave (cw-spot, spot)" in memo
+    # Two 8-card instances, so that a lost one leaves the window's replicas (SIZ038).
+    assert "16 × h100-sxm at coreweave (cw-spot, spot)" in memo
     assert (
         "Whether the chosen provider's SLA covers its spot capacity (coreweave) could not be established "
         "(PRV011): spot capacity is the provider's to take back;" in memo

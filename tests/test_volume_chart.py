@@ -116,21 +116,22 @@ def test_at_other_volumes_the_line_is_what_recommend_reports_there(path: Path) -
 
 
 def test_a_batch_on_whole_instances_is_spread_over_their_cards() -> None:
-    """w18: lambda 8-gpu-plan sells 8 × b200 only; the day's work runs on all 8 cards, billed by the
-    minute. At 30,000 requests a day: the work / 8 cards and the weights' load (the 16-bit checkpoint vLLM
-    quantizes to FP8 as it loads it, 140 GB at 2.5 GB/s, 56 s), rounded up to whole minutes, on 30.42
-    days, 8 cards at $6.69 ($488, as recommend prices it at that volume; the chart said $3,663)."""
+    """w18: lambda 8-gpu-plan sells 8 × b200 only; the business-critical batch's replicas go on two of
+    them, so that a lost one leaves the window's (SIZ038), and the day's work runs on all 16 cards, billed
+    by the minute. At 30,000 requests a day: the work / 16 cards and the weights' load (the 16-bit
+    checkpoint vLLM quantizes to FP8 as it loads it, 140 GB at 2.5 GB/s, 56 s), rounded up to whole
+    minutes, on 30.42 days, 16 cards at $6.69 ($543, as recommend prices it at that volume; the chart said
+    $3,663 before it priced the work by the cards)."""
     result = result_of(VOLUME_DIR / "w18-batch-critical.yaml")
     chart = result.charts.api_versus_self_hosted
     assert chart is not None and chart.self_hosted_offer == "8-gpu-plan"
     rps = next(g for g in result.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
     assert rps is not None
-    # A B200 replica carries 3.709 requests/s: 100,000 requests are 56.16 minutes of work on 8 cards, with
-    # the load 57.10, billed 58 minutes, $1,574 (56.98 and 57 minutes, $1,547, at the 3.717 requests/s of
-    # 300 decode steps a request at the bandwidth share of 0.87).
-    for volume, dollars in ((30_000, 488), (100_000, 1_574), (200_000, 3_093)):
-        minutes = math.ceil(volume / rps / 8 / 60 + 140 / 2.5 / 60)
-        cost = minutes / 60 * 30.42 * 8 * 6.69
+    # A B200 replica carries 3.709 requests/s: 100,000 requests are 28.08 minutes of work on 16 cards,
+    # with the load 29.01, billed 30 minutes, $1,628.
+    for volume, dollars in ((30_000, 543), (100_000, 1_628), (200_000, 3_148)):
+        minutes = math.ceil(volume / rps / 16 / 60 + 140 / 2.5 / 60)
+        cost = minutes / 60 * 30.42 * 16 * 6.69
         assert chart.self_hosted_usd_per_month[chart.requests_per_day.index(volume)] == pytest.approx(cost)
         assert round(cost) == dollars
     assert chart.self_hosted_shape == "batch_proportional"
