@@ -142,7 +142,7 @@ def test_an_added_spot_offer_of_a_provider_with_an_sla_is_not_taken_as_covered(t
         "commitment with service credits for the GPU capacity they offer here:" in memo
     )
     assert (
-        "The cheapest admitted rental, coreweave cw-spot (8 × h100-sxm) at $460/month, comes from one of "
+        "The cheapest admitted rental, coreweave cw-spot (16 × h100-sxm) at $460/month, comes from one of "
         "them;" in memo
     )
 
