@@ -127,8 +127,7 @@ def test_a_batch_on_whole_instances_is_spread_over_their_cards() -> None:
     assert chart is not None and chart.self_hosted_offer == "8-gpu-plan"
     rps = next(g for g in result.sizing.gpus if g.gpu == "b200").requests_per_second_per_replica
     assert rps is not None
-    # A B200 replica carries 3.709 requests/s: 100,000 requests are 28.08 minutes of work on 16 cards,
-    # with the load 29.01, billed 30 minutes, $1,628.
+    # 3.709 requests/s a B200 replica: 100,000 requests are 28.08 minutes on 16 cards, 30 billed, $1,628.
     for volume, dollars in ((30_000, 543), (100_000, 1_628), (200_000, 3_148)):
         minutes = math.ceil(volume / rps / 16 / 60 + 140 / 2.5 / 60)
         cost = minutes / 60 * 30.42 * 16 * 6.69
