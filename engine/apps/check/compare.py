@@ -64,7 +64,7 @@ def base_entries(path: str, check: CheckDocument, lang: str) -> list[BaseEntry]:
         raise InputError(at(path, Words("no such file or directory")))
     found: list[BaseEntry] = []
     meant = unreadable = 0
-    for file in proposal_files(path, may_be_empty=True):
+    for file in proposal_files(path, may_be_empty=True, files_must_read=False):
         try:
             documents = raw_documents(read_input_text(file), file)
         except InputError as error:

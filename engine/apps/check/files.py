@@ -3,6 +3,8 @@ with the line each starts on, so that a report can point at it."""
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from gpu_advisor.engine.common import yaml_core
 from gpu_advisor.engine.common.errors import InputError
-from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
+from gpu_advisor.engine.common.user_input import load_yaml, read_input_text, unreadable
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.input_errors import input_error, render_problems
 from gpu_advisor.engine.domain.proposal import ProposalDocument
@@ -21,23 +23,85 @@ from gpu_advisor.engine.domain.workload import validate_workload
 PROPOSAL_SUFFIXES = (".yaml", ".yml", ".json")
 
 
-def proposal_files(path: str, *, may_be_empty: bool = False) -> list[str]:
+def proposal_files(path: str, *, may_be_empty: bool = False, files_must_read: bool = True) -> list[str]:
     """``path`` itself, or for a directory every ``.yaml``, ``.yml`` and ``.json`` file under it (hidden
-    files and directories left out), sorted by path. A directory without any is an input error unless it
-    ``may_be_empty`` (a base branch that had no proposals yet)."""
+    files and directories left out, symbolic links to directories followed, each directory once), sorted
+    by path. A directory without any is an input error unless it ``may_be_empty`` (a base branch that had
+    no proposals yet). A directory that cannot be listed, a broken symbolic link and (where
+    ``files_must_read``) a proposal file that cannot be opened are an input error that names every one of
+    them: a gate that skipped them would pass proposals it never saw."""
     if path == "-" or not Path(path).is_dir():
         return [path]
-    root = Path(path)
-    files = sorted(
-        file
-        for file in root.rglob("*")
-        if file.suffix in PROPOSAL_SUFFIXES
-        and file.is_file()
-        and not any(part.startswith(".") for part in file.relative_to(root).parts)
-    )
+    files: list[str] = []
+    problems: list[Words] = []
+    _walk(path, files, problems, set())
+    if files_must_read:
+        problems += [problem for file in files if (problem := _unopenable(file)) is not None]
+    if problems:
+        raise InputError(problems[0] if len(problems) == 1 else _listed(path, problems))
     if not files and not may_be_empty:
         raise InputError(at(path, Words("no proposal file (*.yaml, *.yml, *.json) under the directory")))
-    return [file.as_posix() for file in files]
+    return sorted(files, key=lambda file: Path(file).parts)
+
+
+def _walk(directory: str, files: list[str], problems: list[Words], seen: set[tuple[int, int]]) -> None:
+    """The proposal files under ``directory`` into ``files``, what cannot be read into ``problems``;
+    ``seen``: the directories (device, inode) already walked, so that a link back up is not a loop."""
+    try:
+        status = os.stat(directory)
+        if (status.st_dev, status.st_ino) in seen:
+            return
+        seen.add((status.st_dev, status.st_ino))
+        with os.scandir(directory) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+    except OSError as error:
+        problems.append(unreadable(directory, error))
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        name = Path(directory, entry.name).as_posix()
+        try:
+            is_directory = stat.S_ISDIR(os.stat(name).st_mode)
+        except FileNotFoundError:
+            if entry.is_symlink():
+                problems.append(
+                    at(name, Words("a broken symbolic link (to %(target)s)", target=_target(name)))
+                )
+            continue
+        except OSError as error:
+            problems.append(unreadable(name, error))
+            continue
+        if is_directory:
+            _walk(name, files, problems, seen)
+        elif entry.name.endswith(PROPOSAL_SUFFIXES):
+            files.append(name)
+
+
+def _target(link: str) -> str:
+    try:
+        return os.readlink(link)
+    except OSError:
+        return "?"
+
+
+def _unopenable(file: str) -> Words | None:
+    """Why a proposal file cannot be opened, or None where it can."""
+    try:
+        with open(file, "rb"):
+            return None
+    except OSError as error:
+        return unreadable(file, error)
+
+
+def _listed(path: str, problems: list[Words]) -> Words:
+    """Several problems under ``path``, one a line."""
+    places = {f"p{index}": problem for index, problem in enumerate(problems)}
+    return Words.joined(
+        "%(head)s\n" + "\n".join(f"  %({name})s" for name in places),
+        head=at(path, Words("%(count)s files or directories under it cannot be read:", count=len(problems))),
+        **places,
+    )
 
 
 def proposals_under(path: str) -> list[tuple[str, int, int, ProposalDocument]]:
