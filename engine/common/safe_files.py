@@ -127,8 +127,9 @@ def check_output(
     except FileNotFoundError:
         mode = None
     except OSError as error:
-        # A path that cannot name a file (a file where a directory should be, a name too long): bad input.
-        raise InputError(cannot_write(option, output, os_problem(error))) from None
+        # A path that cannot name a file (a file where a directory should be, a name too long): bad input;
+        # a directory on the way the user may not search: the system's refusal.
+        raise refusal(error, cannot_write(option, output, os_problem(error))) from None
     if mode is not None and stat.S_ISLNK(mode):
         problem = Words(
             "%(file)s is a symbolic link; outputs are never written through a link (name the file itself)",
@@ -174,6 +175,17 @@ def check_output(
     if not may_write_in(parent):
         raise SystemRefusal(cannot_write(option, output, no_permission(parent)))
     return OutputTarget(target, option, force)
+
+
+SYSTEM_REFUSALS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EIO})
+"""The operating system's errors that refuse what a valid path asks for (no permission, a read-only or full
+disk, a failing device), as opposed to those of a path that cannot name a file (ENOTDIR, ENAMETOOLONG)."""
+
+
+def refusal(error: OSError, words: Words) -> InputError:
+    """``words`` as the error ``error`` makes of them: the system's refusal (exit code 5) where the system
+    refused a valid path, bad input (exit code 2) where the path cannot name a file."""
+    return SystemRefusal(words) if error.errno in SYSTEM_REFUSALS else InputError(words)
 
 
 def may_write_in(directory: Path) -> bool:
@@ -278,7 +290,7 @@ def removed_if_left_empty(directory: Path | None) -> Iterator[None]:
     """A directory the block may create (``directory``, where it does not exist yet), removed again if
     the block fails and leaves it empty: a command that stops on an error leaves no trace of its own."""
     missing = []  # the directory and its parents the block would create, deepest first
-    while directory is not None and not directory.exists() and directory != directory.parent:
+    while directory is not None and _missing(directory) and directory != directory.parent:
         missing.append(directory)
         directory = directory.parent
     try:
@@ -290,6 +302,18 @@ def removed_if_left_empty(directory: Path | None) -> Iterator[None]:
             except OSError:
                 break
         raise
+
+
+def _missing(path: Path) -> bool:
+    """Nothing is at ``path``; where the system will not say (a directory above it that may not be
+    searched), something may be, and the command's own check of the path reports why."""
+    try:
+        path.lstat()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def _discard(handle: IO[Any]) -> None:

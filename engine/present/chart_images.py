@@ -5,13 +5,14 @@ as the Mermaid charts in the memo. Imported only when asked for: matplotlib is s
 from __future__ import annotations
 
 import os
+import stat
 import textwrap
 from pathlib import Path
 
 from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.file_names import file_stem
 from gpu_advisor.engine.common.read_problems import os_problem
-from gpu_advisor.engine.common.safe_files import OutputTarget, check_output, write_output
+from gpu_advisor.engine.common.safe_files import OutputTarget, check_output, refusal, write_output
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.results import Recommendation
 from gpu_advisor.engine.i18n.environment import translate as translate_to
@@ -53,12 +54,18 @@ def chart_targets(
     """The chart files of the workload named ``workload_name`` in ``directory`` (created if missing;
     never a symbolic link), each checked as an output file before anything is evaluated; ``others``: the
     command's other outputs, (option, file), which no chart file may be."""
-    if directory.is_symlink():
+    try:
+        mode: int | None = directory.lstat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise refusal(error, cannot_create(directory, error)) from None
+    if mode is not None and stat.S_ISLNK(mode):
         problem = Words(
             "%(directory)s is a symbolic link; name the directory itself", directory=repr(str(directory))
         )
         raise InputError(at("--charts", problem))
-    if directory.exists() and not directory.is_dir():
+    if mode is not None and not stat.S_ISDIR(mode):
         problem = Words(
             "%(directory)s is a file, not a directory; name the directory the chart images go to",
             directory=repr(str(directory)),
@@ -67,14 +74,20 @@ def chart_targets(
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        problem = Words(
-            "cannot create %(directory)s (%(problem)s)", directory=str(directory), problem=os_problem(error)
-        )
-        raise InputError(at("--charts", problem)) from None
+        # A read-only directory above it is the system's refusal (exit code 5), as for -o; a file where a
+        # directory should be is bad input.
+        raise refusal(error, cannot_create(directory, error)) from None
     return {
         chart: check_output(str(directory / name), "--charts", inputs=inputs, force=force, others=others)
         for chart, name in chart_file_names(workload_name).items()
     }
+
+
+def cannot_create(directory: Path, error: OSError) -> Words:
+    problem = Words(
+        "cannot create %(directory)s (%(problem)s)", directory=str(directory), problem=os_problem(error)
+    )
+    return at("--charts", problem)
 
 
 def write_charts(
