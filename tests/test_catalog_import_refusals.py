@@ -226,8 +226,8 @@ def test_the_output_is_written_atomically(tmp_path: Path, monkeypatch: pytest.Mo
         # A check across fields names them itself: it was blamed on "field offer: Value error, ...".
         (
             {"instance_gpus": [1, 8], "nvlink_instance_gpus": [4]},
-            r"^--overrides: added_offers\[0\] \(aws/mine/l40s\): nvlink_instance_gpus names sizes of "
-            "instance_gpus only$",
+            r"^--overrides .*/o\.yaml: added_offers\[0\] \(aws/mine/l40s\): nvlink_instance_gpus names "
+            "sizes of instance_gpus only$",
         ),
         ({"regions": ["mars-1"]}, r"add it under regions \(its regions: "),
     ],
@@ -290,8 +290,8 @@ def test_a_regions_countries_lie_in_its_jurisdiction(
     with pytest.raises(InputError) as error:
         apply_overrides(knowledge, read_overrides(str(path)), str(path), dt.date(2026, 11, 30))
     assert str(error.value) == (
-        "--overrides: regions[0]: field countries: US is not in EU (its data-protection region is us): a "
-        "region's countries must lie in its jurisdiction"
+        f"--overrides {path}: regions[0]: field countries: US is not in EU (its data-protection region is "
+        "us): a region's countries must lie in its jurisdiction"
     )
 
 

@@ -27,9 +27,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gpu_advisor.engine.apps.overrides_added import added_offers, added_regions
+from gpu_advisor.engine.apps.overrides_added import added_offers, added_regions, not_in_the_catalog
 from gpu_advisor.engine.calc.server_costs import MONTHS_PER_YEAR
-from gpu_advisor.engine.common.errors import InputError, unknown_value
+from gpu_advisor.engine.common.errors import InputError
 from gpu_advisor.engine.common.user_input import load_yaml, read_input_text
 from gpu_advisor.engine.common.wording import Grouped, Words, at
 from gpu_advisor.engine.domain.input_errors import input_error
@@ -134,9 +134,11 @@ def overrides_to_use(path: str) -> Overrides:
 
 
 def apply_overrides(
-    knowledge: Knowledge, overrides: Overrides, path: str, today: dt.date
+    knowledge: Knowledge, overrides: Overrides, path: str, today: dt.date, where: str | None = None
 ) -> tuple[Knowledge, tuple[Words | str, ...]]:
-    """A copy of ``knowledge`` with the user's figures, and the list of what was replaced."""
+    """A copy of ``knowledge`` with the user's figures, and the list of what was replaced. ``where``: the
+    file as its errors name it (``--overrides FILE``, the default; ``catalog diff`` names OLD and NEW)."""
+    where = f"--overrides {path}" if where is None else where
     stamp = {
         "source": Citation(url=Path(path).resolve().as_uri(), title=source_title(overrides, path)),
         "as_of": overrides.as_of or today,
@@ -145,7 +147,7 @@ def apply_overrides(
     update: dict[str, Any] = {}
     replaced: list[Words | str] = []
     for part in (added_regions, replaced_offers, added_offers, replaced_server, replaced_rate):
-        files, lines = part(knowledge, overrides, stamp)
+        files, lines = part(knowledge, overrides, stamp, where)
         update |= files
         replaced += lines
         # Offers added later name the regions added before.
@@ -189,16 +191,18 @@ Replacement = tuple[dict[str, Any], list[Words | str]]
 language)."""
 
 
-def replaced_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
+def replaced_offers(
+    knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any], where: str
+) -> Replacement:
     if not overrides.offers:
         return {}, []
     offers = list(knowledge.offers.offers)
     keys = [o.key for o in offers]
     lines: list[Words | str] = []
-    for override in overrides.offers:
+    for index, override in enumerate(overrides.offers):
         key = override.key
         if key not in keys:
-            raise InputError(at("--overrides", unknown_value("offers", key, keys)))
+            raise InputError(at(f"{where}: offers[{index}]", not_in_the_catalog(key, offers)))
         index = keys.index(key)
         old = offers[index]
         offers[index] = old.model_copy(
@@ -237,7 +241,9 @@ YOUR_LINES = {
 """Your cost lines (``YourCosts``), each given in USD or in EUR; they replace the country's defaults."""
 
 
-def replaced_server(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
+def replaced_server(
+    knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any], where: str
+) -> Replacement:
     given = overrides.own_server.model_dump(exclude_none=True) if overrides.own_server else {}
     if not given:
         return {}, []
@@ -293,7 +299,9 @@ def decimals(text: str) -> int:
     return 0 if "e" in text or "." not in text else len(text.split(".")[1])
 
 
-def replaced_rate(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
+def replaced_rate(
+    knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any], where: str
+) -> Replacement:
     if overrides.exchange_rate is None:
         return {}, []
     usd_per_eur = overrides.exchange_rate.usd_per_eur

@@ -13,7 +13,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gpu_advisor.engine.common.errors import InputError, unknown_country, unknown_value, validator_message
+from gpu_advisor.engine.common.errors import (
+    InputError,
+    suggestions,
+    unknown_country,
+    unknown_value,
+    validator_message,
+)
 from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.input_errors import validation_problems
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -27,7 +33,9 @@ LAW_OF_JURISDICTION = {"EU": "eu", "CH": "ch", "UK": "uk", "US": "us"}
 countries it may lie in."""
 
 
-def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
+def added_regions(
+    knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any], file: str
+) -> Replacement:
     """The providers file with the overrides' regions added; a line for each region."""
     if not overrides.regions:
         return {}, []
@@ -35,7 +43,7 @@ def added_regions(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, A
     added: dict[str, list[Region]] = {}
     lines: list[Words | str] = []
     for index, region in enumerate(overrides.regions):
-        where = f"--overrides: regions[{index}]"
+        where = f"{file}: regions[{index}]"
         provider = providers.get(region.provider)
         if provider is None:
             raise InputError(at(where, unknown_value("provider", region.provider, providers)))
@@ -88,7 +96,7 @@ def region_line(region: AddedRegion) -> Words:
     )
 
 
-def added_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any]) -> Replacement:
+def added_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, Any], file: str) -> Replacement:
     """The offers file with the overrides' offers added; a line for each offer."""
     if not overrides.added_offers:
         return {}, []
@@ -98,7 +106,7 @@ def added_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, An
     providers = {p.id: p for p in knowledge.providers.providers}
     lines: list[Words | str] = []
     for index, added in enumerate(overrides.added_offers):
-        where = f"--overrides: added_offers[{index}] ({added.key})"
+        where = f"{file}: added_offers[{index}] ({added.key})"
         check_references(added, where, keys, gpus, providers)
         offers.append(to_offer(added, where, stamp))
         keys.add(added.key)
@@ -121,6 +129,34 @@ def added_offers(knowledge: Knowledge, overrides: Overrides, stamp: dict[str, An
             )
         ]
     return {"offers": knowledge.offers.model_copy(update={"offers": tuple(offers)})}, lines
+
+
+def not_in_the_catalog(key: str, offers: list[Offer]) -> Words:
+    """An offer under ``offers`` (which re-prices the catalog's) that the catalog lacks: the catalog's offers
+    of its provider (the offer meant, where one of the same GPU is named alike), or for a provider it
+    lacks its providers; and where an offer of the user's own goes."""
+    provider, _, rest = key.partition("/")
+    own = sorted((o for o in offers if o.provider == provider), key=lambda o: o.key)
+    if not own:
+        known = Words(
+            "the catalog's providers: %(providers)s",
+            providers=", ".join(sorted({o.provider for o in offers})),
+        )
+    else:
+        known = Words(
+            "its offers of %(provider)s: %(offers)s", provider=provider, offers=", ".join(o.key for o in own)
+        )
+        name, _, gpu = rest.partition("/")
+        found = suggestions(name, [o.offer for o in own if o.gpu == gpu]).matches
+        if len(found) == 1:
+            hint = Words("did you mean %(suggestion)s?", suggestion=repr(f"{provider}/{found[0]}/{gpu}"))
+            known = Words.joined("%(known)s; %(hint)s", known=known, hint=hint)
+    return Words(
+        "the catalog has no offer %(key)s to re-price (%(known)s); an offer the catalog lacks goes under "
+        "added_offers, with its pricing, instance_gpus, regions, price_jurisdiction and as_of",
+        key=repr(key),
+        known=known,
+    )
 
 
 def check_references(

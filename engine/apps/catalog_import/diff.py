@@ -22,7 +22,9 @@ def effective_offers(
     knowledge: Knowledge, path: str | None, today: dt.date, option: str = "--overrides"
 ) -> dict[str, Offer]:
     if path is not None:
-        knowledge, _ = apply_overrides(knowledge, read_overrides(path, option), path, today)
+        knowledge, _ = apply_overrides(
+            knowledge, read_overrides(path, option), path, today, f"{option} {path}"
+        )
     return {offer.key: offer for offer in knowledge.offers.offers}
 
 

@@ -44,7 +44,7 @@ def run_import(
         path, fmt, rows, as_of, provider_name, knowledge, mapping
     )
     # The file must load as --overrides does: every added offer checked like a catalog offer.
-    apply_overrides(knowledge, overrides, output, as_of)
+    apply_overrides(knowledge, overrides, output, as_of, where=path)
     report = import_report(path, fmt, output, overrides, tally, undercut, (provider_name, catalog_provider))
     if report.rows and not report.rows_used:
         # An overrides file with no offer would let every figure fall back to the list price unsaid.

@@ -1,0 +1,68 @@
+"""An overrides file that re-prices, under ``offers``, an offer the catalog lacks is refused naming the file
+and the entry, the catalog's offers of that provider (or its providers) instead of all ninety, and where an
+offer of one's own goes: under ``added_offers``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import EXAMPLES_DIR, invoke
+
+AWS_OFFERS = (
+    "aws/g5-on-demand/a10g, aws/p5-capacity-block/h100-sxm, aws/p5-on-demand-2026-09/h100-sxm, "
+    "aws/p5-on-demand-stockholm/h100-sxm, aws/p5-on-demand/h100-sxm, aws/p5-reserved-1y-2026-09/h100-sxm, "
+    "aws/p5-reserved-1y/h100-sxm, aws/p5-reserved-3y-2026-09/h100-sxm, aws/p5-reserved-3y/h100-sxm, "
+    "aws/p5-spot/h100-sxm"
+)
+ADDED = (
+    "an offer the catalog lacks goes under added_offers, with its pricing, instance_gpus, regions, "
+    "price_jurisdiction and as_of"
+)
+
+
+def priced(tmp_path: Path, *offers: str, lang: str = "en") -> tuple[Path, int, str]:
+    overrides = tmp_path / "rates.yaml"
+    lines = "".join(f"  - {{{offer}, gpu: h100-sxm, usd_per_gpu_hour: 1}}\n" for offer in offers)
+    overrides.write_text(f"offers:\n{lines}", encoding="utf-8")
+    result = invoke(
+        "recommend", str(EXAMPLES_DIR / "prototype.yaml"), "--overrides", str(overrides), "--lang", lang
+    )
+    return overrides, result.exit_code, result.output
+
+
+def test_an_offer_the_catalog_lacks_names_the_file_the_entry_and_added_offers(tmp_path: Path) -> None:
+    path, code, output = priced(tmp_path, "provider: aws, offer: p5-on-demand", "provider: aws, offer: nope")
+    assert code == 2
+    assert output == (
+        f"error: --overrides {path}: offers[1]: the catalog has no offer 'aws/nope/h100-sxm' to re-price "
+        f"(its offers of aws: {AWS_OFFERS}); {ADDED}\n"
+    )
+
+
+def test_a_misspelt_offer_is_named_with_the_one_meant(tmp_path: Path) -> None:
+    path, code, output = priced(tmp_path, "provider: aws, offer: p5-on-demnd")
+    assert code == 2
+    assert output == (
+        f"error: --overrides {path}: offers[0]: the catalog has no offer 'aws/p5-on-demnd/h100-sxm' to "
+        f"re-price (its offers of aws: {AWS_OFFERS}; did you mean 'aws/p5-on-demand/h100-sxm'?); {ADDED}\n"
+    )
+
+
+def test_a_provider_the_catalog_lacks_lists_its_providers_in_german_too(tmp_path: Path) -> None:
+    path, code, output = priced(tmp_path, "provider: nimbus, offer: nope", lang="de")
+    assert code == 2
+    assert output == (
+        f"Fehler: --overrides {path}: offers[0]: der Katalog hat kein Angebot 'nimbus/nope/h100-sxm', dessen "
+        "Preis sich ersetzen ließe (die Anbieter des Katalogs: aws, azure, gcp, gmi, lambda, ovhcloud, "
+        "runpod, scaleway, stackit, vast); ein Angebot, das der Katalog nicht kennt, gehört unter "
+        "added_offers, mit pricing, instance_gpus, regions, price_jurisdiction und as_of\n"
+    )
+
+
+def test_catalog_diff_names_the_side(tmp_path: Path) -> None:
+    path, _, _ = priced(tmp_path, "provider: aws, offer: nope")
+    result = invoke("catalog", "diff", str(path), str(path))
+    assert result.exit_code == 2
+    assert result.output.startswith(
+        f"error: OLD {path}: offers[0]: the catalog has no offer 'aws/nope/h100-sxm' to re-price"
+    )
