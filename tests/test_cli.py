@@ -398,7 +398,7 @@ def test_a_closed_standard_stream_is_a_system_error(closing: str, args: list[str
             ([kind], "Usage: gpu-advisor catalog [OPTIONS] {gpus|offers|models|apis|serverless}\n")
             for kind in KINDS
         ],
-        (["import"], "Usage: gpu-advisor catalog import [OPTIONS] FILE\n"),
+        (["import"], "Usage: gpu-advisor catalog import [OPTIONS] FILE|-\n"),
         (["diff"], "Usage: gpu-advisor catalog diff [OPTIONS] OLD NEW\n"),
     ],
 )

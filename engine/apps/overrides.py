@@ -42,10 +42,10 @@ from gpu_advisor.engine.i18n.reading import dotted_readings, thousands_dotted_li
 OVERRIDE_SOURCE_TITLE = "your overrides file"
 
 
-def read_overrides(path: str, option: str = "--overrides") -> Overrides:
-    """The overrides file at ``path``; its errors name ``option``, the way the user gave it (``catalog
-    diff`` takes its files as OLD and NEW)."""
-    text = read_input_text(path, error_prefix=f"{option}: ", stdin=False)
+def read_overrides(path: str, option: str = "--overrides", *, stdin: bool = False) -> Overrides:
+    """The overrides file at ``path`` (standard input for ``-`` where ``stdin``); its errors name
+    ``option``, the way the user gave it (``catalog diff`` takes its files as OLD and NEW)."""
+    text = read_input_text(path, error_prefix=f"{option}: ", stdin=stdin)
     refuse_thousands_dots(text, f"{option} {path}")
     data = load_yaml(text, f"{option}: {path}")
     try:

@@ -64,7 +64,7 @@ def catalog_group(listing: click.Command) -> click.Group:
 
 
 @click.command("import")
-@click.argument("file", metavar="FILE")
+@click.argument("file", metavar="FILE|-")
 @click.option(
     "--format",
     "fmt",
@@ -100,8 +100,9 @@ def catalog_import(
     report_format: str,
     force: bool = False,
 ) -> None:
-    """Read a published price catalog (FILE) and write its offers as a dated overrides file (OUT) for
-    --overrides. A malformed row stops the import (exit 2) naming its line and column."""
+    """Read a published price catalog (FILE, or - for standard input, which needs --provider for skypilot
+    and gpuhunt) and write its offers as a dated overrides file (OUT) for --overrides. A malformed row stops
+    the import (exit 2) naming its line and column."""
     from gpu_advisor.engine.apps.catalog_import.run import run_import
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
     from gpu_advisor.engine.i18n.environment import render
@@ -122,8 +123,8 @@ def catalog_import(
 )
 @handle_errors
 def catalog_diff(files: tuple[str, ...], builtin: bool, output_format: str) -> None:
-    """Compare two overrides files (OLD NEW), or one with the shipped catalog (--builtin NEW): offers
-    added, removed and moved, by how much (USD per GPU-hour and percent)."""
+    """Compare two overrides files (OLD NEW; either may be - for standard input), or one with the shipped
+    catalog (--builtin NEW): offers added, removed and moved, by how much (USD per GPU-hour and percent)."""
     from gpu_advisor.engine.apps.catalog_import.diff import diff_files
     from gpu_advisor.engine.common.errors import InputError
     from gpu_advisor.engine.domain.knowledge.loading import load_knowledge
@@ -135,6 +136,10 @@ def catalog_diff(files: tuple[str, ...], builtin: bool, output_format: str) -> N
             "catalog diff: give NEW only with --builtin" if builtin else "catalog diff: give OLD and NEW"
         )
     old, new = (None, files[0]) if builtin else (files[0], files[1])
+    if old == "-" and new == "-":
+        from gpu_advisor.engine.common.wording import Words, at
+
+        raise InputError(at("OLD - NEW -", Words("OLD and NEW cannot both come from standard input")))
     refuse_empty_paths(("OLD", old, A_FILE), ("NEW", new, A_FILE))
     result = diff_files(old, new, load_knowledge(), parse_date(None))
     if output_format == "json":

@@ -23,7 +23,7 @@ def effective_offers(
 ) -> dict[str, Offer]:
     if path is not None:
         knowledge, _ = apply_overrides(
-            knowledge, read_overrides(path, option), path, today, f"{option} {path}"
+            knowledge, read_overrides(path, option, stdin=True), path, today, f"{option} {path}"
         )
     return {offer.key: offer for offer in knowledge.offers.offers}
 

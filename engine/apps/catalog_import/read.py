@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import csv
 import io
+import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import IO, TypeVar
 
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
@@ -35,7 +36,9 @@ def read_rows(path: str, fmt: str) -> list[tuple[int, Row]]:
     model = ROW_MODELS[fmt]
     rows: list[tuple[int, Row]] = []
     problems: list[str] = []
-    for line, cells in csv_records(path, model):
+    records = csv_records(path, model)
+    path = import_origin(path)
+    for line, cells in records:
         try:
             rows.append((line, model.model_validate(cells)))
         except ValidationError as error:
@@ -80,8 +83,21 @@ def header_problem(path: str, header: list[str], model: type[Row]) -> None:
             raise InputError(f"{path}: line 1: {unknown_value_message('column', name, known)}")
 
 
-def csv_records(path: str, model: type[Row]) -> Iterator[tuple[int, dict[str, str]]]:
-    """The rows of a CSV file as column -> cell, with the line each row starts on."""
+STANDARD_INPUT = "-"
+STANDARD_INPUT_NAME = "<stdin>"
+"""How the import's messages and its overrides file name a catalog read from standard input (``-``)."""
+
+
+def import_origin(path: str) -> str:
+    """The name an imported file goes by in messages and in the file written."""
+    return STANDARD_INPUT_NAME if path == STANDARD_INPUT else path
+
+
+def opened(path: str) -> IO[bytes]:
+    """The file at ``path`` opened for reading, or standard input for ``-`` (left open when the import
+    is done: the process does not own it)."""
+    if path == STANDARD_INPUT:
+        return _Kept(sys.stdin.buffer)
     file = Path(path)
     try:
         size = file.stat().st_size
@@ -90,7 +106,25 @@ def csv_records(path: str, model: type[Row]) -> Iterator[tuple[int, dict[str, st
     if size > MAX_IMPORT_BYTES:
         raise InputError(f"{path}: {size:,} bytes is more than the {MAX_IMPORT_BYTES:,} bytes read")
     try:
-        with file.open("rb") as binary, io.TextIOWrapper(binary, encoding="utf-8-sig", newline="") as handle:
+        return file.open("rb")
+    except OSError as error:
+        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+
+
+class _Kept(io.BufferedReader):
+    """Standard input's buffer, read through but not closed with the reader."""
+
+    def close(self) -> None:
+        pass
+
+
+def csv_records(path: str, model: type[Row]) -> Iterator[tuple[int, dict[str, str]]]:
+    """The rows of a CSV file (standard input for ``-``) as column -> cell, with the line each row
+    starts on."""
+    binary_file = opened(path)
+    path = import_origin(path)
+    try:
+        with binary_file as binary, io.TextIOWrapper(binary, encoding="utf-8-sig", newline="") as handle:
             # A spreadsheet's "Unicode text" is UTF-16: named so, not as bytes that are not UTF-8 or a
             # header of unknown columns ('p\x00r\x00o\x00...'); its first line decides, looked at in the
             # buffer without reading it (a pipe is read once).
