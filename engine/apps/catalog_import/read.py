@@ -8,7 +8,7 @@ import io
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import TypeVar, cast
 
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
@@ -93,11 +93,12 @@ def import_origin(path: str) -> str:
     return STANDARD_INPUT_NAME if path == STANDARD_INPUT else path
 
 
-def opened(path: str) -> IO[bytes]:
+def opened(path: str) -> io.BufferedReader:
     """The file at ``path`` opened for reading, or standard input for ``-`` (left open when the import
     is done: the process does not own it)."""
     if path == STANDARD_INPUT:
-        return _Kept(sys.stdin.buffer)
+        # A buffered reader over standard input's own (a byte stream in tests), for peek().
+        return _Kept(cast(io.RawIOBase, sys.stdin.buffer))
     file = Path(path)
     try:
         size = file.stat().st_size
