@@ -378,7 +378,10 @@ def test_a_provider_given_by_its_catalog_id_is_told_the_formats_name(tmp_path: P
     )
     # No row is used: nothing is written, and the refusal says what to give.
     assert result.exit_code == 2, result.output
-    assert "'lambda' (gpuhunt names it 'lambdalabs': give --provider lambdalabs)" in result.output
+    assert result.output == (
+        "error: --provider: no gpuhunt cloud is named 'lambda' (gpuhunt names it 'lambdalabs'); give "
+        "--provider, one of: aws, azure, gcp, lambdalabs, runpod\n"
+    )
     assert not out.exists()
 
 

@@ -34,8 +34,9 @@ def test_a_vendor_format_from_standard_input_needs_the_provider(tmp_path: Path) 
     out = tmp_path / "o.yaml"
     refused = invoke("catalog", "import", "--format", "skypilot", "-", "-o", str(out), stdin=SKYPILOT_AWS)
     assert refused.exit_code == 2
-    assert refused.output.startswith(
-        "error: <stdin>: standard input has no file name to take the provider from; give --provider"
+    assert refused.output == (
+        "error: <stdin>: standard input has no file name to take the provider from; give --provider, one "
+        "of: aws, azure, gcp, lambda, runpod, vast\n"
     )
     assert not out.exists()
     given = ("--format", "skypilot", "--provider", "aws", "-", "-o", str(out))

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpu_advisor.engine.common.errors import InputError, unknown_value_message
-from gpu_advisor.engine.common.wording import Words, at
 from gpu_advisor.engine.domain.import_mapping import ImportMappingFile
 from gpu_advisor.engine.domain.import_rows import GpuhuntRow, PlainRow, Row, SkyPilotRow
 from gpu_advisor.engine.domain.knowledge.base import Knowledge
@@ -307,19 +306,6 @@ def plain_offer(row: PlainRow, where: str, as_of: dt.date, regions: Regions) -> 
         as_of=row.as_of or as_of,
         note=row.note,
     )
-
-
-def provider_name_of(path: str, fmt: str, given: str | None) -> str | None:
-    """The cloud a vendor catalog lists: ``--provider``, else SkyPilot's directory or gpuhunt's file name."""
-    if given is not None or fmt == "csv":
-        return given
-    if path == "-":
-        # SkyPilot's directory and gpuhunt's file name say which cloud a file lists; a pipe has neither.
-        raise InputError(
-            at("<stdin>", Words("standard input has no file name to take the provider from; give --provider"))
-        )
-    file = Path(path).resolve()
-    return file.parent.name if fmt == "skypilot" else file.stem
 
 
 def build_overrides(

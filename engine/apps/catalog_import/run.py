@@ -7,7 +7,8 @@ import datetime as dt
 
 import yaml
 
-from gpu_advisor.engine.apps.catalog_import.build import build_overrides, provider_name_of
+from gpu_advisor.engine.apps.catalog_import.build import build_overrides
+from gpu_advisor.engine.apps.catalog_import.provider_name import provider_name_of
 from gpu_advisor.engine.apps.catalog_import.read import import_origin, read_rows
 from gpu_advisor.engine.apps.catalog_import.report import import_report, nothing_used
 from gpu_advisor.engine.apps.overrides import apply_overrides
@@ -37,10 +38,10 @@ def run_import(
     """Import ``path`` and write the overrides file ``output`` (never over ``path``; an existing file only
     with ``force``); the report of what was read and left out."""
     target = check_output(output, "-o/--output", inputs=(path,), force=force)
-    provider_name = provider_name_of(path, fmt, provider)
+    mapping = load_mapping(knowledge)
+    provider_name = provider_name_of(path, fmt, provider, mapping)
     rows = read_rows(path, fmt)
     path = import_origin(path)  # the name the messages and the file written give standard input
-    mapping = load_mapping(knowledge)
     overrides, tally, undercut, catalog_provider = build_overrides(
         path, fmt, rows, as_of, provider_name, knowledge, mapping
     )
