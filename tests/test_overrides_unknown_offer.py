@@ -66,3 +66,20 @@ def test_catalog_diff_names_the_side(tmp_path: Path) -> None:
     assert result.output.startswith(
         f"error: OLD {path}: offers[0]: the catalog has no offer 'aws/nope/h100-sxm' to re-price"
     )
+
+
+def test_a_misspelt_gpu_is_named_with_the_one_meant(tmp_path: Path) -> None:
+    """No offer of the provider has the misspelt GPU: the suggestion among none of them ended in an
+    internal error (exit code 4)."""
+    overrides = tmp_path / "rates.yaml"
+    overrides.write_text(
+        "offers:\n  - {provider: runpod, offer: community, gpu: h100-sxn, usd_per_gpu_hour: 1}\n",
+        encoding="utf-8",
+    )
+    result = invoke("recommend", str(EXAMPLES_DIR / "prototype.yaml"), "--overrides", str(overrides))
+    assert result.exit_code == 2
+    assert result.output.startswith(
+        f"error: --overrides {overrides}: offers[0]: the catalog has no offer 'runpod/community/h100-sxn' to "
+        "re-price (its offers of runpod: "
+    )
+    assert result.output.endswith(f"; did you mean 'runpod/community/h100-sxm'?); {ADDED}\n")

@@ -146,10 +146,9 @@ def not_in_the_catalog(key: str, offers: list[Offer]) -> Words:
         known = Words(
             "its offers of %(provider)s: %(offers)s", provider=provider, offers=", ".join(o.key for o in own)
         )
-        name, _, gpu = rest.partition("/")
-        found = suggestions(name, [o.offer for o in own if o.gpu == gpu]).matches
+        found = meant(provider, rest, own)
         if len(found) == 1:
-            hint = Words("did you mean %(suggestion)s?", suggestion=repr(f"{provider}/{found[0]}/{gpu}"))
+            hint = Words("did you mean %(suggestion)s?", suggestion=repr(found[0]))
             known = Words.joined("%(known)s; %(hint)s", known=known, hint=hint)
     return Words(
         "the catalog has no offer %(key)s to re-price (%(known)s); an offer the catalog lacks goes under "
@@ -157,6 +156,18 @@ def not_in_the_catalog(key: str, offers: list[Offer]) -> Words:
         key=repr(key),
         known=known,
     )
+
+
+def meant(provider: str, rest: str, own: list[Offer]) -> list[str]:
+    """The offers of ``provider`` that ``rest`` (``offer/gpu``) may mean: the same GPU with an offer named
+    alike, or the same offer with a GPU named alike (a name unlike all of them means none: a new offer)."""
+    name, _, gpu = rest.partition("/")
+    offers = sorted({o.offer for o in own if o.gpu == gpu})
+    gpus = sorted({o.gpu for o in own if o.offer == name})
+    return [
+        *(f"{provider}/{m}/{gpu}" for m in (suggestions(name, offers).matches if offers else ())),
+        *(f"{provider}/{name}/{m}" for m in (suggestions(gpu, gpus).matches if gpus else ())),
+    ]
 
 
 def check_references(
