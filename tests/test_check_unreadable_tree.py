@@ -107,3 +107,12 @@ def test_unreadable_files_and_directories_under_chmod_0(tmp_path: Path) -> None:
     finally:
         os.chmod(tree, 0o755)
         os.chmod(tree / "locked", 0o755)
+
+
+def test_a_named_pipe_is_no_proposal_file(tmp_path: Path) -> None:
+    """Only regular files are proposal files: a named pipe called pipe.yaml, opened to see whether it can
+    be read, would wait for a writer for ever."""
+    write(tmp_path / "a.yaml", proposal("a", **RUNPOD_SXM))
+    os.mkfifo(tmp_path / "pipe.yaml")
+    results = as_json(str(tmp_path))
+    assert [r["file"] for r in results] == [f"{tmp_path}/a.yaml"]

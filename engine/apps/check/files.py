@@ -62,7 +62,7 @@ def _walk(directory: str, files: list[str], problems: list[Words], seen: set[tup
             continue
         name = Path(directory, entry.name).as_posix()
         try:
-            is_directory = stat.S_ISDIR(os.stat(name).st_mode)
+            mode = os.stat(name).st_mode
         except FileNotFoundError:
             if entry.is_symlink():
                 problems.append(
@@ -72,9 +72,10 @@ def _walk(directory: str, files: list[str], problems: list[Words], seen: set[tup
         except OSError as error:
             problems.append(unreadable(name, error))
             continue
-        if is_directory:
+        if stat.S_ISDIR(mode):
             _walk(name, files, problems, seen)
-        elif entry.name.endswith(PROPOSAL_SUFFIXES):
+        elif stat.S_ISREG(mode) and entry.name.endswith(PROPOSAL_SUFFIXES):
+            # Regular files only: opening a named pipe called x.yaml would wait for a writer.
             files.append(name)
 
 
