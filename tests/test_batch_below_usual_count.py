@@ -104,6 +104,32 @@ def test_fewer_cards_a_replica_win_only_where_they_take_fewer_cards_in_all() -> 
     assert (cards(one.requests_per_second, 1), cards(two.requests_per_second, 2)) == (48, 76)
 
 
+def test_where_the_usual_count_takes_fewer_cards_in_all_the_batch_keeps_it() -> None:
+    """Qwen2.5-32B in 16 bits on H100 SXM: one card holds the weights and a small KV cache, whose batch
+    runs 0.19 requests a second; two cards run 1.28. Twenty thousand 6,600-token requests in a 4-hour
+    window take 8 one-card replicas or 2 two-card ones: the plan keeps the two-card replicas (4 cards)."""
+    import json
+
+    from helpers import invoke
+
+    args = ("size", "--model", "qwen2.5-32b", "--precision", "bf16", "--requests-per-day", "20000")
+    args += ("--input-tokens", "6000", "--output-tokens", "600", "--load-pattern", "batch")
+    args += ("--batch-window-hours", "4", "--gpu", "h100-sxm", "--format", "json")
+    knowledge = load_knowledge()
+    model = next(m for m in knowledge.models.models if m.id == "qwen2.5-32b")
+    figures = size_model(knowledge, model.params_b, model.params_b, "bf16", model, 8192)
+    h100 = next(fit for fit in figures.fits if fit.gpu == "h100-sxm")
+    rates = {
+        cards: performance.requests_per_second
+        for cards in (1, 2)
+        if (performance := replica_performance(knowledge, figures, h100, 6000, 600, cards=cards)) is not None
+    }
+    needed = {cards: math.ceil(20_000 * 1.0606 / rate / (4 * 3600)) * cards for cards, rate in rates.items()}
+    assert needed == {1: 8, 2: 4}
+    (row,) = json.loads(invoke(*args).output)["gpus"]
+    assert (row["cards_per_replica"], row["replicas"], row["gpus_total"]) == (2, 2, 4)
+
+
 def test_check_sizes_48_l4_as_48_single_card_replicas() -> None:
     """48 x L4 on OVHcloud on demand: 48 one-card replicas finish in 5.56 hours (it failed NET002 and
     SIZ019 as 24 two-card replicas over PCIe taking 8.9 hours); only the price warns (DEP033)."""

@@ -20,6 +20,11 @@ def test_a_tariff_in_euros_is_converted_at_the_catalog_rate() -> None:
     assert "EUR" in data["currencies"]
     text = invoke("tco", "--country", "AT", "--eur-per-kwh", "0.22").output
     assert "7.28 kW × 730 h × $0.2552/kWh (your figure)" in text
+    # The tariff as given, beside the dollars the line shows.
+    assert "Your electricity price: €0.22/kWh at 1.16 USD per EUR.\n" in text
+    german = invoke("tco", "--eur-per-kwh", "0.2235", "--lang", "de").output
+    assert "Ihr Strompreis: 0,2235 €/kWh bei 1,16 USD je EUR.\n" in german
+    assert "Your electricity price" not in invoke("tco", "--usd-per-kwh", "0.2").output
 
 
 def test_a_tariff_in_both_currencies_is_refused() -> None:
