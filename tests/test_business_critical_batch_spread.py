@@ -124,7 +124,7 @@ def test_check_warns_a_batch_whose_lost_instance_leaves_the_window_short() -> No
     assert items["SIZ039"].message == (
         "The proposal runs 8 replicas on h100-sxm-8-80g, all on one instance: its loss during a run leaves 0 "
         "where the window needs 5, and the run ends late. A business-critical batch keeps its window through "
-        "the loss of any one instance (SIZ038): on this offer that takes 10 cards of replicas, billed as 16, "
+        "the loss of any one instance (SIZ038): on this offer that takes 16 cards, each run on all of them, "
         "about $3,099 a month for the runs, as recommend prices it; or accept a late run until the instance "
         "is replaced."
     )
