@@ -197,6 +197,25 @@ def test_bad_options_exit_2(args: list[str], expected: str) -> None:
             "error: --fail-on: warn has no effect beside --hard-fail-on, which alone says what "
             "fails the run; add info to --hard-fail-on to fail on every warning\n",
         ),
+        (
+            # Both covered warning and critical: the hard gate won for them unsaid.
+            [
+                "check",
+                str(EXAMPLES_DIR / "proposals" / "public-chat.yaml"),
+                "--hard-fail-on",
+                "warning",
+                "--soft-fail-on",
+                "critical",
+            ],
+            "error: --soft-fail-on: critical selects the warning, critical results --hard-fail-on warning "
+            "selects; choose a severity below warning\n",
+        ),
+        (
+            # An unset CI variable ("--hard-fail-on $RULES" with a comma left): no gate at all, exit 0.
+            ["check", str(EXAMPLES_DIR / "proposals" / "public-chat.yaml"), "--hard-fail-on", ","],
+            "error: --hard-fail-on: no rule or severity given (an empty value); name rule IDs or a "
+            "severity\n",
+        ),
     ],
 )
 def test_options_that_contradict_each_other_are_refused(args: list[str], expected: str) -> None:

@@ -59,7 +59,13 @@ def selector(values: Iterable[str], option: str, rule_ids: Sequence[str], *, har
     several severities, the one that selects most counts."""
     ids: set[str] = set()
     severities: list[str] = []
-    for value in (part.strip() for raw in values for part in raw.split(",")):
+    values = tuple(values)
+    parts = [part.strip() for raw in values for part in raw.split(",")]
+    if values and not any(parts):
+        # An empty value (a CI variable left unset, "--hard-fail-on $RULES") would gate nothing, unsaid.
+        problem = Words("no rule or severity given (an empty value); name rule IDs or a severity")
+        raise InputError(at(option, problem), field=option)
+    for value in parts:
         if not value:
             continue
         if value.lower() in SEVERITIES:
@@ -77,6 +83,18 @@ def selector(values: Iterable[str], option: str, rule_ids: Sequence[str], *, har
 def distinct_selectors(hard: Selector, soft: Selector) -> None:
     """A rule named by both ``--hard-fail-on`` and ``--soft-fail-on`` is refused: the two say opposite
     things of it (the first one read used to win unsaid)."""
+    if hard.severity is not None and soft.severity is not None:
+        low, high = SEVERITIES.index(hard.severity), SEVERITIES.index(soft.severity)
+        if low <= high:
+            # Each selects the severities between them: the hard gate would win for them unsaid.
+            problem = Words(
+                "%(soft)s selects the %(both)s results --hard-fail-on %(hard)s selects; choose a severity "
+                "below %(hard)s",
+                hard=hard.severity,
+                soft=soft.severity,
+                both=", ".join(SEVERITIES[low : high + 1]),
+            )
+            raise InputError(at("--soft-fail-on", problem), field="--soft-fail-on")
     both = sorted(hard.rule_ids & soft.rule_ids)
     if both:
         problem = Words(
