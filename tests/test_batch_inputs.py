@@ -49,6 +49,19 @@ def test_csv_cell_of_the_wrong_type_names_the_column(tmp_path: Path) -> None:
     assert (error["line"], error["name"]) == (2, "x")
 
 
+def test_a_csv_row_of_the_wrong_cell_count_is_named_by_its_name_cell(tmp_path: Path) -> None:
+    text = (
+        "name,model.name,model.precision,requests_per_day\na,llama-3.1-8b,fp8,1000\ne,llama-3.1-8b,fp8,1,x\n"
+    )
+    summary = tmp_path / "summary.json"
+    result = invoke(write(tmp_path, "w.csv", text + ",llama-3.1-8b\n"), "--summary", str(summary))
+    assert result.exit_code == 1
+    # The name was null; a row without a name cell stays unnamed.
+    errors = json.loads(summary.read_text(encoding="utf-8"))["error_list"]
+    assert [(error["line"], error["name"]) for error in errors] == [(3, "e"), (4, None)]
+    assert "w.csv:3: 5 cells, the header has 4" in result.stderr
+
+
 def test_a_csv_cell_with_a_thousands_dot_is_told_what_to_write(tmp_path: Path) -> None:
     """A German spreadsheet's 1.500: refused with the whole number meant, as YAML and JSON Lines are."""
     result = invoke(write(tmp_path, "w.csv", CSV_HEADER + "x,,8,bf16,1.500,,\n"))

@@ -306,21 +306,26 @@ def csv_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
             if len(cells) != len(columns):
                 # Over several lines, a stray quote may have taken the lines after it into one cell.
                 kind = "cell_count_lines" if last > line else "cell_count"
-                yield Row(line, None, said(lang, kind, origin=where, cells=len(cells), columns=len(columns)))
+                message = said(lang, kind, origin=where, cells=len(cells), columns=len(columns))
+                # The name column's cell still names the row in the error list.
+                yield Row(line, None, message, _name_cell(columns, cells))
                 continue
             try:
                 data, problems = csv_record(columns, cells, lang)
                 yield Row(line, data, last_line=last, cell_problems=problems)
             except ValueError as error:
                 # The row's name cell still names it in the error list.
-                named = [
-                    cell.strip() for column, cell in zip(columns, cells, strict=True) if column.name == "name"
-                ]
-                yield Row(line, None, f"{where}: {error}", named[0] if named and named[0] else None)
+                yield Row(line, None, f"{where}: {error}", _name_cell(columns, cells))
     finally:
         # The stream may be closed already where the caller stopped early; nothing is left to hand back.
         with contextlib.suppress(ValueError):
             text.detach()
+
+
+def _name_cell(columns: list[Column], cells: list[str]) -> str | None:
+    """The row's name in its name column's cell; None where it has none."""
+    index = next((i for i, column in enumerate(columns) if column.name == "name"), len(cells))
+    return (cells[index].strip() if index < len(cells) else "") or None
 
 
 def yaml_rows(stream: IO[bytes], origin: str, lang: str = "en") -> Iterator[Row]:
