@@ -147,7 +147,14 @@ def test_an_unknown_query_parameter_is_422_naming_those_the_endpoint_takes(clien
 
 
 def test_body_that_is_not_a_workload(client: httpx.Client) -> None:
-    assert problem_fields(post_recommend(client, [1, 2])) == [["body"]]
+    listed = post_recommend(client, [1, 2])
+    assert problem_fields(listed) == [["body"]]
+    assert listed.json()["detail"][0]["msg"] == (
+        "the body is a JSON object of the request's fields, not a list or a single value"
+    )
+    nothing = client.post("/recommend", content=b"", headers={"content-type": "application/json"})
+    assert nothing.status_code == 422
+    assert nothing.json()["detail"][0]["msg"] == "no body: send the request's fields as a JSON object"
     empty = client.post("/recommend", content=b"null", headers={"content-type": "application/json"})
     assert problem_fields(empty) == [["body"]]
     assert empty.json()["detail"][0]["msg"] == "no fields given: the body is null"

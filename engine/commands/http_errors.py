@@ -151,6 +151,12 @@ def field_errors(errors: Sequence[Any], body_model: type[BaseModel] | None = Non
         allows = pattern_words(error.get("ctx", {}).get("pattern"))
         if error.get("type") == "string_pattern_mismatch" and allows is not None:
             message = str(allows)
+        if loc == ["body"] and error.get("type") == "missing":
+            # No body at all: pydantic's "Field required" names no field a user could add.
+            message = "no body: send the request's fields as a JSON object"
+        elif loc == ["body"] and error.get("type") in ("model_type", "dict_type", "model_attributes_type"):
+            # A list or a single value: "a valid dictionary or instance of Workload" names a class.
+            message = "the body is a JSON object of the request's fields, not a list or a single value"
         if error.get("type") == "extra_forbidden" and body_model is not None and loc[:1] == ["body"]:
             allowed = allowed_fields(body_model, loc[1:-1])
             message = f"unknown field; allowed fields: {', '.join(allowed)}"
