@@ -264,6 +264,12 @@ class ProposalFact(Fact):
     and the replicas on the named cards (0 otherwise)."""
     server_loss_peak: int = 0
     server_loss_replicas: int = 0
+    batch_server_loss_short: bool = False
+    """A business-critical batch on owned servers: the loss of the fullest proposed server during a run
+    leaves fewer replicas than the window needs (SIZ040); with the counts below (0 otherwise)."""
+    batch_server_loss_left: int = 0
+    batch_server_loss_window: int = 0
+    batch_server_loss_replicas: int = 0
     server_loss_needs_idle_replicas: bool = False
     """Business-critical owned servers proposed without named cards, as many as keeping the peak through
     a lost server takes, which keep it only with replicas on the cards the load leaves idle: those cards

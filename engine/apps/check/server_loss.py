@@ -1,6 +1,7 @@
-"""What the loss of one proposed owned server leaves of a business-critical service (SIZ033), whether the
-replicas its idle cards hold are what keeps the peak through it (TCO010 does not call them idle), and over
-how many servers the replicas spread to survive it (TCO027 does not call those servers idle)."""
+"""What the loss of one proposed owned server leaves of a business-critical service (SIZ033) or batch
+(SIZ040), whether the replicas its idle cards hold are what keeps the peak through it (TCO010 does not
+call them idle), and over how many servers the replicas spread to survive it (TCO027 does not call those
+servers idle)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,9 @@ def server_loss_facts(
     cards, where the proposal names no cards, else the named cards' replicas, spread evenly; and whether
     replicas beyond the plan's, on cards it leaves idle, are what keeps the peak (TCO010 then does not
     call those cards idle)."""
-    spread = {} if batch else spreading_facts(proposal, server, plan)
+    if batch:
+        return batch_server_loss(proposal, servers, server, plan)
+    spread = spreading_facts(proposal, server, plan)
     if plan is None or not plan.spread or not servers or not proposal.servers or not proposal.gpus:
         return {
             **spread,
@@ -54,6 +57,28 @@ def server_loss_facts(
         # not: they are not idle (run replicas on the idle cards too, as SIZ032 advises).
         "server_loss_needs_idle_replicas": left >= plan.replicas_for_peak
         and idle_cards_keep_the_peak(server_loss(plan, server, servers), servers),
+    }
+
+
+def batch_server_loss(
+    proposal: ProposalInput, servers: int, server: OwnServer, plan: ReplicaPlan | None
+) -> dict[str, Any]:
+    """A batch on owned servers: the replicas the loss of the fullest server during a run leaves (the
+    named cards' replicas, else replicas on all the servers' cards, spread evenly) against those its
+    window needs, spares aside (SIZ040). Its run restarts on the servers left, late where they are
+    fewer; the servers are not bought to keep anything through it (``spreading_facts``)."""
+    if plan is None or not plan.cards_per_replica or not servers:
+        return {}
+    slots = server.gpus_per_server // plan.cards_per_replica
+    replicas = (proposal.gpus or servers * server.gpus_per_server) // plan.cards_per_replica
+    if slots == 0 or replicas < 1:
+        return {}
+    left = left_after_a_loss(replicas, slots, servers)
+    return {
+        "batch_server_loss_short": left < plan.replicas_for_peak,
+        "batch_server_loss_left": left,
+        "batch_server_loss_window": plan.replicas_for_peak,
+        "batch_server_loss_replicas": replicas,
     }
 
 

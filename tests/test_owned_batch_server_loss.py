@@ -1,0 +1,61 @@
+"""A business-critical batch on owned servers: recommend's memo says where the loss of one server during a
+run leaves fewer replicas than the window needs, and check of such a proposal warns of it (SIZ040), as
+SIZ033 warns of a service's peak."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_advisor.api import check
+
+ON_PREMISES_BATCH: dict[str, Any] = {
+    "name": "onprem-batch",
+    "model": {"name": "llama-3.1-70b", "precision": "fp8"},
+    "requests_per_day": 60_000,
+    "avg_input_tokens": 12_000,
+    "avg_output_tokens": 800,
+    "context_tokens": 16_384,
+    "load_pattern": "batch",
+    "batch_window_hours": 8,
+    "business_critical": True,
+    "on_premises_required": True,
+    "personal_data": True,
+    "company_country": "DE",
+}
+
+
+def siz040(servers: int, workload: dict[str, Any] = ON_PREMISES_BATCH) -> Any:
+    document = {
+        "workload": workload,
+        "proposal": {
+            "name": f"{servers} HGX H100",
+            "deployment": "own_hardware",
+            "server": "hgx-h100-8",
+            "servers": servers,
+        },
+    }
+    return {item.rule_id: item for item in check(document).results}.get("SIZ040")
+
+
+def test_two_servers_leave_the_window_short_after_a_loss() -> None:
+    """Replicas of 2 H100 on all 16 cards: 8, four a server; losing one leaves 4, where the window needs
+    6 (the plan's 7 replicas, one of them the spare)."""
+    item = siz040(2)
+    assert item is not None and item.status == "warn"
+    assert item.message == (
+        "The proposal runs 8 replicas of the batch on its 2 servers' cards: the loss of the fullest server "
+        "during a run leaves 4 where the window needs 6, and the run ends late. A business-critical batch "
+        "keeps its window through the loss of any one server only with more servers, or replicas on more of "
+        "their cards; or accept a late run until the server is back."
+    )
+
+
+def test_three_servers_keep_the_window() -> None:
+    """12 replicas on 3 servers: a loss leaves 8 of the 6 needed."""
+    item = siz040(3)
+    assert item is not None and item.status == "pass"
+
+
+def test_a_batch_that_is_not_business_critical_is_not_held_to_it() -> None:
+    relaxed = {**ON_PREMISES_BATCH, "business_critical": False}
+    assert siz040(2, relaxed) is None
