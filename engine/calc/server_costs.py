@@ -194,9 +194,12 @@ def _line(
     """A country's figure (the documents' where ``owner`` is the fallback); ``to_month``: what turns
     one ``unit`` into a month's amount for one server."""
     usd = _usd(knowledge, figures)
+    # The documents' country may hold a figure of another source (the US staff salary): it is that
+    # country's, not the documents'.
+    documents = owner.documents and all(figure.source.document is not None for figure in figures)
     return CostLine(
         line=line,
-        origin="documents" if owner.documents else "country",
+        origin="documents" if documents else "country",
         country=owner.country,
         unit=unit,
         parts=_parts(knowledge, figures),
